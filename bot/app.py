@@ -1,0 +1,57 @@
+"""The bot's runtime: build the client from settings, run it until a signal, return an exit code."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+import discord
+
+from bot.client import MarrakechClient
+from bot.health import Heartbeat
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_LOGIN_FAILED = 3
+EXIT_CRASHED = 1
+
+
+def run(settings: Settings) -> int:
+    """Run the bot until SIGTERM/SIGINT or a fatal error; return the process exit code."""
+    if settings.api_base_url:
+        discord.http.Route.BASE = settings.api_base_url.rstrip("/")
+    try:
+        return asyncio.run(_serve(settings))
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+async def _serve(settings: Settings) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    client = MarrakechClient(heartbeat=Heartbeat(settings.heartbeat_path))
+    async with client:
+        runner = asyncio.create_task(client.start(settings.token), name="gateway")
+        stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+        done, _ = await asyncio.wait(
+            {runner, stopper}, return_when=asyncio.FIRST_COMPLETED
+        )
+        if stopper in done:
+            log.info("stop signal received, closing")
+            await client.close()
+            await asyncio.gather(runner, return_exceptions=True)
+            return EXIT_OK
+        stopper.cancel()
+        error = runner.exception()
+        if isinstance(error, discord.LoginFailure):
+            log.error("Discord refused the token: %s", error)
+            return EXIT_LOGIN_FAILED
+        if error is not None:
+            log.error("the gateway connection failed", exc_info=error)
+            return EXIT_CRASHED
+        return EXIT_OK
