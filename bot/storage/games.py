@@ -1,0 +1,348 @@
+"""The game repository: games, seats and the append-only action log, one transaction per call.
+
+Every value that comes from a user reaches SQL only as a bound parameter.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import aiosqlite
+
+from bot.storage.database import Database
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    OVER = "over"
+    ABORTED = "aborted"
+
+
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
+
+
+class StaleSeqError(Exception):
+    """The game's sequence number moved on since it was read (optimistic concurrency)."""
+
+    def __init__(self, game_id: int, expected_seq: int) -> None:
+        super().__init__(f"game {game_id} is no longer at seq {expected_seq}")
+        self.game_id = game_id
+        self.expected_seq = expected_seq
+
+
+class ChannelBusyError(Exception):
+    """The channel already has an open game."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has an open game")
+        self.channel_id = channel_id
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    seats_wanted: int
+    variant: str
+    turn_limit_seconds: int | None
+    config: str | None
+    seed: str
+    seed_sha256: str
+    seq: int
+    position: str | None
+    board_message_id: int | None
+    board_message_seq: int | None
+    end_reason: str | None
+    ended_by: int | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    user_id: int | None
+    ai_level: str | None
+    seat: int | None
+    joined_at: str
+    resigned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    seq: int
+    notation: str
+    actor_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    seats_wanted: int
+    variant: str
+    turn_limit_seconds: int | None
+    seed: str
+    seed_sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    notation: str
+    actor_id: int | None
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
+    "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
+    "end_reason, ended_by, created_at, updated_at"
+)
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    values = dict(row)
+    values["status"] = GameStatus(values["status"])
+    return GameRow(**values)
+
+
+def _seat(row: sqlite3.Row) -> SeatRow:
+    return SeatRow(
+        user_id=row["user_id"],
+        ai_level=row["ai_level"],
+        seat=row["seat"],
+        joined_at=row["joined_at"],
+        resigned=bool(row["resigned"]),
+    )
+
+
+class GameStore:
+    """Reads and writes games; each method is one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def create(self, new: NewGame, now: str) -> GameRow:
+        """Insert a lobby with its host seated; ChannelBusyError if the channel has an open game."""
+        async with self._db.transaction() as conn:
+            try:
+                cursor = await conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
+                    "variant, turn_limit_seconds, seed, seed_sha256, created_at, updated_at) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        new.guild_id,
+                        new.channel_id,
+                        new.host_id,
+                        new.seats_wanted,
+                        new.variant,
+                        new.turn_limit_seconds,
+                        new.seed,
+                        new.seed_sha256,
+                        now,
+                        now,
+                    ),
+                )
+            except sqlite3.IntegrityError as error:
+                if "games.channel_id" in str(error):
+                    raise ChannelBusyError(new.channel_id) from error
+                raise
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await conn.execute(
+                "INSERT INTO seats (game_id, user_id, joined_at) VALUES (?, ?, ?)",
+                (game_id, new.host_id, now),
+            )
+            return await _fetch_game(conn, game_id)
+
+    async def get(self, game_id: int) -> GameRow | None:
+        async with self._db.reading() as conn:
+            return await _maybe_game(conn, "WHERE id = ?", (game_id,))
+
+    async def open_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's lobby or running game, if any."""
+        async with self._db.reading() as conn:
+            return await _maybe_game(
+                conn, "WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
+            )
+
+    async def running(self) -> list[GameRow]:
+        async with (
+            self._db.reading() as conn,
+            conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' ORDER BY id"
+            ) as cursor,
+        ):
+            return [_game(row) for row in await cursor.fetchall()]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """The game's seats: in joining order in the lobby, in seat order once started."""
+        async with self._db.reading() as conn:
+            return await _fetch_seats(conn, game_id)
+
+    async def add_seat(self, game_id: int, user_id: int, now: str) -> list[SeatRow]:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO seats (game_id, user_id, joined_at) VALUES (?, ?, ?)",
+                (game_id, user_id, now),
+            )
+            await _touch(conn, game_id, now)
+            return await _fetch_seats(conn, game_id)
+
+    async def remove_seat(self, game_id: int, user_id: int, now: str) -> list[SeatRow]:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            await _touch(conn, game_id, now)
+            return await _fetch_seats(conn, game_id)
+
+    async def start(
+        self,
+        game_id: int,
+        seat_users: Sequence[int],
+        config: str,
+        position: str,
+        now: str,
+    ) -> GameRow:
+        """Lobby -> running: give each user their seat (list index) and store the config."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET status = 'running', config = ?, position = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'lobby' AND seq = 0",
+                (config, position, now, game_id),
+            )
+            if cursor.rowcount != 1:
+                raise StaleSeqError(game_id, 0)
+            for seat, user_id in enumerate(seat_users):
+                await conn.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?",
+                    (seat, game_id, user_id),
+                )
+            return await _fetch_game(conn, game_id)
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_seq: int,
+        actions: Sequence[NewAction],
+        position: str,
+        now: str,
+        *,
+        status: GameStatus = GameStatus.RUNNING,
+        resigned_seat: int | None = None,
+    ) -> GameRow:
+        """Append actions after `expected_seq` and store the new snapshot, atomically.
+
+        Raises StaleSeqError (and changes nothing) if another writer got there first.
+        """
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET seq = seq + ?, position = ?, status = ?, updated_at = ? "
+                "WHERE id = ? AND seq = ? AND status = 'running'",
+                (len(actions), position, status.value, now, game_id, expected_seq),
+            )
+            if cursor.rowcount != 1:
+                raise StaleSeqError(game_id, expected_seq)
+            await conn.executemany(
+                "INSERT INTO actions (game_id, seq, notation, actor_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, expected_seq + offset, action.notation, action.actor_id, now)
+                    for offset, action in enumerate(actions, start=1)
+                ],
+            )
+            if resigned_seat is not None:
+                await conn.execute(
+                    "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?",
+                    (game_id, resigned_seat),
+                )
+            if status is GameStatus.OVER:
+                await conn.execute(
+                    "UPDATE games SET end_reason = 'finished' WHERE id = ?", (game_id,)
+                )
+            return await _fetch_game(conn, game_id)
+
+    async def end(
+        self, game_id: int, status: GameStatus, reason: str, ended_by: int | None, now: str
+    ) -> GameRow:
+        """Close an open game (aborted or cancelled lobby); the row and its log are kept."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET status = ?, end_reason = ?, ended_by = ?, updated_at = ? "
+                "WHERE id = ? AND status IN ('lobby', 'running')",
+                (status.value, reason, ended_by, now, game_id),
+            )
+            if cursor.rowcount != 1:
+                raise StaleSeqError(game_id, -1)
+            return await _fetch_game(conn, game_id)
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        async with (
+            self._db.reading() as conn,
+            conn.execute(
+                "SELECT seq, notation, actor_id, created_at FROM actions "
+                "WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ) as cursor,
+        ):
+            return [
+                ActionRow(row["seq"], row["notation"], row["actor_id"], row["created_at"])
+                for row in await cursor.fetchall()
+            ]
+
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
+        """Remember which message shows the game now, and at which seq."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET board_message_id = ?, board_message_seq = ? WHERE id = ?",
+                (message_id, seq, game_id),
+            )
+
+    async def get_meta(self, key: str) -> str | None:
+        query = "SELECT value FROM bot_meta WHERE key = ?"
+        async with self._db.reading() as conn, conn.execute(query, (key,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+async def _maybe_game(
+    conn: aiosqlite.Connection, where: str, params: tuple[object, ...]
+) -> GameRow | None:
+    async with conn.execute(f"SELECT {_GAME_COLUMNS} FROM games {where}", params) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else _game(row)
+
+
+async def _fetch_game(conn: aiosqlite.Connection, game_id: int) -> GameRow:
+    game = await _maybe_game(conn, "WHERE id = ?", (game_id,))
+    assert game is not None
+    return game
+
+
+async def _fetch_seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
+    async with conn.execute(
+        "SELECT user_id, ai_level, seat, joined_at, resigned FROM seats WHERE game_id = ? "
+        "ORDER BY seat IS NULL, seat, joined_at, rowid",
+        (game_id,),
+    ) as cursor:
+        return [_seat(row) for row in await cursor.fetchall()]
+
+
+async def _touch(conn: aiosqlite.Connection, game_id: int, now: str) -> None:
+    await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))

@@ -1,0 +1,197 @@
+"""Storage on a real SQLite file: migrations, the action log, optimistic concurrency, reopen."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    ChannelBusyError,
+    Database,
+    GameStatus,
+    GameStore,
+    NewAction,
+    NewGame,
+    StaleSeqError,
+)
+from bot.storage.database import load_migrations
+
+NOW = "2026-01-01T00:00:00+00:00"
+
+
+def lobby(channel_id: int = 10, host_id: int = 100) -> NewGame:
+    return NewGame(
+        guild_id=1,
+        channel_id=channel_id,
+        host_id=host_id,
+        seats_wanted=3,
+        variant="standard",
+        turn_limit_seconds=3600,
+        seed="ab" * 16,
+        seed_sha256="cd" * 32,
+    )
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    yield database
+    await database.close()
+
+
+async def running_game(store: GameStore) -> int:
+    game = await store.create(lobby(), NOW)
+    await store.add_seat(game.id, 200, NOW)
+    await store.start(game.id, [200, 100], '{"players": 2}', '{"p": 0}', NOW)
+    return game.id
+
+
+async def test_open_sets_wal_foreign_keys_and_schema_version(tmp_path: Path) -> None:
+    database = await Database.open(tmp_path / "sub" / "bot.sqlite3")
+    assert await database.schema_version() == len(load_migrations())
+    await database.close()
+    with sqlite3.connect(tmp_path / "sub" / "bot.sqlite3") as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
+    assert {"games", "seats", "actions", "bot_meta"} <= tables
+
+
+async def test_migrations_are_numbered_without_gaps() -> None:
+    versions = [migration.version for migration in load_migrations()]
+    assert versions == list(range(1, len(versions) + 1))
+
+
+async def test_reopen_does_not_migrate_twice_and_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    first = await Database.open(path)
+    game = await GameStore(first).create(lobby(), NOW)
+    await first.close()
+    second = await Database.open(path)
+    again = await GameStore(second).get(game.id)
+    assert again == game
+    await second.close()
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    await (await Database.open(path)).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("PRAGMA user_version = 999")
+    with pytest.raises(Exception, match="newer than this bot"):
+        await Database.open(path)
+
+
+async def test_create_seats_the_host_and_one_open_game_per_channel(db: Database) -> None:
+    store = GameStore(db)
+    game = await store.create(lobby(), NOW)
+    assert game.status is GameStatus.LOBBY and game.seq == 0
+    assert [seat.user_id for seat in await store.seats(game.id)] == [100]
+    with pytest.raises(ChannelBusyError):
+        await store.create(lobby(host_id=101), NOW)
+    assert await store.open_in_channel(10) == game
+    other = await store.create(lobby(channel_id=11), NOW)
+    assert other.id != game.id
+
+
+async def test_a_closed_game_frees_the_channel_and_is_kept(db: Database) -> None:
+    store = GameStore(db)
+    game = await store.create(lobby(), NOW)
+    ended = await store.end(game.id, GameStatus.ABORTED, "aborted", 100, NOW)
+    assert ended.status is GameStatus.ABORTED and ended.ended_by == 100
+    assert await store.open_in_channel(10) is None
+    assert (await store.get(game.id)) == ended
+    with pytest.raises(StaleSeqError):
+        await store.end(game.id, GameStatus.ABORTED, "again", 100, NOW)
+    await store.create(lobby(), NOW)
+
+
+async def test_start_assigns_seats_in_the_given_order(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await running_game(store)
+    seats = await store.seats(game_id)
+    assert [(seat.seat, seat.user_id) for seat in seats] == [(0, 200), (1, 100)]
+    assert (await store.get(game_id)).status is GameStatus.RUNNING  # type: ignore[union-attr]
+
+
+async def test_append_actions_is_optimistic_on_seq(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await running_game(store)
+    after = await store.append_actions(
+        game_id, 0, [NewAction("S", 200), NewAction("D3", None)], '{"p": 2}', NOW
+    )
+    assert after.seq == 2 and after.position == '{"p": 2}'
+    with pytest.raises(StaleSeqError):
+        await store.append_actions(game_id, 0, [NewAction("L", 200)], '{"p": "x"}', NOW)
+    rows = await store.actions(game_id)
+    assert [(row.seq, row.notation, row.actor_id) for row in rows] == [
+        (1, "S", 200),
+        (2, "D3", None),
+    ]
+    assert (await store.get(game_id)).position == '{"p": 2}'  # type: ignore[union-attr]
+
+
+async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await running_game(store)
+    with pytest.raises(sqlite3.IntegrityError):
+        # a notation longer than 8 characters violates the log's CHECK after the UPDATE ran
+        await store.append_actions(
+            game_id, 0, [NewAction("S", 200), NewAction("x" * 9, 1)], "{}", NOW
+        )
+    game = await store.get(game_id)
+    assert game is not None and game.seq == 0
+    assert await store.actions(game_id) == []
+
+
+async def test_the_action_log_cannot_be_edited(db: Database, tmp_path: Path) -> None:
+    store = GameStore(db)
+    game_id = await running_game(store)
+    await store.append_actions(game_id, 0, [NewAction("S", 200)], "{}", NOW)
+    with (
+        sqlite3.connect(tmp_path / "bot.sqlite3") as raw,
+        pytest.raises(sqlite3.IntegrityError, match="append-only"),
+    ):
+        raw.execute("UPDATE actions SET notation = 'L' WHERE game_id = ?", (game_id,))
+
+
+async def test_concurrent_writers_on_two_connections_apply_exactly_one(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    first = await Database.open(path)
+    second = await Database.open(path)
+    game_id = await running_game(GameStore(first))
+    stores = [GameStore(first), GameStore(second)] * 4
+    results = await asyncio.gather(
+        *(
+            store.append_actions(game_id, 0, [NewAction("S", index)], f'{{"by": {index}}}', NOW)
+            for index, store in enumerate(stores)
+        ),
+        return_exceptions=True,
+    )
+    winners = [result for result in results if not isinstance(result, BaseException)]
+    losers = [result for result in results if isinstance(result, StaleSeqError)]
+    assert len(winners) == 1 and len(losers) == len(stores) - 1
+    rows = await GameStore(second).actions(game_id)
+    assert [row.seq for row in rows] == [1]
+    assert winners[0].position == f'{{"by": {rows[0].actor_id}}}'
+    await first.close()
+    await second.close()
+
+
+async def test_user_values_are_bound_not_spliced(db: Database) -> None:
+    store = GameStore(db)
+    await store.set_meta("x'); DROP TABLE games; --", "v'\"")
+    assert await store.get_meta("x'); DROP TABLE games; --") == "v'\""
+    assert await store.get_meta("missing") is None
+    await store.create(lobby(), NOW)
+
+
+async def test_board_message_is_remembered(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await running_game(store)
+    await store.set_board_message(game_id, 555, 0)
+    game = await store.get(game_id)
+    assert game is not None and (game.board_message_id, game.board_message_seq) == (555, 0)
+    assert [row.id for row in await store.running()] == [game_id]
