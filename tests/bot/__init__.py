@@ -1,0 +1,1 @@
+"""Tests of the bot package: settings, health, logging, entry point, services, storage, UI."""

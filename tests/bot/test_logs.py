@@ -1,0 +1,46 @@
+"""Tests of bot.logs: secrets never reach a log line, not even through a traceback."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+
+from bot.logs import REDACTED, configure_logging
+
+SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part"
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_secret_is_redacted_in_messages_arguments_and_tracebacks() -> None:
+    stream = io.StringIO()
+    configure_logging("DEBUG", secrets=[SECRET], stream=stream)
+    log = logging.getLogger("tests.logs")
+
+    log.info("token is %s", SECRET)
+    log.debug(f"inline {SECRET}")
+    try:
+        raise RuntimeError(f"failed with {SECRET}")
+    except RuntimeError:
+        log.exception("crash")
+
+    output = stream.getvalue()
+    assert SECRET not in output
+    assert output.count(REDACTED) == 3  # two messages and the exception's own line
+    assert "RuntimeError" in output
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_level_filters_and_handlers_are_replaced() -> None:
+    first, second = io.StringIO(), io.StringIO()
+    configure_logging("INFO", stream=first)
+    configure_logging("WARNING", stream=second)
+    log = logging.getLogger("tests.logs")
+
+    log.info("quiet")
+    log.warning("loud")
+
+    assert first.getvalue() == ""
+    assert "quiet" not in second.getvalue()
+    assert "WARNING  tests.logs: loud" in second.getvalue()

@@ -1,0 +1,105 @@
+"""Tests of the command line (`python -m bot`): clear one-line failures, no token in any output."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bot import __main__ as entry
+from bot.settings import Settings
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.never-print-this"
+
+
+def run_bot_process(
+    tmp_path: Path, env: dict[str, str], *args: str
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m bot ARGS` in a fresh interpreter with only `env` as settings."""
+    base = {key: value for key, value in os.environ.items() if key in ("PATH", "PYTHONPATH")}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env={**base, **env},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_without_token_prints_one_clear_line_and_exits_non_zero(tmp_path: Path) -> None:
+    result = run_bot_process(tmp_path, {})
+
+    assert result.returncode == entry.EXIT_BAD_SETTINGS
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "DISCORD_TOKEN is not set" in lines[0]
+    assert "https://discord.com/developers/applications" in lines[0]
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("LOG_LEVEL", "LOUD"), ("MARRAKECH_DEV_GUILDS", "not-a-guild"), ("DISCORD_TOKEN", "a b")],
+)
+def test_bad_setting_prints_one_line_without_the_token(
+    tmp_path: Path, name: str, value: str
+) -> None:
+    result = run_bot_process(tmp_path, {"DISCORD_TOKEN": TOKEN, name: value})
+
+    assert result.returncode == entry.EXIT_BAD_SETTINGS
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert name in result.stderr
+    assert "Traceback" not in result.stderr
+    assert TOKEN not in result.stdout + result.stderr
+
+
+def test_healthcheck_needs_no_token(tmp_path: Path) -> None:
+    result = run_bot_process(
+        tmp_path, {"MARRAKECH_HEARTBEAT": str(tmp_path / "beat")}, "healthcheck"
+    )
+
+    assert result.returncode == 1
+    assert result.stdout.startswith("unhealthy: no heartbeat")
+    assert result.stderr == ""
+
+
+def test_good_settings_are_handed_to_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    received: list[Settings] = []
+
+    def run(settings: Settings) -> int:
+        received.append(settings)
+        return 7
+
+    monkeypatch.setitem(sys.modules, "bot.app", types.SimpleNamespace(run=run))
+    monkeypatch.setattr(entry, "configure_logging", lambda *args, **kwargs: None)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("MARRAKECH_DEV_GUILDS", "42")
+
+    assert entry.main([]) == 7
+    assert [settings.dev_guilds for settings in received] == [(42,)]
+    assert received[0].token == TOKEN
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_a_crash_in_the_app_is_logged_redacted_and_exits_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def run(settings: Settings) -> int:
+        raise RuntimeError(f"gateway refused {settings.token}")
+
+    monkeypatch.setitem(sys.modules, "bot.app", types.SimpleNamespace(run=run))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+
+    assert entry.main([]) == entry.EXIT_CRASHED
+
+    errors = capsys.readouterr().err
+    assert "RuntimeError: gateway refused [redacted]" in errors
+    assert TOKEN not in errors

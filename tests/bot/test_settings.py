@@ -1,0 +1,127 @@
+"""Tests of bot.settings: defaults, parsing, and one-line errors that never show the token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.settings import SettingsError, load_heartbeat_path, load_settings
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-of-the-token"
+
+
+def test_defaults_when_only_the_token_is_set() -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN})
+
+    assert settings.token == TOKEN
+    assert settings.db_path == Path("data/marrakech.sqlite3")
+    assert settings.dev_guilds == ()
+    assert settings.log_level == "INFO"
+    assert settings.api_base_url is None
+    assert settings.heartbeat_path == Path("data/heartbeat")
+
+
+def test_every_setting_is_read() -> None:
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": f"  {TOKEN}\n",
+            "MARRAKECH_DB": "/data/games.sqlite3",
+            "MARRAKECH_DEV_GUILDS": " 111111111111111111 , 222222222222222222,",
+            "LOG_LEVEL": "debug",
+            "DISCORD_API_BASE_URL": "http://127.0.0.1:8123/api/v10/",
+            "MARRAKECH_HEARTBEAT": "/run/marrakech/alive",
+        }
+    )
+
+    assert settings.token == TOKEN
+    assert settings.db_path == Path("/data/games.sqlite3")
+    assert settings.dev_guilds == (111111111111111111, 222222222222222222)
+    assert settings.log_level == "DEBUG"
+    assert settings.api_base_url == "http://127.0.0.1:8123/api/v10"
+    assert settings.heartbeat_path == Path("/run/marrakech/alive")
+
+
+def test_heartbeat_defaults_to_the_database_folder() -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "MARRAKECH_DB": "/data/marrakech.sqlite3"})
+
+    assert settings.heartbeat_path == Path("/data/heartbeat")
+
+
+def test_empty_optional_settings_mean_their_defaults() -> None:
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "MARRAKECH_DB": "",
+            "MARRAKECH_DEV_GUILDS": " ",
+            "LOG_LEVEL": "",
+            "DISCORD_API_BASE_URL": "",
+            "MARRAKECH_HEARTBEAT": "",
+        }
+    )
+
+    assert settings == load_settings({"DISCORD_TOKEN": TOKEN})
+
+
+def test_repeated_dev_guilds_are_kept_once_in_order() -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "MARRAKECH_DEV_GUILDS": "3,1,3,2,1"})
+
+    assert settings.dev_guilds == (3, 1, 2)
+
+
+@pytest.mark.parametrize("token", [None, "", "   "])
+def test_missing_token_says_what_to_do(token: str | None) -> None:
+    environ = {} if token is None else {"DISCORD_TOKEN": token}
+
+    with pytest.raises(SettingsError) as raised:
+        load_settings(environ)
+
+    message = str(raised.value)
+    assert "DISCORD_TOKEN is not set" in message
+    assert "https://discord.com/developers/applications" in message
+    assert "\n" not in message
+
+
+def test_token_with_a_space_is_refused_without_echoing_it() -> None:
+    with pytest.raises(SettingsError) as raised:
+        load_settings({"DISCORD_TOKEN": f"Bot {TOKEN}"})
+
+    assert "DISCORD_TOKEN" in str(raised.value)
+    assert TOKEN not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("MARRAKECH_DEV_GUILDS", "my-server"),
+        ("MARRAKECH_DEV_GUILDS", "123,-5"),
+        ("MARRAKECH_DEV_GUILDS", "123;456"),
+        ("MARRAKECH_DEV_GUILDS", "0"),
+        ("MARRAKECH_DEV_GUILDS", "١٢٣"),
+        ("LOG_LEVEL", "LOUD"),
+        ("DISCORD_API_BASE_URL", "127.0.0.1:8080/api/v10"),
+    ],
+)
+def test_invalid_values_name_the_setting_in_one_line(name: str, value: str) -> None:
+    with pytest.raises(SettingsError) as raised:
+        load_settings({"DISCORD_TOKEN": TOKEN, name: value})
+
+    message = str(raised.value)
+    assert name in message
+    assert "\n" not in message
+    assert TOKEN not in message
+
+
+def test_repr_hides_the_token() -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN})
+
+    assert TOKEN not in repr(settings)
+    assert TOKEN not in str(settings)
+    assert "db_path" in repr(settings)
+
+
+def test_heartbeat_path_needs_no_token() -> None:
+    assert load_heartbeat_path({"MARRAKECH_DB": "/data/marrakech.sqlite3"}) == Path(
+        "/data/heartbeat"
+    )
+    assert load_heartbeat_path({"MARRAKECH_HEARTBEAT": "/tmp/beat"}) == Path("/tmp/beat")
