@@ -1,0 +1,290 @@
+"""Positions (`marrakech-position/1`, FORMATS.md 3): export a state, import and check one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.board import NEIGHBOURS, SIZE, SQUARES, parse_square, square_name
+from engine.errors import FormatError
+from engine.model import (
+    COLOR_ORDER,
+    STARTING_DIRHAMS,
+    Color,
+    Facing,
+    GameConfig,
+    Phase,
+    Variant,
+    rugs_per_color,
+    seat_color_indices,
+    seat_colors,
+)
+from engine.rules import rank, scores
+from engine.state import GameState
+
+POSITION_FORMAT = "marrakech-position/1"
+MAX_TURN = 10_000
+_REQUIRED = (
+    "format",
+    "players",
+    "variant",
+    "turn",
+    "to_move",
+    "phase",
+    "assam",
+    "cells",
+    "seats",
+)
+
+
+def to_position(state: GameState) -> dict[str, Any]:
+    """The state as a `marrakech-position/1` JSON-ready dict."""
+    players = state.config.players
+    cells = [
+        [
+            None
+            if state.cells[row * SIZE + col] == 0
+            else [COLOR_ORDER[state.colors[row * SIZE + col]].value, state.cells[row * SIZE + col]]
+            for col in range(SIZE)
+        ]
+        for row in range(SIZE)
+    ]
+    seats = []
+    for seat in range(players):
+        pile = state.pile(seat)
+        seats.append(
+            {
+                "seat": seat,
+                "colors": [c.value for c in seat_colors(players, seat)],
+                "dirhams": state.dirhams[seat],
+                "rugs_left": {c.value: n for c, n in state.rugs_left(seat).items()},
+                "eliminated": state.is_eliminated(seat),
+                "pile": None if pile is None else [c.value for c in pile],
+            }
+        )
+    outcome = None
+    if state.outcome is not None:
+        outcome = {
+            "ranking": [list(group) for group in state.outcome.ranking],
+            "reason": state.outcome.reason,
+        }
+    return {
+        "format": POSITION_FORMAT,
+        "players": players,
+        "variant": state.config.variant.value,
+        "turn": state.turn,
+        "to_move": state.to_move,
+        "phase": state.phase.value,
+        "assam": {"square": square_name(state.assam), "facing": state.facing.name},
+        "cells": cells,
+        "seats": seats,
+        "scores": [
+            {"seat": s.seat, "dirhams": s.dirhams, "visible": s.visible, "total": s.total}
+            for s in scores(state)
+        ],
+        "outcome": outcome,
+    }
+
+
+def _int(value: object, what: str, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise FormatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _color(value: object, what: str) -> Color:
+    if isinstance(value, str) and value in Color._value2member_map_:
+        return Color(value)
+    raise FormatError(f"{what} must be a colour (red, yellow, blue, brown)")
+
+
+def _parse_cells(raw: object, players: int) -> tuple[list[int], list[int]]:
+    if not isinstance(raw, list) or len(raw) != SIZE:
+        raise FormatError('"cells" must be 7 rows of 7 cells')
+    numbers = [0] * SQUARES
+    colors = [-1] * SQUARES
+    in_play = {i for s in range(players) for i in seat_color_indices(players, s)}
+    for row, line in enumerate(raw):
+        if not isinstance(line, list) or len(line) != SIZE:
+            raise FormatError('"cells" must be 7 rows of 7 cells')
+        for col, cell in enumerate(line):
+            if cell is None:
+                continue
+            where = f"cell {square_name(row * SIZE + col)}"
+            if not isinstance(cell, list) or len(cell) != 2:
+                raise FormatError(f"{where} must be null or [colour, rug number]")
+            color = _color(cell[0], where)
+            if color.order not in in_play:
+                raise FormatError(f"{where} shows {color.value}, a colour not in this game")
+            numbers[row * SIZE + col] = _int(cell[1], f"{where}'s rug number", 1, 48)
+            colors[row * SIZE + col] = color.order
+    squares_of: dict[int, list[int]] = {}
+    for square, number in enumerate(numbers):
+        if number:
+            squares_of.setdefault(number, []).append(square)
+    for number, squares in squares_of.items():
+        if len(squares) > 2:
+            raise FormatError(f"rug {number} shows on more than two squares")
+        if len(squares) == 2:
+            first, second = squares
+            if second not in NEIGHBOURS[first] or colors[first] != colors[second]:
+                raise FormatError(f"rug {number} shows on two squares that cannot be one rug")
+    return numbers, colors
+
+
+def _parse_seat(raw: object, seat: int, players: int, variant_piles: bool) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise FormatError(f"seat {seat} must be an object")
+    for key in ("seat", "dirhams", "rugs_left", "eliminated"):
+        if key not in raw:
+            raise FormatError(f"seat {seat} lacks {key!r}")
+    if raw["seat"] != seat:
+        raise FormatError(f'"seats" must list seats 0 to {players - 1} in order')
+    if "colors" in raw and raw["colors"] != [c.value for c in seat_colors(players, seat)]:
+        raise FormatError(f"seat {seat} has the wrong colours for a {players}-player game")
+    dirhams = _int(raw["dirhams"], f"seat {seat}'s dirhams", 0, STARTING_DIRHAMS * players)
+    eliminated = raw["eliminated"]
+    if not isinstance(eliminated, bool):
+        raise FormatError(f"seat {seat}'s eliminated must be true or false")
+    own = seat_colors(players, seat)
+    rugs_left = raw["rugs_left"]
+    if not isinstance(rugs_left, dict) or sorted(rugs_left) != sorted(c.value for c in own):
+        names = ", ".join(c.value for c in own)
+        raise FormatError(f"seat {seat}'s rugs_left must give a count for {names}")
+    stock = {
+        Color(name).order: _int(n, f"seat {seat}'s {name} rugs", 0, rugs_per_color(players))
+        for name, n in rugs_left.items()
+    }
+    pile = None
+    if variant_piles:
+        raw_pile = raw.get("pile")
+        if not isinstance(raw_pile, list) or len(raw_pile) > 2 * rugs_per_color(2):
+            raise FormatError(f"seat {seat}'s pile must be a list of its colours")
+        pile = tuple(_color(c, f"seat {seat}'s pile").order for c in raw_pile)
+        for index in stock:
+            if pile.count(index) != stock[index]:
+                raise FormatError(f"seat {seat}'s pile does not match its rugs_left")
+    elif raw.get("pile") is not None:
+        raise FormatError("only 2-player games have piles")
+    if eliminated and (dirhams or any(stock.values())):
+        raise FormatError(f"eliminated seat {seat} must have 0 dirhams and no rugs")
+    return {"dirhams": dirhams, "eliminated": eliminated, "stock": stock, "pile": pile}
+
+
+def from_position(obj: object) -> GameState:
+    """Build a state from a position. Raises FormatError saying what is wrong or impossible.
+
+    A position does not say how the game began: the state's config has `first_player` set to
+    the seat to move and no piles, and its history is empty.
+    """
+    if not isinstance(obj, dict):
+        raise FormatError("a position must be a JSON object")
+    missing = [key for key in _REQUIRED if key not in obj]
+    if missing:
+        raise FormatError(f"the position lacks {', '.join(repr(k) for k in missing)}")
+    if obj["format"] != POSITION_FORMAT:
+        raise FormatError(f"not a {POSITION_FORMAT} position (format is {obj['format']!r})")
+    players = obj["players"]
+    if type(players) is not int or players not in (2, 3, 4):
+        raise FormatError(f'"players" must be 2, 3 or 4, not {players!r}')
+    try:
+        variant = Variant(obj["variant"])
+        phase = Phase(obj["phase"])
+    except (ValueError, TypeError):
+        raise FormatError('"variant" or "phase" has an unknown value') from None
+    turn = _int(obj["turn"], '"turn"', 1, MAX_TURN)
+    assam = obj["assam"]
+    if not isinstance(assam, dict) or "square" not in assam or "facing" not in assam:
+        raise FormatError('"assam" must be {"square": "d4", "facing": "N"}')
+    square = parse_square(assam["square"])
+    if assam["facing"] not in ("N", "E", "S", "W"):
+        raise FormatError("Assam's facing must be N, E, S or W")
+    facing = Facing[assam["facing"]]
+    numbers, colors = _parse_cells(obj["cells"], players)
+    raw_seats = obj["seats"]
+    if not isinstance(raw_seats, list) or len(raw_seats) != players:
+        raise FormatError(f'"seats" must list all {players} seats')
+    seats = [_parse_seat(raw, s, players, players == 2) for s, raw in enumerate(raw_seats)]
+    if sum(s["dirhams"] for s in seats) > STARTING_DIRHAMS * players:
+        raise FormatError("the seats hold more dirhams than the game began with")
+    stock = [0, 0, 0, 0]
+    for seat in seats:
+        for index, count in seat["stock"].items():
+            stock[index] = count
+    eliminated = [s for s in range(players) if seats[s]["eliminated"]]
+    to_move = obj["to_move"]
+    if phase is Phase.OVER:
+        if to_move is not None:
+            raise FormatError('"to_move" must be null when the game is over')
+    else:
+        to_move = _int(to_move, '"to_move"', 0, players - 1)
+        if to_move in eliminated:
+            raise FormatError(f"seat {to_move} is eliminated and cannot move")
+        if phase is Phase.ORIENT and variant is Variant.ROTATE_AFTER:
+            raise FormatError("the rotate-after variant has no orient phase")
+        if phase is Phase.ROTATE and variant is Variant.STANDARD:
+            raise FormatError("standard rules have no rotate phase")
+    for index in range(4):
+        laid = sum(1 for c in colors if c == index)
+        owner_in = any(index in seat_color_indices(players, s) for s in range(players))
+        if (
+            owner_in
+            and laid > 2 * (rugs_per_color(players) - stock[index])
+            and not any(
+                seats[s]["eliminated"]
+                for s in range(players)
+                if index in seat_color_indices(players, s)
+            )
+        ):
+            raise FormatError(f"more {COLOR_ORDER[index].value} squares show than rugs were laid")
+    rugs_laid = max(
+        [max(numbers), turn - 1 - len(eliminated)]
+        + [rugs_per_color(players) - stock[i] for i in range(4) if stock[i]]
+    )
+    piles = None
+    if players == 2:
+        piles = tuple(seats[s]["pile"] or () for s in range(2))
+    config = GameConfig(players, variant, to_move if to_move is not None else 0, None)
+    state = GameState(
+        config=config,
+        turn=turn,
+        phase=phase,
+        to_move=to_move,
+        assam=square,
+        facing=facing,
+        cells=tuple(numbers),
+        colors=tuple(colors),
+        dirhams=tuple(s["dirhams"] for s in seats),
+        stock=tuple(stock),
+        piles=piles,
+        eliminated=tuple(eliminated),
+        rugs_laid=rugs_laid,
+        last_roll=None,
+        outcome=None,
+        history=(),
+    )
+    if phase is Phase.OVER:
+        state = _with_outcome(state, obj.get("outcome"))
+    elif obj.get("outcome") is not None:
+        raise FormatError('"outcome" must be null until the game is over')
+    return state
+
+
+def _with_outcome(state: GameState, raw: object) -> GameState:
+    if not isinstance(raw, dict) or not isinstance(raw.get("ranking"), list):
+        raise FormatError('a finished game needs an "outcome" with a "ranking"')
+    reason = raw.get("reason")
+    if reason not in ("rugs-exhausted", "last-player-standing"):
+        raise FormatError('"outcome.reason" must be "rugs-exhausted" or "last-player-standing"')
+    ranking = raw["ranking"]
+    if not all(isinstance(g, list) and all(type(s) is int for s in g) for g in ranking):
+        raise FormatError('"outcome.ranking" must be a list of lists of seats')
+    order = [s for group in ranking for s in group]
+    if sorted(order) != list(range(state.config.players)):
+        raise FormatError('"outcome.ranking" must list every seat once')
+    # Eliminated seats rank in reverse elimination order, which gives the elimination order.
+    eliminated = [s for s in reversed(order) if s in state.eliminated]
+    state = state._replace(eliminated=tuple(eliminated))
+    outcome = rank(state, str(reason))
+    if [list(g) for g in outcome.ranking] != ranking:
+        raise FormatError('"outcome.ranking" does not follow from the scores (R9, R11)')
+    return state._replace(outcome=outcome)

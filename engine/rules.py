@@ -1,0 +1,357 @@
+"""The rules of a turn (RULES.md R4-R12): legal actions, chance, and the checked `apply`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.board import (
+    CANDIDATES,
+    NEIGHBOURS,
+    SQUARES,
+    parse_square,
+    square_name,
+    turn_left,
+    turn_right,
+    walk,
+)
+from engine.errors import FormatError, IllegalActionError
+from engine.events import (
+    AssamMoved,
+    AssamRotated,
+    AssamTurned,
+    DieRolled,
+    Event,
+    GameEnded,
+    PlayerEliminated,
+    RugPlaced,
+    TaxPaid,
+    TurnStarted,
+)
+from engine.model import (
+    COLOR_ORDER,
+    Facing,
+    Outcome,
+    Phase,
+    Score,
+    Variant,
+    owner_of,
+    seat_color_indices,
+)
+from engine.state import GameState
+
+CHANCE = -1
+"""What `current_player` returns when the next action is a die roll."""
+
+DIE_FACES = (1, 2, 2, 3, 3, 4)
+ROLL_ACTIONS = ("D1", "D2", "D3", "D4")
+ORIENT_ACTIONS = ("L", "S", "R")
+ROTATE_ACTIONS = ("L", "R")
+CHANCE_OUTCOMES: tuple[tuple[str, Fraction], ...] = tuple(
+    (f"D{face}", Fraction(DIE_FACES.count(face), len(DIE_FACES))) for face in (1, 2, 3, 4)
+)
+
+REASON_RUGS_EXHAUSTED = "rugs-exhausted"
+REASON_LAST_PLAYER = "last-player-standing"
+
+
+def current_player(state: GameState) -> int | None:
+    """The seat to act, CHANCE for a die roll, or None when the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.ROLL:
+        return CHANCE
+    return state.to_move
+
+
+def chance_outcomes(state: GameState) -> list[tuple[str, Fraction]]:
+    """Die outcomes with exact probabilities (R5: faces 1, 2, 2, 3, 3, 4); [] if no roll is due."""
+    return list(CHANCE_OUTCOMES) if state.phase is Phase.ROLL else []
+
+
+def placement_notation(first: int, second: int) -> str:
+    """`(23, 30)` -> `c4c5`: the lower square index first (FORMATS.md)."""
+    low, high = sorted((first, second))
+    return square_name(low) + square_name(high)
+
+
+def parse_placement(text: str) -> tuple[int, int]:
+    """`c4c5` or `c5c4` -> `(23, 30)`. Raises FormatError if it does not name two squares."""
+    if not isinstance(text, str) or len(text) != 4:
+        raise FormatError(f"{text!r} is not a rug placement (two squares, e.g. 'c4c5')")
+    first, second = parse_square(text[:2]), parse_square(text[2:])
+    return (first, second) if first < second else (second, first)
+
+
+def placements(state: GameState) -> list[tuple[int, int]]:
+    """Legal rug placements (R10), in reading order of their squares; [] outside the PLACE phase."""
+    if state.phase is not Phase.PLACE:
+        return []
+    cells = state.cells
+    return [(a, b) for a, b in CANDIDATES[state.assam] if not (cells[a] and cells[a] == cells[b])]
+
+
+def legal_actions(state: GameState) -> list[str]:
+    """Every legal action in a fixed order (turn left, straight, right; D1-D4; placements)."""
+    phase = state.phase
+    if phase is Phase.ORIENT:
+        return list(ORIENT_ACTIONS)
+    if phase is Phase.ROLL:
+        return list(ROLL_ACTIONS)
+    if phase is Phase.PLACE:
+        return [placement_notation(a, b) for a, b in placements(state)]
+    if phase is Phase.ROTATE:
+        return list(ROTATE_ACTIONS)
+    return []
+
+
+def region(colors: tuple[int, ...] | list[int], square: int) -> frozenset[int]:
+    """Squares joined orthogonally to `square` through the same visible colour (R8)."""
+    color = colors[square]
+    found = {square}
+    frontier = [square]
+    while frontier:
+        here = frontier.pop()
+        for near in NEIGHBOURS[here]:
+            if near not in found and colors[near] == color:
+                found.add(near)
+                frontier.append(near)
+    return frozenset(found)
+
+
+def scores(state: GameState) -> tuple[Score, ...]:
+    """Every seat's score (R11): dirhams + visible squares of its colours, eliminated seats too."""
+    result = []
+    for seat in range(state.config.players):
+        visible = state.visible_squares(seat)
+        dirhams = state.dirhams[seat]
+        result.append(Score(seat, dirhams, visible, dirhams + visible))
+    return tuple(result)
+
+
+def rank(state: GameState, reason: str) -> Outcome:
+    """The final ranking (R9, R11): score, then dirhams, then shared; eliminated seats last."""
+    by_seat = scores(state)
+    standing = sorted(state.seats_in(), key=lambda s: (-by_seat[s].total, -by_seat[s].dirhams, s))
+    groups: list[list[int]] = []
+    for seat in standing:
+        key = (by_seat[seat].total, by_seat[seat].dirhams)
+        if groups and (by_seat[groups[-1][0]].total, by_seat[groups[-1][0]].dirhams) == key:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    ranking = [tuple(group) for group in groups]
+    ranking.extend((seat,) for seat in reversed(state.eliminated))
+    if len(ranking[0]) > 1:
+        tie_break = "shared"
+    elif len(groups) > 1 and by_seat[groups[0][0]].total == by_seat[groups[1][0]].total:
+        tie_break = "dirhams"
+    else:
+        tie_break = "score"
+    return Outcome(tuple(ranking), reason, tie_break)
+
+
+def _finish(state: GameState, reason: str, events: list[Event]) -> GameState:
+    outcome = rank(state, reason)
+    events.append(GameEnded(reason, outcome.ranking, scores(state), outcome.tie_break))
+    return state._replace(phase=Phase.OVER, to_move=None, outcome=outcome)
+
+
+def _next_turn(state: GameState, mover: int, events: list[Event]) -> GameState:
+    """End the mover's turn: finish the game (R9, R11) or hand the turn on."""
+    players = state.config.players
+    seats_in = state.seats_in()
+    if len(seats_in) <= 1:
+        return _finish(state, REASON_LAST_PLAYER, events)
+    for offset in range(1, players + 1):
+        seat = (mover + offset) % players
+        if seat in seats_in and state.rugs_in_hand(seat):
+            phase = Phase.ROLL if state.config.variant is Variant.ROTATE_AFTER else Phase.ORIENT
+            turn = state.turn + 1
+            events.append(TurnStarted(seat, turn))
+            return state._replace(turn=turn, phase=phase, to_move=seat, last_roll=None)
+    return _finish(state, REASON_RUGS_EXHAUSTED, events)
+
+
+def _eliminate(state: GameState, seat: int, resigned: bool, events: list[Event]) -> GameState:
+    """Take `seat` out (R9): no dirhams, unplaced rugs gone, its rugs on the board neutral."""
+    stock = list(state.stock)
+    lost = 0
+    for index in seat_color_indices(state.config.players, seat):
+        lost += stock[index]
+        stock[index] = 0
+    piles = state.piles
+    if piles is not None:
+        piles = tuple(() if s == seat else pile for s, pile in enumerate(piles))
+    dirhams = tuple(0 if s == seat else d for s, d in enumerate(state.dirhams))
+    events.append(PlayerEliminated(seat, lost, resigned))
+    return state._replace(
+        stock=tuple(stock), piles=piles, dirhams=dirhams, eliminated=(*state.eliminated, seat)
+    )
+
+
+def _apply_orient(state: GameState, action: str, events: list[Event]) -> GameState:
+    if action not in ORIENT_ACTIONS:
+        if action in ROLL_ACTIONS:
+            raise IllegalActionError("it is not time to roll: first turn Assam (L, S or R)")
+        raise IllegalActionError(
+            f"{action!r} is not allowed now: turn Assam left (L), keep him straight (S) or "
+            "turn him right (R); he cannot turn around"
+        )
+    facing = state.facing
+    if action == "L":
+        facing = turn_left(facing)
+    elif action == "R":
+        facing = turn_right(facing)
+    seat = state.to_move
+    assert seat is not None
+    events.append(AssamTurned(seat, action, facing))
+    return state._replace(facing=facing, phase=Phase.ROLL)
+
+
+def _apply_roll(state: GameState, action: str, events: list[Event]) -> GameState:
+    if action not in ROLL_ACTIONS:
+        raise IllegalActionError(f"{action!r} is not allowed now: it is time to roll (D1-D4)")
+    mover = state.to_move
+    assert mover is not None
+    face = int(action[1])
+    path = walk(state.assam, state.facing, face)
+    end = path[-1]
+    events.append(DieRolled(mover, face))
+    events.append(AssamMoved(mover, state.assam, state.facing, path, end.square, end.facing))
+    state = state._replace(assam=end.square, facing=end.facing, last_roll=face)
+    color = state.colors[end.square]
+    if color >= 0:
+        owner = owner_of(state.config.players, color)
+        if owner != mover and owner not in state.eliminated:
+            paid_region = region(state.colors, end.square)
+            owed = len(paid_region)
+            paid = min(owed, state.dirhams[mover])
+            dirhams = list(state.dirhams)
+            dirhams[mover] -= paid
+            dirhams[owner] += paid
+            events.append(TaxPaid(mover, owner, owed, paid, COLOR_ORDER[color], paid_region))
+            state = state._replace(dirhams=tuple(dirhams))
+            if owed > paid:
+                state = _eliminate(state, mover, False, events)
+                return _next_turn(state, mover, events)
+    return state._replace(phase=Phase.PLACE)
+
+
+def _placement_error(state: GameState, action: str) -> IllegalActionError:
+    """Explain in plain words why `action` is not a legal placement now."""
+    try:
+        first, second = parse_placement(action)
+    except FormatError:
+        return IllegalActionError(
+            f"{action!r} is not allowed now: lay a rug on two squares, e.g. 'c4c5'"
+        )
+    if second not in NEIGHBOURS[first]:
+        return IllegalActionError("a rug covers two squares side by side")
+    if state.assam in (first, second):
+        return IllegalActionError("a rug cannot cover Assam's square")
+    if first not in NEIGHBOURS[state.assam] and second not in NEIGHBOURS[state.assam]:
+        return IllegalActionError("a rug must touch Assam's square")
+    return IllegalActionError("a rug cannot exactly cover another rug")
+
+
+def _apply_place(state: GameState, action: str, events: list[Event]) -> GameState:
+    legal = placements(state)
+    try:
+        squares = parse_placement(action)
+    except FormatError:
+        squares = (-1, -1)
+    if squares not in legal:
+        raise _placement_error(state, action)
+    mover = state.to_move
+    assert mover is not None
+    color = state.next_color_index(mover)
+    assert color is not None, "a seat with no rugs never gets a turn"
+    number = state.rugs_laid + 1
+    cells = list(state.cells)
+    colors = list(state.colors)
+    for square in squares:
+        cells[square] = number
+        colors[square] = color
+    stock = list(state.stock)
+    stock[color] -= 1
+    piles = state.piles
+    if piles is not None:
+        piles = tuple(pile[1:] if s == mover else pile for s, pile in enumerate(piles))
+    events.append(RugPlaced(mover, COLOR_ORDER[color], squares, number))
+    state = state._replace(
+        cells=tuple(cells),
+        colors=tuple(colors),
+        stock=tuple(stock),
+        piles=piles,
+        rugs_laid=number,
+    )
+    if not any(state.rugs_in_hand(seat) for seat in state.seats_in()):
+        return _finish(state, REASON_RUGS_EXHAUSTED, events)
+    if state.config.variant is Variant.ROTATE_AFTER:
+        return state._replace(phase=Phase.ROTATE)
+    return _next_turn(state, mover, events)
+
+
+def _apply_rotate(state: GameState, action: str, events: list[Event]) -> GameState:
+    if action not in ROTATE_ACTIONS:
+        raise IllegalActionError(
+            f"{action!r} is not allowed now: turn Assam a quarter turn left (L) or right (R)"
+        )
+    mover = state.to_move
+    assert mover is not None
+    facing = turn_left(state.facing) if action == "L" else turn_right(state.facing)
+    events.append(AssamRotated(mover, action, facing))
+    return _next_turn(state._replace(facing=facing), mover, events)
+
+
+_HANDLERS = {
+    Phase.ORIENT: _apply_orient,
+    Phase.ROLL: _apply_roll,
+    Phase.PLACE: _apply_place,
+    Phase.ROTATE: _apply_rotate,
+}
+
+
+def apply(state: GameState, action: str) -> tuple[GameState, tuple[Event, ...]]:
+    """Apply one action (FORMATS.md notation) and return the new state and what happened.
+
+    Raises IllegalActionError, saying why, if the rules do not allow `action` now.
+    """
+    if not isinstance(action, str):
+        raise IllegalActionError(
+            f"an action is a notation such as 'L', 'D3' or 'c4c5', not {action!r}"
+        )
+    if state.phase is Phase.OVER:
+        raise IllegalActionError("the game is over")
+    events: list[Event] = []
+    new_state = _HANDLERS[state.phase](state, action, events)
+    return new_state._replace(history=(*state.history, action)), tuple(events)
+
+
+def resign(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ...]]:
+    """`seat` leaves a running game, as if eliminated (R9): its rugs on the board turn neutral.
+
+    If it was that seat's turn, the turn passes on. Not part of the action notation: a record
+    keeps resignations in its `resignations` extra.
+    """
+    if state.phase is Phase.OVER:
+        raise IllegalActionError("the game is over")
+    if not 0 <= seat < state.config.players or seat in state.eliminated:
+        raise IllegalActionError(f"seat {seat} is not in the game")
+    events: list[Event] = []
+    state = _eliminate(state, seat, True, events)
+    state = state._replace(resignations=(*state.resignations, (len(state.history), seat)))
+    if seat == state.to_move:
+        state = _next_turn(state, seat, events)
+    elif len(state.seats_in()) <= 1:
+        state = _finish(state, REASON_LAST_PLAYER, events)
+    elif not any(state.rugs_in_hand(s) for s in state.seats_in()):
+        state = _finish(state, REASON_RUGS_EXHAUSTED, events)
+    return state, tuple(events)
+
+
+def facing_name(facing: int) -> str:
+    return Facing(facing).name
+
+
+assert len(CANDIDATES) == SQUARES
