@@ -1,8 +1,8 @@
 """Marrakech rules engine: the complete rules (RULES.md R1-R13), standard library only.
 
 The public API, after DESIGN.md: `deal` and `new_game` start a game, `legal_actions`,
-`current_player`, `chance_outcomes` and the checked `apply` play it, and `record_*`, `replay`,
-`to_position` and `from_position` read and write the FORMATS.md interchange formats.
+`current_player`, `chance_outcomes` and the checked `apply` play it, and `record_*`,
+`replay_record`, `to_position` and `from_position` read and write the FORMATS.md formats.
 """
 
 from engine.board import (
@@ -45,7 +45,14 @@ from engine.model import (
     seat_colors,
 )
 from engine.position import POSITION_FORMAT, from_position, to_position
-from engine.record import RECORD_FORMAT, Record, record_from_json, record_of, record_to_json, replay
+from engine.record import (
+    RECORD_FORMAT,
+    Record,
+    record_from_json,
+    record_of,
+    record_to_json,
+    replay_record,
+)
 from engine.rules import (
     CHANCE,
     DIE_FACES,
@@ -121,7 +128,7 @@ __all__ = [
     "record_of",
     "record_to_json",
     "region",
-    "replay",
+    "replay_record",
     "resign",
     "rugs_per_color",
     "scores",

@@ -145,7 +145,7 @@ def record_of(state: GameState, **extras: Any) -> Record:
     )
 
 
-def replay(record: Record) -> GameState:
+def replay_record(record: Record) -> GameState:
     """Play the record's actions from the start. Raises ReplayError at the first illegal one."""
     state = new_game(record.config)
     resignations = _parse_resignations(record.extras.get("resignations"), len(record.actions))
