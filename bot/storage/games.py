@@ -76,8 +76,11 @@ class SeatRow:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
+    """One log entry: an action notation, or the resignation of `resigned_seat`."""
+
     seq: int
-    notation: str
+    notation: str | None
+    resigned_seat: int | None
     actor_id: int | None
     created_at: str
 
@@ -96,8 +99,15 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class NewAction:
-    notation: str
+    """A log entry to append: an action notation, or (notation None) a resignation."""
+
+    notation: str | None
     actor_id: int | None
+    resigned_seat: int | None = None
+
+    @property
+    def kind(self) -> str:
+        return "action" if self.notation is not None else "resign"
 
 
 _GAME_COLUMNS = (
@@ -237,7 +247,6 @@ class GameStore:
         now: str,
         *,
         status: GameStatus = GameStatus.RUNNING,
-        resigned_seat: int | None = None,
     ) -> GameRow:
         """Append actions after `expected_seq` and store the new snapshot, atomically.
 
@@ -252,18 +261,27 @@ class GameStore:
             if cursor.rowcount != 1:
                 raise StaleSeqError(game_id, expected_seq)
             await conn.executemany(
-                "INSERT INTO actions (game_id, seq, notation, actor_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO actions (game_id, seq, kind, notation, seat, actor_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, expected_seq + offset, action.notation, action.actor_id, now)
+                    (
+                        game_id,
+                        expected_seq + offset,
+                        action.kind,
+                        action.notation,
+                        action.resigned_seat,
+                        action.actor_id,
+                        now,
+                    )
                     for offset, action in enumerate(actions, start=1)
                 ],
             )
-            if resigned_seat is not None:
-                await conn.execute(
-                    "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?",
-                    (game_id, resigned_seat),
-                )
+            for action in actions:
+                if action.resigned_seat is not None:
+                    await conn.execute(
+                        "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?",
+                        (game_id, action.resigned_seat),
+                    )
             if status is GameStatus.OVER:
                 await conn.execute(
                     "UPDATE games SET end_reason = 'finished' WHERE id = ?", (game_id,)
@@ -288,13 +306,15 @@ class GameStore:
         async with (
             self._db.reading() as conn,
             conn.execute(
-                "SELECT seq, notation, actor_id, created_at FROM actions "
+                "SELECT seq, notation, seat, actor_id, created_at FROM actions "
                 "WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             ) as cursor,
         ):
             return [
-                ActionRow(row["seq"], row["notation"], row["actor_id"], row["created_at"])
+                ActionRow(
+                    row["seq"], row["notation"], row["seat"], row["actor_id"], row["created_at"]
+                )
                 for row in await cursor.fetchall()
             ]
 

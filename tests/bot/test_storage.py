@@ -130,7 +130,12 @@ async def test_append_actions_is_optimistic_on_seq(db: Database) -> None:
         (1, "S", 200),
         (2, "D3", None),
     ]
-    assert (await store.get(game_id)).position == '{"p": 2}'  # type: ignore[union-attr]
+    resigned = await store.append_actions(game_id, 2, [NewAction(None, 100, 1)], "{}", NOW)
+    assert resigned.seq == 3
+    last = (await store.actions(game_id))[-1]
+    assert (last.seq, last.notation, last.resigned_seat, last.actor_id) == (3, None, 1, 100)
+    assert [seat.resigned for seat in await store.seats(game_id)] == [False, True]
+    assert (await store.get(game_id)).position == "{}"  # type: ignore[union-attr]
 
 
 async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:

@@ -40,13 +40,19 @@ CREATE TABLE seats (
 CREATE UNIQUE INDEX seats_one_per_user ON seats (game_id, user_id) WHERE user_id IS NOT NULL;
 CREATE UNIQUE INDEX seats_one_per_seat ON seats (game_id, seat) WHERE seat IS NOT NULL;
 
+-- The game's log: every action notation in order (chance rolls included), plus resignations,
+-- which are not notations (FORMATS.md keeps them in a record's "resignations" extra).
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seq        INTEGER NOT NULL CHECK (seq >= 1), -- 1-based: the n-th action of the game
-    notation   TEXT    NOT NULL CHECK (length(notation) BETWEEN 1 AND 8),
+    seq        INTEGER NOT NULL CHECK (seq >= 1), -- 1-based: the n-th entry of the game's log
+    kind       TEXT    NOT NULL DEFAULT 'action' CHECK (kind IN ('action', 'resign')),
+    notation   TEXT    CHECK (notation IS NULL OR length(notation) BETWEEN 1 AND 8),
+    seat       INTEGER CHECK (seat IS NULL OR seat BETWEEN 0 AND 3), -- who resigned
     actor_id   INTEGER,          -- the Discord user who acted; NULL for chance and AI
     created_at TEXT    NOT NULL,
-    PRIMARY KEY (game_id, seq)
+    PRIMARY KEY (game_id, seq),
+    CHECK ((kind = 'action') = (notation IS NOT NULL)),
+    CHECK ((kind = 'resign') = (seat IS NOT NULL))
 ) WITHOUT ROWID;
 
 -- The log is append-only: refuse edits and deletions of single actions.
