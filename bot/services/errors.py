@@ -1,0 +1,93 @@
+"""Expected failures of the game use cases. The edge maps each to a short private message."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A request the rules or the game's state refuse; nothing was changed."""
+
+
+class NoGameHereError(GameError):
+    """The channel has no open game."""
+
+
+class GameNotFoundError(GameError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class ChannelHasGameError(GameError):
+    """`new` in a channel that already has an open game."""
+
+    def __init__(self, game_id: int, channel_id: int, message_id: int | None) -> None:
+        super().__init__(f"channel {channel_id} has game {game_id}")
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.message_id = message_id
+
+
+class BadOptionError(GameError):
+    def __init__(self, option: str, value: object) -> None:
+        super().__init__(f"bad value {value!r} for {option}")
+        self.option = option
+        self.value = value
+
+
+class LobbyClosedError(GameError):
+    """Joining, leaving or starting a game that is no longer a lobby."""
+
+
+class LobbyFullError(GameError):
+    pass
+
+
+class AlreadySeatedError(GameError):
+    pass
+
+
+class NotSeatedError(GameError):
+    """The user has no seat in this game (or has resigned from it)."""
+
+
+class HostOnlyError(GameError):
+    """Only the host may do this (start, cancel, abort)."""
+
+
+class HostCannotLeaveError(GameError):
+    """The host cancels the lobby instead of leaving it."""
+
+
+class NotEnoughPlayersError(GameError):
+    def __init__(self, seated: int) -> None:
+        super().__init__(f"{seated} seated")
+        self.seated = seated
+
+
+class GameNotRunningError(GameError):
+    """An action on a game that is not running (still a lobby, over or aborted)."""
+
+
+class StaleBoardError(GameError):
+    """A click on a message that no longer shows the game's current decision."""
+
+    def __init__(self, game_id: int, channel_id: int, guild_id: int | None, message_id: int | None):
+        super().__init__(f"game {game_id} has moved on")
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.guild_id = guild_id
+        self.message_id = message_id
+
+
+class NotYourTurnError(GameError):
+    def __init__(self, to_move_user: int | None) -> None:
+        super().__init__("not your turn")
+        self.to_move_user = to_move_user
+
+
+class IllegalMoveError(GameError):
+    """The engine refused the action; `reason` is its plain-words explanation."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -1,0 +1,487 @@
+"""GameService: the Discord-free use cases (lobby, start, act, resign, abort, look, record).
+
+Every change to a game runs under that game's asyncio lock and is written in one database
+transaction guarded by the game's seq, so two fast clicks (or two processes) can never apply an
+action twice. The action log in the database is the source of truth: a game not in memory is
+rebuilt by replaying it, and the stored position snapshot is only checked against the replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import engine
+from bot.services import dice
+from bot.services.clock import Clock, system_clock, timestamp
+from bot.services.errors import (
+    AlreadySeatedError,
+    BadOptionError,
+    ChannelHasGameError,
+    GameNotFoundError,
+    GameNotRunningError,
+    HostCannotLeaveError,
+    HostOnlyError,
+    IllegalMoveError,
+    LobbyClosedError,
+    LobbyFullError,
+    NoGameHereError,
+    NotEnoughPlayersError,
+    NotSeatedError,
+    NotYourTurnError,
+    StaleBoardError,
+)
+from bot.services.views import GameView, Player
+from bot.storage import (
+    ActionRow,
+    ChannelBusyError,
+    GameRow,
+    GameStatus,
+    GameStore,
+    NewAction,
+    NewGame,
+    SeatRow,
+    StaleSeqError,
+)
+from engine import GameConfig, GameState, Variant
+from engine.events import Event
+
+log = logging.getLogger(__name__)
+
+ROLL = "roll"
+"""The player's request to roll the die (variant rotate-after); the roll itself is chance."""
+
+MIN_TURN_LIMIT_SECONDS = 5 * 60
+MAX_TURN_LIMIT_SECONDS = 7 * 24 * 3600
+END_FINISHED = "finished"
+END_CANCELLED = "cancelled"
+END_ABORTED_BY_HOST = "aborted-by-host"
+END_ABORTED_BY_MODERATOR = "aborted-by-moderator"
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """A game in memory: its row, players and (once started) state with recent events."""
+
+    game: GameRow
+    players: tuple[Player, ...]
+    state: GameState | None
+    turn_events: tuple[Event, ...] = ()
+    previous_turn_events: tuple[Event, ...] = ()
+
+    def view(self, events: Sequence[Event] = ()) -> GameView:
+        return GameView(
+            game=self.game,
+            players=self.players,
+            state=self.state,
+            events=tuple(events),
+            turn_events=self.turn_events,
+            previous_turn_events=self.previous_turn_events,
+        )
+
+    def advanced(self, events: Sequence[Event]) -> tuple[tuple[Event, ...], tuple[Event, ...]]:
+        """(turn_events, previous_turn_events) after `events` happened."""
+        return _split_turns(self.turn_events, self.previous_turn_events, events)
+
+
+def _split_turns(
+    current: tuple[Event, ...], previous: tuple[Event, ...], events: Sequence[Event]
+) -> tuple[tuple[Event, ...], tuple[Event, ...]]:
+    for event in events:
+        if isinstance(event, engine.TurnStarted):
+            current, previous = (event,), current
+        else:
+            current = (*current, event)
+    return current, previous
+
+
+class GameService:
+    """The use cases of a Marrakech game, with plain ints for users, channels and guilds."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        clock: Clock = system_clock,
+        seeds: Callable[[], str] = dice.new_seed,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._seeds = seeds
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, _Loaded] = {}
+
+    # --- lobby -------------------------------------------------------------------------------
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        seats: int = 4,
+        variant: str = Variant.STANDARD.value,
+        turn_limit_seconds: int | None = None,
+    ) -> GameView:
+        """Open a lobby in the channel with the host seated."""
+        if seats not in engine.PLAYER_COUNTS:
+            raise BadOptionError("seats", seats)
+        if variant not in {v.value for v in Variant}:
+            raise BadOptionError("variant", variant)
+        if turn_limit_seconds is not None and not (
+            MIN_TURN_LIMIT_SECONDS <= turn_limit_seconds <= MAX_TURN_LIMIT_SECONDS
+        ):
+            raise BadOptionError("turn_limit", turn_limit_seconds)
+        seed = self._seeds()
+        new = NewGame(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            seats_wanted=seats,
+            variant=variant,
+            turn_limit_seconds=turn_limit_seconds,
+            seed=seed,
+            seed_sha256=dice.commitment(seed),
+        )
+        try:
+            game = await self._store.create(new, self._now())
+        except ChannelBusyError:
+            existing = await self._store.open_in_channel(channel_id)
+            if existing is None:  # closed in between: let the user try again
+                raise
+            raise ChannelHasGameError(
+                existing.id, existing.channel_id, existing.board_message_id
+            ) from None
+        loaded = _Loaded(game, (Player(host_id, None),), None)
+        self._cache[game.id] = loaded
+        return loaded.view()
+
+    async def join(self, game_id: int, user_id: int) -> GameView:
+        async with self._lock(game_id):
+            loaded = await self._lobby(game_id)
+            if any(player.user_id == user_id for player in loaded.players):
+                raise AlreadySeatedError()
+            if len(loaded.players) >= loaded.game.seats_wanted:
+                raise LobbyFullError()
+            seats = await self._store.add_seat(game_id, user_id, self._now())
+            return self._remember_lobby(loaded.game, seats).view()
+
+    async def leave(self, game_id: int, user_id: int) -> GameView:
+        async with self._lock(game_id):
+            loaded = await self._lobby(game_id)
+            if user_id == loaded.game.host_id:
+                raise HostCannotLeaveError()
+            if not any(player.user_id == user_id for player in loaded.players):
+                raise NotSeatedError()
+            seats = await self._store.remove_seat(game_id, user_id, self._now())
+            return self._remember_lobby(loaded.game, seats).view()
+
+    async def cancel(self, game_id: int, user_id: int) -> GameView:
+        """The host closes their lobby before it starts."""
+        async with self._lock(game_id):
+            loaded = await self._lobby(game_id)
+            if user_id != loaded.game.host_id:
+                raise HostOnlyError()
+            return await self._end(loaded, END_CANCELLED, user_id)
+
+    async def start(self, game_id: int, user_id: int) -> GameView:
+        """Shuffle the seats and deal from the game's seed (R13), then post the first turn."""
+        async with self._lock(game_id):
+            loaded = await self._lobby(game_id)
+            if user_id != loaded.game.host_id:
+                raise HostOnlyError()
+            if len(loaded.players) < min(engine.PLAYER_COUNTS):
+                raise NotEnoughPlayersError(len(loaded.players))
+            rng = dice.setup_rng(loaded.game.seed)
+            users = [player.user_id for player in loaded.players]
+            rng.shuffle(users)
+            config = engine.deal(len(users), Variant(loaded.game.variant), rng)
+            state = engine.new_game(config)
+            seat_users = [user for user in users if user is not None]
+            try:
+                game = await self._store.start(
+                    game_id,
+                    seat_users,
+                    json.dumps(_config_to_json(config)),
+                    json.dumps(engine.to_position(state)),
+                    self._now(),
+                )
+            except StaleSeqError:
+                self._cache.pop(game_id, None)
+                raise LobbyClosedError() from None
+            players = tuple(Player(user, seat) for seat, user in enumerate(users))
+            loaded = _Loaded(game, players, state)
+            self._cache[game_id] = loaded
+            return loaded.view()
+
+    # --- play --------------------------------------------------------------------------------
+
+    async def act(self, game_id: int, user_id: int, seq: int, action: str) -> GameView:
+        """Apply the move of the user whose turn it is, then any roll it calls for.
+
+        `seq` is the sequence number the user saw (carried by the button): if the game has moved
+        on since, nothing is applied. `action` is a notation, or ROLL in the variant.
+        """
+        async with self._lock(game_id):
+            loaded = await self._running(game_id)
+            if seq != loaded.game.seq:
+                raise _stale(loaded.game)
+            state = loaded.state
+            assert state is not None
+            seat = _seat_of(loaded, user_id)
+            if seat != state.to_move:
+                raise NotYourTurnError(_user_at(loaded, state.to_move))
+            entries: list[NewAction] = []
+            events: list[Event] = []
+            if action != ROLL:
+                state = _apply(state, action, events)
+                entries.append(NewAction(action, user_id))
+            elif engine.current_player(state) != engine.CHANCE:
+                raise IllegalMoveError("it is not time to roll")
+            if engine.current_player(state) == engine.CHANCE:
+                # The roll follows an orientation (standard) or the player's request (variant).
+                face = dice.roll(
+                    loaded.game.seed,
+                    loaded.game.seq + len(entries) + 1,
+                    engine.chance_outcomes(state),
+                )
+                state = _apply(state, face, events)
+                entries.append(NewAction(face, None))
+            return (await self._commit(loaded, state, entries, events)).view(events)
+
+    async def resign(self, game_id: int, user_id: int) -> GameView:
+        """The user leaves the running game, as if eliminated (R9)."""
+        async with self._lock(game_id):
+            loaded = await self._running(game_id)
+            state = loaded.state
+            assert state is not None
+            seat = _seat_of(loaded, user_id)
+            if seat is None or state.is_eliminated(seat):
+                raise NotSeatedError()
+            try:
+                state, events = engine.resign(state, seat)
+            except engine.IllegalActionError as error:
+                raise IllegalMoveError(str(error)) from None
+            entry = NewAction(None, user_id, resigned_seat=seat)
+            return (await self._commit(loaded, state, [entry], list(events))).view(events)
+
+    async def abort(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameView:
+        """End an open game early: the host's own, or any game for a moderator."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id)
+            if loaded.game.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
+                raise GameNotRunningError()
+            if not moderator and user_id != loaded.game.host_id:
+                raise HostOnlyError()
+            reason = END_ABORTED_BY_MODERATOR if moderator else END_ABORTED_BY_HOST
+            return await self._end(loaded, reason, user_id)
+
+    # --- looking -----------------------------------------------------------------------------
+
+    async def look(self, game_id: int) -> GameView:
+        async with self._lock(game_id):
+            return (await self._load(game_id)).view()
+
+    async def open_game_id(self, channel_id: int) -> int:
+        """The id of the channel's lobby or running game; NoGameHereError if none."""
+        game = await self._store.open_in_channel(channel_id)
+        if game is None:
+            raise NoGameHereError()
+        return game.id
+
+    async def record(self, game_id: int) -> dict[str, Any]:
+        """The game record (FORMATS.md) with extras; the seed only once the game is closed."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise GameNotRunningError()
+        extras: dict[str, Any] = {
+            "game_id": loaded.game.id,
+            "seed_sha256": loaded.game.seed_sha256,
+            "user_ids": [player.user_id for player in loaded.players],
+            "started_at": loaded.game.created_at,
+        }
+        if loaded.game.status in (GameStatus.OVER, GameStatus.ABORTED):
+            extras["seed"] = loaded.game.seed
+            extras["end_reason"] = loaded.game.end_reason
+        return engine.record_to_json(engine.record_of(loaded.state, **extras))
+
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
+        """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
+        async with self._lock(game_id):
+            await self._store.set_board_message(game_id, message_id, seq)
+            cached = self._cache.get(game_id)
+            if cached is not None and cached.game.seq == seq:
+                game = replace(cached.game, board_message_id=message_id, board_message_seq=seq)
+                self._cache[game_id] = replace(cached, game=game)
+
+    async def behind_on_display(self) -> list[GameView]:
+        """Running games whose board message does not show their current seq (after a crash)."""
+        views = []
+        for game in await self._store.running():
+            if game.board_message_seq != game.seq:
+                views.append(await self.look(game.id))
+        return views
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _now(self) -> str:
+        return timestamp(self._clock)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _load(self, game_id: int) -> _Loaded:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        game = await self._store.get(game_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        seats = await self._store.seats(game_id)
+        if game.config is None:
+            loaded = _Loaded(game, _players(seats), None)
+        else:
+            loaded = _rebuild(game, seats, await self._store.actions(game_id))
+        self._cache[game_id] = loaded
+        return loaded
+
+    async def _lobby(self, game_id: int) -> _Loaded:
+        loaded = await self._load(game_id)
+        if loaded.game.status is not GameStatus.LOBBY:
+            raise LobbyClosedError()
+        return loaded
+
+    async def _running(self, game_id: int) -> _Loaded:
+        loaded = await self._load(game_id)
+        if loaded.game.status is not GameStatus.RUNNING:
+            raise GameNotRunningError()
+        return loaded
+
+    def _remember_lobby(self, game: GameRow, seats: list[SeatRow]) -> _Loaded:
+        loaded = _Loaded(game, _players(seats), None)
+        self._cache[game.id] = loaded
+        return loaded
+
+    async def _commit(
+        self,
+        loaded: _Loaded,
+        state: GameState,
+        entries: list[NewAction],
+        events: list[Event],
+    ) -> _Loaded:
+        status = GameStatus.OVER if state.is_over else GameStatus.RUNNING
+        try:
+            game = await self._store.append_actions(
+                loaded.game.id,
+                loaded.game.seq,
+                entries,
+                json.dumps(engine.to_position(state)),
+                self._now(),
+                status=status,
+            )
+        except StaleSeqError:
+            # Another writer (another process on the same file) got there first.
+            self._cache.pop(loaded.game.id, None)
+            raise _stale(loaded.game) from None
+        players = loaded.players
+        resigned = {entry.resigned_seat for entry in entries if entry.resigned_seat is not None}
+        if resigned:
+            players = tuple(
+                replace(player, resigned=True) if player.seat in resigned else player
+                for player in players
+            )
+        turn_events, previous_turn_events = loaded.advanced(events)
+        updated = _Loaded(game, players, state, turn_events, previous_turn_events)
+        self._cache[game.id] = updated
+        return updated
+
+    async def _end(self, loaded: _Loaded, reason: str, user_id: int) -> GameView:
+        try:
+            game = await self._store.end(
+                loaded.game.id, GameStatus.ABORTED, reason, user_id, self._now()
+            )
+        except StaleSeqError:
+            self._cache.pop(loaded.game.id, None)
+            raise GameNotRunningError() from None
+        ended = replace(loaded, game=game)
+        self._cache[game.id] = ended
+        return ended.view()
+
+
+def _apply(state: GameState, action: str, events: list[Event]) -> GameState:
+    try:
+        state, new_events = engine.apply(state, action)
+    except engine.IllegalActionError as error:
+        raise IllegalMoveError(str(error)) from None
+    events.extend(new_events)
+    return state
+
+
+def _stale(game: GameRow) -> StaleBoardError:
+    return StaleBoardError(game.id, game.channel_id, game.guild_id, game.board_message_id)
+
+
+def _seat_of(loaded: _Loaded, user_id: int) -> int | None:
+    for player in loaded.players:
+        if player.user_id == user_id and not player.resigned:
+            return player.seat
+    if loaded.state is not None:
+        raise NotSeatedError()
+    return None
+
+
+def _user_at(loaded: _Loaded, seat: int | None) -> int | None:
+    for player in loaded.players:
+        if seat is not None and player.seat == seat:
+            return player.user_id
+    return None
+
+
+def _players(seats: list[SeatRow]) -> tuple[Player, ...]:
+    return tuple(Player(s.user_id, s.seat, s.ai_level, s.resigned) for s in seats)
+
+
+def _config_to_json(config: GameConfig) -> dict[str, Any]:
+    piles = None
+    if config.piles is not None:
+        piles = [[color.value for color in pile] for pile in config.piles]
+    return {
+        "players": config.players,
+        "variant": config.variant.value,
+        "first_player": config.first_player,
+        "piles": piles,
+    }
+
+
+def _config_from_json(raw: str) -> GameConfig:
+    obj = json.loads(raw)
+    piles = None
+    if obj["piles"] is not None:
+        piles = tuple(tuple(engine.Color(color) for color in pile) for pile in obj["piles"])
+    return GameConfig(obj["players"], Variant(obj["variant"]), obj["first_player"], piles)
+
+
+def _rebuild(game: GameRow, seats: list[SeatRow], log_rows: list[ActionRow]) -> _Loaded:
+    """Replay the game's log from its config; the snapshot is only compared, never trusted."""
+    assert game.config is not None
+    state = engine.new_game(_config_from_json(game.config))
+    turn: tuple[Event, ...] = ()
+    previous: tuple[Event, ...] = ()
+    for row in log_rows:
+        if row.notation is not None:
+            state, events = engine.apply(state, row.notation)
+        else:
+            assert row.resigned_seat is not None
+            state, events = engine.resign(state, row.resigned_seat)
+        turn, previous = _split_turns(turn, previous, events)
+    if game.position is not None and json.loads(game.position) != engine.to_position(state):
+        log.warning("game %s: stored snapshot differs from its action log; using the log", game.id)
+    return _Loaded(game, _players(seats), state, turn, previous)

@@ -1,0 +1,440 @@
+"""GameService on a real SQLite file: lobby rules, whole games, concurrency, restarts, dice."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.services import ROLL, GameService, GameView, dice
+from bot.services.errors import (
+    AlreadySeatedError,
+    BadOptionError,
+    ChannelHasGameError,
+    GameNotRunningError,
+    HostCannotLeaveError,
+    HostOnlyError,
+    IllegalMoveError,
+    LobbyClosedError,
+    LobbyFullError,
+    NoGameHereError,
+    NotEnoughPlayersError,
+    NotSeatedError,
+    NotYourTurnError,
+    StaleBoardError,
+)
+from bot.storage import Database, GameStatus, GameStore
+
+HOST, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
+CHANNEL = 500
+
+
+def fixed_clock() -> datetime:
+    return datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def seeds(*values: str) -> Iterator[str]:
+    yield from values
+    while True:
+        yield "ff" * 16
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+async def database(db_path: Path) -> AsyncIterator[Database]:
+    db = await Database.open(db_path)
+    yield db
+    await db.close()
+
+
+def service_on(database: Database, *seed_values: str) -> GameService:
+    source = seeds(*seed_values or ("0123456789abcdef" * 2,))
+    return GameService(GameStore(database), clock=fixed_clock, seeds=lambda: next(source))
+
+
+@pytest.fixture
+def service(database: Database) -> GameService:
+    return service_on(database)
+
+
+async def started(
+    service: GameService,
+    users: tuple[int, ...] = (HOST, BOB, CAROL),
+    *,
+    variant: str = "standard",
+    channel: int = CHANNEL,
+) -> GameView:
+    view = await service.create_lobby(
+        guild_id=9, channel_id=channel, host_id=users[0], seats=len(users), variant=variant
+    )
+    for user in users[1:]:
+        await service.join(view.id, user)
+    return await service.start(view.id, users[0])
+
+
+def choose(view: GameView) -> str:
+    """A deterministic player: turn right on even turns, the last legal placement, rotate left."""
+    state = view.state
+    assert state is not None
+    if state.phase is engine.Phase.ORIENT:
+        return "R" if state.turn % 2 == 0 else "S"
+    if state.phase is engine.Phase.ROLL:
+        return ROLL
+    if state.phase is engine.Phase.PLACE:
+        return engine.legal_actions(state)[-1]
+    return "L"
+
+
+async def step(service: GameService, view: GameView) -> GameView:
+    user = view.user_to_move
+    assert user is not None
+    return await service.act(view.id, user, view.seq, choose(view))
+
+
+async def play_out(service: GameService, view: GameView, limit: int = 1000) -> GameView:
+    for _ in range(limit):
+        if view.status is not GameStatus.RUNNING:
+            return view
+        view = await step(service, view)
+    raise AssertionError("the game did not end")
+
+
+# --- lobby -----------------------------------------------------------------------------------
+
+
+async def test_new_lobby_seats_the_host_and_a_second_new_points_at_it(
+    service: GameService,
+) -> None:
+    view = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
+    assert view.status is GameStatus.LOBBY
+    assert [player.user_id for player in view.players] == [HOST]
+    assert view.game.seed_sha256 == hashlib.sha256(view.game.seed.encode()).hexdigest()
+    with pytest.raises(ChannelHasGameError) as raised:
+        await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
+    assert raised.value.game_id == view.id
+    assert await service.open_game_id(CHANNEL) == view.id
+    with pytest.raises(NoGameHereError):
+        await service.open_game_id(CHANNEL + 1)
+
+
+@pytest.mark.parametrize(
+    ("option", "kwargs"),
+    [
+        ("seats", {"seats": 5}),
+        ("seats", {"seats": 1}),
+        ("variant", {"variant": "chaos"}),
+        ("turn_limit", {"turn_limit_seconds": 10}),
+    ],
+)
+async def test_bad_lobby_options_are_refused(
+    service: GameService, option: str, kwargs: dict[str, object]
+) -> None:
+    with pytest.raises(BadOptionError) as raised:
+        await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, **kwargs)  # type: ignore[arg-type]
+    assert raised.value.option == option
+
+
+async def test_join_leave_and_the_lobby_rules(service: GameService) -> None:
+    view = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=2)
+    with pytest.raises(NotEnoughPlayersError):
+        await service.start(view.id, HOST)
+    view = await service.join(view.id, BOB)
+    assert [player.user_id for player in view.players] == [HOST, BOB]
+    with pytest.raises(AlreadySeatedError):
+        await service.join(view.id, BOB)
+    with pytest.raises(LobbyFullError):
+        await service.join(view.id, CAROL)
+    with pytest.raises(HostCannotLeaveError):
+        await service.leave(view.id, HOST)
+    with pytest.raises(NotSeatedError):
+        await service.leave(view.id, CAROL)
+    with pytest.raises(HostOnlyError):
+        await service.start(view.id, BOB)
+    view = await service.leave(view.id, BOB)
+    assert [player.user_id for player in view.players] == [HOST]
+    await service.join(view.id, CAROL)
+    view = await service.start(view.id, HOST)
+    assert view.status is GameStatus.RUNNING
+    assert sorted(player.seat for player in view.players) == [0, 1]  # type: ignore[type-var]
+    with pytest.raises(LobbyClosedError):
+        await service.join(view.id, DAVE)
+
+
+async def test_cancel_is_for_the_host_and_keeps_the_game(service: GameService) -> None:
+    view = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST)
+    await service.join(view.id, BOB)
+    with pytest.raises(HostOnlyError):
+        await service.cancel(view.id, BOB)
+    view = await service.cancel(view.id, HOST)
+    assert view.status is GameStatus.ABORTED and view.game.end_reason == "cancelled"
+    with pytest.raises(NoGameHereError):
+        await service.open_game_id(CHANNEL)
+    again = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
+    assert again.id != view.id
+
+
+async def test_the_seed_decides_seats_and_deal(database: Database) -> None:
+    first = await started(service_on(database, "aa" * 16), (HOST, BOB), channel=1)
+    second = await started(service_on(database, "aa" * 16), (HOST, BOB), channel=2)
+    assert first.state is not None and second.state is not None
+    assert first.state.config == second.state.config
+    assert first.players == second.players
+    assert first.state.config.piles is not None  # 2 players: shuffled piles
+
+
+# --- play ------------------------------------------------------------------------------------
+
+
+async def test_a_whole_standard_game_ends_and_its_record_replays(service: GameService) -> None:
+    view = await started(service)
+    final = await play_out(service, view)
+    assert final.status is GameStatus.OVER and final.state is not None
+    assert final.state.outcome is not None
+    assert any(isinstance(event, engine.GameEnded) for event in final.events)
+    record = await service.record(final.id)
+    assert record["seed"] == final.game.seed
+    assert record["seed_sha256"] == hashlib.sha256(record["seed"].encode()).hexdigest()
+    replayed = engine.replay_record(engine.record_from_json(record))
+    assert engine.to_position(replayed) == engine.to_position(final.state)
+    assert final.seq == len(record["actions"])
+
+
+async def test_orienting_rolls_at_once_and_shows_the_turn(service: GameService) -> None:
+    view = await started(service)
+    mover = view.user_to_move
+    assert mover is not None
+    after = await service.act(view.id, mover, view.seq, "L")
+    assert after.seq == 2
+    kinds = [type(event) for event in after.events]
+    assert kinds[:3] == [engine.AssamTurned, engine.DieRolled, engine.AssamMoved]
+    assert after.state is not None and after.state.phase is engine.Phase.PLACE
+    assert after.turn_events == after.events
+
+
+async def test_the_running_record_hides_the_seed(service: GameService) -> None:
+    view = await started(service)
+    record = await service.record(view.id)
+    assert "seed" not in record and record["seed_sha256"] == view.game.seed_sha256
+
+
+async def test_variant_asks_for_the_roll_then_placement_then_rotation(
+    service: GameService,
+) -> None:
+    view = await started(service, variant="rotate-after")
+    mover = view.user_to_move
+    assert mover is not None and view.state is not None
+    with pytest.raises(IllegalMoveError):
+        await service.act(view.id, mover, view.seq, "L")
+    view = await service.act(view.id, mover, view.seq, ROLL)
+    assert view.state is not None and view.state.phase is engine.Phase.PLACE
+    view = await service.act(view.id, mover, view.seq, engine.legal_actions(view.state)[0])
+    assert view.state is not None and view.state.phase is engine.Phase.ROTATE
+    view = await service.act(view.id, mover, view.seq, "R")
+    assert view.turn_changed and view.user_to_move != mover
+    final = await play_out(service, view)
+    assert final.status is GameStatus.OVER
+
+
+async def test_only_the_mover_acts_and_only_legal_moves(service: GameService) -> None:
+    view = await started(service)
+    mover = view.user_to_move
+    other = next(p.user_id for p in view.players if p.user_id != mover)
+    assert mover is not None and other is not None
+    with pytest.raises(NotYourTurnError) as raised:
+        await service.act(view.id, other, view.seq, "S")
+    assert raised.value.to_move_user == mover
+    with pytest.raises(NotSeatedError):
+        await service.act(view.id, DAVE, view.seq, "S")
+    with pytest.raises(IllegalMoveError, match="roll"):
+        await service.act(view.id, mover, view.seq, "D3")
+    with pytest.raises(IllegalMoveError):
+        await service.act(view.id, mover, view.seq, ROLL)
+    assert (await service.look(view.id)).seq == view.seq
+
+
+async def test_a_click_on_an_old_seq_is_stale(service: GameService) -> None:
+    view = await started(service)
+    mover = view.user_to_move
+    assert mover is not None
+    await service.set_board_message(view.id, 777, view.seq)
+    await service.act(view.id, mover, view.seq, "S")
+    with pytest.raises(StaleBoardError) as raised:
+        await service.act(view.id, mover, view.seq, "S")
+    assert raised.value.message_id == 777 and raised.value.channel_id == CHANNEL
+
+
+async def test_many_simultaneous_clicks_apply_once(service: GameService) -> None:
+    view = await started(service)
+    mover = view.user_to_move
+    assert mover is not None
+    results = await asyncio.gather(
+        *(service.act(view.id, mover, view.seq, "S") for _ in range(8)), return_exceptions=True
+    )
+    applied = [result for result in results if isinstance(result, GameView)]
+    assert len(applied) == 1
+    assert all(isinstance(result, StaleBoardError) for result in results if result not in applied)
+    record = await service.record(view.id)
+    assert record["actions"][0] == "S" and len(record["actions"]) == 2
+
+
+async def test_two_processes_on_one_file_never_apply_twice(
+    database: Database, db_path: Path
+) -> None:
+    first = service_on(database)
+    view = await started(first)
+    other_db = await Database.open(db_path)
+    try:
+        second = service_on(other_db)
+        mover = view.user_to_move
+        assert mover is not None
+        await second.look(view.id)  # both have the game in memory at the same seq
+        results = await asyncio.gather(
+            first.act(view.id, mover, view.seq, "S"),
+            second.act(view.id, mover, view.seq, "L"),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(result, GameView) for result in results) == 1
+        assert sum(isinstance(result, StaleBoardError) for result in results) == 1
+        assert len(await GameStore(other_db).actions(view.id)) == 2
+        # the loser forgot its stale copy: it now sees the winner's move
+        assert (await second.look(view.id)).seq == 2
+    finally:
+        await other_db.close()
+
+
+async def test_a_restart_continues_with_the_same_rolls(db_path: Path, tmp_path: Path) -> None:
+    reference_db = await Database.open(tmp_path / "reference.sqlite3")
+    reference = service_on(reference_db)
+    expected = await play_out(reference, await started(reference))
+    expected_record = await reference.record(expected.id)
+    await reference_db.close()
+
+    db = await Database.open(db_path)
+    service = service_on(db)
+    view = await started(service)
+    for _ in range(17):
+        view = await step(service, view)
+    await db.close()
+
+    db = await Database.open(db_path)
+    restarted = service_on(db)
+    resumed = await restarted.look(view.id)
+    assert resumed.seq == view.seq and resumed.state == view.state
+    assert resumed.turn_events == view.turn_events
+    assert resumed.previous_turn_events == view.previous_turn_events
+    final = await play_out(restarted, resumed)
+    assert (await restarted.record(final.id))["actions"] == expected_record["actions"]
+    await db.close()
+
+
+async def test_a_damaged_snapshot_is_ignored_for_the_log(
+    database: Database, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = service_on(database)
+    view = await step(service, await started(service))
+    async with database.transaction() as conn:
+        await conn.execute("UPDATE games SET position = '{}' WHERE id = ?", (view.id,))
+    fresh = service_on(database)
+    assert (await fresh.look(view.id)).state == view.state
+    assert "snapshot differs" in caplog.text
+
+
+# --- leaving a game --------------------------------------------------------------------------
+
+
+async def test_resign_out_of_turn_makes_rugs_neutral_and_play_goes_on(
+    service: GameService,
+) -> None:
+    view = await started(service)
+    for _ in range(6):
+        view = await step(service, view)
+    state = view.state
+    assert state is not None and state.to_move is not None
+    quitter_seat = (state.to_move + 1) % 3
+    quitter = view.user_at(quitter_seat)
+    assert quitter is not None
+    after = await service.resign(view.id, quitter)
+    assert after.state is not None and after.state.is_eliminated(quitter_seat)
+    assert after.seq == view.seq + 1 and after.user_to_move == view.user_to_move
+    eliminated = [e for e in after.events if isinstance(e, engine.PlayerEliminated)]
+    assert eliminated and eliminated[0].resigned
+    with pytest.raises(NotSeatedError):
+        await service.resign(view.id, quitter)
+    final = await play_out(service, after)
+    record = await service.record(final.id)
+    assert record["resignations"] == [[view.seq, quitter_seat]]
+    assert engine.replay_record(engine.record_from_json(record)) == final.state
+
+
+async def test_resign_of_the_mover_passes_the_turn_and_two_players_end(
+    service: GameService,
+) -> None:
+    view = await started(service, (HOST, BOB))
+    mover = view.user_to_move
+    assert mover is not None
+    after = await service.resign(view.id, mover)
+    assert after.status is GameStatus.OVER
+    assert after.state is not None and after.state.outcome is not None
+    assert after.state.outcome.reason == "last-player-standing"
+    with pytest.raises(GameNotRunningError):
+        await service.resign(view.id, mover)
+
+
+async def test_abort_is_for_the_host_or_a_moderator(service: GameService) -> None:
+    view = await started(service)
+    with pytest.raises(HostOnlyError):
+        await service.abort(view.id, BOB)
+    aborted = await service.abort(view.id, BOB, moderator=True)
+    assert aborted.status is GameStatus.ABORTED
+    assert aborted.game.end_reason == "aborted-by-moderator" and aborted.game.ended_by == BOB
+    with pytest.raises(GameNotRunningError):
+        await service.act(view.id, view.user_to_move or 0, view.seq, "S")
+    with pytest.raises(GameNotRunningError):
+        await service.abort(view.id, HOST)
+    assert "seed" in await service.record(view.id)
+
+
+async def test_games_behind_on_display_are_found(service: GameService) -> None:
+    view = await started(service)
+    assert [v.id for v in await service.behind_on_display()] == [view.id]
+    await service.set_board_message(view.id, 42, view.seq)
+    assert await service.behind_on_display() == []
+    view = await step(service, view)
+    assert [v.seq for v in await service.behind_on_display()] == [view.seq]
+
+
+# --- dice ------------------------------------------------------------------------------------
+
+
+def rolling_state() -> engine.GameState:
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    state, _ = engine.apply(state, "S")
+    return state
+
+
+def test_rolls_depend_only_on_seed_and_position_with_exact_weights() -> None:
+    outcomes = engine.chance_outcomes(
+        engine.new_game(engine.deal(3, "standard", first_player=0))._replace(
+            phase=engine.Phase.ROLL
+        )
+    )
+    draws = [dice.roll("seed", position, outcomes) for position in range(1, 6001)]
+    assert draws == [dice.roll("seed", position, outcomes) for position in range(1, 6001)]
+    counts = {face: draws.count(face) for face in ("D1", "D2", "D3", "D4")}
+    assert 800 < counts["D1"] < 1200 and 800 < counts["D4"] < 1200
+    assert 1800 < counts["D2"] < 2200 and 1800 < counts["D3"] < 2200
+    assert draws != [dice.roll("other", position, outcomes) for position in range(1, 6001)]
+
+
+def test_the_commitment_is_the_seed_sha256() -> None:
+    seed = dice.new_seed()
+    assert len(seed) == 32 and dice.commitment(seed) == hashlib.sha256(seed.encode()).hexdigest()
