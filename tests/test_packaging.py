@@ -1,0 +1,326 @@
+"""Packaging checks: pyproject.toml, the built wheel, the Dockerfile and the files around them.
+
+There is no Docker engine where the tests run, so the Dockerfile is checked as text: the things
+that make the image safe and usable (non-root user, data volume, no secrets, a real entry
+point and health check, every copied path present in the build context).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from importlib.metadata import packages_distributions
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+
+from bot.settings import SETTING_NAMES
+
+PACKAGES = ("engine", "render", "bot")
+RUNTIME_DEPENDENCIES = {"discord-py", "aiosqlite", "pillow"}
+SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "PRIVATE_KEY")
+
+
+# --- pyproject.toml ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pyproject(repo_root: Path) -> dict[str, Any]:
+    with (repo_root / "pyproject.toml").open("rb") as file:
+        return tomllib.load(file)
+
+
+def requirement_name(requirement: str) -> str:
+    """The normalised project name of a requirement string ("discord.py>=2" -> "discord-py")."""
+    name = re.match(r"[A-Za-z0-9._-]+", requirement)
+    assert name is not None, requirement
+    return re.sub(r"[-_.]+", "-", name.group()).lower()
+
+
+def test_project_metadata(pyproject: dict[str, Any]) -> None:
+    project = pyproject["project"]
+
+    assert project["name"] == "marrakech-bot"
+    assert project["requires-python"] == ">=3.11"
+    assert {requirement_name(r) for r in project["dependencies"]} == RUNTIME_DEPENDENCIES
+    assert all(re.search(r">=[\d.]+,<[\d.]+$", r) for r in project["dependencies"])
+    extras = project["optional-dependencies"]
+    assert {"pytest", "pytest-asyncio"} <= {requirement_name(r) for r in extras["test"]}
+    assert {"ruff", "mypy", "pre-commit"} <= {requirement_name(r) for r in extras["dev"]}
+
+
+def test_console_script_is_the_command_line_entry(pyproject: dict[str, Any]) -> None:
+    target = pyproject["project"]["scripts"]["marrakech-bot"]
+    module_name, _, attribute = target.partition(":")
+
+    assert target == "bot.__main__:main"
+    assert callable(getattr(importlib.import_module(module_name), attribute))
+
+
+def test_tool_configuration_lives_in_pyproject(pyproject: dict[str, Any]) -> None:
+    tools = pyproject["tool"]
+
+    assert tools["ruff"]["line-length"] == 100
+    assert set(tools["mypy"]["files"]) == set(PACKAGES)
+    pytest_options = tools["pytest"]["ini_options"]
+    assert pytest_options["asyncio_mode"] == "auto"
+    assert pytest_options["testpaths"] == ["tests"]
+
+
+def third_party_imports(package_dir: Path) -> set[str]:
+    """Top-level names imported by the package's modules that are neither stdlib nor ours."""
+    names: set[str] = set()
+    for source in package_dir.rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return names - set(sys.stdlib_module_names) - set(PACKAGES)
+
+
+def test_runtime_dependencies_are_exactly_what_the_packages_import(repo_root: Path) -> None:
+    imported = set().union(*(third_party_imports(repo_root / package) for package in PACKAGES))
+    distributions = packages_distributions()
+    unknown = {name for name in imported if name not in distributions}
+    assert unknown == set(), f"imports with no installed distribution: {sorted(unknown)}"
+
+    needed = {requirement_name(distributions[name][0]) for name in imported}
+    assert needed <= RUNTIME_DEPENDENCIES, f"undeclared runtime imports: {needed}"
+    assert needed == RUNTIME_DEPENDENCIES, f"declared but never imported: {RUNTIME_DEPENDENCIES}"
+
+
+@pytest.mark.slow
+def test_wheel_holds_every_module_and_data_file(repo_root: Path, tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(repo_root / name, source / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in PACKAGES:
+        shutil.copytree(repo_root / package, source / package, ignore=ignore)
+    wheel_options = ["--quiet", "--no-deps", "--no-build-isolation"]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            *wheel_options,
+            "-w",
+            str(tmp_path / "dist"),
+            source,
+        ],
+        check=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
+
+    (wheel,) = (tmp_path / "dist").glob("marrakech_bot-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        in_wheel = {name for name in archive.namelist() if ".dist-info/" not in name}
+        entry_points = next(n for n in archive.namelist() if n.endswith("entry_points.txt"))
+        scripts = archive.read(entry_points).decode()
+    data_suffixes = (".py", ".sql", ".ttf", ".otf", ".txt", ".json")
+    expected = {
+        path.relative_to(source).as_posix()
+        for package in PACKAGES
+        for path in (source / package).rglob("*")
+        if path.is_file() and path.suffix in data_suffixes
+    }
+    assert expected - in_wheel == set()
+    assert {name.split("/")[0] for name in in_wheel} == set(PACKAGES)
+    assert "marrakech-bot = bot.__main__:main" in scripts
+
+
+# --- Dockerfile ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Instruction:
+    keyword: str
+    arguments: str
+
+
+def dockerfile_instructions(text: str) -> list[Instruction]:
+    """The Dockerfile's instructions, with line continuations joined and comments dropped."""
+    instructions: list[Instruction] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        keyword, _, arguments = (pending + line).partition(" ")
+        instructions.append(Instruction(keyword.upper(), arguments.strip()))
+        pending = ""
+    assert not pending, "the Dockerfile ends inside a continued line"
+    return instructions
+
+
+def final_stage(instructions: list[Instruction]) -> list[Instruction]:
+    last_from = max(
+        i for i, instruction in enumerate(instructions) if instruction.keyword == "FROM"
+    )
+    return instructions[last_from:]
+
+
+def exec_form(arguments: str) -> list[str]:
+    """The JSON-array form of CMD/ENTRYPOINT/HEALTHCHECK CMD, as a list of words."""
+    words = ast.literal_eval(arguments)
+    assert isinstance(words, list), f"not in exec (JSON array) form: {arguments}"
+    return [str(word) for word in words]
+
+
+def env_assignments(instructions: list[Instruction]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for instruction in instructions:
+        if instruction.keyword == "ENV":
+            for word in shlex.split(instruction.arguments):
+                name, _, value = word.partition("=")
+                values[name] = value
+    return values
+
+
+@pytest.fixture(scope="module")
+def dockerfile(repo_root: Path) -> str:
+    return (repo_root / "Dockerfile").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def instructions(dockerfile: str) -> list[Instruction]:
+    return dockerfile_instructions(dockerfile)
+
+
+def test_multi_stage_build_on_python_slim(instructions: list[Instruction]) -> None:
+    bases = [i.arguments.split()[0] for i in instructions if i.keyword == "FROM"]
+
+    assert len(bases) >= 2
+    assert all(re.fullmatch(r"python:3\.11-slim(-\w+)?", base) for base in bases), bases
+
+
+def test_runs_as_a_non_root_user(instructions: list[Instruction]) -> None:
+    users = [i.arguments.split(":")[0] for i in final_stage(instructions) if i.keyword == "USER"]
+
+    assert users, "the final stage never switches away from root"
+    assert users[-1] not in ("root", "0")
+
+
+def test_database_lives_in_the_data_volume(instructions: list[Instruction]) -> None:
+    stage = final_stage(instructions)
+    volumes = [i.arguments for i in stage if i.keyword == "VOLUME"]
+
+    assert any("/data" in volume.replace('"', " ").split() for volume in volumes)
+    assert env_assignments(stage)["MARRAKECH_DB"] == "/data/marrakech.sqlite3"
+
+
+def test_no_secret_is_baked_in(dockerfile: str, instructions: list[Instruction]) -> None:
+    for instruction in instructions:
+        if instruction.keyword in ("ENV", "ARG"):
+            names = [word.partition("=")[0] for word in shlex.split(instruction.arguments)]
+            assert not [n for n in names if any(w in n.upper() for w in SECRET_WORDS)], names
+        if instruction.keyword in ("COPY", "ADD"):
+            assert ".env" not in shlex.split(instruction.arguments)
+    assert "DISCORD_TOKEN" not in "\n".join(i.arguments for i in instructions)
+
+
+def test_entry_point_and_health_check_run_the_bot(
+    instructions: list[Instruction], pyproject: dict[str, Any]
+) -> None:
+    stage = final_stage(instructions)
+    (entrypoint,) = [exec_form(i.arguments) for i in stage if i.keyword == "ENTRYPOINT"]
+    (healthcheck,) = [i.arguments for i in stage if i.keyword == "HEALTHCHECK"]
+
+    assert entrypoint in (["python", "-m", "bot"], ["marrakech-bot"]), entrypoint
+    if entrypoint == ["marrakech-bot"]:
+        assert "marrakech-bot" in pyproject["project"]["scripts"]
+    command = exec_form(healthcheck.partition("CMD")[2].strip())
+    assert command in (["python", "-m", "bot", "healthcheck"], ["marrakech-bot", "healthcheck"])
+
+
+def test_dockerfile_builds_with_buildah_too(dockerfile: str) -> None:
+    assert "<<" not in dockerfile, "heredocs are not supported by buildah"
+    assert "--link" not in dockerfile, "COPY --link is not supported by buildah"
+
+
+def glob_regex(glob: str) -> re.Pattern[str]:
+    """A regex for a .dockerignore glob: `*` and `?` stay within a folder, `**` crosses them."""
+    parts: list[str] = []
+    index = 0
+    while index < len(glob):
+        if glob.startswith("**/", index):
+            parts.append("(?:.*/)?")
+            index += 3
+        elif glob.startswith("**", index):
+            parts.append(".*")
+            index += 2
+        else:
+            parts.append({"*": "[^/]*", "?": "[^/]"}.get(glob[index], re.escape(glob[index])))
+            index += 1
+    return re.compile("".join(parts))
+
+
+def dockerignored(path: str, patterns: list[str]) -> bool:
+    """Whether .dockerignore rules leave `path` out of the context (the last matching rule wins;
+    a rule matching a folder covers everything in it)."""
+    candidates = [str(parent) for parent in PurePosixPath(path).parents if str(parent) != "."]
+    candidates.append(path)
+    excluded = False
+    for pattern in patterns:
+        regex = glob_regex(pattern.removeprefix("!").strip("/"))
+        if any(regex.fullmatch(candidate) for candidate in candidates):
+            excluded = not pattern.startswith("!")
+    return excluded
+
+
+def test_every_copied_path_is_in_the_build_context(
+    repo_root: Path, instructions: list[Instruction]
+) -> None:
+    ignore_lines = (repo_root / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    patterns = [line.strip() for line in ignore_lines if line.strip() and not line.startswith("#")]
+    copies = [
+        shlex.split(i.arguments)
+        for i in instructions
+        if i.keyword in ("COPY", "ADD") and "--from=" not in i.arguments
+    ]
+
+    assert copies
+    for words in copies:
+        for source in [word for word in words if not word.startswith("--")][:-1]:
+            assert (repo_root / source).exists(), f"COPY source {source} does not exist"
+            assert not dockerignored(source.rstrip("/"), patterns), f"{source} is dockerignored"
+    for private in (".env", ".git", ".venv", "data/marrakech.sqlite3", "tests"):
+        assert dockerignored(private, patterns), f"{private} would be sent to the build"
+
+
+# --- files around the code -------------------------------------------------------------------
+
+
+def test_every_setting_is_documented(repo_root: Path) -> None:
+    example = (repo_root / ".env.example").read_text(encoding="utf-8")
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+
+    for name in SETTING_NAMES:
+        assert re.search(rf"^#? ?{name}=", example, re.MULTILINE), f"{name} not in .env.example"
+        assert f"`{name}`" in readme, f"{name} not in README.md"
+
+
+def test_readme_test_command_is_what_ci_runs(repo_root: Path) -> None:
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    makefile = (repo_root / "Makefile").read_text(encoding="utf-8")
+
+    assert "bash .ci/run" in readme
+    targets = set(re.findall(r"^([a-z]+):", makefile, re.MULTILINE))
+    assert {"install", "fmt", "lint", "type", "test", "check"} <= targets
+    assert re.search(r"^check:\n\tbash \.ci/run$", makefile, re.MULTILINE)
