@@ -138,3 +138,45 @@ CANDIDATES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     _candidates(sq) for sq in range(SQUARES)
 )
 """CANDIDATES[assam]: every rug position touching Assam's square and not covering it (R10)."""
+
+
+# Integer tables for hot loops (the fast playouts in engine.playout, and the checked rules).
+# A "pose" packs Assam's square and facing into one int: square * 4 + facing.
+
+WALK_END: tuple[int, ...] = tuple(
+    (path[-1].square * 4 + path[-1].facing) if path else (i // 5) for i, path in enumerate(WALKS)
+)
+"""WALK_END[pose * 5 + steps]: the pose (square * 4 + facing) where a walk of 0..4 steps ends."""
+
+BIT: tuple[int, ...] = tuple(1 << sq for sq in range(SQUARES))
+"""BIT[square]: that square's bit in a 49-bit board mask (bit `square` = row * 7 + col)."""
+
+FULL_MASK = (1 << SQUARES) - 1
+_COL0 = sum(BIT[r * SIZE] for r in range(SIZE))
+_COL6 = sum(BIT[r * SIZE + SIZE - 1] for r in range(SIZE))
+NOT_COL0 = FULL_MASK & ~_COL0
+NOT_COL6 = FULL_MASK & ~_COL6
+
+
+def region_mask(mask: int, square: int) -> int:
+    """Squares of `mask` orthogonally connected to `square` through `mask` (a flood fill, R8).
+
+    `mask` is a 49-bit board mask (e.g. the squares showing one colour); `square` must be in it.
+    """
+    found = 1 << square
+    while True:
+        grown = (
+            found
+            | (found << 7)
+            | (found >> 7)
+            | ((found & NOT_COL6) << 1)
+            | ((found & NOT_COL0) >> 1)
+        ) & mask
+        if grown == found:
+            return found
+        found = grown
+
+
+def squares_of(mask: int) -> frozenset[int]:
+    """The squares whose bits are set in a board mask."""
+    return frozenset(sq for sq in range(SQUARES) if mask >> sq & 1)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from engine.board import (
+    BIT,
     CANDIDATES,
     NEIGHBOURS,
     SQUARES,
     parse_square,
+    region_mask,
     square_name,
+    squares_of,
     turn_left,
     turn_right,
     walk,
@@ -104,18 +108,14 @@ def legal_actions(state: GameState) -> list[str]:
     return []
 
 
-def region(colors: tuple[int, ...] | list[int], square: int) -> frozenset[int]:
-    """Squares joined orthogonally to `square` through the same visible colour (R8)."""
+def region(colors: Sequence[int], square: int) -> frozenset[int]:
+    """Squares joined orthogonally to `square` through the same visible colour (R8).
+
+    `colors[sq]` is the colour index shown on each square; `square` is Assam's.
+    """
     color = colors[square]
-    found = {square}
-    frontier = [square]
-    while frontier:
-        here = frontier.pop()
-        for near in NEIGHBOURS[here]:
-            if near not in found and colors[near] == color:
-                found.add(near)
-                frontier.append(near)
-    return frozenset(found)
+    mask = sum(BIT[sq] for sq in range(SQUARES) if colors[sq] == color)
+    return squares_of(region_mask(mask, square))
 
 
 def scores(state: GameState) -> tuple[Score, ...]:
@@ -128,26 +128,45 @@ def scores(state: GameState) -> tuple[Score, ...]:
     return tuple(result)
 
 
-def rank(state: GameState, reason: str) -> Outcome:
-    """The final ranking (R9, R11): score, then dirhams, then shared; eliminated seats last."""
-    by_seat = scores(state)
-    standing = sorted(state.seats_in(), key=lambda s: (-by_seat[s].total, -by_seat[s].dirhams, s))
+def ranking_of(
+    totals: Sequence[int],
+    dirhams: Sequence[int],
+    seats_in: Sequence[int],
+    eliminated: Sequence[int],
+) -> tuple[tuple[tuple[int, ...], ...], str]:
+    """The ranking (R9, R11) and what decided first place ("score", "dirhams" or "shared").
+
+    Seats still in rank by total, then dirhams; equal on both is a shared place. Eliminated
+    seats follow, the latest elimination first. Shared by `rank` and the fast playouts.
+    """
+    standing = sorted(seats_in, key=lambda s: (-totals[s], -dirhams[s], s))
     groups: list[list[int]] = []
     for seat in standing:
-        key = (by_seat[seat].total, by_seat[seat].dirhams)
-        if groups and (by_seat[groups[-1][0]].total, by_seat[groups[-1][0]].dirhams) == key:
+        if groups and (totals[groups[-1][0]], dirhams[groups[-1][0]]) == (
+            totals[seat],
+            dirhams[seat],
+        ):
             groups[-1].append(seat)
         else:
             groups.append([seat])
     ranking = [tuple(group) for group in groups]
-    ranking.extend((seat,) for seat in reversed(state.eliminated))
+    ranking.extend((seat,) for seat in reversed(eliminated))
     if len(ranking[0]) > 1:
         tie_break = "shared"
-    elif len(groups) > 1 and by_seat[groups[0][0]].total == by_seat[groups[1][0]].total:
+    elif len(groups) > 1 and totals[groups[0][0]] == totals[groups[1][0]]:
         tie_break = "dirhams"
     else:
         tie_break = "score"
-    return Outcome(tuple(ranking), reason, tie_break)
+    return tuple(ranking), tie_break
+
+
+def rank(state: GameState, reason: str) -> Outcome:
+    """The final ranking (R9, R11): score, then dirhams, then shared; eliminated seats last."""
+    by_seat = scores(state)
+    ranking, tie_break = ranking_of(
+        [s.total for s in by_seat], state.dirhams, state.seats_in(), state.eliminated
+    )
+    return Outcome(ranking, reason, tie_break)
 
 
 def _finish(state: GameState, reason: str, events: list[Event]) -> GameState:

@@ -1,0 +1,409 @@
+"""Fast playouts: whole games played on mutable lists and int bitmasks, for benchmarks and AI.
+
+The checked API (`engine.rules.apply`) builds a new immutable state and events for every
+action; that is right for the bot but too slow for Monte Carlo search. This module plays the
+same rules (RULES.md R4-R12) on a mutable `FastState`, sharing the rule tables of
+`engine.board` (WALK_END for Assam's walks, CANDIDATES for rug positions, region_mask for
+the R8 flood fill) and the ranking of `engine.rules` (R9, R11).
+
+Stable API (the AI players build on it):
+
+- `from_state(state) -> FastState`: a fast copy of any GameState, in any phase.
+- `FastState.copy()`: an independent copy (a playout never changes the state it is given).
+- `playout(state_or_fast, rng, policy=None, trace=None) -> PlayoutResult`: plays to the end.
+  `rng` is anything with `random() -> float in [0, 1)` (e.g. `random.Random(seed)`); the
+  engine owns no RNG. Chance: the die face is `DIE_FACES[int(rng.random() * 6)]`.
+  Decisions: without a policy each decision takes `options[int(rng.random() * len(options))]`,
+  the options being in `legal_actions` order (orient L, S, R; placements in reading order;
+  rotate L, R), so the checked API driven by the same RNG plays the same game
+  (`checked_playout` does exactly that). A `policy(state, kind, options) -> index` replaces the
+  uniform choice: `kind` is ORIENT, PLACE or ROTATE, `options` the notations ("L", "S", "R")
+  or ("L", "R"), or the legal rug positions as (square, square) pairs; the FastState's
+  `phase`, `to_move`, `assam` and `facing` are up to date when it is called.
+- `trace`: a list that receives every action's notation (chance included), for tests.
+- `PlayoutResult`: `totals` and `dirhams` per seat, `ranking` (groups of seats, best first),
+  `reason` ("rugs-exhausted" or "last-player-standing") and `actions` (how many were played).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol
+
+from engine.board import BIT, CANDIDATES, SQUARES, WALK_END, region_mask, square_name
+from engine.model import GameConfig, Phase, Variant, owner_of, seat_color_indices
+from engine.rules import (
+    CHANCE,
+    DIE_FACES,
+    REASON_LAST_PLAYER,
+    REASON_RUGS_EXHAUSTED,
+    apply,
+    current_player,
+    legal_actions,
+    ranking_of,
+)
+from engine.state import GameState
+
+ORIENT = 0
+ROLL = 1
+PLACE = 2
+ROTATE = 3
+OVER = 4
+"""FastState.phase values (and the `kind` a policy is asked about: ORIENT, PLACE, ROTATE)."""
+_TURN_END = 5  # inside `run` only: the mover was eliminated, so the turn ends without a rug
+
+_PHASE_CODES = {Phase.ORIENT: ORIENT, Phase.ROLL: ROLL, Phase.PLACE: PLACE, Phase.ROTATE: ROTATE}
+ORIENT_OPTIONS = ("L", "S", "R")
+ROTATE_OPTIONS = ("L", "R")
+_ORIENT_TURN = (3, 0, 1)  # facing change (mod 4) for L, S, R
+_ROTATE_TURN = (3, 1)  # for L, R
+
+_PLACEMENTS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((a, b, BIT[a] | BIT[b]) for a, b in CANDIDATES[sq]) for sq in range(SQUARES)
+)
+"""Per Assam square: the CANDIDATES rug positions with their two-square masks."""
+
+_NOTATION: dict[tuple[int, int], str] = {
+    (a, b): square_name(a) + square_name(b) for pairs in CANDIDATES for a, b in pairs
+}
+
+
+class RandomSource(Protocol):
+    """What a playout needs from the caller's RNG (e.g. `random.Random(seed)`)."""
+
+    def random(self) -> float: ...
+
+
+Policy = Callable[["FastState", int, Sequence[Any]], int]
+"""`policy(state, kind, options) -> index into options` (kind: ORIENT, PLACE or ROTATE)."""
+
+
+class PlayoutResult(NamedTuple):
+    """The end of a playout: per-seat totals and dirhams, ranking, reason, actions played."""
+
+    totals: tuple[int, ...]
+    dirhams: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+    actions: int
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0]
+
+
+class FastState:
+    """A mutable game state for playouts.
+
+    `cells[sq]` rug number (0 empty), `colors[sq]` colour index (-1 empty), `masks[c]` the
+    49-bit mask of squares showing colour c, `stock[c]` unplaced rugs of colour c, `hand[seat]`
+    unplaced rugs of a seat, `in_hand` those of all seats still in, `alive[seat]`,
+    `eliminated` seats in elimination order, `piles[seat]` (2 players) colour indices with the
+    TOP OF THE PILE LAST (so laying pops from the end), or None.
+    """
+
+    __slots__ = (
+        "alive",
+        "assam",
+        "cells",
+        "colors",
+        "dirhams",
+        "eliminated",
+        "facing",
+        "hand",
+        "in_hand",
+        "masks",
+        "phase",
+        "piles",
+        "players",
+        "reason",
+        "rotate_after",
+        "rugs_laid",
+        "stock",
+        "to_move",
+        "turn",
+    )
+
+    players: int
+    rotate_after: bool
+    phase: int
+    to_move: int
+    assam: int
+    facing: int
+    turn: int
+    cells: list[int]
+    colors: list[int]
+    masks: list[int]
+    dirhams: list[int]
+    stock: list[int]
+    hand: list[int]
+    in_hand: int
+    alive: list[bool]
+    eliminated: list[int]
+    piles: list[list[int]] | None
+    rugs_laid: int
+    reason: str | None
+
+    def copy(self) -> FastState:
+        other = FastState.__new__(FastState)
+        other.players = self.players
+        other.rotate_after = self.rotate_after
+        other.phase = self.phase
+        other.to_move = self.to_move
+        other.assam = self.assam
+        other.facing = self.facing
+        other.turn = self.turn
+        other.cells = self.cells[:]
+        other.colors = self.colors[:]
+        other.masks = self.masks[:]
+        other.dirhams = self.dirhams[:]
+        other.stock = self.stock[:]
+        other.hand = self.hand[:]
+        other.in_hand = self.in_hand
+        other.alive = self.alive[:]
+        other.eliminated = self.eliminated[:]
+        other.piles = None if self.piles is None else [p[:] for p in self.piles]
+        other.rugs_laid = self.rugs_laid
+        other.reason = self.reason
+        return other
+
+    def totals(self) -> tuple[int, ...]:
+        """Every seat's score (R11): dirhams plus visible squares of its colours."""
+        return tuple(
+            self.dirhams[seat]
+            + sum(self.masks[c].bit_count() for c in seat_color_indices(self.players, seat))
+            for seat in range(self.players)
+        )
+
+    def result(self, actions: int = 0) -> PlayoutResult:
+        """The PlayoutResult of a finished game (reason set)."""
+        if self.reason is None:
+            raise ValueError("the playout has not ended")
+        totals = self.totals()
+        seats_in = [s for s in range(self.players) if self.alive[s]]
+        ranking, _ = ranking_of(totals, self.dirhams, seats_in, self.eliminated)
+        return PlayoutResult(totals, tuple(self.dirhams), ranking, self.reason, actions)
+
+
+def from_state(state: GameState) -> FastState:
+    """A FastState equal to `state` (any phase; a finished game gives phase OVER)."""
+    fast = FastState.__new__(FastState)
+    players = state.config.players
+    fast.players = players
+    fast.rotate_after = state.config.variant is Variant.ROTATE_AFTER
+    fast.phase = OVER if state.phase is Phase.OVER else _PHASE_CODES[state.phase]
+    fast.to_move = -1 if state.to_move is None else state.to_move
+    fast.assam = state.assam
+    fast.facing = int(state.facing)
+    fast.turn = state.turn
+    fast.cells = list(state.cells)
+    fast.colors = list(state.colors)
+    fast.masks = [sum(BIT[sq] for sq in range(SQUARES) if state.colors[sq] == c) for c in range(4)]
+    fast.dirhams = list(state.dirhams)
+    fast.stock = list(state.stock)
+    fast.hand = [state.rugs_in_hand(seat) for seat in range(players)]
+    fast.alive = [seat not in state.eliminated for seat in range(players)]
+    fast.in_hand = sum(fast.hand[s] for s in range(players) if fast.alive[s])
+    fast.eliminated = list(state.eliminated)
+    fast.piles = None if state.piles is None else [list(reversed(p)) for p in state.piles]
+    fast.rugs_laid = state.rugs_laid
+    fast.reason = None if state.outcome is None else state.outcome.reason
+    return fast
+
+
+def playout(
+    start: GameState | FastState,
+    rng: RandomSource,
+    policy: Policy | None = None,
+    trace: list[str] | None = None,
+) -> PlayoutResult:
+    """Play the game from `start` to its end; `start` itself is left unchanged."""
+    state = start.copy() if isinstance(start, FastState) else from_state(start)
+    actions = run(state, rng, policy, trace)
+    return state.result(actions)
+
+
+def run(
+    s: FastState,
+    rng: RandomSource,
+    policy: Policy | None = None,
+    trace: list[str] | None = None,
+) -> int:
+    """Play `s` to the end IN PLACE and return how many actions were played."""
+    if s.phase == OVER:
+        return 0
+    random = rng.random
+    players = s.players
+    rotate_after = s.rotate_after
+    cells, colors, masks = s.cells, s.colors, s.masks
+    dirhams, stock, hand, alive = s.dirhams, s.stock, s.hand, s.alive
+    piles = s.piles
+    owner = tuple(owner_of(players, c) for c in range(4))
+    seat_colors = tuple(seat_color_indices(players, seat) for seat in range(players))
+    next_seat = tuple(
+        tuple((seat + k) % players for k in range(1, players + 1)) for seat in range(players)
+    )
+    die = DIE_FACES
+    placements_at = _PLACEMENTS
+    walk_end = WALK_END
+    phase = s.phase
+    mover = s.to_move
+    pose = s.assam * 4 + s.facing
+    in_hand = s.in_hand
+    rugs_laid = s.rugs_laid
+    turn = s.turn
+    actions = 0
+    reason = ""
+    while True:
+        if phase == ORIENT:
+            if policy is None:
+                k = int(random() * 3)
+            else:
+                s.phase, s.to_move, s.assam, s.facing = phase, mover, pose >> 2, pose & 3
+                k = policy(s, ORIENT, ORIENT_OPTIONS)
+            pose = (pose & ~3) | ((pose + _ORIENT_TURN[k]) & 3)
+            actions += 1
+            if trace is not None:
+                trace.append(ORIENT_OPTIONS[k])
+            phase = ROLL
+        if phase == ROLL:
+            face = die[int(random() * 6)]
+            pose = walk_end[pose * 5 + face]
+            actions += 1
+            if trace is not None:
+                trace.append(f"D{face}")
+            square = pose >> 2
+            color = colors[square]
+            if color >= 0:
+                payee = owner[color]
+                if payee != mover and alive[payee]:
+                    owed = region_mask(masks[color], square).bit_count()
+                    purse = dirhams[mover]
+                    if owed <= purse:
+                        dirhams[mover] = purse - owed
+                        dirhams[payee] += owed
+                    else:
+                        # R9: pay everything, leave the game, lay no rug.
+                        dirhams[payee] += purse
+                        dirhams[mover] = 0
+                        alive[mover] = False
+                        s.eliminated.append(mover)
+                        in_hand -= hand[mover]
+                        hand[mover] = 0
+                        for c in seat_colors[mover]:
+                            stock[c] = 0
+                        if piles is not None:
+                            piles[mover].clear()
+                        if alive.count(True) <= 1:
+                            reason = REASON_LAST_PLAYER
+                            break
+                        phase = _TURN_END
+            if phase == ROLL:
+                phase = PLACE
+        if phase == PLACE:
+            candidates = placements_at[pose >> 2]
+            legal = [p for p in candidates if not (cells[p[0]] and cells[p[0]] == cells[p[1]])]
+            if policy is None:
+                a, b, pair = legal[int(random() * len(legal))]
+            else:
+                s.phase, s.to_move, s.assam, s.facing = phase, mover, pose >> 2, pose & 3
+                options = [(p[0], p[1]) for p in legal]
+                a, b, pair = legal[policy(s, PLACE, options)]
+            color = mover if piles is None else piles[mover].pop()
+            rugs_laid += 1
+            old = colors[a]
+            if old >= 0:
+                masks[old] &= ~BIT[a]
+            old = colors[b]
+            if old >= 0:
+                masks[old] &= ~BIT[b]
+            masks[color] |= pair
+            colors[a] = colors[b] = color
+            cells[a] = cells[b] = rugs_laid
+            stock[color] -= 1
+            hand[mover] -= 1
+            in_hand -= 1
+            actions += 1
+            if trace is not None:
+                trace.append(_NOTATION[a, b])
+            if not in_hand:
+                reason = REASON_RUGS_EXHAUSTED
+                break
+            phase = ROTATE if rotate_after else ORIENT
+        if phase == ROTATE:
+            if policy is None:
+                k = int(random() * 2)
+            else:
+                s.phase, s.to_move, s.assam, s.facing = phase, mover, pose >> 2, pose & 3
+                k = policy(s, ROTATE, ROTATE_OPTIONS)
+            pose = (pose & ~3) | ((pose + _ROTATE_TURN[k]) & 3)
+            actions += 1
+            if trace is not None:
+                trace.append(ROTATE_OPTIONS[k])
+        # The next turn (R9, R11): the next seat still in that holds rugs.
+        for seat in next_seat[mover]:
+            if alive[seat] and hand[seat]:
+                mover = seat
+                break
+        else:
+            reason = REASON_RUGS_EXHAUSTED
+            break
+        turn += 1
+        phase = ROLL if rotate_after else ORIENT
+    s.phase = OVER
+    s.to_move = -1
+    s.assam, s.facing = pose >> 2, pose & 3
+    s.in_hand = in_hand
+    s.rugs_laid = rugs_laid
+    s.turn = turn
+    s.reason = reason
+    return actions
+
+
+def new_fast_game(config: GameConfig) -> FastState:
+    """The start of a game as a FastState (same as `from_state(new_game(config))`)."""
+    from engine.dealing import new_game
+
+    return from_state(new_game(config))
+
+
+def checked_playout(
+    state: GameState, rng: RandomSource, trace: list[str] | None = None
+) -> GameState:
+    """The reference for `playout`: the same uniform random choices through the checked API.
+
+    Chance takes `DIE_FACES[int(rng.random() * 6)]`; a decision takes
+    `legal_actions(state)[int(rng.random() * n)]`. Given equal RNGs, this and `playout` with no
+    policy play the same game (tests/engine/test_playout.py checks it).
+    """
+    while True:
+        seat = current_player(state)
+        if seat is None:
+            return state
+        if seat == CHANCE:
+            action = f"D{DIE_FACES[int(rng.random() * 6)]}"
+        else:
+            options = legal_actions(state)
+            action = options[int(rng.random() * len(options))]
+        state, _ = apply(state, action)
+        if trace is not None:
+            trace.append(action)
+
+
+__all__ = [
+    "ORIENT",
+    "ORIENT_OPTIONS",
+    "OVER",
+    "PLACE",
+    "ROLL",
+    "ROTATE",
+    "ROTATE_OPTIONS",
+    "FastState",
+    "PlayoutResult",
+    "Policy",
+    "checked_playout",
+    "from_state",
+    "new_fast_game",
+    "playout",
+    "run",
+]
