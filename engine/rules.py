@@ -86,6 +86,26 @@ def parse_placement(text: str) -> tuple[int, int]:
     return (first, second) if first < second else (second, first)
 
 
+def placement_problem(cells: Sequence[int], assam: int, first: int, second: int) -> str | None:
+    """Why a rug may not lie on squares `first` and `second` (R10), in plain words; None if it may.
+
+    `cells[sq]` is the number of the visible rug on each square (0 = empty) and `assam` Assam's
+    square. Only the geometry counts here: whose turn it is and which rugs are left do not.
+    """
+    for square in (first, second):
+        if type(square) is not int or not 0 <= square < SQUARES:
+            return "a rug must lie on the board"
+    if second not in NEIGHBOURS[first]:
+        return "a rug covers two squares side by side"
+    if assam in (first, second):
+        return "a rug cannot cover Assam's square"
+    if first not in NEIGHBOURS[assam] and second not in NEIGHBOURS[assam]:
+        return "a rug must touch Assam's square"
+    if cells[first] and cells[first] == cells[second]:
+        return "a rug cannot exactly cover another rug (both halves of one rug)"
+    return None
+
+
 def placements(state: GameState) -> list[tuple[int, int]]:
     """Legal rug placements (R10), in reading order of their squares; [] outside the PLACE phase."""
     if state.phase is not Phase.PLACE:
@@ -169,6 +189,72 @@ def rank(state: GameState, reason: str) -> Outcome:
     return Outcome(ranking, reason, tie_break)
 
 
+def end_reason(state: GameState) -> str | None:
+    """Whether the game is over by the rules (R9, R11) and why; None while it goes on.
+
+    Over when at most one player is still in ("last-player-standing"), or when no player
+    still in holds a rug ("rugs-exhausted"). Reads only seats, dirhams and rugs, not the phase.
+    """
+    seats_in = state.seats_in()
+    if len(seats_in) <= 1:
+        return REASON_LAST_PLAYER
+    if not any(state.rugs_in_hand(seat) for seat in seats_in):
+        return REASON_RUGS_EXHAUSTED
+    return None
+
+
+def payment_region(state: GameState) -> frozenset[int]:
+    """The region under Assam (R8): his square and every square joined to it through squares
+    showing the same colour; empty when his square is empty. Who pays is not considered."""
+    if state.colors[state.assam] < 0:
+        return frozenset()
+    return region(state.colors, state.assam)
+
+
+def orient(facing: int, rotation: str) -> Facing:
+    """Assam's facing after turning left ("L"), keeping straight ("S") or turning right ("R").
+
+    R4: he never turns around (180 degrees); anything else raises IllegalActionError.
+    """
+    if rotation == "L":
+        return turn_left(facing)
+    if rotation == "R":
+        return turn_right(facing)
+    if rotation == "S":
+        return Facing(facing)
+    raise IllegalActionError(
+        f"{rotation!r} is not a turn: Assam turns left (L), keeps straight (S) or turns right "
+        "(R); he cannot turn around"
+    )
+
+
+def lay_rug(state: GameState, color: int, squares: tuple[int, int]) -> GameState:
+    """`state` with a rug of colour index `color` on `squares` (R10: on top of what was there).
+
+    The new rug gets the next rug number, that colour's stock loses one rug and, in 2 players,
+    the owner's pile loses its top rug. Nothing is checked: `apply` checks before calling it.
+    """
+    number = state.rugs_laid + 1
+    cells = list(state.cells)
+    colors = list(state.colors)
+    for square in squares:
+        cells[square] = number
+        colors[square] = color
+    stock = list(state.stock)
+    stock[color] -= 1
+    piles = state.piles
+    if piles is not None:
+        owner = owner_of(state.config.players, color)
+        piles = tuple(pile[1:] if s == owner else pile for s, pile in enumerate(piles))
+    return state._replace(
+        cells=tuple(cells),
+        colors=tuple(colors),
+        stock=tuple(stock),
+        piles=piles,
+        rugs_laid=number,
+    )
+
+
 def _finish(state: GameState, reason: str, events: list[Event]) -> GameState:
     outcome = rank(state, reason)
     events.append(GameEnded(reason, outcome.ranking, scores(state), outcome.tie_break))
@@ -177,18 +263,18 @@ def _finish(state: GameState, reason: str, events: list[Event]) -> GameState:
 
 def _next_turn(state: GameState, mover: int, events: list[Event]) -> GameState:
     """End the mover's turn: finish the game (R9, R11) or hand the turn on."""
+    reason = end_reason(state)
+    if reason is not None:
+        return _finish(state, reason, events)
     players = state.config.players
-    seats_in = state.seats_in()
-    if len(seats_in) <= 1:
-        return _finish(state, REASON_LAST_PLAYER, events)
     for offset in range(1, players + 1):
         seat = (mover + offset) % players
-        if seat in seats_in and state.rugs_in_hand(seat):
-            phase = Phase.ROLL if state.config.variant is Variant.ROTATE_AFTER else Phase.ORIENT
-            turn = state.turn + 1
-            events.append(TurnStarted(seat, turn))
-            return state._replace(turn=turn, phase=phase, to_move=seat, last_roll=None)
-    return _finish(state, REASON_RUGS_EXHAUSTED, events)
+        if not state.is_eliminated(seat) and state.rugs_in_hand(seat):
+            break
+    phase = Phase.ROLL if state.config.variant is Variant.ROTATE_AFTER else Phase.ORIENT
+    turn = state.turn + 1
+    events.append(TurnStarted(seat, turn))
+    return state._replace(turn=turn, phase=phase, to_move=seat, last_roll=None)
 
 
 def _eliminate(state: GameState, seat: int, resigned: bool, events: list[Event]) -> GameState:
@@ -209,18 +295,9 @@ def _eliminate(state: GameState, seat: int, resigned: bool, events: list[Event])
 
 
 def _apply_orient(state: GameState, action: str, events: list[Event]) -> GameState:
-    if action not in ORIENT_ACTIONS:
-        if action in ROLL_ACTIONS:
-            raise IllegalActionError("it is not time to roll: first turn Assam (L, S or R)")
-        raise IllegalActionError(
-            f"{action!r} is not allowed now: turn Assam left (L), keep him straight (S) or "
-            "turn him right (R); he cannot turn around"
-        )
-    facing = state.facing
-    if action == "L":
-        facing = turn_left(facing)
-    elif action == "R":
-        facing = turn_right(facing)
+    if action in ROLL_ACTIONS:
+        raise IllegalActionError("it is not time to roll: first turn Assam (L, S or R)")
+    facing = orient(state.facing, action)
     seat = state.to_move
     assert seat is not None
     events.append(AssamTurned(seat, action, facing))
@@ -256,56 +333,25 @@ def _apply_roll(state: GameState, action: str, events: list[Event]) -> GameState
     return state._replace(phase=Phase.PLACE)
 
 
-def _placement_error(state: GameState, action: str) -> IllegalActionError:
-    """Explain in plain words why `action` is not a legal placement now."""
-    try:
-        first, second = parse_placement(action)
-    except FormatError:
-        return IllegalActionError(
-            f"{action!r} is not allowed now: lay a rug on two squares, e.g. 'c4c5'"
-        )
-    if second not in NEIGHBOURS[first]:
-        return IllegalActionError("a rug covers two squares side by side")
-    if state.assam in (first, second):
-        return IllegalActionError("a rug cannot cover Assam's square")
-    if first not in NEIGHBOURS[state.assam] and second not in NEIGHBOURS[state.assam]:
-        return IllegalActionError("a rug must touch Assam's square")
-    return IllegalActionError("a rug cannot exactly cover another rug")
-
-
 def _apply_place(state: GameState, action: str, events: list[Event]) -> GameState:
-    legal = placements(state)
     try:
         squares = parse_placement(action)
     except FormatError:
-        squares = (-1, -1)
-    if squares not in legal:
-        raise _placement_error(state, action)
+        raise IllegalActionError(
+            f"{action!r} is not allowed now: lay a rug on two squares, e.g. 'c4c5'"
+        ) from None
+    problem = placement_problem(state.cells, state.assam, *squares)
+    if problem is not None:
+        raise IllegalActionError(problem)
     mover = state.to_move
     assert mover is not None
     color = state.next_color_index(mover)
     assert color is not None, "a seat with no rugs never gets a turn"
-    number = state.rugs_laid + 1
-    cells = list(state.cells)
-    colors = list(state.colors)
-    for square in squares:
-        cells[square] = number
-        colors[square] = color
-    stock = list(state.stock)
-    stock[color] -= 1
-    piles = state.piles
-    if piles is not None:
-        piles = tuple(pile[1:] if s == mover else pile for s, pile in enumerate(piles))
-    events.append(RugPlaced(mover, COLOR_ORDER[color], squares, number))
-    state = state._replace(
-        cells=tuple(cells),
-        colors=tuple(colors),
-        stock=tuple(stock),
-        piles=piles,
-        rugs_laid=number,
-    )
-    if not any(state.rugs_in_hand(seat) for seat in state.seats_in()):
-        return _finish(state, REASON_RUGS_EXHAUSTED, events)
+    state = lay_rug(state, color, squares)
+    events.append(RugPlaced(mover, COLOR_ORDER[color], squares, state.rugs_laid))
+    reason = end_reason(state)
+    if reason is not None:
+        return _finish(state, reason, events)
     if state.config.variant is Variant.ROTATE_AFTER:
         return state._replace(phase=Phase.ROTATE)
     return _next_turn(state, mover, events)
@@ -344,6 +390,8 @@ def apply(state: GameState, action: str) -> tuple[GameState, tuple[Event, ...]]:
         raise IllegalActionError("the game is over")
     events: list[Event] = []
     new_state = _HANDLERS[state.phase](state, action, events)
+    if state.phase is Phase.PLACE:
+        action = placement_notation(*parse_placement(action))  # the written form: lower first
     return new_state._replace(history=(*state.history, action)), tuple(events)
 
 
@@ -362,15 +410,8 @@ def resign(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ...]]:
     state = state._replace(resignations=(*state.resignations, (len(state.history), seat)))
     if seat == state.to_move:
         state = _next_turn(state, seat, events)
-    elif len(state.seats_in()) <= 1:
-        state = _finish(state, REASON_LAST_PLAYER, events)
-    elif not any(state.rugs_in_hand(s) for s in state.seats_in()):
-        state = _finish(state, REASON_RUGS_EXHAUSTED, events)
+    else:
+        reason = end_reason(state)
+        if reason is not None:
+            state = _finish(state, reason, events)
     return state, tuple(events)
-
-
-def facing_name(facing: int) -> str:
-    return Facing(facing).name
-
-
-assert len(CANDIDATES) == SQUARES
