@@ -1,0 +1,164 @@
+"""Board pictures of engine states: `render_board` for a turn, `render_game_over` for the end.
+
+A board is a copy of the cached static market (render.market) with the rugs, the turn's
+overlays, Assam and the panel painted on, encoded as PNG (render.encode).
+
+Typical use by the bot, after applying the actions of a turn and keeping their events:
+
+    png = render_board(state, events=events, show_candidates=True)
+
+`events` fills in the path, the region paid for and the last rug from the engine's
+AssamMoved, TaxPaid and RugPlaced events (the last of each kind wins); the explicit options
+override it. `show_candidates=True` numbers the legal placements 1..N in the order of
+`engine.legal_actions(state)` when the state waits for a rug to be laid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from engine import (
+    AssamMoved,
+    Event,
+    GameState,
+    Phase,
+    RugPlaced,
+    TaxPaid,
+    placements,
+)
+from render.encode import encode_png
+from render.layout import DEFAULT_SIZE, Layout, layout
+from render.market import base_image
+from render.overlays import draw_assam, draw_candidates, draw_last_rug, draw_path, draw_region
+from render.palette import rug_style
+from render.panel import ENGLISH, Labels, draw_panel, draw_ranking
+from render.rugs import draw_rugs
+
+
+@dataclass(frozen=True)
+class TurnMarks:
+    """What a picture highlights besides the state itself."""
+
+    path: AssamMoved | None = None
+    paid_region: frozenset[int] = frozenset()
+    last_rug: tuple[int, ...] = ()
+    candidates: tuple[tuple[int, int], ...] = ()
+
+
+def marks_from_events(events: Iterable[Event]) -> TurnMarks:
+    """The path, region paid for and last rug told by a turn's events (last of each kind)."""
+    path: AssamMoved | None = None
+    region: frozenset[int] = frozenset()
+    last_rug: tuple[int, ...] = ()
+    for event in events:
+        if isinstance(event, AssamMoved):
+            path = event
+        elif isinstance(event, TaxPaid):
+            region = event.region
+        elif isinstance(event, RugPlaced):
+            last_rug = tuple(event.squares)
+    return TurnMarks(path=path, paid_region=region, last_rug=last_rug)
+
+
+def _resolve(
+    state: GameState,
+    events: Iterable[Event],
+    show_candidates: bool,
+    candidates: Sequence[tuple[int, int]] | None,
+    path: AssamMoved | None,
+    paid_region: Collection[int] | None,
+    last_rug: Sequence[int] | None,
+) -> TurnMarks:
+    told = marks_from_events(events)
+    if candidates is None:
+        shown = placements(state) if show_candidates and state.phase is Phase.PLACE else []
+    else:
+        shown = list(candidates)
+    return TurnMarks(
+        path=told.path if path is None else path,
+        paid_region=told.paid_region if paid_region is None else frozenset(paid_region),
+        last_rug=told.last_rug if last_rug is None else tuple(last_rug),
+        candidates=tuple((a, b) for a, b in shown),
+    )
+
+
+def _paint_board(image: Image.Image, geometry: Layout, state: GameState, marks: TurnMarks) -> None:
+    draw_rugs(image, geometry, state)
+    if marks.paid_region:
+        draw_region(image, geometry, marks.paid_region)
+    if marks.last_rug:
+        draw_last_rug(image, geometry, marks.last_rug)
+    if marks.path is not None:
+        draw_path(image, geometry, marks.path)
+    draw_assam(image, geometry, state.assam, state.facing)
+    if marks.candidates:
+        mover = state.to_move
+        color = state.next_rug_color(mover) if mover is not None else None
+        draw_candidates(image, geometry, marks.candidates, rug_style(color).fill)
+
+
+def board_image(
+    state: GameState,
+    marks: TurnMarks = TurnMarks(),
+    *,
+    size: int = DEFAULT_SIZE,
+    labels: Labels = ENGLISH,
+    final: bool = False,
+) -> Image.Image:
+    """The board picture as a Pillow RGB image (what render_board encodes)."""
+    geometry = layout(size, state.players)
+    image = base_image(size, state.players).copy()
+    _paint_board(image, geometry, state, marks)
+    if final:
+        draw_ranking(image, geometry, state, labels)
+    else:
+        draw_panel(image, geometry, state, labels)
+    return image
+
+
+def render_board(
+    state: GameState,
+    *,
+    events: Iterable[Event] = (),
+    show_candidates: bool = False,
+    candidates: Sequence[tuple[int, int]] | None = None,
+    path: AssamMoved | None = None,
+    paid_region: Collection[int] | None = None,
+    last_rug: Sequence[int] | None = None,
+    size: int = DEFAULT_SIZE,
+    labels: Labels = ENGLISH,
+) -> bytes:
+    """A PNG of the whole market for `state`, with the seat panel below it.
+
+    - `events`: the engine events of the turn so far; AssamMoved draws the path walked,
+      TaxPaid outlines the region paid for, RugPlaced frames the rug just laid.
+    - `show_candidates`: at the PLACE phase, number the legal placements 1..N in the order of
+      `engine.legal_actions(state)` (the order the bot offers them).
+    - `candidates`, `path`, `paid_region`, `last_rug`: explicit marks, overriding `events` and
+      `show_candidates` (pass an empty value to hide one).
+    - `size`: image width in pixels (320..2000); the height is `image_size(players, size=...)`.
+    - `labels`: the words of the panel, for another language.
+
+    The same arguments always give the same bytes.
+    """
+    marks = _resolve(state, events, show_candidates, candidates, path, paid_region, last_rug)
+    return encode_png(board_image(state, marks, size=size, labels=labels))
+
+
+def render_game_over(
+    state: GameState,
+    *,
+    events: Iterable[Event] = (),
+    size: int = DEFAULT_SIZE,
+    labels: Labels = ENGLISH,
+) -> bytes:
+    """A PNG of the final market with the ranking (best first, ties sharing a place) and why
+    the game ended. `events` (the last turn's) marks the last move as in `render_board`.
+    Raises ValueError if the game is not over."""
+    if state.outcome is None:
+        raise ValueError("the game is not over")
+    marks = marks_from_events(events)
+    return encode_png(board_image(state, marks, size=size, labels=labels, final=True))

@@ -1,0 +1,130 @@
+"""Encoding finished pictures: PNG for boards, GIF for replays, both through one fixed
+256-colour palette.
+
+Quantising to a palette made in advance is fast (Pillow keeps a lookup cache per palette) and
+makes the PNG about a third of the size of an RGB one, which also makes it quicker to compress.
+The palette holds every flat colour of render.palette exactly, so rugs keep their true colour;
+the rest of its entries come from a median-cut of a specimen picture holding every sprite
+(anti-aliased edges, the market, the panel), so edges and text stay smooth. Nothing random or
+time-dependent goes in, so the same pixels always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from PIL import Image
+
+from engine import Facing
+from render import palette
+from render.layout import DEFAULT_SIZE, layout
+from render.market import base_image
+from render.sprites import assam, badge, die, rug_piece, rug_shadow
+
+PNG_COMPRESS_LEVEL = 3
+PALETTE_SIZE = 256
+# Adaptive colours closer than this (per channel) to an exact one are dropped, so that an exact
+# colour always quantises to itself.
+NEAR = 6
+
+
+def exact_colors() -> list[tuple[int, int, int]]:
+    """Every flat colour the pictures use, each of which must survive quantisation exactly."""
+    colors: list[tuple[int, int, int]] = []
+    for style in (*palette.RUG_STYLES.values(), palette.NEUTRAL_STYLE):
+        colors.extend((style.fill, style.outline, style.motif))
+    for name in dir(palette):
+        value = getattr(palette, name)
+        if name.isupper() and isinstance(value, tuple) and len(value) == 3:
+            colors.append(value)
+    colors.append((0, 0, 0))
+    unique: list[tuple[int, int, int]] = []
+    for color in colors:
+        if color not in unique:
+            unique.append(color)
+    return unique
+
+
+def _specimen(width: int) -> Image.Image:
+    """A picture holding every kind of pixel a board can have, to learn the palette from."""
+    geometry = layout(width, 4)
+    image = base_image(width, 4).copy()
+    cell = geometry.cell
+    styles = [*palette.RUG_STYLES.values(), palette.NEUTRAL_STYLE]
+    shapes = ((1, 1), (2, 1), (1, 2))
+    for i, style in enumerate(styles):
+        for j, shape in enumerate(shapes):
+            x0, y0, _, _ = geometry.square_box(i * 7 + j * 2)
+            if shape != (1, 1):
+                shadow = rug_shadow(cell, shape)
+                image.paste((0, 0, 0), (x0, y0, x0 + shadow.width, y0 + shadow.height), shadow)
+            piece = rug_piece(cell, style, shape)
+            image.paste(piece, (x0 + 3, y0 + 3), piece)
+            small = rug_piece(geometry.row_height, style, (1, 1))
+            image.paste(small, (i * 40 + 5, geometry.board_height + j * 30 + 5), small)
+    for k, facing in enumerate(Facing):
+        sprite = assam(cell, facing)
+        x0, y0, _, _ = geometry.square_box(35 + k)
+        image.paste(sprite, (x0, y0), sprite)
+    for k, style in enumerate(styles):
+        sprite = badge(cell, k + 10, style.fill)
+        x0, y0, _, _ = geometry.square_box(42 + k)
+        image.paste(sprite, (x0, y0), sprite)
+        face = die(geometry.header_height, 1 + k % 4)
+        image.paste(face, (geometry.width - 40, geometry.board_height + 30 * k), face)
+    return image
+
+
+@lru_cache(maxsize=1)
+def palette_image() -> Image.Image:
+    """The fixed 256-colour palette (as a 'P' image) every picture is quantised with."""
+    exact = exact_colors()
+    learned = _specimen(DEFAULT_SIZE).quantize(
+        PALETTE_SIZE, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    raw = learned.getpalette() or []
+    entries = list(exact)
+    for i in range(0, len(raw), 3):
+        color = (raw[i], raw[i + 1], raw[i + 2])
+        if len(entries) >= PALETTE_SIZE:
+            break
+        if all(max(abs(a - b) for a, b in zip(color, e, strict=True)) > NEAR for e in entries):
+            entries.append(color)
+    while len(entries) < PALETTE_SIZE:
+        entries.append(entries[-1])
+    holder = Image.new("P", (1, 1))
+    holder.putpalette([channel for color in entries for channel in color])
+    return holder
+
+
+def quantize(image: Image.Image) -> Image.Image:
+    """The picture in 'P' mode on the fixed palette (no dithering)."""
+    return image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes of an RGB picture (no metadata, so the same pixels give the same bytes)."""
+    out = io.BytesIO()
+    quantize(image).save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+def encode_gif(frames: Iterable[Image.Image], durations: Sequence[int]) -> bytes:
+    """An animated GIF (looping) of RGB frames, each shown for its duration in milliseconds."""
+    quantized = [quantize(frame) for frame in frames]
+    if not quantized:
+        raise ValueError("a GIF needs at least one frame")
+    out = io.BytesIO()
+    quantized[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=quantized[1:],
+        duration=list(durations),
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return out.getvalue()

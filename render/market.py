@@ -1,0 +1,136 @@
+"""The static picture under every board: market squares, frame, border mosaic arcs (R7),
+coordinates and the panel's background. Drawn once per size (supersampled for smooth curves)
+and cached; every board starts from a copy of it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import COLS, ROWS
+from render import palette
+from render.fonts import font
+from render.layout import Layout, border_arcs, layout
+
+SUPERSAMPLE = 3
+COLUMN_LETTERS = "abcdefg"
+
+
+def _scaled_box(box: tuple[float, float, float, float], factor: int) -> tuple[int, ...]:
+    return tuple(round(v * factor) for v in box)
+
+
+def _draw_frame(draw: ImageDraw.ImageDraw, geometry: Layout, s: int) -> None:
+    cell = geometry.cell
+    outer = geometry.origin - round(cell * 0.68)
+    end = geometry.board_end + round(cell * 0.68)
+    radius = round(cell * 0.22)
+    draw.rounded_rectangle(
+        _scaled_box((outer, outer, end, end), s),
+        radius=radius * s,
+        fill=palette.FRAME,
+        outline=palette.FRAME_EDGE,
+        width=max(1, round(cell * 0.04)) * s,
+    )
+    # A thin light line round the market, like the edge of the tiled square.
+    o, e, gap = geometry.origin, geometry.board_end, cell * 0.05
+    draw.rectangle(
+        _scaled_box((o - gap, o - gap, e + gap, e + gap), s),
+        outline=palette.ARC,
+        width=max(1, round(cell * 0.02 * s)),
+    )
+
+
+def _draw_market(draw: ImageDraw.ImageDraw, geometry: Layout, s: int) -> None:
+    cell = geometry.cell
+    o, e = geometry.origin, geometry.board_end
+    draw.rectangle(_scaled_box((o, o, e, e), s), fill=palette.SQUARE)
+    line = max(1, round(cell * 0.02)) * s
+    for i in range(COLS + 1):
+        p = (o + i * cell) * s
+        draw.line([(p, o * s), (p, e * s)], fill=palette.SQUARE_LINE, width=line)
+        draw.line([(o * s, p), (e * s, p)], fill=palette.SQUARE_LINE, width=line)
+    # A small tile star at every inner crossing of the grid.
+    size = cell * 0.09
+    for r in range(1, ROWS):
+        for c in range(1, COLS):
+            cx, cy = o + c * cell, o + r * cell
+            star = [(cx, cy - size), (cx + size / 3, cy), (cx, cy + size), (cx - size / 3, cy)]
+            draw.polygon([(x * s, y * s) for x, y in star], fill=palette.SQUARE_LINE)
+            star = [(cx - size, cy), (cx, cy - size / 3), (cx + size, cy), (cx, cy + size / 3)]
+            draw.polygon([(x * s, y * s) for x, y in star], fill=palette.SQUARE_LINE)
+
+
+def _draw_arcs(draw: ImageDraw.ImageDraw, geometry: Layout, s: int) -> None:
+    cell = geometry.cell
+    band = cell * 0.15
+    edge = cell * 0.035
+    for arc in border_arcs(geometry):
+        cx, cy = arc.center
+        start, end = sorted((arc.start, arc.start + arc.sweep))
+        for radius_extra, width, color in (
+            (0.0, band + 2 * edge, palette.ARC_EDGE),
+            (0.0, band, palette.ARC),
+        ):
+            r = arc.radius + radius_extra
+            outer = r + width / 2
+            draw.arc(
+                _scaled_box((cx - outer, cy - outer, cx + outer, cy + outer), s),
+                start,
+                end,
+                fill=color,
+                width=round(width * s),
+            )
+        # A thin inner line down the middle of the band, like a tile joint.
+        r = arc.radius
+        draw.arc(
+            _scaled_box(
+                (cx - r - edge / 2, cy - r - edge / 2, cx + r + edge / 2, cy + r + edge / 2), s
+            ),
+            start,
+            end,
+            fill=palette.ARC_EDGE,
+            width=max(1, round(edge * s * 0.6)),
+        )
+
+
+def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
+    draw = ImageDraw.Draw(image)
+    cell = geometry.cell
+    face = font(max(10, round(cell * 0.21)), bold=True)
+    away = geometry.origin - round(cell * 0.83)
+    far = geometry.board_end + round(cell * 0.83)
+    for i in range(COLS):
+        mid = geometry.origin + i * cell + cell / 2
+        letter, number = COLUMN_LETTERS[i], str(i + 1)
+        for x, y, text in (
+            (mid, away, letter),
+            (mid, far, letter),
+            (away, mid, number),
+            (far, mid, number),
+        ):
+            draw.text((x, y), text, font=face, fill=palette.LABEL, anchor="mm")
+
+
+@lru_cache(maxsize=16)
+def base_image(width: int, players: int) -> Image.Image:
+    """The static picture for a board of `players` seats, `width` pixels wide (cached: copy it
+    before drawing on it)."""
+    geometry = layout(width, players)
+    s = SUPERSAMPLE
+    big = Image.new("RGB", (geometry.width * s, geometry.board_height * s), palette.BACKGROUND)
+    draw = ImageDraw.Draw(big)
+    _draw_frame(draw, geometry, s)
+    _draw_arcs(draw, geometry, s)
+    _draw_market(draw, geometry, s)
+    board = big.resize((geometry.width, geometry.board_height), Image.Resampling.LANCZOS)
+    _draw_coordinates(board, geometry)
+    image = Image.new("RGB", (geometry.width, geometry.height), palette.BACKGROUND)
+    image.paste(board, (0, 0))
+    panel_top = geometry.board_height
+    ImageDraw.Draw(image).rectangle(
+        (0, panel_top, geometry.width - 1, geometry.height - 1), fill=palette.PANEL
+    )
+    return image

@@ -1,0 +1,235 @@
+"""The panel under the board: one row per seat with its colour swatches (colour and mark),
+dirhams, rugs left, visible squares and score; whose turn it is and who is out; or, once the
+game is over, the final ranking. Words come from `Labels` so the bot can pass its own language
+(the bundled font has Latin and Cyrillic); player names never appear in the image."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine import GameState, Phase, Score, scores, seat_colors
+from render import palette
+from render.layout import Layout
+from render.palette import rug_style
+from render.sprites import die, rug_piece
+from render.text import draw_text, fit, width
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The words drawn in the image. `{n}` is replaced by a number."""
+
+    seat: str = "Seat {n}"
+    turn: str = "Turn {n}"
+    dirhams: str = "dirhams"
+    rugs: str = "rugs"
+    visible: str = "visible"
+    score: str = "score"
+    out: str = "out"
+    rank: str = "#{n}"
+    game_over: str = "Game over"
+    rugs_exhausted: str = "all rugs laid"
+    last_player_standing: str = "last one standing"
+    shared: str = "shared win"
+    dirhams_tie_break: str = "tie broken by dirhams"
+    rolled: str = "rolled"
+
+
+ENGLISH = Labels()
+
+
+def _columns(geometry: Layout) -> list[int]:
+    """Right edges of the four number columns: dirhams, rugs, visible, score."""
+    w = geometry.width
+    return [round(w * f) for f in (0.55, 0.68, 0.82, 0.96)]
+
+
+def _header(image: Image.Image, geometry: Layout, labels: Labels, top: int, left_text: str) -> int:
+    """Column titles and the text at the left of the header; returns where that text ends."""
+    cell = geometry.cell
+    mid = top + geometry.header_height / 2
+    small = max(9, round(cell * 0.17))
+    for right, text in zip(
+        _columns(geometry), (labels.dirhams, labels.rugs, labels.visible, labels.score), strict=True
+    ):
+        size = fit(text, small, round(geometry.width * 0.13))
+        draw_text(image, (right, mid), text, size=size, fill=palette.TEXT_DIM, anchor="rm")
+    left = round(cell * 0.2)
+    size = fit(left_text, round(cell * 0.22), round(geometry.width * 0.36), bold=True)
+    draw_text(image, (left, mid), left_text, size=size, fill=palette.TEXT, bold=True, anchor="lm")
+    return left + round(width(left_text, size, bold=True))
+
+
+def _swatches(
+    image: Image.Image,
+    geometry: Layout,
+    state: GameState,
+    seat: int,
+    x: int,
+    mid: float,
+    *,
+    highlight_next: bool,
+) -> int:
+    """Draw a seat's colour swatches from `x` (in 2 players the colour it lays next is framed);
+    return the x after them."""
+    side = round(geometry.row_height * 0.78)
+    draw = ImageDraw.Draw(image)
+    next_color = state.next_rug_color(seat) if highlight_next else None
+    for color in seat_colors(state.players, seat):
+        style = rug_style(None if state.is_eliminated(seat) else color)
+        piece = rug_piece(side, style, (1, 1))
+        top = round(mid - piece.height / 2)
+        if color is next_color and state.players == 2:
+            draw.rounded_rectangle(
+                (x - 3, top - 3, x + piece.width + 2, top + piece.height + 2),
+                radius=4,
+                outline=palette.TEXT,
+                width=2,
+            )
+        image.paste(piece, (x, top), piece)
+        x += piece.width + round(side * 0.35)
+    return x
+
+
+def _turn_marker(draw: ImageDraw.ImageDraw, x: float, mid: float, size: float) -> None:
+    draw.polygon([(x, mid - size), (x + size * 1.2, mid), (x, mid + size)], fill=palette.TEXT)
+
+
+def _numbers(
+    image: Image.Image,
+    geometry: Layout,
+    mid: float,
+    values: tuple[str, str, str, str],
+    color: tuple[int, int, int],
+) -> None:
+    size = max(10, round(geometry.cell * 0.24))
+    for right, text in zip(_columns(geometry), values, strict=True):
+        draw_text(image, (right, mid), text, size=size, fill=color, bold=True, anchor="rm")
+
+
+def draw_panel(image: Image.Image, geometry: Layout, state: GameState, labels: Labels) -> None:
+    """The live panel: turn number, the die just rolled, and a row per seat."""
+    cell = geometry.cell
+    top = geometry.board_height + round(cell * 0.12)
+    text_end = _header(image, geometry, labels, top, labels.turn.format(n=state.turn))
+    if state.last_roll is not None and state.phase in (Phase.PLACE, Phase.ROTATE):
+        side = round(geometry.header_height * 0.8)
+        sprite = die(side, state.last_roll)
+        image.paste(
+            sprite,
+            (text_end + round(cell * 0.2), round(top + (geometry.header_height - side) / 2)),
+            sprite,
+        )
+    row_top = top + geometry.header_height
+    by_seat = {score.seat: score for score in scores(state)}
+    draw = ImageDraw.Draw(image)
+    for seat in range(state.players):
+        _seat_row(
+            image,
+            draw,
+            geometry,
+            state,
+            labels,
+            seat,
+            by_seat[seat],
+            row_top + seat * geometry.row_height,
+            rank=None,
+        )
+
+
+def _seat_row(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    geometry: Layout,
+    state: GameState,
+    labels: Labels,
+    seat: int,
+    score: Score,
+    top: int,
+    *,
+    rank: int | None,
+) -> None:
+    cell = geometry.cell
+    mid = top + geometry.row_height / 2
+    out = state.is_eliminated(seat)
+    active = state.to_move == seat and not state.is_over
+    if active:
+        draw.rounded_rectangle(
+            (
+                round(cell * 0.1),
+                top + 1,
+                geometry.width - round(cell * 0.1),
+                top + geometry.row_height - 2,
+            ),
+            radius=round(cell * 0.08),
+            fill=palette.PANEL_ACTIVE,
+        )
+        _turn_marker(draw, round(cell * 0.2), mid, geometry.row_height * 0.22)
+    x = round(cell * 0.55)
+    if rank is not None:
+        color = palette.ASSAM_RING if rank == 1 else palette.TEXT
+        draw_text(
+            image,
+            (round(cell * 0.2), mid),
+            labels.rank.format(n=rank),
+            size=max(10, round(cell * 0.24)),
+            fill=color,
+            bold=True,
+            anchor="lm",
+        )
+        x = round(cell * 0.75)
+    x = _swatches(image, geometry, state, seat, x, mid, highlight_next=rank is None)
+    name = labels.seat.format(n=seat + 1)
+    text_color = palette.TEXT_DIM if out else palette.TEXT
+    size = fit(name, round(cell * 0.22), _columns(geometry)[0] - round(geometry.width * 0.1) - x)
+    draw_text(image, (x + round(cell * 0.05), mid), name, size=size, fill=text_color, anchor="lm")
+    rugs = labels.out if out else str(state.rugs_in_hand(seat))
+    values = (str(score.dirhams), rugs, str(score.visible), str(score.total))
+    _numbers(image, geometry, mid, values, text_color)
+    if out:
+        draw.line(
+            [(x, round(mid)), (_columns(geometry)[-1], round(mid))],
+            fill=palette.TEXT_DIM,
+            width=max(1, round(cell * 0.02)),
+        )
+
+
+def draw_ranking(image: Image.Image, geometry: Layout, state: GameState, labels: Labels) -> None:
+    """The final panel: seats in ranking order, with why the game ended."""
+    outcome = state.outcome
+    if outcome is None:
+        raise ValueError("the game is not over")
+    draw = ImageDraw.Draw(image)
+    cell = geometry.cell
+    top = geometry.board_height + round(cell * 0.12)
+    reason = {
+        "rugs-exhausted": labels.rugs_exhausted,
+        "last-player-standing": labels.last_player_standing,
+    }.get(outcome.reason, outcome.reason)
+    title = f"{labels.game_over} · {reason}"
+    if outcome.tie_break == "shared":
+        title += f" · {labels.shared}"
+    elif outcome.tie_break == "dirhams":
+        title += f" · {labels.dirhams_tie_break}"
+    _header(image, geometry, labels, top, title)
+    by_seat = {score.seat: score for score in scores(state)}
+    row_top = top + geometry.header_height
+    place = 1
+    row = 0
+    for group in outcome.ranking:
+        for seat in group:
+            _seat_row(
+                image,
+                draw,
+                geometry,
+                state,
+                labels,
+                seat,
+                by_seat[seat],
+                row_top + row * geometry.row_height,
+                rank=place,
+            )
+            row += 1
+        place += len(group)

@@ -1,0 +1,62 @@
+"""Paints the visible rugs of a state: one piece per visible rug, whole rugs (both halves
+visible, so lying on top) as a single two-square piece with fringes and a shadow, covered rugs
+as the single half that still shows; rugs of eliminated players in neutral grey."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from engine import COLOR_ORDER, GameState, owner_of
+from render.layout import Layout
+from render.palette import RugStyle, rug_style
+from render.sprites import Shape, rug_inset, rug_piece, rug_shadow
+
+
+def visible_pieces(state: GameState) -> dict[int, tuple[int, ...]]:
+    """Squares showing each visible rug, by rug number (one or two squares, sorted)."""
+    pieces: dict[int, list[int]] = {}
+    for square, number in enumerate(state.cells):
+        if number:
+            pieces.setdefault(number, []).append(square)
+    return {number: tuple(squares) for number, squares in pieces.items()}
+
+
+def square_style(state: GameState, square: int) -> RugStyle:
+    """How the rug showing on `square` is painted (neutral if its owner is out)."""
+    index = state.colors[square]
+    owner = owner_of(state.players, index)
+    return rug_style(None if state.is_eliminated(owner) else COLOR_ORDER[index])
+
+
+def _shape(squares: tuple[int, ...]) -> Shape:
+    if len(squares) == 1:
+        return (1, 1)
+    first, second = squares
+    return (2, 1) if second - first == 1 else (1, 2)
+
+
+def draw_rugs(image: Image.Image, geometry: Layout, state: GameState) -> None:
+    """Paste every visible rug of `state` onto `image`."""
+    cell = geometry.cell
+    inset = rug_inset(cell)
+    pieces = sorted(visible_pieces(state).items())
+    shadow_shift = max(1, round(cell * 0.03))
+    for _, squares in pieces:
+        if len(squares) == 2:
+            shadow = rug_shadow(cell, _shape(squares))
+            pad = (shadow.width - (_shape(squares)[0] * cell - 2 * inset)) // 2
+            x0, y0, _, _ = geometry.square_box(squares[0])
+            image.paste(
+                (0, 0, 0),
+                (
+                    x0 + inset - pad + shadow_shift,
+                    y0 + inset - pad + shadow_shift,
+                    x0 + inset - pad + shadow_shift + shadow.width,
+                    y0 + inset - pad + shadow_shift + shadow.height,
+                ),
+                shadow,
+            )
+    for _, squares in pieces:
+        piece = rug_piece(cell, square_style(state, squares[0]), _shape(squares))
+        x0, y0, _, _ = geometry.square_box(squares[0])
+        image.paste(piece, (x0 + inset, y0 + inset), piece)

@@ -1,0 +1,257 @@
+"""Small pictures drawn once per size and pasted many times: rug pieces with their colour's
+mark, their shadows, Assam facing each way, candidate badges, swatches and the die.
+
+Each is drawn supersampled and scaled down (smooth edges) and cached, so a board only pastes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from engine import Facing
+from render import palette
+from render.fonts import font
+from render.palette import Mark, RugStyle
+
+SUPERSAMPLE = 4
+Shape = tuple[int, int]  # (columns, rows) of squares a rug piece spans: (1,1), (2,1), (1,2)
+
+
+def _downscale(big: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return big.resize(size, Image.Resampling.LANCZOS)
+
+
+def rug_inset(cell: int) -> int:
+    """Gap between a rug piece and the edge of its squares, so neighbouring rugs stay apart."""
+    return max(2, round(cell * 0.06))
+
+
+def _draw_mark(
+    draw: ImageDraw.ImageDraw, style: RugStyle, box: tuple[float, ...], unit: float
+) -> None:
+    """The colour's motif inside one half (box in supersampled pixels); the centre stays bare so
+    the rug's colour shows there."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    half = (x1 - x0) / 2
+    ink = style.motif
+    stroke = round(unit * 0.07)
+    if style.mark is Mark.DIAMOND:
+        for r in (half * 0.62, half * 0.40):
+            draw.polygon(
+                [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], outline=ink, width=stroke
+            )
+    elif style.mark is Mark.DOTS:
+        d = half * 0.46
+        r = half * 0.15
+        for dx, dy in ((-d, -d), (d, -d), (-d, d), (d, d)):
+            draw.ellipse((cx + dx - r, cy + dy - r, cx + dx + r, cy + dy + r), fill=ink)
+    elif style.mark is Mark.BARS:
+        for dy in (-half * 0.55, half * 0.55):
+            draw.rectangle(
+                (x0 + half * 0.18, cy + dy - half * 0.10, x1 - half * 0.18, cy + dy + half * 0.10),
+                fill=ink,
+            )
+    elif style.mark is Mark.CROSS:
+        near, far, arm = half * 0.18, half * 0.62, half * 0.11
+        draw.rectangle((cx - arm, cy - far, cx + arm, cy - near), fill=ink)
+        draw.rectangle((cx - arm, cy + near, cx + arm, cy + far), fill=ink)
+        draw.rectangle((cx - far, cy - arm, cx - near, cy + arm), fill=ink)
+        draw.rectangle((cx + near, cy - arm, cx + far, cy + arm), fill=ink)
+    else:  # Mark.HATCH: diagonal lines (x - y = k), none through the centre.
+        gap = half * 0.36
+        x0, y0, x1, y1 = cx - half * 0.62, cy - half * 0.62, cx + half * 0.62, cy + half * 0.62
+        for k in (-2.5, -1.5, -0.5, 0.5, 1.5, 2.5):
+            shift = (cx - cy) + k * gap
+            lo, hi = max(x0, y0 + shift), min(x1, y1 + shift)
+            if lo < hi:
+                draw.line([(lo, lo - shift), (hi, hi - shift)], fill=ink, width=stroke)
+
+
+@lru_cache(maxsize=256)
+def rug_piece(cell: int, style: RugStyle, shape: Shape) -> Image.Image:
+    """An RGBA rug piece spanning `shape` squares (1x1 for a half whose other half is covered,
+    2x1 or 1x2 for a whole rug), with outline, mark on each half and fringes at the ends."""
+    s = SUPERSAMPLE
+    cols, rows = shape
+    inset = rug_inset(cell)
+    width, height = cols * cell - 2 * inset, rows * cell - 2 * inset
+    big = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    outline = max(2, round(cell * 0.035)) * s
+    fringe = round(cell * 0.05) * s if cols * rows == 2 else 0
+    # Fringes along the two short ends of a whole rug.
+    if fringe:
+        ends = (
+            [(0, 0, width * s, fringe), (0, height * s - fringe, width * s, height * s)]
+            if rows == 2
+            else [(0, 0, fringe, height * s), (width * s - fringe, 0, width * s, height * s)]
+        )
+        for x0, y0, x1, y1 in ends:
+            draw.rectangle((x0, y0, x1, y1), fill=(*style.motif, 255))
+            spacing = round(cell * 0.07) * s
+            if rows == 2:
+                for x in range(x0 + spacing // 2, x1, spacing):
+                    draw.line([(x, y0), (x, y1)], fill=(*style.outline, 255), width=s)
+            else:
+                for y in range(y0 + spacing // 2, y1, spacing):
+                    draw.line([(x0, y), (x1, y)], fill=(*style.outline, 255), width=s)
+    body = (
+        (0, fringe, width * s - 1, height * s - 1 - fringe)
+        if rows == 2
+        else (fringe, 0, width * s - 1 - fringe, height * s - 1)
+    )
+    draw.rounded_rectangle(
+        body,
+        radius=round(cell * 0.08) * s,
+        fill=(*style.fill, 255),
+        outline=(*style.outline, 255),
+        width=outline,
+    )
+    # An inner border line, as woven rugs have.
+    border = round(cell * 0.09) * s
+    bx0, by0, bx1, by1 = body
+    draw.rounded_rectangle(
+        (bx0 + border, by0 + border, bx1 - border, by1 - border),
+        radius=round(cell * 0.04) * s,
+        outline=(*style.motif, 255),
+        width=max(1, round(cell * 0.02)) * s,
+    )
+    for i in range(cols * rows):
+        col, row = (i, 0) if cols == 2 else (0, i)
+        # The box of the square this half covers, less the inset, in sprite pixels.
+        x0, y0 = col * cell * s, row * cell * s
+        side = (cell - 2 * inset) * s
+        _draw_mark(draw, style, (x0, y0, x0 + side, y0 + side), cell * s)
+    return _downscale(big, (width, height))
+
+
+@lru_cache(maxsize=32)
+def rug_shadow(cell: int, shape: Shape) -> Image.Image:
+    """A soft shadow (L mask) for a whole rug lying on top of others."""
+    cols, rows = shape
+    inset = rug_inset(cell)
+    pad = max(2, round(cell * 0.06))
+    width, height = cols * cell - 2 * inset, rows * cell - 2 * inset
+    mask = Image.new("L", (width + 2 * pad, height + 2 * pad), 0)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (pad, pad, pad + width, pad + height), radius=round(cell * 0.08), fill=110
+    )
+    return mask.filter(ImageFilter.GaussianBlur(pad / 2))
+
+
+@lru_cache(maxsize=32)
+def assam(cell: int, facing: Facing) -> Image.Image:
+    """Assam seen from above: a dark disc ringed in gold with a big white arrow for his
+    facing, reaching almost to the edge of his square (RGBA, one square in size)."""
+    s = SUPERSAMPLE
+    side = cell * s
+    c = side / 2
+    big = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    disc = cell * 0.29 * s
+    ring = cell * 0.05 * s
+    shadow_offset = cell * 0.03 * s
+    draw.ellipse(
+        (
+            c - disc - ring + shadow_offset,
+            c - disc - ring + shadow_offset,
+            c + disc + ring + shadow_offset,
+            c + disc + ring + shadow_offset,
+        ),
+        fill=(0, 0, 0, 90),
+    )
+    draw.ellipse(
+        (c - disc - ring, c - disc - ring, c + disc + ring, c + disc + ring),
+        fill=(*palette.ASSAM_RING, 255),
+        outline=(*palette.INK, 255),
+        width=round(cell * 0.012 * s) or 1,
+    )
+    draw.ellipse((c - disc, c - disc, c + disc, c + disc), fill=(*palette.ASSAM, 255))
+    # The arrow, drawn pointing north (up) and turned afterwards.
+    tip, base, wing = cell * 0.48 * s, cell * 0.06 * s, cell * 0.22 * s
+    notch = cell * 0.14 * s
+    arrow = [(c, c - tip), (c + wing, c + base), (c, c - notch + base), (c - wing, c + base)]
+    draw.polygon(
+        arrow,
+        fill=(*palette.ASSAM_ARROW, 255),
+        outline=(*palette.INK, 255),
+        width=round(cell * 0.02 * s) or 1,
+    )
+    small = _downscale(big, (cell, cell))
+    turns = {
+        Facing.N: None,
+        Facing.E: Image.Transpose.ROTATE_270,
+        Facing.S: Image.Transpose.ROTATE_180,
+        Facing.W: Image.Transpose.ROTATE_90,
+    }
+    turn = turns[facing]
+    return small if turn is None else small.transpose(turn)
+
+
+def assam_body_offset(cell: int, facing: Facing) -> tuple[int, int]:
+    """Offset from the square's centre to a pixel that shows Assam's dark disc (behind the
+    arrow), for tests and anyone who needs to find him in a picture."""
+    away = round(cell * 0.2)
+    return {
+        Facing.N: (0, away),
+        Facing.E: (-away, 0),
+        Facing.S: (0, -away),
+        Facing.W: (away, 0),
+    }[facing]
+
+
+@lru_cache(maxsize=128)
+def badge(cell: int, number: int, ring: tuple[int, int, int]) -> Image.Image:
+    """A round numbered badge for a candidate placement, ringed in the colour to be laid."""
+    s = SUPERSAMPLE
+    radius = badge_radius(cell)
+    side = 2 * radius + 2
+    big = Image.new("RGBA", (side * s, side * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c = side * s / 2
+    r = radius * s
+    draw.ellipse((c - r, c - r, c + r, c + r), fill=(*palette.HALO, 255))
+    r2 = r - max(1, round(cell * 0.015)) * s
+    draw.ellipse((c - r2, c - r2, c + r2, c + r2), fill=(*ring, 255))
+    r3 = r2 - max(2, round(cell * 0.04)) * s
+    draw.ellipse((c - r3, c - r3, c + r3, c + r3), fill=(*palette.BADGE, 255))
+    text = str(number)
+    size = round(cell * (0.24 if len(text) == 1 else 0.20)) * s
+    draw.text(
+        (c, c), text, font=font(size, bold=True), fill=(*palette.BADGE_TEXT, 255), anchor="mm"
+    )
+    return _downscale(big, (side, side))
+
+
+def badge_radius(cell: int) -> int:
+    """Radius in pixels of a candidate badge."""
+    return max(8, round(cell * 0.19))
+
+
+@lru_cache(maxsize=16)
+def die(side: int, face: int) -> Image.Image:
+    """A die showing `face` pips (1 to 4, the faces of the Marrakech die)."""
+    s = SUPERSAMPLE
+    big = Image.new("RGBA", (side * s, side * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle(
+        (0, 0, side * s - 1, side * s - 1),
+        radius=round(side * 0.2 * s),
+        fill=(*palette.TEXT, 255),
+        outline=(*palette.INK, 255),
+        width=max(1, round(side * 0.05)) * s,
+    )
+    spots = {
+        1: [(0.5, 0.5)],
+        2: [(0.28, 0.28), (0.72, 0.72)],
+        3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+        4: [(0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)],
+    }[face]
+    r = side * 0.1 * s
+    for fx, fy in spots:
+        x, y = fx * side * s, fy * side * s
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=(*palette.INK, 255))
+    return _downscale(big, (side, side))
