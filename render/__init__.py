@@ -1,0 +1,32 @@
+"""Pillow pictures of Marrakech engine states, for the bot to post.
+
+- `render_board(state, *, events=..., show_candidates=..., ...) -> bytes`: PNG of a turn.
+- `render_game_over(state, *, events=..., ...) -> bytes`: PNG of the final board and ranking.
+- `render_replay(record, ...) -> bytes`: animated GIF of a whole game, one frame per turn.
+- `image_size(players, size=...)`: the (width, height) of a board picture.
+- `Labels`: the panel's words, for pictures in another language (Latin or Cyrillic script).
+
+Imports only the engine's public API, Pillow and the standard library.
+"""
+
+from render.board import TurnMarks, board_image, marks_from_events, render_board, render_game_over
+from render.layout import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, image_size
+from render.panel import ENGLISH, Labels
+from render.replay import REPLAY_SIZE, render_replay, replay_frames
+
+__all__ = [
+    "DEFAULT_SIZE",
+    "ENGLISH",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "REPLAY_SIZE",
+    "Labels",
+    "TurnMarks",
+    "board_image",
+    "image_size",
+    "marks_from_events",
+    "render_board",
+    "render_game_over",
+    "render_replay",
+    "replay_frames",
+]

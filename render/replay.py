@@ -1,0 +1,82 @@
+"""Animated GIF of a whole game from its record: the opening board, then one frame after each
+turn (with that turn's path, region paid for and rug laid marked), then the final ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from PIL import Image
+
+from engine import (
+    Event,
+    GameEnded,
+    GameState,
+    Record,
+    TurnStarted,
+    apply,
+    new_game,
+    replay_record,
+    resign,
+)
+from render.board import TurnMarks, board_image, marks_from_events
+from render.encode import encode_gif
+from render.panel import ENGLISH, Labels
+
+REPLAY_SIZE = 560
+FIRST_FRAME_MS = 1500
+TURN_FRAME_MS = 700
+LAST_FRAME_MS = 5000
+
+
+def _resignations(record: Record) -> list[tuple[int, int]]:
+    raw = record.extras.get("resignations") or []
+    return sorted((int(index), int(seat)) for index, seat in raw)
+
+
+def turn_states(record: Record) -> Iterator[tuple[GameState, tuple[Event, ...]]]:
+    """The state at the start of the game, then after every finished turn, each with the
+    events of that turn. Raises engine.ReplayError if the record does not replay."""
+    replay_record(record)  # validates the whole record first, naming any bad action
+    state = new_game(record.config)
+    yield state, ()
+    pending = _resignations(record)
+    events: list[Event] = []
+    for index in range(len(record.actions) + 1):
+        while pending and pending[0][0] == index:
+            _, seat = pending.pop(0)
+            state, told = resign(state, seat)
+            events.extend(told)
+            if any(isinstance(e, (TurnStarted, GameEnded)) for e in told):
+                yield state, tuple(events)
+                events = []
+        if index == len(record.actions):
+            break
+        state, told = apply(state, record.actions[index])
+        events.extend(told)
+        if any(isinstance(e, (TurnStarted, GameEnded)) for e in told):
+            yield state, tuple(events)
+            events = []
+    if events:
+        yield state, tuple(events)
+
+
+def replay_frames(
+    record: Record, *, size: int = REPLAY_SIZE, labels: Labels = ENGLISH
+) -> list[Image.Image]:
+    """The RGB frames of `render_replay`."""
+    frames = []
+    for state, events in turn_states(record):
+        marks = marks_from_events(events) if events else TurnMarks()
+        frames.append(board_image(state, marks, size=size, labels=labels, final=state.is_over))
+    return frames
+
+
+def render_replay(record: Record, *, size: int = REPLAY_SIZE, labels: Labels = ENGLISH) -> bytes:
+    """An animated GIF (looping) of the game in `record`, one frame per turn, the final frame
+    showing the ranking. The same record gives the same bytes."""
+    frames = replay_frames(record, size=size, labels=labels)
+    durations = [TURN_FRAME_MS] * len(frames)
+    durations[0] = FIRST_FRAME_MS
+    if len(frames) > 1:
+        durations[-1] = LAST_FRAME_MS
+    return encode_gif(frames, durations)
