@@ -1,0 +1,438 @@
+"""FakeDiscord: the in-process fake Discord (REST + gateway) and its test-facing control API."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+
+from . import permissions as perms
+from .faults import FaultInjector
+from .gateway import GUILDS_INTENT, Gateway, GatewaySession, NoGatewaySessionError
+from .interactions import (
+    APPLICATION_COMMAND,
+    MESSAGE_COMPONENT,
+    InteractionHandle,
+    InteractionInputError,
+    LatencyStats,
+    command_data,
+    component_data,
+    latency_stats,
+    new_handle,
+)
+from .messages import MessageStore
+from .model import (
+    DM_CHANNEL,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+)
+from .rest import API_PREFIX, RestApi
+from .world import World
+
+Json = dict[str, Any]
+
+DEFAULT_BOT_PERMISSIONS = perms.DEFAULT_EVERYONE
+"""The bot role's permissions: what an invite link asking for the usual set grants."""
+
+
+class FakeDiscord:
+    """A fake Discord on 127.0.0.1 that real discord.py clients log in to and run against."""
+
+    def __init__(self, *, bot_name: str = "Fakecord Bot", heartbeat_interval_ms: int = 41_250):
+        self.world = World(bot_user=FakeUser(id=0, name=bot_name, bot=True))
+        self.world.bot_user.id = self.world.snowflakes.next()
+        self.world.users[self.world.bot_user.id] = self.world.bot_user
+        self.faults = FaultInjector()
+        self.gateway = Gateway(
+            self._ready_payloads, self.world.notify, heartbeat_interval_ms=heartbeat_interval_ms
+        )
+        self.store = MessageStore(self.world, self.gateway)
+        self.rest = RestApi(self.world, self.gateway, self.faults, self.store)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle
+
+    async def start(self) -> None:
+        """Listen on a free loopback port."""
+        self._runner = web.AppRunner(self.rest.application(), handle_signals=False)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        site = web.SockSite(self._runner, sock, shutdown_timeout=0.5)
+        await site.start()
+        self.world.base_url = f"http://127.0.0.1:{self.port}"
+        self.gateway.url = f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def stop(self) -> None:
+        self.faults.clear()
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    @property
+    def api_base_url(self) -> str:
+        """What to put in DISCORD_API_BASE_URL (discord.http.Route.BASE)."""
+        return self.world.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return self.gateway.url
+
+    @property
+    def bot_user(self) -> FakeUser:
+        return self.world.bot_user
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    # -- building the world
+
+    def add_user(self, name: str, *, locale: str = "en-US") -> FakeUser:
+        user = FakeUser(id=self.world.snowflakes.next(), name=name, locale=locale)
+        self.world.users[user.id] = user
+        return user
+
+    def add_guild(
+        self,
+        name: str = "Fakecord guild",
+        *,
+        preferred_locale: str = "en-US",
+        owner: FakeUser | None = None,
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        everyone_permissions: int = perms.DEFAULT_EVERYONE,
+    ) -> FakeGuild:
+        """A guild the bot is in (with its own managed role); announced if the bot is online."""
+        owner = owner or self.add_user(f"{name} owner")
+        guild = FakeGuild(
+            id=self.world.snowflakes.next(),
+            name=name,
+            owner_id=owner.id,
+            preferred_locale=preferred_locale,
+        )
+        guild.roles[guild.id] = FakeRole(guild.id, "@everyone", everyone_permissions)
+        bot_role = FakeRole(
+            self.world.snowflakes.next(), self.bot_user.name, bot_permissions, 1, True
+        )
+        guild.roles[bot_role.id] = bot_role
+        guild.members[owner.id] = FakeMember(owner)
+        guild.members[self.bot_user.id] = FakeMember(self.bot_user, [bot_role.id])
+        self.world.guilds[guild.id] = guild
+        self.gateway.dispatch_if_session("GUILD_CREATE", guild.to_payload(self.bot_user.id))
+        self.world.notify()
+        return guild
+
+    def add_member(
+        self, guild: FakeGuild, user: FakeUser, *, permissions: int = 0, nick: str | None = None
+    ) -> FakeMember:
+        """Make ``user`` a member; extra ``permissions`` come through a role of their own."""
+        member = FakeMember(user, nick=nick)
+        if permissions:
+            role = FakeRole(self.world.snowflakes.next(), f"{user.name} role", permissions, 1)
+            guild.roles[role.id] = role
+            member.role_ids.append(role.id)
+            self.gateway.dispatch_if_session(
+                "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_payload()}
+            )
+        guild.members[user.id] = member
+        self.world.notify()
+        return member
+
+    def add_text_channel(self, guild: FakeGuild, name: str = "general") -> FakeChannel:
+        channel = FakeChannel(
+            id=self.world.snowflakes.next(), name=name, guild=guild, position=len(guild.channels)
+        )
+        return self._add_channel(guild, channel, "CHANNEL_CREATE")
+
+    def add_thread(
+        self,
+        parent: FakeChannel,
+        name: str = "thread",
+        *,
+        private: bool = False,
+        owner: FakeUser | None = None,
+    ) -> FakeChannel:
+        """A thread under ``parent``; its permissions come from the parent's overwrites."""
+        guild = parent.guild
+        if guild is None:
+            raise ValueError("threads live in guild channels")
+        thread = FakeChannel(
+            id=self.world.snowflakes.next(),
+            name=name,
+            type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            guild=guild,
+            parent_id=parent.id,
+            owner_id=(owner or self.bot_user).id,
+        )
+        return self._add_channel(guild, thread, "THREAD_CREATE")
+
+    def _add_channel(self, guild: FakeGuild, channel: FakeChannel, event: str) -> FakeChannel:
+        guild.channels[channel.id] = channel
+        self.world.channels[channel.id] = channel
+        self.gateway.dispatch_if_session(event, channel.to_payload())
+        self.world.notify()
+        return channel
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between ``user`` and the bot."""
+        for channel in self.world.channels.values():
+            if channel.type == DM_CHANNEL and channel.recipient is user:
+                return channel
+        channel = FakeChannel(
+            id=self.world.snowflakes.next(), name="", type=DM_CHANNEL, recipient=user
+        )
+        self.world.channels[channel.id] = channel
+        return channel
+
+    def set_overwrite(
+        self,
+        channel: FakeChannel,
+        target: FakeUser | FakeRole | FakeGuild,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """Set a permission overwrite (a thread's is set on its parent); sends CHANNEL_UPDATE."""
+        guild = channel.guild
+        if guild is None:
+            raise ValueError("DM channels have no overwrites")
+        if channel.is_thread and channel.parent_id is not None:
+            channel = guild.channels[channel.parent_id]
+        kind = perms.MEMBER if isinstance(target, FakeUser) else perms.ROLE
+        target_id = target.id
+        channel.overwrites = [o for o in channel.overwrites if o.target_id != target_id]
+        if allow or deny:
+            channel.overwrites.append(perms.Overwrite(target_id, kind, allow, deny))
+        self.gateway.dispatch_if_session("CHANNEL_UPDATE", channel.to_payload(), GUILDS_INTENT)
+        self.world.notify()
+
+    def deny_bot(self, channel: FakeChannel, permissions: int) -> None:
+        """Deny the bot ``permissions`` in ``channel`` (e.g. perms.ATTACH_FILES)."""
+        self.set_overwrite(channel, self.bot_user, deny=permissions)
+
+    def allow_bot(self, channel: FakeChannel) -> None:
+        """Remove the bot's overwrite in ``channel``."""
+        self.set_overwrite(channel, self.bot_user)
+
+    # -- interactions
+
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        *path: str,
+        options: Mapping[str, Any] | None = None,
+        validate: bool = True,
+        **values: Any,
+    ) -> InteractionHandle:
+        """Dispatch ``/command path... option=value`` from ``user`` in ``channel``.
+
+        Options may be given as keywords or in ``options`` (for names that are not
+        identifiers). Users, channels and roles are passed as FakeUser/FakeChannel/FakeRole and
+        are added to ``resolved``. With ``validate`` (the default) the call must match the
+        registered command as a Discord client would enforce it.
+        """
+        guild_id = channel.guild.id if channel.guild is not None else None
+        registered = self.world.commands.find(guild_id, command)
+        if registered is None:
+            raise InteractionInputError(
+                f"/{command} is not registered (have {sorted(self.world.commands.names())})"
+            )
+        merged = {**values, **(options or {})}
+        data = command_data(self.world, channel, registered, list(path), merged, validate=validate)
+        return self.dispatch_interaction(
+            new_handle(self.world, APPLICATION_COMMAND, user, channel, data)
+        )
+
+    async def click(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        validate: bool = True,
+    ) -> InteractionHandle:
+        """Dispatch a button click (or a select with ``values``) on ``message`` by ``user``."""
+        message = self.world.messages[message if isinstance(message, int) else message.id]
+        if validate and message.visible_to is not None and message.visible_to != user.id:
+            raise InteractionInputError(f"{user.name} cannot see ephemeral message {message.id}")
+        channel = self.world.channels[message.channel_id]
+        data = component_data(message, custom_id, values, validate=validate)
+        return self.dispatch_interaction(
+            new_handle(self.world, MESSAGE_COMPONENT, user, channel, data, message=message)
+        )
+
+    def interaction_from_payload(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: Json,
+        *,
+        message: FakeMessage | None = None,
+    ) -> InteractionHandle:
+        """A handle for any hand-made ``data`` (for malformed input); dispatch it yourself."""
+        return new_handle(self.world, kind, user, channel, data, message=message)
+
+    def dispatch_interaction(self, handle: InteractionHandle) -> InteractionHandle:
+        """Send INTERACTION_CREATE now (or on RESUME if the connection is down)."""
+        self.world.interactions[handle.id] = handle
+        self.gateway.dispatch("INTERACTION_CREATE", handle.payload, on_sent=handle.mark_dispatched)
+        return handle
+
+    def latency(self) -> LatencyStats:
+        """Dispatch-to-first-callback latency over every interaction so far."""
+        return latency_stats(list(self.world.interactions.values()))
+
+    # -- reading what the bot did
+
+    def messages(
+        self, channel: FakeChannel, *, include_ephemeral: bool = False
+    ) -> list[FakeMessage]:
+        """The channel's messages, oldest first (deleted ones left out)."""
+        found = self.world.channel_messages(channel.id)
+        return found if include_ephemeral else [m for m in found if not m.ephemeral]
+
+    def latest_with_components(
+        self, channel: FakeChannel, *, include_ephemeral: bool = False
+    ) -> FakeMessage:
+        """The newest message in ``channel`` that has live buttons or selects."""
+        for message in reversed(self.messages(channel, include_ephemeral=include_ephemeral)):
+            if message.enabled_buttons():
+                return message
+        raise LookupError(f"no message with enabled components in #{channel.name}")
+
+    async def wait_for_message(
+        self,
+        channel: FakeChannel,
+        predicate: Any = None,
+        *,
+        timeout: float = 5.0,
+        include_ephemeral: bool = False,
+    ) -> FakeMessage:
+        """The newest message in ``channel`` for which ``predicate(message)`` holds, once there."""
+
+        def probe() -> FakeMessage | None:
+            for message in reversed(self.messages(channel, include_ephemeral=include_ephemeral)):
+                if predicate is None or predicate(message):
+                    return message
+            return None
+
+        return await self.world.wait_for(
+            probe, timeout=timeout, what=f"a message in #{channel.name}"
+        )
+
+    def pings(self, channel: FakeChannel) -> list[tuple[FakeMessage, frozenset[int]]]:
+        """Every message in ``channel`` that notified someone, with who."""
+        return [(m, m.pinged_user_ids) for m in self.messages(channel) if m.pinged_user_ids]
+
+    def requests_to(self, method: str, path_fragment: str) -> list[Any]:
+        """Recorded REST requests whose method matches and path contains the fragment."""
+        return [
+            r for r in self.world.requests if r.method == method.upper() and path_fragment in r.path
+        ]
+
+    @property
+    def unhandled_requests(self) -> list[Any]:
+        """Requests to routes the fake does not know (tests should keep this empty)."""
+        return list(self.world.unhandled)
+
+    # -- gateway control and waiting
+
+    @property
+    def session(self) -> GatewaySession | None:
+        return self.gateway.current
+
+    async def wait_until_connected(
+        self, *, timeout: float = 10.0, identifies: int = 1
+    ) -> GatewaySession:
+        """Wait until ``identifies`` IDENTIFYs happened in total and a session is live."""
+
+        def probe() -> GatewaySession | None:
+            current = self.gateway.current
+            live = (
+                current is not None and current.connected and self.gateway.identifies >= identifies
+            )
+            return current if live else None
+
+        return await self.world.wait_for(probe, timeout=timeout, what="a gateway session")
+
+    async def wait_for_commands(self, *names: str, timeout: float = 10.0, syncs: int = 1) -> None:
+        """Wait until ``syncs`` command bulk-overwrites happened and ``names`` are registered."""
+        await self.world.wait_for(
+            lambda: (
+                self.world.commands.syncs >= syncs and set(names) <= self.world.commands.names()
+            ),
+            timeout=timeout,
+            what=f"commands {names} (sync #{syncs})",
+        )
+
+    async def wait_for_resume(self, *, resumes: int = 1, timeout: float = 15.0) -> GatewaySession:
+        """Wait until the current session has resumed ``resumes`` times and is connected."""
+
+        def probe() -> GatewaySession | None:
+            current = self.gateway.current
+            ok = current is not None and current.connected and current.resumes >= resumes
+            return current if ok else None
+
+        return await self.world.wait_for(probe, timeout=timeout, what="a RESUME")
+
+    async def drop_gateway(self, *, code: int | None = 4000) -> None:
+        """Drop the bot's websocket (code None: abort TCP); discord.py then RESUMEs."""
+        await self.gateway.drop(code)
+
+    async def wait_until(self, probe: Any, *, timeout: float = 5.0, what: str = "condition") -> Any:
+        """Wait until ``probe()`` returns a truthy value, re-checking on every change."""
+        return await self.world.wait_for(probe, timeout=timeout, what=what)
+
+    # -- READY
+
+    def _ready_payloads(self, session: GatewaySession) -> tuple[Json, list[Json]]:
+        user = self.bot_user.to_payload()
+        user.update({"verified": True, "mfa_enabled": False, "email": None})
+        ready = {
+            "v": 10,
+            "user": user,
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+            "session_id": session.session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway.url,
+            "application": {"id": str(self.application_id), "flags": self.world.application_flags},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "_trace": ["fakecord"],
+        }
+        guilds = [g.to_payload(self.bot_user.id) for g in self.world.guilds.values()]
+        return ready, guilds
+
+
+__all__ = ["FakeDiscord", "NoGatewaySessionError"]

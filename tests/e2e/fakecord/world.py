@@ -1,0 +1,103 @@
+"""The fake's shared state: everything REST, the gateway and tests see, plus change waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from . import permissions as perms
+from .commands import CommandRegistry
+from .model import FakeChannel, FakeGuild, FakeMessage, FakeUser
+from .snowflakes import SnowflakeGenerator
+
+if TYPE_CHECKING:
+    from .interactions import InteractionHandle
+
+T = TypeVar("T")
+
+DM_APP_PERMISSIONS = (
+    perms.VIEW_CHANNEL
+    | perms.SEND_MESSAGES
+    | perms.EMBED_LINKS
+    | perms.ATTACH_FILES
+    | perms.READ_MESSAGE_HISTORY
+    | perms.ADD_REACTIONS
+    | perms.USE_EXTERNAL_EMOJIS
+)
+
+
+@dataclass(slots=True)
+class RecordedRequest:
+    """A REST request the fake received, with the status it answered."""
+
+    method: str
+    path: str
+    status: int
+    at: float
+    body: Any = None
+    fault: str | None = None
+
+
+@dataclass(slots=True)
+class World:
+    """Users, guilds, channels, messages, commands and interactions of one fake Discord."""
+
+    bot_user: FakeUser
+    snowflakes: SnowflakeGenerator = field(default_factory=SnowflakeGenerator)
+    users: dict[int, FakeUser] = field(default_factory=dict)
+    guilds: dict[int, FakeGuild] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    messages: dict[int, FakeMessage] = field(default_factory=dict)
+    commands: CommandRegistry = field(default_factory=CommandRegistry)
+    interactions: dict[int, InteractionHandle] = field(default_factory=dict)
+    requests: list[RecordedRequest] = field(default_factory=list)
+    unhandled: list[RecordedRequest] = field(default_factory=list)
+    base_url: str = ""
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    application_flags: int = 0
+
+    @property
+    def application_id(self) -> int:
+        return self.bot_user.id
+
+    def notify(self) -> None:
+        """Wake every waiter so it re-checks its predicate (call after any change)."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(
+        self, probe: Callable[[], T | None], *, timeout: float = 5.0, what: str = "condition"
+    ) -> T:
+        """Wait until ``probe()`` returns something other than None/False, and return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = probe()
+            if value is not None and value is not False:
+                return value
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"fakecord: timed out after {timeout} s waiting for {what}")
+            changed = self._changed
+            try:
+                await asyncio.wait_for(changed.wait(), remaining)
+            except TimeoutError:
+                continue
+
+    def guild_of(self, channel: FakeChannel) -> FakeGuild | None:
+        return channel.guild
+
+    def bot_permissions(self, channel: FakeChannel) -> int:
+        """The bot's computed permissions in a channel (its app_permissions)."""
+        if channel.guild is None:
+            return DM_APP_PERMISSIONS
+        return channel.guild.permissions_in(channel, self.bot_user.id)
+
+    def channel_messages(self, channel_id: int) -> list[FakeMessage]:
+        channel = self.channels[channel_id]
+        return [self.messages[m] for m in channel.message_ids if not self.messages[m].deleted]
+
+    def attachment_url(self, channel_id: int, attachment_id: int, filename: str) -> str:
+        return f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{filename}"
