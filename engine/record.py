@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,8 +146,12 @@ def record_of(state: GameState, **extras: Any) -> Record:
     )
 
 
-def replay_record(record: Record) -> GameState:
-    """Play the record's actions from the start. Raises ReplayError at the first illegal one."""
+def replay_steps(record: Record) -> Iterator[GameState]:
+    """The state after each action of the record, in order (resignations applied where due).
+
+    Raises ReplayError, naming the action's index, notation and the reason, at the first action
+    the rules do not allow.
+    """
     state = new_game(record.config)
     resignations = _parse_resignations(record.extras.get("resignations"), len(record.actions))
     pending = list(resignations)
@@ -156,7 +161,20 @@ def replay_record(record: Record) -> GameState:
             state, _ = apply(state, action)
         except IllegalActionError as error:
             raise ReplayError(index, action, str(error)) from None
-    return _resign_due(state, pending, len(record.actions))
+        if index == len(record.actions) - 1:
+            state = _resign_due(state, pending, len(record.actions))
+        yield state
+
+
+def replay_record(record: Record) -> GameState:
+    """Play the record's actions from the start. Raises ReplayError at the first illegal one."""
+    state = new_game(record.config)
+    if not record.actions:
+        pending = list(_parse_resignations(record.extras.get("resignations"), 0))
+        return _resign_due(state, pending, 0)
+    for step in replay_steps(record):
+        state = step
+    return state
 
 
 def _resign_due(state: GameState, pending: list[tuple[int, int]], index: int) -> GameState:
