@@ -10,7 +10,9 @@ import discord
 
 from bot.client import MarrakechClient
 from bot.health import Heartbeat
+from bot.services import GameService
 from bot.settings import Settings
+from bot.storage import Database, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +36,25 @@ async def _serve(settings: Settings) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    client = MarrakechClient(heartbeat=Heartbeat(settings.heartbeat_path))
-    async with client:
-        runner = asyncio.create_task(client.start(settings.token), name="gateway")
-        stopper = asyncio.create_task(stop.wait(), name="stop-signal")
-        done, _ = await asyncio.wait(
-            {runner, stopper}, return_when=asyncio.FIRST_COMPLETED
+    database = await Database.open(settings.db_path)
+    try:
+        store = GameStore(database)
+        client = MarrakechClient(
+            heartbeat=Heartbeat(settings.heartbeat_path),
+            service=GameService(store),
+            store=store,
+            dev_guilds=settings.dev_guilds,
         )
+        return await _run_client(client, settings.token, stop)
+    finally:
+        await database.close()
+
+
+async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) -> int:
+    async with client:
+        runner = asyncio.create_task(client.start(token), name="gateway")
+        stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stopper in done:
             log.info("stop signal received, closing")
             await client.close()

@@ -154,7 +154,7 @@ class GameService:
             if existing is None:  # closed in between: let the user try again
                 raise
             raise ChannelHasGameError(
-                existing.id, existing.channel_id, existing.board_message_id
+                existing.id, existing.guild_id, existing.channel_id, existing.board_message_id
             ) from None
         loaded = _Loaded(game, (Player(host_id, None),), None)
         self._cache[game.id] = loaded

@@ -222,10 +222,15 @@ class GameStore:
         position: str,
         now: str,
     ) -> GameRow:
-        """Lobby -> running: give each user their seat (list index) and store the config."""
+        """Lobby -> running: give each user their seat (list index) and store the config.
+
+        The lobby message stops being the game's message: none shows the game until the first
+        turn is posted (so a crash before that is seen as a display to catch up).
+        """
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET status = 'running', config = ?, position = ?, updated_at = ? "
+                "UPDATE games SET status = 'running', config = ?, position = ?, updated_at = ?, "
+                "board_message_id = NULL, board_message_seq = NULL "
                 "WHERE id = ? AND status = 'lobby' AND seq = 0",
                 (config, position, now, game_id),
             )

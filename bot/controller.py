@@ -1,0 +1,430 @@
+"""The Discord edge of a game: slash commands and clicks in, service calls, messages out.
+
+Every handler authorises and parses at the edge, calls GameService, then turns the resulting view
+into Discord messages through the presenter. Expected errors become short private answers via
+the error table; anything else is logged with a code the user sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import io
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot import images, presenter
+from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
+from bot.messages import text
+from bot.permissions import require_game_permissions
+from bot.presenter import Post
+from bot.services import GameService, GameView
+from bot.services.errors import StaleBoardError
+from bot.storage import GameStatus
+from bot.ui.layout import (
+    LOBBY_ACTIONS,
+    LOBBY_CANCEL,
+    LOBBY_JOIN,
+    LOBBY_LEAVE,
+    LOBBY_START,
+    decision_buttons,
+    lobby_buttons,
+)
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+_received: contextvars.ContextVar[float] = contextvars.ContextVar("received")
+"""When the interaction being handled reached the bot (monotonic clock)."""
+
+RENDER_PATIENCE_SECONDS = 2.0
+"""How long an answer may wait for its image before the interaction is deferred (3 s limit)."""
+
+
+class GameController:
+    """Handles /marrakech commands and game buttons for one client."""
+
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self._client = client
+        self._service = service
+
+    # --- slash commands ----------------------------------------------------------------------
+
+    async def new(
+        self,
+        interaction: Interaction,
+        *,
+        seats: int,
+        variant: str,
+        turn_limit_seconds: int | None,
+    ) -> None:
+        async def work() -> None:
+            guild_id = _guild_id(interaction)
+            require_game_permissions(interaction)
+            view = await self._service.create_lobby(
+                guild_id=guild_id,
+                channel_id=_channel_id(interaction),
+                host_id=interaction.user.id,
+                seats=seats,
+                variant=variant,
+                turn_limit_seconds=turn_limit_seconds,
+            )
+            post = presenter.lobby_post(view)
+            response = await interaction.response.send_message(
+                embed=post.embed, view=_or_missing(lobby_buttons(view))
+            )
+            message_id = response.message_id if response is not None else None
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            await self._service.set_board_message(view.id, message_id, view.seq)
+
+        await self._guarded(interaction, "opening a lobby", work)
+
+    async def join(self, interaction: Interaction) -> None:
+        await self._lobby_command(interaction, LOBBY_JOIN)
+
+    async def leave(self, interaction: Interaction) -> None:
+        await self._lobby_command(interaction, LOBBY_LEAVE)
+
+    async def start(self, interaction: Interaction) -> None:
+        await self._lobby_command(interaction, LOBBY_START)
+
+    async def board(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            _guild_id(interaction)
+            view = await self._service.look(
+                await self._service.open_game_id(_channel_id(interaction))
+            )
+            if view.state is None:
+                post = presenter.lobby_post(view)
+                await interaction.response.send_message(embed=post.embed, ephemeral=True)
+                return
+            await self._send_response(interaction, presenter.board_post(view), ephemeral=True)
+
+        await self._guarded(interaction, "showing the board", work)
+
+    async def rules(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            post = presenter.rules_post()
+            await interaction.response.send_message(embed=post.embed, ephemeral=True)
+
+        await self._guarded(interaction, "showing the rules", work)
+
+    async def resign(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            _guild_id(interaction)
+            require_game_permissions(interaction)
+            game_id = await self._service.open_game_id(_channel_id(interaction))
+            before = await self._service.look(game_id)
+            view = await self._service.resign(game_id, interaction.user.id)
+            await interaction.response.send_message(
+                text("event.resigned", user=presenter.mention(interaction.user.id)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self._after_change_elsewhere(before, view)
+
+        await self._guarded(interaction, "resigning", work)
+
+    async def abort(self, interaction: Interaction, *, moderator: bool) -> None:
+        async def work() -> None:
+            _guild_id(interaction)
+            if moderator and not interaction.permissions.manage_channels:
+                raise ModeratorsOnlyError()
+            game_id = await self._service.open_game_id(_channel_id(interaction))
+            view = await self._service.abort(game_id, interaction.user.id, moderator=moderator)
+            post = presenter.aborted_post(view)
+            await interaction.response.send_message(
+                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+            await self._strip_buttons(view)
+
+        await self._guarded(interaction, "aborting a game", work)
+
+    # --- buttons -----------------------------------------------------------------------------
+
+    async def on_button(
+        self, interaction: Interaction, game_id: int, seq: int, action: str
+    ) -> None:
+        """A click on a game button (custom_id `mk:<game>:<seq>:<action>`)."""
+
+        async def work() -> None:
+            _guild_id(interaction)
+            require_game_permissions(interaction)
+            if action in LOBBY_ACTIONS:
+                await self._lobby_click(interaction, game_id, action)
+                return
+            try:
+                view = await self._service.act(game_id, interaction.user.id, seq, action)
+            except StaleBoardError:
+                if not await self._refresh_if_behind(interaction, game_id):
+                    raise
+                return
+            await self._show_after_click(interaction, view)
+
+        await self._guarded(interaction, f"handling button {action} of game {game_id}", work)
+
+    # --- recovery ----------------------------------------------------------------------------
+
+    async def resume_displays(self) -> None:
+        """After a restart: post the current turn of every game whose message fell behind."""
+        for view in await self._service.behind_on_display():
+            try:
+                await self._strip_buttons(view)
+                await self._post_current(view)
+            except discord.HTTPException as error:
+                log.warning("could not bring game %s's message up to date: %s", view.id, error)
+
+    # --- lobby -------------------------------------------------------------------------------
+
+    async def _lobby_command(self, interaction: Interaction, action: str) -> None:
+        async def work() -> None:
+            _guild_id(interaction)
+            require_game_permissions(interaction)
+            game_id = await self._service.open_game_id(_channel_id(interaction))
+            lobby_message = (await self._service.look(game_id)).game.board_message_id
+            user = interaction.user.id
+            if action == LOBBY_START:
+                view = await self._service.start(game_id, user)
+                key = "lobby.game_started"
+            elif action == LOBBY_JOIN:
+                view = await self._service.join(game_id, user)
+                key = "lobby.you_joined"
+            else:
+                view = await self._service.leave(game_id, user)
+                key = "lobby.you_left"
+            await interaction.response.send_message(text(key, game_id=game_id), ephemeral=True)
+            await self._edit_lobby(view, lobby_message)
+            if action == LOBBY_START:
+                await self._post_current(view)
+
+        await self._guarded(interaction, f"lobby command {action}", work)
+
+    async def _lobby_click(self, interaction: Interaction, game_id: int, action: str) -> None:
+        user = interaction.user.id
+        if action == LOBBY_JOIN:
+            view = await self._service.join(game_id, user)
+        elif action == LOBBY_LEAVE:
+            view = await self._service.leave(game_id, user)
+        elif action == LOBBY_CANCEL:
+            view = await self._service.cancel(game_id, user)
+        else:
+            view = await self._service.start(game_id, user)
+        post = presenter.lobby_post(view, closed_by=user)
+        await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
+        if action == LOBBY_START:
+            await self._post_current(view)
+
+    async def _edit_lobby(self, view: GameView, message_id: int | None) -> None:
+        if message_id is None:
+            return
+        post = presenter.lobby_post(view)
+        try:
+            await self._message(view, message_id).edit(embed=post.embed, view=lobby_buttons(view))
+        except discord.HTTPException as error:
+            log.info("lobby message of game %s not updated: %s", view.id, error)
+
+    # --- turns -------------------------------------------------------------------------------
+
+    async def _show_after_click(self, interaction: Interaction, view: GameView) -> None:
+        if view.turn_changed:
+            await self._respond_edit(interaction, presenter.finished_turn_post(view), None)
+            await self._post_current(view)
+            return
+        await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
+        if interaction.message is not None:
+            await self._service.set_board_message(view.id, interaction.message.id, view.seq)
+
+    async def _refresh_if_behind(self, interaction: Interaction, game_id: int) -> bool:
+        """A stale click on the game's own message whose display lags (a crash between the
+        commit and the answer): redraw it with the current decision. True if it did."""
+        view = await self._service.look(game_id)
+        game = view.game
+        clicked = interaction.message.id if interaction.message is not None else None
+        if (
+            view.status is not GameStatus.RUNNING
+            or clicked is None
+            or clicked != game.board_message_id
+            or game.board_message_seq == game.seq
+            or view.turn_changed
+        ):
+            return False
+        await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
+        await self._service.set_board_message(view.id, clicked, view.seq)
+        return True
+
+    async def _after_change_elsewhere(self, before: GameView, view: GameView) -> None:
+        """Bring the game's messages up to date after a change made outside its turn message."""
+        message_id = before.game.board_message_id
+        if view.turn_changed or view.status is not GameStatus.RUNNING:
+            if message_id is not None:
+                post = presenter.finished_turn_post(view) if view.state else None
+                await self._edit_quietly(view, message_id, post)
+            await self._post_current(view)
+            return
+        if message_id is None:
+            await self._post_current(view)
+            return
+        post = presenter.turn_post(view)
+        files = await self._files(post)
+        await self._message(view, message_id).edit(
+            embed=post.embed, attachments=files, view=decision_buttons(view)
+        )
+        await self._service.set_board_message(view.id, message_id, view.seq)
+
+    async def _post_current(self, view: GameView) -> None:
+        """Post the game's current message: the next turn (pinging its player) or the end."""
+        if view.status is GameStatus.OVER:
+            post = presenter.final_post(view)
+            files = await self._files(post)
+            record = await self._service.record(view.id)
+            files.append(
+                discord.File(
+                    io.BytesIO(json.dumps(record, indent=1).encode()),
+                    filename=presenter.RECORD_NAME.format(game_id=view.id),
+                )
+            )
+            message = await self._channel(view).send(
+                embed=post.embed, files=files, allowed_mentions=discord.AllowedMentions.none()
+            )
+        elif view.status is GameStatus.RUNNING:
+            post = presenter.turn_post(view, ping=True)
+            files = await self._files(post)
+            mentions = discord.AllowedMentions(
+                everyone=False,
+                roles=False,
+                replied_user=False,
+                users=[discord.Object(post.ping)] if post.ping is not None else False,
+            )
+            message = await self._channel(view).send(
+                content=post.content,
+                embed=post.embed,
+                files=files,
+                view=_or_missing(decision_buttons(view)),
+                allowed_mentions=mentions,
+            )
+        else:
+            return
+        await self._service.set_board_message(view.id, message.id, view.seq)
+
+    async def _strip_buttons(self, view: GameView) -> None:
+        """Leave no live button on the game's last message (after an abort or a crash)."""
+        message_id = view.game.board_message_id
+        if message_id is not None:
+            try:
+                await self._message(view, message_id).edit(view=None)
+            except discord.HTTPException as error:
+                log.info("buttons of game %s's message not removed: %s", view.id, error)
+
+    async def _edit_quietly(self, view: GameView, message_id: int, post: Post | None) -> None:
+        try:
+            if post is None:
+                await self._message(view, message_id).edit(view=None)
+                return
+            files = await self._files(post)
+            await self._message(view, message_id).edit(
+                embed=post.embed, attachments=files, view=None
+            )
+        except discord.HTTPException as error:
+            log.info("message %s of game %s not finalised: %s", message_id, view.id, error)
+
+    # --- Discord plumbing --------------------------------------------------------------------
+
+    async def _files(self, post: Post) -> list[discord.File]:
+        if post.image is None:
+            return []
+        return [images.as_file(await images.render_png(post.image))]
+
+    async def _respond_edit(
+        self, interaction: Interaction, post: Post, buttons: discord.ui.View | None
+    ) -> None:
+        """Answer a click by editing its message; defer first if the image is slow to draw."""
+        files = await self._files_in_time(interaction, post)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=post.content, embed=post.embed, attachments=files, view=buttons
+            )
+        else:
+            await interaction.response.edit_message(
+                content=post.content, embed=post.embed, attachments=files, view=buttons
+            )
+
+    async def _send_response(
+        self, interaction: Interaction, post: Post, *, ephemeral: bool
+    ) -> None:
+        files = await self._files_in_time(interaction, post, ephemeral=ephemeral)
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=post.embed, files=files, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(
+                embed=post.embed, files=files, ephemeral=ephemeral
+            )
+
+    async def _files_in_time(
+        self, interaction: Interaction, post: Post, *, ephemeral: bool = False
+    ) -> list[discord.File]:
+        """Render the post's image; if that takes too long, defer the interaction meanwhile."""
+        rendering = asyncio.ensure_future(self._files(post))
+        started = _received.get(time.monotonic())
+        patience = max(0.0, RENDER_PATIENCE_SECONDS - (time.monotonic() - started))
+        try:
+            return await asyncio.wait_for(asyncio.shield(rendering), patience)
+        except TimeoutError:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            return await rendering
+
+    def _channel(self, view: GameView) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(
+            view.game.channel_id, guild_id=view.game.guild_id
+        )
+
+    def _message(self, view: GameView, message_id: int) -> discord.PartialMessage:
+        return self._channel(view).get_partial_message(message_id)
+
+    async def _guarded(
+        self, interaction: Interaction, what: str, work: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Run a handler; answer expected errors privately, log unexpected ones with a code."""
+        _received.set(time.monotonic())
+        try:
+            await work()
+        except Exception as error:
+            message = describe(error)
+            if message is None:
+                message = report(error, what)
+            await _tell(interaction, message)
+
+
+async def _tell(interaction: Interaction, message: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException as error:
+        log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, error)
+
+
+def _guild_id(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise GuildOnlyError()
+    return interaction.guild_id
+
+
+def _channel_id(interaction: Interaction) -> int:
+    if interaction.channel_id is None:
+        raise GuildOnlyError()
+    return interaction.channel_id
+
+
+def _or_missing(view: discord.ui.View | None) -> Any:
+    """discord.py wants MISSING, not None, for 'no components' on a new message."""
+    return view if view is not None else discord.utils.MISSING

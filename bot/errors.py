@@ -1,0 +1,91 @@
+"""The one error table: expected errors become a short private answer; others get a code.
+
+`describe(error)` gives the user-facing text for an expected error, or None for an unexpected
+one, which `report` logs with a short code that the user also sees.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from bot.messages import text
+from bot.permissions import MissingPermissionsError
+from bot.presenter import mention, message_link
+from bot.services import errors as service_errors
+
+log = logging.getLogger(__name__)
+
+
+class ModeratorsOnlyError(Exception):
+    """A moderator command used by a member without Manage Channels."""
+
+
+class GuildOnlyError(Exception):
+    """A game command outside a server channel."""
+
+
+def _stale(error: service_errors.StaleBoardError) -> str:
+    if error.message_id is None:
+        return text("error.stale_no_link")
+    link = message_link(error.guild_id, error.channel_id, error.message_id)
+    return text("error.stale", link=link)
+
+
+def _channel_has_game(error: service_errors.ChannelHasGameError) -> str:
+    if error.message_id is None:
+        return text("error.channel_has_game", link=f"#{error.game_id}")
+    link = message_link(error.guild_id, error.channel_id, error.message_id)
+    return text("error.channel_has_game", link=link)
+
+
+def _not_your_turn(error: service_errors.NotYourTurnError) -> str:
+    if error.to_move_user is None:
+        return text("error.not_your_turn_nobody")
+    return text("error.not_your_turn", user=mention(error.to_move_user))
+
+
+def _fixed(key: str) -> Callable[[Any], str]:
+    return lambda _error: text(key)
+
+
+ERROR_TABLE: dict[type[Exception], Callable[[Any], str]] = {
+    service_errors.NoGameHereError: _fixed("error.no_game_here"),
+    service_errors.GameNotFoundError: _fixed("error.game_not_found"),
+    service_errors.ChannelHasGameError: _channel_has_game,
+    service_errors.BadOptionError: lambda error: text("error.bad_option", option=error.option),
+    service_errors.LobbyClosedError: _fixed("error.lobby_closed"),
+    service_errors.LobbyFullError: _fixed("error.lobby_full"),
+    service_errors.AlreadySeatedError: _fixed("error.already_seated"),
+    service_errors.NotSeatedError: _fixed("error.not_seated"),
+    service_errors.HostOnlyError: _fixed("error.host_only"),
+    service_errors.HostCannotLeaveError: _fixed("error.host_cannot_leave"),
+    service_errors.NotEnoughPlayersError: _fixed("error.not_enough_players"),
+    service_errors.GameNotRunningError: _fixed("error.game_not_running"),
+    service_errors.StaleBoardError: _stale,
+    service_errors.NotYourTurnError: _not_your_turn,
+    service_errors.IllegalMoveError: lambda error: text("error.illegal", reason=error.reason),
+    MissingPermissionsError: lambda error: text(
+        "error.missing_permissions", permissions=error.label()
+    ),
+    ModeratorsOnlyError: _fixed("error.moderators_only"),
+    GuildOnlyError: _fixed("error.guild_only"),
+}
+
+
+def describe(error: BaseException) -> str | None:
+    """The private answer for an expected error; None if `error` is unexpected."""
+    for kind in type(error).__mro__:
+        describer = ERROR_TABLE.get(kind)
+        if describer is not None:
+            return describer(error)
+    return None
+
+
+def report(error: BaseException, context: str) -> str:
+    """Log an unexpected error with a fresh short code and return the user's text."""
+    code = secrets.token_hex(3).upper()
+    log.error("error %s while %s", code, context, exc_info=error)
+    return text("error.unexpected", code=code)

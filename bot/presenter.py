@@ -1,0 +1,342 @@
+"""Turns game views into what Discord shows: message text, embeds and which image to draw.
+
+Pure functions, no Discord I/O: every sentence comes from the message catalogue (bot.messages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import discord
+
+import engine
+from bot.messages import text
+from bot.services import GameView
+from bot.storage import GameStatus
+from engine import Color, GameState, Phase
+from engine.events import Event
+
+COLOR_DOTS = {Color.RED: "🟥", Color.YELLOW: "🟨", Color.BLUE: "🟦", Color.BROWN: "🟫"}
+EMBED_COLORS = {
+    Color.RED: 0xC0392B,
+    Color.YELLOW: 0xF1C40F,
+    Color.BLUE: 0x2E86C1,
+    Color.BROWN: 0x8E5B3A,
+}
+LOBBY_COLOR = 0xD35400
+END_COLOR = 0x27AE60
+IMAGE_NAME = "board.png"
+RECORD_NAME = "marrakech-game-{game_id}.json"
+EMBED_DESCRIPTION_LIMIT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class BoardImage:
+    """Which picture to draw for a message: the board now, or the final ranking."""
+
+    state: GameState
+    events: tuple[Event, ...]
+    numbered: bool = False
+    final: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A message to send or to edit into place."""
+
+    embed: discord.Embed
+    content: str | None = None
+    image: BoardImage | None = None
+    ping: int | None = None
+
+
+def mention(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id is not None else "?"
+
+
+def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def turn_limit_label(seconds: int | None) -> str:
+    if seconds is None:
+        return text("turn_limit.none")
+    if seconds % 3600 == 0:
+        return text("turn_limit.some", hours=seconds // 3600)
+    return text("turn_limit.minutes", minutes=seconds // 60)
+
+
+# --- lobby -----------------------------------------------------------------------------------
+
+
+def lobby_post(view: GameView, *, closed_by: int | None = None) -> Post:
+    """The lobby message: options, who joined, the commitment; closed when started/cancelled."""
+    game = view.game
+    embed = discord.Embed(title=text("lobby.title", game_id=game.id), color=LOBBY_COLOR)
+    if game.status is GameStatus.LOBBY:
+        embed.description = text("lobby.body", host=mention(game.host_id))
+    elif game.status is GameStatus.ABORTED:
+        embed.description = text("lobby.cancelled", user=mention(closed_by or game.ended_by))
+    else:
+        embed.description = text("lobby.started")
+    embed.add_field(
+        name=text("lobby.players", count=len(view.players), seats=game.seats_wanted),
+        value="\n".join(mention(player.user_id) for player in view.players) or "-",
+        inline=False,
+    )
+    embed.add_field(
+        name="\u200b",
+        value=text(
+            "lobby.options",
+            seats=game.seats_wanted,
+            variant=text(f"variant.{game.variant}"),
+            turn_limit=turn_limit_label(game.turn_limit_seconds),
+        )
+        + "\n"
+        + text("lobby.commitment", sha=game.seed_sha256),
+        inline=False,
+    )
+    return Post(embed=embed)
+
+
+# --- turns -----------------------------------------------------------------------------------
+
+
+def turn_post(view: GameView, *, ping: bool = False) -> Post:
+    """The live message of the current turn: what happened so far and what to decide now."""
+    state = _state(view)
+    mover = state.to_move
+    assert mover is not None
+    user = view.user_at(mover)
+    lines = narrate(view, view.turn_events)
+    lines.append("")
+    lines.append(_prompt(view, state, user))
+    embed = _turn_embed(view, state, state.turn, lines, _seat_color(state, mover))
+    content = text("turn.ping", user=mention(user), game_id=view.id) if ping else None
+    image = BoardImage(state, view.turn_events, numbered=state.phase is Phase.PLACE)
+    return Post(embed=embed, content=content, image=image, ping=user if ping else None)
+
+
+def finished_turn_post(view: GameView) -> Post:
+    """The turn that just ended, frozen: its story and the board after it, no decision left."""
+    state = _state(view)
+    events = view.turn_events if state.is_over else view.previous_turn_events
+    turn = state.turn if state.is_over else state.turn - 1
+    mover = _mover_of(events)
+    lines = narrate(view, events)
+    lines.append(text("turn.done", turn=turn))
+    color = _seat_color(state, mover) if mover is not None else LOBBY_COLOR
+    embed = _turn_embed(view, state, turn, lines, color)
+    return Post(embed=embed, image=BoardImage(state, events))
+
+
+def final_post(view: GameView) -> Post:
+    """The end: ranking with scores, why it ended, the tie-break, the record attached."""
+    state = _state(view)
+    outcome = state.outcome
+    assert outcome is not None
+    scores = engine.scores(state)
+    lines = [text(f"end.reason.{outcome.reason}")]
+    for place, group in enumerate(outcome.ranking, start=1):
+        for seat in group:
+            dot = _dots(state, seat)
+            user = mention(view.user_at(seat))
+            if state.is_eliminated(seat):
+                lines.append(text("end.rank_line_out", place=place, dot=dot, user=user))
+            else:
+                score = scores[seat]
+                lines.append(
+                    text(
+                        "end.rank_line",
+                        place=place,
+                        dot=dot,
+                        user=user,
+                        total=score.total,
+                        dirhams=score.dirhams,
+                        visible=score.visible,
+                    )
+                )
+    lines.append(text(f"end.tie_break.{outcome.tie_break}"))
+    winners = " ".join(mention(view.user_at(seat)) for seat in outcome.ranking[0])
+    lines.append(text("end.winner", users=winners))
+    lines.append(text("end.record"))
+    embed = discord.Embed(
+        title=text("end.title", game_id=view.id),
+        description="\n".join(lines),
+        color=END_COLOR,
+    )
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    embed.set_footer(text=_footer(view))
+    return Post(embed=embed, image=BoardImage(state, view.turn_events, final=True))
+
+
+def aborted_post(view: GameView) -> Post:
+    embed = discord.Embed(
+        description=text("abort.done", game_id=view.id, user=mention(view.game.ended_by)),
+        color=LOBBY_COLOR,
+    )
+    return Post(embed=embed)
+
+
+def board_post(view: GameView) -> Post:
+    """A private look at the board and the scores."""
+    state = _state(view)
+    embed = discord.Embed(title=text("board.title", game_id=view.id), color=LOBBY_COLOR)
+    embed.add_field(name=text("turn.table_title"), value=_seat_table(view, state), inline=False)
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    embed.set_footer(text=_footer(view))
+    return Post(embed=embed, image=BoardImage(state, view.turn_events))
+
+
+def rules_post() -> Post:
+    return Post(
+        embed=discord.Embed(
+            title=text("rules.title"), description=text("rules.body"), color=LOBBY_COLOR
+        )
+    )
+
+
+def placement_labels(state: GameState) -> list[str]:
+    """The placements in the engine's order; button n lays the n-th (numbered on the image)."""
+    return engine.legal_actions(state) if state.phase is Phase.PLACE else []
+
+
+# --- narration -------------------------------------------------------------------------------
+
+
+def narrate(view: GameView, events: Iterable[Event]) -> list[str]:
+    """One line per thing that happened, in order."""
+    lines: list[str] = []
+    for event in events:
+        line = _narrate_one(view, event)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _narrate_one(view: GameView, event: Event) -> str | None:
+    match event:
+        case engine.AssamTurned(seat=seat, rotation=rotation, facing=facing):
+            return text(f"event.turned.{rotation}", user=_who(view, seat), facing=_facing(facing))
+        case engine.DieRolled(face=face):
+            return text("event.rolled", face=face)
+        case engine.AssamMoved(start=start, path=path):
+            return text("event.moved", path=_path(start, path))
+        case engine.TaxPaid(payer=payer, payee=payee, owed=owed, paid=paid, color=color):
+            key = "event.paid" if paid == owed else "event.paid_short"
+            return text(
+                key,
+                payer=_who(view, payer),
+                payee=_who(view, payee),
+                owed=owed,
+                paid=paid,
+                color=text(f"color.{color.value}"),
+            )
+        case engine.PlayerEliminated(seat=seat, resigned=resigned):
+            return text("event.resigned" if resigned else "event.eliminated", user=_who(view, seat))
+        case engine.RugPlaced(seat=seat, color=color, squares=squares):
+            return text(
+                "event.placed",
+                user=_who(view, seat),
+                color=text(f"color.{color.value}"),
+                squares="-".join(engine.square_name(square) for square in squares),
+            )
+        case engine.AssamRotated(seat=seat, rotation=rotation, facing=facing):
+            return text(f"event.rotated.{rotation}", user=_who(view, seat), facing=_facing(facing))
+    return None
+
+
+def _path(start: int, path: Sequence[engine.Step]) -> str:
+    squares = [engine.square_name(start)]
+    for step in path:
+        squares.append(engine.square_name(step.square) + ("↩" if step.via_border else ""))
+    return " → ".join(squares)
+
+
+def _facing(facing: int) -> str:
+    return text(f"facing.{engine.Facing(facing).name}")
+
+
+def _who(view: GameView, seat: int) -> str:
+    return mention(view.user_at(seat))
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _state(view: GameView) -> GameState:
+    if view.state is None:
+        raise ValueError(f"game {view.id} has not started")
+    return view.state
+
+
+def _prompt(view: GameView, state: GameState, user: int | None) -> str:
+    who = mention(user)
+    if state.phase is Phase.PLACE:
+        color = state.next_rug_color(state.to_move) if state.to_move is not None else None
+        name = text(f"color.{color.value}") if color is not None else "?"
+        return text("turn.prompt.place", user=who, color=name)
+    prompt = text(f"turn.prompt.{state.phase.value}", user=who)
+    if state.players == 2 and state.to_move is not None:
+        color = state.next_rug_color(state.to_move)
+        if color is not None:
+            prompt += "\n" + text("turn.must_lay", user=who, color=text(f"color.{color.value}"))
+    return prompt
+
+
+def _turn_embed(
+    view: GameView, state: GameState, turn: int, lines: list[str], color: int
+) -> discord.Embed:
+    description = "\n".join(lines)
+    if len(description) > EMBED_DESCRIPTION_LIMIT:
+        description = description[: EMBED_DESCRIPTION_LIMIT - 1] + "…"
+    embed = discord.Embed(
+        title=text("turn.title", game_id=view.id, turn=turn), description=description, color=color
+    )
+    embed.add_field(name=text("turn.table_title"), value=_seat_table(view, state), inline=False)
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    embed.set_footer(text=_footer(view))
+    return embed
+
+
+def _seat_table(view: GameView, state: GameState) -> str:
+    scores = engine.scores(state)
+    lines = []
+    for seat in range(state.players):
+        dot = _dots(state, seat)
+        user = mention(view.user_at(seat))
+        if state.is_eliminated(seat):
+            lines.append(text("turn.seat_line_out", dot=dot, user=user, score=scores[seat].total))
+            continue
+        lines.append(
+            text(
+                "turn.seat_line",
+                dot=dot,
+                user=user,
+                dirhams=state.dirhams[seat],
+                rugs=sum(state.rugs_left(seat).values()),
+                score=scores[seat].total,
+            )
+        )
+    return "\n".join(lines)
+
+
+def _dots(state: GameState, seat: int) -> str:
+    return "".join(COLOR_DOTS[color] for color in engine.seat_colors(state.players, seat))
+
+
+def _seat_color(state: GameState, seat: int) -> int:
+    return EMBED_COLORS[engine.seat_colors(state.players, seat)[0]]
+
+
+def _mover_of(events: Sequence[Event]) -> int | None:
+    for event in events:
+        seat = getattr(event, "seat", None)
+        if isinstance(seat, int):
+            return seat
+    return None
+
+
+def _footer(view: GameView) -> str:
+    return text("turn.footer", game_id=view.id, seq=view.seq, sha=view.game.seed_sha256[:16])

@@ -1,0 +1,1 @@
+"""Discord components: the game's persistent buttons and the rows they are laid out in."""
