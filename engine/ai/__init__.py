@@ -1,0 +1,82 @@
+"""AI players for Marrakech: four levels that can take any seat, standard library only.
+
+Levels (each a module with its own docstring):
+
+- `random` (`engine.ai.easy.RandomPlayer`): a uniformly random legal action; a baseline.
+- `easy` (`engine.ai.easy.EasyPlayer`): looks at the board, not ahead: usually turns Assam away
+  from tolls and lays its showiest rug, otherwise plays at random. Beatable by a beginner.
+- `medium` (`engine.ai.medium.MediumPlayer`): greedy over the exact die distribution: tolls
+  paid and received, squares gained and covered, region growth, the next mover's reply and the
+  risk of being covered; each orientation is judged by the best rug that can follow it.
+- `hard` (`engine.ai.hard.HardPlayer`): Monte Carlo search: the medium appraisal picks the
+  candidates, then whole games are played out to the end with a fast medium-lite policy,
+  with the same dice for every candidate, and successive halving spends the whole budget on
+  the most promising ones.
+
+Entry point: `choose_action(state, level, seed, budget=None) -> str` at any decision node
+(ORIENT, PLACE, ROTATE; never at a die roll). The same state, level, seed and work budget give
+the same action, so a game with AI players replays exactly. The AI never reads hidden
+information: the order of the 2-player piles below the revealed top rug is re-shuffled in
+every playout. `decide(...)` returns the full `Decision` (action, work done, values).
+"""
+
+from __future__ import annotations
+
+from engine.ai.budget import Budget, Meter
+from engine.ai.easy import EasyPlayer, RandomPlayer
+from engine.ai.hard import DEFAULT_BUDGET, HardPlayer
+from engine.ai.medium import MediumPlayer
+from engine.ai.player import Decision, NotADecisionError, Player
+from engine.ai.prng import SplitMix64, mix_seed
+from engine.state import GameState
+
+LEVELS = ("random", "easy", "medium", "hard")
+
+
+def make_player(level: str) -> Player:
+    """A player of the named level ("random", "easy", "medium" or "hard")."""
+    if level == "random":
+        return RandomPlayer()
+    if level == "easy":
+        return EasyPlayer()
+    if level == "medium":
+        return MediumPlayer()
+    if level == "hard":
+        return HardPlayer()
+    raise ValueError(f"unknown AI level {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+def decide(state: GameState, level: str, seed: int, budget: Budget | None = None) -> Decision:
+    """The decision of a `level` player for the seat to move (see `choose_action`)."""
+    return make_player(level).decide(state, seed, budget)
+
+
+def choose_action(state: GameState, level: str, seed: int, budget: Budget | None = None) -> str:
+    """The action (notation) a `level` player picks for the seat to move.
+
+    `seed` makes the choice reproducible (derive it from the game seed and the action index,
+    e.g. with `mix_seed`). `budget` limits hard's search (default `DEFAULT_BUDGET`: at most
+    1 s of one core); the other levels do a small fixed amount of work. Raises
+    NotADecisionError at a die roll or when the game is over.
+    """
+    return decide(state, level, seed, budget).action
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "LEVELS",
+    "Budget",
+    "Decision",
+    "EasyPlayer",
+    "HardPlayer",
+    "MediumPlayer",
+    "Meter",
+    "NotADecisionError",
+    "Player",
+    "RandomPlayer",
+    "SplitMix64",
+    "choose_action",
+    "decide",
+    "make_player",
+    "mix_seed",
+]

@@ -1,0 +1,207 @@
+"""The one-turn appraisal behind `medium` (and hard's candidate ordering).
+
+`Greedy(s, seat)` values the seat's options on a FastState over the exact die distribution:
+
+- a toll paid or received counts at its size, for the payer and the payee (R8), and a seat
+  that cannot pay is out (R9): a large loss for the mover, a large gain against a rival;
+- laying a rug gains the squares it newly shows in the mover's colours and takes away those
+  it covers of rivals still in (R11 counts visible squares);
+- region growth: the sum of squared region sizes of each colour, times how many rival turns
+  are left, estimates future tolls (a region of size n is hit with probability ~ n/49 and then
+  pays n); merging own regions raises it, splitting a rival's lowers theirs;
+- the next mover's reply: which way they will turn to pay least (standard rules) or which way
+  we turn Assam for them (variant R12), and the tolls they then expect to pay us;
+- the risk of being covered: squares of ours inside the reach of the next mover's rug.
+
+A point for a rival counts -1/(n-1) of a point for the seat itself (see `tactics.weights`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.ai.tactics import (
+    LANDINGS,
+    ORIENT_TURNS,
+    ROTATE_TURNS,
+    ZONE,
+    lay,
+    legal_placements,
+    next_color,
+    next_mover,
+    own_mask,
+    payees,
+    toll,
+    unlay,
+    weights,
+)
+from engine.board import BIT, NEIGHBOURS, SQUARES, region_mask
+from engine.model import owner_of
+from engine.playout import FastState
+
+NEAR: tuple[int, ...] = tuple(
+    BIT[sq] | sum(BIT[n] for n in NEIGHBOURS[sq]) for sq in range(SQUARES)
+)
+"""NEAR[square]: the square and its orthogonal neighbours, as a mask."""
+
+
+@dataclass(frozen=True, slots=True)
+class GreedyWeights:
+    """Tuning of the appraisal (defaults measured in the arena)."""
+
+    region: float = 0.5
+    """Weight of the squared-region-size potential, per rival turn left, per square."""
+    horizon: int = 12
+    """Rival turns counted at most for the potential."""
+    cover_risk: float = 0.5
+    """Loss per own square inside the next mover's reach (at most two per landing)."""
+    elimination: float = 40.0
+    """Value of a seat going out (R9), on top of the dirhams it pays."""
+
+
+DEFAULT_WEIGHTS = GreedyWeights()
+
+
+def _regions_square_sum(mask: int, seeds: int) -> int:
+    """Sum of squared sizes of the distinct regions of `mask` that meet `seeds`."""
+    total = 0
+    todo = mask & seeds
+    while todo:
+        square = (todo & -todo).bit_length() - 1
+        found = region_mask(mask, square)
+        total += found.bit_count() ** 2
+        todo &= ~found
+    return total
+
+
+class Greedy:
+    """Appraises orientations, placements and rotations for `seat` on `s` (left unchanged)."""
+
+    def __init__(self, s: FastState, seat: int, tuning: GreedyWeights = DEFAULT_WEIGHTS) -> None:
+        self.s = s
+        self.seat = seat
+        self.tuning = tuning
+        self.weight = weights(s, seat)
+        self.payee_of = payees(s)
+        self.owner = tuple(owner_of(s.players, color) for color in range(4))
+        self.color = next_color(s, seat)
+        self.reply_seat = next_mover(s, seat)
+        rival_turns = sum(
+            s.hand[other] for other in range(s.players) if other != seat and s.alive[other]
+        )
+        self.potential = tuning.region * min(rival_turns, tuning.horizon) / SQUARES
+        self.evaluations = 0
+
+    # -- tolls ---------------------------------------------------------------------------
+
+    def toll_value(self, payer: int, payee: int, amount: int) -> float:
+        """What `payer` owing `amount` to `payee` is worth to our seat (R8, R9)."""
+        if payee < 0 or amount == 0:
+            return 0.0
+        purse = self.s.dirhams[payer]
+        paid = min(amount, purse)
+        value = (self.weight[payee] - self.weight[payer]) * paid
+        if amount > purse:
+            value -= self.weight[payer] * self.tuning.elimination
+        return value
+
+    def reply_value(self, pose: int) -> tuple[float, float]:
+        """(cost to the next mover, value to us) of the next mover rolling from `pose`."""
+        s = self.s
+        rival = self.reply_seat
+        if rival < 0:
+            return 0.0, 0.0
+        purse = s.dirhams[rival]
+        cost = value = 0.0
+        mine = own_mask(s, self.seat)
+        risk = self.tuning.cover_risk
+        for landing, odds in LANDINGS[pose]:
+            square = landing >> 2
+            payee, amount = toll(s, self.payee_of, rival, square)
+            if amount:
+                cost += odds * (amount if amount <= purse else amount + self.tuning.elimination)
+                value += odds * self.toll_value(rival, payee, amount)
+                if amount > purse:
+                    continue  # the rival is out and lays no rug
+            exposed = (mine & ZONE[square]).bit_count()
+            value -= odds * risk * min(2, exposed)
+        return cost, value
+
+    def handover_value(self, square: int, facing: int, rotate_after: bool) -> tuple[float, int]:
+        """Value of leaving Assam on `square` after our rug, and the best rotation (variant).
+
+        Standard rules: the next mover turns the way that costs them least. Variant (R12): we
+        turn Assam, left (0) or right (1), to the facing that is best for us.
+        """
+        if self.reply_seat < 0:
+            return 0.0, 0
+        if rotate_after:
+            options = [square * 4 + ((facing + turn) & 3) for turn in ROTATE_TURNS]
+            values = [self.reply_value(pose)[1] for pose in options]
+            best = 0 if values[0] >= values[1] else 1
+            return values[best], best
+        replies = [self.reply_value(square * 4 + ((facing + turn) & 3)) for turn in ORIENT_TURNS]
+        return min(replies)[1], 0
+
+    # -- rugs ----------------------------------------------------------------------------
+
+    def placement_value(self, square: int, facing: int, a: int, b: int) -> float:
+        """Value of laying our next rug on (a, b) with Assam on `square`, then handing over."""
+        s = self.s
+        self.evaluations += 1
+        color = self.color
+        seat = self.seat
+        weight = self.weight
+        colors, masks = s.colors, s.masks
+        gain = 0.0
+        covered: list[tuple[int, int]] = []
+        for q in (a, b):
+            old = colors[q]
+            if old < 0:
+                gain += 1.0
+            elif self.owner[old] != seat:
+                gain += 1.0
+                payee = self.payee_of[old]
+                if payee >= 0:
+                    gain -= weight[payee]
+                    covered.append((old, q))
+        potential = self.potential
+        reach = NEAR[a] | NEAR[b]
+        before = after = 0.0
+        if potential:
+            before = _regions_square_sum(masks[color], reach) * weight[seat]
+            for old, q in covered:
+                before += region_mask(masks[old], q).bit_count() ** 2 * weight[self.payee_of[old]]
+        saved = lay(s, a, b, color)
+        if potential:
+            after = region_mask(masks[color], a).bit_count() ** 2 * weight[seat]
+            for old, q in covered:
+                after += _regions_square_sum(masks[old], NEAR[q]) * weight[self.payee_of[old]]
+        handover, _ = self.handover_value(square, facing, s.rotate_after)
+        unlay(s, a, b, saved)
+        return gain + potential * (after - before) + handover
+
+    def best_placement(self, square: int, facing: int) -> tuple[float, int]:
+        """(value, index) of the best legal placement with Assam on `square`."""
+        options = legal_placements(self.s, square)
+        values = [self.placement_value(square, facing, a, b) for a, b in options]
+        best = max(range(len(values)), key=values.__getitem__)
+        return values[best], best
+
+    # -- orientation ---------------------------------------------------------------------
+
+    def orientation_value(self, pose: int, cache: dict[int, float]) -> float:
+        """Expected value of rolling from `pose`: the toll we pay, then our best rug."""
+        s = self.s
+        seat = self.seat
+        total = 0.0
+        for landing, odds in LANDINGS[pose]:
+            square = landing >> 2
+            payee, amount = toll(s, self.payee_of, seat, square)
+            value = self.toll_value(seat, payee, amount)
+            if amount <= s.dirhams[seat] and self.color >= 0:
+                if landing not in cache:
+                    cache[landing] = self.best_placement(square, landing & 3)[0]
+                value += cache[landing]
+            total += odds * value
+        return total

@@ -1,0 +1,209 @@
+"""Tournament between AI levels: `python -m engine.arena --a hard --b medium --players 2`.
+
+Plays seeded games and reports how often level A wins against level B, with a 95% Wilson
+confidence interval, the mean score difference and the worst decision time of each level.
+
+Seating: games come in sets of `players`; each set shares one deal and one dice seed and seats
+A in each seat in turn (2 players: A as seat 0, then as seat 1; 3 or 4 players: one A against
+copies of B, A in every seat in turn), so neither level profits from a seat, a first move or a
+lucky deal. Shared first places count as a fraction: A gets 1/k of a win when k seats share it.
+With more than 2 players A "wins" only by finishing first (a fair share would be 1/players);
+the report also gives the pairwise rate: how often A finishes ahead of each copy of B (ties
+count half; a fair share is 50%). The score difference is A's total minus the mean total of
+the B seats. The last line reads e.g.
+`hard vs medium: hard wins 67.5% (95% CI 62.8-72.0), worst decision 0.84 s`
+(the worst decision is A's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.ai import LEVELS, Budget, make_player, mix_seed
+from engine.ai.player import Player
+from engine.dealing import deal, new_game
+from engine.model import Variant
+from engine.rules import CHANCE, DIE_FACES, apply, current_player, scores
+from engine.state import GameState
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (fractional successes, e.g. half wins, allowed)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+@dataclass
+class Tally:
+    """Results of level A over the games played so far."""
+
+    games: int = 0
+    wins: float = 0.0
+    pairwise: float = 0.0
+    pairs: int = 0
+    score_difference: float = 0.0
+    worst: dict[str, float] = field(default_factory=dict)
+    decisions: dict[str, int] = field(default_factory=dict)
+    thinking: dict[str, float] = field(default_factory=dict)
+
+    def time_decision(self, level: str, seconds: float) -> None:
+        self.worst[level] = max(self.worst.get(level, 0.0), seconds)
+        self.decisions[level] = self.decisions.get(level, 0) + 1
+        self.thinking[level] = self.thinking.get(level, 0.0) + seconds
+
+
+@dataclass(frozen=True)
+class Match:
+    """What to play: levels, players, variant, games and the master seed."""
+
+    a: str
+    b: str
+    players: int
+    games: int
+    seed: int
+    variant: Variant
+    budget: Budget | None
+
+
+def play_game(match: Match, seats: Sequence[Player], game_seed: int, tally: Tally) -> GameState:
+    """Play one game to its end; dice and deal from `game_seed`, AI seeds from the history."""
+    dealer = random.Random(mix_seed(game_seed, 1))
+    state = new_game(deal(match.players, match.variant, dealer))
+    dice = random.Random(mix_seed(game_seed, 2))
+    while True:
+        seat = current_player(state)
+        if seat is None:
+            return state
+        if seat == CHANCE:
+            action = f"D{DIE_FACES[dice.randrange(len(DIE_FACES))]}"
+        else:
+            player = seats[seat]
+            started = time.perf_counter()
+            decision = player.decide(
+                state, mix_seed(game_seed, 3, len(state.history)), match.budget
+            )
+            tally.time_decision(player.level, time.perf_counter() - started)
+            action = decision.action
+        state, _ = apply(state, action)
+
+
+def record_result(state: GameState, a_seat: int, tally: Tally) -> None:
+    """Add one finished game, seen from A in `a_seat`."""
+    outcome = state.outcome
+    assert outcome is not None
+    winners = outcome.ranking[0]
+    tally.games += 1
+    if a_seat in winners:
+        tally.wins += 1.0 / len(winners)
+    place = {seat: i for i, group in enumerate(outcome.ranking) for seat in group}
+    totals = [score.total for score in scores(state)]
+    others = [seat for seat in range(state.players) if seat != a_seat]
+    for other in others:
+        tally.pairs += 1
+        if place[a_seat] < place[other]:
+            tally.pairwise += 1.0
+        elif place[a_seat] == place[other]:
+            tally.pairwise += 0.5
+    tally.score_difference += totals[a_seat] - sum(totals[o] for o in others) / len(others)
+
+
+def run_match(match: Match, progress: bool = False) -> Tally:
+    """Play the whole match and return A's tally."""
+    a_player, b_player = make_player(match.a), make_player(match.b)
+    tally = Tally()
+    for game in range(match.games):
+        deal_index, a_seat = divmod(game, match.players)
+        seats = [a_player if seat == a_seat else b_player for seat in range(match.players)]
+        state = play_game(match, seats, mix_seed(match.seed, deal_index), tally)
+        record_result(state, a_seat, tally)
+        if progress:
+            rate = 100 * tally.wins / tally.games
+            print(f"game {tally.games}: {match.a} wins {rate:.1f}%", file=sys.stderr, flush=True)
+    return tally
+
+
+def report(match: Match, tally: Tally) -> list[str]:
+    """The printed summary, ending with the one-line verdict."""
+    low, high = wilson(tally.wins, tally.games)
+    lines = [
+        f"{match.games} games, {match.players} players, variant {match.variant.value}, "
+        f"seed {match.seed}: one {match.a} against "
+        + (f"one {match.b}" if match.players == 2 else f"{match.players - 1} x {match.b}"),
+        f"  {match.a} first place: {tally.wins:g}/{tally.games} "
+        f"= {100 * tally.wins / tally.games:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}; "
+        f"fair share {100 / match.players:.1f}%)",
+    ]
+    if match.players > 2:
+        p_low, p_high = wilson(tally.pairwise, tally.pairs)
+        lines.append(
+            f"  {match.a} ahead of a {match.b}: {100 * tally.pairwise / tally.pairs:.1f}% of "
+            f"{tally.pairs} pairs (95% CI {100 * p_low:.1f}-{100 * p_high:.1f}; fair 50%; "
+            "pairs within one game are not independent, so this CI is optimistic)"
+        )
+    lines.append(
+        f"  mean score difference ({match.a} minus mean {match.b}): "
+        f"{tally.score_difference / tally.games:+.2f}"
+    )
+    for level in dict.fromkeys((match.a, match.b)):
+        count = tally.decisions.get(level, 0)
+        mean = tally.thinking.get(level, 0.0) / count if count else 0.0
+        lines.append(
+            f"  {level}: {count} decisions, mean {1000 * mean:.1f} ms, "
+            f"worst {1000 * tally.worst.get(level, 0.0):.1f} ms"
+        )
+    lines.append(
+        f"{match.a} vs {match.b}: {match.a} wins {100 * tally.wins / tally.games:.1f}% "
+        f"(95% CI {100 * low:.1f}-{100 * high:.1f}), "
+        f"worst decision {tally.worst.get(match.a, 0.0):.2f} s"
+    )
+    return lines
+
+
+def parse_args(argv: Sequence[str] | None) -> Match:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.arena", description="Play AI levels against each other."
+    )
+    parser.add_argument("--a", choices=LEVELS, required=True, help="the level measured")
+    parser.add_argument("--b", choices=LEVELS, required=True, help="its opponent(s)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--variant", choices=[v.value for v in Variant], default=Variant.STANDARD.value
+    )
+    parser.add_argument(
+        "--playouts", type=int, help="hard's playouts per decision (default: its own budget)"
+    )
+    parser.add_argument("--seconds", type=float, help="hard's time cap per decision")
+    parser.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    budget = None
+    if args.playouts is not None or args.seconds is not None:
+        budget = Budget(playouts=args.playouts, seconds=args.seconds)
+    return Match(args.a, args.b, args.players, args.games, args.seed, Variant(args.variant), budget)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    match = parse_args(argv)
+    tally = run_match(match, progress=match is not None and "--progress" in (argv or sys.argv))
+    print("\n".join(report(match, tally)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
