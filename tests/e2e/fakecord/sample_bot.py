@@ -58,7 +58,8 @@ class CounterButton(
 
 class SampleBot(discord.Client):
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default())
+        # READY fires guild_ready_timeout after the last GUILD_CREATE; 2 s by default.
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.2)
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(sample)
 

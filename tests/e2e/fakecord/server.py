@@ -64,13 +64,15 @@ class FakeDiscord:
 
     async def start(self) -> None:
         """Listen on a free loopback port."""
-        self._runner = web.AppRunner(self.rest.application(), handle_signals=False)
+        self._runner = web.AppRunner(
+            self.rest.application(), handle_signals=False, shutdown_timeout=0.5
+        )
         await self._runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
-        site = web.SockSite(self._runner, sock, shutdown_timeout=0.5)
+        site = web.SockSite(self._runner, sock)
         await site.start()
         self.world.base_url = f"http://127.0.0.1:{self.port}"
         self.gateway.url = f"ws://127.0.0.1:{self.port}/gateway"

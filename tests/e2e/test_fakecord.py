@@ -1,0 +1,305 @@
+"""The harness itself: a real discord.py bot subprocess (fakecord/sample_bot.py) against fakecord.
+
+It logs in, syncs commands, answers slash commands and clicks, is rate limited, hits server
+errors and missing permissions, survives a gateway drop with RESUME and a SIGKILL + restart.
+The last tests check the fake's own Discord rules over plain HTTP, without discord.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from tests.e2e.fakecord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeUser,
+    InteractionInputError,
+    permissions,
+)
+from tests.e2e.fakecord.process import BotProcess
+
+pytestmark = pytest.mark.e2e
+
+SAMPLE_BOT = Path(__file__).parent / "fakecord" / "sample_bot.py"
+CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
+
+
+@dataclass
+class Scene:
+    guild: FakeGuild
+    channel: FakeChannel
+    alice: FakeUser
+    bob: FakeUser
+
+
+@pytest.fixture
+def bot_command() -> Sequence[str]:
+    return [sys.executable, str(SAMPLE_BOT)]
+
+
+@pytest.fixture
+def bot_ready_commands() -> Sequence[str]:
+    return ("sample",)
+
+
+@pytest.fixture
+def scene(fake: FakeDiscord) -> Scene:
+    guild = fake.add_guild("Souk", preferred_locale="fr")
+    channel = fake.add_text_channel(guild, "games")
+    alice = fake.add_user("alice", locale="de")
+    bob = fake.add_user("bob")
+    fake.add_member(guild, alice)
+    fake.add_member(guild, bob, permissions=permissions.MANAGE_CHANNELS)
+    return Scene(guild, channel, alice, bob)
+
+
+@pytest_asyncio.fixture
+async def sample(fake: FakeDiscord, scene: Scene, bot: BotProcess) -> BotProcess:
+    return bot
+
+
+async def test_bot_logs_in_syncs_commands_and_answers_a_slash_command(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    command = fake.world.commands.find(scene.guild.id, "sample")
+    assert command is not None
+    hello = next(o for o in command["options"] if o["name"] == "hello")
+    assert [(o["name"], o["type"], o.get("required", False)) for o in hello["options"]] == [
+        ("name", 3, True),
+        ("times", 4, False),
+        ("who", 6, False),
+    ]
+
+    handle = await fake.slash(
+        scene.alice, scene.channel, "sample", "hello", name="you", times=2, who=scene.bob
+    )
+    response = await handle.response()
+    message = await handle.answer()
+
+    assert response.response_type == 4
+    assert message.content == f"hello hello you {scene.bob.mention}"
+    assert message.author.id == fake.bot_user.id
+    assert [b.custom_id for b in message.buttons()] == ["sample:count:0"]
+    assert fake.pings(scene.channel) == [(message, frozenset({scene.bob.id}))]
+    assert handle.latency is not None and handle.latency >= 0
+    assert fake.latency().count == 1
+    assert fake.unhandled_requests == []
+    await sample.wait_for_log(r"READY as Marrakech")
+
+
+async def test_a_click_on_a_dynamic_button_updates_its_message(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    hello = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="x")
+    message = await hello.answer()
+
+    click = await fake.click(scene.bob, message, "sample:count:0")
+    updated = await click.answer()
+
+    assert (await click.response()).response_type == 7
+    assert updated.id == message.id
+    assert updated.content == "count is 1"
+    assert fake.latest_with_components(scene.channel).button(label="Count 1").custom_id == (
+        "sample:count:1"
+    )
+    with pytest.raises(InteractionInputError):
+        await fake.click(scene.bob, message, "sample:count:0")
+
+
+async def test_ephemeral_deferred_follow_up_with_file_and_edited_original(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    secret = await fake.slash(scene.alice, scene.channel, "sample", "secret")
+    hidden = await secret.answer()
+    assert hidden.ephemeral and hidden.visible_to == scene.alice.id
+    assert hidden.content == "only you can see this (de)"
+    assert hidden not in fake.messages(scene.channel)
+
+    report = await fake.slash(scene.alice, scene.channel, "sample", "report")
+    files = await report.followups(1)
+    await report.wait_for(lambda h: sum(e.kind == "edit_original" for e in h.events) == 2)
+
+    assert (await report.response()).response_type == 5
+    assert files[0].file("report.txt") == b"report for alice\n"
+    original = report.original_message()
+    assert original is not None and original.content == "report ready" and not original.loading
+    assert [m.content for m in fake.messages(scene.channel)] == ["report ready", "here is the file"]
+
+
+async def test_a_rate_limited_post_is_retried_once_and_sent_once(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    rule = fake.faults.rate_limit("POST", CHANNEL_MESSAGES, retry_after=0.05)
+
+    handle = await fake.slash(scene.alice, scene.channel, "sample", "post", text="after 429")
+    answer = await handle.answer()
+
+    assert rule.hits == 1
+    posted = [m for m in fake.messages(scene.channel) if m.content == "after 429"]
+    assert len(posted) == 1
+    assert answer.content == f"posted {posted[0].id}"
+    statuses = [
+        r.status for r in fake.requests_to("POST", f"/channels/{scene.channel.id}/messages")
+    ]
+    assert statuses == [429, 200]
+
+
+async def test_a_bad_gateway_answer_is_retried_by_discord_py(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    rule = fake.faults.server_error("POST", CHANNEL_MESSAGES, status=502)
+
+    handle = await fake.slash(scene.alice, scene.channel, "sample", "post", text="after 502")
+    answer = await handle.answer()
+
+    assert rule.hits == 1
+    assert answer.content.startswith("posted ")
+    statuses = [
+        r.status for r in fake.requests_to("POST", f"/channels/{scene.channel.id}/messages")
+    ]
+    assert statuses == [502, 200]
+
+
+async def test_missing_permissions_come_back_as_403_the_bot_can_report(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    fake.deny_bot(scene.channel, permissions.SEND_MESSAGES)
+    denied = await fake.slash(scene.alice, scene.channel, "sample", "post", text="nope")
+    assert (await denied.answer()).content == "cannot post: Missing Permissions (50013)"
+    assert int(denied.payload["app_permissions"]) & permissions.SEND_MESSAGES == 0
+
+    fake.allow_bot(scene.channel)
+    fake.faults.forbidden("POST", CHANNEL_MESSAGES, code=50001, message="Missing Access")
+    injected = await fake.slash(scene.alice, scene.channel, "sample", "post", text="nope again")
+    assert (await injected.answer()).content == "cannot post: Missing Access (50001)"
+    assert fake.messages(scene.channel, include_ephemeral=False) == []
+
+
+@pytest.mark.parametrize("close_code", [4000, None], ids=["close-4000", "abort-tcp"])
+async def test_a_gateway_drop_resumes_and_replays_the_missed_interaction(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess, close_code: int | None
+) -> None:
+    session = fake.session
+    assert session is not None
+
+    await fake.drop_gateway(code=close_code)
+    missed = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="later")
+    resumed = await fake.wait_for_resume()
+    answer = await missed.answer(timeout=10)
+
+    assert resumed is session and resumed.replayed >= 1
+    assert fake.gateway.identifies == 1
+    assert answer.content == "hello later"
+    await sample.wait_for_log("RESUMED")
+
+
+async def test_a_killed_bot_restarts_and_old_buttons_still_work(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    hello = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="before")
+    message = await hello.answer()
+
+    assert await sample.kill() == -9
+    await sample.restart(fake, commands=("sample",))
+    click = await fake.click(scene.alice, message, "sample:count:0")
+
+    assert (await click.answer()).content == "count is 1"
+    assert fake.gateway.identifies == 2
+    assert sample.runs == 2
+
+
+# -- the fake's own Discord rules, over plain HTTP
+
+
+@pytest_asyncio.fixture
+async def http(fake: FakeDiscord) -> aiohttp.ClientSession:
+    async with aiohttp.ClientSession(
+        base_url=fake.world.base_url, headers={"Authorization": "Bot t"}
+    ) as session:
+        yield session  # type: ignore[misc]
+
+
+async def test_messages_over_discord_limits_are_refused_like_discord(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "a", "custom_id": "a"}]}
+    cases = {
+        "too long": {"content": "x" * 2001},
+        "six rows": {"content": "x", "components": [row] * 6},
+        "duplicate ids": {"content": "x", "components": [row, row]},
+        "empty": {},
+    }
+    codes = {}
+    for name, body in cases.items():
+        async with http.post(path, json=body) as response:
+            codes[name] = (response.status, (await response.json())["code"])
+
+    assert codes == {
+        "too long": (400, 50035),
+        "six rows": (400, 50035),
+        "duplicate ids": (400, 50035),
+        "empty": (400, 50006),
+    }
+    assert fake.messages(scene.channel) == []
+
+
+async def test_mentions_follow_allowed_mentions(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    content = f"{scene.alice.mention} {scene.bob.mention}"
+    bodies = [
+        {"content": content},
+        {"content": content, "allowed_mentions": {"parse": [], "users": [str(scene.bob.id)]}},
+        {"content": content, "allowed_mentions": {"parse": []}},
+    ]
+    for body in bodies:
+        async with http.post(path, json=body) as response:
+            assert response.status == 200
+    pinged = [m.pinged_user_ids for m in fake.messages(scene.channel)]
+    assert pinged == [
+        frozenset({scene.alice.id, scene.bob.id}),
+        frozenset({scene.bob.id}),
+        frozenset(),
+    ]
+
+
+async def test_unknown_routes_and_missing_auth_are_recorded(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    async with http.get("/api/v10/stickers/1") as unknown:
+        assert unknown.status == 404
+    async with (
+        aiohttp.ClientSession(base_url=fake.world.base_url) as anonymous,
+        anonymous.get("/api/v10/users/@me") as response,
+    ):
+        assert response.status == 401
+    assert [(r.method, r.path) for r in fake.unhandled_requests] == [("GET", "/stickers/1")]
+
+
+async def test_a_hanging_route_waits_until_released(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    rule = fake.faults.hang("POST", CHANNEL_MESSAGES)
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+
+    async def post() -> int:
+        async with http.post(path, json={"content": "late"}) as response:
+            return response.status
+
+    request = asyncio.ensure_future(post())
+    await rule.wait_fired()
+    assert not request.done() and fake.messages(scene.channel) == []
+    fake.faults.release_hangs()
+    assert await request == 200
+    assert [m.content for m in fake.messages(scene.channel)] == ["late"]
