@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -221,11 +221,11 @@ async def test_a_killed_bot_restarts_and_old_buttons_still_work(
 
 
 @pytest_asyncio.fixture
-async def http(fake: FakeDiscord) -> aiohttp.ClientSession:
+async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession(
         base_url=fake.world.base_url, headers={"Authorization": "Bot t"}
     ) as session:
-        yield session  # type: ignore[misc]
+        yield session
 
 
 async def test_messages_over_discord_limits_are_refused_like_discord(
