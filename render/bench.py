@@ -15,13 +15,13 @@ from engine import Phase, record_of
 from render.board import render_board
 from render.layout import DEFAULT_SIZE
 from render.replay import render_replay
-from render.samples import finished, moments, new_sample
+from render.samples import Moment, finished, moments, new_sample
 
 SEEDS = (1, 2, 3)
 
 
 def main() -> int:
-    cases = []
+    cases: list[Moment] = []
     for seed in SEEDS:
         state, rng = new_sample(4, seed)
         cases.extend(m for m in moments(state, rng) if m.state.phase is Phase.PLACE)

@@ -3,6 +3,7 @@ mask, since a board repeats the same labels and small numbers on every turn."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -15,7 +16,9 @@ RGB = tuple[int, int, int]
 @lru_cache(maxsize=4096)
 def _mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     face = font(size, bold=bold)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    box = face.getbbox(text, anchor=anchor)
+    left, top = math.floor(box[0]), math.floor(box[1])
+    right, bottom = math.ceil(box[2]), math.ceil(box[3])
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
     return mask, left, top

@@ -1,0 +1,1 @@
+"""Tests of the render package: palette, geometry, board pixels, replay GIF, demo and bench."""

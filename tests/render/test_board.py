@@ -1,0 +1,301 @@
+"""Board pictures checked on their pixels: size, rug colours, Assam, candidates, overlays."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+
+import pytest
+from PIL import Image
+
+from engine import (
+    COLOR_ORDER,
+    COLS,
+    ROWS,
+    AssamMoved,
+    Phase,
+    RugPlaced,
+    TaxPaid,
+    legal_actions,
+    owner_of,
+    placement_notation,
+    placements,
+)
+from render import DEFAULT_SIZE, image_size, render_board, render_game_over
+from render.layout import layout, step_arc
+from render.overlays import path_points
+from render.palette import (
+    ASSAM,
+    BADGE,
+    LAST_RUG,
+    NEUTRAL_STYLE,
+    PATH,
+    REGION,
+    RUG_STYLES,
+)
+from render.samples import Moment, at_turn
+from render.sprites import assam_body_offset, badge, badge_radius
+
+from .conftest import decode
+
+
+def _covered_by_marks(moment: Moment, with_candidates: bool) -> set[int]:
+    """Squares where an overlay may hide the centre: Assam, the path, candidate ends."""
+    state = moment.state
+    busy = {state.assam}
+    for event in moment.events:
+        if isinstance(event, AssamMoved):
+            busy |= {event.start, *(step.square for step in event.path)}
+    if with_candidates:
+        busy |= {square for pair in placements(state) for square in pair}
+    return busy
+
+
+def test_png_decodes_at_the_documented_size(midgame: Moment) -> None:
+    for size in (DEFAULT_SIZE, 480):
+        image = decode(render_board(midgame.state, size=size))
+        assert image.size == image_size(4, size=size)
+
+
+def test_two_player_picture_has_its_own_height(two_player: Moment) -> None:
+    image = decode(render_board(two_player.state, events=two_player.events))
+    assert image.size == image_size(2)
+    assert image_size(2)[1] < image_size(4)[1]
+
+
+@pytest.mark.parametrize("fixture", ["midgame", "two_player", "after_laying"])
+def test_each_rug_square_shows_its_owners_color_at_its_centre(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    moment: Moment = request.getfixturevalue(fixture)
+    state = moment.state
+    image = decode(render_board(state, events=moment.events, show_candidates=True))
+    geometry = layout(DEFAULT_SIZE, state.players)
+    busy = _covered_by_marks(moment, with_candidates=True)
+    checked = 0
+    for square in range(ROWS * COLS):
+        color = state.color_at(square)
+        if square in busy:
+            continue
+        pixel = image.getpixel(geometry.center_pixel(square))
+        if color is None:
+            assert pixel not in {style.fill for style in RUG_STYLES.values()}
+        else:
+            assert pixel == RUG_STYLES[color].fill, square
+            checked += 1
+    assert checked >= 8
+
+
+def test_rugs_of_an_eliminated_seat_turn_neutral(eliminated: Moment) -> None:
+    state = eliminated.state
+    (out,) = state.eliminated
+    image = decode(render_board(state))
+    geometry = layout(DEFAULT_SIZE, 4)
+    neutral = 0
+    for square in range(ROWS * COLS):
+        index = state.colors[square]
+        if index < 0 or square == state.assam:
+            continue
+        pixel = image.getpixel(geometry.center_pixel(square))
+        if owner_of(4, index) == out:
+            assert pixel == NEUTRAL_STYLE.fill
+            neutral += 1
+        else:
+            assert pixel == RUG_STYLES[COLOR_ORDER[index]].fill
+    assert neutral >= 1
+
+
+def test_assam_is_drawn_where_he_stands_and_nowhere_else(midgame: Moment) -> None:
+    state = midgame.state
+    image = decode(render_board(state))
+    geometry = layout(DEFAULT_SIZE, 4)
+    dx, dy = assam_body_offset(geometry.cell, state.facing)
+    for square in range(ROWS * COLS):
+        x, y = geometry.center_pixel(square)
+        assert (image.getpixel((x + dx, y + dy)) == ASSAM) is (square == state.assam)
+
+
+def test_assams_arrow_points_his_way(midgame: Moment) -> None:
+    state = midgame.state
+    image = decode(render_board(state))
+    geometry = layout(DEFAULT_SIZE, 4)
+    x, y = geometry.center_pixel(state.assam)
+    dx, dy = assam_body_offset(geometry.cell, state.facing)
+    # Behind him is his dark body; ahead, as far out, the white arrow.
+    assert image.getpixel((x + dx, y + dy)) == ASSAM
+    assert image.getpixel((x - dx, y - dy)) == (255, 255, 255)
+
+
+def _pixels(image: Image.Image) -> list[tuple[int, int, int]]:
+    """The RGB pixels of an image, row by row."""
+    data = image.convert("RGB").tobytes()
+    return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+
+
+def _badge_pixels(image: Image.Image, x: float, y: float, reach: int) -> int:
+    box = image.crop((round(x) - reach, round(y) - reach, round(x) + reach, round(y) + reach))
+    return sum(1 for pixel in _pixels(box) if pixel == BADGE)
+
+
+def _edges() -> list[tuple[int, int]]:
+    pairs = []
+    for square in range(ROWS * COLS):
+        row, col = divmod(square, COLS)
+        if col + 1 < COLS:
+            pairs.append((square, square + 1))
+        if row + 1 < ROWS:
+            pairs.append((square, square + COLS))
+    return pairs
+
+
+@pytest.mark.parametrize("fixture", ["midgame", "two_player"])
+def test_numbered_candidates_appear_only_on_legal_placements(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    moment: Moment = request.getfixturevalue(fixture)
+    state = moment.state
+    assert state.phase is Phase.PLACE
+    image = decode(render_board(state, events=moment.events, show_candidates=True))
+    geometry = layout(DEFAULT_SIZE, state.players)
+    reach = badge_radius(geometry.cell) // 2
+    legal = set(placements(state))
+    assert legal
+    for first, second in _edges():
+        x, y = geometry.shared_edge_midpoint(first, second)
+        shown = _badge_pixels(image, x, y, reach) > reach
+        assert shown is ((first, second) in legal), (first, second)
+
+
+def test_badges_carry_the_numbers_of_legal_actions_order(midgame: Moment) -> None:
+    state = midgame.state
+    ordered = placements(state)
+    assert [placement_notation(a, b) for a, b in ordered] == legal_actions(state)
+    image = decode(render_board(state, show_candidates=True))
+    geometry = layout(DEFAULT_SIZE, 4)
+    ring = RUG_STYLES[state.next_rug_color(state.to_move)].fill  # type: ignore[arg-type,index]
+    inner = round(badge_radius(geometry.cell) * 0.55)
+    templates = {}
+    for number in range(1, len(ordered) + 1):
+        sprite = badge(geometry.cell, number, ring).convert("RGB")
+        c = sprite.width // 2
+        templates[number] = list(_pixels(sprite.crop((c - inner, c - inner, c + inner, c + inner))))
+    for number, (first, second) in enumerate(ordered, start=1):
+        x, y = geometry.shared_edge_midpoint(first, second)
+        sprite_side = badge(geometry.cell, number, ring).width
+        left = round(x - sprite_side / 2) + sprite_side // 2
+        top = round(y - sprite_side / 2) + sprite_side // 2
+        seen = _pixels(image.crop((left - inner, top - inner, left + inner, top + inner)))
+
+        def distance(template: list[tuple[int, int, int]], seen: list = seen) -> int:
+            return sum(
+                abs(a - b)
+                for p, q in zip(template, seen, strict=True)
+                for a, b in zip(p, q, strict=True)
+            )
+
+        best = min(templates, key=lambda n: distance(templates[n]))
+        assert best == number
+
+
+def test_candidates_are_only_numbered_when_asked_and_at_the_place_phase(
+    midgame: Moment, after_laying: Moment
+) -> None:
+    plain = render_board(midgame.state, events=midgame.events)
+    numbered = render_board(midgame.state, events=midgame.events, show_candidates=True)
+    explicit = render_board(
+        midgame.state, events=midgame.events, candidates=placements(midgame.state)
+    )
+    assert plain != numbered
+    assert numbered == explicit
+    assert render_board(midgame.state, show_candidates=True, candidates=[]) == render_board(
+        midgame.state
+    )
+    # Outside the PLACE phase there is nothing to number.
+    assert after_laying.state.phase is Phase.ORIENT
+    assert render_board(after_laying.state, show_candidates=True) == render_board(
+        after_laying.state
+    )
+
+
+def _with_border_step() -> tuple[Moment, AssamMoved]:
+    for seed in range(40):
+        moment = at_turn(3, seed=seed, turn=6)
+        for event in moment.events:
+            if isinstance(event, AssamMoved) and any(s.via_border for s in event.path):
+                return moment, event
+    raise AssertionError("no sample walk went round a border arc")
+
+
+def test_path_is_drawn_round_the_border_arc() -> None:
+    moment, moved = _with_border_step()
+    image = decode(render_board(moment.state, path=moved))
+    plain = decode(render_board(moment.state))
+    geometry = layout(DEFAULT_SIZE, 3)
+    square, facing = moved.start, moved.start_facing
+    for step in moved.path:
+        if step.via_border:
+            arc = step_arc(geometry, square, facing, step.square, step.facing)
+            points = arc.points()
+            x, y = points[len(points) // 2]  # the middle of the arc, off the market
+            assert not geometry.inside((x, y))
+            assert image.getpixel((round(x), round(y))) == PATH
+            assert plain.getpixel((round(x), round(y))) != PATH
+        square, facing = step.square, step.facing
+    assert len(path_points(geometry, moved)) > len(moved.path) + 1
+
+
+def test_region_paid_for_is_outlined(midgame: Moment) -> None:
+    (tax,) = [e for e in midgame.events if isinstance(e, TaxPaid)]
+    image = decode(render_board(midgame.state, paid_region=tax.region))
+    geometry = layout(DEFAULT_SIZE, 4)
+    for square in tax.region:
+        x0, y0, x1, _ = geometry.square_box(square)
+        if square < COLS or square - COLS not in tax.region:  # its top side is on the outline
+            assert image.getpixel(((x0 + x1) // 2, y0)) == REGION
+        else:
+            assert image.getpixel(((x0 + x1) // 2, y0)) != REGION
+
+
+def test_last_rug_is_framed(after_laying: Moment) -> None:
+    (laid,) = [e for e in after_laying.events if isinstance(e, RugPlaced)]
+    image = decode(render_board(after_laying.state, events=after_laying.events))
+    plain = decode(render_board(after_laying.state))
+    geometry = layout(DEFAULT_SIZE, 4)
+    boxes = [geometry.square_box(square) for square in laid.squares]
+    x0 = min(b[0] for b in boxes)
+    y1 = max(b[3] for b in boxes)
+    x1 = max(b[2] for b in boxes)
+    probe = ((x0 + x1) // 2, y1)
+    assert image.getpixel(probe) == LAST_RUG
+    assert plain.getpixel(probe) != LAST_RUG
+
+
+def test_same_inputs_give_the_same_bytes(midgame: Moment) -> None:
+    first = render_board(midgame.state, events=midgame.events, show_candidates=True)
+    second = render_board(midgame.state, events=midgame.events, show_candidates=True)
+    assert first == second
+
+
+def test_bytes_are_the_same_in_a_fresh_interpreter(midgame: Moment) -> None:
+    here = hashlib.sha256(
+        render_board(midgame.state, events=midgame.events, show_candidates=True)
+    ).hexdigest()
+    code = (
+        "import hashlib; from render import render_board; from render.samples import at_turn;"
+        "m = at_turn(4, seed=7, turn=20);"
+        "print(hashlib.sha256(render_board(m.state, events=m.events, show_candidates=True))"
+        ".hexdigest())"
+    )
+    there = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert there == here
+
+
+def test_game_over_picture_needs_a_finished_game(midgame: Moment, game_over: Moment) -> None:
+    with pytest.raises(ValueError, match="not over"):
+        render_game_over(midgame.state)
+    image = decode(render_game_over(game_over.state, events=game_over.events))
+    assert image.size == image_size(4)
+    assert render_game_over(game_over.state) != render_board(game_over.state)

@@ -1,0 +1,115 @@
+"""Geometry: image sizes, and the border arcs drawn exactly where the engine walks (R7)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine import COLS, ROWS, Facing, walk
+from render import image_size, palette
+from render.layout import DEFAULT_SIZE, Arc, border_arcs, layout, step_arc
+from render.market import base_image
+
+
+def _edge_exits() -> list[tuple[int, Facing]]:
+    """Every (square, facing) whose next step leaves the market."""
+    exits = []
+    for square in range(ROWS * COLS):
+        row, col = divmod(square, COLS)
+        for facing, off in (
+            (Facing.N, row == 0),
+            (Facing.S, row == ROWS - 1),
+            (Facing.W, col == 0),
+            (Facing.E, col == COLS - 1),
+        ):
+            if off:
+                exits.append((square, facing))
+    return exits
+
+
+def _key(arc: Arc) -> tuple[float, float, float, float, float]:
+    """An arc as a direction-free tuple: centre, radius and the angles it spans."""
+    lo = min(arc.start, arc.start + arc.sweep) % 360
+    return (
+        round(arc.center[0], 3),
+        round(arc.center[1], 3),
+        round(arc.radius, 3),
+        round(lo, 3),
+        round(abs(arc.sweep), 3),
+    )
+
+
+def test_every_border_step_of_the_engine_follows_a_drawn_arc() -> None:
+    geometry = layout(DEFAULT_SIZE, 4)
+    drawn = {_key(arc) for arc in border_arcs(geometry)}
+    walked = set()
+    for square, facing in _edge_exits():
+        (step,) = walk(square, facing, 1)
+        assert step.via_border
+        walked.add(_key(step_arc(geometry, square, facing, step.square, step.facing)))
+    assert walked == drawn
+    assert len(drawn) == 14  # 3 U-turns on each side and 2 corner loops
+
+
+def test_corner_loops_are_at_top_right_and_bottom_left() -> None:
+    geometry = layout(DEFAULT_SIZE, 4)
+    loops = [arc for arc in border_arcs(geometry) if abs(arc.sweep) == 270]
+    corners = {(round(arc.center[0]), round(arc.center[1])) for arc in loops}
+    o, e = geometry.origin, geometry.board_end
+    assert corners == {(e, o), (o, e)}
+
+
+def test_arcs_lie_outside_the_market() -> None:
+    geometry = layout(DEFAULT_SIZE, 4)
+    for arc in border_arcs(geometry):
+        inner = arc.points()[1:-1]
+        assert inner
+        assert not any(geometry.inside(point) for point in inner)
+
+
+def _is_arc(pixel: object) -> bool:
+    """Whether a pixel shows the arc band's colour (the static picture is smoothed, so +-8)."""
+    assert isinstance(pixel, tuple)
+    return max(abs(a - b) for a, b in zip(pixel, palette.ARC, strict=True)) <= 8
+
+
+def test_static_picture_shows_arcs_only_where_r7_puts_them() -> None:
+    geometry = layout(DEFAULT_SIZE, 4)
+    image = base_image(DEFAULT_SIZE, 4)
+    # Probe inside the arc band, just off its middle line (a thin tile joint).
+    half = geometry.cell / 2 + geometry.cell * 0.045
+    o = geometry.origin
+    # North edge: arcs over columns {0,1} {2,3} {4,5}, none between 1 and 2 nor 3 and 4.
+    for boundary, expect_arc in ((1, True), (2, False), (3, True), (4, False), (5, True)):
+        x = o + boundary * geometry.cell
+        top = image.getpixel((round(x), round(o - half)))
+        assert _is_arc(top) is expect_arc, boundary
+    # West edge: rows {0,1} {2,3} {4,5}; east edge: rows {1,2} {3,4} {5,6}.
+    for boundary in (1, 3, 5):
+        y = o + boundary * geometry.cell
+        assert _is_arc(image.getpixel((round(o - half), round(y))))
+        assert not _is_arc(image.getpixel((round(geometry.board_end + half), round(y))))
+    for boundary in (2, 4, 6):
+        y = o + boundary * geometry.cell
+        assert _is_arc(image.getpixel((round(geometry.board_end + half), round(y))))
+    # The top-right loop passes diagonally outside the corner of g1.
+    diagonal = half / math.sqrt(2)
+    corner = (round(geometry.board_end + diagonal), round(o - diagonal))
+    assert _is_arc(image.getpixel(corner))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("size", [320, 560, DEFAULT_SIZE, 1200])
+def test_image_size_grows_with_players_and_keeps_the_width(players: int, size: int) -> None:
+    width, height = image_size(players, size=size)
+    assert width == size
+    assert height > size
+    if players > 2:
+        assert height > image_size(players - 1, size=size)[1]
+
+
+@pytest.mark.parametrize("bad", [0, 100, 5000])
+def test_unreasonable_sizes_are_refused(bad: int) -> None:
+    with pytest.raises(ValueError, match="size"):
+        image_size(4, size=bad)

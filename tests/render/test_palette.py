@@ -1,0 +1,66 @@
+"""The palette stays readable for colour-blind players, and each colour has its own mark."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Color
+from render import palette
+from render.vision import DEFICIENCIES, closest_pair, delta_e, delta_e_lab, simulate
+
+# Rug colours (and the empty square) must differ by at least this CIEDE2000 for every vision.
+MIN_DIFFERENCE = 15.0
+
+
+@pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
+def test_rug_colors_stay_apart(deficiency: str | None) -> None:
+    colors = list(palette.DISTINGUISHED.values())
+    assert closest_pair(colors, deficiency) >= MIN_DIFFERENCE
+
+
+def test_the_check_catches_a_palette_that_fails_protanopes() -> None:
+    # A textbook red and brown: fine for normal vision, nearly the same to a protanope.
+    red, brown = (198, 40, 40), (109, 76, 47)
+    assert closest_pair([red, brown]) > MIN_DIFFERENCE
+    assert closest_pair([red, brown], "protanopia") < 5
+
+
+def test_distinguished_covers_every_rug_color_the_neutral_and_the_empty_square() -> None:
+    expected = {c.value for c in Color} | {"neutral", "empty"}
+    assert set(palette.DISTINGUISHED) == expected
+
+
+def test_every_color_has_its_own_mark() -> None:
+    styles = [*palette.RUG_STYLES.values(), palette.NEUTRAL_STYLE]
+    assert len({style.mark for style in styles}) == len(styles) == 5
+    assert set(palette.RUG_STYLES) == set(Color)
+
+
+@pytest.mark.parametrize("deficiency", list(DEFICIENCIES))
+def test_simulation_keeps_greys_and_changes_hues(deficiency: str) -> None:
+    for grey in ((0, 0, 0), (128, 128, 128), (255, 255, 255)):
+        assert max(abs(a - b) for a, b in zip(simulate(grey, deficiency), grey, strict=True)) <= 1
+    assert simulate((224, 64, 42), deficiency) != (224, 64, 42)
+
+
+def test_protanopia_simulation_matches_machado_for_pure_red() -> None:
+    # Linear red (1, 0, 0) times the first column of Machado's protanopia matrix, re-encoded.
+    assert simulate((255, 0, 0), "protanopia") == (109, 95, 0)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [  # Sharma, Wu and Dalal (2005), test data pairs 1, 7 and 17.
+        ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+        ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+        ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+    ],
+)
+def test_ciede2000_matches_reference_data(
+    first: tuple[float, float, float], second: tuple[float, float, float], expected: float
+) -> None:
+    assert delta_e_lab(first, second) == pytest.approx(expected, abs=1e-4)
+
+
+def test_delta_e_of_identical_colors_is_zero() -> None:
+    assert delta_e((12, 34, 56), (12, 34, 56)) == 0
