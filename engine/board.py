@@ -180,3 +180,10 @@ def region_mask(mask: int, square: int) -> int:
 def squares_of(mask: int) -> frozenset[int]:
     """The squares whose bits are set in a board mask."""
     return frozenset(sq for sq in range(SQUARES) if mask >> sq & 1)
+
+
+PAIRS: tuple[tuple[int, int], ...] = tuple(sorted({pair for pairs in CANDIDATES for pair in pairs}))
+"""Every rug position on the board (84 pairs of side-by-side squares), in reading order."""
+
+PAIR_INDEX: dict[tuple[int, int], int] = {pair: index for index, pair in enumerate(PAIRS)}
+"""PAIR_INDEX[(low, high)]: the pair's index in PAIRS (its bit in a pair mask)."""

@@ -30,8 +30,27 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from engine.board import BIT, CANDIDATES, SQUARES, WALK_END, region_mask, square_name
-from engine.model import GameConfig, Phase, Variant, owner_of, seat_color_indices
+from engine.board import (
+    BIT,
+    CANDIDATES,
+    CENTER,
+    PAIR_INDEX,
+    SQUARES,
+    WALK_END,
+    region_mask,
+    square_name,
+)
+from engine.model import (
+    PLAYER_COUNTS,
+    STARTING_DIRHAMS,
+    Facing,
+    GameConfig,
+    Phase,
+    Variant,
+    owner_of,
+    rugs_per_color,
+    seat_color_indices,
+)
 from engine.rules import (
     CHANCE,
     DIE_FACES,
@@ -58,10 +77,23 @@ ROTATE_OPTIONS = ("L", "R")
 _ORIENT_TURN = (3, 0, 1)  # facing change (mod 4) for L, S, R
 _ROTATE_TURN = (3, 1)  # for L, R
 
-_PLACEMENTS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple((a, b, BIT[a] | BIT[b]) for a, b in CANDIDATES[sq]) for sq in range(SQUARES)
+_PLACEMENTS: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+    tuple((a, b, BIT[a] | BIT[b], 1 << PAIR_INDEX[a, b]) for a, b in CANDIDATES[sq])
+    for sq in range(SQUARES)
 )
-"""Per Assam square: the CANDIDATES rug positions with their two-square masks."""
+"""Per Assam square: the CANDIDATES rug positions as (square, square, square mask, pair bit)."""
+
+_PLACEMENT_PAIRS: tuple[int, ...] = tuple(
+    sum(p[3] for p in _PLACEMENTS[sq]) for sq in range(SQUARES)
+)
+"""Per Assam square: the pair mask (bits of PAIRS) of its candidate rug positions."""
+
+_OWNER = {n: tuple(owner_of(n, c) for c in range(4)) for n in PLAYER_COUNTS}
+_SEAT_COLORS = {n: tuple(seat_color_indices(n, seat) for seat in range(n)) for n in PLAYER_COUNTS}
+_NEXT_SEATS = {
+    n: tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+    for n in PLAYER_COUNTS
+}
 
 _NOTATION: dict[tuple[int, int], str] = {
     (a, b): square_name(a) + square_name(b) for pairs in CANDIDATES for a, b in pairs
@@ -96,10 +128,12 @@ class FastState:
     """A mutable game state for playouts.
 
     `cells[sq]` rug number (0 empty), `colors[sq]` colour index (-1 empty), `masks[c]` the
-    49-bit mask of squares showing colour c, `stock[c]` unplaced rugs of colour c, `hand[seat]`
+    49-bit mask of squares showing colour c, `intact` the pair mask (bits of board.PAIRS) of
+    rugs whose two halves both show (R10: those positions may not be covered exactly),
+    `rug_pair[n]` rug n's pair bit, `stock[c]` unplaced rugs of colour c, `hand[seat]`
     unplaced rugs of a seat, `in_hand` those of all seats still in, `alive[seat]`,
     `eliminated` seats in elimination order, `piles[seat]` (2 players) colour indices with the
-    TOP OF THE PILE LAST (so laying pops from the end), or None.
+    TOP OF THE PILE LAST (so laying pops from the end), or None. `to_move` is -1 when over.
     """
 
     __slots__ = (
@@ -112,12 +146,14 @@ class FastState:
         "facing",
         "hand",
         "in_hand",
+        "intact",
         "masks",
         "phase",
         "piles",
         "players",
         "reason",
         "rotate_after",
+        "rug_pair",
         "rugs_laid",
         "stock",
         "to_move",
@@ -134,6 +170,8 @@ class FastState:
     cells: list[int]
     colors: list[int]
     masks: list[int]
+    intact: int
+    rug_pair: list[int]
     dirhams: list[int]
     stock: list[int]
     hand: list[int]
@@ -145,6 +183,7 @@ class FastState:
     reason: str | None
 
     def copy(self) -> FastState:
+        """An independent copy."""
         other = FastState.__new__(FastState)
         other.players = self.players
         other.rotate_after = self.rotate_after
@@ -156,6 +195,8 @@ class FastState:
         other.cells = self.cells[:]
         other.colors = self.colors[:]
         other.masks = self.masks[:]
+        other.intact = self.intact
+        other.rug_pair = self.rug_pair[:]
         other.dirhams = self.dirhams[:]
         other.stock = self.stock[:]
         other.hand = self.hand[:]
@@ -170,19 +211,29 @@ class FastState:
     def totals(self) -> tuple[int, ...]:
         """Every seat's score (R11): dirhams plus visible squares of its colours."""
         return tuple(
-            self.dirhams[seat]
-            + sum(self.masks[c].bit_count() for c in seat_color_indices(self.players, seat))
-            for seat in range(self.players)
+            self.dirhams[seat] + sum(self.masks[c].bit_count() for c in colors)
+            for seat, colors in enumerate(_SEAT_COLORS[self.players])
         )
 
     def result(self, actions: int = 0) -> PlayoutResult:
-        """The PlayoutResult of a finished game (reason set)."""
+        """The PlayoutResult of a finished game (`reason` set)."""
         if self.reason is None:
             raise ValueError("the playout has not ended")
         totals = self.totals()
         seats_in = [s for s in range(self.players) if self.alive[s]]
         ranking, _ = ranking_of(totals, self.dirhams, seats_in, self.eliminated)
         return PlayoutResult(totals, tuple(self.dirhams), ranking, self.reason, actions)
+
+
+def _intact_rugs(cells: list[int], rugs_laid: int) -> tuple[int, list[int]]:
+    """(intact pair mask, rug number -> pair bit) for a board of rug numbers."""
+    rug_pair = [0] * (rugs_laid + 1)
+    intact = 0
+    for (a, b), index in PAIR_INDEX.items():
+        if cells[a] and cells[a] == cells[b]:
+            rug_pair[cells[a]] = 1 << index
+            intact |= 1 << index
+    return intact, rug_pair
 
 
 def from_state(state: GameState) -> FastState:
@@ -198,7 +249,13 @@ def from_state(state: GameState) -> FastState:
     fast.turn = state.turn
     fast.cells = list(state.cells)
     fast.colors = list(state.colors)
-    fast.masks = [sum(BIT[sq] for sq in range(SQUARES) if state.colors[sq] == c) for c in range(4)]
+    masks = [0, 0, 0, 0]
+    for square, color in enumerate(state.colors):
+        if color >= 0:
+            masks[color] |= BIT[square]
+    fast.masks = masks
+    fast.rugs_laid = max(state.rugs_laid, *state.cells)
+    fast.intact, fast.rug_pair = _intact_rugs(fast.cells, fast.rugs_laid)
     fast.dirhams = list(state.dirhams)
     fast.stock = list(state.stock)
     fast.hand = [state.rugs_in_hand(seat) for seat in range(players)]
@@ -206,8 +263,42 @@ def from_state(state: GameState) -> FastState:
     fast.in_hand = sum(fast.hand[s] for s in range(players) if fast.alive[s])
     fast.eliminated = list(state.eliminated)
     fast.piles = None if state.piles is None else [list(reversed(p)) for p in state.piles]
-    fast.rugs_laid = state.rugs_laid
     fast.reason = None if state.outcome is None else state.outcome.reason
+    return fast
+
+
+def new_fast_game(config: GameConfig) -> FastState:
+    """The start of a game (R1, R3) as a FastState, like `from_state(new_game(config))`.
+
+    `config` is trusted (e.g. from `deal`); check others with `validate_config` first.
+    """
+    players = config.players
+    fast = FastState.__new__(FastState)
+    fast.players = players
+    fast.rotate_after = config.variant is Variant.ROTATE_AFTER
+    fast.phase = ROLL if fast.rotate_after else ORIENT
+    fast.to_move = config.first_player
+    fast.assam = CENTER
+    fast.facing = Facing.N
+    fast.turn = 1
+    fast.cells = [0] * SQUARES
+    fast.colors = [-1] * SQUARES
+    fast.masks = [0, 0, 0, 0]
+    fast.intact = 0
+    fast.rug_pair = [0]
+    fast.rugs_laid = 0
+    fast.dirhams = [STARTING_DIRHAMS] * players
+    each = rugs_per_color(players)
+    owned = {c for colors in _SEAT_COLORS[players] for c in colors}
+    fast.stock = [each if c in owned else 0 for c in range(4)]
+    fast.hand = [each * len(colors) for colors in _SEAT_COLORS[players]]
+    fast.in_hand = sum(fast.hand)
+    fast.alive = [True] * players
+    fast.eliminated = []
+    fast.piles = None
+    if config.piles is not None:
+        fast.piles = [[c.order for c in reversed(pile)] for pile in config.piles]
+    fast.reason = None
     return fast
 
 
@@ -237,18 +328,19 @@ def run(
     rotate_after = s.rotate_after
     cells, colors, masks = s.cells, s.colors, s.masks
     dirhams, stock, hand, alive = s.dirhams, s.stock, s.hand, s.alive
+    rug_pair = s.rug_pair
     piles = s.piles
-    owner = tuple(owner_of(players, c) for c in range(4))
-    seat_colors = tuple(seat_color_indices(players, seat) for seat in range(players))
-    next_seat = tuple(
-        tuple((seat + k) % players for k in range(1, players + 1)) for seat in range(players)
-    )
+    owner = _OWNER[players]
+    seat_colors = _SEAT_COLORS[players]
+    next_seats = _NEXT_SEATS[players]
     die = DIE_FACES
     placements_at = _PLACEMENTS
+    placement_pairs = _PLACEMENT_PAIRS
     walk_end = WALK_END
     phase = s.phase
     mover = s.to_move
     pose = s.assam * 4 + s.facing
+    intact = s.intact
     in_hand = s.in_hand
     rugs_laid = s.rugs_laid
     turn = s.turn
@@ -272,6 +364,7 @@ def run(
             actions += 1
             if trace is not None:
                 trace.append(f"D{face}")
+            phase = PLACE
             square = pose >> 2
             color = colors[square]
             if color >= 0:
@@ -283,7 +376,7 @@ def run(
                         dirhams[mover] = purse - owed
                         dirhams[payee] += owed
                     else:
-                        # R9: pay everything, leave the game, lay no rug.
+                        # R9: pay everything, leave the game, lay no rug this turn.
                         dirhams[payee] += purse
                         dirhams[mover] = 0
                         alive[mover] = False
@@ -298,25 +391,32 @@ def run(
                             reason = REASON_LAST_PLAYER
                             break
                         phase = _TURN_END
-            if phase == ROLL:
-                phase = PLACE
         if phase == PLACE:
-            candidates = placements_at[pose >> 2]
-            legal = [p for p in candidates if not (cells[p[0]] and cells[p[0]] == cells[p[1]])]
-            if policy is None:
-                a, b, pair = legal[int(random() * len(legal))]
+            square = pose >> 2
+            legal: Sequence[tuple[int, int, int, int]]
+            if intact & placement_pairs[square]:
+                legal = [p for p in placements_at[square] if not intact & p[3]]
             else:
-                s.phase, s.to_move, s.assam, s.facing = phase, mover, pose >> 2, pose & 3
+                legal = placements_at[square]
+            if policy is None:
+                a, b, pair, pair_bit = legal[int(random() * len(legal))]
+            else:
+                s.phase, s.to_move, s.assam, s.facing = phase, mover, square, pose & 3
                 options = [(p[0], p[1]) for p in legal]
-                a, b, pair = legal[policy(s, PLACE, options)]
+                a, b, pair, pair_bit = legal[policy(s, PLACE, options)]
             color = mover if piles is None else piles[mover].pop()
             rugs_laid += 1
-            old = colors[a]
-            if old >= 0:
-                masks[old] &= ~BIT[a]
-            old = colors[b]
-            if old >= 0:
-                masks[old] &= ~BIT[b]
+            # The rugs partly covered stop being intact; the new one is.
+            old = cells[a]
+            if old:
+                intact &= ~rug_pair[old]
+                masks[colors[a]] &= ~BIT[a]
+            old = cells[b]
+            if old:
+                intact &= ~rug_pair[old]
+                masks[colors[b]] &= ~BIT[b]
+            intact |= pair_bit
+            rug_pair.append(pair_bit)
             masks[color] |= pair
             colors[a] = colors[b] = color
             cells[a] = cells[b] = rugs_laid
@@ -329,8 +429,17 @@ def run(
             if not in_hand:
                 reason = REASON_RUGS_EXHAUSTED
                 break
-            phase = ROTATE if rotate_after else ORIENT
-        if phase == ROTATE:
+            if rotate_after:
+                if policy is None:
+                    k = int(random() * 2)
+                else:
+                    s.phase, s.to_move, s.assam, s.facing = ROTATE, mover, square, pose & 3
+                    k = policy(s, ROTATE, ROTATE_OPTIONS)
+                pose = (pose & ~3) | ((pose + _ROTATE_TURN[k]) & 3)
+                actions += 1
+                if trace is not None:
+                    trace.append(ROTATE_OPTIONS[k])
+        elif phase == ROTATE:
             if policy is None:
                 k = int(random() * 2)
             else:
@@ -341,7 +450,7 @@ def run(
             if trace is not None:
                 trace.append(ROTATE_OPTIONS[k])
         # The next turn (R9, R11): the next seat still in that holds rugs.
-        for seat in next_seat[mover]:
+        for seat in next_seats[mover]:
             if alive[seat] and hand[seat]:
                 mover = seat
                 break
@@ -353,18 +462,12 @@ def run(
     s.phase = OVER
     s.to_move = -1
     s.assam, s.facing = pose >> 2, pose & 3
+    s.intact = intact
     s.in_hand = in_hand
     s.rugs_laid = rugs_laid
     s.turn = turn
     s.reason = reason
     return actions
-
-
-def new_fast_game(config: GameConfig) -> FastState:
-    """The start of a game as a FastState (same as `from_state(new_game(config))`)."""
-    from engine.dealing import new_game
-
-    return from_state(new_game(config))
 
 
 def checked_playout(
