@@ -1,0 +1,52 @@
+"""`python -m render.demo OUTDIR` and `python -m render.bench` do what they say."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from render import bench, demo
+from render.samples import at_turn
+
+EXPECTED = {
+    "opening.png",
+    "midgame-candidates.png",
+    "two-player.png",
+    "rotate-after.png",
+    "elimination.png",
+    "game-over.png",
+    "cyrillic.png",
+    "replay.gif",
+}
+
+
+def test_demo_writes_every_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert demo.main([str(tmp_path / "out")]) == 0
+    names = {path.name for path in (tmp_path / "out").iterdir()}
+    assert names == EXPECTED
+    for name in names:
+        image = Image.open(io.BytesIO((tmp_path / "out" / name).read_bytes()))
+        image.load()
+        assert image.width >= 400
+    assert len(capsys.readouterr().out.splitlines()) == len(EXPECTED)
+
+
+def test_demo_wants_one_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    assert demo.main([]) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+def test_bench_prints_the_agreed_first_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(bench, "SEEDS", (1,))
+    # A short game keeps the test quick; full-game replays are tested in test_replay.
+    monkeypatch.setattr(bench, "finished", lambda players, seed: at_turn(players, seed, 8))
+    assert bench.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"median \d+\.\d ms per board, PNG \d+ KB", lines[0])
+    assert lines[2].startswith("replay GIF of a 4-player game")

@@ -1,0 +1,72 @@
+"""Replay GIFs: one frame per turn, small enough for Discord, the same bytes every time."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine import Record, ReplayError, record_of
+from render import image_size, render_replay
+from render.replay import FIRST_FRAME_MS, LAST_FRAME_MS, REPLAY_SIZE, turn_states
+from render.samples import Moment, at_turn
+
+DISCORD_LIMIT = 8 * 1024 * 1024
+
+
+def _gif(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "GIF"
+    return image
+
+
+def test_full_four_player_game_gives_one_frame_per_turn_under_8_mb(game_over: Moment) -> None:
+    state = game_over.state
+    data = render_replay(record_of(state))
+    assert len(data) < DISCORD_LIMIT
+    gif = _gif(data)
+    assert gif.size == image_size(4, size=REPLAY_SIZE)
+    assert gif.n_frames == state.turn + 1  # the opening, then every turn including the last
+    assert gif.info["duration"] == FIRST_FRAME_MS
+    gif.seek(gif.n_frames - 1)
+    assert gif.info["duration"] == LAST_FRAME_MS
+
+
+def test_frames_follow_the_turns_and_end_on_the_final_state(game_over: Moment) -> None:
+    frames = list(turn_states(record_of(game_over.state)))
+    opening, opening_events = frames[0]
+    assert opening.turn == 1 and opening_events == ()
+    turns = [state.turn for state, _ in frames]
+    assert turns == sorted(turns)
+    final, _ = frames[-1]
+    assert final == game_over.state
+
+
+def test_resigned_game_replays_and_is_deterministic() -> None:
+    start = at_turn(3, seed=2, turn=4)
+    record = record_of(start.state)
+    extras = {"resignations": [[len(record.actions), 1], [len(record.actions), 2]]}
+    resigned = Record(
+        record.players, record.variant, record.first_player, record.piles, record.actions, extras
+    )
+    states = [state for state, _ in turn_states(resigned)]
+    assert states[-1].is_over
+    assert states[-1].eliminated == (1, 2)
+    first, second = render_replay(resigned, size=400), render_replay(resigned, size=400)
+    assert first == second
+    assert _gif(first).size == image_size(3, size=400)
+
+
+def test_a_record_that_does_not_replay_is_refused() -> None:
+    record = record_of(at_turn(2, seed=1, turn=2).state)
+    broken = Record(
+        record.players,
+        record.variant,
+        record.first_player,
+        record.piles,
+        (*record.actions, "a1a2", "a1a2"),
+        {},
+    )
+    with pytest.raises(ReplayError):
+        render_replay(broken)
