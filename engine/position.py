@@ -147,7 +147,7 @@ def _parse_seat(raw: object, seat: int, players: int, variant_piles: bool) -> di
         raise FormatError(f"seat {seat}'s eliminated must be true or false")
     own = seat_colors(players, seat)
     rugs_left = raw["rugs_left"]
-    if not isinstance(rugs_left, dict) or sorted(rugs_left) != sorted(c.value for c in own):
+    if not isinstance(rugs_left, dict) or set(rugs_left) != {c.value for c in own}:
         names = ", ".join(c.value for c in own)
         raise FormatError(f"seat {seat}'s rugs_left must give a count for {names}")
     stock = {
@@ -168,6 +168,10 @@ def _parse_seat(raw: object, seat: int, players: int, variant_piles: bool) -> di
     if eliminated and (dirhams or any(stock.values())):
         raise FormatError(f"eliminated seat {seat} must have 0 dirhams and no rugs")
     return {"dirhams": dirhams, "eliminated": eliminated, "stock": stock, "pile": pile}
+
+
+def _holds_rugs(seat: dict[str, Any]) -> bool:
+    return any(seat["stock"].values())
 
 
 def from_position(obj: object) -> GameState:
@@ -223,6 +227,14 @@ def from_position(obj: object) -> GameState:
             raise FormatError("the rotate-after variant has no orient phase")
         if phase is Phase.ROTATE and variant is Variant.STANDARD:
             raise FormatError("standard rules have no rotate phase")
+    if phase is not Phase.OVER:
+        holding = [s for s in range(players) if s not in eliminated and _holds_rugs(seats[s])]
+        if len(eliminated) >= players - 1:
+            raise FormatError("a game with fewer than two players still in is over")
+        if not holding:
+            raise FormatError("a game in which no player still in holds a rug is over")
+        if phase is not Phase.ROTATE and to_move not in holding:
+            raise FormatError(f"seat {to_move} is to move but holds no rug")
     for index in range(4):
         laid = sum(1 for c in colors if c == index)
         owner_in = any(index in seat_color_indices(players, s) for s in range(players))

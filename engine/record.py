@@ -57,7 +57,7 @@ def record_to_json(record: Record) -> dict[str, Any]:
 def _parse_piles(raw: object, players: int) -> tuple[tuple[Color, ...], ...] | None:
     if raw is None:
         return None
-    if not isinstance(raw, dict) or sorted(raw) != [str(s) for s in range(players)]:
+    if not isinstance(raw, dict) or set(raw) != {str(s) for s in range(players)}:
         raise FormatError('"piles" must be null or {"0": [...], "1": [...]}')
     piles = []
     for seat in range(players):
