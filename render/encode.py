@@ -72,7 +72,7 @@ def _specimen(width: int) -> Image.Image:
         sprite = badge(cell, k + 10, style.fill)
         x0, y0, _, _ = geometry.square_box(42 + k)
         image.paste(sprite, (x0, y0), sprite)
-        face = die(geometry.header_height, 1 + k % 4)
+        face = die(geometry.title_height, 1 + k % 4)
         image.paste(face, (geometry.width - 40, geometry.board_height + 30 * k), face)
     return image
 

@@ -2,8 +2,8 @@
 
 The image is `size` pixels wide (DEFAULT_SIZE unless the caller asks otherwise). The top part is
 a square holding the 7x7 market, the frame with the border mosaic arcs (RULES.md R7) and the
-coordinates; the panel below has a header line and one row per seat. `image_size` gives the
-exact width and height for a number of players.
+coordinates; the panel below has a title line, a line of column names and one row per seat.
+`image_size` gives the exact width and height for a number of players.
 """
 
 from __future__ import annotations
@@ -60,18 +60,28 @@ class Layout:
     @property
     def row_height(self) -> int:
         """Height of one seat row in the panel."""
-        return max(22, round(self.cell * 0.46))
+        return max(22, round(self.cell * 0.48))
 
     @property
-    def header_height(self) -> int:
-        """Height of the panel's header line."""
-        return max(20, round(self.cell * 0.40))
+    def title_height(self) -> int:
+        """Height of the panel's title line (turn and die, or why the game ended)."""
+        return max(20, round(self.cell * 0.44))
+
+    @property
+    def columns_height(self) -> int:
+        """Height of the line naming the panel's number columns."""
+        return max(14, round(self.cell * 0.28))
+
+    @property
+    def panel_pad(self) -> int:
+        """Space above and below the panel's content."""
+        return round(self.cell * 0.12)
 
     @property
     def panel_height(self) -> int:
         """Height of the panel below the board."""
-        pad = round(self.cell * 0.12)
-        return self.header_height + self.players * self.row_height + 2 * pad
+        rows = self.players * self.row_height
+        return self.title_height + self.columns_height + rows + 2 * self.panel_pad
 
     @property
     def height(self) -> int:

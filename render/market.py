@@ -99,7 +99,7 @@ def _draw_arcs(draw: ImageDraw.ImageDraw, geometry: Layout, s: int) -> None:
 def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
     draw = ImageDraw.Draw(image)
     cell = geometry.cell
-    face = font(max(10, round(cell * 0.21)), bold=True)
+    face = font(max(10, round(cell * 0.24)), bold=True)
     away = geometry.origin - round(cell * 0.83)
     far = geometry.board_end + round(cell * 0.83)
     for i in range(COLS):

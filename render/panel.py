@@ -46,20 +46,23 @@ def _columns(geometry: Layout) -> list[int]:
     return [round(w * f) for f in (0.55, 0.68, 0.82, 0.96)]
 
 
-def _header(image: Image.Image, geometry: Layout, labels: Labels, top: int, left_text: str) -> int:
-    """Column titles and the text at the left of the header; returns where that text ends."""
+def _title(image: Image.Image, geometry: Layout, top: int, text: str) -> int:
+    """The title line's text at the left; returns the x where the text ends."""
     cell = geometry.cell
-    mid = top + geometry.header_height / 2
-    small = max(9, round(cell * 0.17))
-    for right, text in zip(
-        _columns(geometry), (labels.dirhams, labels.rugs, labels.visible, labels.score), strict=True
-    ):
-        size = fit(text, small, round(geometry.width * 0.13))
-        draw_text(image, (right, mid), text, size=size, fill=palette.TEXT_DIM, anchor="rm")
+    mid = top + geometry.title_height / 2
     left = round(cell * 0.2)
-    size = fit(left_text, round(cell * 0.22), round(geometry.width * 0.36), bold=True)
-    draw_text(image, (left, mid), left_text, size=size, fill=palette.TEXT, bold=True, anchor="lm")
-    return left + round(width(left_text, size, bold=True))
+    size = fit(text, round(cell * 0.27), geometry.width - round(cell * 1.2), bold=True)
+    draw_text(image, (left, mid), text, size=size, fill=palette.TEXT, bold=True, anchor="lm")
+    return left + round(width(text, size, bold=True))
+
+
+def _column_names(image: Image.Image, geometry: Layout, labels: Labels, top: int) -> None:
+    mid = top + geometry.columns_height / 2
+    size = max(9, round(geometry.cell * 0.2))
+    names = (labels.dirhams, labels.rugs, labels.visible, labels.score)
+    for right, text in zip(_columns(geometry), names, strict=True):
+        fitted = fit(text, size, round(geometry.width * 0.135))
+        draw_text(image, (right, mid), text, size=fitted, fill=palette.TEXT_DIM, anchor="rm")
 
 
 def _swatches(
@@ -104,7 +107,7 @@ def _numbers(
     values: tuple[str, str, str, str],
     color: tuple[int, int, int],
 ) -> None:
-    size = max(10, round(geometry.cell * 0.24))
+    size = max(10, round(geometry.cell * 0.27))
     for right, text in zip(_columns(geometry), values, strict=True):
         draw_text(image, (right, mid), text, size=size, fill=color, bold=True, anchor="rm")
 
@@ -112,17 +115,15 @@ def _numbers(
 def draw_panel(image: Image.Image, geometry: Layout, state: GameState, labels: Labels) -> None:
     """The live panel: turn number, the die just rolled, and a row per seat."""
     cell = geometry.cell
-    top = geometry.board_height + round(cell * 0.12)
-    text_end = _header(image, geometry, labels, top, labels.turn.format(n=state.turn))
+    top = geometry.board_height + geometry.panel_pad
+    text_end = _title(image, geometry, top, labels.turn.format(n=state.turn))
     if state.last_roll is not None and state.phase in (Phase.PLACE, Phase.ROTATE):
-        side = round(geometry.header_height * 0.8)
+        side = round(geometry.title_height * 0.8)
         sprite = die(side, state.last_roll)
-        image.paste(
-            sprite,
-            (text_end + round(cell * 0.2), round(top + (geometry.header_height - side) / 2)),
-            sprite,
-        )
-    row_top = top + geometry.header_height
+        y = round(top + (geometry.title_height - side) / 2)
+        image.paste(sprite, (text_end + round(cell * 0.2), y), sprite)
+    _column_names(image, geometry, labels, top + geometry.title_height)
+    row_top = top + geometry.title_height + geometry.columns_height
     by_seat = {score.seat: score for score in scores(state)}
     draw = ImageDraw.Draw(image)
     for seat in range(state.players):
@@ -183,7 +184,7 @@ def _seat_row(
     x = _swatches(image, geometry, state, seat, x, mid, highlight_next=rank is None)
     name = labels.seat.format(n=seat + 1)
     text_color = palette.TEXT_DIM if out else palette.TEXT
-    size = fit(name, round(cell * 0.22), _columns(geometry)[0] - round(geometry.width * 0.1) - x)
+    size = fit(name, round(cell * 0.25), _columns(geometry)[0] - round(geometry.width * 0.1) - x)
     draw_text(image, (x + round(cell * 0.05), mid), name, size=size, fill=text_color, anchor="lm")
     rugs = labels.out if out else str(state.rugs_in_hand(seat))
     values = (str(score.dirhams), rugs, str(score.visible), str(score.total))
@@ -202,8 +203,7 @@ def draw_ranking(image: Image.Image, geometry: Layout, state: GameState, labels:
     if outcome is None:
         raise ValueError("the game is not over")
     draw = ImageDraw.Draw(image)
-    cell = geometry.cell
-    top = geometry.board_height + round(cell * 0.12)
+    top = geometry.board_height + geometry.panel_pad
     reason = {
         "rugs-exhausted": labels.rugs_exhausted,
         "last-player-standing": labels.last_player_standing,
@@ -213,9 +213,10 @@ def draw_ranking(image: Image.Image, geometry: Layout, state: GameState, labels:
         title += f" · {labels.shared}"
     elif outcome.tie_break == "dirhams":
         title += f" · {labels.dirhams_tie_break}"
-    _header(image, geometry, labels, top, title)
+    _title(image, geometry, top, title)
+    _column_names(image, geometry, labels, top + geometry.title_height)
     by_seat = {score.seat: score for score in scores(state)}
-    row_top = top + geometry.header_height
+    row_top = top + geometry.title_height + geometry.columns_height
     place = 1
     row = 0
     for group in outcome.ranking:

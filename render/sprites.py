@@ -55,7 +55,7 @@ def _draw_mark(
                 fill=ink,
             )
     elif style.mark is Mark.CROSS:
-        near, far, arm = half * 0.18, half * 0.62, half * 0.11
+        near, far, arm = half * 0.16, half * 0.66, half * 0.15
         draw.rectangle((cx - arm, cy - far, cx + arm, cy - near), fill=ink)
         draw.rectangle((cx - arm, cy + near, cx + arm, cy + far), fill=ink)
         draw.rectangle((cx - far, cy - arm, cx - near, cy + arm), fill=ink)
@@ -219,7 +219,7 @@ def badge(cell: int, number: int, ring: tuple[int, int, int]) -> Image.Image:
     r3 = r2 - max(2, round(cell * 0.04)) * s
     draw.ellipse((c - r3, c - r3, c + r3, c + r3), fill=(*palette.BADGE, 255))
     text = str(number)
-    size = round(cell * (0.24 if len(text) == 1 else 0.20)) * s
+    size = round(cell * (0.27 if len(text) == 1 else 0.23)) * s
     draw.text(
         (c, c), text, font=font(size, bold=True), fill=(*palette.BADGE_TEXT, 255), anchor="mm"
     )
@@ -228,7 +228,7 @@ def badge(cell: int, number: int, ring: tuple[int, int, int]) -> Image.Image:
 
 def badge_radius(cell: int) -> int:
     """Radius in pixels of a candidate badge."""
-    return max(8, round(cell * 0.19))
+    return max(8, round(cell * 0.21))
 
 
 @lru_cache(maxsize=16)
