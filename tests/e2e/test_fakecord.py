@@ -8,10 +8,13 @@ The last tests check the fake's own Discord rules over plain HTTP, without disco
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
+import zlib
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -135,38 +138,22 @@ async def test_ephemeral_deferred_follow_up_with_file_and_edited_original(
     assert [m.content for m in fake.messages(scene.channel)] == ["report ready", "here is the file"]
 
 
-async def test_a_rate_limited_post_is_retried_once_and_sent_once(
+async def test_rate_limits_and_bad_gateways_are_retried_and_sent_once(
     fake: FakeDiscord, scene: Scene, sample: BotProcess
 ) -> None:
-    rule = fake.faults.rate_limit("POST", CHANNEL_MESSAGES, retry_after=0.05)
-
+    limited = fake.faults.rate_limit("POST", CHANNEL_MESSAGES, retry_after=0.05)
     handle = await fake.slash(scene.alice, scene.channel, "sample", "post", text="after 429")
-    answer = await handle.answer()
-
-    assert rule.hits == 1
-    posted = [m for m in fake.messages(scene.channel) if m.content == "after 429"]
-    assert len(posted) == 1
-    assert answer.content == f"posted {posted[0].id}"
-    statuses = [
-        r.status for r in fake.requests_to("POST", f"/channels/{scene.channel.id}/messages")
-    ]
-    assert statuses == [429, 200]
-
-
-async def test_a_bad_gateway_answer_is_retried_by_discord_py(
-    fake: FakeDiscord, scene: Scene, sample: BotProcess
-) -> None:
-    rule = fake.faults.server_error("POST", CHANNEL_MESSAGES, status=502)
-
+    first = await handle.answer()
+    bad_gateway = fake.faults.server_error("POST", CHANNEL_MESSAGES, status=502)
     handle = await fake.slash(scene.alice, scene.channel, "sample", "post", text="after 502")
-    answer = await handle.answer()
+    second = await handle.answer()
 
-    assert rule.hits == 1
-    assert answer.content.startswith("posted ")
-    statuses = [
-        r.status for r in fake.requests_to("POST", f"/channels/{scene.channel.id}/messages")
-    ]
-    assert statuses == [502, 200]
+    assert (limited.hits, bad_gateway.hits) == (1, 1)
+    posted = fake.messages(scene.channel)
+    assert [m.content for m in posted] == ["after 429", "after 502"]
+    assert [first.content, second.content] == [f"posted {m.id}" for m in posted]
+    statuses = [r.status for r in fake.requests_to("POST", f"/channels/{scene.channel.id}/")]
+    assert statuses == [429, 200, 502, 200]
 
 
 async def test_missing_permissions_come_back_as_403_the_bot_can_report(
@@ -303,3 +290,96 @@ async def test_a_hanging_route_waits_until_released(
     fake.faults.release_hangs()
     assert await request == 200
     assert [m.content for m in fake.messages(scene.channel)] == ["late"]
+
+
+async def test_threads_use_their_parent_permissions_and_dms_work(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    thread = fake.add_thread(scene.channel, "side game")
+    posted = await fake.slash(scene.alice, thread, "sample", "post", text="in thread")
+    assert (await posted.answer()).content.startswith("posted ")
+    assert [m.content for m in fake.messages(thread)] == ["in thread"]
+
+    fake.deny_bot(thread, permissions.SEND_MESSAGES_IN_THREADS)
+    denied = await fake.slash(scene.alice, thread, "sample", "post", text="not here")
+    assert (await denied.answer()).content == "cannot post: Missing Permissions (50013)"
+
+    dm = fake.dm_channel(scene.bob)
+    private = await fake.slash(scene.bob, dm, "sample", "secret")
+    assert (await private.answer()).content == "only you can see this (en-US)"
+    assert "member" not in private.payload and private.payload["user"]["id"] == str(scene.bob.id)
+
+
+async def test_a_reconnect_request_resumes_the_same_session(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    session = fake.session
+    fake.gateway.send_reconnect()
+    resumed = await fake.wait_for_resume()
+
+    handle = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="again")
+
+    assert resumed is session and fake.gateway.identifies == 1
+    assert (await handle.answer()).content == "hello again"
+
+
+async def test_a_callback_after_the_deadline_is_refused_as_unknown_interaction(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    fake.rest.callback_deadline = 0.0
+
+    handle = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="late")
+    await handle.wait_for(lambda h: bool(h.refusals))
+
+    assert handle.refusals == [10062]
+    assert handle.responded_at is None and fake.latency().unanswered == 1
+    await sample.wait_for_log("Unknown interaction")
+
+
+async def test_a_second_callback_is_refused_as_already_acknowledged(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    handle = fake.interaction_from_payload(2, scene.alice, scene.channel, {"name": "x"})
+    fake.world.register_interaction(handle)
+    path = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+    reply = {"type": 4, "data": {"content": "first"}}
+
+    async with http.post(path, json=reply) as first:
+        assert first.status == 204
+    async with http.post(path, json=reply) as second:
+        assert (second.status, (await second.json())["code"]) == (400, 40060)
+    assert handle.refusals == [40060]
+    assert [m.content for m in fake.messages(scene.channel)] == ["first"]
+
+
+async def test_raw_gateway_zlib_stream_identify_invalidate_and_refused_resume(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    inflater = zlib.decompressobj()
+
+    async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+        message = await ws.receive(timeout=5)
+        assert message.type is aiohttp.WSMsgType.BINARY
+        assert message.data.endswith(b"\x00\x00\xff\xff")
+        return dict(json.loads(inflater.decompress(message.data)))
+
+    async with http.ws_connect("/gateway?v=10&encoding=json&compress=zlib-stream") as ws:
+        assert (await receive(ws))["op"] == 10
+        await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1, "properties": {}}})
+        ready = await receive(ws)
+        guild_create = await receive(ws)
+        await ws.send_json({"op": 1, "d": ready["s"]})
+        ack = await receive(ws)
+        fake.gateway.invalidate()
+        invalid = await receive(ws)
+
+    assert (ready["t"], ready["s"]) == ("READY", 1)
+    assert ready["d"]["guilds"] == [{"id": str(scene.guild.id), "unavailable": True}]
+    assert (guild_create["t"], guild_create["d"]["preferred_locale"]) == ("GUILD_CREATE", "fr")
+    assert ack["op"] == 11 and invalid == {"op": 9, "d": False}
+
+    async with http.ws_connect("/gateway?v=10&encoding=json") as ws:
+        assert (await ws.receive_json(timeout=5))["op"] == 10
+        resume = {"session_id": ready["d"]["session_id"], "seq": 2, "token": "t"}
+        await ws.send_json({"op": 6, "d": resume})
+        assert await ws.receive_json(timeout=5) == {"op": 9, "d": False}

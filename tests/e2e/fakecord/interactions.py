@@ -71,6 +71,8 @@ class InteractionHandle:
     followup_ids: list[int] = field(default_factory=list)
     events: list[InteractionEvent] = field(default_factory=list)
     callback_attempts: int = 0
+    refusals: list[int] = field(default_factory=list)
+    """Discord error codes the fake answered callbacks with (10062 late, 40060 twice, ...)."""
 
     @property
     def acknowledged(self) -> bool:

@@ -250,7 +250,7 @@ class RestApi:
         if int(request.match_info["app_id"]) != self.world.application_id:
             raise errors.unknown("Webhook", errors.UNKNOWN_WEBHOOK)
         token = request.match_info["token"]
-        handle = next((h for h in self.world.interactions.values() if h.token == token), None)
+        handle = self.world.interactions_by_token.get(token)
         if handle is None or not handle.acknowledged:
             raise errors.unknown("Webhook", errors.UNKNOWN_WEBHOOK)
         if time.perf_counter() - handle.created_at > INTERACTION_TOKEN_LIFETIME:
@@ -385,6 +385,7 @@ class RestApi:
         handle.callback_attempts += 1
         body, uploads = await read_body(request)
         if handle.acknowledged:
+            handle.refusals.append(errors.ALREADY_ACKNOWLEDGED)
             raise errors.DiscordError(
                 400, errors.ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged."
             )
@@ -393,10 +394,17 @@ class RestApi:
             and handle.dispatched_at is not None
             and arrived - handle.dispatched_at > self.callback_deadline
         ):
+            handle.refusals.append(errors.UNKNOWN_INTERACTION)
+            self.world.notify()
             raise errors.unknown("interaction", errors.UNKNOWN_INTERACTION)
         response_type = int(body.get("type", 0))
         data: Json = body.get("data") or {}
-        message = self._apply_callback(handle, response_type, data, uploads)
+        try:
+            message = self._apply_callback(handle, response_type, data, uploads)
+        except errors.DiscordError as error:
+            handle.refusals.append(int(error.body["code"]))
+            self.world.notify()
+            raise
         handle.callback_type = response_type
         handle.responded_at = arrived
         handle.record(InteractionEvent("callback", arrived, response_type, message, body))

@@ -305,7 +305,7 @@ class FakeDiscord:
 
     def dispatch_interaction(self, handle: InteractionHandle) -> InteractionHandle:
         """Send INTERACTION_CREATE now (or on RESUME if the connection is down)."""
-        self.world.interactions[handle.id] = handle
+        self.world.register_interaction(handle)
         self.gateway.dispatch("INTERACTION_CREATE", handle.payload, on_sent=handle.mark_dispatched)
         return handle
 

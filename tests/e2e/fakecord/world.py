@@ -53,6 +53,7 @@ class World:
     messages: dict[int, FakeMessage] = field(default_factory=dict)
     commands: CommandRegistry = field(default_factory=CommandRegistry)
     interactions: dict[int, InteractionHandle] = field(default_factory=dict)
+    interactions_by_token: dict[str, InteractionHandle] = field(default_factory=dict)
     requests: list[RecordedRequest] = field(default_factory=list)
     unhandled: list[RecordedRequest] = field(default_factory=list)
     base_url: str = ""
@@ -86,8 +87,10 @@ class World:
             except TimeoutError:
                 continue
 
-    def guild_of(self, channel: FakeChannel) -> FakeGuild | None:
-        return channel.guild
+    def register_interaction(self, handle: InteractionHandle) -> None:
+        """Make an interaction known to the REST API (callback and webhook routes)."""
+        self.interactions[handle.id] = handle
+        self.interactions_by_token[handle.token] = handle
 
     def bot_permissions(self, channel: FakeChannel) -> int:
         """The bot's computed permissions in a channel (its app_permissions)."""
