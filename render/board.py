@@ -32,7 +32,14 @@ from engine import (
 from render.encode import encode_png
 from render.layout import DEFAULT_SIZE, Layout, layout
 from render.market import base_image
-from render.overlays import draw_assam, draw_candidates, draw_last_rug, draw_path, draw_region
+from render.overlays import (
+    draw_assam,
+    draw_candidate_badges,
+    draw_candidate_bars,
+    draw_last_rug,
+    draw_path,
+    draw_region,
+)
 from render.palette import rug_style
 from render.panel import ENGLISH, Labels, draw_panel, draw_ranking
 from render.rugs import draw_rugs
@@ -91,13 +98,15 @@ def _paint_board(image: Image.Image, geometry: Layout, state: GameState, marks: 
         draw_region(image, geometry, marks.paid_region)
     if marks.last_rug:
         draw_last_rug(image, geometry, marks.last_rug)
+    if marks.candidates:
+        draw_candidate_bars(image, geometry, marks.candidates)
     if marks.path is not None:
         draw_path(image, geometry, marks.path)
     draw_assam(image, geometry, state.assam, state.facing)
     if marks.candidates:
         mover = state.to_move
         color = state.next_rug_color(mover) if mover is not None else None
-        draw_candidates(image, geometry, marks.candidates, rug_style(color).fill)
+        draw_candidate_badges(image, geometry, marks.candidates, rug_style(color).fill)
 
 
 def board_image(

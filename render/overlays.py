@@ -1,5 +1,8 @@
 """What a turn adds on top of the rugs: the region just paid for, the rug just laid, the path
-Assam walked (border arcs included), Assam himself, and the numbered candidate placements."""
+Assam walked (border arcs included), Assam himself, and the numbered candidate placements.
+
+They are painted in that order, except that the candidates' bars go under the path and their
+dots and numbered badges over everything, so the path and every number stay in view."""
 
 from __future__ import annotations
 
@@ -59,7 +62,7 @@ def draw_region(image: Image.Image, geometry: Layout, region: Collection[int]) -
             outside = not (0 <= r < ROWS and 0 <= c < COLS)
             if outside or r * COLS + c not in squares:
                 edges.append((a, b))
-    width = max(2, round(geometry.cell * 0.04))
+    width = max(3, round(geometry.cell * 0.06))
     for color, w in ((palette.INK, width + 4), (palette.REGION, width)):
         for a, b in edges:
             draw.line([a, b], fill=color, width=w)
@@ -133,14 +136,10 @@ def draw_assam(image: Image.Image, geometry: Layout, square: int, facing: Facing
     image.paste(sprite, (x0, y0), sprite)
 
 
-def draw_candidates(
-    image: Image.Image,
-    geometry: Layout,
-    candidates: Sequence[tuple[int, int]],
-    ring: tuple[int, int, int],
+def draw_candidate_bars(
+    image: Image.Image, geometry: Layout, candidates: Sequence[tuple[int, int]]
 ) -> None:
-    """Number candidate placements 1..N: a bar joins the centres of the two squares each one
-    covers, with its numbered badge on the edge the two squares share."""
+    """Thin bars joining the centres of the two squares of each candidate placement."""
     cell = geometry.cell
     draw = ImageDraw.Draw(image)
     width = max(2, round(cell * 0.035))
@@ -148,6 +147,19 @@ def draw_candidates(
     for first, second in candidates:
         a, b = geometry.center(first), geometry.center(second)
         _stroke(draw, [a, b], palette.HALO, width, palette.INK, halo)
+
+
+def draw_candidate_badges(
+    image: Image.Image,
+    geometry: Layout,
+    candidates: Sequence[tuple[int, int]],
+    ring: tuple[int, int, int],
+) -> None:
+    """Number candidate placements 1..N: a dot on the centre of both squares each one covers
+    and its numbered badge on the edge the two squares share (ringed in the colour to lay)."""
+    cell = geometry.cell
+    draw = ImageDraw.Draw(image)
+    halo = max(1, round(cell * 0.02))
     for first, second in candidates:
         for end in (first, second):
             _dot(draw, geometry.center(end), cell * 0.06, palette.HALO, palette.INK, halo)
