@@ -44,6 +44,7 @@ async def _serve(settings: Settings) -> int:
             service=GameService(store),
             store=store,
             dev_guilds=settings.dev_guilds,
+            gateway_from_api=settings.api_base_url is not None,
         )
         return await _run_client(client, settings.token, stop)
     finally:

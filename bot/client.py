@@ -6,7 +6,10 @@ import asyncio
 import logging
 
 import discord
+import yarl
+from discord.gateway import DiscordWebSocket
 
+from bot import images
 from bot.commands import build_commands
 from bot.controller import GameController
 from bot.health import Heartbeat
@@ -30,6 +33,7 @@ class MarrakechClient(discord.Client):
         service: GameService,
         store: GameStore,
         dev_guilds: tuple[int, ...] = (),
+        gateway_from_api: bool = False,
     ) -> None:
         super().__init__(
             intents=discord.Intents.default(),
@@ -43,19 +47,24 @@ class MarrakechClient(discord.Client):
         self._dev_guilds = dev_guilds
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
-        self._resumed = False
+        self._gateway_from_api = gateway_from_api
 
     async def setup_hook(self) -> None:
+        if self._gateway_from_api:
+            # Pointed at another API (a local fake): connect to the gateway it names.
+            _, url, _ = await self.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(GameButton)
+        await images.warm_up()
         await sync_commands(self.tree, self._store, self._dev_guilds)
+        # Before the gateway connects, so no click can race it: catch up on any game whose
+        # message fell behind its state when the last run stopped (REST only).
+        await self.buttons.resume_displays()
         self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
 
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s)", self.user, self.user.id if self.user else "?")
         await asyncio.to_thread(self._heartbeat.beat)
-        if not self._resumed:
-            self._resumed = True
-            await self.buttons.resume_displays()
 
     async def _beat_forever(self) -> None:
         await self.wait_until_ready()

@@ -13,6 +13,7 @@ import io
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -53,6 +54,8 @@ class GameController:
     def __init__(self, client: discord.Client, service: GameService) -> None:
         self._client = client
         self._service = service
+        self._in_flight: Counter[int] = Counter()
+        """Clicks being handled per game: while one is, its answer will show the game."""
 
     # --- slash commands ----------------------------------------------------------------------
 
@@ -167,7 +170,13 @@ class GameController:
                 return
             await self._show_after_click(interaction, view)
 
-        await self._guarded(interaction, f"handling button {action} of game {game_id}", work)
+        self._in_flight[game_id] += 1
+        try:
+            await self._guarded(interaction, f"handling button {action} of game {game_id}", work)
+        finally:
+            self._in_flight[game_id] -= 1
+            if not self._in_flight[game_id]:
+                del self._in_flight[game_id]
 
     # --- recovery ----------------------------------------------------------------------------
 
@@ -247,7 +256,8 @@ class GameController:
         game = view.game
         clicked = interaction.message.id if interaction.message is not None else None
         if (
-            view.status is not GameStatus.RUNNING
+            self._in_flight[game_id] > 1  # another click's answer is on its way
+            or view.status is not GameStatus.RUNNING
             or clicked is None
             or clicked != game.board_message_id
             or game.board_message_seq == game.seq
@@ -290,7 +300,10 @@ class GameController:
                 )
             )
             message = await self._channel(view).send(
-                embed=post.embed, files=files, allowed_mentions=discord.AllowedMentions.none()
+                embed=post.embed,
+                files=files,
+                allowed_mentions=discord.AllowedMentions.none(),
+                nonce=f"mk{view.id}-{view.seq}",
             )
         elif view.status is GameStatus.RUNNING:
             post = presenter.turn_post(view, ping=True)
@@ -307,6 +320,9 @@ class GameController:
                 files=files,
                 view=_or_missing(decision_buttons(view)),
                 allowed_mentions=mentions,
+                # Discord drops a resend with the same nonce (a retry after a crash between
+                # this send and recording its id) and returns the first message instead.
+                nonce=f"mk{view.id}-{view.seq}",
             )
         else:
             return

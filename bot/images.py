@@ -7,6 +7,7 @@ import io
 
 import discord
 
+import engine
 from bot.presenter import IMAGE_NAME, BoardImage
 from render import render_board, render_game_over
 
@@ -20,6 +21,12 @@ def _png(image: BoardImage) -> bytes:
 async def render_png(image: BoardImage) -> bytes:
     """The PNG for `image`, drawn off the event loop."""
     return await asyncio.to_thread(_png, image)
+
+
+async def warm_up() -> None:
+    """Draw one board at start-up so fonts and cached layers are ready for the first click."""
+    state = engine.new_game(engine.deal(3, engine.Variant.STANDARD, first_player=0))
+    await render_png(BoardImage(state, ()))
 
 
 def as_file(png: bytes, name: str = IMAGE_NAME) -> discord.File:
