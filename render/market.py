@@ -11,8 +11,8 @@ from PIL import Image, ImageDraw
 
 from engine import COLS, ROWS
 from render import palette
-from render.fonts import font
 from render.layout import Layout, border_arcs, layout
+from render.text import draw_text
 
 SUPERSAMPLE = 3
 COLUMN_LETTERS = "abcdefg"
@@ -97,9 +97,10 @@ def _draw_arcs(draw: ImageDraw.ImageDraw, geometry: Layout, s: int) -> None:
 
 
 def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
-    draw = ImageDraw.Draw(image)
+    """Column letters a-g above and below the market, row numbers 1-7 (top to bottom) on both
+    sides, as RULES.md names squares."""
     cell = geometry.cell
-    face = font(max(10, round(cell * 0.24)), bold=True)
+    size = max(10, round(cell * 0.24))
     away = geometry.origin - round(cell * 0.83)
     far = geometry.board_end + round(cell * 0.83)
     for i in range(COLS):
@@ -111,7 +112,7 @@ def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
             (away, mid, number),
             (far, mid, number),
         ):
-            draw.text((x, y), text, font=face, fill=palette.LABEL, anchor="mm")
+            draw_text(image, (x, y), text, size=size, fill=palette.LABEL, bold=True, anchor="mm")
 
 
 @lru_cache(maxsize=16)

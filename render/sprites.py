@@ -12,8 +12,8 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from engine import Facing
 from render import palette
-from render.fonts import font
 from render.palette import Mark, RugStyle
+from render.text import draw_text
 
 SUPERSAMPLE = 4
 Shape = tuple[int, int]  # (columns, rows) of squares a rug piece spans: (1,1), (2,1), (1,2)
@@ -70,45 +70,56 @@ def _draw_mark(
                 draw.line([(lo, lo - shift), (hi, hi - shift)], fill=ink, width=stroke)
 
 
+def _draw_fringes(
+    draw: ImageDraw.ImageDraw,
+    style: RugStyle,
+    size: tuple[int, int],
+    depth: int,
+    spacing: int,
+    vertical: bool,
+) -> None:
+    """Fringes of depth `depth` across both short ends of a whole rug of pixel `size`."""
+    width, height = size
+    if vertical:
+        ends = [(0, 0, width, depth), (0, height - depth, width, height)]
+    else:
+        ends = [(0, 0, depth, height), (width - depth, 0, width, height)]
+    thread = (*style.outline, 255)
+    for x0, y0, x1, y1 in ends:
+        draw.rectangle((x0, y0, x1, y1), fill=(*style.motif, 255))
+        if vertical:
+            for x in range(x0 + spacing // 2, x1, spacing):
+                draw.line([(x, y0), (x, y1)], fill=thread, width=SUPERSAMPLE)
+        else:
+            for y in range(y0 + spacing // 2, y1, spacing):
+                draw.line([(x0, y), (x1, y)], fill=thread, width=SUPERSAMPLE)
+
+
 @lru_cache(maxsize=256)
 def rug_piece(cell: int, style: RugStyle, shape: Shape) -> Image.Image:
-    """An RGBA rug piece spanning `shape` squares (1x1 for a half whose other half is covered,
-    2x1 or 1x2 for a whole rug), with outline, mark on each half and fringes at the ends."""
+    """An RGBA rug piece spanning `shape` squares: 1x1 for a half whose other half is covered,
+    2x1 or 1x2 for a whole rug, which also gets fringes at its short ends. Each half carries
+    the colour's mark centred on its square; the piece is inset from the squares' edges."""
     s = SUPERSAMPLE
     cols, rows = shape
     inset = rug_inset(cell)
-    width, height = cols * cell - 2 * inset, rows * cell - 2 * inset
-    big = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    width, height = (cols * cell - 2 * inset) * s, (rows * cell - 2 * inset) * s
+    big = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
-    outline = max(2, round(cell * 0.035)) * s
-    fringe = round(cell * 0.05) * s if cols * rows == 2 else 0
-    # Fringes along the two short ends of a whole rug.
-    if fringe:
-        ends = (
-            [(0, 0, width * s, fringe), (0, height * s - fringe, width * s, height * s)]
-            if rows == 2
-            else [(0, 0, fringe, height * s), (width * s - fringe, 0, width * s, height * s)]
-        )
-        for x0, y0, x1, y1 in ends:
-            draw.rectangle((x0, y0, x1, y1), fill=(*style.motif, 255))
-            spacing = round(cell * 0.07) * s
-            if rows == 2:
-                for x in range(x0 + spacing // 2, x1, spacing):
-                    draw.line([(x, y0), (x, y1)], fill=(*style.outline, 255), width=s)
-            else:
-                for y in range(y0 + spacing // 2, y1, spacing):
-                    draw.line([(x0, y), (x1, y)], fill=(*style.outline, 255), width=s)
-    body = (
-        (0, fringe, width * s - 1, height * s - 1 - fringe)
-        if rows == 2
-        else (fringe, 0, width * s - 1 - fringe, height * s - 1)
-    )
+    whole = cols * rows == 2
+    fringe = round(cell * 0.05) * s if whole else 0
+    if whole:
+        _draw_fringes(draw, style, (width, height), fringe, round(cell * 0.07) * s, rows == 2)
+    if rows == 2:
+        body = (0, fringe, width - 1, height - 1 - fringe)
+    else:
+        body = (fringe, 0, width - 1 - fringe, height - 1)
     draw.rounded_rectangle(
         body,
         radius=round(cell * 0.08) * s,
         fill=(*style.fill, 255),
         outline=(*style.outline, 255),
-        width=outline,
+        width=max(2, round(cell * 0.035)) * s,
     )
     # An inner border line, as woven rugs have.
     border = round(cell * 0.09) * s
@@ -119,13 +130,13 @@ def rug_piece(cell: int, style: RugStyle, shape: Shape) -> Image.Image:
         outline=(*style.motif, 255),
         width=max(1, round(cell * 0.02)) * s,
     )
+    side = (cell - 2 * inset) * s
     for i in range(cols * rows):
         col, row = (i, 0) if cols == 2 else (0, i)
-        # The box of the square this half covers, less the inset, in sprite pixels.
+        # The square this half covers, less the inset, in sprite pixels.
         x0, y0 = col * cell * s, row * cell * s
-        side = (cell - 2 * inset) * s
         _draw_mark(draw, style, (x0, y0, x0 + side, y0 + side), cell * s)
-    return _downscale(big, (width, height))
+    return _downscale(big, (width // s, height // s))
 
 
 @lru_cache(maxsize=32)
@@ -220,9 +231,7 @@ def badge(cell: int, number: int, ring: tuple[int, int, int]) -> Image.Image:
     draw.ellipse((c - r3, c - r3, c + r3, c + r3), fill=(*palette.BADGE, 255))
     text = str(number)
     size = round(cell * (0.27 if len(text) == 1 else 0.23)) * s
-    draw.text(
-        (c, c), text, font=font(size, bold=True), fill=(*palette.BADGE_TEXT, 255), anchor="mm"
-    )
+    draw_text(big, (c, c), text, size=size, fill=palette.BADGE_TEXT, bold=True, anchor="mm")
     return _downscale(big, (side, side))
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.fonts import font
+from render.fonts import FREETYPE_LOCK, font
 
 RGB = tuple[int, int, int]
 
@@ -16,25 +16,28 @@ RGB = tuple[int, int, int]
 @lru_cache(maxsize=4096)
 def _mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     face = font(size, bold=bold)
-    box = face.getbbox(text, anchor=anchor)
-    left, top = math.floor(box[0]), math.floor(box[1])
-    right, bottom = math.ceil(box[2]), math.ceil(box[3])
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    with FREETYPE_LOCK:
+        box = face.getbbox(text, anchor=anchor)
+        left, top = math.floor(box[0]), math.floor(box[1])
+        right, bottom = math.ceil(box[2]), math.ceil(box[3])
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
     return mask, left, top
 
 
 @lru_cache(maxsize=1024)
 def fit(text: str, size: int, max_width: int, *, bold: bool = False) -> int:
     """The largest font size up to `size` at which `text` fits in `max_width` pixels."""
-    while size > 8 and font(size, bold=bold).getlength(text) > max_width:
-        size -= 1
+    with FREETYPE_LOCK:
+        while size > 8 and font(size, bold=bold).getlength(text) > max_width:
+            size -= 1
     return size
 
 
 def width(text: str, size: int, *, bold: bool = False) -> float:
     """Advance width of `text` in pixels."""
-    return font(size, bold=bold).getlength(text)
+    with FREETYPE_LOCK:
+        return font(size, bold=bold).getlength(text)
 
 
 def draw_text(

@@ -26,10 +26,11 @@ def test_full_four_player_game_gives_one_frame_per_turn_under_8_mb(game_over: Mo
     data = render_replay(record_of(state))
     assert len(data) < DISCORD_LIMIT
     gif = _gif(data)
+    frames = getattr(gif, "n_frames", 1)
     assert gif.size == image_size(4, size=REPLAY_SIZE)
-    assert gif.n_frames == state.turn + 1  # the opening, then every turn including the last
+    assert frames == state.turn + 1  # the opening, then every turn including the last
     assert gif.info["duration"] == FIRST_FRAME_MS
-    gif.seek(gif.n_frames - 1)
+    gif.seek(frames - 1)
     assert gif.info["duration"] == LAST_FRAME_MS
 
 
