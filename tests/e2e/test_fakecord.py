@@ -383,3 +383,25 @@ async def test_raw_gateway_zlib_stream_identify_invalidate_and_refused_resume(
         resume = {"session_id": ready["d"]["session_id"], "seq": 2, "token": "t"}
         await ws.send_json({"op": 6, "d": resume})
         assert await ws.receive_json(timeout=5) == {"op": 9, "d": False}
+
+
+async def test_a_cut_connection_or_a_dropped_hang_applies_nothing(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    fake.faults.disconnect("POST", CHANNEL_MESSAGES)
+    with pytest.raises(aiohttp.ClientError):
+        await http.post(path, json={"content": "cut"})
+
+    rule = fake.faults.hang("POST", CHANNEL_MESSAGES)
+    request = asyncio.ensure_future(http.post(path, json={"content": "dropped"}))
+    await rule.wait_fired()
+    fake.faults.release_hangs(apply=False)
+    with pytest.raises(aiohttp.ClientError):
+        await request
+
+    assert fake.messages(scene.channel) == []
+    assert [(r.status, r.fault) for r in fake.requests_to("POST", "/messages")] == [
+        (0, "Disconnect"),
+        (0, "Hang"),
+    ]

@@ -33,12 +33,21 @@ class ErrorResponse:
 
 @dataclass(frozen=True, slots=True)
 class Hang:
-    """Hold the request ``seconds`` (None: until released), then process it normally."""
+    """Hold the request ``seconds`` (None: until released), then process it normally.
+
+    ``release_hangs(apply=False)`` instead drops the held requests unapplied (the connection is
+    cut), as if they never reached Discord.
+    """
 
     seconds: float | None = None
 
 
-Fault = RateLimit | ServerError | ErrorResponse | Hang
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """Cut the connection without answering; the request is not applied."""
+
+
+Fault = RateLimit | ServerError | ErrorResponse | Hang | Disconnect
 
 
 def compile_route(pattern: str) -> re.Pattern[str]:
@@ -82,6 +91,9 @@ class FaultInjector:
     def __init__(self) -> None:
         self.rules: list[FaultRule] = []
         self._release = asyncio.Event()
+        self._apply = True
+        self.held = 0
+        """Requests held by a Hang right now."""
 
     def add(
         self, method: str | None, route: str, fault: Fault, *, times: int | None = 1
@@ -117,6 +129,9 @@ class FaultInjector:
     ) -> FaultRule:
         return self.add(method, route, Hang(seconds), times=times)
 
+    def disconnect(self, method: str | None, route: str, *, times: int = 1) -> FaultRule:
+        return self.add(method, route, Disconnect(), times=times)
+
     def take(self, method: str, path: str) -> FaultRule | None:
         """The rule to apply to this request, counted as a hit, or None."""
         for rule in self.rules:
@@ -131,18 +146,23 @@ class FaultInjector:
         self.rules.clear()
         self.release_hangs()
 
-    def release_hangs(self) -> None:
-        """Let every request held right now by a Hang go on (later hangs hold again)."""
+    def release_hangs(self, *, apply: bool = True) -> None:
+        """End every hang holding a request now: process them, or drop them unapplied."""
+        self._apply = apply
         self._release.set()
         self._release = asyncio.Event()
 
-    async def hold(self, hang: Hang) -> None:
-        """Wait as the Hang says: for its seconds, or until released."""
+    async def hold(self, hang: Hang) -> bool:
+        """Wait as the Hang says (its seconds, or until released); True: process the request."""
         release = self._release
-        if hang.seconds is None:
-            await release.wait()
-            return
+        self.held += 1
         try:
-            await asyncio.wait_for(release.wait(), hang.seconds)
+            if hang.seconds is None:
+                await release.wait()
+            else:
+                await asyncio.wait_for(release.wait(), hang.seconds)
         except TimeoutError:
-            return
+            return True
+        finally:
+            self.held -= 1
+        return self._apply

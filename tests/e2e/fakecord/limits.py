@@ -44,7 +44,7 @@ class FormError:
     message: str
 
 
-def check_message(body: Json, file_sizes: list[int], *, creating: bool) -> list[FormError]:
+def check_message(body: Json, file_sizes: list[int]) -> list[FormError]:
     """Everything Discord would refuse in a message create (or edit) body."""
     errors: list[FormError] = []
     content = body.get("content")

@@ -174,7 +174,7 @@ class MessageStore:
         self.world.notify()
 
     def _check(self, body: Json, uploads: list[Upload], *, creating: bool) -> None:
-        problems = check_message(body, [len(u.data) for u in uploads], creating=creating)
+        problems = check_message(body, [len(u.data) for u in uploads])
         if problems:
             detail = form_error_body(problems)
             raise errors.DiscordError(

@@ -14,7 +14,7 @@ from aiohttp import web
 from . import errors
 from . import permissions as perms
 from .commands import check_commands
-from .faults import ErrorResponse, FaultInjector, Hang, RateLimit, ServerError
+from .faults import Disconnect, ErrorResponse, FaultInjector, Hang, RateLimit, ServerError
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -149,8 +149,10 @@ class RestApi:
             rule = self.faults.take(request.method, relative)
             if rule is not None:
                 fault_name = type(rule.fault).__name__
-                if isinstance(rule.fault, Hang):
-                    await self.faults.hold(rule.fault)
+                if isinstance(rule.fault, Hang | Disconnect):
+                    go_on = isinstance(rule.fault, Hang) and await self.faults.hold(rule.fault)
+                    if not go_on:
+                        return self._cut(request, relative, started, fault_name)
                 else:
                     response = self._fault_response(rule.fault, relative)
                     self._log(request, relative, response.status, started, fault_name)
@@ -167,6 +169,15 @@ class RestApi:
         self._add_ratelimit_headers(response, relative)
         self._log(request, relative, response.status, started, fault_name)
         return response
+
+    def _cut(
+        self, request: web.Request, relative: str, started: float, fault_name: str
+    ) -> web.StreamResponse:
+        """Close the connection without an answer; the request is not applied."""
+        if request.transport is not None:
+            request.transport.abort()
+        self._log(request, relative, 0, started, fault_name)
+        return web.Response(status=499)
 
     def _authenticate(self, request: web.Request, relative: str) -> None:
         if relative.startswith(UNAUTHENTICATED_PREFIXES):
