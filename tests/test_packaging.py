@@ -26,7 +26,7 @@ import pytest
 from bot.settings import SETTING_NAMES
 
 PACKAGES = ("engine", "render", "bot")
-RUNTIME_DEPENDENCIES = {"discord-py", "aiosqlite", "pillow"}
+RUNTIME_DEPENDENCIES = {"discord-py", "aiosqlite", "pillow", "yarl"}
 SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "PRIVATE_KEY")
 
 
