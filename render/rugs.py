@@ -22,10 +22,12 @@ def visible_pieces(state: GameState) -> dict[int, tuple[int, ...]]:
 
 
 def square_style(state: GameState, square: int) -> RugStyle:
-    """How the rug showing on `square` is painted (neutral if its owner is out)."""
-    index = state.colors[square]
-    owner = owner_of(state.players, index)
-    return rug_style(None if state.is_eliminated(owner) else COLOR_ORDER[index])
+    """How the rug showing on a (covered) `square` is painted: neutral if its owner is out."""
+    color = state.color_at(square)
+    if color is None:
+        raise ValueError(f"no rug on square {square}")
+    owner = owner_of(state.players, COLOR_ORDER.index(color))
+    return rug_style(None if state.is_eliminated(owner) else color)
 
 
 def _shape(squares: tuple[int, ...]) -> Shape:

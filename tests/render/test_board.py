@@ -94,15 +94,15 @@ def test_rugs_of_an_eliminated_seat_turn_neutral(eliminated: Moment) -> None:
     geometry = layout(DEFAULT_SIZE, 4)
     neutral = 0
     for square in range(ROWS * COLS):
-        index = state.colors[square]
-        if index < 0 or square == state.assam:
+        color = state.color_at(square)
+        if color is None or square == state.assam:
             continue
         pixel = image.getpixel(geometry.center_pixel(square))
-        if owner_of(4, index) == out:
+        if owner_of(4, COLOR_ORDER.index(color)) == out:
             assert pixel == NEUTRAL_STYLE.fill
             neutral += 1
         else:
-            assert pixel == RUG_STYLES[COLOR_ORDER[index]].fill
+            assert pixel == RUG_STYLES[color].fill
     assert neutral >= 1
 
 
