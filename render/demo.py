@@ -1,7 +1,8 @@
 """`python -m render.demo OUTDIR`: write sample pictures of seeded games to OUTDIR.
 
 Files: opening.png, midgame-candidates.png, two-player.png, rotate-after.png, elimination.png,
-game-over.png, cyrillic.png (panel words in Ukrainian) and replay.gif.
+game-over.png, cyrillic.png (panel words in Ukrainian), replay.gif, and the elimination board
+as seen with protanopia, deuteranopia and tritanopia (simulated: seen-<kind>.png).
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ import sys
 from pathlib import Path
 
 from engine import Phase, Variant, record_of
-from render.board import render_board, render_game_over
+from render.board import board_image, marks_from_events, render_board, render_game_over
+from render.encode import encode_png
 from render.panel import Labels
 from render.replay import render_replay
 from render.samples import at_turn, elimination, finished, new_sample
+from render.vision import DEFICIENCIES, simulate_image
 
 UKRAINIAN = Labels(
     seat="Гравець {n}",
@@ -52,6 +55,9 @@ def write_samples(outdir: Path) -> list[Path]:
     save("rotate-after.png", render_board(rotate.state, events=rotate.events))
     out = elimination(seed=1)
     save("elimination.png", render_board(out.state, events=out.events))
+    seen = board_image(out.state, marks_from_events(out.events))
+    for kind in DEFICIENCIES:
+        save(f"seen-{kind}.png", encode_png(simulate_image(seen, kind)))
     end = finished(4, seed=7)
     save("game-over.png", render_game_over(end.state, events=end.events))
     cyrillic = at_turn(3, seed=11, turn=14)

@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from itertools import combinations
 
+from PIL import Image
+
 RGB = tuple[int, int, int]
 Lab = tuple[float, float, float]
 Matrix = tuple[tuple[float, float, float], ...]
@@ -125,6 +127,20 @@ def delta_e_lab(first: Lab, second: Lab) -> float:
         + (dhp_big / s_h) ** 2
         + r_t * (dcp / s_c) * (dhp_big / s_h)
     )
+
+
+def simulate_image(image: Image.Image, deficiency: str) -> Image.Image:
+    """A whole picture as seen with `deficiency`: it is reduced to the fixed 256-colour palette
+    first, so only the palette's colours need simulating."""
+    from render.encode import quantize
+
+    indexed = quantize(image.convert("RGB"))
+    raw = indexed.getpalette() or []
+    seen: list[int] = []
+    for i in range(0, len(raw) - 2, 3):
+        seen.extend(simulate((raw[i], raw[i + 1], raw[i + 2]), deficiency))
+    indexed.putpalette(seen)
+    return indexed.convert("RGB")
 
 
 def closest_pair(colors: Sequence[RGB], deficiency: str | None = None) -> float:

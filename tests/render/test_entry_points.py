@@ -21,6 +21,9 @@ EXPECTED = {
     "game-over.png",
     "cyrillic.png",
     "replay.gif",
+    "seen-protanopia.png",
+    "seen-deuteranopia.png",
+    "seen-tritanopia.png",
 }
 
 
