@@ -405,3 +405,69 @@ async def test_a_cut_connection_or_a_dropped_hang_applies_nothing(
         (0, "Disconnect"),
         (0, "Hang"),
     ]
+
+
+async def test_channel_message_routes_edit_list_pin_and_delete_like_discord(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    base = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.post(base, json={"content": f"turn of {scene.alice.mention}"}) as response:
+        first = await response.json()
+    async with http.post(base, json={"content": "second"}) as response:
+        second = await response.json()
+    edit = {"content": f"now {scene.bob.mention}", "components": []}
+    async with http.patch(f"{base}/{first['id']}", json=edit) as response:
+        edited = await response.json()
+    async with http.get(base, params={"limit": "10"}) as response:
+        listed = [m["id"] for m in await response.json()]
+    pin = f"/api/v10/channels/{scene.channel.id}/messages/pins/{second['id']}"
+    async with http.put(pin) as response:
+        assert response.status == 403
+    fake.set_overwrite(scene.channel, fake.bot_user, allow=permissions.PIN_MESSAGES)
+    async with http.put(pin) as response:
+        assert response.status == 204
+    async with http.delete(f"{base}/{second['id']}") as response:
+        assert response.status == 204
+    async with http.get(f"{base}/{second['id']}") as response:
+        gone = (response.status, (await response.json())["code"])
+
+    message = fake.world.messages[int(first["id"])]
+    assert edited["edited_timestamp"] is not None and message.edit_count == 1
+    assert message.pinged_user_ids == frozenset({scene.alice.id})
+    assert listed == [second["id"], first["id"]]
+    assert fake.world.messages[int(second["id"])].pinned
+    assert gone == (404, 10008)
+    assert fake.messages(scene.channel) == [message]
+
+
+def test_overwrites_apply_in_discords_order() -> None:
+    guild_id, member_id, role_id = 1, 2, 3
+    base = permissions.DEFAULT_EVERYONE
+
+    def compute(*overwrites: permissions.Overwrite, thread: bool = False) -> int:
+        return permissions.channel_permissions(
+            base,
+            guild_id=guild_id,
+            member_id=member_id,
+            role_ids=[role_id],
+            overwrites=overwrites,
+            is_thread=thread,
+        )
+
+    everyone_denies = permissions.Overwrite(
+        guild_id, permissions.ROLE, deny=permissions.SEND_MESSAGES
+    )
+    role_allows = permissions.Overwrite(role_id, permissions.ROLE, allow=permissions.SEND_MESSAGES)
+    member_denies = permissions.Overwrite(
+        member_id, permissions.MEMBER, deny=permissions.SEND_MESSAGES
+    )
+    hidden = permissions.Overwrite(guild_id, permissions.ROLE, deny=permissions.VIEW_CHANNEL)
+
+    assert not compute(everyone_denies) & permissions.SEND_MESSAGES
+    assert not compute(everyone_denies) & permissions.ATTACH_FILES
+    assert compute(everyone_denies, role_allows) & permissions.SEND_MESSAGES
+    assert not compute(everyone_denies, role_allows, member_denies) & permissions.SEND_MESSAGES
+    assert compute(member_denies, thread=True) & permissions.ATTACH_FILES
+    assert compute(hidden) == 0
+    admin = permissions.base_permissions(0, [permissions.ADMINISTRATOR], is_owner=False)
+    assert admin == permissions.ALL_PERMISSIONS
