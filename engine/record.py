@@ -57,6 +57,8 @@ def record_to_json(record: Record) -> dict[str, Any]:
 def _parse_piles(raw: object, players: int) -> tuple[tuple[Color, ...], ...] | None:
     if raw is None:
         return None
+    if players != 2:
+        raise FormatError('only 2-player games have piles: "piles" must be null')
     if not isinstance(raw, dict) or set(raw) != {str(s) for s in range(players)}:
         raise FormatError('"piles" must be null or {"0": [...], "1": [...]}')
     piles = []

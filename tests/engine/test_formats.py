@@ -1,0 +1,372 @@
+"""FORMATS.md: action notation, game records and positions, and hostile input (FormatError only)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import (
+    FormatError,
+    Phase,
+    ReplayError,
+    Variant,
+    apply,
+    deal,
+    from_position,
+    legal_actions,
+    new_game,
+    parse_placement,
+    parse_square,
+    placement_notation,
+    record_from_json,
+    record_of,
+    record_to_json,
+    replay_record,
+    square_name,
+    to_position,
+)
+from engine.playout import checked_playout
+from tests.engine.builders import play, start
+
+
+def finished_game(players: int, variant: Variant, seed: int) -> Any:
+    rng = random.Random(seed)
+    return checked_playout(new_game(deal(players, variant, rng)), rng)
+
+
+# --- Action notation (FORMATS.md 1) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "square"), [("a1", 0), ("d4", 24), ("g1", 6), ("a7", 42), ("g7", 48)]
+)
+def test_square_names(name: str, square: int) -> None:
+    """Columns a-g left to right, rows 1-7 top to bottom: a1 is (0,0), d4 the centre."""
+    assert parse_square(name) == square
+    assert square_name(square) == name
+
+
+@pytest.mark.parametrize("text", ["", "a", "a0", "a8", "h1", "A1", "d44", "4d", None, 24, ["d4"]])
+def test_bad_square_names(text: object) -> None:
+    """Anything but a column a-g and a row 1-7 is refused with a FormatError."""
+    with pytest.raises(FormatError, match="not a square"):
+        parse_square(text)  # type: ignore[arg-type]
+
+
+def test_placement_notation_lower_square_first() -> None:
+    """FORMATS.md 1: either order is read; it is written with the lower row*7+col first."""
+    assert parse_placement("c4c5") == parse_placement("c5c4") == (23, 30)
+    assert placement_notation(30, 23) == "c4c5"
+    for action in ("c4c5", "D3", "L", "S", "R"):
+        assert len(action) <= 8 and ":" not in action and " " not in action
+
+
+@pytest.mark.parametrize("text", ["c4", "c4c5c6", "c4 c5", "z9z8", "", 45])
+def test_bad_placement_notation(text: object) -> None:
+    with pytest.raises(FormatError):
+        parse_placement(text)  # type: ignore[arg-type]
+
+
+# --- Records (FORMATS.md 2) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variant", list(Variant))
+def test_record_round_trip_and_replay(players: int, variant: Variant) -> None:
+    """A record written as JSON reads back equal and replays to the same state."""
+    state = finished_game(players, variant, 11)
+    record = record_of(state, names=["a", "b"])
+    document = json.loads(json.dumps(record_to_json(record)))
+    assert document["format"] == "marrakech-record/1"
+    assert document["names"] == ["a", "b"]  # extras are kept
+    assert (document["piles"] is None) == (players != 2)
+    again = record_from_json(document)
+    assert again == record
+    assert replay_record(again) == state
+
+
+def test_record_piles_are_written_per_seat() -> None:
+    """FORMATS.md 2: piles {"0": [24 colours], "1": [24 colours]}, top first."""
+    state, _ = play(start(2), "S", "D1", "c2d2")
+    document = record_to_json(record_of(state))
+    assert sorted(document["piles"]) == ["0", "1"]
+    assert document["piles"]["0"][:2] == ["red", "blue"]
+    assert document["actions"] == ["S", "D1", "c2d2"]
+
+
+def test_replay_error_names_index_notation_and_reason() -> None:
+    """FORMATS.md 2: e.g. "action 2 'd3d4': a rug cannot cover Assam's square"."""
+    document = record_to_json(record_of(start(4)))
+    document["actions"] = ["S", "D1", "d3d4"]
+    with pytest.raises(ReplayError) as caught:
+        replay_record(record_from_json(document))
+    assert (caught.value.index, caught.value.notation) == (2, "d3d4")
+    assert str(caught.value) == "action 2 'd3d4': a rug cannot cover Assam's square"
+
+
+VALID_RECORD: dict[str, Any] = {
+    "format": "marrakech-record/1",
+    "players": 3,
+    "variant": "standard",
+    "first_player": 0,
+    "piles": None,
+    "actions": ["S", "D3"],
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "marrakech-record/2"}, "not a marrakech-record/1"),
+        ({"players": 5}, "2, 3 or 4"),
+        ({"players": "3"}, "2, 3 or 4"),
+        ({"players": True}, "2, 3 or 4"),
+        ({"variant": "fast"}, "standard"),
+        ({"first_player": 3}, "first player"),
+        ({"first_player": 10**100}, "first player"),
+        ({"first_player": None}, "first player"),
+        ({"piles": {"0": [], "1": []}}, "only 2-player games have piles"),
+        ({"actions": "S D3"}, "list"),
+        ({"actions": ["S", 3]}, "not an action notation"),
+        ({"actions": ["S", "a:b"]}, "not an action notation"),
+        ({"actions": ["S"] * 5000}, "at most"),
+        ({"resignations": [[0, 9]]}, "resignations"),
+        ({"resignations": "yes"}, "resignations"),
+    ],
+)
+def test_hostile_records_raise_format_error(change: dict[str, Any], message: str) -> None:
+    """Corrupt records raise FormatError saying what is wrong, never KeyError/TypeError."""
+    with pytest.raises(FormatError, match=message):
+        record_from_json({**VALID_RECORD, **change})
+
+
+@pytest.mark.parametrize("missing", sorted(VALID_RECORD))
+def test_records_missing_a_field(missing: str) -> None:
+    body = {k: v for k, v in VALID_RECORD.items() if k != missing}
+    with pytest.raises(FormatError, match=f"lacks '{missing}'"):
+        record_from_json(body)
+
+
+def test_two_player_record_needs_valid_piles() -> None:
+    body = {**VALID_RECORD, "players": 2}
+    with pytest.raises(FormatError, match="pile"):
+        record_from_json(body)
+    body["piles"] = {"0": ["red"] * 24, "1": ["yellow", "brown"] * 12}
+    with pytest.raises(FormatError, match="12 red and blue"):
+        record_from_json(body)
+    body["piles"] = {"0": [1] * 24, "1": ["yellow", "brown"] * 12}
+    with pytest.raises(FormatError, match="not a colour"):
+        record_from_json(body)
+
+
+# --- Positions (FORMATS.md 3) ------------------------------------------------------------
+
+
+def states_along(players: int, variant: Variant, seed: int) -> list[Any]:
+    rng = random.Random(seed)
+    state = new_game(deal(players, variant, rng))
+    states = [state]
+    while not state.is_over:
+        actions = legal_actions(state)
+        state, _ = apply(state, actions[int(rng.random() * len(actions))])
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variant", list(Variant))
+def test_position_round_trips_in_every_phase(players: int, variant: Variant) -> None:
+    """to_position -> JSON -> from_position -> to_position gives the same position; a state
+    read from a position plays on exactly like the original."""
+    states = states_along(players, variant, 5)
+    phases = set()
+    for state in [*states[:: max(1, len(states) // 25)], states[-1]]:
+        position = json.loads(json.dumps(to_position(state)))
+        phases.add(position["phase"])
+        again = from_position(position)
+        assert to_position(again) == position
+        assert legal_actions(again) == legal_actions(state)
+        if legal_actions(state):
+            action = legal_actions(state)[-1]
+            assert to_position(apply(again, action)[0]) == to_position(apply(state, action)[0])
+    assert phases >= {"roll", "place", "over"}
+
+
+def test_position_fields() -> None:
+    """FORMATS.md 3: the example's fields, e.g. cells [colour, rug number] and scores."""
+    state, _ = play(start(3), "R", "D2", "f2f3")
+    position = to_position(state)
+    assert position["turn"] == 2 and position["to_move"] == 1 and position["phase"] == "orient"
+    assert position["assam"] == {"square": "f4", "facing": "E"}
+    assert position["cells"][1][5] == ["red", 1] and position["cells"][2][5] == ["red", 1]
+    assert position["seats"][0] == {
+        "seat": 0,
+        "colors": ["red"],
+        "dirhams": 30,
+        "rugs_left": {"red": 14},
+        "eliminated": False,
+        "pile": None,
+    }
+    assert position["scores"][0] == {"seat": 0, "dirhams": 30, "visible": 2, "total": 32}
+    assert position["outcome"] is None
+
+
+def base_position() -> dict[str, Any]:
+    state, _ = play(start(3), "R", "D2", "f2f3")
+    return to_position(state)
+
+
+def set_path(body: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
+    target: Any = body
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("format",), "marrakech-position/9", "not a marrakech-position/1"),
+        (("players",), 7, "2, 3 or 4"),
+        (("turn",), 10**30, "turn"),
+        (("turn",), -1, "turn"),
+        (("phase",), "dance", "unknown value"),
+        (("to_move",), 3, "to_move"),
+        (("to_move",), None, "to_move"),
+        (("assam",), "d4", "assam"),
+        (("assam", "square"), "z9", "not a square"),
+        (("assam", "facing"), "NE", "facing"),
+        (("cells",), [[None] * 7] * 6, "7 rows"),
+        (("cells", 0, 0), ["purple", 1], "colour"),
+        (("cells", 0, 0), ["brown", 1], "not in this game"),
+        (("cells", 0, 0), ["red", 0], "rug number"),
+        (("cells", 0, 0), ["red", 10**20], "rug number"),
+        (("cells", 0, 0), ["red", 1], "more than two squares"),  # rug 1 also on f2/f3
+        (("cells", 0, 0), "red", "null or"),
+        (("seats",), [], "all 3 seats"),
+        (("seats", 0, "dirhams"), -5, "dirhams"),
+        (("seats", 0, "dirhams"), 10**40, "dirhams"),
+        (("seats", 0, "dirhams"), 31.5, "dirhams"),
+        (("seats", 0, "rugs_left"), {"blue": 3}, "rugs_left"),
+        (("seats", 0, "rugs_left"), {"red": 99}, "rugs"),
+        (("seats", 0, "eliminated"), "no", "true or false"),
+        (("seats", 1, "seat"), 0, "in order"),
+        (("seats", 1, "rugs_left"), {"yellow": 0}, "holds no rug"),
+        (("seats", 0, "pile"), ["red"], "only 2-player"),
+        (("outcome",), {"ranking": [[0]], "reason": "x"}, "outcome"),
+    ],
+)
+def test_hostile_positions_raise_format_error(
+    path: tuple[Any, ...], value: Any, message: str
+) -> None:
+    """Wrong types, impossible boards, huge numbers: a clear FormatError each time."""
+    body = base_position()
+    set_path(body, path, value)
+    with pytest.raises(FormatError, match=message):
+        from_position(body)
+
+
+def test_positions_refuse_impossible_games() -> None:
+    """Impossible states: a game with one player in that is not over; too many dirhams."""
+    body = base_position()
+    for seat in (0, 2):  # seat 1 is to move
+        body["seats"][seat].update(eliminated=True, dirhams=0)
+        body["seats"][seat]["rugs_left"] = {body["seats"][seat]["colors"][0]: 0}
+    with pytest.raises(FormatError, match="fewer than two players"):
+        from_position(body)
+    body = base_position()
+    body["cells"][1][5], body["cells"][0][0] = None, ["red", 1]  # rug 1 on a1 and f3
+    with pytest.raises(FormatError, match="cannot be one rug"):
+        from_position(body)
+    body = base_position()
+    body["seats"][0]["dirhams"] = 90
+    with pytest.raises(FormatError, match="more dirhams"):
+        from_position(body)
+
+
+@pytest.mark.parametrize("missing", ["format", "cells", "seats", "assam", "phase", "to_move"])
+def test_positions_missing_a_field(missing: str) -> None:
+    body = base_position()
+    del body[missing]
+    with pytest.raises(FormatError, match="lacks"):
+        from_position(body)
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(["red", "blue", "N", "d4", "place", "standard", "x", ""]),
+    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=8,
+)
+
+
+def paths_of(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += paths_of(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += paths_of(item, (*prefix, index))
+    return found
+
+
+GAMES = {
+    "record": record_to_json(record_of(states_along(2, Variant.STANDARD, 3)[30])),
+    "position": to_position(finished_game(3, Variant.ROTATE_AFTER, 4)),
+    "position-2p": to_position(states_along(2, Variant.STANDARD, 9)[40]),
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.sampled_from(sorted(GAMES)), data=st.data())
+def test_mutated_documents_raise_only_format_errors(which: str, data: st.DataObject) -> None:
+    """Any document with some values replaced by random JSON either loads or raises
+    FormatError/ReplayError: never KeyError, IndexError, TypeError or AssertionError."""
+    body = copy.deepcopy(GAMES[which])
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = paths_of(body)[1:]
+        path = data.draw(st.sampled_from(paths))
+        set_path(body, path, data.draw(JSON))
+    with contextlib.suppress(FormatError, ReplayError):
+        if which == "record":
+            replay_record(record_from_json(body))
+        else:
+            state = from_position(body)
+            to_position(state)
+            for _ in range(3):
+                actions = legal_actions(state)
+                if not actions:
+                    break
+                state, _ = apply(state, actions[0])
+
+
+@given(st.one_of(JSON, st.dictionaries(st.sampled_from(sorted(VALID_RECORD)), JSON)))
+@settings(max_examples=80, deadline=None)
+def test_random_json_is_never_a_crash(value: Any) -> None:
+    """Random JSON values given as records or positions raise FormatError at worst."""
+    for reader in (record_from_json, from_position):
+        with contextlib.suppress(FormatError):
+            reader(value)
+
+
+def test_shared_record_files_read(shared_dir: Path) -> None:
+    """Every shared record parses, and its final position reads back through from_position."""
+    records = sorted((shared_dir / "conformance" / "records").glob("game-????.json"))
+    assert len(records) >= 24
+    for path in records:
+        record_from_json(json.loads(path.read_text()))
+        position = json.loads(path.with_suffix(".position.json").read_text())
+        assert to_position(from_position(position)) == position
+        assert from_position(position).phase is Phase.OVER
