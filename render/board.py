@@ -10,7 +10,8 @@ Typical use by the bot, after applying the actions of a turn and keeping their e
 `events` fills in the path, the region paid for and the last rug from the engine's
 AssamMoved, TaxPaid and RugPlaced events (the last of each kind wins); the explicit options
 override it. `show_candidates=True` numbers the legal placements 1..N in the order of
-`engine.legal_actions(state)` when the state waits for a rug to be laid.
+`engine.legal_actions(state)` when the state waits for a rug to be laid, and labels the ways
+Assam may be turned (L, S, R) when it waits for that.
 """
 
 from __future__ import annotations
@@ -23,10 +24,13 @@ from PIL import Image
 from engine import (
     AssamMoved,
     Event,
+    Facing,
     GameState,
     Phase,
     RugPlaced,
     TaxPaid,
+    apply,
+    legal_actions,
     placements,
 )
 from render.encode import encode_png
@@ -39,6 +43,7 @@ from render.overlays import (
     draw_last_rug,
     draw_path,
     draw_region,
+    draw_turn_options,
 )
 from render.palette import rug_style
 from render.panel import ENGLISH, Labels, draw_panel, draw_ranking
@@ -47,12 +52,27 @@ from render.rugs import draw_rugs
 
 @dataclass(frozen=True)
 class TurnMarks:
-    """What a picture highlights besides the state itself."""
+    """What a picture highlights besides the state itself: the path walked, the region paid
+    for, the rug just laid, the numbered candidate placements, and the labelled ways to turn
+    Assam (each an action notation with the facing it gives)."""
 
     path: AssamMoved | None = None
     paid_region: frozenset[int] = frozenset()
     last_rug: tuple[int, ...] = ()
     candidates: tuple[tuple[int, int], ...] = ()
+    turns: tuple[tuple[str, Facing], ...] = ()
+
+
+def turn_options(state: GameState) -> tuple[tuple[str, Facing], ...]:
+    """The ways Assam may be turned now (ORIENT: L, S, R; variant ROTATE: L, R), each with the
+    facing it leads to, as the engine applies them; empty in other phases."""
+    if state.phase not in (Phase.ORIENT, Phase.ROTATE):
+        return ()
+    options = []
+    for action in legal_actions(state):
+        turned, _ = apply(state, action)
+        options.append((action, turned.facing))
+    return tuple(options)
 
 
 def marks_from_events(events: Iterable[Event]) -> TurnMarks:
@@ -89,6 +109,7 @@ def _resolve(
         paid_region=told.paid_region if paid_region is None else frozenset(paid_region),
         last_rug=told.last_rug if last_rug is None else tuple(last_rug),
         candidates=tuple((a, b) for a, b in shown),
+        turns=turn_options(state) if show_candidates else (),
     )
 
 
@@ -103,10 +124,12 @@ def _paint_board(image: Image.Image, geometry: Layout, state: GameState, marks: 
     if marks.path is not None:
         draw_path(image, geometry, marks.path)
     draw_assam(image, geometry, state.assam, state.facing)
+    mover = state.to_move
+    ring = rug_style(state.next_rug_color(mover) if mover is not None else None).fill
     if marks.candidates:
-        mover = state.to_move
-        color = state.next_rug_color(mover) if mover is not None else None
-        draw_candidate_badges(image, geometry, marks.candidates, rug_style(color).fill)
+        draw_candidate_badges(image, geometry, marks.candidates, ring)
+    if marks.turns:
+        draw_turn_options(image, geometry, state.assam, marks.turns, ring)
 
 
 def board_image(
@@ -145,7 +168,8 @@ def render_board(
     - `events`: the engine events of the turn so far; AssamMoved draws the path walked,
       TaxPaid outlines the region paid for, RugPlaced frames the rug just laid.
     - `show_candidates`: at the PLACE phase, number the legal placements 1..N in the order of
-      `engine.legal_actions(state)` (the order the bot offers them).
+      `engine.legal_actions(state)` (the order the bot offers them); when Assam is to be
+      turned (ORIENT, or ROTATE in the variant), label the sides he may face L, S, R.
     - `candidates`, `path`, `paid_region`, `last_rug`: explicit marks, overriding `events` and
       `show_candidates` (pass an empty value to hide one).
     - `size`: image width in pixels (320..2000); the height is `image_size(players, size=...)`.

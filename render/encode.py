@@ -69,7 +69,7 @@ def _specimen(width: int) -> Image.Image:
         x0, y0, _, _ = geometry.square_box(35 + k)
         image.paste(sprite, (x0, y0), sprite)
     for k, style in enumerate(styles):
-        sprite = badge(cell, k + 10, style.fill)
+        sprite = badge(cell, str(k + 10), style.fill)
         x0, y0, _, _ = geometry.square_box(42 + k)
         image.paste(sprite, (x0, y0), sprite)
         face = die(geometry.title_height, 1 + k % 4)

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from engine import COLS, ROWS, AssamMoved, Facing
 from render import palette
-from render.layout import Layout, Point, step_arc
+from render.layout import DIRECTIONS, Layout, Point, step_arc
 from render.sprites import assam, badge
 
 
@@ -129,6 +129,28 @@ def draw_path(image: Image.Image, geometry: Layout, moved: AssamMoved) -> None:
         _dot(draw, geometry.center(step.square), cell * 0.09, palette.PATH, palette.HALO, halo)
 
 
+def turn_badge_center(geometry: Layout, square: int, facing: Facing) -> Point:
+    """Where the badge of a way to turn Assam sits: just past the side of his square that he
+    would then face."""
+    x, y = geometry.center(square)
+    dx, dy = DIRECTIONS[facing]
+    return (x + dx * geometry.cell * 0.7, y + dy * geometry.cell * 0.7)
+
+
+def draw_turn_options(
+    image: Image.Image,
+    geometry: Layout,
+    square: int,
+    options: Sequence[tuple[str, Facing]],
+    ring: tuple[int, int, int],
+) -> None:
+    """Label the ways Assam may be turned (L, S, R) on the sides he would then face."""
+    for label, facing in options:
+        sprite = badge(geometry.cell, label, ring)
+        x, y = turn_badge_center(geometry, square, facing)
+        image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
+
+
 def draw_assam(image: Image.Image, geometry: Layout, square: int, facing: Facing) -> None:
     """Paste Assam on his square, arrow pointing where he faces."""
     sprite = assam(geometry.cell, facing)
@@ -164,6 +186,6 @@ def draw_candidate_badges(
         for end in (first, second):
             _dot(draw, geometry.center(end), cell * 0.06, palette.HALO, palette.INK, halo)
     for number, (first, second) in enumerate(candidates, start=1):
-        sprite = badge(cell, number, ring)
+        sprite = badge(cell, str(number), ring)
         mx, my = geometry.shared_edge_midpoint(first, second)
         image.paste(sprite, (round(mx - sprite.width / 2), round(my - sprite.height / 2)), sprite)

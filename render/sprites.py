@@ -215,8 +215,9 @@ def assam_body_offset(cell: int, facing: Facing) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=128)
-def badge(cell: int, number: int, ring: tuple[int, int, int]) -> Image.Image:
-    """A round numbered badge for a candidate placement, ringed in the colour to be laid."""
+def badge(cell: int, label: str, ring: tuple[int, int, int]) -> Image.Image:
+    """A round badge with a short label (a candidate's number, or L/S/R for a way to turn
+    Assam), ringed in the mover's colour."""
     s = SUPERSAMPLE
     radius = badge_radius(cell)
     side = 2 * radius + 2
@@ -229,9 +230,8 @@ def badge(cell: int, number: int, ring: tuple[int, int, int]) -> Image.Image:
     draw.ellipse((c - r2, c - r2, c + r2, c + r2), fill=(*ring, 255))
     r3 = r2 - max(2, round(cell * 0.04)) * s
     draw.ellipse((c - r3, c - r3, c + r3, c + r3), fill=(*palette.BADGE, 255))
-    text = str(number)
-    size = round(cell * (0.27 if len(text) == 1 else 0.23)) * s
-    draw_text(big, (c, c), text, size=size, fill=palette.BADGE_TEXT, bold=True, anchor="mm")
+    size = round(cell * (0.27 if len(label) == 1 else 0.23)) * s
+    draw_text(big, (c, c), label, size=size, fill=palette.BADGE_TEXT, bold=True, anchor="mm")
     return _downscale(big, (side, side))
 
 

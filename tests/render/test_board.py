@@ -14,17 +14,20 @@ from engine import (
     COLS,
     ROWS,
     AssamMoved,
+    Facing,
     Phase,
     RugPlaced,
     TaxPaid,
+    Variant,
     legal_actions,
     owner_of,
     placement_notation,
     placements,
 )
 from render import DEFAULT_SIZE, image_size, render_board, render_game_over
+from render.board import turn_options
 from render.layout import layout, step_arc
-from render.overlays import path_points
+from render.overlays import path_points, turn_badge_center
 from render.palette import (
     ASSAM,
     BADGE,
@@ -177,12 +180,12 @@ def test_badges_carry_the_numbers_of_legal_actions_order(midgame: Moment) -> Non
     inner = round(badge_radius(geometry.cell) * 0.55)
     templates = {}
     for number in range(1, len(ordered) + 1):
-        sprite = badge(geometry.cell, number, ring).convert("RGB")
+        sprite = badge(geometry.cell, str(number), ring).convert("RGB")
         c = sprite.width // 2
         templates[number] = list(_pixels(sprite.crop((c - inner, c - inner, c + inner, c + inner))))
     for number, (first, second) in enumerate(ordered, start=1):
         x, y = geometry.shared_edge_midpoint(first, second)
-        sprite_side = badge(geometry.cell, number, ring).width
+        sprite_side = badge(geometry.cell, str(number), ring).width
         left = round(x - sprite_side / 2) + sprite_side // 2
         top = round(y - sprite_side / 2) + sprite_side // 2
         seen = _pixels(image.crop((left - inner, top - inner, left + inner, top + inner)))
@@ -211,11 +214,43 @@ def test_candidates_are_only_numbered_when_asked_and_at_the_place_phase(
     assert render_board(midgame.state, show_candidates=True, candidates=[]) == render_board(
         midgame.state
     )
-    # Outside the PLACE phase there is nothing to number.
-    assert after_laying.state.phase is Phase.ORIENT
-    assert render_board(after_laying.state, show_candidates=True) == render_board(
-        after_laying.state
-    )
+    # Outside the PLACE phase no placement is numbered (only Assam's turns are labelled).
+    state = after_laying.state
+    assert state.phase is Phase.ORIENT
+    image = decode(render_board(state, show_candidates=True))
+    geometry = layout(DEFAULT_SIZE, 4)
+    reach = badge_radius(geometry.cell) // 2
+    for first, second in _edges():
+        if state.assam not in (first, second):
+            x, y = geometry.shared_edge_midpoint(first, second)
+            assert _badge_pixels(image, x, y, reach) == 0
+
+
+@pytest.mark.parametrize(
+    ("phase", "variant", "labels"),
+    [
+        (Phase.ORIENT, Variant.STANDARD, ["L", "S", "R"]),
+        (Phase.ROTATE, Variant.ROTATE_AFTER, ["L", "R"]),
+    ],
+)
+def test_ways_to_turn_assam_are_labelled_on_the_sides_he_may_face(
+    phase: Phase, variant: Variant, labels: list[str]
+) -> None:
+    moment = at_turn(3, seed=4, turn=9, phase=phase, variant=variant)
+    state = moment.state
+    assert state.phase is phase
+    image = decode(render_board(state, show_candidates=True))
+    plain = decode(render_board(state))
+    geometry = layout(DEFAULT_SIZE, 3)
+    reach = badge_radius(geometry.cell) // 2
+    options = turn_options(state)
+    assert [label for label, _ in options] == labels == legal_actions(state)
+    allowed = {facing for _, facing in options}
+    assert (state.facing in allowed) is (phase is Phase.ORIENT)  # S keeps his facing
+    for facing in Facing:
+        x, y = turn_badge_center(geometry, state.assam, facing)
+        assert (_badge_pixels(image, x, y, reach) > reach) is (facing in allowed), facing
+        assert _badge_pixels(plain, x, y, reach) == 0
 
 
 def _with_border_step() -> tuple[Moment, AssamMoved]:
