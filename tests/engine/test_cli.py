@@ -1,0 +1,175 @@
+"""The command-line entry points as subprocesses: engine.replay, engine.vectors, engine.bench."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def run(repo_root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args],
+        cwd=repo_root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def records(shared_dir: Path) -> list[Path]:
+    return sorted((shared_dir / "conformance" / "records").glob("game-????.json"))
+
+
+def test_replay_prints_the_final_position(repo_root: Path, shared_dir: Path) -> None:
+    """`python -m engine.replay RECORD.json` prints the record's final position JSON."""
+    record = records(shared_dir)[0]
+    result = run(repo_root, "engine.replay", str(record))
+    assert result.returncode == 0, result.stderr
+    expected = json.loads(record.with_suffix(".position.json").read_text())
+    assert json.loads(result.stdout) == expected
+
+
+def test_replay_trace_prints_one_position_per_action(repo_root: Path, shared_dir: Path) -> None:
+    """--trace: one position per action (JSON Lines), the last one the final position."""
+    record = records(shared_dir)[1]
+    actions = json.loads(record.read_text())["actions"]
+    result = run(repo_root, "engine.replay", str(record), "--trace")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(actions)
+    assert json.loads(lines[-1]) == json.loads(record.with_suffix(".position.json").read_text())
+    assert json.loads(lines[0])["phase"] in ("roll", "place")
+
+
+def test_replay_illegal_action_names_index_notation_reason(
+    repo_root: Path, shared_dir: Path, tmp_path: Path
+) -> None:
+    """An illegal action: one line naming index, notation and reason; exit status 2."""
+    body = json.loads(records(shared_dir)[0].read_text())
+    body["actions"] = [*body["actions"][:3], "S", "D5"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(body))
+    result = run(repo_root, "engine.replay", str(path))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "action 4 'D5'" in result.stderr and "time to roll" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"format": "marrakech-record/1"}', "lacks"),
+        ("[" * 100000, "JSON"),
+    ],
+)
+def test_replay_bad_files_give_one_clear_line(
+    repo_root: Path, tmp_path: Path, content: str, message: str
+) -> None:
+    """Bad JSON or format: a one-line error on stderr, exit status 2, never a traceback."""
+    path = tmp_path / "record.json"
+    path.write_text(content)
+    result = run(repo_root, "engine.replay", str(path))
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_replay_missing_file(repo_root: Path, tmp_path: Path) -> None:
+    result = run(repo_root, "engine.replay", str(tmp_path / "nowhere.json"))
+    assert result.returncode == 2
+    assert "cannot read" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_vectors_public_suite_passes(repo_root: Path, shared_dir: Path) -> None:
+    """`python -m engine.vectors anu-public.json`: all 1,998 pass, per-kind counts, exit 0."""
+    result = run(repo_root, "engine.vectors", str(shared_dir / "conformance" / "anu-public.json"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "1998 passed, 0 failed"
+    assert "move_assam: 381 passed, 0 failed" in lines
+    assert "make_placement: 404 passed, 0 failed" in lines
+
+
+def write_jsonl(path: Path, header: dict[str, Any], cases: list[Any]) -> None:
+    lines = [json.dumps(header)] + [json.dumps(case) for case in cases]
+    text = "\n".join(lines) + "\n"
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        path.write_text(text)
+
+
+MOVE = {
+    "id": "m1",
+    "kind": "move_assam",
+    "input": {"assam": {"row": 0, "col": 6, "facing": "N"}, "steps": 3},
+    "expected": {"assam": {"row": 0, "col": 4, "facing": "W"}},
+}
+
+
+@pytest.mark.parametrize("name", ["cases.jsonl", "cases.jsonl.gz"])
+def test_vectors_json_lines_failures_and_skips(repo_root: Path, tmp_path: Path, name: str) -> None:
+    """JSON Lines (plain or gzip): a wrong expectation fails (exit 1), unknown kinds are named."""
+    wrong = {**MOVE, "id": "m2", "expected": {"assam": {"row": 0, "col": 5, "facing": "W"}}}
+    unknown = {"id": "u1", "kind": "teleport", "input": {}, "expected": None}
+    path = tmp_path / name
+    write_jsonl(path, {"format": "marrakech-vectors/1"}, [MOVE, wrong, unknown])
+    result = run(repo_root, "engine.vectors", str(path))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "1 passed, 1 failed"
+    assert "move_assam: 1 passed, 1 failed" in lines
+    assert any("teleport" in line and "skipped" in line for line in lines)
+    assert any(line.startswith("FAIL") and "m2" in line for line in lines)
+
+
+def test_vectors_all_passing_exit_zero(repo_root: Path, tmp_path: Path) -> None:
+    path = tmp_path / "ok.json"
+    path.write_text(json.dumps({"format": "marrakech-vectors/1", "cases": [MOVE]}))
+    result = run(repo_root, "engine.vectors", str(path))
+    assert (result.returncode, result.stdout.splitlines()[-1]) == (0, "1 passed, 0 failed")
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("record.json", '{"format": "marrakech-record/1", "cases": []}'),
+        ("other.jsonl", '{"format": "something-else"}\n'),
+        ("cases.txt", "{}"),
+        ("broken.json", "{"),
+    ],
+)
+def test_vectors_refuses_other_formats(
+    repo_root: Path, tmp_path: Path, name: str, content: str
+) -> None:
+    """A file that is not marrakech-vectors/1 is refused with a clear message (exit 2)."""
+    path = tmp_path / name
+    path.write_text(content)
+    result = run(repo_root, "engine.vectors", str(path))
+    assert result.returncode == 2
+    assert str(path) in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bench_prints_rates(repo_root: Path) -> None:
+    """`python -m engine.bench`: a line per player count in the contract form, checked too."""
+    result = run(repo_root, "engine.bench", "--games", "20", "--checked-games", "2")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    for players in (2, 3, 4):
+        pattern = rf"{players} players: \d+ games/s, \d+ actions/s"
+        assert any(re.fullmatch(pattern, line) for line in lines), lines
+        assert any(line.startswith(f"{players} players checked API: ") for line in lines)

@@ -1,0 +1,184 @@
+"""Conformance: the shared records replay to their positions; vector kinds follow FORMATS.md 4."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import from_position, record_from_json, replay_record, to_position
+from engine.vectors import evaluate, main
+
+SHARED_RECORDS = sorted(
+    (Path(__file__).resolve().parents[3] / "shared" / "conformance" / "records").glob(
+        "game-????.json"
+    )
+)
+
+
+def test_the_shared_records_are_there() -> None:
+    assert len(SHARED_RECORDS) >= 24
+
+
+@pytest.mark.parametrize("path", SHARED_RECORDS, ids=lambda p: p.stem)
+def test_shared_record_replays_to_its_position(path: Path) -> None:
+    """R1-R13 end to end: each public record replays to exactly its position (as JSON)."""
+    state = replay_record(record_from_json(json.loads(path.read_text())))
+    expected = json.loads(path.with_suffix(".position.json").read_text())
+    assert to_position(state) == expected
+    assert to_position(from_position(expected)) == expected
+
+
+def test_public_vectors_in_process(shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """engine.vectors' main on anu-public.json: every case passes, exit status 0."""
+    status = main([str(shared_dir / "conformance" / "anu-public.json")])
+    out = capsys.readouterr().out.splitlines()
+    assert (status, out[-1]) == (0, "1998 passed, 0 failed")
+    kinds = {line.split(":")[0] for line in out[:-1]}
+    assert kinds == {
+        "move_assam",
+        "rotate_assam",
+        "payment_amount",
+        "is_placement_valid",
+        "make_placement",
+        "is_game_over",
+        "winner",
+        "roll_die_distribution",
+    }
+
+
+def empty_board() -> list[list[Any]]:
+    return [[None] * 7 for _ in range(7)]
+
+
+def light(board: list[list[Any]] | None = None, **assam: Any) -> dict[str, Any]:
+    players = [
+        {"color": letter, "dirhams": 30, "rugs_left": 15, "in_game": True} for letter in "cyp"
+    ]
+    return {
+        "board": board or empty_board(),
+        "assam": {"row": 3, "col": 3, "facing": "N", **assam},
+        "players": players,
+    }
+
+
+def case(kind: str, body: dict[str, Any], expected: Any) -> str:
+    return evaluate({"id": "t", "kind": kind, "input": body, "expected": expected}).status
+
+
+@pytest.mark.parametrize(
+    ("rotation", "facing"), [(0, "N"), (90, "E"), (270, "W"), (180, "N"), (45, "N"), (90.0, "N")]
+)
+def test_r4_rotate_assam_vectors(rotation: Any, facing: str) -> None:
+    """FORMATS.md 4, R4: only 0, 90 and 270 turn him; 180 or anything else changes nothing."""
+    body = {"assam": {"row": 1, "col": 1, "facing": "N"}, "rotation": rotation}
+    expected = {"assam": {"row": 1, "col": 1, "facing": facing}}
+    assert case("rotate_assam", body, expected) == "passed"
+
+
+def rug(letter: str, rug_id: int) -> dict[str, Any]:
+    return {"color": letter, "rug_id": rug_id}
+
+
+def placing(body: dict[str, Any], letter: str, rug_id: int, *squares: tuple[int, int]) -> None:
+    body["rug"] = {
+        "color": letter,
+        "rug_id": rug_id,
+        "squares": [{"row": r, "col": c} for r, c in squares],
+    }
+
+
+@pytest.mark.parametrize(
+    ("letter", "rug_id", "squares", "why"),
+    [
+        ("c", 1, ((3, 3), (3, 4)), "R10: under Assam"),
+        ("c", 1, ((0, 0), (0, 1)), "R10: not touching Assam"),
+        ("c", 1, ((2, 3), (2, 5)), "not side by side"),
+        ("c", 1, ((2, 6), (2, 7)), "off the board"),
+        ("z", 1, ((2, 3), (2, 4)), "a colour no player has"),
+        ("y", 5, ((2, 3), (2, 4)), "(y, 5) is already visible"),
+        ("p", 1, ((2, 3), (2, 4)), "that player has no rugs left"),
+        ("y", 9, ((2, 2), (2, 3)), "R10: exactly covers rug (y, 5)"),
+    ],
+)
+def test_r10_make_placement_unchanged(
+    letter: str, rug_id: int, squares: tuple[tuple[int, int], ...], why: str
+) -> None:
+    """FORMATS.md 4: an invalid placement leaves the state as it was, marked unchanged."""
+    board = empty_board()
+    board[2][2] = board[2][3] = rug("y", 5)
+    body = light(board)
+    body["players"][2]["rugs_left"] = 0
+    placing(body, letter, rug_id, *squares)
+    expected = {key: body[key] for key in ("board", "assam", "players")}
+    assert case("make_placement", body, {**expected, "unchanged": True}) == "passed", why
+
+
+def test_r10_make_placement_lays_the_rug_for_an_out_player_too() -> None:
+    """FORMATS.md 4: both squares show the rug, its player has one fewer; out players allowed."""
+    body = light()
+    body["players"][1]["in_game"] = False
+    body["players"][1]["dirhams"] = 0
+    placing(body, "y", 0, (2, 3), (1, 3))
+    board = empty_board()
+    board[1][3] = board[2][3] = rug("y", 0)
+    players = [dict(p) for p in body["players"]]
+    players[1]["rugs_left"] = 14
+    expected = {"board": board, "assam": body["assam"], "players": players, "unchanged": False}
+    assert case("make_placement", body, expected) == "passed"
+
+
+def test_r8_payment_amount_and_r11_game_over_vectors() -> None:
+    """R8 region size under Assam regardless of who pays; R11 over when nobody holds rugs."""
+    board = empty_board()
+    board[3][3] = board[3][4] = rug("c", 0)
+    board[2][4] = board[1][4] = rug("c", 1)
+    board[4][3] = rug("y", 0)
+    body = light(board)
+    assert case("payment_amount", body, 4) == "passed"
+    assert case("is_game_over", body, False) == "passed"
+    for player in body["players"]:
+        player["rugs_left"] = 0
+    assert case("is_game_over", body, True) == "passed"
+    # c: 30 + 4 visible, y: 30 + 1, p: 30 + 0 -> c wins.
+    assert case("winner", body, "c") == "passed"
+
+
+def test_r11_winner_tie_and_not_over() -> None:
+    """R11: "n" while the game goes on; "t" when score and dirhams are equal."""
+    body = light()
+    assert case("winner", body, "n") == "passed"
+    for player in body["players"]:
+        player["rugs_left"] = 0
+    assert case("winner", body, "t") == "passed"
+    body["players"][2]["dirhams"] = 31
+    assert case("winner", body, "p") == "passed"
+
+
+def test_r9_one_player_left_is_game_over() -> None:
+    """R9: with one player still in, the game is over (even with rugs left)."""
+    body = light()
+    for player in body["players"][1:]:
+        player["in_game"] = False
+    assert case("is_game_over", body, True) == "passed"
+    assert case("winner", body, "c") == "passed"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"board": "x"},
+        {"players": []},
+        {"players": [{"color": "c"}] * 3},
+        {"assam": {"row": 9, "col": 0, "facing": "N"}},
+        {"assam": {"row": 0, "col": 0, "facing": "Q"}},
+    ],
+)
+def test_bad_light_states_fail_cleanly(bad: dict[str, Any]) -> None:
+    """A malformed case input fails that case with a reason; the runner goes on."""
+    verdict = evaluate(
+        {"id": "b", "kind": "payment_amount", "input": {**light(), **bad}, "expected": 0}
+    )
+    assert verdict.status == "failed" and verdict.detail.startswith("bad input")
