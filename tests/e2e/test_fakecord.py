@@ -271,6 +271,9 @@ async def test_unknown_routes_and_missing_auth_are_recorded(
         anonymous.get("/api/v10/users/@me") as response,
     ):
         assert response.status == 401
+    fake.expected_token = "the-right-token"
+    async with http.get("/api/v10/users/@me") as wrong_token:
+        assert wrong_token.status == 401
     assert [(r.method, r.path) for r in fake.unhandled_requests] == [("GET", "/stickers/1")]
 
 

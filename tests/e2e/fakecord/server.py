@@ -106,6 +106,16 @@ class FakeDiscord:
         return self.gateway.url
 
     @property
+    def expected_token(self) -> str | None:
+        """The only token accepted (REST 401, gateway close 4004); None accepts any."""
+        return self.rest.expected_token
+
+    @expected_token.setter
+    def expected_token(self, token: str | None) -> None:
+        self.rest.expected_token = token
+        self.gateway.expected_token = token
+
+    @property
     def bot_user(self) -> FakeUser:
         return self.world.bot_user
 
