@@ -1,0 +1,148 @@
+"""The fast playout path (engine.playout) plays the same games as the checked API."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from engine import (
+    GameState,
+    Phase,
+    Variant,
+    apply,
+    deal,
+    legal_actions,
+    new_game,
+    placements,
+    rank,
+    record_of,
+    replay_record,
+    scores,
+    to_position,
+)
+from engine.playout import (
+    ORIENT,
+    PLACE,
+    ROTATE,
+    FastState,
+    checked_playout,
+    from_state,
+    new_fast_game,
+    playout,
+)
+
+COMBOS = [(players, variant) for players in (2, 3, 4) for variant in Variant]
+
+
+@pytest.mark.parametrize(("players", "variant"), COMBOS)
+def test_fast_and_checked_paths_play_identical_games(players: int, variant: Variant) -> None:
+    """Same seeds and choices: same actions, same final scores, ranking and reason."""
+    for seed in range(25):
+        config = deal(players, variant, random.Random(seed))
+        fast_trace: list[str] = []
+        checked_trace: list[str] = []
+        result = playout(new_game(config), random.Random(1000 + seed), trace=fast_trace)
+        final = checked_playout(new_game(config), random.Random(1000 + seed), checked_trace)
+        assert fast_trace == checked_trace
+        assert result.actions == len(checked_trace)
+        assert result.totals == tuple(s.total for s in scores(final))
+        assert result.dirhams == final.dirhams
+        assert final.outcome is not None
+        assert (result.ranking, result.reason) == (final.outcome.ranking, final.outcome.reason)
+        # The record of the fast game replays, through the checked API, to the same position.
+        replayed = replay_record(replace(record_of(new_game(config)), actions=tuple(fast_trace)))
+        assert to_position(replayed) == to_position(final)
+
+
+def test_fast_path_from_the_middle_of_a_game() -> None:
+    """from_state at any phase (orient, roll, place, rotate) continues exactly like apply."""
+    phases_seen = set()
+    for seed in range(12):
+        variant = list(Variant)[seed % 2]
+        rng = random.Random(seed)
+        state = new_game(deal(2 + seed % 3, variant, rng))
+        for _ in range(rng.randrange(1, 90)):
+            if state.is_over:
+                break
+            actions = legal_actions(state)
+            state, _ = apply(state, actions[int(rng.random() * len(actions))])
+        phases_seen.add(state.phase)
+        fast_trace: list[str] = []
+        checked_trace: list[str] = []
+        result = playout(state, random.Random(seed), trace=fast_trace)
+        final = checked_playout(state, random.Random(seed), checked_trace)
+        assert fast_trace == checked_trace
+        assert result.totals == tuple(s.total for s in scores(final))
+    assert len(phases_seen) >= 3
+
+
+def test_new_fast_game_equals_from_state_of_new_game() -> None:
+    for players, variant in COMBOS:
+        config = deal(players, variant, random.Random(players))
+        fresh, converted = new_fast_game(config), from_state(new_game(config))
+        for name in FastState.__slots__:
+            assert getattr(fresh, name) == getattr(converted, name), name
+
+
+def test_playout_leaves_its_start_unchanged_and_copies_are_independent() -> None:
+    config = deal(4, Variant.STANDARD, random.Random(3))
+    fast = new_fast_game(config)
+    before = {name: repr(getattr(fast, name)) for name in FastState.__slots__}
+    playout(fast, random.Random(1))
+    assert {name: repr(getattr(fast, name)) for name in FastState.__slots__} == before
+
+
+def test_policy_sees_the_legal_options_and_steers_the_game() -> None:
+    """A policy gets the options in legal_actions order and its choice is played."""
+    config = deal(3, Variant.ROTATE_AFTER, random.Random(5))
+    seen: list[tuple[int, int]] = []
+
+    def last_option(state: FastState, kind: int, options: Sequence[Any]) -> int:
+        seen.append((kind, len(options)))
+        if kind == PLACE:
+            assert list(options) == placements(checked_state(state))
+        return len(options) - 1
+
+    trace: list[str] = []
+    result = playout(new_game(config), random.Random(2), policy=last_option, trace=trace)
+    kinds = {kind for kind, _ in seen}
+    assert kinds == {PLACE, ROTATE}
+    # Replaying the trace through the checked API confirms every choice was the last option.
+    state = new_game(config)
+    for action in trace:
+        if not action.startswith("D"):
+            assert action == legal_actions(state)[-1]
+        state, _ = apply(state, action)
+    assert state.outcome is not None and state.outcome.ranking == result.ranking
+    orient_seen: list[int] = []
+
+    def straight(state: FastState, kind: int, options: Sequence[Any]) -> int:
+        orient_seen.append(kind)
+        return 1 if kind == ORIENT else 0
+
+    trace = []
+    playout(
+        new_game(deal(4, Variant.STANDARD, random.Random(1))), random.Random(1), straight, trace
+    )
+    assert ORIENT in orient_seen and trace[0] == "S"
+
+
+def checked_state(fast: FastState) -> GameState:
+    """Only for the policy test: the board part of a fast state as a GameState."""
+    state = new_game(deal(fast.players, Variant.STANDARD, random.Random(0)))
+    return state._replace(
+        cells=tuple(fast.cells), assam=fast.assam, phase=Phase.PLACE, to_move=fast.to_move
+    )
+
+
+def test_result_ranking_matches_rank() -> None:
+    config = deal(4, Variant.STANDARD, random.Random(9))
+    final = checked_playout(new_game(config), random.Random(4))
+    result = playout(new_game(config), random.Random(4))
+    assert final.outcome is not None
+    assert rank(final, final.outcome.reason).ranking == result.ranking
+    assert result.winners == final.outcome.ranking[0]
