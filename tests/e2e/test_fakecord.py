@@ -474,3 +474,16 @@ def test_overwrites_apply_in_discords_order() -> None:
     assert compute(hidden) == 0
     admin = permissions.base_permissions(0, [permissions.ADMINISTRATOR], is_owner=False)
     assert admin == permissions.ALL_PERMISSIONS
+
+
+async def test_identify_with_a_wrong_token_is_closed_with_4004(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    fake.expected_token = "the-right-token"
+    async with http.ws_connect("/gateway?v=10&encoding=json") as ws:
+        assert (await ws.receive_json(timeout=5))["op"] == 10
+        await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 1, "properties": {}}})
+        closing = await ws.receive(timeout=5)
+
+    assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
+    assert fake.session is None and fake.gateway.identifies == 0
