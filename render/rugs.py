@@ -9,7 +9,7 @@ from PIL import Image
 from engine import COLOR_ORDER, GameState, owner_of
 from render.layout import Layout
 from render.palette import RugStyle, rug_style
-from render.sprites import Shape, rug_inset, rug_piece, rug_shadow
+from render.sprites import Shape, rug_inset, rug_stamp, shadow_pad
 
 
 def visible_pieces(state: GameState) -> dict[int, tuple[int, ...]]:
@@ -38,27 +38,13 @@ def _shape(squares: tuple[int, ...]) -> Shape:
 
 
 def draw_rugs(image: Image.Image, geometry: Layout, state: GameState) -> None:
-    """Paste every visible rug of `state` onto `image`."""
+    """Paste every visible rug of `state` onto `image`, in laying order."""
     cell = geometry.cell
     inset = rug_inset(cell)
-    pieces = sorted(visible_pieces(state).items())
-    shadow_shift = max(1, round(cell * 0.03))
-    for _, squares in pieces:
-        if len(squares) == 2:
-            shadow = rug_shadow(cell, _shape(squares))
-            pad = (shadow.width - (_shape(squares)[0] * cell - 2 * inset)) // 2
-            x0, y0, _, _ = geometry.square_box(squares[0])
-            image.paste(
-                (0, 0, 0),
-                (
-                    x0 + inset - pad + shadow_shift,
-                    y0 + inset - pad + shadow_shift,
-                    x0 + inset - pad + shadow_shift + shadow.width,
-                    y0 + inset - pad + shadow_shift + shadow.height,
-                ),
-                shadow,
-            )
-    for _, squares in pieces:
-        piece = rug_piece(cell, square_style(state, squares[0]), _shape(squares))
+    pad = shadow_pad(cell)
+    for _, squares in sorted(visible_pieces(state).items()):
+        shape = _shape(squares)
+        stamp = rug_stamp(cell, square_style(state, squares[0]), shape)
         x0, y0, _, _ = geometry.square_box(squares[0])
-        image.paste(piece, (x0 + inset, y0 + inset), piece)
+        offset = inset - (0 if shape == (1, 1) else pad)
+        stamp.paste(image, x0 + offset, y0 + offset)

@@ -6,6 +6,7 @@ Each is drawn supersampled and scaled down (smooth edges) and cached, so a board
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -144,13 +145,72 @@ def rug_shadow(cell: int, shape: Shape) -> Image.Image:
     """A soft shadow (L mask) for a whole rug lying on top of others."""
     cols, rows = shape
     inset = rug_inset(cell)
-    pad = max(2, round(cell * 0.06))
+    pad = shadow_pad(cell)
     width, height = cols * cell - 2 * inset, rows * cell - 2 * inset
     mask = Image.new("L", (width + 2 * pad, height + 2 * pad), 0)
     ImageDraw.Draw(mask).rounded_rectangle(
         (pad, pad, pad + width, pad + height), radius=round(cell * 0.08), fill=110
     )
     return mask.filter(ImageFilter.GaussianBlur(pad / 2))
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """A sprite split so that it pastes fast: its fully opaque middle is copied as is, and only
+    its rim (anti-aliased edges, shadow) is blended through its alpha."""
+
+    parts: tuple[tuple[Image.Image, tuple[int, int], bool], ...]  # image, offset, blended
+    size: tuple[int, int]
+
+    def paste(self, image: Image.Image, x: int, y: int) -> None:
+        """Paste the sprite with its top-left corner at (x, y)."""
+        for part, (dx, dy), blended in self.parts:
+            image.paste(part, (x + dx, y + dy), part if blended else None)
+
+
+def make_stamp(sprite: Image.Image, margin: int) -> Stamp:
+    """Split an RGBA sprite whose pixels more than `margin` inside its edges are all opaque
+    (checked: otherwise the whole sprite is blended)."""
+    w, h = sprite.size
+    core = (margin, margin, w - margin, h - margin)
+    if 2 * margin >= min(w, h) or sprite.getchannel("A").crop(core).getextrema() != (255, 255):
+        return Stamp(((sprite, (0, 0), True),), sprite.size)
+    parts = [(sprite.crop(core).convert("RGB"), (margin, margin), False)]
+    rims = (
+        (0, 0, w, margin),
+        (0, h - margin, w, h),
+        (0, margin, margin, h - margin),
+        (w - margin, margin, w, h - margin),
+    )
+    for box in rims:
+        parts.append((sprite.crop(box), (box[0], box[1]), True))
+    return Stamp(tuple(parts), sprite.size)
+
+
+def shadow_pad(cell: int) -> int:
+    """How far a whole rug's shadow reaches past the rug."""
+    return max(2, round(cell * 0.06))
+
+
+@lru_cache(maxsize=256)
+def rug_stamp(cell: int, style: RugStyle, shape: Shape) -> Stamp:
+    """A rug piece ready to paste: a whole rug (2x1 or 1x2) with its soft shadow around it
+    (the stamp then starts `shadow_pad(cell)` up and left of the piece), a covered half (1x1)
+    on its own."""
+    piece = rug_piece(cell, style, shape)
+    radius = round(cell * 0.08) + 2
+    if shape == (1, 1):
+        return make_stamp(piece, radius)
+    pad = shadow_pad(cell)
+    shift = max(1, round(cell * 0.03))
+    size = (piece.width + 2 * pad, piece.height + 2 * pad)
+    alpha = Image.new("L", size, 0)
+    alpha.paste(rug_shadow(cell, shape), (shift, shift))
+    shadow = Image.new("RGBA", size, (0, 0, 0, 0))
+    shadow.putalpha(alpha)
+    on_top = Image.new("RGBA", size, (0, 0, 0, 0))
+    on_top.paste(piece, (pad, pad))
+    return make_stamp(Image.alpha_composite(shadow, on_top), pad + radius)
 
 
 @lru_cache(maxsize=32)
