@@ -1,0 +1,309 @@
+"""The Discord edge with real discord.py objects: interactions built from Discord's payloads.
+
+The bot's own client runs in-process and logs in (REST only, no gateway) to the fake Discord
+API. Each interaction is the INTERACTION_CREATE payload Discord would send, handed to
+discord.py's ConnectionState, which builds the real Interaction and dispatches it through the
+command tree or the DynamicItem buttons, exactly as from the gateway. Answers go over HTTP to
+the fake, which records them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+import engine
+from bot import controller
+from bot.client import MarrakechClient
+from bot.health import Heartbeat
+from bot.services import GameService
+from bot.services.errors import NoGameHereError
+from bot.storage import Database, GameStatus, GameStore
+from bot.sync import sync_commands
+from bot.ui.buttons import CUSTOM_ID_TEMPLATE
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
+from tests.e2e.fakecord.interactions import (
+    APPLICATION_COMMAND,
+    MESSAGE_COMPONENT,
+    InteractionHandle,
+    command_data,
+    component_data,
+)
+
+EPHEMERAL_REPLY = 4
+UPDATE_MESSAGE = 7
+DEFERRED_UPDATE_MESSAGE = 6
+
+
+@dataclass
+class Edge:
+    fake: FakeDiscord
+    client: MarrakechClient
+    service: GameService
+    store: GameStore
+    channel: FakeChannel
+    host: FakeUser
+    guest: FakeUser
+    outsider: FakeUser
+    moderator: FakeUser
+
+    def dispatch(self, handle: InteractionHandle) -> InteractionHandle:
+        """Hand the payload to discord.py as the gateway reader would."""
+        self.fake.world.register_interaction(handle)
+        self.client._connection.parse_interaction_create(handle.payload)  # type: ignore[arg-type]
+        return handle
+
+    def slash(
+        self, user: FakeUser, *path: str, channel: FakeChannel | None = None, **options: Any
+    ) -> InteractionHandle:
+        channel = channel or self.channel
+        guild = channel.guild
+        assert guild is not None
+        name, *sub = path
+        registered = self.fake.world.commands.find(guild.id, name)
+        assert registered is not None, name
+        data = command_data(self.fake.world, channel, registered, sub, options, validate=True)
+        return self.dispatch(
+            self.fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, data)
+        )
+
+    def click(self, user: FakeUser, message: FakeMessage, label: str) -> InteractionHandle:
+        message = self.fake.world.messages[message.id]
+        channel = self.fake.world.channels[message.channel_id]
+        button = message.button(label=label)
+        assert button.custom_id is not None
+        data = component_data(message, button.custom_id, None, validate=True)
+        return self.dispatch(
+            self.fake.interaction_from_payload(
+                MESSAGE_COMPONENT, user, channel, data, message=message
+            )
+        )
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    async with FakeDiscord(bot_name="Marrakech") as fake:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
+        guild = fake.add_guild("Souk")
+        channel = fake.add_text_channel(guild, "games")
+        host, guest, outsider, moderator = (
+            fake.add_user(name) for name in ("host", "guest", "outsider", "moderator")
+        )
+        for user in (host, guest, outsider):
+            fake.add_member(guild, user)
+        fake.add_member(guild, moderator, permissions=permissions.MANAGE_CHANNELS)
+        database = await Database.open(tmp_path / "edge.sqlite3")
+        store = GameStore(database)
+        service = GameService(store, seeds=lambda: "5eed" * 8)
+        client = MarrakechClient(
+            heartbeat=Heartbeat(tmp_path / "heartbeat"), service=service, store=store
+        )
+        await client.login("fake-token")  # runs setup_hook: buttons, command sync
+        try:
+            yield Edge(fake, client, service, store, channel, host, guest, outsider, moderator)
+        finally:
+            await client.close()
+            await database.close()
+
+
+async def private(handle: InteractionHandle) -> str:
+    answer = await handle.answer()
+    assert answer.ephemeral, answer.content
+    return answer.content
+
+
+async def lobby_with_guest(edge: Edge) -> FakeMessage:
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    return lobby
+
+
+async def started(edge: Edge) -> FakeMessage:
+    lobby = await lobby_with_guest(edge)
+    await edge.click(edge.host, lobby, "Start").response()
+    return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+
+
+async def test_new_opens_a_lobby_with_persistent_buttons(edge: Edge) -> None:
+    lobby = await edge.slash(
+        edge.host, "marrakech", "new", seats=3, variant="rotate-after"
+    ).answer()
+    assert not lobby.ephemeral
+    assert [button.label for button in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    for button in lobby.buttons():
+        assert button.custom_id is not None and CUSTOM_ID_TEMPLATE.fullmatch(button.custom_id)
+    assert "Assam turns after the rug" in lobby.embed_text()
+    game = await edge.store.open_in_channel(edge.channel.id)
+    assert game is not None and game.board_message_id == lobby.id
+    assert (game.seats_wanted, game.variant, game.host_id) == (3, "rotate-after", edge.host.id)
+
+
+async def test_a_missing_permission_is_named_and_nothing_is_created(edge: Edge) -> None:
+    edge.fake.deny_bot(edge.channel, permissions.ATTACH_FILES)
+    answer = await private(edge.slash(edge.host, "marrakech", "new"))
+    assert "Attach Files" in answer
+    with pytest.raises(NoGameHereError):
+        await edge.service.open_game_id(edge.channel.id)
+
+
+async def test_lobby_buttons_and_commands_agree(edge: Edge) -> None:
+    lobby = await lobby_with_guest(edge)
+    assert f"<@{edge.guest.id}>" in edge.fake.world.messages[lobby.id].embed_text()
+    assert "Only the host" in await private(edge.click(edge.guest, lobby, "Start"))
+    assert "full" in await private(edge.slash(edge.outsider, "marrakech", "join"))
+    assert "You left" in await private(edge.slash(edge.guest, "marrakech", "leave"))
+    await edge.fake.wait_until(
+        lambda: f"<@{edge.guest.id}>" not in edge.fake.world.messages[lobby.id].embed_text(),
+        what="the lobby message updated by the command",
+    )
+    assert "At least 2" in await private(edge.slash(edge.host, "marrakech", "start"))
+    cancelled = await edge.click(edge.host, lobby, "Cancel").answer()
+    assert "cancelled" in cancelled.embed_text() and not cancelled.enabled_buttons()
+    game = await edge.store.get(1)
+    assert game is not None and game.status is GameStatus.ABORTED
+
+
+async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -> None:
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    mover = edge.host if mover_id == edge.host.id else edge.guest
+    other = edge.guest if mover is edge.host else edge.host
+    assert [b.label for b in turn.buttons()] == ["Turn left", "Straight on", "Turn right"]
+    assert "must lay a" in turn.embed_text(), "2 players: the colour to lay is shown"
+    assert any(a.filename == "board.png" for a in turn.attachments)
+
+    refused = await private(edge.click(other, turn, "Straight on"))
+    assert f"not your turn: <@{mover.id}>" in refused
+    assert "not playing" in await private(edge.click(edge.outsider, turn, "Straight on"))
+
+    answer = await edge.click(mover, turn, "Straight on").response()
+    assert answer.response_type == UPDATE_MESSAGE
+    shown = edge.fake.world.messages[turn.id]
+    view = await edge.service.look(1)
+    assert view.state is not None
+    labels = [b.label for b in shown.buttons()]
+    assert labels == [str(n) for n in range(1, len(engine.legal_actions(view.state)) + 1)]
+    assert len(labels) <= 25 and "The die shows" in shown.embed_text()
+
+    placed = await edge.click(mover, shown, "1").response()
+    assert placed.response_type == UPDATE_MESSAGE
+    assert not edge.fake.world.messages[turn.id].enabled_buttons(), "the turn is finalised"
+    nxt = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
+    )
+    assert nxt.pinged_user_ids == frozenset({other.id}), "the next player alone is pinged"
+
+
+async def test_board_and_rules_are_private(edge: Edge) -> None:
+    assert "no Marrakech game" in await private(edge.slash(edge.host, "marrakech", "board"))
+    await started(edge)
+    board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+    assert board.ephemeral and any(a.filename == "board.png" for a in board.attachments)
+    rules = await edge.slash(edge.outsider, "marrakech", "rules").answer()
+    assert rules.ephemeral and "1, 2, 2, 3, 3, 4" in rules.embed_text()
+
+
+async def test_resign_in_two_players_ends_the_game_with_the_record(edge: Edge) -> None:
+    turn = await started(edge)
+    answer = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    assert "resigned" in answer.content and not answer.ephemeral
+    final = await edge.fake.wait_for_message(
+        edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+    assert f"<@{edge.host.id}>" in final.embed_text() and "over" in final.embed_text()
+    assert not edge.fake.world.messages[turn.id].enabled_buttons()
+    game = await edge.store.get(1)
+    assert game is not None and game.status is GameStatus.OVER
+
+
+async def test_moderator_abort_checks_manage_channels_at_run_time(edge: Edge) -> None:
+    mod_command = edge.client.tree.get_command("marrakech-mod")
+    assert mod_command is not None
+    payload = mod_command.to_dict(edge.client.tree)
+    assert int(payload["default_member_permissions"]) == permissions.MANAGE_CHANNELS
+
+    turn = await started(edge)
+    refused = await private(edge.slash(edge.outsider, "marrakech-mod", "abort"))
+    assert "Manage Channels" in refused
+    assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "abort"))
+    answer = await edge.slash(edge.moderator, "marrakech-mod", "abort").answer()
+    assert "aborted" in answer.embed_text() and not answer.ephemeral
+    await edge.fake.wait_until(
+        lambda: not edge.fake.world.messages[turn.id].enabled_buttons(), what="buttons removed"
+    )
+    game = await edge.store.get(1)
+    assert game is not None and game.status is GameStatus.ABORTED
+    assert game.ended_by == edge.moderator.id
+
+
+async def test_a_second_new_points_at_the_open_game(edge: Edge) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new").answer()
+    answer = await private(edge.slash(edge.guest, "marrakech", "new"))
+    assert f"/{edge.channel.id}/{lobby.id}" in answer
+
+
+async def test_commands_sync_only_when_they_change(edge: Edge, tmp_path: Path) -> None:
+    syncs = edge.fake.world.commands.syncs
+    assert syncs >= 1 and {"marrakech", "marrakech-mod"} <= edge.fake.world.commands.names()
+    assert not await sync_commands(edge.client.tree, edge.store, ())
+    assert edge.fake.world.commands.syncs == syncs
+    guild = edge.channel.guild
+    assert guild is not None
+    assert await sync_commands(edge.client.tree, edge.store, (guild.id,))
+    assert edge.fake.world.commands.syncs == syncs + 1
+    with sqlite3.connect(tmp_path / "edge.sqlite3") as raw:
+        (stored,) = raw.execute("SELECT count(*) FROM bot_meta").fetchone()
+    assert stored == 1
+
+
+async def test_a_slow_image_defers_the_click_then_edits(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    mover = edge.host if mover_id == edge.host.id else edge.guest
+    monkeypatch.setattr(controller, "RENDER_PATIENCE_SECONDS", 0.0)
+    handle = edge.click(mover, turn, "Turn left")
+    assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
+    edited = await handle.answer()
+    assert edited.id == turn.id and "The die shows" in edited.embed_text()
+    assert edited.enabled_buttons() and edited.buttons()[0].label == "1"
+
+
+async def test_a_game_runs_in_a_thread(edge: Edge) -> None:
+    thread = edge.fake.add_thread(edge.channel, "side game")
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
+    assert lobby.channel_id == thread.id
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
+    assert turn.enabled_buttons()
+    edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES_IN_THREADS)
+    refused = await private(edge.click(edge.host, turn, "Turn left"))
+    assert "Send Messages in Threads" in refused
+
+
+async def test_resigning_out_of_turn_redraws_the_current_turn(edge: Edge) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.outsider, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    (mover_id,) = turn.pinged_user_ids
+    quitter = next(u for u in (edge.host, edge.guest, edge.outsider) if u.id != mover_id)
+    before = {b.custom_id for b in turn.buttons()}
+    await edge.slash(quitter, "marrakech", "resign").answer()
+    await edge.fake.wait_until(
+        lambda: bool({b.custom_id for b in edge.fake.world.messages[turn.id].buttons()} - before),
+        what="the turn message's buttons moved to the new seq",
+    )
+    redrawn = edge.fake.world.messages[turn.id]
+    assert "out" in redrawn.embed_text() and redrawn.enabled_buttons()
+    view = await edge.service.look(1)
+    assert all(b.custom_id.startswith(f"mk:1:{view.seq}:") for b in redrawn.enabled_buttons())

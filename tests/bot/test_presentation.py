@@ -1,0 +1,189 @@
+"""The message catalogue, the error table, the presenter and the button layout."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import discord
+import pytest
+
+import engine
+from bot import errors, messages, presenter
+from bot.services import GameView, Player
+from bot.services import errors as service_errors
+from bot.storage import GameRow, GameStatus
+from bot.ui.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
+from bot.ui.layout import MAX_BUTTONS, decision_buttons, lobby_buttons
+from engine import Phase
+
+BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
+LITERAL_KEY = re.compile(r'text\(\s*"([a-z_.\-]+)"')
+DYNAMIC_FAMILIES = {
+    "variant": [variant.value for variant in engine.Variant],
+    "color": [color.value for color in engine.Color],
+    "facing": [facing.name for facing in engine.Facing],
+    "event.turned": ["L", "S", "R"],
+    "event.rotated": ["L", "R"],
+    "end.reason": ["rugs-exhausted", "last-player-standing"],
+    "end.tie_break": ["score", "dirhams", "shared"],
+    "turn.prompt": [phase.value for phase in Phase if phase is not Phase.OVER],
+    "permission": [
+        "view_channel",
+        "send_messages",
+        "send_messages_in_threads",
+        "embed_links",
+        "attach_files",
+    ],
+}
+
+
+def test_every_literal_key_used_in_bot_exists() -> None:
+    used = set()
+    for path in BOT_DIR.rglob("*.py"):
+        used |= set(LITERAL_KEY.findall(path.read_text(encoding="utf-8")))
+    assert used, "the scan found the text() calls"
+    assert sorted(used - set(messages.ENGLISH)) == []
+
+
+@pytest.mark.parametrize("family", sorted(DYNAMIC_FAMILIES))
+def test_every_key_built_at_run_time_exists(family: str) -> None:
+    for value in DYNAMIC_FAMILIES[family]:
+        assert f"{family}.{value}" in messages.ENGLISH
+
+
+def test_every_template_formats_with_its_own_placeholders() -> None:
+    for key, template in messages.ENGLISH.items():
+        names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        filled = messages.text(key, **{name: "X" for name in names})
+        assert "{" not in filled, key
+
+
+def test_an_unknown_key_is_an_error() -> None:
+    with pytest.raises(messages.MissingMessageError):
+        messages.text("no.such.key")
+
+
+def test_every_expected_error_has_a_short_answer() -> None:
+    samples = {
+        service_errors.GameNotFoundError: (1,),
+        service_errors.ChannelHasGameError: (1, 2, 3, 4),
+        service_errors.BadOptionError: ("seats", 9),
+        service_errors.NotEnoughPlayersError: (1,),
+        service_errors.StaleBoardError: (1, 2, 3, 4),
+        service_errors.NotYourTurnError: (5,),
+        service_errors.IllegalMoveError: ("a rug must touch Assam's square",),
+    }
+    kinds = service_errors.GameError.__subclasses__()
+    assert len(kinds) >= 14
+    for kind in kinds:
+        answer = errors.describe(kind(*samples.get(kind, ())))
+        assert answer and len(answer) < 300, kind
+    assert "https://discord.com/channels/3/2/4" in (
+        errors.describe(service_errors.StaleBoardError(1, 2, 3, 4)) or ""
+    )
+
+
+def test_an_unexpected_error_is_logged_with_the_code_the_user_sees(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert errors.describe(ZeroDivisionError()) is None
+    answer = errors.report(ZeroDivisionError("boom"), "testing")
+    code = re.search(r"error code ([0-9A-F]{6})", answer)
+    assert code is not None and code.group(1) in caplog.text and "boom" in caplog.text
+
+
+def game_row(status: GameStatus = GameStatus.RUNNING, seq: int = 7) -> GameRow:
+    return GameRow(
+        id=12,
+        guild_id=1,
+        channel_id=2,
+        host_id=100,
+        status=status,
+        seats_wanted=4,
+        variant="standard",
+        turn_limit_seconds=None,
+        config=None,
+        seed="s",
+        seed_sha256="f" * 64,
+        seq=seq,
+        position=None,
+        board_message_id=None,
+        board_message_seq=None,
+        end_reason=None,
+        ended_by=None,
+        created_at="",
+        updated_at="",
+    )
+
+
+def view_at_place(players: int = 4) -> GameView:
+    """A game whose mover (seat 0) must lay a rug next to Assam in the middle."""
+    state = engine.new_game(engine.deal(players, "standard", first_player=0))
+    state, _ = engine.apply(state, "S")
+    state, events = engine.apply(state, "D1")
+    seated = tuple(Player(100 + seat, seat) for seat in range(players))
+    return GameView(game_row(), seated, state, events, events)
+
+
+def test_placement_buttons_match_the_engine_order_and_fit() -> None:
+    view = view_at_place()
+    assert view.state is not None
+    buttons = decision_buttons(view)
+    assert buttons is not None
+    items = buttons.children
+    legal = engine.legal_actions(view.state)
+    assert len(items) == len(legal) <= MAX_BUTTONS
+    for number, (item, notation) in enumerate(zip(items, legal, strict=True), start=1):
+        assert isinstance(item, GameButton) and item.item.label == str(number)
+        assert item.custom_id == f"mk:12:7:{notation}" and len(item.custom_id) <= 100
+
+
+def test_lobby_buttons_only_while_a_lobby() -> None:
+    lobby = GameView(game_row(GameStatus.LOBBY, 0), (Player(100, None),))
+    buttons = lobby_buttons(lobby)
+    assert buttons is not None and len(buttons.children) == 4
+    assert lobby_buttons(GameView(game_row(), ())) is None
+
+
+def test_custom_ids_round_trip_and_refuse_bad_actions() -> None:
+    value = custom_id(9_007_199_254_740_993, 123456, "c4c5")
+    match = CUSTOM_ID_TEMPLATE.fullmatch(value)
+    assert match is not None and match["action"] == "c4c5" and len(value) <= 100
+    for bad in ("a:b", "", "x" * 9, "c4 c5"):
+        with pytest.raises(ValueError):
+            custom_id(1, 1, bad)
+
+
+def test_the_turn_embed_tells_the_story_and_every_seat() -> None:
+    view = view_at_place()
+    post = presenter.turn_post(view, ping=True)
+    assert post.content is not None and "<@100>" in post.content and post.ping == 100
+    description = post.embed.description or ""
+    assert "The die shows **1**" in description and "lay your red rug" in description
+    table = post.embed.fields[0].value or ""
+    assert table.count("30 dirhams") == 4 and "12 rugs left" in table
+    assert post.image is not None and post.image.numbered
+    assert isinstance(post.embed, discord.Embed) and len(description) <= 4096
+
+
+def test_the_final_post_ranks_with_scores_and_tie_break() -> None:
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    while not state.is_over:
+        actions = engine.legal_actions(state)
+        state, events = engine.apply(state, actions[len(actions) // 2])
+    seated = tuple(Player(100 + seat, seat) for seat in range(3))
+    view = GameView(game_row(GameStatus.OVER), seated, state, events, events)
+    post = presenter.final_post(view)
+    text = post.embed.description or ""
+    outcome = state.outcome
+    assert outcome is not None
+    assert text.index(f"<@{100 + outcome.ranking[0][0]}>") < text.index(
+        f"<@{100 + outcome.ranking[-1][0]}>"
+    )
+    assert messages.text(f"end.tie_break.{outcome.tie_break}") in text
+    for seat, score in enumerate(engine.scores(state)):
+        if not state.is_eliminated(seat):
+            assert f"{score.total} points" in text
+    assert post.image is not None and post.image.final
