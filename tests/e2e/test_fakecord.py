@@ -125,17 +125,31 @@ async def test_ephemeral_deferred_follow_up_with_file_and_edited_original(
     hidden = await secret.answer()
     assert hidden.ephemeral and hidden.visible_to == scene.alice.id
     assert hidden.content == "only you can see this (de)"
+    assert hidden.file("secret.txt") == b"psst"
     assert hidden not in fake.messages(scene.channel)
 
     report = await fake.slash(scene.alice, scene.channel, "sample", "report")
-    files = await report.followups(1)
     await report.wait_for(lambda h: sum(e.kind == "edit_original" for e in h.events) == 2)
 
     assert (await report.response()).response_type == 5
-    assert files[0].file("report.txt") == b"report for alice\n"
+    assert [e.kind for e in report.events] == [
+        "callback",
+        "edit_original",
+        "followup",
+        "followup",
+        "delete",
+        "edit_followup",
+        "edit_original",
+    ]
+    attached, temporary = await report.followups(2)
+    assert attached.file("report.txt") == b"report for alice\n" and temporary.deleted
     original = report.original_message()
-    assert original is not None and original.content == "report ready" and not original.loading
-    assert [m.content for m in fake.messages(scene.channel)] == ["report ready", "here is the file"]
+    assert original is not None and not original.loading
+    assert original.content == "report ready (was: building report...)"
+    assert [m.content for m in fake.messages(scene.channel)] == [
+        original.content,
+        "here is the file (checked)",
+    ]
 
 
 async def test_rate_limits_and_bad_gateways_are_retried_and_sent_once(

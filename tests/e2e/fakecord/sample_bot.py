@@ -101,7 +101,10 @@ async def hello(
 @sample.command(name="secret", description="An answer only you can see")
 async def secret(interaction: discord.Interaction) -> None:
     locale = interaction.locale.value
-    await interaction.response.send_message(f"only you can see this ({locale})", ephemeral=True)
+    note = discord.File(io.BytesIO(b"psst"), "secret.txt")
+    await interaction.response.send_message(
+        f"only you can see this ({locale})", file=note, ephemeral=True
+    )
 
 
 @sample.command(name="report", description="A deferred answer with a file")
@@ -109,10 +112,14 @@ async def report(interaction: discord.Interaction) -> None:
     await interaction.response.defer(thinking=True)
     await interaction.edit_original_response(content="building report...")
     data = f"report for {interaction.user.name}\n".encode()
-    await interaction.followup.send(
-        "here is the file", file=discord.File(io.BytesIO(data), "report.txt")
+    attached = await interaction.followup.send(
+        "here is the file", file=discord.File(io.BytesIO(data), "report.txt"), wait=True
     )
-    await interaction.edit_original_response(content="report ready")
+    temporary = await interaction.followup.send("one moment", wait=True)
+    await temporary.delete()
+    await attached.edit(content="here is the file (checked)")
+    original = await interaction.original_response()
+    await interaction.edit_original_response(content=f"report ready (was: {original.content})")
 
 
 @sample.command(name="post", description="Post a channel message through the REST API")
