@@ -13,7 +13,7 @@ from engine import GameState, Phase, Score, scores, seat_colors
 from render import palette
 from render.layout import Layout
 from render.palette import rug_style
-from render.sprites import die, rug_piece
+from render.sprites import crossed_swatch, die, rug_piece
 from render.text import draw_text, fit, width
 
 
@@ -75,14 +75,16 @@ def _swatches(
     *,
     highlight_next: bool,
 ) -> int:
-    """Draw a seat's colour swatches from `x` (in 2 players the colour it lays next is framed);
-    return the x after them."""
+    """Draw a seat's colour swatches from `x` (in 2 players the colour it lays next is framed;
+    a seat that is out keeps its colours, veiled and crossed out); return the x after them."""
     side = round(geometry.row_height * 0.78)
     draw = ImageDraw.Draw(image)
     next_color = state.next_rug_color(seat) if highlight_next else None
     for color in seat_colors(state.players, seat):
-        style = rug_style(None if state.is_eliminated(seat) else color)
-        piece = rug_piece(side, style, (1, 1))
+        if state.is_eliminated(seat):
+            piece = crossed_swatch(side, rug_style(color))
+        else:
+            piece = rug_piece(side, rug_style(color), (1, 1))
         top = round(mid - piece.height / 2)
         if color is next_color and state.players == 2:
             draw.rounded_rectangle(

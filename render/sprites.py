@@ -140,6 +140,23 @@ def rug_piece(cell: int, style: RugStyle, shape: Shape) -> Image.Image:
     return _downscale(big, (width // s, height // s))
 
 
+@lru_cache(maxsize=16)
+def crossed_swatch(side: int, style: RugStyle) -> Image.Image:
+    """A small rug swatch veiled and crossed out: the colour of a seat that is out."""
+    swatch = rug_piece(side, style, (1, 1)).copy()
+    veil = Image.new("RGBA", swatch.size, (*palette.PANEL, 150))
+    veil.putalpha(swatch.getchannel("A").point(lambda a: a * 150 // 255))
+    swatch = Image.alpha_composite(swatch, veil)
+    draw = ImageDraw.Draw(swatch)
+    inset, width = round(side * 0.12), max(2, round(side * 0.1))
+    for line in (
+        ((inset, inset), (side - inset, side - inset)),
+        ((inset, side - inset), (side - inset, inset)),
+    ):
+        draw.line(line, fill=(*palette.TEXT_DIM, 255), width=width)
+    return swatch
+
+
 @lru_cache(maxsize=32)
 def rug_shadow(cell: int, shape: Shape) -> Image.Image:
     """A soft shadow (L mask) for a whole rug lying on top of others."""
