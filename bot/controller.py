@@ -250,8 +250,9 @@ class GameController:
             await self._service.set_board_message(view.id, interaction.message.id, view.seq)
 
     async def _refresh_if_behind(self, interaction: Interaction, game_id: int) -> bool:
-        """A stale click on the game's own message whose display lags (a crash between the
-        commit and the answer): redraw it with the current decision. True if it did."""
+        """A stale click on the game's own message whose display lags its state (the bot
+        stopped between a commit and its answer): retire that message and post the current
+        decision, pinging whoever must act. True if it did."""
         view = await self._service.look(game_id)
         game = view.game
         clicked = interaction.message.id if interaction.message is not None else None
@@ -261,11 +262,10 @@ class GameController:
             or clicked is None
             or clicked != game.board_message_id
             or game.board_message_seq == game.seq
-            or view.turn_changed
         ):
             return False
-        await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
-        await self._service.set_board_message(view.id, clicked, view.seq)
+        await interaction.response.edit_message(view=None)
+        await self._post_current(view)
         return True
 
     async def _after_change_elsewhere(self, before: GameView, view: GameView) -> None:

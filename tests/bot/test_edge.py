@@ -307,3 +307,41 @@ async def test_resigning_out_of_turn_redraws_the_current_turn(edge: Edge) -> Non
     assert "out" in redrawn.embed_text() and redrawn.enabled_buttons()
     view = await edge.service.look(1)
     assert all(b.custom_id.startswith(f"mk:1:{view.seq}:") for b in redrawn.enabled_buttons())
+
+
+async def mover_of(edge: Edge, turn: FakeMessage) -> FakeUser:
+    (mover_id,) = turn.pinged_user_ids
+    return edge.host if mover_id == edge.host.id else edge.guest
+
+
+async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
+    edge: Edge,
+) -> None:
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    # as if the bot had committed this move and died before answering the click
+    await edge.service.act(1, mover.id, 0, "S")
+    answer = await edge.click(mover, turn, "Straight on").response()
+    assert answer.response_type == UPDATE_MESSAGE
+    assert not edge.fake.world.messages[turn.id].enabled_buttons()
+    current = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
+    )
+    assert current.pinged_user_ids == frozenset({mover.id})
+    assert all(b.custom_id.startswith("mk:1:2:") for b in current.enabled_buttons())
+    game = await edge.store.get(1)
+    assert game is not None and (game.board_message_id, game.board_message_seq) == (current.id, 2)
+
+
+async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -> None:
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    await edge.service.act(1, mover.id, 0, "L")
+    await edge.client.buttons.resume_displays()
+    assert not edge.fake.world.messages[turn.id].enabled_buttons()
+    latest = edge.fake.latest_with_components(edge.channel)
+    assert latest.id != turn.id and latest.pinged_user_ids == frozenset({mover.id})
+    view = await edge.service.look(1)
+    assert view.state is not None
+    assert len(latest.enabled_buttons()) == len(engine.legal_actions(view.state))
+    assert await edge.service.behind_on_display() == []
