@@ -21,7 +21,8 @@ from engine import Facing
 from render import palette
 from render.layout import DEFAULT_SIZE, layout
 from render.market import base_image
-from render.sprites import assam, badge, die, rug_piece, rug_shadow
+from render.sprites import assam, badge, crossed_swatch, die, rug_piece, rug_stamp
+from render.text import draw_text
 
 PNG_COMPRESS_LEVEL = 3
 PALETTE_SIZE = 256
@@ -48,32 +49,36 @@ def exact_colors() -> list[tuple[int, int, int]]:
 
 
 def _specimen(width: int) -> Image.Image:
-    """A picture holding every kind of pixel a board can have, to learn the palette from."""
+    """A picture holding every kind of pixel a board can have, to learn the palette from:
+    rugs of every style and shape, Assam every way, badges, dice, swatches, and text."""
     geometry = layout(width, 4)
     image = base_image(width, 4).copy()
     cell = geometry.cell
+    swatch = round(geometry.row_height * 0.78)
     styles = [*palette.RUG_STYLES.values(), palette.NEUTRAL_STYLE]
     shapes = ((1, 1), (2, 1), (1, 2))
     for i, style in enumerate(styles):
         for j, shape in enumerate(shapes):
             x0, y0, _, _ = geometry.square_box(i * 7 + j * 2)
-            if shape != (1, 1):
-                shadow = rug_shadow(cell, shape)
-                image.paste((0, 0, 0), (x0, y0, x0 + shadow.width, y0 + shadow.height), shadow)
-            piece = rug_piece(cell, style, shape)
-            image.paste(piece, (x0 + 3, y0 + 3), piece)
-            small = rug_piece(geometry.row_height, style, (1, 1))
+            rug_stamp(cell, style, shape).paste(image, x0, y0)
+        for j, small in enumerate(
+            (rug_piece(swatch, style, (1, 1)), crossed_swatch(swatch, style))
+        ):
             image.paste(small, (i * 40 + 5, geometry.board_height + j * 30 + 5), small)
     for k, facing in enumerate(Facing):
         sprite = assam(cell, facing)
         x0, y0, _, _ = geometry.square_box(35 + k)
         image.paste(sprite, (x0, y0), sprite)
     for k, style in enumerate(styles):
-        sprite = badge(cell, str(k + 10), style.fill)
-        x0, y0, _, _ = geometry.square_box(42 + k)
-        image.paste(sprite, (x0, y0), sprite)
+        for j, label in enumerate((str(k + 8), "LSR"[k % 3])):
+            sprite = badge(cell, label, style.fill)
+            x0, y0, _, _ = geometry.square_box(42 + k)
+            image.paste(sprite, (x0 + j * sprite.width, y0), sprite)
         face = die(geometry.title_height, 1 + k % 4)
         image.paste(face, (geometry.width - 40, geometry.board_height + 30 * k), face)
+    for k, text in enumerate(("Turn 12 Seat 3 dirhams rugs visible score", "0123456789 #1 out")):
+        y = geometry.board_height + 70 + 30 * k
+        draw_text(image, (250, y), text, size=round(cell * 0.25), fill=palette.TEXT, bold=k == 1)
     return image
 
 
