@@ -1,0 +1,1 @@
+"""Golden game records (NAME.json) and their final positions (NAME.position.json)."""
