@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -36,7 +36,9 @@ from .model import (
     FakeUser,
 )
 from .rest import API_PREFIX, RestApi
-from .world import World
+from .world import RecordedRequest, World
+
+T = TypeVar("T")
 
 Json = dict[str, Any]
 
@@ -344,7 +346,7 @@ class FakeDiscord:
     async def wait_for_message(
         self,
         channel: FakeChannel,
-        predicate: Any = None,
+        predicate: Callable[[FakeMessage], bool] | None = None,
         *,
         timeout: float = 5.0,
         include_ephemeral: bool = False,
@@ -365,14 +367,14 @@ class FakeDiscord:
         """Every message in ``channel`` that notified someone, with who."""
         return [(m, m.pinged_user_ids) for m in self.messages(channel) if m.pinged_user_ids]
 
-    def requests_to(self, method: str, path_fragment: str) -> list[Any]:
+    def requests_to(self, method: str, path_fragment: str) -> list[RecordedRequest]:
         """Recorded REST requests whose method matches and path contains the fragment."""
         return [
             r for r in self.world.requests if r.method == method.upper() and path_fragment in r.path
         ]
 
     @property
-    def unhandled_requests(self) -> list[Any]:
+    def unhandled_requests(self) -> list[RecordedRequest]:
         """Requests to routes the fake does not know (tests should keep this empty)."""
         return list(self.world.unhandled)
 
@@ -420,7 +422,9 @@ class FakeDiscord:
         """Drop the bot's websocket (code None: abort TCP); discord.py then RESUMEs."""
         await self.gateway.drop(code)
 
-    async def wait_until(self, probe: Any, *, timeout: float = 5.0, what: str = "condition") -> Any:
+    async def wait_until(
+        self, probe: Callable[[], T | None], *, timeout: float = 5.0, what: str = "condition"
+    ) -> T:
         """Wait until ``probe()`` returns a truthy value, re-checking on every change."""
         return await self.world.wait_for(probe, timeout=timeout, what=what)
 

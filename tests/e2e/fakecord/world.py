@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from . import permissions as perms
 from .commands import CommandRegistry
@@ -37,7 +37,6 @@ class RecordedRequest:
     path: str
     status: int
     at: float
-    body: Any = None
     fault: str | None = None
 
 
