@@ -63,37 +63,33 @@ def _draw_market(draw: ImageDraw.ImageDraw, geometry: Layout, s: int) -> None:
             draw.polygon([(x * s, y * s) for x, y in star], fill=palette.SQUARE_LINE)
 
 
+def _ring(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    radius: float,
+    width: float,
+    angles: tuple[float, float],
+    color: tuple[int, int, int],
+    s: int,
+) -> None:
+    """A band of `width` centred on a circle of `radius`, between two angles."""
+    cx, cy = center
+    outer = radius + width / 2
+    box = _scaled_box((cx - outer, cy - outer, cx + outer, cy + outer), s)
+    draw.arc(box, angles[0], angles[1], fill=color, width=max(1, round(width * s)))
+
+
 def _draw_arcs(draw: ImageDraw.ImageDraw, geometry: Layout, s: int) -> None:
+    """The border mosaic arcs of R7: a light band edged in teal, with a thin joint down its
+    middle, on the circle Assam follows round each arc."""
     cell = geometry.cell
     band = cell * 0.15
     edge = cell * 0.035
     for arc in border_arcs(geometry):
-        cx, cy = arc.center
-        start, end = sorted((arc.start, arc.start + arc.sweep))
-        for radius_extra, width, color in (
-            (0.0, band + 2 * edge, palette.ARC_EDGE),
-            (0.0, band, palette.ARC),
-        ):
-            r = arc.radius + radius_extra
-            outer = r + width / 2
-            draw.arc(
-                _scaled_box((cx - outer, cy - outer, cx + outer, cy + outer), s),
-                start,
-                end,
-                fill=color,
-                width=round(width * s),
-            )
-        # A thin inner line down the middle of the band, like a tile joint.
-        r = arc.radius
-        draw.arc(
-            _scaled_box(
-                (cx - r - edge / 2, cy - r - edge / 2, cx + r + edge / 2, cy + r + edge / 2), s
-            ),
-            start,
-            end,
-            fill=palette.ARC_EDGE,
-            width=max(1, round(edge * s * 0.6)),
-        )
+        angles = (min(arc.start, arc.start + arc.sweep), max(arc.start, arc.start + arc.sweep))
+        _ring(draw, arc.center, arc.radius, band + 2 * edge, angles, palette.ARC_EDGE, s)
+        _ring(draw, arc.center, arc.radius, band, angles, palette.ARC, s)
+        _ring(draw, arc.center, arc.radius, edge * 0.6, angles, palette.ARC_EDGE, s)
 
 
 def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
