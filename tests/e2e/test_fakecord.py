@@ -216,6 +216,9 @@ async def test_a_killed_bot_restarts_and_old_buttons_still_work(
     assert (await click.answer()).content == "count is 1"
     assert fake.gateway.identifies == 2
     assert sample.runs == 2
+    transcript = fake.transcript(scene.channel)
+    assert f"[{message.id}] edited x1" in transcript
+    assert "button: 'Count 1' -> sample:count:1" in transcript
 
 
 # -- the fake's own Discord rules, over plain HTTP

@@ -74,14 +74,19 @@ class BotProcess:
         self._reader = asyncio.get_running_loop().create_task(self._read(self._process))
 
     async def start_and_wait_ready(
-        self, fake: FakeDiscord, *, commands: Sequence[str] = (), timeout: float = 20.0
+        self,
+        fake: FakeDiscord,
+        *,
+        commands: Sequence[str] = (),
+        sync: bool = True,
+        timeout: float = 20.0,
     ) -> None:
-        """Start, then wait until the bot identified anew and synced its commands again."""
+        """Start, then wait until the bot identified anew and (with ``sync``) synced again."""
         identifies = fake.gateway.identifies
-        syncs = fake.world.commands.syncs
+        syncs = fake.world.commands.syncs + (1 if sync else 0)
         await self.start()
         await self.wait_ready(
-            fake, identifies=identifies + 1, syncs=syncs + 1, commands=commands, timeout=timeout
+            fake, identifies=identifies + 1, syncs=syncs, commands=commands, timeout=timeout
         )
 
     async def wait_ready(
@@ -138,12 +143,17 @@ class BotProcess:
         return await self._reap(process)
 
     async def restart(
-        self, fake: FakeDiscord, *, commands: Sequence[str] = (), timeout: float = 20.0
+        self,
+        fake: FakeDiscord,
+        *,
+        commands: Sequence[str] = (),
+        sync: bool = True,
+        timeout: float = 20.0,
     ) -> None:
         """Kill (if still running) and start again with the same command and environment."""
         if self.running:
             await self.kill()
-        await self.start_and_wait_ready(fake, commands=commands, timeout=timeout)
+        await self.start_and_wait_ready(fake, commands=commands, sync=sync, timeout=timeout)
 
     def log_text(self) -> str:
         """Everything the bot printed over all runs (runs separated by a marker line)."""

@@ -363,6 +363,35 @@ class FakeDiscord:
             probe, timeout=timeout, what=f"a message in #{channel.name}"
         )
 
+    def transcript(self, channel: FakeChannel, *, include_ephemeral: bool = True) -> str:
+        """A readable dump of the channel (for assertion messages when a test fails)."""
+        lines = []
+        for message in self.messages(channel, include_ephemeral=include_ephemeral):
+            marks = [
+                mark
+                for mark, present in (
+                    ("ephemeral", message.ephemeral),
+                    ("loading", message.loading),
+                    (f"edited x{message.edit_count}", message.edit_count),
+                    ("embeds hidden", message.embeds_dropped),
+                )
+                if present
+            ]
+            lines.append(f"[{message.id}] {' '.join(marks)}".rstrip())
+            if message.content:
+                lines.append(f"  content: {message.content}")
+            for text in filter(None, message.embed_text().splitlines()):
+                lines.append(f"  embed: {text}")
+            for button in message.buttons():
+                state = " (disabled)" if button.disabled else ""
+                lines.append(f"  button: {button.label!r} -> {button.custom_id}{state}")
+            for attachment in message.attachments:
+                lines.append(f"  file: {attachment.filename} ({attachment.size} bytes)")
+            if message.pinged_user_ids:
+                names = sorted(self.world.users[u].name for u in message.pinged_user_ids)
+                lines.append(f"  pinged: {', '.join(names)}")
+        return "\n".join(lines)
+
     def pings(self, channel: FakeChannel) -> list[tuple[FakeMessage, frozenset[int]]]:
         """Every message in ``channel`` that notified someone, with who."""
         return [(m, m.pinged_user_ids) for m in self.messages(channel) if m.pinged_user_ids]
