@@ -8,16 +8,16 @@ Levels (each a module with its own docstring):
 - `medium` (`engine.ai.medium.MediumPlayer`): greedy over the exact die distribution: tolls
   paid and received, squares gained and covered, region growth, the next mover's reply and the
   risk of being covered; each orientation is judged by the best rug that can follow it.
-- `hard` (`engine.ai.hard.HardPlayer`): Monte Carlo search: the medium appraisal picks the
-  candidates, then whole games are played out to the end with a fast medium-lite policy,
-  with the same dice for every candidate, and successive halving spends the whole budget on
-  the most promising ones.
+- `hard` (`engine.ai.hard.HardPlayer`): expectimax over the exact die, two turns deep: all of
+  its own options (orientation, every die face, its rugs best first, rotation), then the next
+  mover's turn as medium would play it, then a leaf evaluation (scores, region potential, the
+  toll it faces next, a win bonus). It widens its rug options until the budget is spent.
 
 Entry point: `choose_action(state, level, seed, budget=None) -> str` at any decision node
 (ORIENT, PLACE, ROTATE; never at a die roll). The same state, level, seed and work budget give
 the same action, so a game with AI players replays exactly. The AI never reads hidden
-information: the order of the 2-player piles below the revealed top rug is re-shuffled in
-every playout. `decide(...)` returns the full `Decision` (action, work done, values).
+information: the 2-player piles are seen only as far as they are revealed (R2).
+`decide(...)` returns the full `Decision` (action, work done, values).
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def choose_action(state: GameState, level: str, seed: int, budget: Budget | None
     """The action (notation) a `level` player picks for the seat to move.
 
     `seed` makes the choice reproducible (derive it from the game seed and the action index,
-    e.g. with `mix_seed`). `budget` limits hard's search (default `DEFAULT_BUDGET`: at most
-    1 s of one core); the other levels do a small fixed amount of work. Raises
+    e.g. with `mix_seed`). `budget` limits hard's search (default `DEFAULT_BUDGET`: 160 nodes,
+    at most 0.9 s); the other levels do a small fixed amount of work. Raises
     NotADecisionError at a die roll or when the game is over.
     """
     return decide(state, level, seed, budget).action

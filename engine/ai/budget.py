@@ -1,9 +1,11 @@
-"""How much an AI player may think: a work budget (playouts), a time budget, or both.
+"""How much an AI player may think: a work budget, a time budget, or both.
 
-Work budgets make decisions reproducible: the same state, seed and playout count always give
-the same action. A time budget is a safety cap for slow machines; when it binds, the action can
-depend on the machine's speed. The clock is injectable so tests can drive deadlines without
-waiting on the wall clock.
+Work is counted in search nodes (for `hard`: one simulated turn of the next mover, over the
+whole die). Work budgets make decisions reproducible: the same state, seed and work budget
+always give the same action. A time budget is a safety cap for slow machines; when it binds,
+the action can depend on the machine's speed. Time is measured by default as the CPU time of
+the deciding thread (`time.thread_time`): "one second of one core", whatever else the machine
+runs. The clock is injectable so tests can drive deadlines without waiting on any clock.
 """
 
 from __future__ import annotations
@@ -19,16 +21,16 @@ Clock = Callable[[], float]
 class Budget:
     """Limits on one decision. `None` means no limit of that kind.
 
-    `playouts`: how many simulated games (hard) a decision may run; the search stops after
-    that many. `seconds`: wall-clock time a decision may take, checked between playouts.
+    `work`: how many search nodes a decision may expand; the search stops after that many.
+    `seconds`: CPU time of the deciding thread a decision may take, checked between nodes.
     """
 
-    playouts: int | None = None
+    work: int | None = None
     seconds: float | None = None
 
     def __post_init__(self) -> None:
-        if self.playouts is not None and self.playouts < 1:
-            raise ValueError("a playout budget must allow at least one playout")
+        if self.work is not None and self.work < 1:
+            raise ValueError("a work budget must allow at least one node")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError("a time budget must be positive")
 
@@ -38,9 +40,9 @@ class Meter:
 
     __slots__ = ("_clock", "_deadline", "_limit", "_start", "used")
 
-    def __init__(self, budget: Budget, clock: Clock = time.perf_counter) -> None:
+    def __init__(self, budget: Budget, clock: Clock = time.thread_time) -> None:
         self._clock = clock
-        self._limit = budget.playouts
+        self._limit = budget.work
         self._start = clock()
         self._deadline = None if budget.seconds is None else self._start + budget.seconds
         self.used = 0
@@ -48,24 +50,12 @@ class Meter:
     def spend(self, work: int = 1) -> None:
         self.used += work
 
-    def exhausted(self) -> bool:
-        """True once the playout count is reached or the deadline has passed."""
-        if self._limit is not None and self.used >= self._limit:
-            return True
-        return self._deadline is not None and self._clock() >= self._deadline
+    def affords(self, work: int = 1) -> bool:
+        """True if `work` more units fit in the work budget and the deadline has not passed."""
+        if self._limit is not None and self.used + work > self._limit:
+            return False
+        return self._deadline is None or self._clock() < self._deadline
 
-    def remaining(self) -> int | None:
-        """Playouts left under the work budget, or None without one."""
-        return None if self._limit is None else max(0, self._limit - self.used)
-
-    def capacity(self) -> int | None:
-        """How many units of work the whole budget allows: the work budget if there is one,
-        otherwise an estimate from the time spent so far per unit (None before any work)."""
-        if self._limit is not None:
-            return self._limit
-        if self._deadline is None or self.used == 0:
-            return None
-        spent = self._clock() - self._start
-        if spent <= 0:
-            return None
-        return self.used + int((self._deadline - self._clock()) * self.used / spent)
+    def fits(self, work: int) -> bool:
+        """True if the work budget (ignoring time) allows `work` units in all."""
+        return self._limit is None or work <= self._limit

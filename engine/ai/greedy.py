@@ -74,6 +74,26 @@ def _regions_square_sum(mask: int, seeds: int) -> int:
     return total
 
 
+def _region_table(s: FastState) -> tuple[list[int], list[int]]:
+    """Per square: the mask and size of its region on the board as it is (0 when empty)."""
+    region = [0] * SQUARES
+    size = [0] * SQUARES
+    for mask in s.masks:
+        todo = mask
+        while todo:
+            found = region_mask(mask, (todo & -todo).bit_length() - 1)
+            count = found.bit_count()
+            todo &= ~found
+            rest = found
+            while rest:
+                low = rest & -rest
+                member = low.bit_length() - 1
+                region[member] = found
+                size[member] = count
+                rest ^= low
+    return region, size
+
+
 class Greedy:
     """Appraises orientations, placements and rotations for `seat` on `s` (left unchanged)."""
 
@@ -91,6 +111,10 @@ class Greedy:
         )
         self.potential = tuning.region * min(rival_turns, tuning.horizon) / SQUARES
         self.evaluations = 0
+        self.base_region, self.base_size = _region_table(s)
+        self.best_at: dict[int, tuple[float, int]] = {}
+        self.dirty = 0
+        """Squares whose regions may differ from the base tables (around a rug being tried)."""
 
     # -- tolls ---------------------------------------------------------------------------
 
@@ -105,29 +129,49 @@ class Greedy:
             value -= self.weight[payer] * self.tuning.elimination
         return value
 
-    def reply_value(self, pose: int) -> tuple[float, float]:
-        """(cost to the next mover, value to us) of the next mover rolling from `pose`."""
+    def reply_value(self, pose: int, mine: int | None = None) -> tuple[float, float]:
+        """(cost to the next mover, value to us) of the next mover rolling from `pose`.
+
+        `mine`: the squares showing our colours (computed when not given).
+        """
         s = self.s
         rival = self.reply_seat
         if rival < 0:
             return 0.0, 0.0
+        if mine is None:
+            mine = own_mask(s, self.seat)
         purse = s.dirhams[rival]
-        cost = value = 0.0
-        mine = own_mask(s, self.seat)
+        colors, masks = s.colors, s.masks
+        payee_of, weight, dirty = self.payee_of, self.weight, self.dirty
+        base_region, base_size = self.base_region, self.base_size
+        w_rival = weight[rival]
+        elimination = self.tuning.elimination
         risk = self.tuning.cover_risk
+        cost = value = 0.0
         for landing, odds in LANDINGS[pose]:
             square = landing >> 2
-            payee, amount = toll(s, self.payee_of, rival, square)
-            if amount:
-                cost += odds * (amount if amount <= purse else amount + self.tuning.elimination)
-                value += odds * self.toll_value(rival, payee, amount)
-                if amount > purse:
-                    continue  # the rival is out and lays no rug
+            color = colors[square]
+            if color >= 0:
+                payee = payee_of[color]
+                if payee >= 0 and payee != rival:
+                    if (base_region[square] | BIT[square]) & dirty:
+                        amount = region_mask(masks[color], square).bit_count()
+                    else:
+                        amount = base_size[square]
+                    if amount > purse:  # the rival pays all, is out and lays no rug (R9)
+                        cost += odds * (amount + elimination)
+                        value += odds * ((weight[payee] - w_rival) * purse - w_rival * elimination)
+                        continue
+                    cost += odds * amount
+                    value += odds * (weight[payee] - w_rival) * amount
             exposed = (mine & ZONE[square]).bit_count()
-            value -= odds * risk * min(2, exposed)
+            if exposed:
+                value -= odds * risk * (2 if exposed > 1 else 1)
         return cost, value
 
-    def handover_value(self, square: int, facing: int, rotate_after: bool) -> tuple[float, int]:
+    def handover_value(
+        self, square: int, facing: int, rotate_after: bool, mine: int | None = None
+    ) -> tuple[float, int]:
         """Value of leaving Assam on `square` after our rug, and the best rotation (variant).
 
         Standard rules: the next mover turns the way that costs them least. Variant (R12): we
@@ -137,10 +181,12 @@ class Greedy:
             return 0.0, 0
         if rotate_after:
             options = [square * 4 + ((facing + turn) & 3) for turn in ROTATE_TURNS]
-            values = [self.reply_value(pose)[1] for pose in options]
+            values = [self.reply_value(pose, mine)[1] for pose in options]
             best = 0 if values[0] >= values[1] else 1
             return values[best], best
-        replies = [self.reply_value(square * 4 + ((facing + turn) & 3)) for turn in ORIENT_TURNS]
+        replies = [
+            self.reply_value(square * 4 + ((facing + turn) & 3), mine) for turn in ORIENT_TURNS
+        ]
         return min(replies)[1], 0
 
     # -- rugs ----------------------------------------------------------------------------
@@ -177,20 +223,27 @@ class Greedy:
             after = region_mask(masks[color], a).bit_count() ** 2 * weight[seat]
             for old, q in covered:
                 after += _regions_square_sum(masks[old], NEAR[q]) * weight[self.payee_of[old]]
-        handover, _ = self.handover_value(square, facing, s.rotate_after)
+        self.dirty = reach
+        handover, _ = self.handover_value(square, facing, s.rotate_after, own_mask(s, seat))
+        self.dirty = 0
         unlay(s, a, b, saved)
         return gain + potential * (after - before) + handover
 
     def best_placement(self, square: int, facing: int) -> tuple[float, int]:
-        """(value, index) of the best legal placement with Assam on `square`."""
-        options = legal_placements(self.s, square)
-        values = [self.placement_value(square, facing, a, b) for a, b in options]
-        best = max(range(len(values)), key=values.__getitem__)
-        return values[best], best
+        """(value, index) of the best legal placement with Assam on `square` facing `facing`;
+        the index is into `legal_placements` order. Remembered per landing."""
+        pose = square * 4 + facing
+        known = self.best_at.get(pose)
+        if known is None:
+            options = legal_placements(self.s, square)
+            values = [self.placement_value(square, facing, a, b) for a, b in options]
+            best = max(range(len(values)), key=values.__getitem__)
+            known = self.best_at[pose] = (values[best], best)
+        return known
 
     # -- orientation ---------------------------------------------------------------------
 
-    def orientation_value(self, pose: int, cache: dict[int, float]) -> float:
+    def orientation_value(self, pose: int) -> float:
         """Expected value of rolling from `pose`: the toll we pay, then our best rug."""
         s = self.s
         seat = self.seat
@@ -200,8 +253,6 @@ class Greedy:
             payee, amount = toll(s, self.payee_of, seat, square)
             value = self.toll_value(seat, payee, amount)
             if amount <= s.dirhams[seat] and self.color >= 0:
-                if landing not in cache:
-                    cache[landing] = self.best_placement(square, landing & 3)[0]
-                value += cache[landing]
+                value += self.best_placement(square, landing & 3)[0]
             total += odds * value
         return total

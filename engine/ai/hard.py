@@ -1,159 +1,228 @@
-"""Hard: Monte Carlo search over whole games, spending the whole budget.
+"""Hard: expectimax over the die, two turns deep, with a model of the next mover.
 
-1. Candidates: every legal action, valued by medium's one-turn appraisal; at PLACE only the
-   best `max_candidates` rugs go on (a rug medium ranks low is rarely right).
-2. Each candidate is applied with the checked engine (`engine.rules.apply`), and games are
-   played out from there to the end with `engine.playout.run` and the medium-lite policy of
-   `engine.ai.policy`. Each playout round uses one seed for every candidate (common random
-   numbers: the same dice, the same re-shuffled hidden piles, the same policy noise), so
-   candidates are compared on equal luck.
-3. Successive halving: the playout budget is split into rounds; after each round the worse
-   half of the candidates is dropped, so most playouts go to the close contenders.
-4. A playout scores its share of first place (a shared win counts 1/k for k winners) plus a
-   small bonus for the score margin over the best rival, which separates candidates that win
-   or lose alike. The candidate with the best mean among the last survivors is played.
+The search looks at our whole turn and the next mover's whole turn, exactly over the die:
 
-Hidden information stays hidden: below the revealed top rug (R2) the 2-player piles are
-re-shuffled in every playout. With a work budget (`Budget.playouts`) the decision depends only
-on state and seed; `Budget.seconds` is a safety cap checked between playouts.
+- our turn: every way of turning Assam (standard rules), every die face with its exact
+  probability (1, 2, 2, 3, 3, 4), the toll we would pay, then our rugs from where we land,
+  best first by medium's appraisal, and (variant R12) both ways of rotating Assam after it;
+- the next mover's turn: played as `medium` would play it (its choice of facing, then for
+  every die face its toll and its best rug, and in the variant its rotation): a greedy rival
+  is what a human opponent also resembles more than a perfect one;
+- the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
+  region potential, the toll we then face on our own coming roll, a bonus for winning.
+
+Every state change goes through the checked engine (`engine.rules.apply`), so the search
+plays exactly the rules. Our rug options are widened step by step (the best rug at every
+landing, then the second best, ...) until all are searched or the budget runs out; the work
+unit is one simulated turn of the next mover. The default budget searches every option in
+most positions and stops by 0.9 s in the rest. With a work budget the decision depends only
+on state and seed (a time budget is a safety cap checked between nodes). Ties are broken by
+the seeded generator. Hidden information stays hidden: the search sees the 2-player piles
+only as far as they are revealed (R2; see `public_view`), so the next mover is assumed to lay
+the colour it holds more of.
 """
 
 from __future__ import annotations
 
-import math
 import time
+from dataclasses import dataclass
 
 from engine.ai.budget import Budget, Clock, Meter
-from engine.ai.medium import appraise
+from engine.ai.evaluation import position_value
+from engine.ai.greedy import Greedy
+from engine.ai.medium import MediumPlayer
 from engine.ai.player import Decision, best_index, check_decision_node
-from engine.ai.policy import lite_policy
 from engine.ai.prng import SplitMix64
-from engine.playout import PLACE, ROLL, FastState, from_state, run
-from engine.rules import apply
+from engine.ai.tactics import DIE_ODDS, ORIENT_TURNS, ROTATE_TURNS, legal_placements
+from engine.model import Phase, Variant
+from engine.playout import from_state
+from engine.rules import ORIENT_ACTIONS, ROTATE_ACTIONS, apply, placement_notation
 from engine.state import GameState
 
-DEFAULT_BUDGET = Budget(playouts=240, seconds=0.95)
-"""Hard's default: 240 playouts, never more than 0.95 s (checked between playouts)."""
-
-MARGIN_WEIGHT = 0.01
-"""Value of one point of score margin over the best rival, next to a whole win (1.0)."""
-MARGIN_CAP = 30
+DEFAULT_BUDGET = Budget(work=160, seconds=0.9)
+"""Hard's default: at most 160 simulated rival turns and 0.9 s of CPU time per decision."""
 
 
-def playout_value(s: FastState, seat: int) -> float:
-    """How good a finished playout is for `seat`: share of first place plus a margin bonus."""
-    result = s.result()
-    winners = result.winners
-    share = 1.0 / len(winners) if seat in winners else 0.0
-    totals = result.totals
-    rival = max(totals[other] for other in range(s.players) if other != seat)
-    margin = max(-MARGIN_CAP, min(MARGIN_CAP, totals[seat] - rival))
-    return share + MARGIN_WEIGHT * margin
+@dataclass
+class _Branch:
+    """A state where we act next (after a die face, or after a rotation) and our rug options.
 
-
-def hide_piles(s: FastState, seat: int, rng: SplitMix64) -> None:
-    """Re-shuffle what `seat` cannot know of the 2-player piles (R2), in place.
-
-    Only the top rug of the mover's own pile is revealed, and only during its turn before it
-    lays that rug; everything else is shuffled (piles keep their top LAST in a FastState).
+    `options`: our legal rugs, best first by medium's appraisal ([] when we lay none: the
+    turn is over, we are out, or the game ended). `values`: the searched values of options[0],
+    options[1], ... so far (one value, of the state itself, when there are no options).
     """
-    if s.piles is None:
-        return
-    for owner, pile in enumerate(s.piles):
-        if owner == seat and s.to_move == seat and s.phase in (ROLL, PLACE) and pile:
-            hidden = pile[:-1]
-            rng.shuffle(hidden)
-            pile[:-1] = hidden
-        else:
-            rng.shuffle(pile)
+
+    odds: float
+    state: GameState
+    options: list[str]
+    values: list[float]
 
 
 class HardPlayer:
-    """The `hard` level: Monte Carlo playouts with successive halving over candidates."""
+    """The `hard` level: expectimax over the die with a greedy model of the next mover."""
 
     level = "hard"
 
-    def __init__(self, max_candidates: int = 6, clock: Clock = time.perf_counter) -> None:
-        self.max_candidates = max_candidates
+    def __init__(self, clock: Clock = time.thread_time) -> None:
         self.clock = clock
 
     def decide(self, state: GameState, seed: int, budget: Budget | None = None) -> Decision:
         seat = check_decision_node(state)
-        if budget is None or (budget.playouts is None and budget.seconds is None):
+        if budget is None or (budget.work is None and budget.seconds is None):
             budget = DEFAULT_BUDGET
-        meter = Meter(budget, self.clock)
-        actions, values, evaluations = appraise(state)
-        order = sorted(range(len(actions)), key=lambda i: -values[i])
-        order = order[: self.max_candidates]
-        rng = SplitMix64(seed)
-        if len(order) == 1:
-            return Decision(actions[order[0]], self.level, evaluations=evaluations)
-        starts = [from_state(apply(state, actions[i])[0]) for i in order]
-        totals, counts = self._search(starts, seat, rng, meter)
-        most = max(counts)
-        finalists = [
-            totals[k] / counts[k] if counts[k] == most else -math.inf for k in range(len(order))
-        ]
-        choice = order[best_index(finalists, rng)]
+        search = _Search(seat, Meter(budget, self.clock), state.variant is Variant.ROTATE_AFTER)
+        view = public_view(state, seat)
+        if view.phase is Phase.ROTATE:
+            actions = list(ROTATE_ACTIONS)
+            branches = [[_Branch(1.0, apply(view, action)[0], [], [])] for action in actions]
+        elif view.phase is Phase.PLACE:
+            actions = _ranked_placements(view, seat)
+            branches = [[_Branch(1.0, view, actions, [])]]
+        else:
+            actions = list(ORIENT_ACTIONS)
+            branches = search.orientations(view)
+        if not search.meter.fits(search.first_pass(branches)):
+            fallback = MediumPlayer().decide(state, seed)
+            return Decision(fallback.action, self.level, values=fallback.values)
+        values = search.run(branches, view.phase is Phase.PLACE)
+        choice = best_index(values, SplitMix64(seed))
         return Decision(
             actions[choice],
             self.level,
-            playouts=meter.used,
-            evaluations=evaluations,
-            values=tuple(
-                (actions[order[k]], totals[k] / counts[k] if counts[k] else -math.inf)
-                for k in range(len(order))
-            ),
+            work=search.meter.used,
+            evaluations=search.leaves,
+            values=tuple(zip(actions, values, strict=True)),
         )
 
-    def _search(
-        self, starts: list[FastState], seat: int, rng: SplitMix64, meter: Meter
-    ) -> tuple[list[float], list[int]]:
-        """Successive halving: ceil(log2 k) rounds, each with an equal share of the budget
-        spread over the surviving candidates; the worse half is dropped after each round."""
-        totals = [0.0] * len(starts)
-        counts = [0] * len(starts)
-        survivors = list(range(len(starts)))
-        rounds = math.ceil(math.log2(len(starts)))
-        for done in range(rounds):
-            if meter.capacity() is None:
-                self._batch(starts, survivors, seat, rng, meter, totals, counts)
-            capacity = meter.capacity()
-            assert capacity is not None
-            share = (capacity - meter.used) // (rounds - done)
-            for _ in range(share // len(survivors)):
-                self._batch(starts, survivors, seat, rng, meter, totals, counts)
-            if meter.exhausted():
-                break
-            survivors.sort(key=lambda k: -totals[k] / max(1, counts[k]))
-            survivors = survivors[: (len(survivors) + 1) // 2]
-        if not any(counts):
-            self._batch(starts, survivors[:1], seat, rng, meter, totals, counts)
-        return totals, counts
 
-    def _batch(
-        self,
-        starts: list[FastState],
-        survivors: list[int],
-        seat: int,
-        rng: SplitMix64,
-        meter: Meter,
-        totals: list[float],
-        counts: list[int],
-    ) -> None:
-        """One playout per surviving candidate, all with the same seed (common random numbers)."""
-        round_seed = rng.next64()
-        for k in survivors:
-            if meter.exhausted() and any(counts):
-                return
-            totals[k] += self._playout(starts[k], seat, round_seed)
-            counts[k] += 1
-            meter.spend()
+def public_view(state: GameState, seat: int) -> GameState:
+    """`state` with the 2-player piles reduced to what `seat` may know (R2).
+
+    Only the top rug of the seat's own pile is revealed (during its turn). Every hidden part of
+    a pile is replaced by a canonical order: the colour with more rugs left on top. The search
+    then depends on public information only.
+    """
+    if state.piles is None:
+        return state
+    piles = []
+    for owner, pile in enumerate(state.piles):
+        keep = (
+            1 if owner == seat and state.to_move == seat and state.phase is not Phase.ROTATE else 0
+        )
+        hidden = sorted(pile[keep:], key=lambda color: (-pile[keep:].count(color), color))
+        piles.append((*pile[:keep], *hidden))
+    return state._replace(piles=tuple(piles))
+
+
+def _ranked_placements(state: GameState, seat: int) -> list[str]:
+    """Our legal rugs at a PLACE state, best first by medium's appraisal."""
+    s = from_state(state)
+    greedy = Greedy(s, seat)
+    options = legal_placements(s, s.assam)
+    values = [greedy.placement_value(s.assam, s.facing, a, b) for a, b in options]
+    order = sorted(range(len(options)), key=lambda i: -values[i])
+    return [placement_notation(*options[i]) for i in order]
+
+
+class _Search:
+    """The expectimax of one decision, counting rival turns on `meter`."""
+
+    def __init__(self, seat: int, meter: Meter, rotate_after: bool) -> None:
+        self.seat = seat
+        self.meter = meter
+        self.option_cost = 2 if rotate_after else 1
+        """Rival turns simulated per rug option: one per rotation of ours in the variant."""
+        self.leaves = 0
+
+    # -- our turn --------------------------------------------------------------------------
+
+    def orientations(self, state: GameState) -> list[list[_Branch]]:
+        """Per way of turning Assam (L, S, R): a branch per die face with our ranked rugs."""
+        branches = []
+        for action in ORIENT_ACTIONS:
+            turned = apply(state, action)[0]
+            faces = []
+            for face, odds in DIE_ODDS:
+                rolled = apply(turned, f"D{face}")[0]
+                placing = rolled.phase is Phase.PLACE
+                options = _ranked_placements(rolled, self.seat) if placing else []
+                faces.append(_Branch(odds, rolled, options, []))
+            branches.append(faces)
+        return branches
+
+    def first_pass(self, branches: list[list[_Branch]]) -> int:
+        """Work of searching the best rug of every branch (the least search that values all)."""
+        return sum(
+            self.option_cost if branch.options else 1 for faces in branches for branch in faces
+        )
+
+    def run(self, branches: list[list[_Branch]], per_option: bool) -> list[float]:
+        """Search the branches; the value of each group (per_option: of each rug option)."""
+        for faces in branches:
+            for branch in faces:
+                if not branch.options:
+                    branch.values.append(self.after_turn(branch.state))
+        width = max((len(b.options) for faces in branches for b in faces), default=0)
+        for k in range(width):
+            for faces in branches:
+                for branch in faces:
+                    if k >= len(branch.options):
+                        continue
+                    if k and not self.meter.affords(self.option_cost):
+                        return self._values(branches, per_option)
+                    laid = apply(branch.state, branch.options[k])[0]
+                    branch.values.append(self.after_turn(laid))
+        return self._values(branches, per_option)
 
     @staticmethod
-    def _playout(start: FastState, seat: int, seed: int) -> float:
-        rng = SplitMix64(seed)
-        s = start.copy()
-        hide_piles(s, seat, rng)
-        run(s, rng, lite_policy(rng))
-        return playout_value(s, seat)
+    def _values(branches: list[list[_Branch]], per_option: bool) -> list[float]:
+        if per_option:
+            (branch,) = branches[0]
+            unsearched = len(branch.options) - len(branch.values)
+            return branch.values + [float("-inf")] * unsearched
+        return [sum(b.odds * max(b.values) for b in faces) for faces in branches]
+
+    def after_turn(self, state: GameState) -> float:
+        """Value once our rug is down: our rotation (variant), then the next mover's turn."""
+        if state.phase is Phase.ROTATE and state.to_move == self.seat:
+            return max(self.after_turn(apply(state, action)[0]) for action in ROTATE_ACTIONS)
+        return self.rival_turn(state)
+
+    # -- the next mover's turn, as medium plays it -----------------------------------------
+
+    def rival_turn(self, state: GameState) -> float:
+        """Expected value after the next mover's turn, played greedily, over the die."""
+        if state.outcome is not None or state.to_move == self.seat:
+            return self._leaf(state)
+        self.meter.spend()
+        mover = state.to_move
+        assert mover is not None
+        s = from_state(state)
+        greedy = Greedy(s, mover)
+        if state.phase is Phase.ORIENT:
+            poses = [s.assam * 4 + ((s.facing + turn) & 3) for turn in ORIENT_TURNS]
+            choice = max(range(3), key=lambda k: greedy.orientation_value(poses[k]))
+            state = apply(state, ORIENT_ACTIONS[choice])[0]
+        total = 0.0
+        for face, odds in DIE_ODDS:
+            rolled = apply(state, f"D{face}")[0]
+            if rolled.phase is Phase.PLACE:
+                _, index = greedy.best_placement(rolled.assam, int(rolled.facing))
+                a, b = legal_placements(s, rolled.assam)[index]
+                rolled = apply(rolled, placement_notation(a, b))[0]
+                if rolled.phase is Phase.ROTATE:
+                    rolled = apply(rolled, _greedy_rotation(rolled, mover))[0]
+            total += odds * self._leaf(rolled)
+        return total
+
+    def _leaf(self, state: GameState) -> float:
+        self.leaves += 1
+        return position_value(state, self.seat)
+
+
+def _greedy_rotation(state: GameState, seat: int) -> str:
+    """The rotation medium picks at a ROTATE state (R12)."""
+    s = from_state(state)
+    greedy = Greedy(s, seat)
+    values = [greedy.reply_value(s.assam * 4 + ((s.facing + turn) & 3))[1] for turn in ROTATE_TURNS]
+    return ROTATE_ACTIONS[0] if values[0] >= values[1] else ROTATE_ACTIONS[1]

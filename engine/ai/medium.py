@@ -32,11 +32,9 @@ def appraise(
     greedy = Greedy(s, seat, tuning)
     square, facing = s.assam, s.facing
     if state.phase is Phase.ORIENT:
-        cache: dict[int, float] = {}
         actions = list(ORIENT_ACTIONS)
         values = [
-            greedy.orientation_value(square * 4 + ((facing + turn) & 3), cache)
-            for turn in ORIENT_TURNS
+            greedy.orientation_value(square * 4 + ((facing + turn) & 3)) for turn in ORIENT_TURNS
         ]
     elif state.phase is Phase.PLACE:
         options = legal_placements(s, square)

@@ -20,13 +20,13 @@ class NotADecisionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """An AI's chosen action and what it cost: `playouts` simulated games and `evaluations`
+    """An AI's chosen action and what it cost: `work` search nodes (hard) and `evaluations`
     of candidate actions or placements. `values` pairs each considered action with its value
     (higher is better, on the level's own scale), for explanations and tests."""
 
     action: str
     level: str
-    playouts: int = 0
+    work: int = 0
     evaluations: int = 0
     values: tuple[tuple[str, float], ...] = ()
 

@@ -1,0 +1,98 @@
+"""How good a position is for one seat: hard's leaf evaluation, on medium's scale.
+
+`position_value(state, seat)` adds up, with the weights of `tactics.weights` (+1 for the seat,
+-1/(n-1) for each rival still in):
+
+- the scores as they stand (R11: dirhams plus visible squares);
+- the toll potential of every region (squared size, times the turns left to the owner's
+  rivals, as in `engine.ai.greedy`);
+- the toll the seat to move expects to pay from where Assam stands: with the standard rules it
+  turns the way that costs it least, in the variant it must roll in Assam's facing (R12);
+- at the end of the game: a bonus for a win (shared wins split it), on top of the final scores.
+"""
+
+from __future__ import annotations
+
+from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
+from engine.ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
+from engine.board import SQUARES, region_mask
+from engine.model import owner_of
+from engine.playout import ORIENT, ROLL, FastState, from_state
+from engine.rules import scores
+from engine.state import GameState
+
+WIN_BONUS = 40.0
+"""Value of winning outright, next to one point of score."""
+
+
+def position_value(state: GameState, seat: int, tuning: GreedyWeights = DEFAULT_WEIGHTS) -> float:
+    """The value of `state` for `seat` (higher is better), on the scale of medium's values."""
+    totals = [score.total for score in scores(state)]
+    if state.outcome is not None:
+        winners = state.outcome.winners
+        players = state.config.players
+        rivals = [other for other in range(players) if other != seat]
+        value = totals[seat] - sum(totals[o] for o in rivals) / len(rivals)
+        return value + (WIN_BONUS / len(winners) if seat in winners else 0.0)
+    s = from_state(state)
+    weight = weights(s, seat)
+    value = sum(weight[other] * totals[other] for other in range(s.players))
+    value += _potential(s, weight, tuning)
+    if s.to_move >= 0 and s.phase in (ORIENT, ROLL):  # a roll is coming
+        value += _exposure(s, weight, tuning)
+    return value
+
+
+def _potential(s: FastState, weight: list[float], tuning: GreedyWeights) -> float:
+    """Weighted sum over colours of squared region sizes, per the owner's rivals' turns left."""
+    hands = [s.hand[other] if s.alive[other] else 0 for other in range(s.players)]
+    left = sum(hands)
+    value = 0.0
+    for color, mask in enumerate(s.masks):
+        owner = owner_of(s.players, color)
+        if not mask or owner >= s.players or not s.alive[owner] or not weight[owner]:
+            continue
+        horizon = min(left - hands[owner], tuning.horizon)
+        if horizon <= 0:
+            continue
+        squares_sum = 0
+        todo = mask
+        while todo:
+            found = region_mask(mask, (todo & -todo).bit_length() - 1)
+            squares_sum += found.bit_count() ** 2
+            todo &= ~found
+        value += weight[owner] * tuning.region * horizon / SQUARES * squares_sum
+    return value
+
+
+def _exposure(s: FastState, weight: list[float], tuning: GreedyWeights) -> float:
+    """Value for us of the toll the seat to move expects to pay on its coming roll."""
+    mover = s.to_move
+    payee_of = payees(s)
+    purse = s.dirhams[mover]
+    base = s.assam * 4
+    if s.phase == ORIENT:
+        poses = [base + ((s.facing + turn) & 3) for turn in ORIENT_TURNS]
+    else:
+        poses = [base + s.facing]
+    best_cost = best_value = 0.0
+    for k, pose in enumerate(poses):
+        cost = value = 0.0
+        for landing, odds in LANDINGS[pose]:
+            square = landing >> 2
+            color = s.colors[square]
+            if color < 0:
+                continue
+            payee = payee_of[color]
+            if payee < 0 or payee == mover:
+                continue
+            amount = region_mask(s.masks[color], square).bit_count()
+            paid = min(amount, purse)
+            cost += odds * amount
+            value += odds * (weight[payee] - weight[mover]) * paid
+            if amount > purse:
+                cost += odds * tuning.elimination
+                value -= odds * weight[mover] * tuning.elimination
+        if k == 0 or cost < best_cost:
+            best_cost, best_value = cost, value
+    return best_value

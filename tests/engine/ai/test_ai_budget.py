@@ -1,0 +1,91 @@
+"""Budgets: hard stops at its work budget and its deadline; the light levels do fixed work."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import legal_actions
+from engine.ai import Budget, HardPlayer, MediumPlayer
+from engine.ai.budget import Meter
+from engine.model import Phase, Variant
+from engine.state import GameState
+
+
+def _busy(positions: list[GameState], phase: Phase) -> GameState:
+    """A position of `phase` with many rug options (so a search has much to do)."""
+    return max(
+        (p for p in positions if p.phase is phase and p.variant is Variant.STANDARD),
+        key=lambda p: (len(legal_actions(p)), -len(p.history)),
+    )
+
+
+@pytest.mark.parametrize("work", [1, 3, 12, 20, 40])
+def test_hard_never_exceeds_its_work_budget(work: int, positions: list[GameState]) -> None:
+    for phase in (Phase.ORIENT, Phase.PLACE):
+        decision = HardPlayer().decide(_busy(positions, phase), seed=3, budget=Budget(work=work))
+        assert decision.work <= work
+
+
+def test_hard_uses_the_whole_work_budget_when_there_is_more_to_search(
+    positions: list[GameState],
+) -> None:
+    state = _busy(positions, Phase.ORIENT)
+    wide = HardPlayer().decide(state, seed=3, budget=Budget(work=10_000))
+    assert wide.work > 30
+    for work in (20, 30):
+        assert HardPlayer().decide(state, seed=3, budget=Budget(work=work)).work == work
+
+
+def test_hard_below_its_first_pass_plays_as_medium(positions: list[GameState]) -> None:
+    state = _busy(positions, Phase.ORIENT)
+    hard = HardPlayer().decide(state, seed=4, budget=Budget(work=1))
+    assert hard.work == 0
+    assert hard.action == MediumPlayer().decide(state, seed=4).action
+
+
+class _TickingClock:
+    """A fake CPU clock that advances a fixed step each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_hard_stops_at_its_deadline(positions: list[GameState]) -> None:
+    state = _busy(positions, Phase.ORIENT)
+    unlimited = HardPlayer().decide(state, seed=5, budget=Budget(work=10_000)).work
+    clock = _TickingClock(step=0.01)
+    timed = HardPlayer(clock=clock).decide(state, seed=5, budget=Budget(seconds=0.2))
+    assert timed.work < unlimited
+    assert clock.now <= 0.2 + 0.01 * (timed.work + 2)
+    assert timed.action in legal_actions(state)
+
+
+def test_meter_counts_work_and_time() -> None:
+    clock = _TickingClock(step=1.0)
+    meter = Meter(Budget(work=3, seconds=10.0), clock)
+    assert meter.affords(3) and not meter.affords(4)
+    meter.spend(2)
+    assert meter.affords(1) and not meter.affords(2)
+    assert meter.fits(3) and not meter.fits(4)
+    late = Meter(Budget(seconds=2.0), _TickingClock(step=1.0))
+    assert late.affords(1)
+    assert not late.affords(1)
+
+
+@pytest.mark.parametrize("bad", [{"work": 0}, {"seconds": 0.0}, {"seconds": -1.0}])
+def test_budget_rejects_empty_limits(bad: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        Budget(**bad)  # type: ignore[arg-type]
+
+
+def test_medium_work_is_bounded(positions: list[GameState]) -> None:
+    """Medium appraises at most every rug after every die face of every orientation."""
+    for state in positions:
+        decision = MediumPlayer().decide(state, seed=0)
+        bound = 3 * 4 * 12 if state.phase is Phase.ORIENT else len(legal_actions(state))
+        assert decision.evaluations <= bound

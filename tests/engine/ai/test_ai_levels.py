@@ -1,0 +1,100 @@
+"""Every AI level plays only legal actions, deterministically for a seed, from varied positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Variant, apply, deal, legal_actions, new_game
+from engine.ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_player
+from engine.ai.hard import public_view
+from engine.model import Phase
+from engine.state import GameState
+
+SMALL = Budget(work=14)
+"""A work budget that keeps hard's tests fast while still searching (a first pass is <= 12)."""
+
+
+def _budget(level: str) -> Budget | None:
+    return SMALL if level == "hard" else None
+
+
+def _sample(positions: list[GameState], level: str) -> list[GameState]:
+    return positions[::4] if level == "hard" else positions
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_only_legal_actions(level: str, positions: list[GameState]) -> None:
+    for index, state in enumerate(_sample(positions, level)):
+        action = choose_action(state, level, seed=index, budget=_budget(level))
+        assert action in legal_actions(state), (level, state.phase, action)
+        apply(state, action)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_same_decision(level: str, positions: list[GameState]) -> None:
+    for index, state in enumerate(_sample(positions, level)[::4]):
+        first = decide(state, level, seed=1000 + index, budget=_budget(level))
+        again = decide(state, level, seed=1000 + index, budget=_budget(level))
+        assert first == again
+
+
+def test_the_seed_matters_for_random_play(positions: list[GameState]) -> None:
+    state = next(p for p in positions if p.phase is Phase.PLACE and len(legal_actions(p)) > 4)
+    assert len({choose_action(state, "random", seed) for seed in range(40)}) > 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_decision_at_a_die_roll_or_after_the_end(level: str) -> None:
+    state = new_game(deal(2, Variant.ROTATE_AFTER, first_player=0, rng=_Shuffler()))
+    assert state.phase is Phase.ROLL
+    with pytest.raises(NotADecisionError):
+        choose_action(state, level, seed=0)
+    over = state._replace(phase=Phase.OVER, to_move=None)
+    with pytest.raises(NotADecisionError):
+        choose_action(over, level, seed=0)
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown AI level"):
+        make_player("grandmaster")
+
+
+class _Shuffler:
+    """A stand-in RNG for `deal` that leaves the piles in their fresh order."""
+
+    def randrange(self, stop: int) -> int:
+        return 0
+
+    def shuffle(self, items: list[object]) -> None:
+        return None
+
+
+def _opening(reverse_hidden: bool) -> GameState:
+    """A 2-player opening; `reverse_hidden` reverses every pile except seat 0's top rug."""
+    state = new_game(deal(2, Variant.STANDARD, first_player=0, rng=_Shuffler()))
+    assert state.piles is not None
+    mine = (state.piles[0][0], *sorted(state.piles[0][1:], reverse=reverse_hidden))
+    theirs = tuple(sorted(state.piles[1], reverse=reverse_hidden))
+    return state._replace(piles=(mine, theirs))
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_hidden_pile_order_does_not_change_the_decision(level: str) -> None:
+    forward, backward = _opening(False), _opening(True)
+    assert forward.piles != backward.piles
+    for actions in ((), ("S", "D3"), ("L", "D2")):
+        a, b = forward, backward
+        for action in actions:
+            a, b = apply(a, action)[0], apply(b, action)[0]
+        for seed in range(1 if level == "hard" else 3):
+            budget = _budget(level)
+            assert choose_action(a, level, seed, budget) == choose_action(b, level, seed, budget)
+
+
+def test_public_view_keeps_only_the_revealed_top_rug() -> None:
+    forward, backward = _opening(False), _opening(True)
+    seen = public_view(forward, 0)
+    assert seen == public_view(backward, 0)
+    assert seen.piles is not None and forward.piles is not None
+    assert seen.piles[0][0] == forward.piles[0][0]
+    assert sorted(seen.piles[1]) == sorted(forward.piles[1])
