@@ -6,7 +6,33 @@ key used in bot/ exists here and that every placeholder is filled.
 
 from __future__ import annotations
 
+from discord import app_commands
+
 ENGLISH: dict[str, str] = {
+    # slash commands (names stay English; descriptions and choices are translatable)
+    "command.marrakech": "Play Marrakech, the rug market board game, in this channel",
+    "command.new": "Open a game lobby in this channel",
+    "command.new.seats": "How many players (2 to 4)",
+    "command.new.variant": "Rules variant",
+    "command.new.turn_limit": "Time each player has for a turn",
+    "command.join": "Join the lobby in this channel",
+    "command.leave": "Leave the lobby in this channel",
+    "command.start": "Start the game in this channel (host)",
+    "command.board": "Show the current board and scores, privately",
+    "command.rules": "A short summary of the rules",
+    "command.resign": "Leave the running game (your rugs turn neutral)",
+    "command.abort": "End the game you host in this channel",
+    "command.mod": "Moderate Marrakech games",
+    "command.mod.abort": "End the game in this channel (moderators)",
+    "choice.variant.standard": "standard",
+    "choice.variant.rotate-after": "rotate-after (Assam turns after the rug)",
+    "choice.turn_limit.0": "none",
+    "choice.turn_limit.300": "5 minutes",
+    "choice.turn_limit.3600": "1 hour",
+    "choice.turn_limit.43200": "12 hours",
+    "choice.turn_limit.86400": "1 day",
+    "choice.turn_limit.259200": "3 days",
+    "choice.turn_limit.604800": "7 days",
     # lobby
     "lobby.title": "Marrakech: game #{game_id} (lobby)",
     "lobby.body": "{host} opened a game. Join with the button below or `/marrakech join`.",
@@ -133,6 +159,11 @@ ENGLISH: dict[str, str] = {
 
 class MissingMessageError(KeyError):
     """A message key that the catalogue does not have."""
+
+
+def command_text(key: str, /) -> app_commands.locale_str:
+    """A command description or choice name: English text, carrying its key for translators."""
+    return app_commands.locale_str(text(key), key=key)
 
 
 def text(key: str, /, **params: object) -> str:

@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from bot import errors, messages, presenter
+from bot.commands import TURN_LIMITS
 from bot.services import GameView, Player
 from bot.services import errors as service_errors
 from bot.storage import GameRow, GameStatus
@@ -28,6 +29,8 @@ DYNAMIC_FAMILIES = {
     "event.rotated": ["L", "R"],
     "end.reason": ["rugs-exhausted", "last-player-standing"],
     "end.tie_break": ["score", "dirhams", "shared"],
+    "choice.variant": [variant.value for variant in engine.Variant],
+    "choice.turn_limit": [str(seconds) for seconds in TURN_LIMITS],
     "turn.prompt": [phase.value for phase in Phase if phase is not Phase.OVER],
     "permission": [
         "view_channel",
