@@ -1,5 +1,6 @@
 """What a turn adds on top of the rugs: the region just paid for, the rug just laid, the path
-Assam walked (border arcs included), Assam himself, and the numbered candidate placements.
+Assam walked (border arcs included), Assam himself, the numbered candidate placements and the
+labelled ways to turn Assam.
 
 They are painted in that order, except that the candidates' bars go under the path and their
 dots and numbered badges over everything, so the path and every number stay in view."""

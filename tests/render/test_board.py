@@ -37,7 +37,7 @@ from render.palette import (
     REGION,
     RUG_STYLES,
 )
-from render.samples import Moment, at_turn
+from render.samples import Moment, at_turn, moments, new_sample
 from render.sprites import assam_body_offset, badge, badge_radius
 
 from .conftest import decode
@@ -334,3 +334,17 @@ def test_game_over_picture_needs_a_finished_game(midgame: Moment, game_over: Mom
     image = decode(render_game_over(game_over.state, events=game_over.events))
     assert image.size == image_size(4)
     assert render_game_over(game_over.state) != render_board(game_over.state)
+
+
+@pytest.mark.parametrize(
+    ("players", "variant"),
+    [(2, Variant.ROTATE_AFTER), (3, Variant.STANDARD)],
+)
+def test_every_moment_of_a_game_renders(players: int, variant: Variant) -> None:
+    state, rng = new_sample(players, seed=40 + players, variant=variant)
+    size = image_size(players, size=320)
+    for moment in moments(state, rng):
+        png = render_board(moment.state, events=moment.events, show_candidates=True, size=320)
+        assert decode(png).size == size
+    assert moment.state.is_over
+    assert decode(render_game_over(moment.state, events=moment.events, size=320)).size == size
