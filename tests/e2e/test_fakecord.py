@@ -96,6 +96,7 @@ async def test_bot_logs_in_syncs_commands_and_answers_a_slash_command(
     assert handle.latency is not None and handle.latency >= 0
     assert fake.latency().count == 1
     assert fake.unhandled_requests == []
+    assert fake.session is not None and fake.session.privileged_intents == 0
     await sample.wait_for_log(r"READY as Marrakech")
 
 

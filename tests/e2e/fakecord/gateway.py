@@ -28,6 +28,10 @@ HELLO = 10
 HEARTBEAT_ACK = 11
 
 GUILDS_INTENT = 1 << 0
+GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_PRESENCES_INTENT = 1 << 8
+MESSAGE_CONTENT_INTENT = 1 << 15
+PRIVILEGED_INTENTS = GUILD_MEMBERS_INTENT | GUILD_PRESENCES_INTENT | MESSAGE_CONTENT_INTENT
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
 
@@ -107,6 +111,11 @@ class GatewaySession:
     @property
     def connected(self) -> bool:
         return self.connection is not None
+
+    @property
+    def privileged_intents(self) -> int:
+        """The privileged intent bits (members, presences, message content) IDENTIFY asked for."""
+        return self.intents & PRIVILEGED_INTENTS
 
     def dispatch(self, event: str, data: Any, on_sent: Callable[[float], None] | None) -> Frame:
         self.seq += 1
