@@ -53,5 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def run_cli() -> int:
+    """main() for `python -m`: a closed pipe (e.g. `| head`) ends quietly."""
+    try:
+        return main()
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli())
