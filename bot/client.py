@@ -16,7 +16,7 @@ from bot.health import Heartbeat
 from bot.services import GameService
 from bot.storage import GameStore
 from bot.sync import sync_commands
-from bot.ui.buttons import GameButton
+from bot.ui.buttons import GameButton, dispatchable
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,17 @@ class MarrakechClient(discord.Client):
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s)", self.user, self.user.id if self.user else "?")
         await asyncio.to_thread(self._heartbeat.beat)
+
+    async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Answer clicks no GameButton will take (forged ids, buttons no longer on the message):
+        discord.py drops those silently, and every interaction deserves an answer."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, object] = dict(interaction.data or {})
+        custom_id = data.get("custom_id")
+        if isinstance(custom_id, str) and dispatchable(interaction.message, custom_id):
+            return
+        await self.buttons.unknown_button(interaction)
 
     async def _beat_forever(self) -> None:
         await self.wait_until_ready()

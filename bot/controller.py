@@ -178,6 +178,10 @@ class GameController:
             if not self._in_flight[game_id]:
                 del self._in_flight[game_id]
 
+    async def unknown_button(self, interaction: Interaction) -> None:
+        """A click on a button that is not (or no longer) one of ours."""
+        await _tell(interaction, text("error.unknown_button"))
+
     # --- recovery ----------------------------------------------------------------------------
 
     async def resume_displays(self) -> None:

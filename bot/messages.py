@@ -140,6 +140,7 @@ ENGLISH: dict[str, str] = {
     "error.game_not_running": "This game is not running.",
     "error.stale": "This board has moved on. The current one is here: {link}",
     "error.stale_no_link": "This board has moved on.",
+    "error.unknown_button": "This button no longer does anything.",
     "error.not_your_turn": "It is not your turn: {user} is to play.",
     "error.not_your_turn_nobody": "It is not your turn.",
     "error.illegal": "That move is not allowed: {reason}.",

@@ -78,3 +78,17 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = cast(HasButtonHandler, interaction.client)
         await client.buttons.on_button(interaction, self.game_id, self.seq, self.action)
+
+
+def dispatchable(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether discord.py will hand a click on `custom_id` to a GameButton: the id must match
+    the template and still be a component of the message clicked."""
+    if message is None or not CUSTOM_ID_TEMPLATE.fullmatch(custom_id):
+        return False
+    pending: list[Any] = list(message.components)
+    while pending:
+        component = pending.pop()
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        pending.extend(getattr(component, "children", ()))
+    return False

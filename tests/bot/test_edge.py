@@ -345,3 +345,19 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -
     assert view.state is not None
     assert len(latest.enabled_buttons()) == len(engine.legal_actions(view.state))
     assert await edge.service.behind_on_display() == []
+
+
+@pytest.mark.parametrize(
+    "custom_id", ["mk:1:0:nope!", "mk:99:0:join", "other:thing", "mk:1:0:" + "x" * 200]
+)
+async def test_clicks_no_button_takes_are_still_answered(edge: Edge, custom_id: str) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new").answer()
+    data = component_data(edge.fake.world.messages[lobby.id], custom_id, None, validate=False)
+    handle = edge.dispatch(
+        edge.fake.interaction_from_payload(
+            MESSAGE_COMPONENT, edge.guest, edge.channel, data, message=lobby
+        )
+    )
+    assert "no longer does anything" in await private(handle)
+    game = await edge.store.get(1)
+    assert game is not None and game.status is GameStatus.LOBBY
