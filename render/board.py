@@ -42,6 +42,7 @@ from render.overlays import (
     draw_candidate_bars,
     draw_last_rug,
     draw_path,
+    draw_payment,
     draw_region,
     draw_turn_options,
 )
@@ -53,14 +54,15 @@ from render.rugs import draw_rugs
 @dataclass(frozen=True)
 class TurnMarks:
     """What a picture highlights besides the state itself: the path walked, the region paid
-    for, the rug just laid, the numbered candidate placements, and the labelled ways to turn
-    Assam (each an action notation with the facing it gives)."""
+    for (and how much), the rug just laid, the numbered candidate placements, and the labelled
+    ways to turn Assam (each an action notation with the facing it gives)."""
 
     path: AssamMoved | None = None
     paid_region: frozenset[int] = frozenset()
     last_rug: tuple[int, ...] = ()
     candidates: tuple[tuple[int, int], ...] = ()
     turns: tuple[tuple[str, Facing], ...] = ()
+    paid: int | None = None  # dirhams paid for the region, shown on a coin where Assam paid
 
 
 def turn_options(state: GameState) -> tuple[tuple[str, Facing], ...]:
@@ -76,18 +78,21 @@ def turn_options(state: GameState) -> tuple[tuple[str, Facing], ...]:
 
 
 def marks_from_events(events: Iterable[Event]) -> TurnMarks:
-    """The path, region paid for and last rug told by a turn's events (last of each kind)."""
+    """The path, region paid for (and the sum paid) and last rug told by a turn's events (the
+    last of each kind)."""
     path: AssamMoved | None = None
-    region: frozenset[int] = frozenset()
+    tax: TaxPaid | None = None
     last_rug: tuple[int, ...] = ()
     for event in events:
         if isinstance(event, AssamMoved):
             path = event
         elif isinstance(event, TaxPaid):
-            region = event.region
+            tax = event
         elif isinstance(event, RugPlaced):
             last_rug = tuple(event.squares)
-    return TurnMarks(path=path, paid_region=region, last_rug=last_rug)
+    if tax is None:
+        return TurnMarks(path=path, last_rug=last_rug)
+    return TurnMarks(path=path, paid_region=tax.region, last_rug=last_rug, paid=tax.paid)
 
 
 def _resolve(
@@ -110,6 +115,7 @@ def _resolve(
         last_rug=told.last_rug if last_rug is None else tuple(last_rug),
         candidates=tuple((a, b) for a, b in shown),
         turns=turn_options(state) if show_candidates else (),
+        paid=told.paid if paid_region is None else None,
     )
 
 
@@ -126,6 +132,9 @@ def _paint_board(image: Image.Image, geometry: Layout, state: GameState, marks: 
     draw_assam(image, geometry, state.assam, state.facing)
     mover = state.to_move
     ring = rug_style(state.next_rug_color(mover) if mover is not None else None).fill
+    if marks.paid is not None and marks.paid_region:
+        where = state.assam if state.assam in marks.paid_region else min(marks.paid_region)
+        draw_payment(image, geometry, where, marks.paid)
     if marks.candidates:
         draw_candidate_badges(image, geometry, marks.candidates, ring)
     if marks.turns:
@@ -166,7 +175,8 @@ def render_board(
     """A PNG of the whole market for `state`, with the seat panel below it.
 
     - `events`: the engine events of the turn so far; AssamMoved draws the path walked,
-      TaxPaid outlines the region paid for, RugPlaced frames the rug just laid.
+      TaxPaid outlines the region paid for (with the sum paid on a coin by Assam), RugPlaced
+      frames the rug just laid.
     - `show_candidates`: at the PLACE phase, number the legal placements 1..N in the order of
       `engine.legal_actions(state)` (the order the bot offers them); when Assam is to be
       turned (ORIENT, or ROTATE in the variant), label the sides he may face L, S, R.

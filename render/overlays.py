@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from engine import COLS, ROWS, AssamMoved, Facing
 from render import palette
 from render.layout import DIRECTIONS, Layout, Point, step_arc
-from render.sprites import assam, badge
+from render.sprites import assam, badge, coin
 
 
 def _stroke(
@@ -71,6 +71,20 @@ def draw_region(image: Image.Image, geometry: Layout, region: Collection[int]) -
             for x, y in (a, b):
                 half = w / 2 - 0.5
                 draw.rectangle((x - half, y - half, x + half, y + half), fill=color)
+
+
+def payment_center(geometry: Layout, square: int) -> Point:
+    """Where the coin showing a payment sits: the top-right corner of the square, clear of
+    Assam's disc and arrow."""
+    x, y = geometry.center(square)
+    return (x + geometry.cell * 0.34, y - geometry.cell * 0.34)
+
+
+def draw_payment(image: Image.Image, geometry: Layout, square: int, paid: int) -> None:
+    """A gold coin with the dirhams just paid, at the corner of the square where they were."""
+    sprite = coin(geometry.cell, f"\u2212{paid}")
+    x, y = payment_center(geometry, square)
+    image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
 
 
 def draw_last_rug(image: Image.Image, geometry: Layout, squares: Sequence[int]) -> None:

@@ -82,6 +82,8 @@ BADGE_TEXT = (255, 255, 255)
 ASSAM = (40, 24, 60)
 ASSAM_ARROW = (255, 255, 255)
 ASSAM_RING = (255, 208, 64)
+COIN = (250, 196, 52)  # the coin showing a payment
+COIN_EDGE = (176, 120, 20)
 
 # Everything that must stay apart for every kind of colour vision.
 DISTINGUISHED: dict[str, RGB] = {

@@ -312,6 +312,37 @@ def badge(cell: int, label: str, ring: tuple[int, int, int]) -> Image.Image:
     return _downscale(big, (side, side))
 
 
+@lru_cache(maxsize=64)
+def coin(cell: int, label: str) -> Image.Image:
+    """A gold coin with a short label (the dirhams just paid)."""
+    s = SUPERSAMPLE
+    radius = coin_radius(cell)
+    side = 2 * radius + 2
+    big = Image.new("RGBA", (side * s, side * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c, r = side * s / 2, radius * s
+    draw.ellipse(
+        (c - r, c - r, c + r, c + r),
+        fill=(*palette.COIN, 255),
+        outline=(*palette.INK, 255),
+        width=max(1, round(cell * 0.02)) * s,
+    )
+    r2 = r - round(cell * 0.045) * s
+    draw.ellipse(
+        (c - r2, c - r2, c + r2, c + r2),
+        outline=(*palette.COIN_EDGE, 255),
+        width=max(1, round(cell * 0.012)) * s,
+    )
+    size = round(cell * (0.21 if len(label) <= 2 else 0.17)) * s
+    draw_text(big, (c, c), label, size=size, fill=palette.INK, bold=True, anchor="mm")
+    return _downscale(big, (side, side))
+
+
+def coin_radius(cell: int) -> int:
+    """Radius in pixels of the coin showing a payment."""
+    return max(8, round(cell * 0.2))
+
+
 def badge_radius(cell: int) -> int:
     """Radius in pixels of a candidate badge."""
     return max(8, round(cell * 0.21))

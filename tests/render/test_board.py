@@ -27,10 +27,11 @@ from engine import (
 from render import DEFAULT_SIZE, image_size, render_board, render_game_over
 from render.board import turn_options
 from render.layout import layout, step_arc
-from render.overlays import path_points, turn_badge_center
+from render.overlays import path_points, payment_center, turn_badge_center
 from render.palette import (
     ASSAM,
     BADGE,
+    COIN,
     LAST_RUG,
     NEUTRAL_STYLE,
     PATH,
@@ -38,7 +39,7 @@ from render.palette import (
     RUG_STYLES,
 )
 from render.samples import Moment, at_turn, moments, new_sample
-from render.sprites import assam_body_offset, badge, badge_radius
+from render.sprites import assam_body_offset, badge, badge_radius, coin_radius
 
 from .conftest import decode
 
@@ -348,3 +349,21 @@ def test_every_moment_of_a_game_renders(players: int, variant: Variant) -> None:
         assert decode(png).size == size
     assert moment.state.is_over
     assert decode(render_game_over(moment.state, events=moment.events, size=320)).size == size
+
+
+def test_the_sum_paid_shows_on_a_coin_where_assam_paid(midgame: Moment) -> None:
+    (tax,) = [e for e in midgame.events if isinstance(e, TaxPaid)]
+    state = midgame.state
+    assert state.assam in tax.region
+    geometry = layout(DEFAULT_SIZE, 4)
+    x, y = payment_center(geometry, state.assam)
+    reach = coin_radius(geometry.cell) // 2
+    told = decode(render_board(state, events=midgame.events))
+    region_only = decode(render_board(state, paid_region=tax.region))
+
+    def coin_pixels(image: Image.Image) -> int:
+        box = image.crop((round(x) - reach, round(y) - reach, round(x) + reach, round(y) + reach))
+        return sum(1 for pixel in _pixels(box) if pixel == COIN)
+
+    assert coin_pixels(told) > reach
+    assert coin_pixels(region_only) == 0
