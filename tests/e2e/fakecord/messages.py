@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
 from . import errors
 from . import permissions as perms
@@ -37,18 +37,17 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if request.content_type.startswith("multipart/"):
         payload: Any = {}
         uploads: list[Upload] = []
-        reader = await request.multipart()
-        while (part := await reader.next()) is not None:
-            if not isinstance(part, BodyPartReader):
-                continue
-            raw = await part.read()
-            name = part.name or ""
-            if name == "payload_json":
-                payload = json.loads(raw)
-            elif name.startswith("files[") or name.startswith("file"):
+        form = await request.post()
+        for name, value in form.items():
+            if isinstance(value, web.FileField):
+                if name == "payload_json":
+                    payload = json.loads(value.file.read())
+                    continue
                 index = int(name[6:-1]) if name.startswith("files[") else len(uploads)
-                content_type = part.headers.get("Content-Type")
-                uploads.append(Upload(index, part.filename or name, content_type, bytes(raw)))
+                data = value.file.read()
+                uploads.append(Upload(index, value.filename, value.content_type, data))
+            elif name == "payload_json":
+                payload = json.loads(value)
         return payload, uploads
     if not request.can_read_body:
         return {}, []
