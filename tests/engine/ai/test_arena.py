@@ -1,0 +1,88 @@
+"""The arena: Wilson intervals, how results are counted, seat rotation and the report."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine import Outcome, Variant
+from engine.arena import Match, Tally, main, record_result, run_match, wilson
+from engine.model import Phase
+from engine.state import GameState
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def _finished(state: GameState, ranking: tuple[tuple[int, ...], ...]) -> GameState:
+    return state._replace(
+        phase=Phase.OVER, to_move=None, outcome=Outcome(ranking, "rugs-exhausted", "shared")
+    )
+
+
+def test_a_shared_win_counts_half_and_ties_count_half_pairwise(
+    positions: list[GameState],
+) -> None:
+    two = next(p for p in positions if p.players == 2)
+    tally = Tally()
+    record_result(_finished(two, ((0, 1),)), 0, tally)
+    assert (tally.games, tally.wins, tally.pairwise, tally.pairs) == (1, 0.5, 0.5, 1)
+    four = next(p for p in positions if p.players == 4)
+    tally = Tally()
+    record_result(_finished(four, ((2,), (1, 3), (0,))), 1, tally)
+    assert tally.wins == 0.0
+    assert tally.pairwise == 0.0 + 0.5 + 1.0 and tally.pairs == 3
+
+
+def test_each_deal_seats_a_in_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.arena as arena
+
+    seen: list[tuple[int, tuple[str, ...]]] = []
+    real = arena.play_game
+
+    def spy(match: Match, seats: list[object], game_seed: int, tally: Tally) -> GameState:
+        seen.append((game_seed, tuple(getattr(p, "level", "") for p in seats)))
+        return real(match, seats, game_seed, tally)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(arena, "play_game", spy)
+    match = Match("easy", "random", 3, 6, 11, Variant.STANDARD, None)
+    tally = run_match(match)
+    assert tally.games == 6
+    assert [levels.index("easy") for _, levels in seen] == [0, 1, 2, 0, 1, 2]
+    assert seen[0][0] == seen[1][0] == seen[2][0] != seen[3][0]
+
+
+def test_the_report_ends_with_the_verdict_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--a", "easy", "--b", "random", "--games", "4", "--seed", "2"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    pattern = (
+        r"easy vs random: easy wins \d+\.\d% \(95% CI \d+\.\d-\d+\.\d\), worst decision \d+\.\d\d s"
+    )
+    assert re.fullmatch(pattern, last)
+
+
+def test_the_report_for_four_players_gives_the_pairwise_rate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(
+        [
+            "--a",
+            "easy",
+            "--b",
+            "random",
+            "--players",
+            "4",
+            "--games",
+            "4",
+            "--variant",
+            "rotate-after",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert "one easy against 3 x random" in out and "ahead of a random" in out
