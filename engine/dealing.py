@@ -43,7 +43,10 @@ def deal(
     fixed order (first player unless given, then seat 0's pile, then seat 1's) so that the same
     seed always deals the same game.
     """
-    variant = Variant(variant)
+    try:
+        variant = Variant(variant)
+    except ValueError:
+        raise FormatError('the variant is "standard" or "rotate-after"') from None
     _check_players(players)
     if first_player is None:
         if rng is None:

@@ -137,7 +137,7 @@ def _parse_seat(raw: object, seat: int, players: int, variant_piles: bool) -> di
     for key in ("seat", "dirhams", "rugs_left", "eliminated"):
         if key not in raw:
             raise FormatError(f"seat {seat} lacks {key!r}")
-    if raw["seat"] != seat:
+    if type(raw["seat"]) is not int or raw["seat"] != seat:
         raise FormatError(f'"seats" must list seats 0 to {players - 1} in order')
     if "colors" in raw and raw["colors"] != [c.value for c in seat_colors(players, seat)]:
         raise FormatError(f"seat {seat} has the wrong colours for a {players}-player game")

@@ -259,6 +259,7 @@ def set_path(body: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
         (("seats", 0, "rugs_left"), {"red": 99}, "rugs"),
         (("seats", 0, "eliminated"), "no", "true or false"),
         (("seats", 1, "seat"), 0, "in order"),
+        (("seats", 1, "seat"), True, "in order"),
         (("seats", 1, "rugs_left"), {"yellow": 0}, "holds no rug"),
         (("seats", 0, "pile"), ["red"], "only 2-player"),
         (("outcome",), {"ranking": [[0]], "reason": "x"}, "outcome"),

@@ -69,6 +69,13 @@ def test_r1_only_2_3_or_4_players(players: int) -> None:
         deal(players, Variant.STANDARD, random.Random(1))
 
 
+def test_r12_deal_knows_only_two_variants() -> None:
+    """R12: a game is "standard" or "rotate-after"."""
+    assert deal(3, "rotate-after", random.Random(1)).variant is Variant.ROTATE_AFTER
+    with pytest.raises(FormatError, match="standard"):
+        deal(3, "fast", random.Random(1))
+
+
 def test_r2_piles_are_shuffled_from_the_seed() -> None:
     """R2, R13: each 2-player pile holds 12 of each of the seat's colours, shuffled by seed."""
     config = deal(2, Variant.STANDARD, random.Random(7))
