@@ -262,7 +262,7 @@ class GameController:
         clicked = interaction.message.id if interaction.message is not None else None
         if (
             self._in_flight[game_id] > 1  # another click's answer is on its way
-            or view.status is not GameStatus.RUNNING
+            or view.status not in (GameStatus.RUNNING, GameStatus.OVER)
             or clicked is None
             or clicked != game.board_message_id
             or game.board_message_seq == game.seq

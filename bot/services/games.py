@@ -47,7 +47,7 @@ from bot.storage import (
     SeatRow,
     StaleSeqError,
 )
-from engine import GameConfig, GameState, Variant
+from engine import GameConfig, GameState, Phase, Variant
 from engine.events import Event
 
 log = logging.getLogger(__name__)
@@ -237,13 +237,15 @@ class GameService:
                 raise NotYourTurnError(_user_at(loaded, state.to_move))
             entries: list[NewAction] = []
             events: list[Event] = []
+            oriented = state.phase is Phase.ORIENT
             if action != ROLL:
                 state = _apply(state, action, events)
                 entries.append(NewAction(action, user_id))
             elif engine.current_player(state) != engine.CHANCE:
                 raise IllegalMoveError("it is not time to roll")
-            if engine.current_player(state) == engine.CHANCE:
-                # The roll follows an orientation (standard) or the player's request (variant).
+            if (oriented or action == ROLL) and engine.current_player(state) == engine.CHANCE:
+                # The die follows an orientation (standard rules) or, in the variant, the
+                # player's own request: a turn that begins with a roll waits for that click.
                 face = dice.roll(
                     loaded.game.seed,
                     loaded.game.seq + len(entries) + 1,
@@ -320,12 +322,9 @@ class GameService:
                 self._cache[game_id] = replace(cached, game=game)
 
     async def behind_on_display(self) -> list[GameView]:
-        """Running games whose board message does not show their current seq (after a crash)."""
-        views = []
-        for game in await self._store.running():
-            if game.board_message_seq != game.seq:
-                views.append(await self.look(game.id))
-        return views
+        """Started games whose message does not show their current seq (after a crash): a turn
+        or a final result that was committed but never shown."""
+        return [await self.look(game.id) for game in await self._store.behind_on_display()]
 
     # --- internals ---------------------------------------------------------------------------
 

@@ -183,11 +183,13 @@ class GameStore:
                 conn, "WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
             )
 
-    async def running(self) -> list[GameRow]:
+    async def behind_on_display(self) -> list[GameRow]:
+        """Started games (running, or over) whose message does not show their current seq."""
         async with (
             self._db.reading() as conn,
             conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' ORDER BY id"
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'over') "
+                "AND board_message_seq IS NOT seq ORDER BY id"
             ) as cursor,
         ):
             return [_game(row) for row in await cursor.fetchall()]

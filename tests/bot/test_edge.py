@@ -361,3 +361,27 @@ async def test_clicks_no_button_takes_are_still_answered(edge: Edge, custom_id: 
     assert "no longer does anything" in await private(handle)
     game = await edge.store.get(1)
     assert game is not None and game.status is GameStatus.LOBBY
+
+
+async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Edge) -> None:
+    lobby = await edge.slash(
+        edge.host, "marrakech", "new", seats=2, variant="rotate-after"
+    ).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    mover = await mover_of(edge, turn)
+    assert [b.label for b in turn.buttons()] == ["Roll the die"]
+    await edge.click(mover, turn, "Roll the die").response()
+    placing = edge.fake.world.messages[turn.id]
+    assert placing.buttons()[0].label == "1" and "The die shows" in placing.embed_text()
+    await edge.click(mover, placing, "1").response()
+    rotating = edge.fake.world.messages[turn.id]
+    assert [b.label for b in rotating.buttons()] == ["Turn Assam left", "Turn Assam right"]
+    await edge.click(mover, rotating, "Turn Assam right").response()
+    assert not edge.fake.world.messages[turn.id].enabled_buttons()
+    nxt = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
+    )
+    assert nxt.pinged_user_ids != turn.pinged_user_ids
+    assert [b.label for b in nxt.buttons()] == ["Roll the die"]

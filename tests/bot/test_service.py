@@ -240,6 +240,7 @@ async def test_variant_asks_for_the_roll_then_placement_then_rotation(
     assert view.state is not None and view.state.phase is engine.Phase.ROTATE
     view = await service.act(view.id, mover, view.seq, "R")
     assert view.turn_changed and view.user_to_move != mover
+    assert view.state is not None and view.state.phase is engine.Phase.ROLL, "waits for a click"
     final = await play_out(service, view)
     assert final.status is GameStatus.OVER
 
@@ -410,6 +411,11 @@ async def test_games_behind_on_display_are_found(service: GameService) -> None:
     assert await service.behind_on_display() == []
     view = await step(service, view)
     assert [v.seq for v in await service.behind_on_display()] == [view.seq]
+    await service.set_board_message(view.id, 43, view.seq)
+    final = await play_out(service, view)
+    assert [v.status for v in await service.behind_on_display()] == [GameStatus.OVER]
+    await service.set_board_message(final.id, 44, final.seq)
+    assert await service.behind_on_display() == []
 
 
 # --- dice ------------------------------------------------------------------------------------

@@ -199,4 +199,6 @@ async def test_board_message_is_remembered(db: Database) -> None:
     await store.set_board_message(game_id, 555, 0)
     game = await store.get(game_id)
     assert game is not None and (game.board_message_id, game.board_message_seq) == (555, 0)
-    assert [row.id for row in await store.running()] == [game_id]
+    assert await store.behind_on_display() == []
+    await store.append_actions(game_id, 0, [NewAction("S", 200)], "{}", NOW)
+    assert [row.id for row in await store.behind_on_display()] == [game_id]
