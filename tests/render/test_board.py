@@ -24,7 +24,14 @@ from engine import (
     placement_notation,
     placements,
 )
-from render import DEFAULT_SIZE, image_size, render_board, render_game_over
+from render import (
+    DEFAULT_SIZE,
+    TurnMarks,
+    image_size,
+    marks_from_events,
+    render_board,
+    render_game_over,
+)
 from render.board import turn_options
 from render.layout import layout, step_arc
 from render.overlays import path_points, payment_center, turn_badge_center
@@ -367,3 +374,14 @@ def test_the_sum_paid_shows_on_a_coin_where_assam_paid(midgame: Moment) -> None:
 
     assert coin_pixels(told) > reach
     assert coin_pixels(region_only) == 0
+
+
+def test_marks_come_from_the_last_event_of_each_kind(midgame: Moment, after_laying: Moment) -> None:
+    moved = [e for e in midgame.events if isinstance(e, AssamMoved)][-1]
+    (tax,) = [e for e in midgame.events if isinstance(e, TaxPaid)]
+    (laid,) = [e for e in after_laying.events if isinstance(e, RugPlaced)]
+    marks = marks_from_events([*after_laying.events, *midgame.events])
+    assert marks.path == moved
+    assert marks.paid_region == tax.region and marks.paid == tax.paid
+    assert marks.last_rug == laid.squares
+    assert marks_from_events([]) == TurnMarks()
