@@ -10,6 +10,7 @@ Stable API (the AI players build on it):
 
 - `from_state(state) -> FastState`: a fast copy of any GameState, in any phase.
 - `FastState.copy()`: an independent copy (a playout never changes the state it is given).
+- `refresh_rugs(fast)`: after changing a FastState's cells by hand, before playing it out.
 - `playout(state_or_fast, rng, policy=None, trace=None) -> PlayoutResult`: plays to the end.
   `rng` is anything with `random() -> float in [0, 1)` (e.g. `random.Random(seed)`); the
   engine owns no RNG. Chance: the die face is `DIE_FACES[int(rng.random() * 6)]`.
@@ -74,8 +75,14 @@ _TURN_END = 5  # inside `run` only: the mover was eliminated, so the turn ends w
 _PHASE_CODES = {Phase.ORIENT: ORIENT, Phase.ROLL: ROLL, Phase.PLACE: PLACE, Phase.ROTATE: ROTATE}
 ORIENT_OPTIONS = ("L", "S", "R")
 ROTATE_OPTIONS = ("L", "R")
-_ORIENT_TURN = (3, 0, 1)  # facing change (mod 4) for L, S, R
-_ROTATE_TURN = (3, 1)  # for L, R
+_ORIENT_TURNED: tuple[int, ...] = tuple(
+    (pose & ~3) | ((pose + turn) & 3) for pose in range(SQUARES * 4) for turn in (3, 0, 1)
+)
+"""_ORIENT_TURNED[pose * 3 + k]: the pose after turning L, S or R (k = 0, 1, 2) (R4)."""
+_ROTATE_TURNED: tuple[int, ...] = tuple(
+    (pose & ~3) | ((pose + turn) & 3) for pose in range(SQUARES * 4) for turn in (3, 1)
+)
+"""_ROTATE_TURNED[pose * 2 + k]: the pose after a quarter turn L or R (k = 0, 1) (R12)."""
 
 _PLACEMENTS: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
     tuple((a, b, BIT[a] | BIT[b], 1 << PAIR_INDEX[a, b]) for a, b in CANDIDATES[sq])
@@ -134,6 +141,9 @@ class FastState:
     unplaced rugs of a seat, `in_hand` those of all seats still in, `alive[seat]`,
     `eliminated` seats in elimination order, `piles[seat]` (2 players) colour indices with the
     TOP OF THE PILE LAST (so laying pops from the end), or None. `to_move` is -1 when over.
+
+    Code that changes `cells` outside `run` (e.g. a search laying and lifting rugs) must call
+    `refresh_rugs(state)` before handing the state to `run` or `playout`.
     """
 
     __slots__ = (
@@ -236,6 +246,12 @@ def _intact_rugs(cells: list[int], rugs_laid: int) -> tuple[int, list[int]]:
     return intact, rug_pair
 
 
+def refresh_rugs(fast: FastState) -> None:
+    """Recompute `intact` and `rug_pair` (and `rugs_laid` if too low) from `cells`."""
+    fast.rugs_laid = max(fast.rugs_laid, *fast.cells)
+    fast.intact, fast.rug_pair = _intact_rugs(fast.cells, fast.rugs_laid)
+
+
 def from_state(state: GameState) -> FastState:
     """A FastState equal to `state` (any phase; a finished game gives phase OVER)."""
     fast = FastState.__new__(FastState)
@@ -254,8 +270,8 @@ def from_state(state: GameState) -> FastState:
         if color >= 0:
             masks[color] |= BIT[square]
     fast.masks = masks
-    fast.rugs_laid = max(state.rugs_laid, *state.cells)
-    fast.intact, fast.rug_pair = _intact_rugs(fast.cells, fast.rugs_laid)
+    fast.rugs_laid = state.rugs_laid
+    refresh_rugs(fast)
     fast.dirhams = list(state.dirhams)
     fast.stock = list(state.stock)
     fast.hand = [state.rugs_in_hand(seat) for seat in range(players)]
@@ -337,6 +353,8 @@ def run(
     placements_at = _PLACEMENTS
     placement_pairs = _PLACEMENT_PAIRS
     walk_end = WALK_END
+    orient_turned = _ORIENT_TURNED
+    rotate_turned = _ROTATE_TURNED
     phase = s.phase
     mover = s.to_move
     pose = s.assam * 4 + s.facing
@@ -353,7 +371,7 @@ def run(
             else:
                 s.phase, s.to_move, s.assam, s.facing = phase, mover, pose >> 2, pose & 3
                 k = policy(s, ORIENT, ORIENT_OPTIONS)
-            pose = (pose & ~3) | ((pose + _ORIENT_TURN[k]) & 3)
+            pose = orient_turned[pose * 3 + k]
             actions += 1
             if trace is not None:
                 trace.append(ORIENT_OPTIONS[k])
@@ -435,7 +453,7 @@ def run(
                 else:
                     s.phase, s.to_move, s.assam, s.facing = ROTATE, mover, square, pose & 3
                     k = policy(s, ROTATE, ROTATE_OPTIONS)
-                pose = (pose & ~3) | ((pose + _ROTATE_TURN[k]) & 3)
+                pose = rotate_turned[pose * 2 + k]
                 actions += 1
                 if trace is not None:
                     trace.append(ROTATE_OPTIONS[k])
@@ -445,7 +463,7 @@ def run(
             else:
                 s.phase, s.to_move, s.assam, s.facing = phase, mover, pose >> 2, pose & 3
                 k = policy(s, ROTATE, ROTATE_OPTIONS)
-            pose = (pose & ~3) | ((pose + _ROTATE_TURN[k]) & 3)
+            pose = rotate_turned[pose * 2 + k]
             actions += 1
             if trace is not None:
                 trace.append(ROTATE_OPTIONS[k])
@@ -508,5 +526,6 @@ __all__ = [
     "from_state",
     "new_fast_game",
     "playout",
+    "refresh_rugs",
     "run",
 ]

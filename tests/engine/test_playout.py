@@ -33,6 +33,7 @@ from engine.playout import (
     from_state,
     new_fast_game,
     playout,
+    refresh_rugs,
 )
 
 COMBOS = [(players, variant) for players in (2, 3, 4) for variant in Variant]
@@ -146,3 +147,18 @@ def test_result_ranking_matches_rank() -> None:
     assert final.outcome is not None
     assert rank(final, final.outcome.reason).ranking == result.ranking
     assert result.winners == final.outcome.ranking[0]
+
+
+def test_refresh_rugs_rebuilds_the_intact_rug_masks() -> None:
+    """After cells change by hand, refresh_rugs makes the rug masks right again (R10)."""
+    rng = random.Random(8)
+    state = new_game(deal(4, Variant.STANDARD, rng))
+    for _ in range(60):
+        actions = legal_actions(state)
+        state, _ = apply(state, actions[int(rng.random() * len(actions))])
+    expected = from_state(state)
+    assert expected.intact  # some rug is still whole at this point
+    fast = from_state(state)
+    fast.intact, fast.rug_pair = 0, [0]
+    refresh_rugs(fast)
+    assert (fast.intact, fast.rug_pair) == (expected.intact, expected.rug_pair)
