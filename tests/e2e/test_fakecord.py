@@ -51,7 +51,7 @@ def bot_command() -> Sequence[str]:
 
 @pytest.fixture
 def bot_ready_commands() -> Sequence[str]:
-    return ("sample",)
+    return ("sample", "sample-mod")
 
 
 @pytest.fixture
@@ -329,6 +329,24 @@ async def test_threads_use_their_parent_permissions_and_dms_work(
     private = await fake.slash(scene.bob, dm, "sample", "secret")
     assert (await private.answer()).content == "only you can see this (en-US)"
     assert "member" not in private.payload and private.payload["user"]["id"] == str(scene.bob.id)
+
+
+async def test_default_member_permissions_hide_a_command_the_bot_checks_again(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
+) -> None:
+    command = fake.world.commands.find(scene.guild.id, "sample-mod")
+    assert command is not None
+    assert command["default_member_permissions"] == str(permissions.MANAGE_CHANNELS)
+
+    with pytest.raises(InteractionInputError, match="hidden from alice"):
+        await fake.slash(scene.alice, scene.channel, "sample-mod", "wipe")
+    with pytest.raises(InteractionInputError, match="not available in DMs"):
+        await fake.slash(scene.bob, fake.dm_channel(scene.bob), "sample-mod", "wipe")
+    overridden = await fake.slash(scene.alice, scene.channel, "sample-mod", "wipe", validate=False)
+    allowed = await fake.slash(scene.bob, scene.channel, "sample-mod", "wipe")
+
+    assert (await overridden.answer()).content == "you need Manage Channels"
+    assert (await allowed.answer()).content == "wiped"
 
 
 async def test_a_reconnect_request_resumes_the_same_session(

@@ -121,7 +121,7 @@ def _normalised(
         "description": body.get("description", ""),
         "description_localizations": body.get("description_localizations"),
         "options": copy.deepcopy(body.get("options") or []),
-        "default_member_permissions": body.get("default_member_permissions"),
+        "default_member_permissions": _as_string(body.get("default_member_permissions")),
         "dm_permission": body.get("dm_permission", True),
         "nsfw": body.get("nsfw", False),
         "contexts": body.get("contexts"),
@@ -130,6 +130,11 @@ def _normalised(
     if guild_id is not None:
         command["guild_id"] = str(guild_id)
     return command
+
+
+def _as_string(value: object) -> str | None:
+    """Discord answers permission bit sets as strings, whatever the client sent."""
+    return None if value is None else str(value)
 
 
 def check_commands(commands: list[Json]) -> list[FormError]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import commands as cmd
+from . import permissions as perms
 from .limits import ATTACHMENT_SIZE_LIMIT
 from .model import FakeChannel, FakeMessage, FakeRole, FakeUser
 from .world import World
@@ -235,6 +236,28 @@ def new_handle(
         payload=payload,
         world=world,
         source_message_id=message.id if message is not None else None,
+    )
+
+
+def check_command_visible(command: Json, user: FakeUser, channel: FakeChannel) -> None:
+    """Refuse what Discord's client would not offer: a command hidden by its default member
+    permissions, or a guild-only command in a DM (server admins can override the former:
+    send with ``validate=False`` to act as such an override)."""
+    guild = channel.guild
+    if guild is None:
+        contexts = command.get("contexts")
+        if command.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
+            raise InteractionInputError(f"/{command['name']} is not available in DMs")
+        return
+    required = command.get("default_member_permissions")
+    if required is None:
+        return
+    granted = guild.permissions_in(channel, user.id)
+    needed = int(required)
+    if granted & perms.ADMINISTRATOR or (needed and granted & needed == needed):
+        return
+    raise InteractionInputError(
+        f"/{command['name']} is hidden from {user.name}: needs {perms.describe(needed) or 'admin'}"
     )
 
 

@@ -62,6 +62,7 @@ class SampleBot(discord.Client):
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.2)
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(sample)
+        self.tree.add_command(sample_mod)
 
     async def setup_hook(self) -> None:
         if os.environ.get("DISCORD_API_BASE_URL"):
@@ -135,6 +136,22 @@ async def post(interaction: discord.Interaction, text: str) -> None:
         )
         return
     await interaction.edit_original_response(content=f"posted {sent.id}")
+
+
+sample_mod = app_commands.Group(
+    name="sample-mod",
+    description="Moderator commands",
+    default_permissions=discord.Permissions(manage_channels=True),
+    guild_only=True,
+)
+
+
+@sample_mod.command(name="wipe", description="Checks Manage Channels again at run time")
+async def wipe(interaction: discord.Interaction) -> None:
+    if not interaction.permissions.manage_channels:
+        await interaction.response.send_message("you need Manage Channels", ephemeral=True)
+        return
+    await interaction.response.send_message("wiped", ephemeral=True)
 
 
 async def main() -> int:

@@ -18,6 +18,7 @@ from .interactions import (
     InteractionHandle,
     InteractionInputError,
     LatencyStats,
+    check_command_visible,
     command_data,
     component_data,
     latency_stats,
@@ -278,6 +279,8 @@ class FakeDiscord:
             raise InteractionInputError(
                 f"/{command} is not registered (have {sorted(self.world.commands.names())})"
             )
+        if validate:
+            check_command_visible(registered, user, channel)
         merged = {**values, **(options or {})}
         data = command_data(self.world, channel, registered, list(path), merged, validate=validate)
         return self.dispatch_interaction(
