@@ -22,7 +22,7 @@ information: the 2-player piles are seen only as far as they are revealed (R2).
 
 from __future__ import annotations
 
-from engine.ai.budget import Budget, Meter
+from engine.ai.budget import Budget
 from engine.ai.easy import EasyPlayer, RandomPlayer
 from engine.ai.hard import DEFAULT_BUDGET, HardPlayer
 from engine.ai.medium import MediumPlayer
@@ -70,7 +70,6 @@ __all__ = [
     "EasyPlayer",
     "HardPlayer",
     "MediumPlayer",
-    "Meter",
     "NotADecisionError",
     "Player",
     "RandomPlayer",

@@ -8,7 +8,9 @@
   rivals, as in `engine.ai.greedy`);
 - the toll the seat to move expects to pay from where Assam stands: with the standard rules it
   turns the way that costs it least, in the variant it must roll in Assam's facing (R12);
-- at the end of the game: a bonus for a win (shared wins split it), on top of the final scores.
+- once the game is decided for the seat: the final margin plus `DECIDED` for a win (split
+  among shared winners) or minus `DECIDED` for a loss or an elimination, so that no estimate of
+  a running game, however bad, looks worse than losing it.
 """
 
 from __future__ import annotations
@@ -21,19 +23,18 @@ from engine.playout import ORIENT, ROLL, FastState, from_state
 from engine.rules import scores
 from engine.state import GameState
 
-WIN_BONUS = 40.0
-"""Value of winning outright, next to one point of score."""
+DECIDED = 100.0
+"""Value of a won game (lost: minus this), on top of the score margin."""
 
 
 def position_value(state: GameState, seat: int, tuning: GreedyWeights = DEFAULT_WEIGHTS) -> float:
     """The value of `state` for `seat` (higher is better), on the scale of medium's values."""
     totals = [score.total for score in scores(state)]
-    if state.outcome is not None:
-        winners = state.outcome.winners
-        players = state.config.players
-        rivals = [other for other in range(players) if other != seat]
-        value = totals[seat] - sum(totals[o] for o in rivals) / len(rivals)
-        return value + (WIN_BONUS / len(winners) if seat in winners else 0.0)
+    if state.outcome is not None or state.is_eliminated(seat):
+        rivals = [other for other in range(state.config.players) if other != seat]
+        margin = totals[seat] - sum(totals[o] for o in rivals) / len(rivals)
+        winners = state.outcome.winners if state.outcome is not None else ()
+        return margin + (DECIDED / len(winners) if seat in winners else -DECIDED)
     s = from_state(state)
     weight = weights(s, seat)
     value = sum(weight[other] * totals[other] for other in range(s.players))

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from engine import Variant, apply, deal, legal_actions, new_game
@@ -98,3 +102,32 @@ def test_public_view_keeps_only_the_revealed_top_rug() -> None:
     assert seen.piles is not None and forward.piles is not None
     assert seen.piles[0][0] == forward.piles[0][0]
     assert sorted(seen.piles[1]) == sorted(forward.piles[1])
+
+
+def test_the_ai_package_does_not_load_random(repo_root: Path) -> None:
+    probe = "import sys, engine.ai; print('random' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, '.'); {probe}"],
+        cwd=repo_root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert result.stdout.strip() == "False"
+
+
+def _toll_ahead() -> GameState:
+    """Assam on d4 facing N below a 9-square yellow region (seat 1's), seat 0 with 3 dirhams."""
+    state = new_game(deal(2, Variant.STANDARD, first_player=0, rng=_Shuffler()))
+    region = [row * 7 + col for row in range(3) for col in range(2, 5)]
+    cells = tuple(region.index(sq) + 1 if sq in region else 0 for sq in range(49))
+    colors = tuple(1 if sq in region else -1 for sq in range(49))
+    return state._replace(cells=cells, colors=colors, dirhams=(3, 30), rugs_laid=len(region))
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_and_hard_turn_away_from_a_ruinous_toll(level: str) -> None:
+    state = _toll_ahead()
+    for seed in range(3):
+        assert choose_action(state, level, seed, _budget(level)) in ("L", "R")
