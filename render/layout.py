@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import COLS, ROWS, Facing
+from engine import COLS, ROWS, Facing, walk
 
 DEFAULT_SIZE = 800
 MIN_SIZE = 320
@@ -150,6 +150,11 @@ class Arc:
     start: float
     sweep: float
 
+    def key(self) -> tuple[float, ...]:
+        """The arc as a direction-free tuple (centre, radius, first angle, span), rounded."""
+        low = min(self.start, self.start + self.sweep) % 360
+        return tuple(round(v, 3) for v in (*self.center, self.radius, low, abs(self.sweep)))
+
     def points(self, steps_per_quarter: int = 6) -> list[Point]:
         """Points along the arc, both ends included."""
         count = max(2, math.ceil(abs(self.sweep) / 90 * steps_per_quarter))
@@ -176,44 +181,32 @@ def _arc_between(geometry: Layout, start_foot: Point, end_foot: Point, center: P
     raise ValueError("no arc outside the market joins these feet")  # pragma: no cover
 
 
+def border_exits() -> list[tuple[int, Facing]]:
+    """Every (square, facing) whose next step leaves the market, in square order."""
+    exits = []
+    for square in range(ROWS * COLS):
+        row, col = divmod(square, COLS)
+        for facing, off in (
+            (Facing.N, row == 0),
+            (Facing.E, col == COLS - 1),
+            (Facing.S, row == ROWS - 1),
+            (Facing.W, col == 0),
+        ):
+            if off:
+                exits.append((square, facing))
+    return exits
+
+
 def border_arcs(geometry: Layout) -> list[Arc]:
-    """All border mosaic arcs of R7: U-turns joining pairs of edge squares, and the two corner
-    loops at the top-right (g1) and bottom-left (a7) squares."""
-    last = ROWS - 1
-    arcs: list[Arc] = []
-
-    def square(row: int, col: int) -> int:
-        return row * COLS + col
-
-    # North edge: columns {0,1} {2,3} {4,5}; south edge: {1,2} {3,4} {5,6}.
-    for col in (0, 2, 4):
-        a, b = square(0, col), square(0, col + 1)
-        arcs.append(_u_turn(geometry, a, b, Facing.N))
-    for col in (1, 3, 5):
-        a, b = square(last, col), square(last, col + 1)
-        arcs.append(_u_turn(geometry, a, b, Facing.S))
-    # West edge: rows {0,1} {2,3} {4,5}; east edge: {1,2} {3,4} {5,6}.
-    for row in (0, 2, 4):
-        a, b = square(row, 0), square(row + 1, 0)
-        arcs.append(_u_turn(geometry, a, b, Facing.W))
-    for row in (1, 3, 5):
-        a, b = square(row, last), square(row + 1, last)
-        arcs.append(_u_turn(geometry, a, b, Facing.E))
-    # Corner loops: top-right joins its north and east sides, bottom-left its south and west.
-    arcs.append(_corner(geometry, square(0, last), Facing.N, Facing.E))
-    arcs.append(_corner(geometry, square(last, 0), Facing.S, Facing.W))
-    return arcs
-
-
-def _u_turn(geometry: Layout, first: int, second: int, side: Facing) -> Arc:
-    start, end = geometry.foot(first, side), geometry.foot(second, side)
-    center = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
-    return _arc_between(geometry, start, end, center)
-
-
-def _corner(geometry: Layout, square: int, first_side: Facing, second_side: Facing) -> Arc:
-    start, end = geometry.foot(square, first_side), geometry.foot(square, second_side)
-    return _arc_between(geometry, start, end, _outer_corner(geometry, square, start, end))
+    """The border mosaic arcs (RULES.md R7), found by asking the engine where each step off
+    the market leads: U-turns joining pairs of edge squares, and the corner loops at the
+    top-right (g1) and bottom-left (a7) squares. Each arc is listed once."""
+    arcs: dict[tuple[float, ...], Arc] = {}
+    for square, facing in border_exits():
+        (step,) = walk(square, facing, 1)
+        arc = step_arc(geometry, square, facing, step.square, step.facing)
+        arcs.setdefault(arc.key(), arc)
+    return list(arcs.values())
 
 
 def _outer_corner(geometry: Layout, square: int, start: Point, end: Point) -> Point:

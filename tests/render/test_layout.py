@@ -8,48 +8,53 @@ import pytest
 
 from engine import COLS, ROWS, Facing, walk
 from render import image_size, palette
-from render.layout import DEFAULT_SIZE, Arc, border_arcs, layout, step_arc
+from render.layout import DEFAULT_SIZE, Arc, Layout, border_arcs, border_exits, layout, step_arc
 from render.market import base_image
 
 
-def _edge_exits() -> list[tuple[int, Facing]]:
-    """Every (square, facing) whose next step leaves the market."""
-    exits = []
-    for square in range(ROWS * COLS):
-        row, col = divmod(square, COLS)
-        for facing, off in (
-            (Facing.N, row == 0),
-            (Facing.S, row == ROWS - 1),
-            (Facing.W, col == 0),
-            (Facing.E, col == COLS - 1),
-        ):
-            if off:
-                exits.append((square, facing))
-    return exits
+def _semicircle(geometry: Layout, first: int, second: int, side: Facing) -> tuple[float, ...]:
+    """The key of a U-turn arc joining two edge squares on their `side`, built from RULES.md
+    alone: centred between the two sides' midpoints, half a square in radius, outside."""
+    (ax, ay), (bx, by) = geometry.foot(first, side), geometry.foot(second, side)
+    start = {Facing.N: 180.0, Facing.E: 270.0, Facing.S: 0.0, Facing.W: 90.0}[side]
+    center = ((ax + bx) / 2, (ay + by) / 2)
+    return Arc(center, geometry.cell / 2, start, 180.0).key()
 
 
-def _key(arc: Arc) -> tuple[float, float, float, float, float]:
-    """An arc as a direction-free tuple: centre, radius and the angles it spans."""
-    lo = min(arc.start, arc.start + arc.sweep) % 360
-    return (
-        round(arc.center[0], 3),
-        round(arc.center[1], 3),
-        round(arc.radius, 3),
-        round(lo, 3),
-        round(abs(arc.sweep), 3),
-    )
+def _loop(geometry: Layout, corner: tuple[float, float], start: float) -> tuple[float, ...]:
+    """The key of a corner loop: three quarters of a circle round the market's corner."""
+    return Arc(corner, geometry.cell / 2, start, 270.0).key()
+
+
+def test_arcs_are_exactly_where_rules_r7_puts_them() -> None:
+    geometry = layout(DEFAULT_SIZE, 4)
+    o, e, last = geometry.origin, geometry.board_end, ROWS - 1
+    expected = set()
+    # R7: north pairs columns {0,1} {2,3} {4,5}; west pairs rows {0,1} {2,3} {4,5};
+    # south pairs columns {1,2} {3,4} {5,6}; east pairs rows {1,2} {3,4} {5,6}.
+    for low in (0, 2, 4):
+        expected.add(_semicircle(geometry, low, low + 1, Facing.N))
+        expected.add(_semicircle(geometry, low * COLS, (low + 1) * COLS, Facing.W))
+    for low in (1, 3, 5):
+        expected.add(_semicircle(geometry, last * COLS + low, last * COLS + low + 1, Facing.S))
+        expected.add(_semicircle(geometry, low * COLS + last, (low + 1) * COLS + last, Facing.E))
+    # Corner loops round the outer corners of g1 (top-right) and a7 (bottom-left).
+    expected.add(_loop(geometry, (e, o), 180.0))
+    expected.add(_loop(geometry, (o, e), 0.0))
+    drawn = {arc.key() for arc in border_arcs(geometry)}
+    assert drawn == expected
+    assert len(drawn) == 14
 
 
 def test_every_border_step_of_the_engine_follows_a_drawn_arc() -> None:
     geometry = layout(DEFAULT_SIZE, 4)
-    drawn = {_key(arc) for arc in border_arcs(geometry)}
-    walked = set()
-    for square, facing in _edge_exits():
+    drawn = {arc.key() for arc in border_arcs(geometry)}
+    exits = border_exits()
+    assert len(exits) == 4 * COLS
+    for square, facing in exits:
         (step,) = walk(square, facing, 1)
         assert step.via_border
-        walked.add(_key(step_arc(geometry, square, facing, step.square, step.facing)))
-    assert walked == drawn
-    assert len(drawn) == 14  # 3 U-turns on each side and 2 corner loops
+        assert step_arc(geometry, square, facing, step.square, step.facing).key() in drawn
 
 
 def test_corner_loops_are_at_top_right_and_bottom_left() -> None:
