@@ -34,7 +34,6 @@ class Labels:
     last_player_standing: str = "last one standing"
     shared: str = "shared win"
     dirhams_tie_break: str = "tie broken by dirhams"
-    rolled: str = "rolled"
 
 
 ENGLISH = Labels()
