@@ -1,5 +1,7 @@
 """Small pictures drawn once per size and pasted many times: rug pieces with their colour's
-mark, their shadows, Assam facing each way, candidate badges, swatches and the die.
+mark (whole rugs with their shadow, as stamps), Assam facing each way, the numbered and
+lettered badges, the coin of a payment, panel swatches (crossed out for a seat that is out) and
+the die.
 
 Each is drawn supersampled and scaled down (smooth edges) and cached, so a board only pastes.
 """
