@@ -181,12 +181,13 @@ def evaluate(case: object) -> Verdict:
         actual = run(case["input"])
     except EngineError as error:
         return Verdict(case_id, kind, "failed", f"bad input: {error}")
-    expected = case["expected"]
-    if _canonical(actual) == _canonical(expected):
+    try:
+        expected = _canonical(case["expected"])
+    except (TypeError, ValueError):
+        return Verdict(case_id, kind, "failed", '"expected" is not plain JSON')
+    if _canonical(actual) == expected:
         return Verdict(case_id, kind, "passed")
-    return Verdict(
-        case_id, kind, "failed", f"expected {_canonical(expected)}, got {_canonical(actual)}"
-    )
+    return Verdict(case_id, kind, "failed", f"expected {expected}, got {_canonical(actual)}")
 
 
 class VectorsFileError(Exception):

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import from_position, record_from_json, replay_record, to_position
 from engine.vectors import evaluate, main
+from tests.engine.mutation import mutate
 
 SHARED_RECORDS = sorted(
     (Path(__file__).resolve().parents[3] / "shared" / "conformance" / "records").glob(
@@ -182,3 +186,19 @@ def test_bad_light_states_fail_cleanly(bad: dict[str, Any]) -> None:
         {"id": "b", "kind": "payment_amount", "input": {**light(), **bad}, "expected": 0}
     )
     assert verdict.status == "failed" and verdict.detail.startswith("bad input")
+
+
+PUBLIC_CASES = json.loads(
+    (SHARED_RECORDS[0].parents[1] / "anu-public.json").read_text() if SHARED_RECORDS else "{}"
+).get("cases", [])
+
+
+@settings(max_examples=200, deadline=None)
+@given(index=st.integers(0, max(0, len(PUBLIC_CASES) - 1)), data=st.data())
+def test_mutated_vector_cases_fail_cleanly(index: int, data: st.DataObject) -> None:
+    """A case with random JSON in it passes or fails with a reason: the runner never crashes."""
+    body = copy.deepcopy(PUBLIC_CASES[index])
+    mutate(body, data)
+    verdict = evaluate(body)
+    assert verdict.status in ("passed", "failed", "skipped")
+    assert verdict.status != "failed" or verdict.detail

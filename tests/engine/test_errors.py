@@ -65,7 +65,7 @@ def test_no_action_after_the_end() -> None:
     """R11: once over, every action is refused with "the game is over"."""
     over, _ = play(in_phase("over"), "c3d3")
     assert over.is_over
-    with pytest.raises(IllegalActionError, match="^the game is over$"):
+    with pytest.raises(IllegalActionError, match=r"^the game is over$"):
         apply(over, "S")
 
 

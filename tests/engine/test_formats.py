@@ -35,6 +35,7 @@ from engine import (
 )
 from engine.playout import checked_playout
 from tests.engine.builders import play, start
+from tests.engine.mutation import JSON, mutate, set_path
 
 
 def finished_game(players: int, variant: Variant, seed: int) -> Any:
@@ -224,13 +225,6 @@ def base_position() -> dict[str, Any]:
     return to_position(state)
 
 
-def set_path(body: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
-    target: Any = body
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
-
-
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
@@ -301,28 +295,6 @@ def test_positions_missing_a_field(missing: str) -> None:
         from_position(body)
 
 
-JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=False)
-    | st.sampled_from(["red", "blue", "N", "d4", "place", "standard", "x", ""]),
-    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=6), inner),
-    max_leaves=8,
-)
-
-
-def paths_of(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += paths_of(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += paths_of(item, (*prefix, index))
-    return found
-
-
 GAMES = {
     "record": record_to_json(record_of(states_along(2, Variant.STANDARD, 3)[30])),
     "position": to_position(finished_game(3, Variant.ROTATE_AFTER, 4)),
@@ -336,10 +308,7 @@ def test_mutated_documents_raise_only_format_errors(which: str, data: st.DataObj
     """Any document with some values replaced by random JSON either loads or raises
     FormatError/ReplayError: never KeyError, IndexError, TypeError or AssertionError."""
     body = copy.deepcopy(GAMES[which])
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = paths_of(body)[1:]
-        path = data.draw(st.sampled_from(paths))
-        set_path(body, path, data.draw(JSON))
+    mutate(body, data)
     with contextlib.suppress(FormatError, ReplayError):
         if which == "record":
             replay_record(record_from_json(body))
