@@ -3,6 +3,8 @@
 The public API, after DESIGN.md: `deal` and `new_game` start a game, `legal_actions`,
 `current_player`, `chance_outcomes` and the checked `apply` play it, and `record_*`,
 `replay_record`, `to_position` and `from_position` read and write the FORMATS.md formats.
+Fast playouts for search live in `engine.playout`; the command-line entry points are
+`python -m engine.replay`, `python -m engine.vectors` and `python -m engine.bench`.
 """
 
 from engine.board import (

@@ -8,7 +8,8 @@ the R8 flood fill) and the ranking of `engine.rules` (R9, R11).
 
 Stable API (the AI players build on it):
 
-- `from_state(state) -> FastState`: a fast copy of any GameState, in any phase.
+- `from_state(state) -> FastState`: a fast copy of any GameState, in any phase;
+  `new_fast_game(config)`: the start of a game, directly.
 - `FastState.copy()`: an independent copy (a playout never changes the state it is given).
 - `refresh_rugs(fast)`: after changing a FastState's cells by hand, before playing it out.
 - `playout(state_or_fast, rng, policy=None, trace=None) -> PlayoutResult`: plays to the end.
@@ -19,8 +20,11 @@ Stable API (the AI players build on it):
   rotate L, R), so the checked API driven by the same RNG plays the same game
   (`checked_playout` does exactly that). A `policy(state, kind, options) -> index` replaces the
   uniform choice: `kind` is ORIENT, PLACE or ROTATE, `options` the notations ("L", "S", "R")
-  or ("L", "R"), or the legal rug positions as (square, square) pairs; the FastState's
-  `phase`, `to_move`, `assam` and `facing` are up to date when it is called.
+  or ("L", "R"), or the legal rug positions as (square, square) pairs. When it is called the
+  FastState's `phase`, `to_move`, `assam`, `facing`, board lists, dirhams, rugs and seats are
+  up to date; `intact`, `in_hand`, `rugs_laid` and `turn` are written back only at the end.
+- `run(fast, rng, policy=None, trace=None) -> actions played`: `playout` without the copy,
+  changing `fast` in place (then `fast.result()` gives the PlayoutResult).
 - `trace`: a list that receives every action's notation (chance included), for tests.
 - `PlayoutResult`: `totals` and `dirhams` per seat, `ranking` (groups of seats, best first),
   `reason` ("rugs-exhausted" or "last-player-standing") and `actions` (how many were played).
