@@ -12,17 +12,19 @@ from aiohttp import web
 from . import permissions as perms
 from .faults import FaultInjector
 from .gateway import GUILDS_INTENT, Gateway, GatewaySession, NoGatewaySessionError
+from .interaction_payloads import (
+    check_command_visible,
+    command_data,
+    component_data,
+    new_handle,
+)
 from .interactions import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     InteractionHandle,
     InteractionInputError,
     LatencyStats,
-    check_command_visible,
-    command_data,
-    component_data,
     latency_stats,
-    new_handle,
 )
 from .messages import MessageStore
 from .model import (
