@@ -62,6 +62,9 @@ class MarrakechClient(discord.Client):
         await self.buttons.resume_displays()
         self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
 
+    async def on_connect(self) -> None:
+        await asyncio.to_thread(self._heartbeat.beat)
+
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s)", self.user, self.user.id if self.user else "?")
         await asyncio.to_thread(self._heartbeat.beat)
@@ -78,11 +81,11 @@ class MarrakechClient(discord.Client):
         await self.buttons.unknown_button(interaction)
 
     async def _beat_forever(self) -> None:
-        await self.wait_until_ready()
+        """Beat every 30 s while the gateway connection is up (a stale file means trouble)."""
         while not self.is_closed():
-            if self.is_ready() and self.ws is not None and self.ws.open:
-                await asyncio.to_thread(self._heartbeat.beat)
             await asyncio.sleep(HEARTBEAT_INTERVAL_SECONDS)
+            if self.ws is not None and self.ws.open:
+                await asyncio.to_thread(self._heartbeat.beat)
 
     async def close(self) -> None:
         if self._heartbeat_task is not None:

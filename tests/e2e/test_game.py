@@ -126,7 +126,7 @@ async def open_lobby(table: Table) -> FakeMessage:
 
 
 async def test_a_whole_game_with_kills_and_restarts(
-    fake: FakeDiscord, bot: BotProcess, tmp_path: Path
+    fake: FakeDiscord, bot: BotProcess, tmp_path: Path, bot_token: str
 ) -> None:
     guild = fake.add_guild("Souk")
     channel = fake.add_text_channel(guild, "marrakech")
@@ -209,6 +209,10 @@ async def test_a_whole_game_with_kills_and_restarts(
     stats = fake.latency()
     print(f"\nclick-to-response latency over the game: {stats.describe()}")
     assert stats.unanswered <= 1, "only the click the bot was killed on may go unanswered"
+
+    assert (tmp_path / "heartbeat").exists(), "the heartbeat is kept while connected"
+    assert await bot.stop() == 0, "SIGTERM closes the bot cleanly"
+    assert bot_token not in bot.log_text()
 
 
 def is_final(message: FakeMessage) -> bool:
