@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from engine import Color
 from render import palette
-from render.vision import DEFICIENCIES, closest_pair, delta_e, delta_e_lab, simulate
+from render.vision import (
+    DEFICIENCIES,
+    closest_pair,
+    delta_e,
+    delta_e_lab,
+    simulate,
+    simulate_image,
+)
 
 # Rug colours (and the empty square) must differ by at least this CIEDE2000 for every vision.
 MIN_DIFFERENCE = 15.0
@@ -64,3 +72,12 @@ def test_ciede2000_matches_reference_data(
 
 def test_delta_e_of_identical_colors_is_zero() -> None:
     assert delta_e((12, 34, 56), (12, 34, 56)) == 0
+
+
+def test_a_whole_picture_can_be_seen_as_a_dichromat_sees_it() -> None:
+    picture = Image.new("RGB", (4, 2), palette.SQUARE)
+    picture.putpixel((0, 0), palette.RUG_STYLES[Color.RED].fill)
+    seen = simulate_image(picture, "deuteranopia")
+    assert seen.size == picture.size
+    assert seen.getpixel((0, 0)) == simulate(palette.RUG_STYLES[Color.RED].fill, "deuteranopia")
+    assert seen.getpixel((3, 1)) == simulate(palette.SQUARE, "deuteranopia")
