@@ -404,7 +404,8 @@ async def test_raw_gateway_zlib_stream_identify_invalidate_and_refused_resume(
 
     async with http.ws_connect("/gateway?v=10&encoding=json&compress=zlib-stream") as ws:
         assert (await receive(ws))["op"] == 10
-        await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1, "properties": {}}})
+        identify = {"token": "t", "intents": 1, "properties": {}, "shard": [0, 1]}
+        await ws.send_json({"op": 2, "d": identify})
         ready = await receive(ws)
         guild_create = await receive(ws)
         await ws.send_json({"op": 1, "d": ready["s"]})
@@ -412,7 +413,7 @@ async def test_raw_gateway_zlib_stream_identify_invalidate_and_refused_resume(
         fake.gateway.invalidate()
         invalid = await receive(ws)
 
-    assert (ready["t"], ready["s"]) == ("READY", 1)
+    assert (ready["t"], ready["s"], ready["d"]["shard"]) == ("READY", 1, [0, 1])
     assert ready["d"]["guilds"] == [{"id": str(scene.guild.id), "unavailable": True}]
     assert (guild_create["t"], guild_create["d"]["preferred_locale"]) == ("GUILD_CREATE", "fr")
     assert ack["op"] == 11 and invalid == {"op": 9, "d": False}

@@ -265,6 +265,8 @@ class Gateway:
         self.current = session
         session.connection = connection
         ready, guilds = self._ready_builder(session)
+        if isinstance(data.get("shard"), list):
+            ready["shard"] = data["shard"]
         session.dispatch("READY", ready, None)
         if session.intents & GUILDS_INTENT:
             for guild in guilds:
