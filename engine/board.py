@@ -26,9 +26,9 @@ def square_of(row: int, col: int) -> int:
 
 def square_name(square: int) -> str:
     """`0` -> `a1`, `24` -> `d4`: column letter then row number, row 1 at the top."""
-    if not 0 <= square < SQUARES:
-        raise FormatError(f"no square number {square} on a 7x7 board")
-    return f"{COLUMNS[square % SIZE]}{square // SIZE + 1}"
+    if type(square) is not int or not 0 <= square < SQUARES:
+        raise FormatError(f"no square number {square!r} on a 7x7 board")
+    return SQUARE_NAMES[square]
 
 
 def parse_square(name: str) -> int:
@@ -187,3 +187,19 @@ PAIRS: tuple[tuple[int, int], ...] = tuple(sorted({pair for pairs in CANDIDATES 
 
 PAIR_INDEX: dict[tuple[int, int], int] = {pair: index for index, pair in enumerate(PAIRS)}
 """PAIR_INDEX[(low, high)]: the pair's index in PAIRS (its bit in a pair mask)."""
+
+SQUARE_NAMES: tuple[str, ...] = tuple(
+    f"{COLUMNS[sq % SIZE]}{sq // SIZE + 1}" for sq in range(SQUARES)
+)
+"""SQUARE_NAMES[square]: "a1" ... "g7"."""
+
+PAIR_NOTATION: dict[tuple[int, int], str] = {
+    (a, b): SQUARE_NAMES[a] + SQUARE_NAMES[b] for a, b in PAIRS
+}
+"""PAIR_NOTATION[(low, high)]: the written rug placement, lower square first ("c4c5")."""
+
+PAIR_OF_NOTATION: dict[str, tuple[int, int]] = {
+    **{note: pair for pair, note in PAIR_NOTATION.items()},
+    **{note[2:] + note[:2]: pair for pair, note in PAIR_NOTATION.items()},
+}
+"""Every rug placement notation, in either square order -> (low, high)."""

@@ -40,10 +40,10 @@ from engine.board import (
     CANDIDATES,
     CENTER,
     PAIR_INDEX,
+    PAIR_NOTATION,
     SQUARES,
     WALK_END,
     region_mask,
-    square_name,
 )
 from engine.model import (
     PLAYER_COUNTS,
@@ -104,10 +104,6 @@ _SEAT_COLORS = {n: tuple(seat_color_indices(n, seat) for seat in range(n)) for n
 _NEXT_SEATS = {
     n: tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
     for n in PLAYER_COUNTS
-}
-
-_NOTATION: dict[tuple[int, int], str] = {
-    (a, b): square_name(a) + square_name(b) for pairs in CANDIDATES for a, b in pairs
 }
 
 
@@ -447,7 +443,7 @@ def run(
             in_hand -= 1
             actions += 1
             if trace is not None:
-                trace.append(_NOTATION[a, b])
+                trace.append(PAIR_NOTATION[a, b])
             if not in_hand:
                 reason = REASON_RUGS_EXHAUSTED
                 break

@@ -9,6 +9,8 @@ from engine.board import (
     BIT,
     CANDIDATES,
     NEIGHBOURS,
+    PAIR_NOTATION,
+    PAIR_OF_NOTATION,
     SQUARES,
     parse_square,
     region_mask,
@@ -74,12 +76,16 @@ def chance_outcomes(state: GameState) -> list[tuple[str, Fraction]]:
 
 def placement_notation(first: int, second: int) -> str:
     """`(23, 30)` -> `c4c5`: the lower square index first (FORMATS.md)."""
-    low, high = sorted((first, second))
-    return square_name(low) + square_name(high)
+    low, high = (first, second) if first < second else (second, first)
+    notation = PAIR_NOTATION.get((low, high))
+    return notation if notation is not None else square_name(low) + square_name(high)
 
 
 def parse_placement(text: str) -> tuple[int, int]:
     """`c4c5` or `c5c4` -> `(23, 30)`. Raises FormatError if it does not name two squares."""
+    pair = PAIR_OF_NOTATION.get(text) if isinstance(text, str) else None
+    if pair is not None:
+        return pair
     if not isinstance(text, str) or len(text) != 4:
         raise FormatError(f"{text!r} is not a rug placement (two squares, e.g. 'c4c5')")
     first, second = parse_square(text[:2]), parse_square(text[2:])
@@ -122,7 +128,7 @@ def legal_actions(state: GameState) -> list[str]:
     if phase is Phase.ROLL:
         return list(ROLL_ACTIONS)
     if phase is Phase.PLACE:
-        return [placement_notation(a, b) for a, b in placements(state)]
+        return [PAIR_NOTATION[pair] for pair in placements(state)]
     if phase is Phase.ROTATE:
         return list(ROTATE_ACTIONS)
     return []
