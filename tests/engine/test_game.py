@@ -117,7 +117,7 @@ def test_r3_assam_starts_on_d4_facing_north() -> None:
 
 
 def test_r3_first_player_from_the_seed_or_the_host() -> None:
-    """R3: drawn from the caller's RNG unless chosen; then play goes round in seat order."""
+    """R3: the first player is drawn from the caller's RNG unless the host chooses one."""
     drawn = {deal(4, Variant.STANDARD, random.Random(seed)).first_player for seed in range(40)}
     assert drawn == {0, 1, 2, 3}
     config = deal(3, Variant.STANDARD, random.Random(1), first_player=2)
