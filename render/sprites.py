@@ -309,7 +309,7 @@ def badge(cell: int, label: str, ring: tuple[int, int, int]) -> Image.Image:
     draw.ellipse((c - r2, c - r2, c + r2, c + r2), fill=(*ring, 255))
     r3 = r2 - max(2, round(cell * 0.04)) * s
     draw.ellipse((c - r3, c - r3, c + r3, c + r3), fill=(*palette.BADGE, 255))
-    size = round(cell * (0.27 if len(label) == 1 else 0.23)) * s
+    size = round(cell * (0.31 if len(label) == 1 else 0.26)) * s
     draw_text(big, (c, c), label, size=size, fill=palette.BADGE_TEXT, bold=True, anchor="mm")
     return _downscale(big, (side, side))
 
@@ -347,7 +347,7 @@ def coin_radius(cell: int) -> int:
 
 def badge_radius(cell: int) -> int:
     """Radius in pixels of a candidate badge."""
-    return max(8, round(cell * 0.21))
+    return max(8, round(cell * 0.245))
 
 
 @lru_cache(maxsize=16)
