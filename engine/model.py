@@ -20,10 +20,11 @@ class Color(StrEnum):
     @property
     def order(self) -> int:
         """Position in seat order: red 0, yellow 1, blue 2, brown 3."""
-        return COLOR_ORDER.index(self)
+        return _COLOR_INDEX[self]
 
 
 COLOR_ORDER: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.BLUE, Color.BROWN)
+_COLOR_INDEX: dict[Color, int] = {color: index for index, color in enumerate(COLOR_ORDER)}
 
 
 class Facing(IntEnum):
