@@ -149,7 +149,7 @@ def turn_badge_center(geometry: Layout, square: int, facing: Facing) -> Point:
     would then face."""
     x, y = geometry.center(square)
     dx, dy = DIRECTIONS[facing]
-    return (x + dx * geometry.cell * 0.7, y + dy * geometry.cell * 0.7)
+    return (x + dx * geometry.cell * 0.78, y + dy * geometry.cell * 0.78)
 
 
 def draw_turn_options(
