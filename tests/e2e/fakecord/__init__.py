@@ -1,7 +1,15 @@
 """fakecord: a local fake of the Discord API (REST + gateway) for end-to-end bot tests."""
 
 from . import permissions
-from .faults import ErrorResponse, FaultInjector, FaultRule, Hang, RateLimit, ServerError
+from .faults import (
+    Disconnect,
+    ErrorResponse,
+    FaultInjector,
+    FaultRule,
+    Hang,
+    RateLimit,
+    ServerError,
+)
 from .gateway import GatewaySession, NoGatewaySessionError
 from .interactions import InteractionEvent, InteractionHandle, InteractionInputError, LatencyStats
 from .model import (
@@ -14,10 +22,14 @@ from .model import (
     FakeRole,
     FakeUser,
 )
+from .process import BotExitedError, BotProcess
 from .server import FakeDiscord
 
 __all__ = [
+    "BotExitedError",
+    "BotProcess",
     "Button",
+    "Disconnect",
     "ErrorResponse",
     "FakeAttachment",
     "FakeChannel",
