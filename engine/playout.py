@@ -99,6 +99,9 @@ _PLACEMENT_PAIRS: tuple[int, ...] = tuple(
 )
 """Per Assam square: the pair mask (bits of PAIRS) of its candidate rug positions."""
 
+PAIR_BIT: dict[tuple[int, int], int] = {pair: 1 << index for pair, index in PAIR_INDEX.items()}
+"""PAIR_BIT[(low, high)]: the bit of a rug position in a pair mask such as FastState.intact."""
+
 _OWNER = {n: tuple(owner_of(n, c) for c in range(4)) for n in PLAYER_COUNTS}
 _SEAT_COLORS = {n: tuple(seat_color_indices(n, seat) for seat in range(n)) for n in PLAYER_COUNTS}
 _NEXT_SEATS = {
@@ -239,10 +242,14 @@ def _intact_rugs(cells: list[int], rugs_laid: int) -> tuple[int, list[int]]:
     """(intact pair mask, rug number -> pair bit) for a board of rug numbers."""
     rug_pair = [0] * (rugs_laid + 1)
     intact = 0
-    for (a, b), index in PAIR_INDEX.items():
-        if cells[a] and cells[a] == cells[b]:
-            rug_pair[cells[a]] = 1 << index
-            intact |= 1 << index
+    first_square: dict[int, int] = {}
+    for square, number in enumerate(cells):
+        if number:
+            other = first_square.setdefault(number, square)
+            if other != square:
+                bit = PAIR_BIT.get((other, square), 0)
+                rug_pair[number] = bit
+                intact |= bit
     return intact, rug_pair
 
 
@@ -274,9 +281,10 @@ def from_state(state: GameState) -> FastState:
     refresh_rugs(fast)
     fast.dirhams = list(state.dirhams)
     fast.stock = list(state.stock)
-    fast.hand = [state.rugs_in_hand(seat) for seat in range(players)]
+    stock = state.stock
+    fast.hand = [sum(stock[c] for c in colors) for colors in _SEAT_COLORS[players]]
     fast.alive = [seat not in state.eliminated for seat in range(players)]
-    fast.in_hand = sum(fast.hand[s] for s in range(players) if fast.alive[s])
+    fast.in_hand = sum(hand for hand, alive in zip(fast.hand, fast.alive, strict=True) if alive)
     fast.eliminated = list(state.eliminated)
     fast.piles = None if state.piles is None else [list(reversed(p)) for p in state.piles]
     fast.reason = None if state.outcome is None else state.outcome.reason
