@@ -146,10 +146,10 @@ def draw_path(image: Image.Image, geometry: Layout, moved: AssamMoved) -> None:
 
 def turn_badge_center(geometry: Layout, square: int, facing: Facing) -> Point:
     """Where the badge of a way to turn Assam sits: just past the side of his square that he
-    would then face."""
+    would then face, short of the neighbouring square's centre."""
     x, y = geometry.center(square)
     dx, dy = DIRECTIONS[facing]
-    return (x + dx * geometry.cell * 0.78, y + dy * geometry.cell * 0.78)
+    return (x + dx * geometry.cell * 0.72, y + dy * geometry.cell * 0.72)
 
 
 def draw_turn_options(
@@ -161,7 +161,8 @@ def draw_turn_options(
 ) -> None:
     """Label the ways Assam may be turned (L, S, R) on the sides he would then face."""
     for label, facing in options:
-        sprite = badge(geometry.cell, label, ring)
+        # A size smaller than candidate badges, so the neighbouring squares' centres stay clear.
+        sprite = badge(round(geometry.cell * 0.8), label, ring)
         x, y = turn_badge_center(geometry, square, facing)
         image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
 
