@@ -87,12 +87,12 @@ def validate_config(config: GameConfig) -> None:
     if config.piles is None or len(config.piles) != 2:
         raise FormatError("a 2-player game needs a pile for each of the two seats")
     for seat, pile in enumerate(config.piles):
-        first, second = seat_colors(2, seat)
+        one, other = seat_colors(2, seat)
         if (
             len(pile) != 24
             or not all(type(c) is Color for c in pile)
-            or pile.count(first) != 12
-            or pile.count(second) != 12
+            or pile.count(one) != 12
+            or pile.count(other) != 12
         ):
             names = " and ".join(c.value for c in seat_colors(2, seat))
             raise FormatError(f"seat {seat}'s pile must hold 12 {names} rugs each")
