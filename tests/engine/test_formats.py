@@ -302,7 +302,13 @@ GAMES = {
 }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(which=st.sampled_from(sorted(GAMES)), data=st.data())
 def test_mutated_documents_raise_only_format_errors(which: str, data: st.DataObject) -> None:
     """Any document with some values replaced by random JSON either loads or raises
@@ -323,7 +329,7 @@ def test_mutated_documents_raise_only_format_errors(which: str, data: st.DataObj
 
 
 @given(st.one_of(JSON, st.dictionaries(st.sampled_from(sorted(VALID_RECORD)), JSON)))
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
 def test_random_json_is_never_a_crash(value: Any) -> None:
     """Random JSON values given as records or positions raise FormatError at worst."""
     for reader in (record_from_json, from_position):
