@@ -28,7 +28,7 @@ from tests.e2e.fakecord import (
     InteractionInputError,
     permissions,
 )
-from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.fakecord.process import BotExitedError, BotProcess
 
 pytestmark = pytest.mark.e2e
 
@@ -524,3 +524,19 @@ async def test_identify_with_a_wrong_token_is_closed_with_4004(
 
     assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
     assert fake.session is None and fake.gateway.identifies == 0
+
+
+async def test_bot_process_reads_long_lines_and_reports_an_early_exit(tmp_path: Path) -> None:
+    talks = "import sys, time; print('x' * 300_000); print('READY', flush=True); time.sleep(60)"
+    talker = BotProcess([sys.executable, "-c", talks], {}, log_path=tmp_path / "talker.log")
+    await talker.start()
+    assert await talker.wait_for_log("^READY$") == "READY"
+    assert await talker.kill() == -9
+    assert len(talker.lines[1]) == 300_000
+
+    crashes = "import sys; print('boom'); sys.exit(3)"
+    crasher = BotProcess([sys.executable, "-c", crashes], {}, log_path=tmp_path / "crasher.log")
+    await crasher.start()
+    with pytest.raises(BotExitedError, match=r"exited with 3(.|\n)*boom"):
+        await crasher.wait_for_log("never printed")
+    assert "boom" in (tmp_path / "crasher.log").read_text()

@@ -15,6 +15,8 @@ from .server import FakeDiscord
 
 T = TypeVar("T")
 
+READ_CHUNK = 1 << 16
+
 
 class BotExitedError(RuntimeError):
     """The bot process ended while a test was waiting for it."""
@@ -193,9 +195,15 @@ class BotProcess:
         )
 
     async def _read(self, process: asyncio.subprocess.Process) -> None:
+        """Split the output into lines by chunks, so that no line is too long to read."""
         assert process.stdout is not None
-        while raw := await process.stdout.readline():
-            self._append(raw.decode(errors="replace").rstrip("\n"))
+        pending = b""
+        while chunk := await process.stdout.read(READ_CHUNK):
+            *complete, pending = (pending + chunk).split(b"\n")
+            for raw in complete:
+                self._append(raw.decode(errors="replace"))
+        if pending:
+            self._append(pending.decode(errors="replace"))
 
     def _append(self, line: str) -> None:
         self.lines.append(line)
