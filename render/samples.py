@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine import (
@@ -72,6 +72,22 @@ def at_turn(
         if moment.state.turn >= turn and moment.state.phase is phase:
             return moment
     return last
+
+
+def first_moment(
+    players: int,
+    seeds: range,
+    wanted: Callable[[Moment], bool],
+    variant: Variant = Variant.STANDARD,
+) -> Moment:
+    """The first moment, in the first of `seeds` that has one, for which `wanted` is true.
+    Raises LookupError if no sample game has such a moment."""
+    for seed in seeds:
+        state, rng = new_sample(players, seed, variant)
+        for moment in moments(state, rng):
+            if wanted(moment):
+                return moment
+    raise LookupError("no sample game has the moment wanted")
 
 
 def finished(players: int, seed: int, variant: Variant = Variant.STANDARD) -> Moment:

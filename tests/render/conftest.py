@@ -7,8 +7,8 @@ import io
 import pytest
 from PIL import Image
 
-from engine import Phase
-from render.samples import Moment, at_turn, elimination, finished
+from engine import Phase, RugPlaced, TaxPaid
+from render.samples import Moment, at_turn, elimination, finished, first_moment
 
 
 def decode(png: bytes) -> Image.Image:
@@ -18,10 +18,22 @@ def decode(png: bytes) -> Image.Image:
     return image.convert("RGB")
 
 
+def midgame_moment() -> Moment:
+    """4 players from turn 16 on, waiting for a rug to be laid, after a turn that paid a tax."""
+    return first_moment(
+        4,
+        range(7, 40),
+        lambda m: (
+            m.state.turn >= 16
+            and m.state.phase is Phase.PLACE
+            and any(isinstance(e, TaxPaid) for e in m.events)
+        ),
+    )
+
+
 @pytest.fixture(scope="session")
 def midgame() -> Moment:
-    """4 players, turn 20, waiting for a rug to be laid, after a turn that paid a tax."""
-    return at_turn(4, seed=7, turn=20)
+    return midgame_moment()
 
 
 @pytest.fixture(scope="session")
@@ -32,12 +44,25 @@ def two_player() -> Moment:
 @pytest.fixture(scope="session")
 def after_laying() -> Moment:
     """4 players at the start of a turn, right after the previous one laid a rug."""
-    return at_turn(4, seed=5, turn=15, phase=Phase.ORIENT)
+    return first_moment(
+        4,
+        range(5, 40),
+        lambda m: (
+            m.state.turn >= 15
+            and m.state.phase is Phase.ORIENT
+            and any(isinstance(e, RugPlaced) for e in m.events)
+        ),
+    )
 
 
 @pytest.fixture(scope="session")
 def eliminated() -> Moment:
-    return elimination(seed=1)
+    """4 players right after a seat was eliminated for debt (its rugs now neutral)."""
+    for seed in range(1, 30):
+        moment = elimination(seed)
+        if moment.state.eliminated and not moment.state.is_over:
+            return moment
+    raise LookupError("no sample game eliminated a seat")
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -320,18 +321,18 @@ def test_same_inputs_give_the_same_bytes(midgame: Moment) -> None:
     assert first == second
 
 
-def test_bytes_are_the_same_in_a_fresh_interpreter(midgame: Moment) -> None:
+def test_bytes_are_the_same_in_a_fresh_interpreter(midgame: Moment, repo_root: Path) -> None:
     here = hashlib.sha256(
         render_board(midgame.state, events=midgame.events, show_candidates=True)
     ).hexdigest()
     code = (
-        "import hashlib; from render import render_board; from render.samples import at_turn;"
-        "m = at_turn(4, seed=7, turn=20);"
+        "import hashlib; from render import render_board;"
+        "from tests.render.conftest import midgame_moment; m = midgame_moment();"
         "print(hashlib.sha256(render_board(m.state, events=m.events, show_candidates=True))"
         ".hexdigest())"
     )
     there = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo_root
     ).stdout.strip()
     assert there == here
 
