@@ -88,8 +88,16 @@ _ROTATE_TURNED: tuple[int, ...] = tuple(
 )
 """_ROTATE_TURNED[pose * 2 + k]: the pose after a quarter turn L or R (k = 0, 1) (R12)."""
 
+PAIR_SHIFT = 6
+"""Pair masks keep bits 0-5 free (see _LEGAL_CACHE): position i of board.PAIRS is bit i + 6."""
+
+PAIR_BIT: dict[tuple[int, int], int] = {
+    pair: 1 << (index + PAIR_SHIFT) for pair, index in PAIR_INDEX.items()
+}
+"""PAIR_BIT[(low, high)]: the bit of a rug position in a pair mask such as FastState.intact."""
+
 _PLACEMENTS: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
-    tuple((a, b, BIT[a] | BIT[b], 1 << PAIR_INDEX[a, b]) for a, b in CANDIDATES[sq])
+    tuple((a, b, BIT[a] | BIT[b], PAIR_BIT[a, b]) for a, b in CANDIDATES[sq])
     for sq in range(SQUARES)
 )
 """Per Assam square: the CANDIDATES rug positions as (square, square, square mask, pair bit)."""
@@ -99,8 +107,11 @@ _PLACEMENT_PAIRS: tuple[int, ...] = tuple(
 )
 """Per Assam square: the pair mask (bits of PAIRS) of its candidate rug positions."""
 
-PAIR_BIT: dict[tuple[int, int], int] = {pair: 1 << index for pair, index in PAIR_INDEX.items()}
-"""PAIR_BIT[(low, high)]: the bit of a rug position in a pair mask such as FastState.intact."""
+_LEGAL_CACHE: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+"""Legal rug positions by (blocked pair mask | Assam's square): `blocked` holds the candidates
+that would exactly cover a whole rug (R10). Pair bits start at bit PAIR_SHIFT, so the square
+(below 64) and the mask never overlap. Filled as playouts meet new cases, up to a limit."""
+_LEGAL_CACHE_LIMIT = 200_000
 
 _OWNER = {n: tuple(owner_of(n, c) for c in range(4)) for n in PLAYER_COUNTS}
 _SEAT_COLORS = {n: tuple(seat_color_indices(n, seat) for seat in range(n)) for n in PLAYER_COUNTS}
@@ -138,7 +149,7 @@ class FastState:
     """A mutable game state for playouts.
 
     `cells[sq]` rug number (0 empty), `colors[sq]` colour index (-1 empty), `masks[c]` the
-    49-bit mask of squares showing colour c, `intact` the pair mask (bits of board.PAIRS) of
+    49-bit mask of squares showing colour c, `intact` the pair mask (PAIR_BIT bits) of
     rugs whose two halves both show (R10: those positions may not be covered exactly),
     `rug_pair[n]` rug n's pair bit, `stock[c]` unplaced rugs of colour c, `hand[seat]`
     unplaced rugs of a seat, `in_hand` those of all seats still in, `alive[seat]`,
@@ -360,6 +371,7 @@ def run(
     die = DIE_FACES
     placements_at = _PLACEMENTS
     placement_pairs = _PLACEMENT_PAIRS
+    legal_cache = _LEGAL_CACHE
     walk_end = WALK_END
     orient_turned = _ORIENT_TURNED
     rotate_turned = _ROTATE_TURNED
@@ -419,9 +431,14 @@ def run(
                         phase = _TURN_END
         if phase == PLACE:
             square = pose >> 2
-            legal: Sequence[tuple[int, int, int, int]]
-            if intact & placement_pairs[square]:
-                legal = [p for p in placements_at[square] if not intact & p[3]]
+            blocked = intact & placement_pairs[square]
+            if blocked:
+                key = blocked | square
+                legal = legal_cache.get(key)
+                if legal is None:
+                    legal = tuple(p for p in placements_at[square] if not blocked & p[3])
+                    if len(legal_cache) < _LEGAL_CACHE_LIMIT:
+                        legal_cache[key] = legal
             else:
                 legal = placements_at[square]
             if policy is None:
