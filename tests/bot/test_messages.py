@@ -1,0 +1,161 @@
+"""The message catalogues: every key in every language, the same placeholders everywhere,
+plural forms that agree with their count, and the English fallback."""
+
+from __future__ import annotations
+
+import string
+
+import discord
+import pytest
+
+from bot import messages
+from bot.messages import LANGUAGES, PLURAL_FORMS, catalogue, language_of, text
+
+OTHER_LANGUAGES = [language for language in LANGUAGES if language != "en"]
+
+
+def fields(template: str) -> dict[str, set[str]]:
+    """Placeholder name -> the format specs it is used with in `template`."""
+    found: dict[str, set[str]] = {}
+    for _, name, spec, _ in string.Formatter().parse(template):
+        if name is not None:
+            found.setdefault(name, set()).add(spec or "")
+    return found
+
+
+def sample_params(template: str) -> dict[str, object]:
+    """A value for every placeholder: a count where a plural spec asks for one."""
+    return {
+        name: 3 if any("|" in spec for spec in specs) else "X"
+        for name, specs in fields(template).items()
+    }
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_every_english_key_has_a_text_in_every_language(language: str) -> None:
+    missing = sorted(set(messages.ENGLISH) - set(catalogue(language)))
+    assert missing == [], f"{language} lacks {missing}"
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_no_language_has_a_key_english_lacks(language: str) -> None:
+    assert sorted(set(catalogue(language)) - set(messages.ENGLISH)) == []
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_placeholders_are_the_same_in_every_language(language: str) -> None:
+    different = {
+        key: (sorted(fields(english)), sorted(fields(catalogue(language)[key])))
+        for key, english in messages.ENGLISH.items()
+        if key in catalogue(language)
+        and set(fields(english)) != set(fields(catalogue(language)[key]))
+    }
+    assert different == {}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_text_formats_and_plural_specs_have_the_language_s_form_count(
+    language: str,
+) -> None:
+    for key, template in catalogue(language).items():
+        for name, specs in fields(template).items():
+            for spec in specs:
+                if "|" in spec:
+                    assert len(spec.split("|")) == PLURAL_FORMS[language], (key, name)
+        filled = text(key, language, **sample_params(template))
+        assert "{" not in filled and "}" not in filled, key
+        assert filled.strip() == filled and filled, key
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_translations_are_not_left_in_english(language: str) -> None:
+    """Sentences (several words) must differ from English; short words may coincide
+    ("5 minutes", "dirhams", "score")."""
+    same = [
+        key
+        for key, english in messages.ENGLISH.items()
+        if len(english.split()) > 3 and catalogue(language).get(key) == english
+    ]
+    assert same == []
+
+
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("en", {0: "rugs", 1: "rug", 2: "rugs", 11: "rugs", 21: "rugs"}),
+        ("fr", {0: "tapis", 1: "tapis", 2: "tapis"}),
+        (
+            "uk",
+            {
+                1: "килим",
+                2: "килими",
+                4: "килими",
+                5: "килимів",
+                11: "килимів",
+                12: "килимів",
+                21: "килим",
+                22: "килими",
+                25: "килимів",
+                111: "килимів",
+                0: "килимів",
+            },
+        ),
+    ],
+)
+def test_counts_choose_the_agreeing_form(language: str, counts: dict[int, str]) -> None:
+    for count, word in counts.items():
+        line = text("turn.seat_line", language, dot="", user="u", dirhams=1, rugs=count, score=0)
+        assert f" {count} {word} " in line, (count, line)
+
+
+def test_french_singular_covers_zero_and_one_and_ukrainian_has_three_forms() -> None:
+    assert "0 dirham " in text("event.paid_short", "fr", payer="a", payee="b", owed=0, paid=0)
+    assert "1 dirham " in text("event.paid_short", "fr", payer="a", payee="b", owed=1, paid=0)
+    assert "2 dirhams " in text("event.paid_short", "fr", payer="a", payee="b", owed=2, paid=0)
+    assert "3 дирхами" in text("event.paid_short", "uk", payer="a", payee="b", owed=3, paid=0)
+    assert "7 дирхамів" in text("event.paid_short", "uk", payer="a", payee="b", owed=7, paid=0)
+
+
+def test_a_key_missing_in_a_language_falls_back_to_english_for_that_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    french = dict(catalogue("fr"))
+    del french["error.lobby_full"]
+    monkeypatch.setattr(
+        messages,
+        "translation",
+        lambda key, language: french.get(key) if language == "fr" else messages.ENGLISH.get(key),
+    )
+    assert text("error.lobby_full", "fr") == messages.ENGLISH["error.lobby_full"]
+    assert text("error.lobby_closed", "fr") == catalogue("fr")["error.lobby_closed"]
+
+
+def test_an_unknown_key_is_an_error_in_every_language() -> None:
+    for language in LANGUAGES:
+        with pytest.raises(messages.MissingMessageError):
+            text("no.such.key", language)
+
+
+def test_an_unknown_language_gets_english() -> None:
+    assert text("error.lobby_full", "de") == messages.ENGLISH["error.lobby_full"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "language"),
+    [
+        (discord.Locale.french, "fr"),
+        (discord.Locale.ukrainian, "uk"),
+        (discord.Locale.american_english, "en"),
+        (discord.Locale.british_english, "en"),
+        (discord.Locale.german, "en"),
+        (discord.Locale.japanese, "en"),
+        ("fr", "fr"),
+        ("uk", "uk"),
+        ("pt-BR", "en"),
+        (None, "en"),
+    ],
+)
+def test_discord_locales_map_to_languages(
+    locale: discord.Locale | str | None, language: str
+) -> None:
+    assert language_of(locale) == language
