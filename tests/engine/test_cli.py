@@ -164,12 +164,15 @@ def test_vectors_refuses_other_formats(
     assert "Traceback" not in result.stderr
 
 
-def test_bench_prints_rates(repo_root: Path) -> None:
+@pytest.mark.parametrize("clock", ["cpu", "wall"])
+def test_bench_prints_rates(repo_root: Path, clock: str) -> None:
     """`python -m engine.bench`: a line per player count in the contract form, checked too."""
-    result = run(repo_root, "engine.bench", "--games", "20", "--checked-games", "2")
+    args = ("--games", "20", "--checked-games", "2", "--clock", clock)
+    result = run(repo_root, "engine.bench", *args)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for players in (2, 3, 4):
         pattern = rf"{players} players: \d+ games/s, \d+ actions/s"
         assert any(re.fullmatch(pattern, line) for line in lines), lines
         assert any(line.startswith(f"{players} players checked API: ") for line in lines)
+    assert f"{clock} clock" in lines[-1]
