@@ -540,3 +540,29 @@ async def test_bot_process_reads_long_lines_and_reports_an_early_exit(tmp_path: 
     with pytest.raises(BotExitedError, match=r"exited with 3(.|\n)*boom"):
         await crasher.wait_for_log("never printed")
     assert "boom" in (tmp_path / "crasher.log").read_text()
+
+
+async def test_multipart_files_keep_their_exact_bytes_and_bad_bodies_get_400(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    awkward = b"\x89PNG\r\n\x1a\n\r\n--not-the-boundary\r\n\r\n" + bytes(range(256))
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {"content": "files", "attachments": [{"id": 0, "filename": "board.png"}]}
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", awkward, filename="board.png", content_type="image/png")
+    form.add_field("files[1]", b"{}", filename="r\u00e9cord.json")
+    async with http.post(path, data=form) as response:
+        sent = await response.json()
+    async with http.post(
+        path, data=b"{not json", headers={"Content-Type": "application/json"}
+    ) as bad:
+        refused = (bad.status, (await bad.json())["code"])
+
+    message = fake.world.messages[int(sent["id"])]
+    assert [a["filename"] for a in sent["attachments"]] == ["board.png", "r\u00e9cord.json"]
+    assert message.file("board.png") == awkward
+    assert message.attachments[0].content_type == "image/png"
+    assert refused == (400, 50109)
+    async with http.get(message.attachments[0].url) as download:
+        assert await download.read() == awkward

@@ -14,6 +14,7 @@ from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Gateway
 from .limits import check_message, form_error_body, is_empty
 from .mentions import resolve_mentions
 from .model import EPHEMERAL, LOADING, SUPPRESS_EMBEDS, FakeAttachment, FakeChannel, FakeMessage
+from .multipart import parse_form
 from .snowflakes import iso_now
 from .world import World
 
@@ -33,21 +34,28 @@ class Upload:
 
 
 async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
-    """A JSON body, or a multipart one (payload_json plus files[n]); empty bodies give {}."""
+    """A JSON body, or a multipart one (payload_json plus files[n]); empty bodies give {}.
+
+    A body that cannot be parsed gets Discord's 400 (code 50109, invalid JSON).
+    """
+    try:
+        return await _parse_body(request)
+    except (ValueError, KeyError) as error:
+        raise errors.DiscordError(
+            400, errors.INVALID_JSON, "The request body contains invalid JSON.", fakecord=str(error)
+        ) from error
+
+
+async def _parse_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if request.content_type.startswith("multipart/"):
         payload: Any = {}
         uploads: list[Upload] = []
-        form = await request.post()
-        for name, value in form.items():
-            if isinstance(value, web.FileField):
-                if name == "payload_json":
-                    payload = json.loads(value.file.read())
-                    continue
-                index = int(name[6:-1]) if name.startswith("files[") else len(uploads)
-                data = value.file.read()
-                uploads.append(Upload(index, value.filename, value.content_type, data))
-            elif name == "payload_json":
-                payload = json.loads(value)
+        for part in parse_form(await request.read(), request.headers["Content-Type"]):
+            if part.name == "payload_json":
+                payload = json.loads(part.data)
+            elif part.filename is not None:
+                index = int(part.name[6:-1]) if part.name.startswith("files[") else len(uploads)
+                uploads.append(Upload(index, part.filename, part.content_type, part.data))
         return payload, uploads
     if not request.can_read_body:
         return {}, []
