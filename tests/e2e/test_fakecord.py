@@ -186,21 +186,27 @@ async def test_missing_permissions_come_back_as_403_the_bot_can_report(
     assert fake.messages(scene.channel, include_ephemeral=False) == []
 
 
-@pytest.mark.parametrize("close_code", [4000, None], ids=["close-4000", "abort-tcp"])
-async def test_a_gateway_drop_resumes_and_replays_the_missed_interaction(
-    fake: FakeDiscord, scene: Scene, sample: BotProcess, close_code: int | None
+async def test_gateway_drops_resume_the_session_and_replay_the_missed_interaction(
+    fake: FakeDiscord, scene: Scene, sample: BotProcess
 ) -> None:
     session = fake.session
     assert session is not None
 
-    await fake.drop_gateway(code=close_code)
-    missed = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="later")
-    resumed = await fake.wait_for_resume()
-    answer = await missed.answer(timeout=10)
+    answers = []
+    for resumes, close_code in enumerate([4000, None], start=1):
+        await fake.drop_gateway(code=close_code)
+        missed = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="later")
+        await fake.wait_for_resume(resumes=resumes)
+        answers.append((await missed.answer(timeout=10)).content)
+    replayed_before_reconnect = session.replayed
+    fake.gateway.send_reconnect()
+    await fake.wait_for_resume(resumes=3)
+    live = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="again")
+    answers.append((await live.answer()).content)
 
-    assert resumed is session and resumed.replayed >= 1
-    assert fake.gateway.identifies == 1
-    assert answer.content == "hello later"
+    assert fake.session is session and fake.gateway.identifies == 1
+    assert replayed_before_reconnect >= 2
+    assert answers == ["hello later", "hello later", "hello again"]
     await sample.wait_for_log("RESUMED")
 
 
@@ -347,19 +353,6 @@ async def test_default_member_permissions_hide_a_command_the_bot_checks_again(
 
     assert (await overridden.answer()).content == "you need Manage Channels"
     assert (await allowed.answer()).content == "wiped"
-
-
-async def test_a_reconnect_request_resumes_the_same_session(
-    fake: FakeDiscord, scene: Scene, sample: BotProcess
-) -> None:
-    session = fake.session
-    fake.gateway.send_reconnect()
-    resumed = await fake.wait_for_resume()
-
-    handle = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="again")
-
-    assert resumed is session and fake.gateway.identifies == 1
-    assert (await handle.answer()).content == "hello again"
 
 
 async def test_a_callback_after_the_deadline_is_refused_as_unknown_interaction(
