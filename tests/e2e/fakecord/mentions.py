@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +50,7 @@ def resolve_mentions(
     return Mentions(tuple(users), tuple(roles), everyone and can_mention_everyone)
 
 
-def _unique(values: Any) -> list[int]:
+def _unique(values: Iterable[int]) -> list[int]:
     seen: list[int] = []
     for value in values:
         if value not in seen:

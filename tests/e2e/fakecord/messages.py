@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -17,6 +17,9 @@ from .model import EPHEMERAL, LOADING, SUPPRESS_EMBEDS, FakeAttachment, FakeChan
 from .multipart import parse_form
 from .snowflakes import iso_now
 from .world import World
+
+if TYPE_CHECKING:
+    from .interactions import InteractionHandle
 
 Json = dict[str, Any]
 
@@ -93,7 +96,7 @@ class MessageStore:
         uploads: list[Upload],
         *,
         visible_to: int | None = None,
-        interaction: Any = None,
+        interaction: InteractionHandle | None = None,
         message_type: int = 0,
         loading: bool = False,
     ) -> FakeMessage:

@@ -5,12 +5,19 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from typing import Any
 
 from aiohttp import web
 
 from . import errors
-from .faults import Disconnect, ErrorResponse, FaultInjector, Hang, RateLimit, ServerError
+from .faults import (
+    Disconnect,
+    ErrorResponse,
+    Fault,
+    FaultInjector,
+    Hang,
+    RateLimit,
+    ServerError,
+)
 from .gateway import Gateway
 from .messages import MessageStore
 from .responses import Handler, json_response
@@ -120,7 +127,7 @@ class RestApi:
         if self.expected_token is not None and token != self.expected_token:
             raise errors.DiscordError(401, 0, "401: Unauthorized")
 
-    def _fault_response(self, fault: Any, relative: str) -> web.Response:
+    def _fault_response(self, fault: Fault, relative: str) -> web.Response:
         if isinstance(fault, RateLimit):
             body = {
                 "message": "You are being rate limited.",

@@ -22,7 +22,7 @@ from .interactions import (
     InteractionEvent,
     InteractionHandle,
 )
-from .messages import MessageStore, read_body
+from .messages import MessageStore, Upload, read_body
 from .model import FakeMessage
 from .responses import Route, json_response, no_content
 from .world import World
@@ -118,7 +118,7 @@ class InteractionRoutes:
         return json_response(result)
 
     def _apply_callback(
-        self, handle: InteractionHandle, response_type: int, data: Json, uploads: list[Any]
+        self, handle: InteractionHandle, response_type: int, data: Json, uploads: list[Upload]
     ) -> FakeMessage | None:
         ephemeral = bool(int(data.get("flags") or 0) & 64)
         visible_to = handle.user.id if ephemeral else None
