@@ -263,6 +263,12 @@ async def test_messages_over_discord_limits_are_refused_like_discord(
     }
     assert fake.messages(scene.channel) == []
 
+    layout = {"flags": 1 << 15, "components": [{"type": 10, "content": "a text display"}]}
+    async with http.post(path, json=layout) as response:
+        v2 = await response.json()
+    async with http.patch(f"{path}/{v2['id']}", json={"content": "legacy"}) as response:
+        assert (response.status, (await response.json())["code"]) == (400, 50035)
+
 
 async def test_mentions_follow_allowed_mentions(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession

@@ -13,7 +13,15 @@ from . import permissions as perms
 from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Gateway
 from .limits import check_message, form_error_body, is_empty
 from .mentions import resolve_mentions
-from .model import EPHEMERAL, LOADING, SUPPRESS_EMBEDS, FakeAttachment, FakeChannel, FakeMessage
+from .model import (
+    COMPONENTS_V2,
+    EPHEMERAL,
+    LOADING,
+    SUPPRESS_EMBEDS,
+    FakeAttachment,
+    FakeChannel,
+    FakeMessage,
+)
 from .multipart import parse_form
 from .snowflakes import iso_now
 from .world import World
@@ -157,7 +165,8 @@ class MessageStore:
         """Apply a PATCH; the first edit of a deferred (loading) reply is its real sending."""
         channel = self.world.channels[message.channel_id]
         was_loading = message.loading
-        self._check(body, uploads, creating=was_loading)
+        checked = {**body, "flags": body.get("flags", message.flags & COMPONENTS_V2)}
+        self._check(checked, uploads, creating=was_loading)
         self._apply(message, channel, body, uploads)
         if "flags" in body:
             keep = message.flags & ~EDITABLE_FLAGS
