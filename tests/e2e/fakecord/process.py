@@ -168,6 +168,8 @@ class BotProcess:
 
     async def _reap(self, process: asyncio.subprocess.Process) -> int:
         code = await process.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)  # children the bot left behind, if any
         if self._reader is not None:
             await self._reader
         self._append(f"----- fakecord: exited with {code}")
