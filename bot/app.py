@@ -11,6 +11,7 @@ import discord
 from bot.client import MarrakechClient
 from bot.health import Heartbeat
 from bot.services import GameService
+from bot.services.clock import Clock, OffsetClock, system_clock
 from bot.settings import Settings
 from bot.storage import Database, GameStore
 
@@ -36,19 +37,34 @@ async def _serve(settings: Settings) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    clock: Clock = system_clock
+    offset_clock = None
+    if settings.test_clock_file is not None:
+        offset_clock = OffsetClock(settings.test_clock_file)
+        clock = offset_clock
+        log.warning("testing only: the clock is shifted by %.0f s", offset_clock.reload())
     database = await Database.open(settings.db_path)
     try:
         store = GameStore(database)
         client = MarrakechClient(
             heartbeat=Heartbeat(settings.heartbeat_path),
-            service=GameService(store),
+            service=GameService(store, clock=clock),
             store=store,
             dev_guilds=settings.dev_guilds,
             gateway_from_api=settings.api_base_url is not None,
+            clock=clock,
         )
+        if offset_clock is not None:
+            loop.add_signal_handler(signal.SIGUSR1, _shift_clock, offset_clock, client)
         return await _run_client(client, settings.token, stop)
     finally:
         await database.close()
+
+
+def _shift_clock(clock: OffsetClock, client: MarrakechClient) -> None:
+    """Testing only: read the clock offset again and look at the turn clocks anew."""
+    log.info("testing only: the clock is now shifted by %.0f s", clock.reload())
+    client.scheduler.wake()
 
 
 async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) -> int:

@@ -11,10 +11,13 @@ from discord.gateway import DiscordWebSocket
 
 from bot import images
 from bot.commands import build_commands
+from bot.community import CommunityController
 from bot.controller import GameController
 from bot.health import Heartbeat
-from bot.services import GameService
-from bot.storage import GameStore
+from bot.scheduler import Scheduler
+from bot.services import DueWork, GameService, GuildService, StatsService
+from bot.services.clock import Clock, system_clock
+from bot.storage import GameStore, GuildStore, StatsStore
 from bot.sync import sync_commands
 from bot.ui.buttons import GameButton, dispatchable
 
@@ -34,15 +37,21 @@ class MarrakechClient(discord.Client):
         store: GameStore,
         dev_guilds: tuple[int, ...] = (),
         gateway_from_api: bool = False,
+        clock: Clock = system_clock,
     ) -> None:
         super().__init__(
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.tree = discord.app_commands.CommandTree(self)
-        self.buttons = GameController(self, service)
-        for group in build_commands(self.buttons):
+        guilds = GuildService(GuildStore(store.database), clock=clock)
+        stats = StatsService(StatsStore(store.database))
+        self.buttons = GameController(self, service, guilds)
+        self.community = CommunityController(service, guilds, stats)
+        for group in build_commands(self.buttons, self.community):
             self.tree.add_command(group)
+        self._service = service
+        self.scheduler = Scheduler(service, self._on_due, clock)
         self._store = store
         self._dev_guilds = dev_guilds
         self._heartbeat = heartbeat
@@ -61,6 +70,19 @@ class MarrakechClient(discord.Client):
         # message fell behind its state when the last run stopped (REST only).
         await self.buttons.resume_displays()
         self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
+        # Its first pass handles reminders and turns that fell due while the bot was down.
+        self.scheduler.start()
+
+    async def _on_due(self, work: DueWork) -> None:
+        """A reminder or an automatic turn is due: do it in the service, show it here."""
+        if work.kind == DueWork.REMIND:
+            reminder = await self._service.remind(work.game_id, work.seq)
+            if reminder is not None:
+                await self.buttons.send_reminder(reminder)
+            return
+        turn = await self._service.play_due(work.game_id, work.seq)
+        if turn is not None:
+            await self.buttons.show_auto_turn(turn)
 
     async def on_connect(self) -> None:
         await asyncio.to_thread(self._heartbeat.beat)
@@ -90,4 +112,5 @@ class MarrakechClient(discord.Client):
     async def close(self) -> None:
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
+        await self.scheduler.stop()
         await super().close()

@@ -1,8 +1,10 @@
-"""The slash commands: `/marrakech ...` for players and `/marrakech-mod ...` for moderators.
+"""The slash commands: `/marrakech ...` for players, `/marrakech-mod ...` for moderators and
+`/marrakech-admin ...` for server settings.
 
-Thin: each command parses its options and hands over to the GameController. The moderator
-group is a separate top-level command because Discord applies default member permissions to
-top-level commands only; the controller checks Manage Channels again at run time.
+Thin: each command parses its options and hands over to the GameController (games) or the
+CommunityController (stats, history, replays, settings). The moderator and admin groups are
+separate top-level commands because Discord applies default member permissions to top-level
+commands only; the controllers check Manage Channels / Manage Server again at run time.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.community import CommunityController
 from bot.controller import GameController
 from bot.messages import command_text
+from bot.services import AI_LEVELS
 from engine import Variant
 
 Interaction = discord.Interaction[Any]
@@ -23,8 +27,24 @@ TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 36
 VARIANTS = tuple(variant.value for variant in Variant)
 
 
-def build_commands(controller: GameController) -> list[app_commands.Group]:
-    """The two top-level command groups, bound to `controller`."""
+def _variant_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=command_text(f"choice.variant.{value}"), value=value)
+        for value in VARIANTS
+    ]
+
+
+def _turn_limit_choices() -> list[app_commands.Choice[int]]:
+    return [
+        app_commands.Choice(name=command_text(f"choice.turn_limit.{value}"), value=value)
+        for value in TURN_LIMITS
+    ]
+
+
+def build_commands(
+    controller: GameController, community: CommunityController
+) -> list[app_commands.Group]:
+    """The three top-level command groups, bound to the controllers."""
     game = app_commands.Group(
         name="marrakech",
         description=command_text("command.marrakech"),
@@ -37,29 +57,17 @@ def build_commands(controller: GameController) -> list[app_commands.Group]:
         variant=command_text("command.new.variant"),
         turn_limit=command_text("command.new.turn_limit"),
     )
-    @app_commands.choices(
-        variant=[
-            app_commands.Choice(name=command_text(f"choice.variant.{value}"), value=value)
-            for value in VARIANTS
-        ]
-    )
-    @app_commands.choices(
-        turn_limit=[
-            app_commands.Choice(name=command_text(f"choice.turn_limit.{value}"), value=value)
-            for value in TURN_LIMITS
-        ]
-    )
+    @app_commands.choices(variant=_variant_choices())
+    @app_commands.choices(turn_limit=_turn_limit_choices())
     async def new(
         interaction: Interaction,
         seats: app_commands.Range[int, 2, 4] = 4,
-        variant: str = "standard",
-        turn_limit: int = 0,
+        variant: str | None = None,
+        turn_limit: int | None = None,
     ) -> None:
+        # left out: the server's default (a turn_limit of 0 asks for none)
         await controller.new(
-            interaction,
-            seats=seats,
-            variant=variant,
-            turn_limit_seconds=turn_limit or None,
+            interaction, seats=seats, variant=variant, turn_limit_seconds=turn_limit
         )
 
     @game.command(name="join", description=command_text("command.join"))
@@ -73,6 +81,44 @@ def build_commands(controller: GameController) -> list[app_commands.Group]:
     @game.command(name="start", description=command_text("command.start"))
     async def start(interaction: Interaction) -> None:
         await controller.start(interaction)
+
+    @game.command(name="add-ai", description=command_text("command.add_ai"))
+    @app_commands.describe(level=command_text("command.add_ai.level"))
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name=command_text(f"choice.ai_level.{level}"), value=level)
+            for level in AI_LEVELS
+        ]
+    )
+    async def add_ai(interaction: Interaction, level: str = "medium") -> None:
+        await controller.add_ai(interaction, level)
+
+    @game.command(name="remove-ai", description=command_text("command.remove_ai"))
+    async def remove_ai(interaction: Interaction) -> None:
+        await controller.remove_ai(interaction)
+
+    @game.command(name="rejoin", description=command_text("command.rejoin"))
+    async def rejoin(interaction: Interaction) -> None:
+        await controller.rejoin(interaction)
+
+    @game.command(name="stats", description=command_text("command.stats"))
+    @app_commands.describe(member=command_text("command.stats.member"))
+    async def stats(interaction: Interaction, member: discord.User | None = None) -> None:
+        await community.stats(interaction, member)
+
+    @game.command(name="leaderboard", description=command_text("command.leaderboard"))
+    async def leaderboard(interaction: Interaction) -> None:
+        await community.leaderboard(interaction)
+
+    @game.command(name="history", description=command_text("command.history"))
+    @app_commands.describe(server=command_text("command.history.server"))
+    async def history(interaction: Interaction, server: bool = False) -> None:
+        await community.history(interaction, server=server)
+
+    @game.command(name="replay", description=command_text("command.replay"))
+    @app_commands.describe(game=command_text("command.replay.game"))
+    async def replay(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
+        await community.replay(interaction, game)
 
     @game.command(name="board", description=command_text("command.board"))
     async def board(interaction: Interaction) -> None:
@@ -101,4 +147,41 @@ def build_commands(controller: GameController) -> list[app_commands.Group]:
     async def mod_abort(interaction: Interaction) -> None:
         await controller.abort(interaction, moderator=True)
 
-    return [game, moderation]
+    admin = app_commands.Group(
+        name="marrakech-admin",
+        description=command_text("command.admin"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    @admin.command(name="show", description=command_text("command.admin.show"))
+    async def admin_show(interaction: Interaction) -> None:
+        await community.show_settings(interaction)
+
+    @admin.command(name="turn-limit", description=command_text("command.admin.turn_limit"))
+    @app_commands.describe(limit=command_text("command.new.turn_limit"))
+    @app_commands.choices(limit=_turn_limit_choices())
+    async def admin_turn_limit(interaction: Interaction, limit: int) -> None:
+        await community.set_turn_limit(interaction, limit)
+
+    @admin.command(name="variant", description=command_text("command.admin.variant"))
+    @app_commands.describe(variant=command_text("command.new.variant"))
+    @app_commands.choices(variant=_variant_choices())
+    async def admin_variant(interaction: Interaction, variant: str) -> None:
+        await community.set_variant(interaction, variant)
+
+    @admin.command(name="allow-channel", description=command_text("command.admin.allow_channel"))
+    @app_commands.describe(channel=command_text("command.admin.channel"))
+    async def admin_allow_channel(
+        interaction: Interaction, channel: discord.TextChannel | discord.Thread
+    ) -> None:
+        await community.allow_channel(interaction, channel.id)
+
+    @admin.command(name="remove-channel", description=command_text("command.admin.remove_channel"))
+    @app_commands.describe(channel=command_text("command.admin.channel"))
+    async def admin_remove_channel(
+        interaction: Interaction, channel: discord.TextChannel | discord.Thread
+    ) -> None:
+        await community.remove_channel(interaction, channel.id)
+
+    return [game, moderation, admin]

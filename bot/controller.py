@@ -24,14 +24,16 @@ from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
 from bot.messages import text
 from bot.permissions import require_game_permissions
 from bot.presenter import Post
-from bot.services import GameService, GameView
+from bot.services import AutoTurn, GameService, GameView, GuildService, Reminder
 from bot.services.errors import StaleBoardError
 from bot.storage import GameStatus
 from bot.ui.layout import (
     LOBBY_ACTIONS,
+    LOBBY_ADD_AI,
     LOBBY_CANCEL,
     LOBBY_JOIN,
     LOBBY_LEAVE,
+    LOBBY_REMOVE_AI,
     LOBBY_START,
     decision_buttons,
     lobby_buttons,
@@ -51,9 +53,10 @@ RENDER_PATIENCE_SECONDS = 2.0
 class GameController:
     """Handles /marrakech commands and game buttons for one client."""
 
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    def __init__(self, client: discord.Client, service: GameService, guilds: GuildService) -> None:
         self._client = client
         self._service = service
+        self._guilds = guilds
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
 
@@ -64,19 +67,28 @@ class GameController:
         interaction: Interaction,
         *,
         seats: int,
-        variant: str,
+        variant: str | None,
         turn_limit_seconds: int | None,
     ) -> None:
+        """Open a lobby; a variant or turn limit left out (None) is the server's default."""
+
         async def work() -> None:
             guild_id = _guild_id(interaction)
             require_game_permissions(interaction)
+            variant_chosen, limit = await self._guilds.options_for_new(
+                guild_id,
+                _channel_id(interaction),
+                getattr(interaction.channel, "parent_id", None),
+                variant=variant,
+                turn_limit_seconds=turn_limit_seconds,
+            )
             view = await self._service.create_lobby(
                 guild_id=guild_id,
                 channel_id=_channel_id(interaction),
                 host_id=interaction.user.id,
                 seats=seats,
-                variant=variant,
-                turn_limit_seconds=turn_limit_seconds,
+                variant=variant_chosen,
+                turn_limit_seconds=limit,
             )
             post = presenter.lobby_post(view)
             response = await interaction.response.send_message(
@@ -97,6 +109,29 @@ class GameController:
 
     async def start(self, interaction: Interaction) -> None:
         await self._lobby_command(interaction, LOBBY_START)
+
+    async def add_ai(self, interaction: Interaction, level: str) -> None:
+        await self._lobby_command(interaction, f"ai{level}")
+
+    async def remove_ai(self, interaction: Interaction) -> None:
+        await self._lobby_command(interaction, LOBBY_REMOVE_AI)
+
+    async def rejoin(self, interaction: Interaction) -> None:
+        """Take one's seat back from the AI (after three timeouts in a row)."""
+
+        async def work() -> None:
+            _guild_id(interaction)
+            require_game_permissions(interaction)
+            game_id = await self._service.open_game_id(_channel_id(interaction))
+            before = await self._service.look(game_id)
+            view = await self._service.rejoin(game_id, interaction.user.id)
+            await interaction.response.send_message(
+                text("rejoin.done", user=presenter.mention(interaction.user.id), game_id=view.id),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self._after_change_elsewhere(before, view)
+
+        await self._guarded(interaction, "rejoining", work)
 
     async def board(self, interaction: Interaction) -> None:
         async def work() -> None:
@@ -201,33 +236,39 @@ class GameController:
             require_game_permissions(interaction)
             game_id = await self._service.open_game_id(_channel_id(interaction))
             lobby_message = (await self._service.look(game_id)).game.board_message_id
-            user = interaction.user.id
-            if action == LOBBY_START:
-                view = await self._service.start(game_id, user)
-                key = "lobby.game_started"
-            elif action == LOBBY_JOIN:
-                view = await self._service.join(game_id, user)
-                key = "lobby.you_joined"
-            else:
-                view = await self._service.leave(game_id, user)
-                key = "lobby.you_left"
-            await interaction.response.send_message(text(key, game_id=game_id), ephemeral=True)
+            view = await self._lobby_change(game_id, interaction.user.id, action)
+            key = {
+                LOBBY_START: "lobby.game_started",
+                LOBBY_JOIN: "lobby.you_joined",
+                LOBBY_LEAVE: "lobby.you_left",
+                LOBBY_REMOVE_AI: "lobby.ai_removed",
+            }.get(action, "lobby.ai_added")
+            level = text(f"ai.level.{LOBBY_ADD_AI.get(action, 'easy')}")
+            await interaction.response.send_message(
+                text(key, game_id=game_id, level=level), ephemeral=True
+            )
             await self._edit_lobby(view, lobby_message)
             if action == LOBBY_START:
                 await self._post_current(view)
 
         await self._guarded(interaction, f"lobby command {action}", work)
 
+    async def _lobby_change(self, game_id: int, user: int, action: str) -> GameView:
+        if action == LOBBY_JOIN:
+            return await self._service.join(game_id, user)
+        if action == LOBBY_LEAVE:
+            return await self._service.leave(game_id, user)
+        if action == LOBBY_CANCEL:
+            return await self._service.cancel(game_id, user)
+        if action == LOBBY_REMOVE_AI:
+            return await self._service.remove_ai(game_id, user)
+        if action in LOBBY_ADD_AI:
+            return await self._service.add_ai(game_id, user, LOBBY_ADD_AI[action])
+        return await self._service.start(game_id, user)
+
     async def _lobby_click(self, interaction: Interaction, game_id: int, action: str) -> None:
         user = interaction.user.id
-        if action == LOBBY_JOIN:
-            view = await self._service.join(game_id, user)
-        elif action == LOBBY_LEAVE:
-            view = await self._service.leave(game_id, user)
-        elif action == LOBBY_CANCEL:
-            view = await self._service.cancel(game_id, user)
-        else:
-            view = await self._service.start(game_id, user)
+        view = await self._lobby_change(game_id, user, action)
         post = presenter.lobby_post(view, closed_by=user)
         await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
         if action == LOBBY_START:
@@ -241,6 +282,29 @@ class GameController:
             await self._message(view, message_id).edit(embed=post.embed, view=lobby_buttons(view))
         except discord.HTTPException as error:
             log.info("lobby message of game %s not updated: %s", view.id, error)
+
+    # --- the turn clock ----------------------------------------------------------------------
+
+    async def show_auto_turn(self, turn: AutoTurn) -> None:
+        """Show a turn the AI played by itself as a click would have: tell the channel first if
+        it played for a player out of time, then finalise the turn and post the next one."""
+        notice = presenter.timeout_text(turn)
+        if notice is not None:
+            await self._channel(turn.view).send(
+                notice, allowed_mentions=discord.AllowedMentions.none()
+            )
+        await self._after_change_elsewhere(turn.view, turn.view)
+
+    async def send_reminder(self, reminder: Reminder) -> None:
+        """Ping the player to move: half of their time is gone."""
+        if reminder.user_id is None:
+            return
+        await self._channel(reminder.view).send(
+            presenter.reminder_text(reminder),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(reminder.user_id)]
+            ),
+        )
 
     # --- turns -------------------------------------------------------------------------------
 
@@ -412,15 +476,19 @@ class GameController:
     async def _guarded(
         self, interaction: Interaction, what: str, work: Callable[[], Awaitable[None]]
     ) -> None:
-        """Run a handler; answer expected errors privately, log unexpected ones with a code."""
-        _received.set(time.monotonic())
-        try:
-            await work()
-        except Exception as error:
-            message = describe(error)
-            if message is None:
-                message = report(error, what)
-            await _tell(interaction, message)
+        await guarded(interaction, what, work)
+
+
+async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaitable[None]]) -> None:
+    """Run a handler; answer expected errors privately, log unexpected ones with a code."""
+    _received.set(time.monotonic())
+    try:
+        await work()
+    except Exception as error:
+        message = describe(error)
+        if message is None:
+            message = report(error, what)
+        await _tell(interaction, message)
 
 
 async def _tell(interaction: Interaction, message: str) -> None:

@@ -27,6 +27,15 @@ class GuildOnlyError(Exception):
     """A game command outside a server channel."""
 
 
+class ManagersOnlyError(Exception):
+    """A server settings command used by a member without Manage Server."""
+
+
+def _channel_not_allowed(error: service_errors.ChannelNotAllowedError) -> str:
+    channels = ", ".join(f"<#{channel_id}>" for channel_id in error.channel_ids)
+    return text("error.channel_not_allowed", channels=channels)
+
+
 def _stale(error: service_errors.StaleBoardError) -> str:
     if error.message_id is None:
         return text("error.stale_no_link")
@@ -71,6 +80,12 @@ ERROR_TABLE: dict[type[Exception], Callable[[Any], str]] = {
         "error.missing_permissions", permissions=error.label()
     ),
     ModeratorsOnlyError: _fixed("error.moderators_only"),
+    ManagersOnlyError: _fixed("error.managers_only"),
+    service_errors.NoAiSeatError: _fixed("error.no_ai_seat"),
+    service_errors.HandedToAiError: _fixed("error.handed_to_ai"),
+    service_errors.NotHandedToAiError: _fixed("error.not_handed_to_ai"),
+    service_errors.ChannelNotAllowedError: _channel_not_allowed,
+    service_errors.NotAReplayError: _fixed("error.not_a_replay"),
     GuildOnlyError: _fixed("error.guild_only"),
 }
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import discord
 
 import engine
 from bot.messages import text
-from bot.services import GameView
-from bot.storage import GameStatus
+from bot.services import AutoTurn, GameView, Player, Reminder
+from bot.storage import GameStatus, GuildSettings, HistoryRow, PlayerStats
 from engine import Color, GameState, Phase
 from engine.events import Event
 
@@ -55,6 +56,24 @@ def mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id is not None else "?"
 
 
+def player_name(player: Player) -> str:
+    """A human's mention, or the AI's name and level; a seat the AI plays for a human says so."""
+    if player.ai_level is not None:
+        return ai_name(player.ai_level)
+    if player.autoplay:
+        return text("ai.playing_for", user=mention(player.user_id))
+    return mention(player.user_id)
+
+
+def ai_name(level: str) -> str:
+    return text("ai.name", level=text(f"ai.level.{level}"))
+
+
+def seat_name(view: GameView, seat: int) -> str:
+    player = view.player_at(seat)
+    return player_name(player) if player is not None else "?"
+
+
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
@@ -62,6 +81,8 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
 def turn_limit_label(seconds: int | None) -> str:
     if seconds is None:
         return text("turn_limit.none")
+    if seconds % 86400 == 0:
+        return text("turn_limit.days", days=seconds // 86400)
     if seconds % 3600 == 0:
         return text("turn_limit.some", hours=seconds // 3600)
     return text("turn_limit.minutes", minutes=seconds // 60)
@@ -82,7 +103,7 @@ def lobby_post(view: GameView, *, closed_by: int | None = None) -> Post:
         embed.description = text("lobby.started")
     embed.add_field(
         name=text("lobby.players", count=len(view.players), seats=game.seats_wanted),
-        value="\n".join(mention(player.user_id) for player in view.players) or "-",
+        value="\n".join(player_name(player) for player in view.players) or "-",
         inline=False,
     )
     embed.add_field(
@@ -111,10 +132,16 @@ def turn_post(view: GameView, *, ping: bool = False) -> Post:
     user = view.user_at(mover)
     lines = narrate(view, view.turn_events)
     lines.append("")
-    lines.append(_prompt(view, state, user))
+    if view.ai_to_move:
+        lines.append(text("turn.prompt.ai", player=seat_name(view, mover)))
+    else:
+        lines.append(_prompt(view, state, user))
     embed = _turn_embed(view, state, state.turn, lines, _seat_color(state, mover))
-    content = text("turn.ping", user=mention(user), game_id=view.id) if ping else None
     image = BoardImage(state, view.turn_events, numbered=state.phase is Phase.PLACE)
+    if view.ai_to_move:
+        thinking = text("turn.ai_thinking", player=seat_name(view, mover), game_id=view.id)
+        return Post(embed=embed, content=thinking if ping else None, image=image)
+    content = text("turn.ping", user=mention(user), game_id=view.id) if ping else None
     return Post(embed=embed, content=content, image=image, ping=user if ping else None)
 
 
@@ -141,7 +168,7 @@ def final_post(view: GameView) -> Post:
     for place, group in enumerate(outcome.ranking, start=1):
         for seat in group:
             dot = _dots(state, seat)
-            user = mention(view.user_at(seat))
+            user = seat_name(view, seat)
             if state.is_eliminated(seat):
                 lines.append(text("end.rank_line_out", place=place, dot=dot, user=user))
             else:
@@ -158,7 +185,7 @@ def final_post(view: GameView) -> Post:
                     )
                 )
     lines.append(text(f"end.tie_break.{outcome.tie_break}"))
-    winners = " ".join(mention(view.user_at(seat)) for seat in outcome.ranking[0])
+    winners = " ".join(seat_name(view, seat) for seat in outcome.ranking[0])
     lines.append(text("end.winner", users=winners))
     lines.append(text("end.record"))
     embed = discord.Embed(
@@ -259,7 +286,7 @@ def _facing(facing: int) -> str:
 
 
 def _who(view: GameView, seat: int) -> str:
-    return mention(view.user_at(seat))
+    return seat_name(view, seat)
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -305,7 +332,7 @@ def _seat_table(view: GameView, state: GameState) -> str:
     lines = []
     for seat in range(state.players):
         dot = _dots(state, seat)
-        user = mention(view.user_at(seat))
+        user = seat_name(view, seat)
         if state.is_eliminated(seat):
             lines.append(text("turn.seat_line_out", dot=dot, user=user, score=scores[seat].total))
             continue
@@ -340,3 +367,126 @@ def _mover_of(events: Sequence[Event]) -> int | None:
 
 def _footer(view: GameView) -> str:
     return text("turn.footer", game_id=view.id, seq=view.seq, sha=view.game.seed_sha256[:16])
+
+
+# --- the turn clock --------------------------------------------------------------------------
+
+
+def reminder_text(reminder: Reminder) -> str:
+    """The ping for a player who has used half of their turn's time."""
+    game = reminder.view.game
+    link = ""
+    if game.board_message_id is not None:
+        link = message_link(game.guild_id, game.channel_id, game.board_message_id)
+    return text(
+        "timer.reminder",
+        user=mention(reminder.user_id),
+        game_id=game.id,
+        deadline=f"<t:{int(reminder.deadline.timestamp())}:R>",
+        link=link,
+    )
+
+
+def timeout_text(turn: AutoTurn) -> str | None:
+    """What the channel is told when the AI played a turn for a player out of time."""
+    if turn.reason == AutoTurn.TIMEOUT:
+        return text("timer.timeout", user=mention(turn.user_id), game_id=turn.view.id)
+    if turn.reason == AutoTurn.HANDED_OVER:
+        player = turn.view.player_at(turn.seat)
+        count = player.timeouts if player is not None else 0
+        return text(
+            "timer.handed_over", user=mention(turn.user_id), game_id=turn.view.id, count=count
+        )
+    return None
+
+
+# --- stats, history, settings ----------------------------------------------------------------
+
+
+def stats_post(stats: PlayerStats) -> Post:
+    embed = discord.Embed(title=text("stats.title"), color=LOBBY_COLOR)
+    if stats.games == 0:
+        embed.description = text("stats.none", user=mention(stats.user_id))
+        return Post(embed=embed)
+    color = stats.favourite_color
+    embed.description = text(
+        "stats.body",
+        user=mention(stats.user_id),
+        games=stats.games,
+        wins=stats.wins,
+        average=f"{stats.average_score:.1f}",
+        best=stats.best_score,
+        color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}')}" if color else "-",
+    )
+    return Post(embed=embed)
+
+
+def leaderboard_post(rows: Sequence[PlayerStats]) -> Post:
+    lines = [
+        text(
+            "leaderboard.line",
+            rank=rank,
+            user=mention(row.user_id),
+            wins=row.wins,
+            games=row.games,
+            average=f"{row.average_score:.1f}",
+            best=row.best_score,
+        )
+        for rank, row in enumerate(rows, start=1)
+    ]
+    return Post(
+        embed=discord.Embed(
+            title=text("leaderboard.title"),
+            description="\n".join(lines) or text("leaderboard.empty"),
+            color=END_COLOR,
+        )
+    )
+
+
+def history_post(rows: Sequence[HistoryRow], *, server: bool) -> Post:
+    lines = []
+    for row in rows:
+        if row.status == GameStatus.RUNNING.value:
+            outcome = text("history.outcome.running")
+        elif row.status == GameStatus.OVER.value:
+            winners = [
+                ai_name(level) if user is None and level else mention(user)
+                for user, level in zip(row.winner_ids, row.winner_levels, strict=True)
+            ]
+            outcome = text("history.outcome.won", winners=", ".join(winners) or "?")
+        elif row.end_reason == "cancelled":
+            outcome = text("history.outcome.cancelled")
+        else:
+            outcome = text("history.outcome.aborted")
+        when = f"<t:{int(datetime.fromisoformat(row.updated_at).timestamp())}:R>"
+        lines.append(
+            text(
+                "history.line",
+                game_id=row.game_id,
+                channel=row.channel_id,
+                when=when,
+                outcome=outcome,
+            )
+        )
+    embed = discord.Embed(
+        title=text("history.title_server" if server else "history.title_channel"),
+        description="\n".join(lines) or text("history.empty"),
+        color=LOBBY_COLOR,
+    )
+    if lines:
+        embed.set_footer(text=text("history.footer"))
+    return Post(embed=embed)
+
+
+def settings_post(settings: GuildSettings) -> Post:
+    channels = ", ".join(f"<#{channel}>" for channel in settings.channel_ids)
+    variant = settings.variant or engine.Variant.STANDARD.value
+    description = text(
+        "admin.settings",
+        turn_limit=turn_limit_label(settings.turn_limit_seconds),
+        variant=text(f"variant.{variant}"),
+        channels=channels or text("admin.all_channels"),
+    )
+    return Post(
+        embed=discord.Embed(title=text("admin.title"), description=description, color=LOBBY_COLOR)
+    )

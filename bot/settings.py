@@ -16,6 +16,7 @@ DEV_GUILDS_VAR = "MARRAKECH_DEV_GUILDS"
 LOG_LEVEL_VAR = "LOG_LEVEL"
 API_BASE_URL_VAR = "DISCORD_API_BASE_URL"
 HEARTBEAT_VAR = "MARRAKECH_HEARTBEAT"
+TEST_CLOCK_VAR = "MARRAKECH_TEST_CLOCK_FILE"
 
 SETTING_NAMES = (
     TOKEN_VAR,
@@ -24,6 +25,7 @@ SETTING_NAMES = (
     LOG_LEVEL_VAR,
     HEARTBEAT_VAR,
     API_BASE_URL_VAR,
+    TEST_CLOCK_VAR,
 )
 """Every environment variable the bot reads (documented in README.md and .env.example)."""
 
@@ -51,6 +53,8 @@ class Settings:
     log_level: str
     api_base_url: str | None
     heartbeat_path: Path
+    test_clock_file: Path | None = None
+    """Testing only: a file holding seconds to add to the clock (re-read on SIGUSR1)."""
 
 
 def load_settings(environ: Mapping[str, str]) -> Settings:
@@ -63,6 +67,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         log_level=_log_level(environ),
         api_base_url=_api_base_url(environ),
         heartbeat_path=_heartbeat_path(environ, db_path),
+        test_clock_file=_test_clock_file(environ),
     )
 
 
@@ -138,3 +143,8 @@ def _api_base_url(environ: Mapping[str, str]) -> str | None:
 def _heartbeat_path(environ: Mapping[str, str], db_path: Path) -> Path:
     value = _value(environ, HEARTBEAT_VAR)
     return Path(value) if value is not None else db_path.parent / HEARTBEAT_FILE_NAME
+
+
+def _test_clock_file(environ: Mapping[str, str]) -> Path | None:
+    value = _value(environ, TEST_CLOCK_VAR)
+    return Path(value) if value is not None else None

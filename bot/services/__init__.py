@@ -1,6 +1,20 @@
-"""The Discord-free use cases of the bot: GameService, its errors and the views it returns."""
+"""The Discord-free use cases of the bot: games, guild settings and stats, their errors and
+the views they return."""
 
-from bot.services.games import ROLL, GameService
-from bot.services.views import GameView, Player
+from bot.services.games import AI_LEVELS, ROLL, GameService
+from bot.services.guilds import GuildService
+from bot.services.stats import StatsService
+from bot.services.views import AutoTurn, DueWork, GameView, Player, Reminder
 
-__all__ = ["ROLL", "GameService", "GameView", "Player"]
+__all__ = [
+    "AI_LEVELS",
+    "ROLL",
+    "AutoTurn",
+    "DueWork",
+    "GameService",
+    "GameView",
+    "GuildService",
+    "Player",
+    "Reminder",
+    "StatsService",
+]

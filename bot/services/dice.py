@@ -1,8 +1,9 @@
 """All chance in a game comes from its secret seed (RULES.md R13).
 
-The setup RNG (seat shuffle, first player, 2-player piles) and every die roll are derived from
-the seed alone: a roll depends on the seed and on the log position it fills, so a restart, a
-replay or a second process always gets the same roll for the same position.
+The setup RNG (seat shuffle, first player, 2-player piles), every die roll and the seed of every
+AI decision are derived from the seed alone: a roll depends on the seed and on the log position
+it fills, so a restart, a replay or a second process always gets the same roll for the same
+position.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ def roll(seed: str, position: int, outcomes: list[tuple[str, Fraction]]) -> str:
             return notation
         pick -= weight
     raise AssertionError("unreachable: pick is below the total weight")
+
+
+def ai_seed(seed: str, position: int) -> int:
+    """The seed of an AI decision filling log position `position`: a replay, a restart or a
+    second process makes the same choice in the same position."""
+    return _derive(seed, f"ai:{position}") & ((1 << 64) - 1)
 
 
 def _derive(seed: str, purpose: str) -> int:

@@ -94,3 +94,27 @@ class IllegalMoveError(GameError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class NoAiSeatError(GameError):
+    """Removing an AI from a lobby that has none."""
+
+
+class HandedToAiError(GameError):
+    """A click by a player whose seat the AI plays after their timeouts (they must rejoin)."""
+
+
+class NotHandedToAiError(GameError):
+    """`rejoin` by a user whose seat is not played by the AI."""
+
+
+class ChannelNotAllowedError(GameError):
+    """`new` in a channel the server's moderators have not opened to games."""
+
+    def __init__(self, channel_ids: tuple[int, ...]) -> None:
+        super().__init__(f"games are allowed in {channel_ids}")
+        self.channel_ids = channel_ids
+
+
+class NotAReplayError(GameError):
+    """A replay of a game that is not in this server or has not been played to its end."""

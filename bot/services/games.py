@@ -1,9 +1,13 @@
-"""GameService: the Discord-free use cases (lobby, start, act, resign, abort, look, record).
+"""GameService: the Discord-free use cases (lobby, AI seats, start, act, resign, abort, rejoin,
+the turn clock's reminders and automatic moves, look, record).
 
 Every change to a game runs under that game's asyncio lock and is written in one database
 transaction guarded by the game's seq, so two fast clicks (or two processes) can never apply an
 action twice. The action log in the database is the source of truth: a game not in memory is
 rebuilt by replaying it, and the stored position snapshot is only checked against the replay.
+
+AI seats and timed-out turns are played here too: `due_work` lists what the turn clocks call
+for at the injected clock's now, and `remind` / `play_due` do it (the AI thinks in a thread).
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import engine
-from bot.services import dice
+import engine.ai
+from bot.services import deadlines, dice
 from bot.services.clock import Clock, system_clock, timestamp
 from bot.services.errors import (
     AlreadySeatedError,
@@ -24,18 +30,23 @@ from bot.services.errors import (
     ChannelHasGameError,
     GameNotFoundError,
     GameNotRunningError,
+    HandedToAiError,
     HostCannotLeaveError,
     HostOnlyError,
     IllegalMoveError,
     LobbyClosedError,
     LobbyFullError,
+    NoAiSeatError,
     NoGameHereError,
+    NotAReplayError,
     NotEnoughPlayersError,
+    NotHandedToAiError,
     NotSeatedError,
     NotYourTurnError,
     StaleBoardError,
 )
-from bot.services.views import GameView, Player
+from bot.services.guilds import check_turn_limit, check_variant
+from bot.services.views import AutoTurn, DueWork, GameView, Player, Reminder
 from bot.storage import (
     ActionRow,
     ChannelBusyError,
@@ -44,8 +55,11 @@ from bot.storage import (
     GameStore,
     NewAction,
     NewGame,
+    ResultRow,
+    SeatControl,
     SeatRow,
     StaleSeqError,
+    TurnClock,
 )
 from engine import GameConfig, GameState, Phase, Variant
 from engine.events import Event
@@ -55,12 +69,12 @@ log = logging.getLogger(__name__)
 ROLL = "roll"
 """The player's request to roll the die (variant rotate-after); the roll itself is chance."""
 
-MIN_TURN_LIMIT_SECONDS = 5 * 60
-MAX_TURN_LIMIT_SECONDS = 7 * 24 * 3600
 END_FINISHED = "finished"
 END_CANCELLED = "cancelled"
 END_ABORTED_BY_HOST = "aborted-by-host"
 END_ABORTED_BY_MODERATOR = "aborted-by-moderator"
+AI_LEVELS = ("easy", "medium", "hard")
+"""The levels an AI seat can be given in a lobby."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,12 +122,25 @@ class GameService:
         *,
         clock: Clock = system_clock,
         seeds: Callable[[], str] = dice.new_seed,
+        ai_budget: engine.ai.Budget | None = None,
     ) -> None:
+        """`ai_budget` limits the hard AI's search (None: the engine's default)."""
         self._store = store
+        self._ai_budget = ai_budget
         self._clock = clock
         self._seeds = seeds
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, _Loaded] = {}
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_schedule_change(self, listener: Callable[[], None]) -> None:
+        """Call `listener` whenever a turn clock or a game's display changes (a reminder or an
+        automatic move may have become due, or sooner)."""
+        self._listeners.append(listener)
+
+    def _schedule_changed(self) -> None:
+        for listener in self._listeners:
+            listener()
 
     # --- lobby -------------------------------------------------------------------------------
 
@@ -130,12 +157,8 @@ class GameService:
         """Open a lobby in the channel with the host seated."""
         if seats not in engine.PLAYER_COUNTS:
             raise BadOptionError("seats", seats)
-        if variant not in {v.value for v in Variant}:
-            raise BadOptionError("variant", variant)
-        if turn_limit_seconds is not None and not (
-            MIN_TURN_LIMIT_SECONDS <= turn_limit_seconds <= MAX_TURN_LIMIT_SECONDS
-        ):
-            raise BadOptionError("turn_limit", turn_limit_seconds)
+        check_variant(variant)
+        check_turn_limit(turn_limit_seconds)
         seed = self._seeds()
         new = NewGame(
             guild_id=guild_id,
@@ -180,6 +203,32 @@ class GameService:
             seats = await self._store.remove_seat(game_id, user_id, self._now())
             return self._remember_lobby(loaded.game, seats).view()
 
+    async def add_ai(self, game_id: int, user_id: int, level: str) -> GameView:
+        """The host seats an AI of `level` in their lobby."""
+        if level not in AI_LEVELS:
+            raise BadOptionError("level", level)
+        async with self._lock(game_id):
+            loaded = await self._lobby(game_id)
+            if user_id != loaded.game.host_id:
+                raise HostOnlyError()
+            if len(loaded.players) >= loaded.game.seats_wanted:
+                raise LobbyFullError()
+            seats = await self._store.add_ai_seat(game_id, level, self._now())
+            return self._remember_lobby(loaded.game, seats).view()
+
+    async def remove_ai(self, game_id: int, user_id: int) -> GameView:
+        """The host removes the AI seated last in their lobby."""
+        async with self._lock(game_id):
+            loaded = await self._lobby(game_id)
+            if user_id != loaded.game.host_id:
+                raise HostOnlyError()
+            rows = await self._store.seats(game_id)
+            ai_rows = [row for row in rows if row.ai_level is not None]
+            if not ai_rows:
+                raise NoAiSeatError()
+            seats = await self._store.remove_seat_row(game_id, ai_rows[-1].key, self._now())
+            return self._remember_lobby(loaded.game, seats).view()
+
     async def cancel(self, game_id: int, user_id: int) -> GameView:
         """The host closes their lobby before it starts."""
         async with self._lock(game_id):
@@ -197,25 +246,28 @@ class GameService:
             if len(loaded.players) < min(engine.PLAYER_COUNTS):
                 raise NotEnoughPlayersError(len(loaded.players))
             rng = dice.setup_rng(loaded.game.seed)
-            users = [player.user_id for player in loaded.players]
-            rng.shuffle(users)
-            config = engine.deal(len(users), Variant(loaded.game.variant), rng)
+            rows = await self._store.seats(game_id)
+            rng.shuffle(rows)
+            config = engine.deal(len(rows), Variant(loaded.game.variant), rng)
             state = engine.new_game(config)
-            seat_users = [user for user in users if user is not None]
+            players = tuple(
+                Player(row.user_id, seat, row.ai_level) for seat, row in enumerate(rows)
+            )
             try:
                 game = await self._store.start(
                     game_id,
-                    seat_users,
+                    [row.key for row in rows],
                     json.dumps(_config_to_json(config)),
                     json.dumps(engine.to_position(state)),
                     self._now(),
+                    self._fresh_clock(loaded.game, players, state),
                 )
             except StaleSeqError:
                 self._cache.pop(game_id, None)
                 raise LobbyClosedError() from None
-            players = tuple(Player(user, seat) for seat, user in enumerate(users))
             loaded = _Loaded(game, players, state)
             self._cache[game_id] = loaded
+            self._schedule_changed()
             return loaded.view()
 
     # --- play --------------------------------------------------------------------------------
@@ -235,6 +287,12 @@ class GameService:
             seat = _seat_of(loaded, user_id)
             if seat != state.to_move:
                 raise NotYourTurnError(_user_at(loaded, state.to_move))
+            player = _player_at(loaded, seat)
+            if player is not None and player.autoplay:
+                raise HandedToAiError()
+            controls = []
+            if player is not None and seat is not None and player.timeouts:
+                controls.append(SeatControl(seat, 0, False))  # they are back: no longer in a row
             entries: list[NewAction] = []
             events: list[Event] = []
             oriented = state.phase is Phase.ORIENT
@@ -253,7 +311,8 @@ class GameService:
                 )
                 state = _apply(state, face, events)
                 entries.append(NewAction(face, None))
-            return (await self._commit(loaded, state, entries, events)).view(events)
+            committed = await self._commit(loaded, state, entries, events, controls)
+            return committed.view(events)
 
     async def resign(self, game_id: int, user_id: int) -> GameView:
         """The user leaves the running game, as if eliminated (R9)."""
@@ -281,6 +340,121 @@ class GameService:
                 raise HostOnlyError()
             reason = END_ABORTED_BY_MODERATOR if moderator else END_ABORTED_BY_HOST
             return await self._end(loaded, reason, user_id)
+
+    async def rejoin(self, game_id: int, user_id: int) -> GameView:
+        """Take back a seat the AI was playing after timeouts; the turn clock starts anew if
+        it is that seat's turn."""
+        async with self._lock(game_id):
+            loaded = await self._running(game_id)
+            seat = _seat_of(loaded, user_id)
+            player = _player_at(loaded, seat)
+            if seat is None or player is None or not player.autoplay:
+                raise NotHandedToAiError()
+            players = _with_control(loaded.players, SeatControl(seat, 0, False))
+            clock = None
+            assert loaded.state is not None
+            if loaded.state.to_move == seat:
+                clock = self._fresh_clock(loaded.game, players, loaded.state)
+            game = await self._store.set_clock(
+                game_id,
+                loaded.game.seq,
+                clock or _clock_of(loaded.game),
+                [SeatControl(seat, 0, False)],
+            )
+            updated = replace(loaded, game=game, players=players)
+            self._cache[game_id] = updated
+            self._schedule_changed()
+            return updated.view()
+
+    # --- the turn clock ----------------------------------------------------------------------
+
+    async def due_work(self) -> list[DueWork]:
+        """What the turn clocks call for now: reminders to send and turns to play."""
+        now = self._clock()
+        work = []
+        for game in await self._store.due(deadlines.iso(now)):
+            kind = DueWork.PLAY if deadlines.is_due(game.due_at, now) else DueWork.REMIND
+            work.append(DueWork(game.id, game.seq, kind))
+        return work
+
+    async def next_due(self) -> datetime | None:
+        """When the earliest reminder or automatic move falls due (None: nothing scheduled)."""
+        value = await self._store.next_due()
+        return None if value is None else deadlines.parse(value)
+
+    async def remind(self, game_id: int, seq: int) -> Reminder | None:
+        """Mark the reminder of the game's current turn as sent and say whom to ping; None if
+        the game moved on or the reminder is not due (or was sent)."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id)
+            game = loaded.game
+            state = loaded.state
+            if (
+                game.status is not GameStatus.RUNNING
+                or game.seq != seq
+                or state is None
+                or state.to_move is None
+                or not deadlines.is_due(game.remind_at, self._clock())
+            ):
+                return None
+            clock = replace(_clock_of(game), remind_at=None)
+            updated = replace(loaded, game=await self._store.set_clock(game_id, seq, clock))
+            self._cache[game_id] = updated
+            self._schedule_changed()
+            assert game.due_at is not None
+            user = _user_at(loaded, state.to_move)
+            return Reminder(updated.view(), user, deadlines.parse(game.due_at))
+
+    async def play_due(self, game_id: int, seq: int) -> AutoTurn | None:
+        """Play the current turn by AI if it is due: an AI seat's turn, a handed-over seat's,
+        or (with the medium AI) one whose player ran out of time. None if nothing is due."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id)
+            game = loaded.game
+            state = loaded.state
+            if (
+                game.status is not GameStatus.RUNNING
+                or game.seq != seq
+                or state is None
+                or state.to_move is None
+                or not deadlines.is_due(game.due_at, self._clock())
+            ):
+                return None
+            seat = state.to_move
+            player = _player_at(loaded, seat)
+            assert player is not None
+            controls = []
+            if player.ai_level is not None:
+                level, reason = player.ai_level, AutoTurn.AI
+            elif player.autoplay:
+                level, reason = deadlines.TIMEOUT_LEVEL, AutoTurn.AUTOPLAY
+            else:
+                level, reason = deadlines.TIMEOUT_LEVEL, AutoTurn.TIMEOUT
+                timeouts = player.timeouts + 1
+                handed = timeouts >= deadlines.TIMEOUTS_BEFORE_HANDOVER
+                controls.append(SeatControl(seat, timeouts, handed))
+                if handed:
+                    reason = AutoTurn.HANDED_OVER
+            events: list[Event] = []
+            entries: list[NewAction] = []
+            while not state.is_over and state.to_move == seat:
+                position = game.seq + len(entries) + 1
+                if engine.current_player(state) == engine.CHANCE:
+                    action = dice.roll(game.seed, position, engine.chance_outcomes(state))
+                else:
+                    action = await asyncio.to_thread(
+                        engine.ai.choose_action,
+                        state,
+                        level,
+                        dice.ai_seed(game.seed, position),
+                        self._ai_budget,
+                    )
+                state = _apply(state, action, events)
+                entries.append(NewAction(action, None))
+                if any(isinstance(event, engine.TurnStarted) for event in events):
+                    break
+            committed = await self._commit(loaded, state, entries, events, controls)
+            return AutoTurn(committed.view(events), seat, player.user_id, level, reason)
 
     # --- looking -----------------------------------------------------------------------------
 
@@ -312,6 +486,13 @@ class GameService:
             extras["end_reason"] = loaded.game.end_reason
         return engine.record_to_json(engine.record_of(loaded.state, **extras))
 
+    async def replay_record(self, game_id: int, guild_id: int) -> dict[str, Any]:
+        """The record of a game of this server played to its end (for the replay GIF)."""
+        game = await self._store.get(game_id)
+        if game is None or game.guild_id != guild_id or game.status is not GameStatus.OVER:
+            raise NotAReplayError()
+        return await self.record(game_id)
+
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
         async with self._lock(game_id):
@@ -320,6 +501,7 @@ class GameService:
             if cached is not None and cached.game.seq == seq:
                 game = replace(cached.game, board_message_id=message_id, board_message_seq=seq)
                 self._cache[game_id] = replace(cached, game=game)
+        self._schedule_changed()
 
     async def behind_on_display(self) -> list[GameView]:
         """Started games whose message does not show their current seq (after a crash): a turn
@@ -330,6 +512,14 @@ class GameService:
 
     def _now(self) -> str:
         return timestamp(self._clock)
+
+    def _fresh_clock(self, game: GameRow, players: Sequence[Player], state: GameState) -> TurnClock:
+        """The clock of a turn (of `state`'s mover) beginning now."""
+        if state.is_over or state.to_move is None:
+            return TurnClock()
+        mover = next((p for p in players if p.seat == state.to_move), None)
+        ai_plays = mover is not None and mover.ai_plays
+        return deadlines.fresh_clock(self._clock(), game.turn_limit_seconds, ai_plays=ai_plays)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -375,8 +565,20 @@ class GameService:
         state: GameState,
         entries: list[NewAction],
         events: list[Event],
+        controls: Sequence[SeatControl] = (),
     ) -> _Loaded:
         status = GameStatus.OVER if state.is_over else GameStatus.RUNNING
+        players = loaded.players
+        for control in controls:
+            players = _with_control(players, control)
+        before = loaded.state
+        clock = None
+        if (
+            before is None
+            or before.to_move != state.to_move
+            or any(isinstance(event, engine.TurnStarted) for event in events)
+        ):
+            clock = self._fresh_clock(loaded.game, players, state)
         try:
             game = await self._store.append_actions(
                 loaded.game.id,
@@ -385,12 +587,14 @@ class GameService:
                 json.dumps(engine.to_position(state)),
                 self._now(),
                 status=status,
+                clock=clock,
+                controls=controls,
+                results=_results(state, players) if state.is_over else (),
             )
         except StaleSeqError:
             # Another writer (another process on the same file) got there first.
             self._cache.pop(loaded.game.id, None)
             raise _stale(loaded.game) from None
-        players = loaded.players
         resigned = {entry.resigned_seat for entry in entries if entry.resigned_seat is not None}
         if resigned:
             players = tuple(
@@ -400,6 +604,7 @@ class GameService:
         turn_events, previous_turn_events = loaded.advanced(events)
         updated = _Loaded(game, players, state, turn_events, previous_turn_events)
         self._cache[game.id] = updated
+        self._schedule_changed()
         return updated
 
     async def _end(self, loaded: _Loaded, reason: str, user_id: int) -> GameView:
@@ -412,6 +617,7 @@ class GameService:
             raise GameNotRunningError() from None
         ended = replace(loaded, game=game)
         self._cache[game.id] = ended
+        self._schedule_changed()
         return ended.view()
 
 
@@ -437,6 +643,52 @@ def _seat_of(loaded: _Loaded, user_id: int) -> int | None:
     return None
 
 
+def _player_at(loaded: _Loaded, seat: int | None) -> Player | None:
+    for player in loaded.players:
+        if seat is not None and player.seat == seat:
+            return player
+    return None
+
+
+def _with_control(players: tuple[Player, ...], control: SeatControl) -> tuple[Player, ...]:
+    return tuple(
+        replace(player, timeouts=control.timeouts, autoplay=control.autoplay)
+        if player.seat == control.seat
+        else player
+        for player in players
+    )
+
+
+def _clock_of(game: GameRow) -> TurnClock:
+    return TurnClock(game.turn_started_at, game.remind_at, game.due_at)
+
+
+def _results(state: GameState, players: Sequence[Player]) -> list[ResultRow]:
+    """Every seat's place, score and colour at the end (ties share a place)."""
+    outcome = state.outcome
+    assert outcome is not None
+    scores = engine.scores(state)
+    place_of = {seat: place for place, group in enumerate(outcome.ranking, 1) for seat in group}
+    rows = []
+    for player in players:
+        if player.seat is None:
+            continue
+        seat = player.seat
+        rows.append(
+            ResultRow(
+                seat=seat,
+                user_id=player.user_id,
+                ai_level=player.ai_level,
+                color=engine.seat_colors(state.players, seat)[0].value,
+                score=scores[seat].total,
+                dirhams=scores[seat].dirhams,
+                place=place_of[seat],
+                won=place_of[seat] == 1,
+            )
+        )
+    return rows
+
+
 def _user_at(loaded: _Loaded, seat: int | None) -> int | None:
     for player in loaded.players:
         if seat is not None and player.seat == seat:
@@ -445,7 +697,9 @@ def _user_at(loaded: _Loaded, seat: int | None) -> int | None:
 
 
 def _players(seats: list[SeatRow]) -> tuple[Player, ...]:
-    return tuple(Player(s.user_id, s.seat, s.ai_level, s.resigned) for s in seats)
+    return tuple(
+        Player(s.user_id, s.seat, s.ai_level, s.resigned, s.timeouts, s.autoplay) for s in seats
+    )
 
 
 def _config_to_json(config: GameConfig) -> dict[str, Any]:

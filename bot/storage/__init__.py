@@ -1,4 +1,4 @@
-"""SQLite storage for games: connection, migrations and the game repository."""
+"""SQLite storage: connection, migrations, games, guild settings and stats queries."""
 
 from bot.storage.database import Database, StorageError
 from bot.storage.games import (
@@ -9,9 +9,14 @@ from bot.storage.games import (
     GameStore,
     NewAction,
     NewGame,
+    ResultRow,
+    SeatControl,
     SeatRow,
     StaleSeqError,
+    TurnClock,
 )
+from bot.storage.guilds import GuildSettings, GuildStore
+from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 
 __all__ = [
     "ActionRow",
@@ -20,9 +25,17 @@ __all__ = [
     "GameRow",
     "GameStatus",
     "GameStore",
+    "GuildSettings",
+    "GuildStore",
+    "HistoryRow",
     "NewAction",
     "NewGame",
+    "PlayerStats",
+    "ResultRow",
+    "SeatControl",
     "SeatRow",
     "StaleSeqError",
+    "StatsStore",
     "StorageError",
+    "TurnClock",
 ]

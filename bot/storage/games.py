@@ -63,15 +63,56 @@ class GameRow:
     ended_by: int | None
     created_at: str
     updated_at: str
+    turn_started_at: str | None = None
+    remind_at: str | None = None
+    due_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
+    """A seat: a Discord user, or an AI (`ai_level`); `key` identifies the row itself."""
+
     user_id: int | None
     ai_level: str | None
     seat: int | None
     joined_at: str
     resigned: bool
+    key: int = 0
+    timeouts: int = 0
+    autoplay: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The current turn's timing (ISO timestamps): when it began, when its player gets their
+    reminder, and when the bot must act by itself (None: not at all)."""
+
+    turn_started_at: str | None = None
+    remind_at: str | None = None
+    due_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatControl:
+    """A seat's timeouts in a row and whether the AI plays it for the rest of the game."""
+
+    seat: int
+    timeouts: int
+    autoplay: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """How one seat of a finished game ended (what stats count)."""
+
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    color: str
+    score: int
+    dirhams: int
+    place: int
+    won: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +154,7 @@ class NewAction:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
     "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
-    "end_reason, ended_by, created_at, updated_at"
+    "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at"
 )
 
 
@@ -130,6 +171,9 @@ def _seat(row: sqlite3.Row) -> SeatRow:
         seat=row["seat"],
         joined_at=row["joined_at"],
         resigned=bool(row["resigned"]),
+        key=row["rowid"],
+        timeouts=row["timeouts"],
+        autoplay=bool(row["autoplay"]),
     )
 
 
@@ -138,6 +182,10 @@ class GameStore:
 
     def __init__(self, database: Database) -> None:
         self._db = database
+
+    @property
+    def database(self) -> Database:
+        return self._db
 
     async def create(self, new: NewGame, now: str) -> GameRow:
         """Insert a lobby with its host seated; ChannelBusyError if the channel has an open game."""
@@ -208,6 +256,22 @@ class GameStore:
             await _touch(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
+    async def add_ai_seat(self, game_id: int, level: str, now: str) -> list[SeatRow]:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (?, ?, ?)",
+                (game_id, level, now),
+            )
+            await _touch(conn, game_id, now)
+            return await _fetch_seats(conn, game_id)
+
+    async def remove_seat_row(self, game_id: int, key: int, now: str) -> list[SeatRow]:
+        """Remove one seat by its row key (an AI seat, which has no user id)."""
+        async with self._db.transaction() as conn:
+            await conn.execute("DELETE FROM seats WHERE game_id = ? AND rowid = ?", (game_id, key))
+            await _touch(conn, game_id, now)
+            return await _fetch_seats(conn, game_id)
+
     async def remove_seat(self, game_id: int, user_id: int, now: str) -> list[SeatRow]:
         async with self._db.transaction() as conn:
             await conn.execute(
@@ -219,12 +283,14 @@ class GameStore:
     async def start(
         self,
         game_id: int,
-        seat_users: Sequence[int],
+        seat_keys: Sequence[int],
         config: str,
         position: str,
         now: str,
+        clock: TurnClock | None = None,
     ) -> GameRow:
-        """Lobby -> running: give each user their seat (list index) and store the config.
+        """Lobby -> running: give each seat row (by key) its seat (list index), store the config
+        and the first turn's clock.
 
         The lobby message stops being the game's message: none shows the game until the first
         turn is posted (so a crash before that is seen as a display to catch up).
@@ -238,11 +304,12 @@ class GameStore:
             )
             if cursor.rowcount != 1:
                 raise StaleSeqError(game_id, 0)
-            for seat, user_id in enumerate(seat_users):
+            for seat, key in enumerate(seat_keys):
                 await conn.execute(
-                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?",
-                    (seat, game_id, user_id),
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND rowid = ?",
+                    (seat, game_id, key),
                 )
+            await _set_clock(conn, game_id, clock or TurnClock())
             return await _fetch_game(conn, game_id)
 
     async def append_actions(
@@ -254,8 +321,12 @@ class GameStore:
         now: str,
         *,
         status: GameStatus = GameStatus.RUNNING,
+        clock: TurnClock | None = None,
+        controls: Sequence[SeatControl] = (),
+        results: Sequence[ResultRow] = (),
     ) -> GameRow:
-        """Append actions after `expected_seq` and store the new snapshot, atomically.
+        """Append actions after `expected_seq` and store the new snapshot, atomically, with the
+        turn's new clock (None: unchanged), seat control changes and, at the end, the results.
 
         Raises StaleSeqError (and changes nothing) if another writer got there first.
         """
@@ -293,6 +364,11 @@ class GameStore:
                 await conn.execute(
                     "UPDATE games SET end_reason = 'finished' WHERE id = ?", (game_id,)
                 )
+                clock = TurnClock()
+            if clock is not None:
+                await _set_clock(conn, game_id, clock)
+            await _set_controls(conn, game_id, controls)
+            await _insert_results(conn, game_id, results)
             return await _fetch_game(conn, game_id)
 
     async def end(
@@ -301,7 +377,8 @@ class GameStore:
         """Close an open game (aborted or cancelled lobby); the row and its log are kept."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET status = ?, end_reason = ?, ended_by = ?, updated_at = ? "
+                "UPDATE games SET status = ?, end_reason = ?, ended_by = ?, updated_at = ?, "
+                "remind_at = NULL, due_at = NULL "
                 "WHERE id = ? AND status IN ('lobby', 'running')",
                 (status.value, reason, ended_by, now, game_id),
             )
@@ -332,6 +409,50 @@ class GameStore:
                 "UPDATE games SET board_message_id = ?, board_message_seq = ? WHERE id = ?",
                 (message_id, seq, game_id),
             )
+
+    async def set_clock(
+        self,
+        game_id: int,
+        expected_seq: int,
+        clock: TurnClock,
+        controls: Sequence[SeatControl] = (),
+    ) -> GameRow:
+        """Change the running game's clock (and seat controls) while it is still at
+        `expected_seq`; StaleSeqError otherwise."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "SELECT 1 FROM games WHERE id = ? AND seq = ? AND status = 'running'",
+                (game_id, expected_seq),
+            )
+            if await cursor.fetchone() is None:
+                raise StaleSeqError(game_id, expected_seq)
+            await _set_clock(conn, game_id, clock)
+            await _set_controls(conn, game_id, controls)
+            return await _fetch_game(conn, game_id)
+
+    async def due(self, now: str) -> list[GameRow]:
+        """Running games shown up to date whose reminder or automatic move is due by `now`."""
+        async with (
+            self._db.reading() as conn,
+            conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' "
+                "AND board_message_seq IS seq AND (due_at <= ? OR remind_at <= ?) "
+                "ORDER BY min(coalesce(due_at, remind_at), coalesce(remind_at, due_at)), id",
+                (now, now),
+            ) as cursor,
+        ):
+            return [_game(row) for row in await cursor.fetchall()]
+
+    async def next_due(self) -> str | None:
+        """The earliest reminder or automatic move of a running game shown up to date."""
+        query = (
+            "SELECT min(min(coalesce(due_at, remind_at), coalesce(remind_at, due_at))) "
+            "FROM games WHERE status = 'running' AND board_message_seq IS seq "
+            "AND (due_at IS NOT NULL OR remind_at IS NOT NULL)"
+        )
+        async with self._db.reading() as conn, conn.execute(query) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     async def get_meta(self, key: str) -> str | None:
         query = "SELECT value FROM bot_meta WHERE key = ?"
@@ -364,7 +485,8 @@ async def _fetch_game(conn: aiosqlite.Connection, game_id: int) -> GameRow:
 
 async def _fetch_seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
     async with conn.execute(
-        "SELECT user_id, ai_level, seat, joined_at, resigned FROM seats WHERE game_id = ? "
+        "SELECT rowid, user_id, ai_level, seat, joined_at, resigned, timeouts, autoplay "
+        "FROM seats WHERE game_id = ? "
         "ORDER BY seat IS NULL, seat, joined_at, rowid",
         (game_id,),
     ) as cursor:
@@ -373,3 +495,43 @@ async def _fetch_seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow
 
 async def _touch(conn: aiosqlite.Connection, game_id: int, now: str) -> None:
     await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+
+async def _set_clock(conn: aiosqlite.Connection, game_id: int, clock: TurnClock) -> None:
+    await conn.execute(
+        "UPDATE games SET turn_started_at = ?, remind_at = ?, due_at = ? WHERE id = ?",
+        (clock.turn_started_at, clock.remind_at, clock.due_at, game_id),
+    )
+
+
+async def _set_controls(
+    conn: aiosqlite.Connection, game_id: int, controls: Sequence[SeatControl]
+) -> None:
+    for control in controls:
+        await conn.execute(
+            "UPDATE seats SET timeouts = ?, autoplay = ? WHERE game_id = ? AND seat = ?",
+            (control.timeouts, int(control.autoplay), game_id, control.seat),
+        )
+
+
+async def _insert_results(
+    conn: aiosqlite.Connection, game_id: int, results: Sequence[ResultRow]
+) -> None:
+    await conn.executemany(
+        "INSERT INTO results (game_id, seat, user_id, ai_level, color, score, dirhams, place, "
+        "won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                game_id,
+                r.seat,
+                r.user_id,
+                r.ai_level,
+                r.color,
+                r.score,
+                r.dirhams,
+                r.place,
+                int(r.won),
+            )
+            for r in results
+        ],
+    )

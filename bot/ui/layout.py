@@ -6,7 +6,7 @@ import discord
 
 from bot.messages import text
 from bot.presenter import placement_labels
-from bot.services import ROLL, GameView
+from bot.services import AI_LEVELS, ROLL, GameView
 from bot.storage import GameStatus
 from bot.ui.buttons import GameButton
 from engine import Phase
@@ -19,11 +19,15 @@ LOBBY_JOIN = "join"
 LOBBY_LEAVE = "leave"
 LOBBY_START = "start"
 LOBBY_CANCEL = "cancel"
-LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START, LOBBY_CANCEL)
+LOBBY_REMOVE_AI = "airemove"
+LOBBY_ADD_AI = {f"ai{level}": level for level in AI_LEVELS}
+"""Lobby actions that seat an AI, by the level they seat (custom_id action -> level)."""
+LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START, LOBBY_CANCEL, LOBBY_REMOVE_AI, *LOBBY_ADD_AI)
 
 
 def lobby_buttons(view: GameView) -> discord.ui.View | None:
-    """Join, leave, start, cancel: only while the game is a lobby."""
+    """Join, leave, start, cancel, and (host only) add or remove AI seats: only while the game
+    is a lobby."""
     if view.status is not GameStatus.LOBBY:
         return None
     row = discord.ui.View(timeout=None)
@@ -34,14 +38,19 @@ def lobby_buttons(view: GameView) -> discord.ui.View | None:
         (LOBBY_CANCEL, "button.cancel", discord.ButtonStyle.danger),
     )
     for action, key, style in specs:
-        row.add_item(GameButton(view.id, view.seq, action, label=text(key), style=style))
+        row.add_item(GameButton(view.id, view.seq, action, label=text(key), style=style, row=0))
+    for action, level in LOBBY_ADD_AI.items():
+        label = text(f"button.add_ai.{level}")
+        row.add_item(GameButton(view.id, view.seq, action, label=label, emoji="🤖", row=1))
+    remove = text("button.remove_ai")
+    row.add_item(GameButton(view.id, view.seq, LOBBY_REMOVE_AI, label=remove, row=1))
     return row
 
 
 def decision_buttons(view: GameView) -> discord.ui.View | None:
     """The buttons for the decision the game waits for; None when it waits for none."""
     state = view.state
-    if view.status is not GameStatus.RUNNING or state is None:
+    if view.status is not GameStatus.RUNNING or state is None or view.ai_to_move:
         return None
     blue = discord.ButtonStyle.primary
     specs: list[tuple[str, str, str | None]]  # action, label, emoji

@@ -134,7 +134,16 @@ async def test_new_opens_a_lobby_with_persistent_buttons(edge: Edge) -> None:
         edge.host, "marrakech", "new", seats=3, variant="rotate-after"
     ).answer()
     assert not lobby.ephemeral
-    assert [button.label for button in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    assert [button.label for button in lobby.buttons()] == [
+        "Join",
+        "Leave",
+        "Start",
+        "Cancel",
+        "Add AI: easy",
+        "Add AI: medium",
+        "Add AI: hard",
+        "Remove AI",
+    ]
     for button in lobby.buttons():
         assert button.custom_id is not None and CUSTOM_ID_TEMPLATE.fullmatch(button.custom_id)
     assert "Assam turns after the rug" in lobby.embed_text()

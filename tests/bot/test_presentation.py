@@ -11,7 +11,7 @@ import pytest
 import engine
 from bot import errors, messages, presenter
 from bot.commands import TURN_LIMITS
-from bot.services import GameView, Player
+from bot.services import AI_LEVELS, GameView, Player
 from bot.services import errors as service_errors
 from bot.storage import GameRow, GameStatus
 from bot.ui.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
@@ -30,6 +30,10 @@ DYNAMIC_FAMILIES = {
     "end.tie_break": ["score", "dirhams", "shared"],
     "choice.variant": [variant.value for variant in engine.Variant],
     "choice.turn_limit": [str(seconds) for seconds in TURN_LIMITS],
+    "choice.ai_level": list(AI_LEVELS),
+    "ai.level": list(AI_LEVELS),
+    "button.add_ai": list(AI_LEVELS),
+    "history.outcome": ["running", "won", "aborted", "cancelled"],
     "turn.prompt": [phase.value for phase in Phase if phase is not Phase.OVER],
     "permission": [
         "view_channel",
@@ -64,6 +68,7 @@ def test_every_expected_error_has_a_short_answer() -> None:
         service_errors.StaleBoardError: (1, 2, 3, 4),
         service_errors.NotYourTurnError: (5,),
         service_errors.IllegalMoveError: ("a rug must touch Assam's square",),
+        service_errors.ChannelNotAllowedError: ((7, 8),),
     }
     kinds = service_errors.GameError.__subclasses__()
     assert len(kinds) >= 14
@@ -133,7 +138,8 @@ def test_placement_buttons_match_the_engine_order_and_fit() -> None:
 def test_lobby_buttons_only_while_a_lobby() -> None:
     lobby = GameView(game_row(GameStatus.LOBBY, 0), (Player(100, None),))
     buttons = lobby_buttons(lobby)
-    assert buttons is not None and len(buttons.children) == 4
+    assert buttons is not None and len(buttons.children) == 8, "4 lobby verbs, 4 AI buttons"
+    assert all(len(str(item.custom_id)) <= 100 for item in buttons.children)
     assert lobby_buttons(GameView(game_row(), ())) is None
 
 

@@ -44,8 +44,9 @@ async def db(tmp_path: Path):
 
 async def running_game(store: GameStore) -> int:
     game = await store.create(lobby(), NOW)
-    await store.add_seat(game.id, 200, NOW)
-    await store.start(game.id, [200, 100], '{"players": 2}', '{"p": 0}', NOW)
+    seats = await store.add_seat(game.id, 200, NOW)
+    keys = {seat.user_id: seat.key for seat in seats}
+    await store.start(game.id, [keys[200], keys[100]], '{"players": 2}', '{"p": 0}', NOW)
     return game.id
 
 

@@ -1,0 +1,155 @@
+"""The Discord edge of everything around games: stats, leaderboard, history, replays, and the
+server settings moderators change with /marrakech-admin.
+
+Thin like the game controller: parse, authorise, call a service, answer through the presenter;
+errors go through the one error table (via `guarded`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import Any
+
+import discord
+
+from bot import presenter
+from bot.controller import guarded
+from bot.errors import GuildOnlyError, ManagersOnlyError
+from bot.messages import text
+from bot.services import GameService, GuildService, StatsService
+from engine import record_from_json
+from render import render_replay
+
+Interaction = discord.Interaction[Any]
+
+REPLAY_NAME = "marrakech-game-{game_id}.gif"
+
+
+def _render_replay(record: dict[str, Any]) -> bytes:
+    return render_replay(record_from_json(record))
+
+
+class CommunityController:
+    """Handles /marrakech stats, leaderboard, history, replay and /marrakech-admin."""
+
+    def __init__(self, games: GameService, guilds: GuildService, stats: StatsService) -> None:
+        self._games = games
+        self._guilds = guilds
+        self._stats = stats
+
+    # --- stats and history -------------------------------------------------------------------
+
+    async def stats(self, interaction: Interaction, member: discord.abc.User | None) -> None:
+        async def work() -> None:
+            user_id = (member or interaction.user).id
+            stats = await self._stats.player(_guild_id(interaction), user_id)
+            post = presenter.stats_post(stats)
+            await interaction.response.send_message(
+                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+        await guarded(interaction, "showing stats", work)
+
+    async def leaderboard(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            rows = await self._stats.leaderboard(_guild_id(interaction))
+            post = presenter.leaderboard_post(rows)
+            await interaction.response.send_message(
+                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+        await guarded(interaction, "showing the leaderboard", work)
+
+    async def history(self, interaction: Interaction, *, server: bool) -> None:
+        async def work() -> None:
+            channel_id = None if server else interaction.channel_id
+            rows = await self._stats.history(_guild_id(interaction), channel_id)
+            post = presenter.history_post(rows, server=server)
+            await interaction.response.send_message(
+                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+        await guarded(interaction, "showing the history", work)
+
+    async def replay(self, interaction: Interaction, game_id: int) -> None:
+        """Post the animated replay (drawn in a thread: deferred first) and the record."""
+
+        async def work() -> None:
+            record = await self._games.replay_record(game_id, _guild_id(interaction))
+            await interaction.response.defer(thinking=True)
+            gif = await asyncio.to_thread(_render_replay, record)
+            files = [
+                discord.File(io.BytesIO(gif), filename=REPLAY_NAME.format(game_id=game_id)),
+                discord.File(
+                    io.BytesIO(json.dumps(record, indent=1).encode()),
+                    filename=presenter.RECORD_NAME.format(game_id=game_id),
+                ),
+            ]
+            await interaction.followup.send(
+                text("replay.done", game_id=game_id),
+                files=files,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        await guarded(interaction, f"replaying game {game_id}", work)
+
+    # --- server settings ---------------------------------------------------------------------
+
+    async def show_settings(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            settings = await self._guilds.settings(_managed_guild(interaction))
+            await _answer_settings(interaction, presenter.settings_post(settings), saved=False)
+
+        await guarded(interaction, "showing the settings", work)
+
+    async def set_turn_limit(self, interaction: Interaction, seconds: int) -> None:
+        async def work() -> None:
+            guild_id = _managed_guild(interaction)
+            settings = await self._guilds.set_turn_limit(guild_id, seconds or None)
+            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+
+        await guarded(interaction, "setting the turn limit", work)
+
+    async def set_variant(self, interaction: Interaction, variant: str) -> None:
+        async def work() -> None:
+            settings = await self._guilds.set_variant(_managed_guild(interaction), variant)
+            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+
+        await guarded(interaction, "setting the variant", work)
+
+    async def allow_channel(self, interaction: Interaction, channel_id: int) -> None:
+        async def work() -> None:
+            settings = await self._guilds.allow_channel(_managed_guild(interaction), channel_id)
+            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+
+        await guarded(interaction, "allowing a channel", work)
+
+    async def remove_channel(self, interaction: Interaction, channel_id: int) -> None:
+        async def work() -> None:
+            settings = await self._guilds.remove_channel(_managed_guild(interaction), channel_id)
+            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+
+        await guarded(interaction, "removing a channel", work)
+
+
+async def _answer_settings(interaction: Interaction, post: presenter.Post, *, saved: bool) -> None:
+    await interaction.response.send_message(
+        text("admin.saved") if saved else None, embed=post.embed, ephemeral=True
+    )
+
+
+def _guild_id(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise GuildOnlyError()
+    return interaction.guild_id
+
+
+def _managed_guild(interaction: Interaction) -> int:
+    """The guild, if the member may manage it (checked at run time: Discord's default
+    permissions can be overridden by a server)."""
+    guild_id = _guild_id(interaction)
+    if not interaction.permissions.manage_guild:
+        raise ManagersOnlyError()
+    return guild_id

@@ -1,0 +1,102 @@
+"""The turn-clock scheduler: one task that sleeps until the nearest reminder or automatic move.
+
+It never polls: it asks the service when the next piece of work falls due, sleeps until then
+on the injected clock, and is woken early whenever a turn clock or a game's display changes
+(GameService.on_schedule_change). At start-up its first pass handles what fell due while the
+bot was down. Tests drive `run_due` directly after moving their clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from bot.services import DueWork, GameService
+from bot.services.clock import Clock
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 30.0
+"""How long a piece of work that failed waits before it is tried again."""
+
+Handler = Callable[[DueWork], Awaitable[None]]
+
+
+class Scheduler:
+    def __init__(self, service: GameService, handle: Handler, clock: Clock) -> None:
+        self._service = service
+        self._handle = handle
+        self._clock = clock
+        self._wake = asyncio.Event()
+        self._retry_at: dict[DueWork, datetime] = {}
+        self._handled: set[DueWork] = set()
+        self._task: asyncio.Task[None] | None = None
+        service.on_schedule_change(self.wake)
+
+    def wake(self) -> None:
+        """Look at the schedule again now (something changed)."""
+        self._wake.set()
+
+    async def run_due(self) -> int:
+        """Handle every reminder and automatic move due by now; return how many were handled.
+        A piece of work that fails is logged and retried RETRY_SECONDS later."""
+        handled: set[DueWork] = set()
+        now = self._clock()
+        due = await self._service.due_work()
+        self._retry_at = {work: at for work, at in self._retry_at.items() if work in due}
+        for work in due:
+            retry_at = self._retry_at.get(work)
+            if retry_at is not None and retry_at > now:
+                continue
+            if work in self._handled:
+                # handled already and still due at the same seq: it changed nothing
+                log.warning(
+                    "%s of game %s changed nothing; retrying later", work.kind, work.game_id
+                )
+                self._retry_at[work] = now + timedelta(seconds=RETRY_SECONDS)
+                continue
+            try:
+                await self._handle(work)
+            except Exception:
+                log.exception("%s of game %s failed; retrying later", work.kind, work.game_id)
+                self._retry_at[work] = now + timedelta(seconds=RETRY_SECONDS)
+                continue
+            self._retry_at.pop(work, None)
+            handled.add(work)
+        self._handled = handled
+        return len(handled)
+
+    async def seconds_to_sleep(self) -> float | None:
+        """How long nothing is due (None: nothing scheduled at all)."""
+        now = self._clock()
+        wake_at = await self._service.next_due()
+        if wake_at is not None and wake_at <= now and self._retry_at:
+            # what is due now is waiting for a retry: sleep until the earliest one
+            wake_at = min(self._retry_at.values())
+        if wake_at is None:
+            return None
+        return max(0.0, (wake_at - now).total_seconds())
+
+    async def run_forever(self) -> None:
+        while True:
+            self._wake.clear()
+            await self.run_due()
+            delay = await self.seconds_to_sleep()
+            if delay == 0.0:
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self.run_forever(), name="turn-clock")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

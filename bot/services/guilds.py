@@ -1,0 +1,81 @@
+"""Per-server settings as use cases: moderators set defaults and allowed channels; `new` reads
+them to fill the options a player left out and to refuse channels not open to games."""
+
+from __future__ import annotations
+
+from bot.services.clock import Clock, system_clock, timestamp
+from bot.services.errors import BadOptionError, ChannelNotAllowedError
+from bot.storage import GuildSettings, GuildStore
+from engine import Variant
+
+MIN_TURN_LIMIT_SECONDS = 5 * 60
+MAX_TURN_LIMIT_SECONDS = 7 * 24 * 3600
+NO_LIMIT = 0
+"""The turn-limit option value that asks for no limit (rather than the server's default)."""
+
+
+def check_turn_limit(seconds: int | None) -> None:
+    if seconds is not None and not MIN_TURN_LIMIT_SECONDS <= seconds <= MAX_TURN_LIMIT_SECONDS:
+        raise BadOptionError("turn_limit", seconds)
+
+
+def check_variant(variant: str) -> None:
+    if variant not in {v.value for v in Variant}:
+        raise BadOptionError("variant", variant)
+
+
+class GuildService:
+    def __init__(self, store: GuildStore, *, clock: Clock = system_clock) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        return await self._store.get(guild_id)
+
+    async def options_for_new(
+        self,
+        guild_id: int,
+        channel_id: int,
+        parent_id: int | None,
+        *,
+        variant: str | None,
+        turn_limit_seconds: int | None,
+    ) -> tuple[str, int | None]:
+        """The variant and turn limit of a new game: the player's choice, else the server's
+        default. `turn_limit_seconds` 0 means "no limit", None "the default". Raises
+        ChannelNotAllowedError if games are not allowed in the channel (or its parent)."""
+        settings = await self._store.get(guild_id)
+        allowed = settings.channel_ids
+        if allowed and channel_id not in allowed and parent_id not in allowed:
+            raise ChannelNotAllowedError(allowed)
+        chosen_variant = variant or settings.variant or Variant.STANDARD.value
+        if turn_limit_seconds is None:
+            limit = settings.turn_limit_seconds
+        else:
+            limit = turn_limit_seconds or None
+        return chosen_variant, limit
+
+    async def set_turn_limit(self, guild_id: int, seconds: int | None) -> GuildSettings:
+        """The server's default turn limit (None: no limit)."""
+        check_turn_limit(seconds)
+        current = await self._store.get(guild_id)
+        await self._store.set_defaults(guild_id, seconds, current.variant, timestamp(self._clock))
+        return await self._store.get(guild_id)
+
+    async def set_variant(self, guild_id: int, variant: str) -> GuildSettings:
+        check_variant(variant)
+        current = await self._store.get(guild_id)
+        await self._store.set_defaults(
+            guild_id, current.turn_limit_seconds, variant, timestamp(self._clock)
+        )
+        return await self._store.get(guild_id)
+
+    async def allow_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+        await self._store.allow_channel(guild_id, channel_id)
+        return await self._store.get(guild_id)
+
+    async def remove_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+        """Take the channel off the allowed list (an empty list allows every channel)."""
+        if not await self._store.remove_channel(guild_id, channel_id):
+            raise BadOptionError("channel", channel_id)
+        return await self._store.get(guild_id)

@@ -1,0 +1,68 @@
+"""Per-server settings chosen by moderators: default turn limit and variant, allowed channels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.database import Database
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's defaults for `/marrakech new` and where games may be opened (empty: anywhere)."""
+
+    guild_id: int
+    turn_limit_seconds: int | None = None
+    variant: str | None = None
+    channel_ids: tuple[int, ...] = ()
+
+
+class GuildStore:
+    """Reads and writes guild settings; each method is one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        async with self._db.reading() as conn:
+            async with conn.execute(
+                "SELECT turn_limit_seconds, variant FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            ) as cursor:
+                row = await cursor.fetchone()
+            async with conn.execute(
+                "SELECT channel_id FROM guild_channels WHERE guild_id = ? ORDER BY channel_id",
+                (guild_id,),
+            ) as cursor:
+                channels = tuple(int(r[0]) for r in await cursor.fetchall())
+        if row is None:
+            return GuildSettings(guild_id, channel_ids=channels)
+        return GuildSettings(guild_id, row[0], row[1], channels)
+
+    async def set_defaults(
+        self, guild_id: int, turn_limit_seconds: int | None, variant: str | None, now: str
+    ) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, turn_limit_seconds, variant, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "turn_limit_seconds = excluded.turn_limit_seconds, "
+                "variant = excluded.variant, updated_at = excluded.updated_at",
+                (guild_id, turn_limit_seconds, variant, now),
+            )
+
+    async def allow_channel(self, guild_id: int, channel_id: int) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT OR IGNORE INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
+                (guild_id, channel_id),
+            )
+
+    async def remove_channel(self, guild_id: int, channel_id: int) -> bool:
+        """Take the channel off the list; False if it was not on it."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
+                (guild_id, channel_id),
+            )
+            return cursor.rowcount == 1

@@ -1,0 +1,427 @@
+"""Asynchronous play through the service on a real SQLite file, with an injected clock: AI
+seats, turn time limits (reminder, timeout, hand-over, rejoin, restart), the scheduler, server
+settings, stats and history. Time only moves when a test moves it; nothing sleeps."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import engine
+import engine.ai
+from bot.scheduler import Scheduler
+from bot.services import (
+    AutoTurn,
+    DueWork,
+    GameService,
+    GameView,
+    GuildService,
+    Reminder,
+    StatsService,
+)
+from bot.services.errors import (
+    BadOptionError,
+    ChannelNotAllowedError,
+    HandedToAiError,
+    HostOnlyError,
+    LobbyFullError,
+    NoAiSeatError,
+    NotAReplayError,
+    NotHandedToAiError,
+)
+from bot.storage import Database, GameStatus, GameStore, GuildStore, StatsStore
+from tests.bot.test_service import choose
+
+HOST, BOB, CAROL = 1001, 1002, 1003
+GUILD, CHANNEL = 9, 500
+LIMIT = 600
+FAST_AI = engine.ai.Budget(work=8)
+"""The hard AI's search kept small so that tests stay fast (and exactly reproducible)."""
+
+
+@dataclass
+class ManualClock:
+    now: datetime = field(default_factory=lambda: datetime(2026, 3, 1, 12, tzinfo=UTC))
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@dataclass
+class Table:
+    """A service on a real database, its clock, and a scheduler whose 'display' is a log."""
+
+    database: Database
+    clock: ManualClock
+    service: GameService
+    scheduler: Scheduler
+    reminders: list[Reminder] = field(default_factory=list)
+    turns: list[AutoTurn] = field(default_factory=list)
+
+    async def show(self, view: GameView) -> None:
+        """What the edge does after posting a game's message: record it as displayed."""
+        await self.service.set_board_message(view.id, 1000 + view.seq, view.seq)
+
+    async def handle(self, work: DueWork) -> None:
+        if work.kind == DueWork.REMIND:
+            reminder = await self.service.remind(work.game_id, work.seq)
+            assert reminder is not None
+            self.reminders.append(reminder)
+            return
+        turn = await self.service.play_due(work.game_id, work.seq)
+        assert turn is not None
+        self.turns.append(turn)
+        await self.show(turn.view)
+
+
+def seeds() -> str:
+    return "0123456789abcdef" * 2
+
+
+def make_table(database: Database, clock: ManualClock) -> Table:
+    service = GameService(GameStore(database), clock=clock, seeds=seeds, ai_budget=FAST_AI)
+    table = Table(database, clock, service, None)  # type: ignore[arg-type]
+    table.scheduler = Scheduler(service, table.handle, clock)
+    return table
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> AsyncIterator[Database]:
+    db = await Database.open(tmp_path / "async.sqlite3")
+    yield db
+    await db.close()
+
+
+@pytest.fixture
+def table(database: Database) -> Table:
+    return make_table(database, ManualClock())
+
+
+async def run_until_quiet(table: Table, limit: int = 200) -> None:
+    """Run the scheduler's due work until nothing more is due now."""
+    for _ in range(limit):
+        if not await table.scheduler.run_due():
+            return
+    raise AssertionError("the scheduler never went quiet")
+
+
+async def human_vs_ai(table: Table, *levels: str, limit: int | None = None) -> GameView:
+    view = await table.service.create_lobby(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=HOST,
+        seats=1 + len(levels),
+        turn_limit_seconds=limit,
+    )
+    for level in levels:
+        view = await table.service.add_ai(view.id, HOST, level)
+    view = await table.service.start(view.id, HOST)
+    await table.show(view)
+    return view
+
+
+# --- AI seats --------------------------------------------------------------------------------
+
+
+async def test_only_the_host_seats_and_removes_ais_in_an_open_lobby(table: Table) -> None:
+    service = table.service
+    view = await service.create_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=3)
+    with pytest.raises(HostOnlyError):
+        await service.add_ai(view.id, BOB, "easy")
+    with pytest.raises(BadOptionError):
+        await service.add_ai(view.id, HOST, "godlike")
+    with pytest.raises(NoAiSeatError):
+        await service.remove_ai(view.id, HOST)
+    await service.add_ai(view.id, HOST, "easy")
+    view = await service.add_ai(view.id, HOST, "hard")
+    assert [(p.user_id, p.ai_level) for p in view.players] == [
+        (HOST, None),
+        (None, "easy"),
+        (None, "hard"),
+    ]
+    with pytest.raises(LobbyFullError):
+        await service.join(view.id, BOB)
+    view = await service.remove_ai(view.id, HOST)
+    assert [p.ai_level for p in view.players] == [None, "easy"], "the last AI seated leaves"
+
+
+async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
+    view = await human_vs_ai(table, "easy", "medium", "hard")
+    for _ in range(200):
+        await run_until_quiet(table)
+        view = await table.service.look(view.id)
+        if view.status is not GameStatus.RUNNING:
+            break
+        assert not view.ai_to_move, "an AI turn was left waiting"
+        view = await table.service.act(view.id, HOST, view.seq, choose(view))
+        await table.show(view)
+    assert view.status is GameStatus.OVER
+    assert {turn.reason for turn in table.turns} == {AutoTurn.AI}
+    assert {turn.level for turn in table.turns} == {"easy", "medium", "hard"}
+    record = await table.service.record(view.id)
+    assert engine.replay_record(engine.record_from_json(record)).is_over
+
+    stats = StatsService(StatsStore(table.database))
+    mine = await stats.player(GUILD, HOST)
+    assert mine.games == 1 and mine.favourite_color is not None
+    board = await stats.leaderboard(GUILD)
+    assert [row.user_id for row in board] == [HOST], "AI seats are nobody's stats"
+
+
+async def test_ai_turns_replay_exactly_from_the_seed(database: Database, tmp_path: Path) -> None:
+    records = []
+    for index in range(2):
+        db = await Database.open(tmp_path / f"replay{index}.sqlite3")
+        try:
+            table = make_table(db, ManualClock())
+            view = await human_vs_ai(table, "medium", "hard")
+            for _ in range(6):
+                await run_until_quiet(table)
+                view = await table.service.look(view.id)
+                view = await table.service.act(view.id, HOST, view.seq, choose(view))
+                await table.show(view)
+            await run_until_quiet(table)
+            records.append((await table.service.record(view.id))["actions"])
+        finally:
+            await db.close()
+    assert records[0] == records[1] and len(records[0]) > 12
+
+
+# --- turn time limits ------------------------------------------------------------------------
+
+
+async def two_humans(table: Table, limit: int = LIMIT) -> GameView:
+    view = await table.service.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=2, turn_limit_seconds=limit
+    )
+    await table.service.join(view.id, BOB)
+    view = await table.service.start(view.id, HOST)
+    await table.show(view)
+    return view
+
+
+async def play_turn(table: Table, view: GameView, user: int) -> GameView:
+    """`user` plays their whole turn with the deterministic test player, then it is shown."""
+    turn = view.state.turn if view.state is not None else 0
+    while view.status is GameStatus.RUNNING and view.state and view.state.turn == turn:
+        assert view.user_to_move == user
+        view = await table.service.act(view.id, user, view.seq, choose(view))
+    await table.show(view)
+    return view
+
+
+async def test_a_reminder_at_half_time_then_the_medium_ai_plays_at_the_deadline(
+    table: Table,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert await table.scheduler.seconds_to_sleep() == LIMIT / 2
+    table.clock.advance(LIMIT / 2 - 1)
+    assert await table.scheduler.run_due() == 0
+    table.clock.advance(1)
+    assert await table.scheduler.run_due() == 1
+    assert [r.user_id for r in table.reminders] == [mover]
+    assert table.reminders[0].deadline == table.clock.now + timedelta(seconds=LIMIT / 2)
+    assert await table.scheduler.run_due() == 0, "one reminder only"
+    assert await table.scheduler.seconds_to_sleep() == LIMIT / 2
+
+    table.clock.advance(LIMIT / 2)
+    assert await table.scheduler.run_due() == 1
+    (turn,) = table.turns
+    assert (turn.reason, turn.user_id, turn.level) == (AutoTurn.TIMEOUT, mover, "medium")
+    after = await table.service.look(view.id)
+    assert after.user_to_move != mover and after.state is not None and after.state.turn == 2
+    assert after.player_at(turn.seat).timeouts == 1  # type: ignore[union-attr]
+    assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the next turn's clock"
+
+
+async def test_three_timeouts_in_a_row_hand_the_seat_to_the_ai_until_rejoin(
+    table: Table,
+) -> None:
+    view = await two_humans(table)
+    sleeper = view.user_to_move
+    assert sleeper is not None
+    other = BOB if sleeper == HOST else HOST
+    for expected in (AutoTurn.TIMEOUT, AutoTurn.TIMEOUT, AutoTurn.HANDED_OVER):
+        table.clock.advance(LIMIT)
+        await table.scheduler.run_due()
+        assert table.turns[-1].reason == expected and table.turns[-1].user_id == sleeper
+        view = await table.service.look(view.id)
+        assert view.user_to_move == other
+        view = await play_turn(table, view, other)
+        if expected != AutoTurn.HANDED_OVER:
+            assert view.user_to_move == sleeper
+    # handed over: the AI plays the sleeper's turn at once, no waiting for a deadline
+    with pytest.raises(HandedToAiError):
+        await table.service.act(view.id, sleeper, view.seq, choose(view))
+    await run_until_quiet(table)
+    assert table.turns[-1].reason == AutoTurn.AUTOPLAY
+    view = await table.service.look(view.id)
+    assert view.user_to_move == other
+    with pytest.raises(NotHandedToAiError):
+        await table.service.rejoin(view.id, other)
+    view = await table.service.rejoin(view.id, sleeper)
+    player = view.player_at(view.seat_of(sleeper))
+    assert player is not None and not player.autoplay and player.timeouts == 0
+    view = await play_turn(table, view, other)
+    assert view.user_to_move == sleeper and not view.ai_to_move
+    assert await table.scheduler.run_due() == 0, "their own turn again, with a fresh clock"
+
+
+async def test_acting_in_time_resets_the_timeout_count(
+    table: Table,
+) -> None:
+    view = await two_humans(table)
+    sleeper = view.user_to_move
+    assert sleeper is not None
+    other = BOB if sleeper == HOST else HOST
+    table.clock.advance(LIMIT)
+    await table.scheduler.run_due()
+    view = await table.service.look(view.id)
+    view = await play_turn(table, view, other)
+    assert view.player_at(view.seat_of(sleeper)).timeouts == 1  # type: ignore[union-attr]
+    # the sleeper comes back in time: the count starts again
+    view = await play_turn(table, view, sleeper)
+    assert view.player_at(view.seat_of(sleeper)).timeouts == 0  # type: ignore[union-attr]
+
+
+async def test_a_deadline_passed_while_the_bot_was_down_is_handled_at_start_up(
+    database: Database, tmp_path: Path
+) -> None:
+    path = tmp_path / "restart.sqlite3"
+    db = await Database.open(path)
+    clock = ManualClock()
+    first = make_table(db, clock)
+    view = await two_humans(first)
+    mover = view.user_to_move
+    await db.close()
+
+    clock.advance(3 * LIMIT)  # the bot was down for half an hour
+    db = await Database.open(path)
+    try:
+        second = make_table(db, clock)
+        due = await second.service.due_work()
+        assert due == [DueWork(view.id, view.seq, DueWork.PLAY)], "the deadline outranks"
+        await second.scheduler.run_due()
+        assert [(t.reason, t.user_id) for t in second.turns] == [(AutoTurn.TIMEOUT, mover)]
+        assert second.reminders == [], "no stale reminder after the deadline itself"
+    finally:
+        await db.close()
+
+
+async def test_no_limit_means_nothing_is_ever_due(table: Table) -> None:
+    view = await table.service.create_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
+    await table.service.join(view.id, BOB)
+    await table.show(await table.service.start(view.id, HOST))
+    table.clock.advance(30 * 24 * 3600)
+    assert await table.scheduler.seconds_to_sleep() is None
+    assert await table.scheduler.run_due() == 0
+
+
+async def test_work_waits_for_the_display_and_failures_are_retried_later(table: Table) -> None:
+    view = await table.service.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=2
+    )
+    await table.service.add_ai(view.id, HOST, "easy")
+    view = await table.service.start(view.id, HOST)
+    if not view.ai_to_move:
+        view = await table.service.act(view.id, HOST, view.seq, choose(view))
+        view = await table.service.act(view.id, HOST, view.seq, choose(view))
+    assert view.ai_to_move
+    assert await table.scheduler.seconds_to_sleep() is None, "not shown yet: nothing due"
+    await table.show(view)
+    assert await table.scheduler.seconds_to_sleep() == 0.0
+
+    calls = []
+
+    async def failing(work: DueWork) -> None:
+        calls.append(work)
+        raise RuntimeError("Discord is down")
+
+    broken = Scheduler(table.service, failing, table.clock)
+    assert await broken.run_due() == 0 and len(calls) == 1
+    assert await broken.run_due() == 0 and len(calls) == 1, "not retried at once"
+    assert await broken.seconds_to_sleep() == 30.0
+    table.clock.advance(30)
+    await broken.run_due()
+    assert len(calls) == 2
+
+
+# --- server settings -------------------------------------------------------------------------
+
+
+async def test_server_defaults_and_allowed_channels(database: Database) -> None:
+    guilds = GuildService(GuildStore(database), clock=ManualClock())
+    assert await guilds.options_for_new(
+        GUILD, CHANNEL, None, variant=None, turn_limit_seconds=None
+    ) == ("standard", None)
+    await guilds.set_turn_limit(GUILD, 3600)
+    await guilds.set_variant(GUILD, "rotate-after")
+    with pytest.raises(BadOptionError):
+        await guilds.set_turn_limit(GUILD, 60)
+    assert await guilds.options_for_new(
+        GUILD, CHANNEL, None, variant=None, turn_limit_seconds=None
+    ) == ("rotate-after", 3600)
+    assert await guilds.options_for_new(
+        GUILD, CHANNEL, None, variant="standard", turn_limit_seconds=0
+    ) == ("standard", None), "a player's explicit choice wins, 0 meaning no limit"
+
+    await guilds.allow_channel(GUILD, 77)
+    with pytest.raises(ChannelNotAllowedError) as refused:
+        await guilds.options_for_new(GUILD, CHANNEL, None, variant=None, turn_limit_seconds=None)
+    assert refused.value.channel_ids == (77,)
+    await guilds.options_for_new(GUILD, 78, 77, variant=None, turn_limit_seconds=None)
+    await guilds.options_for_new(GUILD + 1, CHANNEL, None, variant=None, turn_limit_seconds=None)
+    settings = await guilds.remove_channel(GUILD, 77)
+    assert settings.channel_ids == () and settings.turn_limit_seconds == 3600
+    with pytest.raises(BadOptionError):
+        await guilds.remove_channel(GUILD, 77)
+
+
+# --- stats and history -----------------------------------------------------------------------
+
+
+async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
+    service = table.service
+    stats = StatsService(StatsStore(table.database))
+    aborted = await two_humans(table, limit=LIMIT)
+    await service.abort(aborted.id, HOST)
+    assert (await stats.player(GUILD, HOST)).games == 0
+    with pytest.raises(NotAReplayError):
+        await service.replay_record(aborted.id, GUILD)
+
+    view = await human_vs_ai(table, "easy")
+    while view.status is GameStatus.RUNNING:
+        await run_until_quiet(table)
+        view = await service.look(view.id)
+        if view.status is GameStatus.RUNNING:
+            view = await service.act(view.id, HOST, view.seq, choose(view))
+            await table.show(view)
+    state = view.state
+    assert state is not None and state.outcome is not None
+    seat = view.seat_of(HOST)
+    assert seat is not None
+    mine = await stats.player(GUILD, HOST)
+    score = engine.scores(state)[seat].total
+    won = seat in state.outcome.ranking[0]
+    assert (mine.games, mine.wins, mine.best_score, mine.average_score) == (1, won, score, score)
+    assert mine.favourite_color == engine.seat_colors(2, seat)[0].value
+    assert (await stats.player(GUILD + 1, HOST)).games == 0, "per server"
+
+    history = await stats.history(GUILD, CHANNEL)
+    assert [(row.game_id, row.status) for row in history] == [
+        (view.id, "over"),
+        (aborted.id, "aborted"),
+    ]
+    assert len(history[0].winner_ids) >= 1
+    record = await service.replay_record(view.id, GUILD)
+    assert record["seed"] == seeds()
+    with pytest.raises(NotAReplayError):
+        await service.replay_record(view.id, GUILD + 1)
