@@ -234,6 +234,14 @@ def orient(facing: int, rotation: str) -> Facing:
     )
 
 
+def orientations(state: GameState) -> list[tuple[str, Facing]]:
+    """The ways Assam may be turned now, each with the facing it gives, in `legal_actions`
+    order: L, S, R before the roll (R4), L, R after laying in the variant (R12); [] otherwise."""
+    if state.phase is not Phase.ORIENT and state.phase is not Phase.ROTATE:
+        return []
+    return [(action, orient(state.facing, action)) for action in legal_actions(state)]
+
+
 def lay_rug(state: GameState, color: int, squares: tuple[int, int]) -> GameState:
     """`state` with a rug of colour index `color` on `squares` (R10: on top of what was there).
 
@@ -370,7 +378,7 @@ def _apply_rotate(state: GameState, action: str, events: list[Event]) -> GameSta
         )
     mover = state.to_move
     assert mover is not None
-    facing = turn_left(state.facing) if action == "L" else turn_right(state.facing)
+    facing = orient(state.facing, action)
     events.append(AssamRotated(mover, action, facing))
     return _next_turn(state._replace(facing=facing), mover, events)
 

@@ -29,8 +29,7 @@ from engine import (
     Phase,
     RugPlaced,
     TaxPaid,
-    apply,
-    legal_actions,
+    orientations,
     placements,
 )
 from render.encode import encode_png
@@ -63,18 +62,6 @@ class TurnMarks:
     candidates: tuple[tuple[int, int], ...] = ()
     turns: tuple[tuple[str, Facing], ...] = ()
     paid: int | None = None  # dirhams paid for the region, shown on a coin where Assam paid
-
-
-def turn_options(state: GameState) -> tuple[tuple[str, Facing], ...]:
-    """The ways Assam may be turned now (ORIENT: L, S, R; variant ROTATE: L, R), each with the
-    facing it leads to, as the engine applies them; empty in other phases."""
-    if state.phase not in (Phase.ORIENT, Phase.ROTATE):
-        return ()
-    options = []
-    for action in legal_actions(state):
-        turned, _ = apply(state, action)
-        options.append((action, turned.facing))
-    return tuple(options)
 
 
 def marks_from_events(events: Iterable[Event]) -> TurnMarks:
@@ -114,7 +101,7 @@ def _resolve(
         paid_region=told.paid_region if paid_region is None else frozenset(paid_region),
         last_rug=told.last_rug if last_rug is None else tuple(last_rug),
         candidates=tuple((a, b) for a, b in shown),
-        turns=turn_options(state) if show_candidates else (),
+        turns=tuple(orientations(state)) if show_candidates else (),
         paid=told.paid if paid_region is None else None,
     )
 

@@ -14,9 +14,11 @@ from engine import (
     Facing,
     IllegalActionError,
     Phase,
+    Variant,
     chance_outcomes,
     current_player,
     legal_actions,
+    orientations,
     parse_square,
     square_name,
     walk,
@@ -111,6 +113,23 @@ def test_r4_orient_choices_are_left_straight_right() -> None:
         assert after.facing is facing
         assert after.phase is Phase.ROLL
         assert of_type(events, AssamTurned) == [AssamTurned(0, action, facing)]
+
+
+@pytest.mark.parametrize("facing", list(Facing))
+def test_r4_r12_orientations_give_each_turn_with_its_facing(facing: Facing) -> None:
+    """R4: orient L, S, R turn a quarter left, keep, turn a quarter right; R12: after laying,
+    only L and R. Each is listed with the facing `apply` gives; other phases offer none."""
+    left, right = Facing((facing + 3) % 4), Facing((facing + 1) % 4)
+    orient = board(4, facing=facing.name, phase=Phase.ORIENT)
+    assert orientations(orient) == [("L", left), ("S", facing), ("R", right)]
+    rotate = board(4, facing=facing.name, phase=Phase.ROTATE, variant=Variant.ROTATE_AFTER)
+    assert orientations(rotate) == [("L", left), ("R", right)]
+    for state in (orient, rotate):
+        assert [action for action, _ in orientations(state)] == legal_actions(state)
+        for action, turned in orientations(state):
+            assert play(state, action)[0].facing is turned
+    for phase in (Phase.ROLL, Phase.PLACE):
+        assert orientations(board(4, facing=facing.name, phase=phase)) == []
 
 
 @pytest.mark.parametrize("action", ["U", "B", "180", "LL", "N", "x"])

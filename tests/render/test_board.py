@@ -21,6 +21,7 @@ from engine import (
     TaxPaid,
     Variant,
     legal_actions,
+    orientations,
     owner_of,
     placement_notation,
     placements,
@@ -33,7 +34,6 @@ from render import (
     render_board,
     render_game_over,
 )
-from render.board import turn_options
 from render.layout import layout, step_arc
 from render.overlays import path_points, payment_center, turn_badge_center
 from render.palette import (
@@ -252,10 +252,11 @@ def test_ways_to_turn_assam_are_labelled_on_the_sides_he_may_face(
     plain = decode(render_board(state))
     geometry = layout(DEFAULT_SIZE, 3)
     reach = badge_radius(geometry.cell) // 2
-    options = turn_options(state)
+    options = orientations(state)
     assert [label for label, _ in options] == labels == legal_actions(state)
     allowed = {facing for _, facing in options}
     assert (state.facing in allowed) is (phase is Phase.ORIENT)  # S keeps his facing
+    assert Facing((state.facing + 2) % 4) not in allowed  # never turned round (R4)
     for facing in Facing:
         x, y = turn_badge_center(geometry, state.assam, facing)
         assert (_badge_pixels(image, x, y, reach) > reach) is (facing in allowed), facing
