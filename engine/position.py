@@ -18,7 +18,7 @@ from engine.model import (
     seat_color_indices,
     seat_colors,
 )
-from engine.rules import rank, scores
+from engine.rules import REASON_LAST_PLAYER, REASON_RUGS_EXHAUSTED, end_reason, rank, scores
 from engine.state import GameState
 
 POSITION_FORMAT = "marrakech-position/1"
@@ -285,8 +285,13 @@ def _with_outcome(state: GameState, raw: object) -> GameState:
     if not isinstance(raw, dict) or not isinstance(raw.get("ranking"), list):
         raise FormatError('a finished game needs an "outcome" with a "ranking"')
     reason = raw.get("reason")
-    if reason not in ("rugs-exhausted", "last-player-standing"):
+    if reason not in (REASON_RUGS_EXHAUSTED, REASON_LAST_PLAYER):
         raise FormatError('"outcome.reason" must be "rugs-exhausted" or "last-player-standing"')
+    due = end_reason(state)
+    if due is None:
+        raise FormatError("the game is not over: two or more players are in and one holds a rug")
+    if reason != due:
+        raise FormatError(f'the game ended by "{due}" (R9, R11), not "{reason}"')
     ranking = raw["ranking"]
     if not all(isinstance(g, list) and all(type(s) is int for s in g) for g in ranking):
         raise FormatError('"outcome.ranking" must be a list of lists of seats')
@@ -296,7 +301,7 @@ def _with_outcome(state: GameState, raw: object) -> GameState:
     # Eliminated seats rank in reverse elimination order, which gives the elimination order.
     eliminated = [s for s in reversed(order) if s in state.eliminated]
     state = state._replace(eliminated=tuple(eliminated))
-    outcome = rank(state, str(reason))
+    outcome = rank(state, due)
     if [list(g) for g in outcome.ranking] != ranking:
         raise FormatError('"outcome.ranking" does not follow from the scores (R9, R11)')
     return state._replace(outcome=outcome)

@@ -287,6 +287,23 @@ def test_positions_refuse_impossible_games() -> None:
         from_position(body)
 
 
+def test_positions_refuse_an_end_the_rules_do_not_give() -> None:
+    """R9, R11: "over" only when no player still in holds a rug or one player is left, and
+    the reason must be the one the rules give."""
+    finished = to_position(finished_game(3, Variant.STANDARD, 4))
+    assert finished["outcome"]["reason"] == "rugs-exhausted"
+    wrong_reason = copy.deepcopy(finished)
+    wrong_reason["outcome"]["reason"] = "last-player-standing"
+    with pytest.raises(FormatError, match="rugs-exhausted"):
+        from_position(wrong_reason)
+    early = base_position()  # turn 2: every seat still holds rugs
+    ranking = [[s["seat"]] for s in sorted(early["scores"], key=lambda s: -s["total"])]
+    early.update(phase="over", to_move=None)
+    early["outcome"] = {"ranking": ranking, "reason": "rugs-exhausted"}
+    with pytest.raises(FormatError, match="not over"):
+        from_position(early)
+
+
 @pytest.mark.parametrize("missing", ["format", "cells", "seats", "assam", "phase", "to_move"])
 def test_positions_missing_a_field(missing: str) -> None:
     body = base_position()
