@@ -153,8 +153,10 @@ class GameService:
         seats: int = 4,
         variant: str = Variant.STANDARD.value,
         turn_limit_seconds: int | None = None,
+        locale: str = "en",
     ) -> GameView:
-        """Open a lobby in the channel with the host seated."""
+        """Open a lobby in the channel with the host seated; its public messages will be
+        written in `locale` (a bot.messages language)."""
         if seats not in engine.PLAYER_COUNTS:
             raise BadOptionError("seats", seats)
         check_variant(variant)
@@ -169,6 +171,7 @@ class GameService:
             turn_limit_seconds=turn_limit_seconds,
             seed=seed,
             seed_sha256=dice.commitment(seed),
+            locale=locale,
         )
         try:
             game = await self._store.create(new, self._now())

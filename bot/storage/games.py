@@ -66,6 +66,8 @@ class GameRow:
     turn_started_at: str | None = None
     remind_at: str | None = None
     due_at: str | None = None
+    locale: str = "en"
+    """The language of the game's public messages (bot.messages.LANGUAGES)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,7 @@ class NewGame:
     turn_limit_seconds: int | None
     seed: str
     seed_sha256: str
+    locale: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +157,7 @@ class NewAction:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
     "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
-    "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at"
+    "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale"
 )
 
 
@@ -193,8 +196,9 @@ class GameStore:
             try:
                 cursor = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
-                    "variant, turn_limit_seconds, seed, seed_sha256, created_at, updated_at) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    "variant, turn_limit_seconds, seed, seed_sha256, created_at, updated_at, "
+                    "locale) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         new.guild_id,
                         new.channel_id,
@@ -206,6 +210,7 @@ class GameStore:
                         new.seed_sha256,
                         now,
                         now,
+                        new.locale,
                     ),
                 )
             except sqlite3.IntegrityError as error:

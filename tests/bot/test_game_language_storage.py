@@ -1,0 +1,67 @@
+"""A game's language is stored with it (migration 0003): kept across a reopen, and games from
+before the migration read as English."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.storage import Database, GameStore, NewGame
+from bot.storage.database import load_migrations
+
+NOW = "2026-01-01T00:00:00+00:00"
+
+
+def lobby(channel_id: int, locale: str) -> NewGame:
+    return NewGame(
+        guild_id=1,
+        channel_id=channel_id,
+        host_id=100,
+        seats_wanted=3,
+        variant="standard",
+        turn_limit_seconds=None,
+        seed="ab" * 16,
+        seed_sha256="cd" * 32,
+        locale=locale,
+    )
+
+
+async def test_a_game_keeps_its_language_across_a_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    database = await Database.open(path)
+    try:
+        store = GameStore(database)
+        french = await store.create(lobby(10, "fr"), NOW)
+        ukrainian = await store.create(lobby(11, "uk"), NOW)
+        assert (french.locale, ukrainian.locale) == ("fr", "uk")
+    finally:
+        await database.close()
+    database = await Database.open(path)
+    try:
+        store = GameStore(database)
+        again = await store.get(french.id)
+        open_here = await store.open_in_channel(11)
+        assert again is not None and again.locale == "fr"
+        assert open_here is not None and open_here.locale == "uk"
+    finally:
+        await database.close()
+
+
+async def test_games_from_before_languages_are_english(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    first = next(migration for migration in load_migrations() if migration.version == 1)
+    with sqlite3.connect(path) as raw:
+        raw.executescript(first.sql)
+        raw.execute(
+            "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, seed_sha256, "
+            "created_at, updated_at) VALUES (10, 100, 3, 'standard', 's', 'h', ?, ?)",
+            (NOW, NOW),
+        )
+        raw.execute("PRAGMA user_version = 1")
+    database = await Database.open(path)
+    try:
+        assert await database.schema_version() >= 2
+        old = await GameStore(database).get(1)
+        assert old is not None and old.locale == "en"
+    finally:
+        await database.close()
