@@ -2,7 +2,8 @@
 server settings moderators change with /marrakech-admin.
 
 Thin like the game controller: parse, authorise, call a service, answer through the presenter;
-errors go through the one error table (via `guarded`).
+errors go through the one error table (via `guarded`). Stats, leaderboard, history and replays
+are public: they speak the server's language; settings are private: the user's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import discord
 from bot import presenter
 from bot.controller import guarded
 from bot.errors import GuildOnlyError, ManagersOnlyError
-from bot.messages import text
+from bot.messages import language_of, text
 from bot.services import GameService, GuildService, StatsService
 from engine import record_from_json
 from render import render_replay
@@ -45,7 +46,7 @@ class CommunityController:
         async def work() -> None:
             user_id = (member or interaction.user).id
             stats = await self._stats.player(_guild_id(interaction), user_id)
-            post = presenter.stats_post(stats)
+            post = presenter.stats_post(stats, _server_language(interaction))
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -55,7 +56,7 @@ class CommunityController:
     async def leaderboard(self, interaction: Interaction) -> None:
         async def work() -> None:
             rows = await self._stats.leaderboard(_guild_id(interaction))
-            post = presenter.leaderboard_post(rows)
+            post = presenter.leaderboard_post(rows, _server_language(interaction))
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -66,7 +67,9 @@ class CommunityController:
         async def work() -> None:
             channel_id = None if server else interaction.channel_id
             rows = await self._stats.history(_guild_id(interaction), channel_id)
-            post = presenter.history_post(rows, server=server)
+            post = presenter.history_post(
+                rows, server=server, language=_server_language(interaction)
+            )
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -88,7 +91,7 @@ class CommunityController:
                 ),
             ]
             await interaction.followup.send(
-                text("replay.done", game_id=game_id),
+                text("replay.done", _server_language(interaction), game_id=game_id),
                 files=files,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -100,7 +103,11 @@ class CommunityController:
     async def show_settings(self, interaction: Interaction) -> None:
         async def work() -> None:
             settings = await self._guilds.settings(_managed_guild(interaction))
-            await _answer_settings(interaction, presenter.settings_post(settings), saved=False)
+            await _answer_settings(
+                interaction,
+                presenter.settings_post(settings, _user_language(interaction)),
+                saved=False,
+            )
 
         await guarded(interaction, "showing the settings", work)
 
@@ -108,36 +115,62 @@ class CommunityController:
         async def work() -> None:
             guild_id = _managed_guild(interaction)
             settings = await self._guilds.set_turn_limit(guild_id, seconds or None)
-            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+            await _answer_settings(
+                interaction,
+                presenter.settings_post(settings, _user_language(interaction)),
+                saved=True,
+            )
 
         await guarded(interaction, "setting the turn limit", work)
 
     async def set_variant(self, interaction: Interaction, variant: str) -> None:
         async def work() -> None:
             settings = await self._guilds.set_variant(_managed_guild(interaction), variant)
-            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+            await _answer_settings(
+                interaction,
+                presenter.settings_post(settings, _user_language(interaction)),
+                saved=True,
+            )
 
         await guarded(interaction, "setting the variant", work)
 
     async def allow_channel(self, interaction: Interaction, channel_id: int) -> None:
         async def work() -> None:
             settings = await self._guilds.allow_channel(_managed_guild(interaction), channel_id)
-            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+            await _answer_settings(
+                interaction,
+                presenter.settings_post(settings, _user_language(interaction)),
+                saved=True,
+            )
 
         await guarded(interaction, "allowing a channel", work)
 
     async def remove_channel(self, interaction: Interaction, channel_id: int) -> None:
         async def work() -> None:
             settings = await self._guilds.remove_channel(_managed_guild(interaction), channel_id)
-            await _answer_settings(interaction, presenter.settings_post(settings), saved=True)
+            await _answer_settings(
+                interaction,
+                presenter.settings_post(settings, _user_language(interaction)),
+                saved=True,
+            )
 
         await guarded(interaction, "removing a channel", work)
 
 
 async def _answer_settings(interaction: Interaction, post: presenter.Post, *, saved: bool) -> None:
     await interaction.response.send_message(
-        text("admin.saved") if saved else None, embed=post.embed, ephemeral=True
+        text("admin.saved", _user_language(interaction)) if saved else None,
+        embed=post.embed,
+        ephemeral=True,
     )
+
+
+def _user_language(interaction: Interaction) -> str:
+    return language_of(interaction.locale)
+
+
+def _server_language(interaction: Interaction) -> str:
+    return language_of(interaction.guild_locale)
 
 
 def _guild_id(interaction: Interaction) -> int:

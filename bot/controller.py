@@ -3,6 +3,10 @@
 Every handler authorises and parses at the edge, calls GameService, then turns the resulting view
 into Discord messages through the presenter. Expected errors become short private answers via
 the error table; anything else is logged with a code the user sees.
+
+Languages: private (ephemeral) answers speak the acting user's Discord locale; public messages
+speak the game's language, taken from the server's locale when the game opened and stored with
+it, so later edits and posts (after restarts too) stay in the same language.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import discord
 
 from bot import images, presenter
 from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
-from bot.messages import text
+from bot.messages import language_of, text
 from bot.permissions import require_game_permissions
 from bot.presenter import Post
 from bot.services import AutoTurn, GameService, GameView, GuildService, Reminder
@@ -89,6 +93,7 @@ class GameController:
                 seats=seats,
                 variant=variant_chosen,
                 turn_limit_seconds=limit,
+                locale=_server_language(interaction),
             )
             post = presenter.lobby_post(view)
             response = await interaction.response.send_message(
@@ -126,7 +131,12 @@ class GameController:
             before = await self._service.look(game_id)
             view = await self._service.rejoin(game_id, interaction.user.id)
             await interaction.response.send_message(
-                text("rejoin.done", user=presenter.mention(interaction.user.id), game_id=view.id),
+                text(
+                    "rejoin.done",
+                    view.game.locale,
+                    user=presenter.mention(interaction.user.id),
+                    game_id=view.id,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self._after_change_elsewhere(before, view)
@@ -139,17 +149,19 @@ class GameController:
             view = await self._service.look(
                 await self._service.open_game_id(_channel_id(interaction))
             )
+            language = _user_language(interaction)
             if view.state is None:
-                post = presenter.lobby_post(view)
+                post = presenter.lobby_post(view, language=language)
                 await interaction.response.send_message(embed=post.embed, ephemeral=True)
                 return
-            await self._send_response(interaction, presenter.board_post(view), ephemeral=True)
+            post = presenter.board_post(view, language)
+            await self._send_response(interaction, post, ephemeral=True)
 
         await self._guarded(interaction, "showing the board", work)
 
     async def rules(self, interaction: Interaction) -> None:
         async def work() -> None:
-            post = presenter.rules_post()
+            post = presenter.rules_post(_user_language(interaction))
             await interaction.response.send_message(embed=post.embed, ephemeral=True)
 
         await self._guarded(interaction, "showing the rules", work)
@@ -162,7 +174,11 @@ class GameController:
             before = await self._service.look(game_id)
             view = await self._service.resign(game_id, interaction.user.id)
             await interaction.response.send_message(
-                text("event.resigned", user=presenter.mention(interaction.user.id)),
+                text(
+                    "event.resigned",
+                    view.game.locale,
+                    user=presenter.mention(interaction.user.id),
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self._after_change_elsewhere(before, view)
@@ -215,7 +231,7 @@ class GameController:
 
     async def unknown_button(self, interaction: Interaction) -> None:
         """A click on a button that is not (or no longer) one of ours."""
-        await _tell(interaction, text("error.unknown_button"))
+        await _tell(interaction, text("error.unknown_button", _user_language(interaction)))
 
     # --- recovery ----------------------------------------------------------------------------
 
@@ -243,9 +259,10 @@ class GameController:
                 LOBBY_LEAVE: "lobby.you_left",
                 LOBBY_REMOVE_AI: "lobby.ai_removed",
             }.get(action, "lobby.ai_added")
-            level = text(f"ai.level.{LOBBY_ADD_AI.get(action, 'easy')}")
+            language = _user_language(interaction)
+            level = text(f"ai.level.{LOBBY_ADD_AI.get(action, 'easy')}", language)
             await interaction.response.send_message(
-                text(key, game_id=game_id, level=level), ephemeral=True
+                text(key, language, game_id=game_id, level=level), ephemeral=True
             )
             await self._edit_lobby(view, lobby_message)
             if action == LOBBY_START:
@@ -480,14 +497,16 @@ class GameController:
 
 
 async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaitable[None]]) -> None:
-    """Run a handler; answer expected errors privately, log unexpected ones with a code."""
+    """Run a handler; answer expected errors privately (in the user's language), log unexpected
+    ones with a code."""
     _received.set(time.monotonic())
     try:
         await work()
     except Exception as error:
-        message = describe(error)
+        language = _user_language(interaction)
+        message = describe(error, language)
         if message is None:
-            message = report(error, what)
+            message = report(error, what, language)
         await _tell(interaction, message)
 
 
@@ -499,6 +518,16 @@ async def _tell(interaction: Interaction, message: str) -> None:
             await interaction.response.send_message(message, ephemeral=True)
     except discord.HTTPException as error:
         log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, error)
+
+
+def _user_language(interaction: Interaction) -> str:
+    """The language of a private answer: the acting user's Discord locale."""
+    return language_of(interaction.locale)
+
+
+def _server_language(interaction: Interaction) -> str:
+    """The language of a game's public messages: the server's locale."""
+    return language_of(interaction.guild_locale)
 
 
 def _guild_id(interaction: Interaction) -> int:

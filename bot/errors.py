@@ -1,7 +1,8 @@
 """The one error table: expected errors become a short private answer; others get a code.
 
-`describe(error)` gives the user-facing text for an expected error, or None for an unexpected
-one, which `report` logs with a short code that the user also sees.
+`describe(error, language)` gives the user-facing text for an expected error, or None for an
+unexpected one, which `report` logs with a short code that the user also sees. Both answer in the
+language of the user who acted (their Discord locale): these answers are private.
 """
 
 from __future__ import annotations
@@ -31,40 +32,46 @@ class ManagersOnlyError(Exception):
     """A server settings command used by a member without Manage Server."""
 
 
-def _channel_not_allowed(error: service_errors.ChannelNotAllowedError) -> str:
+Describer = Callable[[Any, str], str]
+"""Turns an expected error into its answer in a language."""
+
+
+def _channel_not_allowed(error: service_errors.ChannelNotAllowedError, language: str) -> str:
     channels = ", ".join(f"<#{channel_id}>" for channel_id in error.channel_ids)
-    return text("error.channel_not_allowed", channels=channels)
+    return text("error.channel_not_allowed", language, channels=channels)
 
 
-def _stale(error: service_errors.StaleBoardError) -> str:
+def _stale(error: service_errors.StaleBoardError, language: str) -> str:
     if error.message_id is None:
-        return text("error.stale_no_link")
+        return text("error.stale_no_link", language)
     link = message_link(error.guild_id, error.channel_id, error.message_id)
-    return text("error.stale", link=link)
+    return text("error.stale", language, link=link)
 
 
-def _channel_has_game(error: service_errors.ChannelHasGameError) -> str:
+def _channel_has_game(error: service_errors.ChannelHasGameError, language: str) -> str:
     if error.message_id is None:
-        return text("error.channel_has_game", link=f"#{error.game_id}")
+        return text("error.channel_has_game", language, link=f"#{error.game_id}")
     link = message_link(error.guild_id, error.channel_id, error.message_id)
-    return text("error.channel_has_game", link=link)
+    return text("error.channel_has_game", language, link=link)
 
 
-def _not_your_turn(error: service_errors.NotYourTurnError) -> str:
+def _not_your_turn(error: service_errors.NotYourTurnError, language: str) -> str:
     if error.to_move_user is None:
-        return text("error.not_your_turn_nobody")
-    return text("error.not_your_turn", user=mention(error.to_move_user))
+        return text("error.not_your_turn_nobody", language)
+    return text("error.not_your_turn", language, user=mention(error.to_move_user))
 
 
-def _fixed(key: str) -> Callable[[Any], str]:
-    return lambda _error: text(key)
+def _fixed(key: str) -> Describer:
+    return lambda _error, language: text(key, language)
 
 
-ERROR_TABLE: dict[type[Exception], Callable[[Any], str]] = {
+ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NoGameHereError: _fixed("error.no_game_here"),
     service_errors.GameNotFoundError: _fixed("error.game_not_found"),
     service_errors.ChannelHasGameError: _channel_has_game,
-    service_errors.BadOptionError: lambda error: text("error.bad_option", option=error.option),
+    service_errors.BadOptionError: lambda error, language: text(
+        "error.bad_option", language, option=error.option
+    ),
     service_errors.LobbyClosedError: _fixed("error.lobby_closed"),
     service_errors.LobbyFullError: _fixed("error.lobby_full"),
     service_errors.AlreadySeatedError: _fixed("error.already_seated"),
@@ -75,9 +82,11 @@ ERROR_TABLE: dict[type[Exception], Callable[[Any], str]] = {
     service_errors.GameNotRunningError: _fixed("error.game_not_running"),
     service_errors.StaleBoardError: _stale,
     service_errors.NotYourTurnError: _not_your_turn,
-    service_errors.IllegalMoveError: lambda error: text("error.illegal", reason=error.reason),
-    MissingPermissionsError: lambda error: text(
-        "error.missing_permissions", permissions=error.label()
+    service_errors.IllegalMoveError: lambda error, language: text(
+        "error.illegal", language, reason=error.reason
+    ),
+    MissingPermissionsError: lambda error, language: text(
+        "error.missing_permissions", language, permissions=error.label(language)
     ),
     ModeratorsOnlyError: _fixed("error.moderators_only"),
     ManagersOnlyError: _fixed("error.managers_only"),
@@ -90,17 +99,17 @@ ERROR_TABLE: dict[type[Exception], Callable[[Any], str]] = {
 }
 
 
-def describe(error: BaseException) -> str | None:
-    """The private answer for an expected error; None if `error` is unexpected."""
+def describe(error: BaseException, language: str) -> str | None:
+    """The private answer for an expected error in `language`; None if `error` is unexpected."""
     for kind in type(error).__mro__:
         describer = ERROR_TABLE.get(kind)
         if describer is not None:
-            return describer(error)
+            return describer(error, language)
     return None
 
 
-def report(error: BaseException, context: str) -> str:
+def report(error: BaseException, context: str, language: str) -> str:
     """Log an unexpected error with a fresh short code and return the user's text."""
     code = secrets.token_hex(3).upper()
     log.error("error %s while %s", code, context, exc_info=error)
-    return text("error.unexpected", code=code)
+    return text("error.unexpected", language, code=code)

@@ -1,21 +1,46 @@
-"""Board pictures for messages, rendered in a worker thread so the event loop never waits."""
+"""Board pictures for messages, rendered in a worker thread so the event loop never waits.
+
+The few words in a picture's panel (headings, "Turn", "Game over") come from the message
+catalogue's `image.*` keys, in the language of the message the picture goes with.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
+from functools import cache
 
 import discord
 
 import engine
+from bot.messages import text
 from bot.presenter import IMAGE_NAME, BoardImage
-from render import render_board, render_game_over
+from render import Labels, render_board, render_game_over
+
+IMAGE_LABEL_PREFIX = "image."
+
+
+@cache
+def labels(language: str) -> Labels:
+    """The panel's words in `language`: field `seat` from key `image.seat`, and so on.
+
+    Templates keep their `{n}` placeholder for render to fill.
+    """
+    words = {
+        field.name: text(IMAGE_LABEL_PREFIX + field.name, language, n="{n}")
+        for field in dataclasses.fields(Labels)
+    }
+    return Labels(**words)
 
 
 def _png(image: BoardImage) -> bytes:
+    words = labels(image.language)
     if image.final:
-        return render_game_over(image.state, events=image.events)
-    return render_board(image.state, events=image.events, show_candidates=image.numbered)
+        return render_game_over(image.state, events=image.events, labels=words)
+    return render_board(
+        image.state, events=image.events, show_candidates=image.numbered, labels=words
+    )
 
 
 async def render_png(image: BoardImage) -> bytes:

@@ -70,7 +70,7 @@ def translation(key: str, language: str) -> str | None:
     return catalogue(language).get(key)
 
 
-def text(key: str, language: str = ENGLISH_LANGUAGE, /, **params: object) -> str:
+def text(key: str, language: str, /, **params: object) -> str:
     """The message `key` in `language` (English fallback) with its {placeholders} filled."""
     template = translation(key, language)
     if template is None:
@@ -84,7 +84,7 @@ def text(key: str, language: str = ENGLISH_LANGUAGE, /, **params: object) -> str
 
 def command_text(key: str, /) -> app_commands.locale_str:
     """A command description or choice name: English text, carrying its key for translators."""
-    return app_commands.locale_str(text(key), key=key)
+    return app_commands.locale_str(text(key, ENGLISH_LANGUAGE), key=key)
 
 
 def command_name(name: str, /) -> app_commands.locale_str:

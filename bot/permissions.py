@@ -16,8 +16,9 @@ class MissingPermissionsError(Exception):
         super().__init__(", ".join(names))
         self.names = names
 
-    def label(self) -> str:
-        return ", ".join(text(f"permission.{name}") for name in self.names)
+    def label(self, language: str) -> str:
+        """The missing permissions as Discord names them in `language`'s client."""
+        return ", ".join(text(f"permission.{name}", language) for name in self.names)
 
 
 def missing_for_game(permissions: discord.Permissions, *, in_thread: bool) -> tuple[str, ...]:

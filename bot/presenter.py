@@ -1,6 +1,8 @@
 """Turns game views into what Discord shows: message text, embeds and which image to draw.
 
 Pure functions, no Discord I/O: every sentence comes from the message catalogue (bot.messages).
+Public game messages (lobby, turns, pings, the end) are written in the game's own language,
+chosen from the server's locale when it opened; private answers take the language they are given.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from datetime import datetime
 import discord
 
 import engine
-from bot.messages import text
+from bot.messages import ENGLISH_LANGUAGE, text
 from bot.services import AutoTurn, GameView, Player, Reminder
 from bot.storage import GameStatus, GuildSettings, HistoryRow, PlayerStats
 from engine import Color, GameState, Phase
@@ -40,6 +42,8 @@ class BoardImage:
     events: tuple[Event, ...]
     numbered: bool = False
     final: bool = False
+    language: str = ENGLISH_LANGUAGE
+    """The language of the words drawn in the picture's panel."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,66 +60,75 @@ def mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id is not None else "?"
 
 
-def player_name(player: Player) -> str:
+def player_name(player: Player, language: str) -> str:
     """A human's mention, or the AI's name and level; a seat the AI plays for a human says so."""
     if player.ai_level is not None:
-        return ai_name(player.ai_level)
+        return ai_name(player.ai_level, language)
     if player.autoplay:
-        return text("ai.playing_for", user=mention(player.user_id))
+        return text("ai.playing_for", language, user=mention(player.user_id))
     return mention(player.user_id)
 
 
-def ai_name(level: str) -> str:
-    return text("ai.name", level=text(f"ai.level.{level}"))
+def ai_name(level: str, language: str) -> str:
+    return text("ai.name", language, level=text(f"ai.level.{level}", language))
 
 
-def seat_name(view: GameView, seat: int) -> str:
+def seat_name(view: GameView, seat: int, language: str) -> str:
     player = view.player_at(seat)
-    return player_name(player) if player is not None else "?"
+    return player_name(player, language) if player is not None else "?"
 
 
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-def turn_limit_label(seconds: int | None) -> str:
+def turn_limit_label(seconds: int | None, language: str) -> str:
     if seconds is None:
-        return text("turn_limit.none")
+        return text("turn_limit.none", language)
     if seconds % 86400 == 0:
-        return text("turn_limit.days", days=seconds // 86400)
+        return text("turn_limit.days", language, days=seconds // 86400)
     if seconds % 3600 == 0:
-        return text("turn_limit.some", hours=seconds // 3600)
-    return text("turn_limit.minutes", minutes=seconds // 60)
+        return text("turn_limit.some", language, hours=seconds // 3600)
+    return text("turn_limit.minutes", language, minutes=seconds // 60)
 
 
 # --- lobby -----------------------------------------------------------------------------------
 
 
-def lobby_post(view: GameView, *, closed_by: int | None = None) -> Post:
-    """The lobby message: options, who joined, the commitment; closed when started/cancelled."""
+def lobby_post(
+    view: GameView, *, closed_by: int | None = None, language: str | None = None
+) -> Post:
+    """The lobby message: options, who joined, the commitment; closed when started/cancelled.
+
+    In the game's language, unless shown privately to someone in theirs (`language`).
+    """
     game = view.game
-    embed = discord.Embed(title=text("lobby.title", game_id=game.id), color=LOBBY_COLOR)
+    language = language or game.locale
+    embed = discord.Embed(title=text("lobby.title", language, game_id=game.id), color=LOBBY_COLOR)
     if game.status is GameStatus.LOBBY:
-        embed.description = text("lobby.body", host=mention(game.host_id))
+        embed.description = text("lobby.body", language, host=mention(game.host_id))
     elif game.status is GameStatus.ABORTED:
-        embed.description = text("lobby.cancelled", user=mention(closed_by or game.ended_by))
+        embed.description = text(
+            "lobby.cancelled", language, user=mention(closed_by or game.ended_by)
+        )
     else:
-        embed.description = text("lobby.started")
+        embed.description = text("lobby.started", language)
     embed.add_field(
-        name=text("lobby.players", count=len(view.players), seats=game.seats_wanted),
-        value="\n".join(player_name(player) for player in view.players) or "-",
+        name=text("lobby.players", language, count=len(view.players), seats=game.seats_wanted),
+        value="\n".join(player_name(player, language) for player in view.players) or "-",
         inline=False,
     )
     embed.add_field(
         name="\u200b",
         value=text(
             "lobby.options",
+            language,
             seats=game.seats_wanted,
-            variant=text(f"variant.{game.variant}"),
-            turn_limit=turn_limit_label(game.turn_limit_seconds),
+            variant=text(f"variant.{game.variant}", language),
+            turn_limit=turn_limit_label(game.turn_limit_seconds, language),
         )
         + "\n"
-        + text("lobby.commitment", sha=game.seed_sha256),
+        + text("lobby.commitment", language, sha=game.seed_sha256),
         inline=False,
     )
     return Post(embed=embed)
@@ -127,55 +140,62 @@ def lobby_post(view: GameView, *, closed_by: int | None = None) -> Post:
 def turn_post(view: GameView, *, ping: bool = False) -> Post:
     """The live message of the current turn: what happened so far and what to decide now."""
     state = _state(view)
+    language = view.game.locale
     mover = state.to_move
     assert mover is not None
     user = view.user_at(mover)
-    lines = narrate(view, view.turn_events)
+    lines = narrate(view, view.turn_events, language)
     lines.append("")
     if view.ai_to_move:
-        lines.append(text("turn.prompt.ai", player=seat_name(view, mover)))
+        lines.append(text("turn.prompt.ai", language, player=seat_name(view, mover, language)))
     else:
-        lines.append(_prompt(view, state, user))
-    embed = _turn_embed(view, state, state.turn, lines, _seat_color(state, mover))
-    image = BoardImage(state, view.turn_events, numbered=state.phase is Phase.PLACE)
+        lines.append(_prompt(state, user, language))
+    embed = _turn_embed(view, state, state.turn, lines, _seat_color(state, mover), language)
+    image = BoardImage(
+        state, view.turn_events, numbered=state.phase is Phase.PLACE, language=language
+    )
     if view.ai_to_move:
-        thinking = text("turn.ai_thinking", player=seat_name(view, mover), game_id=view.id)
+        player = seat_name(view, mover, language)
+        thinking = text("turn.ai_thinking", language, player=player, game_id=view.id)
         return Post(embed=embed, content=thinking if ping else None, image=image)
-    content = text("turn.ping", user=mention(user), game_id=view.id) if ping else None
+    content = text("turn.ping", language, user=mention(user), game_id=view.id) if ping else None
     return Post(embed=embed, content=content, image=image, ping=user if ping else None)
 
 
 def finished_turn_post(view: GameView) -> Post:
     """The turn that just ended, frozen: its story and the board after it, no decision left."""
     state = _state(view)
+    language = view.game.locale
     events = view.turn_events if state.is_over else view.previous_turn_events
     turn = state.turn if state.is_over else state.turn - 1
     mover = _mover_of(events)
-    lines = narrate(view, events)
-    lines.append(text("turn.done", turn=turn))
+    lines = narrate(view, events, language)
+    lines.append(text("turn.done", language, turn=turn))
     color = _seat_color(state, mover) if mover is not None else LOBBY_COLOR
-    embed = _turn_embed(view, state, turn, lines, color)
-    return Post(embed=embed, image=BoardImage(state, events))
+    embed = _turn_embed(view, state, turn, lines, color, language)
+    return Post(embed=embed, image=BoardImage(state, events, language=language))
 
 
 def final_post(view: GameView) -> Post:
     """The end: ranking with scores, why it ended, the tie-break, the record attached."""
     state = _state(view)
+    language = view.game.locale
     outcome = state.outcome
     assert outcome is not None
     scores = engine.scores(state)
-    lines = [text(f"end.reason.{outcome.reason}")]
+    lines = [text(f"end.reason.{outcome.reason}", language)]
     for place, group in enumerate(outcome.ranking, start=1):
         for seat in group:
             dot = _dots(state, seat)
-            user = seat_name(view, seat)
+            user = seat_name(view, seat, language)
             if state.is_eliminated(seat):
-                lines.append(text("end.rank_line_out", place=place, dot=dot, user=user))
+                lines.append(text("end.rank_line_out", language, place=place, dot=dot, user=user))
             else:
                 score = scores[seat]
                 lines.append(
                     text(
                         "end.rank_line",
+                        language,
                         place=place,
                         dot=dot,
                         user=user,
@@ -184,42 +204,51 @@ def final_post(view: GameView) -> Post:
                         visible=score.visible,
                     )
                 )
-    lines.append(text(f"end.tie_break.{outcome.tie_break}"))
-    winners = " ".join(seat_name(view, seat) for seat in outcome.ranking[0])
-    lines.append(text("end.winner", users=winners))
-    lines.append(text("end.record"))
+    lines.append(text(f"end.tie_break.{outcome.tie_break}", language))
+    winners = " ".join(seat_name(view, seat, language) for seat in outcome.ranking[0])
+    lines.append(text("end.winner", language, users=winners))
+    lines.append(text("end.record", language))
     embed = discord.Embed(
-        title=text("end.title", game_id=view.id),
+        title=text("end.title", language, game_id=view.id),
         description="\n".join(lines),
         color=END_COLOR,
     )
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
-    embed.set_footer(text=_footer(view))
-    return Post(embed=embed, image=BoardImage(state, view.turn_events, final=True))
+    embed.set_footer(text=_footer(view, language))
+    return Post(
+        embed=embed, image=BoardImage(state, view.turn_events, final=True, language=language)
+    )
 
 
 def aborted_post(view: GameView) -> Post:
+    language = view.game.locale
     embed = discord.Embed(
-        description=text("abort.done", game_id=view.id, user=mention(view.game.ended_by)),
+        description=text("abort.done", language, game_id=view.id, user=mention(view.game.ended_by)),
         color=LOBBY_COLOR,
     )
     return Post(embed=embed)
 
 
-def board_post(view: GameView) -> Post:
-    """A private look at the board and the scores."""
+def board_post(view: GameView, language: str) -> Post:
+    """A private look at the board and the scores, in the asker's `language`."""
     state = _state(view)
-    embed = discord.Embed(title=text("board.title", game_id=view.id), color=LOBBY_COLOR)
-    embed.add_field(name=text("turn.table_title"), value=_seat_table(view, state), inline=False)
+    embed = discord.Embed(title=text("board.title", language, game_id=view.id), color=LOBBY_COLOR)
+    embed.add_field(
+        name=text("turn.table_title", language),
+        value=_seat_table(view, state, language),
+        inline=False,
+    )
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
-    embed.set_footer(text=_footer(view))
-    return Post(embed=embed, image=BoardImage(state, view.turn_events))
+    embed.set_footer(text=_footer(view, language))
+    return Post(embed=embed, image=BoardImage(state, view.turn_events, language=language))
 
 
-def rules_post() -> Post:
+def rules_post(language: str) -> Post:
     return Post(
         embed=discord.Embed(
-            title=text("rules.title"), description=text("rules.body"), color=LOBBY_COLOR
+            title=text("rules.title", language),
+            description=text("rules.body", language),
+            color=LOBBY_COLOR,
         )
     )
 
@@ -232,45 +261,61 @@ def placement_labels(state: GameState) -> list[str]:
 # --- narration -------------------------------------------------------------------------------
 
 
-def narrate(view: GameView, events: Iterable[Event]) -> list[str]:
+def narrate(view: GameView, events: Iterable[Event], language: str) -> list[str]:
     """One line per thing that happened, in order."""
     lines: list[str] = []
     for event in events:
-        line = _narrate_one(view, event)
+        line = _narrate_one(view, event, language)
         if line:
             lines.append(line)
     return lines
 
 
-def _narrate_one(view: GameView, event: Event) -> str | None:
+def _narrate_one(view: GameView, event: Event, language: str) -> str | None:
     match event:
         case engine.AssamTurned(seat=seat, rotation=rotation, facing=facing):
-            return text(f"event.turned.{rotation}", user=_who(view, seat), facing=_facing(facing))
+            return text(
+                f"event.turned.{rotation}",
+                language,
+                user=_who(view, seat, language),
+                facing=_facing(facing, language),
+            )
         case engine.DieRolled(face=face):
-            return text("event.rolled", face=face)
+            return text("event.rolled", language, face=face)
         case engine.AssamMoved(start=start, path=path):
-            return text("event.moved", path=_path(start, path))
+            return text("event.moved", language, path=_path(start, path))
         case engine.TaxPaid(payer=payer, payee=payee, owed=owed, paid=paid, color=color):
             key = "event.paid" if paid == owed else "event.paid_short"
             return text(
                 key,
-                payer=_who(view, payer),
-                payee=_who(view, payee),
+                language,
+                payer=_who(view, payer, language),
+                payee=_who(view, payee, language),
                 owed=owed,
                 paid=paid,
-                color=text(f"color.{color.value}"),
+                color=text(f"color.{color.value}", language),
             )
         case engine.PlayerEliminated(seat=seat, resigned=resigned):
-            return text("event.resigned" if resigned else "event.eliminated", user=_who(view, seat))
+            return text(
+                "event.resigned" if resigned else "event.eliminated",
+                language,
+                user=_who(view, seat, language),
+            )
         case engine.RugPlaced(seat=seat, color=color, squares=squares):
             return text(
                 "event.placed",
-                user=_who(view, seat),
-                color=text(f"color.{color.value}"),
+                language,
+                user=_who(view, seat, language),
+                color=text(f"color.{color.value}", language),
                 squares="-".join(engine.square_name(square) for square in squares),
             )
         case engine.AssamRotated(seat=seat, rotation=rotation, facing=facing):
-            return text(f"event.rotated.{rotation}", user=_who(view, seat), facing=_facing(facing))
+            return text(
+                f"event.rotated.{rotation}",
+                language,
+                user=_who(view, seat, language),
+                facing=_facing(facing, language),
+            )
     return None
 
 
@@ -281,12 +326,12 @@ def _path(start: int, path: Sequence[engine.Step]) -> str:
     return " → ".join(squares)
 
 
-def _facing(facing: int) -> str:
-    return text(f"facing.{engine.Facing(facing).name}")
+def _facing(facing: int, language: str) -> str:
+    return text(f"facing.{engine.Facing(facing).name}", language)
 
 
-def _who(view: GameView, seat: int) -> str:
-    return seat_name(view, seat)
+def _who(view: GameView, seat: int, language: str) -> str:
+    return seat_name(view, seat, language)
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -298,47 +343,56 @@ def _state(view: GameView) -> GameState:
     return view.state
 
 
-def _prompt(view: GameView, state: GameState, user: int | None) -> str:
+def _prompt(state: GameState, user: int | None, language: str) -> str:
     who = mention(user)
     if state.phase is Phase.PLACE:
         color = state.next_rug_color(state.to_move) if state.to_move is not None else None
-        name = text(f"color.{color.value}") if color is not None else "?"
-        return text("turn.prompt.place", user=who, color=name)
-    prompt = text(f"turn.prompt.{state.phase.value}", user=who)
+        name = text(f"color.{color.value}", language) if color is not None else "?"
+        return text("turn.prompt.place", language, user=who, color=name)
+    prompt = text(f"turn.prompt.{state.phase.value}", language, user=who)
     if state.players == 2 and state.to_move is not None:
         color = state.next_rug_color(state.to_move)
         if color is not None:
-            prompt += "\n" + text("turn.must_lay", user=who, color=text(f"color.{color.value}"))
+            name = text(f"color.{color.value}", language)
+            prompt += "\n" + text("turn.must_lay", language, user=who, color=name)
     return prompt
 
 
 def _turn_embed(
-    view: GameView, state: GameState, turn: int, lines: list[str], color: int
+    view: GameView, state: GameState, turn: int, lines: list[str], color: int, language: str
 ) -> discord.Embed:
     description = "\n".join(lines)
     if len(description) > EMBED_DESCRIPTION_LIMIT:
         description = description[: EMBED_DESCRIPTION_LIMIT - 1] + "…"
     embed = discord.Embed(
-        title=text("turn.title", game_id=view.id, turn=turn), description=description, color=color
+        title=text("turn.title", language, game_id=view.id, turn=turn),
+        description=description,
+        color=color,
     )
-    embed.add_field(name=text("turn.table_title"), value=_seat_table(view, state), inline=False)
+    embed.add_field(
+        name=text("turn.table_title", language),
+        value=_seat_table(view, state, language),
+        inline=False,
+    )
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
-    embed.set_footer(text=_footer(view))
+    embed.set_footer(text=_footer(view, language))
     return embed
 
 
-def _seat_table(view: GameView, state: GameState) -> str:
+def _seat_table(view: GameView, state: GameState, language: str) -> str:
     scores = engine.scores(state)
     lines = []
     for seat in range(state.players):
         dot = _dots(state, seat)
-        user = seat_name(view, seat)
+        user = seat_name(view, seat, language)
         if state.is_eliminated(seat):
-            lines.append(text("turn.seat_line_out", dot=dot, user=user, score=scores[seat].total))
+            score = scores[seat].total
+            lines.append(text("turn.seat_line_out", language, dot=dot, user=user, score=score))
             continue
         lines.append(
             text(
                 "turn.seat_line",
+                language,
                 dot=dot,
                 user=user,
                 dirhams=state.dirhams[seat],
@@ -365,21 +419,25 @@ def _mover_of(events: Sequence[Event]) -> int | None:
     return None
 
 
-def _footer(view: GameView) -> str:
-    return text("turn.footer", game_id=view.id, seq=view.seq, sha=view.game.seed_sha256[:16])
+def _footer(view: GameView, language: str) -> str:
+    return text(
+        "turn.footer", language, game_id=view.id, seq=view.seq, sha=view.game.seed_sha256[:16]
+    )
 
 
 # --- the turn clock --------------------------------------------------------------------------
 
 
 def reminder_text(reminder: Reminder) -> str:
-    """The ping for a player who has used half of their turn's time."""
+    """The ping for a player who has used half of their turn's time (a public message)."""
     game = reminder.view.game
+    language = game.locale
     link = ""
     if game.board_message_id is not None:
         link = message_link(game.guild_id, game.channel_id, game.board_message_id)
     return text(
         "timer.reminder",
+        language,
         user=mention(reminder.user_id),
         game_id=game.id,
         deadline=f"<t:{int(reminder.deadline.timestamp())}:R>",
@@ -389,13 +447,18 @@ def reminder_text(reminder: Reminder) -> str:
 
 def timeout_text(turn: AutoTurn) -> str | None:
     """What the channel is told when the AI played a turn for a player out of time."""
+    language = turn.view.game.locale
     if turn.reason == AutoTurn.TIMEOUT:
-        return text("timer.timeout", user=mention(turn.user_id), game_id=turn.view.id)
+        return text("timer.timeout", language, user=mention(turn.user_id), game_id=turn.view.id)
     if turn.reason == AutoTurn.HANDED_OVER:
         player = turn.view.player_at(turn.seat)
         count = player.timeouts if player is not None else 0
         return text(
-            "timer.handed_over", user=mention(turn.user_id), game_id=turn.view.id, count=count
+            "timer.handed_over",
+            language,
+            user=mention(turn.user_id),
+            game_id=turn.view.id,
+            count=count,
         )
     return None
 
@@ -403,28 +466,30 @@ def timeout_text(turn: AutoTurn) -> str | None:
 # --- stats, history, settings ----------------------------------------------------------------
 
 
-def stats_post(stats: PlayerStats) -> Post:
-    embed = discord.Embed(title=text("stats.title"), color=LOBBY_COLOR)
+def stats_post(stats: PlayerStats, language: str) -> Post:
+    embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
     if stats.games == 0:
-        embed.description = text("stats.none", user=mention(stats.user_id))
+        embed.description = text("stats.none", language, user=mention(stats.user_id))
         return Post(embed=embed)
     color = stats.favourite_color
     embed.description = text(
         "stats.body",
+        language,
         user=mention(stats.user_id),
         games=stats.games,
         wins=stats.wins,
         average=f"{stats.average_score:.1f}",
         best=stats.best_score,
-        color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}')}" if color else "-",
+        color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}" if color else "-",
     )
     return Post(embed=embed)
 
 
-def leaderboard_post(rows: Sequence[PlayerStats]) -> Post:
+def leaderboard_post(rows: Sequence[PlayerStats], language: str) -> Post:
     lines = [
         text(
             "leaderboard.line",
+            language,
             rank=rank,
             user=mention(row.user_id),
             wins=row.wins,
@@ -436,32 +501,33 @@ def leaderboard_post(rows: Sequence[PlayerStats]) -> Post:
     ]
     return Post(
         embed=discord.Embed(
-            title=text("leaderboard.title"),
-            description="\n".join(lines) or text("leaderboard.empty"),
+            title=text("leaderboard.title", language),
+            description="\n".join(lines) or text("leaderboard.empty", language),
             color=END_COLOR,
         )
     )
 
 
-def history_post(rows: Sequence[HistoryRow], *, server: bool) -> Post:
+def history_post(rows: Sequence[HistoryRow], *, server: bool, language: str) -> Post:
     lines = []
     for row in rows:
         if row.status == GameStatus.RUNNING.value:
-            outcome = text("history.outcome.running")
+            outcome = text("history.outcome.running", language)
         elif row.status == GameStatus.OVER.value:
             winners = [
-                ai_name(level) if user is None and level else mention(user)
+                ai_name(level, language) if user is None and level else mention(user)
                 for user, level in zip(row.winner_ids, row.winner_levels, strict=True)
             ]
-            outcome = text("history.outcome.won", winners=", ".join(winners) or "?")
+            outcome = text("history.outcome.won", language, winners=", ".join(winners) or "?")
         elif row.end_reason == "cancelled":
-            outcome = text("history.outcome.cancelled")
+            outcome = text("history.outcome.cancelled", language)
         else:
-            outcome = text("history.outcome.aborted")
+            outcome = text("history.outcome.aborted", language)
         when = f"<t:{int(datetime.fromisoformat(row.updated_at).timestamp())}:R>"
         lines.append(
             text(
                 "history.line",
+                language,
                 game_id=row.game_id,
                 channel=row.channel_id,
                 when=when,
@@ -469,24 +535,27 @@ def history_post(rows: Sequence[HistoryRow], *, server: bool) -> Post:
             )
         )
     embed = discord.Embed(
-        title=text("history.title_server" if server else "history.title_channel"),
-        description="\n".join(lines) or text("history.empty"),
+        title=text("history.title_server" if server else "history.title_channel", language),
+        description="\n".join(lines) or text("history.empty", language),
         color=LOBBY_COLOR,
     )
     if lines:
-        embed.set_footer(text=text("history.footer"))
+        embed.set_footer(text=text("history.footer", language))
     return Post(embed=embed)
 
 
-def settings_post(settings: GuildSettings) -> Post:
+def settings_post(settings: GuildSettings, language: str) -> Post:
     channels = ", ".join(f"<#{channel}>" for channel in settings.channel_ids)
     variant = settings.variant or engine.Variant.STANDARD.value
     description = text(
         "admin.settings",
-        turn_limit=turn_limit_label(settings.turn_limit_seconds),
-        variant=text(f"variant.{variant}"),
-        channels=channels or text("admin.all_channels"),
+        language,
+        turn_limit=turn_limit_label(settings.turn_limit_seconds, language),
+        variant=text(f"variant.{variant}", language),
+        channels=channels or text("admin.all_channels", language),
     )
     return Post(
-        embed=discord.Embed(title=text("admin.title"), description=description, color=LOBBY_COLOR)
+        embed=discord.Embed(
+            title=text("admin.title", language), description=description, color=LOBBY_COLOR
+        )
     )

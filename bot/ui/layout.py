@@ -1,4 +1,5 @@
-"""Which buttons a lobby or a turn message carries (never more than Discord allows)."""
+"""Which buttons a lobby or a turn message carries (never more than Discord allows), labelled in
+the game's language like the public message they sit on."""
 
 from __future__ import annotations
 
@@ -37,12 +38,14 @@ def lobby_buttons(view: GameView) -> discord.ui.View | None:
         (LOBBY_START, "button.start", discord.ButtonStyle.primary),
         (LOBBY_CANCEL, "button.cancel", discord.ButtonStyle.danger),
     )
+    language = view.game.locale
     for action, key, style in specs:
-        row.add_item(GameButton(view.id, view.seq, action, label=text(key), style=style, row=0))
+        label = text(key, language)
+        row.add_item(GameButton(view.id, view.seq, action, label=label, style=style, row=0))
     for action, level in LOBBY_ADD_AI.items():
-        label = text(f"button.add_ai.{level}")
+        label = text(f"button.add_ai.{level}", language)
         row.add_item(GameButton(view.id, view.seq, action, label=label, emoji="🤖", row=1))
-    remove = text("button.remove_ai")
+    remove = text("button.remove_ai", language)
     row.add_item(GameButton(view.id, view.seq, LOBBY_REMOVE_AI, label=remove, row=1))
     return row
 
@@ -52,16 +55,17 @@ def decision_buttons(view: GameView) -> discord.ui.View | None:
     state = view.state
     if view.status is not GameStatus.RUNNING or state is None or view.ai_to_move:
         return None
+    language = view.game.locale
     blue = discord.ButtonStyle.primary
     specs: list[tuple[str, str, str | None]]  # action, label, emoji
     if state.phase is Phase.ORIENT:
         specs = [
-            ("L", text("button.left"), "↪️"),
-            ("S", text("button.straight"), "⬆️"),
-            ("R", text("button.right"), "↩️"),
+            ("L", text("button.left", language), "↪️"),
+            ("S", text("button.straight", language), "⬆️"),
+            ("R", text("button.right", language), "↩️"),
         ]
     elif state.phase is Phase.ROLL:
-        specs = [(ROLL, text("button.roll"), "🎲")]
+        specs = [(ROLL, text("button.roll", language), "🎲")]
     elif state.phase is Phase.PLACE:
         specs = [
             (notation, str(number), None)
@@ -69,8 +73,8 @@ def decision_buttons(view: GameView) -> discord.ui.View | None:
         ]
     elif state.phase is Phase.ROTATE:
         specs = [
-            ("L", text("button.rotate_left"), "↪️"),
-            ("R", text("button.rotate_right"), "↩️"),
+            ("L", text("button.rotate_left", language), "↪️"),
+            ("R", text("button.rotate_right", language), "↩️"),
         ]
     else:
         return None

@@ -73,18 +73,18 @@ def test_every_expected_error_has_a_short_answer() -> None:
     kinds = service_errors.GameError.__subclasses__()
     assert len(kinds) >= 14
     for kind in kinds:
-        answer = errors.describe(kind(*samples.get(kind, ())))
+        answer = errors.describe(kind(*samples.get(kind, ())), "en")
         assert answer and len(answer) < 300, kind
     assert "https://discord.com/channels/3/2/4" in (
-        errors.describe(service_errors.StaleBoardError(1, 2, 3, 4)) or ""
+        errors.describe(service_errors.StaleBoardError(1, 2, 3, 4), "en") or ""
     )
 
 
 def test_an_unexpected_error_is_logged_with_the_code_the_user_sees(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    assert errors.describe(ZeroDivisionError()) is None
-    answer = errors.report(ZeroDivisionError("boom"), "testing")
+    assert errors.describe(ZeroDivisionError(), "en") is None
+    answer = errors.report(ZeroDivisionError("boom"), "testing", "en")
     code = re.search(r"error code ([0-9A-F]{6})", answer)
     assert code is not None and code.group(1) in caplog.text and "boom" in caplog.text
 
@@ -178,7 +178,7 @@ def test_the_final_post_ranks_with_scores_and_tie_break() -> None:
     assert text.index(f"<@{100 + outcome.ranking[0][0]}>") < text.index(
         f"<@{100 + outcome.ranking[-1][0]}>"
     )
-    assert messages.text(f"end.tie_break.{outcome.tie_break}") in text
+    assert messages.text(f"end.tie_break.{outcome.tie_break}", "en") in text
     for seat, score in enumerate(engine.scores(state)):
         if not state.is_eliminated(seat):
             assert f"{score.total} points" in text

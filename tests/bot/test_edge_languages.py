@@ -1,0 +1,170 @@
+"""Which language the bot speaks, through real discord.py interactions built from payloads:
+private answers in the acting user's locale, public game messages in the server's locale (kept
+for the whole game), English for any locale the bot does not speak."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.client import MarrakechClient
+from bot.health import Heartbeat
+from bot.services import GameService
+from bot.storage import Database, GameStore
+from tests.bot.test_edge import Edge, private
+from tests.e2e.fakecord import FakeDiscord, FakeMessage, permissions
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    """A French-speaking server; its members speak Ukrainian (host), British English (guest),
+    German (outsider, not a language of the bot) and French (moderator)."""
+    async with FakeDiscord(bot_name="Marrakech") as fake:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
+        guild = fake.add_guild("Souk", preferred_locale="fr")
+        channel = fake.add_text_channel(guild, "jeux")
+        host = fake.add_user("host", locale="uk")
+        guest = fake.add_user("guest", locale="en-GB")
+        outsider = fake.add_user("outsider", locale="de")
+        moderator = fake.add_user("moderator", locale="fr")
+        for user in (host, guest, outsider):
+            fake.add_member(guild, user)
+        fake.add_member(guild, moderator, permissions=permissions.MANAGE_CHANNELS)
+        database = await Database.open(tmp_path / "edge.sqlite3")
+        store = GameStore(database)
+        service = GameService(store, seeds=lambda: "5eed" * 8)
+        client = MarrakechClient(
+            heartbeat=Heartbeat(tmp_path / "heartbeat"), service=service, store=store
+        )
+        await client.login("fake-token")
+        try:
+            yield Edge(fake, client, service, store, channel, host, guest, outsider, moderator)
+        finally:
+            await client.close()
+            await database.close()
+
+
+async def french_game(edge: Edge) -> FakeMessage:
+    """Host (uk) opens a 2-seat game in the French server, guest (en-GB) joins, host starts."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await edge.click(edge.guest, lobby, "Rejoindre").response()
+    await edge.click(edge.host, lobby, "Commencer").response()
+    return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+
+
+async def test_the_lobby_speaks_the_server_s_language_whoever_opens_it(edge: Edge) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    assert not lobby.ephemeral
+    assert "Marrakech : partie n° 1" in lobby.embed_text()
+    assert "`/marrakech rejoindre`" in lobby.embed_text()
+    assert [button.label for button in lobby.buttons()] == [
+        "Rejoindre",
+        "Quitter",
+        "Commencer",
+        "Annuler",
+    ]
+    joined = await edge.click(edge.guest, lobby, "Rejoindre").answer()
+    assert "Joueurs (2/2)" in joined.embed_text(), "a click's edit stays French"
+    game = await edge.store.get(1)
+    assert game is not None and game.locale == "fr"
+
+
+async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
+    assert (
+        "Марракеш коротко"
+        in (await edge.slash(edge.host, "marrakech", "rules").answer()).embed_text()
+    )
+    assert (
+        "Marrakech en bref"
+        in (await edge.slash(edge.moderator, "marrakech", "rules").answer()).embed_text()
+    )
+    assert (
+        "Marrakech in short"
+        in (await edge.slash(edge.outsider, "marrakech", "rules").answer()).embed_text()
+    ), "German is not spoken: English"
+    assert "немає гри" in await private(edge.slash(edge.host, "marrakech", "board"))
+    assert "no Marrakech game" in await private(edge.slash(edge.guest, "marrakech", "board"))
+
+
+async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edge: Edge) -> None:
+    turn = await french_game(edge)
+    (mover_id,) = turn.pinged_user_ids
+    assert turn.content == f"<@{mover_id}>, c'est votre tour (partie n° 1)."
+    assert [b.label for b in turn.buttons()] == [
+        "Tourner à gauche",
+        "Tout droit",
+        "Tourner à droite",
+    ]
+    assert "Marrakech : partie n° 1 · tour 1" in turn.embed_text()
+    mover, other = (edge.host, edge.guest) if mover_id == edge.host.id else (edge.guest, edge.host)
+    refused = await private(edge.click(other, turn, "Tout droit"))
+    if other is edge.host:
+        assert refused == f"Зараз не ваш хід: ходить <@{mover.id}>."
+    else:
+        assert refused == f"It is not your turn: <@{mover.id}> is to play."
+    assert "Vous ne jouez pas" in await private(edge.click(edge.moderator, turn, "Tout droit"))
+    assert "not playing" in await private(edge.click(edge.outsider, turn, "Tout droit"))
+    assert "не приймає гравців" in await private(edge.slash(edge.host, "marrakech", "join"))
+
+    shown = await edge.click(mover, turn, "Tout droit").answer()
+    assert "Le dé indique" in shown.embed_text()
+    await edge.click(mover, shown, "1").response()
+    nxt = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
+    )
+    assert "tour 2" in nxt.embed_text() and "c'est votre tour" in (nxt.content or "")
+
+
+async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: Edge) -> None:
+    turn = await french_game(edge)
+    guild = edge.channel.guild
+    assert guild is not None
+    guild.preferred_locale = "uk"
+    (mover_id,) = turn.pinged_user_ids
+    mover = edge.host if mover_id == edge.host.id else edge.guest
+    shown = await edge.click(mover, turn, "Tout droit").answer()
+    assert "Le dé indique" in shown.embed_text(), "edits of a French game stay French"
+    resigned = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    assert "abandonne la partie" in resigned.content and not resigned.ephemeral
+    final = await edge.fake.wait_for_message(
+        edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+    assert "est terminée" in final.embed_text()
+
+
+async def test_a_server_in_an_unspoken_language_gets_english(edge: Edge) -> None:
+    guild = edge.fake.add_guild("Markt", preferred_locale="de")
+    channel = edge.fake.add_text_channel(guild, "spiele")
+    for user in (edge.host, edge.guest):
+        edge.fake.add_member(guild, user)
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, channel=channel).answer()
+    assert "Marrakech: game #1 (lobby)" in lobby.embed_text()
+    assert next(button.label for button in lobby.buttons()) == "Join"
+    assert "Ви приєдналися" not in await private(
+        edge.slash(edge.guest, "marrakech", "join", channel=channel)
+    )
+    assert "Ви вже граєте" in await private(
+        edge.slash(edge.host, "marrakech", "join", channel=channel)
+    )
+
+
+async def test_missing_permissions_are_named_as_the_user_s_client_names_them(edge: Edge) -> None:
+    edge.fake.deny_bot(edge.channel, permissions.ATTACH_FILES)
+    assert "«Прикріплювати файли»" in await private(edge.slash(edge.host, "marrakech", "new"))
+    assert "Attach Files" in await private(edge.slash(edge.guest, "marrakech", "new"))
+    assert "Joindre des fichiers" in await private(edge.slash(edge.moderator, "marrakech", "new"))
+
+
+async def test_the_synced_commands_carry_their_french_and_ukrainian_names(edge: Edge) -> None:
+    guild = edge.channel.guild
+    assert guild is not None
+    registered = edge.fake.world.commands.find(guild.id, "marrakech")
+    assert registered is not None
+    assert registered["name_localizations"] == {"fr": "marrakech", "uk": "марракеш"}
+    subcommands = {option["name"]: option for option in registered["options"]}
+    assert subcommands["join"]["name_localizations"] == {"fr": "rejoindre", "uk": "приєднатися"}
+    new_options = {option["name"]: option for option in subcommands["new"]["options"]}
+    assert new_options["turn_limit"]["name_localizations"]["uk"] == "час_на_хід"

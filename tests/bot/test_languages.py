@@ -1,0 +1,246 @@
+"""Everything the presenter, the buttons, the error table and the image labels write comes out
+in the language asked for: a French or Ukrainian game shows no English sentence anywhere."""
+
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import string
+from collections.abc import Iterator
+
+import discord
+import pytest
+
+import engine
+from bot import errors, images, messages, presenter
+from bot.permissions import GAME_PERMISSIONS, MissingPermissionsError
+from bot.presenter import Post
+from bot.services import GameView, Player
+from bot.services import errors as service_errors
+from bot.storage import GameRow, GameStatus
+from bot.ui.layout import decision_buttons, lobby_buttons
+from engine import Color, Facing, Phase
+from render import ENGLISH as RENDER_ENGLISH
+from render import Labels
+
+TRANSLATED = ("fr", "uk")
+
+
+def game_row(locale: str, status: GameStatus = GameStatus.RUNNING, **changes: object) -> GameRow:
+    row = GameRow(
+        id=12,
+        guild_id=1,
+        channel_id=2,
+        host_id=100,
+        status=status,
+        seats_wanted=3,
+        variant="standard",
+        turn_limit_seconds=3600,
+        config=None,
+        seed="s",
+        seed_sha256="f" * 64,
+        seq=7,
+        position=None,
+        board_message_id=None,
+        board_message_seq=None,
+        end_reason=None,
+        ended_by=100,
+        created_at="",
+        updated_at="",
+        locale=locale,
+    )
+    return dataclasses.replace(row, **changes)  # type: ignore[arg-type]
+
+
+def english_fragments() -> set[str]:
+    """Pieces of English sentences (several words, no placeholders) from the catalogue."""
+    found = set()
+    for template in messages.ENGLISH.values():
+        for literal, _, _, _ in string.Formatter().parse(template):
+            for piece in re.split(r"[`*~\n()]", literal):
+                piece = piece.strip(" .,:;·!?-")
+                if len(piece) >= 8 and " " in piece:
+                    found.add(piece)
+    return found
+
+
+ENGLISH_FRAGMENTS = english_fragments()
+
+
+def post_texts(post: Post) -> Iterator[str]:
+    embed = post.embed
+    yield from (embed.title or "", embed.description or "", embed.footer.text or "")
+    for field in embed.fields:
+        yield field.name or ""
+        yield field.value or ""
+    if post.content:
+        yield post.content
+
+
+def button_labels(view: discord.ui.View | None) -> list[str]:
+    if view is None:
+        return []
+    labels = []
+    for child in view.children:
+        button = child.item if isinstance(child, discord.ui.DynamicItem) else child
+        assert isinstance(button, discord.ui.Button)
+        labels.append(button.label or "")
+    return labels
+
+
+def played_views(locale: str, players: int, variant: str) -> Iterator[GameView]:
+    """A view of every decision of a whole deterministic game, then of its end."""
+    state = engine.new_game(engine.deal(players, variant, random.Random(players), first_player=0))
+    seated = tuple(Player(100 + seat, seat) for seat in range(players))
+    turn_events: tuple[engine.events.Event, ...] = ()
+    previous: tuple[engine.events.Event, ...] = ()
+    while True:
+        over = state.is_over
+        status = GameStatus.OVER if over else GameStatus.RUNNING
+        yield GameView(game_row(locale, status), seated, state, (), turn_events, previous)
+        if over:
+            return
+        actions = engine.legal_actions(state)
+        state, events = engine.apply(state, actions[len(actions) // 3])
+        if any(isinstance(event, engine.TurnStarted) for event in events):
+            previous, turn_events = turn_events + tuple(events), ()
+        else:
+            turn_events += tuple(events)
+
+
+def rare_events() -> tuple[engine.events.Event, ...]:
+    """Events a short game may not produce: a short payment, an elimination, a resignation."""
+    return (
+        engine.AssamRotated(seat=1, rotation="L", facing=Facing.W),
+        engine.AssamRotated(seat=1, rotation="R", facing=Facing.E),
+        engine.TaxPaid(payer=0, payee=1, owed=5, paid=2, color=Color.BLUE, region=frozenset()),
+        engine.TaxPaid(payer=1, payee=0, owed=1, paid=1, color=Color.RED, region=frozenset()),
+        engine.PlayerEliminated(seat=0, rugs_lost=3),
+        engine.PlayerEliminated(seat=2, rugs_lost=0, resigned=True),
+    )
+
+
+def everything_written(locale: str) -> list[str]:
+    """Every text a game in `locale` writes, public and private, in one list."""
+    written: list[str] = []
+    lobby = GameView(game_row(locale, GameStatus.LOBBY, seq=0), (Player(100, None),))
+    written += post_texts(presenter.lobby_post(lobby))
+    written += button_labels(lobby_buttons(lobby))
+    cancelled = GameView(game_row(locale, GameStatus.ABORTED), (Player(100, None),))
+    written += post_texts(presenter.lobby_post(cancelled, closed_by=100))
+    for variant in ("standard", "rotate-after"):
+        for players in (2, 3):
+            views = list(played_views(locale, players, variant))
+            for view in views[:-1]:
+                written += post_texts(presenter.turn_post(view, ping=True))
+                written += button_labels(decision_buttons(view))
+            for view in views[1:]:
+                written += post_texts(presenter.finished_turn_post(view))
+            written += post_texts(presenter.final_post(views[-1]))
+            written += post_texts(presenter.board_post(views[-2], locale))
+    some_view = next(played_views(locale, 3, "standard"))
+    written += presenter.narrate(some_view, rare_events(), locale)
+    written += post_texts(presenter.aborted_post(some_view))
+    written += post_texts(presenter.rules_post(locale))
+    for kind, arguments in error_samples():
+        answer = errors.describe(kind(*arguments), locale)
+        assert answer is not None, kind
+        written.append(answer)
+    written.append(errors.report(ZeroDivisionError(), "testing", locale))
+    return written
+
+
+def error_samples() -> list[tuple[type[Exception], tuple[object, ...]]]:
+    arguments: dict[type[Exception], tuple[object, ...]] = {
+        service_errors.GameNotFoundError: (1,),
+        service_errors.ChannelHasGameError: (1, 2, 3, 4),
+        service_errors.BadOptionError: ("seats", 9),
+        service_errors.NotEnoughPlayersError: (1,),
+        service_errors.StaleBoardError: (1, 2, 3, 4),
+        service_errors.NotYourTurnError: (5,),
+        service_errors.IllegalMoveError: ("x",),
+        MissingPermissionsError: (GAME_PERMISSIONS,),
+    }
+    kinds: list[type[Exception]] = [
+        *service_errors.GameError.__subclasses__(),
+        MissingPermissionsError,
+        errors.ModeratorsOnlyError,
+        errors.GuildOnlyError,
+    ]
+    return [(kind, arguments.get(kind, ())) for kind in kinds]
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_a_game_in_another_language_writes_no_english_sentence(locale: str) -> None:
+    written = everything_written(locale)
+    assert len(written) > 500
+    leaked = {
+        (fragment, line) for line in written for fragment in ENGLISH_FRAGMENTS if fragment in line
+    }
+    assert leaked == set()
+
+
+def test_the_check_finds_english_in_an_english_game() -> None:
+    written = everything_written("en")
+    assert any(fragment in line for line in written for fragment in ENGLISH_FRAGMENTS)
+
+
+def test_a_french_turn_speaks_french() -> None:
+    views = list(played_views("fr", 3, "standard"))
+    placing = next(view for view in views if view.state and view.state.phase is Phase.PLACE)
+    post = presenter.turn_post(placing, ping=True)
+    description = post.embed.description or ""
+    assert "Le dé indique" in description and "posez votre tapis rouge" in description
+    assert "30 dirhams" in (post.embed.fields[0].value or "")
+    assert post.content == "<@100>, c'est votre tour (partie n° 12)."
+    assert post.image is not None and post.image.language == "fr"
+
+
+def test_a_ukrainian_turn_speaks_ukrainian_with_agreeing_counts() -> None:
+    views = list(played_views("uk", 3, "standard"))
+    post = presenter.turn_post(views[0], ping=True)
+    table = post.embed.fields[0].value or ""
+    assert table.count("30 дирхамів") == 3 and table.count("15 килимів у запасі") == 3
+    assert button_labels(decision_buttons(views[0])) == [
+        "Повернути вліво",
+        "Прямо",
+        "Повернути вправо",
+    ]
+    final = presenter.final_post(views[-1])
+    assert final.embed.title == "Марракеш: гра №12 завершилася"
+
+
+def test_a_private_board_follows_the_asker_not_the_game() -> None:
+    view = list(played_views("fr", 3, "standard"))[3]
+    assert presenter.board_post(view, "uk").embed.title == "Гра №12: поле зараз"
+    assert presenter.board_post(view, "en").embed.title == "Game #12: the board now"
+    lobby = GameView(game_row("fr", GameStatus.LOBBY, seq=0), (Player(100, None),))
+    assert presenter.lobby_post(lobby, language="uk").embed.title == (
+        "Марракеш: гра №12 (набір гравців)"
+    )
+    assert (presenter.lobby_post(lobby).embed.title or "").startswith("Marrakech : partie")
+
+
+@pytest.mark.parametrize("locale", ("en", *TRANSLATED))
+def test_the_image_labels_cover_every_word_render_draws(locale: str) -> None:
+    labels = images.labels(locale)
+    image_keys = {key for key in messages.ENGLISH if key.startswith("image.")}
+    assert image_keys == {f"image.{field.name}" for field in dataclasses.fields(Labels)}
+    for field in dataclasses.fields(Labels):
+        word = getattr(labels, field.name)
+        assert word == messages.catalogue(locale)[f"image.{field.name}"]
+        assert ("{n}" in word) == ("{n}" in getattr(RENDER_ENGLISH, field.name)), field.name
+    if locale == "en":
+        assert labels == RENDER_ENGLISH
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+async def test_pictures_draw_in_the_game_s_language(locale: str) -> None:
+    views = list(played_views(locale, 3, "standard"))
+    for post in (presenter.turn_post(views[5]), presenter.final_post(views[-1])):
+        assert post.image is not None and post.image.language == locale
+        png = await images.render_png(post.image)
+        assert png.startswith(b"\x89PNG")
