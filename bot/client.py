@@ -19,6 +19,7 @@ from bot.services import DueWork, GameService, GuildService, StatsService
 from bot.services.clock import Clock, system_clock
 from bot.storage import GameStore, GuildStore, StatsStore
 from bot.sync import sync_commands
+from bot.translator import CatalogueTranslator
 from bot.ui.buttons import GameButton, dispatchable
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,7 @@ class MarrakechClient(discord.Client):
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(GameButton)
         await images.warm_up()
+        await self.tree.set_translator(CatalogueTranslator())
         await sync_commands(self.tree, self._store, self._dev_guilds)
         # Before the gateway connects, so no click can race it: catch up on any game whose
         # message fell behind its state when the last run stopped (REST only).

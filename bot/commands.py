@@ -5,6 +5,9 @@ Thin: each command parses its options and hands over to the GameController (game
 CommunityController (stats, history, replays, settings). The moderator and admin groups are
 separate top-level commands because Discord applies default member permissions to top-level
 commands only; the controllers check Manage Channels / Manage Server again at run time.
+
+Names, descriptions and choice names carry catalogue keys, so CatalogueTranslator (bot.translator)
+gives Discord their French and Ukrainian versions; the base names are English.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from discord import app_commands
 
 from bot.community import CommunityController
 from bot.controller import GameController
-from bot.messages import command_text
+from bot.messages import command_name, command_text, option_name
 from bot.services import AI_LEVELS
 from engine import Variant
 
@@ -46,12 +49,17 @@ def build_commands(
 ) -> list[app_commands.Group]:
     """The three top-level command groups, bound to the controllers."""
     game = app_commands.Group(
-        name="marrakech",
+        name=command_name("marrakech"),
         description=command_text("command.marrakech"),
         guild_only=True,
     )
 
-    @game.command(name="new", description=command_text("command.new"))
+    @game.command(name=command_name("new"), description=command_text("command.new"))
+    @app_commands.rename(
+        seats=option_name("seats"),
+        variant=option_name("variant"),
+        turn_limit=option_name("turn_limit"),
+    )
     @app_commands.describe(
         seats=command_text("command.new.seats"),
         variant=command_text("command.new.variant"),
@@ -70,19 +78,20 @@ def build_commands(
             interaction, seats=seats, variant=variant, turn_limit_seconds=turn_limit
         )
 
-    @game.command(name="join", description=command_text("command.join"))
+    @game.command(name=command_name("join"), description=command_text("command.join"))
     async def join(interaction: Interaction) -> None:
         await controller.join(interaction)
 
-    @game.command(name="leave", description=command_text("command.leave"))
+    @game.command(name=command_name("leave"), description=command_text("command.leave"))
     async def leave(interaction: Interaction) -> None:
         await controller.leave(interaction)
 
-    @game.command(name="start", description=command_text("command.start"))
+    @game.command(name=command_name("start"), description=command_text("command.start"))
     async def start(interaction: Interaction) -> None:
         await controller.start(interaction)
 
-    @game.command(name="add-ai", description=command_text("command.add_ai"))
+    @game.command(name=command_name("add-ai"), description=command_text("command.add_ai"))
+    @app_commands.rename(level=option_name("level"))
     @app_commands.describe(level=command_text("command.add_ai.level"))
     @app_commands.choices(
         level=[
@@ -93,91 +102,105 @@ def build_commands(
     async def add_ai(interaction: Interaction, level: str = "medium") -> None:
         await controller.add_ai(interaction, level)
 
-    @game.command(name="remove-ai", description=command_text("command.remove_ai"))
+    @game.command(name=command_name("remove-ai"), description=command_text("command.remove_ai"))
     async def remove_ai(interaction: Interaction) -> None:
         await controller.remove_ai(interaction)
 
-    @game.command(name="rejoin", description=command_text("command.rejoin"))
+    @game.command(name=command_name("rejoin"), description=command_text("command.rejoin"))
     async def rejoin(interaction: Interaction) -> None:
         await controller.rejoin(interaction)
 
-    @game.command(name="stats", description=command_text("command.stats"))
+    @game.command(name=command_name("stats"), description=command_text("command.stats"))
+    @app_commands.rename(member=option_name("member"))
     @app_commands.describe(member=command_text("command.stats.member"))
     async def stats(interaction: Interaction, member: discord.User | None = None) -> None:
         await community.stats(interaction, member)
 
-    @game.command(name="leaderboard", description=command_text("command.leaderboard"))
+    @game.command(name=command_name("leaderboard"), description=command_text("command.leaderboard"))
     async def leaderboard(interaction: Interaction) -> None:
         await community.leaderboard(interaction)
 
-    @game.command(name="history", description=command_text("command.history"))
+    @game.command(name=command_name("history"), description=command_text("command.history"))
+    @app_commands.rename(server=option_name("server"))
     @app_commands.describe(server=command_text("command.history.server"))
     async def history(interaction: Interaction, server: bool = False) -> None:
         await community.history(interaction, server=server)
 
-    @game.command(name="replay", description=command_text("command.replay"))
+    @game.command(name=command_name("replay"), description=command_text("command.replay"))
+    @app_commands.rename(game=option_name("game"))
     @app_commands.describe(game=command_text("command.replay.game"))
     async def replay(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
         await community.replay(interaction, game)
 
-    @game.command(name="board", description=command_text("command.board"))
+    @game.command(name=command_name("board"), description=command_text("command.board"))
     async def board(interaction: Interaction) -> None:
         await controller.board(interaction)
 
-    @game.command(name="rules", description=command_text("command.rules"))
+    @game.command(name=command_name("rules"), description=command_text("command.rules"))
     async def rules(interaction: Interaction) -> None:
         await controller.rules(interaction)
 
-    @game.command(name="resign", description=command_text("command.resign"))
+    @game.command(name=command_name("resign"), description=command_text("command.resign"))
     async def resign(interaction: Interaction) -> None:
         await controller.resign(interaction)
 
-    @game.command(name="abort", description=command_text("command.abort"))
+    @game.command(name=command_name("abort"), description=command_text("command.abort"))
     async def abort(interaction: Interaction) -> None:
         await controller.abort(interaction, moderator=False)
 
     moderation = app_commands.Group(
-        name="marrakech-mod",
+        name=command_name("marrakech-mod"),
         description=command_text("command.mod"),
         guild_only=True,
         default_permissions=discord.Permissions(manage_channels=True),
     )
 
-    @moderation.command(name="abort", description=command_text("command.mod.abort"))
+    @moderation.command(name=command_name("abort"), description=command_text("command.mod.abort"))
     async def mod_abort(interaction: Interaction) -> None:
         await controller.abort(interaction, moderator=True)
 
     admin = app_commands.Group(
-        name="marrakech-admin",
+        name=command_name("marrakech-admin"),
         description=command_text("command.admin"),
         guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    @admin.command(name="show", description=command_text("command.admin.show"))
+    @admin.command(name=command_name("show"), description=command_text("command.admin.show"))
     async def admin_show(interaction: Interaction) -> None:
         await community.show_settings(interaction)
 
-    @admin.command(name="turn-limit", description=command_text("command.admin.turn_limit"))
+    @admin.command(
+        name=command_name("turn-limit"), description=command_text("command.admin.turn_limit")
+    )
+    @app_commands.rename(limit=option_name("limit"))
     @app_commands.describe(limit=command_text("command.new.turn_limit"))
     @app_commands.choices(limit=_turn_limit_choices())
     async def admin_turn_limit(interaction: Interaction, limit: int) -> None:
         await community.set_turn_limit(interaction, limit)
 
-    @admin.command(name="variant", description=command_text("command.admin.variant"))
+    @admin.command(name=command_name("variant"), description=command_text("command.admin.variant"))
+    @app_commands.rename(variant=option_name("variant"))
     @app_commands.describe(variant=command_text("command.new.variant"))
     @app_commands.choices(variant=_variant_choices())
     async def admin_variant(interaction: Interaction, variant: str) -> None:
         await community.set_variant(interaction, variant)
 
-    @admin.command(name="allow-channel", description=command_text("command.admin.allow_channel"))
+    @admin.command(
+        name=command_name("allow-channel"), description=command_text("command.admin.allow_channel")
+    )
+    @app_commands.rename(channel=option_name("channel"))
     @app_commands.describe(channel=command_text("command.admin.channel"))
     async def admin_allow_channel(
         interaction: Interaction, channel: discord.TextChannel | discord.Thread
     ) -> None:
         await community.allow_channel(interaction, channel.id)
 
-    @admin.command(name="remove-channel", description=command_text("command.admin.remove_channel"))
+    @admin.command(
+        name=command_name("remove-channel"),
+        description=command_text("command.admin.remove_channel"),
+    )
+    @app_commands.rename(channel=option_name("channel"))
     @app_commands.describe(channel=command_text("command.admin.channel"))
     async def admin_remove_channel(
         interaction: Interaction, channel: discord.TextChannel | discord.Thread

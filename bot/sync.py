@@ -1,4 +1,8 @@
-"""Sync the command tree to Discord only when it changed (a hash is kept in the database)."""
+"""Sync the command tree to Discord only when it changed (a hash is kept in the database).
+
+The hash covers the payload Discord receives, translations included, so a changed French or
+Ukrainian command text syncs again like a changed command.
+"""
 
 from __future__ import annotations
 
@@ -17,14 +21,20 @@ log = logging.getLogger(__name__)
 HASH_KEY = "command_tree_sha256"
 
 
-def tree_digest(tree: app_commands.CommandTree[Any], dev_guilds: tuple[int, ...]) -> str:
-    """A hash of every command's payload and of where the commands go."""
+async def command_payloads(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
+    """The global commands as `tree.sync()` sends them: translated if a translator is set."""
+    translator = tree.translator
+    commands = tree.get_commands()
+    if translator is None:
+        return [command.to_dict(tree) for command in commands]
+    return [await command.get_translated_payload(tree, translator) for command in commands]
+
+
+async def tree_digest(tree: app_commands.CommandTree[Any], dev_guilds: tuple[int, ...]) -> str:
+    """A hash of every command's payload (localisations included) and of where they go."""
     payload = {
         "targets": sorted(dev_guilds) or "global",
-        "commands": sorted(
-            (command.to_dict(tree) for command in tree.get_commands()),
-            key=lambda command: str(command["name"]),
-        ),
+        "commands": sorted(await command_payloads(tree), key=lambda command: str(command["name"])),
     }
     encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(encoded.encode()).hexdigest()
@@ -37,7 +47,7 @@ async def sync_commands(
 
     Returns True if it synced.
     """
-    digest = tree_digest(tree, dev_guilds)
+    digest = await tree_digest(tree, dev_guilds)
     if await store.get_meta(HASH_KEY) == digest:
         log.info("slash commands unchanged, not syncing")
         return False
