@@ -65,6 +65,10 @@ async def test_the_lobby_speaks_the_server_s_language_whoever_opens_it(edge: Edg
         "Quitter",
         "Commencer",
         "Annuler",
+        "IA facile",
+        "IA moyenne",
+        "IA difficile",
+        "Retirer une IA",
     ]
     joined = await edge.click(edge.guest, lobby, "Rejoindre").answer()
     assert "Joueurs (2/2)" in joined.embed_text(), "a click's edit stays French"

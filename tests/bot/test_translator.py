@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot import messages
 from bot.commands import build_commands
+from bot.community import CommunityController
 from bot.controller import GameController
 from bot.sync import command_payloads, tree_digest
 from bot.translator import CatalogueTranslator
@@ -41,11 +42,17 @@ def is_valid_name(name: str) -> bool:
     return True
 
 
-async def payloads(translator: app_commands.Translator | None) -> list[Json]:
-    client = discord.Client(intents=discord.Intents.none())
-    tree = app_commands.CommandTree(client)
-    for group in build_commands(cast(GameController, object())):
+def command_tree() -> app_commands.CommandTree[discord.Client]:
+    """The bot's commands in a tree of their own (the controllers are never called here)."""
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    controllers = (cast(GameController, object()), cast(CommunityController, object()))
+    for group in build_commands(*controllers):
         tree.add_command(group)
+    return tree
+
+
+async def payloads(translator: app_commands.Translator | None) -> list[Json]:
+    tree = command_tree()
     if translator is not None:
         await tree.set_translator(translator)
     return await command_payloads(tree)
@@ -111,7 +118,8 @@ async def test_base_names_stay_english_and_other_locales_get_no_localisation(
     translated: list[Json],
 ) -> None:
     untranslated = await payloads(None)
-    assert [command["name"] for command in translated] == ["marrakech", "marrakech-mod"]
+    names = [command["name"] for command in translated]
+    assert names == ["marrakech", "marrakech-mod", "marrakech-admin"]
     for (_, path, item), (_, plain_path, plain) in zip(
         walk(translated), walk(untranslated), strict=True
     ):
@@ -144,10 +152,7 @@ async def test_translator_answers_nothing_for_strings_without_a_key_or_other_loc
 async def test_the_sync_hash_changes_when_a_translation_changes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    client = discord.Client(intents=discord.Intents.none())
-    tree = app_commands.CommandTree(client)
-    for group in build_commands(cast(GameController, object())):
-        tree.add_command(group)
+    tree = command_tree()
     plain = await tree_digest(tree, ())
     await tree.set_translator(CatalogueTranslator())
     translated = await tree_digest(tree, ())

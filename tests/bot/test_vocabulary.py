@@ -100,8 +100,8 @@ VOCABULARY = (
     Term(
         "game",
         r"\bgames?\b",
-        r"\bparties?\b|\bjeu\b",
-        r"\b(?:гра|гри|грі|гру|грою|ігор|ігри|грають)\b",
+        r"\bparties?\b|\bjeu\b|\bjou(?:er|e)\b",
+        r"\b(?:гра|гри|грі|гру|грою|ігор|ігри|грати|грають)\b",
         ("partie",),
         ("гри",),
     ),
