@@ -236,22 +236,21 @@ def from_position(obj: object) -> GameState:
         if phase is not Phase.ROTATE and to_move not in holding:
             raise FormatError(f"seat {to_move} is to move but holds no rug")
     for index in range(4):
-        laid = sum(1 for c in colors if c == index)
-        owner_in = any(index in seat_color_indices(players, s) for s in range(players))
-        if (
-            owner_in
-            and laid > 2 * (rugs_per_color(players) - stock[index])
-            and not any(
-                seats[s]["eliminated"]
-                for s in range(players)
-                if index in seat_color_indices(players, s)
-            )
-        ):
+        if colors.count(index) > 2 * (rugs_per_color(players) - stock[index]):
             raise FormatError(f"more {COLOR_ORDER[index].value} squares show than rugs were laid")
-    rugs_laid = max(
-        [max(numbers), turn - 1 - len(eliminated)]
-        + [rugs_per_color(players) - stock[i] for i in range(4) if stock[i]]
+    # The newest rug always shows, so the highest rug number counts the rugs laid.
+    rugs_laid = max(numbers)
+    from_hands = sum(
+        rugs_per_color(players) - stock[index]
+        for seat in range(players)
+        if seat not in eliminated
+        for index in seat_color_indices(players, seat)
     )
+    if rugs_laid < max(from_hands, turn - 1 - len(eliminated)):
+        raise FormatError(
+            f"the board's rug numbers count {rugs_laid} rugs laid: too few for turn {turn} "
+            "and the rugs the seats have left"
+        )
     piles = None
     if players == 2:
         piles = tuple(seats[s]["pile"] or () for s in range(2))

@@ -304,6 +304,26 @@ def test_positions_refuse_an_end_the_rules_do_not_give() -> None:
         from_position(early)
 
 
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("turn",), 9),  # eight turns played, but only one rug on the board
+        (("seats", 1, "rugs_left"), {"yellow": 13}),  # yellow laid two rugs: none shows
+    ],
+)
+def test_positions_refuse_more_rugs_laid_than_the_board_numbers(
+    path: tuple[Any, ...], value: Any
+) -> None:
+    """FORMATS.md 3: rugs are numbered in laying order and the newest always shows, so the
+    highest number on the board counts the rugs laid: at least one a finished turn (less one a
+    seat out), and at least every rug gone from the hands of the seats still in."""
+    body = base_position()  # turn 2: red laid rug 1 on f2f3
+    assert from_position(body).rugs_laid == 1
+    set_path(body, path, value)
+    with pytest.raises(FormatError, match="rugs laid"):
+        from_position(body)
+
+
 @pytest.mark.parametrize("missing", ["format", "cells", "seats", "assam", "phase", "to_move"])
 def test_positions_missing_a_field(missing: str) -> None:
     body = base_position()
