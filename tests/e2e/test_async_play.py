@@ -1,0 +1,213 @@
+"""Asynchronous play through the real bot process and the fake Discord API.
+
+- One human and three AIs (easy, medium, hard) play a whole game; the AI turns play themselves.
+- Turn time limits with the clock moved through the test-only MARRAKECH_TEST_CLOCK_FILE (read
+  again on SIGUSR1): the half-time reminder, the medium AI playing a timed-out turn, and a
+  deadline that passed while the bot was down handled at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import statistics
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.test_game import displayed
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod", "marrakech-admin")
+TURN_LIMIT = 300
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+@pytest.fixture
+def clock_file(tmp_path: Path) -> Path:
+    path = tmp_path / "clock-offset"
+    path.write_text("0", encoding="ascii")
+    return path
+
+
+@pytest.fixture
+def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    return {**bot_env, "MARRAKECH_TEST_CLOCK_FILE": str(clock_file)}
+
+
+def is_final(message: FakeMessage) -> bool:
+    return any(str(embed.get("title", "")).endswith("is over") for embed in message.embeds)
+
+
+def choose(message: FakeMessage) -> str:
+    labels = [button.label or "" for button in message.enabled_buttons()]
+    if "Straight on" in labels:
+        return "Straight on"
+    numbered = [label for label in labels if label.isdigit()]
+    assert numbered, labels
+    return numbered[0]
+
+
+def seconds_between(start: str, end: str) -> float:
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: BotProcess) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "ai-table")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    fake.add_member(guild, alice)
+    fake.add_member(guild, bob)
+
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=4)).answer()
+    refused = await (
+        await fake.click(bob, lobby, lobby.button(label="Add AI: hard").custom_id)
+    ).answer()
+    assert refused.ephemeral and "Only the host" in refused.content
+    for label in ("Add AI: easy", "Add AI: medium", "Add AI: hard"):
+        current = fake.world.messages[lobby.id]
+        await (await fake.click(alice, current, current.button(label=label).custom_id)).response()
+    text = fake.world.messages[lobby.id].embed_text()
+    assert "AI (easy)" in text and "AI (medium)" in text and "AI (hard)" in text
+    current = fake.world.messages[lobby.id]
+    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+
+    for _ in range(200):
+        await fake.wait_until(
+            lambda: (
+                any(is_final(m) for m in fake.messages(channel))
+                or bool(alice_to_move(fake, channel, alice))
+            ),
+            timeout=30,
+            what="alice's turn or the end",
+        )
+        if any(is_final(m) for m in fake.messages(channel)):
+            break
+        turn = alice_to_move(fake, channel, alice)
+        assert turn is not None
+        edits = turn.edit_count
+        handle = await fake.click(alice, turn, turn.button(label=choose(turn)).custom_id)
+        await handle.response()
+        await fake.wait_until(
+            lambda t=turn, e=edits: fake.world.messages[t.id].edit_count > e,
+            what="the click answered",
+        )
+    else:
+        raise AssertionError("the game did not end")
+
+    final = next(m for m in fake.messages(channel) if is_final(m))
+    assert any(a.filename.endswith(".json") for a in final.attachments)
+    pings = fake.pings(channel)
+    assert pings and all(users == frozenset({alice.id}) for _, users in pings), "AIs ping nobody"
+    ai_turns = [
+        m
+        for m in fake.messages(channel)
+        if m.content.startswith("🤖") and not m.pinged_user_ids and m.edited_timestamp
+    ]
+    assert len(ai_turns) >= 30, "every AI turn got its own message"
+    assert not any(m.enabled_buttons() for m in ai_turns), "nobody clicks for an AI"
+    latencies = [seconds_between(m.timestamp, m.edited_timestamp or "") for m in ai_turns]
+    print(
+        f"\nAI turn latency (turn posted -> turn played and shown), {len(latencies)} turns: "
+        f"median {statistics.median(latencies) * 1000:.0f} ms, "
+        f"worst {max(latencies) * 1000:.0f} ms"
+    )
+    assert max(latencies) < 10, "an AI turn plays within a few seconds"
+
+    stats = await (await fake.slash(alice, channel, "marrakech", "stats")).answer()
+    assert "Games: **1**" in stats.embed_text()
+    board = await (await fake.slash(bob, channel, "marrakech", "leaderboard")).answer()
+    assert f"<@{alice.id}>" in board.embed_text() and "AI" not in board.embed_text()
+    history = await (await fake.slash(bob, channel, "marrakech", "history")).answer()
+    assert "**#1**" in history.embed_text()
+    replay = await fake.slash(bob, channel, "marrakech", "replay", game=1)
+    posted = await replay.answer(timeout=30)
+    names = {a.filename for a in posted.attachments}
+    assert names == {"marrakech-game-1.gif", "marrakech-game-1.json"}
+    assert posted.file("marrakech-game-1.gif")[:6] == b"GIF89a"
+
+
+def alice_to_move(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser) -> FakeMessage | None:
+    messages = [m for m in fake.messages(channel) if m.enabled_buttons() and m.pinged_user_ids]
+    if messages and messages[-1].pinged_user_ids == frozenset({alice.id}):
+        return fake.world.messages[messages[-1].id]
+    return None
+
+
+async def shift_clock(bot: BotProcess, clock_file: Path, seconds: float) -> None:
+    """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1)."""
+    clock_file.write_text(str(seconds), encoding="ascii")
+    lines = len(bot.lines)
+    assert bot.pid is not None
+    os.kill(bot.pid, signal.SIGUSR1)
+    await bot.wait_for_log(r"clock is now shifted by", after=lines)
+
+
+async def test_time_limits_remind_time_out_and_survive_a_restart(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "slow-table")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    people = {alice.id: alice, bob.id: bob}
+
+    lobby = await (
+        await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
+    ).answer()
+    assert "5 min per turn" in lobby.embed_text()
+    await (await fake.click(bob, lobby, lobby.button(label="Join").custom_id)).response()
+    current = fake.world.messages[lobby.id]
+    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover_id,) = first.pinged_user_ids
+    other = bob if mover_id == alice.id else alice
+
+    await shift_clock(bot, clock_file, TURN_LIMIT / 2 + 1)
+    reminder = await fake.wait_for_message(channel, lambda m: "half of your time" in m.content)
+    assert reminder.pinged_user_ids == frozenset({mover_id})
+
+    await shift_clock(bot, clock_file, TURN_LIMIT + 2)
+    notice = await fake.wait_for_message(channel, lambda m: "ran out of time" in m.content)
+    assert f"<@{mover_id}>" in notice.content and not notice.pinged_user_ids
+    nxt = await fake.wait_for_message(
+        channel, lambda m: m.id > notice.id and m.pinged_user_ids == frozenset({other.id})
+    )
+    assert not fake.world.messages[first.id].enabled_buttons(), "the timed-out turn is final"
+    assert nxt.enabled_buttons()
+
+    # The bot is down while the other player's deadline passes: handled at start-up.
+    await displayed(tmp_path / "marrakech.sqlite3", nxt.id)
+    await bot.kill()
+    clock_file.write_text(str(3 * TURN_LIMIT), encoding="ascii")
+    identifies = fake.gateway.identifies
+    await bot.start()
+    await bot.wait_ready(
+        fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
+    )
+    second = await fake.wait_for_message(
+        channel, lambda m: "ran out of time" in m.content and f"<@{other.id}>" in m.content
+    )
+    back = await fake.wait_for_message(
+        channel, lambda m: m.id > second.id and m.pinged_user_ids == frozenset({mover_id})
+    )
+    assert not fake.world.messages[nxt.id].enabled_buttons()
+
+    # The player acts in time again: their count of timeouts in a row starts over.
+    mover = people[mover_id]
+    click = await fake.click(mover, back, back.button(label="Straight on").custom_id)
+    await click.response()
+    with sqlite3.connect(tmp_path / "marrakech.sqlite3") as db:
+        counts = dict(db.execute("SELECT user_id, timeouts FROM seats WHERE game_id = 1"))
+    assert counts == {mover_id: 0, other.id: 1}
+    assert await bot.stop() == 0
