@@ -28,6 +28,8 @@ Interaction = discord.Interaction[Any]
 TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
 """Turn time limits offered at `new`, in seconds (0: none)."""
 VARIANTS = tuple(variant.value for variant in Variant)
+AnyChannel = app_commands.AppCommandChannel | app_commands.AppCommandThread
+"""A channel option that works whether or not the channel is in the client's cache."""
 
 
 def _variant_choices() -> list[app_commands.Choice[str]]:
@@ -191,9 +193,7 @@ def build_commands(
     )
     @app_commands.rename(channel=option_name("channel"))
     @app_commands.describe(channel=command_text("command.admin.channel"))
-    async def admin_allow_channel(
-        interaction: Interaction, channel: discord.TextChannel | discord.Thread
-    ) -> None:
+    async def admin_allow_channel(interaction: Interaction, channel: AnyChannel) -> None:
         await community.allow_channel(interaction, channel.id)
 
     @admin.command(
@@ -202,9 +202,7 @@ def build_commands(
     )
     @app_commands.rename(channel=option_name("channel"))
     @app_commands.describe(channel=command_text("command.admin.channel"))
-    async def admin_remove_channel(
-        interaction: Interaction, channel: discord.TextChannel | discord.Thread
-    ) -> None:
+    async def admin_remove_channel(interaction: Interaction, channel: AnyChannel) -> None:
         await community.remove_channel(interaction, channel.id)
 
     return [game, moderation, admin]

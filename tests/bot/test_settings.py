@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.services.clock import OffsetClock
 from bot.settings import SettingsError, load_heartbeat_path, load_settings
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-of-the-token"
@@ -125,3 +127,17 @@ def test_heartbeat_path_needs_no_token() -> None:
         "/data/heartbeat"
     )
     assert load_heartbeat_path({"MARRAKECH_HEARTBEAT": "/tmp/beat"}) == Path("/tmp/beat")
+
+
+def test_the_test_clock_file_is_read_only_when_set(tmp_path: Path) -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}).test_clock_file is None
+    path = tmp_path / "offset"
+    settings = load_settings({"DISCORD_TOKEN": "t", "MARRAKECH_TEST_CLOCK_FILE": str(path)})
+    assert settings.test_clock_file == path
+
+    clock = OffsetClock(path)  # a missing file means no shift
+    before = datetime.now(UTC)
+    assert before - timedelta(seconds=5) <= clock() <= datetime.now(UTC) + timedelta(seconds=5)
+    path.write_text("86400", encoding="ascii")
+    assert clock.reload() == 86400
+    assert clock() - datetime.now(UTC) > timedelta(hours=23)

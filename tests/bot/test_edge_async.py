@@ -1,0 +1,107 @@
+"""The Discord edge of asynchronous play with real discord.py objects (see test_edge.py):
+/marrakech-admin and its run-time permission check, allowed channels, server defaults, the AI
+lobby commands, rejoin, stats and history answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.test_edge import Edge, private
+from tests.bot.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
+from tests.e2e.fakecord.interaction_payloads import command_data
+from tests.e2e.fakecord.interactions import APPLICATION_COMMAND, InteractionHandle
+
+
+@pytest.fixture
+def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by name)
+    """The in-process client on the fake Discord API, as in test_edge.py."""
+    return edge_fixture
+
+
+def channel_option(edge: Edge, user: FakeUser, sub: str, option: FakeChannel) -> InteractionHandle:
+    """/marrakech-admin <sub> channel:<option>, run in the edge's channel (Edge.slash keeps the
+    name `channel` for where a command runs)."""
+    guild = edge.channel.guild
+    assert guild is not None
+    registered = edge.fake.world.commands.find(guild.id, "marrakech-admin")
+    assert registered is not None
+    data = command_data(
+        edge.fake.world, edge.channel, registered, [sub], {"channel": option}, validate=True
+    )
+    return edge.dispatch(
+        edge.fake.interaction_from_payload(APPLICATION_COMMAND, user, edge.channel, data)
+    )
+
+
+async def test_admin_commands_need_manage_server_at_run_time_too(edge: Edge) -> None:
+    command = edge.client.tree.get_command("marrakech-admin")
+    assert command is not None
+    payload = command.to_dict(edge.client.tree)
+    assert int(payload["default_member_permissions"]) == permissions.MANAGE_GUILD
+    # A server may show the command to everyone: the bot checks the permission itself.
+    refused = await private(edge.slash(edge.moderator, "marrakech-admin", "show"))
+    assert "Manage Server" in refused
+    guild = edge.channel.guild
+    assert guild is not None
+    admin = edge.fake.add_user("admin")
+    edge.fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
+    shown = await edge.slash(admin, "marrakech-admin", "show").answer()
+    assert shown.ephemeral and "all channels" in shown.embed_text()
+
+
+async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None:
+    guild = edge.channel.guild
+    assert guild is not None
+    admin = edge.fake.add_user("admin")
+    edge.fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
+    other = edge.fake.add_text_channel(guild, "elsewhere")
+
+    saved = await edge.slash(admin, "marrakech-admin", "turn-limit", limit=3600).answer()
+    assert "Saved" in saved.content and "1 h per turn" in saved.embed_text()
+    await edge.slash(admin, "marrakech-admin", "variant", variant="rotate-after").answer()
+    allowed = await channel_option(edge, admin, "allow-channel", other).answer()
+    assert f"<#{other.id}>" in allowed.embed_text()
+
+    refused = await private(edge.slash(edge.host, "marrakech", "new"))
+    assert "not allowed in this channel" in refused and f"<#{other.id}>" in refused
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=other).answer()
+    text = lobby.embed_text()
+    assert "1 h per turn" in text and "Assam turns after the rug" in text
+    game = await edge.store.open_in_channel(other.id)
+    assert game is not None and (game.turn_limit_seconds, game.variant) == (3600, "rotate-after")
+
+    await channel_option(edge, admin, "remove-channel", other).answer()
+    explicit = await edge.slash(edge.guest, "marrakech", "new", seats=2, turn_limit=0).answer()
+    assert "no turn time limit" in explicit.embed_text(), "0 overrides the server default"
+
+
+async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "add-ai"))
+    added = await private(edge.slash(edge.host, "marrakech", "add-ai", level="easy"))
+    assert "An AI (easy) joined" in added
+    await edge.fake.wait_until(
+        lambda: "AI (easy)" in edge.fake.world.messages[lobby.id].embed_text(),
+        what="the lobby lists the AI",
+    )
+    assert "full" in await private(edge.slash(edge.guest, "marrakech", "join"))
+    assert "An AI left" in await private(edge.slash(edge.host, "marrakech", "remove-ai"))
+    assert "no AI seat" in await private(edge.slash(edge.host, "marrakech", "remove-ai"))
+    await edge.click(edge.host, lobby, "Add AI: easy").response()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+
+    # Whoever moves first, the human is pinged once the AI (if first) has played.
+    turn = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.pinged_user_ids == frozenset({edge.host.id})
+    )
+    assert turn.enabled_buttons()
+    rejoin = await private(edge.slash(edge.host, "marrakech", "rejoin"))
+    assert "AI is not playing your seat" in rejoin
+    stats = await edge.slash(edge.guest, "marrakech", "stats", member=edge.host).answer()
+    assert "has not finished a game" in stats.embed_text()
+    history = await edge.slash(edge.guest, "marrakech", "history", server=True).answer()
+    assert "**#1**" in history.embed_text() and "running" in history.embed_text()
+    assert "no finished game" in await private(
+        edge.slash(edge.guest, "marrakech", "replay", game=1)
+    )
