@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.board import SIZE, SQUARES
+from engine.checks import fields, whole_number
 from engine.errors import FormatError
 from engine.model import Facing, GameConfig, Phase, Variant
 from engine.state import GameState
@@ -41,24 +42,13 @@ class LightState:
         return None
 
 
-def _mapping(raw: object, what: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise FormatError(f"{what} must be an object")
-    missing = [key for key in keys if key not in raw]
-    if missing:
-        raise FormatError(f"{what} lacks {', '.join(repr(k) for k in missing)}")
-    return raw
-
-
-def _count(value: object, what: str, low: int = 0, high: int = MAX_COUNT) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise FormatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
-    return value
+def _count(value: object, what: str) -> int:
+    return whole_number(value, what, 0, MAX_COUNT)
 
 
 def read_square(raw: object, what: str = "a square") -> int | None:
     """`{"row": r, "col": c}` -> square number, or None when it lies off the board."""
-    cell = _mapping(raw, what, ("row", "col"))
+    cell = fields(raw, what, ("row", "col"))
     row, col = cell["row"], cell["col"]
     if type(row) is not int or type(col) is not int:
         raise FormatError(f"{what}'s row and col must be whole numbers")
@@ -69,7 +59,7 @@ def read_square(raw: object, what: str = "a square") -> int | None:
 
 def read_assam(raw: object) -> tuple[int, Facing]:
     """`{"row", "col", "facing"}` -> (square, facing). Assam must stand on the board."""
-    assam = _mapping(raw, '"assam"', ("row", "col", "facing"))
+    assam = fields(raw, '"assam"', ("row", "col", "facing"))
     square = read_square(assam, '"assam"')
     if square is None:
         raise FormatError("Assam must stand on the board")
@@ -85,7 +75,7 @@ def write_assam(square: int, facing: int) -> dict[str, Any]:
 
 def read_light(raw: object) -> LightState:
     """Read a case input holding `board`, `assam` and `players`. Raises FormatError."""
-    body = _mapping(raw, "the input", ("board", "assam", "players"))
+    body = fields(raw, "the input", ("board", "assam", "players"))
     players = body["players"]
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         raise FormatError('"players" must list 2 to 4 players')
@@ -95,7 +85,7 @@ def read_light(raw: object) -> LightState:
     eliminated: list[int] = []
     for seat, item in enumerate(players):
         what = f"player {seat}"
-        player = _mapping(item, what, ("color", "dirhams", "rugs_left", "in_game"))
+        player = fields(item, what, ("color", "dirhams", "rugs_left", "in_game"))
         letter = player["color"]
         if not isinstance(letter, str) or not letter or letter in letters:
             raise FormatError(f"{what}'s color must be a letter no other player has")
@@ -144,7 +134,7 @@ def _read_board(
             if item is None:
                 continue
             what = f"board cell row {row} col {col}"
-            cell = _mapping(item, what, ("color", "rug_id"))
+            cell = fields(item, what, ("color", "rug_id"))
             letter, rug_id = cell["color"], cell["rug_id"]
             if letter not in letters:
                 raise FormatError(f"{what} shows a colour no player has")

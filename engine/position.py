@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.board import NEIGHBOURS, SIZE, SQUARES, parse_square, square_name
+from engine.checks import fields, header, whole_number
 from engine.errors import FormatError
 from engine.model import (
     COLOR_ORDER,
@@ -85,12 +86,6 @@ def to_position(state: GameState) -> dict[str, Any]:
     }
 
 
-def _int(value: object, what: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise FormatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
 def _color(value: object, what: str) -> Color:
     if isinstance(value, str) and value in Color._value2member_map_:
         return Color(value)
@@ -115,7 +110,7 @@ def _parse_cells(raw: object, players: int) -> tuple[list[int], list[int]]:
             color = _color(cell[0], where)
             if color.order not in in_play:
                 raise FormatError(f"{where} shows {color.value}, a colour not in this game")
-            numbers[row * SIZE + col] = _int(cell[1], f"{where}'s rug number", 1, 48)
+            numbers[row * SIZE + col] = whole_number(cell[1], f"{where}'s rug number", 1, 48)
             colors[row * SIZE + col] = color.order
     squares_of: dict[int, list[int]] = {}
     for square, number in enumerate(numbers):
@@ -132,16 +127,12 @@ def _parse_cells(raw: object, players: int) -> tuple[list[int], list[int]]:
 
 
 def _parse_seat(raw: object, seat: int, players: int, variant_piles: bool) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise FormatError(f"seat {seat} must be an object")
-    for key in ("seat", "dirhams", "rugs_left", "eliminated"):
-        if key not in raw:
-            raise FormatError(f"seat {seat} lacks {key!r}")
+    raw = fields(raw, f"seat {seat}", ("seat", "dirhams", "rugs_left", "eliminated"))
     if type(raw["seat"]) is not int or raw["seat"] != seat:
         raise FormatError(f'"seats" must list seats 0 to {players - 1} in order')
     if "colors" in raw and raw["colors"] != [c.value for c in seat_colors(players, seat)]:
         raise FormatError(f"seat {seat} has the wrong colours for a {players}-player game")
-    dirhams = _int(raw["dirhams"], f"seat {seat}'s dirhams", 0, STARTING_DIRHAMS * players)
+    dirhams = whole_number(raw["dirhams"], f"seat {seat}'s dirhams", 0, STARTING_DIRHAMS * players)
     eliminated = raw["eliminated"]
     if not isinstance(eliminated, bool):
         raise FormatError(f"seat {seat}'s eliminated must be true or false")
@@ -151,7 +142,7 @@ def _parse_seat(raw: object, seat: int, players: int, variant_piles: bool) -> di
         names = ", ".join(c.value for c in own)
         raise FormatError(f"seat {seat}'s rugs_left must give a count for {names}")
     stock = {
-        Color(name).order: _int(n, f"seat {seat}'s {name} rugs", 0, rugs_per_color(players))
+        Color(name).order: whole_number(n, f"seat {seat}'s {name} rugs", 0, rugs_per_color(players))
         for name, n in rugs_left.items()
     }
     pile = None
@@ -180,22 +171,12 @@ def from_position(obj: object) -> GameState:
     A position does not say how the game began: the state's config has `first_player` set to
     the seat to move and no piles, and its history is empty.
     """
-    if not isinstance(obj, dict):
-        raise FormatError("a position must be a JSON object")
-    missing = [key for key in _REQUIRED if key not in obj]
-    if missing:
-        raise FormatError(f"the position lacks {', '.join(repr(k) for k in missing)}")
-    if obj["format"] != POSITION_FORMAT:
-        raise FormatError(f"not a {POSITION_FORMAT} position (format is {obj['format']!r})")
-    players = obj["players"]
-    if type(players) is not int or players not in (2, 3, 4):
-        raise FormatError(f'"players" must be 2, 3 or 4, not {players!r}')
+    obj, players, variant = header(obj, "position", POSITION_FORMAT, _REQUIRED)
     try:
-        variant = Variant(obj["variant"])
         phase = Phase(obj["phase"])
     except (ValueError, TypeError):
-        raise FormatError('"variant" or "phase" has an unknown value') from None
-    turn = _int(obj["turn"], '"turn"', 1, MAX_TURN)
+        raise FormatError('"phase" must be "orient", "roll", "place", "rotate" or "over"') from None
+    turn = whole_number(obj["turn"], '"turn"', 1, MAX_TURN)
     assam = obj["assam"]
     if not isinstance(assam, dict) or "square" not in assam or "facing" not in assam:
         raise FormatError('"assam" must be {"square": "d4", "facing": "N"}')
@@ -220,7 +201,7 @@ def from_position(obj: object) -> GameState:
         if to_move is not None:
             raise FormatError('"to_move" must be null when the game is over')
     else:
-        to_move = _int(to_move, '"to_move"', 0, players - 1)
+        to_move = whole_number(to_move, '"to_move"', 0, players - 1)
         if to_move in eliminated:
             raise FormatError(f"seat {to_move} is eliminated and cannot move")
         if phase is Phase.ORIENT and variant is Variant.ROTATE_AFTER:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.checks import header
 from engine.dealing import new_game, validate_config
 from engine.errors import FormatError, IllegalActionError, ReplayError
 from engine.model import Color, GameConfig, Variant
@@ -94,20 +95,7 @@ def _parse_resignations(raw: object, actions: int) -> tuple[tuple[int, int], ...
 
 def record_from_json(obj: object) -> Record:
     """Parse and check a record. Raises FormatError saying what is wrong."""
-    if not isinstance(obj, dict):
-        raise FormatError("a game record must be a JSON object")
-    missing = [key for key in _REQUIRED if key not in obj]
-    if missing:
-        raise FormatError(f"the record lacks {', '.join(repr(k) for k in missing)}")
-    if obj["format"] != RECORD_FORMAT:
-        raise FormatError(f"not a {RECORD_FORMAT} record (format is {obj['format']!r})")
-    players = obj["players"]
-    if type(players) is not int or players not in (2, 3, 4):
-        raise FormatError(f'"players" must be 2, 3 or 4, not {players!r}')
-    try:
-        variant = Variant(obj["variant"])
-    except (ValueError, TypeError):
-        raise FormatError('"variant" must be "standard" or "rotate-after"') from None
+    obj, players, variant = header(obj, "record", RECORD_FORMAT, _REQUIRED)
     actions = obj["actions"]
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
         raise FormatError(f'"actions" must be a list of at most {MAX_ACTIONS} notations')

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.board import walk
+from engine.checks import fields
 from engine.errors import EngineError, FormatError
 from engine.light import (
     LightState,
@@ -45,9 +46,7 @@ ROTATIONS = {0: "S", 90: "R", 270: "L"}
 
 
 def _input(case_input: object) -> dict[str, Any]:
-    if not isinstance(case_input, dict):
-        raise FormatError('"input" must be an object')
-    return case_input
+    return fields(case_input, '"input"', ())
 
 
 def move_assam(case_input: object) -> object:
@@ -77,9 +76,7 @@ def payment_amount(case_input: object) -> object:
 
 
 def _rug(body: dict[str, Any]) -> tuple[str, int, int | None, int | None]:
-    rug = body.get("rug")
-    if not isinstance(rug, dict) or not {"color", "rug_id", "squares"} <= rug.keys():
-        raise FormatError('"rug" must be {"color", "rug_id", "squares"}')
+    rug = fields(body.get("rug"), '"rug"', ("color", "rug_id", "squares"))
     squares = rug["squares"]
     if not isinstance(squares, list) or len(squares) != 2:
         raise FormatError("a rug has two squares")

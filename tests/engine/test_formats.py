@@ -232,7 +232,7 @@ def base_position() -> dict[str, Any]:
         (("players",), 7, "2, 3 or 4"),
         (("turn",), 10**30, "turn"),
         (("turn",), -1, "turn"),
-        (("phase",), "dance", "unknown value"),
+        (("phase",), "dance", '"phase" must be'),
         (("to_move",), 3, "to_move"),
         (("to_move",), None, "to_move"),
         (("assam",), "d4", "assam"),
