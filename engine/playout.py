@@ -473,16 +473,8 @@ def run(
                 reason = REASON_RUGS_EXHAUSTED
                 break
             if rotate_after:
-                if policy is None:
-                    k = int(random() * 2)
-                else:
-                    s.phase, s.to_move, s.assam, s.facing = ROTATE, mover, square, pose & 3
-                    k = policy(s, ROTATE, ROTATE_OPTIONS)
-                pose = rotate_turned[pose * 2 + k]
-                actions += 1
-                if trace is not None:
-                    trace.append(ROTATE_OPTIONS[k])
-        elif phase == ROTATE:
+                phase = ROTATE
+        if phase == ROTATE:
             if policy is None:
                 k = int(random() * 2)
             else:
