@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from engine.cli import run_cli
 from engine.dealing import deal, new_game
 from engine.model import PLAYER_COUNTS, Variant
 from engine.playout import checked_playout, new_fast_game, run
@@ -87,20 +88,17 @@ def main(argv: list[str] | None = None) -> int:
         for n in PLAYER_COUNTS
     ]
     clock = CLOCKS[args.clock]
-    try:
-        for label, game, players, game_variant, games, batches in lines:
-            games_per_s, actions_per_s = measure(
-                game, players, game_variant, games, seed=args.seed, batches=batches, clock=clock
-            )
-            print(f"{label}: {games_per_s:.0f} games/s, {actions_per_s:.0f} actions/s", flush=True)
-        print(
-            f"(median of timed batches; {args.clock} clock; fast lines {args.games} games, "
-            f"checked lines {args.checked_games}; seed {args.seed})"
+    for label, game, players, game_variant, games, batches in lines:
+        games_per_s, actions_per_s = measure(
+            game, players, game_variant, games, seed=args.seed, batches=batches, clock=clock
         )
-    except BrokenPipeError:  # e.g. piped into `head`
-        sys.stderr.close()
+        print(f"{label}: {games_per_s:.0f} games/s, {actions_per_s:.0f} actions/s", flush=True)
+    print(
+        f"(median of timed batches; {args.clock} clock; fast lines {args.games} games, "
+        f"checked lines {args.checked_games}; seed {args.seed})"
+    )
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli(main))

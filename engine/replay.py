@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 
+from engine.cli import run_cli
 from engine.errors import EngineError
 from engine.position import to_position
 from engine.record import record_from_json, replay_record, replay_steps
@@ -53,14 +54,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_cli() -> int:
-    """main() for `python -m`: a closed pipe (e.g. `| head`) ends quietly."""
-    try:
-        return main()
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 1
-
-
 if __name__ == "__main__":
-    sys.exit(run_cli())
+    sys.exit(run_cli(main))

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.board import walk
 from engine.checks import fields
+from engine.cli import run_cli
 from engine.errors import EngineError, FormatError
 from engine.light import (
     LightState,
@@ -293,14 +294,5 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if total_failed else 0
 
 
-def run_cli() -> int:
-    """main() for `python -m`: a closed pipe (e.g. `| head`) ends quietly."""
-    try:
-        return main()
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 1
-
-
 if __name__ == "__main__":
-    sys.exit(run_cli())
+    sys.exit(run_cli(main))

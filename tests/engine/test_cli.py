@@ -176,3 +176,19 @@ def test_bench_prints_rates(repo_root: Path, clock: str) -> None:
         assert any(re.fullmatch(pattern, line) for line in lines), lines
         assert any(line.startswith(f"{players} players checked API: ") for line in lines)
     assert f"{clock} clock" in lines[-1]
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly(repo_root: Path, shared_dir: Path) -> None:
+    """`python -m engine.replay RECORD --trace | head -1`: no traceback when the pipe closes."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine.replay", str(records(shared_dir)[0]), "--trace"],
+        cwd=repo_root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    json.loads(process.stdout.readline())  # far more follows than a pipe holds
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 1
+    assert "Traceback" not in errors and "Error" not in errors
