@@ -67,13 +67,6 @@ class GameState(NamedTuple):
         index = self.colors[square]
         return None if index < 0 else COLOR_ORDER[index]
 
-    def rug_color(self, rug_number: int) -> Color:
-        """Colour of a visible rug. Raises ValueError if no square shows that rug."""
-        for square, number in enumerate(self.cells):
-            if number == rug_number and number:
-                return COLOR_ORDER[self.colors[square]]
-        raise ValueError(f"rug {rug_number} is not visible")
-
     def rugs_left(self, seat: int) -> dict[Color, int]:
         return {
             COLOR_ORDER[i]: self.stock[i] for i in seat_color_indices(self.config.players, seat)
