@@ -5,11 +5,20 @@ game is over, the final ranking. Words come from `Labels` so the bot can pass it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import GameState, Phase, Score, scores, seat_colors
+from engine import (
+    REASON_LAST_PLAYER,
+    REASON_RUGS_EXHAUSTED,
+    GameState,
+    Phase,
+    Score,
+    scores,
+    seat_colors,
+)
 from render import palette
 from render.layout import Layout
 from render.palette import rug_style
@@ -113,32 +122,38 @@ def _numbers(
         draw_text(image, (right, mid), text, size=size, fill=color, bold=True, anchor="rm")
 
 
+def _panel(
+    image: Image.Image,
+    geometry: Layout,
+    state: GameState,
+    labels: Labels,
+    title: str,
+    rows: Sequence[tuple[int, int | None]],
+) -> int:
+    """The title line, the column names, then a row per `(seat, place)` (place None in a live
+    game); returns the x where the title's text ends."""
+    top = geometry.board_height + geometry.panel_pad
+    text_end = _title(image, geometry, top, title)
+    _column_names(image, geometry, labels, top + geometry.title_height)
+    row_top = top + geometry.title_height + geometry.columns_height
+    by_seat = scores(state)  # in seat order
+    draw = ImageDraw.Draw(image)
+    for row, (seat, place) in enumerate(rows):
+        row_y = row_top + row * geometry.row_height
+        _seat_row(image, draw, geometry, state, labels, seat, by_seat[seat], row_y, rank=place)
+    return text_end
+
+
 def draw_panel(image: Image.Image, geometry: Layout, state: GameState, labels: Labels) -> None:
     """The live panel: turn number, the die just rolled, and a row per seat."""
-    cell = geometry.cell
-    top = geometry.board_height + geometry.panel_pad
-    text_end = _title(image, geometry, top, labels.turn.format(n=state.turn))
+    seats = [(seat, None) for seat in range(state.players)]
+    text_end = _panel(image, geometry, state, labels, labels.turn.format(n=state.turn), seats)
     if state.last_roll is not None and state.phase in (Phase.PLACE, Phase.ROTATE):
         side = round(geometry.title_height * 0.8)
         sprite = die(side, state.last_roll)
+        top = geometry.board_height + geometry.panel_pad
         y = round(top + (geometry.title_height - side) / 2)
-        image.paste(sprite, (text_end + round(cell * 0.2), y), sprite)
-    _column_names(image, geometry, labels, top + geometry.title_height)
-    row_top = top + geometry.title_height + geometry.columns_height
-    by_seat = {score.seat: score for score in scores(state)}
-    draw = ImageDraw.Draw(image)
-    for seat in range(state.players):
-        _seat_row(
-            image,
-            draw,
-            geometry,
-            state,
-            labels,
-            seat,
-            by_seat[seat],
-            row_top + seat * geometry.row_height,
-            rank=None,
-        )
+        image.paste(sprite, (text_end + round(geometry.cell * 0.2), y), sprite)
 
 
 def _seat_row(
@@ -199,39 +214,22 @@ def _seat_row(
 
 
 def draw_ranking(image: Image.Image, geometry: Layout, state: GameState, labels: Labels) -> None:
-    """The final panel: seats in ranking order, with why the game ended."""
+    """The final panel: seats in ranking order (tied seats share a place), with why the game
+    ended."""
     outcome = state.outcome
     if outcome is None:
         raise ValueError("the game is not over")
-    draw = ImageDraw.Draw(image)
-    top = geometry.board_height + geometry.panel_pad
     reason = {
-        "rugs-exhausted": labels.rugs_exhausted,
-        "last-player-standing": labels.last_player_standing,
+        REASON_RUGS_EXHAUSTED: labels.rugs_exhausted,
+        REASON_LAST_PLAYER: labels.last_player_standing,
     }.get(outcome.reason, outcome.reason)
     title = f"{labels.game_over} · {reason}"
     if outcome.tie_break == "shared":
         title += f" · {labels.shared}"
     elif outcome.tie_break == "dirhams":
         title += f" · {labels.dirhams_tie_break}"
-    _title(image, geometry, top, title)
-    _column_names(image, geometry, labels, top + geometry.title_height)
-    by_seat = {score.seat: score for score in scores(state)}
-    row_top = top + geometry.title_height + geometry.columns_height
-    place = 1
-    row = 0
+    rows: list[tuple[int, int | None]] = []
     for group in outcome.ranking:
-        for seat in group:
-            _seat_row(
-                image,
-                draw,
-                geometry,
-                state,
-                labels,
-                seat,
-                by_seat[seat],
-                row_top + row * geometry.row_height,
-                rank=place,
-            )
-            row += 1
-        place += len(group)
+        place = len(rows) + 1
+        rows.extend((seat, place) for seat in group)
+    _panel(image, geometry, state, labels, title, rows)
