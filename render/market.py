@@ -9,13 +9,12 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine import COLS, ROWS
+from engine import COLS, ROWS, square_name
 from render import palette
 from render.layout import Layout, border_arcs, layout
 from render.text import draw_text
 
 SUPERSAMPLE = 3
-COLUMN_LETTERS = "abcdefg"
 
 
 def _scaled_box(box: tuple[float, float, float, float], factor: int) -> tuple[int, ...]:
@@ -101,7 +100,8 @@ def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
     far = geometry.board_end + round(cell * 0.83)
     for i in range(COLS):
         mid = geometry.origin + i * cell + cell / 2
-        letter, number = COLUMN_LETTERS[i], str(i + 1)
+        name = square_name(i * COLS + i)  # the names of column i and row i, e.g. "b2"
+        letter, number = name[0], name[1:]
         for x, y, text in (
             (mid, away, letter),
             (mid, far, letter),

@@ -59,7 +59,6 @@ NEUTRAL_STYLE = RugStyle(
 # The market and its surroundings.
 SQUARE = (243, 236, 224)  # an empty market square
 SQUARE_LINE = (205, 186, 152)  # grid between squares
-SQUARE_ORNAMENT = (226, 212, 186)  # tile ornament on empty squares
 FRAME = (138, 61, 34)  # the border band around the market
 FRAME_EDGE = (92, 36, 18)
 ARC = (246, 222, 170)  # the mosaic arcs of R7

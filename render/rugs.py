@@ -23,11 +23,11 @@ def visible_pieces(state: GameState) -> dict[int, tuple[int, ...]]:
 
 def square_style(state: GameState, square: int) -> RugStyle:
     """How the rug showing on a (covered) `square` is painted: neutral if its owner is out."""
-    color = state.color_at(square)
-    if color is None:
+    index = state.colors[square]
+    if index < 0:
         raise ValueError(f"no rug on square {square}")
-    owner = owner_of(state.players, COLOR_ORDER.index(color))
-    return rug_style(None if state.is_eliminated(owner) else color)
+    neutral = state.is_eliminated(owner_of(state.players, index))  # R9
+    return rug_style(None if neutral else COLOR_ORDER[index])
 
 
 def _shape(squares: tuple[int, ...]) -> Shape:
