@@ -130,7 +130,9 @@ class BotProcess:
         """SIGKILL the bot (no clean-up at all) and return its exit status."""
         process = self._require_process()
         if process.returncode is None:
-            os.killpg(process.pid, signal.SIGKILL)
+            # It may have died on its own already, not yet reaped (a test crash point).
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
         return await self._reap(process)
 
     async def stop(self, *, timeout: float = 5.0) -> int:
