@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from bot import crashpoints
 from bot.health import check_health
 from bot.logs import configure_logging
 from bot.settings import SettingsError, load_heartbeat_path, load_settings
@@ -61,7 +62,8 @@ def _healthcheck() -> int:
 def _run_bot() -> int:
     try:
         settings = load_settings(os.environ)
-    except SettingsError as error:
+        crashpoints.configure(os.environ)  # testing only: unset in production
+    except (SettingsError, crashpoints.CrashSettingError) as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
     configure_logging(settings.log_level, secrets=(settings.token,))

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot import crashpoints
+
 MIGRATIONS_PACKAGE = "bot.storage.migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 5000
@@ -117,12 +119,21 @@ class Database:
         """Run the block in one SQLite transaction: committed on success, rolled back on error."""
         async with self._lock:
             await self._connection.execute("BEGIN IMMEDIATE")
+            write_hook = crashpoints.write_hook  # None unless a crash test armed one
             try:
+                crashpoints.reach("db.begun")
+                if write_hook is not None:
+                    await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
                 yield self._connection
+                crashpoints.reach("db.committing")
             except BaseException:
                 await self._connection.rollback()
                 raise
+            finally:
+                if write_hook is not None:
+                    await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
             await self._connection.commit()
+            crashpoints.reach("db.committed")
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
