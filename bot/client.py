@@ -57,6 +57,7 @@ class MarrakechClient(discord.Client):
         self._dev_guilds = dev_guilds
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self._warm_up: asyncio.Task[None] | None = None
         self._gateway_from_api = gateway_from_api
 
     async def setup_hook(self) -> None:
@@ -65,7 +66,9 @@ class MarrakechClient(discord.Client):
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(GameButton)
-        await images.warm_up()
+        # Drawn while the gateway connects (a quick restart matters more than the first
+        # picture; a click that comes first simply draws its own).
+        self._warm_up = asyncio.create_task(images.warm_up(), name="render-warm-up")
         await self.tree.set_translator(CatalogueTranslator())
         await sync_commands(self.tree, self._store, self._dev_guilds)
         # Before the gateway connects, so no click can race it: catch up on any game whose

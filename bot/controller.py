@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from bot import images, presenter
+from bot import crashpoints, images, presenter, recovery
 from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
 from bot.messages import language_of, text
 from bot.permissions import require_game_permissions
@@ -95,6 +95,7 @@ class GameController:
                 turn_limit_seconds=limit,
                 locale=_server_language(interaction),
             )
+            crashpoints.reach("lobby.created")
             post = presenter.lobby_post(view)
             response = await interaction.response.send_message(
                 embed=post.embed, view=_or_missing(lobby_buttons(view))
@@ -219,6 +220,7 @@ class GameController:
                 if not await self._refresh_if_behind(interaction, game_id):
                     raise
                 return
+            crashpoints.reach("click.committed")
             await self._show_after_click(interaction, view)
 
         self._in_flight[game_id] += 1
@@ -239,10 +241,33 @@ class GameController:
         """After a restart: post the current turn of every game whose message fell behind."""
         for view in await self._service.behind_on_display():
             try:
-                await self._strip_buttons(view)
-                await self._post_current(view)
+                crashpoints.reach("resume.posting")
+                await self._catch_up(view)
             except discord.HTTPException as error:
                 log.warning("could not bring game %s's message up to date: %s", view.id, error)
+
+    async def _catch_up(self, view: GameView) -> None:
+        """Show the game as it is now, adopting a message the last run sent but never recorded,
+        and leave no live button anywhere else."""
+        bot_id = self._client.user.id if self._client.user is not None else 0
+        found = await recovery.game_messages(self._channel(view), view, bot_id)
+        if found is None:  # no history: strip the known message and post again
+            await self._strip_buttons(view)
+            await self._post_current(view)
+            return
+        current = recovery.showing_now(found, view)
+        for message in found:
+            if message is not current and recovery.has_live_buttons(message):
+                await self._edit_quietly(view, message.id, None)
+        if view.game.board_message_id not in {message.id for message in found}:
+            await self._strip_buttons(view)
+        if current is None:
+            await self._post_current(view)
+        elif view.status is GameStatus.LOBBY:  # same buttons, but maybe not the same seats
+            await self._edit_lobby(view, current.id)
+        else:
+            log.info("game %s: adopting message %s the last run sent", view.id, current.id)
+            await self._service.set_board_message(view.id, current.id, view.seq)
 
     # --- lobby -------------------------------------------------------------------------------
 
@@ -281,13 +306,17 @@ class GameController:
             return await self._service.remove_ai(game_id, user)
         if action in LOBBY_ADD_AI:
             return await self._service.add_ai(game_id, user, LOBBY_ADD_AI[action])
-        return await self._service.start(game_id, user)
+        view = await self._service.start(game_id, user)
+        crashpoints.reach("lobby.started")
+        return view
 
     async def _lobby_click(self, interaction: Interaction, game_id: int, action: str) -> None:
         user = interaction.user.id
         view = await self._lobby_change(game_id, user, action)
         post = presenter.lobby_post(view, closed_by=user)
         await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
+        if view.status is GameStatus.LOBBY and interaction.message is not None:
+            await self._service.set_board_message(view.id, interaction.message.id, view.seq)
         if action == LOBBY_START:
             await self._post_current(view)
 
@@ -299,6 +328,9 @@ class GameController:
             await self._message(view, message_id).edit(embed=post.embed, view=lobby_buttons(view))
         except discord.HTTPException as error:
             log.info("lobby message of game %s not updated: %s", view.id, error)
+            return
+        if view.status is GameStatus.LOBBY:
+            await self._service.set_board_message(view.id, message_id, view.seq)
 
     # --- the turn clock ----------------------------------------------------------------------
 
@@ -328,9 +360,11 @@ class GameController:
     async def _show_after_click(self, interaction: Interaction, view: GameView) -> None:
         if view.turn_changed:
             await self._respond_edit(interaction, presenter.finished_turn_post(view), None)
+            crashpoints.reach("click.responded")
             await self._post_current(view)
             return
         await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
+        crashpoints.reach("click.responded")
         if interaction.message is not None:
             await self._service.set_board_message(view.id, interaction.message.id, view.seq)
 
@@ -373,8 +407,16 @@ class GameController:
         await self._service.set_board_message(view.id, message_id, view.seq)
 
     async def _post_current(self, view: GameView) -> None:
-        """Post the game's current message: the next turn (pinging its player) or the end."""
-        if view.status is GameStatus.OVER:
+        """Post the game's current message: the next turn (pinging its player), the end, or
+        (when catching up after a crash) the lobby."""
+        if view.status is GameStatus.LOBBY:
+            lobby = presenter.lobby_post(view)
+            message = await self._channel(view).send(
+                embed=lobby.embed,
+                view=_or_missing(lobby_buttons(view)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        elif view.status is GameStatus.OVER:
             post = presenter.final_post(view)
             files = await self._files(post)
             record = await self._service.record(view.id)
@@ -411,6 +453,7 @@ class GameController:
             )
         else:
             return
+        crashpoints.reach("turn.posted")
         await self._service.set_board_message(view.id, message.id, view.seq)
 
     async def _strip_buttons(self, view: GameView) -> None:

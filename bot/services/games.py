@@ -507,8 +507,8 @@ class GameService:
         self._schedule_changed()
 
     async def behind_on_display(self) -> list[GameView]:
-        """Started games whose message does not show their current seq (after a crash): a turn
-        or a final result that was committed but never shown."""
+        """Games whose message does not show their current seq (after a crash): a turn or a
+        final result that was committed but never shown, or a lobby whose message never was."""
         return [await self.look(game.id) for game in await self._store.behind_on_display()]
 
     # --- internals ---------------------------------------------------------------------------

@@ -237,12 +237,14 @@ class GameStore:
             )
 
     async def behind_on_display(self) -> list[GameRow]:
-        """Started games (running, or over) whose message does not show their current seq."""
+        """Started games (running, or over) whose message does not show their current seq,
+        and lobbies whose message was never recorded or not updated since a join or leave."""
         async with (
             self._db.reading() as conn,
             conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'over') "
-                "AND board_message_seq IS NOT seq ORDER BY id"
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE (status IN ('running', 'over') "
+                "AND board_message_seq IS NOT seq) "
+                "OR (status = 'lobby' AND board_message_seq IS NULL) ORDER BY id"
             ) as cursor,
         ):
             return [_game(row) for row in await cursor.fetchall()]
@@ -258,7 +260,7 @@ class GameStore:
                 "INSERT INTO seats (game_id, user_id, joined_at) VALUES (?, ?, ?)",
                 (game_id, user_id, now),
             )
-            await _touch(conn, game_id, now)
+            await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
     async def add_ai_seat(self, game_id: int, level: str, now: str) -> list[SeatRow]:
@@ -267,14 +269,14 @@ class GameStore:
                 "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (?, ?, ?)",
                 (game_id, level, now),
             )
-            await _touch(conn, game_id, now)
+            await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
     async def remove_seat_row(self, game_id: int, key: int, now: str) -> list[SeatRow]:
         """Remove one seat by its row key (an AI seat, which has no user id)."""
         async with self._db.transaction() as conn:
             await conn.execute("DELETE FROM seats WHERE game_id = ? AND rowid = ?", (game_id, key))
-            await _touch(conn, game_id, now)
+            await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
     async def remove_seat(self, game_id: int, user_id: int, now: str) -> list[SeatRow]:
@@ -282,7 +284,7 @@ class GameStore:
             await conn.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
-            await _touch(conn, game_id, now)
+            await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
     async def start(
@@ -297,13 +299,14 @@ class GameStore:
         """Lobby -> running: give each seat row (by key) its seat (list index), store the config
         and the first turn's clock.
 
-        The lobby message stops being the game's message: none shows the game until the first
-        turn is posted (so a crash before that is seen as a display to catch up).
+        The lobby message no longer shows the game's current seq: until the first turn is
+        posted, a crash leaves a display to catch up (whose first step strips the lobby's
+        buttons).
         """
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE games SET status = 'running', config = ?, position = ?, updated_at = ?, "
-                "board_message_id = NULL, board_message_seq = NULL "
+                "board_message_seq = NULL "
                 "WHERE id = ? AND status = 'lobby' AND seq = 0",
                 (config, position, now, game_id),
             )
@@ -498,8 +501,11 @@ async def _fetch_seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow
         return [_seat(row) for row in await cursor.fetchall()]
 
 
-async def _touch(conn: aiosqlite.Connection, game_id: int, now: str) -> None:
-    await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+async def _seats_changed(conn: aiosqlite.Connection, game_id: int, now: str) -> None:
+    """The lobby's seats changed: its message no longer shows it (until the edit is stored)."""
+    await conn.execute(
+        "UPDATE games SET updated_at = ?, board_message_seq = NULL WHERE id = ?", (now, game_id)
+    )
 
 
 async def _set_clock(conn: aiosqlite.Connection, game_id: int, clock: TurnClock) -> None:

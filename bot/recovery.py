@@ -1,0 +1,87 @@
+"""Catching up after a crash: find what the last run already showed before posting anything.
+
+A run killed after Discord accepted a message but before its id was stored leaves a message
+the database does not know: a turn with live buttons, a lobby, or a final result. Posting the
+game again would show it twice, with two sets of live buttons (and ping twice). So the catch-up
+first reads the channel's recent history: the bot's own messages of that game since the one the
+database knows. One that already shows the current decision is adopted; every other one loses
+its buttons. Without Read Message History the history is empty and the game is simply posted.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+
+from bot.presenter import RECORD_NAME
+from bot.services import GameView
+from bot.storage import GameStatus
+from bot.ui.buttons import CUSTOM_ID_TEMPLATE
+from bot.ui.layout import LOBBY_ACTIONS
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 50
+"""How many messages after the known one are read (a game posts a few per turn at most)."""
+
+
+async def game_messages(
+    channel: discord.PartialMessageable, view: GameView, bot_id: int
+) -> list[discord.Message] | None:
+    """The bot's messages of this game from the known one on, oldest first; None if the
+    history cannot be read."""
+    known = view.game.board_message_id
+    after = discord.Object(known - 1) if known is not None else None
+    try:
+        history = [
+            message
+            async for message in channel.history(
+                limit=HISTORY_LIMIT, after=after, oldest_first=True
+            )
+        ]
+    except discord.HTTPException as error:
+        log.info("history of channel %s not readable: %s", view.game.channel_id, error)
+        return None
+    return [m for m in history if m.author.id == bot_id and _belongs(m, view.id)]
+
+
+def showing_now(messages: list[discord.Message], view: GameView) -> discord.Message | None:
+    """The newest message that already shows the game as it is now, if any."""
+    lobby = view.status is GameStatus.LOBBY  # a lobby and the first turn are both at seq 0
+    for message in reversed(messages):
+        if view.status is GameStatus.OVER:
+            if any(a.filename == RECORD_NAME.format(game_id=view.id) for a in message.attachments):
+                return message
+        elif set(_buttons(message)) and all(
+            game == view.id and seq == view.seq and (action in LOBBY_ACTIONS) == lobby
+            for game, seq, action in _buttons(message)
+        ):
+            return message
+    return None
+
+
+def has_live_buttons(message: discord.Message) -> bool:
+    return any(True for _ in _buttons(message))
+
+
+def _belongs(message: discord.Message, game_id: int) -> bool:
+    if any(game == game_id for game, _, _ in _buttons(message)):
+        return True
+    return any(a.filename == RECORD_NAME.format(game_id=game_id) for a in message.attachments)
+
+
+def _buttons(message: discord.Message) -> Iterator[tuple[int, int, str]]:
+    """(game id, seq, action) of each enabled game button on the message."""
+    pending: list[Any] = list(message.components)
+    while pending:
+        component = pending.pop()
+        pending.extend(getattr(component, "children", ()))
+        custom_id = getattr(component, "custom_id", None)
+        if getattr(component, "disabled", False) or not isinstance(custom_id, str):
+            continue
+        match = CUSTOM_ID_TEMPLATE.fullmatch(custom_id)
+        if match is not None:
+            yield int(match["game"]), int(match["seq"]), match["action"]
