@@ -1,0 +1,352 @@
+"""Crash safety: SIGKILL the real bot at 39 exact points while scripted games run, restart it.
+
+The bot's test-only crash hook (`MARRAKECH_CRASH_AT=<point>:<n>`, bot/crashpoints.py) kills
+the process with SIGKILL the n-th time it passes a point: inside a write statement, between
+the COMMIT and the answer to Discord, between the answer and the next turn's message, while it
+catches up after a restart, ... Two 2-player games run in two channels, one click at a
+time, so at most one click is in flight when the bot dies. After every kill:
+
+- the database passes `PRAGMA integrity_check`, its log replays to its snapshot and every die
+  roll is the one the seed gives for its position (so nothing was applied or rolled twice);
+- the log holds exactly the clicks the players saw acknowledged, plus at most the click in
+  flight (committed before the kill but never answered);
+and after every restart every game shows its current decision and nothing else: all live
+buttons belong to the current seq, finished games show their result, and clicking the in-flight
+button again changes nothing. Then the games go on from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from tests.e2e.conftest import REPO_ROOT
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.process import BotExitedError, BotProcess
+from tests.e2e.players import (
+    LOBBY_ACTIONS,
+    integrity,
+    is_final,
+    live_decisions,
+    pick,
+    stored_games,
+)
+
+pytestmark = pytest.mark.e2e
+
+T = TypeVar("T")
+COMMANDS = ("marrakech", "marrakech-mod")
+CRASH_VAR = "MARRAKECH_CRASH_AT"
+CRASH_LINE = r"crash point \S+ reached: SIGKILL"
+GAMES = 2
+STEP_BUDGET = 80
+CLEAN_STEPS = 200
+UPDATED = (6, 7)  # deferred update, update message
+
+SCHEDULES = (
+    (
+        ("lobby.created", 1),  # a lobby stored, its message never sent
+        ("resume.posting", 1),  # dies again while catching that lobby up
+        ("db.committed", 1),
+        ("db.write", 3),
+        ("db.committed", 2),
+        ("db.committing", 4),
+        ("db.begun", 2),
+        ("lobby.started", 1),  # started in the database, first turn never posted
+        ("resume.posting", 1),  # dies while posting that first turn after the restart
+        ("click.committed", 1),  # a move stored, the click never answered
+        ("click.responded", 1),  # answered, the next turn never posted
+        ("turn.posted", 1),  # the next turn sent, its id never stored
+        ("db.write", 40),
+        ("db.committed", 5),
+        ("click.committed", 3),
+        ("db.begun", 6),
+        ("turn.posted", 2),
+        ("db.write", 200),
+    ),
+    (
+        ("lobby.created", 2),  # the second channel's lobby
+        ("lobby.started", 2),
+        ("resume.posting", 1),  # dies while posting the first turn of that game
+        ("click.responded", 4),
+        ("db.committing", 9),
+        ("db.committed", 11),
+        ("click.committed", 7),
+        ("db.write", 77),
+        ("click.responded", 2),
+        ("db.begun", 13),
+        ("turn.posted", 5),
+        ("db.write", 9),
+        ("db.committed", 17),
+        ("click.committed", 12),
+        ("db.committing", 21),
+        ("click.responded", 9),
+        ("turn.posted", 8),
+        ("db.write", 333),
+        ("db.committed", 25),
+        ("click.committed", 20),
+        ("db.begun", 30),
+    ),
+)
+"""Two lanes (a fake Discord, a bot and a database each) run side by side to halve the time."""
+KILLS = sum(len(schedule) for schedule in SCHEDULES)
+
+
+class CrashedError(Exception):
+    """The bot died on its crash point while the test was waiting for something."""
+
+
+@dataclass
+class Ledger:
+    """What the players saw acknowledged: per game, the seq clicked -> (action, user)."""
+
+    acked: dict[int, dict[int, tuple[str, int]]] = field(default_factory=dict)
+    inflight: tuple[int, int, str, int, int] | None = None
+    """(game, seq, action, user, message id) of a click not answered yet."""
+    applied_in_flight: int = 0
+    lost_in_flight: int = 0
+
+
+@dataclass
+class Driver:
+    fake: FakeDiscord
+    bot: BotProcess
+    channels: list[FakeChannel]
+    host: FakeUser
+    guest: FakeUser
+    database: Path
+    ledger: Ledger = field(default_factory=Ledger)
+    watcher: asyncio.Future[str] | None = None
+    turns: int = 0
+
+    async def guard(self, waiting: Awaitable[T]) -> T:
+        """Await `waiting` unless the bot dies first (then CrashedError)."""
+        assert self.watcher is not None
+        task = asyncio.ensure_future(waiting)
+        await asyncio.wait({task, self.watcher}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, BotExitedError, TimeoutError):
+            await task
+        raise CrashedError()
+
+    def user(self, user_id: int) -> FakeUser:
+        return self.host if user_id == self.host.id else self.guest
+
+    async def step(self, channel: FakeChannel) -> None:
+        """One player action in the channel, waited for until the players see its outcome."""
+        self.turns += 1
+        fake = self.fake
+        if not live_decisions(fake, channel):
+            handle = await fake.slash(self.host, channel, "marrakech", "new", seats=2)
+            await self.guard(handle.answer())
+            return
+        message = fake.latest_with_components(channel)
+        chosen = pick(message, self.turns)
+        if chosen.action in LOBBY_ACTIONS:
+            await self._lobby_step(message)
+            return
+        (mover,) = message.pinged_user_ids
+        self.ledger.inflight = (chosen.game_id, chosen.seq, chosen.action, mover, message.id)
+        handle = await fake.click(self.user(mover), message, chosen.custom_id)
+        answer = await self.guard(handle.response())
+        assert answer.response_type in UPDATED, answer.message and answer.message.content
+        self.ledger.acked.setdefault(chosen.game_id, {})[chosen.seq] = (chosen.action, mover)
+        self.ledger.inflight = None
+        await self.guard(
+            fake.wait_until(
+                lambda: moved_on(fake, channel, chosen.game_id, chosen.seq),
+                timeout=10,
+                what=f"game {chosen.game_id} past seq {chosen.seq}",
+            )
+        )
+
+    async def _lobby_step(self, lobby: FakeMessage) -> None:
+        fake = self.fake
+        joined = f"<@{self.guest.id}>" in lobby.embed_text()
+        label = "Start" if joined else "Join"
+        user = self.host if joined else self.guest
+        button = lobby.button(label=label)
+        assert button.custom_id is not None
+        handle = await fake.click(user, lobby, button.custom_id)
+        answer = await self.guard(handle.response())
+        assert answer.response_type in UPDATED, answer.message and answer.message.content
+        if label == "Start":
+            channel = fake.world.channels[lobby.channel_id]
+            await self.guard(
+                fake.wait_until(
+                    lambda: any(d.action in "LSR" for _, d in live_decisions(fake, channel)),
+                    timeout=10,
+                    what="the first turn",
+                )
+            )
+
+
+def moved_on(fake: FakeDiscord, channel: FakeChannel, game_id: int, seq: int) -> bool:
+    if any(d.game_id == game_id and d.seq > seq for _, d in live_decisions(fake, channel)):
+        return True
+    return final_message(fake, channel, game_id) is not None
+
+
+def final_message(fake: FakeDiscord, channel: FakeChannel, game_id: int) -> FakeMessage | None:
+    name = f"marrakech-game-{game_id}.json"
+    for message in fake.messages(channel):
+        if is_final(message) and any(a.filename == name for a in message.attachments):
+            return message
+    return None
+
+
+def check_after_crash(driver: Driver) -> None:
+    """The file is sound and its log is what the players saw, plus at most the click in flight."""
+    assert integrity(driver.database) == "ok"
+    ledger = driver.ledger
+    for game in stored_games(driver.database).values():
+        played = {e.seq - 1: (e.notation, e.actor_id) for e in game.log if e.actor_id is not None}
+        acked = ledger.acked.setdefault(game.id, {})
+        for seq, move in acked.items():
+            assert played.get(seq) == move, f"game {game.id}: acknowledged {move} at {seq} lost"
+        for seq, move in played.items():
+            if seq in acked:
+                continue
+            assert ledger.inflight is not None, f"game {game.id}: {move} applied, never clicked"
+            assert ledger.inflight[:4] == (game.id, seq, *move), (ledger.inflight, seq, move)
+            acked[seq] = (str(move[0]), int(move[1] or 0))
+            ledger.applied_in_flight += 1
+
+
+async def check_display(driver: Driver) -> None:
+    """After a restart every game shows its current decision and no other live button."""
+    fake = driver.fake
+    games = stored_games(driver.database)
+    live = [d for channel in driver.channels for _, d in live_decisions(fake, channel)]
+    for game in games.values():
+        channel = fake.world.channels[game.channel_id]
+        seqs = {d.seq for d in live if d.game_id == game.id}
+        if game.status == "running":
+            assert seqs == {game.seq}, f"game {game.id} at {game.seq} shows {seqs}"
+        elif game.status == "lobby":
+            assert seqs == {0}, f"lobby {game.id} shows {seqs}"
+        else:
+            assert not seqs, f"finished game {game.id} still has live buttons"
+            if game.status == "over":
+                assert final_message(fake, channel, game.id) is not None
+    inflight = driver.ledger.inflight
+    if inflight is None:
+        return
+    game_id, seq, action, user_id, message_id = inflight
+    before = games[game_id].seq
+    handle = await fake.click(
+        driver.user(user_id), message_id, f"mk:{game_id}:{seq}:{action}", validate=False
+    )
+    answer = await handle.answer()
+    if before > seq:  # it was applied before the kill: a second click must change nothing
+        assert answer.ephemeral, answer.content
+        assert stored_games(driver.database)[game_id].seq == before
+        driver.ledger.inflight = None
+        return
+    # Never applied: the click, sent again, counts now (Discord lost the first one).
+    assert not answer.ephemeral, answer.content
+    driver.ledger.acked.setdefault(game_id, {})[seq] = (action, user_id)
+    driver.ledger.lost_in_flight += 1
+    driver.ledger.inflight = None
+    channel = fake.world.channels[games[game_id].channel_id]
+    await fake.wait_until(lambda: moved_on(fake, channel, game_id, seq), timeout=10)
+
+
+async def run_lane(
+    fake: FakeDiscord, bot: BotProcess, schedule: tuple[tuple[str, int], ...], database: Path
+) -> Driver:
+    """Play through `schedule`: one run of the bot per crash point, then one clean run."""
+    guild = fake.add_guild("Souk")
+    channels = [fake.add_text_channel(guild, f"crash-{n}") for n in range(GAMES)]
+    host, guest = fake.add_user("alice"), fake.add_user("bob")
+    for person in (host, guest):
+        fake.add_member(guild, person)
+    driver = Driver(fake, bot, channels, host, guest, database)
+
+    for point, times in (*schedule, (None, 0)):
+        bot.env.pop(CRASH_VAR, None)
+        if point is not None:
+            bot.env[CRASH_VAR] = f"{point}:{times}"
+        first_line = len(bot.lines)
+        identifies = fake.gateway.identifies
+        await bot.start()
+        driver.watcher = asyncio.ensure_future(
+            bot.wait_for_log(CRASH_LINE, after=first_line, timeout=300)
+        )
+        try:
+            await driver.guard(
+                bot.wait_ready(fake, identifies=identifies + 1, syncs=1, commands=COMMANDS)
+            )
+            await driver.guard(check_display(driver))
+            for turn in range(STEP_BUDGET if point is not None else CLEAN_STEPS):
+                if point is None and any(
+                    final_message(fake, channel, game.id)
+                    for channel in channels
+                    for game in stored_games(database).values()
+                ):
+                    break  # the clean run plays on until a game of this lane is over
+                await driver.step(channels[turn % GAMES])
+            assert point is None, f"crash point {point}:{times} never reached"
+        except CrashedError:
+            assert point is not None
+        finally:
+            driver.watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, BotExitedError, TimeoutError):
+                await driver.watcher
+        if point is None:
+            break
+        await bot.kill()
+        crash = [line for line in bot.lines[first_line:] if re.search(CRASH_LINE, line)]
+        assert crash, f"the bot died before {point}:{times}:\n" + "\n".join(bot.lines[-30:])
+        check_after_crash(driver)
+
+    log = bot.log_text()
+    assert not re.search(r"ERROR .*error [0-9A-F]{6} while", log), "an unexpected error"
+    assert "Traceback" not in log
+    return driver
+
+
+async def test_sigkill_at_39_points_loses_and_repeats_nothing(
+    fake: FakeDiscord,
+    bot_process: BotProcess,
+    bot_command: list[str],
+    bot_env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    kills = [kill for schedule in SCHEDULES for kill in schedule]
+    assert len(kills) == KILLS >= 30 and len(set(kills)) >= 30
+    lane = tmp_path / "lane-2"
+    lane.mkdir()
+    async with FakeDiscord(bot_name="Marrakech") as other_fake:
+        env = {
+            **bot_env,
+            "DISCORD_API_BASE_URL": other_fake.api_base_url,
+            "MARRAKECH_DB": str(lane / "marrakech.sqlite3"),
+        }
+        other_bot = BotProcess(bot_command, env, log_path=lane / "bot.log", cwd=REPO_ROOT)
+        try:
+            drivers = await asyncio.gather(
+                run_lane(fake, bot_process, SCHEDULES[0], tmp_path / "marrakech.sqlite3"),
+                run_lane(other_fake, other_bot, SCHEDULES[1], lane / "marrakech.sqlite3"),
+            )
+        finally:
+            await other_bot.close()
+
+    games = [g for d in drivers for g in stored_games(d.database).values()]
+    finished = [game for game in games if game.status == "over"]
+    assert finished, "at least one game played to its end through the crashes"
+    applied = sum(d.ledger.applied_in_flight for d in drivers)
+    lost = sum(d.ledger.lost_in_flight for d in drivers)
+    print(
+        f"\n{KILLS} kills; {len(games)} games ({len(finished)} finished); clicks in flight at a "
+        f"kill: {applied} committed before it, {lost} lost with it (sent again)"
+    )
