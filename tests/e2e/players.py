@@ -20,7 +20,6 @@ from bot.services import dice
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage
 
 CUSTOM_ID = re.compile(r"mk:(?P<game>\d+):(?P<seq>\d+):(?P<action>\w+)")
-LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +58,13 @@ def pick(message: FakeMessage, turn: int) -> Decision:
     if orientations:
         return orientations[turn % len(orientations)]
     return choices[(turn * 7) % len(choices)]
+
+
+def is_lobby(message: FakeMessage) -> bool:
+    """A lobby message: it has a live Join button."""
+    return any(
+        (d := decision(b.custom_id)) and d.action == "join" for b in message.enabled_buttons()
+    )
 
 
 def is_final(message: FakeMessage) -> bool:

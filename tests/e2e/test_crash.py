@@ -31,9 +31,9 @@ from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotExitedError, BotProcess
 from tests.e2e.players import (
-    LOBBY_ACTIONS,
     integrity,
     is_final,
+    is_lobby,
     live_decisions,
     pick,
     stored_games,
@@ -150,10 +150,11 @@ class Driver:
             await self.guard(handle.answer())
             return
         message = fake.latest_with_components(channel)
-        chosen = pick(message, self.turns)
-        if chosen.action in LOBBY_ACTIONS:
+        if is_lobby(message):
             await self._lobby_step(message)
             return
+        chosen = pick(message, self.turns)
+        assert len(message.pinged_user_ids) == 1, self.fake.transcript(channel)[-1500:]
         (mover,) = message.pinged_user_ids
         self.ledger.inflight = (chosen.game_id, chosen.seq, chosen.action, mover, message.id)
         handle = await fake.click(self.user(mover), message, chosen.custom_id)
