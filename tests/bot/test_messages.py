@@ -159,3 +159,17 @@ def test_discord_locales_map_to_languages(
     locale: discord.Locale | str | None, language: str
 ) -> None:
     assert language_of(locale) == language
+
+
+BUTTON_LABEL_LIMIT = 80
+EMBED_TITLE_LIMIT = 256
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_button_labels_and_titles_fit_discord_s_limits(language: str) -> None:
+    for key, template in catalogue(language).items():
+        filled = text(key, language, **sample_params(template))
+        if key.startswith("button."):
+            assert len(filled) <= BUTTON_LABEL_LIMIT, key
+        if key.endswith((".title", ".title_channel", ".title_server")):
+            assert len(filled.replace("X", "123456")) <= EMBED_TITLE_LIMIT, key

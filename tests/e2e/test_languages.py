@@ -1,0 +1,79 @@
+"""Languages through the real bot process and the fake Discord API: in a server whose
+preferred locale is French, the game's public messages are French (and stay French after a
+restart), while a member whose Discord speaks Ukrainian gets private answers in Ukrainian."""
+
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.process import BotProcess
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod")
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+async def click(fake: FakeDiscord, user: FakeUser, message: FakeMessage, label: str) -> object:
+    button = fake.world.messages[message.id].button(label=label)
+    assert button.custom_id is not None
+    return await fake.click(user, fake.world.messages[message.id], button.custom_id)
+
+
+async def private_text(handle: object) -> str:
+    answer = await handle.answer()  # type: ignore[attr-defined]
+    assert answer.ephemeral, f"expected a private answer, got {answer.content!r}"
+    return str(answer.content or "") + answer.embed_text()
+
+
+async def test_a_french_server_and_a_ukrainian_member(
+    fake: FakeDiscord, bot_process: BotProcess
+) -> None:
+    guild = fake.add_guild("Souk", preferred_locale="fr")
+    channel = fake.add_text_channel(guild, "jeux")
+    olena = fake.add_user("olena", locale="uk")
+    camille = fake.add_user("camille", locale="fr")
+    for user in (olena, camille):
+        fake.add_member(guild, user)
+    await bot_process.start_and_wait_ready(fake, commands=COMMANDS)
+
+    registered = fake.world.commands.find(guild.id, "marrakech")
+    assert registered is not None
+    assert registered["name_localizations"] == {"fr": "marrakech", "uk": "марракеш"}
+
+    rules = await private_text(await fake.slash(olena, channel, "marrakech", "rules"))
+    assert "Марракеш коротко" in rules and "капці" in rules
+
+    lobby = await (await fake.slash(olena, channel, "marrakech", "new", seats=2)).answer()
+    assert not lobby.ephemeral and "Marrakech : partie n° 1" in lobby.embed_text()
+    await (await click(fake, camille, lobby, "Rejoindre")).response()  # type: ignore[attr-defined]
+    joined_again = await fake.slash(olena, channel, "marrakech", "join")
+    assert "Ви вже граєте в цій грі." in await private_text(joined_again)
+    await (await click(fake, olena, lobby, "Commencer")).response()  # type: ignore[attr-defined]
+
+    turn = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover_id,) = turn.pinged_user_ids
+    mover, other = (olena, camille) if mover_id == olena.id else (camille, olena)
+    assert turn.content == f"<@{mover_id}>, c'est votre tour (partie n° 1)."
+    assert "Marrakech : partie n° 1 · tour 1" in turn.embed_text()
+    refused = await private_text(await click(fake, other, turn, "Tout droit"))
+    expected = "Зараз не ваш хід" if other is olena else "Ce n'est pas votre tour"
+    assert expected in refused
+
+    identifies = fake.gateway.identifies
+    await bot_process.kill()
+    await bot_process.start()
+    await bot_process.wait_ready(
+        fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
+    )
+    shown = await (await click(fake, mover, turn, "Tout droit")).answer()  # type: ignore[attr-defined]
+    assert "Le dé indique" in shown.embed_text(), "after a restart the game still speaks French"
+    board = await private_text(await fake.slash(olena, channel, "marrakech", "board"))
+    assert "Гра №1: поле зараз" in board
