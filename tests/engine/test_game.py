@@ -222,11 +222,14 @@ def test_r12_no_rotation_after_an_elimination_or_the_end() -> None:
     """R12: the mover who was eliminated, or who ended the game, does not turn Assam."""
     state = board(3, [("d4d5", "yellow")], assam="d3", facing="S", variant=Variant.ROTATE_AFTER)
     state = state._replace(dirhams=(1, 30, 59))
-    after, _ = play(state, "D1")
-    assert (after.phase, after.to_move) == (Phase.ROLL, 1)
+    after, events = play(state, "D1")  # d4 is yellow: red owes 2, holds 1
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(0, 15)]
+    assert (after.phase, after.to_move, after.turn) == (Phase.ROLL, 1, 2)
+    assert legal_actions(after) == ["D1", "D2", "D3", "D4"]
     last = board(3, phase=Phase.PLACE, variant=Variant.ROTATE_AFTER)._replace(stock=(1, 0, 0, 0))
-    after, _ = play(last, "c3d3")
-    assert after.is_over
+    after, events = play(last, "c3d3")
+    assert after.is_over and of_type(events, GameEnded)
+    assert legal_actions(after) == []
 
 
 def test_resign_passes_the_turn_and_can_end_the_game() -> None:
