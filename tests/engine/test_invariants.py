@@ -2,8 +2,9 @@
 
 After every action: dirhams are conserved (R8, R9 move money, never make or lose it); rugs in
 hand + rugs laid + rugs lost by eliminations stay constant (R1, R9, R10); a decision node has a
-legal action and a finished game none (R10, R11); the position JSON round-trips; and the
-record replays to the state.
+legal action and a finished game none (R10, R11); `turn` counts the turns begun and `to_move`
+names the roller at a roll and the layer at the variant's turn (FORMATS.md 3); the position
+JSON round-trips; and the record replays to the state.
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ import pytest
 
 from engine import (
     CHANCE,
+    DieRolled,
     GameState,
+    Phase,
     PlayerEliminated,
     RugPlaced,
     TaxPaid,
+    TurnStarted,
     Variant,
     apply,
     chance_outcomes,
@@ -53,12 +57,14 @@ def test_invariants_hold_after_every_action(players: int, variant: Variant) -> N
         rng = random.Random(f"{players}-{variant}-{game}")
         state = new_game(deal(players, variant, rng))
         laid = lost = 0
+        started = 1
         step = 0
         while True:
             assert sum(state.dirhams) == 30 * players
             in_hand = sum(state.stock)
             assert in_hand + laid + lost == total_rugs(players)
             assert state.rugs_laid == laid
+            assert state.turn == started
             assert sum(1 for c in state.cells if c) <= 2 * laid
             check_position_round_trip(state)
             actions = legal_actions(state)
@@ -71,11 +77,19 @@ def test_invariants_hold_after_every_action(players: int, variant: Variant) -> N
                 outcomes = chance_outcomes(state)
                 assert sum(p for _, p in outcomes) == Fraction(1)
                 assert [a for a, _ in outcomes] == actions
+            before = state
             state, events = apply(state, actions[int(rng.random() * len(actions))])
             for event in events:
-                if isinstance(event, RugPlaced):
+                if isinstance(event, TurnStarted):
+                    started += 1
+                    assert event.turn == started
+                elif isinstance(event, DieRolled):
+                    assert before.phase is Phase.ROLL and event.seat == before.to_move
+                elif isinstance(event, RugPlaced):
                     laid += 1
                     assert event.rug_number == laid
+                    if state.phase is Phase.ROTATE:
+                        assert state.to_move == event.seat
                 elif isinstance(event, PlayerEliminated):
                     lost += event.rugs_lost
                 elif isinstance(event, TaxPaid):
