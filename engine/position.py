@@ -78,12 +78,16 @@ def to_position(state: GameState) -> dict[str, Any]:
         "assam": {"square": square_name(state.assam), "facing": state.facing.name},
         "cells": cells,
         "seats": seats,
-        "scores": [
-            {"seat": s.seat, "dirhams": s.dirhams, "visible": s.visible, "total": s.total}
-            for s in scores(state)
-        ],
+        "scores": _scores(state),
         "outcome": outcome,
     }
+
+
+def _scores(state: GameState) -> list[dict[str, int]]:
+    return [
+        {"seat": s.seat, "dirhams": s.dirhams, "visible": s.visible, "total": s.total}
+        for s in scores(state)
+    ]
 
 
 def _color(value: object, what: str) -> Color:
@@ -168,8 +172,9 @@ def _holds_rugs(seat: dict[str, Any]) -> bool:
 def from_position(obj: object) -> GameState:
     """Build a state from a position. Raises FormatError saying what is wrong or impossible.
 
-    A position does not say how the game began: the state's config has `first_player` set to
-    the seat to move and no piles, and its history is empty.
+    What can be worked out from the rest (`scores`, each seat's `colors`) may be left out,
+    but if given must agree with it. A position does not say how the game began: the state's
+    config has `first_player` set to the seat to move and no piles, and its history is empty.
     """
     obj, players, variant = header(obj, "position", POSITION_FORMAT, _REQUIRED)
     try:
@@ -258,6 +263,8 @@ def from_position(obj: object) -> GameState:
         state = _with_outcome(state, obj.get("outcome"))
     elif obj.get("outcome") is not None:
         raise FormatError('"outcome" must be null until the game is over')
+    if "scores" in obj and obj["scores"] != _scores(state):
+        raise FormatError('"scores" do not follow from the dirhams and the cells (R11)')
     return state
 
 

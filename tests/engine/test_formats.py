@@ -257,6 +257,9 @@ def base_position() -> dict[str, Any]:
         (("seats", 1, "rugs_left"), {"yellow": 0}, "holds no rug"),
         (("seats", 0, "pile"), ["red"], "only 2-player"),
         (("outcome",), {"ranking": [[0]], "reason": "x"}, "outcome"),
+        (("scores", 0, "total"), 33, "scores"),
+        (("scores", 1, "visible"), 2, "scores"),
+        (("scores",), None, "scores"),
     ],
 )
 def test_hostile_positions_raise_format_error(
