@@ -112,12 +112,20 @@ def placement_problem(cells: Sequence[int], assam: int, first: int, second: int)
     return None
 
 
+def placements_at(cells: Sequence[int], assam: int) -> list[tuple[int, int]]:
+    """Legal rug placements (R10) with Assam on `assam`, in reading order of their squares.
+
+    `cells[sq]` is the number of the visible rug on each square (0 = empty), as in
+    `placement_problem`; for boards that are not a GameState (e.g. a search's own lists).
+    """
+    return [(a, b) for a, b in CANDIDATES[assam] if not (cells[a] and cells[a] == cells[b])]
+
+
 def placements(state: GameState) -> list[tuple[int, int]]:
     """Legal rug placements (R10), in reading order of their squares; [] outside the PLACE phase."""
     if state.phase is not Phase.PLACE:
         return []
-    cells = state.cells
-    return [(a, b) for a, b in CANDIDATES[state.assam] if not (cells[a] and cells[a] == cells[b])]
+    return placements_at(state.cells, state.assam)
 
 
 def legal_actions(state: GameState) -> list[str]:
