@@ -53,6 +53,7 @@ from engine.record import (
     record_from_json,
     record_of,
     record_to_json,
+    replay_events,
     replay_record,
     replay_steps,
 )
@@ -151,6 +152,7 @@ __all__ = [
     "record_of",
     "record_to_json",
     "region",
+    "replay_events",
     "replay_record",
     "replay_steps",
     "resign",

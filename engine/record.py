@@ -9,6 +9,7 @@ from typing import Any
 from engine.checks import header
 from engine.dealing import new_game, validate_config
 from engine.errors import FormatError, IllegalActionError, ReplayError
+from engine.events import Event
 from engine.model import Color, GameConfig, Variant
 from engine.rules import apply, resign
 from engine.state import GameState
@@ -136,42 +137,65 @@ def record_of(state: GameState, **extras: Any) -> Record:
     )
 
 
-def replay_steps(record: Record) -> Iterator[GameState]:
-    """The state after each action of the record, in order (resignations applied where due).
-
-    Raises ReplayError, naming the action's index, notation and the reason, at the first action
-    the rules do not allow.
-    """
+def _replay(record: Record) -> Iterator[tuple[bool, GameState, tuple[Event, ...]]]:
+    """(is an action, state after it, its events) for every step: each action, and each
+    resignation of the `resignations` extra where it is due. Raises ReplayError."""
     state = new_game(record.config)
-    resignations = _parse_resignations(record.extras.get("resignations"), len(record.actions))
-    pending = list(resignations)
-    for index, action in enumerate(record.actions):
-        state = _resign_due(state, pending, index)
+    pending = list(_parse_resignations(record.extras.get("resignations"), len(record.actions)))
+    for index in range(len(record.actions) + 1):
+        while pending and pending[0][0] == index:
+            _, seat = pending.pop(0)
+            try:
+                state, events = resign(state, seat)
+            except IllegalActionError as error:
+                raise ReplayError(index, f"resign {seat}", str(error)) from None
+            yield False, state, events
+        if index == len(record.actions):
+            return
+        action = record.actions[index]
         try:
-            state, _ = apply(state, action)
+            state, events = apply(state, action)
         except IllegalActionError as error:
             raise ReplayError(index, action, str(error)) from None
-        if index == len(record.actions) - 1:
-            state = _resign_due(state, pending, len(record.actions))
-        yield state
+        yield True, state, events
+
+
+def replay_events(record: Record) -> Iterator[tuple[GameState, tuple[Event, ...]]]:
+    """Every step of the record in order, as (state after it, the events it caused): each
+    action, and each resignation of the `resignations` extra where it is due.
+
+    Raises ReplayError, naming the action's index, notation and the reason, at the first action
+    (or resignation) the rules do not allow.
+    """
+    for _, state, events in _replay(record):
+        yield state, events
+
+
+def replay_steps(record: Record) -> Iterator[GameState]:
+    """The state after each action of the record, in order. A resignation due before an action
+    shows in that action's state; those due after the last action, in the last state.
+
+    Raises ReplayError like `replay_events`.
+    """
+    left = len(record.actions)
+    last: GameState | None = None
+    for is_action, state, _ in _replay(record):
+        if is_action:
+            left -= 1
+            if left:
+                yield state
+            else:
+                last = state
+        elif last is not None:  # a resignation after the last action
+            last = state
+    if last is not None:
+        yield last
 
 
 def replay_record(record: Record) -> GameState:
-    """Play the record's actions from the start. Raises ReplayError at the first illegal one."""
+    """Play the record's actions (and resignations) from the start. Raises ReplayError at the
+    first illegal one."""
     state = new_game(record.config)
-    if not record.actions:
-        pending = list(_parse_resignations(record.extras.get("resignations"), 0))
-        return _resign_due(state, pending, 0)
-    for step in replay_steps(record):
-        state = step
-    return state
-
-
-def _resign_due(state: GameState, pending: list[tuple[int, int]], index: int) -> GameState:
-    while pending and pending[0][0] == index:
-        _, seat = pending.pop(0)
-        try:
-            state, _ = resign(state, seat)
-        except IllegalActionError as error:
-            raise ReplayError(index, f"resign {seat}", str(error)) from None
+    for after, _ in replay_events(record):
+        state = after
     return state

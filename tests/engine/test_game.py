@@ -25,7 +25,9 @@ from engine import (
     new_game,
     parse_square,
     record_of,
+    replay_events,
     replay_record,
+    replay_steps,
     resign,
     scores,
     seat_colors,
@@ -255,6 +257,29 @@ def test_resign_is_kept_in_the_record_and_replays() -> None:
     record = record_of(state)
     assert record.extras["resignations"] == [[3, 2]]
     assert replay_record(record) == state
+
+
+def test_replay_steps_and_events_place_resignations_where_they_fell() -> None:
+    """replay_events gives every step (actions and resignations) with its events; replay_steps
+    one state per action, a resignation showing from the action after it (or in the last)."""
+    state, _ = play(start(3), "S", "D1", "c2d2")
+    state, _ = resign(state, 2)
+    state, _ = play(state, "S", "D2")
+    final, _ = resign(state, 1)  # after the last action: seat 0 is the last player standing
+    record = record_of(final)
+    assert record.extras["resignations"] == [[3, 2], [5, 1]]
+    steps = list(replay_steps(record))
+    assert len(steps) == len(record.actions) == 5
+    assert [s.eliminated for s in steps] == [(), (), (), (2,), (2, 1)]
+    assert steps[-1] == final and final.is_over
+    events = list(replay_events(record))
+    resigned = [
+        [e.seat for e in told if isinstance(e, PlayerEliminated) and e.resigned]
+        for _, told in events
+    ]
+    assert resigned == [[], [], [], [2], [], [], [1]]
+    assert events[-1][0] == final
+    assert of_type(events[-1][1], GameEnded)[0].reason == "last-player-standing"
 
 
 def test_resign_refuses_a_seat_not_in_the_game() -> None:
