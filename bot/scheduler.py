@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 30.0
 """How long a piece of work that failed waits before it is tried again."""
+CONCURRENT_GAMES = 8
+"""How many games' due work runs at once (an AI thinking in one game never holds up another)."""
 
 Handler = Callable[[DueWork], Awaitable[None]]
 
@@ -33,6 +35,7 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._retry_at: dict[DueWork, datetime] = {}
         self._handled: set[DueWork] = set()
+        self._slots = asyncio.Semaphore(CONCURRENT_GAMES)
         self._task: asyncio.Task[None] | None = None
         service.on_schedule_change(self.wake)
 
@@ -41,12 +44,13 @@ class Scheduler:
         self._wake.set()
 
     async def run_due(self) -> int:
-        """Handle every reminder and automatic move due by now; return how many were handled.
-        A piece of work that fails is logged and retried RETRY_SECONDS later."""
-        handled: set[DueWork] = set()
+        """Handle every reminder and automatic move due by now (games side by side, at most
+        CONCURRENT_GAMES at once); return how many were handled. A piece of work that fails,
+        or that changes nothing, is logged and retried RETRY_SECONDS later."""
         now = self._clock()
         due = await self._service.due_work()
         self._retry_at = {work: at for work, at in self._retry_at.items() if work in due}
+        runnable = []
         for work in due:
             retry_at = self._retry_at.get(work)
             if retry_at is not None and retry_at > now:
@@ -58,16 +62,21 @@ class Scheduler:
                 )
                 self._retry_at[work] = now + timedelta(seconds=RETRY_SECONDS)
                 continue
+            runnable.append(work)
+        outcomes = await asyncio.gather(*(self._attempt(work, now) for work in runnable))
+        self._handled = {work for work, done in zip(runnable, outcomes, strict=True) if done}
+        return len(self._handled)
+
+    async def _attempt(self, work: DueWork, now: datetime) -> bool:
+        async with self._slots:
             try:
                 await self._handle(work)
             except Exception:
                 log.exception("%s of game %s failed; retrying later", work.kind, work.game_id)
                 self._retry_at[work] = now + timedelta(seconds=RETRY_SECONDS)
-                continue
-            self._retry_at.pop(work, None)
-            handled.add(work)
-        self._handled = handled
-        return len(handled)
+                return False
+        self._retry_at.pop(work, None)
+        return True
 
     async def seconds_to_sleep(self) -> float | None:
         """How long nothing is due (None: nothing scheduled at all)."""

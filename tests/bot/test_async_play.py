@@ -4,6 +4,7 @@ settings, stats and history. Time only moves when a test moves it; nothing sleep
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -425,3 +426,28 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
     assert record["seed"] == seeds()
     with pytest.raises(NotAReplayError):
         await service.replay_record(view.id, GUILD + 1)
+
+
+async def test_games_due_at_once_are_handled_side_by_side(table: Table) -> None:
+    for channel in (CHANNEL, CHANNEL + 1):
+        view = await table.service.create_lobby(
+            guild_id=GUILD, channel_id=channel, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
+        )
+        await table.service.join(view.id, BOB)
+        await table.show(await table.service.start(view.id, HOST))
+    table.clock.advance(LIMIT)
+    running = 0
+    most = 0
+
+    async def slow(work: DueWork) -> None:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0)  # a handler waiting on Discord lets the other game go on
+        await table.handle(work)
+        running -= 1
+
+    scheduler = Scheduler(table.service, slow, table.clock)
+    assert await scheduler.run_due() == 2
+    assert most == 2
+    assert {turn.view.id for turn in table.turns} == {1, 2}
