@@ -75,6 +75,9 @@ class MarrakechClient(discord.Client):
         # message fell behind its state when the last run stopped (REST only).
         await self.buttons.resume_displays()
         self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
+        finished = await self._service.backfill_results()
+        if finished:
+            log.info("results of %d finished games written for the stats", finished)
         # Its first pass handles reminders and turns that fell due while the bot was down.
         self.scheduler.start()
 

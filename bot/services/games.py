@@ -496,6 +496,17 @@ class GameService:
             raise NotAReplayError()
         return await self.record(game_id)
 
+    async def backfill_results(self) -> int:
+        """Write the results of finished games that have none (games that ended before this
+        version kept results), replayed from their logs; return how many games got them."""
+        game_ids = await self._store.finished_without_results()
+        for game_id in game_ids:
+            async with self._lock(game_id):
+                loaded = await self._load(game_id)
+                assert loaded.state is not None and loaded.state.is_over
+                await self._store.add_results(game_id, _results(loaded.state, loaded.players))
+        return len(game_ids)
+
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
         async with self._lock(game_id):

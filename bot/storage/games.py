@@ -438,6 +438,21 @@ class GameStore:
             await _set_controls(conn, game_id, controls)
             return await _fetch_game(conn, game_id)
 
+    async def finished_without_results(self) -> list[int]:
+        """Finished games that have no results (they ended before results were kept)."""
+        async with (
+            self._db.reading() as conn,
+            conn.execute(
+                "SELECT id FROM games WHERE status = 'over' AND NOT EXISTS "
+                "(SELECT 1 FROM results WHERE results.game_id = games.id) ORDER BY id"
+            ) as cursor,
+        ):
+            return [int(row[0]) for row in await cursor.fetchall()]
+
+    async def add_results(self, game_id: int, results: Sequence[ResultRow]) -> None:
+        async with self._db.transaction() as conn:
+            await _insert_results(conn, game_id, results)
+
     async def due(self, now: str) -> list[GameRow]:
         """Running games shown up to date whose reminder or automatic move is due by `now`."""
         async with (

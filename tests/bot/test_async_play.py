@@ -451,3 +451,21 @@ async def test_games_due_at_once_are_handled_side_by_side(table: Table) -> None:
     assert await scheduler.run_due() == 2
     assert most == 2
     assert {turn.view.id for turn in table.turns} == {1, 2}
+
+
+async def test_games_finished_before_results_were_kept_are_backfilled(table: Table) -> None:
+    view = await human_vs_ai(table, "easy")
+    while view.status is GameStatus.RUNNING:
+        await run_until_quiet(table)
+        view = await table.service.look(view.id)
+        if view.status is GameStatus.RUNNING:
+            view = await table.service.act(view.id, HOST, view.seq, choose(view))
+            await table.show(view)
+    stats = StatsService(StatsStore(table.database))
+    before = await stats.player(GUILD, HOST)
+    async with table.database.transaction() as conn:  # as if it ended before migration 0002
+        await conn.execute("DELETE FROM results WHERE game_id = ?", (view.id,))
+    assert (await stats.player(GUILD, HOST)).games == 0
+    assert await table.service.backfill_results() == 1
+    assert await stats.player(GUILD, HOST) == before
+    assert await table.service.backfill_results() == 0
