@@ -187,7 +187,8 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     assert nxt.enabled_buttons()
 
     # The bot is down while the other player's deadline passes: handled at start-up.
-    await displayed(tmp_path / "marrakech.sqlite3", nxt.id)
+    database = tmp_path / "marrakech.sqlite3"
+    await displayed(database, nxt.id)
     await bot.kill()
     clock_file.write_text(str(3 * TURN_LIMIT), encoding="ascii")
     identifies = fake.gateway.identifies
@@ -207,7 +208,64 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     mover = people[mover_id]
     click = await fake.click(mover, back, back.button(label="Straight on").custom_id)
     await click.response()
-    with sqlite3.connect(tmp_path / "marrakech.sqlite3") as db:
+    with sqlite3.connect(database) as db:
         counts = dict(db.execute("SELECT user_id, timeouts FROM seats WHERE game_id = 1"))
     assert counts == {mover_id: 0, other.id: 1}
+
+    # The other player times out twice more: the AI takes their seat until they rejoin.
+    offset = 3 * TURN_LIMIT
+    waiting = await place_first(fake, mover, back, other)
+    for in_a_row in (2, 3):
+        await displayed(database, waiting.id)
+        offset += TURN_LIMIT + 2
+        await shift_clock(bot, clock_file, offset)
+        notice = await fake.wait_for_message(
+            channel, lambda m, w=waiting: m.id > w.id and "ran out of time" in m.content
+        )
+        mine = await fake.wait_for_message(
+            channel, lambda m, n=notice: m.id > n.id and m.pinged_user_ids == {mover_id}
+        )
+        if in_a_row == 3:
+            assert "3 turns in a row" in notice.content and "rejoin" in notice.content
+            break
+        waiting = await play_turn(fake, mover, mine, other)
+    # handed over: the AI plays the seat at once, without pinging anybody
+    mine = await play_turn(fake, mover, mine, mover)
+    auto = [m for m in fake.messages(channel) if "AI playing" in m.content]
+    assert auto and not any(m.pinged_user_ids for m in auto)
+    rejoined = await (await fake.slash(other, channel, "marrakech", "rejoin")).answer()
+    assert "is back" in rejoined.content and not rejoined.ephemeral
+    yours = await play_turn(fake, mover, mine, other)
+    assert yours.enabled_buttons(), "their own turn again, with buttons"
     assert await bot.stop() == 0
+
+
+async def place_first(
+    fake: FakeDiscord, user: FakeUser, message: FakeMessage, next_user: FakeUser
+) -> FakeMessage:
+    """Lay the first numbered rug on `message` (oriented already); return the next turn, which
+    pings `next_user` (when the AI plays in between, the next human turn)."""
+    current = await fake.wait_until(
+        lambda: next(
+            (fake.world.messages[message.id] for b in message.enabled_buttons() if b.label == "1"),
+            None,
+        ),
+        what="the placements",
+    )
+    handle = await fake.click(user, current, current.button(label="1").custom_id)
+    await handle.response()
+    return await fake.wait_for_message(
+        fake.world.channels[message.channel_id],
+        lambda m: (
+            m.id > message.id and m.pinged_user_ids == {next_user.id} and bool(m.enabled_buttons())
+        ),
+    )
+
+
+async def play_turn(
+    fake: FakeDiscord, user: FakeUser, message: FakeMessage, next_user: FakeUser
+) -> FakeMessage:
+    """Play a whole turn on `message` (straight on, first placement)."""
+    handle = await fake.click(user, message, message.button(label="Straight on").custom_id)
+    await handle.response()
+    return await place_first(fake, user, message, next_user)
