@@ -110,6 +110,7 @@ def elimination(seed: int, *, turn: int = 16, poor_seat: int = 2) -> Moment:
     seats = position["seats"]
     seats[0]["dirhams"] += seats[poor_seat]["dirhams"] - 1
     seats[poor_seat]["dirhams"] = 1
+    del position["scores"]  # derived from the dirhams, which changed: let the engine count them
     last = Moment(from_position(position), ())
     for moment in moments(last.state, rng):
         last = moment
