@@ -7,17 +7,7 @@ from collections.abc import Iterator
 
 from PIL import Image
 
-from engine import (
-    Event,
-    GameEnded,
-    GameState,
-    Record,
-    TurnStarted,
-    apply,
-    new_game,
-    replay_record,
-    resign,
-)
+from engine import Event, GameEnded, GameState, Record, TurnStarted, new_game, replay_events
 from render.board import TurnMarks, board_image, marks_from_events
 from render.encode import encode_gif
 from render.panel import ENGLISH, Labels
@@ -28,30 +18,14 @@ TURN_FRAME_MS = 700
 LAST_FRAME_MS = 5000
 
 
-def _resignations(record: Record) -> list[tuple[int, int]]:
-    raw = record.extras.get("resignations") or []
-    return sorted((int(index), int(seat)) for index, seat in raw)
-
-
 def turn_states(record: Record) -> Iterator[tuple[GameState, tuple[Event, ...]]]:
     """The state at the start of the game, then after every finished turn, each with the
-    events of that turn. Raises engine.ReplayError if the record does not replay."""
-    replay_record(record)  # validates the whole record first, naming any bad action
+    events of that turn (resignations included). Raises engine.ReplayError if the record does
+    not replay."""
     state = new_game(record.config)
     yield state, ()
-    pending = _resignations(record)
     events: list[Event] = []
-    for index in range(len(record.actions) + 1):
-        while pending and pending[0][0] == index:
-            _, seat = pending.pop(0)
-            state, told = resign(state, seat)
-            events.extend(told)
-            if any(isinstance(e, (TurnStarted, GameEnded)) for e in told):
-                yield state, tuple(events)
-                events = []
-        if index == len(record.actions):
-            break
-        state, told = apply(state, record.actions[index])
+    for state, told in replay_events(record):
         events.extend(told)
         if any(isinstance(e, (TurnStarted, GameEnded)) for e in told):
             yield state, tuple(events)
