@@ -182,19 +182,14 @@ def _arc_between(geometry: Layout, start_foot: Point, end_foot: Point, center: P
 
 
 def border_exits() -> list[tuple[int, Facing]]:
-    """Every (square, facing) whose next step leaves the market, in square order."""
-    exits = []
-    for square in range(ROWS * COLS):
-        row, col = divmod(square, COLS)
-        for facing, off in (
-            (Facing.N, row == 0),
-            (Facing.E, col == COLS - 1),
-            (Facing.S, row == ROWS - 1),
-            (Facing.W, col == 0),
-        ):
-            if off:
-                exits.append((square, facing))
-    return exits
+    """Every (square, facing) whose next step leaves the market over a border arc (R7), as the
+    engine's walk reports it, in square order."""
+    return [
+        (square, facing)
+        for square in range(ROWS * COLS)
+        for facing in Facing
+        if walk(square, facing, 1)[0].via_border
+    ]
 
 
 def border_arcs(geometry: Layout) -> list[Arc]:

@@ -50,7 +50,9 @@ def test_every_border_step_of_the_engine_follows_a_drawn_arc() -> None:
     geometry = layout(DEFAULT_SIZE, 4)
     drawn = {arc.key() for arc in border_arcs(geometry)}
     exits = border_exits()
-    assert len(exits) == 4 * COLS
+    edges = {Facing.N: range(COLS), Facing.S: range((ROWS - 1) * COLS, ROWS * COLS)}
+    edges |= {Facing.W: range(0, ROWS * COLS, COLS), Facing.E: range(COLS - 1, ROWS * COLS, COLS)}
+    assert set(exits) == {(square, side) for side, squares in edges.items() for square in squares}
     for square, facing in exits:
         (step,) = walk(square, facing, 1)
         assert step.via_border
