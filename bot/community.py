@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot import presenter
+from bot import images, presenter
 from bot.controller import guarded
 from bot.errors import GuildOnlyError, ManagersOnlyError
 from bot.messages import language_of, text
@@ -28,8 +28,8 @@ Interaction = discord.Interaction[Any]
 REPLAY_NAME = "marrakech-game-{game_id}.gif"
 
 
-def _render_replay(record: dict[str, Any]) -> bytes:
-    return render_replay(record_from_json(record))
+def _render_replay(record: dict[str, Any], language: str) -> bytes:
+    return render_replay(record_from_json(record), labels=images.labels(language))
 
 
 class CommunityController:
@@ -81,8 +81,9 @@ class CommunityController:
 
         async def work() -> None:
             record = await self._games.replay_record(game_id, _guild_id(interaction))
+            language = _server_language(interaction)
             await interaction.response.defer(thinking=True)
-            gif = await asyncio.to_thread(_render_replay, record)
+            gif = await asyncio.to_thread(_render_replay, record, language)
             files = [
                 discord.File(io.BytesIO(gif), filename=REPLAY_NAME.format(game_id=game_id)),
                 discord.File(
@@ -91,7 +92,7 @@ class CommunityController:
                 ),
             ]
             await interaction.followup.send(
-                text("replay.done", _server_language(interaction), game_id=game_id),
+                text("replay.done", language, game_id=game_id),
                 files=files,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

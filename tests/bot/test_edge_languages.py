@@ -10,10 +10,12 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot import community, images
 from bot.client import MarrakechClient
 from bot.health import Heartbeat
 from bot.services import GameService
 from bot.storage import Database, GameStore
+from render import Labels
 from tests.bot.test_edge import Edge, private
 from tests.e2e.fakecord import FakeDiscord, FakeMessage, permissions
 
@@ -172,3 +174,41 @@ async def test_the_synced_commands_carry_their_french_and_ukrainian_names(edge: 
     assert subcommands["join"]["name_localizations"] == {"fr": "rejoindre", "uk": "приєднатися"}
     new_options = {option["name"]: option for option in subcommands["new"]["options"]}
     assert new_options["turn_limit"]["name_localizations"]["uk"] == "час_на_хід"
+
+
+async def test_public_results_speak_the_server_s_language_and_refusals_the_user_s(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn: list[Labels] = []
+
+    def render_replay(record: object, *, labels: Labels) -> bytes:
+        drawn.append(labels)
+        return b"GIF89a"
+
+    monkeypatch.setattr(community, "render_replay", render_replay)
+    await french_game(edge)
+    await edge.slash(edge.guest, "marrakech", "resign").answer()
+    await edge.fake.wait_for_message(
+        edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+    replay = await edge.slash(edge.host, "marrakech", "replay", game=1).answer()
+    assert not replay.ephemeral
+    assert (
+        replay.content
+        == "La partie n° 1 du début à la fin : l'animation et l'enregistrement de la partie."
+    )
+    assert drawn == [images.labels("fr")] and drawn[0].game_over == "Fin de la partie"
+    history = await edge.slash(edge.host, "marrakech", "history").answer()
+    assert "Dernières parties de ce salon" in history.embed_text()
+    stats = await edge.slash(edge.host, "marrakech", "stats").answer()
+    assert "Résultats à Marrakech" in stats.embed_text() and not stats.ephemeral
+    refused = await private(edge.slash(edge.moderator, "marrakech-admin", "show"))
+    assert refused.startswith("Seuls les membres ayant la permission Gérer le serveur")
+    refused = await private(edge.slash(edge.host, "marrakech-admin", "show"))
+    assert "«Керувати сервером»" in refused
+    guild = edge.channel.guild
+    assert guild is not None
+    owner = edge.fake.world.users[guild.owner_id]
+    owner.locale = "uk"
+    settings = await edge.slash(owner, "marrakech-admin", "show").answer()
+    assert settings.ephemeral and "Налаштування Марракеш на цьому сервері" in settings.embed_text()
