@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import groupby
 
 from engine.board import (
     BIT,
@@ -174,24 +175,14 @@ def ranking_of(
     seats follow, the latest elimination first. Shared by `rank` and the fast playouts.
     """
     standing = sorted(seats_in, key=lambda s: (-totals[s], -dirhams[s], s))
-    groups: list[list[int]] = []
-    for seat in standing:
-        if groups and (totals[groups[-1][0]], dirhams[groups[-1][0]]) == (
-            totals[seat],
-            dirhams[seat],
-        ):
-            groups[-1].append(seat)
-        else:
-            groups.append([seat])
-    ranking = [tuple(group) for group in groups]
-    ranking.extend((seat,) for seat in reversed(eliminated))
-    if len(ranking[0]) > 1:
+    groups = [tuple(group) for _, group in groupby(standing, lambda s: (totals[s], dirhams[s]))]
+    if groups and len(groups[0]) > 1:
         tie_break = "shared"
     elif len(groups) > 1 and totals[groups[0][0]] == totals[groups[1][0]]:
         tie_break = "dirhams"
     else:
         tie_break = "score"
-    return tuple(ranking), tie_break
+    return (*groups, *((seat,) for seat in reversed(eliminated))), tie_break
 
 
 def rank(state: GameState, reason: str) -> Outcome:

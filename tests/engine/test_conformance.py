@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import from_position, record_from_json, replay_record, to_position
-from engine.vectors import evaluate, main
+from engine.vectors import evaluate, main, winner
 from tests.engine.mutation import mutate
 
 SHARED_RECORDS = sorted(
@@ -202,3 +202,13 @@ def test_mutated_vector_cases_fail_cleanly(index: int, data: st.DataObject) -> N
     verdict = evaluate(body)
     assert verdict.status in ("passed", "failed", "skipped")
     assert verdict.status != "failed" or verdict.detail
+
+
+def test_r9_a_light_state_with_no_player_in_is_over_and_answers() -> None:
+    """R9, R11: with every player out the game is over; `winner` still answers with a label
+    (FORMATS.md 4 leaves the case open) instead of failing."""
+    body = light()
+    for player in body["players"]:
+        player["in_game"] = False
+    assert case("is_game_over", body, True) == "passed"
+    assert winner(body) in ("c", "y", "p", "t")
