@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from bot.messages import text
+from bot.messages import text, translation
 from bot.permissions import MissingPermissionsError
 from bot.presenter import mention, message_link
 from bot.services import errors as service_errors
@@ -61,6 +61,12 @@ def _not_your_turn(error: service_errors.NotYourTurnError, language: str) -> str
     return text("error.not_your_turn", language, user=mention(error.to_move_user))
 
 
+def _bad_option(error: service_errors.BadOptionError, language: str) -> str:
+    """Names the option as the user's client shows it (`joueurs` for `seats` in French)."""
+    option = translation(f"option_name.{error.option}", language) or error.option
+    return text("error.bad_option", language, option=f"`{option}`")
+
+
 def _fixed(key: str) -> Describer:
     return lambda _error, language: text(key, language)
 
@@ -69,9 +75,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NoGameHereError: _fixed("error.no_game_here"),
     service_errors.GameNotFoundError: _fixed("error.game_not_found"),
     service_errors.ChannelHasGameError: _channel_has_game,
-    service_errors.BadOptionError: lambda error, language: text(
-        "error.bad_option", language, option=error.option
-    ),
+    service_errors.BadOptionError: _bad_option,
     service_errors.LobbyClosedError: _fixed("error.lobby_closed"),
     service_errors.LobbyFullError: _fixed("error.lobby_full"),
     service_errors.AlreadySeatedError: _fixed("error.already_seated"),

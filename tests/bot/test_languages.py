@@ -290,3 +290,12 @@ async def test_pictures_draw_in_the_game_s_language(locale: str) -> None:
         assert post.image is not None and post.image.language == locale
         png = await images.render_png(post.image)
         assert png.startswith(b"\x89PNG")
+
+
+def test_a_bad_option_is_named_as_the_user_s_client_names_it() -> None:
+    bad = service_errors.BadOptionError("seats", 9)
+    assert errors.describe(bad, "fr") == "Cette valeur n'est pas permise pour `joueurs`."
+    assert errors.describe(bad, "uk") == "Таке значення не підходить для `кількість_гравців`."
+    assert errors.describe(bad, "en") == "That value is not allowed for `seats`."
+    unnamed = service_errors.BadOptionError("colour", "green")
+    assert errors.describe(unnamed, "fr") == "Cette valeur n'est pas permise pour `colour`."

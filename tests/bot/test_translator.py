@@ -166,3 +166,29 @@ async def test_the_sync_hash_changes_when_a_translation_changes(
         lambda key, language: french.get(key) if language == "fr" else real(key, language),
     )
     assert await tree_digest(tree, ()) != translated
+
+
+COMMAND_SIZE_LIMIT = 4000
+"""Discord's cap on a command's combined name, description and value characters (options and
+choices included), counting only the longest localisation of each field."""
+
+
+def counted_size(item: Json) -> int:
+    total = 0
+    for field in ("name", "description"):
+        if field in item:
+            texts = [item[field], *(item.get(f"{field}_localizations") or {}).values()]
+            total += max(map(len, texts))
+    if "value" in item:
+        total += len(str(item["value"]))
+    for child in [*(item.get("options") or []), *(item.get("choices") or [])]:
+        total += counted_size(child)
+    return total
+
+
+async def test_every_command_fits_discord_s_size_cap_with_its_translations(
+    translated: list[Json],
+) -> None:
+    untranslated = await payloads(None)
+    for command, plain in zip(translated, untranslated, strict=True):
+        assert counted_size(plain) < counted_size(command) <= COMMAND_SIZE_LIMIT, command["name"]
