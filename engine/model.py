@@ -110,4 +110,5 @@ class Outcome:
 
     @property
     def winners(self) -> tuple[int, ...]:
+        """The seats in first place (more than one for a shared win)."""
         return self.ranking[0]

@@ -40,15 +40,11 @@ _REQUIRED = (
 def to_position(state: GameState) -> dict[str, Any]:
     """The state as a `marrakech-position/1` JSON-ready dict."""
     players = state.config.players
-    cells = [
-        [
-            None
-            if state.cells[row * SIZE + col] == 0
-            else [COLOR_ORDER[state.colors[row * SIZE + col]].value, state.cells[row * SIZE + col]]
-            for col in range(SIZE)
-        ]
-        for row in range(SIZE)
+    shown = [
+        None if number == 0 else [COLOR_ORDER[color].value, number]
+        for number, color in zip(state.cells, state.colors, strict=True)
     ]
+    cells = [shown[row * SIZE : (row + 1) * SIZE] for row in range(SIZE)]
     seats = []
     for seat in range(players):
         pile = state.pile(seat)

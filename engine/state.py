@@ -46,17 +46,21 @@ class GameState(NamedTuple):
 
     @property
     def players(self) -> int:
+        """How many seats the game has (2, 3 or 4)."""
         return self.config.players
 
     @property
     def variant(self) -> Variant:
+        """Standard rules or rotate-after (R12)."""
         return self.config.variant
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended (R9, R11)."""
         return self.phase is Phase.OVER
 
     def is_eliminated(self, seat: int) -> bool:
+        """Whether `seat` is out (R9, or resigned)."""
         return seat in self.eliminated
 
     def seats_in(self) -> tuple[int, ...]:
@@ -64,23 +68,28 @@ class GameState(NamedTuple):
         return tuple(s for s in range(self.config.players) if s not in self.eliminated)
 
     def color_at(self, square: int) -> Color | None:
+        """Colour of the rug visible on `square`, or None if it is empty."""
         index = self.colors[square]
         return None if index < 0 else COLOR_ORDER[index]
 
     def rugs_left(self, seat: int) -> dict[Color, int]:
+        """Unplaced rugs of each of `seat`'s colours."""
         return {
             COLOR_ORDER[i]: self.stock[i] for i in seat_color_indices(self.config.players, seat)
         }
 
     def rugs_in_hand(self, seat: int) -> int:
+        """How many rugs `seat` has still to lay, all colours together."""
         return sum(self.stock[i] for i in seat_color_indices(self.config.players, seat))
 
     def pile(self, seat: int) -> tuple[Color, ...] | None:
+        """`seat`'s remaining pile, top first (2 players, R2); None in 3 or 4 players."""
         if self.piles is None:
             return None
         return tuple(COLOR_ORDER[i] for i in self.piles[seat])
 
     def next_color_index(self, seat: int) -> int | None:
+        """Colour index of the rug `seat` must lay next, or None when it has none left."""
         if self.piles is not None:
             pile = self.piles[seat]
             return pile[0] if pile else None
@@ -93,5 +102,6 @@ class GameState(NamedTuple):
         return None if index is None else COLOR_ORDER[index]
 
     def visible_squares(self, seat: int) -> int:
+        """Squares showing one of `seat`'s colours (R11: one point each)."""
         own = seat_color_indices(self.config.players, seat)
         return sum(1 for c in self.colors if c in own)
