@@ -6,9 +6,10 @@ that hostile input never ends in a KeyError or TypeError.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engine.board import SIZE
 from engine.errors import FormatError
 from engine.model import PLAYER_COUNTS, Variant
 
@@ -28,6 +29,18 @@ def whole_number(value: object, what: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
         raise FormatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
+
+
+def grid(raw: object, what: str) -> Iterator[tuple[int, object]]:
+    """(square, cell) for every cell of `raw`, 7 rows of 7 cells, that is not null."""
+    if not isinstance(raw, list) or len(raw) != SIZE:
+        raise FormatError(f"{what} must be 7 rows of 7 cells")
+    for row, line in enumerate(raw):
+        if not isinstance(line, list) or len(line) != SIZE:
+            raise FormatError(f"{what} must be 7 rows of 7 cells")
+        for col, cell in enumerate(line):
+            if cell is not None:
+                yield row * SIZE + col, cell
 
 
 def header(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.board import SIZE, SQUARES
-from engine.checks import fields, whole_number
+from engine.checks import fields, grid, whole_number
 from engine.errors import FormatError
 from engine.model import Facing, GameConfig, Phase, Variant
 from engine.state import GameState
@@ -122,26 +122,20 @@ def read_light(raw: object) -> LightState:
 def _read_board(
     raw: object, letters: list[str]
 ) -> tuple[list[int], list[int], dict[int, tuple[str, int]]]:
-    if not isinstance(raw, list) or len(raw) != SIZE:
-        raise FormatError('"board" must be 7 rows of 7 cells')
     cells = [0] * SQUARES
     colors = [-1] * SQUARES
     numbers: dict[tuple[str, int], int] = {}
-    for row, line in enumerate(raw):
-        if not isinstance(line, list) or len(line) != SIZE:
-            raise FormatError('"board" must be 7 rows of 7 cells')
-        for col, item in enumerate(line):
-            if item is None:
-                continue
-            what = f"board cell row {row} col {col}"
-            cell = fields(item, what, ("color", "rug_id"))
-            letter, rug_id = cell["color"], cell["rug_id"]
-            if letter not in letters:
-                raise FormatError(f"{what} shows a colour no player has")
-            name = (letter, _count(rug_id, f"{what}'s rug_id"))
-            number = numbers.setdefault(name, len(numbers) + 1)
-            cells[row * SIZE + col] = number
-            colors[row * SIZE + col] = letters.index(letter)
+    for square, item in grid(raw, '"board"'):
+        row, col = divmod(square, SIZE)
+        what = f"board cell row {row} col {col}"
+        cell = fields(item, what, ("color", "rug_id"))
+        letter, rug_id = cell["color"], cell["rug_id"]
+        if letter not in letters:
+            raise FormatError(f"{what} shows a colour no player has")
+        name = (letter, _count(rug_id, f"{what}'s rug_id"))
+        number = numbers.setdefault(name, len(numbers) + 1)
+        cells[square] = number
+        colors[square] = letters.index(letter)
     return cells, colors, {number: name for name, number in numbers.items()}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.board import NEIGHBOURS, SIZE, SQUARES, parse_square, square_name
-from engine.checks import fields, header, whole_number
+from engine.checks import fields, grid, header, whole_number
 from engine.errors import FormatError
 from engine.model import (
     COLOR_ORDER,
@@ -93,25 +93,18 @@ def _color(value: object, what: str) -> Color:
 
 
 def _parse_cells(raw: object, players: int) -> tuple[list[int], list[int]]:
-    if not isinstance(raw, list) or len(raw) != SIZE:
-        raise FormatError('"cells" must be 7 rows of 7 cells')
     numbers = [0] * SQUARES
     colors = [-1] * SQUARES
     in_play = {i for s in range(players) for i in seat_color_indices(players, s)}
-    for row, line in enumerate(raw):
-        if not isinstance(line, list) or len(line) != SIZE:
-            raise FormatError('"cells" must be 7 rows of 7 cells')
-        for col, cell in enumerate(line):
-            if cell is None:
-                continue
-            where = f"cell {square_name(row * SIZE + col)}"
-            if not isinstance(cell, list) or len(cell) != 2:
-                raise FormatError(f"{where} must be null or [colour, rug number]")
-            color = _color(cell[0], where)
-            if color.order not in in_play:
-                raise FormatError(f"{where} shows {color.value}, a colour not in this game")
-            numbers[row * SIZE + col] = whole_number(cell[1], f"{where}'s rug number", 1, 48)
-            colors[row * SIZE + col] = color.order
+    for square, cell in grid(raw, '"cells"'):
+        where = f"cell {square_name(square)}"
+        if not isinstance(cell, list) or len(cell) != 2:
+            raise FormatError(f"{where} must be null or [colour, rug number]")
+        color = _color(cell[0], where)
+        if color.order not in in_play:
+            raise FormatError(f"{where} shows {color.value}, a colour not in this game")
+        numbers[square] = whole_number(cell[1], f"{where}'s rug number", 1, 48)
+        colors[square] = color.order
     squares_of: dict[int, list[int]] = {}
     for square, number in enumerate(numbers):
         if number:
