@@ -1,8 +1,9 @@
 """Marrakech rules engine: the complete rules (RULES.md R1-R13), standard library only.
 
 The public API, after DESIGN.md: `deal` and `new_game` start a game, `legal_actions`,
-`current_player`, `chance_outcomes` and the checked `apply` play it, and `record_*`,
-`replay_record`, `to_position` and `from_position` read and write the FORMATS.md formats.
+`current_player`, `chance_outcomes` and the checked `apply` play it (`orientations` and
+`placements` list the choices with what they lead to), and `record_*`, `replay_record`,
+`replay_events`, `to_position` and `from_position` read and write the FORMATS.md formats.
 Fast playouts for search live in `engine.playout`; the command-line entry points are
 `python -m engine.replay`, `python -m engine.vectors` and `python -m engine.bench`.
 """

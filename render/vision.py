@@ -56,7 +56,7 @@ def simulate(color: RGB, deficiency: str) -> RGB:
     return (_to_srgb(out[0]), _to_srgb(out[1]), _to_srgb(out[2]))
 
 
-def to_lab(color: RGB) -> tuple[float, float, float]:
+def to_lab(color: RGB) -> Lab:
     """CIELAB (D65 white) of an sRGB colour."""
     r, g, b = (_to_linear(c) for c in color)
     x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
