@@ -26,7 +26,6 @@ from engine import (
     Event,
     Facing,
     GameState,
-    Phase,
     RugPlaced,
     TaxPaid,
     orientations,
@@ -82,7 +81,7 @@ def marks_from_events(events: Iterable[Event]) -> TurnMarks:
     return TurnMarks(path=path, paid_region=tax.region, last_rug=last_rug, paid=tax.paid)
 
 
-def _resolve(
+def _requested_marks(
     state: GameState,
     events: Iterable[Event],
     show_candidates: bool,
@@ -91,9 +90,11 @@ def _resolve(
     paid_region: Collection[int] | None,
     last_rug: Sequence[int] | None,
 ) -> TurnMarks:
+    """The marks `render_board` was asked for: each explicit option, else what `events` tell;
+    with `show_candidates`, the engine's placements (PLACE) or ways to turn Assam."""
     told = marks_from_events(events)
     if candidates is None:
-        shown = placements(state) if show_candidates and state.phase is Phase.PLACE else []
+        shown = placements(state) if show_candidates else []
     else:
         shown = list(candidates)
     return TurnMarks(
@@ -174,7 +175,9 @@ def render_board(
 
     The same arguments always give the same bytes.
     """
-    marks = _resolve(state, events, show_candidates, candidates, path, paid_region, last_rug)
+    marks = _requested_marks(
+        state, events, show_candidates, candidates, path, paid_region, last_rug
+    )
     return encode_png(board_image(state, marks, size=size, labels=labels))
 
 
