@@ -140,7 +140,7 @@ def _panel(
     draw = ImageDraw.Draw(image)
     for row, (seat, place) in enumerate(rows):
         row_y = row_top + row * geometry.row_height
-        _seat_row(image, draw, geometry, state, labels, seat, by_seat[seat], row_y, rank=place)
+        _seat_row(image, draw, geometry, state, labels, seat, by_seat[seat], row_y, place=place)
     return text_end
 
 
@@ -166,8 +166,11 @@ def _seat_row(
     score: Score,
     top: int,
     *,
-    rank: int | None,
+    place: int | None,
 ) -> None:
+    """One seat's row from `top`: its place in the final ranking (if given), swatches, name,
+    dirhams, rugs left (or "out"), visible squares and score; the seat to move is highlighted
+    and a seat that is out is struck through."""
     cell = geometry.cell
     mid = top + geometry.row_height / 2
     out = state.is_eliminated(seat)
@@ -185,19 +188,19 @@ def _seat_row(
         )
         _turn_marker(draw, round(cell * 0.2), mid, geometry.row_height * 0.22)
     x = round(cell * 0.55)
-    if rank is not None:
-        color = palette.ASSAM_RING if rank == 1 else palette.TEXT
+    if place is not None:
+        color = palette.ASSAM_RING if place == 1 else palette.TEXT
         draw_text(
             image,
             (round(cell * 0.2), mid),
-            labels.rank.format(n=rank),
+            labels.rank.format(n=place),
             size=max(10, round(cell * 0.24)),
             fill=color,
             bold=True,
             anchor="lm",
         )
         x = round(cell * 0.75)
-    x = _swatches(image, geometry, state, seat, x, mid, highlight_next=rank is None)
+    x = _swatches(image, geometry, state, seat, x, mid, highlight_next=place is None)
     name = labels.seat.format(n=seat + 1)
     text_color = palette.TEXT_DIM if out else palette.TEXT
     size = fit(name, round(cell * 0.25), _columns(geometry)[0] - round(geometry.width * 0.1) - x)
