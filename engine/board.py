@@ -21,6 +21,7 @@ _DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
 
 def square_of(row: int, col: int) -> int:
+    """The square number of (row, col): row * 7 + col."""
     return row * SIZE + col
 
 
@@ -44,10 +45,12 @@ def parse_square(name: str) -> int:
 
 
 def turn_left(facing: int) -> Facing:
+    """The facing a quarter turn to the left (anticlockwise) of `facing`."""
     return Facing((facing + 3) % 4)
 
 
 def turn_right(facing: int) -> Facing:
+    """The facing a quarter turn to the right (clockwise) of `facing`."""
     return Facing((facing + 1) % 4)
 
 

@@ -70,6 +70,7 @@ def read_assam(raw: object) -> tuple[int, Facing]:
 
 
 def write_assam(square: int, facing: int) -> dict[str, Any]:
+    """(square, facing) -> `{"row", "col", "facing"}`, as a light state names Assam."""
     return {"row": square // SIZE, "col": square % SIZE, "facing": FACINGS[facing]}
 
 

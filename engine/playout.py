@@ -142,6 +142,7 @@ class PlayoutResult(NamedTuple):
 
     @property
     def winners(self) -> tuple[int, ...]:
+        """The seats in first place (more than one for a shared win)."""
         return self.ranking[0]
 
 

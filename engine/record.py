@@ -34,6 +34,7 @@ class Record:
 
     @property
     def config(self) -> GameConfig:
+        """The record's header as the GameConfig a game starts from."""
         return GameConfig(self.players, self.variant, self.first_player, self.piles)
 
 
