@@ -14,6 +14,11 @@ the B seats. Decision times are CPU times of the deciding thread ("one core", wh
 the machine runs); the worst wall-clock time is printed beside them. The last line reads e.g.
 `hard vs medium: hard wins 67.5% (95% CI 62.8-72.0), worst decision 0.84 s`
 (the worst decision is A's).
+
+Levels: random, easy, medium, hard (see `engine.ai`). `--variant rotate-after` plays R12;
+`--work N` and `--seconds S` replace hard's default budget (e.g. a reduced budget for long
+matches). The dice come from Python's `random.Random` seeded per deal, the AIs' seeds from
+`engine.ai.mix_seed(game seed, 3, action index)`, so a match replays exactly.
 """
 
 from __future__ import annotations
