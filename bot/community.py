@@ -8,7 +8,6 @@ are public: they speak the server's language; settings are private: the user's.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 from typing import Any
@@ -20,16 +19,10 @@ from bot.controller import guarded
 from bot.errors import GuildOnlyError, ManagersOnlyError
 from bot.messages import language_of, text
 from bot.services import GameService, GuildService, StatsService
-from engine import record_from_json
-from render import render_replay
 
 Interaction = discord.Interaction[Any]
 
 REPLAY_NAME = "marrakech-game-{game_id}.gif"
-
-
-def _render_replay(record: dict[str, Any], language: str) -> bytes:
-    return render_replay(record_from_json(record), labels=images.labels(language))
 
 
 class CommunityController:
@@ -83,7 +76,7 @@ class CommunityController:
             record = await self._games.replay_record(game_id, _guild_id(interaction))
             language = _server_language(interaction)
             await interaction.response.defer(thinking=True)
-            gif = await asyncio.to_thread(_render_replay, record, language)
+            gif = await images.render_replay_gif(record, language)
             files = [
                 discord.File(io.BytesIO(gif), filename=REPLAY_NAME.format(game_id=game_id)),
                 discord.File(

@@ -1,4 +1,5 @@
-"""Board pictures for messages, rendered in a worker thread so the event loop never waits.
+"""Board pictures for messages (and a game's animated replay), rendered in a worker thread so
+the event loop never waits.
 
 The few words in a picture's panel (headings, "Turn", "Game over") come from the message
 catalogue's `image.*` keys, in the language of the message the picture goes with.
@@ -10,13 +11,14 @@ import asyncio
 import dataclasses
 import io
 from functools import cache
+from typing import Any
 
 import discord
 
 import engine
 from bot.messages import text
 from bot.presenter import IMAGE_NAME, BoardImage
-from render import Labels, render_board, render_game_over
+from render import Labels, render_board, render_game_over, render_replay
 
 IMAGE_LABEL_PREFIX = "image."
 
@@ -46,6 +48,14 @@ def _png(image: BoardImage) -> bytes:
 async def render_png(image: BoardImage) -> bytes:
     """The PNG for `image`, drawn off the event loop."""
     return await asyncio.to_thread(_png, image)
+
+
+async def render_replay_gif(record: dict[str, Any], language: str) -> bytes:
+    """The animated GIF of a whole game from its record (FORMATS.md), drawn off the event
+    loop, its panel in `language`."""
+    return await asyncio.to_thread(
+        render_replay, engine.record_from_json(record), labels=labels(language)
+    )
 
 
 async def warm_up() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 import engine
 import engine.ai
+from bot import images
 from bot.scheduler import Scheduler
 from bot.services import (
     AutoTurn,
@@ -424,6 +425,8 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
     assert len(history[0].winner_ids) >= 1
     record = await service.replay_record(view.id, GUILD)
     assert record["seed"] == seeds()
+    english, french = [await images.render_replay_gif(record, lang) for lang in ("en", "fr")]
+    assert english[:6] == french[:6] == b"GIF89a" and english != french, "the server's words"
     with pytest.raises(NotAReplayError):
         await service.replay_record(view.id, GUILD + 1)
 
