@@ -231,7 +231,7 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
         waiting = await play_turn(fake, mover, mine, other)
     # handed over: the AI plays the seat at once, without pinging anybody
     mine = await play_turn(fake, mover, mine, mover)
-    auto = [m for m in fake.messages(channel) if "AI playing" in m.content]
+    auto = [m for m in fake.messages(channel) if f"AI for <@{other.id}>" in m.content]
     assert auto and not any(m.pinged_user_ids for m in auto)
     rejoined = await (await fake.slash(other, channel, "marrakech", "rejoin")).answer()
     assert "is back" in rejoined.content and not rejoined.ephemeral
