@@ -472,3 +472,49 @@ async def test_games_finished_before_results_were_kept_are_backfilled(table: Tab
     assert await table.service.backfill_results() == 1
     assert await stats.player(GUILD, HOST) == before
     assert await table.service.backfill_results() == 0
+
+
+async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    looks = 0
+    due_work = table.service.due_work
+
+    async def counted() -> list[DueWork]:
+        nonlocal looks
+        looks += 1
+        return await due_work()
+
+    monkeypatch.setattr(table.service, "due_work", counted)
+    asleep = asyncio.Event()
+    played = asyncio.Event()
+
+    async def handle(work: DueWork) -> None:
+        await table.handle(work)
+        played.set()
+
+    scheduler = Scheduler(table.service, handle, table.clock)
+    seconds_to_sleep = scheduler.seconds_to_sleep
+
+    async def noted() -> float | None:
+        delay = await seconds_to_sleep()
+        if delay is None:
+            asleep.set()
+        return delay
+
+    monkeypatch.setattr(scheduler, "seconds_to_sleep", noted)
+    scheduler.start()
+    try:
+        await asyncio.wait_for(asleep.wait(), 10)
+        before = looks
+        for _ in range(200):
+            await asyncio.sleep(0)
+        assert looks == before, "nothing scheduled: the task waits, it does not poll"
+
+        view = await human_vs_ai(table, "easy")  # the start wakes it
+        if not view.ai_to_move:
+            await play_turn(table, view, HOST)
+        await asyncio.wait_for(played.wait(), 10)
+        assert table.turns and table.turns[0].reason == AutoTurn.AI
+    finally:
+        await scheduler.stop()
