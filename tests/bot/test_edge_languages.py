@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import community, images
+from bot import images
 from bot.client import MarrakechClient
 from bot.health import Heartbeat
 from bot.services import GameService
@@ -185,7 +185,7 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
         drawn.append(labels)
         return b"GIF89a"
 
-    monkeypatch.setattr(community, "render_replay", render_replay)
+    monkeypatch.setattr(images, "render_replay", render_replay)
     await french_game(edge)
     await edge.slash(edge.guest, "marrakech", "resign").answer()
     await edge.fake.wait_for_message(
