@@ -27,14 +27,23 @@ class DieRolled:
 
 @dataclass(frozen=True, slots=True)
 class AssamMoved:
-    """Assam walked `path` (one Step per square, border arcs flagged) from `start` to `end`."""
+    """Assam walked `path` (one Step per square, border arcs flagged) from `start`, where he
+    faced `start_facing`, to `end`, now facing `facing` (R6, R7)."""
 
     seat: int
     start: int
     start_facing: Facing
     path: tuple[Step, ...]
-    end: int
-    facing: Facing
+
+    @property
+    def end(self) -> int:
+        """The square he stopped on."""
+        return self.path[-1].square
+
+    @property
+    def facing(self) -> Facing:
+        """His facing where he stopped (changed by a border arc on the way)."""
+        return self.path[-1].facing
 
 
 @dataclass(frozen=True, slots=True)

@@ -326,7 +326,7 @@ def _apply_roll(state: GameState, action: str, events: list[Event]) -> GameState
     path = walk(state.assam, state.facing, face)
     end = path[-1]
     events.append(DieRolled(mover, face))
-    events.append(AssamMoved(mover, state.assam, state.facing, path, end.square, end.facing))
+    events.append(AssamMoved(mover, state.assam, state.facing, path))
     state = state._replace(assam=end.square, facing=end.facing, last_roll=face)
     color = state.colors[end.square]
     if color >= 0:
