@@ -205,7 +205,7 @@ def _seat_row(
     text_color = palette.TEXT_DIM if out else palette.TEXT
     size = fit(name, round(cell * 0.25), _columns(geometry)[0] - round(geometry.width * 0.1) - x)
     draw_text(image, (x + round(cell * 0.05), mid), name, size=size, fill=text_color, anchor="lm")
-    rugs = labels.out if out else str(sum(state.rugs_left(seat).values()))
+    rugs = labels.out if out else str(state.rugs_in_hand(seat))
     values = (str(score.dirhams), rugs, str(score.visible), str(score.total))
     _numbers(image, geometry, mid, values, text_color)
     if out:
