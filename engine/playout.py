@@ -59,11 +59,14 @@ from engine.model import (
 from engine.rules import (
     CHANCE,
     DIE_FACES,
+    ORIENT_ACTIONS,
     REASON_LAST_PLAYER,
     REASON_RUGS_EXHAUSTED,
+    ROTATE_ACTIONS,
     apply,
     current_player,
     legal_actions,
+    orient,
     ranking_of,
 )
 from engine.state import GameState
@@ -77,14 +80,20 @@ OVER = 4
 _TURN_END = 5  # inside `run` only: the mover was eliminated, so the turn ends without a rug
 
 _PHASE_CODES = {Phase.ORIENT: ORIENT, Phase.ROLL: ROLL, Phase.PLACE: PLACE, Phase.ROTATE: ROTATE}
-ORIENT_OPTIONS = ("L", "S", "R")
-ROTATE_OPTIONS = ("L", "R")
+ORIENT_OPTIONS = ORIENT_ACTIONS
+"""What a policy is offered at ORIENT: "L", "S", "R" (R4), in `legal_actions` order."""
+ROTATE_OPTIONS = ROTATE_ACTIONS
+"""What a policy is offered at ROTATE: "L", "R" (R12)."""
+ORIENT_TURNS: tuple[int, ...] = tuple(int(orient(Facing.N, a)) for a in ORIENT_OPTIONS)
+"""How each ORIENT option changes the facing, clockwise quarter turns mod 4: (3, 0, 1)."""
+ROTATE_TURNS: tuple[int, ...] = tuple(int(orient(Facing.N, a)) for a in ROTATE_OPTIONS)
+"""How each ROTATE option changes the facing: (3, 1)."""
 _ORIENT_TURNED: tuple[int, ...] = tuple(
-    (pose & ~3) | ((pose + turn) & 3) for pose in range(SQUARES * 4) for turn in (3, 0, 1)
+    (pose & ~3) | ((pose + turn) & 3) for pose in range(SQUARES * 4) for turn in ORIENT_TURNS
 )
 """_ORIENT_TURNED[pose * 3 + k]: the pose after turning L, S or R (k = 0, 1, 2) (R4)."""
 _ROTATE_TURNED: tuple[int, ...] = tuple(
-    (pose & ~3) | ((pose + turn) & 3) for pose in range(SQUARES * 4) for turn in (3, 1)
+    (pose & ~3) | ((pose + turn) & 3) for pose in range(SQUARES * 4) for turn in ROTATE_TURNS
 )
 """_ROTATE_TURNED[pose * 2 + k]: the pose after a quarter turn L or R (k = 0, 1) (R12)."""
 
@@ -532,11 +541,13 @@ def checked_playout(
 __all__ = [
     "ORIENT",
     "ORIENT_OPTIONS",
+    "ORIENT_TURNS",
     "OVER",
     "PLACE",
     "ROLL",
     "ROTATE",
     "ROTATE_OPTIONS",
+    "ROTATE_TURNS",
     "FastState",
     "PlayoutResult",
     "Policy",
