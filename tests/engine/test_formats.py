@@ -66,8 +66,25 @@ def test_placement_notation_lower_square_first() -> None:
     """FORMATS.md 1: either order is read; it is written with the lower row*7+col first."""
     assert parse_placement("c4c5") == parse_placement("c5c4") == (23, 30)
     assert placement_notation(30, 23) == "c4c5"
-    for action in ("c4c5", "D3", "L", "S", "R"):
-        assert len(action) <= 8 and ":" not in action and " " not in action
+    pairs = [(a, b) for a in range(49) for b in range(a + 1, 49) if b in (a + 1, a + 7)]
+    pairs = [(a, b) for a, b in pairs if a // 7 == b // 7 or a % 7 == b % 7]
+    assert len(pairs) == 84  # every rug position on the board
+    for low, high in pairs:
+        written = square_name(low) + square_name(high)
+        assert placement_notation(high, low) == placement_notation(low, high) == written
+        assert parse_placement(written) == parse_placement(written[2:] + written[:2])
+        assert parse_placement(written) == (low, high)
+
+
+def test_every_notation_is_short_without_colons_or_spaces() -> None:
+    """FORMATS.md 1: no notation the engine offers contains ':' or a space, or exceeds 8."""
+    seen = set()
+    for players, variant in ((4, Variant.STANDARD), (2, Variant.ROTATE_AFTER)):
+        for state in states_along(players, variant, 2):
+            seen.update(legal_actions(state))
+    assert {"L", "S", "R", "D1", "D4"} <= seen and any(len(a) == 4 for a in seen)
+    for action in seen:
+        assert 0 < len(action) <= 8 and ":" not in action and " " not in action
 
 
 @pytest.mark.parametrize("text", ["c4", "c4c5c6", "c4 c5", "z9z8", "", 45])
