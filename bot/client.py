@@ -82,7 +82,11 @@ class MarrakechClient(discord.Client):
         self.scheduler.start()
 
     async def _on_due(self, work: DueWork) -> None:
-        """A reminder or an automatic turn is due: do it in the service, show it here."""
+        """A reminder, an automatic turn or an overdue display is due: do it in the service,
+        show it here."""
+        if work.kind == DueWork.SHOW:
+            await self.buttons.catch_up(work.game_id)
+            return
         if work.kind == DueWork.REMIND:
             reminder = await self._service.remind(work.game_id, work.seq)
             if reminder is not None:

@@ -246,6 +246,14 @@ class GameController:
             except discord.HTTPException as error:
                 log.warning("could not bring game %s's message up to date: %s", view.id, error)
 
+    async def catch_up(self, game_id: int) -> None:
+        """Show a game whose last change was never shown (its message failed to post or to
+        edit), if it still is not."""
+        view = await self._service.look(game_id)
+        if view.game.board_message_seq != view.seq:
+            log.info("game %s: showing a change whose message never went out", game_id)
+            await self._catch_up(view)
+
     async def _catch_up(self, view: GameView) -> None:
         """Show the game as it is now, adopting a message the last run sent but never recorded,
         and leave no live button anywhere else."""

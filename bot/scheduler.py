@@ -20,7 +20,9 @@ from bot.services.clock import Clock
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 30.0
-"""How long a piece of work that failed waits before it is tried again."""
+"""How long a piece of work that failed waits before it is tried again; each further failure
+doubles the wait, up to MAX_RETRY_SECONDS (a channel that is gone is not hammered)."""
+MAX_RETRY_SECONDS = 3600.0
 CONCURRENT_GAMES = 8
 """How many games' due work runs at once (an AI thinking in one game never holds up another)."""
 
@@ -34,6 +36,7 @@ class Scheduler:
         self._clock = clock
         self._wake = asyncio.Event()
         self._retry_at: dict[DueWork, datetime] = {}
+        self._failures: dict[DueWork, int] = {}
         self._handled: set[DueWork] = set()
         self._slots = asyncio.Semaphore(CONCURRENT_GAMES)
         self._task: asyncio.Task[None] | None = None
@@ -50,6 +53,7 @@ class Scheduler:
         now = self._clock()
         due = await self._service.due_work()
         self._retry_at = {work: at for work, at in self._retry_at.items() if work in due}
+        self._failures = {work: n for work, n in self._failures.items() if work in due}
         runnable = []
         for work in due:
             retry_at = self._retry_at.get(work)
@@ -60,7 +64,7 @@ class Scheduler:
                 log.warning(
                     "%s of game %s changed nothing; retrying later", work.kind, work.game_id
                 )
-                self._retry_at[work] = now + timedelta(seconds=RETRY_SECONDS)
+                self._postpone(work, now)
                 continue
             runnable.append(work)
         outcomes = await asyncio.gather(*(self._attempt(work, now) for work in runnable))
@@ -73,10 +77,16 @@ class Scheduler:
                 await self._handle(work)
             except Exception:
                 log.exception("%s of game %s failed; retrying later", work.kind, work.game_id)
-                self._retry_at[work] = now + timedelta(seconds=RETRY_SECONDS)
+                self._postpone(work, now)
                 return False
         self._retry_at.pop(work, None)
+        self._failures.pop(work, None)
         return True
+
+    def _postpone(self, work: DueWork, now: datetime) -> None:
+        failures = self._failures[work] = self._failures.get(work, 0) + 1
+        delay = min(RETRY_SECONDS * 2 ** (failures - 1), MAX_RETRY_SECONDS)
+        self._retry_at[work] = now + timedelta(seconds=delay)
 
     async def seconds_to_sleep(self) -> float | None:
         """How long nothing is due (None: nothing scheduled at all)."""

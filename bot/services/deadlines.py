@@ -15,6 +15,8 @@ TIMEOUTS_BEFORE_HANDOVER = 3
 """Timeouts in a row after which the AI plays the seat for the rest of the game."""
 TIMEOUT_LEVEL = "medium"
 """The AI level that plays a turn whose player ran out of time (and a handed-over seat)."""
+DISPLAY_PATIENCE_SECONDS = 60
+"""A change not shown this long after it was made means its message failed: show it again."""
 
 
 def iso(moment: datetime) -> str:

@@ -17,7 +17,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engine
@@ -73,6 +73,7 @@ END_FINISHED = "finished"
 END_CANCELLED = "cancelled"
 END_ABORTED_BY_HOST = "aborted-by-host"
 END_ABORTED_BY_MODERATOR = "aborted-by-moderator"
+_DISPLAY_PATIENCE = timedelta(seconds=deadlines.DISPLAY_PATIENCE_SECONDS)
 AI_LEVELS = ("easy", "medium", "hard")
 """The levels an AI seat can be given in a lobby."""
 
@@ -378,12 +379,21 @@ class GameService:
         for game in await self._store.due(deadlines.iso(now)):
             kind = DueWork.PLAY if deadlines.is_due(game.due_at, now) else DueWork.REMIND
             work.append(DueWork(game.id, game.seq, kind))
+        for game in await self._store.unshown(deadlines.iso(now - _DISPLAY_PATIENCE)):
+            work.append(DueWork(game.id, game.seq, DueWork.SHOW))
         return work
 
     async def next_due(self) -> datetime | None:
-        """When the earliest reminder or automatic move falls due (None: nothing scheduled)."""
+        """When the earliest reminder, automatic move or overdue display falls due (None:
+        nothing scheduled)."""
+        moments = []
         value = await self._store.next_due()
-        return None if value is None else deadlines.parse(value)
+        if value is not None:
+            moments.append(deadlines.parse(value))
+        unshown = await self._store.oldest_unshown()
+        if unshown is not None:
+            moments.append(deadlines.parse(unshown) + _DISPLAY_PATIENCE)
+        return min(moments, default=None)
 
     async def remind(self, game_id: int, seq: int) -> Reminder | None:
         """Mark the reminder of the game's current turn as sent and say whom to ping; None if

@@ -103,10 +103,13 @@ class GameView:
 
 @dataclass(frozen=True, slots=True)
 class DueWork:
-    """Something a turn clock calls for: a reminder to send, or a turn for the AI to play."""
+    """Something a turn clock calls for: a reminder to send, a turn for the AI to play, or a
+    change that was never shown (its message failed) to show again, since neither a reminder
+    nor an AI turn can follow before it is."""
 
     REMIND: ClassVar[str] = "remind"
     PLAY: ClassVar[str] = "play"
+    SHOW: ClassVar[str] = "show"
 
     game_id: int
     seq: int

@@ -477,6 +477,29 @@ class GameStore:
             row = await cursor.fetchone()
         return None if row is None or row[0] is None else str(row[0])
 
+    async def unshown(self, changed_by: str) -> list[GameRow]:
+        """Started games (running or over) whose last change, made by `changed_by`, is still not
+        shown: the message that should show it failed to post (or the bot stopped first)."""
+        async with (
+            self._db.reading() as conn,
+            conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'over') "
+                "AND board_message_seq IS NOT seq AND updated_at <= ? ORDER BY updated_at, id",
+                (changed_by,),
+            ) as cursor,
+        ):
+            return [_game(row) for row in await cursor.fetchall()]
+
+    async def oldest_unshown(self) -> str | None:
+        """When the oldest change not yet shown of a started game was made."""
+        query = (
+            "SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
+            "AND board_message_seq IS NOT seq"
+        )
+        async with self._db.reading() as conn, conn.execute(query) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     async def get_meta(self, key: str) -> str | None:
         query = "SELECT value FROM bot_meta WHERE key = ?"
         async with self._db.reading() as conn, conn.execute(query, (key,)) as cursor:

@@ -72,6 +72,9 @@ class Table:
         await self.service.set_board_message(view.id, 1000 + view.seq, view.seq)
 
     async def handle(self, work: DueWork) -> None:
+        if work.kind == DueWork.SHOW:
+            await self.show(await self.service.look(work.game_id))
+            return
         if work.kind == DueWork.REMIND:
             reminder = await self.service.remind(work.game_id, work.seq)
             assert reminder is not None
@@ -337,7 +340,8 @@ async def test_work_waits_for_the_display_and_failures_are_retried_later(table: 
         view = await table.service.act(view.id, HOST, view.seq, choose(view))
         view = await table.service.act(view.id, HOST, view.seq, choose(view))
     assert view.ai_to_move
-    assert await table.scheduler.seconds_to_sleep() is None, "not shown yet: nothing due"
+    assert await table.scheduler.seconds_to_sleep() == 60.0, "not shown yet: no AI turn before"
+    assert await table.service.due_work() == []
     await table.show(view)
     assert await table.scheduler.seconds_to_sleep() == 0.0
 
@@ -354,6 +358,23 @@ async def test_work_waits_for_the_display_and_failures_are_retried_later(table: 
     table.clock.advance(30)
     await broken.run_due()
     assert len(calls) == 2
+    assert await broken.seconds_to_sleep() == 60.0, "each failure doubles the wait"
+
+
+async def test_a_change_whose_message_never_went_out_is_shown_a_minute_later(
+    table: Table,
+) -> None:
+    view = await two_humans(table, limit=LIMIT)
+    mover = view.user_to_move
+    assert mover is not None
+    view = await table.service.act(view.id, mover, view.seq, choose(view))  # never shown
+    table.clock.advance(59)
+    assert await table.service.due_work() == []
+    assert await table.scheduler.seconds_to_sleep() == 1.0
+    table.clock.advance(1)
+    assert await table.service.due_work() == [DueWork(view.id, view.seq, DueWork.SHOW)]
+    await table.show(view)
+    assert await table.service.due_work() == []
 
 
 # --- server settings -------------------------------------------------------------------------
