@@ -30,6 +30,9 @@ Handler = Callable[[DueWork], Awaitable[None]]
 
 
 class Scheduler:
+    """Runs the service's due work (reminders, AI turns, overdue displays) through `handle`,
+    sleeping on the injected clock until the next piece falls due."""
+
     def __init__(self, service: GameService, handle: Handler, clock: Clock) -> None:
         self._service = service
         self._handle = handle

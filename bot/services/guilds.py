@@ -25,6 +25,8 @@ def check_variant(variant: str) -> None:
 
 
 class GuildService:
+    """A server's defaults for new games and the channels that allow them."""
+
     def __init__(self, store: GuildStore, *, clock: Clock = system_clock) -> None:
         self._store = store
         self._clock = clock

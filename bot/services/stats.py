@@ -9,6 +9,8 @@ HISTORY_SIZE = 10
 
 
 class StatsService:
+    """Per-server results of finished games for the stats, leaderboard and history commands."""
+
     def __init__(self, store: StatsStore) -> None:
         self._store = store
 

@@ -37,6 +37,8 @@ class HistoryRow:
 
 
 class StatsStore:
+    """The stats queries; each method reads one consistent snapshot."""
+
     def __init__(self, database: Database) -> None:
         self._db = database
 
