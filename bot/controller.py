@@ -28,8 +28,8 @@ from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
 from bot.messages import language_of, text
 from bot.permissions import require_game_permissions
 from bot.presenter import Post
-from bot.services import AutoTurn, GameService, GameView, GuildService, Reminder
-from bot.services.errors import StaleBoardError
+from bot.services import AutoTurn, Damage, GameService, GameView, GuildService, Reminder
+from bot.services.errors import GameNotFoundError, StaleBoardError
 from bot.storage import GameStatus
 from bot.ui.layout import (
     LOBBY_ACTIONS,
@@ -63,6 +63,8 @@ class GameController:
         self._guilds = guilds
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
+        self._notices: set[asyncio.Task[None]] = set()
+        service.on_damage(self._damage_found)
 
     # --- slash commands ----------------------------------------------------------------------
 
@@ -211,6 +213,10 @@ class GameController:
         async def work() -> None:
             _guild_id(interaction)
             require_game_permissions(interaction)
+            if (await self._service.look(game_id)).game.channel_id != interaction.channel_id:
+                # Discord only sends ids that are on the clicked message, but a game's button
+                # acts in its own channel only, whatever a forged payload says.
+                raise GameNotFoundError(game_id)
             if action in LOBBY_ACTIONS:
                 await self._lobby_click(interaction, game_id, action)
                 return
@@ -236,6 +242,21 @@ class GameController:
         await _tell(interaction, text("error.unknown_button", _user_language(interaction)))
 
     # --- recovery ----------------------------------------------------------------------------
+
+    def _damage_found(self, damage: Damage) -> None:
+        """A game's stored rows are damaged: tell that channel's moderators (once per run)."""
+        task = asyncio.create_task(self._post_damage_notice(damage), name="damage-notice")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _post_damage_notice(self, damage: Damage) -> None:
+        key = "notice.game_damaged" if damage.fatal else "notice.snapshot_repaired"
+        notice = text(key, damage.locale, game_id=damage.game_id)  # the reason is logged
+        channel = self._client.get_partial_messageable(damage.channel_id, guild_id=damage.guild_id)
+        try:
+            await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("damage of game %s not reported in its channel: %s", damage.game_id, error)
 
     async def resume_displays(self) -> None:
         """After a restart: post the current turn of every game whose message fell behind."""

@@ -86,6 +86,9 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.GameNotRunningError: _fixed("error.game_not_running"),
     service_errors.StaleBoardError: _stale,
     service_errors.NotYourTurnError: _not_your_turn,
+    service_errors.GameDamagedError: lambda error, language: text(
+        "error.game_damaged", language, game_id=error.game_id
+    ),
     service_errors.IllegalMoveError: lambda error, language: text(
         "error.illegal", language, reason=error.reason
     ),

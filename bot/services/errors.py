@@ -82,6 +82,18 @@ class StaleBoardError(GameError):
         self.message_id = message_id
 
 
+class GameDamagedError(GameError):
+    """The game's stored rows cannot be trusted (its log has gaps or does not replay): nothing
+    can be played in it until a moderator ends it. Other games are not affected."""
+
+    def __init__(self, game_id: int, guild_id: int | None, channel_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id} is damaged: {reason}")
+        self.game_id = game_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.reason = reason
+
+
 class NotYourTurnError(GameError):
     def __init__(self, to_move_user: int | None) -> None:
         super().__init__("not your turn")

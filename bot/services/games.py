@@ -28,6 +28,7 @@ from bot.services.errors import (
     AlreadySeatedError,
     BadOptionError,
     ChannelHasGameError,
+    GameDamagedError,
     GameNotFoundError,
     GameNotRunningError,
     HandedToAiError,
@@ -46,7 +47,7 @@ from bot.services.errors import (
     StaleBoardError,
 )
 from bot.services.guilds import check_turn_limit, check_variant
-from bot.services.views import AutoTurn, DueWork, GameView, Player, Reminder
+from bot.services.views import AutoTurn, Damage, DueWork, GameView, Player, Reminder
 from bot.storage import (
     ActionRow,
     ChannelBusyError,
@@ -133,6 +134,21 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, _Loaded] = {}
         self._listeners: list[Callable[[], None]] = []
+        self._damage_listeners: list[Callable[[Damage], None]] = []
+        self._damaged: set[int] = set()
+
+    def on_damage(self, listener: Callable[[Damage], None]) -> None:
+        """Call `listener` once per run for each game found damaged on loading it (so the
+        edge can tell that channel's moderators)."""
+        self._damage_listeners.append(listener)
+
+    def _damage_found(self, damage: Damage) -> None:
+        if damage.game_id in self._damaged:
+            return
+        self._damaged.add(damage.game_id)
+        log.error("game %s: %s", damage.game_id, damage.reason)
+        for listener in self._damage_listeners:
+            listener(damage)
 
     def on_schedule_change(self, listener: Callable[[], None]) -> None:
         """Call `listener` whenever a turn clock or a game's display changes (a reminder or an
@@ -337,7 +353,14 @@ class GameService:
     async def abort(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameView:
         """End an open game early: the host's own, or any game for a moderator."""
         async with self._lock(game_id):
-            loaded = await self._load(game_id)
+            try:
+                loaded = await self._load(game_id)
+            except GameDamagedError:
+                # A damaged game can still be ended: its row is all that takes.
+                game = await self._store.get(game_id)
+                if game is None:
+                    raise GameNotFoundError(game_id) from None
+                loaded = _Loaded(game, _players(await self._store.seats(game_id)), None)
             if loaded.game.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
                 raise GameNotRunningError()
             if not moderator and user_id != loaded.game.host_id:
@@ -530,7 +553,13 @@ class GameService:
     async def behind_on_display(self) -> list[GameView]:
         """Games whose message does not show their current seq (after a crash): a turn or a
         final result that was committed but never shown, or a lobby whose message never was."""
-        return [await self.look(game.id) for game in await self._store.behind_on_display()]
+        views = []
+        for game in await self._store.behind_on_display():
+            try:
+                views.append(await self.look(game.id))
+            except GameDamagedError:
+                continue  # reported; the others are caught up all the same
+        return views
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -562,7 +591,24 @@ class GameService:
         if game.config is None:
             loaded = _Loaded(game, _players(seats), None)
         else:
-            loaded = _rebuild(game, seats, await self._store.actions(game_id))
+            try:
+                loaded, snapshot_problem = _rebuild(game, seats, await self._store.actions(game_id))
+            except GameDamagedError as error:
+                self._damage_found(
+                    Damage(game.id, game.guild_id, game.channel_id, error.reason, game.locale)
+                )
+                raise
+            if snapshot_problem is not None:
+                self._damage_found(
+                    Damage(
+                        game.id,
+                        game.guild_id,
+                        game.channel_id,
+                        snapshot_problem,
+                        game.locale,
+                        fatal=False,
+                    )
+                )
         self._cache[game_id] = loaded
         return loaded
 
@@ -746,19 +792,43 @@ def _config_from_json(raw: str) -> GameConfig:
     return GameConfig(obj["players"], Variant(obj["variant"]), obj["first_player"], piles)
 
 
-def _rebuild(game: GameRow, seats: list[SeatRow], log_rows: list[ActionRow]) -> _Loaded:
-    """Replay the game's log from its config; the snapshot is only compared, never trusted."""
+def _rebuild(
+    game: GameRow, seats: list[SeatRow], log_rows: list[ActionRow]
+) -> tuple[_Loaded, str | None]:
+    """Replay the game's log from its config; the snapshot is only compared, never trusted.
+
+    Returns the game and what is wrong with its snapshot, if anything (the log wins, nothing is
+    lost). Raises GameDamagedError if the log itself has gaps or does not replay.
+    """
     assert game.config is not None
-    state = engine.new_game(_config_from_json(game.config))
+    seqs = [row.seq for row in log_rows]
+    if seqs != list(range(1, game.seq + 1)):
+        raise _damaged(game, f"its action log has {len(seqs)} of its {game.seq} entries")
     turn: tuple[Event, ...] = ()
     previous: tuple[Event, ...] = ()
-    for row in log_rows:
-        if row.notation is not None:
-            state, events = engine.apply(state, row.notation)
-        else:
-            assert row.resigned_seat is not None
-            state, events = engine.resign(state, row.resigned_seat)
-        turn, previous = _split_turns(turn, previous, events)
-    if game.position is not None and json.loads(game.position) != engine.to_position(state):
-        log.warning("game %s: stored snapshot differs from its action log; using the log", game.id)
-    return _Loaded(game, _players(seats), state, turn, previous)
+    try:
+        state = engine.new_game(_config_from_json(game.config))
+        for row in log_rows:
+            if row.notation is not None:
+                state, events = engine.apply(state, row.notation)
+            elif row.resigned_seat is not None:
+                state, events = engine.resign(state, row.resigned_seat)
+            else:
+                raise ValueError(f"entry {row.seq} is neither an action nor a resignation")
+            turn, previous = _split_turns(turn, previous, events)
+    except (ValueError, KeyError, TypeError) as error:  # IllegalActionError is a ValueError
+        raise _damaged(game, f"its action log does not replay ({error})") from None
+    loaded = _Loaded(game, _players(seats), state, turn, previous)
+    if game.position is None:
+        return loaded, None
+    try:
+        snapshot = json.loads(game.position)
+    except ValueError:
+        return loaded, "its position snapshot is unreadable; it was rebuilt from the action log"
+    if snapshot != engine.to_position(state):
+        return loaded, "its position snapshot differs from its action log; the log was used"
+    return loaded, None
+
+
+def _damaged(game: GameRow, reason: str) -> GameDamagedError:
+    return GameDamagedError(game.id, game.guild_id, game.channel_id, reason)

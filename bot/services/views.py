@@ -141,3 +141,19 @@ class AutoTurn:
     user_id: int | None
     level: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """A game whose stored rows were found damaged on loading it.
+
+    `fatal`: its log cannot be replayed, so it cannot go on (a moderator can end it); otherwise
+    only its snapshot was wrong and the log, the source of truth, was used instead.
+    """
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    reason: str
+    locale: str
+    fatal: bool = True

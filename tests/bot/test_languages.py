@@ -208,6 +208,7 @@ def error_samples() -> list[tuple[type[Exception], tuple[object, ...]]]:
         service_errors.StaleBoardError: (1, 2, 3, 4),
         service_errors.NotYourTurnError: (5,),
         service_errors.IllegalMoveError: ("x",),
+        service_errors.GameDamagedError: (1, 2, 3, "x"),
         MissingPermissionsError: (GAME_PERMISSIONS,),
         service_errors.ChannelNotAllowedError: ((5, 6),),
     }

@@ -68,6 +68,7 @@ def test_every_expected_error_has_a_short_answer() -> None:
         service_errors.StaleBoardError: (1, 2, 3, 4),
         service_errors.NotYourTurnError: (5,),
         service_errors.IllegalMoveError: ("a rug must touch Assam's square",),
+        service_errors.GameDamagedError: (1, 2, 3, "its action log has 4 of its 5 entries"),
         service_errors.ChannelNotAllowedError: ((7, 8),),
     }
     kinds = service_errors.GameError.__subclasses__()
