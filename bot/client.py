@@ -14,6 +14,7 @@ from bot.commands import build_commands
 from bot.community import CommunityController
 from bot.controller import GameController
 from bot.health import Heartbeat
+from bot.inflight import HANDLERS
 from bot.scheduler import Scheduler
 from bot.services import DueWork, GameService, GuildService, StatsService
 from bot.services.clock import Clock, system_clock
@@ -25,6 +26,8 @@ from bot.ui.buttons import GameButton, dispatchable
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_SECONDS = 30.0
+SHUTDOWN_GRACE_SECONDS = 5.0
+"""How long a stop waits for the interactions being handled to finish."""
 
 
 class MarrakechClient(discord.Client):
@@ -45,6 +48,7 @@ class MarrakechClient(discord.Client):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.tree = discord.app_commands.CommandTree(self)
+        self.tree.error(self._on_command_error)
         guilds = GuildService(GuildStore(store.database), clock=clock)
         stats = StatsService(StatsStore(store.database))
         self.buttons = GameController(self, service, guilds)
@@ -114,6 +118,13 @@ class MarrakechClient(discord.Client):
             return
         await self.buttons.unknown_button(interaction)
 
+    async def _on_command_error(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        error: discord.app_commands.AppCommandError,
+    ) -> None:
+        await self.buttons.command_failed(interaction, error)
+
     async def _beat_forever(self) -> None:
         """Beat every 30 s while the gateway connection is up (a stale file means trouble)."""
         while not self.is_closed():
@@ -125,4 +136,6 @@ class MarrakechClient(discord.Client):
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
         await self.scheduler.stop()
+        if not await HANDLERS.drained(SHUTDOWN_GRACE_SECONDS):
+            log.warning("closing with %s interactions still being handled", HANDLERS.count)
         await super().close()

@@ -25,6 +25,7 @@ import discord
 
 from bot import crashpoints, images, presenter, recovery
 from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
+from bot.inflight import HANDLERS
 from bot.messages import language_of, text
 from bot.permissions import require_game_permissions
 from bot.presenter import Post
@@ -236,6 +237,24 @@ class GameController:
             self._in_flight[game_id] -= 1
             if not self._in_flight[game_id]:
                 del self._in_flight[game_id]
+
+    async def command_failed(
+        self, interaction: Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        """A slash command discord.py could not run: unknown (a stale or forged command), or
+        an option it could not convert. Handlers answer their own errors, so only those get here;
+        each still gets an answer."""
+        language = _user_language(interaction)
+        if isinstance(
+            error,
+            discord.app_commands.CommandNotFound
+            | discord.app_commands.TransformerError
+            | discord.app_commands.CommandSignatureMismatch,
+        ):
+            message = text("error.bad_command", language)
+        else:
+            message = describe(error, language) or report(error, "running a command", language)
+        await _tell(interaction, message)
 
     async def unknown_button(self, interaction: Interaction) -> None:
         """A click on a button that is not (or no longer) one of ours."""
@@ -572,14 +591,15 @@ async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaita
     """Run a handler; answer expected errors privately (in the user's language), log unexpected
     ones with a code."""
     _received.set(time.monotonic())
-    try:
-        await work()
-    except Exception as error:
-        language = _user_language(interaction)
-        message = describe(error, language)
-        if message is None:
-            message = report(error, what, language)
-        await _tell(interaction, message)
+    with HANDLERS.track():
+        try:
+            await work()
+        except Exception as error:
+            language = _user_language(interaction)
+            message = describe(error, language)
+            if message is None:
+                message = report(error, what, language)
+            await _tell(interaction, message)
 
 
 async def _tell(interaction: Interaction, message: str) -> None:

@@ -1,0 +1,49 @@
+"""Interaction handlers still running, so a clean stop can let them finish first.
+
+A SIGTERM used to close the database under a click that was still being handled (the click
+was committed, its message was not recorded, and the handler failed on a closed database).
+The stop now waits, for a bounded time, until every handler has returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
+
+class InFlight:
+    """Counts running handlers; `drained` waits until there are none."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._idle: asyncio.Event | None = None
+
+    def _event(self) -> asyncio.Event:
+        if self._idle is None:
+            self._idle = asyncio.Event()
+            self._idle.set()
+        return self._idle
+
+    @contextlib.contextmanager
+    def track(self) -> Iterator[None]:
+        self.count += 1
+        self._event().clear()
+        try:
+            yield
+        finally:
+            self.count -= 1
+            if self.count == 0:
+                self._event().set()
+
+    async def drained(self, timeout: float) -> bool:
+        """Wait until no handler runs (True), or `timeout` seconds (False)."""
+        try:
+            await asyncio.wait_for(self._event().wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+HANDLERS = InFlight()
+"""Every interaction handler of this process (the bot runs one event loop)."""
