@@ -9,6 +9,7 @@ that the file is sound (`PRAGMA integrity_check`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
@@ -136,3 +137,20 @@ def check_replay(
             assert entry.actor_id is None
         state, _ = engine.apply(state, entry.notation)
     assert json.loads(position) == engine.to_position(state), f"game {game_id}: snapshot != log"
+
+
+async def settled(database: Path, *, timeout: float = 10.0) -> None:
+    """Wait until the bot has recorded every open game's message as showing its current seq
+    (it records a message just after Discord accepted it)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        with sqlite3.connect(database) as connection:
+            behind = connection.execute(
+                "SELECT count(*) FROM games WHERE status IN ('lobby', 'running') "
+                "AND board_message_seq IS NOT seq"
+            ).fetchone()[0]
+        if behind == 0:
+            return
+        assert loop.time() < deadline, f"{behind} games never recorded their message"
+        await asyncio.sleep(0.02)
