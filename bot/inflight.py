@@ -17,29 +17,29 @@ class InFlight:
 
     def __init__(self) -> None:
         self.count = 0
-        self._idle: asyncio.Event | None = None
-
-    def _event(self) -> asyncio.Event:
-        if self._idle is None:
-            self._idle = asyncio.Event()
-            self._idle.set()
-        return self._idle
+        self._waiters: list[asyncio.Future[None]] = []
 
     @contextlib.contextmanager
     def track(self) -> Iterator[None]:
         self.count += 1
-        self._event().clear()
         try:
             yield
         finally:
             self.count -= 1
             if self.count == 0:
-                self._event().set()
+                waiters, self._waiters = self._waiters, []
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_result(None)
 
     async def drained(self, timeout: float) -> bool:
         """Wait until no handler runs (True), or `timeout` seconds (False)."""
+        if self.count == 0:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
         try:
-            await asyncio.wait_for(self._event().wait(), timeout)
+            await asyncio.wait_for(waiter, timeout)
         except TimeoutError:
             return False
         return True
