@@ -21,13 +21,19 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot import crashpoints, images, presenter, recovery
 from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
 from bot.inflight import HANDLERS
 from bot.messages import language_of, text
-from bot.permissions import require_game_permissions
+from bot.permissions import (
+    GAME_PERMISSIONS,
+    MissingPermissionsError,
+    missing_for_game,
+    require_game_permissions,
+)
 from bot.presenter import Post
 from bot.services import AutoTurn, Damage, GameService, GameView, GuildService, Reminder
 from bot.services.errors import GameNotFoundError, StaleBoardError
@@ -51,6 +57,10 @@ Interaction = discord.Interaction[Any]
 _received: contextvars.ContextVar[float] = contextvars.ContextVar("received")
 """When the interaction being handled reached the bot (monotonic clock)."""
 
+DISCORD_TIMEOUT_SECONDS = 5.0
+"""The longest wait for Discord to take a message (discord.py sets no timeout of its own)."""
+REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
+"""Pauses before each new try to show a game whose current message Discord did not take."""
 RENDER_PATIENCE_SECONDS = 2.0
 """How long an answer may wait for its image before the interaction is deferred (3 s limit)."""
 
@@ -65,6 +75,7 @@ class GameController:
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
         self._notices: set[asyncio.Task[None]] = set()
+        self._retrying: dict[int, asyncio.Task[None]] = {}
         service.on_damage(self._damage_found)
 
     # --- slash commands ----------------------------------------------------------------------
@@ -455,7 +466,61 @@ class GameController:
         await self._service.set_board_message(view.id, message_id, view.seq)
 
     async def _post_current(self, view: GameView) -> None:
-        """Post the game's current message: the next turn (pinging its player), the end, or
+        """Post the game's current message and record it.
+
+        Discord may refuse (403), fail (5xx after discord.py's own retries), cut the connection
+        or not answer at all (discord.py has no timeout of its own): then the game is left
+        behind on display and caught up in the background, which adopts the message if Discord
+        did take it after all, so it is never shown twice. A refusal is also reported to the
+        user who acted, naming the missing permissions.
+        """
+        try:
+            message = await asyncio.wait_for(self._send_current(view), DISCORD_TIMEOUT_SECONDS)
+        except discord.Forbidden as error:
+            self._retry_display(view.id)
+            raise MissingPermissionsError(self._missing_in(view) or GAME_PERMISSIONS) from error
+        except (TimeoutError, aiohttp.ClientError, discord.DiscordServerError) as error:
+            log.warning(
+                "game %s: its current message was not posted (%r); trying again", view.id, error
+            )
+            self._retry_display(view.id)
+            return
+        if message is None:
+            return
+        crashpoints.reach("turn.posted")
+        await self._service.set_board_message(view.id, message.id, view.seq)
+
+    def _missing_in(self, view: GameView) -> tuple[str, ...]:
+        """The game permissions the bot lacks in the game's channel, as far as the cache knows."""
+        channel = self._client.get_channel(view.game.channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return ()
+        permissions = channel.permissions_for(channel.guild.me)
+        return missing_for_game(permissions, in_thread=isinstance(channel, discord.Thread))
+
+    def _retry_display(self, game_id: int) -> None:
+        """Keep trying to show the game as it is now (after a post Discord did not take)."""
+        if game_id in self._retrying:
+            return
+        task = asyncio.create_task(self._redisplay(game_id), name=f"redisplay-{game_id}")
+        self._retrying[game_id] = task
+        task.add_done_callback(lambda _: self._retrying.pop(game_id, None))
+
+    async def _redisplay(self, game_id: int) -> None:
+        for delay in REDISPLAY_DELAYS_SECONDS:
+            await asyncio.sleep(delay)
+            try:
+                view = await self._service.look(game_id)
+                if view.game.board_message_seq == view.seq:
+                    log.info("game %s: its current message is shown", game_id)
+                    return  # shown meanwhile (a click, or the last try got through)
+                await asyncio.wait_for(self._catch_up(view), DISCORD_TIMEOUT_SECONDS * 2)
+            except Exception as error:  # logged, and tried again after the next pause
+                log.warning("game %s: showing it again failed (%r)", game_id, error)
+        log.error("game %s: gave up showing its current message until a restart", game_id)
+
+    async def _send_current(self, view: GameView) -> discord.Message | None:
+        """Send the game's current message: the next turn (pinging its player), the end, or
         (when catching up after a crash) the lobby."""
         if view.status is GameStatus.LOBBY:
             lobby = presenter.lobby_post(view)
@@ -495,14 +560,13 @@ class GameController:
                 files=files,
                 view=_or_missing(decision_buttons(view)),
                 allowed_mentions=mentions,
-                # Discord drops a resend with the same nonce (a retry after a crash between
-                # this send and recording its id) and returns the first message instead.
+                # A nonce alone does not make Discord drop a resend (that takes enforce_nonce,
+                # which discord.py does not send): the catch-up reads the history instead.
                 nonce=f"mk{view.id}-{view.seq}",
             )
         else:
-            return
-        crashpoints.reach("turn.posted")
-        await self._service.set_board_message(view.id, message.id, view.seq)
+            return None
+        return message
 
     async def _strip_buttons(self, view: GameView) -> None:
         """Leave no live button on the game's last message (after an abort or a crash)."""
