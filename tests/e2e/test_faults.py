@@ -1,0 +1,169 @@
+"""Discord faults through the fake API: the game goes on and shows exactly what it is.
+
+One game in one bot run meets, turn after turn: a 429 with retry-after on the next turn's post
+and on a click's answer, a 502 on the post and on a lobby edit, a post Discord never answers
+(the bot gives up after its own timeout, then shows the turn once), a 403 on the post (the
+player is told which permissions are missing, and the turn appears once they are back), and a
+gateway disconnect with a click sent meanwhile (replayed on RESUME, answered). After each, the
+one live message of the game shows its current seq, and the log replays to the snapshot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.players import decision, live_decisions, settled, stored_games
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod")
+POST = "/channels/{channel_id}/messages"
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+EDIT = "/channels/{channel_id}/messages/{message_id}"
+UPDATED = (6, 7)
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+class Table:
+    def __init__(self, fake: FakeDiscord, channel: FakeChannel, users: list[FakeUser]) -> None:
+        self.fake = fake
+        self.channel = channel
+        self.users = {user.id: user for user in users}
+        self.turn = 0
+
+    def current(self) -> FakeMessage:
+        return self.fake.latest_with_components(self.channel)
+
+    async def orient(self) -> FakeMessage:
+        """Click an orientation if the turn waits for one; return the message to place on."""
+        message = self.current()
+        buttons = [d for b in message.enabled_buttons() if (d := decision(b.custom_id))]
+        if any(d.action in ("L", "S", "R") for d in buttons):
+            (mover,) = message.pinged_user_ids
+            choice = next(d for d in buttons if d.action == "LSR"[self.turn % 3])
+            handle = await self.fake.click(self.users[mover], message, choice.custom_id)
+            assert (await handle.response()).response_type in UPDATED
+            await self.fake.wait_until(
+                lambda: any(d.seq > choice.seq for _, d in live_decisions(self.fake, self.channel))
+            )
+        return self.current()
+
+    async def place(self, message: FakeMessage) -> object:
+        """Lay a rug (ends the turn); returns the click's handle."""
+        self.turn += 1
+        (mover,) = message.pinged_user_ids
+        buttons = [d for b in message.enabled_buttons() if (d := decision(b.custom_id))]
+        choice = buttons[self.turn % len(buttons)]
+        return await self.fake.click(self.users[mover], message, choice.custom_id)
+
+    async def next_turn_shown(self, after: FakeMessage, timeout: float = 10) -> FakeMessage:
+        return await self.fake.wait_for_message(
+            self.channel,
+            lambda m: m.id > after.id and bool(m.pinged_user_ids) and bool(m.enabled_buttons()),
+            timeout=timeout,
+        )
+
+    def consistent(self, database: Path) -> None:
+        """One live game message, at the game's current seq; the log replays."""
+        (game,) = stored_games(database).values()
+        live = live_decisions(self.fake, self.channel)
+        assert {d.seq for _, d in live} == {game.seq}, (game.seq, live)
+        assert len({message.id for message, _ in live}) == 1
+        turn_messages = [m for m in self.fake.messages(self.channel) if m.pinged_user_ids]
+        assert len(turn_messages) == len({m.embeds[0]["title"] for m in turn_messages})
+
+
+async def test_the_game_survives_discord_faults(
+    fake: FakeDiscord, bot: BotProcess, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "faults")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    table = Table(fake, channel, [alice, bob])
+    database = tmp_path / "marrakech.sqlite3"
+
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
+    edit_fails = fake.faults.server_error("PATCH", EDIT, status=502)
+    joined = await fake.slash(bob, channel, "marrakech", "join")
+    assert (await joined.answer()).ephemeral
+    await edit_fails.wait_fired()
+    await fake.wait_until(lambda: f"<@{bob.id}>" in fake.world.messages[lobby.id].embed_text())
+    start = fake.world.messages[lobby.id].button(label="Start").custom_id
+    assert start is not None
+    await (await fake.click(alice, lobby, start)).response()
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids), timeout=10)
+    await settled(database)
+
+    # 429 with retry-after on the next turn's post, and on the answer to the click
+    message = await table.orient()
+    limited = fake.faults.rate_limit("POST", POST, retry_after=0.2)
+    answer_limited = fake.faults.rate_limit("POST", CALLBACK, retry_after=0.2)
+    handle = await table.place(message)
+    assert (await handle.response()).response_type in UPDATED  # type: ignore[attr-defined]
+    shown = await table.next_turn_shown(message)
+    assert limited.hits == 1 and answer_limited.hits == 1
+    await settled(database)
+    table.consistent(database)
+
+    # 502 on the post: discord.py tries again a second later
+    message = await table.orient()
+    failing = fake.faults.server_error("POST", POST, status=502)
+    await table.place(message)
+    shown = await table.next_turn_shown(message)
+    assert failing.hits == 1
+    await settled(database)
+    table.consistent(database)
+
+    # Discord never answers the post: the bot stops waiting, then shows the turn once
+    message = await table.orient()
+    hanging = fake.faults.hang("POST", POST)
+    handle = await table.place(message)
+    assert (await handle.response()).response_type in UPDATED  # type: ignore[attr-defined]
+    await hanging.wait_fired()
+    shown = await table.next_turn_shown(message, timeout=20)
+    fake.faults.release_hangs(apply=False)  # the held post never reaches the channel
+    await bot.wait_for_log(r"its current message is shown", timeout=10)
+    await settled(database)
+    table.consistent(database)
+
+    # 403 on the post: the player is told what is missing; the turn appears once it is back
+    message = await table.orient()
+    refused = fake.faults.forbidden("POST", POST, times=None)
+    handle = await table.place(message)
+    told = await handle.followups(1, timeout=10)  # type: ignore[attr-defined]
+    assert told[0].ephemeral and "Send Messages" in told[0].content, told[0].content
+    assert refused.hits >= 1
+    fake.faults.clear()
+    shown = await table.next_turn_shown(message, timeout=15)
+    await settled(database)
+    table.consistent(database)
+
+    # the gateway drops; a click sent meanwhile is replayed on RESUME and answered
+    resumes = fake.session.resumes
+    await fake.drop_gateway(code=4000)
+    message = table.current()
+    buttons = [d for b in message.enabled_buttons() if (d := decision(b.custom_id))]
+    (mover,) = message.pinged_user_ids
+    away = await fake.click(table.users[mover], message, buttons[0].custom_id)
+    await fake.wait_for_resume()
+    assert fake.session.resumes == resumes + 1
+    assert (await away.response(timeout=10)).response_type in UPDATED
+    await fake.wait_until(
+        lambda: any(d.seq > buttons[0].seq for _, d in live_decisions(fake, channel)),
+        timeout=10,
+    )
+    await settled(database)
+    table.consistent(database)
+    assert first.id < shown.id
+    log = bot.log_text()
+    assert "Traceback" not in log
