@@ -543,9 +543,9 @@ class GameService:
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
         async with self._lock(game_id):
-            await self._store.set_board_message(game_id, message_id, seq)
+            stored = await self._store.set_board_message(game_id, message_id, seq)
             cached = self._cache.get(game_id)
-            if cached is not None and cached.game.seq == seq:
+            if stored and cached is not None:  # mirror the row (the game may have moved on)
                 game = replace(cached.game, board_message_id=message_id, board_message_seq=seq)
                 self._cache[game_id] = replace(cached, game=game)
         self._schedule_changed()

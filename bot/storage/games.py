@@ -410,13 +410,16 @@ class GameStore:
                 for row in await cursor.fetchall()
             ]
 
-    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
-        """Remember which message shows the game now, and at which seq."""
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> bool:
+        """Remember which message shows the game now, and at which seq; never a message older
+        than the one recorded (a slow post finishing after a newer one). True if stored."""
         async with self._db.transaction() as conn:
-            await conn.execute(
-                "UPDATE games SET board_message_id = ?, board_message_seq = ? WHERE id = ?",
-                (message_id, seq, game_id),
+            cursor = await conn.execute(
+                "UPDATE games SET board_message_id = ?, board_message_seq = ? WHERE id = ? "
+                "AND (board_message_seq IS NULL OR board_message_seq <= ?)",
+                (message_id, seq, game_id, seq),
             )
+            return cursor.rowcount == 1
 
     async def set_clock(
         self,

@@ -9,6 +9,7 @@ the fake, which records them.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -339,8 +340,13 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     )
     assert current.pinged_user_ids == frozenset({mover.id})
     assert all(b.custom_id.startswith("mk:1:2:") for b in current.enabled_buttons())
-    game = await edge.store.get(1)
-    assert game is not None and (game.board_message_id, game.board_message_seq) == (current.id, 2)
+    for _ in range(200):  # the bot records the message just after Discord took it
+        game = await edge.store.get(1)
+        assert game is not None
+        if (game.board_message_id, game.board_message_seq) == (current.id, 2):
+            break
+        await asyncio.sleep(0.01)
+    assert (game.board_message_id, game.board_message_seq) == (current.id, 2)
 
 
 async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -> None:
