@@ -1,0 +1,158 @@
+"""Nothing a user sends reaches SQL except as a bound parameter.
+
+A scan of every module in bot/ finds each `execute`, `executemany` and `executescript` call and
+checks that its SQL is built only from string literals and module constants: an f-string,
+`%`, `.format()` or `+` that brings in anything else fails, unless it is one of the few reviewed
+exceptions listed below with the reason it is safe. The scanner is itself tested on bad samples.
+Then hostile strings go through the service into a real database, which stays intact.
+"""
+
+from __future__ import annotations
+
+import ast
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.services import GameService
+from bot.services.errors import BadOptionError, IllegalMoveError
+from bot.storage import Database, GameStore
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+SQL_CALLS = {"execute", "executemany", "executescript"}
+REVIEWED = {
+    # module, function, interpolated name: why it is safe
+    ("storage/database.py", "migrate", "statement"): "text of a migration file in bot/",
+    ("storage/database.py", "migrate", "migration.version"): "an int parsed from its file name",
+    ("storage/games.py", "_maybe_game", "where"): "a literal WHERE clause from each caller",
+}
+HOSTILE = (
+    "'; DROP TABLE games; --",
+    '" OR 1=1 --',
+    "Robert'); DELETE FROM actions;--",
+    "\x00",
+    "%s{0}",
+)
+
+
+def unsafe_sql(tree: ast.AST, module: str) -> Iterator[str]:
+    """Describe every SQL call whose text is built from something other than constants."""
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        literal_locals = locals_built_from_literals(function)
+        for node in ast.walk(function):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in SQL_CALLS
+                and node.args
+            ):
+                continue
+            for name in dynamic_parts(node.args[0]):
+                if name not in literal_locals and (module, function.name, name) not in REVIEWED:
+                    yield f"{module}:{node.lineno} {function.name}() builds SQL from {name}"
+
+
+def locals_built_from_literals(function: ast.AST) -> set[str]:
+    """Local names only ever assigned (or extended with +=) SQL built from literals."""
+    assigned: dict[str, bool] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            literal = not list(dynamic_parts(node.value))
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    assigned[target.id] = assigned.get(target.id, True) and literal
+    return {name for name, literal in assigned.items() if literal}
+
+
+def dynamic_parts(sql: ast.expr) -> Iterator[str]:
+    """What goes into the SQL text that is neither a literal nor an UPPER_CASE constant."""
+    if isinstance(sql, ast.Constant):
+        return
+    if isinstance(sql, ast.JoinedStr):
+        for value in sql.values:
+            if isinstance(value, ast.FormattedValue):
+                yield from names(value.value)
+        return
+    if isinstance(sql, ast.BinOp):  # "..." + x, "..." % x
+        yield from dynamic_parts(sql.left)
+        yield from names(sql.right) if isinstance(sql.op, ast.Mod) else dynamic_parts(sql.right)
+        return
+    yield from names(sql)
+
+
+def names(expression: ast.expr) -> Iterator[str]:
+    if isinstance(expression, ast.Constant):
+        return
+    text = ast.unparse(expression)
+    if text.lstrip("_").isupper():
+        return  # a module constant such as _GAME_COLUMNS or BUSY_TIMEOUT_MS
+    yield text
+
+
+def test_the_bot_builds_sql_only_from_literals_and_constants() -> None:
+    found = []
+    calls = 0
+    for path in sorted(BOT.rglob("*.py")):
+        module = path.relative_to(BOT).as_posix()
+        source = path.read_text("utf-8")
+        calls += sum(source.count(f".{name}(") for name in SQL_CALLS)
+        found.extend(unsafe_sql(ast.parse(source), module))
+    assert calls > 30, "the scan sees the bot's SQL"
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        'async def f(c, u):\n    await c.execute(f"SELECT * FROM games WHERE id = {u}")',
+        'async def f(c, u):\n    await c.execute("SELECT * FROM games WHERE id = " + u)',
+        'async def f(c, u):\n    await c.execute("SELECT * FROM games WHERE id = %s" % u)',
+        'async def f(c, u):\n    await c.execute("SELECT * FROM g WHERE id = {}".format(u))',
+        "async def f(c, q):\n    await c.executemany(q, [])",
+        'async def f(c, u):\n    q = "SELECT 1"\n    q += u\n    await c.execute(q)',
+    ],
+)
+def test_the_scan_catches_sql_built_from_values(snippet: str) -> None:
+    assert list(unsafe_sql(ast.parse(snippet), "sample.py"))
+
+
+def test_the_scan_accepts_bound_parameters() -> None:
+    snippet = (
+        "async def f(c, u):\n"
+        '    await c.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (u,))\n'
+    )
+    assert list(unsafe_sql(ast.parse(snippet), "sample.py")) == []
+
+
+async def test_hostile_strings_through_the_service_leave_the_database_intact(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "db.sqlite3"
+    database = await Database.open(path)
+    try:
+        service = GameService(GameStore(database))
+        for index, hostile in enumerate(HOSTILE):
+            with pytest.raises(BadOptionError):
+                await service.create_lobby(
+                    guild_id=1, channel_id=100 + index, host_id=7, variant=hostile
+                )
+        lobby = await service.create_lobby(guild_id=1, channel_id=1, host_id=7, seats=2)
+        await service.join(lobby.id, 8)
+        view = await service.start(lobby.id, 7)
+        mover = view.user_to_move
+        assert mover is not None
+        for hostile in HOSTILE:
+            with pytest.raises(IllegalMoveError):
+                await service.act(lobby.id, mover, view.seq, hostile)
+    finally:
+        await database.close()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert connection.execute("SELECT count(*), max(seq) FROM games").fetchone() == (1, 0)
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        assert {"games", "seats", "actions"} <= tables

@@ -1,0 +1,92 @@
+"""Who may do what, checked against the real bot process (and what it asks of Discord).
+
+Only seated players act, and only on their own turn; only the host or a member with Manage
+Channels ends a game; only Manage Server changes the server's settings. Discord hides the
+moderator and admin commands from other members, but a server admin can override that (played
+here with `validate=False`), so the bot checks again itself. The bot asks for no privileged
+intent, and its token never shows in its output.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fakecord import FakeDiscord, InteractionInputError, permissions
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.players import pick, settled
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod", "marrakech-admin")
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+def status(database: Path) -> str:
+    with sqlite3.connect(database) as connection:
+        return str(connection.execute("SELECT status FROM games").fetchone()[0])
+
+
+async def test_only_the_right_people_act(
+    fake: FakeDiscord, bot: BotProcess, bot_token: str, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "games")
+    alice, bob, eve, mod, admin = (
+        fake.add_user(name) for name in ("alice", "bob", "eve", "mod", "admin")
+    )
+    for person in (alice, bob, eve):
+        fake.add_member(guild, person)
+    fake.add_member(guild, mod, permissions=permissions.MANAGE_CHANNELS)
+    fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
+    database = tmp_path / "marrakech.sqlite3"
+
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
+
+    async def told(handle: object) -> str:
+        answer = await handle.answer()  # type: ignore[attr-defined]
+        assert answer.ephemeral, answer.content
+        return str(answer.content)
+
+    start = lobby.button(label="Start").custom_id
+    assert start is not None
+    assert "Only the host" in await told(await fake.click(eve, lobby, start))
+    join = lobby.button(label="Join").custom_id
+    assert join is not None
+    await (await fake.click(bob, lobby, join)).response()
+    await (await fake.click(alice, fake.world.messages[lobby.id], start)).response()
+    turn = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids), timeout=10)
+    await settled(database)
+    (mover_id,) = turn.pinged_user_ids
+    waiting = bob if mover_id == alice.id else alice
+    button = pick(turn, 0).custom_id
+
+    assert "not playing" in await told(await fake.click(eve, turn, button))
+    assert "not your turn" in await told(await fake.click(waiting, turn, button))
+    assert "Only the host" in await told(await fake.slash(bob, channel, "marrakech", "abort"))
+
+    with pytest.raises(InteractionInputError):
+        await fake.slash(eve, channel, "marrakech-mod", "abort")  # hidden from her
+    forged = await fake.slash(eve, channel, "marrakech-mod", "abort", validate=False)
+    assert "Manage Channels" in await told(forged)
+    for person in (eve, mod):
+        settings = await fake.slash(
+            person, channel, "marrakech-admin", "variant", variant="rotate-after", validate=False
+        )
+        assert "Manage Server" in await told(settings)
+    allowed = await fake.slash(admin, channel, "marrakech-admin", "variant", variant="standard")
+    assert "Manage Server" not in (await allowed.answer()).content
+    assert status(database) == "running"
+
+    ended = await fake.slash(mod, channel, "marrakech-mod", "abort")
+    assert not (await ended.answer()).ephemeral
+    assert status(database) == "aborted"
+
+    assert fake.session is not None and fake.session.privileged_intents == 0
+    assert bot_token not in bot.log_text()
