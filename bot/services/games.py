@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -66,6 +67,9 @@ from engine import GameConfig, GameState, Phase, Variant
 from engine.events import Event
 
 log = logging.getLogger(__name__)
+
+CACHE_SIZE = 1000
+"""Games kept in memory at most (more than that many are rarely played at the same time)."""
 
 ROLL = "roll"
 """The player's request to roll the die (variant rotate-after); the roll itself is chance."""
@@ -132,7 +136,7 @@ class GameService:
         self._clock = clock
         self._seeds = seeds
         self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, _Loaded] = {}
+        self._cache: _BoundedCache = _BoundedCache(CACHE_SIZE)
         self._listeners: list[Callable[[], None]] = []
         self._damage_listeners: list[Callable[[Damage], None]] = []
         self._damaged: set[int] = set()
@@ -533,12 +537,18 @@ class GameService:
         """Write the results of finished games that have none (games that ended before this
         version kept results), replayed from their logs; return how many games got them."""
         game_ids = await self._store.finished_without_results()
+        done = 0
         for game_id in game_ids:
             async with self._lock(game_id):
-                loaded = await self._load(game_id)
+                try:
+                    loaded = await self._load(game_id)
+                except GameDamagedError:
+                    continue  # reported; its results cannot be known
                 assert loaded.state is not None and loaded.state.is_over
                 await self._store.add_results(game_id, _results(loaded.state, loaded.players))
-        return len(game_ids)
+                self._cache.pop(game_id, None)  # finished: no need to keep it in memory
+                done += 1
+        return done
 
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
@@ -689,6 +699,21 @@ class GameService:
         self._cache[game.id] = ended
         self._schedule_changed()
         return ended.view()
+
+
+class _BoundedCache(OrderedDict[int, _Loaded]):
+    """Games in memory, the least recently stored dropped first beyond `size` (a dropped game
+    is rebuilt from its log when it is next used), so months of games never pile up."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, game_id: int, loaded: _Loaded) -> None:
+        super().__setitem__(game_id, loaded)
+        self.move_to_end(game_id)
+        while len(self) > self.size:
+            self.popitem(last=False)
 
 
 def _apply(state: GameState, action: str, events: list[Event]) -> GameState:
