@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import io
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
@@ -45,17 +47,25 @@ def _png(image: BoardImage) -> bytes:
     )
 
 
+RENDER_THREADS = 2
+"""Pictures drawn at once: more threads than cores draw no faster, and every picture being
+drawn holds its canvases in memory (six at once, the default pool's size on two cores, took
+the bot's peak memory from about 140 MB to over 250 MB in the load benchmark)."""
+_renderer = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
+
+
 async def render_png(image: BoardImage) -> bytes:
     """The PNG for `image`, drawn off the event loop."""
-    return await asyncio.to_thread(_png, image)
+    return await asyncio.get_running_loop().run_in_executor(_renderer, _png, image)
 
 
 async def render_replay_gif(record: dict[str, Any], language: str) -> bytes:
     """The animated GIF of a whole game from its record (FORMATS.md), drawn off the event
     loop, its panel in `language`."""
-    return await asyncio.to_thread(
+    replay = functools.partial(
         render_replay, engine.record_from_json(record), labels=labels(language)
     )
+    return await asyncio.get_running_loop().run_in_executor(_renderer, replay)
 
 
 async def warm_up() -> None:
