@@ -1,0 +1,415 @@
+"""Load benchmark (not part of the test suite): the real bot process under many games at once.
+
+    python -m tests.e2e.load                  # 200 games in 200 channels, 25 clicks/s, 60 s
+    python -m tests.e2e.load --games 50 --rate 10 --seconds 20
+    python -m tests.e2e.load --startup        # start-up with 10,000 finished + 1,000 running
+
+The play run opens the games through slash commands and buttons, then clicks at a steady total
+rate, each click on a game whose previous click has been answered and shown (a game that ends
+is opened again). It reports the actions applied per second, the click-to-answer time (p50,
+p99, worst, as the fake measures it: from the frame sent to the bot to the first callback),
+errors (unanswered or refused clicks, error answers, ERROR lines in the bot's log) and the bot's
+peak resident memory (VmHWM). The start-up run fills a database, starts the bot on it and
+reports the time until it is connected and its resident memory, next to an empty database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import engine
+from bot.services import dice
+from bot.storage import Database
+from tests.e2e.conftest import REPO_ROOT
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.interactions import InteractionHandle
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.players import is_final, is_lobby, live_decisions, pick
+
+COMMANDS = ("marrakech", "marrakech-mod")
+UPDATED = (6, 7)
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    applied: int = 0
+    errors: list[str] = field(default_factory=list)
+    games_finished: int = 0
+
+
+def bot_environment(fake: FakeDiscord, database: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MARRAKECH_"))}
+    env.update(
+        {
+            "DISCORD_TOKEN": "fakecord-load-token",
+            "DISCORD_API_BASE_URL": fake.api_base_url,
+            "MARRAKECH_DB": str(database),
+            "LOG_LEVEL": "WARNING",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
+        }
+    )
+    return env
+
+
+def peak_rss_mb(pid: int | None) -> float:
+    """The process's peak resident set size (VmHWM) in MB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    match = re.search(r"VmHWM:\s+(\d+) kB", status)
+    assert match is not None
+    return int(match.group(1)) / 1024
+
+
+def rss_mb(pid: int | None) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    match = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert match is not None
+    return int(match.group(1)) / 1024
+
+
+class Table:
+    """One channel, its two players, and the game being played there."""
+
+    def __init__(self, fake: FakeDiscord, channel: FakeChannel, host: FakeUser, guest: FakeUser):
+        self.fake = fake
+        self.channel = channel
+        self.users = {host.id: host, guest.id: guest}
+        self.host, self.guest = host, guest
+        self.turn = 0
+
+    async def open(self) -> None:
+        fake = self.fake
+        lobby = await (
+            await fake.slash(self.host, self.channel, "marrakech", "new", seats=2)
+        ).answer(timeout=30)
+        join = lobby.button(label="Join").custom_id
+        start = lobby.button(label="Start").custom_id
+        assert join is not None and start is not None
+        await (await fake.click(self.guest, lobby, join)).response(timeout=30)
+        await (await fake.click(self.host, lobby, start)).response(timeout=30)
+        await fake.wait_until(self._turn_shown, timeout=30, what="the first turn")
+
+    def _turn_shown(self) -> FakeMessage | None:
+        for message, _ in live_decisions(self.fake, self.channel):
+            if message.pinged_user_ids and not is_lobby(message):
+                return message
+        return None
+
+    async def click(self, figures: Figures) -> None:
+        """One move by whoever is to play; waits until the game shows its outcome."""
+        fake = self.fake
+        message = self._turn_shown()
+        if message is None:  # over: open a new game here
+            figures.games_finished += 1
+            await self.open()
+            return
+        (mover,) = message.pinged_user_ids
+        chosen = pick(message, self.turn)
+        self.turn += 1
+        handle: InteractionHandle = await fake.click(self.users[mover], message, chosen.custom_id)
+        try:
+            answer = await handle.response(timeout=10)
+        except TimeoutError:
+            figures.errors.append(f"unanswered click {chosen.custom_id}")
+            return
+        if handle.refusals or answer.response_type not in UPDATED:
+            content = answer.message.content if answer.message else ""
+            figures.errors.append(f"{chosen.custom_id}: {answer.response_type} {content!r}")
+            return
+        figures.latencies.append(handle.latency or 0.0)
+        figures.applied += 1
+
+        def moved_on() -> bool:
+            if any(
+                d.game_id == chosen.game_id and d.seq > chosen.seq
+                for _, d in live_decisions(fake, self.channel)
+            ):
+                return True
+            return any(is_final(m) for m in fake.messages(self.channel)[-2:])
+
+        await fake.wait_until(moved_on, timeout=30, what="the outcome of a click")
+
+
+async def play(games: int, rate: float, seconds: float) -> int:
+    with tempfile.TemporaryDirectory(prefix="marrakech-load-") as scratch:
+        async with FakeDiscord(bot_name="Marrakech") as fake:
+            guild = fake.add_guild("Load")
+            tables = []
+            for number in range(games):
+                channel = fake.add_text_channel(guild, f"table-{number}")
+                host, guest = fake.add_user(f"host{number}"), fake.add_user(f"guest{number}")
+                fake.add_member(guild, host)
+                fake.add_member(guild, guest)
+                tables.append(Table(fake, channel, host, guest))
+            database = Path(scratch) / "marrakech.sqlite3"
+            bot = BotProcess(
+                [sys.executable, "-m", "bot"],
+                bot_environment(fake, database),
+                log_path=Path(scratch) / "bot.log",
+                cwd=REPO_ROOT,
+            )
+            try:
+                await bot.start_and_wait_ready(fake, commands=COMMANDS, timeout=60)
+                opening = time.perf_counter()
+                for start in range(0, games, 20):
+                    await asyncio.gather(*(t.open() for t in tables[start : start + 20]))
+                print(f"opened {games} games in {time.perf_counter() - opening:.1f} s")
+                fake.world.interactions.clear()
+                figures = await steady_clicks(tables, rate, seconds)
+                peak = peak_rss_mb(bot.pid)
+                errors_logged = [
+                    line for line in bot.lines if " ERROR " in line or "Traceback" in line
+                ]
+            finally:
+                await bot.close()
+    report_play(figures, games, rate, seconds, peak, errors_logged)
+    ok = not figures.errors and not errors_logged
+    return 0 if ok else 1
+
+
+async def steady_clicks(tables: list[Table], rate: float, seconds: float) -> Figures:
+    figures = Figures()
+    busy: set[int] = set()
+    running: set[asyncio.Task[None]] = set()
+    order = random.Random(8).sample(range(len(tables)), len(tables))
+    started = time.perf_counter()
+    fired = 0
+    cursor = 0
+    while (now := time.perf_counter() - started) < seconds:
+        due = int(now * rate) + 1
+        while fired < due:
+            for _ in range(len(order)):
+                index = order[cursor % len(order)]
+                cursor += 1
+                if index not in busy:
+                    break
+            else:
+                figures.errors.append("no game free to click: the bot is too slow")
+                break
+            busy.add(index)
+            task = asyncio.create_task(tables[index].click(figures))
+            running.add(task)
+            task.add_done_callback(lambda t, i=index: (busy.discard(i), running.discard(t)))
+            fired += 1
+        await asyncio.sleep(1 / rate / 2)
+    figures.elapsed = time.perf_counter() - started  # type: ignore[attr-defined]
+    results = await asyncio.gather(*running, return_exceptions=True)
+    figures.errors.extend(repr(r) for r in results if isinstance(r, BaseException))
+    return figures
+
+
+def report_play(
+    figures: Figures, games: int, rate: float, seconds: float, peak: float, logged: list[str]
+) -> None:
+    latencies = sorted(figures.latencies)
+    elapsed = getattr(figures, "elapsed", seconds)
+
+    def quantile(q: float) -> float:
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+
+    print(f"games: {games} in {games} channels; target rate {rate:g} clicks/s for {seconds:g} s")
+    print(
+        f"actions applied: {figures.applied} in {elapsed:.1f} s = "
+        f"{figures.applied / elapsed:.1f} actions/s; games finished and reopened: "
+        f"{figures.games_finished}"
+    )
+    if latencies:
+        print(
+            f"click to answer: p50 {quantile(0.5):.0f} ms, p99 {quantile(0.99):.0f} ms, "
+            f"worst {latencies[-1] * 1000:.0f} ms, mean "
+            f"{statistics.fmean(latencies) * 1000:.0f} ms"
+        )
+    print(f"errors: {len(figures.errors)} in clicks, {len(logged)} ERROR lines in the bot's log")
+    for error in (figures.errors + logged)[:10]:
+        print(f"  {error}")
+    print(f"bot peak memory (VmHWM): {peak:.0f} MB")
+
+
+# --- start-up with a big database -------------------------------------------------------------
+
+
+def sample_games(count: int, seed: int) -> list[tuple[str, str, list[str | None], str]]:
+    """`count` whole 2-player games: (config JSON, seed, log notations, final position JSON)."""
+    rng = random.Random(seed)
+    played = []
+    for number in range(count):
+        game_seed = f"{seed:08x}{number:08x}"
+        config = engine.deal(2, engine.Variant.STANDARD, dice.setup_rng(game_seed))
+        state = engine.new_game(config)
+        log: list[str | None] = []
+        while not state.is_over:
+            if engine.current_player(state) == engine.CHANCE:
+                action = dice.roll(game_seed, len(log) + 1, engine.chance_outcomes(state))
+            else:
+                action = rng.choice(engine.legal_actions(state))
+            state, _ = engine.apply(state, action)
+            log.append(action)
+        config_json = json.dumps(
+            {
+                "players": config.players,
+                "variant": config.variant.value,
+                "first_player": config.first_player,
+                "piles": None
+                if config.piles is None
+                else [[color.value for color in pile] for pile in config.piles],
+            }
+        )
+        played.append((config_json, game_seed, log, json.dumps(engine.to_position(state))))
+    return played
+
+
+def position_after(config_json: str, log: list[str | None], length: int) -> str:
+    raw = json.loads(config_json)
+    piles = None
+    if raw["piles"] is not None:
+        piles = tuple(tuple(engine.Color(c) for c in pile) for pile in raw["piles"])
+    state = engine.new_game(
+        engine.GameConfig(
+            raw["players"], engine.Variant(raw["variant"]), raw["first_player"], piles
+        )
+    )
+    for action in log[:length]:
+        assert action is not None
+        state, _ = engine.apply(state, action)
+    return json.dumps(engine.to_position(state))
+
+
+async def fill(database: Path, finished: int, running: int, guild_id: int) -> None:
+    """A database with `finished` games over and `running` games mid-way (shown up to date)."""
+    db = await Database.open(database)  # the bot's own migrations
+    await db.close()
+    samples = sample_games(20, seed=5)
+    now = "2026-01-01T00:00:00+00:00"
+    with contextlib.closing(sqlite3.connect(database)) as connection, connection:
+        game_rows, seat_rows, action_rows, result_rows = [], [], [], []
+        for game_id in range(1, finished + running + 1):
+            config, seed, log, final = samples[game_id % len(samples)]
+            over = game_id <= finished
+            length = len(log) if over else min(len(log) - 1, 20 + game_id % 40)
+            position = final if over else position_after(config, log, length)
+            users = (10_000 + 2 * game_id, 10_001 + 2 * game_id)
+            game_rows.append(
+                (
+                    game_id,
+                    guild_id,
+                    1_000_000 + game_id,
+                    users[0],
+                    "over" if over else "running",
+                    2,
+                    "standard",
+                    config,
+                    seed,
+                    "0" * 64,
+                    length,
+                    position,
+                    5_000_000 + game_id,
+                    length,
+                    "finished" if over else None,
+                    now,
+                    now,
+                )
+            )
+            for seat, user in enumerate(users):
+                seat_rows.append((game_id, user, seat, now))
+                if over:
+                    result_rows.append(
+                        (game_id, seat, user, None, "red", 10, 10, seat + 1, seat == 0)
+                    )
+            for seq, action in enumerate(log[:length], start=1):
+                actor = None if action is not None and action.isdigit() else users[0]
+                action_rows.append((game_id, seq, "action", action, None, actor, now))
+        connection.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, seats_wanted, variant, "
+            "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
+            "end_reason, created_at, updated_at) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            game_rows,
+        )
+        connection.executemany(
+            "INSERT INTO seats (game_id, user_id, seat, joined_at) VALUES (?, ?, ?, ?)", seat_rows
+        )
+        connection.executemany(
+            "INSERT INTO actions (game_id, seq, kind, notation, seat, actor_id, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            action_rows,
+        )
+        connection.executemany(
+            "INSERT INTO results (game_id, seat, user_id, ai_level, color, score, dirhams, place, "
+            "won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            result_rows,
+        )
+
+
+async def start_once(database: Path, scratch: Path, label: str) -> tuple[float, float]:
+    async with FakeDiscord(bot_name="Marrakech") as fake:
+        fake.add_guild("Load")
+        bot = BotProcess(
+            [sys.executable, "-m", "bot"],
+            bot_environment(fake, database),
+            log_path=scratch / f"bot-{label}.log",
+            cwd=REPO_ROOT,
+        )
+        try:
+            began = time.perf_counter()
+            await bot.start_and_wait_ready(fake, commands=COMMANDS, timeout=60)
+            took = time.perf_counter() - began
+            await asyncio.sleep(1.0)  # let the start-up warm-up finish before reading memory
+            memory = rss_mb(bot.pid)
+        finally:
+            await bot.close()
+    return took, memory
+
+
+async def startup(finished: int, running: int) -> int:
+    with tempfile.TemporaryDirectory(prefix="marrakech-startup-") as name:
+        scratch = Path(name)
+        empty = scratch / "empty.sqlite3"
+        big = scratch / "big.sqlite3"
+        filling = time.perf_counter()
+        await fill(big, finished, running, guild_id=1)
+        size = big.stat().st_size / 1e6
+        print(
+            f"database: {finished} finished + {running} running games, {size:.0f} MB "
+            f"(filled in {time.perf_counter() - filling:.1f} s)"
+        )
+        await fill(empty, 0, 0, guild_id=1)
+        empty_time, empty_memory = await start_once(empty, scratch, "empty")
+        big_time, big_memory = await start_once(big, scratch, "big")
+    print(f"start-up to connected and ready: {big_time:.2f} s (empty database: {empty_time:.2f} s)")
+    print(
+        f"resident memory after start-up: {big_memory:.0f} MB (empty database: "
+        f"{empty_memory:.0f} MB)"
+    )
+    return 0 if big_time < 3.0 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.e2e.load", description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=25.0, help="clicks per second in total")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--startup", action="store_true", help="measure start-up instead")
+    parser.add_argument("--finished", type=int, default=10_000)
+    parser.add_argument("--running", type=int, default=1_000)
+    arguments = parser.parse_args()
+    if arguments.startup:
+        return asyncio.run(startup(arguments.finished, arguments.running))
+    return asyncio.run(play(arguments.games, arguments.rate, arguments.seconds))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
