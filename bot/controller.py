@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import aiohttp
 import discord
 
 from bot import crashpoints, images, presenter, recovery
@@ -479,7 +478,9 @@ class GameController:
         except discord.Forbidden as error:
             self._retry_display(view.id)
             raise MissingPermissionsError(self._missing_in(view) or GAME_PERMISSIONS) from error
-        except (TimeoutError, aiohttp.ClientError, discord.DiscordServerError) as error:
+        except Exception as error:  # a timeout, a cut connection (aiohttp.ClientError),
+            # a 5xx after discord.py's retries: the move is stored whatever happened, and
+            # showing it again is safe (the catch-up adopts what Discord did take)
             log.warning(
                 "game %s: its current message was not posted (%r); trying again", view.id, error
             )

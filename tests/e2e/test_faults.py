@@ -2,10 +2,11 @@
 
 One game in one bot run meets, turn after turn: a 429 with retry-after on the next turn's post
 and on a click's answer, a 502 on the post and on a lobby edit, a post Discord never answers
-(the bot gives up after its own timeout, then shows the turn once), a 403 on the post (the
-player is told which permissions are missing, and the turn appears once they are back), and a
-gateway disconnect with a click sent meanwhile (replayed on RESUME, answered). After each, the
-one live message of the game shows its current seq, and the log replays to the snapshot.
+(the bot gives up after its own timeout, then shows the turn once), a connection cut under the
+post, a 403 on the post (the player is told which permissions are missing, and the turn
+appears once they are back), and a gateway disconnect with a click sent meanwhile (replayed on
+RESUME, answered). After each, the one live message of the game shows its current seq, and the
+log replays to the snapshot.
 """
 
 from __future__ import annotations
@@ -133,6 +134,15 @@ async def test_the_game_survives_discord_faults(
     shown = await table.next_turn_shown(message, timeout=20)
     fake.faults.release_hangs(apply=False)  # the held post never reaches the channel
     await bot.wait_for_log(r"its current message is shown", timeout=10)
+    await settled(database)
+    table.consistent(database)
+
+    # the connection is cut under the post (discord.py does not retry that): shown once later
+    message = await table.orient()
+    cut = fake.faults.disconnect("POST", POST)
+    await table.place(message)
+    shown = await table.next_turn_shown(message, timeout=15)
+    assert cut.hits == 1
     await settled(database)
     table.consistent(database)
 
