@@ -383,9 +383,11 @@ class GameController:
             return
         post = presenter.lobby_post(view)
         try:
-            await self._message(view, message_id).edit(embed=post.embed, view=lobby_buttons(view))
-        except discord.HTTPException as error:
-            log.info("lobby message of game %s not updated: %s", view.id, error)
+            await _bounded(
+                self._message(view, message_id).edit(embed=post.embed, view=lobby_buttons(view))
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("lobby message of game %s not updated: %r", view.id, error)
             return
         if view.status is GameStatus.LOBBY:
             await self._service.set_board_message(view.id, message_id, view.seq)
@@ -574,21 +576,21 @@ class GameController:
         message_id = view.game.board_message_id
         if message_id is not None:
             try:
-                await self._message(view, message_id).edit(view=None)
-            except discord.HTTPException as error:
-                log.info("buttons of game %s's message not removed: %s", view.id, error)
+                await _bounded(self._message(view, message_id).edit(view=None))
+            except (discord.HTTPException, TimeoutError) as error:
+                log.info("buttons of game %s's message not removed: %r", view.id, error)
 
     async def _edit_quietly(self, view: GameView, message_id: int, post: Post | None) -> None:
         try:
             if post is None:
-                await self._message(view, message_id).edit(view=None)
+                await _bounded(self._message(view, message_id).edit(view=None))
                 return
             files = await self._files(post)
-            await self._message(view, message_id).edit(
-                embed=post.embed, attachments=files, view=None
+            await _bounded(
+                self._message(view, message_id).edit(embed=post.embed, attachments=files, view=None)
             )
-        except discord.HTTPException as error:
-            log.info("message %s of game %s not finalised: %s", message_id, view.id, error)
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("message %s of game %s not finalised: %r", message_id, view.id, error)
 
     # --- Discord plumbing --------------------------------------------------------------------
 
@@ -685,6 +687,11 @@ def _user_language(interaction: Interaction) -> str:
 def _server_language(interaction: Interaction) -> str:
     """The language of a game's public messages: the server's locale."""
     return language_of(interaction.guild_locale)
+
+
+async def _bounded(request: Awaitable[Any]) -> None:
+    """Wait for a Discord request at most DISCORD_TIMEOUT_SECONDS (TimeoutError after that)."""
+    await asyncio.wait_for(request, DISCORD_TIMEOUT_SECONDS)
 
 
 def _guild_id(interaction: Interaction) -> int:

@@ -1,0 +1,63 @@
+"""The test-only crash hook: off (a no-op) unless MARRAKECH_CRASH_AT names a point; then a real
+SIGKILL on the n-th pass. Also the in-flight counter a clean stop waits on."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from bot import crashpoints
+from bot.inflight import InFlight
+
+
+def test_unset_means_nothing_is_armed() -> None:
+    crashpoints.configure({})
+    assert crashpoints.reach is crashpoints._nothing  # the no-op itself
+    assert crashpoints.write_hook is None
+    crashpoints.reach("db.committed")  # and passing a point does nothing
+
+
+@pytest.mark.parametrize("value", ["db.committed", "nowhere:1", "db.committed:0", "db.write:x"])
+def test_a_bad_setting_is_refused_in_one_line(value: str) -> None:
+    with pytest.raises(crashpoints.CrashSettingError, match="testing only"):
+        crashpoints.configure({crashpoints.CRASH_VAR: value})
+    crashpoints.configure({})
+
+
+def test_the_nth_pass_kills_the_process_with_sigkill() -> None:
+    program = (
+        "from bot import crashpoints\n"
+        "crashpoints.configure({'MARRAKECH_CRASH_AT': 'click.responded:3'})\n"
+        "for n in range(1, 6):\n"
+        "    crashpoints.reach('turn.posted')\n"
+        "    print(n, flush=True)\n"
+        "    crashpoints.reach('click.responded')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert done.returncode == -signal.SIGKILL
+    assert done.stdout.split() == ["1", "2", "3"]
+    assert "crash point click.responded:3 reached" in done.stderr
+
+
+async def test_a_stop_waits_for_running_handlers() -> None:
+    handlers = InFlight()
+    assert await handlers.drained(0.01)
+    release = asyncio.Event()
+
+    async def handler() -> None:
+        with handlers.track():
+            await release.wait()
+
+    running = asyncio.create_task(handler())
+    await asyncio.sleep(0)
+    assert not await handlers.drained(0.01)
+    waiting = asyncio.create_task(handlers.drained(5))
+    release.set()
+    assert await waiting
+    await running
