@@ -238,7 +238,13 @@ class GameController:
                     raise
                 return
             crashpoints.reach("click.committed")
-            await self._show_after_click(interaction, view)
+            try:
+                await self._show_after_click(interaction, view)
+            except discord.NotFound as error:
+                # The interaction expired before the answer (a bot too busy to answer within
+                # Discord's 3 s): the move is stored, so show the game anew in the channel.
+                log.warning("game %s: the click's answer came too late (%s)", view.id, error)
+                self._retry_display(view.id)
 
         self._in_flight[game_id] += 1
         try:
@@ -630,7 +636,11 @@ class GameController:
         """Render the post's image; if that takes too long, defer the interaction meanwhile."""
         rendering = asyncio.ensure_future(self._files(post))
         started = _received.get(time.monotonic())
-        patience = max(0.0, RENDER_PATIENCE_SECONDS - (time.monotonic() - started))
+        waited = time.monotonic() - started
+        # When the event loop is busy, the interaction may have waited before its handler ran:
+        # its id says when Discord created it (clamped, in case the clocks disagree).
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        patience = max(0.0, RENDER_PATIENCE_SECONDS - max(waited, min(age, 3.0)))
         try:
             return await asyncio.wait_for(asyncio.shield(rendering), patience)
         except TimeoutError:
