@@ -174,6 +174,9 @@ async def play(games: int, rate: float, seconds: float) -> int:
                 errors_logged = [
                     line for line in bot.lines if " ERROR " in line or "Traceback" in line
                 ]
+                if errors_logged:
+                    first = bot.lines.index(errors_logged[0])
+                    print("\n".join(["first error in the bot's log:", *bot.lines[first:][:25]]))
             finally:
                 await bot.close()
     report_play(figures, games, rate, seconds, peak, errors_logged)
@@ -234,7 +237,7 @@ def report_play(
             f"{statistics.fmean(latencies) * 1000:.0f} ms"
         )
     print(f"errors: {len(figures.errors)} in clicks, {len(logged)} ERROR lines in the bot's log")
-    for error in (figures.errors + logged)[:10]:
+    for error in (logged[:5] + figures.errors)[:10]:
         print(f"  {error}")
     print(f"bot peak memory (VmHWM): {peak:.0f} MB")
 
