@@ -26,6 +26,10 @@ from bot.ui.buttons import GameButton, dispatchable
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_SECONDS = 30.0
+INTENTS = discord.Intents(guilds=True)
+"""Only guilds (channels, threads, roles: what permission checks read). Interactions need no
+intent; messages, reactions, typing and the privileged intents are never used, and every event
+not asked for is one the bot does not have to decode under load."""
 SHUTDOWN_GRACE_SECONDS = 5.0
 """How long a stop waits for the interactions being handled to finish."""
 
@@ -44,7 +48,7 @@ class MarrakechClient(discord.Client):
         clock: Clock = system_clock,
     ) -> None:
         super().__init__(
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.tree = discord.app_commands.CommandTree(self)
