@@ -10,6 +10,7 @@ its buttons. Without Read Message History the history is empty and the game is s
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +25,8 @@ from bot.ui.layout import LOBBY_ACTIONS
 
 log = logging.getLogger(__name__)
 
+HISTORY_TIMEOUT_SECONDS = 5.0
+"""The longest wait for the history (discord.py sets no timeout of its own)."""
 HISTORY_LIMIT = 50
 """How many messages after the known one are read (a game posts a few per turn at most)."""
 
@@ -35,15 +38,19 @@ async def game_messages(
     history cannot be read."""
     known = view.game.board_message_id
     after = discord.Object(known - 1) if known is not None else None
-    try:
-        history = [
+
+    async def read() -> list[discord.Message]:
+        return [
             message
             async for message in channel.history(
                 limit=HISTORY_LIMIT, after=after, oldest_first=True
             )
         ]
-    except discord.HTTPException as error:
-        log.info("history of channel %s not readable: %s", view.game.channel_id, error)
+
+    try:
+        history = await asyncio.wait_for(read(), HISTORY_TIMEOUT_SECONDS)
+    except (discord.HTTPException, TimeoutError) as error:
+        log.info("history of channel %s not readable: %r", view.game.channel_id, error)
         return None
     return [m for m in history if m.author.id == bot_id and _belongs(m, view.id)]
 
