@@ -394,6 +394,8 @@ class GameController:
             )
         except (discord.HTTPException, TimeoutError) as error:
             log.info("lobby message of game %s not updated: %r", view.id, error)
+            if view.status is GameStatus.LOBBY:
+                self._retry_display(view.id)  # its seats are marked not shown: try again
             return
         if view.status is GameStatus.LOBBY:
             await self._service.set_board_message(view.id, message_id, view.seq)
@@ -520,12 +522,15 @@ class GameController:
             await asyncio.sleep(delay)
             try:
                 view = await self._service.look(game_id)
-                if view.game.board_message_seq == view.seq:
-                    log.info("game %s: its current message is shown", game_id)
-                    return  # shown meanwhile (a click, or the last try got through)
-                await asyncio.wait_for(self._catch_up(view), DISCORD_TIMEOUT_SECONDS * 2)
+                if view.game.board_message_seq != view.seq:
+                    await asyncio.wait_for(self._catch_up(view), DISCORD_TIMEOUT_SECONDS * 2)
+                    view = await self._service.look(game_id)
             except Exception as error:  # logged, and tried again after the next pause
                 log.warning("game %s: showing it again failed (%r)", game_id, error)
+                continue
+            if view.game.board_message_seq == view.seq:
+                log.info("game %s: its current message is shown", game_id)
+                return
         log.error("game %s: gave up showing its current message until a restart", game_id)
 
     async def _send_current(self, view: GameView) -> discord.Message | None:

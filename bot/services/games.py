@@ -635,7 +635,8 @@ class GameService:
         return loaded
 
     def _remember_lobby(self, game: GameRow, seats: list[SeatRow]) -> _Loaded:
-        loaded = _Loaded(game, _players(seats), None)
+        """The lobby after its seats changed: as in its row, its message no longer shows it."""
+        loaded = _Loaded(replace(game, board_message_seq=None), _players(seats), None)
         self._cache[game.id] = loaded
         return loaded
 

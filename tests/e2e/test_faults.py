@@ -1,12 +1,12 @@
 """Discord faults through the fake API: the game goes on and shows exactly what it is.
 
 One game in one bot run meets, turn after turn: a 429 with retry-after on the next turn's post
-and on a click's answer, a 502 on the post and on a lobby edit, a post Discord never answers
-(the bot gives up after its own timeout, then shows the turn once), a connection cut under the
-post, a 403 on the post (the player is told which permissions are missing, and the turn
-appears once they are back), and a gateway disconnect with a click sent meanwhile (replayed on
-RESUME, answered). After each, the one live message of the game shows its current seq, and the
-log replays to the snapshot.
+and on a click's answer, a 502 on the post and on a lobby edit, a 403 on a lobby edit (shown
+again a second later), a post Discord never answers (the bot gives up after its own timeout,
+then shows the turn once), a connection cut under the post, a 403 on the post (the player is
+told which permissions are missing, and the turn appears once they are back), and a gateway
+disconnect with a click sent meanwhile (replayed on RESUME, answered). After each, the one live
+message of the game shows its current seq, and the log replays to the snapshot.
 """
 
 from __future__ import annotations
@@ -87,18 +87,24 @@ async def test_the_game_survives_discord_faults(
 ) -> None:
     guild = fake.add_guild("Souk")
     channel = fake.add_text_channel(guild, "faults")
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    for person in (alice, bob):
+    alice, bob, carol = (fake.add_user(name) for name in ("alice", "bob", "carol"))
+    for person in (alice, bob, carol):
         fake.add_member(guild, person)
-    table = Table(fake, channel, [alice, bob])
+    table = Table(fake, channel, [alice, bob, carol])
     database = tmp_path / "marrakech.sqlite3"
 
-    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=3)).answer()
     edit_fails = fake.faults.server_error("PATCH", EDIT, status=502)
     joined = await fake.slash(bob, channel, "marrakech", "join")
     assert (await joined.answer()).ephemeral
     await edit_fails.wait_fired()
     await fake.wait_until(lambda: f"<@{bob.id}>" in fake.world.messages[lobby.id].embed_text())
+    edit_refused = fake.faults.forbidden("PATCH", EDIT)  # the lobby is edited again later
+    assert (await (await fake.slash(carol, channel, "marrakech", "join")).answer()).ephemeral
+    await edit_refused.wait_fired()
+    await fake.wait_until(
+        lambda: f"<@{carol.id}>" in fake.world.messages[lobby.id].embed_text(), timeout=10
+    )
     start = fake.world.messages[lobby.id].button(label="Start").custom_id
     assert start is not None
     await (await fake.click(alice, lobby, start)).response()
@@ -127,13 +133,14 @@ async def test_the_game_survives_discord_faults(
 
     # Discord never answers the post: the bot stops waiting, then shows the turn once
     message = await table.orient()
+    lines = len(bot.lines)
     hanging = fake.faults.hang("POST", POST)
     handle = await table.place(message)
     assert (await handle.response()).response_type in UPDATED  # type: ignore[attr-defined]
     await hanging.wait_fired()
     shown = await table.next_turn_shown(message, timeout=20)
     fake.faults.release_hangs(apply=False)  # the held post never reaches the channel
-    await bot.wait_for_log(r"its current message is shown", timeout=10)
+    await bot.wait_for_log(r"its current message is shown", timeout=10, after=lines)
     await settled(database)
     table.consistent(database)
 
