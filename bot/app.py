@@ -20,10 +20,14 @@ log = logging.getLogger(__name__)
 EXIT_OK = 0
 EXIT_LOGIN_FAILED = 3
 EXIT_CRASHED = 1
+EXIT_UNREACHABLE = 4
 
 
 def run(settings: Settings) -> int:
     """Run the bot until SIGTERM/SIGINT or a fatal error; return the process exit code."""
+    # The bot never joins voice: no warning at every start about voice libraries it lacks.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     if settings.api_base_url:
         discord.http.Route.BASE = settings.api_base_url.rstrip("/")
     try:
@@ -82,6 +86,10 @@ async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) 
         if isinstance(error, discord.LoginFailure):
             log.error("Discord refused the token: %s", error)
             return EXIT_LOGIN_FAILED
+        if isinstance(error, (OSError, discord.GatewayNotFound)):
+            # Connection errors (aiohttp's are OSErrors) say all there is in one line.
+            log.error("cannot reach Discord (check the network and DNS): %s", error)
+            return EXIT_UNREACHABLE
         if error is not None:
             log.error("the gateway connection failed", exc_info=error)
             return EXIT_CRASHED

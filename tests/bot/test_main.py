@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import types
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as entry
+from bot import app
 from bot.settings import Settings
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.never-print-this"
@@ -103,3 +105,19 @@ def test_a_crash_in_the_app_is_logged_redacted_and_exits_one(
     errors = capsys.readouterr().err
     assert "RuntimeError: gateway refused [redacted]" in errors
     assert TOKEN not in errors
+
+
+def test_unreachable_discord_is_one_clear_error_line_without_traceback(tmp_path: Path) -> None:
+    with socket.socket() as closed:  # a loopback port that nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    env = {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": f"http://127.0.0.1:{port}/api/v10"}
+
+    result = run_bot_process(tmp_path, env)
+
+    assert result.returncode == app.EXIT_UNREACHABLE, result.stderr
+    errors = [line for line in result.stderr.splitlines() if " ERROR " in line]
+    assert len(errors) == 1 and "cannot reach Discord" in errors[0], result.stderr
+    assert "Traceback" not in result.stderr
+    assert "voice will NOT be supported" not in result.stderr
+    assert TOKEN not in result.stderr + result.stdout
