@@ -103,6 +103,22 @@ class _Loaded:
             previous_turn_events=self.previous_turn_events,
         )
 
+    def due_turn(
+        self, seq: int, deadline: str | None, now: datetime
+    ) -> tuple[GameState, int] | None:
+        """The state and the seat to move if the game is still running at `seq` and `deadline`
+        has passed at `now`; None if the game moved on or ended, or nothing is due."""
+        state = self.state
+        if (
+            self.game.status is not GameStatus.RUNNING
+            or self.game.seq != seq
+            or state is None
+            or state.to_move is None
+            or not deadlines.is_due(deadline, now)
+        ):
+            return None
+        return state, state.to_move
+
     def advanced(self, events: Sequence[Event]) -> tuple[tuple[Event, ...], tuple[Event, ...]]:
         """(turn_events, previous_turn_events) after `events` happened."""
         return _split_turns(self.turn_events, self.previous_turn_events, events)
@@ -428,21 +444,16 @@ class GameService:
         async with self._lock(game_id):
             loaded = await self._load(game_id)
             game = loaded.game
-            state = loaded.state
-            if (
-                game.status is not GameStatus.RUNNING
-                or game.seq != seq
-                or state is None
-                or state.to_move is None
-                or not deadlines.is_due(game.remind_at, self._clock())
-            ):
+            turn = loaded.due_turn(seq, game.remind_at, self._clock())
+            if turn is None:
                 return None
+            _, seat = turn
             clock = replace(_clock_of(game), remind_at=None)
             updated = replace(loaded, game=await self._store.set_clock(game_id, seq, clock))
             self._cache[game_id] = updated
             self._schedule_changed()
             assert game.due_at is not None
-            user = _user_at(loaded, state.to_move)
+            user = _user_at(loaded, seat)
             return Reminder(updated.view(), user, deadlines.parse(game.due_at))
 
     async def play_due(self, game_id: int, seq: int) -> AutoTurn | None:
@@ -451,16 +462,10 @@ class GameService:
         async with self._lock(game_id):
             loaded = await self._load(game_id)
             game = loaded.game
-            state = loaded.state
-            if (
-                game.status is not GameStatus.RUNNING
-                or game.seq != seq
-                or state is None
-                or state.to_move is None
-                or not deadlines.is_due(game.due_at, self._clock())
-            ):
+            turn = loaded.due_turn(seq, game.due_at, self._clock())
+            if turn is None:
                 return None
-            seat = state.to_move
+            state, seat = turn
             player = _player_at(loaded, seat)
             assert player is not None
             controls = []
