@@ -137,25 +137,13 @@ class GameController:
 
     async def rejoin(self, interaction: Interaction) -> None:
         """Take one's seat back from the AI (after three timeouts in a row)."""
-
-        async def work() -> None:
-            _guild_id(interaction)
-            require_game_permissions(interaction)
-            game_id = await self._service.open_game_id(_channel_id(interaction))
-            before = await self._service.look(game_id)
-            view = await self._service.rejoin(game_id, interaction.user.id)
-            await interaction.response.send_message(
-                text(
-                    "rejoin.done",
-                    view.game.locale,
-                    user=presenter.mention(interaction.user.id),
-                    game_id=view.id,
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await self._after_change_elsewhere(before, view)
-
-        await self._guarded(interaction, "rejoining", work)
+        user = presenter.mention(interaction.user.id)
+        await self._change_open_game(
+            interaction,
+            "rejoining",
+            self._service.rejoin,
+            lambda view: text("rejoin.done", view.game.locale, user=user, game_id=view.id),
+        )
 
     async def board(self, interaction: Interaction) -> None:
         async def work() -> None:
@@ -181,23 +169,36 @@ class GameController:
         await self._guarded(interaction, "showing the rules", work)
 
     async def resign(self, interaction: Interaction) -> None:
+        user = presenter.mention(interaction.user.id)
+        await self._change_open_game(
+            interaction,
+            "resigning",
+            self._service.resign,
+            lambda view: text("event.resigned", view.game.locale, user=user),
+        )
+
+    async def _change_open_game(
+        self,
+        interaction: Interaction,
+        doing: str,
+        change: Callable[[int, int], Awaitable[GameView]],
+        announcement: Callable[[GameView], str],
+    ) -> None:
+        """Apply `change` (game id, user id) to the channel's open game for the user, say so in
+        the channel with the changed game's `announcement`, then bring its messages up to date."""
+
         async def work() -> None:
             _guild_id(interaction)
             require_game_permissions(interaction)
             game_id = await self._service.open_game_id(_channel_id(interaction))
             before = await self._service.look(game_id)
-            view = await self._service.resign(game_id, interaction.user.id)
+            view = await change(game_id, interaction.user.id)
             await interaction.response.send_message(
-                text(
-                    "event.resigned",
-                    view.game.locale,
-                    user=presenter.mention(interaction.user.id),
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
+                announcement(view), allowed_mentions=discord.AllowedMentions.none()
             )
             await self._after_change_elsewhere(before, view)
 
-        await self._guarded(interaction, "resigning", work)
+        await self._guarded(interaction, doing, work)
 
     async def abort(self, interaction: Interaction, *, moderator: bool) -> None:
         async def work() -> None:
