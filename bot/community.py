@@ -14,10 +14,10 @@ from typing import Any
 
 import discord
 
-from bot import images, presenter
+from bot import images, interactions, presenter
 from bot.controller import guarded
-from bot.errors import GuildOnlyError, ManagersOnlyError
-from bot.messages import language_of, text
+from bot.errors import ManagersOnlyError
+from bot.messages import text
 from bot.services import GameService, GuildService, StatsService
 
 Interaction = discord.Interaction[Any]
@@ -38,8 +38,8 @@ class CommunityController:
     async def stats(self, interaction: Interaction, member: discord.abc.User | None) -> None:
         async def work() -> None:
             user_id = (member or interaction.user).id
-            stats = await self._stats.player(_guild_id(interaction), user_id)
-            post = presenter.stats_post(stats, _server_language(interaction))
+            stats = await self._stats.player(interactions.guild_id(interaction), user_id)
+            post = presenter.stats_post(stats, interactions.server_language(interaction))
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -48,8 +48,8 @@ class CommunityController:
 
     async def leaderboard(self, interaction: Interaction) -> None:
         async def work() -> None:
-            rows = await self._stats.leaderboard(_guild_id(interaction))
-            post = presenter.leaderboard_post(rows, _server_language(interaction))
+            rows = await self._stats.leaderboard(interactions.guild_id(interaction))
+            post = presenter.leaderboard_post(rows, interactions.server_language(interaction))
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -59,9 +59,9 @@ class CommunityController:
     async def history(self, interaction: Interaction, *, server: bool) -> None:
         async def work() -> None:
             channel_id = None if server else interaction.channel_id
-            rows = await self._stats.history(_guild_id(interaction), channel_id)
+            rows = await self._stats.history(interactions.guild_id(interaction), channel_id)
             post = presenter.history_post(
-                rows, server=server, language=_server_language(interaction)
+                rows, server=server, language=interactions.server_language(interaction)
             )
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
@@ -73,8 +73,8 @@ class CommunityController:
         """Post the animated replay (drawn in a thread: deferred first) and the record."""
 
         async def work() -> None:
-            record = await self._games.replay_record(game_id, _guild_id(interaction))
-            language = _server_language(interaction)
+            record = await self._games.replay_record(game_id, interactions.guild_id(interaction))
+            language = interactions.server_language(interaction)
             await interaction.response.defer(thinking=True)
             gif = await images.render_replay_gif(record, language)
             files = [
@@ -99,7 +99,7 @@ class CommunityController:
             settings = await self._guilds.settings(_managed_guild(interaction))
             await _answer_settings(
                 interaction,
-                presenter.settings_post(settings, _user_language(interaction)),
+                presenter.settings_post(settings, interactions.user_language(interaction)),
                 saved=False,
             )
 
@@ -111,7 +111,7 @@ class CommunityController:
             settings = await self._guilds.set_turn_limit(guild_id, seconds or None)
             await _answer_settings(
                 interaction,
-                presenter.settings_post(settings, _user_language(interaction)),
+                presenter.settings_post(settings, interactions.user_language(interaction)),
                 saved=True,
             )
 
@@ -122,7 +122,7 @@ class CommunityController:
             settings = await self._guilds.set_variant(_managed_guild(interaction), variant)
             await _answer_settings(
                 interaction,
-                presenter.settings_post(settings, _user_language(interaction)),
+                presenter.settings_post(settings, interactions.user_language(interaction)),
                 saved=True,
             )
 
@@ -133,7 +133,7 @@ class CommunityController:
             settings = await self._guilds.allow_channel(_managed_guild(interaction), channel_id)
             await _answer_settings(
                 interaction,
-                presenter.settings_post(settings, _user_language(interaction)),
+                presenter.settings_post(settings, interactions.user_language(interaction)),
                 saved=True,
             )
 
@@ -144,7 +144,7 @@ class CommunityController:
             settings = await self._guilds.remove_channel(_managed_guild(interaction), channel_id)
             await _answer_settings(
                 interaction,
-                presenter.settings_post(settings, _user_language(interaction)),
+                presenter.settings_post(settings, interactions.user_language(interaction)),
                 saved=True,
             )
 
@@ -153,30 +153,16 @@ class CommunityController:
 
 async def _answer_settings(interaction: Interaction, post: presenter.Post, *, saved: bool) -> None:
     await interaction.response.send_message(
-        text("admin.saved", _user_language(interaction)) if saved else None,
+        text("admin.saved", interactions.user_language(interaction)) if saved else None,
         embed=post.embed,
         ephemeral=True,
     )
 
 
-def _user_language(interaction: Interaction) -> str:
-    return language_of(interaction.locale)
-
-
-def _server_language(interaction: Interaction) -> str:
-    return language_of(interaction.guild_locale)
-
-
-def _guild_id(interaction: Interaction) -> int:
-    if interaction.guild_id is None:
-        raise GuildOnlyError()
-    return interaction.guild_id
-
-
 def _managed_guild(interaction: Interaction) -> int:
     """The guild, if the member may manage it (checked at run time: Discord's default
     permissions can be overridden by a server)."""
-    guild_id = _guild_id(interaction)
+    guild_id = interactions.guild_id(interaction)
     if not interaction.permissions.manage_guild:
         raise ManagersOnlyError()
     return guild_id

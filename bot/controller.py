@@ -23,10 +23,10 @@ from typing import Any
 
 import discord
 
-from bot import crashpoints, images, presenter, recovery
-from bot.errors import GuildOnlyError, ModeratorsOnlyError, describe, report
+from bot import crashpoints, images, interactions, presenter, recovery
+from bot.errors import ModeratorsOnlyError, describe, report
 from bot.inflight import HANDLERS
-from bot.messages import language_of, text
+from bot.messages import text
 from bot.permissions import (
     GAME_PERMISSIONS,
     MissingPermissionsError,
@@ -90,23 +90,23 @@ class GameController:
         """Open a lobby; a variant or turn limit left out (None) is the server's default."""
 
         async def work() -> None:
-            guild_id = _guild_id(interaction)
+            guild_id = interactions.guild_id(interaction)
             require_game_permissions(interaction)
             variant_chosen, limit = await self._guilds.options_for_new(
                 guild_id,
-                _channel_id(interaction),
+                interactions.channel_id(interaction),
                 getattr(interaction.channel, "parent_id", None),
                 variant=variant,
                 turn_limit_seconds=turn_limit_seconds,
             )
             view = await self._service.create_lobby(
                 guild_id=guild_id,
-                channel_id=_channel_id(interaction),
+                channel_id=interactions.channel_id(interaction),
                 host_id=interaction.user.id,
                 seats=seats,
                 variant=variant_chosen,
                 turn_limit_seconds=limit,
-                locale=_server_language(interaction),
+                locale=interactions.server_language(interaction),
             )
             crashpoints.reach("lobby.created")
             post = presenter.lobby_post(view)
@@ -147,11 +147,11 @@ class GameController:
 
     async def board(self, interaction: Interaction) -> None:
         async def work() -> None:
-            _guild_id(interaction)
+            interactions.guild_id(interaction)
             view = await self._service.look(
-                await self._service.open_game_id(_channel_id(interaction))
+                await self._service.open_game_id(interactions.channel_id(interaction))
             )
-            language = _user_language(interaction)
+            language = interactions.user_language(interaction)
             if view.state is None:
                 post = presenter.lobby_post(view, language=language)
                 await interaction.response.send_message(embed=post.embed, ephemeral=True)
@@ -163,7 +163,7 @@ class GameController:
 
     async def rules(self, interaction: Interaction) -> None:
         async def work() -> None:
-            post = presenter.rules_post(_user_language(interaction))
+            post = presenter.rules_post(interactions.user_language(interaction))
             await interaction.response.send_message(embed=post.embed, ephemeral=True)
 
         await self._guarded(interaction, "showing the rules", work)
@@ -188,9 +188,9 @@ class GameController:
         the channel with the changed game's `announcement`, then bring its messages up to date."""
 
         async def work() -> None:
-            _guild_id(interaction)
+            interactions.guild_id(interaction)
             require_game_permissions(interaction)
-            game_id = await self._service.open_game_id(_channel_id(interaction))
+            game_id = await self._service.open_game_id(interactions.channel_id(interaction))
             before = await self._service.look(game_id)
             view = await change(game_id, interaction.user.id)
             await interaction.response.send_message(
@@ -202,10 +202,10 @@ class GameController:
 
     async def abort(self, interaction: Interaction, *, moderator: bool) -> None:
         async def work() -> None:
-            _guild_id(interaction)
+            interactions.guild_id(interaction)
             if moderator and not interaction.permissions.manage_channels:
                 raise ModeratorsOnlyError()
-            game_id = await self._service.open_game_id(_channel_id(interaction))
+            game_id = await self._service.open_game_id(interactions.channel_id(interaction))
             view = await self._service.abort(game_id, interaction.user.id, moderator=moderator)
             post = presenter.aborted_post(view)
             await interaction.response.send_message(
@@ -223,7 +223,7 @@ class GameController:
         """A click on a game button (custom_id `mk:<game>:<seq>:<action>`)."""
 
         async def work() -> None:
-            _guild_id(interaction)
+            interactions.guild_id(interaction)
             require_game_permissions(interaction)
             if (await self._service.look(game_id)).game.channel_id != interaction.channel_id:
                 # Discord only sends ids that are on the clicked message, but a game's button
@@ -261,7 +261,7 @@ class GameController:
         """A slash command discord.py could not run: unknown (a stale or forged command), or
         an option it could not convert. Handlers answer their own errors, so only those get here;
         each still gets an answer."""
-        language = _user_language(interaction)
+        language = interactions.user_language(interaction)
         if isinstance(
             error,
             discord.app_commands.CommandNotFound
@@ -275,7 +275,9 @@ class GameController:
 
     async def unknown_button(self, interaction: Interaction) -> None:
         """A click on a button that is not (or no longer) one of ours."""
-        await _tell(interaction, text("error.unknown_button", _user_language(interaction)))
+        await _tell(
+            interaction, text("error.unknown_button", interactions.user_language(interaction))
+        )
 
     # --- recovery ----------------------------------------------------------------------------
 
@@ -338,9 +340,9 @@ class GameController:
 
     async def _lobby_command(self, interaction: Interaction, action: str) -> None:
         async def work() -> None:
-            _guild_id(interaction)
+            interactions.guild_id(interaction)
             require_game_permissions(interaction)
-            game_id = await self._service.open_game_id(_channel_id(interaction))
+            game_id = await self._service.open_game_id(interactions.channel_id(interaction))
             lobby_message = (await self._service.look(game_id)).game.board_message_id
             view = await self._lobby_change(game_id, interaction.user.id, action)
             key = {
@@ -349,7 +351,7 @@ class GameController:
                 LOBBY_LEAVE: "lobby.you_left",
                 LOBBY_REMOVE_AI: "lobby.ai_removed",
             }.get(action, "lobby.ai_added")
-            language = _user_language(interaction)
+            language = interactions.user_language(interaction)
             level = text(f"ai.level.{LOBBY_ADD_AI.get(action, 'easy')}", language)
             await interaction.response.send_message(
                 text(key, language, game_id=game_id, level=level), ephemeral=True
@@ -678,7 +680,7 @@ async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaita
         try:
             await work()
         except Exception as error:
-            language = _user_language(interaction)
+            language = interactions.user_language(interaction)
             message = describe(error, language)
             if message is None:
                 message = report(error, what, language)
@@ -695,31 +697,9 @@ async def _tell(interaction: Interaction, message: str) -> None:
         log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, error)
 
 
-def _user_language(interaction: Interaction) -> str:
-    """The language of a private answer: the acting user's Discord locale."""
-    return language_of(interaction.locale)
-
-
-def _server_language(interaction: Interaction) -> str:
-    """The language of a game's public messages: the server's locale."""
-    return language_of(interaction.guild_locale)
-
-
 async def _bounded(request: Awaitable[Any]) -> None:
     """Wait for a Discord request at most DISCORD_TIMEOUT_SECONDS (TimeoutError after that)."""
     await asyncio.wait_for(request, DISCORD_TIMEOUT_SECONDS)
-
-
-def _guild_id(interaction: Interaction) -> int:
-    if interaction.guild_id is None:
-        raise GuildOnlyError()
-    return interaction.guild_id
-
-
-def _channel_id(interaction: Interaction) -> int:
-    if interaction.channel_id is None:
-        raise GuildOnlyError()
-    return interaction.channel_id
 
 
 def _or_missing(view: discord.ui.View | None) -> Any:
