@@ -12,6 +12,8 @@ class NoGameHereError(GameError):
 
 
 class GameNotFoundError(GameError):
+    """No game has this id."""
+
     def __init__(self, game_id: int) -> None:
         super().__init__(f"no game {game_id}")
         self.game_id = game_id
@@ -31,6 +33,9 @@ class ChannelHasGameError(GameError):
 
 
 class BadOptionError(GameError):
+    """A game option or server setting (seats, AI level, turn limit, variant, channel) given a
+    value it cannot take."""
+
     def __init__(self, option: str, value: object) -> None:
         super().__init__(f"bad value {value!r} for {option}")
         self.option = option
@@ -42,11 +47,11 @@ class LobbyClosedError(GameError):
 
 
 class LobbyFullError(GameError):
-    pass
+    """Joining (or adding an AI to) a lobby whose seats are all taken."""
 
 
 class AlreadySeatedError(GameError):
-    pass
+    """Joining a game the user already has a seat in."""
 
 
 class NotSeatedError(GameError):
@@ -62,6 +67,8 @@ class HostCannotLeaveError(GameError):
 
 
 class NotEnoughPlayersError(GameError):
+    """Starting a lobby with fewer seats taken than the game needs."""
+
     def __init__(self, seated: int) -> None:
         super().__init__(f"{seated} seated")
         self.seated = seated
@@ -95,6 +102,8 @@ class GameDamagedError(GameError):
 
 
 class NotYourTurnError(GameError):
+    """A decision by someone other than the player to move (`to_move_user`, None if unknown)."""
+
     def __init__(self, to_move_user: int | None) -> None:
         super().__init__("not your turn")
         self.to_move_user = to_move_user
