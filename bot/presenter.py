@@ -233,13 +233,7 @@ def board_post(view: GameView, language: str) -> Post:
     """A private look at the board and the scores, in the asker's `language`."""
     state = _state(view)
     embed = discord.Embed(title=text("board.title", language, game_id=view.id), color=LOBBY_COLOR)
-    embed.add_field(
-        name=text("turn.table_title", language),
-        value=_seat_table(view, state, language),
-        inline=False,
-    )
-    embed.set_image(url=f"attachment://{IMAGE_NAME}")
-    embed.set_footer(text=_footer(view, language))
+    _add_seats_and_board(embed, view, state, language)
     return Post(embed=embed, image=BoardImage(state, view.turn_events, language=language))
 
 
@@ -369,6 +363,14 @@ def _turn_embed(
         description=description,
         color=color,
     )
+    _add_seats_and_board(embed, view, state, language)
+    return embed
+
+
+def _add_seats_and_board(
+    embed: discord.Embed, view: GameView, state: GameState, language: str
+) -> None:
+    """Add the table of seats and scores, the board image and the footer to `embed`."""
     embed.add_field(
         name=text("turn.table_title", language),
         value=_seat_table(view, state, language),
@@ -376,7 +378,6 @@ def _turn_embed(
     )
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
     embed.set_footer(text=_footer(view, language))
-    return embed
 
 
 def _seat_table(view: GameView, state: GameState, language: str) -> str:
