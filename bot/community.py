@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -19,6 +20,7 @@ from bot.controller import guarded
 from bot.errors import ManagersOnlyError
 from bot.messages import text
 from bot.services import GameService, GuildService, StatsService
+from bot.storage import GuildSettings
 
 Interaction = discord.Interaction[Any]
 
@@ -95,68 +97,59 @@ class CommunityController:
     # --- server settings ---------------------------------------------------------------------
 
     async def show_settings(self, interaction: Interaction) -> None:
-        async def work() -> None:
-            settings = await self._guilds.settings(_managed_guild(interaction))
-            await _answer_settings(
-                interaction,
-                presenter.settings_post(settings, interactions.user_language(interaction)),
-                saved=False,
-            )
-
-        await guarded(interaction, "showing the settings", work)
+        await self._settings_command(
+            interaction, "showing the settings", self._guilds.settings, saved=False
+        )
 
     async def set_turn_limit(self, interaction: Interaction, seconds: int) -> None:
-        async def work() -> None:
-            guild_id = _managed_guild(interaction)
-            settings = await self._guilds.set_turn_limit(guild_id, seconds or None)
-            await _answer_settings(
-                interaction,
-                presenter.settings_post(settings, interactions.user_language(interaction)),
-                saved=True,
-            )
-
-        await guarded(interaction, "setting the turn limit", work)
+        await self._settings_command(
+            interaction,
+            "setting the turn limit",
+            lambda guild_id: self._guilds.set_turn_limit(guild_id, seconds or None),
+        )
 
     async def set_variant(self, interaction: Interaction, variant: str) -> None:
-        async def work() -> None:
-            settings = await self._guilds.set_variant(_managed_guild(interaction), variant)
-            await _answer_settings(
-                interaction,
-                presenter.settings_post(settings, interactions.user_language(interaction)),
-                saved=True,
-            )
-
-        await guarded(interaction, "setting the variant", work)
+        await self._settings_command(
+            interaction,
+            "setting the variant",
+            lambda guild_id: self._guilds.set_variant(guild_id, variant),
+        )
 
     async def allow_channel(self, interaction: Interaction, channel_id: int) -> None:
-        async def work() -> None:
-            settings = await self._guilds.allow_channel(_managed_guild(interaction), channel_id)
-            await _answer_settings(
-                interaction,
-                presenter.settings_post(settings, interactions.user_language(interaction)),
-                saved=True,
-            )
-
-        await guarded(interaction, "allowing a channel", work)
+        await self._settings_command(
+            interaction,
+            "allowing a channel",
+            lambda guild_id: self._guilds.allow_channel(guild_id, channel_id),
+        )
 
     async def remove_channel(self, interaction: Interaction, channel_id: int) -> None:
+        await self._settings_command(
+            interaction,
+            "removing a channel",
+            lambda guild_id: self._guilds.remove_channel(guild_id, channel_id),
+        )
+
+    async def _settings_command(
+        self,
+        interaction: Interaction,
+        doing: str,
+        change: Callable[[int], Awaitable[GuildSettings]],
+        *,
+        saved: bool = True,
+    ) -> None:
+        """Apply `change` to the settings of the server the member manages and show them
+        privately (saying they were saved when `saved`)."""
+
         async def work() -> None:
-            settings = await self._guilds.remove_channel(_managed_guild(interaction), channel_id)
-            await _answer_settings(
-                interaction,
-                presenter.settings_post(settings, interactions.user_language(interaction)),
-                saved=True,
+            settings = await change(_managed_guild(interaction))
+            language = interactions.user_language(interaction)
+            await interaction.response.send_message(
+                text("admin.saved", language) if saved else None,
+                embed=presenter.settings_post(settings, language).embed,
+                ephemeral=True,
             )
 
-        await guarded(interaction, "removing a channel", work)
-
-
-async def _answer_settings(interaction: Interaction, post: presenter.Post, *, saved: bool) -> None:
-    await interaction.response.send_message(
-        text("admin.saved", interactions.user_language(interaction)) if saved else None,
-        embed=post.embed,
-        ephemeral=True,
-    )
+        await guarded(interaction, doing, work)
 
 
 def _managed_guild(interaction: Interaction) -> int:
