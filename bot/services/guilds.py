@@ -10,8 +10,6 @@ from engine import Variant
 
 MIN_TURN_LIMIT_SECONDS = 5 * 60
 MAX_TURN_LIMIT_SECONDS = 7 * 24 * 3600
-NO_LIMIT = 0
-"""The turn-limit option value that asks for no limit (rather than the server's default)."""
 
 
 def check_turn_limit(seconds: int | None) -> None:

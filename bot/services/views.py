@@ -86,9 +86,6 @@ class GameView:
                 return player.seat
         return None
 
-    def is_seated(self, user_id: int) -> bool:
-        return any(player.user_id == user_id for player in self.players)
-
     @property
     def user_to_move(self) -> int | None:
         if self.state is None or self.state.to_move is None:

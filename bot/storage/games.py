@@ -22,9 +22,6 @@ class GameStatus(StrEnum):
     ABORTED = "aborted"
 
 
-OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
-
-
 class StaleSeqError(Exception):
     """The game's sequence number moved on since it was read (optimistic concurrency)."""
 
