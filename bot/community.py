@@ -9,7 +9,6 @@ are public: they speak the server's language; settings are private: the user's.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -81,10 +80,7 @@ class CommunityController:
             gif = await images.render_replay_gif(record, language)
             files = [
                 discord.File(io.BytesIO(gif), filename=REPLAY_NAME.format(game_id=game_id)),
-                discord.File(
-                    io.BytesIO(json.dumps(record, indent=1).encode()),
-                    filename=presenter.RECORD_NAME.format(game_id=game_id),
-                ),
+                presenter.record_file(record, game_id),
             ]
             await interaction.followup.send(
                 text("replay.done", language, game_id=game_id),

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import io
-import json
 import logging
 import time
 from collections import Counter
@@ -550,12 +548,7 @@ class GameController:
             post = presenter.final_post(view)
             files = await self._files(post)
             record = await self._service.record(view.id)
-            files.append(
-                discord.File(
-                    io.BytesIO(json.dumps(record, indent=1).encode()),
-                    filename=presenter.RECORD_NAME.format(game_id=view.id),
-                )
-            )
+            files.append(presenter.record_file(record, view.id))
             message = await self._channel(view).send(
                 embed=post.embed,
                 files=files,

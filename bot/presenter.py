@@ -7,9 +7,12 @@ chosen from the server's locale when it opened; private answers take the languag
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import discord
 
@@ -559,4 +562,12 @@ def settings_post(settings: GuildSettings, language: str) -> Post:
         embed=discord.Embed(
             title=text("admin.title", language), description=description, color=LOBBY_COLOR
         )
+    )
+
+
+def record_file(record: dict[str, Any], game_id: int) -> discord.File:
+    """The game record (FORMATS.md) as the JSON attachment that goes with a finished game."""
+    return discord.File(
+        io.BytesIO(json.dumps(record, indent=1).encode()),
+        filename=RECORD_NAME.format(game_id=game_id),
     )

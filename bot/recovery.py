@@ -60,7 +60,7 @@ def showing_now(messages: list[discord.Message], view: GameView) -> discord.Mess
     lobby = view.status is GameStatus.LOBBY  # a lobby and the first turn are both at seq 0
     for message in reversed(messages):
         if view.status is GameStatus.OVER:
-            if any(a.filename == RECORD_NAME.format(game_id=view.id) for a in message.attachments):
+            if _carries_record(message, view.id):
                 return message
         elif set(_buttons(message)) and all(
             game == view.id and seq == view.seq and (action in LOBBY_ACTIONS) == lobby
@@ -77,6 +77,11 @@ def has_live_buttons(message: discord.Message) -> bool:
 def _belongs(message: discord.Message, game_id: int) -> bool:
     if any(game == game_id for game, _, _ in _buttons(message)):
         return True
+    return _carries_record(message, game_id)
+
+
+def _carries_record(message: discord.Message, game_id: int) -> bool:
+    """Whether the message has the game's record attached (the game's final message)."""
     return any(a.filename == RECORD_NAME.format(game_id=game_id) for a in message.attachments)
 
 
