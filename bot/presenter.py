@@ -290,7 +290,7 @@ def _narrate_one(view: GameView, event: Event, language: str) -> str | None:
                 payee=_who(view, payee, language),
                 owed=owed,
                 paid=paid,
-                color=text(f"color.{color.value}", language),
+                color=_color_name(color, language),
             )
         case engine.PlayerEliminated(seat=seat, resigned=resigned):
             return text(
@@ -303,7 +303,7 @@ def _narrate_one(view: GameView, event: Event, language: str) -> str | None:
                 "event.placed",
                 language,
                 user=_who(view, seat, language),
-                color=text(f"color.{color.value}", language),
+                color=_color_name(color, language),
                 squares="-".join(engine.square_name(square) for square in squares),
             )
         case engine.AssamRotated(seat=seat, rotation=rotation, facing=facing):
@@ -321,6 +321,10 @@ def _path(start: int, path: Sequence[engine.Step]) -> str:
     for step in path:
         squares.append(engine.square_name(step.square) + ("↩" if step.via_border else ""))
     return " → ".join(squares)
+
+
+def _color_name(color: Color, language: str) -> str:
+    return text(f"color.{color.value}", language)
 
 
 def _facing(facing: int, language: str) -> str:
@@ -344,13 +348,13 @@ def _prompt(state: GameState, user: int | None, language: str) -> str:
     who = mention(user)
     if state.phase is Phase.PLACE:
         color = state.next_rug_color(state.to_move) if state.to_move is not None else None
-        name = text(f"color.{color.value}", language) if color is not None else "?"
+        name = _color_name(color, language) if color is not None else "?"
         return text("turn.prompt.place", language, user=who, color=name)
     prompt = text(f"turn.prompt.{state.phase.value}", language, user=who)
     if state.players == 2 and state.to_move is not None:
         color = state.next_rug_color(state.to_move)
         if color is not None:
-            name = text(f"color.{color.value}", language)
+            name = _color_name(color, language)
             prompt += "\n" + text("turn.must_lay", language, user=who, color=name)
     return prompt
 
