@@ -52,7 +52,8 @@ class Scheduler:
     async def run_due(self) -> int:
         """Handle every reminder and automatic move due by now (games side by side, at most
         CONCURRENT_GAMES at once); return how many were handled. A piece of work that fails,
-        or that changes nothing, is logged and retried RETRY_SECONDS later."""
+        or that changes nothing, is logged and retried later (RETRY_SECONDS, doubling with
+        each further failure up to MAX_RETRY_SECONDS)."""
         now = self._clock()
         due = await self._service.due_work()
         self._retry_at = {work: at for work, at in self._retry_at.items() if work in due}
