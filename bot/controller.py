@@ -538,45 +538,54 @@ class GameController:
         """Send the game's current message: the next turn (pinging its player), the end, or
         (when catching up after a crash) the lobby."""
         if view.status is GameStatus.LOBBY:
-            lobby = presenter.lobby_post(view)
-            message = await self._channel(view).send(
-                embed=lobby.embed,
-                view=_or_missing(lobby_buttons(view)),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        elif view.status is GameStatus.OVER:
-            post = presenter.final_post(view)
-            files = await self._files(post)
-            record = await self._service.record(view.id)
-            files.append(presenter.record_file(record, view.id))
-            message = await self._channel(view).send(
-                embed=post.embed,
-                files=files,
-                allowed_mentions=discord.AllowedMentions.none(),
-                nonce=f"mk{view.id}-{view.seq}",
-            )
-        elif view.status is GameStatus.RUNNING:
-            post = presenter.turn_post(view, ping=True)
-            files = await self._files(post)
-            mentions = discord.AllowedMentions(
-                everyone=False,
-                roles=False,
-                replied_user=False,
-                users=[discord.Object(post.ping)] if post.ping is not None else False,
-            )
-            message = await self._channel(view).send(
-                content=post.content,
-                embed=post.embed,
-                files=files,
-                view=_or_missing(decision_buttons(view)),
-                allowed_mentions=mentions,
-                # A nonce alone does not make Discord drop a resend (that takes enforce_nonce,
-                # which discord.py does not send): the catch-up reads the history instead.
-                nonce=f"mk{view.id}-{view.seq}",
-            )
-        else:
-            return None
-        return message
+            return await self._send_lobby(view)
+        if view.status is GameStatus.OVER:
+            return await self._send_end(view)
+        if view.status is GameStatus.RUNNING:
+            return await self._send_turn(view)
+        return None
+
+    async def _send_lobby(self, view: GameView) -> discord.Message:
+        lobby = presenter.lobby_post(view)
+        return await self._channel(view).send(
+            embed=lobby.embed,
+            view=_or_missing(lobby_buttons(view)),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _send_end(self, view: GameView) -> discord.Message:
+        """The final ranking, with the game record attached."""
+        post = presenter.final_post(view)
+        files = await self._files(post)
+        record = await self._service.record(view.id)
+        files.append(presenter.record_file(record, view.id))
+        return await self._channel(view).send(
+            embed=post.embed,
+            files=files,
+            allowed_mentions=discord.AllowedMentions.none(),
+            nonce=f"mk{view.id}-{view.seq}",
+        )
+
+    async def _send_turn(self, view: GameView) -> discord.Message:
+        """The next turn's message with its buttons, pinging (only) the player to move."""
+        post = presenter.turn_post(view, ping=True)
+        files = await self._files(post)
+        mentions = discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(post.ping)] if post.ping is not None else False,
+        )
+        return await self._channel(view).send(
+            content=post.content,
+            embed=post.embed,
+            files=files,
+            view=_or_missing(decision_buttons(view)),
+            allowed_mentions=mentions,
+            # A nonce alone does not make Discord drop a resend (that takes enforce_nonce,
+            # which discord.py does not send): the catch-up reads the history instead.
+            nonce=f"mk{view.id}-{view.seq}",
+        )
 
     async def _strip_buttons(self, view: GameView) -> None:
         """Leave no live button on the game's last message (after an abort or a crash)."""
