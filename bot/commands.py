@@ -12,18 +12,15 @@ gives Discord their French and Ukrainian versions; the base names are English.
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
 from bot.community import CommunityController
 from bot.controller import GameController
+from bot.interactions import Interaction
 from bot.messages import command_name, command_text, option_name
 from bot.services import AI_LEVELS
 from engine import Variant
-
-Interaction = discord.Interaction[Any]
 
 TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
 """Turn time limits offered at `new`, in seconds (0: none)."""

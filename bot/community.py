@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import io
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 
 from bot import images, interactions, presenter
 from bot.controller import guarded
 from bot.errors import ManagersOnlyError
+from bot.interactions import Interaction
 from bot.messages import text
 from bot.services import GameService, GuildService, StatsService
 from bot.storage import GuildSettings
-
-Interaction = discord.Interaction[Any]
 
 REPLAY_NAME = "marrakech-game-{game_id}.gif"
 

@@ -24,6 +24,7 @@ import discord
 from bot import crashpoints, images, interactions, presenter, recovery
 from bot.errors import ModeratorsOnlyError, describe, report
 from bot.inflight import HANDLERS
+from bot.interactions import Interaction
 from bot.messages import text
 from bot.permissions import (
     GAME_PERMISSIONS,
@@ -49,7 +50,6 @@ from bot.ui.layout import (
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
 
 _received: contextvars.ContextVar[float] = contextvars.ContextVar("received")
 """When the interaction being handled reached the bot (monotonic clock)."""
