@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,14 +87,28 @@ class Edge:
         )
 
 
-@pytest.fixture
-async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+@asynccontextmanager
+async def running_edge(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    server_locale: str = "en-US",
+    channel_name: str = "games",
+    user_locales: tuple[str, str, str, str] = ("en-US",) * 4,
+) -> AsyncIterator[Edge]:
+    """The bot's client, in process, on a fake Discord API with one server and one channel.
+
+    Its people are host, guest, outsider (members) and moderator (Manage Channels), speaking
+    `user_locales` in that order.
+    """
     async with FakeDiscord(bot_name="Marrakech") as fake:
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
-        guild = fake.add_guild("Souk")
-        channel = fake.add_text_channel(guild, "games")
+        guild = fake.add_guild("Souk", preferred_locale=server_locale)
+        channel = fake.add_text_channel(guild, channel_name)
+        names = ("host", "guest", "outsider", "moderator")
         host, guest, outsider, moderator = (
-            fake.add_user(name) for name in ("host", "guest", "outsider", "moderator")
+            fake.add_user(name, locale=locale)
+            for name, locale in zip(names, user_locales, strict=True)
         )
         for user in (host, guest, outsider):
             fake.add_member(guild, user)
@@ -110,6 +125,12 @@ async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
         finally:
             await client.close()
             await database.close()
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    async with running_edge(tmp_path, monkeypatch) as running:
+        yield running
 
 
 async def private(handle: InteractionHandle) -> str:

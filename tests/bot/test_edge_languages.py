@@ -7,46 +7,26 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import discord
 import pytest
 
 from bot import images
-from bot.client import MarrakechClient
-from bot.health import Heartbeat
-from bot.services import GameService
-from bot.storage import Database, GameStore
 from render import Labels
-from tests.bot.test_edge import Edge, private
-from tests.e2e.fakecord import FakeDiscord, FakeMessage, permissions
+from tests.bot.test_edge import Edge, private, running_edge
+from tests.e2e.fakecord import FakeMessage, permissions
 
 
 @pytest.fixture
 async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
     """A French-speaking server; its members speak Ukrainian (host), British English (guest),
     German (outsider, not a language of the bot) and French (moderator)."""
-    async with FakeDiscord(bot_name="Marrakech") as fake:
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
-        guild = fake.add_guild("Souk", preferred_locale="fr")
-        channel = fake.add_text_channel(guild, "jeux")
-        host = fake.add_user("host", locale="uk")
-        guest = fake.add_user("guest", locale="en-GB")
-        outsider = fake.add_user("outsider", locale="de")
-        moderator = fake.add_user("moderator", locale="fr")
-        for user in (host, guest, outsider):
-            fake.add_member(guild, user)
-        fake.add_member(guild, moderator, permissions=permissions.MANAGE_CHANNELS)
-        database = await Database.open(tmp_path / "edge.sqlite3")
-        store = GameStore(database)
-        service = GameService(store, seeds=lambda: "5eed" * 8)
-        client = MarrakechClient(
-            heartbeat=Heartbeat(tmp_path / "heartbeat"), service=service, store=store
-        )
-        await client.login("fake-token")
-        try:
-            yield Edge(fake, client, service, store, channel, host, guest, outsider, moderator)
-        finally:
-            await client.close()
-            await database.close()
+    async with running_edge(
+        tmp_path,
+        monkeypatch,
+        server_locale="fr",
+        channel_name="jeux",
+        user_locales=("uk", "en-GB", "de", "fr"),
+    ) as running:
+        yield running
 
 
 async def french_game(edge: Edge) -> FakeMessage:

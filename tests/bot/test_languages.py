@@ -26,6 +26,7 @@ from bot.ui.layout import decision_buttons, lobby_buttons
 from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
 from render import Labels
+from tests.bot.test_presentation import ERROR_ARGUMENTS
 
 TRANSLATED = ("fr", "uk")
 
@@ -200,18 +201,7 @@ def around_games(view: GameView, locale: str) -> list[str]:
 
 
 def error_samples() -> list[tuple[type[Exception], tuple[object, ...]]]:
-    arguments: dict[type[Exception], tuple[object, ...]] = {
-        service_errors.GameNotFoundError: (1,),
-        service_errors.ChannelHasGameError: (1, 2, 3, 4),
-        service_errors.BadOptionError: ("seats", 9),
-        service_errors.NotEnoughPlayersError: (1,),
-        service_errors.StaleBoardError: (1, 2, 3, 4),
-        service_errors.NotYourTurnError: (5,),
-        service_errors.IllegalMoveError: ("x",),
-        service_errors.GameDamagedError: (1, 2, 3, "x"),
-        MissingPermissionsError: (GAME_PERMISSIONS,),
-        service_errors.ChannelNotAllowedError: ((5, 6),),
-    }
+    arguments = {**ERROR_ARGUMENTS, MissingPermissionsError: (GAME_PERMISSIONS,)}
     kinds: list[type[Exception]] = [
         *service_errors.GameError.__subclasses__(),
         MissingPermissionsError,

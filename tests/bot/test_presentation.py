@@ -59,18 +59,22 @@ def test_every_key_built_at_run_time_exists(family: str) -> None:
         assert f"{family}.{value}" in messages.ENGLISH
 
 
+ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
+    service_errors.GameNotFoundError: (1,),
+    service_errors.ChannelHasGameError: (1, 2, 3, 4),
+    service_errors.BadOptionError: ("seats", 9),
+    service_errors.NotEnoughPlayersError: (1,),
+    service_errors.StaleBoardError: (1, 2, 3, 4),
+    service_errors.NotYourTurnError: (5,),
+    service_errors.IllegalMoveError: ("a rug must touch Assam's square",),
+    service_errors.GameDamagedError: (1, 2, 3, "its action log has 4 of its 5 entries"),
+    service_errors.ChannelNotAllowedError: ((7, 8),),
+}
+"""Arguments that build a sample of each expected error (the others take none)."""
+
+
 def test_every_expected_error_has_a_short_answer() -> None:
-    samples = {
-        service_errors.GameNotFoundError: (1,),
-        service_errors.ChannelHasGameError: (1, 2, 3, 4),
-        service_errors.BadOptionError: ("seats", 9),
-        service_errors.NotEnoughPlayersError: (1,),
-        service_errors.StaleBoardError: (1, 2, 3, 4),
-        service_errors.NotYourTurnError: (5,),
-        service_errors.IllegalMoveError: ("a rug must touch Assam's square",),
-        service_errors.GameDamagedError: (1, 2, 3, "its action log has 4 of its 5 entries"),
-        service_errors.ChannelNotAllowedError: ((7, 8),),
-    }
+    samples = ERROR_ARGUMENTS
     kinds = service_errors.GameError.__subclasses__()
     assert len(kinds) >= 14
     for kind in kinds:
