@@ -19,7 +19,7 @@ import discord
 import engine
 from bot.messages import ENGLISH_LANGUAGE, text
 from bot.services import AutoTurn, GameView, Player, Reminder
-from bot.storage import GameStatus, GuildSettings, HistoryRow, PlayerStats
+from bot.storage import EndReason, GameStatus, GuildSettings, HistoryRow, PlayerStats
 from engine import Color, GameState, Phase
 from engine.events import Event
 
@@ -527,7 +527,7 @@ def history_post(rows: Sequence[HistoryRow], *, server: bool, language: str) -> 
                 for user, level in zip(row.winner_ids, row.winner_levels, strict=True)
             ]
             outcome = text("history.outcome.won", language, winners=", ".join(winners) or "?")
-        elif row.end_reason == "cancelled":
+        elif row.end_reason == EndReason.CANCELLED:
             outcome = text("history.outcome.cancelled", language)
         else:
             outcome = text("history.outcome.aborted", language)

@@ -52,6 +52,7 @@ from bot.services.views import AutoTurn, Damage, DueWork, GameView, Player, Remi
 from bot.storage import (
     ActionRow,
     ChannelBusyError,
+    EndReason,
     GameRow,
     GameStatus,
     GameStore,
@@ -74,10 +75,6 @@ CACHE_SIZE = 1000
 ROLL = "roll"
 """The player's request to roll the die (variant rotate-after); the roll itself is chance."""
 
-END_FINISHED = "finished"
-END_CANCELLED = "cancelled"
-END_ABORTED_BY_HOST = "aborted-by-host"
-END_ABORTED_BY_MODERATOR = "aborted-by-moderator"
 _DISPLAY_PATIENCE = timedelta(seconds=deadlines.DISPLAY_PATIENCE_SECONDS)
 AI_LEVELS = ("easy", "medium", "hard")
 """The levels an AI seat can be given in a lobby."""
@@ -275,7 +272,7 @@ class GameService:
             loaded = await self._lobby(game_id)
             if user_id != loaded.game.host_id:
                 raise HostOnlyError()
-            return await self._end(loaded, END_CANCELLED, user_id)
+            return await self._end(loaded, EndReason.CANCELLED, user_id)
 
     async def start(self, game_id: int, user_id: int) -> GameView:
         """Shuffle the seats and deal from the game's seed (R13), then post the first turn."""
@@ -385,7 +382,7 @@ class GameService:
                 raise GameNotRunningError()
             if not moderator and user_id != loaded.game.host_id:
                 raise HostOnlyError()
-            reason = END_ABORTED_BY_MODERATOR if moderator else END_ABORTED_BY_HOST
+            reason = EndReason.ABORTED_BY_MODERATOR if moderator else EndReason.ABORTED_BY_HOST
             return await self._end(loaded, reason, user_id)
 
     async def rejoin(self, game_id: int, user_id: int) -> GameView:
@@ -693,7 +690,7 @@ class GameService:
         self._schedule_changed()
         return updated
 
-    async def _end(self, loaded: _Loaded, reason: str, user_id: int) -> GameView:
+    async def _end(self, loaded: _Loaded, reason: EndReason, user_id: int) -> GameView:
         try:
             game = await self._store.end(
                 loaded.game.id, GameStatus.ABORTED, reason, user_id, self._now()

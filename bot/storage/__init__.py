@@ -4,6 +4,7 @@ from bot.storage.database import Database, StorageError
 from bot.storage.games import (
     ActionRow,
     ChannelBusyError,
+    EndReason,
     GameRow,
     GameStatus,
     GameStore,
@@ -22,6 +23,7 @@ __all__ = [
     "ActionRow",
     "ChannelBusyError",
     "Database",
+    "EndReason",
     "GameRow",
     "GameStatus",
     "GameStore",

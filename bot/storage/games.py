@@ -22,6 +22,15 @@ class GameStatus(StrEnum):
     ABORTED = "aborted"
 
 
+class EndReason(StrEnum):
+    """Why a game stopped (the games.end_reason column)."""
+
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    ABORTED_BY_HOST = "aborted-by-host"
+    ABORTED_BY_MODERATOR = "aborted-by-moderator"
+
+
 class StaleSeqError(Exception):
     """The game's sequence number moved on since it was read (optimistic concurrency)."""
 
@@ -367,7 +376,7 @@ class GameStore:
                     )
             if status is GameStatus.OVER:
                 await conn.execute(
-                    "UPDATE games SET end_reason = 'finished' WHERE id = ?", (game_id,)
+                    "UPDATE games SET end_reason = ? WHERE id = ?", (EndReason.FINISHED, game_id)
                 )
                 clock = TurnClock()
             if clock is not None:
@@ -377,7 +386,7 @@ class GameStore:
             return await _fetch_game(conn, game_id)
 
     async def end(
-        self, game_id: int, status: GameStatus, reason: str, ended_by: int | None, now: str
+        self, game_id: int, status: GameStatus, reason: EndReason, ended_by: int | None, now: str
     ) -> GameRow:
         """Close an open game (aborted or cancelled lobby); the row and its log are kept."""
         async with self._db.transaction() as conn:
