@@ -17,8 +17,10 @@ the machine runs); the worst wall-clock time is printed beside them. The last li
 
 Levels: random, easy, medium, hard (see `engine.ai`). `--variant rotate-after` plays R12;
 `--work N` and `--seconds S` replace hard's default budget (e.g. a reduced budget for long
-matches). The dice come from Python's `random.Random` seeded per deal, the AIs' seeds from
-`engine.ai.mix_seed(game seed, 3, action index)`, so a match replays exactly.
+matches). `--jobs N` plays N games at a time in separate processes (one per core): every game
+is seeded on its own, so the totals are exactly those of a one-process run. The dice come
+from Python's `random.Random` seeded per deal, the AIs' seeds from `engine.ai.mix_seed(game
+seed, 3, action index)`, so a match replays exactly.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.ai import LEVELS, Budget, make_player, mix_seed
@@ -66,6 +69,22 @@ class Tally:
     decisions: dict[str, int] = field(default_factory=dict)
     thinking: dict[str, float] = field(default_factory=dict)
 
+    def add(self, other: Tally) -> None:
+        """Add the games of `other` (played apart, e.g. in another process) to this tally."""
+        self.games += other.games
+        self.wins += other.wins
+        self.pairwise += other.pairwise
+        self.pairs += other.pairs
+        self.score_difference += other.score_difference
+        for level, worst in other.worst.items():
+            self.worst[level] = max(self.worst.get(level, 0.0), worst)
+        for level, worst in other.worst_wall.items():
+            self.worst_wall[level] = max(self.worst_wall.get(level, 0.0), worst)
+        for level, count in other.decisions.items():
+            self.decisions[level] = self.decisions.get(level, 0) + count
+        for level, seconds in other.thinking.items():
+            self.thinking[level] = self.thinking.get(level, 0.0) + seconds
+
     def time_decision(self, level: str, cpu: float, wall: float) -> None:
         """Note one decision's CPU time (of the deciding thread) and wall-clock time."""
         self.worst[level] = max(self.worst.get(level, 0.0), cpu)
@@ -86,6 +105,7 @@ class Match:
     variant: Variant
     budget: Budget | None
     progress: bool = False
+    jobs: int = 1
 
 
 def play_game(match: Match, seats: Sequence[Player], game_seed: int, tally: Tally) -> GameState:
@@ -132,15 +152,40 @@ def record_result(state: GameState, a_seat: int, tally: Tally) -> None:
     tally.score_difference += totals[a_seat] - sum(totals[o] for o in others) / len(others)
 
 
+def play_one(match: Match, game: int) -> Tally:
+    """Play game number `game` of the match (its deal, dice and A's seat follow from the
+    number) and return its tally alone."""
+    deal_index, a_seat = divmod(game, match.players)
+    a_player, b_player = make_player(match.a), make_player(match.b)
+    seats = [a_player if seat == a_seat else b_player for seat in range(match.players)]
+    tally = Tally()
+    state = play_game(match, seats, mix_seed(match.seed, deal_index), tally)
+    record_result(state, a_seat, tally)
+    return tally
+
+
+def _play_slice(match: Match, games: range) -> list[Tally]:
+    return [play_one(match, game) for game in games]
+
+
+def _game_tallies(match: Match) -> Iterator[Tally]:
+    """The tally of every game in order, played in `match.jobs` processes when more than one."""
+    if match.jobs <= 1:
+        for game in range(match.games):
+            yield play_one(match, game)
+        return
+    chunk = match.players
+    slices = [range(g, min(g + chunk, match.games)) for g in range(0, match.games, chunk)]
+    with ProcessPoolExecutor(max_workers=match.jobs) as pool:
+        for tallies in pool.map(_play_slice, [match] * len(slices), slices):
+            yield from tallies
+
+
 def run_match(match: Match) -> Tally:
     """Play the whole match and return A's tally."""
-    a_player, b_player = make_player(match.a), make_player(match.b)
     tally = Tally()
-    for game in range(match.games):
-        deal_index, a_seat = divmod(game, match.players)
-        seats = [a_player if seat == a_seat else b_player for seat in range(match.players)]
-        state = play_game(match, seats, mix_seed(match.seed, deal_index), tally)
-        record_result(state, a_seat, tally)
+    for game_tally in _game_tallies(match):
+        tally.add(game_tally)
         if match.progress:
             rate = 100 * tally.wins / tally.games
             print(f"game {tally.games}: {match.a} wins {rate:.1f}%", file=sys.stderr, flush=True)
@@ -202,9 +247,14 @@ def parse_args(argv: Sequence[str] | None) -> Match:
     )
     parser.add_argument("--seconds", type=float, help="hard's time cap per decision")
     parser.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games played at a time, in separate processes"
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     budget = None
     if args.work is not None or args.seconds is not None:
         budget = Budget(work=args.work, seconds=args.seconds)
@@ -217,6 +267,7 @@ def parse_args(argv: Sequence[str] | None) -> Match:
         Variant(args.variant),
         budget,
         args.progress,
+        args.jobs,
     )
 
 

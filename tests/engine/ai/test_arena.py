@@ -86,3 +86,23 @@ def test_the_report_for_four_players_gives_the_pairwise_rate(
     )
     out = capsys.readouterr().out
     assert "one easy against 3 x random" in out and "ahead of a random" in out
+
+
+def test_games_in_several_processes_add_up_to_the_one_process_result() -> None:
+    match = Match("easy", "random", 3, 5, 4, Variant.STANDARD, None)
+    alone = run_match(match)
+    shared = run_match(Match("easy", "random", 3, 5, 4, Variant.STANDARD, None, jobs=2))
+    assert (shared.games, shared.wins, shared.pairwise, shared.pairs) == (
+        alone.games,
+        alone.wins,
+        alone.pairwise,
+        alone.pairs,
+    )
+    assert shared.score_difference == pytest.approx(alone.score_difference)
+    assert shared.decisions == alone.decisions
+
+
+def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--a", "easy", "--b", "random", "--jobs", "0"])
+    assert "--jobs must be at least 1" in capsys.readouterr().err
