@@ -5,11 +5,13 @@
 
 - the scores as they stand (R11: dirhams plus visible squares);
 - the toll potential of every region (squared size, times the turns left to the owner's
-  rivals, as in `engine.ai.greedy`), weighted by `LEAF_WEIGHTS`: at a leaf, two turns ahead,
-  a region counts for more than in medium's one-turn appraisal (region 0.8 instead of 0.5,
-  measured in the arena against medium in 2 players: on the same 200 games 0.3 / 0.5 / 0.8
-  won 59.8 / 58.8 / 68.8%, on the first 100 of them 1.2 and 1.8 won 52.5 and 58% where 0.8
-  won 68.5%; over 400 games with seed 1, 0.8 won 62.8%);
+  rivals, as in `engine.ai.greedy`), weighted by `leaf_weights(players)`. In 2 players a
+  region counts for more at a leaf, two turns ahead, than in medium's one-turn appraisal
+  (region 0.8 instead of 0.5); in 3 and 4 players medium's weight is kept. Measured in the
+  arena against medium (`python -m engine.arena --a hard --b medium --players N`): 2 players,
+  the same 200 games, region 0.3 / 0.5 / 0.8 won 59.8 / 58.8 / 68.8% (on the first 100 of
+  them 1.2 and 1.8 won 52.5 and 58% where 0.8 won 68.5%), and 0.8 won 62.8% of 400 games
+  with seed 1; 4 players, 200 games with seed 1, 0.5 came first in 43.5% and 0.8 in 36.5%;
 - the toll the seat to move expects to pay from where Assam stands: with the standard rules it
   turns the way that costs it least, in the variant it must roll in Assam's facing (R12);
 - once the game is decided for the seat: the final margin plus `DECIDED` for a win (split
@@ -19,7 +21,7 @@
 
 from __future__ import annotations
 
-from engine.ai.greedy import GreedyWeights
+from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
 from engine.board import SQUARES, region_mask
 from engine.model import owner_of
@@ -30,12 +32,22 @@ from engine.state import GameState
 DECIDED = 100.0
 """Value of a won game (lost: minus this), on top of the score margin."""
 
-LEAF_WEIGHTS = GreedyWeights(region=0.8)
-"""Hard's leaf tuning: medium's weights with a heavier region potential (see above)."""
+DUEL_WEIGHTS = GreedyWeights(region=0.8)
+"""Hard's leaf tuning in 2 players: medium's weights with a heavier region potential."""
 
 
-def position_value(state: GameState, seat: int, tuning: GreedyWeights = LEAF_WEIGHTS) -> float:
-    """The value of `state` for `seat` (higher is better), on the scale of medium's values."""
+def leaf_weights(players: int) -> GreedyWeights:
+    """Hard's leaf tuning for a game of `players` (see the module docstring)."""
+    return DUEL_WEIGHTS if players == 2 else DEFAULT_WEIGHTS
+
+
+def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = None) -> float:
+    """The value of `state` for `seat` (higher is better), on the scale of medium's values.
+
+    `tuning`: the weights of the potential and exposure terms (default: `leaf_weights`).
+    """
+    if tuning is None:
+        tuning = leaf_weights(state.config.players)
     totals = [score.total for score in scores(state)]
     if state.outcome is not None or state.is_eliminated(seat):
         rivals = [other for other in range(state.config.players) if other != seat]

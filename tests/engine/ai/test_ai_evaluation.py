@@ -1,0 +1,46 @@
+"""Hard's leaf evaluation: its tuning per player count and what the region potential adds."""
+
+from __future__ import annotations
+
+from engine.ai.evaluation import DUEL_WEIGHTS, leaf_weights, position_value
+from engine.ai.greedy import DEFAULT_WEIGHTS
+from engine.state import GameState
+
+
+def test_two_players_weigh_regions_more_than_medium_and_more_players_keep_its_weights() -> None:
+    assert leaf_weights(2) == DUEL_WEIGHTS
+    assert DUEL_WEIGHTS.region > DEFAULT_WEIGHTS.region
+    assert DUEL_WEIGHTS.horizon == DEFAULT_WEIGHTS.horizon
+    assert leaf_weights(3) == leaf_weights(4) == DEFAULT_WEIGHTS
+
+
+def test_the_default_tuning_follows_the_player_count(positions: list[GameState]) -> None:
+    running = [p for p in positions if p.outcome is None and p.rugs_laid]
+    for players in (2, 3, 4):
+        sample = [p for p in running if p.players == players]
+        assert sample
+        for state in sample:
+            seat = state.to_move
+            assert seat is not None
+            assert position_value(state, seat) == position_value(state, seat, leaf_weights(players))
+
+
+def test_a_heavier_region_weight_favours_the_owner_of_a_big_region(
+    positions: list[GameState],
+) -> None:
+    """Two-player positions mid-game: the seat whose regions are worth more to it (by squared
+    size) gains from the heavier weight, its rival loses the same; a position without rugs
+    is valued the same under both."""
+    duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid > 4]
+    assert duels
+    moved = 0
+    for state in duels:
+        gain = [
+            position_value(state, seat, DUEL_WEIGHTS) - position_value(state, seat, DEFAULT_WEIGHTS)
+            for seat in (0, 1)
+        ]
+        assert abs(gain[0] + gain[1]) < 1e-9
+        moved += gain[0] != 0
+    assert moved
+    opening = next(p for p in positions if p.players == 2 and p.rugs_laid == 0)
+    assert position_value(opening, 0, DUEL_WEIGHTS) == position_value(opening, 0, DEFAULT_WEIGHTS)
