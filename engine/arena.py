@@ -31,7 +31,6 @@ import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.ai import LEVELS, Budget, make_player, mix_seed
@@ -174,6 +173,8 @@ def _game_tallies(match: Match) -> Iterator[Tally]:
         for game in range(match.games):
             yield play_one(match, game)
         return
+    from concurrent.futures import ProcessPoolExecutor  # only here: it loads multiprocessing
+
     chunk = match.players
     slices = [range(g, min(g + chunk, match.games)) for g in range(0, match.games, chunk)]
     with ProcessPoolExecutor(max_workers=match.jobs) as pool:
