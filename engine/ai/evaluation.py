@@ -17,20 +17,9 @@
 - once the game is decided for the seat: the final margin plus `DECIDED` for a win (split
   among shared winners) or minus `DECIDED` for a loss or an elimination, so that no estimate of
   a running game, however bad, looks worse than losing it.
-
-`duel_value(state, seat)` turns that value into the chance of winning a 2-player game, which
-is what hard's search maximises in a duel (`leaf_value`): the final margin is taken to be
-normally distributed around the value plus the edge of the seat to move (`MOVER_EDGE`), with
-a spread that narrows as the rugs run out (`MARGIN_SPREAD`). Both were measured by
-`python -m engine.ai.calibrate --games 4000 --seed 1` (medium against itself). Maximising the
-chance rather than the margin plays safe when ahead and takes risks when behind: a loss by
-one point counts like a loss by twenty.
 """
 
 from __future__ import annotations
-
-import itertools
-import math
 
 from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
@@ -45,37 +34,6 @@ DECIDED = 100.0
 
 DUEL_WEIGHTS = GreedyWeights(region=0.8)
 """Hard's leaf tuning in 2 players: medium's weights with a heavier region potential."""
-
-
-MOVER_EDGE = 3.5
-"""Points a duel's final margin exceeds `position_value` by, on average, for the seat about to
-move (measured: +1.0 at the first rugs, +3.2 to +4.0 from the 16th rug on)."""
-
-MARGIN_SPREAD: tuple[tuple[int, float], ...] = (
-    (0, 21.3),
-    (4, 21.2),
-    (8, 20.8),
-    (12, 20.3),
-    (16, 19.5),
-    (20, 18.6),
-    (24, 17.4),
-    (28, 15.9),
-    (32, 14.2),
-    (36, 12.0),
-    (40, 9.7),
-    (44, 6.2),
-    (48, 3.0),
-)
-"""(rugs laid, standard deviation of a duel's final margin around the value plus the edge),
-linear in between: per stage of 4 rugs as `python -m engine.ai.calibrate --games 4000 --seed 1`
-measures it (16,000 turn starts per stage), the last point narrowing it to the end."""
-
-WIN_TILT = 1e-3
-"""A small share of the normalised value kept beside the chance, so that a game won or lost
-for sure in every line is still played for the better margin."""
-
-Z_CAP = 8.0
-"""The normalised value counted at most (beyond it the chance is 0 or 1 in floating point)."""
 
 
 def leaf_weights(players: int) -> GreedyWeights:
@@ -103,32 +61,6 @@ def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = N
     if s.to_move >= 0 and s.phase in (ORIENT, ROLL):  # a roll is coming
         value += _exposure(s, weight, tuning)
     return value
-
-
-def leaf_value(state: GameState, seat: int) -> float:
-    """Hard's value of a leaf: `duel_value` in a 2-player game, else `position_value`."""
-    return duel_value(state, seat) if state.config.players == 2 else position_value(state, seat)
-
-
-def duel_value(state: GameState, seat: int) -> float:
-    """2 players: the chance that `seat` wins (shared first place: half), plus `WIN_TILT` times
-    the normalised value (capped at `Z_CAP`; a decided game counts the cap)."""
-    if state.outcome is not None or state.is_eliminated(seat):
-        winners = state.outcome.winners if state.outcome is not None else ()
-        if seat in winners:
-            return 1.0 / len(winners) + WIN_TILT * Z_CAP
-        return -WIN_TILT * Z_CAP
-    edge = MOVER_EDGE if state.to_move == seat else -MOVER_EDGE
-    z = (position_value(state, seat) + edge) / margin_spread(state.rugs_laid)
-    return 0.5 * math.erfc(-z / math.sqrt(2)) + WIN_TILT * max(-Z_CAP, min(Z_CAP, z))
-
-
-def margin_spread(rugs_laid: int) -> float:
-    """`MARGIN_SPREAD` at `rugs_laid`, interpolated linearly."""
-    for (low, low_spread), (high, high_spread) in itertools.pairwise(MARGIN_SPREAD):
-        if rugs_laid <= high:
-            return low_spread + (high_spread - low_spread) * (rugs_laid - low) / (high - low)
-    return MARGIN_SPREAD[-1][1]
 
 
 def _potential(s: FastState, weight: list[float], tuning: GreedyWeights) -> float:

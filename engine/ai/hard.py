@@ -11,9 +11,7 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
 - the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
   region potential (in 2 players weighted more heavily than in medium's one-turn appraisal:
   see `engine.ai.evaluation.leaf_weights`), the toll we then face on our own coming roll,
-  and a decided game (won, lost, or we are out) counted beyond any running one. In 2 players
-  that value is turned into our chance of winning (`engine.ai.evaluation.duel_value`), so the
-  search maximises the chance to win rather than the expected margin.
+  and a decided game (won, lost, or we are out) counted beyond any running one.
 
 Every state change goes through the checked engine (`engine.rules.apply`), so the search
 plays exactly the rules. Our rug options are widened step by step (the best rug at every
@@ -32,7 +30,7 @@ import time
 from dataclasses import dataclass
 
 from engine.ai.budget import Budget, Clock, Meter
-from engine.ai.evaluation import leaf_value
+from engine.ai.evaluation import position_value
 from engine.ai.greedy import Greedy
 from engine.ai.medium import MediumPlayer
 from engine.ai.player import Decision, best_index, check_decision_node
@@ -221,7 +219,7 @@ class _Search:
 
     def _leaf(self, state: GameState) -> float:
         self.leaves += 1
-        return leaf_value(state, self.seat)
+        return position_value(state, self.seat)
 
 
 def _greedy_rotation(state: GameState, seat: int) -> str:
