@@ -57,6 +57,9 @@ class GreedyWeights:
     """Loss per own square inside the next mover's reach (at most two per landing)."""
     elimination: float = 40.0
     """Value of a seat going out (R9), on top of the dirhams it pays."""
+    rival_region: float | None = None
+    """Hard's leaf only (`engine.ai.evaluation`): the potential weight of the rivals' colours
+    when it differs from `region` (None: the same)."""
 
 
 DEFAULT_WEIGHTS = GreedyWeights()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.ai.evaluation import DUEL_WEIGHTS, leaf_weights, position_value
-from engine.ai.greedy import DEFAULT_WEIGHTS
+from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.state import GameState
 
 
@@ -31,16 +31,33 @@ def test_a_heavier_region_weight_favours_the_owner_of_a_big_region(
     """Two-player positions mid-game: the seat whose regions are worth more to it (by squared
     size) gains from the heavier weight, its rival loses the same; a position without rugs
     is valued the same under both."""
+    heavier = GreedyWeights(region=DUEL_WEIGHTS.region)
     duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid > 4]
     assert duels
     moved = 0
     for state in duels:
         gain = [
-            position_value(state, seat, DUEL_WEIGHTS) - position_value(state, seat, DEFAULT_WEIGHTS)
+            position_value(state, seat, heavier) - position_value(state, seat, DEFAULT_WEIGHTS)
             for seat in (0, 1)
         ]
         assert abs(gain[0] + gain[1]) < 1e-9
         moved += gain[0] != 0
     assert moved
     opening = next(p for p in positions if p.players == 2 and p.rugs_laid == 0)
-    assert position_value(opening, 0, DUEL_WEIGHTS) == position_value(opening, 0, DEFAULT_WEIGHTS)
+    assert position_value(opening, 0, heavier) == position_value(opening, 0, DEFAULT_WEIGHTS)
+
+
+def test_in_a_duel_the_rivals_regions_weigh_less_than_ours(positions: list[GameState]) -> None:
+    """With the rival's potential weighed at `rival_region` instead of `region`, the value of
+    a running duel rises by the difference times the rival's potential, never falls."""
+    assert DUEL_WEIGHTS.rival_region is not None
+    assert DUEL_WEIGHTS.rival_region < DUEL_WEIGHTS.region
+    same = GreedyWeights(region=DUEL_WEIGHTS.region)
+    duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid > 4]
+    raised = 0
+    for state in duels:
+        for seat in (0, 1):
+            change = position_value(state, seat, DUEL_WEIGHTS) - position_value(state, seat, same)
+            assert change >= -1e-9
+            raised += change > 1e-9
+    assert raised > len(duels) // 2
