@@ -20,12 +20,15 @@ Levels: random, easy, medium, hard (see `engine.ai`). `--variant rotate-after` p
 matches). `--jobs N` plays N games at a time in separate processes (one per core): every game
 is seeded on its own, so the totals are exactly those of a one-process run. The dice come
 from Python's `random.Random` seeded per deal, the AIs' seeds from `engine.ai.mix_seed(game
-seed, 3, action index)`, so a match replays exactly.
+seed, 3, action index)`, so a match replays exactly. `--results FILE` writes every game's
+result as a JSON line, to compare two matches over the same games game by game.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import math
 import random
 import sys
@@ -105,6 +108,8 @@ class Match:
     budget: Budget | None
     progress: bool = False
     jobs: int = 1
+    results: str | None = None
+    """A file to write one JSON line per game to (see `game_line`), or None."""
 
 
 def play_game(match: Match, seats: Sequence[Player], game_seed: int, tally: Tally) -> GameState:
@@ -182,14 +187,37 @@ def _game_tallies(match: Match) -> Iterator[Tally]:
             yield from tallies
 
 
+def game_line(match: Match, game: int, tally: Tally) -> str:
+    """One game's result as a JSON line: its number, A's seat, A's win share, A's pairwise
+    share and score difference, so that two matches over the same games (e.g. two versions of
+    a level) can be compared game by game."""
+    return json.dumps(
+        {
+            "game": game,
+            "a_seat": game % match.players,
+            "win": tally.wins,
+            "pairwise": tally.pairwise / tally.pairs,
+            "score_difference": tally.score_difference,
+        }
+    )
+
+
 def run_match(match: Match) -> Tally:
-    """Play the whole match and return A's tally."""
+    """Play the whole match and return A's tally (writing `match.results` if asked)."""
     tally = Tally()
-    for game_tally in _game_tallies(match):
-        tally.add(game_tally)
-        if match.progress:
-            rate = 100 * tally.wins / tally.games
-            print(f"game {tally.games}: {match.a} wins {rate:.1f}%", file=sys.stderr, flush=True)
+    with contextlib.ExitStack() as stack:
+        results = None
+        if match.results is not None:
+            results = stack.enter_context(open(match.results, "w", encoding="utf-8"))
+        for game, game_tally in enumerate(_game_tallies(match)):
+            tally.add(game_tally)
+            if results is not None:
+                print(game_line(match, game, game_tally), file=results, flush=True)
+            if match.progress:
+                rate = 100 * tally.wins / tally.games
+                print(
+                    f"game {tally.games}: {match.a} wins {rate:.1f}%", file=sys.stderr, flush=True
+                )
     return tally
 
 
@@ -251,6 +279,9 @@ def parse_args(argv: Sequence[str] | None) -> Match:
     parser.add_argument(
         "--jobs", type=int, default=1, help="games played at a time, in separate processes"
     )
+    parser.add_argument(
+        "--results", metavar="FILE", help="write each game's result to FILE as a JSON line"
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -269,6 +300,7 @@ def parse_args(argv: Sequence[str] | None) -> Match:
         budget,
         args.progress,
         args.jobs,
+        args.results,
     )
 
 

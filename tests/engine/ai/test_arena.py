@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +108,20 @@ def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--a", "easy", "--b", "random", "--jobs", "0"])
     assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+def test_results_file_has_one_line_per_game_adding_up_to_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "games.jsonl"
+    argv = ["--a", "easy", "--b", "random", "--players", "2", "--games", "6", "--seed", "4"]
+    assert main([*argv, "--results", str(results)]) == 0
+    verdict = capsys.readouterr().out.splitlines()[-1]
+    lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    assert [line["game"] for line in lines] == list(range(6))
+    assert [line["a_seat"] for line in lines] == [0, 1, 0, 1, 0, 1]
+    wins = sum(line["win"] for line in lines)
+    assert f"easy wins {100 * wins / 6:.1f}%" in verdict
+    assert all(line["pairwise"] == line["win"] for line in lines)  # 2 players: the same
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == verdict  # writing changes nothing
