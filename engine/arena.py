@@ -287,6 +287,12 @@ def parse_args(argv: Sequence[str] | None) -> Match:
         parser.error("--games must be at least 1")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.results is not None:
+        try:
+            with open(args.results, "w", encoding="utf-8"):
+                pass
+        except OSError as error:
+            parser.error(f"--results: cannot write {args.results}: {error.strerror}")
     budget = None
     if args.work is not None or args.seconds is not None:
         budget = Budget(work=args.work, seconds=args.seconds)

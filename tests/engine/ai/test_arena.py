@@ -125,3 +125,14 @@ def test_results_file_has_one_line_per_game_adding_up_to_the_report(
     assert all(line["pairwise"] == line["win"] for line in lines)  # 2 players: the same
     assert main(argv) == 0
     assert capsys.readouterr().out.splitlines()[-1] == verdict  # writing changes nothing
+
+
+def test_an_unwritable_results_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-such-folder" / "games.jsonl"
+    with pytest.raises(SystemExit) as stopped:
+        main(["--a", "easy", "--b", "random", "--games", "2", "--results", str(missing)])
+    assert stopped.value.code == 2
+    assert "--results: cannot write" in capsys.readouterr().err
+    assert not missing.parent.exists()
