@@ -109,29 +109,34 @@ def test_elsewhere_it_is_the_position_value(positions: list[GameState]) -> None:
         assert next_turn_value(state, seat) == position_value(state, seat)
 
 
-def test_hard_looks_a_turn_further_when_choosing_a_rug_in_a_duel(
+def _busy_duel(positions: list[GameState]) -> GameState:
+    return max(
+        (
+            p
+            for p in positions
+            if p.players == 2 and p.variant is Variant.STANDARD and p.phase is Phase.ORIENT
+        ),
+        key=lambda p: (len(legal_actions(p)), p.rugs_laid > 6, -abs(p.rugs_laid - 20)),
+    )
+
+
+def test_hard_searches_its_best_rugs_again_one_turn_deeper(
     positions: list[GameState], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """2 players: every leaf of a rug (or rotation) choice is searched one turn further; a
-    choice of facing, and games of 3 or 4, keep the two-turn leaves."""
-    calls: list[GameState] = []
-
-    def counted(state: GameState, seat: int) -> float:
-        calls.append(state)
-        return next_turn_value(state, seat)
-
-    monkeypatch.setattr(hard_module, "next_turn_value", counted)
-    budget = Budget(work=40)
-    seen = {True: 0, False: 0}
-    for state in positions:
-        if state.outcome is not None or state.to_move is None:
-            continue
-        calls.clear()
-        decision = HardPlayer().decide(state, seed=2, budget=budget)
-        deep = state.players == 2 and state.phase is not Phase.ORIENT
-        seen[deep] += 1
-        if deep and decision.work:
-            assert len(calls) == decision.evaluations, (state.players, state.phase)
-        elif not deep:
-            assert not calls, (state.players, state.phase)
-    assert seen[True] > 10 and seen[False] > 10
+    """At a 2-player choice of facing, the two-turn search is followed by rounds that search
+    the best rugs of every die face again with `next_turn_value` at the leaves; a round that
+    does not fit the budget is not used, so every facing is valued at the same depth."""
+    state = _busy_duel(positions)
+    ample = Budget(work=10_000)
+    monkeypatch.setattr(hard_module, "REFINED_OPTIONS", 0)
+    two_turns = HardPlayer().decide(state, seed=1, budget=ample)
+    monkeypatch.setattr(hard_module, "REFINED_OPTIONS", 2)
+    cut = HardPlayer().decide(state, seed=1, budget=Budget(work=two_turns.work + 5))
+    assert cut.work == two_turns.work + 5
+    assert cut.values == two_turns.values
+    one_round = HardPlayer().decide(state, seed=1, budget=Budget(work=two_turns.work + 12))
+    deeper = HardPlayer().decide(state, seed=1, budget=ample)
+    assert two_turns.work < one_round.work < deeper.work <= two_turns.work + 24
+    assert one_round.values != two_turns.values
+    assert deeper.values != one_round.values
+    assert all(value < 1e9 for _, value in deeper.values)
