@@ -65,7 +65,7 @@ class GreedyWeights:
 DEFAULT_WEIGHTS = GreedyWeights()
 
 
-def regions_square_sum(mask: int, seeds: int) -> int:
+def _regions_square_sum(mask: int, seeds: int) -> int:
     """Sum of squared sizes of the distinct regions of `mask` that meet `seeds`."""
     total = 0
     todo = mask & seeds
@@ -77,7 +77,7 @@ def regions_square_sum(mask: int, seeds: int) -> int:
     return total
 
 
-def region_table(s: FastState) -> tuple[list[int], list[int]]:
+def _region_table(s: FastState) -> tuple[list[int], list[int]]:
     """Per square: the mask and size of its region on the board as it is (0 when empty)."""
     region = [0] * SQUARES
     size = [0] * SQUARES
@@ -114,7 +114,7 @@ class Greedy:
         )
         self.potential = tuning.region * min(rival_turns, tuning.horizon) / SQUARES
         self.evaluations = 0
-        self.base_region, self.base_size = region_table(s)
+        self.base_region, self.base_size = _region_table(s)
         self.best_at: dict[int, tuple[float, int]] = {}
         self.dirty = 0
         """Squares whose regions may differ from the base tables (around a rug being tried)."""
@@ -218,14 +218,14 @@ class Greedy:
         reach = NEAR[a] | NEAR[b]
         before = after = 0.0
         if potential:
-            before = regions_square_sum(masks[color], reach) * weight[seat]
+            before = _regions_square_sum(masks[color], reach) * weight[seat]
             for old, q in covered:
                 before += region_mask(masks[old], q).bit_count() ** 2 * weight[self.payee_of[old]]
         saved = lay(s, a, b, color)
         if potential:
             after = region_mask(masks[color], a).bit_count() ** 2 * weight[seat]
             for old, q in covered:
-                after += regions_square_sum(masks[old], NEAR[q]) * weight[self.payee_of[old]]
+                after += _regions_square_sum(masks[old], NEAR[q]) * weight[self.payee_of[old]]
         self.dirty = reach
         handover, _ = self.handover_value(square, facing, s.rotate_after, own_mask(s, seat))
         self.dirty = 0

@@ -1,5 +1,4 @@
-"""Hard: expectimax over the die, two turns deep (three in 2 players), with a model of the
-next mover.
+"""Hard: expectimax over the die, two turns deep, with a model of the next mover.
 
 The search looks at our whole turn and the next mover's whole turn, exactly over the die:
 
@@ -12,36 +11,27 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
 - the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
   region potential (in 2 players weighted more heavily than in medium's one-turn appraisal:
   see `engine.ai.evaluation.leaf_weights`), the toll we then face on our own coming roll,
-  and a decided game (won, lost, or we are out) counted beyond any running one;
-- in 2 players the leaves look one turn further: our own coming turn is searched exactly
-  (every facing, die face and rug, `engine.ai.lookahead.next_turn_value`) and its ends are
-  scored as above with the rival to move. When we choose a rug (or, in the variant, a
-  rotation) every leaf is searched so; when we choose a facing, the two-turn search runs
-  first and then the two best rugs of every die face are searched again with the deeper
-  leaves (`REFINED_OPTIONS`, in whole rounds, so every facing is valued at the same depth).
-  Measured against medium over the same 200 games (seed 2): 64.5% won instead of 56.8%
-  with the deeper leaves when choosing a rug alone (see the README's AI strength table).
+  and a decided game (won, lost, or we are out) counted beyond any running one.
 
 Every state change goes through the checked engine (`engine.rules.apply`), so the search
 plays exactly the rules. Our rug options are widened step by step (the best rug at every
 landing, then the second best, ...) until all are searched or the budget runs out; the work
 unit is one simulated turn of the next mover. The default budget searches every option in
-most positions and stops by 0.9 s of CPU time in the rest. With a work budget the decision
-depends only on state and seed (a time budget is a safety cap checked between nodes). Ties
-are broken by the seeded generator. Hidden information stays hidden: the search sees the
-2-player piles only as far as they are revealed (R2; see `public_view`), so the next mover is
-assumed to lay the colour it holds more of.
+most positions and stops by 0.9 s in the rest. With a work budget the decision depends only
+on state and seed (a time budget is a safety cap checked between nodes). Ties are broken by
+the seeded generator. Hidden information stays hidden: the search sees the 2-player piles
+only as far as they are revealed (R2; see `public_view`), so the next mover is assumed to lay
+the colour it holds more of.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.ai.budget import Budget, Clock, Meter
 from engine.ai.evaluation import position_value
 from engine.ai.greedy import Greedy
-from engine.ai.lookahead import next_turn_value
 from engine.ai.medium import MediumPlayer
 from engine.ai.player import Decision, best_index, check_decision_node
 from engine.ai.prng import SplitMix64
@@ -51,12 +41,8 @@ from engine.playout import from_state
 from engine.rules import ORIENT_ACTIONS, ROTATE_ACTIONS, apply, placement_notation
 from engine.state import GameState
 
-DEFAULT_BUDGET = Budget(work=200, seconds=0.9)
-"""Hard's default: at most 200 simulated rival turns and 0.9 s of CPU time per decision."""
-
-REFINED_OPTIONS = 2
-"""In 2 players, at a choice of facing: how many of our best rugs per die face are searched
-again with our following turn (`engine.ai.lookahead`) after the two-turn search."""
+DEFAULT_BUDGET = Budget(work=160, seconds=0.9)
+"""Hard's default: at most 160 simulated rival turns and 0.9 s of CPU time per decision."""
 
 
 @dataclass
@@ -72,8 +58,6 @@ class _Branch:
     state: GameState
     options: list[str]
     values: list[float]
-    deeper: list[float] = field(default_factory=list)
-    """Values of the best options searched again one turn deeper (`_Search.refine`)."""
 
 
 class HardPlayer:
@@ -88,11 +72,8 @@ class HardPlayer:
         seat = check_decision_node(state)
         if budget is None or (budget.work is None and budget.seconds is None):
             budget = DEFAULT_BUDGET
-        rotate_after = state.variant is Variant.ROTATE_AFTER
-        search = _Search(seat, Meter(budget, self.clock), rotate_after)
+        search = _Search(seat, Meter(budget, self.clock), state.variant is Variant.ROTATE_AFTER)
         view = public_view(state, seat)
-        duel = view.config.players == 2
-        search.deep = duel and view.phase is not Phase.ORIENT
         if view.phase is Phase.ROTATE:
             actions = list(ROTATE_ACTIONS)
             branches = [[_Branch(1.0, apply(view, action)[0], [], [])] for action in actions]
@@ -106,8 +87,6 @@ class HardPlayer:
             fallback = MediumPlayer().decide(state, seed)
             return Decision(fallback.action, self.level, values=fallback.values)
         values = search.run(branches, view.phase is Phase.PLACE)
-        if duel and view.phase is Phase.ORIENT:
-            values = search.refine(branches, values)
         choice = best_index(values, SplitMix64(seed))
         return Decision(
             actions[choice],
@@ -156,9 +135,6 @@ class _Search:
         self.option_cost = 2 if rotate_after else 1
         """Rival turns simulated per rug option: one per rotation of ours in the variant."""
         self.leaves = 0
-        self.deep = False
-        """Whether leaves search our following turn (`next_turn_value`) or are scored as they
-        stand (`position_value`)."""
 
     # -- our turn --------------------------------------------------------------------------
 
@@ -208,33 +184,6 @@ class _Search:
             return branch.values + [float("-inf")] * unsearched
         return [sum(b.odds * max(b.values) for b in faces) for faces in branches]
 
-    def refine(self, branches: list[list[_Branch]], values: list[float]) -> list[float]:
-        """Search the best rugs of every die face again, with leaves one turn deeper.
-
-        Round k searches the k-th best rug (by the two-turn values) of every branch; the
-        values of the facings are replaced only by complete rounds, so that every facing is
-        valued at the same depth. Returns `values` if not even one round fits the budget.
-        """
-        self.deep = True
-        for k in range(REFINED_OPTIONS):
-            round_started = False
-            for faces in branches:
-                for branch in faces:
-                    if k >= len(branch.options):
-                        continue
-                    if not self.meter.affords(self.option_cost):
-                        return values
-                    ranked = sorted(range(len(branch.values)), key=lambda i: -branch.values[i])
-                    if k >= len(ranked):
-                        continue
-                    laid = apply(branch.state, branch.options[ranked[k]])[0]
-                    branch.deeper.append(self.after_turn(laid))
-                    round_started = True
-            if not round_started:
-                break
-            values = [sum(b.odds * max(b.deeper or b.values) for b in faces) for faces in branches]
-        return values
-
     def after_turn(self, state: GameState) -> float:
         """Value once our rug is down: our rotation (variant), then the next mover's turn."""
         if state.phase is Phase.ROTATE and state.to_move == self.seat:
@@ -270,8 +219,6 @@ class _Search:
 
     def _leaf(self, state: GameState) -> float:
         self.leaves += 1
-        if self.deep:
-            return next_turn_value(state, self.seat)
         return position_value(state, self.seat)
 
 
