@@ -156,10 +156,16 @@ def record_result(state: GameState, a_seat: int, tally: Tally) -> None:
     tally.score_difference += totals[a_seat] - sum(totals[o] for o in others) / len(others)
 
 
+def deal_and_seat(match: Match, game: int) -> tuple[int, int]:
+    """Which deal game number `game` plays and A's seat in it (sets of `players` games share a
+    deal, A in every seat in turn)."""
+    return divmod(game, match.players)
+
+
 def play_one(match: Match, game: int) -> Tally:
     """Play game number `game` of the match (its deal, dice and A's seat follow from the
     number) and return its tally alone."""
-    deal_index, a_seat = divmod(game, match.players)
+    deal_index, a_seat = deal_and_seat(match, game)
     a_player, b_player = make_player(match.a), make_player(match.b)
     seats = [a_player if seat == a_seat else b_player for seat in range(match.players)]
     tally = Tally()
@@ -194,7 +200,7 @@ def game_line(match: Match, game: int, tally: Tally) -> str:
     return json.dumps(
         {
             "game": game,
-            "a_seat": game % match.players,
+            "a_seat": deal_and_seat(match, game)[1],
             "win": tally.wins,
             "pairwise": tally.pairwise / tally.pairs,
             "score_difference": tally.score_difference,
