@@ -10,8 +10,9 @@ Levels (each a module with its own docstring):
   risk of being covered; each orientation is judged by the best rug that can follow it.
 - `hard` (`engine.ai.hard.HardPlayer`): expectimax over the exact die, two turns deep: all of
   its own options (orientation, every die face, its rugs best first, rotation), then the next
-  mover's turn as medium would play it, then a leaf evaluation (scores, region potential, the
-  toll it faces next, a win bonus). It widens its rug options until the budget is spent.
+  mover's turn as medium would play it (in 2 players over each colour it may draw), then a
+  leaf evaluation (scores, region potential, the toll it faces next, a win bonus). It widens
+  its rug options until the budget is spent.
 
 Entry point: `choose_action(state, level, seed, budget=None) -> str` at any decision node
 (ORIENT, PLACE, ROTATE; never at a die roll). The same state, level, seed and work budget give
@@ -55,8 +56,8 @@ def choose_action(state: GameState, level: str, seed: int, budget: Budget | None
     """The action (notation) a `level` player picks for the seat to move.
 
     `seed` makes the choice reproducible (derive it from the game seed and the action index,
-    e.g. with `mix_seed`). `budget` limits hard's search (default `DEFAULT_BUDGET`: 160 nodes,
-    at most 0.9 s); the other levels do a small fixed amount of work. Raises
+    e.g. with `mix_seed`). `budget` limits hard's search (default `DEFAULT_BUDGET`: 320 nodes,
+    at most 0.85 s); the other levels do a small fixed amount of work. Raises
     NotADecisionError at a die roll or when the game is over.
     """
     return decide(state, level, seed, budget).action

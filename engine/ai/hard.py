@@ -7,7 +7,9 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
   best first by medium's appraisal, and (variant R12) both ways of rotating Assam after it;
 - the next mover's turn: played as `medium` would play it (its choice of facing, then for
   every die face its toll and its best rug, and in the variant its rotation): a greedy rival
-  is what a human opponent also resembles more than a perfect one;
+  is what a human opponent also resembles more than a perfect one. In 2 players the colour it
+  lays is a chance node too: its top rug is hidden until its turn (R2), so the search weighs
+  each colour it still holds by its share of its pile (`pile_tops`);
 - the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
   region potential (in 2 players weighted more heavily than in medium's one-turn appraisal:
   see `engine.ai.evaluation.leaf_weights`), the toll we then face on our own coming roll,
@@ -16,12 +18,11 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
 Every state change goes through the checked engine (`engine.rules.apply`), so the search
 plays exactly the rules. Our rug options are widened step by step (the best rug at every
 landing, then the second best, ...) until all are searched or the budget runs out; the work
-unit is one simulated turn of the next mover. The default budget searches every option in
-most positions and stops by 0.9 s in the rest. With a work budget the decision depends only
-on state and seed (a time budget is a safety cap checked between nodes). Ties are broken by
-the seeded generator. Hidden information stays hidden: the search sees the 2-player piles
-only as far as they are revealed (R2; see `public_view`), so the next mover is assumed to lay
-the colour it holds more of.
+unit is one simulated turn of the next mover (with one colour). The default budget searches
+every option in most positions and stops by 0.85 s in the rest. With a work budget
+the decision depends only on state and seed (a time budget is a safety cap checked between
+nodes). Ties are broken by the seeded generator. Hidden information stays hidden: the search
+sees the 2-player piles only as far as they are revealed (R2; see `public_view`).
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ from engine.playout import from_state
 from engine.rules import ORIENT_ACTIONS, ROTATE_ACTIONS, apply, placement_notation
 from engine.state import GameState
 
-DEFAULT_BUDGET = Budget(work=160, seconds=0.9)
-"""Hard's default: at most 160 simulated rival turns and 0.9 s of CPU time per decision."""
+DEFAULT_BUDGET = Budget(work=320, seconds=0.85)
+"""Hard's default: at most 320 simulated rival turns and 0.85 s of CPU time per decision."""
 
 
 @dataclass
@@ -61,7 +62,7 @@ class _Branch:
 
 
 class HardPlayer:
-    """The `hard` level: expectimax over the die with a greedy model of the next mover."""
+    """The `hard` level: expectimax over the die with a greedy model of the other players."""
 
     level = "hard"
 
@@ -72,8 +73,8 @@ class HardPlayer:
         seat = check_decision_node(state)
         if budget is None or (budget.work is None and budget.seconds is None):
             budget = DEFAULT_BUDGET
-        search = _Search(seat, Meter(budget, self.clock), state.variant is Variant.ROTATE_AFTER)
         view = public_view(state, seat)
+        search = _Search(seat, Meter(budget, self.clock), view)
         if view.phase is Phase.ROTATE:
             actions = list(ROTATE_ACTIONS)
             branches = [[_Branch(1.0, apply(view, action)[0], [], [])] for action in actions]
@@ -116,6 +117,13 @@ def public_view(state: GameState, seat: int) -> GameState:
     return state._replace(piles=tuple(piles))
 
 
+def _rival_tops(view: GameState, seat: int) -> int:
+    """How many colours the next mover may lay (the chance node of `pile_tops`)."""
+    if view.piles is None:
+        return 1
+    return max(1, len(set(view.piles[1 - seat])))
+
+
 def _ranked_placements(state: GameState, seat: int) -> list[str]:
     """Our legal rugs at a PLACE state, best first by medium's appraisal."""
     s = from_state(state)
@@ -129,11 +137,14 @@ def _ranked_placements(state: GameState, seat: int) -> list[str]:
 class _Search:
     """The expectimax of one decision, counting rival turns on `meter`."""
 
-    def __init__(self, seat: int, meter: Meter, rotate_after: bool) -> None:
+    def __init__(self, seat: int, meter: Meter, view: GameState) -> None:
         self.seat = seat
         self.meter = meter
-        self.option_cost = 2 if rotate_after else 1
-        """Rival turns simulated per rug option: one per rotation of ours in the variant."""
+        self.tops = _rival_tops(view, seat)
+        """Colours the rival may lay next (2 players, see `pile_tops`); 1 otherwise."""
+        self.option_cost = (2 if view.variant is Variant.ROTATE_AFTER else 1) * self.tops
+        """Rival turns simulated per rug option: one per rotation of ours in the variant, and
+        one per colour the rival may lay."""
         self.leaves = 0
 
     # -- our turn --------------------------------------------------------------------------
@@ -193,33 +204,70 @@ class _Search:
     # -- the next mover's turn, as medium plays it -----------------------------------------
 
     def rival_turn(self, state: GameState) -> float:
-        """Expected value after the next mover's turn, played greedily, over the die."""
+        """Expected value after the next mover's turn, played greedily, over its hidden top
+        rug (2 players) and the die."""
         if state.outcome is not None or state.to_move == self.seat:
             return self._leaf(state)
-        self.meter.spend()
-        mover = state.to_move
-        assert mover is not None
-        s = from_state(state)
-        greedy = Greedy(s, mover)
-        if state.phase is Phase.ORIENT:
-            poses = [s.assam * 4 + ((s.facing + turn) & 3) for turn in ORIENT_TURNS]
-            choice = max(range(3), key=lambda k: greedy.orientation_value(poses[k]))
-            state = apply(state, ORIENT_ACTIONS[choice])[0]
-        total = 0.0
-        for face, odds in DIE_ODDS:
-            rolled = apply(state, f"D{face}")[0]
-            if rolled.phase is Phase.PLACE:
-                _, index = greedy.best_placement(rolled.assam, int(rolled.facing))
-                a, b = legal_placements(s, rolled.assam)[index]
-                rolled = apply(rolled, placement_notation(a, b))[0]
-                if rolled.phase is Phase.ROTATE:
-                    rolled = apply(rolled, _greedy_rotation(rolled, mover))[0]
-            total += odds * self._leaf(rolled)
-        return total
+        tops = pile_tops(state)
+        self.meter.spend(len(tops))
+        return sum(
+            chance * odds * self._leaf(after)
+            for chance, top in tops
+            for odds, after in greedy_turn(top)
+        )
 
     def _leaf(self, state: GameState) -> float:
         self.leaves += 1
         return position_value(state, self.seat)
+
+
+def pile_tops(state: GameState) -> list[tuple[float, GameState]]:
+    """The colours the seat to move may find on top of its 2-player pile (hidden until its
+    turn, R2), each with its chance, as states with that colour on top and the rest of the pile
+    in canonical order; [(1.0, state)] when there is no choice."""
+    mover = state.to_move
+    if state.piles is None or mover is None:
+        return [(1.0, state)]
+    pile = state.piles[mover]
+    colors = sorted(set(pile))
+    if len(colors) < 2:
+        return [(1.0, state)]
+    tops = []
+    for color in colors:
+        rest = list(pile)
+        rest.remove(color)
+        rest.sort(key=lambda other: (-rest.count(other), other))
+        piles = list(state.piles)
+        piles[mover] = (color, *rest)
+        tops.append((pile.count(color) / len(pile), state._replace(piles=tuple(piles))))
+    return tops
+
+
+def greedy_turn(state: GameState) -> list[tuple[float, GameState]]:
+    """The turn of the seat to move as `medium` plays it: (probability, state after) per die face.
+
+    From ORIENT (standard rules) it turns Assam the way medium would, then for every die face
+    pays, lays medium's best rug and, in the variant, rotates as medium would (R12).
+    """
+    mover = state.to_move
+    assert mover is not None
+    s = from_state(state)
+    greedy = Greedy(s, mover)
+    if state.phase is Phase.ORIENT:
+        poses = [s.assam * 4 + ((s.facing + turn) & 3) for turn in ORIENT_TURNS]
+        choice = max(range(3), key=lambda k: greedy.orientation_value(poses[k]))
+        state = apply(state, ORIENT_ACTIONS[choice])[0]
+    outcomes = []
+    for face, odds in DIE_ODDS:
+        rolled = apply(state, f"D{face}")[0]
+        if rolled.phase is Phase.PLACE:
+            _, index = greedy.best_placement(rolled.assam, int(rolled.facing))
+            a, b = legal_placements(s, rolled.assam)[index]
+            rolled = apply(rolled, placement_notation(a, b))[0]
+            if rolled.phase is Phase.ROTATE:
+                rolled = apply(rolled, _greedy_rotation(rolled, mover))[0]
+        outcomes.append((odds, rolled))
+    return outcomes
 
 
 def _greedy_rotation(state: GameState, seat: int) -> str:

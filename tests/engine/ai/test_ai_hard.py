@@ -1,0 +1,174 @@
+"""Hard's search: the greedy turn it simulates for the next mover, over its hidden colour."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import apply, legal_actions
+from engine.ai import Budget, HardPlayer
+from engine.ai.evaluation import position_value
+from engine.ai.hard import greedy_turn, pile_tops, public_view
+from engine.ai.medium import appraise
+from engine.ai.tactics import DIE_ODDS
+from engine.model import Phase, Variant
+from engine.rules import ROTATE_ACTIONS
+from engine.state import GameState
+from tests.engine.ai.conftest import random_game
+
+UNLIMITED = Budget(work=100_000)
+"""A work budget that never binds (and no time cap), so every option is searched."""
+
+
+def _medium_choice(state: GameState) -> str:
+    """Medium's action, its first best by value (the search breaks ties the same way)."""
+    actions, values, _ = appraise(state)
+    return actions[values.index(max(values))]
+
+
+def _medium_turn(state: GameState) -> list[tuple[float, GameState]]:
+    """The mover's turn with every decision made by `medium`'s appraisal, per die face."""
+    mover = state.to_move
+    if state.phase is Phase.ORIENT:
+        state = apply(state, _medium_choice(state))[0]
+    outcomes = []
+    for face, odds in DIE_ODDS:
+        after = apply(state, f"D{face}")[0]
+        while after.to_move == mover and after.phase in (Phase.PLACE, Phase.ROTATE):
+            after = apply(after, _medium_choice(after))[0]
+        outcomes.append((odds, after))
+    return outcomes
+
+
+def _with_top(state: GameState, seat: int, color: int) -> GameState:
+    """`state` with one rug of `color` moved to the top of `seat`'s pile."""
+    assert state.piles is not None
+    pile = list(state.piles[seat])
+    pile.remove(color)
+    piles = list(state.piles)
+    piles[seat] = (color, *pile)
+    return state._replace(piles=tuple(piles))
+
+
+def _value_after(state: GameState, seat: int) -> float:
+    """Our rug is down in `state`: our best rotation (variant), then the rival's medium turn
+    with each colour it may draw (by its share of the pile) and each die face."""
+    if state.phase is Phase.ROTATE and state.to_move == seat:
+        return max(_value_after(apply(state, a)[0], seat) for a in ROTATE_ACTIONS)
+    if state.outcome is not None or state.to_move == seat:
+        return position_value(state, seat)
+    rival = state.to_move
+    assert rival is not None and state.piles is not None
+    pile = state.piles[rival]
+    total = 0.0
+    for color in sorted(set(pile)):
+        chance = pile.count(color) / len(pile)
+        for odds, after in _medium_turn(_with_top(state, rival, color)):
+            total += chance * odds * position_value(after, seat)
+    return total
+
+
+def _uneven(state: GameState) -> bool:
+    """A 2-player state whose next mover's rival holds both colours in unequal numbers."""
+    if state.players != 2 or state.piles is None or state.to_move is None:
+        return False
+    pile = state.piles[1 - state.to_move]
+    counts = sorted(pile.count(color) for color in set(pile))
+    return len(counts) == 2 and counts[0] != counts[1]
+
+
+def _duel_positions(phase: Phase) -> list[GameState]:
+    """2-player decision states of `phase`, both variants, where the rival's two colours are
+    left in unequal numbers (so their chances differ)."""
+    found = [
+        state
+        for variant in Variant
+        for seed in (5, 6)
+        for state in random_game(2, variant, seed)[20:-6:9]
+        if state.phase is phase and _uneven(state)
+    ]
+    assert {p.variant for p in found} == (
+        {Variant.ROTATE_AFTER} if phase is Phase.ROTATE else set(Variant)
+    )
+    return found
+
+
+def test_greedy_turn_plays_medium_s_best_choices(positions: list[GameState]) -> None:
+    starts = [p for p in positions if p.phase is Phase.ORIENT and p.outcome is None][::3]
+    starts += [p for p in positions if p.phase is Phase.ROLL][:4]
+    assert starts
+    for state in starts:
+        mover = state.to_move
+        outcomes = greedy_turn(state)
+        assert [odds for odds, _ in outcomes] == [odds for _, odds in DIE_ODDS]
+        for _, after in outcomes:
+            replay = state
+            for action in after.history[len(state.history) :]:
+                if replay.to_move == mover and replay.phase is not Phase.ROLL:
+                    actions, values, _ = appraise(replay)
+                    assert values[actions.index(action)] == max(values), (action, replay.phase)
+                replay = apply(replay, action)[0]
+            assert replay == after
+            assert after.to_move != mover or after.outcome is not None
+
+
+def test_pile_tops_weigh_each_colour_by_its_share() -> None:
+    state = _duel_positions(Phase.PLACE)[0]
+    rival = 1 - (state.to_move or 0)
+    before_rival = state._replace(to_move=rival)
+    tops = pile_tops(before_rival)
+    assert before_rival.piles is not None
+    pile = before_rival.piles[rival]
+    assert sum(chance for chance, _ in tops) == pytest.approx(1.0)
+    assert len(tops) == 2
+    assert tops[0][0] != tops[1][0]
+    for chance, top in tops:
+        assert top.piles is not None
+        assert sorted(top.piles[rival]) == sorted(pile)
+        assert top.piles[1 - rival] == before_rival.piles[1 - rival]
+        assert chance == pile.count(top.piles[rival][0]) / len(pile)
+    assert {top.piles[rival][0] for _, top in tops if top.piles} == set(pile)
+
+
+def test_no_chance_without_a_choice_of_colour(positions: list[GameState]) -> None:
+    four = next(p for p in positions if p.players == 4)
+    assert pile_tops(four) == [(1.0, four)]
+    duel = _duel_positions(Phase.PLACE)[0]
+    assert duel.piles is not None
+    seat = duel.to_move
+    assert seat is not None
+    one_colour = tuple(duel.piles[seat][0] for _ in duel.piles[seat])
+    piles = tuple(one_colour if s == seat else pile for s, pile in enumerate(duel.piles))
+    single = duel._replace(piles=piles)
+    assert pile_tops(single) == [(1.0, single)]
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_rug_values_are_the_expectimax_over_the_rival_s_colour_and_the_die(
+    variant: Variant,
+) -> None:
+    state = next(p for p in _duel_positions(Phase.PLACE) if p.variant is variant)
+    seat = state.to_move
+    assert seat is not None
+    decision = HardPlayer().decide(state, seed=1, budget=UNLIMITED)
+    assert len(decision.values) == len(legal_actions(state))
+    view = public_view(state, seat)
+    for action, value in decision.values:
+        assert value == pytest.approx(_value_after(apply(view, action)[0], seat), abs=1e-9)
+    assert dict(decision.values)[decision.action] == max(v for _, v in decision.values)
+
+
+def test_rotation_values_in_the_variant() -> None:
+    state = _duel_positions(Phase.ROTATE)[0]
+    seat = state.to_move
+    assert seat is not None
+    decision = HardPlayer().decide(state, seed=5, budget=UNLIMITED)
+    view = public_view(state, seat)
+    for action, value in decision.values:
+        assert value == pytest.approx(_value_after(apply(view, action)[0], seat), abs=1e-9)
+
+
+def test_each_colour_is_one_unit_of_work() -> None:
+    state = _duel_positions(Phase.PLACE)[0]
+    rugs = len(legal_actions(state)) * (2 if state.variant is Variant.ROTATE_AFTER else 1)
+    decision = HardPlayer().decide(state, seed=3, budget=UNLIMITED)
+    assert decision.work == 2 * rugs
