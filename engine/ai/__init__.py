@@ -56,8 +56,8 @@ def choose_action(state: GameState, level: str, seed: int, budget: Budget | None
     """The action (notation) a `level` player picks for the seat to move.
 
     `seed` makes the choice reproducible (derive it from the game seed and the action index,
-    e.g. with `mix_seed`). `budget` limits hard's search (default `DEFAULT_BUDGET`: 320 nodes,
-    at most 0.85 s); the other levels do a small fixed amount of work. Raises
+    e.g. with `mix_seed`). `budget` limits hard's search (default `DEFAULT_BUDGET`: 160 nodes,
+    at most 0.9 s); the other levels do a small fixed amount of work. Raises
     NotADecisionError at a die roll or when the game is over.
     """
     return decide(state, level, seed, budget).action

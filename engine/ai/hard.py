@@ -18,8 +18,8 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
 Every state change goes through the checked engine (`engine.rules.apply`), so the search
 plays exactly the rules. Our rug options are widened step by step (the best rug at every
 landing, then the second best, ...) until all are searched or the budget runs out; the work
-unit is one simulated turn of the next mover (with one colour). The default budget searches
-every option in most positions and stops by 0.85 s in the rest. With a work budget
+unit is one simulated turn of the next mover (over every colour it may draw). The default
+budget searches every option in most positions and stops by 0.9 s in the rest. With a work budget
 the decision depends only on state and seed (a time budget is a safety cap checked between
 nodes). Ties are broken by the seeded generator. Hidden information stays hidden: the search
 sees the 2-player piles only as far as they are revealed (R2; see `public_view`).
@@ -42,8 +42,8 @@ from engine.playout import from_state
 from engine.rules import ORIENT_ACTIONS, ROTATE_ACTIONS, apply, placement_notation
 from engine.state import GameState
 
-DEFAULT_BUDGET = Budget(work=320, seconds=0.85)
-"""Hard's default: at most 320 simulated rival turns and 0.85 s of CPU time per decision."""
+DEFAULT_BUDGET = Budget(work=160, seconds=0.9)
+"""Hard's default: at most 160 simulated rival turns and 0.9 s of CPU time per decision."""
 
 
 @dataclass
@@ -117,13 +117,6 @@ def public_view(state: GameState, seat: int) -> GameState:
     return state._replace(piles=tuple(piles))
 
 
-def _rival_tops(view: GameState, seat: int) -> int:
-    """How many colours the next mover may lay (the chance node of `pile_tops`)."""
-    if view.piles is None:
-        return 1
-    return max(1, len(set(view.piles[1 - seat])))
-
-
 def _ranked_placements(state: GameState, seat: int) -> list[str]:
     """Our legal rugs at a PLACE state, best first by medium's appraisal."""
     s = from_state(state)
@@ -140,11 +133,8 @@ class _Search:
     def __init__(self, seat: int, meter: Meter, view: GameState) -> None:
         self.seat = seat
         self.meter = meter
-        self.tops = _rival_tops(view, seat)
-        """Colours the rival may lay next (2 players, see `pile_tops`); 1 otherwise."""
-        self.option_cost = (2 if view.variant is Variant.ROTATE_AFTER else 1) * self.tops
-        """Rival turns simulated per rug option: one per rotation of ours in the variant, and
-        one per colour the rival may lay."""
+        self.option_cost = 2 if view.variant is Variant.ROTATE_AFTER else 1
+        """Rival turns simulated per rug option: one per rotation of ours in the variant."""
         self.leaves = 0
 
     # -- our turn --------------------------------------------------------------------------
@@ -208,11 +198,10 @@ class _Search:
         rug (2 players) and the die."""
         if state.outcome is not None or state.to_move == self.seat:
             return self._leaf(state)
-        tops = pile_tops(state)
-        self.meter.spend(len(tops))
+        self.meter.spend()
         return sum(
             chance * odds * self._leaf(after)
-            for chance, top in tops
+            for chance, top in pile_tops(state)
             for odds, after in greedy_turn(top)
         )
 

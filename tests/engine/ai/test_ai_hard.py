@@ -167,8 +167,8 @@ def test_rotation_values_in_the_variant() -> None:
         assert value == pytest.approx(_value_after(apply(view, action)[0], seat), abs=1e-9)
 
 
-def test_each_colour_is_one_unit_of_work() -> None:
+def test_a_rival_turn_is_one_unit_of_work_over_both_colours() -> None:
     state = _duel_positions(Phase.PLACE)[0]
     rugs = len(legal_actions(state)) * (2 if state.variant is Variant.ROTATE_AFTER else 1)
     decision = HardPlayer().decide(state, seed=3, budget=UNLIMITED)
-    assert decision.work == 2 * rugs
+    assert decision.work == rugs
