@@ -37,6 +37,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine.ai import LEVELS, Budget, make_player, mix_seed
+from engine.ai.luck import roll_luck
 from engine.ai.player import Player
 from engine.dealing import deal, new_game
 from engine.model import Variant
@@ -58,6 +59,52 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
 
 
 @dataclass
+class Moments:
+    """Sums over games of a result y and the dice's luck L in those games, from which
+    `estimate` gives a luck-adjusted mean (control variate: y - beta * L, with beta the slope
+    of y on L; L has mean zero for any players, see `engine.ai.luck`)."""
+
+    n: int = 0
+    y: float = 0.0
+    yy: float = 0.0
+    luck: float = 0.0
+    luck_sq: float = 0.0
+    y_luck: float = 0.0
+
+    def add_game(self, y: float, luck: float) -> None:
+        self.n += 1
+        self.y += y
+        self.yy += y * y
+        self.luck += luck
+        self.luck_sq += luck * luck
+        self.y_luck += y * luck
+
+    def add(self, other: Moments) -> None:
+        self.n += other.n
+        self.y += other.y
+        self.yy += other.yy
+        self.luck += other.luck
+        self.luck_sq += other.luck_sq
+        self.y_luck += other.y_luck
+
+    def estimate(self) -> tuple[float, float, float]:
+        """(luck-adjusted mean of y, its standard error, the share of y's variance that the
+        luck explains). Without enough games or luck to fit: the plain mean and its error."""
+        n = self.n
+        if n < 3:
+            return (self.y / n if n else 0.0), math.inf, 0.0
+        mean_y, mean_luck = self.y / n, self.luck / n
+        var_y = max(0.0, (self.yy - n * mean_y * mean_y) / (n - 1))
+        var_luck = max(0.0, (self.luck_sq - n * mean_luck * mean_luck) / (n - 1))
+        if var_luck == 0.0 or var_y == 0.0:
+            return mean_y, math.sqrt(var_y / n), 0.0
+        cov = (self.y_luck - n * mean_y * mean_luck) / (n - 1)
+        explained = min(1.0, cov * cov / (var_y * var_luck))
+        residual = var_y * (1.0 - explained) * (n - 1) / (n - 2)
+        return mean_y - cov / var_luck * mean_luck, math.sqrt(residual / n), explained
+
+
+@dataclass
 class Tally:
     """Results of level A over the games played so far."""
 
@@ -70,6 +117,12 @@ class Tally:
     worst_wall: dict[str, float] = field(default_factory=dict)
     decisions: dict[str, int] = field(default_factory=dict)
     thinking: dict[str, float] = field(default_factory=dict)
+    win_luck: Moments = field(default_factory=Moments)
+    """A's win share against A's luck, per game."""
+    difference_luck: Moments = field(default_factory=Moments)
+    """A's score difference against A's luck, per game."""
+    seat_luck: list[float] = field(default_factory=list)
+    """In the game being played: each seat's summed luck of its rolls (`engine.ai.luck`)."""
 
     def add(self, other: Tally) -> None:
         """Add the games of `other` (played apart, e.g. in another process) to this tally."""
@@ -78,6 +131,8 @@ class Tally:
         self.pairwise += other.pairwise
         self.pairs += other.pairs
         self.score_difference += other.score_difference
+        self.win_luck.add(other.win_luck)
+        self.difference_luck.add(other.difference_luck)
         for level, worst in other.worst.items():
             self.worst[level] = max(self.worst.get(level, 0.0), worst)
         for level, worst in other.worst_wall.items():
@@ -117,12 +172,16 @@ def play_game(match: Match, seats: Sequence[Player], game_seed: int, tally: Tall
     dealer = random.Random(mix_seed(game_seed, 1))
     state = new_game(deal(match.players, match.variant, dealer))
     dice = random.Random(mix_seed(game_seed, 2))
+    tally.seat_luck = [0.0] * match.players
     while True:
         seat = current_player(state)
         if seat is None:
             return state
         if seat == CHANCE:
-            action = f"D{DIE_FACES[dice.randrange(len(DIE_FACES))]}"
+            face = DIE_FACES[dice.randrange(len(DIE_FACES))]
+            assert state.to_move is not None
+            tally.seat_luck[state.to_move] += roll_luck(state, face)
+            action = f"D{face}"
         else:
             player = seats[seat]
             started, cpu = time.perf_counter(), time.thread_time()
@@ -153,7 +212,19 @@ def record_result(state: GameState, a_seat: int, tally: Tally) -> None:
             tally.pairwise += 1.0
         elif place[a_seat] == place[other]:
             tally.pairwise += 0.5
-    tally.score_difference += totals[a_seat] - sum(totals[o] for o in others) / len(others)
+    difference = totals[a_seat] - sum(totals[o] for o in others) / len(others)
+    tally.score_difference += difference
+    luck = a_luck(tally.seat_luck, a_seat)
+    tally.win_luck.add_game(1.0 / len(winners) if a_seat in winners else 0.0, luck)
+    tally.difference_luck.add_game(difference, luck)
+
+
+def a_luck(seat_luck: Sequence[float], a_seat: int) -> float:
+    """A's luck in a game: its own rolls' luck less the mean of the B seats' (0 if unknown)."""
+    if not seat_luck:
+        return 0.0
+    others = [luck for seat, luck in enumerate(seat_luck) if seat != a_seat]
+    return seat_luck[a_seat] - sum(others) / len(others)
 
 
 def deal_and_seat(match: Match, game: int) -> tuple[int, int]:
@@ -204,6 +275,7 @@ def game_line(match: Match, game: int, tally: Tally) -> str:
             "win": tally.wins,
             "pairwise": tally.pairwise / tally.pairs,
             "score_difference": tally.score_difference,
+            "luck": a_luck(tally.seat_luck, deal_and_seat(match, game)[1]),
         }
     )
 
@@ -249,6 +321,7 @@ def report(match: Match, tally: Tally) -> list[str]:
         f"  mean score difference ({match.a} minus mean {match.b}): "
         f"{tally.score_difference / tally.games:+.2f}"
     )
+    lines.extend(luck_lines(match, tally))
     for level in dict.fromkeys((match.a, match.b)):
         count = tally.decisions.get(level, 0)
         mean = tally.thinking.get(level, 0.0) / count if count else 0.0
@@ -263,6 +336,25 @@ def report(match: Match, tally: Tally) -> list[str]:
         f"worst decision {tally.worst.get(match.a, 0.0):.2f} s"
     )
     return lines
+
+
+def luck_lines(match: Match, tally: Tally) -> list[str]:
+    """The same two figures with the dice's luck taken out (`Moments.estimate`): unbiased
+    estimates of the same expectations, with narrower 95% intervals (normal approximation)."""
+    win, win_error, win_share = tally.win_luck.estimate()
+    difference, difference_error, difference_share = tally.difference_luck.estimate()
+    if math.isinf(win_error):
+        return []
+    low, high = max(0.0, win - Z95 * win_error), min(1.0, win + Z95 * win_error)
+    return [
+        f"  luck-adjusted (each roll's luck for its roller, by medium's appraisal, taken out; "
+        f"it explains {100 * win_share:.0f}% of the variance of winning and "
+        f"{100 * difference_share:.0f}% of the score difference's):",
+        f"    {match.a} first place {100 * win:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}), "
+        f"mean score difference {difference:+.2f} "
+        f"(95% CI {difference - Z95 * difference_error:+.2f} to "
+        f"{difference + Z95 * difference_error:+.2f})",
+    ]
 
 
 def parse_args(argv: Sequence[str] | None) -> Match:

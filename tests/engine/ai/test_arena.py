@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 import re
+import statistics
 from pathlib import Path
 
 import pytest
 
 from engine import Outcome, Variant
-from engine.arena import Match, Tally, main, record_result, run_match, wilson
+from engine.arena import Match, Moments, Tally, main, record_result, run_match, wilson
 from engine.model import Phase
 from engine.state import GameState
 
@@ -136,3 +138,65 @@ def test_an_unwritable_results_file_is_a_usage_error(
     assert stopped.value.code == 2
     assert "--results: cannot write" in capsys.readouterr().err
     assert not missing.parent.exists()
+
+
+def _moments(pairs: list[tuple[float, float]]) -> Moments:
+    moments = Moments()
+    for y, luck in pairs:
+        moments.add_game(y, luck)
+    return moments
+
+
+def test_a_result_the_luck_explains_wholly_leaves_no_error() -> None:
+    lucks = [-3.0, 1.0, 2.5, 0.5, -1.0]
+    mean, error, explained = _moments([(7.0 + 2.0 * luck, luck) for luck in lucks]).estimate()
+    assert mean == pytest.approx(7.0)  # the result less the luck's part: 7 whatever the dice
+    assert error == pytest.approx(0.0, abs=1e-6)
+    assert explained == pytest.approx(1.0)
+
+
+def test_the_luck_adjusted_mean_is_the_control_variate_estimate() -> None:
+    pairs = [(1.0, 2.0), (0.0, -1.5), (1.0, 0.5), (0.5, 0.0), (0.0, -2.0), (1.0, -0.5)]
+    ys, lucks = [y for y, _ in pairs], [luck for _, luck in pairs]
+    slope, _ = statistics.linear_regression(lucks, ys)
+    mean, error, explained = _moments(pairs).estimate()
+    assert mean == pytest.approx(statistics.fmean(ys) - slope * statistics.fmean(lucks))
+    residuals = [y - slope * luck for y, luck in pairs]
+    assert error == pytest.approx(math.sqrt(statistics.variance(residuals) * 5 / 4 / len(pairs)))
+    assert explained == pytest.approx(statistics.correlation(lucks, ys) ** 2)
+    halves = _moments(pairs[:2])
+    halves.add(_moments(pairs[2:]))
+    assert halves.estimate() == pytest.approx((mean, error, explained))
+
+
+def test_too_few_games_or_no_luck_give_the_plain_mean() -> None:
+    assert _moments([(1.0, 0.5), (0.0, 0.2)]).estimate()[1] == math.inf
+    mean, error, explained = _moments([(1.0, 0.0), (0.0, 0.0), (1.0, 0.0)]).estimate()
+    assert mean == pytest.approx(2 / 3) and explained == 0.0
+    assert error == pytest.approx(math.sqrt(statistics.variance([1.0, 0.0, 1.0]) / 3))
+
+
+def test_the_report_gives_luck_adjusted_figures_from_the_games_luck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "games.jsonl"
+    argv = ["--a", "medium", "--b", "easy", "--games", "8", "--seed", "6"]
+    assert main([*argv, "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    pairs = [(line["score_difference"], line["luck"]) for line in lines]
+    assert len({luck for _, luck in pairs}) == 8  # every game has its own luck
+    mean, error, _ = _moments(pairs).estimate()
+    expected = (
+        f"mean score difference {mean:+.2f} "
+        f"(95% CI {mean - 1.959963984540054 * error:+.2f} to "
+        f"{mean + 1.959963984540054 * error:+.2f})"
+    )
+    assert "luck-adjusted" in out and expected in out
+
+
+def test_luck_adds_up_the_same_in_several_processes() -> None:
+    alone = run_match(Match("medium", "easy", 2, 4, 8, Variant.STANDARD, None))
+    shared = run_match(Match("medium", "easy", 2, 4, 8, Variant.STANDARD, None, jobs=2))
+    assert shared.win_luck.estimate() == pytest.approx(alone.win_luck.estimate())
+    assert shared.difference_luck.estimate() == pytest.approx(alone.difference_luck.estimate())
