@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.ai.player import best_indices
 from engine.ai.tactics import (
     LANDINGS,
     ORIENT_TURNS,
@@ -115,7 +116,7 @@ class Greedy:
         self.potential = tuning.region * min(rival_turns, tuning.horizon) / SQUARES
         self.evaluations = 0
         self.base_region, self.base_size = _region_table(s)
-        self.best_at: dict[int, tuple[float, int]] = {}
+        self.best_at: dict[int, tuple[float, tuple[int, ...]]] = {}
         self.dirty = 0
         """Squares whose regions may differ from the base tables (around a rug being tried)."""
 
@@ -232,16 +233,18 @@ class Greedy:
         unlay(s, a, b, saved)
         return gain + potential * (after - before) + handover
 
-    def best_placement(self, square: int, facing: int) -> tuple[float, int]:
-        """(value, index) of the best legal placement with Assam on `square` facing `facing`;
-        the index is into `legal_placements` order. Remembered per landing."""
+    def best_placements(self, square: int, facing: int) -> tuple[float, tuple[int, ...]]:
+        """(value, indices) of the best legal placements with Assam on `square` facing
+        `facing`: every placement whose value equals the best (`best_indices`; medium picks
+        among them with its seeded generator), as indices into `legal_placements` order.
+        Remembered per landing."""
         pose = square * 4 + facing
         known = self.best_at.get(pose)
         if known is None:
             options = legal_placements(self.s, square)
             values = [self.placement_value(square, facing, a, b) for a, b in options]
-            best = max(range(len(values)), key=values.__getitem__)
-            known = self.best_at[pose] = (values[best], best)
+            best = best_indices(values)
+            known = self.best_at[pose] = (values[best[0]], tuple(best))
         return known
 
     # -- orientation ---------------------------------------------------------------------
@@ -256,6 +259,6 @@ class Greedy:
             payee, amount = toll(s, self.payee_of, seat, square)
             value = self.toll_value(seat, payee, amount)
             if amount <= s.dirhams[seat] and self.color >= 0:
-                value += self.best_placement(square, landing & 3)[0]
+                value += self.best_placements(square, landing & 3)[0]
             total += odds * value
         return total

@@ -34,7 +34,7 @@ from engine.ai.budget import Budget, Clock, Meter
 from engine.ai.evaluation import position_value
 from engine.ai.greedy import Greedy
 from engine.ai.medium import MediumPlayer
-from engine.ai.player import Decision, best_index, check_decision_node
+from engine.ai.player import Decision, best_index, best_indices, check_decision_node
 from engine.ai.prng import SplitMix64
 from engine.ai.tactics import DIE_ODDS, ORIENT_TURNS, ROTATE_TURNS, legal_placements
 from engine.model import Phase, Variant
@@ -233,35 +233,50 @@ def pile_tops(state: GameState) -> list[tuple[float, GameState]]:
 
 
 def greedy_turn(state: GameState) -> list[tuple[float, GameState]]:
-    """The turn of the seat to move as `medium` plays it: (probability, state after) per die face.
+    """The turn of the seat to move as `medium` plays it: (probability, state after) pairs.
 
     From ORIENT (standard rules) it turns Assam the way medium would, then for every die face
-    pays, lays medium's best rug and, in the variant, rotates as medium would (R12).
+    pays, lays medium's best rug and, in the variant, rotates as medium would (R12). Where
+    medium sees equally good options it picks one with its seeded generator, which the search
+    cannot know: each tied option then counts with an equal share of its branch's chance, so
+    the outcomes are exactly the distribution of medium's turn. One outcome per die face when
+    nothing ties; the probabilities always add up to 1.
     """
     mover = state.to_move
     assert mover is not None
     s = from_state(state)
     greedy = Greedy(s, mover)
+    starts = [(1.0, state)]
     if state.phase is Phase.ORIENT:
         poses = [s.assam * 4 + ((s.facing + turn) & 3) for turn in ORIENT_TURNS]
-        choice = max(range(3), key=lambda k: greedy.orientation_value(poses[k]))
-        state = apply(state, ORIENT_ACTIONS[choice])[0]
+        chosen = best_indices([greedy.orientation_value(pose) for pose in poses])
+        starts = [(1.0 / len(chosen), apply(state, ORIENT_ACTIONS[k])[0]) for k in chosen]
     outcomes = []
-    for face, odds in DIE_ODDS:
-        rolled = apply(state, f"D{face}")[0]
-        if rolled.phase is Phase.PLACE:
-            _, index = greedy.best_placement(rolled.assam, int(rolled.facing))
-            a, b = legal_placements(s, rolled.assam)[index]
-            rolled = apply(rolled, placement_notation(a, b))[0]
-            if rolled.phase is Phase.ROTATE:
-                rolled = apply(rolled, _greedy_rotation(rolled, mover))[0]
-        outcomes.append((odds, rolled))
+    for share, start in starts:
+        for face, odds in DIE_ODDS:
+            rolled = apply(start, f"D{face}")[0]
+            if rolled.phase is not Phase.PLACE:
+                outcomes.append((share * odds, rolled))
+                continue
+            _, indices = greedy.best_placements(rolled.assam, int(rolled.facing))
+            options = legal_placements(s, rolled.assam)
+            for index in indices:
+                laid = apply(rolled, placement_notation(*options[index]))[0]
+                chance = share * odds / len(indices)
+                if laid.phase is Phase.ROTATE:
+                    rotations = _greedy_rotations(laid, mover)
+                    outcomes.extend(
+                        (chance / len(rotations), apply(laid, rotation)[0])
+                        for rotation in rotations
+                    )
+                else:
+                    outcomes.append((chance, laid))
     return outcomes
 
 
-def _greedy_rotation(state: GameState, seat: int) -> str:
-    """The rotation medium picks at a ROTATE state (R12)."""
+def _greedy_rotations(state: GameState, seat: int) -> list[str]:
+    """The rotations medium may pick at a ROTATE state (R12): its best, or both on a tie."""
     s = from_state(state)
     greedy = Greedy(s, seat)
     values = [greedy.reply_value(s.assam * 4 + ((s.facing + turn) & 3))[1] for turn in ROTATE_TURNS]
-    return ROTATE_ACTIONS[0] if values[0] >= values[1] else ROTATE_ACTIONS[1]
+    return [ROTATE_ACTIONS[k] for k in best_indices(values)]

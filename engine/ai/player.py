@@ -49,8 +49,17 @@ def check_decision_node(state: GameState) -> int:
     return state.to_move
 
 
-def best_index(values: Sequence[float], rng: SplitMix64, tolerance: float = 1e-9) -> int:
-    """Index of the highest value; equal best values are broken by `rng`."""
+TIE_TOLERANCE = 1e-9
+"""Values this close to the best count as equal best (broken by the seeded generator)."""
+
+
+def best_indices(values: Sequence[float], tolerance: float = TIE_TOLERANCE) -> list[int]:
+    """Indices of the values equal to the highest (within `tolerance`), in order."""
     top = max(values)
-    best = [i for i, value in enumerate(values) if value >= top - tolerance]
+    return [i for i, value in enumerate(values) if value >= top - tolerance]
+
+
+def best_index(values: Sequence[float], rng: SplitMix64, tolerance: float = TIE_TOLERANCE) -> int:
+    """Index of the highest value; equal best values are broken by `rng`, uniformly."""
+    best = best_indices(values, tolerance)
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]

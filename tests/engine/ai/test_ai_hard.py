@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engine import apply, legal_actions
+from engine import apply, deal, legal_actions, new_game
 from engine.ai import Budget, HardPlayer
 from engine.ai.evaluation import position_value
 from engine.ai.hard import greedy_turn, pile_tops, public_view
@@ -19,23 +21,16 @@ UNLIMITED = Budget(work=100_000)
 """A work budget that never binds (and no time cap), so every option is searched."""
 
 
-def _medium_choice(state: GameState) -> str:
-    """Medium's action, its first best by value (the search breaks ties the same way)."""
-    actions, values, _ = appraise(state)
-    return actions[values.index(max(values))]
-
-
 def _medium_turn(state: GameState) -> list[tuple[float, GameState]]:
-    """The mover's turn with every decision made by `medium`'s appraisal, per die face."""
+    """The mover's turn as `medium` may play it: (chance, state after) per way it may go."""
     mover = state.to_move
-    if state.phase is Phase.ORIENT:
-        state = apply(state, _medium_choice(state))[0]
+    assert mover is not None
     outcomes = []
-    for face, odds in DIE_ODDS:
-        after = apply(state, f"D{face}")[0]
-        while after.to_move == mover and after.phase in (Phase.PLACE, Phase.ROTATE):
-            after = apply(after, _medium_choice(after))[0]
-        outcomes.append((odds, after))
+    for actions, chance in _medium_distribution(state, mover).items():
+        after = state
+        for action in actions:
+            after = apply(after, action)[0]
+        outcomes.append((chance, after))
     return outcomes
 
 
@@ -92,23 +87,62 @@ def _duel_positions(phase: Phase) -> list[GameState]:
     return found
 
 
-def test_greedy_turn_plays_medium_s_best_choices(positions: list[GameState]) -> None:
-    starts = [p for p in positions if p.phase is Phase.ORIENT and p.outcome is None][::3]
+def _medium_distribution(state: GameState, mover: int) -> dict[tuple[str, ...], float]:
+    """How `medium` may play out `mover`'s turn from `state`: the chance of each sequence of
+    actions (die faces by their odds, each of medium's equally valued best actions, by
+    `appraise`, with an equal share, as its seeded tie-break picks them)."""
+    if state.to_move != mover or state.outcome is not None:
+        return {(): 1.0}
+    if state.phase is Phase.ROLL:
+        branches = [(f"D{face}", odds) for face, odds in DIE_ODDS]
+    else:
+        actions, values, _ = appraise(state)
+        best = [a for a, v in zip(actions, values, strict=True) if v >= max(values) - 1e-9]
+        branches = [(action, 1.0 / len(best)) for action in best]
+    found: dict[tuple[str, ...], float] = {}
+    for action, chance in branches:
+        for rest, odds in _medium_distribution(apply(state, action)[0], mover).items():
+            found[(action, *rest)] = found.get((action, *rest), 0.0) + chance * odds
+    return found
+
+
+def test_greedy_turn_is_the_distribution_of_medium_s_turn(positions: list[GameState]) -> None:
+    starts = [p for p in positions if p.phase is Phase.ORIENT and p.outcome is None][::2]
     starts += [p for p in positions if p.phase is Phase.ROLL][:4]
     assert starts
+    tied = 0
     for state in starts:
         mover = state.to_move
+        assert mover is not None
         outcomes = greedy_turn(state)
-        assert [odds for odds, _ in outcomes] == [odds for _, odds in DIE_ODDS]
-        for _, after in outcomes:
+        assert sum(chance for chance, _ in outcomes) == pytest.approx(1.0)
+        played = {}
+        for chance, after in outcomes:
+            actions = after.history[len(state.history) :]
             replay = state
-            for action in after.history[len(state.history) :]:
-                if replay.to_move == mover and replay.phase is not Phase.ROLL:
-                    actions, values, _ = appraise(replay)
-                    assert values[actions.index(action)] == max(values), (action, replay.phase)
+            for action in actions:
                 replay = apply(replay, action)[0]
             assert replay == after
             assert after.to_move != mover or after.outcome is not None
+            played[actions] = played.get(actions, 0.0) + chance
+        expected = _medium_distribution(state, mover)
+        assert played.keys() == expected.keys()
+        for actions, chance in expected.items():
+            assert played[actions] == pytest.approx(chance)
+        tied += len(outcomes) > len(DIE_ODDS)
+    assert tied >= 3, "the sample must hold turns where medium's best options tie"
+
+
+def test_greedy_turn_splits_the_opening_s_equal_choices() -> None:
+    opening = new_game(deal(2, Variant.STANDARD, random.Random(3)))
+    _, values, _ = appraise(opening)
+    assert values[0] == values[1] == values[2]  # an empty board: every way is as good
+    outcomes = greedy_turn(opening)
+    turns = {after.history[0] for _, after in outcomes}
+    assert turns == {"L", "S", "R"}
+    for turn in turns:
+        share = sum(chance for chance, after in outcomes if after.history[0] == turn)
+        assert share == pytest.approx(1 / 3)
 
 
 def test_pile_tops_weigh_each_colour_by_its_share() -> None:
