@@ -11,7 +11,15 @@ With more than 2 players A "wins" only by finishing first (a fair share would be
 the report also gives the pairwise rate: how often A finishes ahead of each copy of B (ties
 count half; a fair share is 50%). The score difference is A's total minus the mean total of
 the B seats. Decision times are CPU times of the deciding thread ("one core", whatever else
-the machine runs); the worst wall-clock time is printed beside them. The last line reads e.g.
+the machine runs); the worst wall-clock time is printed beside them.
+
+Luck-adjusted figures: every die roll's luck for the seat rolling (`engine.ai.luck`: medium's
+appraisal of the face rolled less its average over the die) has mean zero whoever plays, yet
+explains much of a game's result. Subtracting the part of the results that A's summed luck
+explains (a control variate, fitted over the match) estimates the same expected win rate and
+score difference with narrower 95% intervals (normal approximation); the report gives them
+beside the plain figures, and how much of the variance the luck explained. The last line
+(the plain win rate) reads e.g.
 `hard vs medium: hard wins 67.5% (95% CI 62.8-72.0), worst decision 0.84 s`
 (the worst decision is A's).
 
@@ -21,7 +29,7 @@ matches). `--jobs N` plays N games at a time in separate processes (one per core
 is seeded on its own, so the totals are exactly those of a one-process run. The dice come
 from Python's `random.Random` seeded per deal, the AIs' seeds from `engine.ai.mix_seed(game
 seed, 3, action index)`, so a match replays exactly. `--results FILE` writes every game's
-result as a JSON line, to compare two matches over the same games game by game.
+result (with A's luck) as a JSON line, to compare two matches over the same games game by game.
 """
 
 from __future__ import annotations
