@@ -321,7 +321,7 @@ def report(match: Match, tally: Tally) -> list[str]:
     if match.players > 2:
         p_low, p_high = wilson(tally.pairwise, tally.pairs)
         lines.append(
-            f"  {match.a} ahead of a {match.b}: {100 * tally.pairwise / tally.pairs:.1f}% of "
+            f"  {match.a} ahead of each {match.b}: {100 * tally.pairwise / tally.pairs:.1f}% of "
             f"{tally.pairs} pairs (95% CI {100 * p_low:.1f}-{100 * p_high:.1f}; fair 50%; "
             "pairs within one game are not independent, so this CI is optimistic)"
         )

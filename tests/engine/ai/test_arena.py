@@ -89,7 +89,7 @@ def test_the_report_for_four_players_gives_the_pairwise_rate(
         ]
     )
     out = capsys.readouterr().out
-    assert "one easy against 3 x random" in out and "ahead of a random" in out
+    assert "one easy against 3 x random" in out and "ahead of each random" in out
 
 
 def test_games_in_several_processes_add_up_to_the_one_process_result() -> None:
