@@ -7,9 +7,10 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
   best first by medium's appraisal, and (variant R12) both ways of rotating Assam after it;
 - the next mover's turn: played as `medium` would play it (its choice of facing, then for
   every die face its toll and its best rug, and in the variant its rotation): a greedy rival
-  is what a human opponent also resembles more than a perfect one. In 2 players the colour it
-  lays is a chance node too: its top rug is hidden until its turn (R2), so the search weighs
-  each colour it still holds by its share of its pile (`pile_tops`);
+  is what a human opponent also resembles more than a perfect one. Where medium's best options
+  tie, each counts with an equal share, as medium's seeded tie-break picks them. In 2 players
+  the colour it lays is a chance node too: its top rug is hidden until its turn (R2), so the
+  search weighs each colour it still holds by its share of its pile (`pile_tops`);
 - the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
   region potential (in 2 players weighted more heavily than in medium's one-turn appraisal:
   see `engine.ai.evaluation.leaf_weights`), the toll we then face on our own coming roll,
