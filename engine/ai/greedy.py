@@ -251,14 +251,16 @@ class Greedy:
 
     def orientation_value(self, pose: int) -> float:
         """Expected value of rolling from `pose`: the toll we pay, then our best rug."""
+        return sum(odds * self.landing_value(landing) for landing, odds in LANDINGS[pose])
+
+    def landing_value(self, landing: int) -> float:
+        """Value of our roll ending on `landing` (a pose): the toll we pay there (R8, R9), then
+        the best rug we can lay from there (none if the toll puts us out or we hold no rug)."""
         s = self.s
         seat = self.seat
-        total = 0.0
-        for landing, odds in LANDINGS[pose]:
-            square = landing >> 2
-            payee, amount = toll(s, self.payee_of, seat, square)
-            value = self.toll_value(seat, payee, amount)
-            if amount <= s.dirhams[seat] and self.color >= 0:
-                value += self.best_placements(square, landing & 3)[0]
-            total += odds * value
-        return total
+        square = landing >> 2
+        payee, amount = toll(s, self.payee_of, seat, square)
+        value = self.toll_value(seat, payee, amount)
+        if amount <= s.dirhams[seat] and self.color >= 0:
+            value += self.best_placements(square, landing & 3)[0]
+        return value

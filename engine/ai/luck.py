@@ -15,29 +15,24 @@ score difference and 48% of that of winning.
 from __future__ import annotations
 
 from engine.ai.greedy import Greedy
-from engine.ai.tactics import DIE_ODDS, LANDINGS, toll
+from engine.ai.tactics import DIE_ODDS, LANDINGS
 from engine.model import Phase
 from engine.playout import from_state
 from engine.state import GameState
 
 
 def face_values(state: GameState) -> list[tuple[int, float, float]]:
-    """(face, probability, value for the mover) of every die face at a ROLL state."""
+    """(face, probability, value for the mover) of every die face at a ROLL state: medium's
+    `Greedy.landing_value` of where that face takes Assam."""
     if state.phase is not Phase.ROLL or state.to_move is None:
         raise ValueError("luck is measured at a die roll")
-    mover = state.to_move
     s = from_state(state)
-    greedy = Greedy(s, mover)
-    pose = s.assam * 4 + s.facing
-    values = []
-    for (face, odds), (landing, _) in zip(DIE_ODDS, LANDINGS[pose], strict=True):
-        square = landing >> 2
-        payee, amount = toll(s, greedy.payee_of, mover, square)
-        value = greedy.toll_value(mover, payee, amount)
-        if amount <= s.dirhams[mover] and greedy.color >= 0:
-            value += greedy.best_placements(square, landing & 3)[0]
-        values.append((face, odds, value))
-    return values
+    greedy = Greedy(s, state.to_move)
+    landings = LANDINGS[s.assam * 4 + s.facing]
+    return [
+        (face, odds, greedy.landing_value(landing))
+        for (face, odds), (landing, _) in zip(DIE_ODDS, landings, strict=True)
+    ]
 
 
 def roll_luck(state: GameState, face: int) -> float:
