@@ -42,7 +42,7 @@ import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from engine.ai import LEVELS, Budget, make_player, mix_seed
 from engine.ai.luck import roll_luck
@@ -88,12 +88,8 @@ class Moments:
         self.y_luck += y * luck
 
     def add(self, other: Moments) -> None:
-        self.n += other.n
-        self.y += other.y
-        self.yy += other.yy
-        self.luck += other.luck
-        self.luck_sq += other.luck_sq
-        self.y_luck += other.y_luck
+        for name in (f.name for f in fields(self)):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def estimate(self) -> tuple[float, float, float]:
         """(luck-adjusted mean of y, its standard error, the share of y's variance that the
@@ -274,8 +270,9 @@ def _game_tallies(match: Match) -> Iterator[Tally]:
 
 def game_line(match: Match, game: int, tally: Tally) -> str:
     """One game's result as a JSON line: its number, A's seat, A's win share, A's pairwise
-    share and score difference, so that two matches over the same games (e.g. two versions of
-    a level) can be compared game by game."""
+    share, score difference and luck (as `record_result` noted them in the game's tally), so
+    that two matches over the same games (e.g. two versions of a level) can be compared game
+    by game."""
     return json.dumps(
         {
             "game": game,
@@ -283,7 +280,7 @@ def game_line(match: Match, game: int, tally: Tally) -> str:
             "win": tally.wins,
             "pairwise": tally.pairwise / tally.pairs,
             "score_difference": tally.score_difference,
-            "luck": a_luck(tally.seat_luck, deal_and_seat(match, game)[1]),
+            "luck": tally.win_luck.luck,
         }
     )
 
