@@ -61,6 +61,9 @@ class GreedyWeights:
     rival_region: float | None = None
     """Hard's leaf only (`engine.ai.evaluation`): the potential weight of the rivals' colours
     when it differs from `region` (None: the same)."""
+    win_stake: float = 0.0
+    """Hard's 2-player leaf only: the value of a win, added times the chance of winning
+    (`engine.ai.win_chance`) to the running game's estimated margin (0: margin alone)."""
 
 
 DEFAULT_WEIGHTS = GreedyWeights()

@@ -1,0 +1,108 @@
+"""The chance of winning a duel from hard's leaf value, and the calibration that measures it."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from engine.ai import calibrate
+from engine.ai.calibrate import Fit, TurnStart, fit, gather, play_game, report
+from engine.ai.win_chance import (
+    BASE_OFFSET,
+    OFFSET_PER_RUG,
+    SPREAD_SATURATION,
+    SPREAD_SCALE,
+    spread,
+    win_chance,
+)
+
+MEASURED_SPREAD = {1: 3.82, 4: 7.65, 16: 14.56, 32: 19.68, 48: 21.26}
+"""Standard deviations of the final margin around the leaf value, by rugs left, from the
+calibration run the module docstring cites (8,000 medium-against-medium games)."""
+
+
+def test_the_spread_narrows_as_the_rugs_run_out_and_fits_the_measured_one() -> None:
+    spreads = [spread(left) for left in range(1, 49)]
+    assert all(a < b for a, b in itertools.pairwise(spreads))
+    for left, measured in MEASURED_SPREAD.items():
+        assert spread(left) == pytest.approx(measured, rel=0.055)
+
+
+def test_the_chance_rises_with_the_value_and_is_even_where_the_offset_cancels_it() -> None:
+    for own, rival in ((24, 24), (6, 5), (1, 1), (1, 0)):
+        values = [v / 2 for v in range(-80, 81)]
+        chances = [win_chance(v, own, rival) for v in values]
+        assert all(0.0 <= c <= 1.0 for c in chances)
+        assert all(a <= b for a, b in itertools.pairwise(chances))
+        even = -(BASE_OFFSET + OFFSET_PER_RUG * (own - rival))
+        assert win_chance(even, own, rival) == pytest.approx(0.5)
+        assert win_chance(even + 3, own, rival) + win_chance(even - 3, own, rival) == (
+            pytest.approx(1.0)
+        )
+
+
+def test_a_lead_is_safer_late_and_an_extra_rug_is_worth_points() -> None:
+    assert win_chance(8.0, 1, 1) > win_chance(8.0, 8, 8) > win_chance(8.0, 24, 24) > 0.5
+    assert win_chance(-8.0, 1, 1) < win_chance(-8.0, 24, 24) < 0.5
+    assert win_chance(0.0, 6, 5) > win_chance(0.0, 6, 6)
+
+
+def test_a_finished_game_is_won_lost_or_shared_on_its_margin() -> None:
+    assert win_chance(3.0, 0, 0) == 1.0
+    assert win_chance(-1.0, 0, 0) == 0.0
+    assert win_chance(0.0, 0, 0) == 0.5
+
+
+def test_a_medium_game_notes_every_turn_start_from_the_movers_side() -> None:
+    starts = play_game(7)
+    assert len(starts) == 48  # 24 rugs each, nobody out
+    assert [s.own_rugs + s.rival_rugs for s in starts] == list(range(48, 0, -1))
+    assert all(s.own_rugs - s.rival_rugs in (0, 1) for s in starts)
+    mover_first, mover_second = starts[0], starts[1]
+    assert mover_first.margin == -mover_second.margin
+    assert mover_first.win + mover_second.win == 1.0
+    assert mover_first.win == (
+        1.0 if mover_first.margin > 0 else 0.0 if mover_first.margin < 0 else mover_first.win
+    )
+    assert gather(2, 5, jobs=2) == gather(2, 5)
+
+
+def test_the_fit_recovers_known_constants() -> None:
+    """Turn starts drawn with a known offset and spread give those constants back."""
+    rng = random.Random(3)
+    truth = Fit(base_offset=0.7, offset_per_rug=3.0, spread_scale=15.5, spread_saturation=74.0)
+    starts = []
+    for _ in range(1000):
+        for left in range(48, 0, -1):
+            own = (left + 1) // 2 if left % 2 else left // 2
+            rival = left - own
+            value = rng.gauss(0.0, 10.0)
+            deviation = (truth.spread_scale * left / (1 + left / truth.spread_saturation)) ** 0.5
+            margin = value + truth.base_offset + truth.offset_per_rug * (own - rival)
+            margin += rng.gauss(0.0, deviation)
+            starts.append(TurnStart(value, own, rival, margin, float(margin > 0)))
+    found = fit(starts)
+    assert found.base_offset == pytest.approx(truth.base_offset, abs=0.3)
+    assert found.offset_per_rug == pytest.approx(truth.offset_per_rug, abs=0.4)
+    assert found.spread_scale == pytest.approx(truth.spread_scale, rel=0.1)
+    assert found.spread_saturation == pytest.approx(truth.spread_saturation, rel=0.35)
+
+
+def test_the_constants_are_those_hard_was_measured_with() -> None:
+    """The arena figures in the README were measured with these; a change needs a new run."""
+    assert (BASE_OFFSET, OFFSET_PER_RUG, SPREAD_SCALE, SPREAD_SATURATION) == (0.7, 3.0, 15.5, 74.0)
+
+
+def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    starts = [start for seed in range(4) for start in play_game(seed)]
+    lines = report(starts)
+    assert sum(1 for line in lines if line.split()[0].isdigit()) == 48
+    assert any(line.startswith("fitted: offset") for line in lines)
+    tenths = [line for line in lines if line[:3] in {f"{k / 10:.1f}" for k in range(10)}]
+    assert tenths and sum(int(line.split()[1]) for line in tenths) == len(starts)
+    assert calibrate.main(["--games", "2", "--seed", "9"]) == 0
+    assert "fitted: offset" in capsys.readouterr().out
