@@ -11,8 +11,8 @@ Levels (each a module with its own docstring):
 - `hard` (`engine.ai.hard.HardPlayer`): expectimax over the exact die, two turns deep: all of
   its own options (orientation, every die face, its rugs best first, rotation), then the next
   mover's turn as medium would play it (in 2 players over each colour it may draw), then a
-  leaf evaluation (scores, region potential, the toll it faces next, a win bonus). It widens
-  its rug options until the budget is spent.
+  leaf evaluation (scores, region potential, the toll it faces next, in 2 players the chance
+  of winning, a bonus for a game won). It widens its rug options until the budget is spent.
 
 Entry point: `choose_action(state, level, seed, budget=None) -> str` at any decision node
 (ORIENT, PLACE, ROTATE; never at a die roll). The same state, level, seed and work budget give

@@ -18,6 +18,13 @@
   logistic fit: 0.70 and 0.52). Over the same 400 games with seed 1: 63.2% against 62.8%;
 - the toll the seat to move expects to pay from where Assam stands: with the standard rules it
   turns the way that costs it least, in the variant it must roll in Assam's facing (R12);
+- in 2 players, for a running game: `win_stake` (40) times the chance of winning that the
+  sum above gives (`engine.ai.win_chance`, calibrated on medium self-play), so that the search
+  plays for the win, not only for points: ahead late it avoids lines that risk a big toll,
+  behind it takes them. Measured in the arena against medium, paired over the same 800 games
+  (seeds 1, 21, 22): +1.2 points of wins (standard error 1.0), score difference +0.09 (0.21),
+  luck-adjusted; 63.2% of 400 games with seed 1 (62.8% without). A stake of 100 did the same
+  on seed 21;
 - once the game is decided for the seat: the final margin plus `DECIDED` for a win (split
   among shared winners) or minus `DECIDED` for a loss or an elimination, so that no estimate of
   a running game, however bad, looks worse than losing it.
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
+from engine.ai.win_chance import win_chance
 from engine.board import SQUARES, region_mask
 from engine.model import owner_of
 from engine.playout import ORIENT, ROLL, FastState, from_state
@@ -36,9 +44,10 @@ from engine.state import GameState
 DECIDED = 100.0
 """Value of a won game (lost: minus this), on top of the score margin."""
 
-DUEL_WEIGHTS = GreedyWeights(region=0.8, rival_region=0.55)
+DUEL_WEIGHTS = GreedyWeights(region=0.8, rival_region=0.55, win_stake=40.0)
 """Hard's leaf tuning in 2 players: medium's weights with a heavier region potential, heavier
-for our own regions (we move next at a leaf, so the rival's are also ours to cover first)."""
+for our own regions (we move next at a leaf, so the rival's are also ours to cover first),
+and a win worth 40 points on top of the margin."""
 
 
 def leaf_weights(players: int) -> GreedyWeights:
@@ -65,6 +74,9 @@ def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = N
     value += _potential(s, seat, weight, tuning)
     if s.to_move >= 0 and s.phase in (ORIENT, ROLL):  # a roll is coming
         value += _exposure(s, weight, tuning)
+    if tuning.win_stake and s.players == 2:
+        rival = 1 - seat
+        value += tuning.win_stake * win_chance(value, s.hand[seat], s.hand[rival])
     return value
 
 

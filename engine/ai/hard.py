@@ -14,7 +14,8 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
 - the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
   region potential (in 2 players weighted more heavily than in medium's one-turn appraisal:
   see `engine.ai.evaluation.leaf_weights`), the toll we then face on our own coming roll,
-  and a decided game (won, lost, or we are out) counted beyond any running one.
+  in 2 players a stake on the chance of winning (`engine.ai.win_chance`), and a decided game
+  (won, lost, or we are out) counted beyond any running one.
 
 Every state change goes through the checked engine (`engine.rules.apply`), so the search
 plays exactly the rules. Our rug options are widened step by step (the best rug at every

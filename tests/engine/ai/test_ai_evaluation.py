@@ -1,9 +1,16 @@
-"""Hard's leaf evaluation: its tuning per player count and what the region potential adds."""
+"""Hard's leaf evaluation: its tuning per player count, what the region potential adds, and
+the value of winning in a duel."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from engine.ai.evaluation import DUEL_WEIGHTS, leaf_weights, position_value
 from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
+from engine.ai.win_chance import win_chance
+from engine.model import seat_color_indices
 from engine.state import GameState
 
 
@@ -52,12 +59,37 @@ def test_in_a_duel_the_rivals_regions_weigh_less_than_ours(positions: list[GameS
     a running duel rises by the difference times the rival's potential, never falls."""
     assert DUEL_WEIGHTS.rival_region is not None
     assert DUEL_WEIGHTS.rival_region < DUEL_WEIGHTS.region
+    margin_only = replace(DUEL_WEIGHTS, win_stake=0.0)
     same = GreedyWeights(region=DUEL_WEIGHTS.region)
     duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid > 4]
     raised = 0
     for state in duels:
         for seat in (0, 1):
-            change = position_value(state, seat, DUEL_WEIGHTS) - position_value(state, seat, same)
+            change = position_value(state, seat, margin_only) - position_value(state, seat, same)
             assert change >= -1e-9
             raised += change > 1e-9
     assert raised > len(duels) // 2
+
+
+def test_a_duels_running_leaf_adds_the_stake_times_the_chance_of_winning(
+    positions: list[GameState],
+) -> None:
+    """In 2 players the leaf of a running game is its margin estimate plus `win_stake` times
+    `win_chance` of that estimate; finished games and 3-4 player games are valued on the
+    margin alone, whatever the stake."""
+    assert DUEL_WEIGHTS.win_stake > 0
+    margin_only = replace(DUEL_WEIGHTS, win_stake=0.0)
+    checked = 0
+    for state in positions:
+        seat = state.to_move if state.to_move is not None else 0
+        plain = position_value(state, seat, margin_only)
+        staked = position_value(state, seat, DUEL_WEIGHTS)
+        if state.players != 2 or state.outcome is not None or state.is_eliminated(seat):
+            assert staked == plain
+            continue
+        hands = [sum(state.stock[c] for c in seat_color_indices(2, other)) for other in (0, 1)]
+        chance = win_chance(plain, hands[seat], hands[1 - seat])
+        assert staked == pytest.approx(plain + DUEL_WEIGHTS.win_stake * chance)
+        checked += 1
+    assert checked > 10
+    assert leaf_weights(3).win_stake == leaf_weights(4).win_stake == 0.0
