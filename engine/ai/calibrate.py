@@ -1,15 +1,23 @@
-"""Measure the constants of `engine.ai.win_chance`: `python -m engine.ai.calibrate --games 8000`.
+"""Measure the constants of hard's 2-player leaf: `python -m engine.ai.calibrate --games 8000`.
 
 Plays seeded 2-player games of medium against medium (standard rules) and, at the start of
 every turn, notes for the seat about to move its leaf value without the win term
-(`engine.ai.evaluation.position_value` with `win_stake` 0), the rugs each seat still holds, and
-how the game ended for that seat (final margin, win share). From those it prints, per count of
-rugs left: how far the final margin lies above the value (the offset, apart for equal hands and
-for the mover holding one rug more) and how widely it spreads (the standard deviation); then
-the fitted constants (a straight-line fit of the offset on the difference of hands; for the
-spread, a straight line through left / variance against left, i.e. variance = a * left /
-(1 + left / c)); then how well the chances `win_chance` gives with the constants in use match
-the games' results, by tenths of predicted chance.
+(`engine.ai.evaluation.position_value` with `win_stake` 0), the parts that value is made of
+(its lead in dirhams and in visible squares, the coming toll, the potential of its own regions
+and of its rival's), the rugs each seat still holds, and how the game ended for that seat
+(final margin, win share). From those it prints:
+
+- per count of rugs left: how far the final margin lies above the value (the offset, apart
+  for equal hands and for the mover holding one rug more) and how widely it spreads (the
+  standard deviation), beside the spread `engine.ai.win_chance` uses;
+- the fitted constants of `win_chance` (a straight-line fit of the offset on the difference
+  of hands; for the spread, a straight line through left / variance against left, i.e.
+  variance = a * left / (1 + left / c));
+- how well the chances `win_chance` gives with the constants in use match the games' results,
+  by tenths of predicted chance;
+- by stage of the game, the least-squares weights of the parts in a fit of the final margin
+  (a dirham counts 1 at the end; the leaf weighs a square 1 + `square_bonus`, the coming toll
+  `coming_toll`, the potentials `region` and `rival_region`).
 
 `--jobs N` plays the games in N processes; the figures do not depend on it.
 """
@@ -25,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.ai.evaluation import leaf_weights, position_value
+from engine.ai.greedy import GreedyWeights
 from engine.ai.medium import MediumPlayer
 from engine.ai.prng import mix_seed
 from engine.ai.win_chance import spread, win_chance
@@ -35,6 +44,22 @@ from engine.state import GameState
 
 PLAIN_LEAF = replace(leaf_weights(2), win_stake=0.0)
 """Hard's 2-player leaf tuning without the win term: the value that `win_chance` reads."""
+
+NO_EXTRAS = GreedyWeights(region=0.0, rival_region=0.0, coming_toll=0.0)
+"""A leaf of the scores alone: each tuning below adds one part to it at weight 1."""
+
+PART_TUNINGS = (
+    ("coming toll", replace(NO_EXTRAS, coming_toll=1.0)),
+    ("own regions", replace(NO_EXTRAS, region=1.0)),
+    ("rival regions", replace(NO_EXTRAS, rival_region=1.0)),
+)
+
+PART_NAMES = ("dirhams", "squares", *(name for name, _ in PART_TUNINGS), "rugs held")
+"""The parts of a turn start regressed on, in `TurnStart.parts` order (the last is the
+number of rugs the seat holds above its rival)."""
+
+STAGES = ((37, 48), (25, 36), (13, 24), (1, 12))
+"""Bands of rugs left (both seats) over which the parts are fitted apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +73,8 @@ class TurnStart:
     """The seat's final total less its rival's."""
     win: float
     """1 for a win, 0 for a loss, 1/2 for a shared first place."""
+    parts: tuple[float, ...] = ()
+    """The seat's leads and values named by `PART_NAMES`."""
 
 
 def play_game(seed: int) -> list[TurnStart]:
@@ -55,7 +82,7 @@ def play_game(seed: int) -> list[TurnStart]:
     state = new_game(deal(2, Variant.STANDARD, random.Random(mix_seed(seed, 1))))
     dice = random.Random(mix_seed(seed, 2))
     player = MediumPlayer()
-    noted: list[tuple[int, float, int, int]] = []
+    noted: list[tuple[int, float, int, int, tuple[float, ...]]] = []
     while (seat := current_player(state)) is not None:
         if seat == CHANCE:
             action = f"D{DIE_FACES[dice.randrange(len(DIE_FACES))]}"
@@ -63,7 +90,8 @@ def play_game(seed: int) -> list[TurnStart]:
             if state.phase is Phase.ORIENT:
                 hands = _hands(state)
                 value = position_value(state, seat, PLAIN_LEAF)
-                noted.append((seat, value, hands[seat], hands[1 - seat]))
+                parts = (*leaf_parts(state, seat), float(hands[seat] - hands[1 - seat]))
+                noted.append((seat, value, hands[seat], hands[1 - seat], parts))
             action = player.decide(state, mix_seed(seed, 3, len(state.history))).action
         state = apply(state, action)[0]
     assert state.outcome is not None
@@ -76,8 +104,22 @@ def play_game(seed: int) -> list[TurnStart]:
             rival,
             totals[seat] - totals[1 - seat],
             1.0 / len(winners) if seat in winners else 0.0,
+            parts,
         )
-        for seat, value, own, rival in noted
+        for seat, value, own, rival, parts in noted
+    ]
+
+
+def leaf_parts(state: GameState, seat: int) -> list[float]:
+    """The seat's lead in dirhams and in visible squares, then each part of `PART_TUNINGS` as
+    the leaf counts it at weight 1 (a running 2-player game)."""
+    by_seat = {part.seat: part for part in scores(state)}
+    own, rival = by_seat[seat], by_seat[1 - seat]
+    lead = position_value(state, seat, NO_EXTRAS)
+    return [
+        float(own.dirhams - rival.dirhams),
+        float(own.visible - rival.visible),
+        *(position_value(state, seat, tuning) - lead for _, tuning in PART_TUNINGS),
     ]
 
 
@@ -133,6 +175,41 @@ def fit(starts: Sequence[TurnStart]) -> Fit:
     return Fit(base_offset, offset_per_rug, 1.0 / intercept, intercept / slope)
 
 
+def least_squares(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> list[float]:
+    """Coefficients b minimising sum((row . b - target)^2), rows with a trailing 1 for an
+    intercept (normal equations, Gaussian elimination with partial pivoting)."""
+    size = len(rows[0])
+    normal = [[0.0] * (size + 1) for _ in range(size)]
+    for row, target in zip(rows, targets, strict=True):
+        for i in range(size):
+            line = normal[i]
+            for j in range(size):
+                line[j] += row[i] * row[j]
+            line[size] += row[i] * target
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(normal[r][col]))
+        normal[col], normal[pivot] = normal[pivot], normal[col]
+        if normal[col][col] == 0.0:
+            raise ValueError("the parts are linearly dependent over these turn starts")
+        for r in range(size):
+            if r != col:
+                factor = normal[r][col] / normal[col][col]
+                normal[r] = [a - factor * b for a, b in zip(normal[r], normal[col], strict=True)]
+    return [normal[i][size] / normal[i][i] for i in range(size)]
+
+
+def part_weights(starts: Sequence[TurnStart]) -> list[tuple[tuple[int, int], list[float]]]:
+    """Per band of `STAGES` with turn starts enough: the least-squares weight of each part
+    (`PART_NAMES` order, then the intercept) in a fit of the final margin."""
+    fits = []
+    for low, high in STAGES:
+        band = [s for s in starts if low <= s.own_rugs + s.rival_rugs <= high]
+        if len(band) > 4 * len(PART_NAMES):
+            rows = [[*s.parts, 1.0] for s in band]
+            fits.append(((low, high), least_squares(rows, [s.margin for s in band])))
+    return fits
+
+
 def report(starts: Sequence[TurnStart]) -> list[str]:
     """The tables and fitted constants described in the module docstring."""
     lines = ["rugs left  turn starts  offset (equal hands, one more)  spread  fitted spread"]
@@ -145,12 +222,12 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
             [s.margin - s.value for s in rows if s.own_rugs - s.rival_rugs == extra]
             for extra in (0, 1)
         ]
-        shown = [f"{statistics.fmean(o):+5.2f}" if o else "    -" for o in offsets]
+        offset_text = [f"{statistics.fmean(o):+5.2f}" if o else "    -" for o in offsets]
         deviation = statistics.pstdev(s.margin - s.value for s in rows)
         fitted = spread(left) if left else 0.0
         lines.append(
-            f"{left:9d}  {len(rows):11d}  {shown[0]:>14s} {shown[1]:>15s}  {deviation:6.2f}"
-            f"  {fitted:13.2f}"
+            f"{left:9d}  {len(rows):11d}  {offset_text[0]:>14s} {offset_text[1]:>15s}"
+            f"  {deviation:6.2f}  {fitted:13.2f}"
         )
     found = fit(starts)
     lines.append(
@@ -169,13 +246,18 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
         won = statistics.fmean(w for _, w in pairs)
         band = f"{tenth / 10:.1f}-{(tenth + 1) / 10:.1f}"
         lines.append(f"{band}  {len(pairs):11d}  {predicted:9.3f}  {won:.3f}")
+    lines.append("weights of the parts in a fit of the final margin, by rugs left:")
+    lines.append("rugs left  " + "  ".join(f"{name:>13s}" for name in PART_NAMES))
+    for (low, high), weights in part_weights(starts):
+        shown = "  ".join(f"{weight:13.2f}" for weight in weights[:-1])
+        lines.append(f"{low:2d}-{high:2d}      {shown}")
     return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.ai.calibrate",
-        description="Measure the win-chance constants from medium-against-medium games.",
+        description="Measure the constants of hard's 2-player leaf on medium self-play.",
     )
     parser.add_argument("--games", type=int, default=8000)
     parser.add_argument("--seed", type=int, default=1)

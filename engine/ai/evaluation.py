@@ -3,7 +3,12 @@
 `position_value(state, seat)` adds up, with the weights of `tactics.weights` (+1 for the seat,
 -1/(n-1) for each rival still in):
 
-- the scores as they stand (R11: dirhams plus visible squares);
+- the scores as they stand (R11: dirhams plus visible squares). In 2 players a visible square
+  counts `square_bonus` (0.6) more than a point while 30 rugs or more are left, the bonus
+  shrinking linearly to none at the end: a least-squares fit of the final margin over medium
+  self-play (`python -m engine.ai.calibrate`) weighs a square 1.4-1.6 times a dirham in the
+  middle of the game and about 1.0 in its last 12 turns (a square showing now may yet grow
+  into a region, and it is one fewer the rival can claim);
 - the toll potential of every region (squared size, times the turns left to the owner's
   rivals, as in `engine.ai.greedy`), weighted by `leaf_weights(players)`. In 2 players a
   region counts for more at a leaf, two turns ahead, than in medium's one-turn appraisal
@@ -17,7 +22,13 @@
   games gave the mover's potential about 0.75 and the other seat's about 0.55 (win-or-loss
   logistic fit: 0.70 and 0.52). Over the same 400 games with seed 1: 63.2% against 62.8%;
 - the toll the seat to move expects to pay from where Assam stands: with the standard rules it
-  turns the way that costs it least, in the variant it must roll in Assam's facing (R12);
+  turns the way that costs it least, in the variant it must roll in Assam's facing (R12). In 2
+  players at `coming_toll` (half) its weight: the same fit gives it 0.4-0.6, as a seat that
+  pays stands on the region it paid and often covers it with its next rug. The square bonus
+  and the half toll together, against the leaf without them, paired over the same games
+  (luck-adjusted): seed 1, 400 games, score difference +1.14 (standard error 0.65), wins +1.9
+  (2.5) points; seed 21, 200 games, -0.82 (0.92) and -2.5 (3.4); seed 22, 200 games, +1.93
+  (0.85) and +6.6 (3.2); over the 800 games +0.85 (0.45) and +2.0 (1.7);
 - in 2 players, for a running game: `win_stake` (40) times the chance of winning that the
   sum above gives (`engine.ai.win_chance`, calibrated on medium self-play), so that the search
   plays for the win, not only for points: ahead late it avoids lines that risk a big toll,
@@ -44,7 +55,12 @@ from engine.state import GameState
 DECIDED = 100.0
 """Value of a won game (lost: minus this), on top of the score margin."""
 
-DUEL_WEIGHTS = GreedyWeights(region=0.8, rival_region=0.55, win_stake=40.0)
+BONUS_RUGS = 30
+"""Rugs left (all seats) below which `GreedyWeights.square_bonus` shrinks, to 0 at the end."""
+
+DUEL_WEIGHTS = GreedyWeights(
+    region=0.8, rival_region=0.55, win_stake=40.0, square_bonus=0.6, coming_toll=0.5
+)
 """Hard's leaf tuning in 2 players: medium's weights with a heavier region potential, heavier
 for our own regions (we move next at a leaf, so the rival's are also ours to cover first),
 and a win worth 40 points on top of the margin."""
@@ -62,7 +78,8 @@ def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = N
     """
     if tuning is None:
         tuning = leaf_weights(state.config.players)
-    totals = [score.total for score in scores(state)]
+    parts = scores(state)
+    totals = [part.total for part in parts]
     if state.outcome is not None or state.is_eliminated(seat):
         rivals = [other for other in range(state.config.players) if other != seat]
         margin = totals[seat] - sum(totals[o] for o in rivals) / len(rivals)
@@ -70,10 +87,13 @@ def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = N
         return margin + (DECIDED / len(winners) if seat in winners else -DECIDED)
     s = from_state(state)
     weight = weights(s, seat)
-    value = sum(weight[other] * totals[other] for other in range(s.players))
+    square = 1.0 + tuning.square_bonus * min(1.0, sum(s.hand) / BONUS_RUGS)
+    value = sum(
+        weight[other] * (part.dirhams + square * part.visible) for other, part in enumerate(parts)
+    )
     value += _potential(s, seat, weight, tuning)
     if s.to_move >= 0 and s.phase in (ORIENT, ROLL):  # a roll is coming
-        value += _exposure(s, weight, tuning)
+        value += tuning.coming_toll * _exposure(s, weight, tuning)
     if tuning.win_stake and s.players == 2:
         rival = 1 - seat
         value += tuning.win_stake * win_chance(value, s.hand[seat], s.hand[rival])

@@ -7,10 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine.ai.evaluation import DUEL_WEIGHTS, leaf_weights, position_value
+from engine.ai.evaluation import BONUS_RUGS, DUEL_WEIGHTS, leaf_weights, position_value
 from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.win_chance import win_chance
 from engine.model import seat_color_indices
+from engine.rules import scores
 from engine.state import GameState
 
 
@@ -60,7 +61,7 @@ def test_in_a_duel_the_rivals_regions_weigh_less_than_ours(positions: list[GameS
     assert DUEL_WEIGHTS.rival_region is not None
     assert DUEL_WEIGHTS.rival_region < DUEL_WEIGHTS.region
     margin_only = replace(DUEL_WEIGHTS, win_stake=0.0)
-    same = GreedyWeights(region=DUEL_WEIGHTS.region)
+    same = replace(margin_only, rival_region=None)
     duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid > 4]
     raised = 0
     for state in duels:
@@ -93,3 +94,47 @@ def test_a_duels_running_leaf_adds_the_stake_times_the_chance_of_winning(
         checked += 1
     assert checked > 10
     assert leaf_weights(3).win_stake == leaf_weights(4).win_stake == 0.0
+
+
+def _visible(state: GameState, seat: int) -> int:
+    return next(part.visible for part in scores(state) if part.seat == seat)
+
+
+def test_a_duels_visible_squares_are_worth_more_while_many_rugs_are_left(
+    positions: list[GameState],
+) -> None:
+    """The square bonus adds bonus x min(1, rugs left / BONUS_RUGS) per visible square of
+    ours and takes as much per square of the rival's: full early, nothing at the end."""
+    plain = replace(DUEL_WEIGHTS, win_stake=0.0, square_bonus=0.0)
+    bonus = replace(plain, square_bonus=DUEL_WEIGHTS.square_bonus)
+    assert DUEL_WEIGHTS.square_bonus > 0
+    duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid]
+    assert duels
+    for state in duels:
+        seat = state.to_move if state.to_move is not None else 0
+        share = min(1.0, sum(state.stock) / BONUS_RUGS)
+        lead = _visible(state, seat) - _visible(state, 1 - seat)
+        expected = DUEL_WEIGHTS.square_bonus * share * lead
+        change = position_value(state, seat, bonus) - position_value(state, seat, plain)
+        assert change == pytest.approx(expected)
+
+
+def test_the_coming_toll_counts_at_its_weight(positions: list[GameState]) -> None:
+    """A duel's leaf is linear in the weight of the toll the mover faces next: half weight
+    lies halfway between none and full; medium's tuning keeps it whole."""
+    assert DEFAULT_WEIGHTS.coming_toll == 1.0
+    assert 0 < DUEL_WEIGHTS.coming_toll < 1
+    full = replace(DUEL_WEIGHTS, win_stake=0.0, coming_toll=1.0)
+    weighed = 0
+    for state in positions:
+        if state.players != 2 or state.outcome is not None or state.to_move is None:
+            continue
+        seat = state.to_move
+        values = [
+            position_value(state, seat, replace(full, coming_toll=weight))
+            for weight in (0.0, DUEL_WEIGHTS.coming_toll, 1.0)
+        ]
+        share = DUEL_WEIGHTS.coming_toll
+        assert values[1] == pytest.approx(values[0] + share * (values[2] - values[0]))
+        weighed += values[2] != values[0]
+    assert weighed

@@ -8,7 +8,20 @@ import random
 import pytest
 
 from engine.ai import calibrate
-from engine.ai.calibrate import Fit, TurnStart, fit, gather, play_game, report
+from engine.ai.calibrate import (
+    PART_NAMES,
+    PLAIN_LEAF,
+    STAGES,
+    Fit,
+    TurnStart,
+    fit,
+    gather,
+    leaf_parts,
+    least_squares,
+    play_game,
+    report,
+)
+from engine.ai.evaluation import BONUS_RUGS, position_value
 from engine.ai.win_chance import (
     BASE_OFFSET,
     OFFSET_PER_RUG,
@@ -17,9 +30,10 @@ from engine.ai.win_chance import (
     spread,
     win_chance,
 )
+from engine.state import GameState
 
-MEASURED_SPREAD = {1: 3.82, 4: 7.65, 16: 14.56, 32: 19.68, 48: 21.26}
-"""Standard deviations of the final margin around the leaf value, by rugs left, from the
+MEASURED_SPREAD = {1: 3.78, 4: 7.64, 16: 14.53, 32: 19.65, 48: 21.26}
+"""Standard deviations of the final margin around today's leaf value, by rugs left, from the
 calibration run the module docstring cites (8,000 medium-against-medium games)."""
 
 
@@ -102,7 +116,44 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
     lines = report(starts)
     assert sum(1 for line in lines if line.split()[0].isdigit()) == 48
     assert any(line.startswith("fitted: offset") for line in lines)
+    bands = [line for line in lines if line[:5] in {f"{a:2d}-{b:2d}" for a, b in STAGES}]
+    assert len(bands) == len(STAGES)
+    assert all(len(line.split()) == 1 + len(PART_NAMES) for line in bands)
     tenths = [line for line in lines if line[:3] in {f"{k / 10:.1f}" for k in range(10)}]
     assert tenths and sum(int(line.split()[1]) for line in tenths) == len(starts)
     assert calibrate.main(["--games", "2", "--seed", "9"]) == 0
     assert "fitted: offset" in capsys.readouterr().out
+
+
+def test_the_parts_add_up_to_the_leaf(positions: list[GameState]) -> None:
+    """Weighed as the leaf weighs them, the parts give the leaf's value back: the parts are
+    what the leaf is made of, so their fitted weights say how to tune it."""
+    tuning = PLAIN_LEAF
+    checked = 0
+    for state in positions:
+        if state.players != 2 or state.outcome is not None or state.to_move is None:
+            continue
+        seat = state.to_move
+        dirhams, squares, toll, own, rival = leaf_parts(state, seat)
+        square = 1.0 + tuning.square_bonus * min(1.0, sum(state.stock) / BONUS_RUGS)
+        assert tuning.rival_region is not None
+        rebuilt = (
+            dirhams
+            + square * squares
+            + tuning.coming_toll * toll
+            + tuning.region * own
+            + tuning.rival_region * rival
+        )
+        assert position_value(state, seat, tuning) == pytest.approx(rebuilt)
+        checked += 1
+    assert checked > 10
+
+
+def test_least_squares_solves_exact_systems_and_refuses_dependent_parts() -> None:
+    rng = random.Random(5)
+    truth = [1.5, -2.0, 0.25, 4.0]
+    rows = [[rng.uniform(-5, 5) for _ in range(3)] + [1.0] for _ in range(50)]
+    targets = [sum(a * b for a, b in zip(row, truth, strict=True)) for row in rows]
+    assert least_squares(rows, targets) == pytest.approx(truth)
+    with pytest.raises(ValueError, match="linearly dependent"):
+        least_squares([[row[0], 2 * row[0], 1.0] for row in rows], targets)
