@@ -62,8 +62,9 @@ DUEL_WEIGHTS = GreedyWeights(
     region=0.8, rival_region=0.55, win_stake=40.0, square_bonus=0.6, coming_toll=0.5
 )
 """Hard's leaf tuning in 2 players: medium's weights with a heavier region potential, heavier
-for our own regions (we move next at a leaf, so the rival's are also ours to cover first),
-and a win worth 40 points on top of the margin."""
+for our own regions (we move next at a leaf, so the rival's are also ours to cover first), a
+visible square worth up to 1.6 points while many rugs are left, the coming toll at half its
+size, and a win worth 40 points on top of the margin (see the module docstring)."""
 
 
 def leaf_weights(players: int) -> GreedyWeights:
