@@ -36,13 +36,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import math
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
+from typing import TypeVar
 
 from engine.ai import LEVELS, Budget, make_player, mix_seed
 from engine.ai.luck import roll_luck
@@ -53,6 +55,8 @@ from engine.rules import CHANCE, DIE_FACES, apply, current_player, scores
 from engine.state import GameState
 
 Z95 = 1.959963984540054
+
+R = TypeVar("R")
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -171,32 +175,52 @@ class Match:
     """A file to write one JSON line per game to (see `game_line`), or None."""
 
 
-def play_game(match: Match, seats: Sequence[Player], game_seed: int, tally: Tally) -> GameState:
-    """Play one game to its end; dice and deal from `game_seed`, AI seeds from the history."""
-    dealer = random.Random(mix_seed(game_seed, 1))
-    state = new_game(deal(match.players, match.variant, dealer))
+Decide = Callable[[GameState, int, int], str]
+"""Chooses the action of `seat` at a decision node, given the AI seed of that node."""
+
+
+def play_seeded(
+    players: int,
+    variant: Variant,
+    game_seed: int,
+    decide: Decide,
+    rolled: Callable[[GameState, int], None] | None = None,
+) -> GameState:
+    """Play one game to its end: the deal from mix_seed(game_seed, 1), the dice from
+    mix_seed(game_seed, 2), each decision by `decide(state, seat, AI seed)` with the AI seed
+    mix_seed(game_seed, 3, actions so far); `rolled(state, face)` hears each roll before it is
+    applied. The same seed and deciders replay the same game."""
+    state = new_game(deal(players, variant, random.Random(mix_seed(game_seed, 1))))
     dice = random.Random(mix_seed(game_seed, 2))
-    tally.seat_luck = [0.0] * match.players
-    while True:
-        seat = current_player(state)
-        if seat is None:
-            return state
+    while (seat := current_player(state)) is not None:
         if seat == CHANCE:
             face = DIE_FACES[dice.randrange(len(DIE_FACES))]
-            assert state.to_move is not None
-            tally.seat_luck[state.to_move] += roll_luck(state, face)
+            if rolled is not None:
+                rolled(state, face)
             action = f"D{face}"
         else:
-            player = seats[seat]
-            started, cpu = time.perf_counter(), time.thread_time()
-            decision = player.decide(
-                state, mix_seed(game_seed, 3, len(state.history)), match.budget
-            )
-            tally.time_decision(
-                player.level, time.thread_time() - cpu, time.perf_counter() - started
-            )
-            action = decision.action
+            action = decide(state, seat, mix_seed(game_seed, 3, len(state.history)))
         state, _ = apply(state, action)
+    return state
+
+
+def play_game(match: Match, seats: Sequence[Player], game_seed: int, tally: Tally) -> GameState:
+    """Play one game of the match to its end (`play_seeded`), noting each seat's luck and
+    each decision's time in `tally`."""
+    tally.seat_luck = [0.0] * match.players
+
+    def rolled(state: GameState, face: int) -> None:
+        assert state.to_move is not None
+        tally.seat_luck[state.to_move] += roll_luck(state, face)
+
+    def decide(state: GameState, seat: int, seed: int) -> str:
+        player = seats[seat]
+        started, cpu = time.perf_counter(), time.thread_time()
+        decision = player.decide(state, seed, match.budget)
+        tally.time_decision(player.level, time.thread_time() - cpu, time.perf_counter() - started)
+        return decision.action
+
+    return play_seeded(match.players, match.variant, game_seed, decide, rolled)
 
 
 def record_result(state: GameState, a_seat: int, tally: Tally) -> None:
@@ -249,23 +273,33 @@ def play_one(match: Match, game: int) -> Tally:
     return tally
 
 
-def _play_slice(match: Match, games: range) -> list[Tally]:
+def _play_slice(match: Match, games: Sequence[int]) -> list[Tally]:
     return [play_one(match, game) for game in games]
 
 
-def _game_tallies(match: Match) -> Iterator[Tally]:
-    """The tally of every game in order, played in `match.jobs` processes when more than one."""
-    if match.jobs <= 1:
-        for game in range(match.games):
-            yield play_one(match, game)
+def in_processes(
+    work: Callable[[Sequence[int]], list[R]], chunks: Sequence[Sequence[int]], jobs: int
+) -> Iterator[R]:
+    """`work` over each chunk in order, the results one by one: in this process when `jobs`
+    is 1, else in `jobs` processes (`work` must then be a module-level function or a
+    `functools.partial` of one)."""
+    if jobs <= 1:
+        for chunk in chunks:
+            yield from work(chunk)
         return
     from concurrent.futures import ProcessPoolExecutor  # only here: it loads multiprocessing
 
-    chunk = match.players
-    slices = [range(g, min(g + chunk, match.games)) for g in range(0, match.games, chunk)]
-    with ProcessPoolExecutor(max_workers=match.jobs) as pool:
-        for tallies in pool.map(_play_slice, [match] * len(slices), slices):
-            yield from tallies
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for results in pool.map(work, chunks):
+            yield from results
+
+
+def _game_tallies(match: Match) -> Iterator[Tally]:
+    """The tally of every game in order, played in `match.jobs` processes when more than one
+    (a set of `players` games to each task)."""
+    step = match.players
+    slices = [range(g, min(g + step, match.games)) for g in range(0, match.games, step)]
+    return in_processes(functools.partial(_play_slice, match), slices, match.jobs)
 
 
 def game_line(match: Match, game: int, tally: Tally) -> str:

@@ -25,7 +25,6 @@ and of its rival's), the rugs each seat still holds, and how the game ended for 
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 from collections import defaultdict
@@ -37,9 +36,9 @@ from engine.ai.greedy import GreedyWeights
 from engine.ai.medium import MediumPlayer
 from engine.ai.prng import mix_seed
 from engine.ai.win_chance import spread, win_chance
-from engine.dealing import deal, new_game
-from engine.model import Phase, Variant, seat_color_indices
-from engine.rules import CHANCE, DIE_FACES, apply, current_player, scores
+from engine.arena import in_processes, play_seeded
+from engine.model import Phase, Variant
+from engine.rules import scores
 from engine.state import GameState
 
 PLAIN_LEAF = replace(leaf_weights(2), win_stake=0.0)
@@ -54,9 +53,12 @@ PART_TUNINGS = (
     ("rival regions", replace(NO_EXTRAS, rival_region=1.0)),
 )
 
-PART_NAMES = ("dirhams", "squares", *(name for name, _ in PART_TUNINGS), "rugs held")
-"""The parts of a turn start regressed on, in `TurnStart.parts` order (the last is the
-number of rugs the seat holds above its rival)."""
+PART_NAMES = ("dirhams", "squares", *(name for name, _ in PART_TUNINGS))
+"""The parts of the leaf, in `TurnStart.parts` order (`leaf_parts`)."""
+
+FIT_NAMES = (*PART_NAMES, "rugs held")
+"""What the final margin is regressed on: the parts, then the rugs the seat holds above its
+rival (which the leaf does not count)."""
 
 STAGES = ((37, 48), (25, 36), (13, 24), (1, 12))
 """Bands of rugs left (both seats) over which the parts are fitted apart."""
@@ -78,25 +80,22 @@ class TurnStart:
 
 
 def play_game(seed: int) -> list[TurnStart]:
-    """One medium-against-medium game from `seed` and the turn starts it went through."""
-    state = new_game(deal(2, Variant.STANDARD, random.Random(mix_seed(seed, 1))))
-    dice = random.Random(mix_seed(seed, 2))
+    """One medium-against-medium game from `seed` (seeded as the arena seeds its games) and
+    the turn starts it went through."""
     player = MediumPlayer()
     noted: list[tuple[int, float, int, int, tuple[float, ...]]] = []
-    while (seat := current_player(state)) is not None:
-        if seat == CHANCE:
-            action = f"D{DIE_FACES[dice.randrange(len(DIE_FACES))]}"
-        else:
-            if state.phase is Phase.ORIENT:
-                hands = _hands(state)
-                value = position_value(state, seat, PLAIN_LEAF)
-                parts = (*leaf_parts(state, seat), float(hands[seat] - hands[1 - seat]))
-                noted.append((seat, value, hands[seat], hands[1 - seat], parts))
-            action = player.decide(state, mix_seed(seed, 3, len(state.history))).action
-        state = apply(state, action)[0]
-    assert state.outcome is not None
-    totals = [score.total for score in scores(state)]
-    winners = state.outcome.ranking[0]
+
+    def decide(state: GameState, seat: int, ai_seed: int) -> str:
+        if state.phase is Phase.ORIENT:
+            own, rival = state.rugs_in_hand(seat), state.rugs_in_hand(1 - seat)
+            value = position_value(state, seat, PLAIN_LEAF)
+            noted.append((seat, value, own, rival, tuple(leaf_parts(state, seat))))
+        return player.decide(state, ai_seed).action
+
+    final = play_seeded(2, Variant.STANDARD, seed, decide)
+    assert final.outcome is not None
+    totals = [score.total for score in scores(final)]
+    winners = final.outcome.ranking[0]
     return [
         TurnStart(
             value,
@@ -123,28 +122,17 @@ def leaf_parts(state: GameState, seat: int) -> list[float]:
     ]
 
 
-def _hands(state: GameState) -> list[int]:
-    """The rugs each seat still holds (the stock of its colours)."""
-    return [
-        sum(state.stock[color] for color in seat_color_indices(state.players, seat))
-        for seat in range(state.players)
-    ]
-
-
 def _play_seeds(seeds: Sequence[int]) -> list[TurnStart]:
     return [start for seed in seeds for start in play_game(seed)]
 
 
 def gather(games: int, seed: int, jobs: int = 1) -> list[TurnStart]:
-    """The turn starts of `games` games, game g seeded with mix_seed(seed, g)."""
+    """The turn starts of `games` games, game g seeded with mix_seed(seed, g), played in
+    `jobs` processes (the same turn starts in the same order whatever `jobs`)."""
     seeds = [mix_seed(seed, game) for game in range(games)]
-    if jobs <= 1:
-        return _play_seeds(seeds)
-    from concurrent.futures import ProcessPoolExecutor  # only here: it loads multiprocessing
-
-    chunks = [seeds[k::jobs] for k in range(jobs)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return [start for part in pool.map(_play_seeds, chunks) for start in part]
+    step = max(1, -(-games // jobs))
+    chunks = [seeds[k : k + step] for k in range(0, games, step)]
+    return list(in_processes(_play_seeds, chunks, jobs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,13 +187,13 @@ def least_squares(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> 
 
 
 def part_weights(starts: Sequence[TurnStart]) -> list[tuple[tuple[int, int], list[float]]]:
-    """Per band of `STAGES` with turn starts enough: the least-squares weight of each part
-    (`PART_NAMES` order, then the intercept) in a fit of the final margin."""
+    """Per band of `STAGES` with turn starts enough: the least-squares weight of each of
+    `FIT_NAMES` (then the intercept) in a fit of the final margin."""
     fits = []
     for low, high in STAGES:
         band = [s for s in starts if low <= s.own_rugs + s.rival_rugs <= high]
-        if len(band) > 4 * len(PART_NAMES):
-            rows = [[*s.parts, 1.0] for s in band]
+        if len(band) > 4 * len(FIT_NAMES):
+            rows = [[*s.parts, float(s.own_rugs - s.rival_rugs), 1.0] for s in band]
             fits.append(((low, high), least_squares(rows, [s.margin for s in band])))
     return fits
 
@@ -247,7 +235,7 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
         band = f"{tenth / 10:.1f}-{(tenth + 1) / 10:.1f}"
         lines.append(f"{band}  {len(pairs):11d}  {predicted:9.3f}  {won:.3f}")
     lines.append("weights of the parts in a fit of the final margin, by rugs left:")
-    lines.append("rugs left  " + "  ".join(f"{name:>13s}" for name in PART_NAMES))
+    lines.append("rugs left  " + "  ".join(f"{name:>13s}" for name in FIT_NAMES))
     for (low, high), weights in part_weights(starts):
         shown = "  ".join(f"{weight:13.2f}" for weight in weights[:-1])
         lines.append(f"{low:2d}-{high:2d}      {shown}")

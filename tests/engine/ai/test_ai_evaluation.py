@@ -10,7 +10,6 @@ import pytest
 from engine.ai.evaluation import BONUS_RUGS, DUEL_WEIGHTS, leaf_weights, position_value
 from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.win_chance import win_chance
-from engine.model import seat_color_indices
 from engine.rules import scores
 from engine.state import GameState
 
@@ -88,8 +87,7 @@ def test_a_duels_running_leaf_adds_the_stake_times_the_chance_of_winning(
         if state.players != 2 or state.outcome is not None or state.is_eliminated(seat):
             assert staked == plain
             continue
-        hands = [sum(state.stock[c] for c in seat_color_indices(2, other)) for other in (0, 1)]
-        chance = win_chance(plain, hands[seat], hands[1 - seat])
+        chance = win_chance(plain, state.rugs_in_hand(seat), state.rugs_in_hand(1 - seat))
         assert staked == pytest.approx(plain + DUEL_WEIGHTS.win_stake * chance)
         checked += 1
     assert checked > 10

@@ -9,6 +9,7 @@ import pytest
 
 from engine.ai import calibrate
 from engine.ai.calibrate import (
+    FIT_NAMES,
     PART_NAMES,
     PLAIN_LEAF,
     STAGES,
@@ -118,7 +119,7 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
     assert any(line.startswith("fitted: offset") for line in lines)
     bands = [line for line in lines if line[:5] in {f"{a:2d}-{b:2d}" for a, b in STAGES}]
     assert len(bands) == len(STAGES)
-    assert all(len(line.split()) == 1 + len(PART_NAMES) for line in bands)
+    assert all(len(line.split()) == 1 + len(FIT_NAMES) for line in bands)
     tenths = [line for line in lines if line[:3] in {f"{k / 10:.1f}" for k in range(10)}]
     assert tenths and sum(int(line.split()[1]) for line in tenths) == len(starts)
     assert calibrate.main(["--games", "2", "--seed", "9"]) == 0
@@ -134,7 +135,9 @@ def test_the_parts_add_up_to_the_leaf(positions: list[GameState]) -> None:
         if state.players != 2 or state.outcome is not None or state.to_move is None:
             continue
         seat = state.to_move
-        dirhams, squares, toll, own, rival = leaf_parts(state, seat)
+        parts = leaf_parts(state, seat)
+        assert len(parts) == len(PART_NAMES)
+        dirhams, squares, toll, own, rival = parts
         square = 1.0 + tuning.square_bonus * min(1.0, sum(state.stock) / BONUS_RUGS)
         assert tuning.rival_region is not None
         rebuilt = (

@@ -10,8 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from engine import Outcome, Variant
-from engine.arena import Match, Moments, Tally, main, record_result, run_match, wilson
+from engine import Outcome, Variant, legal_actions
+from engine.arena import (
+    Match,
+    Moments,
+    Tally,
+    main,
+    play_seeded,
+    record_result,
+    run_match,
+    wilson,
+)
 from engine.model import Phase
 from engine.state import GameState
 
@@ -200,3 +209,21 @@ def test_luck_adds_up_the_same_in_several_processes() -> None:
     shared = run_match(Match("medium", "easy", 2, 4, 8, Variant.STANDARD, None, jobs=2))
     assert shared.win_luck.estimate() == pytest.approx(alone.win_luck.estimate())
     assert shared.difference_luck.estimate() == pytest.approx(alone.difference_luck.estimate())
+
+
+def test_a_seeded_game_replays_and_hears_every_roll() -> None:
+    """`play_seeded` (the arena's and the calibration's game loop): the same seed and deciders
+    give the same game, and `rolled` hears every roll of it."""
+    rolls: list[int] = []
+
+    def first_legal(state: GameState, seat: int, ai_seed: int) -> str:
+        return legal_actions(state)[ai_seed % len(legal_actions(state))]
+
+    def heard(state: GameState, face: int) -> None:
+        assert state.to_move is not None
+        rolls.append(face)
+
+    one = play_seeded(2, Variant.STANDARD, 11, first_legal, heard)
+    two = play_seeded(2, Variant.STANDARD, 11, first_legal)
+    assert one.outcome is not None and one.history == two.history
+    assert rolls == [int(a[1]) for a in one.history if a.startswith("D")]
