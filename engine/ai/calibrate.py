@@ -16,8 +16,10 @@ and of its rival's), the rugs each seat still holds, and how the game ended for 
 - how well the chances `win_chance` gives with the constants in use match the games' results,
   by tenths of predicted chance;
 - by stage of the game, the least-squares weights of the parts in a fit of the final margin
-  (a dirham counts 1 at the end; the leaf weighs a square 1 + `square_bonus`, the coming toll
-  `coming_toll`, the potentials `region` and `rival_region`).
+  (a dirham counts 1 at the end; the leaf weighs a square `square`, the coming toll
+  `coming_toll`, the potentials `region` and `rival_region`), then the same weights as
+  straight lines in the rugs left, fitted at once over all turn starts: the lines that
+  `engine.ai.evaluation.DUEL_LEAF` rounds.
 
 `--jobs N` plays the games in N processes; the figures do not depend on it.
 """
@@ -31,7 +33,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine.ai.evaluation import leaf_weights, position_value
+from engine.ai.evaluation import DUEL_RUGS, leaf_weights, position_value
 from engine.ai.greedy import GreedyWeights
 from engine.ai.medium import MediumPlayer
 from engine.ai.prng import mix_seed
@@ -41,8 +43,11 @@ from engine.model import Phase, Variant
 from engine.rules import scores
 from engine.state import GameState
 
-PLAIN_LEAF = replace(leaf_weights(2), win_stake=0.0)
-"""Hard's 2-player leaf tuning without the win term: the value that `win_chance` reads."""
+
+def plain_leaf(rugs_left: int) -> GreedyWeights:
+    """Hard's 2-player leaf tuning without the win term: the value that `win_chance` reads."""
+    return replace(leaf_weights(2, rugs_left), win_stake=0.0)
+
 
 NO_EXTRAS = GreedyWeights(region=0.0, rival_region=0.0, coming_toll=0.0)
 """A leaf of the scores alone: each tuning below adds one part to it at weight 1."""
@@ -88,7 +93,7 @@ def play_game(seed: int) -> list[TurnStart]:
     def decide(state: GameState, seat: int, ai_seed: int) -> str:
         if state.phase is Phase.ORIENT:
             own, rival = state.rugs_in_hand(seat), state.rugs_in_hand(1 - seat)
-            value = position_value(state, seat, PLAIN_LEAF)
+            value = position_value(state, seat, plain_leaf(own + rival))
             noted.append((seat, value, own, rival, tuple(leaf_parts(state, seat))))
         return player.decide(state, ai_seed).action
 
@@ -198,6 +203,22 @@ def part_weights(starts: Sequence[TurnStart]) -> list[tuple[tuple[int, int], lis
     return fits
 
 
+def staged_weights(starts: Sequence[TurnStart]) -> list[tuple[str, float, float]]:
+    """The weight of each part but the dirhams, and of the rugs held, as a straight line in
+    the rugs left: (name, value with none left, rise to all `DUEL_RUGS` left), from one
+    least-squares fit of the final margin less the dirham lead (a dirham counts 1) over all
+    `starts`, each part entered as is and times the share of rugs left (with an intercept
+    that may move with the stage too). `DUEL_LEAF` rounds these lines."""
+    rows = []
+    for s in starts:
+        share = (s.own_rugs + s.rival_rugs) / DUEL_RUGS
+        xs = [*s.parts[1:], float(s.own_rugs - s.rival_rugs), 1.0]
+        rows.append([x * factor for x in xs for factor in (1.0, share)])
+    coefficients = least_squares(rows, [s.margin - s.parts[0] for s in starts])
+    names = FIT_NAMES[1:]
+    return [(name, coefficients[2 * k], coefficients[2 * k + 1]) for k, name in enumerate(names)]
+
+
 def report(starts: Sequence[TurnStart]) -> list[str]:
     """The tables and fitted constants described in the module docstring."""
     lines = ["rugs left  turn starts  offset (equal hands, one more)  spread  fitted spread"]
@@ -239,6 +260,10 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
     for (low, high), weights in part_weights(starts):
         shown = "  ".join(f"{weight:13.2f}" for weight in weights[:-1])
         lines.append(f"{low:2d}-{high:2d}      {shown}")
+    lines.append("the same as straight lines in the rugs left (a dirham counts 1):")
+    lines.append("part             none left  all 48 left")
+    for name, end, rise in staged_weights(starts):
+        lines.append(f"{name:15s}  {end:9.3f}  {end + rise:11.3f}")
     return lines
 
 

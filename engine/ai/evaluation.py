@@ -3,45 +3,47 @@
 `position_value(state, seat)` adds up, with the weights of `tactics.weights` (+1 for the seat,
 -1/(n-1) for each rival still in):
 
-- the scores as they stand (R11: dirhams plus visible squares). In 2 players a visible square
-  counts `square_bonus` (0.6) more than a point while 30 rugs or more are left, the bonus
-  shrinking linearly to none at the end: a least-squares fit of the final margin over medium
-  self-play (`python -m engine.ai.calibrate`) weighs a square 1.4-1.6 times a dirham in the
-  middle of the game and about 1.0 in its last 12 turns (a square showing now may yet grow
-  into a region, and it is one fewer the rival can claim);
+- the scores as they stand (R11: dirhams plus visible squares, a square counting
+  `GreedyWeights.square` points);
 - the toll potential of every region (squared size, times the turns left to the owner's
-  rivals, as in `engine.ai.greedy`), weighted by `leaf_weights(players)`. In 2 players a
-  region counts for more at a leaf, two turns ahead, than in medium's one-turn appraisal
-  (region 0.8 instead of 0.5); in 3 and 4 players medium's weight is kept. Measured in the
-  arena against medium (`python -m engine.arena --a hard --b medium --players N`): 2 players,
-  the same 200 games, region 0.3 / 0.5 / 0.8 won 59.8 / 58.8 / 68.8% (on the first 100 of
-  them 1.2 and 1.8 won 52.5 and 58% where 0.8 won 68.5%), and 0.8 won 62.8% of 400 games
-  with seed 1; 4 players, 200 games with seed 1, 0.5 came first in 43.5% and 0.8 in 36.5%.
-  In 2 players the rival's regions then count at 0.55: at a leaf we move next, and a least
-  squares fit of the final margin over 214,795 turn starts of 4,448 medium-against-medium
-  games gave the mover's potential about 0.75 and the other seat's about 0.55 (win-or-loss
-  logistic fit: 0.70 and 0.52). Over the same 400 games with seed 1: 63.2% against 62.8%;
-- the toll the seat to move expects to pay from where Assam stands: with the standard rules it
-  turns the way that costs it least, in the variant it must roll in Assam's facing (R12). In 2
-  players at `coming_toll` (half) its weight: the same fit gives it 0.4-0.6, as a seat that
-  pays stands on the region it paid and often covers it with its next rug. The square bonus
-  and the half toll together, against the leaf without them, paired over the same games
-  (luck-adjusted): seed 1, 400 games, score difference +1.14 (standard error 0.65), wins +1.9
-  (2.5) points; seed 21, 200 games, -0.82 (0.92) and -2.5 (3.4); seed 22, 200 games, +1.93
-  (0.85) and +6.6 (3.2); over the 800 games +0.85 (0.45) and +2.0 (1.7);
-- in 2 players, for a running game: `win_stake` (40) times the chance of winning that the
-  sum above gives (`engine.ai.win_chance`, calibrated on medium self-play), so that the search
+  rivals, as in `engine.ai.greedy`), weighted by `region` for the seat's colours and
+  `rival_region` for the others';
+- the toll the seat to move expects to pay from where Assam stands (with the standard rules it
+  turns the way that costs it least, in the variant it must roll in Assam's facing, R12),
+  weighted by `coming_toll`;
+- in 2 players, for a running game: `win_stake` (40) times the chance of winning that the sum
+  above gives (`engine.ai.win_chance`, calibrated on medium self-play), so that the search
   plays for the win, not only for points: ahead late it avoids lines that risk a big toll,
-  behind it takes them. Measured in the arena against medium, paired over the same 800 games
-  (seeds 1, 21, 22): +1.2 points of wins (standard error 1.0), score difference +0.09 (0.21),
-  luck-adjusted; 63.2% of 400 games with seed 1 (62.8% without). A stake of 100 did the same
-  on seed 21;
+  behind it takes them;
 - once the game is decided for the seat: the final margin plus `DECIDED` for a win (split
   among shared winners) or minus `DECIDED` for a loss or an elimination, so that no estimate of
   a running game, however bad, looks worse than losing it.
+
+`leaf_weights(players, rugs_left)` gives the weights. In 3 and 4 players they are medium's
+(`greedy.DEFAULT_WEIGHTS`: a square a point, regions 0.5, the whole coming toll). In 2 players
+they follow the game's stage (`DUEL_LEAF`): each weight moves in a straight line with the
+rugs left, from its value with none left (`Staged.end`) to that with all 48 left (`end +
+rise`). The lines are a least-squares fit of the final margin over the turn starts of 8,000
+medium self-play games (`python -m engine.ai.calibrate`, which prints them): at a leaf we are
+about to move, as the seat of a turn start is.
+
+| weight (2 players) | 48 rugs left | 24 left | none left |
+|---|---|---|---|
+| a visible square | 1.67 | 1.32 | 0.98 |
+| our regions | 0.52 | 0.77 | 1.01 |
+| the rival's regions | 0.36 | 0.57 | 0.78 |
+| the coming toll | 0.22 | 0.46 | 0.69 |
+
+Early a square showing is worth more than its point (it may grow into a region, and it is one
+the rival does not have) and a region less than its squared size says (it is likely to be
+covered before it pays); late the potential is nearly all there is to come. Our regions count
+more than the rival's, as we move next and cover theirs first. The coming toll counts below
+its size, as a seat that pays stands on the region it paid and often covers it next.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
@@ -55,21 +57,63 @@ from engine.state import GameState
 DECIDED = 100.0
 """Value of a won game (lost: minus this), on top of the score margin."""
 
-BONUS_RUGS = 30
-"""Rugs left (all seats) below which `GreedyWeights.square_bonus` shrinks, to 0 at the end."""
+DUEL_RUGS = 48
+"""Rugs of a 2-player game, both seats' (R2): the stage of a duel is its rugs left over this."""
 
-DUEL_WEIGHTS = GreedyWeights(
-    region=0.8, rival_region=0.55, win_stake=40.0, square_bonus=0.6, coming_toll=0.5
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A weight that moves in a straight line with the stage of a 2-player game."""
+
+    end: float
+    """Its value with no rug left."""
+    rise: float
+    """What it gains from the end to the start of the game (all `DUEL_RUGS` rugs left)."""
+
+    def at(self, left: int) -> float:
+        """Its value with `left` rugs left (both seats)."""
+        return self.end + self.rise * (left / DUEL_RUGS)
+
+
+@dataclass(frozen=True, slots=True)
+class DuelLeaf:
+    """Hard's leaf tuning in 2 players: medium's other weights, these by stage of the game."""
+
+    square: Staged
+    region: Staged
+    rival_region: Staged
+    coming_toll: Staged
+    win_stake: float
+
+    def at(self, left: int) -> GreedyWeights:
+        """The weights with `left` rugs left (both seats)."""
+        return GreedyWeights(
+            region=self.region.at(left),
+            rival_region=self.rival_region.at(left),
+            win_stake=self.win_stake,
+            square=self.square.at(left),
+            coming_toll=self.coming_toll.at(left),
+        )
+
+
+DUEL_LEAF = DuelLeaf(
+    square=Staged(0.98, 0.685),
+    region=Staged(1.01, -0.49),
+    rival_region=Staged(0.78, -0.42),
+    coming_toll=Staged(0.69, -0.47),
+    win_stake=40.0,
 )
-"""Hard's leaf tuning in 2 players: medium's weights with a heavier region potential, heavier
-for our own regions (we move next at a leaf, so the rival's are also ours to cover first), a
-visible square worth up to 1.6 points while many rugs are left, the coming toll at half its
-size, and a win worth 40 points on top of the margin (see the module docstring)."""
+"""Hard's 2-player leaf (see the module docstring): the fitted lines, rounded."""
+
+_DUEL_STAGES = tuple(DUEL_LEAF.at(left) for left in range(DUEL_RUGS + 1))
 
 
-def leaf_weights(players: int) -> GreedyWeights:
-    """Hard's leaf tuning for a game of `players` (see the module docstring)."""
-    return DUEL_WEIGHTS if players == 2 else DEFAULT_WEIGHTS
+def leaf_weights(players: int, rugs_left: int) -> GreedyWeights:
+    """Hard's leaf tuning for a game of `players` with `rugs_left` rugs still in the seats'
+    hands (see the module docstring)."""
+    if players != 2:
+        return DEFAULT_WEIGHTS
+    return _DUEL_STAGES[max(0, min(rugs_left, DUEL_RUGS))]
 
 
 def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = None) -> float:
@@ -77,8 +121,6 @@ def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = N
 
     `tuning`: the weights of the potential and exposure terms (default: `leaf_weights`).
     """
-    if tuning is None:
-        tuning = leaf_weights(state.config.players)
     parts = scores(state)
     totals = [part.total for part in parts]
     if state.outcome is not None or state.is_eliminated(seat):
@@ -87,8 +129,10 @@ def position_value(state: GameState, seat: int, tuning: GreedyWeights | None = N
         winners = state.outcome.winners if state.outcome is not None else ()
         return margin + (DECIDED / len(winners) if seat in winners else -DECIDED)
     s = from_state(state)
+    if tuning is None:
+        tuning = leaf_weights(s.players, sum(s.hand))
     weight = weights(s, seat)
-    square = 1.0 + tuning.square_bonus * min(1.0, sum(s.hand) / BONUS_RUGS)
+    square = tuning.square
     value = sum(
         weight[other] * (part.dirhams + square * part.visible) for other, part in enumerate(parts)
     )

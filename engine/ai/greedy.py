@@ -64,9 +64,8 @@ class GreedyWeights:
     win_stake: float = 0.0
     """Hard's 2-player leaf only: the value of a win, added times the chance of winning
     (`engine.ai.win_chance`) to the running game's estimated margin (0: margin alone)."""
-    square_bonus: float = 0.0
-    """Hard's leaf only: how much more than a point a visible square is worth while many rugs
-    are left (the bonus shrinks linearly to 0 over the last `evaluation.BONUS_RUGS` rugs)."""
+    square: float = 1.0
+    """Hard's leaf only: what a visible square is worth, in points (a dirham is worth 1)."""
     coming_toll: float = 1.0
     """Hard's leaf only: the weight of the toll the seat to move expects on its coming roll."""
 

@@ -12,10 +12,11 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
   the colour it lays is a chance node too: its top rug is hidden until its turn (R2), so the
   search weighs each colour it still holds by its share of its pile (`pile_tops`);
 - the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
-  region potential (in 2 players weighted more heavily than in medium's one-turn appraisal:
-  see `engine.ai.evaluation.leaf_weights`), the toll we then face on our own coming roll,
-  in 2 players a stake on the chance of winning (`engine.ai.win_chance`), and a decided game
-  (won, lost, or we are out) counted beyond any running one.
+  region potential, the toll we then face on our own coming roll (in 2 players each weighed
+  by the stage of the game, as a fit of medium self-play margins found: see
+  `engine.ai.evaluation.leaf_weights`), in 2 players a stake on the chance of winning
+  (`engine.ai.win_chance`), and a decided game (won, lost, or we are out) counted beyond any
+  running one.
 
 Every state change goes through the checked engine (`engine.rules.apply`), so the search
 plays exactly the rules. Our rug options are widened step by step (the best rug at every

@@ -3,25 +3,73 @@ the value of winning in a duel."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
 
-from engine.ai.evaluation import BONUS_RUGS, DUEL_WEIGHTS, leaf_weights, position_value
+from engine.ai.evaluation import (
+    DUEL_LEAF,
+    DUEL_RUGS,
+    Staged,
+    leaf_weights,
+    position_value,
+)
 from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.win_chance import win_chance
 from engine.rules import scores
 from engine.state import GameState
 
-
-def test_two_players_weigh_regions_more_than_medium_and_more_players_keep_its_weights() -> None:
-    assert leaf_weights(2) == DUEL_WEIGHTS
-    assert DUEL_WEIGHTS.region > DEFAULT_WEIGHTS.region
-    assert DUEL_WEIGHTS.horizon == DEFAULT_WEIGHTS.horizon
-    assert leaf_weights(3) == leaf_weights(4) == DEFAULT_WEIGHTS
+MIDGAME = leaf_weights(2, DUEL_RUGS // 2)
+"""Hard's 2-player leaf weights halfway through a game."""
 
 
-def test_the_default_tuning_follows_the_player_count(positions: list[GameState]) -> None:
+def _rugs_left(state: GameState) -> int:
+    return sum(state.rugs_in_hand(seat) for seat in range(state.players))
+
+
+def test_a_staged_weight_runs_straight_from_the_start_of_a_duel_to_its_end() -> None:
+    weight = Staged(1.0, -0.5)
+    assert weight.at(0) == 1.0
+    assert weight.at(DUEL_RUGS) == 0.5
+    assert weight.at(DUEL_RUGS // 2) == pytest.approx(0.75)
+    assert leaf_weights(2, 0) == DUEL_LEAF.at(0)
+    assert leaf_weights(2, DUEL_RUGS) == DUEL_LEAF.at(DUEL_RUGS)
+    assert leaf_weights(2, DUEL_RUGS + 5) == leaf_weights(2, DUEL_RUGS)
+    assert leaf_weights(2, -1) == leaf_weights(2, 0)
+
+
+def test_a_duels_leaf_follows_the_stage_of_the_game() -> None:
+    """The fitted lines, as the module docstring describes them: a square worth more than a
+    point early and about one at the end; regions worth more as the game runs out, ours
+    always above the rival's; the coming toll always below its size; medium's other weights."""
+    stages = [leaf_weights(2, left) for left in range(DUEL_RUGS + 1)]
+    assert stages[DUEL_RUGS].square > 1.5
+    assert stages[0].square == pytest.approx(1.0, abs=0.05)
+    for later, earlier in itertools.pairwise(stages):
+        assert later.square < earlier.square
+        assert later.region > earlier.region
+        assert later.coming_toll > earlier.coming_toll
+    for weights in stages:
+        assert weights.rival_region is not None
+        assert 0 < weights.rival_region < weights.region
+        assert 0 < weights.coming_toll < 1
+        assert weights.win_stake == DUEL_LEAF.win_stake > 0
+        assert weights.horizon == DEFAULT_WEIGHTS.horizon
+        assert weights.cover_risk == DEFAULT_WEIGHTS.cover_risk
+        assert weights.elimination == DEFAULT_WEIGHTS.elimination
+    assert stages[DUEL_RUGS // 2].region > DEFAULT_WEIGHTS.region
+
+
+def test_more_players_keep_mediums_weights() -> None:
+    for left in (0, 20, 48, 96):
+        assert leaf_weights(3, left) == leaf_weights(4, left) == DEFAULT_WEIGHTS
+    assert DEFAULT_WEIGHTS.square == 1.0 and DEFAULT_WEIGHTS.coming_toll == 1.0
+
+
+def test_the_default_tuning_follows_the_player_count_and_the_stage(
+    positions: list[GameState],
+) -> None:
     running = [p for p in positions if p.outcome is None and p.rugs_laid]
     for players in (2, 3, 4):
         sample = [p for p in running if p.players == players]
@@ -29,7 +77,8 @@ def test_the_default_tuning_follows_the_player_count(positions: list[GameState])
         for state in sample:
             seat = state.to_move
             assert seat is not None
-            assert position_value(state, seat) == position_value(state, seat, leaf_weights(players))
+            tuning = leaf_weights(players, _rugs_left(state))
+            assert position_value(state, seat) == position_value(state, seat, tuning)
 
 
 def test_a_heavier_region_weight_favours_the_owner_of_a_big_region(
@@ -38,7 +87,7 @@ def test_a_heavier_region_weight_favours_the_owner_of_a_big_region(
     """Two-player positions mid-game: the seat whose regions are worth more to it (by squared
     size) gains from the heavier weight, its rival loses the same; a position without rugs
     is valued the same under both."""
-    heavier = GreedyWeights(region=DUEL_WEIGHTS.region)
+    heavier = GreedyWeights(region=MIDGAME.region)
     duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid > 4]
     assert duels
     moved = 0
@@ -57,9 +106,9 @@ def test_a_heavier_region_weight_favours_the_owner_of_a_big_region(
 def test_in_a_duel_the_rivals_regions_weigh_less_than_ours(positions: list[GameState]) -> None:
     """With the rival's potential weighed at `rival_region` instead of `region`, the value of
     a running duel rises by the difference times the rival's potential, never falls."""
-    assert DUEL_WEIGHTS.rival_region is not None
-    assert DUEL_WEIGHTS.rival_region < DUEL_WEIGHTS.region
-    margin_only = replace(DUEL_WEIGHTS, win_stake=0.0)
+    assert MIDGAME.rival_region is not None
+    assert MIDGAME.rival_region < MIDGAME.region
+    margin_only = replace(MIDGAME, win_stake=0.0)
     same = replace(margin_only, rival_region=None)
     duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid > 4]
     raised = 0
@@ -77,52 +126,50 @@ def test_a_duels_running_leaf_adds_the_stake_times_the_chance_of_winning(
     """In 2 players the leaf of a running game is its margin estimate plus `win_stake` times
     `win_chance` of that estimate; finished games and 3-4 player games are valued on the
     margin alone, whatever the stake."""
-    assert DUEL_WEIGHTS.win_stake > 0
-    margin_only = replace(DUEL_WEIGHTS, win_stake=0.0)
+    assert DUEL_LEAF.win_stake > 0
     checked = 0
     for state in positions:
         seat = state.to_move if state.to_move is not None else 0
-        plain = position_value(state, seat, margin_only)
-        staked = position_value(state, seat, DUEL_WEIGHTS)
+        staked_tuning = leaf_weights(state.players, _rugs_left(state))
+        plain = position_value(state, seat, replace(staked_tuning, win_stake=0.0))
+        staked = position_value(state, seat, staked_tuning)
         if state.players != 2 or state.outcome is not None or state.is_eliminated(seat):
             assert staked == plain
             continue
         chance = win_chance(plain, state.rugs_in_hand(seat), state.rugs_in_hand(1 - seat))
-        assert staked == pytest.approx(plain + DUEL_WEIGHTS.win_stake * chance)
+        assert staked == pytest.approx(plain + DUEL_LEAF.win_stake * chance)
         checked += 1
     assert checked > 10
-    assert leaf_weights(3).win_stake == leaf_weights(4).win_stake == 0.0
+    assert leaf_weights(3, 30).win_stake == leaf_weights(4, 30).win_stake == 0.0
 
 
 def _visible(state: GameState, seat: int) -> int:
     return next(part.visible for part in scores(state) if part.seat == seat)
 
 
-def test_a_duels_visible_squares_are_worth_more_while_many_rugs_are_left(
-    positions: list[GameState],
-) -> None:
-    """The square bonus adds bonus x min(1, rugs left / BONUS_RUGS) per visible square of
-    ours and takes as much per square of the rival's: full early, nothing at the end."""
-    plain = replace(DUEL_WEIGHTS, win_stake=0.0, square_bonus=0.0)
-    bonus = replace(plain, square_bonus=DUEL_WEIGHTS.square_bonus)
-    assert DUEL_WEIGHTS.square_bonus > 0
+def test_a_visible_square_counts_at_its_weight(positions: list[GameState]) -> None:
+    """Each visible square of ours adds `square` points, each of the rival's takes as much
+    away: the value moves by the weight's change times our lead in visible squares."""
+    plain = replace(MIDGAME, win_stake=0.0, square=1.0)
+    heavier = replace(plain, square=1.5)
     duels = [p for p in positions if p.players == 2 and p.outcome is None and p.rugs_laid]
     assert duels
+    moved = 0
     for state in duels:
         seat = state.to_move if state.to_move is not None else 0
-        share = min(1.0, sum(state.stock) / BONUS_RUGS)
         lead = _visible(state, seat) - _visible(state, 1 - seat)
-        expected = DUEL_WEIGHTS.square_bonus * share * lead
-        change = position_value(state, seat, bonus) - position_value(state, seat, plain)
-        assert change == pytest.approx(expected)
+        change = position_value(state, seat, heavier) - position_value(state, seat, plain)
+        assert change == pytest.approx(0.5 * lead)
+        moved += lead != 0
+    assert moved
 
 
 def test_the_coming_toll_counts_at_its_weight(positions: list[GameState]) -> None:
-    """A duel's leaf is linear in the weight of the toll the mover faces next: half weight
-    lies halfway between none and full; medium's tuning keeps it whole."""
+    """A duel's leaf is linear in the weight of the toll the mover faces next: a weight w
+    lies w of the way from none to full; medium's tuning keeps it whole."""
     assert DEFAULT_WEIGHTS.coming_toll == 1.0
-    assert 0 < DUEL_WEIGHTS.coming_toll < 1
-    full = replace(DUEL_WEIGHTS, win_stake=0.0, coming_toll=1.0)
+    assert 0 < MIDGAME.coming_toll < 1
+    full = replace(MIDGAME, win_stake=0.0, coming_toll=1.0)
     weighed = 0
     for state in positions:
         if state.players != 2 or state.outcome is not None or state.to_move is None:
@@ -130,9 +177,9 @@ def test_the_coming_toll_counts_at_its_weight(positions: list[GameState]) -> Non
         seat = state.to_move
         values = [
             position_value(state, seat, replace(full, coming_toll=weight))
-            for weight in (0.0, DUEL_WEIGHTS.coming_toll, 1.0)
+            for weight in (0.0, MIDGAME.coming_toll, 1.0)
         ]
-        share = DUEL_WEIGHTS.coming_toll
+        share = MIDGAME.coming_toll
         assert values[1] == pytest.approx(values[0] + share * (values[2] - values[0]))
         weighed += values[2] != values[0]
     assert weighed

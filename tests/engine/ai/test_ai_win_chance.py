@@ -11,7 +11,6 @@ from engine.ai import calibrate
 from engine.ai.calibrate import (
     FIT_NAMES,
     PART_NAMES,
-    PLAIN_LEAF,
     STAGES,
     Fit,
     TurnStart,
@@ -19,10 +18,12 @@ from engine.ai.calibrate import (
     gather,
     leaf_parts,
     least_squares,
+    plain_leaf,
     play_game,
     report,
+    staged_weights,
 )
-from engine.ai.evaluation import BONUS_RUGS, position_value
+from engine.ai.evaluation import DUEL_RUGS, position_value
 from engine.ai.win_chance import (
     BASE_OFFSET,
     OFFSET_PER_RUG,
@@ -120,6 +121,8 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
     bands = [line for line in lines if line[:5] in {f"{a:2d}-{b:2d}" for a, b in STAGES}]
     assert len(bands) == len(STAGES)
     assert all(len(line.split()) == 1 + len(FIT_NAMES) for line in bands)
+    staged = lines[lines.index("part             none left  all 48 left") + 1 :]
+    assert [line[:15].strip() for line in staged] == list(FIT_NAMES[1:])
     tenths = [line for line in lines if line[:3] in {f"{k / 10:.1f}" for k in range(10)}]
     assert tenths and sum(int(line.split()[1]) for line in tenths) == len(starts)
     assert calibrate.main(["--games", "2", "--seed", "9"]) == 0
@@ -129,20 +132,19 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
 def test_the_parts_add_up_to_the_leaf(positions: list[GameState]) -> None:
     """Weighed as the leaf weighs them, the parts give the leaf's value back: the parts are
     what the leaf is made of, so their fitted weights say how to tune it."""
-    tuning = PLAIN_LEAF
     checked = 0
     for state in positions:
         if state.players != 2 or state.outcome is not None or state.to_move is None:
             continue
         seat = state.to_move
+        tuning = plain_leaf(state.rugs_in_hand(0) + state.rugs_in_hand(1))
         parts = leaf_parts(state, seat)
         assert len(parts) == len(PART_NAMES)
         dirhams, squares, toll, own, rival = parts
-        square = 1.0 + tuning.square_bonus * min(1.0, sum(state.stock) / BONUS_RUGS)
         assert tuning.rival_region is not None
         rebuilt = (
             dirhams
-            + square * squares
+            + tuning.square * squares
             + tuning.coming_toll * toll
             + tuning.region * own
             + tuning.rival_region * rival
@@ -150,6 +152,40 @@ def test_the_parts_add_up_to_the_leaf(positions: list[GameState]) -> None:
         assert position_value(state, seat, tuning) == pytest.approx(rebuilt)
         checked += 1
     assert checked > 10
+
+
+def test_the_staged_fit_recovers_known_lines() -> None:
+    """Margins made from known straight lines in the rugs left (and a little noise) give
+    those lines back, the dirham counting 1."""
+    rng = random.Random(11)
+    lines = {
+        "squares": (1.0, 0.7),
+        "coming toll": (0.7, -0.5),
+        "own regions": (1.0, -0.5),
+        "rival regions": (0.8, -0.4),
+        "rugs held": (2.5, -0.5),
+    }
+    starts = []
+    for _ in range(3000):
+        own_rugs = rng.randint(0, 24)
+        rival_rugs = max(0, min(24, own_rugs + rng.choice((-1, 0))))
+        share = (own_rugs + rival_rugs) / DUEL_RUGS
+        parts = (
+            rng.uniform(-20, 20),
+            rng.uniform(-10, 10),
+            rng.uniform(-8, 0),
+            rng.uniform(0, 30),
+            rng.uniform(0, 30),
+        )
+        margin = parts[0] + 1.0 + rng.gauss(0.0, 0.5)
+        for (end, rise), x in zip(lines.values(), (*parts[1:], own_rugs - rival_rugs), strict=True):
+            margin += (end + rise * share) * x
+        starts.append(TurnStart(0.0, own_rugs, rival_rugs, margin, float(margin > 0), parts))
+    found = {name: (end, rise) for name, end, rise in staged_weights(starts)}
+    assert set(found) == set(lines)
+    for name, (end, rise) in lines.items():
+        assert found[name][0] == pytest.approx(end, abs=0.05)
+        assert found[name][1] == pytest.approx(rise, abs=0.1)
 
 
 def test_least_squares_solves_exact_systems_and_refuses_dependent_parts() -> None:
