@@ -35,8 +35,9 @@ from engine.ai.win_chance import (
 from engine.state import GameState
 
 MEASURED_SPREAD = {1: 3.78, 4: 7.64, 16: 14.53, 32: 19.65, 48: 21.26}
-"""Standard deviations of the final margin around today's leaf value, by rugs left, from the
-calibration run the module docstring cites (8,000 medium-against-medium games)."""
+"""Standard deviations of the final margin around the leaf value, by rugs left, from the
+calibration run the module docstring cites (8,000 medium-against-medium games, on the leaf
+before its weights followed the stage of the game)."""
 
 
 def test_the_spread_narrows_as_the_rugs_run_out_and_fits_the_measured_one() -> None:
