@@ -261,7 +261,7 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
         shown = "  ".join(f"{weight:13.2f}" for weight in weights[:-1])
         lines.append(f"{low:2d}-{high:2d}      {shown}")
     lines.append("the same as straight lines in the rugs left (a dirham counts 1):")
-    lines.append("part             none left  all 48 left")
+    lines.append(f"part             none left  all {DUEL_RUGS} left")
     for name, end, rise in staged_weights(starts):
         lines.append(f"{name:15s}  {end:9.3f}  {end + rise:11.3f}")
     return lines
