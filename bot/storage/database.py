@@ -118,9 +118,11 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """Run the block in one SQLite transaction: committed on success, rolled back on error."""
         async with self._lock:
-            await self._connection.execute("BEGIN IMMEDIATE")
             write_hook = crashpoints.write_hook  # None unless a crash test armed one
             try:
+                # Inside the try: a task cancelled while BEGIN is on its way still has it run
+                # on the connection's thread, and must roll it back like any other error.
+                await self._connection.execute("BEGIN IMMEDIATE")
                 crashpoints.reach("db.begun")
                 if write_hook is not None:
                     await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
@@ -139,8 +141,8 @@ class Database:
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
         """Read outside any write transaction (a consistent snapshot for the block)."""
         async with self._lock:
-            await self._connection.execute("BEGIN")
             try:
+                await self._connection.execute("BEGIN")  # inside the try, as in `transaction`
                 yield self._connection
             finally:
                 await self._connection.rollback()

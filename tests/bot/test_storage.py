@@ -203,3 +203,29 @@ async def test_board_message_is_remembered(db: Database) -> None:
     assert await store.behind_on_display() == []
     await store.append_actions(game_id, 0, [NewAction("S", 200)], "{}", NOW)
     assert [row.id for row in await store.behind_on_display()] == [game_id]
+
+
+async def test_a_task_cancelled_as_its_transaction_begins_leaves_the_database_usable(
+    db: Database,
+) -> None:
+    """A task cancelled while its BEGIN is on the way to the connection's thread (as the turn
+    clock is when the bot stops) must not leave the connection inside a transaction: the BEGIN
+    still runs there, so it is rolled back like any other error, for writers and readers."""
+
+    async def write() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("SELECT 1")
+
+    async def read() -> None:
+        async with db.reading() as conn:
+            await conn.execute("SELECT 1")
+
+    store = GameStore(db)
+    for channel_id, block in enumerate((write, read, write), start=20):
+        task = asyncio.create_task(block())
+        await asyncio.sleep(0)  # it takes the lock and sends its BEGIN
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        game = await store.create(lobby(channel_id=channel_id), NOW)
+        assert await store.open_in_channel(channel_id) == game
