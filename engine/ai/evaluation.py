@@ -53,7 +53,7 @@ from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from engine.ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
 from engine.ai.win_chance import win_chance
 from engine.board import SQUARES, region_mask
-from engine.model import owner_of
+from engine.model import COLOR_ORDER, owner_of, rugs_per_color
 from engine.playout import ORIENT, ROLL, FastState, from_state
 from engine.rules import scores
 from engine.state import GameState
@@ -61,8 +61,9 @@ from engine.state import GameState
 DECIDED = 100.0
 """Value of a won game (lost: minus this), on top of the score margin."""
 
-DUEL_RUGS = 48
-"""Rugs of a 2-player game, both seats' (R2): the stage of a duel is its rugs left over this."""
+DUEL_RUGS = len(COLOR_ORDER) * rugs_per_color(2)
+"""Rugs of a 2-player game, both seats' (48: all four colours, R1): the stage of a duel is its
+rugs left over this."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,17 +28,13 @@ With these constants the predicted chances are calibrated: turn starts given 0.0
 0.1-0.2, ..., 0.9-1.0 were won 3.6%, 14.8%, 25.0%, 34.4%, 45.4%, 52.8%, 64.2%, 74.5%, 85.2% and
 96.6% of the time (predicted on average 2.9%, 15.1%, ..., 97.0%).
 
-Those figures are for the leaf as it was when the constants were chosen (before the square
-bonus and the half-weight coming toll of `engine.ai.evaluation`). The same run on the leaf of
-today (same seed, same 383,568 turn starts) fits the offset at 0.97 + 2.33 per rug and the
-spread at 15.5 and 94, and the chances of the constants in use are calibrated within 0.9
-points in every tenth (won 3.3%, 14.2%, 25.2%, 35.4%, 46.4%, 53.7%, 64.3%, 74.4%, 84.9%,
-96.4%), so they were kept. On the leaf of today, whose weights follow the stage of the game
-(4,000 games of the same seed, 191,789 turn starts), the fit gives the offset 1.22 + 2.08 per
-rug and the spread 15.7 and 95; the chances of the constants in use are still calibrated
-within 1.1 points in every tenth (won 3.9%, 15.0%, 26.4%, 35.8%, 45.8%, 53.5%, 64.4%, 74.5%,
-84.9%, 96.3%), and the spread in use is within 6.6% of the measured one at every count of
-rugs left (narrowest against it with 24 to 30 left, by 6.3-6.5%).
+Those figures are for the leaf as it was when the constants were chosen (with one weight per
+part for the whole game). On the leaf in use, whose weights follow the stage of the game
+(`engine.ai.evaluation.DUEL_LEAF`; 4,000 games of the same seed, 191,789 turn starts), the fit
+gives the offset 1.22 + 2.08 per rug and the spread 15.7 and 95; the chances of the constants
+in use are still calibrated within 1.1 points in every tenth (won 3.9%, 15.0%, 26.4%, 35.8%,
+45.8%, 53.5%, 64.4%, 74.5%, 84.9%, 96.3%), and the spread in use is within 6.6% of the measured
+one at every count of rugs left (narrowest against it with 24 to 30 left, by 6.3-6.5%).
 """
 
 from __future__ import annotations
