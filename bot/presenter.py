@@ -207,7 +207,9 @@ def final_post(view: GameView) -> Post:
                         visible=score.visible,
                     )
                 )
-    lines.append(text(f"end.tie_break.{outcome.tie_break}", language))
+    if sum(not state.is_eliminated(seat) for group in outcome.ranking for seat in group) > 1:
+        # how the seats still in were ordered; with one seat left there was nothing to order
+        lines.append(text(f"end.tie_break.{outcome.tie_break}", language))
     winners = " ".join(seat_name(view, seat, language) for seat in outcome.ranking[0])
     lines.append(text("end.winner", language, users=winners))
     lines.append(text("end.record", language))

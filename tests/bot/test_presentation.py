@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -183,8 +184,33 @@ def test_the_final_post_ranks_with_scores_and_tie_break() -> None:
     assert text.index(f"<@{100 + outcome.ranking[0][0]}>") < text.index(
         f"<@{100 + outcome.ranking[-1][0]}>"
     )
-    assert messages.text(f"end.tie_break.{outcome.tie_break}", "en") in text
+    still_in = [seat for seat in range(3) if not state.is_eliminated(seat)]
+    tie_break = messages.text(f"end.tie_break.{outcome.tie_break}", "en")
+    assert (tie_break in text) == (len(still_in) > 1)
     for seat, score in enumerate(engine.scores(state)):
         if not state.is_eliminated(seat):
             assert f"{score.total} points" in text
     assert post.image is not None and post.image.final
+
+
+def test_a_game_won_by_the_last_seat_standing_names_no_tie_break() -> None:
+    """Everyone else out: the end reason says why the game ended, and no "Decided by score"
+    follows it (there was no score to compare)."""
+    for deal_seed in range(300):
+        rng = random.Random(deal_seed)
+        state = engine.new_game(engine.deal(2, "standard", rng))
+        while not state.is_over:
+            state, events = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        assert state.outcome is not None
+        if state.outcome.reason == "last-player-standing":
+            break
+    else:
+        raise AssertionError("no game ended with one seat left")
+    seated = tuple(Player(100 + seat, seat) for seat in range(2))
+    view = GameView(game_row(GameStatus.OVER), seated, state, events, events)
+    text = presenter.final_post(view).embed.description or ""
+    assert messages.text("end.reason.last-player-standing", "en") in text
+    assert not any(
+        messages.text(f"end.tie_break.{kind}", "en") in text
+        for kind in ("score", "dirhams", "shared")
+    )
