@@ -1,4 +1,4 @@
-"""Fixtures every part of the suite may use: where the repository and the shared docs live."""
+"""Fixtures every part of the suite may use: where the repository and the test data live."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = REPO_ROOT / "tests" / "data"
+"""Reference files the tests read (conformance vectors, game records, rulebook excerpts); see
+tests/data/README.md for where each comes from."""
 
 
 @pytest.fixture(scope="session")
@@ -18,12 +21,9 @@ def repo_root() -> Path:
 
 
 @pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    """The shared read-only folder beside the repository (RULES.md, conformance/, seeds/, ...)."""
-    shared = REPO_ROOT.parent / "shared"
-    if not shared.is_dir():
-        pytest.fail(f"expected the shared folder beside the repository at {shared}")
-    return shared
+def data_dir() -> Path:
+    """The test suite's reference files, `DATA_DIR` (conformance/, rulebooks/)."""
+    return DATA_DIR
 
 
 @pytest.fixture

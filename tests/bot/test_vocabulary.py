@@ -1,6 +1,7 @@
 """The French and Ukrainian texts speak the game's own vocabulary, taken from the publisher's
-rulebooks (../shared/seeds/: 003 holds the French rules, 002 the Ukrainian ones), and the
-commands they mention are the ones a user of that language sees."""
+rulebooks (verbatim excerpts in tests/data/rulebooks/: fr.txt from the French rules, uk.txt
+from the Ukrainian ones), and the commands they mention are the ones a user of that language
+sees."""
 
 # ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
 
@@ -16,8 +17,8 @@ import pytest
 from bot import messages
 from bot.messages import LANGUAGES, catalogue
 
-FRENCH_RULEBOOK = "003_3fe312d833273d4f.txt"
-UKRAINIAN_RULEBOOK = "002_d674d2628e5d6fe3.txt"
+FRENCH_RULEBOOK = "fr.txt"
+UKRAINIAN_RULEBOOK = "uk.txt"
 
 
 @dataclass(frozen=True)
@@ -145,10 +146,10 @@ def test_every_text_about_a_game_term_uses_the_rulebook_word(term: Term) -> None
 
 
 @pytest.mark.parametrize("term", VOCABULARY, ids=lambda term: term.concept)
-def test_the_vocabulary_is_the_rulebooks_own(term: Term, shared_dir: Path) -> None:
-    seeds = shared_dir / "seeds"
-    french = (seeds / FRENCH_RULEBOOK).read_text("utf-8").lower()
-    ukrainian = (seeds / UKRAINIAN_RULEBOOK).read_text("utf-8").lower()
+def test_the_vocabulary_is_the_rulebooks_own(term: Term, data_dir: Path) -> None:
+    rulebooks = data_dir / "rulebooks"
+    french = (rulebooks / FRENCH_RULEBOOK).read_text("utf-8").lower()
+    ukrainian = (rulebooks / UKRAINIAN_RULEBOOK).read_text("utf-8").lower()
     for word in term.rulebook_fr:
         assert word.lower() in french and re.search(term.french, word, re.IGNORECASE), word
     for word in term.rulebook_uk:

@@ -24,22 +24,23 @@ def run(repo_root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def records(shared_dir: Path) -> list[Path]:
-    return sorted((shared_dir / "conformance" / "records").glob("game-????.json"))
+def records(data_dir: Path) -> list[Path]:
+    """The public game records kept in tests/data/conformance/records/."""
+    return sorted((data_dir / "conformance" / "records").glob("game-????.json"))
 
 
-def test_replay_prints_the_final_position(repo_root: Path, shared_dir: Path) -> None:
+def test_replay_prints_the_final_position(repo_root: Path, data_dir: Path) -> None:
     """`python -m engine.replay RECORD.json` prints the record's final position JSON."""
-    record = records(shared_dir)[0]
+    record = records(data_dir)[0]
     result = run(repo_root, "engine.replay", str(record))
     assert result.returncode == 0, result.stderr
     expected = json.loads(record.with_suffix(".position.json").read_text())
     assert json.loads(result.stdout) == expected
 
 
-def test_replay_trace_prints_one_position_per_action(repo_root: Path, shared_dir: Path) -> None:
+def test_replay_trace_prints_one_position_per_action(repo_root: Path, data_dir: Path) -> None:
     """--trace: one position per action (JSON Lines), the last one the final position."""
-    record = records(shared_dir)[1]
+    record = records(data_dir)[1]
     actions = json.loads(record.read_text())["actions"]
     result = run(repo_root, "engine.replay", str(record), "--trace")
     assert result.returncode == 0, result.stderr
@@ -50,10 +51,10 @@ def test_replay_trace_prints_one_position_per_action(repo_root: Path, shared_dir
 
 
 def test_replay_illegal_action_names_index_notation_reason(
-    repo_root: Path, shared_dir: Path, tmp_path: Path
+    repo_root: Path, data_dir: Path, tmp_path: Path
 ) -> None:
     """An illegal action: one line naming index, notation and reason; exit status 2."""
-    body = json.loads(records(shared_dir)[0].read_text())
+    body = json.loads(records(data_dir)[0].read_text())
     body["actions"] = [*body["actions"][:3], "S", "D5"]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(body))
@@ -92,9 +93,9 @@ def test_replay_missing_file(repo_root: Path, tmp_path: Path) -> None:
     assert "cannot read" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_vectors_public_suite_passes(repo_root: Path, shared_dir: Path) -> None:
+def test_vectors_public_suite_passes(repo_root: Path, data_dir: Path) -> None:
     """`python -m engine.vectors anu-public.json`: all 1,998 pass, per-kind counts, exit 0."""
-    result = run(repo_root, "engine.vectors", str(shared_dir / "conformance" / "anu-public.json"))
+    result = run(repo_root, "engine.vectors", str(data_dir / "conformance" / "anu-public.json"))
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines[-1] == "1998 passed, 0 failed"
@@ -178,10 +179,10 @@ def test_bench_prints_rates(repo_root: Path, clock: str) -> None:
     assert f"{clock} clock" in lines[-1]
 
 
-def test_a_reader_that_goes_away_ends_the_output_quietly(repo_root: Path, shared_dir: Path) -> None:
+def test_a_reader_that_goes_away_ends_the_output_quietly(repo_root: Path, data_dir: Path) -> None:
     """`python -m engine.replay RECORD --trace | head -1`: no traceback when the pipe closes."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "engine.replay", str(records(shared_dir)[0]), "--trace"],
+        [sys.executable, "-m", "engine.replay", str(records(data_dir)[0]), "--trace"],
         cwd=repo_root,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

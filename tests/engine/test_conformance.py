@@ -1,4 +1,7 @@
-"""Conformance: the shared records replay to their positions; vector kinds follow FORMATS.md 4."""
+"""Conformance: the public records replay to their positions; vector kinds follow FORMATS.md 4.
+
+The records and vectors are copies kept in tests/data/conformance/ (see tests/data/README.md).
+"""
 
 from __future__ import annotations
 
@@ -13,21 +16,19 @@ from hypothesis import strategies as st
 
 from engine import from_position, record_from_json, replay_record, to_position
 from engine.vectors import evaluate, main, winner
+from tests.conftest import DATA_DIR
 from tests.engine.mutation import mutate
 
-SHARED_RECORDS = sorted(
-    (Path(__file__).resolve().parents[3] / "shared" / "conformance" / "records").glob(
-        "game-????.json"
-    )
-)
+CONFORMANCE = DATA_DIR / "conformance"
+PUBLIC_RECORDS = sorted((CONFORMANCE / "records").glob("game-????.json"))
 
 
-def test_the_shared_records_are_there() -> None:
-    assert len(SHARED_RECORDS) >= 24
+def test_the_public_records_are_there() -> None:
+    assert len(PUBLIC_RECORDS) >= 24
 
 
-@pytest.mark.parametrize("path", SHARED_RECORDS, ids=lambda p: p.stem)
-def test_shared_record_replays_to_its_position(path: Path) -> None:
+@pytest.mark.parametrize("path", PUBLIC_RECORDS, ids=lambda p: p.stem)
+def test_public_record_replays_to_its_position(path: Path) -> None:
     """R1-R13 end to end: each public record replays to exactly its position (as JSON)."""
     state = replay_record(record_from_json(json.loads(path.read_text())))
     expected = json.loads(path.with_suffix(".position.json").read_text())
@@ -35,9 +36,9 @@ def test_shared_record_replays_to_its_position(path: Path) -> None:
     assert to_position(from_position(expected)) == expected
 
 
-def test_public_vectors_in_process(shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_public_vectors_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     """engine.vectors' main on anu-public.json: every case passes, exit status 0."""
-    status = main([str(shared_dir / "conformance" / "anu-public.json")])
+    status = main([str(CONFORMANCE / "anu-public.json")])
     out = capsys.readouterr().out.splitlines()
     assert (status, out[-1]) == (0, "1998 passed, 0 failed")
     kinds = {line.split(":")[0] for line in out[:-1]}
@@ -188,9 +189,7 @@ def test_bad_light_states_fail_cleanly(bad: dict[str, Any]) -> None:
     assert verdict.status == "failed" and verdict.detail.startswith("bad input")
 
 
-PUBLIC_CASES = json.loads(
-    (SHARED_RECORDS[0].parents[1] / "anu-public.json").read_text() if SHARED_RECORDS else "{}"
-).get("cases", [])
+PUBLIC_CASES = json.loads((CONFORMANCE / "anu-public.json").read_text())["cases"]
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, database=None)
