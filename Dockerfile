@@ -4,16 +4,25 @@
 # The token comes only from the environment at run time; nothing secret is baked in.
 
 # Stage 1: build the project and its dependencies into a self-contained virtualenv.
+# Every third-party package comes at the exact version and file hash of requirements/*.lock
+# (refresh: bash requirements/refresh.sh): the dependencies from runtime.lock, the build
+# backend that makes the project's wheel from build.lock; the project goes in without deps.
 FROM python:3.11-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
 WORKDIR /src
+COPY requirements/runtime.lock requirements/build.lock requirements/
+RUN python -m venv --without-pip /opt/marrakech \
+ && pip --python /opt/marrakech/bin/python install --require-hashes -r requirements/runtime.lock \
+ && python -m venv /opt/build \
+ && /opt/build/bin/pip install --require-hashes -r requirements/build.lock
 COPY pyproject.toml README.md ./
 COPY engine/ engine/
 COPY render/ render/
 COPY bot/ bot/
-RUN python -m venv --without-pip /opt/marrakech \
- && pip --python /opt/marrakech/bin/python install .
+RUN /opt/build/bin/pip wheel --no-deps --no-build-isolation --wheel-dir /tmp/dist . \
+ && pip --python /opt/marrakech/bin/python install --no-deps /tmp/dist/marrakech_bot-*.whl
 
 # Stage 2: the runtime, with only the virtualenv, running as an unprivileged user.
 FROM python:3.11-slim
@@ -30,8 +39,9 @@ COPY --from=builder /opt/marrakech /opt/marrakech
 USER marrakech
 WORKDIR /home/marrakech
 VOLUME /data
-# The bot refreshes /data/heartbeat every 30 s while its gateway connection is up;
-# the check fails once the heartbeat is older than 90 s.
+# The bot refreshes /data/heartbeat every 30 s while its gateway connection is up, and
+# records there every 5 s that its event loop runs; the check fails once the gateway beat
+# is older than 90 s or the event loop has been blocked for more than 30 s.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot", "healthcheck"]
 ENTRYPOINT ["marrakech-bot"]

@@ -42,8 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser(
         "healthcheck",
-        help="exit 0 if the running bot's heartbeat is fresh, 1 otherwise",
-        description="Exit 0 if the running bot's heartbeat file is fresh, 1 otherwise.",
+        help="exit 0 if the running bot's heartbeat is fresh and its event loop runs",
+        description="Exit 0 if the running bot's heartbeat file is fresh and says its event "
+        "loop runs, 1 otherwise.",
     )
     return parser
 

@@ -1,59 +1,156 @@
 """Liveness for the container: a heartbeat file the bot refreshes, and the check that reads it.
 
-While its gateway connection is up, the bot calls `Heartbeat.beat()` every 30 s. The image's
-HEALTHCHECK runs `python -m bot healthcheck`, which passes while the last beat is fresher than
-`MAX_HEARTBEAT_AGE` seconds, so a bot that hangs or loses Discord for good turns unhealthy.
+The file holds two times (Unix seconds), one per line, each under its own key:
+
+    gateway 1718000000.000   the last `Heartbeat.beat()`: every 30 s while the gateway is up
+    loop 1718000004.000      the last `Heartbeat.tick()`: every few seconds from the event loop
+
+The image's HEALTHCHECK runs `python -m bot healthcheck` in a separate process, which reads the
+file and fails when the gateway beat is older than `MAX_HEARTBEAT_AGE` (the bot lost Discord
+for good) or the loop tick is older than `MAX_LOOP_STALL` (the event loop is blocked: the bot
+hangs while its socket may still look open). A file without a `loop` line (nothing ticks it,
+or the older format: one bare number, the gateway time) is judged by the gateway rule alone.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 MAX_HEARTBEAT_AGE = 90.0
 """Seconds: three missed beats (one every 30 s) make the bot unhealthy."""
+MAX_LOOP_STALL = 30.0
+"""Seconds: a loop tick older than this means the event loop has been blocked that long."""
+
+GATEWAY_KEY = "gateway"
+LOOP_KEY = "loop"
+
+
+@dataclass(frozen=True, slots=True)
+class HeartbeatRecord:
+    """What a heartbeat file says: when the gateway last beat and the loop last ticked."""
+
+    beaten_at: float | None
+    """Unix seconds of the last gateway beat; None when the bot has not connected yet."""
+    ticked_at: float | None
+    """Unix seconds of the last loop tick; None when nothing ticks the file."""
 
 
 class Heartbeat:
-    """Writes the current time (Unix seconds) to a file, replacing it atomically."""
+    """Keeps the last gateway beat and loop tick, and writes both to a file atomically.
+
+    Both are held in memory and every write renders both, so either writer keeps the other's
+    time; a lock makes each render-and-replace whole, so the last replace always carries the
+    latest of both times, whichever threads the writes come from.
+    """
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
         self.path = path
         self._clock = clock
+        self._lock = threading.Lock()
+        self._beaten_at: float | None = None
+        self._ticked_at: float | None = None
 
     def beat(self) -> None:
-        """Record that the bot is alive now."""
+        """Record that the gateway connection is up now."""
+        with self._lock:
+            self._beaten_at = self._clock()
+            self._write()
+
+    def tick(self) -> None:
+        """Record that the event loop is running now."""
+        with self._lock:
+            self._ticked_at = self._clock()
+            self._write()
+
+    def _write(self) -> None:
+        lines = []
+        if self._beaten_at is not None:
+            lines.append(f"{GATEWAY_KEY} {self._beaten_at:.3f}\n")
+        if self._ticked_at is not None:
+            lines.append(f"{LOOP_KEY} {self._ticked_at:.3f}\n")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(
             dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
         )
         try:
             with os.fdopen(descriptor, "w", encoding="ascii") as file:
-                file.write(f"{self._clock():.3f}\n")
+                file.write("".join(lines))
             os.replace(temporary, self.path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
 
 
-def heartbeat_age(path: Path, *, now: float | None = None) -> float | None:
-    """Seconds since the last beat, or None when there is no readable heartbeat at `path`."""
+def read_heartbeat(path: Path) -> HeartbeatRecord | None:
+    """The times in the heartbeat file at `path`, or None when there is no readable one.
+
+    Unknown keys are skipped; a line that is one bare number is a gateway beat.
+    """
     try:
-        beaten_at = float(path.read_text(encoding="ascii").strip())
+        text = path.read_text(encoding="ascii")
     except (OSError, ValueError):
         return None
-    current = time.time() if now is None else now
-    return max(0.0, current - beaten_at)
+    times: dict[str, float] = {}
+    try:
+        for line in text.splitlines():
+            words = line.split()
+            if len(words) == 1:
+                times[GATEWAY_KEY] = float(words[0])
+            elif len(words) == 2:
+                times[words[0]] = float(words[1])
+            elif words:
+                return None
+    except ValueError:
+        return None
+    if not times:
+        return None
+    return HeartbeatRecord(times.get(GATEWAY_KEY), times.get(LOOP_KEY))
 
 
-def check_health(path: Path, *, max_age: float = MAX_HEARTBEAT_AGE) -> tuple[bool, str]:
+def heartbeat_age(path: Path, *, now: float | None = None) -> float | None:
+    """Seconds since the last gateway beat, or None when there is none readable at `path`."""
+    record = read_heartbeat(path)
+    if record is None or record.beaten_at is None:
+        return None
+    return _age(record.beaten_at, now)
+
+
+def check_health(
+    path: Path,
+    *,
+    max_age: float = MAX_HEARTBEAT_AGE,
+    max_loop_stall: float = MAX_LOOP_STALL,
+    now: float | None = None,
+) -> tuple[bool, str]:
     """Whether the bot is healthy, and one line saying why."""
-    age = heartbeat_age(path)
-    if age is None:
+    record = read_heartbeat(path)
+    if record is not None and record.ticked_at is not None:
+        stalled = _age(record.ticked_at, now)
+        if stalled > max_loop_stall:
+            return False, (
+                f"unhealthy: the event loop has been blocked for {stalled:.0f} s "
+                f"(limit {max_loop_stall:.0f} s)"
+            )
+    if record is None or record.beaten_at is None:
         return False, f"unhealthy: no heartbeat at {path} (the bot is not connected to Discord)"
+    age = _age(record.beaten_at, now)
     if age > max_age:
         return False, f"unhealthy: last heartbeat {age:.0f} s ago (limit {max_age:.0f} s)"
-    return True, f"healthy: last heartbeat {age:.0f} s ago"
+    if record.ticked_at is None:
+        return True, f"healthy: last heartbeat {age:.0f} s ago"
+    return True, (
+        f"healthy: last heartbeat {age:.0f} s ago, "
+        f"event loop ran {_age(record.ticked_at, now):.0f} s ago"
+    )
+
+
+def _age(moment: float, now: float | None) -> float:
+    """Seconds from `moment` to `now` (default: the current time); never negative."""
+    current = time.time() if now is None else now
+    return max(0.0, current - moment)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
-from bot.health import MAX_HEARTBEAT_AGE, Heartbeat, check_health, heartbeat_age
+from bot.health import (
+    MAX_HEARTBEAT_AGE,
+    MAX_LOOP_STALL,
+    Heartbeat,
+    HeartbeatRecord,
+    check_health,
+    heartbeat_age,
+    read_heartbeat,
+)
 
 
 def test_beat_records_the_clock_and_age_counts_from_it(tmp_path: Path) -> None:
@@ -90,3 +99,125 @@ def test_healthcheck_command_follows_the_heartbeat(
 
     assert main(["healthcheck"]) == 0
     assert capsys.readouterr().out.startswith("healthy")
+
+
+# The event loop's tick, written beside the gateway beat.
+
+
+def beat_and_tick(path: Path, *, beaten_at: float, ticked_at: float) -> None:
+    times = iter([beaten_at, ticked_at])
+    heartbeat = Heartbeat(path, clock=lambda: next(times))
+    heartbeat.beat()
+    heartbeat.tick()
+
+
+def test_beat_and_tick_each_keep_the_others_time(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    clock_values = iter([100.0, 130.0, 160.0])
+    heartbeat = Heartbeat(path, clock=lambda: next(clock_values))
+
+    heartbeat.beat()
+    heartbeat.tick()
+    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=100.0, ticked_at=130.0)
+    heartbeat.beat()
+    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=160.0, ticked_at=130.0)
+    assert path.read_text(encoding="ascii") == "gateway 160.000\nloop 130.000\n"
+
+
+def test_a_tick_alone_is_no_gateway_beat(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    Heartbeat(path, clock=lambda: 100.0).tick()
+
+    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=None, ticked_at=100.0)
+    assert heartbeat_age(path, now=110.0) is None
+    healthy, reason = check_health(path, now=110.0)
+    assert not healthy
+    assert reason.startswith("unhealthy: no heartbeat at")
+
+
+def test_a_bare_time_is_read_as_a_gateway_beat(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    path.write_text("1000.250\n", encoding="ascii")
+
+    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=1000.25, ticked_at=None)
+
+
+def test_unknown_keys_are_skipped_and_odd_lines_garble_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    path.write_text("gateway 10\nshard 3\nloop 12\n\n", encoding="ascii")
+    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=10.0, ticked_at=12.0)
+
+    for garbled in ("gateway 10 11\n", "loop soon\n", "", "\xe9\n"):
+        path.write_text(garbled, encoding="latin-1")
+        assert read_heartbeat(path) is None, garbled
+
+
+def test_check_health_fails_when_the_loop_is_blocked(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    beat_and_tick(path, beaten_at=1_000.0, ticked_at=1_000.0)
+
+    healthy, reason = check_health(path, now=1_042.0)
+
+    assert not healthy
+    assert reason == "unhealthy: the event loop has been blocked for 42 s (limit 30 s)"
+
+
+def test_check_health_passes_while_the_loop_ticks(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    beat_and_tick(path, beaten_at=1_000.0, ticked_at=1_020.0)
+
+    healthy, reason = check_health(path, now=1_020.0 + MAX_LOOP_STALL)
+
+    assert healthy
+    assert reason == "healthy: last heartbeat 50 s ago, event loop ran 30 s ago"
+
+
+def test_a_ticking_loop_does_not_hide_a_lost_gateway(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    beat_and_tick(path, beaten_at=1_000.0, ticked_at=1_100.0)
+
+    healthy, reason = check_health(path, now=1_101.0)
+
+    assert not healthy
+    assert reason == "unhealthy: last heartbeat 101 s ago (limit 90 s)"
+
+
+def test_without_a_tick_only_the_gateway_rule_applies(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    Heartbeat(path, clock=lambda: 1_000.0).beat()
+
+    assert check_health(path, now=1_060.0) == (True, "healthy: last heartbeat 60 s ago")
+
+
+def test_writes_from_several_threads_leave_one_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    heartbeat = Heartbeat(path)
+
+    def write(times: int, action: str) -> None:
+        for _ in range(times):
+            getattr(heartbeat, action)()
+
+    threads = [
+        threading.Thread(target=write, args=(100, action)) for action in ("beat", "tick") * 2
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    record = read_heartbeat(path)
+    assert record is not None
+    assert record.beaten_at is not None
+    assert record.ticked_at is not None
+    assert [entry.name for entry in path.parent.iterdir()] == ["heartbeat"]
+
+
+def test_healthcheck_command_fails_on_a_blocked_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MARRAKECH_HEARTBEAT", str(tmp_path / "beat"))
+    now = time.time()
+    beat_and_tick(tmp_path / "beat", beaten_at=now, ticked_at=now - MAX_LOOP_STALL - 60)
+
+    assert main(["healthcheck"]) == 1
+    assert capsys.readouterr().out.startswith("unhealthy: the event loop has been blocked for")
