@@ -10,10 +10,12 @@ import discord
 
 from bot.client import MarrakechClient
 from bot.health import Heartbeat
+from bot.loop_lag import LoopLagProbe
 from bot.services import GameService
 from bot.services.clock import Clock, OffsetClock, system_clock
 from bot.settings import Settings
 from bot.storage import Database, GameStore
+from bot.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -47,22 +49,30 @@ async def _serve(settings: Settings) -> int:
         offset_clock = OffsetClock(settings.test_clock_file)
         clock = offset_clock
         log.warning("testing only: the clock is shifted by %.0f s", offset_clock.reload())
+    heartbeat = Heartbeat(settings.heartbeat_path)
+    loop_lag = LoopLagProbe(liveness=heartbeat.tick)
+    loop_lag.start()  # before anything else, so a loop blocked at start-up shows too
     database = await Database.open(settings.db_path)
+    workers = WorkerPool()
     try:
         store = GameStore(database)
         client = MarrakechClient(
-            heartbeat=Heartbeat(settings.heartbeat_path),
-            service=GameService(store, clock=clock),
+            heartbeat=heartbeat,
+            service=GameService(store, clock=clock, workers=workers),
             store=store,
             dev_guilds=settings.dev_guilds,
             gateway_from_api=settings.api_base_url is not None,
             clock=clock,
+            workers=workers,
         )
         if offset_clock is not None:
             loop.add_signal_handler(signal.SIGUSR1, _shift_clock, offset_clock, client)
+        loop.add_signal_handler(signal.SIGUSR2, loop_lag.log_summary)
         return await _run_client(client, settings.token, stop)
     finally:
+        await workers.close()
         await database.close()
+        await loop_lag.stop()  # logs the run's lag figures
 
 
 def _shift_clock(clock: OffsetClock, client: MarrakechClient) -> None:

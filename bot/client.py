@@ -22,6 +22,7 @@ from bot.storage import GameStore, GuildStore, StatsStore
 from bot.sync import sync_commands
 from bot.translator import CatalogueTranslator
 from bot.ui.buttons import GameButton, dispatchable
+from bot.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,10 @@ class MarrakechClient(discord.Client):
         dev_guilds: tuple[int, ...] = (),
         gateway_from_api: bool = False,
         clock: Clock = system_clock,
+        workers: WorkerPool | None = None,
     ) -> None:
+        """`workers` draws the pictures (default: threads of this process, for tests); its
+        owner starts and closes it."""
         super().__init__(
             intents=INTENTS,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -55,8 +59,10 @@ class MarrakechClient(discord.Client):
         self.tree.error(self._on_command_error)
         guilds = GuildService(GuildStore(store.database), clock=clock)
         stats = StatsService(StatsStore(store.database))
-        self.buttons = GameController(self, service, guilds)
-        self.community = CommunityController(service, guilds, stats)
+        self._workers = workers if workers is not None else WorkerPool(workers=0)
+        pictures = images.Pictures(self._workers)
+        self.buttons = GameController(self, service, guilds, pictures)
+        self.community = CommunityController(service, guilds, stats, pictures)
         for group in build_commands(self.buttons, self.community):
             self.tree.add_command(group)
         self._service = service
@@ -74,9 +80,9 @@ class MarrakechClient(discord.Client):
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(GameButton)
-        # Drawn while the gateway connects (a quick restart matters more than the first
-        # picture; a click that comes first simply draws its own).
-        self._warm_up = asyncio.create_task(images.warm_up(), name="render-warm-up")
+        # Workers start while the gateway connects (a quick restart matters more than the
+        # first picture; a click that comes first simply waits for its worker).
+        self._warm_up = asyncio.create_task(self._workers.start(), name="workers-start")
         await self.tree.set_translator(CatalogueTranslator())
         await sync_commands(self.tree, self._store, self._dev_guilds)
         # Before the gateway connects, so no click can race it: catch up on any game whose

@@ -27,8 +27,15 @@ REPLAY_NAME = "marrakech-game-{game_id}.gif"
 class CommunityController:
     """Handles /marrakech stats, leaderboard, history, replay and /marrakech-admin."""
 
-    def __init__(self, games: GameService, guilds: GuildService, stats: StatsService) -> None:
+    def __init__(
+        self,
+        games: GameService,
+        guilds: GuildService,
+        stats: StatsService,
+        pictures: images.Pictures,
+    ) -> None:
         self._games = games
+        self._pictures = pictures
         self._guilds = guilds
         self._stats = stats
 
@@ -69,13 +76,13 @@ class CommunityController:
         await guarded(interaction, "showing the history", work)
 
     async def replay(self, interaction: Interaction, game_id: int) -> None:
-        """Post the animated replay (drawn in a thread: deferred first) and the record."""
+        """Post the animated replay (drawn in a worker: deferred first) and the record."""
 
         async def work() -> None:
             record = await self._games.replay_record(game_id, interactions.guild_id(interaction))
             language = interactions.server_language(interaction)
             await interaction.response.defer(thinking=True)
-            gif = await images.render_replay_gif(record, language)
+            gif = await self._pictures.replay_gif(record, language)
             files = [
                 discord.File(io.BytesIO(gif), filename=REPLAY_NAME.format(game_id=game_id)),
                 presenter.record_file(record, game_id),

@@ -58,16 +58,25 @@ DISCORD_TIMEOUT_SECONDS = 5.0
 """The longest wait for Discord to take a message (discord.py sets no timeout of its own)."""
 REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to show a game whose current message Discord did not take."""
-RENDER_PATIENCE_SECONDS = 2.0
-"""How long an answer may wait for its image before the interaction is deferred (3 s limit)."""
+ANSWER_PATIENCE_SECONDS = 0.1
+"""How long a click's answer may wait for its picture before the interaction is deferred and
+edited once the picture is drawn (a picture takes a few milliseconds in an idle worker; Discord
+fails an interaction not answered within 3 s)."""
 
 
 class GameController:
     """Handles /marrakech commands and game buttons for one client."""
 
-    def __init__(self, client: discord.Client, service: GameService, guilds: GuildService) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        guilds: GuildService,
+        pictures: images.Pictures,
+    ) -> None:
         self._client = client
         self._service = service
+        self._pictures = pictures
         self._guilds = guilds
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
@@ -613,7 +622,7 @@ class GameController:
     async def _files(self, post: Post) -> list[discord.File]:
         if post.image is None:
             return []
-        return [images.as_file(await images.render_png(post.image))]
+        return [images.as_file(await self._pictures.png(post.image))]
 
     async def _respond_edit(
         self, interaction: Interaction, post: Post, buttons: discord.ui.View | None
@@ -643,22 +652,24 @@ class GameController:
     async def _files_in_time(
         self, interaction: Interaction, post: Post, *, ephemeral: bool = False
     ) -> list[discord.File]:
-        """Render the post's image; if that takes too long, defer the interaction meanwhile."""
-        rendering = asyncio.ensure_future(self._files(post))
-        started = _received.get(time.monotonic())
-        waited = time.monotonic() - started
-        # When the event loop is busy, the interaction may have waited before its handler ran:
-        # its id says when Discord created it (clamped, in case the clocks disagree).
+        """Draw the post's picture; if it is not ready within ANSWER_PATIENCE_SECONDS of the
+        interaction's arrival (or every worker is busy), defer the interaction meanwhile."""
+        drawing = asyncio.ensure_future(self._files(post))
+        # The interaction may have waited before its handler ran: its id says when Discord
+        # created it (clamped, in case the clocks disagree).
+        waited = time.monotonic() - _received.get(time.monotonic())
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        patience = max(0.0, RENDER_PATIENCE_SECONDS - max(waited, min(age, 3.0)))
+        patience = ANSWER_PATIENCE_SECONDS - max(waited, min(age, 3.0))
+        if post.image is not None and self._pictures.busy:
+            patience = 0.0
         try:
-            return await asyncio.wait_for(asyncio.shield(rendering), patience)
+            return await asyncio.wait_for(asyncio.shield(drawing), max(0.0, patience))
         except TimeoutError:
             if interaction.type is discord.InteractionType.component:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-            return await rendering
+            return await drawing
 
     def _channel(self, view: GameView) -> discord.PartialMessageable:
         return self._client.get_partial_messageable(

@@ -1,28 +1,33 @@
-"""Board pictures for messages (and a game's animated replay), rendered in a worker thread so
-the event loop never waits.
+"""Board pictures for messages (and a game's animated replay), drawn in the worker pool so the
+event loop never waits for Pillow.
 
-The few words in a picture's panel (headings, "Turn", "Game over") come from the message
-catalogue's `image.*` keys, in the language of the message the picture goes with.
+A picture goes to a worker as a `BoardPicture`: the game's record, the events to mark and the
+panel's words. The few words in a picture's panel (headings, "Turn", "Game over") come from the
+message catalogue's `image.*` keys, in the language of the message the picture goes with.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import functools
 import io
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
 import discord
 
 import engine
+from bot import worker_jobs
 from bot.messages import text
 from bot.presenter import IMAGE_NAME, BoardImage
-from render import Labels, render_board, render_game_over, render_replay
+from bot.worker_jobs import BoardPicture
+from bot.worker_pool import Lane, WorkerPool
+from render import Labels
 
 IMAGE_LABEL_PREFIX = "image."
+BOARD_TIMEOUT_SECONDS = 30.0
+"""The longest a board picture (a few milliseconds of work) may take in a worker."""
+REPLAY_TIMEOUT_SECONDS = 300.0
+"""The longest a replay GIF (about a second for a long game) may take in a worker."""
 
 
 @cache
@@ -38,40 +43,44 @@ def labels(language: str) -> Labels:
     return Labels(**words)
 
 
-def _png(image: BoardImage) -> bytes:
-    words = labels(image.language)
-    if image.final:
-        return render_game_over(image.state, events=image.events, labels=words)
-    return render_board(
-        image.state, events=image.events, show_candidates=image.numbered, labels=words
+def picture_of(image: BoardImage) -> BoardPicture:
+    """What a worker needs to draw `image`: plain data, no live objects."""
+    return BoardPicture(
+        record=engine.record_of(image.state),
+        events=image.events,
+        numbered=image.numbered,
+        final=image.final,
+        labels=labels(image.language),
     )
 
 
-RENDER_THREADS = 2
-"""Pictures drawn at once: more threads than cores draw no faster, and every picture being
-drawn holds its canvases in memory (six at once, the default pool's size on two cores, took
-the bot's peak memory from about 140 MB to over 250 MB in the load benchmark)."""
-_renderer = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
+class Pictures:
+    """Draws the pictures of messages in the worker pool."""
 
+    def __init__(self, workers: WorkerPool) -> None:
+        self._workers = workers
 
-async def render_png(image: BoardImage) -> bytes:
-    """The PNG for `image`, drawn off the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(_renderer, _png, image)
+    @property
+    def busy(self) -> bool:
+        """Whether a picture asked for now would wait for a free worker."""
+        return self._workers.busy
 
+    async def png(self, image: BoardImage) -> bytes:
+        """The PNG for `image`."""
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.board_png, picture_of(image), timeout=BOARD_TIMEOUT_SECONDS
+        )
 
-async def render_replay_gif(record: dict[str, Any], language: str) -> bytes:
-    """The animated GIF of a whole game from its record (FORMATS.md), drawn off the event
-    loop, its panel in `language`."""
-    replay = functools.partial(
-        render_replay, engine.record_from_json(record), labels=labels(language)
-    )
-    return await asyncio.get_running_loop().run_in_executor(_renderer, replay)
-
-
-async def warm_up() -> None:
-    """Draw one board at start-up so fonts and cached layers are ready for the first click."""
-    state = engine.new_game(engine.deal(3, engine.Variant.STANDARD, first_player=0))
-    await render_png(BoardImage(state, ()))
+    async def replay_gif(self, record: dict[str, Any], language: str) -> bytes:
+        """The animated GIF of a whole game from its record (FORMATS.md), its panel in
+        `language`."""
+        return await self._workers.run(
+            Lane.SLOW,
+            worker_jobs.replay_gif,
+            engine.record_from_json(record),
+            labels(language),
+            timeout=REPLAY_TIMEOUT_SECONDS,
+        )
 
 
 def as_file(png: bytes, name: str = IMAGE_NAME) -> discord.File:

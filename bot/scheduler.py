@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from bot.services import DueWork, GameService
 from bot.services.clock import Clock
+from bot.worker_pool import WorkerError
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,12 @@ class Scheduler:
         async with self._slots:
             try:
                 await self._handle(work)
+            except WorkerError as error:  # a worker died or hung: it was replaced
+                log.warning(
+                    "%s of game %s failed (%s); retrying later", work.kind, work.game_id, error
+                )
+                self._postpone(work, now)
+                return False
             except Exception:
                 log.exception("%s of game %s failed; retrying later", work.kind, work.game_id)
                 self._postpone(work, now)

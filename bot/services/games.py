@@ -7,7 +7,7 @@ action twice. The action log in the database is the source of truth: a game not 
 rebuilt by replaying it, and the stored position snapshot is only checked against the replay.
 
 AI seats and timed-out turns are played here too: `due_work` lists what the turn clocks call
-for at the injected clock's now, and `remind` / `play_due` do it (the AI thinks in a thread).
+for at the injected clock's now, and `remind` / `play_due` do it (the AI thinks in a worker).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 import engine
 import engine.ai
+from bot import worker_jobs
 from bot.services import deadlines, dice
 from bot.services.clock import Clock, system_clock, timestamp
 from bot.services.errors import (
@@ -64,6 +65,7 @@ from bot.storage import (
     StaleSeqError,
     TurnClock,
 )
+from bot.worker_pool import Lane, WorkerPool
 from engine import GameConfig, GameState, Phase, Variant
 from engine.events import Event
 
@@ -75,6 +77,9 @@ CACHE_SIZE = 1000
 ROLL = "roll"
 """The player's request to roll the die (variant rotate-after); the roll itself is chance."""
 
+AI_TIMEOUT_SECONDS = 30.0
+"""The longest an AI decision may run in a worker before the worker is taken to be hung (hard
+thinks for at most 0.9 s of CPU; the rest is room for a busy machine)."""
 _DISPLAY_PATIENCE = timedelta(seconds=deadlines.DISPLAY_PATIENCE_SECONDS)
 AI_LEVELS = ("easy", "medium", "hard")
 """The levels an AI seat can be given in a lobby."""
@@ -142,10 +147,13 @@ class GameService:
         clock: Clock = system_clock,
         seeds: Callable[[], str] = dice.new_seed,
         ai_budget: engine.ai.Budget | None = None,
+        workers: WorkerPool | None = None,
     ) -> None:
-        """`ai_budget` limits the hard AI's search (None: the engine's default)."""
+        """`ai_budget` limits the hard AI's search (None: the engine's default); the AI thinks
+        in `workers` (default: threads of this process, for tests and tools)."""
         self._store = store
         self._ai_budget = ai_budget
+        self._workers = workers if workers is not None else WorkerPool(workers=0)
         self._clock = clock
         self._seeds = seeds
         self._locks: dict[int, asyncio.Lock] = {}
@@ -484,12 +492,14 @@ class GameService:
                 if engine.current_player(state) == engine.CHANCE:
                     action = dice.roll(game.seed, position, engine.chance_outcomes(state))
                 else:
-                    action = await asyncio.to_thread(
-                        engine.ai.choose_action,
-                        state,
+                    action = await self._workers.run(
+                        Lane.SLOW,
+                        worker_jobs.choose_action,
+                        engine.record_of(state),
                         level,
                         dice.ai_seed(game.seed, position),
                         self._ai_budget,
+                        timeout=AI_TIMEOUT_SECONDS,
                     )
                 state = _apply(state, action, events)
                 entries.append(NewAction(action, None))

@@ -36,6 +36,7 @@ from bot.services.errors import (
     NotHandedToAiError,
 )
 from bot.storage import Database, GameStatus, GameStore, GuildStore, StatsStore
+from bot.worker_pool import WorkerPool
 from tests.bot.test_service import choose
 
 HOST, BOB, CAROL = 1001, 1002, 1003
@@ -446,7 +447,8 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
     assert len(history[0].winner_ids) >= 1
     record = await service.replay_record(view.id, GUILD)
     assert record["seed"] == seeds()
-    english, french = [await images.render_replay_gif(record, lang) for lang in ("en", "fr")]
+    pictures = images.Pictures(WorkerPool(workers=0))
+    english, french = [await pictures.replay_gif(record, lang) for lang in ("en", "fr")]
     assert english[:6] == french[:6] == b"GIF89a" and english != french, "the server's words"
     with pytest.raises(NotAReplayError):
         await service.replay_record(view.id, GUILD + 1)

@@ -21,7 +21,7 @@ import discord
 import pytest
 
 import engine
-from bot import controller
+from bot import controller, images
 from bot.client import MarrakechClient
 from bot.health import Heartbeat
 from bot.services import GameService
@@ -300,12 +300,26 @@ async def test_a_slow_image_defers_the_click_then_edits(
     turn = await started(edge)
     (mover_id,) = turn.pinged_user_ids
     mover = edge.host if mover_id == edge.host.id else edge.guest
-    monkeypatch.setattr(controller, "RENDER_PATIENCE_SECONDS", 0.0)
+    monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", 0.0)
     handle = edge.click(mover, turn, "Turn left")
     assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
     edited = await handle.answer()
     assert edited.id == turn.id and "The die shows" in edited.embed_text()
     assert edited.enabled_buttons() and edited.buttons()[0].label == "1"
+
+
+async def test_a_click_is_deferred_at_once_while_every_worker_is_busy(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    mover = edge.host if mover_id == edge.host.id else edge.guest
+    monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", 3600.0)
+    monkeypatch.setattr(images.Pictures, "busy", property(lambda self: True))
+    handle = edge.click(mover, turn, "Turn left")
+    assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
+    edited = await handle.answer()
+    assert edited.id == turn.id and "The die shows" in edited.embed_text()
 
 
 async def test_a_game_runs_in_a_thread(edge: Edge) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import images
+from bot import images, worker_jobs
 from render import Labels
 from tests.bot.test_edge import Edge, private, running_edge
 from tests.e2e.fakecord import FakeMessage, permissions
@@ -165,7 +165,7 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
         drawn.append(labels)
         return b"GIF89a"
 
-    monkeypatch.setattr(images, "render_replay", render_replay)
+    monkeypatch.setattr(worker_jobs, "render_replay", render_replay)
     await french_game(edge)
     await edge.slash(edge.guest, "marrakech", "resign").answer()
     await edge.fake.wait_for_message(

@@ -23,6 +23,7 @@ from bot.services import AutoTurn, GameView, Player, Reminder
 from bot.services import errors as service_errors
 from bot.storage import GameRow, GameStatus, GuildSettings, HistoryRow, PlayerStats
 from bot.ui.layout import decision_buttons, lobby_buttons
+from bot.worker_pool import WorkerPool
 from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
 from render import Labels
@@ -279,7 +280,7 @@ async def test_pictures_draw_in_the_game_s_language(locale: str) -> None:
     views = list(played_views(locale, 3, "standard"))
     for post in (presenter.turn_post(views[5]), presenter.final_post(views[-1])):
         assert post.image is not None and post.image.language == locale
-        png = await images.render_png(post.image)
+        png = await images.Pictures(WorkerPool(workers=0)).png(post.image)
         assert png.startswith(b"\x89PNG")
 
 

@@ -20,7 +20,7 @@ from bot.ui.layout import MAX_BUTTONS, decision_buttons, lobby_buttons
 from engine import Phase
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
-LITERAL_KEY = re.compile(r'text\(\s*"([a-z_.\-]+)"')
+LITERAL_KEY = re.compile(r'\btext\(\s*"([a-z_.\-]+)"')
 DYNAMIC_FAMILIES = {
     "variant": [variant.value for variant in engine.Variant],
     "color": [color.value for color in engine.Color],

@@ -1,0 +1,54 @@
+"""The turn clock's scheduler: a piece of work whose worker died or hung is put off and tried
+again, with a warning and no traceback (the worker pool has replaced the worker already)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.scheduler import RETRY_SECONDS, Scheduler
+from bot.services import DueWork
+from bot.worker_pool import WorkerTimeoutError
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+WORK = DueWork(game_id=7, seq=12, kind=DueWork.PLAY)
+
+
+class OneGameDue:
+    """The slice of GameService the scheduler reads: one AI turn is due."""
+
+    def on_schedule_change(self, listener: Callable[[], None]) -> None:
+        pass
+
+    async def due_work(self) -> list[DueWork]:
+        return [WORK]
+
+    async def next_due(self) -> datetime:
+        return NOW
+
+
+async def test_a_worker_failure_is_retried_later_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    now = [NOW]
+    attempts: list[DueWork] = []
+
+    async def handle(work: DueWork) -> None:
+        attempts.append(work)
+        if len(attempts) == 1:
+            raise WorkerTimeoutError("choose_action ran over 30 s")
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: now[0])  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+        assert await scheduler.run_due() == 0
+    (warning,) = caplog.records
+    assert warning.levelno == logging.WARNING and warning.exc_info is None
+    assert "play of game 7 failed (choose_action ran over 30 s)" in warning.getMessage()
+    assert await scheduler.run_due() == 0, "not again before the retry is due"
+    assert len(attempts) == 1
+    now[0] = NOW + timedelta(seconds=RETRY_SECONDS)
+    assert await scheduler.run_due() == 1
+    assert attempts == [WORK, WORK]

@@ -1,0 +1,239 @@
+"""The worker pool: jobs run in other processes, give the same results as in this one, and a
+worker that dies or hangs is replaced without losing the pool."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import engine
+import engine.ai
+from bot import worker_jobs
+from bot.worker_pool import (
+    Lane,
+    WorkerError,
+    WorkerPool,
+    WorkerTimeoutError,
+    default_workers,
+)
+from render import render_board
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+WORK_ONLY = engine.ai.Budget(work=60)
+"""A budget bound by work alone, so a decision does not depend on the machine's speed."""
+
+
+def played(players: int, actions: int, seed: int) -> engine.GameState:
+    rng = random.Random(seed)
+    state = engine.new_game(engine.deal(players, engine.Variant.STANDARD, rng))
+    for _ in range(actions):
+        if engine.current_player(state) == engine.CHANCE:
+            action = rng.choice([outcome for outcome, _ in engine.chance_outcomes(state)])
+        else:
+            action = rng.choice(list(engine.legal_actions(state)))
+        state, _ = engine.apply(state, action)
+    while engine.current_player(state) == engine.CHANCE:  # stop at a decision
+        state, _ = engine.apply(state, engine.chance_outcomes(state)[0][0])
+    return state
+
+
+# --- jobs for the tests (module level, so they pickle into a worker) --------------------------
+
+
+def pid_and_niceness() -> tuple[int, int]:
+    return os.getpid(), os.nice(0)
+
+
+def die_once(marker: str) -> str:
+    """Kill this worker the first time (leaving `marker`), answer the second time."""
+    if not os.path.exists(marker):
+        Path(marker).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return "answered"
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def hang() -> None:
+    time.sleep(3600)
+
+
+def fail() -> None:
+    raise ValueError("the job's own error")
+
+
+def wait_for(event: threading.Event) -> str:
+    assert event.wait(30)
+    return "slow"
+
+
+# --- processes ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def pool() -> object:
+    workers = WorkerPool(workers=2)
+    await workers.start()
+    yield workers
+    await workers.close()
+
+
+async def test_ai_decisions_in_a_worker_are_the_engine_s_own(pool: WorkerPool) -> None:
+    for players, actions, seed in ((2, 0, 1), (3, 30, 2), (4, 61, 3)):
+        state = played(players, actions, seed)
+        for level in ("easy", "medium", "hard"):
+            here = engine.ai.choose_action(state, level, seed, WORK_ONLY)
+            there = await pool.run(
+                Lane.SLOW,
+                worker_jobs.choose_action,
+                engine.record_of(state),
+                level,
+                seed,
+                WORK_ONLY,
+            )
+            assert there == here, (players, actions, level)
+
+
+async def test_pictures_in_a_worker_are_the_same_bytes(pool: WorkerPool) -> None:
+    state = played(3, 40, 4)
+    picture = worker_jobs.BoardPicture(engine.record_of(state), numbered=True)
+    there = await pool.run(Lane.QUICK, worker_jobs.board_png, picture)
+    assert there == render_board(state, show_candidates=True)
+
+
+async def test_workers_run_elsewhere_and_give_way_to_the_bot(pool: WorkerPool) -> None:
+    pid, niceness = await pool.run(Lane.QUICK, pid_and_niceness)
+    assert pid != os.getpid()
+    assert niceness >= os.nice(0) + 1
+
+
+async def test_a_job_s_own_error_reaches_the_caller_and_the_pool_goes_on(
+    pool: WorkerPool,
+) -> None:
+    with pytest.raises(ValueError, match="the job's own error"):
+        await pool.run(Lane.QUICK, fail)
+    assert pool.replacements == 0
+    assert (await pool.run(Lane.QUICK, pid_and_niceness))[0] != os.getpid()
+
+
+async def test_a_worker_that_dies_is_replaced_and_its_job_tried_again(
+    pool: WorkerPool, tmp_path: Path
+) -> None:
+    answer = await pool.run(Lane.SLOW, die_once, str(tmp_path / "died"))
+    assert answer == "answered"
+    assert pool.replacements == 1
+
+
+async def test_a_job_that_kills_every_worker_fails_cleanly(pool: WorkerPool) -> None:
+    with pytest.raises(WorkerError, match="died twice"):
+        await pool.run(Lane.SLOW, die)
+    assert pool.replacements == 2
+    assert (await pool.run(Lane.QUICK, pid_and_niceness))[0] != os.getpid()
+
+
+async def test_a_hung_job_times_out_and_its_worker_is_killed(pool: WorkerPool) -> None:
+    pids = {(await pool.run(Lane.QUICK, pid_and_niceness))[0] for _ in range(4)}
+    with pytest.raises(WorkerTimeoutError):
+        await pool.run(Lane.SLOW, hang, timeout=0.5)
+    for pid in pids:  # the old workers were killed, the hung one with them
+        await asyncio.to_thread(wait_gone, pid)
+    assert (await pool.run(Lane.QUICK, pid_and_niceness))[0] not in pids
+
+
+async def test_closing_waits_seconds_not_for_a_hung_job() -> None:
+    workers = WorkerPool(workers=1)
+    pid, _ = await workers.run(Lane.QUICK, pid_and_niceness)
+    hung = asyncio.create_task(workers.run(Lane.SLOW, hang, timeout=3600))
+    await asyncio.sleep(0.2)
+    await workers.close(grace=0.2)
+    await asyncio.to_thread(wait_gone, pid)
+    with pytest.raises((WorkerError, asyncio.CancelledError, RuntimeError)):
+        await hung
+    with pytest.raises(WorkerError, match="closed"):
+        await workers.run(Lane.QUICK, pid_and_niceness)
+
+
+def test_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
+    script = tmp_path / "bot_like.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import asyncio, os, signal, sys
+            from bot.worker_pool import Lane, WorkerPool
+            from tests.bot.test_worker_pool import hang, pid_and_niceness
+
+            async def main():
+                pool = WorkerPool(workers=2)
+                pids = {(await pool.run(Lane.QUICK, pid_and_niceness))[0] for _ in range(6)}
+                asyncio.create_task(pool.run(Lane.SLOW, hang))
+                await asyncio.sleep(0.2)
+                print(" ".join(map(str, sorted(pids))), flush=True)
+                os.kill(os.getpid(), signal.SIGKILL)
+
+            if __name__ == "__main__":
+                asyncio.run(main())
+            """
+        )
+    )
+    environment = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=environment, timeout=60
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    pids = [int(pid) for pid in done.stdout.split()]
+    assert pids
+    for pid in pids:
+        wait_gone(pid)
+
+
+def wait_gone(pid: int, limit: float = 20.0) -> None:
+    """Wait until process `pid` has exited (zombies of this process are reaped)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        if Path(f"/proc/{pid}/stat").exists() and " Z " in Path(f"/proc/{pid}/stat").read_text():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} still runs after {limit:g} s")
+
+
+# --- lanes, in threads -------------------------------------------------------------------------
+
+
+async def test_slow_jobs_leave_a_worker_for_pictures() -> None:
+    workers = WorkerPool(workers=0)  # threads: one slot, like a one-core machine
+    assert workers.workers == 0
+    three = WorkerPool(workers=3)
+    three._in_process = True  # the same lanes, in threads, to hold jobs with events
+    release = threading.Event()
+    slow = [asyncio.create_task(three.run(Lane.SLOW, wait_for, release)) for _ in range(3)]
+    await asyncio.sleep(0.1)
+    assert not three.busy, "two slow jobs run, the third waits, one worker is free"
+    quick = await three.run(Lane.QUICK, pid_and_niceness)
+    assert quick[0] == os.getpid()
+    release.set()
+    assert await asyncio.gather(*slow) == ["slow"] * 3
+    await three.close()
+    await workers.close()
+
+
+def test_there_is_always_a_worker() -> None:
+    assert default_workers() >= 1
