@@ -2,14 +2,19 @@
 
     python -m tests.e2e.load                  # 200 games in 200 channels, 25 clicks/s, 60 s
     python -m tests.e2e.load --games 50 --rate 10 --seconds 20
+    python -m tests.e2e.load --games 12 --rate 6 --ai-games 6 --seconds 60   # with hard AIs
     python -m tests.e2e.load --startup        # start-up with 10,000 finished + 1,000 running
 
 The play run opens the games through slash commands and buttons, then clicks at a steady total
 rate, each click on a game whose previous click has been answered and shown (a game that ends
-is opened again). It reports the actions applied per second, the click-to-answer time (p50,
-p99, worst, as the fake measures it: from the frame sent to the bot to the first callback),
-errors (unanswered or refused clicks, error answers, ERROR lines in the bot's log) and the bot's
-peak resident memory (VmHWM). The start-up run fills a database, starts the bot on it and
+is opened again). With `--ai-games N`, N more channels each hold one person and `--ai-seats`
+AI players (hard by default) that think whenever the person has moved; that person answers each
+turn after a random pause of `--think` seconds at most. It reports the actions applied per
+second, the click-to-answer time (p50, p99, worst, as the fake measures it: from the frame sent
+to the bot to the first callback), late answers (Discord's 10062), errors (unanswered or refused
+clicks, error answers, ERROR lines in the bot's log), the bot's event loop lag (p50, p99, worst,
+as the bot's own probe logs it when it stops) and the bot's peak resident memory (VmHWM, its
+worker processes not included). The start-up run fills a database, starts the bot on it and
 reports the time until it is connected and its resident memory, next to an empty database.
 """
 
@@ -35,6 +40,7 @@ from bot.services import dice
 from bot.storage import Database
 from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.errors import UNKNOWN_INTERACTION
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import is_final, is_lobby, live_decisions, pick
@@ -43,12 +49,19 @@ COMMANDS = ("marrakech", "marrakech-mod")
 UPDATED = (6, 7)
 
 
+LOOP_LAG = re.compile(
+    r"event loop lag over (\d+) probes: p50 (\d+) ms, p99 (\d+) ms, worst (\d+) ms"
+)
+
+
 @dataclass
 class Figures:
     latencies: list[float] = field(default_factory=list)
+    ai_table_latencies: list[float] = field(default_factory=list)
     applied: int = 0
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
+    late: int = 0
 
 
 def bot_environment(fake: FakeDiscord, database: Path) -> dict[str, str]:
@@ -58,7 +71,7 @@ def bot_environment(fake: FakeDiscord, database: Path) -> dict[str, str]:
             "DISCORD_TOKEN": "fakecord-load-token",
             "DISCORD_API_BASE_URL": fake.api_base_url,
             "MARRAKECH_DB": str(database),
-            "LOG_LEVEL": "WARNING",
+            "LOG_LEVEL": "INFO",  # the event loop's lag figures are logged at INFO
             "PYTHONUNBUFFERED": "1",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
         }
@@ -74,6 +87,36 @@ def peak_rss_mb(pid: int | None) -> float:
     return int(match.group(1)) / 1024
 
 
+def descendants(pid: int | None) -> list[int]:
+    """The process ids of `pid`'s children, their children, and so on (Linux /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, pending = [], list(parents.get(pid or -1, []))
+    while pending:
+        child = pending.pop()
+        found.append(child)
+        pending.extend(parents.get(child, []))
+    return found
+
+
+def workers_pss_mb(pid: int | None) -> tuple[int, float]:
+    """How many processes the bot started, and their proportional set size in all (MB: pages
+    shared between them, as forked workers share much, count once in all)."""
+    total, count = 0.0, 0
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):
+            rollup = Path(f"/proc/{child}/smaps_rollup").read_text()
+            if match := re.search(r"^Pss:\s+(\d+) kB", rollup, re.MULTILINE):
+                total += int(match.group(1)) / 1024
+                count += 1
+    return count, total
+
+
 def rss_mb(pid: int | None) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
     match = re.search(r"VmRSS:\s+(\d+) kB", status)
@@ -82,26 +125,47 @@ def rss_mb(pid: int | None) -> float:
 
 
 class Table:
-    """One channel, its two players, and the game being played there."""
+    """One channel, its players, and the game being played there: two people, or one person
+    and `ai_seats` AI players of `ai_level`."""
 
-    def __init__(self, fake: FakeDiscord, channel: FakeChannel, host: FakeUser, guest: FakeUser):
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        channel: FakeChannel,
+        host: FakeUser,
+        guest: FakeUser | None,
+        *,
+        ai_seats: int = 0,
+        ai_level: str = "hard",
+    ):
         self.fake = fake
         self.channel = channel
-        self.users = {host.id: host, guest.id: guest}
+        self.users = {host.id: host} | ({guest.id: guest} if guest is not None else {})
         self.host, self.guest = host, guest
+        self.ai_seats = ai_seats
+        self.ai_level = ai_level
         self.turn = 0
 
     async def open(self) -> None:
         fake = self.fake
+        seats = 1 + self.ai_seats if self.guest is None else 2
         lobby = await (
-            await fake.slash(self.host, self.channel, "marrakech", "new", seats=2)
+            await fake.slash(self.host, self.channel, "marrakech", "new", seats=seats)
         ).answer(timeout=30)
-        join = lobby.button(label="Join").custom_id
+        if self.guest is not None:
+            join = lobby.button(label="Join").custom_id
+            assert join is not None
+            await (await fake.click(self.guest, lobby, join)).response(timeout=30)
+        for _ in range(self.ai_seats):
+            add = lobby.button(label=f"Add AI: {self.ai_level}").custom_id
+            assert add is not None
+            answer = await (await fake.click(self.host, lobby, add)).response(timeout=30)
+            assert answer.message is not None
+            lobby = answer.message
         start = lobby.button(label="Start").custom_id
-        assert join is not None and start is not None
-        await (await fake.click(self.guest, lobby, join)).response(timeout=30)
+        assert start is not None
         await (await fake.click(self.host, lobby, start)).response(timeout=30)
-        await fake.wait_until(self._turn_shown, timeout=30, what="the first turn")
+        await fake.wait_until(self._turn_shown, timeout=60, what="the first turn")
 
     def _turn_shown(self) -> FakeMessage | None:
         for message, _ in live_decisions(self.fake, self.channel):
@@ -118,6 +182,8 @@ class Table:
             await self.open()
             return
         (mover,) = message.pinged_user_ids
+        if mover not in self.users:
+            return  # an AI seat's turn is being shown
         chosen = pick(message, self.turn)
         self.turn += 1
         handle: InteractionHandle = await fake.click(self.users[mover], message, chosen.custom_id)
@@ -130,7 +196,8 @@ class Table:
             content = answer.message.content if answer.message else ""
             figures.errors.append(f"{chosen.custom_id}: {answer.response_type} {content!r}")
             return
-        figures.latencies.append(handle.latency or 0.0)
+        latencies = figures.ai_table_latencies if self.ai_seats else figures.latencies
+        latencies.append(handle.latency or 0.0)
         figures.applied += 1
 
         def moved_on() -> bool:
@@ -143,8 +210,34 @@ class Table:
 
         await fake.wait_until(moved_on, timeout=30, what="the outcome of a click")
 
+    async def play_with_ai(self, figures: Figures, until: float, think: float, seed: int) -> None:
+        """Answer each of the person's turns after a random pause, until `until` (perf
+        counter); the AI seats play in between."""
+        rng = random.Random(seed)
+        while time.perf_counter() < until:
+            shown = self._turn_shown()
+            if shown is None or not set(shown.pinged_user_ids) & set(self.users):
+                await asyncio.sleep(0.05)  # the AI seats are thinking
+                if shown is None and self._over():
+                    figures.games_finished += 1
+                    await self.open()
+                continue
+            await asyncio.sleep(rng.uniform(0, think))
+            await self.click(figures)
 
-async def play(games: int, rate: float, seconds: float) -> int:
+    def _over(self) -> bool:
+        return any(is_final(m) for m in self.fake.messages(self.channel)[-2:])
+
+
+async def play(
+    games: int,
+    rate: float,
+    seconds: float,
+    ai_games: int = 0,
+    ai_seats: int = 3,
+    ai_level: str = "hard",
+    think: float = 2.0,
+) -> int:
     with tempfile.TemporaryDirectory(prefix="marrakech-load-") as scratch:
         async with FakeDiscord(bot_name="Marrakech") as fake:
             guild = fake.add_guild("Load")
@@ -155,6 +248,14 @@ async def play(games: int, rate: float, seconds: float) -> int:
                 fake.add_member(guild, host)
                 fake.add_member(guild, guest)
                 tables.append(Table(fake, channel, host, guest))
+            ai_tables = []
+            for number in range(ai_games):
+                channel = fake.add_text_channel(guild, f"ai-table-{number}")
+                person = fake.add_user(f"person{number}")
+                fake.add_member(guild, person)
+                ai_tables.append(
+                    Table(fake, channel, person, None, ai_seats=ai_seats, ai_level=ai_level)
+                )
             database = Path(scratch) / "marrakech.sqlite3"
             bot = BotProcess(
                 [sys.executable, "-m", "bot"],
@@ -165,34 +266,53 @@ async def play(games: int, rate: float, seconds: float) -> int:
             try:
                 await bot.start_and_wait_ready(fake, commands=COMMANDS, timeout=60)
                 opening = time.perf_counter()
-                for start in range(0, games, 20):
-                    await asyncio.gather(*(t.open() for t in tables[start : start + 20]))
-                print(f"opened {games} games in {time.perf_counter() - opening:.1f} s")
+                everyone = tables + ai_tables
+                for start in range(0, len(everyone), 20):
+                    await asyncio.gather(*(t.open() for t in everyone[start : start + 20]))
+                print(f"opened {len(everyone)} games in {time.perf_counter() - opening:.1f} s")
                 fake.world.interactions.clear()
-                figures = await steady_clicks(tables, rate, seconds)
-                peak = peak_rss_mb(bot.pid)
-                errors_logged = [
-                    line for line in bot.lines if " ERROR " in line or "Traceback" in line
+                figures = Figures()
+                until = time.perf_counter() + seconds
+                with_ai = [
+                    asyncio.create_task(table.play_with_ai(figures, until, think, seed))
+                    for seed, table in enumerate(ai_tables)
                 ]
-                if errors_logged:
-                    first = bot.lines.index(errors_logged[0])
-                    print("\n".join(["first error in the bot's log:", *bot.lines[first:][:25]]))
+                await steady_clicks(tables, rate, seconds, figures)
+                results = await asyncio.gather(*with_ai, return_exceptions=True)
+                figures.errors.extend(repr(r) for r in results if isinstance(r, BaseException))
+                figures.late = sum(
+                    UNKNOWN_INTERACTION in record.refusals
+                    for record in fake.world.interactions.values()
+                )
+                peak = peak_rss_mb(bot.pid)
+                helpers, helpers_mb = workers_pss_mb(bot.pid)
             finally:
                 await bot.close()
-    report_play(figures, games, rate, seconds, peak, errors_logged)
-    ok = not figures.errors and not errors_logged
+            print(
+                f"bot's own processes (workers and their fork server): {helpers}, memory "
+                f"{helpers_mb:.0f} MB in all (proportional set size)"
+            )
+            errors_logged = [line for line in bot.lines if " ERROR " in line or "Traceback" in line]
+            if errors_logged:
+                first = bot.lines.index(errors_logged[0])
+                print("\n".join(["first error in the bot's log:", *bot.lines[first:][:25]]))
+            late_logged = [line for line in bot.lines if "came too late" in line]
+            lag = next((m for line in bot.lines if (m := LOOP_LAG.search(line))), None)
+    report_play(figures, games, rate, seconds, peak, errors_logged, ai_games, late_logged, lag)
+    ok = not figures.errors and not errors_logged and not late_logged and not figures.late
     return 0 if ok else 1
 
 
-async def steady_clicks(tables: list[Table], rate: float, seconds: float) -> Figures:
-    figures = Figures()
+async def steady_clicks(
+    tables: list[Table], rate: float, seconds: float, figures: Figures
+) -> Figures:
     busy: set[int] = set()
     running: set[asyncio.Task[None]] = set()
     order = random.Random(8).sample(range(len(tables)), len(tables))
     started = time.perf_counter()
     fired = 0
     cursor = 0
-    while (now := time.perf_counter() - started) < seconds:
+    while tables and (now := time.perf_counter() - started) < seconds:
         due = int(now * rate) + 1
         while fired < due:
             for _ in range(len(order)):
@@ -216,30 +336,58 @@ async def steady_clicks(tables: list[Table], rate: float, seconds: float) -> Fig
 
 
 def report_play(
-    figures: Figures, games: int, rate: float, seconds: float, peak: float, logged: list[str]
+    figures: Figures,
+    games: int,
+    rate: float,
+    seconds: float,
+    peak: float,
+    logged: list[str],
+    ai_games: int = 0,
+    late_logged: list[str] | None = None,
+    lag: re.Match[str] | None = None,
 ) -> None:
-    latencies = sorted(figures.latencies)
     elapsed = getattr(figures, "elapsed", seconds)
-
-    def quantile(q: float) -> float:
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
-
     print(f"games: {games} in {games} channels; target rate {rate:g} clicks/s for {seconds:g} s")
+    if ai_games:
+        print(f"games with AI seats: {ai_games} more, each one person against the AI")
     print(
         f"actions applied: {figures.applied} in {elapsed:.1f} s = "
         f"{figures.applied / elapsed:.1f} actions/s; games finished and reopened: "
         f"{figures.games_finished}"
     )
-    if latencies:
-        print(
-            f"click to answer: p50 {quantile(0.5):.0f} ms, p99 {quantile(0.99):.0f} ms, "
-            f"worst {latencies[-1] * 1000:.0f} ms, mean "
-            f"{statistics.fmean(latencies) * 1000:.0f} ms"
-        )
+    everyone = figures.latencies + figures.ai_table_latencies
+    for name, latencies in (
+        ("click to answer", everyone),
+        ("  in games between people", figures.latencies if ai_games else []),
+        ("  in games with AI seats", figures.ai_table_latencies),
+    ):
+        if latencies:
+            print(f"{name}: {latency_line(latencies)}")
+    print(
+        f"late answers: {figures.late} clicks answered after Discord's 3 s (10062), "
+        f"{len(late_logged or [])} logged by the bot"
+    )
+    if lag is not None:
+        probes, p50, p99, worst = lag.groups()
+        print(f"event loop lag: p50 {p50} ms, p99 {p99} ms, worst {worst} ms ({probes} probes)")
+    else:
+        print("event loop lag: not reported by the bot")
     print(f"errors: {len(figures.errors)} in clicks, {len(logged)} ERROR lines in the bot's log")
     for error in (logged[:5] + figures.errors)[:10]:
         print(f"  {error}")
     print(f"bot peak memory (VmHWM): {peak:.0f} MB")
+
+
+def latency_line(latencies: list[float]) -> str:
+    ordered = sorted(latencies)
+
+    def quantile(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return (
+        f"p50 {quantile(0.5):.0f} ms, p99 {quantile(0.99):.0f} ms, worst {ordered[-1] * 1000:.0f} "
+        f"ms, mean {statistics.fmean(ordered) * 1000:.0f} ms over {len(ordered)} clicks"
+    )
 
 
 # --- start-up with a big database -------------------------------------------------------------
@@ -405,13 +553,31 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rate", type=float, default=25.0, help="clicks per second in total")
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--ai-games", type=int, default=0, help="more games, each one person against AI seats"
+    )
+    parser.add_argument("--ai-seats", type=int, default=3, choices=(1, 2, 3))
+    parser.add_argument("--ai-level", default="hard", choices=("easy", "medium", "hard"))
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="longest pause before a person's move (s)"
+    )
     parser.add_argument("--startup", action="store_true", help="measure start-up instead")
     parser.add_argument("--finished", type=int, default=10_000)
     parser.add_argument("--running", type=int, default=1_000)
     arguments = parser.parse_args()
     if arguments.startup:
         return asyncio.run(startup(arguments.finished, arguments.running))
-    return asyncio.run(play(arguments.games, arguments.rate, arguments.seconds))
+    return asyncio.run(
+        play(
+            arguments.games,
+            arguments.rate,
+            arguments.seconds,
+            arguments.ai_games,
+            arguments.ai_seats,
+            arguments.ai_level,
+            arguments.think,
+        )
+    )
 
 
 if __name__ == "__main__":
