@@ -19,6 +19,7 @@ RUN python -m venv --without-pip /opt/marrakech \
  && /opt/build/bin/pip install --require-hashes -r requirements/build.lock
 COPY pyproject.toml README.md ./
 COPY engine/ engine/
+COPY ai/ ai/
 COPY render/ render/
 COPY bot/ bot/
 RUN /opt/build/bin/pip wheel --no-deps --no-build-isolation --wheel-dir /tmp/dist . \

@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+import ai
 import engine
-import engine.ai
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_replay
@@ -34,11 +34,9 @@ class BoardPicture:
     labels: Labels = ENGLISH
 
 
-def choose_action(
-    record: Record, level: str, seed: int, budget: engine.ai.Budget | None = None
-) -> str:
-    """The action a `level` AI picks at the end of `record` (see `engine.ai.choose_action`)."""
-    return engine.ai.choose_action(engine.replay_record(record), level, seed, budget)
+def choose_action(record: Record, level: str, seed: int, budget: ai.Budget | None = None) -> str:
+    """The action a `level` AI picks at the end of `record` (see `ai.choose_action`)."""
+    return ai.choose_action(engine.replay_record(record), level, seed, budget)
 
 
 def board_png(picture: BoardPicture) -> bytes:

@@ -1,4 +1,5 @@
-"""Layering checks: `engine` stays pure standard library, `render` never reaches for Discord.
+"""Layering checks: `engine` stays pure standard library, `ai` builds on `engine` alone, `render`
+never reaches for Discord.
 
 Each import runs in a fresh, isolated interpreter (`-I`) with the repository root first on
 `sys.path`; what the package pulls in is what `sys.modules` gains during the import.
@@ -6,6 +7,7 @@ Each import runs in a fresh, isolated interpreter (`-I`) with the repository roo
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -14,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ENGINE_FORBIDDEN = {"discord", "PIL", "aiosqlite", "asyncio", "random", "aiohttp", "sqlite3"}
-RENDER_FORBIDDEN = {"discord", "aiosqlite", "asyncio", "aiohttp", "sqlite3", "bot"}
+AI_FORBIDDEN = {"discord", "PIL", "aiosqlite", "asyncio", "aiohttp", "sqlite3", "render", "bot"}
+RENDER_FORBIDDEN = {"discord", "aiosqlite", "asyncio", "aiohttp", "sqlite3", "ai", "bot"}
 RENDER_ALLOWED_THIRD_PARTY = {"PIL", "engine", "render"}
 
 PROBE = """
@@ -69,6 +72,31 @@ def test_every_engine_module_uses_only_the_standard_library(repo_root: Path) -> 
     outside = set(modules["new_top_level"]) - set(sys.stdlib_module_names) - {"engine"}
     assert outside == set(), f"engine modules import non-standard modules: {sorted(outside)}"
     assert top_level(modules["loaded"]) & {"discord", "PIL", "aiosqlite", "asyncio"} == set()
+
+
+@pytest.mark.parametrize("submodules", [False, True], ids=["import-ai", "every-module"])
+def test_ai_uses_only_engine_and_the_standard_library(repo_root: Path, submodules: bool) -> None:
+    modules = loaded_modules(repo_root, "ai", submodules=submodules)
+
+    outside = set(modules["new_top_level"]) - set(sys.stdlib_module_names) - {"ai", "engine"}
+    assert outside == set(), f"ai imports {sorted(outside)}"
+    forbidden = top_level(modules["loaded"]) & AI_FORBIDDEN
+    assert forbidden == set(), f"ai loads {sorted(forbidden)}"
+    if not submodules:
+        assert "random" not in top_level(modules["loaded"]), "import ai loads random"
+
+
+def test_engine_never_imports_ai(repo_root: Path) -> None:
+    """No engine module names the ai package, not even in a function body."""
+    for source in sorted((repo_root / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            assert all(name.split(".")[0] != "ai" for name in names), f"{source} imports ai"
 
 
 @pytest.mark.parametrize("submodules", [False, True], ids=["import-render", "every-module"])

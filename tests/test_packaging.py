@@ -25,7 +25,7 @@ import pytest
 
 from bot.settings import SETTING_NAMES
 
-PACKAGES = ("engine", "render", "bot")
+PACKAGES = ("engine", "ai", "render", "bot")
 RUNTIME_DEPENDENCIES = {"discord-py", "aiosqlite", "pillow", "yarl"}
 SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "PRIVATE_KEY")
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+import ai
 import engine
-import engine.ai
 from bot import worker_jobs
 from bot.services import deadlines, dice
 from bot.services.clock import Clock, system_clock, timestamp
@@ -146,7 +146,7 @@ class GameService:
         *,
         clock: Clock = system_clock,
         seeds: Callable[[], str] = dice.new_seed,
-        ai_budget: engine.ai.Budget | None = None,
+        ai_budget: ai.Budget | None = None,
         workers: WorkerPool | None = None,
     ) -> None:
         """`ai_budget` limits the hard AI's search (None: the engine's default); the AI thinks

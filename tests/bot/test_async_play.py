@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import ai
 import engine
-import engine.ai
 from bot import images
 from bot.scheduler import Scheduler
 from bot.services import (
@@ -42,7 +42,7 @@ from tests.bot.test_service import choose
 HOST, BOB, CAROL = 1001, 1002, 1003
 GUILD, CHANNEL = 9, 500
 LIMIT = 600
-FAST_AI = engine.ai.Budget(work=8)
+FAST_AI = ai.Budget(work=8)
 """The hard AI's search kept small so that tests stay fast (and exactly reproducible)."""
 
 

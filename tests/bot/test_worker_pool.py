@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+import ai
 import engine
-import engine.ai
 from bot import worker_jobs
 from bot.worker_pool import (
     Lane,
@@ -30,7 +30,7 @@ from bot.worker_pool import (
 from render import render_board
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-WORK_ONLY = engine.ai.Budget(work=60)
+WORK_ONLY = ai.Budget(work=60)
 """A budget bound by work alone, so a decision does not depend on the machine's speed."""
 
 
@@ -95,7 +95,7 @@ async def test_ai_decisions_in_a_worker_are_the_engine_s_own(pool: WorkerPool) -
     for players, actions, seed in ((2, 0, 1), (3, 30, 2), (4, 61, 3)):
         state = played(players, actions, seed)
         for level in ("easy", "medium", "hard"):
-            here = engine.ai.choose_action(state, level, seed, WORK_ONLY)
+            here = ai.choose_action(state, level, seed, WORK_ONLY)
             there = await pool.run(
                 Lane.SLOW,
                 worker_jobs.choose_action,

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from render import render_board
 from render.samples import Moment, at_turn
 
-FORBIDDEN = ("discord", "asyncio", "aiosqlite", "aiohttp", "bot")
+FORBIDDEN = ("discord", "asyncio", "aiosqlite", "aiohttp", "ai", "bot")
 
 
 def test_importing_render_loads_no_bot_machinery() -> None:

@@ -4,7 +4,7 @@ At ORIENT it values each way of turning Assam (L, S, R) as the expectation over 
 1, 2, 2, 3, 3, 4 of the toll it would pay where Assam lands plus the value of the best rug it
 could then lay there, so each orientation is judged by the placement that best follows it.
 At PLACE it values every legal rug: squares gained and covered, region growth, the next
-mover's likely tolls to us and the risk of our squares being covered (see `engine.ai.greedy`).
+mover's likely tolls to us and the risk of our squares being covered (see `ai.greedy`).
 At ROTATE (variant R12) it turns Assam towards the facing whose landings pay it most. Exact
 ties are broken by the seeded generator. Fixed work (a few hundred placement appraisals at
 most), well under 20 ms per decision; a budget does not change its play.
@@ -12,11 +12,11 @@ most), well under 20 ms per decision; a budget does not change its play.
 
 from __future__ import annotations
 
-from engine.ai.budget import Budget
-from engine.ai.greedy import DEFAULT_WEIGHTS, Greedy, GreedyWeights
-from engine.ai.player import Decision, best_index, check_decision_node
-from engine.ai.prng import SplitMix64
-from engine.ai.tactics import ORIENT_TURNS, ROTATE_TURNS, legal_placements
+from ai.budget import Budget
+from ai.greedy import DEFAULT_WEIGHTS, Greedy, GreedyWeights
+from ai.player import Decision, best_index, check_decision_node
+from ai.prng import SplitMix64
+from ai.tactics import ORIENT_TURNS, ROTATE_TURNS, legal_placements
 from engine.model import Phase
 from engine.playout import from_state
 from engine.rules import ORIENT_ACTIONS, ROTATE_ACTIONS, placement_notation

@@ -7,13 +7,13 @@ import statistics
 
 import pytest
 
+from ai import choose_action, mix_seed
+from ai.luck import face_values, roll_luck
+from ai.tactics import DIE_ODDS
 from engine import CHANCE, apply, current_player, scores
-from engine.ai import choose_action, mix_seed
-from engine.ai.luck import face_values, roll_luck
-from engine.ai.tactics import DIE_ODDS
 from engine.model import Phase, Variant
 from engine.state import GameState
-from tests.engine.ai.conftest import random_game
+from tests.ai.conftest import random_game
 
 
 def _rolls() -> list[GameState]:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.ai.player import best_indices
-from engine.ai.tactics import (
+from ai.player import best_indices
+from ai.tactics import (
     LANDINGS,
     ORIENT_TURNS,
     ROTATE_TURNS,
@@ -59,11 +59,11 @@ class GreedyWeights:
     elimination: float = 40.0
     """Value of a seat going out (R9), on top of the dirhams it pays."""
     rival_region: float | None = None
-    """Hard's leaf only (`engine.ai.evaluation`): the potential weight of the rivals' colours
+    """Hard's leaf only (`ai.evaluation`): the potential weight of the rivals' colours
     when it differs from `region` (None: the same)."""
     win_stake: float = 0.0
     """Hard's 2-player leaf only: the value of a win, added times the chance of winning
-    (`engine.ai.win_chance`) to the running game's estimated margin (0: margin alone)."""
+    (`ai.win_chance`) to the running game's estimated margin (0: margin alone)."""
     square: float = 1.0
     """Hard's leaf only: what a visible square is worth, in points (a dirham is worth 1)."""
     coming_toll: float = 1.0

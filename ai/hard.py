@@ -11,11 +11,11 @@ The search looks at our whole turn and the next mover's whole turn, exactly over
   tie, each counts with an equal share, as medium's seeded tie-break picks them. In 2 players
   the colour it lays is a chance node too: its top rug is hidden until its turn (R2), so the
   search weighs each colour it still holds by its share of its pile (`pile_tops`);
-- the leaves, after both turns, are scored by `engine.ai.evaluation.position_value`: scores,
+- the leaves, after both turns, are scored by `ai.evaluation.position_value`: scores,
   region potential, the toll we then face on our own coming roll (in 2 players each weighed
   by the stage of the game, as a fit of medium self-play margins found: see
-  `engine.ai.evaluation.leaf_weights`), in 2 players a stake on the chance of winning
-  (`engine.ai.win_chance`), and a decided game (won, lost, or we are out) counted beyond any
+  `ai.evaluation.leaf_weights`), in 2 players a stake on the chance of winning
+  (`ai.win_chance`), and a decided game (won, lost, or we are out) counted beyond any
   running one.
 
 Every state change goes through the checked engine (`engine.rules.apply`), so the search
@@ -33,13 +33,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from engine.ai.budget import Budget, Clock, Meter
-from engine.ai.evaluation import position_value
-from engine.ai.greedy import Greedy
-from engine.ai.medium import MediumPlayer
-from engine.ai.player import Decision, best_index, best_indices, check_decision_node
-from engine.ai.prng import SplitMix64
-from engine.ai.tactics import DIE_ODDS, ORIENT_TURNS, ROTATE_TURNS, legal_placements
+from ai.budget import Budget, Clock, Meter
+from ai.evaluation import position_value
+from ai.greedy import Greedy
+from ai.medium import MediumPlayer
+from ai.player import Decision, best_index, best_indices, check_decision_node
+from ai.prng import SplitMix64
+from ai.tactics import DIE_ODDS, ORIENT_TURNS, ROTATE_TURNS, legal_placements
 from engine.model import Phase, Variant
 from engine.playout import from_state
 from engine.rules import ORIENT_ACTIONS, ROTATE_ACTIONS, apply, placement_notation

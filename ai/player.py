@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.ai.budget import Budget
-from engine.ai.prng import SplitMix64
+from ai.budget import Budget
+from ai.prng import SplitMix64
 from engine.model import Phase
 from engine.state import GameState
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from ai import Budget, HardPlayer, MediumPlayer
+from ai.budget import Meter
 from engine import legal_actions
-from engine.ai import Budget, HardPlayer, MediumPlayer
-from engine.ai.budget import Meter
 from engine.model import Phase, Variant
 from engine.state import GameState
 

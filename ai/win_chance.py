@@ -1,6 +1,6 @@
 """The chance that the seat about to move wins a 2-player game, from hard's leaf value.
 
-Hard's leaf value (`engine.ai.evaluation.position_value`) estimates the final score margin of
+Hard's leaf value (`ai.evaluation.position_value`) estimates the final score margin of
 the seat it is computed for. What the arena counts, and what a player wants, is winning. The
 two part ways late in a game: 8 points ahead with two rugs left is nearly a sure win, and a
 line that risks a big toll for a slightly higher expected margin is then a bad one; 8 points
@@ -9,7 +9,7 @@ chance of winning, assuming the final margin is normal around the value with a k
 and spread (both measured, see below), so that the leaves can be valued on wins as well as on
 points (`GreedyWeights.win_stake`).
 
-Measured with `python -m engine.ai.calibrate --games 8000 --jobs 2` (medium against medium,
+Measured with `python -m ai.calibrate --games 8000 --jobs 2` (medium against medium,
 standard rules, seed 1; 383,568 starts of a turn, 2026-11-25), for the seat about to move:
 
 - the offset: the final margin exceeds the leaf value by 0.4-1.7 points (0.9 on average) when
@@ -30,7 +30,7 @@ With these constants the predicted chances are calibrated: turn starts given 0.0
 
 Those figures are for the leaf as it was when the constants were chosen (with one weight per
 part for the whole game). On the leaf in use, whose weights follow the stage of the game
-(`engine.ai.evaluation.DUEL_LEAF`; 4,000 games of the same seed, 191,789 turn starts), the fit
+(`ai.evaluation.DUEL_LEAF`; 4,000 games of the same seed, 191,789 turn starts), the fit
 gives the offset 1.22 + 2.08 per rug and the spread 15.7 and 95; the chances of the constants
 in use are still calibrated within 1.1 points in every tenth (won 3.9%, 15.0%, 26.4%, 35.8%,
 45.8%, 53.5%, 64.4%, 74.5%, 84.9%, 96.3%), and the spread in use is within 6.6% of the measured

@@ -6,13 +6,13 @@
 - the scores as they stand (R11: dirhams plus visible squares, a square counting
   `GreedyWeights.square` points);
 - the toll potential of every region (squared size, times the turns left to the owner's
-  rivals, as in `engine.ai.greedy`), weighted by `region` for the seat's colours and
+  rivals, as in `ai.greedy`), weighted by `region` for the seat's colours and
   `rival_region` for the others';
 - the toll the seat to move expects to pay from where Assam stands (with the standard rules it
   turns the way that costs it least, in the variant it must roll in Assam's facing, R12),
   weighted by `coming_toll`;
 - in 2 players, for a running game: `win_stake` (40) times the chance of winning that the sum
-  above gives (`engine.ai.win_chance`, calibrated on medium self-play), so that the search
+  above gives (`ai.win_chance`, calibrated on medium self-play), so that the search
   plays for the win, not only for points: ahead late it avoids lines that risk a big toll,
   behind it takes them;
 - once the game is decided for the seat: the final margin plus `DECIDED` for a win (split
@@ -24,7 +24,7 @@
 they follow the game's stage (`DUEL_LEAF`): each weight moves in a straight line with the
 rugs left, from its value with none left (`Staged.end`) to that with all 48 left (`end +
 rise`). The lines are a least-squares fit of the final margin over the turn starts of 8,000
-medium self-play games (`python -m engine.ai.calibrate`, which prints them): at a leaf we are
+medium self-play games (`python -m ai.calibrate`, which prints them): at a leaf we are
 about to move, as the seat of a turn start is.
 
 | weight (2 players) | 48 rugs left | 24 left | none left |
@@ -49,9 +49,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
-from engine.ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
-from engine.ai.win_chance import win_chance
+from ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
+from ai.tactics import LANDINGS, ORIENT_TURNS, payees, weights
+from ai.win_chance import win_chance
 from engine.board import SQUARES, region_mask
 from engine.model import COLOR_ORDER, owner_of, rugs_per_color
 from engine.playout import ORIENT, ROLL, FastState, from_state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai.prng import SplitMix64, mix_seed
+from ai.prng import SplitMix64, mix_seed
 
 
 def test_splitmix64_reference_outputs() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_player
+from ai.hard import public_view
 from engine import Variant, apply, deal, legal_actions, new_game
-from engine.ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_player
-from engine.ai.hard import public_view
 from engine.model import Phase
 from engine.state import GameState
 
@@ -105,7 +105,7 @@ def test_public_view_keeps_only_the_revealed_top_rug() -> None:
 
 
 def test_the_ai_package_does_not_load_random(repo_root: Path) -> None:
-    probe = "import sys, engine.ai; print('random' in sys.modules)"
+    probe = "import sys, ai; print('random' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, '.'); {probe}"],
         cwd=repo_root,

@@ -1,14 +1,15 @@
-"""AI players for Marrakech: four levels that can take any seat, standard library only.
+"""AI players for Marrakech: four levels that can take any seat, on `engine` and the standard
+library only (never `render` or `bot`; `engine` never imports this package).
 
 Levels (each a module with its own docstring):
 
-- `random` (`engine.ai.easy.RandomPlayer`): a uniformly random legal action; a baseline.
-- `easy` (`engine.ai.easy.EasyPlayer`): looks at the board, not ahead: usually turns Assam away
+- `random` (`ai.easy.RandomPlayer`): a uniformly random legal action; a baseline.
+- `easy` (`ai.easy.EasyPlayer`): looks at the board, not ahead: usually turns Assam away
   from tolls and lays its showiest rug, otherwise plays at random. Beatable by a beginner.
-- `medium` (`engine.ai.medium.MediumPlayer`): greedy over the exact die distribution: tolls
+- `medium` (`ai.medium.MediumPlayer`): greedy over the exact die distribution: tolls
   paid and received, squares gained and covered, region growth, the next mover's reply and the
   risk of being covered; each orientation is judged by the best rug that can follow it.
-- `hard` (`engine.ai.hard.HardPlayer`): expectimax over the exact die, two turns deep: all of
+- `hard` (`ai.hard.HardPlayer`): expectimax over the exact die, two turns deep: all of
   its own options (orientation, every die face, its rugs best first, rotation), then the next
   mover's turn as medium would play it (in 2 players over each colour it may draw), then a
   leaf evaluation (scores, region potential, the toll it faces next, in 2 players the chance
@@ -23,12 +24,12 @@ information: the 2-player piles are seen only as far as they are revealed (R2).
 
 from __future__ import annotations
 
-from engine.ai.budget import Budget
-from engine.ai.easy import EasyPlayer, RandomPlayer
-from engine.ai.hard import DEFAULT_BUDGET, HardPlayer
-from engine.ai.medium import MediumPlayer
-from engine.ai.player import Decision, NotADecisionError, Player
-from engine.ai.prng import SplitMix64, mix_seed
+from ai.budget import Budget
+from ai.easy import EasyPlayer, RandomPlayer
+from ai.hard import DEFAULT_BUDGET, HardPlayer
+from ai.medium import MediumPlayer
+from ai.player import Decision, NotADecisionError, Player
+from ai.prng import SplitMix64, mix_seed
 from engine.state import GameState
 
 LEVELS = ("random", "easy", "medium", "hard")

@@ -1,15 +1,15 @@
-"""Measure the constants of hard's 2-player leaf: `python -m engine.ai.calibrate --games 8000`.
+"""Measure the constants of hard's 2-player leaf: `python -m ai.calibrate --games 8000`.
 
 Plays seeded 2-player games of medium against medium (standard rules) and, at the start of
 every turn, notes for the seat about to move its leaf value without the win term
-(`engine.ai.evaluation.position_value` with `win_stake` 0), the parts that value is made of
+(`ai.evaluation.position_value` with `win_stake` 0), the parts that value is made of
 (its lead in dirhams and in visible squares, the coming toll, the potential of its own regions
 and of its rival's), the rugs each seat still holds, and how the game ended for that seat
 (final margin, win share). From those it prints:
 
 - per count of rugs left: how far the final margin lies above the value (the offset, apart
   for equal hands and for the mover holding one rug more) and how widely it spreads (the
-  standard deviation), beside the spread `engine.ai.win_chance` uses;
+  standard deviation), beside the spread `ai.win_chance` uses;
 - the fitted constants of `win_chance` (a straight-line fit of the offset on the difference
   of hands; for the spread, a straight line through left / variance against left, i.e.
   variance = a * left / (1 + left / c));
@@ -19,7 +19,7 @@ and of its rival's), the rugs each seat still holds, and how the game ended for 
   (a dirham counts 1 at the end; the leaf weighs a square `square`, the coming toll
   `coming_toll`, the potentials `region` and `rival_region`), then the same weights as
   straight lines in the rugs left, fitted at once over all turn starts: the lines that
-  `engine.ai.evaluation.DUEL_LEAF` rounds.
+  `ai.evaluation.DUEL_LEAF` rounds.
 
 `--jobs N` plays the games in N processes; the figures do not depend on it.
 """
@@ -33,12 +33,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine.ai.evaluation import DUEL_RUGS, leaf_weights, position_value
-from engine.ai.greedy import GreedyWeights
-from engine.ai.medium import MediumPlayer
-from engine.ai.prng import mix_seed
-from engine.ai.win_chance import spread, win_chance
-from engine.arena import in_processes, play_seeded
+from ai.arena import in_processes, play_seeded
+from ai.evaluation import DUEL_RUGS, leaf_weights, position_value
+from ai.greedy import GreedyWeights
+from ai.medium import MediumPlayer
+from ai.prng import mix_seed
+from ai.win_chance import spread, win_chance
 from engine.model import Phase, Variant
 from engine.rules import scores
 from engine.state import GameState
@@ -142,7 +142,7 @@ def gather(games: int, seed: int, jobs: int = 1) -> list[TurnStart]:
 
 @dataclass(frozen=True, slots=True)
 class Fit:
-    """The constants `engine.ai.win_chance` uses, as measured."""
+    """The constants `ai.win_chance` uses, as measured."""
 
     base_offset: float
     offset_per_rug: float
@@ -269,7 +269,7 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.ai.calibrate",
+        prog="python -m ai.calibrate",
         description="Measure the constants of hard's 2-player leaf on medium self-play.",
     )
     parser.add_argument("--games", type=int, default=8000)

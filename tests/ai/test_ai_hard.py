@@ -6,16 +6,16 @@ import random
 
 import pytest
 
+from ai import Budget, HardPlayer
+from ai.evaluation import position_value
+from ai.hard import greedy_turn, pile_tops, public_view
+from ai.medium import appraise
+from ai.tactics import DIE_ODDS
 from engine import apply, deal, legal_actions, new_game
-from engine.ai import Budget, HardPlayer
-from engine.ai.evaluation import position_value
-from engine.ai.hard import greedy_turn, pile_tops, public_view
-from engine.ai.medium import appraise
-from engine.ai.tactics import DIE_ODDS
 from engine.model import Phase, Variant
 from engine.rules import ROTATE_ACTIONS
 from engine.state import GameState
-from tests.engine.ai.conftest import random_game
+from tests.ai.conftest import random_game
 
 UNLIMITED = Budget(work=100_000)
 """A work budget that never binds (and no time cap), so every option is searched."""

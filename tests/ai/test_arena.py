@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Outcome, Variant, legal_actions
-from engine.arena import (
+from ai.arena import (
     Match,
     Moments,
     Tally,
@@ -21,6 +20,7 @@ from engine.arena import (
     run_match,
     wilson,
 )
+from engine import Outcome, Variant, legal_actions
 from engine.model import Phase
 from engine.state import GameState
 
@@ -54,7 +54,7 @@ def test_a_shared_win_counts_half_and_ties_count_half_pairwise(
 
 
 def test_each_deal_seats_a_in_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.arena as arena
+    import ai.arena as arena
 
     seen: list[tuple[int, tuple[str, ...]]] = []
     real = arena.play_game

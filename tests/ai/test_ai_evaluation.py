@@ -8,15 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from engine.ai.evaluation import (
+from ai.evaluation import (
     DUEL_LEAF,
     DUEL_RUGS,
     Staged,
     leaf_weights,
     position_value,
 )
-from engine.ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
-from engine.ai.win_chance import win_chance
+from ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
+from ai.win_chance import win_chance
 from engine.rules import scores
 from engine.state import GameState
 

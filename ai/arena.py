@@ -1,4 +1,4 @@
-"""Tournament between AI levels: `python -m engine.arena --a hard --b medium --players 2`.
+"""Tournament between AI levels: `python -m ai.arena --a hard --b medium --players 2`.
 
 Plays seeded games and reports how often level A wins against level B, with a 95% Wilson
 confidence interval, the mean score difference and the worst decision time of each level.
@@ -13,7 +13,7 @@ count half; a fair share is 50%). The score difference is A's total minus the me
 the B seats. Decision times are CPU times of the deciding thread ("one core", whatever else
 the machine runs); the worst wall-clock time is printed beside them.
 
-Luck-adjusted figures: every die roll's luck for the seat rolling (`engine.ai.luck`: medium's
+Luck-adjusted figures: every die roll's luck for the seat rolling (`ai.luck`: medium's
 appraisal of the face rolled less its average over the die) has mean zero whoever plays, yet
 explains much of a game's result. Subtracting the part of the results that A's summed luck
 explains (a control variate, fitted over the match) estimates the same expected win rate and
@@ -23,11 +23,11 @@ beside the plain figures, and how much of the variance the luck explained. The l
 `hard vs medium: hard wins 67.5% (95% CI 62.8-72.0), worst decision 0.84 s`
 (the worst decision is A's).
 
-Levels: random, easy, medium, hard (see `engine.ai`). `--variant rotate-after` plays R12;
+Levels: random, easy, medium, hard (see the `ai` package). `--variant rotate-after` plays R12;
 `--work N` and `--seconds S` replace hard's default budget (e.g. a reduced budget for long
 matches). `--jobs N` plays N games at a time in separate processes (one per core): every game
 is seeded on its own, so the totals are exactly those of a one-process run. The dice come
-from Python's `random.Random` seeded per deal, the AIs' seeds from `engine.ai.mix_seed(game
+from Python's `random.Random` seeded per deal, the AIs' seeds from `ai.mix_seed(game
 seed, 3, action index)`, so a match replays exactly. `--results FILE` writes every game's
 result (with A's luck) as a JSON line, to compare two matches over the same games game by game.
 """
@@ -46,9 +46,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TypeVar
 
-from engine.ai import LEVELS, Budget, make_player, mix_seed
-from engine.ai.luck import roll_luck
-from engine.ai.player import Player
+from ai import LEVELS, Budget, make_player, mix_seed
+from ai.luck import roll_luck
+from ai.player import Player
 from engine.dealing import deal, new_game
 from engine.model import Variant
 from engine.rules import CHANCE, DIE_FACES, apply, current_player, scores
@@ -74,7 +74,7 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
 class Moments:
     """Sums over games of a result y and the dice's luck L in those games, from which
     `estimate` gives a luck-adjusted mean (control variate: y - beta * L, with beta the slope
-    of y on L; L has mean zero for any players, see `engine.ai.luck`)."""
+    of y on L; L has mean zero for any players, see `ai.luck`)."""
 
     n: int = 0
     y: float = 0.0
@@ -130,7 +130,7 @@ class Tally:
     difference_luck: Moments = field(default_factory=Moments)
     """A's score difference against A's luck, per game."""
     seat_luck: list[float] = field(default_factory=list)
-    """In the game being played: each seat's summed luck of its rolls (`engine.ai.luck`)."""
+    """In the game being played: each seat's summed luck of its rolls (`ai.luck`)."""
 
     def add(self, other: Tally) -> None:
         """Add the games of `other` (played apart, e.g. in another process) to this tally."""
@@ -398,7 +398,7 @@ def luck_lines(match: Match, tally: Tally) -> list[str]:
 
 def parse_args(argv: Sequence[str] | None) -> Match:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.arena", description="Play AI levels against each other."
+        prog="python -m ai.arena", description="Play AI levels against each other."
     )
     parser.add_argument("--a", choices=LEVELS, required=True, help="the level measured")
     parser.add_argument("--b", choices=LEVELS, required=True, help="its opponent(s)")

@@ -12,10 +12,10 @@ steers Assam beats it.
 
 from __future__ import annotations
 
-from engine.ai.budget import Budget
-from engine.ai.player import Decision, best_index, check_decision_node
-from engine.ai.prng import SplitMix64
-from engine.ai.tactics import ORIENT_TURNS, expected_toll, legal_placements, payees
+from ai.budget import Budget
+from ai.player import Decision, best_index, check_decision_node
+from ai.prng import SplitMix64
+from ai.tactics import ORIENT_TURNS, expected_toll, legal_placements, payees
 from engine.model import Phase, owner_of
 from engine.playout import from_state
 from engine.rules import legal_actions, placement_notation

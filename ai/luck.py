@@ -2,7 +2,7 @@
 
 `roll_luck(state, face)` is, for the seat about to roll, medium's appraisal of the face rolled
 (the toll it pays where Assam lands, then the best rug it can lay there, see
-`engine.ai.greedy`) minus the same appraisal averaged over the die's faces (R5: 1, 2, 2, 3, 3,
+`ai.greedy`) minus the same appraisal averaged over the die's faces (R5: 1, 2, 2, 3, 3,
 4). Its average over the die is exactly zero from every position, whatever anyone plays, so a
 game's summed luck has mean zero for any pair of players. It moves with the result, though: a
 player who rolls onto a rival's large region loses the game more often. The arena subtracts
@@ -14,8 +14,8 @@ score difference and 48% of that of winning.
 
 from __future__ import annotations
 
-from engine.ai.greedy import Greedy
-from engine.ai.tactics import DIE_ODDS, LANDINGS
+from ai.greedy import Greedy
+from ai.tactics import DIE_ODDS, LANDINGS
 from engine.model import Phase
 from engine.playout import from_state
 from engine.state import GameState

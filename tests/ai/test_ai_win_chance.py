@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from engine.ai import calibrate
-from engine.ai.calibrate import (
+from ai import calibrate
+from ai.calibrate import (
     FIT_NAMES,
     PART_NAMES,
     STAGES,
@@ -23,8 +23,8 @@ from engine.ai.calibrate import (
     report,
     staged_weights,
 )
-from engine.ai.evaluation import DUEL_RUGS, position_value
-from engine.ai.win_chance import (
+from ai.evaluation import DUEL_RUGS, position_value
+from ai.win_chance import (
     BASE_OFFSET,
     OFFSET_PER_RUG,
     SPREAD_SATURATION,

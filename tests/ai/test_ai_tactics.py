@@ -4,16 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine import (
-    CANDIDATES,
-    SQUARES,
-    TaxPaid,
-    apply,
-    chance_outcomes,
-    placements,
-    walk,
-)
-from engine.ai.tactics import (
+from ai.tactics import (
     DIE_ODDS,
     LANDINGS,
     ZONE,
@@ -24,6 +15,15 @@ from engine.ai.tactics import (
     toll,
     unlay,
     weights,
+)
+from engine import (
+    CANDIDATES,
+    SQUARES,
+    TaxPaid,
+    apply,
+    chance_outcomes,
+    placements,
+    walk,
 )
 from engine.model import Phase
 from engine.playout import from_state
