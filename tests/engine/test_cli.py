@@ -7,10 +7,13 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from engine import bench, replay
 
 
 def run(repo_root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -38,11 +41,22 @@ def test_replay_prints_the_final_position(repo_root: Path, data_dir: Path) -> No
     assert json.loads(result.stdout) == expected
 
 
-def test_replay_trace_prints_one_position_per_action(repo_root: Path, data_dir: Path) -> None:
+def in_process(
+    main: Callable[[list[str]], int], capsys: pytest.CaptureFixture[str], *args: str
+) -> subprocess.CompletedProcess[str]:
+    """A command's `main` run in this process, its output read as a subprocess's would be."""
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), status, out, err)
+
+
+def test_replay_trace_prints_one_position_per_action(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--trace: one position per action (JSON Lines), the last one the final position."""
     record = records(data_dir)[1]
     actions = json.loads(record.read_text())["actions"]
-    result = run(repo_root, "engine.replay", str(record), "--trace")
+    result = in_process(replay.main, capsys, str(record), "--trace")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == len(actions)
@@ -51,14 +65,14 @@ def test_replay_trace_prints_one_position_per_action(repo_root: Path, data_dir: 
 
 
 def test_replay_illegal_action_names_index_notation_reason(
-    repo_root: Path, data_dir: Path, tmp_path: Path
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An illegal action: one line naming index, notation and reason; exit status 2."""
     body = json.loads(records(data_dir)[0].read_text())
     body["actions"] = [*body["actions"][:3], "S", "D5"]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(body))
-    result = run(repo_root, "engine.replay", str(path))
+    result = in_process(replay.main, capsys, str(path))
     assert result.returncode == 2
     assert result.stdout == ""
     assert "action 4 'D5'" in result.stderr and "time to roll" in result.stderr
@@ -75,20 +89,20 @@ def test_replay_illegal_action_names_index_notation_reason(
     ],
 )
 def test_replay_bad_files_give_one_clear_line(
-    repo_root: Path, tmp_path: Path, content: str, message: str
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Bad JSON or format: a one-line error on stderr, exit status 2, never a traceback."""
     path = tmp_path / "record.json"
     path.write_text(content)
-    result = run(repo_root, "engine.replay", str(path))
+    result = in_process(replay.main, capsys, str(path))
     assert result.returncode == 2
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
 
 
-def test_replay_missing_file(repo_root: Path, tmp_path: Path) -> None:
-    result = run(repo_root, "engine.replay", str(tmp_path / "nowhere.json"))
+def test_replay_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = in_process(replay.main, capsys, str(tmp_path / "nowhere.json"))
     assert result.returncode == 2
     assert "cannot read" in result.stderr and "Traceback" not in result.stderr
 
@@ -165,11 +179,16 @@ def test_vectors_refuses_other_formats(
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("clock", ["cpu", "wall"])
-def test_bench_prints_rates(repo_root: Path, clock: str) -> None:
+@pytest.mark.parametrize(("clock", "where"), [("cpu", "subprocess"), ("wall", "in process")])
+def test_bench_prints_rates(
+    repo_root: Path, clock: str, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`python -m engine.bench`: a line per player count in the contract form, checked too."""
     args = ("--games", "20", "--checked-games", "2", "--clock", clock)
-    result = run(repo_root, "engine.bench", *args)
+    if where == "subprocess":
+        result = run(repo_root, "engine.bench", *args)
+    else:
+        result = in_process(bench.main, capsys, *args)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for players in (2, 3, 4):
