@@ -17,6 +17,7 @@ from bot import crashpoints
 from bot.health import check_health
 from bot.logs import configure_logging
 from bot.settings import SettingsError, load_heartbeat_path, load_settings
+from bot.test_hooks import load_test_hooks
 
 PROGRAM = "marrakech-bot"
 EXIT_BAD_SETTINGS = 2
@@ -63,16 +64,19 @@ def _healthcheck() -> int:
 def _run_bot() -> int:
     try:
         settings = load_settings(os.environ)
-        crashpoints.configure(os.environ)  # testing only: unset in production
+        hooks = load_test_hooks(os.environ)  # the end-to-end tests' only: all off for admins
+        crashpoints.configure(os.environ)
     except (SettingsError, crashpoints.CrashSettingError) as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
     configure_logging(settings.log_level, secrets=(settings.token,))
     log.info("starting with %s", settings)
+    for name in (*hooks.active, *crashpoints.active(os.environ)):
+        log.warning("testing only: %s is set; never set it for a real bot", name)
     from bot.app import run  # imported late: discord.py loads only once settings are good
 
     try:
-        return run(settings)
+        return run(settings, hooks)
     except Exception:
         # Through logging, so the traceback passes the token redaction.
         log.exception("the bot stopped on an unexpected error")

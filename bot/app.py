@@ -15,6 +15,7 @@ from bot.services import GameService
 from bot.services.clock import Clock, OffsetClock, system_clock
 from bot.settings import Settings
 from bot.storage import Database, GameStore
+from bot.test_hooks import TestHooks
 from bot.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -25,28 +26,30 @@ EXIT_CRASHED = 1
 EXIT_UNREACHABLE = 4
 
 
-def run(settings: Settings) -> int:
-    """Run the bot until SIGTERM/SIGINT or a fatal error; return the process exit code."""
+def run(settings: Settings, hooks: TestHooks | None = None) -> int:
+    """Run the bot until SIGTERM/SIGINT or a fatal error; return the process exit code.
+    `hooks` are the end-to-end tests' (a fake Discord, a shifted clock); None for a real bot."""
+    hooks = hooks or TestHooks()
     # The bot never joins voice: no warning at every start about voice libraries it lacks.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    if settings.api_base_url:
-        discord.http.Route.BASE = settings.api_base_url.rstrip("/")
+    if hooks.api_base_url:
+        discord.http.Route.BASE = hooks.api_base_url
     try:
-        return asyncio.run(_serve(settings))
+        return asyncio.run(_serve(settings, hooks))
     except KeyboardInterrupt:
         return EXIT_OK
 
 
-async def _serve(settings: Settings) -> int:
+async def _serve(settings: Settings, hooks: TestHooks) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     clock: Clock = system_clock
     offset_clock = None
-    if settings.test_clock_file is not None:
-        offset_clock = OffsetClock(settings.test_clock_file)
+    if hooks.clock_file is not None:
+        offset_clock = OffsetClock(hooks.clock_file)
         clock = offset_clock
         log.warning("testing only: the clock is shifted by %.0f s", offset_clock.reload())
     heartbeat = Heartbeat(settings.heartbeat_path)
@@ -61,7 +64,7 @@ async def _serve(settings: Settings) -> int:
             service=GameService(store, clock=clock, workers=workers),
             store=store,
             dev_guilds=settings.dev_guilds,
-            gateway_from_api=settings.api_base_url is not None,
+            gateway_from_api=hooks.api_base_url is not None,
             clock=clock,
             workers=workers,
         )

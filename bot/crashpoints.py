@@ -50,6 +50,11 @@ write_hook: Callable[[], int] | None = None
 """The SQLite progress callback that passes `db.write`, or None when no crash is asked for."""
 
 
+def active(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """(CRASH_VAR,) when a crash is asked for, else ()."""
+    return (CRASH_VAR,) if environ.get(CRASH_VAR, "").strip() else ()
+
+
 def configure(environ: Mapping[str, str]) -> None:
     """Arm the crash point named by `MARRAKECH_CRASH_AT`, if set (testing only)."""
     global reach, write_hook

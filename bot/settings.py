@@ -14,20 +14,11 @@ TOKEN_VAR = "DISCORD_TOKEN"
 DB_VAR = "MARRAKECH_DB"
 DEV_GUILDS_VAR = "MARRAKECH_DEV_GUILDS"
 LOG_LEVEL_VAR = "LOG_LEVEL"
-API_BASE_URL_VAR = "DISCORD_API_BASE_URL"
 HEARTBEAT_VAR = "MARRAKECH_HEARTBEAT"
-TEST_CLOCK_VAR = "MARRAKECH_TEST_CLOCK_FILE"
 
-SETTING_NAMES = (
-    TOKEN_VAR,
-    DB_VAR,
-    DEV_GUILDS_VAR,
-    LOG_LEVEL_VAR,
-    HEARTBEAT_VAR,
-    API_BASE_URL_VAR,
-    TEST_CLOCK_VAR,
-)
-"""Every environment variable the bot reads (documented in README.md and .env.example)."""
+SETTING_NAMES = (TOKEN_VAR, DB_VAR, DEV_GUILDS_VAR, LOG_LEVEL_VAR, HEARTBEAT_VAR)
+"""Every setting an admin may give (documented in README.md and .env.example); the hooks of the
+end-to-end tests are apart, in bot.test_hooks."""
 
 DEFAULT_DB_PATH = Path("data/marrakech.sqlite3")
 DEFAULT_LOG_LEVEL = "INFO"
@@ -51,10 +42,7 @@ class Settings:
     db_path: Path
     dev_guilds: tuple[int, ...]
     log_level: str
-    api_base_url: str | None
     heartbeat_path: Path
-    test_clock_file: Path | None = None
-    """Testing only: a file holding seconds to add to the clock (re-read on SIGUSR1)."""
 
 
 def load_settings(environ: Mapping[str, str]) -> Settings:
@@ -65,9 +53,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         db_path=db_path,
         dev_guilds=_dev_guilds(environ),
         log_level=_log_level(environ),
-        api_base_url=_api_base_url(environ),
         heartbeat_path=_heartbeat_path(environ, db_path),
-        test_clock_file=_test_clock_file(environ),
     )
 
 
@@ -128,23 +114,6 @@ def _log_level(environ: Mapping[str, str]) -> str:
     return level
 
 
-def _api_base_url(environ: Mapping[str, str]) -> str | None:
-    value = _value(environ, API_BASE_URL_VAR)
-    if value is None:
-        return None
-    if not value.startswith(("http://", "https://")):
-        raise SettingsError(
-            f"{API_BASE_URL_VAR} (for testing only) must be an http(s) URL such as "
-            f"http://127.0.0.1:8080/api/v10; got {value!r}"
-        )
-    return value.rstrip("/")
-
-
 def _heartbeat_path(environ: Mapping[str, str], db_path: Path) -> Path:
     value = _value(environ, HEARTBEAT_VAR)
     return Path(value) if value is not None else db_path.parent / HEARTBEAT_FILE_NAME
-
-
-def _test_clock_file(environ: Mapping[str, str]) -> Path | None:
-    value = _value(environ, TEST_CLOCK_VAR)
-    return Path(value) if value is not None else None

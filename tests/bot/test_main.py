@@ -14,6 +14,7 @@ import pytest
 from bot import __main__ as entry
 from bot import app
 from bot.settings import Settings
+from bot.test_hooks import TestHooks
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.never-print-this"
 
@@ -75,9 +76,11 @@ def test_healthcheck_needs_no_token(tmp_path: Path) -> None:
 
 def test_good_settings_are_handed_to_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     received: list[Settings] = []
+    hooks_received: list[TestHooks] = []
 
-    def run(settings: Settings) -> int:
+    def run(settings: Settings, hooks: TestHooks) -> int:
         received.append(settings)
+        hooks_received.append(hooks)
         return 7
 
     monkeypatch.setitem(sys.modules, "bot.app", types.SimpleNamespace(run=run))
@@ -88,13 +91,14 @@ def test_good_settings_are_handed_to_the_app(monkeypatch: pytest.MonkeyPatch) ->
     assert entry.main([]) == 7
     assert [settings.dev_guilds for settings in received] == [(42,)]
     assert received[0].token == TOKEN
+    assert hooks_received == [TestHooks()], "no test hook is on for a real bot"
 
 
 @pytest.mark.usefixtures("restore_root_logger")
 def test_a_crash_in_the_app_is_logged_redacted_and_exits_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def run(settings: Settings) -> int:
+    def run(settings: Settings, hooks: TestHooks) -> int:
         raise RuntimeError(f"gateway refused {settings.token}")
 
     monkeypatch.setitem(sys.modules, "bot.app", types.SimpleNamespace(run=run))

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.services.clock import OffsetClock
-from bot.settings import SettingsError, load_heartbeat_path, load_settings
+from bot.settings import SETTING_NAMES, SettingsError, load_heartbeat_path, load_settings
+from bot.test_hooks import TestHooks, load_test_hooks
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-of-the-token"
 
@@ -20,7 +21,6 @@ def test_defaults_when_only_the_token_is_set() -> None:
     assert settings.db_path == Path("data/marrakech.sqlite3")
     assert settings.dev_guilds == ()
     assert settings.log_level == "INFO"
-    assert settings.api_base_url is None
     assert settings.heartbeat_path == Path("data/heartbeat")
 
 
@@ -31,7 +31,6 @@ def test_every_setting_is_read() -> None:
             "MARRAKECH_DB": "/data/games.sqlite3",
             "MARRAKECH_DEV_GUILDS": " 111111111111111111 , 222222222222222222,",
             "LOG_LEVEL": "debug",
-            "DISCORD_API_BASE_URL": "http://127.0.0.1:8123/api/v10/",
             "MARRAKECH_HEARTBEAT": "/run/marrakech/alive",
         }
     )
@@ -40,7 +39,6 @@ def test_every_setting_is_read() -> None:
     assert settings.db_path == Path("/data/games.sqlite3")
     assert settings.dev_guilds == (111111111111111111, 222222222222222222)
     assert settings.log_level == "DEBUG"
-    assert settings.api_base_url == "http://127.0.0.1:8123/api/v10"
     assert settings.heartbeat_path == Path("/run/marrakech/alive")
 
 
@@ -57,7 +55,6 @@ def test_empty_optional_settings_mean_their_defaults() -> None:
             "MARRAKECH_DB": "",
             "MARRAKECH_DEV_GUILDS": " ",
             "LOG_LEVEL": "",
-            "DISCORD_API_BASE_URL": "",
             "MARRAKECH_HEARTBEAT": "",
         }
     )
@@ -101,7 +98,6 @@ def test_token_with_a_space_is_refused_without_echoing_it() -> None:
         ("MARRAKECH_DEV_GUILDS", "0"),
         ("MARRAKECH_DEV_GUILDS", "١٢٣"),
         ("LOG_LEVEL", "LOUD"),
-        ("DISCORD_API_BASE_URL", "127.0.0.1:8080/api/v10"),
     ],
 )
 def test_invalid_values_name_the_setting_in_one_line(name: str, value: str) -> None:
@@ -129,11 +125,22 @@ def test_heartbeat_path_needs_no_token() -> None:
     assert load_heartbeat_path({"MARRAKECH_HEARTBEAT": "/tmp/beat"}) == Path("/tmp/beat")
 
 
-def test_the_test_clock_file_is_read_only_when_set(tmp_path: Path) -> None:
-    assert load_settings({"DISCORD_TOKEN": "t"}).test_clock_file is None
+def test_the_test_hooks_are_no_settings_and_off_unless_set(tmp_path: Path) -> None:
+    assert load_test_hooks({}) == TestHooks()
+    assert TestHooks().active == ()
     path = tmp_path / "offset"
-    settings = load_settings({"DISCORD_TOKEN": "t", "MARRAKECH_TEST_CLOCK_FILE": str(path)})
-    assert settings.test_clock_file == path
+    hooks = load_test_hooks(
+        {
+            "MARRAKECH_TEST_CLOCK_FILE": str(path),
+            "DISCORD_API_BASE_URL": "http://127.0.0.1:8123/api/v10/",
+        }
+    )
+    assert hooks.clock_file == path
+    assert hooks.api_base_url == "http://127.0.0.1:8123/api/v10"
+    assert hooks.active == ("DISCORD_API_BASE_URL", "MARRAKECH_TEST_CLOCK_FILE")
+    assert not set(hooks.active) & set(SETTING_NAMES)
+    with pytest.raises(SettingsError, match="DISCORD_API_BASE_URL"):
+        load_test_hooks({"DISCORD_API_BASE_URL": "127.0.0.1:8080/api/v10"})
 
     clock = OffsetClock(path)  # a missing file means no shift
     before = datetime.now(UTC)
