@@ -38,11 +38,8 @@ Early a square showing is worth more than its point (it may grow into a region, 
 the rival does not have) and a region less than its squared size says (it is likely to be
 covered before it pays); late the potential is nearly all there is to come. Our regions count
 more than the rival's, as we move next and cover theirs first. The coming toll counts below
-its size, as a seat that pays stands on the region it paid and often covers it next. Against
-the single weights these lines replaced (regions 0.8 and 0.55, the coming toll 0.5, a square
-1.6 falling to 1 over the last 30 rugs), paired over the same 1,000 games against medium and
-luck-adjusted: score difference +0.54 (standard error 0.36), wins +2.3 (1.3) points (README,
-"AI strength").
+its size, as a seat that pays stands on the region it paid and often covers it next. How the
+lines were fitted and what they are worth in play: docs/ai.md.
 """
 
 from __future__ import annotations

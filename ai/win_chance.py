@@ -9,32 +9,9 @@ chance of winning, assuming the final margin is normal around the value with a k
 and spread (both measured, see below), so that the leaves can be valued on wins as well as on
 points (`GreedyWeights.win_stake`).
 
-Measured with `python -m ai.calibrate --games 8000 --jobs 2` (medium against medium,
-standard rules, seed 1; 383,568 starts of a turn, 2026-11-25), for the seat about to move:
-
-- the offset: the final margin exceeds the leaf value by 0.4-1.7 points (0.9 on average) when
-  both seats hold as many rugs, and by 2.2-4.2 (3.0 on average, more near the end) when the
-  mover holds one rug more, as the second player does at each of its turns: the leaf value
-  does not count the rugs still to be laid, each worth its squares and what it covers. In use:
-  0.7, and 3.0 more per rug held above the rival (the least-squares line through all turn
-  starts is 0.93 + 2.08 per rug; the constants in use lean to the last turns, where the
-  chance matters most, and are the ones hard was measured with in the arena);
-- the spread: the standard deviation of the final margin around the value, which shrinks as
-  the rugs run out: 21.3 points at the first turn, 14.6 with 16 rugs left, 7.7 with 4 and 3.8
-  with 1. `spread(left)` is sqrt(15.5 * left / (1 + left / 74)), within 5.5% of the measured
-  value at every count of rugs left (the least-squares fit: 15.7 and 89).
-
-With these constants the predicted chances are calibrated: turn starts given 0.0-0.1,
-0.1-0.2, ..., 0.9-1.0 were won 3.6%, 14.8%, 25.0%, 34.4%, 45.4%, 52.8%, 64.2%, 74.5%, 85.2% and
-96.6% of the time (predicted on average 2.9%, 15.1%, ..., 97.0%).
-
-Those figures are for the leaf as it was when the constants were chosen (with one weight per
-part for the whole game). On the leaf in use, whose weights follow the stage of the game
-(`ai.evaluation.DUEL_LEAF`; 4,000 games of the same seed, 191,789 turn starts), the fit
-gives the offset 1.22 + 2.08 per rug and the spread 15.7 and 95; the chances of the constants
-in use are still calibrated within 1.1 points in every tenth (won 3.9%, 15.0%, 26.4%, 35.8%,
-45.8%, 53.5%, 64.4%, 74.5%, 84.9%, 96.3%), and the spread in use is within 6.6% of the measured
-one at every count of rugs left (narrowest against it with 24 to 30 left, by 6.3-6.5%).
+The constants (`BASE_OFFSET`, `OFFSET_PER_RUG`, `SPREAD_SCALE`, `SPREAD_SATURATION`) are
+measured on medium self-play by `python -m ai.calibrate`, which also checks that the chances
+they give match the results; docs/ai.md has the figures.
 """
 
 from __future__ import annotations

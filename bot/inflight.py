@@ -1,8 +1,8 @@
 """Interaction handlers still running, so a clean stop can let them finish first.
 
-A SIGTERM used to close the database under a click that was still being handled (the click
-was committed, its message was not recorded, and the handler failed on a closed database).
-The stop now waits, for a bounded time, until every handler has returned.
+A stop (SIGTERM) must not close the database under a click still being handled: its move
+would be committed while its message went unrecorded, and the handler would fail on a closed
+database. So the stop waits, for a bounded time, until every handler has returned.
 """
 
 from __future__ import annotations

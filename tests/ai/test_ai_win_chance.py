@@ -36,8 +36,8 @@ from engine.state import GameState
 
 MEASURED_SPREAD = {1: 3.78, 4: 7.64, 16: 14.53, 32: 19.65, 48: 21.26}
 """Standard deviations of the final margin around the leaf value, by rugs left, from the
-calibration run the module docstring cites (8,000 medium-against-medium games, on the leaf
-before its weights followed the stage of the game)."""
+calibration run docs/ai.md cites (8,000 medium-against-medium games, `python -m ai.calibrate
+--games 8000 --jobs 2`)."""
 
 
 def test_the_spread_narrows_as_the_rugs_run_out_and_fits_the_measured_one() -> None:
@@ -108,7 +108,7 @@ def test_the_fit_recovers_known_constants() -> None:
 
 
 def test_the_constants_are_those_hard_was_measured_with() -> None:
-    """The arena figures in the README were measured with these; a change needs a new run."""
+    """The arena figures in docs/ai.md were measured with these; a change needs a new run."""
     assert (BASE_OFFSET, OFFSET_PER_RUG, SPREAD_SCALE, SPREAD_SATURATION) == (0.7, 3.0, 15.5, 74.0)
 
 

@@ -157,7 +157,7 @@ def test_the_vocabulary_is_the_rulebooks_own(term: Term, data_dir: Path) -> None
 
 
 def test_a_rug_is_always_tapis_and_килим() -> None:
-    """The brief's own example, spelled out: every key that mentions a rug."""
+    """The plainest case, spelled out: every key that mentions a rug."""
     for key, english in messages.ENGLISH.items():
         if re.search(r"\brugs?\b", words(english)):
             assert "tapis" in catalogue("fr")[key], key
