@@ -209,8 +209,11 @@ def wait_gone(pid: int, limit: float = 20.0) -> None:
             os.kill(pid, 0)
         except ProcessLookupError:
             return
-        if Path(f"/proc/{pid}/stat").exists() and " Z " in Path(f"/proc/{pid}/stat").read_text():
-            return
+        try:
+            if " Z " in Path(f"/proc/{pid}/stat").read_text():
+                return  # a zombie: it has exited
+        except OSError:
+            return  # gone between the two looks
         time.sleep(0.05)
     raise AssertionError(f"process {pid} still runs after {limit:g} s")
 
