@@ -16,7 +16,7 @@ from bot.controller import GameController
 from bot.health import Heartbeat
 from bot.inflight import HANDLERS
 from bot.scheduler import Scheduler
-from bot.services import DueWork, GameService, GuildService, StatsService
+from bot.services import DueKind, DueWork, GameService, GuildService, StatsService
 from bot.services.clock import Clock, system_clock
 from bot.storage import GameStore, GuildStore, StatsStore
 from bot.sync import sync_commands
@@ -66,7 +66,7 @@ class MarrakechClient(discord.Client):
         for group in build_commands(self.buttons, self.community):
             self.tree.add_command(group)
         self._service = service
-        self.scheduler = Scheduler(service, self._on_due, clock)
+        self.scheduler = Scheduler(service.turns, self._on_due, clock)
         self._store = store
         self._dev_guilds = dev_guilds
         self._heartbeat = heartbeat
@@ -89,7 +89,7 @@ class MarrakechClient(discord.Client):
         # message fell behind its state when the last run stopped (REST only).
         await self.buttons.resume_displays()
         self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
-        finished = await self._service.backfill_results()
+        finished = await self._service.play.backfill_results()
         if finished:
             log.info("results of %d finished games written for the stats", finished)
         # Its first pass handles reminders and turns that fell due while the bot was down.
@@ -98,17 +98,17 @@ class MarrakechClient(discord.Client):
     async def _on_due(self, work: DueWork) -> None:
         """A reminder, an automatic turn or an overdue display is due: do it in the service,
         show it here."""
-        if work.kind == DueWork.SHOW:
-            await self.buttons.catch_up(work.game_id)
-            return
-        if work.kind == DueWork.REMIND:
-            reminder = await self._service.remind(work.game_id, work.seq)
-            if reminder is not None:
-                await self.buttons.send_reminder(reminder)
-            return
-        turn = await self._service.play_due(work.game_id, work.seq)
-        if turn is not None:
-            await self.buttons.show_auto_turn(turn)
+        match work.kind:
+            case DueKind.SHOW:
+                await self.buttons.catch_up(work.game_id)
+            case DueKind.REMIND:
+                reminder = await self._service.turns.remind(work.game_id, work.seq)
+                if reminder is not None:
+                    await self.buttons.send_reminder(reminder)
+            case DueKind.PLAY:
+                turn = await self._service.turns.play_due(work.game_id, work.seq)
+                if turn is not None:
+                    await self.buttons.show_auto_turn(turn)
 
     async def on_connect(self) -> None:
         await asyncio.to_thread(self._heartbeat.beat)

@@ -79,7 +79,9 @@ class CommunityController:
         """Post the animated replay (drawn in a worker: deferred first) and the record."""
 
         async def work() -> None:
-            record = await self._games.replay_record(game_id, interactions.guild_id(interaction))
+            record = await self._games.play.replay_record(
+                game_id, interactions.guild_id(interaction)
+            )
             language = interactions.server_language(interaction)
             await interaction.response.defer(thinking=True)
             gif = await self._pictures.replay_gif(record, language)

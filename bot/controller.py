@@ -1,6 +1,7 @@
 """The Discord edge of a game: slash commands and clicks in, service calls, messages out.
 
-Every handler authorises and parses at the edge, calls GameService, then turns the resulting view
+Every handler authorises and parses at the edge (a lobby button's action into a LobbyAction),
+calls the game services (GameService's lobby and play), then turns the resulting view
 into Discord messages through the presenter. Expected errors become short private answers via
 the error table; anything else is logged with a code the user sees.
 
@@ -33,20 +34,19 @@ from bot.permissions import (
     require_game_permissions,
 )
 from bot.presenter import Post
-from bot.services import AutoTurn, Damage, GameService, GameView, GuildService, Reminder
-from bot.services.errors import GameNotFoundError, StaleBoardError
-from bot.storage import GameStatus
-from bot.ui.layout import (
-    LOBBY_ACTIONS,
-    LOBBY_ADD_AI,
-    LOBBY_CANCEL,
-    LOBBY_JOIN,
-    LOBBY_LEAVE,
-    LOBBY_REMOVE_AI,
-    LOBBY_START,
-    decision_buttons,
-    lobby_buttons,
+from bot.services import (
+    AI_LEVELS,
+    AutoTurn,
+    Damage,
+    GameService,
+    GameStatus,
+    GameView,
+    GuildService,
+    LobbyAction,
+    Reminder,
 )
+from bot.services.errors import BadOptionError, GameNotFoundError, StaleBoardError
+from bot.ui.layout import decision_buttons, lobby_action, lobby_buttons
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,8 @@ class GameController:
     ) -> None:
         self._client = client
         self._service = service
+        self._lobby = service.lobby
+        self._play = service.play
         self._pictures = pictures
         self._guilds = guilds
         self._in_flight: Counter[int] = Counter()
@@ -106,7 +108,7 @@ class GameController:
                 variant=variant,
                 turn_limit_seconds=turn_limit_seconds,
             )
-            view = await self._service.create_lobby(
+            view = await self._lobby.create_lobby(
                 guild_id=guild_id,
                 channel_id=interactions.channel_id(interaction),
                 host_id=interaction.user.id,
@@ -123,24 +125,31 @@ class GameController:
             message_id = response.message_id if response is not None else None
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            await self._service.set_board_message(view.id, message_id, view.seq)
+            await self._play.set_board_message(view.id, message_id, view.seq)
 
         await self._guarded(interaction, "opening a lobby", work)
 
     async def join(self, interaction: Interaction) -> None:
-        await self._lobby_command(interaction, LOBBY_JOIN)
+        await self._lobby_command(interaction, LobbyAction.JOIN)
 
     async def leave(self, interaction: Interaction) -> None:
-        await self._lobby_command(interaction, LOBBY_LEAVE)
+        await self._lobby_command(interaction, LobbyAction.LEAVE)
 
     async def start(self, interaction: Interaction) -> None:
-        await self._lobby_command(interaction, LOBBY_START)
+        await self._lobby_command(interaction, LobbyAction.START)
 
     async def add_ai(self, interaction: Interaction, level: str) -> None:
-        await self._lobby_command(interaction, f"ai{level}")
+        if level in AI_LEVELS:
+            await self._lobby_command(interaction, LobbyAction.add_ai(level))
+            return
+
+        async def refuse() -> None:  # the command offers the levels: nothing else is taken
+            raise BadOptionError("level", level)
+
+        await self._guarded(interaction, "seating an AI", refuse)
 
     async def remove_ai(self, interaction: Interaction) -> None:
-        await self._lobby_command(interaction, LOBBY_REMOVE_AI)
+        await self._lobby_command(interaction, LobbyAction.REMOVE_AI)
 
     async def rejoin(self, interaction: Interaction) -> None:
         """Take one's seat back from the AI (after three timeouts in a row)."""
@@ -148,14 +157,14 @@ class GameController:
         await self._change_open_game(
             interaction,
             "rejoining",
-            self._service.rejoin,
+            self._play.rejoin,
             lambda view: text("rejoin.done", view.game.locale, user=user, game_id=view.id),
         )
 
     async def board(self, interaction: Interaction) -> None:
         async def work() -> None:
             interactions.guild_id(interaction)
-            view = await self._service.look(
+            view = await self._play.look(
                 await self._service.open_game_id(interactions.channel_id(interaction))
             )
             language = interactions.user_language(interaction)
@@ -180,7 +189,7 @@ class GameController:
         await self._change_open_game(
             interaction,
             "resigning",
-            self._service.resign,
+            self._play.resign,
             lambda view: text("event.resigned", view.game.locale, user=user),
         )
 
@@ -198,7 +207,7 @@ class GameController:
             interactions.guild_id(interaction)
             require_game_permissions(interaction)
             game_id = await self._service.open_game_id(interactions.channel_id(interaction))
-            before = await self._service.look(game_id)
+            before = await self._play.look(game_id)
             view = await change(game_id, interaction.user.id)
             await interaction.response.send_message(
                 announcement(view), allowed_mentions=discord.AllowedMentions.none()
@@ -213,7 +222,7 @@ class GameController:
             if moderator and not interaction.permissions.manage_channels:
                 raise ModeratorsOnlyError()
             game_id = await self._service.open_game_id(interactions.channel_id(interaction))
-            view = await self._service.abort(game_id, interaction.user.id, moderator=moderator)
+            view = await self._play.abort(game_id, interaction.user.id, moderator=moderator)
             post = presenter.aborted_post(view)
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
@@ -232,15 +241,16 @@ class GameController:
         async def work() -> None:
             interactions.guild_id(interaction)
             require_game_permissions(interaction)
-            if (await self._service.look(game_id)).game.channel_id != interaction.channel_id:
+            if (await self._play.look(game_id)).game.channel_id != interaction.channel_id:
                 # Discord only sends ids that are on the clicked message, but a game's button
                 # acts in its own channel only, whatever a forged payload says.
                 raise GameNotFoundError(game_id)
-            if action in LOBBY_ACTIONS:
-                await self._lobby_click(interaction, game_id, action)
+            lobby = lobby_action(action)
+            if lobby is not None:
+                await self._lobby_click(interaction, game_id, lobby)
                 return
             try:
-                view = await self._service.act(game_id, interaction.user.id, seq, action)
+                view = await self._play.act(game_id, interaction.user.id, seq, action)
             except StaleBoardError:
                 if not await self._refresh_if_behind(interaction, game_id):
                     raise
@@ -305,7 +315,7 @@ class GameController:
 
     async def resume_displays(self) -> None:
         """After a restart: post the current turn of every game whose message fell behind."""
-        for view in await self._service.behind_on_display():
+        for view in await self._play.behind_on_display():
             try:
                 crashpoints.reach("resume.posting")
                 await self._catch_up(view)
@@ -315,7 +325,7 @@ class GameController:
     async def catch_up(self, game_id: int) -> None:
         """Show a game whose last change was never shown (its message failed to post or to
         edit), if it still is not."""
-        view = await self._service.look(game_id)
+        view = await self._play.look(game_id)
         if view.game.board_message_seq != view.seq:
             log.info("game %s: showing a change whose message never went out", game_id)
             await self._catch_up(view)
@@ -341,57 +351,50 @@ class GameController:
             await self._edit_lobby(view, current.id)
         else:
             log.info("game %s: adopting message %s the last run sent", view.id, current.id)
-            await self._service.set_board_message(view.id, current.id, view.seq)
+            await self._play.set_board_message(view.id, current.id, view.seq)
 
     # --- lobby -------------------------------------------------------------------------------
 
-    async def _lobby_command(self, interaction: Interaction, action: str) -> None:
+    async def _lobby_command(self, interaction: Interaction, action: LobbyAction) -> None:
         async def work() -> None:
             interactions.guild_id(interaction)
             require_game_permissions(interaction)
             game_id = await self._service.open_game_id(interactions.channel_id(interaction))
-            lobby_message = (await self._service.look(game_id)).game.board_message_id
+            lobby_message = (await self._play.look(game_id)).game.board_message_id
             view = await self._lobby_change(game_id, interaction.user.id, action)
             key = {
-                LOBBY_START: "lobby.game_started",
-                LOBBY_JOIN: "lobby.you_joined",
-                LOBBY_LEAVE: "lobby.you_left",
-                LOBBY_REMOVE_AI: "lobby.ai_removed",
+                LobbyAction.START: "lobby.game_started",
+                LobbyAction.JOIN: "lobby.you_joined",
+                LobbyAction.LEAVE: "lobby.you_left",
+                LobbyAction.REMOVE_AI: "lobby.ai_removed",
             }.get(action, "lobby.ai_added")
             language = interactions.user_language(interaction)
-            level = text(f"ai.level.{LOBBY_ADD_AI.get(action, 'easy')}", language)
+            level = text(f"ai.level.{action.ai_level or 'easy'}", language)
             await interaction.response.send_message(
                 text(key, language, game_id=game_id, level=level), ephemeral=True
             )
             await self._edit_lobby(view, lobby_message)
-            if action == LOBBY_START:
+            if action is LobbyAction.START:
                 await self._post_current(view)
 
         await self._guarded(interaction, f"lobby command {action}", work)
 
-    async def _lobby_change(self, game_id: int, user: int, action: str) -> GameView:
-        if action == LOBBY_JOIN:
-            return await self._service.join(game_id, user)
-        if action == LOBBY_LEAVE:
-            return await self._service.leave(game_id, user)
-        if action == LOBBY_CANCEL:
-            return await self._service.cancel(game_id, user)
-        if action == LOBBY_REMOVE_AI:
-            return await self._service.remove_ai(game_id, user)
-        if action in LOBBY_ADD_AI:
-            return await self._service.add_ai(game_id, user, LOBBY_ADD_AI[action])
-        view = await self._service.start(game_id, user)
-        crashpoints.reach("lobby.started")
+    async def _lobby_change(self, game_id: int, user: int, action: LobbyAction) -> GameView:
+        view = await self._lobby.apply(game_id, user, action)
+        if action is LobbyAction.START:
+            crashpoints.reach("lobby.started")
         return view
 
-    async def _lobby_click(self, interaction: Interaction, game_id: int, action: str) -> None:
+    async def _lobby_click(
+        self, interaction: Interaction, game_id: int, action: LobbyAction
+    ) -> None:
         user = interaction.user.id
         view = await self._lobby_change(game_id, user, action)
         post = presenter.lobby_post(view, closed_by=user)
         await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
         if view.status is GameStatus.LOBBY and interaction.message is not None:
-            await self._service.set_board_message(view.id, interaction.message.id, view.seq)
-        if action == LOBBY_START:
+            await self._play.set_board_message(view.id, interaction.message.id, view.seq)
+        if action is LobbyAction.START:
             await self._post_current(view)
 
     async def _edit_lobby(self, view: GameView, message_id: int | None) -> None:
@@ -408,7 +411,7 @@ class GameController:
                 self._retry_display(view.id)  # its seats are marked not shown: try again
             return
         if view.status is GameStatus.LOBBY:
-            await self._service.set_board_message(view.id, message_id, view.seq)
+            await self._play.set_board_message(view.id, message_id, view.seq)
 
     # --- the turn clock ----------------------------------------------------------------------
 
@@ -444,13 +447,13 @@ class GameController:
         await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
         crashpoints.reach("click.responded")
         if interaction.message is not None:
-            await self._service.set_board_message(view.id, interaction.message.id, view.seq)
+            await self._play.set_board_message(view.id, interaction.message.id, view.seq)
 
     async def _refresh_if_behind(self, interaction: Interaction, game_id: int) -> bool:
         """A stale click on the game's own message whose display lags its state (the bot
         stopped between a commit and its answer): retire that message and post the current
         decision, pinging whoever must act. True if it did."""
-        view = await self._service.look(game_id)
+        view = await self._play.look(game_id)
         game = view.game
         clicked = interaction.message.id if interaction.message is not None else None
         if (
@@ -482,7 +485,7 @@ class GameController:
         await self._message(view, message_id).edit(
             embed=post.embed, attachments=files, view=decision_buttons(view)
         )
-        await self._service.set_board_message(view.id, message_id, view.seq)
+        await self._play.set_board_message(view.id, message_id, view.seq)
 
     async def _post_current(self, view: GameView) -> None:
         """Post the game's current message and record it.
@@ -509,7 +512,7 @@ class GameController:
         if message is None:
             return
         crashpoints.reach("turn.posted")
-        await self._service.set_board_message(view.id, message.id, view.seq)
+        await self._play.set_board_message(view.id, message.id, view.seq)
 
     def _missing_in(self, view: GameView) -> tuple[str, ...]:
         """The game permissions the bot lacks in the game's channel, as far as the cache knows."""
@@ -531,10 +534,10 @@ class GameController:
         for delay in REDISPLAY_DELAYS_SECONDS:
             await asyncio.sleep(delay)
             try:
-                view = await self._service.look(game_id)
+                view = await self._play.look(game_id)
                 if view.game.board_message_seq != view.seq:
                     await asyncio.wait_for(self._catch_up(view), DISCORD_TIMEOUT_SECONDS * 2)
-                    view = await self._service.look(game_id)
+                    view = await self._play.look(game_id)
             except Exception as error:  # logged, and tried again after the next pause
                 log.warning("game %s: showing it again failed (%r)", game_id, error)
                 continue
@@ -566,7 +569,7 @@ class GameController:
         """The final ranking, with the game record attached."""
         post = presenter.final_post(view)
         files = await self._files(post)
-        record = await self._service.record(view.id)
+        record = await self._play.record(view.id)
         files.append(presenter.record_file(record, view.id))
         return await self._channel(view).send(
             embed=post.embed,

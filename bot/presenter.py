@@ -18,8 +18,8 @@ import discord
 
 import engine
 from bot.messages import ENGLISH_LANGUAGE, text
-from bot.services import AutoTurn, GameView, Player, Reminder
-from bot.storage import EndReason, GameStatus, GuildSettings, HistoryRow, PlayerStats
+from bot.services import AutoTurn, EndReason, GameStatus, GameView, Player, Reminder, TurnReason
+from bot.storage import GuildSettings, HistoryRow, PlayerStats
 from engine import Color, GameState, Phase
 from engine.events import Event
 
@@ -458,9 +458,9 @@ def reminder_text(reminder: Reminder) -> str:
 def timeout_text(turn: AutoTurn) -> str | None:
     """What the channel is told when the AI played a turn for a player out of time."""
     language = turn.view.game.locale
-    if turn.reason == AutoTurn.TIMEOUT:
+    if turn.reason is TurnReason.TIMEOUT:
         return text("timer.timeout", language, user=mention(turn.user_id), game_id=turn.view.id)
-    if turn.reason == AutoTurn.HANDED_OVER:
+    if turn.reason is TurnReason.HANDED_OVER:
         player = turn.view.player_at(turn.seat)
         count = player.timeouts if player is not None else 0
         return text(

@@ -18,10 +18,9 @@ from typing import Any
 import discord
 
 from bot.presenter import RECORD_NAME
-from bot.services import GameView
-from bot.storage import GameStatus
+from bot.services import GameStatus, GameView
 from bot.ui.buttons import CUSTOM_ID_TEMPLATE
-from bot.ui.layout import LOBBY_ACTIONS
+from bot.ui.layout import lobby_action
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +62,7 @@ def showing_now(messages: list[discord.Message], view: GameView) -> discord.Mess
             if _carries_record(message, view.id):
                 return message
         elif set(_buttons(message)) and all(
-            game == view.id and seq == view.seq and (action in LOBBY_ACTIONS) == lobby
+            game == view.id and seq == view.seq and (lobby_action(action) is not None) == lobby
             for game, seq, action in _buttons(message)
         ):
             return message

@@ -1,9 +1,9 @@
 """The turn-clock scheduler: one task that sleeps until the nearest reminder or automatic move.
 
-It never polls: it asks the service when the next piece of work falls due, sleeps until then
-on the injected clock, and is woken early whenever a turn clock or a game's display changes
-(GameService.on_schedule_change). At start-up its first pass handles what fell due while the
-bot was down. Tests drive `run_due` directly after moving their clock.
+It never polls: it asks the turn clock service when the next piece of work falls due, sleeps
+until then on the injected clock, and is woken early whenever a turn clock or a game's display
+changes (TurnClockService.on_schedule_change). At start-up its first pass handles what fell due
+while the bot was down. Tests drive `run_due` directly after moving their clock.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from bot.services import DueWork, GameService
+from bot.services import DueWork, TurnClockService
 from bot.services.clock import Clock
 from bot.worker_pool import WorkerError
 
@@ -31,11 +31,11 @@ Handler = Callable[[DueWork], Awaitable[None]]
 
 
 class Scheduler:
-    """Runs the service's due work (reminders, AI turns, overdue displays) through `handle`,
+    """Runs the turn clock's due work (reminders, AI turns, overdue displays) through `handle`,
     sleeping on the injected clock until the next piece falls due."""
 
-    def __init__(self, service: GameService, handle: Handler, clock: Clock) -> None:
-        self._service = service
+    def __init__(self, turns: TurnClockService, handle: Handler, clock: Clock) -> None:
+        self._turns = turns
         self._handle = handle
         self._clock = clock
         self._wake = asyncio.Event()
@@ -44,7 +44,7 @@ class Scheduler:
         self._handled: set[DueWork] = set()
         self._slots = asyncio.Semaphore(CONCURRENT_GAMES)
         self._task: asyncio.Task[None] | None = None
-        service.on_schedule_change(self.wake)
+        turns.on_schedule_change(self.wake)
 
     def wake(self) -> None:
         """Look at the schedule again now (something changed)."""
@@ -56,7 +56,7 @@ class Scheduler:
         or that changes nothing, is logged and retried later (RETRY_SECONDS, doubling with
         each further failure up to MAX_RETRY_SECONDS)."""
         now = self._clock()
-        due = await self._service.due_work()
+        due = await self._turns.due_work()
         self._retry_at = {work: at for work, at in self._retry_at.items() if work in due}
         self._failures = {work: n for work, n in self._failures.items() if work in due}
         runnable = []
@@ -102,7 +102,7 @@ class Scheduler:
     async def seconds_to_sleep(self) -> float | None:
         """How long nothing is due (None: nothing scheduled at all)."""
         now = self._clock()
-        wake_at = await self._service.next_due()
+        wake_at = await self._turns.next_due()
         if wake_at is not None and wake_at <= now and self._retry_at:
             # what is due now is waiting for a retry: sleep until the earliest one
             wake_at = min(self._retry_at.values())

@@ -92,7 +92,8 @@ def _parse_resignations(raw: object, actions: int) -> tuple[tuple[int, int], ...
         ):
             raise FormatError('"resignations" must be a list of [action index, seat] pairs')
         pairs.append((item[0], item[1]))
-    return tuple(sorted(pairs))
+    # By action index only: resignations between the same two actions keep their order.
+    return tuple(sorted(pairs, key=lambda pair: pair[0]))
 
 
 def record_from_json(obj: object) -> Record:

@@ -1,21 +1,45 @@
-"""The Discord-free use cases of the bot: games, guild settings and stats, their errors and
-the views they return."""
+"""The Discord-free use cases of the bot: games (lobby, play, turn clock), guild settings and
+stats, their errors and the views they return."""
 
-from bot.services.games import AI_LEVELS, ROLL, GameService
+from bot.services.games import GameService
 from bot.services.guilds import GuildService
+from bot.services.lobby import AI_LEVELS, LobbyAction, LobbyService
+from bot.services.play import ROLL, PlayService
 from bot.services.stats import StatsService
-from bot.services.views import AutoTurn, Damage, DueWork, GameView, Player, Reminder
+from bot.services.turn_clock import TurnClockService
+from bot.services.views import (
+    AutoTurn,
+    Damage,
+    DueKind,
+    DueWork,
+    EndReason,
+    GameInfo,
+    GameStatus,
+    GameView,
+    Player,
+    Reminder,
+    TurnReason,
+)
 
 __all__ = [
     "AI_LEVELS",
     "ROLL",
     "AutoTurn",
     "Damage",
+    "DueKind",
     "DueWork",
+    "EndReason",
+    "GameInfo",
     "GameService",
+    "GameStatus",
     "GameView",
     "GuildService",
+    "LobbyAction",
+    "LobbyService",
+    "PlayService",
     "Player",
     "Reminder",
     "StatsService",
+    "TurnClockService",
+    "TurnReason",
 ]

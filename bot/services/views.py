@@ -1,14 +1,77 @@
-"""What the service hands back to the edge: a game, its players, its state, what happened."""
+"""What the services hand back to the edge: a game, its players, its state, what happened.
+
+The edge only ever sees these views, never a storage row: `GameInfo` holds what a message
+shows of a game, and never its secret seed (that is revealed only in the record of a game
+that is over). `GameStatus` and `EndReason` are the storage's own enums, named here so that
+the edge takes them from the services.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from enum import StrEnum
 
-from bot.storage import GameRow, GameStatus
+from bot.storage import EndReason, GameRow, GameStatus
 from engine import GameEnded, GameState, TurnStarted
 from engine.events import Event
+
+__all__ = [
+    "AutoTurn",
+    "Damage",
+    "DueKind",
+    "DueWork",
+    "EndReason",
+    "GameInfo",
+    "GameStatus",
+    "GameView",
+    "Player",
+    "Reminder",
+    "TurnReason",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What the edge shows of a game: where it is played, by whose lobby, with which options,
+    how far it went and which message shows it. No seed, no stored config or snapshot."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    seats_wanted: int
+    variant: str
+    turn_limit_seconds: int | None
+    seed_sha256: str
+    seq: int
+    board_message_id: int | None = None
+    board_message_seq: int | None = None
+    end_reason: EndReason | None = None
+    ended_by: int | None = None
+    locale: str = "en"
+    """The language of the game's public messages (bot.messages.LANGUAGES)."""
+
+    @classmethod
+    def of(cls, row: GameRow) -> GameInfo:
+        return cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            status=row.status,
+            seats_wanted=row.seats_wanted,
+            variant=row.variant,
+            turn_limit_seconds=row.turn_limit_seconds,
+            seed_sha256=row.seed_sha256,
+            seq=row.seq,
+            board_message_id=row.board_message_id,
+            board_message_seq=row.board_message_seq,
+            end_reason=EndReason(row.end_reason) if row.end_reason is not None else None,
+            ended_by=row.ended_by,
+            locale=row.locale,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +104,7 @@ class GameView:
     message can be redrawn after a restart exactly as it was meant to look.
     """
 
-    game: GameRow
+    game: GameInfo
     players: tuple[Player, ...]
     state: GameState | None = None
     events: tuple[Event, ...] = ()
@@ -98,19 +161,26 @@ class GameView:
         return any(isinstance(event, TurnStarted | GameEnded) for event in self.events)
 
 
+class DueKind(StrEnum):
+    """What a turn clock calls for."""
+
+    REMIND = "remind"
+    """Half of a human's turn is gone: ping them."""
+    PLAY = "play"
+    """The AI plays the turn: an AI seat's, a handed-over seat's, or one out of time."""
+    SHOW = "show"
+    """A change was never shown (its message failed): show it again."""
+
+
 @dataclass(frozen=True, slots=True)
 class DueWork:
-    """Something a turn clock calls for: a reminder to send, a turn for the AI to play, or a
-    change that was never shown (its message failed) to show again, since neither a reminder
-    nor an AI turn can follow before it is."""
-
-    REMIND: ClassVar[str] = "remind"
-    PLAY: ClassVar[str] = "play"
-    SHOW: ClassVar[str] = "show"
+    """Something a turn clock calls for at the game's `seq`: a reminder to send, a turn for
+    the AI to play, or a change that was never shown to show again (neither a reminder nor an
+    AI turn can follow before it is)."""
 
     game_id: int
     seq: int
-    kind: str
+    kind: DueKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,22 +192,28 @@ class Reminder:
     deadline: datetime
 
 
+class TurnReason(StrEnum):
+    """Why the AI played a turn by itself."""
+
+    AI = "ai"
+    """The seat is an AI's."""
+    AUTOPLAY = "autoplay"
+    """The seat was handed to the AI after timeouts."""
+    TIMEOUT = "timeout"
+    """The player ran out of time."""
+    HANDED_OVER = "handed-over"
+    """The player ran out of time once too often in a row: the AI keeps the seat."""
+
+
 @dataclass(frozen=True, slots=True)
 class AutoTurn:
-    """A turn the AI played by itself, and why: its own seat, a seat handed over after
-    timeouts, a player who ran out of time, or one who just did so for the third time in a row
-    (and whose seat the AI keeps playing)."""
-
-    AI: ClassVar[str] = "ai"
-    AUTOPLAY: ClassVar[str] = "autoplay"
-    TIMEOUT: ClassVar[str] = "timeout"
-    HANDED_OVER: ClassVar[str] = "handed-over"
+    """A turn the AI played by itself at `level` for `seat`, and why."""
 
     view: GameView
     seat: int
     user_id: int | None
     level: str
-    reason: str
+    reason: TurnReason
 
 
 @dataclass(frozen=True, slots=True)

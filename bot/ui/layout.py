@@ -1,5 +1,6 @@
 """Which buttons a lobby or a turn message carries (never more than Discord allows), labelled in
-the game's language like the public message they sit on."""
+the game's language like the public message they sit on, and which lobby action a clicked
+button names (`lobby_action`: the edge reads a button's action into a LobbyAction here)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ import discord
 
 from bot.messages import text
 from bot.presenter import placement_labels
-from bot.services import AI_LEVELS, ROLL, GameView
-from bot.storage import GameStatus
+from bot.services import ROLL, GameStatus, GameView, LobbyAction
 from bot.ui.buttons import GameButton
 from engine import Phase
 
@@ -16,14 +16,23 @@ BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
 MAX_BUTTONS = BUTTONS_PER_ROW * MAX_ROWS
 
-LOBBY_JOIN = "join"
-LOBBY_LEAVE = "leave"
-LOBBY_START = "start"
-LOBBY_CANCEL = "cancel"
-LOBBY_REMOVE_AI = "airemove"
-LOBBY_ADD_AI = {f"ai{level}": level for level in AI_LEVELS}
-"""Lobby actions that seat an AI, by the level they seat (custom_id action -> level)."""
-LOBBY_ACTIONS = (LOBBY_JOIN, LOBBY_LEAVE, LOBBY_START, LOBBY_CANCEL, LOBBY_REMOVE_AI, *LOBBY_ADD_AI)
+LOBBY_ROW = (
+    (LobbyAction.JOIN, "button.join", discord.ButtonStyle.success),
+    (LobbyAction.LEAVE, "button.leave", discord.ButtonStyle.secondary),
+    (LobbyAction.START, "button.start", discord.ButtonStyle.primary),
+    (LobbyAction.CANCEL, "button.cancel", discord.ButtonStyle.danger),
+)
+"""The lobby's first row: what a lobby button does, its label's key and its style."""
+ADD_AI_ACTIONS = (LobbyAction.ADD_EASY_AI, LobbyAction.ADD_MEDIUM_AI, LobbyAction.ADD_HARD_AI)
+
+
+def lobby_action(action: str) -> LobbyAction | None:
+    """The lobby action a button's action names (a lobby button carries the action's value);
+    None if it names none (a move, or an id the bot never wrote)."""
+    try:
+        return LobbyAction(action)
+    except ValueError:
+        return None
 
 
 def lobby_buttons(view: GameView) -> discord.ui.View | None:
@@ -32,21 +41,15 @@ def lobby_buttons(view: GameView) -> discord.ui.View | None:
     if view.status is not GameStatus.LOBBY:
         return None
     row = discord.ui.View(timeout=None)
-    specs = (
-        (LOBBY_JOIN, "button.join", discord.ButtonStyle.success),
-        (LOBBY_LEAVE, "button.leave", discord.ButtonStyle.secondary),
-        (LOBBY_START, "button.start", discord.ButtonStyle.primary),
-        (LOBBY_CANCEL, "button.cancel", discord.ButtonStyle.danger),
-    )
     language = view.game.locale
-    for action, key, style in specs:
+    for action, key, style in LOBBY_ROW:
         label = text(key, language)
-        row.add_item(GameButton(view.id, view.seq, action, label=label, style=style, row=0))
-    for action, level in LOBBY_ADD_AI.items():
-        label = text(f"button.add_ai.{level}", language)
-        row.add_item(GameButton(view.id, view.seq, action, label=label, emoji="🤖", row=1))
+        row.add_item(GameButton(view.id, view.seq, action.value, label=label, style=style, row=0))
+    for action in ADD_AI_ACTIONS:
+        label = text(f"button.add_ai.{action.ai_level}", language)
+        row.add_item(GameButton(view.id, view.seq, action.value, label=label, emoji="🤖", row=1))
     remove = text("button.remove_ai", language)
-    row.add_item(GameButton(view.id, view.seq, LOBBY_REMOVE_AI, label=remove, row=1))
+    row.add_item(GameButton(view.id, view.seq, LobbyAction.REMOVE_AI.value, label=remove, row=1))
     return row
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.scheduler import Scheduler
-from bot.services import GameService
-from bot.storage import Database, GameStatus, GameStore
+from bot.services import GameService, GameStatus
+from bot.storage import Database, GameStore
 from bot.worker_pool import WorkerPool
 from tests.bot.test_async_play import (
     FAST_AI,
@@ -52,16 +52,16 @@ async def test_a_whole_ai_game_in_workers_replays_the_pinned_actions(
         GameStore(database), clock=clock, seeds=seeds, ai_budget=FAST_AI, workers=workers
     )
     table = Table(database, clock, service, None)  # type: ignore[arg-type]
-    table.scheduler = Scheduler(service, table.handle, clock)
+    table.scheduler = Scheduler(service.turns, table.handle, clock)
     view = await human_vs_ai(table, "easy", "medium", "hard")
     for _ in range(200):
         await run_until_quiet(table)
-        view = await service.look(view.id)
+        view = await service.play.look(view.id)
         if view.status is not GameStatus.RUNNING:
             break
-        view = await service.act(view.id, HOST, view.seq, choose(view))
+        view = await service.play.act(view.id, HOST, view.seq, choose(view))
         await table.show(view)
     assert view.status is GameStatus.OVER
-    actions = (await service.record(view.id))["actions"]
+    actions = (await service.play.record(view.id))["actions"]
     assert len(actions) == PINNED_ACTIONS
     assert hashlib.sha256(" ".join(actions).encode()).hexdigest() == PINNED_SHA256

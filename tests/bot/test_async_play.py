@@ -18,12 +18,15 @@ from bot import images
 from bot.scheduler import Scheduler
 from bot.services import (
     AutoTurn,
+    DueKind,
     DueWork,
     GameService,
+    GameStatus,
     GameView,
     GuildService,
     Reminder,
     StatsService,
+    TurnReason,
 )
 from bot.services.errors import (
     BadOptionError,
@@ -35,7 +38,7 @@ from bot.services.errors import (
     NotAReplayError,
     NotHandedToAiError,
 )
-from bot.storage import Database, GameStatus, GameStore, GuildStore, StatsStore
+from bot.storage import Database, GameStore, GuildStore, StatsStore
 from bot.worker_pool import WorkerPool
 from tests.bot.test_service import choose
 
@@ -70,18 +73,18 @@ class Table:
 
     async def show(self, view: GameView) -> None:
         """What the edge does after posting a game's message: record it as displayed."""
-        await self.service.set_board_message(view.id, 1000 + view.seq, view.seq)
+        await self.service.play.set_board_message(view.id, 1000 + view.seq, view.seq)
 
     async def handle(self, work: DueWork) -> None:
-        if work.kind == DueWork.SHOW:
-            await self.show(await self.service.look(work.game_id))
+        if work.kind is DueKind.SHOW:
+            await self.show(await self.service.play.look(work.game_id))
             return
-        if work.kind == DueWork.REMIND:
-            reminder = await self.service.remind(work.game_id, work.seq)
+        if work.kind is DueKind.REMIND:
+            reminder = await self.service.turns.remind(work.game_id, work.seq)
             assert reminder is not None
             self.reminders.append(reminder)
             return
-        turn = await self.service.play_due(work.game_id, work.seq)
+        turn = await self.service.turns.play_due(work.game_id, work.seq)
         assert turn is not None
         self.turns.append(turn)
         await self.show(turn.view)
@@ -94,7 +97,7 @@ def seeds() -> str:
 def make_table(database: Database, clock: ManualClock) -> Table:
     service = GameService(GameStore(database), clock=clock, seeds=seeds, ai_budget=FAST_AI)
     table = Table(database, clock, service, None)  # type: ignore[arg-type]
-    table.scheduler = Scheduler(service, table.handle, clock)
+    table.scheduler = Scheduler(service.turns, table.handle, clock)
     return table
 
 
@@ -119,7 +122,7 @@ async def run_until_quiet(table: Table, limit: int = 200) -> None:
 
 
 async def human_vs_ai(table: Table, *levels: str, limit: int | None = None) -> GameView:
-    view = await table.service.create_lobby(
+    view = await table.service.lobby.create_lobby(
         guild_id=GUILD,
         channel_id=CHANNEL,
         host_id=HOST,
@@ -127,8 +130,8 @@ async def human_vs_ai(table: Table, *levels: str, limit: int | None = None) -> G
         turn_limit_seconds=limit,
     )
     for level in levels:
-        view = await table.service.add_ai(view.id, HOST, level)
-    view = await table.service.start(view.id, HOST)
+        view = await table.service.lobby.add_ai(view.id, HOST, level)
+    view = await table.service.lobby.start(view.id, HOST)
     await table.show(view)
     return view
 
@@ -138,23 +141,25 @@ async def human_vs_ai(table: Table, *levels: str, limit: int | None = None) -> G
 
 async def test_only_the_host_seats_and_removes_ais_in_an_open_lobby(table: Table) -> None:
     service = table.service
-    view = await service.create_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=3)
+    view = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=3
+    )
     with pytest.raises(HostOnlyError):
-        await service.add_ai(view.id, BOB, "easy")
+        await service.lobby.add_ai(view.id, BOB, "easy")
     with pytest.raises(BadOptionError):
-        await service.add_ai(view.id, HOST, "godlike")
+        await service.lobby.add_ai(view.id, HOST, "godlike")
     with pytest.raises(NoAiSeatError):
-        await service.remove_ai(view.id, HOST)
-    await service.add_ai(view.id, HOST, "easy")
-    view = await service.add_ai(view.id, HOST, "hard")
+        await service.lobby.remove_ai(view.id, HOST)
+    await service.lobby.add_ai(view.id, HOST, "easy")
+    view = await service.lobby.add_ai(view.id, HOST, "hard")
     assert [(p.user_id, p.ai_level) for p in view.players] == [
         (HOST, None),
         (None, "easy"),
         (None, "hard"),
     ]
     with pytest.raises(LobbyFullError):
-        await service.join(view.id, BOB)
-    view = await service.remove_ai(view.id, HOST)
+        await service.lobby.join(view.id, BOB)
+    view = await service.lobby.remove_ai(view.id, HOST)
     assert [p.ai_level for p in view.players] == [None, "easy"], "the last AI seated leaves"
 
 
@@ -162,16 +167,16 @@ async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
     view = await human_vs_ai(table, "easy", "medium", "hard")
     for _ in range(200):
         await run_until_quiet(table)
-        view = await table.service.look(view.id)
+        view = await table.service.play.look(view.id)
         if view.status is not GameStatus.RUNNING:
             break
         assert not view.ai_to_move, "an AI turn was left waiting"
-        view = await table.service.act(view.id, HOST, view.seq, choose(view))
+        view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
         await table.show(view)
     assert view.status is GameStatus.OVER
-    assert {turn.reason for turn in table.turns} == {AutoTurn.AI}
+    assert {turn.reason for turn in table.turns} == {TurnReason.AI}
     assert {turn.level for turn in table.turns} == {"easy", "medium", "hard"}
-    record = await table.service.record(view.id)
+    record = await table.service.play.record(view.id)
     assert engine.replay_record(engine.record_from_json(record)).is_over
 
     stats = StatsService(StatsStore(table.database))
@@ -190,11 +195,11 @@ async def test_ai_turns_replay_exactly_from_the_seed(database: Database, tmp_pat
             view = await human_vs_ai(table, "medium", "hard")
             for _ in range(6):
                 await run_until_quiet(table)
-                view = await table.service.look(view.id)
-                view = await table.service.act(view.id, HOST, view.seq, choose(view))
+                view = await table.service.play.look(view.id)
+                view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
                 await table.show(view)
             await run_until_quiet(table)
-            records.append((await table.service.record(view.id))["actions"])
+            records.append((await table.service.play.record(view.id))["actions"])
         finally:
             await db.close()
     assert records[0] == records[1] and len(records[0]) > 12
@@ -204,11 +209,11 @@ async def test_ai_turns_replay_exactly_from_the_seed(database: Database, tmp_pat
 
 
 async def two_humans(table: Table, limit: int = LIMIT) -> GameView:
-    view = await table.service.create_lobby(
+    view = await table.service.lobby.create_lobby(
         guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=2, turn_limit_seconds=limit
     )
-    await table.service.join(view.id, BOB)
-    view = await table.service.start(view.id, HOST)
+    await table.service.lobby.join(view.id, BOB)
+    view = await table.service.lobby.start(view.id, HOST)
     await table.show(view)
     return view
 
@@ -218,7 +223,7 @@ async def play_turn(table: Table, view: GameView, user: int) -> GameView:
     turn = view.state.turn if view.state is not None else 0
     while view.status is GameStatus.RUNNING and view.state and view.state.turn == turn:
         assert view.user_to_move == user
-        view = await table.service.act(view.id, user, view.seq, choose(view))
+        view = await table.service.play.act(view.id, user, view.seq, choose(view))
     await table.show(view)
     return view
 
@@ -241,8 +246,8 @@ async def test_a_reminder_at_half_time_then_the_medium_ai_plays_at_the_deadline(
     table.clock.advance(LIMIT / 2)
     assert await table.scheduler.run_due() == 1
     (turn,) = table.turns
-    assert (turn.reason, turn.user_id, turn.level) == (AutoTurn.TIMEOUT, mover, "medium")
-    after = await table.service.look(view.id)
+    assert (turn.reason, turn.user_id, turn.level) == (TurnReason.TIMEOUT, mover, "medium")
+    after = await table.service.play.look(view.id)
     assert after.user_to_move != mover and after.state is not None and after.state.turn == 2
     assert after.player_at(turn.seat).timeouts == 1  # type: ignore[union-attr]
     assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the next turn's clock"
@@ -255,25 +260,25 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_ai_until_rejoin(
     sleeper = view.user_to_move
     assert sleeper is not None
     other = BOB if sleeper == HOST else HOST
-    for expected in (AutoTurn.TIMEOUT, AutoTurn.TIMEOUT, AutoTurn.HANDED_OVER):
+    for expected in (TurnReason.TIMEOUT, TurnReason.TIMEOUT, TurnReason.HANDED_OVER):
         table.clock.advance(LIMIT)
         await table.scheduler.run_due()
         assert table.turns[-1].reason == expected and table.turns[-1].user_id == sleeper
-        view = await table.service.look(view.id)
+        view = await table.service.play.look(view.id)
         assert view.user_to_move == other
         view = await play_turn(table, view, other)
-        if expected != AutoTurn.HANDED_OVER:
+        if expected != TurnReason.HANDED_OVER:
             assert view.user_to_move == sleeper
     # handed over: the AI plays the sleeper's turn at once, no waiting for a deadline
     with pytest.raises(HandedToAiError):
-        await table.service.act(view.id, sleeper, view.seq, choose(view))
+        await table.service.play.act(view.id, sleeper, view.seq, choose(view))
     await run_until_quiet(table)
-    assert table.turns[-1].reason == AutoTurn.AUTOPLAY
-    view = await table.service.look(view.id)
+    assert table.turns[-1].reason == TurnReason.AUTOPLAY
+    view = await table.service.play.look(view.id)
     assert view.user_to_move == other
     with pytest.raises(NotHandedToAiError):
-        await table.service.rejoin(view.id, other)
-    view = await table.service.rejoin(view.id, sleeper)
+        await table.service.play.rejoin(view.id, other)
+    view = await table.service.play.rejoin(view.id, sleeper)
     player = view.player_at(view.seat_of(sleeper))
     assert player is not None and not player.autoplay and player.timeouts == 0
     view = await play_turn(table, view, other)
@@ -290,7 +295,7 @@ async def test_acting_in_time_resets_the_timeout_count(
     other = BOB if sleeper == HOST else HOST
     table.clock.advance(LIMIT)
     await table.scheduler.run_due()
-    view = await table.service.look(view.id)
+    view = await table.service.play.look(view.id)
     view = await play_turn(table, view, other)
     assert view.player_at(view.seat_of(sleeper)).timeouts == 1  # type: ignore[union-attr]
     # the sleeper comes back in time: the count starts again
@@ -313,36 +318,37 @@ async def test_a_deadline_passed_while_the_bot_was_down_is_handled_at_start_up(
     db = await Database.open(path)
     try:
         second = make_table(db, clock)
-        due = await second.service.due_work()
-        assert due == [DueWork(view.id, view.seq, DueWork.PLAY)], "the deadline outranks"
+        due = await second.service.turns.due_work()
+        assert due == [DueWork(view.id, view.seq, DueKind.PLAY)], "the deadline outranks"
+        assert due[0].kind is DueKind.PLAY
         await second.scheduler.run_due()
-        assert [(t.reason, t.user_id) for t in second.turns] == [(AutoTurn.TIMEOUT, mover)]
+        assert [(t.reason, t.user_id) for t in second.turns] == [(TurnReason.TIMEOUT, mover)]
         assert second.reminders == [], "no stale reminder after the deadline itself"
     finally:
         await db.close()
 
 
 async def test_no_limit_means_nothing_is_ever_due(table: Table) -> None:
-    view = await table.service.create_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
-    await table.service.join(view.id, BOB)
-    await table.show(await table.service.start(view.id, HOST))
+    view = await table.service.lobby.create_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
+    await table.service.lobby.join(view.id, BOB)
+    await table.show(await table.service.lobby.start(view.id, HOST))
     table.clock.advance(30 * 24 * 3600)
     assert await table.scheduler.seconds_to_sleep() is None
     assert await table.scheduler.run_due() == 0
 
 
 async def test_work_waits_for_the_display_and_failures_are_retried_later(table: Table) -> None:
-    view = await table.service.create_lobby(
+    view = await table.service.lobby.create_lobby(
         guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=2
     )
-    await table.service.add_ai(view.id, HOST, "easy")
-    view = await table.service.start(view.id, HOST)
+    await table.service.lobby.add_ai(view.id, HOST, "easy")
+    view = await table.service.lobby.start(view.id, HOST)
     if not view.ai_to_move:
-        view = await table.service.act(view.id, HOST, view.seq, choose(view))
-        view = await table.service.act(view.id, HOST, view.seq, choose(view))
+        view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
+        view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
     assert view.ai_to_move
     assert await table.scheduler.seconds_to_sleep() == 60.0, "not shown yet: no AI turn before"
-    assert await table.service.due_work() == []
+    assert await table.service.turns.due_work() == []
     await table.show(view)
     assert await table.scheduler.seconds_to_sleep() == 0.0
 
@@ -352,7 +358,7 @@ async def test_work_waits_for_the_display_and_failures_are_retried_later(table: 
         calls.append(work)
         raise RuntimeError("Discord is down")
 
-    broken = Scheduler(table.service, failing, table.clock)
+    broken = Scheduler(table.service.turns, failing, table.clock)
     assert await broken.run_due() == 0 and len(calls) == 1
     assert await broken.run_due() == 0 and len(calls) == 1, "not retried at once"
     assert await broken.seconds_to_sleep() == 30.0
@@ -368,14 +374,15 @@ async def test_a_change_whose_message_never_went_out_is_shown_a_minute_later(
     view = await two_humans(table, limit=LIMIT)
     mover = view.user_to_move
     assert mover is not None
-    view = await table.service.act(view.id, mover, view.seq, choose(view))  # never shown
+    view = await table.service.play.act(view.id, mover, view.seq, choose(view))  # never shown
     table.clock.advance(59)
-    assert await table.service.due_work() == []
+    assert await table.service.turns.due_work() == []
     assert await table.scheduler.seconds_to_sleep() == 1.0
     table.clock.advance(1)
-    assert await table.service.due_work() == [DueWork(view.id, view.seq, DueWork.SHOW)]
+    (due,) = await table.service.turns.due_work()
+    assert due == DueWork(view.id, view.seq, DueKind.SHOW) and due.kind is DueKind.SHOW
     await table.show(view)
-    assert await table.service.due_work() == []
+    assert await table.service.turns.due_work() == []
 
 
 # --- server settings -------------------------------------------------------------------------
@@ -416,17 +423,17 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
     service = table.service
     stats = StatsService(StatsStore(table.database))
     aborted = await two_humans(table, limit=LIMIT)
-    await service.abort(aborted.id, HOST)
+    await service.play.abort(aborted.id, HOST)
     assert (await stats.player(GUILD, HOST)).games == 0
     with pytest.raises(NotAReplayError):
-        await service.replay_record(aborted.id, GUILD)
+        await service.play.replay_record(aborted.id, GUILD)
 
     view = await human_vs_ai(table, "easy")
     while view.status is GameStatus.RUNNING:
         await run_until_quiet(table)
-        view = await service.look(view.id)
+        view = await service.play.look(view.id)
         if view.status is GameStatus.RUNNING:
-            view = await service.act(view.id, HOST, view.seq, choose(view))
+            view = await service.play.act(view.id, HOST, view.seq, choose(view))
             await table.show(view)
     state = view.state
     assert state is not None and state.outcome is not None
@@ -445,22 +452,22 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
         (aborted.id, "aborted"),
     ]
     assert len(history[0].winner_ids) >= 1
-    record = await service.replay_record(view.id, GUILD)
+    record = await service.play.replay_record(view.id, GUILD)
     assert record["seed"] == seeds()
     pictures = images.Pictures(WorkerPool(workers=0))
     english, french = [await pictures.replay_gif(record, lang) for lang in ("en", "fr")]
     assert english[:6] == french[:6] == b"GIF89a" and english != french, "the server's words"
     with pytest.raises(NotAReplayError):
-        await service.replay_record(view.id, GUILD + 1)
+        await service.play.replay_record(view.id, GUILD + 1)
 
 
 async def test_games_due_at_once_are_handled_side_by_side(table: Table) -> None:
     for channel in (CHANNEL, CHANNEL + 1):
-        view = await table.service.create_lobby(
+        view = await table.service.lobby.create_lobby(
             guild_id=GUILD, channel_id=channel, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
         )
-        await table.service.join(view.id, BOB)
-        await table.show(await table.service.start(view.id, HOST))
+        await table.service.lobby.join(view.id, BOB)
+        await table.show(await table.service.lobby.start(view.id, HOST))
     table.clock.advance(LIMIT)
     running = 0
     most = 0
@@ -473,7 +480,7 @@ async def test_games_due_at_once_are_handled_side_by_side(table: Table) -> None:
         await table.handle(work)
         running -= 1
 
-    scheduler = Scheduler(table.service, slow, table.clock)
+    scheduler = Scheduler(table.service.turns, slow, table.clock)
     assert await scheduler.run_due() == 2
     assert most == 2
     assert {turn.view.id for turn in table.turns} == {1, 2}
@@ -483,32 +490,32 @@ async def test_games_finished_before_results_were_kept_are_backfilled(table: Tab
     view = await human_vs_ai(table, "easy")
     while view.status is GameStatus.RUNNING:
         await run_until_quiet(table)
-        view = await table.service.look(view.id)
+        view = await table.service.play.look(view.id)
         if view.status is GameStatus.RUNNING:
-            view = await table.service.act(view.id, HOST, view.seq, choose(view))
+            view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
             await table.show(view)
     stats = StatsService(StatsStore(table.database))
     before = await stats.player(GUILD, HOST)
     async with table.database.transaction() as conn:  # as if it ended before migration 0002
         await conn.execute("DELETE FROM results WHERE game_id = ?", (view.id,))
     assert (await stats.player(GUILD, HOST)).games == 0
-    assert await table.service.backfill_results() == 1
+    assert await table.service.play.backfill_results() == 1
     assert await stats.player(GUILD, HOST) == before
-    assert await table.service.backfill_results() == 0
+    assert await table.service.play.backfill_results() == 0
 
 
 async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     looks = 0
-    due_work = table.service.due_work
+    due_work = table.service.turns.due_work
 
     async def counted() -> list[DueWork]:
         nonlocal looks
         looks += 1
         return await due_work()
 
-    monkeypatch.setattr(table.service, "due_work", counted)
+    monkeypatch.setattr(table.service.turns, "due_work", counted)
     asleep = asyncio.Event()
     played = asyncio.Event()
 
@@ -516,7 +523,7 @@ async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
         await table.handle(work)
         played.set()
 
-    scheduler = Scheduler(table.service, handle, table.clock)
+    scheduler = Scheduler(table.service.turns, handle, table.clock)
     seconds_to_sleep = scheduler.seconds_to_sleep
 
     async def noted() -> float | None:
@@ -538,6 +545,6 @@ async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
         if not view.ai_to_move:
             await play_turn(table, view, HOST)
         await asyncio.wait_for(played.wait(), 10)
-        assert table.turns and table.turns[0].reason == AutoTurn.AI
+        assert table.turns and table.turns[0].reason == TurnReason.AI
     finally:
         await scheduler.stop()

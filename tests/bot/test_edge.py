@@ -215,7 +215,7 @@ async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -
     answer = await edge.click(mover, turn, "Straight on").response()
     assert answer.response_type == UPDATE_MESSAGE
     shown = edge.fake.world.messages[turn.id]
-    view = await edge.service.look(1)
+    view = await edge.service.play.look(1)
     assert view.state is not None
     labels = [b.label for b in shown.buttons()]
     assert labels == [str(n) for n in range(1, len(engine.legal_actions(view.state)) + 1)]
@@ -351,7 +351,7 @@ async def test_resigning_out_of_turn_redraws_the_current_turn(edge: Edge) -> Non
     )
     redrawn = edge.fake.world.messages[turn.id]
     assert "out" in redrawn.embed_text() and redrawn.enabled_buttons()
-    view = await edge.service.look(1)
+    view = await edge.service.play.look(1)
     assert all(b.custom_id.startswith(f"mk:1:{view.seq}:") for b in redrawn.enabled_buttons())
 
 
@@ -366,7 +366,7 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     turn = await started(edge)
     mover = await mover_of(edge, turn)
     # as if the bot had committed this move and died before answering the click
-    await edge.service.act(1, mover.id, 0, "S")
+    await edge.service.play.act(1, mover.id, 0, "S")
     answer = await edge.click(mover, turn, "Straight on").response()
     assert answer.response_type == UPDATE_MESSAGE
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
@@ -387,15 +387,15 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
 async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -> None:
     turn = await started(edge)
     mover = await mover_of(edge, turn)
-    await edge.service.act(1, mover.id, 0, "L")
+    await edge.service.play.act(1, mover.id, 0, "L")
     await edge.client.buttons.resume_displays()
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
     latest = edge.fake.latest_with_components(edge.channel)
     assert latest.id != turn.id and latest.pinged_user_ids == frozenset({mover.id})
-    view = await edge.service.look(1)
+    view = await edge.service.play.look(1)
     assert view.state is not None
     assert len(latest.enabled_buttons()) == len(engine.legal_actions(view.state))
-    assert await edge.service.behind_on_display() == []
+    assert await edge.service.play.behind_on_display() == []
 
 
 @pytest.mark.parametrize(

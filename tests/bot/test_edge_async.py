@@ -116,12 +116,12 @@ async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge)
     await edge.click(edge.host, lobby, "Start").response()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     (mover,) = turn.pinged_user_ids
-    view = await edge.service.look(1)
-    await edge.service.act(1, mover, view.seq, "S")  # committed; its message never went out
+    view = await edge.service.play.look(1)
+    await edge.service.play.act(1, mover, view.seq, "S")  # committed; its message never went out
     async with edge.store.database.transaction() as conn:  # ...and that was a while ago
         await conn.execute("UPDATE games SET updated_at = '2020-01-01T00:00:00.000+00:00'")
     assert await edge.client.scheduler.run_due() == 1
     current = edge.fake.latest_with_components(edge.channel)
     assert current.id != turn.id and current.pinged_user_ids == frozenset({mover})
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
-    assert await edge.service.behind_on_display() == []
+    assert await edge.service.play.behind_on_display() == []

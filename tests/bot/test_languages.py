@@ -19,9 +19,9 @@ import engine
 from bot import errors, images, messages, presenter
 from bot.permissions import GAME_PERMISSIONS, MissingPermissionsError
 from bot.presenter import Post
-from bot.services import AutoTurn, GameView, Player, Reminder
+from bot.services import AutoTurn, GameInfo, GameStatus, GameView, Player, Reminder, TurnReason
 from bot.services import errors as service_errors
-from bot.storage import GameRow, GameStatus, GuildSettings, HistoryRow, PlayerStats
+from bot.storage import GuildSettings, HistoryRow, PlayerStats
 from bot.ui.layout import decision_buttons, lobby_buttons
 from bot.worker_pool import WorkerPool
 from engine import Color, Facing, Phase
@@ -32,8 +32,8 @@ from tests.bot.test_presentation import ERROR_ARGUMENTS
 TRANSLATED = ("fr", "uk")
 
 
-def game_row(locale: str, status: GameStatus = GameStatus.RUNNING, **changes: object) -> GameRow:
-    row = GameRow(
+def game_row(locale: str, status: GameStatus = GameStatus.RUNNING, **changes: object) -> GameInfo:
+    row = GameInfo(
         id=12,
         guild_id=1,
         channel_id=2,
@@ -42,17 +42,12 @@ def game_row(locale: str, status: GameStatus = GameStatus.RUNNING, **changes: ob
         seats_wanted=3,
         variant="standard",
         turn_limit_seconds=3600,
-        config=None,
-        seed="s",
         seed_sha256="f" * 64,
         seq=7,
-        position=None,
         board_message_id=None,
         board_message_seq=None,
         end_reason=None,
         ended_by=100,
-        created_at="",
-        updated_at="",
         locale=locale,
     )
     return dataclasses.replace(row, **changes)  # type: ignore[arg-type]
@@ -174,7 +169,7 @@ def everything_written(locale: str) -> list[str]:
 def around_games(view: GameView, locale: str) -> list[str]:
     """The turn clock's public notices, and stats, leaderboard, history and settings."""
     written = [presenter.reminder_text(Reminder(view, 100, datetime(2026, 1, 1, tzinfo=UTC)))]
-    for reason in (AutoTurn.TIMEOUT, AutoTurn.HANDED_OVER):
+    for reason in (TurnReason.TIMEOUT, TurnReason.HANDED_OVER):
         notice = presenter.timeout_text(AutoTurn(view, 0, 100, "medium", reason))
         assert notice is not None
         written.append(notice)

@@ -12,11 +12,10 @@ import pytest
 import engine
 from bot import errors, messages, presenter
 from bot.commands import TURN_LIMITS
-from bot.services import AI_LEVELS, GameView, Player
+from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
-from bot.storage import GameRow, GameStatus
 from bot.ui.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
-from bot.ui.layout import MAX_BUTTONS, decision_buttons, lobby_buttons
+from bot.ui.layout import MAX_BUTTONS, decision_buttons, lobby_action, lobby_buttons
 from engine import Phase
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
@@ -95,8 +94,8 @@ def test_an_unexpected_error_is_logged_with_the_code_the_user_sees(
     assert code is not None and code.group(1) in caplog.text and "boom" in caplog.text
 
 
-def game_row(status: GameStatus = GameStatus.RUNNING, seq: int = 7) -> GameRow:
-    return GameRow(
+def game_row(status: GameStatus = GameStatus.RUNNING, seq: int = 7) -> GameInfo:
+    return GameInfo(
         id=12,
         guild_id=1,
         channel_id=2,
@@ -105,17 +104,12 @@ def game_row(status: GameStatus = GameStatus.RUNNING, seq: int = 7) -> GameRow:
         seats_wanted=4,
         variant="standard",
         turn_limit_seconds=None,
-        config=None,
-        seed="s",
         seed_sha256="f" * 64,
         seq=seq,
-        position=None,
         board_message_id=None,
         board_message_seq=None,
         end_reason=None,
         ended_by=None,
-        created_at="",
-        updated_at="",
     )
 
 
@@ -147,6 +141,27 @@ def test_lobby_buttons_only_while_a_lobby() -> None:
     assert buttons is not None and len(buttons.children) == 8, "4 lobby verbs, 4 AI buttons"
     assert all(len(str(item.custom_id)) <= 100 for item in buttons.children)
     assert lobby_buttons(GameView(game_row(), ())) is None
+
+
+def test_each_lobby_button_names_its_lobby_action_and_nothing_else_does() -> None:
+    lobby = GameView(game_row(GameStatus.LOBBY, 0), (Player(100, None),))
+    buttons = lobby_buttons(lobby)
+    assert buttons is not None
+    named = []
+    for item in buttons.children:
+        match = CUSTOM_ID_TEMPLATE.fullmatch(str(item.custom_id))
+        assert match is not None
+        named.append(lobby_action(match["action"]))
+    assert named == list(LobbyAction), "one button per action, in the enum's order"
+    assert [action.ai_level for action in named if action.ai_level] == list(AI_LEVELS)
+    for move in ("L", "S", "R", "roll", "c4c5", "JOIN", "aigodlike", "ai", "", "join "):
+        assert lobby_action(move) is None, move
+
+
+def test_an_ai_level_there_is_not_is_refused() -> None:
+    assert [LobbyAction.add_ai(level).ai_level for level in AI_LEVELS] == list(AI_LEVELS)
+    with pytest.raises(service_errors.BadOptionError):
+        LobbyAction.add_ai("godlike")
 
 
 def test_custom_ids_round_trip_and_refuse_bad_actions() -> None:

@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.scheduler import RETRY_SECONDS, Scheduler
-from bot.services import DueWork
+from bot.services import DueKind, DueWork
 from bot.worker_pool import WorkerTimeoutError
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
-WORK = DueWork(game_id=7, seq=12, kind=DueWork.PLAY)
+WORK = DueWork(game_id=7, seq=12, kind=DueKind.PLAY)
 
 
 class OneGameDue:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.services import ROLL, GameService, GameView, dice
+from bot.services import ROLL, GameService, GameStatus, GameView, dice, records
 from bot.services.errors import (
     AlreadySeatedError,
     BadOptionError,
@@ -28,10 +29,11 @@ from bot.services.errors import (
     NotYourTurnError,
     StaleBoardError,
 )
-from bot.storage import Database, GameStatus, GameStore
+from bot.storage import ActionRow, Database, GameStore
 
 HOST, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
 CHANNEL = 500
+SEED = "0123456789abcdef" * 2
 
 
 def fixed_clock() -> datetime:
@@ -57,7 +59,7 @@ async def database(db_path: Path) -> AsyncIterator[Database]:
 
 
 def service_on(database: Database, *seed_values: str) -> GameService:
-    source = seeds(*seed_values or ("0123456789abcdef" * 2,))
+    source = seeds(*seed_values or (SEED,))
     return GameService(GameStore(database), clock=fixed_clock, seeds=lambda: next(source))
 
 
@@ -73,12 +75,12 @@ async def started(
     variant: str = "standard",
     channel: int = CHANNEL,
 ) -> GameView:
-    view = await service.create_lobby(
+    view = await service.lobby.create_lobby(
         guild_id=9, channel_id=channel, host_id=users[0], seats=len(users), variant=variant
     )
     for user in users[1:]:
-        await service.join(view.id, user)
-    return await service.start(view.id, users[0])
+        await service.lobby.join(view.id, user)
+    return await service.lobby.start(view.id, users[0])
 
 
 def choose(view: GameView) -> str:
@@ -97,7 +99,7 @@ def choose(view: GameView) -> str:
 async def step(service: GameService, view: GameView) -> GameView:
     user = view.user_to_move
     assert user is not None
-    return await service.act(view.id, user, view.seq, choose(view))
+    return await service.play.act(view.id, user, view.seq, choose(view))
 
 
 async def play_out(service: GameService, view: GameView, limit: int = 1000) -> GameView:
@@ -114,12 +116,13 @@ async def play_out(service: GameService, view: GameView, limit: int = 1000) -> G
 async def test_new_lobby_seats_the_host_and_a_second_new_points_at_it(
     service: GameService,
 ) -> None:
-    view = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
+    view = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
     assert view.status is GameStatus.LOBBY
     assert [player.user_id for player in view.players] == [HOST]
-    assert view.game.seed_sha256 == hashlib.sha256(view.game.seed.encode()).hexdigest()
+    assert view.game.seed_sha256 == hashlib.sha256(SEED.encode()).hexdigest()
+    assert not hasattr(view.game, "seed"), "the seed stays secret until the game is over"
     with pytest.raises(ChannelHasGameError) as raised:
-        await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
+        await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
     assert raised.value.game_id == view.id
     assert await service.open_game_id(CHANNEL) == view.id
     with pytest.raises(NoGameHereError):
@@ -139,46 +142,46 @@ async def test_bad_lobby_options_are_refused(
     service: GameService, option: str, kwargs: dict[str, object]
 ) -> None:
     with pytest.raises(BadOptionError) as raised:
-        await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, **kwargs)  # type: ignore[arg-type]
+        await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, **kwargs)  # type: ignore[arg-type]
     assert raised.value.option == option
 
 
 async def test_join_leave_and_the_lobby_rules(service: GameService) -> None:
-    view = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=2)
+    view = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=2)
     with pytest.raises(NotEnoughPlayersError):
-        await service.start(view.id, HOST)
-    view = await service.join(view.id, BOB)
+        await service.lobby.start(view.id, HOST)
+    view = await service.lobby.join(view.id, BOB)
     assert [player.user_id for player in view.players] == [HOST, BOB]
     with pytest.raises(AlreadySeatedError):
-        await service.join(view.id, BOB)
+        await service.lobby.join(view.id, BOB)
     with pytest.raises(LobbyFullError):
-        await service.join(view.id, CAROL)
+        await service.lobby.join(view.id, CAROL)
     with pytest.raises(HostCannotLeaveError):
-        await service.leave(view.id, HOST)
+        await service.lobby.leave(view.id, HOST)
     with pytest.raises(NotSeatedError):
-        await service.leave(view.id, CAROL)
+        await service.lobby.leave(view.id, CAROL)
     with pytest.raises(HostOnlyError):
-        await service.start(view.id, BOB)
-    view = await service.leave(view.id, BOB)
+        await service.lobby.start(view.id, BOB)
+    view = await service.lobby.leave(view.id, BOB)
     assert [player.user_id for player in view.players] == [HOST]
-    await service.join(view.id, CAROL)
-    view = await service.start(view.id, HOST)
+    await service.lobby.join(view.id, CAROL)
+    view = await service.lobby.start(view.id, HOST)
     assert view.status is GameStatus.RUNNING
     assert sorted(player.seat for player in view.players) == [0, 1]  # type: ignore[type-var]
     with pytest.raises(LobbyClosedError):
-        await service.join(view.id, DAVE)
+        await service.lobby.join(view.id, DAVE)
 
 
 async def test_cancel_is_for_the_host_and_keeps_the_game(service: GameService) -> None:
-    view = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST)
-    await service.join(view.id, BOB)
+    view = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST)
+    await service.lobby.join(view.id, BOB)
     with pytest.raises(HostOnlyError):
-        await service.cancel(view.id, BOB)
-    view = await service.cancel(view.id, HOST)
+        await service.lobby.cancel(view.id, BOB)
+    view = await service.lobby.cancel(view.id, HOST)
     assert view.status is GameStatus.ABORTED and view.game.end_reason == "cancelled"
     with pytest.raises(NoGameHereError):
         await service.open_game_id(CHANNEL)
-    again = await service.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
+    again = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
     assert again.id != view.id
 
 
@@ -200,8 +203,8 @@ async def test_a_whole_standard_game_ends_and_its_record_replays(service: GameSe
     assert final.status is GameStatus.OVER and final.state is not None
     assert final.state.outcome is not None
     assert any(isinstance(event, engine.GameEnded) for event in final.events)
-    record = await service.record(final.id)
-    assert record["seed"] == final.game.seed
+    record = await service.play.record(final.id)
+    assert record["seed"] == SEED
     assert record["seed_sha256"] == hashlib.sha256(record["seed"].encode()).hexdigest()
     replayed = engine.replay_record(engine.record_from_json(record))
     assert engine.to_position(replayed) == engine.to_position(final.state)
@@ -212,7 +215,7 @@ async def test_orienting_rolls_at_once_and_shows_the_turn(service: GameService) 
     view = await started(service)
     mover = view.user_to_move
     assert mover is not None
-    after = await service.act(view.id, mover, view.seq, "L")
+    after = await service.play.act(view.id, mover, view.seq, "L")
     assert after.seq == 2
     kinds = [type(event) for event in after.events]
     assert kinds[:3] == [engine.AssamTurned, engine.DieRolled, engine.AssamMoved]
@@ -222,7 +225,7 @@ async def test_orienting_rolls_at_once_and_shows_the_turn(service: GameService) 
 
 async def test_the_running_record_hides_the_seed(service: GameService) -> None:
     view = await started(service)
-    record = await service.record(view.id)
+    record = await service.play.record(view.id)
     assert "seed" not in record and record["seed_sha256"] == view.game.seed_sha256
 
 
@@ -233,12 +236,12 @@ async def test_variant_asks_for_the_roll_then_placement_then_rotation(
     mover = view.user_to_move
     assert mover is not None and view.state is not None
     with pytest.raises(IllegalMoveError):
-        await service.act(view.id, mover, view.seq, "L")
-    view = await service.act(view.id, mover, view.seq, ROLL)
+        await service.play.act(view.id, mover, view.seq, "L")
+    view = await service.play.act(view.id, mover, view.seq, ROLL)
     assert view.state is not None and view.state.phase is engine.Phase.PLACE
-    view = await service.act(view.id, mover, view.seq, engine.legal_actions(view.state)[0])
+    view = await service.play.act(view.id, mover, view.seq, engine.legal_actions(view.state)[0])
     assert view.state is not None and view.state.phase is engine.Phase.ROTATE
-    view = await service.act(view.id, mover, view.seq, "R")
+    view = await service.play.act(view.id, mover, view.seq, "R")
     assert view.turn_changed and view.user_to_move != mover
     assert view.state is not None and view.state.phase is engine.Phase.ROLL, "waits for a click"
     final = await play_out(service, view)
@@ -251,25 +254,25 @@ async def test_only_the_mover_acts_and_only_legal_moves(service: GameService) ->
     other = next(p.user_id for p in view.players if p.user_id != mover)
     assert mover is not None and other is not None
     with pytest.raises(NotYourTurnError) as raised:
-        await service.act(view.id, other, view.seq, "S")
+        await service.play.act(view.id, other, view.seq, "S")
     assert raised.value.to_move_user == mover
     with pytest.raises(NotSeatedError):
-        await service.act(view.id, DAVE, view.seq, "S")
+        await service.play.act(view.id, DAVE, view.seq, "S")
     with pytest.raises(IllegalMoveError, match="roll"):
-        await service.act(view.id, mover, view.seq, "D3")
+        await service.play.act(view.id, mover, view.seq, "D3")
     with pytest.raises(IllegalMoveError):
-        await service.act(view.id, mover, view.seq, ROLL)
-    assert (await service.look(view.id)).seq == view.seq
+        await service.play.act(view.id, mover, view.seq, ROLL)
+    assert (await service.play.look(view.id)).seq == view.seq
 
 
 async def test_a_click_on_an_old_seq_is_stale(service: GameService) -> None:
     view = await started(service)
     mover = view.user_to_move
     assert mover is not None
-    await service.set_board_message(view.id, 777, view.seq)
-    await service.act(view.id, mover, view.seq, "S")
+    await service.play.set_board_message(view.id, 777, view.seq)
+    await service.play.act(view.id, mover, view.seq, "S")
     with pytest.raises(StaleBoardError) as raised:
-        await service.act(view.id, mover, view.seq, "S")
+        await service.play.act(view.id, mover, view.seq, "S")
     assert raised.value.message_id == 777 and raised.value.channel_id == CHANNEL
 
 
@@ -278,12 +281,12 @@ async def test_many_simultaneous_clicks_apply_once(service: GameService) -> None
     mover = view.user_to_move
     assert mover is not None
     results = await asyncio.gather(
-        *(service.act(view.id, mover, view.seq, "S") for _ in range(8)), return_exceptions=True
+        *(service.play.act(view.id, mover, view.seq, "S") for _ in range(8)), return_exceptions=True
     )
     applied = [result for result in results if isinstance(result, GameView)]
     assert len(applied) == 1
     assert all(isinstance(result, StaleBoardError) for result in results if result not in applied)
-    record = await service.record(view.id)
+    record = await service.play.record(view.id)
     assert record["actions"][0] == "S" and len(record["actions"]) == 2
 
 
@@ -297,17 +300,17 @@ async def test_two_processes_on_one_file_never_apply_twice(
         second = service_on(other_db)
         mover = view.user_to_move
         assert mover is not None
-        await second.look(view.id)  # both have the game in memory at the same seq
+        await second.play.look(view.id)  # both have the game in memory at the same seq
         results = await asyncio.gather(
-            first.act(view.id, mover, view.seq, "S"),
-            second.act(view.id, mover, view.seq, "L"),
+            first.play.act(view.id, mover, view.seq, "S"),
+            second.play.act(view.id, mover, view.seq, "L"),
             return_exceptions=True,
         )
         assert sum(isinstance(result, GameView) for result in results) == 1
         assert sum(isinstance(result, StaleBoardError) for result in results) == 1
         assert len(await GameStore(other_db).actions(view.id)) == 2
         # the loser forgot its stale copy: it now sees the winner's move
-        assert (await second.look(view.id)).seq == 2
+        assert (await second.play.look(view.id)).seq == 2
     finally:
         await other_db.close()
 
@@ -316,7 +319,7 @@ async def test_a_restart_continues_with_the_same_rolls(db_path: Path, tmp_path: 
     reference_db = await Database.open(tmp_path / "reference.sqlite3")
     reference = service_on(reference_db)
     expected = await play_out(reference, await started(reference))
-    expected_record = await reference.record(expected.id)
+    expected_record = await reference.play.record(expected.id)
     await reference_db.close()
 
     db = await Database.open(db_path)
@@ -328,12 +331,12 @@ async def test_a_restart_continues_with_the_same_rolls(db_path: Path, tmp_path: 
 
     db = await Database.open(db_path)
     restarted = service_on(db)
-    resumed = await restarted.look(view.id)
+    resumed = await restarted.play.look(view.id)
     assert resumed.seq == view.seq and resumed.state == view.state
     assert resumed.turn_events == view.turn_events
     assert resumed.previous_turn_events == view.previous_turn_events
     final = await play_out(restarted, resumed)
-    assert (await restarted.record(final.id))["actions"] == expected_record["actions"]
+    assert (await restarted.play.record(final.id))["actions"] == expected_record["actions"]
     await db.close()
 
 
@@ -345,8 +348,94 @@ async def test_a_damaged_snapshot_is_ignored_for_the_log(
     async with database.transaction() as conn:
         await conn.execute("UPDATE games SET position = '{}' WHERE id = ?", (view.id,))
     fresh = service_on(database)
-    assert (await fresh.look(view.id)).state == view.state
+    assert (await fresh.play.look(view.id)).state == view.state
     assert "snapshot differs" in caplog.text
+
+
+# --- the stored config -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variant", list(engine.Variant))
+def test_the_stored_config_is_the_record_before_the_first_action(
+    players: int, variant: engine.Variant
+) -> None:
+    config = engine.deal(players, variant, dice.setup_rng(f"seed{players}"))
+    stored = records.config_json(config)
+    as_record = engine.record_from_json(json.loads(stored))
+    assert as_record.config == config and as_record.actions == ()
+    assert records.game_record(stored, []).config == config
+
+
+def old_config_form(config: engine.GameConfig) -> str:
+    """A game's config as the bot stored it before it took the record's form."""
+    piles = None
+    if config.piles is not None:
+        piles = [[color.value for color in pile] for pile in config.piles]
+    return json.dumps(
+        {
+            "players": config.players,
+            "variant": config.variant.value,
+            "first_player": config.first_player,
+            "piles": piles,
+        }
+    )
+
+
+@pytest.mark.parametrize("users", [(HOST, BOB), (HOST, BOB, CAROL)])
+async def test_a_game_stored_with_the_old_config_form_loads_and_plays_on(
+    database: Database, users: tuple[int, ...], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A database written before keeps its games: the old config form is read as the record
+    header it holds, resignations in the log included."""
+    service = service_on(database)
+    view = await started(service, users)
+    for _ in range(5):
+        view = await step(service, view)
+    if len(users) == 3:
+        assert view.state is not None and view.state.to_move is not None
+        quitter = view.user_at((view.state.to_move + 1) % 3)
+        assert quitter is not None
+        view = await service.play.resign(view.id, quitter)
+    view = await step(service, view)
+    assert view.state is not None
+    async with database.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET config = ? WHERE id = ?",
+            (old_config_form(view.state.config), view.id),
+        )
+    fresh = service_on(database)
+    loaded = await fresh.play.look(view.id)
+    assert loaded.state == view.state and loaded.turn_events == view.turn_events
+    assert "damaged" not in caplog.text and "snapshot" not in caplog.text
+    final = await play_out(fresh, loaded)
+    assert final.status is GameStatus.OVER
+
+
+async def test_two_resignations_in_a_row_load_in_the_order_they_fell(database: Database) -> None:
+    """The seat after the mover resigns, then the mover: loaded again, the mover's turn passes
+    straight on, as it did (the other order would hand it to the first quitter in between)."""
+    service = service_on(database)
+    view = await started(service, (HOST, BOB, CAROL, DAVE))
+    assert view.state is not None and view.state.to_move is not None
+    mover = view.state.to_move
+    if mover == 3:  # the seat after the mover must be the higher one
+        view = await step(service, await step(service, await step(service, view)))
+        assert view.state is not None and view.state.to_move is not None
+        mover = view.state.to_move
+    for seat in (mover + 1, mover):
+        user = view.user_at(seat)
+        assert user is not None
+        view = await service.play.resign(view.id, user)
+    loaded = await service_on(database).play.look(view.id)
+    assert loaded.state == view.state and loaded.turn_events == view.turn_events
+
+
+def test_a_log_entry_that_is_neither_an_action_nor_a_resignation_does_not_make_a_record() -> None:
+    config = records.config_json(engine.deal(3, engine.Variant.STANDARD, first_player=0))
+    entry = ActionRow(seq=1, notation=None, resigned_seat=None, actor_id=None, created_at="")
+    with pytest.raises(ValueError, match="neither an action nor a resignation"):
+        records.game_record(config, [entry])
 
 
 # --- leaving a game --------------------------------------------------------------------------
@@ -363,15 +452,15 @@ async def test_resign_out_of_turn_makes_rugs_neutral_and_play_goes_on(
     quitter_seat = (state.to_move + 1) % 3
     quitter = view.user_at(quitter_seat)
     assert quitter is not None
-    after = await service.resign(view.id, quitter)
+    after = await service.play.resign(view.id, quitter)
     assert after.state is not None and after.state.is_eliminated(quitter_seat)
     assert after.seq == view.seq + 1 and after.user_to_move == view.user_to_move
     eliminated = [e for e in after.events if isinstance(e, engine.PlayerEliminated)]
     assert eliminated and eliminated[0].resigned
     with pytest.raises(NotSeatedError):
-        await service.resign(view.id, quitter)
+        await service.play.resign(view.id, quitter)
     final = await play_out(service, after)
-    record = await service.record(final.id)
+    record = await service.play.record(final.id)
     assert record["resignations"] == [[view.seq, quitter_seat]]
     assert engine.replay_record(engine.record_from_json(record)) == final.state
 
@@ -382,40 +471,40 @@ async def test_resign_of_the_mover_passes_the_turn_and_two_players_end(
     view = await started(service, (HOST, BOB))
     mover = view.user_to_move
     assert mover is not None
-    after = await service.resign(view.id, mover)
+    after = await service.play.resign(view.id, mover)
     assert after.status is GameStatus.OVER
     assert after.state is not None and after.state.outcome is not None
     assert after.state.outcome.reason == "last-player-standing"
     with pytest.raises(GameNotRunningError):
-        await service.resign(view.id, mover)
+        await service.play.resign(view.id, mover)
 
 
 async def test_abort_is_for_the_host_or_a_moderator(service: GameService) -> None:
     view = await started(service)
     with pytest.raises(HostOnlyError):
-        await service.abort(view.id, BOB)
-    aborted = await service.abort(view.id, BOB, moderator=True)
+        await service.play.abort(view.id, BOB)
+    aborted = await service.play.abort(view.id, BOB, moderator=True)
     assert aborted.status is GameStatus.ABORTED
     assert aborted.game.end_reason == "aborted-by-moderator" and aborted.game.ended_by == BOB
     with pytest.raises(GameNotRunningError):
-        await service.act(view.id, view.user_to_move or 0, view.seq, "S")
+        await service.play.act(view.id, view.user_to_move or 0, view.seq, "S")
     with pytest.raises(GameNotRunningError):
-        await service.abort(view.id, HOST)
-    assert "seed" in await service.record(view.id)
+        await service.play.abort(view.id, HOST)
+    assert "seed" in await service.play.record(view.id)
 
 
 async def test_games_behind_on_display_are_found(service: GameService) -> None:
     view = await started(service)
-    assert [v.id for v in await service.behind_on_display()] == [view.id]
-    await service.set_board_message(view.id, 42, view.seq)
-    assert await service.behind_on_display() == []
+    assert [v.id for v in await service.play.behind_on_display()] == [view.id]
+    await service.play.set_board_message(view.id, 42, view.seq)
+    assert await service.play.behind_on_display() == []
     view = await step(service, view)
-    assert [v.seq for v in await service.behind_on_display()] == [view.seq]
-    await service.set_board_message(view.id, 43, view.seq)
+    assert [v.seq for v in await service.play.behind_on_display()] == [view.seq]
+    await service.play.set_board_message(view.id, 43, view.seq)
     final = await play_out(service, view)
-    assert [v.status for v in await service.behind_on_display()] == [GameStatus.OVER]
-    await service.set_board_message(final.id, 44, final.seq)
-    assert await service.behind_on_display() == []
+    assert [v.status for v in await service.play.behind_on_display()] == [GameStatus.OVER]
+    await service.play.set_board_message(final.id, 44, final.seq)
+    assert await service.play.behind_on_display() == []
 
 
 # --- dice ------------------------------------------------------------------------------------

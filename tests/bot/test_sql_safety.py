@@ -138,17 +138,17 @@ async def test_hostile_strings_through_the_service_leave_the_database_intact(
         service = GameService(GameStore(database))
         for index, hostile in enumerate(HOSTILE):
             with pytest.raises(BadOptionError):
-                await service.create_lobby(
+                await service.lobby.create_lobby(
                     guild_id=1, channel_id=100 + index, host_id=7, variant=hostile
                 )
-        lobby = await service.create_lobby(guild_id=1, channel_id=1, host_id=7, seats=2)
-        await service.join(lobby.id, 8)
-        view = await service.start(lobby.id, 7)
+        lobby = await service.lobby.create_lobby(guild_id=1, channel_id=1, host_id=7, seats=2)
+        await service.lobby.join(lobby.id, 8)
+        view = await service.lobby.start(lobby.id, 7)
         mover = view.user_to_move
         assert mover is not None
         for hostile in HOSTILE:
             with pytest.raises(IllegalMoveError):
-                await service.act(lobby.id, mover, view.seq, hostile)
+                await service.play.act(lobby.id, mover, view.seq, hostile)
     finally:
         await database.close()
     with sqlite3.connect(path) as connection:

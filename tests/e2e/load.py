@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
-from bot.services import dice
+from bot.services import dice, records
 from bot.storage import Database
 from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -409,34 +409,16 @@ def sample_games(count: int, seed: int) -> list[tuple[str, str, list[str | None]
                 action = rng.choice(engine.legal_actions(state))
             state, _ = engine.apply(state, action)
             log.append(action)
-        config_json = json.dumps(
-            {
-                "players": config.players,
-                "variant": config.variant.value,
-                "first_player": config.first_player,
-                "piles": None
-                if config.piles is None
-                else [[color.value for color in pile] for pile in config.piles],
-            }
-        )
+        config_json = records.config_json(config)
         played.append((config_json, game_seed, log, json.dumps(engine.to_position(state))))
     return played
 
 
 def position_after(config_json: str, log: list[str | None], length: int) -> str:
-    raw = json.loads(config_json)
-    piles = None
-    if raw["piles"] is not None:
-        piles = tuple(tuple(engine.Color(c) for c in pile) for pile in raw["piles"])
-    state = engine.new_game(
-        engine.GameConfig(
-            raw["players"], engine.Variant(raw["variant"]), raw["first_player"], piles
-        )
-    )
-    for action in log[:length]:
-        assert action is not None
-        state, _ = engine.apply(state, action)
-    return json.dumps(engine.to_position(state))
+    """The position after the first `length` actions of the game (its stored config)."""
+    actions = [action for action in log[:length] if action is not None]
+    record = engine.record_from_json({**json.loads(config_json), "actions": actions})
+    return json.dumps(engine.to_position(engine.replay_record(record)))
 
 
 async def fill(database: Path, finished: int, running: int, guild_id: int) -> None:

@@ -123,12 +123,9 @@ def stored_games(database: Path) -> dict[int, StoredGame]:
 def check_replay(
     game_id: int, config: str, position: str, seed: str, log: tuple[LoggedAction, ...]
 ) -> None:
-    raw = json.loads(config)
-    piles = None
-    if raw["piles"] is not None:
-        piles = tuple(tuple(engine.Color(color) for color in pile) for pile in raw["piles"])
-    variant = engine.Variant(raw["variant"])
-    state = engine.new_game(engine.GameConfig(raw["players"], variant, raw["first_player"], piles))
+    start = engine.record_from_json(json.loads(config))  # the record before the first action
+    assert start.actions == (), f"game {game_id}: its config holds actions"
+    state = engine.new_game(start.config)
     for entry in log:
         assert entry.notation is not None, "these tests never resign"
         if engine.current_player(state) == engine.CHANCE:

@@ -259,6 +259,18 @@ def test_resign_is_kept_in_the_record_and_replays() -> None:
     assert replay_record(record) == state
 
 
+def test_resignations_between_the_same_actions_replay_in_the_order_they_fell() -> None:
+    """Two seats resigning one after the other, the higher seat first: the replay repeats
+    that order (the other order would pass the turn to the first quitter in between)."""
+    state = start(4, first_player=2)
+    state, first = resign(state, 3)
+    state, second = resign(state, 2)
+    record = record_of(state)
+    assert record.extras["resignations"] == [[0, 3], [0, 2]]
+    assert replay_record(record) == state
+    assert [events for _, events in replay_events(record)] == [first, second]
+
+
 def test_replay_steps_and_events_place_resignations_where_they_fell() -> None:
     """replay_events gives every step (actions and resignations) with its events; replay_steps
     one state per action, a resignation showing from the action after it (or in the last)."""

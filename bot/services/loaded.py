@@ -1,0 +1,134 @@
+"""A game in memory, and the steps on it that the lobby, play and turn-clock services share.
+
+`LoadedGame` is a game as the loader (bot.services.loader) keeps it: its stored row (seed and
+turn clock included, so it never leaves the services), its players and, once started, its
+state with the events of the current and the previous turn. `view()` is what the edge gets of
+it. The functions below are pure: applying an action, the players after a seat control
+changed, the results at the end, and how events split into turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import engine
+from bot.services.errors import IllegalMoveError, NotSeatedError, StaleBoardError
+from bot.services.views import GameInfo, GameView, Player
+from bot.storage import GameRow, ResultRow, SeatControl, SeatRow, TurnClock
+from engine import GameState
+from engine.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A game in memory: its row, players and (once started) state with recent events."""
+
+    game: GameRow
+    players: tuple[Player, ...]
+    state: GameState | None
+    turn_events: tuple[Event, ...] = ()
+    previous_turn_events: tuple[Event, ...] = ()
+
+    def view(self, events: Sequence[Event] = ()) -> GameView:
+        return GameView(
+            game=GameInfo.of(self.game),
+            players=self.players,
+            state=self.state,
+            events=tuple(events),
+            turn_events=self.turn_events,
+            previous_turn_events=self.previous_turn_events,
+        )
+
+    @property
+    def clock(self) -> TurnClock:
+        return TurnClock(self.game.turn_started_at, self.game.remind_at, self.game.due_at)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of the user while they are in (None in a lobby: seats come at the start);
+        NotSeatedError in a started game they are not, or no longer, in."""
+        for player in self.players:
+            if player.user_id == user_id and not player.resigned:
+                return player.seat
+        if self.state is not None:
+            raise NotSeatedError()
+        return None
+
+    def player_at(self, seat: int | None) -> Player | None:
+        for player in self.players:
+            if seat is not None and player.seat == seat:
+                return player
+        return None
+
+    def user_at(self, seat: int | None) -> int | None:
+        player = self.player_at(seat)
+        return player.user_id if player is not None else None
+
+    def stale(self) -> StaleBoardError:
+        """The error for a request made at a seq the game has moved on from."""
+        game = self.game
+        return StaleBoardError(game.id, game.channel_id, game.guild_id, game.board_message_id)
+
+
+def apply_action(state: GameState, action: str, events: list[Event]) -> GameState:
+    """`action` applied to `state`, its events added to `events`; IllegalMoveError if the
+    rules do not allow it."""
+    try:
+        state, new_events = engine.apply(state, action)
+    except engine.IllegalActionError as error:
+        raise IllegalMoveError(str(error)) from None
+    events.extend(new_events)
+    return state
+
+
+def players_of(seats: Sequence[SeatRow]) -> tuple[Player, ...]:
+    return tuple(
+        Player(s.user_id, s.seat, s.ai_level, s.resigned, s.timeouts, s.autoplay) for s in seats
+    )
+
+
+def with_control(players: tuple[Player, ...], control: SeatControl) -> tuple[Player, ...]:
+    return tuple(
+        replace(player, timeouts=control.timeouts, autoplay=control.autoplay)
+        if player.seat == control.seat
+        else player
+        for player in players
+    )
+
+
+def results_of(state: GameState, players: Sequence[Player]) -> list[ResultRow]:
+    """Every seat's place, score and colour at the end (ties share a place)."""
+    outcome = state.outcome
+    assert outcome is not None
+    scores = engine.scores(state)
+    place_of = {seat: place for place, group in enumerate(outcome.ranking, 1) for seat in group}
+    rows = []
+    for player in players:
+        if player.seat is None:
+            continue
+        seat = player.seat
+        rows.append(
+            ResultRow(
+                seat=seat,
+                user_id=player.user_id,
+                ai_level=player.ai_level,
+                color=engine.seat_colors(state.players, seat)[0].value,
+                score=scores[seat].total,
+                dirhams=scores[seat].dirhams,
+                place=place_of[seat],
+                won=place_of[seat] == 1,
+            )
+        )
+    return rows
+
+
+def split_turns(
+    current: tuple[Event, ...], previous: tuple[Event, ...], events: Sequence[Event]
+) -> tuple[tuple[Event, ...], tuple[Event, ...]]:
+    """(the current turn's events, the previous turn's) after `events` happened."""
+    for event in events:
+        if isinstance(event, engine.TurnStarted):
+            current, previous = (event,), current
+        else:
+            current = (*current, event)
+    return current, previous

@@ -1,0 +1,316 @@
+"""The games in memory and the one way in and out of the database for them.
+
+`GameLoader` is shared by the lobby, play and turn-clock services. It holds:
+
+- a lock per game: every change runs under its game's asyncio lock, and a lock lives only
+  while someone holds it or waits for it (games played once do not leave locks behind);
+- a bounded cache of games, the least recently used dropped first;
+- loading: the action log is the source of truth, so a game not in memory is rebuilt by
+  replaying its log as an engine record (bot.services.records), and the stored position
+  snapshot is only checked against that replay; damage found on the way is reported once per
+  run to the `on_damage` listeners;
+- the writes: every change is one database transaction guarded by the game's seq, so two fast
+  clicks (or two processes on one file) never apply an action twice, and each tells the
+  `on_schedule_change` listeners that a turn clock or a display may have changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
+
+import engine
+from bot.services import deadlines, records
+from bot.services.clock import Clock, timestamp
+from bot.services.errors import GameDamagedError, GameNotFoundError, GameNotRunningError
+from bot.services.loaded import LoadedGame, players_of, results_of, split_turns, with_control
+from bot.services.views import Damage, Player
+from bot.storage import (
+    ActionRow,
+    EndReason,
+    GameRow,
+    GameStatus,
+    GameStore,
+    NewAction,
+    SeatControl,
+    SeatRow,
+    StaleSeqError,
+    TurnClock,
+)
+from engine import GameState
+from engine.events import Event
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 1000
+"""Games kept in memory at most (more than that many are rarely played at the same time)."""
+
+
+class GameLoader:
+    """Locks, caches, loads and writes games for the services (see the module's text)."""
+
+    def __init__(self, store: GameStore, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._lock_users: Counter[int] = Counter()
+        self._cache = _BoundedCache(CACHE_SIZE)
+        self._listeners: list[Callable[[], None]] = []
+        self._damage_listeners: list[Callable[[Damage], None]] = []
+        self._damaged: set[int] = set()
+
+    # --- listeners ---------------------------------------------------------------------------
+
+    def on_damage(self, listener: Callable[[Damage], None]) -> None:
+        """Call `listener` once per run for each game found damaged on loading it (so the
+        edge can tell that channel's moderators)."""
+        self._damage_listeners.append(listener)
+
+    def on_schedule_change(self, listener: Callable[[], None]) -> None:
+        """Call `listener` whenever a turn clock or a game's display changes (a reminder or an
+        automatic move may have become due, or sooner)."""
+        self._listeners.append(listener)
+
+    def schedule_changed(self) -> None:
+        for listener in self._listeners:
+            listener()
+
+    def _damage_found(self, damage: Damage) -> None:
+        if damage.game_id in self._damaged:
+            return
+        self._damaged.add(damage.game_id)
+        log.error("game %s: %s", damage.game_id, damage.reason)
+        for listener in self._damage_listeners:
+            listener(damage)
+
+    # --- locks and memory --------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock; the lock is dropped once nobody holds or awaits it."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        self._lock_users[game_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._lock_users[game_id] -= 1
+            if not self._lock_users[game_id]:
+                del self._lock_users[game_id]
+                del self._locks[game_id]
+
+    @property
+    def locks_in_use(self) -> int:
+        """How many games have a lock now (held or awaited)."""
+        return len(self._locks)
+
+    @property
+    def games_in_memory(self) -> int:
+        return len(self._cache)
+
+    def keep(self, loaded: LoadedGame) -> LoadedGame:
+        """Remember the game as it is now (it was just written)."""
+        self._cache[loaded.game.id] = loaded
+        return loaded
+
+    def forget(self, game_id: int) -> None:
+        """Drop the game from memory (it is read again from the database when next used)."""
+        self._cache.pop(game_id, None)
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def now(self) -> str:
+        return timestamp(self.clock)
+
+    async def load(self, game_id: int) -> LoadedGame:
+        """The game, from memory or rebuilt from its log; call it under the game's lock.
+
+        Raises GameNotFoundError, or GameDamagedError if its log cannot be replayed.
+        """
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        game = await self.store.get(game_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        seats = await self.store.seats(game_id)
+        if game.config is None:
+            return self.keep(LoadedGame(game, players_of(seats), None))
+        try:
+            loaded, snapshot_problem = _rebuild(game, seats, await self.store.actions(game_id))
+        except GameDamagedError as error:
+            self._damage_found(_damage(game, error.reason))
+            raise
+        if snapshot_problem is not None:
+            self._damage_found(_damage(game, snapshot_problem, fatal=False))
+        return self.keep(loaded)
+
+    async def load_unplayable(self, game_id: int) -> LoadedGame:
+        """The game's row and seats only, without its state (a damaged game can still be
+        ended: that takes nothing else)."""
+        game = await self.store.get(game_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        return LoadedGame(game, players_of(await self.store.seats(game_id)), None)
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def fresh_clock(self, game: GameRow, players: Sequence[Player], state: GameState) -> TurnClock:
+        """The clock of a turn (of `state`'s mover) beginning now."""
+        if state.is_over or state.to_move is None:
+            return TurnClock()
+        mover = next((p for p in players if p.seat == state.to_move), None)
+        ai_plays = mover is not None and mover.ai_plays
+        return deadlines.fresh_clock(self.clock(), game.turn_limit_seconds, ai_plays=ai_plays)
+
+    async def commit(
+        self,
+        loaded: LoadedGame,
+        state: GameState,
+        entries: Sequence[NewAction],
+        events: Sequence[Event],
+        controls: Sequence[SeatControl] = (),
+    ) -> LoadedGame:
+        """Append `entries` (which led from `loaded` to `state`, causing `events`) to the log,
+        with the new snapshot, the turn's clock, seat controls and, at the end, the results.
+        StaleBoardError if another writer got there first."""
+        players = loaded.players
+        for control in controls:
+            players = with_control(players, control)
+        before = loaded.state
+        clock = None
+        if (
+            before is None
+            or before.to_move != state.to_move
+            or any(isinstance(event, engine.TurnStarted) for event in events)
+        ):
+            clock = self.fresh_clock(loaded.game, players, state)
+        try:
+            game = await self.store.append_actions(
+                loaded.game.id,
+                loaded.game.seq,
+                entries,
+                json.dumps(engine.to_position(state)),
+                self.now(),
+                status=GameStatus.OVER if state.is_over else GameStatus.RUNNING,
+                clock=clock,
+                controls=controls,
+                results=results_of(state, players) if state.is_over else (),
+            )
+        except StaleSeqError:
+            # Another writer (another process on the same file) got there first.
+            self.forget(loaded.game.id)
+            raise loaded.stale() from None
+        resigned = {entry.resigned_seat for entry in entries if entry.resigned_seat is not None}
+        if resigned:
+            players = tuple(
+                replace(player, resigned=True) if player.seat in resigned else player
+                for player in players
+            )
+        turn_events, previous = split_turns(loaded.turn_events, loaded.previous_turn_events, events)
+        updated = self.keep(LoadedGame(game, players, state, turn_events, previous))
+        self.schedule_changed()
+        return updated
+
+    async def end(self, loaded: LoadedGame, reason: EndReason, user_id: int) -> LoadedGame:
+        """Close an open game early (aborted, or a cancelled lobby); GameNotRunningError if
+        it closed meanwhile."""
+        try:
+            game = await self.store.end(
+                loaded.game.id, GameStatus.ABORTED, reason, user_id, self.now()
+            )
+        except StaleSeqError:
+            self.forget(loaded.game.id)
+            raise GameNotRunningError() from None
+        ended = self.keep(replace(loaded, game=game))
+        self.schedule_changed()
+        return ended
+
+    async def set_clock(
+        self,
+        loaded: LoadedGame,
+        clock: TurnClock,
+        controls: Sequence[SeatControl] = (),
+    ) -> LoadedGame:
+        """Change the running game's clock (and seat controls) at its current seq."""
+        game = await self.store.set_clock(loaded.game.id, loaded.game.seq, clock, controls)
+        players = loaded.players
+        for control in controls:
+            players = with_control(players, control)
+        updated = self.keep(replace(loaded, game=game, players=players))
+        self.schedule_changed()
+        return updated
+
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
+        """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
+        async with self.locked(game_id):
+            stored = await self.store.set_board_message(game_id, message_id, seq)
+            cached = self._cache.get(game_id)
+            if stored and cached is not None:  # mirror the row (the game may have moved on)
+                game = replace(cached.game, board_message_id=message_id, board_message_seq=seq)
+                self._cache[game_id] = replace(cached, game=game)
+        self.schedule_changed()
+
+
+class _BoundedCache(OrderedDict[int, LoadedGame]):
+    """Games in memory, the least recently stored dropped first beyond `size` (a dropped game
+    is rebuilt from its log when it is next used), so months of games never pile up."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, game_id: int, loaded: LoadedGame) -> None:
+        super().__setitem__(game_id, loaded)
+        self.move_to_end(game_id)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+def _rebuild(
+    game: GameRow, seats: list[SeatRow], log_rows: list[ActionRow]
+) -> tuple[LoadedGame, str | None]:
+    """Replay the game's log from its config; the snapshot is only compared, never trusted.
+
+    Returns the game and what is wrong with its snapshot, if anything (the log wins, nothing is
+    lost). Raises GameDamagedError if the log itself has gaps or does not replay.
+    """
+    assert game.config is not None
+    seqs = [row.seq for row in log_rows]
+    if seqs != list(range(1, game.seq + 1)):
+        raise _damaged(game, f"its action log has {len(seqs)} of its {game.seq} entries")
+    turn: tuple[Event, ...] = ()
+    previous: tuple[Event, ...] = ()
+    try:
+        record = records.game_record(game.config, log_rows)
+        state = engine.new_game(record.config)
+        for after, events in engine.replay_events(record):
+            state = after
+            turn, previous = split_turns(turn, previous, events)
+    except (ValueError, KeyError, TypeError) as error:  # the engine's errors are ValueErrors
+        raise _damaged(game, f"its action log does not replay ({error})") from None
+    loaded = LoadedGame(game, players_of(seats), state, turn, previous)
+    if game.position is None:
+        return loaded, None
+    try:
+        snapshot = json.loads(game.position)
+    except ValueError:
+        return loaded, "its position snapshot is unreadable; it was rebuilt from the action log"
+    if snapshot != engine.to_position(state):
+        return loaded, "its position snapshot differs from its action log; the log was used"
+    return loaded, None
+
+
+def _damaged(game: GameRow, reason: str) -> GameDamagedError:
+    return GameDamagedError(game.id, game.guild_id, game.channel_id, reason)
+
+
+def _damage(game: GameRow, reason: str, *, fatal: bool = True) -> Damage:
+    return Damage(game.id, game.guild_id, game.channel_id, reason, game.locale, fatal=fatal)

@@ -1,0 +1,242 @@
+"""The lobby: opening a game, taking and leaving seats, AI seats, cancelling, and the start.
+
+A lobby is a game row with seats and no config yet. The start shuffles the seats and deals
+from the game's secret seed (R13), stores the config in its record form (bot.services.records)
+and sets the first turn's clock. `LobbyAction` names what can be done in a lobby: the edge
+reads a button or a command into one and hands it to `LobbyService.apply`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from enum import StrEnum
+
+import engine
+from bot.services import dice, records
+from bot.services.errors import (
+    AlreadySeatedError,
+    BadOptionError,
+    ChannelHasGameError,
+    HostCannotLeaveError,
+    HostOnlyError,
+    LobbyClosedError,
+    LobbyFullError,
+    NoAiSeatError,
+    NotEnoughPlayersError,
+    NotSeatedError,
+)
+from bot.services.guilds import check_turn_limit, check_variant
+from bot.services.loaded import LoadedGame, players_of
+from bot.services.loader import GameLoader
+from bot.services.views import GameView, Player
+from bot.storage import (
+    ChannelBusyError,
+    EndReason,
+    GameRow,
+    GameStatus,
+    NewGame,
+    SeatRow,
+    StaleSeqError,
+)
+from engine import Variant
+
+
+class LobbyAction(StrEnum):
+    """What a player can do in a lobby. The values are short words (at most 8 letters and
+    digits), so the edge can carry them in a button's id."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    ADD_EASY_AI = "aieasy"
+    ADD_MEDIUM_AI = "aimedium"
+    ADD_HARD_AI = "aihard"
+    REMOVE_AI = "airemove"
+
+    @property
+    def ai_level(self) -> str | None:
+        """The level of the AI this action seats (None: it seats none)."""
+        return _LEVEL_SEATED.get(self)
+
+    @classmethod
+    def add_ai(cls, level: str) -> LobbyAction:
+        """The action that seats an AI of `level`; BadOptionError for a level there is not."""
+        for action, seated in _LEVEL_SEATED.items():
+            if seated == level:
+                return action
+        raise BadOptionError("level", level)
+
+
+_LEVEL_SEATED = {
+    LobbyAction.ADD_EASY_AI: "easy",
+    LobbyAction.ADD_MEDIUM_AI: "medium",
+    LobbyAction.ADD_HARD_AI: "hard",
+}
+AI_LEVELS = tuple(_LEVEL_SEATED.values())
+"""The levels an AI seat can be given in a lobby."""
+
+
+class LobbyService:
+    """Opens lobbies and changes them until they start or close."""
+
+    def __init__(self, loader: GameLoader, seeds: Callable[[], str]) -> None:
+        self._loader = loader
+        self._store = loader.store
+        self._seeds = seeds
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        seats: int = 4,
+        variant: str = Variant.STANDARD.value,
+        turn_limit_seconds: int | None = None,
+        locale: str = "en",
+    ) -> GameView:
+        """Open a lobby in the channel with the host seated; its public messages will be
+        written in `locale` (a bot.messages language)."""
+        if seats not in engine.PLAYER_COUNTS:
+            raise BadOptionError("seats", seats)
+        check_variant(variant)
+        check_turn_limit(turn_limit_seconds)
+        seed = self._seeds()
+        new = NewGame(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            seats_wanted=seats,
+            variant=variant,
+            turn_limit_seconds=turn_limit_seconds,
+            seed=seed,
+            seed_sha256=dice.commitment(seed),
+            locale=locale,
+        )
+        try:
+            game = await self._store.create(new, self._loader.now())
+        except ChannelBusyError:
+            existing = await self._store.open_in_channel(channel_id)
+            if existing is None:  # closed in between: let the user try again
+                raise
+            raise ChannelHasGameError(
+                existing.id, existing.guild_id, existing.channel_id, existing.board_message_id
+            ) from None
+        return self._loader.keep(LoadedGame(game, (Player(host_id, None),), None)).view()
+
+    async def apply(self, game_id: int, user_id: int, action: LobbyAction) -> GameView:
+        """Do `action` in the lobby for the user."""
+        level = action.ai_level
+        if level is not None:
+            return await self.add_ai(game_id, user_id, level)
+        match action:
+            case LobbyAction.JOIN:
+                return await self.join(game_id, user_id)
+            case LobbyAction.LEAVE:
+                return await self.leave(game_id, user_id)
+            case LobbyAction.START:
+                return await self.start(game_id, user_id)
+            case LobbyAction.CANCEL:
+                return await self.cancel(game_id, user_id)
+            case LobbyAction.REMOVE_AI:
+                return await self.remove_ai(game_id, user_id)
+        raise AssertionError(f"unhandled lobby action {action!r}")
+
+    async def join(self, game_id: int, user_id: int) -> GameView:
+        async with self._loader.locked(game_id):
+            loaded = await self._lobby(game_id)
+            if any(player.user_id == user_id for player in loaded.players):
+                raise AlreadySeatedError()
+            if len(loaded.players) >= loaded.game.seats_wanted:
+                raise LobbyFullError()
+            seats = await self._store.add_seat(game_id, user_id, self._loader.now())
+            return self._seats_changed(loaded.game, seats)
+
+    async def leave(self, game_id: int, user_id: int) -> GameView:
+        async with self._loader.locked(game_id):
+            loaded = await self._lobby(game_id)
+            if user_id == loaded.game.host_id:
+                raise HostCannotLeaveError()
+            if not any(player.user_id == user_id for player in loaded.players):
+                raise NotSeatedError()
+            seats = await self._store.remove_seat(game_id, user_id, self._loader.now())
+            return self._seats_changed(loaded.game, seats)
+
+    async def add_ai(self, game_id: int, user_id: int, level: str) -> GameView:
+        """The host seats an AI of `level` in their lobby."""
+        if level not in AI_LEVELS:
+            raise BadOptionError("level", level)
+        async with self._loader.locked(game_id):
+            loaded = await self._hosted_lobby(game_id, user_id)
+            if len(loaded.players) >= loaded.game.seats_wanted:
+                raise LobbyFullError()
+            seats = await self._store.add_ai_seat(game_id, level, self._loader.now())
+            return self._seats_changed(loaded.game, seats)
+
+    async def remove_ai(self, game_id: int, user_id: int) -> GameView:
+        """The host removes the AI seated last in their lobby."""
+        async with self._loader.locked(game_id):
+            loaded = await self._hosted_lobby(game_id, user_id)
+            rows = await self._store.seats(game_id)
+            ai_rows = [row for row in rows if row.ai_level is not None]
+            if not ai_rows:
+                raise NoAiSeatError()
+            now = self._loader.now()
+            seats = await self._store.remove_seat_row(game_id, ai_rows[-1].key, now)
+            return self._seats_changed(loaded.game, seats)
+
+    async def cancel(self, game_id: int, user_id: int) -> GameView:
+        """The host closes their lobby before it starts."""
+        async with self._loader.locked(game_id):
+            loaded = await self._hosted_lobby(game_id, user_id)
+            return (await self._loader.end(loaded, EndReason.CANCELLED, user_id)).view()
+
+    async def start(self, game_id: int, user_id: int) -> GameView:
+        """Shuffle the seats and deal from the game's seed (R13), then post the first turn."""
+        async with self._loader.locked(game_id):
+            loaded = await self._hosted_lobby(game_id, user_id)
+            if len(loaded.players) < min(engine.PLAYER_COUNTS):
+                raise NotEnoughPlayersError(len(loaded.players))
+            rng = dice.setup_rng(loaded.game.seed)
+            rows = await self._store.seats(game_id)
+            rng.shuffle(rows)
+            config = engine.deal(len(rows), Variant(loaded.game.variant), rng)
+            state = engine.new_game(config)
+            players = tuple(
+                Player(row.user_id, seat, row.ai_level) for seat, row in enumerate(rows)
+            )
+            try:
+                game = await self._store.start(
+                    game_id,
+                    [row.key for row in rows],
+                    records.config_json(config),
+                    json.dumps(engine.to_position(state)),
+                    self._loader.now(),
+                    self._loader.fresh_clock(loaded.game, players, state),
+                )
+            except StaleSeqError:
+                self._loader.forget(game_id)
+                raise LobbyClosedError() from None
+            started = self._loader.keep(LoadedGame(game, players, state))
+            self._loader.schedule_changed()
+            return started.view()
+
+    async def _lobby(self, game_id: int) -> LoadedGame:
+        loaded = await self._loader.load(game_id)
+        if loaded.game.status is not GameStatus.LOBBY:
+            raise LobbyClosedError()
+        return loaded
+
+    async def _hosted_lobby(self, game_id: int, user_id: int) -> LoadedGame:
+        loaded = await self._lobby(game_id)
+        if user_id != loaded.game.host_id:
+            raise HostOnlyError()
+        return loaded
+
+    def _seats_changed(self, game: GameRow, seats: Sequence[SeatRow]) -> GameView:
+        """The lobby after its seats changed: as in its row, its message no longer shows it."""
+        lobby = LoadedGame(replace(game, board_message_seq=None), players_of(seats), None)
+        return self._loader.keep(lobby).view()

@@ -1,0 +1,201 @@
+"""Play: a player's moves, resigning, taking a seat back from the AI, ending a game early,
+looking at a game and its record, and keeping track of the message that shows it.
+
+Every change goes through the loader (bot.services.loader) under the game's lock, and is
+written guarded by the seq the player saw: a click on an older decision changes nothing. The
+die is rolled from the game's secret seed and the log position the roll fills
+(bot.services.dice), so every replay and every process gets the same roll.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.services import dice
+from bot.services.errors import (
+    GameDamagedError,
+    GameNotRunningError,
+    HandedToAiError,
+    HostOnlyError,
+    IllegalMoveError,
+    NotAReplayError,
+    NotHandedToAiError,
+    NotSeatedError,
+    NotYourTurnError,
+)
+from bot.services.loaded import LoadedGame, apply_action, results_of, with_control
+from bot.services.loader import GameLoader
+from bot.services.views import GameView
+from bot.storage import EndReason, GameStatus, NewAction, SeatControl
+from engine import Phase
+from engine.events import Event
+
+ROLL = "roll"
+"""The player's request to roll the die (variant rotate-after); the roll itself is chance."""
+
+
+class PlayService:
+    """A running game's moves and what the edge reads to show a game."""
+
+    def __init__(self, loader: GameLoader) -> None:
+        self._loader = loader
+        self._store = loader.store
+
+    async def act(self, game_id: int, user_id: int, seq: int, action: str) -> GameView:
+        """Apply the move of the user whose turn it is, then any roll it calls for.
+
+        `seq` is the sequence number the user saw (carried by the button): if the game has moved
+        on since, nothing is applied. `action` is a notation, or ROLL in the variant.
+        """
+        async with self._loader.locked(game_id):
+            loaded = await self._running(game_id)
+            if seq != loaded.game.seq:
+                raise loaded.stale()
+            state = loaded.state
+            assert state is not None
+            seat = loaded.seat_of(user_id)
+            if seat != state.to_move:
+                raise NotYourTurnError(loaded.user_at(state.to_move))
+            player = loaded.player_at(seat)
+            if player is not None and player.autoplay:
+                raise HandedToAiError()
+            controls = []
+            if player is not None and seat is not None and player.timeouts:
+                controls.append(SeatControl(seat, 0, False))  # they are back: no longer in a row
+            entries: list[NewAction] = []
+            events: list[Event] = []
+            oriented = state.phase is Phase.ORIENT
+            if action != ROLL:
+                state = apply_action(state, action, events)
+                entries.append(NewAction(action, user_id))
+            elif engine.current_player(state) != engine.CHANCE:
+                raise IllegalMoveError("it is not time to roll")
+            if (oriented or action == ROLL) and engine.current_player(state) == engine.CHANCE:
+                # The die follows an orientation (standard rules) or, in the variant, the
+                # player's own request: a turn that begins with a roll waits for that click.
+                face = dice.roll(
+                    loaded.game.seed,
+                    loaded.game.seq + len(entries) + 1,
+                    engine.chance_outcomes(state),
+                )
+                state = apply_action(state, face, events)
+                entries.append(NewAction(face, None))
+            committed = await self._loader.commit(loaded, state, entries, events, controls)
+            return committed.view(events)
+
+    async def resign(self, game_id: int, user_id: int) -> GameView:
+        """The user leaves the running game, as if eliminated (R9)."""
+        async with self._loader.locked(game_id):
+            loaded = await self._running(game_id)
+            state = loaded.state
+            assert state is not None
+            seat = loaded.seat_of(user_id)
+            if seat is None or state.is_eliminated(seat):
+                raise NotSeatedError()
+            try:
+                state, events = engine.resign(state, seat)
+            except engine.IllegalActionError as error:
+                raise IllegalMoveError(str(error)) from None
+            entry = NewAction(None, user_id, resigned_seat=seat)
+            return (await self._loader.commit(loaded, state, [entry], events)).view(events)
+
+    async def abort(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameView:
+        """End an open game early: the host's own, or any game for a moderator."""
+        async with self._loader.locked(game_id):
+            try:
+                loaded = await self._loader.load(game_id)
+            except GameDamagedError:
+                loaded = await self._loader.load_unplayable(game_id)
+            if loaded.game.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
+                raise GameNotRunningError()
+            if not moderator and user_id != loaded.game.host_id:
+                raise HostOnlyError()
+            reason = EndReason.ABORTED_BY_MODERATOR if moderator else EndReason.ABORTED_BY_HOST
+            return (await self._loader.end(loaded, reason, user_id)).view()
+
+    async def rejoin(self, game_id: int, user_id: int) -> GameView:
+        """Take back a seat the AI was playing after timeouts; the turn clock starts anew if
+        it is that seat's turn."""
+        async with self._loader.locked(game_id):
+            loaded = await self._running(game_id)
+            seat = loaded.seat_of(user_id)
+            player = loaded.player_at(seat)
+            if seat is None or player is None or not player.autoplay:
+                raise NotHandedToAiError()
+            back = SeatControl(seat, 0, False)
+            clock = loaded.clock
+            assert loaded.state is not None
+            if loaded.state.to_move == seat:
+                players = with_control(loaded.players, back)
+                clock = self._loader.fresh_clock(loaded.game, players, loaded.state)
+            return (await self._loader.set_clock(loaded, clock, [back])).view()
+
+    # --- looking -----------------------------------------------------------------------------
+
+    async def look(self, game_id: int) -> GameView:
+        async with self._loader.locked(game_id):
+            return (await self._loader.load(game_id)).view()
+
+    async def record(self, game_id: int) -> dict[str, Any]:
+        """The game record (FORMATS.md) with extras; the seed only once the game is closed."""
+        async with self._loader.locked(game_id):
+            loaded = await self._loader.load(game_id)
+        if loaded.state is None:
+            raise GameNotRunningError()
+        extras: dict[str, Any] = {
+            "game_id": loaded.game.id,
+            "seed_sha256": loaded.game.seed_sha256,
+            "user_ids": [player.user_id for player in loaded.players],
+            "started_at": loaded.game.created_at,
+        }
+        if loaded.game.status in (GameStatus.OVER, GameStatus.ABORTED):
+            extras["seed"] = loaded.game.seed
+            extras["end_reason"] = loaded.game.end_reason
+        return engine.record_to_json(engine.record_of(loaded.state, **extras))
+
+    async def replay_record(self, game_id: int, guild_id: int) -> dict[str, Any]:
+        """The record of a game of this server played to its end (for the replay GIF)."""
+        game = await self._store.get(game_id)
+        if game is None or game.guild_id != guild_id or game.status is not GameStatus.OVER:
+            raise NotAReplayError()
+        return await self.record(game_id)
+
+    # --- the message that shows a game ------------------------------------------------------
+
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
+        """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
+        await self._loader.set_board_message(game_id, message_id, seq)
+
+    async def behind_on_display(self) -> list[GameView]:
+        """Games whose message does not show their current seq (after a crash): a turn or a
+        final result that was committed but never shown, or a lobby whose message never was."""
+        views = []
+        for game in await self._store.behind_on_display():
+            try:
+                views.append(await self.look(game.id))
+            except GameDamagedError:
+                continue  # reported; the others are caught up all the same
+        return views
+
+    async def backfill_results(self) -> int:
+        """Write the results of finished games that have none (games that ended before this
+        version kept results), replayed from their logs; return how many games got them."""
+        done = 0
+        for game_id in await self._store.finished_without_results():
+            async with self._loader.locked(game_id):
+                try:
+                    loaded = await self._loader.load(game_id)
+                except GameDamagedError:
+                    continue  # reported; its results cannot be known
+                assert loaded.state is not None and loaded.state.is_over
+                await self._store.add_results(game_id, results_of(loaded.state, loaded.players))
+                self._loader.forget(game_id)  # finished: no need to keep it in memory
+                done += 1
+        return done
+
+    async def _running(self, game_id: int) -> LoadedGame:
+        loaded = await self._loader.load(game_id)
+        if loaded.game.status is not GameStatus.RUNNING:
+            raise GameNotRunningError()
+        return loaded

@@ -1,0 +1,152 @@
+"""The turn clock's use cases: what is due, when the next thing falls due, reminders, and the
+turns the AI plays by itself.
+
+`due_work` lists what the turn clocks call for at the injected clock's now (bot.scheduler
+sleeps until `next_due` and hands each piece to the edge); `remind` and `play_due` do it. The
+AI plays AI seats, seats handed to it after timeouts, and turns whose player ran out of time;
+it thinks in a worker (bot.worker_pool), from a seed derived from the game's seed and the log
+position, so a restart or a second process makes the same choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+import ai
+import engine
+from bot import worker_jobs
+from bot.services import deadlines, dice
+from bot.services.loaded import LoadedGame, apply_action
+from bot.services.loader import GameLoader
+from bot.services.views import AutoTurn, DueKind, DueWork, Reminder, TurnReason
+from bot.storage import GameStatus, NewAction, SeatControl
+from bot.worker_pool import Lane, WorkerPool
+from engine import GameState
+from engine.events import Event
+
+AI_TIMEOUT_SECONDS = 30.0
+"""The longest an AI decision may run in a worker before the worker is taken to be hung (hard
+thinks for at most 0.9 s of CPU; the rest is room for a busy machine)."""
+_DISPLAY_PATIENCE = timedelta(seconds=deadlines.DISPLAY_PATIENCE_SECONDS)
+
+
+class TurnClockService:
+    """Reminders and automatic turns, when their time has come."""
+
+    def __init__(
+        self, loader: GameLoader, *, ai_budget: ai.Budget | None, workers: WorkerPool
+    ) -> None:
+        """`ai_budget` limits the hard AI's search (None: the engine's default); the AI thinks
+        in `workers`."""
+        self._loader = loader
+        self._store = loader.store
+        self._ai_budget = ai_budget
+        self._workers = workers
+
+    def on_schedule_change(self, listener: Callable[[], None]) -> None:
+        """Call `listener` whenever a turn clock or a game's display changes."""
+        self._loader.on_schedule_change(listener)
+
+    async def due_work(self) -> list[DueWork]:
+        """What the turn clocks call for now: reminders to send, turns to play and changes to
+        show again."""
+        now = self._loader.clock()
+        work = []
+        for game in await self._store.due(deadlines.iso(now)):
+            kind = DueKind.PLAY if deadlines.is_due(game.due_at, now) else DueKind.REMIND
+            work.append(DueWork(game.id, game.seq, kind))
+        for game in await self._store.unshown(deadlines.iso(now - _DISPLAY_PATIENCE)):
+            work.append(DueWork(game.id, game.seq, DueKind.SHOW))
+        return work
+
+    async def next_due(self) -> datetime | None:
+        """When the earliest reminder, automatic move or overdue display falls due (None:
+        nothing scheduled)."""
+        moments = []
+        value = await self._store.next_due()
+        if value is not None:
+            moments.append(deadlines.parse(value))
+        unshown = await self._store.oldest_unshown()
+        if unshown is not None:
+            moments.append(deadlines.parse(unshown) + _DISPLAY_PATIENCE)
+        return min(moments, default=None)
+
+    async def remind(self, game_id: int, seq: int) -> Reminder | None:
+        """Mark the reminder of the game's current turn as sent and say whom to ping; None if
+        the game moved on or the reminder is not due (or was sent)."""
+        async with self._loader.locked(game_id):
+            loaded = await self._loader.load(game_id)
+            game = loaded.game
+            turn = _due_turn(loaded, seq, game.remind_at, self._loader.clock())
+            if turn is None:
+                return None
+            _, seat = turn
+            updated = await self._loader.set_clock(loaded, replace(loaded.clock, remind_at=None))
+            assert game.due_at is not None
+            return Reminder(updated.view(), loaded.user_at(seat), deadlines.parse(game.due_at))
+
+    async def play_due(self, game_id: int, seq: int) -> AutoTurn | None:
+        """Play the current turn by AI if it is due: an AI seat's turn, a handed-over seat's,
+        or (with the medium AI) one whose player ran out of time. None if nothing is due."""
+        async with self._loader.locked(game_id):
+            loaded = await self._loader.load(game_id)
+            game = loaded.game
+            turn = _due_turn(loaded, seq, game.due_at, self._loader.clock())
+            if turn is None:
+                return None
+            state, seat = turn
+            player = loaded.player_at(seat)
+            assert player is not None
+            controls = []
+            if player.ai_level is not None:
+                level, reason = player.ai_level, TurnReason.AI
+            elif player.autoplay:
+                level, reason = deadlines.TIMEOUT_LEVEL, TurnReason.AUTOPLAY
+            else:
+                level, reason = deadlines.TIMEOUT_LEVEL, TurnReason.TIMEOUT
+                timeouts = player.timeouts + 1
+                handed = timeouts >= deadlines.TIMEOUTS_BEFORE_HANDOVER
+                controls.append(SeatControl(seat, timeouts, handed))
+                if handed:
+                    reason = TurnReason.HANDED_OVER
+            events: list[Event] = []
+            entries: list[NewAction] = []
+            while not state.is_over and state.to_move == seat:
+                position = game.seq + len(entries) + 1
+                if engine.current_player(state) == engine.CHANCE:
+                    action = dice.roll(game.seed, position, engine.chance_outcomes(state))
+                else:
+                    action = await self._workers.run(
+                        Lane.SLOW,
+                        worker_jobs.choose_action,
+                        engine.record_of(state),
+                        level,
+                        dice.ai_seed(game.seed, position),
+                        self._ai_budget,
+                        timeout=AI_TIMEOUT_SECONDS,
+                    )
+                state = apply_action(state, action, events)
+                entries.append(NewAction(action, None))
+                if any(isinstance(event, engine.TurnStarted) for event in events):
+                    break
+            committed = await self._loader.commit(loaded, state, entries, events, controls)
+            return AutoTurn(committed.view(events), seat, player.user_id, level, reason)
+
+
+def _due_turn(
+    loaded: LoadedGame, seq: int, deadline: str | None, now: datetime
+) -> tuple[GameState, int] | None:
+    """The state and the seat to move if the game is still running at `seq` and `deadline`
+    has passed at `now`; None if the game moved on or ended, or nothing is due."""
+    state = loaded.state
+    if (
+        loaded.game.status is not GameStatus.RUNNING
+        or loaded.game.seq != seq
+        or state is None
+        or state.to_move is None
+        or not deadlines.is_due(deadline, now)
+    ):
+        return None
+    return state, state.to_move
