@@ -2,7 +2,7 @@
 
 This is the composition root's front door: it reads the settings, stops with one clear line
 when they are missing or wrong, sets up logging (which never shows the token), then hands over
-to `bot.app.run`.
+to `bot.runtime.app.run`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 
 from bot import crashpoints
-from bot.health import check_health
-from bot.logs import configure_logging
-from bot.settings import SettingsError, load_heartbeat_path, load_settings
-from bot.test_hooks import load_test_hooks
+from bot.runtime.health import check_health
+from bot.runtime.logs import configure_logging
+from bot.runtime.settings import SettingsError, load_heartbeat_path, load_settings
+from bot.runtime.test_hooks import load_test_hooks
 
 PROGRAM = "marrakech-bot"
 EXIT_BAD_SETTINGS = 2
@@ -73,7 +73,7 @@ def _run_bot() -> int:
     log.info("starting with %s", settings)
     for name in (*hooks.active, *crashpoints.active(os.environ)):
         log.warning("testing only: %s is set; never set it for a real bot", name)
-    from bot.app import run  # imported late: discord.py loads only once settings are good
+    from bot.runtime.app import run  # imported late: discord.py loads only once settings are good
 
     try:
         return run(settings, hooks)

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from bot.settings import SETTING_NAMES
+from bot.runtime.settings import SETTING_NAMES
 
 PACKAGES = ("engine", "ai", "render", "bot")
 RUNTIME_DEPENDENCIES = {"discord-py", "aiosqlite", "pillow", "yarl"}

@@ -20,7 +20,7 @@ from bot.services.play import PlayService
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import Damage
 from bot.storage import GameStore
-from bot.worker_pool import WorkerPool
+from bot.workers.pool import WorkerPool
 
 
 class GameService:

@@ -99,7 +99,7 @@ class LobbyService:
         locale: str = "en",
     ) -> GameView:
         """Open a lobby in the channel with the host seated; its public messages will be
-        written in `locale` (a bot.messages language)."""
+        written in `locale` (a bot.presentation.messages language)."""
         if seats not in engine.PLAYER_COUNTS:
             raise BadOptionError("seats", seats)
         check_variant(variant)

@@ -1,10 +1,10 @@
 """The turn clock's use cases: what is due, when the next thing falls due, reminders, and the
 turns the AI plays by itself.
 
-`due_work` lists what the turn clocks call for at the injected clock's now (bot.scheduler
+`due_work` lists what the turn clocks call for at the injected clock's now (bot.runtime.scheduler
 sleeps until `next_due` and hands each piece to the edge); `remind` and `play_due` do it. The
 AI plays AI seats, seats handed to it after timeouts, and turns whose player ran out of time;
-it thinks in a worker (bot.worker_pool), from a seed derived from the game's seed and the log
+it thinks in a worker (bot.workers.pool), from a seed derived from the game's seed and the log
 position, so a restart or a second process makes the same choice.
 """
 
@@ -16,13 +16,13 @@ from datetime import datetime, timedelta
 
 import ai
 import engine
-from bot import worker_jobs
 from bot.services import deadlines, dice
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
 from bot.services.views import AutoTurn, DueKind, DueWork, Reminder, TurnReason
 from bot.storage import GameStatus, NewAction, SeatControl
-from bot.worker_pool import Lane, WorkerPool
+from bot.workers import jobs as worker_jobs
+from bot.workers.pool import Lane, WorkerPool
 from engine import GameState
 from engine.events import Event
 

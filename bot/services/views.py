@@ -51,7 +51,7 @@ class GameInfo:
     end_reason: EndReason | None = None
     ended_by: int | None = None
     locale: str = "en"
-    """The language of the game's public messages (bot.messages.LANGUAGES)."""
+    """The language of the game's public messages (bot.presentation.messages.LANGUAGES)."""
 
     @classmethod
     def of(cls, row: GameRow) -> GameInfo:

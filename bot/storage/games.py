@@ -73,7 +73,7 @@ class GameRow:
     remind_at: str | None = None
     due_at: str | None = None
     locale: str = "en"
-    """The language of the game's public messages (bot.messages.LANGUAGES)."""
+    """The language of the game's public messages (bot.presentation.messages.LANGUAGES)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.scheduler import Scheduler
+from bot.runtime.scheduler import Scheduler
 from bot.services import GameService, GameStatus
 from bot.storage import Database, GameStore
-from bot.worker_pool import WorkerPool
+from bot.workers.pool import WorkerPool
 from tests.bot.test_async_play import (
     FAST_AI,
     HOST,

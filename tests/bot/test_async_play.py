@@ -14,8 +14,8 @@ import pytest
 
 import ai
 import engine
-from bot import images
-from bot.scheduler import Scheduler
+from bot.presentation import images
+from bot.runtime.scheduler import Scheduler
 from bot.services import (
     AutoTurn,
     DueKind,
@@ -39,7 +39,7 @@ from bot.services.errors import (
     NotHandedToAiError,
 )
 from bot.storage import Database, GameStore, GuildStore, StatsStore
-from bot.worker_pool import WorkerPool
+from bot.workers.pool import WorkerPool
 from tests.bot.test_service import choose
 
 HOST, BOB, CAROL = 1001, 1002, 1003

@@ -20,8 +20,7 @@ from typing import Any, cast
 import discord
 import pytest
 
-from bot.storage import GameStatus
-from bot.ui.buttons import (
+from bot.edge.buttons import (
     CUSTOM_ID_TEMPLATE,
     GAME_IDS,
     MAX_CUSTOM_ID,
@@ -33,6 +32,7 @@ from bot.ui.buttons import (
     dispatchable,
     parse_custom_id,
 )
+from bot.storage import GameStatus
 from tests.bot.test_edge import Edge, running_edge
 from tests.e2e.fakecord import FakeMessage
 from tests.e2e.fakecord.interaction_payloads import component_data

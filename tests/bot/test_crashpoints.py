@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from bot import crashpoints
-from bot.inflight import InFlight
+from bot.edge.inflight import InFlight
 
 
 def test_unset_means_nothing_is_armed() -> None:

@@ -21,14 +21,15 @@ import discord
 import pytest
 
 import engine
-from bot import controller, images
-from bot.client import MarrakechClient
-from bot.health import Heartbeat
+from bot.edge import games as controller
+from bot.edge.buttons import CUSTOM_ID_TEMPLATE
+from bot.edge.client import MarrakechClient
+from bot.edge.sync import sync_commands
+from bot.presentation import images
+from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
 from bot.storage import Database, GameStatus, GameStore
-from bot.sync import sync_commands
-from bot.ui.buttons import CUSTOM_ID_TEMPLATE
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data, component_data
 from tests.e2e.fakecord.interactions import (

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import images, worker_jobs
+from bot.presentation import images
+from bot.workers import jobs as worker_jobs
 from render import Labels
 from tests.bot.test_edge import Edge, private, running_edge
 from tests.e2e.fakecord import FakeMessage, permissions

@@ -1,4 +1,4 @@
-"""Tests of bot.health: the heartbeat file and the check the container's HEALTHCHECK runs."""
+"""Tests of bot.runtime.health: the heartbeat file and the container's HEALTHCHECK."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.health import (
+from bot.runtime.health import (
     MAX_HEARTBEAT_AGE,
     MAX_LOOP_STALL,
     Heartbeat,

@@ -16,14 +16,15 @@ import discord
 import pytest
 
 import engine
-from bot import errors, images, messages, presenter
-from bot.permissions import GAME_PERMISSIONS, MissingPermissionsError
-from bot.presenter import Post
+from bot.edge import errors
+from bot.edge.layout import decision_buttons, lobby_buttons
+from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError
+from bot.presentation import images, messages, presenter
+from bot.presentation.presenter import Post
 from bot.services import AutoTurn, GameInfo, GameStatus, GameView, Player, Reminder, TurnReason
 from bot.services import errors as service_errors
 from bot.storage import GuildSettings, HistoryRow, PlayerStats
-from bot.ui.layout import decision_buttons, lobby_buttons
-from bot.worker_pool import WorkerPool
+from bot.workers.pool import WorkerPool
 from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
 from render import Labels

@@ -1,4 +1,4 @@
-"""Tests of bot.logs: secrets never reach a log line, not even through a traceback."""
+"""Tests of bot.runtime.logs: secrets never reach a log line, not even through a traceback."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from bot.logs import REDACTED, configure_logging
+from bot.runtime.logs import REDACTED, configure_logging
 
 SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part"
 

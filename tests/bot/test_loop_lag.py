@@ -1,4 +1,4 @@
-"""Tests of bot.loop_lag: the event loop lag probe, its stall warnings, figures and liveness.
+"""Tests of bot.runtime.loop_lag: the event loop lag probe, its warnings, figures and liveness.
 
 Most tests drive the probe with a scripted clock and sleep, so nothing depends on how fast
 the machine running them is.
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from bot.loop_lag import (
+from bot.runtime.loop_lag import (
     LIVENESS_EVERY,
     MAX_STALL_SPAN,
     STALL_SETTLE,
@@ -23,7 +23,7 @@ from bot.loop_lag import (
 )
 
 INTERVAL = 0.1
-LOGGER = "bot.loop_lag"
+LOGGER = "bot.runtime.loop_lag"
 
 
 class ScriptedTime:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as entry
-from bot import app
-from bot.settings import Settings
-from bot.test_hooks import TestHooks
+from bot.runtime import app
+from bot.runtime.settings import Settings
+from bot.runtime.test_hooks import TestHooks
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.never-print-this"
 
@@ -83,7 +83,7 @@ def test_good_settings_are_handed_to_the_app(monkeypatch: pytest.MonkeyPatch) ->
         hooks_received.append(hooks)
         return 7
 
-    monkeypatch.setitem(sys.modules, "bot.app", types.SimpleNamespace(run=run))
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=run))
     monkeypatch.setattr(entry, "configure_logging", lambda *args, **kwargs: None)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("MARRAKECH_DEV_GUILDS", "42")
@@ -101,7 +101,7 @@ def test_a_crash_in_the_app_is_logged_redacted_and_exits_one(
     def run(settings: Settings, hooks: TestHooks) -> int:
         raise RuntimeError(f"gateway refused {settings.token}")
 
-    monkeypatch.setitem(sys.modules, "bot.app", types.SimpleNamespace(run=run))
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=run))
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
 
     assert entry.main([]) == entry.EXIT_CRASHED

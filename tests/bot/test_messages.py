@@ -8,8 +8,8 @@ import string
 import discord
 import pytest
 
-from bot import messages
-from bot.messages import LANGUAGES, PLURAL_FORMS, catalogue, language_of, text
+from bot.presentation import messages
+from bot.presentation.messages import LANGUAGES, PLURAL_FORMS, catalogue, language_of, text
 
 OTHER_LANGUAGES = [language for language in LANGUAGES if language != "en"]
 

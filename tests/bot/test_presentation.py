@@ -10,12 +10,13 @@ import discord
 import pytest
 
 import engine
-from bot import errors, messages, presenter
-from bot.commands import TURN_LIMITS
+from bot.edge import errors
+from bot.edge.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
+from bot.edge.commands import TURN_LIMITS
+from bot.edge.layout import MAX_BUTTONS, decision_buttons, lobby_action, lobby_buttons
+from bot.presentation import messages, presenter
 from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
-from bot.ui.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
-from bot.ui.layout import MAX_BUTTONS, decision_buttons, lobby_action, lobby_buttons
 from engine import Phase
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"

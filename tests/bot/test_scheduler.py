@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.scheduler import RETRY_SECONDS, Scheduler
+from bot.runtime.scheduler import RETRY_SECONDS, Scheduler
 from bot.services import DueKind, DueWork
-from bot.worker_pool import WorkerTimeoutError
+from bot.workers.pool import WorkerTimeoutError
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 WORK = DueWork(game_id=7, seq=12, kind=DueKind.PLAY)
@@ -42,7 +42,7 @@ async def test_a_worker_failure_is_retried_later_with_a_warning(
             raise WorkerTimeoutError("choose_action ran over 30 s")
 
     scheduler = Scheduler(OneGameDue(), handle, lambda: now[0])  # type: ignore[arg-type]
-    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.runtime.scheduler"):
         assert await scheduler.run_due() == 0
     (warning,) = caplog.records
     assert warning.levelno == logging.WARNING and warning.exc_info is None

@@ -1,4 +1,4 @@
-"""Tests of bot.settings: defaults, parsing, and one-line errors that never show the token."""
+"""Tests of bot.runtime.settings: defaults, parsing, one-line errors that never show the token."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.runtime.settings import SETTING_NAMES, SettingsError, load_heartbeat_path, load_settings
+from bot.runtime.test_hooks import TestHooks, load_test_hooks
 from bot.services.clock import OffsetClock
-from bot.settings import SETTING_NAMES, SettingsError, load_heartbeat_path, load_settings
-from bot.test_hooks import TestHooks, load_test_hooks
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-of-the-token"
 

@@ -11,12 +11,12 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import messages
-from bot.commands import build_commands
-from bot.community import CommunityController
-from bot.controller import GameController
-from bot.sync import command_payloads, tree_digest
-from bot.translator import CatalogueTranslator
+from bot.edge.commands import build_commands
+from bot.edge.community import CommunityController
+from bot.edge.games import GameController
+from bot.edge.sync import command_payloads, tree_digest
+from bot.edge.translator import CatalogueTranslator
+from bot.presentation import messages
 
 Json = dict[str, Any]
 TRANSLATED_LOCALES = {"fr": "fr", "uk": "uk"}
@@ -162,7 +162,7 @@ async def test_the_sync_hash_changes_when_a_translation_changes(
     french["command.rules"] = "Les règles, autrement dit"
     real = messages.translation
     monkeypatch.setattr(
-        "bot.translator.translation",
+        "bot.edge.translator.translation",
         lambda key, language: french.get(key) if language == "fr" else real(key, language),
     )
     assert await tree_digest(tree, ()) != translated

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import messages
-from bot.messages import LANGUAGES, catalogue
+from bot.presentation import messages
+from bot.presentation.messages import LANGUAGES, catalogue
 
 FRENCH_RULEBOOK = "fr.txt"
 UKRAINIAN_RULEBOOK = "uk.txt"

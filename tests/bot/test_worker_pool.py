@@ -19,8 +19,8 @@ import pytest
 
 import ai
 import engine
-from bot import worker_jobs
-from bot.worker_pool import (
+from bot.workers import jobs as worker_jobs
+from bot.workers.pool import (
     Lane,
     WorkerError,
     WorkerPool,
@@ -172,7 +172,7 @@ def test_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
         textwrap.dedent(
             """
             import asyncio, os, signal, sys
-            from bot.worker_pool import Lane, WorkerPool
+            from bot.workers.pool import Lane, WorkerPool
             from tests.bot.test_worker_pool import hang, pid_and_niceness
 
             async def main():

@@ -13,11 +13,12 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot import images, interactions, presenter
-from bot.controller import guarded
-from bot.errors import ManagersOnlyError
-from bot.interactions import Interaction
-from bot.messages import text
+from bot.edge import interactions
+from bot.edge.errors import ManagersOnlyError
+from bot.edge.games import guarded
+from bot.edge.interactions import Interaction
+from bot.presentation import images, presenter
+from bot.presentation.messages import text
 from bot.services import GameService, GuildService, StatsService
 from bot.storage import GuildSettings
 

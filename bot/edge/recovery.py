@@ -17,10 +17,10 @@ from typing import Any
 
 import discord
 
-from bot.presenter import RECORD_NAME
+from bot.edge.buttons import CUSTOM_ID_TEMPLATE
+from bot.edge.layout import lobby_action
+from bot.presentation.presenter import RECORD_NAME
 from bot.services import GameStatus, GameView
-from bot.ui.buttons import CUSTOM_ID_TEMPLATE
-from bot.ui.layout import lobby_action
 
 log = logging.getLogger(__name__)
 

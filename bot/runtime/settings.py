@@ -18,7 +18,7 @@ HEARTBEAT_VAR = "MARRAKECH_HEARTBEAT"
 
 SETTING_NAMES = (TOKEN_VAR, DB_VAR, DEV_GUILDS_VAR, LOG_LEVEL_VAR, HEARTBEAT_VAR)
 """Every setting an admin may give (documented in README.md and .env.example); the hooks of the
-end-to-end tests are apart, in bot.test_hooks."""
+end-to-end tests are apart, in bot.runtime.test_hooks."""
 
 DEFAULT_DB_PATH = Path("data/marrakech.sqlite3")
 DEFAULT_LOG_LEVEL = "INFO"

@@ -8,15 +8,15 @@ import signal
 
 import discord
 
-from bot.client import MarrakechClient
-from bot.health import Heartbeat
-from bot.loop_lag import LoopLagProbe
+from bot.edge.client import MarrakechClient
+from bot.runtime.health import Heartbeat
+from bot.runtime.loop_lag import LoopLagProbe
+from bot.runtime.settings import Settings
+from bot.runtime.test_hooks import TestHooks
 from bot.services import GameService
 from bot.services.clock import Clock, OffsetClock, system_clock
-from bot.settings import Settings
 from bot.storage import Database, GameStore
-from bot.test_hooks import TestHooks
-from bot.worker_pool import WorkerPool
+from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import GuildOnlyError
-from bot.messages import language_of
+from bot.edge.errors import GuildOnlyError
+from bot.presentation.messages import language_of
 
 Interaction = discord.Interaction[Any]
 

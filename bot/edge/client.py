@@ -9,20 +9,20 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot import images
-from bot.commands import build_commands
-from bot.community import CommunityController
-from bot.controller import GameController
-from bot.health import Heartbeat
-from bot.inflight import HANDLERS
-from bot.scheduler import Scheduler
+from bot.edge.buttons import GameButton, dispatchable
+from bot.edge.commands import build_commands
+from bot.edge.community import CommunityController
+from bot.edge.games import GameController
+from bot.edge.inflight import HANDLERS
+from bot.edge.sync import sync_commands
+from bot.edge.translator import CatalogueTranslator
+from bot.presentation import images
+from bot.runtime.health import Heartbeat
+from bot.runtime.scheduler import Scheduler
 from bot.services import DueKind, DueWork, GameService, GuildService, StatsService
 from bot.services.clock import Clock, system_clock
 from bot.storage import GameStore, GuildStore, StatsStore
-from bot.sync import sync_commands
-from bot.translator import CatalogueTranslator
-from bot.ui.buttons import GameButton, dispatchable
-from bot.worker_pool import WorkerPool
+from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.settings import SettingsError
+from bot.runtime.settings import SettingsError
 
 API_BASE_URL_VAR = "DISCORD_API_BASE_URL"
 TEST_CLOCK_VAR = "MARRAKECH_TEST_CLOCK_FILE"

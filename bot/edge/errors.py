@@ -12,9 +12,9 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from bot.messages import text, translation
-from bot.permissions import MissingPermissionsError
-from bot.presenter import mention, message_link
+from bot.edge.permissions import MissingPermissionsError
+from bot.presentation.messages import text, translation
+from bot.presentation.presenter import mention, message_link
 from bot.services import errors as service_errors
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,7 @@
 """Turns game views into what Discord shows: message text, embeds and which image to draw.
 
-Pure functions, no Discord I/O: every sentence comes from the message catalogue (bot.messages).
+Pure functions, no Discord I/O: every sentence comes from the message catalogue
+(bot.presentation.messages).
 Public game messages (lobby, turns, pings, the end) are written in the game's own language,
 chosen from the server's locale when it opened; private answers take the language they are given.
 """
@@ -17,7 +18,7 @@ from typing import Any
 import discord
 
 import engine
-from bot.messages import ENGLISH_LANGUAGE, text
+from bot.presentation.messages import ENGLISH_LANGUAGE, text
 from bot.services import AutoTurn, EndReason, GameStatus, GameView, Player, Reminder, TurnReason
 from bot.storage import GuildSettings, HistoryRow, PlayerStats
 from engine import Color, GameState, Phase

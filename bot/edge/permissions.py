@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.messages import text
+from bot.presentation.messages import text
 
 GAME_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
 

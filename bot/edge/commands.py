@@ -6,8 +6,9 @@ CommunityController (stats, history, replays, settings). The moderator and admin
 separate top-level commands because Discord applies default member permissions to top-level
 commands only; the controllers check Manage Channels / Manage Server again at run time.
 
-Names, descriptions and choice names carry catalogue keys, so CatalogueTranslator (bot.translator)
-gives Discord their French and Ukrainian versions; the base names are English.
+Names, descriptions and choice names carry catalogue keys, so CatalogueTranslator
+(bot.edge.translator) gives Discord their French and Ukrainian versions; the base names are
+English.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.community import CommunityController
-from bot.controller import GameController
-from bot.interactions import Interaction
-from bot.messages import command_name, command_text, option_name
+from bot.edge.community import CommunityController
+from bot.edge.games import GameController
+from bot.edge.interactions import Interaction
+from bot.presentation.messages import command_name, command_text, option_name
 from bot.services import AI_LEVELS
 from engine import Variant
 

@@ -1,9 +1,10 @@
 """Every sentence the bot writes, by message key, in English, French and Ukrainian.
 
-The texts live in bot/locales/<language>.json (flat: key -> template with {placeholders}); this
-module loads them once and fills them: `text(key, language, **params)`. English is the reference:
-a language without a text for a key falls back to English for that key, and an unknown language
-(any other Discord locale) gets English. Code never writes user-facing text inline.
+The texts live in bot/presentation/locales/<language>.json (flat: key -> template with
+{placeholders}); this module loads them once and fills them: `text(key, language, **params)`.
+English is the reference: a language without a text for a key falls back to English for that
+key, and an unknown language (any other Discord locale) gets English. Code never writes
+user-facing text inline.
 
 A whole-number placeholder can choose the word form that agrees with it through a format spec
 listing the plural forms: "{rugs} {rugs:rug|rugs} left". English and French have two forms
@@ -23,7 +24,7 @@ from discord import app_commands
 
 ENGLISH_LANGUAGE: Final = "en"
 LANGUAGES: Final = ("en", "fr", "uk")
-"""The languages the bot speaks, by the catalogue file name (bot/locales/<language>.json)."""
+"""The languages the bot speaks, by the catalogue file name (locales/<language>.json)."""
 
 DISCORD_LANGUAGES: Final[Mapping[str, str]] = {
     discord.Locale.american_english.value: "en",
@@ -40,15 +41,19 @@ class MissingMessageError(KeyError):
 
 @cache
 def catalogue(language: str) -> Mapping[str, str]:
-    """The texts of `language` (one of LANGUAGES), read once from bot/locales/."""
+    """The texts of `language` (one of LANGUAGES), read once from bot/presentation/locales/."""
     if language not in LANGUAGES:
         raise ValueError(f"no catalogue for language {language!r}")
-    raw = resources.files("bot").joinpath("locales", f"{language}.json").read_text("utf-8")
+    raw = (
+        resources.files("bot.presentation")
+        .joinpath("locales", f"{language}.json")
+        .read_text("utf-8")
+    )
     texts = json.loads(raw)
     if not isinstance(texts, dict) or not all(
         isinstance(key, str) and isinstance(value, str) for key, value in texts.items()
     ):
-        raise ValueError(f"bot/locales/{language}.json must map keys to strings")
+        raise ValueError(f"bot/presentation/locales/{language}.json must map keys to strings")
     return texts
 
 

@@ -1,9 +1,10 @@
 """Command localisations for Discord: names, descriptions and choice names from the catalogues.
 
 Every translatable command string is an `app_commands.locale_str` carrying its catalogue key
-(bot.messages.command_text, command_name, option_name); discord.py asks this translator for each
-Discord locale when it builds the commands' payload, and Discord shows French and Ukrainian
-users those texts. Base names stay English, so interactions always name commands in English.
+(bot.presentation.messages.command_text, command_name, option_name); discord.py asks this
+translator for each Discord locale when it builds the commands' payload, and Discord shows
+French and Ukrainian users those texts. Base names stay English, so interactions always name
+commands in English.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.messages import DISCORD_LANGUAGES, ENGLISH_LANGUAGE, translation
+from bot.presentation.messages import DISCORD_LANGUAGES, ENGLISH_LANGUAGE, translation
 
 
 class CatalogueTranslator(app_commands.Translator):

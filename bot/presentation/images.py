@@ -16,11 +16,11 @@ from typing import Any
 import discord
 
 import engine
-from bot import worker_jobs
-from bot.messages import text
-from bot.presenter import IMAGE_NAME, BoardImage
-from bot.worker_jobs import BoardPicture
-from bot.worker_pool import Lane, WorkerPool
+from bot.presentation.messages import text
+from bot.presentation.presenter import IMAGE_NAME, BoardImage
+from bot.workers import jobs as worker_jobs
+from bot.workers.jobs import BoardPicture
+from bot.workers.pool import Lane, WorkerPool
 from render import Labels
 
 IMAGE_LABEL_PREFIX = "image."

@@ -22,18 +22,21 @@ from typing import Any
 
 import discord
 
-from bot import crashpoints, images, interactions, presenter, recovery
-from bot.errors import ModeratorsOnlyError, describe, report
-from bot.inflight import HANDLERS
-from bot.interactions import Interaction
-from bot.messages import text
-from bot.permissions import (
+from bot import crashpoints
+from bot.edge import interactions, recovery
+from bot.edge.errors import ModeratorsOnlyError, describe, report
+from bot.edge.inflight import HANDLERS
+from bot.edge.interactions import Interaction
+from bot.edge.layout import decision_buttons, lobby_action, lobby_buttons
+from bot.edge.permissions import (
     GAME_PERMISSIONS,
     MissingPermissionsError,
     missing_for_game,
     require_game_permissions,
 )
-from bot.presenter import Post
+from bot.presentation import images, presenter
+from bot.presentation.messages import text
+from bot.presentation.presenter import Post
 from bot.services import (
     AI_LEVELS,
     AutoTurn,
@@ -46,7 +49,6 @@ from bot.services import (
     Reminder,
 )
 from bot.services.errors import BadOptionError, GameNotFoundError, StaleBoardError
-from bot.ui.layout import decision_buttons, lobby_action, lobby_buttons
 
 log = logging.getLogger(__name__)
 

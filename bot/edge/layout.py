@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import discord
 
-from bot.messages import text
-from bot.presenter import placement_labels
+from bot.edge.buttons import GameButton
+from bot.presentation.messages import text
+from bot.presentation.presenter import placement_labels
 from bot.services import ROLL, GameStatus, GameView, LobbyAction
-from bot.ui.buttons import GameButton
 from engine import Phase
 
 BUTTONS_PER_ROW = 5

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from bot.services import DueWork, TurnClockService
 from bot.services.clock import Clock
-from bot.worker_pool import WorkerError
+from bot.workers.pool import WorkerError
 
 log = logging.getLogger(__name__)
 

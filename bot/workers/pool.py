@@ -45,7 +45,7 @@ WORKER_NICENESS = 10
 """How much lower than the bot's own the workers' scheduling priority is (Unix `nice`)."""
 CLOSE_GRACE_SECONDS = 3.0
 """How long `close()` lets running jobs finish before it kills their workers."""
-PRELOAD = ("bot.worker_jobs",)
+PRELOAD = ("bot.workers.jobs",)
 """Modules the fork server imports once, so a new or replacement worker starts warm."""
 
 
@@ -155,10 +155,10 @@ class WorkerPool:
 
     async def start(self) -> None:
         """Start every worker now (the first click should not wait for a process to start)."""
-        from bot import worker_jobs  # the pool itself imports no job code
+        from bot.workers import jobs  # the pool itself imports no job code
 
         started = await asyncio.gather(
-            *(self.run(Lane.QUICK, worker_jobs.ready, timeout=60.0) for _ in range(self.workers)),
+            *(self.run(Lane.QUICK, jobs.ready, timeout=60.0) for _ in range(self.workers)),
             return_exceptions=True,
         )
         for failure in (result for result in started if isinstance(result, BaseException)):

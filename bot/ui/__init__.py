@@ -1,1 +1,0 @@
-"""Discord components: the game's persistent buttons and the rows they are laid out in."""
