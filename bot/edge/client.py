@@ -1,27 +1,23 @@
-"""The discord.py client: intents, the command tree, the game buttons, heartbeat, recovery."""
+"""The discord.py client: intents, the command tree, the game buttons, the heartbeat, and
+answers to the interactions no handler of ours takes."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot.edge.buttons import GameButton, dispatchable
-from bot.edge.commands import build_commands
-from bot.edge.community import CommunityController
-from bot.edge.games import GameController
+from bot.edge.buttons import ButtonHandler, GameButton, dispatchable
 from bot.edge.inflight import HANDLERS
 from bot.edge.sync import sync_commands
 from bot.edge.translator import CatalogueTranslator
-from bot.presentation import images
 from bot.runtime.health import Heartbeat
-from bot.runtime.scheduler import Scheduler
-from bot.services import DueKind, DueWork, GameService, GuildService, StatsService
-from bot.services.clock import Clock, system_clock
-from bot.storage import GameStore, GuildStore, StatsStore
+from bot.storage.games import GameStore
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -35,44 +31,75 @@ SHUTDOWN_GRACE_SECONDS = 5.0
 """How long a stop waits for the interactions being handled to finish."""
 
 
+class ClientHooks(Protocol):
+    """What the composition root runs around the gateway connection."""
+
+    async def before_connect(self) -> None:
+        """Runs once the commands are synced, before the gateway connects (REST only)."""
+
+    async def stopping(self) -> None:
+        """Runs first when the client closes."""
+
+
+class InteractionHandler(ButtonHandler, Protocol):
+    """Who answers the interactions no command or button of ours takes."""
+
+    async def unknown_button(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def command_failed(
+        self,
+        interaction: discord.Interaction[Any],
+        error: discord.app_commands.AppCommandError,
+    ) -> None: ...
+
+
 class MarrakechClient(discord.Client):
-    """A gateway client that needs no privileged intents and mentions nobody by default."""
+    """A gateway client that needs no privileged intents and mentions nobody by default.
+
+    It knows the Discord side only: the composition root (bot.runtime.composition) builds the
+    services and handlers and hands them over with `attach` before the client starts."""
+
+    buttons: InteractionHandler
+    """Takes the game buttons' clicks (GameButton calls it), unknown ids and command errors."""
 
     def __init__(
         self,
         *,
         heartbeat: Heartbeat,
-        service: GameService,
         store: GameStore,
         dev_guilds: tuple[int, ...] = (),
         gateway_from_api: bool = False,
-        clock: Clock = system_clock,
         workers: WorkerPool | None = None,
     ) -> None:
-        """`workers` draws the pictures (default: threads of this process, for tests); its
-        owner starts and closes it."""
+        """`store` keeps the synced commands' hash; `workers` start with the client (their owner
+        closes them)."""
         super().__init__(
             intents=INTENTS,
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.tree = discord.app_commands.CommandTree(self)
         self.tree.error(self._on_command_error)
-        guilds = GuildService(GuildStore(store.database), clock=clock)
-        stats = StatsService(StatsStore(store.database))
-        self._workers = workers if workers is not None else WorkerPool(workers=0)
-        pictures = images.Pictures(self._workers)
-        self.buttons = GameController(self, service, guilds, pictures)
-        self.community = CommunityController(service, guilds, stats, pictures)
-        for group in build_commands(self.buttons, self.community):
-            self.tree.add_command(group)
-        self._service = service
-        self.scheduler = Scheduler(service.turns, self._on_due, clock)
+        self._workers = workers
         self._store = store
         self._dev_guilds = dev_guilds
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
         self._warm_up: asyncio.Task[None] | None = None
         self._gateway_from_api = gateway_from_api
+        self._lifecycle: ClientHooks | None = None
+
+    def attach(
+        self,
+        *,
+        buttons: InteractionHandler,
+        hooks: ClientHooks,
+        commands: Iterable[discord.app_commands.Group],
+    ) -> None:
+        """Hand over the handlers, the start/stop hooks and the command groups."""
+        self.buttons = buttons
+        self._lifecycle = hooks
+        for group in commands:
+            self.tree.add_command(group)
 
     async def setup_hook(self) -> None:
         if self._gateway_from_api:
@@ -80,35 +107,15 @@ class MarrakechClient(discord.Client):
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.add_dynamic_items(GameButton)
-        # Workers start while the gateway connects (a quick restart matters more than the
-        # first picture; a click that comes first simply waits for its worker).
-        self._warm_up = asyncio.create_task(self._workers.start(), name="workers-start")
+        if self._workers is not None:
+            # Workers start while the gateway connects (a quick restart matters more than the
+            # first picture; a click that comes first simply waits for its worker).
+            self._warm_up = asyncio.create_task(self._workers.start(), name="workers-start")
         await self.tree.set_translator(CatalogueTranslator())
         await sync_commands(self.tree, self._store, self._dev_guilds)
-        # Before the gateway connects, so no click can race it: catch up on any game whose
-        # message fell behind its state when the last run stopped (REST only).
-        await self.buttons.resume_displays()
+        if self._lifecycle is not None:
+            await self._lifecycle.before_connect()
         self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
-        finished = await self._service.play.backfill_results()
-        if finished:
-            log.info("results of %d finished games written for the stats", finished)
-        # Its first pass handles reminders and turns that fell due while the bot was down.
-        self.scheduler.start()
-
-    async def _on_due(self, work: DueWork) -> None:
-        """A reminder, an automatic turn or an overdue display is due: do it in the service,
-        show it here."""
-        match work.kind:
-            case DueKind.SHOW:
-                await self.buttons.catch_up(work.game_id)
-            case DueKind.REMIND:
-                reminder = await self._service.turns.remind(work.game_id, work.seq)
-                if reminder is not None:
-                    await self.buttons.send_reminder(reminder)
-            case DueKind.PLAY:
-                turn = await self._service.turns.play_due(work.game_id, work.seq)
-                if turn is not None:
-                    await self.buttons.show_auto_turn(turn)
 
     async def on_connect(self) -> None:
         await asyncio.to_thread(self._heartbeat.beat)
@@ -145,7 +152,8 @@ class MarrakechClient(discord.Client):
     async def close(self) -> None:
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
-        await self.scheduler.stop()
+        if self._lifecycle is not None:
+            await self._lifecycle.stopping()
         if not await HANDLERS.drained(SHUTDOWN_GRACE_SECONDS):
             log.warning("closing with %s interactions still being handled", HANDLERS.count)
         await super().close()

@@ -1,7 +1,7 @@
 """The slash commands: `/marrakech ...` for players, `/marrakech-mod ...` for moderators and
 `/marrakech-admin ...` for server settings.
 
-Thin: each command parses its options and hands over to the GameController (games) or the
+Thin: each command parses its options and hands over to the GameHandlers (games) or the
 CommunityController (stats, history, replays, settings). The moderator and admin groups are
 separate top-level commands because Discord applies default member permissions to top-level
 commands only; the controllers check Manage Channels / Manage Server again at run time.
@@ -13,15 +13,19 @@ English.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 
-from bot.edge.community import CommunityController
-from bot.edge.games import GameController
 from bot.edge.interactions import Interaction
 from bot.presentation.messages import command_name, command_text, option_name
-from bot.services import AI_LEVELS
+from bot.services.actions import AI_LEVELS
 from engine import Variant
+
+if TYPE_CHECKING:
+    from bot.edge.community import CommunityController
+    from bot.edge.game_handlers import GameHandlers
 
 TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
 """Turn time limits offered at `new`, in seconds (0: none)."""
@@ -45,7 +49,7 @@ def _turn_limit_choices() -> list[app_commands.Choice[int]]:
 
 
 def build_commands(
-    controller: GameController, community: CommunityController
+    controller: GameHandlers, community: CommunityController
 ) -> list[app_commands.Group]:
     """The three top-level command groups, bound to the controllers."""
     game = app_commands.Group(

@@ -14,13 +14,15 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.edge import interactions
+from bot.edge.answers import guarded
 from bot.edge.errors import ManagersOnlyError
-from bot.edge.games import guarded
 from bot.edge.interactions import Interaction
 from bot.presentation import images, presenter
 from bot.presentation.messages import text
-from bot.services import GameService, GuildService, StatsService
-from bot.storage import GuildSettings
+from bot.services.guilds import GuildService
+from bot.services.play import PlayService
+from bot.services.stats import StatsService
+from bot.services.views import ServerSettings
 
 REPLAY_NAME = "marrakech-game-{game_id}.gif"
 
@@ -30,12 +32,12 @@ class CommunityController:
 
     def __init__(
         self,
-        games: GameService,
+        play: PlayService,
         guilds: GuildService,
         stats: StatsService,
         pictures: images.Pictures,
     ) -> None:
-        self._games = games
+        self._play = play
         self._pictures = pictures
         self._guilds = guilds
         self._stats = stats
@@ -80,9 +82,7 @@ class CommunityController:
         """Post the animated replay (drawn in a worker: deferred first) and the record."""
 
         async def work() -> None:
-            record = await self._games.play.replay_record(
-                game_id, interactions.guild_id(interaction)
-            )
+            record = await self._play.replay_record(game_id, interactions.guild_id(interaction))
             language = interactions.server_language(interaction)
             await interaction.response.defer(thinking=True)
             gif = await self._pictures.replay_gif(record, language)
@@ -137,7 +137,7 @@ class CommunityController:
         self,
         interaction: Interaction,
         doing: str,
-        change: Callable[[int], Awaitable[GuildSettings]],
+        change: Callable[[int], Awaitable[ServerSettings]],
         *,
         saved: bool = True,
     ) -> None:

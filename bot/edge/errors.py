@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.edge.permissions import MissingPermissionsError
+from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text, translation
-from bot.presentation.presenter import mention, message_link
 from bot.services import errors as service_errors
 
 log = logging.getLogger(__name__)

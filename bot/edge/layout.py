@@ -9,7 +9,8 @@ import discord
 from bot.edge.buttons import GameButton
 from bot.presentation.messages import text
 from bot.presentation.presenter import placement_labels
-from bot.services import ROLL, GameStatus, GameView, LobbyAction
+from bot.services.actions import ROLL, LobbyAction
+from bot.services.views import GameStatus, GameView
 from engine import Phase
 
 BUTTONS_PER_ROW = 5

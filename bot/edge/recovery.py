@@ -20,7 +20,7 @@ import discord
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.layout import lobby_action
 from bot.presentation.presenter import RECORD_NAME
-from bot.services import GameStatus, GameView
+from bot.services.views import GameStatus, GameView
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.storage import GameStore
+from bot.storage.games import GameStore
 
 log = logging.getLogger(__name__)
 

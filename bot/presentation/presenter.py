@@ -18,9 +18,20 @@ from typing import Any
 import discord
 
 import engine
+from bot.presentation.links import mention, message_link
 from bot.presentation.messages import ENGLISH_LANGUAGE, text
-from bot.services import AutoTurn, EndReason, GameStatus, GameView, Player, Reminder, TurnReason
-from bot.storage import GuildSettings, HistoryRow, PlayerStats
+from bot.services.views import (
+    AutoTurn,
+    EndReason,
+    GameStatus,
+    GameView,
+    PastGame,
+    Player,
+    PlayerSummary,
+    Reminder,
+    ServerSettings,
+    TurnReason,
+)
 from engine import Color, GameState, Phase
 from engine.events import Event
 
@@ -60,10 +71,6 @@ class Post:
     ping: int | None = None
 
 
-def mention(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id is not None else "?"
-
-
 def player_name(player: Player, language: str) -> str:
     """A human's mention, or the AI's name and level; a seat the AI plays for a human says so."""
     if player.ai_level is not None:
@@ -80,10 +87,6 @@ def ai_name(level: str, language: str) -> str:
 def seat_name(view: GameView, seat: int, language: str) -> str:
     player = view.player_at(seat)
     return player_name(player, language) if player is not None else "?"
-
-
-def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
-    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 def turn_limit_label(seconds: int | None, language: str) -> str:
@@ -477,7 +480,7 @@ def timeout_text(turn: AutoTurn) -> str | None:
 # --- stats, history, settings ----------------------------------------------------------------
 
 
-def stats_post(stats: PlayerStats, language: str) -> Post:
+def stats_post(stats: PlayerSummary, language: str) -> Post:
     embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
     if stats.games == 0:
         embed.description = text("stats.none", language, user=mention(stats.user_id))
@@ -496,7 +499,7 @@ def stats_post(stats: PlayerStats, language: str) -> Post:
     return Post(embed=embed)
 
 
-def leaderboard_post(rows: Sequence[PlayerStats], language: str) -> Post:
+def leaderboard_post(rows: Sequence[PlayerSummary], language: str) -> Post:
     lines = [
         text(
             "leaderboard.line",
@@ -519,7 +522,7 @@ def leaderboard_post(rows: Sequence[PlayerStats], language: str) -> Post:
     )
 
 
-def history_post(rows: Sequence[HistoryRow], *, server: bool, language: str) -> Post:
+def history_post(rows: Sequence[PastGame], *, server: bool, language: str) -> Post:
     lines = []
     for row in rows:
         if row.status == GameStatus.RUNNING.value:
@@ -555,7 +558,7 @@ def history_post(rows: Sequence[HistoryRow], *, server: bool, language: str) -> 
     return Post(embed=embed)
 
 
-def settings_post(settings: GuildSettings, language: str) -> Post:
+def settings_post(settings: ServerSettings, language: str) -> Post:
     channels = ", ".join(f"<#{channel}>" for channel in settings.channel_ids)
     variant = settings.variant or engine.Variant.STANDARD.value
     description = text(

@@ -9,13 +9,13 @@ import signal
 import discord
 
 from bot.edge.client import MarrakechClient
+from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import Settings
 from bot.runtime.test_hooks import TestHooks
-from bot.services import GameService
 from bot.services.clock import Clock, OffsetClock, system_clock
-from bot.storage import Database, GameStore
+from bot.storage.database import Database
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -58,18 +58,17 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
     database = await Database.open(settings.db_path)
     workers = WorkerPool()
     try:
-        store = GameStore(database)
-        client = MarrakechClient(
+        bot = build_bot(
+            database,
             heartbeat=heartbeat,
-            service=GameService(store, clock=clock, workers=workers),
-            store=store,
-            dev_guilds=settings.dev_guilds,
-            gateway_from_api=hooks.api_base_url is not None,
             clock=clock,
             workers=workers,
+            dev_guilds=settings.dev_guilds,
+            gateway_from_api=hooks.api_base_url is not None,
         )
+        client = bot.client
         if offset_clock is not None:
-            loop.add_signal_handler(signal.SIGUSR1, _shift_clock, offset_clock, client)
+            loop.add_signal_handler(signal.SIGUSR1, _shift_clock, offset_clock, bot)
         loop.add_signal_handler(signal.SIGUSR2, loop_lag.log_summary)
         return await _run_client(client, settings.token, stop)
     finally:
@@ -78,10 +77,10 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
         await loop_lag.stop()  # logs the run's lag figures
 
 
-def _shift_clock(clock: OffsetClock, client: MarrakechClient) -> None:
+def _shift_clock(clock: OffsetClock, bot: Bot) -> None:
     """Testing only: read the clock offset again and look at the turn clocks anew."""
     log.info("testing only: the clock is now shifted by %.0f s", clock.reload())
-    client.scheduler.wake()
+    bot.scheduler.wake()
 
 
 async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) -> int:

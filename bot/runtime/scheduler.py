@@ -14,8 +14,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from bot.services import DueWork, TurnClockService
 from bot.services.clock import Clock
+from bot.services.turn_clock import TurnClockService
+from bot.services.views import DueWork
 from bot.workers.pool import WorkerError
 
 log = logging.getLogger(__name__)

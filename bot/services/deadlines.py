@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.storage import TurnClock
+from bot.storage.kinds import TurnClock
 
 TIMEOUTS_BEFORE_HANDOVER = 3
 """Timeouts in a row after which the AI plays the seat for the rest of the game."""

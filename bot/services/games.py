@@ -19,7 +19,7 @@ from bot.services.lobby import LobbyService
 from bot.services.play import PlayService
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import Damage
-from bot.storage import GameStore
+from bot.storage.games import GameStore
 from bot.workers.pool import WorkerPool
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from bot.services.clock import Clock, system_clock, timestamp
 from bot.services.errors import BadOptionError, ChannelNotAllowedError
-from bot.storage import GuildSettings, GuildStore
+from bot.services.views import ServerSettings
+from bot.storage.guilds import GuildSettings, GuildStore
 from engine import Variant
 
 MIN_TURN_LIMIT_SECONDS = 5 * 60
@@ -29,8 +30,8 @@ class GuildService:
         self._store = store
         self._clock = clock
 
-    async def settings(self, guild_id: int) -> GuildSettings:
-        return await self._store.get(guild_id)
+    async def settings(self, guild_id: int) -> ServerSettings:
+        return await self._settings(guild_id)
 
     async def options_for_new(
         self,
@@ -55,27 +56,31 @@ class GuildService:
             limit = turn_limit_seconds or None
         return chosen_variant, limit
 
-    async def set_turn_limit(self, guild_id: int, seconds: int | None) -> GuildSettings:
+    async def set_turn_limit(self, guild_id: int, seconds: int | None) -> ServerSettings:
         """The server's default turn limit (None: no limit)."""
         check_turn_limit(seconds)
         current = await self._store.get(guild_id)
         await self._store.set_defaults(guild_id, seconds, current.variant, timestamp(self._clock))
-        return await self._store.get(guild_id)
+        return await self._settings(guild_id)
 
-    async def set_variant(self, guild_id: int, variant: str) -> GuildSettings:
+    async def set_variant(self, guild_id: int, variant: str) -> ServerSettings:
         check_variant(variant)
         current = await self._store.get(guild_id)
         await self._store.set_defaults(
             guild_id, current.turn_limit_seconds, variant, timestamp(self._clock)
         )
-        return await self._store.get(guild_id)
+        return await self._settings(guild_id)
 
-    async def allow_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+    async def allow_channel(self, guild_id: int, channel_id: int) -> ServerSettings:
         await self._store.allow_channel(guild_id, channel_id)
-        return await self._store.get(guild_id)
+        return await self._settings(guild_id)
 
-    async def remove_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+    async def remove_channel(self, guild_id: int, channel_id: int) -> ServerSettings:
         """Take the channel off the allowed list (an empty list allows every channel)."""
         if not await self._store.remove_channel(guild_id, channel_id):
             raise BadOptionError("channel", channel_id)
-        return await self._store.get(guild_id)
+        return await self._settings(guild_id)
+
+    async def _settings(self, guild_id: int) -> ServerSettings:
+        row: GuildSettings = await self._store.get(guild_id)
+        return ServerSettings(row.guild_id, row.turn_limit_seconds, row.variant, row.channel_ids)

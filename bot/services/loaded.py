@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 import engine
 from bot.services.errors import IllegalMoveError, NotSeatedError, StaleBoardError
 from bot.services.views import GameInfo, GameView, Player
-from bot.storage import GameRow, ResultRow, SeatControl, SeatRow, TurnClock
+from bot.storage.games import GameRow, ResultRow, SeatControl, SeatRow
+from bot.storage.kinds import EndReason, TurnClock
 from engine import GameState
 from engine.events import Event
 
@@ -32,7 +33,7 @@ class LoadedGame:
 
     def view(self, events: Sequence[Event] = ()) -> GameView:
         return GameView(
-            game=GameInfo.of(self.game),
+            game=game_info(self.game),
             players=self.players,
             state=self.state,
             events=tuple(events),
@@ -132,3 +133,24 @@ def split_turns(
         else:
             current = (*current, event)
     return current, previous
+
+
+def game_info(row: GameRow) -> GameInfo:
+    """What the edge may know of a game: its row less the seed, config and clocks."""
+    return GameInfo(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        host_id=row.host_id,
+        status=row.status,
+        seats_wanted=row.seats_wanted,
+        variant=row.variant,
+        turn_limit_seconds=row.turn_limit_seconds,
+        seed_sha256=row.seed_sha256,
+        seq=row.seq,
+        board_message_id=row.board_message_id,
+        board_message_seq=row.board_message_seq,
+        end_reason=EndReason(row.end_reason) if row.end_reason is not None else None,
+        ended_by=row.ended_by,
+        locale=row.locale,
+    )

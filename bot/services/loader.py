@@ -30,18 +30,16 @@ from bot.services.clock import Clock, timestamp
 from bot.services.errors import GameDamagedError, GameNotFoundError, GameNotRunningError
 from bot.services.loaded import LoadedGame, players_of, results_of, split_turns, with_control
 from bot.services.views import Damage, Player
-from bot.storage import (
+from bot.storage.games import (
     ActionRow,
-    EndReason,
     GameRow,
-    GameStatus,
     GameStore,
     NewAction,
     SeatControl,
     SeatRow,
     StaleSeqError,
-    TurnClock,
 )
+from bot.storage.kinds import EndReason, GameStatus, TurnClock
 from engine import GameState
 from engine.events import Event
 

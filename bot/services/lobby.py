@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from enum import StrEnum
 
 import engine
 from bot.services import dice, records
+from bot.services.actions import AI_LEVELS, LobbyAction
 from bot.services.errors import (
     AlreadySeatedError,
     BadOptionError,
@@ -31,52 +31,9 @@ from bot.services.guilds import check_turn_limit, check_variant
 from bot.services.loaded import LoadedGame, players_of
 from bot.services.loader import GameLoader
 from bot.services.views import GameView, Player
-from bot.storage import (
-    ChannelBusyError,
-    EndReason,
-    GameRow,
-    GameStatus,
-    NewGame,
-    SeatRow,
-    StaleSeqError,
-)
+from bot.storage.games import ChannelBusyError, GameRow, NewGame, SeatRow, StaleSeqError
+from bot.storage.kinds import EndReason, GameStatus
 from engine import Variant
-
-
-class LobbyAction(StrEnum):
-    """What a player can do in a lobby. The values are short words (at most 8 letters and
-    digits), so the edge can carry them in a button's id."""
-
-    JOIN = "join"
-    LEAVE = "leave"
-    START = "start"
-    CANCEL = "cancel"
-    ADD_EASY_AI = "aieasy"
-    ADD_MEDIUM_AI = "aimedium"
-    ADD_HARD_AI = "aihard"
-    REMOVE_AI = "airemove"
-
-    @property
-    def ai_level(self) -> str | None:
-        """The level of the AI this action seats (None: it seats none)."""
-        return _LEVEL_SEATED.get(self)
-
-    @classmethod
-    def add_ai(cls, level: str) -> LobbyAction:
-        """The action that seats an AI of `level`; BadOptionError for a level there is not."""
-        for action, seated in _LEVEL_SEATED.items():
-            if seated == level:
-                return action
-        raise BadOptionError("level", level)
-
-
-_LEVEL_SEATED = {
-    LobbyAction.ADD_EASY_AI: "easy",
-    LobbyAction.ADD_MEDIUM_AI: "medium",
-    LobbyAction.ADD_HARD_AI: "hard",
-}
-AI_LEVELS = tuple(_LEVEL_SEATED.values())
-"""The levels an AI seat can be given in a lobby."""
 
 
 class LobbyService:

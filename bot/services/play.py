@@ -13,6 +13,7 @@ from typing import Any
 
 import engine
 from bot.services import dice
+from bot.services.actions import ROLL
 from bot.services.errors import (
     GameDamagedError,
     GameNotRunningError,
@@ -27,12 +28,10 @@ from bot.services.errors import (
 from bot.services.loaded import LoadedGame, apply_action, results_of, with_control
 from bot.services.loader import GameLoader
 from bot.services.views import GameView
-from bot.storage import EndReason, GameStatus, NewAction, SeatControl
+from bot.storage.games import NewAction, SeatControl
+from bot.storage.kinds import EndReason, GameStatus
 from engine import Phase
 from engine.events import Event
-
-ROLL = "roll"
-"""The player's request to roll the die (variant rotate-after); the roll itself is chance."""
 
 
 class PlayService:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from bot.storage import ActionRow
+from bot.storage.games import ActionRow
 from engine import GameConfig
 
 

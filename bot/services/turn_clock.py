@@ -20,7 +20,8 @@ from bot.services import deadlines, dice
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
 from bot.services.views import AutoTurn, DueKind, DueWork, Reminder, TurnReason
-from bot.storage import GameStatus, NewAction, SeatControl
+from bot.storage.games import NewAction, SeatControl
+from bot.storage.kinds import GameStatus
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import GameState

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.storage import EndReason, GameRow, GameStatus
+from bot.storage.kinds import EndReason, GameStatus
 from engine import GameEnded, GameState, TurnStarted
 from engine.events import Event
 
@@ -52,26 +52,6 @@ class GameInfo:
     ended_by: int | None = None
     locale: str = "en"
     """The language of the game's public messages (bot.presentation.messages.LANGUAGES)."""
-
-    @classmethod
-    def of(cls, row: GameRow) -> GameInfo:
-        return cls(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            host_id=row.host_id,
-            status=row.status,
-            seats_wanted=row.seats_wanted,
-            variant=row.variant,
-            turn_limit_seconds=row.turn_limit_seconds,
-            seed_sha256=row.seed_sha256,
-            seq=row.seq,
-            board_message_id=row.board_message_id,
-            board_message_seq=row.board_message_seq,
-            end_reason=EndReason(row.end_reason) if row.end_reason is not None else None,
-            ended_by=row.ended_by,
-            locale=row.locale,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,3 +210,40 @@ class Damage:
     reason: str
     locale: str
     fatal: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """A server's defaults for `/marrakech new` and where games may be opened (empty: anywhere)."""
+
+    guild_id: int
+    turn_limit_seconds: int | None = None
+    variant: str | None = None
+    channel_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """A member's finished games on a server: count, wins, scores and favourite colour."""
+
+    user_id: int
+    games: int
+    wins: int
+    average_score: float
+    best_score: int
+    favourite_color: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A game of the server, newest first, with its winners when it finished."""
+
+    game_id: int
+    channel_id: int
+    status: str
+    end_reason: str | None
+    seats: int
+    created_at: str
+    updated_at: str
+    winner_ids: tuple[int | None, ...]
+    winner_levels: tuple[str | None, ...]

@@ -4,9 +4,7 @@ from bot.storage.database import Database, StorageError
 from bot.storage.games import (
     ActionRow,
     ChannelBusyError,
-    EndReason,
     GameRow,
-    GameStatus,
     GameStore,
     NewAction,
     NewGame,
@@ -14,9 +12,9 @@ from bot.storage.games import (
     SeatControl,
     SeatRow,
     StaleSeqError,
-    TurnClock,
 )
 from bot.storage.guilds import GuildSettings, GuildStore
+from bot.storage.kinds import EndReason, GameStatus, TurnClock
 from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 
 __all__ = [

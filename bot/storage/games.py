@@ -8,27 +8,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 import aiosqlite
 
 from bot.storage.database import Database
-
-
-class GameStatus(StrEnum):
-    LOBBY = "lobby"
-    RUNNING = "running"
-    OVER = "over"
-    ABORTED = "aborted"
-
-
-class EndReason(StrEnum):
-    """Why a game stopped (the games.end_reason column)."""
-
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-    ABORTED_BY_HOST = "aborted-by-host"
-    ABORTED_BY_MODERATOR = "aborted-by-moderator"
+from bot.storage.kinds import EndReason, GameStatus, TurnClock
 
 
 class StaleSeqError(Exception):
@@ -88,16 +72,6 @@ class SeatRow:
     key: int = 0
     timeouts: int = 0
     autoplay: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TurnClock:
-    """The current turn's timing (ISO timestamps): when it began, when its player gets their
-    reminder, and when the bot must act by itself (None: not at all)."""
-
-    turn_started_at: str | None = None
-    remind_at: str | None = None
-    due_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,11 +21,12 @@ import discord
 import pytest
 
 import engine
-from bot.edge import games as controller
+from bot.edge import display as controller
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
 from bot.edge.sync import sync_commands
 from bot.presentation import images
+from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
@@ -46,6 +47,7 @@ DEFERRED_UPDATE_MESSAGE = 6
 @dataclass
 class Edge:
     fake: FakeDiscord
+    bot: Bot
     client: MarrakechClient
     service: GameService
     store: GameStore
@@ -115,14 +117,15 @@ async def running_edge(
             fake.add_member(guild, user)
         fake.add_member(guild, moderator, permissions=permissions.MANAGE_CHANNELS)
         database = await Database.open(tmp_path / "edge.sqlite3")
-        store = GameStore(database)
-        service = GameService(store, seeds=lambda: "5eed" * 8)
-        client = MarrakechClient(
-            heartbeat=Heartbeat(tmp_path / "heartbeat"), service=service, store=store
+        bot = build_bot(
+            database, heartbeat=Heartbeat(tmp_path / "heartbeat"), seeds=lambda: "5eed" * 8
         )
+        client = bot.client
         await client.login("fake-token")  # runs setup_hook: buttons, command sync
         try:
-            yield Edge(fake, client, service, store, channel, host, guest, outsider, moderator)
+            yield Edge(
+                fake, bot, client, bot.service, bot.store, channel, host, guest, outsider, moderator
+            )
         finally:
             await client.close()
             await database.close()
@@ -389,7 +392,7 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -
     turn = await started(edge)
     mover = await mover_of(edge, turn)
     await edge.service.play.act(1, mover.id, 0, "L")
-    await edge.client.buttons.resume_displays()
+    await edge.bot.display.resume_displays()
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
     latest = edge.fake.latest_with_components(edge.channel)
     assert latest.id != turn.id and latest.pinged_user_ids == frozenset({mover.id})

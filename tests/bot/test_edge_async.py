@@ -110,7 +110,7 @@ async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> Non
 async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge) -> None:
     # The test drives the scheduler itself: its background loop, woken by the move below,
     # could otherwise find the same work first (it did on a loaded machine).
-    await edge.client.scheduler.stop()
+    await edge.bot.scheduler.stop()
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
     await edge.click(edge.guest, lobby, "Join").response()
     await edge.click(edge.host, lobby, "Start").response()
@@ -120,7 +120,7 @@ async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge)
     await edge.service.play.act(1, mover, view.seq, "S")  # committed; its message never went out
     async with edge.store.database.transaction() as conn:  # ...and that was a while ago
         await conn.execute("UPDATE games SET updated_at = '2020-01-01T00:00:00.000+00:00'")
-    assert await edge.client.scheduler.run_due() == 1
+    assert await edge.bot.scheduler.run_due() == 1
     current = edge.fake.latest_with_components(edge.channel)
     assert current.id != turn.id and current.pinged_user_ids == frozenset({mover})
     assert not edge.fake.world.messages[turn.id].enabled_buttons()

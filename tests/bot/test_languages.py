@@ -23,7 +23,7 @@ from bot.presentation import images, messages, presenter
 from bot.presentation.presenter import Post
 from bot.services import AutoTurn, GameInfo, GameStatus, GameView, Player, Reminder, TurnReason
 from bot.services import errors as service_errors
-from bot.storage import GuildSettings, HistoryRow, PlayerStats
+from bot.services.views import PastGame, PlayerSummary, ServerSettings
 from bot.workers.pool import WorkerPool
 from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
@@ -174,7 +174,7 @@ def around_games(view: GameView, locale: str) -> list[str]:
         notice = presenter.timeout_text(AutoTurn(view, 0, 100, "medium", reason))
         assert notice is not None
         written.append(notice)
-    best = PlayerStats(
+    best = PlayerSummary(
         100, games=4, wins=1, average_score=51.5, best_score=70, favourite_color="red"
     )
     nobody = dataclasses.replace(best, games=0, wins=0)
@@ -184,15 +184,15 @@ def around_games(view: GameView, locale: str) -> list[str]:
     written += post_texts(presenter.leaderboard_post([], locale))
     now = "2026-01-01T00:00:00+00:00"
     rows = [
-        HistoryRow(1, 2, "over", "finished", 3, now, now, (100, None), (None, "easy")),
-        HistoryRow(2, 2, "running", None, 3, now, now, (), ()),
-        HistoryRow(3, 2, "aborted", "cancelled", 3, now, now, (), ()),
-        HistoryRow(4, 2, "aborted", "aborted-by-host", 3, now, now, (), ()),
+        PastGame(1, 2, "over", "finished", 3, now, now, (100, None), (None, "easy")),
+        PastGame(2, 2, "running", None, 3, now, now, (), ()),
+        PastGame(3, 2, "aborted", "cancelled", 3, now, now, (), ()),
+        PastGame(4, 2, "aborted", "aborted-by-host", 3, now, now, (), ()),
     ]
     for server in (False, True):
         written += post_texts(presenter.history_post(rows, server=server, language=locale))
     written += post_texts(presenter.history_post([], server=False, language=locale))
-    for settings in (GuildSettings(1), GuildSettings(1, 86400 * 3, "rotate-after", (5, 6))):
+    for settings in (ServerSettings(1), ServerSettings(1, 86400 * 3, "rotate-after", (5, 6))):
         written += post_texts(presenter.settings_post(settings, locale))
     return written
 

@@ -1,0 +1,73 @@
+"""How every interaction handler answers: `guarded` runs a handler and turns an error into a
+short private answer (expected errors from the error table, anything else logged with a code
+the user sees); `tell` answers privately whether or not the interaction was answered already.
+
+`guarded` also notes when the interaction reached the bot (`received_at`), so a handler that
+waits for a picture knows how much of Discord's 3 s is left, and tracks the handler as in
+flight so a clean stop lets it finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.edge import interactions
+from bot.edge.errors import describe, report
+from bot.edge.inflight import HANDLERS
+from bot.edge.interactions import Interaction
+
+log = logging.getLogger(__name__)
+
+DISCORD_TIMEOUT_SECONDS = 5.0
+"""The longest wait for Discord to take a message (discord.py sets no timeout of its own)."""
+
+_received: contextvars.ContextVar[float] = contextvars.ContextVar("received")
+"""When the interaction being handled reached the bot (monotonic clock)."""
+
+
+def received_at() -> float:
+    """When the interaction being handled reached the bot (monotonic; now outside a handler)."""
+    return _received.get(time.monotonic())
+
+
+async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaitable[None]]) -> None:
+    """Run a handler; answer expected errors privately (in the user's language), log unexpected
+    ones with a code."""
+    _received.set(time.monotonic())
+    with HANDLERS.track():
+        try:
+            await work()
+        except Exception as error:
+            language = interactions.user_language(interaction)
+            message = describe(error, language)
+            if message is None:
+                message = report(error, what, language)
+            await tell(interaction, message)
+
+
+async def tell(interaction: Interaction, message: str) -> None:
+    """Answer privately: the first answer, or a follow-up when the interaction has one."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException as error:
+        log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, error)
+
+
+async def bounded(request: Awaitable[Any]) -> None:
+    """Wait for a Discord request at most DISCORD_TIMEOUT_SECONDS (TimeoutError after that)."""
+    await asyncio.wait_for(request, DISCORD_TIMEOUT_SECONDS)
+
+
+def or_missing(view: discord.ui.View | None) -> Any:
+    """discord.py wants MISSING, not None, for 'no components' on a new message."""
+    return view if view is not None else discord.utils.MISSING

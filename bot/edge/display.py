@@ -1,0 +1,391 @@
+"""GameDisplay: puts a game's message on screen and keeps it right.
+
+A game shows in its channel as one current message (the lobby, the turn to play, or the end)
+and the finished turns before it. After every change this part answers the click by editing its
+message, posts the next turn, edits what a change made elsewhere (a resignation, an AI turn, a
+timeout) left behind, and strips the buttons of messages that no longer decide anything.
+
+Discord may refuse, fail or not answer: then the game is left behind on display and shown again
+in the background, with pauses that grow; after a restart, `resume_displays` catches up on every
+game whose message fell behind, adopting a message the last run sent but never recorded, so
+nothing is shown twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import crashpoints
+from bot.edge import recovery
+from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
+from bot.edge.interactions import Interaction
+from bot.edge.layout import decision_buttons, lobby_buttons
+from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
+from bot.presentation import images, presenter
+from bot.presentation.messages import text
+from bot.presentation.presenter import Post
+from bot.services.views import AutoTurn, Damage, GameStatus, GameView, Reminder
+
+if TYPE_CHECKING:
+    from bot.services.play import PlayService
+
+log = logging.getLogger(__name__)
+
+REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
+"""Pauses before each new try to show a game whose current message Discord did not take."""
+ANSWER_PATIENCE_SECONDS = 0.1
+"""How long a click's answer may wait for its picture before the interaction is deferred and
+edited once the picture is drawn (a picture takes a few milliseconds in an idle worker; Discord
+fails an interaction not answered within 3 s)."""
+
+
+class GameDisplay:
+    """Shows games in their channels for one client (see the module)."""
+
+    def __init__(
+        self, client: discord.Client, play: PlayService, pictures: images.Pictures
+    ) -> None:
+        self._client = client
+        self._play = play
+        self._pictures = pictures
+        self._notices: set[asyncio.Task[None]] = set()
+        self._retrying: dict[int, asyncio.Task[None]] = {}
+
+    def report_damage(self, damage: Damage) -> None:
+        """A game's stored rows are damaged: tell that channel's moderators (once per run)."""
+        task = asyncio.create_task(self._post_damage_notice(damage), name="damage-notice")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _post_damage_notice(self, damage: Damage) -> None:
+        key = "notice.game_damaged" if damage.fatal else "notice.snapshot_repaired"
+        notice = text(key, damage.locale, game_id=damage.game_id)  # the reason is logged
+        channel = self._client.get_partial_messageable(damage.channel_id, guild_id=damage.guild_id)
+        try:
+            await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("damage of game %s not reported in its channel: %s", damage.game_id, error)
+
+    async def resume_displays(self) -> None:
+        """After a restart: post the current turn of every game whose message fell behind."""
+        for view in await self._play.behind_on_display():
+            try:
+                crashpoints.reach("resume.posting")
+                await self._catch_up(view)
+            except discord.HTTPException as error:
+                log.warning("could not bring game %s's message up to date: %s", view.id, error)
+
+    async def catch_up(self, game_id: int) -> None:
+        """Show a game whose last change was never shown (its message failed to post or to
+        edit), if it still is not."""
+        view = await self._play.look(game_id)
+        if view.game.board_message_seq != view.seq:
+            log.info("game %s: showing a change whose message never went out", game_id)
+            await self._catch_up(view)
+
+    async def _catch_up(self, view: GameView) -> None:
+        """Show the game as it is now, adopting a message the last run sent but never recorded,
+        and leave no live button anywhere else."""
+        bot_id = self._client.user.id if self._client.user is not None else 0
+        found = await recovery.game_messages(self._channel(view), view, bot_id)
+        if found is None:  # no history: strip the known message and post again
+            await self.strip_buttons(view)
+            await self.post_current(view)
+            return
+        current = recovery.showing_now(found, view)
+        for message in found:
+            if message is not current and recovery.has_live_buttons(message):
+                await self._edit_quietly(view, message.id, None)
+        if view.game.board_message_id not in {message.id for message in found}:
+            await self.strip_buttons(view)
+        if current is None:
+            await self.post_current(view)
+        elif view.status is GameStatus.LOBBY:  # same buttons, but maybe not the same seats
+            await self.edit_lobby(view, current.id)
+        else:
+            log.info("game %s: adopting message %s the last run sent", view.id, current.id)
+            await self._play.set_board_message(view.id, current.id, view.seq)
+
+    async def edit_lobby(self, view: GameView, message_id: int | None) -> None:
+        if message_id is None:
+            return
+        post = presenter.lobby_post(view)
+        try:
+            await bounded(
+                self._message(view, message_id).edit(embed=post.embed, view=lobby_buttons(view))
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("lobby message of game %s not updated: %r", view.id, error)
+            if view.status is GameStatus.LOBBY:
+                self.retry_display(view.id)  # its seats are marked not shown: try again
+            return
+        if view.status is GameStatus.LOBBY:
+            await self._play.set_board_message(view.id, message_id, view.seq)
+
+    async def show_auto_turn(self, turn: AutoTurn) -> None:
+        """Show a turn the AI played by itself as a click would have: tell the channel first if
+        it played for a player out of time, then finalise the turn and post the next one."""
+        notice = presenter.timeout_text(turn)
+        if notice is not None:
+            await self._channel(turn.view).send(
+                notice, allowed_mentions=discord.AllowedMentions.none()
+            )
+        await self.after_change_elsewhere(turn.view, turn.view)
+
+    async def send_reminder(self, reminder: Reminder) -> None:
+        """Ping the player to move: half of their time is gone."""
+        if reminder.user_id is None:
+            return
+        await self._channel(reminder.view).send(
+            presenter.reminder_text(reminder),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(reminder.user_id)]
+            ),
+        )
+
+    async def show_after_click(self, interaction: Interaction, view: GameView) -> None:
+        if view.turn_changed:
+            await self._respond_edit(interaction, presenter.finished_turn_post(view), None)
+            crashpoints.reach("click.responded")
+            await self.post_current(view)
+            return
+        await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
+        crashpoints.reach("click.responded")
+        if interaction.message is not None:
+            await self._play.set_board_message(view.id, interaction.message.id, view.seq)
+
+    async def refresh_if_behind(
+        self, interaction: Interaction, game_id: int, *, another_click_pending: bool
+    ) -> bool:
+        """A stale click on the game's own message whose display lags its state (the bot
+        stopped between a commit and its answer): retire that message and post the current
+        decision, pinging whoever must act. True if it did."""
+        view = await self._play.look(game_id)
+        game = view.game
+        clicked = interaction.message.id if interaction.message is not None else None
+        if (
+            another_click_pending
+            or view.status not in (GameStatus.RUNNING, GameStatus.OVER)
+            or clicked is None
+            or clicked != game.board_message_id
+            or game.board_message_seq == game.seq
+        ):
+            return False
+        await interaction.response.edit_message(view=None)
+        await self.post_current(view)
+        return True
+
+    async def after_change_elsewhere(self, before: GameView, view: GameView) -> None:
+        """Bring the game's messages up to date after a change made outside its turn message."""
+        message_id = before.game.board_message_id
+        if view.turn_changed or view.status is not GameStatus.RUNNING:
+            if message_id is not None:
+                post = presenter.finished_turn_post(view) if view.state else None
+                await self._edit_quietly(view, message_id, post)
+            await self.post_current(view)
+            return
+        if message_id is None:
+            await self.post_current(view)
+            return
+        post = presenter.turn_post(view)
+        files = await self._files(post)
+        await self._message(view, message_id).edit(
+            embed=post.embed, attachments=files, view=decision_buttons(view)
+        )
+        await self._play.set_board_message(view.id, message_id, view.seq)
+
+    async def post_current(self, view: GameView) -> None:
+        """Post the game's current message and record it.
+
+        Discord may refuse (403), fail (5xx after discord.py's own retries), cut the connection
+        or not answer at all (discord.py has no timeout of its own): then the game is left
+        behind on display and caught up in the background, which adopts the message if Discord
+        did take it after all, so it is never shown twice. A refusal is also reported to the
+        user who acted, naming the missing permissions.
+        """
+        try:
+            message = await asyncio.wait_for(self._send_current(view), DISCORD_TIMEOUT_SECONDS)
+        except discord.Forbidden as error:
+            self.retry_display(view.id)
+            raise MissingPermissionsError(self._missing_in(view) or GAME_PERMISSIONS) from error
+        except Exception as error:  # a timeout, a cut connection (aiohttp.ClientError),
+            # a 5xx after discord.py's retries: the move is stored whatever happened, and
+            # showing it again is safe (the catch-up adopts what Discord did take)
+            log.warning(
+                "game %s: its current message was not posted (%r); trying again", view.id, error
+            )
+            self.retry_display(view.id)
+            return
+        if message is None:
+            return
+        crashpoints.reach("turn.posted")
+        await self._play.set_board_message(view.id, message.id, view.seq)
+
+    def _missing_in(self, view: GameView) -> tuple[str, ...]:
+        """The game permissions the bot lacks in the game's channel, as far as the cache knows."""
+        channel = self._client.get_channel(view.game.channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return ()
+        permissions = channel.permissions_for(channel.guild.me)
+        return missing_for_game(permissions, in_thread=isinstance(channel, discord.Thread))
+
+    def retry_display(self, game_id: int) -> None:
+        """Keep trying to show the game as it is now (after a post Discord did not take)."""
+        if game_id in self._retrying:
+            return
+        task = asyncio.create_task(self._redisplay(game_id), name=f"redisplay-{game_id}")
+        self._retrying[game_id] = task
+        task.add_done_callback(lambda _: self._retrying.pop(game_id, None))
+
+    async def _redisplay(self, game_id: int) -> None:
+        for delay in REDISPLAY_DELAYS_SECONDS:
+            await asyncio.sleep(delay)
+            try:
+                view = await self._play.look(game_id)
+                if view.game.board_message_seq != view.seq:
+                    await asyncio.wait_for(self._catch_up(view), DISCORD_TIMEOUT_SECONDS * 2)
+                    view = await self._play.look(game_id)
+            except Exception as error:  # logged, and tried again after the next pause
+                log.warning("game %s: showing it again failed (%r)", game_id, error)
+                continue
+            if view.game.board_message_seq == view.seq:
+                log.info("game %s: its current message is shown", game_id)
+                return
+        log.error("game %s: gave up showing its current message until a restart", game_id)
+
+    async def _send_current(self, view: GameView) -> discord.Message | None:
+        """Send the game's current message: the next turn (pinging its player), the end, or
+        (when catching up after a crash) the lobby."""
+        if view.status is GameStatus.LOBBY:
+            return await self._send_lobby(view)
+        if view.status is GameStatus.OVER:
+            return await self._send_end(view)
+        if view.status is GameStatus.RUNNING:
+            return await self._send_turn(view)
+        return None
+
+    async def _send_lobby(self, view: GameView) -> discord.Message:
+        lobby = presenter.lobby_post(view)
+        return await self._channel(view).send(
+            embed=lobby.embed,
+            view=or_missing(lobby_buttons(view)),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _send_end(self, view: GameView) -> discord.Message:
+        """The final ranking, with the game record attached."""
+        post = presenter.final_post(view)
+        files = await self._files(post)
+        record = await self._play.record(view.id)
+        files.append(presenter.record_file(record, view.id))
+        return await self._channel(view).send(
+            embed=post.embed,
+            files=files,
+            allowed_mentions=discord.AllowedMentions.none(),
+            nonce=f"mk{view.id}-{view.seq}",
+        )
+
+    async def _send_turn(self, view: GameView) -> discord.Message:
+        """The next turn's message with its buttons, pinging (only) the player to move."""
+        post = presenter.turn_post(view, ping=True)
+        files = await self._files(post)
+        mentions = discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(post.ping)] if post.ping is not None else False,
+        )
+        return await self._channel(view).send(
+            content=post.content,
+            embed=post.embed,
+            files=files,
+            view=or_missing(decision_buttons(view)),
+            allowed_mentions=mentions,
+            # A nonce alone does not make Discord drop a resend (that takes enforce_nonce,
+            # which discord.py does not send): the catch-up reads the history instead.
+            nonce=f"mk{view.id}-{view.seq}",
+        )
+
+    async def strip_buttons(self, view: GameView) -> None:
+        """Leave no live button on the game's last message (after an abort or a crash)."""
+        message_id = view.game.board_message_id
+        if message_id is not None:
+            try:
+                await bounded(self._message(view, message_id).edit(view=None))
+            except (discord.HTTPException, TimeoutError) as error:
+                log.info("buttons of game %s's message not removed: %r", view.id, error)
+
+    async def _edit_quietly(self, view: GameView, message_id: int, post: Post | None) -> None:
+        try:
+            if post is None:
+                await bounded(self._message(view, message_id).edit(view=None))
+                return
+            files = await self._files(post)
+            await bounded(
+                self._message(view, message_id).edit(embed=post.embed, attachments=files, view=None)
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("message %s of game %s not finalised: %r", message_id, view.id, error)
+
+    async def _files(self, post: Post) -> list[discord.File]:
+        if post.image is None:
+            return []
+        return [images.as_file(await self._pictures.png(post.image))]
+
+    async def _respond_edit(
+        self, interaction: Interaction, post: Post, buttons: discord.ui.View | None
+    ) -> None:
+        """Answer a click by editing its message; defer first if the image is slow to draw."""
+        files = await self._files_in_time(interaction, post)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=post.content, embed=post.embed, attachments=files, view=buttons
+            )
+        else:
+            await interaction.response.edit_message(
+                content=post.content, embed=post.embed, attachments=files, view=buttons
+            )
+
+    async def send_response(self, interaction: Interaction, post: Post, *, ephemeral: bool) -> None:
+        files = await self._files_in_time(interaction, post, ephemeral=ephemeral)
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=post.embed, files=files, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(
+                embed=post.embed, files=files, ephemeral=ephemeral
+            )
+
+    async def _files_in_time(
+        self, interaction: Interaction, post: Post, *, ephemeral: bool = False
+    ) -> list[discord.File]:
+        """Draw the post's picture; if it is not ready within ANSWER_PATIENCE_SECONDS of the
+        interaction's arrival (or every worker is busy), defer the interaction meanwhile."""
+        drawing = asyncio.ensure_future(self._files(post))
+        # The interaction may have waited before its handler ran: its id says when Discord
+        # created it (clamped, in case the clocks disagree).
+        waited = time.monotonic() - received_at()
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        patience = ANSWER_PATIENCE_SECONDS - max(waited, min(age, 3.0))
+        if post.image is not None and self._pictures.busy:
+            patience = 0.0
+        try:
+            return await asyncio.wait_for(asyncio.shield(drawing), max(0.0, patience))
+        except TimeoutError:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            return await drawing
+
+    def _channel(self, view: GameView) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(
+            view.game.channel_id, guild_id=view.game.guild_id
+        )
+
+    def _message(self, view: GameView, message_id: int) -> discord.PartialMessage:
+        return self._channel(view).get_partial_message(message_id)

@@ -1,0 +1,37 @@
+"""Values stored with a game that others name without the store: its status, why it ended,
+and its turn clock.
+
+They live apart from the store so that the services' views can name them without reaching
+for the store itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    OVER = "over"
+    ABORTED = "aborted"
+
+
+class EndReason(StrEnum):
+    """Why a game stopped (the games.end_reason column)."""
+
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    ABORTED_BY_HOST = "aborted-by-host"
+    ABORTED_BY_MODERATOR = "aborted-by-moderator"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The current turn's timing (ISO timestamps): when it began, when its player gets their
+    reminder, and when the bot must act by itself (None: not at all)."""
+
+    turn_started_at: str | None = None
+    remind_at: str | None = None
+    due_at: str | None = None
