@@ -28,7 +28,7 @@ from bot.workers.pool import WorkerPool
 from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
 from render import Labels
-from tests.bot.test_presentation import ERROR_ARGUMENTS
+from tests.bot.presentation.test_presentation import ERROR_ARGUMENTS
 
 TRANSLATED = ("fr", "uk")
 

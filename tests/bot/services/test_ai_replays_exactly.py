@@ -14,7 +14,7 @@ from bot.runtime.scheduler import Scheduler
 from bot.services import GameService, GameStatus
 from bot.storage import Database, GameStore
 from bot.workers.pool import WorkerPool
-from tests.bot.test_async_play import (
+from tests.bot.services.test_async_play import (
     FAST_AI,
     HOST,
     ManualClock,
@@ -23,7 +23,7 @@ from tests.bot.test_async_play import (
     run_until_quiet,
     seeds,
 )
-from tests.bot.test_service import choose
+from tests.bot.services.test_service import choose
 
 PINNED_ACTIONS = 144
 PINNED_SHA256 = "660f500d9b1b69f928fce1cb86213836badb3b77cbf5182e564f740a00d3d2b8"

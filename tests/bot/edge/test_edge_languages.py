@@ -12,7 +12,7 @@ import pytest
 from bot.presentation import images
 from bot.workers import jobs as worker_jobs
 from render import Labels
-from tests.bot.test_edge import Edge, private, running_edge
+from tests.bot.edge.test_edge import Edge, private, running_edge
 from tests.e2e.fakecord import FakeMessage, permissions
 
 

@@ -20,7 +20,7 @@ from bot.services import GameService
 from bot.services.errors import BadOptionError, IllegalMoveError
 from bot.storage import Database, GameStore
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+BOT = Path(__file__).resolve().parents[3] / "bot"
 SQL_CALLS = {"execute", "executemany", "executescript"}
 REVIEWED = {
     # module, function, interpolated name: why it is safe

@@ -40,7 +40,7 @@ from bot.services.errors import (
 )
 from bot.storage import Database, GameStore, GuildStore, StatsStore
 from bot.workers.pool import WorkerPool
-from tests.bot.test_service import choose
+from tests.bot.services.test_service import choose
 
 HOST, BOB, CAROL = 1001, 1002, 1003
 GUILD, CHANNEL = 9, 500

@@ -29,7 +29,7 @@ from bot.workers.pool import (
 )
 from render import render_board
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 WORK_ONLY = ai.Budget(work=60)
 """A budget bound by work alone, so a decision does not depend on the machine's speed."""
 
@@ -173,7 +173,7 @@ def test_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
             """
             import asyncio, os, signal, sys
             from bot.workers.pool import Lane, WorkerPool
-            from tests.bot.test_worker_pool import hang, pid_and_niceness
+            from tests.bot.workers.test_pool import hang, pid_and_niceness
 
             async def main():
                 pool = WorkerPool(workers=2)

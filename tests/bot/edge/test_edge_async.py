@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.test_edge import Edge, private
-from tests.bot.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.bot.edge.test_edge import Edge, private
+from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data
 from tests.e2e.fakecord.interactions import APPLICATION_COMMAND, InteractionHandle

@@ -33,7 +33,7 @@ from bot.edge.buttons import (
     parse_custom_id,
 )
 from bot.storage import GameStatus
-from tests.bot.test_edge import Edge, running_edge
+from tests.bot.edge.test_edge import Edge, running_edge
 from tests.e2e.fakecord import FakeMessage
 from tests.e2e.fakecord.interaction_payloads import component_data
 from tests.e2e.fakecord.interactions import MESSAGE_COMPONENT

@@ -19,7 +19,7 @@ from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction,
 from bot.services import errors as service_errors
 from engine import Phase
 
-BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
+BOT_DIR = Path(__file__).resolve().parents[3] / "bot"
 LITERAL_KEY = re.compile(r'\btext\(\s*"([a-z_.\-]+)"')
 DYNAMIC_FAMILIES = {
     "variant": [variant.value for variant in engine.Variant],
