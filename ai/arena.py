@@ -345,9 +345,11 @@ def report(match: Match, tally: Tally) -> list[str]:
         f"{match.games} games, {match.players} players, variant {match.variant.value}, "
         f"seed {match.seed}: one {match.a} against "
         + (f"one {match.b}" if match.players == 2 else f"{match.players - 1} x {match.b}"),
-        f"  {match.a} first place: {tally.wins:g}/{tally.games} "
-        f"= {100 * tally.wins / tally.games:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}; "
-        f"fair share {100 / match.players:.1f}%)",
+        (
+            f"  {match.a} first place: {tally.wins:g}/{tally.games} "
+            f"= {100 * tally.wins / tally.games:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}; "
+            f"fair share {100 / match.players:.1f}%)"
+        ),
     ]
     if match.players > 2:
         p_low, p_high = wilson(tally.pairwise, tally.pairs)
@@ -386,13 +388,18 @@ def luck_lines(match: Match, tally: Tally) -> list[str]:
         return []
     low, high = max(0.0, win - Z95 * win_error), min(1.0, win + Z95 * win_error)
     return [
-        f"  luck-adjusted (each roll's luck for its roller, by medium's appraisal, taken out; "
-        f"it explains {100 * win_share:.0f}% of the variance of winning and "
-        f"{100 * difference_share:.0f}% of the score difference's):",
-        f"    {match.a} first place {100 * win:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}), "
-        f"mean score difference {difference:+.2f} "
-        f"(95% CI {difference - Z95 * difference_error:+.2f} to "
-        f"{difference + Z95 * difference_error:+.2f})",
+        (
+            f"  luck-adjusted (each roll's luck for its roller, by medium's appraisal, taken out; "
+            f"it explains {100 * win_share:.0f}% of the variance of winning and "
+            f"{100 * difference_share:.0f}% of the score difference's):"
+        ),
+        (
+            f"    {match.a} first place {100 * win:.1f}% "
+            f"(95% CI {100 * low:.1f}-{100 * high:.1f}), "
+            f"mean score difference {difference:+.2f} "
+            f"(95% CI {difference - Z95 * difference_error:+.2f} to "
+            f"{difference + Z95 * difference_error:+.2f})"
+        ),
     ]
 
 

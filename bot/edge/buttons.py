@@ -27,7 +27,7 @@ MAX_CUSTOM_ID = 100
 GAME_IDS = range(1, 2**63)
 """Game ids the database can hold: SQLite's INTEGER rowid is a signed 64-bit integer, and
 rowids start at 1. A larger number would overflow the driver before any lookup."""
-SEQS = range(0, 10**6)
+SEQS = range(10**6)
 """Decision sequence numbers: 0 (the lobby) up to what the template's 6 digits allow."""
 
 

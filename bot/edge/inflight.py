@@ -32,14 +32,14 @@ class InFlight:
                     if not waiter.done():
                         waiter.set_result(None)
 
-    async def drained(self, timeout: float) -> bool:
-        """Wait until no handler runs (True), or `timeout` seconds (False)."""
+    async def drained(self, within: float) -> bool:
+        """Wait until no handler runs (True), or `within` seconds (False)."""
         if self.count == 0:
             return True
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         try:
-            await asyncio.wait_for(waiter, timeout)
+            await asyncio.wait_for(waiter, within)
         except TimeoutError:
             return False
         return True

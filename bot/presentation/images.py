@@ -68,7 +68,7 @@ class Pictures:
     async def png(self, image: BoardImage) -> bytes:
         """The PNG for `image`."""
         return await self._workers.run(
-            Lane.QUICK, worker_jobs.board_png, picture_of(image), timeout=BOARD_TIMEOUT_SECONDS
+            Lane.QUICK, worker_jobs.board_png, picture_of(image), limit=BOARD_TIMEOUT_SECONDS
         )
 
     async def replay_gif(self, record: dict[str, Any], language: str) -> bytes:
@@ -79,7 +79,7 @@ class Pictures:
             worker_jobs.replay_gif,
             engine.record_from_json(record),
             labels(language),
-            timeout=REPLAY_TIMEOUT_SECONDS,
+            limit=REPLAY_TIMEOUT_SECONDS,
         )
 
 

@@ -324,8 +324,9 @@ def _narrate_one(view: GameView, event: Event, language: str) -> str | None:
 
 def _path(start: int, path: Sequence[engine.Step]) -> str:
     squares = [engine.square_name(start)]
-    for step in path:
-        squares.append(engine.square_name(step.square) + ("↩" if step.via_border else ""))
+    squares.extend(
+        engine.square_name(step.square) + ("↩" if step.via_border else "") for step in path
+    )
     return " → ".join(squares)
 
 

@@ -187,7 +187,8 @@ class PlayService:
                     loaded = await self._loader.load(game_id)
                 except GameDamagedError:
                     continue  # reported; its results cannot be known
-                assert loaded.state is not None and loaded.state.is_over
+                assert loaded.state is not None
+                assert loaded.state.is_over
                 await self._store.add_results(game_id, results_of(loaded.state, loaded.players))
                 self._loader.forget(game_id)  # finished: no need to keep it in memory
                 done += 1

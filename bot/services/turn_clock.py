@@ -58,8 +58,8 @@ class TurnClockService:
         for game in await self._store.due(deadlines.iso(now)):
             kind = DueKind.PLAY if deadlines.is_due(game.due_at, now) else DueKind.REMIND
             work.append(DueWork(game.id, game.seq, kind))
-        for game in await self._store.unshown(deadlines.iso(now - _DISPLAY_PATIENCE)):
-            work.append(DueWork(game.id, game.seq, DueKind.SHOW))
+        unshown = await self._store.unshown(deadlines.iso(now - _DISPLAY_PATIENCE))
+        work.extend(DueWork(game.id, game.seq, DueKind.SHOW) for game in unshown)
         return work
 
     async def next_due(self) -> datetime | None:
@@ -126,7 +126,7 @@ class TurnClockService:
                         level,
                         dice.ai_seed(game.seed, position),
                         self._ai_budget,
-                        timeout=AI_TIMEOUT_SECONDS,
+                        limit=AI_TIMEOUT_SECONDS,
                     )
                 state = apply_action(state, action, events)
                 entries.append(NewAction(action, None))

@@ -158,30 +158,30 @@ class WorkerPool:
         from bot.workers import jobs  # the pool itself imports no job code
 
         started = await asyncio.gather(
-            *(self.run(Lane.QUICK, jobs.ready, timeout=60.0) for _ in range(self.workers)),
+            *(self.run(Lane.QUICK, jobs.ready, limit=60.0) for _ in range(self.workers)),
             return_exceptions=True,
         )
         for failure in (result for result in started if isinstance(result, BaseException)):
             log.warning("worker pool: a worker did not start (%r); jobs will try again", failure)
 
     async def run(
-        self, lane: Lane, function: Callable[..., T], *args: Any, timeout: float = 60.0
+        self, lane: Lane, function: Callable[..., T], *args: Any, limit: float = 60.0
     ) -> T:
         """`function(*args)` in a worker, waiting for a free one in `lane`; `function` and
         `args` must pickle (a module-level function and plain data).
 
-        `timeout` bounds the job's running time in seconds. Raises WorkerTimeoutError when the
+        `limit` bounds the job's running time in seconds. Raises WorkerTimeoutError when the
         job overran it, WorkerError when the workers died under it twice, and whatever the
         function itself raised.
         """
         if lane is Lane.SLOW:
             async with self._slow, self._slots:
-                return await self._run_twice(function, args, timeout)
+                return await self._run_twice(function, args, limit)
         async with self._slots:
-            return await self._run_twice(function, args, timeout)
+            return await self._run_twice(function, args, limit)
 
     async def _run_twice(
-        self, function: Callable[..., T], args: tuple[Any, ...], timeout: float
+        self, function: Callable[..., T], args: tuple[Any, ...], limit: float
     ) -> T:
         for attempt in (1, 2):
             executor, generation = self._current()
@@ -191,10 +191,10 @@ class WorkerPool:
                 self._replace(generation, f"it could not take a job ({error!r})")
                 continue
             try:
-                return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+                return await asyncio.wait_for(asyncio.wrap_future(future), limit)
             except TimeoutError:
-                self._replace(generation, f"a job ran over {timeout:g} s", kill=True)
-                raise WorkerTimeoutError(f"{_name(function)} ran over {timeout:g} s") from None
+                self._replace(generation, f"a job ran over {limit:g} s", kill=True)
+                raise WorkerTimeoutError(f"{_name(function)} ran over {limit:g} s") from None
             except BrokenProcessPool:
                 self._replace(generation, "a worker died")
                 if attempt == 2:

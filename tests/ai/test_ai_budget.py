@@ -67,10 +67,13 @@ def test_hard_stops_at_its_deadline(positions: list[GameState]) -> None:
 def test_meter_counts_work_and_time() -> None:
     clock = _TickingClock(step=1.0)
     meter = Meter(Budget(work=3, seconds=10.0), clock)
-    assert meter.affords(3) and not meter.affords(4)
+    assert meter.affords(3)
+    assert not meter.affords(4)
     meter.spend(2)
-    assert meter.affords(1) and not meter.affords(2)
-    assert meter.fits(3) and not meter.fits(4)
+    assert meter.affords(1)
+    assert not meter.affords(2)
+    assert meter.fits(3)
+    assert not meter.fits(4)
     late = Meter(Budget(seconds=2.0), _TickingClock(step=1.0))
     assert late.affords(1)
     assert not late.affords(1)
@@ -78,7 +81,7 @@ def test_meter_counts_work_and_time() -> None:
 
 @pytest.mark.parametrize("bad", [{"work": 0}, {"seconds": 0.0}, {"seconds": -1.0}])
 def test_budget_rejects_empty_limits(bad: dict[str, float]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must"):
         Budget(**bad)  # type: ignore[arg-type]
 
 

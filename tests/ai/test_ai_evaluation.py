@@ -64,7 +64,8 @@ def test_a_duels_leaf_follows_the_stage_of_the_game() -> None:
 def test_more_players_keep_mediums_weights() -> None:
     for left in (0, 20, 48, 96):
         assert leaf_weights(3, left) == leaf_weights(4, left) == DEFAULT_WEIGHTS
-    assert DEFAULT_WEIGHTS.square == 1.0 and DEFAULT_WEIGHTS.coming_toll == 1.0
+    assert DEFAULT_WEIGHTS.square == 1.0
+    assert DEFAULT_WEIGHTS.coming_toll == 1.0
 
 
 def test_the_default_tuning_follows_the_player_count_and_the_stage(

@@ -52,7 +52,8 @@ def _value_after(state: GameState, seat: int) -> float:
     if state.outcome is not None or state.to_move == seat:
         return position_value(state, seat)
     rival = state.to_move
-    assert rival is not None and state.piles is not None
+    assert rival is not None
+    assert state.piles is not None
     pile = state.piles[rival]
     total = 0.0
     for color in sorted(set(pile)):

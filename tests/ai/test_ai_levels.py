@@ -99,7 +99,8 @@ def test_public_view_keeps_only_the_revealed_top_rug() -> None:
     forward, backward = _opening(False), _opening(True)
     seen = public_view(forward, 0)
     assert seen == public_view(backward, 0)
-    assert seen.piles is not None and forward.piles is not None
+    assert seen.piles is not None
+    assert forward.piles is not None
     assert seen.piles[0][0] == forward.piles[0][0]
     assert sorted(seen.piles[1]) == sorted(forward.piles[1])
 

@@ -23,7 +23,7 @@ def test_ranges_and_floats_stay_in_bounds() -> None:
     draws = [generator.randrange(6) for _ in range(600)]
     assert set(draws) == set(range(6))
     assert all(0.0 <= generator.random() < 1.0 for _ in range(200))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="positive bound"):
         generator.randrange(0)
 
 

@@ -33,7 +33,7 @@ from engine.state import GameState
 def test_die_odds_are_the_engines_chance_outcomes(positions: list[GameState]) -> None:
     rolling = next(p for p in positions if p.phase is Phase.ORIENT)
     rolled = apply(rolling, "S")[0]
-    engine_odds = {action: odds for action, odds in chance_outcomes(rolled)}
+    engine_odds = dict(chance_outcomes(rolled))
     assert {f"D{face}": Fraction(odds).limit_denominator(6) for face, odds in DIE_ODDS} == (
         engine_odds
     )
@@ -94,7 +94,8 @@ def test_lay_and_unlay_leave_the_board_as_it_was(positions: list[GameState]) -> 
         before = (s.cells[:], s.colors[:], s.masks[:], s.rugs_laid)
         for a, b in legal_placements(s, s.assam):
             saved = lay(s, a, b, 2)
-            assert s.colors[a] == s.colors[b] == 2 and s.masks[2] >> a & 1
+            assert s.colors[a] == s.colors[b] == 2
+            assert s.masks[2] >> a & 1
             unlay(s, a, b, saved)
             assert (s.cells, s.colors, s.masks, s.rugs_laid) == before
 

@@ -125,7 +125,8 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
     staged = lines[lines.index("part             none left  all 48 left") + 1 :]
     assert [line[:15].strip() for line in staged] == list(FIT_NAMES[1:])
     tenths = [line for line in lines if line[:3] in {f"{k / 10:.1f}" for k in range(10)}]
-    assert tenths and sum(int(line.split()[1]) for line in tenths) == len(starts)
+    assert tenths
+    assert sum(int(line.split()[1]) for line in tenths) == len(starts)
     assert calibrate.main(["--games", "2", "--seed", "9"]) == 0
     assert "fitted: offset" in capsys.readouterr().out
 

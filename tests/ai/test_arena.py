@@ -27,9 +27,11 @@ from engine.state import GameState
 
 def test_wilson_interval_known_values() -> None:
     low, high = wilson(50, 100)
-    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert low == pytest.approx(0.4038, abs=1e-4)
+    assert high == pytest.approx(0.5962, abs=1e-4)
     low, high = wilson(0, 10)
-    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    assert low == 0.0
+    assert high == pytest.approx(0.2775, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
 
 
@@ -50,7 +52,8 @@ def test_a_shared_win_counts_half_and_ties_count_half_pairwise(
     tally = Tally()
     record_result(_finished(four, ((2,), (1, 3), (0,))), 1, tally)
     assert tally.wins == 0.0
-    assert tally.pairwise == 0.0 + 0.5 + 1.0 and tally.pairs == 3
+    assert tally.pairwise == 0.0 + 0.5 + 1.0
+    assert tally.pairs == 3
 
 
 def test_each_deal_seats_a_in_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,7 +101,8 @@ def test_the_report_for_four_players_gives_the_pairwise_rate(
         ]
     )
     out = capsys.readouterr().out
-    assert "one easy against 3 x random" in out and "ahead of each random" in out
+    assert "one easy against 3 x random" in out
+    assert "ahead of each random" in out
 
 
 def test_games_in_several_processes_add_up_to_the_one_process_result() -> None:
@@ -181,7 +185,8 @@ def test_the_luck_adjusted_mean_is_the_control_variate_estimate() -> None:
 def test_too_few_games_or_no_luck_give_the_plain_mean() -> None:
     assert _moments([(1.0, 0.5), (0.0, 0.2)]).estimate()[1] == math.inf
     mean, error, explained = _moments([(1.0, 0.0), (0.0, 0.0), (1.0, 0.0)]).estimate()
-    assert mean == pytest.approx(2 / 3) and explained == 0.0
+    assert mean == pytest.approx(2 / 3)
+    assert explained == 0.0
     assert error == pytest.approx(math.sqrt(statistics.variance([1.0, 0.0, 1.0]) / 3))
 
 
@@ -201,7 +206,8 @@ def test_the_report_gives_luck_adjusted_figures_from_the_games_luck(
         f"(95% CI {mean - 1.959963984540054 * error:+.2f} to "
         f"{mean + 1.959963984540054 * error:+.2f})"
     )
-    assert "luck-adjusted" in out and expected in out
+    assert "luck-adjusted" in out
+    assert expected in out
 
 
 def test_luck_adds_up_the_same_in_several_processes() -> None:
@@ -225,5 +231,6 @@ def test_a_seeded_game_replays_and_hears_every_roll() -> None:
 
     one = play_seeded(2, Variant.STANDARD, 11, first_legal, heard)
     two = play_seeded(2, Variant.STANDARD, 11, first_legal)
-    assert one.outcome is not None and one.history == two.history
+    assert one.outcome is not None
+    assert one.history == two.history
     assert rolls == [int(a[1]) for a in one.history if a.startswith("D")]

@@ -121,7 +121,8 @@ def test_unreachable_discord_is_one_clear_error_line_without_traceback(tmp_path:
 
     assert result.returncode == app.EXIT_UNREACHABLE, result.stderr
     errors = [line for line in result.stderr.splitlines() if " ERROR " in line]
-    assert len(errors) == 1 and "cannot reach Discord" in errors[0], result.stderr
+    assert len(errors) == 1, result.stderr
+    assert "cannot reach Discord" in errors[0], result.stderr
     assert "Traceback" not in result.stderr
     assert "voice will NOT be supported" not in result.stderr
     assert TOKEN not in result.stderr + result.stdout

@@ -114,7 +114,8 @@ def database_rows(database: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 def private(answer: FakeMessage) -> str:
     assert answer.ephemeral, f"expected a private answer, got {answer.content!r}"
-    assert answer.content and "error code" not in answer.content, answer.content
+    assert answer.content, "an empty answer"
+    assert "error code" not in answer.content, answer.content
     return str(answer.content)
 
 
@@ -140,7 +141,8 @@ async def test_simultaneous_clicks_apply_each_move_once(
     handles = [await fake.click(user, message, chosen.custom_id) for user in clickers]
     answers = [await handle.response() for handle in handles]
     applied = [h for h, a in zip(handles, answers, strict=True) if a.response_type in UPDATED]
-    assert len(applied) == 1 and applied[0].user.id == mover_id
+    assert len(applied) == 1
+    assert applied[0].user.id == mover_id
     for handle in handles:
         if handle is not applied[0]:
             private(await handle.answer())
@@ -152,10 +154,12 @@ async def test_simultaneous_clicks_apply_each_move_once(
         (mover,) = current.pinged_user_ids
         choice = pick(current, 1)
         for _ in range(3):
-            batch.append((channel, await fake.click(users[mover], current, choice.custom_id)))
+            handle = await fake.click(users[mover], current, choice.custom_id)
+            batch.append((channel, handle))
     for channel in channels:
         kinds = sorted([(await h.response()).response_type for c, h in batch if c is channel])
-        assert kinds[0] == 4 and kinds[1] == 4 and kinds[2] in UPDATED, kinds
+        assert kinds[:2] == [4, 4], kinds
+        assert kinds[2] in UPDATED, kinds
 
     after = stored_games(database)  # also replays every log and checks every roll
     for game in after.values():
@@ -473,10 +477,14 @@ class Figures:
         lines = [
             f"interactions sent: {self.sent}",
             f"answered within {DISCORD_DEADLINE:g} s: {self.answered}",
-            f"private answers: {self.refusals + self.read_only} ({self.refusals} refusals, "
-            f"{self.read_only} read-only replies such as /marrakech rules)",
-            f"answer time: p50 {self.quantile(0.5) * 1000:.1f} ms, p99 "
-            f"{self.quantile(0.99) * 1000:.1f} ms, worst {worst * 1000:.1f} ms",
+            (
+                f"private answers: {self.refusals + self.read_only} ({self.refusals} refusals, "
+                f"{self.read_only} read-only replies such as /marrakech rules)"
+            ),
+            (
+                f"answer time: p50 {self.quantile(0.5) * 1000:.1f} ms, p99 "
+                f"{self.quantile(0.99) * 1000:.1f} ms, worst {worst * 1000:.1f} ms"
+            ),
             f"ERROR lines in the bot's log: {len(self.error_lines)}",
             f"database unchanged: {'yes' if self.database_unchanged else 'no'}",
         ]
@@ -552,7 +560,8 @@ async def test_thousands_of_bad_interactions_are_answered_and_change_nothing(
     figures = await judge(sent, bot.lines, before, database)
     assert figures.ok, figures.report()
     assert len(figures.kinds) >= 12, figures.kinds  # many different refusals, not one catch-all
-    assert not live_decisions(fake, world["free"]) and not live_decisions(fake, world["muted"])
+    assert not live_decisions(fake, world["free"])
+    assert not live_decisions(fake, world["muted"])
     print(f"\n{len(sent)} fuzzed interactions: {fake.latency().describe()}")
     for kind, count in figures.kinds.most_common():
         print(f"{count:5} {kind}")
@@ -568,7 +577,8 @@ async def test_forged_ids_of_every_length_are_refused_privately(
     clicks = ForgedClicks(fake, world, unknown)
     lengths = {len(match) for value, _ in clicks.plan for match in re.findall(r"[0-9]+", value)}
     assert set(range(1, MAX_CUSTOM_ID + 1)) <= lengths, "a number of every length"
-    assert (f"mk:{2**63}:0:aieasy", True) in clicks.plan and not acceptable(f"mk:{2**63}:0:L")
+    assert (f"mk:{2**63}:0:aieasy", True) in clicks.plan
+    assert not acceptable(f"mk:{2**63}:0:L")
 
     async def forged() -> Sent:
         return clicks.one()
@@ -621,7 +631,8 @@ async def test_damaged_rows_are_reported_and_other_games_go_on(
         for channel in channels
     }
     await fake.wait_until(lambda: all(notices[c.name] for c in channels[:2]) or None)
-    assert len(notices["cut"]) == 1 and "cannot go on" in notices["cut"][0]
+    assert len(notices["cut"]) == 1
+    assert "cannot go on" in notices["cut"][0]
     assert "nothing was lost" in notices["garbled"][0]
     assert notices["sound"] == []
     assert not any(

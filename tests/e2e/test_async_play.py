@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sqlite3
@@ -72,12 +73,15 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     refused = await (
         await fake.click(bob, lobby, lobby.button(label="Add AI: hard").custom_id)
     ).answer()
-    assert refused.ephemeral and "Only the host" in refused.content
+    assert refused.ephemeral
+    assert "Only the host" in refused.content
     for label in ("Add AI: easy", "Add AI: medium", "Add AI: hard"):
         current = fake.world.messages[lobby.id]
         await (await fake.click(alice, current, current.button(label=label).custom_id)).response()
     text = fake.world.messages[lobby.id].embed_text()
-    assert "AI (easy)" in text and "AI (medium)" in text and "AI (hard)" in text
+    assert "AI (easy)" in text
+    assert "AI (medium)" in text
+    assert "AI (hard)" in text
     current = fake.world.messages[lobby.id]
     await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
 
@@ -107,7 +111,8 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     final = next(m for m in fake.messages(channel) if is_final(m))
     assert any(a.filename.endswith(".json") for a in final.attachments)
     pings = fake.pings(channel)
-    assert pings and all(users == frozenset({alice.id}) for _, users in pings), "AIs ping nobody"
+    assert pings
+    assert all(users == frozenset({alice.id}) for _, users in pings), "AIs ping nobody"
     ai_turns = [
         m
         for m in fake.messages(channel)
@@ -126,7 +131,8 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     stats = await (await fake.slash(alice, channel, "marrakech", "stats")).answer()
     assert "Games: **1**" in stats.embed_text()
     board = await (await fake.slash(bob, channel, "marrakech", "leaderboard")).answer()
-    assert f"<@{alice.id}>" in board.embed_text() and "AI" not in board.embed_text()
+    assert f"<@{alice.id}>" in board.embed_text()
+    assert "AI" not in board.embed_text()
     history = await (await fake.slash(bob, channel, "marrakech", "history")).answer()
     assert "**#1**" in history.embed_text()
     replay = await fake.slash(bob, channel, "marrakech", "replay", game=1)
@@ -145,7 +151,7 @@ def alice_to_move(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser) -> F
 
 async def shift_clock(bot: BotProcess, clock_file: Path, seconds: float) -> None:
     """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1)."""
-    clock_file.write_text(str(seconds), encoding="ascii")
+    await asyncio.to_thread(clock_file.write_text, str(seconds), encoding="ascii")
     lines = len(bot.lines)
     assert bot.pid is not None
     os.kill(bot.pid, signal.SIGUSR1)
@@ -179,7 +185,8 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
 
     await shift_clock(bot, clock_file, TURN_LIMIT + 2)
     notice = await fake.wait_for_message(channel, lambda m: "ran out of time" in m.content)
-    assert f"<@{mover_id}>" in notice.content and not notice.pinged_user_ids
+    assert f"<@{mover_id}>" in notice.content
+    assert not notice.pinged_user_ids
     nxt = await fake.wait_for_message(
         channel, lambda m: m.id > notice.id and m.pinged_user_ids == frozenset({other.id})
     )
@@ -190,7 +197,7 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     database = tmp_path / "marrakech.sqlite3"
     await displayed(database, nxt.id)
     await bot.kill()
-    clock_file.write_text(str(3 * TURN_LIMIT), encoding="ascii")
+    await asyncio.to_thread(clock_file.write_text, str(3 * TURN_LIMIT), encoding="ascii")
     identifies = fake.gateway.identifies
     await bot.start()
     await bot.wait_ready(
@@ -226,15 +233,18 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
             channel, lambda m, n=notice: m.id > n.id and m.pinged_user_ids == {mover_id}
         )
         if in_a_row == 3:
-            assert "3 turns in a row" in notice.content and "rejoin" in notice.content
+            assert "3 turns in a row" in notice.content
+            assert "rejoin" in notice.content
             break
         waiting = await play_turn(fake, mover, mine, other)
     # handed over: the AI plays the seat at once, without pinging anybody
     mine = await play_turn(fake, mover, mine, mover)
     auto = [m for m in fake.messages(channel) if f"AI for <@{other.id}>" in m.content]
-    assert auto and not any(m.pinged_user_ids for m in auto)
+    assert auto
+    assert not any(m.pinged_user_ids for m in auto)
     rejoined = await (await fake.slash(other, channel, "marrakech", "rejoin")).answer()
-    assert "is back" in rejoined.content and not rejoined.ephemeral
+    assert "is back" in rejoined.content
+    assert not rejoined.ephemeral
     yours = await play_turn(fake, mover, mine, other)
     assert yours.enabled_buttons(), "their own turn again, with buttons"
     assert await bot.stop() == 0

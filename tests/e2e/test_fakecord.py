@@ -93,10 +93,12 @@ async def test_bot_logs_in_syncs_commands_and_answers_a_slash_command(
     assert message.author.id == fake.bot_user.id
     assert [b.custom_id for b in message.buttons()] == ["sample:count:0"]
     assert fake.pings(scene.channel) == [(message, frozenset({scene.bob.id}))]
-    assert handle.latency is not None and handle.latency >= 0
+    assert handle.latency is not None
+    assert handle.latency >= 0
     assert fake.latency().count == 1
     assert fake.unhandled_requests == []
-    assert fake.session is not None and fake.session.privileged_intents == 0
+    assert fake.session is not None
+    assert fake.session.privileged_intents == 0
     await sample.wait_for_log(r"READY as Marrakech")
 
 
@@ -124,7 +126,8 @@ async def test_ephemeral_deferred_follow_up_with_file_and_edited_original(
 ) -> None:
     secret = await fake.slash(scene.alice, scene.channel, "sample", "secret")
     hidden = await secret.answer()
-    assert hidden.ephemeral and hidden.visible_to == scene.alice.id
+    assert hidden.ephemeral
+    assert hidden.visible_to == scene.alice.id
     assert hidden.content == "only you can see this (de)"
     assert hidden.file("secret.txt") == b"psst"
     assert hidden not in fake.messages(scene.channel)
@@ -143,9 +146,11 @@ async def test_ephemeral_deferred_follow_up_with_file_and_edited_original(
         "edit_original",
     ]
     attached, temporary = await report.followups(2)
-    assert attached.file("report.txt") == b"report for alice\n" and temporary.deleted
+    assert attached.file("report.txt") == b"report for alice\n"
+    assert temporary.deleted
     original = report.original_message()
-    assert original is not None and not original.loading
+    assert original is not None
+    assert not original.loading
     assert original.content == "report ready (was: building report...)"
     assert [m.content for m in fake.messages(scene.channel)] == [
         original.content,
@@ -204,7 +209,8 @@ async def test_gateway_drops_resume_the_session_and_replay_the_missed_interactio
     live = await fake.slash(scene.alice, scene.channel, "sample", "hello", name="again")
     answers.append((await live.answer()).content)
 
-    assert fake.session is session and fake.gateway.identifies == 1
+    assert fake.session is session
+    assert fake.gateway.identifies == 1
     assert replayed_before_reconnect >= 2
     assert answers == ["hello later", "hello later", "hello again"]
     await sample.wait_for_log("RESUMED")
@@ -319,7 +325,8 @@ async def test_a_hanging_route_waits_until_released(
 
     request = asyncio.ensure_future(post())
     await rule.wait_fired()
-    assert not request.done() and fake.messages(scene.channel) == []
+    assert not request.done()
+    assert fake.messages(scene.channel) == []
     fake.faults.release_hangs()
     assert await request == 200
     assert [m.content for m in fake.messages(scene.channel)] == ["late"]
@@ -340,7 +347,8 @@ async def test_threads_use_their_parent_permissions_and_dms_work(
     dm = fake.dm_channel(scene.bob)
     private = await fake.slash(scene.bob, dm, "sample", "secret")
     assert (await private.answer()).content == "only you can see this (en-US)"
-    assert "member" not in private.payload and private.payload["user"]["id"] == str(scene.bob.id)
+    assert "member" not in private.payload
+    assert private.payload["user"]["id"] == str(scene.bob.id)
 
 
 async def test_default_member_permissions_hide_a_command_the_bot_checks_again(
@@ -370,7 +378,8 @@ async def test_a_callback_after_the_deadline_is_refused_as_unknown_interaction(
     await handle.wait_for(lambda h: bool(h.refusals))
 
     assert handle.refusals == [10062]
-    assert handle.responded_at is None and fake.latency().unanswered == 1
+    assert handle.responded_at is None
+    assert fake.latency().unanswered == 1
     await sample.wait_for_log("Unknown interaction")
 
 
@@ -415,7 +424,8 @@ async def test_raw_gateway_zlib_stream_identify_invalidate_and_refused_resume(
     assert (ready["t"], ready["s"], ready["d"]["shard"]) == ("READY", 1, [0, 1])
     assert ready["d"]["guilds"] == [{"id": str(scene.guild.id), "unavailable": True}]
     assert (guild_create["t"], guild_create["d"]["preferred_locale"]) == ("GUILD_CREATE", "fr")
-    assert ack["op"] == 11 and invalid == {"op": 9, "d": False}
+    assert ack["op"] == 11
+    assert invalid == {"op": 9, "d": False}
 
     async with http.ws_connect("/gateway?v=10&encoding=json") as ws:
         assert (await ws.receive_json(timeout=5))["op"] == 10
@@ -471,7 +481,8 @@ async def test_channel_message_routes_edit_list_pin_and_delete_like_discord(
         gone = (response.status, (await response.json())["code"])
 
     message = fake.world.messages[int(first["id"])]
-    assert edited["edited_timestamp"] is not None and message.edit_count == 1
+    assert edited["edited_timestamp"] is not None
+    assert message.edit_count == 1
     assert message.pinged_user_ids == frozenset({scene.alice.id})
     assert listed == [second["id"], first["id"]]
     assert fake.world.messages[int(second["id"])].pinned
@@ -521,8 +532,10 @@ async def test_identify_with_a_wrong_token_is_closed_with_4004(
         await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 1, "properties": {}}})
         closing = await ws.receive(timeout=5)
 
-    assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
-    assert fake.session is None and fake.gateway.identifies == 0
+    assert closing.type is aiohttp.WSMsgType.CLOSE
+    assert closing.data == 4004
+    assert fake.session is None
+    assert fake.gateway.identifies == 0
 
 
 async def test_bot_process_reads_long_lines_and_reports_an_early_exit(tmp_path: Path) -> None:

@@ -118,7 +118,8 @@ async def test_the_game_survives_discord_faults(
     handle = await table.place(message)
     assert (await handle.response()).response_type in UPDATED  # type: ignore[attr-defined]
     shown = await table.next_turn_shown(message)
-    assert limited.hits == 1 and answer_limited.hits == 1
+    assert limited.hits == 1
+    assert answer_limited.hits == 1
     await settled(database)
     table.consistent(database)
 
@@ -158,7 +159,8 @@ async def test_the_game_survives_discord_faults(
     refused = fake.faults.forbidden("POST", POST, times=None)
     handle = await table.place(message)
     told = await handle.followups(1, timeout=10)  # type: ignore[attr-defined]
-    assert told[0].ephemeral and "Send Messages" in told[0].content, told[0].content
+    assert told[0].ephemeral, told[0].content
+    assert "Send Messages" in told[0].content, told[0].content
     assert refused.hits >= 1
     fake.faults.clear()
     shown = await table.next_turn_shown(message, timeout=15)

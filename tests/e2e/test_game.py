@@ -89,7 +89,8 @@ def choose(message: FakeMessage, turn: int) -> str:
 
 async def click(table: Table, user: FakeUser, message: FakeMessage, label: str) -> object:
     button = message.button(label=label)
-    assert button.custom_id is not None and len(button.custom_id) <= 100
+    assert button.custom_id is not None
+    assert len(button.custom_id) <= 100
     return await table.fake.click(user, message, button.custom_id)
 
 
@@ -98,7 +99,8 @@ async def open_lobby(table: Table) -> FakeMessage:
     handle = await fake.slash(table.alice, table.channel, "marrakech", "new", seats=3)
     lobby = await handle.answer()
     assert not lobby.ephemeral
-    assert "lobby" in lobby.embed_text() and f"<@{table.alice.id}>" in lobby.embed_text()
+    assert "lobby" in lobby.embed_text()
+    assert f"<@{table.alice.id}>" in lobby.embed_text()
     assert SHA256.search(lobby.embed_text()), "the lobby shows the seed commitment"
 
     again = await fake.slash(table.bob, table.channel, "marrakech", "new")
@@ -181,8 +183,10 @@ async def test_a_whole_game_with_kills_and_restarts(
             kinds = sorted(answer.response_type for answer in answers)
             assert kinds == [CHANNEL_MESSAGE, UPDATE_MESSAGE], kinds
             private = next(a for a in answers if a.response_type == CHANNEL_MESSAGE).message
-            assert private is not None and private.ephemeral
-            assert "moved on" in private.content and "discord.com/channels" in private.content
+            assert private is not None
+            assert private.ephemeral
+            assert "moved on" in private.content
+            assert "discord.com/channels" in private.content
             checks.add("stale")
         else:
             handle = await click(table, mover, current, label)
@@ -272,7 +276,8 @@ def check_final(table: Table, final: FakeMessage, commitment: str) -> None:
     assert hashlib.sha256(record["seed"].encode()).hexdigest() == commitment
     assert record["seed_sha256"] == commitment
     state = engine.replay_record(engine.record_from_json(record))
-    assert state.is_over and state.outcome is not None
+    assert state.is_over
+    assert state.outcome is not None
     text = final.embed_text()
     for seat, score in enumerate(engine.scores(state)):
         user_id = record["user_ids"][seat]
@@ -297,6 +302,7 @@ def check_every_message(table: Table, final: FakeMessage) -> None:
         assert len(users) == 1, "only the player to move is pinged"
         (user_id,) = users
         assert f"<@{user_id}>" in pinged_message.embed_text(), "the pinged user is the mover"
-    assert final.id == public[-1].id and not any(m.enabled_buttons() for m in public)
+    assert final.id == public[-1].id
+    assert not any(m.enabled_buttons() for m in public)
     turn_titles = {m.embeds[0]["title"] for m in public if m.pinged_user_ids and m.embeds}
     assert len(turn_titles) >= 15, "every turn got its own message"

@@ -88,5 +88,6 @@ async def test_only_the_right_people_act(
     assert not (await ended.answer()).ephemeral
     assert status(database) == "aborted"
 
-    assert fake.session is not None and fake.session.privileged_intents == 0
+    assert fake.session is not None
+    assert fake.session.privileged_intents == 0
     assert bot_token not in bot.log_text()

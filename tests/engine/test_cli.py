@@ -75,7 +75,8 @@ def test_replay_illegal_action_names_index_notation_reason(
     result = in_process(replay.main, capsys, str(path))
     assert result.returncode == 2
     assert result.stdout == ""
-    assert "action 4 'D5'" in result.stderr and "time to roll" in result.stderr
+    assert "action 4 'D5'" in result.stderr
+    assert "time to roll" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -104,7 +105,8 @@ def test_replay_bad_files_give_one_clear_line(
 def test_replay_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = in_process(replay.main, capsys, str(tmp_path / "nowhere.json"))
     assert result.returncode == 2
-    assert "cannot read" in result.stderr and "Traceback" not in result.stderr
+    assert "cannot read" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_vectors_public_suite_passes(repo_root: Path, data_dir: Path) -> None:
@@ -206,9 +208,11 @@ def test_a_reader_that_goes_away_ends_the_output_quietly(repo_root: Path, data_d
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout is not None
+    assert process.stderr is not None
     json.loads(process.stdout.readline())  # far more follows than a pipe holds
     process.stdout.close()
     errors = process.stderr.read().decode()
     assert process.wait(timeout=60) == 1
-    assert "Traceback" not in errors and "Error" not in errors
+    assert "Traceback" not in errors
+    assert "Error" not in errors

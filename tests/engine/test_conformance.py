@@ -186,7 +186,8 @@ def test_bad_light_states_fail_cleanly(bad: dict[str, Any]) -> None:
     verdict = evaluate(
         {"id": "b", "kind": "payment_amount", "input": {**light(), **bad}, "expected": 0}
     )
-    assert verdict.status == "failed" and verdict.detail.startswith("bad input")
+    assert verdict.status == "failed"
+    assert verdict.detail.startswith("bad input")
 
 
 PUBLIC_CASES = json.loads((CONFORMANCE / "anu-public.json").read_text())["cases"]

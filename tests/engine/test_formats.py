@@ -82,9 +82,12 @@ def test_every_notation_is_short_without_colons_or_spaces() -> None:
     for players, variant in ((4, Variant.STANDARD), (2, Variant.ROTATE_AFTER)):
         for state in states_along(players, variant, 2):
             seen.update(legal_actions(state))
-    assert {"L", "S", "R", "D1", "D4"} <= seen and any(len(a) == 4 for a in seen)
+    assert {"L", "S", "R", "D1", "D4"} <= seen
+    assert any(len(a) == 4 for a in seen)
     for action in seen:
-        assert 0 < len(action) <= 8 and ":" not in action and " " not in action
+        assert 0 < len(action) <= 8
+        assert ":" not in action
+        assert " " not in action
 
 
 @pytest.mark.parametrize("text", ["c4", "c4c5c6", "c4 c5", "z9z8", "", 45])
@@ -222,9 +225,12 @@ def test_position_fields() -> None:
     """FORMATS.md 3: the example's fields, e.g. cells [colour, rug number] and scores."""
     state, _ = play(start(3), "R", "D2", "f2f3")
     position = to_position(state)
-    assert position["turn"] == 2 and position["to_move"] == 1 and position["phase"] == "orient"
+    assert position["turn"] == 2
+    assert position["to_move"] == 1
+    assert position["phase"] == "orient"
     assert position["assam"] == {"square": "f4", "facing": "E"}
-    assert position["cells"][1][5] == ["red", 1] and position["cells"][2][5] == ["red", 1]
+    assert position["cells"][1][5] == ["red", 1]
+    assert position["cells"][2][5] == ["red", 1]
     assert position["seats"][0] == {
         "seat": 0,
         "colors": ["red"],

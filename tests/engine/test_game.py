@@ -84,7 +84,9 @@ def test_r2_piles_are_shuffled_from_the_seed() -> None:
     assert config.piles is not None
     for seat, pile in enumerate(config.piles):
         first, second = seat_colors(2, seat)
-        assert len(pile) == 24 and pile.count(first) == 12 and pile.count(second) == 12
+        assert len(pile) == 24
+        assert pile.count(first) == 12
+        assert pile.count(second) == 12
     assert deal(2, Variant.STANDARD, random.Random(7)) == config
     assert deal(2, Variant.STANDARD, random.Random(8)).piles != config.piles
 
@@ -115,7 +117,8 @@ def test_r3_assam_starts_on_d4_facing_north() -> None:
     """R3: Assam on the centre square d4 facing N."""
     state = start(3)
     assert (state.assam, state.facing) == (parse_square("d4"), Facing.N)
-    assert state.turn == 1 and state.to_move == 0
+    assert state.turn == 1
+    assert state.to_move == 0
 
 
 def test_r3_first_player_from_the_seed_or_the_host() -> None:
@@ -144,13 +147,17 @@ def test_r11_game_ends_after_the_last_rug_of_the_last_holder() -> None:
     state = board(3, [("a1a2", "red"), ("a3a4", "yellow")], phase=Phase.PLACE, to_move=2)
     state = state._replace(stock=(0, 0, 1, 0), dirhams=(30, 30, 30))
     after, events = play(state, "c3d3")
-    assert after.is_over and after.phase is Phase.OVER and after.to_move is None
-    assert legal_actions(after) == [] and current_player(after) is None
+    assert after.is_over
+    assert after.phase is Phase.OVER
+    assert after.to_move is None
+    assert legal_actions(after) == []
+    assert current_player(after) is None
     (ended,) = of_type(events, GameEnded)
     assert ended.reason == "rugs-exhausted"
     # Every seat has 30 dirhams and 2 visible squares: a three-way shared win.
     assert ended.scores == (Score(0, 30, 2, 32), Score(1, 30, 2, 32), Score(2, 30, 2, 32))
-    assert ended.ranking == ((0, 1, 2),) and ended.tie_break == "shared"
+    assert ended.ranking == ((0, 1, 2),)
+    assert ended.tie_break == "shared"
     with pytest.raises(IllegalActionError, match="game is over"):
         play(after, "S")
 
@@ -207,7 +214,8 @@ def test_r9_r11_an_eliminated_seat_ranks_last_whatever_its_score() -> None:
 def test_r12_variant_turn_is_roll_move_pay_lay_then_turn() -> None:
     """R12: no orient step; after laying, a quarter turn L or R (keeping straight is refused)."""
     state = start(3, Variant.ROTATE_AFTER)
-    assert state.phase is Phase.ROLL and legal_actions(state) == ["D1", "D2", "D3", "D4"]
+    assert state.phase is Phase.ROLL
+    assert legal_actions(state) == ["D1", "D2", "D3", "D4"]
     state, _ = play(state, "D2", "c3d3")  # Assam d4 -> d2
     assert (state.phase, state.to_move) == (Phase.ROTATE, 0)
     assert legal_actions(state) == ["L", "R"]
@@ -230,7 +238,8 @@ def test_r12_no_rotation_after_an_elimination_or_the_end() -> None:
     assert legal_actions(after) == ["D1", "D2", "D3", "D4"]
     last = board(3, phase=Phase.PLACE, variant=Variant.ROTATE_AFTER)._replace(stock=(1, 0, 0, 0))
     after, events = play(last, "c3d3")
-    assert after.is_over and of_type(events, GameEnded)
+    assert after.is_over
+    assert of_type(events, GameEnded)
     assert legal_actions(after) == []
 
 
@@ -283,7 +292,8 @@ def test_replay_steps_and_events_place_resignations_where_they_fell() -> None:
     steps = list(replay_steps(record))
     assert len(steps) == len(record.actions) == 5
     assert [s.eliminated for s in steps] == [(), (), (), (2,), (2, 1)]
-    assert steps[-1] == final and final.is_over
+    assert steps[-1] == final
+    assert final.is_over
     events = list(replay_events(record))
     resigned = [
         [e.seat for e in told if isinstance(e, PlayerEliminated) and e.resigned]
@@ -316,4 +326,5 @@ def test_r13_same_seed_and_choices_replay_the_same_game() -> None:
     state = new_game(deal(2, Variant.STANDARD, random.Random(42)))
     for action in history:
         state, _ = play(state, action)
-    assert state.history == history and state.is_over
+    assert state.history == history
+    assert state.is_over

@@ -88,7 +88,8 @@ def test_golden_final_position_by_an_independent_reading(name: str) -> None:
     keys = [(position["scores"][s]["total"], seats[s]["dirhams"]) for s in standing]
     assert keys == sorted(keys, reverse=True)
     assert all(seats[s]["eliminated"] for s in order[len(standing) :])
-    assert position["phase"] == "over" and position["to_move"] is None
+    assert position["phase"] == "over"
+    assert position["to_move"] is None
 
 
 def assam_after(steps: list[tuple[GameState, list[Any]]], index: int) -> tuple[str, str]:
@@ -106,7 +107,8 @@ def test_golden_2p_standard_first_turns_by_hand() -> None:
     assert assam_after(steps, 7) == ("e2", "N")  # R from W is N; e4, e3, e2
     assert assam_after(steps, 10) == ("g2", "E")  # R from N is E; f2, g2
     outcome = steps[-1][0].outcome
-    assert outcome is not None and outcome.reason == "rugs-exhausted"
+    assert outcome is not None
+    assert outcome.reason == "rugs-exhausted"
     assert steps[-1][0].rugs_laid == 48  # every rug of both seats was laid
 
 
@@ -138,7 +140,8 @@ def test_golden_4p_rotate_after_first_payment_by_hand() -> None:
     assert [(t.payer, t.payee, t.owed, t.region) for t in taxes] == [(3, 0, 2, squares("d2", "e2"))]
     assert steps[9][0].dirhams == (32, 30, 30, 28)
     final = steps[-1][0]
-    assert final.eliminated == (3,) and final.dirhams[3] == 0
+    assert final.eliminated == (3,)
+    assert final.dirhams[3] == 0
 
 
 def test_golden_3p_elimination_by_hand() -> None:
@@ -190,10 +193,12 @@ def test_golden_3p_rotate_after_two_eliminations_by_hand() -> None:
     steps = trace("3p-rotate-after-last-player-standing")
     blue = squares("a4", "b4", "a5", "b5", "c5", "d5", "b6", "c6", "b7", "c7")
     first, first_events = steps[123]
-    assert square_name(first.assam) == "b7" and first.facing.name == "S"
+    assert square_name(first.assam) == "b7"
+    assert first.facing.name == "S"
     taxes = [(e.payer, e.owed, e.paid, e.region) for e in first_events if isinstance(e, TaxPaid)]
     assert taxes == [(0, 10, 7, blue)]
-    assert first.to_move == 1 and first.phase.value == "roll"
+    assert first.to_move == 1
+    assert first.phase.value == "roll"
     second, second_events = steps[124]
     assert (square_name(second.assam), second.facing.name) == ("c6", "N")
     taxes = [(e.payer, e.owed, e.paid, e.region) for e in second_events if isinstance(e, TaxPaid)]

@@ -69,7 +69,8 @@ def test_invariants_hold_after_every_action(players: int, variant: Variant) -> N
             check_position_round_trip(state)
             actions = legal_actions(state)
             if state.is_over:
-                assert actions == [] and current_player(state) is None
+                assert actions == []
+                assert current_player(state) is None
                 break
             assert actions, "a decision node always has a legal action"
             assert actions == sorted(set(actions), key=actions.index)  # no duplicates
@@ -84,7 +85,8 @@ def test_invariants_hold_after_every_action(players: int, variant: Variant) -> N
                     started += 1
                     assert event.turn == started
                 elif isinstance(event, DieRolled):
-                    assert before.phase is Phase.ROLL and event.seat == before.to_move
+                    assert before.phase is Phase.ROLL
+                    assert event.seat == before.to_move
                 elif isinstance(event, RugPlaced):
                     laid += 1
                     assert event.rug_number == laid

@@ -175,10 +175,12 @@ def test_r6_roll_moves_assam_and_reports_the_path() -> None:
     assert (square_name(state.assam), state.facing) == ("g5", Facing.W)
     assert of_type(events, DieRolled) == [DieRolled(0, 4)]
     (moved,) = of_type(events, AssamMoved)
-    assert moved.start == parse_square("d4") and moved.start_facing is Facing.E
+    assert moved.start == parse_square("d4")
+    assert moved.start_facing is Facing.E
     assert [square_name(s.square) for s in moved.path] == ["e4", "f4", "g4", "g5"]
     assert [s.via_border for s in moved.path] == [False, False, False, True]
-    assert moved.end == state.assam and moved.facing is Facing.W
+    assert moved.end == state.assam
+    assert moved.facing is Facing.W
     assert state.last_roll == 4
 
 

@@ -117,7 +117,8 @@ def test_r9_paying_the_last_dirham_exactly_is_not_elimination() -> None:
     after, events = play(state, "D1")
     assert of_type(events, PlayerEliminated) == []
     assert after.dirhams == (0, 34, 30, 30)
-    assert after.phase is Phase.PLACE and after.to_move == 0
+    assert after.phase is Phase.PLACE
+    assert after.to_move == 0
     after, events = play(after, "c3d3")
     assert of_type(events, RugPlaced)[0].seat == 0
 
@@ -162,7 +163,8 @@ def test_r9_last_player_standing_ends_the_game() -> None:
     """R9, R11: in 2 players an elimination leaves one player, who wins."""
     state = board(2, [("d4d5", "yellow")], dirhams=(1, 59), **ONTO_D4)
     after, events = play(state, "D1")
-    assert after.is_over and after.to_move is None
+    assert after.is_over
+    assert after.to_move is None
     assert after.outcome is not None
     assert after.outcome.reason == "last-player-standing"
     assert after.outcome.ranking == ((1,), (0,))

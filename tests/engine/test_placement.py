@@ -91,7 +91,8 @@ def test_r10_two_halves_of_different_rugs_of_one_colour_are_allowed() -> None:
     assert of_type(events, RugPlaced) == [
         RugPlaced(0, Color.RED, (parse_square("d3"), parse_square("e3")), 3)
     ]
-    assert after.cells[parse_square("c3")] == 1 and after.cells[parse_square("f3")] == 2
+    assert after.cells[parse_square("c3")] == 1
+    assert after.cells[parse_square("f3")] == 2
 
 
 def test_r10_a_rug_partly_covered_then_fully_hidden_may_be_laid_over_again() -> None:
@@ -106,7 +107,8 @@ def test_r10_new_rug_lies_on_top_with_the_next_number() -> None:
     after, _ = play(state, "d2d3")
     d2, d3, e3 = (parse_square(n) for n in ("d2", "d3", "e3"))
     assert after.cells[d2] == after.cells[d3] == 2
-    assert after.color_at(d3) is Color.RED and after.color_at(e3) is Color.YELLOW
+    assert after.color_at(d3) is Color.RED
+    assert after.color_at(e3) is Color.YELLOW
     assert after.rugs_left(0) == {Color.RED: 11}
 
 

@@ -162,7 +162,8 @@ def test_the_ranges_are_sqlite_integers_and_six_digits() -> None:
 )
 def test_the_boundaries_are_accepted(value: str, game_id: int, seq: int) -> None:
     parsed = parse_custom_id(value)
-    assert parsed is not None and (parsed.game_id, parsed.seq) == (game_id, seq)
+    assert parsed is not None
+    assert (parsed.game_id, parsed.seq) == (game_id, seq)
     assert custom_id(*parsed) == value
 
 
@@ -175,7 +176,8 @@ def test_ids_the_template_matches_but_the_ranges_refuse(value: str) -> None:
 
 def test_a_seq_past_six_digits_is_refused() -> None:
     value = f"mk:1:{LARGEST_SEQ + 1}:L"
-    assert parse_custom_id(value) is None and not dispatchable(message_with(value), value)
+    assert parse_custom_id(value) is None
+    assert not dispatchable(message_with(value), value)
 
 
 @pytest.mark.parametrize("value", JUNK)
@@ -189,7 +191,7 @@ def test_junk_is_refused(value: str) -> None:
     [(0, 0, "L"), (LARGEST_GAME + 1, 0, "L"), (1, -1, "L"), (1, LARGEST_SEQ + 1, "L"), (1, 0, "")],
 )
 def test_the_bot_never_writes_an_id_it_would_refuse(game_id: int, seq: int, action: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad custom_id"):
         custom_id(game_id, seq, action)
 
 
@@ -219,7 +221,8 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_id() -> None:
         acts = await item.interaction_check(interaction)
         assert acts == on_message, value
         if parsed is None:
-            assert isinstance(item, RefusedButton) and item.item is clicked
+            assert isinstance(item, RefusedButton)
+            assert item.item is clicked
         else:
             accepted += 1
             assert not isinstance(item, RefusedButton)
@@ -285,12 +288,16 @@ async def test_a_forged_id_on_the_message_is_refused_without_an_error(
         answer = await handle.answer()
         await dynamic_items_done()
     assert declined == [value], "discord.py dispatched the click to a RefusedButton"
-    assert answer.ephemeral and answer.content == "This button no longer does anything."
-    assert not handle.refusals and [e.kind for e in handle.events] == ["callback"]
+    assert answer.ephemeral
+    assert answer.content == "This button no longer does anything."
+    assert not handle.refusals
+    assert [e.kind for e in handle.events] == ["callback"]
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not errors, [r.getMessage() for r in errors]
     game = await edge.store.get(1)
-    assert game is not None and game.status is GameStatus.LOBBY and game.seq == 0
+    assert game is not None
+    assert game.status is GameStatus.LOBBY
+    assert game.seq == 0
     assert await edge.service.open_game_id(edge.channel.id) == 1
 
 
@@ -307,5 +314,6 @@ async def test_a_valid_id_on_a_forged_message_still_reaches_the_game(edge: Edge)
     )
     answer = await handle.answer()
     await dynamic_items_done()
-    assert answer.ephemeral and answer.content != "This button no longer does anything."
+    assert answer.ephemeral
+    assert answer.content != "This button no longer does anything."
     assert "error code" not in answer.content

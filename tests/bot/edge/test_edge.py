@@ -171,10 +171,12 @@ async def test_new_opens_a_lobby_with_persistent_buttons(edge: Edge) -> None:
         "Remove AI",
     ]
     for button in lobby.buttons():
-        assert button.custom_id is not None and CUSTOM_ID_TEMPLATE.fullmatch(button.custom_id)
+        assert button.custom_id is not None
+        assert CUSTOM_ID_TEMPLATE.fullmatch(button.custom_id)
     assert "Assam turns after the rug" in lobby.embed_text()
     game = await edge.store.open_in_channel(edge.channel.id)
-    assert game is not None and game.board_message_id == lobby.id
+    assert game is not None
+    assert game.board_message_id == lobby.id
     assert (game.seats_wanted, game.variant, game.host_id) == (3, "rotate-after", edge.host.id)
 
 
@@ -198,9 +200,11 @@ async def test_lobby_buttons_and_commands_agree(edge: Edge) -> None:
     )
     assert "At least 2" in await private(edge.slash(edge.host, "marrakech", "start"))
     cancelled = await edge.click(edge.host, lobby, "Cancel").answer()
-    assert "cancelled" in cancelled.embed_text() and not cancelled.enabled_buttons()
+    assert "cancelled" in cancelled.embed_text()
+    assert not cancelled.enabled_buttons()
     game = await edge.store.get(1)
-    assert game is not None and game.status is GameStatus.ABORTED
+    assert game is not None
+    assert game.status is GameStatus.ABORTED
 
 
 async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -> None:
@@ -223,7 +227,8 @@ async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -
     assert view.state is not None
     labels = [b.label for b in shown.buttons()]
     assert labels == [str(n) for n in range(1, len(engine.legal_actions(view.state)) + 1)]
-    assert len(labels) <= 25 and "The die shows" in shown.embed_text()
+    assert len(labels) <= 25
+    assert "The die shows" in shown.embed_text()
 
     placed = await edge.click(mover, shown, "1").response()
     assert placed.response_type == UPDATE_MESSAGE
@@ -238,22 +243,27 @@ async def test_board_and_rules_are_private(edge: Edge) -> None:
     assert "no Marrakech game" in await private(edge.slash(edge.host, "marrakech", "board"))
     await started(edge)
     board = await edge.slash(edge.outsider, "marrakech", "board").answer()
-    assert board.ephemeral and any(a.filename == "board.png" for a in board.attachments)
+    assert board.ephemeral
+    assert any(a.filename == "board.png" for a in board.attachments)
     rules = await edge.slash(edge.outsider, "marrakech", "rules").answer()
-    assert rules.ephemeral and "1, 2, 2, 3, 3, 4" in rules.embed_text()
+    assert rules.ephemeral
+    assert "1, 2, 2, 3, 3, 4" in rules.embed_text()
 
 
 async def test_resign_in_two_players_ends_the_game_with_the_record(edge: Edge) -> None:
     turn = await started(edge)
     answer = await edge.slash(edge.guest, "marrakech", "resign").answer()
-    assert "resigned" in answer.content and not answer.ephemeral
+    assert "resigned" in answer.content
+    assert not answer.ephemeral
     final = await edge.fake.wait_for_message(
         edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
     )
-    assert f"<@{edge.host.id}>" in final.embed_text() and "over" in final.embed_text()
+    assert f"<@{edge.host.id}>" in final.embed_text()
+    assert "over" in final.embed_text()
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
     game = await edge.store.get(1)
-    assert game is not None and game.status is GameStatus.OVER
+    assert game is not None
+    assert game.status is GameStatus.OVER
 
 
 async def test_moderator_abort_checks_manage_channels_at_run_time(edge: Edge) -> None:
@@ -269,12 +279,14 @@ async def test_moderator_abort_checks_manage_channels_at_run_time(edge: Edge) ->
     assert "Manage Channels" in refused
     assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "abort"))
     answer = await edge.slash(edge.moderator, "marrakech-mod", "abort").answer()
-    assert "aborted" in answer.embed_text() and not answer.ephemeral
+    assert "aborted" in answer.embed_text()
+    assert not answer.ephemeral
     await edge.fake.wait_until(
         lambda: not edge.fake.world.messages[turn.id].enabled_buttons(), what="buttons removed"
     )
     game = await edge.store.get(1)
-    assert game is not None and game.status is GameStatus.ABORTED
+    assert game is not None
+    assert game.status is GameStatus.ABORTED
     assert game.ended_by == edge.moderator.id
 
 
@@ -286,7 +298,8 @@ async def test_a_second_new_points_at_the_open_game(edge: Edge) -> None:
 
 async def test_commands_sync_only_when_they_change(edge: Edge, tmp_path: Path) -> None:
     syncs = edge.fake.world.commands.syncs
-    assert syncs >= 1 and {"marrakech", "marrakech-mod"} <= edge.fake.world.commands.names()
+    assert syncs >= 1
+    assert {"marrakech", "marrakech-mod"} <= edge.fake.world.commands.names()
     assert not await sync_commands(edge.client.tree, edge.store, ())
     assert edge.fake.world.commands.syncs == syncs
     guild = edge.channel.guild
@@ -308,8 +321,10 @@ async def test_a_slow_image_defers_the_click_then_edits(
     handle = edge.click(mover, turn, "Turn left")
     assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
     edited = await handle.answer()
-    assert edited.id == turn.id and "The die shows" in edited.embed_text()
-    assert edited.enabled_buttons() and edited.buttons()[0].label == "1"
+    assert edited.id == turn.id
+    assert "The die shows" in edited.embed_text()
+    assert edited.enabled_buttons()
+    assert edited.buttons()[0].label == "1"
 
 
 async def test_a_click_is_deferred_at_once_while_every_worker_is_busy(
@@ -323,7 +338,8 @@ async def test_a_click_is_deferred_at_once_while_every_worker_is_busy(
     handle = edge.click(mover, turn, "Turn left")
     assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
     edited = await handle.answer()
-    assert edited.id == turn.id and "The die shows" in edited.embed_text()
+    assert edited.id == turn.id
+    assert "The die shows" in edited.embed_text()
 
 
 async def test_a_game_runs_in_a_thread(edge: Edge) -> None:
@@ -354,7 +370,8 @@ async def test_resigning_out_of_turn_redraws_the_current_turn(edge: Edge) -> Non
         what="the turn message's buttons moved to the new seq",
     )
     redrawn = edge.fake.world.messages[turn.id]
-    assert "out" in redrawn.embed_text() and redrawn.enabled_buttons()
+    assert "out" in redrawn.embed_text()
+    assert redrawn.enabled_buttons()
     view = await edge.service.play.look(1)
     assert all(b.custom_id.startswith(f"mk:1:{view.seq}:") for b in redrawn.enabled_buttons())
 
@@ -395,7 +412,8 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -
     await edge.bot.display.resume_displays()
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
     latest = edge.fake.latest_with_components(edge.channel)
-    assert latest.id != turn.id and latest.pinged_user_ids == frozenset({mover.id})
+    assert latest.id != turn.id
+    assert latest.pinged_user_ids == frozenset({mover.id})
     view = await edge.service.play.look(1)
     assert view.state is not None
     assert len(latest.enabled_buttons()) == len(engine.legal_actions(view.state))
@@ -415,7 +433,8 @@ async def test_clicks_no_button_takes_are_still_answered(edge: Edge, custom_id: 
     )
     assert "no longer does anything" in await private(handle)
     game = await edge.store.get(1)
-    assert game is not None and game.status is GameStatus.LOBBY
+    assert game is not None
+    assert game.status is GameStatus.LOBBY
 
 
 async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Edge) -> None:
@@ -429,7 +448,8 @@ async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Ed
     assert [b.label for b in turn.buttons()] == ["Roll the die"]
     await edge.click(mover, turn, "Roll the die").response()
     placing = edge.fake.world.messages[turn.id]
-    assert placing.buttons()[0].label == "1" and "The die shows" in placing.embed_text()
+    assert placing.buttons()[0].label == "1"
+    assert "The die shows" in placing.embed_text()
     await edge.click(mover, placing, "1").response()
     rotating = edge.fake.world.messages[turn.id]
     assert [b.label for b in rotating.buttons()] == ["Turn Assam left", "Turn Assam right"]

@@ -56,7 +56,8 @@ async def test_the_lobby_speaks_the_server_s_language_whoever_opens_it(edge: Edg
     joined = await edge.click(edge.guest, lobby, "Rejoindre").answer()
     assert "Joueurs (2/2)" in joined.embed_text(), "a click's edit stays French"
     game = await edge.store.get(1)
-    assert game is not None and game.locale == "fr"
+    assert game is not None
+    assert game.locale == "fr"
 
 
 async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
@@ -102,7 +103,8 @@ async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edg
     nxt = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
     )
-    assert "tour 2" in nxt.embed_text() and "c'est votre tour" in (nxt.content or "")
+    assert "tour 2" in nxt.embed_text()
+    assert "c'est votre tour" in (nxt.content or "")
 
 
 async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: Edge) -> None:
@@ -115,7 +117,8 @@ async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: E
     shown = await edge.click(mover, turn, "Tout droit").answer()
     assert "Le dé indique" in shown.embed_text(), "edits of a French game stay French"
     resigned = await edge.slash(edge.guest, "marrakech", "resign").answer()
-    assert "abandonne la partie" in resigned.content and not resigned.ephemeral
+    assert "abandonne la partie" in resigned.content
+    assert not resigned.ephemeral
     final = await edge.fake.wait_for_message(
         edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
     )
@@ -178,11 +181,13 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
         replay.content
         == "La partie n° 1 du début à la fin : l'animation et l'enregistrement de la partie."
     )
-    assert drawn == [images.labels("fr")] and drawn[0].game_over == "Fin de la partie"
+    assert drawn == [images.labels("fr")]
+    assert drawn[0].game_over == "Fin de la partie"
     history = await edge.slash(edge.host, "marrakech", "history").answer()
     assert "Dernières parties de ce salon" in history.embed_text()
     stats = await edge.slash(edge.host, "marrakech", "stats").answer()
-    assert "Résultats à Marrakech" in stats.embed_text() and not stats.ephemeral
+    assert "Résultats à Marrakech" in stats.embed_text()
+    assert not stats.ephemeral
     refused = await private(edge.slash(edge.moderator, "marrakech-admin", "show"))
     assert refused.startswith("Seuls les membres ayant la permission Gérer le serveur")
     refused = await private(edge.slash(edge.host, "marrakech-admin", "show"))
@@ -192,4 +197,5 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
     owner = edge.fake.world.users[guild.owner_id]
     owner.locale = "uk"
     settings = await edge.slash(owner, "marrakech-admin", "show").answer()
-    assert settings.ephemeral and "Налаштування Марракеш на цьому сервері" in settings.embed_text()
+    assert settings.ephemeral
+    assert "Налаштування Марракеш на цьому сервері" in settings.embed_text()

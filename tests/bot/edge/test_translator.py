@@ -75,8 +75,10 @@ async def translated() -> list[Json]:
 
 
 def test_the_name_rule_accepts_and_refuses_what_discord_does() -> None:
-    assert is_valid_name("temps_par_tour") and is_valid_name("règles")
-    assert is_valid_name("марракеш-модерація") and is_valid_name("час_на_хід")
+    assert is_valid_name("temps_par_tour")
+    assert is_valid_name("règles")
+    assert is_valid_name("марракеш-модерація")
+    assert is_valid_name("час_на_хід")
     for bad in ("", "Règles", "two words", "x" * 33, "п'ять", "a.b"):
         assert not is_valid_name(bad), bad
 
@@ -123,7 +125,8 @@ async def test_base_names_stay_english_and_other_locales_get_no_localisation(
     for (_, path, item), (_, plain_path, plain) in zip(
         walk(translated), walk(untranslated), strict=True
     ):
-        assert path == plain_path and item["name"] == plain["name"]
+        assert path == plain_path
+        assert item["name"] == plain["name"]
         localised = set(item.get("name_localizations") or {})
         assert localised == set(TRANSLATED_LOCALES), path
         if "description" in item:

@@ -227,17 +227,20 @@ def test_a_french_turn_speaks_french() -> None:
     placing = next(view for view in views if view.state and view.state.phase is Phase.PLACE)
     post = presenter.turn_post(placing, ping=True)
     description = post.embed.description or ""
-    assert "Le dé indique" in description and "posez votre tapis rouge" in description
+    assert "Le dé indique" in description
+    assert "posez votre tapis rouge" in description
     assert "30 dirhams" in (post.embed.fields[0].value or "")
     assert post.content == "<@100>, c'est votre tour (partie n° 12)."
-    assert post.image is not None and post.image.language == "fr"
+    assert post.image is not None
+    assert post.image.language == "fr"
 
 
 def test_a_ukrainian_turn_speaks_ukrainian_with_agreeing_counts() -> None:
     views = list(played_views("uk", 3, "standard"))
     post = presenter.turn_post(views[0], ping=True)
     table = post.embed.fields[0].value or ""
-    assert table.count("30 дирхамів") == 3 and table.count("15 килимів у запасі") == 3
+    assert table.count("30 дирхамів") == 3
+    assert table.count("15 килимів у запасі") == 3
     assert button_labels(decision_buttons(views[0])) == [
         "Повернути вліво",
         "Прямо",
@@ -258,7 +261,7 @@ def test_a_private_board_follows_the_asker_not_the_game() -> None:
     assert (presenter.lobby_post(lobby).embed.title or "").startswith("Marrakech : partie")
 
 
-@pytest.mark.parametrize("locale", ("en", *TRANSLATED))
+@pytest.mark.parametrize("locale", ["en", *TRANSLATED])
 def test_the_image_labels_cover_every_word_render_draws(locale: str) -> None:
     labels = images.labels(locale)
     image_keys = {key for key in messages.ENGLISH if key.startswith("image.")}
@@ -275,7 +278,8 @@ def test_the_image_labels_cover_every_word_render_draws(locale: str) -> None:
 async def test_pictures_draw_in_the_game_s_language(locale: str) -> None:
     views = list(played_views(locale, 3, "standard"))
     for post in (presenter.turn_post(views[5]), presenter.final_post(views[-1])):
-        assert post.image is not None and post.image.language == locale
+        assert post.image is not None
+        assert post.image.language == locale
         png = await images.Pictures(WorkerPool(workers=0)).png(post.image)
         assert png.startswith(b"\x89PNG")
 

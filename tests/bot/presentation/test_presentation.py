@@ -80,7 +80,8 @@ def test_every_expected_error_has_a_short_answer() -> None:
     assert len(kinds) >= 14
     for kind in kinds:
         answer = errors.describe(kind(*samples.get(kind, ())), "en")
-        assert answer and len(answer) < 300, kind
+        assert answer, kind
+        assert len(answer) < 300, kind
     assert "https://discord.com/channels/3/2/4" in (
         errors.describe(service_errors.StaleBoardError(1, 2, 3, 4), "en") or ""
     )
@@ -92,7 +93,9 @@ def test_an_unexpected_error_is_logged_with_the_code_the_user_sees(
     assert errors.describe(ZeroDivisionError(), "en") is None
     answer = errors.report(ZeroDivisionError("boom"), "testing", "en")
     code = re.search(r"error code ([0-9A-F]{6})", answer)
-    assert code is not None and code.group(1) in caplog.text and "boom" in caplog.text
+    assert code is not None
+    assert code.group(1) in caplog.text
+    assert "boom" in caplog.text
 
 
 def game_row(status: GameStatus = GameStatus.RUNNING, seq: int = 7) -> GameInfo:
@@ -132,14 +135,17 @@ def test_placement_buttons_match_the_engine_order_and_fit() -> None:
     legal = engine.legal_actions(view.state)
     assert len(items) == len(legal) <= MAX_BUTTONS
     for number, (item, notation) in enumerate(zip(items, legal, strict=True), start=1):
-        assert isinstance(item, GameButton) and item.item.label == str(number)
-        assert item.custom_id == f"mk:12:7:{notation}" and len(item.custom_id) <= 100
+        assert isinstance(item, GameButton)
+        assert item.item.label == str(number)
+        assert item.custom_id == f"mk:12:7:{notation}"
+        assert len(item.custom_id) <= 100
 
 
 def test_lobby_buttons_only_while_a_lobby() -> None:
     lobby = GameView(game_row(GameStatus.LOBBY, 0), (Player(100, None),))
     buttons = lobby_buttons(lobby)
-    assert buttons is not None and len(buttons.children) == 8, "4 lobby verbs, 4 AI buttons"
+    assert buttons is not None
+    assert len(buttons.children) == 8, "4 lobby verbs, 4 AI buttons"
     assert all(len(str(item.custom_id)) <= 100 for item in buttons.children)
     assert lobby_buttons(GameView(game_row(), ())) is None
 
@@ -168,22 +174,30 @@ def test_an_ai_level_there_is_not_is_refused() -> None:
 def test_custom_ids_round_trip_and_refuse_bad_actions() -> None:
     value = custom_id(9_007_199_254_740_993, 123456, "c4c5")
     match = CUSTOM_ID_TEMPLATE.fullmatch(value)
-    assert match is not None and match["action"] == "c4c5" and len(value) <= 100
+    assert match is not None
+    assert match["action"] == "c4c5"
+    assert len(value) <= 100
     for bad in ("a:b", "", "x" * 9, "c4 c5"):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="bad custom_id"):
             custom_id(1, 1, bad)
 
 
 def test_the_turn_embed_tells_the_story_and_every_seat() -> None:
     view = view_at_place()
     post = presenter.turn_post(view, ping=True)
-    assert post.content is not None and "<@100>" in post.content and post.ping == 100
+    assert post.content is not None
+    assert "<@100>" in post.content
+    assert post.ping == 100
     description = post.embed.description or ""
-    assert "The die shows **1**" in description and "lay your red rug" in description
+    assert "The die shows **1**" in description
+    assert "lay your red rug" in description
     table = post.embed.fields[0].value or ""
-    assert table.count("30 dirhams") == 4 and "12 rugs left" in table
-    assert post.image is not None and post.image.numbered
-    assert isinstance(post.embed, discord.Embed) and len(description) <= 4096
+    assert table.count("30 dirhams") == 4
+    assert "12 rugs left" in table
+    assert post.image is not None
+    assert post.image.numbered
+    assert isinstance(post.embed, discord.Embed)
+    assert len(description) <= 4096
 
 
 def test_the_final_post_ranks_with_scores_and_tie_break() -> None:
@@ -206,7 +220,8 @@ def test_the_final_post_ranks_with_scores_and_tie_break() -> None:
     for seat, score in enumerate(engine.scores(state)):
         if not state.is_eliminated(seat):
             assert f"{score.total} points" in text
-    assert post.image is not None and post.image.final
+    assert post.image is not None
+    assert post.image.final
 
 
 def test_a_game_won_by_the_last_seat_standing_names_no_tie_break() -> None:

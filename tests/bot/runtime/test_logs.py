@@ -19,7 +19,7 @@ def test_secret_is_redacted_in_messages_arguments_and_tracebacks() -> None:
     log = logging.getLogger("tests.logs")
 
     log.info("token is %s", SECRET)
-    log.debug(f"inline {SECRET}")
+    log.debug(f"inline {SECRET}")  # noqa: G004 (a secret formatted in is redacted too)
     try:
         raise RuntimeError(f"failed with {SECRET}")
     except RuntimeError:

@@ -45,7 +45,8 @@ async def test_a_worker_failure_is_retried_later_with_a_warning(
     with caplog.at_level(logging.WARNING, logger="bot.runtime.scheduler"):
         assert await scheduler.run_due() == 0
     (warning,) = caplog.records
-    assert warning.levelno == logging.WARNING and warning.exc_info is None
+    assert warning.levelno == logging.WARNING
+    assert warning.exc_info is None
     assert "play of game 7 failed (choose_action ran over 30 s)" in warning.getMessage()
     assert await scheduler.run_due() == 0, "not again before the retry is due"
     assert len(attempts) == 1

@@ -181,7 +181,8 @@ async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
 
     stats = StatsService(StatsStore(table.database))
     mine = await stats.player(GUILD, HOST)
-    assert mine.games == 1 and mine.favourite_color is not None
+    assert mine.games == 1
+    assert mine.favourite_color is not None
     board = await stats.leaderboard(GUILD)
     assert [row.user_id for row in board] == [HOST], "AI seats are nobody's stats"
 
@@ -202,7 +203,8 @@ async def test_ai_turns_replay_exactly_from_the_seed(database: Database, tmp_pat
             records.append((await table.service.play.record(view.id))["actions"])
         finally:
             await db.close()
-    assert records[0] == records[1] and len(records[0]) > 12
+    assert records[0] == records[1]
+    assert len(records[0]) > 12
 
 
 # --- turn time limits ------------------------------------------------------------------------
@@ -248,7 +250,9 @@ async def test_a_reminder_at_half_time_then_the_medium_ai_plays_at_the_deadline(
     (turn,) = table.turns
     assert (turn.reason, turn.user_id, turn.level) == (TurnReason.TIMEOUT, mover, "medium")
     after = await table.service.play.look(view.id)
-    assert after.user_to_move != mover and after.state is not None and after.state.turn == 2
+    assert after.user_to_move != mover
+    assert after.state is not None
+    assert after.state.turn == 2
     assert after.player_at(turn.seat).timeouts == 1  # type: ignore[union-attr]
     assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the next turn's clock"
 
@@ -263,7 +267,8 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_ai_until_rejoin(
     for expected in (TurnReason.TIMEOUT, TurnReason.TIMEOUT, TurnReason.HANDED_OVER):
         table.clock.advance(LIMIT)
         await table.scheduler.run_due()
-        assert table.turns[-1].reason == expected and table.turns[-1].user_id == sleeper
+        assert table.turns[-1].reason == expected
+        assert table.turns[-1].user_id == sleeper
         view = await table.service.play.look(view.id)
         assert view.user_to_move == other
         view = await play_turn(table, view, other)
@@ -280,9 +285,12 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_ai_until_rejoin(
         await table.service.play.rejoin(view.id, other)
     view = await table.service.play.rejoin(view.id, sleeper)
     player = view.player_at(view.seat_of(sleeper))
-    assert player is not None and not player.autoplay and player.timeouts == 0
+    assert player is not None
+    assert not player.autoplay
+    assert player.timeouts == 0
     view = await play_turn(table, view, other)
-    assert view.user_to_move == sleeper and not view.ai_to_move
+    assert view.user_to_move == sleeper
+    assert not view.ai_to_move
     assert await table.scheduler.run_due() == 0, "their own turn again, with a fresh clock"
 
 
@@ -359,8 +367,10 @@ async def test_work_waits_for_the_display_and_failures_are_retried_later(table: 
         raise RuntimeError("Discord is down")
 
     broken = Scheduler(table.service.turns, failing, table.clock)
-    assert await broken.run_due() == 0 and len(calls) == 1
-    assert await broken.run_due() == 0 and len(calls) == 1, "not retried at once"
+    assert await broken.run_due() == 0
+    assert len(calls) == 1
+    assert await broken.run_due() == 0, "not retried at once"
+    assert len(calls) == 1
     assert await broken.seconds_to_sleep() == 30.0
     table.clock.advance(30)
     await broken.run_due()
@@ -380,7 +390,8 @@ async def test_a_change_whose_message_never_went_out_is_shown_a_minute_later(
     assert await table.scheduler.seconds_to_sleep() == 1.0
     table.clock.advance(1)
     (due,) = await table.service.turns.due_work()
-    assert due == DueWork(view.id, view.seq, DueKind.SHOW) and due.kind is DueKind.SHOW
+    assert due == DueWork(view.id, view.seq, DueKind.SHOW)
+    assert due.kind is DueKind.SHOW
     await table.show(view)
     assert await table.service.turns.due_work() == []
 
@@ -411,7 +422,8 @@ async def test_server_defaults_and_allowed_channels(database: Database) -> None:
     await guilds.options_for_new(GUILD, 78, 77, variant=None, turn_limit_seconds=None)
     await guilds.options_for_new(GUILD + 1, CHANNEL, None, variant=None, turn_limit_seconds=None)
     settings = await guilds.remove_channel(GUILD, 77)
-    assert settings.channel_ids == () and settings.turn_limit_seconds == 3600
+    assert settings.channel_ids == ()
+    assert settings.turn_limit_seconds == 3600
     with pytest.raises(BadOptionError):
         await guilds.remove_channel(GUILD, 77)
 
@@ -436,7 +448,8 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
             view = await service.play.act(view.id, HOST, view.seq, choose(view))
             await table.show(view)
     state = view.state
-    assert state is not None and state.outcome is not None
+    assert state is not None
+    assert state.outcome is not None
     seat = view.seat_of(HOST)
     assert seat is not None
     mine = await stats.player(GUILD, HOST)
@@ -456,7 +469,8 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
     assert record["seed"] == seeds()
     pictures = images.Pictures(WorkerPool(workers=0))
     english, french = [await pictures.replay_gif(record, lang) for lang in ("en", "fr")]
-    assert english[:6] == french[:6] == b"GIF89a" and english != french, "the server's words"
+    assert english[:6] == french[:6] == b"GIF89a"
+    assert english != french, "the server's words"
     with pytest.raises(NotAReplayError):
         await service.play.replay_record(view.id, GUILD + 1)
 
@@ -545,6 +559,7 @@ async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
         if not view.ai_to_move:
             await play_turn(table, view, HOST)
         await asyncio.wait_for(played.wait(), 10)
-        assert table.turns and table.turns[0].reason == TurnReason.AI
+        assert table.turns
+        assert table.turns[0].reason == TurnReason.AI
     finally:
         await scheduler.stop()

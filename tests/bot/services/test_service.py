@@ -178,7 +178,8 @@ async def test_cancel_is_for_the_host_and_keeps_the_game(service: GameService) -
     with pytest.raises(HostOnlyError):
         await service.lobby.cancel(view.id, BOB)
     view = await service.lobby.cancel(view.id, HOST)
-    assert view.status is GameStatus.ABORTED and view.game.end_reason == "cancelled"
+    assert view.status is GameStatus.ABORTED
+    assert view.game.end_reason == "cancelled"
     with pytest.raises(NoGameHereError):
         await service.open_game_id(CHANNEL)
     again = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
@@ -188,7 +189,8 @@ async def test_cancel_is_for_the_host_and_keeps_the_game(service: GameService) -
 async def test_the_seed_decides_seats_and_deal(database: Database) -> None:
     first = await started(service_on(database, "aa" * 16), (HOST, BOB), channel=1)
     second = await started(service_on(database, "aa" * 16), (HOST, BOB), channel=2)
-    assert first.state is not None and second.state is not None
+    assert first.state is not None
+    assert second.state is not None
     assert first.state.config == second.state.config
     assert first.players == second.players
     assert first.state.config.piles is not None  # 2 players: shuffled piles
@@ -200,7 +202,8 @@ async def test_the_seed_decides_seats_and_deal(database: Database) -> None:
 async def test_a_whole_standard_game_ends_and_its_record_replays(service: GameService) -> None:
     view = await started(service)
     final = await play_out(service, view)
-    assert final.status is GameStatus.OVER and final.state is not None
+    assert final.status is GameStatus.OVER
+    assert final.state is not None
     assert final.state.outcome is not None
     assert any(isinstance(event, engine.GameEnded) for event in final.events)
     record = await service.play.record(final.id)
@@ -219,14 +222,16 @@ async def test_orienting_rolls_at_once_and_shows_the_turn(service: GameService) 
     assert after.seq == 2
     kinds = [type(event) for event in after.events]
     assert kinds[:3] == [engine.AssamTurned, engine.DieRolled, engine.AssamMoved]
-    assert after.state is not None and after.state.phase is engine.Phase.PLACE
+    assert after.state is not None
+    assert after.state.phase is engine.Phase.PLACE
     assert after.turn_events == after.events
 
 
 async def test_the_running_record_hides_the_seed(service: GameService) -> None:
     view = await started(service)
     record = await service.play.record(view.id)
-    assert "seed" not in record and record["seed_sha256"] == view.game.seed_sha256
+    assert "seed" not in record
+    assert record["seed_sha256"] == view.game.seed_sha256
 
 
 async def test_variant_asks_for_the_roll_then_placement_then_rotation(
@@ -234,16 +239,21 @@ async def test_variant_asks_for_the_roll_then_placement_then_rotation(
 ) -> None:
     view = await started(service, variant="rotate-after")
     mover = view.user_to_move
-    assert mover is not None and view.state is not None
+    assert mover is not None
+    assert view.state is not None
     with pytest.raises(IllegalMoveError):
         await service.play.act(view.id, mover, view.seq, "L")
     view = await service.play.act(view.id, mover, view.seq, ROLL)
-    assert view.state is not None and view.state.phase is engine.Phase.PLACE
+    assert view.state is not None
+    assert view.state.phase is engine.Phase.PLACE
     view = await service.play.act(view.id, mover, view.seq, engine.legal_actions(view.state)[0])
-    assert view.state is not None and view.state.phase is engine.Phase.ROTATE
+    assert view.state is not None
+    assert view.state.phase is engine.Phase.ROTATE
     view = await service.play.act(view.id, mover, view.seq, "R")
-    assert view.turn_changed and view.user_to_move != mover
-    assert view.state is not None and view.state.phase is engine.Phase.ROLL, "waits for a click"
+    assert view.turn_changed
+    assert view.user_to_move != mover
+    assert view.state is not None
+    assert view.state.phase is engine.Phase.ROLL, "waits for a click"
     final = await play_out(service, view)
     assert final.status is GameStatus.OVER
 
@@ -252,7 +262,8 @@ async def test_only_the_mover_acts_and_only_legal_moves(service: GameService) ->
     view = await started(service)
     mover = view.user_to_move
     other = next(p.user_id for p in view.players if p.user_id != mover)
-    assert mover is not None and other is not None
+    assert mover is not None
+    assert other is not None
     with pytest.raises(NotYourTurnError) as raised:
         await service.play.act(view.id, other, view.seq, "S")
     assert raised.value.to_move_user == mover
@@ -273,7 +284,8 @@ async def test_a_click_on_an_old_seq_is_stale(service: GameService) -> None:
     await service.play.act(view.id, mover, view.seq, "S")
     with pytest.raises(StaleBoardError) as raised:
         await service.play.act(view.id, mover, view.seq, "S")
-    assert raised.value.message_id == 777 and raised.value.channel_id == CHANNEL
+    assert raised.value.message_id == 777
+    assert raised.value.channel_id == CHANNEL
 
 
 async def test_many_simultaneous_clicks_apply_once(service: GameService) -> None:
@@ -287,7 +299,8 @@ async def test_many_simultaneous_clicks_apply_once(service: GameService) -> None
     assert len(applied) == 1
     assert all(isinstance(result, StaleBoardError) for result in results if result not in applied)
     record = await service.play.record(view.id)
-    assert record["actions"][0] == "S" and len(record["actions"]) == 2
+    assert record["actions"][0] == "S"
+    assert len(record["actions"]) == 2
 
 
 async def test_two_processes_on_one_file_never_apply_twice(
@@ -332,7 +345,8 @@ async def test_a_restart_continues_with_the_same_rolls(db_path: Path, tmp_path: 
     db = await Database.open(db_path)
     restarted = service_on(db)
     resumed = await restarted.play.look(view.id)
-    assert resumed.seq == view.seq and resumed.state == view.state
+    assert resumed.seq == view.seq
+    assert resumed.state == view.state
     assert resumed.turn_events == view.turn_events
     assert resumed.previous_turn_events == view.previous_turn_events
     final = await play_out(restarted, resumed)
@@ -363,7 +377,8 @@ def test_the_stored_config_is_the_record_before_the_first_action(
     config = engine.deal(players, variant, dice.setup_rng(f"seed{players}"))
     stored = records.config_json(config)
     as_record = engine.record_from_json(json.loads(stored))
-    assert as_record.config == config and as_record.actions == ()
+    assert as_record.config == config
+    assert as_record.actions == ()
     assert records.game_record(stored, []).config == config
 
 
@@ -393,7 +408,8 @@ async def test_a_game_stored_with_the_old_config_form_loads_and_plays_on(
     for _ in range(5):
         view = await step(service, view)
     if len(users) == 3:
-        assert view.state is not None and view.state.to_move is not None
+        assert view.state is not None
+        assert view.state.to_move is not None
         quitter = view.user_at((view.state.to_move + 1) % 3)
         assert quitter is not None
         view = await service.play.resign(view.id, quitter)
@@ -406,8 +422,10 @@ async def test_a_game_stored_with_the_old_config_form_loads_and_plays_on(
         )
     fresh = service_on(database)
     loaded = await fresh.play.look(view.id)
-    assert loaded.state == view.state and loaded.turn_events == view.turn_events
-    assert "damaged" not in caplog.text and "snapshot" not in caplog.text
+    assert loaded.state == view.state
+    assert loaded.turn_events == view.turn_events
+    assert "damaged" not in caplog.text
+    assert "snapshot" not in caplog.text
     final = await play_out(fresh, loaded)
     assert final.status is GameStatus.OVER
 
@@ -417,18 +435,21 @@ async def test_two_resignations_in_a_row_load_in_the_order_they_fell(database: D
     straight on, as it did (the other order would hand it to the first quitter in between)."""
     service = service_on(database)
     view = await started(service, (HOST, BOB, CAROL, DAVE))
-    assert view.state is not None and view.state.to_move is not None
+    assert view.state is not None
+    assert view.state.to_move is not None
     mover = view.state.to_move
     if mover == 3:  # the seat after the mover must be the higher one
         view = await step(service, await step(service, await step(service, view)))
-        assert view.state is not None and view.state.to_move is not None
+        assert view.state is not None
+        assert view.state.to_move is not None
         mover = view.state.to_move
     for seat in (mover + 1, mover):
         user = view.user_at(seat)
         assert user is not None
         view = await service.play.resign(view.id, user)
     loaded = await service_on(database).play.look(view.id)
-    assert loaded.state == view.state and loaded.turn_events == view.turn_events
+    assert loaded.state == view.state
+    assert loaded.turn_events == view.turn_events
 
 
 def test_a_log_entry_that_is_neither_an_action_nor_a_resignation_does_not_make_a_record() -> None:
@@ -448,15 +469,19 @@ async def test_resign_out_of_turn_makes_rugs_neutral_and_play_goes_on(
     for _ in range(6):
         view = await step(service, view)
     state = view.state
-    assert state is not None and state.to_move is not None
+    assert state is not None
+    assert state.to_move is not None
     quitter_seat = (state.to_move + 1) % 3
     quitter = view.user_at(quitter_seat)
     assert quitter is not None
     after = await service.play.resign(view.id, quitter)
-    assert after.state is not None and after.state.is_eliminated(quitter_seat)
-    assert after.seq == view.seq + 1 and after.user_to_move == view.user_to_move
+    assert after.state is not None
+    assert after.state.is_eliminated(quitter_seat)
+    assert after.seq == view.seq + 1
+    assert after.user_to_move == view.user_to_move
     eliminated = [e for e in after.events if isinstance(e, engine.PlayerEliminated)]
-    assert eliminated and eliminated[0].resigned
+    assert eliminated
+    assert eliminated[0].resigned
     with pytest.raises(NotSeatedError):
         await service.play.resign(view.id, quitter)
     final = await play_out(service, after)
@@ -473,7 +498,8 @@ async def test_resign_of_the_mover_passes_the_turn_and_two_players_end(
     assert mover is not None
     after = await service.play.resign(view.id, mover)
     assert after.status is GameStatus.OVER
-    assert after.state is not None and after.state.outcome is not None
+    assert after.state is not None
+    assert after.state.outcome is not None
     assert after.state.outcome.reason == "last-player-standing"
     with pytest.raises(GameNotRunningError):
         await service.play.resign(view.id, mover)
@@ -485,7 +511,8 @@ async def test_abort_is_for_the_host_or_a_moderator(service: GameService) -> Non
         await service.play.abort(view.id, BOB)
     aborted = await service.play.abort(view.id, BOB, moderator=True)
     assert aborted.status is GameStatus.ABORTED
-    assert aborted.game.end_reason == "aborted-by-moderator" and aborted.game.ended_by == BOB
+    assert aborted.game.end_reason == "aborted-by-moderator"
+    assert aborted.game.ended_by == BOB
     with pytest.raises(GameNotRunningError):
         await service.play.act(view.id, view.user_to_move or 0, view.seq, "S")
     with pytest.raises(GameNotRunningError):
@@ -525,11 +552,14 @@ def test_rolls_depend_only_on_seed_and_position_with_exact_weights() -> None:
     draws = [dice.roll("seed", position, outcomes) for position in range(1, 6001)]
     assert draws == [dice.roll("seed", position, outcomes) for position in range(1, 6001)]
     counts = {face: draws.count(face) for face in ("D1", "D2", "D3", "D4")}
-    assert 800 < counts["D1"] < 1200 and 800 < counts["D4"] < 1200
-    assert 1800 < counts["D2"] < 2200 and 1800 < counts["D3"] < 2200
+    assert 800 < counts["D1"] < 1200
+    assert 800 < counts["D4"] < 1200
+    assert 1800 < counts["D2"] < 2200
+    assert 1800 < counts["D3"] < 2200
     assert draws != [dice.roll("other", position, outcomes) for position in range(1, 6001)]
 
 
 def test_the_commitment_is_the_seed_sha256() -> None:
     seed = dice.new_seed()
-    assert len(seed) == 32 and dice.commitment(seed) == hashlib.sha256(seed.encode()).hexdigest()
+    assert len(seed) == 32
+    assert dice.commitment(seed) == hashlib.sha256(seed.encode()).hexdigest()

@@ -36,10 +36,12 @@ async def test_games_dropped_from_memory_play_on_from_their_logs(
     for _ in range(3):
         for game_id in ids:  # each use pushes the others out of memory
             view = await service.play.look(game_id)
-            assert view.state is not None and view.user_to_move is not None
+            assert view.state is not None
+            assert view.user_to_move is not None
             after = await service.play.act(game_id, view.user_to_move, view.seq, "S")
             assert after.seq > view.seq
-            assert after.state is not None and after.user_to_move is not None
+            assert after.state is not None
+            assert after.user_to_move is not None
             rug = engine.legal_actions(after.state)[0]
             placed = await service.play.act(game_id, after.user_to_move, after.seq, rug)
             assert placed.seq == after.seq + 1

@@ -41,8 +41,10 @@ async def test_a_game_keeps_its_language_across_a_reopen(tmp_path: Path) -> None
         store = GameStore(database)
         again = await store.get(french.id)
         open_here = await store.open_in_channel(11)
-        assert again is not None and again.locale == "fr"
-        assert open_here is not None and open_here.locale == "uk"
+        assert again is not None
+        assert again.locale == "fr"
+        assert open_here is not None
+        assert open_here.locale == "uk"
     finally:
         await database.close()
 
@@ -62,6 +64,7 @@ async def test_games_from_before_languages_are_english(tmp_path: Path) -> None:
     try:
         assert await database.schema_version() >= 2
         old = await GameStore(database).get(1)
-        assert old is not None and old.locale == "en"
+        assert old is not None
+        assert old.locale == "en"
     finally:
         await database.close()

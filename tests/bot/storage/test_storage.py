@@ -88,7 +88,8 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
 async def test_create_seats_the_host_and_one_open_game_per_channel(db: Database) -> None:
     store = GameStore(db)
     game = await store.create(lobby(), NOW)
-    assert game.status is GameStatus.LOBBY and game.seq == 0
+    assert game.status is GameStatus.LOBBY
+    assert game.seq == 0
     assert [seat.user_id for seat in await store.seats(game.id)] == [100]
     with pytest.raises(ChannelBusyError):
         await store.create(lobby(host_id=101), NOW)
@@ -101,7 +102,8 @@ async def test_a_closed_game_frees_the_channel_and_is_kept(db: Database) -> None
     store = GameStore(db)
     game = await store.create(lobby(), NOW)
     ended = await store.end(game.id, GameStatus.ABORTED, "aborted", 100, NOW)
-    assert ended.status is GameStatus.ABORTED and ended.ended_by == 100
+    assert ended.status is GameStatus.ABORTED
+    assert ended.ended_by == 100
     assert await store.open_in_channel(10) is None
     assert (await store.get(game.id)) == ended
     with pytest.raises(StaleSeqError):
@@ -123,7 +125,8 @@ async def test_append_actions_is_optimistic_on_seq(db: Database) -> None:
     after = await store.append_actions(
         game_id, 0, [NewAction("S", 200), NewAction("D3", None)], '{"p": 2}', NOW
     )
-    assert after.seq == 2 and after.position == '{"p": 2}'
+    assert after.seq == 2
+    assert after.position == '{"p": 2}'
     with pytest.raises(StaleSeqError):
         await store.append_actions(game_id, 0, [NewAction("L", 200)], '{"p": "x"}', NOW)
     rows = await store.actions(game_id)
@@ -148,7 +151,8 @@ async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
             game_id, 0, [NewAction("S", 200), NewAction("x" * 9, 1)], "{}", NOW
         )
     game = await store.get(game_id)
-    assert game is not None and game.seq == 0
+    assert game is not None
+    assert game.seq == 0
     assert await store.actions(game_id) == []
 
 
@@ -178,7 +182,8 @@ async def test_concurrent_writers_on_two_connections_apply_exactly_one(tmp_path:
     )
     winners = [result for result in results if not isinstance(result, BaseException)]
     losers = [result for result in results if isinstance(result, StaleSeqError)]
-    assert len(winners) == 1 and len(losers) == len(stores) - 1
+    assert len(winners) == 1
+    assert len(losers) == len(stores) - 1
     rows = await GameStore(second).actions(game_id)
     assert [row.seq for row in rows] == [1]
     assert winners[0].position == f'{{"by": {rows[0].actor_id}}}'
@@ -199,7 +204,8 @@ async def test_board_message_is_remembered(db: Database) -> None:
     game_id = await running_game(store)
     await store.set_board_message(game_id, 555, 0)
     game = await store.get(game_id)
-    assert game is not None and (game.board_message_id, game.board_message_seq) == (555, 0)
+    assert game is not None
+    assert (game.board_message_id, game.board_message_seq) == (555, 0)
     assert await store.behind_on_display() == []
     await store.append_actions(game_id, 0, [NewAction("S", 200)], "{}", NOW)
     assert [row.id for row in await store.behind_on_display()] == [game_id]

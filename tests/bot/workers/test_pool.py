@@ -147,7 +147,7 @@ async def test_a_job_that_kills_every_worker_fails_cleanly(pool: WorkerPool) -> 
 async def test_a_hung_job_times_out_and_its_worker_is_killed(pool: WorkerPool) -> None:
     pids = {(await pool.run(Lane.QUICK, pid_and_niceness))[0] for _ in range(4)}
     with pytest.raises(WorkerTimeoutError):
-        await pool.run(Lane.SLOW, hang, timeout=0.5)
+        await pool.run(Lane.SLOW, hang, limit=0.5)
     for pid in pids:  # the old workers were killed, the hung one with them
         await asyncio.to_thread(wait_gone, pid)
     assert (await pool.run(Lane.QUICK, pid_and_niceness))[0] not in pids
@@ -156,7 +156,7 @@ async def test_a_hung_job_times_out_and_its_worker_is_killed(pool: WorkerPool) -
 async def test_closing_waits_seconds_not_for_a_hung_job() -> None:
     workers = WorkerPool(workers=1)
     pid, _ = await workers.run(Lane.QUICK, pid_and_niceness)
-    hung = asyncio.create_task(workers.run(Lane.SLOW, hang, timeout=3600))
+    hung = asyncio.create_task(workers.run(Lane.SLOW, hang, limit=3600))
     await asyncio.sleep(0.2)
     await workers.close(grace=0.2)
     await asyncio.to_thread(wait_gone, pid)

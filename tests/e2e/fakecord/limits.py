@@ -257,17 +257,15 @@ def _check_allowed_mentions(allowed: object) -> list[FormError]:
     if not isinstance(allowed, dict):
         return []
     parse = allowed.get("parse") or []
-    errors = []
-    for kind in ("users", "roles"):
-        if kind in parse and allowed.get(kind):
-            errors.append(
-                FormError(
-                    f"allowed_mentions.{kind}",
-                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
-                    f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
-                )
-            )
-    return errors
+    return [
+        FormError(
+            f"allowed_mentions.{kind}",
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+        )
+        for kind in ("users", "roles")
+        if kind in parse and allowed.get(kind)
+    ]
 
 
 def form_error_body(errors: list[FormError]) -> Json:

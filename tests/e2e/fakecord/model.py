@@ -252,11 +252,11 @@ class FakeMessage:
         """All text of the embeds (title, description, fields, footer), one line each."""
         lines: list[str] = []
         for embed in self.embeds:
-            for key in ("title", "description"):
-                if embed.get(key):
-                    lines.append(str(embed[key]))
-            for embed_field in embed.get("fields", []):
-                lines.append(f"{embed_field.get('name', '')}: {embed_field.get('value', '')}")
+            lines.extend(str(embed[key]) for key in ("title", "description") if embed.get(key))
+            lines.extend(
+                f"{field.get('name', '')}: {field.get('value', '')}"
+                for field in embed.get("fields", [])
+            )
             footer = embed.get("footer")
             if footer and footer.get("text"):
                 lines.append(str(footer["text"]))

@@ -79,7 +79,7 @@ class RestApi:
         path = request.path
         if path == "/gateway" or path.startswith("/attachments/"):
             return await handler(request)
-        relative = path[len(API_PREFIX) :] if path.startswith(API_PREFIX) else path
+        relative = path.removeprefix(API_PREFIX)
         fault_name: str | None = None
         response: web.StreamResponse
         try:

@@ -385,13 +385,14 @@ class FakeDiscord:
             lines.append(f"[{message.id}] {' '.join(marks)}".rstrip())
             if message.content:
                 lines.append(f"  content: {message.content}")
-            for text in filter(None, message.embed_text().splitlines()):
-                lines.append(f"  embed: {text}")
+            lines.extend(f"  embed: {text}" for text in message.embed_text().splitlines() if text)
             for button in message.buttons():
                 state = " (disabled)" if button.disabled else ""
                 lines.append(f"  button: {button.label!r} -> {button.custom_id}{state}")
-            for attachment in message.attachments:
-                lines.append(f"  file: {attachment.filename} ({attachment.size} bytes)")
+            lines.extend(
+                f"  file: {attachment.filename} ({attachment.size} bytes)"
+                for attachment in message.attachments
+            )
             if message.pinged_user_ids:
                 names = sorted(self.world.users[u].name for u in message.pinged_user_ids)
                 lines.append(f"  pinged: {', '.join(names)}")
