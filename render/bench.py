@@ -1,8 +1,9 @@
 """`python -m render.bench`: how fast board pictures are made at the default size.
 
-Renders every PLACE-phase moment of a few seeded 4-player games (with the turn's events and
-numbered candidates, as the bot does) and prints the median time and PNG size, then the time
-and size of a full 4-player replay GIF. First line: `median 12.3 ms per board, PNG 85 KB`.
+Renders every PLACE-phase moment of a few seeded 4-player games (with the turn's events, the
+numbered candidates and the players' names, as the bot does) and prints the median time and
+PNG size, then the time and size of a full 4-player replay GIF. First line:
+`median 12.3 ms per board, PNG 85 KB`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from render.replay import render_replay
 from render.samples import Moment, finished, moments, new_sample
 
 SEEDS = (1, 2, 3)
+NAMES = ("Amina", "Dmitro Іваненко", "Zoë 🌸", "AI (hard)")
 
 
 def main() -> int:
@@ -25,11 +27,12 @@ def main() -> int:
     for seed in SEEDS:
         state, rng = new_sample(4, seed)
         cases.extend(m for m in moments(state, rng) if m.state.phase is Phase.PLACE)
-    render_board(cases[0].state, events=cases[0].events, show_candidates=True)  # warm caches
+    first = cases[0]
+    render_board(first.state, events=first.events, show_candidates=True, names=NAMES)  # warm
     times, cpu_times, sizes = [], [], []
     for case in cases:
         start, start_cpu = time.perf_counter(), time.process_time()
-        png = render_board(case.state, events=case.events, show_candidates=True)
+        png = render_board(case.state, events=case.events, show_candidates=True, names=NAMES)
         times.append(time.perf_counter() - start)
         cpu_times.append(time.process_time() - start_cpu)
         sizes.append(len(png))

@@ -21,7 +21,15 @@ from engine import Facing
 from render import palette
 from render.layout import DEFAULT_SIZE, layout
 from render.market import base_image
-from render.sprites import assam, badge, crossed_swatch, die, rug_piece, rug_stamp
+from render.sprites import (
+    assam,
+    badge,
+    choice_arrow,
+    crossed_swatch,
+    die,
+    rug_piece,
+    rug_stamp,
+)
 from render.text import draw_text
 
 PNG_COMPRESS_LEVEL = 3
@@ -50,11 +58,13 @@ def exact_colors() -> list[tuple[int, int, int]]:
 
 def _specimen(width: int) -> Image.Image:
     """A picture holding every kind of pixel a board can have, to learn the palette from:
-    rugs of every style and shape, Assam every way, badges, dice, swatches, and text."""
+    rugs of every style and shape, Assam every way, the arrows of his choices, badges, dice,
+    swatches, and text."""
     geometry = layout(width, 4)
     image = base_image(width, 4).copy()
     cell = geometry.cell
-    swatch = round(geometry.row_height * 0.78)
+    px, py, px1, _ = geometry.panel_box
+    swatch = round(cell * 0.56)
     styles = [*palette.RUG_STYLES.values(), palette.NEUTRAL_STYLE]
     shapes = ((1, 1), (2, 1), (1, 2))
     for i, style in enumerate(styles):
@@ -64,7 +74,12 @@ def _specimen(width: int) -> Image.Image:
         for j, small in enumerate(
             (rug_piece(swatch, style, (1, 1)), crossed_swatch(swatch, style))
         ):
-            image.paste(small, (i * 40 + 5, geometry.board_height + j * 30 + 5), small)
+            at = (px + 5 + i * round(swatch * 1.4), py + 5 + j * round(swatch * 1.2))
+            image.paste(small, at, small)
+    for k, facing in enumerate(Facing):
+        x, y = geometry.center(8 + 7 * (k % 3) + k // 3)
+        arrow = choice_arrow(cell, facing, k % 2 == 0)
+        image.paste(arrow, (round(x - arrow.width / 2), round(y - arrow.height / 2)), arrow)
     for k, facing in enumerate(Facing):
         sprite = assam(cell, facing)
         x0, y0, _, _ = geometry.square_box(35 + k)
@@ -74,11 +89,13 @@ def _specimen(width: int) -> Image.Image:
             sprite = badge(cell, label, style.fill)
             x0, y0, _, _ = geometry.square_box(42 + k)
             image.paste(sprite, (x0 + j * sprite.width, y0), sprite)
-        face = die(geometry.title_height, 1 + k % 4)
-        image.paste(face, (geometry.width - 40, geometry.board_height + 30 * k), face)
-    for k, text in enumerate(("Turn 12 Seat 3 dirhams rugs visible score", "0123456789 #1 out")):
-        y = geometry.board_height + 70 + 30 * k
-        draw_text(image, (250, y), text, size=round(cell * 0.25), fill=palette.TEXT, bold=k == 1)
+        face = die(round(cell * 0.58), 1 + k % 4)
+        image.paste(face, (px1 - face.width - 5, py + 5 + k * (face.height + 4)), face)
+    lines = ("Turn 12 Seat 3 dirhams rugs visible score", "0123456789 #1 out", "Alice Zoë Дмитро")
+    for k, text in enumerate(lines):
+        y = py + round(cell * 3) + round(cell * 0.6) * k
+        size = round(cell * (0.27, 0.42, 0.4)[k])
+        draw_text(image, (px + 5, y), text, size=size, fill=palette.TEXT, bold=k == 1)
     return image
 
 

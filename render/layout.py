@@ -1,8 +1,14 @@
-"""Where things go: pixel geometry of the board, its border arcs and the panel below it.
+"""Where things go: pixel geometry of the board, its border arcs and the panel beside it.
 
-The image is `size` pixels wide (DEFAULT_SIZE unless the caller asks otherwise). The top part is
-a square holding the 7x7 market, the frame with the border mosaic arcs (RULES.md R7) and the
-coordinates; the panel below has a title line, a line of column names and one row per seat.
+The image is `size` pixels wide (DEFAULT_SIZE unless the caller asks otherwise). It holds a
+square with the 7x7 market, the frame with the border mosaic arcs (RULES.md R7) and the
+coordinates, and a panel with the turn (or the final ranking) and one entry per seat.
+
+- Landscape (the default): the panel stands to the right of the board and the image is as tall
+  as the board, whatever the number of seats, so a turn picture stays short on a phone.
+- Portrait: the panel lies below the board, one row per seat, so the image grows with the
+  number of seats (the replay GIF uses it).
+
 `image_size` gives the exact width and height for a number of players.
 """
 
@@ -14,9 +20,21 @@ from functools import lru_cache
 
 from engine import COLS, ROWS, Facing, walk
 
-DEFAULT_SIZE = 800
+DEFAULT_SIZE = 1000
 MIN_SIZE = 320
 MAX_SIZE = 2000
+
+# The board's square is this many market squares wide: the market, then the frame, the arcs
+# and the coordinates on each side.
+BOARD_CELLS = 8.9
+# In landscape, the panel beside the board is this many market squares wide.
+PANEL_CELLS = 5.3
+
+# Portrait panel: heights in market squares, each with a floor in pixels for small images.
+ROW_CELLS, ROW_MIN = 0.48, 22
+TITLE_CELLS, TITLE_MIN = 0.44, 20
+COLUMNS_CELLS, COLUMNS_MIN = 0.28, 14
+PAD_CELLS = 0.12
 
 Point = tuple[float, float]
 Box = tuple[int, int, int, int]
@@ -32,20 +50,28 @@ DIRECTIONS: dict[Facing, tuple[int, int]] = {
 
 @dataclass(frozen=True)
 class Layout:
-    """Pixel geometry for one image width and number of players."""
+    """Pixel geometry for one image width, number of players and orientation."""
 
     width: int
     players: int
+    portrait: bool = False
+
+    @property
+    def board_side(self) -> int:
+        """Side of the square holding the market, its frame and the coordinates."""
+        if self.portrait:
+            return self.width
+        return round(self.width * BOARD_CELLS / (BOARD_CELLS + PANEL_CELLS))
 
     @property
     def cell(self) -> int:
         """Side of one market square in pixels."""
-        return int(self.width / 8.9)
+        return int(self.board_side / BOARD_CELLS)
 
     @property
     def origin(self) -> int:
         """x and y of the market's top-left corner (left and top margin)."""
-        return (self.width - COLS * self.cell) // 2
+        return (self.board_side - COLS * self.cell) // 2
 
     @property
     def board_end(self) -> int:
@@ -53,40 +79,28 @@ class Layout:
         return self.origin + COLS * self.cell
 
     @property
-    def board_height(self) -> int:
-        """Height of the square top part (market, frame, coordinates)."""
-        return self.width
-
-    @property
-    def row_height(self) -> int:
-        """Height of one seat row in the panel."""
-        return max(22, round(self.cell * 0.48))
-
-    @property
-    def title_height(self) -> int:
-        """Height of the panel's title line (turn and die, or why the game ended)."""
-        return max(20, round(self.cell * 0.44))
-
-    @property
-    def columns_height(self) -> int:
-        """Height of the line naming the panel's number columns."""
-        return max(14, round(self.cell * 0.28))
-
-    @property
-    def panel_pad(self) -> int:
-        """Space above and below the panel's content."""
-        return round(self.cell * 0.12)
-
-    @property
     def panel_height(self) -> int:
-        """Height of the panel below the board."""
-        rows = self.players * self.row_height
-        return self.title_height + self.columns_height + rows + 2 * self.panel_pad
+        """Height of the panel: the board's in landscape; in portrait its title line, a line
+        of column names and a row per seat, with a margin above and below."""
+        if not self.portrait:
+            return self.board_side
+        cell = self.cell
+        rows = self.players * max(ROW_MIN, round(cell * ROW_CELLS))
+        title = max(TITLE_MIN, round(cell * TITLE_CELLS))
+        columns = max(COLUMNS_MIN, round(cell * COLUMNS_CELLS))
+        return title + columns + rows + 2 * round(cell * PAD_CELLS)
+
+    @property
+    def panel_box(self) -> Box:
+        """Pixel box (x0, y0, x1, y1) of the panel, x1/y1 exclusive."""
+        if self.portrait:
+            return (0, self.board_side, self.width, self.board_side + self.panel_height)
+        return (self.board_side, 0, self.width, self.board_side)
 
     @property
     def height(self) -> int:
         """Height of the whole image."""
-        return self.board_height + self.panel_height
+        return self.panel_box[3]
 
     def square_box(self, square: int) -> Box:
         """Pixel box (x0, y0, x1, y1) of a square, x1/y1 exclusive."""
@@ -125,18 +139,22 @@ class Layout:
 
 
 @lru_cache(maxsize=32)
-def layout(width: int, players: int) -> Layout:
-    """The (cached) layout of an image `width` pixels wide for `players` seats."""
+def layout(width: int, players: int, portrait: bool = False) -> Layout:
+    """The (cached) layout of an image `width` pixels wide for `players` seats, the panel
+    beside the board (landscape) or below it (`portrait`)."""
     if not MIN_SIZE <= width <= MAX_SIZE:
         raise ValueError(f"size must be between {MIN_SIZE} and {MAX_SIZE} pixels, not {width}")
     if players not in (2, 3, 4):
         raise ValueError(f"players must be 2, 3 or 4, not {players}")
-    return Layout(width, players)
+    return Layout(width, players, portrait)
 
 
-def image_size(players: int, *, size: int = DEFAULT_SIZE) -> tuple[int, int]:
-    """(width, height) of a board image for a game of `players` at width `size`."""
-    geometry = layout(size, players)
+def image_size(
+    players: int, *, size: int = DEFAULT_SIZE, portrait: bool = False
+) -> tuple[int, int]:
+    """(width, height) of a board image for a game of `players` at width `size`: as tall as
+    the board in landscape (the same for 2, 3 or 4 seats), taller with each seat in portrait."""
+    geometry = layout(size, players, portrait)
     return (geometry.width, geometry.height)
 
 

@@ -1,6 +1,6 @@
 """The static picture under every board: market squares, frame, border mosaic arcs (R7),
-coordinates and the panel's background. Drawn once per size (supersampled for smooth curves)
-and cached; every board starts from a copy of it.
+coordinates and the panel's background. Drawn once per size and orientation (supersampled for
+smooth curves) and cached; every board starts from a copy of it.
 """
 
 from __future__ import annotations
@@ -112,22 +112,21 @@ def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
 
 
 @lru_cache(maxsize=16)
-def base_image(width: int, players: int) -> Image.Image:
-    """The static picture for a board of `players` seats, `width` pixels wide (cached: copy it
-    before drawing on it)."""
-    geometry = layout(width, players)
+def base_image(width: int, players: int, portrait: bool = False) -> Image.Image:
+    """The static picture for a board of `players` seats, `width` pixels wide, the panel beside
+    or (`portrait`) below the board (cached: copy it before drawing on it)."""
+    geometry = layout(width, players, portrait)
     s = SUPERSAMPLE
-    big = Image.new("RGB", (geometry.width * s, geometry.board_height * s), palette.BACKGROUND)
+    side = geometry.board_side
+    big = Image.new("RGB", (side * s, side * s), palette.BACKGROUND)
     draw = ImageDraw.Draw(big)
     _draw_frame(draw, geometry, s)
     _draw_arcs(draw, geometry, s)
     _draw_market(draw, geometry, s)
-    board = big.resize((geometry.width, geometry.board_height), Image.Resampling.LANCZOS)
+    board = big.resize((side, side), Image.Resampling.LANCZOS)
     _draw_coordinates(board, geometry)
     image = Image.new("RGB", (geometry.width, geometry.height), palette.BACKGROUND)
     image.paste(board, (0, 0))
-    panel_top = geometry.board_height
-    ImageDraw.Draw(image).rectangle(
-        (0, panel_top, geometry.width - 1, geometry.height - 1), fill=palette.PANEL
-    )
+    x0, y0, x1, y1 = geometry.panel_box
+    ImageDraw.Draw(image).rectangle((x0, y0, x1 - 1, y1 - 1), fill=palette.PANEL)
     return image

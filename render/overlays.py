@@ -1,9 +1,10 @@
 """What a turn adds on top of the rugs: the region just paid for, the rug just laid, the path
-Assam walked (border arcs included), Assam himself, the numbered candidate placements and the
-labelled ways to turn Assam.
+Assam walked (border arcs included), the arrows of the ways he may be turned, Assam himself,
+the numbered candidate placements and the labelled ways to turn Assam.
 
 They are painted in that order, except that the candidates' bars go under the path and their
-dots and numbered badges over everything, so the path and every number stay in view."""
+dots and numbered badges over everything, so the path and every number stay in view. The
+arrows start under Assam, so they seem to come out of him."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from PIL import Image, ImageDraw
 from engine import COLS, ROWS, AssamMoved, Facing
 from render import palette
 from render.layout import DIRECTIONS, Layout, Point, step_arc
-from render.sprites import assam, badge, coin
+from render.sprites import assam, badge, choice_arrow, coin
 
 
 def _stroke(
@@ -165,6 +166,22 @@ def draw_turn_options(
         sprite = badge(round(geometry.cell * 0.8), label, ring)
         x, y = turn_badge_center(geometry, square, facing)
         image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
+
+
+def draw_choice_arrows(
+    image: Image.Image, geometry: Layout, square: int, facing: Facing, choices: Sequence[Facing]
+) -> None:
+    """An arrow from Assam (on `square`, facing `facing`) into the square he would face for
+    each way he may be turned (`choices`), or onto the frame where that way leaves the market:
+    the one that keeps him straight on is solid light, the turns are dark in a light rim."""
+    x, y = geometry.center(square)
+    row, col = divmod(square, COLS)
+    for choice in choices:
+        dx, dy = DIRECTIONS[choice]
+        off_market = not (0 <= row + dy < ROWS and 0 <= col + dx < COLS)
+        sprite = choice_arrow(geometry.cell, choice, choice == facing, off_market)
+        left, top = round(x - sprite.width / 2), round(y - sprite.height / 2)
+        image.paste(sprite, (left, top), sprite)
 
 
 def draw_assam(image: Image.Image, geometry: Layout, square: int, facing: Facing) -> None:

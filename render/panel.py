@@ -1,7 +1,17 @@
-"""The panel under the board: one row per seat with its colour swatches (colour and mark),
-dirhams, rugs left, visible squares and score; whose turn it is and who is out; or, once the
-game is over, the final ranking. Words come from `Labels` so the bot can pass its own language
-(the bundled font has Latin and Cyrillic); player names never appear in the image."""
+"""The panel beside (or below) the board: the turn and the die just rolled, then an entry per
+seat with its colour swatches (colour and mark), its name, dirhams, rugs left, visible squares
+and score; whose turn it is and who is out; or, once the game is over, the final ranking and
+why the game ended.
+
+The panel is laid out first as a `PanelModel` (every text with its box, size and colour, every
+seat entry with its swatches and marks) and then painted from it, so what the picture says can
+be read back without looking at pixels (`panel_model(state, ...).lines()`).
+
+Words come from `Labels` so the bot can pass its own language. Seat names are the caller's
+display strings (`names`), made drawable by render.names; without them, or where nothing of
+a name can be drawn, a seat is shown by its label ("Seat 3"). Every text goes through the same
+check, so the panel never shows a character the bundled font lacks.
+"""
 
 from __future__ import annotations
 
@@ -15,14 +25,26 @@ from engine import (
     REASON_RUGS_EXHAUSTED,
     GameState,
     Phase,
-    Score,
     scores,
     seat_colors,
 )
 from render import palette
-from render.layout import Layout
-from render.palette import rug_style
-from render.sprites import crossed_swatch, die, rug_piece
+from render.layout import (
+    COLUMNS_CELLS,
+    COLUMNS_MIN,
+    DEFAULT_SIZE,
+    PAD_CELLS,
+    ROW_CELLS,
+    ROW_MIN,
+    TITLE_CELLS,
+    TITLE_MIN,
+    Box,
+    Layout,
+    layout,
+)
+from render.names import display_name, drawable, fit_name, shorten
+from render.palette import RGB, rug_style
+from render.sprites import crossed_swatch, die, rug_inset, rug_piece
 from render.text import draw_text, fit, width
 
 
@@ -48,48 +70,361 @@ class Labels:
 ENGLISH = Labels()
 
 
-def _columns(geometry: Layout) -> list[int]:
-    """Right edges of the four number columns: dirhams, rugs, visible, score."""
-    w = geometry.width
-    return [round(w * f) for f in (0.55, 0.68, 0.82, 0.96)]
+@dataclass(frozen=True)
+class PanelText:
+    """One text of the panel. `role` says what it is: "title" (the turn, or "Game over"),
+    "reason" (why the game ended), "column" (a column name), "rank", "name" or "number";
+    `seat` is the seat it belongs to (None for the title and column names). It is drawn at
+    `size` pixels, vertically centred in `box`, from its left edge or (`right`) up to its right
+    edge, and always fits the box's width."""
+
+    role: str
+    seat: int | None
+    text: str
+    box: Box
+    size: int
+    bold: bool
+    fill: RGB
+    right: bool = False
 
 
-def _title(image: Image.Image, geometry: Layout, top: int, text: str) -> int:
-    """The title line's text at the left; returns the x where the text ends."""
-    cell = geometry.cell
-    mid = top + geometry.title_height / 2
+@dataclass(frozen=True)
+class SeatEntry:
+    """One seat's entry: its row (portrait) or card (landscape) `box`, its place in the final
+    ranking (None in a live game), where its swatches start (x, middle y) and their side, and
+    whether it is the seat to move (marked by a triangle at `marker`) or out. `strike` is the
+    line (x0, x1, y) through a seat that is out."""
+
+    seat: int
+    place: int | None
+    box: Box
+    swatches: tuple[int, float]
+    swatch_side: int
+    active: bool
+    out: bool
+    strike: tuple[int, int, int] | None
+    marker: tuple[float, float, float]  # the turn marker's x, middle y and half height
+
+
+@dataclass(frozen=True)
+class PanelModel:
+    """Everything the panel draws: its texts in drawing order, its seat entries in the order
+    shown, and the die just rolled (x, y, side, face) if one shows."""
+
+    texts: tuple[PanelText, ...]
+    seats: tuple[SeatEntry, ...]
+    die: tuple[int, int, int, int] | None = None
+
+    def lines(self) -> list[str]:
+        """The panel's words and numbers, in drawing order."""
+        return [text.text for text in self.texts]
+
+    def names(self) -> list[str]:
+        """The seat names as drawn, in the order the seats are shown."""
+        return [text.text for text in self.texts if text.role == "name"]
+
+
+def check_names(names: Sequence[str] | None, players: int) -> tuple[str, ...] | None:
+    """`names` as a tuple, after checking that there is one string per seat."""
+    if names is None:
+        return None
+    if isinstance(names, str) or len(names) != players:
+        raise ValueError(f"names must give one string per seat ({players})")
+    if not all(isinstance(name, str) for name in names):
+        raise ValueError("every name must be a string")
+    return tuple(names)
+
+
+def _title_text(state: GameState, labels: Labels, final: bool) -> tuple[str, str]:
+    """The title and, once the game is over, why it ended (with how a tie was settled)."""
+    if not final:
+        return labels.turn.format(n=state.turn), ""
+    outcome = state.outcome
+    if outcome is None:
+        raise ValueError("the game is not over")
+    reason = {
+        REASON_RUGS_EXHAUSTED: labels.rugs_exhausted,
+        REASON_LAST_PLAYER: labels.last_player_standing,
+    }.get(outcome.reason, outcome.reason)
+    if outcome.tie_break == "shared":
+        reason += f" · {labels.shared}"
+    elif outcome.tie_break == "dirhams":
+        reason += f" · {labels.dirhams_tie_break}"
+    return labels.game_over, reason
+
+
+def _rows(state: GameState, final: bool) -> list[tuple[int, int | None]]:
+    """(seat, place) in the order shown: seat order live, ranking order (ties sharing a place)
+    once the game is over."""
+    if not final:
+        return [(seat, None) for seat in range(state.players)]
+    outcome = state.outcome
+    assert outcome is not None  # checked by _title_text
+    rows: list[tuple[int, int | None]] = []
+    for group in outcome.ranking:
+        place = len(rows) + 1
+        rows.extend((seat, place) for seat in group)
+    return rows
+
+
+def _values(state: GameState, labels: Labels, seat: int) -> tuple[str, str, str, str]:
+    score = scores(state)[seat]
+    rugs = labels.out if state.is_eliminated(seat) else str(state.rugs_in_hand(seat))
+    return (str(score.dirhams), rugs, str(score.visible), str(score.total))
+
+
+def _swatch_span(state: GameState, seat: int, side: int) -> int:
+    """How far a seat's swatches (one per colour it owns, as `_swatches` pastes them) reach,
+    with the gap after the last one."""
+    count = len(seat_colors(state.players, seat))
+    return count * (side - 2 * rug_inset(side) + round(side * 0.35))
+
+
+class _Builder:
+    """Collects a panel's texts and seat entries."""
+
+    def __init__(self, geometry: Layout, state: GameState, labels: Labels) -> None:
+        self.geometry = geometry
+        self.state = state
+        self.labels = labels
+        self.texts: list[PanelText] = []
+        self.seats: list[SeatEntry] = []
+
+    def text(
+        self,
+        role: str,
+        seat: int | None,
+        words: str,
+        box: Box,
+        size: int,
+        *,
+        bold: bool = False,
+        fill: RGB = palette.TEXT,
+        right: bool = False,
+        shrink: bool = False,
+    ) -> PanelText:
+        """Add `words` (made drawable) in `box`, fitted to the box's width: shrunk as far as
+        8 px if `shrink`, else at most a fifth, then cut with an ellipsis if still too wide."""
+        shown = drawable(words, bold=bold)
+        room = max(1, box[2] - box[0])
+        if shrink:
+            size = fit(shown, size, room, bold=bold)
+            shown = shorten(shown, size, room, bold=bold)
+        else:
+            shown, size = fit_name(shown, size, room, bold=bold)
+        item = PanelText(role, seat, shown, box, size, bold, fill, right)
+        self.texts.append(item)
+        return item
+
+
+def _column_names(builder: _Builder, boxes: Sequence[Box], size: int) -> None:
+    """The names of the four number columns, right-aligned in their boxes, all at the largest
+    size up to `size` at which each fits its box."""
+    labels = builder.labels
+    words = [drawable(w) for w in (labels.dirhams, labels.rugs, labels.visible, labels.score)]
+    size = min(fit(word, size, box[2] - box[0]) for word, box in zip(words, boxes, strict=True))
+    for word, box in zip(words, boxes, strict=True):
+        builder.text(
+            "column", None, word, box, size, fill=palette.TEXT_DIM, right=True, shrink=True
+        )
+
+
+def _name(names: tuple[str, ...] | None, seat: int, labels: Labels) -> str:
+    return display_name(None if names is None else names[seat], labels.seat.format(n=seat + 1))
+
+
+def _portrait(
+    builder: _Builder, names: tuple[str, ...] | None, final: bool
+) -> tuple[int, int, int, int] | None:
+    """The panel below the board: a title line, a line of column names, one row per seat."""
+    geometry, state, labels = builder.geometry, builder.state, builder.labels
+    cell, w = geometry.cell, geometry.width
+    x0, y0, x1, _ = geometry.panel_box
+    columns = [round(w * f) for f in (0.55, 0.68, 0.82, 0.96)]  # right edges
+    title_h = max(TITLE_MIN, round(cell * TITLE_CELLS))
+    columns_h = max(COLUMNS_MIN, round(cell * COLUMNS_CELLS))
+    row_h = max(ROW_MIN, round(cell * ROW_CELLS))
+    top = y0 + round(cell * PAD_CELLS)
+    title, reason = _title_text(state, labels, final)
+    if reason:
+        title = f"{title} · {reason}"
     left = round(cell * 0.2)
-    size = fit(text, round(cell * 0.27), geometry.width - round(cell * 1.2), bold=True)
-    draw_text(image, (left, mid), text, size=size, fill=palette.TEXT, bold=True, anchor="lm")
-    return left + round(width(text, size, bold=True))
+    shown = builder.text(
+        "title",
+        None,
+        title,
+        (left, top, w - round(cell * 1.2), top + title_h),
+        round(cell * 0.27),
+        bold=True,
+        shrink=True,
+    )
+    die_at = None
+    if not final and state.last_roll is not None and state.phase in (Phase.PLACE, Phase.ROTATE):
+        side = round(title_h * 0.8)
+        end = left + round(width(shown.text, shown.size, bold=True))
+        die_at = (end + round(cell * 0.2), round(top + (title_h - side) / 2), side, state.last_roll)
+    line = top + title_h
+    room = round(w * 0.135)
+    boxes = [(right - room, line, right, line + columns_h) for right in columns]
+    _column_names(builder, boxes, max(9, round(cell * 0.2)))
+    row_top = line + columns_h
+    for index, (seat, place) in enumerate(_rows(state, final)):
+        top = row_top + index * row_h
+        mid = top + row_h / 2
+        out = state.is_eliminated(seat)
+        ink = palette.TEXT_DIM if out else palette.TEXT
+        x = round(cell * 0.55)
+        if place is not None:
+            rank_color = palette.ASSAM_RING if place == 1 else palette.TEXT
+            box = (round(cell * 0.2), top, x + round(cell * 0.2), top + row_h)
+            rank = labels.rank.format(n=place)
+            size = max(10, round(cell * 0.24))
+            builder.text("rank", seat, rank, box, size, bold=True, fill=rank_color, shrink=True)
+            x = round(cell * 0.75)
+        side = round(row_h * 0.78)
+        name_x = x + _swatch_span(state, seat, side) + round(cell * 0.05)
+        name_box = (name_x, top, columns[0] - round(w * 0.1), top + row_h)
+        builder.text("name", seat, _name(names, seat, labels), name_box, round(cell * 0.25))
+        size = max(10, round(cell * 0.27))
+        for right, value in zip(columns, _values(state, labels, seat), strict=True):
+            box = (right - round(w * 0.12), top, right, top + row_h)
+            builder.text("number", seat, value, box, size, bold=True, fill=ink, right=True)
+        strike = (x, columns[-1], round(mid)) if out else None
+        active = state.to_move == seat and not state.is_over
+        entry_box = (x0 + round(cell * 0.1), top + 1, x1 - round(cell * 0.1), top + row_h - 2)
+        marker = (round(cell * 0.2), mid, row_h * 0.22)
+        builder.seats.append(
+            SeatEntry(seat, place, entry_box, (x, mid), side, active, out, strike, marker)
+        )
+    return die_at
 
 
-def _column_names(image: Image.Image, geometry: Layout, labels: Labels, top: int) -> None:
-    mid = top + geometry.columns_height / 2
-    size = max(9, round(geometry.cell * 0.2))
-    names = (labels.dirhams, labels.rugs, labels.visible, labels.score)
-    for right, text in zip(_columns(geometry), names, strict=True):
-        fitted = fit(text, size, round(geometry.width * 0.135))
-        draw_text(image, (right, mid), text, size=fitted, fill=palette.TEXT_DIM, anchor="rm")
+def _landscape(
+    builder: _Builder, names: tuple[str, ...] | None, final: bool
+) -> tuple[int, int, int, int] | None:
+    """The panel beside the board: the title (and why the game ended), the column names, then
+    a card per seat: swatches and name on one line, the numbers below them."""
+    geometry, state, labels = builder.geometry, builder.state, builder.labels
+    cell = geometry.cell
+    x0, y0, x1, y1 = geometry.panel_box
+    left, right = x0 + round(cell * 0.25), x1 - round(cell * 0.3)
+    top = y0 + round(cell * 0.3)
+    title, reason = _title_text(state, labels, final)
+    title_h = round(cell * 0.8)
+    shown = builder.text(
+        "title", None, title, (left, top, right, top + title_h), round(cell * 0.42), bold=True
+    )
+    die_at = None
+    if not final and state.last_roll is not None and state.phase in (Phase.PLACE, Phase.ROTATE):
+        side = round(cell * 0.58)
+        end = left + round(width(shown.text, shown.size, bold=True))
+        die_at = (
+            end + round(cell * 0.25),
+            round(top + (title_h - side) / 2),
+            side,
+            state.last_roll,
+        )
+    line = top + title_h
+    if reason:
+        reason_h = round(cell * 0.5)
+        box = (left, line, right, line + reason_h)
+        builder.text("reason", None, reason, box, round(cell * 0.3))
+        line += reason_h
+    indent = left + round(cell * 0.4)  # where swatches and numbers start, past the turn marker
+    column_w = (right - indent) / 4
+    columns = [round(indent + column_w * (k + 1)) for k in range(4)]  # right edges
+    columns_h = round(cell * 0.5)
+    # Column names stand right-aligned over their numbers; the first may reach the margin.
+    starts = [left, *(round(edge + cell * 0.06) for edge in columns[:-1])]
+    boxes = [(x, line, edge, line + columns_h) for x, edge in zip(starts, columns, strict=True)]
+    _column_names(builder, boxes, round(cell * 0.3))
+    cards_top = line + columns_h
+    card_h = min(round(cell * 1.7), (y1 - round(cell * 0.15) - cards_top) // state.players)
+    gap = round(card_h * 0.06)
+    name_h = round((card_h - gap) * 0.52)
+    for index, (seat, place) in enumerate(_rows(state, final)):
+        top = cards_top + index * card_h
+        mid = top + name_h / 2 + gap
+        out = state.is_eliminated(seat)
+        ink = palette.TEXT_DIM if out else palette.TEXT
+        x = indent
+        if place is not None:
+            rank_color = palette.ASSAM_RING if place == 1 else palette.TEXT
+            box = (left, top + gap, indent + round(cell * 0.45), top + gap + name_h)
+            rank = labels.rank.format(n=place)
+            size = round(cell * 0.38)
+            shown = builder.text("rank", seat, rank, box, size, bold=True, fill=rank_color)
+            x = left + round(width(shown.text, shown.size, bold=True) + cell * 0.15)
+            x = max(x, indent)
+        side = round(cell * 0.52)
+        name_x = x + _swatch_span(state, seat, side) + round(cell * 0.18)
+        name_box = (name_x, top + gap, x1 - round(cell * 0.15), top + gap + name_h)
+        name = builder.text("name", seat, _name(names, seat, labels), name_box, round(cell * 0.4))
+        numbers_top = top + gap + name_h
+        numbers_box_h = card_h - gap - name_h
+        size = round(cell * 0.42)
+        for edge, value in zip(columns, _values(state, labels, seat), strict=True):
+            box = (
+                round(edge - column_w + cell * 0.08),
+                numbers_top,
+                edge,
+                numbers_top + numbers_box_h,
+            )
+            builder.text("number", seat, value, box, size, bold=True, fill=ink, right=True)
+        strike = None
+        if out:
+            end = name_x + round(width(name.text, name.size))
+            strike = (x, end, round(mid))
+        active = state.to_move == seat and not state.is_over
+        entry_box = (x0 + round(cell * 0.1), top + gap, x1 - round(cell * 0.1), top + card_h)
+        marker = (x0 + round(cell * 0.22), mid, cell * 0.16)
+        builder.seats.append(
+            SeatEntry(seat, place, entry_box, (x, mid), side, active, out, strike, marker)
+        )
+    return die_at
 
 
-def _swatches(
-    image: Image.Image,
+def layout_panel(
     geometry: Layout,
     state: GameState,
-    seat: int,
-    x: int,
-    mid: float,
+    labels: Labels = ENGLISH,
+    names: Sequence[str] | None = None,
     *,
-    highlight_next: bool,
-) -> int:
-    """Draw a seat's colour swatches from `x` (in 2 players the colour it lays next is framed;
-    a seat that is out keeps its colours, veiled and crossed out); return the x after them."""
-    side = round(geometry.row_height * 0.78)
+    final: bool = False,
+) -> PanelModel:
+    """The panel of `state` laid out in `geometry` (see `panel_model`)."""
+    shown = check_names(names, state.players)
+    builder = _Builder(geometry, state, labels)
+    arrange = _portrait if geometry.portrait else _landscape
+    die_at = arrange(builder, shown, final)
+    return PanelModel(tuple(builder.texts), tuple(builder.seats), die_at)
+
+
+def panel_model(
+    state: GameState,
+    *,
+    size: int = DEFAULT_SIZE,
+    portrait: bool = False,
+    labels: Labels = ENGLISH,
+    names: Sequence[str] | None = None,
+    final: bool = False,
+) -> PanelModel:
+    """What the panel of `render_board(state, size=..., portrait=..., labels=..., names=...)`
+    shows, and where; with `final`, that of `render_game_over` (which raises ValueError if the
+    game is not over). `names` gives one display string per seat (ValueError unless there is
+    one per seat); None shows the seat labels."""
+    return layout_panel(layout(size, state.players, portrait), state, labels, names, final=final)
+
+
+def _swatches(image: Image.Image, state: GameState, entry: SeatEntry) -> None:
+    """A seat's colour swatches (in 2 players, the colour it lays next is framed; a seat that
+    is out keeps its colours, veiled and crossed out)."""
     draw = ImageDraw.Draw(image)
-    next_color = state.next_rug_color(seat) if highlight_next else None
-    for color in seat_colors(state.players, seat):
-        if state.is_eliminated(seat):
+    x, mid = entry.swatches
+    side = entry.swatch_side
+    next_color = state.next_rug_color(entry.seat) if entry.place is None else None
+    for color in seat_colors(state.players, entry.seat):
+        if entry.out:
             piece = crossed_swatch(side, rug_style(color))
         else:
             piece = rug_piece(side, rug_style(color), (1, 1))
@@ -103,136 +438,33 @@ def _swatches(
             )
         image.paste(piece, (x, top), piece)
         x += piece.width + round(side * 0.35)
-    return x
 
 
-def _turn_marker(draw: ImageDraw.ImageDraw, x: float, mid: float, size: float) -> None:
-    draw.polygon([(x, mid - size), (x + size * 1.2, mid), (x, mid + size)], fill=palette.TEXT)
-
-
-def _numbers(
-    image: Image.Image,
-    geometry: Layout,
-    mid: float,
-    values: tuple[str, str, str, str],
-    color: tuple[int, int, int],
-) -> None:
-    size = max(10, round(geometry.cell * 0.27))
-    for right, text in zip(_columns(geometry), values, strict=True):
-        draw_text(image, (right, mid), text, size=size, fill=color, bold=True, anchor="rm")
-
-
-def _panel(
-    image: Image.Image,
-    geometry: Layout,
-    state: GameState,
-    labels: Labels,
-    title: str,
-    rows: Sequence[tuple[int, int | None]],
-) -> int:
-    """The title line, the column names, then a row per `(seat, place)` (place None in a live
-    game); returns the x where the title's text ends."""
-    top = geometry.board_height + geometry.panel_pad
-    text_end = _title(image, geometry, top, title)
-    _column_names(image, geometry, labels, top + geometry.title_height)
-    row_top = top + geometry.title_height + geometry.columns_height
-    by_seat = scores(state)  # in seat order
-    draw = ImageDraw.Draw(image)
-    for row, (seat, place) in enumerate(rows):
-        row_y = row_top + row * geometry.row_height
-        _seat_row(image, draw, geometry, state, labels, seat, by_seat[seat], row_y, place=place)
-    return text_end
-
-
-def draw_panel(image: Image.Image, geometry: Layout, state: GameState, labels: Labels) -> None:
-    """The live panel: turn number, the die just rolled, and a row per seat."""
-    seats = [(seat, None) for seat in range(state.players)]
-    text_end = _panel(image, geometry, state, labels, labels.turn.format(n=state.turn), seats)
-    if state.last_roll is not None and state.phase in (Phase.PLACE, Phase.ROTATE):
-        side = round(geometry.title_height * 0.8)
-        sprite = die(side, state.last_roll)
-        top = geometry.board_height + geometry.panel_pad
-        y = round(top + (geometry.title_height - side) / 2)
-        image.paste(sprite, (text_end + round(geometry.cell * 0.2), y), sprite)
-
-
-def _seat_row(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    geometry: Layout,
-    state: GameState,
-    labels: Labels,
-    seat: int,
-    score: Score,
-    top: int,
-    *,
-    place: int | None,
-) -> None:
-    """One seat's row from `top`: its place in the final ranking (if given), swatches, name,
-    dirhams, rugs left (or "out"), visible squares and score; the seat to move is highlighted
-    and a seat that is out is struck through."""
+def draw_model(image: Image.Image, geometry: Layout, state: GameState, model: PanelModel) -> None:
+    """Paint a panel model: highlight of the seat to move, swatches, texts, strikes, die."""
     cell = geometry.cell
-    mid = top + geometry.row_height / 2
-    out = state.is_eliminated(seat)
-    active = state.to_move == seat and not state.is_over
-    if active:
-        draw.rounded_rectangle(
-            (
-                round(cell * 0.1),
-                top + 1,
-                geometry.width - round(cell * 0.1),
-                top + geometry.row_height - 2,
-            ),
-            radius=round(cell * 0.08),
-            fill=palette.PANEL_ACTIVE,
-        )
-        _turn_marker(draw, round(cell * 0.2), mid, geometry.row_height * 0.22)
-    x = round(cell * 0.55)
-    if place is not None:
-        color = palette.ASSAM_RING if place == 1 else palette.TEXT
+    draw = ImageDraw.Draw(image)
+    for entry in model.seats:
+        if entry.active:
+            draw.rounded_rectangle(entry.box, radius=round(cell * 0.08), fill=palette.PANEL_ACTIVE)
+            x, mid, size = entry.marker
+            points = [(x, mid - size), (x + size * 1.2, mid), (x, mid + size)]
+            draw.polygon(points, fill=palette.TEXT)
+        _swatches(image, state, entry)
+    for text in model.texts:
+        x0, y0, x1, y1 = text.box
+        anchor = "rm" if text.right else "lm"
+        at = (x1 if text.right else x0, (y0 + y1) / 2)
         draw_text(
-            image,
-            (round(cell * 0.2), mid),
-            labels.rank.format(n=place),
-            size=max(10, round(cell * 0.24)),
-            fill=color,
-            bold=True,
-            anchor="lm",
+            image, at, text.text, size=text.size, fill=text.fill, bold=text.bold, anchor=anchor
         )
-        x = round(cell * 0.75)
-    x = _swatches(image, geometry, state, seat, x, mid, highlight_next=place is None)
-    name = labels.seat.format(n=seat + 1)
-    text_color = palette.TEXT_DIM if out else palette.TEXT
-    size = fit(name, round(cell * 0.25), _columns(geometry)[0] - round(geometry.width * 0.1) - x)
-    draw_text(image, (x + round(cell * 0.05), mid), name, size=size, fill=text_color, anchor="lm")
-    rugs = labels.out if out else str(state.rugs_in_hand(seat))
-    values = (str(score.dirhams), rugs, str(score.visible), str(score.total))
-    _numbers(image, geometry, mid, values, text_color)
-    if out:
-        draw.line(
-            [(x, round(mid)), (_columns(geometry)[-1], round(mid))],
-            fill=palette.TEXT_DIM,
-            width=max(1, round(cell * 0.02)),
-        )
-
-
-def draw_ranking(image: Image.Image, geometry: Layout, state: GameState, labels: Labels) -> None:
-    """The final panel: seats in ranking order (tied seats share a place), with why the game
-    ended."""
-    outcome = state.outcome
-    if outcome is None:
-        raise ValueError("the game is not over")
-    reason = {
-        REASON_RUGS_EXHAUSTED: labels.rugs_exhausted,
-        REASON_LAST_PLAYER: labels.last_player_standing,
-    }.get(outcome.reason, outcome.reason)
-    title = f"{labels.game_over} · {reason}"
-    if outcome.tie_break == "shared":
-        title += f" · {labels.shared}"
-    elif outcome.tie_break == "dirhams":
-        title += f" · {labels.dirhams_tie_break}"
-    rows: list[tuple[int, int | None]] = []
-    for group in outcome.ranking:
-        place = len(rows) + 1
-        rows.extend((seat, place) for seat in group)
-    _panel(image, geometry, state, labels, title, rows)
+    for entry in model.seats:
+        if entry.strike is not None:
+            sx0, sx1, sy = entry.strike
+            draw.line(
+                [(sx0, sy), (sx1, sy)], fill=palette.TEXT_DIM, width=max(1, round(cell * 0.03))
+            )
+    if model.die is not None:
+        dx, dy, side, face = model.die
+        sprite = die(side, face)
+        image.paste(sprite, (dx, dy), sprite)

@@ -1,13 +1,14 @@
 """Small pictures drawn once per size and pasted many times: rug pieces with their colour's
-mark (whole rugs with their shadow, as stamps), Assam facing each way, the numbered and
-lettered badges, the coin of a payment, panel swatches (crossed out for a seat that is out) and
-the die.
+mark (whole rugs with their shadow, as stamps), Assam facing each way, the arrows of the ways
+he may be turned, the numbered and lettered badges, the coin of a payment, panel swatches
+(crossed out for a seat that is out) and the die.
 
 Each is drawn supersampled and scaled down (smooth edges) and cached, so a board only pastes.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,6 +25,20 @@ Shape = tuple[int, int]  # (columns, rows) of squares a rug piece spans: (1,1), 
 
 def _downscale(big: Image.Image, size: tuple[int, int]) -> Image.Image:
     return big.resize(size, Image.Resampling.LANCZOS)
+
+
+# How a sprite drawn facing north is turned to face each way.
+_TURNS = {
+    Facing.N: None,
+    Facing.E: Image.Transpose.ROTATE_270,
+    Facing.S: Image.Transpose.ROTATE_180,
+    Facing.W: Image.Transpose.ROTATE_90,
+}
+
+
+def _turned(sprite: Image.Image, facing: Facing) -> Image.Image:
+    turn = _TURNS[facing]
+    return sprite if turn is None else sprite.transpose(turn)
 
 
 def rug_inset(cell: int) -> int:
@@ -201,8 +216,7 @@ def make_stamp(sprite: Image.Image, margin: int) -> Stamp:
         (0, margin, margin, h - margin),
         (w - margin, margin, w, h - margin),
     )
-    for box in rims:
-        parts.append((sprite.crop(box), (box[0], box[1]), True))
+    parts.extend((sprite.crop(box), (box[0], box[1]), True) for box in rims)
     return Stamp(tuple(parts), sprite.size)
 
 
@@ -271,14 +285,7 @@ def assam(cell: int, facing: Facing) -> Image.Image:
         width=round(cell * 0.02 * s) or 1,
     )
     small = _downscale(big, (cell, cell))
-    turns = {
-        Facing.N: None,
-        Facing.E: Image.Transpose.ROTATE_270,
-        Facing.S: Image.Transpose.ROTATE_180,
-        Facing.W: Image.Transpose.ROTATE_90,
-    }
-    turn = turns[facing]
-    return small if turn is None else small.transpose(turn)
+    return _turned(small, facing)
 
 
 def assam_body_offset(cell: int, facing: Facing) -> tuple[int, int]:
@@ -374,3 +381,80 @@ def die(side: int, face: int) -> Image.Image:
         x, y = fx * side * s, fy * side * s
         draw.ellipse((x - r, y - r, x + r, y + r), fill=(*palette.INK, 255))
     return _downscale(big, (side, side))
+
+
+# A choice arrow, in market squares from Assam's centre: where its tail starts (under his
+# disc), where its tip ends (in the next square, or on the frame when the arrow points off the
+# market, short of the coordinates), its shaft's and head's half widths and its head's length;
+# then the dark edge round it and, for a turn, the light rim round its dark body.
+ARROW_TAIL, ARROW_TIP, ARROW_TIP_OFF = 0.2, 1.3, 1.08
+ARROW_SHAFT, ARROW_HEAD, ARROW_HEAD_LENGTH = 0.11, 0.3, 0.36
+ARROW_EDGE, ARROW_RIM = 0.03, 0.075
+
+
+def _offset(points: list[tuple[float, float]], distance: float) -> list[tuple[float, float]]:
+    """A polygon grown outwards by `distance` (shrunk if negative), corners mitred."""
+    area = sum(
+        x0 * y1 - x1 * y0
+        for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True)
+    )
+    sign = 1.0 if area > 0 else -1.0  # outward normals point right of the edges when area > 0
+    grown = []
+    count = len(points)
+    for i, (x, y) in enumerate(points):
+        px, py = points[i - 1]
+        nx, ny = points[(i + 1) % count]
+        normals = []
+        for (ax, ay), (bx, by) in (((px, py), (x, y)), ((x, y), (nx, ny))):
+            length = math.hypot(bx - ax, by - ay)
+            normals.append((sign * (by - ay) / length, -sign * (bx - ax) / length))
+        (n1x, n1y), (n2x, n2y) = normals
+        scale = distance / (1 + n1x * n2x + n1y * n2y)
+        grown.append((x + (n1x + n2x) * scale, y + (n1y + n2y) * scale))
+    return grown
+
+
+def arrow_outline(cell: float, reach: float = ARROW_TIP) -> list[tuple[float, float]]:
+    """The body of a choice arrow pointing north from (0, 0) with its tip `reach` squares
+    away, in pixels for a square of `cell` pixels (y grows downwards)."""
+    tail, tip = ARROW_TAIL * cell, reach * cell
+    shaft, head = ARROW_SHAFT * cell, ARROW_HEAD * cell
+    neck = (reach - ARROW_HEAD_LENGTH) * cell
+    return [
+        (-shaft, -tail),
+        (-shaft, -neck),
+        (-head, -neck),
+        (0.0, -tip),
+        (head, -neck),
+        (shaft, -neck),
+        (shaft, -tail),
+    ]
+
+
+@lru_cache(maxsize=64)
+def choice_arrow(
+    cell: int, facing: Facing, straight: bool, off_market: bool = False
+) -> Image.Image:
+    """An arrow from Assam's centre into the next square towards `facing` (RGBA, centred on
+    his square, `choice_arrow_side(cell)` wide), or shorter, onto the frame, when that way
+    leaves the market (`off_market`): solid light for keeping straight on, a dark body in a
+    light rim for a turn; both edged in dark so they read on any rug or square."""
+    s = SUPERSAMPLE
+    side = choice_arrow_side(cell)
+    big = Image.new("RGBA", (side * s, side * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c = side * s / 2
+    body = arrow_outline(cell * s, ARROW_TIP_OFF if off_market else ARROW_TIP)
+    layers = [(ARROW_EDGE, palette.INK), (0.0, palette.HALO)]
+    if not straight:
+        layers.append((-ARROW_RIM, palette.ASSAM))
+    for grow, color in layers:
+        points = _offset(body, grow * cell * s) if grow else body
+        draw.polygon([(c + x, c + y) for x, y in points], fill=(*color, 255))
+    small = _downscale(big, (side, side))
+    return _turned(small, facing)
+
+
+def choice_arrow_side(cell: int) -> int:
+    """Side of the square sprite holding a choice arrow (even, centred on Assam's centre)."""
+    return 2 * math.ceil((ARROW_TIP + ARROW_EDGE * 3) * cell)

@@ -70,10 +70,27 @@ def test_png_decodes_at_the_documented_size(midgame: Moment) -> None:
         assert image.size == image_size(4, size=size)
 
 
-def test_two_player_picture_has_its_own_height(two_player: Moment) -> None:
+def test_two_player_picture_has_the_landscape_size_and_its_own_portrait_height(
+    two_player: Moment,
+) -> None:
     image = decode(render_board(two_player.state, events=two_player.events))
-    assert image.size == image_size(2)
-    assert image_size(2)[1] < image_size(4)[1]
+    assert image.size == image_size(2) == image_size(4)
+    tall = decode(render_board(two_player.state, events=two_player.events, portrait=True))
+    assert tall.size == image_size(2, portrait=True)
+    assert image_size(2, portrait=True)[1] < image_size(4, portrait=True)[1]
+
+
+def test_portrait_draws_the_same_board_with_the_panel_below(midgame: Moment) -> None:
+    size = 640
+    wide = decode(render_board(midgame.state, events=midgame.events, size=size))
+    tall = decode(render_board(midgame.state, events=midgame.events, size=size, portrait=True))
+    assert tall.size == image_size(4, size=size, portrait=True)
+    # The board part of each is the same picture, at the scale of its own layout.
+    for portrait, image in ((False, wide), (True, tall)):
+        geometry = layout(size, 4, portrait)
+        x, y = geometry.center_pixel(midgame.state.assam)
+        dx, dy = assam_body_offset(geometry.cell, midgame.state.facing)
+        assert image.getpixel((x + dx, y + dy)) == ASSAM
 
 
 @pytest.mark.parametrize("fixture", ["midgame", "two_player", "after_laying"])
@@ -311,9 +328,10 @@ def test_last_rug_is_framed(after_laying: Moment) -> None:
     x0 = min(b[0] for b in boxes)
     y1 = max(b[3] for b in boxes)
     x1 = max(b[2] for b in boxes)
-    probe = ((x0 + x1) // 2, y1)
-    assert image.getpixel(probe) == LAST_RUG
-    assert plain.getpixel(probe) != LAST_RUG
+    # The bright frame runs along the rug's bottom edge, over a dark line (a few pixels deep).
+    probes = [((x0 + x1) // 2, y) for y in range(y1 - 6, y1 + 3)]
+    assert any(image.getpixel(probe) == LAST_RUG for probe in probes)
+    assert not any(plain.getpixel(probe) == LAST_RUG for probe in probes)
 
 
 def test_same_inputs_give_the_same_bytes(midgame: Moment) -> None:
@@ -384,6 +402,7 @@ def test_marks_come_from_the_last_event_of_each_kind(midgame: Moment, after_layi
     (laid,) = [e for e in after_laying.events if isinstance(e, RugPlaced)]
     marks = marks_from_events([*after_laying.events, *midgame.events])
     assert marks.path == moved
-    assert marks.paid_region == tax.region and marks.paid == tax.paid
+    assert marks.paid_region == tax.region
+    assert marks.paid == tax.paid
     assert marks.last_rug == laid.squares
     assert marks_from_events([]) == TurnMarks()

@@ -23,7 +23,8 @@ def test_importing_render_loads_no_bot_machinery() -> None:
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
         ).stdout.split()
     )
-    assert "PIL" in loaded and "engine" in loaded
+    assert "PIL" in loaded
+    assert "engine" in loaded
     assert not loaded & set(FORBIDDEN)
 
 

@@ -1,4 +1,5 @@
-"""Geometry: image sizes, and the border arcs drawn exactly where the engine walks (R7)."""
+"""Geometry: image sizes in both layouts, and the border arcs drawn exactly where the engine
+walks (R7)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,22 @@ import pytest
 
 from engine import COLS, ROWS, Facing, walk
 from render import image_size, palette
-from render.layout import DEFAULT_SIZE, Arc, Layout, border_arcs, border_exits, layout, step_arc
+from render.layout import (
+    DEFAULT_SIZE,
+    MAX_SIZE,
+    MIN_SIZE,
+    Arc,
+    Layout,
+    border_arcs,
+    border_exits,
+    layout,
+    step_arc,
+)
 from render.market import base_image
+from render.panel import panel_model
+from render.samples import at_turn, finished
+
+PHONE_WIDTH = 390
 
 
 def _semicircle(geometry: Layout, first: int, second: int, side: Facing) -> tuple[float, ...]:
@@ -108,15 +123,65 @@ def test_static_picture_shows_arcs_only_where_r7_puts_them() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("size", [320, 560, DEFAULT_SIZE, 1200])
-def test_image_size_grows_with_players_and_keeps_the_width(players: int, size: int) -> None:
+def test_landscape_is_wider_than_tall_and_the_same_for_every_player_count(
+    players: int, size: int
+) -> None:
     width, height = image_size(players, size=size)
+    assert width == size
+    assert 1.45 < width / height < 1.7
+    assert (width, height) == image_size(4, size=size)
+    geometry = layout(size, players)
+    assert geometry.board_side == height
+    assert geometry.panel_box == (height, 0, width, height)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("size", [320, 560, DEFAULT_SIZE, 1200])
+def test_portrait_grows_with_players_and_keeps_the_width(players: int, size: int) -> None:
+    width, height = image_size(players, size=size, portrait=True)
     assert width == size
     assert height > size
     if players > 2:
-        assert height > image_size(players - 1, size=size)[1]
+        assert height > image_size(players - 1, size=size, portrait=True)[1]
+
+
+def test_default_turn_picture_fits_a_phone_screen_with_its_message() -> None:
+    # A 390x844 phone shows the turn message: a line of text, the picture at the screen's
+    # width and up to three rows of buttons, under the app's own bars.
+    width, height = image_size(4)
+    assert (width, height) == (1000, 627)
+    assert round(height * PHONE_WIDTH / width) <= 250
+    portrait = image_size(4, portrait=True)
+    assert round(portrait[1] * PHONE_WIDTH / portrait[0]) > 500  # what the panel used to cost
+
+
+def test_the_market_keeps_its_proportions_in_both_layouts() -> None:
+    for portrait in (False, True):
+        geometry = layout(DEFAULT_SIZE, 4, portrait)
+        margin = geometry.origin
+        assert geometry.board_end + margin <= geometry.board_side
+        assert 0.9 * geometry.cell <= margin <= 1.1 * geometry.cell
 
 
 @pytest.mark.parametrize("bad", [0, 100, 5000])
 def test_unreasonable_sizes_are_refused(bad: int) -> None:
     with pytest.raises(ValueError, match="size"):
         image_size(4, size=bad)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("portrait", [False, True])
+def test_every_panel_text_and_seat_entry_stays_inside_the_panel(
+    players: int, portrait: bool
+) -> None:
+    names = ("Zoë Ñúñez-Ångström", "Дмитро Їжак", "Γιώργος 🎲", "李小龙")[:players]
+    live = at_turn(players, seed=3, turn=10).state
+    end = finished(players, seed=3).state
+    for size in (MIN_SIZE, 560, DEFAULT_SIZE, MAX_SIZE):
+        px0, py0, px1, py1 = layout(size, players, portrait).panel_box
+        for state, final in ((live, False), (end, True)):
+            model = panel_model(state, size=size, portrait=portrait, names=names, final=final)
+            boxes = [text.box for text in model.texts] + [seat.box for seat in model.seats]
+            for x0, y0, x1, y1 in boxes:
+                assert px0 <= x0 < x1 <= px1, (size, final)
+                assert py0 <= y0 < y1 <= py1, (size, final)

@@ -27,7 +27,7 @@ def test_full_four_player_game_gives_one_frame_per_turn_under_8_mb(game_over: Mo
     assert len(data) < DISCORD_LIMIT
     gif = _gif(data)
     frames = getattr(gif, "n_frames", 1)
-    assert gif.size == image_size(4, size=REPLAY_SIZE)
+    assert gif.size == image_size(4, size=REPLAY_SIZE, portrait=True)
     assert frames == state.turn + 1  # the opening, then every turn including the last
     assert gif.info["duration"] == FIRST_FRAME_MS
     gif.seek(frames - 1)
@@ -37,7 +37,8 @@ def test_full_four_player_game_gives_one_frame_per_turn_under_8_mb(game_over: Mo
 def test_frames_follow_the_turns_and_end_on_the_final_state(game_over: Moment) -> None:
     frames = list(turn_states(record_of(game_over.state)))
     opening, opening_events = frames[0]
-    assert opening.turn == 1 and opening_events == ()
+    assert opening.turn == 1
+    assert opening_events == ()
     turns = [state.turn for state, _ in frames]
     assert turns == sorted(turns)
     final, _ = frames[-1]
@@ -56,7 +57,7 @@ def test_resigned_game_replays_and_is_deterministic() -> None:
     assert states[-1].eliminated == (1, 2)
     first, second = render_replay(resigned, size=400), render_replay(resigned, size=400)
     assert first == second
-    assert _gif(first).size == image_size(3, size=400)
+    assert _gif(first).size == image_size(3, size=400, portrait=True)
 
 
 def test_a_record_that_does_not_replay_is_refused() -> None:
