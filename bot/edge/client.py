@@ -150,8 +150,9 @@ class MarrakechClient(discord.Client):
                 await asyncio.to_thread(self._heartbeat.beat)
 
     async def close(self) -> None:
-        if self._heartbeat_task is not None:
-            self._heartbeat_task.cancel()
+        for task in (self._heartbeat_task, self._warm_up):
+            if task is not None:
+                task.cancel()
         if self._lifecycle is not None:
             await self._lifecycle.stopping()
         if not await HANDLERS.drained(SHUTDOWN_GRACE_SECONDS):

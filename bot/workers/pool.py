@@ -14,7 +14,7 @@ A worker that dies (the executor turns "broken") is replaced with a whole new ex
 jobs it took down are tried once more there. A job that overruns its time limit is taken to be
 hung: its workers are killed, the executor is replaced, and the job fails with
 `WorkerTimeoutError` (its caller, such as the turn clock, tries again later). `close()` waits a
-few seconds at most, then kills what is left.
+second and a half at most, then kills what is left.
 
 `WorkerPool(workers=0)` runs the same jobs in threads of this process instead: for tests and
 tools that want the pool's interface without starting processes.
@@ -43,8 +43,9 @@ T = TypeVar("T")
 
 WORKER_NICENESS = 10
 """How much lower than the bot's own the workers' scheduling priority is (Unix `nice`)."""
-CLOSE_GRACE_SECONDS = 3.0
-"""How long `close()` lets running jobs finish before it kills their workers."""
+CLOSE_GRACE_SECONDS = 1.5
+"""How long `close()` lets running jobs finish before it kills their workers (a stop must stay
+well within the few seconds a supervisor gives it)."""
 PRELOAD = ("bot.workers.jobs",)
 """Modules the fork server imports once, so a new or replacement worker starts warm."""
 
@@ -224,9 +225,11 @@ class WorkerPool:
         deadline = time.monotonic() + grace
         for process in processes:
             await asyncio.to_thread(process.join, max(0.0, deadline - time.monotonic()))
-        for process in processes:
-            if process.is_alive():
-                process.kill()
+        left = [process for process in processes if process.is_alive()]
+        if left:
+            log.warning("worker pool: %d workers still busy at close; killed", len(left))
+        for process in left:
+            process.kill()
 
 
 def _processes(executor: Executor) -> list[Any]:
