@@ -6,6 +6,8 @@
   ranking.
 - `render_replay(record, *, names=..., ...) -> bytes`: animated GIF of a whole game, one frame
   per turn (panel below the board).
+- `render_guide(scene) -> bytes`: PNG of one of the rules guide's scenes (`GuideScene`: Assam
+  round a border arc, a payment, the places a rug may go), the board alone.
 - `image_size(players, size=..., portrait=...)`: the (width, height) of a board picture.
 - `Labels`: the panel's words, for pictures in another language (Latin, Cyrillic or Greek).
 - `panel_model(state, ...)`: what the panel says and where, readable without the pixels.
@@ -14,6 +16,7 @@ Imports only the engine's public API, Pillow and the standard library.
 """
 
 from render.board import TurnMarks, board_image, marks_from_events, render_board, render_game_over
+from render.guide import GuideScene, render_guide
 from render.layout import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, image_size
 from render.panel import ENGLISH, Labels, PanelModel, PanelText, panel_model
 from render.replay import REPLAY_SIZE, render_replay, replay_frames
@@ -24,6 +27,7 @@ __all__ = [
     "MAX_SIZE",
     "MIN_SIZE",
     "REPLAY_SIZE",
+    "GuideScene",
     "Labels",
     "PanelModel",
     "PanelText",
@@ -34,6 +38,7 @@ __all__ = [
     "panel_model",
     "render_board",
     "render_game_over",
+    "render_guide",
     "render_replay",
     "replay_frames",
 ]

@@ -115,7 +115,8 @@ def _requested_marks(
     )
 
 
-def _paint_board(image: Image.Image, geometry: Layout, state: GameState, marks: TurnMarks) -> None:
+def paint_board(image: Image.Image, geometry: Layout, state: GameState, marks: TurnMarks) -> None:
+    """Paint the rugs of `state`, the `marks` and Assam on `image` (a copy of the market)."""
     draw_rugs(image, geometry, state)
     if marks.paid_region:
         draw_region(image, geometry, marks.paid_region)
@@ -155,7 +156,7 @@ def board_image(
     geometry = layout(size, state.players, portrait)
     model = layout_panel(geometry, state, labels, names, final=final)  # checks names first
     image = base_image(size, state.players, portrait).copy()
-    _paint_board(image, geometry, state, marks)
+    paint_board(image, geometry, state, marks)
     draw_model(image, geometry, state, model)
     return image
 

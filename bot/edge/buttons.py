@@ -1,22 +1,35 @@
-"""The game's buttons as discord.py DynamicItems: the custom_id carries everything.
+"""The bot's buttons as discord.py DynamicItems: the custom_id carries everything.
 
-`mk:<game id>:<seq>:<action>`: the game, the sequence number of the decision the button belongs
-to, and the action (a notation such as `L` or `c4c5`, `roll`, or a lobby verb). No state lives
-in a View, so buttons keep working after a restart and old ones are recognised as stale.
+Three families of ids, each with its own template:
 
-A custom_id comes from the client, so `parse_custom_id` reads it strictly: the template, then
-each number in its range (`GAME_IDS`, `SEQS`) and written as the bot writes it (no leading
-zero). `dispatchable` and `GameButton.from_custom_id` both use it, so the numbers of an id it
-refuses never reach the game's handler: discord.py gets a `RefusedButton`, which declines the
-click without a log line, and the client answers it as an unknown button.
+- `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
+  the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, or a lobby
+  verb).
+- `mk:confirm:<game id>:<choice>` (`ConfirmButton`): the answer to a private "are you sure?"
+  before resigning or ending a game (`Confirmation`: resign, abort, modabort, keep).
+- `mk:guide:<page>:<step>` (`GuideButton`): Previous or Next on a page of the rules guide.
+
+No state lives in a View, so buttons keep working after a restart and old ones are recognised
+as stale.
+
+A custom_id comes from the client, so each family's parser (`parse_custom_id`,
+`parse_confirm_id`, `parse_guide_id`) reads it strictly: the template, then each number in its
+range (`GAME_IDS`, `SEQS`, the guide's pages) and written as the bot writes it (no leading
+zero), and each word one the bot writes. `dispatchable` and every `from_custom_id` use them, so
+an id they refuse never reaches a handler: discord.py gets a refused item (`RefusedButton`,
+`RefusedConfirmButton`, `RefusedGuideButton`), which declines the click without a log line, and
+the client answers it as an unknown button.
 """
 
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Any, NamedTuple, Protocol, cast
 
 import discord
+
+from bot.presentation.guide import PAGE_COUNT
 
 CUSTOM_ID_PREFIX = "mk"
 CUSTOM_ID_TEMPLATE = re.compile(
@@ -29,6 +42,28 @@ GAME_IDS = range(1, 2**63)
 rowids start at 1. A larger number would overflow the driver before any lookup."""
 SEQS = range(10**6)
 """Decision sequence numbers: 0 (the lobby) up to what the template's 6 digits allow."""
+CONFIRM_TEMPLATE = re.compile(r"mk:confirm:(?P<game>[0-9]{1,19}):(?P<choice>[a-z]{1,8})")
+"""The shape of a confirmation button's id; parse_confirm_id checks the game and the choice."""
+GUIDE_TEMPLATE = re.compile(r"mk:guide:(?P<page>[0-9]{1,2}):(?P<step>[a-z]{1,4})")
+"""The shape of a guide button's id; parse_guide_id checks the page and the step."""
+GUIDE_PAGES = range(PAGE_COUNT)
+
+
+class Confirmation(StrEnum):
+    """What a confirmation button answers: go ahead (resign, end the game as its host or as a
+    moderator), or keep playing."""
+
+    RESIGN = "resign"
+    ABORT = "abort"
+    MOD_ABORT = "modabort"
+    KEEP = "keep"
+
+
+class GuideStep(StrEnum):
+    """Which way a guide button turns the page."""
+
+    PREVIOUS = "prev"
+    NEXT = "next"
 
 
 class ButtonId(NamedTuple):
@@ -39,11 +74,33 @@ class ButtonId(NamedTuple):
     action: str
 
 
+class ConfirmId(NamedTuple):
+    """What a valid confirmation button's custom_id says."""
+
+    game_id: int
+    choice: Confirmation
+
+
+class GuideId(NamedTuple):
+    """What a valid guide button's custom_id says: the page it is on, and the way it turns."""
+
+    page: int
+    step: GuideStep
+
+
 class ButtonHandler(Protocol):
     """What a click is handed to (the edge controller)."""
 
     async def on_button(
         self, interaction: discord.Interaction[Any], game_id: int, seq: int, action: str
+    ) -> None: ...
+
+    async def on_confirm(
+        self, interaction: discord.Interaction[Any], game_id: int, choice: Confirmation
+    ) -> None: ...
+
+    async def on_guide(
+        self, interaction: discord.Interaction[Any], page: int, step: GuideStep
     ) -> None: ...
 
 
@@ -74,10 +131,59 @@ def parse_custom_id(value: str) -> ButtonId | None:
     return ButtonId(game_id, seq, match["action"])
 
 
+def parse_confirm_id(value: str) -> ConfirmId | None:
+    """The game and the choice of a confirmation button's custom_id, or None when the id is
+    not one the bot could have written."""
+    if len(value) > MAX_CUSTOM_ID:
+        return None
+    match = CONFIRM_TEMPLATE.fullmatch(value)
+    if match is None or match["choice"] not in Confirmation._value2member_map_:
+        return None
+    game_id = _number(match["game"], GAME_IDS)
+    if game_id is None:
+        return None
+    return ConfirmId(game_id, Confirmation(match["choice"]))
+
+
+def parse_guide_id(value: str) -> GuideId | None:
+    """The page and the step of a guide button's custom_id, or None when the id is not one the
+    bot could have written."""
+    if len(value) > MAX_CUSTOM_ID:
+        return None
+    match = GUIDE_TEMPLATE.fullmatch(value)
+    if match is None or match["step"] not in GuideStep._value2member_map_:
+        return None
+    page = _number(match["page"], GUIDE_PAGES)
+    if page is None:
+        return None
+    return GuideId(page, GuideStep(match["step"]))
+
+
+def readable(value: str) -> bool:
+    """Whether `value` is an id of one of the bot's button families that its parser accepts."""
+    return any(parse(value) is not None for parse in PARSERS)
+
+
 def custom_id(game_id: int, seq: int, action: str) -> str:
     """The custom_id of a game button; ValueError for one `parse_custom_id` would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:{game_id}:{seq}:{action}"
     if parse_custom_id(value) != (game_id, seq, action):
+        raise ValueError(f"bad custom_id {value!r}")
+    return value
+
+
+def confirm_custom_id(game_id: int, choice: Confirmation) -> str:
+    """The custom_id of a confirmation button; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:confirm:{game_id}:{choice.value}"
+    if parse_confirm_id(value) != (game_id, choice):
+        raise ValueError(f"bad custom_id {value!r}")
+    return value
+
+
+def guide_custom_id(page: int, step: GuideStep) -> str:
+    """The custom_id of a guide button; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:guide:{page}:{step.value}"
+    if parse_guide_id(value) != (page, step):
         raise ValueError(f"bad custom_id {value!r}")
     return value
 
@@ -151,10 +257,127 @@ class RefusedButton(GameButton, template=CUSTOM_ID_TEMPLATE):
         hand the id to the game's handler if it ever did."""
 
 
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE):
+    """A button of a private confirmation: go ahead with resigning or ending a game, or not."""
+
+    def __init__(
+        self,
+        game_id: int,
+        choice: Confirmation,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None, style=style, custom_id=confirm_custom_id(game_id, choice)
+            )
+        )
+        self.game_id = game_id
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ConfirmButton:
+        """The clicked button, or a `RefusedConfirmButton` when the id only matches the
+        template (see GameButton.from_custom_id)."""
+        parsed = parse_confirm_id(match.string)
+        if parsed is None:
+            return RefusedConfirmButton(cast(discord.ui.Button[Any], item))
+        return cls(*parsed)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasButtonHandler, interaction.client)
+        await client.buttons.on_confirm(interaction, self.game_id, self.choice)
+
+
+class RefusedConfirmButton(ConfirmButton, template=CONFIRM_TEMPLATE):
+    """A click whose id matches the confirmation template but that `parse_confirm_id`
+    refuses: declined like a RefusedButton, never handed to the handler."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        discord.ui.DynamicItem.__init__(self, item)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return False
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Does nothing (see RefusedButton.callback)."""
+
+
+class GuideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GUIDE_TEMPLATE):
+    """Previous or Next on a page of the rules guide."""
+
+    def __init__(
+        self,
+        page: int,
+        step: GuideStep,
+        *,
+        label: str = "",
+        disabled: bool = False,
+        emoji: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                emoji=emoji,
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+                custom_id=guide_custom_id(page, step),
+            )
+        )
+        self.page = page
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GuideButton:
+        """The clicked button, or a `RefusedGuideButton` when the id only matches the template
+        (see GameButton.from_custom_id)."""
+        parsed = parse_guide_id(match.string)
+        if parsed is None:
+            return RefusedGuideButton(cast(discord.ui.Button[Any], item))
+        return cls(*parsed)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasButtonHandler, interaction.client)
+        await client.buttons.on_guide(interaction, self.page, self.step)
+
+
+class RefusedGuideButton(GuideButton, template=GUIDE_TEMPLATE):
+    """A click whose id matches the guide template but that `parse_guide_id` refuses: declined
+    like a RefusedButton, never handed to the handler."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        discord.ui.DynamicItem.__init__(self, item)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return False
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Does nothing (see RefusedButton.callback)."""
+
+
+DYNAMIC_ITEMS = (GameButton, ConfirmButton, GuideButton)
+"""The button families the client registers with discord.py."""
+PARSERS = (parse_custom_id, parse_confirm_id, parse_guide_id)
+"""Each family's strict parser, in the order of DYNAMIC_ITEMS."""
+
+
 def dispatchable(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether discord.py will hand a click on `custom_id` to a GameButton that acts on it: the
-    id must pass `parse_custom_id` and still be a component of the message clicked."""
-    if message is None or parse_custom_id(custom_id) is None:
+    """Whether discord.py will hand a click on `custom_id` to a button that acts on it: the id
+    must pass its family's parser and still be a component of the message clicked."""
+    if message is None or not readable(custom_id):
         return False
     pending: list[Any] = list(message.components)
     while pending:

@@ -12,7 +12,7 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot.edge.buttons import ButtonHandler, GameButton, dispatchable
+from bot.edge.buttons import DYNAMIC_ITEMS, ButtonHandler, dispatchable
 from bot.edge.inflight import HANDLERS
 from bot.edge.sync import sync_commands
 from bot.edge.translator import CatalogueTranslator
@@ -60,7 +60,8 @@ class MarrakechClient(discord.Client):
     services and handlers and hands them over with `attach` before the client starts."""
 
     buttons: InteractionHandler
-    """Takes the game buttons' clicks (GameButton calls it), unknown ids and command errors."""
+    """Takes the buttons' clicks (the DynamicItems of bot.edge.buttons call it), unknown ids
+    and command errors."""
 
     def __init__(
         self,
@@ -106,7 +107,7 @@ class MarrakechClient(discord.Client):
             # Pointed at another API (a local fake): connect to the gateway it names.
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self._workers is not None:
             # Workers start while the gateway connects (a quick restart matters more than the
             # first picture; a click that comes first simply waits for its worker).
@@ -125,8 +126,8 @@ class MarrakechClient(discord.Client):
         await asyncio.to_thread(self._heartbeat.beat)
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
-        """Answer clicks no GameButton will take (forged ids, buttons no longer on the message):
-        discord.py drops those silently, and every interaction deserves an answer."""
+        """Answer clicks no button of ours will take (forged ids, buttons no longer on the
+        message): discord.py drops those silently, and every interaction deserves an answer."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, object] = dict(interaction.data or {})

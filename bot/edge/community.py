@@ -83,9 +83,10 @@ class CommunityController:
 
         async def work() -> None:
             record = await self._play.replay_record(game_id, interactions.guild_id(interaction))
+            players = (await self._play.look(game_id)).players  # their names, for the panel
             language = interactions.server_language(interaction)
             await interaction.response.defer(thinking=True)
-            gif = await self._pictures.replay_gif(record, language)
+            gif = await self._pictures.replay_gif(record, language, players)
             files = [
                 discord.File(io.BytesIO(gif), filename=REPLAY_NAME.format(game_id=game_id)),
                 presenter.record_file(record, game_id),

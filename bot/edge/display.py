@@ -1,9 +1,11 @@
 """GameDisplay: puts a game's message on screen and keeps it right.
 
-A game shows in its channel as one current message (the lobby, the turn to play, or the end)
-and the finished turns before it. After every change this part answers the click by editing its
-message, posts the next turn, edits what a change made elsewhere (a resignation, an AI turn, a
-timeout) left behind, and strips the buttons of messages that no longer decide anything.
+A game shows in its channel as its lobby, one current message (the turn being played, or the
+result) and the turns before it. Only the current message carries a board picture (and, for a
+human's turn, buttons): once a turn is over its message is edited down to one line of text
+(bot.presentation.story), with no picture and no button, whatever ended it (a click, an AI turn,
+a timeout, a resignation, an abort, a catch-up after a crash). The lobby, once the game started,
+links to the game's current message (`_point_lobby`, in the background, newest link last).
 
 Discord may refuse, fail or not answer: then the game is left behind on display and shown again
 in the background, with pauses that grow; after a restart, `resume_displays` catches up on every
@@ -16,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -26,7 +28,8 @@ from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, recei
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
-from bot.presentation import images, presenter
+from bot.presentation import images, presenter, story
+from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import Post
 from bot.services.views import AutoTurn, Damage, GameStatus, GameView, Reminder
@@ -55,6 +58,9 @@ class GameDisplay:
         self._pictures = pictures
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._lobby_wanted: dict[int, tuple[GameView, int | None]] = {}
+        """Per game, the lobby edit to make next: the game and its current message."""
+        self._lobby_editors: dict[int, asyncio.Task[None]] = {}
 
     def report_damage(self, damage: Damage) -> None:
         """A game's stored rows are damaged: tell that channel's moderators (once per run)."""
@@ -90,19 +96,25 @@ class GameDisplay:
 
     async def _catch_up(self, view: GameView) -> None:
         """Show the game as it is now, adopting a message the last run sent but never recorded,
-        and leave no live button anywhere else."""
+        and retire every other message that still shows a decision (the known one included):
+        no live button, no picture and no call to play is left anywhere else. Without the
+        channel's history only the known message is retired, and the game is posted again."""
         bot_id = self._client.user.id if self._client.user is not None else 0
-        found = await recovery.game_messages(self._channel(view), view, bot_id)
-        if found is None:  # no history: strip the known message and post again
-            await self.strip_buttons(view)
-            await self.post_current(view)
-            return
+        found = await recovery.game_messages(self._channel(view), view, bot_id) or []
         current = recovery.showing_now(found, view)
         for message in found:
             if message is not current and recovery.has_live_buttons(message):
-                await self._edit_quietly(view, message.id, None)
-        if view.game.board_message_id not in {message.id for message in found}:
-            await self.strip_buttons(view)
+                await self._retire(view, message.id, recovery.shown_seq(message))
+        known = view.game.board_message_id
+        if known is not None and known not in {message.id for message in found}:
+            await self._retire(view, known, view.game.board_message_seq)
+        shown = view.game.board_message_seq
+        if view.game.reminder_message_id is not None and (
+            view.state is None  # never started: no reminder can be about it
+            or view.status is not GameStatus.RUNNING
+            or (shown is not None and view.turn_at(shown) != view.state.turn)
+        ):
+            await self._retire_reminder(view)  # the turn it was about is over
         if current is None:
             await self.post_current(view)
         elif view.status is GameStatus.LOBBY:  # same buttons, but maybe not the same seats
@@ -110,6 +122,7 @@ class GameDisplay:
         else:
             log.info("game %s: adopting message %s the last run sent", view.id, current.id)
             await self._play.set_board_message(view.id, current.id, view.seq)
+            self._point_lobby(view, current.id)
 
     async def edit_lobby(self, view: GameView, message_id: int | None) -> None:
         if message_id is None:
@@ -141,18 +154,23 @@ class GameDisplay:
         """Ping the player to move: half of their time is gone."""
         if reminder.user_id is None:
             return
-        await self._channel(reminder.view).send(
+        message = await self._channel(reminder.view).send(
             presenter.reminder_text(reminder),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(reminder.user_id)]
             ),
         )
+        await self._play.set_reminder_message(reminder.view.id, message.id)
 
     async def show_after_click(self, interaction: Interaction, view: GameView) -> None:
+        """Answer a move: the clicked message shows the turn going on, or (the turn is over)
+        becomes that turn's one line while the next turn, or the result, is posted."""
         if view.turn_changed:
-            await self._respond_edit(interaction, presenter.finished_turn_post(view), None)
+            line = story.turn_line(view, story.finished_turn(view))
+            await self._respond_line(interaction, line)
             crashpoints.reach("click.responded")
             await self.post_current(view)
+            await self._retire_reminder(view)
             return
         await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
         crashpoints.reach("click.responded")
@@ -163,8 +181,8 @@ class GameDisplay:
         self, interaction: Interaction, game_id: int, *, another_click_pending: bool
     ) -> bool:
         """A stale click on the game's own message whose display lags its state (the bot
-        stopped between a commit and its answer): retire that message and post the current
-        decision, pinging whoever must act. True if it did."""
+        stopped between a commit and its answer): retire that message (down to its turn's line)
+        and post the current decision, pinging whoever must act. True if it did."""
         view = await self._play.look(game_id)
         game = view.game
         clicked = interaction.message.id if interaction.message is not None else None
@@ -176,18 +194,25 @@ class GameDisplay:
             or game.board_message_seq == game.seq
         ):
             return False
-        await interaction.response.edit_message(view=None)
+        shown = game.board_message_seq
+        if shown is None or clicked == game.lobby_message_id:
+            await interaction.response.edit_message(view=None)
+        else:
+            await self._respond_line(interaction, story.turn_line(view, view.turn_at(shown)))
         await self.post_current(view)
         return True
 
     async def after_change_elsewhere(self, before: GameView, view: GameView) -> None:
-        """Bring the game's messages up to date after a change made outside its turn message."""
+        """Bring the game's messages up to date after a change made outside its turn message
+        (a resignation, a seat taken back, an AI turn, a timeout): a turn that ended is retired
+        to its line and the next turn, or the result, is posted; otherwise the turn's message
+        is redrawn."""
         message_id = before.game.board_message_id
         if view.turn_changed or view.status is not GameStatus.RUNNING:
             if message_id is not None:
-                post = presenter.finished_turn_post(view) if view.state else None
-                await self._edit_quietly(view, message_id, post)
+                await self._retire(view, message_id, before.game.board_message_seq)
             await self.post_current(view)
+            await self._retire_reminder(view)
             return
         if message_id is None:
             await self.post_current(view)
@@ -225,6 +250,7 @@ class GameDisplay:
             return
         crashpoints.reach("turn.posted")
         await self._play.set_board_message(view.id, message.id, view.seq)
+        self._point_lobby(view, message.id)
 
     def _missing_in(self, view: GameView) -> tuple[str, ...]:
         """The game permissions the bot lacks in the game's channel, as far as the cache knows."""
@@ -311,31 +337,105 @@ class GameDisplay:
             nonce=f"mk{view.id}-{view.seq}",
         )
 
-    async def strip_buttons(self, view: GameView) -> None:
-        """Leave no live button on the game's last message (after an abort or a crash)."""
+    async def after_abort(self, view: GameView) -> None:
+        """An aborted game: its last message is retired (a turn down to its line, which says the
+        game was aborted; a lobby closed), and its lobby says so."""
         message_id = view.game.board_message_id
         if message_id is not None:
-            try:
-                await bounded(self._message(view, message_id).edit(view=None))
-            except (discord.HTTPException, TimeoutError) as error:
-                log.info("buttons of game %s's message not removed: %r", view.id, error)
+            await self._retire(view, message_id, view.game.board_message_seq)
+        if view.game.lobby_message_id not in (None, message_id):
+            self._point_lobby(view, None)
+        await self._retire_reminder(view)
 
-    async def _edit_quietly(self, view: GameView, message_id: int, post: Post | None) -> None:
+    async def _retire_reminder(self, view: GameView) -> None:
+        """The turn a reminder to play was about is over: the reminder says so."""
+        reminder = view.game.reminder_message_id
+        if reminder is None:
+            return
         try:
-            if post is None:
-                await bounded(self._message(view, message_id).edit(view=None))
-                return
-            files = await self._files(post)
             await bounded(
-                self._message(view, message_id).edit(embed=post.embed, attachments=files, view=None)
+                self._message(view, reminder).edit(
+                    content=story.reminder_over(view),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             )
         except (discord.HTTPException, TimeoutError) as error:
-            log.info("message %s of game %s not finalised: %r", message_id, view.id, error)
+            log.info("reminder %s of game %s not retired: %r", reminder, view.id, error)
+        await self._play.set_reminder_message(view.id, None)
+
+    async def _retire(self, view: GameView, message_id: int, shown_seq: int | None) -> None:
+        """Edit a message that showed the game at `shown_seq` into what it says now that the
+        game moved on from it: a turn's message becomes that turn's one line, with no picture,
+        no button and no call to play; the lobby (`shown_seq` None) is closed, saying where the
+        game went. Best effort: a refusal is logged (the message may be gone)."""
+        lobby = shown_seq is None or message_id == view.game.lobby_message_id
+        if lobby and message_id == view.game.lobby_message_id and view.state is not None:
+            self._point_lobby(view, None)  # in turn with the links it gets
+            return
+        message = self._message(view, message_id)
+        try:
+            if lobby or view.state is None or shown_seq is None:
+                embed = presenter.lobby_post(view).embed if lobby else discord.utils.MISSING
+                await bounded(message.edit(embed=embed, view=None))
+                return
+            line = story.turn_line(view, view.turn_at(shown_seq))
+            await bounded(
+                message.edit(
+                    content=line,
+                    embeds=[],
+                    attachments=[],
+                    view=None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("message %s of game %s not retired: %r", message_id, view.id, error)
+
+    def _point_lobby(self, view: GameView, current: int | None) -> None:
+        """Have the game's lobby message say where the game is (`current`: the message that
+        shows it now, None: no link), in the background; only the newest wish is written, so
+        a slow edit never overwrites a later one."""
+        if view.game.lobby_message_id is None or view.state is None:
+            return
+        self._lobby_wanted[view.id] = (view, current)
+        if view.id not in self._lobby_editors:
+            task = asyncio.create_task(self._edit_lobby_links(view.id), name=f"lobby-{view.id}")
+            self._lobby_editors[view.id] = task
+            task.add_done_callback(lambda _: self._lobby_editors.pop(view.id, None))
+
+    async def _edit_lobby_links(self, game_id: int) -> None:
+        while (wanted := self._lobby_wanted.pop(game_id, None)) is not None:
+            view, current = wanted
+            lobby_id = view.game.lobby_message_id
+            assert lobby_id is not None
+            link = None
+            if current is not None:
+                link = message_link(view.game.guild_id, view.game.channel_id, current)
+            post = presenter.lobby_post(view, link=link)
+            try:
+                await bounded(self._message(view, lobby_id).edit(embed=post.embed, view=None))
+            except (discord.HTTPException, TimeoutError) as error:
+                log.info("lobby message of game %s not updated: %r", game_id, error)
 
     async def _files(self, post: Post) -> list[discord.File]:
         if post.image is None:
             return []
         return [images.as_file(await self._pictures.png(post.image))]
+
+    async def _respond_line(self, interaction: Interaction, line: str) -> None:
+        """Answer a click by editing its message down to one line of text (a finished turn):
+        no picture to draw, so no deferral."""
+        kwargs: dict[str, Any] = {
+            "content": line,
+            "embeds": [],
+            "attachments": [],
+            "view": None,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
 
     async def _respond_edit(
         self, interaction: Interaction, post: Post, buttons: discord.ui.View | None

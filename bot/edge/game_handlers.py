@@ -4,6 +4,11 @@ Each handler authorises and parses at the edge (a lobby button's action into a L
 calls the game services (lobby and play), answers the interaction, and leaves putting the game's
 messages right to GameDisplay. Expected errors become short private answers (bot.edge.answers).
 
+Resigning and ending a game never happen on a slip: the command only asks, privately, with a
+button that goes ahead and one that keeps playing (`mk:confirm:...` ids, bot.edge.buttons); the
+click checks again, since the game may have moved on meanwhile. The rules guide has its own
+handler (bot.edge.guide).
+
 Languages: private (ephemeral) answers speak the acting user's Discord locale; public messages
 speak the game's language, taken from the server's locale when the game opened and stored with
 it, so later edits and posts (after restarts too) stay in the same language.
@@ -21,6 +26,7 @@ import discord
 from bot import crashpoints
 from bot.edge import interactions
 from bot.edge.answers import guarded, or_missing, tell
+from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
 from bot.edge.interactions import Interaction
@@ -30,25 +36,46 @@ from bot.presentation import presenter
 from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.services.actions import AI_LEVELS, LobbyAction
-from bot.services.errors import BadOptionError, GameNotFoundError, StaleBoardError
+from bot.services.errors import (
+    BadOptionError,
+    GameNotFoundError,
+    GameNotRunningError,
+    NoGameHereError,
+    StaleBoardError,
+)
 from bot.services.views import GameStatus, GameView
 
 if TYPE_CHECKING:
+    from bot.edge.guide import RulesGuide
     from bot.services.games import GameService
     from bot.services.guilds import GuildService
 
 log = logging.getLogger(__name__)
 
+CONFIRMATION_KEYS = {
+    Confirmation.RESIGN: "confirm.resign",
+    Confirmation.ABORT: "confirm.abort",
+    Confirmation.MOD_ABORT: "confirm.abort",
+}
+"""The catalogue keys (`<key>.question`, `.button`, `.done`) of what a confirmation asks."""
+
 
 class GameHandlers:
     """Handles /marrakech game commands and game buttons for one client."""
 
-    def __init__(self, service: GameService, guilds: GuildService, display: GameDisplay) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        guilds: GuildService,
+        display: GameDisplay,
+        guide: RulesGuide,
+    ) -> None:
         self._service = service
         self._lobby = service.lobby
         self._play = service.play
         self._guilds = guilds
         self._display = display
+        self._guide = guide
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
 
@@ -80,6 +107,7 @@ class GameHandlers:
                 variant=variant_chosen,
                 turn_limit_seconds=limit,
                 locale=interactions.server_language(interaction),
+                host_name=interaction.user.display_name,
             )
             crashpoints.reach("lobby.created")
             post = presenter.lobby_post(view)
@@ -142,20 +170,23 @@ class GameHandlers:
         await guarded(interaction, "showing the board", work)
 
     async def rules(self, interaction: Interaction) -> None:
-        async def work() -> None:
-            post = presenter.rules_post(interactions.user_language(interaction))
-            await interaction.response.send_message(embed=post.embed, ephemeral=True)
+        await self._guide.show(interaction)
 
-        await guarded(interaction, "showing the rules", work)
+    async def on_guide(self, interaction: Interaction, page: int, step: GuideStep) -> None:
+        """A click on Previous or Next in the rules guide (custom_id `mk:guide:<page>:<step>`)."""
+        await self._guide.turn(interaction, page, step)
 
     async def resign(self, interaction: Interaction) -> None:
-        user = mention(interaction.user.id)
-        await self._change_open_game(
-            interaction,
-            "resigning",
-            self._play.resign,
-            lambda view: text("event.resigned", view.game.locale, user=user),
-        )
+        """Ask the user, privately, to confirm leaving the channel's running game."""
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            require_game_permissions(interaction)
+            game_id = await self._service.open_game_id(interactions.channel_id(interaction))
+            await self._play.check_resign(game_id, interaction.user.id)
+            await self._ask(interaction, game_id, Confirmation.RESIGN)
+
+        await guarded(interaction, "resigning", work)
 
     async def _change_open_game(
         self,
@@ -181,19 +212,90 @@ class GameHandlers:
         await guarded(interaction, doing, work)
 
     async def abort(self, interaction: Interaction, *, moderator: bool) -> None:
+        """Ask the host (or a moderator), privately, to confirm ending the channel's game."""
+
         async def work() -> None:
             interactions.guild_id(interaction)
             if moderator and not interaction.permissions.manage_channels:
                 raise ModeratorsOnlyError()
             game_id = await self._service.open_game_id(interactions.channel_id(interaction))
-            view = await self._play.abort(game_id, interaction.user.id, moderator=moderator)
-            post = presenter.aborted_post(view)
-            await interaction.response.send_message(
-                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
-            )
-            await self._display.strip_buttons(view)
+            await self._play.check_abort(game_id, interaction.user.id, moderator=moderator)
+            choice = Confirmation.MOD_ABORT if moderator else Confirmation.ABORT
+            await self._ask(interaction, game_id, choice)
 
         await guarded(interaction, "aborting a game", work)
+
+    async def _ask(self, interaction: Interaction, game_id: int, choice: Confirmation) -> None:
+        """The private question before `choice`: go ahead (danger) or keep playing."""
+        language = interactions.user_language(interaction)
+        key = CONFIRMATION_KEYS[choice]
+        buttons = discord.ui.View(timeout=None)
+        danger = discord.ButtonStyle.danger
+        buttons.add_item(
+            ConfirmButton(game_id, choice, label=text(f"{key}.button", language), style=danger)
+        )
+        keep = text("confirm.keep.button", language)
+        buttons.add_item(ConfirmButton(game_id, Confirmation.KEEP, label=keep))
+        await interaction.response.send_message(
+            text(f"{key}.question", language, game_id=game_id), view=buttons, ephemeral=True
+        )
+
+    async def on_confirm(
+        self, interaction: Interaction, game_id: int, choice: Confirmation
+    ) -> None:
+        """A click on a confirmation (custom_id `mk:confirm:<game>:<choice>`): keep playing, or
+        do what the command asked for if it still may be done, and say so on the confirmation.
+        A confirmation that outlived its game (over, or the user no longer in it) gets the
+        usual refusal in its place."""
+
+        async def work() -> None:
+            language = interactions.user_language(interaction)
+            if choice is Confirmation.KEEP:
+                kept = text("confirm.keep.done", language, game_id=game_id)
+                await interaction.response.edit_message(content=kept, view=None)
+                return
+            try:
+                await self._confirmed(interaction, game_id, choice, language)
+            except Exception as error:
+                refusal = describe(error, language)
+                if refusal is None or interaction.response.is_done():
+                    raise
+                await interaction.response.edit_message(content=refusal, view=None)
+
+        await guarded(interaction, f"confirming {choice} of game {game_id}", work)
+
+    async def _confirmed(
+        self, interaction: Interaction, game_id: int, choice: Confirmation, language: str
+    ) -> None:
+        """Resign or end the game as confirmed: the confirmation says it is done, the channel
+        is told (in the game's language), then the game's messages are brought up to date."""
+        interactions.guild_id(interaction)
+        if choice is Confirmation.MOD_ABORT and not interaction.permissions.manage_channels:
+            raise ModeratorsOnlyError()
+        if choice is Confirmation.RESIGN:
+            require_game_permissions(interaction)
+        try:
+            open_game = await self._service.open_game_id(interactions.channel_id(interaction))
+        except NoGameHereError:
+            raise GameNotRunningError() from None
+        if open_game != game_id:  # the game it was asked about is over
+            raise GameNotRunningError()
+        user = interaction.user.id
+        done = text(f"{CONFIRMATION_KEYS[choice]}.done", language, game_id=game_id)
+        quiet = discord.AllowedMentions.none()
+        if choice is Confirmation.RESIGN:
+            before = await self._play.look(game_id)
+            view = await self._play.resign(game_id, user)
+            await interaction.response.edit_message(content=done, view=None)
+            resigned = text("event.resigned", view.game.locale, user=mention(user))
+            await interaction.followup.send(resigned, allowed_mentions=quiet)
+            await self._display.after_change_elsewhere(before, view)
+            return
+        view = await self._play.abort(game_id, user, moderator=choice is Confirmation.MOD_ABORT)
+        await interaction.response.edit_message(content=done, view=None)
+        aborted = presenter.aborted_post(view).embed
+        await interaction.followup.send(embed=aborted, allowed_mentions=quiet)
+        await self._display.after_abort(view)
 
     async def on_button(
         self, interaction: Interaction, game_id: int, seq: int, action: str
@@ -266,7 +368,7 @@ class GameHandlers:
             require_game_permissions(interaction)
             game_id = await self._service.open_game_id(interactions.channel_id(interaction))
             lobby_message = (await self._play.look(game_id)).game.board_message_id
-            view = await self._lobby_change(game_id, interaction.user.id, action)
+            view = await self._lobby_change(game_id, interaction, action)
             key = {
                 LobbyAction.START: "lobby.game_started",
                 LobbyAction.JOIN: "lobby.you_joined",
@@ -284,8 +386,13 @@ class GameHandlers:
 
         await guarded(interaction, f"lobby command {action}", work)
 
-    async def _lobby_change(self, game_id: int, user: int, action: LobbyAction) -> GameView:
-        view = await self._lobby.apply(game_id, user, action)
+    async def _lobby_change(
+        self, game_id: int, interaction: Interaction, action: LobbyAction
+    ) -> GameView:
+        """Apply the user's lobby `action`; a player who joins is shown by their display name
+        (server nickname, else global name, else username: discord.py's `display_name`)."""
+        user = interaction.user
+        view = await self._lobby.apply(game_id, user.id, action, name=user.display_name)
         if action is LobbyAction.START:
             crashpoints.reach("lobby.started")
         return view
@@ -294,7 +401,7 @@ class GameHandlers:
         self, interaction: Interaction, game_id: int, action: LobbyAction
     ) -> None:
         user = interaction.user.id
-        view = await self._lobby_change(game_id, user, action)
+        view = await self._lobby_change(game_id, interaction, action)
         post = presenter.lobby_post(view, closed_by=user)
         await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
         if view.status is GameStatus.LOBBY and interaction.message is not None:

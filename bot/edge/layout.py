@@ -8,7 +8,7 @@ import discord
 
 from bot.edge.buttons import GameButton
 from bot.presentation.messages import text
-from bot.presentation.presenter import placement_labels
+from bot.presentation.presenter import Choice, orientation_choices, placement_choices
 from bot.services.actions import ROLL, LobbyAction
 from bot.services.views import GameStatus, GameView
 from engine import Phase
@@ -61,38 +61,27 @@ def decision_buttons(view: GameView) -> discord.ui.View | None:
         return None
     language = view.game.locale
     blue = discord.ButtonStyle.primary
-    specs: list[tuple[str, str, str | None]]  # action, label, emoji
-    if state.phase is Phase.ORIENT:
-        specs = [
-            ("L", text("button.left", language), "↪️"),
-            ("S", text("button.straight", language), "⬆️"),
-            ("R", text("button.right", language), "↩️"),
-        ]
+    specs: list[Choice]
+    if state.phase in (Phase.ORIENT, Phase.ROTATE):
+        # Named by the direction Assam will face, in screen order (presenter.orientation_choices).
+        specs = orientation_choices(state, language)
     elif state.phase is Phase.ROLL:
-        specs = [(ROLL, text("button.roll", language), "🎲")]
+        specs = [Choice(ROLL, text("button.roll", language), "🎲")]
     elif state.phase is Phase.PLACE:
-        specs = [
-            (notation, str(number), None)
-            for number, notation in enumerate(placement_labels(state), start=1)
-        ]
-    elif state.phase is Phase.ROTATE:
-        specs = [
-            ("L", text("button.rotate_left", language), "↪️"),
-            ("R", text("button.rotate_right", language), "↩️"),
-        ]
+        specs = placement_choices(state, language)
     else:
         return None
     if len(specs) > MAX_BUTTONS:
         raise ValueError(f"{len(specs)} buttons do not fit in one message")
     buttons = discord.ui.View(timeout=None)
-    for index, (action, label, emoji) in enumerate(specs):
+    for index, choice in enumerate(specs):
         buttons.add_item(
             GameButton(
                 view.id,
                 view.seq,
-                action,
-                label=label,
-                emoji=emoji,
+                choice.action,
+                label=choice.label,
+                emoji=choice.emoji,
                 style=blue,
                 row=index // BUTTONS_PER_ROW,
             )

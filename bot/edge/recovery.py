@@ -4,8 +4,9 @@ A run killed after Discord accepted a message but before its id was stored leave
 the database does not know: a turn with live buttons, a lobby, or a final result. Posting the
 game again would show it twice, with two sets of live buttons (and ping twice). So the catch-up
 first reads the channel's recent history: the bot's own messages of that game since the one the
-database knows. One that already shows the current decision is adopted; every other one loses
-its buttons. Without Read Message History the history is empty and the game is simply posted.
+database knows. One that already shows the current decision is adopted; every other one that
+still offers a decision is retired by the display (a turn edited down to its one line, the lobby
+closed). Without Read Message History the history is empty and the game is simply posted.
 """
 
 from __future__ import annotations
@@ -71,6 +72,13 @@ def showing_now(messages: list[discord.Message], view: GameView) -> discord.Mess
 
 def has_live_buttons(message: discord.Message) -> bool:
     return any(True for _ in _buttons(message))
+
+
+def shown_seq(message: discord.Message) -> int | None:
+    """The seq of the decision a message's live turn buttons belong to; None for a lobby
+    message (or one without live buttons)."""
+    seqs = [seq for _, seq, action in _buttons(message) if lobby_action(action) is None]
+    return max(seqs, default=None)
 
 
 def _belongs(message: discord.Message, game_id: int) -> bool:

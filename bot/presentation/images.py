@@ -1,15 +1,18 @@
-"""Board pictures for messages (and a game's animated replay), drawn in the worker pool so the
-event loop never waits for Pillow.
+"""Board pictures for messages (and a game's animated replay, and the rules guide's scenes),
+drawn in the worker pool so the event loop never waits for Pillow.
 
 A picture goes to a worker as a `BoardPicture`: the game's record, the events to mark and the
 panel's words. The few words in a picture's panel (headings, "Turn", "Game over") come from the
 message catalogue's `image.*` keys, in the language of the message the picture goes with.
+The panel shows each seat by name (`seat_names`): a human by the name stored with their seat,
+an AI by its localised name ("AI (hard)"); a seat without a name keeps render's seat label.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import io
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -17,7 +20,8 @@ import discord
 
 import engine
 from bot.presentation.messages import text
-from bot.presentation.presenter import IMAGE_NAME, BoardImage
+from bot.presentation.presenter import IMAGE_NAME, BoardImage, ai_name
+from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.jobs import BoardPicture
 from bot.workers.pool import Lane, WorkerPool
@@ -43,6 +47,24 @@ def labels(language: str) -> Labels:
     return Labels(**words)
 
 
+def seat_names(players: Sequence[Player], seats: int, language: str) -> tuple[str, ...] | None:
+    """What the panel calls each of the `seats` seats, in seat order: an AI seat by its name in
+    `language` ("🤖 AI (hard)": render drops the emoji), a human by the name stored with their
+    seat. A seat with no name gets "", which render shows as its seat label; None (seat labels
+    throughout) when no seat has a name."""
+    by_seat = {player.seat: player for player in players if player.seat is not None}
+    names = []
+    for seat in range(seats):
+        player = by_seat.get(seat)
+        if player is None:
+            names.append("")
+        elif player.ai_level is not None:
+            names.append(ai_name(player.ai_level, language))
+        else:
+            names.append(player.name or "")
+    return tuple(names) if any(names) else None
+
+
 def picture_of(image: BoardImage) -> BoardPicture:
     """What a worker needs to draw `image`: plain data, no live objects."""
     return BoardPicture(
@@ -51,6 +73,8 @@ def picture_of(image: BoardImage) -> BoardPicture:
         numbered=image.numbered,
         final=image.final,
         labels=labels(image.language),
+        names=seat_names(image.players, image.state.players, image.language),
+        show_choices=image.show_choices,
     )
 
 
@@ -59,6 +83,8 @@ class Pictures:
 
     def __init__(self, workers: WorkerPool) -> None:
         self._workers = workers
+        self._guide: dict[str, bytes] = {}
+        """The rules guide's pictures drawn so far, by scene (they never change)."""
 
     @property
     def busy(self) -> bool:
@@ -71,14 +97,28 @@ class Pictures:
             Lane.QUICK, worker_jobs.board_png, picture_of(image), limit=BOARD_TIMEOUT_SECONDS
         )
 
-    async def replay_gif(self, record: dict[str, Any], language: str) -> bytes:
+    async def guide_png(self, scene: str) -> bytes:
+        """The PNG of a rules guide's scene (render.guide): drawn once, then kept."""
+        png = self._guide.get(scene)
+        if png is None:
+            png = await self._workers.run(
+                Lane.QUICK, worker_jobs.guide_png, scene, limit=BOARD_TIMEOUT_SECONDS
+            )
+            self._guide[scene] = png
+        return png
+
+    async def replay_gif(
+        self, record: dict[str, Any], language: str, players: Sequence[Player] = ()
+    ) -> bytes:
         """The animated GIF of a whole game from its record (FORMATS.md), its panel in
-        `language`."""
+        `language`, its seats named after `players` (as in `seat_names`)."""
+        parsed = engine.record_from_json(record)
         return await self._workers.run(
             Lane.SLOW,
             worker_jobs.replay_gif,
-            engine.record_from_json(record),
+            parsed,
             labels(language),
+            seat_names(players, parsed.players, language),
             limit=REPLAY_TIMEOUT_SECONDS,
         )
 

@@ -59,6 +59,10 @@ class BoardImage:
     final: bool = False
     language: str = ENGLISH_LANGUAGE
     """The language of the words drawn in the picture's panel."""
+    players: tuple[Player, ...] = ()
+    """The game's players, whose names the panel shows (none: the seat labels)."""
+    show_choices: bool = False
+    """Draw the ways Assam may face as arrows (the ORIENT decision, or ROTATE in the variant)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,23 +107,36 @@ def turn_limit_label(seconds: int | None, language: str) -> str:
 
 
 def lobby_post(
-    view: GameView, *, closed_by: int | None = None, language: str | None = None
+    view: GameView,
+    *,
+    closed_by: int | None = None,
+    language: str | None = None,
+    link: str | None = None,
 ) -> Post:
     """The lobby message: options, who joined, the commitment; closed when started/cancelled.
 
+    Once the game started it is no longer titled a lobby and says where the game is: `link`
+    leads to the game's current message (the turn being played, or the result).
     In the game's language, unless shown privately to someone in theirs (`language`).
     """
     game = view.game
     language = language or game.locale
-    embed = discord.Embed(title=text("lobby.title", language, game_id=game.id), color=LOBBY_COLOR)
+    started = view.state is not None
+    title = text("lobby.title_started" if started else "lobby.title", language, game_id=game.id)
+    embed = discord.Embed(title=title, color=LOBBY_COLOR)
     if game.status is GameStatus.LOBBY:
         embed.description = text("lobby.body", language, host=mention(game.host_id))
     elif game.status is GameStatus.ABORTED:
         embed.description = text(
-            "lobby.cancelled", language, user=mention(closed_by or game.ended_by)
+            "lobby.aborted" if started else "lobby.cancelled",
+            language,
+            user=mention(closed_by or game.ended_by),
         )
-    else:
+    elif link is None:
         embed.description = text("lobby.started", language)
+    else:
+        key = "lobby.finished" if game.status is GameStatus.OVER else "lobby.playing"
+        embed.description = text(key, language, link=link)
     embed.add_field(
         name=text("lobby.players", language, count=len(view.players), seats=game.seats_wanted),
         value="\n".join(player_name(player, language) for player in view.players) or "-",
@@ -159,7 +176,12 @@ def turn_post(view: GameView, *, ping: bool = False) -> Post:
         lines.append(_prompt(state, user, language))
     embed = _turn_embed(view, state, state.turn, lines, _seat_color(state, mover), language)
     image = BoardImage(
-        state, view.turn_events, numbered=state.phase is Phase.PLACE, language=language
+        state,
+        view.turn_events,
+        numbered=state.phase is Phase.PLACE,
+        language=language,
+        players=view.players,
+        show_choices=state.phase in (Phase.ORIENT, Phase.ROTATE),
     )
     if view.ai_to_move:
         player = seat_name(view, mover, language)
@@ -167,20 +189,6 @@ def turn_post(view: GameView, *, ping: bool = False) -> Post:
         return Post(embed=embed, content=thinking if ping else None, image=image)
     content = text("turn.ping", language, user=mention(user), game_id=view.id) if ping else None
     return Post(embed=embed, content=content, image=image, ping=user if ping else None)
-
-
-def finished_turn_post(view: GameView) -> Post:
-    """The turn that just ended, frozen: its story and the board after it, no decision left."""
-    state = _state(view)
-    language = view.game.locale
-    events = view.turn_events if state.is_over else view.previous_turn_events
-    turn = state.turn if state.is_over else state.turn - 1
-    mover = _mover_of(events)
-    lines = narrate(view, events, language)
-    lines.append(text("turn.done", language, turn=turn))
-    color = _seat_color(state, mover) if mover is not None else LOBBY_COLOR
-    embed = _turn_embed(view, state, turn, lines, color, language)
-    return Post(embed=embed, image=BoardImage(state, events, language=language))
 
 
 def final_post(view: GameView) -> Post:
@@ -224,9 +232,8 @@ def final_post(view: GameView) -> Post:
     )
     embed.set_image(url=f"attachment://{IMAGE_NAME}")
     embed.set_footer(text=_footer(view, language))
-    return Post(
-        embed=embed, image=BoardImage(state, view.turn_events, final=True, language=language)
-    )
+    image = BoardImage(state, view.turn_events, final=True, language=language, players=view.players)
+    return Post(embed=embed, image=image)
 
 
 def aborted_post(view: GameView) -> Post:
@@ -243,22 +250,82 @@ def board_post(view: GameView, language: str) -> Post:
     state = _state(view)
     embed = discord.Embed(title=text("board.title", language, game_id=view.id), color=LOBBY_COLOR)
     _add_seats_and_board(embed, view, state, language)
-    return Post(embed=embed, image=BoardImage(state, view.turn_events, language=language))
+    image = BoardImage(state, view.turn_events, language=language, players=view.players)
+    return Post(embed=embed, image=image)
 
 
-def rules_post(language: str) -> Post:
-    return Post(
-        embed=discord.Embed(
-            title=text("rules.title", language),
-            description=text("rules.body", language),
-            color=LOBBY_COLOR,
-        )
-    )
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A button of the decision the game waits for: the action (a notation, or ROLL) it sends,
+    its label and the emoji shown before the label (None: none)."""
+
+    action: str
+    label: str
+    emoji: str | None = None
+
+
+FACING_ARROWS = {
+    engine.Facing.N: "⬆️",
+    engine.Facing.E: "➡️",
+    engine.Facing.S: "⬇️",
+    engine.Facing.W: "⬅️",
+}
+"""The arrow that points, on screen, the way a facing looks (north is up on the board)."""
+_SCREEN_ORDER = (engine.Facing.W, engine.Facing.N, engine.Facing.S, engine.Facing.E)
+"""Where a turn's button sits beside the straight-on one: west on the left, east on the
+right, north before south (read top to bottom)."""
 
 
 def placement_labels(state: GameState) -> list[str]:
     """The placements in the engine's order; button n lays the n-th (numbered on the image)."""
     return engine.legal_actions(state) if state.phase is Phase.PLACE else []
+
+
+def placement_choices(state: GameState, language: str) -> list[Choice]:
+    """One button per placement, in the engine's order: its number on the picture and the
+    two squares it covers ("3 · c2-c3"), readable without the picture."""
+    return [
+        Choice(
+            notation,
+            text(
+                "button.place",
+                language,
+                number=number,
+                squares=_squares(engine.parse_placement(notation)),
+            ),
+        )
+        for number, notation in enumerate(placement_labels(state), start=1)
+    ]
+
+
+def orientation_choices(state: GameState, language: str) -> list[Choice]:
+    """The ways Assam may face now (ORIENT, or ROTATE in the variant), each named by the
+    direction he will look on the board ("West", "North (straight on)") with an arrow
+    pointing there. The action is the engine's notation (L, S or R).
+
+    Order: straight on in the middle, the quarter turns on either side where they lie on
+    screen (west left, east right; north before south when he faces east or west).
+    """
+    choices = engine.orientations(state)
+    if not choices:
+        return []
+
+    def place(choice: tuple[str, engine.Facing]) -> float:
+        rotation, facing = choice
+        if rotation == "S":
+            return 1.5  # between the two turns
+        return float(_SCREEN_ORDER.index(facing))
+
+    buttons = []
+    for rotation, facing in sorted(choices, key=place):
+        direction = text(f"button.direction.{facing.name}", language)
+        label = (
+            text("button.straight_on", language, direction=direction)
+            if rotation == "S"
+            else direction
+        )
+        buttons.append(Choice(rotation, label, FACING_ARROWS[facing]))
+    return buttons
 
 
 # --- narration -------------------------------------------------------------------------------
@@ -310,7 +377,7 @@ def _narrate_one(view: GameView, event: Event, language: str) -> str | None:
                 language,
                 user=_who(view, seat, language),
                 color=_color_name(color, language),
-                squares="-".join(engine.square_name(square) for square in squares),
+                squares=_squares(squares),
             )
         case engine.AssamRotated(seat=seat, rotation=rotation, facing=facing):
             return text(
@@ -328,6 +395,11 @@ def _path(start: int, path: Sequence[engine.Step]) -> str:
         engine.square_name(step.square) + ("↩" if step.via_border else "") for step in path
     )
     return " → ".join(squares)
+
+
+def _squares(squares: Iterable[int]) -> str:
+    """Squares by name, joined: "c2-c3"."""
+    return "-".join(engine.square_name(square) for square in squares)
 
 
 def _color_name(color: Color, language: str) -> str:
@@ -384,7 +456,8 @@ def _turn_embed(
 def _add_seats_and_board(
     embed: discord.Embed, view: GameView, state: GameState, language: str
 ) -> None:
-    """Add the table of seats and scores, the board image and the footer to `embed`."""
+    """Add the list of seats (whose turn it is, who is out), the board image and the footer to
+    `embed`."""
     embed.add_field(
         name=text("turn.table_title", language),
         value=_seat_table(view, state, language),
@@ -395,26 +468,19 @@ def _add_seats_and_board(
 
 
 def _seat_table(view: GameView, state: GameState, language: str) -> str:
-    scores = engine.scores(state)
+    """Who plays which colours, who is out and whose turn it is. The numbers (dirhams, rugs
+    left, score) are the picture's panel's: they are not repeated here."""
     lines = []
     for seat in range(state.players):
         dot = _dots(state, seat)
         user = seat_name(view, seat, language)
         if state.is_eliminated(seat):
-            score = scores[seat].total
-            lines.append(text("turn.seat_line_out", language, dot=dot, user=user, score=score))
-            continue
-        lines.append(
-            text(
-                "turn.seat_line",
-                language,
-                dot=dot,
-                user=user,
-                dirhams=state.dirhams[seat],
-                rugs=sum(state.rugs_left(seat).values()),
-                score=scores[seat].total,
-            )
-        )
+            key = "turn.seat_line_out"
+        elif seat == state.to_move:
+            key = "turn.seat_line_to_move"
+        else:
+            key = "turn.seat_line"
+        lines.append(text(key, language, dot=dot, user=user))
     return "\n".join(lines)
 
 
@@ -424,14 +490,6 @@ def _dots(state: GameState, seat: int) -> str:
 
 def _seat_color(state: GameState, seat: int) -> int:
     return EMBED_COLORS[engine.seat_colors(state.players, seat)[0]]
-
-
-def _mover_of(events: Sequence[Event]) -> int | None:
-    for event in events:
-        seat = getattr(event, "seat", None)
-        if isinstance(seat, int):
-            return seat
-    return None
 
 
 def _footer(view: GameView, language: str) -> str:

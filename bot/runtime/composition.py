@@ -19,6 +19,7 @@ from bot.edge.commands import build_commands
 from bot.edge.community import CommunityController
 from bot.edge.display import GameDisplay
 from bot.edge.game_handlers import GameHandlers
+from bot.edge.guide import RulesGuide
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
@@ -105,7 +106,7 @@ def build_bot(
     )
     display = GameDisplay(client, service.play, pictures)
     service.on_damage(display.report_damage)
-    handlers = GameHandlers(service, guilds, display)
+    handlers = GameHandlers(service, guilds, display, RulesGuide(pictures))
     community = CommunityController(service.play, guilds, stats, pictures)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
     bot = Bot(client, service, display, handlers, scheduler, store)

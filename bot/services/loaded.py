@@ -30,6 +30,8 @@ class LoadedGame:
     state: GameState | None
     turn_events: tuple[Event, ...] = ()
     previous_turn_events: tuple[Event, ...] = ()
+    turn_starts: tuple[int, ...] = ()
+    """The seq at which each turn began: (0,) once started, one more per TurnStarted."""
 
     def view(self, events: Sequence[Event] = ()) -> GameView:
         return GameView(
@@ -39,6 +41,7 @@ class LoadedGame:
             events=tuple(events),
             turn_events=self.turn_events,
             previous_turn_events=self.previous_turn_events,
+            turn_starts=self.turn_starts,
         )
 
     @property
@@ -84,7 +87,8 @@ def apply_action(state: GameState, action: str, events: list[Event]) -> GameStat
 
 def players_of(seats: Sequence[SeatRow]) -> tuple[Player, ...]:
     return tuple(
-        Player(s.user_id, s.seat, s.ai_level, s.resigned, s.timeouts, s.autoplay) for s in seats
+        Player(s.user_id, s.seat, s.ai_level, s.resigned, s.timeouts, s.autoplay, s.display_name)
+        for s in seats
     )
 
 
@@ -153,4 +157,6 @@ def game_info(row: GameRow) -> GameInfo:
         end_reason=EndReason(row.end_reason) if row.end_reason is not None else None,
         ended_by=row.ended_by,
         locale=row.locale,
+        lobby_message_id=row.lobby_message_id,
+        reminder_message_id=row.reminder_message_id,
     )

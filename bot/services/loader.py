@@ -213,7 +213,10 @@ class GameLoader:
                 for player in players
             )
         turn_events, previous = split_turns(loaded.turn_events, loaded.previous_turn_events, events)
-        updated = self.keep(LoadedGame(game, players, state, turn_events, previous))
+        starts = loaded.turn_starts or (0,)
+        if any(isinstance(event, engine.TurnStarted) for event in events):
+            starts = (*starts, game.seq)  # a turn begins after the entries that ended the last
+        updated = self.keep(LoadedGame(game, players, state, turn_events, previous, starts))
         self.schedule_changed()
         return updated
 
@@ -253,8 +256,19 @@ class GameLoader:
             cached = self._cache.get(game_id)
             if stored and cached is not None:  # mirror the row (the game may have moved on)
                 game = replace(cached.game, board_message_id=message_id, board_message_seq=seq)
+                if game.status is GameStatus.LOBBY:
+                    game = replace(game, lobby_message_id=message_id)
                 self._cache[game_id] = replace(cached, game=game)
         self.schedule_changed()
+
+    async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the reminder sent for the game's turn being played (None: none is out)."""
+        async with self.locked(game_id):
+            await self.store.set_reminder_message(game_id, message_id)
+            cached = self._cache.get(game_id)
+            if cached is not None:
+                game = replace(cached.game, reminder_message_id=message_id)
+                self._cache[game_id] = replace(cached, game=game)
 
 
 class _BoundedCache(OrderedDict[int, LoadedGame]):
@@ -286,15 +300,18 @@ def _rebuild(
         raise _damaged(game, f"its action log has {len(seqs)} of its {game.seq} entries")
     turn: tuple[Event, ...] = ()
     previous: tuple[Event, ...] = ()
+    starts = [0]
     try:
         record = records.game_record(game.config, log_rows)
         state = engine.new_game(record.config)
-        for after, events in engine.replay_events(record):
+        for seq, (after, events) in enumerate(engine.replay_events(record), start=1):
             state = after
             turn, previous = split_turns(turn, previous, events)
+            if any(isinstance(event, engine.TurnStarted) for event in events):
+                starts.append(seq)
     except (ValueError, KeyError, TypeError) as error:  # the engine's errors are ValueErrors
         raise _damaged(game, f"its action log does not replay ({error})") from None
-    loaded = LoadedGame(game, players_of(seats), state, turn, previous)
+    loaded = LoadedGame(game, players_of(seats), state, turn, previous, tuple(starts))
     if game.position is None:
         return loaded, None
     try:

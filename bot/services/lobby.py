@@ -35,6 +35,18 @@ from bot.storage.games import ChannelBusyError, GameRow, NewGame, SeatRow, Stale
 from bot.storage.kinds import EndReason, GameStatus
 from engine import Variant
 
+NAME_LIMIT = 100
+"""The most characters of a display name kept with a seat (Discord's names have at most 32)."""
+
+
+def seat_name(name: str | None) -> str | None:
+    """A display name as a seat keeps it: spaces collapsed, at most NAME_LIMIT characters;
+    None when there is none (or nothing but spaces)."""
+    if name is None:
+        return None
+    kept = " ".join(name.split())[:NAME_LIMIT].rstrip()
+    return kept or None
+
 
 class LobbyService:
     """Opens lobbies and changes them until they start or close."""
@@ -54,9 +66,11 @@ class LobbyService:
         variant: str = Variant.STANDARD.value,
         turn_limit_seconds: int | None = None,
         locale: str = "en",
+        host_name: str | None = None,
     ) -> GameView:
-        """Open a lobby in the channel with the host seated; its public messages will be
-        written in `locale` (a bot.presentation.messages language)."""
+        """Open a lobby in the channel with the host seated (shown by `host_name` in the
+        pictures); its public messages will be written in `locale` (a
+        bot.presentation.messages language)."""
         if seats not in engine.PLAYER_COUNTS:
             raise BadOptionError("seats", seats)
         check_variant(variant)
@@ -72,6 +86,7 @@ class LobbyService:
             seed=seed,
             seed_sha256=dice.commitment(seed),
             locale=locale,
+            host_name=seat_name(host_name),
         )
         try:
             game = await self._store.create(new, self._loader.now())
@@ -82,16 +97,19 @@ class LobbyService:
             raise ChannelHasGameError(
                 existing.id, existing.guild_id, existing.channel_id, existing.board_message_id
             ) from None
-        return self._loader.keep(LoadedGame(game, (Player(host_id, None),), None)).view()
+        host = Player(host_id, None, name=new.host_name)
+        return self._loader.keep(LoadedGame(game, (host,), None)).view()
 
-    async def apply(self, game_id: int, user_id: int, action: LobbyAction) -> GameView:
-        """Do `action` in the lobby for the user."""
+    async def apply(
+        self, game_id: int, user_id: int, action: LobbyAction, *, name: str | None = None
+    ) -> GameView:
+        """Do `action` in the lobby for the user, who is shown by `name` if they join."""
         level = action.ai_level
         if level is not None:
             return await self.add_ai(game_id, user_id, level)
         match action:
             case LobbyAction.JOIN:
-                return await self.join(game_id, user_id)
+                return await self.join(game_id, user_id, name=name)
             case LobbyAction.LEAVE:
                 return await self.leave(game_id, user_id)
             case LobbyAction.START:
@@ -102,14 +120,16 @@ class LobbyService:
                 return await self.remove_ai(game_id, user_id)
         raise AssertionError(f"unhandled lobby action {action!r}")
 
-    async def join(self, game_id: int, user_id: int) -> GameView:
+    async def join(self, game_id: int, user_id: int, *, name: str | None = None) -> GameView:
+        """Seat the user in the lobby; the pictures will show them by `name`."""
         async with self._loader.locked(game_id):
             loaded = await self._lobby(game_id)
             if any(player.user_id == user_id for player in loaded.players):
                 raise AlreadySeatedError()
             if len(loaded.players) >= loaded.game.seats_wanted:
                 raise LobbyFullError()
-            seats = await self._store.add_seat(game_id, user_id, self._loader.now())
+            now = self._loader.now()
+            seats = await self._store.add_seat(game_id, user_id, now, seat_name(name))
             return self._seats_changed(loaded.game, seats)
 
     async def leave(self, game_id: int, user_id: int) -> GameView:
@@ -163,7 +183,8 @@ class LobbyService:
             config = engine.deal(len(rows), Variant(loaded.game.variant), rng)
             state = engine.new_game(config)
             players = tuple(
-                Player(row.user_id, seat, row.ai_level) for seat, row in enumerate(rows)
+                Player(row.user_id, seat, row.ai_level, name=row.display_name)
+                for seat, row in enumerate(rows)
             )
             try:
                 game = await self._store.start(
@@ -177,7 +198,7 @@ class LobbyService:
             except StaleSeqError:
                 self._loader.forget(game_id)
                 raise LobbyClosedError() from None
-            started = self._loader.keep(LoadedGame(game, players, state))
+            started = self._loader.keep(LoadedGame(game, players, state, turn_starts=(0,)))
             self._loader.schedule_changed()
             return started.view()
 

@@ -83,15 +83,19 @@ class PlayService:
             committed = await self._loader.commit(loaded, state, entries, events, controls)
             return committed.view(events)
 
+    async def check_resign(self, game_id: int, user_id: int) -> None:
+        """Raise what `resign` would raise now (the game is not running, the user is not in
+        it); change nothing. The edge asks before it offers a confirmation."""
+        async with self._loader.locked(game_id):
+            _seat_still_in(await self._running(game_id), user_id)
+
     async def resign(self, game_id: int, user_id: int) -> GameView:
         """The user leaves the running game, as if eliminated (R9)."""
         async with self._loader.locked(game_id):
             loaded = await self._running(game_id)
             state = loaded.state
             assert state is not None
-            seat = loaded.seat_of(user_id)
-            if seat is None or state.is_eliminated(seat):
-                raise NotSeatedError()
+            seat = _seat_still_in(loaded, user_id)
             try:
                 state, events = engine.resign(state, seat)
             except engine.IllegalActionError as error:
@@ -99,17 +103,17 @@ class PlayService:
             entry = NewAction(None, user_id, resigned_seat=seat)
             return (await self._loader.commit(loaded, state, [entry], events)).view(events)
 
+    async def check_abort(self, game_id: int, user_id: int, *, moderator: bool = False) -> None:
+        """Raise what `abort` would raise now (the game is over, the user is not its host);
+        change nothing. The edge asks before it offers a confirmation."""
+        async with self._loader.locked(game_id):
+            _may_abort(await self._open(game_id), user_id, moderator=moderator)
+
     async def abort(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameView:
         """End an open game early: the host's own, or any game for a moderator."""
         async with self._loader.locked(game_id):
-            try:
-                loaded = await self._loader.load(game_id)
-            except GameDamagedError:
-                loaded = await self._loader.load_unplayable(game_id)
-            if loaded.game.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
-                raise GameNotRunningError()
-            if not moderator and user_id != loaded.game.host_id:
-                raise HostOnlyError()
+            loaded = await self._open(game_id)
+            _may_abort(loaded, user_id, moderator=moderator)
             reason = EndReason.ABORTED_BY_MODERATOR if moderator else EndReason.ABORTED_BY_HOST
             return (await self._loader.end(loaded, reason, user_id)).view()
 
@@ -166,6 +170,10 @@ class PlayService:
         """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
         await self._loader.set_board_message(game_id, message_id, seq)
 
+    async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the reminder sent for the turn being played (None: its end was shown)."""
+        await self._loader.set_reminder_message(game_id, message_id)
+
     async def behind_on_display(self) -> list[GameView]:
         """Games whose message does not show their current seq (after a crash): a turn or a
         final result that was committed but never shown, or a lobby whose message never was."""
@@ -199,3 +207,29 @@ class PlayService:
         if loaded.game.status is not GameStatus.RUNNING:
             raise GameNotRunningError()
         return loaded
+
+    async def _open(self, game_id: int) -> LoadedGame:
+        """The game, damaged or not (a damaged game can still be ended)."""
+        try:
+            return await self._loader.load(game_id)
+        except GameDamagedError:
+            return await self._loader.load_unplayable(game_id)
+
+
+def _seat_still_in(loaded: LoadedGame, user_id: int) -> int:
+    """The user's seat in a running game; NotSeatedError if they have none or are out."""
+    state = loaded.state
+    assert state is not None
+    seat = loaded.seat_of(user_id)
+    if seat is None or state.is_eliminated(seat):
+        raise NotSeatedError()
+    return seat
+
+
+def _may_abort(loaded: LoadedGame, user_id: int, *, moderator: bool) -> None:
+    """Whether the user may end the game now: it is still open, and they host it (or are a
+    moderator)."""
+    if loaded.game.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
+        raise GameNotRunningError()
+    if not moderator and user_id != loaded.game.host_id:
+        raise HostOnlyError()

@@ -8,6 +8,7 @@ the edge takes them from the services.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -52,6 +53,10 @@ class GameInfo:
     ended_by: int | None = None
     locale: str = "en"
     """The language of the game's public messages (bot.presentation.messages.LANGUAGES)."""
+    lobby_message_id: int | None = None
+    """The lobby's message, which keeps pointing at the game once it started."""
+    reminder_message_id: int | None = None
+    """The reminder sent for the turn being played, until that turn's end is shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +64,9 @@ class Player:
     """A seat in a game: a Discord user, or an AI of some level (`user_id` None).
 
     `timeouts` counts a human's turns in a row that ran out of time; `autoplay` means the AI
-    plays the seat for them until they `/marrakech rejoin`.
+    plays the seat for them until they `/marrakech rejoin`. `name` is the name a human was
+    shown by when they took the seat (their server nickname, else global name, else username);
+    None for an AI, and for seats taken before names were kept.
     """
 
     user_id: int | None
@@ -68,6 +75,7 @@ class Player:
     resigned: bool = False
     timeouts: int = 0
     autoplay: bool = False
+    name: str | None = None
 
     @property
     def ai_plays(self) -> bool:
@@ -81,7 +89,9 @@ class GameView:
 
     `events` are what this request did (empty for a plain look); `turn_events` everything since
     the current turn began, and `previous_turn_events` the whole turn before it, so that a
-    message can be redrawn after a restart exactly as it was meant to look.
+    message can be redrawn after a restart exactly as it was meant to look. `turn_starts` holds
+    the seq at which each turn began (turn n at `turn_starts[n - 1]`), so that a message known
+    to show some seq can be told which turn it showed (`turn_at`).
     """
 
     game: GameInfo
@@ -90,6 +100,7 @@ class GameView:
     events: tuple[Event, ...] = ()
     turn_events: tuple[Event, ...] = ()
     previous_turn_events: tuple[Event, ...] = ()
+    turn_starts: tuple[int, ...] = ()
 
     @property
     def id(self) -> int:
@@ -134,6 +145,13 @@ class GameView:
         if self.state is None or self.state.to_move is None:
             return None
         return self.user_at(self.state.to_move)
+
+    def turn_at(self, seq: int) -> int:
+        """The number of the turn the game was in once its log held `seq` entries (the turn
+        a message showing that seq showed); the current turn when the starts are not known."""
+        if not self.turn_starts:
+            return self.state.turn if self.state is not None else 1
+        return max(1, bisect_right(self.turn_starts, seq))
 
     @property
     def turn_changed(self) -> bool:

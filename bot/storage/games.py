@@ -58,11 +58,19 @@ class GameRow:
     due_at: str | None = None
     locale: str = "en"
     """The language of the game's public messages (bot.presentation.messages.LANGUAGES)."""
+    lobby_message_id: int | None = None
+    """The lobby's message, which goes on pointing at the game once it started."""
+    reminder_message_id: int | None = None
+    """The reminder sent for the turn being played, if one is out."""
 
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """A seat: a Discord user, or an AI (`ai_level`); `key` identifies the row itself."""
+    """A seat: a Discord user, or an AI (`ai_level`); `key` identifies the row itself.
+
+    `display_name` is the name the user was shown by when they took the seat (None for an AI,
+    and for seats taken before names were kept).
+    """
 
     user_id: int | None
     ai_level: str | None
@@ -72,6 +80,7 @@ class SeatRow:
     key: int = 0
     timeouts: int = 0
     autoplay: bool = False
+    display_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +128,8 @@ class NewGame:
     seed: str
     seed_sha256: str
     locale: str = "en"
+    host_name: str | None = None
+    """The host's display name, stored with their seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +148,8 @@ class NewAction:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
     "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
-    "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale"
+    "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
+    "lobby_message_id, reminder_message_id"
 )
 
 
@@ -157,6 +169,7 @@ def _seat(row: sqlite3.Row) -> SeatRow:
         key=row["rowid"],
         timeouts=row["timeouts"],
         autoplay=bool(row["autoplay"]),
+        display_name=row["display_name"],
     )
 
 
@@ -200,8 +213,8 @@ class GameStore:
             game_id = cursor.lastrowid
             assert game_id is not None
             await conn.execute(
-                "INSERT INTO seats (game_id, user_id, joined_at) VALUES (?, ?, ?)",
-                (game_id, new.host_id, now),
+                "INSERT INTO seats (game_id, user_id, joined_at, display_name) VALUES (?, ?, ?, ?)",
+                (game_id, new.host_id, now, new.host_name),
             )
             return await _fetch_game(conn, game_id)
 
@@ -234,11 +247,14 @@ class GameStore:
         async with self._db.reading() as conn:
             return await _fetch_seats(conn, game_id)
 
-    async def add_seat(self, game_id: int, user_id: int, now: str) -> list[SeatRow]:
+    async def add_seat(
+        self, game_id: int, user_id: int, now: str, display_name: str | None = None
+    ) -> list[SeatRow]:
+        """Seat the user, with the name they are shown by (None: none known)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO seats (game_id, user_id, joined_at) VALUES (?, ?, ?)",
-                (game_id, user_id, now),
+                "INSERT INTO seats (game_id, user_id, joined_at, display_name) VALUES (?, ?, ?, ?)",
+                (game_id, user_id, now, display_name),
             )
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
@@ -392,14 +408,23 @@ class GameStore:
 
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> bool:
         """Remember which message shows the game now, and at which seq; never a message older
-        than the one recorded (a slow post finishing after a newer one). True if stored."""
+        than the one recorded (a slow post finishing after a newer one). A message recorded
+        while the game is a lobby is also kept as its lobby message. True if stored."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET board_message_id = ?, board_message_seq = ? WHERE id = ? "
-                "AND (board_message_seq IS NULL OR board_message_seq <= ?)",
-                (message_id, seq, game_id, seq),
+                "UPDATE games SET board_message_id = ?, board_message_seq = ?, "
+                "lobby_message_id = CASE WHEN status = 'lobby' THEN ? ELSE lobby_message_id END "
+                "WHERE id = ? AND (board_message_seq IS NULL OR board_message_seq <= ?)",
+                (message_id, seq, message_id, game_id, seq),
             )
             return cursor.rowcount == 1
+
+    async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the reminder sent for the turn being played (None: none is out)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET reminder_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
 
     async def set_clock(
         self,
@@ -514,8 +539,8 @@ async def _fetch_game(conn: aiosqlite.Connection, game_id: int) -> GameRow:
 
 async def _fetch_seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
     async with conn.execute(
-        "SELECT rowid, user_id, ai_level, seat, joined_at, resigned, timeouts, autoplay "
-        "FROM seats WHERE game_id = ? "
+        "SELECT rowid, user_id, ai_level, seat, joined_at, resigned, timeouts, autoplay, "
+        "display_name FROM seats WHERE game_id = ? "
         "ORDER BY seat IS NULL, seat, joined_at, rowid",
         (game_id,),
     ) as cursor:

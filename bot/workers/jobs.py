@@ -1,4 +1,5 @@
-"""The jobs the worker processes run: an AI decision, a board picture, a replay GIF.
+"""The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
+of the rules guide.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -18,7 +19,7 @@ import ai
 import engine
 from engine import Record
 from engine.events import Event
-from render import ENGLISH, Labels, render_board, render_game_over, render_replay
+from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,10 @@ class BoardPicture:
     final: bool = False
     """The final ranking instead of the turn's panel."""
     labels: Labels = ENGLISH
+    names: tuple[str, ...] | None = None
+    """One display string per seat, in seat order (None: the seat labels)."""
+    show_choices: bool = False
+    """Arrows from Assam into the squares he may face (the ORIENT or ROTATE decision)."""
 
 
 def choose_action(record: Record, level: str, seed: int, budget: ai.Budget | None = None) -> str:
@@ -43,15 +48,30 @@ def board_png(picture: BoardPicture) -> bytes:
     """The PNG of `picture`."""
     state = engine.replay_record(picture.record)
     if picture.final:
-        return render_game_over(state, events=picture.events, labels=picture.labels)
+        return render_game_over(
+            state, events=picture.events, labels=picture.labels, names=picture.names
+        )
     return render_board(
-        state, events=picture.events, show_candidates=picture.numbered, labels=picture.labels
+        state,
+        events=picture.events,
+        show_candidates=picture.numbered,
+        show_choices=picture.show_choices,
+        labels=picture.labels,
+        names=picture.names,
     )
 
 
-def replay_gif(record: Record, labels: Labels = ENGLISH) -> bytes:
-    """The animated GIF of the whole game in `record`."""
-    return render_replay(record, labels=labels)
+def replay_gif(
+    record: Record, labels: Labels = ENGLISH, names: tuple[str, ...] | None = None
+) -> bytes:
+    """The animated GIF of the whole game in `record`, its seats shown by `names` (one per
+    seat, in seat order; None: the seat labels)."""
+    return render_replay(record, labels=labels, names=names)
+
+
+def guide_png(scene: str) -> bytes:
+    """The PNG of one of the rules guide's scenes (render.guide)."""
+    return render_guide(scene)
 
 
 @functools.cache

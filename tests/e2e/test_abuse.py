@@ -71,6 +71,8 @@ DISCORD_DEADLINE = 3.0
 UPDATED = (6, 7)
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
+DANGER = 4
+"""Discord's style of a button that does something hard to undo."""
 MAX_CUSTOM_ID = 100
 HOSTILE = (
     "'; DROP TABLE games; --",
@@ -639,8 +641,13 @@ async def test_damaged_rows_are_reported_and_other_games_go_on(
         m.pinged_user_ids for m in fake.messages(channels[0]) if "Moderators" in m.content
     )
 
-    aborted = await fake.slash(mod, channels[0], "marrakech-mod", "abort")
-    assert not (await aborted.answer()).ephemeral
+    question = await (await fake.slash(mod, channels[0], "marrakech-mod", "abort")).answer()
+    assert question.ephemeral, "a moderator's abort asks first, privately"
+    (danger,) = [button for button in question.buttons() if button.style == DANGER]
+    assert danger.custom_id is not None
+    aborted = await fake.click(mod, question, danger.custom_id)
+    (announced,) = await aborted.followups(1)
+    assert not announced.ephemeral
     reopened = await fake.slash(alice, channels[0], "marrakech", "new", seats=2)
     assert not (await reopened.answer()).ephemeral, "the channel is free again"
     log = bot.log_text()

@@ -20,6 +20,7 @@ import pytest
 
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.quiet import turn_lines
 from tests.e2e.test_game import displayed
 
 pytestmark = pytest.mark.e2e
@@ -51,11 +52,22 @@ def is_final(message: FakeMessage) -> bool:
 
 def choose(message: FakeMessage) -> str:
     labels = [button.label or "" for button in message.enabled_buttons()]
-    if "Straight on" in labels:
-        return "Straight on"
-    numbered = [label for label in labels if label.isdigit()]
+    straight = [label for label in labels if label.endswith("(straight on)")]
+    if straight:
+        return straight[0]
+    numbered = [label for label in labels if label.startswith("1 · ")]
     assert numbered, labels
     return numbered[0]
+
+
+def straight_on(message: FakeMessage) -> str:
+    """The custom_id of the button that keeps Assam facing his way ("North (straight on)")."""
+    (custom_id,) = [
+        button.custom_id
+        for button in message.enabled_buttons()
+        if (button.label or "").endswith("(straight on)") and button.custom_id
+    ]
+    return custom_id
 
 
 def seconds_between(start: str, end: str) -> float:
@@ -114,11 +126,11 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     assert pings
     assert all(users == frozenset({alice.id}) for _, users in pings), "AIs ping nobody"
     ai_turns = [
-        m
-        for m in fake.messages(channel)
-        if m.content.startswith("🤖") and not m.pinged_user_ids and m.edited_timestamp
+        message
+        for message, _, told in turn_lines(fake, channel)
+        if told.split(" ", 1)[1].startswith("🤖") and not message.pinged_user_ids
     ]
-    assert len(ai_turns) >= 30, "every AI turn got its own message"
+    assert len(ai_turns) >= 30, "every AI turn got its own message, one line once played"
     assert not any(m.enabled_buttons() for m in ai_turns), "nobody clicks for an AI"
     latencies = [seconds_between(m.timestamp, m.edited_timestamp or "") for m in ai_turns]
     print(
@@ -192,6 +204,11 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     )
     assert not fake.world.messages[first.id].enabled_buttons(), "the timed-out turn is final"
     assert nxt.enabled_buttons()
+    await fake.wait_until(
+        lambda: "this reminder was about is over" in fake.world.messages[reminder.id].content,
+        what="the reminder saying its turn is over",
+    )
+    assert "half of your time" not in fake.world.messages[reminder.id].content
 
     # The bot is down while the other player's deadline passes: handled at start-up.
     database = tmp_path / "marrakech.sqlite3"
@@ -213,7 +230,7 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
 
     # The player acts in time again: their count of timeouts in a row starts over.
     mover = people[mover_id]
-    click = await fake.click(mover, back, back.button(label="Straight on").custom_id)
+    click = await fake.click(mover, back, straight_on(back))
     await click.response()
     with sqlite3.connect(database) as db:
         counts = dict(db.execute("SELECT user_id, timeouts FROM seats WHERE game_id = 1"))
@@ -239,8 +256,12 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
         waiting = await play_turn(fake, mover, mine, other)
     # handed over: the AI plays the seat at once, without pinging anybody
     mine = await play_turn(fake, mover, mine, mover)
-    auto = [m for m in fake.messages(channel) if f"AI for <@{other.id}>" in m.content]
-    assert auto
+    auto = [
+        message
+        for message, _, told in turn_lines(fake, channel)
+        if message.id > notice.id and told.split(" ", 1)[1].startswith(f"🤖 AI for <@{other.id}>")
+    ]
+    assert auto, "the turns the AI played for them once handed over"
     assert not any(m.pinged_user_ids for m in auto)
     rejoined = await (await fake.slash(other, channel, "marrakech", "rejoin")).answer()
     assert "is back" in rejoined.content
@@ -257,12 +278,18 @@ async def place_first(
     pings `next_user` (when the AI plays in between, the next human turn)."""
     current = await fake.wait_until(
         lambda: next(
-            (fake.world.messages[message.id] for b in message.enabled_buttons() if b.label == "1"),
+            (
+                fake.world.messages[message.id]
+                for b in message.enabled_buttons()
+                if (b.label or "").startswith("1 · ")
+            ),
             None,
         ),
         what="the placements",
     )
-    handle = await fake.click(user, current, current.button(label="1").custom_id)
+    first = next(b for b in current.enabled_buttons() if (b.label or "").startswith("1 · "))
+    assert first.custom_id is not None
+    handle = await fake.click(user, current, first.custom_id)
     await handle.response()
     return await fake.wait_for_message(
         fake.world.channels[message.channel_id],
@@ -276,6 +303,6 @@ async def play_turn(
     fake: FakeDiscord, user: FakeUser, message: FakeMessage, next_user: FakeUser
 ) -> FakeMessage:
     """Play a whole turn on `message` (straight on, first placement)."""
-    handle = await fake.click(user, message, message.button(label="Straight on").custom_id)
+    handle = await fake.click(user, message, straight_on(message))
     await handle.response()
     return await place_first(fake, user, message, next_user)

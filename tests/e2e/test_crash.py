@@ -11,8 +11,9 @@ time, so at most one click is in flight when the bot dies. After every kill:
 - the log holds exactly the clicks the players saw acknowledged, plus at most the click in
   flight (committed before the kill but never answered);
 and after every restart every game shows its current decision and nothing else: all live
-buttons belong to the current seq, finished games show their result, and clicking the in-flight
-button again changes nothing. Then the games go on from there.
+buttons belong to the current seq, finished games show their result, only the turn being played
+shows a board picture (every other turn is one line), and clicking the in-flight button again
+changes nothing. Then the games go on from there.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from tests.e2e.players import (
     pick,
     stored_games,
 )
+from tests.e2e.quiet import TURN_LINE, check_turn_line, has_picture
 
 pytestmark = pytest.mark.e2e
 
@@ -232,6 +234,14 @@ async def check_display(driver: Driver) -> None:
             assert not seqs, f"finished game {game.id} still has live buttons"
             if game.status == "over":
                 assert final_message(fake, channel, game.id) is not None
+    for channel in driver.channels:
+        # results of earlier games keep their pictures; otherwise only the turn being played
+        pictured = [m for m in fake.messages(channel) if has_picture(m) and not is_final(m)]
+        assert len(pictured) <= 1, fake.transcript(channel)[-3000:]
+        assert all(m.enabled_buttons() for m in pictured), "a picture only on the turn played"
+        for message in fake.messages(channel):
+            if not message.enabled_buttons() and TURN_LINE.fullmatch(message.content):
+                check_turn_line(message)
     inflight = driver.ledger.inflight
     if inflight is None:
         return

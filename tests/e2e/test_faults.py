@@ -11,6 +11,7 @@ message of the game shows its current seq, and the log replays to the snapshot.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import decision, live_decisions, settled, stored_games
+from tests.e2e.quiet import TURN_LINE, has_picture
 
 pytestmark = pytest.mark.e2e
 
@@ -79,7 +81,19 @@ class Table:
         assert {d.seq for _, d in live} == {game.seq}, (game.seq, live)
         assert len({message.id for message, _ in live}) == 1
         turn_messages = [m for m in self.fake.messages(self.channel) if m.pinged_user_ids]
-        assert len(turn_messages) == len({m.embeds[0]["title"] for m in turn_messages})
+        assert len(turn_messages) == len({shown_turn(m) for m in turn_messages})
+        pictured = [m for m in self.fake.messages(self.channel) if has_picture(m)]
+        assert [m.id for m in pictured] == [m.id for m, _ in live][:1], "one picture, live"
+
+
+def shown_turn(message: FakeMessage) -> int:
+    """The turn a turn message shows: a finished one's line, or the live one's title."""
+    line = TURN_LINE.fullmatch(message.content)
+    if line is not None:
+        return int(line["turn"])
+    title = re.fullmatch(r".* turn (\d+)", str(message.embeds[0]["title"]))
+    assert title is not None, message.embeds[0]
+    return int(title[1])
 
 
 async def test_the_game_survives_discord_faults(

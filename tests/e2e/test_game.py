@@ -20,6 +20,7 @@ import pytest
 import engine
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.quiet import TURN_LINE, ChannelWatch, check_turn_line, has_picture, turn_lines
 
 pytestmark = pytest.mark.e2e
 
@@ -75,14 +76,21 @@ async def restart(table: Table) -> None:
     )
 
 
+def is_placement(label: str) -> bool:
+    """Whether a button lays a rug: its number on the picture and its squares ("3 · c2-c3")."""
+    number, _, squares = label.partition(" · ")
+    return number.isdigit() and bool(squares)
+
+
 def choose(message: FakeMessage, turn: int) -> str:
     """A deterministic player: varies the orientation, lays the last numbered placement."""
-    labels = [button.label for button in message.enabled_buttons()]
-    if "Straight on" in labels:
-        return ["Straight on", "Turn left", "Turn right"][turn % 3]
-    if "Turn Assam left" in labels:
-        return "Turn Assam left"
-    numbered = [label for label in labels if label and label.isdigit()]
+    labels = [button.label or "" for button in message.enabled_buttons()]
+    if any(label.endswith("(straight on)") for label in labels):
+        # the directions Assam may face, straight on in the middle: straight, one turn, the other
+        return labels[[1, 0, 2][turn % 3]]
+    if set(labels) <= {"North", "East", "South", "West"}:
+        return labels[0]  # the variant's quarter turn after laying
+    numbered = [label for label in labels if is_placement(label)]
     assert numbered, f"no decision on the turn message: {labels}"
     return numbered[-1]
 
@@ -137,6 +145,7 @@ async def test_a_whole_game_with_kills_and_restarts(
         fake.add_member(guild, person)
     table = Table(fake, bot, channel, *people)
     database = tmp_path / "marrakech.sqlite3"
+    watch = ChannelWatch(fake, channel)
 
     lobby = await open_lobby(table)
     commitment = SHA256.search(lobby.embed_text())
@@ -161,7 +170,7 @@ async def test_a_whole_game_with_kills_and_restarts(
             assert "not your turn" in await private_text(fake, refused)
             checks.add("outsider")
 
-        if label.isdigit() and placements == KILL_MID_CLICK:
+        if is_placement(label) and placements == KILL_MID_CLICK:
             # SIGKILL right after a click is dispatched: wherever the bot was (before the
             # commit, between the commit and the answer, posting the next turn), the restart
             # must neither lose an acknowledged move nor apply it twice.
@@ -175,7 +184,7 @@ async def test_a_whole_game_with_kills_and_restarts(
             placements += 1  # the move may or may not have been applied; either is fine
             continue
 
-        if label.isdigit() and "stale" not in checks:
+        if is_placement(label) and "stale" not in checks:
             # two clicks dispatched before the bot answers either: one applies, one is told
             first = await click(table, mover, current, label)
             second = await click(table, mover, current, label)
@@ -195,7 +204,7 @@ async def test_a_whole_game_with_kills_and_restarts(
                 answer.message.content if answer.message else answer
             )
         await settled(table, current.id, edits_before)
-        if label.isdigit():
+        if is_placement(label):
             placements += 1
         if placements == KILL_BETWEEN_TURNS and "killed between turns" not in checks:
             now = fake.latest_with_components(channel)
@@ -210,6 +219,7 @@ async def test_a_whole_game_with_kills_and_restarts(
     assert checks == {"outsider", "stale", "killed mid-click", "killed between turns"}
     check_final(table, final, commitment.group(1))
     check_every_message(table, final)
+    watch.check()
     stats = fake.latency()
     print(f"\nclick-to-response latency over the game: {stats.describe()}")
     assert stats.unanswered <= 1, "only the click the bot was killed on may go unanswered"
@@ -301,8 +311,14 @@ def check_every_message(table: Table, final: FakeMessage) -> None:
     for pinged_message, users in pings:
         assert len(users) == 1, "only the player to move is pinged"
         (user_id,) = users
-        assert f"<@{user_id}>" in pinged_message.embed_text(), "the pinged user is the mover"
+        line = TURN_LINE.fullmatch(pinged_message.content)
+        assert line is not None, f"a finished turn is one line: {pinged_message.content!r}"
+        who = line["story"].split(" ", 1)[1]
+        assert who.startswith(f"<@{user_id}>"), "the pinged user is the mover"
+        check_turn_line(pinged_message)
     assert final.id == public[-1].id
     assert not any(m.enabled_buttons() for m in public)
-    turn_titles = {m.embeds[0]["title"] for m in public if m.pinged_user_ids and m.embeds}
-    assert len(turn_titles) >= 15, "every turn got its own message"
+    turns = {turn for _, turn, _ in turn_lines(fake, table.channel)}
+    assert len(turns) >= 15, "every turn got its own message"
+    assert turns == set(range(1, max(turns) + 1)), "each turn by its own number"
+    assert [m.id for m in public if has_picture(m)] == [final.id], "only the result has a picture"

@@ -65,7 +65,7 @@ async def test_a_french_server_and_a_ukrainian_member(
     mover, other = (olena, camille) if mover_id == olena.id else (camille, olena)
     assert turn.content == f"<@{mover_id}>, c'est votre tour (partie n° 1)."
     assert "Marrakech : partie n° 1 · tour 1" in turn.embed_text()
-    refused = await private_text(await click(fake, other, turn, "Tout droit"))
+    refused = await private_text(await click(fake, other, turn, "Nord (tout droit)"))
     expected = "Зараз не ваш хід" if other is olena else "Ce n'est pas votre tour"
     assert expected in refused
 
@@ -75,7 +75,7 @@ async def test_a_french_server_and_a_ukrainian_member(
     await bot_process.wait_ready(
         fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
     )
-    shown = await (await click(fake, mover, turn, "Tout droit")).answer()  # type: ignore[attr-defined]
+    shown = await (await click(fake, mover, turn, "Nord (tout droit)")).answer()  # type: ignore[attr-defined]
     assert "Le dé indique" in shown.embed_text(), "after a restart the game still speaks French"
     board = await private_text(await fake.slash(olena, channel, "marrakech", "board"))
     assert "Гра №1: поле зараз" in board

@@ -21,6 +21,8 @@ from tests.e2e.players import pick, settled
 pytestmark = pytest.mark.e2e
 
 COMMANDS = ("marrakech", "marrakech-mod", "marrakech-admin")
+DANGER = 4
+"""Discord's style of a button that does something hard to undo."""
 
 
 @pytest.fixture
@@ -84,8 +86,14 @@ async def test_only_the_right_people_act(
     assert "Manage Server" not in (await allowed.answer()).content
     assert status(database) == "running"
 
-    ended = await fake.slash(mod, channel, "marrakech-mod", "abort")
-    assert not (await ended.answer()).ephemeral
+    question = await (await fake.slash(mod, channel, "marrakech-mod", "abort")).answer()
+    assert question.ephemeral, "a moderator's abort asks first, privately"
+    assert status(database) == "running"
+    (danger,) = [button for button in question.buttons() if button.style == DANGER]
+    assert danger.custom_id is not None
+    ended = await fake.click(mod, question, danger.custom_id)
+    (announced,) = await ended.followups(1)
+    assert not announced.ephemeral
     assert status(database) == "aborted"
 
     assert fake.session is not None

@@ -149,6 +149,14 @@ async def lobby_with_guest(edge: Edge) -> FakeMessage:
     return lobby
 
 
+async def confirm(edge: Edge, user: FakeUser, *command: str, button: str) -> InteractionHandle:
+    """Run a command that asks first (resign, abort), then click `button` on its private
+    question; the click's handle."""
+    question = await edge.slash(user, *command).answer()
+    assert question.ephemeral, question.content
+    return edge.click(user, question, button)
+
+
 async def started(edge: Edge) -> FakeMessage:
     lobby = await lobby_with_guest(edge)
     await edge.click(edge.host, lobby, "Start").response()
@@ -212,25 +220,31 @@ async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -
     (mover_id,) = turn.pinged_user_ids
     mover = edge.host if mover_id == edge.host.id else edge.guest
     other = edge.guest if mover is edge.host else edge.host
-    assert [b.label for b in turn.buttons()] == ["Turn left", "Straight on", "Turn right"]
+    # Assam starts facing north: the buttons name where he will look, west to east on screen.
+    assert [b.label for b in turn.buttons()] == ["West", "North (straight on)", "East"]
+    assert [b.emoji for b in turn.buttons()] == ["⬅️", "⬆️", "➡️"]
+    assert [b.custom_id.rsplit(":", 1)[1] for b in turn.buttons()] == ["L", "S", "R"]
     assert "must lay a" in turn.embed_text(), "2 players: the colour to lay is shown"
     assert any(a.filename == "board.png" for a in turn.attachments)
 
-    refused = await private(edge.click(other, turn, "Straight on"))
+    refused = await private(edge.click(other, turn, "North (straight on)"))
     assert f"not your turn: <@{mover.id}>" in refused
-    assert "not playing" in await private(edge.click(edge.outsider, turn, "Straight on"))
+    assert "not playing" in await private(edge.click(edge.outsider, turn, "North (straight on)"))
 
-    answer = await edge.click(mover, turn, "Straight on").response()
+    answer = await edge.click(mover, turn, "North (straight on)").response()
     assert answer.response_type == UPDATE_MESSAGE
     shown = edge.fake.world.messages[turn.id]
     view = await edge.service.play.look(1)
     assert view.state is not None
     labels = [b.label for b in shown.buttons()]
-    assert labels == [str(n) for n in range(1, len(engine.legal_actions(view.state)) + 1)]
+    assert labels == [
+        f"{number} · {notation[:2]}-{notation[2:]}"
+        for number, notation in enumerate(engine.legal_actions(view.state), start=1)
+    ]
     assert len(labels) <= 25
     assert "The die shows" in shown.embed_text()
 
-    placed = await edge.click(mover, shown, "1").response()
+    placed = await edge.click(mover, shown, labels[0]).response()
     assert placed.response_type == UPDATE_MESSAGE
     assert not edge.fake.world.messages[turn.id].enabled_buttons(), "the turn is finalised"
     nxt = await edge.fake.wait_for_message(
@@ -247,12 +261,14 @@ async def test_board_and_rules_are_private(edge: Edge) -> None:
     assert any(a.filename == "board.png" for a in board.attachments)
     rules = await edge.slash(edge.outsider, "marrakech", "rules").answer()
     assert rules.ephemeral
-    assert "1, 2, 2, 3, 3, 4" in rules.embed_text()
+    assert "1, 2, 2, 3, 3 and 4" in rules.embed_text()
 
 
 async def test_resign_in_two_players_ends_the_game_with_the_record(edge: Edge) -> None:
     turn = await started(edge)
-    answer = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    resigning = await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")
+    assert (await resigning.answer()).content == "You resigned from game #1."
+    (answer,) = await resigning.followups(1)
     assert "resigned" in answer.content
     assert not answer.ephemeral
     final = await edge.fake.wait_for_message(
@@ -278,7 +294,9 @@ async def test_moderator_abort_checks_manage_channels_at_run_time(edge: Edge) ->
     refused = await private(edge.slash(edge.outsider, "marrakech-mod", "abort"))
     assert "Manage Channels" in refused
     assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "abort"))
-    answer = await edge.slash(edge.moderator, "marrakech-mod", "abort").answer()
+    aborting = await confirm(edge, edge.moderator, "marrakech-mod", "abort", button="Abort")
+    assert (await aborting.answer()).content == "Game #1 is aborted."
+    (answer,) = await aborting.followups(1)
     assert "aborted" in answer.embed_text()
     assert not answer.ephemeral
     await edge.fake.wait_until(
@@ -318,13 +336,13 @@ async def test_a_slow_image_defers_the_click_then_edits(
     (mover_id,) = turn.pinged_user_ids
     mover = edge.host if mover_id == edge.host.id else edge.guest
     monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", 0.0)
-    handle = edge.click(mover, turn, "Turn left")
+    handle = edge.click(mover, turn, "West")
     assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
     edited = await handle.answer()
     assert edited.id == turn.id
     assert "The die shows" in edited.embed_text()
     assert edited.enabled_buttons()
-    assert edited.buttons()[0].label == "1"
+    assert (edited.buttons()[0].label or "").startswith("1 · ")
 
 
 async def test_a_click_is_deferred_at_once_while_every_worker_is_busy(
@@ -335,7 +353,7 @@ async def test_a_click_is_deferred_at_once_while_every_worker_is_busy(
     mover = edge.host if mover_id == edge.host.id else edge.guest
     monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", 3600.0)
     monkeypatch.setattr(images.Pictures, "busy", property(lambda self: True))
-    handle = edge.click(mover, turn, "Turn left")
+    handle = edge.click(mover, turn, "West")
     assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
     edited = await handle.answer()
     assert edited.id == turn.id
@@ -351,7 +369,7 @@ async def test_a_game_runs_in_a_thread(edge: Edge) -> None:
     turn = await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
     assert turn.enabled_buttons()
     edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES_IN_THREADS)
-    refused = await private(edge.click(edge.host, turn, "Turn left"))
+    refused = await private(edge.click(edge.host, turn, "West"))
     assert "Send Messages in Threads" in refused
 
 
@@ -364,7 +382,7 @@ async def test_resigning_out_of_turn_redraws_the_current_turn(edge: Edge) -> Non
     (mover_id,) = turn.pinged_user_ids
     quitter = next(u for u in (edge.host, edge.guest, edge.outsider) if u.id != mover_id)
     before = {b.custom_id for b in turn.buttons()}
-    await edge.slash(quitter, "marrakech", "resign").answer()
+    await (await confirm(edge, quitter, "marrakech", "resign", button="Resign")).answer()
     await edge.fake.wait_until(
         lambda: bool({b.custom_id for b in edge.fake.world.messages[turn.id].buttons()} - before),
         what="the turn message's buttons moved to the new seq",
@@ -388,7 +406,7 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     mover = await mover_of(edge, turn)
     # as if the bot had committed this move and died before answering the click
     await edge.service.play.act(1, mover.id, 0, "S")
-    answer = await edge.click(mover, turn, "Straight on").response()
+    answer = await edge.click(mover, turn, "North (straight on)").response()
     assert answer.response_type == UPDATE_MESSAGE
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
     current = await edge.fake.wait_for_message(
@@ -448,15 +466,58 @@ async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Ed
     assert [b.label for b in turn.buttons()] == ["Roll the die"]
     await edge.click(mover, turn, "Roll the die").response()
     placing = edge.fake.world.messages[turn.id]
-    assert placing.buttons()[0].label == "1"
+    first = placing.buttons()[0].label or ""
+    assert first.startswith("1 · ")
     assert "The die shows" in placing.embed_text()
-    await edge.click(mover, placing, "1").response()
+    await edge.click(mover, placing, first).response()
     rotating = edge.fake.world.messages[turn.id]
-    assert [b.label for b in rotating.buttons()] == ["Turn Assam left", "Turn Assam right"]
-    await edge.click(mover, rotating, "Turn Assam right").response()
+    # a quarter turn either way, named by where Assam will face ("West", "East" facing north)
+    view = await edge.service.play.look(1)
+    assert view.state is not None
+    quarter_turns = [engine.orient(view.state.facing, rotation).name for rotation in "LR"]
+    directions = {"N": "North", "E": "East", "S": "South", "W": "West"}
+    labels = [b.label or "" for b in rotating.buttons()]
+    assert sorted(labels) == sorted(directions[facing] for facing in quarter_turns)
+    await edge.click(mover, rotating, labels[1]).response()
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
     nxt = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
     )
     assert nxt.pinged_user_ids != turn.pinged_user_ids
     assert [b.label for b in nxt.buttons()] == ["Roll the die"]
+
+
+async def test_players_are_shown_by_their_server_nickname_else_their_name(edge: Edge) -> None:
+    guild = edge.channel.guild
+    assert guild is not None
+    guild.members[edge.host.id].nick = "Le Patron"
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.slash(edge.outsider, "marrakech", "join").answer()
+    seats = await edge.store.seats(1)
+    assert [(seat.user_id, seat.display_name) for seat in seats] == [
+        (edge.host.id, "Le Patron"),
+        (edge.guest.id, "guest"),
+        (edge.outsider.id, "outsider"),
+    ]
+    await edge.click(edge.host, lobby, "Start").response()
+    view = await edge.service.play.look(1)
+    assert {player.user_id: player.name for player in view.players} == {
+        edge.host.id: "Le Patron",
+        edge.guest.id: "guest",
+        edge.outsider.id: "outsider",
+    }
+
+
+async def test_the_direction_clicked_is_the_one_the_story_tells_and_the_game_holds(
+    edge: Edge,
+) -> None:
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    shown = await edge.click(mover, turn, "West").answer()
+    assert f"<@{mover.id}> faced Assam west." in shown.embed_text()
+    view = await edge.service.play.look(1)
+    turned = [event for event in view.turn_events if isinstance(event, engine.AssamTurned)]
+    assert [(event.rotation, event.facing) for event in turned] == [("L", engine.Facing.W)]
+    (moved,) = [event for event in view.turn_events if isinstance(event, engine.AssamMoved)]
+    assert moved.start_facing is engine.Facing.W, "he walked the way the button said"

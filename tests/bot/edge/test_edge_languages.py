@@ -12,7 +12,7 @@ import pytest
 from bot.presentation import images
 from bot.workers import jobs as worker_jobs
 from render import Labels
-from tests.bot.edge.test_edge import Edge, private, running_edge
+from tests.bot.edge.test_edge import Edge, confirm, private, running_edge
 from tests.e2e.fakecord import FakeMessage, permissions
 
 
@@ -81,25 +81,25 @@ async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edg
     turn = await french_game(edge)
     (mover_id,) = turn.pinged_user_ids
     assert turn.content == f"<@{mover_id}>, c'est votre tour (partie n° 1)."
-    assert [b.label for b in turn.buttons()] == [
-        "Tourner à gauche",
-        "Tout droit",
-        "Tourner à droite",
-    ]
+    assert [b.label for b in turn.buttons()] == ["Ouest", "Nord (tout droit)", "Est"]
     assert "Marrakech : partie n° 1 · tour 1" in turn.embed_text()
     mover, other = (edge.host, edge.guest) if mover_id == edge.host.id else (edge.guest, edge.host)
-    refused = await private(edge.click(other, turn, "Tout droit"))
+    refused = await private(edge.click(other, turn, "Nord (tout droit)"))
     if other is edge.host:
         assert refused == f"Зараз не ваш хід: ходить <@{mover.id}>."
     else:
         assert refused == f"It is not your turn: <@{mover.id}> is to play."
-    assert "Vous ne jouez pas" in await private(edge.click(edge.moderator, turn, "Tout droit"))
-    assert "not playing" in await private(edge.click(edge.outsider, turn, "Tout droit"))
+    assert "Vous ne jouez pas" in await private(
+        edge.click(edge.moderator, turn, "Nord (tout droit)")
+    )
+    assert "not playing" in await private(edge.click(edge.outsider, turn, "Nord (tout droit)"))
     assert "не приймає гравців" in await private(edge.slash(edge.host, "marrakech", "join"))
 
-    shown = await edge.click(mover, turn, "Tout droit").answer()
+    shown = await edge.click(mover, turn, "Nord (tout droit)").answer()
     assert "Le dé indique" in shown.embed_text()
-    await edge.click(mover, shown, "1").response()
+    first = shown.buttons()[0].label or ""
+    assert first.startswith("1 · ")
+    await edge.click(mover, shown, first).response()
     nxt = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
     )
@@ -114,9 +114,11 @@ async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: E
     guild.preferred_locale = "uk"
     (mover_id,) = turn.pinged_user_ids
     mover = edge.host if mover_id == edge.host.id else edge.guest
-    shown = await edge.click(mover, turn, "Tout droit").answer()
+    shown = await edge.click(mover, turn, "Nord (tout droit)").answer()
     assert "Le dé indique" in shown.embed_text(), "edits of a French game stay French"
-    resigned = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    resigning = await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")
+    assert (await resigning.answer()).content == "You resigned from game #1.", "guest's language"
+    (resigned,) = await resigning.followups(1)
     assert "abandonne la partie" in resigned.content
     assert not resigned.ephemeral
     final = await edge.fake.wait_for_message(
@@ -164,14 +166,18 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[Labels] = []
+    named: list[tuple[str, ...] | None] = []
 
-    def render_replay(record: object, *, labels: Labels) -> bytes:
+    def render_replay(
+        record: object, *, labels: Labels, names: tuple[str, ...] | None = None
+    ) -> bytes:
         drawn.append(labels)
+        named.append(names)
         return b"GIF89a"
 
     monkeypatch.setattr(worker_jobs, "render_replay", render_replay)
     await french_game(edge)
-    await edge.slash(edge.guest, "marrakech", "resign").answer()
+    await (await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")).answer()
     await edge.fake.wait_for_message(
         edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
     )
@@ -183,6 +189,7 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
     )
     assert drawn == [images.labels("fr")]
     assert drawn[0].game_over == "Fin de la partie"
+    assert [sorted(names or ()) for names in named] == [["guest", "host"]], "the seats' names"
     history = await edge.slash(edge.host, "marrakech", "history").answer()
     assert "Dernières parties de ce salon" in history.embed_text()
     stats = await edge.slash(edge.host, "marrakech", "stats").answer()

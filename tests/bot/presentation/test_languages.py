@@ -17,9 +17,10 @@ import pytest
 
 import engine
 from bot.edge import errors
+from bot.edge.guide import guide_buttons
 from bot.edge.layout import decision_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError
-from bot.presentation import images, messages, presenter
+from bot.presentation import guide, images, messages, presenter, story
 from bot.presentation.presenter import Post
 from bot.services import AutoTurn, GameInfo, GameStatus, GameView, Player, Reminder, TurnReason
 from bot.services import errors as service_errors
@@ -151,19 +152,55 @@ def everything_written(locale: str) -> list[str]:
                 written += post_texts(presenter.turn_post(view, ping=True))
                 written += button_labels(decision_buttons(view))
             for view in views[1:]:
-                written += post_texts(presenter.finished_turn_post(view))
+                written.append(story.turn_line(view, story.finished_turn(view)))
             written += post_texts(presenter.final_post(views[-1]))
             written += post_texts(presenter.board_post(views[-2], locale))
     some_view = next(played_views(locale, 3, "standard"))
     written += presenter.narrate(some_view, rare_events(), locale)
+    rare = dataclasses.replace(some_view, turn_events=rare_events())
+    written.append(story.turn_line(rare, 1))
+    written += started_lobbies(some_view)
     written += post_texts(presenter.aborted_post(some_view))
-    written += post_texts(presenter.rules_post(locale))
+    written += guide_texts(locale)
     written += around_games(some_view, locale)
     for kind, arguments in error_samples():
         answer = errors.describe(kind(*arguments), locale)
         assert answer is not None, kind
         written.append(answer)
     written.append(errors.report(ZeroDivisionError(), "testing", locale))
+    return written
+
+
+def started_lobbies(view: GameView) -> list[str]:
+    """The lobby once its game started (linking to the turn being played), ended (linking to
+    the result) and aborted, and the turn line of an aborted game."""
+    link = "https://discord.com/channels/1/2/3"
+    over = dataclasses.replace(view, game=dataclasses.replace(view.game, status=GameStatus.OVER))
+    aborted = dataclasses.replace(
+        view, game=dataclasses.replace(view.game, status=GameStatus.ABORTED)
+    )
+    written: list[str] = []
+    for shown in (view, over, aborted):
+        written += post_texts(presenter.lobby_post(shown, link=link))
+    written += post_texts(presenter.lobby_post(view))
+    written.append(story.turn_line(aborted, 1))
+    return written
+
+
+def guide_texts(locale: str) -> list[str]:
+    """Every page of the rules guide, its buttons, and the confirmations before resigning or
+    ending a game (their questions, buttons and answers)."""
+    written: list[str] = []
+    for page in range(guide.PAGE_COUNT):
+        post = guide.guide_post(page, locale)
+        written += post_texts(Post(embed=post.embed))
+        written += button_labels(guide_buttons(post, locale))
+    for key in ("confirm.resign", "confirm.abort"):
+        for part in ("question", "done"):
+            written.append(messages.text(f"{key}.{part}", locale, game_id=12))
+        written.append(messages.text(f"{key}.button", locale))
+    written.append(messages.text("confirm.keep.button", locale))
+    written.append(messages.text("confirm.keep.done", locale, game_id=12))
     return written
 
 
@@ -229,23 +266,19 @@ def test_a_french_turn_speaks_french() -> None:
     description = post.embed.description or ""
     assert "Le dé indique" in description
     assert "posez votre tapis rouge" in description
-    assert "30 dirhams" in (post.embed.fields[0].value or "")
+    assert "<@100> · c'est son tour" in (post.embed.fields[0].value or "")
     assert post.content == "<@100>, c'est votre tour (partie n° 12)."
     assert post.image is not None
     assert post.image.language == "fr"
 
 
-def test_a_ukrainian_turn_speaks_ukrainian_with_agreeing_counts() -> None:
+def test_a_ukrainian_turn_speaks_ukrainian() -> None:
     views = list(played_views("uk", 3, "standard"))
     post = presenter.turn_post(views[0], ping=True)
     table = post.embed.fields[0].value or ""
-    assert table.count("30 дирхамів") == 3
-    assert table.count("15 килимів у запасі") == 3
-    assert button_labels(decision_buttons(views[0])) == [
-        "Повернути вліво",
-        "Прямо",
-        "Повернути вправо",
-    ]
+    assert "<@100> · зараз ходить" in table
+    assert "дирхам" not in table, "the numbers are in the picture's panel"
+    assert button_labels(decision_buttons(views[0])) == ["Захід", "Північ (прямо)", "Схід"]
     final = presenter.final_post(views[-1])
     assert final.embed.title == "Марракеш: гра №12 завершилася"
 

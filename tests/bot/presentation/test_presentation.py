@@ -25,8 +25,10 @@ DYNAMIC_FAMILIES = {
     "variant": [variant.value for variant in engine.Variant],
     "color": [color.value for color in engine.Color],
     "facing": [facing.name for facing in engine.Facing],
+    "button.direction": [facing.name for facing in engine.Facing],
     "event.turned": ["L", "S", "R"],
     "event.rotated": ["L", "R"],
+    "story.turned": ["L", "S", "R"],
     "end.reason": ["rugs-exhausted", "last-player-standing"],
     "end.tie_break": ["score", "dirhams", "shared"],
     "choice.variant": [variant.value for variant in engine.Variant],
@@ -136,7 +138,10 @@ def test_placement_buttons_match_the_engine_order_and_fit() -> None:
     assert len(items) == len(legal) <= MAX_BUTTONS
     for number, (item, notation) in enumerate(zip(items, legal, strict=True), start=1):
         assert isinstance(item, GameButton)
-        assert item.item.label == str(number)
+        first, second = engine.parse_placement(notation)
+        squares = f"{engine.square_name(first)}-{engine.square_name(second)}"
+        assert item.item.label == f"{number} · {squares}", "its number on the picture, its squares"
+        assert len(item.item.label) <= 80
         assert item.custom_id == f"mk:12:7:{notation}"
         assert len(item.custom_id) <= 100
 
@@ -191,11 +196,17 @@ def test_the_turn_embed_tells_the_story_and_every_seat() -> None:
     description = post.embed.description or ""
     assert "The die shows **1**" in description
     assert "lay your red rug" in description
-    table = post.embed.fields[0].value or ""
-    assert table.count("30 dirhams") == 4
-    assert "12 rugs left" in table
+    table = (post.embed.fields[0].value or "").splitlines()
+    assert table == [
+        "🟥 <@100> · to play",
+        "🟨 <@101>",
+        "🟦 <@102>",
+        "🟫 <@103>",
+    ], "who is who and whose turn; the numbers are the picture's"
     assert post.image is not None
     assert post.image.numbered
+    assert post.image.players == view.players
+    assert not post.image.show_choices
     assert isinstance(post.embed, discord.Embed)
     assert len(description) <= 4096
 

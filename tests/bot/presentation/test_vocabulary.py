@@ -186,7 +186,7 @@ def test_commands_named_in_texts_are_the_ones_that_language_sees(language: str) 
             named += 1
             assert mention["group"] in groups, (key, mention.group())
             assert mention["sub"] in subcommands, (key, mention.group())
-        if key == "rules.body":
+        if key == "guide.turn.body":
             for bare in BARE_COMMAND.finditer(template):
                 assert bare["sub"] in subcommands, (key, bare.group())
     assert named >= 3

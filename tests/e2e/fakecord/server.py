@@ -368,6 +368,12 @@ class FakeDiscord:
             probe, timeout=timeout, what=f"a message in #{channel.name}"
         )
 
+    def observe(self, observer: Callable[[], None]) -> None:
+        """Call `observer()` right after every change the fake makes (a message created, edited
+        or deleted, an interaction answered, ...), before anything waiting wakes: it sees every
+        state the world goes through, which `wait_until` may skip. It must not raise."""
+        self.world.observers.append(observer)
+
     def transcript(self, channel: FakeChannel, *, include_ephemeral: bool = True) -> str:
         """A readable dump of the channel (for assertion messages when a test fails)."""
         lines = []

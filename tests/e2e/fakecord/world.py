@@ -58,13 +58,19 @@ class World:
     base_url: str = ""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     application_flags: int = 0
+    observers: list[Callable[[], None]] = field(default_factory=list)
+    """Called at once after every change, before any waiter wakes (see `notify`)."""
 
     @property
     def application_id(self) -> int:
         return self.bot_user.id
 
     def notify(self) -> None:
-        """Wake every waiter so it re-checks its predicate (call after any change)."""
+        """Call every observer, then wake every waiter so it re-checks its predicate (call after
+        any change). Observers see each change as it is made: waiters may wake only after
+        several."""
+        for observer in self.observers:
+            observer()
         self._changed.set()
         self._changed = asyncio.Event()
 

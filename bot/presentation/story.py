@@ -1,0 +1,130 @@
+"""A turn in one line: what a turn's message is edited down to once the game moved on from it.
+
+A game shows one board picture at a time, on the message of the turn being played (or, at the
+end, on the result). Every other turn message is a single line of text, with no picture and no
+button, that says which turn it was, who played it and what happened: how Assam was turned, the
+die, where he stopped, what was paid and the rug laid (and who went out, or that the game was
+aborted there). A reminder to play, once its turn is over, says so (`reminder_over`). Pure
+functions; every word comes from the message catalogue (`story.*`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import engine
+from bot.presentation.links import mention
+from bot.presentation.messages import text
+from bot.presentation.presenter import COLOR_DOTS, seat_name
+from bot.services.views import GameStatus, GameView
+from engine import GameState
+from engine.events import Event
+
+CONTENT_LIMIT = 2000
+"""The most characters Discord takes in a message's text."""
+SEPARATOR = " · "
+
+
+def finished_turn(view: GameView) -> int:
+    """The number of the turn the last change of the game ended: the one before the current
+    turn, or the last turn once the game is over."""
+    state = _state(view)
+    return state.turn if state.is_over else max(1, state.turn - 1)
+
+
+def turn_line(view: GameView, turn: int) -> str:
+    """Turn `turn` of the game in one line: its header (game and turn number), then its mover
+    and what happened in it. The current and the previous turn are told in full; an older one
+    (a message left far behind by a crash) says only that it is over."""
+    state = _state(view)
+    language = view.game.locale
+    events = _events_of(view, state, turn)
+    if events is None:
+        story = text("turn.done", language, turn=turn)
+    else:
+        mover = _mover(state, turn, events)
+        who = f"{_dots(state, mover)} {seat_name(view, mover, language)}"
+        parts = _parts(view, events, language)
+        if view.status is GameStatus.ABORTED and turn == state.turn:
+            parts.append(text("story.aborted", language, user=mention(view.game.ended_by)))
+        story = text("story.by", language, who=who, parts=SEPARATOR.join(parts)) if parts else who
+    line = text("story.line", language, game_id=view.id, turn=turn, story=story)
+    return line if len(line) <= CONTENT_LIMIT else line[: CONTENT_LIMIT - 1] + "…"
+
+
+def reminder_over(view: GameView) -> str:
+    """What a reminder to play says once the turn it was about is over."""
+    return text("timer.reminder_over", view.game.locale, game_id=view.id)
+
+
+def _events_of(view: GameView, state: GameState, turn: int) -> tuple[Event, ...] | None:
+    if turn == state.turn:
+        return view.turn_events
+    if turn == state.turn - 1:
+        return view.previous_turn_events
+    return None
+
+
+def _mover(state: GameState, turn: int, events: Sequence[Event]) -> int:
+    """Whose turn it was: the seat its start named (the first turn has none: the first
+    player's)."""
+    for event in events:
+        if isinstance(event, engine.TurnStarted):
+            return event.seat
+    if turn == 1:
+        return state.config.first_player
+    for event in events:
+        if isinstance(event, engine.AssamTurned | engine.DieRolled | engine.RugPlaced):
+            return event.seat
+    return state.config.first_player
+
+
+def _parts(view: GameView, events: Sequence[Event], language: str) -> list[str]:
+    """What happened, one short part per thing, in order; a walk that cost nothing says so."""
+    parts: list[str] = []
+    for index, event in enumerate(events):
+        match event:
+            case (
+                engine.AssamTurned(rotation=rotation, facing=facing)
+                | engine.AssamRotated(rotation=rotation, facing=facing)
+            ):
+                parts.append(
+                    text(f"story.turned.{rotation}", language, facing=_facing(facing, language))
+                )
+            case engine.DieRolled(face=face):
+                parts.append(text("story.rolled", language, face=face))
+            case engine.AssamMoved() as moved:
+                parts.append(text("story.moved", language, square=engine.square_name(moved.end)))
+                if not any(isinstance(later, engine.TaxPaid) for later in events[index + 1 :]):
+                    parts.append(text("story.no_payment", language))
+            case engine.TaxPaid(payee=payee, owed=owed, paid=paid):
+                key = "story.paid" if paid == owed else "story.paid_short"
+                payee_name = seat_name(view, payee, language)
+                parts.append(text(key, language, payee=payee_name, owed=owed, paid=paid))
+            case engine.PlayerEliminated(seat=seat, resigned=resigned):
+                key = "story.resigned" if resigned else "story.eliminated"
+                parts.append(text(key, language, user=seat_name(view, seat, language)))
+            case engine.RugPlaced(color=color, squares=squares):
+                parts.append(
+                    text(
+                        "story.placed",
+                        language,
+                        color=text(f"color.{color.value}", language),
+                        squares="-".join(engine.square_name(square) for square in squares),
+                    )
+                )
+    return parts
+
+
+def _facing(facing: int, language: str) -> str:
+    return text(f"facing.{engine.Facing(facing).name}", language)
+
+
+def _dots(state: GameState, seat: int) -> str:
+    return "".join(COLOR_DOTS[color] for color in engine.seat_colors(state.players, seat))
+
+
+def _state(view: GameView) -> GameState:
+    if view.state is None:
+        raise ValueError(f"game {view.id} has not started")
+    return view.state

@@ -1,0 +1,200 @@
+"""The confirmation and guide button ids, read as strictly as the game's: each family's parser
+takes exactly the ids the bot writes, no id fits two families, and `dispatchable` (the client's
+fallback answer) agrees with every family's `from_custom_id` (discord.py's dispatch)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any, cast
+
+import discord
+import pytest
+
+from bot.edge.buttons import (
+    CONFIRM_TEMPLATE,
+    CUSTOM_ID_TEMPLATE,
+    DYNAMIC_ITEMS,
+    GUIDE_TEMPLATE,
+    MAX_CUSTOM_ID,
+    PARSERS,
+    Confirmation,
+    ConfirmButton,
+    ConfirmId,
+    GuideButton,
+    GuideId,
+    GuideStep,
+    RefusedConfirmButton,
+    RefusedGuideButton,
+    confirm_custom_id,
+    dispatchable,
+    guide_custom_id,
+    parse_confirm_id,
+    parse_custom_id,
+    parse_guide_id,
+)
+from bot.presentation.guide import PAGE_COUNT
+
+LARGEST_GAME = 2**63 - 1
+LAST_PAGE = PAGE_COUNT - 1
+
+
+def message_with(*custom_ids: str) -> discord.Message:
+    """A stand-in for a discord.Message whose only buttons have these ids (one action row)."""
+    row = SimpleNamespace(children=[SimpleNamespace(custom_id=value) for value in custom_ids])
+    return cast(discord.Message, SimpleNamespace(components=[row]))
+
+
+VALID_CONFIRM = {
+    "mk:confirm:1:resign": ConfirmId(1, Confirmation.RESIGN),
+    "mk:confirm:7:abort": ConfirmId(7, Confirmation.ABORT),
+    "mk:confirm:12:modabort": ConfirmId(12, Confirmation.MOD_ABORT),
+    f"mk:confirm:{LARGEST_GAME}:keep": ConfirmId(LARGEST_GAME, Confirmation.KEEP),
+}
+VALID_GUIDE = {
+    "mk:guide:0:next": GuideId(0, GuideStep.NEXT),
+    "mk:guide:0:prev": GuideId(0, GuideStep.PREVIOUS),
+    f"mk:guide:{LAST_PAGE}:prev": GuideId(LAST_PAGE, GuideStep.PREVIOUS),
+    f"mk:guide:{LAST_PAGE}:next": GuideId(LAST_PAGE, GuideStep.NEXT),
+}
+SHAPED_BUT_REFUSED = [
+    "mk:confirm:0:resign",
+    "mk:confirm:01:resign",
+    f"mk:confirm:{LARGEST_GAME + 1}:abort",
+    f"mk:confirm:{10**19 - 1}:keep",
+    "mk:confirm:1:yes",
+    "mk:confirm:1:resigned",
+    "mk:confirm:1:join",
+    f"mk:guide:{PAGE_COUNT}:prev",
+    "mk:guide:99:next",
+    "mk:guide:01:next",
+    "mk:guide:00:next",
+    "mk:guide:1:back",
+    "mk:guide:1:nex",
+]
+"""Ids their family's template matches whose numbers or words the bot never writes."""
+JUNK = [
+    "",
+    "mk:confirm",
+    "mk:confirm:1",
+    "mk:confirm:1:",
+    "mk:confirm::keep",
+    "mk:confirm:1:keep:",
+    "mk:confirm:1:KEEP",
+    "mk:confirm:-1:keep",
+    "mk:confirm:+1:keep",
+    "mk:confirm: 1:keep",
+    "mk:confirm:\u0661:keep",
+    "mk:confirm:1:keep\n",
+    "\nmk:confirm:1:keep",
+    "MK:confirm:1:keep",
+    "mk:Confirm:1:keep",
+    "mk:guide",
+    "mk:guide:1",
+    "mk:guide::next",
+    "mk:guide:1:next:",
+    "mk:guide:-1:prev",
+    "mk:guide:1:Next",
+    "mk:guide:\uff11:next",
+    "mk:guide:1:next\x00",
+    "mk:guide:1:next" + " " * 100,
+    "mk:1:guide:next",
+    "mk:1:confirm:keep",
+]
+
+
+def samples() -> Iterator[str]:
+    yield from VALID_CONFIRM
+    yield from VALID_GUIDE
+    yield from SHAPED_BUT_REFUSED
+    yield from JUNK
+    for page in range(-2, 101):
+        for step in ("prev", "next"):
+            yield f"mk:guide:{page}:{step}"
+    for length in range(1, 21):
+        for digits in ("1" + "0" * (length - 1), "9" * length):
+            yield f"mk:confirm:{digits}:keep"
+
+
+SAMPLES = sorted(set(samples()))
+
+
+@pytest.mark.parametrize(("value", "parsed"), VALID_CONFIRM.items())
+def test_confirmation_ids_the_bot_writes_are_read_back(value: str, parsed: ConfirmId) -> None:
+    assert parse_confirm_id(value) == parsed
+    assert confirm_custom_id(*parsed) == value
+    assert len(value) <= MAX_CUSTOM_ID
+
+
+@pytest.mark.parametrize(("value", "parsed"), VALID_GUIDE.items())
+def test_guide_ids_the_bot_writes_are_read_back(value: str, parsed: GuideId) -> None:
+    assert parse_guide_id(value) == parsed
+    assert guide_custom_id(*parsed) == value
+
+
+@pytest.mark.parametrize("value", SHAPED_BUT_REFUSED)
+def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
+    assert CONFIRM_TEMPLATE.fullmatch(value) or GUIDE_TEMPLATE.fullmatch(value)
+    assert all(parse(value) is None for parse in PARSERS)
+    assert not dispatchable(message_with(value), value)
+
+
+@pytest.mark.parametrize("value", JUNK)
+def test_junk_is_refused_by_every_family(value: str) -> None:
+    assert all(parse(value) is None for parse in PARSERS)
+    assert not dispatchable(message_with(value), value)
+
+
+def test_the_bot_never_writes_an_id_it_would_refuse() -> None:
+    for game_id in (0, -1, LARGEST_GAME + 1):
+        with pytest.raises(ValueError, match="bad custom_id"):
+            confirm_custom_id(game_id, Confirmation.KEEP)
+    for page in (-1, PAGE_COUNT):
+        with pytest.raises(ValueError, match="bad custom_id"):
+            guide_custom_id(page, GuideStep.NEXT)
+
+
+def test_no_id_belongs_to_two_families() -> None:
+    templates = [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS]
+    assert templates == [CUSTOM_ID_TEMPLATE, CONFIRM_TEMPLATE, GUIDE_TEMPLATE]
+    for value in SAMPLES:
+        assert sum(bool(t.fullmatch(value)) for t in templates) <= 1, value
+        assert sum(parse(value) is not None for parse in PARSERS) <= 1, value
+    assert parse_custom_id("mk:1:0:keep") is not None, "a game's own ids are untouched"
+
+
+async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
+    interaction = cast(discord.Interaction[Any], None)
+    accepted = 0
+    families: list[tuple[Any, type[Any]]] = [
+        (ConfirmButton, RefusedConfirmButton),
+        (GuideButton, RefusedGuideButton),
+    ]
+    for value in SAMPLES:
+        on_message = dispatchable(message_with("mk:5:5:other", value), value)
+        assert not dispatchable(message_with("mk:5:5:other"), value), "not on the message"
+        assert not dispatchable(None, value)
+        for family, refused in families:
+            match = family.__discord_ui_compiled_template__.fullmatch(value)
+            if match is None:
+                continue
+            clicked = discord.ui.Button[Any](custom_id=value)
+            item = await family.from_custom_id(interaction, clicked, match)
+            acts = await item.interaction_check(interaction)
+            assert acts == on_message, value
+            if on_message:
+                accepted += 1
+                assert not isinstance(item, refused)
+                assert item.custom_id == value
+            else:
+                assert isinstance(item, refused)
+                assert item.item is clicked
+    assert accepted >= len(VALID_CONFIRM) + 2 * PAGE_COUNT
+
+
+def test_a_confirmation_carries_its_game_and_choice() -> None:
+    button = ConfirmButton(42, Confirmation.MOD_ABORT, label="Abort")
+    assert (button.game_id, button.choice) == (42, Confirmation.MOD_ABORT)
+    assert button.custom_id == "mk:confirm:42:modabort"
+    guide = GuideButton(3, GuideStep.PREVIOUS, label="Previous", disabled=True)
+    assert (guide.page, guide.step, guide.item.disabled) == (3, GuideStep.PREVIOUS, True)

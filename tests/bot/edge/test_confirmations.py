@@ -1,0 +1,190 @@
+"""`/marrakech resign`, `/marrakech abort` and `/marrakech-mod abort` ask first, privately: a
+danger button that goes ahead and "Keep playing". Nothing happens before the click; the click
+checks again, so a confirmation that outlived its game gets the usual short refusal.
+
+Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import GameStatus
+from tests.bot.edge.test_edge import Edge, confirm, lobby_with_guest, private, running_edge, started
+from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord.interaction_payloads import component_data
+from tests.e2e.fakecord.interactions import MESSAGE_COMPONENT, InteractionHandle
+
+DANGER = 4
+SECONDARY = 2
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    async with running_edge(tmp_path, monkeypatch) as running:
+        yield running
+
+
+async def three_players(edge: Edge) -> FakeMessage:
+    """A started game of host, guest and outsider; its first turn message."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    for user in (edge.guest, edge.outsider):
+        await edge.click(user, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+
+
+async def status(edge: Edge, game_id: int = 1) -> GameStatus:
+    game = await edge.store.get(game_id)
+    assert game is not None
+    return game.status
+
+
+def channel_messages(edge: Edge) -> int:
+    return len(edge.fake.messages(edge.channel))
+
+
+async def test_resign_asks_privately_and_nothing_happens_before_the_click(edge: Edge) -> None:
+    await started(edge)
+    posted = channel_messages(edge)
+    seq = (await edge.service.play.look(1)).seq
+    question = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    assert question.ephemeral
+    assert question.content.startswith("Resign from game #1?")
+    buttons = question.buttons()
+    assert [(b.label, b.style) for b in buttons] == [
+        ("Resign", DANGER),
+        ("Keep playing", SECONDARY),
+    ]
+    assert [b.custom_id for b in buttons] == ["mk:confirm:1:resign", "mk:confirm:1:keep"]
+    assert await status(edge) is GameStatus.RUNNING
+    assert (await edge.service.play.look(1)).seq == seq
+    assert channel_messages(edge) == posted, "the question is for the asker alone"
+
+
+async def test_keep_playing_changes_nothing(edge: Edge) -> None:
+    turn = await started(edge)
+    seq = (await edge.service.play.look(1)).seq
+    kept = await confirm(edge, edge.guest, "marrakech", "resign", button="Keep playing")
+    answer = await kept.answer()
+    assert answer.ephemeral
+    assert answer.content == "Nothing changed: game #1 goes on."
+    assert not answer.buttons(), "the question is closed"
+    assert not [e for e in kept.events if e.kind == "followup"], "the channel is told nothing"
+    assert await status(edge) is GameStatus.RUNNING
+    assert (await edge.service.play.look(1)).seq == seq
+    assert edge.fake.world.messages[turn.id].enabled_buttons(), "the turn goes on"
+
+
+async def test_confirmed_resignation_is_done_and_told_in_the_channel(edge: Edge) -> None:
+    turn = await three_players(edge)
+    (mover_id,) = turn.pinged_user_ids
+    quitter = next(u for u in (edge.host, edge.guest, edge.outsider) if u.id != mover_id)
+    resigned = await confirm(edge, quitter, "marrakech", "resign", button="Resign")
+    done = await resigned.answer()
+    assert done.ephemeral
+    assert done.content == "You resigned from game #1."
+    assert not done.buttons()
+    (told,) = await resigned.followups(1)
+    assert not told.ephemeral
+    assert told.content == f"<@{quitter.id}> resigned; their rugs on the board are neutral now."
+    assert not told.pinged_user_ids
+    view = await edge.service.play.look(1)
+    assert view.state is not None
+    seat = view.seat_of(quitter.id)
+    assert seat is not None
+    assert view.state.is_eliminated(seat)
+    assert await status(edge) is GameStatus.RUNNING, "two players are still in"
+
+
+async def test_a_confirmation_for_a_seat_already_given_up_is_refused(edge: Edge) -> None:
+    turn = await three_players(edge)
+    (mover_id,) = turn.pinged_user_ids
+    quitter = next(u for u in (edge.host, edge.guest, edge.outsider) if u.id != mover_id)
+    first = await edge.slash(quitter, "marrakech", "resign").answer()
+    second = await edge.slash(quitter, "marrakech", "resign").answer()
+    await edge.click(quitter, first, "Resign").answer()
+    seq = (await edge.service.play.look(1)).seq
+    stale = await edge.click(quitter, second, "Resign").answer()
+    assert stale.ephemeral
+    assert stale.content == "You are not playing in this game."
+    assert not stale.buttons()
+    assert (await edge.service.play.look(1)).seq == seq, "resigned once only"
+    assert "not playing" in await private(edge.slash(quitter, "marrakech", "resign"))
+
+
+async def test_a_confirmation_that_outlived_its_game_is_refused(edge: Edge) -> None:
+    await started(edge)
+    resign = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    abort = await edge.slash(edge.host, "marrakech", "abort").answer()
+    await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
+    assert await status(edge) is GameStatus.ABORTED
+    late = await edge.click(edge.guest, resign, "Resign").answer()
+    assert late.content == "This game is not running."
+    assert not late.buttons()
+
+    # A new game in the same channel: the old question names game 1, not this one.
+    await lobby_with_guest(edge)
+    assert await status(edge, 2) is GameStatus.LOBBY
+    refused = await edge.click(edge.host, abort, "Abort").answer()
+    assert refused.content == "This game is not running."
+    assert await status(edge, 2) is GameStatus.LOBBY
+
+
+async def test_the_host_aborts_a_lobby_after_confirming(edge: Edge) -> None:
+    lobby = await lobby_with_guest(edge)
+    assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "abort"))
+    aborting = await confirm(edge, edge.host, "marrakech", "abort", button="Abort")
+    assert (await aborting.answer()).content == "Game #1 is aborted."
+    (told,) = await aborting.followups(1)
+    assert not told.ephemeral
+    assert "aborted" in told.embed_text()
+    assert await status(edge) is GameStatus.ABORTED
+    await edge.fake.wait_until(
+        lambda: not edge.fake.world.messages[lobby.id].enabled_buttons(), what="lobby closed"
+    )
+
+
+async def test_the_moderator_s_click_is_checked_again(edge: Edge) -> None:
+    """A moderator's question clicked by someone without Manage Channels (a forged payload:
+    Discord shows an ephemeral message to its asker alone) is refused."""
+    await started(edge)
+    question = await edge.slash(edge.moderator, "marrakech-mod", "abort").answer()
+    assert question.content.startswith("Abort game #1?")
+    abort = question.button(label="Abort").custom_id
+    assert abort == "mk:confirm:1:modabort"
+    forged = await click_as(edge, edge.outsider, question, abort).answer()
+    assert "Manage Channels" in forged.content
+    assert await status(edge) is GameStatus.RUNNING
+    asked = await edge.slash(edge.moderator, "marrakech-mod", "abort").answer()
+    done = await edge.click(edge.moderator, asked, "Abort").answer()
+    assert done.content == "Game #1 is aborted."
+    game = await edge.store.get(1)
+    assert game is not None
+    assert (game.status, game.ended_by) == (GameStatus.ABORTED, edge.moderator.id)
+
+
+def click_as(edge: Edge, user: FakeUser, message: FakeMessage, custom_id: str) -> InteractionHandle:
+    data = component_data(edge.fake.world.messages[message.id], custom_id, None, validate=False)
+    return edge.dispatch(
+        edge.fake.interaction_from_payload(
+            MESSAGE_COMPONENT, user, edge.channel, data, message=message
+        )
+    )
+
+
+async def test_refusals_come_before_any_question(edge: Edge) -> None:
+    assert "no Marrakech game" in await private(edge.slash(edge.guest, "marrakech", "resign"))
+    await lobby_with_guest(edge)
+    refused = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    assert refused.content == "This game is not running."
+    assert not refused.buttons()
+    lobby = edge.fake.latest_with_components(edge.channel)
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    for user, command in ((edge.outsider, "resign"), (edge.guest, "abort")):
+        answer = await edge.slash(user, "marrakech", command).answer()
+        assert answer.ephemeral
+        assert not answer.buttons(), answer.content

@@ -1,0 +1,171 @@
+"""Names on the board: the picture a message goes with names every seat, in seat order: a human
+by the display name stored with their seat, an AI by its name in the game's language, and a
+seat without a name by render's seat label. The names go from the lobby to the picture, survive
+a restart, and name the replay's seats too."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from bot.presentation import images, presenter
+from bot.services import GameInfo, GameService, GameStatus, GameView, Player
+from bot.storage import Database, GameStore
+from bot.workers import jobs
+from bot.workers.pool import WorkerPool
+from engine import GameState
+from render import panel_model
+
+HOST, BOB, CAROL = 1001, 1002, 1003
+SEED = "0123456789abcdef" * 2
+
+
+def game_info(status: GameStatus = GameStatus.RUNNING, language: str = "en") -> GameInfo:
+    return GameInfo(
+        id=12,
+        guild_id=1,
+        channel_id=2,
+        host_id=HOST,
+        status=status,
+        seats_wanted=3,
+        variant="standard",
+        turn_limit_seconds=None,
+        seed_sha256="f" * 64,
+        seq=7,
+        locale=language,
+    )
+
+
+PLAYERS = (  # listed in joining order, not in seat order
+    Player(HOST, 2, name="Zoë 🌵"),
+    Player(None, 0, ai_level="hard"),
+    Player(BOB, 1, name=None),  # joined before names were kept
+)
+
+
+def played(players: int = 3, seed: int = 1) -> GameState:
+    rng = random.Random(seed)
+    state = engine.new_game(engine.deal(players, "standard", rng))
+    while not state.is_over:
+        state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("language", "ai"),
+    [("en", "🤖 AI (hard)"), ("fr", "🤖 IA (difficile)"), ("uk", "🤖 ШІ (складний)")],
+)
+def test_picture_of_names_the_seats_in_seat_order_with_ai_labels(language: str, ai: str) -> None:
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    view = GameView(game_info(language=language), PLAYERS, state)
+    image = presenter.turn_post(view).image
+    assert image is not None
+    picture = images.picture_of(image)
+    assert picture.names == (ai, "", "Zoë 🌵")
+    drawn = panel_model(state, names=picture.names, labels=picture.labels).names()
+    seat_two = picture.labels.seat.format(n=2)
+    assert drawn == [ai.removeprefix("🤖 "), seat_two, "Zoë"], "what the font lacks is dropped"
+
+
+def test_every_picture_of_a_game_names_its_seats() -> None:
+    state = played()
+    over = GameView(game_info(GameStatus.OVER), PLAYERS, state)
+    for post in (presenter.final_post(over), presenter.board_post(over, "en")):
+        assert post.image is not None
+        assert images.picture_of(post.image).names == ("🤖 AI (hard)", "", "Zoë 🌵")
+
+
+def test_a_game_nobody_named_keeps_render_s_seat_labels() -> None:
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    nameless = tuple(Player(100 + seat, seat) for seat in range(3))
+    image = presenter.turn_post(GameView(game_info(), nameless, state)).image
+    assert image is not None
+    assert images.picture_of(image).names is None
+    assert images.seat_names((), 3, "en") is None
+
+
+def test_a_seat_the_ai_plays_for_a_human_keeps_the_human_s_name() -> None:
+    players = (Player(HOST, 0, name="Ann", autoplay=True), Player(BOB, 1, name="Bo"))
+    assert images.seat_names(players, 2, "en") == ("Ann", "Bo")
+
+
+async def test_the_drawn_picture_carries_the_names() -> None:
+    state = played()
+    view = GameView(game_info(GameStatus.OVER), PLAYERS, state)
+    post = presenter.final_post(view)
+    assert post.image is not None
+    pictures = images.Pictures(WorkerPool(workers=0))
+    named = await pictures.png(post.image)
+    nameless = presenter.final_post(GameView(game_info(GameStatus.OVER), (), state)).image
+    assert nameless is not None
+    assert named.startswith(b"\x89PNG")
+    assert named != await pictures.png(nameless)
+    assert named == jobs.board_png(images.picture_of(post.image)), "the same bytes as asked"
+
+
+async def test_the_replay_names_its_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[dict[str, Any]] = []
+
+    def render_replay(record: engine.Record, **options: Any) -> bytes:
+        asked.append(options)
+        return b"GIF89a"
+
+    monkeypatch.setattr(jobs, "render_replay", render_replay)
+    record = engine.record_to_json(engine.record_of(played()))
+    pictures = images.Pictures(WorkerPool(workers=0))
+    assert await pictures.replay_gif(record, "fr", PLAYERS) == b"GIF89a"
+    assert await pictures.replay_gif(record, "en") == b"GIF89a"
+    assert [options["names"] for options in asked] == [("🤖 IA (difficile)", "", "Zoë 🌵"), None]
+
+
+# --- from the lobby to the picture, through the database ------------------------------------
+
+
+def fixed_clock() -> datetime:
+    return datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> AsyncIterator[Database]:
+    db = await Database.open(tmp_path / "games.sqlite3")
+    yield db
+    await db.close()
+
+
+def service_on(database: Database) -> GameService:
+    return GameService(GameStore(database), clock=fixed_clock, seeds=lambda: SEED)
+
+
+async def test_names_go_from_the_lobby_to_the_picture_and_survive_a_restart(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(
+        guild_id=9, channel_id=50, host_id=HOST, seats=4, host_name="  Оксана   Коваль "
+    )
+    assert [player.name for player in lobby.players] == ["Оксана Коваль"], "spaces collapsed"
+    await service.lobby.join(lobby.id, BOB, name="Bob")
+    await service.lobby.join(lobby.id, CAROL, name="   ")  # nothing to show: no name
+    await service.lobby.add_ai(lobby.id, HOST, "easy")
+    view = await service.lobby.start(lobby.id, HOST)
+    named = {HOST: "Оксана Коваль", BOB: "Bob", CAROL: ""}
+    expected = tuple(
+        named[player.user_id] if player.user_id is not None else "🤖 AI (easy)"
+        for player in sorted(view.players, key=lambda player: player.seat or 0)
+    )
+    image = presenter.turn_post(view).image
+    assert image is not None
+    assert images.picture_of(image).names == expected
+
+    # a fresh service (a restarted bot) rebuilds the game from the database
+    again = await service_on(database).play.look(view.id)
+    assert again.players == view.players
+    image = presenter.turn_post(again).image
+    assert image is not None
+    assert images.picture_of(image).names == expected

@@ -1,0 +1,237 @@
+"""A finished turn in one line (bot.presentation.story), and the lobby once its game started.
+
+Whole games are played through the engine and shown as the services show them (the events of
+the current and the previous turn, the seq each turn began at): every turn that ends becomes one
+line headed with its own number, never the next one's, naming its own mover.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+import engine
+from bot.presentation import messages, presenter, story
+from bot.services import GameInfo, GameStatus, GameView, Player
+from bot.services.loaded import split_turns
+from engine import Color, Facing
+
+LINK = "https://discord.com/channels/1/2/3"
+HEADER = re.compile(r"^\*\*Game #12 · turn (?P<turn>\d+)\*\* · (?P<story>.+)$")
+
+
+def game_info(status: GameStatus = GameStatus.RUNNING, seq: int = 0) -> GameInfo:
+    return GameInfo(
+        id=12,
+        guild_id=1,
+        channel_id=2,
+        host_id=100,
+        status=status,
+        seats_wanted=4,
+        variant="standard",
+        turn_limit_seconds=None,
+        seed_sha256="f" * 64,
+        seq=seq,
+        ended_by=100,
+        lobby_message_id=5,
+    )
+
+
+def seated(players: int) -> tuple[Player, ...]:
+    """Humans 100, 101, ... except the last seat, which is the hard AI's."""
+    humans = tuple(Player(100 + seat, seat) for seat in range(players - 1))
+    return (*humans, Player(None, players - 1, ai_level="hard"))
+
+
+def played(players: int, variant: str, seed: int) -> Iterator[tuple[GameView, GameView]]:
+    """(before, after) views of every action of a whole random game, kept as the loader keeps
+    them: the events of the current and the previous turn and the seq each turn began at."""
+    rng = random.Random(seed)
+    state = engine.new_game(engine.deal(players, variant, rng))
+    turn: tuple[engine.events.Event, ...] = ()
+    previous: tuple[engine.events.Event, ...] = ()
+    starts: tuple[int, ...] = (0,)
+    seq = 0
+    before = GameView(game_info(seq=seq), seated(players), state, (), turn, previous, starts)
+    while not state.is_over:
+        state, events = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        seq += 1
+        turn, previous = split_turns(turn, previous, events)
+        if any(isinstance(event, engine.TurnStarted) for event in events):
+            starts = (*starts, seq)
+        status = GameStatus.OVER if state.is_over else GameStatus.RUNNING
+        info = game_info(status, seq)
+        after = GameView(info, seated(players), state, events, turn, previous, starts)
+        yield before, after
+        before = after
+
+
+@pytest.mark.parametrize("variant", ["standard", "rotate-after"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_finished_turn_is_one_line_with_its_own_number_and_mover(
+    players: int, variant: str
+) -> None:
+    ended = 0
+    for before, after in played(players, variant, seed=players * 7):
+        assert before.state is not None
+        assert after.turn_at(before.seq) == before.state.turn, "a message's seq names its turn"
+        if not after.turn_changed:
+            continue
+        ended += 1
+        mover = before.state.to_move
+        assert mover is not None
+        assert story.finished_turn(after) == before.state.turn
+        line = story.turn_line(after, story.finished_turn(after))
+        assert "\n" not in line
+        header = HEADER.match(line)
+        assert header is not None, line
+        assert int(header["turn"]) == before.state.turn, "the turn's own number, not the next"
+        who = presenter.seat_name(after, mover, "en")
+        assert header["story"].split(" ", 1)[1].startswith(f"{who}: "), line
+        if any(isinstance(event, engine.DieRolled) for event in after.turn_events):
+            assert "🎲" in line
+        if any(isinstance(event, engine.RugPlaced) for event in after.events):
+            assert " rug on " in line
+    assert ended >= 10
+
+
+def later_view(players: int, seed: int) -> GameView:
+    """A view of a game a few turns in."""
+    return next(
+        after
+        for _, after in played(players, "standard", seed=seed)
+        if after.state is not None and after.state.turn >= 4
+    )
+
+
+def test_a_turn_tells_what_was_faced_rolled_paid_and_laid() -> None:
+    view = later_view(3, seed=1)
+    events = (
+        engine.TurnStarted(seat=1, turn=5),
+        engine.AssamTurned(seat=1, rotation="L", facing=Facing.W),
+        engine.DieRolled(seat=1, face=3),
+        engine.AssamMoved(seat=1, start=24, start_facing=Facing.W, path=walk(24, Facing.W, 3)),
+        engine.TaxPaid(payer=1, payee=0, owed=2, paid=2, color=Color.RED, region=frozenset()),
+        engine.RugPlaced(seat=1, color=Color.YELLOW, squares=(20, 21), rug_number=9),
+    )
+    state = view.state
+    assert state is not None
+    shown = dataclasses.replace(view, previous_turn_events=events)
+    line = story.turn_line(shown, state.turn - 1)
+    assert line.startswith(f"**Game #12 · turn {state.turn - 1}** · 🟨 <@101>: ")
+    assert messages.text("story.turned.L", "en", facing="west") in line
+    assert "🎲 3 · Assam → " in line
+    assert "paid <@100> 2 dirhams" in line
+    assert "laid a yellow rug on " in line
+    assert "no payment" not in line
+
+
+def walk(start: int, facing: Facing, steps: int) -> tuple[engine.Step, ...]:
+    return tuple(engine.walk(start, facing, steps))
+
+
+def test_a_walk_that_costs_nothing_says_so_and_a_short_payment_puts_the_player_out() -> None:
+    view = later_view(3, seed=2)
+    state = view.state
+    assert state is not None
+    free = (
+        engine.DieRolled(seat=0, face=2),
+        engine.AssamMoved(seat=0, start=24, start_facing=Facing.N, path=walk(24, Facing.N, 2)),
+    )
+    out = (
+        engine.DieRolled(seat=0, face=4),
+        engine.AssamMoved(seat=0, start=24, start_facing=Facing.N, path=walk(24, Facing.N, 4)),
+        engine.TaxPaid(payer=0, payee=2, owed=5, paid=1, color=Color.BLUE, region=frozenset()),
+        engine.PlayerEliminated(seat=0, rugs_lost=4),
+    )
+    assert "no payment" in story.turn_line(dataclasses.replace(view, turn_events=free), state.turn)
+    line = story.turn_line(dataclasses.replace(view, turn_events=out), state.turn)
+    assert "owed 🤖 AI (hard) 5 dirhams but paid only 1" in line
+    assert line.endswith("<@100> is out")
+    assert "no payment" not in line
+
+
+def test_a_resignation_and_an_abort_are_told_in_the_turn_they_happened() -> None:
+    view = later_view(3, seed=3)
+    state = view.state
+    assert state is not None
+    resigned = (*view.turn_events, engine.PlayerEliminated(seat=1, rugs_lost=5, resigned=True))
+    line = story.turn_line(dataclasses.replace(view, turn_events=resigned), state.turn)
+    assert line.endswith("<@101> resigned")
+    aborted = dataclasses.replace(
+        view, game=dataclasses.replace(view.game, status=GameStatus.ABORTED, ended_by=7)
+    )
+    line = story.turn_line(aborted, state.turn)
+    assert line.endswith("game aborted by <@7>")
+    assert "game aborted" not in story.turn_line(aborted, state.turn - 1), "only the last turn"
+
+
+def test_a_turn_older_than_the_previous_one_says_only_that_it_is_over() -> None:
+    *_, (_, last) = played(2, "standard", seed=4)
+    assert last.state is not None
+    old = last.state.turn - 3
+    assert story.turn_line(last, old) == f"**Game #12 · turn {old}** · Turn {old} is over."
+
+
+def test_the_first_turn_is_the_first_player_s() -> None:
+    first = []
+    for before, after in played(4, "standard", seed=5):
+        if after.turn_changed:
+            first.append((before, after))
+            break
+    ((before, after),) = first
+    assert before.state is not None
+    assert after.state is not None
+    assert before.state.turn == 1
+    mover = after.state.config.first_player
+    who = presenter.seat_name(after, mover, "en")
+    assert f"** · {''.join(presenter.COLOR_DOTS[c] for c in engine.seat_colors(4, mover))}" in (
+        story.turn_line(after, 1)
+    )
+    assert f" {who}: " in story.turn_line(after, 1)
+
+
+def test_a_started_lobby_is_no_longer_titled_a_lobby_and_links_to_the_game() -> None:
+    lobby = GameView(game_info(GameStatus.LOBBY), (Player(100, None),))
+    assert (presenter.lobby_post(lobby).embed.title or "").endswith("(lobby)")
+    running = next(after for _, after in played(2, "standard", seed=6))
+    post = presenter.lobby_post(running, link=LINK)
+    assert post.embed.title == "Marrakech: game #12"
+    assert f"[go to the turn being played]({LINK})" in (post.embed.description or "")
+    assert "link" not in (presenter.lobby_post(running).embed.description or "")
+    over = dataclasses.replace(
+        running, game=dataclasses.replace(running.game, status=GameStatus.OVER)
+    )
+    assert f"[see the result]({LINK})" in (
+        presenter.lobby_post(over, link=LINK).embed.description or ""
+    )
+    aborted = dataclasses.replace(
+        running, game=dataclasses.replace(running.game, status=GameStatus.ABORTED)
+    )
+    description = presenter.lobby_post(aborted, link=LINK).embed.description or ""
+    assert description == "This game was aborted by <@100>."
+    cancelled = dataclasses.replace(
+        lobby, game=dataclasses.replace(lobby.game, status=GameStatus.ABORTED)
+    )
+    assert "cancelled" in (presenter.lobby_post(cancelled).embed.description or "")
+
+
+@pytest.mark.parametrize(
+    ("language", "header", "laid"),
+    [("fr", "**Partie n° 12 · tour ", "pose un tapis "), ("uk", "**Гра №12 · хід ", "викладає ")],
+)
+def test_a_turn_line_speaks_the_game_s_language(language: str, header: str, laid: str) -> None:
+    before, after = next(
+        (before, after)
+        for before, after in played(3, "standard", seed=8)
+        if after.turn_changed and any(isinstance(e, engine.RugPlaced) for e in after.events)
+    )
+    assert before.state is not None
+    shown = dataclasses.replace(after, game=dataclasses.replace(after.game, locale=language))
+    line = story.turn_line(shown, story.finished_turn(shown))
+    assert line.startswith(f"{header}{before.state.turn}** · ")
+    assert laid in line

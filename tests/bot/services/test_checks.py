@@ -1,0 +1,67 @@
+"""The checks the edge makes before it asks "are you sure?": `check_resign` and `check_abort`
+raise exactly what resigning or ending the game would raise, and change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.services import GameService, GameStatus
+from bot.services.errors import GameNotRunningError, HostOnlyError, NotSeatedError
+from bot.storage import Database
+from tests.bot.services.test_service import BOB, CAROL, CHANNEL, HOST, service_on, started
+
+OUTSIDER = 1099
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    database = await Database.open(tmp_path / "checks.sqlite3")
+    try:
+        yield service_on(database)
+    finally:
+        await database.close()
+
+
+async def test_check_resign_refuses_who_resign_refuses_and_changes_nothing(
+    service: GameService,
+) -> None:
+    view = await started(service)
+    await service.play.check_resign(view.id, BOB)
+    with pytest.raises(NotSeatedError):
+        await service.play.check_resign(view.id, OUTSIDER)
+    after = await service.play.look(view.id)
+    assert (after.seq, after.state) == (view.seq, view.state), "checking changed nothing"
+
+    await service.play.resign(view.id, BOB)
+    with pytest.raises(NotSeatedError):
+        await service.play.check_resign(view.id, BOB)  # out already
+    await service.play.resign(view.id, CAROL)  # one player left: the game is over
+    with pytest.raises(GameNotRunningError):
+        await service.play.check_resign(view.id, HOST)
+
+
+async def test_check_resign_refuses_a_lobby(service: GameService) -> None:
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=2)
+    with pytest.raises(GameNotRunningError):
+        await service.play.check_resign(lobby.id, HOST)
+
+
+async def test_check_abort_is_for_the_host_or_a_moderator_of_an_open_game(
+    service: GameService,
+) -> None:
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=2)
+    await service.play.check_abort(lobby.id, HOST)
+    view = await started(service, channel=CHANNEL + 1)
+    await service.play.check_abort(view.id, HOST)
+    await service.play.check_abort(view.id, BOB, moderator=True)
+    with pytest.raises(HostOnlyError):
+        await service.play.check_abort(view.id, BOB)
+    assert (await service.play.look(view.id)).status is GameStatus.RUNNING
+
+    await service.play.abort(view.id, HOST)
+    for user, moderator in ((HOST, False), (BOB, True)):
+        with pytest.raises(GameNotRunningError):
+            await service.play.check_abort(view.id, user, moderator=moderator)

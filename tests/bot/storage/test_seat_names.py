@@ -1,0 +1,106 @@
+"""A seat keeps its player's display name (migration 0004): stored when they open or join a
+lobby, read back after a reopen, and a database from before names gets the column with its
+seats left nameless."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, GameStore, NewGame
+from bot.storage.database import load_migrations
+
+NOW = "2026-01-01T00:00:00+00:00"
+NAMES_VERSION = 4
+
+
+def lobby(channel_id: int, host_name: str | None) -> NewGame:
+    return NewGame(
+        guild_id=1,
+        channel_id=channel_id,
+        host_id=100,
+        seats_wanted=4,
+        variant="standard",
+        turn_limit_seconds=None,
+        seed="ab" * 16,
+        seed_sha256="cd" * 32,
+        host_name=host_name,
+    )
+
+
+def test_the_names_migration_is_numbered_after_the_languages_one() -> None:
+    names = [migration for migration in load_migrations() if migration.version == NAMES_VERSION]
+    assert [migration.name for migration in names] == ["0004_seat_names.sql"]
+    assert "display_name" in names[0].sql
+
+
+async def test_names_round_trip_through_a_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    database = await Database.open(path)
+    try:
+        store = GameStore(database)
+        game = await store.create(lobby(10, "Оксана ✨"), NOW)
+        await store.add_seat(game.id, 101, NOW, "Zoë")
+        await store.add_seat(game.id, 102, NOW)
+        seats = await store.add_ai_seat(game.id, "hard", NOW)
+        assert [(s.user_id, s.display_name) for s in seats] == [
+            (100, "Оксана ✨"),
+            (101, "Zoë"),
+            (102, None),
+            (None, None),
+        ]
+    finally:
+        await database.close()
+    database = await Database.open(path)
+    try:
+        seats = await GameStore(database).seats(game.id)
+        assert [s.display_name for s in seats] == ["Оксана ✨", "Zoë", None, None]
+    finally:
+        await database.close()
+
+
+async def test_an_empty_name_is_refused_by_the_schema(tmp_path: Path) -> None:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        store = GameStore(database)
+        game = await store.create(lobby(10, None), NOW)
+        with pytest.raises(sqlite3.IntegrityError):
+            await store.add_seat(game.id, 101, NOW, "")
+        assert [s.display_name for s in await store.seats(game.id)] == [None]
+    finally:
+        await database.close()
+
+
+async def test_a_database_from_before_names_gets_them_and_its_seats_stay_nameless(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    before = [m for m in load_migrations() if m.version < NAMES_VERSION]
+    with sqlite3.connect(path) as raw:
+        for migration in before:
+            raw.executescript(migration.sql)
+        raw.execute(
+            "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, seed_sha256, "
+            "created_at, updated_at) VALUES (10, 100, 3, 'standard', 's', 'h', ?, ?)",
+            (NOW, NOW),
+        )
+        raw.execute("INSERT INTO seats (game_id, user_id, joined_at) VALUES (1, 100, ?)", (NOW,))
+        raw.execute(
+            "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (1, 'easy', ?)", (NOW,)
+        )
+        raw.execute(f"PRAGMA user_version = {before[-1].version}")
+    database = await Database.open(path)
+    try:
+        assert await database.schema_version() >= NAMES_VERSION
+        store = GameStore(database)
+        seats = await store.seats(1)
+        assert [(s.user_id, s.ai_level, s.display_name) for s in seats] == [
+            (100, None, None),
+            (None, "easy", None),
+        ]
+        after = await store.add_seat(1, 101, NOW, "Bob")
+        assert [s.display_name for s in after] == [None, None, "Bob"]
+    finally:
+        await database.close()

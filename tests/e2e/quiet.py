@@ -1,0 +1,276 @@
+"""What a game's channel must look like, at every moment and once the game moved on: at most one
+board picture (the turn being played, or the result), every finished turn a single line of text
+with no picture and no button, no message left calling anyone to play, and a lobby that says
+where the game is. Shared by the end-to-end tests of a quiet channel.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from dataclasses import dataclass
+
+import engine
+from bot.presentation import messages
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.players import decision, is_final, pick
+
+TURN_LINE = re.compile(r"\*\*Game #(?P<game>\d+) · turn (?P<turn>\d+)\*\* · (?P<story>.+)")
+"""A finished turn's message (an English game)."""
+CALL_KEYS = (
+    "turn.ping",
+    "turn.prompt.orient",
+    "turn.prompt.roll",
+    "turn.prompt.place",
+    "turn.prompt.rotate",
+    "turn.must_lay",
+    "turn.ai_thinking",
+    "turn.prompt.ai",
+    "turn.seat_line_to_move",
+    "timer.reminder",
+)
+"""The catalogue's texts that call someone to play (only the turn being played may say them)."""
+
+
+def calls_to_play() -> tuple[str, ...]:
+    """The words of each call to play (its longest piece without placeholders, in English)."""
+    found = []
+    for key in CALL_KEYS:
+        template = messages.ENGLISH.get(key)
+        if template is None:
+            continue
+        pieces = [part[0].strip(" .,:;·!?…#()") for part in string.Formatter().parse(template)]
+        longest = max(pieces, key=len)
+        if len(longest) >= 6:
+            found.append(longest)
+    return tuple(found)
+
+
+CALLS = calls_to_play()
+
+
+def text_of(message: FakeMessage) -> str:
+    return f"{message.content}\n{message.embed_text()}"
+
+
+def has_picture(message: FakeMessage) -> bool:
+    """A board picture: an image attached, or drawn in an embed."""
+    images = (".png", ".gif", ".jpg", ".webp")
+    return any(a.filename.endswith(images) for a in message.attachments) or any(
+        "image" in embed for embed in message.embeds
+    )
+
+
+def game_buttons(message: FakeMessage) -> list[str]:
+    """The custom_ids of the message's live game buttons."""
+    return [
+        button.custom_id
+        for button in message.enabled_buttons()
+        if button.custom_id is not None and decision(button.custom_id) is not None
+    ]
+
+
+class ChannelWatch:
+    """Looks at a channel right after every change the fake makes (`FakeDiscord.observe`): the
+    most board pictures and the most messages with live buttons it ever showed at once."""
+
+    def __init__(self, fake: FakeDiscord, channel: FakeChannel) -> None:
+        self.fake = fake
+        self.channel = channel
+        self.most_pictures = 0
+        self.most_live = 0
+        self.crowded: str | None = None
+        """The channel the first time it showed two pictures (or two live messages)."""
+        fake.observe(self._look)
+
+    def _look(self) -> None:
+        shown = self.fake.messages(self.channel)
+        pictures = sum(has_picture(message) for message in shown)
+        live = sum(bool(game_buttons(message)) for message in shown)
+        if (pictures > 1 or live > 1) and self.crowded is None:
+            self.crowded = self.fake.transcript(self.channel, include_ephemeral=False)
+        self.most_pictures = max(self.most_pictures, pictures)
+        self.most_live = max(self.most_live, live)
+
+    def check(self) -> None:
+        assert self.most_pictures <= 1, f"two pictures at once:\n{self.crowded}"
+        assert self.most_live <= 1, f"two messages with live buttons at once:\n{self.crowded}"
+
+
+def left_behind(
+    fake: FakeDiscord, channel: FakeChannel, current: FakeMessage | None
+) -> list[tuple[int, str]]:
+    """Every message but `current` that still calls someone to play, offers a live button or
+    shows a board picture (the result may keep its picture): (message id, what)."""
+    found = []
+    for message in fake.messages(channel):
+        if current is not None and message.id == current.id:
+            continue
+        said = text_of(message)
+        found.extend((message.id, call) for call in CALLS if call in said)
+        if message.enabled_buttons():
+            found.append((message.id, "live buttons"))
+        if has_picture(message) and not is_final(message):
+            found.append((message.id, "a picture"))
+    return found
+
+
+def turn_lines(fake: FakeDiscord, channel: FakeChannel) -> list[tuple[FakeMessage, int, str]]:
+    """The finished turns' messages, oldest first: (message, turn number, story)."""
+    found = []
+    for message in fake.messages(channel):
+        line = TURN_LINE.fullmatch(message.content)
+        if line is not None:
+            found.append((message, int(line["turn"]), line["story"]))
+    return found
+
+
+def check_turn_line(message: FakeMessage) -> None:
+    """A finished turn: one line of text, nothing else."""
+    assert "\n" not in message.content, message.content
+    assert not message.embeds, message.content
+    assert not message.attachments, message.content
+    assert not message.buttons(), message.content
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What a game's record says: who played each turn (by seat) and the users of the seats."""
+
+    movers: tuple[int, ...]
+    user_ids: tuple[int | None, ...]
+
+
+def played(final: FakeMessage) -> Played:
+    """Replay the record attached to the result."""
+    name = next(a.filename for a in final.attachments if a.filename.endswith(".json"))
+    record_json = json.loads(final.file(name))
+    record = engine.record_from_json(record_json)
+    movers = [record.first_player]
+    for _, events in engine.replay_events(record):
+        movers.extend(e.seat for e in events if isinstance(e, engine.TurnStarted))
+    return Played(tuple(movers), tuple(record_json["user_ids"]))
+
+
+async def check_over(fake: FakeDiscord, channel: FakeChannel, lobby_id: int) -> FakeMessage:
+    """The game is over: every turn it played is one line, numbered and played as the record
+    says, the result keeps the only picture, nothing calls anyone to play and the lobby links
+    to the result (it is edited in the background). Returns the result."""
+    final = next(m for m in fake.messages(channel) if is_final(m))
+    await fake.wait_until(
+        lambda: f"/{final.id})" in fake.world.messages[lobby_id].embed_text(),
+        what="the lobby linking to the result",
+    )
+    assert has_picture(final), "the result keeps the final board"
+    record = played(final)
+    lines = turn_lines(fake, channel)
+    assert [turn for _, turn, _ in lines] == list(range(1, len(record.movers) + 1)), [
+        turn for _, turn, _ in lines
+    ]
+    for (message, _, told), seat in zip(lines, record.movers, strict=True):
+        check_turn_line(message)
+        who = told.split(" ", 1)[1]  # after the seat's colours
+        user = record.user_ids[seat]
+        if user is None:
+            assert who.startswith("🤖"), told
+        else:
+            assert who.startswith((f"<@{user}>", f"🤖 AI for <@{user}>")), told
+    assert left_behind(fake, channel, None) == [], fake.transcript(channel)
+    check_lobby(fake, channel, lobby_id, final)
+    return final
+
+
+def check_lobby(
+    fake: FakeDiscord, channel: FakeChannel, lobby_id: int, current: FakeMessage | None
+) -> None:
+    """The lobby of a started game: titled no longer a lobby, no button, linking to `current`."""
+    lobby = fake.world.messages[lobby_id]
+    title = str(lobby.embeds[0].get("title", ""))
+    assert "(lobby)" not in title, title
+    assert not lobby.enabled_buttons()
+    if current is not None:
+        assert f"/{channel.id}/{current.id})" in lobby.embed_text(), lobby.embed_text()
+
+
+def human_turn(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
+    """The newest message with live game buttons (a human's turn), if any."""
+    for message in reversed(fake.messages(channel)):
+        if game_buttons(message):
+            return message
+    return None
+
+
+def final_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
+    return next((m for m in fake.messages(channel) if is_final(m)), None)
+
+
+async def open_game(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    host: FakeUser,
+    guests: tuple[FakeUser, ...],
+    ais: tuple[str, ...] = (),
+    **options: object,
+) -> FakeMessage:
+    """Open a lobby, seat the guests and the AIs (levels), start it; return the lobby."""
+    seats = 1 + len(guests) + len(ais)
+    handle = await fake.slash(host, channel, "marrakech", "new", seats=seats, **options)
+    lobby = await handle.answer()
+    for guest in guests:
+        await click_action(fake, guest, lobby.id, "join")
+    for level in ais:
+        await click_action(fake, host, lobby.id, f"ai{level}")
+    await click_action(fake, host, lobby.id, "start")
+    return lobby
+
+
+async def click_action(fake: FakeDiscord, user: FakeUser, message_id: int, action: str) -> None:
+    """Click the message's game button for `action` and wait for the answer."""
+    message = fake.world.messages[message_id]
+    (custom_id,) = [c for c in game_buttons(message) if c.endswith(f":{action}")]
+    await (await fake.click(user, message, custom_id)).response()
+
+
+async def confirm(fake: FakeDiscord, user: FakeUser, handle: object, choice: str) -> None:
+    """Click the go-ahead of the private confirmation a command answered with."""
+    asked = await handle.answer()  # type: ignore[attr-defined]
+    assert asked.ephemeral, asked.content
+    (button,) = [b for b in asked.enabled_buttons() if (b.custom_id or "").endswith(f":{choice}")]
+    assert button.custom_id is not None
+    await (await fake.click(user, asked, button.custom_id)).response()
+
+
+async def play_to_the_end(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    humans: dict[int, FakeUser],
+    lobby_id: int,
+    *,
+    max_clicks: int = 800,
+) -> FakeMessage:
+    """Click for the humans until the game is over (the AI seats play by themselves). At every
+    human turn the lobby links to it and nothing else calls anyone to play. Returns the result."""
+    for clicks in range(max_clicks):
+        shown = await fake.wait_until(
+            lambda: final_message(fake, channel) or human_turn(fake, channel),
+            timeout=60,
+            what="a human's turn or the end",
+        )
+        if is_final(shown):
+            return shown
+        current = shown
+        await fake.wait_until(
+            lambda c=current: f"/{c.id})" in fake.world.messages[lobby_id].embed_text(),
+            what="the lobby linking to the turn being played",
+        )
+        assert left_behind(fake, channel, current) == [], fake.transcript(channel)
+        (mover,) = current.pinged_user_ids
+        edits = current.edit_count
+        handle = await fake.click(humans[mover], current, pick(current, clicks).custom_id)
+        await handle.response()
+        await fake.wait_until(
+            lambda c=current, e=edits: fake.world.messages[c.id].edit_count > e,
+            what="the click answered",
+        )
+    raise AssertionError("the game did not end")

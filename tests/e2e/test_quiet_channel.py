@@ -1,0 +1,225 @@
+"""A game that keeps its channel quiet, through the real bot process and the fake Discord API.
+
+Whole games of 2, 3 and 4 seats in both variants, humans and AIs; a game whose every seat ends up
+played by the AI (its human, reminded once, ran out of time three turns in a row); an abort;
+resignations. A
+watcher looks at the channel right after every change the fake makes: it never shows two board
+pictures (or two messages with live buttons) at once. Once a turn is over its message is one line
+of text, with its own turn number and mover, no picture and no button; after an end, an abort, a
+resignation, a timeout or a handover no message but the turn being played calls anyone to play;
+and the lobby links to the turn being played, then to the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeUser
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.players import pick
+from tests.e2e.quiet import (
+    ChannelWatch,
+    check_lobby,
+    check_over,
+    check_turn_line,
+    confirm,
+    final_message,
+    human_turn,
+    left_behind,
+    open_game,
+    play_to_the_end,
+    turn_lines,
+)
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod")
+TURN_LIMIT = 300
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+@pytest.fixture
+def clock_file(tmp_path: Path) -> Path:
+    path = tmp_path / "clock-offset"
+    path.write_text("0", encoding="ascii")
+    return path
+
+
+@pytest.fixture
+def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    return {**bot_env, "MARRAKECH_TEST_CLOCK_FILE": str(clock_file)}
+
+
+def table(fake: FakeDiscord, *names: str) -> tuple[FakeChannel, tuple[FakeUser, ...]]:
+    """A server with a channel to play in and its members (`names`)."""
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "quiet")
+    users = tuple(fake.add_user(name) for name in names)
+    for user in users:
+        fake.add_member(guild, user)
+    return channel, users
+
+
+@pytest.mark.parametrize(
+    ("seats", "variant"),
+    [
+        (2, "standard"),
+        (2, "rotate-after"),
+        (3, "standard"),
+        (3, "rotate-after"),
+        (4, "standard"),
+        (4, "rotate-after"),
+    ],
+)
+async def test_a_whole_game_keeps_one_picture_and_one_line_per_finished_turn(
+    fake: FakeDiscord, bot: BotProcess, seats: int, variant: str
+) -> None:
+    channel, (alice, bob) = table(fake, "alice", "bob")
+    watch = ChannelWatch(fake, channel)
+    ais = ("easy", "medium")[: seats - 2]
+    lobby = await open_game(fake, channel, alice, (bob,), ais, variant=variant)
+
+    final = await play_to_the_end(fake, channel, {alice.id: alice, bob.id: bob}, lobby.id)
+
+    watch.check()
+    assert (await check_over(fake, channel, lobby.id)).id == final.id
+    stats = fake.latency()
+    print(f"\n{seats} seats, {variant}: click-to-answer latency {stats.describe()}")
+    assert stats.unanswered == 0
+
+
+async def shift_clock(bot: BotProcess, clock_file: Path, seconds: float) -> None:
+    """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1)."""
+    await asyncio.to_thread(clock_file.write_text, str(seconds), encoding="ascii")
+    lines = len(bot.lines)
+    assert bot.pid is not None
+    os.kill(bot.pid, signal.SIGUSR1)
+    await bot.wait_for_log(r"clock is now shifted by", after=lines)
+
+
+async def test_timeouts_then_every_seat_played_by_the_ai_fill_the_channel_with_lines_only(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path
+) -> None:
+    channel, (alice,) = table(fake, "alice")
+    watch = ChannelWatch(fake, channel)
+    lobby = await open_game(fake, channel, alice, (), ("easy",), turn_limit=TURN_LIMIT)
+
+    offset = 0
+    reminder = None
+    for in_a_row in (1, 2, 3):
+        turn = await fake.wait_until(
+            lambda: human_turn(fake, channel), timeout=30, what="alice's turn"
+        )
+        check_lobby(fake, channel, lobby.id, None)
+        if in_a_row == 1:  # half of the time gone: a reminder calls alice to play
+            await shift_clock(bot, clock_file, TURN_LIMIT / 2 + 1)
+            reminder = await fake.wait_for_message(
+                channel, lambda m: "half of your time" in m.content
+            )
+        offset += TURN_LIMIT + 2
+        await shift_clock(bot, clock_file, offset)
+        await fake.wait_until(
+            lambda t=turn: not fake.world.messages[t.id].enabled_buttons(),
+            what="the timed-out turn retired",
+        )
+        check_turn_line(fake.world.messages[turn.id])
+        if reminder is not None:
+            await fake.wait_until(
+                lambda r=reminder: "half of your time" not in fake.world.messages[r.id].content,
+                what="the reminder saying its turn is over",
+            )
+        if in_a_row < 3:  # the AI seat plays, then it is alice's turn again
+            current = await fake.wait_until(
+                lambda t=turn: (m := human_turn(fake, channel)) is not None and m.id > t.id and m,
+                timeout=30,
+                what="alice's next turn",
+            )
+            assert left_behind(fake, channel, current) == [], fake.transcript(channel)
+
+    # handed over: the AI plays both seats to the end, one line per turn
+    await fake.wait_until(
+        lambda: final_message(fake, channel), timeout=120, what="the end of an all-AI game"
+    )
+    watch.check()
+    await check_over(fake, channel, lobby.id)
+    notices = [m.content for m in fake.messages(channel) if "ran out of time" in m.content]
+    assert len(notices) == 3
+    assert "3 turns in a row" in notices[-1]
+    lines = turn_lines(fake, channel)
+    assert len(lines) >= 20, "the AI played many turns in a row"
+
+
+async def test_an_abort_leaves_nothing_that_calls_anyone_to_play(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    channel, (alice, bob) = table(fake, "alice", "bob")
+    watch = ChannelWatch(fake, channel)
+    lobby = await open_game(fake, channel, alice, (bob,))
+    users = {alice.id: alice, bob.id: bob}
+
+    turn = await fake.wait_until(lambda: human_turn(fake, channel), what="the first turn")
+    (mover,) = turn.pinged_user_ids
+    edits = turn.edit_count
+    await (await fake.click(users[mover], turn, pick(turn, 0).custom_id)).response()
+    await fake.wait_until(lambda: fake.world.messages[turn.id].edit_count > edits)
+    await fake.wait_until(
+        lambda: f"/{turn.id})" in fake.world.messages[lobby.id].embed_text(),
+        what="the lobby linking to the turn being played",
+    )
+
+    await confirm(fake, alice, await fake.slash(alice, channel, "marrakech", "abort"), "abort")
+    await fake.wait_until(
+        lambda: "aborted" in fake.world.messages[lobby.id].embed_text(), what="the lobby closed"
+    )
+    await fake.wait_until(
+        lambda: "game aborted by" in fake.world.messages[turn.id].content,
+        what="the turn retired",
+    )
+    watch.check()
+    check_turn_line(fake.world.messages[turn.id])
+    assert left_behind(fake, channel, None) == [], fake.transcript(channel)
+    check_lobby(fake, channel, lobby.id, None)
+    assert f"<@{alice.id}>" in fake.world.messages[lobby.id].embed_text()
+
+
+async def test_resignations_retire_the_turn_and_end_the_game(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    channel, (alice, bob, carol) = table(fake, "alice", "bob", "carol")
+    watch = ChannelWatch(fake, channel)
+    lobby = await open_game(fake, channel, alice, (bob, carol))
+    users = {user.id: user for user in (alice, bob, carol)}
+
+    for resigned in (1, 2):
+        turn = await fake.wait_until(lambda: human_turn(fake, channel), what="a turn")
+        (mover,) = turn.pinged_user_ids
+        handle = await fake.slash(users[mover], channel, "marrakech", "resign")
+        await confirm(fake, users[mover], handle, "resign")
+        await fake.wait_until(
+            lambda t=turn: "resigned" in fake.world.messages[t.id].content,
+            what="the resigned turn retired",
+        )
+        check_turn_line(fake.world.messages[turn.id])
+        if resigned == 1:  # two are left: the game goes on with the next turn
+            current = await fake.wait_until(
+                lambda t=turn: (m := human_turn(fake, channel)) is not None and m.id > t.id and m,
+                what="the next turn",
+            )
+            assert left_behind(fake, channel, current) == [], fake.transcript(channel)
+
+    await fake.wait_until(lambda: final_message(fake, channel), what="the result")
+    await fake.wait_until(
+        lambda: "see the result" in fake.world.messages[lobby.id].embed_text(),
+        what="the lobby linking to the result",
+    )
+    watch.check()
+    await check_over(fake, channel, lobby.id)
