@@ -26,11 +26,36 @@ from engine import Variant
 if TYPE_CHECKING:
     from bot.edge.community import CommunityController
     from bot.edge.game_handlers import GameHandlers
+    from bot.edge.player_games import PlayerGamesController
 
 TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
 """Turn time limits offered at `new`, in seconds (0: none)."""
 VARIANTS = tuple(variant.value for variant in Variant)
-AnyChannel = app_commands.AppCommandChannel | app_commands.AppCommandThread
+SERVERS_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+"""Where the commands may be used: server channels, never direct messages or group chats."""
+
+GAME_CHANNEL_TYPES = (discord.ChannelType.text, discord.ChannelType.news, discord.ChannelType.forum)
+"""What the admin's channel option offers: channels where messages (or a forum's posts) go."""
+
+
+class GameChannel(app_commands.Transformer):
+    """A channel option that offers text, announcement and forum channels only."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return list(GAME_CHANNEL_TYPES)
+
+    async def transform(
+        self, interaction: discord.Interaction, value: app_commands.AppCommandChannel, /
+    ) -> app_commands.AppCommandChannel:
+        return value
+
+
+AnyChannel = app_commands.Transform[app_commands.AppCommandChannel, GameChannel]
 """A channel option that works whether or not the channel is in the client's cache."""
 
 
@@ -49,13 +74,13 @@ def _turn_limit_choices() -> list[app_commands.Choice[int]]:
 
 
 def build_commands(
-    controller: GameHandlers, community: CommunityController
+    controller: GameHandlers, community: CommunityController, players: PlayerGamesController
 ) -> list[app_commands.Group]:
     """The three top-level command groups, bound to the controllers."""
     game = app_commands.Group(
         name=command_name("marrakech"),
         description=command_text("command.marrakech"),
-        guild_only=True,
+        allowed_contexts=SERVERS_ONLY,
     )
 
     @game.command(name=command_name("new"), description=command_text("command.new"))
@@ -114,6 +139,22 @@ def build_commands(
     async def rejoin(interaction: Interaction) -> None:
         await controller.rejoin(interaction)
 
+    @game.command(name=command_name("mygames"), description=command_text("command.mygames"))
+    async def mygames(interaction: Interaction) -> None:
+        await players.my_games(interaction)
+
+    @game.command(name=command_name("notify"), description=command_text("command.notify"))
+    @app_commands.rename(state=option_name("state"))
+    @app_commands.describe(state=command_text("command.notify.state"))
+    @app_commands.choices(
+        state=[
+            app_commands.Choice(name=command_text(f"choice.notify.{value}"), value=value)
+            for value in ("on", "off")
+        ]
+    )
+    async def notify(interaction: Interaction, state: str) -> None:
+        await players.notify(interaction, state)
+
     @game.command(name=command_name("stats"), description=command_text("command.stats"))
     @app_commands.rename(member=option_name("member"))
     @app_commands.describe(member=command_text("command.stats.member"))
@@ -155,7 +196,7 @@ def build_commands(
     moderation = app_commands.Group(
         name=command_name("marrakech-mod"),
         description=command_text("command.mod"),
-        guild_only=True,
+        allowed_contexts=SERVERS_ONLY,
         default_permissions=discord.Permissions(manage_channels=True),
     )
 
@@ -166,7 +207,7 @@ def build_commands(
     admin = app_commands.Group(
         name=command_name("marrakech-admin"),
         description=command_text("command.admin"),
-        guild_only=True,
+        allowed_contexts=SERVERS_ONLY,
         default_permissions=discord.Permissions(manage_guild=True),
     )
 

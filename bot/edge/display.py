@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -61,6 +62,12 @@ class GameDisplay:
         self._lobby_wanted: dict[int, tuple[GameView, int | None]] = {}
         """Per game, the lobby edit to make next: the game and its current message."""
         self._lobby_editors: dict[int, asyncio.Task[None]] = {}
+        self._turn_listeners: list[Callable[[GameView, int], None]] = []
+
+    def on_turn_posted(self, listener: Callable[[GameView, int], None]) -> None:
+        """Call `listener` with the game and the message id each time a turn message is posted
+        (it must not wait: the channel goes first)."""
+        self._turn_listeners.append(listener)
 
     def report_damage(self, damage: Damage) -> None:
         """A game's stored rows are damaged: tell that channel's moderators (once per run)."""
@@ -251,6 +258,9 @@ class GameDisplay:
         crashpoints.reach("turn.posted")
         await self._play.set_board_message(view.id, message.id, view.seq)
         self._point_lobby(view, message.id)
+        if view.status is GameStatus.RUNNING:
+            for listener in self._turn_listeners:
+                listener(view, message.id)
 
     def _missing_in(self, view: GameView) -> tuple[str, ...]:
         """The game permissions the bot lacks in the game's channel, as far as the cache knows."""

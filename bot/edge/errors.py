@@ -101,6 +101,9 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.HandedToAiError: _fixed("error.handed_to_ai"),
     service_errors.NotHandedToAiError: _fixed("error.not_handed_to_ai"),
     service_errors.ChannelNotAllowedError: _channel_not_allowed,
+    service_errors.ChannelNotListedError: lambda error, language: text(
+        "error.channel_not_listed", language, channel=f"<#{error.channel_id}>"
+    ),
     service_errors.NotAReplayError: _fixed("error.not_a_replay"),
     GuildOnlyError: _fixed("error.guild_only"),
 }

@@ -157,7 +157,7 @@ class GameHandlers:
         async def work() -> None:
             interactions.guild_id(interaction)
             view = await self._play.look(
-                await self._service.open_game_id(interactions.channel_id(interaction))
+                await self._service.game_to_show(interactions.channel_id(interaction))
             )
             language = interactions.user_language(interaction)
             if view.state is None:

@@ -151,7 +151,41 @@ class _Count(int):
         return forms[PLURAL_RULES[self.language](int(self))]
 
 
+GROUP_SEPARATORS: Final[Mapping[str, str]] = {"en": ",", "fr": "\u202f", "uk": "\u00a0"}
+"""How each language separates thousands: 1,234; 1 234 (narrow no-break space); 1 234."""
+DECIMAL_MARKS: Final[Mapping[str, str]] = {"en": ".", "fr": ",", "uk": ","}
+"""Each language's decimal mark: 27.5; 27,5; 27,5."""
+
+
+def _written(value: float, language: str, decimals: int) -> str:
+    plain = f"{value:,.{decimals}f}"
+    group = GROUP_SEPARATORS.get(language, GROUP_SEPARATORS[ENGLISH_LANGUAGE])
+    mark = DECIMAL_MARKS.get(language, DECIMAL_MARKS[ENGLISH_LANGUAGE])
+    return "".join(group if c == "," else mark if c == "." else c for c in plain)
+
+
+class _Number(_Count):
+    """A count written as its language writes numbers (thousands grouped), still agreeing
+    with the word forms that follow it."""
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            return super().__format__(spec)
+        return _written(int(self), self.language, 0)
+
+
+def number(value: float, language: str, decimals: int = 0) -> int | str:
+    """`value` as `language` writes numbers: thousands separators and decimal mark
+    ("1,234.5" in English, "1 234,5" in French and Ukrainian). A whole number with no
+    decimals stays a count that "{n:form|forms}" agrees with."""
+    if decimals == 0 and isinstance(value, int):
+        return _Number(value, language)
+    return _written(value, language, decimals)
+
+
 def _counted(value: object, language: str) -> object:
+    if isinstance(value, _Count):
+        return value
     if isinstance(value, int) and not isinstance(value, bool):
         return _Count(value, language)
     return value

@@ -13,13 +13,14 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
 from typing import Any
 
 import discord
 
 import engine
 from bot.presentation.links import mention, message_link
-from bot.presentation.messages import ENGLISH_LANGUAGE, text
+from bot.presentation.messages import ENGLISH_LANGUAGE, number, text
 from bot.services.views import (
     AutoTurn,
     EndReason,
@@ -219,11 +220,9 @@ def final_post(view: GameView) -> Post:
                         visible=score.visible,
                     )
                 )
-    if sum(not state.is_eliminated(seat) for group in outcome.ranking for seat in group) > 1:
-        # how the seats still in were ordered; with one seat left there was nothing to order
-        lines.append(text(f"end.tie_break.{outcome.tie_break}", language))
-    winners = " ".join(seat_name(view, seat, language) for seat in outcome.ranking[0])
-    lines.append(text("end.winner", language, users=winners))
+    lines.extend(_tie_lines(view, state, outcome, language))
+    lines.append(_winner_line(view, outcome.ranking[0], language))
+    lines.extend(_payment_lines(view, state, language))
     lines.append(text("end.record", language))
     embed = discord.Embed(
         title=text("end.title", language, game_id=view.id),
@@ -234,6 +233,103 @@ def final_post(view: GameView) -> Post:
     embed.set_footer(text=_footer(view, language))
     image = BoardImage(state, view.turn_events, final=True, language=language, players=view.players)
     return Post(embed=embed, image=image)
+
+
+def _names(view: GameView, seats: Sequence[int], language: str) -> str:
+    """The seats' players as a list: "A", "A and B", "A, B and C"."""
+    names = [seat_name(view, seat, language) for seat in seats]
+    if len(names) == 1:
+        return names[0]
+    return text("end.names_and", language, first=", ".join(names[:-1]), last=names[-1])
+
+
+def _tie_lines(
+    view: GameView, state: GameState, outcome: engine.Outcome, language: str
+) -> list[str]:
+    """How the seats still in were ordered (R11): each tie on points, and whether dirhams
+    split it or it stayed shared. With one seat left there was nothing to order."""
+    scores = engine.scores(state)
+    standing = [s for group in outcome.ranking for s in group if not state.is_eliminated(s)]
+    lines = []
+    for total, tied_seats in groupby(standing, key=lambda seat: scores[seat].total):
+        tied = tuple(tied_seats)
+        if len(tied) < 2:
+            continue
+        by_dirhams = [tuple(g) for _, g in groupby(tied, key=lambda seat: scores[seat].dirhams)]
+        users = _names(view, tied, language)
+        if len(by_dirhams) == 1:
+            lines.append(text("end.tie.even", language, users=users, total=total))
+        else:
+            ahead = _names(view, by_dirhams[0], language)
+            lines.append(text("end.tie.dirhams", language, users=users, total=total, ahead=ahead))
+    if not lines and len(standing) > 1:
+        lines.append(text("end.tie_break.score", language))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Payments:
+    """What a finished game's seats paid and received in all (by seat), and its biggest
+    single payment (None: nobody paid anything)."""
+
+    paid: tuple[int, ...]
+    received: tuple[int, ...]
+    biggest: engine.TaxPaid | None
+
+
+def payments(state: GameState) -> Payments:
+    """Every payment of the game (R8), replayed from its record."""
+    paid = [0] * state.players
+    received = [0] * state.players
+    biggest: engine.TaxPaid | None = None
+    for _, events in engine.replay_events(engine.record_of(state)):
+        for event in events:
+            if isinstance(event, engine.TaxPaid) and event.paid > 0:
+                paid[event.payer] += event.paid
+                received[event.payee] += event.paid
+                if biggest is None or event.paid > biggest.paid:
+                    biggest = event
+    return Payments(tuple(paid), tuple(received), biggest)
+
+
+def _payment_lines(view: GameView, state: GameState, language: str) -> list[str]:
+    """The game in short: dirhams paid and received per seat, and the biggest payment."""
+    summary = payments(state)
+    if summary.biggest is None:
+        return [text("end.summary.none", language)]
+    lines = [text("end.summary.title", language)]
+    lines.extend(
+        text(
+            "end.summary.line",
+            language,
+            dot=_dots(state, seat),
+            user=seat_name(view, seat, language),
+            paid=number(summary.paid[seat], language),
+            received=number(summary.received[seat], language),
+        )
+        for seat in range(state.players)
+    )
+    biggest = summary.biggest
+    lines.append(
+        text(
+            "end.summary.biggest",
+            language,
+            payer=seat_name(view, biggest.payer, language),
+            payee=seat_name(view, biggest.payee, language),
+            paid=number(biggest.paid, language),
+        )
+    )
+    return lines
+
+
+def _winner_line(view: GameView, winners: Sequence[int], language: str) -> str:
+    """Who won: a shared win names all who share it; an AI winner is not congratulated."""
+    if len(winners) > 1:
+        return text("end.winner_shared", language, users=_names(view, winners, language))
+    player = view.player_at(winners[0])
+    if player is not None and player.ai_level is not None:
+        return text("end.winner_ai", language, user=seat_name(view, winners[0], language))
+    return text("end.winner", language, users=seat_name(view, winners[0], language))
 
 
 def aborted_post(view: GameView) -> Post:
@@ -248,7 +344,8 @@ def aborted_post(view: GameView) -> Post:
 def board_post(view: GameView, language: str) -> Post:
     """A private look at the board and the scores, in the asker's `language`."""
     state = _state(view)
-    embed = discord.Embed(title=text("board.title", language, game_id=view.id), color=LOBBY_COLOR)
+    title = "board.title_final" if state.is_over else "board.title"
+    embed = discord.Embed(title=text(title, language, game_id=view.id), color=LOBBY_COLOR)
     _add_seats_and_board(embed, view, state, language)
     image = BoardImage(state, view.turn_events, language=language, players=view.players)
     return Post(embed=embed, image=image)
@@ -430,7 +527,8 @@ def _prompt(state: GameState, user: int | None, language: str) -> str:
         name = _color_name(color, language) if color is not None else "?"
         return text("turn.prompt.place", language, user=who, color=name)
     prompt = text(f"turn.prompt.{state.phase.value}", language, user=who)
-    if state.players == 2 and state.to_move is not None:
+    # Right after laying a rug (the rotate step of rotate-after) there is none to lay now.
+    if state.players == 2 and state.to_move is not None and state.phase is not Phase.ROTATE:
         color = state.next_rug_color(state.to_move)
         if color is not None:
             name = _color_name(color, language)
@@ -549,10 +647,10 @@ def stats_post(stats: PlayerSummary, language: str) -> Post:
         "stats.body",
         language,
         user=mention(stats.user_id),
-        games=stats.games,
-        wins=stats.wins,
-        average=f"{stats.average_score:.1f}",
-        best=stats.best_score,
+        games=number(stats.games, language),
+        wins=number(stats.wins, language),
+        average=number(stats.average_score, language, decimals=1),
+        best=number(stats.best_score, language),
         color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}" if color else "-",
     )
     return Post(embed=embed)
@@ -565,10 +663,10 @@ def leaderboard_post(rows: Sequence[PlayerSummary], language: str) -> Post:
             language,
             rank=rank,
             user=mention(row.user_id),
-            wins=row.wins,
-            games=row.games,
-            average=f"{row.average_score:.1f}",
-            best=row.best_score,
+            wins=number(row.wins, language),
+            games=number(row.games, language),
+            average=number(row.average_score, language, decimals=1),
+            best=number(row.best_score, language),
         )
         for rank, row in enumerate(rows, start=1)
     ]

@@ -43,7 +43,7 @@ def turn_line(view: GameView, turn: int) -> str:
         story = text("turn.done", language, turn=turn)
     else:
         mover = _mover(state, turn, events)
-        who = f"{_dots(state, mover)} {seat_name(view, mover, language)}"
+        who = f"{_dots(state, mover)} {_mover_name(view, mover, language)}"
         parts = _parts(view, events, language)
         if view.status is GameStatus.ABORTED and turn == state.turn:
             parts.append(text("story.aborted", language, user=mention(view.game.ended_by)))
@@ -77,6 +77,16 @@ def _mover(state: GameState, turn: int, events: Sequence[Event]) -> int:
         if isinstance(event, engine.AssamTurned | engine.DieRolled | engine.RugPlaced):
             return event.seat
     return state.config.first_player
+
+
+def _mover_name(view: GameView, seat: int, language: str) -> str:
+    """The mover of the current or the previous turn. A human whose turn ran out of time is
+    named as the AI playing for them: their count of timeouts in a row is reset as soon as they
+    act again, so a count above zero means the AI played their latest turn."""
+    player = view.player_at(seat)
+    if player is not None and player.ai_level is None and player.timeouts:
+        return text("ai.playing_for", language, user=mention(player.user_id))
+    return seat_name(view, seat, language)
 
 
 def _parts(view: GameView, events: Sequence[Event], language: str) -> list[str]:

@@ -20,6 +20,7 @@ from bot.edge.community import CommunityController
 from bot.edge.display import GameDisplay
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
+from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
@@ -27,11 +28,13 @@ from bot.services import dice
 from bot.services.clock import Clock, system_clock
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
+from bot.services.player_games import PlayerGamesService
 from bot.services.stats import StatsService
 from bot.services.views import DueKind, DueWork
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.storage.guilds import GuildStore
+from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
 from bot.workers.pool import WorkerPool
 
@@ -48,6 +51,7 @@ class Bot:
     handlers: GameHandlers
     scheduler: Scheduler
     store: GameStore
+    turn_messages: TurnMessages | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -108,7 +112,11 @@ def build_bot(
     service.on_damage(display.report_damage)
     handlers = GameHandlers(service, guilds, display, RulesGuide(pictures))
     community = CommunityController(service.play, guilds, stats, pictures)
+    players = PlayerGamesService(service.loader, PlayerStore(database))
+    turn_messages = TurnMessages(client, players)
+    display.on_turn_posted(turn_messages.turn_posted)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
-    bot = Bot(client, service, display, handlers, scheduler, store)
-    client.attach(buttons=handlers, hooks=bot, commands=build_commands(handlers, community))
+    bot = Bot(client, service, display, handlers, scheduler, store, turn_messages)
+    commands = build_commands(handlers, community, PlayerGamesController(players))
+    client.attach(buttons=handlers, hooks=bot, commands=commands)
     return bot

@@ -42,6 +42,14 @@ class BadOptionError(GameError):
         self.value = value
 
 
+class ChannelNotListedError(BadOptionError):
+    """Taking off the list of channels that allow games a channel that is not on it."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__("channel", channel_id)
+        self.channel_id = channel_id
+
+
 class LobbyClosedError(GameError):
     """Joining, leaving or starting a game that is no longer a lobby."""
 

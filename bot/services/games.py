@@ -62,3 +62,13 @@ class GameService:
         if game is None:
             raise NoGameHereError()
         return game.id
+
+    async def game_to_show(self, channel_id: int) -> int:
+        """The channel's lobby or running game, else its last game played to the end (its final
+        board); NoGameHereError if neither."""
+        game = await self._store.open_in_channel(channel_id)
+        if game is None:
+            game = await self._store.last_over_in_channel(channel_id)
+        if game is None:
+            raise NoGameHereError()
+        return game.id

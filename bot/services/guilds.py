@@ -4,7 +4,7 @@ them to fill the options a player left out and to refuse channels not open to ga
 from __future__ import annotations
 
 from bot.services.clock import Clock, system_clock, timestamp
-from bot.services.errors import BadOptionError, ChannelNotAllowedError
+from bot.services.errors import BadOptionError, ChannelNotAllowedError, ChannelNotListedError
 from bot.services.views import ServerSettings
 from bot.storage.guilds import GuildSettings, GuildStore
 from engine import Variant
@@ -78,7 +78,7 @@ class GuildService:
     async def remove_channel(self, guild_id: int, channel_id: int) -> ServerSettings:
         """Take the channel off the allowed list (an empty list allows every channel)."""
         if not await self._store.remove_channel(guild_id, channel_id):
-            raise BadOptionError("channel", channel_id)
+            raise ChannelNotListedError(channel_id)
         return await self._settings(guild_id)
 
     async def _settings(self, guild_id: int) -> ServerSettings:

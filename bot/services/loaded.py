@@ -122,6 +122,7 @@ def results_of(state: GameState, players: Sequence[Player]) -> list[ResultRow]:
                 dirhams=scores[seat].dirhams,
                 place=place_of[seat],
                 won=place_of[seat] == 1,
+                eliminated=state.is_eliminated(seat),
             )
         )
     return rows

@@ -19,6 +19,7 @@ from bot.services.errors import (
     AlreadySeatedError,
     BadOptionError,
     ChannelHasGameError,
+    GameNotRunningError,
     HostCannotLeaveError,
     HostOnlyError,
     LobbyClosedError,
@@ -99,6 +100,41 @@ class LobbyService:
             ) from None
         host = Player(host_id, None, name=new.host_name)
         return self._loader.keep(LoadedGame(game, (host,), None)).view()
+
+    async def rematch(
+        self, game_id: int, user_id: int, name: str | None = None
+    ) -> tuple[GameView, tuple[int, ...]]:
+        """Open a new lobby in a finished game's channel with its settings (seats, variant,
+        turn limit, language) and its AI seats, `user_id` (a player of that game, shown by
+        `name`) as host. Returns the lobby and the finished game's other humans, to invite.
+        Raises NotSeatedError for anyone else, GameNotRunningError unless the game is over,
+        ChannelHasGameError when the channel already has an open game."""
+        finished = await self._loader.load(game_id)
+        game = finished.game
+        if game.status is not GameStatus.OVER:
+            raise GameNotRunningError()
+        if not any(player.user_id == user_id for player in finished.players):
+            raise NotSeatedError()
+        view = await self.create_lobby(
+            guild_id=game.guild_id,
+            channel_id=game.channel_id,
+            host_id=user_id,
+            seats=game.seats_wanted,
+            variant=game.variant,
+            turn_limit_seconds=game.turn_limit_seconds,
+            locale=game.locale,
+            host_name=name,
+        )
+        by_seat = sorted(finished.players, key=lambda player: player.seat or 0)
+        for player in by_seat:
+            if player.ai_level is not None:
+                view = await self.add_ai(view.id, user_id, player.ai_level)
+        others = tuple(
+            player.user_id
+            for player in by_seat
+            if player.user_id is not None and player.user_id != user_id
+        )
+        return view, others
 
     async def apply(
         self, game_id: int, user_id: int, action: LobbyAction, *, name: str | None = None

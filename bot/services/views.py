@@ -265,3 +265,43 @@ class PastGame:
     updated_at: str
     winner_ids: tuple[int | None, ...]
     winner_levels: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    """A lobby or running game of the server in which a user holds a seat.
+
+    `message_id` is the message that shows the game now (the lobby, or the turn being
+    played; None if it was never recorded); `to_play` the seat whose turn it is (None in a
+    lobby, or if the game could not be loaded)."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    lobby: bool
+    message_id: int | None
+    to_play: Player | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnNotice:
+    """What the direct message to a player whose turn began says: the game, its turn message,
+    and the dirhams paid to and by them since their previous turn began (each as (other seat,
+    dirhams), in the order first paid)."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int
+    locale: str
+    user_id: int
+    seat: int
+    players: tuple[Player, ...]
+    paid_to_you: tuple[tuple[int, int], ...]
+    you_paid: tuple[tuple[int, int], ...]
+
+    def player_at(self, seat: int) -> Player | None:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        return None

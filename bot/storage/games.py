@@ -104,6 +104,7 @@ class ResultRow:
     dirhams: int
     place: int
     won: bool
+    eliminated: bool = False  # out of the game: stats leave its score out
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +229,29 @@ class GameStore:
             return await _maybe_game(
                 conn, "WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
             )
+
+    async def last_over_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent game played to its end, if any."""
+        async with self._db.reading() as conn:
+            return await _maybe_game(
+                conn,
+                "WHERE channel_id = ? AND status = 'over' ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+
+    async def open_games_of(self, guild_id: int, user_id: int) -> list[GameRow]:
+        """The server's lobbies and running games in which the user holds a seat (not
+        resigned), oldest first."""
+        async with (
+            self._db.reading() as conn,
+            conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? "
+                "AND status IN ('lobby', 'running') AND id IN (SELECT game_id FROM seats "
+                "WHERE user_id = ? AND resigned = 0) ORDER BY id",
+                (guild_id, user_id),
+            ) as cursor,
+        ):
+            return [_game(row) for row in await cursor.fetchall()]
 
     async def behind_on_display(self) -> list[GameRow]:
         """Started games (running, or over) whose message does not show their current seq,
@@ -576,7 +600,7 @@ async def _insert_results(
 ) -> None:
     await conn.executemany(
         "INSERT INTO results (game_id, seat, user_id, ai_level, color, score, dirhams, place, "
-        "won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "won, eliminated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -588,6 +612,7 @@ async def _insert_results(
                 r.dirhams,
                 r.place,
                 int(r.won),
+                int(r.eliminated),
             )
             for r in results
         ],

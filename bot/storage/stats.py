@@ -1,7 +1,9 @@
 """Read-only queries over finished games: a member's stats, a server's leaderboard, history.
 
 Only games that ended normally have results (aborted games never do), and only human seats
-(user_id set) are counted, so AI seats never count as anybody's win or loss.
+(user_id set) are counted, so AI seats never count as anybody's win or loss. A seat that was
+out of the game when it ended counts as a game and a loss, but its score (which the final
+message does not show) counts in no average or best score.
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ class StatsStore:
         """The member's stats over the server's finished games (zeros if none)."""
         async with self._db.reading() as conn:
             async with conn.execute(
-                "SELECT count(*), coalesce(sum(r.won), 0), avg(r.score), max(r.score) "
+                "SELECT count(*), coalesce(sum(r.won), 0), "
+                "avg(CASE WHEN r.eliminated = 0 THEN r.score END), "
+                "max(CASE WHEN r.eliminated = 0 THEN r.score END) "
                 "FROM results r JOIN games g ON g.id = r.game_id "
                 "WHERE g.guild_id = ? AND g.status = 'over' AND r.user_id = ?",
                 (guild_id, user_id),
@@ -74,8 +78,10 @@ class StatsStore:
         async with (
             self._db.reading() as conn,
             conn.execute(
-                "SELECT r.user_id, count(*) AS games, sum(r.won) AS wins, avg(r.score) AS avg, "
-                "max(r.score) FROM results r JOIN games g ON g.id = r.game_id "
+                "SELECT r.user_id, count(*) AS games, sum(r.won) AS wins, "
+                "coalesce(avg(CASE WHEN r.eliminated = 0 THEN r.score END), 0) AS avg, "
+                "coalesce(max(CASE WHEN r.eliminated = 0 THEN r.score END), 0) "
+                "FROM results r JOIN games g ON g.id = r.game_id "
                 "WHERE g.guild_id = ? AND g.status = 'over' AND r.user_id IS NOT NULL "
                 "GROUP BY r.user_id ORDER BY wins DESC, avg DESC, games ASC, r.user_id "
                 "LIMIT ?",

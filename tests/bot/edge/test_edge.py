@@ -521,3 +521,16 @@ async def test_the_direction_clicked_is_the_one_the_story_tells_and_the_game_hol
     assert [(event.rotation, event.facing) for event in turned] == [("L", engine.Facing.W)]
     (moved,) = [event for event in view.turn_events if isinstance(event, engine.AssamMoved)]
     assert moved.start_facing is engine.Facing.W, "he walked the way the button said"
+
+
+async def test_the_board_after_the_end_shows_the_final_board_privately(edge: Edge) -> None:
+    await started(edge)
+    resigning = await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")
+    await resigning.answer()
+    await edge.fake.wait_for_message(
+        edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+    board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+    assert board.ephemeral
+    assert "Game #1 is over: its final board" in board.embed_text()
+    assert any(a.filename == "board.png" for a in board.attachments)

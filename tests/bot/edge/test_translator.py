@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.edge.commands import build_commands
 from bot.edge.community import CommunityController
 from bot.edge.game_handlers import GameHandlers
+from bot.edge.player_games import PlayerGamesController
 from bot.edge.sync import command_payloads, tree_digest
 from bot.edge.translator import CatalogueTranslator
 from bot.presentation import messages
@@ -45,7 +46,11 @@ def is_valid_name(name: str) -> bool:
 def command_tree() -> app_commands.CommandTree[discord.Client]:
     """The bot's commands in a tree of their own (the controllers are never called here)."""
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    controllers = (cast(GameHandlers, object()), cast(CommunityController, object()))
+    controllers = (
+        cast(GameHandlers, object()),
+        cast(CommunityController, object()),
+        cast(PlayerGamesController, object()),
+    )
     for group in build_commands(*controllers):
         tree.add_command(group)
     return tree

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import discord
@@ -30,7 +31,6 @@ DYNAMIC_FAMILIES = {
     "event.rotated": ["L", "R"],
     "story.turned": ["L", "S", "R"],
     "end.reason": ["rugs-exhausted", "last-player-standing"],
-    "end.tie_break": ["score", "dirhams", "shared"],
     "choice.variant": [variant.value for variant in engine.Variant],
     "choice.turn_limit": [str(seconds) for seconds in TURN_LIMITS],
     "choice.ai_level": list(AI_LEVELS),
@@ -226,8 +226,9 @@ def test_the_final_post_ranks_with_scores_and_tie_break() -> None:
         f"<@{100 + outcome.ranking[-1][0]}>"
     )
     still_in = [seat for seat in range(3) if not state.is_eliminated(seat)]
-    tie_break = messages.text(f"end.tie_break.{outcome.tie_break}", "en")
-    assert (tie_break in text) == (len(still_in) > 1)
+    totals = [engine.scores(state)[seat].total for seat in still_in]
+    decided_by_score = len(still_in) > 1 and len(set(totals)) == len(totals)
+    assert (messages.text("end.tie_break.score", "en") in text) == decided_by_score
     for seat, score in enumerate(engine.scores(state)):
         if not state.is_eliminated(seat):
             assert f"{score.total} points" in text
@@ -252,7 +253,102 @@ def test_a_game_won_by_the_last_seat_standing_names_no_tie_break() -> None:
     view = GameView(game_row(GameStatus.OVER), seated, state, events, events)
     text = presenter.final_post(view).embed.description or ""
     assert messages.text("end.reason.last-player-standing", "en") in text
-    assert not any(
-        messages.text(f"end.tie_break.{kind}", "en") in text
-        for kind in ("score", "dirhams", "shared")
-    )
+    assert messages.text("end.tie_break.score", "en") not in text
+    assert "tied on" not in text
+
+
+def _finished_with_dirhams(
+    players: int, want: Callable[[engine.GameState], list[int] | None]
+) -> engine.GameState:
+    """A finished game with no seat out, its dirhams set by `want` (None: try another game)
+    and its outcome ranked again (R11) from them."""
+    for deal_seed in range(300):
+        rng = random.Random(deal_seed)
+        state = engine.new_game(engine.deal(players, "standard", rng))
+        while not state.is_over:
+            state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        if state.eliminated:
+            continue
+        dirhams = want(state)
+        if dirhams is None:
+            continue
+        state = state._replace(dirhams=tuple(dirhams))
+        return state._replace(outcome=engine.rank(state, "rugs-exhausted"))
+    raise AssertionError("no game fits")
+
+
+def _final_text(state: engine.GameState, players: tuple[Player, ...]) -> str:
+    view = GameView(game_row(GameStatus.OVER), players, state, (), ())
+    return presenter.final_post(view).embed.description or ""
+
+
+def test_the_final_post_names_a_tie_that_dirhams_broke() -> None:
+    def tie_on_points(state: engine.GameState) -> list[int] | None:
+        visible = [state.visible_squares(seat) for seat in range(3)]
+        if visible[0] == visible[1]:
+            return None
+        return [50 - visible[0], 50 - visible[1], 0]
+
+    state = _finished_with_dirhams(3, tie_on_points)
+    ahead = 0 if state.dirhams[0] > state.dirhams[1] else 1
+    text = _final_text(state, (Player(100, 0), Player(101, 1), Player(102, 2)))
+    behind = 1 - ahead
+    tie = f"<@{100 + ahead}> and <@{100 + behind}> tied on 50 points; <@{100 + ahead}> ahead"
+    assert tie in text
+    assert messages.text("end.tie_break.score", "en") not in text
+    assert f"Congratulations <@{100 + ahead}>!" in text
+
+
+def test_a_shared_win_says_who_shares_it() -> None:
+    def even(state: engine.GameState) -> list[int] | None:
+        visible = [state.visible_squares(seat) for seat in range(3)]
+        if visible[0] != visible[1]:
+            return None
+        return [30, 30, 0]
+
+    state = _finished_with_dirhams(3, even)
+    players = (Player(100, 0), Player(None, 1, ai_level="medium"), Player(102, 2))
+    text = _final_text(state, players)
+    ai = presenter.ai_name("medium", "en")
+    assert f"<@100> and {ai} tied on" in text
+    assert "and on dirhams." in text
+    assert f"<@100> and {ai} share the win!" in text
+    assert "Congratulations" not in text
+    assert messages.text("end.tie_break.score", "en") not in text
+
+
+def test_an_ai_winner_is_named_without_congratulations() -> None:
+    def ai_ahead(state: engine.GameState) -> list[int] | None:
+        return [0, 90, 0]
+
+    state = _finished_with_dirhams(3, ai_ahead)
+    players = (Player(100, 0), Player(None, 1, ai_level="medium"), Player(102, 2))
+    text = _final_text(state, players)
+    assert f"{presenter.ai_name('medium', 'en')} wins." in text
+    assert "Congratulations" not in text
+    assert messages.text("end.tie_break.score", "en") in text
+
+
+def test_the_final_post_sums_up_the_payments() -> None:
+    rng = random.Random(7)
+    state = engine.new_game(engine.deal(3, "standard", rng))
+    paid = [0, 0, 0]
+    received = [0, 0, 0]
+    biggest = 0
+    while not state.is_over:
+        state, events = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        for event in events:
+            if isinstance(event, engine.TaxPaid):
+                paid[event.payer] += event.paid
+                received[event.payee] += event.paid
+                biggest = max(biggest, event.paid)
+    summary = presenter.payments(state)
+    assert (list(summary.paid), list(summary.received)) == (paid, received)
+    assert summary.biggest is not None
+    assert summary.biggest.paid == biggest
+    text = _final_text(state, (Player(100, 0), Player(101, 1), Player(102, 2)))
+    assert "Dirhams paid and received:" in text
+    assert f"<@100>: paid {paid[0]}, received {received[0]}" in text
+    payer, payee = summary.biggest.payer, summary.biggest.payee
+    assert f"Biggest payment: <@{100 + payer}> paid <@{100 + payee}> {biggest} dirham" in text
+    assert text.index("Biggest payment") < text.index("The game record")

@@ -31,6 +31,7 @@ from bot.services import (
 from bot.services.errors import (
     BadOptionError,
     ChannelNotAllowedError,
+    ChannelNotListedError,
     HandedToAiError,
     HostOnlyError,
     LobbyFullError,
@@ -424,8 +425,9 @@ async def test_server_defaults_and_allowed_channels(database: Database) -> None:
     settings = await guilds.remove_channel(GUILD, 77)
     assert settings.channel_ids == ()
     assert settings.turn_limit_seconds == 3600
-    with pytest.raises(BadOptionError):
+    with pytest.raises(ChannelNotListedError) as not_listed:
         await guilds.remove_channel(GUILD, 77)
+    assert not_listed.value.channel_id == 77
 
 
 # --- stats and history -----------------------------------------------------------------------
@@ -453,7 +455,8 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
     seat = view.seat_of(HOST)
     assert seat is not None
     mine = await stats.player(GUILD, HOST)
-    score = engine.scores(state)[seat].total
+    out = state.is_eliminated(seat)  # an eliminated seat's score counts nowhere
+    score = 0 if out else engine.scores(state)[seat].total
     won = seat in state.outcome.ranking[0]
     assert (mine.games, mine.wins, mine.best_score, mine.average_score) == (1, won, score, score)
     assert mine.favourite_color == engine.seat_colors(2, seat)[0].value

@@ -85,6 +85,10 @@ class MessageStore:
         self, channel: FakeChannel, body: Json, uploads: list[Upload]
     ) -> None:
         """Raise 403 when the bot may not post this in the channel (REST channel routes)."""
+        if channel.recipient is not None and not channel.recipient.accepts_dms:
+            raise errors.DiscordError(
+                403, errors.CANNOT_SEND_TO_USER, "Cannot send messages to this user"
+            )
         granted = self.world.bot_permissions(channel)
         needed = perms.VIEW_CHANNEL | (
             perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES

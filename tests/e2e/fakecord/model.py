@@ -31,6 +31,8 @@ class FakeUser:
     name: str
     locale: str = "en-US"
     bot: bool = False
+    accepts_dms: bool = True
+    """False: a message to the user's DM channel gets 403, code 50007."""
 
     @property
     def mention(self) -> str:

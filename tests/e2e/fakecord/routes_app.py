@@ -27,6 +27,7 @@ class ApplicationRoutes:
             ("GET", "/gateway/bot", self.get_gateway_bot),
             ("GET", "/users/@me", self.get_me),
             ("GET", "/users/{user_id}", self.get_user),
+            ("POST", "/users/@me/channels", self.create_dm),
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/@me", self.get_application),
             ("GET", "/applications/{app_id}/commands", self.list_commands),
@@ -70,6 +71,14 @@ class ApplicationRoutes:
         if user is None:
             raise errors.unknown("User", errors.UNKNOWN_USER)
         return json_response(user.to_payload())
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        """The DM channel with `recipient_id` (the same one on every call)."""
+        body, _ = await read_body(request)
+        user = self.world.users.get(int(body.get("recipient_id", 0)))
+        if user is None:
+            raise errors.unknown("User", errors.UNKNOWN_USER)
+        return json_response(self.world.dm_channel(user).to_payload())
 
     async def get_application(self, request: web.Request) -> web.Response:
         bot = self.world.bot_user

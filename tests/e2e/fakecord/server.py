@@ -28,7 +28,6 @@ from .interactions import (
 )
 from .messages import MessageStore
 from .model import (
-    DM_CHANNEL,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     FakeChannel,
@@ -217,14 +216,7 @@ class FakeDiscord:
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between ``user`` and the bot."""
-        for channel in self.world.channels.values():
-            if channel.type == DM_CHANNEL and channel.recipient is user:
-                return channel
-        channel = FakeChannel(
-            id=self.world.snowflakes.next(), name="", type=DM_CHANNEL, recipient=user
-        )
-        self.world.channels[channel.id] = channel
-        return channel
+        return self.world.dm_channel(user)
 
     def set_overwrite(
         self,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import permissions as perms
 from .commands import CommandRegistry
-from .model import FakeChannel, FakeGuild, FakeMessage, FakeUser
+from .model import DM_CHANNEL, FakeChannel, FakeGuild, FakeMessage, FakeUser
 from .snowflakes import SnowflakeGenerator
 
 if TYPE_CHECKING:
@@ -96,6 +96,15 @@ class World:
         """Make an interaction known to the REST API (callback and webhook routes)."""
         self.interactions[handle.id] = handle
         self.interactions_by_token[handle.token] = handle
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between ``user`` and the bot (made on first use)."""
+        for channel in self.channels.values():
+            if channel.type == DM_CHANNEL and channel.recipient is user:
+                return channel
+        channel = FakeChannel(id=self.snowflakes.next(), name="", type=DM_CHANNEL, recipient=user)
+        self.channels[channel.id] = channel
+        return channel
 
     def bot_permissions(self, channel: FakeChannel) -> int:
         """The bot's computed permissions in a channel (its app_permissions)."""

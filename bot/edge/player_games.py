@@ -1,0 +1,126 @@
+"""The Discord edge of a player's own games: `/marrakech mygames` (where they play, privately),
+`/marrakech notify on|off`, and the direct message sent when an opted-in player's turn begins.
+
+The direct message goes out in the background once the turn message is posted, so it never
+delays the channel. Discord refuses it (403, code 50007) when the player's direct messages are
+closed to the bot: that is logged at INFO, their choice is turned off, and they are told once,
+in the game's channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.edge import interactions
+from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
+from bot.edge.interactions import Interaction
+from bot.presentation import player_games
+from bot.presentation.messages import text
+from bot.services.player_games import PlayerGamesService
+from bot.services.views import GameView, TurnNotice
+
+log = logging.getLogger(__name__)
+
+CANNOT_SEND_TO_USER = 50007
+"""Discord's error code for a direct message the user does not accept."""
+NOTIFY_ON = "on"
+NOTIFY_OFF = "off"
+
+
+class PlayerGamesController:
+    """Handles /marrakech mygames and /marrakech notify (both answered privately)."""
+
+    def __init__(self, players: PlayerGamesService) -> None:
+        self._players = players
+
+    async def my_games(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            user_id = interaction.user.id
+            games = await self._players.open_games(interactions.guild_id(interaction), user_id)
+            language = interactions.user_language(interaction)
+            post = player_games.my_games_post(games, user_id, language)
+            await interaction.response.send_message(
+                embed=post.embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+        await guarded(interaction, "listing the player's games", work)
+
+    async def notify(self, interaction: Interaction, state: str) -> None:
+        async def work() -> None:
+            on = state == NOTIFY_ON
+            await self._players.set_turn_dms(interaction.user.id, on)
+            language = interactions.user_language(interaction)
+            await interaction.response.send_message(
+                text("notify.on" if on else "notify.off", language), ephemeral=True
+            )
+
+        await guarded(interaction, "setting turn messages", work)
+
+
+class TurnMessages:
+    """Sends opted-in players a direct message when a turn message of theirs is posted."""
+
+    def __init__(self, client: discord.Client, players: PlayerGamesService) -> None:
+        self._client = client
+        self._players = players
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def turn_posted(self, view: GameView, message_id: int) -> None:
+        """The turn message `message_id` of the game at `view` is in its channel: send the
+        direct message, if one is due, in the background."""
+        task = asyncio.create_task(
+            self._send(view.id, view.seq, message_id), name=f"turn-dm-{view.id}"
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def idle(self) -> None:
+        """Wait for the direct messages under way (for tests and a clean stop)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _send(self, game_id: int, seq: int, message_id: int) -> None:
+        notice: TurnNotice | None = None
+        try:
+            notice = await self._players.turn_notice(game_id, seq, message_id)
+            if notice is None:
+                return
+            channel = await asyncio.wait_for(
+                self._client.create_dm(discord.Object(notice.user_id)), DISCORD_TIMEOUT_SECONDS
+            )
+            await asyncio.wait_for(
+                channel.send(
+                    player_games.turn_dm_text(notice),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                ),
+                DISCORD_TIMEOUT_SECONDS,
+            )
+        except discord.Forbidden as error:
+            if error.code != CANNOT_SEND_TO_USER:
+                log.warning("game %s: the turn's direct message was refused: %s", game_id, error)
+                return
+            await self._refused(notice)
+        except Exception as error:  # a direct message is a courtesy: logged, never retried
+            log.warning("game %s: the turn's direct message was not sent (%r)", game_id, error)
+
+    async def _refused(self, notice: TurnNotice | None) -> None:
+        if notice is None:
+            return
+        log.info(
+            "user %s does not accept direct messages; their turn messages are now off",
+            notice.user_id,
+        )
+        if not await self._players.turn_dms_refused(notice.user_id):
+            return
+        line = player_games.turn_dm_closed_text(notice.user_id, notice.locale)
+        channel = self._client.get_partial_messageable(notice.channel_id, guild_id=notice.guild_id)
+        try:
+            await channel.send(
+                line,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]),
+            )
+        except discord.HTTPException as error:
+            log.warning("game %s: closed direct messages not told: %s", notice.game_id, error)

@@ -1,0 +1,86 @@
+"""What a player reads about their own games: their open games on a server
+(`/marrakech mygames`, a private embed) and the direct message when their turn begins (a link
+to the turn message, and who paid them and whom they paid since their previous turn)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.presentation.links import mention, message_link
+from bot.presentation.messages import text
+from bot.presentation.presenter import LOBBY_COLOR, Post, ai_name, player_name
+from bot.services.views import OpenGame, TurnNotice
+
+
+def my_games_post(games: Sequence[OpenGame], user_id: int, language: str) -> Post:
+    """One line per game: its number and channel, whose turn it is (the caller, a player or
+    an AI; a lobby says it is one) and a link to the message that shows the game now."""
+    lines = [_line(game, user_id, language) for game in games]
+    embed = discord.Embed(
+        title=text("mygames.title", language),
+        description="\n".join(lines) or text("mygames.empty", language),
+        color=LOBBY_COLOR,
+    )
+    return Post(embed=embed)
+
+
+def _line(game: OpenGame, user_id: int, language: str) -> str:
+    if game.lobby:
+        state = text("mygames.lobby", language)
+    elif game.to_play is None:
+        state = text("mygames.turn.unknown", language)
+    elif game.to_play.user_id == user_id and not game.to_play.ai_plays:
+        state = text("mygames.turn.you", language)
+    else:
+        state = text("mygames.turn.other", language, player=player_name(game.to_play, language))
+    if game.message_id is None:
+        return text(
+            "mygames.line", language, game_id=game.game_id, channel=game.channel_id, state=state
+        )
+    url = message_link(game.guild_id, game.channel_id, game.message_id)
+    return text(
+        "mygames.line_link",
+        language,
+        game_id=game.game_id,
+        channel=game.channel_id,
+        state=state,
+        url=url,
+    )
+
+
+def turn_dm_text(notice: TurnNotice) -> str:
+    """The direct message when the player's turn begins, in the game's language."""
+    language = notice.locale
+    url = message_link(notice.guild_id, notice.channel_id, notice.message_id)
+    lines = [text("turn_dm.text", language, game_id=notice.game_id, url=url)]
+    changes = [
+        text("turn_dm.paid_you", language, player=_name(notice, seat, language), dirhams=paid)
+        for seat, paid in notice.paid_to_you
+    ] + [
+        text("turn_dm.you_paid", language, player=_name(notice, seat, language), dirhams=paid)
+        for seat, paid in notice.you_paid
+    ]
+    if changes:
+        listed = changes[0]
+        for change in changes[1:]:
+            listed = text("turn_dm.more", language, changes=listed, change=change)
+        lines.append(text("turn_dm.since", language, changes=listed))
+    return "\n".join(lines)
+
+
+def turn_dm_closed_text(user_id: int, language: str) -> str:
+    """The public line that tells a player their closed direct messages turned these off."""
+    return text("turn_dm.closed", language, user=mention(user_id))
+
+
+def _name(notice: TurnNotice, seat: int, language: str) -> str:
+    """A seat's name as a direct message shows it: the name its player had in the server (a
+    mention there shows nothing useful), else the AI's name, else the mention."""
+    player = notice.player_at(seat)
+    if player is None:
+        return "?"
+    if player.ai_level is not None:
+        return ai_name(player.ai_level, language)
+    return player.name or mention(player.user_id)

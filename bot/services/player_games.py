@@ -1,0 +1,122 @@
+"""A player's games and turns: their open games on a server (where they play, and whose turn
+each game waits for), and the direct message they may ask for when it becomes their turn.
+
+The choice of that message is the player's, bot-wide (bot.storage.players): a direct message
+reaches them outside every server, so one `/marrakech notify` covers all their games."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import engine
+from bot.services import records
+from bot.services.errors import GameDamagedError
+from bot.services.loader import GameLoader
+from bot.services.views import OpenGame, Player, TurnNotice
+from bot.storage.games import GameRow
+from bot.storage.kinds import GameStatus
+from bot.storage.players import PlayerStore
+from engine.events import Event
+
+log = logging.getLogger(__name__)
+
+
+class PlayerGamesService:
+    """What `/marrakech mygames` lists: the caller's lobbies and running games."""
+
+    def __init__(self, loader: GameLoader, players: PlayerStore) -> None:
+        self._loader = loader
+        self._store = loader.store
+        self._players = players
+
+    async def open_games(self, guild_id: int, user_id: int) -> list[OpenGame]:
+        """The server's lobbies and running games in which the user holds a seat, oldest
+        first, each with the seat whose turn it is."""
+        rows = await self._store.open_games_of(guild_id, user_id)
+        return [await self._open_game(row) for row in rows]
+
+    async def _open_game(self, row: GameRow) -> OpenGame:
+        lobby = row.status is GameStatus.LOBBY
+        to_play = None if lobby else await self._to_play(row.id)
+        return OpenGame(row.id, row.guild_id, row.channel_id, lobby, row.board_message_id, to_play)
+
+    async def _to_play(self, game_id: int) -> Player | None:
+        try:
+            async with self._loader.locked(game_id):
+                loaded = await self._loader.load(game_id)
+        except GameDamagedError:
+            log.info("game %d could not be loaded to list it", game_id)
+            return None
+        if loaded.state is None or loaded.game.status is not GameStatus.RUNNING:
+            return None
+        return loaded.player_at(loaded.state.to_move)
+
+    # --- direct messages when a turn begins ----------------------------------------------------
+
+    async def set_turn_dms(self, user_id: int, on: bool) -> bool:
+        """Turn the user's direct messages at their turn on or off; True if that changed."""
+        return await self._players.set_turn_dms(user_id, on, self._loader.now())
+
+    async def turn_dms_refused(self, user_id: int) -> bool:
+        """Discord refused a direct message to the user: turn theirs off. True if they were on
+        (the player is then told once, in the game's channel)."""
+        return await self._players.set_turn_dms(user_id, False, self._loader.now())
+
+    async def turn_notice(self, game_id: int, seq: int, message_id: int) -> TurnNotice | None:
+        """The direct message due for the turn message `message_id`, which shows the game at
+        `seq`: None unless the game is still there, a human plays the seat to move and asked
+        for these messages."""
+        async with self._loader.locked(game_id):
+            loaded = await self._loader.load(game_id)
+        game, state = loaded.game, loaded.state
+        if state is None or game.status is not GameStatus.RUNNING or game.seq != seq:
+            return None
+        player = loaded.player_at(state.to_move)
+        if player is None or player.user_id is None or player.ai_plays or player.seat is None:
+            return None
+        if not await self._players.turn_dms(player.user_id):
+            return None
+        assert game.config is not None
+        events = _events(records.game_record(game.config, await self._store.actions(game_id)))
+        paid_to_you, you_paid = payments_since_last_turn(events, player.seat)
+        return TurnNotice(
+            game.id,
+            game.guild_id,
+            game.channel_id,
+            message_id,
+            game.locale,
+            player.user_id,
+            player.seat,
+            loaded.players,
+            paid_to_you,
+            you_paid,
+        )
+
+
+def _events(record: engine.Record) -> list[Event]:
+    return [event for _, events in engine.replay_events(record) for event in events]
+
+
+def payments_since_last_turn(
+    events: Sequence[Event], seat: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """(who paid `seat` and how much, whom `seat` paid and how much), summed per other seat,
+    over the events from the start of the seat's previous turn to the end of `events` (the
+    start of its new turn). Nothing before the seat's first turn ends."""
+    starts = [
+        index
+        for index, event in enumerate(events)
+        if isinstance(event, engine.TurnStarted) and event.seat == seat
+    ]
+    if len(starts) < 2:
+        return (), ()
+    received: dict[int, int] = {}
+    paid: dict[int, int] = {}
+    for event in events[starts[-2] : starts[-1]]:
+        if isinstance(event, engine.TaxPaid) and event.paid > 0:
+            if event.payee == seat:
+                received[event.payer] = received.get(event.payer, 0) + event.paid
+            elif event.payer == seat:
+                paid[event.payee] = paid.get(event.payee, 0) + event.paid
+    return tuple(received.items()), tuple(paid.items())

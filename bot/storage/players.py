@@ -1,0 +1,40 @@
+"""Per-player settings that hold in every server: whether a player wants a direct message when
+it becomes their turn."""
+
+from __future__ import annotations
+
+from bot.storage.database import Database
+
+
+class PlayerStore:
+    """The `player_settings` table."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def turn_dms(self, user_id: int) -> bool:
+        """True if the user asked for a direct message when it becomes their turn."""
+        async with (
+            self._db.reading() as conn,
+            conn.execute(
+                "SELECT turn_dms FROM player_settings WHERE user_id = ?", (user_id,)
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return row is not None and bool(row[0])
+
+    async def set_turn_dms(self, user_id: int, on: bool, now: str) -> bool:
+        """Set the user's choice; True if it changed."""
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                "SELECT turn_dms FROM player_settings WHERE user_id = ?", (user_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            before = row is not None and bool(row[0])
+            await conn.execute(
+                "INSERT INTO player_settings (user_id, turn_dms, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET turn_dms = excluded.turn_dms, "
+                "updated_at = excluded.updated_at",
+                (user_id, int(on), now),
+            )
+        return before != on

@@ -1,0 +1,115 @@
+"""A player's own games at the edge: /marrakech mygames lists them privately with links, and
+/marrakech notify sends a direct message when the player's turn begins; a player whose direct
+messages are closed is told once in the game's channel and the messages stop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.presentation.links import message_link
+from bot.storage.players import PlayerStore
+from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
+from tests.e2e.fakecord import FakeUser
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    async with running_edge(tmp_path, monkeypatch) as running:
+        yield running
+
+
+def link(edge: Edge, message_id: int) -> str:
+    guild = edge.channel.guild
+    assert guild is not None
+    return message_link(guild.id, edge.channel.id, message_id)
+
+
+def mover_of(edge: Edge, user_id: int) -> FakeUser:
+    return edge.host if user_id == edge.host.id else edge.guest
+
+
+async def shown(edge: Edge, message_id: int) -> bool:
+    """Wait until the game records `message_id` as the message that shows it."""
+    for _ in range(100):
+        game = await edge.store.get(1)
+        if game is not None and game.board_message_id == message_id:
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+async def my_games(edge: Edge, user: FakeUser) -> str:
+    answer = await edge.slash(user, "marrakech", "mygames").answer()
+    assert answer.ephemeral
+    return answer.embed_text()
+
+
+async def test_mygames_lists_lobbies_and_games_with_whose_turn_and_a_link(edge: Edge) -> None:
+    assert "no open game" in await my_games(edge, edge.host)
+    lobby = await lobby_with_guest(edge)
+    listed = await my_games(edge, edge.guest)
+    assert "lobby" in listed
+    assert f"<#{edge.channel.id}>" in listed
+    assert link(edge, lobby.id) in listed
+    assert "no open game" in await my_games(edge, edge.outsider)
+
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    (mover_id,) = turn.pinged_user_ids
+    mover = mover_of(edge, mover_id)
+    other = edge.guest if mover is edge.host else edge.host
+    assert await shown(edge, turn.id)
+    assert "your turn" in (mine := await my_games(edge, mover))
+    assert link(edge, turn.id) in mine
+    assert f"waiting for <@{mover.id}>" in await my_games(edge, other)
+
+
+async def test_notify_sends_a_direct_message_with_a_link_when_the_turn_begins(
+    edge: Edge,
+) -> None:
+    for user in (edge.host, edge.guest):
+        assert "direct message when it is your turn" in await private(
+            edge.slash(user, "marrakech", "notify", state="on")
+        )
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    mover = mover_of(edge, mover_id)
+    dm = await edge.fake.wait_for_message(edge.fake.dm_channel(mover))
+    assert dm.content.startswith("It is your turn in Marrakech game #1")
+    assert link(edge, turn.id) in dm.content
+    assert "Since your last turn" not in dm.content, "nothing happened before a first turn"
+    other = edge.guest if mover is edge.host else edge.host
+    assert not edge.fake.messages(edge.fake.dm_channel(other))
+
+    assert "no longer" in await private(edge.slash(mover, "marrakech", "notify", state="off"))
+    assert not await PlayerStore(edge.store.database).turn_dms(mover.id)
+
+
+async def test_closed_direct_messages_are_told_once_in_the_channel_and_turned_off(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.edge.player_games")
+    for user in (edge.host, edge.guest):
+        user.accepts_dms = False
+        await private(edge.slash(user, "marrakech", "notify", state="on"))
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    told = await edge.fake.wait_for_message(
+        edge.channel, lambda m: "direct messages are closed" in m.content
+    )
+    assert told.content.startswith(f"<@{mover_id}>")
+    assert told.pinged_user_ids == frozenset({mover_id})
+    assert any(
+        record.levelno == logging.INFO and "does not accept direct messages" in record.message
+        for record in caplog.records
+    )
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    assert not await PlayerStore(edge.store.database).turn_dms(mover_id)
+    assert not edge.fake.messages(edge.fake.dm_channel(mover_of(edge, mover_id)))

@@ -1,0 +1,95 @@
+"""A player's own games as they read them, in English, French and Ukrainian: the private list
+of their open games and the direct message when their turn begins."""
+
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
+from __future__ import annotations
+
+import pytest
+
+from bot.presentation.player_games import my_games_post, turn_dm_closed_text, turn_dm_text
+from bot.services.views import OpenGame, Player, TurnNotice
+
+ME, ANNA = 11, 12
+PLAYERS = (
+    Player(ME, 0, name="Moi"),
+    Player(ANNA, 1, name="Anna"),
+    Player(None, 2, ai_level="hard"),
+)
+LINK = "https://discord.com/channels/1/20/300"
+
+
+def notice(locale: str, paid_to_you=((1, 3),), you_paid=((2, 1),)) -> TurnNotice:  # type: ignore[no-untyped-def]
+    return TurnNotice(7, 1, 20, 300, locale, ME, 0, PLAYERS, paid_to_you, you_paid)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            "It is your turn in Marrakech game #7: " + LINK + "\n"
+            "Since your last turn: Anna paid you 3 dirhams; you paid 🤖 AI (hard) 1.",
+        ),
+        (
+            "fr",
+            "C'est votre tour dans la partie de Marrakech n° 7 : " + LINK + "\n"
+            "Depuis votre dernier tour : Anna vous a payé une dîme de 3 dirhams ; "
+            "vous avez payé une dîme de 1 à 🤖 IA (difficile).",
+        ),
+        (
+            "uk",
+            "Ваш хід у грі Марракеш №7: " + LINK + "\n"
+            "Від вашого попереднього ходу: Anna заплатив вам 3 дирхами; "
+            "ви заплатили 🤖 ШІ (складний) 1.",
+        ),
+    ],
+)
+def test_the_turn_message_links_the_turn_and_says_who_paid(language: str, expected: str) -> None:
+    assert turn_dm_text(notice(language)) == expected
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_a_turn_without_payments_has_the_link_alone(language: str) -> None:
+    text = turn_dm_text(notice(language, (), ()))
+    assert text.count("\n") == 0
+    assert text.endswith(LINK)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "direct messages are closed"), ("fr", "messages privés"), ("uk", "особисті")],
+)
+def test_closed_direct_messages_are_told_with_a_mention(language: str, words: str) -> None:
+    line = turn_dm_closed_text(ME, language)
+    assert line.startswith(f"<@{ME}>")
+    assert words in line
+
+
+@pytest.mark.parametrize(
+    ("language", "lobby", "mine", "theirs", "empty"),
+    [
+        ("en", "lobby", "your turn", "waiting for <@12>", "no open game"),
+        ("fr", "inscriptions", "votre tour", "au tour de <@12>", "aucune partie"),
+        ("uk", "набір гравців", "ваш хід", "хід: <@12>", "жодній"),
+    ],
+)
+def test_my_games_says_whose_turn_with_links(
+    language: str, lobby: str, mine: str, theirs: str, empty: str
+) -> None:
+    games = [
+        OpenGame(1, 5, 20, False, 300, PLAYERS[0]),
+        OpenGame(2, 5, 21, False, None, PLAYERS[1]),
+        OpenGame(3, 5, 22, True, 302, None),
+    ]
+    description = my_games_post(games, ME, language).embed.description or ""
+    first, second, third = description.split("\n")
+    assert "<#20>" in first
+    assert mine in first
+    assert "https://discord.com/channels/5/20/300" in first
+    assert theirs in second
+    assert "https://" not in second, "no message recorded: no link"
+    assert lobby in third
+    assert "https://discord.com/channels/5/22/302" in third
+    nothing = my_games_post([], ME, language).embed.description or ""
+    assert empty in nothing

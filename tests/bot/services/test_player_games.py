@@ -1,0 +1,133 @@
+"""PlayerGamesService: a player's open games with whose turn each is, and the direct message
+due when their turn begins, with who paid them and whom they paid since their previous turn."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.services import GameService, GameStatus
+from bot.services.player_games import PlayerGamesService, payments_since_last_turn
+from bot.storage import Database
+from bot.storage.players import PlayerStore
+from engine import Color
+from tests.bot.services.test_service import BOB, CAROL, HOST, service_on, started, step
+
+GUILD = 9
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> AsyncIterator[Database]:
+    db = await Database.open(tmp_path / "players.sqlite3")
+    yield db
+    await db.close()
+
+
+def players_of(service: GameService, database: Database) -> PlayerGamesService:
+    return PlayerGamesService(service.loader, PlayerStore(database))
+
+
+def paid(payer: int, payee: int, dirhams: int) -> engine.TaxPaid:
+    return engine.TaxPaid(payer, payee, dirhams, dirhams, Color.RED, frozenset({1}))
+
+
+def test_payments_count_from_the_seat_s_previous_turn_to_its_new_one() -> None:
+    events = [
+        engine.TurnStarted(0, 1),
+        paid(0, 1, 9),  # before seat 0's previous turn: not counted
+        engine.TurnStarted(0, 2),
+        paid(0, 2, 2),  # seat 0 paid seat 2 on its own turn
+        engine.TurnStarted(1, 3),
+        paid(1, 0, 3),
+        paid(1, 0, 0),  # nothing paid: not mentioned
+        engine.TurnStarted(2, 4),
+        paid(2, 0, 1),
+        paid(2, 1, 4),  # between others: not seat 0's business
+        engine.TurnStarted(1, 5),
+        paid(1, 0, 2),
+        engine.TurnStarted(0, 6),
+    ]
+    assert payments_since_last_turn(events, 0) == (((1, 5), (2, 1)), ((2, 2),))
+    assert payments_since_last_turn(events[:3], 0) == ((), ((1, 9),))
+    assert payments_since_last_turn(events[:2], 0) == ((), ()), "a first turn"
+    assert payments_since_last_turn(events, 3) == ((), ())
+
+
+async def test_open_games_list_lobbies_and_running_games_with_whose_turn(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    players = players_of(service, database)
+    view = await started(service, (HOST, BOB))
+    lobby = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=777, host_id=BOB, seats=2, variant="standard"
+    )
+    await service.lobby.create_lobby(
+        guild_id=GUILD + 1, channel_id=778, host_id=BOB, seats=2, variant="standard"
+    )
+    games = await players.open_games(GUILD, BOB)
+    assert [(game.game_id, game.lobby) for game in games] == [(view.id, False), (lobby.id, True)]
+    running = games[0]
+    assert running.to_play is not None
+    assert running.to_play.user_id == view.user_to_move
+    assert games[1].to_play is None
+    assert await players.open_games(GUILD, CAROL) == []
+
+    await service.play.resign(view.id, HOST)  # two players: the game is over
+    assert [game.game_id for game in await players.open_games(GUILD, HOST)] == []
+
+
+async def test_a_turn_notice_is_due_only_to_an_opted_in_human_on_the_current_turn(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    players = players_of(service, database)
+    view = await started(service, (HOST, BOB, CAROL))
+    mover = view.user_to_move
+    assert mover is not None
+    assert await players.turn_notice(view.id, view.seq, 42) is None, "not opted in"
+    assert await players.set_turn_dms(mover, True)
+    assert not await players.set_turn_dms(mover, True), "already on"
+    notice = await players.turn_notice(view.id, view.seq, 42)
+    assert notice is not None
+    assert (notice.user_id, notice.message_id, notice.channel_id) == (
+        mover,
+        42,
+        view.game.channel_id,
+    )
+    assert (notice.paid_to_you, notice.you_paid) == ((), ())
+    assert await players.turn_notice(view.id, view.seq - 1, 42) is None, "an older message"
+    assert await players.turn_dms_refused(mover)
+    assert not await players.turn_dms_refused(mover), "told once"
+    assert await players.turn_notice(view.id, view.seq, 42) is None
+
+
+async def test_turn_notices_sum_what_the_log_paid_since_each_player_s_previous_turn(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    players = players_of(service, database)
+    users = (HOST, BOB, CAROL)
+    for user in users:
+        await players.set_turn_dms(user, True)
+    view = await started(service, users)
+    events: list[engine.events.Event] = list(view.turn_events)
+    mentioned = 0
+    for _ in range(120):
+        before = view.state.turn if view.state is not None else None
+        view = await step(service, view)
+        events.extend(view.events)
+        if view.status is not GameStatus.RUNNING:
+            break
+        assert view.state is not None
+        if view.state.turn == before:
+            continue
+        notice = await players.turn_notice(view.id, view.seq, 1)
+        assert notice is not None
+        expected = payments_since_last_turn(events, notice.seat)
+        assert (notice.paid_to_you, notice.you_paid) == expected
+        mentioned += bool(expected[0] or expected[1])
+    assert mentioned, "some payments were seen"

@@ -1,0 +1,80 @@
+"""Migration 0007 and the player queries: a player's bot-wide choice of direct messages at
+their turn, and the open games a player holds a seat in on a server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, GameStore, NewGame
+from bot.storage.database import load_migrations
+from bot.storage.players import PlayerStore
+
+NOW = "2026-01-01T00:00:00+00:00"
+LATER = "2026-01-02T00:00:00+00:00"
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> AsyncIterator[Database]:
+    db = await Database.open(tmp_path / "players.sqlite3")
+    yield db
+    await db.close()
+
+
+def lobby(guild_id: int, channel_id: int, host_id: int) -> NewGame:
+    return NewGame(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host_id,
+        seats_wanted=4,
+        variant="standard",
+        turn_limit_seconds=None,
+        seed="ab" * 16,
+        seed_sha256="cd" * 32,
+    )
+
+
+def test_the_player_settings_migration_is_0007() -> None:
+    (migration,) = [m for m in load_migrations() if m.version == 7]
+    assert migration.name == "0007_turn_messages.sql"
+    assert "player_settings" in migration.sql
+
+
+async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "reopen.sqlite3"
+    database = await Database.open(path)
+    try:
+        players = PlayerStore(database)
+        assert not await players.turn_dms(5)
+        assert not await players.set_turn_dms(5, False, NOW), "off already"
+        assert await players.set_turn_dms(5, True, NOW)
+        assert not await players.set_turn_dms(5, True, LATER)
+    finally:
+        await database.close()
+    database = await Database.open(path)
+    try:
+        players = PlayerStore(database)
+        assert await players.turn_dms(5)
+        assert not await players.turn_dms(6)
+        assert await players.set_turn_dms(5, False, LATER)
+        assert not await players.turn_dms(5)
+    finally:
+        await database.close()
+
+
+async def test_open_games_of_a_player_are_this_server_s_seats_still_held(
+    database: Database,
+) -> None:
+    store = GameStore(database)
+    first = await store.create(lobby(1, 10, 100), NOW)
+    await store.add_seat(first.id, 101, NOW)
+    second = await store.create(lobby(1, 11, 101), NOW)
+    elsewhere = await store.create(lobby(2, 12, 101), NOW)
+    assert [game.id for game in await store.open_games_of(1, 101)] == [first.id, second.id]
+    assert [game.id for game in await store.open_games_of(2, 101)] == [elsewhere.id]
+    assert [game.id for game in await store.open_games_of(1, 100)] == [first.id]
+    await store.remove_seat(first.id, 101, NOW)
+    assert [game.id for game in await store.open_games_of(1, 101)] == [second.id]
+    assert await store.open_games_of(1, 999) == []

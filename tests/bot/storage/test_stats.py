@@ -1,0 +1,67 @@
+"""Stats count what the final message says: an eliminated seat's game and loss, not its score."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, GameStore, NewGame, StatsStore
+from bot.storage.games import ResultRow
+
+NOW = "2026-01-01T00:00:00+00:00"
+GUILD = 1
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    yield database
+    await database.close()
+
+
+async def finished_game(db: Database, channel_id: int, results: list[ResultRow]) -> None:
+    store = GameStore(db)
+    game = await store.create(
+        NewGame(
+            guild_id=GUILD,
+            channel_id=channel_id,
+            host_id=100,
+            seats_wanted=2,
+            variant="standard",
+            turn_limit_seconds=None,
+            seed="ab" * 16,
+            seed_sha256="cd" * 32,
+        ),
+        NOW,
+    )
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE games SET status = 'over' WHERE id = ?", (game.id,))
+    await store.add_results(game.id, results)
+
+
+def row(seat: int, user_id: int, score: int, place: int, eliminated: bool = False) -> ResultRow:
+    return ResultRow(seat, user_id, None, "red", score, score, place, place == 1, eliminated)
+
+
+async def test_an_eliminated_seat_counts_its_game_and_loss_but_not_its_score(db: Database) -> None:
+    await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
+    await finished_game(db, 11, [row(0, 100, 40, 2, eliminated=True), row(1, 200, 20, 1)])
+    stats = StatsStore(db)
+    mine = await stats.player(GUILD, 100)
+    assert (mine.games, mine.wins) == (2, 1)
+    assert mine.average_score == 30.0, "the 40 of a seat out of the game is not counted"
+    assert mine.best_score == 30
+    board = {entry.user_id: entry for entry in await stats.leaderboard(GUILD)}
+    assert (board[100].games, board[100].wins, board[100].average_score) == (2, 1, 30.0)
+    assert board[200].average_score == 22.5
+
+
+async def test_a_player_only_ever_out_has_games_and_no_score(db: Database) -> None:
+    await finished_game(db, 10, [row(0, 100, 12, 2, eliminated=True), row(1, 200, 20, 1)])
+    stats = StatsStore(db)
+    mine = await stats.player(GUILD, 100)
+    assert (mine.games, mine.wins, mine.average_score, mine.best_score) == (1, 0, 0.0, 0)
+    board = {entry.user_id: entry for entry in await stats.leaderboard(GUILD)}
+    assert (board[100].games, board[100].average_score, board[100].best_score) == (1, 0.0, 0)

@@ -1,0 +1,167 @@
+"""A turn message as a phone 390 px wide shows it, drawn in a Discord-like dark theme.
+
+`python -m tests.e2e.phone_picture docs/phone-turn.png [PLAYERS]` writes the picture: the
+message's text (the ping, then the embed's title, text and fields), the bot's real board PNG for
+the turn scaled to the width, and the rows of buttons as `bot/edge/layout.py` lays them out, with
+their labels from the catalogue. `compose(players)` gives the picture; its height must fit a
+phone's screen (844 px), which a test holds for 2, 3 and 4 players.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import sys
+
+import discord
+from PIL import Image, ImageDraw, ImageFont
+
+import engine
+from bot.edge.layout import decision_buttons
+from bot.presentation import presenter
+from bot.presentation.images import picture_of
+from bot.services import GameInfo, GameStatus, GameView, Player
+from bot.workers.jobs import board_png
+from render.fonts import covers, font
+
+WIDTH = 390
+SCREEN_HEIGHT = 844
+MARGIN = 12
+BACKGROUND = (49, 51, 56)
+EMBED = (43, 45, 49)
+TEXT = (219, 222, 225)
+MUTED = (148, 155, 164)
+BUTTON = (88, 101, 242)
+BUTTON_HEIGHT = 32
+GAP = 8
+FONT_SIZE = 14
+LINE_HEIGHT = 19
+
+
+def turn_view(players: int) -> GameView:
+    """A game whose mover (seat 0) must lay a rug: the turn with the most buttons."""
+    rng = random.Random(players)
+    state = engine.new_game(engine.deal(players, "standard", rng, first_player=0))
+    state, _ = engine.apply(state, "S")
+    state, events = engine.apply(state, "D1")
+    info = GameInfo(
+        id=12,
+        guild_id=1,
+        channel_id=2,
+        host_id=100,
+        status=GameStatus.RUNNING,
+        seats_wanted=players,
+        variant="standard",
+        turn_limit_seconds=None,
+        seed_sha256="f" * 64,
+        seq=2,
+    )
+    seated = tuple(Player(100 + seat, seat, name=f"Player {seat + 1}") for seat in range(players))
+    return GameView(info, seated, state, events, events)
+
+
+def _font(bold: bool = False) -> ImageFont.FreeTypeFont:
+    return font(FONT_SIZE, bold=bold)
+
+
+def _shown(text: str) -> str:
+    """As Discord shows it: a mention as @name; what the bundled font cannot draw (the colour
+    emoji) left out."""
+    text = re.sub(r"<@(\d+)>", lambda match: f"@Player {int(match[1]) - 99}", text)
+    return "".join(char for char in text.replace("**", "") if char == "\n" or covers(char)).strip()
+
+
+def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    lines: list[str] = []
+    for paragraph in _shown(text).split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}".strip()
+            if line and font.getlength(candidate) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def _text_lines(embed: discord.Embed, content: str | None) -> list[tuple[str, bool]]:
+    parts: list[tuple[str, bool]] = []
+    if content:
+        parts.append((content, False))
+    if embed.title:
+        parts.append((embed.title, True))
+    if embed.description:
+        parts.append((embed.description, False))
+    for field in embed.fields:
+        parts.append((str(field.name), True))
+        parts.append((str(field.value), False))
+    return parts
+
+
+def compose(players: int) -> Image.Image:
+    """The turn message of a game of `players` as a phone shows it."""
+    view = turn_view(players)
+    post = presenter.turn_post(view, ping=True)
+    assert post.image is not None
+    inner = WIDTH - 2 * MARGIN
+    regular, bold = _font(), _font(bold=True)
+    rows: list[tuple[str, bool]] = []
+    for text, strong in _text_lines(post.embed, post.content):
+        rows.extend((line, strong) for line in _wrap(text, bold if strong else regular, inner - 16))
+    board = Image.open(io.BytesIO(board_png(picture_of(post.image)))).convert("RGB")
+    board = board.resize(
+        (inner, round(board.height * inner / board.width)), Image.Resampling.LANCZOS
+    )
+    buttons = decision_buttons(view)
+    button_rows: dict[int, list[str]] = {}
+    for item in buttons.children if buttons is not None else []:
+        button = item.item if isinstance(item, discord.ui.DynamicItem) else item
+        assert isinstance(button, discord.ui.Button)
+        button_rows.setdefault(button.row or 0, []).append(button.label or "")
+    height = (
+        MARGIN
+        + len(rows) * LINE_HEIGHT
+        + GAP
+        + board.height
+        + GAP
+        + len(button_rows) * (BUTTON_HEIGHT + GAP)
+        + MARGIN
+    )
+    picture = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(picture)
+    y = MARGIN
+    draw.rectangle((MARGIN, y, WIDTH - MARGIN, y + len(rows) * LINE_HEIGHT), fill=EMBED)
+    for line, strong in rows:
+        draw.text((MARGIN + 8, y + 2), line, font=bold if strong else regular, fill=TEXT)
+        y += LINE_HEIGHT
+    y += GAP
+    picture.paste(board, (MARGIN, y))
+    y += board.height + GAP
+    for _, labels in sorted(button_rows.items()):
+        width = (inner - GAP * (len(labels) - 1)) // len(labels)
+        for index, label in enumerate(labels):
+            x = MARGIN + index * (width + GAP)
+            draw.rounded_rectangle((x, y, x + width, y + BUTTON_HEIGHT), radius=4, fill=BUTTON)
+            shown = label if regular.getlength(label) <= width - 6 else label.split(" ")[0]
+            left = x + (width - regular.getlength(shown)) / 2
+            draw.text((left, y + 8), shown, font=regular, fill=TEXT)
+        y += BUTTON_HEIGHT + GAP
+    return picture
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__)
+        return 2
+    players = int(argv[1]) if len(argv) > 1 else 4
+    picture = compose(players)
+    picture.save(argv[0], optimize=True)
+    print(f"{argv[0]}: {picture.width}x{picture.height} px")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
