@@ -293,7 +293,12 @@ def check_final(table: Table, final: FakeMessage, commitment: str) -> None:
         user_id = record["user_ids"][seat]
         if not state.is_eliminated(seat):
             assert f"<@{user_id}>: {score.total} points ({score.dirhams} dirhams" in text
-    assert any(word in text for word in ("Decided by score", "decided by dirhams", "shared"))
+    # What decided first place, as the rules say (R11) and the message tells it.
+    told = {"dirhams": "ahead on dirhams", "shared": "share the win"}
+    if state.outcome.tie_break in told:
+        assert told[state.outcome.tie_break] in text, text
+    elif len(state.seats_in()) > 1:
+        assert "Decided by score" in text or "tied on" in text, text
     assert any(a.filename == "board.png" for a in final.attachments)
     assert not final.enabled_buttons()
 
