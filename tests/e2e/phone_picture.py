@@ -121,13 +121,16 @@ def compose(players: int) -> Image.Image:
         button = item.item if isinstance(item, discord.ui.DynamicItem) else item
         assert isinstance(button, discord.ui.Button)
         button_rows.setdefault(button.row or 0, []).append(button.label or "")
+    lines = [
+        line for _, labels in sorted(button_rows.items()) for line in _flow(labels, regular, inner)
+    ]
     height = (
         MARGIN
         + len(rows) * LINE_HEIGHT
         + GAP
         + board.height
         + GAP
-        + len(button_rows) * (BUTTON_HEIGHT + GAP)
+        + len(lines) * (BUTTON_HEIGHT + GAP)
         + MARGIN
     )
     picture = Image.new("RGB", (WIDTH, height), BACKGROUND)
@@ -140,16 +143,35 @@ def compose(players: int) -> Image.Image:
     y += GAP
     picture.paste(board, (MARGIN, y))
     y += board.height + GAP
-    for _, labels in sorted(button_rows.items()):
-        width = (inner - GAP * (len(labels) - 1)) // len(labels)
-        for index, label in enumerate(labels):
-            x = MARGIN + index * (width + GAP)
+    for line in lines:
+        x = MARGIN
+        for label, width in line:
             draw.rounded_rectangle((x, y, x + width, y + BUTTON_HEIGHT), radius=4, fill=BUTTON)
-            shown = label if regular.getlength(label) <= width - 6 else label.split(" ")[0]
-            left = x + (width - regular.getlength(shown)) / 2
-            draw.text((left, y + 8), shown, font=regular, fill=TEXT)
+            draw.text((x + BUTTON_PADDING, y + 8), label, font=regular, fill=TEXT)
+            x += width + GAP
         y += BUTTON_HEIGHT + GAP
     return picture
+
+
+BUTTON_PADDING = 12
+"""Space each side of a button's label."""
+
+
+def _flow(
+    labels: list[str], font: ImageFont.FreeTypeFont, inner: int
+) -> list[list[tuple[str, int]]]:
+    """One action row's buttons as a phone lays them out: each as wide as its label, wrapped
+    onto a new line when the next one does not fit (labels are never cut)."""
+    lines: list[list[tuple[str, int]]] = [[]]
+    used = 0
+    for label in labels:
+        width = min(inner, round(font.getlength(label)) + 2 * BUTTON_PADDING)
+        if lines[-1] and used + GAP + width > inner:
+            lines.append([])
+            used = 0
+        used += (GAP if lines[-1] else 0) + width
+        lines[-1].append((label, width))
+    return lines
 
 
 def main(argv: list[str]) -> int:
