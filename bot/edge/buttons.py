@@ -237,24 +237,29 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         await client.buttons.on_button(interaction, self.game_id, self.seq, self.action)
 
 
-class RefusedButton(GameButton, template=CUSTOM_ID_TEMPLATE):
-    """A click whose id matches the template but that `parse_custom_id` refuses.
+class _Refusal:
+    """What every refused item is: a click whose id matches its family's template but that
+    the family's parser refuses.
 
-    It carries no game, seq or action. Its interaction check fails, so discord.py drops the
-    click without a log line and without running a callback; `dispatchable` is false for the
-    same id, so the client's on_interaction answers it as an unknown button. It is never
-    registered with discord.py: only `GameButton.from_custom_id` creates it."""
+    It carries nothing of the id. Its interaction check fails, so discord.py drops the click
+    without a log line and without running a callback; `dispatchable` is false for the same id,
+    so the client's on_interaction answers it as an unknown button. It is never registered with
+    discord.py: only its family's `from_custom_id` creates it."""
 
     def __init__(self, item: discord.ui.Button[Any]) -> None:
-        # DynamicItem's own initialiser: GameButton's would build an id from valid numbers.
-        discord.ui.DynamicItem.__init__(self, item)
+        # DynamicItem's own initialiser: the family's would build an id from valid values.
+        discord.ui.DynamicItem.__init__(self, item)  # type: ignore[arg-type]
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return False
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Does nothing: discord.py never runs it (the interaction check fails), and it must not
-        hand the id to the game's handler if it ever did."""
+        hand the id to a handler if it ever did."""
+
+
+class RefusedButton(_Refusal, GameButton, template=CUSTOM_ID_TEMPLATE):
+    """A game button's id that `parse_custom_id` refuses (see `_Refusal`)."""
 
 
 class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE):
@@ -296,18 +301,8 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CON
         await client.buttons.on_confirm(interaction, self.game_id, self.choice)
 
 
-class RefusedConfirmButton(ConfirmButton, template=CONFIRM_TEMPLATE):
-    """A click whose id matches the confirmation template but that `parse_confirm_id`
-    refuses: declined like a RefusedButton, never handed to the handler."""
-
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        discord.ui.DynamicItem.__init__(self, item)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return False
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Does nothing (see RefusedButton.callback)."""
+class RefusedConfirmButton(_Refusal, ConfirmButton, template=CONFIRM_TEMPLATE):
+    """A confirmation's id that `parse_confirm_id` refuses (see `_Refusal`)."""
 
 
 class GuideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GUIDE_TEMPLATE):
@@ -354,18 +349,8 @@ class GuideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GUIDE
         await client.buttons.on_guide(interaction, self.page, self.step)
 
 
-class RefusedGuideButton(GuideButton, template=GUIDE_TEMPLATE):
-    """A click whose id matches the guide template but that `parse_guide_id` refuses: declined
-    like a RefusedButton, never handed to the handler."""
-
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        discord.ui.DynamicItem.__init__(self, item)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return False
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Does nothing (see RefusedButton.callback)."""
+class RefusedGuideButton(_Refusal, GuideButton, template=GUIDE_TEMPLATE):
+    """A guide button's id that `parse_guide_id` refuses (see `_Refusal`)."""
 
 
 DYNAMIC_ITEMS = (GameButton, ConfirmButton, GuideButton)
