@@ -92,3 +92,11 @@ async def bot(
 ) -> BotProcess:
     await bot_process.start_and_wait_ready(fake, commands=bot_ready_commands)
     return bot_process
+
+
+@pytest.fixture
+def clock_file(tmp_path: Path) -> Path:
+    """A test clock file at no shift (see tests/e2e/shifted_clock.py)."""
+    path = tmp_path / "clock-offset"
+    path.write_text("0", encoding="ascii")
+    return path

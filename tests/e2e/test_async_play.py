@@ -9,8 +9,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import sqlite3
 import statistics
 from datetime import datetime
@@ -21,6 +19,7 @@ import pytest
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.quiet import turn_lines
+from tests.e2e.shifted_clock import shift_clock, with_clock
 from tests.e2e.test_game import displayed
 
 pytestmark = pytest.mark.e2e
@@ -30,20 +29,13 @@ TURN_LIMIT = 300
 
 
 @pytest.fixture
+def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    return with_clock(bot_env, clock_file)
+
+
+@pytest.fixture
 def bot_ready_commands() -> tuple[str, ...]:
     return COMMANDS
-
-
-@pytest.fixture
-def clock_file(tmp_path: Path) -> Path:
-    path = tmp_path / "clock-offset"
-    path.write_text("0", encoding="ascii")
-    return path
-
-
-@pytest.fixture
-def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
-    return {**bot_env, "MARRAKECH_TEST_CLOCK_FILE": str(clock_file)}
 
 
 def is_final(message: FakeMessage) -> bool:
@@ -159,15 +151,6 @@ def alice_to_move(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser) -> F
     if messages and messages[-1].pinged_user_ids == frozenset({alice.id}):
         return fake.world.messages[messages[-1].id]
     return None
-
-
-async def shift_clock(bot: BotProcess, clock_file: Path, seconds: float) -> None:
-    """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1)."""
-    await asyncio.to_thread(clock_file.write_text, str(seconds), encoding="ascii")
-    lines = len(bot.lines)
-    assert bot.pid is not None
-    os.kill(bot.pid, signal.SIGUSR1)
-    await bot.wait_for_log(r"clock is now shifted by", after=lines)
 
 
 async def test_time_limits_remind_time_out_and_survive_a_restart(

@@ -12,9 +12,6 @@ and the lobby links to the turn being played, then to the result.
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
 from pathlib import Path
 
 import pytest
@@ -35,6 +32,7 @@ from tests.e2e.quiet import (
     play_to_the_end,
     turn_lines,
 )
+from tests.e2e.shifted_clock import shift_clock, with_clock
 
 pytestmark = pytest.mark.e2e
 
@@ -43,20 +41,13 @@ TURN_LIMIT = 300
 
 
 @pytest.fixture
+def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    return with_clock(bot_env, clock_file)
+
+
+@pytest.fixture
 def bot_ready_commands() -> tuple[str, ...]:
     return COMMANDS
-
-
-@pytest.fixture
-def clock_file(tmp_path: Path) -> Path:
-    path = tmp_path / "clock-offset"
-    path.write_text("0", encoding="ascii")
-    return path
-
-
-@pytest.fixture
-def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
-    return {**bot_env, "MARRAKECH_TEST_CLOCK_FILE": str(clock_file)}
 
 
 def table(fake: FakeDiscord, *names: str) -> tuple[FakeChannel, tuple[FakeUser, ...]]:
@@ -95,15 +86,6 @@ async def test_a_whole_game_keeps_one_picture_and_one_line_per_finished_turn(
     stats = fake.latency()
     print(f"\n{seats} seats, {variant}: click-to-answer latency {stats.describe()}")
     assert stats.unanswered == 0
-
-
-async def shift_clock(bot: BotProcess, clock_file: Path, seconds: float) -> None:
-    """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1)."""
-    await asyncio.to_thread(clock_file.write_text, str(seconds), encoding="ascii")
-    lines = len(bot.lines)
-    assert bot.pid is not None
-    os.kill(bot.pid, signal.SIGUSR1)
-    await bot.wait_for_log(r"clock is now shifted by", after=lines)
 
 
 async def test_timeouts_then_every_seat_played_by_the_ai_fill_the_channel_with_lines_only(

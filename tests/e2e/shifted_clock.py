@@ -1,0 +1,30 @@
+"""The bot's clock moved forward, for end-to-end tests of turn time limits.
+
+A test module runs its bot with the test clock hook on by overriding `bot_env` with
+`with_clock(bot_env, clock_file)` (`clock_file` is a fixture of tests/e2e/conftest.py, at no
+shift); `shift_clock` moves the clock and waits until the bot has read it (SIGUSR1), so a
+deadline passes without waiting for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+from tests.e2e.fakecord.process import BotProcess
+
+
+async def shift_clock(bot: BotProcess, clock_file: Path, seconds: float) -> None:
+    """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1)."""
+    await asyncio.to_thread(clock_file.write_text, str(seconds), encoding="ascii")
+    lines = len(bot.lines)
+    assert bot.pid is not None
+    os.kill(bot.pid, signal.SIGUSR1)
+    await bot.wait_for_log(r"clock is now shifted by", after=lines)
+
+
+def with_clock(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    """The bot's environment with the test clock hook reading `clock_file`."""
+    return {**bot_env, "MARRAKECH_TEST_CLOCK_FILE": str(clock_file)}
