@@ -19,26 +19,15 @@ from bot.presentation import messages, presenter, story
 from bot.services import GameInfo, GameStatus, GameView, Player
 from bot.services.loaded import split_turns
 from engine import Color, Facing
+from tests.bot.presentation.test_presentation import game_row
 
 LINK = "https://discord.com/channels/1/2/3"
 HEADER = re.compile(r"^\*\*Game #12 · turn (?P<turn>\d+)\*\* · (?P<story>.+)$")
 
 
 def game_info(status: GameStatus = GameStatus.RUNNING, seq: int = 0) -> GameInfo:
-    return GameInfo(
-        id=12,
-        guild_id=1,
-        channel_id=2,
-        host_id=100,
-        status=status,
-        seats_wanted=4,
-        variant="standard",
-        turn_limit_seconds=None,
-        seed_sha256="f" * 64,
-        seq=seq,
-        ended_by=100,
-        lobby_message_id=5,
-    )
+    """The presentation tests' game, ended by its host and with its lobby message known."""
+    return dataclasses.replace(game_row(status, seq), ended_by=100, lobby_message_id=5)
 
 
 def seated(players: int) -> tuple[Player, ...]:
