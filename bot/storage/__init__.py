@@ -1,6 +1,14 @@
-"""SQLite storage: connection, migrations, games, guild settings and stats queries."""
+"""Storage: the database interface and its two back ends (SQLite, PostgreSQL), migrations, and
+the stores of games, guild settings, player settings and stats queries."""
 
-from bot.storage.database import Database, StorageError
+from bot.storage.database import (
+    CheckViolation,
+    Database,
+    IntegrityError,
+    StorageError,
+    UniqueViolation,
+    open_database,
+)
 from bot.storage.games import (
     ActionRow,
     ChannelBusyError,
@@ -20,6 +28,7 @@ from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 __all__ = [
     "ActionRow",
     "ChannelBusyError",
+    "CheckViolation",
     "Database",
     "EndReason",
     "GameRow",
@@ -28,6 +37,7 @@ __all__ = [
     "GuildSettings",
     "GuildStore",
     "HistoryRow",
+    "IntegrityError",
     "NewAction",
     "NewGame",
     "PlayerStats",
@@ -38,4 +48,6 @@ __all__ = [
     "StatsStore",
     "StorageError",
     "TurnClock",
+    "UniqueViolation",
+    "open_database",
 ]

@@ -1,44 +1,204 @@
-"""One aiosqlite connection with WAL, foreign keys, migrations and serialised transactions."""
+"""The storage interface the stores are written against, and the factory that opens a back end.
+
+Two back ends implement `Database`: SQLite (bot/storage/sqlite.py, one file, the default) and
+PostgreSQL (bot/storage/postgres.py, a pool of connections to a server). The stores see only
+what is here: `transaction()` and `reading()` hand them a `Connection` whose SQL is written once,
+with asyncpg's numbered parameters (`$1`, `$2`, ...), whose rows are read by column name, and
+whose constraint failures raise the exceptions below whatever the driver said. So the SQL in the
+stores keeps to what both dialects share (`RETURNING`, `IS [NOT] DISTINCT FROM`, `ON CONFLICT`).
+
+Each back end has its own numbered migration scripts, the same number of them, leading to the
+same tables and columns: bot/storage/migrations/NNNN_name.sql for SQLite and
+bot/storage/migrations/postgres/NNNN_name.sql for PostgreSQL.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any, ClassVar, Literal, Protocol
 
-import aiosqlite
-
-from bot import crashpoints
-
+Backend = Literal["sqlite", "postgres"]
+BACKENDS: tuple[Backend, ...] = ("sqlite", "postgres")
 MIGRATIONS_PACKAGE = "bot.storage.migrations"
+_MIGRATION_FOLDERS: dict[Backend, tuple[str, ...]] = {"sqlite": (), "postgres": ("postgres",)}
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-BUSY_TIMEOUT_MS = 5000
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_SQLITE_SCHEME = "sqlite:///"
 
 
 class StorageError(Exception):
-    """The database cannot be used as it is (bad migrations, newer schema, ...)."""
+    """The database cannot be used as it is (bad migrations, newer schema, ...), or refused a
+    write (the subclasses below)."""
+
+
+class IntegrityError(StorageError):
+    """A constraint of the schema refused a write; the transaction is rolled back.
+
+    `table` and `columns` name what the constraint covers when the back end says so (SQLite
+    names the columns of UNIQUE and NOT NULL failures, PostgreSQL the table and the key);
+    `constraint` is the constraint's name where the back end gives it (PostgreSQL).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        table: str | None = None,
+        columns: tuple[str, ...] = (),
+        constraint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.table = table
+        self.columns = columns
+        self.constraint = constraint
+
+
+class UniqueViolation(IntegrityError):
+    """A row with the same key (a primary key or a unique index) already exists."""
+
+
+class CheckViolation(IntegrityError):
+    """A CHECK constraint refused the values."""
+
+
+class NotNullViolation(IntegrityError):
+    """A NOT NULL column was given no value."""
+
+
+class ForeignKeyViolation(IntegrityError):
+    """A reference points at no row (or a referenced row is still referenced)."""
+
+
+class Row(Protocol):
+    """A result row: values by column name (`row["id"]`) or by position (`row[0]`)."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+class Connection(Protocol):
+    """What a block inside `transaction()` or `reading()` runs its SQL on.
+
+    Parameters are numbered, `$1` for the first of `args`; a number may appear more than once.
+    """
+
+    async def execute(self, sql: str, *args: object) -> int:
+        """Run one statement; the number of rows it inserted, updated or deleted."""
+        ...
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[object]]) -> None:
+        """Run one statement once per parameter tuple."""
+        ...
+
+    async def fetch(self, sql: str, *args: object) -> list[Row]:
+        """Every row of the statement's result."""
+        ...
+
+    async def fetchrow(self, sql: str, *args: object) -> Row | None:
+        """The first row of the result, or None when it has none."""
+        ...
+
+    async def fetchval(self, sql: str, *args: object) -> Any:
+        """The first column of the first row, or None when there is no row."""
+        ...
+
+
+class Database(ABC):
+    """An open database with its schema up to date.
+
+    Every write goes through `transaction()`, all or nothing; reads that need a consistent view
+    go through `reading()`. `Database.open(target)` is `open_database(target)`.
+    """
+
+    backend: ClassVar[Backend]
+
+    @classmethod
+    async def open(cls, target: str | Path, *, schema_version: int | None = None) -> Database:
+        """Open the database named by `target` (see `open_database`)."""
+        return await open_database(target, schema_version=schema_version)
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """Run the block in one write transaction: committed on success, rolled back on error.
+
+        Passes the crash points `db.begun`, `db.committing` and `db.committed` (bot.crashpoints).
+        """
+
+    @abstractmethod
+    def reading(self) -> AbstractAsyncContextManager[Connection]:
+        """Read outside any write transaction (a consistent snapshot for the block)."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of migrations applied."""
+
+    @abstractmethod
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply the migrations not yet applied, up to `target` (None: all of them); the
+        schema's version after. StorageError if the database is newer than this bot."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection (or pool); the object is unusable after."""
+
+
+async def open_database(target: str | Path, *, schema_version: int | None = None) -> Database:
+    """Open a database and bring its schema up to date (up to `schema_version`, if given: only
+    tests of upgrades stop short).
+
+    `target` is a file path or a `sqlite:///path` URL (SQLite; the path after the three slashes
+    is relative unless it starts with a fourth one), or a `postgresql://` (or `postgres://`)
+    URL in libpq's form (PostgreSQL, through a pool of connections).
+    """
+    backend, location = parse_target(target)
+    if backend == "postgres":
+        from bot.storage.postgres import PostgresDatabase
+
+        return await PostgresDatabase.connect(location, schema_version=schema_version)
+    from bot.storage.sqlite import SqliteDatabase
+
+    return await SqliteDatabase.connect(Path(location), schema_version=schema_version)
+
+
+def parse_target(target: str | Path) -> tuple[Backend, str]:
+    """The back end a database target names, and its location (a URL or a file path)."""
+    text = str(target)
+    if isinstance(target, str) and text.startswith(_POSTGRES_SCHEMES):
+        return "postgres", text
+    if isinstance(target, str) and text.startswith(_SQLITE_SCHEME):
+        text = text.removeprefix(_SQLITE_SCHEME)
+        if not text:
+            raise StorageError("a sqlite:/// URL needs a file path after the three slashes")
+    return "sqlite", text
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """A numbered SQL script from bot/storage/migrations/."""
+    """A numbered SQL script from a back end's migrations folder."""
 
     version: int
     name: str
     sql: str
 
 
-def load_migrations() -> list[Migration]:
-    """Read the numbered migration scripts in order; numbers must run 1, 2, 3, ... without gaps."""
+def load_migrations(backend: Backend = "sqlite") -> list[Migration]:
+    """Read the back end's numbered migration scripts in order; numbers must run 1, 2, 3, ...
+    without gaps."""
+    folder: Traversable = resources.files(MIGRATIONS_PACKAGE)
+    for part in _MIGRATION_FOLDERS[backend]:
+        folder = folder.joinpath(part)
     found: list[Migration] = []
-    for entry in resources.files(MIGRATIONS_PACKAGE).iterdir():
+    for entry in folder.iterdir():
         match = _MIGRATION_NAME.match(entry.name)
-        if match:
+        if match and entry.is_file():
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
     found.sort(key=lambda migration: migration.version)
     for expected, migration in enumerate(found, start=1):
@@ -47,119 +207,8 @@ def load_migrations() -> list[Migration]:
     return found
 
 
-class Database:
-    """The bot's SQLite database.
-
-    One connection in autocommit mode; every write goes through `transaction()`, which holds an
-    asyncio lock (so coroutines never interleave statements on the shared connection) and a
-    `BEGIN IMMEDIATE` SQLite transaction (so other processes wait on the file lock).
-    """
-
-    def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
-        self._connection = connection
-        self._lock = asyncio.Lock()
-        self.path = path
-
-    @classmethod
-    async def open(cls, path: Path) -> Database:
-        """Open (creating if needed) the database file and bring its schema up to date."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            connection.row_factory = aiosqlite.Row
-            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await connection.execute("PRAGMA journal_mode = WAL")
-            # In WAL mode NORMAL survives a killed process (only a power cut can lose the
-            # last commits), which is the failure this bot has to survive.
-            await connection.execute("PRAGMA synchronous = NORMAL")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            database = cls(connection, path)
-            await database.migrate()
-        except BaseException:
-            await connection.close()
-            raise
-        return database
-
-    async def close(self) -> None:
-        await self._connection.close()
-
-    async def schema_version(self) -> int:
-        async with self._lock:
-            return await self._user_version()
-
-    async def _user_version(self) -> int:
-        async with self._connection.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row is not None else 0
-
-    async def migrate(self) -> int:
-        """Apply the migrations newer than PRAGMA user_version, each in its own transaction."""
-        migrations = load_migrations()
-        async with self._lock:
-            current = await self._user_version()
-            if current > len(migrations):
-                raise StorageError(
-                    f"the database schema is version {current}, newer than this bot "
-                    f"({len(migrations)}); upgrade the bot"
-                )
-            for migration in migrations[current:]:
-                await self._connection.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _statements(migration.sql):
-                        await self._connection.execute(statement)
-                    await self._connection.execute(f"PRAGMA user_version = {migration.version}")
-                except BaseException:
-                    await self._connection.rollback()
-                    raise
-                await self._connection.commit()
-            return await self._user_version()
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the block in one SQLite transaction: committed on success, rolled back on error."""
-        async with self._lock:
-            write_hook = crashpoints.write_hook  # None unless a crash test armed one
-            try:
-                # Inside the try: a task cancelled while BEGIN is on its way still has it run
-                # on the connection's thread, and must roll it back like any other error.
-                await self._connection.execute("BEGIN IMMEDIATE")
-                crashpoints.reach("db.begun")
-                if write_hook is not None:
-                    await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
-                yield self._connection
-                crashpoints.reach("db.committing")
-            except BaseException:
-                await self._connection.rollback()
-                raise
-            finally:
-                if write_hook is not None:
-                    await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
-            await self._connection.commit()
-            crashpoints.reach("db.committed")
-
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Read outside any write transaction (a consistent snapshot for the block)."""
-        async with self._lock:
-            try:
-                await self._connection.execute("BEGIN")  # inside the try, as in `transaction`
-                yield self._connection
-            finally:
-                await self._connection.rollback()
-
-
-def _statements(script: str) -> list[str]:
-    """Split a migration script into complete statements (triggers keep their bodies)."""
-    statements: list[str] = []
-    pending = ""
-    for line in script.splitlines(keepends=True):
-        if line.lstrip().startswith("--") and not pending.strip():
-            continue
-        pending += line
-        if sqlite3.complete_statement(pending):
-            if pending.strip():
-                statements.append(pending.strip())
-            pending = ""
-    if pending.strip():
-        raise StorageError(f"incomplete SQL statement at the end of a migration: {pending[:60]!r}")
-    return statements
+def newer_schema_error(current: int, known: int) -> StorageError:
+    """The error for a database migrated by a newer bot than this one."""
+    return StorageError(
+        f"the database schema is version {current}, newer than this bot ({known}); upgrade the bot"
+    )

@@ -1,17 +1,25 @@
 """The game repository: games, seats and the append-only action log, one transaction per call.
 
-Every value that comes from a user reaches SQL only as a bound parameter.
+Every value that comes from a user reaches SQL only as a bound parameter. The SQL is the same
+on every back end (bot.storage.database): numbered parameters, explicit ids, RETURNING.
+
+Several bot processes may share one database, so the store also holds what keeps them apart:
+- claims: a piece of due work (an automatic turn, a reminder, a display to repair) is claimed
+  by one process (`claim_due`, `claim`) for a lease of time before it is done, and released
+  after (`release_claim`); a lease that runs out (the process died) lets another take it;
+- `rev`, bumped by every change to a game's seats, so a process can check its copy of a game
+  against the row (`get`) before trusting it, and reload it (`snapshot`) when it is behind;
+- on PostgreSQL, a NOTIFY on SCHEDULE_CHANNEL in every write that changes a turn clock or what
+  a game's message shows (sent on commit only), which wakes the other processes' schedulers
+  (`listen`); SQLite serves one process, whose scheduler is woken in memory.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
-from bot.storage.database import Database
+from bot.storage.database import Connection, Database, Row, UniqueViolation
 from bot.storage.kinds import EndReason, GameStatus, TurnClock
 
 
@@ -62,6 +70,8 @@ class GameRow:
     """The lobby's message, which goes on pointing at the game once it started."""
     reminder_message_id: int | None = None
     """The reminder sent for the turn being played, if one is out."""
+    rev: int = 0
+    """Counts the changes to the game's seats (the row alone would not show them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,24 +160,34 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
     "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
     "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
-    "lobby_message_id, reminder_message_id"
+    "lobby_message_id, reminder_message_id, rev"
 )
+_SHOWN = "board_message_seq IS NOT DISTINCT FROM seq"
+"""The game's message shows its current seq."""
+_NOT_SHOWN = "board_message_seq IS DISTINCT FROM seq"
+_FIRST_DUE = "CASE WHEN due_at IS NULL OR remind_at < due_at THEN remind_at ELSE due_at END"
+"""The earlier of the reminder and the automatic move (either may be NULL)."""
+_UNCLAIMED = "(claimed_until IS NULL OR claimed_until <= $1 OR claimed_by = $2)"
+"""Free for the process `$2` at `$1`: not claimed, its lease ran out, or claimed by it."""
+SCHEDULE_CHANNEL = "marrakech_schedule"
+"""The PostgreSQL channel notified when a turn clock or what a game's message shows changes."""
 
 
-def _game(row: sqlite3.Row) -> GameRow:
-    values = dict(row)
+def _game(row: Row) -> GameRow:
+    columns = row.keys()  # a row iterates over its values, not its column names
+    values = {column: row[column] for column in columns}
     values["status"] = GameStatus(values["status"])
     return GameRow(**values)
 
 
-def _seat(row: sqlite3.Row) -> SeatRow:
+def _seat(row: Row) -> SeatRow:
     return SeatRow(
         user_id=row["user_id"],
         ai_level=row["ai_level"],
         seat=row["seat"],
         joined_at=row["joined_at"],
         resigned=bool(row["resigned"]),
-        key=row["rowid"],
+        key=row["id"],
         timeouts=row["timeouts"],
         autoplay=bool(row["autoplay"]),
         display_name=row["display_name"],
@@ -188,46 +208,45 @@ class GameStore:
         """Insert a lobby with its host seated; ChannelBusyError if the channel has an open game."""
         async with self._db.transaction() as conn:
             try:
-                cursor = await conn.execute(
+                game_id = await conn.fetchval(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
                     "variant, turn_limit_seconds, seed, seed_sha256, created_at, updated_at, "
                     "locale) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        new.guild_id,
-                        new.channel_id,
-                        new.host_id,
-                        new.seats_wanted,
-                        new.variant,
-                        new.turn_limit_seconds,
-                        new.seed,
-                        new.seed_sha256,
-                        now,
-                        now,
-                        new.locale,
-                    ),
+                    "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $9, $10) RETURNING id",
+                    new.guild_id,
+                    new.channel_id,
+                    new.host_id,
+                    new.seats_wanted,
+                    new.variant,
+                    new.turn_limit_seconds,
+                    new.seed,
+                    new.seed_sha256,
+                    now,
+                    new.locale,
                 )
-            except sqlite3.IntegrityError as error:
-                if "games.channel_id" in str(error):
+            except UniqueViolation as error:
+                if error.table == "games" and "channel_id" in error.columns:
                     raise ChannelBusyError(new.channel_id) from error
                 raise
-            game_id = cursor.lastrowid
-            assert game_id is not None
             await conn.execute(
-                "INSERT INTO seats (game_id, user_id, joined_at, display_name) VALUES (?, ?, ?, ?)",
-                (game_id, new.host_id, now, new.host_name),
+                "INSERT INTO seats (game_id, user_id, joined_at, display_name) "
+                "VALUES ($1, $2, $3, $4)",
+                game_id,
+                new.host_id,
+                now,
+                new.host_name,
             )
-            return await _fetch_game(conn, game_id)
+            return await _fetch_game(conn, int(game_id))
 
     async def get(self, game_id: int) -> GameRow | None:
         async with self._db.reading() as conn:
-            return await _maybe_game(conn, "WHERE id = ?", (game_id,))
+            return await _maybe_game(conn, "WHERE id = $1", game_id)
 
     async def open_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's lobby or running game, if any."""
         async with self._db.reading() as conn:
             return await _maybe_game(
-                conn, "WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
+                conn, "WHERE channel_id = $1 AND status IN ('lobby', 'running')", channel_id
             )
 
     async def last_over_in_channel(self, channel_id: int) -> GameRow | None:
@@ -235,36 +254,33 @@ class GameStore:
         async with self._db.reading() as conn:
             return await _maybe_game(
                 conn,
-                "WHERE channel_id = ? AND status = 'over' ORDER BY id DESC LIMIT 1",
-                (channel_id,),
+                "WHERE channel_id = $1 AND status = 'over' ORDER BY id DESC LIMIT 1",
+                channel_id,
             )
 
     async def open_games_of(self, guild_id: int, user_id: int) -> list[GameRow]:
         """The server's lobbies and running games in which the user holds a seat (not
         resigned), oldest first."""
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? "
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = $1 "
                 "AND status IN ('lobby', 'running') AND id IN (SELECT game_id FROM seats "
-                "WHERE user_id = ? AND resigned = 0) ORDER BY id",
-                (guild_id, user_id),
-            ) as cursor,
-        ):
-            return [_game(row) for row in await cursor.fetchall()]
+                "WHERE user_id = $2 AND resigned = 0) ORDER BY id",
+                guild_id,
+                user_id,
+            )
+        return [_game(row) for row in rows]
 
     async def behind_on_display(self) -> list[GameRow]:
         """Started games (running, or over) whose message does not show their current seq,
         and lobbies whose message was never recorded or not updated since a join or leave."""
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE (status IN ('running', 'over') "
-                "AND board_message_seq IS NOT seq) "
+                f"AND {_NOT_SHOWN}) "
                 "OR (status = 'lobby' AND board_message_seq IS NULL) ORDER BY id"
-            ) as cursor,
-        ):
-            return [_game(row) for row in await cursor.fetchall()]
+            )
+        return [_game(row) for row in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """The game's seats: in joining order in the lobby, in seat order once started."""
@@ -277,8 +293,12 @@ class GameStore:
         """Seat the user, with the name they are shown by (None: none known)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO seats (game_id, user_id, joined_at, display_name) VALUES (?, ?, ?, ?)",
-                (game_id, user_id, now, display_name),
+                "INSERT INTO seats (game_id, user_id, joined_at, display_name) "
+                "VALUES ($1, $2, $3, $4)",
+                game_id,
+                user_id,
+                now,
+                display_name,
             )
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
@@ -286,8 +306,10 @@ class GameStore:
     async def add_ai_seat(self, game_id: int, level: str, now: str) -> list[SeatRow]:
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (?, ?, ?)",
-                (game_id, level, now),
+                "INSERT INTO seats (game_id, ai_level, joined_at) VALUES ($1, $2, $3)",
+                game_id,
+                level,
+                now,
             )
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
@@ -295,14 +317,14 @@ class GameStore:
     async def remove_seat_row(self, game_id: int, key: int, now: str) -> list[SeatRow]:
         """Remove one seat by its row key (an AI seat, which has no user id)."""
         async with self._db.transaction() as conn:
-            await conn.execute("DELETE FROM seats WHERE game_id = ? AND rowid = ?", (game_id, key))
+            await conn.execute("DELETE FROM seats WHERE game_id = $1 AND id = $2", game_id, key)
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
     async def remove_seat(self, game_id: int, user_id: int, now: str) -> list[SeatRow]:
         async with self._db.transaction() as conn:
             await conn.execute(
-                "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+                "DELETE FROM seats WHERE game_id = $1 AND user_id = $2", game_id, user_id
             )
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
@@ -324,20 +346,26 @@ class GameStore:
         buttons).
         """
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE games SET status = 'running', config = ?, position = ?, updated_at = ?, "
-                "board_message_seq = NULL "
-                "WHERE id = ? AND status = 'lobby' AND seq = 0",
-                (config, position, now, game_id),
+            started = await conn.execute(
+                "UPDATE games SET status = 'running', config = $1, position = $2, "
+                "updated_at = $3, board_message_seq = NULL, rev = rev + 1 "
+                "WHERE id = $4 AND status = 'lobby' AND seq = 0",
+                config,
+                position,
+                now,
+                game_id,
             )
-            if cursor.rowcount != 1:
+            if started != 1:
                 raise StaleSeqError(game_id, 0)
             for seat, key in enumerate(seat_keys):
                 await conn.execute(
-                    "UPDATE seats SET seat = ? WHERE game_id = ? AND rowid = ?",
-                    (seat, game_id, key),
+                    "UPDATE seats SET seat = $1 WHERE game_id = $2 AND id = $3",
+                    seat,
+                    game_id,
+                    key,
                 )
             await _set_clock(conn, game_id, clock or TurnClock())
+            await self._schedule_changed(conn)
             return await _fetch_game(conn, game_id)
 
     async def append_actions(
@@ -359,16 +387,21 @@ class GameStore:
         Raises StaleSeqError (and changes nothing) if another writer got there first.
         """
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE games SET seq = seq + ?, position = ?, status = ?, updated_at = ? "
-                "WHERE id = ? AND seq = ? AND status = 'running'",
-                (len(actions), position, status.value, now, game_id, expected_seq),
+            moved = await conn.execute(
+                "UPDATE games SET seq = seq + $1, position = $2, status = $3, updated_at = $4 "
+                "WHERE id = $5 AND seq = $6 AND status = 'running'",
+                len(actions),
+                position,
+                status.value,
+                now,
+                game_id,
+                expected_seq,
             )
-            if cursor.rowcount != 1:
+            if moved != 1:
                 raise StaleSeqError(game_id, expected_seq)
             await conn.executemany(
                 "INSERT INTO actions (game_id, seq, kind, notation, seat, actor_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [
                     (
                         game_id,
@@ -385,18 +418,22 @@ class GameStore:
             for action in actions:
                 if action.resigned_seat is not None:
                     await conn.execute(
-                        "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?",
-                        (game_id, action.resigned_seat),
+                        "UPDATE seats SET resigned = 1 WHERE game_id = $1 AND seat = $2",
+                        game_id,
+                        action.resigned_seat,
                     )
             if status is GameStatus.OVER:
                 await conn.execute(
-                    "UPDATE games SET end_reason = ? WHERE id = ?", (EndReason.FINISHED, game_id)
+                    "UPDATE games SET end_reason = $1 WHERE id = $2",
+                    EndReason.FINISHED.value,
+                    game_id,
                 )
                 clock = TurnClock()
             if clock is not None:
                 await _set_clock(conn, game_id, clock)
             await _set_controls(conn, game_id, controls)
             await _insert_results(conn, game_id, results)
+            await self._schedule_changed(conn)
             return await _fetch_game(conn, game_id)
 
     async def end(
@@ -404,50 +441,55 @@ class GameStore:
     ) -> GameRow:
         """Close an open game (aborted or cancelled lobby); the row and its log are kept."""
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE games SET status = ?, end_reason = ?, ended_by = ?, updated_at = ?, "
+            ended = await conn.execute(
+                "UPDATE games SET status = $1, end_reason = $2, ended_by = $3, updated_at = $4, "
                 "remind_at = NULL, due_at = NULL "
-                "WHERE id = ? AND status IN ('lobby', 'running')",
-                (status.value, reason, ended_by, now, game_id),
+                "WHERE id = $5 AND status IN ('lobby', 'running')",
+                status.value,
+                str(reason),
+                ended_by,
+                now,
+                game_id,
             )
-            if cursor.rowcount != 1:
+            if ended != 1:
                 raise StaleSeqError(game_id, -1)
+            await self._schedule_changed(conn)
             return await _fetch_game(conn, game_id)
 
     async def actions(self, game_id: int) -> list[ActionRow]:
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
                 "SELECT seq, notation, seat, actor_id, created_at FROM actions "
-                "WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            ) as cursor,
-        ):
-            return [
-                ActionRow(
-                    row["seq"], row["notation"], row["seat"], row["actor_id"], row["created_at"]
-                )
-                for row in await cursor.fetchall()
-            ]
+                "WHERE game_id = $1 ORDER BY seq",
+                game_id,
+            )
+        return [
+            ActionRow(row["seq"], row["notation"], row["seat"], row["actor_id"], row["created_at"])
+            for row in rows
+        ]
 
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> bool:
         """Remember which message shows the game now, and at which seq; never a message older
         than the one recorded (a slow post finishing after a newer one). A message recorded
         while the game is a lobby is also kept as its lobby message. True if stored."""
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE games SET board_message_id = ?, board_message_seq = ?, "
-                "lobby_message_id = CASE WHEN status = 'lobby' THEN ? ELSE lobby_message_id END "
-                "WHERE id = ? AND (board_message_seq IS NULL OR board_message_seq <= ?)",
-                (message_id, seq, message_id, game_id, seq),
+            stored = await conn.execute(
+                "UPDATE games SET board_message_id = $1, board_message_seq = $2, "
+                "lobby_message_id = CASE WHEN status = 'lobby' THEN $1 ELSE lobby_message_id END "
+                "WHERE id = $3 AND (board_message_seq IS NULL OR board_message_seq <= $2)",
+                message_id,
+                seq,
+                game_id,
             )
-            return cursor.rowcount == 1
+            if stored == 1:
+                await self._schedule_changed(conn)
+            return stored == 1
 
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the reminder sent for the turn being played (None: none is out)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE games SET reminder_message_id = ? WHERE id = ?", (message_id, game_id)
+                "UPDATE games SET reminder_message_id = $1 WHERE id = $2", message_id, game_id
             )
 
     async def set_clock(
@@ -460,26 +502,30 @@ class GameStore:
         """Change the running game's clock (and seat controls) while it is still at
         `expected_seq`; StaleSeqError otherwise."""
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "SELECT 1 FROM games WHERE id = ? AND seq = ? AND status = 'running'",
-                (game_id, expected_seq),
+            # One guarded UPDATE, so a writer that moved the game on meanwhile is seen.
+            changed = await conn.execute(
+                "UPDATE games SET turn_started_at = $1, remind_at = $2, due_at = $3 "
+                "WHERE id = $4 AND seq = $5 AND status = 'running'",
+                clock.turn_started_at,
+                clock.remind_at,
+                clock.due_at,
+                game_id,
+                expected_seq,
             )
-            if await cursor.fetchone() is None:
+            if changed != 1:
                 raise StaleSeqError(game_id, expected_seq)
-            await _set_clock(conn, game_id, clock)
             await _set_controls(conn, game_id, controls)
+            await self._schedule_changed(conn)
             return await _fetch_game(conn, game_id)
 
     async def finished_without_results(self) -> list[int]:
         """Finished games that have no results (they ended before results were kept)."""
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
                 "SELECT id FROM games WHERE status = 'over' AND NOT EXISTS "
                 "(SELECT 1 FROM results WHERE results.game_id = games.id) ORDER BY id"
-            ) as cursor,
-        ):
-            return [int(row[0]) for row in await cursor.fetchall()]
+            )
+        return [int(row[0]) for row in rows]
 
     async def add_results(self, game_id: int, results: Sequence[ResultRow]) -> None:
         async with self._db.transaction() as conn:
@@ -487,120 +533,250 @@ class GameStore:
 
     async def due(self, now: str) -> list[GameRow]:
         """Running games shown up to date whose reminder or automatic move is due by `now`."""
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' "
-                "AND board_message_seq IS seq AND (due_at <= ? OR remind_at <= ?) "
-                "ORDER BY min(coalesce(due_at, remind_at), coalesce(remind_at, due_at)), id",
-                (now, now),
-            ) as cursor,
-        ):
-            return [_game(row) for row in await cursor.fetchall()]
+                f"AND {_SHOWN} AND (due_at <= $1 OR remind_at <= $1) "
+                f"ORDER BY {_FIRST_DUE}, id",
+                now,
+            )
+        return [_game(row) for row in rows]
 
-    async def next_due(self) -> str | None:
-        """The earliest reminder or automatic move of a running game shown up to date."""
+    async def next_due(self, now: str | None = None, owner: str | None = None) -> str | None:
+        """The earliest reminder or automatic move of a running game shown up to date (given
+        `now` and `owner`: leaving out the games another process holds a claim on)."""
         query = (
-            "SELECT min(min(coalesce(due_at, remind_at), coalesce(remind_at, due_at))) "
-            "FROM games WHERE status = 'running' AND board_message_seq IS seq "
+            f"SELECT min({_FIRST_DUE}) FROM games WHERE status = 'running' AND {_SHOWN} "
             "AND (due_at IS NOT NULL OR remind_at IS NOT NULL)"
         )
-        async with self._db.reading() as conn, conn.execute(query) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None or row[0] is None else str(row[0])
+        async with self._db.reading() as conn:
+            if now is None:
+                first = await conn.fetchval(query)
+            else:
+                first = await conn.fetchval(f"{query} AND {_UNCLAIMED}", now, owner)
+        return None if first is None else str(first)
+
+    async def next_lease_end(self, now: str, owner: str) -> str | None:
+        """When the first claim another process holds at `now` runs out (the work it claimed is
+        either done by then or free for others to take)."""
+        async with self._db.reading() as conn:
+            first = await conn.fetchval(
+                "SELECT min(claimed_until) FROM games WHERE claimed_until > $1 "
+                "AND claimed_by IS DISTINCT FROM $2",
+                now,
+                owner,
+            )
+        return None if first is None else str(first)
+
+    async def claim_due(
+        self, now: str, changed_by: str, owner: str, until: str, limit: int
+    ) -> list[GameRow]:
+        """Claim for `owner` until `until`, in one statement, at most `limit` games with due
+        work that no other process holds: running games shown up to date whose reminder or
+        automatic move is due by `now`, and started games whose last change, made by
+        `changed_by`, is still not shown. The games claimed, oldest first.
+
+        On PostgreSQL the candidate rows are locked as they are picked and rows another
+        process is claiming are skipped; SQLite serialises its write transactions."""
+        lock = " FOR UPDATE SKIP LOCKED" if self._db.backend == "postgres" else ""
+        async with self._db.transaction() as conn:
+            rows = await conn.fetch(
+                "UPDATE games SET claimed_by = $2, claimed_until = $3 WHERE id IN ("
+                "SELECT id FROM games WHERE (("
+                f"status = 'running' AND {_SHOWN} AND (due_at <= $1 OR remind_at <= $1)) "
+                f"OR (status IN ('running', 'over') AND {_NOT_SHOWN} AND updated_at <= $4)) "
+                f"AND {_UNCLAIMED} ORDER BY id LIMIT $5{lock}) "
+                f"RETURNING {_GAME_COLUMNS}",
+                now,
+                owner,
+                until,
+                changed_by,
+                limit,
+            )
+        return sorted((_game(row) for row in rows), key=lambda game: game.id)
+
+    async def claim(self, game_id: int, now: str, owner: str, until: str) -> bool:
+        """Claim the game for `owner` until `until` unless another process holds it at `now`;
+        True if claimed."""
+        async with self._db.transaction() as conn:
+            claimed = await conn.execute(
+                "UPDATE games SET claimed_by = $2, claimed_until = $3 "
+                f"WHERE id = $4 AND {_UNCLAIMED}",
+                now,
+                owner,
+                until,
+                game_id,
+            )
+            return claimed == 1
+
+    async def release_claim(self, game_id: int, owner: str) -> None:
+        """Give up `owner`'s claim on the game (nothing if another holds it now); the other
+        processes look at the game's due work again."""
+        async with self._db.transaction() as conn:
+            released = await conn.execute(
+                "UPDATE games SET claimed_by = NULL, claimed_until = NULL "
+                "WHERE id = $1 AND claimed_by = $2",
+                game_id,
+                owner,
+            )
+            if released:
+                await self._schedule_changed(conn)
+
+    async def drop_claims(self) -> int:
+        """Give up every claim, whoever holds it: for a database only one process uses (SQLite),
+        at its start, when the claims left are those of a run that stopped. How many."""
+        async with self._db.transaction() as conn:
+            return await conn.execute(
+                "UPDATE games SET claimed_by = NULL, claimed_until = NULL "
+                "WHERE claimed_by IS NOT NULL"
+            )
+
+    async def mark_reminded(self, game_id: int, expected_seq: int) -> GameRow | None:
+        """Mark the reminder of the running game's turn at `expected_seq` as sent; the game,
+        or None if it moved on or its reminder was marked sent already (by another process):
+        of two racing callers, one only gets the game."""
+        async with self._db.transaction() as conn:
+            marked = await conn.execute(
+                "UPDATE games SET remind_at = NULL WHERE id = $1 AND seq = $2 "
+                "AND status = 'running' AND remind_at IS NOT NULL",
+                game_id,
+                expected_seq,
+            )
+            if marked != 1:
+                return None
+            await self._schedule_changed(conn)
+            return await _fetch_game(conn, game_id)
+
+    async def snapshot(self, game_id: int) -> tuple[GameRow, list[SeatRow], list[ActionRow]] | None:
+        """The game's row, seats and action log read together, as of one moment (None: no such
+        game)."""
+        async with self._db.reading() as conn:
+            game = await _maybe_game(conn, "WHERE id = $1", game_id)
+            if game is None:
+                return None
+            seats = await _fetch_seats(conn, game_id)
+            rows = await conn.fetch(
+                "SELECT seq, notation, seat, actor_id, created_at FROM actions "
+                "WHERE game_id = $1 ORDER BY seq",
+                game_id,
+            )
+        actions = [
+            ActionRow(row["seq"], row["notation"], row["seat"], row["actor_id"], row["created_at"])
+            for row in rows
+        ]
+        return game, seats, actions
+
+    async def listen(self, callback: Callable[[], None]) -> None:
+        """Call `callback` whenever another process (or this one) commits a change to a turn
+        clock or to what a game's message shows. PostgreSQL only: SQLite serves one process,
+        which is told in memory, so there it does nothing."""
+        from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
+
+        if isinstance(self._db, PostgresDatabase):
+            await self._db.listen(SCHEDULE_CHANNEL, callback)
+
+    async def _schedule_changed(self, conn: Connection) -> None:
+        """Tell the processes listening (PostgreSQL) on commit that the schedule changed."""
+        if self._db.backend == "postgres":
+            await conn.execute("SELECT pg_notify($1, '')", SCHEDULE_CHANNEL)
 
     async def unshown(self, changed_by: str) -> list[GameRow]:
         """Started games (running or over) whose last change, made by `changed_by`, is still not
         shown: the message that should show it failed to post (or the bot stopped first)."""
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'over') "
-                "AND board_message_seq IS NOT seq AND updated_at <= ? ORDER BY updated_at, id",
-                (changed_by,),
-            ) as cursor,
-        ):
-            return [_game(row) for row in await cursor.fetchall()]
+                f"AND {_NOT_SHOWN} AND updated_at <= $1 ORDER BY updated_at, id",
+                changed_by,
+            )
+        return [_game(row) for row in rows]
 
-    async def oldest_unshown(self) -> str | None:
-        """When the oldest change not yet shown of a started game was made."""
+    async def oldest_unshown(self, now: str | None = None, owner: str | None = None) -> str | None:
+        """When the oldest change not yet shown of a started game was made (given `now` and
+        `owner`: leaving out the games another process holds a claim on)."""
         query = (
             "SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
-            "AND board_message_seq IS NOT seq"
+            f"AND {_NOT_SHOWN}"
         )
-        async with self._db.reading() as conn, conn.execute(query) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None or row[0] is None else str(row[0])
+        async with self._db.reading() as conn:
+            if now is None:
+                oldest = await conn.fetchval(query)
+            else:
+                oldest = await conn.fetchval(f"{query} AND {_UNCLAIMED}", now, owner)
+        return None if oldest is None else str(oldest)
 
     async def get_meta(self, key: str) -> str | None:
-        query = "SELECT value FROM bot_meta WHERE key = ?"
-        async with self._db.reading() as conn, conn.execute(query, (key,)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else str(row[0])
+        async with self._db.reading() as conn:
+            value = await conn.fetchval("SELECT value FROM bot_meta WHERE key = $1", key)
+        return None if value is None else str(value)
 
     async def set_meta(self, key: str, value: str) -> None:
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
+                key,
+                value,
             )
 
 
-async def _maybe_game(
-    conn: aiosqlite.Connection, where: str, params: tuple[object, ...]
-) -> GameRow | None:
-    async with conn.execute(f"SELECT {_GAME_COLUMNS} FROM games {where}", params) as cursor:
-        row = await cursor.fetchone()
+async def _maybe_game(conn: Connection, where: str, *args: object) -> GameRow | None:
+    row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games {where}", *args)
     return None if row is None else _game(row)
 
 
-async def _fetch_game(conn: aiosqlite.Connection, game_id: int) -> GameRow:
-    game = await _maybe_game(conn, "WHERE id = ?", (game_id,))
+async def _fetch_game(conn: Connection, game_id: int) -> GameRow:
+    game = await _maybe_game(conn, "WHERE id = $1", game_id)
     assert game is not None
     return game
 
 
-async def _fetch_seats(conn: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
-    async with conn.execute(
-        "SELECT rowid, user_id, ai_level, seat, joined_at, resigned, timeouts, autoplay, "
-        "display_name FROM seats WHERE game_id = ? "
-        "ORDER BY seat IS NULL, seat, joined_at, rowid",
-        (game_id,),
-    ) as cursor:
-        return [_seat(row) for row in await cursor.fetchall()]
+async def _fetch_seats(conn: Connection, game_id: int) -> list[SeatRow]:
+    rows = await conn.fetch(
+        "SELECT id, user_id, ai_level, seat, joined_at, resigned, timeouts, autoplay, "
+        "display_name FROM seats WHERE game_id = $1 "
+        "ORDER BY seat IS NULL, seat, joined_at, id",
+        game_id,
+    )
+    return [_seat(row) for row in rows]
 
 
-async def _seats_changed(conn: aiosqlite.Connection, game_id: int, now: str) -> None:
+async def _seats_changed(conn: Connection, game_id: int, now: str) -> None:
     """The lobby's seats changed: its message no longer shows it (until the edit is stored)."""
     await conn.execute(
-        "UPDATE games SET updated_at = ?, board_message_seq = NULL WHERE id = ?", (now, game_id)
+        "UPDATE games SET updated_at = $1, board_message_seq = NULL, rev = rev + 1 WHERE id = $2",
+        now,
+        game_id,
     )
 
 
-async def _set_clock(conn: aiosqlite.Connection, game_id: int, clock: TurnClock) -> None:
+async def _set_clock(conn: Connection, game_id: int, clock: TurnClock) -> None:
     await conn.execute(
-        "UPDATE games SET turn_started_at = ?, remind_at = ?, due_at = ? WHERE id = ?",
-        (clock.turn_started_at, clock.remind_at, clock.due_at, game_id),
+        "UPDATE games SET turn_started_at = $1, remind_at = $2, due_at = $3 WHERE id = $4",
+        clock.turn_started_at,
+        clock.remind_at,
+        clock.due_at,
+        game_id,
     )
 
 
-async def _set_controls(
-    conn: aiosqlite.Connection, game_id: int, controls: Sequence[SeatControl]
-) -> None:
+async def _set_controls(conn: Connection, game_id: int, controls: Sequence[SeatControl]) -> None:
+    if controls:
+        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = $1", game_id)
     for control in controls:
         await conn.execute(
-            "UPDATE seats SET timeouts = ?, autoplay = ? WHERE game_id = ? AND seat = ?",
-            (control.timeouts, int(control.autoplay), game_id, control.seat),
+            "UPDATE seats SET timeouts = $1, autoplay = $2 WHERE game_id = $3 AND seat = $4",
+            control.timeouts,
+            int(control.autoplay),
+            game_id,
+            control.seat,
         )
 
 
-async def _insert_results(
-    conn: aiosqlite.Connection, game_id: int, results: Sequence[ResultRow]
-) -> None:
+async def _insert_results(conn: Connection, game_id: int, results: Sequence[ResultRow]) -> None:
     await conn.executemany(
         "INSERT INTO results (game_id, seat, user_id, ai_level, color, score, dirhams, place, "
-        "won, eliminated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "won, eliminated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         [
             (
                 game_id,

@@ -25,16 +25,15 @@ class GuildStore:
 
     async def get(self, guild_id: int) -> GuildSettings:
         async with self._db.reading() as conn:
-            async with conn.execute(
-                "SELECT turn_limit_seconds, variant FROM guild_settings WHERE guild_id = ?",
-                (guild_id,),
-            ) as cursor:
-                row = await cursor.fetchone()
-            async with conn.execute(
-                "SELECT channel_id FROM guild_channels WHERE guild_id = ? ORDER BY channel_id",
-                (guild_id,),
-            ) as cursor:
-                channels = tuple(int(r[0]) for r in await cursor.fetchall())
+            row = await conn.fetchrow(
+                "SELECT turn_limit_seconds, variant FROM guild_settings WHERE guild_id = $1",
+                guild_id,
+            )
+            channel_rows = await conn.fetch(
+                "SELECT channel_id FROM guild_channels WHERE guild_id = $1 ORDER BY channel_id",
+                guild_id,
+            )
+        channels = tuple(int(r[0]) for r in channel_rows)
         if row is None:
             return GuildSettings(guild_id, channel_ids=channels)
         return GuildSettings(guild_id, row[0], row[1], channels)
@@ -45,24 +44,30 @@ class GuildStore:
         async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, turn_limit_seconds, variant, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
                 "turn_limit_seconds = excluded.turn_limit_seconds, "
                 "variant = excluded.variant, updated_at = excluded.updated_at",
-                (guild_id, turn_limit_seconds, variant, now),
+                guild_id,
+                turn_limit_seconds,
+                variant,
+                now,
             )
 
     async def allow_channel(self, guild_id: int, channel_id: int) -> None:
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT OR IGNORE INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
-                (guild_id, channel_id),
+                "INSERT INTO guild_channels (guild_id, channel_id) VALUES ($1, $2) "
+                "ON CONFLICT DO NOTHING",
+                guild_id,
+                channel_id,
             )
 
     async def remove_channel(self, guild_id: int, channel_id: int) -> bool:
         """Take the channel off the list; False if it was not on it."""
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
-                (guild_id, channel_id),
+            removed = await conn.execute(
+                "DELETE FROM guild_channels WHERE guild_id = $1 AND channel_id = $2",
+                guild_id,
+                channel_id,
             )
-            return cursor.rowcount == 1
+            return removed == 1

@@ -25,6 +25,8 @@ class EndReason(StrEnum):
     CANCELLED = "cancelled"
     ABORTED_BY_HOST = "aborted-by-host"
     ABORTED_BY_MODERATOR = "aborted-by-moderator"
+    ABANDONED = "abandoned"
+    """No person played the game any more and no one took a seat back in time."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,27 +14,26 @@ class PlayerStore:
 
     async def turn_dms(self, user_id: int) -> bool:
         """True if the user asked for a direct message when it becomes their turn."""
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
-                "SELECT turn_dms FROM player_settings WHERE user_id = ?", (user_id,)
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
-        return row is not None and bool(row[0])
+        async with self._db.reading() as conn:
+            value = await conn.fetchval(
+                "SELECT turn_dms FROM player_settings WHERE user_id = $1", user_id
+            )
+        return bool(value)
 
     async def set_turn_dms(self, user_id: int, on: bool, now: str) -> bool:
         """Set the user's choice; True if it changed."""
         async with self._db.transaction() as conn:
-            async with conn.execute(
-                "SELECT turn_dms FROM player_settings WHERE user_id = ?", (user_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
-            before = row is not None and bool(row[0])
+            before = bool(
+                await conn.fetchval(
+                    "SELECT turn_dms FROM player_settings WHERE user_id = $1", user_id
+                )
+            )
             await conn.execute(
-                "INSERT INTO player_settings (user_id, turn_dms, updated_at) VALUES (?, ?, ?) "
+                "INSERT INTO player_settings (user_id, turn_dms, updated_at) VALUES ($1, $2, $3) "
                 "ON CONFLICT (user_id) DO UPDATE SET turn_dms = excluded.turn_dms, "
                 "updated_at = excluded.updated_at",
-                (user_id, int(on), now),
+                user_id,
+                int(on),
+                now,
             )
         return before != on

@@ -38,6 +38,13 @@ class HistoryRow:
     winner_levels: tuple[str | None, ...]
 
 
+_HISTORY = (
+    "SELECT g.id, g.channel_id, g.status, g.end_reason, g.created_at, g.updated_at, "
+    "(SELECT count(*) FROM seats s WHERE s.game_id = g.id) "
+    "FROM games g WHERE g.guild_id = $1 AND g.status != 'lobby' "
+)
+
+
 class StatsStore:
     """The stats queries; each method reads one consistent snapshot."""
 
@@ -47,22 +54,22 @@ class StatsStore:
     async def player(self, guild_id: int, user_id: int) -> PlayerStats:
         """The member's stats over the server's finished games (zeros if none)."""
         async with self._db.reading() as conn:
-            async with conn.execute(
+            row = await conn.fetchrow(
                 "SELECT count(*), coalesce(sum(r.won), 0), "
                 "avg(CASE WHEN r.eliminated = 0 THEN r.score END), "
                 "max(CASE WHEN r.eliminated = 0 THEN r.score END) "
                 "FROM results r JOIN games g ON g.id = r.game_id "
-                "WHERE g.guild_id = ? AND g.status = 'over' AND r.user_id = ?",
-                (guild_id, user_id),
-            ) as cursor:
-                row = await cursor.fetchone()
-            async with conn.execute(
+                "WHERE g.guild_id = $1 AND g.status = 'over' AND r.user_id = $2",
+                guild_id,
+                user_id,
+            )
+            color = await conn.fetchval(
                 "SELECT r.color FROM results r JOIN games g ON g.id = r.game_id "
-                "WHERE g.guild_id = ? AND g.status = 'over' AND r.user_id = ? "
+                "WHERE g.guild_id = $1 AND g.status = 'over' AND r.user_id = $2 "
                 "GROUP BY r.color ORDER BY count(*) DESC, max(r.game_id) DESC LIMIT 1",
-                (guild_id, user_id),
-            ) as cursor:
-                color = await cursor.fetchone()
+                guild_id,
+                user_id,
+            )
         assert row is not None
         return PlayerStats(
             user_id=user_id,
@@ -70,25 +77,23 @@ class StatsStore:
             wins=int(row[1]),
             average_score=float(row[2] or 0.0),
             best_score=int(row[3] or 0),
-            favourite_color=None if color is None else str(color[0]),
+            favourite_color=None if color is None else str(color),
         )
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
         """The server's best humans: most wins, then best average score, then fewest games."""
-        async with (
-            self._db.reading() as conn,
-            conn.execute(
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
                 "SELECT r.user_id, count(*) AS games, sum(r.won) AS wins, "
-                "coalesce(avg(CASE WHEN r.eliminated = 0 THEN r.score END), 0) AS avg, "
+                "coalesce(avg(CASE WHEN r.eliminated = 0 THEN r.score END), 0) AS average, "
                 "coalesce(max(CASE WHEN r.eliminated = 0 THEN r.score END), 0) "
                 "FROM results r JOIN games g ON g.id = r.game_id "
-                "WHERE g.guild_id = ? AND g.status = 'over' AND r.user_id IS NOT NULL "
-                "GROUP BY r.user_id ORDER BY wins DESC, avg DESC, games ASC, r.user_id "
-                "LIMIT ?",
-                (guild_id, limit),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+                "WHERE g.guild_id = $1 AND g.status = 'over' AND r.user_id IS NOT NULL "
+                "GROUP BY r.user_id ORDER BY wins DESC, average DESC, games ASC, r.user_id "
+                "LIMIT $2",
+                guild_id,
+                limit,
+            )
         return [
             PlayerStats(int(r[0]), int(r[1]), int(r[2]), float(r[3]), int(r[4]), None) for r in rows
         ]
@@ -97,27 +102,20 @@ class StatsStore:
         self, guild_id: int, channel_id: int | None = None, limit: int = 10
     ) -> list[HistoryRow]:
         """The server's (or one channel's) most recent games, lobbies left out."""
-        where = "g.guild_id = ? AND g.status != 'lobby'"
-        params: list[object] = [guild_id]
+        query = _HISTORY + "ORDER BY g.id DESC LIMIT $2"
+        args: tuple[object, ...] = (guild_id, limit)
         if channel_id is not None:
-            where += " AND g.channel_id = ?"
-            params.append(channel_id)
+            query = _HISTORY + "AND g.channel_id = $3 ORDER BY g.id DESC LIMIT $2"
+            args = (guild_id, limit, channel_id)
         async with self._db.reading() as conn:
-            async with conn.execute(
-                "SELECT g.id, g.channel_id, g.status, g.end_reason, g.created_at, g.updated_at, "
-                "(SELECT count(*) FROM seats s WHERE s.game_id = g.id) "
-                f"FROM games g WHERE {where} ORDER BY g.id DESC LIMIT ?",
-                (*params, limit),
-            ) as cursor:
-                games = await cursor.fetchall()
+            games = await conn.fetch(query, *args)
             found: list[HistoryRow] = []
             for game in games:
-                async with conn.execute(
-                    "SELECT user_id, ai_level FROM results WHERE game_id = ? AND won = 1 "
+                winners = await conn.fetch(
+                    "SELECT user_id, ai_level FROM results WHERE game_id = $1 AND won = 1 "
                     "ORDER BY seat",
-                    (game[0],),
-                ) as cursor:
-                    winners = await cursor.fetchall()
+                    game[0],
+                )
                 found.append(
                     HistoryRow(
                         game_id=int(game[0]),

@@ -3,11 +3,7 @@ before the migration read as English."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 from bot.storage import Database, GameStore, NewGame
-from bot.storage.database import load_migrations
 
 NOW = "2026-01-01T00:00:00+00:00"
 
@@ -26,9 +22,8 @@ def lobby(channel_id: int, locale: str) -> NewGame:
     )
 
 
-async def test_a_game_keeps_its_language_across_a_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    database = await Database.open(path)
+async def test_a_game_keeps_its_language_across_a_reopen(database_url: str) -> None:
+    database = await Database.open(database_url)
     try:
         store = GameStore(database)
         french = await store.create(lobby(10, "fr"), NOW)
@@ -36,7 +31,7 @@ async def test_a_game_keeps_its_language_across_a_reopen(tmp_path: Path) -> None
         assert (french.locale, ukrainian.locale) == ("fr", "uk")
     finally:
         await database.close()
-    database = await Database.open(path)
+    database = await Database.open(database_url)
     try:
         store = GameStore(database)
         again = await store.get(french.id)
@@ -49,22 +44,23 @@ async def test_a_game_keeps_its_language_across_a_reopen(tmp_path: Path) -> None
         await database.close()
 
 
-async def test_games_from_before_languages_are_english(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    first = next(migration for migration in load_migrations() if migration.version == 1)
-    with sqlite3.connect(path) as raw:
-        raw.executescript(first.sql)
-        raw.execute(
-            "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, seed_sha256, "
-            "created_at, updated_at) VALUES (10, 100, 3, 'standard', 's', 'h', ?, ?)",
-            (NOW, NOW),
-        )
-        raw.execute("PRAGMA user_version = 1")
-    database = await Database.open(path)
+async def test_games_from_before_languages_are_english(database_url: str) -> None:
+    old = await Database.open(database_url, schema_version=1)
+    try:
+        async with old.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, "
+                "seed_sha256, created_at, updated_at) "
+                "VALUES (10, 100, 3, 'standard', 's', 'h', $1, $1)",
+                NOW,
+            )
+    finally:
+        await old.close()
+    database = await Database.open(database_url)
     try:
         assert await database.schema_version() >= 2
-        old = await GameStore(database).get(1)
-        assert old is not None
-        assert old.locale == "en"
+        old_game = await GameStore(database).get(1)
+        assert old_game is not None
+        assert old_game.locale == "en"
     finally:
         await database.close()

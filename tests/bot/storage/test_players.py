@@ -3,24 +3,14 @@ their turn, and the open games a player holds a seat in on a server."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.storage import Database, GameStore, NewGame
-from bot.storage.database import load_migrations
+from bot.storage.database import BACKENDS, Backend, load_migrations
 from bot.storage.players import PlayerStore
 
 NOW = "2026-01-01T00:00:00+00:00"
 LATER = "2026-01-02T00:00:00+00:00"
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "players.sqlite3")
-    yield db
-    await db.close()
 
 
 def lobby(guild_id: int, channel_id: int, host_id: int) -> NewGame:
@@ -36,15 +26,15 @@ def lobby(guild_id: int, channel_id: int, host_id: int) -> NewGame:
     )
 
 
-def test_the_player_settings_migration_is_0007() -> None:
-    (migration,) = [m for m in load_migrations() if m.version == 7]
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_player_settings_migration_is_0007(backend: Backend) -> None:
+    (migration,) = [m for m in load_migrations(backend) if m.version == 7]
     assert migration.name == "0007_turn_messages.sql"
     assert "player_settings" in migration.sql
 
 
-async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "reopen.sqlite3"
-    database = await Database.open(path)
+async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(database_url: str) -> None:
+    database = await Database.open(database_url)
     try:
         players = PlayerStore(database)
         assert not await players.turn_dms(5)
@@ -53,7 +43,7 @@ async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(tmp_path: Path)
         assert not await players.set_turn_dms(5, True, LATER)
     finally:
         await database.close()
-    database = await Database.open(path)
+    database = await Database.open(database_url)
     try:
         players = PlayerStore(database)
         assert await players.turn_dms(5)
@@ -64,10 +54,8 @@ async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(tmp_path: Path)
         await database.close()
 
 
-async def test_open_games_of_a_player_are_this_server_s_seats_still_held(
-    database: Database,
-) -> None:
-    store = GameStore(database)
+async def test_open_games_of_a_player_are_this_server_s_seats_still_held(db: Database) -> None:
+    store = GameStore(db)
     first = await store.create(lobby(1, 10, 100), NOW)
     await store.add_seat(first.id, 101, NOW)
     second = await store.create(lobby(1, 11, 101), NOW)

@@ -4,13 +4,10 @@ seats left nameless."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
-from bot.storage import Database, GameStore, NewGame
-from bot.storage.database import load_migrations
+from bot.storage import CheckViolation, Database, GameStore, NewGame
+from bot.storage.database import BACKENDS, Backend, load_migrations
 
 NOW = "2026-01-01T00:00:00+00:00"
 NAMES_VERSION = 4
@@ -30,15 +27,15 @@ def lobby(channel_id: int, host_name: str | None) -> NewGame:
     )
 
 
-def test_the_names_migration_is_numbered_after_the_languages_one() -> None:
-    names = [migration for migration in load_migrations() if migration.version == NAMES_VERSION]
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_names_migration_is_numbered_after_the_languages_one(backend: Backend) -> None:
+    names = [m for m in load_migrations(backend) if m.version == NAMES_VERSION]
     assert [migration.name for migration in names] == ["0004_seat_names.sql"]
     assert "display_name" in names[0].sql
 
 
-async def test_names_round_trip_through_a_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    database = await Database.open(path)
+async def test_names_round_trip_through_a_reopen(database_url: str) -> None:
+    database = await Database.open(database_url)
     try:
         store = GameStore(database)
         game = await store.create(lobby(10, "Оксана ✨"), NOW)
@@ -53,7 +50,7 @@ async def test_names_round_trip_through_a_reopen(tmp_path: Path) -> None:
         ]
     finally:
         await database.close()
-    database = await Database.open(path)
+    database = await Database.open(database_url)
     try:
         seats = await GameStore(database).seats(game.id)
         assert [s.display_name for s in seats] == ["Оксана ✨", "Zoë", None, None]
@@ -61,37 +58,36 @@ async def test_names_round_trip_through_a_reopen(tmp_path: Path) -> None:
         await database.close()
 
 
-async def test_an_empty_name_is_refused_by_the_schema(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    try:
-        store = GameStore(database)
-        game = await store.create(lobby(10, None), NOW)
-        with pytest.raises(sqlite3.IntegrityError):
-            await store.add_seat(game.id, 101, NOW, "")
-        assert [s.display_name for s in await store.seats(game.id)] == [None]
-    finally:
-        await database.close()
+async def test_an_empty_name_is_refused_by_the_schema(db: Database) -> None:
+    store = GameStore(db)
+    game = await store.create(lobby(10, None), NOW)
+    with pytest.raises(CheckViolation):
+        await store.add_seat(game.id, 101, NOW, "")
+    assert [s.display_name for s in await store.seats(game.id)] == [None]
 
 
 async def test_a_database_from_before_names_gets_them_and_its_seats_stay_nameless(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
-    path = tmp_path / "old.sqlite3"
-    before = [m for m in load_migrations() if m.version < NAMES_VERSION]
-    with sqlite3.connect(path) as raw:
-        for migration in before:
-            raw.executescript(migration.sql)
-        raw.execute(
-            "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, seed_sha256, "
-            "created_at, updated_at) VALUES (10, 100, 3, 'standard', 's', 'h', ?, ?)",
-            (NOW, NOW),
-        )
-        raw.execute("INSERT INTO seats (game_id, user_id, joined_at) VALUES (1, 100, ?)", (NOW,))
-        raw.execute(
-            "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (1, 'easy', ?)", (NOW,)
-        )
-        raw.execute(f"PRAGMA user_version = {before[-1].version}")
-    database = await Database.open(path)
+    old = await Database.open(database_url, schema_version=NAMES_VERSION - 1)
+    try:
+        assert await old.schema_version() == NAMES_VERSION - 1
+        async with old.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, "
+                "seed_sha256, created_at, updated_at) "
+                "VALUES (10, 100, 3, 'standard', 's', 'h', $1, $1)",
+                NOW,
+            )
+            await conn.execute(
+                "INSERT INTO seats (game_id, user_id, joined_at) VALUES (1, 100, $1)", NOW
+            )
+            await conn.execute(
+                "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (1, 'easy', $1)", NOW
+            )
+    finally:
+        await old.close()
+    database = await Database.open(database_url)
     try:
         assert await database.schema_version() >= NAMES_VERSION
         store = GameStore(database)

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.storage import Database, GameStore, NewGame, StatsStore
 from bot.storage.games import ResultRow
 
 NOW = "2026-01-01T00:00:00+00:00"
 GUILD = 1
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    yield database
-    await database.close()
 
 
 async def finished_game(db: Database, channel_id: int, results: list[ResultRow]) -> None:
@@ -37,7 +25,7 @@ async def finished_game(db: Database, channel_id: int, results: list[ResultRow])
         NOW,
     )
     async with db.transaction() as conn:
-        await conn.execute("UPDATE games SET status = 'over' WHERE id = ?", (game.id,))
+        await conn.execute("UPDATE games SET status = 'over' WHERE id = $1", game.id)
     await store.add_results(game.id, results)
 
 

@@ -1,4 +1,5 @@
-"""Storage on a real SQLite file: migrations, the action log, optimistic concurrency, reopen."""
+"""Storage on a real database of each back end: migrations, the action log, optimistic
+concurrency, reopen."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ import pytest
 
 from bot.storage import (
     ChannelBusyError,
+    CheckViolation,
     Database,
+    EndReason,
     GameStatus,
     GameStore,
+    IntegrityError,
     NewAction,
     NewGame,
     StaleSeqError,
 )
-from bot.storage.database import load_migrations
+from bot.storage.database import Backend, load_migrations
 
 NOW = "2026-01-01T00:00:00+00:00"
 
@@ -35,13 +39,6 @@ def lobby(channel_id: int = 10, host_id: int = 100) -> NewGame:
     )
 
 
-@pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    yield database
-    await database.close()
-
-
 async def running_game(store: GameStore) -> int:
     game = await store.create(lobby(), NOW)
     seats = await store.add_seat(game.id, 200, NOW)
@@ -50,9 +47,17 @@ async def running_game(store: GameStore) -> int:
     return game.id
 
 
-async def test_open_sets_wal_foreign_keys_and_schema_version(tmp_path: Path) -> None:
+async def test_open_migrates_to_the_last_version(database_url: str, backend: Backend) -> None:
+    database = await Database.open(database_url)
+    assert database.backend == backend
+    assert await database.schema_version() == len(load_migrations(backend))
+    async with database.reading() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM games") == 0
+    await database.close()
+
+
+async def test_open_sets_wal_and_makes_the_folder(tmp_path: Path) -> None:
     database = await Database.open(tmp_path / "sub" / "bot.sqlite3")
-    assert await database.schema_version() == len(load_migrations())
     await database.close()
     with sqlite3.connect(tmp_path / "sub" / "bot.sqlite3") as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -60,29 +65,29 @@ async def test_open_sets_wal_foreign_keys_and_schema_version(tmp_path: Path) -> 
     assert {"games", "seats", "actions", "bot_meta"} <= tables
 
 
-async def test_migrations_are_numbered_without_gaps() -> None:
-    versions = [migration.version for migration in load_migrations()]
-    assert versions == list(range(1, len(versions) + 1))
-
-
-async def test_reopen_does_not_migrate_twice_and_keeps_data(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    first = await Database.open(path)
+async def test_reopen_does_not_migrate_twice_and_keeps_data(database_url: str) -> None:
+    first = await Database.open(database_url)
     game = await GameStore(first).create(lobby(), NOW)
     await first.close()
-    second = await Database.open(path)
+    second = await Database.open(database_url)
     again = await GameStore(second).get(game.id)
     assert again == game
     await second.close()
 
 
-async def test_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    await (await Database.open(path)).close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("PRAGMA user_version = 999")
+NEWER_SCHEMA = {
+    "sqlite": "PRAGMA user_version = 999",
+    "postgres": "INSERT INTO schema_migrations (version, name) VALUES (999, '0999_future.sql')",
+}
+
+
+async def test_newer_schema_is_refused(database_url: str, backend: Backend) -> None:
+    database = await Database.open(database_url)
+    async with database.transaction() as conn:
+        await conn.execute(NEWER_SCHEMA[backend])
+    await database.close()
     with pytest.raises(Exception, match="newer than this bot"):
-        await Database.open(path)
+        await Database.open(database_url)
 
 
 async def test_create_seats_the_host_and_one_open_game_per_channel(db: Database) -> None:
@@ -101,13 +106,13 @@ async def test_create_seats_the_host_and_one_open_game_per_channel(db: Database)
 async def test_a_closed_game_frees_the_channel_and_is_kept(db: Database) -> None:
     store = GameStore(db)
     game = await store.create(lobby(), NOW)
-    ended = await store.end(game.id, GameStatus.ABORTED, "aborted", 100, NOW)
+    ended = await store.end(game.id, GameStatus.ABORTED, EndReason.ABORTED_BY_HOST, 100, NOW)
     assert ended.status is GameStatus.ABORTED
     assert ended.ended_by == 100
     assert await store.open_in_channel(10) is None
     assert (await store.get(game.id)) == ended
     with pytest.raises(StaleSeqError):
-        await store.end(game.id, GameStatus.ABORTED, "again", 100, NOW)
+        await store.end(game.id, GameStatus.ABORTED, EndReason.ABORTED_BY_HOST, 100, NOW)
     await store.create(lobby(), NOW)
 
 
@@ -145,7 +150,7 @@ async def test_append_actions_is_optimistic_on_seq(db: Database) -> None:
 async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
     store = GameStore(db)
     game_id = await running_game(store)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(CheckViolation):
         # a notation longer than 8 characters violates the log's CHECK after the UPDATE ran
         await store.append_actions(
             game_id, 0, [NewAction("S", 200), NewAction("x" * 9, 1)], "{}", NOW
@@ -156,21 +161,19 @@ async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
     assert await store.actions(game_id) == []
 
 
-async def test_the_action_log_cannot_be_edited(db: Database, tmp_path: Path) -> None:
+async def test_the_action_log_cannot_be_edited(db: Database) -> None:
     store = GameStore(db)
     game_id = await running_game(store)
     await store.append_actions(game_id, 0, [NewAction("S", 200)], "{}", NOW)
-    with (
-        sqlite3.connect(tmp_path / "bot.sqlite3") as raw,
-        pytest.raises(sqlite3.IntegrityError, match="append-only"),
-    ):
-        raw.execute("UPDATE actions SET notation = 'L' WHERE game_id = ?", (game_id,))
+    with pytest.raises(IntegrityError, match="append-only"):
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE actions SET notation = 'L' WHERE game_id = $1", game_id)
+    assert [row.notation for row in await store.actions(game_id)] == ["S"]
 
 
-async def test_concurrent_writers_on_two_connections_apply_exactly_one(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    first = await Database.open(path)
-    second = await Database.open(path)
+async def test_concurrent_writers_on_two_connections_apply_exactly_one(database_url: str) -> None:
+    first = await Database.open(database_url)
+    second = await Database.open(database_url)
     game_id = await running_game(GameStore(first))
     stores = [GameStore(first), GameStore(second)] * 4
     results = await asyncio.gather(

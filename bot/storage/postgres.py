@@ -1,0 +1,227 @@
+"""The PostgreSQL back end: an asyncpg pool, migrations tracked in `schema_migrations`.
+
+Several bot processes may share one server. Migrations are applied one per transaction under
+a transaction-scoped advisory lock, so exactly one process applies each and the others wait,
+then find it applied. Write transactions run at READ COMMITTED: the stores' optimistic checks
+are single guarded UPDATEs (`... WHERE seq = $n`), which PostgreSQL re-evaluates on the row's
+newest version after waiting for a concurrent writer. Reads run in a read-only REPEATABLE READ
+transaction, one snapshot for the block.
+
+`listen` keeps one connection of its own, outside the pool, LISTENing on a channel: the
+stores NOTIFY it inside their write transactions, so the other processes hear of a change
+once it is committed (and never of one rolled back).
+
+asyncpg has no type hints; this module is the only one that touches it, with `Any` at the seam.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, ClassVar
+
+import asyncpg  # type: ignore[import-untyped]
+
+from bot import crashpoints
+from bot.storage.database import (
+    Backend,
+    CheckViolation,
+    Database,
+    ForeignKeyViolation,
+    IntegrityError,
+    NotNullViolation,
+    Row,
+    UniqueViolation,
+    load_migrations,
+    newer_schema_error,
+)
+
+log = logging.getLogger(__name__)
+
+MIGRATION_LOCK = 0x4D61_7272_616B_6563
+"""The advisory lock key held while a migration is applied (the bytes of "Marrakec")."""
+POOL_MAX_SIZE = 10
+_ERRORS: dict[str, type[IntegrityError]] = {
+    "23505": UniqueViolation,
+    "23514": CheckViolation,
+    "23502": NotNullViolation,
+    "23503": ForeignKeyViolation,
+}
+_KEY_DETAIL = re.compile(r"^Key \((?P<columns>[^)]*)\)=")
+_MIGRATIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    "version integer PRIMARY KEY, name text NOT NULL, "
+    "applied_at timestamptz NOT NULL DEFAULT now())"
+)
+
+_CURRENT_VERSION = "SELECT coalesce(max(version), 0) FROM schema_migrations"
+
+
+def translated(error: Any) -> IntegrityError:
+    """The back-end-neutral form of asyncpg's IntegrityConstraintViolationError (its SQLSTATE
+    picks the class; `Key (a, b)=(...)` in the detail names the columns of a key)."""
+    kind = _ERRORS.get(str(getattr(error, "sqlstate", "")), IntegrityError)
+    columns: tuple[str, ...] = ()
+    if column := getattr(error, "column_name", None):
+        columns = (str(column),)
+    elif match := _KEY_DETAIL.match(str(getattr(error, "detail", None) or "")):
+        columns = tuple(name.strip() for name in match["columns"].split(","))
+    return kind(
+        str(error),
+        table=getattr(error, "table_name", None),
+        columns=columns,
+        constraint=getattr(error, "constraint_name", None),
+    )
+
+
+def affected(status: str) -> int:
+    """The row count at the end of a command status (`UPDATE 2`, `INSERT 0 1`, `SELECT 3`)."""
+    last = status.rpartition(" ")[2]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresConnection:
+    """The stores' `Connection` on one pooled asyncpg connection."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+
+    async def execute(self, sql: str, *args: object) -> int:
+        try:
+            status = await self._raw.execute(sql, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise translated(error) from error
+        return affected(str(status))
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[object]]) -> None:
+        batch = list(args)
+        if not batch:  # asyncpg would still prepare the statement
+            return
+        try:
+            await self._raw.executemany(sql, batch)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise translated(error) from error
+
+    async def fetch(self, sql: str, *args: object) -> list[Row]:
+        try:
+            rows: list[Row] = await self._raw.fetch(sql, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise translated(error) from error
+        return rows
+
+    async def fetchrow(self, sql: str, *args: object) -> Row | None:
+        try:
+            row: Row | None = await self._raw.fetchrow(sql, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise translated(error) from error
+        return row
+
+    async def fetchval(self, sql: str, *args: object) -> Any:
+        try:
+            return await self._raw.fetchval(sql, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise translated(error) from error
+
+
+class PostgresDatabase(Database):
+    """The bot's PostgreSQL database, reached through a pool of connections."""
+
+    backend: ClassVar[Backend] = "postgres"
+
+    def __init__(self, pool: Any, url: str) -> None:
+        self._pool = pool
+        self.url = url
+        self._listeners: list[Any] = []
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, schema_version: int | None = None, max_size: int = POOL_MAX_SIZE
+    ) -> PostgresDatabase:
+        """Open a pool on the server named by the URL and bring the schema up to date."""
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size)
+        database = cls(pool, url)
+        try:
+            await database.migrate(schema_version)
+        except BaseException:
+            await pool.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        while self._listeners:
+            await self._listeners.pop().close()
+        await self._pool.close()
+
+    async def listen(self, channel: str, callback: Callable[[], None]) -> None:
+        """Call `callback` on every notification sent on `channel` (by any process), on a
+        connection of its own, kept until `close`. A listening connection that is lost calls
+        `callback` once more (what it missed is looked at again) and is logged."""
+
+        def notified(_connection: Any, _pid: int, _channel: str, _payload: str) -> None:
+            callback()
+
+        def lost(_connection: Any) -> None:
+            if connection in self._listeners:
+                log.warning("the connection listening on %s was lost", channel)
+                callback()
+
+        connection = await asyncpg.connect(self.url)
+        try:
+            await connection.add_listener(channel, notified)
+        except BaseException:
+            await connection.close()
+            raise
+        connection.add_termination_listener(lost)
+        self._listeners.append(connection)
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as raw:
+            if await raw.fetchval("SELECT to_regclass('schema_migrations')") is None:
+                return 0
+            return int(await raw.fetchval(_CURRENT_VERSION))
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply the migrations not yet in `schema_migrations`, each in its own transaction
+        under the advisory lock (another process applying one makes this one wait)."""
+        migrations = load_migrations("postgres")
+        goal = len(migrations) if target is None else min(target, len(migrations))
+        async with self._pool.acquire() as raw:
+            while True:
+                async with raw.transaction():
+                    await raw.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                    await raw.execute(_MIGRATIONS_TABLE)
+                    current = int(await raw.fetchval(_CURRENT_VERSION))
+                    if current > len(migrations):
+                        raise newer_schema_error(current, len(migrations))
+                    if current >= goal:
+                        return current
+                    migration = migrations[current]
+                    await raw.execute(migration.sql)  # no arguments: the whole script at once
+                    await raw.execute(
+                        "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                        migration.version,
+                        migration.name,
+                    )
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresConnection]:
+        """Run the block in one transaction on a pooled connection: committed on success,
+        rolled back on error."""
+        async with self._pool.acquire() as raw, raw.transaction():
+            crashpoints.reach("db.begun")
+            yield PostgresConnection(raw)
+            crashpoints.reach("db.committing")
+        crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[PostgresConnection]:
+        """Read in a read-only snapshot (REPEATABLE READ) on a pooled connection."""
+        async with (
+            self._pool.acquire() as raw,
+            raw.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresConnection(raw)

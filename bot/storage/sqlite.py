@@ -1,0 +1,223 @@
+"""The SQLite back end: one aiosqlite connection with WAL, foreign keys, migrations tracked by
+PRAGMA user_version, and serialised transactions.
+
+The stores' SQL uses numbered parameters (`$1`); they reach SQLite as its own numbered form
+(`?1`). Constraint failures are raised as bot.storage.database's IntegrityError family.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+import aiosqlite
+
+from bot import crashpoints
+from bot.storage.database import (
+    Backend,
+    CheckViolation,
+    Database,
+    ForeignKeyViolation,
+    IntegrityError,
+    NotNullViolation,
+    Row,
+    StorageError,
+    UniqueViolation,
+    load_migrations,
+    newer_schema_error,
+)
+
+BUSY_TIMEOUT_MS = 5000
+_PARAMETER = re.compile(r"'(?:[^']|'')*'|\$(\d+)")
+"""A string literal (left alone) or a numbered parameter `$n`."""
+_ERRORS: dict[str, type[IntegrityError]] = {
+    "SQLITE_CONSTRAINT_UNIQUE": UniqueViolation,
+    "SQLITE_CONSTRAINT_PRIMARYKEY": UniqueViolation,
+    "SQLITE_CONSTRAINT_CHECK": CheckViolation,
+    "SQLITE_CONSTRAINT_NOTNULL": NotNullViolation,
+    "SQLITE_CONSTRAINT_FOREIGNKEY": ForeignKeyViolation,
+}
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """The statement with each `$n` parameter written as SQLite's `?n`."""
+    return _PARAMETER.sub(lambda match: f"?{match[1]}" if match[1] else match[0], sql)
+
+
+def translated(error: sqlite3.IntegrityError) -> IntegrityError:
+    """The back-end-neutral form of a constraint failure (`UNIQUE constraint failed: t.a, t.b`
+    names the table and columns)."""
+    message = str(error)
+    kind = _ERRORS.get(getattr(error, "sqlite_errorname", ""), IntegrityError)
+    table: str | None = None
+    columns: list[str] = []
+    _, colon, names = message.partition(" constraint failed: ")
+    if colon and kind in (UniqueViolation, NotNullViolation):
+        for name in names.split(","):
+            owner, dot, column = name.strip().rpartition(".")
+            if dot:
+                table = owner
+                columns.append(column)
+    return kind(message, table=table, columns=tuple(columns))
+
+
+class SqliteConnection:
+    """The stores' `Connection` on the shared aiosqlite connection."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self._raw = raw
+
+    async def execute(self, sql: str, *args: object) -> int:
+        try:
+            cursor = await self._raw.execute(numbered(sql), args)
+        except sqlite3.IntegrityError as error:
+            raise translated(error) from error
+        return max(cursor.rowcount, 0)
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[object]]) -> None:
+        try:
+            await self._raw.executemany(numbered(sql), args)
+        except sqlite3.IntegrityError as error:
+            raise translated(error) from error
+
+    async def fetch(self, sql: str, *args: object) -> list[Row]:
+        try:
+            rows: Iterable[sqlite3.Row] = await self._raw.execute_fetchall(numbered(sql), args)
+        except sqlite3.IntegrityError as error:
+            raise translated(error) from error
+        return list(rows)
+
+    async def fetchrow(self, sql: str, *args: object) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, *args: object) -> Any:
+        row = await self.fetchrow(sql, *args)
+        return None if row is None else row[0]
+
+
+class SqliteDatabase(Database):
+    """The bot's SQLite database file.
+
+    One connection in autocommit mode; every write goes through `transaction()`, which holds an
+    asyncio lock (so coroutines never interleave statements on the shared connection) and a
+    `BEGIN IMMEDIATE` SQLite transaction (so other processes wait on the file lock).
+    """
+
+    backend: ClassVar[Backend] = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
+        self._connection = connection
+        self._wrapped = SqliteConnection(connection)
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    @classmethod
+    async def connect(cls, path: Path, *, schema_version: int | None = None) -> SqliteDatabase:
+        """Open (creating if needed) the database file and bring its schema up to date."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            connection.row_factory = aiosqlite.Row
+            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await connection.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode NORMAL survives a killed process (only a power cut can lose the
+            # last commits), which is the failure this bot has to survive.
+            await connection.execute("PRAGMA synchronous = NORMAL")
+            await connection.execute("PRAGMA foreign_keys = ON")
+            database = cls(connection, path)
+            await database.migrate(schema_version)
+        except BaseException:
+            await connection.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        await self._connection.close()
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return await self._user_version()
+
+    async def _user_version(self) -> int:
+        async with self._connection.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row is not None else 0
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply the migrations newer than PRAGMA user_version, each in its own transaction."""
+        migrations = load_migrations("sqlite")
+        async with self._lock:
+            current = await self._user_version()
+            if current > len(migrations):
+                raise newer_schema_error(current, len(migrations))
+            for migration in migrations[current:target]:
+                await self._connection.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _statements(migration.sql):
+                        await self._connection.execute(statement)
+                    await self._connection.execute(f"PRAGMA user_version = {migration.version}")
+                except BaseException:
+                    await self._connection.rollback()
+                    raise
+                await self._connection.commit()
+            return await self._user_version()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteConnection]:
+        """Run the block in one SQLite transaction: committed on success, rolled back on error."""
+        async with self._lock:
+            write_hook = crashpoints.write_hook  # None unless a crash test armed one
+            try:
+                # Inside the try: a task cancelled while BEGIN is on its way still has it run
+                # on the connection's thread, and must roll it back like any other error.
+                await self._connection.execute("BEGIN IMMEDIATE")
+                crashpoints.reach("db.begun")
+                if write_hook is not None:
+                    await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
+                yield self._wrapped
+                crashpoints.reach("db.committing")
+            except BaseException:
+                await self._connection.rollback()
+                raise
+            finally:
+                if write_hook is not None:
+                    await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
+            await self._connection.commit()
+            crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[SqliteConnection]:
+        """Read outside any write transaction (a consistent snapshot for the block)."""
+        async with self._lock:
+            try:
+                await self._connection.execute("BEGIN")  # inside the try, as in `transaction`
+                yield self._wrapped
+            finally:
+                await self._connection.rollback()
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into complete statements (triggers keep their bodies)."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        if line.lstrip().startswith("--") and not pending.strip():
+            continue
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip():
+                statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise StorageError(f"incomplete SQL statement at the end of a migration: {pending[:60]!r}")
+    return statements

@@ -1,0 +1,281 @@
+"""The two back ends behind one interface: the same migrations lead to the same tables and
+columns, targets name their back end, SQL written once runs on both with the same results and
+the same errors, and transactions pass the same crash points."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot import crashpoints
+from bot.storage import (
+    Database,
+    GameStore,
+    IntegrityError,
+    NewGame,
+    StorageError,
+    UniqueViolation,
+    open_database,
+)
+from bot.storage.database import BACKENDS, Backend, Connection, load_migrations, parse_target
+from bot.storage.sqlite import numbered
+
+NOW = "2026-01-01T00:00:00+00:00"
+
+SQLITE_COLUMNS = (
+    'SELECT m.name, p.name, p."notnull" OR p.pk > 0 FROM sqlite_master m '
+    "JOIN pragma_table_info(m.name) p "
+    "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'"
+)
+POSTGRES_COLUMNS = (
+    "SELECT table_name, column_name, is_nullable = 'NO' FROM information_schema.columns "
+    "WHERE table_schema = current_schema() AND table_name != 'schema_migrations'"
+)
+SQLITE_INDEXES = (
+    "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%'"
+)
+POSTGRES_INDEXES = (
+    "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+    "AND indexname NOT LIKE '%_pkey'"
+)
+
+
+def lobby(channel_id: int = 10) -> NewGame:
+    return NewGame(
+        guild_id=1,
+        channel_id=channel_id,
+        host_id=100,
+        seats_wanted=3,
+        variant="standard",
+        turn_limit_seconds=None,
+        seed="ab" * 16,
+        seed_sha256="cd" * 32,
+    )
+
+
+# --- migrations -------------------------------------------------------------------------------
+
+
+def test_both_back_ends_have_the_same_migrations() -> None:
+    sqlite, postgres = (load_migrations(backend) for backend in BACKENDS)
+    assert [m.version for m in sqlite] == list(range(1, len(sqlite) + 1))
+    assert [(m.version, m.name) for m in postgres] == [(m.version, m.name) for m in sqlite]
+
+
+async def schema(conn: Connection, backend: Backend) -> tuple[set[tuple[str, str, bool]], set[str]]:
+    """(table, column, NOT NULL) of every column, and the names of the secondary indexes."""
+    columns_sql, indexes_sql = (
+        (SQLITE_COLUMNS, SQLITE_INDEXES)
+        if backend == "sqlite"
+        else (POSTGRES_COLUMNS, POSTGRES_INDEXES)
+    )
+    columns = {(row[0], row[1], bool(row[2])) for row in await conn.fetch(columns_sql)}
+    indexes = {row[0] for row in await conn.fetch(indexes_sql)}
+    return columns, indexes
+
+
+@pytest.mark.parametrize("version", [1, 4, None], ids=["first", "middle", "last"])
+async def test_both_back_ends_end_in_the_same_tables_and_columns(
+    tmp_path: Path, postgres_url: str, version: int | None
+) -> None:
+    found = []
+    for backend, target in (("sqlite", str(tmp_path / "bot.sqlite3")), ("postgres", postgres_url)):
+        database = await open_database(target, schema_version=version)
+        try:
+            assert database.backend == backend
+            async with database.reading() as conn:
+                found.append(await schema(conn, database.backend))
+        finally:
+            await database.close()
+    (sqlite_columns, sqlite_indexes), (postgres_columns, postgres_indexes) = found
+    assert {"games", "seats", "actions", "bot_meta"} <= {table for table, _, _ in sqlite_columns}
+    assert postgres_columns == sqlite_columns
+    assert postgres_indexes == sqlite_indexes
+
+
+async def test_processes_migrating_at_once_apply_each_migration_once(postgres_url: str) -> None:
+    databases = await asyncio.gather(*(open_database(postgres_url) for _ in range(4)))
+    try:
+        async with databases[0].reading() as conn:
+            rows = await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
+        assert [(row["version"], row["name"]) for row in rows] == [
+            (m.version, m.name) for m in load_migrations("postgres")
+        ]
+    finally:
+        for database in databases:
+            await database.close()
+
+
+async def test_migrating_stops_at_the_version_asked_and_goes_on_later(database_url: str) -> None:
+    database = await Database.open(database_url, schema_version=3)
+    assert await database.schema_version() == 3
+    await database.close()
+    database = await Database.open(database_url)
+    assert await database.schema_version() == len(load_migrations(database.backend))
+    await database.close()
+
+
+async def test_seat_ids_keep_the_keys_sqlite_gave_its_seats(tmp_path: Path) -> None:
+    """Migration 0008 turns SQLite's hidden rowid into the seats' id column: the keys the bot
+    handed out before (gaps included) stay the same."""
+    path = tmp_path / "bot.sqlite3"
+    await (await Database.open(path, schema_version=7)).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, seed_sha256, "
+            "created_at, updated_at) VALUES (10, 100, 3, 'standard', 's', 'h', ?1, ?1)",
+            (NOW,),
+        )
+        for user_id, level in ((100, None), (None, "easy"), (None, "hard")):
+            raw.execute(
+                "INSERT INTO seats (game_id, user_id, ai_level, joined_at) VALUES (1, ?, ?, ?)",
+                (user_id, level, NOW),
+            )
+        raw.execute("DELETE FROM seats WHERE ai_level = 'easy'")
+        before = raw.execute("SELECT rowid, user_id, ai_level FROM seats ORDER BY rowid").fetchall()
+    assert [row[0] for row in before] == [1, 3]
+    database = await Database.open(path)
+    try:
+        seats = await GameStore(database).seats(1)
+        assert [(seat.key, seat.user_id, seat.ai_level) for seat in seats] == before
+        after = await GameStore(database).add_ai_seat(1, "medium", NOW)
+        assert [seat.key for seat in after] == [1, 3, 4]
+    finally:
+        await database.close()
+
+
+# --- targets ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("data/bot.sqlite3", ("sqlite", "data/bot.sqlite3")),
+        (Path("/data/bot.sqlite3"), ("sqlite", "/data/bot.sqlite3")),
+        ("sqlite:///data/bot.sqlite3", ("sqlite", "data/bot.sqlite3")),
+        ("sqlite:////data/bot.sqlite3", ("sqlite", "/data/bot.sqlite3")),
+        (
+            "postgresql://bot:pw@db:5432/marrakech",
+            ("postgres", "postgresql://bot:pw@db:5432/marrakech"),
+        ),
+        ("postgres://db/marrakech", ("postgres", "postgres://db/marrakech")),
+    ],
+)
+def test_a_target_names_its_back_end(target: str | Path, expected: tuple[str, str]) -> None:
+    assert parse_target(target) == expected
+
+
+def test_a_sqlite_url_needs_a_path() -> None:
+    with pytest.raises(StorageError):
+        parse_target("sqlite:///")
+
+
+async def test_a_sqlite_url_opens_the_file(tmp_path: Path) -> None:
+    database = await open_database(f"sqlite:///{tmp_path}/url.sqlite3")
+    await database.close()
+    assert (tmp_path / "url.sqlite3").is_file()
+
+
+def test_numbered_parameters_become_sqlite_s_own() -> None:
+    assert numbered("SELECT $1, $2, $10 WHERE a = $1") == "SELECT ?1, ?2, ?10 WHERE a = ?1"
+    assert numbered("SELECT '$1', 'it''s $2', $3") == "SELECT '$1', 'it''s $2', ?3"
+
+
+# --- the connection ---------------------------------------------------------------------------
+
+
+async def test_rows_counts_and_values_are_the_same_on_both(db: Database) -> None:
+    async with db.transaction() as conn:
+        inserted = await conn.execute(
+            "INSERT INTO bot_meta (key, value) VALUES ($1, $2), ($3, $2)", "a", "x", "b"
+        )
+        await conn.executemany("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", [])
+        await conn.executemany(
+            "INSERT INTO bot_meta (key, value) VALUES ($1, $2)", [("c", "y"), ("d", "y")]
+        )
+        updated = await conn.execute("UPDATE bot_meta SET value = $1 WHERE value = 'y'", "z")
+        missed = await conn.execute("DELETE FROM bot_meta WHERE key = $1", "none")
+    assert (inserted, updated, missed) == (2, 2, 0)
+    async with db.reading() as conn:
+        rows = await conn.fetch("SELECT key, value FROM bot_meta ORDER BY key")
+        row = await conn.fetchrow("SELECT key, value FROM bot_meta WHERE key = $1", "c")
+        none = await conn.fetchrow("SELECT key FROM bot_meta WHERE key = $1", "none")
+        count = await conn.fetchval("SELECT count(*) FROM bot_meta")
+        nothing = await conn.fetchval("SELECT value FROM bot_meta WHERE key = $1", "none")
+    assert [(r["key"], r["value"]) for r in rows] == [
+        ("a", "x"),
+        ("b", "x"),
+        ("c", "z"),
+        ("d", "z"),
+    ]
+    assert row is not None
+    assert (row[0], row["value"], list(row.keys())) == ("c", "z", ["key", "value"])
+    assert (none, count, nothing) == (None, 4, None)
+
+
+async def test_a_duplicate_key_is_a_unique_violation_naming_its_columns(db: Database) -> None:
+    store = GameStore(db)
+    game = await store.create(lobby(), NOW)
+    with pytest.raises(UniqueViolation) as caught:
+        await store.add_seat(game.id, 100, NOW)
+    assert caught.value.table == "seats"
+    assert caught.value.columns == ("game_id", "user_id")
+    await store.set_meta("k", "v")
+    async with db.transaction() as conn:
+        with pytest.raises(UniqueViolation) as caught:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', 'w')")
+    assert (caught.value.table, caught.value.columns) == ("bot_meta", ("key",))
+    assert isinstance(caught.value, IntegrityError)
+    assert await store.get_meta("k") == "v"
+
+
+async def test_an_error_rolls_the_whole_transaction_back(db: Database) -> None:
+    async def write_then_fail() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', 'v')")
+            raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        await write_then_fail()
+    assert await GameStore(db).get_meta("k") is None
+
+
+async def test_a_read_sees_one_snapshot(database_url: str) -> None:
+    reader = await Database.open(database_url)
+    writer = await Database.open(database_url)
+    try:
+        async with reader.reading() as conn:
+            before = await conn.fetchval("SELECT count(*) FROM bot_meta")
+            await GameStore(writer).set_meta("k", "v")
+            assert await conn.fetchval("SELECT count(*) FROM bot_meta") == before
+        assert await GameStore(reader).get_meta("k") == "v"
+    finally:
+        await reader.close()
+        await writer.close()
+
+
+@pytest.fixture
+def reached(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    points: list[str] = []
+    monkeypatch.setattr(crashpoints, "reach", points.append)
+    return points
+
+
+async def test_transactions_pass_the_crash_points(db: Database, reached: list[str]) -> None:
+    await GameStore(db).set_meta("k", "v")
+    assert reached == ["db.begun", "db.committing", "db.committed"]
+    reached.clear()
+
+    async def fail() -> None:
+        async with db.transaction():
+            raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        await fail()
+    assert reached == ["db.begun"]
+    reached.clear()
+    await GameStore(db).get_meta("k")
+    assert reached == []

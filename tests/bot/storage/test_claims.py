@@ -1,0 +1,188 @@
+"""What keeps several processes on one database apart, on both back ends: claims on games' due
+work (taken once, given back, taken over once their lease runs out), the guarded mark of a
+reminder sent, the seats' `rev`, and (PostgreSQL) the notification that wakes the other
+processes' schedulers when one commits a change to the schedule."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.runtime.scheduler import Scheduler
+from bot.services import GameService
+from bot.storage import Database, GameStore, NewGame, TurnClock
+from bot.storage.database import Backend
+
+T0 = "2026-01-01T00:00:00.000+00:00"
+T1 = "2026-01-01T00:01:00.000+00:00"
+T2 = "2026-01-01T00:02:00.000+00:00"
+T3 = "2026-01-01T00:03:00.000+00:00"
+LONG_AGO = "2025-01-01T00:00:00.000+00:00"
+WAIT_SECONDS = 30.0
+"""How long a test waits at most for a notification (it comes at once; this is no timing)."""
+
+
+def lobby(channel_id: int) -> NewGame:
+    return NewGame(
+        guild_id=1,
+        channel_id=channel_id,
+        host_id=100,
+        seats_wanted=2,
+        variant="standard",
+        turn_limit_seconds=600,
+        seed="ab" * 16,
+        seed_sha256="cd" * 32,
+    )
+
+
+async def due_game(store: GameStore, channel_id: int, clock: TurnClock) -> int:
+    """A running game shown up to date, with `clock`."""
+    game = await store.create(lobby(channel_id), T0)
+    seats = await store.add_ai_seat(game.id, "easy", T0)
+    await store.start(game.id, [seat.key for seat in seats], "{}", "{}", T0, clock)
+    assert await store.set_board_message(game.id, 1000 + game.id, 0)
+    return game.id
+
+
+@pytest.fixture
+async def other_db(database_url: str) -> AsyncIterator[Database]:
+    """A second connection (pool) to the test's database: another process's."""
+    database = await Database.open(database_url)
+    yield database
+    await database.close()
+
+
+async def test_due_work_is_claimed_by_one_owner_until_released(db: Database) -> None:
+    store = GameStore(db)
+    played = await due_game(store, 10, TurnClock(T0, None, T0))
+    reminded = await due_game(store, 11, TurnClock(T0, T1, T3))
+    later = await due_game(store, 12, TurnClock(T0, T3, T3))
+    claimed = await store.claim_due(T1, LONG_AGO, "a", T2, 10)
+    assert [game.id for game in claimed] == [played, reminded]
+    assert await store.claim_due(T1, LONG_AGO, "b", T2, 10) == []
+    assert [g.id for g in await store.claim_due(T1, LONG_AGO, "a", T2, 10)] == [played, reminded]
+    assert await store.next_due(T1, "b") == T3, "b leaves a's games out"
+    assert await store.next_due(T1, "a") == T0
+    assert await store.next_lease_end(T1, "b") == T2
+    assert await store.next_lease_end(T1, "a") is None
+    await store.release_claim(played, "b")  # not b's to release
+    assert await store.claim_due(T1, LONG_AGO, "b", T2, 10) == []
+    await store.release_claim(played, "a")
+    assert [game.id for game in await store.claim_due(T1, LONG_AGO, "b", T2, 10)] == [played]
+    assert later not in [game.id for game in await store.claim_due(T2, LONG_AGO, "c", T3, 10)]
+
+
+async def test_a_claim_whose_lease_ran_out_is_taken_over(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await due_game(store, 10, TurnClock(T0, None, T0))
+    assert [game.id for game in await store.claim_due(T0, LONG_AGO, "dead", T1, 10)] == [game_id]
+    assert await store.claim_due(T0, LONG_AGO, "alive", T2, 10) == []
+    assert not await store.claim(game_id, T0, "alive", T2)
+    assert [game.id for game in await store.claim_due(T1, LONG_AGO, "alive", T2, 10)] == [game_id]
+    assert await store.claim(game_id, T1, "alive", T3), "its own claim, renewed"
+    assert not await store.claim(game_id, T2, "dead", T3)
+
+
+async def test_a_limit_bounds_one_claim_and_unshown_games_are_claimed(db: Database) -> None:
+    store = GameStore(db)
+    ids = [await due_game(store, 10 + n, TurnClock(T0, None, T0)) for n in range(3)]
+    unshown = await store.create(lobby(20), T0)
+    seats = await store.add_ai_seat(unshown.id, "easy", T0)
+    await store.start(unshown.id, [seat.key for seat in seats], "{}", "{}", T0, TurnClock())
+    first = await store.claim_due(T1, T0, "a", T2, 2)
+    second = await store.claim_due(T1, T0, "b", T2, 10)
+    assert [game.id for game in first] == ids[:2]
+    assert [game.id for game in second] == [ids[2], unshown.id]
+    assert second[1].board_message_seq != second[1].seq
+
+
+async def test_racing_claims_from_two_connections_share_nothing(
+    db: Database, other_db: Database
+) -> None:
+    store, other = GameStore(db), GameStore(other_db)
+    ids = [await due_game(store, 10 + n, TurnClock(T0, None, T0)) for n in range(12)]
+    for _ in range(3):
+        results = await asyncio.gather(
+            *((store if n % 2 else other).claim_due(T1, LONG_AGO, f"p{n}", T2, 3) for n in range(6))
+        )
+        taken = [game.id for games in results for game in games]
+        assert len(taken) == len(set(taken)), "no game claimed twice"
+        assert sorted(taken) == ids
+        for n, games in enumerate(results):
+            for game in games:
+                await (store if n % 2 else other).release_claim(game.id, f"p{n}")
+
+
+async def test_a_reminder_is_marked_sent_once(db: Database, other_db: Database) -> None:
+    store, other = GameStore(db), GameStore(other_db)
+    game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
+    marked = await asyncio.gather(store.mark_reminded(game_id, 0), other.mark_reminded(game_id, 0))
+    assert sum(game is not None for game in marked) == 1
+    (game,) = [game for game in marked if game is not None]
+    assert game.remind_at is None
+    assert game.due_at == T3
+    assert await store.mark_reminded(game_id, 0) is None
+    fresh = await due_game(store, 11, TurnClock(T0, T1, T3))
+    assert await store.mark_reminded(fresh, 5) is None, "the game is not at that seq"
+
+
+async def test_seat_changes_move_the_rev(db: Database) -> None:
+    store = GameStore(db)
+    game = await store.create(lobby(10), T0)
+    assert game.rev == 0
+    await store.add_seat(game.id, 200, T0)
+    joined = await store.get(game.id)
+    assert joined is not None
+    assert joined.rev == 1
+    snapshot = await store.snapshot(game.id)
+    assert snapshot is not None
+    assert snapshot[0] == joined
+    assert [seat.user_id for seat in snapshot[1]] == [100, 200]
+    assert snapshot[2] == []
+    assert await store.snapshot(game.id + 1) is None
+
+
+# --- waking the other processes (PostgreSQL) -------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
+    backend: Backend, db: Database, other_db: Database
+) -> None:
+    """SQLite serves one process only; PostgreSQL tells every listening process."""
+    store, other = GameStore(db), GameStore(other_db)
+    game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
+    service = GameService(other, clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    woken = asyncio.Event()
+
+    async def handle(_work: object) -> None:
+        raise AssertionError("nothing is run here")
+
+    scheduler = Scheduler(service.turns, handle, service.loader.clock)
+
+    def wake() -> None:
+        scheduler.wake()
+        woken.set()
+
+    await other.listen(wake)
+    await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))
+    await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
+    woken.clear()
+    assert await store.mark_reminded(game_id, 0) is not None
+    await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_listening_on_sqlite_does_nothing(backend: Backend, db: Database) -> None:
+    await GameStore(db).listen(lambda: None)
+
+
+async def test_claims_left_by_a_run_that_stopped_are_dropped(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await due_game(store, 10, TurnClock(T0, None, T0))
+    assert await store.claim(game_id, T0, "stopped", T3)
+    assert await store.drop_claims() == 1
+    assert await store.claim(game_id, T0, "started", T3)

@@ -1,0 +1,231 @@
+"""Copying a whole install between databases (bot.storage.copy), on real databases of both
+back ends: a source filled through the services with games in every state and settings of
+every kind goes SQLite -> PostgreSQL -> SQLite and comes back row for row, ids included; its
+games load and replay as they were; PostgreSQL's sequences move past the copied ids; a target
+that holds anything is refused and left as it was; and every table of the schema is copied,
+parents before children."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.services import GameService, GameStatus, GameView, GuildService
+from bot.storage import Database, GameStore, GuildStore
+from bot.storage.copy import (
+    BOOKKEEPING_TABLES,
+    TargetNotEmptyError,
+    copy_database,
+    schema_tables,
+    table_summaries,
+)
+from bot.storage.database import Backend, load_migrations
+from bot.storage.players import PlayerStore
+from tests.bot.services.test_service import fixed_clock, play_out, service_on, started, step
+from tests.postgres import create_database, drop_database
+
+HOST, BOB, CAROL = 1001, 1002, 1003
+GUILD = 9
+NOW = "2026-01-01T00:00:00+00:00"
+
+
+@dataclass(frozen=True)
+class Filled:
+    """The ids of the games a source was filled with, by state."""
+
+    lobby: int
+    running: int
+    played_out: int
+    resigned: int
+    aborted: int
+    cancelled: int
+
+    @property
+    def ids(self) -> list[int]:
+        return [
+            self.lobby,
+            self.running,
+            self.played_out,
+            self.resigned,
+            self.aborted,
+            self.cancelled,
+        ]
+
+
+async def fill(database: Database) -> Filled:
+    """Games in every state and every kind of setting, written through the services."""
+    service = service_on(database)
+    guilds = GuildService(GuildStore(database), clock=fixed_clock)
+    await guilds.set_turn_limit(GUILD, 3600)
+    await guilds.set_variant(GUILD, "rotate-after")
+    await guilds.allow_channel(GUILD, 601)
+    await guilds.allow_channel(GUILD, 602)
+    await PlayerStore(database).set_turn_dms(HOST, True, NOW)
+    await PlayerStore(database).set_turn_dms(BOB, False, NOW)
+    await GameStore(database).set_meta("copied-key", "a value")
+
+    lobby = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=601, host_id=HOST, seats=4, host_name="Host's name"
+    )
+    await service.lobby.join(lobby.id, BOB, name="Bob")
+    await service.lobby.add_ai(lobby.id, HOST, "easy")
+
+    running = await started(service, (HOST, BOB, CAROL), channel=602)
+    for _ in range(12):
+        running = await step(service, running)
+
+    played = await play_out(service, await started(service, (HOST, BOB), channel=603))
+    assert played.status is GameStatus.OVER
+
+    resigned = await started(service, (BOB, CAROL), channel=604)
+    resigned = await step(service, resigned)
+    resigned = await service.play.resign(resigned.id, CAROL)
+    assert resigned.status is GameStatus.OVER
+
+    aborted = await started(service, (HOST, CAROL), channel=605)
+    aborted = await step(service, aborted)
+    await service.play.abort(aborted.id, HOST)
+
+    cancelled = await service.lobby.create_lobby(guild_id=None, channel_id=606, host_id=CAROL)
+    await service.lobby.cancel(cancelled.id, CAROL)
+    return Filled(lobby.id, running.id, played.id, resigned.id, aborted.id, cancelled.id)
+
+
+async def all_rows(database: Database) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, as tuples of its columns by name (the back ends add columns
+    in different places), sorted."""
+    dump = {}
+    tables = await schema_tables(database)
+    async with database.reading() as conn:
+        for table in tables:
+            columns = ", ".join(f'"{column}"' for column in sorted(table.columns))
+            rows = await conn.fetch(f'SELECT {columns} FROM "{table.name}"')
+            width = len(table.columns)
+            dump[table.name] = sorted(
+                (tuple(row[i] for i in range(width)) for row in rows), key=repr
+            )
+    return dump
+
+
+async def views(database: Database, ids: list[int]) -> list[GameView]:
+    service = GameService(GameStore(database), clock=fixed_clock)
+    return [await service.play.look(game_id) for game_id in ids]
+
+
+@pytest.fixture
+async def source(tmp_path: Path) -> AsyncIterator[tuple[Database, Filled]]:
+    database = await Database.open(tmp_path / "source.sqlite3")
+    filled = await fill(database)
+    yield database, filled
+    await database.close()
+
+
+async def test_a_copy_to_postgres_and_back_keeps_every_row_and_every_game(
+    source: tuple[Database, Filled], postgres_url: str, tmp_path: Path
+) -> None:
+    origin, filled = source
+    rows = await all_rows(origin)
+    assert all(rows[table] for table in rows), "the source fills every table"
+    before = await views(origin, filled.ids)
+
+    postgres = await Database.open(postgres_url)
+    back = await Database.open(tmp_path / "back.sqlite3")
+    try:
+        copied = await copy_database(origin, postgres)
+        assert copied == {table: len(found) for table, found in rows.items()}
+        assert await all_rows(postgres) == rows
+        assert await table_summaries(postgres) == await table_summaries(origin)
+        assert await views(postgres, filled.ids) == before
+
+        await copy_database(postgres, back)
+        assert await all_rows(back) == rows
+        assert await views(back, filled.ids) == before
+
+        # The rows written next get fresh ids on both back ends, and play goes on.
+        for database in (postgres, back):
+            service = service_on(database)
+            fresh = await service.lobby.create_lobby(guild_id=GUILD, channel_id=700, host_id=BOB)
+            assert fresh.id == max(filled.ids) + 1
+            await service.lobby.join(fresh.id, CAROL)
+            running = await service.play.look(filled.running)
+            assert (await step(service, running)).seq > running.seq
+    finally:
+        await postgres.close()
+        await back.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_target_holding_anything_is_refused_and_left_as_it_was(
+    source: tuple[Database, Filled], backend: Backend, database_url: str
+) -> None:
+    origin, _ = source
+    target = await Database.open(database_url)
+    try:
+        await PlayerStore(target).set_turn_dms(CAROL, True, NOW)
+        before = await all_rows(target)
+        with pytest.raises(TargetNotEmptyError, match="player_settings 1"):
+            await copy_database(origin, target)
+        assert await all_rows(target) == before
+    finally:
+        await target.close()
+
+
+async def test_postgres_to_postgres_copies_and_resets_the_sequences(
+    source: tuple[Database, Filled], postgres_server: str, postgres_url: str
+) -> None:
+    origin, filled = source
+    middle = await Database.open(postgres_url)
+    other_url = await create_database(postgres_server)
+    try:
+        other = await Database.open(other_url)
+        try:
+            await copy_database(origin, middle)
+            await copy_database(middle, other)
+            assert await all_rows(other) == await all_rows(origin)
+            fresh = await service_on(other).lobby.create_lobby(
+                guild_id=GUILD, channel_id=700, host_id=BOB
+            )
+            assert fresh.id == max(filled.ids) + 1
+        finally:
+            await other.close()
+    finally:
+        await middle.close()
+        await drop_database(postgres_server, other_url)
+
+
+async def test_every_table_the_migrations_make_is_copied_parents_first(db: Database) -> None:
+    tables = await schema_tables(db)
+    names = [table.name for table in tables]
+    assert set(names) == tables_made_by_migrations() - BOOKKEEPING_TABLES
+    assert len(names) == len(set(names))
+    for position, table in enumerate(tables):
+        assert table.parents <= set(names[:position]), f"{table.name} comes before a parent"
+        assert table.key, f"{table.name} has a primary key to page on"
+    for child in ("seats", "actions", "results"):
+        assert names.index("games") < names.index(child)
+
+
+def tables_made_by_migrations() -> set[str]:
+    """The tables the SQLite migrations leave, read from their text (created, renamed, dropped,
+    in order)."""
+    statement = re.compile(
+        r"CREATE TABLE (?:IF NOT EXISTS )?(?P<created>\w+)"
+        r"|DROP TABLE (?:IF EXISTS )?(?P<dropped>\w+)"
+        r"|ALTER TABLE (?P<old>\w+) RENAME TO (?P<new>\w+)",
+        re.IGNORECASE,
+    )
+    tables: set[str] = set()
+    for migration in load_migrations("sqlite"):
+        for found in statement.finditer(migration.sql):
+            if found["created"]:
+                tables.add(found["created"])
+            elif found["dropped"]:
+                tables.discard(found["dropped"])
+            else:
+                tables.discard(found["old"])
+                tables.add(found["new"])
+    return tables

@@ -1,0 +1,204 @@
+"""Every public method of the stores, on both back ends, with the answers the services rely on:
+seats by key, the turn clock and what is due, what is not yet shown, the end of a game with its
+results, guild settings and the stats over finished games."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import (
+    Database,
+    EndReason,
+    GameStatus,
+    GameStore,
+    GuildStore,
+    NewAction,
+    NewGame,
+    ResultRow,
+    SeatControl,
+    StaleSeqError,
+    StatsStore,
+    TurnClock,
+)
+
+GUILD = 1
+T0 = "2026-01-01T00:00:00.000+00:00"
+T1 = "2026-01-01T00:01:00.000+00:00"
+T2 = "2026-01-01T00:02:00.000+00:00"
+T3 = "2026-01-01T00:03:00.000+00:00"
+BIG = 1_234_567_890_123_456_789  # Discord ids need all 64 bits
+
+
+def lobby(channel_id: int, host_id: int = 100) -> NewGame:
+    return NewGame(
+        guild_id=GUILD,
+        channel_id=channel_id,
+        host_id=host_id,
+        seats_wanted=3,
+        variant="rotate-after",
+        turn_limit_seconds=600,
+        seed="ab" * 16,
+        seed_sha256="cd" * 32,
+        locale="fr",
+        host_name="Host",
+    )
+
+
+async def started(store: GameStore, channel_id: int, clock: TurnClock | None = None) -> int:
+    game = await store.create(lobby(channel_id), T0)
+    seats = await store.add_seat(game.id, BIG, T0, "Big")
+    await store.start(game.id, [seat.key for seat in seats], "{}", "p0", T0, clock)
+    return game.id
+
+
+async def test_lobby_seats_by_key_and_by_user(db: Database) -> None:
+    store = GameStore(db)
+    game = await store.create(lobby(10), T0)
+    assert (game.status, game.locale, game.variant, game.turn_limit_seconds) == (
+        GameStatus.LOBBY,
+        "fr",
+        "rotate-after",
+        600,
+    )
+    await store.add_seat(game.id, BIG, T1, "Big")
+    seats = await store.add_ai_seat(game.id, "hard", T2)
+    assert [(s.user_id, s.ai_level, s.display_name, s.seat) for s in seats] == [
+        (100, None, "Host", None),
+        (BIG, None, "Big", None),
+        (None, "hard", None, None),
+    ]
+    assert len({seat.key for seat in seats}) == 3
+    seats = await store.remove_seat_row(game.id, seats[2].key, T2)
+    seats = await store.remove_seat(game.id, BIG, T3)
+    assert [seat.user_id for seat in seats] == [100]
+    changed = await store.get(game.id)
+    assert changed is not None
+    assert (changed.updated_at, changed.board_message_seq) == (T3, None)
+    assert [g.id for g in await store.behind_on_display()] == [game.id]
+    assert await store.set_board_message(game.id, BIG, 0)
+    shown = await store.get(game.id)
+    assert shown is not None
+    assert (shown.board_message_id, shown.lobby_message_id) == (BIG, BIG)
+    assert await store.behind_on_display() == []
+    assert await store.open_games_of(GUILD, 100) == [shown]
+
+
+async def test_start_puts_seats_in_order_and_a_second_start_is_stale(db: Database) -> None:
+    store = GameStore(db)
+    game = await store.create(lobby(10), T0)
+    seats = await store.add_ai_seat(game.id, "easy", T0)
+    keys = [seat.key for seat in reversed(seats)]
+    running = await store.start(game.id, keys, '{"players": 2}', "p0", T1, TurnClock(T1, T2, T3))
+    assert (running.status, running.config, running.position, running.seq) == (
+        GameStatus.RUNNING,
+        '{"players": 2}',
+        "p0",
+        0,
+    )
+    assert (running.turn_started_at, running.remind_at, running.due_at) == (T1, T2, T3)
+    assert [(s.seat, s.ai_level) for s in await store.seats(game.id)] == [(0, "easy"), (1, None)]
+    with pytest.raises(StaleSeqError):
+        await store.start(game.id, keys, "{}", "p0", T1)
+
+
+async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
+    store = GameStore(db)
+    reminded = await started(store, 10, TurnClock(T0, T1, T3))
+    moved = await started(store, 11, TurnClock(T0, None, T2))
+    unshown = await started(store, 12, TurnClock(T0, T0, T0))
+    for game_id in (reminded, moved):
+        assert await store.set_board_message(game_id, 1000 + game_id, 0)
+    assert await store.next_due() == T1
+    assert await store.due(T0) == []
+    assert [game.id for game in await store.due(T2)] == [reminded, moved]
+    assert [game.id for game in await store.due(T3)] == [reminded, moved]
+    after = await store.set_clock(reminded, 0, TurnClock(T0, None, T3), [SeatControl(0, 2, True)])
+    assert (after.remind_at, after.due_at) == (None, T3)
+    first, _ = await store.seats(reminded)
+    assert (first.timeouts, first.autoplay) == (2, True)
+    assert [game.id for game in await store.due(T2)] == [moved]
+    assert await store.next_due() == T2
+    with pytest.raises(StaleSeqError):
+        await store.set_clock(reminded, 5, TurnClock())
+    assert [game.id for game in await store.unshown(T0)] == [unshown]
+    assert await store.unshown("2025-12-31T00:00:00.000+00:00") == []
+    assert await store.oldest_unshown() == T0
+    await store.set_reminder_message(moved, BIG)
+    reminder = await store.get(moved)
+    assert reminder is not None
+    assert reminder.reminder_message_id == BIG
+    await store.set_reminder_message(moved, None)
+
+
+async def test_a_finished_game_keeps_its_results_for_the_stats(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await started(store, 10, TurnClock(T0, T1, T2))
+    results = [
+        ResultRow(0, 100, None, "red", 30, 12, 1, True),
+        ResultRow(1, BIG, None, "blue", 20, 8, 2, False),
+    ]
+    over = await store.append_actions(
+        game_id,
+        0,
+        [NewAction("S", 100), NewAction(None, BIG, 1)],
+        "end",
+        T3,
+        status=GameStatus.OVER,
+        results=results,
+    )
+    assert (over.status, over.seq, over.end_reason) == (GameStatus.OVER, 2, EndReason.FINISHED)
+    assert (over.turn_started_at, over.remind_at, over.due_at) == (None, None, None)
+    assert [seat.resigned for seat in await store.seats(game_id)] == [False, True]
+    assert await store.last_over_in_channel(10) == over
+    assert await store.open_in_channel(10) is None
+    assert await store.finished_without_results() == []
+    with pytest.raises(StaleSeqError):
+        await store.end(game_id, GameStatus.ABORTED, EndReason.ABORTED_BY_HOST, 100, T3)
+
+    stats = StatsStore(db)
+    winner = await stats.player(GUILD, 100)
+    assert (winner.games, winner.wins, winner.average_score, winner.best_score) == (1, 1, 30.0, 30)
+    assert winner.favourite_color == "red"
+    assert [(p.user_id, p.wins, p.average_score) for p in await stats.leaderboard(GUILD)] == [
+        (100, 1, 30.0),
+        (BIG, 0, 20.0),
+    ]
+    (history,) = await stats.history(GUILD)
+    assert (history.game_id, history.status, history.seats, history.winner_ids) == (
+        game_id,
+        "over",
+        2,
+        (100,),
+    )
+    assert await stats.history(GUILD, channel_id=10) == [history]
+    assert await stats.history(GUILD, channel_id=11) == []
+    empty = await stats.player(GUILD, 555)
+    assert (empty.games, empty.wins, empty.favourite_color) == (0, 0, None)
+
+
+async def test_results_can_be_added_to_a_game_that_ended_without(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await started(store, 10)
+    await store.append_actions(game_id, 0, [NewAction("S", 100)], "end", T1, status=GameStatus.OVER)
+    assert await store.finished_without_results() == [game_id]
+    await store.add_results(game_id, [ResultRow(0, 100, None, "red", 1, 1, 1, True)])
+    assert await store.finished_without_results() == []
+
+
+async def test_guild_settings_and_allowed_channels(db: Database) -> None:
+    guilds = GuildStore(db)
+    assert (await guilds.get(BIG)).channel_ids == ()
+    await guilds.set_defaults(BIG, 3600, "standard", T0)
+    await guilds.set_defaults(BIG, None, "rotate-after", T1)
+    await guilds.allow_channel(BIG, BIG + 1)
+    await guilds.allow_channel(BIG, BIG + 1)
+    await guilds.allow_channel(BIG, 5)
+    settings = await guilds.get(BIG)
+    assert (settings.turn_limit_seconds, settings.variant, settings.channel_ids) == (
+        None,
+        "rotate-after",
+        (5, BIG + 1),
+    )
+    assert await guilds.remove_channel(BIG, 5)
+    assert not await guilds.remove_channel(BIG, 5)
+    assert (await guilds.get(BIG)).channel_ids == (BIG + 1,)

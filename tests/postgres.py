@@ -1,0 +1,82 @@
+"""A real PostgreSQL server for the tests, and a fresh database on it for each test.
+
+`postgres_server` starts one server per test session with the `pgserver` package (PostgreSQL
+binaries shipped in a wheel, run from a temporary folder and removed at the end), unless
+`MARRAKECH_TEST_POSTGRES` holds the URL of a server to use instead (its user must be allowed
+to create databases). `postgres_url` creates an empty database on it for one test, with a name
+of its own, and drops it afterwards.
+
+Import the fixtures into the conftest.py of the tests that need them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+import warnings
+from collections.abc import AsyncIterator, Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg  # type: ignore[import-untyped]
+import pytest
+
+POSTGRES_VAR = "MARRAKECH_TEST_POSTGRES"
+"""A URL (postgresql://user:password@host/database) of a server to test against."""
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server on which the tests may create databases."""
+    given = os.environ.get(POSTGRES_VAR, "").strip()
+    if given:
+        yield given
+        return
+    # A short folder: the server's Unix socket lives there, and socket paths are short.
+    folder = tempfile.mkdtemp(prefix="marrakech-pg-")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs warns that XDG_RUNTIME_DIR is unset
+        from pgserver.postgres_server import get_server
+
+        server = get_server(folder, cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            server.cleanup()
+
+
+def database_url(server_url: str, name: str) -> str:
+    """The server's URL with its database replaced by `name`."""
+    parts = urlsplit(server_url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+async def create_database(server_url: str) -> str:
+    """Create an empty database with a fresh name; its URL."""
+    name = f"marrakech_test_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8'")
+    finally:
+        await admin.close()
+    return database_url(server_url, name)
+
+
+async def drop_database(server_url: str, url: str) -> None:
+    """Drop a database made by `create_database`, closing what is still connected to it."""
+    name = urlsplit(url).path.lstrip("/")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
+    """The URL of an empty database of its own for one test, dropped after it."""
+    url = await create_database(postgres_server)
+    yield url
+    await drop_database(postgres_server, url)
