@@ -3,8 +3,8 @@
 Three families of ids, each with its own template:
 
 - `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
-  the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, or a lobby
-  verb).
+  the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, a lobby
+  verb, or `rematch` on a finished game's result).
 - `mk:confirm:<game id>:<choice>` (`ConfirmButton`): the answer to a private "are you sure?"
   before resigning or ending a game (`Confirmation`: resign, abort, modabort, keep).
 - `mk:guide:<page>:<step>` (`GuideButton`): Previous or Next on a page of the rules guide.

@@ -1,10 +1,11 @@
 """GameDisplay: puts a game's message on screen and keeps it right.
 
 A game shows in its channel as its lobby, one current message (the turn being played, or the
-result) and the turns before it. Only the current message carries a board picture (and, for a
-human's turn, buttons): once a turn is over its message is edited down to one line of text
-(bot.presentation.story), with no picture and no button, whatever ended it (a click, an AI turn,
-a timeout, a resignation, an abort, a catch-up after a crash). The lobby, once the game started,
+result) and the turns before it. Only the current message carries a board picture (and buttons:
+a human's turn its choices, the result of a finished game Rematch, bot.edge.layout): once a turn
+is over its message is edited down to one line of text (bot.presentation.story), with no
+picture and no button, whatever ended it (a click, an AI turn, a timeout, a resignation, an
+abort, a catch-up after a crash). The lobby, once the game started,
 links to the game's current message (`_point_lobby`, in the background, newest link last).
 
 Discord may refuse, fail or not answer: then the game is left behind on display and shown again
@@ -27,13 +28,14 @@ from bot import crashpoints
 from bot.edge import recovery
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
 from bot.edge.interactions import Interaction
-from bot.edge.layout import decision_buttons, lobby_buttons
+from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
 from bot.presentation import images, presenter, story
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import Post
-from bot.services.views import AutoTurn, Damage, GameStatus, GameView, Reminder
+from bot.services.locks import KeyedLocks
+from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
 
 if TYPE_CHECKING:
     from bot.services.play import PlayService
@@ -63,6 +65,8 @@ class GameDisplay:
         """Per game, the lobby edit to make next: the game and its current message."""
         self._lobby_editors: dict[int, asyncio.Task[None]] = {}
         self._turn_listeners: list[Callable[[GameView, int], None]] = []
+        self._showing = KeyedLocks()
+        """Per game, held while a change made elsewhere is being shown."""
 
     def on_turn_posted(self, listener: Callable[[GameView, int], None]) -> None:
         """Call `listener` with the game and the message id each time a turn message is posted
@@ -85,7 +89,8 @@ class GameDisplay:
             log.warning("damage of game %s not reported in its channel: %s", damage.game_id, error)
 
     async def resume_displays(self) -> None:
-        """After a restart: post the current turn of every game whose message fell behind."""
+        """After a restart: post the current turn of every game whose message fell behind
+        (those this process claimed: another process starting too catches up the others)."""
         for view in await self._play.behind_on_display():
             try:
                 crashpoints.reach("resume.posting")
@@ -157,6 +162,21 @@ class GameDisplay:
             )
         await self.after_change_elsewhere(turn.view, turn.view)
 
+    async def show_abandoned(self, abandoned: Abandoned) -> None:
+        """A paused game ended as abandoned: the channel is told once, then every message of
+        the game is brought to say so (the turn waiting for a person down to its line)."""
+        view = abandoned.view
+        post = presenter.aborted_post(view)
+        try:
+            await bounded(
+                self._channel(view).send(
+                    embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+                )
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("end of abandoned game %s not announced: %r", view.id, error)
+        await self.after_abort(view)
+
     async def send_reminder(self, reminder: Reminder) -> None:
         """Ping the player to move: half of their time is gone."""
         if reminder.user_id is None:
@@ -213,21 +233,35 @@ class GameDisplay:
         """Bring the game's messages up to date after a change made outside its turn message
         (a resignation, a seat taken back, an AI turn, a timeout): a turn that ended is retired
         to its line and the next turn, or the result, is posted; otherwise the turn's message
-        is redrawn."""
-        message_id = before.game.board_message_id
-        if view.turn_changed or view.status is not GameStatus.RUNNING:
-            if message_id is not None:
-                await self._retire(view, message_id, before.game.board_message_seq)
-            await self.post_current(view)
-            await self._retire_reminder(view)
-            return
-        if message_id is None:
-            await self.post_current(view)
-            return
-        post = presenter.turn_post(view)
+        is redrawn. One game's changes are shown one at a time, so a redraw never lands on a
+        message that a later change (an AI turn played at once) already retired."""
+        async with self._showing.holding(view.id):
+            message_id = before.game.board_message_id
+            if view.turn_changed or view.status is not GameStatus.RUNNING:
+                if message_id is not None:
+                    await self._retire(view, message_id, before.game.board_message_seq)
+                await self.post_current(view)
+                await self._retire_reminder(view)
+                return
+            if message_id is None:
+                await self.post_current(view)
+                return
+            if (await self._play.look(view.id)).seq != view.seq:
+                return  # the game moved on: the change that moved it is shown after this
+            await self._redraw_turn(view, message_id, resumed=before.paused_until is not None)
+
+    async def _redraw_turn(self, view: GameView, message_id: int, *, resumed: bool) -> None:
+        """Draw the turn being played again on its message; once a pause ended (`resumed`),
+        without the call to take a seat back."""
+        resumed = resumed and view.paused_until is None
+        post = presenter.turn_post(view, ping=resumed)
         files = await self._files(post)
         await self._message(view, message_id).edit(
-            embed=post.embed, attachments=files, view=decision_buttons(view)
+            content=post.content if resumed else discord.utils.MISSING,
+            embed=post.embed,
+            attachments=files,
+            view=decision_buttons(view),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self._play.set_board_message(view.id, message_id, view.seq)
 
@@ -314,7 +348,7 @@ class GameDisplay:
         )
 
     async def _send_end(self, view: GameView) -> discord.Message:
-        """The final ranking, with the game record attached."""
+        """The final ranking, with the game record attached and a Rematch button."""
         post = presenter.final_post(view)
         files = await self._files(post)
         record = await self._play.record(view.id)
@@ -322,6 +356,7 @@ class GameDisplay:
         return await self._channel(view).send(
             embed=post.embed,
             files=files,
+            view=or_missing(final_buttons(view)),
             allowed_mentions=discord.AllowedMentions.none(),
             nonce=f"mk{view.id}-{view.seq}",
         )
@@ -334,7 +369,7 @@ class GameDisplay:
             everyone=False,
             roles=False,
             replied_user=False,
-            users=[discord.Object(post.ping)] if post.ping is not None else False,
+            users=[discord.Object(user) for user in post.pings] if post.pings else False,
         )
         return await self._channel(view).send(
             content=post.content,

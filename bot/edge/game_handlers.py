@@ -9,6 +9,9 @@ button that goes ahead and one that keeps playing (`mk:confirm:...` ids, bot.edg
 click checks again, since the game may have moved on meanwhile. The rules guide has its own
 handler (bot.edge.guide).
 
+A finished game's Rematch button (bot.edge.layout) opens a new lobby in its channel with its
+settings and AI seats, posted as `/marrakech new` posts one, pinging the other players to join.
+
 Languages: private (ephemeral) answers speak the acting user's Discord locale; public messages
 speak the game's language, taken from the server's locale when the game opened and stored with
 it, so later edits and posts (after restarts too) stay in the same language.
@@ -30,7 +33,7 @@ from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
 from bot.edge.interactions import Interaction
-from bot.edge.layout import lobby_action, lobby_buttons
+from bot.edge.layout import REMATCH, lobby_action, lobby_buttons
 from bot.edge.permissions import require_game_permissions
 from bot.presentation import presenter
 from bot.presentation.links import mention
@@ -109,17 +112,31 @@ class GameHandlers:
                 locale=interactions.server_language(interaction),
                 host_name=interaction.user.display_name,
             )
-            crashpoints.reach("lobby.created")
-            post = presenter.lobby_post(view)
-            response = await interaction.response.send_message(
-                embed=post.embed, view=or_missing(lobby_buttons(view))
-            )
-            message_id = response.message_id if response is not None else None
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
-            await self._play.set_board_message(view.id, message_id, view.seq)
+            await self._post_lobby(interaction, view)
 
         await guarded(interaction, "opening a lobby", work)
+
+    async def _post_lobby(
+        self,
+        interaction: Interaction,
+        view: GameView,
+        content: str | None = None,
+        mentions: discord.AllowedMentions = discord.utils.MISSING,
+    ) -> None:
+        """Answer the interaction with a new lobby's message and its buttons (under `content`,
+        which pings only whom `mentions` allows), and record it as the game's message."""
+        crashpoints.reach("lobby.created")
+        post = presenter.lobby_post(view)
+        response = await interaction.response.send_message(
+            content=content,
+            embed=post.embed,
+            view=or_missing(lobby_buttons(view)),
+            allowed_mentions=mentions,
+        )
+        message_id = response.message_id if response is not None else None
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self._play.set_board_message(view.id, message_id, view.seq)
 
     async def join(self, interaction: Interaction) -> None:
         await self._lobby_command(interaction, LobbyAction.JOIN)
@@ -309,6 +326,9 @@ class GameHandlers:
                 # Discord only sends ids that are on the clicked message, but a game's button
                 # acts in its own channel only, whatever a forged payload says.
                 raise GameNotFoundError(game_id)
+            if action == REMATCH:
+                await self._rematch(interaction, game_id)
+                return
             lobby = lobby_action(action)
             if lobby is not None:
                 await self._lobby_click(interaction, game_id, lobby)
@@ -396,6 +416,37 @@ class GameHandlers:
         if action is LobbyAction.START:
             crashpoints.reach("lobby.started")
         return view
+
+    async def _rematch(self, interaction: Interaction, game_id: int) -> None:
+        """A click on Rematch under a finished game: a new lobby in its channel with its
+        settings and AI seats, the presser (one of its players) as host, posted as
+        `/marrakech new` posts one and pinging the game's other players, and only them, to
+        join. The final message is left as it is; while the channel has an open game (the
+        rematch opened by an earlier click, say) the click is refused."""
+        channel_id = interactions.channel_id(interaction)
+        await self._guilds.options_for_new(  # games may still be played in this channel
+            interactions.guild_id(interaction),
+            channel_id,
+            getattr(interaction.channel, "parent_id", None),
+            variant=None,
+            turn_limit_seconds=None,
+        )
+        user = interaction.user
+        view, others = await self._lobby.rematch(game_id, user.id, user.display_name)
+        language = view.game.locale
+        host = mention(user.id)
+        if others:
+            players = ", ".join(mention(other) for other in others)
+            content = text("rematch.invite", language, host=host, game_id=game_id, players=players)
+        else:
+            content = text("rematch.opened", language, host=host, game_id=game_id)
+        mentions = discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(other) for other in others],
+        )
+        await self._post_lobby(interaction, view, content, mentions)
 
     async def _lobby_click(
         self, interaction: Interaction, game_id: int, action: LobbyAction

@@ -1,6 +1,8 @@
-"""Which buttons a lobby or a turn message carries (never more than Discord allows), labelled in
-the game's language like the public message they sit on, and which lobby action a clicked
-button names (`lobby_action`: the edge reads a button's action into a LobbyAction here)."""
+"""Which buttons a lobby, a turn or a finished game's final message carries (never more than
+Discord allows), labelled in the game's language like the public message they sit on, and which
+lobby action a clicked button names (`lobby_action`: the edge reads a button's action into a
+LobbyAction here). The final message's one button, Rematch (`REMATCH`), opens a new lobby with
+the finished game's settings."""
 
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ LOBBY_ROW = (
 )
 """The lobby's first row: what a lobby button does, its label's key and its style."""
 ADD_AI_ACTIONS = (LobbyAction.ADD_EASY_AI, LobbyAction.ADD_MEDIUM_AI, LobbyAction.ADD_HARD_AI)
+REMATCH = "rematch"
+"""The action of the final message's Rematch button (no move's notation nor lobby action)."""
 
 
 def lobby_action(action: str) -> LobbyAction | None:
@@ -52,6 +56,17 @@ def lobby_buttons(view: GameView) -> discord.ui.View | None:
     remove = text("button.remove_ai", language)
     row.add_item(GameButton(view.id, view.seq, LobbyAction.REMOVE_AI.value, label=remove, row=1))
     return row
+
+
+def final_buttons(view: GameView) -> discord.ui.View | None:
+    """Rematch, on the final message of a game that finished (not of one aborted)."""
+    if view.status is not GameStatus.OVER:
+        return None
+    buttons = discord.ui.View(timeout=None)
+    label = text("button.rematch", view.game.locale)
+    style = discord.ButtonStyle.primary
+    buttons.add_item(GameButton(view.id, view.seq, REMATCH, label=label, emoji="🔁", style=style))
+    return buttons
 
 
 def decision_buttons(view: GameView) -> discord.ui.View | None:

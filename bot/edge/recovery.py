@@ -6,7 +6,8 @@ game again would show it twice, with two sets of live buttons (and ping twice). 
 first reads the channel's recent history: the bot's own messages of that game since the one the
 database knows. One that already shows the current decision is adopted; every other one that
 still offers a decision is retired by the display (a turn edited down to its one line, the lobby
-closed). Without Read Message History the history is empty and the game is simply posted.
+closed); a result's Rematch button offers none. Without Read Message History the history is
+empty and the game is simply posted.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
-from bot.edge.layout import lobby_action
+from bot.edge.layout import REMATCH, lobby_action
 from bot.presentation.presenter import RECORD_NAME
 from bot.services.views import GameStatus, GameView
 
@@ -93,7 +94,8 @@ def _carries_record(message: discord.Message, game_id: int) -> bool:
 
 
 def _buttons(message: discord.Message) -> Iterator[tuple[int, int, str]]:
-    """(game id, seq, action) of each enabled game button on the message."""
+    """(game id, seq, action) of each enabled game button on the message that offers a
+    decision: the result's Rematch acts on no game's decision, so it is left out."""
     pending: list[Any] = list(message.components)
     while pending:
         component = pending.pop()
@@ -102,5 +104,5 @@ def _buttons(message: discord.Message) -> Iterator[tuple[int, int, str]]:
         if getattr(component, "disabled", False) or not isinstance(custom_id, str):
             continue
         match = CUSTOM_ID_TEMPLATE.fullmatch(custom_id)
-        if match is not None:
+        if match is not None and match["action"] != REMATCH:
             yield int(match["game"]), int(match["seq"]), match["action"]

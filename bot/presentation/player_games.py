@@ -11,7 +11,8 @@ import discord
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import LOBBY_COLOR, Post, ai_name, player_name
-from bot.services.views import OpenGame, TurnNotice
+from bot.presentation.since import since_last_turn_line
+from bot.services.views import OpenGame, SinceLastTurn, TurnNotice
 
 
 def my_games_post(games: Sequence[OpenGame], user_id: int, language: str) -> Post:
@@ -55,18 +56,13 @@ def turn_dm_text(notice: TurnNotice) -> str:
     language = notice.locale
     url = message_link(notice.guild_id, notice.channel_id, notice.message_id)
     lines = [text("turn_dm.text", language, game_id=notice.game_id, url=url)]
-    changes = [
-        text("turn_dm.paid_you", language, player=_name(notice, seat, language), dirhams=paid)
-        for seat, paid in notice.paid_to_you
-    ] + [
-        text("turn_dm.you_paid", language, player=_name(notice, seat, language), dirhams=paid)
-        for seat, paid in notice.you_paid
-    ]
-    if changes:
-        listed = changes[0]
-        for change in changes[1:]:
-            listed = text("turn_dm.more", language, changes=listed, change=change)
-        lines.append(text("turn_dm.since", language, changes=listed))
+    since = since_last_turn_line(
+        SinceLastTurn(notice.paid_to_you, notice.you_paid),
+        lambda seat: _name(notice, seat, language),
+        language,
+    )
+    if since is not None:
+        lines.append(since)
     return "\n".join(lines)
 
 

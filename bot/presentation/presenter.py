@@ -21,6 +21,8 @@ import discord
 import engine
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import ENGLISH_LANGUAGE, number, text
+from bot.presentation.since import since_last_turn_line
+from bot.services import pause
 from bot.services.views import (
     AutoTurn,
     EndReason,
@@ -73,7 +75,8 @@ class Post:
     embed: discord.Embed
     content: str | None = None
     image: BoardImage | None = None
-    ping: int | None = None
+    pings: tuple[int, ...] = ()
+    """The users the message's content may ping (nobody else's mention notifies)."""
 
 
 def player_name(player: Player, language: str) -> str:
@@ -127,6 +130,8 @@ def lobby_post(
     embed = discord.Embed(title=title, color=LOBBY_COLOR)
     if game.status is GameStatus.LOBBY:
         embed.description = text("lobby.body", language, host=mention(game.host_id))
+    elif game.end_reason is EndReason.ABANDONED:
+        embed.description = text("lobby.abandoned", language)
     elif game.status is GameStatus.ABORTED:
         embed.description = text(
             "lobby.aborted" if started else "lobby.cancelled",
@@ -171,7 +176,9 @@ def turn_post(view: GameView, *, ping: bool = False) -> Post:
     user = view.user_at(mover)
     lines = narrate(view, view.turn_events, language)
     lines.append("")
-    if view.ai_to_move:
+    if view.paused_until is not None:
+        lines.append(text("turn.paused", language, deadline=_relative(view.paused_until)))
+    elif view.ai_to_move:
         lines.append(text("turn.prompt.ai", language, player=seat_name(view, mover, language)))
     else:
         lines.append(_prompt(state, user, language))
@@ -184,12 +191,41 @@ def turn_post(view: GameView, *, ping: bool = False) -> Post:
         players=view.players,
         show_choices=state.phase in (Phase.ORIENT, Phase.ROTATE),
     )
+    if not ping:
+        return Post(embed=embed, image=image)
+    if view.paused_until is not None:
+        return _paused_post(view, state, embed, image)
     if view.ai_to_move:
         player = seat_name(view, mover, language)
         thinking = text("turn.ai_thinking", language, player=player, game_id=view.id)
-        return Post(embed=embed, content=thinking if ping else None, image=image)
-    content = text("turn.ping", language, user=mention(user), game_id=view.id) if ping else None
-    return Post(embed=embed, content=content, image=image, ping=user if ping else None)
+        return Post(embed=embed, content=thinking, image=image)
+    content = text("turn.ping", language, user=mention(user), game_id=view.id)
+    since = since_last_turn_line(
+        view.since_last_turn, lambda seat: seat_name(view, seat, language), language
+    )
+    if since is not None:
+        content = f"{content}\n{since}"
+    return Post(embed=embed, content=content, image=image, pings=(user,) if user else ())
+
+
+def _paused_post(view: GameView, state: GameState, embed: discord.Embed, image: BoardImage) -> Post:
+    """The turn a paused game waits at, as posted: it calls those who can take their seat
+    back (no one left: it says nothing, the game is about to end)."""
+    users = pause.may_resume(view.players, state)
+    if not users:
+        return Post(embed=embed, image=image)
+    content = text(
+        "turn.paused_ping",
+        view.game.locale,
+        game_id=view.id,
+        users=", ".join(mention(user) for user in users),
+    )
+    return Post(embed=embed, content=content, image=image, pings=users)
+
+
+def _relative(moment: datetime) -> str:
+    """A moment as Discord shows it in each reader's time zone, relative to now."""
+    return f"<t:{int(moment.timestamp())}:R>"
 
 
 def final_post(view: GameView) -> Post:
@@ -333,12 +369,15 @@ def _winner_line(view: GameView, winners: Sequence[int], language: str) -> str:
 
 
 def aborted_post(view: GameView) -> Post:
+    """The end of a game stopped early: aborted by someone, or abandoned by everyone."""
     language = view.game.locale
-    embed = discord.Embed(
-        description=text("abort.done", language, game_id=view.id, user=mention(view.game.ended_by)),
-        color=LOBBY_COLOR,
-    )
-    return Post(embed=embed)
+    if view.game.end_reason is EndReason.ABANDONED:
+        description = text("abandon.done", language, game_id=view.id)
+    else:
+        description = text(
+            "abort.done", language, game_id=view.id, user=mention(view.game.ended_by)
+        )
+    return Post(embed=discord.Embed(description=description, color=LOBBY_COLOR))
 
 
 def board_post(view: GameView, language: str) -> Post:
@@ -692,6 +731,8 @@ def history_post(rows: Sequence[PastGame], *, server: bool, language: str) -> Po
             outcome = text("history.outcome.won", language, winners=", ".join(winners) or "?")
         elif row.end_reason == EndReason.CANCELLED:
             outcome = text("history.outcome.cancelled", language)
+        elif row.end_reason == EndReason.ABANDONED:
+            outcome = text("history.outcome.abandoned", language)
         else:
             outcome = text("history.outcome.aborted", language)
         when = f"<t:{int(datetime.fromisoformat(row.updated_at).timestamp())}:R>"

@@ -16,7 +16,7 @@ import engine
 from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.presentation.presenter import COLOR_DOTS, seat_name
-from bot.services.views import GameStatus, GameView
+from bot.services.views import EndReason, GameStatus, GameView
 from engine import GameState
 from engine.events import Event
 
@@ -46,10 +46,17 @@ def turn_line(view: GameView, turn: int) -> str:
         who = f"{_dots(state, mover)} {_mover_name(view, mover, language)}"
         parts = _parts(view, events, language)
         if view.status is GameStatus.ABORTED and turn == state.turn:
-            parts.append(text("story.aborted", language, user=mention(view.game.ended_by)))
+            parts.append(_stopped(view, language))
         story = text("story.by", language, who=who, parts=SEPARATOR.join(parts)) if parts else who
     line = text("story.line", language, game_id=view.id, turn=turn, story=story)
     return line if len(line) <= CONTENT_LIMIT else line[: CONTENT_LIMIT - 1] + "…"
+
+
+def _stopped(view: GameView, language: str) -> str:
+    """How the last turn of a game stopped early ended."""
+    if view.game.end_reason is EndReason.ABANDONED:
+        return text("story.abandoned", language)
+    return text("story.aborted", language, user=mention(view.game.ended_by))
 
 
 def reminder_over(view: GameView) -> str:

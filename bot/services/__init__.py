@@ -9,6 +9,7 @@ from bot.services.play import PlayService
 from bot.services.stats import StatsService
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import (
+    Abandoned,
     AutoTurn,
     Damage,
     DueKind,
@@ -25,6 +26,7 @@ from bot.services.views import (
 __all__ = [
     "AI_LEVELS",
     "ROLL",
+    "Abandoned",
     "AutoTurn",
     "Damage",
     "DueKind",

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 import engine
+from bot.services import deadlines, pause
 from bot.services.errors import IllegalMoveError, NotSeatedError, StaleBoardError
-from bot.services.views import GameInfo, GameView, Player
+from bot.services.views import GameInfo, GameView, Player, SinceLastTurn
 from bot.storage.games import GameRow, ResultRow, SeatControl, SeatRow
 from bot.storage.kinds import EndReason, TurnClock
 from engine import GameState
@@ -32,6 +34,8 @@ class LoadedGame:
     previous_turn_events: tuple[Event, ...] = ()
     turn_starts: tuple[int, ...] = ()
     """The seq at which each turn began: (0,) once started, one more per TurnStarted."""
+    history: tuple[Event, ...] = ()
+    """Every event of the game so far (what a player missed since their last turn)."""
 
     def view(self, events: Sequence[Event] = ()) -> GameView:
         return GameView(
@@ -42,7 +46,20 @@ class LoadedGame:
             turn_events=self.turn_events,
             previous_turn_events=self.previous_turn_events,
             turn_starts=self.turn_starts,
+            since_last_turn=self._since_last_turn(),
+            paused_until=self._paused_until(),
         )
+
+    def _since_last_turn(self) -> SinceLastTurn:
+        state = self.state
+        if state is None or state.to_move is None:
+            return SinceLastTurn()
+        return payments_since_last_turn(self.history, state.to_move)
+
+    def _paused_until(self) -> datetime | None:
+        if self.game.due_at is None or not pause.is_paused(self.players, self.state):
+            return None
+        return deadlines.parse(self.game.due_at)
 
     @property
     def clock(self) -> TurnClock:
@@ -161,3 +178,25 @@ def game_info(row: GameRow) -> GameInfo:
         lobby_message_id=row.lobby_message_id,
         reminder_message_id=row.reminder_message_id,
     )
+
+
+def payments_since_last_turn(events: Sequence[Event], seat: int) -> SinceLastTurn:
+    """(who paid `seat` and how much, whom `seat` paid and how much), summed per other seat,
+    over the events from the start of the seat's previous turn to the end of `events` (the
+    start of its new turn). Nothing before the seat's first turn ends."""
+    starts = [
+        index
+        for index, event in enumerate(events)
+        if isinstance(event, engine.TurnStarted) and event.seat == seat
+    ]
+    if len(starts) < 2:
+        return SinceLastTurn()
+    received: dict[int, int] = {}
+    paid: dict[int, int] = {}
+    for event in events[starts[-2] : starts[-1]]:
+        if isinstance(event, engine.TaxPaid) and event.paid > 0:
+            if event.payee == seat:
+                received[event.payer] = received.get(event.payer, 0) + event.paid
+            elif event.payer == seat:
+                paid[event.payee] = paid.get(event.payee, 0) + event.paid
+    return SinceLastTurn(tuple(received.items()), tuple(paid.items()))

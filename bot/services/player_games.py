@@ -7,17 +7,13 @@ reaches them outside every server, so one `/marrakech notify` covers all their g
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 
-import engine
-from bot.services import records
 from bot.services.errors import GameDamagedError
 from bot.services.loader import GameLoader
 from bot.services.views import OpenGame, Player, TurnNotice
 from bot.storage.games import GameRow
 from bot.storage.kinds import GameStatus
 from bot.storage.players import PlayerStore
-from engine.events import Event
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +73,7 @@ class PlayerGamesService:
             return None
         if not await self._players.turn_dms(player.user_id):
             return None
-        assert game.config is not None
-        events = _events(records.game_record(game.config, await self._store.actions(game_id)))
-        paid_to_you, you_paid = payments_since_last_turn(events, player.seat)
+        paid_to_you, you_paid = loaded.view().since_last_turn
         return TurnNotice(
             game.id,
             game.guild_id,
@@ -92,31 +86,3 @@ class PlayerGamesService:
             paid_to_you,
             you_paid,
         )
-
-
-def _events(record: engine.Record) -> list[Event]:
-    return [event for _, events in engine.replay_events(record) for event in events]
-
-
-def payments_since_last_turn(
-    events: Sequence[Event], seat: int
-) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """(who paid `seat` and how much, whom `seat` paid and how much), summed per other seat,
-    over the events from the start of the seat's previous turn to the end of `events` (the
-    start of its new turn). Nothing before the seat's first turn ends."""
-    starts = [
-        index
-        for index, event in enumerate(events)
-        if isinstance(event, engine.TurnStarted) and event.seat == seat
-    ]
-    if len(starts) < 2:
-        return (), ()
-    received: dict[int, int] = {}
-    paid: dict[int, int] = {}
-    for event in events[starts[-2] : starts[-1]]:
-        if isinstance(event, engine.TaxPaid) and event.paid > 0:
-            if event.payee == seat:
-                received[event.payer] = received.get(event.payer, 0) + event.paid
-            elif event.payer == seat:
-                paid[event.payee] = paid.get(event.payee, 0) + event.paid
-    return tuple(received.items()), tuple(paid.items())

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import NamedTuple
 
 from bot.storage.kinds import EndReason, GameStatus
 from engine import GameEnded, GameState, TurnStarted
@@ -83,6 +84,17 @@ class Player:
         return self.ai_level is not None or self.autoplay
 
 
+class SinceLastTurn(NamedTuple):
+    """What changed for a seat since its previous turn began, as (other seat, dirhams)
+    summed per other seat: who paid it, and whom it paid. Empty before its second turn."""
+
+    paid_to_you: tuple[tuple[int, int], ...] = ()
+    you_paid: tuple[tuple[int, int], ...] = ()
+
+
+NOTHING_SINCE_LAST_TURN = SinceLastTurn()
+
+
 @dataclass(frozen=True, slots=True)
 class GameView:
     """A game as the edge needs it to answer and draw.
@@ -101,6 +113,11 @@ class GameView:
     turn_events: tuple[Event, ...] = ()
     previous_turn_events: tuple[Event, ...] = ()
     turn_starts: tuple[int, ...] = ()
+    since_last_turn: SinceLastTurn = NOTHING_SINCE_LAST_TURN
+    """For the seat to move: who paid it and whom it paid since its previous turn."""
+    paused_until: datetime | None = None
+    """Set while the game waits for a person (bot.services.pause): when it ends as
+    abandoned unless someone takes their seat back."""
 
     @property
     def id(self) -> int:
@@ -212,6 +229,13 @@ class AutoTurn:
     user_id: int | None
     level: str
     reason: TurnReason
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """A paused game that no one resumed in time: it ended as abandoned."""
+
+    view: GameView
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Scripted players and database checks shared by the reliability tests (crash, load, fuzz).
 
 A scripted player reads what the bot shows in a channel (the newest message with live buttons),
-picks a button deterministically and clicks it as the right person. The checks read the bot's
+picks a button deterministically and clicks it as the right person (a result's Rematch button
+is no decision: `decision` leaves it out). The checks read the bot's
 SQLite file directly and prove that its action log replays to its stored snapshot, that every
 die roll is the one the game's seed gives for that position (so no roll was drawn twice), and
 that the file is sound (`PRAGMA integrity_check`).
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
+from bot.edge.layout import REMATCH
 from bot.services import dice
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage
 
@@ -34,10 +36,17 @@ class Decision:
 
 
 def decision(custom_id: str | None) -> Decision | None:
+    """The decision a game button's id offers; None for any other id (Rematch included)."""
     match = CUSTOM_ID.fullmatch(custom_id or "")
-    if match is None or custom_id is None:
+    if match is None or custom_id is None or is_rematch(custom_id):
         return None
     return Decision(int(match["game"]), int(match["seq"]), match["action"], custom_id)
+
+
+def is_rematch(custom_id: str | None) -> bool:
+    """Whether the id is a finished game's Rematch button."""
+    match = CUSTOM_ID.fullmatch(custom_id or "")
+    return match is not None and match["action"] == REMATCH
 
 
 def live_decisions(fake: FakeDiscord, channel: FakeChannel) -> list[tuple[FakeMessage, Decision]]:

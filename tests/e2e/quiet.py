@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import engine
 from bot.presentation import messages
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.e2e.players import decision, is_final, pick
+from tests.e2e.players import decision, is_final, is_rematch, pick
 
 TURN_LINE = re.compile(r"\*\*Game #(?P<game>\d+) · turn (?P<turn>\d+)\*\* · (?P<story>.+)")
 """A finished turn's message (an English game)."""
@@ -29,6 +29,8 @@ CALL_KEYS = (
     "turn.prompt.ai",
     "turn.seat_line_to_move",
     "timer.reminder",
+    "turn.paused",
+    "turn.paused_ping",
 )
 """The catalogue's texts that call someone to play (only the turn being played may say them)."""
 
@@ -102,14 +104,16 @@ def left_behind(
     fake: FakeDiscord, channel: FakeChannel, current: FakeMessage | None
 ) -> list[tuple[int, str]]:
     """Every message but `current` that still calls someone to play, offers a live button or
-    shows a board picture (the result may keep its picture): (message id, what)."""
+    shows a board picture (the result may keep its picture and its Rematch button): (message
+    id, what)."""
     found = []
     for message in fake.messages(channel):
         if current is not None and message.id == current.id:
             continue
         said = text_of(message)
         found.extend((message.id, call) for call in CALLS if call in said)
-        if message.enabled_buttons():
+        rematch = [b for b in message.enabled_buttons() if is_rematch(b.custom_id)]
+        if len(message.enabled_buttons()) > (len(rematch) if is_final(message) else 0):
             found.append((message.id, "live buttons"))
         if has_picture(message) and not is_final(message):
             found.append((message.id, "a picture"))

@@ -2,7 +2,8 @@
 
 Only slash commands and button clicks drive it. Midway the bot is killed with SIGKILL and
 started again on the same database; the game then finishes. Every message the bot sent is
-checked, and the click-to-response latency the fake measured is printed.
+checked, and the click-to-response latency the fake measured is printed. Last, a player asks
+for a rematch from the result: a new lobby pings the others to join.
 """
 
 from __future__ import annotations
@@ -220,6 +221,7 @@ async def test_a_whole_game_with_kills_and_restarts(
     check_final(table, final, commitment.group(1))
     check_every_message(table, final)
     watch.check()
+    await check_rematch(table, final)
     stats = fake.latency()
     print(f"\nclick-to-response latency over the game: {stats.describe()}")
     assert stats.unanswered <= 1, "only the click the bot was killed on may go unanswered"
@@ -300,7 +302,32 @@ def check_final(table: Table, final: FakeMessage, commitment: str) -> None:
     elif len(state.seats_in()) > 1:
         assert "Decided by score" in text or "tied on" in text, text
     assert any(a.filename == "board.png" for a in final.attachments)
-    assert not final.enabled_buttons()
+    assert [button.label for button in final.enabled_buttons()] == ["Rematch"]
+
+
+async def check_rematch(table: Table, final: FakeMessage) -> None:
+    """Bob clicks Rematch on the result: a new lobby, hosted by him, pings alice and carol (and
+    no one else) to join; the result stays as it was, and a second Rematch is refused."""
+    fake = table.fake
+    edits = fake.world.messages[final.id].edit_count
+    rematch = await (await click(table, table.bob, final, "Rematch")).answer()  # type: ignore[attr-defined]
+    assert not rematch.ephemeral
+    assert rematch.id > final.id
+    assert rematch.content.startswith(f"🔁 <@{table.bob.id}> wants a rematch of game #1: ")
+    assert rematch.pinged_user_ids == frozenset({table.alice.id, table.carol.id})
+    assert f"<@{table.bob.id}>" in rematch.embed_text(), "bob hosts and is seated"
+    assert "Join" in [button.label for button in rematch.enabled_buttons()]
+    shown = fake.world.messages[final.id]
+    assert shown.edit_count == edits
+    assert [button.label for button in shown.enabled_buttons()] == ["Rematch"]
+    again = await click(table, table.alice, shown, "Rematch")
+    assert "already has a game" in await private_text(fake, again)
+    joined = await click(table, table.alice, fake.world.messages[rematch.id], "Join")
+    assert (await joined.response()).response_type == UPDATE_MESSAGE  # type: ignore[attr-defined]
+    await fake.wait_until(
+        lambda: f"<@{table.alice.id}>" in fake.world.messages[rematch.id].embed_text(),
+        what="alice seated in the rematch",
+    )
 
 
 def check_every_message(table: Table, final: FakeMessage) -> None:
@@ -322,7 +349,7 @@ def check_every_message(table: Table, final: FakeMessage) -> None:
         assert who.startswith(f"<@{user_id}>"), "the pinged user is the mover"
         check_turn_line(pinged_message)
     assert final.id == public[-1].id
-    assert not any(m.enabled_buttons() for m in public)
+    assert not any(m.enabled_buttons() for m in public if m.id != final.id), "only Rematch"
     turns = {turn for _, turn, _ in turn_lines(fake, table.channel)}
     assert len(turns) >= 15, "every turn got its own message"
     assert turns == set(range(1, max(turns) + 1)), "each turn by its own number"

@@ -1,8 +1,8 @@
 """A game that keeps its channel quiet, through the real bot process and the fake Discord API.
 
 Whole games of 2, 3 and 4 seats in both variants, humans and AIs; a game whose every seat ends up
-played by the AI (its human, reminded once, ran out of time three turns in a row); an abort;
-resignations. A
+played by the AI (its human, reminded once, ran out of time three turns in a row), which
+pauses until she rejoins and ends abandoned when she leaves again; an abort; resignations. A
 watcher looks at the channel right after every change the fake makes: it never shows two board
 pictures (or two messages with live buttons) at once. Once a turn is over its message is one line
 of text, with its own turn number and mover, no picture and no button; after an end, an abort, a
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeUser
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import pick
 from tests.e2e.quiet import (
@@ -88,24 +88,26 @@ async def test_a_whole_game_keeps_one_picture_and_one_line_per_finished_turn(
     assert stats.unanswered == 0
 
 
-async def test_timeouts_then_every_seat_played_by_the_ai_fill_the_channel_with_lines_only(
-    fake: FakeDiscord, bot: BotProcess, clock_file: Path
-) -> None:
-    channel, (alice,) = table(fake, "alice")
-    watch = ChannelWatch(fake, channel)
-    lobby = await open_game(fake, channel, alice, (), ("easy",), turn_limit=TURN_LIMIT)
-
-    offset = 0
+async def time_out_three_times(
+    fake: FakeDiscord,
+    bot: BotProcess,
+    clock_file: Path,
+    channel: FakeChannel,
+    lobby_id: int,
+    offset: float,
+) -> float:
+    """Let the one person of the game run out of time three turns in a row (reminded once),
+    checking the channel after each; returns the clock's new shift."""
     reminder = None
     for in_a_row in (1, 2, 3):
         turn = await fake.wait_until(
             lambda: human_turn(fake, channel), timeout=30, what="alice's turn"
         )
-        check_lobby(fake, channel, lobby.id, None)
+        check_lobby(fake, channel, lobby_id, None)
         if in_a_row == 1:  # half of the time gone: a reminder calls alice to play
-            await shift_clock(bot, clock_file, TURN_LIMIT / 2 + 1)
+            await shift_clock(bot, clock_file, offset + TURN_LIMIT / 2 + 1)
             reminder = await fake.wait_for_message(
-                channel, lambda m: "half of your time" in m.content
+                channel, lambda m, t=turn: "half of your time" in m.content and m.id > t.id
             )
         offset += TURN_LIMIT + 2
         await shift_clock(bot, clock_file, offset)
@@ -126,18 +128,61 @@ async def test_timeouts_then_every_seat_played_by_the_ai_fill_the_channel_with_l
                 what="alice's next turn",
             )
             assert left_behind(fake, channel, current) == [], fake.transcript(channel)
+    return offset
 
-    # handed over: the AI plays both seats to the end, one line per turn
-    await fake.wait_until(
-        lambda: final_message(fake, channel), timeout=120, what="the end of an all-AI game"
+
+def paused_messages(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
+    return [m for m in fake.messages(channel) if "is paused" in m.content]
+
+
+async def test_a_game_no_one_plays_pauses_resumes_on_rejoin_then_ends_abandoned(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path
+) -> None:
+    channel, (alice,) = table(fake, "alice")
+    watch = ChannelWatch(fake, channel)
+    lobby = await open_game(fake, channel, alice, (), ("easy",), turn_limit=TURN_LIMIT)
+
+    offset = await time_out_three_times(fake, bot, clock_file, channel, lobby.id, 0)
+    # handed over: the AI plays out the round, then the game waits for a person
+    (paused,) = await fake.wait_until(
+        lambda: paused_messages(fake, channel) or None, timeout=60, what="the pause"
     )
-    watch.check()
-    await check_over(fake, channel, lobby.id)
+    assert paused.pinged_user_ids == {alice.id}, "alice is told she may take her seat back"
+    assert left_behind(fake, channel, paused) == [], fake.transcript(channel)
     notices = [m.content for m in fake.messages(channel) if "ran out of time" in m.content]
     assert len(notices) == 3
     assert "3 turns in a row" in notices[-1]
-    lines = turn_lines(fake, channel)
-    assert len(lines) >= 20, "the AI played many turns in a row"
+    assert len(turn_lines(fake, channel)) <= 7, "no more than a round after the handover"
+
+    # alice takes her seat back: the game goes on and calls her again
+    await (await fake.slash(alice, channel, "marrakech", "rejoin")).response()
+    await fake.wait_until(
+        lambda: (m := human_turn(fake, channel)) is not None and "is paused" not in m.content,
+        timeout=30,
+        what="alice's turn after she rejoined",
+    )
+    assert "is paused" not in fake.world.messages[paused.id].content, "the pause is over"
+
+    # she leaves again: paused once more, and this time no one comes back
+    offset = await time_out_three_times(fake, bot, clock_file, channel, lobby.id, offset)
+    await fake.wait_until(
+        lambda: len(paused_messages(fake, channel)) == 1,
+        timeout=60,
+        what="the second pause",
+    )
+    await shift_clock(bot, clock_file, offset + TURN_LIMIT + 2)
+    ended = await fake.wait_for_message(channel, lambda m: "ended as abandoned" in m.embed_text())
+    await fake.wait_until(
+        lambda: "abandoned" in fake.world.messages[lobby.id].embed_text(),
+        what="the lobby saying the game was abandoned",
+    )
+    await fake.wait_until(
+        lambda: not paused_messages(fake, channel), what="the paused turn retired"
+    )
+    watch.check()
+    assert left_behind(fake, channel, None) == [], fake.transcript(channel)
+    assert final_message(fake, channel) is None, "no result: the game was not played out"
+    assert "stats" in ended.embed_text()
 
 
 async def test_an_abort_leaves_nothing_that_calls_anyone_to_play(

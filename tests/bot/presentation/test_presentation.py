@@ -36,7 +36,7 @@ DYNAMIC_FAMILIES = {
     "choice.ai_level": list(AI_LEVELS),
     "ai.level": list(AI_LEVELS),
     "button.add_ai": list(AI_LEVELS),
-    "history.outcome": ["running", "won", "aborted", "cancelled"],
+    "history.outcome": ["running", "won", "aborted", "cancelled", "abandoned"],
     "turn.prompt": [phase.value for phase in Phase if phase is not Phase.OVER],
     "permission": [
         "view_channel",
@@ -192,7 +192,7 @@ def test_the_turn_embed_tells_the_story_and_every_seat() -> None:
     post = presenter.turn_post(view, ping=True)
     assert post.content is not None
     assert "<@100>" in post.content
-    assert post.ping == 100
+    assert post.pings == (100,)
     description = post.embed.description or ""
     assert "The die shows **1**" in description
     assert "lay your red rug" in description

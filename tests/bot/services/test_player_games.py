@@ -3,27 +3,17 @@ due when their turn begins, with who paid them and whom they paid since their pr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 import engine
 from bot.services import GameService, GameStatus
-from bot.services.player_games import PlayerGamesService, payments_since_last_turn
+from bot.services.loaded import payments_since_last_turn
+from bot.services.player_games import PlayerGamesService
 from bot.storage import Database
 from bot.storage.players import PlayerStore
 from engine import Color
+from engine.events import Event
 from tests.bot.services.test_service import BOB, CAROL, HOST, service_on, started, step
 
 GUILD = 9
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "players.sqlite3")
-    yield db
-    await db.close()
 
 
 def players_of(service: GameService, database: Database) -> PlayerGamesService:
@@ -35,7 +25,7 @@ def paid(payer: int, payee: int, dirhams: int) -> engine.TaxPaid:
 
 
 def test_payments_count_from_the_seat_s_previous_turn_to_its_new_one() -> None:
-    events = [
+    events: list[Event] = [
         engine.TurnStarted(0, 1),
         paid(0, 1, 9),  # before seat 0's previous turn: not counted
         engine.TurnStarted(0, 2),

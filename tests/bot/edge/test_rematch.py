@@ -1,0 +1,171 @@
+"""Rematch: the button on a finished game's result opens a new lobby in its channel with the
+game's settings and AI seats, the presser as host, pinging the other players (only them) to
+join. Anyone else, and any press once the channel has an open game, gets a short refusal.
+
+Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.edge.layout import final_buttons
+from bot.services.errors import NoGameHereError
+from bot.storage import GameStatus
+from tests.bot.edge.test_edge import Edge, confirm, private, running_edge, started
+from tests.e2e.fakecord import FakeMessage, FakeUser
+
+CHANNEL_MESSAGE = 4
+PRIMARY = 1
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    async with running_edge(tmp_path, monkeypatch) as running:
+        yield running
+
+
+def is_result(message: FakeMessage) -> bool:
+    return any(a.filename.endswith(".json") for a in message.attachments)
+
+
+async def resign(edge: Edge, user: FakeUser) -> None:
+    await (await confirm(edge, user, "marrakech", "resign", button="Resign")).answer()
+
+
+async def result(edge: Edge) -> FakeMessage:
+    return await edge.fake.wait_for_message(edge.channel, is_result)
+
+
+async def finished_with_an_ai(edge: Edge) -> FakeMessage:
+    """Game 1 (3 seats, rotate-after, an hour a turn): host, guest and a hard AI; both people
+    resign, so it is over. Its result message."""
+    lobby = await edge.slash(
+        edge.host, "marrakech", "new", seats=3, variant="rotate-after", turn_limit=3600
+    ).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Add AI: hard").response()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+    await resign(edge, edge.guest)
+    await resign(edge, edge.host)
+    return await result(edge)
+
+
+def rematch_buttons(message: FakeMessage) -> list[str]:
+    return [
+        button.custom_id
+        for button in message.buttons()
+        if button.custom_id is not None and button.custom_id.endswith(":rematch")
+    ]
+
+
+async def test_the_result_carries_one_rematch_button(edge: Edge) -> None:
+    await started(edge)
+    await resign(edge, edge.guest)
+    final = await result(edge)
+    view = await edge.service.play.look(1)
+    assert view.status is GameStatus.OVER
+    (button,) = final.enabled_buttons()
+    assert (button.label, button.emoji, button.style) == ("Rematch", "🔁", PRIMARY)
+    assert button.custom_id == f"mk:1:{view.seq}:rematch"
+    assert any(a.filename == "board.png" for a in final.attachments)
+
+
+async def test_an_aborted_game_offers_no_rematch(edge: Edge) -> None:
+    await started(edge)
+    aborting = await confirm(edge, edge.host, "marrakech", "abort", button="Abort")
+    await aborting.answer()
+    await aborting.followups(1)
+    view = await edge.service.play.look(1)
+    assert view.status is GameStatus.ABORTED
+    assert final_buttons(view) is None
+    assert not any(rematch_buttons(m) for m in edge.fake.messages(edge.channel))
+
+
+async def test_only_a_player_of_the_game_may_ask_for_a_rematch(edge: Edge) -> None:
+    await started(edge)
+    await resign(edge, edge.guest)
+    final = await result(edge)
+    refused = await private(edge.click(edge.outsider, final, "Rematch"))
+    assert refused == "You are not playing in this game."
+    with pytest.raises(NoGameHereError):
+        await edge.service.open_game_id(edge.channel.id)
+
+
+async def test_a_rematch_opens_the_same_lobby_and_pings_the_other_players(edge: Edge) -> None:
+    final = await finished_with_an_ai(edge)
+    edits = edge.fake.world.messages[final.id].edit_count
+    clicking = edge.click(edge.guest, final, "Rematch")
+    assert (await clicking.response()).response_type == CHANNEL_MESSAGE
+    lobby = await clicking.answer()
+    assert not lobby.ephemeral
+    assert lobby.channel_id == edge.channel.id
+    assert lobby.content == (
+        f"🔁 <@{edge.guest.id}> wants a rematch of game #1: <@{edge.host.id}>, press Join."
+    )
+    assert lobby.pinged_user_ids == frozenset({edge.host.id}), "the presser is not pinged"
+    assert "lobby" in lobby.embed_text()
+    assert [b.label for b in lobby.enabled_buttons()][:4] == ["Join", "Leave", "Start", "Cancel"]
+
+    game = await edge.store.open_in_channel(edge.channel.id)
+    assert game is not None
+    assert game.id == 2
+    assert game.status is GameStatus.LOBBY
+    assert (game.host_id, game.seats_wanted, game.variant) == (edge.guest.id, 3, "rotate-after")
+    assert (game.turn_limit_seconds, game.locale) == (3600, "en")
+    assert game.board_message_id == lobby.id, "recorded like any lobby"
+    seats = await edge.store.seats(2)
+    assert [(seat.user_id, seat.ai_level) for seat in seats] == [
+        (edge.guest.id, None),
+        (None, "hard"),
+    ]
+
+    shown = edge.fake.world.messages[final.id]
+    assert shown.edit_count == edits, "the result is left as it was"
+    assert is_result(shown)
+    assert any(a.filename == "board.png" for a in shown.attachments)
+
+    joined = edge.click(edge.host, lobby, "Join")
+    await joined.response()
+    assert f"<@{edge.host.id}>" in edge.fake.world.messages[lobby.id].embed_text()
+
+
+async def test_a_second_press_points_at_the_rematch_already_open(edge: Edge) -> None:
+    final = await finished_with_an_ai(edge)
+    lobby = await edge.click(edge.host, final, "Rematch").answer()
+    posted = len(edge.fake.messages(edge.channel))
+    for user in (edge.guest, edge.host):
+        refused = await private(edge.click(user, final, "Rematch"))
+        assert "already has a game" in refused
+        assert f"/{edge.channel.id}/{lobby.id}" in refused
+    assert len(edge.fake.messages(edge.channel)) == posted
+    assert await edge.store.get(3) is None
+
+
+async def test_a_rematch_with_only_ais_left_to_invite_pings_nobody(edge: Edge) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await edge.click(edge.host, lobby, "Add AI: easy").response()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+    await resign(edge, edge.host)
+    final = await result(edge)
+    rematch = await edge.click(edge.host, final, "Rematch").answer()
+    assert rematch.content == f"🔁 <@{edge.host.id}> opened a rematch of game #1."
+    assert not rematch.pinged_user_ids
+
+
+async def test_the_rematch_speaks_the_games_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_edge(tmp_path, monkeypatch, server_locale="fr") as edge:
+        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+        await edge.click(edge.guest, lobby, "Rejoindre").response()
+        await edge.click(edge.host, lobby, "Commencer").response()
+        await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        await (await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")).answer()
+        final = await result(edge)
+        rematch = await edge.click(edge.host, final, "Revanche").answer()
+        assert rematch.content.startswith(f"🔁 <@{edge.host.id}> propose une revanche")
+        assert rematch.pinged_user_ids == frozenset({edge.guest.id})
+        assert "Rejoindre" in [b.label for b in rematch.enabled_buttons()]

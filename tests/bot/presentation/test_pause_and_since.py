@@ -1,0 +1,86 @@
+"""What the channel reads when a game pauses for want of a person, when it ends abandoned, and
+the "since your last turn" line of a turn's ping, in each language."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+import engine
+from bot.presentation import presenter, story
+from bot.services import EndReason, GameStatus, GameView, Player
+from bot.services.views import SinceLastTurn
+from tests.bot.presentation.test_presentation import game_row
+
+LANGUAGES = ("en", "fr", "uk")
+ABANDON_AT = datetime(2026, 3, 2, 12, tzinfo=UTC)
+
+
+def paused_view(language: str) -> GameView:
+    """A 3-player game at the start of a round, every seat played by the AI: seat 0 was
+    handed over by user 100, who may take it back."""
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    players = (
+        Player(100, 0, autoplay=True, timeouts=3, name="Alice"),
+        Player(None, 1, ai_level="easy"),
+        Player(None, 2, ai_level="hard"),
+    )
+    game = replace(game_row(), locale=language, seats_wanted=3)
+    return GameView(game, players, state, paused_until=ABANDON_AT)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_paused_game_calls_those_who_may_take_their_seat_back(language: str) -> None:
+    post = presenter.turn_post(paused_view(language), ping=True)
+    assert post.pings == (100,)
+    assert post.content is not None
+    assert "<@100>" in post.content
+    assert "#12" in post.content or "№12" in post.content or "n° 12" in post.content
+    description = post.embed.description or ""
+    assert f"<t:{int(ABANDON_AT.timestamp())}:R>" in description, "when it ends"
+    assert "rejoin" in description or "reprendre" in description or "повернутися" in description
+    quiet = presenter.turn_post(paused_view(language))
+    assert quiet.content is None
+    assert quiet.pings == ()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_abandoned_game_says_so_everywhere(language: str) -> None:
+    view = paused_view(language)
+    ended = replace(
+        view,
+        game=replace(view.game, status=GameStatus.ABORTED, end_reason=EndReason.ABANDONED),
+        paused_until=None,
+    )
+    end = presenter.aborted_post(ended).embed.description or ""
+    lobby = presenter.lobby_post(ended).embed.description or ""
+    line = story.turn_line(ended, 1)
+    abort = presenter.aborted_post(replace(ended, game=replace(ended.game, end_reason=None)))
+    for said in (end, lobby, line):
+        assert "<@None>" not in said
+        assert "None" not in said
+    assert end != abort.embed.description
+    assert "12" in end
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_turn_ping_says_who_paid_you_and_whom_you_paid(language: str) -> None:
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    players = tuple(Player(100 + seat, seat, name=f"P{seat}") for seat in range(3))
+    since = SinceLastTurn(paid_to_you=((1, 3),), you_paid=((2, 5),))
+    game = replace(game_row(), locale=language, seats_wanted=3)
+    view = GameView(game, players, state, since_last_turn=since)
+    post = presenter.turn_post(view, ping=True)
+    assert post.content is not None
+    first, second = post.content.split("\n")
+    assert "<@100>" in first
+    assert "<@101>" in second, "who paid you"
+    assert "3" in second
+    assert "<@102>" in second, "whom you paid"
+    assert "5" in second
+    assert post.pings == (100,), "only the player to move is pinged"
+    nothing = presenter.turn_post(replace(view, since_last_turn=SinceLastTurn()), ping=True)
+    assert nothing.content is not None
+    assert "\n" not in nothing.content

@@ -1,0 +1,128 @@
+"""A game no person plays any more pauses at the start of the next round, waits for someone to
+take their seat back (`rejoin`), and otherwise ends as abandoned, counted in no one's stats.
+Through the service on a real database (each back end) with an injected clock
+(bot.services.pause)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import engine
+from bot.services import EndReason, GameStatus, GameView, StatsService, pause
+from bot.services.views import Player
+from bot.storage import StatsStore
+from tests.bot.services.test_async_play import (
+    GUILD,
+    HOST,
+    LIMIT,
+    Table,
+    human_vs_ai,
+    play_turn,
+    run_until_quiet,
+    two_humans,
+)
+from tests.bot.services.test_async_play import table as table  # the fixture
+
+
+async def time_out_three_times(table: Table, view: GameView, sleeper: int) -> GameView:
+    """Let `sleeper` run out of time three turns in a row (the others play in between)."""
+    for _ in range(3):
+        await run_until_quiet(table)
+        view = await table.service.play.look(view.id)
+        while view.user_to_move != sleeper:
+            other = view.user_to_move
+            assert other is not None
+            view = await play_turn(table, view, other)
+            await run_until_quiet(table)
+            view = await table.service.play.look(view.id)
+        table.clock.advance(LIMIT)
+        await table.scheduler.run_due()
+    await run_until_quiet(table)
+    return await table.service.play.look(view.id)
+
+
+def round_begins(view: GameView) -> bool:
+    state = view.state
+    assert state is not None
+    return state.to_move == next(
+        seat
+        for step in range(state.players)
+        if not state.is_eliminated(seat := (state.config.first_player + step) % state.players)
+    )
+
+
+async def test_once_the_ai_plays_every_seat_the_game_pauses_at_the_round(table: Table) -> None:
+    view = await human_vs_ai(table, "easy", limit=LIMIT)
+    view = await time_out_three_times(table, view, HOST)
+    assert view.status is GameStatus.RUNNING
+    assert round_begins(view)
+    assert view.paused_until == table.clock.now + timedelta(seconds=LIMIT)
+    assert view.ai_to_move
+    moves = view.seq
+    assert await table.scheduler.run_due() == 0, "a paused game waits: the AI does not play on"
+    table.clock.advance(LIMIT - 1)
+    assert await table.scheduler.run_due() == 0
+    assert (await table.service.play.look(view.id)).seq == moves
+
+    table.clock.advance(1)
+    assert await table.scheduler.run_due() == 1
+    (abandoned,) = table.abandoned
+    assert abandoned.view.status is GameStatus.ABORTED
+    assert abandoned.view.game.end_reason is EndReason.ABANDONED
+    assert abandoned.view.game.ended_by is None
+    assert abandoned.view.seq == moves, "nothing was played"
+    stats = StatsService(StatsStore(table.database))
+    assert (await stats.player(GUILD, HOST)).games == 0, "an abandoned game counts for no one"
+    (past,) = await stats.history(GUILD, None)
+    assert past.end_reason == EndReason.ABANDONED
+
+
+async def test_rejoin_resumes_a_paused_game(table: Table) -> None:
+    view = await human_vs_ai(table, "easy", limit=LIMIT)
+    view = await time_out_three_times(table, view, HOST)
+    assert view.paused_until is not None
+    view = await table.service.play.rejoin(view.id, HOST)
+    assert view.paused_until is None
+    if view.user_to_move == HOST:
+        assert await table.scheduler.run_due() == 0, "their own turn, on a fresh clock"
+        view = await play_turn(table, view, HOST)
+    await run_until_quiet(table)
+    view = await table.service.play.look(view.id)
+    assert view.user_to_move == HOST, "the AI played its turn; the person is called again"
+    assert view.paused_until is None
+    assert not table.abandoned
+
+
+async def test_a_person_still_playing_keeps_the_game_going(table: Table) -> None:
+    view = await two_humans(table)
+    sleeper = view.user_to_move
+    assert sleeper is not None
+    view = await time_out_three_times(table, view, sleeper)
+    assert view.paused_until is None
+    assert view.user_to_move not in (None, sleeper), "the other person is to play"
+
+
+async def test_with_no_one_left_to_take_a_seat_back_the_game_ends_at_the_round(
+    table: Table,
+) -> None:
+    view = await human_vs_ai(table, "easy", "easy")
+    view = await table.service.play.resign(view.id, HOST)
+    await table.show(view)
+    await run_until_quiet(table)
+    (abandoned,) = table.abandoned
+    assert abandoned.view.game.end_reason is EndReason.ABANDONED
+    assert round_begins(abandoned.view), "the round in progress was played out first"
+
+
+def test_the_pause_rule() -> None:
+    state = engine.new_game(engine.GameConfig(players=3))
+    human = Player(1, 0)
+    ai_seats = (Player(None, 1, ai_level="easy"), Player(None, 2, ai_level="hard"))
+    handed = Player(1, 0, autoplay=True)
+    assert state.to_move == 0
+    assert not pause.is_paused((human, *ai_seats), state)
+    assert pause.is_paused((handed, *ai_seats), state)
+    assert pause.may_resume((handed, *ai_seats), state) == (1,)
+    assert pause.is_paused((Player(1, 0, resigned=True), *ai_seats), state)
+    assert pause.may_resume((Player(1, 0, resigned=True), *ai_seats), state) == ()
+    assert not pause.is_paused((handed, *ai_seats), None), "a lobby never pauses"
