@@ -1,5 +1,9 @@
-"""The discord.py client: intents, the command tree, the game buttons, the heartbeat, and
-answers to the interactions no handler of ours takes."""
+"""The discord.py client: intents, shards, the command tree, the game buttons, the heartbeat,
+and answers to the interactions no handler of ours takes.
+
+The client is sharded: one websocket per shard it holds, all in this process. By default it
+holds every shard, as many as Discord recommends (one for most bots); given a shard count and
+ids, it holds only those, so that several processes can share the bot's guilds."""
 
 from __future__ import annotations
 
@@ -53,8 +57,8 @@ class InteractionHandler(ButtonHandler, Protocol):
     ) -> None: ...
 
 
-class MarrakechClient(discord.Client):
-    """A gateway client that needs no privileged intents and mentions nobody by default.
+class MarrakechClient(discord.AutoShardedClient):
+    """A sharded gateway client that needs no privileged intents and mentions nobody by default.
 
     It knows the Discord side only: the composition root (bot.runtime.composition) builds the
     services and handlers and hands them over with `attach` before the client starts."""
@@ -71,13 +75,25 @@ class MarrakechClient(discord.Client):
         dev_guilds: tuple[int, ...] = (),
         gateway_from_api: bool = False,
         workers: WorkerPool | None = None,
+        shard_count: int | None = None,
+        shard_ids: tuple[int, ...] | None = None,
     ) -> None:
         """`store` keeps the synced commands' hash; `workers` start with the client (their owner
-        closes them)."""
-        super().__init__(
-            intents=INTENTS,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        closes them). `shard_count` and `shard_ids` pick the shards this process holds (None:
+        all of them, as many as Discord recommends; ids need the count)."""
+        if shard_ids is None:
+            super().__init__(
+                intents=INTENTS,
+                allowed_mentions=discord.AllowedMentions.none(),
+                shard_count=shard_count,
+            )
+        else:
+            super().__init__(
+                intents=INTENTS,
+                allowed_mentions=discord.AllowedMentions.none(),
+                shard_count=shard_count,
+                shard_ids=list(shard_ids),
+            )
         self.tree = discord.app_commands.CommandTree(self)
         self.tree.error(self._on_command_error)
         self._workers = workers
@@ -121,6 +137,9 @@ class MarrakechClient(discord.Client):
     async def on_connect(self) -> None:
         await asyncio.to_thread(self._heartbeat.beat)
 
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %s of %s ready", shard_id, self.shard_count)
+
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s)", self.user, self.user.id if self.user else "?")
         await asyncio.to_thread(self._heartbeat.beat)
@@ -144,11 +163,20 @@ class MarrakechClient(discord.Client):
         await self.buttons.command_failed(interaction, error)
 
     async def _beat_forever(self) -> None:
-        """Beat every 30 s while the gateway connection is up (a stale file means trouble)."""
+        """Beat every 30 s while the gateway is up (a stale file means trouble)."""
         while not self.is_closed():
             await asyncio.sleep(HEARTBEAT_INTERVAL_SECONDS)
-            if self.ws is not None and self.ws.open:
+            if self.gateway_open():
                 await asyncio.to_thread(self._heartbeat.beat)
+
+    def gateway_open(self) -> bool:
+        """Whether every shard this process holds has its websocket open (one down is enough
+        to make the bot deaf to that shard's guilds)."""
+        shards = self.shards
+        expected = self.shard_ids if self.shard_ids is not None else range(self.shard_count or 1)
+        return bool(shards) and all(
+            shard_id in shards and not shards[shard_id].is_closed() for shard_id in expected
+        )
 
     async def close(self) -> None:
         for task in (self._heartbeat_task, self._warm_up):

@@ -1,4 +1,11 @@
-"""The gateway websocket: HELLO, IDENTIFY/READY, heartbeats, dispatches, RESUME with replay."""
+"""The gateway websocket: HELLO, IDENTIFY/READY, heartbeats, dispatches, RESUME with replay.
+
+Sharding works as on Discord: each connection identifies as one shard `[shard_id, num_shards]`
+(no `shard` means `[0, 1]`), and a guild's events go only to the session of the shard
+`(guild_id >> 22) % num_shards`; DMs go to shard 0. `shard_count` is the count Discord
+recommends and requires: fewer shards is refused with close code 4011 (sharding required), an
+id outside `0..num_shards-1` with 4010 (invalid shard).
+"""
 
 from __future__ import annotations
 
@@ -31,6 +38,8 @@ GUILDS_INTENT = 1 << 0
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_PRESENCES_INTENT = 1 << 8
 MESSAGE_CONTENT_INTENT = 1 << 15
+INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
 PRIVILEGED_INTENTS = GUILD_MEMBERS_INTENT | GUILD_PRESENCES_INTENT | MESSAGE_CONTENT_INTENT
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
@@ -40,6 +49,11 @@ REPLAY_LIMIT = 20_000
 
 class NoGatewaySessionError(RuntimeError):
     """Raised when something must be dispatched but no bot has identified yet."""
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that gets a guild's events (DMs, guild None, go to shard 0)."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
 
 
 @dataclass(slots=True)
@@ -100,6 +114,8 @@ class GatewaySession:
     session_id: str
     token: str
     intents: int
+    shard_id: int = 0
+    shard_count: int = 1
     seq: int = 0
     frames: list[Frame] = field(default_factory=list)
     connection: Connection | None = None
@@ -111,6 +127,15 @@ class GatewaySession:
     @property
     def connected(self) -> bool:
         return self.connection is not None
+
+    @property
+    def shard(self) -> tuple[int, int]:
+        """``(shard_id, num_shards)`` as IDENTIFY gave it."""
+        return self.shard_id, self.shard_count
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the guild's events (None: a DM)."""
+        return shard_of(guild_id, self.shard_count) == self.shard_id
 
     @property
     def privileged_intents(self) -> int:
@@ -147,12 +172,22 @@ class Gateway:
         on_change: Callable[[], None],
         *,
         heartbeat_interval_ms: int = 41_250,
+        shard_count: int = 1,
     ) -> None:
         self._ready_builder = ready_builder
         self._on_change = on_change
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.shard_count = shard_count
+        """The shard count ``GET /gateway/bot`` recommends, and the fewest IDENTIFY may use."""
         self.sessions: dict[str, GatewaySession] = {}
         self.current: GatewaySession | None = None
+        """The session identified last (with one shard: the bot's only session)."""
+        self.shards: dict[tuple[int, int], GatewaySession] = {}
+        """The live session of each ``(shard_id, num_shards)`` (a newer IDENTIFY replaces it)."""
+        self.undelivered: list[tuple[str, int | None]] = []
+        """``(event, guild_id)`` of dispatches no session's shard held: lost, as on Discord."""
+        self.rejected: list[int] = []
+        """Close codes IDENTIFYs were refused with (4004 token, 4010 / 4011 shards)."""
         self.connections: list[Connection] = []
         self.identifies = 0
         self.heartbeats = 0
@@ -164,22 +199,52 @@ class Gateway:
     def connected(self) -> bool:
         return self.current is not None and self.current.connected
 
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The session whose shard gets the guild's events (None: a DM), identified last."""
+        held = [s for s in self.shards.values() if s.holds(guild_id)]
+        return max(held, key=lambda s: s.identified_at, default=None)
+
+    def shard_session(self, shard_id: int) -> GatewaySession | None:
+        """The session of shard ``shard_id`` (of any count), identified last."""
+        held = [s for s in self.shards.values() if s.shard_id == shard_id]
+        return max(held, key=lambda s: s.identified_at, default=None)
+
     def dispatch(
-        self, event: str, data: Any, *, on_sent: Callable[[float], None] | None = None
-    ) -> Frame:
-        """Queue a dispatch on the current session (sent now, or replayed on RESUME)."""
+        self,
+        event: str,
+        data: Any,
+        *,
+        guild_id: int | None = None,
+        on_sent: Callable[[float], None] | None = None,
+    ) -> Frame | None:
+        """Queue a dispatch on the session of the guild's shard (sent now, or replayed on
+        RESUME). None when no session holds that shard: the event is lost (`undelivered`)."""
         if self.current is None:
             raise NoGatewaySessionError(f"cannot dispatch {event}: no bot has identified")
-        return self.current.dispatch(event, data, on_sent)
+        session = self.session_for(guild_id)
+        if session is None:
+            self.undelivered.append((event, guild_id))
+            self._on_change()
+            return None
+        return session.dispatch(event, data, on_sent)
 
-    def dispatch_if_session(self, event: str, data: Any, intent: int = GUILDS_INTENT) -> None:
-        """Dispatch a state event when a session exists and asked for the intent."""
-        if self.current is not None and self.current.intents & intent:
-            self.current.dispatch(event, data, None)
+    def dispatch_if_session(
+        self, event: str, data: Any, intent: int = GUILDS_INTENT, *, guild_id: int | None = None
+    ) -> None:
+        """Dispatch a state event when the guild's shard has a session that asked for the
+        intent."""
+        session = self.session_for(guild_id)
+        if session is not None and session.intents & intent:
+            session.dispatch(event, data, None)
 
-    async def drop(self, code: int | None = 4000) -> None:
-        """Close the live connection (None: abort TCP, no close frame); the session survives."""
-        session = self.current
+    def _live(self, shard_id: int | None) -> GatewaySession | None:
+        """The session of ``shard_id`` (None: the one identified last)."""
+        return self.current if shard_id is None else self.shard_session(shard_id)
+
+    async def drop(self, code: int | None = 4000, *, shard_id: int | None = None) -> None:
+        """Close the live connection (None: abort TCP, no close frame); the session survives.
+        ``shard_id`` picks the shard's connection (default: the session identified last)."""
+        session = self._live(shard_id)
         if session is None or session.connection is None:
             raise NoGatewaySessionError("no live gateway connection to drop")
         connection = session.connection
@@ -193,18 +258,20 @@ class Gateway:
             await connection.ws.close(code=code, message=b"fakecord drop")
         self._on_change()
 
-    def send_reconnect(self) -> None:
+    def send_reconnect(self, *, shard_id: int | None = None) -> None:
         """Send op 7 RECONNECT: the client closes and resumes."""
-        if self.current is None or self.current.connection is None:
+        session = self._live(shard_id)
+        if session is None or session.connection is None:
             raise NoGatewaySessionError("no live gateway connection")
-        self.current.connection.send({"op": RECONNECT, "d": None})
+        session.connection.send({"op": RECONNECT, "d": None})
 
-    def invalidate(self) -> None:
+    def invalidate(self, *, shard_id: int | None = None) -> None:
         """Send op 9 (not resumable): the client identifies again with a new session."""
-        if self.current is None or self.current.connection is None:
+        session = self._live(shard_id)
+        if session is None or session.connection is None:
             raise NoGatewaySessionError("no live gateway connection")
-        self.current.invalidated = True
-        self.current.connection.send({"op": INVALID_SESSION, "d": False})
+        session.invalidated = True
+        session.connection.send({"op": INVALID_SESSION, "d": False})
 
     async def close_all(self) -> None:
         for connection in list(self.connections):
@@ -253,20 +320,27 @@ class Gateway:
     def _identify(self, connection: Connection, data: Json) -> GatewaySession | None:
         token = str(data.get("token", ""))
         if self.expected_token is not None and token != self.expected_token:
-            asyncio.get_running_loop().create_task(
-                connection.ws.close(code=4004, message=b"Authentication failed.")
-            )
+            self._reject(connection, 4004, "Authentication failed.")
+            return None
+        shard = self._shard(data.get("shard"))
+        if isinstance(shard, int):
+            reason = "Invalid shard." if shard == INVALID_SHARD else "Sharding required."
+            self._reject(connection, shard, reason)
             return None
         self.identifies += 1
-        session = GatewaySession(secrets.token_hex(16), token, int(data.get("intents", 0)))
-        if self.current is not None and self.current.connection is not None:
-            self.current.connection.stop()
+        session = GatewaySession(
+            secrets.token_hex(16), token, int(data.get("intents", 0)), shard[0], shard[1]
+        )
+        previous = self.shards.get(session.shard)
+        if previous is not None and previous.connection is not None:
+            previous.connection.stop()
         self.sessions[session.session_id] = session
+        self.shards[session.shard] = session
         self.current = session
         session.connection = connection
         ready, guilds = self._ready_builder(session)
-        if isinstance(data.get("shard"), list):
-            ready["shard"] = data["shard"]
+        if "shard" in data:
+            ready["shard"] = list(session.shard)
         session.dispatch("READY", ready, None)
         if session.intents & GUILDS_INTENT:
             for guild in guilds:
@@ -274,10 +348,36 @@ class Gateway:
         self._on_change()
         return session
 
+    def _shard(self, value: Any) -> tuple[int, int] | int:
+        """IDENTIFY's ``shard`` as ``(shard_id, num_shards)``, or the close code refusing it."""
+        if value is None:
+            value = [0, 1]
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)
+            or not 0 <= value[0] < value[1]
+        ):
+            return INVALID_SHARD
+        if value[1] < self.shard_count:
+            return SHARDING_REQUIRED
+        return value[0], value[1]
+
+    def _reject(self, connection: Connection, code: int, reason: str) -> None:
+        self.rejected.append(code)
+        asyncio.get_running_loop().create_task(
+            connection.ws.close(code=code, message=reason.encode())
+        )
+        self._on_change()
+
     def _resume(self, connection: Connection, data: Json) -> GatewaySession | None:
         session = self.sessions.get(str(data.get("session_id")))
         missed = None
-        if session is not None and not session.invalidated and session is self.current:
+        if (
+            session is not None
+            and not session.invalidated
+            and session is self.shards.get(session.shard)
+        ):
             missed = session.missed_since(int(data.get("seq") or 0))
         if session is None or missed is None:
             connection.send({"op": INVALID_SESSION, "d": False})

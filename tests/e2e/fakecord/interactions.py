@@ -70,6 +70,8 @@ class InteractionHandle:
     callback_attempts: int = 0
     refusals: list[int] = field(default_factory=list)
     """Discord error codes the fake answered callbacks with (10062 late, 40060 twice, ...)."""
+    undelivered: bool = False
+    """No gateway session held the guild's shard: the bot never got it (lost, as on Discord)."""
 
     @property
     def acknowledged(self) -> bool:

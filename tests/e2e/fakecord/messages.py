@@ -193,7 +193,9 @@ class MessageStore:
             data: Json = {"id": str(message.id), "channel_id": str(channel.id)}
             if channel.guild is not None:
                 data["guild_id"] = str(channel.guild.id)
-            self.gateway.dispatch_if_session("MESSAGE_DELETE", data, self._intent(channel))
+            self.gateway.dispatch_if_session(
+                "MESSAGE_DELETE", data, self._intent(channel), guild_id=self._guild_id(channel)
+            )
         self.world.notify()
 
     def _check(self, body: Json, uploads: list[Upload], *, creating: bool) -> None:
@@ -285,5 +287,11 @@ class MessageStore:
     def _intent(self, channel: FakeChannel) -> int:
         return GUILD_MESSAGES_INTENT if channel.guild is not None else DIRECT_MESSAGES_INTENT
 
+    def _guild_id(self, channel: FakeChannel) -> int | None:
+        """The guild whose shard gets the channel's events (None: a DM, shard 0)."""
+        return channel.guild.id if channel.guild is not None else None
+
     def _emit(self, event: str, message: FakeMessage, channel: FakeChannel) -> None:
-        self.gateway.dispatch_if_session(event, message.to_payload(), self._intent(channel))
+        self.gateway.dispatch_if_session(
+            event, message.to_payload(), self._intent(channel), guild_id=self._guild_id(channel)
+        )

@@ -135,6 +135,12 @@ class BotProcess:
                 os.killpg(process.pid, signal.SIGKILL)
         return await self._reap(process)
 
+    async def wait_exit(self, *, timeout: float = 10.0) -> int:
+        """Wait until the bot ends on its own and return its exit status."""
+        process = self._require_process()
+        await asyncio.wait_for(process.wait(), timeout)
+        return await self._reap(process)
+
     async def stop(self, *, timeout: float = 5.0) -> int:
         """SIGTERM, wait ``timeout`` seconds for a clean exit, then SIGKILL."""
         process = self._require_process()

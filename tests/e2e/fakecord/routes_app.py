@@ -59,7 +59,13 @@ class ApplicationRoutes:
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
+        return json_response(
+            {
+                "url": self.gateway.url,
+                "shards": self.gateway.shard_count,
+                "session_start_limit": limit,
+            }
+        )
 
     async def get_me(self, request: web.Request) -> web.Response:
         payload = self.world.bot_user.to_payload()

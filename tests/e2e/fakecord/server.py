@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -11,7 +11,7 @@ from aiohttp import web
 
 from . import permissions as perms
 from .faults import FaultInjector
-from .gateway import GUILDS_INTENT, Gateway, GatewaySession, NoGatewaySessionError
+from .gateway import GUILDS_INTENT, Gateway, GatewaySession, NoGatewaySessionError, shard_of
 from .interaction_payloads import (
     check_command_visible,
     command_data,
@@ -51,13 +51,26 @@ DEFAULT_BOT_PERMISSIONS = perms.DEFAULT_EVERYONE
 class FakeDiscord:
     """A fake Discord on 127.0.0.1 that real discord.py clients log in to and run against."""
 
-    def __init__(self, *, bot_name: str = "Fakecord Bot", heartbeat_interval_ms: int = 41_250):
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Fakecord Bot",
+        heartbeat_interval_ms: int = 41_250,
+        shard_count: int = 1,
+    ):
+        """``shard_count`` is what ``GET /gateway/bot`` recommends and the fewest shards an
+        IDENTIFY may use (see gateway.py)."""
+        if shard_count < 1:
+            raise ValueError("shard_count must be at least 1")
         self.world = World(bot_user=FakeUser(id=0, name=bot_name, bot=True))
         self.world.bot_user.id = self.world.snowflakes.next()
         self.world.users[self.world.bot_user.id] = self.world.bot_user
         self.faults = FaultInjector()
         self.gateway = Gateway(
-            self._ready_payloads, self.world.notify, heartbeat_interval_ms=heartbeat_interval_ms
+            self._ready_payloads,
+            self.world.notify,
+            heartbeat_interval_ms=heartbeat_interval_ms,
+            shard_count=shard_count,
         )
         self.store = MessageStore(self.world, self.gateway)
         self.rest = RestApi(self.world, self.gateway, self.faults, self.store)
@@ -124,6 +137,16 @@ class FakeDiscord:
         return self.world.bot_user
 
     @property
+    def shard_count(self) -> int:
+        """The shard count Discord recommends for the bot (``GET /gateway/bot``)."""
+        return self.gateway.shard_count
+
+    @staticmethod
+    def shard_of(guild: FakeGuild | int, shard_count: int) -> int:
+        """The shard that gets ``guild``'s events: ``(guild_id >> 22) % shard_count``."""
+        return shard_of(guild if isinstance(guild, int) else guild.id, shard_count)
+
+    @property
     def application_id(self) -> int:
         return self.world.application_id
 
@@ -142,11 +165,20 @@ class FakeDiscord:
         owner: FakeUser | None = None,
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = perms.DEFAULT_EVERYONE,
+        shard: int | None = None,
     ) -> FakeGuild:
-        """A guild the bot is in (with its own managed role); announced if the bot is online."""
+        """A guild the bot is in (with its own managed role); announced if the bot is online.
+        With ``shard``, its id falls on that shard of ``shard_count``."""
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} is not within 0..{self.shard_count - 1}")
         owner = owner or self.add_user(f"{name} owner")
+        guild_id = (
+            self.world.snowflakes.next()
+            if shard is None
+            else self.world.snowflakes.next_on_shard(shard, self.shard_count)
+        )
         guild = FakeGuild(
-            id=self.world.snowflakes.next(),
+            id=guild_id,
             name=name,
             owner_id=owner.id,
             preferred_locale=preferred_locale,
@@ -159,7 +191,9 @@ class FakeDiscord:
         guild.members[owner.id] = FakeMember(owner)
         guild.members[self.bot_user.id] = FakeMember(self.bot_user, [bot_role.id])
         self.world.guilds[guild.id] = guild
-        self.gateway.dispatch_if_session("GUILD_CREATE", guild.to_payload(self.bot_user.id))
+        self.gateway.dispatch_if_session(
+            "GUILD_CREATE", guild.to_payload(self.bot_user.id), guild_id=guild.id
+        )
         self.world.notify()
         return guild
 
@@ -173,7 +207,9 @@ class FakeDiscord:
             guild.roles[role.id] = role
             member.role_ids.append(role.id)
             self.gateway.dispatch_if_session(
-                "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_payload()}
+                "GUILD_ROLE_CREATE",
+                {"guild_id": str(guild.id), "role": role.to_payload()},
+                guild_id=guild.id,
             )
         guild.members[user.id] = member
         self.world.notify()
@@ -210,7 +246,7 @@ class FakeDiscord:
     def _add_channel(self, guild: FakeGuild, channel: FakeChannel, event: str) -> FakeChannel:
         guild.channels[channel.id] = channel
         self.world.channels[channel.id] = channel
-        self.gateway.dispatch_if_session(event, channel.to_payload())
+        self.gateway.dispatch_if_session(event, channel.to_payload(), guild_id=guild.id)
         self.world.notify()
         return channel
 
@@ -237,7 +273,9 @@ class FakeDiscord:
         channel.overwrites = [o for o in channel.overwrites if o.target_id != target_id]
         if allow or deny:
             channel.overwrites.append(perms.Overwrite(target_id, kind, allow, deny))
-        self.gateway.dispatch_if_session("CHANNEL_UPDATE", channel.to_payload(), GUILDS_INTENT)
+        self.gateway.dispatch_if_session(
+            "CHANNEL_UPDATE", channel.to_payload(), GUILDS_INTENT, guild_id=guild.id
+        )
         self.world.notify()
 
     def deny_bot(self, channel: FakeChannel, permissions: int) -> None:
@@ -313,9 +351,18 @@ class FakeDiscord:
         return new_handle(self.world, kind, user, channel, data, message=message)
 
     def dispatch_interaction(self, handle: InteractionHandle) -> InteractionHandle:
-        """Send INTERACTION_CREATE now (or on RESUME if the connection is down)."""
+        """Send INTERACTION_CREATE now (or on RESUME if the connection is down) to the session
+        of the guild's shard. When no session holds that shard, the interaction is lost, as on
+        Discord: ``handle.undelivered`` is set and nothing ever answers it."""
         self.world.register_interaction(handle)
-        self.gateway.dispatch("INTERACTION_CREATE", handle.payload, on_sent=handle.mark_dispatched)
+        guild = handle.channel.guild
+        frame = self.gateway.dispatch(
+            "INTERACTION_CREATE",
+            handle.payload,
+            guild_id=guild.id if guild is not None else None,
+            on_sent=handle.mark_dispatched,
+        )
+        handle.undelivered = frame is None
         return handle
 
     def latency(self) -> LatencyStats:
@@ -415,18 +462,28 @@ class FakeDiscord:
 
     @property
     def session(self) -> GatewaySession | None:
+        """The session identified last (with one shard: the bot's only session)."""
         return self.gateway.current
 
+    def shard_session(self, shard_id: int) -> GatewaySession | None:
+        """The session of shard ``shard_id``, or None when no connection identified as it."""
+        return self.gateway.shard_session(shard_id)
+
     async def wait_until_connected(
-        self, *, timeout: float = 10.0, identifies: int = 1
+        self, *, timeout: float = 10.0, identifies: int = 1, shards: Iterable[int] = ()
     ) -> GatewaySession:
-        """Wait until ``identifies`` IDENTIFYs happened in total and a session is live."""
+        """Wait until ``identifies`` IDENTIFYs happened in total and a session is live, and
+        each of ``shards`` has a live session of its own."""
+        wanted = tuple(shards)
 
         def probe() -> GatewaySession | None:
             current = self.gateway.current
             live = (
                 current is not None and current.connected and self.gateway.identifies >= identifies
             )
+            for shard_id in wanted:
+                session = self.gateway.shard_session(shard_id)
+                live = live and session is not None and session.connected
             return current if live else None
 
         return await self.world.wait_for(probe, timeout=timeout, what="a gateway session")
@@ -451,9 +508,10 @@ class FakeDiscord:
 
         return await self.world.wait_for(probe, timeout=timeout, what="a RESUME")
 
-    async def drop_gateway(self, *, code: int | None = 4000) -> None:
-        """Drop the bot's websocket (code None: abort TCP); discord.py then RESUMEs."""
-        await self.gateway.drop(code)
+    async def drop_gateway(self, *, code: int | None = 4000, shard_id: int | None = None) -> None:
+        """Drop the bot's websocket (code None: abort TCP); discord.py then RESUMEs.
+        ``shard_id`` picks the shard's websocket (default: the one identified last)."""
+        await self.gateway.drop(code, shard_id=shard_id)
 
     async def wait_until(
         self, probe: Callable[[], T | None], *, timeout: float = 5.0, what: str = "condition"
@@ -464,12 +522,14 @@ class FakeDiscord:
     # -- READY
 
     def _ready_payloads(self, session: GatewaySession) -> tuple[Json, list[Json]]:
+        """READY and the GUILD_CREATEs of the guilds on the session's shard."""
+        guild_ids = [g for g in self.world.guilds if session.holds(g)]
         user = self.bot_user.to_payload()
         user.update({"verified": True, "mfa_enabled": False, "email": None})
         ready = {
             "v": 10,
             "user": user,
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guild_ids],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway.url,
@@ -480,7 +540,7 @@ class FakeDiscord:
             "user_settings": {},
             "_trace": ["fakecord"],
         }
-        guilds = [g.to_payload(self.bot_user.id) for g in self.world.guilds.values()]
+        guilds = [self.world.guilds[g].to_payload(self.bot_user.id) for g in guild_ids]
         return ready, guilds
 
 

@@ -22,6 +22,19 @@ class SnowflakeGenerator:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake whose shard, ``(id >> 22) % shard_count``, is ``shard_id``: its
+        time part moves up to ``shard_count - 1`` ms ahead."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not within 0..{shard_count - 1}")
+        candidate = self.next()
+        millis = candidate >> 22
+        millis += (shard_id - millis) % shard_count
+        if millis != candidate >> 22:
+            candidate = (millis << 22) | (candidate & ((1 << 22) - 1))
+        self._last = max(candidate, self._last)
+        return candidate
+
 
 def iso_now() -> str:
     """The current UTC time in the ISO 8601 form Discord uses in payloads."""

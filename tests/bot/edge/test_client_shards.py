@@ -1,0 +1,52 @@
+"""The sharded client in process against the fake Discord: it opens only the shards it holds,
+and its heartbeat counts the gateway as up only while every one of them is open."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.runtime.composition import build_bot
+from bot.runtime.health import Heartbeat
+from bot.runtime.settings import Shards
+from bot.storage.database import Database
+from tests.e2e.fakecord import FakeDiscord
+
+
+async def test_the_client_holds_only_its_shards_and_beats_while_they_are_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with FakeDiscord(bot_name="Marrakech", shard_count=2) as fake:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
+        held = fake.add_guild("Souk", shard=1)
+        fake.add_guild("Medina", shard=0)
+        database = await Database.open(tmp_path / "shards.sqlite3")
+        client = build_bot(
+            database,
+            heartbeat=Heartbeat(tmp_path / "heartbeat"),
+            gateway_from_api=True,
+            shards=Shards(2, (1,)),
+        ).client
+        runner: asyncio.Task[None] | None = None
+        try:
+            assert not client.gateway_open()
+            await client.login("fake-token")
+            runner = asyncio.create_task(client.connect())
+            await asyncio.wait_for(client.wait_until_ready(), 10)
+
+            assert client.gateway_open()
+            assert sorted(client.shards) == [1]
+            assert [guild.id for guild in client.guilds] == [held.id]
+            session = fake.shard_session(1)
+            assert session is not None
+            assert session.shard == (1, 2)
+            assert fake.shard_session(0) is None
+        finally:
+            await client.close()
+            await database.close()
+            if runner is not None:
+                await runner
+        assert not client.gateway_open()
