@@ -1,4 +1,6 @@
-"""Command line of the bot: `python -m bot` (or `marrakech-bot`) runs it; `healthcheck` checks it.
+"""Command line of the bot: `python -m bot` (or `marrakech-bot`) runs it; `healthcheck` checks
+it; `migrate` brings its database's schema up to date on purpose; `copy-db FROM TO` moves a
+whole install to another database (SQLite to PostgreSQL, or back) and checks the copy.
 
 This is the composition root's front door: it reads the settings, stops with one clear line
 when they are missing or wrong, sets up logging (which never shows the token), then hands over
@@ -8,6 +10,7 @@ to `bot.runtime.app.run`.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
@@ -16,7 +19,14 @@ from collections.abc import Sequence
 from bot import crashpoints
 from bot.runtime.health import check_health
 from bot.runtime.logs import configure_logging
-from bot.runtime.settings import SettingsError, load_heartbeat_path, load_settings
+from bot.runtime.settings import (
+    DB_VAR,
+    DatabaseTarget,
+    SettingsError,
+    load_database,
+    load_heartbeat_path,
+    load_settings,
+)
 from bot.runtime.test_hooks import load_test_hooks
 
 PROGRAM = "marrakech-bot"
@@ -31,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     if arguments.command == "healthcheck":
         return _healthcheck()
+    if arguments.command == "migrate":
+        return _migrate()
+    if arguments.command == "copy-db":
+        return _copy_db(arguments.source, arguments.target)
     return _run_bot()
 
 
@@ -47,7 +61,98 @@ def _parser() -> argparse.ArgumentParser:
         description="Exit 0 if the running bot's heartbeat file is fresh and says its event "
         "loop runs, 1 otherwise.",
     )
+    commands.add_parser(
+        "migrate",
+        help="apply the database migrations this bot has and the database lacks, then exit",
+        description="Bring the database named by MARRAKECH_DB up to this bot's schema and exit "
+        "(the bot also does it when it starts; with several processes on one PostgreSQL "
+        "database exactly one applies each migration while the others wait).",
+    )
+    copy_db = commands.add_parser(
+        "copy-db",
+        help="copy every game and setting from database FROM into the empty database TO",
+        description="Copy the whole of database FROM (games, their logs, results, server and "
+        "player settings) into database TO, which must be empty, then check that every table "
+        "matches and every game replays. Stop the bot first. FROM and TO are written as "
+        "MARRAKECH_DB is: a file path or sqlite:///path (SQLite), or postgresql://... . "
+        "Exit 0 when the copy is complete and checked, 1 otherwise.",
+    )
+    copy_db.add_argument("source", metavar="FROM", help="the database to copy")
+    copy_db.add_argument("target", metavar="TO", help="the empty database to fill")
     return parser
+
+
+def _migrate() -> int:
+    try:
+        target = load_database(os.environ)
+    except SettingsError as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
+    from bot.storage import StorageError, open_database
+
+    async def migrate() -> tuple[int, int]:
+        database = await open_database(target.target, schema_version=0)
+        try:
+            before = await database.schema_version()
+            return before, await database.migrate()
+        finally:
+            await database.close()
+
+    try:
+        before, after = asyncio.run(migrate())
+    except (StorageError, OSError) as error:
+        print(f"{PROGRAM}: {target!r}: {error}", file=sys.stderr)
+        return EXIT_CRASHED
+    if before == after:
+        print(f"{target!r}: schema version {after}, up to date")
+    else:
+        print(f"{target!r}: schema version {before} -> {after}")
+    return 0
+
+
+def _copy_db(source_text: str, target_text: str) -> int:
+    try:
+        source = _database_argument("FROM", source_text)
+        target = _database_argument("TO", target_text)
+    except SettingsError as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
+    if source.path is not None and not source.path.is_file():
+        print(f"{PROGRAM}: FROM {source!r}: no such database file", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
+    if _same_database(source, target):
+        print(f"{PROGRAM}: FROM and TO are the same database ({source!r})", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
+    from bot.runtime.copy_db import copy_install
+    from bot.storage import StorageError
+
+    try:
+        report = asyncio.run(copy_install(source, target))
+    except StorageError as error:
+        message = str(error)
+        for password in (source.password, target.password):
+            if password:
+                message = message.replace(password, "***")
+        print(f"{PROGRAM}: {message}", file=sys.stderr)
+        return EXIT_CRASHED
+    print(report.summary())
+    for problem in report.problems:
+        print(f"  {problem}")
+    return EXIT_CRASHED if report.problems else 0
+
+
+def _database_argument(name: str, value: str) -> DatabaseTarget:
+    """A FROM or TO argument read as MARRAKECH_DB is (its errors name the argument)."""
+    try:
+        return load_database({DB_VAR: value})
+    except SettingsError as error:
+        raise SettingsError(str(error).replace(DB_VAR, name)) from None
+
+
+def _same_database(one: DatabaseTarget, other: DatabaseTarget) -> bool:
+    if one.path is not None and other.path is not None:
+        return one.path.resolve() == other.path.resolve()
+    return one.url is not None and one.url == other.url
 
 
 def _healthcheck() -> int:
@@ -69,7 +174,8 @@ def _run_bot() -> int:
     except (SettingsError, crashpoints.CrashSettingError) as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
-    configure_logging(settings.log_level, secrets=(settings.token,))
+    secrets = (settings.token, settings.database.password)
+    configure_logging(settings.log_level, secrets=tuple(s for s in secrets if s))
     log.info("starting with %s", settings)
     for name in (*hooks.active, *crashpoints.active(os.environ)):
         log.warning("testing only: %s is set; never set it for a real bot", name)

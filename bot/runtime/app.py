@@ -12,7 +12,7 @@ from bot.edge.client import MarrakechClient
 from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
-from bot.runtime.settings import Settings
+from bot.runtime.settings import SHARD_COUNT_VAR, SHARD_IDS_VAR, Settings
 from bot.runtime.test_hooks import TestHooks
 from bot.services.clock import Clock, OffsetClock, system_clock
 from bot.storage.database import Database
@@ -24,6 +24,8 @@ EXIT_OK = 0
 EXIT_LOGIN_FAILED = 3
 EXIT_CRASHED = 1
 EXIT_UNREACHABLE = 4
+SHARD_CLOSE_CODES = {4010: "invalid shard", 4011: "sharding required"}
+"""The gateway's close codes for shard settings Discord refuses."""
 
 
 def run(settings: Settings, hooks: TestHooks | None = None) -> int:
@@ -55,7 +57,7 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
     heartbeat = Heartbeat(settings.heartbeat_path)
     loop_lag = LoopLagProbe(liveness=heartbeat.tick)
     loop_lag.start()  # before anything else, so a loop blocked at start-up shows too
-    database = await Database.open(settings.db_path)
+    database = await Database.open(settings.database.target)
     workers = WorkerPool()
     try:
         bot = build_bot(
@@ -65,6 +67,7 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
             workers=workers,
             dev_guilds=settings.dev_guilds,
             gateway_from_api=hooks.api_base_url is not None,
+            shards=settings.shards,
         )
         client = bot.client
         if offset_clock is not None:
@@ -98,6 +101,16 @@ async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) 
         if isinstance(error, discord.LoginFailure):
             log.error("Discord refused the token: %s", error)
             return EXIT_LOGIN_FAILED
+        if isinstance(error, discord.ConnectionClosed) and error.code in SHARD_CLOSE_CODES:
+            log.error(
+                "Discord refused shard %s (close code %s, %s): check %s and %s",
+                error.shard_id,
+                error.code,
+                SHARD_CLOSE_CODES[error.code],
+                SHARD_COUNT_VAR,
+                SHARD_IDS_VAR,
+            )
+            return EXIT_CRASHED
         if isinstance(error, (OSError, discord.GatewayNotFound)):
             # Connection errors (aiohttp's are OSErrors) say all there is in one line.
             log.error("cannot reach Discord (check the network and DNS): %s", error)

@@ -10,6 +10,7 @@ it to run the bot; the tests use it to build the very same bot against a fake Di
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,13 +25,14 @@ from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
+from bot.runtime.settings import Shards
 from bot.services import dice
 from bot.services.clock import Clock, system_clock
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.player_games import PlayerGamesService
 from bot.services.stats import StatsService
-from bot.services.views import DueKind, DueWork
+from bot.services.views import Abandoned, DueKind, DueWork
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.storage.guilds import GuildStore
@@ -56,30 +58,42 @@ class Bot:
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
         gateway connects, so no click can race it), write missing results, start the turn
-        clock (its first pass handles what fell due while the bot was down)."""
+        clock (its first pass handles what fell due while the bot was down), woken by the
+        changes other processes on the same database commit (PostgreSQL; SQLite serves one
+        process, which wakes it in memory, and whose claims left at start are those of a run
+        that stopped)."""
+        if self.store.database.backend == "sqlite":
+            await self.store.drop_claims()
         await self.display.resume_displays()
         finished = await self.service.play.backfill_results()
         if finished:
             log.info("results of %d finished games written for the stats", finished)
+        await self.store.listen(self.scheduler.wake)
         self.scheduler.start()
 
     async def stopping(self) -> None:
         await self.scheduler.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
-        """A reminder, an automatic turn or an overdue display is due: do it in the service,
-        show it in the channel."""
-        match work.kind:
-            case DueKind.SHOW:
-                await self.display.catch_up(work.game_id)
-            case DueKind.REMIND:
-                reminder = await self.service.turns.remind(work.game_id, work.seq)
-                if reminder is not None:
-                    await self.display.send_reminder(reminder)
-            case DueKind.PLAY:
-                turn = await self.service.turns.play_due(work.game_id, work.seq)
-                if turn is not None:
-                    await self.display.show_auto_turn(turn)
+        """A reminder, an automatic turn or an overdue display is due (claimed by this
+        process): do it in the service, show it in the channel, then release the claim (after
+        a failure too: the scheduler retries it later, unless another process does first)."""
+        try:
+            match work.kind:
+                case DueKind.SHOW:
+                    await self.display.catch_up(work.game_id)
+                case DueKind.REMIND:
+                    reminder = await self.service.turns.remind(work.game_id, work.seq)
+                    if reminder is not None:
+                        await self.display.send_reminder(reminder)
+                case DueKind.PLAY:
+                    turn = await self.service.turns.play_due(work.game_id, work.seq)
+                    if isinstance(turn, Abandoned):
+                        await self.display.show_abandoned(turn)
+                    elif turn is not None:
+                        await self.display.show_auto_turn(turn)
+        finally:
+            await self.service.turns.release(work)
 
 
 def build_bot(
@@ -92,12 +106,21 @@ def build_bot(
     workers: WorkerPool | None = None,
     dev_guilds: tuple[int, ...] = (),
     gateway_from_api: bool = False,
+    shards: Shards | None = None,
 ) -> Bot:
     """The whole bot on `database`. `workers` run the AI and draw the pictures (default:
-    threads of this process, for tests and tools); their owner starts and closes them."""
+    threads of this process, for tests and tools); their owner starts and closes them.
+    `shards` are the ones this process holds (None: all, as many as Discord recommends)."""
     pool = workers if workers is not None else WorkerPool(workers=0)
     store = GameStore(database)
-    service = GameService(store, clock=clock, seeds=seeds, ai_budget=ai_budget, workers=pool)
+    service = GameService(
+        store,
+        clock=clock,
+        seeds=seeds,
+        ai_budget=ai_budget,
+        workers=pool,
+        owner=claim_owner(shards),
+    )
     guilds = GuildService(GuildStore(database), clock=clock)
     stats = StatsService(StatsStore(database))
     pictures = Pictures(pool)
@@ -107,6 +130,8 @@ def build_bot(
         dev_guilds=dev_guilds,
         gateway_from_api=gateway_from_api,
         workers=workers,
+        shard_count=shards.count if shards is not None else None,
+        shard_ids=shards.ids if shards is not None else None,
     )
     display = GameDisplay(client, service.play, pictures)
     service.on_damage(display.report_damage)
@@ -120,3 +145,11 @@ def build_bot(
     commands = build_commands(handlers, community, PlayerGamesController(players))
     client.attach(buttons=handlers, hooks=bot, commands=commands)
     return bot
+
+
+def claim_owner(shards: Shards | None) -> str:
+    """This process's name in the claims it takes on due work: its host and its shards. A
+    process restarted in the same place (a container, a shard range) takes back at once what
+    it had claimed when it died; another process waits for those claims' lease to end."""
+    held = "all" if shards is None else ",".join(str(shard) for shard in shards.ids)
+    return f"{socket.gethostname()}:shards-{held}"

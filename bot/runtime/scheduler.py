@@ -2,8 +2,11 @@
 
 It never polls: it asks the turn clock service when the next piece of work falls due, sleeps
 until then on the injected clock, and is woken early whenever a turn clock or a game's display
-changes (TurnClockService.on_schedule_change). At start-up its first pass handles what fell due
-while the bot was down. Tests drive `run_due` directly after moving their clock.
+changes (TurnClockService.on_schedule_change), in this process or, through the database, in
+another one sharing it (bot.runtime.composition wires `wake` to the store's `listen`). The work
+it gets is claimed for this process (TurnClockService.due_work), so of several processes one
+does each piece. At start-up its first pass handles what fell due while the bot was down.
+Tests drive `run_due` directly after moving their clock.
 """
 
 from __future__ import annotations

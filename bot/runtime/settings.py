@@ -2,6 +2,12 @@
 
 Every problem is reported as a `SettingsError` whose message is one line an admin can act on.
 The token never appears in a message or in the repr of `Settings`.
+
+Sharding: without `MARRAKECH_SHARD_COUNT` the bot runs every shard in one process, as many as
+Discord recommends. `MARRAKECH_SHARD_COUNT=N` fixes the count (all N shards in this process);
+`MARRAKECH_SHARD_IDS` then picks the shards this process holds, as ids (`3`), ranges (`0-1`)
+or both separated by commas (`0-1,3`), each within 0..N-1, so that several processes can share
+the bot's guilds. The ids alone, without the count, are an error.
 """
 
 from __future__ import annotations
@@ -9,18 +15,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 TOKEN_VAR = "DISCORD_TOKEN"
 DB_VAR = "MARRAKECH_DB"
 DEV_GUILDS_VAR = "MARRAKECH_DEV_GUILDS"
 LOG_LEVEL_VAR = "LOG_LEVEL"
 HEARTBEAT_VAR = "MARRAKECH_HEARTBEAT"
+SHARD_COUNT_VAR = "MARRAKECH_SHARD_COUNT"
+SHARD_IDS_VAR = "MARRAKECH_SHARD_IDS"
 
-SETTING_NAMES = (TOKEN_VAR, DB_VAR, DEV_GUILDS_VAR, LOG_LEVEL_VAR, HEARTBEAT_VAR)
+SETTING_NAMES = (
+    TOKEN_VAR,
+    DB_VAR,
+    DEV_GUILDS_VAR,
+    LOG_LEVEL_VAR,
+    HEARTBEAT_VAR,
+    SHARD_COUNT_VAR,
+    SHARD_IDS_VAR,
+)
 """Every setting an admin may give (documented in README.md and .env.example); the hooks of the
 end-to-end tests are apart, in bot.runtime.test_hooks."""
 
 DEFAULT_DB_PATH = Path("data/marrakech.sqlite3")
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:///"
 DEFAULT_LOG_LEVEL = "INFO"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 HEARTBEAT_FILE_NAME = "heartbeat"
@@ -35,31 +54,81 @@ class SettingsError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Shards:
+    """The bot's shard count and the shard ids this process holds (sorted, each below count)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseTarget:
+    """Where the bot keeps its state: a SQLite file (`path`) or a PostgreSQL server (`url`).
+
+    Its repr never shows the URL's password, so the settings can be logged."""
+
+    path: Path | None = None
+    url: str | None = field(default=None, repr=False)
+
+    @property
+    def target(self) -> str | Path:
+        """What bot.storage.open_database takes."""
+        if self.url is not None:
+            return self.url
+        assert self.path is not None
+        return self.path
+
+    @property
+    def password(self) -> str | None:
+        """The URL's password, to keep out of the logs."""
+        return urlsplit(self.url).password if self.url is not None else None
+
+    def __repr__(self) -> str:
+        if self.url is None:
+            return f"sqlite:{self.path}"
+        return redacted_url(self.url)
+
+
+def redacted_url(url: str) -> str:
+    """The URL with its password (if any) shown as ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port is not None else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot needs from its environment."""
 
     token: str = field(repr=False)
-    db_path: Path
+    database: DatabaseTarget
     dev_guilds: tuple[int, ...]
     log_level: str
     heartbeat_path: Path
+    shards: Shards | None = None
+    """The shards this process holds; None: all of them, as many as Discord recommends."""
 
 
 def load_settings(environ: Mapping[str, str]) -> Settings:
     """Read and check every setting; raise SettingsError naming the first problem found."""
-    db_path = _db_path(environ)
+    database = load_database(environ)
     return Settings(
         token=_token(environ),
-        db_path=db_path,
+        database=database,
         dev_guilds=_dev_guilds(environ),
         log_level=_log_level(environ),
-        heartbeat_path=_heartbeat_path(environ, db_path),
+        heartbeat_path=_heartbeat_path(environ, database),
+        shards=_shards(environ),
     )
 
 
 def load_heartbeat_path(environ: Mapping[str, str]) -> Path:
     """The heartbeat file's path alone: the health check needs it without needing the token."""
-    return _heartbeat_path(environ, _db_path(environ))
+    return _heartbeat_path(environ, load_database(environ))
 
 
 def _value(environ: Mapping[str, str], name: str) -> str | None:
@@ -79,9 +148,31 @@ def _token(environ: Mapping[str, str]) -> str:
     return token
 
 
-def _db_path(environ: Mapping[str, str]) -> Path:
+def load_database(environ: Mapping[str, str]) -> DatabaseTarget:
+    """The database the bot uses: `MARRAKECH_DB` is a file path or `sqlite:///path` (SQLite),
+    or a `postgresql://user:password@host:port/name` URL (PostgreSQL); unset, the SQLite file
+    data/marrakech.sqlite3."""
     value = _value(environ, DB_VAR)
-    return Path(value) if value is not None else DEFAULT_DB_PATH
+    if value is None:
+        return DatabaseTarget(path=DEFAULT_DB_PATH)
+    if value.startswith(POSTGRES_SCHEMES):
+        parts = urlsplit(value)
+        if not parts.hostname and "host=" not in parts.query:
+            raise SettingsError(
+                f"{DB_VAR} names no server: use postgresql://user:password@host:5432/name"
+            )
+        return DatabaseTarget(url=value)
+    if value.startswith(SQLITE_SCHEME):
+        path = value.removeprefix(SQLITE_SCHEME)
+        if not path:
+            raise SettingsError(f"{DB_VAR} needs a file path after sqlite:///")
+        return DatabaseTarget(path=Path(path))
+    if "://" in value:
+        raise SettingsError(
+            f"{DB_VAR} must be a file path, sqlite:///path or postgresql://...; "
+            f"got a {value.split('://', 1)[0]}:// URL"
+        )
+    return DatabaseTarget(path=Path(value))
 
 
 def _dev_guilds(environ: Mapping[str, str]) -> tuple[int, ...]:
@@ -114,6 +205,62 @@ def _log_level(environ: Mapping[str, str]) -> str:
     return level
 
 
-def _heartbeat_path(environ: Mapping[str, str], db_path: Path) -> Path:
+def _heartbeat_path(environ: Mapping[str, str], database: DatabaseTarget) -> Path:
+    """MARRAKECH_HEARTBEAT, else a file beside the SQLite file (with PostgreSQL, in the
+    default data folder)."""
     value = _value(environ, HEARTBEAT_VAR)
-    return Path(value) if value is not None else db_path.parent / HEARTBEAT_FILE_NAME
+    if value is not None:
+        return Path(value)
+    folder = database.path.parent if database.path is not None else DEFAULT_DB_PATH.parent
+    return folder / HEARTBEAT_FILE_NAME
+
+
+def _shards(environ: Mapping[str, str]) -> Shards | None:
+    count_value = _value(environ, SHARD_COUNT_VAR)
+    ids_value = _value(environ, SHARD_IDS_VAR)
+    if count_value is None:
+        if ids_value is not None:
+            raise SettingsError(
+                f"{SHARD_IDS_VAR} needs {SHARD_COUNT_VAR}: set the bot's total number of shards "
+                f"too, e.g. {SHARD_COUNT_VAR}=4 {SHARD_IDS_VAR}=0-1"
+            )
+        return None
+    if not (count_value.isascii() and count_value.isdigit()) or int(count_value) == 0:
+        raise SettingsError(
+            f"{SHARD_COUNT_VAR} must be a positive whole number of shards, e.g. 4; "
+            f"got {count_value!r}"
+        )
+    count = int(count_value)
+    if ids_value is None:
+        return Shards(count, tuple(range(count)))
+    return Shards(count, _shard_ids(ids_value, count))
+
+
+def _shard_ids(value: str, count: int) -> tuple[int, ...]:
+    """The ids of `value` ("0-1,3"), each once and within 0..count-1, sorted."""
+    ids: list[int] = []
+    for item in (part.strip() for part in value.split(",")):
+        if not item:
+            continue
+        first, dash, last = (word.strip() for word in item.partition("-"))
+        words = [first, last] if dash else [first]
+        if not all(word.isascii() and word.isdigit() for word in words):
+            raise SettingsError(
+                f"{SHARD_IDS_VAR} must be shard ids or ranges separated by commas, "
+                f"e.g. 0-1,3; {item!r} is neither"
+            )
+        low, high = int(words[0]), int(words[-1])
+        if low > high:
+            raise SettingsError(f"{SHARD_IDS_VAR}: the range {item!r} runs backwards")
+        if high >= count:
+            raise SettingsError(
+                f"{SHARD_IDS_VAR}: shard {high} does not exist with {SHARD_COUNT_VAR}={count} "
+                f"(ids run from 0 to {count - 1})"
+            )
+        for shard_id in range(low, high + 1):
+            if shard_id in ids:
+                raise SettingsError(f"{SHARD_IDS_VAR} names shard {shard_id} twice")
+            ids.append(shard_id)
+    if not ids:
+        raise SettingsError(f"{SHARD_IDS_VAR} must name at least one shard, e.g. 0-1,3")
+    return tuple(sorted(ids))

@@ -34,12 +34,14 @@ class GameService:
         seeds: Callable[[], str] = dice.new_seed,
         ai_budget: ai.Budget | None = None,
         workers: WorkerPool | None = None,
+        owner: str | None = None,
     ) -> None:
         """`seeds` makes each new game's secret seed; `ai_budget` limits the hard AI's search
         (None: the engine's default); the AI thinks in `workers` (default: threads of this
-        process, for tests and tools)."""
+        process, for tests and tools); `owner` names this process in the claims it takes on
+        due work (bot.services.loader)."""
         self._store = store
-        self.loader = GameLoader(store, clock)
+        self.loader = GameLoader(store, clock, owner)
         self.lobby = LobbyService(self.loader, seeds)
         self.play = PlayService(self.loader)
         self.turns = TurnClockService(

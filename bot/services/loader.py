@@ -4,7 +4,12 @@
 
 - a lock per game: every change runs under its game's asyncio lock, and a lock lives only
   while someone holds it or waits for it (games played once do not leave locks behind);
-- a bounded cache of games, the least recently used dropped first;
+- a bounded cache of games, the least recently used dropped first, never trusted blindly:
+  several processes may share the database, so each load reads the game's row (one query by
+  its key) and uses the copy in memory only while it matches the row (and its seats' `rev`);
+  a game another process moved on is rebuilt, and a click on its current turn is accepted;
+- claims: the id of this process (`owner`) and the claims it takes on games' due work
+  (bot.storage.games), for CLAIM_LEASE_SECONDS, so that of several processes one does it;
 - loading: the action log is the source of truth, so a game not in memory is rebuilt by
   replaying its log as an engine record (bot.services.records), and the stored position
   snapshot is only checked against that replay; damage found on the way is reported once per
@@ -16,19 +21,23 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
-from collections import Counter, OrderedDict
+import os
+import secrets
+import socket
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
+from datetime import timedelta
 
 import engine
-from bot.services import deadlines, records
+from bot.services import deadlines, pause, records
 from bot.services.clock import Clock, timestamp
 from bot.services.errors import GameDamagedError, GameNotFoundError, GameNotRunningError
 from bot.services.loaded import LoadedGame, players_of, results_of, split_turns, with_control
+from bot.services.locks import KeyedLocks
 from bot.services.views import Damage, Player
 from bot.storage.games import (
     ActionRow,
@@ -47,16 +56,27 @@ log = logging.getLogger(__name__)
 
 CACHE_SIZE = 1000
 """Games kept in memory at most (more than that many are rarely played at the same time)."""
+CLAIM_LEASE_SECONDS = 60
+"""How long a claim on a game's due work holds: longer than the work takes (an AI decision
+gives up after 30 s, a message post sooner), short enough that the work of a process killed
+while doing it is taken over soon by another."""
+
+
+def process_owner() -> str:
+    """An id for this process among all those sharing the database: host, pid and a random
+    part (a pid is reused after a restart)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class GameLoader:
     """Locks, caches, loads and writes games for the services (see the module's text)."""
 
-    def __init__(self, store: GameStore, clock: Clock) -> None:
+    def __init__(self, store: GameStore, clock: Clock, owner: str | None = None) -> None:
+        """`owner` names this process in the claims it takes (default: `process_owner()`)."""
         self.store = store
         self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._lock_users: Counter[int] = Counter()
+        self.owner = owner if owner is not None else process_owner()
+        self._locks = KeyedLocks()
         self._cache = _BoundedCache(CACHE_SIZE)
         self._listeners: list[Callable[[], None]] = []
         self._damage_listeners: list[Callable[[Damage], None]] = []
@@ -91,18 +111,8 @@ class GameLoader:
     @contextlib.asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[None]:
         """Hold the game's lock; the lock is dropped once nobody holds or awaits it."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        self._lock_users[game_id] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._lock_users[game_id] -= 1
-            if not self._lock_users[game_id]:
-                del self._lock_users[game_id]
-                del self._locks[game_id]
+        async with self._locks.holding(game_id):
+            yield
 
     @property
     def locks_in_use(self) -> int:
@@ -128,21 +138,30 @@ class GameLoader:
         return timestamp(self.clock)
 
     async def load(self, game_id: int) -> LoadedGame:
-        """The game, from memory or rebuilt from its log; call it under the game's lock.
+        """The game, from memory while it matches its row, or rebuilt from its log; call it
+        under the game's lock.
 
         Raises GameNotFoundError, or GameDamagedError if its log cannot be replayed.
         """
         cached = self._cache.get(game_id)
-        if cached is not None:
-            return cached
         game = await self.store.get(game_id)
         if game is None:
+            self.forget(game_id)
             raise GameNotFoundError(game_id)
-        seats = await self.store.seats(game_id)
+        if cached is not None:
+            if cached.game == game:
+                return cached
+            if _same_play(cached.game, game):  # only its clock or its messages changed
+                return self.keep(replace(cached, game=game))
+        snapshot = await self.store.snapshot(game_id)
+        if snapshot is None:
+            self.forget(game_id)
+            raise GameNotFoundError(game_id)
+        game, seats, log_rows = snapshot
         if game.config is None:
             return self.keep(LoadedGame(game, players_of(seats), None))
         try:
-            loaded, snapshot_problem = _rebuild(game, seats, await self.store.actions(game_id))
+            loaded, snapshot_problem = _rebuild(game, seats, log_rows)
         except GameDamagedError as error:
             self._damage_found(_damage(game, error.reason))
             raise
@@ -158,12 +177,28 @@ class GameLoader:
             raise GameNotFoundError(game_id)
         return LoadedGame(game, players_of(await self.store.seats(game_id)), None)
 
+    # --- claims ------------------------------------------------------------------------------
+
+    def lease_end(self) -> str:
+        """When a claim taken now runs out."""
+        return deadlines.iso(self.clock() + timedelta(seconds=CLAIM_LEASE_SECONDS))
+
+    async def claim(self, game_id: int) -> bool:
+        """Claim the game's due work for this process (False: another process holds it)."""
+        return await self.store.claim(game_id, self.now(), self.owner, self.lease_end())
+
+    async def release(self, game_id: int) -> None:
+        """Give up this process's claim on the game's due work."""
+        await self.store.release_claim(game_id, self.owner)
+
     # --- writing -----------------------------------------------------------------------------
 
     def fresh_clock(self, game: GameRow, players: Sequence[Player], state: GameState) -> TurnClock:
         """The clock of a turn (of `state`'s mover) beginning now."""
         if state.is_over or state.to_move is None:
             return TurnClock()
+        if pause.is_paused(players, state):
+            return pause.pause_clock(self.clock(), game.turn_limit_seconds, players, state)
         mover = next((p for p in players if p.seat == state.to_move), None)
         ai_plays = mover is not None and mover.ai_plays
         return deadlines.fresh_clock(self.clock(), game.turn_limit_seconds, ai_plays=ai_plays)
@@ -188,6 +223,7 @@ class GameLoader:
             before is None
             or before.to_move != state.to_move
             or any(isinstance(event, engine.TurnStarted) for event in events)
+            or pause.is_paused(players, state) != pause.is_paused(loaded.players, before)
         ):
             clock = self.fresh_clock(loaded.game, players, state)
         try:
@@ -216,13 +252,16 @@ class GameLoader:
         starts = loaded.turn_starts or (0,)
         if any(isinstance(event, engine.TurnStarted) for event in events):
             starts = (*starts, game.seq)  # a turn begins after the entries that ended the last
-        updated = self.keep(LoadedGame(game, players, state, turn_events, previous, starts))
+        history = (*loaded.history, *events)
+        updated = self.keep(
+            LoadedGame(game, players, state, turn_events, previous, starts, history)
+        )
         self.schedule_changed()
         return updated
 
-    async def end(self, loaded: LoadedGame, reason: EndReason, user_id: int) -> LoadedGame:
-        """Close an open game early (aborted, or a cancelled lobby); GameNotRunningError if
-        it closed meanwhile."""
+    async def end(self, loaded: LoadedGame, reason: EndReason, user_id: int | None) -> LoadedGame:
+        """Close an open game early (aborted by `user_id`, a cancelled lobby, or abandoned:
+        no user); GameNotRunningError if it closed meanwhile."""
         try:
             game = await self.store.end(
                 loaded.game.id, GameStatus.ABORTED, reason, user_id, self.now()
@@ -246,6 +285,17 @@ class GameLoader:
         for control in controls:
             players = with_control(players, control)
         updated = self.keep(replace(loaded, game=game, players=players))
+        self.schedule_changed()
+        return updated
+
+    async def mark_reminded(self, loaded: LoadedGame) -> LoadedGame | None:
+        """Mark the reminder of the game's current turn as sent; None if it was already (by
+        another process) or the game moved on."""
+        game = await self.store.mark_reminded(loaded.game.id, loaded.game.seq)
+        if game is None:
+            self.forget(loaded.game.id)
+            return None
+        updated = self.keep(replace(loaded, game=game))
         self.schedule_changed()
         return updated
 
@@ -286,6 +336,18 @@ class _BoundedCache(OrderedDict[int, LoadedGame]):
             self.popitem(last=False)
 
 
+def _same_play(cached: GameRow, row: GameRow) -> bool:
+    """Whether the game in memory is still the game its row describes, but for its clock and
+    its messages: the same log (seq), status, snapshot, config and seats."""
+    return (
+        cached.seq == row.seq
+        and cached.status is row.status
+        and cached.rev == row.rev
+        and cached.position == row.position
+        and cached.config == row.config
+    )
+
+
 def _rebuild(
     game: GameRow, seats: list[SeatRow], log_rows: list[ActionRow]
 ) -> tuple[LoadedGame, str | None]:
@@ -301,17 +363,21 @@ def _rebuild(
     turn: tuple[Event, ...] = ()
     previous: tuple[Event, ...] = ()
     starts = [0]
+    history: list[Event] = []
     try:
         record = records.game_record(game.config, log_rows)
         state = engine.new_game(record.config)
         for seq, (after, events) in enumerate(engine.replay_events(record), start=1):
             state = after
             turn, previous = split_turns(turn, previous, events)
+            history.extend(events)
             if any(isinstance(event, engine.TurnStarted) for event in events):
                 starts.append(seq)
     except (ValueError, KeyError, TypeError) as error:  # the engine's errors are ValueErrors
         raise _damaged(game, f"its action log does not replay ({error})") from None
-    loaded = LoadedGame(game, players_of(seats), state, turn, previous, tuple(starts))
+    loaded = LoadedGame(
+        game, players_of(seats), state, turn, previous, tuple(starts), tuple(history)
+    )
     if game.position is None:
         return loaded, None
     try:

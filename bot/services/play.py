@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.services import dice
+from bot.services import dice, pause
 from bot.services.actions import ROLL
 from bot.services.errors import (
     GameDamagedError,
@@ -119,7 +119,7 @@ class PlayService:
 
     async def rejoin(self, game_id: int, user_id: int) -> GameView:
         """Take back a seat the AI was playing after timeouts; the turn clock starts anew if
-        it is that seat's turn."""
+        it is that seat's turn, or if the game was paused for want of a person."""
         async with self._loader.locked(game_id):
             loaded = await self._running(game_id)
             seat = loaded.seat_of(user_id)
@@ -129,7 +129,7 @@ class PlayService:
             back = SeatControl(seat, 0, False)
             clock = loaded.clock
             assert loaded.state is not None
-            if loaded.state.to_move == seat:
+            if loaded.state.to_move == seat or pause.is_paused(loaded.players, loaded.state):
                 players = with_control(loaded.players, back)
                 clock = self._loader.fresh_clock(loaded.game, players, loaded.state)
             return (await self._loader.set_clock(loaded, clock, [back])).view()
@@ -176,9 +176,15 @@ class PlayService:
 
     async def behind_on_display(self) -> list[GameView]:
         """Games whose message does not show their current seq (after a crash): a turn or a
-        final result that was committed but never shown, or a lobby whose message never was."""
+        final result that was committed but never shown, or a lobby whose message never was.
+
+        Each game is claimed for this process first (bot.services.loader): of several processes
+        starting together, the one that claims a game catches it up, and the others leave it
+        out. The claim runs out by itself (or the turn clock's next pass takes it over)."""
         views = []
         for game in await self._store.behind_on_display():
+            if not await self._loader.claim(game.id):
+                continue  # another process is catching it up
             try:
                 views.append(await self.look(game.id))
             except GameDamagedError:

@@ -8,6 +8,8 @@
 - ``bot_ready_commands``: command names to wait for before a test starts (default: any sync).
 - ``bot_process``: a :class:`BotProcess` not yet started (start it after building the world).
 - ``bot``: the same, started and ready (identified on the gateway, commands synced).
+- ``postgres_server``, ``postgres_url``: a PostgreSQL server, and an empty database on it, for a
+  test that runs the bot on PostgreSQL (tests/postgres.py).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import pytest_asyncio
 
 from tests.e2e.fakecord import FakeDiscord
 from tests.e2e.fakecord.process import BotProcess
+from tests.postgres import postgres_server as postgres_server  # the fixtures
+from tests.postgres import postgres_url as postgres_url
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCRUBBED_PREFIXES = ("DISCORD_", "MARRAKECH_")

@@ -4,6 +4,10 @@
     python -m tests.e2e.load --games 50 --rate 10 --seconds 20
     python -m tests.e2e.load --games 12 --rate 6 --ai-games 6 --seconds 60   # with hard AIs
     python -m tests.e2e.load --startup        # start-up with 10,000 finished + 1,000 running
+    python -m tests.e2e.load --db postgres    # the same on PostgreSQL (pgserver, or the server
+                                              # MARRAKECH_TEST_POSTGRES names)
+    python -m tests.e2e.load --db postgres --processes 3   # 3 processes, one shard each
+    python -m tests.e2e.load --rate 60 --seconds 20 --profile /tmp/bot.prof   # cProfile the bot
 
 The play run opens the games through slash commands and buttons, then clicks at a steady total
 rate, each click on a game whose previous click has been answered and shown (a game that ends
@@ -16,6 +20,12 @@ clicks, error answers, ERROR lines in the bot's log), the bot's event loop lag (
 as the bot's own probe logs it when it stops) and the bot's peak resident memory (VmHWM, its
 worker processes not included). The start-up run fills a database, starts the bot on it and
 reports the time until it is connected and its resident memory, next to an empty database.
+
+`--db postgres` runs the bot on a PostgreSQL database of its own; `--processes N` (PostgreSQL
+only) runs N bot processes on it, the fake Discord with N shards and the games' guilds spread
+over them, and reports each process's memory. `--profile PATH` runs the (single) bot process
+under cProfile and writes its statistics to PATH when it stops; the top functions by own and
+cumulative time are printed.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import os
+import pstats
 import random
 import re
 import sqlite3
@@ -32,12 +43,16 @@ import statistics
 import sys
 import tempfile
 import time
+import warnings
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import engine
 from bot.services import dice, records
 from bot.storage import Database
+from tests.e2e import multiprocess
 from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.errors import UNKNOWN_INTERACTION
@@ -229,6 +244,34 @@ class Table:
         return any(is_final(m) for m in self.fake.messages(self.channel)[-2:])
 
 
+@contextlib.asynccontextmanager
+async def database_for(kind: str, scratch: Path) -> AsyncIterator[str]:
+    """A fresh database of `kind` ("sqlite" or "postgres"); yields what MARRAKECH_DB takes."""
+    if kind == "sqlite":
+        yield str(scratch / "marrakech.sqlite3")
+        return
+    from tests.postgres import POSTGRES_VAR, create_database, drop_database
+
+    server = None
+    server_url = os.environ.get(POSTGRES_VAR, "").strip()
+    if not server_url:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from pgserver.postgres_server import get_server
+
+            server = get_server(tempfile.mkdtemp(prefix="marrakech-pg-"), cleanup_mode="delete")
+        server_url = server.get_uri()
+    try:
+        url = await create_database(server_url)
+        try:
+            yield url
+        finally:
+            await drop_database(server_url, url)
+    finally:
+        if server is not None:
+            server.cleanup()
+
+
 async def play(
     games: int,
     rate: float,
@@ -237,12 +280,19 @@ async def play(
     ai_seats: int = 3,
     ai_level: str = "hard",
     think: float = 2.0,
+    db: str = "sqlite",
+    processes: int = 1,
+    profile: Path | None = None,
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="marrakech-load-") as scratch:
-        async with FakeDiscord(bot_name="Marrakech") as fake:
-            guild = fake.add_guild("Load")
+        async with (
+            FakeDiscord(bot_name="Marrakech", shard_count=processes) as fake,
+            database_for(db, Path(scratch)) as database,
+        ):
+            guilds = [fake.add_guild(f"Load {shard}", shard=shard) for shard in range(processes)]
             tables = []
             for number in range(games):
+                guild = guilds[number % len(guilds)]
                 channel = fake.add_text_channel(guild, f"table-{number}")
                 host, guest = fake.add_user(f"host{number}"), fake.add_user(f"guest{number}")
                 fake.add_member(guild, host)
@@ -250,21 +300,22 @@ async def play(
                 tables.append(Table(fake, channel, host, guest))
             ai_tables = []
             for number in range(ai_games):
+                guild = guilds[number % len(guilds)]
                 channel = fake.add_text_channel(guild, f"ai-table-{number}")
                 person = fake.add_user(f"person{number}")
                 fake.add_member(guild, person)
                 ai_tables.append(
                     Table(fake, channel, person, None, ai_seats=ai_seats, ai_level=ai_level)
                 )
-            database = Path(scratch) / "marrakech.sqlite3"
-            bot = BotProcess(
-                [sys.executable, "-m", "bot"],
-                bot_environment(fake, database),
-                log_path=Path(scratch) / "bot.log",
-                cwd=REPO_ROOT,
+            argv = [sys.executable, "-m", "bot"]
+            if profile is not None:
+                argv = [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "bot"]
+            cluster = multiprocess.Cluster(
+                fake, database, Path(scratch), processes=processes, argv=argv
             )
+            memory: list[tuple[float, int, float]] = []
             try:
-                await bot.start_and_wait_ready(fake, commands=COMMANDS, timeout=60)
+                await cluster.start_all()
                 opening = time.perf_counter()
                 everyone = tables + ai_tables
                 for start in range(0, len(everyone), 20):
@@ -284,23 +335,43 @@ async def play(
                     UNKNOWN_INTERACTION in record.refusals
                     for record in fake.world.interactions.values()
                 )
-                peak = peak_rss_mb(bot.pid)
-                helpers, helpers_mb = workers_pss_mb(bot.pid)
+                memory.extend(
+                    (peak_rss_mb(bot.pid), *workers_pss_mb(bot.pid)) for bot in cluster.processes
+                )
             finally:
-                await bot.close()
-            print(
-                f"bot's own processes (workers and their fork server): {helpers}, memory "
-                f"{helpers_mb:.0f} MB in all (proportional set size)"
-            )
-            errors_logged = [line for line in bot.lines if " ERROR " in line or "Traceback" in line]
+                await cluster.close()
+            lines = [line for bot in cluster.processes for line in bot.lines]
+            errors_logged = cluster.errors_logged()
             if errors_logged:
-                first = bot.lines.index(errors_logged[0])
-                print("\n".join(["first error in the bot's log:", *bot.lines[first:][:25]]))
-            late_logged = [line for line in bot.lines if "came too late" in line]
-            lag = next((m for line in bot.lines if (m := LOOP_LAG.search(line))), None)
+                first = lines.index(errors_logged[0])
+                print("\n".join(["first error in the bots' logs:", *lines[first:][:25]]))
+            late_logged = [line for line in lines if "came too late" in line]
+            lags = [
+                m for bot in cluster.processes for line in bot.lines if (m := LOOP_LAG.search(line))
+            ]
+    print(f"database: {db}; bot processes: {processes} (the fake Discord with {processes} shards)")
+    for index, (peak, helpers, helpers_mb) in enumerate(memory):
+        print(
+            f"process {index}: peak memory (VmHWM) {peak:.0f} MB; its workers and their fork "
+            f"server: {helpers} processes, {helpers_mb:.0f} MB in all (proportional set size)"
+        )
+    peak = max((m[0] for m in memory), default=0.0)
+    lag = max(lags, key=lambda m: int(m.group(3)), default=None)
     report_play(figures, games, rate, seconds, peak, errors_logged, ai_games, late_logged, lag)
+    if profile is not None:
+        print_profile(profile)
     ok = not figures.errors and not errors_logged and not late_logged and not figures.late
     return 0 if ok else 1
+
+
+def print_profile(path: Path) -> None:
+    """The bot's busiest functions, by own time and by cumulative time."""
+    if not path.exists():
+        print(f"no profile at {path}: the bot did not stop cleanly")
+        return
+    stats = pstats.Stats(str(path))
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats(40)
 
 
 async def steady_clicks(
@@ -326,13 +397,20 @@ async def steady_clicks(
             busy.add(index)
             task = asyncio.create_task(tables[index].click(figures))
             running.add(task)
-            task.add_done_callback(lambda t, i=index: (busy.discard(i), running.discard(t)))
+            task.add_done_callback(partial(_finished, busy, running, index))
             fired += 1
         await asyncio.sleep(1 / rate / 2)
     figures.elapsed = time.perf_counter() - started  # type: ignore[attr-defined]
     results = await asyncio.gather(*running, return_exceptions=True)
     figures.errors.extend(repr(r) for r in results if isinstance(r, BaseException))
     return figures
+
+
+def _finished(
+    busy: set[int], running: set[asyncio.Task[None]], index: int, task: asyncio.Task[None]
+) -> None:
+    busy.discard(index)
+    running.discard(task)
 
 
 def report_play(
@@ -544,9 +622,18 @@ def main() -> int:
         "--think", type=float, default=2.0, help="longest pause before a person's move (s)"
     )
     parser.add_argument("--startup", action="store_true", help="measure start-up instead")
+    parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgres"))
+    parser.add_argument(
+        "--processes", type=int, default=1, help="bot processes, one shard range each (postgres)"
+    )
+    parser.add_argument("--profile", type=Path, help="run the bot under cProfile, stats to PATH")
     parser.add_argument("--finished", type=int, default=10_000)
     parser.add_argument("--running", type=int, default=1_000)
     arguments = parser.parse_args()
+    if arguments.processes > 1 and arguments.db != "postgres":
+        parser.error("--processes needs --db postgres: processes share a PostgreSQL database")
+    if arguments.profile is not None and arguments.processes != 1:
+        parser.error("--profile profiles one process")
     if arguments.startup:
         return asyncio.run(startup(arguments.finished, arguments.running))
     return asyncio.run(
@@ -558,6 +645,9 @@ def main() -> int:
             arguments.ai_seats,
             arguments.ai_level,
             arguments.think,
+            arguments.db,
+            arguments.processes,
+            arguments.profile,
         )
     )
 

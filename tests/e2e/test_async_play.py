@@ -263,7 +263,7 @@ async def place_first(
         lambda: next(
             (
                 fake.world.messages[message.id]
-                for b in message.enabled_buttons()
+                for b in fake.world.messages[message.id].enabled_buttons()
                 if (b.label or "").startswith("1 · ")
             ),
             None,

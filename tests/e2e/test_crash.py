@@ -14,6 +14,10 @@ and after every restart every game shows its current decision and nothing else: 
 buttons belong to the current seq, finished games show their result, only the turn being played
 shows a board picture (every other turn is one line), and clicking the in-flight button again
 changes nothing. Then the games go on from there.
+
+It runs on both back ends, reading the database through bot.storage. On PostgreSQL the kills
+inside a write statement (`db.write`, passed on SQLite's progress callback) have no equivalent
+and are left out, and `PRAGMA integrity_check` is SQLite's alone.
 """
 
 from __future__ import annotations
@@ -21,25 +25,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
+from bot.storage import Database
+from bot.storage.database import BACKENDS, Backend
 from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotExitedError, BotProcess
 from tests.e2e.players import (
-    integrity,
+    LoggedAction,
+    StoredGame,
+    check_replay,
     is_final,
     is_lobby,
     live_decisions,
     pick,
-    stored_games,
 )
 from tests.e2e.quiet import TURN_LINE, check_turn_line, has_picture
+from tests.postgres import create_database, drop_database
 
 pytestmark = pytest.mark.e2e
 
@@ -92,6 +100,131 @@ SCHEDULES = (
 )
 """Two lanes (a fake Discord, a bot and a database each) run side by side to halve the time."""
 KILLS = sum(len(schedule) for schedule in SCHEDULES)
+SQLITE_ONLY_POINTS = ("db.write",)
+"""Passed on SQLite's progress callback, inside a write statement: PostgreSQL has no such hook."""
+
+
+def schedules_for(backend: Backend) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """The lanes' kills on a back end (those it cannot pass left out)."""
+    if backend == "sqlite":
+        return SCHEDULES
+    return tuple(
+        tuple(kill for kill in schedule if kill[0] not in SQLITE_ONLY_POINTS)
+        for schedule in SCHEDULES
+    )
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    name: Backend = request.param
+    return name
+
+
+@pytest.fixture
+def lane_folders(tmp_path: Path) -> tuple[Path, Path]:
+    """Each lane's folder (its log, its heartbeat, its SQLite file)."""
+    other = tmp_path / "lane-2"
+    other.mkdir()
+    return tmp_path, other
+
+
+@pytest.fixture
+def server(backend: Backend, request: pytest.FixtureRequest) -> str | None:
+    """The PostgreSQL server's URL on that back end, else None."""
+    if backend == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres_server")
+    return url
+
+
+@pytest.fixture
+async def lane_targets(
+    server: str | None, lane_folders: tuple[Path, Path]
+) -> AsyncIterator[tuple[str, str]]:
+    """Each lane's database: an SQLite file in its folder, or a database of its own."""
+    if server is None:
+        first, second = (str(folder / "marrakech.sqlite3") for folder in lane_folders)
+        yield first, second
+        return
+    made = [await create_database(server) for _ in lane_folders]
+    try:
+        yield made[0], made[1]
+    finally:
+        for url in made:
+            await drop_database(server, url)
+
+
+@pytest.fixture
+def bot_env(
+    bot_env: dict[str, str], lane_targets: tuple[str, str], lane_folders: tuple[Path, Path]
+) -> dict[str, str]:
+    """The first lane's bot on its database (the heartbeat in its folder whatever the back end)."""
+    return {
+        **bot_env,
+        "MARRAKECH_DB": lane_targets[0],
+        "MARRAKECH_HEARTBEAT": str(lane_folders[0] / "heartbeat"),
+    }
+
+
+@dataclass
+class Storage:
+    """A lane's database as the bot left it, read through bot.storage; opened at the first read
+    (once the bot has made it) and kept open across the bot's restarts."""
+
+    target: str
+    database: Database | None = None
+
+    async def _open(self) -> Database:
+        if self.database is None:
+            self.database = await Database.open(self.target)
+        return self.database
+
+    async def integrity(self) -> str:
+        """SQLite's `PRAGMA integrity_check`; "ok" on PostgreSQL, which has no such check."""
+        database = await self._open()
+        if database.backend != "sqlite":
+            return "ok"
+        async with database.reading() as connection:
+            return str(await connection.fetchval("PRAGMA integrity_check"))
+
+    async def games(self) -> dict[int, StoredGame]:
+        """Every game, checked: its log replays to its snapshot and every roll is the seeded
+        one (tests/e2e/players.py, `check_replay`)."""
+        database = await self._open()
+        games = {}
+        async with database.reading() as connection:
+            rows = await connection.fetch(
+                "SELECT id, channel_id, status, seq, board_message_id, board_message_seq, "
+                "config, position, seed FROM games ORDER BY id"
+            )
+            for row in rows:
+                game_id, seq = int(row["id"]), int(row["seq"])
+                log = tuple(
+                    LoggedAction(entry["seq"], entry["notation"], entry["actor_id"])
+                    for entry in await connection.fetch(
+                        "SELECT seq, notation, actor_id FROM actions WHERE game_id = $1 "
+                        "ORDER BY seq",
+                        game_id,
+                    )
+                )
+                assert [e.seq for e in log] == list(range(1, seq + 1)), (game_id, seq, log)
+                if row["config"] is not None:
+                    check_replay(game_id, row["config"], row["position"], row["seed"], log)
+                games[game_id] = StoredGame(
+                    game_id,
+                    int(row["channel_id"]),
+                    str(row["status"]),
+                    seq,
+                    row["board_message_id"],
+                    row["board_message_seq"],
+                    log,
+                )
+        return games
+
+    async def close(self) -> None:
+        if self.database is not None:
+            await self.database.close()
+            self.database = None
 
 
 class CrashedError(Exception):
@@ -116,7 +249,7 @@ class Driver:
     channels: list[FakeChannel]
     host: FakeUser
     guest: FakeUser
-    database: Path
+    storage: Storage
     ledger: Ledger = field(default_factory=Ledger)
     watcher: asyncio.Future[str] | None = None
     turns: int = 0
@@ -200,11 +333,12 @@ def final_message(fake: FakeDiscord, channel: FakeChannel, game_id: int) -> Fake
     return None
 
 
-def check_after_crash(driver: Driver) -> None:
-    """The file is sound and its log is what the players saw, plus at most the click in flight."""
-    assert integrity(driver.database) == "ok"
+async def check_after_crash(driver: Driver) -> None:
+    """The database is sound and its log is what the players saw, plus at most the click in
+    flight."""
+    assert await driver.storage.integrity() == "ok"
     ledger = driver.ledger
-    for game in stored_games(driver.database).values():
+    for game in (await driver.storage.games()).values():
         played = {e.seq - 1: (e.notation, e.actor_id) for e in game.log if e.actor_id is not None}
         acked = ledger.acked.setdefault(game.id, {})
         for seq, move in acked.items():
@@ -221,7 +355,7 @@ def check_after_crash(driver: Driver) -> None:
 async def check_display(driver: Driver) -> None:
     """After a restart every game shows its current decision and no other live button."""
     fake = driver.fake
-    games = stored_games(driver.database)
+    games = await driver.storage.games()
     live = [d for channel in driver.channels for _, d in live_decisions(fake, channel)]
     for game in games.values():
         channel = fake.world.channels[game.channel_id]
@@ -253,7 +387,7 @@ async def check_display(driver: Driver) -> None:
     answer = await handle.answer()
     if before > seq:  # it was applied before the kill: a second click must change nothing
         assert answer.ephemeral, answer.content
-        assert stored_games(driver.database)[game_id].seq == before
+        assert (await driver.storage.games())[game_id].seq == before
         driver.ledger.inflight = None
         return
     # Never applied: the click, sent again, counts now (Discord lost the first one).
@@ -266,7 +400,7 @@ async def check_display(driver: Driver) -> None:
 
 
 async def run_lane(
-    fake: FakeDiscord, bot: BotProcess, schedule: tuple[tuple[str, int], ...], database: Path
+    fake: FakeDiscord, bot: BotProcess, schedule: tuple[tuple[str, int], ...], storage: Storage
 ) -> Driver:
     """Play through `schedule`: one run of the bot per crash point, then one clean run."""
     guild = fake.add_guild("Souk")
@@ -274,7 +408,7 @@ async def run_lane(
     host, guest = fake.add_user("alice"), fake.add_user("bob")
     for person in (host, guest):
         fake.add_member(guild, person)
-    driver = Driver(fake, bot, channels, host, guest, database)
+    driver = Driver(fake, bot, channels, host, guest, storage)
 
     for point, times in (*schedule, (None, 0)):
         bot.env.pop(CRASH_VAR, None)
@@ -292,10 +426,9 @@ async def run_lane(
             )
             await driver.guard(check_display(driver))
             for turn in range(STEP_BUDGET if point is not None else CLEAN_STEPS):
-                if point is None and any(
-                    final_message(fake, channel, game.id)
-                    for channel in channels
-                    for game in stored_games(database).values()
+                games = (await storage.games()).values() if point is None else ()
+                if any(
+                    final_message(fake, channel, game.id) for channel in channels for game in games
                 ):
                     break  # the clean run plays on until a game of this lane is over
                 await driver.step(channels[turn % GAMES])
@@ -311,7 +444,7 @@ async def run_lane(
         await bot.kill()
         crash = [line for line in bot.lines[first_line:] if re.search(CRASH_LINE, line)]
         assert crash, f"the bot died before {point}:{times}:\n" + "\n".join(bot.lines[-30:])
-        check_after_crash(driver)
+        await check_after_crash(driver)
 
     log = bot.log_text()
     assert not re.search(r"ERROR .*error [0-9A-F]{6} while", log), "an unexpected error"
@@ -324,34 +457,45 @@ async def test_sigkill_at_32_points_loses_and_repeats_nothing(
     bot_process: BotProcess,
     bot_command: list[str],
     bot_env: dict[str, str],
-    tmp_path: Path,
+    backend: Backend,
+    lane_targets: tuple[str, str],
+    lane_folders: tuple[Path, Path],
 ) -> None:
     kills = [kill for schedule in SCHEDULES for kill in schedule]
     assert len(kills) == KILLS >= 30
     assert len(set(kills)) >= 30
-    lane = tmp_path / "lane-2"
-    lane.mkdir()
-    async with FakeDiscord(bot_name="Marrakech") as other_fake:
-        env = {
-            **bot_env,
-            "DISCORD_API_BASE_URL": other_fake.api_base_url,
-            "MARRAKECH_DB": str(lane / "marrakech.sqlite3"),
-        }
-        other_bot = BotProcess(bot_command, env, log_path=lane / "bot.log", cwd=REPO_ROOT)
-        try:
-            drivers = await asyncio.gather(
-                run_lane(fake, bot_process, SCHEDULES[0], tmp_path / "marrakech.sqlite3"),
-                run_lane(other_fake, other_bot, SCHEDULES[1], lane / "marrakech.sqlite3"),
-            )
-        finally:
-            await other_bot.close()
+    schedules = schedules_for(backend)
+    storages = [Storage(target) for target in lane_targets]
+    lane = lane_folders[1]
+    try:
+        async with FakeDiscord(bot_name="Marrakech") as other_fake:
+            env = {
+                **bot_env,
+                "DISCORD_API_BASE_URL": other_fake.api_base_url,
+                "MARRAKECH_DB": lane_targets[1],
+                "MARRAKECH_HEARTBEAT": str(lane / "heartbeat"),
+            }
+            other_bot = BotProcess(bot_command, env, log_path=lane / "bot.log", cwd=REPO_ROOT)
+            try:
+                drivers = await asyncio.gather(
+                    run_lane(fake, bot_process, schedules[0], storages[0]),
+                    run_lane(other_fake, other_bot, schedules[1], storages[1]),
+                )
+            finally:
+                await other_bot.close()
 
-    games = [g for d in drivers for g in stored_games(d.database).values()]
+        games = [g for storage in storages for g in (await storage.games()).values()]
+    finally:
+        for storage in storages:
+            await storage.close()
     finished = [game for game in games if game.status == "over"]
     assert finished, "at least one game played to its end through the crashes"
     applied = sum(d.ledger.applied_in_flight for d in drivers)
     lost = sum(d.ledger.lost_in_flight for d in drivers)
+    done = sum(len(schedule) for schedule in schedules)
+    left_out = f" ({KILLS - done} in {', '.join(SQLITE_ONLY_POINTS)} left out)" * (done < KILLS)
     print(
-        f"\n{KILLS} kills; {len(games)} games ({len(finished)} finished); clicks in flight at a "
-        f"kill: {applied} committed before it, {lost} lost with it (sent again)"
+        f"\n{backend}: {done} kills{left_out}; {len(games)} games ({len(finished)} finished); "
+        f"clicks in flight at a kill: {applied} committed before it, {lost} lost with it (sent "
+        "again)"
     )

@@ -18,7 +18,7 @@ def test_defaults_when_only_the_token_is_set() -> None:
     settings = load_settings({"DISCORD_TOKEN": TOKEN})
 
     assert settings.token == TOKEN
-    assert settings.db_path == Path("data/marrakech.sqlite3")
+    assert settings.database.path == Path("data/marrakech.sqlite3")
     assert settings.dev_guilds == ()
     assert settings.log_level == "INFO"
     assert settings.heartbeat_path == Path("data/heartbeat")
@@ -36,7 +36,7 @@ def test_every_setting_is_read() -> None:
     )
 
     assert settings.token == TOKEN
-    assert settings.db_path == Path("/data/games.sqlite3")
+    assert settings.database.path == Path("/data/games.sqlite3")
     assert settings.dev_guilds == (111111111111111111, 222222222222222222)
     assert settings.log_level == "DEBUG"
     assert settings.heartbeat_path == Path("/run/marrakech/alive")
@@ -115,7 +115,7 @@ def test_repr_hides_the_token() -> None:
 
     assert TOKEN not in repr(settings)
     assert TOKEN not in str(settings)
-    assert "db_path" in repr(settings)
+    assert "database" in repr(settings)
 
 
 def test_heartbeat_path_needs_no_token() -> None:

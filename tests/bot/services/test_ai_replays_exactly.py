@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -28,13 +27,6 @@ from tests.bot.services.test_service import choose
 PINNED_ACTIONS = 144
 PINNED_SHA256 = "660f500d9b1b69f928fce1cb86213836badb3b77cbf5182e564f740a00d3d2b8"
 """The game's actions, space-separated, as the AI in a thread played them with these seeds."""
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "pinned.sqlite3")
-    yield db
-    await db.close()
 
 
 @pytest.fixture

@@ -1,14 +1,13 @@
-"""Asynchronous play through the service on a real SQLite file, with an injected clock: AI
-seats, turn time limits (reminder, timeout, hand-over, rejoin, restart), the scheduler, server
-settings, stats and history. Time only moves when a test moves it; nothing sleeps."""
+"""Asynchronous play through the service on a real database (each back end), with an injected
+clock: AI seats, turn time limits (reminder, timeout, hand-over, rejoin, restart), the
+scheduler, server settings, stats and history. Time only moves when a test moves it; nothing
+sleeps."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -17,6 +16,7 @@ import engine
 from bot.presentation import images
 from bot.runtime.scheduler import Scheduler
 from bot.services import (
+    Abandoned,
     AutoTurn,
     DueKind,
     DueWork,
@@ -41,6 +41,7 @@ from bot.services.errors import (
 )
 from bot.storage import Database, GameStore, GuildStore, StatsStore
 from bot.workers.pool import WorkerPool
+from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_service import choose
 
 HOST, BOB, CAROL = 1001, 1002, 1003
@@ -71,6 +72,7 @@ class Table:
     scheduler: Scheduler
     reminders: list[Reminder] = field(default_factory=list)
     turns: list[AutoTurn] = field(default_factory=list)
+    abandoned: list[Abandoned] = field(default_factory=list)
 
     async def show(self, view: GameView) -> None:
         """What the edge does after posting a game's message: record it as displayed."""
@@ -87,7 +89,10 @@ class Table:
             return
         turn = await self.service.turns.play_due(work.game_id, work.seq)
         assert turn is not None
-        self.turns.append(turn)
+        if isinstance(turn, Abandoned):
+            self.abandoned.append(turn)
+        else:
+            self.turns.append(turn)
         await self.show(turn.view)
 
 
@@ -100,13 +105,6 @@ def make_table(database: Database, clock: ManualClock) -> Table:
     table = Table(database, clock, service, None)  # type: ignore[arg-type]
     table.scheduler = Scheduler(service.turns, table.handle, clock)
     return table
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "async.sqlite3")
-    yield db
-    await db.close()
 
 
 @pytest.fixture
@@ -188,10 +186,10 @@ async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
     assert [row.user_id for row in board] == [HOST], "AI seats are nobody's stats"
 
 
-async def test_ai_turns_replay_exactly_from_the_seed(database: Database, tmp_path: Path) -> None:
+async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets) -> None:
     records = []
-    for index in range(2):
-        db = await Database.open(tmp_path / f"replay{index}.sqlite3")
+    for _ in range(2):
+        db = await Database.open(await fresh_targets.new())
         try:
             table = make_table(db, ManualClock())
             view = await human_vs_ai(table, "medium", "hard")
@@ -313,10 +311,9 @@ async def test_acting_in_time_resets_the_timeout_count(
 
 
 async def test_a_deadline_passed_while_the_bot_was_down_is_handled_at_start_up(
-    database: Database, tmp_path: Path
+    database_target: str,
 ) -> None:
-    path = tmp_path / "restart.sqlite3"
-    db = await Database.open(path)
+    db = await Database.open(database_target)
     clock = ManualClock()
     first = make_table(db, clock)
     view = await two_humans(first)
@@ -324,7 +321,7 @@ async def test_a_deadline_passed_while_the_bot_was_down_is_handled_at_start_up(
     await db.close()
 
     clock.advance(3 * LIMIT)  # the bot was down for half an hour
-    db = await Database.open(path)
+    db = await Database.open(database_target)
     try:
         second = make_table(db, clock)
         due = await second.service.turns.due_work()
@@ -514,7 +511,7 @@ async def test_games_finished_before_results_were_kept_are_backfilled(table: Tab
     stats = StatsService(StatsStore(table.database))
     before = await stats.player(GUILD, HOST)
     async with table.database.transaction() as conn:  # as if it ended before migration 0002
-        await conn.execute("DELETE FROM results WHERE game_id = ?", (view.id,))
+        await conn.execute("DELETE FROM results WHERE game_id = $1", view.id)
     assert (await stats.player(GUILD, HOST)).games == 0
     assert await table.service.play.backfill_results() == 1
     assert await stats.player(GUILD, HOST) == before

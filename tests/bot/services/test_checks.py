@@ -3,9 +3,6 @@ raise exactly what resigning or ending the game would raise, and change nothing.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.services import GameService, GameStatus
@@ -17,12 +14,8 @@ OUTSIDER = 1099
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    database = await Database.open(tmp_path / "checks.sqlite3")
-    try:
-        yield service_on(database)
-    finally:
-        await database.close()
+def service(database: Database) -> GameService:
+    return service_on(database)
 
 
 async def test_check_resign_refuses_who_resign_refuses_and_changes_nothing(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.services import GameStatus
@@ -23,10 +20,8 @@ from tests.bot.services.test_async_play import (
 
 
 @pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    db = await Database.open(tmp_path / "rematch.sqlite3")
-    yield make_table(db, ManualClock())
-    await db.close()
+def table(database: Database) -> Table:
+    return make_table(database, ManualClock())
 
 
 async def finished(table: Table) -> int:

@@ -1,13 +1,13 @@
-"""GameService on a real SQLite file: lobby rules, whole games, concurrency, restarts, dice."""
+"""GameService on a real database (each back end): lobby rules, whole games, concurrency,
+restarts, dice."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -30,6 +30,7 @@ from bot.services.errors import (
     StaleBoardError,
 )
 from bot.storage import ActionRow, Database, GameStore
+from tests.bot.services.conftest import FreshTargets
 
 HOST, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
 CHANNEL = 500
@@ -44,18 +45,6 @@ def seeds(*values: str) -> Iterator[str]:
     yield from values
     while True:
         yield "ff" * 16
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-async def database(db_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(db_path)
-    yield db
-    await db.close()
 
 
 def service_on(database: Database, *seed_values: str) -> GameService:
@@ -303,12 +292,12 @@ async def test_many_simultaneous_clicks_apply_once(service: GameService) -> None
     assert len(record["actions"]) == 2
 
 
-async def test_two_processes_on_one_file_never_apply_twice(
-    database: Database, db_path: Path
+async def test_two_processes_on_one_database_never_apply_twice(
+    database: Database, database_target: str
 ) -> None:
     first = service_on(database)
     view = await started(first)
-    other_db = await Database.open(db_path)
+    other_db = await Database.open(database_target)
     try:
         second = service_on(other_db)
         mover = view.user_to_move
@@ -328,21 +317,23 @@ async def test_two_processes_on_one_file_never_apply_twice(
         await other_db.close()
 
 
-async def test_a_restart_continues_with_the_same_rolls(db_path: Path, tmp_path: Path) -> None:
-    reference_db = await Database.open(tmp_path / "reference.sqlite3")
+async def test_a_restart_continues_with_the_same_rolls(
+    database_target: str, fresh_targets: FreshTargets
+) -> None:
+    reference_db = await Database.open(await fresh_targets.new())
     reference = service_on(reference_db)
     expected = await play_out(reference, await started(reference))
     expected_record = await reference.play.record(expected.id)
     await reference_db.close()
 
-    db = await Database.open(db_path)
+    db = await Database.open(database_target)
     service = service_on(db)
     view = await started(service)
     for _ in range(17):
         view = await step(service, view)
     await db.close()
 
-    db = await Database.open(db_path)
+    db = await Database.open(database_target)
     restarted = service_on(db)
     resumed = await restarted.play.look(view.id)
     assert resumed.seq == view.seq
@@ -355,12 +346,12 @@ async def test_a_restart_continues_with_the_same_rolls(db_path: Path, tmp_path: 
 
 
 async def test_a_damaged_snapshot_is_ignored_for_the_log(
-    database: Database, db_path: Path, caplog: pytest.LogCaptureFixture
+    database: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     service = service_on(database)
     view = await step(service, await started(service))
     async with database.transaction() as conn:
-        await conn.execute("UPDATE games SET position = '{}' WHERE id = ?", (view.id,))
+        await conn.execute("UPDATE games SET position = '{}' WHERE id = $1", view.id)
     fresh = service_on(database)
     assert (await fresh.play.look(view.id)).state == view.state
     assert "snapshot differs" in caplog.text
@@ -417,8 +408,9 @@ async def test_a_game_stored_with_the_old_config_form_loads_and_plays_on(
     assert view.state is not None
     async with database.transaction() as conn:
         await conn.execute(
-            "UPDATE games SET config = ? WHERE id = ?",
-            (old_config_form(view.state.config), view.id),
+            "UPDATE games SET config = $1 WHERE id = $2",
+            old_config_form(view.state.config),
+            view.id,
         )
     fresh = service_on(database)
     loaded = await fresh.play.look(view.id)

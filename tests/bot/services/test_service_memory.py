@@ -4,8 +4,6 @@ and a game's lock only while it is held or awaited."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -13,13 +11,6 @@ import engine
 from bot.services import GameService, loader
 from bot.services.errors import GameNotFoundError
 from bot.storage import Database, GameStore
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "db.sqlite3")
-    yield db
-    await db.close()
 
 
 async def test_games_dropped_from_memory_play_on_from_their_logs(

@@ -4,21 +4,11 @@ resignations and a rebuild from the log; and the lobby's message, kept once the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.services import GameService, GameStatus, GameView
 from bot.storage import Database
 from tests.bot.services.test_service import BOB, CAROL, DAVE, HOST, service_on, started, step
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "games.sqlite3")
-    yield db
-    await db.close()
 
 
 @pytest.fixture

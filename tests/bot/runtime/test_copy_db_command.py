@@ -1,0 +1,154 @@
+"""`marrakech-bot copy-db FROM TO`: copies a whole install from SQLite to PostgreSQL (and back),
+reports what it copied and that every game replays, refuses a target that holds anything with
+one line and exit code 1, reports a game that does not replay, and never prints a password."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from bot.__main__ import main
+from bot.storage import Database
+from bot.storage.players import PlayerStore
+from tests.bot.storage.test_copy import Filled, all_rows, fill
+from tests.postgres import postgres_server, postgres_url
+
+__all__ = ["postgres_server", "postgres_url"]
+
+PASSWORD = "hunter2"
+
+
+@pytest.fixture
+async def source(tmp_path: Path) -> tuple[Path, Filled]:
+    path = tmp_path / "marrakech.sqlite3"
+    database = await Database.open(path)
+    try:
+        filled = await fill(database)
+    finally:
+        await database.close()
+    return path, filled
+
+
+def with_password(url: str) -> str:
+    """The URL with a password in it (the test server trusts local connections and ignores
+    it): what an admin's URL looks like."""
+    parts = urlsplit(url)
+    user = parts.username or "postgres"
+    return urlunsplit(parts._replace(netloc=f"{user}:{PASSWORD}@{parts.hostname or ''}"))
+
+
+async def test_sqlite_to_postgres_and_back_copies_everything_and_says_so(
+    source: tuple[Path, Filled],
+    postgres_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path, _ = source
+    url = with_password(postgres_url)
+    assert await _run(["copy-db", str(path), url]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("copied 6 games (1 running), ")
+    assert said.out.rstrip().endswith("; every game replays")
+    assert said.err == ""
+    assert PASSWORD not in said.out + said.err
+
+    back = tmp_path / "back.sqlite3"
+    assert await _run(["copy-db", url, f"sqlite:///{back}"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("every game replays")
+    assert await _rows(back) == await _rows(path)
+
+
+async def test_a_target_holding_anything_is_refused_with_one_line(
+    source: tuple[Path, Filled], postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = source
+    url = with_password(postgres_url)
+    target = await Database.open(url)
+    try:
+        await PlayerStore(target).set_turn_dms(42, True, "2026-01-01T00:00:00+00:00")
+    finally:
+        await target.close()
+
+    assert await _run(["copy-db", str(path), url]) == 1
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert len(said.err.strip().splitlines()) == 1
+    assert "not empty (player_settings 1 rows)" in said.err
+    assert PASSWORD not in said.err
+    rows = await _rows(url)
+    assert rows["player_settings"] == [(1, "2026-01-01T00:00:00+00:00", 42)]
+    assert sum(len(found) for found in rows.values()) == 1, "the target is left as it was"
+
+
+async def test_a_game_that_does_not_replay_is_reported_and_fails_the_copy(
+    source: tuple[Path, Filled], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, filled = source
+    database = await Database.open(path)
+    try:
+        async with database.transaction() as conn:  # a log that lost its last entry
+            await conn.execute(
+                "DELETE FROM actions WHERE game_id = $1 AND seq = "
+                "(SELECT max(seq) FROM actions WHERE game_id = $1)",
+                filled.running,
+            )
+    finally:
+        await database.close()
+
+    assert await _run(["copy-db", str(path), str(tmp_path / "copy.sqlite3")]) == 1
+    said = capsys.readouterr().out
+    assert "1 problems:" in said
+    assert f"game {filled.running}: its action log has" in said
+
+
+async def test_an_unreachable_server_is_named_without_its_password(
+    source: tuple[Path, Filled], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = source
+    url = f"postgresql://bot:{PASSWORD}@127.0.0.1:1/marrakech"
+    assert await _run(["copy-db", str(path), url]) == 1
+    said = capsys.readouterr()
+    assert PASSWORD not in said.out + said.err
+    assert "TO postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (
+            ["mysql://db/marrakech", "b.sqlite3"],
+            "FROM must be a file path, sqlite:///path or postgresql://",
+        ),
+        (["{missing}", "b.sqlite3"], "no such database file"),
+        (["{source}", "{source}"], "FROM and TO are the same database"),
+    ],
+)
+async def test_bad_arguments_are_refused_before_anything_is_opened(
+    arguments: list[str],
+    expected: str,
+    source: tuple[Path, Filled],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path, _ = source
+    names = {"source": str(path), "missing": str(tmp_path / "missing.sqlite3")}
+    argv = ["copy-db", *(argument.format(**names) for argument in arguments)]
+    assert await _run(argv) == 2
+    assert expected in capsys.readouterr().err
+    assert not (tmp_path / "missing.sqlite3").exists()
+
+
+async def _rows(target: str | Path) -> dict[str, list[tuple[object, ...]]]:
+    database = await Database.open(target)
+    try:
+        return await all_rows(database)
+    finally:
+        await database.close()
+
+
+async def _run(argv: list[str]) -> int:
+    """The command runs its own event loop: give it a thread of its own."""
+    return await asyncio.to_thread(main, argv)

@@ -1,0 +1,68 @@
+"""`marrakech-bot migrate`: brings the database MARRAKECH_DB names up to this bot's schema on
+purpose, on SQLite and on PostgreSQL, says from which version to which, and never prints a
+password."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.storage import Database
+from bot.storage.database import load_migrations
+from tests.postgres import postgres_server, postgres_url
+
+__all__ = ["postgres_server", "postgres_url"]
+
+LATEST = len(load_migrations())
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "bot.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+async def test_migrate_brings_a_fresh_database_up_to_date_once(
+    target: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MARRAKECH_DB", target)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)  # not needed to migrate
+
+    assert await _run(["migrate"]) == 0
+    assert f"schema version 0 -> {LATEST}" in capsys.readouterr().out
+    assert await _run(["migrate"]) == 0
+    assert f"schema version {LATEST}, up to date" in capsys.readouterr().out
+
+    database = await Database.open(target)
+    try:
+        assert await database.schema_version() == LATEST
+    finally:
+        await database.close()
+
+
+async def test_migrate_reports_an_unreachable_server_without_its_password(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MARRAKECH_DB", "postgresql://bot:hunter2@127.0.0.1:1/marrakech")
+    assert await _run(["migrate"]) == 1
+    said = capsys.readouterr()
+    assert "hunter2" not in said.out + said.err
+    assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
+
+
+def test_migrate_refuses_a_bad_setting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MARRAKECH_DB", "mysql://db/marrakech")
+    assert main(["migrate"]) == 2
+    assert "MARRAKECH_DB" in capsys.readouterr().err
+
+
+async def _run(argv: list[str]) -> int:
+    """The command runs its own event loop: give it a thread of its own."""
+    return await asyncio.to_thread(main, argv)

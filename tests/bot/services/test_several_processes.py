@@ -1,0 +1,194 @@
+"""Several bot processes on one database (each back end): each process is a GameService with
+a database connection (pool) of its own, as two processes would have. A process that fell
+behind accepts the next legitimate click; each piece of due work is claimed by one process,
+and taken over when its claim runs out; a reminder goes out once however the processes race;
+a start-up catch-up is done by the process that claims the game. Time only moves when a test
+moves it; nothing sleeps."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.services import DueKind, DueWork, GameService, GameStatus, GameView
+from bot.services.loader import CLAIM_LEASE_SECONDS
+from bot.storage import Database, GameStore
+from tests.bot.services.test_async_play import (
+    FAST_AI,
+    HOST,
+    LIMIT,
+    ManualClock,
+    Table,
+    human_vs_ai,
+    make_table,
+    seeds,
+    two_humans,
+)
+from tests.bot.services.test_service import choose, started, step
+
+
+@pytest.fixture
+async def other_database(database_target: str) -> AsyncIterator[Database]:
+    """A second connection (pool) to the test's database: another process's."""
+    db = await Database.open(database_target)
+    yield db
+    await db.close()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def first(database: Database, clock: ManualClock) -> Table:
+    return make_table(database, clock)
+
+
+@pytest.fixture
+def second(other_database: Database, clock: ManualClock) -> Table:
+    return make_table(other_database, clock)
+
+
+# --- the cache is checked against the database ----------------------------------------------
+
+
+async def test_a_process_that_fell_behind_accepts_the_next_move(
+    database: Database, other_database: Database
+) -> None:
+    one = GameService(GameStore(database), seeds=seeds, ai_budget=FAST_AI)
+    two = GameService(GameStore(other_database), seeds=seeds, ai_budget=FAST_AI)
+    view = await started(one)
+    assert (await two.play.look(view.id)).seq == view.seq  # both hold it in memory
+    for _ in range(6):  # the processes take turns at handling clicks
+        view = await step(one, view)
+        view = await step(two, view)
+    assert (await one.play.look(view.id)).state == view.state
+
+
+async def test_a_seat_taken_back_elsewhere_is_seen(first: Table, second: Table) -> None:
+    """A change to the seats alone (no move, same clock) reaches the other process's copy."""
+    view = await two_humans(first)
+    sleeper = view.user_to_move
+    assert sleeper is not None
+    for _ in range(3):  # three timeouts in a row hand the seat to the AI
+        first.clock.advance(LIMIT)
+        while await first.scheduler.run_due():
+            pass
+        view = await first.service.play.look(view.id)
+        other = view.user_to_move
+        if other != sleeper and other is not None:
+            while view.user_to_move == other:
+                view = await first.service.play.act(view.id, other, view.seq, choose(view))
+            await first.show(view)
+    before = await second.service.play.look(view.id)
+    seat = before.seat_of(sleeper)
+    assert before.player_at(seat).autoplay  # type: ignore[union-attr]
+    await first.service.play.rejoin(view.id, sleeper)
+    after = await second.service.play.look(view.id)
+    assert not after.player_at(seat).autoplay  # type: ignore[union-attr]
+
+
+async def test_a_message_recorded_elsewhere_is_seen(first: Table, second: Table) -> None:
+    view = await two_humans(first)
+    await second.service.play.look(view.id)
+    await first.service.play.set_board_message(view.id, 4242, view.seq)
+    assert (await second.service.play.look(view.id)).game.board_message_id == 4242
+
+
+# --- due work is claimed once ----------------------------------------------------------------
+
+
+async def test_an_ai_turn_is_claimed_by_one_process(first: Table, second: Table) -> None:
+    view = await human_vs_ai(first, "easy")
+    if not view.ai_to_move:
+        view = await first.service.play.act(view.id, mover(view), view.seq, choose(view))
+        view = await first.service.play.act(view.id, mover(view), view.seq, choose(view))
+        await first.show(view)
+    assert view.ai_to_move
+    due = await first.service.turns.due_work()
+    assert due == [DueWork(view.id, view.seq, DueKind.PLAY)]
+    assert await second.service.turns.due_work() == [], "the first process holds it"
+    assert await second.scheduler.run_due() == 0
+    assert await second.scheduler.seconds_to_sleep() == CLAIM_LEASE_SECONDS, (
+        "the other process looks again when the claim runs out"
+    )
+    await first.service.turns.release(due[0])
+    assert await second.service.turns.due_work() == due, "released: anyone may take it"
+
+
+async def test_work_of_a_process_that_died_is_taken_over_when_its_claim_runs_out(
+    first: Table, second: Table
+) -> None:
+    view = await two_humans(first)
+    mover = view.user_to_move
+    first.clock.advance(LIMIT)
+    (work,) = await first.service.turns.due_work()
+    assert work.kind is DueKind.PLAY
+    # the first process is killed here, before doing it: its claim is never released
+    assert await second.scheduler.run_due() == 0
+    second.clock.advance(CLAIM_LEASE_SECONDS - 1)
+    assert await second.scheduler.run_due() == 0
+    second.clock.advance(1)
+    assert await second.scheduler.run_due() == 1
+    assert [(turn.user_id, turn.view.seq > view.seq) for turn in second.turns] == [(mover, True)]
+    assert first.turns == []
+
+
+async def test_both_processes_running_their_schedulers_play_each_turn_once(
+    first: Table, second: Table
+) -> None:
+    view = await human_vs_ai(first, "easy", "easy")
+    for _ in range(20):
+        done = await asyncio.gather(first.scheduler.run_due(), second.scheduler.run_due())
+        if done == [0, 0]:
+            break
+    turns = first.turns + second.turns
+    assert turns, "the AI played"
+    seqs = [turn.view.seq for turn in turns]
+    assert len(seqs) == len(set(seqs)), "no turn played twice"
+    final = await first.service.play.look(view.id)
+    assert final.user_to_move == HOST or final.status is not GameStatus.RUNNING
+
+
+# --- a reminder goes out once ----------------------------------------------------------------
+
+
+async def test_two_processes_racing_send_one_reminder(first: Table, second: Table) -> None:
+    view = await two_humans(first)
+    await second.service.play.look(view.id)  # both hold the game in memory
+    first.clock.advance(LIMIT / 2)
+    sent = await asyncio.gather(
+        first.service.turns.remind(view.id, view.seq),
+        second.service.turns.remind(view.id, view.seq),
+    )
+    assert sum(reminder is not None for reminder in sent) == 1
+    assert await first.service.turns.remind(view.id, view.seq) is None
+    assert await second.service.turns.remind(view.id, view.seq) is None
+
+
+# --- start-up catch-up ----------------------------------------------------------------------
+
+
+async def test_a_game_behind_on_display_is_caught_up_by_one_process(
+    first: Table, second: Table
+) -> None:
+    view = await two_humans(first)
+    mover = view.user_to_move
+    assert mover is not None
+    view = await first.service.play.act(view.id, mover, view.seq, choose(view))  # never shown
+    behind = await asyncio.gather(
+        first.service.play.behind_on_display(), second.service.play.behind_on_display()
+    )
+    assert sorted(len(views) for views in behind) == [0, 1]
+    (caught,) = behind[0] or behind[1]
+    assert isinstance(caught, GameView)
+    assert caught.seq == view.seq
+
+
+def mover(view: GameView) -> int:
+    user = view.user_to_move
+    assert user is not None
+    return user
