@@ -19,10 +19,18 @@ from pathlib import Path
 
 import engine
 from bot.edge.layout import REMATCH
+from bot.presentation import messages
 from bot.services import dice
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage
 
 CUSTOM_ID = re.compile(r"mk:(?P<game>\d+):(?P<seq>\d+):(?P<action>\w+)")
+FINAL_TITLE = re.compile(
+    "|".join(
+        re.escape(messages.catalogue(language)["end.title"]).replace(r"\{game_id\}", r"\d+")
+        for language in ("en", "fr", "uk")
+    )
+)
+"""The title of a game's final message, in any language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +86,7 @@ def is_lobby(message: FakeMessage) -> bool:
 
 
 def is_final(message: FakeMessage) -> bool:
-    return any(str(embed.get("title", "")).endswith("is over") for embed in message.embeds)
+    return any(FINAL_TITLE.fullmatch(str(embed.get("title", ""))) for embed in message.embeds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +168,10 @@ async def settled(database: Path, *, timeout: float = 10.0) -> None:
             return
         assert loop.time() < deadline, f"{behind} games never recorded their message"
         await asyncio.sleep(0.02)
+
+
+def score_said(user_id: int, score: engine.Score) -> str:
+    """How an English final message gives a player's score (singular for one)."""
+    points = "point" if score.total == 1 else "points"
+    dirhams = "dirham" if score.dirhams == 1 else "dirhams"
+    return f"<@{user_id}>: {score.total} {points} ({score.dirhams} {dirhams}"

@@ -16,8 +16,44 @@ from bot.presentation import messages
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.players import decision, is_final, is_rematch, pick
 
-TURN_LINE = re.compile(r"\*\*Game #(?P<game>\d+) · turn (?P<turn>\d+)\*\* · (?P<story>.+)")
-"""A finished turn's message (an English game)."""
+LANGUAGES = ("en", "fr", "uk")
+"""The languages whose games these checks read."""
+
+
+def template_pattern(key: str, language: str, groups: dict[str, str]) -> str:
+    """The catalogue text `key` as a regular expression: each placeholder named in `groups`
+    becomes that group, any other any text."""
+    pattern = ""
+    for literal, field, _, _ in string.Formatter().parse(messages.catalogue(language)[key]):
+        pattern += re.escape(literal)
+        if field is not None:
+            pattern += groups.get(field, ".+?")
+    return pattern
+
+
+TURN_LINE = re.compile(
+    "|".join(
+        template_pattern(
+            "story.line",
+            language,
+            {
+                "game_id": rf"(?P<game_{language}>\d+)",
+                "turn": rf"(?P<turn_{language}>\d+)",
+                "story": rf"(?P<story_{language}>.+)",
+            },
+        )
+        for language in LANGUAGES
+    )
+)
+"""A finished turn's message, in any language."""
+AI_PLAYING_FOR = tuple(
+    messages.catalogue(language)["ai.playing_for"].split("{user}")[0] for language in LANGUAGES
+)
+"""How a seat the AI plays for a person begins (before the person's mention)."""
+LOBBY_TITLE_ENDS = tuple(
+    messages.catalogue(language)["lobby.title"].rsplit("}", 1)[1] for language in LANGUAGES
+)
+"""The end of an open lobby's title (" (lobby)"), in each language."""
 CALL_KEYS = (
     "turn.ping",
     "turn.prompt.orient",
@@ -36,16 +72,18 @@ CALL_KEYS = (
 
 
 def calls_to_play() -> tuple[str, ...]:
-    """The words of each call to play (its longest piece without placeholders, in English)."""
+    """The words of each call to play (its longest piece without placeholders), in every
+    language."""
     found = []
-    for key in CALL_KEYS:
-        template = messages.ENGLISH.get(key)
-        if template is None:
-            continue
-        pieces = [part[0].strip(" .,:;·!?…#()") for part in string.Formatter().parse(template)]
-        longest = max(pieces, key=len)
-        if len(longest) >= 6:
-            found.append(longest)
+    for language in LANGUAGES:
+        for key in CALL_KEYS:
+            template = messages.catalogue(language).get(key)
+            if template is None:
+                continue
+            pieces = [part[0].strip(" .,:;·!?…#()") for part in string.Formatter().parse(template)]
+            longest = max(pieces, key=len)
+            if len(longest) >= 6:
+                found.append(longest)
     return tuple(found)
 
 
@@ -120,13 +158,31 @@ def left_behind(
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class TurnLine:
+    """A finished turn's message read back: its game, its turn and what it tells."""
+
+    game: int
+    turn: int
+    story: str
+
+
+def read_turn_line(content: str) -> TurnLine | None:
+    """The finished turn a message's text tells, in any language; None if it is not one."""
+    line = TURN_LINE.fullmatch(content)
+    if line is None:
+        return None
+    parts = {name.rsplit("_", 1)[0]: value for name, value in line.groupdict().items() if value}
+    return TurnLine(int(parts["game"]), int(parts["turn"]), parts["story"])
+
+
 def turn_lines(fake: FakeDiscord, channel: FakeChannel) -> list[tuple[FakeMessage, int, str]]:
     """The finished turns' messages, oldest first: (message, turn number, story)."""
     found = []
     for message in fake.messages(channel):
-        line = TURN_LINE.fullmatch(message.content)
+        line = read_turn_line(message.content)
         if line is not None:
-            found.append((message, int(line["turn"]), line["story"]))
+            found.append((message, line.turn, line.story))
     return found
 
 
@@ -179,7 +235,8 @@ async def check_over(fake: FakeDiscord, channel: FakeChannel, lobby_id: int) -> 
         if user is None:
             assert who.startswith("🤖"), told
         else:
-            assert who.startswith((f"<@{user}>", f"🤖 AI for <@{user}>")), told
+            helped = tuple(f"{start}<@{user}>" for start in AI_PLAYING_FOR)
+            assert who.startswith((f"<@{user}>", *helped)), told
     assert left_behind(fake, channel, None) == [], fake.transcript(channel)
     check_lobby(fake, channel, lobby_id, final)
     return final
@@ -191,7 +248,7 @@ def check_lobby(
     """The lobby of a started game: titled no longer a lobby, no button, linking to `current`."""
     lobby = fake.world.messages[lobby_id]
     title = str(lobby.embeds[0].get("title", ""))
-    assert "(lobby)" not in title, title
+    assert not title.endswith(LOBBY_TITLE_ENDS), title
     assert not lobby.enabled_buttons()
     if current is not None:
         assert f"/{channel.id}/{current.id})" in lobby.embed_text(), lobby.embed_text()

@@ -19,7 +19,7 @@ import pytest
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import decision, live_decisions, settled, stored_games
-from tests.e2e.quiet import TURN_LINE, has_picture
+from tests.e2e.quiet import has_picture, read_turn_line
 
 pytestmark = pytest.mark.e2e
 
@@ -88,9 +88,9 @@ class Table:
 
 def shown_turn(message: FakeMessage) -> int:
     """The turn a turn message shows: a finished one's line, or the live one's title."""
-    line = TURN_LINE.fullmatch(message.content)
+    line = read_turn_line(message.content)
     if line is not None:
-        return int(line["turn"])
+        return line.turn
     title = re.fullmatch(r".* turn (\d+)", str(message.embeds[0]["title"]))
     assert title is not None, message.embeds[0]
     return int(title[1])

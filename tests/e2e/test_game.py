@@ -21,7 +21,14 @@ import pytest
 import engine
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
-from tests.e2e.quiet import TURN_LINE, ChannelWatch, check_turn_line, has_picture, turn_lines
+from tests.e2e.players import score_said
+from tests.e2e.quiet import (
+    ChannelWatch,
+    check_turn_line,
+    has_picture,
+    read_turn_line,
+    turn_lines,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -294,7 +301,7 @@ def check_final(table: Table, final: FakeMessage, commitment: str) -> None:
     for seat, score in enumerate(engine.scores(state)):
         user_id = record["user_ids"][seat]
         if not state.is_eliminated(seat):
-            assert f"<@{user_id}>: {score.total} points ({score.dirhams} dirhams" in text
+            assert score_said(user_id, score) in text, text
     # What decided first place, as the rules say (R11) and the message tells it.
     told = {"dirhams": "ahead on dirhams", "shared": "share the win"}
     if state.outcome.tie_break in told:
@@ -343,9 +350,9 @@ def check_every_message(table: Table, final: FakeMessage) -> None:
     for pinged_message, users in pings:
         assert len(users) == 1, "only the player to move is pinged"
         (user_id,) = users
-        line = TURN_LINE.fullmatch(pinged_message.content)
+        line = read_turn_line(pinged_message.content)
         assert line is not None, f"a finished turn is one line: {pinged_message.content!r}"
-        who = line["story"].split(" ", 1)[1]
+        who = line.story.split(" ", 1)[1]
         assert who.startswith(f"<@{user_id}>"), "the pinged user is the mover"
         check_turn_line(pinged_message)
     assert final.id == public[-1].id

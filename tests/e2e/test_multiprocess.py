@@ -45,7 +45,7 @@ from tests.e2e.multiprocess import (
     judge,
     stored_games,
 )
-from tests.e2e.players import Decision, decision
+from tests.e2e.players import Decision, decision, score_said
 from tests.e2e.quiet import final_message, human_turn, open_game
 from tests.postgres import POSTGRES_VAR, create_database, drop_database, postgres_server
 
@@ -268,7 +268,7 @@ def check_finished(fake: FakeDiscord, tables: list[Table], stored: dict[int, Gam
         for seat, score in enumerate(engine.scores(state)):
             user_id = record["user_ids"][seat]
             if user_id is not None and not state.is_eliminated(seat):
-                assert f"<@{user_id}>: {score.total} points ({score.dirhams} dirhams" in text
+                assert score_said(user_id, score) in text, text
     return finished
 
 

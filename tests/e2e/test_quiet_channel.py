@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.presentation import messages
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import pick
@@ -50,9 +51,11 @@ def bot_ready_commands() -> tuple[str, ...]:
     return COMMANDS
 
 
-def table(fake: FakeDiscord, *names: str) -> tuple[FakeChannel, tuple[FakeUser, ...]]:
-    """A server with a channel to play in and its members (`names`)."""
-    guild = fake.add_guild("Souk")
+def table(
+    fake: FakeDiscord, *names: str, locale: str = "en-US"
+) -> tuple[FakeChannel, tuple[FakeUser, ...]]:
+    """A server (speaking `locale`) with a channel to play in and its members (`names`)."""
+    guild = fake.add_guild("Souk", preferred_locale=locale)
     channel = fake.add_text_channel(guild, "quiet")
     users = tuple(fake.add_user(name) for name in names)
     for user in users:
@@ -86,6 +89,26 @@ async def test_a_whole_game_keeps_one_picture_and_one_line_per_finished_turn(
     stats = fake.latency()
     print(f"\n{seats} seats, {variant}: click-to-answer latency {stats.describe()}")
     assert stats.unanswered == 0
+
+
+@pytest.mark.parametrize(("locale", "variant"), [("fr", "standard"), ("uk", "rotate-after")])
+async def test_whole_games_on_a_french_and_a_ukrainian_server_keep_the_channel_quiet(
+    fake: FakeDiscord, bot: BotProcess, locale: str, variant: str
+) -> None:
+    channel, (alice, bob) = table(fake, "alice", "bob", locale=locale)
+    watch = ChannelWatch(fake, channel)
+    lobby = await open_game(fake, channel, alice, (bob,), ("medium",), variant=variant)
+
+    final = await play_to_the_end(fake, channel, {alice.id: alice, bob.id: bob}, lobby.id)
+
+    watch.check()
+    assert (await check_over(fake, channel, lobby.id)).id == final.id
+    language = locale[:2]
+    assert turn_lines(fake, channel), "finished turns told in the server's language"
+    assert all(
+        told.startswith(messages.catalogue(language)["story.line"].split("{")[0])
+        for told in (message.content for message, _, _ in turn_lines(fake, channel))
+    )
 
 
 async def time_out_three_times(
