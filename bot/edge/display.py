@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot import crashpoints
@@ -459,7 +460,8 @@ class GameDisplay:
             post = presenter.lobby_post(view, link=link)
             try:
                 await bounded(self._message(view, lobby_id).edit(embed=post.embed, view=None))
-            except (discord.HTTPException, TimeoutError) as error:
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+                # best effort in the background: a later change edits the lobby again
                 log.info("lobby message of game %s not updated: %r", game_id, error)
 
     async def _files(self, post: Post) -> list[discord.File]:

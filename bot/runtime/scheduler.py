@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.services.clock import Clock
+from bot.services.errors import StaleBoardError
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import DueWork
 from bot.workers.pool import WorkerError
@@ -84,6 +85,11 @@ class Scheduler:
         async with self._slots:
             try:
                 await self._handle(work)
+            except StaleBoardError:
+                # Another process did it first (its claim's lease ran out while it worked, or
+                # a shifted clock): the game moved on, nothing is left to do.
+                log.info("%s of game %s: done meanwhile by another", work.kind, work.game_id)
+                return True
             except WorkerError as error:  # a worker died or hung: it was replaced
                 log.warning(
                     "%s of game %s failed (%s); retrying later", work.kind, work.game_id, error

@@ -11,6 +11,7 @@ import pytest
 
 from bot.runtime.scheduler import RETRY_SECONDS, Scheduler
 from bot.services import DueKind, DueWork
+from bot.services.errors import StaleBoardError
 from bot.workers.pool import WorkerTimeoutError
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -53,3 +54,17 @@ async def test_a_worker_failure_is_retried_later_with_a_warning(
     now[0] = NOW + timedelta(seconds=RETRY_SECONDS)
     assert await scheduler.run_due() == 1
     assert attempts == [WORK, WORK]
+
+
+async def test_work_another_process_did_first_is_done_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def handle(work: DueWork) -> None:
+        raise StaleBoardError(work.game_id, 1, 2, None)
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: NOW)  # type: ignore[arg-type]
+    with caplog.at_level(logging.INFO, logger="bot.runtime.scheduler"):
+        assert await scheduler.run_due() == 1
+    (line,) = caplog.records
+    assert line.levelno == logging.INFO
+    assert "play of game 7: done meanwhile by another" in line.getMessage()
