@@ -735,7 +735,7 @@ def history_post(rows: Sequence[PastGame], *, server: bool, language: str) -> Po
             outcome = text("history.outcome.abandoned", language)
         else:
             outcome = text("history.outcome.aborted", language)
-        when = f"<t:{int(datetime.fromisoformat(row.updated_at).timestamp())}:R>"
+        when = f"<t:{int(row.updated_at.timestamp())}:R>"
         lines.append(
             text(
                 "history.line",

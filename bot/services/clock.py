@@ -18,11 +18,6 @@ def system_clock() -> datetime:
     return datetime.now(UTC)
 
 
-def timestamp(clock: Clock) -> str:
-    """ISO 8601 UTC, the form stored in the database."""
-    return clock().astimezone(UTC).isoformat(timespec="milliseconds")
-
-
 class OffsetClock:
     """The system clock plus an offset in seconds taken from a file (testing only)."""
 

@@ -7,7 +7,7 @@ when half of the limit is gone and is played for by the AI at the deadline.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from bot.storage.kinds import TurnClock
 
@@ -19,28 +19,19 @@ DISPLAY_PATIENCE_SECONDS = 60
 """A change not shown this long after it was made means its message failed: show it again."""
 
 
-def iso(moment: datetime) -> str:
-    """ISO 8601 UTC with milliseconds: the form stored (and compared) in the database."""
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
-
-
-def parse(value: str) -> datetime:
-    return datetime.fromisoformat(value)
-
-
 def fresh_clock(now: datetime, limit_seconds: int | None, *, ai_plays: bool) -> TurnClock:
     """The clock of a turn beginning `now`."""
-    started = iso(now)
+    started = now
     if ai_plays:
         return TurnClock(turn_started_at=started, remind_at=None, due_at=started)
     if limit_seconds is None:
         return TurnClock(turn_started_at=started)
     return TurnClock(
         turn_started_at=started,
-        remind_at=iso(now + timedelta(seconds=limit_seconds / 2)),
-        due_at=iso(now + timedelta(seconds=limit_seconds)),
+        remind_at=now + timedelta(seconds=limit_seconds / 2),
+        due_at=now + timedelta(seconds=limit_seconds),
     )
 
 
-def is_due(value: str | None, now: datetime) -> bool:
-    return value is not None and parse(value) <= now
+def is_due(value: datetime | None, now: datetime) -> bool:
+    return value is not None and value <= now

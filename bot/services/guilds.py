@@ -1,9 +1,10 @@
 """Per-server settings as use cases: moderators set defaults and allowed channels; `new` reads
-them to fill the options a player left out and to refuse channels not open to games."""
+them to fill the options a player left out and to refuse channels not open to games. Each
+change is one transaction in the store, which also reads back the settings it answers with."""
 
 from __future__ import annotations
 
-from bot.services.clock import Clock, system_clock, timestamp
+from bot.services.clock import Clock, system_clock
 from bot.services.errors import BadOptionError, ChannelNotAllowedError, ChannelNotListedError
 from bot.services.views import ServerSettings
 from bot.storage.guilds import GuildSettings, GuildStore
@@ -59,28 +60,26 @@ class GuildService:
     async def set_turn_limit(self, guild_id: int, seconds: int | None) -> ServerSettings:
         """The server's default turn limit (None: no limit)."""
         check_turn_limit(seconds)
-        current = await self._store.get(guild_id)
-        await self._store.set_defaults(guild_id, seconds, current.variant, timestamp(self._clock))
-        return await self._settings(guild_id)
+        row = await self._store.set_turn_limit(guild_id, seconds, self._clock())
+        return _shown(row)
 
     async def set_variant(self, guild_id: int, variant: str) -> ServerSettings:
         check_variant(variant)
-        current = await self._store.get(guild_id)
-        await self._store.set_defaults(
-            guild_id, current.turn_limit_seconds, variant, timestamp(self._clock)
-        )
-        return await self._settings(guild_id)
+        return _shown(await self._store.set_variant(guild_id, variant, self._clock()))
 
     async def allow_channel(self, guild_id: int, channel_id: int) -> ServerSettings:
-        await self._store.allow_channel(guild_id, channel_id)
-        return await self._settings(guild_id)
+        return _shown(await self._store.allow_channel(guild_id, channel_id))
 
     async def remove_channel(self, guild_id: int, channel_id: int) -> ServerSettings:
         """Take the channel off the allowed list (an empty list allows every channel)."""
-        if not await self._store.remove_channel(guild_id, channel_id):
+        row = await self._store.remove_channel(guild_id, channel_id)
+        if row is None:
             raise ChannelNotListedError(channel_id)
-        return await self._settings(guild_id)
+        return _shown(row)
 
     async def _settings(self, guild_id: int) -> ServerSettings:
-        row: GuildSettings = await self._store.get(guild_id)
-        return ServerSettings(row.guild_id, row.turn_limit_seconds, row.variant, row.channel_ids)
+        return _shown(await self._store.get(guild_id))
+
+
+def _shown(row: GuildSettings) -> ServerSettings:
+    return ServerSettings(row.guild_id, row.turn_limit_seconds, row.variant, row.channel_ids)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 import engine
-from bot.services import deadlines, pause
+from bot.services import pause
 from bot.services.errors import IllegalMoveError, NotSeatedError, StaleBoardError
 from bot.services.views import GameInfo, GameView, Player, SinceLastTurn
 from bot.storage.games import GameRow, ResultRow, SeatControl, SeatRow
@@ -59,7 +59,7 @@ class LoadedGame:
     def _paused_until(self) -> datetime | None:
         if self.game.due_at is None or not pause.is_paused(self.players, self.state):
             return None
-        return deadlines.parse(self.game.due_at)
+        return self.game.due_at
 
     @property
     def clock(self) -> TurnClock:

@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import secrets
@@ -30,11 +29,11 @@ import socket
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import engine
 from bot.services import deadlines, pause, records
-from bot.services.clock import Clock, timestamp
+from bot.services.clock import Clock
 from bot.services.errors import GameDamagedError, GameNotFoundError, GameNotRunningError
 from bot.services.loaded import LoadedGame, players_of, results_of, split_turns, with_control
 from bot.services.locks import KeyedLocks
@@ -49,6 +48,7 @@ from bot.storage.games import (
     StaleSeqError,
 )
 from bot.storage.kinds import EndReason, GameStatus, TurnClock
+from bot.storage.values import UnreadableJson
 from engine import GameState
 from engine.events import Event
 
@@ -134,8 +134,8 @@ class GameLoader:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def now(self) -> str:
-        return timestamp(self.clock)
+    def now(self) -> datetime:
+        return self.clock()
 
     async def load(self, game_id: int) -> LoadedGame:
         """The game, from memory while it matches its row, or rebuilt from its log; call it
@@ -179,9 +179,9 @@ class GameLoader:
 
     # --- claims ------------------------------------------------------------------------------
 
-    def lease_end(self) -> str:
+    def lease_end(self) -> datetime:
         """When a claim taken now runs out."""
-        return deadlines.iso(self.clock() + timedelta(seconds=CLAIM_LEASE_SECONDS))
+        return self.clock() + timedelta(seconds=CLAIM_LEASE_SECONDS)
 
     async def claim(self, game_id: int) -> bool:
         """Claim the game's due work for this process (False: another process holds it)."""
@@ -231,7 +231,7 @@ class GameLoader:
                 loaded.game.id,
                 loaded.game.seq,
                 entries,
-                json.dumps(engine.to_position(state)),
+                engine.to_position(state),
                 self.now(),
                 status=GameStatus.OVER if state.is_over else GameStatus.RUNNING,
                 clock=clock,
@@ -380,11 +380,9 @@ def _rebuild(
     )
     if game.position is None:
         return loaded, None
-    try:
-        snapshot = json.loads(game.position)
-    except ValueError:
+    if isinstance(game.position, UnreadableJson):
         return loaded, "its position snapshot is unreadable; it was rebuilt from the action log"
-    if snapshot != engine.to_position(state):
+    if game.position != engine.to_position(state):
         return loaded, "its position snapshot differs from its action log; the log was used"
     return loaded, None
 

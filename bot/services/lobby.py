@@ -8,7 +8,6 @@ reads a button or a command into one and hands it to `LobbyService.apply`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -227,7 +226,7 @@ class LobbyService:
                     game_id,
                     [row.key for row in rows],
                     records.config_json(config),
-                    json.dumps(engine.to_position(state)),
+                    engine.to_position(state),
                     self._loader.now(),
                     self._loader.fresh_clock(loaded.game, players, state),
                 )

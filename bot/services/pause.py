@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.services import deadlines
 from bot.services.views import Player
 from bot.storage.kinds import TurnClock
 from engine import GameState
@@ -77,4 +76,4 @@ def pause_clock(
     """The clock of a paused turn: due when the game is to end as abandoned."""
     wait = limit_seconds if limit_seconds is not None else PAUSE_SECONDS_WITHOUT_LIMIT
     ends = now + timedelta(seconds=wait) if may_resume(players, state) else now
-    return TurnClock(turn_started_at=deadlines.iso(now), remind_at=None, due_at=deadlines.iso(ends))
+    return TurnClock(turn_started_at=now, remind_at=None, due_at=ends)

@@ -150,7 +150,7 @@ class PlayService:
             "game_id": loaded.game.id,
             "seed_sha256": loaded.game.seed_sha256,
             "user_ids": [player.user_id for player in loaded.players],
-            "started_at": loaded.game.created_at,
+            "started_at": loaded.game.created_at.isoformat(timespec="milliseconds"),
         }
         if loaded.game.status in (GameStatus.OVER, GameStatus.ABORTED):
             extras["seed"] = loaded.game.seed

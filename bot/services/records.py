@@ -12,27 +12,28 @@ Databases written before the config took this form hold only the header fields, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import engine
 from bot.storage.games import ActionRow
+from bot.storage.values import UnreadableJson
 from engine import GameConfig
 
 
-def config_json(config: GameConfig) -> str:
-    """The stored form of a game's config: the record of the game before its first action."""
+def config_json(config: GameConfig) -> dict[str, Any]:
+    """A game's config as stored (a JSON object): the record of the game before its first
+    action."""
     start = engine.Record(config.players, config.variant, config.first_player, config.piles, ())
-    return json.dumps(engine.record_to_json(start))
+    return engine.record_to_json(start)
 
 
-def game_record(config: str, log: Sequence[ActionRow]) -> engine.Record:
+def game_record(config: dict[str, Any] | UnreadableJson, log: Sequence[ActionRow]) -> engine.Record:
     """The record of a game: its stored config with every entry of its log, the actions in
     order and each resignation after the actions logged before it.
 
     Raises ValueError (an engine FormatError among them), KeyError or TypeError if the config
-    or the log cannot be read as a record.
+    (UnreadableJson: its stored text does not parse) or the log cannot be read as a record.
     """
     actions: list[str] = []
     resignations: list[list[int]] = []
@@ -43,7 +44,9 @@ def game_record(config: str, log: Sequence[ActionRow]) -> engine.Record:
             resignations.append([len(actions), row.resigned_seat])
         else:
             raise ValueError(f"entry {row.seq} is neither an action nor a resignation")
-    body: dict[str, Any] = {**_header(json.loads(config)), "actions": actions}
+    if isinstance(config, UnreadableJson):
+        raise ValueError(config.error)
+    body: dict[str, Any] = {**_header(config), "actions": actions}
     if resignations:
         body["resignations"] = resignations
     return engine.record_from_json(body)

@@ -62,8 +62,8 @@ class TurnClockService:
         changes to show again. Release each claim (`release`) once its work is done."""
         now = self._loader.clock()
         claimed = await self._store.claim_due(
-            deadlines.iso(now),
-            deadlines.iso(now - _DISPLAY_PATIENCE),
+            now,
+            now - _DISPLAY_PATIENCE,
             self._loader.owner,
             self._loader.lease_end(),
             CLAIM_LIMIT,
@@ -93,18 +93,18 @@ class TurnClockService:
     async def next_due(self) -> datetime | None:
         """When the earliest reminder, automatic move or overdue display falls due, or a claim
         another process holds on one runs out (None: nothing scheduled)."""
-        now = deadlines.iso(self._loader.clock())
+        now = self._loader.clock()
         owner = self._loader.owner
         moments = []
         value = await self._store.next_due(now, owner)
         if value is not None:
-            moments.append(deadlines.parse(value))
+            moments.append(value)
         unshown = await self._store.oldest_unshown(now, owner)
         if unshown is not None:
-            moments.append(deadlines.parse(unshown) + _DISPLAY_PATIENCE)
+            moments.append(unshown + _DISPLAY_PATIENCE)
         lease_end = await self._store.next_lease_end(now, owner)
         if lease_end is not None:
-            moments.append(deadlines.parse(lease_end))
+            moments.append(lease_end)
         return min(moments, default=None)
 
     async def remind(self, game_id: int, seq: int) -> Reminder | None:
@@ -121,7 +121,7 @@ class TurnClockService:
             if updated is None:  # another process sent it
                 return None
             assert game.due_at is not None
-            return Reminder(updated.view(), loaded.user_at(seat), deadlines.parse(game.due_at))
+            return Reminder(updated.view(), loaded.user_at(seat), game.due_at)
 
     async def play_due(self, game_id: int, seq: int) -> AutoTurn | Abandoned | None:
         """Play the current turn by AI if it is due: an AI seat's turn, a handed-over seat's,
@@ -176,7 +176,7 @@ class TurnClockService:
 
 
 def _due_turn(
-    loaded: LoadedGame, seq: int, deadline: str | None, now: datetime
+    loaded: LoadedGame, seq: int, deadline: datetime | None, now: datetime
 ) -> tuple[GameState, int] | None:
     """The state and the seat to move if the game is still running at `seq` and `deadline`
     has passed at `now`; None if the game moved on or ended, or nothing is due."""

@@ -285,8 +285,8 @@ class PastGame:
     status: str
     end_reason: str | None
     seats: int
-    created_at: str
-    updated_at: str
+    created_at: datetime
+    updated_at: datetime
     winner_ids: tuple[int | None, ...]
     winner_levels: tuple[str | None, ...]
 

@@ -18,9 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from bot.storage.database import Connection, Database, Row, UniqueViolation
 from bot.storage.kinds import EndReason, GameStatus, TurnClock
+from bot.storage.values import (
+    UnreadableJson,
+    json_from_column,
+    json_to_column,
+    time_from_column,
+    time_to_column,
+)
 
 
 class StaleSeqError(Exception):
@@ -50,20 +59,23 @@ class GameRow:
     seats_wanted: int
     variant: str
     turn_limit_seconds: int | None
-    config: str | None
+    config: dict[str, Any] | UnreadableJson | None
+    """The game's config (bot.services.records), set at its start."""
     seed: str
     seed_sha256: str
     seq: int
-    position: str | None
+    position: Any
+    """The position snapshot (a JSON value) after `seq` actions; None before the start, and
+    UnreadableJson if its stored text does not parse."""
     board_message_id: int | None
     board_message_seq: int | None
     end_reason: str | None
     ended_by: int | None
-    created_at: str
-    updated_at: str
-    turn_started_at: str | None = None
-    remind_at: str | None = None
-    due_at: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    turn_started_at: datetime | None = None
+    remind_at: datetime | None = None
+    due_at: datetime | None = None
     locale: str = "en"
     """The language of the game's public messages (bot.presentation.messages.LANGUAGES)."""
     lobby_message_id: int | None = None
@@ -85,7 +97,7 @@ class SeatRow:
     user_id: int | None
     ai_level: str | None
     seat: int | None
-    joined_at: str
+    joined_at: datetime
     resigned: bool
     key: int = 0
     timeouts: int = 0
@@ -125,7 +137,7 @@ class ActionRow:
     notation: str | None
     resigned_seat: int | None
     actor_id: int | None
-    created_at: str
+    created_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +189,11 @@ def _game(row: Row) -> GameRow:
     columns = row.keys()  # a row iterates over its values, not its column names
     values = {column: row[column] for column in columns}
     values["status"] = GameStatus(values["status"])
+    for column in ("config", "position"):
+        if values[column] is not None:
+            values[column] = json_from_column(values[column])
+    for column in ("created_at", "updated_at", "turn_started_at", "remind_at", "due_at"):
+        values[column] = time_from_column(values[column])
     return GameRow(**values)
 
 
@@ -185,12 +202,22 @@ def _seat(row: Row) -> SeatRow:
         user_id=row["user_id"],
         ai_level=row["ai_level"],
         seat=row["seat"],
-        joined_at=row["joined_at"],
+        joined_at=time_from_column(row["joined_at"]),
         resigned=bool(row["resigned"]),
         key=row["id"],
         timeouts=row["timeouts"],
         autoplay=bool(row["autoplay"]),
         display_name=row["display_name"],
+    )
+
+
+def _action(row: Row) -> ActionRow:
+    return ActionRow(
+        row["seq"],
+        row["notation"],
+        row["seat"],
+        row["actor_id"],
+        time_from_column(row["created_at"]),
     )
 
 
@@ -204,7 +231,7 @@ class GameStore:
     def database(self) -> Database:
         return self._db
 
-    async def create(self, new: NewGame, now: str) -> GameRow:
+    async def create(self, new: NewGame, now: datetime) -> GameRow:
         """Insert a lobby with its host seated; ChannelBusyError if the channel has an open game."""
         async with self._db.transaction() as conn:
             try:
@@ -221,7 +248,7 @@ class GameStore:
                     new.turn_limit_seconds,
                     new.seed,
                     new.seed_sha256,
-                    now,
+                    time_to_column(now),
                     new.locale,
                 )
             except UniqueViolation as error:
@@ -233,7 +260,7 @@ class GameStore:
                 "VALUES ($1, $2, $3, $4)",
                 game_id,
                 new.host_id,
-                now,
+                time_to_column(now),
                 new.host_name,
             )
             return await _fetch_game(conn, int(game_id))
@@ -288,7 +315,7 @@ class GameStore:
             return await _fetch_seats(conn, game_id)
 
     async def add_seat(
-        self, game_id: int, user_id: int, now: str, display_name: str | None = None
+        self, game_id: int, user_id: int, now: datetime, display_name: str | None = None
     ) -> list[SeatRow]:
         """Seat the user, with the name they are shown by (None: none known)."""
         async with self._db.transaction() as conn:
@@ -297,31 +324,31 @@ class GameStore:
                 "VALUES ($1, $2, $3, $4)",
                 game_id,
                 user_id,
-                now,
+                time_to_column(now),
                 display_name,
             )
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
-    async def add_ai_seat(self, game_id: int, level: str, now: str) -> list[SeatRow]:
+    async def add_ai_seat(self, game_id: int, level: str, now: datetime) -> list[SeatRow]:
         async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO seats (game_id, ai_level, joined_at) VALUES ($1, $2, $3)",
                 game_id,
                 level,
-                now,
+                time_to_column(now),
             )
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
-    async def remove_seat_row(self, game_id: int, key: int, now: str) -> list[SeatRow]:
+    async def remove_seat_row(self, game_id: int, key: int, now: datetime) -> list[SeatRow]:
         """Remove one seat by its row key (an AI seat, which has no user id)."""
         async with self._db.transaction() as conn:
             await conn.execute("DELETE FROM seats WHERE game_id = $1 AND id = $2", game_id, key)
             await _seats_changed(conn, game_id, now)
             return await _fetch_seats(conn, game_id)
 
-    async def remove_seat(self, game_id: int, user_id: int, now: str) -> list[SeatRow]:
+    async def remove_seat(self, game_id: int, user_id: int, now: datetime) -> list[SeatRow]:
         async with self._db.transaction() as conn:
             await conn.execute(
                 "DELETE FROM seats WHERE game_id = $1 AND user_id = $2", game_id, user_id
@@ -333,9 +360,9 @@ class GameStore:
         self,
         game_id: int,
         seat_keys: Sequence[int],
-        config: str,
-        position: str,
-        now: str,
+        config: dict[str, Any],
+        position: Any,
+        now: datetime,
         clock: TurnClock | None = None,
     ) -> GameRow:
         """Lobby -> running: give each seat row (by key) its seat (list index), store the config
@@ -350,9 +377,9 @@ class GameStore:
                 "UPDATE games SET status = 'running', config = $1, position = $2, "
                 "updated_at = $3, board_message_seq = NULL, rev = rev + 1 "
                 "WHERE id = $4 AND status = 'lobby' AND seq = 0",
-                config,
-                position,
-                now,
+                json_to_column(config),
+                json_to_column(position),
+                time_to_column(now),
                 game_id,
             )
             if started != 1:
@@ -373,8 +400,8 @@ class GameStore:
         game_id: int,
         expected_seq: int,
         actions: Sequence[NewAction],
-        position: str,
-        now: str,
+        position: Any,
+        now: datetime,
         *,
         status: GameStatus = GameStatus.RUNNING,
         clock: TurnClock | None = None,
@@ -391,9 +418,9 @@ class GameStore:
                 "UPDATE games SET seq = seq + $1, position = $2, status = $3, updated_at = $4 "
                 "WHERE id = $5 AND seq = $6 AND status = 'running'",
                 len(actions),
-                position,
+                json_to_column(position),
                 status.value,
-                now,
+                time_to_column(now),
                 game_id,
                 expected_seq,
             )
@@ -410,7 +437,7 @@ class GameStore:
                         action.notation,
                         action.resigned_seat,
                         action.actor_id,
-                        now,
+                        time_to_column(now),
                     )
                     for offset, action in enumerate(actions, start=1)
                 ],
@@ -437,7 +464,12 @@ class GameStore:
             return await _fetch_game(conn, game_id)
 
     async def end(
-        self, game_id: int, status: GameStatus, reason: EndReason, ended_by: int | None, now: str
+        self,
+        game_id: int,
+        status: GameStatus,
+        reason: EndReason,
+        ended_by: int | None,
+        now: datetime,
     ) -> GameRow:
         """Close an open game (aborted or cancelled lobby); the row and its log are kept."""
         async with self._db.transaction() as conn:
@@ -448,7 +480,7 @@ class GameStore:
                 status.value,
                 str(reason),
                 ended_by,
-                now,
+                time_to_column(now),
                 game_id,
             )
             if ended != 1:
@@ -463,10 +495,7 @@ class GameStore:
                 "WHERE game_id = $1 ORDER BY seq",
                 game_id,
             )
-        return [
-            ActionRow(row["seq"], row["notation"], row["seat"], row["actor_id"], row["created_at"])
-            for row in rows
-        ]
+        return [_action(row) for row in rows]
 
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> bool:
         """Remember which message shows the game now, and at which seq; never a message older
@@ -506,9 +535,9 @@ class GameStore:
             changed = await conn.execute(
                 "UPDATE games SET turn_started_at = $1, remind_at = $2, due_at = $3 "
                 "WHERE id = $4 AND seq = $5 AND status = 'running'",
-                clock.turn_started_at,
-                clock.remind_at,
-                clock.due_at,
+                time_to_column(clock.turn_started_at),
+                time_to_column(clock.remind_at),
+                time_to_column(clock.due_at),
                 game_id,
                 expected_seq,
             )
@@ -531,18 +560,20 @@ class GameStore:
         async with self._db.transaction() as conn:
             await _insert_results(conn, game_id, results)
 
-    async def due(self, now: str) -> list[GameRow]:
+    async def due(self, now: datetime) -> list[GameRow]:
         """Running games shown up to date whose reminder or automatic move is due by `now`."""
         async with self._db.reading() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' "
                 f"AND {_SHOWN} AND (due_at <= $1 OR remind_at <= $1) "
                 f"ORDER BY {_FIRST_DUE}, id",
-                now,
+                time_to_column(now),
             )
         return [_game(row) for row in rows]
 
-    async def next_due(self, now: str | None = None, owner: str | None = None) -> str | None:
+    async def next_due(
+        self, now: datetime | None = None, owner: str | None = None
+    ) -> datetime | None:
         """The earliest reminder or automatic move of a running game shown up to date (given
         `now` and `owner`: leaving out the games another process holds a claim on)."""
         query = (
@@ -553,23 +584,23 @@ class GameStore:
             if now is None:
                 first = await conn.fetchval(query)
             else:
-                first = await conn.fetchval(f"{query} AND {_UNCLAIMED}", now, owner)
-        return None if first is None else str(first)
+                first = await conn.fetchval(f"{query} AND {_UNCLAIMED}", time_to_column(now), owner)
+        return time_from_column(None if first is None else str(first))
 
-    async def next_lease_end(self, now: str, owner: str) -> str | None:
+    async def next_lease_end(self, now: datetime, owner: str) -> datetime | None:
         """When the first claim another process holds at `now` runs out (the work it claimed is
         either done by then or free for others to take)."""
         async with self._db.reading() as conn:
             first = await conn.fetchval(
                 "SELECT min(claimed_until) FROM games WHERE claimed_until > $1 "
                 "AND claimed_by IS DISTINCT FROM $2",
-                now,
+                time_to_column(now),
                 owner,
             )
-        return None if first is None else str(first)
+        return time_from_column(None if first is None else str(first))
 
     async def claim_due(
-        self, now: str, changed_by: str, owner: str, until: str, limit: int
+        self, now: datetime, changed_by: datetime, owner: str, until: datetime, limit: int
     ) -> list[GameRow]:
         """Claim for `owner` until `until`, in one statement, at most `limit` games with due
         work that no other process holds: running games shown up to date whose reminder or
@@ -587,24 +618,24 @@ class GameStore:
                 f"OR (status IN ('running', 'over') AND {_NOT_SHOWN} AND updated_at <= $4)) "
                 f"AND {_UNCLAIMED} ORDER BY id LIMIT $5{lock}) "
                 f"RETURNING {_GAME_COLUMNS}",
-                now,
+                time_to_column(now),
                 owner,
-                until,
-                changed_by,
+                time_to_column(until),
+                time_to_column(changed_by),
                 limit,
             )
         return sorted((_game(row) for row in rows), key=lambda game: game.id)
 
-    async def claim(self, game_id: int, now: str, owner: str, until: str) -> bool:
+    async def claim(self, game_id: int, now: datetime, owner: str, until: datetime) -> bool:
         """Claim the game for `owner` until `until` unless another process holds it at `now`;
         True if claimed."""
         async with self._db.transaction() as conn:
             claimed = await conn.execute(
                 "UPDATE games SET claimed_by = $2, claimed_until = $3 "
                 f"WHERE id = $4 AND {_UNCLAIMED}",
-                now,
+                time_to_column(now),
                 owner,
-                until,
+                time_to_column(until),
                 game_id,
             )
             return claimed == 1
@@ -660,10 +691,7 @@ class GameStore:
                 "WHERE game_id = $1 ORDER BY seq",
                 game_id,
             )
-        actions = [
-            ActionRow(row["seq"], row["notation"], row["seat"], row["actor_id"], row["created_at"])
-            for row in rows
-        ]
+        actions = [_action(row) for row in rows]
         return game, seats, actions
 
     async def listen(self, callback: Callable[[], None]) -> None:
@@ -680,18 +708,20 @@ class GameStore:
         if self._db.backend == "postgres":
             await conn.execute("SELECT pg_notify($1, '')", SCHEDULE_CHANNEL)
 
-    async def unshown(self, changed_by: str) -> list[GameRow]:
+    async def unshown(self, changed_by: datetime) -> list[GameRow]:
         """Started games (running or over) whose last change, made by `changed_by`, is still not
         shown: the message that should show it failed to post (or the bot stopped first)."""
         async with self._db.reading() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'over') "
                 f"AND {_NOT_SHOWN} AND updated_at <= $1 ORDER BY updated_at, id",
-                changed_by,
+                time_to_column(changed_by),
             )
         return [_game(row) for row in rows]
 
-    async def oldest_unshown(self, now: str | None = None, owner: str | None = None) -> str | None:
+    async def oldest_unshown(
+        self, now: datetime | None = None, owner: str | None = None
+    ) -> datetime | None:
         """When the oldest change not yet shown of a started game was made (given `now` and
         `owner`: leaving out the games another process holds a claim on)."""
         query = (
@@ -702,8 +732,10 @@ class GameStore:
             if now is None:
                 oldest = await conn.fetchval(query)
             else:
-                oldest = await conn.fetchval(f"{query} AND {_UNCLAIMED}", now, owner)
-        return None if oldest is None else str(oldest)
+                oldest = await conn.fetchval(
+                    f"{query} AND {_UNCLAIMED}", time_to_column(now), owner
+                )
+        return time_from_column(None if oldest is None else str(oldest))
 
     async def get_meta(self, key: str) -> str | None:
         async with self._db.reading() as conn:
@@ -741,11 +773,11 @@ async def _fetch_seats(conn: Connection, game_id: int) -> list[SeatRow]:
     return [_seat(row) for row in rows]
 
 
-async def _seats_changed(conn: Connection, game_id: int, now: str) -> None:
+async def _seats_changed(conn: Connection, game_id: int, now: datetime) -> None:
     """The lobby's seats changed: its message no longer shows it (until the edit is stored)."""
     await conn.execute(
         "UPDATE games SET updated_at = $1, board_message_seq = NULL, rev = rev + 1 WHERE id = $2",
-        now,
+        time_to_column(now),
         game_id,
     )
 
@@ -753,9 +785,9 @@ async def _seats_changed(conn: Connection, game_id: int, now: str) -> None:
 async def _set_clock(conn: Connection, game_id: int, clock: TurnClock) -> None:
     await conn.execute(
         "UPDATE games SET turn_started_at = $1, remind_at = $2, due_at = $3 WHERE id = $4",
-        clock.turn_started_at,
-        clock.remind_at,
-        clock.due_at,
+        time_to_column(clock.turn_started_at),
+        time_to_column(clock.remind_at),
+        time_to_column(clock.due_at),
         game_id,
     )
 

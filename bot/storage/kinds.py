@@ -8,6 +8,7 @@ for the store itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 
@@ -31,9 +32,9 @@ class EndReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TurnClock:
-    """The current turn's timing (ISO timestamps): when it began, when its player gets their
+    """The current turn's timing (moments in UTC): when it began, when its player gets their
     reminder, and when the bot must act by itself (None: not at all)."""
 
-    turn_started_at: str | None = None
-    remind_at: str | None = None
-    due_at: str | None = None
+    turn_started_at: datetime | None = None
+    remind_at: datetime | None = None
+    due_at: datetime | None = None

@@ -3,7 +3,10 @@ it becomes their turn."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from bot.storage.database import Database
+from bot.storage.values import time_to_column
 
 
 class PlayerStore:
@@ -20,7 +23,7 @@ class PlayerStore:
             )
         return bool(value)
 
-    async def set_turn_dms(self, user_id: int, on: bool, now: str) -> bool:
+    async def set_turn_dms(self, user_id: int, on: bool, now: datetime) -> bool:
         """Set the user's choice; True if it changed."""
         async with self._db.transaction() as conn:
             before = bool(
@@ -34,6 +37,6 @@ class PlayerStore:
                 "updated_at = excluded.updated_at",
                 user_id,
                 int(on),
-                now,
+                time_to_column(now),
             )
         return before != on

@@ -9,8 +9,10 @@ message does not show) counts in no average or best score.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.storage.database import Database
+from bot.storage.values import time_from_column
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +34,8 @@ class HistoryRow:
     status: str
     end_reason: str | None
     seats: int
-    created_at: str
-    updated_at: str
+    created_at: datetime
+    updated_at: datetime
     winner_ids: tuple[int | None, ...]
     winner_levels: tuple[str | None, ...]
 
@@ -122,8 +124,8 @@ class StatsStore:
                         channel_id=int(game[1]),
                         status=str(game[2]),
                         end_reason=game[3],
-                        created_at=str(game[4]),
-                        updated_at=str(game[5]),
+                        created_at=time_from_column(str(game[4])),
+                        updated_at=time_from_column(str(game[5])),
                         seats=int(game[6]),
                         winner_ids=tuple(w[0] for w in winners),
                         winner_levels=tuple(w[1] for w in winners),

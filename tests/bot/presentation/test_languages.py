@@ -219,7 +219,7 @@ def around_games(view: GameView, locale: str) -> list[str]:
     written += post_texts(presenter.stats_post(nobody, locale))
     written += post_texts(presenter.leaderboard_post([best, best], locale))
     written += post_texts(presenter.leaderboard_post([], locale))
-    now = "2026-01-01T00:00:00+00:00"
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     rows = [
         PastGame(1, 2, "over", "finished", 3, now, now, (100, None), (None, "easy")),
         PastGame(2, 2, "running", None, 3, now, now, (), ()),

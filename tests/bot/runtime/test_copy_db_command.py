@@ -5,6 +5,7 @@ one line and exit code 1, reports a game that does not replay, and never prints 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -68,7 +69,7 @@ async def test_a_target_holding_anything_is_refused_with_one_line(
     url = with_password(postgres_url)
     target = await Database.open(url)
     try:
-        await PlayerStore(target).set_turn_dms(42, True, "2026-01-01T00:00:00+00:00")
+        await PlayerStore(target).set_turn_dms(42, True, datetime(2026, 1, 1, tzinfo=UTC))
     finally:
         await target.close()
 
@@ -79,7 +80,7 @@ async def test_a_target_holding_anything_is_refused_with_one_line(
     assert "not empty (player_settings 1 rows)" in said.err
     assert PASSWORD not in said.err
     rows = await _rows(url)
-    assert rows["player_settings"] == [(1, "2026-01-01T00:00:00+00:00", 42)]
+    assert rows["player_settings"] == [(1, "2026-01-01T00:00:00.000+00:00", 42)]
     assert sum(len(found) for found in rows.values()) == 1, "the target is left as it was"
 
 

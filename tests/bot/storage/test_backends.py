@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,9 @@ from bot.storage import (
 from bot.storage.database import BACKENDS, Backend, Connection, load_migrations, parse_target
 from bot.storage.sqlite import numbered
 
-NOW = "2026-01-01T00:00:00+00:00"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+NOW_TEXT = "2026-01-01T00:00:00.000+00:00"
+"""NOW as the time columns hold it."""
 
 SQLITE_COLUMNS = (
     'SELECT m.name, p.name, p."notnull" OR p.pk > 0 FROM sqlite_master m '
@@ -127,12 +130,12 @@ async def test_seat_ids_keep_the_keys_sqlite_gave_its_seats(tmp_path: Path) -> N
         raw.execute(
             "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, seed_sha256, "
             "created_at, updated_at) VALUES (10, 100, 3, 'standard', 's', 'h', ?1, ?1)",
-            (NOW,),
+            (NOW_TEXT,),
         )
         for user_id, level in ((100, None), (None, "easy"), (None, "hard")):
             raw.execute(
                 "INSERT INTO seats (game_id, user_id, ai_level, joined_at) VALUES (1, ?, ?, ?)",
-                (user_id, level, NOW),
+                (user_id, level, NOW_TEXT),
             )
         raw.execute("DELETE FROM seats WHERE ai_level = 'easy'")
         before = raw.execute("SELECT rowid, user_id, ai_level FROM seats ORDER BY rowid").fetchall()

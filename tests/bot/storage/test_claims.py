@@ -16,11 +16,11 @@ from bot.services import GameService
 from bot.storage import Database, GameStore, NewGame, TurnClock
 from bot.storage.database import Backend
 
-T0 = "2026-01-01T00:00:00.000+00:00"
-T1 = "2026-01-01T00:01:00.000+00:00"
-T2 = "2026-01-01T00:02:00.000+00:00"
-T3 = "2026-01-01T00:03:00.000+00:00"
-LONG_AGO = "2025-01-01T00:00:00.000+00:00"
+T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
+T1 = datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
+T2 = datetime(2026, 1, 1, 0, 2, tzinfo=UTC)
+T3 = datetime(2026, 1, 1, 0, 3, tzinfo=UTC)
+LONG_AGO = datetime(2025, 1, 1, tzinfo=UTC)
 WAIT_SECONDS = 30.0
 """How long a test waits at most for a notification (it comes at once; this is no timing)."""
 
@@ -42,7 +42,7 @@ async def due_game(store: GameStore, channel_id: int, clock: TurnClock) -> int:
     """A running game shown up to date, with `clock`."""
     game = await store.create(lobby(channel_id), T0)
     seats = await store.add_ai_seat(game.id, "easy", T0)
-    await store.start(game.id, [seat.key for seat in seats], "{}", "{}", T0, clock)
+    await store.start(game.id, [seat.key for seat in seats], {}, {}, T0, clock)
     assert await store.set_board_message(game.id, 1000 + game.id, 0)
     return game.id
 
@@ -91,7 +91,7 @@ async def test_a_limit_bounds_one_claim_and_unshown_games_are_claimed(db: Databa
     ids = [await due_game(store, 10 + n, TurnClock(T0, None, T0)) for n in range(3)]
     unshown = await store.create(lobby(20), T0)
     seats = await store.add_ai_seat(unshown.id, "easy", T0)
-    await store.start(unshown.id, [seat.key for seat in seats], "{}", "{}", T0, TurnClock())
+    await store.start(unshown.id, [seat.key for seat in seats], {}, {}, T0, TurnClock())
     first = await store.claim_due(T1, T0, "a", T2, 2)
     second = await store.claim_due(T1, T0, "b", T2, 10)
     assert [game.id for game in first] == ids[:2]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ from tests.postgres import create_database, drop_database
 
 HOST, BOB, CAROL = 1001, 1002, 1003
 GUILD = 9
-NOW = "2026-01-01T00:00:00+00:00"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,13 @@ before the migration read as English."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from bot.storage import Database, GameStore, NewGame
 
-NOW = "2026-01-01T00:00:00+00:00"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+NOW_TEXT = "2026-01-01T00:00:00.000+00:00"
+"""NOW as the time columns hold it."""
 
 
 def lobby(channel_id: int, locale: str) -> NewGame:
@@ -52,7 +56,7 @@ async def test_games_from_before_languages_are_english(database_url: str) -> Non
                 "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, "
                 "seed_sha256, created_at, updated_at) "
                 "VALUES (10, 100, 3, 'standard', 's', 'h', $1, $1)",
-                NOW,
+                NOW_TEXT,
             )
     finally:
         await old.close()

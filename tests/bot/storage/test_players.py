@@ -3,14 +3,16 @@ their turn, and the open games a player holds a seat in on a server."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.storage import Database, GameStore, NewGame
 from bot.storage.database import BACKENDS, Backend, load_migrations
 from bot.storage.players import PlayerStore
 
-NOW = "2026-01-01T00:00:00+00:00"
-LATER = "2026-01-02T00:00:00+00:00"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+LATER = datetime(2026, 1, 2, tzinfo=UTC)
 
 
 def lobby(guild_id: int, channel_id: int, host_id: int) -> NewGame:

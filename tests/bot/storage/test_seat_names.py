@@ -4,12 +4,16 @@ seats left nameless."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.storage import CheckViolation, Database, GameStore, NewGame
 from bot.storage.database import BACKENDS, Backend, load_migrations
 
-NOW = "2026-01-01T00:00:00+00:00"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+NOW_TEXT = "2026-01-01T00:00:00.000+00:00"
+"""NOW as the time columns hold it."""
 NAMES_VERSION = 4
 
 
@@ -77,13 +81,13 @@ async def test_a_database_from_before_names_gets_them_and_its_seats_stay_nameles
                 "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, "
                 "seed_sha256, created_at, updated_at) "
                 "VALUES (10, 100, 3, 'standard', 's', 'h', $1, $1)",
-                NOW,
+                NOW_TEXT,
             )
             await conn.execute(
-                "INSERT INTO seats (game_id, user_id, joined_at) VALUES (1, 100, $1)", NOW
+                "INSERT INTO seats (game_id, user_id, joined_at) VALUES (1, 100, $1)", NOW_TEXT
             )
             await conn.execute(
-                "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (1, 'easy', $1)", NOW
+                "INSERT INTO seats (game_id, ai_level, joined_at) VALUES (1, 'easy', $1)", NOW_TEXT
             )
     finally:
         await old.close()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from bot.storage import Database, GameStore, NewGame, StatsStore
 from bot.storage.games import ResultRow
 
-NOW = "2026-01-01T00:00:00+00:00"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GUILD = 1
 
 

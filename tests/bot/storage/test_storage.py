@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from bot.storage import (
 )
 from bot.storage.database import Backend, load_migrations
 
-NOW = "2026-01-01T00:00:00+00:00"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def lobby(channel_id: int = 10, host_id: int = 100) -> NewGame:
@@ -43,7 +44,7 @@ async def running_game(store: GameStore) -> int:
     game = await store.create(lobby(), NOW)
     seats = await store.add_seat(game.id, 200, NOW)
     keys = {seat.user_id: seat.key for seat in seats}
-    await store.start(game.id, [keys[200], keys[100]], '{"players": 2}', '{"p": 0}', NOW)
+    await store.start(game.id, [keys[200], keys[100]], {"players": 2}, {"p": 0}, NOW)
     return game.id
 
 
@@ -128,23 +129,23 @@ async def test_append_actions_is_optimistic_on_seq(db: Database) -> None:
     store = GameStore(db)
     game_id = await running_game(store)
     after = await store.append_actions(
-        game_id, 0, [NewAction("S", 200), NewAction("D3", None)], '{"p": 2}', NOW
+        game_id, 0, [NewAction("S", 200), NewAction("D3", None)], {"p": 2}, NOW
     )
     assert after.seq == 2
-    assert after.position == '{"p": 2}'
+    assert after.position == {"p": 2}
     with pytest.raises(StaleSeqError):
-        await store.append_actions(game_id, 0, [NewAction("L", 200)], '{"p": "x"}', NOW)
+        await store.append_actions(game_id, 0, [NewAction("L", 200)], {"p": "x"}, NOW)
     rows = await store.actions(game_id)
     assert [(row.seq, row.notation, row.actor_id) for row in rows] == [
         (1, "S", 200),
         (2, "D3", None),
     ]
-    resigned = await store.append_actions(game_id, 2, [NewAction(None, 100, 1)], "{}", NOW)
+    resigned = await store.append_actions(game_id, 2, [NewAction(None, 100, 1)], {}, NOW)
     assert resigned.seq == 3
     last = (await store.actions(game_id))[-1]
     assert (last.seq, last.notation, last.resigned_seat, last.actor_id) == (3, None, 1, 100)
     assert [seat.resigned for seat in await store.seats(game_id)] == [False, True]
-    assert (await store.get(game_id)).position == "{}"  # type: ignore[union-attr]
+    assert (await store.get(game_id)).position == {}  # type: ignore[union-attr]
 
 
 async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
@@ -153,7 +154,7 @@ async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
     with pytest.raises(CheckViolation):
         # a notation longer than 8 characters violates the log's CHECK after the UPDATE ran
         await store.append_actions(
-            game_id, 0, [NewAction("S", 200), NewAction("x" * 9, 1)], "{}", NOW
+            game_id, 0, [NewAction("S", 200), NewAction("x" * 9, 1)], {}, NOW
         )
     game = await store.get(game_id)
     assert game is not None
@@ -164,7 +165,7 @@ async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
 async def test_the_action_log_cannot_be_edited(db: Database) -> None:
     store = GameStore(db)
     game_id = await running_game(store)
-    await store.append_actions(game_id, 0, [NewAction("S", 200)], "{}", NOW)
+    await store.append_actions(game_id, 0, [NewAction("S", 200)], {}, NOW)
     with pytest.raises(IntegrityError, match="append-only"):
         async with db.transaction() as conn:
             await conn.execute("UPDATE actions SET notation = 'L' WHERE game_id = $1", game_id)
@@ -178,7 +179,7 @@ async def test_concurrent_writers_on_two_connections_apply_exactly_one(database_
     stores = [GameStore(first), GameStore(second)] * 4
     results = await asyncio.gather(
         *(
-            store.append_actions(game_id, 0, [NewAction("S", index)], f'{{"by": {index}}}', NOW)
+            store.append_actions(game_id, 0, [NewAction("S", index)], {"by": index}, NOW)
             for index, store in enumerate(stores)
         ),
         return_exceptions=True,
@@ -189,7 +190,7 @@ async def test_concurrent_writers_on_two_connections_apply_exactly_one(database_
     assert len(losers) == len(stores) - 1
     rows = await GameStore(second).actions(game_id)
     assert [row.seq for row in rows] == [1]
-    assert winners[0].position == f'{{"by": {rows[0].actor_id}}}'
+    assert winners[0].position == {"by": rows[0].actor_id}
     await first.close()
     await second.close()
 
@@ -210,7 +211,7 @@ async def test_board_message_is_remembered(db: Database) -> None:
     assert game is not None
     assert (game.board_message_id, game.board_message_seq) == (555, 0)
     assert await store.behind_on_display() == []
-    await store.append_actions(game_id, 0, [NewAction("S", 200)], "{}", NOW)
+    await store.append_actions(game_id, 0, [NewAction("S", 200)], {}, NOW)
     assert [row.id for row in await store.behind_on_display()] == [game_id]
 
 

@@ -4,6 +4,8 @@ results, guild settings and the stats over finished games."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.storage import (
@@ -22,10 +24,10 @@ from bot.storage import (
 )
 
 GUILD = 1
-T0 = "2026-01-01T00:00:00.000+00:00"
-T1 = "2026-01-01T00:01:00.000+00:00"
-T2 = "2026-01-01T00:02:00.000+00:00"
-T3 = "2026-01-01T00:03:00.000+00:00"
+T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
+T1 = datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
+T2 = datetime(2026, 1, 1, 0, 2, tzinfo=UTC)
+T3 = datetime(2026, 1, 1, 0, 3, tzinfo=UTC)
 BIG = 1_234_567_890_123_456_789  # Discord ids need all 64 bits
 
 
@@ -47,7 +49,7 @@ def lobby(channel_id: int, host_id: int = 100) -> NewGame:
 async def started(store: GameStore, channel_id: int, clock: TurnClock | None = None) -> int:
     game = await store.create(lobby(channel_id), T0)
     seats = await store.add_seat(game.id, BIG, T0, "Big")
-    await store.start(game.id, [seat.key for seat in seats], "{}", "p0", T0, clock)
+    await store.start(game.id, [seat.key for seat in seats], {}, "p0", T0, clock)
     return game.id
 
 
@@ -88,17 +90,17 @@ async def test_start_puts_seats_in_order_and_a_second_start_is_stale(db: Databas
     game = await store.create(lobby(10), T0)
     seats = await store.add_ai_seat(game.id, "easy", T0)
     keys = [seat.key for seat in reversed(seats)]
-    running = await store.start(game.id, keys, '{"players": 2}', "p0", T1, TurnClock(T1, T2, T3))
+    running = await store.start(game.id, keys, {"players": 2}, "p0", T1, TurnClock(T1, T2, T3))
     assert (running.status, running.config, running.position, running.seq) == (
         GameStatus.RUNNING,
-        '{"players": 2}',
+        {"players": 2},
         "p0",
         0,
     )
     assert (running.turn_started_at, running.remind_at, running.due_at) == (T1, T2, T3)
     assert [(s.seat, s.ai_level) for s in await store.seats(game.id)] == [(0, "easy"), (1, None)]
     with pytest.raises(StaleSeqError):
-        await store.start(game.id, keys, "{}", "p0", T1)
+        await store.start(game.id, keys, {}, "p0", T1)
 
 
 async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
@@ -121,7 +123,7 @@ async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
     with pytest.raises(StaleSeqError):
         await store.set_clock(reminded, 5, TurnClock())
     assert [game.id for game in await store.unshown(T0)] == [unshown]
-    assert await store.unshown("2025-12-31T00:00:00.000+00:00") == []
+    assert await store.unshown(datetime(2025, 12, 31, tzinfo=UTC)) == []
     assert await store.oldest_unshown() == T0
     await store.set_reminder_message(moved, BIG)
     reminder = await store.get(moved)
@@ -188,17 +190,23 @@ async def test_results_can_be_added_to_a_game_that_ended_without(db: Database) -
 async def test_guild_settings_and_allowed_channels(db: Database) -> None:
     guilds = GuildStore(db)
     assert (await guilds.get(BIG)).channel_ids == ()
-    await guilds.set_defaults(BIG, 3600, "standard", T0)
-    await guilds.set_defaults(BIG, None, "rotate-after", T1)
+    set_limit = await guilds.set_turn_limit(BIG, 3600, T0)
+    assert (set_limit.turn_limit_seconds, set_limit.variant) == (3600, None)
+    set_variant = await guilds.set_variant(BIG, "rotate-after", T1)
+    assert (set_variant.turn_limit_seconds, set_variant.variant) == (3600, "rotate-after")
+    assert (await guilds.set_turn_limit(BIG, None, T1)).variant == "rotate-after", "kept"
     await guilds.allow_channel(BIG, BIG + 1)
     await guilds.allow_channel(BIG, BIG + 1)
-    await guilds.allow_channel(BIG, 5)
+    allowed = await guilds.allow_channel(BIG, 5)
+    assert allowed.channel_ids == (5, BIG + 1)
     settings = await guilds.get(BIG)
     assert (settings.turn_limit_seconds, settings.variant, settings.channel_ids) == (
         None,
         "rotate-after",
         (5, BIG + 1),
     )
-    assert await guilds.remove_channel(BIG, 5)
-    assert not await guilds.remove_channel(BIG, 5)
+    removed = await guilds.remove_channel(BIG, 5)
+    assert removed is not None
+    assert removed.channel_ids == (BIG + 1,)
+    assert await guilds.remove_channel(BIG, 5) is None
     assert (await guilds.get(BIG)).channel_ids == (BIG + 1,)
