@@ -11,6 +11,7 @@ Import the fixtures into the conftest.py of the tests that need them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -25,9 +26,11 @@ POSTGRES_VAR = "MARRAKECH_TEST_POSTGRES"
 """A URL (postgresql://user:password@host/database) of a server to test against."""
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """The URL of a PostgreSQL server on which the tests may create databases."""
+@contextlib.contextmanager
+def postgres_server_url() -> Iterator[str]:
+    """The URL of a PostgreSQL server on which databases may be created: the one
+    MARRAKECH_TEST_POSTGRES names, else one started here with pgserver and removed at the end
+    (for the test session, or for a benchmark command run on its own)."""
     given = os.environ.get(POSTGRES_VAR, "").strip()
     if given:
         yield given
@@ -45,6 +48,24 @@ def postgres_server() -> Iterator[str]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server on which the tests may create databases."""
+    with postgres_server_url() as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def scratch_database() -> AsyncIterator[str]:
+    """An empty database of its own on `postgres_server_url()`'s server, dropped at the end."""
+    with postgres_server_url() as server_url:
+        url = await create_database(server_url)
+        try:
+            yield url
+        finally:
+            await drop_database(server_url, url)
 
 
 def database_url(server_url: str, name: str) -> str:

@@ -43,7 +43,6 @@ import statistics
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -59,6 +58,7 @@ from tests.e2e.fakecord.errors import UNKNOWN_INTERACTION
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import is_final, is_lobby, live_decisions, pick
+from tests.postgres import scratch_database
 
 COMMANDS = ("marrakech", "marrakech-mod")
 UPDATED = (6, 7)
@@ -250,26 +250,8 @@ async def database_for(kind: str, scratch: Path) -> AsyncIterator[str]:
     if kind == "sqlite":
         yield str(scratch / "marrakech.sqlite3")
         return
-    from tests.postgres import POSTGRES_VAR, create_database, drop_database
-
-    server = None
-    server_url = os.environ.get(POSTGRES_VAR, "").strip()
-    if not server_url:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            from pgserver.postgres_server import get_server
-
-            server = get_server(tempfile.mkdtemp(prefix="marrakech-pg-"), cleanup_mode="delete")
-        server_url = server.get_uri()
-    try:
-        url = await create_database(server_url)
-        try:
-            yield url
-        finally:
-            await drop_database(server_url, url)
-    finally:
-        if server is not None:
-            server.cleanup()
+    async with scratch_database() as url:
+        yield url
 
 
 async def play(

@@ -20,12 +20,10 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from functools import partial
@@ -47,7 +45,7 @@ from tests.e2e.multiprocess import (
 )
 from tests.e2e.players import Decision, decision, score_said
 from tests.e2e.quiet import final_message, human_turn, open_game
-from tests.postgres import POSTGRES_VAR, create_database, drop_database, postgres_server
+from tests.postgres import create_database, drop_database, postgres_server, scratch_database
 
 pytestmark = pytest.mark.e2e
 __all__ = ["postgres_server"]  # the fixture `database` uses
@@ -384,40 +382,23 @@ async def test_the_turn_clocks_of_a_dead_process_s_games_keep_running(
 # --- the full size, as a command ----------------------------------------------------------------
 
 
-async def benchmark(games: int, kills: int, seconds: float, seed: int) -> int:
-    given = os.environ.get(POSTGRES_VAR, "").strip()
-    server = None
-    if given:
-        server_url = given
-    else:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            from pgserver.postgres_server import get_server
-
-            server = get_server(tempfile.mkdtemp(prefix="marrakech-pg-"), cleanup_mode="delete")
-        server_url = server.get_uri()
-    try:
-        url = await create_database(server_url)
-        try:
-            with tempfile.TemporaryDirectory(prefix="marrakech-multi-") as scratch:
-                async with FakeDiscord(bot_name="Marrakech", shard_count=SHARDS) as fake:
-                    began = time.monotonic()
-                    outcome = await run_chaos(
-                        fake,
-                        url,
-                        Path(scratch),
-                        games=games,
-                        kills=kills,
-                        seconds=seconds,
-                        seed=seed,
-                    )
-                    print(outcome.report)
-                    print(f"wall time {time.monotonic() - began:.1f} s")
-        finally:
-            await drop_database(server_url, url)
-    finally:
-        if server is not None:
-            server.cleanup()
+async def benchmark(games: int, kills: int, seconds: float, finish: int, seed: int) -> int:
+    async with scratch_database() as url:
+        with tempfile.TemporaryDirectory(prefix="marrakech-multi-") as scratch:
+            async with FakeDiscord(bot_name="Marrakech", shard_count=SHARDS) as fake:
+                began = time.monotonic()
+                outcome = await run_chaos(
+                    fake,
+                    url,
+                    Path(scratch),
+                    games=games,
+                    kills=kills,
+                    seconds=seconds,
+                    finish=finish,
+                    seed=seed,
+                )
+                print(outcome.report)
+                print(f"wall time {time.monotonic() - began:.1f} s")
     return 0
 
 
@@ -426,10 +407,15 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--kills", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=40.0, help="least time to play")
+    parser.add_argument(
+        "--finish", type=int, default=0, help="games played to their end after the kills"
+    )
     parser.add_argument("--seed", type=int, default=SEED)
     arguments = parser.parse_args()
     return asyncio.run(
-        benchmark(arguments.games, arguments.kills, arguments.seconds, arguments.seed)
+        benchmark(
+            arguments.games, arguments.kills, arguments.seconds, arguments.finish, arguments.seed
+        )
     )
 
 
