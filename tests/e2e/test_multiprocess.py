@@ -228,7 +228,7 @@ async def run_chaos(
 ) -> Outcome:
     """Open `games` games on three processes, play them under `kills` random SIGKILLs and
     restarts for at most `seconds` (and at least until the kills are done), play `finish` of
-    them (people against the AI) to their end, then check."""
+    them still running (people against the AI) to their end, then check."""
     tables = build_world(fake, games)
     clock_file = scratch / "clock-offset"
     clock_file.write_text("0", encoding="ascii")
@@ -255,8 +255,11 @@ async def run_chaos(
         for index in range(len(cluster.processes)):
             if not cluster.alive(index):
                 await cluster.start(index)
-        against_ai = [table for table in tables if len(table.people) == 1][:finish]
-        await finish_games(fake, cluster, against_ai, ledger, random.Random(rng.random()))
+        running = {
+            g.channel_id for g in (await stored_games(database)).values() if g.status == "running"
+        }
+        against_ai = [t for t in tables if len(t.people) == 1 and t.channel.id in running]
+        await finish_games(fake, cluster, against_ai[:finish], ledger, random.Random(rng.random()))
         # Let every process finish what it had in hand (AI turns, timeouts, displays).
         await asyncio.sleep(2.0)
         played = time.monotonic()
