@@ -35,6 +35,7 @@ from bot.presentation import images, presenter, story
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import Post
+from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
 from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
 
@@ -229,6 +230,28 @@ class GameDisplay:
             await self._respond_line(interaction, story.turn_line(view, view.turn_at(shown)))
         await self.post_current(view)
         return True
+
+    async def retire_left_behind(self, interaction: Interaction, game_id: int, seq: int) -> None:
+        """A click the game refused on a message that still offers a decision it has left
+        behind (a message a process killed at the wrong moment left live while another moved
+        the game on, or one of a game that ended since): answer by editing that message down to
+        what it says now, its turn's one line, so it offers nothing any more; the caller then
+        tells the clicker why privately. The game's current message is left as it is (a second
+        click on it is only refused)."""
+        try:
+            view = await self._play.look(game_id)
+        except GameError:
+            return
+        clicked = interaction.message.id if interaction.message is not None else None
+        current = view.game.board_message_id
+        if (
+            clicked is None
+            or view.state is None
+            or clicked == view.game.lobby_message_id
+            or (clicked == current and view.status in (GameStatus.RUNNING, GameStatus.OVER))
+        ):
+            return
+        await self._respond_line(interaction, story.turn_line(view, view.turn_at(seq)))
 
     async def after_change_elsewhere(self, before: GameView, view: GameView) -> None:
         """Bring the game's messages up to date after a change made outside its turn message

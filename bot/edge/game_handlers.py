@@ -339,8 +339,12 @@ class GameHandlers:
                 if not await self._display.refresh_if_behind(
                     interaction, game_id, another_click_pending=self._in_flight[game_id] > 1
                 ):
+                    await self._display.retire_left_behind(interaction, game_id, seq)
                     raise
                 return
+            except GameNotRunningError:
+                await self._display.retire_left_behind(interaction, game_id, seq)
+                raise
             crashpoints.reach("click.committed")
             try:
                 await self._display.show_after_click(interaction, view)

@@ -27,6 +27,7 @@ from tests.e2e.quiet import (
     check_turn_line,
     confirm,
     final_message,
+    game_buttons,
     human_turn,
     left_behind,
     open_game,
@@ -273,3 +274,50 @@ async def test_resignations_retire_the_turn_and_end_the_game(
     )
     watch.check()
     await check_over(fake, channel, lobby.id)
+
+
+async def test_a_message_left_live_is_retired_by_its_first_click(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    """A turn's message that a process killed at the wrong moment left with its buttons while
+    the game moved on (here: its buttons put back by hand) is edited down to its line by the
+    first click on it, and the clicker is told privately; the same once the game is over."""
+    channel, (alice, bob) = table(fake, "alice", "bob")
+    lobby = await open_game(fake, channel, alice, (bob,))
+    users = {alice.id: alice, bob.id: bob}
+    first = await fake.wait_until(lambda: human_turn(fake, channel), what="the first turn")
+    live = [dict(component) for component in first.components]
+
+    (mover,) = first.pinged_user_ids
+    for step in range(4):  # play the first turn through: it is then retired to its line
+        shown = fake.world.messages[first.id]
+        if not game_buttons(shown):
+            break
+        edits = shown.edit_count
+        await (await fake.click(users[mover], shown, pick(shown, step).custom_id)).response()
+        await fake.wait_until(lambda e=edits: fake.world.messages[first.id].edit_count > e)
+    await fake.wait_until(
+        lambda: (m := human_turn(fake, channel)) is not None and m.id != first.id,
+        what="the second turn",
+    )
+
+    for told in ("moved on", "not running"):
+        if told == "not running":
+            await confirm(
+                fake, alice, await fake.slash(alice, channel, "marrakech", "abort"), "abort"
+            )
+            await fake.wait_until(
+                lambda: "aborted" in fake.world.messages[lobby.id].embed_text(),
+                what="the game aborted",
+            )
+        left = fake.world.messages[first.id]
+        left.components = [dict(component) for component in live]  # left live by a crash
+        assert game_buttons(left)
+        handle = await fake.click(users[mover], left, game_buttons(left)[0], validate=False)
+        await handle.answer()  # the clicked message, edited down
+        (private,) = await handle.followups(1)
+        retired = fake.world.messages[first.id]
+        assert not retired.enabled_buttons(), told
+        check_turn_line(retired)
+        assert private.ephemeral, private.content
+        assert told in private.content
