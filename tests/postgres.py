@@ -6,7 +6,8 @@ binaries shipped in a wheel, run from a temporary folder and removed at the end)
 to create databases). `postgres_url` creates an empty database on it for one test, with a name
 of its own, and drops it afterwards.
 
-Import the fixtures into the conftest.py of the tests that need them.
+`backend` and `database_target` run a test on both back ends. Import the fixtures into the
+conftest.py of the tests that need them.
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ import secrets
 import tempfile
 import warnings
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
+
+from bot.storage.database import BACKENDS, Backend
 
 POSTGRES_VAR = "MARRAKECH_TEST_POSTGRES"
 """A URL (postgresql://user:password@host/database) of a server to test against."""
@@ -101,3 +105,20 @@ async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
     url = await create_database(postgres_server)
     yield url
     await drop_database(postgres_server, url)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    """The back end a test runs on: each test asking for it runs on SQLite and PostgreSQL."""
+    name: Backend = request.param
+    return name
+
+
+@pytest.fixture
+def database_target(backend: Backend, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """Where the test's database lives (what MARRAKECH_DB takes): an SQLite file in its
+    temporary folder, or an empty database of its own on the test server."""
+    if backend == "sqlite":
+        return str(tmp_path / "bot.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -5,31 +5,23 @@ password."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
 from bot.storage import Database
 from bot.storage.database import load_migrations
-from tests.postgres import postgres_server, postgres_url
+from tests.postgres import backend, database_target, postgres_server, postgres_url
 
-__all__ = ["postgres_server", "postgres_url"]
+__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 LATEST = len(load_migrations())
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "bot.sqlite3")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 async def test_migrate_brings_a_fresh_database_up_to_date_once(
-    target: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    database_target: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    target = database_target
     monkeypatch.setenv("MARRAKECH_DB", target)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)  # not needed to migrate
 

@@ -20,8 +20,15 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database
-from bot.storage.database import BACKENDS, Backend
-from tests.postgres import create_database, drop_database, postgres_server, postgres_url
+from bot.storage.database import Backend
+from tests.postgres import (
+    backend,
+    create_database,
+    database_target,
+    drop_database,
+    postgres_server,
+    postgres_url,
+)
 
 __all__ = [
     "FreshTargets",
@@ -32,21 +39,6 @@ __all__ = [
     "postgres_server",
     "postgres_url",
 ]
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> Backend:
-    name: Backend = request.param
-    return name
-
-
-@pytest.fixture
-def database_target(backend: Backend, tmp_path: Path, request: pytest.FixtureRequest) -> str:
-    """Where the test's database lives: an SQLite file path, or a PostgreSQL URL."""
-    if backend == "sqlite":
-        return str(tmp_path / "games.sqlite3")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
 
 
 @pytest.fixture

@@ -112,11 +112,11 @@ async def test_processes_migrating_at_once_apply_each_migration_once(postgres_ur
             await database.close()
 
 
-async def test_migrating_stops_at_the_version_asked_and_goes_on_later(database_url: str) -> None:
-    database = await Database.open(database_url, schema_version=3)
+async def test_migrating_stops_at_the_version_asked_and_goes_on_later(database_target: str) -> None:
+    database = await Database.open(database_target, schema_version=3)
     assert await database.schema_version() == 3
     await database.close()
-    database = await Database.open(database_url)
+    database = await Database.open(database_target)
     assert await database.schema_version() == len(load_migrations(database.backend))
     await database.close()
 
@@ -246,9 +246,9 @@ async def test_an_error_rolls_the_whole_transaction_back(db: Database) -> None:
     assert await GameStore(db).get_meta("k") is None
 
 
-async def test_a_read_sees_one_snapshot(database_url: str) -> None:
-    reader = await Database.open(database_url)
-    writer = await Database.open(database_url)
+async def test_a_read_sees_one_snapshot(database_target: str) -> None:
+    reader = await Database.open(database_target)
+    writer = await Database.open(database_target)
     try:
         async with reader.reading() as conn:
             before = await conn.fetchval("SELECT count(*) FROM bot_meta")

@@ -48,9 +48,9 @@ async def due_game(store: GameStore, channel_id: int, clock: TurnClock) -> int:
 
 
 @pytest.fixture
-async def other_db(database_url: str) -> AsyncIterator[Database]:
+async def other_db(database_target: str) -> AsyncIterator[Database]:
     """A second connection (pool) to the test's database: another process's."""
-    database = await Database.open(database_url)
+    database = await Database.open(database_target)
     yield database
     await database.close()
 

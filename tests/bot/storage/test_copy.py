@@ -161,10 +161,10 @@ async def test_a_copy_to_postgres_and_back_keeps_every_row_and_every_game(
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_a_target_holding_anything_is_refused_and_left_as_it_was(
-    source: tuple[Database, Filled], backend: Backend, database_url: str
+    source: tuple[Database, Filled], backend: Backend, database_target: str
 ) -> None:
     origin, _ = source
-    target = await Database.open(database_url)
+    target = await Database.open(database_target)
     try:
         await PlayerStore(target).set_turn_dms(CAROL, True, NOW)
         before = await all_rows(target)

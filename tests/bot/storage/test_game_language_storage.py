@@ -26,8 +26,8 @@ def lobby(channel_id: int, locale: str) -> NewGame:
     )
 
 
-async def test_a_game_keeps_its_language_across_a_reopen(database_url: str) -> None:
-    database = await Database.open(database_url)
+async def test_a_game_keeps_its_language_across_a_reopen(database_target: str) -> None:
+    database = await Database.open(database_target)
     try:
         store = GameStore(database)
         french = await store.create(lobby(10, "fr"), NOW)
@@ -35,7 +35,7 @@ async def test_a_game_keeps_its_language_across_a_reopen(database_url: str) -> N
         assert (french.locale, ukrainian.locale) == ("fr", "uk")
     finally:
         await database.close()
-    database = await Database.open(database_url)
+    database = await Database.open(database_target)
     try:
         store = GameStore(database)
         again = await store.get(french.id)
@@ -48,8 +48,8 @@ async def test_a_game_keeps_its_language_across_a_reopen(database_url: str) -> N
         await database.close()
 
 
-async def test_games_from_before_languages_are_english(database_url: str) -> None:
-    old = await Database.open(database_url, schema_version=1)
+async def test_games_from_before_languages_are_english(database_target: str) -> None:
+    old = await Database.open(database_target, schema_version=1)
     try:
         async with old.transaction() as conn:
             await conn.execute(
@@ -60,7 +60,7 @@ async def test_games_from_before_languages_are_english(database_url: str) -> Non
             )
     finally:
         await old.close()
-    database = await Database.open(database_url)
+    database = await Database.open(database_target)
     try:
         assert await database.schema_version() >= 2
         old_game = await GameStore(database).get(1)

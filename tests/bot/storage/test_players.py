@@ -35,8 +35,8 @@ def test_the_player_settings_migration_is_0007(backend: Backend) -> None:
     assert "player_settings" in migration.sql
 
 
-async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(database_url: str) -> None:
-    database = await Database.open(database_url)
+async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(database_target: str) -> None:
+    database = await Database.open(database_target)
     try:
         players = PlayerStore(database)
         assert not await players.turn_dms(5)
@@ -45,7 +45,7 @@ async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(database_url: s
         assert not await players.set_turn_dms(5, True, LATER)
     finally:
         await database.close()
-    database = await Database.open(database_url)
+    database = await Database.open(database_target)
     try:
         players = PlayerStore(database)
         assert await players.turn_dms(5)

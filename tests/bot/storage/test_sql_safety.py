@@ -161,9 +161,9 @@ def test_the_scan_accepts_bound_parameters() -> None:
 
 
 async def test_hostile_strings_through_the_service_leave_the_database_intact(
-    database_url: str, backend: Backend
+    database_target: str, backend: Backend
 ) -> None:
-    database = await Database.open(database_url)
+    database = await Database.open(database_target)
     try:
         service = GameService(GameStore(database))
         for index, hostile in enumerate(HOSTILE):
@@ -188,5 +188,5 @@ async def test_hostile_strings_through_the_service_leave_the_database_intact(
     finally:
         await database.close()
     if backend == "sqlite":
-        with sqlite3.connect(database_url) as connection:
+        with sqlite3.connect(database_target) as connection:
             assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)

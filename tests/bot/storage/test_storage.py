@@ -48,8 +48,8 @@ async def running_game(store: GameStore) -> int:
     return game.id
 
 
-async def test_open_migrates_to_the_last_version(database_url: str, backend: Backend) -> None:
-    database = await Database.open(database_url)
+async def test_open_migrates_to_the_last_version(database_target: str, backend: Backend) -> None:
+    database = await Database.open(database_target)
     assert database.backend == backend
     assert await database.schema_version() == len(load_migrations(backend))
     async with database.reading() as conn:
@@ -66,11 +66,11 @@ async def test_open_sets_wal_and_makes_the_folder(tmp_path: Path) -> None:
     assert {"games", "seats", "actions", "bot_meta"} <= tables
 
 
-async def test_reopen_does_not_migrate_twice_and_keeps_data(database_url: str) -> None:
-    first = await Database.open(database_url)
+async def test_reopen_does_not_migrate_twice_and_keeps_data(database_target: str) -> None:
+    first = await Database.open(database_target)
     game = await GameStore(first).create(lobby(), NOW)
     await first.close()
-    second = await Database.open(database_url)
+    second = await Database.open(database_target)
     again = await GameStore(second).get(game.id)
     assert again == game
     await second.close()
@@ -82,13 +82,13 @@ NEWER_SCHEMA = {
 }
 
 
-async def test_newer_schema_is_refused(database_url: str, backend: Backend) -> None:
-    database = await Database.open(database_url)
+async def test_newer_schema_is_refused(database_target: str, backend: Backend) -> None:
+    database = await Database.open(database_target)
     async with database.transaction() as conn:
         await conn.execute(NEWER_SCHEMA[backend])
     await database.close()
     with pytest.raises(Exception, match="newer than this bot"):
-        await Database.open(database_url)
+        await Database.open(database_target)
 
 
 async def test_create_seats_the_host_and_one_open_game_per_channel(db: Database) -> None:
@@ -172,9 +172,11 @@ async def test_the_action_log_cannot_be_edited(db: Database) -> None:
     assert [row.notation for row in await store.actions(game_id)] == ["S"]
 
 
-async def test_concurrent_writers_on_two_connections_apply_exactly_one(database_url: str) -> None:
-    first = await Database.open(database_url)
-    second = await Database.open(database_url)
+async def test_concurrent_writers_on_two_connections_apply_exactly_one(
+    database_target: str,
+) -> None:
+    first = await Database.open(database_target)
+    second = await Database.open(database_target)
     game_id = await running_game(GameStore(first))
     stores = [GameStore(first), GameStore(second)] * 4
     results = await asyncio.gather(

@@ -134,7 +134,7 @@ class GatewaySession:
         return self.shard_id, self.shard_count
 
     def holds(self, guild_id: int | None) -> bool:
-        """Whether this session's shard gets the guild's events (None: a DM)."""
+        """Whether the shard this connection identified as gets the guild's events (None: a DM)."""
         return shard_of(guild_id, self.shard_count) == self.shard_id
 
     @property
