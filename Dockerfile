@@ -7,6 +7,9 @@
 # Every third-party package comes at the exact version and file hash of requirements/*.lock
 # (refresh: bash requirements/refresh.sh): the dependencies from runtime.lock, the build
 # backend that makes the project's wheel from build.lock; the project goes in without deps.
+# The locks are complete, so nothing is resolved (--no-deps): the image builds the same
+# whatever the index has published since, and `pip check` fails the build if a lock misses
+# a dependency (the same install as requirements/install.sh).
 FROM python:3.11-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -14,9 +17,12 @@ ENV PIP_NO_CACHE_DIR=1 \
 WORKDIR /src
 COPY requirements/runtime.lock requirements/build.lock requirements/
 RUN python -m venv --without-pip /opt/marrakech \
- && pip --python /opt/marrakech/bin/python install --require-hashes -r requirements/runtime.lock \
+ && pip --python /opt/marrakech/bin/python install --no-deps --require-hashes \
+        -r requirements/runtime.lock \
+ && pip --python /opt/marrakech/bin/python check \
  && python -m venv /opt/build \
- && /opt/build/bin/pip install --require-hashes -r requirements/build.lock
+ && /opt/build/bin/pip install --no-deps --require-hashes -r requirements/build.lock \
+ && /opt/build/bin/pip check
 COPY pyproject.toml README.md ./
 COPY engine/ engine/
 COPY ai/ ai/

@@ -1,4 +1,5 @@
-# Developer shortcuts. Run `make install` once (creates .venv), then fmt, lint, type, test.
+# Developer shortcuts. Run `make install` once (creates .venv from requirements/dev.lock), then
+# fmt, lint, type, test.
 # `make check` is exactly what CI runs: .ci/run (fresh virtualenv, ruff, mypy, pytest).
 
 PYTHON ?= python3
@@ -9,7 +10,8 @@ BIN := $(VENV)/bin
 
 install:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -e '.[test,dev]'
+	bash requirements/install.sh $(BIN)/python requirements/dev.lock
+	$(BIN)/python -m pip install --no-deps --no-build-isolation -e .
 
 fmt:
 	$(BIN)/ruff check --fix .
