@@ -186,3 +186,52 @@ def test_the_longest_chain_follows_imports_and_not_cycles() -> None:
         "engine.x": frozenset(),
     }
     assert longest_chain(edges, "bot") == ["bot.a", "bot.b", "bot.c"]
+
+
+def import_cycles(edges: dict[str, frozenset[str]], prefix: str) -> list[list[str]]:
+    """The cycles of imports between modules under `prefix`, each as the modules it passes."""
+    inside = {
+        name: sorted(n for n in targets if within(n, prefix)) for name, targets in edges.items()
+    }
+    cycles: list[list[str]] = []
+    done: set[str] = set()
+
+    def walk(name: str, path: list[str]) -> None:
+        for target in inside.get(name, ()):
+            if target in path:
+                cycles.append([*path[path.index(target) :], target])
+            elif target not in done:
+                walk(target, [*path, target])
+        done.add(name)
+
+    for name in sorted(inside):
+        if within(name, prefix) and name not in done:
+            walk(name, [name])
+    return cycles
+
+
+@functools.cache
+def full_graph() -> dict[str, frozenset[str]]:
+    """Every first-party module -> every first-party module it imports anywhere in its code."""
+    modules = {module_name(path): path for path in source_files()}
+    return {
+        name: frozenset(other for other in imports_of(path) if other in modules and other != name)
+        for name, path in modules.items()
+    }
+
+
+def test_storage_has_no_import_cycles() -> None:
+    """The interface (bot.storage.database) imports neither back end; the factory that picks one
+    (bot.storage.open) sits beside them. Imports inside functions count too."""
+    assert import_cycles(full_graph(), "bot.storage") == []
+
+
+def test_an_import_cycle_is_found() -> None:
+    edges = {
+        "bot.storage.database": frozenset({"bot.storage.sqlite"}),
+        "bot.storage.sqlite": frozenset({"bot.storage.database"}),
+        "bot.storage.open": frozenset({"bot.storage.sqlite"}),
+    }
+    assert import_cycles(edges, "bot.storage") == [
+        ["bot.storage.database", "bot.storage.sqlite", "bot.storage.database"]
+    ]

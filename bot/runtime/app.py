@@ -15,7 +15,7 @@ from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import SHARD_COUNT_VAR, SHARD_IDS_VAR, Settings
 from bot.runtime.test_hooks import TestHooks
 from bot.services.clock import Clock, OffsetClock, system_clock
-from bot.storage.database import Database
+from bot.storage import open_database
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
     heartbeat = Heartbeat(settings.heartbeat_path)
     loop_lag = LoopLagProbe(liveness=heartbeat.tick)
     loop_lag.start()  # before anything else, so a loop blocked at start-up shows too
-    database = await Database.open(settings.database.target)
+    database = await open_database(settings.database.target)
     workers = WorkerPool()
     try:
         bot = build_bot(

@@ -1,5 +1,5 @@
-"""Storage: the database interface and its two back ends (SQLite, PostgreSQL), migrations, and
-the stores of games, guild settings, player settings and stats queries."""
+"""Storage: the database interface, its two back ends (SQLite, PostgreSQL) and the factory that
+opens one, migrations, and the stores of games, guild settings, player settings and stats."""
 
 from bot.storage.database import (
     CheckViolation,
@@ -7,7 +7,6 @@ from bot.storage.database import (
     IntegrityError,
     StorageError,
     UniqueViolation,
-    open_database,
 )
 from bot.storage.games import (
     ActionRow,
@@ -23,6 +22,7 @@ from bot.storage.games import (
 )
 from bot.storage.guilds import GuildSettings, GuildStore
 from bot.storage.kinds import EndReason, GameStatus, TurnClock
+from bot.storage.open import open_database
 from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""The storage interface the stores are written against, and the factory that opens a back end.
+"""The storage interface the stores are written against: `Database`, `Connection`, the errors
+and the migration scripts. It knows no back end; bot/storage/open.py picks and opens one.
 
 Two back ends implement `Database`: SQLite (bot/storage/sqlite.py, one file, the default) and
 PostgreSQL (bot/storage/postgres.py, a pool of connections to a server). The stores see only
@@ -21,7 +22,6 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
 Backend = Literal["sqlite", "postgres"]
@@ -29,8 +29,6 @@ BACKENDS: tuple[Backend, ...] = ("sqlite", "postgres")
 MIGRATIONS_PACKAGE = "bot.storage.migrations"
 _MIGRATION_FOLDERS: dict[Backend, tuple[str, ...]] = {"sqlite": (), "postgres": ("postgres",)}
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-_SQLITE_SCHEME = "sqlite:///"
 
 
 class StorageError(Exception):
@@ -115,15 +113,10 @@ class Database(ABC):
     """An open database with its schema up to date.
 
     Every write goes through `transaction()`, all or nothing; reads that need a consistent view
-    go through `reading()`. `Database.open(target)` is `open_database(target)`.
+    go through `reading()`. bot.storage.open_database opens one.
     """
 
     backend: ClassVar[Backend]
-
-    @classmethod
-    async def open(cls, target: str | Path, *, schema_version: int | None = None) -> Database:
-        """Open the database named by `target` (see `open_database`)."""
-        return await open_database(target, schema_version=schema_version)
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
@@ -148,36 +141,6 @@ class Database(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the connection (or pool); the object is unusable after."""
-
-
-async def open_database(target: str | Path, *, schema_version: int | None = None) -> Database:
-    """Open a database and bring its schema up to date (up to `schema_version`, if given: only
-    tests of upgrades stop short).
-
-    `target` is a file path or a `sqlite:///path` URL (SQLite; the path after the three slashes
-    is relative unless it starts with a fourth one), or a `postgresql://` (or `postgres://`)
-    URL in libpq's form (PostgreSQL, through a pool of connections).
-    """
-    backend, location = parse_target(target)
-    if backend == "postgres":
-        from bot.storage.postgres import PostgresDatabase
-
-        return await PostgresDatabase.connect(location, schema_version=schema_version)
-    from bot.storage.sqlite import SqliteDatabase
-
-    return await SqliteDatabase.connect(Path(location), schema_version=schema_version)
-
-
-def parse_target(target: str | Path) -> tuple[Backend, str]:
-    """The back end a database target names, and its location (a URL or a file path)."""
-    text = str(target)
-    if isinstance(target, str) and text.startswith(_POSTGRES_SCHEMES):
-        return "postgres", text
-    if isinstance(target, str) and text.startswith(_SQLITE_SCHEME):
-        text = text.removeprefix(_SQLITE_SCHEME)
-        if not text:
-            raise StorageError("a sqlite:/// URL needs a file path after the three slashes")
-    return "sqlite", text
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import engine
 from bot.services import dice, records
-from bot.storage import Database
+from bot.storage import open_database
 from tests.e2e import multiprocess
 from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -483,7 +483,7 @@ def position_after(config_json: str, log: list[str | None], length: int) -> str:
 
 async def fill(database: Path, finished: int, running: int, guild_id: int) -> None:
     """A database with `finished` games over and `running` games mid-way (shown up to date)."""
-    db = await Database.open(database)  # the bot's own migrations
+    db = await open_database(database)  # the bot's own migrations
     await db.close()
     samples = sample_games(20, seed=5)
     now = "2026-01-01T00:00:00+00:00"

@@ -32,7 +32,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.storage import Database
+from bot.storage import Database, open_database
 from bot.storage.database import BACKENDS, Backend
 from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -176,7 +176,7 @@ class Storage:
 
     async def _open(self) -> Database:
         if self.database is None:
-            self.database = await Database.open(self.target)
+            self.database = await open_database(self.target)
         return self.database
 
     async def integrity(self) -> str:

@@ -12,7 +12,7 @@ import pytest
 from bot.runtime.composition import build_bot
 from bot.runtime.health import Heartbeat
 from bot.runtime.settings import Shards
-from bot.storage.database import Database
+from bot.storage import open_database
 from tests.e2e.fakecord import FakeDiscord
 
 
@@ -23,7 +23,7 @@ async def test_the_client_holds_only_its_shards_and_beats_while_they_are_open(
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
         held = fake.add_guild("Souk", shard=1)
         fake.add_guild("Medina", shard=0)
-        database = await Database.open(tmp_path / "shards.sqlite3")
+        database = await open_database(tmp_path / "shards.sqlite3")
         client = build_bot(
             database,
             heartbeat=Heartbeat(tmp_path / "heartbeat"),

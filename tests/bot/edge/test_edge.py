@@ -30,7 +30,7 @@ from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
-from bot.storage import Database, GameStatus, GameStore
+from bot.storage import GameStatus, GameStore, open_database
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data, component_data
 from tests.e2e.fakecord.interactions import (
@@ -116,7 +116,7 @@ async def running_edge(
         for user in (host, guest, outsider):
             fake.add_member(guild, user)
         fake.add_member(guild, moderator, permissions=permissions.MANAGE_CHANNELS)
-        database = await Database.open(tmp_path / "edge.sqlite3")
+        database = await open_database(tmp_path / "edge.sqlite3")
         bot = build_bot(
             database, heartbeat=Heartbeat(tmp_path / "heartbeat"), seeds=lambda: "5eed" * 8
         )

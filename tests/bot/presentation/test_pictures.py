@@ -16,7 +16,7 @@ import pytest
 import engine
 from bot.presentation import images, presenter
 from bot.services import GameInfo, GameService, GameStatus, GameView, Player
-from bot.storage import Database, GameStore
+from bot.storage import Database, GameStore, open_database
 from bot.workers import jobs
 from bot.workers.pool import WorkerPool
 from engine import GameState
@@ -133,7 +133,7 @@ def fixed_clock() -> datetime:
 
 @pytest.fixture
 async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "games.sqlite3")
+    db = await open_database(tmp_path / "games.sqlite3")
     yield db
     await db.close()
 

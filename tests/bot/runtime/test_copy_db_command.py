@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from bot.__main__ import main
-from bot.storage import Database
+from bot.storage import open_database
 from bot.storage.players import PlayerStore
 from tests.bot.storage.test_copy import Filled, all_rows, fill
 from tests.postgres import postgres_server, postgres_url
@@ -25,7 +25,7 @@ PASSWORD = "hunter2"
 @pytest.fixture
 async def source(tmp_path: Path) -> tuple[Path, Filled]:
     path = tmp_path / "marrakech.sqlite3"
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         filled = await fill(database)
     finally:
@@ -67,7 +67,7 @@ async def test_a_target_holding_anything_is_refused_with_one_line(
 ) -> None:
     path, _ = source
     url = with_password(postgres_url)
-    target = await Database.open(url)
+    target = await open_database(url)
     try:
         await PlayerStore(target).set_turn_dms(42, True, datetime(2026, 1, 1, tzinfo=UTC))
     finally:
@@ -88,7 +88,7 @@ async def test_a_game_that_does_not_replay_is_reported_and_fails_the_copy(
     source: tuple[Path, Filled], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path, filled = source
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         async with database.transaction() as conn:  # a log that lost its last entry
             await conn.execute(
@@ -143,7 +143,7 @@ async def test_bad_arguments_are_refused_before_anything_is_opened(
 
 
 async def _rows(target: str | Path) -> dict[str, list[tuple[object, ...]]]:
-    database = await Database.open(target)
+    database = await open_database(target)
     try:
         return await all_rows(database)
     finally:

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from bot.__main__ import main
-from bot.storage import Database
+from bot.storage import open_database
 from bot.storage.database import load_migrations
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
@@ -30,7 +30,7 @@ async def test_migrate_brings_a_fresh_database_up_to_date_once(
     assert await _run(["migrate"]) == 0
     assert f"schema version {LATEST}, up to date" in capsys.readouterr().out
 
-    database = await Database.open(target)
+    database = await open_database(target)
     try:
         assert await database.schema_version() == LATEST
     finally:

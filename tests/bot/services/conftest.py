@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database
+from bot.storage import Database, open_database
 from bot.storage.database import Backend
 from tests.postgres import (
     backend,
@@ -43,7 +43,7 @@ __all__ = [
 
 @pytest.fixture
 async def database(database_target: str) -> AsyncIterator[Database]:
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     yield db
     await db.close()
 

@@ -39,7 +39,7 @@ from bot.services.errors import (
     NotAReplayError,
     NotHandedToAiError,
 )
-from bot.storage import Database, GameStore, GuildStore, StatsStore
+from bot.storage import Database, GameStore, GuildStore, StatsStore, open_database
 from bot.workers.pool import WorkerPool
 from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_service import choose
@@ -189,7 +189,7 @@ async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
 async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets) -> None:
     records = []
     for _ in range(2):
-        db = await Database.open(await fresh_targets.new())
+        db = await open_database(await fresh_targets.new())
         try:
             table = make_table(db, ManualClock())
             view = await human_vs_ai(table, "medium", "hard")
@@ -313,7 +313,7 @@ async def test_acting_in_time_resets_the_timeout_count(
 async def test_a_deadline_passed_while_the_bot_was_down_is_handled_at_start_up(
     database_target: str,
 ) -> None:
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     clock = ManualClock()
     first = make_table(db, clock)
     view = await two_humans(first)
@@ -321,7 +321,7 @@ async def test_a_deadline_passed_while_the_bot_was_down_is_handled_at_start_up(
     await db.close()
 
     clock.advance(3 * LIMIT)  # the bot was down for half an hour
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     try:
         second = make_table(db, clock)
         due = await second.service.turns.due_work()

@@ -29,7 +29,7 @@ from bot.services.errors import (
     NotYourTurnError,
     StaleBoardError,
 )
-from bot.storage import ActionRow, Database, GameStore
+from bot.storage import ActionRow, Database, GameStore, open_database
 from tests.bot.services.conftest import FreshTargets
 
 HOST, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -297,7 +297,7 @@ async def test_two_processes_on_one_database_never_apply_twice(
 ) -> None:
     first = service_on(database)
     view = await started(first)
-    other_db = await Database.open(database_target)
+    other_db = await open_database(database_target)
     try:
         second = service_on(other_db)
         mover = view.user_to_move
@@ -320,20 +320,20 @@ async def test_two_processes_on_one_database_never_apply_twice(
 async def test_a_restart_continues_with_the_same_rolls(
     database_target: str, fresh_targets: FreshTargets
 ) -> None:
-    reference_db = await Database.open(await fresh_targets.new())
+    reference_db = await open_database(await fresh_targets.new())
     reference = service_on(reference_db)
     expected = await play_out(reference, await started(reference))
     expected_record = await reference.play.record(expected.id)
     await reference_db.close()
 
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     service = service_on(db)
     view = await started(service)
     for _ in range(17):
         view = await step(service, view)
     await db.close()
 
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     restarted = service_on(db)
     resumed = await restarted.play.look(view.id)
     assert resumed.seq == view.seq

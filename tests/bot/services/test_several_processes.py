@@ -14,7 +14,7 @@ import pytest
 
 from bot.services import DueKind, DueWork, GameService, GameStatus, GameView
 from bot.services.loader import CLAIM_LEASE_SECONDS
-from bot.storage import Database, GameStore
+from bot.storage import Database, GameStore, open_database
 from tests.bot.services.test_async_play import (
     FAST_AI,
     HOST,
@@ -32,7 +32,7 @@ from tests.bot.services.test_service import choose, started, step
 @pytest.fixture
 async def other_database(database_target: str) -> AsyncIterator[Database]:
     """A second connection (pool) to the test's database: another process's."""
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     yield db
     await db.close()
 

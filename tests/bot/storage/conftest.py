@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Database
+from bot.storage import Database, open_database
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "db", "postgres_server", "postgres_url"]
@@ -20,6 +20,6 @@ __all__ = ["backend", "database_target", "db", "postgres_server", "postgres_url"
 
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     yield database
     await database.close()

@@ -21,7 +21,8 @@ from bot.storage import (
     UniqueViolation,
     open_database,
 )
-from bot.storage.database import BACKENDS, Backend, Connection, load_migrations, parse_target
+from bot.storage.database import BACKENDS, Backend, Connection, load_migrations
+from bot.storage.open import parse_target
 from bot.storage.sqlite import numbered
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -113,10 +114,10 @@ async def test_processes_migrating_at_once_apply_each_migration_once(postgres_ur
 
 
 async def test_migrating_stops_at_the_version_asked_and_goes_on_later(database_target: str) -> None:
-    database = await Database.open(database_target, schema_version=3)
+    database = await open_database(database_target, schema_version=3)
     assert await database.schema_version() == 3
     await database.close()
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     assert await database.schema_version() == len(load_migrations(database.backend))
     await database.close()
 
@@ -125,7 +126,7 @@ async def test_seat_ids_keep_the_keys_sqlite_gave_its_seats(tmp_path: Path) -> N
     """Migration 0008 turns SQLite's hidden rowid into the seats' id column: the keys the bot
     handed out before (gaps included) stay the same."""
     path = tmp_path / "bot.sqlite3"
-    await (await Database.open(path, schema_version=7)).close()
+    await (await open_database(path, schema_version=7)).close()
     with sqlite3.connect(path) as raw:
         raw.execute(
             "INSERT INTO games (channel_id, host_id, seats_wanted, variant, seed, seed_sha256, "
@@ -140,7 +141,7 @@ async def test_seat_ids_keep_the_keys_sqlite_gave_its_seats(tmp_path: Path) -> N
         raw.execute("DELETE FROM seats WHERE ai_level = 'easy'")
         before = raw.execute("SELECT rowid, user_id, ai_level FROM seats ORDER BY rowid").fetchall()
     assert [row[0] for row in before] == [1, 3]
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         seats = await GameStore(database).seats(1)
         assert [(seat.key, seat.user_id, seat.ai_level) for seat in seats] == before
@@ -247,8 +248,8 @@ async def test_an_error_rolls_the_whole_transaction_back(db: Database) -> None:
 
 
 async def test_a_read_sees_one_snapshot(database_target: str) -> None:
-    reader = await Database.open(database_target)
-    writer = await Database.open(database_target)
+    reader = await open_database(database_target)
+    writer = await open_database(database_target)
     try:
         async with reader.reading() as conn:
             before = await conn.fetchval("SELECT count(*) FROM bot_meta")

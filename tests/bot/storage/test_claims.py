@@ -13,7 +13,7 @@ import pytest
 
 from bot.runtime.scheduler import Scheduler
 from bot.services import GameService
-from bot.storage import Database, GameStore, NewGame, TurnClock
+from bot.storage import Database, GameStore, NewGame, TurnClock, open_database
 from bot.storage.database import Backend
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
@@ -50,7 +50,7 @@ async def due_game(store: GameStore, channel_id: int, clock: TurnClock) -> int:
 @pytest.fixture
 async def other_db(database_target: str) -> AsyncIterator[Database]:
     """A second connection (pool) to the test's database: another process's."""
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     yield database
     await database.close()
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import GameService, GameStatus, GameView, GuildService
-from bot.storage import Database, GameStore, GuildStore
+from bot.storage import Database, GameStore, GuildStore, open_database
 from bot.storage.copy import (
     BOOKKEEPING_TABLES,
     TargetNotEmptyError,
@@ -119,7 +119,7 @@ async def views(database: Database, ids: list[int]) -> list[GameView]:
 
 @pytest.fixture
 async def source(tmp_path: Path) -> AsyncIterator[tuple[Database, Filled]]:
-    database = await Database.open(tmp_path / "source.sqlite3")
+    database = await open_database(tmp_path / "source.sqlite3")
     filled = await fill(database)
     yield database, filled
     await database.close()
@@ -133,8 +133,8 @@ async def test_a_copy_to_postgres_and_back_keeps_every_row_and_every_game(
     assert all(rows[table] for table in rows), "the source fills every table"
     before = await views(origin, filled.ids)
 
-    postgres = await Database.open(postgres_url)
-    back = await Database.open(tmp_path / "back.sqlite3")
+    postgres = await open_database(postgres_url)
+    back = await open_database(tmp_path / "back.sqlite3")
     try:
         copied = await copy_database(origin, postgres)
         assert copied == {table: len(found) for table, found in rows.items()}
@@ -164,7 +164,7 @@ async def test_a_target_holding_anything_is_refused_and_left_as_it_was(
     source: tuple[Database, Filled], backend: Backend, database_target: str
 ) -> None:
     origin, _ = source
-    target = await Database.open(database_target)
+    target = await open_database(database_target)
     try:
         await PlayerStore(target).set_turn_dms(CAROL, True, NOW)
         before = await all_rows(target)
@@ -179,10 +179,10 @@ async def test_postgres_to_postgres_copies_and_resets_the_sequences(
     source: tuple[Database, Filled], postgres_server: str, postgres_url: str
 ) -> None:
     origin, filled = source
-    middle = await Database.open(postgres_url)
+    middle = await open_database(postgres_url)
     other_url = await create_database(postgres_server)
     try:
-        other = await Database.open(other_url)
+        other = await open_database(other_url)
         try:
             await copy_database(origin, middle)
             await copy_database(middle, other)

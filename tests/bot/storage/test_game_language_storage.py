@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import Database, GameStore, NewGame
+from bot.storage import GameStore, NewGame, open_database
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 NOW_TEXT = "2026-01-01T00:00:00.000+00:00"
@@ -27,7 +27,7 @@ def lobby(channel_id: int, locale: str) -> NewGame:
 
 
 async def test_a_game_keeps_its_language_across_a_reopen(database_target: str) -> None:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         store = GameStore(database)
         french = await store.create(lobby(10, "fr"), NOW)
@@ -35,7 +35,7 @@ async def test_a_game_keeps_its_language_across_a_reopen(database_target: str) -
         assert (french.locale, ukrainian.locale) == ("fr", "uk")
     finally:
         await database.close()
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         store = GameStore(database)
         again = await store.get(french.id)
@@ -49,7 +49,7 @@ async def test_a_game_keeps_its_language_across_a_reopen(database_target: str) -
 
 
 async def test_games_from_before_languages_are_english(database_target: str) -> None:
-    old = await Database.open(database_target, schema_version=1)
+    old = await open_database(database_target, schema_version=1)
     try:
         async with old.transaction() as conn:
             await conn.execute(
@@ -60,7 +60,7 @@ async def test_games_from_before_languages_are_english(database_target: str) -> 
             )
     finally:
         await old.close()
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         assert await database.schema_version() >= 2
         old_game = await GameStore(database).get(1)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.storage import Database, GameStore, NewGame
+from bot.storage import Database, GameStore, NewGame, open_database
 from bot.storage.database import BACKENDS, Backend, load_migrations
 from bot.storage.players import PlayerStore
 
@@ -36,7 +36,7 @@ def test_the_player_settings_migration_is_0007(backend: Backend) -> None:
 
 
 async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(database_target: str) -> None:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         players = PlayerStore(database)
         assert not await players.turn_dms(5)
@@ -45,7 +45,7 @@ async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(database_target
         assert not await players.set_turn_dms(5, True, LATER)
     finally:
         await database.close()
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         players = PlayerStore(database)
         assert await players.turn_dms(5)

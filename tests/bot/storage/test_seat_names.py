@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.storage import CheckViolation, Database, GameStore, NewGame
+from bot.storage import CheckViolation, Database, GameStore, NewGame, open_database
 from bot.storage.database import BACKENDS, Backend, load_migrations
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -39,7 +39,7 @@ def test_the_names_migration_is_numbered_after_the_languages_one(backend: Backen
 
 
 async def test_names_round_trip_through_a_reopen(database_target: str) -> None:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         store = GameStore(database)
         game = await store.create(lobby(10, "Оксана ✨"), NOW)
@@ -54,7 +54,7 @@ async def test_names_round_trip_through_a_reopen(database_target: str) -> None:
         ]
     finally:
         await database.close()
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         seats = await GameStore(database).seats(game.id)
         assert [s.display_name for s in seats] == ["Оксана ✨", "Zoë", None, None]
@@ -73,7 +73,7 @@ async def test_an_empty_name_is_refused_by_the_schema(db: Database) -> None:
 async def test_a_database_from_before_names_gets_them_and_its_seats_stay_nameless(
     database_target: str,
 ) -> None:
-    old = await Database.open(database_target, schema_version=NAMES_VERSION - 1)
+    old = await open_database(database_target, schema_version=NAMES_VERSION - 1)
     try:
         assert await old.schema_version() == NAMES_VERSION - 1
         async with old.transaction() as conn:
@@ -91,7 +91,7 @@ async def test_a_database_from_before_names_gets_them_and_its_seats_stay_nameles
             )
     finally:
         await old.close()
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         assert await database.schema_version() >= NAMES_VERSION
         store = GameStore(database)

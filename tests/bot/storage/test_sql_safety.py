@@ -19,7 +19,7 @@ import pytest
 
 from bot.services import GameService
 from bot.services.errors import BadOptionError, IllegalMoveError
-from bot.storage import Database, GameStore
+from bot.storage import GameStore, open_database
 from bot.storage.database import Backend
 
 BOT = Path(__file__).resolve().parents[3] / "bot"
@@ -163,7 +163,7 @@ def test_the_scan_accepts_bound_parameters() -> None:
 async def test_hostile_strings_through_the_service_leave_the_database_intact(
     database_target: str, backend: Backend
 ) -> None:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         service = GameService(GameStore(database))
         for index, hostile in enumerate(HOSTILE):

@@ -21,6 +21,7 @@ from bot.storage import (
     NewAction,
     NewGame,
     StaleSeqError,
+    open_database,
 )
 from bot.storage.database import Backend, load_migrations
 
@@ -49,7 +50,7 @@ async def running_game(store: GameStore) -> int:
 
 
 async def test_open_migrates_to_the_last_version(database_target: str, backend: Backend) -> None:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     assert database.backend == backend
     assert await database.schema_version() == len(load_migrations(backend))
     async with database.reading() as conn:
@@ -58,7 +59,7 @@ async def test_open_migrates_to_the_last_version(database_target: str, backend: 
 
 
 async def test_open_sets_wal_and_makes_the_folder(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "sub" / "bot.sqlite3")
+    database = await open_database(tmp_path / "sub" / "bot.sqlite3")
     await database.close()
     with sqlite3.connect(tmp_path / "sub" / "bot.sqlite3") as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -67,10 +68,10 @@ async def test_open_sets_wal_and_makes_the_folder(tmp_path: Path) -> None:
 
 
 async def test_reopen_does_not_migrate_twice_and_keeps_data(database_target: str) -> None:
-    first = await Database.open(database_target)
+    first = await open_database(database_target)
     game = await GameStore(first).create(lobby(), NOW)
     await first.close()
-    second = await Database.open(database_target)
+    second = await open_database(database_target)
     again = await GameStore(second).get(game.id)
     assert again == game
     await second.close()
@@ -83,12 +84,12 @@ NEWER_SCHEMA = {
 
 
 async def test_newer_schema_is_refused(database_target: str, backend: Backend) -> None:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     async with database.transaction() as conn:
         await conn.execute(NEWER_SCHEMA[backend])
     await database.close()
     with pytest.raises(Exception, match="newer than this bot"):
-        await Database.open(database_target)
+        await open_database(database_target)
 
 
 async def test_create_seats_the_host_and_one_open_game_per_channel(db: Database) -> None:
@@ -175,8 +176,8 @@ async def test_the_action_log_cannot_be_edited(db: Database) -> None:
 async def test_concurrent_writers_on_two_connections_apply_exactly_one(
     database_target: str,
 ) -> None:
-    first = await Database.open(database_target)
-    second = await Database.open(database_target)
+    first = await open_database(database_target)
+    second = await open_database(database_target)
     game_id = await running_game(GameStore(first))
     stores = [GameStore(first), GameStore(second)] * 4
     results = await asyncio.gather(
