@@ -5,11 +5,12 @@ a transaction-scoped advisory lock, so exactly one process applies each and the 
 then find it applied. Write transactions run at READ COMMITTED: the stores' optimistic checks
 are single guarded UPDATEs (`... WHERE seq = $n`), which PostgreSQL re-evaluates on the row's
 newest version after waiting for a concurrent writer. Reads run in a read-only REPEATABLE READ
-transaction, one snapshot for the block.
+transaction, one snapshot for the block. A block of one statement (`single_write`,
+`single_read`) runs outside any transaction: PostgreSQL makes the statement its own.
 
 `listen` keeps one connection of its own, outside the pool, LISTENing on a channel: the
-stores NOTIFY it inside their write transactions, so the other processes hear of a change
-once it is committed (and never of one rolled back).
+stores NOTIFY it inside their writes, so the other processes hear of a change once it is
+committed (and never of one rolled back).
 
 asyncpg has no type hints; this module is the only one that touches it, with `Any` at the seam.
 """
@@ -33,6 +34,7 @@ from bot.storage.database import (
     IntegrityError,
     NotNullViolation,
     Row,
+    SingleStatement,
     UniqueViolation,
     load_migrations,
     newer_schema_error,
@@ -216,6 +218,23 @@ class PostgresDatabase(Database):
             yield PostgresConnection(raw)
             crashpoints.reach("db.committing")
         crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def single_write(self) -> AsyncIterator[SingleStatement]:
+        """Run the block's one statement on a pooled connection outside any transaction:
+        PostgreSQL runs it as its own transaction, committed as it completes."""
+        async with self._pool.acquire() as raw:
+            crashpoints.reach("db.begun")
+            crashpoints.reach("db.committing")
+            yield SingleStatement(PostgresConnection(raw))
+        crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def single_read(self) -> AsyncIterator[SingleStatement]:
+        """Run the block's one statement on a pooled connection outside any transaction (one
+        statement sees one snapshot)."""
+        async with self._pool.acquire() as raw:
+            yield SingleStatement(PostgresConnection(raw))
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PostgresConnection]:

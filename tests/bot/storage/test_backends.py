@@ -282,3 +282,36 @@ async def test_transactions_pass_the_crash_points(db: Database, reached: list[st
     reached.clear()
     await GameStore(db).get_meta("k")
     assert reached == []
+
+
+async def test_a_single_write_passes_the_crash_points_until_it_fails(
+    db: Database, reached: list[str]
+) -> None:
+    async def fail() -> None:
+        async with db.single_write() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', NULL)")
+
+    with pytest.raises(IntegrityError):
+        await fail()
+    assert reached == ["db.begun", "db.committing"]
+    assert await GameStore(db).get_meta("k") is None
+
+
+# --- one statement on its own ----------------------------------------------------------------
+
+
+async def test_a_block_for_one_statement_refuses_a_second(db: Database) -> None:
+    async def two_writes() -> None:
+        async with db.single_write() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('a', '1')")
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('b', '2')")
+
+    with pytest.raises(StorageError, match="second statement"):
+        await two_writes()
+    async with db.single_read() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM bot_meta") == 1, "the first one stands"
+        with pytest.raises(StorageError, match="second statement"):
+            await conn.fetchval("SELECT count(*) FROM bot_meta")
+    async with db.single_write() as conn:
+        with pytest.raises(StorageError, match="several statements"):
+            await conn.executemany("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", [])

@@ -13,7 +13,7 @@ import pytest
 
 from bot.runtime.scheduler import Scheduler
 from bot.services import GameService
-from bot.storage import Database, GameStore, NewGame, TurnClock
+from bot.storage import Database, GameStore, NewGame, NextMoments, TurnClock
 from bot.storage.database import Backend
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
@@ -68,6 +68,8 @@ async def test_due_work_is_claimed_by_one_owner_until_released(db: Database) -> 
     assert await store.next_due(T1, "a") == T0
     assert await store.next_lease_end(T1, "b") == T2
     assert await store.next_lease_end(T1, "a") is None
+    assert await store.next_moments(T1, "b") == NextMoments(T3, None, T2), "in one statement"
+    assert await store.next_moments(T1, "a") == NextMoments(T0, None, None)
     await store.release_claim(played, "b")  # not b's to release
     assert await store.claim_due(T1, LONG_AGO, "b", T2, 10) == []
     await store.release_claim(played, "a")
