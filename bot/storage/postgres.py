@@ -12,6 +12,10 @@ transaction, one snapshot for the block. A block of one statement (`single_write
 stores NOTIFY it inside their writes, so the other processes hear of a change once it is
 committed (and never of one rolled back).
 
+The pool's connections never change their session (no SET, LISTEN, cursor or session-level
+advisory lock: the migrations' lock is transaction-scoped), so a connection going back to the
+pool is not reset: asyncpg's reset query would cost a round trip each time for nothing.
+
 asyncpg has no type hints; this module is the only one that touches it, with `Any` at the seam.
 """
 
@@ -76,6 +80,11 @@ def translated(error: Any) -> IntegrityError:
         columns=columns,
         constraint=getattr(error, "constraint_name", None),
     )
+
+
+async def _keep_session(_connection: Any) -> None:
+    """What a connection going back to the pool needs besides asyncpg's own ROLLBACK of an
+    unfinished transaction: nothing (see the module's text)."""
 
 
 def affected(status: str) -> int:
@@ -144,7 +153,7 @@ class PostgresDatabase(Database):
         cls, url: str, *, schema_version: int | None = None, max_size: int = POOL_MAX_SIZE
     ) -> PostgresDatabase:
         """Open a pool on the server named by the URL and bring the schema up to date."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size, reset=_keep_session)
         database = cls(pool, url)
         try:
             await database.migrate(schema_version)
