@@ -747,9 +747,9 @@ class GameStore:
         return game, seats, actions
 
     async def listen(self, callback: Callable[[], None]) -> None:
-        """Call `callback` whenever another process (or this one) commits a change to a turn
-        clock or to what a game's message shows. PostgreSQL only: SQLite serves one process,
-        which is told in memory, so there it does nothing."""
+        """Call `callback` whenever another process commits a change to a turn clock or to what
+        a game's message shows (this process knows its own changes). PostgreSQL only: SQLite
+        serves one process, which is told in memory, so there it does nothing."""
         from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
 
         if isinstance(self._db, PostgresDatabase):

@@ -177,6 +177,29 @@ async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
     await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
 
 
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_process_is_not_woken_by_its_own_changes(
+    backend: Backend, db: Database, other_db: Database
+) -> None:
+    """It knows them already (bot.services.turn_clock): hearing them would only cost it a look
+    at the database. Notifications come in the order of their commits, so once the other
+    process's change is heard, this process's own, committed before it, was left out."""
+    store, other = GameStore(db), GameStore(other_db)
+    game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
+    heard: list[str] = []
+    woken = asyncio.Event()
+
+    def wake() -> None:
+        heard.append("a change")
+        woken.set()
+
+    await store.listen(wake)
+    await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))  # this process's own change
+    await other.set_clock(game_id, 0, TurnClock(T0, T1, T3))
+    await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
+    assert heard == ["a change"], "the other process's change alone"
+
+
 @pytest.mark.parametrize("backend", ["sqlite"])
 async def test_listening_on_sqlite_does_nothing(backend: Backend, db: Database) -> None:
     await GameStore(db).listen(lambda: None)
