@@ -138,6 +138,11 @@ class GameLoader:
         self._cache[loaded.game.id] = loaded
         return loaded
 
+    def in_memory(self, game_id: int) -> LoadedGame | None:
+        """The game as it is in memory, if it is, unchecked against its row (for what never
+        changes, such as its channel)."""
+        return self._cache.get(game_id)
+
     def forget(self, game_id: int) -> None:
         """Drop the game from memory (it is read again from the database when next used)."""
         self._cache.pop(game_id, None)
