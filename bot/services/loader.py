@@ -152,13 +152,17 @@ class GameLoader:
     def now(self) -> datetime:
         return self.clock()
 
-    async def load(self, game_id: int) -> LoadedGame:
+    async def load(self, game_id: int, row: GameRow | None = None) -> LoadedGame:
         """The game, from memory while it matches its row, or rebuilt from its log; call it
-        under the game's lock.
+        under the game's lock. `row` is the game's row as the caller has just read it (a claim
+        returns it): when the game in memory matches it exactly, the row is not read again (a
+        write made since by another process is still refused by the seq guarding every write).
 
         Raises GameNotFoundError, or GameDamagedError if its log cannot be replayed.
         """
         cached = self._cache.get(game_id)
+        if cached is not None and row is not None and cached.game == row:
+            return cached
         game = await self.store.get(game_id)
         if game is None:
             self.forget(game_id)

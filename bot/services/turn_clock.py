@@ -79,6 +79,9 @@ class TurnClockService:
         self._timer_at: datetime | None = None
         self._collecting: list[list[GameRow | None]] = []
         """Per `next_due` reading the database now, the changes made meanwhile."""
+        self._claimed: dict[int, GameRow] = {}
+        """The rows of the games the last `due_work` claimed, as the claim returned them: the
+        work's load checks the game in memory against it rather than reading it again."""
         loader.on_game_change(self._game_changed)
 
     def on_schedule_change(self, listener: Callable[[], None]) -> None:
@@ -136,6 +139,7 @@ class TurnClockService:
             self._loader.lease_end(),
             CLAIM_LIMIT,
         )
+        self._claimed = {game.id: game for game in claimed}
         timed = []
         unshown = []
         for game in claimed:
@@ -156,6 +160,7 @@ class TurnClockService:
     async def release(self, work: DueWork) -> None:
         """Give up this process's claim on the work's game (its work was done, or failed and
         is retried later)."""
+        self._claimed.pop(work.game_id, None)
         await self._loader.release(work.game_id)
 
     async def next_due(self) -> datetime | None:
@@ -184,7 +189,7 @@ class TurnClockService:
         """Mark the reminder of the game's current turn as sent and say whom to ping; None if
         the game moved on or the reminder is not due (or was sent)."""
         async with self._loader.locked(game_id):
-            loaded = await self._loader.load(game_id)
+            loaded = await self._loader.load(game_id, self._claimed.pop(game_id, None))
             game = loaded.game
             turn = _due_turn(loaded, seq, game.remind_at, self._loader.clock())
             if turn is None:
@@ -201,7 +206,7 @@ class TurnClockService:
         or (with the medium AI) one whose player ran out of time. A paused game whose wait is
         over ends as abandoned instead (bot.services.pause). None if nothing is due."""
         async with self._loader.locked(game_id):
-            loaded = await self._loader.load(game_id)
+            loaded = await self._loader.load(game_id, self._claimed.pop(game_id, None))
             game = loaded.game
             turn = _due_turn(loaded, seq, game.due_at, self._loader.clock())
             if turn is None:
