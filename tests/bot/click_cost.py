@@ -50,8 +50,11 @@ class Click:
     ends_turn: bool
     ends_game: bool
     round_trips: int
+    """All of them, the scheduler's passes included."""
     wakes: int
     """Times the click woke the turn clock's scheduler (each cost a pass, counted in)."""
+    scheduler_round_trips: int = 0
+    """Those of the scheduler's passes (with an AI seat: the AI's turn the click handed over)."""
 
     @property
     def kind(self) -> str:
@@ -62,12 +65,18 @@ class Click:
         return "a move within the turn"
 
 
-async def play_and_count(edge: Edge) -> list[Click]:
-    """Play a game of the edge's host and guest to its end; what each click cost."""
+async def play_and_count(edge: Edge, against: str | None = None) -> list[Click]:
+    """Play a game to its end between the edge's host and guest, or (`against`: an AI level)
+    between the host and an AI seat; what each click cost."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
+    if against is None:
+        await edge.click(edge.guest, lobby, "Join").response()
+    else:
+        await edge.click(edge.host, lobby, f"Add AI: {against}").response()
     await edge.click(edge.host, lobby, "Start").response()
-    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    await edge.fake.wait_until(
+        lambda: live_decisions(edge.fake, edge.channel), what="the host's first decision"
+    )
     await settled(edge)
     scheduler = edge.bot.scheduler
     await scheduler.stop()  # its passes are run below, in the click that woke it
@@ -97,12 +106,14 @@ async def play_and_count(edge: Edge) -> list[Click]:
             )
             await handle.response()
             await settled(edge)
+            before_passes = trips.count
             passes = 0
             while wakes[0]:
                 wakes[0] -= 1
                 passes += 1
                 await scheduler.run_due()
                 await scheduler.seconds_to_sleep()
+                await settled(edge)
             cost = trips.count
             after = await edge.service.play.look(decision.game_id)
             assert after.seq > view.seq, f"the click on {decision.custom_id} was not applied"
@@ -114,6 +125,7 @@ async def play_and_count(edge: Edge) -> list[Click]:
                     ends_game=after.state.is_over,
                     round_trips=cost,
                     wakes=passes,
+                    scheduler_round_trips=cost - before_passes,
                 )
             )
     return clicks
@@ -148,22 +160,33 @@ def summary(clicks: list[Click]) -> str:
     for kind in [*kinds, "every click"]:
         chosen = [c for c in clicks if kind in (c.kind, "every click")]
         costs = [click.round_trips for click in chosen]
-        lines.append(
+        line = (
             f"  {kind}: {len(chosen)} clicks, round trips mean {statistics.mean(costs):.1f}, "
             f"most {max(costs)}, least {min(costs)}; scheduler passes "
             f"{sum(click.wakes for click in chosen)}"
         )
+        passes = [click.scheduler_round_trips for click in chosen if click.wakes]
+        if passes:
+            line += f" (their round trips mean {statistics.mean(passes):.1f}, most {max(passes)})"
+        lines.append(line)
     return "\n".join(lines)
+
+
+GAMES = (
+    (None, "two people"),
+    ("easy", "a person against the easy AI (each pass of the scheduler plays the AI's turn)"),
+)
 
 
 async def main() -> None:
     for backend in ("sqlite", "postgres"):
-        with tempfile.TemporaryDirectory(prefix="marrakech-clicks-") as folder:
-            async with edge_on(backend, Path(folder)) as edge:
-                clicks = await play_and_count(edge)
-        print(f"{backend}: a 2-player game with a turn limit, every click counted")
-        print(summary(clicks))
-        sys.stdout.flush()
+        for against, players in GAMES:
+            with tempfile.TemporaryDirectory(prefix="marrakech-clicks-") as folder:
+                async with edge_on(backend, Path(folder)) as edge:
+                    clicks = await play_and_count(edge, against)
+            print(f"{backend}, {players}, a turn limit of {TURN_LIMIT} s:")
+            print(summary(clicks))
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":
