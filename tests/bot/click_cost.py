@@ -1,17 +1,19 @@
 """What a click costs the database, in round trips (tests/round_trips.py), on each back end.
 
-`play_and_count` plays a whole game between two people, with a turn limit (so every turn sets
-a turn clock), through the bot's own client on the fake Discord API, in process
+`play_and_count` plays a whole game between two people, or a person and an AI seat, with a
+turn limit (so every turn sets a turn clock), through the bot's own client on the fake Discord
+API, in process
 (tests/bot/edge/test_edge.py). For each click on a game button it counts every round trip from
 the click's arrival until everything the click set off is done: the handler's checks, the
 commit, what the display reads and writes (the message it records, the next turn it posts, the
 final message and its record), the turn's direct message, and a pass of the turn clock's
 scheduler (`run_due`, then `seconds_to_sleep`, as it runs when woken) for each time the click
-woke it. The scheduler's own task is stopped for the count, so that its passes land in the
-click that set them off.
+woke it (with an AI seat, the pass that plays the AI's turn; counted apart as well). The
+scheduler's own task is stopped for the count, so that its passes land in the click that set
+them off.
 
-Run as a command, it prints what a click costs on SQLite and on PostgreSQL (a scratch database
-on the server of tests/postgres.py):
+Run as a command, it prints what a click costs in both kinds of game on SQLite and on
+PostgreSQL (a scratch database on the server of tests/postgres.py):
 
     python -m tests.bot.click_cost
 """
