@@ -322,7 +322,7 @@ class GameHandlers:
         async def work() -> None:
             interactions.guild_id(interaction)
             require_game_permissions(interaction)
-            if (await self._play.look(game_id)).game.channel_id != interaction.channel_id:
+            if await self._play.channel_of(game_id) != interaction.channel_id:
                 # Discord only sends ids that are on the clicked message, but a game's button
                 # acts in its own channel only, whatever a forged payload says.
                 raise GameNotFoundError(game_id)

@@ -16,7 +16,8 @@
   run to the `on_damage` listeners;
 - the writes: every change is one database transaction guarded by the game's seq, so two fast
   clicks (or two processes on one file) never apply an action twice, and each tells the
-  `on_schedule_change` listeners that a turn clock or a display may have changed.
+  `on_game_change` listeners the game's row as the change left it (a turn clock or a display
+  may have changed), and the `on_schedule_change` listeners that something did.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class GameLoader:
         self._locks = KeyedLocks()
         self._cache = _BoundedCache(CACHE_SIZE)
         self._listeners: list[Callable[[], None]] = []
+        self._game_listeners: list[Callable[[GameRow | None], None]] = []
         self._damage_listeners: list[Callable[[Damage], None]] = []
         self._damaged: set[int] = set()
 
@@ -94,7 +96,15 @@ class GameLoader:
         automatic move may have become due, or sooner)."""
         self._listeners.append(listener)
 
-    def schedule_changed(self) -> None:
+    def on_game_change(self, listener: Callable[[GameRow | None], None]) -> None:
+        """Call `listener` with a game's row as a change left it, whenever a turn clock or a
+        game's display changes (None: a change to a game whose row is not known)."""
+        self._game_listeners.append(listener)
+
+    def schedule_changed(self, game: GameRow | None = None) -> None:
+        """Tell the listeners of a change to `game` (its row as the change left it)."""
+        for game_listener in self._game_listeners:
+            game_listener(game)
         for listener in self._listeners:
             listener()
 
@@ -128,6 +138,11 @@ class GameLoader:
         self._cache[loaded.game.id] = loaded
         return loaded
 
+    def in_memory(self, game_id: int) -> LoadedGame | None:
+        """The game as it is in memory, if it is, unchecked against its row (for what never
+        changes, such as its channel)."""
+        return self._cache.get(game_id)
+
     def forget(self, game_id: int) -> None:
         """Drop the game from memory (it is read again from the database when next used)."""
         self._cache.pop(game_id, None)
@@ -137,13 +152,17 @@ class GameLoader:
     def now(self) -> datetime:
         return self.clock()
 
-    async def load(self, game_id: int) -> LoadedGame:
+    async def load(self, game_id: int, row: GameRow | None = None) -> LoadedGame:
         """The game, from memory while it matches its row, or rebuilt from its log; call it
-        under the game's lock.
+        under the game's lock. `row` is the game's row as the caller has just read it (a claim
+        returns it): when the game in memory matches it exactly, the row is not read again (a
+        write made since by another process is still refused by the seq guarding every write).
 
         Raises GameNotFoundError, or GameDamagedError if its log cannot be replayed.
         """
         cached = self._cache.get(game_id)
+        if cached is not None and row is not None and cached.game == row:
+            return cached
         game = await self.store.get(game_id)
         if game is None:
             self.forget(game_id)
@@ -256,7 +275,7 @@ class GameLoader:
         updated = self.keep(
             LoadedGame(game, players, state, turn_events, previous, starts, history)
         )
-        self.schedule_changed()
+        self.schedule_changed(game)
         return updated
 
     async def end(self, loaded: LoadedGame, reason: EndReason, user_id: int | None) -> LoadedGame:
@@ -270,7 +289,7 @@ class GameLoader:
             self.forget(loaded.game.id)
             raise GameNotRunningError() from None
         ended = self.keep(replace(loaded, game=game))
-        self.schedule_changed()
+        self.schedule_changed(game)
         return ended
 
     async def set_clock(
@@ -285,7 +304,7 @@ class GameLoader:
         for control in controls:
             players = with_control(players, control)
         updated = self.keep(replace(loaded, game=game, players=players))
-        self.schedule_changed()
+        self.schedule_changed(game)
         return updated
 
     async def mark_reminded(self, loaded: LoadedGame) -> LoadedGame | None:
@@ -296,20 +315,20 @@ class GameLoader:
             self.forget(loaded.game.id)
             return None
         updated = self.keep(replace(loaded, game=game))
-        self.schedule_changed()
+        self.schedule_changed(game)
         return updated
 
     async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
         async with self.locked(game_id):
-            stored = await self.store.set_board_message(game_id, message_id, seq)
+            game = await self.store.set_board_message(game_id, message_id, seq)
+            if game is None:
+                return  # a newer message is recorded: nothing changed
             cached = self._cache.get(game_id)
-            if stored and cached is not None:  # mirror the row (the game may have moved on)
-                game = replace(cached.game, board_message_id=message_id, board_message_seq=seq)
-                if game.status is GameStatus.LOBBY:
-                    game = replace(game, lobby_message_id=message_id)
-                self._cache[game_id] = replace(cached, game=game)
-        self.schedule_changed()
+            if cached is not None and _same_play(cached.game, game):
+                self._cache[game_id] = replace(cached, game=game)  # the row as it is now
+            # else the game moved on elsewhere: its next load sees the row and rebuilds it
+        self.schedule_changed(game)
 
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the reminder sent for the game's turn being played (None: none is out)."""

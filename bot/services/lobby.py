@@ -234,7 +234,7 @@ class LobbyService:
                 self._loader.forget(game_id)
                 raise LobbyClosedError() from None
             started = self._loader.keep(LoadedGame(game, players, state, turn_starts=(0,)))
-            self._loader.schedule_changed()
+            self._loader.schedule_changed(game)
             return started.view()
 
     async def _lobby(self, game_id: int) -> LoadedGame:

@@ -136,6 +136,14 @@ class PlayService:
 
     # --- looking -----------------------------------------------------------------------------
 
+    async def channel_of(self, game_id: int) -> int:
+        """The channel the game is played in: from memory when the game is there (a game never
+        changes channel), else from its row. GameNotFoundError if there is no such game."""
+        in_memory = self._loader.in_memory(game_id)
+        if in_memory is not None:
+            return in_memory.game.channel_id
+        return (await self.look(game_id)).game.channel_id
+
     async def look(self, game_id: int) -> GameView:
         async with self._loader.locked(game_id):
             return (await self._loader.load(game_id)).view()

@@ -10,12 +10,23 @@ guarded update, so of two processes racing one only sends it. The
 AI plays AI seats, seats handed to it after timeouts, and turns whose player ran out of time;
 it thinks in a worker (bot.workers.pool), from a seed derived from the game's seed and the log
 position, so a restart or a second process makes the same choice.
+
+The scheduler is told of a change in this process only when it must look sooner than it
+planned to: each change comes with the game's row as it left it (bot.services.loader), which
+says when that game next has work (`_next_moment`). The service remembers when the scheduler
+plans to look next (the last `next_due`); a change whose work comes at that moment or later
+tells it nothing, work due now wakes it at once, and work due sooner than planned (a change not
+yet shown, due for a catch-up if it never is) wakes it at that moment. So a click, which
+changes its game twice (the move, then the message that shows it), costs the scheduler nothing.
+Changes made by other processes wake it through the database (bot.storage.games, `listen`).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from enum import Enum
 
 import ai
 import engine
@@ -23,7 +34,7 @@ from bot.services import deadlines, dice, pause
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
 from bot.services.views import Abandoned, AutoTurn, DueKind, DueWork, Reminder, TurnReason
-from bot.storage.games import NewAction, SeatControl
+from bot.storage.games import GameRow, NewAction, SeatControl
 from bot.storage.kinds import EndReason, GameStatus
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
@@ -39,6 +50,15 @@ CLAIM_LIMIT = 32
 another process)."""
 
 
+class _Unplanned(Enum):
+    """The scheduler has not said yet when it looks next (it has not asked `next_due`)."""
+
+    UNPLANNED = "unplanned"
+
+
+UNPLANNED = _Unplanned.UNPLANNED
+
+
 class TurnClockService:
     """Reminders and automatic turns, when their time has come."""
 
@@ -51,10 +71,61 @@ class TurnClockService:
         self._store = loader.store
         self._ai_budget = ai_budget
         self._workers = workers
+        self._listeners: list[Callable[[], None]] = []
+        self._planned: datetime | _Unplanned | None = UNPLANNED
+        """When the scheduler looks next: the last `next_due` (None: only when woken), or an
+        earlier moment a change brought (and a timer will wake it at)."""
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: datetime | None = None
+        self._collecting: list[list[GameRow | None]] = []
+        """Per `next_due` reading the database now, the changes made meanwhile."""
+        self._claimed: dict[int, GameRow] = {}
+        """The rows of the games the last `due_work` claimed, as the claim returned them: the
+        work's load checks the game in memory against it rather than reading it again."""
+        loader.on_game_change(self._game_changed)
 
     def on_schedule_change(self, listener: Callable[[], None]) -> None:
-        """Call `listener` whenever a turn clock or a game's display changes."""
-        self._loader.on_schedule_change(listener)
+        """Call `listener` whenever a change in this process makes work due sooner than the
+        last `next_due` said: at once for work due now, at its moment for work due later."""
+        self._listeners.append(listener)
+
+    def _game_changed(self, game: GameRow | None) -> None:
+        """A game changed in this process (`game`: its row now; None: not known)."""
+        for changes in self._collecting:
+            changes.append(game)
+        moment = None if game is None else _next_moment(game)
+        if game is not None and moment is None:
+            return  # no work of this game is scheduled: the scheduler has nothing to add
+        now = self._loader.clock()
+        planned = self._planned
+        if moment is None or moment <= now or planned is UNPLANNED:
+            self._wake()
+            return
+        if planned is not None and planned > now and moment >= planned:
+            return  # the scheduler looks by then anyway
+        self._wake_at(moment, now)
+
+    def _wake_at(self, moment: datetime, now: datetime) -> None:
+        """Wake the scheduler at `moment` (its next look is no later than that any more)."""
+        if self._timer_at is not None and self._timer_at <= moment:
+            self._planned = self._timer_at  # woken sooner already
+            return
+        self._planned = moment
+        if self._timer is not None:
+            self._timer.cancel()
+        delay = (moment - now).total_seconds()
+        self._timer = asyncio.get_running_loop().call_later(delay, self._wake)
+        self._timer_at = moment
+
+    def _wake(self) -> None:
+        self._stop_timer()
+        for listener in self._listeners:
+            listener()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._timer_at = None
 
     async def due_work(self) -> list[DueWork]:
         """What the turn clocks call for now, claimed for this process (work another process
@@ -68,6 +139,7 @@ class TurnClockService:
             self._loader.lease_end(),
             CLAIM_LIMIT,
         )
+        self._claimed = {game.id: game for game in claimed}
         timed = []
         unshown = []
         for game in claimed:
@@ -88,30 +160,36 @@ class TurnClockService:
     async def release(self, work: DueWork) -> None:
         """Give up this process's claim on the work's game (its work was done, or failed and
         is retried later)."""
+        self._claimed.pop(work.game_id, None)
         await self._loader.release(work.game_id)
 
     async def next_due(self) -> datetime | None:
         """When the earliest reminder, automatic move or overdue display falls due, or a claim
-        another process holds on one runs out (None: nothing scheduled)."""
+        another process holds on one runs out (None: nothing scheduled); the scheduler looks
+        again then, and is told of changes in this process only if they bring work sooner."""
         now = self._loader.clock()
-        owner = self._loader.owner
-        moments = []
-        value = await self._store.next_due(now, owner)
-        if value is not None:
-            moments.append(value)
-        unshown = await self._store.oldest_unshown(now, owner)
-        if unshown is not None:
-            moments.append(unshown + _DISPLAY_PATIENCE)
-        lease_end = await self._store.next_lease_end(now, owner)
-        if lease_end is not None:
-            moments.append(lease_end)
-        return min(moments, default=None)
+        changes: list[GameRow | None] = []
+        self._collecting.append(changes)  # a change made while the database is read
+        try:
+            found = await self._store.next_moments(now, self._loader.owner)
+        finally:
+            self._collecting.remove(changes)
+        moments = [moment for moment in (found.due, found.lease_end) if moment is not None]
+        if found.oldest_unshown is not None:
+            moments.append(found.oldest_unshown + _DISPLAY_PATIENCE)
+        moments.extend(
+            moment for game in changes if game is not None and (moment := _next_moment(game))
+        )
+        first = min(moments, default=None)
+        self._stop_timer()  # the scheduler looks at `first` at the latest
+        self._planned = UNPLANNED if None in changes else first
+        return first
 
     async def remind(self, game_id: int, seq: int) -> Reminder | None:
         """Mark the reminder of the game's current turn as sent and say whom to ping; None if
         the game moved on or the reminder is not due (or was sent)."""
         async with self._loader.locked(game_id):
-            loaded = await self._loader.load(game_id)
+            loaded = await self._loader.load(game_id, self._claimed.pop(game_id, None))
             game = loaded.game
             turn = _due_turn(loaded, seq, game.remind_at, self._loader.clock())
             if turn is None:
@@ -128,7 +206,7 @@ class TurnClockService:
         or (with the medium AI) one whose player ran out of time. A paused game whose wait is
         over ends as abandoned instead (bot.services.pause). None if nothing is due."""
         async with self._loader.locked(game_id):
-            loaded = await self._loader.load(game_id)
+            loaded = await self._loader.load(game_id, self._claimed.pop(game_id, None))
             game = loaded.game
             turn = _due_turn(loaded, seq, game.due_at, self._loader.clock())
             if turn is None:
@@ -173,6 +251,19 @@ class TurnClockService:
                     break
             committed = await self._loader.commit(loaded, state, entries, events, controls)
             return AutoTurn(committed.view(events), seat, player.user_id, level, reason)
+
+
+def _next_moment(game: GameRow) -> datetime | None:
+    """When the game next has work for the turn clock, as its row says (None: none): its
+    reminder or automatic move once its message shows it, else the catch-up of a change not
+    shown (the moments `next_moments` reads in the database, for one game)."""
+    if game.status not in (GameStatus.RUNNING, GameStatus.OVER):
+        return None
+    if game.board_message_seq != game.seq:
+        return game.updated_at + _DISPLAY_PATIENCE
+    if game.status is not GameStatus.RUNNING:
+        return None
+    return min((moment for moment in (game.due_at, game.remind_at) if moment), default=None)
 
 
 def _due_turn(

@@ -3,10 +3,17 @@ and the migration scripts. It knows no back end; bot/storage/open.py picks and o
 
 Two back ends implement `Database`: SQLite (bot/storage/sqlite.py, one file, the default) and
 PostgreSQL (bot/storage/postgres.py, a pool of connections to a server). The stores see only
-what is here: `transaction()` and `reading()` hand them a `Connection` whose SQL is written once,
-with asyncpg's numbered parameters (`$1`, `$2`, ...), whose rows are read by column name, and
-whose constraint failures raise the exceptions below whatever the driver said. So the SQL in the
-stores keeps to what both dialects share (`RETURNING`, `IS [NOT] DISTINCT FROM`, `ON CONFLICT`).
+what is here: `transaction()`, `reading()`, `single_write()` and `single_read()` hand them a
+`Connection` whose SQL is written once, with asyncpg's numbered parameters (`$1`, `$2`, ...),
+whose rows are read by column name, and whose constraint failures raise the exceptions below
+whatever the driver said. So the SQL in the stores keeps to what both dialects share
+(`RETURNING`, `IS [NOT] DISTINCT FROM`, `ON CONFLICT`).
+
+Every statement, BEGIN and COMMIT is a round trip to the database (a hand-off to SQLite's
+thread, or a message to the PostgreSQL server and its answer), and round trips are what the
+bot's work costs, more than the statements themselves. A store whose work is one statement runs
+it alone (`single_write()`, `single_read()`): one round trip, with the same guarantees, as a
+statement on its own is all or nothing and reads one consistent snapshot.
 
 Each back end has its own numbered migration scripts, the same number of them, leading to the
 same tables and columns: bot/storage/migrations/NNNN_name.sql for SQLite and
@@ -130,6 +137,18 @@ class Database(ABC):
         """Read outside any write transaction (a consistent snapshot for the block)."""
 
     @abstractmethod
+    def single_write(self) -> AbstractAsyncContextManager[Connection]:
+        """Run the block's one write statement on its own, committed as it completes (all or
+        nothing, as any statement is): no BEGIN, no COMMIT. A second statement in the block
+        raises StorageError. Passes the crash points of `transaction()`, `db.begun` and
+        `db.committing` before the statement, `db.committed` after the block."""
+
+    @abstractmethod
+    def single_read(self) -> AbstractAsyncContextManager[Connection]:
+        """Run the block's one read statement on its own (one statement reads one consistent
+        snapshot): no BEGIN, no COMMIT. A second statement in the block raises StorageError."""
+
+    @abstractmethod
     async def schema_version(self) -> int:
         """The number of migrations applied."""
 
@@ -141,6 +160,40 @@ class Database(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the connection (or pool); the object is unusable after."""
+
+
+class SingleStatement:
+    """A `Connection` that lets one statement through, for `single_write()` and
+    `single_read()`: a second one would run outside the first one's implicit transaction, so it
+    is refused (a store that needs two statements together uses `transaction()`)."""
+
+    __slots__ = ("_connection", "_used")
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._used = False
+
+    def _one(self) -> Connection:
+        if self._used:
+            raise StorageError("a second statement in a block meant for one")
+        self._used = True
+        return self._connection
+
+    async def execute(self, sql: str, *args: object) -> int:
+        return await self._one().execute(sql, *args)
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[object]]) -> None:
+        """Refused: once per tuple is several statements (not all or nothing on SQLite)."""
+        raise StorageError("executemany runs several statements: use transaction()")
+
+    async def fetch(self, sql: str, *args: object) -> list[Row]:
+        return await self._one().fetch(sql, *args)
+
+    async def fetchrow(self, sql: str, *args: object) -> Row | None:
+        return await self._one().fetchrow(sql, *args)
+
+    async def fetchval(self, sql: str, *args: object) -> Any:
+        return await self._one().fetchval(sql, *args)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,11 @@ Several bot processes may share one database, so the store also holds what keeps
 - on PostgreSQL, a NOTIFY on SCHEDULE_CHANNEL in every write that changes a turn clock or what
   a game's message shows (sent on commit only), which wakes the other processes' schedulers
   (`listen`); SQLite serves one process, whose scheduler is woken in memory.
+
+Round trips are kept few (bot.storage.database): a write of one statement runs alone
+(`single_write`), a write returns the game's row as it leaves it (`RETURNING`, with the NOTIFY
+in the same statement) rather than reading it again, and rows go in with `executemany`, one
+round trip for all of them.
 """
 
 from __future__ import annotations
@@ -141,6 +146,18 @@ class ActionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NextMoments:
+    """When a process's scheduler next has something to look at (None: nothing of the kind)."""
+
+    due: datetime | None
+    """The earliest reminder or automatic move of a running game shown up to date."""
+    oldest_unshown: datetime | None
+    """When the oldest change not yet shown of a started game was made."""
+    lease_end: datetime | None
+    """When the first claim another process holds runs out."""
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     guild_id: int | None
     channel_id: int
@@ -174,6 +191,7 @@ _GAME_COLUMNS = (
     "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
     "lobby_message_id, reminder_message_id, rev"
 )
+_GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
 _SHOWN = "board_message_seq IS NOT DISTINCT FROM seq"
 """The game's message shows its current seq."""
 _NOT_SHOWN = "board_message_seq IS DISTINCT FROM seq"
@@ -183,11 +201,13 @@ _UNCLAIMED = "(claimed_until IS NULL OR claimed_until <= $1 OR claimed_by = $2)"
 """Free for the process `$2` at `$1`: not claimed, its lease ran out, or claimed by it."""
 SCHEDULE_CHANNEL = "marrakech_schedule"
 """The PostgreSQL channel notified when a turn clock or what a game's message shows changes."""
+_NOTIFY = f", pg_notify('{SCHEDULE_CHANNEL}', '') AS notified"
+"""Added to a write's RETURNING on PostgreSQL: NOTIFY SCHEDULE_CHANNEL (once per row written),
+in the write's own statement."""
 
 
 def _game(row: Row) -> GameRow:
-    columns = row.keys()  # a row iterates over its values, not its column names
-    values = {column: row[column] for column in columns}
+    values = {column: row[column] for column in _GAME_FIELDS}
     values["status"] = GameStatus(values["status"])
     for column in ("config", "position"):
         if values[column] is not None:
@@ -235,11 +255,12 @@ class GameStore:
         """Insert a lobby with its host seated; ChannelBusyError if the channel has an open game."""
         async with self._db.transaction() as conn:
             try:
-                game_id = await conn.fetchval(
+                row = await conn.fetchrow(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
                     "variant, turn_limit_seconds, seed, seed_sha256, created_at, updated_at, "
                     "locale) "
-                    "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $9, $10) RETURNING id",
+                    "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $9, $10) "
+                    f"RETURNING {_GAME_COLUMNS}",
                     new.guild_id,
                     new.channel_id,
                     new.host_id,
@@ -255,30 +276,32 @@ class GameStore:
                 if error.table == "games" and "channel_id" in error.columns:
                     raise ChannelBusyError(new.channel_id) from error
                 raise
+            assert row is not None
+            game = _game(row)
             await conn.execute(
                 "INSERT INTO seats (game_id, user_id, joined_at, display_name) "
                 "VALUES ($1, $2, $3, $4)",
-                game_id,
+                game.id,
                 new.host_id,
                 time_to_column(now),
                 new.host_name,
             )
-            return await _fetch_game(conn, int(game_id))
+            return game
 
     async def get(self, game_id: int) -> GameRow | None:
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             return await _maybe_game(conn, "WHERE id = $1", game_id)
 
     async def open_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's lobby or running game, if any."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             return await _maybe_game(
                 conn, "WHERE channel_id = $1 AND status IN ('lobby', 'running')", channel_id
             )
 
     async def last_over_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's most recent game played to its end, if any."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             return await _maybe_game(
                 conn,
                 "WHERE channel_id = $1 AND status = 'over' ORDER BY id DESC LIMIT 1",
@@ -288,7 +311,7 @@ class GameStore:
     async def open_games_of(self, guild_id: int, user_id: int) -> list[GameRow]:
         """The server's lobbies and running games in which the user holds a seat (not
         resigned), oldest first."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = $1 "
                 "AND status IN ('lobby', 'running') AND id IN (SELECT game_id FROM seats "
@@ -301,7 +324,7 @@ class GameStore:
     async def behind_on_display(self) -> list[GameRow]:
         """Started games (running, or over) whose message does not show their current seq,
         and lobbies whose message was never recorded or not updated since a join or leave."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE (status IN ('running', 'over') "
                 f"AND {_NOT_SHOWN}) "
@@ -311,7 +334,7 @@ class GameStore:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """The game's seats: in joining order in the lobby, in seat order once started."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             return await _fetch_seats(conn, game_id)
 
     async def add_seat(
@@ -373,27 +396,28 @@ class GameStore:
         buttons).
         """
         async with self._db.transaction() as conn:
-            started = await conn.execute(
+            clock = clock or TurnClock()
+            game = await self._changed(
+                conn,
                 "UPDATE games SET status = 'running', config = $1, position = $2, "
-                "updated_at = $3, board_message_seq = NULL, rev = rev + 1 "
+                "updated_at = $3, board_message_seq = NULL, rev = rev + 1, "
+                "turn_started_at = $5, remind_at = $6, due_at = $7 "
                 "WHERE id = $4 AND status = 'lobby' AND seq = 0",
                 json_to_column(config),
                 json_to_column(position),
                 time_to_column(now),
                 game_id,
+                time_to_column(clock.turn_started_at),
+                time_to_column(clock.remind_at),
+                time_to_column(clock.due_at),
             )
-            if started != 1:
+            if game is None:
                 raise StaleSeqError(game_id, 0)
-            for seat, key in enumerate(seat_keys):
-                await conn.execute(
-                    "UPDATE seats SET seat = $1 WHERE game_id = $2 AND id = $3",
-                    seat,
-                    game_id,
-                    key,
-                )
-            await _set_clock(conn, game_id, clock or TurnClock())
-            await self._schedule_changed(conn)
-            return await _fetch_game(conn, game_id)
+            await conn.executemany(
+                "UPDATE seats SET seat = $1 WHERE game_id = $2 AND id = $3",
+                [(seat, game_id, key) for seat, key in enumerate(seat_keys)],
+            )
+            return game
 
     async def append_actions(
         self,
@@ -413,9 +437,20 @@ class GameStore:
 
         Raises StaleSeqError (and changes nothing) if another writer got there first.
         """
+        over = status is GameStatus.OVER
+        if over:
+            clock = TurnClock()
+        new_clock = clock or TurnClock()
         async with self._db.transaction() as conn:
-            moved = await conn.execute(
-                "UPDATE games SET seq = seq + $1, position = $2, status = $3, updated_at = $4 "
+            # One guarded UPDATE moves the game on: seq, snapshot, status, clock, the end's
+            # reason and the seats' revision together.
+            game = await self._changed(
+                conn,
+                "UPDATE games SET seq = seq + $1, position = $2, status = $3, updated_at = $4, "
+                "turn_started_at = CASE WHEN $7 THEN $8 ELSE turn_started_at END, "
+                "remind_at = CASE WHEN $7 THEN $9 ELSE remind_at END, "
+                "due_at = CASE WHEN $7 THEN $10 ELSE due_at END, "
+                "end_reason = CASE WHEN $11 THEN $12 ELSE end_reason END, rev = rev + $13 "
                 "WHERE id = $5 AND seq = $6 AND status = 'running'",
                 len(actions),
                 json_to_column(position),
@@ -423,8 +458,15 @@ class GameStore:
                 time_to_column(now),
                 game_id,
                 expected_seq,
+                clock is not None,
+                time_to_column(new_clock.turn_started_at),
+                time_to_column(new_clock.remind_at),
+                time_to_column(new_clock.due_at),
+                over,
+                EndReason.FINISHED.value,
+                1 if controls else 0,
             )
-            if moved != 1:
+            if game is None:
                 raise StaleSeqError(game_id, expected_seq)
             await conn.executemany(
                 "INSERT INTO actions (game_id, seq, kind, notation, seat, actor_id, created_at) "
@@ -449,19 +491,9 @@ class GameStore:
                         game_id,
                         action.resigned_seat,
                     )
-            if status is GameStatus.OVER:
-                await conn.execute(
-                    "UPDATE games SET end_reason = $1 WHERE id = $2",
-                    EndReason.FINISHED.value,
-                    game_id,
-                )
-                clock = TurnClock()
-            if clock is not None:
-                await _set_clock(conn, game_id, clock)
             await _set_controls(conn, game_id, controls)
             await _insert_results(conn, game_id, results)
-            await self._schedule_changed(conn)
-            return await _fetch_game(conn, game_id)
+            return game
 
     async def end(
         self,
@@ -472,8 +504,9 @@ class GameStore:
         now: datetime,
     ) -> GameRow:
         """Close an open game (aborted or cancelled lobby); the row and its log are kept."""
-        async with self._db.transaction() as conn:
-            ended = await conn.execute(
+        async with self._db.single_write() as conn:
+            game = await self._changed(
+                conn,
                 "UPDATE games SET status = $1, end_reason = $2, ended_by = $3, updated_at = $4, "
                 "remind_at = NULL, due_at = NULL "
                 "WHERE id = $5 AND status IN ('lobby', 'running')",
@@ -483,13 +516,12 @@ class GameStore:
                 time_to_column(now),
                 game_id,
             )
-            if ended != 1:
-                raise StaleSeqError(game_id, -1)
-            await self._schedule_changed(conn)
-            return await _fetch_game(conn, game_id)
+        if game is None:
+            raise StaleSeqError(game_id, -1)
+        return game
 
     async def actions(self, game_id: int) -> list[ActionRow]:
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 "SELECT seq, notation, seat, actor_id, created_at FROM actions "
                 "WHERE game_id = $1 ORDER BY seq",
@@ -497,12 +529,14 @@ class GameStore:
             )
         return [_action(row) for row in rows]
 
-    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> bool:
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> GameRow | None:
         """Remember which message shows the game now, and at which seq; never a message older
         than the one recorded (a slow post finishing after a newer one). A message recorded
-        while the game is a lobby is also kept as its lobby message. True if stored."""
-        async with self._db.transaction() as conn:
-            stored = await conn.execute(
+        while the game is a lobby is also kept as its lobby message. The game as stored, or
+        None if it was not (an older message)."""
+        async with self._db.single_write() as conn:
+            return await self._changed(
+                conn,
                 "UPDATE games SET board_message_id = $1, board_message_seq = $2, "
                 "lobby_message_id = CASE WHEN status = 'lobby' THEN $1 ELSE lobby_message_id END "
                 "WHERE id = $3 AND (board_message_seq IS NULL OR board_message_seq <= $2)",
@@ -510,13 +544,10 @@ class GameStore:
                 seq,
                 game_id,
             )
-            if stored == 1:
-                await self._schedule_changed(conn)
-            return stored == 1
 
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the reminder sent for the turn being played (None: none is out)."""
-        async with self._db.transaction() as conn:
+        async with self._db.single_write() as conn:
             await conn.execute(
                 "UPDATE games SET reminder_message_id = $1 WHERE id = $2", message_id, game_id
             )
@@ -530,26 +561,29 @@ class GameStore:
     ) -> GameRow:
         """Change the running game's clock (and seat controls) while it is still at
         `expected_seq`; StaleSeqError otherwise."""
-        async with self._db.transaction() as conn:
+        # Seat controls are a second statement, to run in the same transaction.
+        writing = self._db.transaction() if controls else self._db.single_write()
+        async with writing as conn:
             # One guarded UPDATE, so a writer that moved the game on meanwhile is seen.
-            changed = await conn.execute(
-                "UPDATE games SET turn_started_at = $1, remind_at = $2, due_at = $3 "
-                "WHERE id = $4 AND seq = $5 AND status = 'running'",
+            game = await self._changed(
+                conn,
+                "UPDATE games SET turn_started_at = $1, remind_at = $2, due_at = $3, "
+                "rev = rev + $6 WHERE id = $4 AND seq = $5 AND status = 'running'",
                 time_to_column(clock.turn_started_at),
                 time_to_column(clock.remind_at),
                 time_to_column(clock.due_at),
                 game_id,
                 expected_seq,
+                1 if controls else 0,
             )
-            if changed != 1:
+            if game is None:
                 raise StaleSeqError(game_id, expected_seq)
             await _set_controls(conn, game_id, controls)
-            await self._schedule_changed(conn)
-            return await _fetch_game(conn, game_id)
+            return game
 
     async def finished_without_results(self) -> list[int]:
         """Finished games that have no results (they ended before results were kept)."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 "SELECT id FROM games WHERE status = 'over' AND NOT EXISTS "
                 "(SELECT 1 FROM results WHERE results.game_id = games.id) ORDER BY id"
@@ -557,12 +591,12 @@ class GameStore:
         return [int(row[0]) for row in rows]
 
     async def add_results(self, game_id: int, results: Sequence[ResultRow]) -> None:
-        async with self._db.transaction() as conn:
+        async with self._db.transaction() as conn:  # executemany: several statements
             await _insert_results(conn, game_id, results)
 
     async def due(self, now: datetime) -> list[GameRow]:
         """Running games shown up to date whose reminder or automatic move is due by `now`."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' "
                 f"AND {_SHOWN} AND (due_at <= $1 OR remind_at <= $1) "
@@ -580,7 +614,7 @@ class GameStore:
             f"SELECT min({_FIRST_DUE}) FROM games WHERE status = 'running' AND {_SHOWN} "
             "AND (due_at IS NOT NULL OR remind_at IS NOT NULL)"
         )
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             if now is None:
                 first = await conn.fetchval(query)
             else:
@@ -590,7 +624,7 @@ class GameStore:
     async def next_lease_end(self, now: datetime, owner: str) -> datetime | None:
         """When the first claim another process holds at `now` runs out (the work it claimed is
         either done by then or free for others to take)."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             first = await conn.fetchval(
                 "SELECT min(claimed_until) FROM games WHERE claimed_until > $1 "
                 "AND claimed_by IS DISTINCT FROM $2",
@@ -598,6 +632,28 @@ class GameStore:
                 owner,
             )
         return time_from_column(None if first is None else str(first))
+
+    async def next_moments(self, now: datetime, owner: str) -> NextMoments:
+        """`next_due`, `oldest_unshown` and `next_lease_end` for `owner` at `now`, read in one
+        statement."""
+        async with self._db.single_read() as conn:
+            row = await conn.fetchrow(
+                f"SELECT (SELECT min({_FIRST_DUE}) FROM games WHERE status = 'running' "
+                f"AND {_SHOWN} AND (due_at IS NOT NULL OR remind_at IS NOT NULL) "
+                f"AND {_UNCLAIMED}) AS due, "
+                "(SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
+                f"AND {_NOT_SHOWN} AND {_UNCLAIMED}) AS oldest_unshown, "
+                "(SELECT min(claimed_until) FROM games WHERE claimed_until > $1 "
+                "AND claimed_by IS DISTINCT FROM $2) AS lease_end",
+                time_to_column(now),
+                owner,
+            )
+        assert row is not None
+        due, unshown, lease_end = (
+            time_from_column(None if row[column] is None else str(row[column]))
+            for column in ("due", "oldest_unshown", "lease_end")
+        )
+        return NextMoments(due, unshown, lease_end)
 
     async def claim_due(
         self, now: datetime, changed_by: datetime, owner: str, until: datetime, limit: int
@@ -610,7 +666,7 @@ class GameStore:
         On PostgreSQL the candidate rows are locked as they are picked and rows another
         process is claiming are skipped; SQLite serialises its write transactions."""
         lock = " FOR UPDATE SKIP LOCKED" if self._db.backend == "postgres" else ""
-        async with self._db.transaction() as conn:
+        async with self._db.single_write() as conn:
             rows = await conn.fetch(
                 "UPDATE games SET claimed_by = $2, claimed_until = $3 WHERE id IN ("
                 "SELECT id FROM games WHERE (("
@@ -629,7 +685,7 @@ class GameStore:
     async def claim(self, game_id: int, now: datetime, owner: str, until: datetime) -> bool:
         """Claim the game for `owner` until `until` unless another process holds it at `now`;
         True if claimed."""
-        async with self._db.transaction() as conn:
+        async with self._db.single_write() as conn:
             claimed = await conn.execute(
                 "UPDATE games SET claimed_by = $2, claimed_until = $3 "
                 f"WHERE id = $4 AND {_UNCLAIMED}",
@@ -643,20 +699,19 @@ class GameStore:
     async def release_claim(self, game_id: int, owner: str) -> None:
         """Give up `owner`'s claim on the game (nothing if another holds it now); the other
         processes look at the game's due work again."""
-        async with self._db.transaction() as conn:
-            released = await conn.execute(
+        async with self._db.single_write() as conn:
+            await self._changed(
+                conn,
                 "UPDATE games SET claimed_by = NULL, claimed_until = NULL "
                 "WHERE id = $1 AND claimed_by = $2",
                 game_id,
                 owner,
             )
-            if released:
-                await self._schedule_changed(conn)
 
     async def drop_claims(self) -> int:
         """Give up every claim, whoever holds it: for a database only one process uses (SQLite),
         at its start, when the claims left are those of a run that stopped. How many."""
-        async with self._db.transaction() as conn:
+        async with self._db.single_write() as conn:
             return await conn.execute(
                 "UPDATE games SET claimed_by = NULL, claimed_until = NULL "
                 "WHERE claimed_by IS NOT NULL"
@@ -666,17 +721,14 @@ class GameStore:
         """Mark the reminder of the running game's turn at `expected_seq` as sent; the game,
         or None if it moved on or its reminder was marked sent already (by another process):
         of two racing callers, one only gets the game."""
-        async with self._db.transaction() as conn:
-            marked = await conn.execute(
+        async with self._db.single_write() as conn:
+            return await self._changed(
+                conn,
                 "UPDATE games SET remind_at = NULL WHERE id = $1 AND seq = $2 "
                 "AND status = 'running' AND remind_at IS NOT NULL",
                 game_id,
                 expected_seq,
             )
-            if marked != 1:
-                return None
-            await self._schedule_changed(conn)
-            return await _fetch_game(conn, game_id)
 
     async def snapshot(self, game_id: int) -> tuple[GameRow, list[SeatRow], list[ActionRow]] | None:
         """The game's row, seats and action log read together, as of one moment (None: no such
@@ -695,23 +747,26 @@ class GameStore:
         return game, seats, actions
 
     async def listen(self, callback: Callable[[], None]) -> None:
-        """Call `callback` whenever another process (or this one) commits a change to a turn
-        clock or to what a game's message shows. PostgreSQL only: SQLite serves one process,
-        which is told in memory, so there it does nothing."""
+        """Call `callback` whenever another process commits a change to a turn clock or to what
+        a game's message shows (this process knows its own changes). PostgreSQL only: SQLite
+        serves one process, which is told in memory, so there it does nothing."""
         from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
 
         if isinstance(self._db, PostgresDatabase):
             await self._db.listen(SCHEDULE_CHANNEL, callback)
 
-    async def _schedule_changed(self, conn: Connection) -> None:
-        """Tell the processes listening (PostgreSQL) on commit that the schedule changed."""
-        if self._db.backend == "postgres":
-            await conn.execute("SELECT pg_notify($1, '')", SCHEDULE_CHANNEL)
+    async def _changed(self, conn: Connection, update: str, *args: object) -> GameRow | None:
+        """Run `update`, an UPDATE of one game by its id, and return the game's row as the
+        update left it (None: no row matched); on PostgreSQL the same statement tells the
+        listening processes, on commit, that the schedule changed."""
+        notify = _NOTIFY if self._db.backend == "postgres" else ""
+        row = await conn.fetchrow(f"{update} RETURNING {_GAME_COLUMNS}{notify}", *args)
+        return None if row is None else _game(row)
 
     async def unshown(self, changed_by: datetime) -> list[GameRow]:
         """Started games (running or over) whose last change, made by `changed_by`, is still not
         shown: the message that should show it failed to post (or the bot stopped first)."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('running', 'over') "
                 f"AND {_NOT_SHOWN} AND updated_at <= $1 ORDER BY updated_at, id",
@@ -728,7 +783,7 @@ class GameStore:
             "SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
             f"AND {_NOT_SHOWN}"
         )
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             if now is None:
                 oldest = await conn.fetchval(query)
             else:
@@ -738,12 +793,12 @@ class GameStore:
         return time_from_column(None if oldest is None else str(oldest))
 
     async def get_meta(self, key: str) -> str | None:
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             value = await conn.fetchval("SELECT value FROM bot_meta WHERE key = $1", key)
         return None if value is None else str(value)
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self._db.transaction() as conn:
+        async with self._db.single_write() as conn:
             await conn.execute(
                 "INSERT INTO bot_meta (key, value) VALUES ($1, $2) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -755,12 +810,6 @@ class GameStore:
 async def _maybe_game(conn: Connection, where: str, *args: object) -> GameRow | None:
     row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games {where}", *args)
     return None if row is None else _game(row)
-
-
-async def _fetch_game(conn: Connection, game_id: int) -> GameRow:
-    game = await _maybe_game(conn, "WHERE id = $1", game_id)
-    assert game is not None
-    return game
 
 
 async def _fetch_seats(conn: Connection, game_id: int) -> list[SeatRow]:
@@ -782,30 +831,19 @@ async def _seats_changed(conn: Connection, game_id: int, now: datetime) -> None:
     )
 
 
-async def _set_clock(conn: Connection, game_id: int, clock: TurnClock) -> None:
-    await conn.execute(
-        "UPDATE games SET turn_started_at = $1, remind_at = $2, due_at = $3 WHERE id = $4",
-        time_to_column(clock.turn_started_at),
-        time_to_column(clock.remind_at),
-        time_to_column(clock.due_at),
-        game_id,
+async def _set_controls(conn: Connection, game_id: int, controls: Sequence[SeatControl]) -> None:
+    """Change seats' controls (the caller bumps the game's `rev` in its own UPDATE)."""
+    if not controls:
+        return
+    await conn.executemany(
+        "UPDATE seats SET timeouts = $1, autoplay = $2 WHERE game_id = $3 AND seat = $4",
+        [(control.timeouts, int(control.autoplay), game_id, control.seat) for control in controls],
     )
 
 
-async def _set_controls(conn: Connection, game_id: int, controls: Sequence[SeatControl]) -> None:
-    if controls:
-        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = $1", game_id)
-    for control in controls:
-        await conn.execute(
-            "UPDATE seats SET timeouts = $1, autoplay = $2 WHERE game_id = $3 AND seat = $4",
-            control.timeouts,
-            int(control.autoplay),
-            game_id,
-            control.seat,
-        )
-
-
 async def _insert_results(conn: Connection, game_id: int, results: Sequence[ResultRow]) -> None:
+    if not results:
+        return
     await conn.executemany(
         "INSERT INTO results (game_id, seat, user_id, ai_level, color, score, dirhams, place, "
         "won, eliminated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",

@@ -17,7 +17,7 @@ class PlayerStore:
 
     async def turn_dms(self, user_id: int) -> bool:
         """True if the user asked for a direct message when it becomes their turn."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             value = await conn.fetchval(
                 "SELECT turn_dms FROM player_settings WHERE user_id = $1", user_id
             )

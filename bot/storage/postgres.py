@@ -5,11 +5,17 @@ a transaction-scoped advisory lock, so exactly one process applies each and the 
 then find it applied. Write transactions run at READ COMMITTED: the stores' optimistic checks
 are single guarded UPDATEs (`... WHERE seq = $n`), which PostgreSQL re-evaluates on the row's
 newest version after waiting for a concurrent writer. Reads run in a read-only REPEATABLE READ
-transaction, one snapshot for the block.
+transaction, one snapshot for the block. A block of one statement (`single_write`,
+`single_read`) runs outside any transaction: PostgreSQL makes the statement its own.
 
 `listen` keeps one connection of its own, outside the pool, LISTENing on a channel: the
-stores NOTIFY it inside their write transactions, so the other processes hear of a change
-once it is committed (and never of one rolled back).
+stores NOTIFY it inside their writes, so the other processes hear of a change once it is
+committed (and never of one rolled back). A process is not told of its own changes (it knows
+them already): notifications sent by the connections of its own pool are not passed on.
+
+The pool's connections never change their session (no SET, LISTEN, cursor or session-level
+advisory lock: the migrations' lock is transaction-scoped), so a connection going back to the
+pool is not reset: asyncpg's reset query would cost a round trip each time for nothing.
 
 asyncpg has no type hints; this module is the only one that touches it, with `Any` at the seam.
 """
@@ -33,6 +39,7 @@ from bot.storage.database import (
     IntegrityError,
     NotNullViolation,
     Row,
+    SingleStatement,
     UniqueViolation,
     load_migrations,
     newer_schema_error,
@@ -74,6 +81,11 @@ def translated(error: Any) -> IntegrityError:
         columns=columns,
         constraint=getattr(error, "constraint_name", None),
     )
+
+
+async def _keep_session(_connection: Any) -> None:
+    """What a connection going back to the pool needs besides asyncpg's own ROLLBACK of an
+    unfinished transaction: nothing (see the module's text)."""
 
 
 def affected(status: str) -> int:
@@ -132,18 +144,30 @@ class PostgresDatabase(Database):
 
     backend: ClassVar[Backend] = "postgres"
 
-    def __init__(self, pool: Any, url: str) -> None:
+    def __init__(self, pool: Any, url: str, pool_pids: set[int] | None = None) -> None:
+        """`pool_pids` holds the server process ids of the pool's open connections (kept up to
+        date as they open and close), whose notifications `listen` does not pass on."""
         self._pool = pool
         self.url = url
         self._listeners: list[Any] = []
+        self._pool_pids = pool_pids if pool_pids is not None else set()
 
     @classmethod
     async def connect(
         cls, url: str, *, schema_version: int | None = None, max_size: int = POOL_MAX_SIZE
     ) -> PostgresDatabase:
         """Open a pool on the server named by the URL and bring the schema up to date."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size)
-        database = cls(pool, url)
+        pids: set[int] = set()
+
+        async def opened(connection: Any) -> None:
+            pid = connection.get_server_pid()
+            pids.add(pid)
+            connection.add_termination_listener(lambda _connection: pids.discard(pid))
+
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=max_size, init=opened, reset=_keep_session
+        )
+        database = cls(pool, url, pids)
         try:
             await database.migrate(schema_version)
         except BaseException:
@@ -157,12 +181,14 @@ class PostgresDatabase(Database):
         await self._pool.close()
 
     async def listen(self, channel: str, callback: Callable[[], None]) -> None:
-        """Call `callback` on every notification sent on `channel` (by any process), on a
-        connection of its own, kept until `close`. A listening connection that is lost calls
-        `callback` once more (what it missed is looked at again) and is logged."""
+        """Call `callback` on every notification sent on `channel` by another process (this
+        database's own connections are left out), on a connection of its own, kept until
+        `close`. A listening connection that is lost calls `callback` once more (what it missed
+        is looked at again) and is logged."""
 
-        def notified(_connection: Any, _pid: int, _channel: str, _payload: str) -> None:
-            callback()
+        def notified(_connection: Any, pid: int, _channel: str, _payload: str) -> None:
+            if pid not in self._pool_pids:
+                callback()
 
         def lost(_connection: Any) -> None:
             if connection in self._listeners:
@@ -216,6 +242,23 @@ class PostgresDatabase(Database):
             yield PostgresConnection(raw)
             crashpoints.reach("db.committing")
         crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def single_write(self) -> AsyncIterator[SingleStatement]:
+        """Run the block's one statement on a pooled connection outside any transaction:
+        PostgreSQL runs it as its own transaction, committed as it completes."""
+        async with self._pool.acquire() as raw:
+            crashpoints.reach("db.begun")
+            crashpoints.reach("db.committing")
+            yield SingleStatement(PostgresConnection(raw))
+        crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def single_read(self) -> AsyncIterator[SingleStatement]:
+        """Run the block's one statement on a pooled connection outside any transaction (one
+        statement sees one snapshot)."""
+        async with self._pool.acquire() as raw:
+            yield SingleStatement(PostgresConnection(raw))
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PostgresConnection]:

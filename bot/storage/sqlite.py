@@ -27,6 +27,7 @@ from bot.storage.database import (
     IntegrityError,
     NotNullViolation,
     Row,
+    SingleStatement,
     StorageError,
     UniqueViolation,
     load_migrations,
@@ -108,9 +109,11 @@ class SqliteConnection:
 class SqliteDatabase(Database):
     """The bot's SQLite database file.
 
-    One connection in autocommit mode; every write goes through `transaction()`, which holds an
-    asyncio lock (so coroutines never interleave statements on the shared connection) and a
-    `BEGIN IMMEDIATE` SQLite transaction (so other processes wait on the file lock).
+    One connection in autocommit mode. Every use of it holds an asyncio lock, so coroutines never
+    interleave statements on the shared connection; a write of several statements goes through
+    `transaction()`, a `BEGIN IMMEDIATE` SQLite transaction (so other processes wait on the file
+    lock), and a write of one statement through `single_write()`, which SQLite runs as its own
+    transaction.
     """
 
     backend: ClassVar[Backend] = "sqlite"
@@ -194,6 +197,30 @@ class SqliteDatabase(Database):
                     await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
             await self._connection.commit()
             crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def single_write(self) -> AsyncIterator[SingleStatement]:
+        """Run the block's one statement in autocommit mode: SQLite takes the write lock for it
+        (waiting as for BEGIN IMMEDIATE) and commits it as it completes. A statement with
+        RETURNING is read with `fetch`, `fetchrow` or `fetchval`, which run it to its end."""
+        async with self._lock:
+            write_hook = crashpoints.write_hook  # None unless a crash test armed one
+            crashpoints.reach("db.begun")
+            crashpoints.reach("db.committing")
+            if write_hook is not None:
+                await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
+            try:
+                yield SingleStatement(self._wrapped)
+            finally:
+                if write_hook is not None:
+                    await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
+            crashpoints.reach("db.committed")
+
+    @asynccontextmanager
+    async def single_read(self) -> AsyncIterator[SingleStatement]:
+        """Run the block's one statement in autocommit mode (its own read snapshot)."""
+        async with self._lock:
+            yield SingleStatement(self._wrapped)
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteConnection]:

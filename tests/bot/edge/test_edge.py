@@ -98,11 +98,13 @@ async def running_edge(
     server_locale: str = "en-US",
     channel_name: str = "games",
     user_locales: tuple[str, str, str, str] = ("en-US",) * 4,
+    database_target: str | None = None,
 ) -> AsyncIterator[Edge]:
     """The bot's client, in process, on a fake Discord API with one server and one channel.
 
     Its people are host, guest, outsider (members) and moderator (Manage Channels), speaking
-    `user_locales` in that order.
+    `user_locales` in that order. Its database is `database_target` (what MARRAKECH_DB takes),
+    by default an SQLite file in `tmp_path`.
     """
     async with FakeDiscord(bot_name="Marrakech") as fake:
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
@@ -116,7 +118,7 @@ async def running_edge(
         for user in (host, guest, outsider):
             fake.add_member(guild, user)
         fake.add_member(guild, moderator, permissions=permissions.MANAGE_CHANNELS)
-        database = await open_database(tmp_path / "edge.sqlite3")
+        database = await open_database(database_target or tmp_path / "edge.sqlite3")
         bot = build_bot(
             database, heartbeat=Heartbeat(tmp_path / "heartbeat"), seeds=lambda: "5eed" * 8
         )

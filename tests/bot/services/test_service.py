@@ -17,6 +17,7 @@ from bot.services.errors import (
     AlreadySeatedError,
     BadOptionError,
     ChannelHasGameError,
+    GameNotFoundError,
     GameNotRunningError,
     HostCannotLeaveError,
     HostOnlyError,
@@ -31,6 +32,7 @@ from bot.services.errors import (
 )
 from bot.storage import ActionRow, Database, GameStore, open_database
 from tests.bot.services.conftest import FreshTargets
+from tests.round_trips import counting
 
 HOST, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
 CHANNEL = 500
@@ -275,6 +277,20 @@ async def test_a_click_on_an_old_seq_is_stale(service: GameService) -> None:
         await service.play.act(view.id, mover, view.seq, "S")
     assert raised.value.message_id == 777
     assert raised.value.channel_id == CHANNEL
+
+
+async def test_a_games_channel_is_known_from_memory(database: Database) -> None:
+    """What a click checks first: a game never changes channel, so the database is not asked
+    while the game is in memory."""
+    service = service_on(database)
+    view = await started(service)
+    with counting(database) as trips:
+        assert await service.play.channel_of(view.id) == CHANNEL
+    assert trips.count == 0
+    elsewhere = service_on(database)  # a process that never loaded the game
+    assert await elsewhere.play.channel_of(view.id) == CHANNEL
+    with pytest.raises(GameNotFoundError):
+        await elsewhere.play.channel_of(view.id + 1)
 
 
 async def test_many_simultaneous_clicks_apply_once(service: GameService) -> None:

@@ -1,6 +1,7 @@
 """The two back ends behind one interface: the same migrations lead to the same tables and
 columns, targets name their back end, SQL written once runs on both with the same results and
-the same errors, and transactions pass the same crash points."""
+the same errors, transactions pass the same crash points, and a statement run alone costs one
+round trip."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from bot.storage import (
 from bot.storage.database import BACKENDS, Backend, Connection, load_migrations
 from bot.storage.open import parse_target
 from bot.storage.sqlite import numbered
+from tests.round_trips import counting
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 NOW_TEXT = "2026-01-01T00:00:00.000+00:00"
@@ -283,3 +285,50 @@ async def test_transactions_pass_the_crash_points(db: Database, reached: list[st
     reached.clear()
     await GameStore(db).get_meta("k")
     assert reached == []
+
+
+async def test_a_single_write_passes_the_crash_points_until_it_fails(
+    db: Database, reached: list[str]
+) -> None:
+    async def fail() -> None:
+        async with db.single_write() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('k', NULL)")
+
+    with pytest.raises(IntegrityError):
+        await fail()
+    assert reached == ["db.begun", "db.committing"]
+    assert await GameStore(db).get_meta("k") is None
+
+
+# --- one statement on its own ----------------------------------------------------------------
+
+
+async def test_a_statement_alone_is_one_round_trip(db: Database) -> None:
+    """No BEGIN, no COMMIT, and (PostgreSQL) no reset of the connection going back to the
+    pool: the statement is all the database hears."""
+    store = GameStore(db)
+    with counting(db) as trips:
+        await store.set_meta("k", "v")
+        assert trips.count == 1
+        assert await store.get_meta("k") == "v"
+        assert trips.count == 2
+        async with db.transaction() as conn:
+            await conn.execute("UPDATE bot_meta SET value = 'w' WHERE key = 'k'")
+        assert trips.count == 2 + 3, "BEGIN, the statement, COMMIT"
+
+
+async def test_a_block_for_one_statement_refuses_a_second(db: Database) -> None:
+    async def two_writes() -> None:
+        async with db.single_write() as conn:
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('a', '1')")
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ('b', '2')")
+
+    with pytest.raises(StorageError, match="second statement"):
+        await two_writes()
+    async with db.single_read() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM bot_meta") == 1, "the first one stands"
+        with pytest.raises(StorageError, match="second statement"):
+            await conn.fetchval("SELECT count(*) FROM bot_meta")
+    async with db.single_write() as conn:
+        with pytest.raises(StorageError, match="several statements"):
+            await conn.executemany("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", [])

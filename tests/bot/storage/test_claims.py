@@ -13,7 +13,7 @@ import pytest
 
 from bot.runtime.scheduler import Scheduler
 from bot.services import GameService
-from bot.storage import Database, GameStore, NewGame, TurnClock, open_database
+from bot.storage import Database, GameStore, NewGame, NextMoments, TurnClock, open_database
 from bot.storage.database import Backend
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
@@ -68,6 +68,8 @@ async def test_due_work_is_claimed_by_one_owner_until_released(db: Database) -> 
     assert await store.next_due(T1, "a") == T0
     assert await store.next_lease_end(T1, "b") == T2
     assert await store.next_lease_end(T1, "a") is None
+    assert await store.next_moments(T1, "b") == NextMoments(T3, None, T2), "in one statement"
+    assert await store.next_moments(T1, "a") == NextMoments(T0, None, None)
     await store.release_claim(played, "b")  # not b's to release
     assert await store.claim_due(T1, LONG_AGO, "b", T2, 10) == []
     await store.release_claim(played, "a")
@@ -173,6 +175,29 @@ async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
     woken.clear()
     assert await store.mark_reminded(game_id, 0) is not None
     await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_process_is_not_woken_by_its_own_changes(
+    backend: Backend, db: Database, other_db: Database
+) -> None:
+    """It knows them already (bot.services.turn_clock): hearing them would only cost it a look
+    at the database. Notifications come in the order of their commits, so once the other
+    process's change is heard, this process's own, committed before it, was left out."""
+    store, other = GameStore(db), GameStore(other_db)
+    game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
+    heard: list[str] = []
+    woken = asyncio.Event()
+
+    def wake() -> None:
+        heard.append("a change")
+        woken.set()
+
+    await store.listen(wake)
+    await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))  # this process's own change
+    await other.set_clock(game_id, 0, TurnClock(T0, T1, T3))
+    await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
+    assert heard == ["a change"], "the other process's change alone"
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])

@@ -16,6 +16,7 @@ from bot.storage import (
     GuildStore,
     NewAction,
     NewGame,
+    NextMoments,
     ResultRow,
     SeatControl,
     StaleSeqError,
@@ -125,6 +126,7 @@ async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
     assert [game.id for game in await store.unshown(T0)] == [unshown]
     assert await store.unshown(datetime(2025, 12, 31, tzinfo=UTC)) == []
     assert await store.oldest_unshown() == T0
+    assert await store.next_moments(T0, "me") == NextMoments(T2, T0, None)
     await store.set_reminder_message(moved, BIG)
     reminder = await store.get(moved)
     assert reminder is not None

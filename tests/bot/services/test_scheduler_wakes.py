@@ -1,0 +1,90 @@
+"""When a change in this process wakes the turn clock's scheduler (each back end): only when it
+brings work sooner than the scheduler planned to look (its last `next_due`). A move between
+people, and the message that shows it, wake it for nothing; a move that hands the turn to an
+AI wakes it at once; a change due before the planned look wakes it at that moment."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from bot.services import GameStatus
+from bot.storage import Database
+from tests.bot.services.test_async_play import (
+    HOST,
+    LIMIT,
+    ManualClock,
+    Table,
+    human_vs_ai,
+    make_table,
+    play_turn,
+    two_humans,
+)
+from tests.bot.services.test_service import choose
+
+WAIT_SECONDS = 30.0
+"""How long a test waits at most for a wake-up due in 0.05 s (this is no timing)."""
+
+
+@pytest.fixture
+def table(database: Database) -> Table:
+    return make_table(database, ManualClock())
+
+
+class Wakes:
+    """Counts the times the turn clock service wakes the scheduler; `woken` is set by each."""
+
+    def __init__(self, table: Table) -> None:
+        self.count = 0
+        self.woken = asyncio.Event()
+        table.service.turns.on_schedule_change(self.wake)
+
+    def wake(self) -> None:
+        self.count += 1
+        self.woken.set()
+
+
+async def test_moves_between_people_and_their_messages_wake_it_for_nothing(table: Table) -> None:
+    view = await two_humans(table)
+    wakes = Wakes(table)
+    assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the first reminder"
+    for _ in range(4):
+        table.clock.advance(10)
+        mover = view.user_to_move
+        assert mover is not None
+        # a move within the turn, shown on its message; then the rest of the turn, the next
+        view = await table.service.play.act(view.id, mover, view.seq, choose(view))
+        await table.show(view)
+        view = await play_turn(table, view, mover)
+    assert wakes.count == 0
+    assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the newest turn's reminder"
+
+
+async def test_a_move_that_hands_the_turn_to_an_ai_wakes_it_at_once(table: Table) -> None:
+    view = await human_vs_ai(table, "easy")
+    await table.scheduler.run_due()  # the AI's turn first, if it has the first one
+    view = await table.service.play.look(view.id)
+    assert view.user_to_move == HOST
+    wakes = Wakes(table)
+    await table.scheduler.seconds_to_sleep()
+    view = await play_turn(table, view, HOST)
+    assert view.status is GameStatus.RUNNING
+    assert view.ai_to_move
+    assert wakes.count >= 1
+    assert await table.scheduler.run_due() == 1, "the AI's turn"
+
+
+async def test_a_change_due_before_the_planned_look_wakes_it_then(table: Table) -> None:
+    view = await two_humans(table, limit=3600)
+    wakes = Wakes(table)
+    await table.scheduler.seconds_to_sleep()  # planned: the reminder, half an hour away
+    game = await table.service.loader.store.get(view.id)
+    assert game is not None
+    soon = table.clock() + timedelta(seconds=0.05)
+    table.service.loader.schedule_changed(replace(game, remind_at=soon))
+    assert wakes.count == 0, "not at once"
+    await asyncio.wait_for(wakes.woken.wait(), WAIT_SECONDS)
+    assert wakes.count == 1

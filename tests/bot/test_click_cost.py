@@ -1,0 +1,45 @@
+"""A click costs the database at most MOST_ROUND_TRIPS round trips, on each back end: whole
+games played through the bot's own client with a turn limit, every click counted with all it
+sets off (tests/bot/click_cost.py), the turn clock's scheduler included. A click between people
+does not wake the scheduler at all; a click that hands the turn to an AI wakes it once, and
+the AI's turn it then plays is a move of its own, held to the same bound."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bot.click_cost import play_and_count
+from tests.bot.edge.test_edge import running_edge
+from tests.postgres import backend, database_target, postgres_server, postgres_url
+
+__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
+
+MOST_ROUND_TRIPS = 10
+KINDS = {"a move within the turn", "a move that ends the turn", "the last move"}
+
+
+async def test_a_click_between_people_costs_at_most_ten_round_trips(
+    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_edge(tmp_path, monkeypatch, database_target=database_target) as edge:
+        clicks = await play_and_count(edge)
+    assert clicks[-1].ends_game
+    assert {click.kind for click in clicks} == KINDS
+    assert [click for click in clicks if click.round_trips > MOST_ROUND_TRIPS] == []
+    assert [click for click in clicks if click.wakes] == [], "the scheduler slept through"
+
+
+async def test_a_click_and_the_ai_turn_it_sets_off_cost_at_most_ten_each(
+    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_edge(tmp_path, monkeypatch, database_target=database_target) as edge:
+        clicks = await play_and_count(edge, against="easy")
+    assert {click.kind for click in clicks} <= KINDS
+    handing_over = [click for click in clicks if click.wakes]
+    assert handing_over, "the AI played"
+    assert all(click.wakes == 1 for click in handing_over), "one pass plays the AI's turn"
+    own = [click.round_trips - click.scheduler_round_trips for click in clicks]
+    assert max(own) <= MOST_ROUND_TRIPS
+    assert max(click.scheduler_round_trips for click in clicks) <= MOST_ROUND_TRIPS
