@@ -4,6 +4,8 @@ Pure functions, no Discord I/O: every sentence comes from the message catalogue
 (bot.presentation.messages).
 Public game messages (lobby, turns, pings, the end) are written in the game's own language,
 chosen from the server's locale when it opened; private answers take the language they are given.
+The community's posts (stats and ratings, leaderboard, history) are in
+bot.presentation.community.
 """
 
 from __future__ import annotations
