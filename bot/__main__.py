@@ -1,6 +1,7 @@
 """Command line of the bot: `python -m bot` (or `marrakech-bot`) runs it; `healthcheck` checks
 it; `migrate` brings its database's schema up to date on purpose; `copy-db FROM TO` moves a
-whole install to another database (SQLite to PostgreSQL, or back) and checks the copy.
+whole install to another database (SQLite to PostgreSQL, or back) and checks the copy;
+`ratings rebuild` recomputes every server's ratings from its rated games.
 
 This is the composition root's front door: it reads the settings, stops with one clear line
 when they are missing or wrong, sets up logging (which never shows the token), then hands over
@@ -45,6 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _migrate()
     if arguments.command == "copy-db":
         return _copy_db(arguments.source, arguments.target)
+    if arguments.command == "ratings":
+        return _rebuild_ratings()
     return _run_bot()
 
 
@@ -79,6 +82,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     copy_db.add_argument("source", metavar="FROM", help="the database to copy")
     copy_db.add_argument("target", metavar="TO", help="the empty database to fill")
+    ratings = commands.add_parser(
+        "ratings",
+        help="the players' ratings: `ratings rebuild` recomputes them from the rated games",
+        description="Work on the ratings kept in the database named by MARRAKECH_DB.",
+    )
+    actions = ratings.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions.add_parser(
+        "rebuild",
+        help="recompute every server's ratings from its rated games, in the order they ended",
+        description="Recompute every server's ratings from its rated games (the stored "
+        "results), from the first, in the order they ended: the same numbers the bot got by "
+        "applying them one by one. Safe while the bot runs (a game ending meanwhile is applied "
+        "after). Exit 0 when done, 1 on a database error.",
+    )
     return parser
 
 
@@ -107,6 +124,33 @@ def _migrate() -> int:
         print(f"{target!r}: schema version {after}, up to date")
     else:
         print(f"{target!r}: schema version {before} -> {after}")
+    return 0
+
+
+def _rebuild_ratings() -> int:
+    try:
+        target = load_database(os.environ)
+    except SettingsError as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
+    from bot.services.ratings import RatingService
+    from bot.storage import StorageError, open_database
+    from bot.storage.ratings import RatingStore
+
+    async def rebuild() -> tuple[int, int]:
+        database = await open_database(target.target)
+        try:
+            rebuilt = await RatingService(RatingStore(database)).rebuild()
+        finally:
+            await database.close()
+        return rebuilt.guilds, rebuilt.games
+
+    try:
+        guilds, games = asyncio.run(rebuild())
+    except (StorageError, OSError) as error:
+        print(f"{PROGRAM}: {target!r}: {error}", file=sys.stderr)
+        return EXIT_CRASHED
+    print(f"{target!r}: ratings rebuilt from {games} rated games in {guilds} servers")
     return 0
 
 

@@ -78,7 +78,7 @@ def test_runtime_and_build_locks_agree_with_the_dev_lock(requirements_dir: Path)
 def test_the_runtime_lock_holds_the_runtime_dependencies(requirements_dir: Path) -> None:
     runtime = read_lock(requirements_dir / "runtime.lock")
 
-    assert {"discord-py", "aiosqlite", "asyncpg", "pillow"} <= set(runtime)
+    assert {"discord-py", "aiosqlite", "asyncpg", "openskill", "pillow"} <= set(runtime)
     assert not {"pytest", "coverage", "mypy", "ruff"} & set(runtime)
 
 

@@ -26,7 +26,15 @@ import pytest
 from bot.runtime.settings import SETTING_NAMES
 
 PACKAGES = ("engine", "ai", "render", "bot")
-RUNTIME_DEPENDENCIES = {"discord-py", "aiohttp", "aiosqlite", "asyncpg", "pillow", "yarl"}
+RUNTIME_DEPENDENCIES = {
+    "discord-py",
+    "aiohttp",
+    "aiosqlite",
+    "asyncpg",
+    "openskill",
+    "pillow",
+    "yarl",
+}
 SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "PRIVATE_KEY")
 
 

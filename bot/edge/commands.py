@@ -88,11 +88,13 @@ def build_commands(
         seats=option_name("seats"),
         variant=option_name("variant"),
         turn_limit=option_name("turn_limit"),
+        casual=option_name("casual"),
     )
     @app_commands.describe(
         seats=command_text("command.new.seats"),
         variant=command_text("command.new.variant"),
         turn_limit=command_text("command.new.turn_limit"),
+        casual=command_text("command.new.casual"),
     )
     @app_commands.choices(variant=_variant_choices())
     @app_commands.choices(turn_limit=_turn_limit_choices())
@@ -101,10 +103,15 @@ def build_commands(
         seats: app_commands.Range[int, 2, 4] = 4,
         variant: str | None = None,
         turn_limit: int | None = None,
+        casual: bool = False,
     ) -> None:
-        # left out: the server's default (a turn_limit of 0 asks for none)
+        # left out: the server's default (a turn_limit of 0 asks for none); a rated game
         await controller.new(
-            interaction, seats=seats, variant=variant, turn_limit_seconds=turn_limit
+            interaction,
+            seats=seats,
+            variant=variant,
+            turn_limit_seconds=turn_limit,
+            casual=casual,
         )
 
     @game.command(name=command_name("join"), description=command_text("command.join"))

@@ -1,7 +1,8 @@
-"""The Discord edge of everything around games: stats, leaderboard, history, replays, and the
-server settings moderators change with /marrakech-admin.
+"""The Discord edge of everything around games: stats and ratings, leaderboard, history,
+replays, and the server settings moderators change with /marrakech-admin.
 
-Thin like the game controller: parse, authorise, call a service, answer through the presenter;
+Thin like the game controller: parse, authorise, call a service, answer through the
+presentation (bot.presentation.community for the community's posts);
 errors go through the one error table (via `guarded`). Stats, leaderboard, history and replays
 are public: they speak the server's language; settings are private: the user's.
 """
@@ -17,10 +18,11 @@ from bot.edge import interactions
 from bot.edge.answers import guarded
 from bot.edge.errors import ManagersOnlyError
 from bot.edge.interactions import Interaction
-from bot.presentation import images, presenter
+from bot.presentation import community, images, presenter
 from bot.presentation.messages import text
 from bot.services.guilds import GuildService
 from bot.services.play import PlayService
+from bot.services.ratings import RatingService
 from bot.services.stats import StatsService
 from bot.services.views import ServerSettings
 
@@ -35,30 +37,46 @@ class CommunityController:
         play: PlayService,
         guilds: GuildService,
         stats: StatsService,
+        ratings: RatingService,
         pictures: images.Pictures,
     ) -> None:
         self._play = play
         self._pictures = pictures
         self._guilds = guilds
         self._stats = stats
+        self._ratings = ratings
 
     # --- stats and history -------------------------------------------------------------------
 
     async def stats(self, interaction: Interaction, member: discord.abc.User | None) -> None:
+        """A member's stats and rating; with a rated game, its chart (drawn in a worker:
+        deferred first)."""
+
         async def work() -> None:
             user_id = (member or interaction.user).id
-            stats = await self._stats.player(interactions.guild_id(interaction), user_id)
-            post = presenter.stats_post(stats, interactions.server_language(interaction))
-            await interaction.response.send_message(
-                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+            guild_id = interactions.guild_id(interaction)
+            stats = await self._stats.player(guild_id, user_id)
+            rating = await self._ratings.player(guild_id, user_id) if stats.games else None
+            shown = community.stats_post(stats, rating, interactions.server_language(interaction))
+            if shown.chart is None:
+                await interaction.response.send_message(
+                    embed=shown.post.embed, allowed_mentions=discord.AllowedMentions.none()
+                )
+                return
+            await interaction.response.defer(thinking=True)
+            png = await self._pictures.rating_chart(shown.chart)
+            await interaction.followup.send(
+                embed=shown.post.embed,
+                file=images.as_file(png, community.CHART_NAME),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
 
         await guarded(interaction, "showing stats", work)
 
     async def leaderboard(self, interaction: Interaction) -> None:
         async def work() -> None:
-            rows = await self._stats.leaderboard(interactions.guild_id(interaction))
-            post = presenter.leaderboard_post(rows, interactions.server_language(interaction))
+            board = await self._ratings.leaderboard(interactions.guild_id(interaction))
+            post = community.leaderboard_post(board, interactions.server_language(interaction))
             await interaction.response.send_message(
                 embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -69,7 +87,7 @@ class CommunityController:
         async def work() -> None:
             channel_id = None if server else interaction.channel_id
             rows = await self._stats.history(interactions.guild_id(interaction), channel_id)
-            post = presenter.history_post(
+            post = community.history_post(
                 rows, server=server, language=interactions.server_language(interaction)
             )
             await interaction.response.send_message(

@@ -89,8 +89,10 @@ class GameHandlers:
         seats: int,
         variant: str | None,
         turn_limit_seconds: int | None,
+        casual: bool = False,
     ) -> None:
-        """Open a lobby; a variant or turn limit left out (None) is the server's default."""
+        """Open a lobby; a variant or turn limit left out (None) is the server's default. A
+        `casual` game counts in no rating."""
 
         async def work() -> None:
             guild_id = interactions.guild_id(interaction)
@@ -111,6 +113,7 @@ class GameHandlers:
                 turn_limit_seconds=limit,
                 locale=interactions.server_language(interaction),
                 host_name=interaction.user.display_name,
+                casual=casual,
             )
             await self._post_lobby(interaction, view)
 

@@ -1,5 +1,5 @@
-"""Board pictures for messages (and a game's animated replay, and the rules guide's scenes),
-drawn in the worker pool so the event loop never waits for Pillow.
+"""Board pictures for messages (and a game's animated replay, the rules guide's scenes and a
+player's rating chart), drawn in the worker pool so the event loop never waits for Pillow.
 
 A picture goes to a worker as a `BoardPicture`: the game's record, the events to mark and the
 panel's words. The few words in a picture's panel (headings, "Turn", "Game over") come from the
@@ -19,13 +19,15 @@ from typing import Any
 import discord
 
 import engine
-from bot.presentation.messages import text
+from bot.presentation.community import RatingChart
+from bot.presentation.messages import GROUP_SEPARATORS, text
 from bot.presentation.presenter import IMAGE_NAME, BoardImage, ai_name
 from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
-from bot.workers.jobs import BoardPicture
+from bot.workers.jobs import BoardPicture, ChartPicture
 from bot.workers.pool import Lane, WorkerPool
 from render import Labels
+from render.rating_chart import ChartLabels
 
 IMAGE_LABEL_PREFIX = "image."
 BOARD_TIMEOUT_SECONDS = 30.0
@@ -45,6 +47,16 @@ def labels(language: str) -> Labels:
         for field in dataclasses.fields(Labels)
     }
     return Labels(**words)
+
+
+@cache
+def chart_labels(language: str) -> ChartLabels:
+    """The rating chart's words in `language` (keys `chart.title`, `chart.games`, ...)."""
+    words = {
+        field.name: text(f"chart.{field.name}", language)
+        for field in dataclasses.fields(ChartLabels)
+    }
+    return ChartLabels(**words)
 
 
 def seat_names(players: Sequence[Player], seats: int, language: str) -> tuple[str, ...] | None:
@@ -106,6 +118,18 @@ class Pictures:
             )
             self._guide[scene] = png
         return png
+
+    async def rating_chart(self, chart: RatingChart) -> bytes:
+        """The PNG of a member's rating chart, its words and numbers in its language."""
+        picture = ChartPicture(
+            points=chart.points,
+            provisional=chart.provisional,
+            labels=chart_labels(chart.language),
+            separator=GROUP_SEPARATORS.get(chart.language, ","),
+        )
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.rating_chart_png, picture, limit=BOARD_TIMEOUT_SECONDS
+        )
 
     async def replay_gif(
         self, record: dict[str, Any], language: str, players: Sequence[Player] = ()

@@ -4,6 +4,8 @@ Pure functions, no Discord I/O: every sentence comes from the message catalogue
 (bot.presentation.messages).
 Public game messages (lobby, turns, pings, the end) are written in the game's own language,
 chosen from the server's locale when it opened; private answers take the language they are given.
+The community's posts (stats and ratings, leaderboard, history) are in
+bot.presentation.community.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import discord
 
 import engine
+from bot.presentation import ratings
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import ENGLISH_LANGUAGE, number, text
 from bot.presentation.since import since_last_turn_line
@@ -28,9 +31,7 @@ from bot.services.views import (
     EndReason,
     GameStatus,
     GameView,
-    PastGame,
     Player,
-    PlayerSummary,
     Reminder,
     ServerSettings,
     TurnReason,
@@ -156,6 +157,7 @@ def lobby_post(
             seats=game.seats_wanted,
             variant=text(f"variant.{game.variant}", language),
             turn_limit=turn_limit_label(game.turn_limit_seconds, language),
+            rated=text("lobby.casual" if game.casual else "lobby.rated", language),
         )
         + "\n"
         + text("lobby.commitment", language, sha=game.seed_sha256),
@@ -229,7 +231,8 @@ def _relative(moment: datetime) -> str:
 
 
 def final_post(view: GameView) -> Post:
-    """The end: ranking with scores, why it ended, the tie-break, the record attached."""
+    """The end: ranking with scores, why it ended, the tie-break, each seat's rating and its
+    change (or that a casual game changed none), the record attached."""
     state = _state(view)
     language = view.game.locale
     outcome = state.outcome
@@ -258,6 +261,7 @@ def final_post(view: GameView) -> Post:
                 )
     lines.extend(_tie_lines(view, state, outcome, language))
     lines.append(_winner_line(view, outcome.ranking[0], language))
+    lines.extend(_rating_lines(view, outcome, language))
     lines.extend(_payment_lines(view, state, language))
     lines.append(text("end.record", language))
     embed = discord.Embed(
@@ -354,6 +358,24 @@ def _payment_lines(view: GameView, state: GameState, language: str) -> list[str]
             payee=seat_name(view, biggest.payee, language),
             paid=number(biggest.paid, language),
         )
+    )
+    return lines
+
+
+def _rating_lines(view: GameView, outcome: engine.Outcome, language: str) -> list[str]:
+    """Each seat's rating after the game and its change, in the order of the ranking; a casual
+    game says it changed none. Nothing while the ratings do not include the game yet."""
+    if view.game.casual:
+        return [text("end.casual", language)]
+    changes = {change.seat: change for change in view.ratings}
+    if not changes:
+        return []
+    lines = [text("end.ratings", language)]
+    lines.extend(
+        ratings.change_line(seat_name(view, seat, language), changes[seat], language)
+        for group in outcome.ranking
+        for seat in group
+        if seat in changes
     )
     return lines
 
@@ -673,87 +695,7 @@ def timeout_text(turn: AutoTurn) -> str | None:
     return None
 
 
-# --- stats, history, settings ----------------------------------------------------------------
-
-
-def stats_post(stats: PlayerSummary, language: str) -> Post:
-    embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
-    if stats.games == 0:
-        embed.description = text("stats.none", language, user=mention(stats.user_id))
-        return Post(embed=embed)
-    color = stats.favourite_color
-    embed.description = text(
-        "stats.body",
-        language,
-        user=mention(stats.user_id),
-        games=number(stats.games, language),
-        wins=number(stats.wins, language),
-        average=number(stats.average_score, language, decimals=1),
-        best=number(stats.best_score, language),
-        color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}" if color else "-",
-    )
-    return Post(embed=embed)
-
-
-def leaderboard_post(rows: Sequence[PlayerSummary], language: str) -> Post:
-    lines = [
-        text(
-            "leaderboard.line",
-            language,
-            rank=rank,
-            user=mention(row.user_id),
-            wins=number(row.wins, language),
-            games=number(row.games, language),
-            average=number(row.average_score, language, decimals=1),
-            best=number(row.best_score, language),
-        )
-        for rank, row in enumerate(rows, start=1)
-    ]
-    return Post(
-        embed=discord.Embed(
-            title=text("leaderboard.title", language),
-            description="\n".join(lines) or text("leaderboard.empty", language),
-            color=END_COLOR,
-        )
-    )
-
-
-def history_post(rows: Sequence[PastGame], *, server: bool, language: str) -> Post:
-    lines = []
-    for row in rows:
-        if row.status == GameStatus.RUNNING.value:
-            outcome = text("history.outcome.running", language)
-        elif row.status == GameStatus.OVER.value:
-            winners = [
-                ai_name(level, language) if user is None and level else mention(user)
-                for user, level in zip(row.winner_ids, row.winner_levels, strict=True)
-            ]
-            outcome = text("history.outcome.won", language, winners=", ".join(winners) or "?")
-        elif row.end_reason == EndReason.CANCELLED:
-            outcome = text("history.outcome.cancelled", language)
-        elif row.end_reason == EndReason.ABANDONED:
-            outcome = text("history.outcome.abandoned", language)
-        else:
-            outcome = text("history.outcome.aborted", language)
-        when = f"<t:{int(row.updated_at.timestamp())}:R>"
-        lines.append(
-            text(
-                "history.line",
-                language,
-                game_id=row.game_id,
-                channel=row.channel_id,
-                when=when,
-                outcome=outcome,
-            )
-        )
-    embed = discord.Embed(
-        title=text("history.title_server" if server else "history.title_channel", language),
-        description="\n".join(lines) or text("history.empty", language),
-        color=LOBBY_COLOR,
-    )
-    if lines:
-        embed.set_footer(text=text("history.footer", language))
-    return Post(embed=embed)
+# --- settings and records -------------------------------------------------------------------
 
 
 def settings_post(settings: ServerSettings, language: str) -> Post:

@@ -57,7 +57,8 @@ class Bot:
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
-        gateway connects, so no click can race it), write missing results, start the turn
+        gateway connects, so no click can race it), write missing results, rate the finished
+        games the ratings do not include yet, start the turn
         clock (its first pass handles what fell due while the bot was down), woken by the
         changes other processes on the same database commit (PostgreSQL; SQLite serves one
         process, which wakes it in memory, and whose claims left at start are those of a run
@@ -68,6 +69,9 @@ class Bot:
         finished = await self.service.play.backfill_results()
         if finished:
             log.info("results of %d finished games written for the stats", finished)
+        rated = await self.service.ratings.catch_up()
+        if rated:
+            log.info("%d finished games applied to the ratings", rated)
         await self.store.listen(self.scheduler.wake)
         self.scheduler.start()
 
@@ -136,7 +140,7 @@ def build_bot(
     display = GameDisplay(client, service.play, pictures)
     service.on_damage(display.report_damage)
     handlers = GameHandlers(service, guilds, display, RulesGuide(pictures))
-    community = CommunityController(service.play, guilds, stats, pictures)
+    community = CommunityController(service.play, guilds, stats, service.ratings, pictures)
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)

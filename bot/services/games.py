@@ -1,7 +1,8 @@
 """GameService: the game use cases in one object, for the composition root and the tests.
 
 It builds the loader every game use case shares (bot.services.loader: locks, memory, the
-database) and the three services on it: `lobby` (bot.services.lobby), `play`
+database), the ratings the games that end are applied to (`ratings`, bot.services.ratings),
+and the three services on the loader: `lobby` (bot.services.lobby), `play`
 (bot.services.play) and `turns`, the turn clock (bot.services.turn_clock). Finding a
 channel's open game, where the lobby and the play commands both begin, is its own.
 """
@@ -17,9 +18,11 @@ from bot.services.errors import NoGameHereError
 from bot.services.loader import GameLoader
 from bot.services.lobby import LobbyService
 from bot.services.play import PlayService
+from bot.services.ratings import RatingService
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import Damage
 from bot.storage.games import GameStore
+from bot.storage.ratings import RatingStore
 from bot.workers.pool import WorkerPool
 
 
@@ -41,7 +44,8 @@ class GameService:
         process, for tests and tools); `owner` names this process in the claims it takes on
         due work (bot.services.loader)."""
         self._store = store
-        self.loader = GameLoader(store, clock, owner)
+        self.ratings = RatingService(RatingStore(store.database))
+        self.loader = GameLoader(store, clock, owner, self.ratings)
         self.lobby = LobbyService(self.loader, seeds)
         self.play = PlayService(self.loader)
         self.turns = TurnClockService(

@@ -16,7 +16,7 @@ from datetime import datetime
 import engine
 from bot.services import pause
 from bot.services.errors import IllegalMoveError, NotSeatedError, StaleBoardError
-from bot.services.views import GameInfo, GameView, Player, SinceLastTurn
+from bot.services.views import GameInfo, GameView, Player, RatingChange, SinceLastTurn
 from bot.storage.games import GameRow, ResultRow, SeatControl, SeatRow
 from bot.storage.kinds import EndReason, TurnClock
 from engine import GameState
@@ -36,6 +36,8 @@ class LoadedGame:
     """The seq at which each turn began: (0,) once started, one more per TurnStarted."""
     history: tuple[Event, ...] = ()
     """Every event of the game so far (what a player missed since their last turn)."""
+    ratings: tuple[RatingChange, ...] = ()
+    """Once a rated game is over and its ratings applied: what it did to each seat's."""
 
     def view(self, events: Sequence[Event] = ()) -> GameView:
         return GameView(
@@ -48,6 +50,7 @@ class LoadedGame:
             turn_starts=self.turn_starts,
             since_last_turn=self._since_last_turn(),
             paused_until=self._paused_until(),
+            ratings=self.ratings,
         )
 
     def _since_last_turn(self) -> SinceLastTurn:
@@ -177,6 +180,7 @@ def game_info(row: GameRow) -> GameInfo:
         locale=row.locale,
         lobby_message_id=row.lobby_message_id,
         reminder_message_id=row.reminder_message_id,
+        casual=row.casual,
     )
 
 

@@ -17,7 +17,10 @@
 - the writes: every change is one database transaction guarded by the game's seq, so two fast
   clicks (or two processes on one file) never apply an action twice, and each tells the
   `on_game_change` listeners the game's row as the change left it (a turn clock or a display
-  may have changed), and the `on_schedule_change` listeners that something did.
+  may have changed), and the `on_schedule_change` listeners that something did;
+- the ratings (bot.services.ratings): the write that ends a rated game queues it for its
+  server's ratings, which are applied right after; a finished game carries what it did to
+  each seat's rating.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from bot.services.clock import Clock
 from bot.services.errors import GameDamagedError, GameNotFoundError, GameNotRunningError
 from bot.services.loaded import LoadedGame, players_of, results_of, split_turns, with_control
 from bot.services.locks import KeyedLocks
+from bot.services.ratings import RatingService, rated_in
 from bot.services.views import Damage, Player
 from bot.storage.games import (
     ActionRow,
@@ -72,11 +76,19 @@ def process_owner() -> str:
 class GameLoader:
     """Locks, caches, loads and writes games for the services (see the module's text)."""
 
-    def __init__(self, store: GameStore, clock: Clock, owner: str | None = None) -> None:
-        """`owner` names this process in the claims it takes (default: `process_owner()`)."""
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Clock,
+        owner: str | None = None,
+        ratings: RatingService | None = None,
+    ) -> None:
+        """`owner` names this process in the claims it takes (default: `process_owner()`);
+        `ratings` applies the rated games that end (None: no game is rated)."""
         self.store = store
         self.clock = clock
         self.owner = owner if owner is not None else process_owner()
+        self.ratings = ratings
         self._locks = KeyedLocks()
         self._cache = _BoundedCache(CACHE_SIZE)
         self._listeners: list[Callable[[], None]] = []
@@ -186,6 +198,8 @@ class GameLoader:
             raise
         if snapshot_problem is not None:
             self._damage_found(_damage(game, snapshot_problem, fatal=False))
+        if game.status is GameStatus.OVER and not game.casual and self.ratings is not None:
+            loaded = replace(loaded, ratings=await self.ratings.of_game(game_id))
         return self.keep(loaded)
 
     async def load_unplayable(self, game_id: int) -> LoadedGame:
@@ -231,8 +245,9 @@ class GameLoader:
         controls: Sequence[SeatControl] = (),
     ) -> LoadedGame:
         """Append `entries` (which led from `loaded` to `state`, causing `events`) to the log,
-        with the new snapshot, the turn's clock, seat controls and, at the end, the results.
-        StaleBoardError if another writer got there first."""
+        with the new snapshot, the turn's clock, seat controls and, at the end, the results
+        (and, for a rated game, its ratings, applied just after). StaleBoardError if another
+        writer got there first."""
         players = loaded.players
         for control in controls:
             players = with_control(players, control)
@@ -245,6 +260,9 @@ class GameLoader:
             or pause.is_paused(players, state) != pause.is_paused(loaded.players, before)
         ):
             clock = self.fresh_clock(loaded.game, players, state)
+        rated = None
+        if state.is_over and self.ratings is not None:
+            rated = rated_in(loaded.game, players)
         try:
             game = await self.store.append_actions(
                 loaded.game.id,
@@ -256,6 +274,7 @@ class GameLoader:
                 clock=clock,
                 controls=controls,
                 results=results_of(state, players) if state.is_over else (),
+                rated_in=rated,
             )
         except StaleSeqError:
             # Another writer (another process on the same file) got there first.
@@ -276,6 +295,13 @@ class GameLoader:
             LoadedGame(game, players, state, turn_events, previous, starts, history)
         )
         self.schedule_changed(game)
+        if rated is not None and self.ratings is not None:
+            changes = await self.ratings.settle(rated, game.id)
+            if not changes:  # not applied now: read again when next used
+                self.forget(game.id)
+            updated = replace(updated, ratings=changes)
+            if changes:
+                self.keep(updated)
         return updated
 
     async def end(self, loaded: LoadedGame, reason: EndReason, user_id: int | None) -> LoadedGame:

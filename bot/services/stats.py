@@ -1,16 +1,16 @@
-"""Stats, leaderboard and history of a server's games, as use cases over the stats queries."""
+"""Stats and history of a server's games, as use cases over the stats queries (the
+leaderboard ranks by rating: bot.services.ratings)."""
 
 from __future__ import annotations
 
 from bot.services.views import PastGame, PlayerSummary
 from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 
-LEADERBOARD_SIZE = 10
 HISTORY_SIZE = 10
 
 
 class StatsService:
-    """Per-server results of finished games for the stats, leaderboard and history commands."""
+    """Per-server results of finished games for the stats and history commands."""
 
     def __init__(self, store: StatsStore) -> None:
         self._store = store
@@ -19,9 +19,6 @@ class StatsService:
         """A member's games, wins, average and best score and favourite colour (finished,
         non-aborted games of this server, human seats only)."""
         return _summary(await self._store.player(guild_id, user_id))
-
-    async def leaderboard(self, guild_id: int) -> list[PlayerSummary]:
-        return [_summary(row) for row in await self._store.leaderboard(guild_id, LEADERBOARD_SIZE)]
 
     async def history(self, guild_id: int, channel_id: int | None) -> list[PastGame]:
         """The most recent games of the channel (or, with None, of the whole server)."""

@@ -28,6 +28,7 @@ __all__ = [
     "GameStatus",
     "GameView",
     "Player",
+    "RatingChange",
     "Reminder",
     "TurnReason",
 ]
@@ -58,6 +59,8 @@ class GameInfo:
     """The lobby's message, which keeps pointing at the game once it started."""
     reminder_message_id: int | None = None
     """The reminder sent for the turn being played, until that turn's end is shown."""
+    casual: bool = False
+    """Opened as casual: no rating counts it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +121,9 @@ class GameView:
     paused_until: datetime | None = None
     """Set while the game waits for a person (bot.services.pause): when it ends as
     abandoned unless someone takes their seat back."""
+    ratings: tuple[RatingChange, ...] = ()
+    """For a rated game that is over: what it did to each seat's rating (empty until the
+    ratings include it)."""
 
     @property
     def id(self) -> int:
@@ -329,3 +335,80 @@ class TurnNotice:
             if player.seat == seat:
                 return player
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated game did to one seat's rating (bot.services.ratings), in points: `before`
+    and `after` it; `provisional` if the rating still is after it."""
+
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    before: int
+    after: int
+    provisional: bool
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class RatedResult:
+    """One rated game of a player: its place out of `seats` and the points it gave."""
+
+    game_id: int
+    place: int
+    seats: int
+    change: int
+
+
+@dataclass(frozen=True, slots=True)
+class AiRecord:
+    """A person's finished games against one AI level, per AI seat met: finished ahead of it
+    (`wins`), on the same place (`ties`), or behind it (`losses`)."""
+
+    level: str
+    wins: int
+    ties: int
+    losses: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A member's rating on a server: points now, rated games, whether still provisional, the
+    points after each rated game (`history`, starting with the points before the first), the
+    games that gave the most and the fewest points, and their record against each AI level."""
+
+    user_id: int
+    points: int
+    games: int
+    provisional: bool
+    history: tuple[int, ...]
+    best: RatedResult | None
+    worst: RatedResult | None
+    against_ai: tuple[AiRecord, ...]
+    provisional_games: int
+    """How many rated games a rating takes to stop being provisional."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedPlayer:
+    """A person (`user_id`) or an AI level (`ai_level`) with their rating on a server."""
+
+    user_id: int | None
+    ai_level: str | None
+    points: int
+    games: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A server's best rated people, the settled ones first (each part best first), and its AI
+    levels as reference players."""
+
+    players: tuple[RatedPlayer, ...]
+    references: tuple[RatedPlayer, ...]
+    provisional_games: int

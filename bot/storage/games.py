@@ -28,6 +28,7 @@ from typing import Any
 
 from bot.storage.database import Connection, Database, Row, UniqueViolation
 from bot.storage.kinds import EndReason, GameStatus, TurnClock
+from bot.storage.ratings import queue_rated_game
 from bot.storage.values import (
     UnreadableJson,
     json_from_column,
@@ -89,6 +90,8 @@ class GameRow:
     """The reminder sent for the turn being played, if one is out."""
     rev: int = 0
     """Counts the changes to the game's seats (the row alone would not show them)."""
+    casual: bool = False
+    """Opened as casual: no rating counts it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +173,8 @@ class NewGame:
     locale: str = "en"
     host_name: str | None = None
     """The host's display name, stored with their seat."""
+    casual: bool = False
+    """Not rated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +194,7 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
     "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
     "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
-    "lobby_message_id, reminder_message_id, rev"
+    "lobby_message_id, reminder_message_id, rev, casual"
 )
 _GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
 _SHOWN = "board_message_seq IS NOT DISTINCT FROM seq"
@@ -209,6 +214,7 @@ in the write's own statement."""
 def _game(row: Row) -> GameRow:
     values = {column: row[column] for column in _GAME_FIELDS}
     values["status"] = GameStatus(values["status"])
+    values["casual"] = bool(values["casual"])
     for column in ("config", "position"):
         if values[column] is not None:
             values[column] = json_from_column(values[column])
@@ -258,8 +264,8 @@ class GameStore:
                 row = await conn.fetchrow(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
                     "variant, turn_limit_seconds, seed, seed_sha256, created_at, updated_at, "
-                    "locale) "
-                    "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $9, $10) "
+                    "locale, casual) "
+                    "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $9, $10, $11) "
                     f"RETURNING {_GAME_COLUMNS}",
                     new.guild_id,
                     new.channel_id,
@@ -271,6 +277,7 @@ class GameStore:
                     new.seed_sha256,
                     time_to_column(now),
                     new.locale,
+                    int(new.casual),
                 )
             except UniqueViolation as error:
                 if error.table == "games" and "channel_id" in error.columns:
@@ -431,9 +438,12 @@ class GameStore:
         clock: TurnClock | None = None,
         controls: Sequence[SeatControl] = (),
         results: Sequence[ResultRow] = (),
+        rated_in: int | None = None,
     ) -> GameRow:
         """Append actions after `expected_seq` and store the new snapshot, atomically, with the
-        turn's new clock (None: unchanged), seat control changes and, at the end, the results.
+        turn's new clock (None: unchanged), seat control changes and, at the end, the results
+        and, for a game the ratings of server `rated_in` count, its place in the order of that
+        server's rated games (bot.storage.ratings).
 
         Raises StaleSeqError (and changes nothing) if another writer got there first.
         """
@@ -493,6 +503,8 @@ class GameStore:
                     )
             await _set_controls(conn, game_id, controls)
             await _insert_results(conn, game_id, results)
+            if over and rated_in is not None:
+                await queue_rated_game(conn, rated_in, game_id)
             return game
 
     async def end(

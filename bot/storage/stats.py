@@ -1,4 +1,4 @@
-"""Read-only queries over finished games: a member's stats, a server's leaderboard, history.
+"""Read-only queries over finished games: a member's stats and a server's history.
 
 Only games that ended normally have results (aborted games never do), and only human seats
 (user_id set) are counted, so AI seats never count as anybody's win or loss. A seat that was
@@ -81,24 +81,6 @@ class StatsStore:
             best_score=int(row[3] or 0),
             favourite_color=None if color is None else str(color),
         )
-
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
-        """The server's best humans: most wins, then best average score, then fewest games."""
-        async with self._db.reading() as conn:
-            rows = await conn.fetch(
-                "SELECT r.user_id, count(*) AS games, sum(r.won) AS wins, "
-                "coalesce(avg(CASE WHEN r.eliminated = 0 THEN r.score END), 0) AS average, "
-                "coalesce(max(CASE WHEN r.eliminated = 0 THEN r.score END), 0) "
-                "FROM results r JOIN games g ON g.id = r.game_id "
-                "WHERE g.guild_id = $1 AND g.status = 'over' AND r.user_id IS NOT NULL "
-                "GROUP BY r.user_id ORDER BY wins DESC, average DESC, games ASC, r.user_id "
-                "LIMIT $2",
-                guild_id,
-                limit,
-            )
-        return [
-            PlayerStats(int(r[0]), int(r[1]), int(r[2]), float(r[3]), int(r[4]), None) for r in rows
-        ]
 
     async def history(
         self, guild_id: int, channel_id: int | None = None, limit: int = 10

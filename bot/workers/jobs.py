@@ -1,5 +1,5 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
-of the rules guide.
+of the rules guide, a player's rating chart.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -20,6 +20,7 @@ import engine
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
+from render.rating_chart import CHART_ENGLISH, ChartLabels, render_rating_chart
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,17 @@ class BoardPicture:
     """One display string per seat, in seat order (None: the seat labels)."""
     show_choices: bool = False
     """Arrows from Assam into the squares he may face (the ORIENT or ROTATE decision)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPicture:
+    """What a rating chart shows: the points before the first rated game and after each one,
+    how many games the rating is provisional for, its words and its thousands separator."""
+
+    points: tuple[int, ...]
+    provisional: int
+    labels: ChartLabels = CHART_ENGLISH
+    separator: str = ","
 
 
 def choose_action(record: Record, level: str, seed: int, budget: ai.Budget | None = None) -> str:
@@ -72,6 +84,16 @@ def replay_gif(
 def guide_png(scene: str) -> bytes:
     """The PNG of one of the rules guide's scenes (render.guide)."""
     return render_guide(scene)
+
+
+def rating_chart_png(chart: ChartPicture) -> bytes:
+    """The PNG of a player's rating chart (render.rating_chart)."""
+    return render_rating_chart(
+        chart.points,
+        provisional=chart.provisional,
+        labels=chart.labels,
+        separator=chart.separator,
+    )
 
 
 @functools.cache

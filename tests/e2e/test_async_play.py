@@ -136,7 +136,8 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     assert "Games: **1**" in stats.embed_text()
     board = await (await fake.slash(bob, channel, "marrakech", "leaderboard")).answer()
     assert f"<@{alice.id}>" in board.embed_text()
-    assert "AI" not in board.embed_text()
+    assert "AI" not in str(board.embeds[0].get("description")), "no AI among the players"
+    assert "AI reference players here: " in board.embed_text(), "AI levels rated apart"
     history = await (await fake.slash(bob, channel, "marrakech", "history")).answer()
     assert "**#1**" in history.embed_text()
     replay = await fake.slash(bob, channel, "marrakech", "replay", game=1)

@@ -20,15 +20,26 @@ from bot.edge import errors
 from bot.edge.guide import guide_buttons
 from bot.edge.layout import decision_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError
-from bot.presentation import guide, images, messages, presenter, story
+from bot.presentation import community, guide, images, messages, presenter, story
 from bot.presentation.presenter import Post
 from bot.services import AutoTurn, GameInfo, GameStatus, GameView, Player, Reminder, TurnReason
 from bot.services import errors as service_errors
-from bot.services.views import PastGame, PlayerSummary, ServerSettings
+from bot.services.views import (
+    AiRecord,
+    Leaderboard,
+    PastGame,
+    PlayerRating,
+    PlayerSummary,
+    RatedPlayer,
+    RatedResult,
+    RatingChange,
+    ServerSettings,
+)
 from bot.workers.pool import WorkerPool
 from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
 from render import Labels
+from render.rating_chart import CHART_ENGLISH, ChartLabels
 from tests.bot.presentation.test_presentation import ERROR_ARGUMENTS
 
 TRANSLATED = ("fr", "uk")
@@ -154,6 +165,11 @@ def everything_written(locale: str) -> list[str]:
             for view in views[1:]:
                 written.append(story.turn_line(view, story.finished_turn(view)))
             written += post_texts(presenter.final_post(views[-1]))
+            written += post_texts(presenter.final_post(rated(views[-1])))
+            casual = dataclasses.replace(
+                views[-1], game=dataclasses.replace(views[-1].game, casual=True)
+            )
+            written += post_texts(presenter.final_post(casual))
             written += post_texts(presenter.board_post(views[-2], locale))
     some_view = next(played_views(locale, 3, "standard"))
     written += presenter.narrate(some_view, rare_events(), locale)
@@ -169,6 +185,37 @@ def everything_written(locale: str) -> list[str]:
         written.append(answer)
     written.append(errors.report(ZeroDivisionError(), "testing", locale))
     return written
+
+
+def rated(view: GameView) -> GameView:
+    """The finished game with what it did to each seat's rating (every other one still
+    provisional)."""
+    changes = tuple(
+        RatingChange(
+            player.seat or 0,
+            player.user_id,
+            player.ai_level,
+            1500,
+            1480 + 20 * index,
+            index % 2 == 0,
+        )
+        for index, player in enumerate(view.players)
+    )
+    return dataclasses.replace(view, ratings=changes)
+
+
+def sample_rating(games: int = 12) -> PlayerRating:
+    return PlayerRating(
+        user_id=100,
+        points=1586,
+        games=games,
+        provisional=games < 10,
+        history=(1500, 1586, 1540, 1586)[: games + 1],
+        best=RatedResult(1, 1, 3, 86) if games else None,
+        worst=RatedResult(2, 3, 4, -46) if games > 1 else None,
+        against_ai=(AiRecord("medium", 2, 1, 3), AiRecord("hard", 0, 0, 1)) if games else (),
+        provisional_games=10,
+    )
 
 
 def started_lobbies(view: GameView) -> list[str]:
@@ -215,10 +262,13 @@ def around_games(view: GameView, locale: str) -> list[str]:
         100, games=4, wins=1, average_score=51.5, best_score=70, favourite_color="red"
     )
     nobody = dataclasses.replace(best, games=0, wins=0)
-    written += post_texts(presenter.stats_post(best, locale))
-    written += post_texts(presenter.stats_post(nobody, locale))
-    written += post_texts(presenter.leaderboard_post([best, best], locale))
-    written += post_texts(presenter.leaderboard_post([], locale))
+    for rating in (sample_rating(12), sample_rating(2), sample_rating(0)):
+        written += post_texts(community.stats_post(best, rating, locale).post)
+    written += post_texts(community.stats_post(nobody, None, locale).post)
+    players = (RatedPlayer(100, None, 1720, 14, False), RatedPlayer(101, None, 1586, 2, True))
+    references = (RatedPlayer(None, "easy", 1380, 40, False),)
+    written += post_texts(community.leaderboard_post(Leaderboard(players, references, 10), locale))
+    written += post_texts(community.leaderboard_post(Leaderboard((), (), 10), locale))
     now = datetime(2026, 1, 1, tzinfo=UTC)
     rows = [
         PastGame(1, 2, "over", "finished", 3, now, now, (100, None), (None, "easy")),
@@ -227,8 +277,8 @@ def around_games(view: GameView, locale: str) -> list[str]:
         PastGame(4, 2, "aborted", "aborted-by-host", 3, now, now, (), ()),
     ]
     for server in (False, True):
-        written += post_texts(presenter.history_post(rows, server=server, language=locale))
-    written += post_texts(presenter.history_post([], server=False, language=locale))
+        written += post_texts(community.history_post(rows, server=server, language=locale))
+    written += post_texts(community.history_post([], server=False, language=locale))
     for settings in (ServerSettings(1), ServerSettings(1, 86400 * 3, "rotate-after", (5, 6))):
         written += post_texts(presenter.settings_post(settings, locale))
     return written
@@ -305,6 +355,17 @@ def test_the_image_labels_cover_every_word_render_draws(locale: str) -> None:
         assert ("{n}" in word) == ("{n}" in getattr(RENDER_ENGLISH, field.name)), field.name
     if locale == "en":
         assert labels == RENDER_ENGLISH
+
+
+@pytest.mark.parametrize("locale", ["en", *TRANSLATED])
+def test_the_chart_labels_cover_every_word_the_rating_chart_draws(locale: str) -> None:
+    labels = images.chart_labels(locale)
+    chart_keys = {key for key in messages.ENGLISH if key.startswith("chart.")}
+    assert chart_keys == {f"chart.{field.name}" for field in dataclasses.fields(ChartLabels)}
+    for field in dataclasses.fields(ChartLabels):
+        assert getattr(labels, field.name) == messages.catalogue(locale)[f"chart.{field.name}"]
+    if locale == "en":
+        assert labels == CHART_ENGLISH
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)

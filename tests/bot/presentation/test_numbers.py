@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.presentation import messages, presenter
-from bot.services.views import PlayerSummary
+from bot.presentation import community, messages
+from bot.services.views import Leaderboard, PlayerSummary, RatedPlayer
 
 
 @pytest.mark.parametrize(
@@ -26,24 +26,27 @@ def test_a_written_count_still_agrees_with_its_word() -> None:
             "uk",
             rank=1,
             user="Оля",
-            wins=count,
-            games=messages.number(5, "uk"),
-            average="1",
-            best=1,
+            rating=messages.number(1500, "uk"),
+            games=count,
         ).count("1\u00a0234")
         == 1
     )
 
 
-@pytest.mark.parametrize(("language", "average"), [("en", "27.5"), ("fr", "27,5"), ("uk", "27,5")])
-def test_stats_and_leaderboard_write_the_average_in_the_language(
-    language: str, average: str
+@pytest.mark.parametrize(
+    ("language", "average", "rating"),
+    [("en", "27.5", "1,532"), ("fr", "27,5", "1\u202f532"), ("uk", "27,5", "1\u00a0532")],
+)
+def test_stats_and_leaderboard_write_numbers_in_the_language(
+    language: str, average: str, rating: str
 ) -> None:
     row = PlayerSummary(
         100, games=1200, wins=3, average_score=27.5, best_score=40, favourite_color="red"
     )
-    stats = presenter.stats_post(row, language).embed.description or ""
+    stats = community.stats_post(row, None, language).post.embed.description or ""
     assert average in stats
     assert f"{messages.number(1200, language)}" in stats
-    board = presenter.leaderboard_post([row], language).embed.description or ""
-    assert average in board
+    board = Leaderboard((RatedPlayer(100, None, 1532, 1200, False),), (), 10)
+    shown = community.leaderboard_post(board, language).embed.description or ""
+    assert rating in shown
+    assert f"{messages.number(1200, language)}" in shown

@@ -182,8 +182,11 @@ async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
     mine = await stats.player(GUILD, HOST)
     assert mine.games == 1
     assert mine.favourite_color is not None
-    board = await stats.leaderboard(GUILD)
-    assert [row.user_id for row in board] == [HOST], "AI seats are nobody's stats"
+    board = await table.service.ratings.leaderboard(GUILD)
+    assert [row.user_id for row in board.players] == [HOST], "AI seats are nobody's stats"
+    assert [row.ai_level for row in board.references] == ["easy", "hard", "medium"], (
+        "each AI level is rated as a reference player"
+    )
 
 
 async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets) -> None:

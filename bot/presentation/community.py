@@ -1,0 +1,223 @@
+"""The community's posts: a member's stats and rating, the server's leaderboard, and the
+history of its games.
+
+Pure functions, no Discord I/O, every sentence from the message catalogue, like the game's own
+posts (bot.presentation.presenter). They are public: they speak the server's language. A
+member's rating comes with its history, drawn as a chart (`RatingChart`, drawn by the workers
+with render.rating_chart) that the stats message shows as its picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.presentation import ratings
+from bot.presentation.links import mention
+from bot.presentation.messages import number, text
+from bot.presentation.presenter import COLOR_DOTS, END_COLOR, LOBBY_COLOR, Post, ai_name
+from bot.services.views import (
+    EndReason,
+    GameStatus,
+    Leaderboard,
+    PastGame,
+    PlayerRating,
+    PlayerSummary,
+    RatedPlayer,
+    RatedResult,
+)
+from engine import Color
+
+CHART_NAME = "rating.png"
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChart:
+    """A member's rating history to draw: the points before their first rated game and after
+    each one, how many games it is provisional for, and the language of its words."""
+
+    points: tuple[int, ...]
+    provisional: int
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatsPost:
+    """The stats message, and the chart it shows (None: no rated game to draw)."""
+
+    post: Post
+    chart: RatingChart | None = None
+
+
+# --- stats -----------------------------------------------------------------------------------
+
+
+def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str) -> StatsPost:
+    """A member's results in the server (games, wins, scores, favourite colour) and, once
+    they finished a game, their rating: points, whether provisional, best and worst result,
+    record against each AI level, and its history as a chart."""
+    embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
+    if stats.games == 0:
+        embed.description = text("stats.none", language, user=mention(stats.user_id))
+        return StatsPost(Post(embed=embed))
+    color = stats.favourite_color
+    lines = [
+        text(
+            "stats.body",
+            language,
+            user=mention(stats.user_id),
+            games=number(stats.games, language),
+            wins=number(stats.wins, language),
+            average=number(stats.average_score, language, decimals=1),
+            best=number(stats.best_score, language),
+            color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}"
+            if color
+            else "-",
+        )
+    ]
+    chart = None
+    if rating is not None:
+        lines.append("")
+        lines.extend(rating_lines(rating, language))
+        if rating.games:
+            chart = RatingChart(rating.history, rating.provisional_games, language)
+            embed.set_image(url=f"attachment://{CHART_NAME}")
+    embed.description = "\n".join(lines)
+    return StatsPost(Post(embed=embed), chart)
+
+
+def rating_lines(rating: PlayerRating, language: str) -> list[str]:
+    """The rating part of the stats: points and rated games, best and worst result, and the
+    record against each AI level."""
+    shown = ratings.points(rating.points, language)
+    if rating.games == 0:
+        lines = [text("stats.rating_none", language, rating=shown)]
+    elif rating.provisional:
+        lines = [
+            text(
+                "stats.rating_provisional",
+                language,
+                rating=shown,
+                games=number(rating.games, language),
+                needed=rating.provisional_games,
+            )
+        ]
+    else:
+        lines = [text("stats.rating", language, rating=shown, games=number(rating.games, language))]
+    if rating.best is not None:
+        lines.append(_result_line("stats.best", rating.best, language))
+    if rating.worst is not None and rating.worst != rating.best:
+        lines.append(_result_line("stats.worst", rating.worst, language))
+    if rating.against_ai:
+        lines.append(text("stats.against_ai", language))
+        lines.extend(
+            text(
+                "stats.against_ai_line",
+                language,
+                ai=ai_name(record.level, language),
+                wins=number(record.wins, language),
+                ties=number(record.ties, language),
+                losses=number(record.losses, language),
+            )
+            for record in rating.against_ai
+        )
+    return lines
+
+
+def _result_line(key: str, result: RatedResult, language: str) -> str:
+    return text(
+        key,
+        language,
+        change=ratings.signed(result.change, language),
+        game_id=result.game_id,
+        place=result.place,
+        seats=result.seats,
+    )
+
+
+# --- leaderboard -----------------------------------------------------------------------------
+
+
+def leaderboard_post(board: Leaderboard, language: str) -> Post:
+    """The server's best rated members by rating, those still provisional after the others
+    under a line that says so, and the AI levels' ratings (the reference players) below."""
+    lines = []
+    heading_written = False
+    for rank, player in enumerate(board.players, start=1):
+        if player.provisional and not heading_written:
+            lines.append(text("leaderboard.provisional", language, needed=board.provisional_games))
+            heading_written = True
+        lines.append(_leaderboard_line(rank, player, language))
+    embed = discord.Embed(
+        title=text("leaderboard.title", language),
+        description="\n".join(lines) or text("leaderboard.empty", language),
+        color=END_COLOR,
+    )
+    if board.references:
+        levels = " · ".join(
+            text(
+                "leaderboard.reference",
+                language,
+                level=text(f"ai.level.{reference.ai_level}", language),
+                rating=ratings.points(reference.points, language),
+            )
+            for reference in board.references
+        )
+        embed.set_footer(text=text("leaderboard.references", language, levels=levels))
+    return Post(embed=embed)
+
+
+def _leaderboard_line(rank: int, player: RatedPlayer, language: str) -> str:
+    return text(
+        "leaderboard.line",
+        language,
+        rank=rank,
+        user=mention(player.user_id),
+        rating=ratings.points(player.points, language),
+        games=number(player.games, language),
+    )
+
+
+# --- history ---------------------------------------------------------------------------------
+
+
+def history_post(rows: Sequence[PastGame], *, server: bool, language: str) -> Post:
+    """The last games of the channel (or of the whole server), newest first, with how each
+    ended: running, won by whom, cancelled, abandoned or aborted."""
+    lines = []
+    for row in rows:
+        if row.status == GameStatus.RUNNING.value:
+            outcome = text("history.outcome.running", language)
+        elif row.status == GameStatus.OVER.value:
+            winners = [
+                ai_name(level, language) if user is None and level else mention(user)
+                for user, level in zip(row.winner_ids, row.winner_levels, strict=True)
+            ]
+            outcome = text("history.outcome.won", language, winners=", ".join(winners) or "?")
+        elif row.end_reason == EndReason.CANCELLED:
+            outcome = text("history.outcome.cancelled", language)
+        elif row.end_reason == EndReason.ABANDONED:
+            outcome = text("history.outcome.abandoned", language)
+        else:
+            outcome = text("history.outcome.aborted", language)
+        when = f"<t:{int(row.updated_at.timestamp())}:R>"
+        lines.append(
+            text(
+                "history.line",
+                language,
+                game_id=row.game_id,
+                channel=row.channel_id,
+                when=when,
+                outcome=outcome,
+            )
+        )
+    embed = discord.Embed(
+        title=text("history.title_server" if server else "history.title_channel", language),
+        description="\n".join(lines) or text("history.empty", language),
+        color=LOBBY_COLOR,
+    )
+    if lines:
+        embed.set_footer(text=text("history.footer", language))
+    return Post(embed=embed)

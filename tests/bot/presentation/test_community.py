@@ -1,0 +1,199 @@
+"""The community's posts and the ratings wherever they show: the result's line per seat
+("Amina 1,532 (+18)") in the order of the ranking and in the language's numbers, a casual
+game's note, the leaderboard by rating with the provisional players after the others under a
+line that says so and the AI levels in its footer, the stats with the rating, its chart, the
+best and worst result and the record against each AI level, and the lobby saying whether the
+game is rated."""
+
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
+from __future__ import annotations
+
+import dataclasses
+
+import engine
+from bot.presentation import community, presenter, ratings
+from bot.services import GameStatus, GameView, Player
+from bot.services.views import (
+    AiRecord,
+    Leaderboard,
+    PlayerRating,
+    PlayerSummary,
+    RatedPlayer,
+    RatedResult,
+    RatingChange,
+)
+from tests.bot.presentation.test_languages import game_row
+
+SUMMARY = PlayerSummary(
+    100, games=4, wins=1, average_score=51.5, best_score=70, favourite_color="red"
+)
+
+
+def finished(locale: str = "en", *, casual: bool = False) -> GameView:
+    """A finished 3-seat game: seat 1 an AI, the others people 100 and 102."""
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    while not state.is_over:
+        actions = engine.legal_actions(state)
+        state, _ = engine.apply(state, actions[len(actions) // 2])
+    players = (Player(100, 0), Player(None, 1, ai_level="medium"), Player(102, 2))
+    return GameView(game_row(locale, GameStatus.OVER, casual=casual), players, state)
+
+
+def with_changes(view: GameView) -> GameView:
+    changes = (
+        RatingChange(0, 100, None, 1514, 1532, False),
+        RatingChange(1, None, "medium", 1470, 1450, False),
+        RatingChange(2, 102, None, 1500, 1493, True),
+    )
+    return dataclasses.replace(view, ratings=changes)
+
+
+def description(post: presenter.Post) -> str:
+    return post.embed.description or ""
+
+
+# --- the result ------------------------------------------------------------------------------
+
+
+def test_the_result_gives_each_seat_s_rating_and_change_in_ranking_order() -> None:
+    view = with_changes(finished())
+    text = description(presenter.final_post(view))
+    assert "**Ratings**" in text
+    assert "<@100> 1,532 (+18)" in text
+    assert "🤖 AI (medium) 1,450 (\u221220)" in text
+    assert "<@102> 1,493 (\u22127, provisional)" in text
+    state = view.state
+    assert state is not None
+    assert state.outcome is not None
+    order = [seat for group in state.outcome.ranking for seat in group]
+    lines = [line for line in text.splitlines() if "(+" in line or "(\u2212" in line]
+    shown = [next(c.seat for c in view.ratings if f"{c.after:,}" in line) for line in lines]
+    assert shown == order
+
+
+def test_the_result_writes_ratings_as_the_language_writes_numbers() -> None:
+    fr = description(presenter.final_post(with_changes(finished("fr"))))
+    assert "**Cotes**" in fr
+    assert "<@100> 1\u202f532 (+18)" in fr
+    assert "<@102> 1\u202f493 (\u22127, provisoire)" in fr
+    uk = description(presenter.final_post(with_changes(finished("uk"))))
+    assert "<@100> 1\u00a0532 (+18)" in uk
+
+
+def test_a_casual_result_says_no_rating_changed_and_a_pending_one_says_nothing() -> None:
+    casual = description(presenter.final_post(finished(casual=True)))
+    assert "A casual game: no rating changed." in casual
+    assert "**Ratings**" not in casual
+    pending = description(presenter.final_post(finished()))
+    assert "**Ratings**" not in pending
+    assert "casual" not in pending
+
+
+def test_a_change_has_its_sign() -> None:
+    assert ratings.signed(18, "en") == "+18"
+    assert ratings.signed(-7, "en") == "\u22127"
+    assert ratings.signed(0, "en") == "±0"
+    assert ratings.signed(1234, "fr") == "+1\u202f234"
+
+
+def test_the_lobby_says_whether_the_game_is_rated() -> None:
+    lobby = GameView(game_row("en", GameStatus.LOBBY, seq=0), (Player(100, None),))
+    options = presenter.lobby_post(lobby).embed.fields[1].value or ""
+    assert options.startswith("3 seats · standard rules · 1 h per turn · rated")
+    casual = dataclasses.replace(lobby, game=dataclasses.replace(lobby.game, casual=True))
+    assert "casual, not rated" in (presenter.lobby_post(casual).embed.fields[1].value or "")
+
+
+# --- the leaderboard -------------------------------------------------------------------------
+
+
+def test_the_leaderboard_ranks_by_rating_the_provisional_after_under_a_line() -> None:
+    board = Leaderboard(
+        players=(
+            RatedPlayer(1, None, 1720, 30, False),
+            RatedPlayer(2, None, 1610, 10, False),
+            RatedPlayer(3, None, 1800, 4, True),
+            RatedPlayer(4, None, 1480, 1, True),
+        ),
+        references=(
+            RatedPlayer(None, "easy", 1380, 50, False),
+            RatedPlayer(None, "hard", 1905, 8, True),
+            RatedPlayer(None, "medium", 1450, 20, False),
+        ),
+        provisional_games=10,
+    )
+    post = community.leaderboard_post(board, "en")
+    assert description(post).splitlines() == [
+        "**1.** <@1>: **1,720** · 30 rated games",
+        "**2.** <@2>: **1,610** · 10 rated games",
+        "Provisional, fewer than 10 rated games:",
+        "**3.** <@3>: **1,800** · 4 rated games",
+        "**4.** <@4>: **1,480** · 1 rated game",
+    ]
+    assert post.embed.footer.text == (
+        "AI reference players here: easy 1,380 · hard 1,905 · medium 1,450"
+    )
+
+
+def test_a_leaderboard_without_provisional_players_or_ratings() -> None:
+    settled = Leaderboard((RatedPlayer(1, None, 1720, 30, False),), (), 10)
+    post = community.leaderboard_post(settled, "en")
+    assert "Provisional" not in description(post)
+    assert post.embed.footer.text is None
+    empty = community.leaderboard_post(Leaderboard((), (), 10), "fr")
+    assert description(empty) == "Personne n'a encore terminé de partie classée sur ce serveur."
+
+
+# --- the stats -------------------------------------------------------------------------------
+
+
+def rating(games: int, **changes: object) -> PlayerRating:
+    shown = PlayerRating(
+        user_id=100,
+        points=1586,
+        games=games,
+        provisional=games < 10,
+        history=(1500, 1586),
+        best=RatedResult(7, 1, 3, 86),
+        worst=RatedResult(9, 4, 4, -46),
+        against_ai=(AiRecord("easy", 3, 0, 1), AiRecord("hard", 0, 1, 2)),
+        provisional_games=10,
+    )
+    return dataclasses.replace(shown, **changes)  # type: ignore[arg-type]
+
+
+def test_the_stats_show_the_rating_its_results_and_the_record_against_the_ai() -> None:
+    shown = community.stats_post(SUMMARY, rating(12), "en")
+    text = description(shown.post)
+    assert "Games: **4**" in text
+    assert "Rating: **1,586** after 12 rated games" in text
+    assert "Best result: **+86** in game #7 (place 1 of 3)" in text
+    assert "Worst result: **\u221246** in game #9 (place 4 of 4)" in text
+    assert "Against the AI:\n🤖 AI (easy): 3 wins, 0 ties, 1 loss\n" in text
+    assert "🤖 AI (hard): 0 wins, 1 tie, 2 losses" in text
+    assert shown.chart == community.RatingChart((1500, 1586), 10, "en")
+    assert shown.post.embed.image.url == f"attachment://{community.CHART_NAME}"
+
+
+def test_a_provisional_rating_says_how_far_it_is_and_one_game_is_one_result() -> None:
+    one = rating(1, best=RatedResult(7, 1, 2, 86), worst=RatedResult(7, 1, 2, 86), against_ai=())
+    text = description(community.stats_post(SUMMARY, one, "en").post)
+    assert "Rating: **1,586**, provisional (1 of 10 rated games)" in text
+    assert "Best result" in text
+    assert "Worst result" not in text, "one game is not both"
+    assert "Against the AI" not in text
+    uk = description(community.stats_post(SUMMARY, rating(2), "uk").post)
+    assert "Рейтинг: **1\u00a0586**, попередній (2 з 10 рейтингових ігор)" in uk
+
+
+def test_no_chart_without_a_rated_game_and_no_rating_without_a_game() -> None:
+    unrated = rating(0, points=1500, history=(1500,), best=None, worst=None, against_ai=())
+    shown = community.stats_post(SUMMARY, unrated, "en")
+    assert "Rating: **1,500** (no rated game yet)" in description(shown.post)
+    assert shown.chart is None
+    assert shown.post.embed.image.url is None
+    nobody = dataclasses.replace(SUMMARY, games=0)
+    alone = community.stats_post(nobody, None, "en")
+    assert description(alone.post) == "<@100> has not finished a game in this server yet."
+    assert alone.chart is None

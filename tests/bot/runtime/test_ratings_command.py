@@ -1,0 +1,69 @@
+"""`marrakech-bot ratings rebuild`: recomputes every server's ratings from its rated games, on
+SQLite and on PostgreSQL, to exactly the numbers the bot applied game by game, and says how
+many games and servers it went through."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.__main__ import main
+from bot.storage import open_database
+from tests.bot.services.test_ratings import OTHER_GUILD, opened, resign_all_but, tables
+from tests.bot.services.test_service import BOB, CAROL, HOST, service_on
+from tests.postgres import backend, database_target, postgres_server, postgres_url
+
+__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
+
+
+async def test_rebuild_restores_the_ratings_the_games_gave(
+    database_target: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = await open_database(database_target)
+    try:
+        service = service_on(database)
+        for channel, (users, keeper) in enumerate(
+            [((HOST, BOB), HOST), ((HOST, BOB, CAROL), BOB), ((CAROL, HOST), CAROL)], start=1
+        ):
+            view = await opened(service, users, channel=channel)
+            await resign_all_but(service, view, keeper)
+        view = await opened(service, (HOST, BOB), channel=9, guild=OTHER_GUILD)
+        await resign_all_but(service, view, BOB)
+        applied = await tables(database)
+        async with database.transaction() as conn:
+            await conn.execute("DELETE FROM ratings")
+            await conn.execute("DELETE FROM rating_changes WHERE number > 1")
+    finally:
+        await database.close()
+    monkeypatch.setenv("MARRAKECH_DB", database_target)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)  # not needed to rebuild
+
+    assert await asyncio.to_thread(main, ["ratings", "rebuild"]) == 0
+    assert "ratings rebuilt from 4 rated games in 2 servers" in capsys.readouterr().out
+    database = await open_database(database_target)
+    try:
+        assert await tables(database) == applied
+    finally:
+        await database.close()
+
+
+def test_ratings_needs_an_action_and_a_good_setting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["ratings"])
+    assert "ACTION" in capsys.readouterr().err
+    monkeypatch.setenv("MARRAKECH_DB", "mysql://db/marrakech")
+    assert main(["ratings", "rebuild"]) == 2
+    assert "MARRAKECH_DB" in capsys.readouterr().err
+
+
+async def test_rebuild_reports_an_unreachable_server_without_its_password(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MARRAKECH_DB", "postgresql://bot:hunter2@127.0.0.1:1/marrakech")
+    assert await asyncio.to_thread(main, ["ratings", "rebuild"]) == 1
+    said = capsys.readouterr()
+    assert "hunter2" not in said.out + said.err
+    assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err

@@ -1,0 +1,109 @@
+"""The rating chart: a PNG of the size asked for (the full width and a phone's 390 pixels), the
+same bytes for the same history, gains and losses told apart by shape and by colours that stay
+apart for every kind of colour vision, markers left out when the games are too many to mark,
+and any language's words and separators."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from render import palette
+from render.rating_chart import (
+    CHART_HEIGHT,
+    CHART_WIDTH,
+    GAIN,
+    GRID,
+    LINE,
+    LOSS,
+    MARKED_GAMES,
+    SAMPLE,
+    ChartLabels,
+    grouped,
+    main,
+    render_rating_chart,
+)
+from render.vision import DEFICIENCIES, closest_pair
+from tests.render.conftest import decode
+
+MIN_DIFFERENCE = 15.0
+"""CIEDE2000 the chart's marks keep from each other and from what lies behind them."""
+
+
+def pixels(image: Image.Image, color: tuple[int, int, int]) -> list[tuple[int, int]]:
+    width, height = image.size
+    data = image.load()
+    assert data is not None
+    return [(x, y) for y in range(height) for x in range(width) if data[x, y] == color]
+
+
+def test_the_chart_is_drawn_at_full_width_and_at_a_phone_s() -> None:
+    full = decode(render_rating_chart(SAMPLE))
+    assert full.size == (CHART_WIDTH, CHART_HEIGHT)
+    phone = decode(render_rating_chart(SAMPLE, width_px=390))
+    assert phone.size == (390, round(CHART_HEIGHT * 390 / CHART_WIDTH))
+    assert pixels(phone, LOSS), "the markers are still drawn on a phone"
+
+
+def test_the_same_history_gives_the_same_bytes() -> None:
+    assert render_rating_chart(SAMPLE) == render_rating_chart(SAMPLE)
+    assert render_rating_chart(SAMPLE) != render_rating_chart(SAMPLE[:-1])
+
+
+@pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
+def test_gains_losses_and_the_line_stand_out_for_every_colour_vision(
+    deficiency: str | None,
+) -> None:
+    for behind in (palette.PANEL, palette.BACKGROUND, GRID):
+        assert closest_pair([GAIN, LOSS, behind], deficiency) >= MIN_DIFFERENCE
+    assert closest_pair([LINE, palette.PANEL], deficiency) >= MIN_DIFFERENCE
+
+
+def test_a_loss_is_a_triangle_pointing_down() -> None:
+    """The only white pixels are the loss's marker: widest at its top (its base), a point at
+    its bottom."""
+    image = decode(render_rating_chart((1500, 1454, 1470)))
+    white = pixels(image, LOSS)
+    assert white
+    rows: dict[int, int] = {}
+    for _, y in white:
+        rows[y] = rows.get(y, 0) + 1
+    top, bottom = min(rows), max(rows)
+    widest = max(rows, key=lambda y: rows[y])
+    assert widest - top < (bottom - top) / 3, "the base is on top"
+    assert rows[bottom] <= 3, "the point is at the bottom"
+
+
+def test_a_history_without_losses_draws_no_loss_marker() -> None:
+    assert not pixels(decode(render_rating_chart((1500, 1550, 1590, 1610))), LOSS)
+
+
+def test_too_many_games_to_mark_are_drawn_as_a_line() -> None:
+    many = tuple(1500 + (game % 7) * 9 - 30 for game in range(MARKED_GAMES + 5))
+    image = decode(render_rating_chart(many))
+    assert not pixels(image, LOSS)
+    assert pixels(image, LINE)
+
+
+def test_a_newcomer_s_chart_has_the_start_alone() -> None:
+    assert decode(render_rating_chart((1500,))).size == (CHART_WIDTH, CHART_HEIGHT)
+    with pytest.raises(ValueError, match="starting value"):
+        render_rating_chart(())
+
+
+def test_other_words_and_separators() -> None:
+    labels = ChartLabels(title="Рейтинг", games="ігри", provisional="попередній")
+    png = render_rating_chart(SAMPLE, labels=labels, separator="\u00a0")
+    assert decode(png).size == (CHART_WIDTH, CHART_HEIGHT)
+    assert png != render_rating_chart(SAMPLE)
+    assert grouped(1532, "\u202f") == "1\u202f532"
+    assert grouped(987) == "987"
+
+
+def test_the_sample_command_writes_a_picture(tmp_path: Path) -> None:
+    assert main([str(tmp_path / "chart.png")]) == 0
+    assert main([str(tmp_path / "phone.png"), "390"]) == 0
+    assert Image.open(tmp_path / "phone.png").width == 390
+    assert main([]) == 2
