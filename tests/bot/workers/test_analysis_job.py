@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import engine
 from ai.analysis import analyse
@@ -16,6 +17,7 @@ from bot.presentation import analysis as presentation
 from bot.presentation.analysis import AnalysisPictures, analysis_texts
 from bot.services.analysis import FinishedGame
 from bot.services.views import Player
+from bot.workers import analysis_bench
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis
@@ -81,3 +83,15 @@ async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch
     await pictures.png(other, "en")
     await pictures.png(duel, "en")
     assert len(calls) == 3, "only the last game is kept"
+
+
+def test_the_benchmark_times_and_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert analysis_bench.main(["--games", "1", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("analysis of a 4-player game: median ")
+    assert "1 games; CPU time median" in out
+    assert analysis_bench.main(["--pictures", str(tmp_path), "--seed", "3"]) == 0
+    full = Image.open(tmp_path / "analysis.png")
+    phone = Image.open(tmp_path / "analysis-phone.png")
+    assert (full.width, phone.width) == (720, 390)
+    assert abs(phone.height / phone.width - full.height / full.width) < 0.01
