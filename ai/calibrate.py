@@ -134,10 +134,15 @@ def _play_seeds(seeds: Sequence[int]) -> list[TurnStart]:
 def gather(games: int, seed: int, jobs: int = 1) -> list[TurnStart]:
     """The turn starts of `games` games, game g seeded with mix_seed(seed, g), played in
     `jobs` processes (the same turn starts in the same order whatever `jobs`)."""
+    return list(in_processes(_play_seeds, seed_chunks(games, seed, jobs), jobs))
+
+
+def seed_chunks(games: int, seed: int, jobs: int) -> list[list[int]]:
+    """The seeds of `games` games, game g seeded with mix_seed(seed, g), in `jobs` chunks of
+    consecutive games (fewer when there are fewer games)."""
     seeds = [mix_seed(seed, game) for game in range(games)]
     step = max(1, -(-games // jobs))
-    chunks = [seeds[k : k + step] for k in range(0, games, step)]
-    return list(in_processes(_play_seeds, chunks, jobs))
+    return [seeds[k : k + step] for k in range(0, games, step)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,17 +8,20 @@ Three families of ids, each with its own template:
 - `mk:confirm:<game id>:<choice>` (`ConfirmButton`): the answer to a private "are you sure?"
   before resigning or ending a game (`Confirmation`: resign, abort, modabort, keep).
 - `mk:guide:<page>:<step>` (`GuideButton`): Previous or Next on a page of the rules guide.
+- `mk:analysis:<game id>` (`AnalysisButton`): the analysis of a finished game, asked from its
+  result.
 
 No state lives in a View, so buttons keep working after a restart and old ones are recognised
 as stale.
 
 A custom_id comes from the client, so each family's parser (`parse_custom_id`,
-`parse_confirm_id`, `parse_guide_id`) reads it strictly: the template, then each number in its
-range (`GAME_IDS`, `SEQS`, the guide's pages) and written as the bot writes it (no leading
-zero), and each word one the bot writes. `dispatchable` and every `from_custom_id` use them, so
-an id they refuse never reaches a handler: discord.py gets a refused item (`RefusedButton`,
-`RefusedConfirmButton`, `RefusedGuideButton`), which declines the click without a log line, and
-the client answers it as an unknown button.
+`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`) reads it strictly: the template,
+then each number in its range (`GAME_IDS`, `SEQS`, the guide's pages) and written as the bot
+writes it (no leading zero), and each word one the bot writes. `dispatchable` and every
+`from_custom_id` use them, so an id they refuse never reaches a handler: discord.py gets a
+refused item (`RefusedButton`, `RefusedConfirmButton`, `RefusedGuideButton`,
+`RefusedAnalysisButton`), which declines the click without a log line, and the client answers
+it as an unknown button.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ CONFIRM_TEMPLATE = re.compile(r"mk:confirm:(?P<game>[0-9]{1,19}):(?P<choice>[a-z
 GUIDE_TEMPLATE = re.compile(r"mk:guide:(?P<page>[0-9]{1,2}):(?P<step>[a-z]{1,4})")
 """The shape of a guide button's id; parse_guide_id checks the page and the step."""
 GUIDE_PAGES = range(PAGE_COUNT)
+ANALYSIS_TEMPLATE = re.compile(r"mk:analysis:(?P<game>[0-9]{1,19})")
+"""The shape of an analysis button's id; parse_analysis_id checks the game."""
 
 
 class Confirmation(StrEnum):
@@ -102,6 +107,8 @@ class ButtonHandler(Protocol):
     async def on_guide(
         self, interaction: discord.Interaction[Any], page: int, step: GuideStep
     ) -> None: ...
+
+    async def on_analysis(self, interaction: discord.Interaction[Any], game_id: int) -> None: ...
 
 
 class HasButtonHandler(Protocol):
@@ -159,6 +166,17 @@ def parse_guide_id(value: str) -> GuideId | None:
     return GuideId(page, GuideStep(match["step"]))
 
 
+def parse_analysis_id(value: str) -> int | None:
+    """The game of an analysis button's custom_id, or None when the id is not one the bot
+    could have written."""
+    if len(value) > MAX_CUSTOM_ID:
+        return None
+    match = ANALYSIS_TEMPLATE.fullmatch(value)
+    if match is None:
+        return None
+    return _number(match["game"], GAME_IDS)
+
+
 def readable(value: str) -> bool:
     """Whether `value` is an id of one of the bot's button families that its parser accepts."""
     return any(parse(value) is not None for parse in PARSERS)
@@ -184,6 +202,14 @@ def guide_custom_id(page: int, step: GuideStep) -> str:
     """The custom_id of a guide button; ValueError for one the parser would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:guide:{page}:{step.value}"
     if parse_guide_id(value) != (page, step):
+        raise ValueError(f"bad custom_id {value!r}")
+    return value
+
+
+def analysis_custom_id(game_id: int) -> str:
+    """The custom_id of an analysis button; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:analysis:{game_id}"
+    if parse_analysis_id(value) != game_id:
         raise ValueError(f"bad custom_id {value!r}")
     return value
 
@@ -353,9 +379,47 @@ class RefusedGuideButton(_Refusal, GuideButton, template=GUIDE_TEMPLATE):
     """A guide button's id that `parse_guide_id` refuses (see `_Refusal`)."""
 
 
-DYNAMIC_ITEMS = (GameButton, ConfirmButton, GuideButton)
+class AnalysisButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANALYSIS_TEMPLATE):
+    """Analysis, on a finished game's result: the game's analysis, for the presser alone."""
+
+    def __init__(self, game_id: int, *, label: str = "", emoji: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                custom_id=analysis_custom_id(game_id),
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> AnalysisButton:
+        """The clicked button, or a `RefusedAnalysisButton` when the id only matches the
+        template (see GameButton.from_custom_id)."""
+        parsed = parse_analysis_id(match.string)
+        if parsed is None:
+            return RefusedAnalysisButton(cast(discord.ui.Button[Any], item))
+        return cls(parsed)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasButtonHandler, interaction.client)
+        await client.buttons.on_analysis(interaction, self.game_id)
+
+
+class RefusedAnalysisButton(_Refusal, AnalysisButton, template=ANALYSIS_TEMPLATE):
+    """An analysis button's id that `parse_analysis_id` refuses (see `_Refusal`)."""
+
+
+DYNAMIC_ITEMS = (GameButton, ConfirmButton, GuideButton, AnalysisButton)
 """The button families the client registers with discord.py."""
-PARSERS = (parse_custom_id, parse_confirm_id, parse_guide_id)
+PARSERS = (parse_custom_id, parse_confirm_id, parse_guide_id, parse_analysis_id)
 """Each family's strict parser, in the order of DYNAMIC_ITEMS."""
 
 

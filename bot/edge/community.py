@@ -19,7 +19,9 @@ from bot.edge.answers import guarded
 from bot.edge.errors import ManagersOnlyError
 from bot.edge.interactions import Interaction
 from bot.presentation import community, images, presenter
+from bot.presentation.analysis import AnalysisPictures, analysis_file
 from bot.presentation.messages import text
+from bot.services.analysis import FinishedGame
 from bot.services.guilds import GuildService
 from bot.services.play import PlayService
 from bot.services.ratings import RatingService
@@ -39,9 +41,11 @@ class CommunityController:
         stats: StatsService,
         ratings: RatingService,
         pictures: images.Pictures,
+        analyses: AnalysisPictures,
     ) -> None:
         self._play = play
         self._pictures = pictures
+        self._analyses = analyses
         self._guilds = guilds
         self._stats = stats
         self._ratings = ratings
@@ -97,7 +101,8 @@ class CommunityController:
         await guarded(interaction, "showing the history", work)
 
     async def replay(self, interaction: Interaction, game_id: int) -> None:
-        """Post the animated replay (drawn in a worker: deferred first) and the record."""
+        """Post the animated replay and the analysis (drawn in the workers: deferred first) and
+        the record."""
 
         async def work() -> None:
             record = await self._play.replay_record(game_id, interactions.guild_id(interaction))
@@ -105,8 +110,11 @@ class CommunityController:
             language = interactions.server_language(interaction)
             await interaction.response.defer(thinking=True)
             gif = await self._pictures.replay_gif(record, language, players)
+            finished = FinishedGame(game_id, record, players)
+            analysis = await self._analyses.png(finished, language)
             files = [
                 discord.File(io.BytesIO(gif), filename=REPLAY_NAME.format(game_id=game_id)),
+                analysis_file(analysis, game_id),
                 presenter.record_file(record, game_id),
             ]
             await interaction.followup.send(

@@ -67,6 +67,11 @@ def _bad_option(error: service_errors.BadOptionError, language: str) -> str:
     return text("error.bad_option", language, option=f"`{option}`")
 
 
+def _no_analysis_yet(error: service_errors.NoAnalysisYetError, language: str) -> str:
+    key = "error.analysis_stopped" if error.stopped else "error.analysis_running"
+    return text(key, language, game_id=error.game_id)
+
+
 def _fixed(key: str) -> Describer:
     return lambda _error, language: text(key, language)
 
@@ -105,6 +110,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
         "error.channel_not_listed", language, channel=f"<#{error.channel_id}>"
     ),
     service_errors.NotAReplayError: _fixed("error.not_a_replay"),
+    service_errors.NoAnalysisYetError: _no_analysis_yet,
     GuildOnlyError: _fixed("error.guild_only"),
 }
 

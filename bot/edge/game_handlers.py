@@ -11,6 +11,7 @@ handler (bot.edge.guide).
 
 A finished game's Rematch button (bot.edge.layout) opens a new lobby in its channel with its
 settings and AI seats, posted as `/marrakech new` posts one, pinging the other players to join.
+Its Analysis button shows the game's analysis to the presser alone (bot.edge.analysis).
 
 Languages: private (ephemeral) answers speak the acting user's Discord locale; public messages
 speak the game's language, taken from the server's locale when the game opened and stored with
@@ -49,6 +50,7 @@ from bot.services.errors import (
 from bot.services.views import GameStatus, GameView
 
 if TYPE_CHECKING:
+    from bot.edge.analysis import AnalysisHandler
     from bot.edge.guide import RulesGuide
     from bot.services.games import GameService
     from bot.services.guilds import GuildService
@@ -72,6 +74,7 @@ class GameHandlers:
         guilds: GuildService,
         display: GameDisplay,
         guide: RulesGuide,
+        analysis: AnalysisHandler,
     ) -> None:
         self._service = service
         self._lobby = service.lobby
@@ -79,6 +82,7 @@ class GameHandlers:
         self._guilds = guilds
         self._display = display
         self._guide = guide
+        self._analysis = analysis
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
 
@@ -195,6 +199,10 @@ class GameHandlers:
     async def on_guide(self, interaction: Interaction, page: int, step: GuideStep) -> None:
         """A click on Previous or Next in the rules guide (custom_id `mk:guide:<page>:<step>`)."""
         await self._guide.turn(interaction, page, step)
+
+    async def on_analysis(self, interaction: Interaction, game_id: int) -> None:
+        """A click on Analysis under a finished game (custom_id `mk:analysis:<game>`)."""
+        await self._analysis.show(interaction, game_id)
 
     async def resign(self, interaction: Interaction) -> None:
         """Ask the user, privately, to confirm leaving the channel's running game."""

@@ -1,14 +1,14 @@
 """Which buttons a lobby, a turn or a finished game's final message carries (never more than
 Discord allows), labelled in the game's language like the public message they sit on, and which
 lobby action a clicked button names (`lobby_action`: the edge reads a button's action into a
-LobbyAction here). The final message's one button, Rematch (`REMATCH`), opens a new lobby with
-the finished game's settings."""
+LobbyAction here). The final message's buttons: Rematch (`REMATCH`) opens a new lobby with the
+finished game's settings; Analysis (bot.edge.analysis) shows the game's analysis privately."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.edge.buttons import GameButton
+from bot.edge.buttons import AnalysisButton, GameButton
 from bot.presentation.messages import text
 from bot.presentation.presenter import Choice, orientation_choices, placement_choices
 from bot.services.actions import ROLL, LobbyAction
@@ -59,13 +59,16 @@ def lobby_buttons(view: GameView) -> discord.ui.View | None:
 
 
 def final_buttons(view: GameView) -> discord.ui.View | None:
-    """Rematch, on the final message of a game that finished (not of one aborted)."""
+    """Rematch and Analysis, on the final message of a game that finished (not of one
+    aborted)."""
     if view.status is not GameStatus.OVER:
         return None
     buttons = discord.ui.View(timeout=None)
     label = text("button.rematch", view.game.locale)
     style = discord.ButtonStyle.primary
     buttons.add_item(GameButton(view.id, view.seq, REMATCH, label=label, emoji="🔁", style=style))
+    analysis = text("button.analysis", view.game.locale)
+    buttons.add_item(AnalysisButton(view.id, label=analysis, emoji="📈"))
     return buttons
 
 

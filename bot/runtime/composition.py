@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import ai
+from bot.edge.analysis import AnalysisHandler
 from bot.edge.client import MarrakechClient
 from bot.edge.commands import build_commands
 from bot.edge.community import CommunityController
@@ -22,6 +23,7 @@ from bot.edge.display import GameDisplay
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
+from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
@@ -139,8 +141,13 @@ def build_bot(
     )
     display = GameDisplay(client, service.play, pictures)
     service.on_damage(display.report_damage)
-    handlers = GameHandlers(service, guilds, display, RulesGuide(pictures))
-    community = CommunityController(service.play, guilds, stats, service.ratings, pictures)
+    analyses = AnalysisPictures(pool)
+    handlers = GameHandlers(
+        service, guilds, display, RulesGuide(pictures), AnalysisHandler(service.play, analyses)
+    )
+    community = CommunityController(
+        service.play, guilds, stats, service.ratings, pictures, analyses
+    )
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)

@@ -147,3 +147,13 @@ class ChannelNotAllowedError(GameError):
 
 class NotAReplayError(GameError):
     """A replay of a game that is not in this server or has not been played to its end."""
+
+
+class NoAnalysisYetError(GameError):
+    """An analysis of a game of this server that was not played to its end: still being played
+    (or a lobby), or stopped early (`stopped`: aborted or abandoned)."""
+
+    def __init__(self, game_id: int, stopped: bool = False) -> None:
+        super().__init__(f"game {game_id} was not played to its end")
+        self.game_id = game_id
+        self.stopped = stopped

@@ -1,5 +1,5 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
-of the rules guide, a player's rating chart.
+of the rules guide, a player's rating chart, a finished game's analysis and its picture.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -17,9 +17,11 @@ from dataclasses import dataclass
 
 import ai
 import engine
+from ai.analysis import GameAnalysis, analyse
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
+from render.analysis import AnalysisPicture, AnalysisTexts, render_analysis
 from render.rating_chart import CHART_ENGLISH, ChartLabels, render_rating_chart
 
 
@@ -94,6 +96,37 @@ def rating_chart_png(chart: ChartPicture) -> bytes:
         labels=chart.labels,
         separator=chart.separator,
     )
+
+
+def game_analysis(record: Record) -> GameAnalysis:
+    """The analysis of the finished game in `record` (`ai.analysis.analyse`)."""
+    return analyse(record)
+
+
+def analysis_picture(
+    analysis: GameAnalysis, texts: AnalysisTexts, names: tuple[str, ...] | None = None
+) -> AnalysisPicture:
+    """What render draws of `analysis`, in the words of `texts` (in the reader's language),
+    the seats shown by `names` (one per seat, in seat order; None: the seat labels)."""
+    swing = analysis.swing
+    return AnalysisPicture(
+        players=analysis.players,
+        turns=tuple(point.turn for point in analysis.points),
+        chances=tuple(point.chances for point in analysis.points),
+        swing=None if swing is None else analysis.point_of(swing.turn),
+        luck=tuple(luck.total for luck in analysis.luck),
+        places=analysis.places(),
+        out=analysis.out,
+        texts=texts,
+        names=names,
+    )
+
+
+def analysis_png(
+    analysis: GameAnalysis, texts: AnalysisTexts, names: tuple[str, ...] | None = None
+) -> bytes:
+    """The PNG of `analysis` (see `analysis_picture`)."""
+    return render_analysis(analysis_picture(analysis, texts, names))
 
 
 @functools.cache

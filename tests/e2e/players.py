@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
+from bot.edge.buttons import ANALYSIS_TEMPLATE
 from bot.edge.layout import REMATCH
 from bot.presentation import messages
 from bot.services import dice
@@ -55,6 +56,11 @@ def is_rematch(custom_id: str | None) -> bool:
     """Whether the id is a finished game's Rematch button."""
     match = CUSTOM_ID.fullmatch(custom_id or "")
     return match is not None and match["action"] == REMATCH
+
+
+def is_analysis(custom_id: str | None) -> bool:
+    """Whether the id is a finished game's Analysis button."""
+    return ANALYSIS_TEMPLATE.fullmatch(custom_id or "") is not None
 
 
 def live_decisions(fake: FakeDiscord, channel: FakeChannel) -> list[tuple[FakeMessage, Decision]]:

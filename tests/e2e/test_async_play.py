@@ -143,8 +143,9 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     replay = await fake.slash(bob, channel, "marrakech", "replay", game=1)
     posted = await replay.answer(timeout=30)
     names = {a.filename for a in posted.attachments}
-    assert names == {"marrakech-game-1.gif", "marrakech-game-1.json"}
+    assert names == {"marrakech-game-1.gif", "marrakech-analysis-1.png", "marrakech-game-1.json"}
     assert posted.file("marrakech-game-1.gif")[:6] == b"GIF89a"
+    assert posted.file("marrakech-analysis-1.png")[:4] == b"\x89PNG"
 
 
 def alice_to_move(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser) -> FakeMessage | None:

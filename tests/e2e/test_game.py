@@ -3,7 +3,8 @@
 Only slash commands and button clicks drive it. Midway the bot is killed with SIGKILL and
 started again on the same database; the game then finishes. Every message the bot sent is
 checked, and the click-to-response latency the fake measured is printed. Last, a player asks
-for a rematch from the result: a new lobby pings the others to join.
+for a rematch from the result: a new lobby pings the others to join; and after one more restart
+another presses Analysis on the result and gets the game's analysis to herself.
 """
 
 from __future__ import annotations
@@ -229,6 +230,7 @@ async def test_a_whole_game_with_kills_and_restarts(
     check_every_message(table, final)
     watch.check()
     await check_rematch(table, final)
+    await check_analysis(table, final)
     stats = fake.latency()
     print(f"\nclick-to-response latency over the game: {stats.describe()}")
     assert stats.unanswered <= 1, "only the click the bot was killed on may go unanswered"
@@ -309,7 +311,7 @@ def check_final(table: Table, final: FakeMessage, commitment: str) -> None:
     elif len(state.seats_in()) > 1:
         assert "Decided by score" in text or "tied on" in text, text
     assert any(a.filename == "board.png" for a in final.attachments)
-    assert [button.label for button in final.enabled_buttons()] == ["Rematch"]
+    assert [button.label for button in final.enabled_buttons()] == ["Rematch", "Analysis"]
 
 
 async def check_rematch(table: Table, final: FakeMessage) -> None:
@@ -326,7 +328,7 @@ async def check_rematch(table: Table, final: FakeMessage) -> None:
     assert "Join" in [button.label for button in rematch.enabled_buttons()]
     shown = fake.world.messages[final.id]
     assert shown.edit_count == edits
-    assert [button.label for button in shown.enabled_buttons()] == ["Rematch"]
+    assert [button.label for button in shown.enabled_buttons()] == ["Rematch", "Analysis"]
     again = await click(table, table.alice, shown, "Rematch")
     assert "already has a game" in await private_text(fake, again)
     joined = await click(table, table.alice, fake.world.messages[rematch.id], "Join")
@@ -335,6 +337,23 @@ async def check_rematch(table: Table, final: FakeMessage) -> None:
         lambda: f"<@{table.alice.id}>" in fake.world.messages[rematch.id].embed_text(),
         what="alice seated in the rematch",
     )
+
+
+async def check_analysis(table: Table, final: FakeMessage) -> None:
+    """After one more restart, carol presses Analysis on the result: the game's analysis comes
+    to her alone, as a picture, and the channel gets nothing new."""
+    fake = table.fake
+    await restart(table)
+    public = len(fake.messages(table.channel))
+    handle = await click(table, table.carol, fake.world.messages[final.id], "Analysis")
+    answer = await handle.answer(timeout=30.0)  # type: ignore[attr-defined]
+    assert answer.ephemeral
+    assert answer.visible_to == table.carol.id
+    assert answer.content.startswith("Game #1: each player's chance of winning")
+    (picture,) = answer.attachments
+    assert picture.filename == "marrakech-analysis-1.png"
+    assert picture.data.startswith(b"\x89PNG")
+    assert len(fake.messages(table.channel)) == public, "the channel stays quiet"
 
 
 def check_every_message(table: Table, final: FakeMessage) -> None:

@@ -1,6 +1,7 @@
-"""The confirmation and guide button ids, read as strictly as the game's: each family's parser
-takes exactly the ids the bot writes, no id fits two families, and `dispatchable` (the client's
-fallback answer) agrees with every family's `from_custom_id` (discord.py's dispatch)."""
+"""The confirmation, guide and analysis button ids, read as strictly as the game's: each
+family's parser takes exactly the ids the bot writes, no id fits two families, and
+`dispatchable` (the client's fallback answer) agrees with every family's `from_custom_id`
+(discord.py's dispatch)."""
 
 from __future__ import annotations
 
@@ -12,23 +13,28 @@ import discord
 import pytest
 
 from bot.edge.buttons import (
+    ANALYSIS_TEMPLATE,
     CONFIRM_TEMPLATE,
     CUSTOM_ID_TEMPLATE,
     DYNAMIC_ITEMS,
     GUIDE_TEMPLATE,
     MAX_CUSTOM_ID,
     PARSERS,
+    AnalysisButton,
     Confirmation,
     ConfirmButton,
     ConfirmId,
     GuideButton,
     GuideId,
     GuideStep,
+    RefusedAnalysisButton,
     RefusedConfirmButton,
     RefusedGuideButton,
+    analysis_custom_id,
     confirm_custom_id,
     dispatchable,
     guide_custom_id,
+    parse_analysis_id,
     parse_confirm_id,
     parse_custom_id,
     parse_guide_id,
@@ -57,6 +63,11 @@ VALID_GUIDE = {
     f"mk:guide:{LAST_PAGE}:prev": GuideId(LAST_PAGE, GuideStep.PREVIOUS),
     f"mk:guide:{LAST_PAGE}:next": GuideId(LAST_PAGE, GuideStep.NEXT),
 }
+VALID_ANALYSIS = {
+    "mk:analysis:1": 1,
+    "mk:analysis:807": 807,
+    f"mk:analysis:{LARGEST_GAME}": LARGEST_GAME,
+}
 SHAPED_BUT_REFUSED = [
     "mk:confirm:0:resign",
     "mk:confirm:01:resign",
@@ -71,6 +82,9 @@ SHAPED_BUT_REFUSED = [
     "mk:guide:00:next",
     "mk:guide:1:back",
     "mk:guide:1:nex",
+    "mk:analysis:0",
+    "mk:analysis:012",
+    f"mk:analysis:{LARGEST_GAME + 1}",
 ]
 """Ids their family's template matches whose numbers or words the bot never writes."""
 JUNK = [
@@ -100,12 +114,21 @@ JUNK = [
     "mk:guide:1:next" + " " * 100,
     "mk:1:guide:next",
     "mk:1:confirm:keep",
+    "mk:analysis",
+    "mk:analysis:",
+    "mk:analysis:1:",
+    "mk:analysis:-1",
+    "mk:analysis:\uff11",
+    "mk:analysis:1\n",
+    "mk:Analysis:1",
+    "mk:1:analysis",
 ]
 
 
 def samples() -> Iterator[str]:
     yield from VALID_CONFIRM
     yield from VALID_GUIDE
+    yield from VALID_ANALYSIS
     yield from SHAPED_BUT_REFUSED
     yield from JUNK
     for page in range(-2, 101):
@@ -114,6 +137,7 @@ def samples() -> Iterator[str]:
     for length in range(1, 21):
         for digits in ("1" + "0" * (length - 1), "9" * length):
             yield f"mk:confirm:{digits}:keep"
+            yield f"mk:analysis:{digits}"
 
 
 SAMPLES = sorted(set(samples()))
@@ -132,9 +156,17 @@ def test_guide_ids_the_bot_writes_are_read_back(value: str, parsed: GuideId) -> 
     assert guide_custom_id(*parsed) == value
 
 
+@pytest.mark.parametrize(("value", "game_id"), VALID_ANALYSIS.items())
+def test_analysis_ids_the_bot_writes_are_read_back(value: str, game_id: int) -> None:
+    assert parse_analysis_id(value) == game_id
+    assert analysis_custom_id(game_id) == value
+    assert len(value) <= MAX_CUSTOM_ID
+
+
 @pytest.mark.parametrize("value", SHAPED_BUT_REFUSED)
 def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
-    assert CONFIRM_TEMPLATE.fullmatch(value) or GUIDE_TEMPLATE.fullmatch(value)
+    templates = (CONFIRM_TEMPLATE, GUIDE_TEMPLATE, ANALYSIS_TEMPLATE)
+    assert any(template.fullmatch(value) for template in templates)
     assert all(parse(value) is None for parse in PARSERS)
     assert not dispatchable(message_with(value), value)
 
@@ -152,11 +184,14 @@ def test_the_bot_never_writes_an_id_it_would_refuse() -> None:
     for page in (-1, PAGE_COUNT):
         with pytest.raises(ValueError, match="bad custom_id"):
             guide_custom_id(page, GuideStep.NEXT)
+    for game_id in (0, -1, LARGEST_GAME + 1):
+        with pytest.raises(ValueError, match="bad custom_id"):
+            analysis_custom_id(game_id)
 
 
 def test_no_id_belongs_to_two_families() -> None:
     templates = [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS]
-    assert templates == [CUSTOM_ID_TEMPLATE, CONFIRM_TEMPLATE, GUIDE_TEMPLATE]
+    assert templates == [CUSTOM_ID_TEMPLATE, CONFIRM_TEMPLATE, GUIDE_TEMPLATE, ANALYSIS_TEMPLATE]
     for value in SAMPLES:
         assert sum(bool(t.fullmatch(value)) for t in templates) <= 1, value
         assert sum(parse(value) is not None for parse in PARSERS) <= 1, value
@@ -169,6 +204,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
     families: list[tuple[Any, type[Any]]] = [
         (ConfirmButton, RefusedConfirmButton),
         (GuideButton, RefusedGuideButton),
+        (AnalysisButton, RefusedAnalysisButton),
     ]
     for value in SAMPLES:
         on_message = dispatchable(message_with("mk:5:5:other", value), value)
@@ -189,12 +225,14 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
             else:
                 assert isinstance(item, refused)
                 assert item.item is clicked
-    assert accepted >= len(VALID_CONFIRM) + 2 * PAGE_COUNT
+    assert accepted >= len(VALID_CONFIRM) + 2 * PAGE_COUNT + len(VALID_ANALYSIS)
 
 
 def test_a_confirmation_carries_its_game_and_choice() -> None:
     button = ConfirmButton(42, Confirmation.MOD_ABORT, label="Abort")
     assert (button.game_id, button.choice) == (42, Confirmation.MOD_ABORT)
     assert button.custom_id == "mk:confirm:42:modabort"
+    analysis = AnalysisButton(42, label="Analysis")
+    assert (analysis.game_id, analysis.custom_id) == (42, "mk:analysis:42")
     guide = GuideButton(3, GuideStep.PREVIOUS, label="Previous", disabled=True)
     assert (guide.page, guide.step, guide.item.disabled) == (3, GuideStep.PREVIOUS, True)

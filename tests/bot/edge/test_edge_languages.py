@@ -185,7 +185,8 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
     assert not replay.ephemeral
     assert (
         replay.content
-        == "La partie n° 1 du début à la fin : l'animation et l'enregistrement de la partie."
+        == "La partie n° 1 du début à la fin : l'animation, l'analyse et l'enregistrement de la"
+        " partie."
     )
     assert drawn == [images.labels("fr")]
     assert drawn[0].game_over == "Fin de la partie"

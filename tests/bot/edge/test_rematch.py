@@ -61,14 +61,15 @@ def rematch_buttons(message: FakeMessage) -> list[str]:
     ]
 
 
-async def test_the_result_carries_one_rematch_button(edge: Edge) -> None:
+async def test_the_result_carries_one_rematch_button_then_the_analysis(edge: Edge) -> None:
     await started(edge)
     await resign(edge, edge.guest)
     final = await result(edge)
     view = await edge.service.play.look(1)
     assert view.status is GameStatus.OVER
-    (button,) = final.enabled_buttons()
+    button, analysis = final.enabled_buttons()
     assert (button.label, button.emoji, button.style) == ("Rematch", "🔁", PRIMARY)
+    assert (analysis.label, analysis.custom_id) == ("Analysis", "mk:analysis:1")
     assert button.custom_id == f"mk:1:{view.seq}:rematch"
     assert any(a.filename == "board.png" for a in final.attachments)
 

@@ -1,0 +1,119 @@
+"""The Analysis button on a finished game's result, and `/marrakech replay`: the analysis picture
+for the presser alone (in their language, the channel left quiet), or with the replay; a game
+not played to its end is refused in a short private answer.
+
+Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.edge.buttons import ANALYSIS_TEMPLATE
+from tests.bot.edge.test_edge import Edge, confirm, private, running_edge, started
+from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord.model import iter_components
+
+DEFERRED_CHANNEL_MESSAGE = 5
+SECONDARY = 2
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    async with running_edge(
+        tmp_path, monkeypatch, user_locales=("en-US", "fr", "uk", "en-GB")
+    ) as running:
+        yield running
+
+
+async def finished(edge: Edge) -> FakeMessage:
+    """Game 1, host against guest, over: the guest resigned. Its result message."""
+    await started(edge)
+    await (await confirm(edge, edge.guest, "marrakech", "resign", button="Abandonner")).answer()
+    return await edge.fake.wait_for_message(
+        edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+
+
+def picture(message: FakeMessage, name: str) -> Image.Image:
+    (attachment,) = [a for a in message.attachments if a.filename == name]
+    return Image.open(io.BytesIO(attachment.data))
+
+
+async def analysis_of(edge: Edge, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
+    clicking = edge.click(user, message, label)
+    assert (await clicking.response()).response_type == DEFERRED_CHANNEL_MESSAGE
+    answer = await clicking.answer(timeout=30.0)
+    assert answer.ephemeral
+    assert answer.visible_to == user.id
+    return answer
+
+
+async def test_the_result_offers_the_analysis_to_anyone_privately(edge: Edge) -> None:
+    final = await finished(edge)
+    labels = [(b.label, b.emoji, b.style) for b in final.enabled_buttons()]
+    assert labels == [("Rematch", "🔁", 1), ("Analysis", "📈", SECONDARY)]
+    (analysis,) = [b for b in final.buttons() if b.label == "Analysis"]
+    assert analysis.custom_id == "mk:analysis:1"
+    assert ANALYSIS_TEMPLATE.fullmatch(analysis.custom_id)
+    public = len(edge.fake.messages(edge.channel))
+
+    answer = await analysis_of(edge, edge.host, final, "Analysis")
+    assert answer.content.startswith("Game #1: each player's chance of winning")
+    image = picture(answer, "marrakech-analysis-1.png")
+    assert image.width == 720
+    assert image.height > image.width
+
+    french = await analysis_of(edge, edge.guest, final, "Analysis")
+    assert french.content.startswith("Partie n° 1 : les chances de victoire")
+    outsider = await analysis_of(edge, edge.outsider, final, "Analysis")
+    assert outsider.content.startswith("Гра №1")
+    assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
+    assert edge.fake.world.messages[final.id].enabled_buttons() == final.enabled_buttons()
+
+
+async def test_a_game_not_played_to_its_end_has_no_analysis(edge: Edge) -> None:
+    final = await finished(edge)
+    rematch = await edge.click(edge.host, final, "Rematch").answer()
+    assert "lobby" in rematch.embed_text()
+
+    def point_at(game_id: int) -> None:
+        """The result's Analysis button made to name another game (a client may send any id a
+        message carries)."""
+        shown = edge.fake.world.messages[final.id]
+        for component in iter_components(shown.components):
+            if str(component.get("custom_id", "")).startswith("mk:analysis:"):
+                component["custom_id"] = f"mk:analysis:{game_id}"
+
+    point_at(2)
+    refused = await private(edge.click(edge.host, final, "Analysis"))
+    assert refused == "Game #2 is not over yet: its analysis comes once it ends."
+
+    cancelled = await edge.click(edge.host, rematch, "Cancel").answer()
+    assert "cancelled" in cancelled.embed_text()
+    refused = await private(edge.click(edge.guest, final, "Analysis"))
+    assert refused.startswith("La partie n° 2 a été arrêtée avant la fin")
+
+    point_at(99)
+    refused = await private(edge.click(edge.host, final, "Analysis"))
+    assert refused == "There is no finished game with that number in this server."
+
+
+async def test_the_replay_comes_with_the_analysis(edge: Edge) -> None:
+    await finished(edge)
+    replay = await edge.slash(edge.outsider, "marrakech", "replay", game=1).answer(timeout=30.0)
+    assert not replay.ephemeral
+    assert replay.content == (
+        "Game #1 from start to end: the animation, the analysis and the game record."
+    )
+    names = [a.filename for a in replay.attachments]
+    assert names == [
+        "marrakech-game-1.gif",
+        "marrakech-analysis-1.png",
+        "marrakech-game-1.json",
+    ]
+    assert picture(replay, "marrakech-analysis-1.png").width == 720

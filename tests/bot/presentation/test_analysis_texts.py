@@ -1,0 +1,148 @@
+"""The analysis picture's words in English, French and Ukrainian: each sentence worded from the
+analysis, numbers as each language writes them, and the seats left as placeholders for render
+to fill with their names."""
+
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ai.analysis import Cause, GameAnalysis, Payment, Swing, analyse
+from bot.presentation.analysis import (
+    analysis_texts,
+    luck_value,
+    payment_lines,
+    percent,
+    swing_lines,
+)
+from bot.presentation.messages import LANGUAGES
+from engine import record_from_json
+from tests.bot.presentation.test_languages import english_in
+
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
+PLACEHOLDER = re.compile(r"\{[^}]*\}")
+
+
+def golden(name: str) -> GameAnalysis:
+    return analyse(record_from_json(json.loads((GOLDEN / f"{name}.json").read_text())))
+
+
+def swing(cause: Cause, **fields: object) -> Swing:
+    base = Swing(23, 1, (0.6, 0.2, 0.2), (0.3, 0.1, 0.6), gainer=2, loser=0, cause=cause)
+    return replace(base, **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", ["3p-elimination", "4p-standard", "2p-last-player-standing"])
+def test_every_text_is_worded_and_only_seats_are_left_to_fill(language: str, name: str) -> None:
+    found = golden(name)
+    texts = analysis_texts(found, 12, language)
+    words = [
+        texts.title,
+        texts.chances,
+        texts.turn,
+        texts.swing,
+        *texts.swing_lines,
+        texts.payments,
+        *texts.payment_lines,
+        texts.luck,
+        *texts.luck_values,
+    ]
+    assert all(words)
+    for line in words:
+        assert set(PLACEHOLDER.findall(line)) <= {f"{{seat{seat}}}" for seat in range(4)}, line
+    assert "12" in texts.title
+    assert len(texts.luck_values) == found.players
+    assert len(texts.swing_lines) == 2
+    assert 1 <= len(texts.payment_lines) <= 3
+    assert texts.seat.format(n=3) != texts.seat, "render fills {n} with the seat number"
+
+
+def test_the_turning_point_in_english() -> None:
+    payment = Payment(23, 1, 2, 14, 14, out=False)
+    assert swing_lines(swing(Cause.PAYMENT, payment=payment), "en") == (
+        "{seat1} paid {seat2} 14 dirhams.",
+        "{seat2}: 20% → 60% · {seat0}: 60% → 30%",
+    )
+    out = Payment(23, 1, 2, 6, 9, out=True)
+    assert swing_lines(swing(Cause.PAYMENT, payment=out), "en")[0] == (
+        "{seat1} owed {seat2} 9 dirhams, paid 6 and is out."
+    )
+    assert swing_lines(swing(Cause.RESIGNATION, resigned=0), "en")[0] == "{seat0} resigned."
+    assert swing_lines(swing(Cause.RUG, rug=(16, 17), grown=2), "en")[0] == (
+        "{seat1} laid a rug on c3-d3."
+    )
+    assert swing_lines(swing(Cause.RUG, rug=(16, 23), grown=5), "en")[0] == (
+        "{seat1} laid a rug on c3-c4, making a region of 5 squares."
+    )
+    cut = swing(Cause.RUG, rug=(16, 23), covered=1, cut_owner=0, cut_region=11, grown=2)
+    assert swing_lines(cut, "en")[0] == (
+        "{seat1} laid a rug on c3-c4, cutting into {seat0}'s region of 11 squares."
+    )
+    assert swing_lines(cut, "uk")[0] == (
+        "{seat1} викладає килим на c3-c4 і розбиває групу {seat0} з 11 клітинок."
+    )
+    escape = swing(Cause.ESCAPE, face=1, escaped=3.6)
+    assert swing_lines(escape, "en")[0] == (
+        "{seat1} rolled a 1 and paid no toll, where a roll cost 4 dirhams on average."
+    )
+    assert swing_lines(replace(escape, escaped=1.2), "fr")[0] == (
+        "{seat1} fait 1 au dé et ne paie aucune dîme, alors qu'un lancer coûtait 1 dirham"
+        " en moyenne."
+    )
+    assert swing_lines(swing(Cause.NONE), "en")[0] == "{seat1} played turn 23."
+
+
+def test_one_seat_that_gained_and_lost_most_is_said_once() -> None:
+    same = swing(Cause.NONE, before=(0.5, 0.5), after=(0.5, 0.5), gainer=0, loser=0)
+    assert swing_lines(same, "en")[1] == "{seat0}: 50% → 50%"
+
+
+def test_french_and_ukrainian_word_forms_agree_with_the_numbers() -> None:
+    one = Payment(5, 0, 1, 1, 1, out=False)
+    two = Payment(6, 0, 1, 2, 2, out=False)
+    many = Payment(7, 0, 1, 14, 14, out=False)
+    analysis = replace(golden("3p-elimination"), payments=(one, two, many))
+    assert payment_lines(analysis, "uk") == (
+        "Хід 7: {seat0} платить {seat1} 14 дирхамів",
+        "Хід 6: {seat0} платить {seat1} 2 дирхами",
+        "Хід 5: {seat0} платить {seat1} 1 дирхам",
+    )
+    assert (
+        payment_lines(analysis, "fr")[2] == "Tour 5 : {seat0} paie à {seat1} une dîme de 1 dirham"
+    )
+    paid_out = Payment(9, 2, 0, 13, 14, out=True)
+    analysis = replace(analysis, payments=(paid_out,))
+    assert payment_lines(analysis, "en") == (
+        "Turn 9: {seat2} paid {seat0} 13 of 14 dirhams and is out",
+    )
+
+
+def test_numbers_as_each_language_writes_them() -> None:
+    assert [percent(0.625, language) for language in LANGUAGES] == ["62%", "62\u202f%", "62%"]
+    assert luck_value(3.46, "en") == "+3.5"
+    assert luck_value(-2.04, "fr") == "\u22122,0"
+    assert luck_value(-0.04, "uk") == "+0,0", "no minus sign on a rounded zero"
+
+
+def test_a_game_without_payments_says_so() -> None:
+    without = replace(golden("4p-standard"), payments=())
+    assert payment_lines(without, "en") == ("No dirhams changed hands.",)
+
+
+@pytest.mark.parametrize("language", ["fr", "uk"])
+def test_a_translated_analysis_writes_no_english_sentence(language: str) -> None:
+    written: list[str] = []
+    for name in ("3p-elimination", "4p-rotate-after-elimination", "2p-standard"):
+        texts = analysis_texts(golden(name), 3, language)
+        written += [texts.title, texts.chances, texts.swing, texts.payments, texts.luck]
+        written += [*texts.swing_lines, *texts.payment_lines]
+    assert [line for line in written if english_in(line)] == []
+    english = analysis_texts(golden("2p-standard"), 3, "en")
+    assert english_in(english.title), "the check would see English"

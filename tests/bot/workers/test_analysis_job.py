@@ -1,0 +1,97 @@
+"""A finished game's analysis and its picture, computed in a worker process: the same as in this
+one, and kept by the bot so a second look costs only the drawing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import engine
+from ai.analysis import analyse
+from bot.presentation import analysis as presentation
+from bot.presentation.analysis import AnalysisPictures, analysis_texts
+from bot.services.analysis import FinishedGame
+from bot.services.views import Player
+from bot.workers import analysis_bench
+from bot.workers import jobs as worker_jobs
+from bot.workers.pool import Lane, WorkerPool
+from render.analysis import analysis_lines, render_analysis
+
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
+
+
+def golden(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
+    return data
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[WorkerPool]:
+    workers = WorkerPool(workers=1)
+    yield workers
+    await workers.close()
+
+
+async def test_the_analysis_in_a_worker_is_this_process_s_own(pool: WorkerPool) -> None:
+    record = engine.record_from_json(golden("4p-rotate-after-elimination"))
+    there = await pool.run(Lane.SLOW, worker_jobs.game_analysis, record)
+    assert there == analyse(record)
+    texts = analysis_texts(there, 4, "fr")
+    names = ("Amina", "Дмитро", "", "Zoë")
+    png = await pool.run(Lane.QUICK, worker_jobs.analysis_png, there, texts, names)
+    assert png == render_analysis(worker_jobs.analysis_picture(there, texts, names))
+    assert png.startswith(b"\x89PNG")
+
+
+def test_the_picture_shows_the_analysis() -> None:
+    found = analyse(engine.record_from_json(golden("3p-elimination")))
+    picture = worker_jobs.analysis_picture(found, analysis_texts(found, 9, "en"), None)
+    assert picture.chances == tuple(point.chances for point in found.points)
+    assert picture.turns[0] == 0
+    assert found.swing is not None
+    assert picture.turns[picture.swing or 0] == found.swing.turn
+    assert picture.places == (1, 3, 2)
+    assert picture.out == (False, True, False)
+    assert picture.luck == tuple(luck.total for luck in found.luck)
+    headings = [t.text for t in analysis_lines(picture) if t.role == "heading"]
+    assert f"Turning point · turn {found.swing.turn}" in headings
+
+
+async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = worker_jobs.game_analysis
+
+    def counted(record: engine.Record) -> Any:
+        calls.append(len(record.actions))
+        return real(record)
+
+    monkeypatch.setattr(worker_jobs, "game_analysis", counted)
+    monkeypatch.setattr(presentation, "CACHED_ANALYSES", 1)
+    pictures = AnalysisPictures(WorkerPool(workers=0))
+    players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
+    duel = FinishedGame(5, golden("2p-standard"), players)
+    other = FinishedGame(6, golden("2p-last-player-standing"), players)
+    english = await pictures.png(duel, "en")
+    ukrainian = await pictures.png(duel, "uk")
+    assert english != ukrainian
+    assert len(calls) == 1, "computed once, drawn in each language"
+    await pictures.png(other, "en")
+    await pictures.png(duel, "en")
+    assert len(calls) == 3, "only the last game is kept"
+
+
+def test_the_benchmark_times_and_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert analysis_bench.main(["--games", "1", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("analysis of a 4-player game: median ")
+    assert "1 games; CPU time median" in out
+    assert analysis_bench.main(["--pictures", str(tmp_path), "--seed", "3"]) == 0
+    full = Image.open(tmp_path / "analysis.png")
+    phone = Image.open(tmp_path / "analysis-phone.png")
+    assert (full.width, phone.width) == (720, 390)
+    assert abs(phone.height / phone.width - full.height / full.width) < 0.01

@@ -1,0 +1,164 @@
+"""The analysis picture: drawn at full width and at a phone's, every text fitting its place and
+every seat told apart by more than its colour."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine import seat_colors
+from render import palette
+from render.analysis import (
+    ANALYSIS_WIDTH,
+    DASHES,
+    SWING_BAND,
+    AnalysisPicture,
+    AnalysisTexts,
+    analysis_image,
+    analysis_lines,
+    line_color,
+    render_analysis,
+    seat_mark,
+)
+from render.palette import rug_style
+from render.vision import DEFICIENCIES, closest_pair
+
+from .conftest import decode
+
+PHONE = 390
+SMALLEST_ON_A_PHONE = 11
+"""The smallest text, in pixels, once the picture is shown 390 px wide."""
+NAMES = ("Amina", "Дмитро Іваненко", "李小龙", "Zoë 🌸")
+
+
+def sample(players: int = 4, *, swing: int | None = 30, names: bool = True) -> AnalysisPicture:
+    """A made-up game of 48 turns: seat 0 pulls ahead, the others fade."""
+    points = 49
+    chances = []
+    for index in range(points):
+        lead = index / (points - 1)
+        raw = [
+            1.0 + 2.0 * lead if seat == 0 else 1.0 - 0.8 * lead * seat / players
+            for seat in range(players)
+        ]
+        raw = [max(0.0, value + 0.2 * math.sin(index + seat)) for seat, value in enumerate(raw)]
+        total = sum(raw)
+        chances.append(tuple(value / total for value in raw))
+    texts = AnalysisTexts(
+        title="Game #7: how it went",
+        swing_lines=("{seat1} paid {seat0} 14 dirhams.", "{seat0}: 40% → 71%"),
+        payment_lines=(
+            "Turn 30: {seat1} paid {seat0} 14 dirhams",
+            "Turn 12: {seat2} paid {seat1} 9 dirhams",
+        ),
+        luck_values=tuple(f"{value:+.1f}" for value in (8.5, -3.0, 0.0, -12.25)[:players]),
+    )
+    return AnalysisPicture(
+        players=players,
+        turns=tuple(range(points)),
+        chances=tuple(chances),
+        swing=swing,
+        luck=(8.5, -3.0, 0.0, -12.25)[:players],
+        places=(1, 3, 2, 4)[:players] if players == 4 else tuple(range(1, players + 1)),
+        out=(False, False, False, True)[:players],
+        texts=texts,
+        names=NAMES[:players] if names else None,
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("width", [ANALYSIS_WIDTH, PHONE])
+def test_the_picture_is_drawn_at_full_and_phone_width(players: int, width: int) -> None:
+    picture = sample(players)
+    image = decode(render_analysis(picture, width=width))
+    assert image.width == width
+    assert width < image.height < 2 * width
+    for text in analysis_lines(picture, width=width):
+        x0, y0, x1, y1 = text.box
+        assert 0 <= x0 < x1 <= width, text
+        assert 0 <= y0 < y1 <= image.height, text
+
+
+def test_every_text_is_large_enough_on_a_phone() -> None:
+    """Drawn 720 px wide and shown 390 px wide, the smallest text is still about 12 px."""
+    sizes = [text.size for text in analysis_lines(sample())]
+    assert min(sizes) * PHONE / ANALYSIS_WIDTH >= SMALLEST_ON_A_PHONE
+
+
+def test_names_fill_the_sentences_as_the_panel_draws_them() -> None:
+    texts = [text.text for text in analysis_lines(sample())]
+    assert "Дмитро Іваненко paid Amina 14 dirhams." in texts
+    assert "Turn 12: Seat 3 paid Дмитро Іваненко 9 dirhams" in texts, "CJK: the seat label"
+    legend = [t.text for t in analysis_lines(sample()) if t.role == "legend"]
+    assert legend == ["Amina", "Дмитро Іваненко", "Seat 3", "Zoë"], "the emoji is dropped"
+    unnamed = [t.text for t in analysis_lines(sample(names=False)) if t.role == "legend"]
+    assert unnamed == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    assert not any("{seat" in text for text in texts)
+
+
+def test_the_texts_say_the_turning_point_the_payments_and_the_luck() -> None:
+    lines = analysis_lines(sample())
+    headings = [t.text for t in lines if t.role == "heading"]
+    assert headings == [
+        "Chance of winning after each turn",
+        "Turning point · turn 30",
+        "Biggest payments",
+        "Dice luck: points above an average roll",
+    ]
+    assert [t.text for t in lines if t.role == "luck"] == ["+8.5", "-3.0", "+0.0", "-12.2"]
+    assert [t.text for t in lines if t.role == "rank"] == ["#1", "#3", "#2", "#4"]
+    axis = [t.text for t in lines if t.role == "axis"]
+    assert axis == ["0%", "25%", "50%", "75%", "100%", "10", "20", "30", "40"]
+    without = [t.text for t in analysis_lines(sample(swing=None)) if t.role == "heading"]
+    assert "Turning point · turn 30" not in without
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_seat_has_its_colour_its_mark_and_its_dashes(players: int) -> None:
+    """Colour-blind players tell the lines apart by their markers and dashes alone."""
+    seats = range(players)
+    colours = [line_color(players, seat) for seat in seats]
+    assert colours == [rug_style(seat_colors(players, seat)[0]).fill for seat in seats]
+    assert len(set(colours)) == players
+    assert len({seat_mark(players, seat) for seat in seats}) == players
+    assert len({DASHES[seat] for seat in seats}) == players
+
+
+@pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
+def test_the_lines_stay_apart_from_each_other_and_the_chart(deficiency: str | None) -> None:
+    """The lines are the rugs' colours on the empty market square's: the palette's own
+    guarantee (tests/render/test_palette.py) holds for the chart."""
+    colours = [line_color(4, seat) for seat in range(4)]
+    assert all(colour in palette.DISTINGUISHED.values() for colour in colours)
+    assert closest_pair([*colours, palette.SQUARE], deficiency) >= 15.0
+
+
+def colour_counts(picture: AnalysisPicture) -> dict[tuple[int, int, int], int]:
+    image = analysis_image(picture)
+    return {colour: count for count, colour in image.getcolors(1 << 20) or ()}
+
+
+def test_the_chart_shows_every_line_and_the_turning_point() -> None:
+    counts = colour_counts(sample())
+    for colour in (*(line_color(4, seat) for seat in range(4)), SWING_BAND):
+        assert counts.get(colour, 0) > 200, colour
+    assert SWING_BAND not in colour_counts(sample(swing=None))
+
+
+def test_the_same_analysis_gives_the_same_bytes() -> None:
+    assert render_analysis(sample()) == render_analysis(sample())
+
+
+def test_a_bad_picture_is_refused() -> None:
+    good = sample()
+    with pytest.raises(ValueError, match="per-seat"):
+        AnalysisPicture(4, good.turns, good.chances, None, (0.0,) * 3, good.places, good.out)
+    with pytest.raises(ValueError, match="turning point"):
+        AnalysisPicture(4, good.turns, good.chances, 0, good.luck, good.places, good.out)
+    with pytest.raises(ValueError, match="two points"):
+        AnalysisPicture(4, (0,), good.chances[:1], None, good.luck, good.places, good.out)
+    with pytest.raises(ValueError, match="2 to 4"):
+        AnalysisPicture(5, good.turns, good.chances, None, good.luck, good.places, good.out)
+    with pytest.raises(ValueError, match="width"):
+        render_analysis(good, width=100)
