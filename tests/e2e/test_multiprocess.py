@@ -161,10 +161,12 @@ async def finish_games(
     tables: list[Table],
     ledger: Ledger,
     rng: random.Random,
-    seconds: float = 60.0,
+    seconds: float = 240.0,
 ) -> None:
     """Play `tables` to their end with every process up. Their people first take back any
-    seat the AI took after their timeouts (a game no person plays waits for one)."""
+    seat the AI took after their timeouts (a game no person plays waits for one). Each table
+    stops as soon as its game is over: `seconds` is only a bound for a machine that other
+    work keeps busy."""
     for table in tables:
         for person in table.people.values():
             await (await fake.slash(person, table.channel, "marrakech", "rejoin")).response()
