@@ -696,8 +696,9 @@ class GameStore:
 
     async def listen(self, callback: Callable[[], None]) -> None:
         """Call `callback` whenever another process (or this one) commits a change to a turn
-        clock or to what a game's message shows. PostgreSQL only: SQLite serves one process,
-        which is told in memory, so there it does nothing."""
+        clock or to what a game's message shows, and whenever the listening connection was
+        (re)opened, since it may have missed some; run until cancelled. PostgreSQL only:
+        SQLite serves one process, which is told in memory, so there it returns at once."""
         from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
 
         if isinstance(self._db, PostgresDatabase):
