@@ -78,10 +78,14 @@ class DatabaseWatch:
         pause = PROBE_SECONDS
         while not availability.up:
             now = datetime.now(UTC).isoformat(timespec="milliseconds")
+            # asyncio.timeout rather than wait_for: wait_for can lose a cancellation that comes
+            # as the probe ends, and the watch would then outlive a stop.
             with contextlib.suppress(DatabaseUnavailableError, TimeoutError):
-                await asyncio.wait_for(self._database.probe(now), PROBE_TIMEOUT_SECONDS)
+                async with asyncio.timeout(PROBE_TIMEOUT_SECONDS):
+                    await self._database.probe(now)
             if availability.up:
                 return
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(availability.back(), pause)
+                async with asyncio.timeout(pause):
+                    await availability.back()
             pause = min(pause * 2, PROBE_MAX_SECONDS)

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from bot.runtime.supervisor import Supervisor
+from bot.runtime.supervisor import Supervisor, cancel_and_wait
 from bot.services.clock import Clock
 from bot.services.errors import StaleBoardError
 from bot.services.turn_clock import TurnClockService
@@ -159,8 +159,15 @@ class Scheduler:
                 failures = 0
                 if delay == 0.0:
                     continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+            await self._sleep(delay)
+
+    async def _sleep(self, delay: float | None) -> None:
+        """Wait `delay` seconds (None: until woken), or less if woken. asyncio.timeout rather
+        than wait_for: wait_for can lose a cancellation that comes as the wake does, and the
+        turn clock would then outlive a stop."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(delay):
+                await self._wake.wait()
 
     def start(self, supervisor: Supervisor | None = None) -> None:
         """Run the turn clock in the background (kept running by `supervisor`, if given)."""
@@ -175,7 +182,6 @@ class Scheduler:
         task, self._task = self._task, None
         if task is None:
             return
-        task.cancel()
-        await asyncio.wait({task})
-        if not task.cancelled() and task.exception() is not None:
+        await cancel_and_wait([task])
+        if task.done() and not task.cancelled() and task.exception() is not None:
             log.error("the turn clock had stopped on an error", exc_info=task.exception())

@@ -6,7 +6,8 @@ out and got over. Whatever still ends one is caught here: logged with its traceb
 task is started again after a pause that doubles with each death in a row (RESTART_SECONDS up
 to RESTART_MAX_SECONDS; a task that ran STABLE_SECONDS counts afresh). While a task is down the
 heartbeat file names it, so the health check reports it (bot.runtime.health). `stop` ends them
-all and never raises: a clean stop exits cleanly whatever the tasks went through.
+all, within STOP_SECONDS, and never raises: a clean stop exits cleanly whatever the tasks went
+through.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
+from typing import Any
 
 from bot.runtime.health import Heartbeat
 
@@ -24,6 +26,9 @@ RESTART_SECONDS = 1.0
 RESTART_MAX_SECONDS = 60.0
 STABLE_SECONDS = 60.0
 """A task that ran this long before it died is started again after RESTART_SECONDS."""
+STOP_SECONDS = 5.0
+"""The longest a stop waits for the tasks to end."""
+CANCEL_AGAIN_SECONDS = 0.5
 
 
 class Supervisor:
@@ -80,10 +85,24 @@ class Supervisor:
             log.debug("task %s not recorded in the heartbeat file: %s", name, error)
 
     async def stop(self) -> None:
-        """Stop every task and wait until they have; never raises."""
-        tasks = [task for task in self._tasks.values() if not task.done()]
+        """Stop every task and wait until they have (STOP_SECONDS at most); never raises."""
+        tasks = list(self._tasks.values())
         self._tasks.clear()
-        for task in tasks:
+        await cancel_and_wait(tasks)
+
+
+async def cancel_and_wait(tasks: Collection[asyncio.Task[Any]]) -> None:
+    """Cancel the tasks and wait until they have ended, cancelling again any that goes on (a
+    cancellation can be lost where a wait ends at the same moment); after STOP_SECONDS, stop
+    waiting for those still running, and say so."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + STOP_SECONDS
+    pending = {task for task in tasks if not task.done()}
+    while pending:
+        for task in pending:
             task.cancel()
-        if tasks:
-            await asyncio.wait(tasks)
+        _, pending = await asyncio.wait(pending, timeout=CANCEL_AGAIN_SECONDS)
+        if pending and loop.time() >= deadline:
+            names = ", ".join(sorted(task.get_name() for task in pending))
+            log.warning("tasks still running after %.0f s of stopping: %s", STOP_SECONDS, names)
+            return

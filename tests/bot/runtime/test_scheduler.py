@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.runtime import scheduler as scheduler_module
 from bot.runtime.scheduler import RETRY_SECONDS, Scheduler
 from bot.services import DueKind, DueWork
 from bot.services.errors import StaleBoardError
@@ -115,21 +114,21 @@ async def test_the_turn_clock_survives_any_failure_with_growing_pauses(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     pauses: list[float | None] = []
-    wait_for = asyncio.wait_for
 
-    async def paused(waiting: Awaitable[object], delay: float | None) -> object:
+    async def paused(delay: float | None) -> None:
         pauses.append(delay)
-        return await wait_for(waiting, 0)  # a pause cut short (the database came back)
+        if delay is None:  # nothing scheduled: wait to be woken
+            await asyncio.Event().wait()
 
     async def handle(_work: DueWork) -> None:
         pass
 
     turns = FailingTurns()
     scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
-    monkeypatch.setattr(scheduler_module.asyncio, "wait_for", paused)
+    monkeypatch.setattr(scheduler, "_sleep", paused)  # each pause cut short, as by a wake
     with caplog.at_level(logging.INFO, logger="bot.runtime.scheduler"):
         scheduler.start()
-        await wait_for(turns.passed.wait(), 30)
+        await asyncio.wait_for(turns.passed.wait(), 30)
     await scheduler.stop()
     assert pauses[:3] == [1.0, 2.0, 4.0]
     (record,) = caplog.records  # the outage is the watch's to log, not the turn clock's

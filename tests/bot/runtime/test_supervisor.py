@@ -5,6 +5,7 @@ so), and stopping never raises."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 
@@ -89,3 +90,37 @@ async def test_a_task_that_ends_is_started_again_with_longer_pauses(
     assert pauses == [1.0, 2.0, 4.0]
     assert caplog.records[0].getMessage() == "the brief task ended; starting it again in 1 s"
     assert caplog.records[0].exc_info is None
+
+
+async def test_stopping_cancels_again_and_gives_up_on_a_task_that_will_not_end(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(supervision, "CANCEL_AGAIN_SECONDS", 0.01)
+    monkeypatch.setattr(supervision, "STOP_SECONDS", 0.05)
+    released = asyncio.Event()
+
+    async def loses_one_cancellation() -> None:
+        # as asyncio.wait_for can, when what it waits for ends as the cancellation comes
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.Event().wait()
+        await asyncio.Event().wait()
+
+    async def will_not_end() -> None:
+        while not released.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await released.wait()
+        raise asyncio.CancelledError  # let go by the test at last
+
+    tasks = Supervisor()
+    lost = tasks.start("loses-one", loses_one_cancellation)
+    stubborn = tasks.start("stubborn", will_not_end)
+    await asyncio.sleep(0)
+    with caplog.at_level(logging.WARNING, logger="bot.runtime.supervisor"):
+        await asyncio.wait_for(tasks.stop(), WAIT_SECONDS)
+    assert lost.cancelled()
+    assert not stubborn.done()
+    (record,) = caplog.records
+    assert record.getMessage() == "tasks still running after 0 s of stopping: stubborn"
+    released.set()
+    await asyncio.wait({stubborn}, timeout=WAIT_SECONDS)
+    assert stubborn.cancelled()
