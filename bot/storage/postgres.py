@@ -68,6 +68,7 @@ _UNAVAILABLE = (
     asyncpg.PostgresConnectionError,  # class 08: the connection failed or was lost
     asyncpg.OperatorInterventionError,  # class 57: shutting down, starting up
     asyncpg.InsufficientResourcesError,  # class 53: disk full, too many connections
+    asyncpg.InternalClientError,  # a connection caught in the middle of its server's shutdown
 )
 _ERRORS: dict[str, type[IntegrityError]] = {
     "23505": UniqueViolation,

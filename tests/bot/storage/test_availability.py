@@ -84,7 +84,7 @@ async def test_a_lost_server_connection_is_unavailable_until_a_probe_commits(
 
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_a_server_out_of_reach_or_a_closed_pool_is_unavailable(
-    backend: Backend, db: Database, tmp_path: Path
+    backend: Backend, db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     nowhere = f"postgresql://postgres@/marrakech?host={tmp_path}"  # no server's socket here
     pool = await asyncpg.create_pool(nowhere, min_size=0)
@@ -93,6 +93,7 @@ async def test_a_server_out_of_reach_or_a_closed_pool_is_unavailable(
         async with unreachable.reading():
             pass
     assert unreachable.availability.reason.startswith("FileNotFoundError")
+    monkeypatch.setattr(postgres_backend, "CLOSE_TIMEOUT_SECONDS", 0)  # no time to close: cut
     await unreachable.close()
     with pytest.raises(DatabaseUnavailableError):  # used after close: the pool is closed
         async with unreachable.transaction():
