@@ -18,7 +18,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,10 +41,11 @@ class Disk:
     def filler(self) -> Path:
         return self.folder / "filler" if self.real else self.folder.parent / "disk-is-full"
 
-    def command(self) -> list[str]:
-        """How to start the bot so that it meets this disk."""
-        module = "bot" if self.real else "tests.e2e.full_disk"
-        return [sys.executable, "-m", module]
+    def command(self, bot_command: Sequence[str]) -> list[str]:
+        """How to start the bot so that it meets this disk (`bot_command` on a real disk)."""
+        if self.real:
+            return list(bot_command)
+        return [sys.executable, "-m", "tests.e2e.full_disk"]
 
     def env(self) -> dict[str, str]:
         """What the bot's environment needs for it (nothing, for a real disk)."""

@@ -70,11 +70,10 @@ def disk(tmp_path: Path) -> Iterator[Disk]:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    fake: FakeDiscord, env: Mapping[str, str], log: Path, command: Sequence[str] | None = None
+    fake: FakeDiscord, command: Sequence[str], env: Mapping[str, str], log: Path
 ) -> AsyncIterator[BotProcess]:
     """The bot as a real process on the fake Discord, logging at INFO."""
-    argv = command or [sys.executable, "-m", "bot"]
-    process = BotProcess(argv, {**env, "LOG_LEVEL": "INFO"}, log_path=log, cwd=REPO_ROOT)
+    process = BotProcess(command, {**env, "LOG_LEVEL": "INFO"}, log_path=log, cwd=REPO_ROOT)
     try:
         await process.start_and_wait_ready(fake, commands=COMMANDS, timeout=30)
         yield process
@@ -172,6 +171,7 @@ def report(what: str, since: float) -> None:
 
 async def test_the_games_wait_out_a_postgresql_server_stopped_and_started_again(
     fake: FakeDiscord,
+    bot_command: Sequence[str],
     bot_env: dict[str, str],
     postgres: StoppableServer,
     clock_file: Path,
@@ -184,7 +184,7 @@ async def test_the_games_wait_out_a_postgresql_server_stopped_and_started_again(
         "MARRAKECH_HEARTBEAT": str(tmp_path / "heartbeat"),
         "MARRAKECH_TEST_CLOCK_FILE": str(clock_file),
     }
-    async with running_bot(fake, env, tmp_path / "bot.log") as bot:
+    async with running_bot(fake, bot_command, env, tmp_path / "bot.log") as bot:
         ai = await Table.open(fake, "against-ai", second=False)
         timed = await Table.open(fake, "timed", second=False, turn_limit=TIMEOUT_LIMIT)
         slow = await Table.open(fake, "slow", second=True, turn_limit=REMINDER_LIMIT)
@@ -245,12 +245,16 @@ async def test_the_games_wait_out_a_postgresql_server_stopped_and_started_again(
 
 
 async def test_the_games_wait_out_a_full_disk_under_sqlite(
-    fake: FakeDiscord, bot_env: dict[str, str], disk: Disk, tmp_path: Path
+    fake: FakeDiscord,
+    bot_command: Sequence[str],
+    bot_env: dict[str, str],
+    disk: Disk,
+    tmp_path: Path,
 ) -> None:
     database = disk.folder / "marrakech.sqlite3"
     heartbeat = disk.folder / "heartbeat"
     env = {**bot_env, "MARRAKECH_DB": str(database), **disk.env()}
-    async with running_bot(fake, env, tmp_path / "bot.log", disk.command()) as bot:
+    async with running_bot(fake, disk.command(bot_command), env, tmp_path / "bot.log") as bot:
         ai = await Table.open(fake, "against-ai", second=False)
         await settled(database)
         lines = len(bot.lines)
