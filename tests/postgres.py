@@ -8,6 +8,9 @@ of its own, and drops it afterwards.
 
 `backend` and `database_target` run a test on both back ends. Import the fixtures into the
 conftest.py of the tests that need them.
+
+`stoppable_server()` starts a server of a test's own, always with pgserver, which the test may
+stop and start again (the same data, the same socket) under a running bot.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import tempfile
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
@@ -52,6 +56,52 @@ def postgres_server_url() -> Iterator[str]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             server.cleanup()
+
+
+class StoppableServer:
+    """A PostgreSQL server of one test's own (pgserver), stopped and started at will."""
+
+    def __init__(self, server: object) -> None:
+        self._server: Any = server
+        self.url: str = self._server.get_uri()
+        self.running = True
+
+    def stop(self) -> None:
+        """Stop the server at once (`pg_ctl stop -m fast`: open sessions are ended)."""
+        from pgserver._commands import pg_ctl
+
+        server = self._server
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+        self.running = False
+
+    def start(self) -> None:
+        """Start it again on the same data and socket (its URL is unchanged)."""
+        self._server.ensure_postgres_running()
+        self.running = True
+        assert self._server.get_uri() == self.url
+
+    def remove(self) -> None:
+        """Stop it for good and remove its data (started first: pgserver stops it itself)."""
+        if not self.running:
+            self.start()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self._server.cleanup()
+
+
+@contextlib.contextmanager
+def stoppable_server() -> Iterator[StoppableServer]:
+    """A server of its own, removed at the end (started first if the test left it stopped)."""
+    folder = tempfile.mkdtemp(prefix="marrakech-pgf-")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pgserver.postgres_server import get_server
+
+        server = StoppableServer(get_server(folder, cleanup_mode="delete"))
+    try:
+        yield server
+    finally:
+        server.remove()
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ the user sees); `tell` answers privately whether or not the interaction was answ
 
 `guarded` also notes when the interaction reached the bot (`received_at`), so a handler that
 waits for a picture knows how much of Discord's 3 s is left, and tracks the handler as in
-flight so a clean stop lets it finish.
+flight so a clean stop lets it finish. It counts the interactions turned away because the
+database was unavailable (`TURNED_AWAY`), for the line the runtime logs once it is back.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from bot.edge import interactions
 from bot.edge.errors import describe, report
 from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
+from bot.storage.database import DatabaseUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,25 @@ DISCORD_TIMEOUT_SECONDS = 5.0
 
 _received: contextvars.ContextVar[float] = contextvars.ContextVar("received")
 """When the interaction being handled reached the bot (monotonic clock)."""
+
+
+class Tally:
+    """A count that is read and reset at once."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self) -> None:
+        self.count += 1
+
+    def take(self) -> int:
+        """The count so far; it starts again from 0."""
+        count, self.count = self.count, 0
+        return count
+
+
+TURNED_AWAY = Tally()
+"""Interactions answered that the game is paused: the database was unavailable."""
 
 
 def received_at() -> float:
@@ -45,6 +66,8 @@ async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaita
         try:
             await work()
         except Exception as error:
+            if isinstance(error, DatabaseUnavailableError):
+                TURNED_AWAY.add()
             language = interactions.user_language(interaction)
             message = describe(error, language)
             if message is None:

@@ -3,7 +3,10 @@ and answers to the interactions no handler of ours takes.
 
 The client is sharded: one websocket per shard it holds, all in this process. By default it
 holds every shard, as many as Discord recommends (one for most bots); given a shard count and
-ids, it holds only those, so that several processes can share the bot's guilds."""
+ids, it holds only those, so that several processes can share the bot's guilds.
+
+The heartbeat runs under the bot's supervisor (bot.runtime.supervisor) and survives a disk that
+refuses its writes: the first failure is logged, the next beats try again."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from bot.edge.inflight import HANDLERS
 from bot.edge.sync import sync_commands
 from bot.edge.translator import CatalogueTranslator
 from bot.runtime.health import Heartbeat
+from bot.runtime.supervisor import Supervisor
 from bot.storage.games import GameStore
 from bot.workers.pool import WorkerPool
 
@@ -77,10 +81,13 @@ class MarrakechClient(discord.AutoShardedClient):
         workers: WorkerPool | None = None,
         shard_count: int | None = None,
         shard_ids: tuple[int, ...] | None = None,
+        supervisor: Supervisor | None = None,
     ) -> None:
         """`store` keeps the synced commands' hash; `workers` start with the client (their owner
         closes them). `shard_count` and `shard_ids` pick the shards this process holds (None:
-        all of them, as many as Discord recommends; ids need the count)."""
+        all of them, as many as Discord recommends; ids need the count). The heartbeat runs
+        under `supervisor` (default: one of the client's own), which the client stops when it
+        closes."""
         if shard_ids is None:
             super().__init__(
                 intents=INTENTS,
@@ -100,7 +107,8 @@ class MarrakechClient(discord.AutoShardedClient):
         self._store = store
         self._dev_guilds = dev_guilds
         self._heartbeat = heartbeat
-        self._heartbeat_task: asyncio.Task[None] | None = None
+        self._beat_failing = False
+        self._tasks = supervisor if supervisor is not None else Supervisor(heartbeat)
         self._warm_up: asyncio.Task[None] | None = None
         self._gateway_from_api = gateway_from_api
         self._lifecycle: ClientHooks | None = None
@@ -132,17 +140,17 @@ class MarrakechClient(discord.AutoShardedClient):
         await sync_commands(self.tree, self._store, self._dev_guilds)
         if self._lifecycle is not None:
             await self._lifecycle.before_connect()
-        self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
+        self._tasks.start("heartbeat", self._beat_forever)
 
     async def on_connect(self) -> None:
-        await asyncio.to_thread(self._heartbeat.beat)
+        await self._beat()
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %s of %s ready", shard_id, self.shard_count)
 
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s)", self.user, self.user.id if self.user else "?")
-        await asyncio.to_thread(self._heartbeat.beat)
+        await self._beat()
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Answer clicks no button of ours will take (forged ids, buttons no longer on the
@@ -167,7 +175,22 @@ class MarrakechClient(discord.AutoShardedClient):
         while not self.is_closed():
             await asyncio.sleep(HEARTBEAT_INTERVAL_SECONDS)
             if self.gateway_open():
-                await asyncio.to_thread(self._heartbeat.beat)
+                await self._beat()
+
+    async def _beat(self) -> None:
+        """Record that the gateway is up. A write the disk refuses (full) is logged once; the
+        beat is kept in memory, and the next write of the file (the loop's tick, every few
+        seconds) carries it once there is room."""
+        try:
+            await asyncio.to_thread(self._heartbeat.beat)
+        except OSError as error:
+            if not self._beat_failing:
+                log.warning("cannot write the heartbeat file (%s); trying again", error)
+            self._beat_failing = True
+            return
+        if self._beat_failing:
+            log.info("the heartbeat file is written again")
+        self._beat_failing = False
 
     def gateway_open(self) -> bool:
         """Whether every shard this process holds has its websocket open (one down is enough
@@ -179,11 +202,11 @@ class MarrakechClient(discord.AutoShardedClient):
         )
 
     async def close(self) -> None:
-        for task in (self._heartbeat_task, self._warm_up):
-            if task is not None:
-                task.cancel()
+        if self._warm_up is not None:
+            self._warm_up.cancel()
         if self._lifecycle is not None:
             await self._lifecycle.stopping()
+        await self._tasks.stop()
         if not await HANDLERS.drained(SHUTDOWN_GRACE_SECONDS):
             log.warning("closing with %s interactions still being handled", HANDLERS.count)
         await super().close()

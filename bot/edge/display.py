@@ -9,7 +9,8 @@ abort, a catch-up after a crash). The lobby, once the game started,
 links to the game's current message (`_point_lobby`, in the background, newest link last).
 
 Discord may refuse, fail or not answer: then the game is left behind on display and shown again
-in the background, with pauses that grow; after a restart, `resume_displays` catches up on every
+in the background, with pauses that grow (the database being away uses none of them up: the
+game is shown as soon as it is back); after a restart, `resume_displays` catches up on every
 game whose message fell behind, adopting a message the last run sent but never recorded, so
 nothing is shown twice.
 """
@@ -38,6 +39,7 @@ from bot.presentation.presenter import Post
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
 from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
+from bot.storage.availability import Availability
 
 if TYPE_CHECKING:
     from bot.services.play import PlayService
@@ -56,11 +58,17 @@ class GameDisplay:
     """Shows games in their channels for one client (see the module)."""
 
     def __init__(
-        self, client: discord.Client, play: PlayService, pictures: images.Pictures
+        self,
+        client: discord.Client,
+        play: PlayService,
+        pictures: images.Pictures,
+        availability: Availability | None = None,
     ) -> None:
+        """`availability` is the database's: a game shown again waits while it is away."""
         self._client = client
         self._play = play
         self._pictures = pictures
+        self._availability = availability
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
         self._lobby_wanted: dict[int, tuple[GameView, int | None]] = {}
@@ -339,6 +347,8 @@ class GameDisplay:
     async def _redisplay(self, game_id: int) -> None:
         for delay in REDISPLAY_DELAYS_SECONDS:
             await asyncio.sleep(delay)
+            if self._availability is not None:
+                await self._availability.back()  # at once if it is up
             try:
                 view = await self._play.look(game_id)
                 if view.game.board_message_seq != view.seq:

@@ -3,6 +3,9 @@
 `describe(error, language)` gives the user-facing text for an expected error, or None for an
 unexpected one, which `report` logs with a short code that the user also sees. Both answer in the
 language of the user who acted (their Discord locale): these answers are private.
+
+A database that is unavailable is expected: the user is told the game is paused for a moment,
+and nothing is logged for the click (the runtime logs the outage once, bot.runtime.outage).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from bot.edge.permissions import MissingPermissionsError
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text, translation
 from bot.services import errors as service_errors
+from bot.storage.database import DatabaseUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +116,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NotAReplayError: _fixed("error.not_a_replay"),
     service_errors.NoAnalysisYetError: _no_analysis_yet,
     GuildOnlyError: _fixed("error.guild_only"),
+    DatabaseUnavailableError: _fixed("error.database_paused"),
 }
 
 
@@ -124,8 +129,9 @@ def describe(error: BaseException, language: str) -> str | None:
     return None
 
 
-def report(error: BaseException, context: str, language: str) -> str:
-    """Log an unexpected error with a fresh short code and return the user's text."""
+def report(error: BaseException, context: str, language: str, key: str = "error.unexpected") -> str:
+    """Log an unexpected error with a fresh short code and return the user's text (the
+    catalogue's `key`, which shows the code)."""
     code = secrets.token_hex(3).upper()
     log.error("error %s while %s", code, context, exc_info=error)
-    return text("error.unexpected", language, code=code)
+    return text(key, language, code=code)

@@ -48,6 +48,7 @@ from bot.services.errors import (
     StaleBoardError,
 )
 from bot.services.views import GameStatus, GameView
+from bot.storage.database import DatabaseUnavailableError
 
 if TYPE_CHECKING:
     from bot.edge.analysis import AnalysisHandler
@@ -357,13 +358,7 @@ class GameHandlers:
                 await self._display.retire_left_behind(interaction, game_id, seq)
                 raise
             crashpoints.reach("click.committed")
-            try:
-                await self._display.show_after_click(interaction, view)
-            except discord.NotFound as error:
-                # The interaction expired before the answer (a bot too busy to answer within
-                # Discord's 3 s): the move is stored, so show the game anew in the channel.
-                log.warning("game %s: the click's answer came too late (%s)", view.id, error)
-                self._display.retry_display(view.id)
+            await self._show_move(interaction, view)
 
         self._in_flight[game_id] += 1
         try:
@@ -372,6 +367,30 @@ class GameHandlers:
             self._in_flight[game_id] -= 1
             if not self._in_flight[game_id]:
                 del self._in_flight[game_id]
+
+    async def _show_move(self, interaction: Interaction, view: GameView) -> None:
+        """Show a move that is stored already. Whatever fails on the way (Discord, or the
+        database gone meanwhile), the game is shown again in the background (as soon as the
+        database is back), and the player is told the truth: the move counts. Only a refusal
+        that names its cause (missing permissions) is answered as such."""
+        try:
+            await self._display.show_after_click(interaction, view)
+        except discord.NotFound as error:
+            # The interaction expired before the answer (a bot too busy to answer within
+            # Discord's 3 s): the move is stored, so show the game anew in the channel.
+            log.warning("game %s: the click's answer came too late (%s)", view.id, error)
+            self._display.retry_display(view.id)
+        except Exception as error:
+            language = interactions.user_language(interaction)
+            if isinstance(error, DatabaseUnavailableError):
+                message = text("error.move_saved", language)
+            elif describe(error, language) is not None:
+                raise
+            else:
+                doing = f"showing game {view.id} after a move"
+                message = report(error, doing, language, "error.move_saved_code")
+            self._display.retry_display(view.id)
+            await tell(interaction, message)
 
     async def command_failed(
         self, interaction: Interaction, error: discord.app_commands.AppCommandError

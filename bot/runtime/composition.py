@@ -5,6 +5,10 @@ Discord client with its command groups and handlers, the display of games and th
 and wires them: the client runs the bot's start and stop hooks, the turn clock hands due work
 to the services and shows it, and damaged games are reported in their channels. The app uses
 it to run the bot; the tests use it to build the very same bot against a fake Discord.
+
+The long-running tasks (the turn clock, the heartbeat, the database's watch and, on
+PostgreSQL, its listener) run under one supervisor, which starts again any that dies. The
+watch logs the database's outages and wakes the turn clock when it is back.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 
 import ai
 from bot.edge.analysis import AnalysisHandler
+from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
 from bot.edge.commands import build_commands
 from bot.edge.community import CommunityController
@@ -26,8 +31,10 @@ from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
+from bot.runtime.outage import DatabaseWatch
 from bot.runtime.scheduler import Scheduler
 from bot.runtime.settings import Shards
+from bot.runtime.supervisor import Supervisor
 from bot.services import dice
 from bot.services.clock import Clock, system_clock
 from bot.services.games import GameService
@@ -55,16 +62,19 @@ class Bot:
     handlers: GameHandlers
     scheduler: Scheduler
     store: GameStore
+    supervisor: Supervisor
+    watch: DatabaseWatch
     turn_messages: TurnMessages | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
         gateway connects, so no click can race it), write missing results, rate the finished
-        games the ratings do not include yet, start the turn
+        games the ratings do not include yet, start the watch on the database and the turn
         clock (its first pass handles what fell due while the bot was down), woken by the
         changes other processes on the same database commit (PostgreSQL; SQLite serves one
         process, which wakes it in memory, and whose claims left at start are those of a run
         that stopped)."""
+        self.supervisor.start("database-watch", self.watch.run)
         if self.store.database.backend == "sqlite":
             await self.store.drop_claims()
         await self.display.resume_displays()
@@ -74,16 +84,24 @@ class Bot:
         rated = await self.service.ratings.catch_up()
         if rated:
             log.info("%d finished games applied to the ratings", rated)
+        if self.store.database.backend == "postgres":
+            self.supervisor.start("database-listener", self._listen)
+        self.scheduler.start(self.supervisor)
+
+    async def _listen(self) -> None:
         await self.store.listen(self.scheduler.wake)
-        self.scheduler.start()
 
     async def stopping(self) -> None:
+        """Stop the long-running tasks; whatever they went through, this never raises."""
         await self.scheduler.stop()
+        await self.supervisor.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
         """A reminder, an automatic turn or an overdue display is due (claimed by this
         process): do it in the service, show it in the channel, then release the claim (after
-        a failure too: the scheduler retries it later, unless another process does first)."""
+        a failure too: the scheduler retries it later, unless another process does first).
+        An automatic turn that was played but not shown (Discord, or the database gone
+        meanwhile) is shown again in the background, as soon as the database is back."""
         try:
             match work.kind:
                 case DueKind.SHOW:
@@ -94,10 +112,14 @@ class Bot:
                         await self.display.send_reminder(reminder)
                 case DueKind.PLAY:
                     turn = await self.service.turns.play_due(work.game_id, work.seq)
-                    if isinstance(turn, Abandoned):
-                        await self.display.show_abandoned(turn)
-                    elif turn is not None:
-                        await self.display.show_auto_turn(turn)
+                    try:
+                        if isinstance(turn, Abandoned):
+                            await self.display.show_abandoned(turn)
+                        elif turn is not None:
+                            await self.display.show_auto_turn(turn)
+                    except Exception:
+                        self.display.retry_display(work.game_id)
+                        raise
         finally:
             await self.service.turns.release(work)
 
@@ -118,6 +140,7 @@ def build_bot(
     threads of this process, for tests and tools); their owner starts and closes them.
     `shards` are the ones this process holds (None: all, as many as Discord recommends)."""
     pool = workers if workers is not None else WorkerPool(workers=0)
+    supervisor = Supervisor(heartbeat)
     store = GameStore(database)
     service = GameService(
         store,
@@ -138,8 +161,9 @@ def build_bot(
         workers=workers,
         shard_count=shards.count if shards is not None else None,
         shard_ids=shards.ids if shards is not None else None,
+        supervisor=supervisor,
     )
-    display = GameDisplay(client, service.play, pictures)
+    display = GameDisplay(client, service.play, pictures, database.availability)
     service.on_damage(display.report_damage)
     analyses = AnalysisPictures(pool)
     handlers = GameHandlers(
@@ -152,7 +176,11 @@ def build_bot(
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
-    bot = Bot(client, service, display, handlers, scheduler, store, turn_messages)
+    watch = DatabaseWatch(database, TURNED_AWAY.take)
+    watch.on_back(scheduler.wake)
+    bot = Bot(
+        client, service, display, handlers, scheduler, store, supervisor, watch, turn_messages
+    )
     commands = build_commands(handlers, community, PlayerGamesController(players))
     client.attach(buttons=handlers, hooks=bot, commands=commands)
     return bot

@@ -1,15 +1,21 @@
 """Liveness for the container: a heartbeat file the bot refreshes, and the check that reads it.
 
-The file holds two times (Unix seconds), one per line, each under its own key:
+The file holds times (Unix seconds), one per line, each under its own key:
 
     gateway 1718000000.000   the last `Heartbeat.beat()`: every 30 s while the gateway is up
     loop 1718000004.000      the last `Heartbeat.tick()`: every few seconds from the event loop
+    down:turn-clock 1718000002.000   a long-running task that is down, since when (only while
+                             it is: bot.runtime.supervisor starts it again)
 
 The image's HEALTHCHECK runs `python -m bot healthcheck` in a separate process, which reads the
 file and fails when the gateway beat is older than `MAX_HEARTBEAT_AGE` (the bot lost Discord
-for good) or the loop tick is older than `MAX_LOOP_STALL` (the event loop is blocked: the bot
-hangs while its socket may still look open). A file without a `loop` line (nothing ticks it,
-or the older format: one bare number, the gateway time) is judged by the gateway rule alone.
+for good), the loop tick is older than `MAX_LOOP_STALL` (the event loop is blocked: the bot
+hangs while its socket may still look open) or a task is down. A file without a `loop` line
+(nothing ticks it, or the older format: one bare number, the gateway time) is judged by the
+gateway rule alone.
+
+Every write renders the times held in memory, so a write that failed (a full disk) is made
+good by the next one: the loop's tick rewrites the file every few seconds.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_HEARTBEAT_AGE = 90.0
@@ -29,6 +35,8 @@ MAX_LOOP_STALL = 30.0
 
 GATEWAY_KEY = "gateway"
 LOOP_KEY = "loop"
+DOWN_PREFIX = "down:"
+"""The key of a task that is down is its name after this prefix."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +47,8 @@ class HeartbeatRecord:
     """Unix seconds of the last gateway beat; None when the bot has not connected yet."""
     ticked_at: float | None
     """Unix seconds of the last loop tick; None when nothing ticks the file."""
+    down: dict[str, float] = field(default_factory=dict)
+    """The long-running tasks that are down, by name, with the Unix seconds they went down."""
 
 
 class Heartbeat:
@@ -55,6 +65,7 @@ class Heartbeat:
         self._lock = threading.Lock()
         self._beaten_at: float | None = None
         self._ticked_at: float | None = None
+        self._down: dict[str, float] = {}
 
     def beat(self) -> None:
         """Record that the gateway connection is up now."""
@@ -68,12 +79,25 @@ class Heartbeat:
             self._ticked_at = self._clock()
             self._write()
 
+    def task_down(self, name: str) -> None:
+        """Record that the long-running task `name` is down (it is started again soon)."""
+        with self._lock:
+            self._down[name] = self._clock()
+            self._write()
+
+    def task_up(self, name: str) -> None:
+        """Record that the task `name` runs again."""
+        with self._lock:
+            if self._down.pop(name, None) is not None:
+                self._write()
+
     def _write(self) -> None:
         lines = []
         if self._beaten_at is not None:
             lines.append(f"{GATEWAY_KEY} {self._beaten_at:.3f}\n")
         if self._ticked_at is not None:
             lines.append(f"{LOOP_KEY} {self._ticked_at:.3f}\n")
+        lines.extend(f"{DOWN_PREFIX}{name} {since:.3f}\n" for name, since in self._down.items())
         self.path.parent.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(
             dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
@@ -110,7 +134,12 @@ def read_heartbeat(path: Path) -> HeartbeatRecord | None:
         return None
     if not times:
         return None
-    return HeartbeatRecord(times.get(GATEWAY_KEY), times.get(LOOP_KEY))
+    down = {
+        key.removeprefix(DOWN_PREFIX): moment
+        for key, moment in times.items()
+        if key.startswith(DOWN_PREFIX)
+    }
+    return HeartbeatRecord(times.get(GATEWAY_KEY), times.get(LOOP_KEY), down)
 
 
 def heartbeat_age(path: Path, *, now: float | None = None) -> float | None:
@@ -137,6 +166,9 @@ def check_health(
                 f"unhealthy: the event loop has been blocked for {stalled:.0f} s "
                 f"(limit {max_loop_stall:.0f} s)"
             )
+    if record is not None and record.down:
+        name, since = min(record.down.items(), key=lambda item: item[1])
+        return False, f"unhealthy: the {name} task has been down for {_age(since, now):.0f} s"
     if record is None or record.beaten_at is None:
         return False, f"unhealthy: no heartbeat at {path} (the bot is not connected to Discord)"
     age = _age(record.beaten_at, now)

@@ -7,6 +7,12 @@ another one sharing it (bot.runtime.composition wires `wake` to the store's `lis
 it gets is claimed for this process (TurnClockService.due_work), so of several processes one
 does each piece. At start-up its first pass handles what fell due while the bot was down.
 Tests drive `run_due` directly after moving their clock.
+
+It survives any failure: a pass that fails as a whole (the database is unavailable, or
+anything else) is tried again after a pause that doubles with each failure in a row
+(BACKOFF_SECONDS up to BACKOFF_MAX_SECONDS), or as soon as it is woken: the database coming
+back wakes it (bot.runtime.outage), so the games go on at once. Work that failed because the
+database went away is not put off: it is done in the first pass after.
 """
 
 from __future__ import annotations
@@ -17,10 +23,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.runtime.supervisor import Supervisor, cancel_and_wait
 from bot.services.clock import Clock
 from bot.services.errors import StaleBoardError
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import DueWork
+from bot.storage.database import DatabaseUnavailableError
 from bot.workers.pool import WorkerError
 
 log = logging.getLogger(__name__)
@@ -29,6 +37,9 @@ RETRY_SECONDS = 30.0
 """How long a piece of work that failed waits before it is tried again; each further failure
 doubles the wait, up to MAX_RETRY_SECONDS (a channel that is gone is not hammered)."""
 MAX_RETRY_SECONDS = 3600.0
+BACKOFF_SECONDS = 1.0
+"""The first pause after a pass of the turn clock failed as a whole."""
+BACKOFF_MAX_SECONDS = 30.0
 CONCURRENT_GAMES = 8
 """How many games' due work runs at once (an AI thinking in one game never holds up another)."""
 
@@ -49,6 +60,8 @@ class Scheduler:
         self._handled: set[DueWork] = set()
         self._slots = asyncio.Semaphore(CONCURRENT_GAMES)
         self._task: asyncio.Task[None] | None = None
+        self._unavailable: DatabaseUnavailableError | None = None
+        """The database went away during the pass being run."""
         turns.on_schedule_change(self.wake)
 
     def wake(self) -> None:
@@ -59,8 +72,11 @@ class Scheduler:
         """Handle every reminder and automatic move due by now (games side by side, at most
         CONCURRENT_GAMES at once); return how many were handled. A piece of work that fails,
         or that changes nothing, is logged and retried later (RETRY_SECONDS, doubling with
-        each further failure up to MAX_RETRY_SECONDS)."""
+        each further failure up to MAX_RETRY_SECONDS); DatabaseUnavailableError once every
+        piece of work was tried if the database went away meanwhile (the work it stopped is
+        not put off)."""
         now = self._clock()
+        self._unavailable = None
         due = await self._turns.due_work()
         self._retry_at = {work: at for work, at in self._retry_at.items() if work in due}
         self._failures = {work: n for work, n in self._failures.items() if work in due}
@@ -79,6 +95,8 @@ class Scheduler:
             runnable.append(work)
         outcomes = await asyncio.gather(*(self._attempt(work, now) for work in runnable))
         self._handled = {work for work, done in zip(runnable, outcomes, strict=True) if done}
+        if self._unavailable is not None:
+            raise self._unavailable
         return len(self._handled)
 
     async def _attempt(self, work: DueWork, now: datetime) -> bool:
@@ -90,6 +108,9 @@ class Scheduler:
                 # a shifted clock): the game moved on, nothing is left to do.
                 log.info("%s of game %s: done meanwhile by another", work.kind, work.game_id)
                 return True
+            except DatabaseUnavailableError as error:  # logged once by the outage watch
+                self._unavailable = error
+                return False
             except WorkerError as error:  # a worker died or hung: it was replaced
                 log.warning(
                     "%s of game %s failed (%s); retrying later", work.kind, work.game_id, error
@@ -121,22 +142,46 @@ class Scheduler:
         return max(0.0, (wake_at - now).total_seconds())
 
     async def run_forever(self) -> None:
+        """Do the due work as it falls due, until cancelled, whatever fails (see the module)."""
+        failures = 0
         while True:
             self._wake.clear()
-            await self.run_due()
-            delay = await self.seconds_to_sleep()
-            if delay == 0.0:
-                continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+            delay: float | None
+            try:
+                await self.run_due()
+                delay = await self.seconds_to_sleep()
+            except Exception as error:
+                failures += 1
+                delay = min(BACKOFF_SECONDS * 2 ** (failures - 1), BACKOFF_MAX_SECONDS)
+                if not isinstance(error, DatabaseUnavailableError):
+                    log.exception("the turn clock failed; trying again in %.0f s", delay)
+            else:
+                failures = 0
+                if delay == 0.0:
+                    continue
+            await self._sleep(delay)
 
-    def start(self) -> None:
+    async def _sleep(self, delay: float | None) -> None:
+        """Wait `delay` seconds (None: until woken), or less if woken. asyncio.timeout rather
+        than wait_for: wait_for can lose a cancellation that comes as the wake does, and the
+        turn clock would then outlive a stop."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(delay):
+                await self._wake.wait()
+
+    def start(self, supervisor: Supervisor | None = None) -> None:
+        """Run the turn clock in the background (kept running by `supervisor`, if given)."""
         if self._task is None:
-            self._task = asyncio.create_task(self.run_forever(), name="turn-clock")
+            if supervisor is None:
+                self._task = asyncio.create_task(self.run_forever(), name="turn-clock")
+            else:
+                self._task = supervisor.start("turn-clock", self.run_forever)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Stop the turn clock; whatever ended it, if anything did, is logged, never raised."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        await cancel_and_wait([task])
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            log.error("the turn clock had stopped on an error", exc_info=task.exception())

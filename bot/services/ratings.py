@@ -35,6 +35,7 @@ from bot.services.views import (
     RatedResult,
     RatingChange,
 )
+from bot.storage.database import DatabaseUnavailableError
 from bot.storage.games import GameRow
 from bot.storage.ratings import ChangeRow, PlayerKey, RatedGame, RatingRow, RatingStore
 
@@ -129,6 +130,9 @@ class RatingService:
             mine = tuple(_change(row) for row in applied if row.game_id == game_id)
             # Applied by another process first: read what it wrote.
             return mine or await self.of_game(game_id)
+        except DatabaseUnavailableError as error:  # the outage is logged once elsewhere
+            log.info("game %s: its ratings wait for the database (%s)", game_id, error)
+            return ()
         except Exception:  # the game itself is stored; its rating can wait
             log.exception("game %s: its ratings could not be applied now", game_id)
             return ()

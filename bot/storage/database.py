@@ -29,18 +29,30 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+
+if TYPE_CHECKING:
+    from bot.storage.availability import Availability
 
 Backend = Literal["sqlite", "postgres"]
 BACKENDS: tuple[Backend, ...] = ("sqlite", "postgres")
 MIGRATIONS_PACKAGE = "bot.storage.migrations"
 _MIGRATION_FOLDERS: dict[Backend, tuple[str, ...]] = {"sqlite": (), "postgres": ("postgres",)}
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+PROBE_KEY = "probed_at"
+"""The `bot_meta` key a probe writes: when the database last took a write after an outage."""
 
 
 class StorageError(Exception):
     """The database cannot be used as it is (bad migrations, newer schema, ...), or refused a
     write (the subclasses below)."""
+
+
+class DatabaseUnavailableError(StorageError):
+    """The database cannot be reached or cannot write now: its server is down or restarting,
+    the connection to it was lost, or its disk is full. The block that failed was rolled back,
+    unless the connection was lost while it committed (PostgreSQL): then it may have been
+    committed. The database's `availability` says when it is back (bot.storage.availability)."""
 
 
 class IntegrityError(StorageError):
@@ -124,6 +136,9 @@ class Database(ABC):
     """
 
     backend: ClassVar[Backend]
+    availability: Availability
+    """Whether it takes work now: gone at a failure that says it is unavailable, back once a
+    probe commits (`probe`)."""
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
@@ -156,6 +171,18 @@ class Database(ABC):
     async def migrate(self, target: int | None = None) -> int:
         """Apply the migrations not yet applied, up to `target` (None: all of them); the
         schema's version after. StorageError if the database is newer than this bot."""
+
+    async def probe(self, now: str) -> None:
+        """Commit a small write (the time `now`, in `bot_meta`), and mark the database back if
+        it went: DatabaseUnavailableError while it cannot take writes."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                PROBE_KEY,
+                now,
+            )
+        self.availability.restored()
 
     @abstractmethod
     async def close(self) -> None:

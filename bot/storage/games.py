@@ -760,8 +760,10 @@ class GameStore:
 
     async def listen(self, callback: Callable[[], None]) -> None:
         """Call `callback` whenever another process commits a change to a turn clock or to what
-        a game's message shows (this process knows its own changes). PostgreSQL only: SQLite
-        serves one process, which is told in memory, so there it does nothing."""
+        a game's message shows (this process knows its own changes), and whenever the listening
+        connection was (re)opened, since it may have missed some; run until cancelled.
+        PostgreSQL only: SQLite serves one process, which is told in memory, so there it
+        returns at once."""
         from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
 
         if isinstance(self._db, PostgresDatabase):

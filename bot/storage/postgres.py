@@ -11,26 +11,37 @@ transaction, one snapshot for the block. A block of one statement (`single_write
 `listen` keeps one connection of its own, outside the pool, LISTENing on a channel: the
 stores NOTIFY it inside their writes, so the other processes hear of a change once it is
 committed (and never of one rolled back). A process is not told of its own changes (it knows
-them already): notifications sent by the connections of its own pool are not passed on.
+them already): notifications sent by the connections of its own pool are not passed on. A
+listening connection that is lost is opened again, with pauses that grow while the server is
+away.
 
 The pool's connections never change their session (no SET, LISTEN, cursor or session-level
 advisory lock: the migrations' lock is transaction-scoped), so a connection going back to the
 pool is not reset: asyncpg's reset query would cost a round trip each time for nothing.
+
+A failure that says the server cannot be used now (it is down, starting or shutting down, out
+of connections or of disk, or the connection to it was lost) is raised as
+DatabaseUnavailableError and noted in `availability`. The pool keeps no connection open by
+itself (min_size 0), so while the server is away nothing reconnects in the background: the
+next use does.
 
 asyncpg has no type hints; this module is the only one that touches it, with `Any` at the seam.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
 import asyncpg  # type: ignore[import-untyped]
 
 from bot import crashpoints
+from bot.storage.availability import Availability
 from bot.storage.database import (
     Backend,
     CheckViolation,
@@ -50,6 +61,23 @@ log = logging.getLogger(__name__)
 MIGRATION_LOCK = 0x4D61_7272_616B_6563
 """The advisory lock key held while a migration is applied (the bytes of "Marrakec")."""
 POOL_MAX_SIZE = 10
+CONNECT_TIMEOUT_SECONDS = 2.0
+"""The longest wait for a new connection: a click that finds the server unreachable is still
+answered within Discord's 3 s."""
+CLOSE_TIMEOUT_SECONDS = 5.0
+"""The longest wait for the pool to close cleanly before its connections are cut."""
+LISTEN_RETRY_SECONDS = 0.5
+"""The first pause before opening a lost listening connection again; each failed try doubles
+it, up to LISTEN_RETRY_MAX_SECONDS."""
+LISTEN_RETRY_MAX_SECONDS = 5.0
+_UNAVAILABLE = (
+    OSError,  # refused, reset, no such socket, host unreachable
+    TimeoutError,  # no answer within CONNECT_TIMEOUT_SECONDS
+    asyncpg.PostgresConnectionError,  # class 08: the connection failed or was lost
+    asyncpg.OperatorInterventionError,  # class 57: shutting down, starting up
+    asyncpg.InsufficientResourcesError,  # class 53: disk full, too many connections
+    asyncpg.InternalClientError,  # a connection caught in the middle of its server's shutdown
+)
 _ERRORS: dict[str, type[IntegrityError]] = {
     "23505": UniqueViolation,
     "23514": CheckViolation,
@@ -92,6 +120,15 @@ def affected(status: str) -> int:
     """The row count at the end of a command status (`UPDATE 2`, `INSERT 0 1`, `SELECT 3`)."""
     last = status.rpartition(" ")[2]
     return int(last) if last.isdigit() else 0
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether the error says the server cannot be used now (rather than that the SQL or its
+    values are wrong)."""
+    if isinstance(error, _UNAVAILABLE):
+        return True
+    # asyncpg's own errors for a connection or pool that is closed (the server went away)
+    return isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)
 
 
 class PostgresConnection:
@@ -149,8 +186,8 @@ class PostgresDatabase(Database):
         date as they open and close), whose notifications `listen` does not pass on."""
         self._pool = pool
         self.url = url
-        self._listeners: list[Any] = []
         self._pool_pids = pool_pids if pool_pids is not None else set()
+        self.availability = Availability()
 
     @classmethod
     async def connect(
@@ -165,7 +202,12 @@ class PostgresDatabase(Database):
             connection.add_termination_listener(lambda _connection: pids.discard(pid))
 
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=max_size, init=opened, reset=_keep_session
+            url,
+            min_size=0,
+            max_size=max_size,
+            timeout=CONNECT_TIMEOUT_SECONDS,
+            init=opened,
+            reset=_keep_session,
         )
         database = cls(pool, url, pids)
         try:
@@ -176,33 +218,53 @@ class PostgresDatabase(Database):
         return database
 
     async def close(self) -> None:
-        while self._listeners:
-            await self._listeners.pop().close()
-        await self._pool.close()
+        """Close the pool; connections that do not close in time (a server gone) are cut."""
+        try:
+            await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT_SECONDS)
+        except Exception as error:
+            log.info("the database connections were cut, not closed: %r", error)
+            self._pool.terminate()
 
     async def listen(self, channel: str, callback: Callable[[], None]) -> None:
         """Call `callback` on every notification sent on `channel` by another process (this
-        database's own connections are left out), on a connection of its own, kept until
-        `close`. A listening connection that is lost calls `callback` once more (what it missed
-        is looked at again) and is logged."""
+        database's own connections are left out), on a connection of its own; run until
+        cancelled. Once the connection listens, and again whenever it is lost, `callback` is
+        called too, so that whatever was missed meanwhile is looked at; a lost connection is
+        opened again after a pause (LISTEN_RETRY_SECONDS, doubling up to
+        LISTEN_RETRY_MAX_SECONDS while the server stays away)."""
 
         def notified(_connection: Any, pid: int, _channel: str, _payload: str) -> None:
             if pid not in self._pool_pids:
                 callback()
 
-        def lost(_connection: Any) -> None:
-            if connection in self._listeners:
-                log.warning("the connection listening on %s was lost", channel)
+        delay = LISTEN_RETRY_SECONDS
+        lost_once = False
+        while True:
+            lost = asyncio.Event()
+            try:
+                connection = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_SECONDS)
+            except Exception as error:
+                if not unavailable(error):
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, LISTEN_RETRY_MAX_SECONDS)
+                continue
+            try:
+                connection.add_termination_listener(lambda _connection, gone=lost: gone.set())
+                await connection.add_listener(channel, notified)
+                if lost_once:
+                    log.info("listening on %s again", channel)
+                delay = LISTEN_RETRY_SECONDS
                 callback()
-
-        connection = await asyncpg.connect(self.url)
-        try:
-            await connection.add_listener(channel, notified)
-        except BaseException:
-            await connection.close()
-            raise
-        connection.add_termination_listener(lost)
-        self._listeners.append(connection)
+                await lost.wait()
+                log.info("the connection listening on %s was lost; opening it again", channel)
+                lost_once = True
+                callback()
+            except Exception as error:
+                if not unavailable(error):
+                    raise
+            finally:
+                await _hang_up(connection)
 
     async def schema_version(self) -> int:
         async with self._pool.acquire() as raw:
@@ -233,14 +295,26 @@ class PostgresDatabase(Database):
                         migration.name,
                     )
 
+    @contextlib.contextmanager
+    def _reporting(self) -> Iterator[None]:
+        """Raise a failure that says the server cannot be used now as DatabaseUnavailableError,
+        noted in `availability`."""
+        try:
+            yield
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            raise self.availability.failed(error) from error
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresConnection]:
         """Run the block in one transaction on a pooled connection: committed on success,
         rolled back on error."""
-        async with self._pool.acquire() as raw, raw.transaction():
-            crashpoints.reach("db.begun")
-            yield PostgresConnection(raw)
-            crashpoints.reach("db.committing")
+        with self._reporting():
+            async with self._pool.acquire() as raw, raw.transaction():
+                crashpoints.reach("db.begun")
+                yield PostgresConnection(raw)
+                crashpoints.reach("db.committing")
         crashpoints.reach("db.committed")
 
     @asynccontextmanager
@@ -263,8 +337,17 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PostgresConnection]:
         """Read in a read-only snapshot (REPEATABLE READ) on a pooled connection."""
-        async with (
-            self._pool.acquire() as raw,
-            raw.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            yield PostgresConnection(raw)
+        with self._reporting():
+            async with (
+                self._pool.acquire() as raw,
+                raw.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                yield PostgresConnection(raw)
+
+
+async def _hang_up(connection: Any) -> None:
+    """Close a connection of its own; cut it if it does not close in time (a server gone)."""
+    try:
+        await connection.close(timeout=CLOSE_TIMEOUT_SECONDS)
+    except Exception:
+        connection.terminate()

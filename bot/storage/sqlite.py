@@ -2,16 +2,19 @@
 PRAGMA user_version, and serialised transactions.
 
 The stores' SQL uses numbered parameters (`$1`); they reach SQLite as its own numbered form
-(`?1`). Constraint failures are raised as bot.storage.database's IntegrityError family.
+(`?1`). Constraint failures are raised as bot.storage.database's IntegrityError family, and the
+failures that say the file cannot be used now (a full disk, an I/O error, a file that cannot be
+opened or written, a lock held too long) as DatabaseUnavailableError, noted in `availability`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,6 +22,7 @@ from typing import Any, ClassVar
 import aiosqlite
 
 from bot import crashpoints
+from bot.storage.availability import Availability
 from bot.storage.database import (
     Backend,
     CheckViolation,
@@ -44,6 +48,16 @@ _ERRORS: dict[str, type[IntegrityError]] = {
     "SQLITE_CONSTRAINT_NOTNULL": NotNullViolation,
     "SQLITE_CONSTRAINT_FOREIGNKEY": ForeignKeyViolation,
 }
+_UNAVAILABLE = {
+    sqlite3.SQLITE_BUSY,
+    sqlite3.SQLITE_NOMEM,
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_PROTOCOL,
+}
+"""The primary result codes that say the file cannot be used now, whatever the SQL."""
 
 
 @functools.lru_cache(maxsize=1024)
@@ -67,6 +81,13 @@ def translated(error: sqlite3.IntegrityError) -> IntegrityError:
                 table = owner
                 columns.append(column)
     return kind(message, table=table, columns=tuple(columns))
+
+
+def unavailable(error: sqlite3.Error) -> bool:
+    """Whether the error says the database cannot be used now (rather than that the SQL or its
+    values are wrong)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _UNAVAILABLE
 
 
 class SqliteConnection:
@@ -123,6 +144,7 @@ class SqliteDatabase(Database):
         self._wrapped = SqliteConnection(connection)
         self._lock = asyncio.Lock()
         self.path = path
+        self.availability = Availability()
 
     @classmethod
     async def connect(cls, path: Path, *, schema_version: int | None = None) -> SqliteDatabase:
@@ -175,27 +197,46 @@ class SqliteDatabase(Database):
                 await self._connection.commit()
             return await self._user_version()
 
+    @contextlib.contextmanager
+    def _reporting(self) -> Iterator[None]:
+        """Raise a failure that says the file cannot be used now as DatabaseUnavailableError,
+        noted in `availability`."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            if not unavailable(error):
+                raise
+            raise self.availability.failed(error) from error
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteConnection]:
-        """Run the block in one SQLite transaction: committed on success, rolled back on error."""
+        """Run the block in one SQLite transaction: committed on success, rolled back on error
+        (a failed COMMIT too: SQLite may have rolled it back already, which does no harm)."""
         async with self._lock:
-            write_hook = crashpoints.write_hook  # None unless a crash test armed one
-            try:
-                # Inside the try: a task cancelled while BEGIN is on its way still has it run
-                # on the connection's thread, and must roll it back like any other error.
-                await self._connection.execute("BEGIN IMMEDIATE")
-                crashpoints.reach("db.begun")
-                if write_hook is not None:
-                    await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
-                yield self._wrapped
-                crashpoints.reach("db.committing")
-            except BaseException:
-                await self._connection.rollback()
-                raise
-            finally:
-                if write_hook is not None:
-                    await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
-            await self._connection.commit()
+            with self._reporting():
+                write_hook = crashpoints.write_hook  # None unless a crash test armed one
+                try:
+                    # Inside the try: a task cancelled while BEGIN is on its way still has it
+                    # run on the connection's thread, and must roll it back like any other error.
+                    await self._connection.execute("BEGIN IMMEDIATE")
+                    crashpoints.reach("db.begun")
+                    if write_hook is not None:
+                        await self._connection.set_progress_handler(
+                            write_hook, crashpoints.WRITE_STEPS
+                        )
+                    yield self._wrapped
+                    crashpoints.reach("db.committing")
+                except BaseException:
+                    await self._connection.rollback()
+                    raise
+                finally:
+                    if write_hook is not None:
+                        await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
+                try:
+                    await self._connection.commit()
+                except BaseException:
+                    await self._connection.rollback()
+                    raise
             crashpoints.reach("db.committed")
 
     @asynccontextmanager
@@ -226,11 +267,12 @@ class SqliteDatabase(Database):
     async def reading(self) -> AsyncIterator[SqliteConnection]:
         """Read outside any write transaction (a consistent snapshot for the block)."""
         async with self._lock:
-            try:
-                await self._connection.execute("BEGIN")  # inside the try, as in `transaction`
-                yield self._wrapped
-            finally:
-                await self._connection.rollback()
+            with self._reporting():
+                try:
+                    await self._connection.execute("BEGIN")  # inside the try, as in `transaction`
+                    yield self._wrapped
+                finally:
+                    await self._connection.rollback()
 
 
 def _statements(script: str) -> list[str]:

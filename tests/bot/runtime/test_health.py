@@ -221,3 +221,23 @@ def test_healthcheck_command_fails_on_a_blocked_loop(
 
     assert main(["healthcheck"]) == 1
     assert capsys.readouterr().out.startswith("unhealthy: the event loop has been blocked for")
+
+
+def test_a_task_that_is_down_makes_the_bot_unhealthy_until_it_runs_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "heartbeat"
+    clock_values = iter([100.0, 101.0, 102.0, 103.0])
+    heartbeat = Heartbeat(path, clock=lambda: next(clock_values))
+    heartbeat.beat()
+    heartbeat.tick()
+    heartbeat.task_down("turn-clock")
+    assert read_heartbeat(path) == HeartbeatRecord(100.0, 101.0, {"turn-clock": 102.0})
+    assert check_health(path, now=110.0) == (
+        False,
+        "unhealthy: the turn-clock task has been down for 8 s",
+    )
+    heartbeat.task_up("turn-clock")
+    heartbeat.task_up("turn-clock")  # nothing to record
+    assert "down:" not in path.read_text(encoding="ascii")
+    assert check_health(path, now=110.0)[0]

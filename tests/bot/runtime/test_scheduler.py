@@ -1,8 +1,11 @@
 """The turn clock's scheduler: a piece of work whose worker died or hung is put off and tried
-again, with a warning and no traceback (the worker pool has replaced the worker already)."""
+again, with a warning and no traceback (the worker pool has replaced the worker already); work
+a database outage stopped is not put off; the turn clock survives any failure, pausing longer
+after each in a row, and stopping it never raises."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -12,6 +15,7 @@ import pytest
 from bot.runtime.scheduler import RETRY_SECONDS, Scheduler
 from bot.services import DueKind, DueWork
 from bot.services.errors import StaleBoardError
+from bot.storage.database import DatabaseUnavailableError
 from bot.workers.pool import WorkerTimeoutError
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -68,3 +72,85 @@ async def test_work_another_process_did_first_is_done_quietly(
     (line,) = caplog.records
     assert line.levelno == logging.INFO
     assert "play of game 7: done meanwhile by another" in line.getMessage()
+
+
+async def test_work_stopped_by_a_database_outage_is_not_put_off() -> None:
+    attempts: list[DueWork] = []
+
+    async def handle(work: DueWork) -> None:
+        attempts.append(work)
+        if len(attempts) == 1:
+            raise DatabaseUnavailableError("the database is unavailable")
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: NOW)  # type: ignore[arg-type]
+    with pytest.raises(DatabaseUnavailableError):
+        await scheduler.run_due()
+    assert await scheduler.run_due() == 1, "tried again at once, not RETRY_SECONDS later"
+    assert attempts == [WORK, WORK]
+
+
+class FailingTurns(OneGameDue):
+    """The turn clock's reads fail: twice as if the database were away, then on a bug."""
+
+    def __init__(self) -> None:
+        self.failures: list[Exception] = [
+            DatabaseUnavailableError("the database is unavailable"),
+            DatabaseUnavailableError("the database is unavailable"),
+            KeyError("a bug"),
+        ]
+        self.passed = asyncio.Event()
+
+    async def due_work(self) -> list[DueWork]:
+        if self.failures:
+            raise self.failures.pop(0)
+        self.passed.set()
+        return []
+
+    async def next_due(self) -> None:  # type: ignore[override]
+        return None  # nothing scheduled: the turn clock waits to be woken
+
+
+async def test_the_turn_clock_survives_any_failure_with_growing_pauses(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pauses: list[float | None] = []
+
+    async def paused(delay: float | None) -> None:
+        pauses.append(delay)
+        if delay is None:  # nothing scheduled: wait to be woken
+            await asyncio.Event().wait()
+
+    async def handle(_work: DueWork) -> None:
+        pass
+
+    turns = FailingTurns()
+    scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
+    monkeypatch.setattr(scheduler, "_sleep", paused)  # each pause cut short, as by a wake
+    with caplog.at_level(logging.INFO, logger="bot.runtime.scheduler"):
+        scheduler.start()
+        await asyncio.wait_for(turns.passed.wait(), 30)
+    await scheduler.stop()
+    assert pauses[:3] == [1.0, 2.0, 4.0]
+    (record,) = caplog.records  # the outage is the watch's to log, not the turn clock's
+    assert record.getMessage() == "the turn clock failed; trying again in 4 s"
+    assert record.exc_info is not None
+
+
+async def test_stopping_a_turn_clock_that_died_does_not_raise(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def handle(_work: DueWork) -> None:
+        pass
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: NOW)  # type: ignore[arg-type]
+
+    async def dies() -> None:
+        raise RuntimeError("out of the blue")
+
+    scheduler.run_forever = dies  # type: ignore[method-assign]
+    scheduler.start()
+    await asyncio.sleep(0)
+    with caplog.at_level(logging.ERROR, logger="bot.runtime.scheduler"):
+        await scheduler.stop()
+    (record,) = caplog.records
+    assert record.getMessage() == "the turn clock had stopped on an error"

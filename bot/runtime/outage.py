@@ -1,0 +1,91 @@
+"""The database's outages as the operator sees them: one WARNING when it goes, one INFO when
+it is back, and nothing per click in between.
+
+Any use of the database that finds it unavailable marks it gone (bot.storage.availability);
+the clicks meanwhile are answered that the game is paused for a moment, and counted
+(bot.edge.answers). `DatabaseWatch` runs for the whole run: once the database is gone it logs
+one WARNING with the first failure's reason, then probes it with a small write
+(`Database.probe`) after pauses that double up to PROBE_MAX_SECONDS, until one commits. Then it
+logs one INFO saying how long the database was away and how many clicks and commands were
+turned away, and calls its `on_back` listeners (the turn clock looks at its due work at once).
+Whatever else waits on the availability (a display to show again) goes on by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from bot.storage.database import Database, DatabaseUnavailableError
+
+log = logging.getLogger(__name__)
+
+PROBE_SECONDS = 0.5
+"""The first pause between two probes of a database that is away; each doubles it."""
+PROBE_MAX_SECONDS = 2.0
+"""The longest pause between two probes: a database back is noticed this soon."""
+PROBE_TIMEOUT_SECONDS = 10.0
+"""The longest wait for one probe (a server that takes connections but answers nothing)."""
+
+
+class DatabaseWatch:
+    """Logs the database's outages and notices its return (see the module)."""
+
+    def __init__(
+        self,
+        database: Database,
+        turned_away: Callable[[], int],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """`turned_away` says (and starts counting afresh) how many clicks and commands were
+        answered that the game is paused since it was last asked."""
+        self._database = database
+        self._turned_away = turned_away
+        self._clock = clock
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_back(self, listener: Callable[[], None]) -> None:
+        """Call `listener` each time the database is back after an outage."""
+        self._listeners.append(listener)
+
+    async def run(self) -> None:
+        """Watch until cancelled."""
+        availability = self._database.availability
+        while True:
+            await availability.gone()
+            since = availability.gone_since
+            log.warning(
+                "the database is unavailable (%s); games are paused until it is back",
+                availability.reason,
+            )
+            await self._probe_until_back()
+            away = self._clock() - since if since is not None else 0.0
+            log.info(
+                "the database is back after %.1f s; %d clicks and commands were turned away",
+                away,
+                self._turned_away(),
+            )
+            for listener in self._listeners:
+                listener()
+
+    async def _probe_until_back(self) -> None:
+        availability = self._database.availability
+        pause = PROBE_SECONDS
+        while not availability.up:
+            now = datetime.now(UTC).isoformat(timespec="milliseconds")
+            # asyncio.timeout rather than wait_for: wait_for can lose a cancellation that comes
+            # as the probe ends, and the watch would then outlive a stop.
+            with contextlib.suppress(DatabaseUnavailableError, TimeoutError):
+                async with asyncio.timeout(PROBE_TIMEOUT_SECONDS):
+                    await self._database.probe(now)
+            if availability.up:
+                return
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(pause):
+                    await availability.back()
+            pause = min(pause * 2, PROBE_MAX_SECONDS)

@@ -1,0 +1,61 @@
+"""Whether the database takes work now: gone at its first failure, back once a probe commits.
+
+Each back end reports to its database's `Availability`: a statement or a transaction that fails
+because the database cannot be reached or cannot write (its server is down or restarting, the
+connection to it was lost, its disk is full) marks it gone, with the reason, and raises
+`DatabaseUnavailableError`. Only a probe that commits a write marks it back (`restored`): a
+full disk still serves reads, and a transaction that changed no row commits without writing,
+so neither says that the database takes writes again.
+
+The runtime watches it (bot.runtime.outage): it logs the outage once, probes until a write
+commits, then logs the return and tells whatever waited (`back()`) to go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.storage.database import DatabaseUnavailableError
+
+
+class Availability:
+    """The database's state as its last uses found it: up, or gone since a moment, for a
+    reason."""
+
+    def __init__(self) -> None:
+        self._up = asyncio.Event()
+        self._up.set()
+        self._gone = asyncio.Event()
+        self.gone_since: float | None = None
+        """When it went (time.monotonic); None while it is up."""
+        self.reason = ""
+        """What the first failure of the outage said."""
+
+    @property
+    def up(self) -> bool:
+        return self._up.is_set()
+
+    def failed(self, error: BaseException) -> DatabaseUnavailableError:
+        """Note a failure that says the database is unavailable; the error to raise for it."""
+        if self.up:
+            self.gone_since = time.monotonic()
+            self.reason = f"{type(error).__name__}: {error}".rstrip(": ")
+            self._up.clear()
+            self._gone.set()
+        return DatabaseUnavailableError(f"the database is unavailable ({error!r})")
+
+    def restored(self) -> None:
+        """A probe committed a write: the database takes work again."""
+        if not self.up:
+            self.gone_since = None
+            self._gone.clear()
+            self._up.set()
+
+    async def back(self) -> None:
+        """Return once the database is up (at once if it is)."""
+        await self._up.wait()
+
+    async def gone(self) -> None:
+        """Return once the database is unavailable (at once if it is)."""
+        await self._gone.wait()

@@ -1,0 +1,166 @@
+"""The Discord edge while the database is unavailable, with the failures injected in the store
+as a server gone or a full disk raises them (tests/e2e/test_database_faults.py stops a real
+server and fills a real disk): a click is answered at once, privately, that the game is paused,
+with nothing logged for it; a move that was stored but not shown is answered that it counts,
+and shown as soon as the database is back; a heartbeat the disk refuses is tried again."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.edge.answers import TURNED_AWAY
+from bot.edge.client import MarrakechClient
+from bot.runtime import outage
+from bot.runtime.health import Heartbeat, read_heartbeat
+from tests.bot.edge.test_edge import Edge, FakeMessage, FakeUser, private, started
+from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.polling import until
+
+UPDATED = (6, 7)
+"""A click answered with the game moved on: deferred (a slow picture), or the message edited."""
+
+
+class Outage:
+    """Makes the edge's database unavailable: the store methods named fail as they would with
+    the server gone, and the watch's probes fail too, until `end`."""
+
+    def __init__(self, edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.edge = edge
+        self.on = False
+        database = edge.store.database
+        probe = database.probe
+
+        async def probed(now: str) -> None:
+            self.refuse()
+            await probe(now)
+
+        monkeypatch.setattr(database, "probe", probed)
+        self.monkeypatch = monkeypatch
+
+    def refuse(self) -> None:
+        if self.on:
+            error = ConnectionRefusedError(111, "Connect call failed")
+            raise self.edge.store.database.availability.failed(error)
+
+    def fail(self, *methods: str) -> None:
+        """Start the outage, failing the store's `methods` while it lasts."""
+        self.on = True
+        store = self.edge.store
+        for name in methods:
+            method = getattr(store, name)
+            self.monkeypatch.setattr(store, name, self._failing(method))
+
+    def _failing(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        async def failing(*args: Any, **kwargs: Any) -> Any:
+            self.refuse()
+            return await method(*args, **kwargs)
+
+        return failing
+
+    def end(self) -> None:
+        self.on = False
+
+
+@pytest.fixture
+def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by name)
+    """The in-process client on the fake Discord API, as in test_edge.py."""
+    return edge_fixture
+
+
+@pytest.fixture
+def away(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> Outage:
+    """An outage to start on the edge's database; the watch probes every few milliseconds."""
+    monkeypatch.setattr(outage, "PROBE_SECONDS", 0.001)
+    monkeypatch.setattr(outage, "PROBE_MAX_SECONDS", 0.01)
+    TURNED_AWAY.take()
+    return Outage(edge, monkeypatch)
+
+
+async def shown(edge: Edge) -> bool:
+    """Whether game 1 is recorded as shown as it is."""
+    game = await edge.store.get(1)
+    return game is not None and game.board_message_seq == game.seq
+
+
+async def started_turn(edge: Edge) -> tuple[FakeMessage, FakeUser]:
+    """A two-player game's first turn, shown and recorded, and the player to move."""
+    turn = await started(edge)
+    await until(lambda: shown(edge), "the first turn recorded")
+    (mover_id,) = turn.pinged_user_ids
+    return turn, edge.host if mover_id == edge.host.id else edge.guest
+
+
+async def test_a_click_while_the_database_is_away_is_told_the_game_is_paused(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    turn, mover = await started_turn(edge)
+    with caplog.at_level(logging.INFO):
+        away.fail("get", "append_actions")
+        for _ in range(2):
+            answer = await private(edge.click(mover, turn, "North (straight on)"))
+            assert "The game is paused for a moment" in answer
+            assert "unchanged" not in answer
+        away.end()
+        await until(lambda: edge.store.database.availability.up, "the database back")
+        await until(lambda: "the database is back" in caplog.text, "the line saying so")
+    said = [(r.levelname, r.name, r.getMessage()) for r in caplog.records if r.levelno > 10]
+    outages = [(level, line) for level, name, line in said if name == "bot.runtime.outage"]
+    reason = "ConnectionRefusedError: [Errno 111] Connect call failed"
+    assert outages[0] == (
+        "WARNING",
+        f"the database is unavailable ({reason}); games are paused until it is back",
+    )
+    assert [level for level, _ in outages] == ["WARNING", "INFO"]
+    assert outages[1][1].endswith("; 2 clicks and commands were turned away")
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+    answer = await edge.click(mover, turn, "North (straight on)").response()
+    assert answer.response_type in UPDATED, "played as soon as it is back"
+
+
+async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database_is_back(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    turn, mover = await started_turn(edge)
+    with caplog.at_level(logging.INFO):
+        away.fail("set_board_message")
+        handle = edge.click(mover, turn, "North (straight on)")
+        assert (await handle.response()).response_type in UPDATED
+        (told,) = await handle.followups(1)
+        assert told.ephemeral
+        assert told.content.startswith("Your move counts: it is saved.")
+        assert not await shown(edge), "not recorded as shown"
+        away.end()
+        await until(lambda: shown(edge), "the game shown again")
+        await until(lambda: "game 1: its current message is shown" in caplog.text, "the log")
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.board_message_id == turn.id, "the message the click edited, adopted"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "; 0 clicks and commands were turned away" in caplog.text, "the move was taken"
+
+
+async def test_a_heartbeat_the_disk_refuses_is_written_again_once_there_is_room(
+    edge: Edge, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the heartbeat's folder should be", encoding="ascii")
+    client = MarrakechClient(heartbeat=Heartbeat(blocked / "heartbeat"), store=edge.store)
+    with caplog.at_level(logging.INFO, logger="bot.edge.client"):
+        await client._beat()
+        await client._beat()  # logged once
+        blocked.unlink()
+        await client._beat()
+    assert [(r.levelname, r.getMessage()[:32]) for r in caplog.records] == [
+        ("WARNING", "cannot write the heartbeat file "),
+        ("INFO", "the heartbeat file is written ag"),
+    ]
+    record = read_heartbeat(blocked / "heartbeat")
+    assert record is not None
+    assert record.beaten_at is not None

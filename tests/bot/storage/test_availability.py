@@ -1,0 +1,161 @@
+"""A database that cannot be used now, on both back ends: the failure is raised as
+DatabaseUnavailableError and marks the database gone, with its reason; a failure of the SQL
+itself does not; the database is marked back only once a probe commits a write; and the
+listening connection of PostgreSQL is opened again after it was lost."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any, cast
+
+import asyncpg  # type: ignore[import-untyped]
+import pytest
+
+from bot.storage import Database, GameStore
+from bot.storage import postgres as postgres_backend
+from bot.storage.database import PROBE_KEY, Backend, DatabaseUnavailableError
+from bot.storage.games import SCHEDULE_CHANNEL
+from bot.storage.postgres import PostgresDatabase
+from bot.storage.sqlite import SqliteDatabase
+from tests.polling import until
+
+PROBED = "2026-01-01T00:00:00.000+00:00"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_full_sqlite_file_refuses_writes_until_a_probe_commits(
+    backend: Backend, db: Database
+) -> None:
+    raw = cast(SqliteDatabase, db)._connection
+    async with db.reading() as conn:
+        pages = int(await conn.fetchval("PRAGMA page_count"))
+    await raw.execute(f"PRAGMA max_page_count = {pages}")  # as full as a disk with no room
+    with pytest.raises(DatabaseUnavailableError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2)", "big", "x" * 100_000
+            )
+    assert not db.availability.up
+    assert db.availability.reason == "OperationalError: database or disk is full"
+    # A mistake in the SQL is no outage; reads go on, and a write that changed nothing
+    # commits without saying the file takes writes again.
+    with pytest.raises(Exception, match="no such table") as mistake:
+        async with db.reading() as conn:
+            await conn.fetch("SELECT * FROM no_such_table")
+    assert not isinstance(mistake.value, DatabaseUnavailableError)
+    async with db.transaction() as conn:
+        assert await conn.execute("UPDATE games SET status = status WHERE id = 0") == 0
+    assert not db.availability.up
+
+    await raw.execute(f"PRAGMA max_page_count = {pages * 1000}")  # room again
+    await db.probe(PROBED)
+    assert db.availability.up
+    assert db.availability.gone_since is None
+    assert await GameStore(db).get_meta(PROBE_KEY) == PROBED
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_lost_server_connection_is_unavailable_until_a_probe_commits(
+    backend: Backend, db: Database, postgres_url: str
+) -> None:
+    admin = await asyncpg.connect(postgres_url)
+
+    async def cut_under_a_transaction() -> None:
+        async with db.transaction() as conn:
+            pid = await conn.fetchval("SELECT pg_backend_pid()")
+            await admin.execute("SELECT pg_terminate_backend($1)", pid)
+            await conn.fetchval("SELECT 1")
+
+    try:
+        with pytest.raises(DatabaseUnavailableError):
+            await cut_under_a_transaction()
+    finally:
+        await admin.close()
+    assert not db.availability.up
+    async with db.reading() as conn:  # the pool opens a new connection
+        assert await conn.fetchval("SELECT 1") == 1
+    assert not db.availability.up, "only a probe says it is back"
+    await db.probe(PROBED)
+    assert db.availability.up
+    assert await GameStore(db).get_meta(PROBE_KEY) == PROBED
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_server_out_of_reach_or_a_closed_pool_is_unavailable(
+    backend: Backend, db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nowhere = f"postgresql://postgres@/marrakech?host={tmp_path}"  # no server's socket here
+    pool = await asyncpg.create_pool(nowhere, min_size=0)
+    unreachable = PostgresDatabase(pool, nowhere)
+    with pytest.raises(DatabaseUnavailableError):
+        async with unreachable.reading():
+            pass
+    assert unreachable.availability.reason.startswith("FileNotFoundError")
+    monkeypatch.setattr(postgres_backend, "CLOSE_TIMEOUT_SECONDS", 0)  # no time to close: cut
+    await unreachable.close()
+    with pytest.raises(DatabaseUnavailableError):  # used after close: the pool is closed
+        async with unreachable.transaction():
+            pass
+    assert db.availability.up, "each database has its own"
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_lost_listening_connection_is_opened_again(
+    backend: Backend, db: Database, postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls = 0
+
+    def called() -> None:
+        nonlocal calls
+        calls += 1
+
+    listening = asyncio.create_task(GameStore(db).listen(called))
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await until(lambda: calls == 1, "the first LISTEN")  # it may have missed something
+        with caplog.at_level(logging.INFO, logger="bot.storage.postgres"):
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND query LIKE 'LISTEN %'"
+            )
+            await until(lambda: calls == 3, "the loss, then the LISTEN again")
+        said = [record.getMessage() for record in caplog.records]
+        assert f"the connection listening on {SCHEDULE_CHANNEL} was lost; opening it again" in said
+        assert f"listening on {SCHEDULE_CHANNEL} again" in said
+        await admin.execute("SELECT pg_notify($1, '')", SCHEDULE_CHANNEL)
+        await until(lambda: calls == 4, "the notification on the new connection")
+    finally:
+        await admin.close()
+        listening.cancel()
+        await asyncio.wait({listening})
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_listening_waits_for_a_server_out_of_reach(
+    backend: Backend, db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(postgres_backend, "LISTEN_RETRY_SECONDS", 0.001)
+    monkeypatch.setattr(postgres_backend, "LISTEN_RETRY_MAX_SECONDS", 0.002)
+    tries = 0
+    connect = asyncpg.connect
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal tries
+        tries += 1
+        return await connect(*args, **kwargs)
+
+    monkeypatch.setattr(postgres_backend.asyncpg, "connect", counted)
+    nowhere = PostgresDatabase(
+        cast(PostgresDatabase, db)._pool, f"postgresql://x@/y?host={tmp_path}"
+    )
+    listening = asyncio.create_task(
+        nowhere.listen("nothing", lambda: pytest.fail("never listened"))
+    )
+    try:
+        await until(lambda: tries >= 3, "three tries")
+        assert not listening.done()
+    finally:
+        listening.cancel()
+        await asyncio.wait({listening})
