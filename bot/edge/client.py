@@ -120,9 +120,7 @@ class MarrakechClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         if self._gateway_from_api:
-            # Pointed at another API (a local fake): connect to the gateway it names.
-            _, url, _ = await self.http.get_bot_gateway()
-            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            await self._use_gateway_of_api()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self._workers is not None:
             # Workers start while the gateway connects (a quick restart matters more than the
@@ -133,6 +131,18 @@ class MarrakechClient(discord.AutoShardedClient):
         if self._lifecycle is not None:
             await self._lifecycle.before_connect()
         self._heartbeat_task = asyncio.create_task(self._beat_forever(), name="heartbeat")
+
+    async def _use_gateway_of_api(self) -> None:
+        """Pointed at another API (a local fake): connect to the gateway it names, asking once.
+        `GET /gateway/bot` has a tight limit of its own (a few calls in 5 s for the whole bot),
+        so its recommended shard count is kept for discord.py, which would ask again, and a
+        process given its shard count asks `GET /gateway` instead, which has no such limit."""
+        if self.shard_count is None:
+            self.shard_count, url, _ = await self.http.get_bot_gateway()
+        else:
+            found = await self.http.request(discord.http.Route("GET", "/gateway"))
+            url = found["url"]
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
 
     async def on_connect(self) -> None:
         await asyncio.to_thread(self._heartbeat.beat)

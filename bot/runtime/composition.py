@@ -133,7 +133,7 @@ def build_bot(
         shard_count=shards.count if shards is not None else None,
         shard_ids=shards.ids if shards is not None else None,
     )
-    display = GameDisplay(client, service.play, pictures)
+    display = GameDisplay(client, service.play, pictures, clock)
     service.on_damage(display.report_damage)
     handlers = GameHandlers(service, guilds, display, RulesGuide(pictures))
     community = CommunityController(service.play, guilds, stats, pictures)
