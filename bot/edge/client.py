@@ -18,6 +18,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.edge.buttons import DYNAMIC_ITEMS, ButtonHandler, dispatchable
 from bot.edge.inflight import HANDLERS
+from bot.edge.pacing import GlobalPace, share_of
 from bot.edge.sync import sync_commands
 from bot.edge.translator import CatalogueTranslator
 from bot.runtime.health import Heartbeat
@@ -80,12 +81,15 @@ class MarrakechClient(discord.AutoShardedClient):
     ) -> None:
         """`store` keeps the synced commands' hash; `workers` start with the client (their owner
         closes them). `shard_count` and `shard_ids` pick the shards this process holds (None:
-        all of them, as many as Discord recommends; ids need the count)."""
+        all of them, as many as Discord recommends; ids need the count). The requests made with
+        the bot token keep to this process's share of Discord's global limit (bot.edge.pacing)."""
+        self.pace = GlobalPace(share_of(shard_count, shard_ids))
         if shard_ids is None:
             super().__init__(
                 intents=INTENTS,
                 allowed_mentions=discord.AllowedMentions.none(),
                 shard_count=shard_count,
+                http_trace=self.pace.trace(),
             )
         else:
             super().__init__(
@@ -93,6 +97,7 @@ class MarrakechClient(discord.AutoShardedClient):
                 allowed_mentions=discord.AllowedMentions.none(),
                 shard_count=shard_count,
                 shard_ids=list(shard_ids),
+                http_trace=self.pace.trace(),
             )
         self.tree = discord.app_commands.CommandTree(self)
         self.tree.error(self._on_command_error)

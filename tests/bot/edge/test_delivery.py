@@ -1,10 +1,12 @@
 """Delivery (bot/edge/delivery.py): a game's messages go out through its players' fresh
 interactions, the least recently used first, and are edited through the interaction that may
-edit them; without one, or once Discord refuses a token, with the bot token.
+edit them; without one, or once Discord refuses a token, with the bot token. GlobalPace
+(bot/edge/pacing.py): the bot token's requests keep to the process's share of the global limit.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -12,7 +14,9 @@ from typing import Any
 import discord
 import pytest
 
+from bot.edge import pacing
 from bot.edge.delivery import TOKEN_USE_SECONDS, Delivery
+from bot.edge.pacing import GlobalPace, share_of
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAME = 7
@@ -185,3 +189,35 @@ async def test_a_token_discord_refuses_is_dropped_but_a_403_is_not_retried(
     sender.opened(GAME, refused)  # type: ignore[arg-type]
     with pytest.raises(discord.HTTPException):
         await sender.post(GAME, channel, content="w")  # type: ignore[arg-type]
+
+
+def test_a_process_paces_itself_to_its_share_of_the_global_limit() -> None:
+    assert share_of(None, None) == 1.0
+    assert share_of(4, (0, 1)) == 0.5
+    assert GlobalPace().per_second == 45
+    assert GlobalPace(share_of(3, (2,))).per_second == 15
+    assert GlobalPace(0.001).per_second == 1
+
+
+async def test_the_pace_lets_a_second_s_worth_start_then_waits_for_the_oldest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [100.0]
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(round(seconds, 6))
+        now[0] += seconds
+
+    monkeypatch.setattr(pacing.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(pacing.asyncio, "sleep", sleep)
+    pace = GlobalPace(share=3 / 45)  # 3 a second
+    for _ in range(3):
+        await pace.wait()
+        now[0] += 0.1
+    assert slept == []
+    await pace.wait()
+    assert slept == [0.7], "the fourth starts a second after the first"
+    now[0] += 5.0
+    await asyncio.gather(pace.wait(), pace.wait())
+    assert slept == [0.7]
