@@ -254,18 +254,21 @@ class GameDisplay:
         the game on, or one of a game that ended since): answer by editing that message down to
         what it says now, its turn's one line, so it offers nothing any more; the caller then
         tells the clicker why privately. The game's current message is left as it is (a second
-        click on it is only refused)."""
+        click on it is only refused), and so is any message of the turn being played: that is
+        the current one, whether or not it is recorded yet (a click may race its recording)."""
         try:
             view = await self._play.look(game_id)
         except GameError:
             return
         clicked = interaction.message.id if interaction.message is not None else None
         current = view.game.board_message_id
+        state = view.state
         if (
             clicked is None
-            or view.state is None
+            or state is None
             or clicked == view.game.lobby_message_id
             or (clicked == current and view.status in (GameStatus.RUNNING, GameStatus.OVER))
+            or (view.status is GameStatus.RUNNING and view.turn_at(seq) == state.turn)
         ):
             return
         await self._respond_line(interaction, story.turn_line(view, view.turn_at(seq)))
