@@ -21,6 +21,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.edge.buttons import DYNAMIC_ITEMS, ButtonHandler, dispatchable
 from bot.edge.inflight import HANDLERS
+from bot.edge.pacing import GlobalPace, share_of
 from bot.edge.sync import sync_commands
 from bot.edge.translator import CatalogueTranslator
 from bot.runtime.health import Heartbeat
@@ -87,12 +88,15 @@ class MarrakechClient(discord.AutoShardedClient):
         closes them). `shard_count` and `shard_ids` pick the shards this process holds (None:
         all of them, as many as Discord recommends; ids need the count). The heartbeat runs
         under `supervisor` (default: one of the client's own), which the client stops when it
-        closes."""
+        closes. The requests made with the bot token keep to this process's share of Discord's
+        global limit (bot.edge.pacing)."""
+        self.pace = GlobalPace(share_of(shard_count, shard_ids))
         if shard_ids is None:
             super().__init__(
                 intents=INTENTS,
                 allowed_mentions=discord.AllowedMentions.none(),
                 shard_count=shard_count,
+                http_trace=self.pace.trace(),
             )
         else:
             super().__init__(
@@ -100,6 +104,7 @@ class MarrakechClient(discord.AutoShardedClient):
                 allowed_mentions=discord.AllowedMentions.none(),
                 shard_count=shard_count,
                 shard_ids=list(shard_ids),
+                http_trace=self.pace.trace(),
             )
         self.tree = discord.app_commands.CommandTree(self)
         self.tree.error(self._on_command_error)
@@ -128,9 +133,7 @@ class MarrakechClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         if self._gateway_from_api:
-            # Pointed at another API (a local fake): connect to the gateway it names.
-            _, url, _ = await self.http.get_bot_gateway()
-            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            await self._use_gateway_of_api()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self._workers is not None:
             # Workers start while the gateway connects (a quick restart matters more than the
@@ -141,6 +144,18 @@ class MarrakechClient(discord.AutoShardedClient):
         if self._lifecycle is not None:
             await self._lifecycle.before_connect()
         self._tasks.start("heartbeat", self._beat_forever)
+
+    async def _use_gateway_of_api(self) -> None:
+        """Pointed at another API (a local fake): connect to the gateway it names, asking once.
+        `GET /gateway/bot` has a tight limit of its own (a few calls in 5 s for the whole bot),
+        so its recommended shard count is kept for discord.py, which would ask again, and a
+        process given its shard count asks `GET /gateway` instead, which has no such limit."""
+        if self.shard_count is None:
+            self.shard_count, url, _ = await self.http.get_bot_gateway()
+        else:
+            found = await self.http.request(discord.http.Route("GET", "/gateway"))
+            url = found["url"]
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
 
     async def on_connect(self) -> None:
         await self._beat()

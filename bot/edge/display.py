@@ -5,8 +5,13 @@ result) and the turns before it. Only the current message carries a board pictur
 a human's turn its choices, the result of a finished game Rematch, bot.edge.layout): once a turn
 is over its message is edited down to one line of text (bot.presentation.story), with no
 picture and no button, whatever ended it (a click, an AI turn, a timeout, a resignation, an
-abort, a catch-up after a crash). The lobby, once the game started,
-links to the game's current message (`_point_lobby`, in the background, newest link last).
+abort, a catch-up after a crash). The lobby, once the game started, links to its first turn,
+and once it is over to its result (`_point_lobby`, in the background, newest link last): it is
+not edited at every turn.
+
+Every message goes out through `Delivery` (bot.edge.delivery): through the players' own fresh
+interactions when it can (a click's answer, its follow-ups and their edits are not bound to the
+bot token's global limit), else with the bot token.
 
 Discord may refuse, fail or not answer: then the game is left behind on display and shown again
 in the background, with pauses that grow (the database being away uses none of them up: the
@@ -29,6 +34,7 @@ import discord
 from bot import crashpoints
 from bot.edge import recovery
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
+from bot.edge.delivery import Delivery
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
@@ -36,6 +42,7 @@ from bot.presentation import images, presenter, story
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import Post
+from bot.services.clock import Clock
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
 from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
@@ -62,6 +69,7 @@ class GameDisplay:
         client: discord.Client,
         play: PlayService,
         pictures: images.Pictures,
+        clock: Clock,
         availability: Availability | None = None,
     ) -> None:
         """`availability` is the database's: a game shown again waits while it is away."""
@@ -69,6 +77,7 @@ class GameDisplay:
         self._play = play
         self._pictures = pictures
         self._availability = availability
+        self._delivery = Delivery(client, clock)
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
         self._lobby_wanted: dict[int, tuple[GameView, int | None]] = {}
@@ -77,6 +86,11 @@ class GameDisplay:
         self._turn_listeners: list[Callable[[GameView, int], None]] = []
         self._showing = KeyedLocks()
         """Per game, held while a change made elsewhere is being shown."""
+
+    def opened(self, game_id: int, interaction: Interaction, original: int | None = None) -> None:
+        """A player's interaction about the game was answered: the game's messages may go out
+        through it for a while (bot.edge.delivery). `original`: the reply it sent, if any."""
+        self._delivery.opened(game_id, interaction, original)
 
     def on_turn_posted(self, listener: Callable[[GameView, int], None]) -> None:
         """Call `listener` with the game and the message id each time a turn message is posted
@@ -144,16 +158,14 @@ class GameDisplay:
         else:
             log.info("game %s: adopting message %s the last run sent", view.id, current.id)
             await self._play.set_board_message(view.id, current.id, view.seq)
-            self._point_lobby(view, current.id)
+            self._point_lobby_at(view, current.id)
 
     async def edit_lobby(self, view: GameView, message_id: int | None) -> None:
         if message_id is None:
             return
         post = presenter.lobby_post(view)
         try:
-            await bounded(
-                self._message(view, message_id).edit(embed=post.embed, view=lobby_buttons(view))
-            )
+            await bounded(self._edit(view, message_id, embed=post.embed, view=lobby_buttons(view)))
         except (discord.HTTPException, TimeoutError) as error:
             log.info("lobby message of game %s not updated: %r", view.id, error)
             if view.status is GameStatus.LOBBY:
@@ -167,8 +179,8 @@ class GameDisplay:
         it played for a player out of time, then finalise the turn and post the next one."""
         notice = presenter.timeout_text(turn)
         if notice is not None:
-            await self._channel(turn.view).send(
-                notice, allowed_mentions=discord.AllowedMentions.none()
+            await self._post(
+                turn.view, content=notice, allowed_mentions=discord.AllowedMentions.none()
             )
         await self.after_change_elsewhere(turn.view, turn.view)
 
@@ -179,9 +191,7 @@ class GameDisplay:
         post = presenter.aborted_post(view)
         try:
             await bounded(
-                self._channel(view).send(
-                    embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
-                )
+                self._post(view, embed=post.embed, allowed_mentions=discord.AllowedMentions.none())
             )
         except (discord.HTTPException, TimeoutError) as error:
             log.info("end of abandoned game %s not announced: %r", view.id, error)
@@ -191,8 +201,9 @@ class GameDisplay:
         """Ping the player to move: half of their time is gone."""
         if reminder.user_id is None:
             return
-        message = await self._channel(reminder.view).send(
-            presenter.reminder_text(reminder),
+        message = await self._post(
+            reminder.view,
+            content=presenter.reminder_text(reminder),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(reminder.user_id)]
             ),
@@ -206,11 +217,13 @@ class GameDisplay:
             line = story.turn_line(view, story.finished_turn(view))
             await self._respond_line(interaction, line)
             crashpoints.reach("click.responded")
+            self.opened(view.id, interaction)
             await self.post_current(view)
             await self._retire_reminder(view)
             return
         await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
         crashpoints.reach("click.responded")
+        self.opened(view.id, interaction)
         if interaction.message is not None:
             await self._play.set_board_message(view.id, interaction.message.id, view.seq)
 
@@ -236,6 +249,7 @@ class GameDisplay:
             await interaction.response.edit_message(view=None)
         else:
             await self._respond_line(interaction, story.turn_line(view, view.turn_at(shown)))
+        self.opened(view.id, interaction)
         await self.post_current(view)
         return True
 
@@ -245,18 +259,21 @@ class GameDisplay:
         the game on, or one of a game that ended since): answer by editing that message down to
         what it says now, its turn's one line, so it offers nothing any more; the caller then
         tells the clicker why privately. The game's current message is left as it is (a second
-        click on it is only refused)."""
+        click on it is only refused), and so is any message of the turn being played: that is
+        the current one, whether or not it is recorded yet (a click may race its recording)."""
         try:
             view = await self._play.look(game_id)
         except GameError:
             return
         clicked = interaction.message.id if interaction.message is not None else None
         current = view.game.board_message_id
+        state = view.state
         if (
             clicked is None
-            or view.state is None
+            or state is None
             or clicked == view.game.lobby_message_id
             or (clicked == current and view.status in (GameStatus.RUNNING, GameStatus.OVER))
+            or (view.status is GameStatus.RUNNING and view.turn_at(seq) == state.turn)
         ):
             return
         await self._respond_line(interaction, story.turn_line(view, view.turn_at(seq)))
@@ -288,7 +305,9 @@ class GameDisplay:
         resumed = resumed and view.paused_until is None
         post = presenter.turn_post(view, ping=resumed)
         files = await self._files(post)
-        await self._message(view, message_id).edit(
+        await self._edit(
+            view,
+            message_id,
             content=post.content if resumed else discord.utils.MISSING,
             embed=post.embed,
             attachments=files,
@@ -323,7 +342,7 @@ class GameDisplay:
             return
         crashpoints.reach("turn.posted")
         await self._play.set_board_message(view.id, message.id, view.seq)
-        self._point_lobby(view, message.id)
+        self._point_lobby_at(view, message.id)
         if view.status is GameStatus.RUNNING:
             for listener in self._turn_listeners:
                 listener(view, message.id)
@@ -375,7 +394,8 @@ class GameDisplay:
 
     async def _send_lobby(self, view: GameView) -> discord.Message:
         lobby = presenter.lobby_post(view)
-        return await self._channel(view).send(
+        return await self._post(
+            view,
             embed=lobby.embed,
             view=or_missing(lobby_buttons(view)),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -387,7 +407,8 @@ class GameDisplay:
         files = await self._files(post)
         record = await self._play.record(view.id)
         files.append(presenter.record_file(record, view.id))
-        return await self._channel(view).send(
+        return await self._post(
+            view,
             embed=post.embed,
             files=files,
             view=or_missing(final_buttons(view)),
@@ -405,14 +426,16 @@ class GameDisplay:
             replied_user=False,
             users=[discord.Object(user) for user in post.pings] if post.pings else False,
         )
-        return await self._channel(view).send(
+        return await self._post(
+            view,
             content=post.content,
             embed=post.embed,
             files=files,
             view=or_missing(decision_buttons(view)),
             allowed_mentions=mentions,
             # A nonce alone does not make Discord drop a resend (that takes enforce_nonce,
-            # which discord.py does not send): the catch-up reads the history instead.
+            # which discord.py does not send): the catch-up reads the history instead. A
+            # follow-up takes none.
             nonce=f"mk{view.id}-{view.seq}",
         )
 
@@ -433,7 +456,9 @@ class GameDisplay:
             return
         try:
             await bounded(
-                self._message(view, reminder).edit(
+                self._edit(
+                    view,
+                    reminder,
                     content=story.reminder_over(view),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -451,15 +476,16 @@ class GameDisplay:
         if lobby and message_id == view.game.lobby_message_id and view.state is not None:
             self._point_lobby(view, None)  # in turn with the links it gets
             return
-        message = self._message(view, message_id)
         try:
             if lobby or view.state is None or shown_seq is None:
                 embed = presenter.lobby_post(view).embed if lobby else discord.utils.MISSING
-                await bounded(message.edit(embed=embed, view=None))
+                await bounded(self._edit(view, message_id, embed=embed, view=None))
                 return
             line = story.turn_line(view, view.turn_at(shown_seq))
             await bounded(
-                message.edit(
+                self._edit(
+                    view,
+                    message_id,
                     content=line,
                     embeds=[],
                     attachments=[],
@@ -469,6 +495,15 @@ class GameDisplay:
             )
         except (discord.HTTPException, TimeoutError) as error:
             log.info("message %s of game %s not retired: %r", message_id, view.id, error)
+
+    def _point_lobby_at(self, view: GameView, message_id: int) -> None:
+        """The game's message `message_id` was posted (or adopted): the lobby links to it if it
+        is the first turn or the result. The turns between leave the lobby as it is, so that a
+        turn costs no edit of it."""
+        state = view.state
+        first_turn = view.status is GameStatus.RUNNING and state is not None and state.turn == 1
+        if first_turn or view.status is GameStatus.OVER:
+            self._point_lobby(view, message_id)
 
     def _point_lobby(self, view: GameView, current: int | None) -> None:
         """Have the game's lobby message say where the game is (`current`: the message that
@@ -492,7 +527,7 @@ class GameDisplay:
                 link = message_link(view.game.guild_id, view.game.channel_id, current)
             post = presenter.lobby_post(view, link=link)
             try:
-                await bounded(self._message(view, lobby_id).edit(embed=post.embed, view=None))
+                await bounded(self._edit(view, lobby_id, embed=post.embed, view=None))
             except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
                 # best effort in the background: a later change edits the lobby again
                 log.info("lobby message of game %s not updated: %r", game_id, error)
@@ -569,3 +604,11 @@ class GameDisplay:
 
     def _message(self, view: GameView, message_id: int) -> discord.PartialMessage:
         return self._channel(view).get_partial_message(message_id)
+
+    async def _post(self, game: GameView, /, **fields: Any) -> discord.Message:
+        """Post one of the game's messages in its channel (bot.edge.delivery)."""
+        return await self._delivery.post(game.id, self._channel(game), **fields)
+
+    async def _edit(self, game: GameView, message_id: int, /, **fields: Any) -> None:
+        """Edit one of the game's messages (bot.edge.delivery)."""
+        await self._delivery.edit(game.id, self._message(game, message_id), **fields)

@@ -144,6 +144,7 @@ class GameHandlers:
         message_id = response.message_id if response is not None else None
         if message_id is None:
             message_id = (await interaction.original_response()).id
+        self._display.opened(view.id, interaction, message_id)
         await self._play.set_board_message(view.id, message_id, view.seq)
 
     async def join(self, interaction: Interaction) -> None:
@@ -236,6 +237,7 @@ class GameHandlers:
             await interaction.response.send_message(
                 announcement(view), allowed_mentions=discord.AllowedMentions.none()
             )
+            self._display.opened(game_id, interaction)
             await self._display.after_change_elsewhere(before, view)
 
         await guarded(interaction, doing, work)
@@ -318,12 +320,14 @@ class GameHandlers:
             await interaction.response.edit_message(content=done, view=None)
             resigned = text("event.resigned", view.game.locale, user=mention(user))
             await interaction.followup.send(resigned, allowed_mentions=quiet)
+            self._display.opened(game_id, interaction)
             await self._display.after_change_elsewhere(before, view)
             return
         view = await self._play.abort(game_id, user, moderator=choice is Confirmation.MOD_ABORT)
         await interaction.response.edit_message(content=done, view=None)
         aborted = presenter.aborted_post(view).embed
         await interaction.followup.send(embed=aborted, allowed_mentions=quiet)
+        self._display.opened(game_id, interaction)
         await self._display.after_abort(view)
 
     async def on_button(
@@ -434,6 +438,7 @@ class GameHandlers:
             await interaction.response.send_message(
                 text(key, language, game_id=game_id, level=level), ephemeral=True
             )
+            self._display.opened(game_id, interaction)
             await self._display.edit_lobby(view, lobby_message)
             if action is LobbyAction.START:
                 await self._display.post_current(view)
@@ -489,6 +494,7 @@ class GameHandlers:
         view = await self._lobby_change(game_id, interaction, action)
         post = presenter.lobby_post(view, closed_by=user)
         await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
+        self._display.opened(game_id, interaction)
         if view.status is GameStatus.LOBBY and interaction.message is not None:
             await self._play.set_board_message(view.id, interaction.message.id, view.seq)
         if action is LobbyAction.START:

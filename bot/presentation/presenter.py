@@ -121,7 +121,7 @@ def lobby_post(
     """The lobby message: options, who joined, the commitment; closed when started/cancelled.
 
     Once the game started it is no longer titled a lobby and says where the game is: `link`
-    leads to the game's current message (the turn being played, or the result).
+    leads to its first turn while it is played, then to its result.
     In the game's language, unless shown privately to someone in theirs (`language`).
     """
     game = view.game

@@ -163,7 +163,7 @@ def build_bot(
         shard_ids=shards.ids if shards is not None else None,
         supervisor=supervisor,
     )
-    display = GameDisplay(client, service.play, pictures, database.availability)
+    display = GameDisplay(client, service.play, pictures, clock, database.availability)
     service.on_damage(display.report_damage)
     analyses = AnalysisPictures(pool)
     handlers = GameHandlers(

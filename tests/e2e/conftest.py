@@ -10,6 +10,11 @@
 - ``bot``: the same, started and ready (identified on the gateway, commands synced).
 - ``postgres_server``, ``postgres_url``: a PostgreSQL server, and an empty database on it, for a
   test that runs the bot on PostgreSQL (tests/postgres.py).
+
+Every test that uses a fake Discord ends by checking that the bot made no invalid request (an
+answer of 401, 403 or 429: Discord bans an address after too many) but those the test provoked:
+its injected faults, and the statuses a test marked `invalid_requests(403, ...)` expects (a bot
+denied a permission on purpose).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import os
 import secrets
 import shlex
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -37,6 +42,28 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "e2e: drives the whole bot against a local fake of the Discord API"
     )
+    config.addinivalue_line(
+        "markers",
+        "invalid_requests(*statuses): the test provokes answers of these statuses on purpose",
+    )
+
+
+@pytest.fixture(autouse=True)
+def no_invalid_requests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test with a fake Discord: no 401, 403 or 429 but those it provoked."""
+    if "fake" not in request.fixturenames:
+        yield
+        return
+    server: FakeDiscord = request.getfixturevalue("fake")
+    yield
+    marker = request.node.get_closest_marker("invalid_requests")
+    expected = set(marker.args) if marker is not None else set()
+    unexpected = [
+        f"{r.method} {r.path} -> {r.status}" + (f" ({r.scope})" if r.scope else "")
+        for r in server.invalid_requests
+        if r.fault is None and r.status not in expected
+    ]
+    assert not unexpected, "invalid requests (401/403/429):\n" + "\n".join(unexpected[:20])
 
 
 @pytest_asyncio.fixture
@@ -72,6 +99,13 @@ def bot_env(fake: FakeDiscord, tmp_path: Path, bot_token: str) -> dict[str, str]
         }
     )
     return env
+
+
+def told_its_shards(bot_env: dict[str, str]) -> dict[str, str]:
+    """The bot's environment with its shard count set (one shard, as the fake recommends), for
+    a test that restarts it often: a bot told its count does not ask `GET /gateway/bot` at each
+    start, which Discord takes only twice in 5 s (a quick third start would wait for it)."""
+    return {**bot_env, "MARRAKECH_SHARD_COUNT": "1"}
 
 
 @pytest.fixture

@@ -130,14 +130,19 @@ class Cluster:
         return self.processes[index].running
 
     async def start_all(self, timeout: float = 60.0) -> None:
-        """Start every process and wait until each shard is connected and commands synced."""
+        """Start every process and wait until each shard is connected and commands synced.
+        The first one starts alone: on a new database it syncs the commands and keeps their
+        hash, so the others find them synced (Discord takes two syncs a minute)."""
         async with self.lock:
             old = self._sessions()
-            await asyncio.gather(*(p.start() for p in self.processes))
-            await asyncio.gather(
-                *(self._wait_connected(i, old, timeout) for i in range(len(self.processes)))
-            )
+            first, *others = self.processes
+            await first.start()
+            await self._wait_connected(0, old, timeout)
             await self.fake.wait_for_commands(*COMMANDS, timeout=timeout)
+            await asyncio.gather(*(p.start() for p in others))
+            await asyncio.gather(
+                *(self._wait_connected(i, old, timeout) for i in range(1, len(self.processes)))
+            )
 
     async def kill(self, index: int) -> None:
         async with self.lock:
@@ -167,6 +172,7 @@ class Cluster:
                     for p, mark in zip(alive, marks, strict=True)
                 )
             )
+            self.fake.shift_clock(self.offset)  # after the bots: never ahead of them
 
     async def close(self) -> None:
         await asyncio.gather(*(p.close() for p in self.processes))

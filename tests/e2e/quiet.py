@@ -1,7 +1,8 @@
 """What a game's channel must look like, at every moment and once the game moved on: at most one
 board picture (the turn being played, or the result), every finished turn a single line of text
-with no picture and no button, no message left calling anyone to play, and a lobby that says
-where the game is. Shared by the end-to-end tests of a quiet channel.
+with no picture and no button, no message left calling anyone to play, and a lobby that links
+to the game's first turn, then to its result, without being edited at every turn. Shared by the
+end-to-end tests of a quiet channel.
 """
 
 from __future__ import annotations
@@ -255,7 +256,38 @@ def check_lobby(
     assert not title.endswith(LOBBY_TITLE_ENDS), title
     assert not lobby.enabled_buttons()
     if current is not None:
-        assert f"/{channel.id}/{current.id})" in lobby.embed_text(), lobby.embed_text()
+        assert lobby_link(fake, channel, lobby_id) == current.id, lobby.embed_text()
+
+
+def lobby_link(fake: FakeDiscord, channel: FakeChannel, lobby_id: int) -> int | None:
+    """The message of the channel the lobby links to, if it links to one."""
+    found = re.search(rf"/{channel.id}/(\d+)\)", fake.world.messages[lobby_id].embed_text())
+    return int(found[1]) if found is not None else None
+
+
+def first_turn(fake: FakeDiscord, channel: FakeChannel, lobby_id: int) -> FakeMessage | None:
+    """The game's first turn: the first message after its lobby, once it shows turn 1 (being
+    played, or down to its line)."""
+    after = [message for message in fake.messages(channel) if message.id > lobby_id]
+    if not after:
+        return None
+    line = read_turn_line(after[0].content)
+    playing = game_buttons(after[0]) or has_picture(after[0])
+    return after[0] if (line is not None and line.turn == 1) or playing else None
+
+
+async def lobby_at_first_turn(
+    fake: FakeDiscord, channel: FakeChannel, lobby_id: int
+) -> FakeMessage:
+    """Wait until the lobby of a game that started links to its first turn; return that."""
+    return await fake.wait_until(
+        lambda: (
+            (first := first_turn(fake, channel, lobby_id)) is not None
+            and lobby_link(fake, channel, lobby_id) == first.id
+            and first
+        ),
+        what="the lobby linking to the first turn",
+    )
 
 
 def human_turn(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
@@ -315,7 +347,10 @@ async def play_to_the_end(
     max_clicks: int = 800,
 ) -> FakeMessage:
     """Click for the humans until the game is over (the AI seats play by themselves). At every
-    human turn the lobby links to it and nothing else calls anyone to play. Returns the result."""
+    human turn nothing else calls anyone to play, and the lobby links to the first turn as it
+    did once the game started, not edited since. Returns the result."""
+    first = await lobby_at_first_turn(fake, channel, lobby_id)
+    lobby_edits = fake.world.messages[lobby_id].edit_count
     for clicks in range(max_clicks):
         shown = await fake.wait_until(
             lambda: final_message(fake, channel) or human_turn(fake, channel),
@@ -325,10 +360,8 @@ async def play_to_the_end(
         if is_final(shown):
             return shown
         current = shown
-        await fake.wait_until(
-            lambda c=current: f"/{c.id})" in fake.world.messages[lobby_id].embed_text(),
-            what="the lobby linking to the turn being played",
-        )
+        check_lobby(fake, channel, lobby_id, first)
+        assert fake.world.messages[lobby_id].edit_count == lobby_edits, "the lobby was edited"
         assert left_behind(fake, channel, current) == [], fake.transcript(channel)
         (mover,) = current.pinged_user_ids
         edits = current.edit_count

@@ -3,7 +3,9 @@
 A test module runs its bot with the test clock hook on by overriding `bot_env` with
 `with_clock(bot_env, clock_file)` (`clock_file` is a fixture of tests/e2e/conftest.py, at no
 shift); `shift_clock` moves the clock and waits until the bot has read it (SIGUSR1), so a
-deadline passes without waiting for it.
+deadline passes without waiting for it, then moves the fake Discord's clock as far: interaction
+tokens age there as the bot thinks they do. The fake follows the bot, never runs ahead of it:
+a bot that thinks a token older than Discord does only gives it up sooner.
 """
 
 from __future__ import annotations
@@ -13,16 +15,22 @@ import os
 import signal
 from pathlib import Path
 
+from tests.e2e.fakecord import FakeDiscord
 from tests.e2e.fakecord.process import BotProcess
 
 
-async def shift_clock(bot: BotProcess, clock_file: Path, seconds: float) -> None:
-    """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1)."""
+async def shift_clock(
+    bot: BotProcess, clock_file: Path, seconds: float, fake: FakeDiscord | None = None
+) -> None:
+    """Move the bot's clock to `seconds` ahead of real time and tell it (SIGUSR1), then the
+    fake's (if given) as far."""
     await asyncio.to_thread(clock_file.write_text, str(seconds), encoding="ascii")
     lines = len(bot.lines)
     assert bot.pid is not None
     os.kill(bot.pid, signal.SIGUSR1)
     await bot.wait_for_log(r"clock is now shifted by", after=lines)
+    if fake is not None:
+        fake.shift_clock(seconds)
 
 
 def with_clock(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:

@@ -145,6 +145,7 @@ async def test_simultaneous_clicks_apply_each_move_once(
     applied = [h for h, a in zip(handles, answers, strict=True) if a.response_type in UPDATED]
     assert len(applied) == 1
     assert applied[0].user.id == mover_id
+    await applied[0].answer()  # a deferred answer edits the message a moment later
     for handle in handles:
         if handle is not applied[0]:
             private(await handle.answer())

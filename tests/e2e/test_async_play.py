@@ -1,6 +1,7 @@
 """Asynchronous play through the real bot process and the fake Discord API.
 
-- One human and three AIs (easy, medium, hard) play a whole game; the AI turns play themselves.
+- One human and three AIs (easy, medium, hard) play a whole game; the AI turns play themselves
+  and are shown through the human's clicks, not with the bot token.
 - Turn time limits with the clock moved through the test-only MARRAKECH_TEST_CLOCK_FILE (read
   again on SIGUSR1): the half-time reminder, the medium AI playing a timed-out turn, and a
   deadline that passed while the bot was down handled at start-up.
@@ -87,6 +88,7 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     assert "AI (medium)" in text
     assert "AI (hard)" in text
     current = fake.world.messages[lobby.id]
+    started = len(fake.world.requests)
     await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
 
     for _ in range(200):
@@ -113,7 +115,14 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
         raise AssertionError("the game did not end")
 
     final = next(m for m in fake.messages(channel) if is_final(m))
+    await fake.wait_until(lambda: f"/{final.id})" in fake.world.messages[lobby.id].embed_text())
     assert any(a.filename.endswith(".json") for a in final.attachments)
+    turns = len(turn_lines(fake, channel))
+    token_requests = [f"{r.method} {r.path}" for r in fake.bot_token_requests(started)]
+    print(f"\nbot-token requests: {len(token_requests)} in {turns} turns")
+    # Every turn, the AIs' too, goes out through alice's clicks (their answers and follow-ups
+    # are not bound to the bot token's global limit): at most the lobby's last edit is not.
+    assert len(token_requests) <= 1, token_requests
     pings = fake.pings(channel)
     assert pings
     assert all(users == frozenset({alice.id}) for _, users in pings), "AIs ping nobody"
@@ -155,16 +164,16 @@ def alice_to_move(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser) -> F
     return None
 
 
-async def test_time_limits_remind_time_out_and_survive_a_restart(
-    fake: FakeDiscord, bot: BotProcess, clock_file: Path, tmp_path: Path
-) -> None:
+async def slow_table(
+    fake: FakeDiscord,
+) -> tuple[FakeChannel, dict[int, FakeUser], FakeMessage, FakeMessage]:
+    """A game of alice and bob with a turn limit, started: its channel, the people, the lobby
+    and the first turn's message."""
     guild = fake.add_guild("Souk")
     channel = fake.add_text_channel(guild, "slow-table")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     for person in (alice, bob):
         fake.add_member(guild, person)
-    people = {alice.id: alice, bob.id: bob}
-
     lobby = await (
         await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
     ).answer()
@@ -173,14 +182,21 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     current = fake.world.messages[lobby.id]
     await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
-    (mover_id,) = first.pinged_user_ids
-    other = bob if mover_id == alice.id else alice
+    return channel, {alice.id: alice, bob.id: bob}, lobby, first
 
-    await shift_clock(bot, clock_file, TURN_LIMIT / 2 + 1)
+
+async def test_time_limits_remind_time_out_and_survive_a_restart(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, tmp_path: Path
+) -> None:
+    channel, people, _, first = await slow_table(fake)
+    (mover_id,) = first.pinged_user_ids
+    (other,) = (person for person in people.values() if person.id != mover_id)
+
+    await shift_clock(bot, clock_file, TURN_LIMIT / 2 + 1, fake)
     reminder = await fake.wait_for_message(channel, lambda m: "half of your time" in m.content)
     assert reminder.pinged_user_ids == frozenset({mover_id})
 
-    await shift_clock(bot, clock_file, TURN_LIMIT + 2)
+    await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
     notice = await fake.wait_for_message(channel, lambda m: "ran out of time" in m.content)
     assert f"<@{mover_id}>" in notice.content
     assert not notice.pinged_user_ids
@@ -227,7 +243,7 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     for in_a_row in (2, 3):
         await displayed(database, waiting.id)
         offset += TURN_LIMIT + 2
-        await shift_clock(bot, clock_file, offset)
+        await shift_clock(bot, clock_file, offset, fake)
         notice = await fake.wait_for_message(
             channel, lambda m, w=waiting: m.id > w.id and "ran out of time" in m.content
         )
@@ -291,3 +307,32 @@ async def play_turn(
     handle = await fake.click(user, message, straight_on(message))
     await handle.response()
     return await place_first(fake, user, message, next_user)
+
+
+async def test_turns_go_out_through_the_clicks_then_with_the_bot_token_once_they_expire(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path
+) -> None:
+    """A click's interaction may post and edit for 15 minutes: the turns go out through the
+    players' clicks, and a turn that times out after that (the bot's and Discord's clocks moved
+    16 minutes on) is retired and followed with the bot token, never with a token Discord would
+    refuse; the next click's interaction posts the turn after it."""
+    since = len(fake.world.requests)
+    channel, people, lobby, first = await slow_table(fake)
+    (mover_id,) = first.pinged_user_ids
+    (other,) = (person for person in people.values() if person.id != mover_id)
+    await fake.wait_until(lambda: f"/{first.id})" in fake.world.messages[lobby.id].embed_text())
+    assert fake.bot_token_requests(since) == [], "the lobby and the first turn: by the clicks"
+
+    since = len(fake.world.requests)
+    await shift_clock(bot, clock_file, 16 * 60, fake)
+    nxt = await fake.wait_for_message(
+        channel, lambda m: m.id > first.id and m.pinged_user_ids == frozenset({other.id})
+    )
+    assert not fake.world.messages[first.id].enabled_buttons(), "the timed-out turn is retired"
+    used = {(r.method, r.path) for r in fake.bot_token_requests(since)}
+    assert ("PATCH", f"/channels/{channel.id}/messages/{first.id}") in used, used
+    assert ("POST", f"/channels/{channel.id}/messages") in used, used
+
+    since = len(fake.world.requests)
+    await play_turn(fake, people[other.id], nxt, people[mover_id])
+    assert fake.bot_token_requests(since) == [], "the next turn is the click's follow-up"

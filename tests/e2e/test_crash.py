@@ -34,7 +34,7 @@ import pytest
 
 from bot.storage import Database, open_database
 from bot.storage.database import BACKENDS, Backend
-from tests.e2e.conftest import REPO_ROOT
+from tests.e2e.conftest import REPO_ROOT, told_its_shards
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotExitedError, BotProcess
 from tests.e2e.players import (
@@ -158,9 +158,10 @@ async def lane_targets(
 def bot_env(
     bot_env: dict[str, str], lane_targets: tuple[str, str], lane_folders: tuple[Path, Path]
 ) -> dict[str, str]:
-    """The first lane's bot on its database (the heartbeat in its folder whatever the back end)."""
+    """The first lane's bot on its database (the heartbeat in its folder whatever the back end),
+    told its shard count as it restarts often."""
     return {
-        **bot_env,
+        **told_its_shards(bot_env),
         "MARRAKECH_DB": lane_targets[0],
         "MARRAKECH_HEARTBEAT": str(lane_folders[0] / "heartbeat"),
     }

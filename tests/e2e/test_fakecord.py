@@ -176,6 +176,7 @@ async def test_rate_limits_and_bad_gateways_are_retried_and_sent_once(
     assert statuses == [429, 200, 502, 200]
 
 
+@pytest.mark.invalid_requests(403)
 async def test_missing_permissions_come_back_as_403_the_bot_can_report(
     fake: FakeDiscord, scene: Scene, sample: BotProcess
 ) -> None:
@@ -223,7 +224,7 @@ async def test_a_killed_bot_restarts_and_old_buttons_still_work(
     message = await hello.answer()
 
     assert await sample.kill() == -9
-    await sample.restart(fake, commands=("sample",))
+    await sample.restart(fake, commands=("sample",), sync=False)
     click = await fake.click(scene.alice, message, "sample:count:0")
 
     assert (await click.answer()).content == "count is 1"
@@ -297,6 +298,7 @@ async def test_mentions_follow_allowed_mentions(
     ]
 
 
+@pytest.mark.invalid_requests(401)
 async def test_unknown_routes_and_missing_auth_are_recorded(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
@@ -332,6 +334,7 @@ async def test_a_hanging_route_waits_until_released(
     assert [m.content for m in fake.messages(scene.channel)] == ["late"]
 
 
+@pytest.mark.invalid_requests(403)
 async def test_threads_use_their_parent_permissions_and_dms_work(
     fake: FakeDiscord, scene: Scene, sample: BotProcess
 ) -> None:
@@ -456,6 +459,7 @@ async def test_a_cut_connection_or_a_dropped_hang_applies_nothing(
     ]
 
 
+@pytest.mark.invalid_requests(403)
 async def test_channel_message_routes_edit_list_pin_and_delete_like_discord(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from tests.e2e.conftest import told_its_shards
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import score_said
@@ -61,6 +62,11 @@ class Table:
             if person.id == user_id:
                 return person
         raise LookupError(user_id)
+
+
+@pytest.fixture
+def bot_env(bot_env: dict[str, str]) -> dict[str, str]:
+    return told_its_shards(bot_env)  # it is restarted
 
 
 @pytest.fixture

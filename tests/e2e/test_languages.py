@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import told_its_shards
 from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 
 pytestmark = pytest.mark.e2e
 
 COMMANDS = ("marrakech", "marrakech-mod")
+
+
+@pytest.fixture
+def bot_env(bot_env: dict[str, str]) -> dict[str, str]:
+    return told_its_shards(bot_env)  # it is restarted
 
 
 @pytest.fixture

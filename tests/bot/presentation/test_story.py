@@ -190,7 +190,7 @@ def test_a_started_lobby_is_no_longer_titled_a_lobby_and_links_to_the_game() -> 
     running = next(after for _, after in played(2, "standard", seed=6))
     post = presenter.lobby_post(running, link=LINK)
     assert post.embed.title == "Marrakech: game #12"
-    assert f"[go to the turn being played]({LINK})" in (post.embed.description or "")
+    assert f"[go to its first turn]({LINK})" in (post.embed.description or "")
     assert "link" not in (presenter.lobby_post(running).embed.description or "")
     over = dataclasses.replace(
         running, game=dataclasses.replace(running.game, status=GameStatus.OVER)

@@ -9,10 +9,19 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class RateLimit:
-    """Answer 429 with ``retry_after`` seconds (discord.py sleeps that long, then retries)."""
+    """Answer 429 with ``retry_after`` seconds (discord.py sleeps that long, then retries).
+
+    Its scope (``X-RateLimit-Scope``) is "global" when ``is_global``, else ``scope``: "user" (a
+    route's bucket), or "shared" (a busy channel's shared limit, which is no invalid request).
+    """
 
     retry_after: float = 0.05
     is_global: bool = False
+    shared: bool = False
+
+    @property
+    def scope(self) -> str:
+        return "global" if self.is_global else "shared" if self.shared else "user"
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,7 @@ def new_handle(
         channel=channel,
         payload=payload,
         world=world,
+        created_at=world.now(),
         source_message_id=message.id if message is not None else None,
     )
 

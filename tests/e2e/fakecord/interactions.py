@@ -58,6 +58,7 @@ class InteractionHandle:
     payload: Json
     world: World = field(repr=False)
     created_at: float = field(default_factory=time.perf_counter)
+    """When it was made, on the fake's clock (World.now): its token lasts 15 minutes."""
     dispatched_at: float | None = None
     """perf_counter time the INTERACTION_CREATE frame was written to the bot's socket."""
     responded_at: float | None = None

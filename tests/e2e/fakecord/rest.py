@@ -1,9 +1,7 @@
-"""The REST API under /api/v10: routing, auth, injected faults, rate-limit headers, request log."""
+"""The REST API under /api/v10: routing, auth, rate limits, injected faults, request log."""
 
 from __future__ import annotations
 
-import hashlib
-import math
 import time
 
 from aiohttp import web
@@ -20,14 +18,23 @@ from .faults import (
 )
 from .gateway import Gateway
 from .messages import MessageStore
+from .ratelimits import RateLimiter, Verdict, retry_after_header
 from .responses import Handler, json_response
 from .routes_app import ApplicationRoutes
 from .routes_channels import ChannelRoutes
 from .routes_interactions import InteractionRoutes
+from .snowflakes import unix_time
 from .world import RecordedRequest, World
 
 API_PREFIX = "/api/v10"
 UNAUTHENTICATED_PREFIXES = ("/interactions/", "/webhooks/")
+UNLIMITED_HEADERS = {
+    "X-RateLimit-Limit": "50",
+    "X-RateLimit-Remaining": "49",
+    "X-RateLimit-Reset-After": "1.000",
+    "X-RateLimit-Bucket": "fakecord-unlimited",
+}
+"""What every answer says when the fake's limits are off: room for many more requests."""
 
 
 class RestApi:
@@ -45,6 +52,8 @@ class RestApi:
         self.app_routes = ApplicationRoutes(world, gateway)
         self.interaction_routes = InteractionRoutes(world, store)
         self.channel_routes = ChannelRoutes(world, store)
+        self.limits = RateLimiter(world.now)
+        """Discord's rate limits (ratelimits.py); `limits.enabled = False` turns them off."""
 
     @property
     def callback_deadline(self) -> float | None:
@@ -71,7 +80,7 @@ class RestApi:
         app.router.add_get("/gateway", self.gateway.handle)
         return app
 
-    # -- middleware: auth, faults, rate-limit headers, errors, request log
+    # -- middleware: auth, rate limits, faults, errors, request log
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -81,19 +90,27 @@ class RestApi:
             return await handler(request)
         relative = path.removeprefix(API_PREFIX)
         fault_name: str | None = None
+        verdict = Verdict({})
         response: web.StreamResponse
         try:
-            self._authenticate(request, relative)
+            token = self._authenticate(request, relative)
+            verdict = self.limits.check(
+                request.method, relative, token, lambda: self._message_age(relative)
+            )
+            if verdict.refused:
+                response = self._limited(verdict.retry_after, verdict.headers, verdict.is_global)
+                self._log(request, relative, response, started, None, verdict)
+                return response
             rule = self.faults.take(request.method, relative)
             if rule is not None:
                 fault_name = type(rule.fault).__name__
                 if isinstance(rule.fault, Hang | Disconnect):
                     go_on = isinstance(rule.fault, Hang) and await self.faults.hold(rule.fault)
                     if not go_on:
-                        return self._cut(request, relative, started, fault_name)
+                        return self._cut(request, relative, started, fault_name, verdict)
                 else:
-                    response = self._fault_response(rule.fault, relative)
-                    self._log(request, relative, response.status, started, fault_name)
+                    response = self._fault_response(rule.fault, verdict)
+                    self._log(request, relative, response, started, fault_name, verdict)
                     return response
             response = await handler(request)
         except errors.DiscordError as error:
@@ -104,46 +121,72 @@ class RestApi:
         except web.HTTPNotFound:
             response = json_response({"message": "404: Not Found", "code": 0}, 404)
             self.world.unhandled.append(RecordedRequest(request.method, relative, 404, started))
-        self._add_ratelimit_headers(response, relative)
-        self._log(request, relative, response.status, started, fault_name)
+        response.headers.update(verdict.headers if self.limits.enabled else UNLIMITED_HEADERS)
+        self._log(request, relative, response, started, fault_name, verdict)
         return response
 
     def _cut(
-        self, request: web.Request, relative: str, started: float, fault_name: str
+        self,
+        request: web.Request,
+        relative: str,
+        started: float,
+        fault_name: str,
+        verdict: Verdict,
     ) -> web.StreamResponse:
         """Close the connection without an answer; the request is not applied."""
         if request.transport is not None:
             request.transport.abort()
-        self._log(request, relative, 0, started, fault_name)
+        self.world.requests.append(
+            RecordedRequest(
+                request.method, relative, 0, started, fault_name, verdict.counts_globally
+            )
+        )
+        self.world.notify()
         return web.Response(status=499)
 
-    def _authenticate(self, request: web.Request, relative: str) -> None:
-        if relative.startswith(UNAUTHENTICATED_PREFIXES):
-            return
+    def _authenticate(self, request: web.Request, relative: str) -> str | None:
+        """The bot token the request carries (None on the interaction routes, which need none);
+        401 for a request that needs one and has none, or not the expected one."""
         header = request.headers.get("Authorization", "")
-        token = header.removeprefix("Bot ")
-        if not header.startswith("Bot ") or not token:
+        token = header.removeprefix("Bot ") if header.startswith("Bot ") else ""
+        if relative.startswith(UNAUTHENTICATED_PREFIXES):
+            return token or None
+        if not token:
             raise errors.DiscordError(401, 0, "401: Unauthorized")
         if self.expected_token is not None and token != self.expected_token:
             raise errors.DiscordError(401, 0, "401: Unauthorized")
+        return token
 
-    def _fault_response(self, fault: Fault, relative: str) -> web.Response:
+    def _message_age(self, relative: str) -> float | None:
+        """The age of the message a channel message route names, on the fake's clock."""
+        message_id = relative.rsplit("/", 1)[-1]
+        if not message_id.isdigit():
+            return None
+        return time.time() + self.world.snowflakes.offset - unix_time(int(message_id))
+
+    @staticmethod
+    def _limited(retry_after: float, headers: dict[str, str], is_global: bool) -> web.Response:
+        """Discord's 429: not executed; retry after `retry_after` seconds."""
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": round(retry_after, 3),
+            "global": is_global,
+            "code": 0,
+        }
+        response = json_response(body, 429)
+        response.headers.update(headers)
+        response.headers["Via"] = "1.1 google"
+        response.headers["Retry-After"] = retry_after_header(retry_after)
+        return response
+
+    def _fault_response(self, fault: Fault, verdict: Verdict) -> web.Response:
         if isinstance(fault, RateLimit):
-            body = {
-                "message": "You are being rate limited.",
-                "retry_after": fault.retry_after,
-                "global": fault.is_global,
-                "code": 0,
-            }
-            response = json_response(body, 429)
-            response.headers["Via"] = "1.1 google"
-            response.headers["Retry-After"] = str(max(1, math.ceil(fault.retry_after)))
-            response.headers["X-RateLimit-Scope"] = "global" if fault.is_global else "user"
+            headers = {"X-RateLimit-Scope": fault.scope}
             if fault.is_global:
-                response.headers["X-RateLimit-Global"] = "true"
+                headers["X-RateLimit-Global"] = "true"
             else:
-                self._add_ratelimit_headers(response, relative, remaining=0)
-            return response
+                headers = {**verdict.headers, **headers, "X-RateLimit-Remaining": "0"}
+            return self._limited(fault.retry_after, headers, fault.is_global)
         if isinstance(fault, ServerError):
             if fault.status == 502:
                 return web.Response(
@@ -156,20 +199,25 @@ class RestApi:
             return json_response({"message": fault.message, "code": fault.code}, fault.status)
         raise TypeError(f"unknown fault {fault!r}")
 
-    def _add_ratelimit_headers(
-        self, response: web.StreamResponse, relative: str, remaining: int = 49
-    ) -> None:
-        bucket = hashlib.md5(relative.split("/")[1].encode(), usedforsecurity=False).hexdigest()
-        response.headers["X-RateLimit-Limit"] = "50"
-        response.headers["X-RateLimit-Remaining"] = str(remaining)
-        response.headers["X-RateLimit-Reset"] = f"{time.time() + 1:.3f}"
-        response.headers["X-RateLimit-Reset-After"] = "1.000"
-        response.headers["X-RateLimit-Bucket"] = bucket
-
     def _log(
-        self, request: web.Request, relative: str, status: int, started: float, fault: str | None
+        self,
+        request: web.Request,
+        relative: str,
+        response: web.StreamResponse,
+        started: float,
+        fault: str | None,
+        verdict: Verdict,
     ) -> None:
+        scope = response.headers.get("X-RateLimit-Scope") if response.status == 429 else None
         self.world.requests.append(
-            RecordedRequest(request.method, relative, status, started, fault=fault)
+            RecordedRequest(
+                request.method,
+                relative,
+                response.status,
+                started,
+                fault=fault,
+                bot_token=verdict.counts_globally,
+                scope=scope,
+            )
         )
         self.world.notify()

@@ -58,7 +58,7 @@ class InteractionRoutes:
         handle = self.world.interactions_by_token.get(token)
         if handle is None or not handle.acknowledged:
             raise errors.unknown("Webhook", errors.UNKNOWN_WEBHOOK)
-        if time.perf_counter() - handle.created_at > INTERACTION_TOKEN_LIFETIME:
+        if self.world.now() - handle.created_at > INTERACTION_TOKEN_LIFETIME:
             raise errors.DiscordError(401, errors.INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         return handle
 

@@ -57,9 +57,10 @@ class FakeDiscord:
         bot_name: str = "Fakecord Bot",
         heartbeat_interval_ms: int = 41_250,
         shard_count: int = 1,
+        rate_limits: bool = True,
     ):
         """``shard_count`` is what ``GET /gateway/bot`` recommends and the fewest shards an
-        IDENTIFY may use (see gateway.py)."""
+        IDENTIFY may use (see gateway.py). ``rate_limits`` applies Discord's (ratelimits.py)."""
         if shard_count < 1:
             raise ValueError("shard_count must be at least 1")
         self.world = World(bot_user=FakeUser(id=0, name=bot_name, bot=True))
@@ -74,6 +75,7 @@ class FakeDiscord:
         )
         self.store = MessageStore(self.world, self.gateway)
         self.rest = RestApi(self.world, self.gateway, self.faults, self.store)
+        self.rest.limits.enabled = rate_limits
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -452,6 +454,25 @@ class FakeDiscord:
         return [
             r for r in self.world.requests if r.method == method.upper() and path_fragment in r.path
         ]
+
+    @property
+    def invalid_requests(self) -> list[RecordedRequest]:
+        """Requests answered 401, 403 or 429 (not of scope "shared"): what Discord counts toward
+        banning the bot's address. Those an injected fault answered have ``fault`` set."""
+        return self.world.invalid_requests
+
+    def bot_token_requests(self, since: int = 0) -> list[RecordedRequest]:
+        """Requests that counted toward the global limit (made with the bot token, outside any
+        interaction), from the ``since``-th request recorded on."""
+        return [r for r in self.world.requests[since:] if r.bot_token]
+
+    def shift_clock(self, seconds: float) -> None:
+        """Move the fake's clock to ``seconds`` ahead of real time: interaction tokens age (they
+        last 15 minutes), rate-limit windows pass, and new snowflakes carry the shifted time.
+        Shift the bot's clock as much (tests/e2e/shifted_clock.py) to keep both in step."""
+        self.world.clock_offset = seconds
+        self.world.snowflakes.offset = seconds
+        self.world.notify()
 
     @property
     def unhandled_requests(self) -> list[RecordedRequest]:

@@ -15,9 +15,11 @@ class SnowflakeGenerator:
     def __init__(self) -> None:
         self._last = 0
         self._counter = itertools.count()
+        self.offset = 0.0
+        """Seconds the fake's clock is ahead of real time: ids carry its time."""
 
     def next(self) -> int:
-        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        millis = int((time.time() + self.offset) * 1000) - DISCORD_EPOCH_MS
         candidate = (millis << 22) | (1 << 17) | (next(self._counter) & 0xFFF)
         self._last = max(candidate, self._last + 1)
         return self._last
@@ -34,6 +36,11 @@ class SnowflakeGenerator:
             candidate = (millis << 22) | (candidate & ((1 << 22) - 1))
         self._last = max(candidate, self._last)
         return candidate
+
+
+def unix_time(snowflake: int) -> float:
+    """When a snowflake was made (seconds since 1970)."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
 
 
 def iso_now() -> str:

@@ -13,6 +13,8 @@ from .commands import CommandRegistry
 from .model import DM_CHANNEL, FakeChannel, FakeGuild, FakeMessage, FakeUser
 from .snowflakes import SnowflakeGenerator
 
+INVALID_STATUSES = (401, 403, 429)
+
 if TYPE_CHECKING:
     from .interactions import InteractionHandle
 
@@ -38,6 +40,17 @@ class RecordedRequest:
     status: int
     at: float
     fault: str | None = None
+    """The injected fault that answered it (faults.py), if one did."""
+    bot_token: bool = False
+    """Made with the bot token, outside an interaction: it counts toward the global limit."""
+    scope: str | None = None
+    """A 429's X-RateLimit-Scope: "user" (a route's bucket), "global" or "shared"."""
+
+    @property
+    def invalid(self) -> bool:
+        """An answer Discord counts toward its ban on invalid requests: 401, 403, or a 429 that
+        is not of scope "shared"."""
+        return self.status in INVALID_STATUSES and self.scope != "shared"
 
 
 @dataclass(slots=True)
@@ -60,6 +73,18 @@ class World:
     application_flags: int = 0
     observers: list[Callable[[], None]] = field(default_factory=list)
     """Called at once after every change, before any waiter wakes (see `notify`)."""
+    clock_offset: float = 0.0
+    """Seconds the fake's clock is ahead of real time (FakeDiscord.shift_clock)."""
+
+    def now(self) -> float:
+        """The fake's monotonic time: `time.perf_counter()` moved by the clock's shift; token
+        lifetimes and rate-limit windows are measured on it."""
+        return time.perf_counter() + self.clock_offset
+
+    @property
+    def invalid_requests(self) -> list[RecordedRequest]:
+        """Every request answered 401, 403 or 429 (not "shared"), injected faults included."""
+        return [request for request in self.requests if request.invalid]
 
     @property
     def application_id(self) -> int:

@@ -1,0 +1,223 @@
+"""Delivery (bot/edge/delivery.py): a game's messages go out through its players' fresh
+interactions, the least recently used first, and are edited through the interaction that may
+edit them; without one, or once Discord refuses a token, with the bot token. GlobalPace
+(bot/edge/pacing.py): the bot token's requests keep to the process's share of the global limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import discord
+import pytest
+
+from bot.edge import pacing
+from bot.edge.delivery import TOKEN_USE_SECONDS, Delivery
+from bot.edge.pacing import GlobalPace, share_of
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+GAME = 7
+
+
+class Refusal(discord.HTTPException):
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.code = 0
+        self.text = ""
+        Exception.__init__(self, f"{status}")
+
+
+class Unknown(discord.NotFound):
+    def __init__(self) -> None:
+        self.status = 404
+        self.code = 10015
+        self.text = "Unknown Webhook"
+        Exception.__init__(self, "404")
+
+
+@dataclass
+class Sent:
+    id: int
+
+
+@dataclass
+class Followup:
+    owner: FakeInteraction
+    refusal: Exception | None = None
+
+    async def send(self, **fields: Any) -> Sent:
+        if self.refusal is not None:
+            raise self.refusal
+        self.owner.log.append(("followup", self.owner.name, fields.get("content")))
+        message = Sent(self.owner.next_id())
+        return message
+
+    async def edit_message(self, message_id: int, **fields: Any) -> None:
+        self.owner.log.append(("edit_followup", self.owner.name, message_id))
+
+
+@dataclass
+class Response:
+    done: bool = True
+
+    def is_done(self) -> bool:
+        return self.done
+
+
+@dataclass
+class FakeInteraction:
+    name: str
+    log: list[tuple[str, str, Any]]
+    created_at: datetime = NOW
+    message: Sent | None = None
+    response: Response = field(default_factory=Response)
+    ids: list[int] = field(default_factory=lambda: [1000])
+    followup: Followup = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.followup = Followup(self)
+
+    def next_id(self) -> int:
+        self.ids[0] += 1
+        return self.ids[0]
+
+    async def edit_original_response(self, **fields: Any) -> None:
+        self.log.append(("edit_original", self.name, self.message.id if self.message else None))
+
+
+@dataclass
+class Channel:
+    log: list[tuple[str, str, Any]]
+
+    async def send(self, **fields: Any) -> Sent:
+        self.log.append(("bot_post", "bot", fields.get("nonce")))
+        return Sent(1)
+
+
+@dataclass
+class Message:
+    id: int
+    log: list[tuple[str, str, Any]]
+
+    async def edit(self, **fields: Any) -> None:
+        self.log.append(("bot_edit", "bot", self.id))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def delivery(clock: Clock) -> Delivery:
+    return Delivery(discord.Client(intents=discord.Intents.none()), clock)
+
+
+async def test_posts_go_through_fresh_clicks_least_recently_used_first(clock: Clock) -> None:
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    first = FakeInteraction("first", log, message=Sent(10))
+    second = FakeInteraction("second", log, message=Sent(20))
+    sender.opened(GAME, first)  # type: ignore[arg-type]
+    sender.opened(GAME, second)  # type: ignore[arg-type]
+    channel = Channel(log)
+
+    posted = [
+        await sender.post(GAME, channel, content=f"turn {n}", nonce="n")  # type: ignore[arg-type]
+        for n in range(3)
+    ]
+    assert [entry[1] for entry in log] == ["first", "second", "first"]
+
+    await sender.edit(GAME, Message(posted[1].id, log))  # type: ignore[arg-type]
+    await sender.edit(GAME, Message(10, log))  # type: ignore[arg-type]
+    await sender.edit(GAME, Message(99, log))  # type: ignore[arg-type]
+    assert log[3:] == [
+        ("edit_followup", "second", posted[1].id),
+        ("edit_original", "first", 10),
+        ("bot_edit", "bot", 99),
+    ]
+    assert await sender.post(8, channel, content="x", nonce="n")  # type: ignore[arg-type]
+    assert log[-1] == ("bot_post", "bot", "n"), "another game has no click of its own"
+
+
+async def test_a_click_not_answered_or_too_old_is_not_used(clock: Clock) -> None:
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    waiting = FakeInteraction("waiting", log, response=Response(done=False))
+    sender.opened(GAME, waiting)  # type: ignore[arg-type]
+    await sender.post(GAME, Channel(log), content="x")  # type: ignore[arg-type]
+    assert log == [("bot_post", "bot", None)]
+
+    sender.opened(GAME, FakeInteraction("old", log, message=Sent(10)))  # type: ignore[arg-type]
+    clock.now = NOW + timedelta(seconds=TOKEN_USE_SECONDS)
+    await sender.post(GAME, Channel(log), content="x")  # type: ignore[arg-type]
+    await sender.edit(GAME, Message(10, log))  # type: ignore[arg-type]
+    assert log[1:] == [("bot_post", "bot", None), ("bot_edit", "bot", 10)]
+
+
+async def test_a_token_discord_refuses_is_dropped_but_a_403_is_not_retried(
+    clock: Clock,
+) -> None:
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    expired = FakeInteraction("expired", log)
+    expired.followup.refusal = Refusal(401)
+    sender.opened(GAME, expired)  # type: ignore[arg-type]
+    channel = Channel(log)
+    await sender.post(GAME, channel, content="x")  # type: ignore[arg-type]
+    await sender.post(GAME, channel, content="y")  # type: ignore[arg-type]
+    assert log == [("bot_post", "bot", None)] * 2
+
+    unknown = FakeInteraction("unknown", log)
+    unknown.followup.refusal = Unknown()
+    sender.opened(GAME, unknown)  # type: ignore[arg-type]
+    await sender.post(GAME, channel, content="z")  # type: ignore[arg-type]
+    assert log[-1] == ("bot_post", "bot", None)
+
+    refused = FakeInteraction("refused", log)
+    refused.followup.refusal = Refusal(403)
+    sender.opened(GAME, refused)  # type: ignore[arg-type]
+    with pytest.raises(discord.HTTPException):
+        await sender.post(GAME, channel, content="w")  # type: ignore[arg-type]
+
+
+def test_a_process_paces_itself_to_its_share_of_the_global_limit() -> None:
+    assert share_of(None, None) == 1.0
+    assert share_of(4, (0, 1)) == 0.5
+    assert GlobalPace().per_second == 45
+    assert GlobalPace(share_of(3, (2,))).per_second == 15
+    assert GlobalPace(0.001).per_second == 1
+
+
+async def test_the_pace_lets_a_second_s_worth_start_then_waits_for_the_oldest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [100.0]
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(round(seconds, 6))
+        now[0] += seconds
+
+    monkeypatch.setattr(pacing.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(pacing.asyncio, "sleep", sleep)
+    pace = GlobalPace(share=3 / 45)  # 3 a second
+    for _ in range(3):
+        await pace.wait()
+        now[0] += 0.1
+    assert slept == []
+    await pace.wait()
+    assert slept == [0.7], "the fourth starts a second after the first"
+    now[0] += 5.0
+    await asyncio.gather(pace.wait(), pace.wait())
+    assert slept == [0.7]

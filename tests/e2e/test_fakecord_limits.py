@@ -1,0 +1,198 @@
+"""The fake's rate limits (fakecord/ratelimits.py), as real Discord applies them: per-route
+buckets with the headers discord.py reads, 429s that are not executed, the global limit of the
+bot token that interaction endpoints are exempt from, invalid requests counted, and windows
+and interaction tokens that age with the fake's clock. Over plain HTTP, and through discord.py's
+own HTTP client, which waits on the headers instead of being refused."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+import pytest_asyncio
+
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, RateLimit
+from tests.e2e.fakecord.interactions import APPLICATION_COMMAND, InteractionHandle
+
+pytestmark = pytest.mark.e2e
+
+
+SCALE = 10.0
+"""The windows of the tests over plain HTTP are 10 times Discord's, so that a slow machine
+never sees one pass by itself; the tests move the fake's clock past them."""
+
+
+@pytest_asyncio.fixture
+async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
+    fake.rest.limits.time_scale = SCALE
+    async with aiohttp.ClientSession(
+        base_url=fake.api_base_url + "/", headers={"Authorization": "Bot t"}
+    ) as session:
+        yield session
+
+
+@pytest.fixture
+def channels(fake: FakeDiscord) -> list[FakeChannel]:
+    guild = fake.add_guild("Souk")
+    return [fake.add_text_channel(guild, f"games-{n}") for n in range(3)]
+
+
+async def call(
+    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
+) -> tuple[int, dict[str, str], Any]:
+    async with http.request(method, path.lstrip("/"), json=body) as response:
+        payload = await response.json() if response.status != 204 else None
+        return response.status, dict(response.headers), payload
+
+
+def interaction(fake: FakeDiscord, channel: FakeChannel) -> InteractionHandle:
+    """A slash command's interaction the fake knows, as if it had been sent to a bot."""
+    user = fake.add_user("alice")
+    assert channel.guild is not None
+    fake.add_member(channel.guild, user)
+    handle = fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, {"name": "x"})
+    fake.world.register_interaction(handle)
+    return handle
+
+
+@pytest.mark.invalid_requests(429)
+async def test_a_channel_takes_five_posts_and_five_edits_in_5_s_counted_apart(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    path = f"/channels/{channels[0].id}/messages"
+    posts = [await call(http, "POST", path, {"content": f"m{n}"}) for n in range(6)]
+    assert [status for status, _, _ in posts] == [200] * 5 + [429]
+    first, last = posts[0][1], posts[4][1]
+    assert (first["X-RateLimit-Limit"], first["X-RateLimit-Remaining"]) == ("5", "4")
+    assert last["X-RateLimit-Remaining"] == "0"
+    assert 0 < float(last["X-RateLimit-Reset-After"]) <= 5 * SCALE
+    _status, headers, body = posts[5]
+    assert headers["X-RateLimit-Scope"] == "user"
+    assert body["global"] is False
+    assert 0 < body["retry_after"] <= 5 * SCALE
+    assert headers["Via"]
+    assert int(headers["Retry-After"]) >= 1
+    assert len(fake.messages(channels[0])) == 5, "a refused request is not executed"
+
+    message_id = posts[0][2]["id"]
+    edits = [await call(http, "PATCH", f"{path}/{message_id}", {"content": "e"}) for _ in range(6)]
+    assert [status for status, _, _ in edits] == [200] * 5 + [429]
+    assert edits[0][1]["X-RateLimit-Bucket"] == first["X-RateLimit-Bucket"], "one bucket hash"
+    assert (await call(http, "POST", f"/channels/{channels[1].id}/messages", {"content": "x"}))[
+        0
+    ] == 200, "another channel has buckets of its own"
+
+    fake.shift_clock(5.0 * SCALE)
+    assert (await call(http, "POST", path, {"content": "later"}))[0] == 200
+    assert [(r.method, r.status, r.scope) for r in fake.invalid_requests] == [
+        ("POST", 429, "user"),
+        ("PATCH", 429, "user"),
+    ]
+
+
+@pytest.mark.invalid_requests(429)
+async def test_the_bot_token_has_50_requests_a_second_that_interactions_do_not_use(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    handle = interaction(fake, channels[0])
+    webhook = f"/webhooks/{fake.application_id}/{handle.token}"
+    callback = f"/interactions/{handle.id}/{handle.token}/callback"
+    reply = {"type": 4, "data": {"content": "hi"}}
+    assert (await call(http, "POST", callback, reply))[0] == 204
+
+    statuses = [(await call(http, "GET", f"/channels/{channels[n % 3].id}"))[0] for n in range(50)]
+    assert statuses == [200] * 50
+    status, headers, body = await call(http, "GET", f"/channels/{channels[0].id}")
+    assert status == 429
+    assert body["global"] is True
+    assert headers["X-RateLimit-Global"] == "true"
+    assert headers["X-RateLimit-Scope"] == "global"
+    assert "X-RateLimit-Bucket" not in headers
+    assert (await call(http, "POST", webhook + "?wait=true", {"content": "follow-up"}))[0] == 200
+    assert (await call(http, "PATCH", webhook + "/messages/@original", {"content": "x"}))[0] == 200
+
+    async with aiohttp.ClientSession(
+        base_url=fake.api_base_url + "/", headers={"Authorization": "Bot another-bot"}
+    ) as other:
+        assert (await call(other, "GET", f"/channels/{channels[0].id}"))[0] == 200
+    counted = fake.bot_token_requests()
+    assert len(counted) == 52, "the global count has the bot token's requests only"
+    assert not any(r.path.startswith(("/interactions/", "/webhooks/")) for r in counted)
+    fake.shift_clock(1.0 * SCALE)
+    assert (await call(http, "GET", f"/channels/{channels[0].id}"))[0] == 200
+
+
+@pytest.mark.invalid_requests(401, 429)
+async def test_an_interaction_webhook_takes_five_requests_in_2_s_for_15_minutes(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    handle = interaction(fake, channels[0])
+    callback = f"/interactions/{handle.id}/{handle.token}/callback"
+    assert (await call(http, "POST", callback, {"type": 5}))[0] == 204
+    webhook = f"/webhooks/{fake.application_id}/{handle.token}"
+    statuses = [(await call(http, "POST", webhook, {"content": f"f{n}"}))[0] for n in range(3)] + [
+        (await call(http, "PATCH", webhook + "/messages/@original", {"content": "e"}))[0]
+    ]
+    status, headers, _ = await call(http, "GET", webhook + "/messages/@original")
+    assert [*statuses, status] == [204, 204, 204, 200, 200]
+    assert headers["X-RateLimit-Remaining"] == "0"
+    assert (await call(http, "POST", webhook, {"content": "sixth"}))[0] == 429
+    other = interaction(fake, channels[0])
+    other_callback = f"/interactions/{other.id}/{other.token}/callback"
+    assert (await call(http, "POST", other_callback, {"type": 5}))[0] == 204
+    other_webhook = f"/webhooks/{fake.application_id}/{other.token}"
+    assert (await call(http, "POST", other_webhook, {"content": "x"}))[0] == 204
+
+    fake.shift_clock(2.0 * SCALE)
+    assert (await call(http, "POST", webhook, {"content": "again"}))[0] == 204
+    fake.shift_clock(2.0 * SCALE + 15 * 60)
+    status, _, body = await call(http, "POST", webhook, {"content": "too late"})
+    assert (status, body["code"]) == (401, 50027)
+    assert [r.status for r in fake.invalid_requests] == [429, 401]
+
+
+async def test_a_shared_limit_is_no_invalid_request(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    fake.faults.add("POST", "/channels/{channel_id}/messages", RateLimit(0.01, shared=True))
+    status, headers, _ = await call(http, "POST", f"/channels/{channels[0].id}/messages", {})
+    assert (status, headers["X-RateLimit-Scope"]) == (429, "shared")
+    assert fake.invalid_requests == []
+
+
+async def test_discord_py_waits_on_the_headers_and_is_never_refused(
+    fake: FakeDiscord, channels: list[FakeChannel]
+) -> None:
+    """Seven posts and seven edits at once in one channel through discord.py's HTTP client:
+    it learns the bucket from the first answer and waits for the window instead of sending
+    what would be refused (the windows are shortened here, to 1/50 of Discord's)."""
+    fake.rest.limits.time_scale = 0.02
+    client = discord.http.HTTPClient(asyncio.get_running_loop())
+    previous = discord.http.Route.BASE
+    discord.http.Route.BASE = fake.api_base_url
+    try:
+        await client.static_login("t")
+        channel_id = channels[0].id
+        posted = await asyncio.gather(
+            *(client.send_message(channel_id, params=_content(f"m{n}")) for n in range(7))
+        )
+        await asyncio.gather(
+            *(
+                client.edit_message(channel_id, message["id"], params=_content("e"))
+                for message in posted
+            )
+        )
+    finally:
+        discord.http.Route.BASE = previous
+        await client.close()
+    assert len(fake.messages(channels[0])) == 7
+    assert all(message.edit_count == 1 for message in fake.messages(channels[0]))
+    assert fake.invalid_requests == []
+
+
+def _content(text: str) -> Any:
+    return discord.http.handle_message_parameters(content=text)
