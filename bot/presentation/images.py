@@ -26,6 +26,7 @@ from bot.workers import jobs as worker_jobs
 from bot.workers.jobs import BoardPicture
 from bot.workers.pool import Lane, WorkerPool
 from render import Labels
+from render.standings import StandingsTable
 
 IMAGE_LABEL_PREFIX = "image."
 BOARD_TIMEOUT_SECONDS = 30.0
@@ -106,6 +107,12 @@ class Pictures:
             )
             self._guide[scene] = png
         return png
+
+    async def standings_png(self, table: StandingsTable) -> bytes:
+        """The PNG of a tournament's standings."""
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.standings_png, table, limit=BOARD_TIMEOUT_SECONDS
+        )
 
     async def replay_gif(
         self, record: dict[str, Any], language: str, players: Sequence[Player] = ()

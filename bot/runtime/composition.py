@@ -1,9 +1,10 @@
 """The composition root: builds the bot from a database, and nothing else builds parts of it.
 
-`build_bot` makes the stores, the services (games, guild settings, stats), the pictures, the
-Discord client with its command groups and handlers, the display of games and the turn clock,
-and wires them: the client runs the bot's start and stop hooks, the turn clock hands due work
-to the services and shows it, and damaged games are reported in their channels. The app uses
+`build_bot` makes the stores, the services (games, guild settings, stats, tournaments), the
+pictures, the Discord client with its command groups and handlers, the display of games and
+tournaments and the turn clock, and wires them: the client runs the bot's start and stop hooks,
+the turn clock hands due work to the services and shows it, damaged games are reported in
+their channels, and a game that closes moves its tournament on. The app uses
 it to run the bot; the tests use it to build the very same bot against a fake Discord.
 """
 
@@ -22,6 +23,7 @@ from bot.edge.display import GameDisplay
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
+from bot.edge.tournaments import TournamentController, TournamentDisplay
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
@@ -32,12 +34,14 @@ from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.player_games import PlayerGamesService
 from bot.services.stats import StatsService
+from bot.services.tournaments import TournamentService
 from bot.services.views import Abandoned, DueKind, DueWork
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.storage.guilds import GuildStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
+from bot.storage.tournaments import TournamentStore
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -54,6 +58,7 @@ class Bot:
     scheduler: Scheduler
     store: GameStore
     turn_messages: TurnMessages | None = None
+    tournaments: TournamentDisplay | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -70,6 +75,8 @@ class Bot:
             log.info("results of %d finished games written for the stats", finished)
         await self.store.listen(self.scheduler.wake)
         self.scheduler.start()
+        if self.tournaments is not None:  # once the gateway is ready: threads are known then
+            self.tournaments.in_background(self.tournaments.resume(), "tournaments-resume")
 
     async def stopping(self) -> None:
         await self.scheduler.stop()
@@ -140,10 +147,14 @@ def build_bot(
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)
+    tournament_service = TournamentService(TournamentStore(database), service, seeds=seeds)
+    tournaments = TournamentDisplay(client, tournament_service, display, pictures)
+    service.on_game_closed(tournaments.game_closed)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
-    bot = Bot(client, service, display, handlers, scheduler, store, turn_messages)
-    commands = build_commands(handlers, community, PlayerGamesController(players))
-    client.attach(buttons=handlers, hooks=bot, commands=commands)
+    bot = Bot(client, service, display, handlers, scheduler, store, turn_messages, tournaments)
+    organiser = TournamentController(tournament_service, guilds, tournaments)
+    commands = build_commands(handlers, community, PlayerGamesController(players), organiser)
+    client.attach(buttons=handlers, hooks=bot, commands=commands, tournaments=organiser)
     return bot
 
 

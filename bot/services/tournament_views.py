@@ -10,6 +10,9 @@ from bot.services.pairing import Seat
 from bot.services.standings import Standing
 from bot.storage.kinds import GameStatus
 
+BYE_LEVEL = "medium"
+"""The AI level that fills the seat of a bye."""
+
 
 class TournamentFormat(StrEnum):
     SWISS = "swiss"

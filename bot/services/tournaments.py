@@ -20,6 +20,7 @@ import hashlib
 import random
 from collections.abc import Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import engine
 from bot.services import deadlines, dice, pairing, records, standings
@@ -35,11 +36,11 @@ from bot.services.errors import (
     TournamentClosedError,
     TournamentFullError,
 )
-from bot.services.games import GameService
 from bot.services.guilds import check_turn_limit, check_variant
 from bot.services.lobby import seat_name
 from bot.services.locks import KeyedLocks
 from bot.services.tournament_views import (
+    BYE_LEVEL,
     Entrant,
     Progress,
     TableView,
@@ -61,13 +62,14 @@ from bot.storage.tournaments import (
 )
 from engine import Variant
 
+if TYPE_CHECKING:
+    from bot.services.games import GameService
+
 MAX_PLAYERS = 64
 """The most players a tournament takes."""
 MAX_ROUNDS = 20
 """The most rounds a Swiss tournament may be given."""
 NAME_LIMIT = 100
-BYE_LEVEL = "medium"
-"""The AI level that fills the seat of a bye."""
 CLAIM_LEASE_SECONDS = 60
 """How long a claim on setting a table up holds (making a thread and a game takes seconds)."""
 

@@ -1,4 +1,5 @@
-"""The confirmation and guide button ids, read as strictly as the game's: each family's parser
+"""The confirmation, guide and tournament button ids, read as strictly as the game's: each
+family's parser
 takes exactly the ids the bot writes, no id fits two families, and `dispatchable` (the client's
 fallback answer) agrees with every family's `from_custom_id` (discord.py's dispatch)."""
 
@@ -18,6 +19,7 @@ from bot.edge.buttons import (
     GUIDE_TEMPLATE,
     MAX_CUSTOM_ID,
     PARSERS,
+    TOURNAMENT_TEMPLATE,
     Confirmation,
     ConfirmButton,
     ConfirmId,
@@ -26,12 +28,18 @@ from bot.edge.buttons import (
     GuideStep,
     RefusedConfirmButton,
     RefusedGuideButton,
+    RefusedTournamentButton,
+    TournamentAction,
+    TournamentButton,
+    TournamentId,
     confirm_custom_id,
     dispatchable,
     guide_custom_id,
     parse_confirm_id,
     parse_custom_id,
     parse_guide_id,
+    parse_tournament_id,
+    tournament_custom_id,
 )
 from bot.presentation.guide import PAGE_COUNT
 
@@ -57,7 +65,20 @@ VALID_GUIDE = {
     f"mk:guide:{LAST_PAGE}:prev": GuideId(LAST_PAGE, GuideStep.PREVIOUS),
     f"mk:guide:{LAST_PAGE}:next": GuideId(LAST_PAGE, GuideStep.NEXT),
 }
+VALID_TOURNAMENT = {
+    "mk:tour:1:join": TournamentId(1, TournamentAction.JOIN),
+    "mk:tour:8:leave": TournamentId(8, TournamentAction.LEAVE),
+    "mk:tour:30:start": TournamentId(30, TournamentAction.START),
+    "mk:tour:30:cancel": TournamentId(30, TournamentAction.CANCEL),
+    "mk:tour:4:abort": TournamentId(4, TournamentAction.ABORT),
+    f"mk:tour:{LARGEST_GAME}:keep": TournamentId(LARGEST_GAME, TournamentAction.KEEP),
+}
 SHAPED_BUT_REFUSED = [
+    "mk:tour:0:join",
+    "mk:tour:01:join",
+    f"mk:tour:{LARGEST_GAME + 1}:join",
+    "mk:tour:1:joins",
+    "mk:tour:1:resign",
     "mk:confirm:0:resign",
     "mk:confirm:01:resign",
     f"mk:confirm:{LARGEST_GAME + 1}:abort",
@@ -100,12 +121,22 @@ JUNK = [
     "mk:guide:1:next" + " " * 100,
     "mk:1:guide:next",
     "mk:1:confirm:keep",
+    "mk:tour",
+    "mk:tour:1",
+    "mk:tour::join",
+    "mk:tour:1:join:",
+    "mk:tour:1:JOIN",
+    "mk:tour:-1:join",
+    "mk:Tour:1:join",
+    "mk:tour:1:join\n",
+    "mk:1:tour:join",
 ]
 
 
 def samples() -> Iterator[str]:
     yield from VALID_CONFIRM
     yield from VALID_GUIDE
+    yield from VALID_TOURNAMENT
     yield from SHAPED_BUT_REFUSED
     yield from JUNK
     for page in range(-2, 101):
@@ -132,9 +163,19 @@ def test_guide_ids_the_bot_writes_are_read_back(value: str, parsed: GuideId) -> 
     assert guide_custom_id(*parsed) == value
 
 
+@pytest.mark.parametrize(("value", "parsed"), VALID_TOURNAMENT.items())
+def test_tournament_ids_the_bot_writes_are_read_back(value: str, parsed: TournamentId) -> None:
+    assert parse_tournament_id(value) == parsed
+    assert tournament_custom_id(*parsed) == value
+
+
 @pytest.mark.parametrize("value", SHAPED_BUT_REFUSED)
 def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
-    assert CONFIRM_TEMPLATE.fullmatch(value) or GUIDE_TEMPLATE.fullmatch(value)
+    assert (
+        CONFIRM_TEMPLATE.fullmatch(value)
+        or GUIDE_TEMPLATE.fullmatch(value)
+        or TOURNAMENT_TEMPLATE.fullmatch(value)
+    )
     assert all(parse(value) is None for parse in PARSERS)
     assert not dispatchable(message_with(value), value)
 
@@ -152,11 +193,13 @@ def test_the_bot_never_writes_an_id_it_would_refuse() -> None:
     for page in (-1, PAGE_COUNT):
         with pytest.raises(ValueError, match="bad custom_id"):
             guide_custom_id(page, GuideStep.NEXT)
+    with pytest.raises(ValueError, match="bad custom_id"):
+        tournament_custom_id(0, TournamentAction.JOIN)
 
 
 def test_no_id_belongs_to_two_families() -> None:
     templates = [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS]
-    assert templates == [CUSTOM_ID_TEMPLATE, CONFIRM_TEMPLATE, GUIDE_TEMPLATE]
+    assert templates == [CUSTOM_ID_TEMPLATE, CONFIRM_TEMPLATE, GUIDE_TEMPLATE, TOURNAMENT_TEMPLATE]
     for value in SAMPLES:
         assert sum(bool(t.fullmatch(value)) for t in templates) <= 1, value
         assert sum(parse(value) is not None for parse in PARSERS) <= 1, value
@@ -169,6 +212,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
     families: list[tuple[Any, type[Any]]] = [
         (ConfirmButton, RefusedConfirmButton),
         (GuideButton, RefusedGuideButton),
+        (TournamentButton, RefusedTournamentButton),
     ]
     for value in SAMPLES:
         on_message = dispatchable(message_with("mk:5:5:other", value), value)
@@ -189,7 +233,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
             else:
                 assert isinstance(item, refused)
                 assert item.item is clicked
-    assert accepted >= len(VALID_CONFIRM) + 2 * PAGE_COUNT
+    assert accepted >= len(VALID_CONFIRM) + 2 * PAGE_COUNT + len(VALID_TOURNAMENT)
 
 
 def test_a_confirmation_carries_its_game_and_choice() -> None:

@@ -24,6 +24,7 @@ from .responses import Handler, json_response
 from .routes_app import ApplicationRoutes
 from .routes_channels import ChannelRoutes
 from .routes_interactions import InteractionRoutes
+from .threads import ThreadRoutes
 from .world import RecordedRequest, World
 
 API_PREFIX = "/api/v10"
@@ -45,6 +46,7 @@ class RestApi:
         self.app_routes = ApplicationRoutes(world, gateway)
         self.interaction_routes = InteractionRoutes(world, store)
         self.channel_routes = ChannelRoutes(world, store)
+        self.thread_routes = ThreadRoutes(world, store)
 
     @property
     def callback_deadline(self) -> float | None:
@@ -62,6 +64,7 @@ class RestApi:
             *self.app_routes.routes(),
             *self.interaction_routes.routes(),
             *self.channel_routes.routes(),
+            *self.thread_routes.routes(),
         ]
         for method, path, handler in routes:
             app.router.add_route(method, api + path, handler)
