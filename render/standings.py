@@ -28,12 +28,12 @@ WIDTH = 720
 PAD = 18
 TITLE_HEIGHT = 104
 HEADER_HEIGHT = 46
-ROW_HEIGHT = 56
+ROW_HEIGHT = 58
 FOOT = 14
 TITLE_SIZE = 34
 SUBTITLE_SIZE = 26
 HEADER_SIZE = 24
-CELL_SIZE = 28
+CELL_SIZE = 30
 RANK_WIDTH = 64
 NUMBER_WIDTHS = (84, 96, 86, 72, 62)
 """The widths of the number columns, in the order `StandingsTable.headers` names them after
@@ -45,7 +45,9 @@ ROW = palette.PANEL
 ROW_ALT = (58, 38, 27)
 LEADER = palette.PANEL_ACTIVE
 TEXT = palette.TEXT
-TEXT_DIM = palette.TEXT_DIM
+TEXT_DIM = (212, 198, 182)
+"""Column names and games left: lighter than the board panel's dim text, so that it keeps a
+contrast of 4.5 on the leaders' lighter row too."""
 RULE = (120, 88, 62)
 STAR = "★"
 

@@ -72,6 +72,7 @@ ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
     service_errors.IllegalMoveError: ("a rug must touch Assam's square",),
     service_errors.GameDamagedError: (1, 2, 3, "its action log has 4 of its 5 entries"),
     service_errors.ChannelNotAllowedError: ((7, 8),),
+    service_errors.ChannelHasTournamentError: (1, 2, 3),
 }
 """Arguments that build a sample of each expected error (the others take none)."""
 
