@@ -458,17 +458,17 @@ class TournamentController:
         await self._edit_signup(interaction, view)
 
     async def _cancel(self, interaction: Interaction, tournament_id: int) -> None:
-        view = await self._service.cancel(
-            tournament_id, interaction.user.id, moderator=_is_moderator(interaction)
-        )
+        if not _is_moderator(interaction):
+            raise ModeratorsOnlyError()
+        view = await self._service.cancel(tournament_id, interaction.user.id, moderator=True)
         await self._edit_signup(interaction, view)
 
     async def _start(self, interaction: Interaction, tournament_id: int) -> None:
         """Start: the sign-up becomes the standings (the picture follows once the first
         round's threads are made, in the background)."""
-        progress = await self._service.start(
-            tournament_id, interaction.user.id, moderator=_is_moderator(interaction)
-        )
+        if not _is_moderator(interaction):
+            raise ModeratorsOnlyError()
+        progress = await self._service.start(tournament_id, interaction.user.id, moderator=True)
         post = shown.standings_post(progress.view)
         await interaction.response.edit_message(embed=post.embed, view=None)
         self._display.in_background(

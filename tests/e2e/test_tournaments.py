@@ -78,6 +78,7 @@ class Scene:
             await fake.click(self.players[0], current, current.button(label="Start").custom_id)
         ).answer()
         assert refused.ephemeral
+        assert "Manage Channels" in refused.content
         started = await fake.click(self.mod, current, current.button(label="Start").custom_id)
         await started.response()
         return fake.world.messages[signup.id]
@@ -328,3 +329,9 @@ async def test_a_moderator_ends_a_whole_tournament(fake: FakeDiscord, bot: BotPr
         await fake.slash(scene.mod, scene.channel, "marrakech-mod", "tournament-abort")
     ).answer()
     assert "no tournament" in again.content
+    inside = await (
+        await fake.slash(
+            scene.mod, threads[0], "marrakech-mod", "tournament", name="In a thread", format="swiss"
+        )
+    ).answer()
+    assert "text channel" in inside.content
