@@ -15,7 +15,7 @@ players and of its tables' results (docs/tournaments.md says the same in words).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.services.pairing import Seat
 
@@ -117,21 +117,8 @@ def standings(
     lines.sort(key=lambda line: (tuple(-value for value in line.tie_key), order[line.user_id]))
     ranked: list[Standing] = []
     for index, line in enumerate(lines):
-        rank = index + 1
-        if ranked and ranked[-1].tie_key == line.tie_key:
-            rank = ranked[-1].rank
-        ranked.append(
-            Standing(
-                line.user_id,
-                line.half_points,
-                line.half_buchholz,
-                line.score,
-                line.dirhams,
-                line.played,
-                line.left,
-                rank,
-            )
-        )
+        shared = bool(ranked) and ranked[-1].tie_key == line.tie_key
+        ranked.append(replace(line, rank=ranked[-1].rank if shared else index + 1))
     return ranked
 
 

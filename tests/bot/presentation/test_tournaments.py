@@ -21,7 +21,7 @@ from bot.services.tournament_views import (
     TournamentView,
 )
 from bot.storage.kinds import GameStatus
-from tests.bot.presentation.test_languages import button_labels, english_in
+from tests.bot.presentation.test_languages import button_labels, english_in, post_texts
 
 MOD = 100
 PLAYERS = (101, 102, 103)
@@ -65,13 +65,7 @@ def view(
 
 
 def texts(post: TournamentPost) -> Iterator[str]:
-    embed = post.embed
-    yield from (embed.title or "", embed.description or "", embed.footer.text or "")
-    for field in embed.fields:
-        yield field.name or ""
-        yield field.value or ""
-    if post.content:
-        yield post.content
+    yield from post_texts(post)  # type: ignore[arg-type]  # the same embed and content
     if post.picture is not None:
         yield post.picture.title
         yield post.picture.subtitle
