@@ -127,8 +127,11 @@ class Scheduler:
             delay = await self.seconds_to_sleep()
             if delay == 0.0:
                 continue
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation
+            # that arrives just as the wake-up does, and `stop` would then wait for ever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
 
     def start(self) -> None:
         if self._task is None:
