@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Final
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Final
 
+import aiohttp
 import discord
 
 from bot.edge import interactions
@@ -109,13 +110,33 @@ class TournamentDisplay:
         """Tournaments whose message is to be drawn again."""
         self._drawing: dict[int, asyncio.Task[None]] = {}
         self._setting_up = KeyedLocks()
+        self._stopped = False
 
-    def in_background(self, work: Awaitable[None], name: str) -> None:
-        """Run `work` as a task of its own, kept until it ends."""
-        task = asyncio.ensure_future(work)
-        task.set_name(name)
+    def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run `work` as a task of its own, kept until it ends or `stop`; a failure is logged
+        (what it left undone is caught up later: by a retry, the next change, the next start)."""
+        if self._stopped:
+            work.close()
+            return
+
+        async def logged() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("%s failed", name)
+
+        task = asyncio.create_task(logged(), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def stop(self) -> None:
+        """Stop the work in the background (before the database closes: work cut off in a
+        transaction rolls it back); nothing new starts after."""
+        self._stopped = True
+        tasks = [*self._tasks, *self._drawing.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     # --- what moves a tournament on --------------------------------------------------------
 
@@ -125,12 +146,9 @@ class TournamentDisplay:
         self.in_background(self._after_game(game_id), f"tournament-game-{game_id}")
 
     async def _after_game(self, game_id: int) -> None:
-        try:
-            progress = await self._service.game_closed(game_id)
-            if progress is not None:
-                await self.show_progress(progress)
-        except Exception:  # logged; a restart catches the tournament up
-            log.exception("moving on the tournament of game %s failed", game_id)
+        progress = await self._service.game_closed(game_id)
+        if progress is not None:
+            await self.show_progress(progress)
 
     async def resume(self) -> None:
         """After a start: once the gateway is ready (the channels and their threads are
@@ -184,6 +202,7 @@ class TournamentDisplay:
                 await self._set_up_table(tournament_id, table)
             except (
                 discord.HTTPException,
+                aiohttp.ClientError,
                 TimeoutError,
                 GameError,
                 MissingPermissionsError,
@@ -265,7 +284,7 @@ class TournamentDisplay:
         """Draw the tournament's message again, in the background, until it shows what is
         stored (another process may be drawing it too: each draws until it drew the latest)."""
         self._wanted.add(tournament_id)
-        if tournament_id not in self._drawing:
+        if tournament_id not in self._drawing and not self._stopped:
             task = asyncio.create_task(self._draw(tournament_id), name=f"standings-{tournament_id}")
             self._drawing[tournament_id] = task
             task.add_done_callback(lambda _: self._drawing.pop(tournament_id, None))

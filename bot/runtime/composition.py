@@ -80,6 +80,8 @@ class Bot:
 
     async def stopping(self) -> None:
         await self.scheduler.stop()
+        if self.tournaments is not None:
+            await self.tournaments.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
         """A reminder, an automatic turn or an overdue display is due (claimed by this
