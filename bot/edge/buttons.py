@@ -1,6 +1,6 @@
 """The bot's buttons as discord.py DynamicItems: the custom_id carries everything.
 
-Three families of ids, each with its own template:
+Four families of ids, each with its own template:
 
 - `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
   the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, a lobby
@@ -10,17 +10,21 @@ Three families of ids, each with its own template:
 - `mk:guide:<page>:<step>` (`GuideButton`): Previous or Next on a page of the rules guide.
 - `mk:analysis:<game id>` (`AnalysisButton`): the analysis of a finished game, asked from its
   result.
+- `mk:tour:<tournament id>:<action>` (`TournamentButton`): a tournament's sign-up (join,
+  leave, start, cancel) and the private "are you sure?" before aborting one (abort, keep).
 
 No state lives in a View, so buttons keep working after a restart and old ones are recognised
 as stale.
 
 A custom_id comes from the client, so each family's parser (`parse_custom_id`,
-`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`) reads it strictly: the template,
+`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`) reads it
+strictly: the template,
 then each number in its range (`GAME_IDS`, `SEQS`, the guide's pages) and written as the bot
 writes it (no leading zero), and each word one the bot writes. `dispatchable` and every
 `from_custom_id` use them, so an id they refuse never reaches a handler: discord.py gets a
 refused item (`RefusedButton`, `RefusedConfirmButton`, `RefusedGuideButton`,
-`RefusedAnalysisButton`), which declines the click without a log line, and the client answers
+`RefusedAnalysisButton`, `RefusedTournamentButton`), which declines the click without a log
+line, and the client answers
 it as an unknown button.
 """
 
@@ -52,6 +56,8 @@ GUIDE_TEMPLATE = re.compile(r"mk:guide:(?P<page>[0-9]{1,2}):(?P<step>[a-z]{1,4})
 GUIDE_PAGES = range(PAGE_COUNT)
 ANALYSIS_TEMPLATE = re.compile(r"mk:analysis:(?P<game>[0-9]{1,19})")
 """The shape of an analysis button's id; parse_analysis_id checks the game."""
+TOURNAMENT_TEMPLATE = re.compile(r"mk:tour:(?P<tournament>[0-9]{1,19}):(?P<action>[a-z]{1,8})")
+"""The shape of a tournament button's id; parse_tournament_id checks the number and the word."""
 
 
 class Confirmation(StrEnum):
@@ -69,6 +75,25 @@ class GuideStep(StrEnum):
 
     PREVIOUS = "prev"
     NEXT = "next"
+
+
+class TournamentAction(StrEnum):
+    """What a tournament button does: sign up or leave, start or cancel the sign-up (its
+    creator or a moderator), or answer the question before aborting it."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    ABORT = "abort"
+    KEEP = "keep"
+
+
+class TournamentId(NamedTuple):
+    """What a valid tournament button's custom_id says."""
+
+    tournament_id: int
+    action: TournamentAction
 
 
 class ButtonId(NamedTuple):
@@ -113,6 +138,18 @@ class ButtonHandler(Protocol):
 
 class HasButtonHandler(Protocol):
     buttons: ButtonHandler
+
+
+class TournamentButtonHandler(Protocol):
+    """What a click on a tournament button is handed to."""
+
+    async def on_tournament_button(
+        self, interaction: discord.Interaction[Any], tournament_id: int, action: TournamentAction
+    ) -> None: ...
+
+
+class HasTournamentHandler(Protocol):
+    tournaments: TournamentButtonHandler
 
 
 def _number(digits: str, valid: range) -> int | None:
@@ -177,6 +214,20 @@ def parse_analysis_id(value: str) -> int | None:
     return _number(match["game"], GAME_IDS)
 
 
+def parse_tournament_id(value: str) -> TournamentId | None:
+    """The tournament and the action of a tournament button's custom_id, or None when the id
+    is not one the bot could have written."""
+    if len(value) > MAX_CUSTOM_ID:
+        return None
+    match = TOURNAMENT_TEMPLATE.fullmatch(value)
+    if match is None or match["action"] not in TournamentAction._value2member_map_:
+        return None
+    tournament_id = _number(match["tournament"], GAME_IDS)
+    if tournament_id is None:
+        return None
+    return TournamentId(tournament_id, TournamentAction(match["action"]))
+
+
 def readable(value: str) -> bool:
     """Whether `value` is an id of one of the bot's button families that its parser accepts."""
     return any(parse(value) is not None for parse in PARSERS)
@@ -194,6 +245,14 @@ def confirm_custom_id(game_id: int, choice: Confirmation) -> str:
     """The custom_id of a confirmation button; ValueError for one the parser would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:confirm:{game_id}:{choice.value}"
     if parse_confirm_id(value) != (game_id, choice):
+        raise ValueError(f"bad custom_id {value!r}")
+    return value
+
+
+def tournament_custom_id(tournament_id: int, action: TournamentAction) -> str:
+    """The custom_id of a tournament button; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:tour:{tournament_id}:{action.value}"
+    if parse_tournament_id(value) != (tournament_id, action):
         raise ValueError(f"bad custom_id {value!r}")
     return value
 
@@ -417,9 +476,62 @@ class RefusedAnalysisButton(_Refusal, AnalysisButton, template=ANALYSIS_TEMPLATE
     """An analysis button's id that `parse_analysis_id` refuses (see `_Refusal`)."""
 
 
-DYNAMIC_ITEMS = (GameButton, ConfirmButton, GuideButton, AnalysisButton)
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOURNAMENT_TEMPLATE
+):
+    """A button of a tournament's sign-up, or of the question before aborting one."""
+
+    def __init__(
+        self,
+        tournament_id: int,
+        action: TournamentAction,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                style=style,
+                custom_id=tournament_custom_id(tournament_id, action),
+            )
+        )
+        self.tournament_id = tournament_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TournamentButton:
+        """The clicked button, or a `RefusedTournamentButton` when the id only matches the
+        template (see GameButton.from_custom_id)."""
+        parsed = parse_tournament_id(match.string)
+        if parsed is None:
+            return RefusedTournamentButton(cast(discord.ui.Button[Any], item))
+        return cls(*parsed)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasTournamentHandler, interaction.client)
+        await client.tournaments.on_tournament_button(interaction, self.tournament_id, self.action)
+
+
+class RefusedTournamentButton(_Refusal, TournamentButton, template=TOURNAMENT_TEMPLATE):
+    """A tournament button's id that `parse_tournament_id` refuses (see `_Refusal`)."""
+
+
+DYNAMIC_ITEMS = (GameButton, ConfirmButton, GuideButton, AnalysisButton, TournamentButton)
 """The button families the client registers with discord.py."""
-PARSERS = (parse_custom_id, parse_confirm_id, parse_guide_id, parse_analysis_id)
+PARSERS = (
+    parse_custom_id,
+    parse_confirm_id,
+    parse_guide_id,
+    parse_analysis_id,
+    parse_tournament_id,
+)
 """Each family's strict parser, in the order of DYNAMIC_ITEMS."""
 
 

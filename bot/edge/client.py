@@ -19,7 +19,7 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot.edge.buttons import DYNAMIC_ITEMS, ButtonHandler, dispatchable
+from bot.edge.buttons import DYNAMIC_ITEMS, ButtonHandler, TournamentButtonHandler, dispatchable
 from bot.edge.inflight import HANDLERS
 from bot.edge.pacing import GlobalPace, share_of
 from bot.edge.sync import sync_commands
@@ -71,6 +71,8 @@ class MarrakechClient(discord.AutoShardedClient):
     buttons: InteractionHandler
     """Takes the buttons' clicks (the DynamicItems of bot.edge.buttons call it), unknown ids
     and command errors."""
+    tournaments: TournamentButtonHandler
+    """Takes the clicks on tournament buttons."""
 
     def __init__(
         self,
@@ -124,9 +126,12 @@ class MarrakechClient(discord.AutoShardedClient):
         buttons: InteractionHandler,
         hooks: ClientHooks,
         commands: Iterable[discord.app_commands.Group],
+        tournaments: TournamentButtonHandler | None = None,
     ) -> None:
         """Hand over the handlers, the start/stop hooks and the command groups."""
         self.buttons = buttons
+        if tournaments is not None:
+            self.tournaments = tournaments
         self._lifecycle = hooks
         for group in commands:
             self.tree.add_command(group)

@@ -1,8 +1,9 @@
 """The slash commands: `/marrakech ...` for players, `/marrakech-mod ...` for moderators and
 `/marrakech-admin ...` for server settings.
 
-Thin: each command parses its options and hands over to the GameHandlers (games) or the
-CommunityController (stats, history, replays, settings). The moderator and admin groups are
+Thin: each command parses its options and hands over to the GameHandlers (games), the
+CommunityController (stats, history, replays, settings) or the TournamentController
+(tournaments, opened and ended by moderators). The moderator and admin groups are
 separate top-level commands because Discord applies default member permissions to top-level
 commands only; the controllers check Manage Channels / Manage Server again at run time.
 
@@ -27,10 +28,15 @@ if TYPE_CHECKING:
     from bot.edge.community import CommunityController
     from bot.edge.game_handlers import GameHandlers
     from bot.edge.player_games import PlayerGamesController
+    from bot.edge.tournaments import TournamentController
 
 TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
 """Turn time limits offered at `new`, in seconds (0: none)."""
 VARIANTS = tuple(variant.value for variant in Variant)
+FORMATS = ("swiss", "round-robin")
+"""Tournament formats offered at `/marrakech-mod tournament`."""
+TOURNAMENT_NAME_LIMIT = 100
+MAX_TOURNAMENT_ROUNDS = 20
 SERVERS_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
 """Where the commands may be used: server channels, never direct messages or group chats."""
 
@@ -74,9 +80,14 @@ def _turn_limit_choices() -> list[app_commands.Choice[int]]:
 
 
 def build_commands(
-    controller: GameHandlers, community: CommunityController, players: PlayerGamesController
+    controller: GameHandlers,
+    community: CommunityController,
+    players: PlayerGamesController,
+    tournaments: TournamentController | None = None,
 ) -> list[app_commands.Group]:
-    """The three top-level command groups, bound to the controllers."""
+    """The three top-level command groups, bound to the controllers (the tournament commands
+    are always declared; without their controller they are never called, as in tests of the
+    command tree alone)."""
     game = app_commands.Group(
         name=command_name("marrakech"),
         description=command_text("command.marrakech"),
@@ -210,6 +221,61 @@ def build_commands(
     @moderation.command(name=command_name("abort"), description=command_text("command.mod.abort"))
     async def mod_abort(interaction: Interaction) -> None:
         await controller.abort(interaction, moderator=True)
+
+    @moderation.command(
+        name=command_name("tournament"), description=command_text("command.mod.tournament")
+    )
+    @app_commands.rename(
+        name=option_name("name"),
+        format=option_name("format"),
+        seats=option_name("seats"),
+        rounds=option_name("rounds"),
+        turn_limit=option_name("turn_limit"),
+        variant=option_name("variant"),
+    )
+    @app_commands.describe(
+        name=command_text("command.mod.tournament.name"),
+        format=command_text("command.mod.tournament.format"),
+        seats=command_text("command.mod.tournament.seats"),
+        rounds=command_text("command.mod.tournament.rounds"),
+        turn_limit=command_text("command.new.turn_limit"),
+        variant=command_text("command.new.variant"),
+    )
+    @app_commands.choices(
+        format=[
+            app_commands.Choice(name=command_text(f"choice.format.{value}"), value=value)
+            for value in FORMATS
+        ]
+    )
+    @app_commands.choices(turn_limit=_turn_limit_choices())
+    @app_commands.choices(variant=_variant_choices())
+    async def mod_tournament(
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, TOURNAMENT_NAME_LIMIT],
+        format: str,
+        seats: app_commands.Range[int, 2, 4] = 2,
+        rounds: app_commands.Range[int, 1, MAX_TOURNAMENT_ROUNDS] | None = None,
+        turn_limit: int | None = None,
+        variant: str | None = None,
+    ) -> None:
+        assert tournaments is not None
+        await tournaments.open(
+            interaction,
+            name=name,
+            format=format,
+            seats=seats,
+            rounds=rounds,
+            turn_limit_seconds=turn_limit,
+            variant=variant,
+        )
+
+    @moderation.command(
+        name=command_name("tournament-abort"),
+        description=command_text("command.mod.tournament_abort"),
+    )
+    async def mod_tournament_abort(interaction: Interaction) -> None:
+        assert tournaments is not None
+        await tournaments.ask_abort(interaction)
 
     admin = app_commands.Group(
         name=command_name("marrakech-admin"),

@@ -36,6 +36,10 @@ class ManagersOnlyError(Exception):
     """A server settings command used by a member without Manage Server."""
 
 
+class NotATextChannelError(Exception):
+    """A tournament opened somewhere other than a text channel (a thread, a forum)."""
+
+
 Describer = Callable[[Any, str], str]
 """Turns an expected error into its answer in a language."""
 
@@ -57,6 +61,13 @@ def _channel_has_game(error: service_errors.ChannelHasGameError, language: str) 
         return text("error.channel_has_game", language, link=f"#{error.game_id}")
     link = message_link(error.guild_id, error.channel_id, error.message_id)
     return text("error.channel_has_game", language, link=link)
+
+
+def _channel_has_tournament(error: service_errors.ChannelHasTournamentError, language: str) -> str:
+    if error.message_id is None:
+        return text("error.channel_has_tournament", language, link=f"<#{error.channel_id}>")
+    link = message_link(error.guild_id, error.channel_id, error.message_id)
+    return text("error.channel_has_tournament", language, link=link)
 
 
 def _not_your_turn(error: service_errors.NotYourTurnError, language: str) -> str:
@@ -117,6 +128,13 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NoAnalysisYetError: _no_analysis_yet,
     GuildOnlyError: _fixed("error.guild_only"),
     DatabaseUnavailableError: _fixed("error.database_paused"),
+    service_errors.NoTournamentHereError: _fixed("error.no_tournament_here"),
+    service_errors.TournamentClosedError: _fixed("error.tournament_closed"),
+    service_errors.ChannelHasTournamentError: _channel_has_tournament,
+    service_errors.AlreadyEnteredError: _fixed("error.already_entered"),
+    service_errors.NotEnteredError: _fixed("error.not_entered"),
+    service_errors.TournamentFullError: _fixed("error.tournament_full"),
+    NotATextChannelError: _fixed("error.tournament_in_thread"),
 }
 
 

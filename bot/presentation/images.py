@@ -28,6 +28,7 @@ from bot.workers.jobs import BoardPicture, ChartPicture
 from bot.workers.pool import Lane, WorkerPool
 from render import Labels
 from render.rating_chart import ChartLabels
+from render.standings import StandingsTable
 
 IMAGE_LABEL_PREFIX = "image."
 BOARD_TIMEOUT_SECONDS = 30.0
@@ -129,6 +130,12 @@ class Pictures:
         )
         return await self._workers.run(
             Lane.QUICK, worker_jobs.rating_chart_png, picture, limit=BOARD_TIMEOUT_SECONDS
+        )
+
+    async def standings_png(self, table: StandingsTable) -> bytes:
+        """The PNG of a tournament's standings."""
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.standings_png, table, limit=BOARD_TIMEOUT_SECONDS
         )
 
     async def replay_gif(

@@ -1,9 +1,10 @@
 """The composition root: builds the bot from a database, and nothing else builds parts of it.
 
-`build_bot` makes the stores, the services (games, guild settings, stats), the pictures, the
-Discord client with its command groups and handlers, the display of games and the turn clock,
-and wires them: the client runs the bot's start and stop hooks, the turn clock hands due work
-to the services and shows it, and damaged games are reported in their channels. The app uses
+`build_bot` makes the stores, the services (games, guild settings, stats, tournaments), the
+pictures, the Discord client with its command groups and handlers, the display of games and
+tournaments and the turn clock, and wires them: the client runs the bot's start and stop hooks,
+the turn clock hands due work to the services and shows it, damaged games are reported in
+their channels, and a game that closes moves its tournament on. The app uses
 it to run the bot; the tests use it to build the very same bot against a fake Discord.
 
 The long-running tasks (the turn clock, the heartbeat, the database's watch and, on
@@ -28,6 +29,7 @@ from bot.edge.display import GameDisplay
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
+from bot.edge.tournaments import TournamentController, TournamentDisplay
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
@@ -41,12 +43,14 @@ from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.player_games import PlayerGamesService
 from bot.services.stats import StatsService
+from bot.services.tournaments import TournamentService
 from bot.services.views import Abandoned, DueKind, DueWork
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.storage.guilds import GuildStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
+from bot.storage.tournaments import TournamentStore
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -65,6 +69,7 @@ class Bot:
     supervisor: Supervisor
     watch: DatabaseWatch
     turn_messages: TurnMessages | None = None
+    tournaments: TournamentDisplay | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -87,6 +92,8 @@ class Bot:
         if self.store.database.backend == "postgres":
             self.supervisor.start("database-listener", self._listen)
         self.scheduler.start(self.supervisor)
+        if self.tournaments is not None:  # in the background: it waits for the gateway's threads
+            self.tournaments.in_background(self.tournaments.resume(), "tournaments-resume")
 
     async def _listen(self) -> None:
         await self.store.listen(self.scheduler.wake)
@@ -94,6 +101,8 @@ class Bot:
     async def stopping(self) -> None:
         """Stop the long-running tasks; whatever they went through, this never raises."""
         await self.scheduler.stop()
+        if self.tournaments is not None:
+            await self.tournaments.stop()
         await self.supervisor.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
@@ -175,14 +184,27 @@ def build_bot(
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)
+    tournament_service = TournamentService(TournamentStore(database), service, seeds=seeds)
+    tournaments = TournamentDisplay(client, tournament_service, display, pictures)
+    service.on_game_closed(tournaments.game_closed)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
     watch = DatabaseWatch(database, TURNED_AWAY.take)
     watch.on_back(scheduler.wake)
     bot = Bot(
-        client, service, display, handlers, scheduler, store, supervisor, watch, turn_messages
+        client,
+        service,
+        display,
+        handlers,
+        scheduler,
+        store,
+        supervisor,
+        watch,
+        turn_messages,
+        tournaments,
     )
-    commands = build_commands(handlers, community, PlayerGamesController(players))
-    client.attach(buttons=handlers, hooks=bot, commands=commands)
+    organiser = TournamentController(tournament_service, guilds, tournaments)
+    commands = build_commands(handlers, community, PlayerGamesController(players), organiser)
+    client.attach(buttons=handlers, hooks=bot, commands=commands, tournaments=organiser)
     return bot
 
 

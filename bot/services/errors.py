@@ -157,3 +157,33 @@ class NoAnalysisYetError(GameError):
         super().__init__(f"game {game_id} was not played to its end")
         self.game_id = game_id
         self.stopped = stopped
+
+
+class NoTournamentHereError(GameError):
+    """The channel (or thread) has no tournament signing up or running."""
+
+
+class TournamentClosedError(GameError):
+    """Joining, leaving, starting or ending a tournament that is past that stage."""
+
+
+class ChannelHasTournamentError(GameError):
+    """Opening a tournament in a channel that has one signing up or running."""
+
+    def __init__(self, guild_id: int, channel_id: int, message_id: int | None) -> None:
+        super().__init__(f"channel {channel_id} has a tournament")
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.message_id = message_id
+
+
+class AlreadyEnteredError(GameError):
+    """Signing up for a tournament one is signed up for already."""
+
+
+class NotEnteredError(GameError):
+    """Leaving a tournament one is not signed up for."""
+
+
+class TournamentFullError(GameError):
+    """Signing up for a tournament that has as many players as it takes."""

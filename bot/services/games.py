@@ -58,6 +58,11 @@ class GameService:
         """Call `listener` once per run for each game found damaged on loading it."""
         self.loader.on_damage(listener)
 
+    def on_game_closed(self, listener: Callable[[int], None]) -> None:
+        """Call `listener` with a game's id once this process closed it (finished, aborted,
+        cancelled or abandoned)."""
+        self.loader.on_game_closed(listener)
+
     def on_schedule_change(self, listener: Callable[[], None]) -> None:
         """Call `listener` whenever a turn clock or a game's display changes."""
         self.loader.on_schedule_change(listener)

@@ -94,6 +94,7 @@ class GameLoader:
         self._listeners: list[Callable[[], None]] = []
         self._game_listeners: list[Callable[[GameRow | None], None]] = []
         self._damage_listeners: list[Callable[[Damage], None]] = []
+        self._closed_listeners: list[Callable[[int], None]] = []
         self._damaged: set[int] = set()
 
     # --- listeners ---------------------------------------------------------------------------
@@ -107,6 +108,15 @@ class GameLoader:
         """Call `listener` whenever a turn clock or a game's display changes (a reminder or an
         automatic move may have become due, or sooner)."""
         self._listeners.append(listener)
+
+    def on_game_closed(self, listener: Callable[[int], None]) -> None:
+        """Call `listener` with a game's id once this process closed it (played to its end,
+        aborted, cancelled or abandoned), right after the write (so a tournament can move on)."""
+        self._closed_listeners.append(listener)
+
+    def _closed(self, game_id: int) -> None:
+        for listener in self._closed_listeners:
+            listener(game_id)
 
     def on_game_change(self, listener: Callable[[GameRow | None], None]) -> None:
         """Call `listener` with a game's row as a change left it, whenever a turn clock or a
@@ -302,6 +312,8 @@ class GameLoader:
             updated = replace(updated, ratings=changes)
             if changes:
                 self.keep(updated)
+        if state.is_over:
+            self._closed(game.id)
         return updated
 
     async def end(self, loaded: LoadedGame, reason: EndReason, user_id: int | None) -> LoadedGame:
@@ -316,6 +328,7 @@ class GameLoader:
             raise GameNotRunningError() from None
         ended = self.keep(replace(loaded, game=game))
         self.schedule_changed(game)
+        self._closed(game.id)
         return ended
 
     async def set_clock(

@@ -1,5 +1,6 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
-of the rules guide, a player's rating chart, a finished game's analysis and its picture.
+of the rules guide, a player's rating chart, a finished game's analysis and its picture, a
+tournament's standings.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -23,6 +24,7 @@ from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
 from render.analysis import AnalysisPicture, AnalysisTexts, render_analysis
 from render.rating_chart import CHART_ENGLISH, ChartLabels, render_rating_chart
+from render.standings import StandingsTable, render_standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,11 @@ def replay_gif(
     """The animated GIF of the whole game in `record`, its seats shown by `names` (one per
     seat, in seat order; None: the seat labels)."""
     return render_replay(record, labels=labels, names=names)
+
+
+def standings_png(table: StandingsTable) -> bytes:
+    """The PNG of a tournament's standings (render.standings)."""
+    return render_standings(table)
 
 
 def guide_png(scene: str) -> bytes:

@@ -1,5 +1,5 @@
-"""The confirmation, guide and analysis button ids, read as strictly as the game's: each
-family's parser takes exactly the ids the bot writes, no id fits two families, and
+"""The confirmation, guide, analysis and tournament button ids, read as strictly as the game's:
+each family's parser takes exactly the ids the bot writes, no id fits two families, and
 `dispatchable` (the client's fallback answer) agrees with every family's `from_custom_id`
 (discord.py's dispatch)."""
 
@@ -20,6 +20,7 @@ from bot.edge.buttons import (
     GUIDE_TEMPLATE,
     MAX_CUSTOM_ID,
     PARSERS,
+    TOURNAMENT_TEMPLATE,
     AnalysisButton,
     Confirmation,
     ConfirmButton,
@@ -30,6 +31,10 @@ from bot.edge.buttons import (
     RefusedAnalysisButton,
     RefusedConfirmButton,
     RefusedGuideButton,
+    RefusedTournamentButton,
+    TournamentAction,
+    TournamentButton,
+    TournamentId,
     analysis_custom_id,
     confirm_custom_id,
     dispatchable,
@@ -38,6 +43,8 @@ from bot.edge.buttons import (
     parse_confirm_id,
     parse_custom_id,
     parse_guide_id,
+    parse_tournament_id,
+    tournament_custom_id,
 )
 from bot.presentation.guide import PAGE_COUNT
 
@@ -68,7 +75,20 @@ VALID_ANALYSIS = {
     "mk:analysis:807": 807,
     f"mk:analysis:{LARGEST_GAME}": LARGEST_GAME,
 }
+VALID_TOURNAMENT = {
+    "mk:tour:1:join": TournamentId(1, TournamentAction.JOIN),
+    "mk:tour:8:leave": TournamentId(8, TournamentAction.LEAVE),
+    "mk:tour:30:start": TournamentId(30, TournamentAction.START),
+    "mk:tour:30:cancel": TournamentId(30, TournamentAction.CANCEL),
+    "mk:tour:4:abort": TournamentId(4, TournamentAction.ABORT),
+    f"mk:tour:{LARGEST_GAME}:keep": TournamentId(LARGEST_GAME, TournamentAction.KEEP),
+}
 SHAPED_BUT_REFUSED = [
+    "mk:tour:0:join",
+    "mk:tour:01:join",
+    f"mk:tour:{LARGEST_GAME + 1}:join",
+    "mk:tour:1:joins",
+    "mk:tour:1:resign",
     "mk:confirm:0:resign",
     "mk:confirm:01:resign",
     f"mk:confirm:{LARGEST_GAME + 1}:abort",
@@ -122,6 +142,15 @@ JUNK = [
     "mk:analysis:1\n",
     "mk:Analysis:1",
     "mk:1:analysis",
+    "mk:tour",
+    "mk:tour:1",
+    "mk:tour::join",
+    "mk:tour:1:join:",
+    "mk:tour:1:JOIN",
+    "mk:tour:-1:join",
+    "mk:Tour:1:join",
+    "mk:tour:1:join\n",
+    "mk:1:tour:join",
 ]
 
 
@@ -129,6 +158,7 @@ def samples() -> Iterator[str]:
     yield from VALID_CONFIRM
     yield from VALID_GUIDE
     yield from VALID_ANALYSIS
+    yield from VALID_TOURNAMENT
     yield from SHAPED_BUT_REFUSED
     yield from JUNK
     for page in range(-2, 101):
@@ -163,9 +193,15 @@ def test_analysis_ids_the_bot_writes_are_read_back(value: str, game_id: int) -> 
     assert len(value) <= MAX_CUSTOM_ID
 
 
+@pytest.mark.parametrize(("value", "parsed"), VALID_TOURNAMENT.items())
+def test_tournament_ids_the_bot_writes_are_read_back(value: str, parsed: TournamentId) -> None:
+    assert parse_tournament_id(value) == parsed
+    assert tournament_custom_id(*parsed) == value
+
+
 @pytest.mark.parametrize("value", SHAPED_BUT_REFUSED)
 def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
-    templates = (CONFIRM_TEMPLATE, GUIDE_TEMPLATE, ANALYSIS_TEMPLATE)
+    templates = (CONFIRM_TEMPLATE, GUIDE_TEMPLATE, ANALYSIS_TEMPLATE, TOURNAMENT_TEMPLATE)
     assert any(template.fullmatch(value) for template in templates)
     assert all(parse(value) is None for parse in PARSERS)
     assert not dispatchable(message_with(value), value)
@@ -187,11 +223,19 @@ def test_the_bot_never_writes_an_id_it_would_refuse() -> None:
     for game_id in (0, -1, LARGEST_GAME + 1):
         with pytest.raises(ValueError, match="bad custom_id"):
             analysis_custom_id(game_id)
+    with pytest.raises(ValueError, match="bad custom_id"):
+        tournament_custom_id(0, TournamentAction.JOIN)
 
 
 def test_no_id_belongs_to_two_families() -> None:
     templates = [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS]
-    assert templates == [CUSTOM_ID_TEMPLATE, CONFIRM_TEMPLATE, GUIDE_TEMPLATE, ANALYSIS_TEMPLATE]
+    assert templates == [
+        CUSTOM_ID_TEMPLATE,
+        CONFIRM_TEMPLATE,
+        GUIDE_TEMPLATE,
+        ANALYSIS_TEMPLATE,
+        TOURNAMENT_TEMPLATE,
+    ]
     for value in SAMPLES:
         assert sum(bool(t.fullmatch(value)) for t in templates) <= 1, value
         assert sum(parse(value) is not None for parse in PARSERS) <= 1, value
@@ -205,6 +249,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
         (ConfirmButton, RefusedConfirmButton),
         (GuideButton, RefusedGuideButton),
         (AnalysisButton, RefusedAnalysisButton),
+        (TournamentButton, RefusedTournamentButton),
     ]
     for value in SAMPLES:
         on_message = dispatchable(message_with("mk:5:5:other", value), value)
@@ -225,7 +270,9 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
             else:
                 assert isinstance(item, refused)
                 assert item.item is clicked
-    assert accepted >= len(VALID_CONFIRM) + 2 * PAGE_COUNT + len(VALID_ANALYSIS)
+    assert accepted >= (
+        len(VALID_CONFIRM) + 2 * PAGE_COUNT + len(VALID_ANALYSIS) + len(VALID_TOURNAMENT)
+    )
 
 
 def test_a_confirmation_carries_its_game_and_choice() -> None:

@@ -73,6 +73,7 @@ ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
     service_errors.GameDamagedError: (1, 2, 3, "its action log has 4 of its 5 entries"),
     service_errors.ChannelNotAllowedError: ((7, 8),),
     service_errors.NoAnalysisYetError: (1,),
+    service_errors.ChannelHasTournamentError: (1, 2, 3),
 }
 """Arguments that build a sample of each expected error (the others take none)."""
 

@@ -51,7 +51,7 @@ async def test_sqlite_to_postgres_and_back_copies_everything_and_says_so(
     url = with_password(postgres_url)
     assert await _run(["copy-db", str(path), url]) == 0
     said = capsys.readouterr()
-    assert said.out.startswith("copied 6 games (1 running), ")
+    assert said.out.startswith("copied 8 games (3 running), ")  # two of a tournament
     assert said.out.rstrip().endswith("; every game replays")
     assert said.err == ""
     assert PASSWORD not in said.out + said.err

@@ -12,7 +12,7 @@ import pytest
 
 from bot.runtime import outage
 from bot.runtime.outage import DatabaseWatch
-from bot.storage import Database, GameStore
+from bot.storage import GameStore, open_database
 from bot.storage.database import PROBE_KEY
 
 WAIT_SECONDS = 30.0
@@ -24,7 +24,7 @@ async def test_an_outage_is_logged_once_as_it_starts_and_once_as_it_ends(
 ) -> None:
     monkeypatch.setattr(outage, "PROBE_SECONDS", 0.001)
     monkeypatch.setattr(outage, "PROBE_MAX_SECONDS", 0.002)
-    database = await Database.open(tmp_path / "watched.sqlite3")
+    database = await open_database(tmp_path / "watched.sqlite3")
     probe = database.probe
     probes = 0
     room = asyncio.Event()

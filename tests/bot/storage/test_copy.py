@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import GameService, GameStatus, GameView, GuildService
+from bot.services.tournaments import TournamentService
 from bot.storage import Database, GameStore, GuildStore, open_database
 from bot.storage.copy import (
     BOOKKEEPING_TABLES,
@@ -26,6 +27,7 @@ from bot.storage.copy import (
 )
 from bot.storage.database import Backend, load_migrations
 from bot.storage.players import PlayerStore
+from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_service import fixed_clock, play_out, service_on, started, step
 from tests.postgres import create_database, drop_database
 
@@ -44,6 +46,8 @@ class Filled:
     resigned: int
     aborted: int
     cancelled: int
+    table_games: tuple[int, ...] = ()
+    """The games of a tournament's first round."""
 
     @property
     def ids(self) -> list[int]:
@@ -54,6 +58,7 @@ class Filled:
             self.resigned,
             self.aborted,
             self.cancelled,
+            *self.table_games,
         ]
 
 
@@ -93,7 +98,32 @@ async def fill(database: Database) -> Filled:
 
     cancelled = await service.lobby.create_lobby(guild_id=None, channel_id=606, host_id=CAROL)
     await service.lobby.cancel(cancelled.id, CAROL)
-    return Filled(lobby.id, running.id, played.id, resigned.id, aborted.id, cancelled.id)
+
+    tournaments = TournamentService(TournamentStore(database), service, seeds=lambda: "5e" * 16)
+    tournament = await tournaments.open(
+        guild_id=GUILD,
+        channel_id=607,
+        moderator_id=HOST,
+        name="Cup",
+        format="swiss",
+        seats=2,
+        rounds=2,
+        variant="standard",
+        turn_limit_seconds=None,
+        locale="en",
+    )
+    for user in (HOST, BOB, CAROL):
+        await tournaments.join(tournament.id, user, str(user))
+    await tournaments.start(tournament.id, HOST, moderator=True)
+    for table in await tournaments.claim_tables(tournament.id):
+        await tournaments.set_thread(tournament.id, table, 700 + table.number)
+    table_games = [
+        (await tournaments.start_table(tournament.id, table)).id
+        for table in (await tournaments.look(tournament.id)).tables
+    ]
+    return Filled(
+        lobby.id, running.id, played.id, resigned.id, aborted.id, cancelled.id, tuple(table_games)
+    )
 
 
 async def all_rows(database: Database) -> dict[str, list[tuple[object, ...]]]:

@@ -21,6 +21,7 @@ from .model import (
     FakeAttachment,
     FakeChannel,
     FakeMessage,
+    FakeUser,
 )
 from .multipart import parse_form
 from .snowflakes import iso_now
@@ -111,9 +112,13 @@ class MessageStore:
         interaction: InteractionHandle | None = None,
         message_type: int = 0,
         loading: bool = False,
+        system_mentions: list[FakeUser] | None = None,
     ) -> FakeMessage:
-        """Store a new message from the bot (a channel post, a reply or a follow-up)."""
-        if not loading:
+        """Store a new message from the bot (a channel post, a reply or a follow-up), or, given
+        `system_mentions`, one Discord itself writes (a thread's notices), which mentions and
+        notifies exactly those users."""
+        system = system_mentions is not None
+        if not loading and not system:
             self._check(body, uploads, creating=True)
         flags = int(body.get("flags") or 0)
         if visible_to is not None:
@@ -143,13 +148,18 @@ class MessageStore:
             }
         self._apply(message, channel, body, uploads)
         reference = body.get("message_reference")
-        if isinstance(reference, dict) and reference.get("message_id"):
+        if system and isinstance(reference, dict):  # a notice points at what it is about
+            message.message_reference = dict(reference)
+        elif isinstance(reference, dict) and reference.get("message_id"):
             message.message_reference = {
                 "message_id": str(reference["message_id"]),
                 "channel_id": str(channel.id),
                 "type": 0,
             }
-        if not loading:
+        if system_mentions is not None:
+            message.mentions = list(system_mentions)
+            message.pinged_user_ids = frozenset(user.id for user in system_mentions)
+        elif not loading:
             self._ping(message, channel, body)
         self.world.messages[message.id] = message
         channel.message_ids.append(message.id)
@@ -283,6 +293,8 @@ class MessageStore:
         message.mention_everyone = mentions.everyone
         if not message.ephemeral:
             message.pinged_user_ids = frozenset(u.id for u in message.mentions)
+            if channel.is_thread:  # a mention in a thread makes the person a member of it
+                channel.members.update(message.pinged_user_ids)
 
     def _intent(self, channel: FakeChannel) -> int:
         return GUILD_MESSAGES_INTENT if channel.guild is not None else DIRECT_MESSAGES_INTENT

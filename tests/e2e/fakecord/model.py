@@ -14,8 +14,16 @@ Json = dict[str, Any]
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+ANNOUNCEMENT_CHANNEL = 5
+ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
+
+DEFAULT_MESSAGE = 0
+RECIPIENT_ADD = 7
+"""Discord's system message "added <user> to the thread", in the thread."""
+THREAD_CREATED = 18
+"""Discord's system message "started a thread", in the thread's parent channel."""
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -177,6 +185,8 @@ class FakeMessage:
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
     pinned: bool = False
+    thread: Json | None = None
+    """The thread started from this message (its payload when it was made), if any."""
     mentions: list[FakeUser] = field(default_factory=list)
     mention_roles: list[int] = field(default_factory=list)
     mention_everyone: bool = False
@@ -293,6 +303,8 @@ class FakeMessage:
             payload["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
         if self.message_reference is not None:
             payload["message_reference"] = copy.deepcopy(self.message_reference)
+        if self.thread is not None:
+            payload["thread"] = copy.deepcopy(self.thread)
         return payload
 
 
@@ -310,16 +322,33 @@ class FakeChannel:
     recipient: FakeUser | None = None
     owner_id: int | None = None
     message_ids: list[int] = field(default_factory=list)
+    members: set[int] = field(default_factory=set)
+    """A thread's members (user ids): its creator, whoever was added or mentioned in it."""
+    archived: bool = False
+    auto_archive_duration: int = 1440
+    invitable: bool = True
+    created_at: str = field(default_factory=iso_now)
 
     @property
     def is_thread(self) -> bool:
-        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD, 10)
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD, ANNOUNCEMENT_THREAD)
+
+    def member_payload(self, user_id: int) -> Json:
+        """A thread member object (the thread and one of its members)."""
+        return {
+            "id": str(self.id),
+            "user_id": str(user_id),
+            "join_timestamp": self.created_at,
+            "flags": 0,
+        }
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
-    def to_payload(self) -> Json:
+    def to_payload(self, *, member_id: int | None = None) -> Json:
+        """The channel object; a thread's includes `member` when `member_id` is one of its
+        members (what Discord answers the member who made or joined it)."""
         if self.type == DM_CHANNEL:
             recipients = [self.recipient.to_payload()] if self.recipient else []
             return {
@@ -346,19 +375,21 @@ class FakeChannel:
             payload.update(
                 {
                     "owner_id": str(self.owner_id or 0),
-                    "member_count": 1,
+                    "member_count": max(1, len(self.members)),
                     "message_count": len(self.message_ids),
                     "total_message_sent": len(self.message_ids),
                     "thread_metadata": {
-                        "archived": False,
-                        "auto_archive_duration": 1440,
-                        "archive_timestamp": iso_now(),
+                        "archived": self.archived,
+                        "auto_archive_duration": self.auto_archive_duration,
+                        "archive_timestamp": self.created_at,
                         "locked": False,
-                        "invitable": True,
-                        "create_timestamp": iso_now(),
+                        "invitable": self.invitable,
+                        "create_timestamp": self.created_at,
                     },
                 }
             )
+            if member_id is not None and member_id in self.members:
+                payload["member"] = self.member_payload(member_id)
         else:
             payload.update(
                 {

@@ -53,6 +53,8 @@ NAMES = {
     MANAGE_CHANNELS: "Manage Channels",
     MANAGE_GUILD: "Manage Server",
     SEND_MESSAGES_IN_THREADS: "Send Messages in Threads",
+    CREATE_PUBLIC_THREADS: "Create Public Threads",
+    CREATE_PRIVATE_THREADS: "Create Private Threads",
     PIN_MESSAGES: "Pin Messages",
     READ_MESSAGE_HISTORY: "Read Message History",
 }

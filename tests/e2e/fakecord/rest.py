@@ -24,6 +24,7 @@ from .routes_app import ApplicationRoutes
 from .routes_channels import ChannelRoutes
 from .routes_interactions import InteractionRoutes
 from .snowflakes import unix_time
+from .threads import ThreadRoutes
 from .world import RecordedRequest, World
 
 API_PREFIX = "/api/v10"
@@ -54,6 +55,7 @@ class RestApi:
         self.channel_routes = ChannelRoutes(world, store)
         self.limits = RateLimiter(world.now)
         """Discord's rate limits (ratelimits.py); `limits.enabled = False` turns them off."""
+        self.thread_routes = ThreadRoutes(world, store)
 
     @property
     def callback_deadline(self) -> float | None:
@@ -71,6 +73,7 @@ class RestApi:
             *self.app_routes.routes(),
             *self.interaction_routes.routes(),
             *self.channel_routes.routes(),
+            *self.thread_routes.routes(),
         ]
         for method, path, handler in routes:
             app.router.add_route(method, api + path, handler)

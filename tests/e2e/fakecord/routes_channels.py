@@ -78,6 +78,12 @@ class ChannelRoutes:
         channel = self._channel(request)
         body, uploads = await read_body(request)
         self.store.require_send_permissions(channel, body, uploads)
+        if channel.archived:  # a message in an archived thread brings it back
+            channel.archived = False
+            guild_id = channel.guild.id if channel.guild is not None else None
+            self.store.gateway.dispatch_if_session(
+                "THREAD_UPDATE", channel.to_payload(), guild_id=guild_id
+            )
         message = self.store.create(channel, body, uploads)
         return json_response(message.to_payload())
 

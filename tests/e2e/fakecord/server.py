@@ -243,7 +243,25 @@ class FakeDiscord:
             parent_id=parent.id,
             owner_id=(owner or self.bot_user).id,
         )
+        thread.members.add(thread.owner_id or self.bot_user.id)
         return self._add_channel(guild, thread, "THREAD_CREATE")
+
+    def threads(self, parent: FakeChannel) -> list[FakeChannel]:
+        """The threads under ``parent``, oldest first (made by tests or by the bot)."""
+        return sorted(
+            (c for c in self.world.channels.values() if c.parent_id == parent.id),
+            key=lambda channel: channel.id,
+        )
+
+    def archive(self, thread: FakeChannel) -> None:
+        """Archive a thread, as Discord does after its inactivity; sends THREAD_UPDATE. A
+        message posted in it (by someone allowed to) unarchives it."""
+        thread.archived = True
+        guild = thread.guild
+        self.gateway.dispatch_if_session(
+            "THREAD_UPDATE", thread.to_payload(), guild_id=guild.id if guild else None
+        )
+        self.world.notify()
 
     def _add_channel(self, guild: FakeGuild, channel: FakeChannel, event: str) -> FakeChannel:
         guild.channels[channel.id] = channel

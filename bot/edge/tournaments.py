@@ -1,0 +1,510 @@
+"""Tournaments on Discord: the moderator's commands and the sign-up's buttons (thin, like the
+game handlers), and `TournamentDisplay`, which makes each table's thread, starts its game
+there, and keeps the tournament's message (the sign-up, then the standings) up to date.
+
+A tournament lives in one text channel. Its message there is the sign-up (Join, Leave, Start,
+Cancel) until a moderator starts it, then the standings: the round being played, a line per
+table with a link to its thread, and the picture of the table. Each table is a public thread
+of that channel (`create_thread` with type public_thread: without it discord.py asks for a
+private one), where a welcome pings its players and the game is played like any other.
+
+Everything here can stop half-way (a crash, a refused request) and be taken up again: the
+service says which tables are still to set up and claims them for this process; a thread made
+but never recorded is found again by its name among the channel's threads; the message is
+redrawn from what is stored until it shows the latest. On start, every running tournament is
+caught up once the gateway is ready.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Final
+
+import aiohttp
+import discord
+
+from bot.edge import interactions
+from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, guarded
+from bot.edge.buttons import TournamentAction, TournamentButton
+from bot.edge.display import GameDisplay
+from bot.edge.errors import ModeratorsOnlyError, NotATextChannelError
+from bot.edge.interactions import Interaction
+from bot.edge.permissions import MissingPermissionsError
+from bot.presentation import images, presenter
+from bot.presentation import tournaments as shown
+from bot.presentation.messages import text
+from bot.services.errors import GameError, NoTournamentHereError
+from bot.services.guilds import GuildService
+from bot.services.locks import KeyedLocks
+from bot.services.tournament_views import (
+    Progress,
+    TableView,
+    TournamentStatus,
+    TournamentView,
+)
+from bot.services.views import GameView
+
+if TYPE_CHECKING:
+    from bot.services.tournaments import TournamentService
+
+log = logging.getLogger(__name__)
+
+TOURNAMENT_PERMISSIONS = (
+    "view_channel",
+    "send_messages",
+    "embed_links",
+    "attach_files",
+    "create_public_threads",
+    "send_messages_in_threads",
+)
+"""What the bot needs in a tournament's channel: post there, and play in threads of it."""
+ARCHIVE_MINUTES: Final = 10080
+"""A table's thread is archived after a week without a message (the longest turn limit)."""
+RETRY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
+"""Pauses before each new try to set up tables Discord refused or failed."""
+SIGNUP_BUTTONS = (
+    (TournamentAction.JOIN, "button.join", discord.ButtonStyle.success),
+    (TournamentAction.LEAVE, "button.leave", discord.ButtonStyle.secondary),
+    (TournamentAction.START, "button.start", discord.ButtonStyle.primary),
+    (TournamentAction.CANCEL, "button.cancel", discord.ButtonStyle.danger),
+)
+
+
+def signup_buttons(view: TournamentView) -> discord.ui.View | None:
+    """Join, Leave, Start and Cancel, while the tournament signs up."""
+    if view.status is not TournamentStatus.SIGNUP:
+        return None
+    buttons = discord.ui.View(timeout=None)
+    for action, key, style in SIGNUP_BUTTONS:
+        label = text(key, view.locale)
+        buttons.add_item(TournamentButton(view.id, action, label=label, style=style))
+    return buttons
+
+
+def missing_for_tournament(permissions: discord.Permissions) -> tuple[str, ...]:
+    return tuple(name for name in TOURNAMENT_PERMISSIONS if not getattr(permissions, name))
+
+
+def _is_moderator(interaction: Interaction) -> bool:
+    return bool(interaction.permissions.manage_channels)
+
+
+class TournamentDisplay:
+    """Shows tournaments for one client and sets their tables up (see the module)."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: TournamentService,
+        games: GameDisplay,
+        pictures: images.Pictures,
+    ) -> None:
+        self._client = client
+        self._service = service
+        self._games = games
+        self._pictures = pictures
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._wanted: set[int] = set()
+        """Tournaments whose message is to be drawn again."""
+        self._drawing: dict[int, asyncio.Task[None]] = {}
+        self._setting_up = KeyedLocks()
+        self._stopped = False
+
+    def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run `work` as a task of its own, kept until it ends or `stop`; a failure is logged
+        (what it left undone is caught up later: by a retry, the next change, the next start)."""
+        if self._stopped:
+            work.close()
+            return
+
+        async def logged() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("%s failed", name)
+
+        task = asyncio.create_task(logged(), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def stop(self) -> None:
+        """Stop the work in the background (before the database closes: work cut off in a
+        transaction rolls it back); nothing new starts after."""
+        self._stopped = True
+        tasks = [*self._tasks, *self._drawing.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # --- what moves a tournament on --------------------------------------------------------
+
+    def game_closed(self, game_id: int) -> None:
+        """A game ended (the loader says so, right after the write): if it is a tournament's,
+        move the tournament on in the background."""
+        self.in_background(self._after_game(game_id), f"tournament-game-{game_id}")
+
+    async def _after_game(self, game_id: int) -> None:
+        progress = await self._service.game_closed(game_id)
+        if progress is not None:
+            await self.show_progress(progress)
+
+    async def resume(self) -> None:
+        """After a start: once the gateway is ready (the channels and their threads are
+        known), catch up on every running tournament: a round left to pair, tables left to
+        set up, a message left behind."""
+        await self._client.wait_until_ready()
+        for tournament_id in await self._service.running():
+            try:
+                await self.show_progress(await self._service.advance(tournament_id))
+                await self.set_up(tournament_id)
+            except Exception:  # logged; the others are caught up all the same
+                log.exception("catching up tournament %s failed", tournament_id)
+
+    async def show_progress(self, progress: Progress) -> None:
+        """Show what moving the tournament on did: a new round's tables set up, the message
+        redrawn, and (once only, by whichever process ended it) the winner announced."""
+        view = progress.view
+        if progress.paired is not None:
+            await self.set_up(view.id)
+        self.refresh(view.id)
+        if progress.finished:
+            await self._announce(view, shown.finished_text(view), view.winners)
+
+    async def _announce(self, view: TournamentView, content: str, pings: tuple[int, ...]) -> None:
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in pings]
+        )
+        try:
+            await bounded(
+                self._channel(view.channel_id, view).send(content, allowed_mentions=mentions)
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("tournament %s: announcement not posted (%r)", view.id, error)
+
+    # --- setting the tables up -------------------------------------------------------------
+
+    async def set_up(self, tournament_id: int) -> None:
+        """Make the thread and start the game of every table still to set up that this
+        process could claim; tables Discord refused are tried again in the background."""
+        async with self._setting_up.holding(tournament_id):
+            failed = await self._set_up_claimed(tournament_id)
+        self.refresh(tournament_id)
+        if failed:
+            self.in_background(self._retry(tournament_id), f"tournament-retry-{tournament_id}")
+
+    async def _set_up_claimed(self, tournament_id: int) -> bool:
+        """Set up the tables claimed now; True if one failed."""
+        failed = False
+        for table in await self._service.claim_tables(tournament_id):
+            try:
+                await self._set_up_table(tournament_id, table)
+            except (
+                discord.HTTPException,
+                aiohttp.ClientError,
+                TimeoutError,
+                GameError,
+                MissingPermissionsError,
+            ) as error:
+                log.warning(
+                    "tournament %s: table %s of round %s not set up (%r)",
+                    tournament_id,
+                    table.number,
+                    table.round,
+                    error,
+                )
+                failed = True
+            finally:
+                await self._service.release_table(tournament_id, table)
+        return failed
+
+    async def _retry(self, tournament_id: int) -> None:
+        for delay in RETRY_DELAYS_SECONDS:
+            await asyncio.sleep(delay)
+            async with self._setting_up.holding(tournament_id):
+                failed = await self._set_up_claimed(tournament_id)
+            self.refresh(tournament_id)
+            if not failed:
+                return
+        log.error("tournament %s: gave up setting its tables up until a restart", tournament_id)
+
+    async def _set_up_table(self, tournament_id: int, table: TableView) -> None:
+        """The table's thread (found again if it was made but never recorded), the welcome
+        pinging its players there, then its game, whose first turn is posted in the thread."""
+        view = await self._service.look(tournament_id)
+        if table.thread_id is None:
+            thread_id = await self._thread_for(view, table)
+            thread_id = await self._service.set_thread(tournament_id, table, thread_id)
+            welcome = shown.welcome_post(view, table)
+            mentions = discord.AllowedMentions(
+                everyone=False,
+                roles=False,
+                users=[discord.Object(user) for user in welcome.pings],
+            )
+            await bounded(
+                self._channel(thread_id, view).send(
+                    welcome.content, embed=welcome.embed, allowed_mentions=mentions
+                )
+            )
+            table = next(
+                found
+                for found in (await self._service.look(tournament_id)).tables
+                if (found.round, found.number) == (table.round, table.number)
+            )
+        game = await self._service.start_table(tournament_id, table)
+        await self._games.post_current(game)
+
+    async def _thread_for(self, view: TournamentView, table: TableView) -> int:
+        """The table's public thread in the tournament's channel: one already made under its
+        name (a run that stopped before recording it), else a new one."""
+        name = shown.thread_name(view, table)
+        parent = self._client.get_channel(view.channel_id)
+        if parent is None:
+            parent = await self._client.fetch_channel(view.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            raise NotATextChannelError()
+        for thread in parent.threads:
+            if thread.name == name and thread.owner_id == getattr(self._client.user, "id", None):
+                log.info("tournament %s: adopting thread %s", view.id, thread.id)
+                return thread.id
+        thread = await asyncio.wait_for(
+            parent.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=ARCHIVE_MINUTES,
+            ),
+            DISCORD_TIMEOUT_SECONDS,
+        )
+        return thread.id
+
+    # --- the tournament's message ----------------------------------------------------------
+
+    def refresh(self, tournament_id: int) -> None:
+        """Draw the tournament's message again, in the background, until it shows what is
+        stored (another process may be drawing it too: each draws until it drew the latest)."""
+        self._wanted.add(tournament_id)
+        if tournament_id not in self._drawing and not self._stopped:
+            task = asyncio.create_task(self._draw(tournament_id), name=f"standings-{tournament_id}")
+            self._drawing[tournament_id] = task
+            task.add_done_callback(lambda _: self._drawing.pop(tournament_id, None))
+
+    async def _draw(self, tournament_id: int) -> None:
+        while tournament_id in self._wanted:
+            self._wanted.discard(tournament_id)
+            try:
+                view = await self._service.look(tournament_id)
+                await self._edit_message(view)
+                if await self._service.look(tournament_id) != view:
+                    self._wanted.add(tournament_id)
+            except Exception as error:  # best effort: the next change draws it again
+                log.info("tournament %s: message not redrawn (%r)", tournament_id, error)
+
+    async def _edit_message(self, view: TournamentView) -> None:
+        if view.message_id is None:
+            return
+        message = self._channel(view.channel_id, view).get_partial_message(view.message_id)
+        if view.status in (TournamentStatus.SIGNUP, TournamentStatus.CANCELLED):
+            post = shown.signup_post(view)
+            await bounded(message.edit(embed=post.embed, view=signup_buttons(view)))
+            return
+        post = shown.standings_post(view)
+        files = []
+        if post.picture is not None:
+            png = await self._pictures.standings_png(post.picture)
+            files.append(images.as_file(png, shown.STANDINGS_NAME))
+            post.embed.set_image(url=f"attachment://{shown.STANDINGS_NAME}")
+        await bounded(message.edit(embed=post.embed, attachments=files, view=None))
+
+    # --- an abort ----------------------------------------------------------------------------
+
+    async def show_abort(self, view: TournamentView, games: list[GameView]) -> None:
+        """The tournament was aborted: its channel is told, each game it ended says so in its
+        thread, and the message shows the standings as they were."""
+        for game in games:
+            try:
+                aborted = presenter.aborted_post(game).embed
+                await bounded(
+                    self._channel(game.game.channel_id, view).send(
+                        embed=aborted, allowed_mentions=discord.AllowedMentions.none()
+                    )
+                )
+                await self._games.after_abort(game)
+            except (discord.HTTPException, TimeoutError) as error:
+                log.info("game %s: its abort not shown (%r)", game.id, error)
+        self.refresh(view.id)
+        await self._announce(view, shown.aborted_text(view), ())
+
+    def _channel(self, channel_id: int, view: TournamentView) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(channel_id, guild_id=view.guild_id)
+
+
+class TournamentController:
+    """Handles /marrakech-mod tournament and tournament-abort, and the tournament buttons."""
+
+    def __init__(
+        self, service: TournamentService, guilds: GuildService, display: TournamentDisplay
+    ) -> None:
+        self._service = service
+        self._guilds = guilds
+        self._display = display
+
+    async def open(
+        self,
+        interaction: Interaction,
+        *,
+        name: str,
+        format: str,
+        seats: int,
+        rounds: int | None,
+        turn_limit_seconds: int | None,
+        variant: str | None,
+    ) -> None:
+        """Open a tournament in this text channel; its sign-up is the answer (a variant or
+        turn limit left out is the server's default)."""
+
+        async def work() -> None:
+            guild_id = interactions.guild_id(interaction)
+            if not _is_moderator(interaction):
+                raise ModeratorsOnlyError()
+            channel = interaction.channel
+            if isinstance(channel, discord.Thread) or getattr(channel, "type", None) not in (
+                discord.ChannelType.text,
+                discord.ChannelType.news,
+            ):
+                raise NotATextChannelError()
+            missing = missing_for_tournament(interaction.app_permissions)
+            if missing:
+                raise MissingPermissionsError(missing)
+            channel_id = interactions.channel_id(interaction)
+            chosen_variant, limit = await self._guilds.options_for_new(
+                guild_id,
+                channel_id,
+                None,
+                variant=variant,
+                turn_limit_seconds=turn_limit_seconds,
+            )
+            view = await self._service.open(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                moderator_id=interaction.user.id,
+                name=name,
+                format=format,
+                seats=seats,
+                rounds=rounds,
+                variant=chosen_variant,
+                turn_limit_seconds=limit,
+                locale=interactions.server_language(interaction),
+            )
+            post = shown.signup_post(view)
+            response = await interaction.response.send_message(
+                embed=post.embed,
+                view=signup_buttons(view) or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            message_id = response.message_id if response is not None else None
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            await self._service.set_message(view.id, message_id)
+
+        await guarded(interaction, "opening a tournament", work)
+
+    async def ask_abort(self, interaction: Interaction) -> None:
+        """Ask the moderator, privately, to confirm ending the tournament of this channel (or
+        of the thread a game of it is played in)."""
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            if not _is_moderator(interaction):
+                raise ModeratorsOnlyError()
+            view = await self._service.open_at(interactions.channel_id(interaction))
+            language = interactions.user_language(interaction)
+            buttons = discord.ui.View(timeout=None)
+            buttons.add_item(
+                TournamentButton(
+                    view.id,
+                    TournamentAction.ABORT,
+                    label=text("tournament.abort.button", language),
+                    style=discord.ButtonStyle.danger,
+                )
+            )
+            buttons.add_item(
+                TournamentButton(
+                    view.id, TournamentAction.KEEP, label=text("confirm.keep.button", language)
+                )
+            )
+            await interaction.response.send_message(
+                text("tournament.abort.question", language, name=view.name),
+                view=buttons,
+                ephemeral=True,
+            )
+
+        await guarded(interaction, "asking to abort a tournament", work)
+
+    async def on_tournament_button(
+        self, interaction: Interaction, tournament_id: int, action: TournamentAction
+    ) -> None:
+        """A click on a tournament button (custom_id `mk:tour:<tournament>:<action>`)."""
+        handlers: dict[TournamentAction, Callable[[Interaction, int], Awaitable[None]]] = {
+            TournamentAction.JOIN: self._join,
+            TournamentAction.LEAVE: self._leave,
+            TournamentAction.START: self._start,
+            TournamentAction.CANCEL: self._cancel,
+            TournamentAction.ABORT: self._abort,
+            TournamentAction.KEEP: self._keep,
+        }
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            view = await self._service.look(tournament_id)
+            if view.guild_id != interaction.guild_id:  # a forged id: another server's
+                raise NoTournamentHereError()
+            await handlers[action](interaction, tournament_id)
+
+        await guarded(interaction, f"tournament button {action} of {tournament_id}", work)
+
+    async def _edit_signup(self, interaction: Interaction, view: TournamentView) -> None:
+        post = shown.signup_post(view)
+        await interaction.response.edit_message(embed=post.embed, view=signup_buttons(view))
+
+    async def _join(self, interaction: Interaction, tournament_id: int) -> None:
+        user = interaction.user
+        view = await self._service.join(tournament_id, user.id, user.display_name)
+        await self._edit_signup(interaction, view)
+
+    async def _leave(self, interaction: Interaction, tournament_id: int) -> None:
+        view = await self._service.leave(tournament_id, interaction.user.id)
+        await self._edit_signup(interaction, view)
+
+    async def _cancel(self, interaction: Interaction, tournament_id: int) -> None:
+        if not _is_moderator(interaction):
+            raise ModeratorsOnlyError()
+        view = await self._service.cancel(tournament_id, interaction.user.id, moderator=True)
+        await self._edit_signup(interaction, view)
+
+    async def _start(self, interaction: Interaction, tournament_id: int) -> None:
+        """Start: the sign-up becomes the standings (the picture follows once the first
+        round's threads are made, in the background)."""
+        if not _is_moderator(interaction):
+            raise ModeratorsOnlyError()
+        progress = await self._service.start(tournament_id, interaction.user.id, moderator=True)
+        post = shown.standings_post(progress.view)
+        await interaction.response.edit_message(embed=post.embed, view=None)
+        self._display.in_background(
+            self._display.show_progress(progress), f"tournament-start-{tournament_id}"
+        )
+
+    async def _abort(self, interaction: Interaction, tournament_id: int) -> None:
+        if not _is_moderator(interaction):
+            raise ModeratorsOnlyError()
+        view, games = await self._service.abort(tournament_id, interaction.user.id, moderator=True)
+        language = interactions.user_language(interaction)
+        done = text("tournament.abort.done", language, name=view.name)
+        await interaction.response.edit_message(content=done, view=None)
+        await self._display.show_abort(view, games)
+
+    async def _keep(self, interaction: Interaction, tournament_id: int) -> None:
+        language = interactions.user_language(interaction)
+        await interaction.response.edit_message(
+            content=text("tournament.keep.done", language), view=None
+        )

@@ -1,0 +1,295 @@
+"""What players read and see of a tournament: its sign-up, then its standings (text and the
+picture of the table), the names of its threads, the welcome in each, the winner's
+announcement, and the question before aborting one.
+
+Pure functions, no Discord I/O, every sentence from the catalogue: public messages in the
+tournament's language (the server's when it opened), private answers in the language given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+from bot.presentation.links import mention, message_link
+from bot.presentation.messages import number, text
+from bot.presentation.presenter import ai_name, turn_limit_label
+from bot.services.standings import Standing
+from bot.services.tournament_views import (
+    BYE_LEVEL,
+    TableView,
+    TournamentFormat,
+    TournamentStatus,
+    TournamentView,
+)
+from bot.storage.kinds import GameStatus
+from render.standings import StandingsRow, StandingsTable
+
+TOURNAMENT_COLOR = 0xB8860B
+STANDINGS_NAME = "standings.png"
+THREAD_NAME_LIMIT = 100
+SHOWN_ENTRANTS = 40
+"""The most players the sign-up lists by name (the rest are counted)."""
+COLUMNS = ("rank", "player", "points", "buchholz", "score", "dirhams", "left")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPost:
+    """A tournament message to send or edit into place, with the standings picture to draw
+    (None: none) and the users its content may ping."""
+
+    embed: discord.Embed
+    content: str | None = None
+    picture: StandingsTable | None = None
+    pings: tuple[int, ...] = ()
+
+
+def points(half_points: int, language: str) -> str:
+    """Points kept in halves, written with ½: "3", "2½", "½"."""
+    whole, half = divmod(half_points, 2)
+    if not half:
+        return str(number(whole, language))
+    return f"{number(whole, language)}½" if whole else "½"
+
+
+def _format(view: TournamentView) -> str:
+    return text(f"tournament.format.{view.format.value}", view.locale)
+
+
+def _rounds(view: TournamentView) -> str:
+    if view.rounds is not None:
+        return text("tournament.rounds.some", view.locale, rounds=view.rounds)
+    if view.format is TournamentFormat.ROUND_ROBIN:
+        return text("tournament.rounds.all_meet", view.locale)
+    return text("tournament.rounds.auto", view.locale)
+
+
+def options_line(view: TournamentView) -> str:
+    language = view.locale
+    return text(
+        "tournament.options",
+        language,
+        format=_format(view),
+        seats=view.seats,
+        rounds=_rounds(view),
+        variant=text(f"variant.{view.variant}", language),
+        turn_limit=turn_limit_label(view.turn_limit_seconds, language),
+    )
+
+
+# --- sign-up ---------------------------------------------------------------------------------
+
+
+def signup_post(view: TournamentView) -> TournamentPost:
+    """The sign-up message: what the tournament is, who signed up, how to join; once closed
+    without a start, who cancelled it."""
+    language = view.locale
+    embed = discord.Embed(
+        title=text("tournament.title.signup", language, name=view.name), color=TOURNAMENT_COLOR
+    )
+    if view.status is TournamentStatus.CANCELLED:
+        embed.description = text(
+            "tournament.cancelled", language, user=mention(view.ended_by or view.created_by)
+        )
+    else:
+        embed.description = text(
+            "tournament.signup.body", language, moderator=mention(view.created_by)
+        )
+    shown = [mention(entrant.user_id) for entrant in view.entrants[:SHOWN_ENTRANTS]]
+    hidden = len(view.entrants) - len(shown)
+    if hidden > 0:
+        shown.append(text("tournament.players.more", language, count=hidden))
+    embed.add_field(
+        name=text("tournament.players", language, count=len(view.entrants)),
+        value=", ".join(shown) or text("tournament.players.none", language),
+        inline=False,
+    )
+    embed.add_field(name="\u200b", value=options_line(view), inline=False)
+    return TournamentPost(embed=embed)
+
+
+# --- standings -------------------------------------------------------------------------------
+
+
+def _title(view: TournamentView) -> str:
+    language = view.locale
+    if view.status is TournamentStatus.OVER:
+        return text("tournament.title.over", language, name=view.name)
+    if view.status is TournamentStatus.ABORTED:
+        return text("tournament.title.aborted", language, name=view.name)
+    return text(
+        "tournament.title.running",
+        language,
+        name=view.name,
+        round=max(view.current_round, 1),
+        rounds=view.rounds or 1,
+    )
+
+
+def _subtitle(view: TournamentView) -> str:
+    language = view.locale
+    if view.status is TournamentStatus.OVER:
+        return text(
+            "tournament.picture.final", language, format=_format(view), rounds=view.rounds or 1
+        )
+    if view.status is TournamentStatus.ABORTED:
+        return text("tournament.picture.aborted", language, round=view.current_round)
+    return text(
+        "tournament.picture.round",
+        language,
+        format=_format(view),
+        round=max(view.current_round, 1),
+        rounds=view.rounds or 1,
+    )
+
+
+def seat_label(view: TournamentView, seat: int | None) -> str:
+    """A seat in text: a player's mention, or the AI of a bye."""
+    if seat is None:
+        return ai_name(BYE_LEVEL, view.locale)
+    return mention(seat)
+
+
+def table_line(view: TournamentView, table: TableView) -> str:
+    """One table of the round: its number, its thread, its players and how its game stands."""
+    language = view.locale
+    if table.game_status is None:
+        status = "waiting"
+    elif table.game_status is GameStatus.RUNNING:
+        status = "playing"
+    else:
+        status = table.game_status.value
+    thread = f"<#{table.thread_id}>" if table.thread_id is not None else "…"
+    return text(
+        "tournament.table_line",
+        language,
+        table=table.number,
+        thread=thread,
+        players=f" {text('tournament.versus', language)} ".join(
+            seat_label(view, seat) for seat in table.seats
+        ),
+        status=text(f"tournament.table.{status}", language),
+    )
+
+
+def standings_table(view: TournamentView) -> StandingsTable:
+    """The picture of the standings: every player's rank, name, points, tie-breaks and games
+    left, in the tournament's language."""
+    language = view.locale
+    headers = tuple(text(f"tournament.column.{column}", language) for column in COLUMNS)
+    rows = tuple(_row(view, line) for line in view.standings)
+    return StandingsTable(view.name, _subtitle(view), headers, rows)
+
+
+def _row(view: TournamentView, line: Standing) -> StandingsRow:
+    language = view.locale
+    name = view.name_of(line.user_id) or str(line.user_id)
+    leader = (
+        line.rank == 1
+        and view.status is not TournamentStatus.ABORTED
+        and any(other.half_points for other in view.standings)
+    )
+    return StandingsRow(
+        rank=str(line.rank),
+        name=name,
+        cells=(
+            points(line.half_points, language),
+            points(line.half_buchholz, language),
+            str(number(line.score, language)),
+            str(number(line.dirhams, language)),
+            str(line.left),
+        ),
+        leader=leader,
+    )
+
+
+def standings_post(view: TournamentView) -> TournamentPost:
+    """The standings message: the round being played with a line per table (its thread, its
+    players, its game's state), the winner once over, and the picture of the table."""
+    language = view.locale
+    embed = discord.Embed(title=_title(view), color=TOURNAMENT_COLOR)
+    lines = []
+    if view.status is TournamentStatus.OVER:
+        winners = ", ".join(mention(user) for user in view.winners)
+        key = "tournament.winner" if len(view.winners) == 1 else "tournament.winners"
+        lines.append(text(key, language, winners=winners))
+    elif view.status is TournamentStatus.ABORTED:
+        lines.append(
+            text("tournament.aborted_by", language, user=mention(view.ended_by or view.created_by))
+        )
+    lines.append(options_line(view))
+    embed.description = "\n".join(lines)
+    if view.current_round and view.status is TournamentStatus.RUNNING:
+        tables = view.round_tables(view.current_round)
+        embed.add_field(
+            name=text("tournament.round_tables", language, round=view.current_round),
+            value="\n".join(table_line(view, table) for table in tables)[:1024],
+            inline=False,
+        )
+    embed.set_image(url=f"attachment://{STANDINGS_NAME}")
+    embed.set_footer(text=text("tournament.legend", language))
+    return TournamentPost(embed=embed, picture=standings_table(view))
+
+
+# --- threads ---------------------------------------------------------------------------------
+
+
+def thread_name(view: TournamentView, table: TableView) -> str:
+    """The name of a table's thread (at most 100 characters: the tournament's name is cut)."""
+    language = view.locale
+    tail = text("tournament.thread_name", language, name="", round=table.round, table=table.number)
+    room = THREAD_NAME_LIMIT - len(tail)
+    name = view.name if len(view.name) <= room else view.name[: max(room - 1, 1)].rstrip() + "…"
+    return text(
+        "tournament.thread_name", language, name=name, round=table.round, table=table.number
+    )[:THREAD_NAME_LIMIT]
+
+
+def welcome_post(view: TournamentView, table: TableView) -> TournamentPost:
+    """The first message of a table's thread, pinging its players."""
+    language = view.locale
+    humans = table.humans
+    if table.ai_seats:
+        content = text(
+            "tournament.welcome.bye",
+            language,
+            players=", ".join(mention(user) for user in humans),
+            round=table.round,
+            name=view.name,
+            ai=ai_name(BYE_LEVEL, language),
+        )
+    else:
+        content = text(
+            "tournament.welcome",
+            language,
+            players=", ".join(mention(user) for user in humans),
+            round=table.round,
+            name=view.name,
+            table=table.number,
+        )
+    lines = [options_line(view)]
+    if view.message_id is not None:
+        link = message_link(view.guild_id, view.channel_id, view.message_id)
+        lines.append(text("tournament.standings_link", language, link=link))
+    embed = discord.Embed(color=TOURNAMENT_COLOR, description="\n".join(lines))
+    return TournamentPost(embed=embed, content=content, pings=humans)
+
+
+# --- the end ---------------------------------------------------------------------------------
+
+
+def finished_text(view: TournamentView) -> str:
+    """The announcement in the tournament's channel: who won."""
+    winners = ", ".join(mention(user) for user in view.winners)
+    key = "tournament.announce.winner" if len(view.winners) == 1 else "tournament.announce.shared"
+    return text(key, view.locale, winners=winners, name=view.name)
+
+
+def aborted_text(view: TournamentView) -> str:
+    return text(
+        "tournament.announce.aborted",
+        view.locale,
+        name=view.name,
+        user=mention(view.ended_by or view.created_by),
+    )

@@ -1,0 +1,213 @@
+"""Who sits at which table in a round of a tournament: pure functions of the players, their
+ranking and who met whom, so that every process pairing the same round gets the same tables.
+
+A table is a tuple of seats, each a player's user id or `None` for a seat an AI fills (a bye).
+The rules are written down in docs/tournaments.md:
+
+- Table sizes (`table_sizes`): as few tables as the seats per table allow, their sizes as even
+  as can be (5 players at 4-seat tables play at a table of 3 and a table of 2).
+- Byes: with 2-seat tables and an odd number of players, one player has no human opponent; an
+  AI takes the other seat. The bye goes to the lowest-ranked player among those who had the
+  fewest byes, so byes rotate.
+- Swiss (`swiss_tables`): players in ranking order; the best-ranked player not yet seated sits
+  with the next-ranked players they have not met; when that cannot complete the round, the
+  pairing backs up and tries the next players down. Rematches happen only when no pairing
+  avoids them, and then as few as can be found.
+- Round-robin (`round_robin_schedule`): every pair of players meets at least once. With
+  2-seat tables it is the circle method (n - 1 rounds for n players, n rounds when n is odd,
+  each player getting one AI bye); with bigger tables each round is filled greedily with the
+  pairs that have not met yet, until none is left.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+Seat = int | None
+"""A user id, or None for a seat an AI fills."""
+Table = tuple[Seat, ...]
+SEARCH_BUDGET = 20_000
+"""The most partial pairings the Swiss search looks at before it keeps the best one found."""
+MIN_TABLE = 2
+
+
+def pair(first: int, second: int) -> frozenset[int]:
+    """The key of a pair of players in a `met` count."""
+    return frozenset((first, second))
+
+
+def table_sizes(players: int, seats: int) -> list[int]:
+    """The sizes of the tables `players` sit at with at most `seats` seats each: as few tables
+    as possible, sizes as even as possible, biggest first. With 2 seats an odd count leaves
+    one player over (the bye), who is not counted here."""
+    if players < MIN_TABLE:
+        return []
+    if seats == MIN_TABLE:
+        return [2] * (players // 2)
+    tables = math.ceil(players / seats)
+    small, extra = divmod(players, tables)
+    return [small + 1] * extra + [small] * (tables - extra)
+
+
+def needs_bye(players: int, seats: int) -> bool:
+    """Whether a round leaves one player without a human opponent (2 seats, odd count)."""
+    return seats == MIN_TABLE and players % 2 == 1
+
+
+def bye_player(ranked: Sequence[int], byes: Mapping[int, int]) -> int:
+    """Who gets the bye: the lowest-ranked player among those with the fewest byes so far."""
+    fewest = min(byes.get(player, 0) for player in ranked)
+    return next(player for player in reversed(ranked) if byes.get(player, 0) == fewest)
+
+
+def meetings(tables: Iterable[Table]) -> dict[frozenset[int], int]:
+    """How many times each pair of players shared a table (AI seats left out)."""
+    met: dict[frozenset[int], int] = {}
+    for table in tables:
+        humans = [seat for seat in table if seat is not None]
+        for first, second in itertools.combinations(humans, 2):
+            key = pair(first, second)
+            met[key] = met.get(key, 0) + 1
+    return met
+
+
+def rematches(table: Sequence[int], met: Mapping[frozenset[int], int]) -> int:
+    """How many pairs at the table have met before."""
+    return sum(met.get(pair(a, b), 0) > 0 for a, b in itertools.combinations(table, 2))
+
+
+def swiss_tables(
+    ranked: Sequence[int],
+    seats: int,
+    met: Mapping[frozenset[int], int],
+    byes: Mapping[int, int],
+) -> list[Table]:
+    """The tables of a Swiss round for players in ranking order (best first)."""
+    pool = list(ranked)
+    bye: list[Table] = []
+    if needs_bye(len(pool), seats):
+        lonely = bye_player(pool, byes)
+        pool.remove(lonely)
+        bye = [(lonely, None)]
+    sizes = table_sizes(len(pool), seats)
+    return [*_search(pool, sizes, met), *bye]
+
+
+def _search(pool: list[int], sizes: list[int], met: Mapping[frozenset[int], int]) -> list[Table]:
+    """Seat `pool` (in ranking order) at tables of `sizes`: the first pairing in ranking order
+    without a rematch, else the one with the fewest found within SEARCH_BUDGET steps."""
+    best: tuple[int, list[Table]] | None = None
+    steps = 0
+
+    def walk(left: list[int], table_index: int, cost: int, tables: list[Table]) -> bool:
+        """Depth first; True once a pairing without rematches is found (the search stops)."""
+        nonlocal best, steps
+        steps += 1
+        if best is not None and cost >= best[0]:
+            return False
+        if table_index == len(sizes):
+            best = (cost, list(tables))
+            return cost == 0
+        if steps > SEARCH_BUDGET and best is not None:
+            return True
+        head, rest = left[0], left[1:]
+        for companions in itertools.combinations(rest, sizes[table_index] - 1):
+            table = (head, *companions)
+            added = rematches(table, met)
+            others = [player for player in rest if player not in companions]
+            tables.append(table)
+            done = walk(others, table_index + 1, cost + added, tables)
+            tables.pop()
+            if done:
+                return True
+        return False
+
+    walk(pool, 0, 0, [])
+    assert best is not None
+    return best[1]
+
+
+def round_robin_schedule(players: Sequence[int], seats: int) -> list[list[Table]]:
+    """Every round of a round-robin of `players` (in seeding order) at tables of `seats`."""
+    if len(players) < MIN_TABLE:
+        return []
+    if seats == MIN_TABLE:
+        return _circle(players)
+    return _covering(players, seats)
+
+
+def _circle(players: Sequence[int]) -> list[list[Table]]:
+    """The circle method: one player stays, the others turn one place a round; with an odd
+    count a bye (an AI seat) takes the empty place."""
+    ring: list[Seat] = list(players)
+    if len(ring) % 2:
+        ring.append(None)
+    count = len(ring)
+    rounds: list[list[Table]] = []
+    for _ in range(count - 1):
+        tables: list[Table] = []
+        for index in range(count // 2):
+            first, second = ring[index], ring[count - 1 - index]
+            if first is None:
+                first, second = second, first
+            tables.append((first, second))
+        tables.sort(key=lambda table: table[1] is None)  # the bye's table last
+        rounds.append(tables)
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return rounds
+
+
+def _covering(players: Sequence[int], seats: int) -> list[list[Table]]:
+    """Rounds of tables that seat every pair together at least once, each round filled
+    greedily with the pairs still to meet."""
+    order = {player: index for index, player in enumerate(players)}
+    uncovered = {pair(a, b) for a, b in itertools.combinations(players, 2)}
+    rounds: list[list[Table]] = []
+    while uncovered:
+        tables = _covering_round(players, seats, order, uncovered)
+        covered = {
+            pair(a, b)
+            for table in tables
+            for a, b in itertools.combinations([seat for seat in table if seat is not None], 2)
+        }
+        if not covered & uncovered:  # cannot happen: the first table always meets someone new
+            break
+        uncovered -= covered
+        rounds.append(tables)
+    return rounds
+
+
+def _covering_round(
+    players: Sequence[int], seats: int, order: Mapping[int, int], uncovered: set[frozenset[int]]
+) -> list[Table]:
+    """One round of `_covering`: each table begins with the player who has the most pairs
+    still to meet, and takes in turn whoever meets the most new people at it."""
+
+    def still_to_meet(player: int, among: Sequence[int]) -> int:
+        return sum(pair(player, other) in uncovered for other in among if other != player)
+
+    remaining = list(players)
+    tables: list[Table] = []
+    for size in table_sizes(len(players), seats):
+        first = max(remaining, key=lambda p: (still_to_meet(p, remaining), -order[p]))
+        table = [first]
+        remaining.remove(first)
+        while len(table) < size:
+            chosen = max(
+                remaining,
+                key=lambda p: (still_to_meet(p, table), still_to_meet(p, remaining), -order[p]),
+            )
+            table.append(chosen)
+            remaining.remove(chosen)
+        tables.append(tuple(table))
+    return tables
+
+
+def swiss_rounds(players: int, seats: int) -> int:
+    """The default number of Swiss rounds: enough for one player to stand out from the rest
+    (log base `seats` of the player count, at least 1)."""
+    if players <= 1:
+        return 1
+    return max(1, math.ceil(math.log(players) / math.log(seats) - 1e-9))

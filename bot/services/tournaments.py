@@ -1,0 +1,489 @@
+"""Tournaments as use cases: opening one, signing up, the start, pairing each round as soon as
+the previous one is over, setting each table's game up, the standings, the end, and a
+moderator cancelling or aborting one. Nothing here knows Discord: the edge makes the threads
+and shows the messages, and tells this service what it made.
+
+A tournament's games are ordinary games (bot.services.games), started as a table is set up:
+they are played, timed, resigned, aborted and ended like any other, and each tells this service
+when it closed (`game_closed`). Whatever happens to a game happens inside the tournament.
+
+Several processes may run the same tournament. The store keeps them apart (bot.storage
+.tournaments): a round is paired by one insert that only the first process gets in, a table is
+set up by the process that claimed it, and the end is one guarded update. Everything this
+service decides (the seeding, the pairings, the standings) is a pure function of what is
+stored, so whichever process does it gets the same result, before and after a restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import engine
+from bot.services import deadlines, dice, pairing, records, standings
+from bot.services.errors import (
+    AlreadyEnteredError,
+    BadOptionError,
+    ChannelHasTournamentError,
+    GameNotRunningError,
+    HostOnlyError,
+    NotEnoughPlayersError,
+    NotEnteredError,
+    NoTournamentHereError,
+    TournamentClosedError,
+    TournamentFullError,
+)
+from bot.services.guilds import check_turn_limit, check_variant
+from bot.services.lobby import seat_name
+from bot.services.locks import KeyedLocks
+from bot.services.tournament_views import (
+    BYE_LEVEL,
+    Entrant,
+    Progress,
+    TableView,
+    TournamentFormat,
+    TournamentStatus,
+    TournamentView,
+)
+from bot.services.views import GameView, Player
+from bot.storage import tournaments as stored
+from bot.storage.kinds import GameStatus
+from bot.storage.tournaments import (
+    EntrantRow,
+    NewTableGame,
+    NewTournament,
+    TableRow,
+    TableSeat,
+    TournamentRow,
+    TournamentStore,
+)
+from engine import Variant
+
+if TYPE_CHECKING:
+    from bot.services.games import GameService
+
+MAX_PLAYERS = 64
+"""The most players a tournament takes."""
+MAX_ROUNDS = 20
+"""The most rounds a Swiss tournament may be given."""
+NAME_LIMIT = 100
+CLAIM_LEASE_SECONDS = 60
+"""How long a claim on setting a table up holds (making a thread and a game takes seconds)."""
+
+
+class TournamentService:
+    """Tournaments for one bot process (see the module)."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        games: GameService,
+        *,
+        seeds: Callable[[], str] = dice.new_seed,
+    ) -> None:
+        """Games are started through `games` (its loader: the clock, the process's name in
+        claims, the games in memory); `seeds` makes each game's and tournament's secret seed."""
+        self._store = store
+        self._games = games
+        self._loader = games.loader
+        self._seeds = seeds
+        self._locks = KeyedLocks()
+
+    # --- sign-up -----------------------------------------------------------------------------
+
+    async def open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        moderator_id: int,
+        name: str,
+        format: str,
+        seats: int,
+        rounds: int | None,
+        variant: str,
+        turn_limit_seconds: int | None,
+        locale: str,
+    ) -> TournamentView:
+        """Open a tournament for sign-up in the channel (`rounds`: Swiss only, None for the
+        default, worked out at the start from the number of players)."""
+        kept = " ".join(name.split())[:NAME_LIMIT].rstrip()
+        if not kept:
+            raise BadOptionError("name", name)
+        if format not in {value.value for value in TournamentFormat}:
+            raise BadOptionError("format", format)
+        if seats not in engine.PLAYER_COUNTS:
+            raise BadOptionError("seats", seats)
+        if format == TournamentFormat.ROUND_ROBIN:
+            rounds = None
+        elif rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+            raise BadOptionError("rounds", rounds)
+        check_variant(variant)
+        check_turn_limit(turn_limit_seconds)
+        new = NewTournament(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            name=kept,
+            format=format,
+            seats=seats,
+            rounds=rounds,
+            variant=variant,
+            turn_limit_seconds=turn_limit_seconds,
+            locale=locale,
+            created_by=moderator_id,
+            seed=self._seeds(),
+        )
+        try:
+            row = await self._store.create(new, self._loader.now())
+        except stored.ChannelHasTournamentError:
+            existing = await self._store.open_at(channel_id)
+            message = existing.message_id if existing is not None else None
+            raise ChannelHasTournamentError(guild_id, channel_id, message) from None
+        return await self._view(row)
+
+    async def look(self, tournament_id: int) -> TournamentView:
+        return await self._view(await self._row(tournament_id))
+
+    async def open_at(self, channel_id: int) -> TournamentView:
+        """The tournament signing up or running in the channel, or played in the thread;
+        NoTournamentHereError if none."""
+        row = await self._store.open_at(channel_id)
+        if row is None:
+            raise NoTournamentHereError()
+        return await self._view(row)
+
+    async def join(self, tournament_id: int, user_id: int, name: str | None) -> TournamentView:
+        """Sign the user up (shown by `name`)."""
+        async with self._locks.holding(tournament_id):
+            row = await self._signing_up(tournament_id)
+            if len(await self._store.entrants(tournament_id)) >= MAX_PLAYERS:
+                raise TournamentFullError()
+            try:
+                joined = await self._store.join(
+                    tournament_id, user_id, seat_name(name), self._loader.now()
+                )
+            except stored.AlreadyEnteredError:
+                raise AlreadyEnteredError() from None
+            if not joined:
+                raise TournamentClosedError()
+            return await self._view(row)
+
+    async def leave(self, tournament_id: int, user_id: int) -> TournamentView:
+        async with self._locks.holding(tournament_id):
+            row = await self._signing_up(tournament_id)
+            if not await self._store.leave(tournament_id, user_id, self._loader.now()):
+                if (await self._row(tournament_id)).status != stored.SIGNUP:
+                    raise TournamentClosedError()
+                raise NotEnteredError()
+            return await self._view(row)
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the tournament's message: its sign-up, which shows the standings later."""
+        await self._store.set_message(tournament_id, message_id)
+
+    async def cancel(self, tournament_id: int, user_id: int, *, moderator: bool) -> TournamentView:
+        """Close the sign-up without playing (its creator or a moderator)."""
+        await self._end_early(tournament_id, user_id, stored.CANCELLED, moderator=moderator)
+        return await self.look(tournament_id)
+
+    async def start(self, tournament_id: int, user_id: int, *, moderator: bool) -> Progress:
+        """Close the sign-up, draw the seeding, and pair the first round (its creator or a
+        moderator); at least two players are needed."""
+        async with self._locks.holding(tournament_id):
+            row = await self._row(tournament_id)
+            _may_run(row, user_id, moderator=moderator)
+            if row.status != stored.SIGNUP:
+                raise TournamentClosedError()
+            entrants = await self._store.entrants(tournament_id)
+            if len(entrants) < pairing.MIN_TABLE:
+                raise NotEnoughPlayersError(len(entrants))
+            seeding = seeded(row.seed, [entrant.user_id for entrant in entrants])
+            if row.format == TournamentFormat.ROUND_ROBIN:
+                rounds = len(pairing.round_robin_schedule(seeding, row.seats))
+            else:
+                rounds = row.rounds or pairing.swiss_rounds(len(seeding), row.seats)
+            if not await self._store.start(tournament_id, seeding, rounds, self._loader.now()):
+                raise TournamentClosedError()
+            return await self._advance(tournament_id)
+
+    # --- the rounds ----------------------------------------------------------------------------
+
+    async def game_closed(self, game_id: int) -> Progress | None:
+        """A game ended (finished or aborted): if it is a tournament's and its round is over,
+        pair the next round, or end the tournament after its last. None for other games."""
+        tournament_id = await self._store.of_game(game_id)
+        if tournament_id is None:
+            return None
+        return await self.advance(tournament_id)
+
+    async def advance(self, tournament_id: int) -> Progress:
+        """Move the running tournament on if it can: pair its first round if it has none, the
+        next one once every game of the last is over, or end it after its last round."""
+        async with self._locks.holding(tournament_id):
+            return await self._advance(tournament_id)
+
+    async def _advance(self, tournament_id: int) -> Progress:
+        row = await self._row(tournament_id)
+        if row.status != stored.RUNNING:
+            return Progress(await self._view(row))
+        tables = await self._store.tables(tournament_id)
+        last = max((table.round for table in tables), default=0)
+        if last and not all(_closed(table) for table in tables if table.round == last):
+            return Progress(await self._view(row))
+        assert row.rounds is not None
+        if last < row.rounds:
+            entrants = await self._store.entrants(tournament_id)
+            paired = await self._store.pair_round(
+                tournament_id,
+                last + 1,
+                _round_tables(row, entrants, tables, last + 1),
+                self._loader.now(),
+            )
+            return Progress(await self.look(tournament_id), last + 1 if paired else None)
+        finished = await self._store.end(
+            tournament_id, stored.OVER, None, self._loader.now(), was=stored.RUNNING
+        )
+        return Progress(await self.look(tournament_id), finished=finished)
+
+    async def running(self) -> list[int]:
+        """The running tournaments (to catch up on after a restart)."""
+        return [row.id for row in await self._store.running()]
+
+    # --- setting the tables up -----------------------------------------------------------------
+
+    async def claim_tables(self, tournament_id: int) -> list[TableView]:
+        """Claim for this process the tables still to set up (no game yet) that no other
+        process holds; release each (`release_table`) once done, or after a failure."""
+        now = self._loader.now()
+        until = now + timedelta(seconds=CLAIM_LEASE_SECONDS)
+        claimed = set(await self._store.claim_tables(tournament_id, now, self._loader.owner, until))
+        view = await self.look(tournament_id)
+        return [table for table in view.tables if (table.round, table.number) in claimed]
+
+    async def release_table(self, tournament_id: int, table: TableView) -> None:
+        await self._store.release_table(
+            tournament_id, table.round, table.number, self._loader.owner
+        )
+
+    async def set_thread(self, tournament_id: int, table: TableView, thread_id: int) -> int:
+        """Record the thread the table is played in, unless it has one; the thread it has."""
+        return await self._store.set_thread(tournament_id, table.round, table.number, thread_id)
+
+    async def start_table(self, tournament_id: int, table: TableView) -> GameView:
+        """Start the table's game in its thread (once: a table with a game gets that game): the
+        seats shuffled and the game dealt from the game's own secret seed, as a lobby's start
+        does (R13), an AI in each seat of a bye."""
+        async with self._locks.holding(tournament_id):
+            row = await self._row(tournament_id)
+            current = next(
+                (
+                    stored_table
+                    for stored_table in await self._store.tables(tournament_id)
+                    if (stored_table.round, stored_table.table_no) == (table.round, table.number)
+                ),
+                None,
+            )
+            if current is None or current.thread_id is None:
+                raise GameNotRunningError()
+            if current.game_id is not None:
+                return await self._games.play.look(current.game_id)
+            names = {entrant.user_id: entrant.display_name for entrant in await self._entrants(row)}
+            seats = [
+                TableSeat(seat, None, names.get(seat))
+                if seat is not None
+                else TableSeat(None, BYE_LEVEL, None)
+                for seat in current.seats
+            ]
+            seed = self._seeds()
+            rng = dice.setup_rng(seed)
+            rng.shuffle(seats)
+            config = engine.deal(len(seats), Variant(row.variant), rng)
+            state = engine.new_game(config)
+            players = [
+                Player(seat.user_id, index, seat.ai_level, name=seat.display_name)
+                for index, seat in enumerate(seats)
+            ]
+            mover = players[state.to_move] if state.to_move is not None else players[0]
+            now = self._loader.now()
+            clock = deadlines.fresh_clock(now, row.turn_limit_seconds, ai_plays=mover.ai_plays)
+            new = NewTableGame(
+                guild_id=row.guild_id,
+                channel_id=current.thread_id,
+                host_id=row.created_by,
+                variant=row.variant,
+                turn_limit_seconds=row.turn_limit_seconds,
+                seed=seed,
+                seed_sha256=dice.commitment(seed),
+                locale=row.locale,
+                seats=tuple(seats),
+                config=records.config_json(config),
+                position=engine.to_position(state),
+                clock=clock,
+            )
+            game_id = await self._store.create_table_game(
+                tournament_id, table.round, table.number, new, now
+            )
+            if game_id is None:  # another process started it meanwhile
+                game_id = await self._store_game_of(tournament_id, table)
+            self._loader.schedule_changed()
+            return await self._games.play.look(game_id)
+
+    async def _store_game_of(self, tournament_id: int, table: TableView) -> int:
+        for stored_table in await self._store.tables(tournament_id):
+            if (stored_table.round, stored_table.table_no) == (table.round, table.number):
+                assert stored_table.game_id is not None
+                return stored_table.game_id
+        raise GameNotRunningError()
+
+    # --- the end -------------------------------------------------------------------------------
+
+    async def abort(
+        self, tournament_id: int, user_id: int, *, moderator: bool
+    ) -> tuple[TournamentView, list[GameView]]:
+        """End the tournament early (its creator or a moderator), and every game of it still
+        being played: the tournament and the games it aborted."""
+        await self._end_early(tournament_id, user_id, stored.ABORTED, moderator=moderator)
+        aborted = []
+        for table in await self._store.tables(tournament_id):
+            if table.game_id is None or _closed(table):
+                continue
+            try:
+                aborted.append(await self._games.play.abort(table.game_id, user_id, moderator=True))
+            except GameNotRunningError:
+                continue  # it ended meanwhile
+        return await self.look(tournament_id), aborted
+
+    async def _end_early(
+        self, tournament_id: int, user_id: int, status: str, *, moderator: bool
+    ) -> None:
+        """Cancel the sign-up (`status` cancelled) or abort the running tournament (aborted),
+        for its creator or a moderator; TournamentClosedError if it is past that stage."""
+        was = stored.SIGNUP if status == stored.CANCELLED else stored.RUNNING
+        async with self._locks.holding(tournament_id):
+            _may_run(await self._row(tournament_id), user_id, moderator=moderator)
+            if not await self._store.end(
+                tournament_id, status, user_id, self._loader.now(), was=was
+            ):
+                raise TournamentClosedError()
+
+    # --- reading -------------------------------------------------------------------------------
+
+    async def _row(self, tournament_id: int) -> TournamentRow:
+        row = await self._store.get(tournament_id)
+        if row is None:
+            raise NoTournamentHereError()
+        return row
+
+    async def _signing_up(self, tournament_id: int) -> TournamentRow:
+        row = await self._row(tournament_id)
+        if row.status != stored.SIGNUP:
+            raise TournamentClosedError()
+        return row
+
+    async def _entrants(self, row: TournamentRow) -> list[EntrantRow]:
+        return await self._store.entrants(row.id)
+
+    async def _view(self, row: TournamentRow) -> TournamentView:
+        row = await self._row(row.id)  # as it is now
+        entrants = await self._store.entrants(row.id)
+        tables = await self._store.tables(row.id)
+        lines: tuple[standings.Standing, ...] = ()
+        if row.status != stored.SIGNUP and row.rounds is not None:
+            lines = tuple(
+                standings.standings(
+                    [entrant.user_id for entrant in entrants], _outcomes(tables), row.rounds
+                )
+            )
+        return TournamentView(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            name=row.name,
+            format=TournamentFormat(row.format),
+            seats=row.seats,
+            rounds=row.rounds,
+            variant=row.variant,
+            turn_limit_seconds=row.turn_limit_seconds,
+            locale=row.locale,
+            status=TournamentStatus(row.status),
+            created_by=row.created_by,
+            ended_by=row.ended_by,
+            message_id=row.message_id,
+            entrants=tuple(Entrant(entrant.user_id, entrant.display_name) for entrant in entrants),
+            tables=tuple(_table_view(table) for table in tables),
+            standings=lines,
+        )
+
+
+def seeded(seed: str, players: list[int]) -> list[int]:
+    """The seeding: the players (in sign-up order) shuffled from the tournament's seed, so
+    every process draws the same order."""
+    digest = hashlib.sha256(f"marrakech-tournament:{seed}:seeding".encode()).digest()
+    order = list(players)
+    random.Random(int.from_bytes(digest, "big")).shuffle(order)
+    return order
+
+
+def _may_run(row: TournamentRow, user_id: int, *, moderator: bool) -> None:
+    """Only the tournament's creator or a moderator starts, cancels or aborts it."""
+    if not moderator and user_id != row.created_by:
+        raise HostOnlyError()
+
+
+def _closed(table: TableRow) -> bool:
+    return table.game_status in (GameStatus.OVER.value, GameStatus.ABORTED.value)
+
+
+def _outcomes(tables: list[TableRow]) -> list[standings.TableOutcome]:
+    return [
+        standings.TableOutcome(
+            round=table.round,
+            seats=table.seats,
+            closed=_closed(table),
+            results=tuple(
+                standings.SeatResult(result.user_id, result.place, result.score, result.dirhams)
+                for result in table.results
+            )
+            if table.game_status == GameStatus.OVER.value
+            else (),
+        )
+        for table in tables
+    ]
+
+
+def _table_view(table: TableRow) -> TableView:
+    return TableView(
+        round=table.round,
+        number=table.table_no,
+        seats=table.seats,
+        thread_id=table.thread_id,
+        game_id=table.game_id,
+        game_status=GameStatus(table.game_status) if table.game_status is not None else None,
+    )
+
+
+def _round_tables(
+    row: TournamentRow, entrants: list[EntrantRow], tables: list[TableRow], round_no: int
+) -> list[pairing.Table]:
+    """The tables of round `round_no`: the round-robin's schedule, or a Swiss pairing of the
+    standings after the rounds before."""
+    seeding = [entrant.user_id for entrant in entrants]
+    if row.format == TournamentFormat.ROUND_ROBIN:
+        return pairing.round_robin_schedule(seeding, row.seats)[round_no - 1]
+    assert row.rounds is not None
+    lines = standings.standings(seeding, _outcomes(tables), row.rounds)
+    ranked = standings.ranking(lines) if round_no > 1 else seeding
+    seat_lists = [table.seats for table in tables]
+    byes: dict[int, int] = {}
+    for seats in seat_lists:
+        if None in seats:
+            for seat in seats:
+                if seat is not None:
+                    byes[seat] = byes.get(seat, 0) + 1
+    return pairing.swiss_tables(ranked, row.seats, pairing.meetings(seat_lists), byes)
+
+
+__all__ = ["Entrant", "Progress", "TableView", "TournamentService", "TournamentView"]

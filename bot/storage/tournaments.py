@@ -1,0 +1,547 @@
+"""The tournament repository: tournaments, their players, rounds and tables, one transaction
+per call, the same SQL on every back end (bot.storage.database).
+
+What keeps several processes apart:
+- a round is paired once: `pair_round` inserts the round's row and its tables in one
+  transaction, and the round's primary key lets only the first writer in (the others get
+  False and change nothing);
+- setting a table up (its thread, then its game) is claimed for a lease (`claim_tables`) by
+  one process, and each step is a guarded update: a thread is recorded only where none is
+  (`set_thread`), a table's game is created in the same transaction that records it, only
+  where none is (`create_table_game`);
+- the tournament's status moves by guarded updates (`start`, `end`), so of two processes
+  finishing a tournament one only is told it did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.storage.database import Connection, Database, Row, UniqueViolation
+from bot.storage.kinds import TurnClock
+from bot.storage.values import json_from_column, json_to_column, time_from_column, time_to_column
+
+SIGNUP = "signup"
+RUNNING = "running"
+OVER = "over"
+CANCELLED = "cancelled"
+ABORTED = "aborted"
+
+
+class ChannelHasTournamentError(Exception):
+    """The channel already has a tournament signing up or running."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has an open tournament")
+        self.channel_id = channel_id
+
+
+class AlreadyEnteredError(Exception):
+    """The user is already signed up for the tournament."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    format: str
+    seats: int
+    rounds: int | None
+    variant: str
+    turn_limit_seconds: int | None
+    locale: str
+    status: str
+    created_by: int
+    ended_by: int | None
+    seed: str
+    message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewTournament:
+    guild_id: int
+    channel_id: int
+    name: str
+    format: str
+    seats: int
+    rounds: int | None
+    variant: str
+    turn_limit_seconds: int | None
+    locale: str
+    created_by: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """A player signed up: their name when they joined, and their place in the seeding."""
+
+    user_id: int
+    display_name: str | None
+    joined_at: datetime
+    seed: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableResultRow:
+    """One seat's result in a table's finished game (user None: an AI seat)."""
+
+    user_id: int | None
+    place: int
+    score: int
+    dirhams: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table of a round, with its game's status and results once it has them."""
+
+    round: int
+    table_no: int
+    seats: tuple[int | None, ...]
+    thread_id: int | None
+    game_id: int | None
+    game_status: str | None
+    results: tuple[TableResultRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """A seat of a table's game, in seat order: a user (with their name) or an AI level."""
+
+    user_id: int | None
+    ai_level: str | None
+    display_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NewTableGame:
+    """A table's game, started: everything the games and seats rows need."""
+
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: str
+    turn_limit_seconds: int | None
+    seed: str
+    seed_sha256: str
+    locale: str
+    seats: tuple[TableSeat, ...]
+    config: dict[str, Any]
+    position: Any
+    clock: TurnClock
+
+
+_COLUMNS = (
+    "id, guild_id, channel_id, name, format, seats, rounds, variant, turn_limit_seconds, "
+    "locale, status, created_by, ended_by, seed, message_id, created_at, updated_at"
+)
+_UNCLAIMED = "(claimed_until IS NULL OR claimed_until <= $2 OR claimed_by = $3)"
+"""A table free for the process `$3` at `$2`: not claimed, its lease ran out, or its own."""
+_CLAIM_SQLITE = (
+    "UPDATE tournament_tables SET claimed_by = $3, claimed_until = $4 "
+    "WHERE tournament_id = $1 AND game_id IS NULL AND " + _UNCLAIMED + " "
+    "AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'running') "
+    "RETURNING round, table_no"
+)
+"""Claim a running tournament's tables still to set up (SQLite serialises its writers)."""
+_CLAIM_POSTGRES = (
+    "UPDATE tournament_tables SET claimed_by = $3, claimed_until = $4 "
+    "WHERE tournament_id = $1 AND (round, table_no) IN (SELECT round, table_no "
+    "FROM tournament_tables WHERE tournament_id = $1 AND game_id IS NULL AND " + _UNCLAIMED + " "
+    "AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'running') "
+    "FOR UPDATE SKIP LOCKED) RETURNING round, table_no"
+)
+"""The same on PostgreSQL: rows another process is claiming are skipped, not waited for."""
+
+
+def _tournament(row: Row) -> TournamentRow:
+    columns = row.keys()  # a row iterates over its values, not its column names
+    values = {column: row[column] for column in columns}
+    for column in ("created_at", "updated_at"):
+        values[column] = time_from_column(values[column])
+    return TournamentRow(**values)
+
+
+class TournamentStore:
+    """Reads and writes tournaments; each method is one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    async def create(self, new: NewTournament, now: datetime) -> TournamentRow:
+        """Open a tournament for sign-up; ChannelHasTournamentError if the channel has one open."""
+        try:
+            async with self._db.transaction() as conn:
+                tournament_id = await conn.fetchval(
+                    "INSERT INTO tournaments (guild_id, channel_id, name, format, seats, rounds, "
+                    "variant, turn_limit_seconds, locale, created_by, seed, created_at, "
+                    "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) "
+                    "RETURNING id",
+                    new.guild_id,
+                    new.channel_id,
+                    new.name,
+                    new.format,
+                    new.seats,
+                    new.rounds,
+                    new.variant,
+                    new.turn_limit_seconds,
+                    new.locale,
+                    new.created_by,
+                    new.seed,
+                    time_to_column(now),
+                )
+                return await _fetch(conn, int(tournament_id))
+        except UniqueViolation as error:
+            raise ChannelHasTournamentError(new.channel_id) from error
+
+    async def get(self, tournament_id: int) -> TournamentRow | None:
+        async with self._db.reading() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1", tournament_id
+            )
+        return None if row is None else _tournament(row)
+
+    async def open_at(self, channel_id: int) -> TournamentRow | None:
+        """The tournament signing up or running in this channel, or played in this thread."""
+        async with self._db.reading() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE status IN ('signup', 'running') "
+                "AND (channel_id = $1 OR id IN (SELECT tournament_id FROM tournament_tables "
+                "WHERE thread_id = $1)) ORDER BY id LIMIT 1",
+                channel_id,
+            )
+        return None if row is None else _tournament(row)
+
+    async def running(self) -> list[TournamentRow]:
+        """Every running tournament, oldest first."""
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'running' ORDER BY id"
+            )
+        return [_tournament(row) for row in rows]
+
+    async def of_game(self, game_id: int) -> int | None:
+        """The tournament whose table the game is, if any."""
+        async with self._db.reading() as conn:
+            value = await conn.fetchval(
+                "SELECT tournament_id FROM tournament_tables WHERE game_id = $1", game_id
+            )
+        return None if value is None else int(value)
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """The players: in seeding order once drawn, in sign-up order before."""
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
+                "SELECT user_id, display_name, joined_at, seed FROM tournament_players "
+                "WHERE tournament_id = $1 ORDER BY seed, joined_at, user_id",
+                tournament_id,
+            )
+        return [
+            EntrantRow(
+                row["user_id"], row["display_name"], time_from_column(row["joined_at"]), row["seed"]
+            )
+            for row in rows
+        ]
+
+    async def join(
+        self, tournament_id: int, user_id: int, display_name: str | None, now: datetime
+    ) -> bool:
+        """Sign the user up while the tournament signs up (False: it no longer does);
+        AlreadyEnteredError if they are signed up already."""
+        try:
+            async with self._db.transaction() as conn:
+                added = await conn.execute(
+                    "INSERT INTO tournament_players (tournament_id, user_id, display_name, "
+                    "joined_at) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM tournaments "
+                    "WHERE id = $1 AND status = 'signup')",
+                    tournament_id,
+                    user_id,
+                    display_name,
+                    time_to_column(now),
+                )
+                if added:
+                    await _touch(conn, tournament_id, now)
+                return added == 1
+        except UniqueViolation as error:
+            raise AlreadyEnteredError() from error
+
+    async def leave(self, tournament_id: int, user_id: int, now: datetime) -> bool:
+        """Take the user off the list while it signs up; False if they were not on it (or it no
+        longer signs up)."""
+        async with self._db.transaction() as conn:
+            removed = await conn.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2 "
+                "AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'signup')",
+                tournament_id,
+                user_id,
+            )
+            if removed:
+                await _touch(conn, tournament_id, now)
+            return removed == 1
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the tournament's message (the sign-up, later the standings)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tournaments SET message_id = $1 WHERE id = $2", message_id, tournament_id
+            )
+
+    async def start(
+        self, tournament_id: int, seeding: Sequence[int], rounds: int, now: datetime
+    ) -> bool:
+        """Sign-up -> running, with the players' seeding and the number of rounds; False (and
+        nothing changed) if it was not signing up any more."""
+        async with self._db.transaction() as conn:
+            started = await conn.execute(
+                "UPDATE tournaments SET status = 'running', rounds = $1, updated_at = $2 "
+                "WHERE id = $3 AND status = 'signup'",
+                rounds,
+                time_to_column(now),
+                tournament_id,
+            )
+            if started != 1:
+                return False
+            await conn.executemany(
+                "UPDATE tournament_players SET seed = $1 WHERE tournament_id = $2 AND user_id = $3",
+                [(index, tournament_id, user) for index, user in enumerate(seeding, start=1)],
+            )
+            return True
+
+    async def end(
+        self,
+        tournament_id: int,
+        status: str,
+        ended_by: int | None,
+        now: datetime,
+        *,
+        was: str | None = None,
+    ) -> bool:
+        """Close the tournament (over, cancelled or aborted) if its status is `was` (None:
+        signing up or running); False (and nothing changed) otherwise: of two callers, one only
+        gets True."""
+        async with self._db.transaction() as conn:
+            if was is None:
+                ended = await conn.execute(
+                    "UPDATE tournaments SET status = $1, ended_by = $2, updated_at = $3 "
+                    "WHERE id = $4 AND status IN ('signup', 'running')",
+                    status,
+                    ended_by,
+                    time_to_column(now),
+                    tournament_id,
+                )
+            else:
+                ended = await conn.execute(
+                    "UPDATE tournaments SET status = $1, ended_by = $2, updated_at = $3 "
+                    "WHERE id = $4 AND status = $5",
+                    status,
+                    ended_by,
+                    time_to_column(now),
+                    tournament_id,
+                    was,
+                )
+            return ended == 1
+
+    async def pair_round(
+        self,
+        tournament_id: int,
+        round_no: int,
+        tables: Sequence[Sequence[int | None]],
+        now: datetime,
+    ) -> bool:
+        """Store round `round_no` with its tables, if the tournament runs and the round is not
+        paired yet (its previous round is); False, and nothing written, otherwise."""
+        async with self._db.transaction() as conn:
+            added = await conn.execute(
+                "INSERT INTO tournament_rounds (tournament_id, round, paired_at) "
+                "SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = $1 "
+                "AND status = 'running') AND ($2 = 1 OR EXISTS (SELECT 1 FROM tournament_rounds "
+                "WHERE tournament_id = $1 AND round = $2 - 1)) "
+                "ON CONFLICT (tournament_id, round) DO NOTHING",
+                tournament_id,
+                round_no,
+                time_to_column(now),
+            )
+            if added != 1:
+                return False
+            await conn.executemany(
+                "INSERT INTO tournament_tables (tournament_id, round, table_no, seats) "
+                "VALUES ($1, $2, $3, $4)",
+                [
+                    (tournament_id, round_no, number, json_to_column(list(table)))
+                    for number, table in enumerate(tables, start=1)
+                ],
+            )
+            await _touch(conn, tournament_id, now)
+            return True
+
+    async def rounds_paired(self, tournament_id: int) -> int:
+        async with self._db.reading() as conn:
+            value = await conn.fetchval(
+                "SELECT max(round) FROM tournament_rounds WHERE tournament_id = $1", tournament_id
+            )
+        return 0 if value is None else int(value)
+
+    async def tables(self, tournament_id: int) -> list[TableRow]:
+        """Every table of every round paired, with its game's status and results."""
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(
+                "SELECT t.round, t.table_no, t.seats, t.thread_id, t.game_id, g.status "
+                "FROM tournament_tables t LEFT JOIN games g ON g.id = t.game_id "
+                "WHERE t.tournament_id = $1 ORDER BY t.round, t.table_no",
+                tournament_id,
+            )
+            result_rows = await conn.fetch(
+                "SELECT r.game_id, r.user_id, r.place, r.score, r.dirhams FROM results r "
+                "JOIN tournament_tables t ON t.game_id = r.game_id "
+                "WHERE t.tournament_id = $1 ORDER BY r.game_id, r.seat",
+                tournament_id,
+            )
+        results: dict[int, list[TableResultRow]] = {}
+        for row in result_rows:
+            results.setdefault(int(row["game_id"]), []).append(
+                TableResultRow(row["user_id"], row["place"], row["score"], row["dirhams"])
+            )
+        return [
+            TableRow(
+                round=row["round"],
+                table_no=row["table_no"],
+                seats=tuple(json_from_column(row["seats"])),
+                thread_id=row["thread_id"],
+                game_id=row["game_id"],
+                game_status=row["status"],
+                results=tuple(results.get(row["game_id"], ())) if row["game_id"] else (),
+            )
+            for row in rows
+        ]
+
+    async def claim_tables(
+        self, tournament_id: int, now: datetime, owner: str, until: datetime
+    ) -> list[tuple[int, int]]:
+        """Claim for `owner` until `until` every table of the running tournament still to set
+        up (no thread or no game yet) that no other process holds: (round, table) pairs."""
+        stamps = (time_to_column(now), owner, time_to_column(until))
+        async with self._db.transaction() as conn:
+            if self._db.backend == "postgres":
+                rows = await conn.fetch(_CLAIM_POSTGRES, tournament_id, *stamps)
+            else:
+                rows = await conn.fetch(_CLAIM_SQLITE, tournament_id, *stamps)
+        return sorted((int(row["round"]), int(row["table_no"])) for row in rows)
+
+    async def release_table(
+        self, tournament_id: int, round_no: int, table_no: int, owner: str
+    ) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tournament_tables SET claimed_by = NULL, claimed_until = NULL "
+                "WHERE tournament_id = $1 AND round = $2 AND table_no = $3 AND claimed_by = $4",
+                tournament_id,
+                round_no,
+                table_no,
+                owner,
+            )
+
+    async def set_thread(
+        self, tournament_id: int, round_no: int, table_no: int, thread_id: int
+    ) -> int:
+        """Record the table's thread unless it has one; the thread it has now."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tournament_tables SET thread_id = $1 WHERE tournament_id = $2 "
+                "AND round = $3 AND table_no = $4 AND thread_id IS NULL",
+                thread_id,
+                tournament_id,
+                round_no,
+                table_no,
+            )
+            value = await conn.fetchval(
+                "SELECT thread_id FROM tournament_tables WHERE tournament_id = $1 "
+                "AND round = $2 AND table_no = $3",
+                tournament_id,
+                round_no,
+                table_no,
+            )
+        return int(value)
+
+    async def create_table_game(
+        self, tournament_id: int, round_no: int, table_no: int, new: NewTableGame, now: datetime
+    ) -> int | None:
+        """Create the table's game, started, and record it, in one transaction; None (and
+        nothing written) if the table has its game already."""
+        stamp = time_to_column(now)
+        async with self._db.transaction() as conn:
+            existing = await conn.fetchval(
+                "SELECT game_id FROM tournament_tables WHERE tournament_id = $1 AND round = $2 "
+                "AND table_no = $3",
+                tournament_id,
+                round_no,
+                table_no,
+            )
+            if existing is not None:
+                return None
+            game_id = int(
+                await conn.fetchval(
+                    "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
+                    "variant, turn_limit_seconds, config, seed, seed_sha256, seq, position, "
+                    "created_at, updated_at, turn_started_at, remind_at, due_at, locale) "
+                    "VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9, 0, $10, $11, $11, "
+                    "$12, $13, $14, $15) RETURNING id",
+                    new.guild_id,
+                    new.channel_id,
+                    new.host_id,
+                    len(new.seats),
+                    new.variant,
+                    new.turn_limit_seconds,
+                    json_to_column(new.config),
+                    new.seed,
+                    new.seed_sha256,
+                    json_to_column(new.position),
+                    stamp,
+                    time_to_column(new.clock.turn_started_at),
+                    time_to_column(new.clock.remind_at),
+                    time_to_column(new.clock.due_at),
+                    new.locale,
+                )
+            )
+            await conn.executemany(
+                "INSERT INTO seats (game_id, user_id, ai_level, seat, joined_at, display_name) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                [
+                    (game_id, seat.user_id, seat.ai_level, index, stamp, seat.display_name)
+                    for index, seat in enumerate(new.seats)
+                ],
+            )
+            await conn.execute(
+                "UPDATE tournament_tables SET game_id = $1 WHERE tournament_id = $2 "
+                "AND round = $3 AND table_no = $4",
+                game_id,
+                tournament_id,
+                round_no,
+                table_no,
+            )
+            return game_id
+
+
+async def _fetch(conn: Connection, tournament_id: int) -> TournamentRow:
+    row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1", tournament_id)
+    assert row is not None
+    return _tournament(row)
+
+
+async def _touch(conn: Connection, tournament_id: int, now: datetime) -> None:
+    await conn.execute(
+        "UPDATE tournaments SET updated_at = $1 WHERE id = $2",
+        time_to_column(now),
+        tournament_id,
+    )

@@ -1,0 +1,191 @@
+"""What a tournament's messages say (bot.presentation.tournaments): the sign-up, the standings
+and their picture, the thread names and welcomes, the end; in English, French and Ukrainian,
+with no English left in the other two."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+
+from bot.edge.tournaments import signup_buttons
+from bot.presentation import tournaments as shown
+from bot.presentation.tournaments import TournamentPost, points
+from bot.services.standings import SeatResult, TableOutcome, standings
+from bot.services.tournament_views import (
+    Entrant,
+    TableView,
+    TournamentFormat,
+    TournamentStatus,
+    TournamentView,
+)
+from bot.storage.kinds import GameStatus
+from tests.bot.presentation.test_languages import button_labels, english_in, post_texts
+
+MOD = 100
+PLAYERS = (101, 102, 103)
+
+
+def view(
+    locale: str = "en", status: TournamentStatus = TournamentStatus.RUNNING, **changes: object
+) -> TournamentView:
+    tables = [
+        TableOutcome(1, (101, 102), True, (SeatResult(101, 1, 60, 20), SeatResult(102, 2, 50, 9))),
+        TableOutcome(
+            1, (103, None), True, (SeatResult(103, 2, 40, 8), SeatResult(None, 1, 70, 30))
+        ),
+    ]
+    lines = () if status is TournamentStatus.SIGNUP else tuple(standings(PLAYERS, tables, 2))
+    made = TournamentView(
+        id=4,
+        guild_id=1,
+        channel_id=2,
+        name="Spring cup",
+        format=TournamentFormat.SWISS,
+        seats=2,
+        rounds=2,
+        variant="standard",
+        turn_limit_seconds=3600,
+        locale=locale,
+        status=status,
+        created_by=MOD,
+        ended_by=MOD if status in (TournamentStatus.ABORTED, TournamentStatus.CANCELLED) else None,
+        message_id=9,
+        entrants=tuple(Entrant(user, f"player {user}") for user in PLAYERS),
+        tables=(
+            TableView(1, 1, (101, 102), 201, 11, GameStatus.OVER),
+            TableView(1, 2, (103, None), 202, 12, GameStatus.OVER),
+            TableView(2, 1, (101, 103), 203, 13, GameStatus.RUNNING),
+            TableView(2, 2, (102, None), None, None, None),
+        ),
+        standings=lines,
+    )
+    return dataclasses.replace(made, **changes)  # type: ignore[arg-type]
+
+
+def texts(post: TournamentPost) -> Iterator[str]:
+    yield from post_texts(post)  # type: ignore[arg-type]  # the same embed and content
+    if post.picture is not None:
+        yield post.picture.title
+        yield post.picture.subtitle
+        yield from post.picture.headers
+
+
+def everything(locale: str) -> list[str]:
+    written: list[str] = []
+    for status in TournamentStatus:
+        shown_view = view(locale, status)
+        if status in (TournamentStatus.SIGNUP, TournamentStatus.CANCELLED):
+            written += texts(shown.signup_post(shown_view))
+            written += button_labels(signup_buttons(shown_view))
+        else:
+            written += texts(shown.standings_post(shown_view))
+    running = view(locale)
+    for table in running.tables:
+        written.append(shown.thread_name(running, table))
+        written += texts(shown.welcome_post(running, table))
+    over = view(locale, TournamentStatus.OVER)
+    written += [shown.finished_text(over), shown.aborted_text(over)]
+    return written
+
+
+@pytest.mark.parametrize(
+    ("half_points", "language", "written"),
+    [(0, "en", "0"), (1, "en", "½"), (4, "en", "2"), (5, "fr", "2½"), (2001, "fr", "1\u202f000½")],
+)
+def test_points_are_written_with_halves(half_points: int, language: str, written: str) -> None:
+    assert points(half_points, language) == written
+
+
+def test_the_sign_up_lists_the_players_and_what_the_tournament_is() -> None:
+    post = shown.signup_post(view(status=TournamentStatus.SIGNUP))
+    text = "\n".join(texts(post))
+    assert "Spring cup: sign-up" in text
+    assert all(f"<@{user}>" in text for user in PLAYERS)
+    assert "Swiss · 2 seats a table · 2 rounds · standard rules · 1 h per turn" in text
+    assert button_labels(signup_buttons(view(status=TournamentStatus.SIGNUP))) == [
+        "Join",
+        "Leave",
+        "Start",
+        "Cancel",
+    ]
+    assert signup_buttons(view()) is None, "no sign-up buttons once started"
+    crowd = tuple(Entrant(user) for user in range(1000, 1050))
+    post = shown.signup_post(view(status=TournamentStatus.SIGNUP, entrants=crowd))
+    assert "and 10 more" in post.embed.fields[0].value  # type: ignore[operator]
+    cancelled = shown.signup_post(view(status=TournamentStatus.CANCELLED))
+    assert f"cancelled by <@{MOD}>" in (cancelled.embed.description or "")
+
+
+def test_the_standings_show_the_round_its_tables_and_the_picture() -> None:
+    post = shown.standings_post(view())
+    assert post.embed.title == "🏆 Spring cup: round 2 of 2"
+    (field,) = post.embed.fields
+    assert field.name == "Round 2"
+    assert field.value == (
+        "Table 1 · <#203> · <@101> vs <@103> · playing\n"
+        "Table 2 · … · <@102> vs 🤖 AI (medium) · being set up"
+    )
+    assert "Buchholz" in (post.embed.footer.text or "")
+    picture = post.picture
+    assert picture is not None
+    assert picture.headers == ("#", "Player", "Pts", "Buch.", "Score", "Dh", "Left")
+    assert [row.name for row in picture.rows] == ["player 101", "player 102", "player 103"]
+    assert [row.cells[0] for row in picture.rows] == ["1", "0", "0"]
+    assert [row.leader for row in picture.rows] == [True, False, False]
+    assert [row.cells[-1] for row in picture.rows] == ["1", "1", "1"]
+
+
+def test_the_end_names_the_winner() -> None:
+    over = view(status=TournamentStatus.OVER)
+    post = shown.standings_post(over)
+    assert post.embed.title == "🏆 Spring cup: final standings"
+    assert (post.embed.description or "").startswith("🏆 Winner: <@101>")
+    assert post.embed.fields == []
+    assert shown.finished_text(over) == (
+        "🏆 <@101> wins **Spring cup**! The final standings are above."
+    )
+    aborted = shown.standings_post(view(status=TournamentStatus.ABORTED))
+    assert f"aborted by <@{MOD}>" in (aborted.embed.description or "")
+    assert aborted.picture is not None
+    assert not any(row.leader for row in aborted.picture.rows), "nobody leads an abort"
+
+
+def test_threads_are_named_within_discord_s_limit_and_welcome_their_players() -> None:
+    running = view(name="N" * 100)
+    table = running.tables[2]
+    name = shown.thread_name(running, table)
+    assert len(name) <= 100
+    assert name.endswith("… · round 2 · table 1")
+    welcome = shown.welcome_post(view(), table)
+    assert welcome.pings == (101, 103)
+    assert welcome.content is not None
+    assert "<@101>, <@103>: round 2 of **Spring cup**, table 1" in welcome.content
+    bye = shown.welcome_post(view(), view().tables[3])
+    assert bye.pings == (102,)
+    assert "bye" in (bye.content or "")
+    assert "AI (medium)" in (bye.content or "")
+    assert "https://discord.com/channels/1/2/9" in (welcome.embed.description or "")
+
+
+@pytest.mark.parametrize("locale", ["fr", "uk"])
+def test_a_tournament_in_another_language_writes_no_english_sentence(locale: str) -> None:
+    written = everything(locale)
+    assert len(written) > 40
+    assert {(fragment, line) for line in written for fragment in english_in(line)} == set()
+
+
+def test_the_check_finds_english_in_an_english_tournament() -> None:
+    assert any(english_in(line) for line in everything("en"))
+
+
+def test_the_picture_speaks_the_tournament_s_language() -> None:
+    french = shown.standings_post(view("fr")).picture
+    ukrainian = shown.standings_post(view("uk")).picture
+    assert french is not None
+    assert ukrainian is not None
+    assert french.headers[1] == "Joueur"
+    assert french.subtitle == "Ronde 2 sur 2 · système suisse"
+    assert ukrainian.headers[1] == "Гравець"
+    assert "тур" in shown.thread_name(view("uk"), view("uk").tables[0])

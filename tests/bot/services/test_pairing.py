@@ -1,0 +1,145 @@
+"""The pairing of tournament rounds (bot.services.pairing): table sizes, Swiss score groups
+and rematches, rotating byes, and round-robin schedules that seat every pair together."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from bot.services import pairing
+from bot.services.pairing import Table
+
+
+@pytest.mark.parametrize(
+    ("players", "seats", "sizes"),
+    [
+        (2, 2, [2]),
+        (5, 2, [2, 2]),
+        (6, 2, [2, 2, 2]),
+        (4, 4, [4]),
+        (5, 4, [3, 2]),
+        (7, 4, [4, 3]),
+        (9, 4, [3, 3, 3]),
+        (7, 3, [3, 2, 2]),
+        (2, 4, [2]),
+        (1, 3, []),
+    ],
+)
+def test_tables_are_as_few_and_as_even_as_the_seats_allow(
+    players: int, seats: int, sizes: list[int]
+) -> None:
+    assert pairing.table_sizes(players, seats) == sizes
+    assert all(pairing.MIN_TABLE <= size <= seats for size in sizes)
+
+
+def test_a_swiss_round_seats_players_by_score_group() -> None:
+    ranked = [11, 12, 13, 14, 15, 16]
+    assert pairing.swiss_tables(ranked, 2, {}, {}) == [(11, 12), (13, 14), (15, 16)]
+    assert pairing.swiss_tables(ranked, 3, {}, {}) == [(11, 12, 13), (14, 15, 16)]
+
+
+def test_a_swiss_round_takes_the_next_player_down_rather_than_a_rematch() -> None:
+    met = pairing.meetings([(11, 12), (13, 14)])
+    assert pairing.swiss_tables([11, 12, 13, 14], 2, met, {}) == [(11, 13), (12, 14)]
+
+
+def test_a_swiss_round_backs_up_when_the_greedy_choice_leaves_a_rematch() -> None:
+    # 11's first choice it has not met, 13, would leave 12 and 14, who met: the search backs
+    # up and seats 11 with 14.
+    met = pairing.meetings([(11, 12), (13, 14), (12, 14)])
+    tables = pairing.swiss_tables([11, 12, 13, 14], 2, met, {})
+    assert tables == [(11, 14), (12, 13)]
+    assert sum(pairing.rematches(table, met) for table in tables) == 0
+
+
+def all_pairings(players: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for index, other in enumerate(rest):
+        for tail in all_pairings(rest[:index] + rest[index + 1 :]):
+            yield [(first, other), *tail]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_swiss_round_has_no_rematch_when_one_can_be_avoided(seed: int) -> None:
+    rng = random.Random(seed)
+    players = list(range(1, 9))
+    history: list[Table] = []
+    for _ in range(rng.randrange(2, 6)):  # some earlier rounds, paired at random
+        shuffled = players[:]
+        rng.shuffle(shuffled)
+        history.extend((shuffled[i], shuffled[i + 1]) for i in range(0, 8, 2))
+    met = pairing.meetings(history)
+    ranked = players[:]
+    rng.shuffle(ranked)
+    fewest = min(
+        sum(pairing.rematches(table, met) for table in candidate)
+        for candidate in all_pairings(ranked)
+    )
+    tables = pairing.swiss_tables(ranked, 2, met, {})
+    assert sorted(seat for table in tables for seat in table if seat is not None) == players
+    assert sum(pairing.rematches(table, met) for table in tables) == fewest  # type: ignore[arg-type]
+
+
+def test_the_bye_goes_to_the_lowest_ranked_and_rotates() -> None:
+    ranked = [11, 12, 13, 14, 15]
+    byes: dict[int, int] = {}
+    given = []
+    for _ in range(5):
+        tables = pairing.swiss_tables(ranked, 2, {}, byes)
+        (bye,) = [table for table in tables if None in table]
+        assert tables[-1] == bye, "the bye's table comes last"
+        player = bye[0]
+        assert player is not None
+        given.append(player)
+        byes[player] = byes.get(player, 0) + 1
+    assert given == [15, 14, 13, 12, 11]
+
+
+def test_a_round_robin_of_two_seats_meets_every_pair_once() -> None:
+    for count in (2, 3, 4, 5, 6, 7, 8):
+        players = list(range(100, 100 + count))
+        rounds = pairing.round_robin_schedule(players, 2)
+        assert len(rounds) == (count - 1 if count % 2 == 0 else count)
+        met = pairing.meetings(table for tables in rounds for table in tables)
+        assert set(met) == {frozenset(p) for p in itertools.combinations(players, 2)}
+        assert set(met.values()) == {1}
+        byes: dict[int, int] = {}
+        for tables in rounds:
+            seated = [seat for table in tables for seat in table if seat is not None]
+            assert sorted(seated) == players, "everyone plays every round"
+            for table in tables:
+                if None in table:
+                    assert table[1] is None
+                    player = table[0]
+                    assert player is not None
+                    byes[player] = byes.get(player, 0) + 1
+        assert byes == (dict.fromkeys(players, 1) if count % 2 else {})
+
+
+@pytest.mark.parametrize(("count", "seats"), [(4, 4), (5, 4), (6, 3), (7, 3), (8, 4), (9, 3)])
+def test_a_round_robin_of_bigger_tables_seats_every_pair_together(count: int, seats: int) -> None:
+    players = list(range(1, count + 1))
+    rounds = pairing.round_robin_schedule(players, seats)
+    met = pairing.meetings(table for tables in rounds for table in tables)
+    assert set(met) == {frozenset(p) for p in itertools.combinations(players, 2)}
+    for tables in rounds:
+        assert sorted(seat for table in tables for seat in table) == players  # type: ignore[type-var]
+        assert all(pairing.MIN_TABLE <= len(table) <= seats for table in tables)
+    assert pairing.round_robin_schedule(players, seats) == rounds, "the same every time"
+
+
+def test_four_players_at_four_seats_play_one_round() -> None:
+    assert pairing.round_robin_schedule([1, 2, 3, 4], 4) == [[(1, 2, 3, 4)]]
+
+
+@pytest.mark.parametrize(
+    ("players", "seats", "rounds"), [(2, 2, 1), (5, 2, 3), (8, 2, 3), (9, 2, 4), (16, 4, 2)]
+)
+def test_the_default_number_of_swiss_rounds(players: int, seats: int, rounds: int) -> None:
+    assert pairing.swiss_rounds(players, seats) == rounds

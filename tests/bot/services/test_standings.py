@@ -1,0 +1,109 @@
+"""A tournament's standings (bot.services.standings): points per place, games that did not
+finish, and the tie-breaks in their order (Buchholz, total score, dirhams, then a shared rank)."""
+
+from __future__ import annotations
+
+from bot.services.standings import SeatResult, TableOutcome, half_points, standings, winners
+
+A, B, C, D = 1, 2, 3, 4
+
+
+def finished(round_no: int, *results: tuple[int | None, int, int, int]) -> TableOutcome:
+    """A table played to its end: (user, place, score, dirhams) per seat."""
+    return TableOutcome(
+        round_no,
+        tuple(user for user, *_ in results),
+        True,
+        tuple(SeatResult(*result) for result in results),
+    )
+
+
+def test_a_two_seat_game_gives_one_point_to_the_winner_and_a_half_each_when_shared() -> None:
+    won = (SeatResult(A, 1, 50, 20), SeatResult(B, 2, 40, 10))
+    assert (half_points(won, A), half_points(won, B)) == (2, 0)
+    shared = (SeatResult(A, 1, 50, 20), SeatResult(B, 1, 50, 20))
+    assert (half_points(shared, A), half_points(shared, B)) == (1, 1)
+
+
+def test_a_bigger_table_gives_a_point_per_opponent_below_and_a_half_per_one_alongside() -> None:
+    results = (
+        SeatResult(A, 1, 60, 30),
+        SeatResult(B, 2, 50, 20),
+        SeatResult(C, 2, 50, 20),
+        SeatResult(D, 4, 10, 0),
+    )
+    assert [half_points(results, user) for user in (A, B, C, D)] == [6, 3, 3, 0]
+
+
+def test_an_ai_opponent_counts_for_points_but_not_in_the_standings() -> None:
+    lines = standings([A], [finished(1, (A, 1, 55, 21), (None, 2, 40, 12))], rounds=3)
+    (line,) = lines
+    assert (line.user_id, line.half_points, line.half_buchholz) == (A, 2, 0)
+    assert (line.score, line.dirhams, line.played, line.left) == (55, 21, 1, 2)
+
+
+def test_a_game_that_did_not_finish_gives_no_points_but_counts_as_met_and_played() -> None:
+    aborted = TableOutcome(1, (A, B), True)
+    running = TableOutcome(2, (A, C), False)
+    lines = {line.user_id: line for line in standings([A, B, C], [aborted, running], rounds=2)}
+    assert lines[A].half_points == 0
+    assert (lines[A].played, lines[A].left) == (1, 1)
+    assert (lines[C].played, lines[C].left) == (0, 2)
+
+
+def test_equal_points_are_ordered_by_buchholz() -> None:
+    tables = [
+        finished(1, (A, 1, 40, 10), (B, 2, 30, 5)),
+        finished(1, (C, 1, 40, 10), (D, 2, 35, 6)),
+        finished(2, (A, 1, 40, 10), (D, 2, 30, 5)),
+        finished(2, (B, 1, 40, 10), (C, 2, 30, 5)),
+    ]
+    lines = standings([D, C, B, A], tables, rounds=2)
+    by_user = {line.user_id: line for line in lines}
+    assert [by_user[user].half_points for user in (A, B, C, D)] == [4, 2, 2, 0]
+    # Buchholz, in halves: B met A (4) and C (2), C met D (0) and B (2).
+    assert [by_user[user].half_buchholz for user in (A, B, C, D)] == [2, 6, 2, 6]
+    assert [line.user_id for line in lines] == [A, B, C, D]
+    assert [line.rank for line in lines] == [1, 2, 3, 4]
+
+
+def test_equal_points_and_buchholz_are_ordered_by_score_then_dirhams() -> None:
+    tables = [
+        finished(1, (A, 1, 40, 10), (B, 2, 30, 5)),
+        finished(1, (C, 1, 40, 10), (D, 2, 35, 6)),
+        finished(2, (A, 1, 40, 10), (C, 2, 30, 6)),
+        finished(2, (B, 1, 40, 10), (D, 2, 30, 5)),
+    ]
+    lines = standings([A, B, C, D], tables, rounds=2)
+    by_user = {line.user_id: line for line in lines}
+    assert (by_user[B].half_points, by_user[C].half_points) == (2, 2)
+    assert by_user[B].half_buchholz == by_user[C].half_buchholz == 4
+    assert by_user[B].score == by_user[C].score == 70
+    assert (by_user[B].dirhams, by_user[C].dirhams) == (15, 16)
+    assert [line.user_id for line in lines] == [A, C, B, D]
+    more_score = [*tables[:3], finished(2, (B, 1, 41, 10), (D, 2, 30, 5))]
+    ordered = [line.user_id for line in standings([A, B, C, D], more_score, rounds=2)]
+    assert ordered == [A, B, C, D]
+
+
+def test_equal_on_everything_shares_the_rank_and_lists_in_seeding_order() -> None:
+    tables = [
+        finished(1, (A, 1, 40, 10), (B, 1, 40, 10)),
+        finished(1, (C, 1, 40, 10), (D, 1, 40, 10)),
+    ]
+    lines = standings([D, C, B, A], tables, rounds=1)
+    assert [line.user_id for line in lines] == [D, C, B, A]
+    assert {line.rank for line in lines} == {1}
+    assert winners(lines) == (D, C, B, A)
+
+
+def test_score_then_dirhams_decide_between_equal_points_and_buchholz() -> None:
+    tables = [
+        finished(1, (A, 1, 40, 10), (None, 2, 30, 5)),
+        finished(1, (B, 1, 45, 8), (None, 2, 30, 5)),
+        finished(1, (C, 1, 45, 9), (None, 2, 30, 5)),
+    ]
+    lines = standings([A, B, C], tables, rounds=1)
+    assert [line.user_id for line in lines] == [C, B, A]
+    assert [line.rank for line in lines] == [1, 2, 3]
+    assert winners(lines) == (C,)

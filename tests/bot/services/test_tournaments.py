@@ -1,0 +1,290 @@
+"""Tournaments through the service on a real database (each back end): sign-up, the start,
+every round paired as soon as the one before is over (once, whichever process tries), tables
+set up once, the standings, the end, a cancel and an abort. Games are ended by resignations
+and aborts here: a game's own play is tested elsewhere."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+
+import pytest
+
+from bot.services import GameService, GameStatus, GameView
+from bot.services.errors import (
+    AlreadyEnteredError,
+    ChannelHasTournamentError,
+    GameNotRunningError,
+    HostOnlyError,
+    NotEnoughPlayersError,
+    NotEnteredError,
+    TournamentClosedError,
+)
+from bot.services.tournament_views import TableView, TournamentStatus, TournamentView
+from bot.services.tournaments import TournamentService
+from bot.storage import Database, GameStore, open_database
+from bot.storage.tournaments import TournamentStore
+from tests.bot.services.test_service import fixed_clock
+
+GUILD, CHANNEL, MOD = 9, 700, 5000
+PLAYERS = (5001, 5002, 5003, 5004, 5005)
+THREADS = itertools.count(80_000)
+
+
+def seed_source() -> Callable[[], str]:
+    counter = itertools.count(1)
+    return lambda: f"{next(counter):032x}"
+
+
+def services(database: Database, owner: str = "one") -> tuple[GameService, TournamentService]:
+    seeds = seed_source()
+    games = GameService(GameStore(database), clock=fixed_clock, seeds=seeds, owner=owner)
+    return games, TournamentService(TournamentStore(database), games, seeds=seeds)
+
+
+async def opened(
+    tournaments: TournamentService,
+    players: tuple[int, ...] = PLAYERS,
+    *,
+    format: str = "swiss",
+    seats: int = 2,
+    rounds: int | None = 3,
+) -> TournamentView:
+    view = await tournaments.open(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        moderator_id=MOD,
+        name="  Spring   cup ",
+        format=format,
+        seats=seats,
+        rounds=rounds,
+        variant="standard",
+        turn_limit_seconds=3600,
+        locale="fr",
+    )
+    for player in players:
+        view = await tournaments.join(view.id, player, f"player {player}")
+    return view
+
+
+async def set_up(tournaments: TournamentService, tournament_id: int) -> list[GameView]:
+    """What the edge does for each table still to set up: a thread, then the game."""
+    games = []
+    for table in await tournaments.claim_tables(tournament_id):
+        await tournaments.set_thread(tournament_id, table, next(THREADS))
+        table = next(
+            t
+            for t in (await tournaments.look(tournament_id)).tables
+            if (t.round, t.number) == (table.round, table.number)
+        )
+        games.append(await tournaments.start_table(tournament_id, table))
+        await tournaments.release_table(tournament_id, table)
+    return games
+
+
+async def end_by_resignations(games: GameService, view: GameView) -> GameView:
+    """Every human but the last one seated resigns (an AI seat stays in)."""
+    humans = [player.user_id for player in view.players if player.user_id is not None]
+    if len(humans) == len(view.players):
+        humans = humans[:-1]
+    for user in humans:
+        view = await games.play.resign(view.id, user)
+    assert view.status is GameStatus.OVER
+    return view
+
+
+async def test_a_swiss_tournament_of_five_with_byes_is_played_to_its_end(
+    database: Database,
+) -> None:
+    games, tournaments = services(database)
+    closed: list[int] = []
+    games.on_game_closed(closed.append)
+    view = await opened(tournaments)
+    assert view.name == "Spring cup"
+    assert view.status is TournamentStatus.SIGNUP
+    assert [entrant.user_id for entrant in view.entrants] == list(PLAYERS)
+
+    progress = await tournaments.start(view.id, MOD, moderator=False)
+    assert progress.paired == 1
+    assert progress.view.rounds == 3
+    seeding = [entrant.user_id for entrant in progress.view.entrants]
+    assert sorted(seeding) == sorted(PLAYERS)
+    assert len(progress.view.standings) == 5
+
+    for round_no in (1, 2, 3):
+        tables = (await tournaments.look(view.id)).round_tables(round_no)
+        assert [len(table.seats) for table in tables] == [2, 2, 2]
+        assert tables[-1].seats[1] is None, "the bye is the last table, an AI in its seat"
+        started = await set_up(tournaments, view.id)
+        assert len(started) == 3
+        assert await set_up(tournaments, view.id) == [], "each table is set up once"
+        for game in started:
+            assert game.status is GameStatus.RUNNING
+            assert game.game.locale == "fr"
+            assert game.game.host_id == MOD
+            assert game.game.turn_limit_seconds == 3600
+            ended = await end_by_resignations(games, game)
+            assert closed[-1] == ended.id
+            progress = await tournaments.game_closed(ended.id)
+            assert progress is not None
+        if round_no < 3:
+            assert progress.paired == round_no + 1
+        else:
+            assert progress.finished
+            assert progress.paired is None
+
+    final = await tournaments.look(view.id)
+    assert final.status is TournamentStatus.OVER
+    assert final.current_round == 3
+    assert all(line.played == 3 and line.left == 0 for line in final.standings)
+    assert final.winners
+    byes = [table.seats[0] for table in final.tables if None in table.seats]
+    assert len(set(byes)) == 3, "byes rotate"
+    met = [frozenset(table.humans) for table in final.tables if len(table.humans) == 2]
+    assert len(met) == len(set(met)) == 6, "no rematch while one can be avoided"
+    assert await tournaments.game_closed(final.tables[0].game_id or 0) is not None
+    assert (await tournaments.look(view.id)).status is TournamentStatus.OVER
+    assert await tournaments.game_closed(123_456) is None, "not a tournament's game"
+
+
+async def test_a_round_robin_of_four_at_one_table_of_four(database: Database) -> None:
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4], format="round-robin", seats=4, rounds=7)
+    progress = await tournaments.start(view.id, MOD, moderator=True)
+    assert progress.view.rounds == 1, "a round-robin's rounds come from its schedule"
+    (table,) = progress.view.tables
+    assert sorted(table.humans) == sorted(PLAYERS[:4])
+    (game,) = await set_up(tournaments, view.id)
+    assert len(game.players) == 4
+    ended = await end_by_resignations(games, game)
+    progress = await tournaments.game_closed(ended.id)
+    assert progress is not None
+    assert progress.finished
+    lines = progress.view.standings
+    winner = next(player.user_id for player in ended.players if not player.resigned)
+    assert progress.view.winners == (winner,)
+    assert [line.half_points for line in lines] == [6, 4, 2, 0]
+
+
+async def test_signing_up_and_who_may_start_or_cancel(database: Database) -> None:
+    _, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:1])
+    with pytest.raises(ChannelHasTournamentError):
+        await opened(tournaments, ())
+    with pytest.raises(AlreadyEnteredError):
+        await tournaments.join(view.id, PLAYERS[0], "again")
+    with pytest.raises(NotEnteredError):
+        await tournaments.leave(view.id, PLAYERS[1])
+    with pytest.raises(HostOnlyError):
+        await tournaments.start(view.id, PLAYERS[0], moderator=False)
+    with pytest.raises(NotEnoughPlayersError):
+        await tournaments.start(view.id, MOD, moderator=False)
+    view = await tournaments.join(view.id, PLAYERS[1], "two")
+    view = await tournaments.leave(view.id, PLAYERS[0])
+    assert [entrant.user_id for entrant in view.entrants] == [PLAYERS[1]]
+    with pytest.raises(HostOnlyError):
+        await tournaments.cancel(view.id, PLAYERS[1], moderator=False)
+    cancelled = await tournaments.cancel(view.id, PLAYERS[1], moderator=True)
+    assert cancelled.status is TournamentStatus.CANCELLED
+    assert cancelled.ended_by == PLAYERS[1]
+    with pytest.raises(TournamentClosedError):
+        await tournaments.join(view.id, PLAYERS[2], "late")
+    with pytest.raises(TournamentClosedError):
+        await tournaments.start(view.id, MOD, moderator=True)
+    again = await opened(tournaments, ())
+    assert again.id != view.id
+
+
+async def test_an_abort_ends_the_tournament_and_its_games(database: Database) -> None:
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4])
+    await tournaments.start(view.id, MOD, moderator=False)
+    first, second = await set_up(tournaments, view.id)
+    await end_by_resignations(games, first)
+    with pytest.raises(HostOnlyError):
+        await tournaments.abort(view.id, PLAYERS[0], moderator=False)
+    aborted_view, aborted = await tournaments.abort(view.id, PLAYERS[0], moderator=True)
+    assert aborted_view.status is TournamentStatus.ABORTED
+    assert [game.id for game in aborted] == [second.id]
+    assert aborted[0].status is GameStatus.ABORTED
+    progress = await tournaments.game_closed(second.id)
+    assert progress is not None
+    assert progress.paired is None
+    assert not progress.finished
+    with pytest.raises(TournamentClosedError):
+        await tournaments.abort(view.id, MOD, moderator=True)
+    with pytest.raises(GameNotRunningError):
+        await games.play.resign(second.id, PLAYERS[0])
+
+
+async def test_an_aborted_game_counts_for_nobody_and_the_round_goes_on(
+    database: Database,
+) -> None:
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4], rounds=2)
+    await tournaments.start(view.id, MOD, moderator=False)
+    first, second = await set_up(tournaments, view.id)
+    await end_by_resignations(games, first)
+    await tournaments.game_closed(first.id)
+    await games.play.abort(second.id, MOD, moderator=True)
+    progress = await tournaments.game_closed(second.id)
+    assert progress is not None
+    assert progress.paired == 2
+    points = {line.user_id: line.half_points for line in progress.view.standings}
+    assert sorted(points.values()) == [0, 0, 0, 2]
+    assert all(line.played == 1 for line in progress.view.standings)
+
+
+async def test_processes_racing_over_a_round_pair_it_once_and_split_its_tables(
+    database_target: str,
+) -> None:
+    first_db = await open_database(database_target)
+    second_db = await open_database(database_target)
+    try:
+        games, one = services(first_db, "one")
+        _, two = services(second_db, "two")
+        view = await opened(one, PLAYERS[:4])
+        await one.start(view.id, MOD, moderator=False)
+        claimed = await asyncio.gather(one.claim_tables(view.id), two.claim_tables(view.id))
+        assert sorted(len(tables) for tables in claimed) in ([0, 2], [1, 1])
+        both: list[TableView] = [table for tables in claimed for table in tables]
+        assert sorted((t.round, t.number) for t in both) == [(1, 1), (1, 2)]
+        for table in claimed[0]:
+            await one.release_table(view.id, table)
+        for table in claimed[1]:
+            await two.release_table(view.id, table)
+        for game in await set_up(one, view.id):
+            await end_by_resignations(games, game)
+        results = await asyncio.gather(
+            *(service.advance(view.id) for service in (one, two, one, two, two))
+        )
+        assert sorted(progress.paired or 0 for progress in results) == [0, 0, 0, 0, 2]
+        tables = (await two.look(view.id)).round_tables(2)
+        assert len(tables) == 2
+    finally:
+        await first_db.close()
+        await second_db.close()
+
+
+async def test_a_restarted_process_pairs_the_round_that_the_last_one_left(
+    database_target: str,
+) -> None:
+    database = await open_database(database_target)
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:2], rounds=2)
+    await tournaments.start(view.id, MOD, moderator=False)
+    (game,) = await set_up(tournaments, view.id)
+    await end_by_resignations(games, game)  # the process stops before it moves the round on
+    await database.close()
+
+    database = await open_database(database_target)
+    try:
+        _, restarted = services(database)
+        assert await restarted.running() == [view.id]
+        progress = await restarted.advance(view.id)
+        assert progress.paired == 2
+        (again,) = await set_up(restarted, view.id)
+        assert again.id != game.id
+    finally:
+        await database.close()

@@ -1,0 +1,206 @@
+"""The tournament store (bot.storage.tournaments) on both back ends: sign-up, the start, rounds
+paired once, tables claimed and set up once, and the guarded end."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.storage import Database, GameStore, ResultRow, open_database
+from bot.storage.kinds import TurnClock
+from bot.storage.tournaments import (
+    AlreadyEnteredError,
+    ChannelHasTournamentError,
+    NewTableGame,
+    NewTournament,
+    TableSeat,
+    TournamentStore,
+)
+
+NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
+GUILD, CHANNEL, THREAD, MOD = 7, 70, 71, 900
+ALICE, BOB, CAROL = 901, 902, 903
+
+
+def new_tournament(channel: int = CHANNEL) -> NewTournament:
+    return NewTournament(
+        guild_id=GUILD,
+        channel_id=channel,
+        name="Spring cup",
+        format="swiss",
+        seats=2,
+        rounds=3,
+        variant="standard",
+        turn_limit_seconds=3600,
+        locale="en",
+        created_by=MOD,
+        seed="ab" * 16,
+    )
+
+
+def table_game(thread: int) -> NewTableGame:
+    return NewTableGame(
+        guild_id=GUILD,
+        channel_id=thread,
+        host_id=MOD,
+        variant="standard",
+        turn_limit_seconds=3600,
+        seed="cd" * 16,
+        seed_sha256="ef" * 32,
+        locale="en",
+        seats=(TableSeat(BOB, None, "bob"), TableSeat(None, "medium", None)),
+        config={"players": 2},
+        position={"fake": True},
+        clock=TurnClock(NOW, NOW + timedelta(minutes=30), NOW + timedelta(hours=1)),
+    )
+
+
+async def running(store: TournamentStore) -> int:
+    tournament = await store.create(new_tournament(), NOW)
+    for user in (ALICE, BOB, CAROL):
+        assert await store.join(tournament.id, user, f"user {user}", NOW)
+    assert await store.start(tournament.id, [CAROL, ALICE, BOB], 3, NOW)
+    return tournament.id
+
+
+async def test_one_open_tournament_per_channel_and_its_sign_up(db: Database) -> None:
+    store = TournamentStore(db)
+    tournament = await store.create(new_tournament(), NOW)
+    assert (tournament.status, tournament.rounds, tournament.message_id) == ("signup", 3, None)
+    with pytest.raises(ChannelHasTournamentError):
+        await store.create(new_tournament(), NOW)
+    assert await store.join(tournament.id, ALICE, "alice", NOW)
+    assert await store.join(tournament.id, BOB, None, NOW + timedelta(seconds=1))
+    with pytest.raises(AlreadyEnteredError):
+        await store.join(tournament.id, ALICE, "alice", NOW)
+    assert [e.user_id for e in await store.entrants(tournament.id)] == [ALICE, BOB]
+    assert await store.leave(tournament.id, BOB, NOW)
+    assert not await store.leave(tournament.id, BOB, NOW)
+    await store.set_message(tournament.id, 5555)
+    found = await store.open_at(CHANNEL)
+    assert found is not None
+    assert (found.id, found.message_id) == (tournament.id, 5555)
+    assert await store.end(tournament.id, "cancelled", MOD, NOW, was="signup")
+    assert await store.open_at(CHANNEL) is None
+    assert not await store.join(tournament.id, CAROL, "carol", NOW), "the sign-up is over"
+    again = await store.create(new_tournament(), NOW)
+    assert again.id != tournament.id, "a closed tournament frees its channel"
+
+
+async def test_the_start_draws_the_seeding_once(db: Database) -> None:
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    assert [e.user_id for e in await store.entrants(tournament_id)] == [CAROL, ALICE, BOB]
+    assert [e.seed for e in await store.entrants(tournament_id)] == [1, 2, 3]
+    assert not await store.start(tournament_id, [ALICE, BOB, CAROL], 3, NOW)
+    assert not await store.join(tournament_id, 999, "late", NOW)
+    assert [row.id for row in await store.running()] == [tournament_id]
+
+
+async def test_a_round_is_paired_once_and_after_the_one_before(db: Database) -> None:
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    assert not await store.pair_round(tournament_id, 2, [(ALICE, BOB)], NOW), "round 1 first"
+    assert await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+    assert not await store.pair_round(tournament_id, 1, [(ALICE, BOB), (CAROL, None)], NOW)
+    tables = await store.tables(tournament_id)
+    assert [(t.round, t.table_no, t.seats) for t in tables] == [
+        (1, 1, (CAROL, ALICE)),
+        (1, 2, (BOB, None)),
+    ]
+    assert await store.rounds_paired(tournament_id) == 1
+
+
+async def test_two_writers_pairing_the_same_round_at_once_write_it_once(
+    database_target: str,
+) -> None:
+    first = await open_database(database_target)
+    second = await open_database(database_target)
+    try:
+        tournament_id = await running(TournamentStore(first))
+        stores = [TournamentStore(first), TournamentStore(second)] * 4
+        paired = await asyncio.gather(
+            *(
+                store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+                for store in stores
+            )
+        )
+        assert sorted(paired) == [False] * 7 + [True]
+        assert len(await TournamentStore(second).tables(tournament_id)) == 2
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_table_is_set_up_once_by_the_process_that_claimed_it(db: Database) -> None:
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+    until = NOW + timedelta(seconds=60)
+    assert await store.claim_tables(tournament_id, NOW, "one", until) == [(1, 1), (1, 2)]
+    assert await store.claim_tables(tournament_id, NOW, "two", until) == []
+    assert await store.claim_tables(tournament_id, NOW, "one", until) == [(1, 1), (1, 2)]
+    await store.release_table(tournament_id, 1, 2, "one")
+    assert await store.claim_tables(tournament_id, NOW, "two", until) == [(1, 2)]
+    later = until + timedelta(seconds=1)
+    assert await store.claim_tables(tournament_id, later, "two", later + timedelta(60)) == [
+        (1, 1),
+        (1, 2),
+    ], "a lease that ran out is free"
+
+    assert await store.set_thread(tournament_id, 1, 2, THREAD) == THREAD
+    assert await store.set_thread(tournament_id, 1, 2, THREAD + 1) == THREAD, "kept the first"
+    game_id = await store.create_table_game(tournament_id, 1, 2, table_game(THREAD), NOW)
+    assert game_id is not None
+    assert await store.create_table_game(tournament_id, 1, 2, table_game(THREAD), NOW) is None
+    assert await store.of_game(game_id) == tournament_id
+    games = GameStore(db)
+    game = await games.get(game_id)
+    assert game is not None
+    assert (game.status, game.channel_id, game.host_id, game.seq) == ("running", THREAD, MOD, 0)
+    assert game.due_at == NOW + timedelta(hours=1)
+    seats = await games.seats(game_id)
+    assert [(s.seat, s.user_id, s.ai_level, s.display_name) for s in seats] == [
+        (0, BOB, None, "bob"),
+        (1, None, "medium", None),
+    ]
+    assert await store.claim_tables(tournament_id, later, "two", later) == [(1, 1)]
+    found = await store.open_at(THREAD)
+    assert found is not None
+    assert found.id == tournament_id, "found from its thread"
+
+    table = (await store.tables(tournament_id))[1]
+    assert (table.thread_id, table.game_id, table.game_status, table.results) == (
+        THREAD,
+        game_id,
+        "running",
+        (),
+    )
+    await games.add_results(
+        game_id,
+        [
+            ResultRow(0, BOB, None, "red", 40, 12, 1, True),
+            ResultRow(1, None, "medium", "blue", 30, 9, 2, False),
+        ],
+    )
+    table = (await store.tables(tournament_id))[1]
+    assert [(r.user_id, r.place, r.score, r.dirhams) for r in table.results] == [
+        (BOB, 1, 40, 12),
+        (None, 2, 30, 9),
+    ]
+
+
+async def test_a_tournament_ends_once(db: Database) -> None:
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    assert not await store.end(tournament_id, "over", None, NOW, was="signup")
+    ended = await asyncio.gather(
+        *(store.end(tournament_id, "over", None, NOW, was="running") for _ in range(3))
+    )
+    assert sorted(ended) == [False, False, True]
+    row = await store.get(tournament_id)
+    assert row is not None
+    assert row.status == "over"
+    assert await store.claim_tables(tournament_id, NOW, "one", NOW) == [], "nothing to set up"

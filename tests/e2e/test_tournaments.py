@@ -1,0 +1,337 @@
+"""Tournaments through the real bot process and the fake Discord API, each game in a public
+thread of the tournament's channel:
+
+- a Swiss tournament of five players, three rounds at 2-seat tables, an AI filling each
+  round's bye: turns clicked in a thread, a timeout (the test clock moved on), a moderator's
+  abort of one game, the bot killed with SIGKILL as a round ends and started again, played to
+  the final standings and the winner's announcement;
+- a round-robin of four at one 4-seat table;
+- a moderator ending a whole tournament early.
+
+Games end by resignations (a game's own play is tested elsewhere), so each scenario takes
+seconds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
+from tests.e2e.fakecord.model import PUBLIC_THREAD, THREAD_CREATED
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.players import integrity, is_final
+from tests.e2e.shifted_clock import shift_clock, with_clock
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod", "marrakech-admin")
+TURN_LIMIT = 300
+ROUND = re.compile(r"· round (?P<round>\d+) · table (?P<table>\d+)$")
+
+
+@pytest.fixture
+def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    return with_clock(bot_env, clock_file)
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+class Scene:
+    """A server with a tournament channel, a moderator and players."""
+
+    def __init__(self, fake: FakeDiscord, players: int) -> None:
+        self.fake = fake
+        self.guild = fake.add_guild("Souk")
+        self.channel = fake.add_text_channel(self.guild, "tournament")
+        self.mod = fake.add_user("mod")
+        fake.add_member(self.guild, self.mod, permissions=permissions.MANAGE_CHANNELS)
+        self.players = [
+            fake.add_user(name) for name in ("ana", "ben", "cat", "dan", "eve")[:players]
+        ]
+        for player in self.players:
+            fake.add_member(self.guild, player)
+        self.people = {user.id: user for user in [self.mod, *self.players]}
+
+    async def open(self, **options: object) -> FakeMessage:
+        """Open the tournament, sign every player up, and start it: its message."""
+        fake = self.fake
+        handle = await fake.slash(
+            self.mod, self.channel, "marrakech-mod", "tournament", options=options
+        )
+        signup = await handle.answer()
+        assert "sign-up" in signup.embed_text()
+        for player in self.players:
+            current = fake.world.messages[signup.id]
+            joined = await fake.click(player, current, current.button(label="Join").custom_id)
+            await joined.response()
+        current = fake.world.messages[signup.id]
+        assert all(f"<@{p.id}>" in current.embed_text() for p in self.players)
+        refused = await (
+            await fake.click(self.players[0], current, current.button(label="Start").custom_id)
+        ).answer()
+        assert refused.ephemeral
+        assert "Manage Channels" in refused.content
+        started = await fake.click(self.mod, current, current.button(label="Start").custom_id)
+        await started.response()
+        return fake.world.messages[signup.id]
+
+    def round_threads(self, round_no: int) -> list[FakeChannel]:
+        found = []
+        for thread in self.fake.threads(self.channel):
+            match = ROUND.search(thread.name)
+            if match and int(match["round"]) == round_no:
+                found.append(thread)
+        return sorted(found, key=lambda thread: int(ROUND.search(thread.name)["table"]))  # type: ignore[index]
+
+    async def round_ready(self, round_no: int, tables: int) -> list[FakeChannel]:
+        """Wait until the round's `tables` threads exist, each with its game's first message."""
+
+        def ready() -> list[FakeChannel] | None:
+            threads = self.round_threads(round_no)
+            if len(threads) != tables:
+                return None
+            if not all(turn_message(self.fake, thread) for thread in threads):
+                return None
+            return threads
+
+        return await self.fake.wait_until(ready, timeout=30, what=f"round {round_no}")
+
+    def seated(self, thread: FakeChannel) -> list[FakeUser]:
+        """The players a thread's welcome pinged."""
+        welcome = next(m for m in self.fake.messages(thread) if m.pinged_user_ids)
+        return [self.people[user] for user in sorted(welcome.pinged_user_ids)]
+
+    async def resign(self, user: FakeUser, thread: FakeChannel) -> None:
+        """`/marrakech resign` in the thread, and Resign on the question."""
+        question = await (await self.fake.slash(user, thread, "marrakech", "resign")).answer()
+        button = question.button(label="Resign")
+        assert button.custom_id is not None
+        done = await (await self.fake.click(user, question, button.custom_id)).answer()
+        assert "You resigned" in done.content, done.content
+        await self.fake.wait_until(
+            lambda: any(is_final(m) for m in self.fake.messages(thread)), what="the game's end"
+        )
+
+
+def turn_message(fake: FakeDiscord, thread: FakeChannel) -> FakeMessage | None:
+    """The thread's game message: a turn with buttons, or its end."""
+    for message in reversed(fake.messages(thread)):
+        if message.enabled_buttons() or is_final(message):
+            return message
+    return None
+
+
+def to_move(fake: FakeDiscord, thread: FakeChannel) -> FakeMessage | None:
+    """The turn message waiting for a human (it pings them and has buttons)."""
+    for message in reversed(fake.messages(thread)):
+        if message.enabled_buttons() and message.pinged_user_ids and not is_final(message):
+            return message
+    return None
+
+
+async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, tmp_path: Path
+) -> None:
+    scene = Scene(fake, 5)
+    message = await scene.open(
+        name="Spring cup", format="swiss", seats=2, rounds=3, turn_limit=TURN_LIMIT
+    )
+    assert "round 1 of 3" in message.embed_text(), "the start answers at once"
+    byes: list[int] = []
+    pairs: list[frozenset[int]] = []
+
+    # Round 1: a few turns clicked, a timeout, resignations.
+    threads = await scene.round_ready(1, 3)
+    for thread in threads:
+        seated = scene.seated(thread)
+        welcome = next(m for m in fake.messages(thread) if m.pinged_user_ids)
+        assert "round 1 of **Spring cup**" in welcome.content
+        if len(seated) == 1:
+            assert "AI (medium)" in welcome.content, "an AI takes the bye's other seat"
+            byes.append(seated[0].id)
+        else:
+            pairs.append(frozenset(user.id for user in seated))
+    first, *others = [t for t in threads if len(scene.seated(t)) == 2]
+    for thread in [*others, next(t for t in threads if len(scene.seated(t)) == 1)]:
+        await scene.resign(scene.seated(thread)[0], thread)
+    turn = await fake.wait_until(lambda: to_move(fake, first), what="a human's turn")
+    (mover_id,) = turn.pinged_user_ids
+    mover = scene.people[mover_id]
+    straight = next(b for b in turn.enabled_buttons() if (b.label or "").endswith("(straight on)"))
+    assert straight.custom_id is not None
+    await (await fake.click(mover, turn, straight.custom_id)).response()
+    placed = await fake.wait_until(
+        lambda: next(
+            (
+                b
+                for b in fake.world.messages[turn.id].enabled_buttons()
+                if (b.label or "").startswith("1 · ")
+            ),
+            None,
+        ),
+        what="the placements",
+    )
+    assert placed.custom_id is not None
+    await (await fake.click(mover, fake.world.messages[turn.id], placed.custom_id)).response()
+    other = next(user for user in scene.seated(first) if user.id != mover_id)
+    waiting = await fake.wait_until(
+        lambda: (m := to_move(fake, first)) and m.pinged_user_ids == {other.id} and m,
+        what="the other player's turn",
+    )
+    await shift_clock(bot, clock_file, TURN_LIMIT + 2)
+    notice = await fake.wait_for_message(first, lambda m: "ran out of time" in m.content)
+    assert f"<@{other.id}>" in notice.content
+    await fake.wait_until(
+        lambda: not fake.world.messages[waiting.id].enabled_buttons(),
+        what="the timed-out turn down to its line",
+    )
+    await scene.resign(other, first)
+
+    # Round 2: one game resigned, one aborted by a moderator, and the bot killed as the last
+    # one ends: the next round is paired once, by this process or the next.
+    threads = await scene.round_ready(2, 3)
+    await fake.wait_until(
+        lambda: "round 2 of 3" in fake.world.messages[message.id].embed_text(),
+        what="the standings of round 2",
+    )
+    for thread in threads:
+        seated = scene.seated(thread)
+        if len(seated) == 1:
+            byes.append(seated[0].id)
+        else:
+            pairs.append(frozenset(user.id for user in seated))
+    humans = [t for t in threads if len(scene.seated(t)) == 2]
+    bye_thread = next(t for t in threads if len(scene.seated(t)) == 1)
+    await scene.resign(scene.seated(humans[0])[1], humans[0])
+    question = await (await fake.slash(scene.mod, humans[1], "marrakech-mod", "abort")).answer()
+    button = question.button(label="Abort")
+    assert button.custom_id is not None
+    await (await fake.click(scene.mod, question, button.custom_id)).answer()
+    await fake.wait_for_message(humans[1], lambda m: "aborted" in m.embed_text())
+    await scene.resign(scene.seated(bye_thread)[0], bye_thread)
+    await bot.kill()
+    identifies = fake.gateway.identifies
+    await bot.start()
+    await bot.wait_ready(
+        fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
+    )
+
+    # Round 3, paired once whoever did it, played out: the final standings and the winner.
+    threads = await scene.round_ready(3, 3)
+    for thread in threads:
+        seated = scene.seated(thread)
+        if len(seated) == 1:
+            byes.append(seated[0].id)
+        else:
+            pairs.append(frozenset(user.id for user in seated))
+        await scene.resign(seated[-1], thread)
+    announcement = await fake.wait_for_message(
+        scene.channel, lambda m: "wins **Spring cup**" in m.content
+    )
+    final = await fake.wait_until(
+        lambda: (
+            "final standings" in fake.world.messages[message.id].embed_text()
+            and fake.world.messages[message.id]
+        ),
+        what="the final standings",
+    )
+    assert announcement.pinged_user_ids
+    assert all(f"<@{user}>" in final.embed_text() for user in announcement.pinged_user_ids)
+    (picture,) = final.attachments
+    assert picture.filename == "standings.png"
+    assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+    assert len(set(byes)) == 3, "each round's bye went to another player"
+    assert len(pairs) == len(set(pairs)) == 6, "no rematch"
+    threads = fake.threads(scene.channel)
+    assert len(threads) == 9
+    assert {thread.type for thread in threads} == {PUBLIC_THREAD}
+    notices = [m for m in fake.messages(scene.channel) if m.type == THREAD_CREATED]
+    assert sorted(m.content for m in notices) == sorted(t.name for t in threads)
+    for thread in threads:
+        assert {u.id for u in scene.seated(thread)} <= thread.members, "pinged: members"
+    assert fake.unhandled_requests == []
+    database = tmp_path / "marrakech.sqlite3"
+    assert integrity(database) == "ok"
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM tournament_rounds").fetchone() == (3,)
+        assert db.execute(
+            "SELECT count(*) FROM tournament_tables WHERE game_id IS NOT NULL"
+        ).fetchone() == (9,)
+        assert db.execute("SELECT status FROM tournaments").fetchall() == [("over",)]
+        statuses = dict(
+            itertools.groupby(
+                sorted(status for (status,) in db.execute("SELECT status FROM games")),
+            )
+        )
+    assert set(statuses) == {"over", "aborted"}
+
+
+async def test_a_round_robin_of_four_at_a_table_of_four(fake: FakeDiscord, bot: BotProcess) -> None:
+    scene = Scene(fake, 4)
+    message = await scene.open(name="Club night", format="round-robin", seats=4)
+    (thread,) = await scene.round_ready(1, 1)
+    assert sorted(u.id for u in scene.seated(thread)) == sorted(p.id for p in scene.players)
+    for player in scene.seated(thread)[:3]:
+        question = await (await fake.slash(player, thread, "marrakech", "resign")).answer()
+        button = question.button(label="Resign")
+        assert button.custom_id is not None
+        await (await fake.click(player, question, button.custom_id)).answer()
+    await fake.wait_until(lambda: any(is_final(m) for m in fake.messages(thread)), what="the end")
+    winner = scene.seated(thread)[3]
+    announcement = await fake.wait_for_message(scene.channel, lambda m: "wins" in m.content)
+    assert announcement.pinged_user_ids == {winner.id}
+    final = await fake.wait_until(
+        lambda: (
+            "final standings" in fake.world.messages[message.id].embed_text()
+            and fake.world.messages[message.id]
+        ),
+        what="the final standings",
+    )
+    assert f"Winner: <@{winner.id}>" in final.embed_text()
+
+
+async def test_a_moderator_ends_a_whole_tournament(fake: FakeDiscord, bot: BotProcess) -> None:
+    scene = Scene(fake, 3)
+    message = await scene.open(name="Short one", format="swiss", seats=2)
+    threads = await scene.round_ready(1, 2)
+    refused = await (
+        await fake.slash(
+            scene.players[0], threads[0], "marrakech-mod", "tournament-abort", validate=False
+        )
+    ).answer()
+    assert "Manage Channels" in refused.content
+    question = await (
+        await fake.slash(scene.mod, threads[0], "marrakech-mod", "tournament-abort")
+    ).answer()
+    button = question.button(label="End the tournament")
+    assert button.custom_id is not None
+    done = await (await fake.click(scene.mod, question, button.custom_id)).answer()
+    assert "is ended" in done.content
+    await fake.wait_for_message(scene.channel, lambda m: "was aborted by" in m.content)
+    for thread in threads:
+        await fake.wait_for_message(thread, lambda m: "aborted" in m.embed_text())
+        assert not any(m.enabled_buttons() for m in fake.messages(thread)), (
+            "no game button left live"
+        )
+    await fake.wait_until(
+        lambda: "aborted" in fake.world.messages[message.id].embed_text(), what="the message"
+    )
+    again = await (
+        await fake.slash(scene.mod, scene.channel, "marrakech-mod", "tournament-abort")
+    ).answer()
+    assert "no tournament" in again.content
+    inside = await (
+        await fake.slash(
+            scene.mod, threads[0], "marrakech-mod", "tournament", name="In a thread", format="swiss"
+        )
+    ).answer()
+    assert "text channel" in inside.content
