@@ -6,6 +6,7 @@ processes' schedulers when one commits a change to the schedule."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
@@ -199,11 +200,19 @@ async def test_a_process_is_not_woken_by_its_own_changes(
         heard.append("a change")
         woken.set()
 
-    await store.listen(wake)
-    await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))  # this process's own change
-    await other.set_clock(game_id, 0, TurnClock(T0, T1, T3))
-    await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
-    assert heard == ["a change"], "the other process's change alone"
+    listening = asyncio.create_task(store.listen(wake))
+    try:
+        await asyncio.wait_for(woken.wait(), WAIT_SECONDS)  # told once it listens
+        heard.clear()
+        woken.clear()
+        await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))  # this process's own change
+        await other.set_clock(game_id, 0, TurnClock(T0, T1, T3))
+        await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
+        assert heard == ["a change"], "the other process's change alone"
+    finally:
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
