@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.services.ratings import RatingService
+from bot.storage import open_database
+from bot.storage.ratings import RatingStore
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.model import PUBLIC_THREAD, THREAD_CREATED
 from tests.e2e.fakecord.process import BotProcess
@@ -32,6 +35,36 @@ pytestmark = pytest.mark.e2e
 COMMANDS = ("marrakech", "marrakech-mod", "marrakech-admin")
 TURN_LIMIT = 300
 ROUND = re.compile(r"· round (?P<round>\d+) · table (?P<table>\d+)$")
+
+
+RATINGS = (
+    "SELECT guild_id, user_id, ai_level, mu, sigma, games FROM ratings "
+    "ORDER BY guild_id, user_id IS NULL, user_id, ai_level"
+)
+
+
+async def ratings_equal_a_rebuild(fake: FakeDiscord, database: Path, copy: Path) -> int:
+    """Wait until the ratings include every rated game, then check that rebuilding them from
+    the stored results, in game order, gives exactly the same numbers; how many rated games."""
+
+    def applied() -> tuple[int, int] | None:
+        with sqlite3.connect(database) as db:
+            row = db.execute("SELECT sum(games), sum(applied) FROM rating_guilds").fetchone()
+        return row if row[0] and row[0] == row[1] else None
+
+    games, _ = await fake.wait_until(applied, what="every rated game applied to the ratings")
+    with sqlite3.connect(database) as db, sqlite3.connect(copy) as target:
+        db.backup(target)
+        applied_ratings = db.execute(RATINGS).fetchall()
+    copied = await open_database(copy)
+    try:
+        await RatingService(RatingStore(copied)).rebuild()
+    finally:
+        await copied.close()
+    with sqlite3.connect(copy) as db:
+        assert db.execute(RATINGS).fetchall() == applied_ratings
+    assert applied_ratings, "the tournament's games were rated"
+    return int(games)
 
 
 @pytest.fixture
@@ -273,9 +306,15 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
             )
         )
     assert set(statuses) == {"over", "aborted"}
+    rated = await ratings_equal_a_rebuild(fake, database, tmp_path / "rebuilt.sqlite3")
+    with sqlite3.connect(database) as db:
+        (finished,) = db.execute("SELECT count(*) FROM games WHERE status = 'over'").fetchone()
+    assert rated == finished, "every game played to its end is rated, and no aborted one"
 
 
-async def test_a_round_robin_of_four_at_a_table_of_four(fake: FakeDiscord, bot: BotProcess) -> None:
+async def test_a_round_robin_of_four_at_a_table_of_four(
+    fake: FakeDiscord, bot: BotProcess, tmp_path: Path
+) -> None:
     scene = Scene(fake, 4)
     message = await scene.open(name="Club night", format="round-robin", seats=4)
     (thread,) = await scene.round_ready(1, 1)
@@ -297,6 +336,8 @@ async def test_a_round_robin_of_four_at_a_table_of_four(fake: FakeDiscord, bot: 
         what="the final standings",
     )
     assert f"Winner: <@{winner.id}>" in final.embed_text()
+    database = tmp_path / "marrakech.sqlite3"
+    assert await ratings_equal_a_rebuild(fake, database, tmp_path / "rebuilt.sqlite3") == 1
 
 
 async def test_a_moderator_ends_a_whole_tournament(fake: FakeDiscord, bot: BotProcess) -> None:
