@@ -17,7 +17,9 @@ import discord
 from bot.presentation import ratings
 from bot.presentation.links import mention
 from bot.presentation.messages import number, text
-from bot.presentation.presenter import COLOR_DOTS, END_COLOR, LOBBY_COLOR, Post, ai_name
+from bot.presentation.names import ai_name
+from bot.presentation.presenter import COLOR_DOTS, END_COLOR, LOBBY_COLOR, Post
+from bot.presentation.ratings import RatingChart
 from bot.services.views import (
     EndReason,
     GameStatus,
@@ -31,16 +33,6 @@ from bot.services.views import (
 from engine import Color
 
 CHART_NAME = "rating.png"
-
-
-@dataclass(frozen=True, slots=True)
-class RatingChart:
-    """A member's rating history to draw: the points before their first rated game and after
-    each one, how many games it is provisional for, and the language of its words."""
-
-    points: tuple[int, ...]
-    provisional: int
-    language: str
 
 
 @dataclass(frozen=True, slots=True)

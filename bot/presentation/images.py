@@ -19,9 +19,10 @@ from typing import Any
 import discord
 
 import engine
-from bot.presentation.community import RatingChart
 from bot.presentation.messages import GROUP_SEPARATORS, text
-from bot.presentation.presenter import IMAGE_NAME, BoardImage, ai_name
+from bot.presentation.names import ai_name
+from bot.presentation.presenter import IMAGE_NAME, BoardImage
+from bot.presentation.ratings import RatingChart
 from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.jobs import BoardPicture, ChartPicture

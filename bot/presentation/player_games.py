@@ -10,7 +10,8 @@ import discord
 
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text
-from bot.presentation.presenter import LOBBY_COLOR, Post, ai_name, player_name
+from bot.presentation.names import ai_name, player_name
+from bot.presentation.presenter import LOBBY_COLOR, Post
 from bot.presentation.since import since_last_turn_line
 from bot.services.views import OpenGame, SinceLastTurn, TurnNotice
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
@@ -24,6 +24,8 @@ import engine
 from bot.presentation import ratings
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import ENGLISH_LANGUAGE, number, text
+from bot.presentation.names import color_name, player_name, seat_name, squares_label
+from bot.presentation.narration import narrate
 from bot.presentation.since import since_last_turn_line
 from bot.services import pause
 from bot.services.views import (
@@ -78,24 +80,6 @@ class Post:
     image: BoardImage | None = None
     pings: tuple[int, ...] = ()
     """The users the message's content may ping (nobody else's mention notifies)."""
-
-
-def player_name(player: Player, language: str) -> str:
-    """A human's mention, or the AI's name and level; a seat the AI plays for a human says so."""
-    if player.ai_level is not None:
-        return ai_name(player.ai_level, language)
-    if player.autoplay:
-        return text("ai.playing_for", language, user=mention(player.user_id))
-    return mention(player.user_id)
-
-
-def ai_name(level: str, language: str) -> str:
-    return text("ai.name", language, level=text(f"ai.level.{level}", language))
-
-
-def seat_name(view: GameView, seat: int, language: str) -> str:
-    player = view.player_at(seat)
-    return player_name(player, language) if player is not None else "?"
 
 
 def turn_limit_label(seconds: int | None, language: str) -> str:
@@ -449,7 +433,7 @@ def placement_choices(state: GameState, language: str) -> list[Choice]:
                 "button.place",
                 language,
                 number=number,
-                squares=_squares(engine.parse_placement(notation)),
+                squares=squares_label(engine.parse_placement(notation)),
             ),
         )
         for number, notation in enumerate(placement_labels(state), start=1)
@@ -486,92 +470,6 @@ def orientation_choices(state: GameState, language: str) -> list[Choice]:
     return buttons
 
 
-# --- narration -------------------------------------------------------------------------------
-
-
-def narrate(view: GameView, events: Iterable[Event], language: str) -> list[str]:
-    """One line per thing that happened, in order."""
-    lines: list[str] = []
-    for event in events:
-        line = _narrate_one(view, event, language)
-        if line:
-            lines.append(line)
-    return lines
-
-
-def _narrate_one(view: GameView, event: Event, language: str) -> str | None:
-    match event:
-        case engine.AssamTurned(seat=seat, rotation=rotation, facing=facing):
-            return text(
-                f"event.turned.{rotation}",
-                language,
-                user=_who(view, seat, language),
-                facing=_facing(facing, language),
-            )
-        case engine.DieRolled(face=face):
-            return text("event.rolled", language, face=face)
-        case engine.AssamMoved(start=start, path=path):
-            return text("event.moved", language, path=_path(start, path))
-        case engine.TaxPaid(payer=payer, payee=payee, owed=owed, paid=paid, color=color):
-            key = "event.paid" if paid == owed else "event.paid_short"
-            return text(
-                key,
-                language,
-                payer=_who(view, payer, language),
-                payee=_who(view, payee, language),
-                owed=owed,
-                paid=paid,
-                color=_color_name(color, language),
-            )
-        case engine.PlayerEliminated(seat=seat, resigned=resigned):
-            return text(
-                "event.resigned" if resigned else "event.eliminated",
-                language,
-                user=_who(view, seat, language),
-            )
-        case engine.RugPlaced(seat=seat, color=color, squares=squares):
-            return text(
-                "event.placed",
-                language,
-                user=_who(view, seat, language),
-                color=_color_name(color, language),
-                squares=_squares(squares),
-            )
-        case engine.AssamRotated(seat=seat, rotation=rotation, facing=facing):
-            return text(
-                f"event.rotated.{rotation}",
-                language,
-                user=_who(view, seat, language),
-                facing=_facing(facing, language),
-            )
-    return None
-
-
-def _path(start: int, path: Sequence[engine.Step]) -> str:
-    squares = [engine.square_name(start)]
-    squares.extend(
-        engine.square_name(step.square) + ("↩" if step.via_border else "") for step in path
-    )
-    return " → ".join(squares)
-
-
-def _squares(squares: Iterable[int]) -> str:
-    """Squares by name, joined: "c2-c3"."""
-    return "-".join(engine.square_name(square) for square in squares)
-
-
-def _color_name(color: Color, language: str) -> str:
-    return text(f"color.{color.value}", language)
-
-
-def _facing(facing: int, language: str) -> str:
-    return text(f"facing.{engine.Facing(facing).name}", language)
-
-
-def _who(view: GameView, seat: int, language: str) -> str:
-    return seat_name(view, seat, language)
-
-
 # --- helpers ---------------------------------------------------------------------------------
 
 
@@ -585,14 +483,14 @@ def _prompt(state: GameState, user: int | None, language: str) -> str:
     who = mention(user)
     if state.phase is Phase.PLACE:
         color = state.next_rug_color(state.to_move) if state.to_move is not None else None
-        name = _color_name(color, language) if color is not None else "?"
+        name = color_name(color, language) if color is not None else "?"
         return text("turn.prompt.place", language, user=who, color=name)
     prompt = text(f"turn.prompt.{state.phase.value}", language, user=who)
     # Right after laying a rug (the rotate step of rotate-after) there is none to lay now.
     if state.players == 2 and state.to_move is not None and state.phase is not Phase.ROTATE:
         color = state.next_rug_color(state.to_move)
         if color is not None:
-            name = _color_name(color, language)
+            name = color_name(color, language)
             prompt += "\n" + text("turn.must_lay", language, user=who, color=name)
     return prompt
 

@@ -1,8 +1,11 @@
 """How a rating reads, wherever it is shown: its points as the language writes numbers
 ("1,532", "1 532"), a change with its sign ("+18", "-7" with a minus sign, "±0"), and the line
-of a game's result that gives one seat's new rating and change ("Amina 1,532 (+18)")."""
+of a game's result that gives one seat's new rating and change ("Amina 1,532 (+18)"); and a
+member's rating history as the chart the workers draw (`RatingChart`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from bot.presentation.messages import number, text
 from bot.services.views import RatingChange
@@ -35,3 +38,13 @@ def change_line(name: str, change: RatingChange, language: str) -> str:
         rating=points(change.after, language),
         change=signed(change.change, language),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChart:
+    """A member's rating history to draw: the points before their first rated game and after
+    each one, how many games it is provisional for, and the language of its words."""
+
+    points: tuple[int, ...]
+    provisional: int
+    language: str

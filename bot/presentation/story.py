@@ -15,7 +15,8 @@ from collections.abc import Sequence
 import engine
 from bot.presentation.links import mention
 from bot.presentation.messages import text
-from bot.presentation.presenter import COLOR_DOTS, seat_name
+from bot.presentation.names import facing_name, seat_name, squares_label
+from bot.presentation.presenter import COLOR_DOTS
 from bot.services.views import EndReason, GameStatus, GameView
 from engine import GameState
 from engine.events import Event
@@ -106,7 +107,7 @@ def _parts(view: GameView, events: Sequence[Event], language: str) -> list[str]:
                 | engine.AssamRotated(rotation=rotation, facing=facing)
             ):
                 parts.append(
-                    text(f"story.turned.{rotation}", language, facing=_facing(facing, language))
+                    text(f"story.turned.{rotation}", language, facing=facing_name(facing, language))
                 )
             case engine.DieRolled(face=face):
                 parts.append(text("story.rolled", language, face=face))
@@ -127,14 +128,10 @@ def _parts(view: GameView, events: Sequence[Event], language: str) -> list[str]:
                         "story.placed",
                         language,
                         color=text(f"color.{color.value}", language),
-                        squares="-".join(engine.square_name(square) for square in squares),
+                        squares=squares_label(squares),
                     )
                 )
     return parts
-
-
-def _facing(facing: int, language: str) -> str:
-    return text(f"facing.{engine.Facing(facing).name}", language)
 
 
 def _dots(state: GameState, seat: int) -> str:

@@ -14,7 +14,8 @@ import discord
 
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import number, text
-from bot.presentation.presenter import ai_name, turn_limit_label
+from bot.presentation.names import ai_name
+from bot.presentation.presenter import turn_limit_label
 from bot.services.standings import Standing
 from bot.services.tournament_views import (
     BYE_LEVEL,

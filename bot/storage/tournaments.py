@@ -233,8 +233,9 @@ class TournamentStore:
         return [_tournament(row) for row in rows]
 
     async def of_game(self, game_id: int) -> int | None:
-        """The tournament whose table the game is, if any."""
-        async with self._db.reading() as conn:
+        """The tournament whose table the game is, if any (asked at every game's end: one
+        statement, one round trip)."""
+        async with self._db.single_read() as conn:
             value = await conn.fetchval(
                 "SELECT tournament_id FROM tournament_tables WHERE game_id = $1", game_id
             )

@@ -5,7 +5,8 @@ does not wake the scheduler at all; a click that hands the turn to an AI wakes i
 the AI's turn it then plays is a move of its own, held to the same bound.
 
 The last click of a rated game also numbers the game in its server's rated games and applies
-it to the ratings (bot.services.ratings): work done once a game, held to LAST_CLICK_ROUND_TRIPS."""
+it to the ratings (bot.services.ratings), and asks whether a tournament moves on: work done once
+a game, held to LAST_CLICK_ROUND_TRIPS."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from tests.postgres import backend, database_target, postgres_server, postgres_u
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 MOST_ROUND_TRIPS = 10
-LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 8
-"""Numbering the game (2), reading what is pending (2) and applying it (at most 6)."""
+LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 9
+"""Numbering the game (2), reading what is pending (2), applying it (at most 6, less the reads
+a game's end no longer needs), and asking whether the game was a tournament's (1)."""
 KINDS = {"a move within the turn", "a move that ends the turn", "the last move"}
 
 

@@ -20,7 +20,7 @@ from bot.edge import errors
 from bot.edge.guide import guide_buttons
 from bot.edge.layout import decision_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError
-from bot.presentation import community, guide, images, messages, presenter, story
+from bot.presentation import community, guide, images, messages, narration, presenter, story
 from bot.presentation.presenter import Post
 from bot.services import AutoTurn, GameInfo, GameStatus, GameView, Player, Reminder, TurnReason
 from bot.services import errors as service_errors
@@ -172,7 +172,7 @@ def everything_written(locale: str) -> list[str]:
             written += post_texts(presenter.final_post(casual))
             written += post_texts(presenter.board_post(views[-2], locale))
     some_view = next(played_views(locale, 3, "standard"))
-    written += presenter.narrate(some_view, rare_events(), locale)
+    written += narration.narrate(some_view, rare_events(), locale)
     rare = dataclasses.replace(some_view, turn_events=rare_events())
     written.append(story.turn_line(rare, 1))
     written += started_lobbies(some_view)

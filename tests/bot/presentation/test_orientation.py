@@ -10,7 +10,7 @@ from functools import cache
 import pytest
 
 import engine
-from bot.presentation import images, messages, presenter
+from bot.presentation import images, messages, narration, presenter
 from bot.presentation.presenter import FACING_ARROWS, orientation_choices
 from bot.services import GameInfo, GameStatus, GameView, Player
 from engine import Facing, GameState, Phase
@@ -117,7 +117,7 @@ def test_the_direction_clicked_is_the_one_the_story_tells_and_the_state_holds(
         assert ARROW_FACING[choice.emoji or ""] == after.facing
         turned = [e for e in events if isinstance(e, engine.AssamTurned | engine.AssamRotated)]
         assert [e.facing for e in turned] == [after.facing]
-        (line,) = presenter.narrate(view, turned, language)
+        (line,) = narration.narrate(view, turned, language)
         facing_word = messages.text(f"facing.{after.facing.name}", language)
         assert facing_word in line
         others = {f for f in Facing if f is not after.facing}
@@ -128,11 +128,11 @@ def test_the_story_says_where_assam_was_faced() -> None:
     state = decision_states()[(Phase.ORIENT, Facing.S)]
     view = view_of(state)
     _, events = engine.apply(state, "R")  # a right turn, for a man facing south, is west
-    story = presenter.narrate(view, events, "en")
+    story = narration.narrate(view, events, "en")
     assert story[0] == f"<@{100 + (state.to_move or 0)}> faced Assam west."
-    kept = presenter.narrate(view, engine.apply(state, "S")[1], "fr")[0]
+    kept = narration.narrate(view, engine.apply(state, "S")[1], "fr")[0]
     assert kept.endswith("laisse Assam dans son orientation (vers le sud).")
-    faced = presenter.narrate(view, engine.apply(state, "L")[1], "uk")[0]
+    faced = narration.narrate(view, engine.apply(state, "L")[1], "uk")[0]
     assert faced.endswith("повертає Ассама на схід.")
 
 

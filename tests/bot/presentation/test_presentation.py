@@ -15,7 +15,7 @@ from bot.edge import errors
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
 from bot.edge.commands import TURN_LIMITS
 from bot.edge.layout import MAX_BUTTONS, decision_buttons, lobby_action, lobby_buttons
-from bot.presentation import messages, presenter
+from bot.presentation import messages, names, presenter
 from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
 from engine import Phase
@@ -311,7 +311,7 @@ def test_a_shared_win_says_who_shares_it() -> None:
     state = _finished_with_dirhams(3, even)
     players = (Player(100, 0), Player(None, 1, ai_level="medium"), Player(102, 2))
     text = _final_text(state, players)
-    ai = presenter.ai_name("medium", "en")
+    ai = names.ai_name("medium", "en")
     assert f"<@100> and {ai} tied on" in text
     assert "and on dirhams." in text
     assert f"<@100> and {ai} share the win!" in text
@@ -326,7 +326,7 @@ def test_an_ai_winner_is_named_without_congratulations() -> None:
     state = _finished_with_dirhams(3, ai_ahead)
     players = (Player(100, 0), Player(None, 1, ai_level="medium"), Player(102, 2))
     text = _final_text(state, players)
-    assert f"{presenter.ai_name('medium', 'en')} wins." in text
+    assert f"{names.ai_name('medium', 'en')} wins." in text
     assert "Congratulations" not in text
     assert messages.text("end.tie_break.score", "en") in text
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 import engine
-from bot.presentation import messages, presenter, story
+from bot.presentation import messages, names, presenter, story
 from bot.services import GameInfo, GameStatus, GameView, Player
 from bot.services.loaded import split_turns
 from engine import Color, Facing
@@ -79,7 +79,7 @@ def test_every_finished_turn_is_one_line_with_its_own_number_and_mover(
         header = HEADER.match(line)
         assert header is not None, line
         assert int(header["turn"]) == before.state.turn, "the turn's own number, not the next"
-        who = presenter.seat_name(after, mover, "en")
+        who = names.seat_name(after, mover, "en")
         assert header["story"].split(" ", 1)[1].startswith(f"{who}: "), line
         if any(isinstance(event, engine.DieRolled) for event in after.turn_events):
             assert "🎲" in line
@@ -177,7 +177,7 @@ def test_the_first_turn_is_the_first_player_s() -> None:
     assert after.state is not None
     assert before.state.turn == 1
     mover = after.state.config.first_player
-    who = presenter.seat_name(after, mover, "en")
+    who = names.seat_name(after, mover, "en")
     assert f"** · {''.join(presenter.COLOR_DOTS[c] for c in engine.seat_colors(4, mover))}" in (
         story.turn_line(after, 1)
     )
