@@ -321,18 +321,20 @@ class PostgresDatabase(Database):
     async def single_write(self) -> AsyncIterator[SingleStatement]:
         """Run the block's one statement on a pooled connection outside any transaction:
         PostgreSQL runs it as its own transaction, committed as it completes."""
-        async with self._pool.acquire() as raw:
-            crashpoints.reach("db.begun")
-            crashpoints.reach("db.committing")
-            yield SingleStatement(PostgresConnection(raw))
+        with self._reporting():
+            async with self._pool.acquire() as raw:
+                crashpoints.reach("db.begun")
+                crashpoints.reach("db.committing")
+                yield SingleStatement(PostgresConnection(raw))
         crashpoints.reach("db.committed")
 
     @asynccontextmanager
     async def single_read(self) -> AsyncIterator[SingleStatement]:
         """Run the block's one statement on a pooled connection outside any transaction (one
         statement sees one snapshot)."""
-        async with self._pool.acquire() as raw:
-            yield SingleStatement(PostgresConnection(raw))
+        with self._reporting():
+            async with self._pool.acquire() as raw:
+                yield SingleStatement(PostgresConnection(raw))
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PostgresConnection]:

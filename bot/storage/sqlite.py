@@ -245,23 +245,25 @@ class SqliteDatabase(Database):
         (waiting as for BEGIN IMMEDIATE) and commits it as it completes. A statement with
         RETURNING is read with `fetch`, `fetchrow` or `fetchval`, which run it to its end."""
         async with self._lock:
-            write_hook = crashpoints.write_hook  # None unless a crash test armed one
-            crashpoints.reach("db.begun")
-            crashpoints.reach("db.committing")
-            if write_hook is not None:
-                await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
-            try:
-                yield SingleStatement(self._wrapped)
-            finally:
+            with self._reporting():
+                write_hook = crashpoints.write_hook  # None unless a crash test armed one
+                crashpoints.reach("db.begun")
+                crashpoints.reach("db.committing")
                 if write_hook is not None:
-                    await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
+                    await self._connection.set_progress_handler(write_hook, crashpoints.WRITE_STEPS)
+                try:
+                    yield SingleStatement(self._wrapped)
+                finally:
+                    if write_hook is not None:
+                        await self._connection.set_progress_handler(None, 0)  # type: ignore[arg-type]
             crashpoints.reach("db.committed")
 
     @asynccontextmanager
     async def single_read(self) -> AsyncIterator[SingleStatement]:
         """Run the block's one statement in autocommit mode (its own read snapshot)."""
         async with self._lock:
-            yield SingleStatement(self._wrapped)
+            with self._reporting():
+                yield SingleStatement(self._wrapped)
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteConnection]:

@@ -38,6 +38,11 @@ async def test_a_full_sqlite_file_refuses_writes_until_a_probe_commits(
                 "INSERT INTO bot_meta (key, value) VALUES ($1, $2)", "big", "x" * 100_000
             )
     assert not db.availability.up
+    with pytest.raises(DatabaseUnavailableError):  # a click's one-statement write too
+        async with db.single_write() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2)", "big", "x" * 100_000
+            )
     assert db.availability.reason == "OperationalError: database or disk is full"
     # A mistake in the SQL is no outage; reads go on, and a write that changed nothing
     # commits without saying the file takes writes again.
@@ -93,6 +98,10 @@ async def test_a_server_out_of_reach_or_a_closed_pool_is_unavailable(
         async with unreachable.reading():
             pass
     assert unreachable.availability.reason.startswith("FileNotFoundError")
+    for one_statement in (unreachable.single_read, unreachable.single_write):
+        with pytest.raises(DatabaseUnavailableError):  # a click's one-statement work too
+            async with one_statement():
+                pass
     monkeypatch.setattr(postgres_backend, "CLOSE_TIMEOUT_SECONDS", 0)  # no time to close: cut
     await unreachable.close()
     with pytest.raises(DatabaseUnavailableError):  # used after close: the pool is closed
