@@ -29,7 +29,7 @@ from engine import seat_colors
 from render import palette
 from render.encode import encode_png
 from render.layout import Box
-from render.names import display_name, drawable, shorten
+from render.names import display_name, drawable, fit_name, shorten
 from render.palette import RGB, Mark, rug_style
 from render.sprites import crossed_swatch, rug_piece
 from render.text import draw_text, width
@@ -184,11 +184,7 @@ class _Painter:
     ) -> DrawnText:
         """Note `words` to draw in `box` (vertically centred): shrunk by a tenth at most to fit
         its width, then cut with an ellipsis."""
-        room = max(1, box[2] - box[0])
-        floor = round(size * 0.9)
-        while size > floor and width(words, size, bold=bold) > room:
-            size -= 1
-        shown = shorten(words, size, room, bold=bold)
+        shown, size = fit_name(words, size, max(1, box[2] - box[0]), bold=bold, least=0.9)
         drawn = DrawnText(role, seat, shown, box, size)
         self.texts.append(drawn)
         self.ops.append(("text", (drawn, bold, fill, right)))

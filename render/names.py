@@ -109,11 +109,13 @@ def shorten(text: str, size: int, max_width: int, *, bold: bool = False) -> str:
 
 
 @lru_cache(maxsize=1024)
-def fit_name(text: str, size: int, max_width: int, *, bold: bool = False) -> tuple[str, int]:
-    """How to draw `text` in `max_width` pixels: at the largest size from `size` down to four
-    fifths of it at which the whole text fits, else at four fifths and shortened with an
-    ellipsis. Returns (text to draw, size)."""
-    smallest = max(8, round(size * 0.8))
+def fit_name(
+    text: str, size: int, max_width: int, *, bold: bool = False, least: float = 0.8
+) -> tuple[str, int]:
+    """How to draw `text` in `max_width` pixels: at the largest size from `size` down to
+    `least` of it (four fifths unless said) at which the whole text fits, else at that least
+    size and shortened with an ellipsis. Returns (text to draw, size)."""
+    smallest = max(8, round(size * least))
     with FREETYPE_LOCK:
         for candidate in range(size, smallest - 1, -1):
             if font(candidate, bold=bold).getlength(text) <= max_width:
