@@ -224,6 +224,22 @@ def staged_weights(starts: Sequence[TurnStart]) -> list[tuple[str, float, float]
     return [(name, coefficients[2 * k], coefficients[2 * k + 1]) for k, name in enumerate(names)]
 
 
+def by_tenths(chances: Sequence[tuple[float, float]], *, count_width: int) -> list[str]:
+    """A reliability table of (predicted chance, result) pairs: one line per tenth of
+    predicted chance, with how many fell in it, their mean prediction and how often they won."""
+    tenths: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for chance, won in chances:
+        tenths[min(9, int(chance * 10))].append((chance, won))
+    lines = []
+    for tenth in sorted(tenths):
+        pairs = tenths[tenth]
+        predicted = statistics.fmean(p for p, _ in pairs)
+        won = statistics.fmean(w for _, w in pairs)
+        band = f"{tenth / 10:.1f}-{(tenth + 1) / 10:.1f}"
+        lines.append(f"{band}  {len(pairs):{count_width}d}  {predicted:9.3f}  {won:.3f}")
+    return lines
+
+
 def report(starts: Sequence[TurnStart]) -> list[str]:
     """The tables and fitted constants described in the module docstring."""
     lines = ["rugs left  turn starts  offset (equal hands, one more)  spread  fitted spread"]
@@ -250,16 +266,8 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
         f"{found.spread_saturation:.0f}))"
     )
     lines.append("predicted chance (constants in use)  turn starts  predicted  won")
-    tenths: dict[int, list[tuple[float, float]]] = defaultdict(list)
-    for s in starts:
-        chance = win_chance(s.value, s.own_rugs, s.rival_rugs)
-        tenths[min(9, int(chance * 10))].append((chance, s.win))
-    for tenth in sorted(tenths):
-        pairs = tenths[tenth]
-        predicted = statistics.fmean(p for p, _ in pairs)
-        won = statistics.fmean(w for _, w in pairs)
-        band = f"{tenth / 10:.1f}-{(tenth + 1) / 10:.1f}"
-        lines.append(f"{band}  {len(pairs):11d}  {predicted:9.3f}  {won:.3f}")
+    chances = [(win_chance(s.value, s.own_rugs, s.rival_rugs), s.win) for s in starts]
+    lines.extend(by_tenths(chances, count_width=11))
     lines.append("weights of the parts in a fit of the final margin, by rugs left:")
     lines.append("rugs left  " + "  ".join(f"{name:>13s}" for name in FIT_NAMES))
     for (low, high), weights in part_weights(starts):

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ai.arena import in_processes, play_seeded
-from ai.calibrate import seed_chunks
+from ai.calibrate import by_tenths, seed_chunks
 from ai.chances import FIELDS, Field, best_of, estimates, win_chances
 from ai.medium import MediumPlayer
 from engine.model import Phase, Variant
@@ -176,19 +176,13 @@ def report(players: int, starts: Sequence[Start]) -> list[str]:
         f" spread widened by {found.widen:.2f}"
     )
     lines.append("predicted chance (constants in use)  seats  predicted  won")
-    tenths: dict[int, list[tuple[float, float]]] = defaultdict(list)
     brier = even = 0.0
     for start in starts:
         for seat in start.seats:
-            tenths[min(9, int(seat.chance * 10))].append((seat.chance, seat.win))
             brier += (seat.chance - seat.win) ** 2
             even += (1.0 / players - seat.win) ** 2
-    for tenth in sorted(tenths):
-        pairs = tenths[tenth]
-        predicted = statistics.fmean(p for p, _ in pairs)
-        won = statistics.fmean(w for _, w in pairs)
-        band = f"{tenth / 10:.1f}-{(tenth + 1) / 10:.1f}"
-        lines.append(f"{band}  {len(pairs):6d}  {predicted:9.3f}  {won:.3f}")
+    chances = [(seat.chance, seat.win) for start in starts for seat in start.seats]
+    lines.extend(by_tenths(chances, count_width=6))
     total = sum(len(start.seats) for start in starts)
     lines.append(
         f"Brier score {brier / total:.4f} (an even chance for every seat: {even / total:.4f})"
