@@ -35,6 +35,7 @@ from bot.edge.permissions import MissingPermissionsError
 from bot.presentation import images, presenter
 from bot.presentation import tournaments as shown
 from bot.presentation.messages import text
+from bot.runtime.supervisor import cancel_and_wait
 from bot.services.errors import GameError, NoTournamentHereError
 from bot.services.guilds import GuildService
 from bot.services.locks import KeyedLocks
@@ -131,12 +132,10 @@ class TournamentDisplay:
 
     async def stop(self) -> None:
         """Stop the work in the background (before the database closes: work cut off in a
-        transaction rolls it back); nothing new starts after."""
+        transaction rolls it back); nothing new starts after. Never raises, and gives up on a
+        task that outlives the stop's deadline, as the supervisor does."""
         self._stopped = True
-        tasks = [*self._tasks, *self._drawing.values()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait([*self._tasks, *self._drawing.values()])
 
     # --- what moves a tournament on --------------------------------------------------------
 
