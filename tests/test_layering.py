@@ -48,17 +48,22 @@ def source_files() -> Iterator[Path]:
         yield from sorted((ROOT / package).rglob("*.py"))
 
 
-def imports_of(path: Path, *, at_import_only: bool = False) -> set[str]:
+def imports_of(path: Path, *, at_import_only: bool = False, annotations: bool = True) -> set[str]:
     """Every module `path` imports by name (absolute names; relative imports resolved). As in
     other import linters, `import a.b` counts as an import of `a.b` only, not of package `a`.
 
     With `at_import_only`, only the imports that run when the module itself is imported: those
-    at its top level, outside `if TYPE_CHECKING:` (not those inside functions)."""
+    at its top level, outside `if TYPE_CHECKING:` (not those inside functions). Without
+    `annotations`, every import but those under `if TYPE_CHECKING:`, which never run."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in top_level(tree) if at_import_only else ast.walk(tree):
+    if at_import_only:
+        nodes: Iterator[ast.AST] = top_level(tree)
+    else:
+        nodes = ast.walk(tree) if annotations else walk_running(tree)
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -78,7 +83,7 @@ def top_level(tree: ast.Module) -> Iterator[ast.stmt]:
     while pending:
         node = pending.pop()
         if isinstance(node, ast.If):
-            if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+            if not is_type_checking(node.test):
                 pending.extend(node.body)
             pending.extend(node.orelse)
         elif isinstance(node, ast.Try):
@@ -210,27 +215,21 @@ def import_cycles(edges: dict[str, frozenset[str]], prefix: str) -> list[list[st
     return cycles
 
 
-def type_checking_imports(path: Path) -> set[str]:
-    """The modules `path` imports only under `if TYPE_CHECKING:` (for annotations alone)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    inside = [
-        child
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If)
-        and isinstance(node.test, ast.Name)
-        and node.test.id == "TYPE_CHECKING"
-        for statement in node.body
-        for child in ast.walk(statement)
-    ]
-    names = {
-        alias.name if isinstance(child, ast.Import) else f"{child.module}.{alias.name}"
-        for child in inside
-        if isinstance(child, ast.Import | ast.ImportFrom)
-        for alias in child.names
-    }
-    return {name for name in names if is_module(name)} | {
-        child.module for child in inside if isinstance(child, ast.ImportFrom) and child.module
-    }
+def walk_running(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of `tree` but the bodies of `if TYPE_CHECKING:` (code that never runs)."""
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, ast.If) and is_type_checking(node.test):
+            pending.extend(node.orelse)
+            pending.append(node.test)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
 
 
 @functools.cache
@@ -241,7 +240,7 @@ def full_graph() -> dict[str, frozenset[str]]:
     return {
         name: frozenset(
             other
-            for other in imports_of(path) - type_checking_imports(path)
+            for other in imports_of(path, annotations=False)
             if other in modules and other != name
         )
         for name, path in modules.items()
