@@ -111,6 +111,7 @@ class Bot:
         a failure too: the scheduler retries it later, unless another process does first).
         An automatic turn that was played but not shown (Discord, or the database gone
         meanwhile) is shown again in the background, as soon as the database is back."""
+        log.debug("game %s: %s due at seq %s", work.game_id, work.kind.value, work.seq)
         try:
             match work.kind:
                 case DueKind.SHOW:

@@ -148,8 +148,13 @@ class Scheduler:
             self._wake.clear()
             delay: float | None
             try:
-                await self.run_due()
+                handled = await self.run_due()
                 delay = await self.seconds_to_sleep()
+                log.debug(
+                    "turn clock: %d done; next look %s",
+                    handled,
+                    "when woken" if delay is None else f"in {delay:.1f} s or when woken",
+                )
             except Exception as error:
                 failures += 1
                 delay = min(BACKOFF_SECONDS * 2 ** (failures - 1), BACKOFF_MAX_SECONDS)

@@ -11,6 +11,10 @@
 - ``postgres_server``, ``postgres_url``: a PostgreSQL server, and an empty database on it, for a
   test that runs the bot on PostgreSQL (tests/postgres.py).
 
+A failed test's report ends with what the bots it ran logged (the tail of each ``*.log``
+under its tmp_path, without the libraries' DEBUG lines), so that a failure seen only in CI can
+be read there.
+
 Every test that uses a fake Discord ends by checking that the bot made no invalid request (an
 answer of 401, 403 or 429: Discord bans an address after too many) but those the test provoked:
 its injected faults, and the statuses a test marked `invalid_requests(403, ...)` expects (a bot
@@ -23,9 +27,10 @@ import os
 import secrets
 import shlex
 import sys
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from pathlib import Path
 
+import pluggy
 import pytest
 import pytest_asyncio
 
@@ -46,6 +51,29 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "invalid_requests(*statuses): the test provokes answers of these statuses on purpose",
     )
+
+
+LOG_TAIL_LINES = 80
+"""How many of a bot's last log lines a failed test's report shows (of the DEBUG lines, only
+the bot's own: not every request and every statement)."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pluggy.Result[pytest.TestReport], None]:
+    """Add the bots' logs to the report of a test that failed."""
+    outcome = yield
+    report = outcome.get_result()
+    tmp_path = getattr(item, "funcargs", {}).get("tmp_path")
+    if not report.failed or not isinstance(tmp_path, Path):
+        return
+    for log in sorted(tmp_path.rglob("*.log")):
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+        told = [line for line in lines if " DEBUG " not in line or " DEBUG    bot" in line]
+        told = told[-LOG_TAIL_LINES:]
+        name = log.relative_to(tmp_path)
+        report.sections.append((f"{name} ({call.when}), last lines", "\n".join(told)))
 
 
 @pytest.fixture(autouse=True)
