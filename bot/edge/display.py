@@ -23,6 +23,7 @@ nothing is shown twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -80,6 +81,8 @@ class GameDisplay:
         self._delivery = Delivery(client, clock)
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._retry_soon: dict[int, asyncio.Event] = {}
+        """Per game shown again in the background: set when a new failure asks for it again."""
         self._lobby_wanted: dict[int, tuple[GameView, int | None]] = {}
         """Per game, the lobby edit to make next: the game and its current message."""
         self._lobby_editors: dict[int, asyncio.Task[None]] = {}
@@ -356,16 +359,32 @@ class GameDisplay:
         return missing_for_game(permissions, in_thread=isinstance(channel, discord.Thread))
 
     def retry_display(self, game_id: int) -> None:
-        """Keep trying to show the game as it is now (after a post Discord did not take)."""
+        """Keep trying to show the game as it is now (after a post Discord did not take). A
+        game already being tried again is tried again soon: its pause is cut short and its
+        pauses start over from the shortest (a new failure says nothing of how long the last
+        one lasts)."""
         if game_id in self._retrying:
+            self._retry_soon[game_id].set()
             return
+        self._retry_soon[game_id] = asyncio.Event()
         task = asyncio.create_task(self._redisplay(game_id), name=f"redisplay-{game_id}")
         self._retrying[game_id] = task
-        task.add_done_callback(lambda _: self._retrying.pop(game_id, None))
+
+        def done(_: asyncio.Task[None]) -> None:
+            self._retrying.pop(game_id, None)
+            self._retry_soon.pop(game_id, None)
+
+        task.add_done_callback(done)
 
     async def _redisplay(self, game_id: int) -> None:
-        for delay in REDISPLAY_DELAYS_SECONDS:
-            await asyncio.sleep(delay)
+        attempt = 0
+        while attempt < len(REDISPLAY_DELAYS_SECONDS):
+            soon = self._retry_soon[game_id]
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(REDISPLAY_DELAYS_SECONDS[attempt]):
+                    await soon.wait()
+            attempt = 0 if soon.is_set() else attempt + 1
+            soon.clear()
             if self._availability is not None:
                 await self._availability.back()  # at once if it is up
             try:

@@ -1,0 +1,89 @@
+"""Showing a game again in the background (GameDisplay.retry_display): tried after short pauses
+that grow, and a new failure while it waits cuts the pause short, so a game is never left for
+a long pause that an older failure set."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+
+from bot.edge import display
+from bot.edge.display import GameDisplay
+from tests.polling import until
+
+
+class ShownLater:
+    """A game that is behind on display until `catch_up` succeeds; each catch-up fails while
+    `failures` are left."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.tries = 0
+        self.shown = False
+
+    async def look(self, game_id: int) -> Any:
+        game = SimpleNamespace(board_message_seq=5 if self.shown else 4)
+        return SimpleNamespace(id=game_id, seq=5, game=game)
+
+    async def catch_up(self, view: Any) -> None:
+        self.tries += 1
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionResetError("Discord went away")
+        self.shown = True
+
+
+def shown_later(failures: int) -> tuple[GameDisplay, ShownLater]:
+    game = ShownLater(failures)
+    shower = GameDisplay(
+        cast(Any, SimpleNamespace()),
+        cast(Any, game),
+        cast(Any, SimpleNamespace()),
+        clock=cast(Any, None),
+    )
+    shower._catch_up = game.catch_up  # type: ignore[method-assign]
+    return shower, game
+
+
+async def test_a_game_is_tried_again_until_it_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 0.0, 0.0))
+    shower, game = shown_later(failures=2)
+
+    shower.retry_display(7)
+    (task,) = shower._retrying.values()
+    await asyncio.wait_for(task, 10)
+
+    assert (game.tries, game.shown) == (3, True)
+    assert not shower._retrying
+    assert not shower._retry_soon
+
+
+async def test_a_new_failure_cuts_a_long_pause_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
+    shower, game = shown_later(failures=1)
+
+    shower.retry_display(7)
+    (task,) = shower._retrying.values()
+    await until(lambda: game.tries == 1, "the first try, which fails")
+    shower.retry_display(7)  # a new failure while the next try waits an hour
+    await asyncio.wait_for(task, 10)
+
+    assert (game.tries, game.shown) == (2, True)
+    assert not shower._retrying
+
+
+async def test_it_gives_up_after_the_last_pause(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 0.0))
+    shower, game = shown_later(failures=5)
+
+    shower.retry_display(7)
+    (task,) = shower._retrying.values()
+    await asyncio.wait_for(task, 10)
+
+    assert (game.tries, game.shown) == (2, False)
+    assert "game 7: gave up showing its current message until a restart" in caplog.text
