@@ -329,7 +329,10 @@ class GameDisplay:
         user who acted, naming the missing permissions.
         """
         try:
-            message = await asyncio.wait_for(self._send_current(view), DISCORD_TIMEOUT_SECONDS)
+            fields = await self._current_message(view)
+            if fields is None:
+                return
+            message = await asyncio.wait_for(self._post(view, **fields), DISCORD_TIMEOUT_SECONDS)
         except discord.Forbidden as error:
             self.retry_display(view.id)
             raise MissingPermissionsError(self._missing_in(view) or GAME_PERMISSIONS) from error
@@ -340,8 +343,6 @@ class GameDisplay:
                 "game %s: its current message was not posted (%r); trying again", view.id, error
             )
             self.retry_display(view.id)
-            return
-        if message is None:
             return
         crashpoints.reach("turn.posted")
         await self._play.set_board_message(view.id, message.id, view.seq)
@@ -400,42 +401,41 @@ class GameDisplay:
                 return
         log.error("game %s: gave up showing its current message until a restart", game_id)
 
-    async def _send_current(self, view: GameView) -> discord.Message | None:
-        """Send the game's current message: the next turn (pinging its player), the end, or
-        (when catching up after a crash) the lobby."""
+    async def _current_message(self, view: GameView) -> dict[str, Any] | None:
+        """What the game's current message says: the next turn (pinging its player), the
+        end, or (when catching up after a crash) the lobby; None for a game with none. Its
+        picture is drawn here, before Discord is asked (the workers bound that time)."""
         if view.status is GameStatus.LOBBY:
-            return await self._send_lobby(view)
+            return self._lobby_message(view)
         if view.status is GameStatus.OVER:
-            return await self._send_end(view)
+            return await self._end_message(view)
         if view.status is GameStatus.RUNNING:
-            return await self._send_turn(view)
+            return await self._turn_message(view)
         return None
 
-    async def _send_lobby(self, view: GameView) -> discord.Message:
+    def _lobby_message(self, view: GameView) -> dict[str, Any]:
         lobby = presenter.lobby_post(view)
-        return await self._post(
-            view,
-            embed=lobby.embed,
-            view=or_missing(lobby_buttons(view)),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        return {
+            "embed": lobby.embed,
+            "view": or_missing(lobby_buttons(view)),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
 
-    async def _send_end(self, view: GameView) -> discord.Message:
+    async def _end_message(self, view: GameView) -> dict[str, Any]:
         """The final ranking, with the game record attached and a Rematch button."""
         post = presenter.final_post(view)
         files = await self._files(post)
         record = await self._play.record(view.id)
         files.append(presenter.record_file(record, view.id))
-        return await self._post(
-            view,
-            embed=post.embed,
-            files=files,
-            view=or_missing(final_buttons(view)),
-            allowed_mentions=discord.AllowedMentions.none(),
-            nonce=f"mk{view.id}-{view.seq}",
-        )
+        return {
+            "embed": post.embed,
+            "files": files,
+            "view": or_missing(final_buttons(view)),
+            "allowed_mentions": discord.AllowedMentions.none(),
+            "nonce": f"mk{view.id}-{view.seq}",
+        }
 
-    async def _send_turn(self, view: GameView) -> discord.Message:
+    async def _turn_message(self, view: GameView) -> dict[str, Any]:
         """The next turn's message with its buttons, pinging (only) the player to move."""
         post = presenter.turn_post(view, ping=True)
         files = await self._files(post)
@@ -445,18 +445,17 @@ class GameDisplay:
             replied_user=False,
             users=[discord.Object(user) for user in post.pings] if post.pings else False,
         )
-        return await self._post(
-            view,
-            content=post.content,
-            embed=post.embed,
-            files=files,
-            view=or_missing(decision_buttons(view)),
-            allowed_mentions=mentions,
+        return {
+            "content": post.content,
+            "embed": post.embed,
+            "files": files,
+            "view": or_missing(decision_buttons(view)),
+            "allowed_mentions": mentions,
             # A nonce alone does not make Discord drop a resend (that takes enforce_nonce,
             # which discord.py does not send): the catch-up reads the history instead. A
             # follow-up takes none.
-            nonce=f"mk{view.id}-{view.seq}",
-        )
+            "nonce": f"mk{view.id}-{view.seq}",
+        }
 
     async def after_abort(self, view: GameView) -> None:
         """An aborted game: its last message is retired (a turn down to its line, which says the

@@ -1,6 +1,8 @@
-"""Showing a game again in the background (GameDisplay.retry_display): tried after short pauses
-that grow, and a new failure while it waits cuts the pause short, so a game is never left for
-a long pause that an older failure set."""
+"""Posting a game's current message, and showing it again in the background when that failed.
+
+Only Discord's part of a post is bounded by its timeout: the picture is drawn first. A game shown
+again (GameDisplay.retry_display) is tried after short pauses that grow, and a new failure while
+it waits cuts the pause short, so a game is never left for a long pause an older failure set."""
 
 from __future__ import annotations
 
@@ -87,3 +89,43 @@ async def test_it_gives_up_after_the_last_pause(
 
     assert (game.tries, game.shown) == (2, False)
     assert "game 7: gave up showing its current message until a restart" in caplog.text
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.recorded: list[tuple[int, int, int]] = []
+
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
+        self.recorded.append((game_id, message_id, seq))
+
+
+async def test_a_slow_picture_does_not_count_against_discords_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discord's time to take a message is bounded; drawing its picture first is not part of it
+    (the workers bound that): a busy pool makes a message late, never abandoned."""
+    monkeypatch.setattr(display, "DISCORD_TIMEOUT_SECONDS", 0.01)
+    store = Recorder()
+    shower = GameDisplay(
+        cast(Any, SimpleNamespace()),
+        cast(Any, store),
+        cast(Any, SimpleNamespace()),
+        clock=cast(Any, None),
+    )
+
+    async def drawn_slowly(view: Any) -> dict[str, Any]:
+        await asyncio.sleep(0.2)
+        return {"content": "your turn"}
+
+    async def posted(game: Any, /, **fields: Any) -> Any:
+        return SimpleNamespace(id=99)
+
+    shower._current_message = drawn_slowly  # type: ignore[method-assign]
+    shower._post = posted  # type: ignore[method-assign]
+    game = SimpleNamespace(lobby_message_id=None)
+    view = SimpleNamespace(id=7, seq=5, status=display.GameStatus.OVER, game=game, state=None)
+
+    await shower.post_current(cast(Any, view))
+
+    assert store.recorded == [(7, 99, 5)]
+    assert not shower._retrying
