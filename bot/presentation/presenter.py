@@ -196,10 +196,8 @@ def turn_post(view: GameView, *, ping: bool = False) -> Post:
 
 def _paused_post(view: GameView, state: GameState, embed: discord.Embed, image: BoardImage) -> Post:
     """The turn a paused game waits at, as posted: it calls those who can take their seat
-    back (no one left: it says nothing, the game is about to end)."""
+    back (a game pauses only while someone can)."""
     users = pause.may_resume(view.players, state)
-    if not users:
-        return Post(embed=embed, image=image)
     content = text(
         "turn.paused_ping",
         view.game.locale,

@@ -241,7 +241,7 @@ class GameLoader:
         if state.is_over or state.to_move is None:
             return TurnClock()
         if pause.is_paused(players, state):
-            return pause.pause_clock(self.clock(), game.turn_limit_seconds, players, state)
+            return pause.pause_clock(self.clock(), game.turn_limit_seconds)
         mover = next((p for p in players if p.seat == state.to_move), None)
         ai_plays = mover is not None and mover.ai_plays
         return deadlines.fresh_clock(self.clock(), game.turn_limit_seconds, ai_plays=ai_plays)

@@ -1,17 +1,21 @@
 """The pause of a game that no person plays any more.
 
 A seat is under a person's control while a human holds it, plays it themselves (it was not
-handed to the AI after timeouts) and is still in the game. Once no seat is, the AI would only
-play the game against itself, turn after turn, to an empty channel. So the game pauses at the
-start of the next round (the turn of the first player, or of the next seat still in after
+handed to the AI after timeouts) and is still in the game. Once no seat is, but someone could
+take theirs back (a seat the AI took over after timeouts), the AI would only play the game
+against itself, turn after turn, to an empty channel while they are away. So the game pauses at
+the start of the next round (the turn of the first player, or of the next seat still in after
 them), the channel is told, and the game waits: `/marrakech rejoin` by a player whose seat the
 AI took resumes it; after the turn limit (a day when there is none) it ends as abandoned,
-counted in no one's stats. With no one left who could take a seat back (every human resigned
-or out), it ends at that point.
+counted in no one's stats.
+
+With no one left who could take a seat back (every person resigned or is out), there is no one
+to wait for, and the places they left with count (a resignation or an elimination is the place
+it gave, in the stats and the ratings): the game does not pause, and the AI seats play it to its
+end as they played it before.
 
 The pause is not stored as such: it follows from the players and the state, so it holds
-across restarts and processes. Its deadline is the turn clock's `due_at`.
-"""
+across restarts and processes. Its deadline is the turn clock's `due_at`."""
 
 from __future__ import annotations
 
@@ -53,10 +57,15 @@ def may_resume(players: Sequence[Player], state: GameState) -> tuple[int, ...]:
 
 
 def is_paused(players: Sequence[Player], state: GameState | None) -> bool:
-    """True when the game waits for a person: a round begins and no seat is theirs to play."""
+    """True when the game waits for a person: a round begins, no seat is theirs to play, and
+    someone could take theirs back."""
     if state is None or state.is_over or state.to_move is None:
         return False
-    return state.to_move == _first_of_round(state) and not played_by_people(players, state)
+    return (
+        state.to_move == _first_of_round(state)
+        and not played_by_people(players, state)
+        and bool(may_resume(players, state))
+    )
 
 
 def _first_of_round(state: GameState) -> int | None:
@@ -70,10 +79,7 @@ def _first_of_round(state: GameState) -> int | None:
     return None
 
 
-def pause_clock(
-    now: datetime, limit_seconds: int | None, players: Sequence[Player], state: GameState
-) -> TurnClock:
+def pause_clock(now: datetime, limit_seconds: int | None) -> TurnClock:
     """The clock of a paused turn: due when the game is to end as abandoned."""
     wait = limit_seconds if limit_seconds is not None else PAUSE_SECONDS_WITHOUT_LIMIT
-    ends = now + timedelta(seconds=wait) if may_resume(players, state) else now
-    return TurnClock(turn_started_at=now, remind_at=None, due_at=ends)
+    return TurnClock(turn_started_at=now, remind_at=None, due_at=now + timedelta(seconds=wait))

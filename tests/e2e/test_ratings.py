@@ -1,7 +1,8 @@
 """Ratings through the real bot process and the fake Discord API: a rated game's result gives
 each player's new rating and change, `/marrakech stats` shows the rating with its chart and the
 leaderboard lists the players under the line for provisional ratings; a game opened with
-`casual:True` says so in its lobby and its result, and changes no rating."""
+`casual:True` says so in its lobby and its result, and changes no rating; a person who resigns
+against AI seats is rated last once they have played the game out."""
 
 from __future__ import annotations
 
@@ -88,3 +89,28 @@ async def test_a_rated_game_then_a_casual_one(fake: FakeDiscord, bot: BotProcess
     assert "A casual game: no rating changed." in casual.embed_text()
     again = await (await fake.slash(winner, channel, "marrakech", "stats")).answer(timeout=30)
     assert "Rating: **1,586**, provisional (1 of 10 rated games)" in again.embed_text()
+
+
+async def test_a_person_who_resigns_against_the_ai_loses_rating_as_the_ai_plays_it_out(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    """No one is left who could take a seat back: the game is not abandoned (which would
+    make resigning a way out of a loss), the AI seats play it to its end, and the result
+    rates the resignation as the last place."""
+    channel, alice, _ = server(fake)
+    await open_game(fake, channel, alice, (), ("easy", "easy"))
+    turn = await fake.wait_until(lambda: human_turn(fake, channel), what="alice's turn")
+    assert turn.pinged_user_ids == {alice.id}
+    await confirm(fake, alice, await fake.slash(alice, channel, "marrakech", "resign"), "resign")
+    result = await fake.wait_until(
+        lambda: final_message(fake, channel), timeout=60, what="the result, played out"
+    )
+    text = result.embed_text()
+    assert "abandoned" not in text
+    (alice_rating,) = [line for line in text.splitlines() if line.startswith(f"<@{alice.id}> ")]
+    assert f"({MINUS}" in alice_rating, text
+    ranking = [
+        line for line in text.splitlines() if line.startswith(("**1.**", "**2.**", "**3.**"))
+    ]
+    assert len(ranking) == 3, text
+    assert f"<@{alice.id}>: out of the game" in ranking[-1], text

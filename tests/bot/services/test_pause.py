@@ -1,5 +1,6 @@
 """A game no person plays any more pauses at the start of the next round, waits for someone to
-take their seat back (`rejoin`), and otherwise ends as abandoned, counted in no one's stats.
+take their seat back (`rejoin`), and otherwise ends as abandoned, counted in no one's stats; a
+game no person could come back to (every one resigned or out) is played to its end by the AI.
 Through the service on a real database (each back end) with an injected clock
 (bot.services.pause)."""
 
@@ -102,16 +103,27 @@ async def test_a_person_still_playing_keeps_the_game_going(table: Table) -> None
     assert view.user_to_move not in (None, sleeper), "the other person is to play"
 
 
-async def test_with_no_one_left_to_take_a_seat_back_the_game_ends_at_the_round(
+async def test_with_no_one_left_to_take_a_seat_back_the_ai_plays_the_game_to_its_end(
     table: Table,
 ) -> None:
+    """The only person resigns: no one can come back, so nothing waits and nothing is
+    abandoned. The AI seats play on, and the resignation counts as the place it gave."""
     view = await human_vs_ai(table, "easy", "easy")
     view = await table.service.play.resign(view.id, HOST)
     await table.show(view)
     await run_until_quiet(table)
-    (abandoned,) = table.abandoned
-    assert abandoned.view.game.end_reason is EndReason.ABANDONED
-    assert round_begins(abandoned.view), "the round in progress was played out first"
+    assert not table.abandoned
+    view = await table.service.play.look(view.id)
+    assert view.status is GameStatus.OVER
+    state = view.state
+    assert state is not None
+    assert state.outcome is not None
+    host_seat = next(player.seat for player in view.players if player.user_id == HOST)
+    assert state.outcome.ranking[-1] == (host_seat,), "last: out before every AI seat"
+    stats = StatsService(StatsStore(table.database))
+    assert (await stats.player(GUILD, HOST)).games == 1, "the game counts"
+    rating = await table.service.ratings.player(GUILD, HOST)
+    assert rating.games == 1, "and is rated: the resignation is the last place"
 
 
 def test_the_pause_rule() -> None:
@@ -123,6 +135,10 @@ def test_the_pause_rule() -> None:
     assert not pause.is_paused((human, *ai_seats), state)
     assert pause.is_paused((handed, *ai_seats), state)
     assert pause.may_resume((handed, *ai_seats), state) == (1,)
-    assert pause.is_paused((Player(1, 0, resigned=True), *ai_seats), state)
-    assert pause.may_resume((Player(1, 0, resigned=True), *ai_seats), state) == ()
+    resigned = Player(1, 0, resigned=True)
+    assert pause.may_resume((resigned, *ai_seats), state) == ()
+    assert not pause.is_paused((resigned, *ai_seats), state), "no one to wait for: play on"
+    out, _ = engine.resign(state, 0)  # out of the game, as a seat that could not pay is
+    assert out.to_move == 1
+    assert not pause.is_paused((human, *ai_seats), out), "no one to wait for: play on"
     assert not pause.is_paused((handed, *ai_seats), None), "a lobby never pauses"
