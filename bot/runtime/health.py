@@ -12,7 +12,8 @@ file and fails when the gateway beat is older than `MAX_HEARTBEAT_AGE` (the bot 
 for good), the loop tick is older than `MAX_LOOP_STALL` (the event loop is blocked: the bot
 hangs while its socket may still look open) or a task is down. A file without a `loop` line
 (nothing ticks it, or the older format: one bare number, the gateway time) is judged by the
-gateway rule alone.
+gateway rule alone. A heartbeat too old on a disk that is full says so: the bot cannot write
+the file there, whatever its event loop does.
 
 Every write renders the times held in memory, so a write that failed (a full disk) is made
 good by the next one: the loop's tick rewrites the file every few seconds.
@@ -21,6 +22,7 @@ good by the next one: the loop's tick rewrites the file every few seconds.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -162,6 +164,11 @@ def check_health(
     if record is not None and record.ticked_at is not None:
         stalled = _age(record.ticked_at, now)
         if stalled > max_loop_stall:
+            if _disk_full(path):
+                return False, (
+                    f"unhealthy: the disk holding {path} is full, so the bot cannot write its "
+                    f"heartbeat (last written {stalled:.0f} s ago)"
+                )
             return False, (
                 f"unhealthy: the event loop has been blocked for {stalled:.0f} s "
                 f"(limit {max_loop_stall:.0f} s)"
@@ -180,6 +187,19 @@ def check_health(
         f"healthy: last heartbeat {age:.0f} s ago, "
         f"event loop ran {_age(record.ticked_at, now):.0f} s ago"
     )
+
+
+DISK_FULL_BYTES = 64 * 1024
+"""Free space under which the heartbeat's disk counts as full (a write of the file, or of the
+database beside it, fails well before the last byte)."""
+
+
+def _disk_full(path: Path) -> bool:
+    """Whether the disk holding `path` has (next to) no room left; False if it cannot tell."""
+    try:
+        return shutil.disk_usage(path.parent).free < DISK_FULL_BYTES
+    except OSError:
+        return False
 
 
 def _age(moment: float, now: float | None) -> float:

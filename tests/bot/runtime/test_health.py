@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.runtime import health
 from bot.runtime.health import (
     MAX_HEARTBEAT_AGE,
     MAX_LOOP_STALL,
@@ -160,6 +162,26 @@ def test_check_health_fails_when_the_loop_is_blocked(tmp_path: Path) -> None:
 
     assert not healthy
     assert reason == "unhealthy: the event loop has been blocked for 42 s (limit 30 s)"
+
+
+def test_a_stale_heartbeat_on_a_full_disk_says_the_disk_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot cannot write the file on a full disk: its loop may be running, so the check
+    names the disk, not a blocked loop."""
+    path = tmp_path / "heartbeat"
+    beat_and_tick(path, beaten_at=1_000.0, ticked_at=1_000.0)
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(health.shutil, "disk_usage", lambda _: usage._replace(free=4096))
+
+    healthy, reason = check_health(path, now=1_042.0)
+
+    assert not healthy
+    assert reason == (
+        f"unhealthy: the disk holding {path} is full, so the bot cannot write its heartbeat "
+        "(last written 42 s ago)"
+    )
+    assert check_health(path, now=1_010.0)[0], "a fresh heartbeat is healthy, full disk or not"
 
 
 def test_check_health_passes_while_the_loop_ticks(tmp_path: Path) -> None:
