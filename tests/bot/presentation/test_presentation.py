@@ -100,6 +100,10 @@ def test_an_unexpected_error_is_logged_with_the_code_the_user_sees(
     assert code is not None
     assert code.group(1) in caplog.text
     assert "boom" in caplog.text
+    # It may come after a change was stored (a resignation, a lobby command): it claims
+    # nothing about the game, and sends the player to its message.
+    assert "unchanged" not in answer
+    assert "The game's message shows where it stands" in answer
 
 
 def game_row(status: GameStatus = GameStatus.RUNNING, seq: int = 7) -> GameInfo:
