@@ -238,7 +238,7 @@ class GameHandlers:
                 announcement(view), allowed_mentions=discord.AllowedMentions.none()
             )
             self._display.opened(game_id, interaction)
-            await self._display.after_change_elsewhere(before, view)
+            await self._shown(game_id, self._display.after_change_elsewhere(before, view))
 
         await guarded(interaction, doing, work)
 
@@ -321,7 +321,7 @@ class GameHandlers:
             resigned = text("event.resigned", view.game.locale, user=mention(user))
             await interaction.followup.send(resigned, allowed_mentions=quiet)
             self._display.opened(game_id, interaction)
-            await self._display.after_change_elsewhere(before, view)
+            await self._shown(game_id, self._display.after_change_elsewhere(before, view))
             return
         view = await self._play.abort(game_id, user, moderator=choice is Confirmation.MOD_ABORT)
         await interaction.response.edit_message(content=done, view=None)
@@ -439,11 +439,26 @@ class GameHandlers:
                 text(key, language, game_id=game_id, level=level), ephemeral=True
             )
             self._display.opened(game_id, interaction)
-            await self._display.edit_lobby(view, lobby_message)
-            if action is LobbyAction.START:
-                await self._display.post_current(view)
+            await self._shown(game_id, self._show_lobby_change(view, lobby_message, action))
 
         await guarded(interaction, f"lobby command {action}", work)
+
+    async def _show_lobby_change(
+        self, view: GameView, lobby_message: int | None, action: LobbyAction
+    ) -> None:
+        await self._display.edit_lobby(view, lobby_message)
+        if action is LobbyAction.START:
+            await self._display.post_current(view)
+
+    async def _shown(self, game_id: int, showing: Awaitable[None]) -> None:
+        """Show a change that is stored already; if that fails (Discord, or the database gone
+        meanwhile), the game is shown again in the background, as soon as the database is
+        back, before the error is answered."""
+        try:
+            await showing
+        except Exception:
+            self._display.retry_display(game_id)
+            raise
 
     async def _lobby_change(
         self, game_id: int, interaction: Interaction, action: LobbyAction
@@ -495,6 +510,11 @@ class GameHandlers:
         post = presenter.lobby_post(view, closed_by=user)
         await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
         self._display.opened(game_id, interaction)
+        await self._shown(game_id, self._show_lobby_click(interaction, view, action))
+
+    async def _show_lobby_click(
+        self, interaction: Interaction, view: GameView, action: LobbyAction
+    ) -> None:
         if view.status is GameStatus.LOBBY and interaction.message is not None:
             await self._play.set_board_message(view.id, interaction.message.id, view.seq)
         if action is LobbyAction.START:

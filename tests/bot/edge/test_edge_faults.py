@@ -2,7 +2,8 @@
 as a server gone or a full disk raises them (tests/e2e/test_database_faults.py stops a real
 server and fills a real disk): a click is answered at once, privately, that the game is paused,
 with nothing logged for it; a move that was stored but not shown is answered that it counts,
-and shown as soon as the database is back; a heartbeat the disk refuses is tried again."""
+and shown as soon as the database is back, as is a resignation; a heartbeat the disk refuses
+is tried again."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
 from bot.runtime import outage
 from bot.runtime.health import Heartbeat, read_heartbeat
-from tests.bot.edge.test_edge import Edge, FakeMessage, FakeUser, private, started
+from tests.bot.edge.test_edge import Edge, FakeMessage, FakeUser, confirm, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.polling import until
 
@@ -144,6 +145,36 @@ async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database
     assert game.board_message_id == turn.id, "the message the click edited, adopted"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert "; 0 clicks and commands were turned away" in caplog.text, "the move was taken"
+
+
+async def test_a_resignation_stored_but_not_shown_is_shown_once_the_database_is_back(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The resignation is stored and the confirmation says so; the result cannot be recorded
+    as shown while the database is away: it is, as soon as it is back (not after the turn
+    clock's long patience for a change never shown)."""
+    _, mover = await started_turn(edge)
+    with caplog.at_level(logging.INFO):
+        away.fail("set_board_message")
+        handle = await confirm(edge, mover, "marrakech", "resign", button="Resign")
+        answer = await handle.response()
+        assert answer.response_type == 7, "the confirmation says the resignation is done"
+        announced, told = await handle.followups(2)
+        assert "resigned" in announced.content
+        assert told.ephemeral
+        assert "paused" in told.content
+        assert "unchanged" not in told.content
+        assert not await shown(edge), "not recorded as shown"
+        away.end()
+        await until(lambda: shown(edge), "the game shown again")
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.status == "over"
+    final = edge.fake.world.messages[game.board_message_id or 0]
+    assert "is over" in final.embed_text(), "the result, adopted rather than posted again"
+    results = [m for m in edge.fake.messages(edge.channel) if "game record" in m.embed_text()]
+    assert len(results) == 1, edge.fake.transcript(edge.channel)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_a_heartbeat_the_disk_refuses_is_written_again_once_there_is_room(
