@@ -361,9 +361,9 @@ class GameDisplay:
 
     def retry_display(self, game_id: int) -> None:
         """Keep trying to show the game as it is now (after a post Discord did not take). A
-        game already being tried again is tried again soon: its pause is cut short and its
+        game already being tried again after a failed try is tried again at once, and its
         pauses start over from the shortest (a new failure says nothing of how long the last
-        one lasts)."""
+        one lasts); a request during the first pause is answered by the try that ends it."""
         if game_id in self._retrying:
             self._retry_soon[game_id].set()
             return
@@ -381,10 +381,14 @@ class GameDisplay:
         attempt = 0
         while attempt < len(REDISPLAY_DELAYS_SECONDS):
             soon = self._retry_soon[game_id]
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(REDISPLAY_DELAYS_SECONDS[attempt]):
-                    await soon.wait()
-            attempt = 0 if soon.is_set() else attempt + 1
+            delay = REDISPLAY_DELAYS_SECONDS[attempt]
+            if attempt == 0:
+                await asyncio.sleep(delay)
+            else:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(delay):
+                        await soon.wait()
+            attempt = 0 if attempt and soon.is_set() else attempt + 1
             soon.clear()
             if self._availability is not None:
                 await self._availability.back()  # at once if it is up

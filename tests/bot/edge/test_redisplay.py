@@ -7,6 +7,7 @@ it waits cuts the pause short, so a game is never left for a long pause an older
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -75,6 +76,25 @@ async def test_a_new_failure_cuts_a_long_pause_short(monkeypatch: pytest.MonkeyP
 
     assert (game.tries, game.shown) == (2, True)
     assert not shower._retrying
+
+
+async def test_requests_during_the_first_pause_are_one_try(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A failure that asks twice (the post, then the handler that called it) costs one try."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.05, 3600.0))
+    shower, game = shown_later(failures=1)
+
+    shower.retry_display(7)
+    shower.retry_display(7)
+    (task,) = shower._retrying.values()
+    await until(lambda: game.tries == 1, "the first try, which fails")
+    await asyncio.sleep(0.2)  # four first pauses: a second request that restarted the
+    # pauses would have had a second try by now
+    assert game.tries == 1, "no second try: the next pause is an hour"
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def test_it_gives_up_after_the_last_pause(
