@@ -26,6 +26,10 @@ EXIT_CRASHED = 1
 EXIT_UNREACHABLE = 4
 SHARD_CLOSE_CODES = {4010: "invalid shard", 4011: "sharding required"}
 """The gateway's close codes for shard settings Discord refuses."""
+STOP_GRACE_SECONDS = 2.0
+"""How long the gateway task may take to end once the client is closed. discord.py's sharded
+client does not wake from a reconnect's back-off when it is closed (after a long outage of
+Discord that back-off lasts minutes): past this, the task is cancelled."""
 
 
 def run(settings: Settings, hooks: TestHooks | None = None) -> int:
@@ -94,6 +98,9 @@ async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) 
         if stopper in done:
             log.info("stop signal received, closing")
             await client.close()
+            _, pending = await asyncio.wait({runner}, timeout=STOP_GRACE_SECONDS)
+            for task in pending:  # asleep in a reconnect's back-off: nothing left to close
+                task.cancel()
             await asyncio.gather(runner, return_exceptions=True)
             return EXIT_OK
         stopper.cancel()
