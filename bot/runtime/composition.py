@@ -46,7 +46,7 @@ from bot.services.stats import StatsService
 from bot.services.tournaments import TournamentService
 from bot.services.views import Abandoned, DueKind, DueWork
 from bot.storage.database import Database
-from bot.storage.games import GameStore
+from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.guilds import GuildStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
@@ -159,6 +159,7 @@ def build_bot(
         ai_budget=ai_budget,
         workers=pool,
         owner=claim_owner(shards),
+        shards=ALL_SHARDS if shards is None else ShardSet(shards.count, shards.ids),
     )
     guilds = GuildService(GuildStore(database), clock=clock)
     stats = StatsService(StatsStore(database))

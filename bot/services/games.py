@@ -21,7 +21,7 @@ from bot.services.play import PlayService
 from bot.services.ratings import RatingService
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import Damage
-from bot.storage.games import GameStore
+from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.ratings import RatingStore
 from bot.workers.pool import WorkerPool
 
@@ -38,11 +38,12 @@ class GameService:
         ai_budget: ai.Budget | None = None,
         workers: WorkerPool | None = None,
         owner: str | None = None,
+        shards: ShardSet = ALL_SHARDS,
     ) -> None:
         """`seeds` makes each new game's secret seed; `ai_budget` limits the hard AI's search
         (None: the engine's default); the AI thinks in `workers` (default: threads of this
         process, for tests and tools); `owner` names this process in the claims it takes on
-        due work (bot.services.loader)."""
+        due work (bot.services.loader), whose games in `shards` come to it first."""
         self._store = store
         self.ratings = RatingService(RatingStore(store.database))
         self.loader = GameLoader(store, clock, owner, self.ratings)
@@ -52,6 +53,7 @@ class GameService:
             self.loader,
             ai_budget=ai_budget,
             workers=workers if workers is not None else WorkerPool(workers=0),
+            shards=shards,
         )
 
     def on_damage(self, listener: Callable[[Damage], None]) -> None:

@@ -19,6 +19,12 @@ tells it nothing, work due now wakes it at once, and work due sooner than planne
 yet shown, due for a catch-up if it never is) wakes it at that moment. So a click, which
 changes its game twice (the move, then the message that shows it), costs the scheduler nothing.
 Changes made by other processes wake it through the database (bot.storage.games, `listen`).
+
+Each process holds some of Discord's shards, and a channel's limits (a few posts and edits
+every few seconds) are shared by every process of the bot, while each knows only its own use
+of them. So a game's due work is its own process's first (the one holding its server's shard,
+which also answers its clicks): another takes it only once it is SHARD_GRACE overdue (that
+process is down, or far behind).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from bot.services import deadlines, dice, pause
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
 from bot.services.views import Abandoned, AutoTurn, DueKind, DueWork, Reminder, TurnReason
-from bot.storage.games import GameRow, NewAction, SeatControl
+from bot.storage.games import ALL_SHARDS, GameRow, NewAction, SeatControl, ShardSet
 from bot.storage.kinds import EndReason, GameStatus
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
@@ -45,6 +51,8 @@ AI_TIMEOUT_SECONDS = 30.0
 """The longest an AI decision may run in a worker before the worker is taken to be hung (hard
 thinks for at most 0.9 s of CPU; the rest is room for a busy machine)."""
 _DISPLAY_PATIENCE = timedelta(seconds=deadlines.DISPLAY_PATIENCE_SECONDS)
+SHARD_GRACE = timedelta(seconds=5)
+"""How long a game's due work waits for its own process before another may take it."""
 CLAIM_LIMIT = 32
 """The most games whose due work one pass claims (the rest is left to the next pass, or to
 another process)."""
@@ -63,10 +71,17 @@ class TurnClockService:
     """Reminders and automatic turns, when their time has come."""
 
     def __init__(
-        self, loader: GameLoader, *, ai_budget: ai.Budget | None, workers: WorkerPool
+        self,
+        loader: GameLoader,
+        *,
+        ai_budget: ai.Budget | None,
+        workers: WorkerPool,
+        shards: ShardSet = ALL_SHARDS,
     ) -> None:
         """`ai_budget` limits the hard AI's search (None: the engine's default); the AI thinks
-        in `workers`."""
+        in `workers`; `shards` are the Discord shards this process holds (its games' work is
+        its own first)."""
+        self._shards = shards
         self._loader = loader
         self._store = loader.store
         self._ai_budget = ai_budget
@@ -138,6 +153,8 @@ class TurnClockService:
             self._loader.owner,
             self._loader.lease_end(),
             CLAIM_LIMIT,
+            self._shards,
+            now - SHARD_GRACE,
         )
         self._claimed = {game.id: game for game in claimed}
         timed = []
@@ -171,10 +188,12 @@ class TurnClockService:
         changes: list[GameRow | None] = []
         self._collecting.append(changes)  # a change made while the database is read
         try:
-            found = await self._store.next_moments(now, self._loader.owner)
+            found = await self._store.next_moments(now, self._loader.owner, self._shards)
         finally:
             self._collecting.remove(changes)
         moments = [moment for moment in (found.due, found.lease_end) if moment is not None]
+        if found.due_elsewhere is not None:
+            moments.append(found.due_elsewhere + SHARD_GRACE)
         if found.oldest_unshown is not None:
             moments.append(found.oldest_unshown + _DISPLAY_PATIENCE)
         moments.extend(

@@ -19,6 +19,7 @@ from bot.storage.games import (
     ResultRow,
     SeatControl,
     SeatRow,
+    ShardSet,
     StaleSeqError,
 )
 from bot.storage.guilds import GuildSettings, GuildStore
@@ -46,6 +47,7 @@ __all__ = [
     "ResultRow",
     "SeatControl",
     "SeatRow",
+    "ShardSet",
     "StaleSeqError",
     "StatsStore",
     "StorageError",

@@ -158,6 +158,26 @@ class NextMoments:
     """When the oldest change not yet shown of a started game was made."""
     lease_end: datetime | None
     """When the first claim another process holds runs out."""
+    due_elsewhere: datetime | None = None
+    """The earliest reminder or automatic move of a game in a shard the process does not hold
+    (its own process has it first: bot.services.turn_clock)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShardSet:
+    """The Discord shards a process holds, of `count`. A game belongs to the shard of its
+    server, `(guild_id >> 22) % count`, as on Discord."""
+
+    count: int = 1
+    ids: tuple[int, ...] = (0,)
+
+    def pattern(self) -> str:
+        """The ids as the SQL below matches them: ",0,3,"."""
+        return "," + ",".join(str(shard) for shard in self.ids) + ","
+
+
+ALL_SHARDS = ShardSet()
+"""Every shard: the set of a process that holds them all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +224,24 @@ _FIRST_DUE = "CASE WHEN due_at IS NULL OR remind_at < due_at THEN remind_at ELSE
 """The earlier of the reminder and the automatic move (either may be NULL)."""
 _UNCLAIMED = "(claimed_until IS NULL OR claimed_until <= $1 OR claimed_by = $2)"
 """Free for the process `$2` at `$1`: not claimed, its lease ran out, or claimed by it."""
+
+
+def _in_shards(pattern: str, count: str) -> str:
+    """SQL: the game's server is in one of the shards `pattern` lists (ShardSet.pattern) of
+    `count` (both placeholders), in terms both back ends read alike."""
+    return (
+        f"({pattern} LIKE '%,' || CAST(((COALESCE(guild_id, 0) >> 22) % {count}) AS TEXT) || ',%')"
+    )
+
+
+_MINE_TO_CLAIM = _in_shards("$7", "$8")
+_MINE_TO_PLAN = _in_shards("$3", "$4")
+_FIRST_DUE_SHOWN = (
+    f"SELECT min({_FIRST_DUE}) FROM games WHERE status = 'running' "
+    f"AND {_SHOWN} AND (due_at IS NOT NULL OR remind_at IS NOT NULL) AND {_UNCLAIMED}"
+)
+"""The earliest reminder or automatic move of the running games shown up to date that the
+process `$2` may claim at `$1` (a condition on the games may follow)."""
 SCHEDULE_CHANNEL = "marrakech_schedule"
 """The PostgreSQL channel notified when a turn clock or what a game's message shows changes."""
 _NOTIFY = f", pg_notify('{SCHEDULE_CHANNEL}', '') AS notified"
@@ -645,35 +683,46 @@ class GameStore:
             )
         return time_from_column(None if first is None else str(first))
 
-    async def next_moments(self, now: datetime, owner: str) -> NextMoments:
-        """`next_due`, `oldest_unshown` and `next_lease_end` for `owner` at `now`, read in one
-        statement."""
+    async def next_moments(
+        self, now: datetime, owner: str, shards: ShardSet = ALL_SHARDS
+    ) -> NextMoments:
+        """`next_due` (of the games in `shards`, and apart of the others), `oldest_unshown`
+        and `next_lease_end` for `owner` at `now`, read in one statement."""
         async with self._db.single_read() as conn:
             row = await conn.fetchrow(
-                f"SELECT (SELECT min({_FIRST_DUE}) FROM games WHERE status = 'running' "
-                f"AND {_SHOWN} AND (due_at IS NOT NULL OR remind_at IS NOT NULL) "
-                f"AND {_UNCLAIMED}) AS due, "
+                f"SELECT ({_FIRST_DUE_SHOWN} AND {_MINE_TO_PLAN}) AS due, "
+                f"({_FIRST_DUE_SHOWN} AND NOT {_MINE_TO_PLAN}) AS due_elsewhere, "
                 "(SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
                 f"AND {_NOT_SHOWN} AND {_UNCLAIMED}) AS oldest_unshown, "
                 "(SELECT min(claimed_until) FROM games WHERE claimed_until > $1 "
                 "AND claimed_by IS DISTINCT FROM $2) AS lease_end",
                 time_to_column(now),
                 owner,
+                shards.pattern(),
+                shards.count,
             )
         assert row is not None
-        due, unshown, lease_end = (
+        due_at, unshown, lease_end, elsewhere = (
             time_from_column(None if row[column] is None else str(row[column]))
-            for column in ("due", "oldest_unshown", "lease_end")
+            for column in ("due", "oldest_unshown", "lease_end", "due_elsewhere")
         )
-        return NextMoments(due, unshown, lease_end)
+        return NextMoments(due_at, unshown, lease_end, elsewhere)
 
     async def claim_due(
-        self, now: datetime, changed_by: datetime, owner: str, until: datetime, limit: int
+        self,
+        now: datetime,
+        changed_by: datetime,
+        owner: str,
+        until: datetime,
+        limit: int,
+        shards: ShardSet = ALL_SHARDS,
+        others_by: datetime | None = None,
     ) -> list[GameRow]:
         """Claim for `owner` until `until`, in one statement, at most `limit` games with due
         work that no other process holds: running games shown up to date whose reminder or
-        automatic move is due by `now`, and started games whose last change, made by
-        `changed_by`, is still not shown. The games claimed, oldest first.
+        automatic move is due by `now` (by `others_by` for a game outside `shards`: its own
+        process has it first), and started games whose last change, made by `changed_by`, is
+        still not shown. The games claimed, oldest first.
 
         On PostgreSQL the candidate rows are locked as they are picked and rows another
         process is claiming are skipped; SQLite serialises its write transactions."""
@@ -682,7 +731,8 @@ class GameStore:
             rows = await conn.fetch(
                 "UPDATE games SET claimed_by = $2, claimed_until = $3 WHERE id IN ("
                 "SELECT id FROM games WHERE (("
-                f"status = 'running' AND {_SHOWN} AND (due_at <= $1 OR remind_at <= $1)) "
+                f"status = 'running' AND {_SHOWN} AND (due_at <= $1 OR remind_at <= $1) "
+                f"AND ({_MINE_TO_CLAIM} OR due_at <= $6 OR remind_at <= $6)) "
                 f"OR (status IN ('running', 'over') AND {_NOT_SHOWN} AND updated_at <= $4)) "
                 f"AND {_UNCLAIMED} ORDER BY id LIMIT $5{lock}) "
                 f"RETURNING {_GAME_COLUMNS}",
@@ -691,6 +741,9 @@ class GameStore:
                 time_to_column(until),
                 time_to_column(changed_by),
                 limit,
+                time_to_column(now if others_by is None else others_by),
+                shards.pattern(),
+                shards.count,
             )
         return sorted((_game(row) for row in rows), key=lambda game: game.id)
 

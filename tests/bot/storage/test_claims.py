@@ -14,7 +14,15 @@ import pytest
 
 from bot.runtime.scheduler import Scheduler
 from bot.services import GameService
-from bot.storage import Database, GameStore, NewGame, NextMoments, TurnClock, open_database
+from bot.storage import (
+    Database,
+    GameStore,
+    NewGame,
+    NextMoments,
+    ShardSet,
+    TurnClock,
+    open_database,
+)
 from bot.storage.database import Backend
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
@@ -26,9 +34,9 @@ WAIT_SECONDS = 30.0
 """How long a test waits at most for a notification (it comes at once; this is no timing)."""
 
 
-def lobby(channel_id: int) -> NewGame:
+def lobby(channel_id: int, guild_id: int = 1) -> NewGame:
     return NewGame(
-        guild_id=1,
+        guild_id=guild_id,
         channel_id=channel_id,
         host_id=100,
         seats_wanted=2,
@@ -39,9 +47,9 @@ def lobby(channel_id: int) -> NewGame:
     )
 
 
-async def due_game(store: GameStore, channel_id: int, clock: TurnClock) -> int:
-    """A running game shown up to date, with `clock`."""
-    game = await store.create(lobby(channel_id), T0)
+async def due_game(store: GameStore, channel_id: int, clock: TurnClock, guild_id: int = 1) -> int:
+    """A running game shown up to date, with `clock`, on server `guild_id`."""
+    game = await store.create(lobby(channel_id, guild_id), T0)
     seats = await store.add_ai_seat(game.id, "easy", T0)
     await store.start(game.id, [seat.key for seat in seats], {}, {}, T0, clock)
     assert await store.set_board_message(game.id, 1000 + game.id, 0)
@@ -76,6 +84,28 @@ async def test_due_work_is_claimed_by_one_owner_until_released(db: Database) -> 
     await store.release_claim(played, "a")
     assert [game.id for game in await store.claim_due(T1, LONG_AGO, "b", T2, 10)] == [played]
     assert later not in [game.id for game in await store.claim_due(T2, LONG_AGO, "c", T3, 10)]
+
+
+async def test_a_games_due_work_is_its_own_shards_process_first(db: Database) -> None:
+    """Of two processes holding shard 0 and shard 1 of 2, each claims its own servers' due
+    work at once, and the other's only once it is overdue by the grace given; each plans its
+    next look at its own games' work and at the others' apart."""
+    store = GameStore(db)
+    ours, theirs = (
+        due_game(store, 10 + shard, TurnClock(T0, None, T1), shard << 22) for shard in (0, 1)
+    )
+    ours_id, theirs_id = await ours, await theirs
+    first, second = ShardSet(2, (0,)), ShardSet(2, (1,))
+    assert await store.next_moments(T0, "a", first) == NextMoments(T1, None, None, T1)
+    assert [g.id for g in await store.claim_due(T2, LONG_AGO, "a", T3, 10, first, T0)] == [
+        ours_id
+    ], "not yet overdue by the grace: the other shard's game waits for its own process"
+    assert [g.id for g in await store.claim_due(T2, LONG_AGO, "b", T3, 10, second, T0)] == [
+        theirs_id
+    ]
+    await store.release_claim(theirs_id, "b")
+    claimed = await store.claim_due(T2, LONG_AGO, "a", T3, 10, first, T1)
+    assert [g.id for g in claimed] == [ours_id, theirs_id], "overdue by the grace: taken over"
 
 
 async def test_a_claim_whose_lease_ran_out_is_taken_over(db: Database) -> None:
