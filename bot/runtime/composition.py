@@ -35,7 +35,6 @@ from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.outage import DatabaseWatch
 from bot.runtime.scheduler import Scheduler
-from bot.runtime.settings import Shards
 from bot.runtime.supervisor import Supervisor
 from bot.services import dice
 from bot.services.clock import Clock, system_clock
@@ -144,7 +143,7 @@ def build_bot(
     workers: WorkerPool | None = None,
     dev_guilds: tuple[int, ...] = (),
     gateway_from_api: bool = False,
-    shards: Shards | None = None,
+    shards: ShardSet | None = None,
 ) -> Bot:
     """The whole bot on `database`. `workers` run the AI and draw the pictures (default:
     threads of this process, for tests and tools); their owner starts and closes them.
@@ -159,7 +158,7 @@ def build_bot(
         ai_budget=ai_budget,
         workers=pool,
         owner=claim_owner(shards),
-        shards=ALL_SHARDS if shards is None else ShardSet(shards.count, shards.ids),
+        shards=ALL_SHARDS if shards is None else shards,
     )
     guilds = GuildService(GuildStore(database), clock=clock)
     stats = StatsService(StatsStore(database))
@@ -210,7 +209,7 @@ def build_bot(
     return bot
 
 
-def claim_owner(shards: Shards | None) -> str:
+def claim_owner(shards: ShardSet | None) -> str:
     """This process's name in the claims it takes on due work: its host and its shards. A
     process restarted in the same place (a container, a shard range) takes back at once what
     it had claimed when it died; another process waits for those claims' lease to end."""

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.storage.games import ShardSet
+
 TOKEN_VAR = "DISCORD_TOKEN"
 DB_VAR = "MARRAKECH_DB"
 DEV_GUILDS_VAR = "MARRAKECH_DEV_GUILDS"
@@ -51,14 +53,6 @@ TOKEN_HELP = (
 
 class SettingsError(Exception):
     """A missing or invalid setting; the message is one line telling the admin what to fix."""
-
-
-@dataclass(frozen=True, slots=True)
-class Shards:
-    """The bot's shard count and the shard ids this process holds (sorted, each below count)."""
-
-    count: int
-    ids: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +103,7 @@ class Settings:
     dev_guilds: tuple[int, ...]
     log_level: str
     heartbeat_path: Path
-    shards: Shards | None = None
+    shards: ShardSet | None = None
     """The shards this process holds; None: all of them, as many as Discord recommends."""
 
 
@@ -215,7 +209,7 @@ def _heartbeat_path(environ: Mapping[str, str], database: DatabaseTarget) -> Pat
     return folder / HEARTBEAT_FILE_NAME
 
 
-def _shards(environ: Mapping[str, str]) -> Shards | None:
+def _shards(environ: Mapping[str, str]) -> ShardSet | None:
     count_value = _value(environ, SHARD_COUNT_VAR)
     ids_value = _value(environ, SHARD_IDS_VAR)
     if count_value is None:
@@ -232,8 +226,8 @@ def _shards(environ: Mapping[str, str]) -> Shards | None:
         )
     count = int(count_value)
     if ids_value is None:
-        return Shards(count, tuple(range(count)))
-    return Shards(count, _shard_ids(ids_value, count))
+        return ShardSet(count, tuple(range(count)))
+    return ShardSet(count, _shard_ids(ids_value, count))
 
 
 def _shard_ids(value: str, count: int) -> tuple[int, ...]:

@@ -165,8 +165,8 @@ class NextMoments:
 
 @dataclass(frozen=True, slots=True)
 class ShardSet:
-    """The Discord shards a process holds, of `count`. A game belongs to the shard of its
-    server, `(guild_id >> 22) % count`, as on Discord."""
+    """The bot's shard count and the shard ids a process holds (sorted, each below count). A
+    game belongs to the shard of its server, `(guild_id >> 22) % count`, as on Discord."""
 
     count: int = 1
     ids: tuple[int, ...] = (0,)

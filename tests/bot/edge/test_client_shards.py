@@ -11,8 +11,8 @@ import pytest
 
 from bot.runtime.composition import build_bot
 from bot.runtime.health import Heartbeat
-from bot.runtime.settings import Shards
 from bot.storage import open_database
+from bot.storage.games import ShardSet
 from tests.e2e.fakecord import FakeDiscord
 
 
@@ -28,7 +28,7 @@ async def test_the_client_holds_only_its_shards_and_beats_while_they_are_open(
             database,
             heartbeat=Heartbeat(tmp_path / "heartbeat"),
             gateway_from_api=True,
-            shards=Shards(2, (1,)),
+            shards=ShardSet(2, (1,)),
         ).client
         runner: asyncio.Task[None] | None = None
         try:

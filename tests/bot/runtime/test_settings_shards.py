@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.runtime.settings import SETTING_NAMES, SettingsError, Shards, load_settings
+from bot.runtime.settings import SETTING_NAMES, SettingsError, load_settings
+from bot.storage.games import ShardSet
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-of-the-token"
 
 
-def _shards(**values: str) -> Shards | None:
+def _shards(**values: str) -> ShardSet | None:
     environ = {"DISCORD_TOKEN": TOKEN}
     environ.update({f"MARRAKECH_SHARD_{name.upper()}": value for name, value in values.items()})
     return load_settings(environ).shards
@@ -21,8 +22,8 @@ def test_without_shard_settings_discord_picks_the_count() -> None:
 
 
 def test_the_count_alone_means_every_shard_in_this_process() -> None:
-    assert _shards(count="4") == Shards(4, (0, 1, 2, 3))
-    assert _shards(count=" 1 ") == Shards(1, (0,))
+    assert _shards(count="4") == ShardSet(4, (0, 1, 2, 3))
+    assert _shards(count=" 1 ") == ShardSet(1, (0,))
 
 
 @pytest.mark.parametrize(
@@ -38,7 +39,7 @@ def test_the_count_alone_means_every_shard_in_this_process() -> None:
     ],
 )
 def test_shard_ids_are_ids_and_ranges(ids: str, expected: tuple[int, ...]) -> None:
-    assert _shards(count="4", ids=ids) == Shards(4, expected)
+    assert _shards(count="4", ids=ids) == ShardSet(4, expected)
 
 
 @pytest.mark.parametrize(
@@ -82,4 +83,4 @@ def test_the_shard_settings_are_admin_settings() -> None:
     settings = load_settings(
         {"DISCORD_TOKEN": TOKEN, "MARRAKECH_SHARD_COUNT": "2", "MARRAKECH_SHARD_IDS": "1"}
     )
-    assert "Shards(count=2, ids=(1,))" in repr(settings)
+    assert "ShardSet(count=2, ids=(1,))" in repr(settings)
