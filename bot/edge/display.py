@@ -56,6 +56,9 @@ log = logging.getLogger(__name__)
 
 REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to show a game whose current message Discord did not take."""
+CHANNEL_WINDOW_SECONDS = 5.0
+"""Discord's longest window on a channel's posts and edits (5 of each per 5 s). A process that
+starts cannot know how much of it the run before it used."""
 ANSWER_PATIENCE_SECONDS = 0.1
 """How long a click's answer may wait for its picture before the interaction is deferred and
 edited once the picture is drawn (a picture takes a few milliseconds in an idle worker; Discord
@@ -121,7 +124,7 @@ class GameDisplay:
         for view in await self._play.behind_on_display():
             try:
                 crashpoints.reach("resume.posting")
-                await self._catch_up(view)
+                await self._catch_up(view, restarted=True)
             except discord.HTTPException as error:
                 log.warning("could not bring game %s's message up to date: %s", view.id, error)
 
@@ -133,13 +136,21 @@ class GameDisplay:
             log.info("game %s: showing a change whose message never went out", game_id)
             await self._catch_up(view)
 
-    async def _catch_up(self, view: GameView) -> None:
+    async def _catch_up(self, view: GameView, *, restarted: bool = False) -> None:
         """Show the game as it is now, adopting a message the last run sent but never recorded,
         and retire every other message that still shows a decision (the known one included):
         no live button, no picture and no call to play is left anywhere else. Without the
-        channel's history only the known message is retired, and the game is posted again."""
+        channel's history only the known message is retired, and the game is posted again.
+        Just `restarted`, it first waits out the channel's window if the last run changed
+        the game's messages within it (their times say so), so that no edit is refused."""
         bot_id = self._client.user.id if self._client.user is not None else 0
         found = await recovery.game_messages(self._channel(view), view, bot_id) or []
+        if restarted and found:
+            changed = max(message.edited_at or message.created_at for message in found)
+            ago = (discord.utils.utcnow() - changed).total_seconds()
+            wait = min(CHANNEL_WINDOW_SECONDS, CHANNEL_WINDOW_SECONDS - ago)
+            if wait > 0:
+                await asyncio.sleep(wait)
         current = recovery.showing_now(found, view)
         for message in found:
             if message is not current and recovery.has_live_buttons(message):
