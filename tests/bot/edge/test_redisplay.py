@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -26,6 +27,7 @@ class ShownLater:
         self.failures = failures
         self.tries = 0
         self.shown = False
+        self.events: list[tuple[object, ...]] = []
 
     async def look(self, game_id: int) -> Any:
         game = SimpleNamespace(board_message_seq=5 if self.shown else 4)
@@ -33,6 +35,7 @@ class ShownLater:
 
     async def catch_up(self, view: Any) -> None:
         self.tries += 1
+        self.events.append(("try",))
         if self.failures:
             self.failures -= 1
             raise ConnectionResetError("Discord went away")
@@ -78,23 +81,52 @@ async def test_a_new_failure_cuts_a_long_pause_short(monkeypatch: pytest.MonkeyP
     assert not shower._retrying
 
 
+class PausesPass:
+    """Stands in for the display module's asyncio: every pause the redisplay takes is noted
+    and ends at once, as if its time had passed; a timed wait that an event ends first is noted
+    as cut short. Everything else is asyncio's own."""
+
+    def __init__(self, events: list[tuple[object, ...]]) -> None:
+        self.events = events
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float) -> None:
+        self.events.append(("pause", delay, "in full"))
+        await asyncio.sleep(0)
+
+    @contextlib.asynccontextmanager
+    async def timeout(self, delay: float) -> AsyncIterator[asyncio.Timeout]:
+        passed = asyncio.timeout(0)  # its time is up as soon as the block waits
+        try:
+            async with passed:
+                yield passed
+        finally:
+            self.events.append(("pause", delay, "in full" if passed.expired() else "cut short"))
+
+
 async def test_requests_during_the_first_pause_are_one_try(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A failure that asks twice (the post, then the handler that called it) costs one try."""
-    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.05, 3600.0))
+    """A failure that asks twice (the post, then the handler that called it) costs one try, and
+    the try after it waits its whole pause."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (1.0, 5.0, 30.0))
     shower, game = shown_later(failures=1)
+    monkeypatch.setattr(display, "asyncio", PausesPass(game.events))
 
     shower.retry_display(7)
     shower.retry_display(7)
     (task,) = shower._retrying.values()
-    await until(lambda: game.tries == 1, "the first try, which fails")
-    await asyncio.sleep(0.2)  # four first pauses: a second request that restarted the
-    # pauses would have had a second try by now
-    assert game.tries == 1, "no second try: the next pause is an hour"
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    await asyncio.wait_for(task, 10)
+
+    assert game.events == [
+        ("pause", 1.0, "in full"),
+        ("try",),  # fails
+        ("pause", 5.0, "in full"),
+        ("try",),
+    ]
+    assert game.shown
 
 
 async def test_it_gives_up_after_the_last_pause(

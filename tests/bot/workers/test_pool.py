@@ -28,6 +28,7 @@ from bot.workers.pool import (
     default_workers,
 )
 from render import render_board
+from tests.polling import until
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 WORK_ONLY = ai.Budget(work=60)
@@ -67,7 +68,10 @@ def die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def hang() -> None:
+def hang(marker: str | None = None) -> None:
+    """Never end (an hour); first leave `marker`, if given, to say the job runs."""
+    if marker is not None:
+        Path(marker).touch()
     time.sleep(3600)
 
 
@@ -75,7 +79,9 @@ def fail() -> None:
     raise ValueError("the job's own error")
 
 
-def wait_for(event: threading.Event) -> str:
+def wait_for(event: threading.Event, started: list[int]) -> str:
+    """Note in `started` that the job runs, then wait for `event` (in threads only)."""
+    started.append(threading.get_ident())
     assert event.wait(30)
     return "slow"
 
@@ -153,11 +159,12 @@ async def test_a_hung_job_times_out_and_its_worker_is_killed(pool: WorkerPool) -
     assert (await pool.run(Lane.QUICK, pid_and_niceness))[0] not in pids
 
 
-async def test_closing_waits_seconds_not_for_a_hung_job() -> None:
+async def test_closing_waits_seconds_not_for_a_hung_job(tmp_path: Path) -> None:
     workers = WorkerPool(workers=1)
     pid, _ = await workers.run(Lane.QUICK, pid_and_niceness)
-    hung = asyncio.create_task(workers.run(Lane.SLOW, hang, limit=3600))
-    await asyncio.sleep(0.2)
+    running = tmp_path / "running"
+    hung = asyncio.create_task(workers.run(Lane.SLOW, hang, str(running), limit=3600))
+    await until(running.exists, "the hung job running")
     await workers.close(grace=0.2)
     await asyncio.to_thread(wait_gone, pid)
     with pytest.raises((WorkerError, asyncio.CancelledError, RuntimeError)):
@@ -172,14 +179,17 @@ def test_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
         textwrap.dedent(
             """
             import asyncio, os, signal, sys
+            from pathlib import Path
             from bot.workers.pool import Lane, WorkerPool
             from tests.bot.workers.test_pool import hang, pid_and_niceness
+            from tests.polling import until
 
             async def main():
                 pool = WorkerPool(workers=2)
                 pids = {(await pool.run(Lane.QUICK, pid_and_niceness))[0] for _ in range(6)}
-                asyncio.create_task(pool.run(Lane.SLOW, hang))
-                await asyncio.sleep(0.2)
+                running = Path(sys.argv[1])
+                asyncio.create_task(pool.run(Lane.SLOW, hang, str(running)))
+                await until(running.exists, "the hung job running")
                 print(" ".join(map(str, sorted(pids))), flush=True)
                 os.kill(os.getpid(), signal.SIGKILL)
 
@@ -190,7 +200,11 @@ def test_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
     )
     environment = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=environment, timeout=60
+        [sys.executable, str(script), str(tmp_path / "running")],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
     )
     assert done.returncode == -signal.SIGKILL, done.stderr
     pids = [int(pid) for pid in done.stdout.split()]
@@ -227,11 +241,15 @@ async def test_slow_jobs_leave_a_worker_for_pictures() -> None:
     three = WorkerPool(workers=3)
     three._in_process = True  # the same lanes, in threads, to hold jobs with events
     release = threading.Event()
-    slow = [asyncio.create_task(three.run(Lane.SLOW, wait_for, release)) for _ in range(3)]
-    await asyncio.sleep(0.1)
+    started: list[int] = []
+    slow = [asyncio.create_task(three.run(Lane.SLOW, wait_for, release, started)) for _ in range(3)]
+    await until(lambda: len(started) >= 2, "two slow jobs running")
     assert not three.busy, "two slow jobs run, the third waits, one worker is free"
-    quick = await three.run(Lane.QUICK, pid_and_niceness)
+    # The three asked for their workers before any ran: a third slow job that took the last
+    # worker would hold it until the release below, and this picture would wait for it.
+    quick = await asyncio.wait_for(three.run(Lane.QUICK, pid_and_niceness), 20)
     assert quick[0] == os.getpid()
+    assert len(started) == 2, "the third slow job still waits"
     release.set()
     assert await asyncio.gather(*slow) == ["slow"] * 3
     await three.close()
