@@ -1,7 +1,7 @@
 """Promises of docs/tournaments.md held through the service on a real database (each back end)
 and through the pure standings: the 64-player cap, the default number of Swiss rounds at
-3-seat tables, and an aborted game's players counting as having met, for Buchholz and for
-the pairing of the next round."""
+3-seat tables, finished tournament games in the stats, and an aborted game's players counting
+as having met, for Buchholz and for the pairing of the next round."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from bot.services import pairing
 from bot.services.errors import TournamentFullError
 from bot.services.standings import SeatResult, TableOutcome, standings
-from bot.storage import Database
+from bot.services.stats import StatsService
+from bot.storage import Database, StatsStore
 from tests.bot.services.test_tournaments import (
+    GUILD,
     MOD,
     end_by_resignations,
     opened,
@@ -86,3 +88,17 @@ async def test_an_aborted_game_s_players_are_not_paired_again_when_others_can_be
     second_round = [set(t.seats) for t in progress.view.tables if t.round == 2]
     assert len(second_round) == 3
     assert pair not in second_round, "the aborted game's players have met"
+
+
+async def test_finished_tournament_games_count_in_the_stats(database: Database) -> None:
+    games, tournaments = services(database)
+    view = await opened(tournaments, tuple(range(6000, 6004)), rounds=2)
+    await tournaments.start(view.id, MOD, moderator=True)
+    first, _ = await set_up(tournaments, view.id)
+    over = await end_by_resignations(games, first)
+    stats = StatsService(StatsStore(database))
+    for player in over.players:
+        assert player.user_id is not None
+        mine = await stats.player(GUILD, player.user_id)
+        assert mine.games == 1
+    assert sum([(await stats.player(GUILD, p.user_id or 0)).wins for p in over.players]) == 1
