@@ -24,7 +24,12 @@ from tests.bot.services.test_async_play import BOB, CAROL, GUILD, HOST
 from tests.bot.services.test_ratings import opened, resign_all_but, tables
 from tests.bot.services.test_service import service_on
 
-DOC = (Path(__file__).parents[3] / "docs" / "ratings.md").read_text(encoding="utf-8")
+DOC = (
+    (Path(__file__).parents[3] / "docs" / "ratings.md")
+    .read_text(encoding="utf-8")
+    .split("## Promises and the tests that hold them")[0]
+)
+"""docs/ratings.md above its table of promises."""
 MINUS = "\u2212"
 """The typographic minus sign the docs write."""
 SIGN = f"[-{MINUS}+]"
