@@ -102,7 +102,7 @@ def test_ties_are_averaged_orders_and_openskill_s_own_ties_are_milder() -> None:
     assert round(strict[1][0].mu - 25, 2) == winners, "a lone second place"
     averaged_winners, averaged_last = in_doc(
         rf"Averaging the orders moves the winners by ({SIGN}\d\.\d+) and the last by "
-        rf"({SIGN}\d\.\d+), what a last place behind two players gives"
+        rf"({SIGN}\d\.\d+), exactly what a last place of three newcomers gets"
     )
     ours = rate([START] * 3, [1, 1, 2])
     assert [round(skill.mu - 25, 2) for skill in ours] == [averaged_winners] * 2 + [averaged_last]
