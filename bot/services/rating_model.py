@@ -9,15 +9,13 @@ final ranking (1 is first; seats on the same place tied; a seat out of the game 
 those still in, the latest out first), so two to four seats, ties and eliminations all fit.
 
 A tie is rated as every order of the tied seats being equally likely: the game is rated once
-per order and the results averaged. (The model's own treatment of ties moves a lone second
-place behind two tied winners as far up as the winners, and a last place behind three tied
-seats barely down.)
+per order and the results averaged, so a last place behind tied seats moves as a last place
+(openskill's own ties let it off lightly: docs/ratings.md gives the numbers).
 
 What is shown is a conservative estimate, mu - 3 sigma (the skill the player is almost surely
 above), on a familiar scale: POINTS_START + POINTS_PER_SKILL * (mu - 3 sigma), which is 1,500
-for a newcomer. POINTS_PER_SKILL makes a gap in points read about like the same gap in Elo
-points between two regulars (docs/ratings.md). The estimate climbs while sigma shrinks, so a
-rating is called provisional until PROVISIONAL_GAMES rated games.
+for a newcomer (docs/ratings.md says what a gap in points means). The estimate climbs while
+sigma shrinks, so a rating is called provisional until PROVISIONAL_GAMES rated games.
 
 Everything here is a pure function of its inputs: the same games in the same order give the
 same floating-point numbers, which is what lets the ratings be rebuilt exactly.
@@ -39,7 +37,7 @@ SIGMA = 25.0 / 3.0
 POINTS_START = 1500
 """The points of a newcomer: mu - 3 sigma is 0 at the start."""
 POINTS_PER_SKILL = 25
-"""Points per unit of skill (mu); see docs/ratings.md for why 25."""
+"""Points per unit of skill (mu); docs/ratings.md says what a gap in points means."""
 PROVISIONAL_GAMES = 10
 """A rating with fewer rated games than this is provisional."""
 

@@ -1,0 +1,40 @@
+"""Opening a tournament where the bot lacks a permission it needs for one (a game's, and the
+threads' on top) is refused with an answer that names the missing permission, with those
+Discord takes away with it (no View Channel, no other; no Send Messages, no links or files),
+and opens nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.bot.edge.test_edge import Edge, private
+from tests.bot.edge.test_edge import edge as edge  # the fixture
+from tests.e2e.fakecord import permissions
+
+
+@pytest.mark.parametrize(
+    ("denied", "named"),
+    [
+        (permissions.VIEW_CHANNEL, "View Channel"),
+        (permissions.SEND_MESSAGES, "Send Messages"),
+        (permissions.EMBED_LINKS, "Embed Links"),
+        (permissions.ATTACH_FILES, "Attach Files"),
+        (permissions.CREATE_PUBLIC_THREADS, "Create Public Threads"),
+        (permissions.SEND_MESSAGES_IN_THREADS, "Send Messages in Threads"),
+    ],
+)
+async def test_opening_a_tournament_without_a_permission_it_needs_names_it(
+    edge: Edge, denied: int, named: str
+) -> None:
+    edge.fake.deny_bot(edge.channel, denied)
+    options = {"name": "Cup", "format": "swiss"}
+    refused = await private(edge.slash(edge.moderator, "marrakech-mod", "tournament", **options))
+    said = re.search(r"missing the (.+) permission", refused)
+    assert said is not None, refused
+    assert named in said.group(1).split(", "), refused
+    assert not edge.fake.messages(edge.channel), "no sign-up is posted"
+    edge.fake.allow_bot(edge.channel)
+    opened = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    assert "sign-up" in opened.embed_text(), "with the permission back, the same command opens it"

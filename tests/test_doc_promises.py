@@ -1,0 +1,61 @@
+"""The table at the end of docs/ratings.md, docs/analysis.md and docs/tournaments.md lists each
+promise of the page with the tests that hold it: every row names a test, and every test it
+names exists (a module-level test function of that file), so the table cannot rot."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+DOCS = ("ratings.md", "analysis.md", "tournaments.md")
+HEADING = "## Promises and the tests that hold them"
+TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)(?:\[[^\]`]*\])?`")
+
+
+def table_rows(doc: str) -> list[str]:
+    """The body rows of the promises table at the end of `doc`."""
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    assert HEADING in text, f"docs/{doc} ends with its promises and their tests"
+    section = text.split(HEADING, 1)[1]
+    assert "\n## " not in section, f"the promises table is the last section of docs/{doc}"
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    assert rows[0].replace(" ", "") == "|Promise|Test|"
+    return rows[2:]
+
+
+def functions_of(path: str) -> set[str]:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    return {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+    }
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_every_promise_names_a_test_that_exists(doc: str) -> None:
+    rows = table_rows(doc)
+    assert rows, f"docs/{doc} lists its promises"
+    missing = []
+    for row in rows:
+        ids = TEST_ID.findall(row)
+        assert ids, f"docs/{doc}: no test holds {row!r}"
+        for path, name in ids:
+            if not (ROOT / path).is_file() or name not in functions_of(path):
+                missing.append(f"{path}::{name}")
+    assert not missing, f"docs/{doc} names tests that do not exist: {missing}"
+
+
+def test_the_check_finds_a_test_that_does_not_exist() -> None:
+    assert "test_every_promise_names_a_test_that_exists" in functions_of(
+        "tests/test_doc_promises.py"
+    )
+    assert "test_no_such_thing" not in functions_of("tests/test_doc_promises.py")
+    assert TEST_ID.findall("`tests/a/b.py::test_c[2-3]`, `tests/d.py::test_e`") == [
+        ("tests/a/b.py", "test_c"),
+        ("tests/d.py", "test_e"),
+    ]
