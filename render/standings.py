@@ -2,7 +2,10 @@
 left, in the colours of the board's panel.
 
 It is drawn for a phone first: 720 pixels wide with large type, so that shown at 390 pixels (a
-phone's width) its smallest text is still about 12 pixels high. Nothing is told by colour
+phone's width) no text is under 12 pixels high (SMALLEST at full width). The number columns
+are as wide as their widest text, column name or number, so that a language's longer column
+names are drawn whole; the player column takes the rest, and a name that does not fit ends in
+an ellipsis. Nothing is told by colour
 alone: ranks are numbers, the leaders carry a star as well as a lighter row, and every text
 stands on its background with a contrast ratio of at least 4.5 (WCAG AA), for every common
 colour-vision deficiency too (tests/render/test_standings.py checks both).
@@ -15,16 +18,21 @@ character the bundled font lacks is dropped and a long name ends in an ellipsis.
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from render import palette
-from render.names import display_name, fit_name, shorten
+from render.names import display_name, fit_name
 from render.palette import RGB
-from render.text import draw_text, fit
+from render.text import draw_text, width
 
 WIDTH = 720
+PHONE_WIDTH = 390
+SMALLEST_ON_A_PHONE = 12
+SMALLEST = math.ceil(SMALLEST_ON_A_PHONE * WIDTH / PHONE_WIDTH)
+"""The smallest size any text is drawn at: 12 px once the picture is shown 390 px wide."""
 PAD = 18
 TITLE_HEIGHT = 104
 HEADER_HEIGHT = 46
@@ -34,10 +42,18 @@ TITLE_SIZE = 34
 SUBTITLE_SIZE = 26
 HEADER_SIZE = 24
 CELL_SIZE = 30
-RANK_WIDTH = 64
-NUMBER_WIDTHS = (84, 96, 86, 72, 62)
-"""The widths of the number columns, in the order `StandingsTable.headers` names them after
-the player column: points, Buchholz, score, dirhams, games left."""
+"""Ranks and names."""
+NUMBER_SIZE = 26
+"""Points, tie-breaks and games left: a little smaller than names, so that four-digit scores
+and long column names leave the names room."""
+RANK_WIDTH = 52
+NAME_GAP = 8
+"""Between the rank and the name."""
+COLUMN_GAP = 18
+"""Before each number column: its widest text (column name or cell) plus this is its width."""
+LEAST_NAME_WIDTH = 150
+"""The player column keeps at least this; number columns wider than what is left share it
+(and their texts shrink, down to SMALLEST)."""
 
 BACKGROUND = palette.BACKGROUND
 TITLE_BAND = palette.FRAME_EDGE
@@ -79,16 +95,37 @@ def standings_size(rows: int) -> tuple[int, int]:
     return WIDTH, TITLE_HEIGHT + HEADER_HEIGHT + ROW_HEIGHT * max(rows, 1) + FOOT
 
 
-def _columns() -> list[tuple[int, int]]:
-    """(left, right) of each column: rank, name, then the number columns."""
+def _columns(table: StandingsTable) -> list[tuple[int, int]]:
+    """(left, right) of each column: rank, name, then the number columns, each as wide as its
+    widest text at full size (so that every language's column names fit without shrinking),
+    the player column taking the rest."""
+    natural = []
+    for index, header in enumerate(table.headers[2:]):
+        cells = [row.cells[index] for row in table.rows if index < len(row.cells)]
+        widest = max(
+            [
+                width(display_name(header, ""), HEADER_SIZE),
+                *(width(display_name(cell, ""), NUMBER_SIZE, bold=index == 0) for cell in cells),
+            ]
+        )
+        natural.append(math.ceil(widest) + COLUMN_GAP)
+    room = WIDTH - 2 * PAD - RANK_WIDTH - NAME_GAP - LEAST_NAME_WIDTH
+    if sum(natural) > room:  # numbers too wide for the player column's least: shared out
+        natural = [width_ * room // sum(natural) for width_ in natural]
     right = WIDTH - PAD
     numbers: list[tuple[int, int]] = []
-    for width in reversed(NUMBER_WIDTHS):
-        numbers.insert(0, (right - width, right))
-        right -= width
+    for column_width in reversed(natural):
+        numbers.insert(0, (right - column_width + COLUMN_GAP, right))
+        right -= column_width
     rank = (PAD, PAD + RANK_WIDTH)
-    name = (rank[1] + 8, numbers[0][0] - 10)
+    name = (rank[1] + NAME_GAP, right)
     return [rank, name, *numbers]
+
+
+def _fitted(text: str, size: int, room: int, *, bold: bool = False) -> tuple[str, int]:
+    """`text` at the largest size from `size` down to SMALLEST that fits `room` pixels, else
+    at SMALLEST and shortened with an ellipsis."""
+    return fit_name(text, size, room, bold=bold, least=SMALLEST / size)
 
 
 def standings_image(table: StandingsTable) -> Image.Image:
@@ -97,15 +134,16 @@ def standings_image(table: StandingsTable) -> Image.Image:
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, TITLE_HEIGHT - 8), fill=TITLE_BAND)
-    title, size = fit_name(display_name(table.title, "", bold=True), TITLE_SIZE, width - 2 * PAD)
+    title, size = fit_name(
+        display_name(table.title, "", bold=True), TITLE_SIZE, width - 2 * PAD, bold=True
+    )
     draw_text(image, (PAD, 30), title, size=size, fill=TEXT, bold=True, anchor="lm")
-    subtitle = shorten(display_name(table.subtitle, ""), SUBTITLE_SIZE, width - 2 * PAD)
-    draw_text(image, (PAD, 72), subtitle, size=SUBTITLE_SIZE, fill=TEXT, anchor="lm")
-    columns = _columns()
+    subtitle, size = _fitted(display_name(table.subtitle, ""), SUBTITLE_SIZE, width - 2 * PAD)
+    draw_text(image, (PAD, 72), subtitle, size=size, fill=TEXT, anchor="lm")
+    columns = _columns(table)
     header_y = TITLE_HEIGHT + HEADER_HEIGHT // 2
     for index, (label, (left, right)) in enumerate(zip(table.headers, columns, strict=False)):
-        text = display_name(label, "")
-        size = fit(text, HEADER_SIZE, right - left)
+        text, size = _fitted(display_name(label, ""), HEADER_SIZE, right - left)
         if index == 1:
             draw_text(image, (left, header_y), text, size=size, fill=TEXT_DIM, anchor="lm")
         else:
@@ -129,21 +167,20 @@ def _draw_row(
     fill: RGB = LEADER if row.leader else ROW_ALT if alternate else ROW
     draw.rectangle((PAD // 2, top + 2, WIDTH - PAD // 2, top + ROW_HEIGHT - 2), fill=fill)
     middle = top + ROW_HEIGHT // 2
-    rank_right = columns[0][1]
-    rank = display_name(row.rank, "")
-    draw_text(image, (rank_right, middle), rank, size=CELL_SIZE, fill=TEXT, bold=True, anchor="rm")
+    rank_left, rank_right = columns[0]
+    rank, size = _fitted(display_name(row.rank, ""), CELL_SIZE, rank_right - rank_left, bold=True)
+    draw_text(image, (rank_right, middle), rank, size=size, fill=TEXT, bold=True, anchor="rm")
     left, right = columns[1]
     shown = display_name(row.name, "?")
     if row.leader:
         shown = f"{STAR} {shown}"
-    name, size = fit_name(shown, CELL_SIZE, right - left)
+    name, size = fit_name(shown, CELL_SIZE, right - left, bold=row.leader)
     draw_text(image, (left, middle), name, size=size, fill=TEXT, bold=row.leader, anchor="lm")
     for index, (cell, (cell_left, cell_right)) in enumerate(
         zip(row.cells, columns[2:], strict=False)
     ):
-        text = display_name(cell, "")
         bold = index == 0
-        size = fit(text, CELL_SIZE, cell_right - cell_left, bold=bold)
+        text, size = _fitted(display_name(cell, ""), NUMBER_SIZE, cell_right - cell_left, bold=bold)
         colour = TEXT if index == 0 else TEXT_DIM if index == len(row.cells) - 1 else TEXT
         draw_text(image, (cell_right, middle), text, size=size, fill=colour, bold=bold, anchor="rm")
 

@@ -65,6 +65,8 @@ ARCHIVE_MINUTES: Final = 10080
 """A table's thread is archived after a week without a message (the longest turn limit)."""
 RETRY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to set up tables Discord refused or failed."""
+PICTURE_PATIENCE_SECONDS = 0.5
+"""How long a click on Start waits for the standings' picture before deferring its answer."""
 SIGNUP_BUTTONS = (
     (TournamentAction.JOIN, "button.join", discord.ButtonStyle.success),
     (TournamentAction.LEAVE, "button.leave", discord.ButtonStyle.secondary),
@@ -307,13 +309,35 @@ class TournamentDisplay:
             post = shown.signup_post(view)
             await bounded(message.edit(embed=post.embed, view=signup_buttons(view)))
             return
+        embed, files = await self.standings(view)
+        await bounded(message.edit(embed=embed, attachments=files, view=None))
+
+    async def standings(self, view: TournamentView) -> tuple[discord.Embed, list[discord.File]]:
+        """The standings' embed and its picture, drawn in the workers: the embed names the
+        picture only together with the file, so that the message never links to a file it
+        lacks. Raises what drawing raised (the message is then left as it was)."""
         post = shown.standings_post(view)
-        files = []
-        if post.picture is not None:
-            png = await self._pictures.standings_png(post.picture)
-            files.append(images.as_file(png, shown.STANDINGS_NAME))
-            post.embed.set_image(url=f"attachment://{shown.STANDINGS_NAME}")
-        await bounded(message.edit(embed=post.embed, attachments=files, view=None))
+        if post.picture is None:
+            return post.embed, []
+        png = await self._pictures.standings_png(post.picture)
+        post.embed.set_image(url=f"attachment://{shown.STANDINGS_NAME}")
+        return post.embed, [images.as_file(png, shown.STANDINGS_NAME)]
+
+    async def standings_in_time(
+        self, interaction: Interaction, view: TournamentView
+    ) -> tuple[discord.Embed, list[discord.File]]:
+        """The standings to answer a click with: if the picture is not drawn within
+        PICTURE_PATIENCE_SECONDS, the click is deferred meanwhile; if it cannot be drawn, the
+        standings without it (the redraw that follows adds it)."""
+        drawing = asyncio.ensure_future(self.standings(view))
+        done, _ = await asyncio.wait({drawing}, timeout=PICTURE_PATIENCE_SECONDS)
+        if not done:
+            await interaction.response.defer()
+        try:
+            return await drawing
+        except Exception as error:  # the picture is best effort: the standings go out
+            log.warning("tournament %s: standings shown without their picture (%r)", view.id, error)
+            return shown.standings_post(view).embed, []
 
     # --- an abort ----------------------------------------------------------------------------
 
@@ -482,13 +506,16 @@ class TournamentController:
         await self._edit_signup(interaction, view)
 
     async def _start(self, interaction: Interaction, tournament_id: int) -> None:
-        """Start: the sign-up becomes the standings (the picture follows once the first
-        round's threads are made, in the background)."""
+        """Start: the sign-up becomes the standings, with their picture in the same edit (the
+        first round's threads are made after, in the background, and shown by a redraw)."""
         if not _is_moderator(interaction):
             raise ModeratorsOnlyError()
         progress = await self._service.start(tournament_id, interaction.user.id, moderator=True)
-        post = shown.standings_post(progress.view)
-        await interaction.response.edit_message(embed=post.embed, view=None)
+        embed, files = await self._display.standings_in_time(interaction, progress.view)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, attachments=files, view=None)
+        else:
+            await interaction.response.edit_message(embed=embed, attachments=files, view=None)
         self._display.in_background(
             self._display.show_progress(progress), f"tournament-start-{tournament_id}"
         )

@@ -207,7 +207,8 @@ def _row(view: TournamentView, line: Standing) -> StandingsRow:
 
 def standings_post(view: TournamentView) -> TournamentPost:
     """The standings message: the round being played with a line per table (its thread, its
-    players, its game's state), the winner once over, and the picture of the table."""
+    players, its game's state), the winner once over, and the picture of the table to draw
+    (the embed shows it as STANDINGS_NAME once whoever sends it attaches it)."""
     language = view.locale
     embed = discord.Embed(title=_title(view), color=TOURNAMENT_COLOR)
     lines = []
@@ -228,7 +229,6 @@ def standings_post(view: TournamentView) -> TournamentPost:
             value="\n".join(table_line(view, table) for table in tables)[:1024],
             inline=False,
         )
-    embed.set_image(url=f"attachment://{STANDINGS_NAME}")
     embed.set_footer(text=text("tournament.legend", language))
     return TournamentPost(embed=embed, picture=standings_table(view))
 

@@ -18,7 +18,9 @@ be read there.
 Every test that uses a fake Discord ends by checking that the bot made no invalid request (an
 answer of 401, 403 or 429: Discord bans an address after too many) but those the test provoked:
 its injected faults, and the statuses a test marked `invalid_requests(403, ...)` expects (a bot
-denied a permission on purpose).
+denied a permission on purpose); and that no embed it sent points at `attachment://NAME` while
+its message has no such file (Discord shows it without its picture), unless the test is marked
+`missing_attachments` (it sends one on purpose).
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "invalid_requests(*statuses): the test provokes answers of these statuses on purpose",
+    )
+    config.addinivalue_line(
+        "markers",
+        "missing_attachments: the test links embeds to files their messages lack on purpose",
     )
 
 
@@ -92,6 +98,20 @@ def no_invalid_requests(request: pytest.FixtureRequest) -> Iterator[None]:
         if r.fault is None and r.status not in expected
     ]
     assert not unexpected, "invalid requests (401/403/429):\n" + "\n".join(unexpected[:20])
+
+
+@pytest.fixture(autouse=True)
+def no_missing_attachments(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test with a fake Discord: no embed named an attachment its message lacked."""
+    if "fake" not in request.fixturenames:
+        yield
+        return
+    server: FakeDiscord = request.getfixturevalue("fake")
+    yield
+    if request.node.get_closest_marker("missing_attachments") is not None:
+        return
+    missing = [link.describe() for link in server.missing_attachments]
+    assert not missing, "embeds naming a file their message lacks:\n" + "\n".join(missing[:20])
 
 
 @pytest_asyncio.fixture

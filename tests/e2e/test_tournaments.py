@@ -113,7 +113,7 @@ class Scene:
         assert refused.ephemeral
         assert "Manage Channels" in refused.content
         started = await fake.click(self.mod, current, current.button(label="Start").custom_id)
-        await started.response()
+        await started.answer()  # deferred while the picture is drawn, then the standings
         return fake.world.messages[signup.id]
 
     def round_threads(self, round_no: int) -> list[FakeChannel]:

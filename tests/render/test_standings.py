@@ -1,19 +1,28 @@
 """The standings picture (render.standings): readable on a phone, by everyone.
 
 Every text stands on its background with a contrast ratio of at least 4.5 (WCAG AA), in normal
-vision and under each simulated colour-vision deficiency; shown 390 px wide its smallest text
-is still 12 px high; nothing is told by colour alone; the same table always gives the same
-bytes, and names the font cannot draw or cannot fit are handled."""
+vision and under each simulated colour-vision deficiency; shown 390 px wide every text it draws
+(caught on its way to `draw_text`, its box measured) is at least 12 px high, inside the picture
+and clear of the others, in English, French and Ukrainian with long names; nothing is told by
+colour alone; the same table always gives the same bytes, and names the font cannot draw or
+cannot fit are handled."""
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
+from PIL import Image
 
+from bot.presentation import tournaments as shown
+from bot.presentation.messages import number
+from bot.presentation.messages import text as catalogue
 from render import standings
-from render.fonts import covers
+from render.fonts import covers, font
 from render.standings import StandingsRow, StandingsTable, render_standings, standings_size
+from render.text import draw_text
 from render.vision import DEFICIENCIES, _to_linear, simulate
 from tests.render.conftest import decode
 
@@ -59,11 +68,110 @@ def test_every_text_has_a_contrast_of_at_least_4_5(vision: str | None) -> None:
         assert contrast(ink, fill) >= 4.5, (text, ground, vision)
 
 
-def test_the_smallest_text_is_readable_at_a_phone_s_width() -> None:
-    scale = PHONE_WIDTH / standings.WIDTH
-    smallest_name = round(standings.CELL_SIZE * 0.8)  # a long name shrinks to four fifths
-    for size in (standings.HEADER_SIZE, standings.SUBTITLE_SIZE, smallest_name):
-        assert size * scale >= SMALLEST_ON_A_PHONE
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One text as the picture drew it: its size and the box its ink fills."""
+
+    text: str
+    size: int
+    box: tuple[float, float, float, float]
+
+
+def drawn_texts(table: StandingsTable, monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
+    """Every text the picture draws, caught as `render.standings` hands it to `draw_text`."""
+    found: list[Drawn] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], text: str, **how: Any) -> None:
+        size, bold, anchor = how["size"], how.get("bold", False), how.get("anchor", "la")
+        left, top, right, bottom = font(size, bold=bold).getbbox(text, anchor=anchor)
+        x, y = round(xy[0]), round(xy[1])
+        found.append(Drawn(text, size, (x + left, y + top, x + right, y + bottom)))
+        draw_text(image, xy, text, **how)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(standings, "draw_text", recording)
+        standings.standings_image(table)
+    return found
+
+
+LONG_NAMES = {
+    "en": "Alexandra Montgomery-Whitfield",
+    "fr": "Marie-Françoise de La Tourette",
+    "uk": "Олександра Шевченко-Коваленко",
+}
+"""Display names near Discord's limit of 32 characters."""
+
+
+def localized(language: str) -> StandingsTable:
+    """The final standings of a 20-round Swiss event as the bot gives them in `language`: its
+    column names and subtitle from the catalogue, numbers written as the bot writes them, and
+    a title as long as the picture is wide."""
+    headers = tuple(catalogue(f"tournament.column.{column}", language) for column in shown.COLUMNS)
+    subtitle = catalogue(
+        "tournament.picture.final",
+        language,
+        format=catalogue("tournament.format.swiss", language),
+        rounds=20,
+    )
+    rows = tuple(
+        StandingsRow(
+            str(rank),
+            f"{LONG_NAMES[language]} {rank}"[:32],
+            (
+                shown.points(41 - rank, language),
+                shown.points(1131 - rank, language),
+                str(number(1480 - rank, language)),
+                str(number(1012 - rank, language)),
+                str(rank % 3),
+            ),
+            leader=rank == 1,
+        )
+        for rank in range(1, 13)
+    )
+    title = f"{LONG_NAMES[language]} · {catalogue('tournament.format.round-robin', language)}"
+    return StandingsTable(title, subtitle, headers, rows)
+
+
+def outsized() -> StandingsTable:
+    """Numbers far wider than any event gives, under long column names: the number columns
+    must share what the player column leaves."""
+    huge = ("1 234 567½", "7 654 321½", "12 345 678", "87 654 321", "1 000")
+    return StandingsTable(
+        "Cup",
+        "Round 1 of 1",
+        ("#", "Player", "Points totaux", "Buchholz", "Scores", "Dirhams", "Restantes"),
+        tuple(StandingsRow(str(rank), "Amina", huge, rank == 1) for rank in (1, 2, 64)),
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk", "outsized"])
+def test_every_drawn_text_is_12_px_on_a_phone_and_stays_in_its_place(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shown 390 px wide, each text is drawn at least 12 px high; no text leaves the picture
+    or runs into another."""
+    table = outsized() if language == "outsized" else localized(language)
+    texts = drawn_texts(table, monkeypatch)
+    width, height = standings_size(len(table.rows))
+    scale = PHONE_WIDTH / width
+    if language != "outsized":  # every column name and number drawn whole
+        assert {t.text for t in texts} >= {*table.headers, *table.rows[-1].cells}
+    small = [
+        (t.text, round(t.size * scale, 1)) for t in texts if t.size * scale < SMALLEST_ON_A_PHONE
+    ]
+    assert not small, f"under {SMALLEST_ON_A_PHONE} px on a phone: {small}"
+    for drawn in texts:
+        left, top, right, bottom = drawn.box
+        assert 0 <= left < right <= width, drawn
+        assert 0 <= top < bottom <= height, drawn
+    for first, second in itertools.combinations(texts, 2):
+        apart = (
+            first.box[2] <= second.box[0]
+            or second.box[2] <= first.box[0]
+            or first.box[3] <= second.box[1]
+            or second.box[3] <= first.box[1]
+        )
+        assert apart, (first, second)
 
 
 def test_the_leaders_carry_a_star_as_well_as_a_lighter_row() -> None:

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from . import errors
 from . import permissions as perms
+from .attachment_links import missing_attachments
 from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Gateway
 from .limits import check_message, form_error_body, is_empty
 from .mentions import resolve_mentions
@@ -163,6 +164,7 @@ class MessageStore:
             self._ping(message, channel, body)
         self.world.messages[message.id] = message
         channel.message_ids.append(message.id)
+        self.world.missing_attachments.extend(missing_attachments(message, "create"))
         if not message.ephemeral:
             self._emit("MESSAGE_CREATE", message, channel)
         self.world.notify()
@@ -191,6 +193,7 @@ class MessageStore:
         else:
             message.edited_timestamp = iso_now()
             message.edit_count += 1
+        self.world.missing_attachments.extend(missing_attachments(message, "edit"))
         if not message.ephemeral:
             self._emit("MESSAGE_UPDATE", message, channel)
         self.world.notify()

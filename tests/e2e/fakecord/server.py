@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import permissions as perms
+from .attachment_links import MissingAttachment
 from .faults import FaultInjector
 from .gateway import GUILDS_INTENT, Gateway, GatewaySession, NoGatewaySessionError, shard_of
 from .interaction_payloads import (
@@ -491,6 +492,12 @@ class FakeDiscord:
         self.world.clock_offset = seconds
         self.world.snowflakes.offset = seconds
         self.world.notify()
+
+    @property
+    def missing_attachments(self) -> list[MissingAttachment]:
+        """Every embed's `attachment://NAME` link to a file its message did not have after a
+        create or an edit (Discord accepts it and shows no picture; tests keep this empty)."""
+        return list(self.world.missing_attachments)
 
     @property
     def unhandled_requests(self) -> list[RecordedRequest]:

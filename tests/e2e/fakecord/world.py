@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from . import permissions as perms
+from .attachment_links import MissingAttachment
 from .commands import CommandRegistry
 from .model import DM_CHANNEL, FakeChannel, FakeGuild, FakeMessage, FakeUser
 from .snowflakes import SnowflakeGenerator
@@ -68,6 +69,8 @@ class World:
     interactions_by_token: dict[str, InteractionHandle] = field(default_factory=dict)
     requests: list[RecordedRequest] = field(default_factory=list)
     unhandled: list[RecordedRequest] = field(default_factory=list)
+    missing_attachments: list[MissingAttachment] = field(default_factory=list)
+    """Every embed link to a file its message did not have (attachment_links.py)."""
     base_url: str = ""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     application_flags: int = 0
