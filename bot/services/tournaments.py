@@ -17,26 +17,27 @@ Each step reads what it decides from once, in one snapshot (bot.storage.tourname
 advance reads the tournament, its players and its tables in one read, and builds the view it
 returns from that read and what it wrote; setting a table up reads that table alone.
 
-The pairing runs off the event loop, in a thread (`asyncio.to_thread`): a Swiss round at 64
-players takes up to half a second of CPU and a round-robin's schedule up to a second, which on
-the loop would stall every game of the process. A thread rather than the worker pool
-(bot.workers), because the pairing is the services' own pure code over plain data, while the
-workers run the engine, the AI and the pictures only, and their slow lane is shared with the AI
-seats' turns, behind which a round would wait; a round is paired once per round, and while
-its thread runs, the interpreter goes back to the loop at every switch interval (5 ms), so the
-loop's lag stays within a few milliseconds (docs/performance.md, "Loop lag while pairing").
-The round-robin's schedule is worked out once, at the start, and stored with the tournament.
+The pairing runs off the event loop, in the worker pool (bot.workers.pool, its slow lane): a
+Swiss round at 64 players takes up to half a second of CPU and a round-robin's schedule up to
+a second and a half, which on the loop would stall every game of the process. The pool rather
+than a thread (`asyncio.to_thread`), because a thread of this process holds the interpreter
+while it computes: the loop gets it back only at each switch interval, and later still on a
+busy machine, so every game of the process would still answer tens of milliseconds late
+(docs/performance.md, "Loop lag while pairing", measures both). The pairing is a pure function
+of plain data (`swiss_round` of a snapshot, `pairing.round_robin_schedule`), so a worker
+process gives the same tables as the bot would, and a round is still stored once, by the
+guarded insert. The round-robin's schedule is worked out once, at the start, and stored with
+the tournament.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import hashlib
 import random
 from collections.abc import Callable, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import engine
 from bot.services import deadlines, dice, pairing, records, standings
@@ -77,6 +78,7 @@ from bot.storage.tournaments import (
     TournamentSnapshot,
     TournamentStore,
 )
+from bot.workers.pool import Lane, WorkerPool
 from engine import Variant
 
 if TYPE_CHECKING:
@@ -87,8 +89,10 @@ MAX_PLAYERS = 64
 MAX_ROUNDS = 20
 """The most rounds a Swiss tournament may be given."""
 NAME_LIMIT = 100
-_P = ParamSpec("_P")
 _T = TypeVar("_T")
+PAIRING_LIMIT = 60.0
+"""Seconds a pairing may run in a worker before it counts as hung (it takes a second or two at
+most: the search is bounded)."""
 CLAIM_LEASE_SECONDS = 60
 """How long a claim on setting a table up holds (making a thread and a game takes seconds)."""
 
@@ -102,10 +106,14 @@ class TournamentService:
         games: GameService,
         *,
         seeds: Callable[[], str] = dice.new_seed,
+        workers: WorkerPool | None = None,
     ) -> None:
         """Games are started through `games` (its loader: the clock, the process's name in
-        claims, the games in memory); `seeds` makes each game's and tournament's secret seed."""
+        claims, the games in memory); `seeds` makes each game's and tournament's secret seed;
+        the rounds are paired in `workers` (default: threads of this process, for tests and
+        tools)."""
         self._store = store
+        self._workers = workers if workers is not None else WorkerPool(workers=0)
         self._games = games
         self._loader = games.loader
         self._seeds = seeds
@@ -224,7 +232,9 @@ class TournamentService:
             seeding = seeded(row.seed, [entrant.user_id for entrant in snapshot.entrants])
             schedule = None
             if row.format == TournamentFormat.ROUND_ROBIN:
-                schedule = await _off_the_loop(pairing.round_robin_schedule, seeding, row.seats)
+                schedule = await self._off_the_loop(
+                    pairing.round_robin_schedule, seeding, row.seats
+                )
                 rounds = len(schedule)
             else:
                 rounds = row.rounds or pairing.swiss_rounds(len(seeding), row.seats)
@@ -278,11 +288,11 @@ class TournamentService:
         after the rounds before, worked out off the loop."""
         row = snapshot.row
         if row.format != TournamentFormat.ROUND_ROBIN:
-            return await _off_the_loop(swiss_round, snapshot, round_no)
+            return await self._off_the_loop(swiss_round, snapshot, round_no)
         schedule: Sequence[Sequence[pairing.Table]] | None = snapshot.schedule
         if schedule is None:
             seeding = [entrant.user_id for entrant in snapshot.entrants]
-            schedule = await _off_the_loop(pairing.round_robin_schedule, seeding, row.seats)
+            schedule = await self._off_the_loop(pairing.round_robin_schedule, seeding, row.seats)
             await self._store.set_schedule(row.id, schedule)
         return schedule[round_no - 1]
 
@@ -413,16 +423,15 @@ class TournamentService:
             raise GameNotRunningError()
         return found
 
+    async def _off_the_loop(self, function: Callable[..., _T], *args: Any) -> _T:
+        """`function(*args)` in a worker, the event loop free meanwhile (see the module)."""
+        return await self._workers.run(Lane.SLOW, function, *args, limit=PAIRING_LIMIT)
+
     async def _signing_up(self, tournament_id: int) -> TournamentRow:
         row = await self._row(tournament_id)
         if row.status != stored.SIGNUP:
             raise TournamentClosedError()
         return row
-
-
-async def _off_the_loop(function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-    """`function(*args)` in a thread, the event loop free meanwhile (see the module)."""
-    return await asyncio.to_thread(function, *args, **kwargs)
 
 
 def _view(snapshot: TournamentSnapshot) -> TournamentView:

@@ -27,6 +27,8 @@ from bot.services.tournament_views import TableView, TournamentStatus, Tournamen
 from bot.services.tournaments import TournamentService
 from bot.storage import Database, GameStore, open_database
 from bot.storage.tournaments import TournamentStore
+from bot.workers.pool import WorkerPool
+from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_service import fixed_clock
 from tests.round_trips import counting
 
@@ -51,10 +53,12 @@ def seed_source() -> Callable[[], str]:
     return lambda: f"{next(counter):032x}"
 
 
-def services(database: Database, owner: str = "one") -> tuple[GameService, TournamentService]:
+def services(
+    database: Database, owner: str = "one", workers: WorkerPool | None = None
+) -> tuple[GameService, TournamentService]:
     seeds = seed_source()
     games = GameService(GameStore(database), clock=fixed_clock, seeds=seeds, owner=owner)
-    return games, TournamentService(TournamentStore(database), games, seeds=seeds)
+    return games, TournamentService(TournamentStore(database), games, seeds=seeds, workers=workers)
 
 
 async def opened(
@@ -374,7 +378,8 @@ async def test_pairing_runs_off_the_event_loop(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A Swiss pairing and a round-robin's schedule take up to a second of CPU at 64 players:
-    they run in another thread than the event loop's, which keeps serving every other game."""
+    they run in the worker pool (here without processes: in its threads), never in the event
+    loop's thread, which keeps serving every other game."""
     calls = recording_threads(monkeypatch, "swiss_tables", "round_robin_schedule")
     loop_thread = threading.get_ident()
     games, tournaments = services(database)
@@ -433,3 +438,35 @@ async def test_a_round_robin_started_without_a_stored_schedule_stores_it_once(
     again = await store.snapshot(view.id, schedule=True)
     assert again is not None
     assert again.schedule == stored.schedule
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # what is tested is the worker, not the database
+async def test_worker_processes_pair_the_rounds_the_bot_would(
+    database: Database, fresh_targets: FreshTargets
+) -> None:
+    """The same tournament paired in worker processes and in threads of the bot's own process
+    gets the same tables, round after round, and the same round-robin schedule."""
+    workers = WorkerPool(workers=1)
+    reference = await open_database(await fresh_targets.new())
+    try:
+        ended = []
+        for target, pool in ((database, workers), (reference, None)):
+            games, tournaments = services(target, workers=pool)
+            view = await opened(tournaments, rounds=3)
+            await tournaments.start(view.id, MOD, moderator=False)
+            for _ in range(3):
+                await play_round(games, tournaments, view.id)
+                progress = await tournaments.advance(view.id)
+            assert progress.finished
+            robin_view = await opened(tournaments, PLAYERS[:4], format="round-robin")
+            robin = await tournaments.start(robin_view.id, MOD, moderator=False)
+            ended.append(
+                [
+                    [(table.round, table.number, table.seats) for table in view.tables]
+                    for view in (progress.view, robin.view)
+                ]
+            )
+        assert ended[0] == ended[1]
+    finally:
+        await reference.close()
+        await workers.close()
