@@ -191,6 +191,8 @@ _COLUMN_NAMES = (
     "updated_at",
 )
 _COLUMNS = ", ".join(_COLUMN_NAMES)
+_ROW = f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1"
+_ROW_AND_SCHEDULE = f"SELECT {_COLUMNS}, schedule FROM tournaments WHERE id = $1"
 _TABLE_SNAPSHOT = (
     "SELECT "
     + ", ".join(f"t.{column}" for column in _COLUMN_NAMES)
@@ -266,15 +268,13 @@ class TournamentStore:
             raise ChannelHasTournamentError(new.channel_id) from error
 
     async def get(self, tournament_id: int) -> TournamentRow | None:
-        async with self._db.reading() as conn:
-            row = await conn.fetchrow(
-                f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1", tournament_id
-            )
+        async with self._db.single_read() as conn:
+            row = await conn.fetchrow(_ROW, tournament_id)
         return None if row is None else _tournament(row)
 
     async def open_at(self, channel_id: int) -> TournamentRow | None:
         """The tournament signing up or running in this channel, or played in this thread."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             row = await conn.fetchrow(
                 f"SELECT {_COLUMNS} FROM tournaments WHERE status IN ('signup', 'running') "
                 "AND (channel_id = $1 OR id IN (SELECT tournament_id FROM tournament_tables "
@@ -285,7 +285,7 @@ class TournamentStore:
 
     async def running(self) -> list[TournamentRow]:
         """Every running tournament, oldest first."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'running' ORDER BY id"
             )
@@ -297,11 +297,11 @@ class TournamentStore:
         """The tournament, its players and every table with its game's status and results, in
         one read-only transaction (with `schedule`, the round-robin's stored schedule too);
         None if there is no such tournament."""
-        columns = f"{_COLUMNS}, schedule" if schedule else _COLUMNS
         async with self._db.reading() as conn:
-            row = await conn.fetchrow(
-                f"SELECT {columns} FROM tournaments WHERE id = $1", tournament_id
-            )
+            if schedule:
+                row = await conn.fetchrow(_ROW_AND_SCHEDULE, tournament_id)
+            else:
+                row = await conn.fetchrow(_ROW, tournament_id)
             if row is None:
                 return None
             entrants = await _entrants(conn, tournament_id)
@@ -502,7 +502,7 @@ class TournamentStore:
             return True
 
     async def rounds_paired(self, tournament_id: int) -> int:
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             value = await conn.fetchval(
                 "SELECT max(round) FROM tournament_rounds WHERE tournament_id = $1", tournament_id
             )
@@ -621,7 +621,7 @@ class TournamentStore:
 
 
 async def _fetch(conn: Connection, tournament_id: int) -> TournamentRow:
-    row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1", tournament_id)
+    row = await conn.fetchrow(_ROW, tournament_id)
     assert row is not None
     return _tournament(row)
 
