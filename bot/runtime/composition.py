@@ -185,7 +185,9 @@ def build_bot(
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)
-    tournament_service = TournamentService(TournamentStore(database), service, seeds=seeds)
+    tournament_service = TournamentService(
+        TournamentStore(database), service, seeds=seeds, workers=pool
+    )
     tournaments = TournamentDisplay(client, tournament_service, display, pictures)
     service.on_game_closed(tournaments.game_closed)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)

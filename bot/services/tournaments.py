@@ -12,15 +12,32 @@ Several processes may run the same tournament. The store keeps them apart (bot.s
 set up by the process that claimed it, and the end is one guarded update. Everything this
 service decides (the seeding, the pairings, the standings) is a pure function of what is
 stored, so whichever process does it gets the same result, before and after a restart.
+
+Each step reads what it decides from once, in one snapshot (bot.storage.tournaments): an
+advance reads the tournament, its players and its tables in one read, and builds the view it
+returns from that read and what it wrote; setting a table up reads that table alone.
+
+The pairing runs off the event loop, in the worker pool (bot.workers.pool, its slow lane): a
+Swiss round at 64 players takes up to half a second of CPU and a round-robin's schedule up to
+a second and a half, which on the loop would stall every game of the process. The pool rather
+than a thread (`asyncio.to_thread`), because a thread of this process holds the interpreter
+while it computes: the loop gets it back only at each switch interval, and later still on a
+busy machine, so every game of the process would still answer tens of milliseconds late
+(docs/performance.md, "Loop lag while pairing", measures both). The pairing is a pure function
+of plain data (`swiss_round` of a snapshot, `pairing.round_robin_schedule`), so a worker
+process gives the same tables as the bot would, and a round is still stored once, by the
+guarded insert. The round-robin's schedule is worked out once, at the start, and stored with
+the tournament.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import engine
 from bot.services import deadlines, dice, pairing, records, standings
@@ -52,14 +69,16 @@ from bot.services.views import GameView, Player
 from bot.storage import tournaments as stored
 from bot.storage.kinds import GameStatus
 from bot.storage.tournaments import (
-    EntrantRow,
     NewTableGame,
     NewTournament,
     TableRow,
     TableSeat,
+    TableSnapshot,
     TournamentRow,
+    TournamentSnapshot,
     TournamentStore,
 )
+from bot.workers.pool import Lane, WorkerPool
 from engine import Variant
 
 if TYPE_CHECKING:
@@ -70,6 +89,10 @@ MAX_PLAYERS = 64
 MAX_ROUNDS = 20
 """The most rounds a Swiss tournament may be given."""
 NAME_LIMIT = 100
+_T = TypeVar("_T")
+PAIRING_LIMIT = 60.0
+"""Seconds a pairing may run in a worker before it counts as hung (it takes a second or two at
+most: the search is bounded)."""
 CLAIM_LEASE_SECONDS = 60
 """How long a claim on setting a table up holds (making a thread and a game takes seconds)."""
 
@@ -83,10 +106,14 @@ class TournamentService:
         games: GameService,
         *,
         seeds: Callable[[], str] = dice.new_seed,
+        workers: WorkerPool | None = None,
     ) -> None:
         """Games are started through `games` (its loader: the clock, the process's name in
-        claims, the games in memory); `seeds` makes each game's and tournament's secret seed."""
+        claims, the games in memory); `seeds` makes each game's and tournament's secret seed;
+        the rounds are paired in `workers` (default: threads of this process, for tests and
+        tools)."""
         self._store = store
+        self._workers = workers if workers is not None else WorkerPool(workers=0)
         self._games = games
         self._loader = games.loader
         self._seeds = seeds
@@ -142,10 +169,10 @@ class TournamentService:
             existing = await self._store.open_at(channel_id)
             message = existing.message_id if existing is not None else None
             raise ChannelHasTournamentError(guild_id, channel_id, message) from None
-        return await self._view(row)
+        return _view(TournamentSnapshot(row, (), ()))
 
     async def look(self, tournament_id: int) -> TournamentView:
-        return await self._view(await self._row(tournament_id))
+        return _view(await self._snapshot(tournament_id))
 
     async def open_at(self, channel_id: int) -> TournamentView:
         """The tournament signing up or running in the channel, or played in the thread;
@@ -153,13 +180,15 @@ class TournamentService:
         row = await self._store.open_at(channel_id)
         if row is None:
             raise NoTournamentHereError()
-        return await self._view(row)
+        return await self.look(row.id)
 
     async def join(self, tournament_id: int, user_id: int, name: str | None) -> TournamentView:
         """Sign the user up (shown by `name`)."""
         async with self._locks.holding(tournament_id):
-            row = await self._signing_up(tournament_id)
-            if len(await self._store.entrants(tournament_id)) >= MAX_PLAYERS:
+            snapshot = await self._snapshot(tournament_id)
+            if snapshot.row.status != stored.SIGNUP:
+                raise TournamentClosedError()
+            if len(snapshot.entrants) >= MAX_PLAYERS:
                 raise TournamentFullError()
             try:
                 joined = await self._store.join(
@@ -169,16 +198,16 @@ class TournamentService:
                 raise AlreadyEnteredError() from None
             if not joined:
                 raise TournamentClosedError()
-            return await self._view(row)
+            return await self.look(tournament_id)
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentView:
         async with self._locks.holding(tournament_id):
-            row = await self._signing_up(tournament_id)
+            await self._signing_up(tournament_id)
             if not await self._store.leave(tournament_id, user_id, self._loader.now()):
                 if (await self._row(tournament_id)).status != stored.SIGNUP:
                     raise TournamentClosedError()
                 raise NotEnteredError()
-            return await self._view(row)
+            return await self.look(tournament_id)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the tournament's message: its sign-up, which shows the standings later."""
@@ -193,19 +222,24 @@ class TournamentService:
         """Close the sign-up, draw the seeding, and pair the first round (its creator or a
         moderator); at least two players are needed."""
         async with self._locks.holding(tournament_id):
-            row = await self._row(tournament_id)
+            snapshot = await self._snapshot(tournament_id)
+            row = snapshot.row
             _may_run(row, user_id, moderator=moderator)
             if row.status != stored.SIGNUP:
                 raise TournamentClosedError()
-            entrants = await self._store.entrants(tournament_id)
-            if len(entrants) < pairing.MIN_TABLE:
-                raise NotEnoughPlayersError(len(entrants))
-            seeding = seeded(row.seed, [entrant.user_id for entrant in entrants])
+            if len(snapshot.entrants) < pairing.MIN_TABLE:
+                raise NotEnoughPlayersError(len(snapshot.entrants))
+            seeding = seeded(row.seed, [entrant.user_id for entrant in snapshot.entrants])
+            schedule = None
             if row.format == TournamentFormat.ROUND_ROBIN:
-                rounds = len(pairing.round_robin_schedule(seeding, row.seats))
+                schedule = await self._off_the_loop(
+                    pairing.round_robin_schedule, seeding, row.seats
+                )
+                rounds = len(schedule)
             else:
                 rounds = row.rounds or pairing.swiss_rounds(len(seeding), row.seats)
-            if not await self._store.start(tournament_id, seeding, rounds, self._loader.now()):
+            now = self._loader.now()
+            if not await self._store.start(tournament_id, seeding, rounds, now, schedule):
                 raise TournamentClosedError()
             return await self._advance(tournament_id)
 
@@ -226,27 +260,41 @@ class TournamentService:
             return await self._advance(tournament_id)
 
     async def _advance(self, tournament_id: int) -> Progress:
-        row = await self._row(tournament_id)
+        snapshot = await self._snapshot(tournament_id, schedule=True)
+        row, tables = snapshot.row, snapshot.tables
         if row.status != stored.RUNNING:
-            return Progress(await self._view(row))
-        tables = await self._store.tables(tournament_id)
+            return Progress(_view(snapshot))
         last = max((table.round for table in tables), default=0)
         if last and not all(_closed(table) for table in tables if table.round == last):
-            return Progress(await self._view(row))
+            return Progress(_view(snapshot))
         assert row.rounds is not None
+        now = self._loader.now()
         if last < row.rounds:
-            entrants = await self._store.entrants(tournament_id)
-            paired = await self._store.pair_round(
-                tournament_id,
-                last + 1,
-                _round_tables(row, entrants, tables, last + 1),
-                self._loader.now(),
-            )
-            return Progress(await self.look(tournament_id), last + 1 if paired else None)
-        finished = await self._store.end(
-            tournament_id, stored.OVER, None, self._loader.now(), was=stored.RUNNING
-        )
-        return Progress(await self.look(tournament_id), finished=finished)
+            paired = await self._round_tables(snapshot, last + 1)
+            if not await self._store.pair_round(tournament_id, last + 1, paired, now):
+                # another process paired it (or ended the tournament) meanwhile
+                return Progress(await self.look(tournament_id))
+            return Progress(_view(_with_round(snapshot, last + 1, paired)), last + 1)
+        if not await self._store.end(tournament_id, stored.OVER, None, now, was=stored.RUNNING):
+            return Progress(await self.look(tournament_id))
+        over = dataclasses.replace(row, status=stored.OVER, ended_by=None)
+        return Progress(_view(dataclasses.replace(snapshot, row=over)), finished=True)
+
+    async def _round_tables(
+        self, snapshot: TournamentSnapshot, round_no: int
+    ) -> Sequence[pairing.Table]:
+        """The tables of round `round_no`: the round-robin's stored schedule (worked out and
+        stored now for a tournament started without it), or a Swiss pairing of the standings
+        after the rounds before, worked out off the loop."""
+        row = snapshot.row
+        if row.format != TournamentFormat.ROUND_ROBIN:
+            return await self._off_the_loop(swiss_round, snapshot, round_no)
+        schedule: Sequence[Sequence[pairing.Table]] | None = snapshot.schedule
+        if schedule is None:
+            seeding = [entrant.user_id for entrant in snapshot.entrants]
+            schedule = await self._off_the_loop(pairing.round_robin_schedule, seeding, row.seats)
+            await self._store.set_schedule(row.id, schedule)
+        return schedule[round_no - 1]
 
     async def running(self) -> list[int]:
         """The running tournaments (to catch up on after a restart)."""
@@ -277,22 +325,14 @@ class TournamentService:
         seats shuffled and the game dealt from the game's own secret seed, as a lobby's start
         does (R13), an AI in each seat of a bye."""
         async with self._locks.holding(tournament_id):
-            row = await self._row(tournament_id)
-            current = next(
-                (
-                    stored_table
-                    for stored_table in await self._store.tables(tournament_id)
-                    if (stored_table.round, stored_table.table_no) == (table.round, table.number)
-                ),
-                None,
-            )
-            if current is None or current.thread_id is None:
+            found = await self._table(tournament_id, table)
+            row, current = found.row, found.table
+            if current.thread_id is None:
                 raise GameNotRunningError()
             if current.game_id is not None:
                 return await self._games.play.look(current.game_id)
-            names = {entrant.user_id: entrant.display_name for entrant in await self._entrants(row)}
             seats = [
-                TableSeat(seat, None, names.get(seat))
+                TableSeat(seat, None, found.names.get(seat))
                 if seat is not None
                 else TableSeat(None, BYE_LEVEL, None)
                 for seat in current.seats
@@ -327,16 +367,10 @@ class TournamentService:
                 tournament_id, table.round, table.number, new, now
             )
             if game_id is None:  # another process started it meanwhile
-                game_id = await self._store_game_of(tournament_id, table)
+                game_id = (await self._table(tournament_id, table)).table.game_id
+                assert game_id is not None
             self._loader.schedule_changed()
             return await self._games.play.look(game_id)
-
-    async def _store_game_of(self, tournament_id: int, table: TableView) -> int:
-        for stored_table in await self._store.tables(tournament_id):
-            if (stored_table.round, stored_table.table_no) == (table.round, table.number):
-                assert stored_table.game_id is not None
-                return stored_table.game_id
-        raise GameNotRunningError()
 
     # --- the end -------------------------------------------------------------------------------
 
@@ -347,7 +381,7 @@ class TournamentService:
         being played: the tournament and the games it aborted."""
         await self._end_early(tournament_id, user_id, stored.ABORTED, moderator=moderator)
         aborted = []
-        for table in await self._store.tables(tournament_id):
+        for table in (await self._snapshot(tournament_id)).tables:
             if table.game_id is None or _closed(table):
                 continue
             try:
@@ -377,45 +411,70 @@ class TournamentService:
             raise NoTournamentHereError()
         return row
 
+    async def _snapshot(self, tournament_id: int, *, schedule: bool = False) -> TournamentSnapshot:
+        snapshot = await self._store.snapshot(tournament_id, schedule=schedule)
+        if snapshot is None:
+            raise NoTournamentHereError()
+        return snapshot
+
+    async def _table(self, tournament_id: int, table: TableView) -> TableSnapshot:
+        found = await self._store.table_snapshot(tournament_id, table.round, table.number)
+        if found is None:
+            raise GameNotRunningError()
+        return found
+
+    async def _off_the_loop(self, function: Callable[..., _T], *args: Any) -> _T:
+        """`function(*args)` in a worker, the event loop free meanwhile (see the module)."""
+        return await self._workers.run(Lane.SLOW, function, *args, limit=PAIRING_LIMIT)
+
     async def _signing_up(self, tournament_id: int) -> TournamentRow:
         row = await self._row(tournament_id)
         if row.status != stored.SIGNUP:
             raise TournamentClosedError()
         return row
 
-    async def _entrants(self, row: TournamentRow) -> list[EntrantRow]:
-        return await self._store.entrants(row.id)
 
-    async def _view(self, row: TournamentRow) -> TournamentView:
-        row = await self._row(row.id)  # as it is now
-        entrants = await self._store.entrants(row.id)
-        tables = await self._store.tables(row.id)
-        lines: tuple[standings.Standing, ...] = ()
-        if row.status != stored.SIGNUP and row.rounds is not None:
-            lines = tuple(
-                standings.standings(
-                    [entrant.user_id for entrant in entrants], _outcomes(tables), row.rounds
-                )
+def _view(snapshot: TournamentSnapshot) -> TournamentView:
+    """The tournament as the snapshot saw it, with its standings."""
+    row, entrants, tables = snapshot.row, snapshot.entrants, snapshot.tables
+    lines: tuple[standings.Standing, ...] = ()
+    if row.status != stored.SIGNUP and row.rounds is not None:
+        lines = tuple(
+            standings.standings(
+                [entrant.user_id for entrant in entrants], _outcomes(tables), row.rounds
             )
-        return TournamentView(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            name=row.name,
-            format=TournamentFormat(row.format),
-            seats=row.seats,
-            rounds=row.rounds,
-            variant=row.variant,
-            turn_limit_seconds=row.turn_limit_seconds,
-            locale=row.locale,
-            status=TournamentStatus(row.status),
-            created_by=row.created_by,
-            ended_by=row.ended_by,
-            message_id=row.message_id,
-            entrants=tuple(Entrant(entrant.user_id, entrant.display_name) for entrant in entrants),
-            tables=tuple(_table_view(table) for table in tables),
-            standings=lines,
         )
+    return TournamentView(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        name=row.name,
+        format=TournamentFormat(row.format),
+        seats=row.seats,
+        rounds=row.rounds,
+        variant=row.variant,
+        turn_limit_seconds=row.turn_limit_seconds,
+        locale=row.locale,
+        status=TournamentStatus(row.status),
+        created_by=row.created_by,
+        ended_by=row.ended_by,
+        message_id=row.message_id,
+        entrants=tuple(Entrant(entrant.user_id, entrant.display_name) for entrant in entrants),
+        tables=tuple(_table_view(table) for table in tables),
+        standings=lines,
+    )
+
+
+def _with_round(
+    snapshot: TournamentSnapshot, round_no: int, tables: Sequence[pairing.Table]
+) -> TournamentSnapshot:
+    """The snapshot with round `round_no` as `pair_round` just stored it (its tables have no
+    thread or game yet), without reading it again."""
+    added = tuple(
+        TableRow(round_no, number, tuple(seats), None, None, None)
+        for number, seats in enumerate(tables, start=1)
+    )
+    return dataclasses.replace(snapshot, tables=snapshot.tables + added)
 
 
 def seeded(seed: str, players: list[int]) -> list[int]:
@@ -437,7 +496,7 @@ def _closed(table: TableRow) -> bool:
     return table.game_status in (GameStatus.OVER.value, GameStatus.ABORTED.value)
 
 
-def _outcomes(tables: list[TableRow]) -> list[standings.TableOutcome]:
+def _outcomes(tables: Sequence[TableRow]) -> list[standings.TableOutcome]:
     return [
         standings.TableOutcome(
             round=table.round,
@@ -465,14 +524,12 @@ def _table_view(table: TableRow) -> TableView:
     )
 
 
-def _round_tables(
-    row: TournamentRow, entrants: list[EntrantRow], tables: list[TableRow], round_no: int
-) -> list[pairing.Table]:
-    """The tables of round `round_no`: the round-robin's schedule, or a Swiss pairing of the
-    standings after the rounds before."""
-    seeding = [entrant.user_id for entrant in entrants]
-    if row.format == TournamentFormat.ROUND_ROBIN:
-        return pairing.round_robin_schedule(seeding, row.seats)[round_no - 1]
+def swiss_round(snapshot: TournamentSnapshot, round_no: int) -> list[pairing.Table]:
+    """The tables of a Swiss tournament's round `round_no`: the seeding for the first, else a
+    pairing of the standings after the rounds before (a pure function of the snapshot, run off
+    the loop)."""
+    row, tables = snapshot.row, snapshot.tables
+    seeding = [entrant.user_id for entrant in snapshot.entrants]
     assert row.rounds is not None
     lines = standings.standings(seeding, _outcomes(tables), row.rounds)
     ranked = standings.ranking(lines) if round_no > 1 else seeding

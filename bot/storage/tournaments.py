@@ -11,6 +11,12 @@ What keeps several processes apart:
   where none is (`create_table_game`);
 - the tournament's status moves by guarded updates (`start`, `end`), so of two processes
   finishing a tournament one only is told it did.
+
+What a step of the service decides from is read once, in one consistent read: `snapshot` (the
+tournament, its players and every table, in one read-only transaction) and `table_snapshot`
+(one table and what setting it up needs, in one statement). A round-robin's schedule is stored
+when the tournament starts (`start`, or `set_schedule` for one started without it), so a round
+never works it out again.
 """
 
 from __future__ import annotations
@@ -112,6 +118,32 @@ class TableRow:
     results: tuple[TableResultRow, ...] = ()
 
 
+Schedule = tuple[tuple[tuple[int | None, ...], ...], ...]
+"""A round-robin's schedule: its rounds, each a list of tables, each a list of seats."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSnapshot:
+    """A tournament as one consistent read saw it: its row, its players (in seeding order once
+    drawn), every table of every round paired with its game's status and results, and the
+    round-robin's schedule (None: not asked for, a Swiss tournament, or not stored)."""
+
+    row: TournamentRow
+    entrants: tuple[EntrantRow, ...]
+    tables: tuple[TableRow, ...]
+    schedule: Schedule | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """One table as one statement saw it, with what setting it up needs: the tournament's row
+    and its players' names (no results: a table being set up has none)."""
+
+    row: TournamentRow
+    table: TableRow
+    names: dict[int, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class TableSeat:
     """A seat of a table's game, in seat order: a user (with their name) or an AI level."""
@@ -139,10 +171,40 @@ class NewTableGame:
     clock: TurnClock
 
 
-_COLUMNS = (
-    "id, guild_id, channel_id, name, format, seats, rounds, variant, turn_limit_seconds, "
-    "locale, status, created_by, ended_by, seed, message_id, created_at, updated_at"
+_COLUMN_NAMES = (
+    "id",
+    "guild_id",
+    "channel_id",
+    "name",
+    "format",
+    "seats",
+    "rounds",
+    "variant",
+    "turn_limit_seconds",
+    "locale",
+    "status",
+    "created_by",
+    "ended_by",
+    "seed",
+    "message_id",
+    "created_at",
+    "updated_at",
 )
+_COLUMNS = ", ".join(_COLUMN_NAMES)
+_ROW = f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1"
+_ROW_AND_SCHEDULE = f"SELECT {_COLUMNS}, schedule FROM tournaments WHERE id = $1"
+_TABLE_SNAPSHOT = (
+    "SELECT "
+    + ", ".join(f"t.{column}" for column in _COLUMN_NAMES)
+    + ", tt.seats AS table_seats, tt.thread_id, tt.game_id, g.status AS game_status, "
+    "p.user_id AS entrant, p.display_name AS entrant_name "
+    "FROM tournaments t "
+    "JOIN tournament_tables tt ON tt.tournament_id = t.id AND tt.round = $2 AND tt.table_no = $3 "
+    "LEFT JOIN games g ON g.id = tt.game_id "
+    "LEFT JOIN tournament_players p ON p.tournament_id = t.id "
+    "WHERE t.id = $1"
+)
+"""A table, its tournament and its players' names: one row per player, the rest repeated."""
 _UNCLAIMED = "(claimed_until IS NULL OR claimed_until <= $2 OR claimed_by = $3)"
 """A table free for the process `$3` at `$2`: not claimed, its lease ran out, or its own."""
 _CLAIM_SQLITE = (
@@ -163,8 +225,7 @@ _CLAIM_POSTGRES = (
 
 
 def _tournament(row: Row) -> TournamentRow:
-    columns = row.keys()  # a row iterates over its values, not its column names
-    values = {column: row[column] for column in columns}
+    values = {column: row[column] for column in _COLUMN_NAMES}
     for column in ("created_at", "updated_at"):
         values[column] = time_from_column(values[column])
     return TournamentRow(**values)
@@ -207,15 +268,13 @@ class TournamentStore:
             raise ChannelHasTournamentError(new.channel_id) from error
 
     async def get(self, tournament_id: int) -> TournamentRow | None:
-        async with self._db.reading() as conn:
-            row = await conn.fetchrow(
-                f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1", tournament_id
-            )
+        async with self._db.single_read() as conn:
+            row = await conn.fetchrow(_ROW, tournament_id)
         return None if row is None else _tournament(row)
 
     async def open_at(self, channel_id: int) -> TournamentRow | None:
         """The tournament signing up or running in this channel, or played in this thread."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             row = await conn.fetchrow(
                 f"SELECT {_COLUMNS} FROM tournaments WHERE status IN ('signup', 'running') "
                 "AND (channel_id = $1 OR id IN (SELECT tournament_id FROM tournament_tables "
@@ -226,11 +285,57 @@ class TournamentStore:
 
     async def running(self) -> list[TournamentRow]:
         """Every running tournament, oldest first."""
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'running' ORDER BY id"
             )
         return [_tournament(row) for row in rows]
+
+    async def snapshot(
+        self, tournament_id: int, *, schedule: bool = False
+    ) -> TournamentSnapshot | None:
+        """The tournament, its players and every table with its game's status and results, in
+        one read-only transaction (with `schedule`, the round-robin's stored schedule too);
+        None if there is no such tournament."""
+        async with self._db.reading() as conn:
+            if schedule:
+                row = await conn.fetchrow(_ROW_AND_SCHEDULE, tournament_id)
+            else:
+                row = await conn.fetchrow(_ROW, tournament_id)
+            if row is None:
+                return None
+            entrants = await _entrants(conn, tournament_id)
+            tables = await _tables(conn, tournament_id)
+        stored = row["schedule"] if schedule else None
+        return TournamentSnapshot(
+            _tournament(row),
+            tuple(entrants),
+            tuple(tables),
+            None if stored is None else _schedule(json_from_column(stored)),
+        )
+
+    async def table_snapshot(
+        self, tournament_id: int, round_no: int, table_no: int
+    ) -> TableSnapshot | None:
+        """The table with its game's status, its tournament and the players' names, in one
+        statement; None if there is no such table."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(_TABLE_SNAPSHOT, tournament_id, round_no, table_no)
+        if not rows:
+            return None
+        first = rows[0]
+        table = TableRow(
+            round=round_no,
+            table_no=table_no,
+            seats=tuple(json_from_column(first["table_seats"])),
+            thread_id=first["thread_id"],
+            game_id=first["game_id"],
+            game_status=first["game_status"],
+        )
+        names = {
+            int(row["entrant"]): row["entrant_name"] for row in rows if row["entrant"] is not None
+        }
+        return TableSnapshot(_tournament(first), table, names)
 
     async def of_game(self, game_id: int) -> int | None:
         """The tournament whose table the game is, if any (asked at every game's end: one
@@ -243,18 +348,8 @@ class TournamentStore:
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         """The players: in seeding order once drawn, in sign-up order before."""
-        async with self._db.reading() as conn:
-            rows = await conn.fetch(
-                "SELECT user_id, display_name, joined_at, seed FROM tournament_players "
-                "WHERE tournament_id = $1 ORDER BY seed, joined_at, user_id",
-                tournament_id,
-            )
-        return [
-            EntrantRow(
-                row["user_id"], row["display_name"], time_from_column(row["joined_at"]), row["seed"]
-            )
-            for row in rows
-        ]
+        async with self._db.single_read() as conn:
+            return await _entrants(conn, tournament_id)
 
     async def join(
         self, tournament_id: int, user_id: int, display_name: str | None, now: datetime
@@ -300,17 +395,24 @@ class TournamentStore:
             )
 
     async def start(
-        self, tournament_id: int, seeding: Sequence[int], rounds: int, now: datetime
+        self,
+        tournament_id: int,
+        seeding: Sequence[int],
+        rounds: int,
+        now: datetime,
+        schedule: Sequence[Sequence[Sequence[int | None]]] | None = None,
     ) -> bool:
-        """Sign-up -> running, with the players' seeding and the number of rounds; False (and
-        nothing changed) if it was not signing up any more."""
+        """Sign-up -> running, with the players' seeding, the number of rounds and the
+        round-robin's schedule (None for a Swiss tournament); False (and nothing changed) if it
+        was not signing up any more."""
         async with self._db.transaction() as conn:
             started = await conn.execute(
-                "UPDATE tournaments SET status = 'running', rounds = $1, updated_at = $2 "
-                "WHERE id = $3 AND status = 'signup'",
+                "UPDATE tournaments SET status = 'running', rounds = $1, updated_at = $2, "
+                "schedule = $4 WHERE id = $3 AND status = 'signup'",
                 rounds,
                 time_to_column(now),
                 tournament_id,
+                None if schedule is None else _schedule_column(schedule),
             )
             if started != 1:
                 return False
@@ -319,6 +421,18 @@ class TournamentStore:
                 [(index, tournament_id, user) for index, user in enumerate(seeding, start=1)],
             )
             return True
+
+    async def set_schedule(
+        self, tournament_id: int, schedule: Sequence[Sequence[Sequence[int | None]]]
+    ) -> None:
+        """Store the round-robin's schedule unless it has one (of two processes working it out,
+        the first one's stays; both worked out the same)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "UPDATE tournaments SET schedule = $1 WHERE id = $2 AND schedule IS NULL",
+                _schedule_column(schedule),
+                tournament_id,
+            )
 
     async def end(
         self,
@@ -332,7 +446,7 @@ class TournamentStore:
         """Close the tournament (over, cancelled or aborted) if its status is `was` (None:
         signing up or running); False (and nothing changed) otherwise: of two callers, one only
         gets True."""
-        async with self._db.transaction() as conn:
+        async with self._db.single_write() as conn:
             if was is None:
                 ended = await conn.execute(
                     "UPDATE tournaments SET status = $1, ended_by = $2, updated_at = $3 "
@@ -388,7 +502,7 @@ class TournamentStore:
             return True
 
     async def rounds_paired(self, tournament_id: int) -> int:
-        async with self._db.reading() as conn:
+        async with self._db.single_read() as conn:
             value = await conn.fetchval(
                 "SELECT max(round) FROM tournament_rounds WHERE tournament_id = $1", tournament_id
             )
@@ -396,36 +510,8 @@ class TournamentStore:
 
     async def tables(self, tournament_id: int) -> list[TableRow]:
         """Every table of every round paired, with its game's status and results."""
-        async with self._db.reading() as conn:
-            rows = await conn.fetch(
-                "SELECT t.round, t.table_no, t.seats, t.thread_id, t.game_id, g.status "
-                "FROM tournament_tables t LEFT JOIN games g ON g.id = t.game_id "
-                "WHERE t.tournament_id = $1 ORDER BY t.round, t.table_no",
-                tournament_id,
-            )
-            result_rows = await conn.fetch(
-                "SELECT r.game_id, r.user_id, r.place, r.score, r.dirhams FROM results r "
-                "JOIN tournament_tables t ON t.game_id = r.game_id "
-                "WHERE t.tournament_id = $1 ORDER BY r.game_id, r.seat",
-                tournament_id,
-            )
-        results: dict[int, list[TableResultRow]] = {}
-        for row in result_rows:
-            results.setdefault(int(row["game_id"]), []).append(
-                TableResultRow(row["user_id"], row["place"], row["score"], row["dirhams"])
-            )
-        return [
-            TableRow(
-                round=row["round"],
-                table_no=row["table_no"],
-                seats=tuple(json_from_column(row["seats"])),
-                thread_id=row["thread_id"],
-                game_id=row["game_id"],
-                game_status=row["status"],
-                results=tuple(results.get(row["game_id"], ())) if row["game_id"] else (),
-            )
-            for row in rows
-        ]
+        async with self._db.single_read() as conn:
+            return await _tables(conn, tournament_id)
 
     async def claim_tables(
         self, tournament_id: int, now: datetime, owner: str, until: datetime
@@ -535,7 +621,7 @@ class TournamentStore:
 
 
 async def _fetch(conn: Connection, tournament_id: int) -> TournamentRow:
-    row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM tournaments WHERE id = $1", tournament_id)
+    row = await conn.fetchrow(_ROW, tournament_id)
     assert row is not None
     return _tournament(row)
 
@@ -546,3 +632,68 @@ async def _touch(conn: Connection, tournament_id: int, now: datetime) -> None:
         time_to_column(now),
         tournament_id,
     )
+
+
+async def _entrants(conn: Connection, tournament_id: int) -> list[EntrantRow]:
+    rows = await conn.fetch(
+        "SELECT user_id, display_name, joined_at, seed FROM tournament_players "
+        "WHERE tournament_id = $1 ORDER BY seed, joined_at, user_id",
+        tournament_id,
+    )
+    return [
+        EntrantRow(
+            row["user_id"], row["display_name"], time_from_column(row["joined_at"]), row["seed"]
+        )
+        for row in rows
+    ]
+
+
+async def _tables(conn: Connection, tournament_id: int) -> list[TableRow]:
+    """Every table of every round paired, with its game's status and its seats' results (one
+    row per result: a table without them comes once, with NULLs)."""
+    rows = await conn.fetch(
+        "SELECT t.round, t.table_no, t.seats, t.thread_id, t.game_id, g.status, "
+        "r.user_id, r.place, r.score, r.dirhams "
+        "FROM tournament_tables t LEFT JOIN games g ON g.id = t.game_id "
+        "LEFT JOIN results r ON r.game_id = t.game_id "
+        "WHERE t.tournament_id = $1 ORDER BY t.round, t.table_no, r.seat",
+        tournament_id,
+    )
+    tables: list[TableRow] = []
+    results: list[TableResultRow] = []
+    for index, row in enumerate(rows):
+        if row["place"] is not None:
+            results.append(
+                TableResultRow(row["user_id"], row["place"], row["score"], row["dirhams"])
+            )
+        following = rows[index + 1] if index + 1 < len(rows) else None
+        if following is not None and (following["round"], following["table_no"]) == (
+            row["round"],
+            row["table_no"],
+        ):
+            continue
+        tables.append(
+            TableRow(
+                round=row["round"],
+                table_no=row["table_no"],
+                seats=tuple(json_from_column(row["seats"])),
+                thread_id=row["thread_id"],
+                game_id=row["game_id"],
+                game_status=row["status"],
+                results=tuple(results),
+            )
+        )
+        results = []
+    return tables
+
+
+def _schedule_column(schedule: Sequence[Sequence[Sequence[int | None]]]) -> str:
+    return json_to_column([[list(table) for table in round_tables] for round_tables in schedule])
+
+
+def _schedule(value: Any) -> Schedule | None:
+    """The stored schedule, or None where the column does not hold one (it is worked out
+    again and stored)."""
+    if not isinstance(value, list):
+        return None
+    return tuple(tuple(tuple(table) for table in round_tables) for round_tables in value)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from bot.services import GameService, GameStatus, GameView
+from bot.services import GameService, GameStatus, GameView, pairing
 from bot.services.errors import (
     AlreadyEnteredError,
     ChannelHasTournamentError,
@@ -25,11 +27,25 @@ from bot.services.tournament_views import TableView, TournamentStatus, Tournamen
 from bot.services.tournaments import TournamentService
 from bot.storage import Database, GameStore, open_database
 from bot.storage.tournaments import TournamentStore
+from bot.workers.pool import WorkerPool
+from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_service import fixed_clock
+from tests.round_trips import counting
 
 GUILD, CHANNEL, MOD = 9, 700, 5000
 PLAYERS = (5001, 5002, 5003, 5004, 5005)
 THREADS = itertools.count(80_000)
+
+SNAPSHOT_ROUND_TRIPS = 5
+"""Reading a tournament in one snapshot: BEGIN, its row, its players, its tables with their
+results, the end of the read."""
+ADVANCE_ROUND_TRIPS = SNAPSHOT_ROUND_TRIPS + 5
+"""An advance that pairs a round: the snapshot, then BEGIN, the round, its tables, the
+tournament's time stamp, COMMIT."""
+START_TABLE_ROUND_TRIPS = 1 + 6 + 6
+"""Setting a table's game up: the table and its players' names (one statement), creating the
+game (BEGIN, the check that the table has none, the game, its seats, the table, COMMIT), and
+loading the game for its view (as any game is loaded)."""
 
 
 def seed_source() -> Callable[[], str]:
@@ -37,10 +53,12 @@ def seed_source() -> Callable[[], str]:
     return lambda: f"{next(counter):032x}"
 
 
-def services(database: Database, owner: str = "one") -> tuple[GameService, TournamentService]:
+def services(
+    database: Database, owner: str = "one", workers: WorkerPool | None = None
+) -> tuple[GameService, TournamentService]:
     seeds = seed_source()
     games = GameService(GameStore(database), clock=fixed_clock, seeds=seeds, owner=owner)
-    return games, TournamentService(TournamentStore(database), games, seeds=seeds)
+    return games, TournamentService(TournamentStore(database), games, seeds=seeds, workers=workers)
 
 
 async def opened(
@@ -288,3 +306,167 @@ async def test_a_restarted_process_pairs_the_round_that_the_last_one_left(
         assert again.id != game.id
     finally:
         await database.close()
+
+
+async def play_round(
+    games: GameService, tournaments: TournamentService, tournament_id: int
+) -> None:
+    """Set every table of the round up and end each game, without moving the tournament on."""
+    for game in await set_up(tournaments, tournament_id):
+        await end_by_resignations(games, game)
+
+
+async def test_an_advance_reads_the_tournament_once(database: Database) -> None:
+    """Whatever the round, an advance reads the tournament, its players and its tables in one
+    snapshot: it pairs the next round in ADVANCE_ROUND_TRIPS, and finds nothing to do in one
+    snapshot's round trips."""
+    games, tournaments = services(database)
+    view = await opened(tournaments)
+    await tournaments.start(view.id, MOD, moderator=False)
+    for round_no in (2, 3):
+        await play_round(games, tournaments, view.id)
+        with counting(database) as trips:
+            progress = await tournaments.advance(view.id)
+        assert progress.paired == round_no
+        assert trips.count <= ADVANCE_ROUND_TRIPS, f"round {round_no}: {trips.count} round trips"
+        assert progress.view == await tournaments.look(view.id), "the view is as stored"
+        with counting(database) as trips:
+            idle = await tournaments.advance(view.id)
+        assert idle.paired is None
+        assert trips.count <= SNAPSHOT_ROUND_TRIPS, f"nothing to do: {trips.count} round trips"
+
+
+async def test_setting_a_table_up_reads_that_table_only(database: Database) -> None:
+    """start_table reads the one table it sets up (not every table of every round): the same
+    round trips in the last round as in the first."""
+    games, tournaments = services(database)
+    view = await opened(tournaments)
+    await tournaments.start(view.id, MOD, moderator=False)
+    for round_no in (1, 2, 3):
+        if round_no > 1:
+            await tournaments.advance(view.id)
+        for table in await tournaments.claim_tables(view.id):
+            await tournaments.set_thread(view.id, table, next(THREADS))
+            (table,) = [
+                t
+                for t in (await tournaments.look(view.id)).round_tables(round_no)
+                if t.number == table.number
+            ]
+            with counting(database) as trips:
+                game = await tournaments.start_table(view.id, table)
+            assert trips.count <= START_TABLE_ROUND_TRIPS, (
+                f"round {round_no}, table {table.number}: {trips.count} round trips"
+            )
+            await end_by_resignations(games, game)
+
+
+def recording_threads(monkeypatch: pytest.MonkeyPatch, *names: str) -> list[tuple[str, int]]:
+    """Wrap pairing's `names` to record (name, thread) at each call."""
+    calls: list[tuple[str, int]] = []
+    for name in names:
+        original = getattr(pairing, name)
+
+        def recorded(*args: Any, _name: str = name, _original: Any = original) -> Any:
+            calls.append((_name, threading.get_ident()))
+            return _original(*args)
+
+        monkeypatch.setattr(pairing, name, recorded)
+    return calls
+
+
+async def test_pairing_runs_off_the_event_loop(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Swiss pairing and a round-robin's schedule take up to a second of CPU at 64 players:
+    they run in the worker pool (here without processes: in its threads), never in the event
+    loop's thread, which keeps serving every other game."""
+    calls = recording_threads(monkeypatch, "swiss_tables", "round_robin_schedule")
+    loop_thread = threading.get_ident()
+    games, tournaments = services(database)
+    swiss = await opened(tournaments, PLAYERS[:4], rounds=2)
+    await tournaments.start(swiss.id, MOD, moderator=False)
+    await play_round(games, tournaments, swiss.id)
+    assert (await tournaments.advance(swiss.id)).paired == 2
+    await tournaments.abort(swiss.id, MOD, moderator=True)
+    robin = await opened(tournaments, PLAYERS[:4], format="round-robin")
+    await tournaments.start(robin.id, MOD, moderator=False)
+    assert {name for name, _ in calls} == {"swiss_tables", "round_robin_schedule"}
+    assert [name for name, thread in calls if thread == loop_thread] == []
+
+
+async def test_a_round_robins_schedule_is_worked_out_once(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The schedule is worked out at the start and stored; each round reads its tables."""
+    calls = recording_threads(monkeypatch, "round_robin_schedule")
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4], format="round-robin")
+    progress = await tournaments.start(view.id, MOD, moderator=False)
+    assert progress.view.rounds == 3
+    for _ in range(3):
+        await play_round(games, tournaments, view.id)
+        progress = await tournaments.advance(view.id)
+    assert progress.finished
+    met = {frozenset(table.humans) for table in progress.view.tables}
+    assert len(met) == 6, "every pair met"
+    assert len(calls) == 1
+
+
+async def test_a_round_robin_started_without_a_stored_schedule_stores_it_once(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round-robin whose schedule was never stored (one started by an older bot) works it
+    out at its next round, stores it, and reads it from then on: the same tables as a
+    schedule stored at the start."""
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4], format="round-robin")
+    await tournaments.start(view.id, MOD, moderator=False)
+    store = TournamentStore(database)
+    stored = await store.snapshot(view.id, schedule=True)
+    assert stored is not None
+    assert stored.schedule is not None
+    async with database.transaction() as conn:
+        await conn.execute("UPDATE tournaments SET schedule = NULL WHERE id = $1", view.id)
+    calls = recording_threads(monkeypatch, "round_robin_schedule")
+    for round_no in (2, 3):
+        await play_round(games, tournaments, view.id)
+        progress = await tournaments.advance(view.id)
+        assert progress.paired == round_no
+        tables = tuple(table.seats for table in progress.view.round_tables(round_no))
+        assert tables == stored.schedule[round_no - 1]
+    assert len(calls) == 1
+    again = await store.snapshot(view.id, schedule=True)
+    assert again is not None
+    assert again.schedule == stored.schedule
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # what is tested is the worker, not the database
+async def test_worker_processes_pair_the_rounds_the_bot_would(
+    database: Database, fresh_targets: FreshTargets
+) -> None:
+    """The same tournament paired in worker processes and in threads of the bot's own process
+    gets the same tables, round after round, and the same round-robin schedule."""
+    workers = WorkerPool(workers=1)
+    reference = await open_database(await fresh_targets.new())
+    try:
+        ended = []
+        for target, pool in ((database, workers), (reference, None)):
+            games, tournaments = services(target, workers=pool)
+            view = await opened(tournaments, rounds=3)
+            await tournaments.start(view.id, MOD, moderator=False)
+            for _ in range(3):
+                await play_round(games, tournaments, view.id)
+                progress = await tournaments.advance(view.id)
+            assert progress.finished
+            robin_view = await opened(tournaments, PLAYERS[:4], format="round-robin")
+            robin = await tournaments.start(robin_view.id, MOD, moderator=False)
+            ended.append(
+                [
+                    [(table.round, table.number, table.seats) for table in view.tables]
+                    for view in (progress.view, robin.view)
+                ]
+            )
+        assert ended[0] == ended[1]
+    finally:
+        await reference.close()
+        await workers.close()

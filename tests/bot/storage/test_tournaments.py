@@ -4,6 +4,7 @@ paired once, tables claimed and set up once, and the guarded end."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -204,3 +205,60 @@ async def test_a_tournament_ends_once(db: Database) -> None:
     assert row is not None
     assert row.status == "over"
     assert await store.claim_tables(tournament_id, NOW, "one", NOW) == [], "nothing to set up"
+
+
+async def test_a_snapshot_reads_what_the_separate_reads_do(db: Database) -> None:
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+    game_id = await store.create_table_game(tournament_id, 1, 2, table_game(THREAD), NOW)
+    assert game_id is not None
+    await GameStore(db).add_results(
+        game_id,
+        [
+            ResultRow(0, BOB, None, "red", 40, 12, 1, True),
+            ResultRow(1, None, "medium", "blue", 30, 9, 2, False),
+        ],
+    )
+    snapshot = await store.snapshot(tournament_id)
+    assert snapshot is not None
+    assert snapshot.row == await store.get(tournament_id)
+    assert list(snapshot.entrants) == await store.entrants(tournament_id)
+    assert list(snapshot.tables) == await store.tables(tournament_id)
+    assert [len(table.results) for table in snapshot.tables] == [0, 2]
+    assert snapshot.schedule is None, "not asked for"
+    assert await store.snapshot(tournament_id + 1) is None
+
+    found = await store.table_snapshot(tournament_id, 1, 2)
+    assert found is not None
+    assert found.row == snapshot.row
+    assert found.table == dataclasses.replace(snapshot.tables[1], results=())
+    assert found.names == {ALICE: f"user {ALICE}", BOB: f"user {BOB}", CAROL: f"user {CAROL}"}
+    assert await store.table_snapshot(tournament_id, 1, 3) is None
+    assert await store.table_snapshot(tournament_id, 2, 1) is None
+
+
+async def test_a_schedule_is_stored_at_the_start_or_once_after(db: Database) -> None:
+    store = TournamentStore(db)
+    schedule = [[(ALICE, BOB), (CAROL, None)], [(ALICE, CAROL), (BOB, None)]]
+    as_read = tuple(tuple(tuple(table) for table in tables) for tables in schedule)
+    tournament = await store.create(new_tournament(), NOW)
+    for user in (ALICE, BOB, CAROL):
+        await store.join(tournament.id, user, None, NOW)
+    assert await store.start(tournament.id, [ALICE, BOB, CAROL], 2, NOW, schedule)
+    snapshot = await store.snapshot(tournament.id, schedule=True)
+    assert snapshot is not None
+    assert snapshot.schedule == as_read
+
+    other = await store.create(new_tournament(CHANNEL + 1), NOW)
+    for user in (ALICE, BOB, CAROL):
+        await store.join(other.id, user, None, NOW)
+    assert await store.start(other.id, [ALICE, BOB, CAROL], 2, NOW)
+    unset = await store.snapshot(other.id, schedule=True)
+    assert unset is not None
+    assert unset.schedule is None
+    await store.set_schedule(other.id, schedule)
+    await store.set_schedule(other.id, list(reversed(schedule)))
+    stored = await store.snapshot(other.id, schedule=True)
+    assert stored is not None
+    assert stored.schedule == as_read, "the first one stays"
