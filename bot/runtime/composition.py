@@ -35,7 +35,6 @@ from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.outage import DatabaseWatch
 from bot.runtime.scheduler import Scheduler
-from bot.runtime.supervisor import Supervisor
 from bot.services import dice
 from bot.services.clock import Clock, system_clock
 from bot.services.games import GameService
@@ -50,6 +49,7 @@ from bot.storage.guilds import GuildStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
 from bot.storage.tournaments import TournamentStore
+from bot.supervisor import Supervisor
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
