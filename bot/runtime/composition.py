@@ -46,6 +46,7 @@ from bot.services.views import Abandoned, DueKind, DueWork
 from bot.storage.database import Database
 from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.guilds import GuildStore
+from bot.storage.meta import MetaStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
 from bot.storage.tournaments import TournamentStore
@@ -165,7 +166,7 @@ def build_bot(
     pictures = Pictures(pool)
     client = MarrakechClient(
         heartbeat=heartbeat,
-        store=store,
+        store=MetaStore(database),
         dev_guilds=dev_guilds,
         gateway_from_api=gateway_from_api,
         workers=workers,
