@@ -21,8 +21,8 @@ What the analysis holds, all replayed from the record with the checked engine:
   on average from any position, so a seat's sum says how kind its dice were.
 
 Pure: standard library, `engine` and `ai` only; the same record always gives the same
-analysis. A 4-player game takes a fraction of a second (`python -m bot.workers.analysis_bench`
-times it with its picture).
+analysis. A 4-player game takes a fraction of a second
+(`python -m bot.presentation.analysis_bench` times it with its picture).
 """
 
 from __future__ import annotations

@@ -1,19 +1,23 @@
 """The layering of the packages, read from the source: who may import whom.
 
-engine (the rules) imports none of the others; ai imports engine only; render draws engine
-states and knows nothing of the AI or the bot; inside the bot, the services never see Discord
-and storage never sees the services. For the layers every import counts, also those inside
-functions and under TYPE_CHECKING, because each one ties the importer to the imported. The
-longest chain of imports inside `bot` is kept short, so a module can be read (and loads) with
-few others in mind.
+The rule is the table of docs/architecture.md ("| layer | may import |"), read from the page
+itself, so the page and the test cannot say two things: every module of the project sits in one
+row, and imports only its own layer and the layers its row names. Every import counts, also
+those inside functions and under TYPE_CHECKING, because each one ties the importer to the
+imported; for the same reason no module may come back to itself through its imports (no cycle).
+Beside the table, the third-party packages a layer must never load (Discord in the services,
+Pillow in the engine, ...). The longest chain of imports inside `bot` is kept short, so a module
+can be read (and loads) with few others in mind.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import itertools
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +25,46 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "ai", "render", "bot")
 
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+TABLE_HEADER = "| layer | may import |"
+
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "engine": ("ai", "render", "bot", "discord", "PIL", "aiosqlite"),
-    "ai": ("render", "bot", "discord", "PIL", "aiosqlite"),
-    "render": ("ai", "bot", "discord", "aiosqlite"),
-    "bot.services": ("discord", "bot.edge", "bot.presentation", "bot.runtime"),
-    "bot.storage": ("bot.services", "discord", "bot.edge", "bot.presentation", "bot.runtime"),
+    "engine": ("discord", "PIL", "aiosqlite", "asyncpg"),
+    "ai": ("discord", "PIL", "aiosqlite", "asyncpg"),
+    "render": ("discord", "aiosqlite", "asyncpg"),
+    "bot.services": ("discord", "PIL", "aiosqlite", "asyncpg"),
+    "bot.storage": ("discord", "PIL"),
+    "bot.workers": ("discord", "aiosqlite", "asyncpg"),
+    "bot.presentation": ("aiosqlite", "asyncpg"),
+    "bot.edge": ("aiosqlite", "asyncpg"),
 }
-"""Importer (a package or module, with everything below it) -> what it must never import."""
+"""Importer (a package or module, with everything below it) -> the third-party packages it must
+never import."""
+
+
+def read_layers(page: str) -> dict[str, frozenset[str]]:
+    """The table of `page` under TABLE_HEADER: each layer named in a row's first cell -> the
+    layers named (in backquotes) in its second, and the others of its own cell."""
+    lines = page.splitlines()
+    start = lines.index(TABLE_HEADER) + 2
+    layers: dict[str, frozenset[str]] = {}
+    for line in itertools.takewhile(lambda line: line.startswith("|"), lines[start:]):
+        importers, allowed = (cell.strip() for cell in line.strip("|").split("|"))
+        row = re.findall(r"`([\w.]+)`", importers)
+        for importer in row:
+            layers[importer] = frozenset(re.findall(r"`([\w.]+)`", allowed)).union(row) - {importer}
+    return layers
+
+
+@functools.cache
+def layers() -> dict[str, frozenset[str]]:
+    return read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+
+
+def layer_of(module: str, table: dict[str, frozenset[str]]) -> str | None:
+    """The row `module` sits in: the longest layer that names it or a package above it."""
+    return max((name for name in table if within(module, name)), key=len, default=None)
+
 
 MAX_CHAIN = 10
 """The most modules one chain of imports inside `bot` may pass through: the imports that run
@@ -48,13 +84,12 @@ def source_files() -> Iterator[Path]:
         yield from sorted((ROOT / package).rglob("*.py"))
 
 
-def imports_of(path: Path, *, at_import_only: bool = False, annotations: bool = True) -> set[str]:
+def imports_of(path: Path, *, at_import_only: bool = False) -> set[str]:
     """Every module `path` imports by name (absolute names; relative imports resolved). As in
     other import linters, `import a.b` counts as an import of `a.b` only, not of package `a`.
 
     With `at_import_only`, only the imports that run when the module itself is imported: those
-    at its top level, outside `if TYPE_CHECKING:` (not those inside functions). Without
-    `annotations`, every import but those under `if TYPE_CHECKING:`, which never run."""
+    at its top level, outside `if TYPE_CHECKING:` (not those inside functions)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -62,7 +97,7 @@ def imports_of(path: Path, *, at_import_only: bool = False, annotations: bool = 
     if at_import_only:
         nodes: Iterator[ast.AST] = top_level(tree)
     else:
-        nodes = ast.walk(tree) if annotations else walk_running(tree)
+        nodes = ast.walk(tree)
     for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
@@ -115,17 +150,19 @@ def graph() -> dict[str, frozenset[str]]:
 
 
 def violations() -> list[str]:
+    table = layers()
     found = []
     for path in source_files():
         importer = module_name(path)
-        for layer, forbidden in FORBIDDEN.items():
-            if not within(importer, layer):
-                continue
-            found.extend(
-                f"{importer} imports {imported} ({layer} must not)"
-                for imported in sorted(imports_of(path))
-                if any(within(imported, banned) for banned in forbidden)
-            )
+        layer = layer_of(importer, table)
+        for imported in sorted(imports_of(path)):
+            if imported.partition(".")[0] in PACKAGES:
+                target = layer_of(imported, table)
+                if layer is not None and target not in {layer, *table[layer]}:
+                    found.append(f"{importer} imports {imported} ({layer} may not)")
+            for banned_by, forbidden in FORBIDDEN.items():
+                if within(importer, banned_by) and any(within(imported, b) for b in forbidden):
+                    found.append(f"{importer} imports {imported} ({banned_by} must not)")
     return found
 
 
@@ -152,7 +189,8 @@ def longest_chain(edges: dict[str, frozenset[str]], prefix: str) -> list[str]:
 
 
 def test_each_layer_imports_only_what_is_below_it() -> None:
-    assert violations() == []
+    found = violations()
+    assert found == [], "\n".join(found)
 
 
 def test_the_import_chains_inside_the_bot_stay_short() -> None:
@@ -160,13 +198,58 @@ def test_the_import_chains_inside_the_bot_stay_short() -> None:
     assert len(chain) <= MAX_CHAIN, " -> ".join(chain)
 
 
+def test_every_module_sits_in_one_row() -> None:
+    table = layers()
+    named = {name for allowed in table.values() for name in allowed}
+    assert named <= set(table), f"names no row: {sorted(named - set(table))}"
+    unplaced = [
+        name
+        for name in map(module_name, source_files())
+        if layer_of(name, table) is None or (layer_of(name, table) == "bot" and name != "bot")
+    ]
+    assert unplaced == []
+
+
+def test_the_table_is_read_from_the_page() -> None:
+    page = "\n".join(
+        [
+            "Text.",
+            "",
+            TABLE_HEADER,
+            "|---|---|",
+            "| `engine` | nothing of the project |",
+            "| `bot.edge`, `bot.x` | `bot.services`, `engine` |",
+            "",
+            "| other | table |",
+        ]
+    )
+    assert read_layers(page) == {
+        "engine": frozenset(),
+        "bot.edge": frozenset({"bot.services", "engine", "bot.x"}),
+        "bot.x": frozenset({"bot.services", "engine", "bot.edge"}),
+    }
+    assert set(layers()) >= {"engine", "ai", "render", "bot.storage", "bot.edge", "bot.runtime"}
+
+
 @pytest.mark.parametrize(
     ("source", "importer", "message"),
     [
         ("import discord\n", "bot/services/example.py", "bot.services must not"),
-        ("from bot.services import views\n", "bot/storage/example.py", "bot.storage must not"),
-        ("from render import Labels\n", "engine/example.py", "engine must not"),
-        ("def draw():\n    import bot.runtime.app\n", "render/sub/example.py", "render must not"),
+        ("from bot.services import views\n", "bot/storage/example.py", "bot.storage may not"),
+        ("from render import Labels\n", "engine/example.py", "engine may not"),
+        ("def draw():\n    import bot.runtime.app\n", "render/sub/example.py", "render may not"),
+        ("from bot.storage.games import X\n", "bot/edge/example.py", "bot.edge may not"),
+        ("from bot.runtime import health\n", "bot/edge/example.py", "bot.edge may not"),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.storage import X\n",
+            "bot/edge/example.py",
+            "bot.edge may not",
+        ),
+        ("from bot.presentation import x\n", "bot/workers/example.py", "bot.workers may not"),
+        ("from bot.storage.kinds import X\n", "bot/presentation/x.py", "bot.presentation may not"),
+        ("from bot.edge import buttons\n", "bot/services/example.py", "bot.services may not"),
+        ("from bot.edge import buttons\n", "bot/supervisor.py", "bot.supervisor may not"),
+        ("from ai import x\n", "render/example.py", "render may not"),
     ],
 )
 def test_a_forbidden_import_is_caught(
@@ -215,43 +298,23 @@ def import_cycles(edges: dict[str, frozenset[str]], prefix: str) -> list[list[st
     return cycles
 
 
-def walk_running(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of `tree` but the bodies of `if TYPE_CHECKING:` (code that never runs)."""
-    pending: list[ast.AST] = [tree]
-    while pending:
-        node = pending.pop()
-        yield node
-        if isinstance(node, ast.If) and is_type_checking(node.test):
-            pending.extend(node.orelse)
-            pending.append(node.test)
-        else:
-            pending.extend(ast.iter_child_nodes(node))
-
-
 def is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
 
 
-@functools.cache
-def full_graph() -> dict[str, frozenset[str]]:
-    """Every first-party module -> every first-party module it imports when it runs, at its
-    top level or inside functions (not those named under TYPE_CHECKING for annotations only)."""
-    modules = {module_name(path): path for path in source_files()}
+def every_import(paths: Iterable[Path]) -> dict[str, frozenset[str]]:
+    """Every module of `paths` -> every one of them it imports: at its top level, inside a
+    function or under TYPE_CHECKING (a cycle of annotations still ties each to the others)."""
+    modules = {module_name(path): path for path in paths}
     return {
-        name: frozenset(
-            other
-            for other in imports_of(path, annotations=False)
-            if other in modules and other != name
-        )
+        name: frozenset(other for other in imports_of(path) if other in modules and other != name)
         for name, path in modules.items()
     }
 
 
-def test_storage_has_no_import_cycles() -> None:
-    """The interface (bot.storage.database) imports neither back end; the factory that picks one
-    (bot.storage.open) sits beside them. Imports inside functions count too; those for
-    annotations only do not, as they never run."""
-    assert import_cycles(full_graph(), "bot.storage") == []
+def test_no_module_imports_itself_back() -> None:
+    edges = every_import(source_files())
+    assert [cycle for package in PACKAGES for cycle in import_cycles(edges, package)] == []
 
 
 def test_an_import_cycle_is_found() -> None:
@@ -263,3 +326,18 @@ def test_an_import_cycle_is_found() -> None:
     assert import_cycles(edges, "bot.storage") == [
         ["bot.storage.database", "bot.storage.sqlite", "bot.storage.database"]
     ]
+
+
+def test_an_import_for_annotations_only_closes_a_cycle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = tmp_path / "bot" / "first.py"
+    second = tmp_path / "bot" / "second.py"
+    first.parent.mkdir()
+    first.write_text("from bot.second import B\n")
+    second.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.first import A\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    edges = every_import([first, second])
+    assert import_cycles(edges, "bot") == [["bot.first", "bot.second", "bot.first"]]

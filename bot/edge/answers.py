@@ -23,7 +23,7 @@ from bot.edge import interactions
 from bot.edge.errors import describe, report
 from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
-from bot.storage.database import DatabaseUnavailableError
+from bot.services.availability import DatabaseUnavailableError
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,8 @@
 """The bot's buttons as discord.py DynamicItems: the custom_id carries everything.
 
-Four families of ids, each with its own template:
+This docstring is the one list of the button families; docs/architecture.md points here.
+
+Five families of ids, each with its own template:
 
 - `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
   the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, a lobby
@@ -17,22 +19,23 @@ No state lives in a View, so buttons keep working after a restart and old ones a
 as stale.
 
 A custom_id comes from the client, so each family's parser (`parse_custom_id`,
-`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`) reads it
-strictly: the template,
-then each number in its range (`GAME_IDS`, `SEQS`, the guide's pages) and written as the bot
-writes it (no leading zero), and each word one the bot writes. `dispatchable` and every
-`from_custom_id` use them, so an id they refuse never reaches a handler: discord.py gets a
-refused item (`RefusedButton`, `RefusedConfirmButton`, `RefusedGuideButton`,
-`RefusedAnalysisButton`, `RefusedTournamentButton`), which declines the click without a log
-line, and the client answers
-it as an unknown button.
+`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`, all made by
+`_read`) reads it strictly: the template, then each number in its range (`GAME_IDS`, `SEQS`,
+the guide's pages) and written as the bot writes it (no leading zero), and each word one the
+bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id` and its refusal
+are the base's, and the family adds only its template, its fields and the handler its click goes
+to. `dispatchable` and every `from_custom_id` use the parsers, so an id they refuse never
+reaches a handler: discord.py gets the family's refused item (`RefusedButton`,
+`RefusedConfirmButton`, ...), which declines the click without a log line, and the client
+answers it as an unknown button.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol, cast
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypedDict, Unpack, cast
 
 import discord
 
@@ -152,80 +155,79 @@ class HasTournamentHandler(Protocol):
     tournaments: TournamentButtonHandler
 
 
-def _number(digits: str, valid: range) -> int | None:
-    """The value of `digits` if it lies in `valid` and is written without a leading zero."""
-    value = int(digits)
-    if value not in valid or str(value) != digits:
+def _number(valid: range) -> Callable[[str], int | None]:
+    """A field's reader: the value of its digits if it lies in `valid` and is written without a
+    leading zero."""
+
+    def read(digits: str) -> int | None:
+        value = int(digits)
+        return value if value in valid and str(value) == digits else None
+
+    return read
+
+
+def _word(words: type[StrEnum]) -> Callable[[str], StrEnum | None]:
+    """A field's reader: the member of `words` it names."""
+    return lambda text: words(text) if text in words._value2member_map_ else None
+
+
+def _any(text: str) -> str:
+    """A field's reader for what the template alone checks (a game button's action)."""
+    return text
+
+
+def _read(
+    value: str, template: re.Pattern[str], **fields: Callable[[str], Any]
+) -> list[Any] | None:
+    """The values of `template`'s groups in `value`, each read by its reader in `fields` (in
+    their order), or None when the id is not one the bot could have written: too long, not of
+    the template's shape, or a field its reader refuses."""
+    if len(value) > MAX_CUSTOM_ID:
         return None
-    return value
+    match = template.fullmatch(value)
+    if match is None:
+        return None
+    values = [read(match[name]) for name, read in fields.items()]
+    return None if any(field is None for field in values) else values
 
 
 def parse_custom_id(value: str) -> ButtonId | None:
     """The game, seq and action of a game button's custom_id, or None when the id is not one
     the bot could have written (wrong shape, a number out of range or with a leading zero)."""
-    if len(value) > MAX_CUSTOM_ID:
-        return None
-    match = CUSTOM_ID_TEMPLATE.fullmatch(value)
-    if match is None:
-        return None
-    game_id = _number(match["game"], GAME_IDS)
-    seq = _number(match["seq"], SEQS)
-    if game_id is None or seq is None:
-        return None
-    return ButtonId(game_id, seq, match["action"])
+    fields = _read(
+        value, CUSTOM_ID_TEMPLATE, game=_number(GAME_IDS), seq=_number(SEQS), action=_any
+    )
+    return None if fields is None else ButtonId._make(fields)
 
 
 def parse_confirm_id(value: str) -> ConfirmId | None:
     """The game and the choice of a confirmation button's custom_id, or None when the id is
     not one the bot could have written."""
-    if len(value) > MAX_CUSTOM_ID:
-        return None
-    match = CONFIRM_TEMPLATE.fullmatch(value)
-    if match is None or match["choice"] not in Confirmation._value2member_map_:
-        return None
-    game_id = _number(match["game"], GAME_IDS)
-    if game_id is None:
-        return None
-    return ConfirmId(game_id, Confirmation(match["choice"]))
+    fields = _read(value, CONFIRM_TEMPLATE, game=_number(GAME_IDS), choice=_word(Confirmation))
+    return None if fields is None else ConfirmId._make(fields)
 
 
 def parse_guide_id(value: str) -> GuideId | None:
     """The page and the step of a guide button's custom_id, or None when the id is not one the
     bot could have written."""
-    if len(value) > MAX_CUSTOM_ID:
-        return None
-    match = GUIDE_TEMPLATE.fullmatch(value)
-    if match is None or match["step"] not in GuideStep._value2member_map_:
-        return None
-    page = _number(match["page"], GUIDE_PAGES)
-    if page is None:
-        return None
-    return GuideId(page, GuideStep(match["step"]))
+    fields = _read(value, GUIDE_TEMPLATE, page=_number(GUIDE_PAGES), step=_word(GuideStep))
+    return None if fields is None else GuideId._make(fields)
 
 
 def parse_analysis_id(value: str) -> int | None:
     """The game of an analysis button's custom_id, or None when the id is not one the bot
     could have written."""
-    if len(value) > MAX_CUSTOM_ID:
-        return None
-    match = ANALYSIS_TEMPLATE.fullmatch(value)
-    if match is None:
-        return None
-    return _number(match["game"], GAME_IDS)
+    fields = _read(value, ANALYSIS_TEMPLATE, game=_number(GAME_IDS))
+    return None if fields is None else int(fields[0])
 
 
 def parse_tournament_id(value: str) -> TournamentId | None:
     """The tournament and the action of a tournament button's custom_id, or None when the id
     is not one the bot could have written."""
-    if len(value) > MAX_CUSTOM_ID:
-        return None
-    match = TOURNAMENT_TEMPLATE.fullmatch(value)
-    if match is None or match["action"] not in TournamentAction._value2member_map_:
-        return None
-    tournament_id = _number(match["tournament"], GAME_IDS)
-    if tournament_id is None:
-        return None
-    return TournamentId(tournament_id, TournamentAction(match["action"]))
+    fields = _read(
+        value, TOURNAMENT_TEMPLATE, tournament=_number(GAME_IDS), action=_word(TournamentAction)
+    )
+    return None if fields is None else TournamentId._make(fields)
 
 
 def readable(value: str) -> bool:
@@ -233,72 +235,84 @@ def readable(value: str) -> bool:
     return any(parse(value) is not None for parse in PARSERS)
 
 
+def _written(value: str, parse: Callable[[str], object], fields: object) -> str:
+    """`value`, once `parse` reads it back as `fields`; ValueError for an id it would refuse."""
+    if parse(value) != fields:
+        raise ValueError(f"bad custom_id {value!r}")
+    return value
+
+
 def custom_id(game_id: int, seq: int, action: str) -> str:
     """The custom_id of a game button; ValueError for one `parse_custom_id` would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:{game_id}:{seq}:{action}"
-    if parse_custom_id(value) != (game_id, seq, action):
-        raise ValueError(f"bad custom_id {value!r}")
-    return value
+    return _written(value, parse_custom_id, (game_id, seq, action))
 
 
 def confirm_custom_id(game_id: int, choice: Confirmation) -> str:
     """The custom_id of a confirmation button; ValueError for one the parser would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:confirm:{game_id}:{choice.value}"
-    if parse_confirm_id(value) != (game_id, choice):
-        raise ValueError(f"bad custom_id {value!r}")
-    return value
+    return _written(value, parse_confirm_id, (game_id, choice))
 
 
 def tournament_custom_id(tournament_id: int, action: TournamentAction) -> str:
     """The custom_id of a tournament button; ValueError for one the parser would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:tour:{tournament_id}:{action.value}"
-    if parse_tournament_id(value) != (tournament_id, action):
-        raise ValueError(f"bad custom_id {value!r}")
-    return value
+    return _written(value, parse_tournament_id, (tournament_id, action))
 
 
 def guide_custom_id(page: int, step: GuideStep) -> str:
     """The custom_id of a guide button; ValueError for one the parser would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:guide:{page}:{step.value}"
-    if parse_guide_id(value) != (page, step):
-        raise ValueError(f"bad custom_id {value!r}")
-    return value
+    return _written(value, parse_guide_id, (page, step))
 
 
 def analysis_custom_id(game_id: int) -> str:
     """The custom_id of an analysis button; ValueError for one the parser would refuse."""
-    value = f"{CUSTOM_ID_PREFIX}:analysis:{game_id}"
-    if parse_analysis_id(value) != game_id:
-        raise ValueError(f"bad custom_id {value!r}")
-    return value
+    return _written(f"{CUSTOM_ID_PREFIX}:analysis:{game_id}", parse_analysis_id, game_id)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID_TEMPLATE):
-    """A button of a game's lobby or turn message."""
+class Look(TypedDict, total=False):
+    """How a button looks (discord.ui.Button's own arguments); its id is its family's."""
 
-    def __init__(
-        self,
-        game_id: int,
-        seq: int,
-        action: str,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        row: int | None = None,
-    ) -> None:
+    label: str
+    style: discord.ButtonStyle
+    emoji: str | None
+    row: int | None
+    disabled: bool
+
+
+NEVER = re.compile(r"(?!)")
+"""The template of the base family: it matches no id (the base is never registered)."""
+
+
+class ButtonFamily(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
+    """What every family of buttons shares: a button made from its id, and the click read back
+    from the id by the family's strict parser (`fields`), or declined by its refused item.
+
+    A family (a subclass) names its template, its `fields` (a parser of the module, as a
+    staticmethod, whose result are the arguments of the family's constructor), and its
+    `callback` (the handler the click goes to); its refused item subclasses it with `_Refusal`.
+    """
+
+    refused: ClassVar[type[Any]]
+    """The family's refused item (set by `_Refusal`)."""
+
+    @staticmethod
+    def fields(value: str) -> Sequence[Any] | None:
+        """The family's parser: the id's fields, or None for one the bot never writes."""
+        raise NotImplementedError
+
+    def __init__(self, custom_id: str, **look: Unpack[Look]) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or None,
-                style=style,
-                emoji=emoji,
-                row=row,
-                custom_id=custom_id(game_id, seq, action),
+                custom_id=custom_id,
+                label=look.get("label") or None,
+                style=look.get("style", discord.ButtonStyle.secondary),
+                emoji=look.get("emoji"),
+                row=look.get("row"),
+                disabled=look.get("disabled", False),
             )
         )
-        self.game_id = game_id
-        self.seq = seq
-        self.action = action
 
     @classmethod
     async def from_custom_id(
@@ -307,19 +321,16 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> GameButton:
-        """The clicked button, or a `RefusedButton` when the id only matches the template.
+    ) -> Self:
+        """The clicked button, or the family's refused item when the id only matches the
+        template.
 
         discord.py logs whatever this raises at ERROR, so an id it must not act on gets an item
         that declines the click instead."""
-        parsed = parse_custom_id(match.string)
-        if parsed is None:
-            return RefusedButton(cast(discord.ui.Button[Any], item))
-        return cls(*parsed)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client = cast(HasButtonHandler, interaction.client)
-        await client.buttons.on_button(interaction, self.game_id, self.seq, self.action)
+        fields = cls.fields(match.string)
+        if fields is None:
+            return cast(Self, cls.refused(cast(discord.ui.Button[Any], item)))
+        return cls(*fields)
 
 
 class _Refusal:
@@ -329,7 +340,13 @@ class _Refusal:
     It carries nothing of the id. Its interaction check fails, so discord.py drops the click
     without a log line and without running a callback; `dispatchable` is false for the same id,
     so the client's on_interaction answers it as an unknown button. It is never registered with
-    discord.py: only its family's `from_custom_id` creates it."""
+    discord.py: only its family's `from_custom_id` creates it. Subclassing it names the refused
+    item of the family it is also a subclass of."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        family = next(base for base in cls.__mro__[1:] if issubclass(base, ButtonFamily))
+        family.refused = cls
 
     def __init__(self, item: discord.ui.Button[Any]) -> None:
         # DynamicItem's own initialiser: the family's would build an id from valid values.
@@ -343,43 +360,35 @@ class _Refusal:
         hand the id to a handler if it ever did."""
 
 
+class GameButton(ButtonFamily, template=CUSTOM_ID_TEMPLATE):
+    """A button of a game's lobby or turn message."""
+
+    fields = staticmethod(parse_custom_id)
+
+    def __init__(self, game_id: int, seq: int, action: str, **look: Unpack[Look]) -> None:
+        super().__init__(custom_id(game_id, seq, action), **look)
+        self.game_id = game_id
+        self.seq = seq
+        self.action = action
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasButtonHandler, interaction.client)
+        await client.buttons.on_button(interaction, self.game_id, self.seq, self.action)
+
+
 class RefusedButton(_Refusal, GameButton, template=CUSTOM_ID_TEMPLATE):
     """A game button's id that `parse_custom_id` refuses (see `_Refusal`)."""
 
 
-class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE):
+class ConfirmButton(ButtonFamily, template=CONFIRM_TEMPLATE):
     """A button of a private confirmation: go ahead with resigning or ending a game, or not."""
 
-    def __init__(
-        self,
-        game_id: int,
-        choice: Confirmation,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or None, style=style, custom_id=confirm_custom_id(game_id, choice)
-            )
-        )
+    fields = staticmethod(parse_confirm_id)
+
+    def __init__(self, game_id: int, choice: Confirmation, **look: Unpack[Look]) -> None:
+        super().__init__(confirm_custom_id(game_id, choice), **look)
         self.game_id = game_id
         self.choice = choice
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ConfirmButton:
-        """The clicked button, or a `RefusedConfirmButton` when the id only matches the
-        template (see GameButton.from_custom_id)."""
-        parsed = parse_confirm_id(match.string)
-        if parsed is None:
-            return RefusedConfirmButton(cast(discord.ui.Button[Any], item))
-        return cls(*parsed)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = cast(HasButtonHandler, interaction.client)
@@ -390,44 +399,15 @@ class RefusedConfirmButton(_Refusal, ConfirmButton, template=CONFIRM_TEMPLATE):
     """A confirmation's id that `parse_confirm_id` refuses (see `_Refusal`)."""
 
 
-class GuideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GUIDE_TEMPLATE):
+class GuideButton(ButtonFamily, template=GUIDE_TEMPLATE):
     """Previous or Next on a page of the rules guide."""
 
-    def __init__(
-        self,
-        page: int,
-        step: GuideStep,
-        *,
-        label: str = "",
-        disabled: bool = False,
-        emoji: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or None,
-                emoji=emoji,
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-                custom_id=guide_custom_id(page, step),
-            )
-        )
+    fields = staticmethod(parse_guide_id)
+
+    def __init__(self, page: int, step: GuideStep, **look: Unpack[Look]) -> None:
+        super().__init__(guide_custom_id(page, step), **look)
         self.page = page
         self.step = step
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GuideButton:
-        """The clicked button, or a `RefusedGuideButton` when the id only matches the template
-        (see GameButton.from_custom_id)."""
-        parsed = parse_guide_id(match.string)
-        if parsed is None:
-            return RefusedGuideButton(cast(discord.ui.Button[Any], item))
-        return cls(*parsed)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = cast(HasButtonHandler, interaction.client)
@@ -438,34 +418,19 @@ class RefusedGuideButton(_Refusal, GuideButton, template=GUIDE_TEMPLATE):
     """A guide button's id that `parse_guide_id` refuses (see `_Refusal`)."""
 
 
-class AnalysisButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANALYSIS_TEMPLATE):
+def _analysis_fields(value: str) -> tuple[int] | None:
+    game_id = parse_analysis_id(value)
+    return None if game_id is None else (game_id,)
+
+
+class AnalysisButton(ButtonFamily, template=ANALYSIS_TEMPLATE):
     """Analysis, on a finished game's result: the game's analysis, for the presser alone."""
 
-    def __init__(self, game_id: int, *, label: str = "", emoji: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or None,
-                emoji=emoji,
-                style=discord.ButtonStyle.secondary,
-                custom_id=analysis_custom_id(game_id),
-            )
-        )
-        self.game_id = game_id
+    fields = staticmethod(_analysis_fields)
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> AnalysisButton:
-        """The clicked button, or a `RefusedAnalysisButton` when the id only matches the
-        template (see GameButton.from_custom_id)."""
-        parsed = parse_analysis_id(match.string)
-        if parsed is None:
-            return RefusedAnalysisButton(cast(discord.ui.Button[Any], item))
-        return cls(parsed)
+    def __init__(self, game_id: int, **look: Unpack[Look]) -> None:
+        super().__init__(analysis_custom_id(game_id), **look)
+        self.game_id = game_id
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = cast(HasButtonHandler, interaction.client)
@@ -476,43 +441,15 @@ class RefusedAnalysisButton(_Refusal, AnalysisButton, template=ANALYSIS_TEMPLATE
     """An analysis button's id that `parse_analysis_id` refuses (see `_Refusal`)."""
 
 
-class TournamentButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOURNAMENT_TEMPLATE
-):
+class TournamentButton(ButtonFamily, template=TOURNAMENT_TEMPLATE):
     """A button of a tournament's sign-up, or of the question before aborting one."""
 
-    def __init__(
-        self,
-        tournament_id: int,
-        action: TournamentAction,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or None,
-                style=style,
-                custom_id=tournament_custom_id(tournament_id, action),
-            )
-        )
+    fields = staticmethod(parse_tournament_id)
+
+    def __init__(self, tournament_id: int, action: TournamentAction, **look: Unpack[Look]) -> None:
+        super().__init__(tournament_custom_id(tournament_id, action), **look)
         self.tournament_id = tournament_id
         self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TournamentButton:
-        """The clicked button, or a `RefusedTournamentButton` when the id only matches the
-        template (see GameButton.from_custom_id)."""
-        parsed = parse_tournament_id(match.string)
-        if parsed is None:
-            return RefusedTournamentButton(cast(discord.ui.Button[Any], item))
-        return cls(*parsed)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = cast(HasTournamentHandler, interaction.client)

@@ -5,7 +5,7 @@ The client is sharded: one websocket per shard it holds, all in this process. By
 holds every shard, as many as Discord recommends (one for most bots); given a shard count and
 ids, it holds only those, so that several processes can share the bot's guilds.
 
-The heartbeat runs under the bot's supervisor (bot.runtime.supervisor) and survives a disk that
+The heartbeat runs under the bot's supervisor (bot.supervisor) and survives a disk that
 refuses its writes: the first failure is logged, the next beats try again."""
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ from discord.gateway import DiscordWebSocket
 from bot.edge.buttons import DYNAMIC_ITEMS, ButtonHandler, TournamentButtonHandler, dispatchable
 from bot.edge.inflight import HANDLERS
 from bot.edge.pacing import GlobalPace, share_of
-from bot.edge.sync import sync_commands
+from bot.edge.sync import KeyValues, sync_commands
 from bot.edge.translator import CatalogueTranslator
-from bot.runtime.health import Heartbeat
-from bot.runtime.supervisor import Supervisor
-from bot.storage.games import GameStore
+from bot.supervisor import DownTasks, Supervisor
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -38,6 +36,13 @@ intent; messages, reactions, typing and the privileged intents are never used, a
 not asked for is one the bot does not have to decode under load."""
 SHUTDOWN_GRACE_SECONDS = 5.0
 """How long a stop waits for the interactions being handled to finish."""
+
+
+class Heartbeat(DownTasks, Protocol):
+    """The heartbeat file the client beats while the gateway is up (bot.runtime.health, which
+    the composition root passes in)."""
+
+    def beat(self) -> None: ...
 
 
 class ClientHooks(Protocol):
@@ -78,7 +83,7 @@ class MarrakechClient(discord.AutoShardedClient):
         self,
         *,
         heartbeat: Heartbeat,
-        store: GameStore,
+        store: KeyValues,
         dev_guilds: tuple[int, ...] = (),
         gateway_from_api: bool = False,
         workers: WorkerPool | None = None,

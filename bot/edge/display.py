@@ -43,11 +43,11 @@ from bot.presentation import images, presenter, story
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import Post
+from bot.services.availability import Availability
 from bot.services.clock import Clock
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
 from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
-from bot.storage.availability import Availability
 
 if TYPE_CHECKING:
     from bot.services.play import PlayService

@@ -19,7 +19,7 @@ from bot.edge.permissions import MissingPermissionsError
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text, translation
 from bot.services import errors as service_errors
-from bot.storage.database import DatabaseUnavailableError
+from bot.services.availability import DatabaseUnavailableError
 
 log = logging.getLogger(__name__)
 

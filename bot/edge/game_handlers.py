@@ -40,6 +40,7 @@ from bot.presentation import presenter
 from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.services.actions import AI_LEVELS, LobbyAction
+from bot.services.availability import DatabaseUnavailableError
 from bot.services.errors import (
     BadOptionError,
     GameNotFoundError,
@@ -48,7 +49,6 @@ from bot.services.errors import (
     StaleBoardError,
 )
 from bot.services.views import GameStatus, GameView
-from bot.storage.database import DatabaseUnavailableError
 
 if TYPE_CHECKING:
     from bot.edge.analysis import AnalysisHandler

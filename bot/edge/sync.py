@@ -9,12 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
-
-from bot.storage.games import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +38,17 @@ async def tree_digest(tree: app_commands.CommandTree[Any], dev_guilds: tuple[int
     return hashlib.sha256(encoded.encode()).hexdigest()
 
 
+class KeyValues(Protocol):
+    """Where the synced commands' hash is kept from one run to the next (the storage's
+    key-value meta, which the composition root passes in)."""
+
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
 async def sync_commands(
-    tree: app_commands.CommandTree[Any], store: GameStore, dev_guilds: tuple[int, ...]
+    tree: app_commands.CommandTree[Any], store: KeyValues, dev_guilds: tuple[int, ...]
 ) -> bool:
     """Sync to the dev guilds if any (instant), else globally; skip if nothing changed.
 

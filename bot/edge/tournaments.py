@@ -35,7 +35,6 @@ from bot.edge.permissions import MissingPermissionsError
 from bot.presentation import images, presenter
 from bot.presentation import tournaments as shown
 from bot.presentation.messages import text
-from bot.runtime.supervisor import cancel_and_wait
 from bot.services.errors import GameError, NoTournamentHereError
 from bot.services.guilds import GuildService
 from bot.services.locks import KeyedLocks
@@ -46,6 +45,7 @@ from bot.services.tournament_views import (
     TournamentView,
 )
 from bot.services.views import GameView
+from bot.supervisor import cancel_and_wait
 
 if TYPE_CHECKING:
     from bot.services.tournaments import TournamentService

@@ -24,7 +24,7 @@ from bot.services.tournament_views import (
     TournamentStatus,
     TournamentView,
 )
-from bot.storage.kinds import GameStatus
+from bot.services.views import GameStatus
 from render.standings import StandingsRow, StandingsTable
 
 TOURNAMENT_COLOR = 0xB8860B

@@ -35,7 +35,6 @@ from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.outage import DatabaseWatch
 from bot.runtime.scheduler import Scheduler
-from bot.runtime.supervisor import Supervisor
 from bot.services import dice
 from bot.services.clock import Clock, system_clock
 from bot.services.games import GameService
@@ -47,9 +46,11 @@ from bot.services.views import Abandoned, DueKind, DueWork
 from bot.storage.database import Database
 from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.guilds import GuildStore
+from bot.storage.meta import MetaStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
 from bot.storage.tournaments import TournamentStore
+from bot.supervisor import Supervisor
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -165,7 +166,7 @@ def build_bot(
     pictures = Pictures(pool)
     client = MarrakechClient(
         heartbeat=heartbeat,
-        store=store,
+        store=MetaStore(database),
         dev_guilds=dev_guilds,
         gateway_from_api=gateway_from_api,
         workers=workers,

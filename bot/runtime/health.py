@@ -5,7 +5,7 @@ The file holds times (Unix seconds), one per line, each under its own key:
     gateway 1718000000.000   the last `Heartbeat.beat()`: every 30 s while the gateway is up
     loop 1718000004.000      the last `Heartbeat.tick()`: every few seconds from the event loop
     down:turn-clock 1718000002.000   a long-running task that is down, since when (only while
-                             it is: bot.runtime.supervisor starts it again)
+                             it is: bot.supervisor starts it again)
 
 The image's HEALTHCHECK runs `python -m bot healthcheck` in a separate process, which reads the
 file and fails when the gateway beat is older than `MAX_HEARTBEAT_AGE` (the bot lost Discord

@@ -23,12 +23,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from bot.runtime.supervisor import Supervisor, cancel_and_wait
 from bot.services.clock import Clock
 from bot.services.errors import StaleBoardError
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import DueWork
 from bot.storage.database import DatabaseUnavailableError
+from bot.supervisor import Supervisor, cancel_and_wait
 from bot.workers.pool import WorkerError
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.storage.games import ShardSet
+from bot.storage.game_rows import ShardSet
 
 TOKEN_VAR = "DISCORD_TOKEN"
 DB_VAR = "MARRAKECH_DB"

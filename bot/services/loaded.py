@@ -17,7 +17,7 @@ import engine
 from bot.services import pause
 from bot.services.errors import IllegalMoveError, NotSeatedError, StaleBoardError
 from bot.services.views import GameInfo, GameView, Player, RatingChange, SinceLastTurn
-from bot.storage.games import GameRow, ResultRow, SeatControl, SeatRow
+from bot.storage.game_rows import GameRow, ResultRow, SeatControl, SeatRow
 from bot.storage.kinds import EndReason, TurnClock
 from engine import GameState
 from engine.events import Event

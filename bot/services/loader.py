@@ -43,15 +43,15 @@ from bot.services.loaded import LoadedGame, players_of, results_of, split_turns,
 from bot.services.locks import KeyedLocks
 from bot.services.ratings import RatingService, rated_in
 from bot.services.views import Damage, Player
-from bot.storage.games import (
+from bot.storage.game_rows import (
     ActionRow,
     GameRow,
-    GameStore,
     NewAction,
     SeatControl,
     SeatRow,
     StaleSeqError,
 )
+from bot.storage.games import GameStore
 from bot.storage.kinds import EndReason, GameStatus, TurnClock
 from bot.storage.values import UnreadableJson
 from engine import GameState

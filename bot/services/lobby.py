@@ -31,7 +31,8 @@ from bot.services.guilds import check_turn_limit, check_variant
 from bot.services.loaded import LoadedGame, players_of
 from bot.services.loader import GameLoader
 from bot.services.views import GameView, Player
-from bot.storage.games import ChannelBusyError, GameRow, NewGame, SeatRow, StaleSeqError
+from bot.storage.game_log import GameLog
+from bot.storage.game_rows import ChannelBusyError, GameRow, NewGame, SeatRow, StaleSeqError
 from bot.storage.kinds import EndReason, GameStatus
 from engine import Variant
 
@@ -53,7 +54,7 @@ class LobbyService:
 
     def __init__(self, loader: GameLoader, seeds: Callable[[], str]) -> None:
         self._loader = loader
-        self._store = loader.store
+        self._store: GameLog = loader.store
         self._seeds = seeds
 
     async def create_lobby(

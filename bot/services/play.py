@@ -28,7 +28,7 @@ from bot.services.errors import (
 from bot.services.loaded import LoadedGame, apply_action, results_of, with_control
 from bot.services.loader import GameLoader
 from bot.services.views import GameView
-from bot.storage.games import NewAction, SeatControl
+from bot.storage.game_rows import NewAction, SeatControl
 from bot.storage.kinds import EndReason, GameStatus
 from engine import Phase
 from engine.events import Event

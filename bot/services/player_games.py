@@ -11,7 +11,8 @@ import logging
 from bot.services.errors import GameDamagedError
 from bot.services.loader import GameLoader
 from bot.services.views import OpenGame, Player, TurnNotice
-from bot.storage.games import GameRow
+from bot.storage.game_log import GameLog
+from bot.storage.game_rows import GameRow
 from bot.storage.kinds import GameStatus
 from bot.storage.players import PlayerStore
 
@@ -23,7 +24,7 @@ class PlayerGamesService:
 
     def __init__(self, loader: GameLoader, players: PlayerStore) -> None:
         self._loader = loader
-        self._store = loader.store
+        self._store: GameLog = loader.store
         self._players = players
 
     async def open_games(self, guild_id: int, user_id: int) -> list[OpenGame]:

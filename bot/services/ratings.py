@@ -36,7 +36,7 @@ from bot.services.views import (
     RatingChange,
 )
 from bot.storage.database import DatabaseUnavailableError
-from bot.storage.games import GameRow
+from bot.storage.game_rows import GameRow
 from bot.storage.ratings import ChangeRow, PlayerKey, RatedGame, RatingRow, RatingStore
 
 log = logging.getLogger(__name__)

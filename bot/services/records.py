@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from bot.storage.games import ActionRow
+from bot.storage.game_rows import ActionRow
 from bot.storage.values import UnreadableJson
 from engine import GameConfig
 

@@ -40,7 +40,8 @@ from bot.services import deadlines, dice, pause
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
 from bot.services.views import Abandoned, AutoTurn, DueKind, DueWork, Reminder, TurnReason
-from bot.storage.games import ALL_SHARDS, GameRow, NewAction, SeatControl, ShardSet
+from bot.storage.due_work import DueWorkStore
+from bot.storage.game_rows import ALL_SHARDS, GameRow, NewAction, SeatControl, ShardSet
 from bot.storage.kinds import EndReason, GameStatus
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
@@ -83,7 +84,7 @@ class TurnClockService:
         its own first)."""
         self._shards = shards
         self._loader = loader
-        self._store = loader.store
+        self._store: DueWorkStore = loader.store
         self._ai_budget = ai_budget
         self._workers = workers
         self._listeners: list[Callable[[], None]] = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.storage.database import DatabaseUnavailableError
+from bot.storage.errors import DatabaseUnavailableError
 
 
 class Availability:

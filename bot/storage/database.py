@@ -5,9 +5,9 @@ Two back ends implement `Database`: SQLite (bot/storage/sqlite.py, one file, the
 PostgreSQL (bot/storage/postgres.py, a pool of connections to a server). The stores see only
 what is here: `transaction()`, `reading()`, `single_write()` and `single_read()` hand them a
 `Connection` whose SQL is written once, with asyncpg's numbered parameters (`$1`, `$2`, ...),
-whose rows are read by column name, and whose constraint failures raise the exceptions below
-whatever the driver said. So the SQL in the stores keeps to what both dialects share
-(`RETURNING`, `IS [NOT] DISTINCT FROM`, `ON CONFLICT`).
+whose rows are read by column name, and whose constraint failures raise the exceptions of
+bot/storage/errors.py (named here too) whatever the driver said. So the SQL in the stores keeps
+to what both dialects share (`RETURNING`, `IS [NOT] DISTINCT FROM`, `ON CONFLICT`).
 
 Every statement, BEGIN and COMMIT is a round trip to the database (a hand-off to SQLite's
 thread, or a message to the PostgreSQL server and its answer), and round trips are what the
@@ -31,6 +31,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
+from bot.storage.errors import CheckViolation as CheckViolation
+from bot.storage.errors import DatabaseUnavailableError as DatabaseUnavailableError
+from bot.storage.errors import ForeignKeyViolation as ForeignKeyViolation
+from bot.storage.errors import IntegrityError as IntegrityError
+from bot.storage.errors import NotNullViolation as NotNullViolation
+from bot.storage.errors import StorageError as StorageError
+from bot.storage.errors import UniqueViolation as UniqueViolation
+
 if TYPE_CHECKING:
     from bot.storage.availability import Availability
 
@@ -41,56 +49,6 @@ _MIGRATION_FOLDERS: dict[Backend, tuple[str, ...]] = {"sqlite": (), "postgres": 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 PROBE_KEY = "probed_at"
 """The `bot_meta` key a probe writes: when the database last took a write after an outage."""
-
-
-class StorageError(Exception):
-    """The database cannot be used as it is (bad migrations, newer schema, ...), or refused a
-    write (the subclasses below)."""
-
-
-class DatabaseUnavailableError(StorageError):
-    """The database cannot be reached or cannot write now: its server is down or restarting,
-    the connection to it was lost, or its disk is full. The block that failed was rolled back,
-    unless the connection was lost while it committed (PostgreSQL): then it may have been
-    committed. The database's `availability` says when it is back (bot.storage.availability)."""
-
-
-class IntegrityError(StorageError):
-    """A constraint of the schema refused a write; the transaction is rolled back.
-
-    `table` and `columns` name what the constraint covers when the back end says so (SQLite
-    names the columns of UNIQUE and NOT NULL failures, PostgreSQL the table and the key);
-    `constraint` is the constraint's name where the back end gives it (PostgreSQL).
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        table: str | None = None,
-        columns: tuple[str, ...] = (),
-        constraint: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.table = table
-        self.columns = columns
-        self.constraint = constraint
-
-
-class UniqueViolation(IntegrityError):
-    """A row with the same key (a primary key or a unique index) already exists."""
-
-
-class CheckViolation(IntegrityError):
-    """A CHECK constraint refused the values."""
-
-
-class NotNullViolation(IntegrityError):
-    """A NOT NULL column was given no value."""
-
-
-class ForeignKeyViolation(IntegrityError):
-    """A reference points at no row (or a referenced row is still referenced)."""
 
 
 class Row(Protocol):

@@ -6,12 +6,14 @@ each family's parser takes exactly the ids the bot writes, no id fits two famili
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
 import discord
 import pytest
 
+from bot.edge import buttons
 from bot.edge.buttons import (
     ANALYSIS_TEMPLATE,
     CONFIRM_TEMPLATE,
@@ -25,6 +27,7 @@ from bot.edge.buttons import (
     Confirmation,
     ConfirmButton,
     ConfirmId,
+    GameButton,
     GuideButton,
     GuideId,
     GuideStep,
@@ -283,3 +286,68 @@ def test_a_confirmation_carries_its_game_and_choice() -> None:
     assert (analysis.game_id, analysis.custom_id) == (42, "mk:analysis:42")
     guide = GuideButton(3, GuideStep.PREVIOUS, label="Previous", disabled=True)
     assert (guide.page, guide.step, guide.item.disabled) == (3, GuideStep.PREVIOUS, True)
+
+
+ONE_OF_EACH: dict[type[Any], str] = {
+    GameButton: "mk:5:3:roll",
+    ConfirmButton: "mk:confirm:5:keep",
+    GuideButton: "mk:guide:1:next",
+    AnalysisButton: "mk:analysis:5",
+    TournamentButton: "mk:tour:5:join",
+}
+"""A valid id of every family."""
+
+
+def malformed(value: str) -> Iterator[str]:
+    """Ids the bot never writes, made from a valid one: a part emptied, doubled, written with
+    a sign, a leading zero or a non-ASCII digit, or a character no word of the bot has; a part
+    more or less; the prefix in capitals; spaces and line ends around it; too long."""
+    parts = value.split(":")
+    for index, part in enumerate(parts):
+
+        def swap(new: str, index: int = index) -> str:
+            return ":".join([*parts[:index], new, *parts[index + 1 :]])
+
+        yield swap("")
+        yield swap(f"{part}:{part}")
+        yield swap(f"{part}!")
+        yield swap(f" {part}")
+        if part.isdigit():
+            yield swap(f"0{part}")
+            yield swap(f"-{part}")
+            yield swap(f"+{part}")
+            yield swap("\uff11" + part)
+            yield swap("9" * 20)
+    yield ":".join(parts[:-1])
+    yield f"{value}:x"
+    yield value.upper()
+    yield f"{value}\n"
+    yield f" {value}"
+    yield value + "1" * MAX_CUSTOM_ID
+
+
+@pytest.mark.parametrize("family", DYNAMIC_ITEMS, ids=lambda family: family.__name__)
+async def test_every_family_refuses_malformed_ids(family: Any) -> None:
+    value = ONE_OF_EACH[family]
+    template = family.__discord_ui_compiled_template__
+    assert set(ONE_OF_EACH) == set(DYNAMIC_ITEMS)
+    assert dispatchable(message_with(value), value)
+    interaction = cast(discord.Interaction[Any], None)
+    for bad in malformed(value):
+        assert all(parse(bad) is None for parse in PARSERS), bad
+        assert not dispatchable(message_with(bad), bad), bad
+        match = template.fullmatch(bad)
+        if match is not None:  # shaped like the family's ids: its item declines the click
+            item = await family.from_custom_id(interaction, discord.ui.Button(custom_id=bad), match)
+            assert not await item.interaction_check(interaction), bad
+
+
+def test_the_families_are_listed_once_in_the_module_docstring() -> None:
+    listed = buttons.__doc__ or ""
+    words = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven"}
+    assert f"{words[len(DYNAMIC_ITEMS)]} families of ids" in listed
+    for family in DYNAMIC_ITEMS:
+        assert f"(`{family.__name__}`)" in listed, family
+    architecture = (Path(__file__).resolve().parents[3] / "docs" / "architecture.md").read_text()
+    assert "`bot/edge/buttons.py`" in architecture
+    assert "mk:confirm:" not in architecture, "the docs point to the docstring, not a copy"

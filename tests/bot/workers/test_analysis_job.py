@@ -14,10 +14,10 @@ from PIL import Image
 import engine
 from ai.analysis import analyse
 from bot.presentation import analysis as presentation
+from bot.presentation import analysis_bench
 from bot.presentation.analysis import AnalysisPictures, analysis_texts
 from bot.services.analysis import FinishedGame
 from bot.services.views import Player
-from bot.workers import analysis_bench
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis

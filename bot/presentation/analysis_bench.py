@@ -1,5 +1,5 @@
-"""`python -m bot.workers.analysis_bench`: how long the workers take over a finished game's
-analysis, and (with `--pictures DIR`) sample pictures of one.
+"""`python -m bot.presentation.analysis_bench`: how long the workers take over a finished
+game's analysis, and (with `--pictures DIR`) sample pictures of one.
 
 Plays seeded 4-player games between medium AI players (standard rules), then times, in this
 process, the two jobs a press of Analysis gives the workers: computing the analysis from the
@@ -79,7 +79,7 @@ def pictures(folder: Path, seed: int) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.workers.analysis_bench",
+        prog="python -m bot.presentation.analysis_bench",
         description="Time the analysis of finished 4-player games, or draw sample pictures.",
     )
     parser.add_argument("--games", type=int, default=20)

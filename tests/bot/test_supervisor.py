@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.runtime import supervisor as supervision
+from bot import supervisor as supervision
 from bot.runtime.health import Heartbeat, check_health
-from bot.runtime.supervisor import Supervisor
+from bot.supervisor import Supervisor
 
 WAIT_SECONDS = 30.0
 """How long a test waits at most for what happens within a second (this is no timing)."""
@@ -52,7 +52,7 @@ async def test_a_task_that_dies_is_started_again_and_reported_down_meanwhile(
 
     monkeypatch.setattr(supervision.asyncio, "sleep", held)
     tasks = Supervisor(heartbeat)
-    with caplog.at_level(logging.ERROR, logger="bot.runtime.supervisor"):
+    with caplog.at_level(logging.ERROR, logger="bot.supervisor"):
         tasks.start("flaky", flaky)
         await asyncio.wait_for(dead.wait(), WAIT_SECONDS)
         assert check_health(path) == (False, "unhealthy: the flaky task has been down for 0 s")
@@ -83,7 +83,7 @@ async def test_a_task_that_ends_is_started_again_with_longer_pauses(
 
     monkeypatch.setattr(supervision.asyncio, "sleep", noted)
     tasks = Supervisor()
-    with caplog.at_level(logging.ERROR, logger="bot.runtime.supervisor"):
+    with caplog.at_level(logging.ERROR, logger="bot.supervisor"):
         tasks.start("brief", ends)
         await asyncio.wait_for(stop.wait(), WAIT_SECONDS)
     await tasks.stop()
@@ -115,7 +115,7 @@ async def test_stopping_cancels_again_and_gives_up_on_a_task_that_will_not_end(
     lost = tasks.start("loses-one", loses_one_cancellation)
     stubborn = tasks.start("stubborn", will_not_end)
     await asyncio.sleep(0)
-    with caplog.at_level(logging.WARNING, logger="bot.runtime.supervisor"):
+    with caplog.at_level(logging.WARNING, logger="bot.supervisor"):
         await asyncio.wait_for(tasks.stop(), WAIT_SECONDS)
     assert lost.cancelled()
     assert not stubborn.done()

@@ -5,7 +5,11 @@ failures it expects by itself: the database or the disk gone for a while is logg
 out and got over. Whatever still ends one is caught here: logged with its traceback, and the
 task is started again after a pause that doubles with each death in a row (RESTART_SECONDS up
 to RESTART_MAX_SECONDS; a task that ran STABLE_SECONDS counts afresh). While a task is down the
-heartbeat file names it, so the health check reports it (bot.runtime.health). `stop` ends them
+heartbeat file names it, so the health check reports it (bot.runtime.health).
+
+It sits at the bottom of `bot` and knows nothing of the project (docs/architecture.md): the
+runtime runs the turn clock and the database's watch under it, and the edge its heartbeat and
+its own background work. `stop` ends them
 all, within STOP_SECONDS, and never raises: a clean stop exits cleanly whatever the tasks went
 through.
 """
@@ -16,9 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection
-from typing import Any
-
-from bot.runtime.health import Heartbeat
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +33,20 @@ STOP_SECONDS = 5.0
 CANCEL_AGAIN_SECONDS = 0.5
 
 
+class DownTasks(Protocol):
+    """Where the tasks that are down are recorded (bot.runtime.health.Heartbeat)."""
+
+    def task_down(self, name: str) -> None: ...
+
+    def task_up(self, name: str) -> None: ...
+
+
 class Supervisor:
     """The long-running tasks of one run (see the module)."""
 
     def __init__(
         self,
-        heartbeat: Heartbeat | None = None,
+        heartbeat: DownTasks | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

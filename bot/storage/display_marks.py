@@ -1,0 +1,75 @@
+"""What a game's messages show: the display's bookkeeping. Which message shows the game and
+at which seq, the reminder out for the turn being played, and the games whose last change no
+message shows yet (a post that failed, or a bot that stopped first).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.storage.game_rows import GAME_COLUMNS, NOT_SHOWN, UNCLAIMED, GameRow, GameTable, game_of
+from bot.storage.values import time_from_column, time_to_column
+
+
+class DisplayMarks(GameTable):
+    """The display's marks on the games; each method is one transaction."""
+
+    async def behind_on_display(self) -> list[GameRow]:
+        """Started games (running, or over) whose message does not show their current seq,
+        and lobbies whose message was never recorded or not updated since a join or leave."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE (status IN ('running', 'over') "
+                f"AND {NOT_SHOWN}) "
+                "OR (status = 'lobby' AND board_message_seq IS NULL) ORDER BY id"
+            )
+        return [game_of(row) for row in rows]
+
+    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> GameRow | None:
+        """Remember which message shows the game now, and at which seq; never a message older
+        than the one recorded (a slow post finishing after a newer one). A message recorded
+        while the game is a lobby is also kept as its lobby message. The game as stored, or
+        None if it was not (an older message)."""
+        async with self._db.single_write() as conn:
+            return await self._changed(
+                conn,
+                "UPDATE games SET board_message_id = $1, board_message_seq = $2, "
+                "lobby_message_id = CASE WHEN status = 'lobby' THEN $1 ELSE lobby_message_id END "
+                "WHERE id = $3 AND (board_message_seq IS NULL OR board_message_seq <= $2)",
+                message_id,
+                seq,
+                game_id,
+            )
+
+    async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the reminder sent for the turn being played (None: none is out)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "UPDATE games SET reminder_message_id = $1 WHERE id = $2", message_id, game_id
+            )
+
+    async def unshown(self, changed_by: datetime) -> list[GameRow]:
+        """Started games (running or over) whose last change, made by `changed_by`, is still not
+        shown: the message that should show it failed to post (or the bot stopped first)."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('running', 'over') "
+                f"AND {NOT_SHOWN} AND updated_at <= $1 ORDER BY updated_at, id",
+                time_to_column(changed_by),
+            )
+        return [game_of(row) for row in rows]
+
+    async def oldest_unshown(
+        self, now: datetime | None = None, owner: str | None = None
+    ) -> datetime | None:
+        """When the oldest change not yet shown of a started game was made (given `now` and
+        `owner`: leaving out the games another process holds a claim on)."""
+        query = (
+            f"SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') AND {NOT_SHOWN}"
+        )
+        async with self._db.single_read() as conn:
+            if now is None:
+                oldest = await conn.fetchval(query)
+            else:
+                oldest = await conn.fetchval(f"{query} AND {UNCLAIMED}", time_to_column(now), owner)
+        return time_from_column(None if oldest is None else str(oldest))
