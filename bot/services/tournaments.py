@@ -23,6 +23,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import engine
+from bot import crashpoints
 from bot.services import deadlines, dice, pairing, records, standings
 from bot.services.errors import (
     AlreadyEnteredError,
@@ -235,6 +236,7 @@ class TournamentService:
             return Progress(await self._view(row))
         assert row.rounds is not None
         if last < row.rounds:
+            crashpoints.reach("tournament.pairing")
             entrants = await self._store.entrants(tournament_id)
             paired = await self._store.pair_round(
                 tournament_id,
