@@ -235,8 +235,8 @@ class TournamentService:
         if last and not all(_closed(table) for table in tables if table.round == last):
             return Progress(await self._view(row))
         assert row.rounds is not None
+        crashpoints.reach("tournament.round_over")
         if last < row.rounds:
-            crashpoints.reach("tournament.pairing")
             entrants = await self._store.entrants(tournament_id)
             paired = await self._store.pair_round(
                 tournament_id,
