@@ -30,6 +30,8 @@ POINTS = (
     "click.responded",  # the click is answered, the next turn not yet posted
     "turn.posted",  # the next turn's message is sent, its id not yet stored
     "resume.posting",  # catching up after a restart, before one game's message is posted
+    "tournament.round_over",  # a tournament's round is over (its last game stored) or it just
+    # started: the next round not paired yet, nor the end stored
 )
 WRITE_STEPS = 20
 """SQLite virtual-machine instructions between two passes of `db.write`."""

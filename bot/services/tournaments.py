@@ -40,6 +40,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import engine
+from bot import crashpoints
 from bot.services import deadlines, dice, pairing, records, standings
 from bot.services.errors import (
     AlreadyEnteredError,
@@ -268,6 +269,7 @@ class TournamentService:
         if last and not all(_closed(table) for table in tables if table.round == last):
             return Progress(_view(snapshot))
         assert row.rounds is not None
+        crashpoints.reach("tournament.round_over")
         now = self._loader.now()
         if last < row.rounds:
             paired = await self._round_tables(snapshot, last + 1)

@@ -37,6 +37,8 @@ UPDATED = (6, 7)
 REMINDER = re.compile(r"half of your time for this turn of game #(\d+)")
 TURN_LINK = re.compile(r"https://discord\.com/channels/\d+/\d+/(\d+)")
 """The link a reminder carries to the message of the turn it reminds."""
+CRASH_LINE = re.compile(r"crash point \S+ reached: SIGKILL")
+"""What a bot writes as it dies at a crash point (bot/crashpoints.py)."""
 
 
 def process_env(
@@ -135,19 +137,37 @@ class Cluster:
         hash, so the others find them synced (Discord takes two syncs a minute)."""
         async with self.lock:
             old = self._sessions()
-            first, *others = self.processes
+            first = self.processes[0]
             await first.start()
             await self._wait_connected(0, old, timeout)
             await self.fake.wait_for_commands(*COMMANDS, timeout=timeout)
-            await asyncio.gather(*(p.start() for p in others))
-            await asyncio.gather(
-                *(self._wait_connected(i, old, timeout) for i in range(1, len(self.processes)))
-            )
+            await self._start_together(range(1, len(self.processes)), old, timeout)
+
+    async def start_together(self, indexes: Sequence[int], timeout: float = 60.0) -> None:
+        """Start the processes `indexes` (all stopped) at once, so that what each does as it
+        starts (catching up) races the others, and wait until each is connected."""
+        async with self.lock:
+            await self._start_together(indexes, self._sessions(), timeout)
+
+    async def _start_together(
+        self, indexes: Sequence[int], old: dict[int, GatewaySession | None], timeout: float
+    ) -> None:
+        await asyncio.gather(*(self.processes[i].start() for i in indexes))
+        await asyncio.gather(*(self._wait_connected(i, old, timeout) for i in indexes))
 
     async def kill(self, index: int) -> None:
         async with self.lock:
             await self.processes[index].kill()
             self.kills += 1
+
+    async def crashed(self, index: int, timeout: float = 60.0) -> None:
+        """Wait until process `index` dies by itself (at the crash point its environment arms,
+        bot/crashpoints.py), counted as a kill; it may be started again."""
+        process = self.processes[index]
+        await process.wait_exit(timeout=timeout)
+        if not any(CRASH_LINE.search(line) for line in process.lines[-20:]):
+            raise AssertionError(f"bot {index} exited:\n" + "\n".join(process.lines[-30:]))
+        self.kills += 1
 
     async def start(self, index: int, timeout: float = 60.0) -> None:
         async with self.lock:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.fakecord import ErrorResponse, FakeDiscord
 from tests.e2e.fakecord.process import BotProcess
-from tests.e2e.test_tournaments import Scene
+from tests.e2e.tournaments import Scene
 
 pytestmark = pytest.mark.e2e
 

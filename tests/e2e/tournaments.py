@@ -1,0 +1,106 @@
+"""A tournament's scene on the fake Discord, shared by the tournament tests: a server with a
+tournament channel, a moderator and players; opening and starting a tournament; finding each
+round's threads (by their names) and the players a table's welcome pinged; resigning a game.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
+from tests.e2e.players import is_final
+
+ROUND = re.compile(r"· round (?P<round>\d+) · table (?P<table>\d+)$")
+NAMES = ("ana", "ben", "cat", "dan", "eve")
+
+
+class Scene:
+    """A server with a tournament channel, a moderator and players."""
+
+    def __init__(self, fake: FakeDiscord, players: int, *, shard: int | None = None) -> None:
+        """`players` of NAMES (five at most), on a server of `shard` (any if None)."""
+        self.fake = fake
+        self.guild = fake.add_guild("Souk", shard=shard)
+        self.channel = fake.add_text_channel(self.guild, "tournament")
+        self.mod = fake.add_user("mod")
+        fake.add_member(self.guild, self.mod, permissions=permissions.MANAGE_CHANNELS)
+        self.players = [fake.add_user(name) for name in NAMES[:players]]
+        for player in self.players:
+            fake.add_member(self.guild, player)
+        self.people = {user.id: user for user in [self.mod, *self.players]}
+
+    async def open(self, **options: object) -> FakeMessage:
+        """Open the tournament, sign every player up, and start it: its message."""
+        fake = self.fake
+        handle = await fake.slash(
+            self.mod, self.channel, "marrakech-mod", "tournament", options=options
+        )
+        signup = await handle.answer()
+        assert "sign-up" in signup.embed_text()
+        for player in self.players:
+            current = fake.world.messages[signup.id]
+            joined = await fake.click(player, current, current.button(label="Join").custom_id)
+            await joined.response()
+        current = fake.world.messages[signup.id]
+        assert all(f"<@{p.id}>" in current.embed_text() for p in self.players)
+        refused = await (
+            await fake.click(self.players[0], current, current.button(label="Start").custom_id)
+        ).answer()
+        assert refused.ephemeral
+        assert "Manage Channels" in refused.content
+        started = await fake.click(self.mod, current, current.button(label="Start").custom_id)
+        await started.answer()  # deferred while the picture is drawn, then the standings
+        return fake.world.messages[signup.id]
+
+    def round_threads(self, round_no: int) -> list[FakeChannel]:
+        found = []
+        for thread in self.fake.threads(self.channel):
+            match = ROUND.search(thread.name)
+            if match and int(match["round"]) == round_no:
+                found.append(thread)
+        return sorted(found, key=lambda thread: int(ROUND.search(thread.name)["table"]))  # type: ignore[index]
+
+    async def round_ready(self, round_no: int, tables: int) -> list[FakeChannel]:
+        """Wait until the round's `tables` threads exist, each with its game's first message."""
+
+        def ready() -> list[FakeChannel] | None:
+            threads = self.round_threads(round_no)
+            if len(threads) != tables:
+                return None
+            if not all(turn_message(self.fake, thread) for thread in threads):
+                return None
+            return threads
+
+        return await self.fake.wait_until(ready, timeout=30, what=f"round {round_no}")
+
+    def seated(self, thread: FakeChannel) -> list[FakeUser]:
+        """The players a thread's welcome pinged."""
+        welcome = next(m for m in self.fake.messages(thread) if m.pinged_user_ids)
+        return [self.people[user] for user in sorted(welcome.pinged_user_ids)]
+
+    async def resign(self, user: FakeUser, thread: FakeChannel) -> None:
+        """`/marrakech resign` in the thread, and Resign on the question."""
+        question = await (await self.fake.slash(user, thread, "marrakech", "resign")).answer()
+        button = question.button(label="Resign")
+        assert button.custom_id is not None
+        done = await (await self.fake.click(user, question, button.custom_id)).answer()
+        assert "You resigned" in done.content, done.content
+        await self.fake.wait_until(
+            lambda: any(is_final(m) for m in self.fake.messages(thread)), what="the game's end"
+        )
+
+
+def turn_message(fake: FakeDiscord, thread: FakeChannel) -> FakeMessage | None:
+    """The thread's game message: a turn with buttons, or its end."""
+    for message in reversed(fake.messages(thread)):
+        if message.enabled_buttons() or is_final(message):
+            return message
+    return None
+
+
+def to_move(fake: FakeDiscord, thread: FakeChannel) -> FakeMessage | None:
+    """The turn message waiting for a human (it pings them and has buttons)."""
+    for message in reversed(fake.messages(thread)):
+        if message.enabled_buttons() and message.pinged_user_ids and not is_final(message):
+            return message
+    return None
