@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from bot.storage.database import Database, DatabaseUnavailableError
@@ -41,12 +41,15 @@ class DatabaseWatch:
         turned_away: Callable[[], int],
         *,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         """`turned_away` says (and starts counting afresh) how many clicks and commands were
-        answered that the game is paused since it was last asked."""
+        answered that the game is paused since it was last asked. `clock` and `sleep` are the
+        time the watch measures and waits in (a test's fake time)."""
         self._database = database
         self._turned_away = turned_away
         self._clock = clock
+        self._sleep = sleep
         self._listeners: list[Callable[[], None]] = []
 
     def on_back(self, listener: Callable[[], None]) -> None:
@@ -85,7 +88,16 @@ class DatabaseWatch:
                     await self._database.probe(now)
             if availability.up:
                 return
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(pause):
-                    await availability.back()
+            await self._within(pause, availability.back())
             pause = min(pause * 2, PROBE_MAX_SECONDS)
+
+    async def _within(self, seconds: float, event: Awaitable[None]) -> bool:
+        """Wait for `event` at most `seconds` of the watch's time; whether it came."""
+        waiting = asyncio.ensure_future(event)
+        pausing = asyncio.ensure_future(self._sleep(seconds))
+        try:
+            done, _ = await asyncio.wait((waiting, pausing), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            pausing.cancel()
+        return waiting in done
