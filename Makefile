@@ -1,12 +1,12 @@
 # Developer shortcuts. Run `make install` once (creates .venv from requirements/dev.lock), then
-# fmt, lint, type, test.
+# fmt, lint, type, test (or test-fast while working).
 # `make check` is exactly what CI runs: .ci/run (fresh virtualenv, ruff, mypy, pytest).
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install fmt lint type test check
+.PHONY: install fmt lint type test test-fast check
 
 install:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ type:
 
 test:
 	$(BIN)/python -m pytest
+
+# Everything but the long tests (several bot processes, crash points, long end-to-end runs);
+# tests/conftest.py says which tests are long (docs/contributing.md, "The fast lane").
+test-fast:
+	$(BIN)/python -m pytest -m "not long"
 
 check:
 	bash .ci/run

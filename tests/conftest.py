@@ -1,9 +1,16 @@
-"""Fixtures every part of the suite may use: where the repository and the test data live."""
+"""Fixtures every part of the suite may use: where the repository and the test data live.
+
+It also draws the line of the fast lane (`make test-fast`, `pytest -m "not long"`): a test is
+`long`, and left out of it, when its module's name says it runs several bot processes or kills
+them at crash points (`LONG_MODULES`), when it is named in `LONG_TESTS`, or when it is marked
+`long` (or `slow`) itself. The full suite (`make test`, CI) runs every test.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -12,6 +19,47 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "tests" / "data"
 """Reference files the tests read (conformance vectors, game records, rulebook excerpts); see
 tests/data/README.md for where each comes from."""
+
+LONG_MODULES = (
+    "tests/e2e/test_multiprocess*.py",
+    "tests/e2e/test_crash*.py",
+    "tests/e2e/test_*processes*.py",
+)
+"""End-to-end modules whose every test is long, by name: several bot processes, SIGKILLs at
+crash points. A new module of that kind is long by its name alone."""
+
+LONG_TESTS = frozenset(
+    {
+        "tests/e2e/test_abuse.py::test_damaged_rows_are_reported_and_other_games_go_on",
+        "tests/e2e/test_async_play.py::test_one_human_and_three_ais_play_to_the_end",
+        "tests/e2e/test_database_faults.py::test_the_games_wait_out_a_full_disk_under_sqlite",
+        (
+            "tests/e2e/test_database_faults.py::"
+            "test_the_games_wait_out_a_postgresql_server_stopped_and_started_again"
+        ),
+        "tests/e2e/test_faults.py::test_the_game_survives_discord_faults",
+        "tests/e2e/test_game.py::test_a_whole_game_with_kills_and_restarts",
+        "tests/e2e/test_languages.py::test_a_french_server_and_a_ukrainian_member",
+        (
+            "tests/e2e/test_quiet_channel.py::"
+            "test_a_game_no_one_plays_pauses_resumes_on_rejoin_then_ends_abandoned"
+        ),
+        (
+            "tests/e2e/test_ratings.py::"
+            "test_a_person_who_resigns_against_the_ai_loses_rating_as_the_ai_plays_it_out"
+        ),
+        "tests/e2e/test_sharding.py::test_a_process_with_every_shard_serves_every_guild",
+        "tests/e2e/test_tournaments.py::test_a_moderator_ends_a_whole_tournament",
+        (
+            "tests/e2e/test_tournaments.py::"
+            "test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart"
+        ),
+        "tests/test_locks.py::test_a_lock_installs_its_pins_whatever_is_published_later",
+        "tests/test_packaging.py::test_wheel_holds_every_module_and_data_file",
+    }
+)
+"""Single tests that take several seconds each (`pytest --durations=40`), by node id without
+parameters: every parameter of a test named here is long."""
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +83,19 @@ def restore_root_logger() -> Iterator[None]:
     root.handlers[:] = handlers
     root.setLevel(level)
     logging.captureWarnings(False)
+
+
+def is_long(item: pytest.Item) -> bool:
+    """Whether `item` is left out of the fast lane (see the module)."""
+    return (
+        any(item.get_closest_marker(name) for name in ("long", "slow"))
+        or any(fnmatch(item.nodeid.partition("::")[0], pattern) for pattern in LONG_MODULES)
+        or item.nodeid.partition("[")[0] in LONG_TESTS
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the long tests `long`, for `-m "not long"` to leave out."""
+    for item in items:
+        if is_long(item):
+            item.add_marker(pytest.mark.long)

@@ -1,14 +1,22 @@
-"""The database's outages as the operator sees them: one WARNING when it goes, one INFO when
-it is back, and nothing per click in between.
+"""The database's outages as the operator sees them: one WARNING when it goes, one INFO once
+it is back for good, and nothing per click in between.
 
 Any use of the database that finds it unavailable marks it gone (bot.storage.availability);
 the clicks meanwhile are answered that the game is paused for a moment, and counted
 (bot.edge.answers). `DatabaseWatch` runs for the whole run: once the database is gone it logs
 one WARNING with the first failure's reason, then probes it with a small write
 (`Database.probe`) after pauses that double up to PROBE_MAX_SECONDS, until one commits. Then it
-logs one INFO saying how long the database was away and how many clicks and commands were
-turned away, and calls its `on_back` listeners (the turn clock looks at its due work at once).
-Whatever else waits on the availability (a display to show again) goes on by itself.
+calls its `on_back` listeners at once (the turn clock looks at its due work), and whatever else
+waits on the availability (a display to show again) goes on by itself.
+
+A fault can flap: a disk at the brink of full frees a few pages and takes them back, and the
+database is back for a moment, then gone again, many times over. That is one outage to the
+operator, so the watch says it is over only once the database has stayed back for
+STEADY_SECONDS: one INFO saying how long it was away (from the first failure to the return that
+lasted), how many clicks and commands were turned away, and how many times it failed again in
+between. A failure within that quiet period is probed as before, with no new WARNING. The
+watch's own pause ends the quiet period, so the line comes whether or not anything uses the
+database meanwhile.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from bot.storage.database import Database, DatabaseUnavailableError
@@ -30,6 +38,9 @@ PROBE_MAX_SECONDS = 2.0
 """The longest pause between two probes: a database back is noticed this soon."""
 PROBE_TIMEOUT_SECONDS = 10.0
 """The longest wait for one probe (a server that takes connections but answers nothing)."""
+STEADY_SECONDS = 5.0
+"""How long the database must stay back before its outage is said to be over: a failure
+sooner is the same outage flapping."""
 
 
 class DatabaseWatch:
@@ -41,16 +52,20 @@ class DatabaseWatch:
         turned_away: Callable[[], int],
         *,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         """`turned_away` says (and starts counting afresh) how many clicks and commands were
-        answered that the game is paused since it was last asked."""
+        answered that the game is paused since it was last asked. `clock` and `sleep` are the
+        time the watch measures and waits in (a test's fake time)."""
         self._database = database
         self._turned_away = turned_away
         self._clock = clock
+        self._sleep = sleep
         self._listeners: list[Callable[[], None]] = []
 
     def on_back(self, listener: Callable[[], None]) -> None:
-        """Call `listener` each time the database is back after an outage."""
+        """Call `listener` each time a probe finds the database back, at once (on each return
+        of a fault that flaps, not only once it has stayed back)."""
         self._listeners.append(listener)
 
     async def run(self) -> None:
@@ -58,20 +73,26 @@ class DatabaseWatch:
         availability = self._database.availability
         while True:
             await availability.gone()
-            since = availability.gone_since
+            went = self._clock()
             log.warning(
                 "the database is unavailable (%s); games are paused until it is back",
                 availability.reason,
             )
-            await self._probe_until_back()
-            away = self._clock() - since if since is not None else 0.0
+            relapses = 0
+            while True:
+                await self._probe_until_back()
+                returned = self._clock()
+                for listener in self._listeners:
+                    listener()
+                if not await self._within(STEADY_SECONDS, availability.gone()):
+                    break
+                relapses += 1
             log.info(
-                "the database is back after %.1f s; %d clicks and commands were turned away",
-                away,
+                "the database is back after %.1f s; %d clicks and commands were turned away%s",
+                returned - went,
                 self._turned_away(),
+                f"; it failed again {_times(relapses)} meanwhile" if relapses else "",
             )
-            for listener in self._listeners:
-                listener()
 
     async def _probe_until_back(self) -> None:
         availability = self._database.availability
@@ -85,7 +106,20 @@ class DatabaseWatch:
                     await self._database.probe(now)
             if availability.up:
                 return
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(pause):
-                    await availability.back()
+            await self._within(pause, availability.back())
             pause = min(pause * 2, PROBE_MAX_SECONDS)
+
+    async def _within(self, seconds: float, event: Awaitable[None]) -> bool:
+        """Wait for `event` at most `seconds` of the watch's time; whether it came."""
+        waiting = asyncio.ensure_future(event)
+        pausing = asyncio.ensure_future(self._sleep(seconds))
+        try:
+            done, _ = await asyncio.wait((waiting, pausing), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            pausing.cancel()
+        return waiting in done
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"

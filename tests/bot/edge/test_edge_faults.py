@@ -78,6 +78,7 @@ def away(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> Outage:
     """An outage to start on the edge's database; the watch probes every few milliseconds."""
     monkeypatch.setattr(outage, "PROBE_SECONDS", 0.001)
     monkeypatch.setattr(outage, "PROBE_MAX_SECONDS", 0.01)
+    monkeypatch.setattr(outage, "STEADY_SECONDS", 0.01)
     TURNED_AWAY.take()
     return Outage(edge, monkeypatch)
 
@@ -140,6 +141,7 @@ async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database
         away.end()
         await until(lambda: shown(edge), "the game shown again")
         await until(lambda: "game 1: its current message is shown" in caplog.text, "the log")
+        await until(lambda: "the database is back" in caplog.text, "the outage's end")
     game = await edge.store.get(1)
     assert game is not None
     assert game.board_message_id == turn.id, "the message the click edited, adopted"

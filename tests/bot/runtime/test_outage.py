@@ -1,11 +1,19 @@
 """The watch on the database: an outage is logged once when it starts (with its reason) and
 once when it ends (how long, how many clicks were turned away), never in between, however many
-probes fail; the listeners hear when the database is back."""
+probes fail; a fault that flaps (back for a moment, then gone again, many times) is one outage,
+said to be over only once the database has stayed back for `STEADY_SECONDS`, and that line
+comes by itself, with no further use of the database. The listeners hear each return at once.
+
+The watch runs on a fake clock (`FakeTime`): its pauses end only when the test moves the time
+on, so nothing here depends on how fast the machine is.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -13,61 +21,170 @@ import pytest
 from bot.runtime import outage
 from bot.runtime.outage import DatabaseWatch
 from bot.storage import GameStore, open_database
-from bot.storage.database import PROBE_KEY
+from bot.storage.database import PROBE_KEY, Database
+from tests.polling import until
 
-WAIT_SECONDS = 30.0
-"""How long a test waits at most for what happens within a second (this is no timing)."""
+FULL = OSError(28, "No space left on device")
+WENT = (
+    logging.WARNING,
+    (
+        "the database is unavailable (OSError: [Errno 28] No space left on device); "
+        "games are paused until it is back"
+    ),
+)
 
 
-async def test_an_outage_is_logged_once_as_it_starts_and_once_as_it_ends(
+@dataclass
+class FakeTime:
+    """The watch's clock and its `sleep`: time moves only by `advance`."""
+
+    now: float = 0.0
+    pauses: list[tuple[float, asyncio.Future[None]]] = field(default_factory=list)
+    """The pauses under way: when each ends, and what it waits on."""
+    started: int = 0
+    """How many pauses have begun."""
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        pause = (self.now + seconds, asyncio.get_running_loop().create_future())
+        self.pauses.append(pause)
+        self.started += 1
+        try:
+            await pause[1]
+        finally:
+            self.pauses.remove(pause)
+
+    def advance(self, seconds: float) -> None:
+        """Move the time on, ending every pause whose time has come."""
+        self.now += seconds
+        for ends, waiting in self.pauses:
+            if ends <= self.now and not waiting.done():
+                waiting.set_result(None)
+
+
+@dataclass
+class Watched:
+    """A database on a disk the test fills and frees, and its watch on fake time."""
+
+    database: Database
+    time: FakeTime
+    caplog: pytest.LogCaptureFixture
+    full: bool = False
+    returns: int = 0
+    """How many times the listeners heard that the database is back."""
+
+    def lines(self) -> list[tuple[int, str]]:
+        return [(r.levelno, r.getMessage()) for r in self.caplog.records]
+
+    async def paused(self, since: int) -> None:
+        """Return once the watch has begun a pause after the first `since` ones."""
+        await until(lambda: self.time.started > since, "the watch's next pause")
+
+    async def goes(self) -> None:
+        """A use of the database finds the disk full; return once the watch has probed it
+        and pauses."""
+        self.full = True
+        since = self.time.started
+        self.database.availability.failed(FULL)
+        await self.paused(since)
+
+    async def returns_after(self, seconds: float) -> None:
+        """The disk has room; return once the probe that ends the pause in `seconds` has
+        committed and the listeners heard it."""
+        self.full = False
+        heard = self.returns
+        self.time.advance(seconds)
+        await until(lambda: self.returns > heard, "the database back")
+
+    async def stays_back(self) -> None:
+        """Return once the watch waits out the quiet period that follows a return."""
+        await until(lambda: bool(self.time.pauses), "the watch's quiet period")
+        ((ends, _),) = self.time.pauses
+        assert ends == self.time.now + outage.STEADY_SECONDS
+
+
+@pytest.fixture
+async def watched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setattr(outage, "PROBE_SECONDS", 0.001)
-    monkeypatch.setattr(outage, "PROBE_MAX_SECONDS", 0.002)
+) -> AsyncIterator[Watched]:
     database = await open_database(tmp_path / "watched.sqlite3")
+    time = FakeTime(now=100.0)
+    state = Watched(database, time, caplog)
     probe = database.probe
-    probes = 0
-    room = asyncio.Event()
-    enough = asyncio.Event()
 
     async def probed(now: str) -> None:
-        nonlocal probes
-        probes += 1
-        if probes == 5:
-            enough.set()
-        if not room.is_set():
-            raise database.availability.failed(OSError(28, "No space left on device"))
+        if state.full:
+            raise database.availability.failed(FULL)
         await probe(now)
 
+    def heard() -> None:
+        state.returns += 1
+
     monkeypatch.setattr(database, "probe", probed)
-    back = asyncio.Event()
-    watch = DatabaseWatch(database, lambda: 3, clock=lambda: 52.25)
-    watch.on_back(back.set)
+    watch = DatabaseWatch(database, lambda: 3, clock=time, sleep=time.sleep)
+    watch.on_back(heard)
     watching = asyncio.create_task(watch.run())
     try:
         with caplog.at_level(logging.INFO, logger="bot.runtime.outage"):
-            database.availability.failed(OSError(28, "No space left on device"))
-            database.availability.gone_since = 10.0
-            await asyncio.wait_for(enough.wait(), WAIT_SECONDS)
-            assert not back.is_set()
-            room.set()
-            await asyncio.wait_for(back.wait(), WAIT_SECONDS)
-        assert database.availability.up
-        assert [(record.levelno, record.getMessage()) for record in caplog.records] == [
-            (
-                logging.WARNING,
-                (
-                    "the database is unavailable (OSError: [Errno 28] No space left on device); "
-                    "games are paused until it is back"
-                ),
-            ),
-            (
-                logging.INFO,
-                "the database is back after 42.2 s; 3 clicks and commands were turned away",
-            ),
-        ]
-        assert await GameStore(database).get_meta(PROBE_KEY) is not None
+            yield state
     finally:
         watching.cancel()
         await asyncio.wait({watching})
         await database.close()
+
+
+async def test_an_outage_is_logged_once_as_it_starts_and_once_it_has_stayed_back(
+    watched: Watched,
+) -> None:
+    await watched.goes()
+    for pause in (0.5, 1.0, 2.0, 2.0, 2.0):  # five more probes fail
+        since = watched.time.started
+        watched.time.advance(pause)
+        await watched.paused(since)
+    assert watched.lines() == [WENT]
+    await watched.returns_after(2.0)
+    assert watched.database.availability.up
+    assert await GameStore(watched.database).get_meta(PROBE_KEY) is not None
+    assert watched.lines() == [WENT], "not said to be back before it has stayed back"
+    await watched.stays_back()
+
+    watched.time.advance(outage.STEADY_SECONDS)
+    await until(lambda: len(watched.lines()) == 2, "the line saying it is back")
+    assert watched.lines() == [
+        WENT,
+        (logging.INFO, "the database is back after 9.5 s; 3 clicks and commands were turned away"),
+    ]
+    assert watched.returns == 1
+
+
+async def test_a_fault_that_flaps_is_one_outage_logged_once_it_has_stayed_back(
+    watched: Watched,
+) -> None:
+    """A disk at the brink of full: a few pages freed and taken back again and again."""
+    await watched.goes()
+    await watched.returns_after(0.5)
+    for _ in range(18):
+        watched.time.advance(0.3)
+        await watched.goes()
+        await watched.returns_after(0.5)
+    assert watched.lines() == [WENT], "one line while it flaps"
+    assert watched.returns == 19, "each return heard at once"
+
+    await watched.stays_back()
+    watched.time.advance(outage.STEADY_SECONDS)
+    await until(lambda: len(watched.lines()) == 2, "the line saying it is back")
+    assert watched.lines() == [
+        WENT,
+        (
+            logging.INFO,
+            (
+                "the database is back after 14.9 s; 3 clicks and commands were turned away; "
+                "it failed again 18 times meanwhile"
+            ),
+        ),
+    ]
+
+    await watched.goes()  # a new outage later is logged again
+    assert watched.lines()[2:] == [WENT]
