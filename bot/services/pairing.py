@@ -2,21 +2,11 @@
 ranking and who met whom, so that every process pairing the same round gets the same tables.
 
 A table is a tuple of seats, each a player's user id or `None` for a seat an AI fills (a bye).
-The rules are written down in docs/tournaments.md:
-
-- Table sizes (`table_sizes`): as few tables as the seats per table allow, their sizes as even
-  as can be (5 players at 4-seat tables play at a table of 3 and a table of 2).
-- Byes: with 2-seat tables and an odd number of players, one player has no human opponent; an
-  AI takes the other seat. The bye goes to the lowest-ranked player among those who had the
-  fewest byes, so byes rotate.
-- Swiss (`swiss_tables`): players in ranking order; the best-ranked player not yet seated sits
-  with the next-ranked players they have not met; when that cannot complete the round, the
-  pairing backs up and tries the next players down. Rematches happen only when no pairing
-  avoids them, and then as few as can be found.
-- Round-robin (`round_robin_schedule`): every pair of players meets at least once. With
-  2-seat tables it is the circle method (n - 1 rounds for n players, n rounds when n is odd,
-  each player getting one AI bye); with bigger tables each round is filled greedily with the
-  pairs that have not met yet, until none is left.
+The rules (table sizes, byes, what a Swiss round guarantees, the round-robin schedules) are
+written in one place, docs/tournaments.md, "Formats and pairings"; the code follows it:
+`table_sizes`, `needs_bye`, `swiss_tables` (its cost in bot/services/swiss_cost.py, solved by
+bot/services/swiss_matching.py at 2 seats and bot/services/swiss_search.py at 3 or 4) and
+`round_robin_schedule`.
 """
 
 from __future__ import annotations
@@ -59,7 +49,8 @@ def needs_bye(players: int, seats: int) -> bool:
 
 
 def bye_player(ranked: Sequence[int], byes: Mapping[int, int]) -> int:
-    """Who gets the bye: the lowest-ranked player among those with the fewest byes so far."""
+    """The bye by rotation alone: the lowest-ranked player among those with the fewest byes so
+    far. `swiss_tables` gives it to another of those players when that avoids a rematch."""
     fewest = min(byes.get(player, 0) for player in ranked)
     return next(player for player in reversed(ranked) if byes.get(player, 0) == fewest)
 

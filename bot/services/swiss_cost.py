@@ -1,12 +1,9 @@
 """The cost of seating players together in a Swiss round, one integer per pair, whose totals
-order seatings as docs/tournaments.md ("Swiss") says: fewer rematches first, then fewer earlier
-meetings among the rematched pairs, then (2-seat tables, odd count) a bye lower in the ranking,
-then players closer in the ranking (the sum of the squared rank gaps of the pairs at each
-table).
+order seatings by the rules of docs/tournaments.md ("Swiss", rules 1 to 4).
 
-Each criterion is weighted above the most that all the criteria after it can add up to in one
-seating, so no amount of a later one outweighs one unit of an earlier one. Players are numbered
-by their place in the ranking (0: the best-ranked).
+Each rule is weighted above the most that all the rules after it can add up to in one seating,
+so no amount of a later one outweighs one unit of an earlier one. Players are numbered by their
+place in the ranking (0: the best-ranked).
 """
 
 from __future__ import annotations

@@ -19,15 +19,19 @@ every process gets the same tables.
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Sequence
 
 from bot.services.swiss_cost import Costs
 
 EXACT_PLAYERS = 12
 """The most players whose seating is found by an exhaustive search."""
-KICKS = 60
-"""The most attempts to shake a rematch loose above EXACT_PLAYERS."""
+FREE_STEPS = 20_000
+"""The most sets of companions the search for a seating without a rematch tries (above
+EXACT_PLAYERS)."""
+TABU_STEPS = 300
+"""The most steps of the tabu search for fewer rematches above EXACT_PLAYERS."""
+TENURE = 10
+"""How many steps two exchanged players stay where they went (unless moving them is best yet)."""
 
 
 def seat(costs: Costs, sizes: Sequence[int]) -> list[list[int]]:
@@ -73,6 +77,46 @@ def exhaustive(costs: Costs, sizes: Sequence[int]) -> list[list[int]]:
     return best
 
 
+def rematch_free(costs: Costs, sizes: Sequence[int]) -> list[list[int]] | None:
+    """A seating without a rematch, by a depth-first search in ranking order (the best-ranked
+    player not yet seated tries every table size left, with players it has not met who have
+    not met each other), or None when `FREE_STEPS` sets of companions tried find none."""
+    counts = {size: sizes.count(size) for size in sorted(set(sizes), reverse=True)}
+    step = costs.rematch_step
+    fresh = [
+        [other for other, cost in enumerate(row) if cost < step and other != player]
+        for player, row in enumerate(costs.pair)
+    ]
+    tables: list[list[int]] = []
+    steps = 0
+
+    def walk(free: list[int]) -> bool:
+        nonlocal steps
+        if not free:
+            return True
+        head = free[0]
+        unseated = set(free)
+        candidates = [other for other in fresh[head] if other in unseated]
+        for size, left in counts.items():
+            if not left:
+                continue
+            counts[size] = left - 1
+            for companions in itertools.combinations(candidates, size - 1):
+                steps += 1
+                if steps > FREE_STEPS:
+                    return False
+                if any(costs.pair[a][b] >= step for a, b in itertools.combinations(companions, 2)):
+                    continue
+                tables.append([head, *companions])
+                if walk([player for player in free[1:] if player not in companions]):
+                    return True
+                tables.pop()
+            counts[size] = left
+        return False
+
+    return tables if walk(list(range(sum(sizes)))) else None
+
+
 class Descent:
     """Exchanges of two players between tables, each lowering the cost, until none does."""
 
@@ -102,19 +146,56 @@ class Descent:
         """The exchange-optimal seating this search ends on."""
         self.descend()
         cost = self.total()
-        rng = random.Random(0)
-        for _ in range(KICKS):
-            if self.costs.rematches(cost) == 0:
-                break
-            saved = [list(table) for table in self.tables]
-            self.kick(rng)
+        if self.costs.rematches(cost):
+            found = rematch_free(self.costs, [len(table) for table in self.tables])
+            self.load(self.shake_loose(cost) if found is None else found)
             self.descend()
-            new = self.total()
-            if new < cost:
-                cost = new
-            else:
-                self.load(saved)
         return self.tables
+
+    def shake_loose(self, cost: int) -> list[list[int]]:
+        """Tabu search for fewer rematches: each step makes the best exchange of a player of a
+        rematch with a player of another table, even one that costs more, and neither may move
+        again for `TENURE` steps unless that leads to the cheapest seating yet; the cheapest
+        seating seen after `TABU_STEPS` steps (or none left)."""
+        pair, link, where, step = self.costs.pair, self.link, self.where, self.costs.rematch_step
+        best_cost, best = cost, [list(table) for table in self.tables]
+        free_from = [0] * self.count
+        for turn in range(TABU_STEPS):
+            stuck = [
+                player
+                for player in range(self.count)
+                if any(pair[player][other] >= step for other in self.tables[where[player]])
+            ]
+            if not stuck:
+                break
+            chosen: tuple[int, int, int] | None = None
+            for first in stuck:
+                here = where[first]
+                for second in range(self.count):
+                    there = where[second]
+                    if here == there:
+                        continue
+                    change = (
+                        link[second][here]
+                        - link[first][here]
+                        + link[first][there]
+                        - link[second][there]
+                        - 2 * pair[first][second]
+                    )
+                    allowed = free_from[first] <= turn and free_from[second] <= turn
+                    if (allowed or cost + change < best_cost) and (
+                        chosen is None or change < chosen[0]
+                    ):
+                        chosen = (change, first, second)
+            if chosen is None:
+                break
+            change, first, second = chosen
+            self.exchange(first, second)
+            cost += change
+            free_from[first] = free_from[second] = turn + TENURE
+            if cost < best_cost:
+                best_cost, best = cost, [list(table) for table in self.tables]
+        return best
 
     def total(self) -> int:
         return sum(self.costs.table(table) for table in self.tables)
@@ -153,19 +234,3 @@ class Descent:
         self.tables[here][self.tables[here].index(first)] = second
         self.tables[there][self.tables[there].index(second)] = first
         where[first], where[second] = there, here
-
-    def kick(self, rng: random.Random) -> None:
-        """Exchange a player of a rematch with a player of another table, drawn at random."""
-        step = self.costs.rematch_step
-        pair = self.costs.pair
-        stuck = [
-            player
-            for table in self.tables
-            for player in table
-            if any(pair[player][other] >= step for other in table)
-        ]
-        player = stuck[rng.randrange(len(stuck))]
-        other = rng.randrange(self.count - 1)
-        other += other >= player
-        if self.where[other] != self.where[player]:
-            self.exchange(player, other)

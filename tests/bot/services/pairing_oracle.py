@@ -185,10 +185,20 @@ Check = Callable[
 ]
 
 
-def simulate(players: int, seats: int, rounds: int, seed: int, check: Check) -> None:
+Pair = Callable[[Sequence[int], int, Mapping[frozenset[int], int], Mapping[int, int]], list[Table]]
+
+
+def simulate(
+    players: int,
+    seats: int,
+    rounds: int,
+    seed: int,
+    check: Check,
+    pair: Pair = pairing.swiss_tables,
+) -> None:
     """Play a Swiss event of `players` for `rounds` rounds at random: each round is paired by
-    `pairing.swiss_tables` from the standings (points; the seeding breaks ties), then handed to
-    `check(ranked, met, byes, tables)`, then given random results."""
+    `pair` (`pairing.swiss_tables`) from the standings (points; the seeding breaks ties), then
+    handed to `check(ranked, met, byes, tables)`, then given random results."""
     rng = random.Random(seed)
     seeding = rng.sample(range(1000, 1000 + 10 * players), players)
     points = dict.fromkeys(seeding, 0.0)
@@ -197,7 +207,7 @@ def simulate(players: int, seats: int, rounds: int, seed: int, check: Check) -> 
     for _ in range(rounds):
         ranked = sorted(seeding, key=lambda player: -points[player])
         met = pairing.meetings(history)
-        tables = pairing.swiss_tables(ranked, seats, met, byes)
+        tables = pair(ranked, seats, met, byes)
         check(ranked, met, dict(byes), tables)
         for table in tables:
             order = list(table)
@@ -208,3 +218,37 @@ def simulate(players: int, seats: int, rounds: int, seed: int, check: Check) -> 
                     if None in table:
                         byes[seat] = byes.get(seat, 0) + 1
         history.extend(tables)
+
+
+def rematch_free_exists(
+    ranked: Sequence[int], seats: int, met: Mapping[frozenset[int], int], budget: int
+) -> bool | None:
+    """Whether some seating of the round (3 or 4 seats) has no rematch: True with one found,
+    False when the search ran out of seatings, None when it ran out of `budget` (tables tried).
+    The tables are filled one at a time, each opened by the first player not yet seated."""
+    sizes = pairing.table_sizes(len(ranked), seats)
+    tried = 0
+
+    def fresh(members: Sequence[int]) -> bool:
+        return all(met_count(met, a, b) == 0 for a, b in itertools.combinations(members, 2))
+
+    def fill(left: Sequence[int], sizes_left: tuple[int, ...]) -> bool:
+        nonlocal tried
+        if not left:
+            return True
+        for size in sorted(set(sizes_left)):
+            rest = list(sizes_left)
+            rest.remove(size)
+            for others in itertools.combinations(left[1:], size - 1):
+                tried += 1
+                if tried > budget:
+                    raise TimeoutError
+                table = (left[0], *others)
+                if fresh(table) and fill([p for p in left if p not in table], tuple(rest)):
+                    return True
+        return False
+
+    try:
+        return fill(list(ranked), tuple(sizes))
+    except TimeoutError:
+        return None
