@@ -5,15 +5,14 @@ among the partitions of the players into tables of the round's sizes.
   player not yet seated tries every table size left and every set of companions; a branch that
   already costs as much as the best seating found is cut), so the seating is the least-cost one.
 - Above, the players start at tables in ranking order and are improved by exchanges of two
-  players between tables, each one lowering the cost, until none does: the seating is
-  *exchange-optimal*. While rematches remain, it then tries `KICKS` times to shake them loose (a
-  player of a rematch exchanged with a player drawn from a seeded generator, followed by the
-  same descent), keeping a result only when it costs less; the last kept seating is
-  exchange-optimal again.
+  players between tables, each one lowering the cost, until none does. Where a rematch
+  remains, `rematch_free` looks for a seating without any, and failing that
+  `Descent.shake_loose` (a tabu search) for one with fewer; the same descent ends it, so the
+  seating is *exchange-optimal*: no exchange of two players lowers its cost.
 
 Everything is a function of the costs (the ranking and the meetings): ties go to the first
-seating found, the generator's seed is fixed, and every budget counts steps, never time, so
-every process gets the same tables.
+seating found in a fixed order, and every budget counts steps, never time, so every process
+gets the same tables.
 """
 
 from __future__ import annotations
@@ -71,16 +70,16 @@ def exhaustive(costs: Costs, sizes: Sequence[int]) -> list[list[int]]:
                 walk([player for player in rest if player not in companions], cost + added)
                 tables.pop()
             counts[size] = left
-        return
 
     walk(list(range(sum(sizes))), 0)
     return best
 
 
 def rematch_free(costs: Costs, sizes: Sequence[int]) -> list[list[int]] | None:
-    """A seating without a rematch, by a depth-first search in ranking order (the best-ranked
-    player not yet seated tries every table size left, with players it has not met who have
-    not met each other), or None when `FREE_STEPS` sets of companions tried find none."""
+    """A seating without a rematch, by a depth-first search (the player not yet seated with the
+    fewest others not yet seated whom they have not met, the best-ranked of those, tries every
+    table size left with such players who have not met each other, in ranking order), or None
+    when `FREE_STEPS` sets of companions tried find none."""
     counts = {size: sizes.count(size) for size in sorted(set(sizes), reverse=True)}
     step = costs.rematch_step
     fresh = [
@@ -94,9 +93,12 @@ def rematch_free(costs: Costs, sizes: Sequence[int]) -> list[list[int]] | None:
         nonlocal steps
         if not free:
             return True
-        head = free[0]
         unseated = set(free)
-        candidates = [other for other in fresh[head] if other in unseated]
+        options = {
+            player: [other for other in fresh[player] if other in unseated] for player in free
+        }
+        head = min(free, key=lambda player: len(options[player]))
+        candidates = options[head]
         for size, left in counts.items():
             if not left:
                 continue
@@ -108,7 +110,7 @@ def rematch_free(costs: Costs, sizes: Sequence[int]) -> list[list[int]] | None:
                 if any(costs.pair[a][b] >= step for a, b in itertools.combinations(companions, 2)):
                     continue
                 tables.append([head, *companions])
-                if walk([player for player in free[1:] if player not in companions]):
+                if walk([p for p in free if p != head and p not in companions]):
                     return True
                 tables.pop()
             counts[size] = left

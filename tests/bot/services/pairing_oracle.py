@@ -225,7 +225,8 @@ def rematch_free_exists(
 ) -> bool | None:
     """Whether some seating of the round (3 or 4 seats) has no rematch: True with one found,
     False when the search ran out of seatings, None when it ran out of `budget` (tables tried).
-    The tables are filled one at a time, each opened by the first player not yet seated."""
+    The tables are filled one at a time, each opened by the player not yet seated who has the
+    fewest such players left not met, with players not met."""
     sizes = pairing.table_sizes(len(ranked), seats)
     tried = 0
 
@@ -236,14 +237,21 @@ def rematch_free_exists(
         nonlocal tried
         if not left:
             return True
+        fresh_to = {
+            player: [
+                other for other in left if other != player and not met_count(met, player, other)
+            ]
+            for player in left
+        }
+        opener = min(left, key=lambda player: len(fresh_to[player]))
         for size in sorted(set(sizes_left)):
             rest = list(sizes_left)
             rest.remove(size)
-            for others in itertools.combinations(left[1:], size - 1):
+            for others in itertools.combinations(fresh_to[opener], size - 1):
                 tried += 1
                 if tried > budget:
                     raise TimeoutError
-                table = (left[0], *others)
+                table = (opener, *others)
                 if fresh(table) and fill([p for p in left if p not in table], tuple(rest)):
                     return True
         return False
