@@ -12,12 +12,15 @@ of tests/bot/services/pairing_oracle.py.
   the rematches of the rounds where a search of up to FREE_BUDGET tables found a seating
   without any ("undecided": the rounds where it found none and had not tried them all).
 - The CPU time of pairing one round of the biggest size, per seat count: median and slowest
-  over every round of its events.
+  over every round of its events; and of a round of that size where nearly every pair has met
+  (90%, 95% and 100% of the pairs, drawn from a seeded generator), a worst case for the search.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import random
 import statistics
 import time
 from collections.abc import Mapping, Sequence
@@ -149,6 +152,23 @@ def big_events(sizes: Sequence[int], seeds: int) -> dict[int, list[float]]:
     return timings
 
 
+def crowded_rounds(players: int) -> None:
+    """Print the CPU time of a round where most pairs of `players` have met."""
+    print(f"CPU time of a round at {players} players where most pairs met (seconds)")
+    ranked = list(range(1, players + 1))
+    for share in (0.9, 0.95, 1.0):
+        rng = random.Random(players)
+        met = {
+            frozenset(pair): 1 for pair in itertools.combinations(ranked, 2) if rng.random() < share
+        }
+        spent = []
+        for seats in SEATS:
+            started = time.process_time()
+            pairing.swiss_tables(ranked, seats, met, {})
+            spent.append(f"{seats} seats {time.process_time() - started:.3f}")
+        print(f"{share:.0%} met: " + ", ".join(spent))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=50, help="events per small size")
@@ -160,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"CPU time per round at {sizes[-1]} players (seconds)")
     for seats, spent in timings.items():
         print(f"{seats} seats: median {statistics.median(spent):.3f}, max {max(spent):.3f}")
+    crowded_rounds(sizes[-1])
     if args.seeds:
         small_events(args.seeds)
 
