@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
-
 from bot.services.swiss_cost import Costs
 
 
@@ -27,6 +25,10 @@ def matched_pairs(
     """The least-cost pairs of players 0..count-1 (ranking places), each pair best-ranked
     first, in ranking order of their first; with `bye_takers` (ranking places, best first;
     needed when `count` is odd), also the one who takes the bye."""
+    # Imported here, not at the top: loading networkx takes about 0.1 s, as long as the rest of
+    # the bot's start-up; only the first 2-seat Swiss round of a process pays it.
+    import networkx as nx
+
     bye = count
     costs_of: list[tuple[int, int, int]] = [
         (a, b, costs.pair[a][b]) for a in range(count) for b in range(a + 1, count)
