@@ -50,7 +50,9 @@ def read_lock(path: Path) -> dict[str, Pin]:
             continue
         name = canonicalize_name(match["name"])
         marker = match["marker"].strip() if match["marker"] else None
-        pins[name] = Pin(name, match["version"], marker, block.count("--hash=sha256:"))
+        pin = Pin(name, match["version"], marker, block.count("--hash=sha256:"))
+        if name not in pins or pin.applies_here():  # of one pin per Python version, this one's
+            pins[name] = pin
     return pins
 
 

@@ -31,6 +31,7 @@ RUNTIME_DEPENDENCIES = {
     "aiohttp",
     "aiosqlite",
     "asyncpg",
+    "networkx",
     "openskill",
     "pillow",
     "yarl",

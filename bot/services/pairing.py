@@ -2,21 +2,11 @@
 ranking and who met whom, so that every process pairing the same round gets the same tables.
 
 A table is a tuple of seats, each a player's user id or `None` for a seat an AI fills (a bye).
-The rules are written down in docs/tournaments.md:
-
-- Table sizes (`table_sizes`): as few tables as the seats per table allow, their sizes as even
-  as can be (5 players at 4-seat tables play at a table of 3 and a table of 2).
-- Byes: with 2-seat tables and an odd number of players, one player has no human opponent; an
-  AI takes the other seat. The bye goes to the lowest-ranked player among those who had the
-  fewest byes, so byes rotate.
-- Swiss (`swiss_tables`): players in ranking order; the best-ranked player not yet seated sits
-  with the next-ranked players they have not met; when that cannot complete the round, the
-  pairing backs up and tries the next players down. Rematches happen only when no pairing
-  avoids them, and then as few as can be found.
-- Round-robin (`round_robin_schedule`): every pair of players meets at least once. With
-  2-seat tables it is the circle method (n - 1 rounds for n players, n rounds when n is odd,
-  each player getting one AI bye); with bigger tables each round is filled greedily with the
-  pairs that have not met yet, until none is left.
+The rules (table sizes, byes, what a Swiss round guarantees, the round-robin schedules) are
+written in one place, docs/tournaments.md, "Formats and pairings"; the code follows it:
+`table_sizes`, `needs_bye`, `swiss_tables` (its cost in bot/services/swiss_cost.py, solved by
+bot/services/swiss_matching.py at 2 seats and bot/services/swiss_search.py at 3 or 4) and
+`round_robin_schedule`.
 """
 
 from __future__ import annotations
@@ -25,11 +15,13 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
+from bot.services import swiss_search
+from bot.services.swiss_cost import round_costs
+from bot.services.swiss_matching import matched_pairs
+
 Seat = int | None
 """A user id, or None for a seat an AI fills."""
 Table = tuple[Seat, ...]
-SEARCH_BUDGET = 20_000
-"""The most partial pairings the Swiss search looks at before it keeps the best one found."""
 MIN_TABLE = 2
 
 
@@ -57,7 +49,8 @@ def needs_bye(players: int, seats: int) -> bool:
 
 
 def bye_player(ranked: Sequence[int], byes: Mapping[int, int]) -> int:
-    """Who gets the bye: the lowest-ranked player among those with the fewest byes so far."""
+    """The bye by rotation alone: the lowest-ranked player among those with the fewest byes so
+    far. `swiss_tables` gives it to another of those players when that avoids a rematch."""
     fewest = min(byes.get(player, 0) for player in ranked)
     return next(player for player in reversed(ranked) if byes.get(player, 0) == fewest)
 
@@ -84,49 +77,20 @@ def swiss_tables(
     met: Mapping[frozenset[int], int],
     byes: Mapping[int, int],
 ) -> list[Table]:
-    """The tables of a Swiss round for players in ranking order (best first)."""
-    pool = list(ranked)
-    bye: list[Table] = []
-    if needs_bye(len(pool), seats):
-        lonely = bye_player(pool, byes)
-        pool.remove(lonely)
-        bye = [(lonely, None)]
-    sizes = table_sizes(len(pool), seats)
-    return [*_search(pool, sizes, met), *bye]
-
-
-def _search(pool: list[int], sizes: list[int], met: Mapping[frozenset[int], int]) -> list[Table]:
-    """Seat `pool` (in ranking order) at tables of `sizes`: the first pairing in ranking order
-    without a rematch, else the one with the fewest found within SEARCH_BUDGET steps."""
-    best: tuple[int, list[Table]] | None = None
-    steps = 0
-
-    def walk(left: list[int], table_index: int, cost: int, tables: list[Table]) -> bool:
-        """Depth first; True once a pairing without rematches is found (the search stops)."""
-        nonlocal best, steps
-        steps += 1
-        if best is not None and cost >= best[0]:
-            return False
-        if table_index == len(sizes):
-            best = (cost, list(tables))
-            return cost == 0
-        if steps > SEARCH_BUDGET and best is not None:
-            return True
-        head, rest = left[0], left[1:]
-        for companions in itertools.combinations(rest, sizes[table_index] - 1):
-            table = (head, *companions)
-            added = rematches(table, met)
-            others = [player for player in rest if player not in companions]
-            tables.append(table)
-            done = walk(others, table_index + 1, cost + added, tables)
-            tables.pop()
-            if done:
-                return True
-        return False
-
-    walk(pool, 0, 0, [])
-    assert best is not None
-    return best[1]
+    """The tables of a Swiss round for players in ranking order (best first): the seating of
+    least cost (rematches, then earlier meetings, then the bye's place, then rank gaps), each
+    table best-ranked first, the tables in ranking order of their best player, the bye last."""
+    costs = round_costs(ranked, met)
+    if seats == MIN_TABLE:
+        takers: list[int] = []
+        if needs_bye(len(ranked), seats):
+            fewest = min(byes.get(player, 0) for player in ranked)
+            takers = [i for i, player in enumerate(ranked) if byes.get(player, 0) == fewest]
+        pairs, lonely = matched_pairs(costs, len(ranked), takers)
+        tables: list[Table] = [(ranked[a], ranked[b]) for a, b in pairs]
+        return tables + ([] if lonely is None else [(ranked[lonely], None)])
+    places = swiss_search.seat(costs, table_sizes(len(ranked), seats))
+    return [tuple(ranked[place] for place in table) for table in places]
 
 
 def round_robin_schedule(players: Sequence[int], seats: int) -> list[list[Table]]:

@@ -46,13 +46,41 @@ def test_a_swiss_round_takes_the_next_player_down_rather_than_a_rematch() -> Non
     assert pairing.swiss_tables([11, 12, 13, 14], 2, met, {}) == [(11, 13), (12, 14)]
 
 
-def test_a_swiss_round_backs_up_when_the_greedy_choice_leaves_a_rematch() -> None:
-    # 11's first choice it has not met, 13, would leave 12 and 14, who met: the search backs
-    # up and seats 11 with 14.
+def test_a_swiss_round_seats_further_down_when_the_nearest_leaves_a_rematch() -> None:
+    # 11 with 13, whom it has not met, would leave 12 and 14, who met: 11 plays 14.
     met = pairing.meetings([(11, 12), (13, 14), (12, 14)])
     tables = pairing.swiss_tables([11, 12, 13, 14], 2, met, {})
     assert tables == [(11, 14), (12, 13)]
     assert sum(pairing.rematches(table, met) for table in tables) == 0
+
+
+def test_the_best_ranked_player_may_sit_at_the_smaller_table() -> None:
+    # 1 has met 2, 3 and 4: at the table of 3 it would meet two of them again; at the table of
+    # 2, with 5, nobody.
+    met = pairing.meetings([(1, 2), (1, 3), (1, 4)])
+    tables = pairing.swiss_tables([1, 2, 3, 4, 5], 4, met, {})
+    assert sum(pairing.rematches(table, met) for table in tables) == 0, tables  # type: ignore[arg-type]
+    assert tables == [(1, 5), (2, 3, 4)]
+
+
+def test_of_two_equal_seatings_the_best_ranked_player_takes_the_better_opponent() -> None:
+    # Both seatings avoid every rematch with rank gaps whose squares add up to 9.
+    met = pairing.meetings([(3, 4), (2, 6), (1, 4)])
+    assert pairing.swiss_tables([1, 2, 3, 4, 5, 6], 2, met, {}) == [(1, 2), (3, 5), (4, 6)]
+    met = pairing.meetings([(3, 4), (2, 6), (1, 4), (1, 2)])
+    assert pairing.swiss_tables([1, 2, 3, 4, 5, 6], 2, met, {}) == [(1, 3), (2, 4), (5, 6)]
+
+
+def test_a_swiss_round_is_the_same_whatever_order_the_meetings_come_in() -> None:
+    rng = random.Random(7)
+    players = list(range(1, 31))
+    history = [tuple(rng.sample(players, 3)) for _ in range(60)]
+    met = pairing.meetings(history)
+    backwards = dict(reversed(list(met.items())))
+    for seats in (2, 3, 4):
+        first = pairing.swiss_tables(players, seats, met, {})
+        assert pairing.swiss_tables(players, seats, backwards, {}) == first
+        assert pairing.swiss_tables(players, seats, dict(sorted(met.items(), key=str)), {}) == first
 
 
 def all_pairings(players: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
@@ -99,6 +127,25 @@ def test_the_bye_goes_to_the_lowest_ranked_and_rotates() -> None:
         given.append(player)
         byes[player] = byes.get(player, 0) + 1
     assert given == [15, 14, 13, 12, 11]
+
+
+def test_the_bye_goes_where_it_avoids_a_rematch_among_those_with_the_fewest() -> None:
+    # 3, the lowest-ranked, taking the bye would leave 1 and 2, who met: 2 takes it instead (of
+    # 1 and 2, whose byes both leave no rematch, the lower-ranked).
+    met = pairing.meetings([(1, 2)])
+    assert pairing.swiss_tables([1, 2, 3], 2, met, {}) == [(1, 3), (2, None)]
+    # 5, 4 and 3 have had a bye: 2 or 1 takes this one. 2's would leave 1 to play 3, 4 or 5,
+    # all met; 1's leaves 2, 3, 4 and 5, who pair without a rematch (4 and 5 met).
+    met = pairing.meetings([(1, 3), (1, 4), (1, 5), (4, 5)])
+    byes = {3: 1, 4: 1, 5: 1}
+    tables = pairing.swiss_tables([1, 2, 3, 4, 5], 2, met, byes)
+    assert tables == [(2, 4), (3, 5), (1, None)]
+
+
+def test_the_rotation_of_byes_wins_over_a_rematch() -> None:
+    # 1 and 2 have had their bye: 3 takes this one, though 1 and 2 met.
+    met = pairing.meetings([(1, 2)])
+    assert pairing.swiss_tables([1, 2, 3], 2, met, {1: 1, 2: 1}) == [(1, 2), (3, None)]
 
 
 def test_a_round_robin_of_two_seats_meets_every_pair_once() -> None:
