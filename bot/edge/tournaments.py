@@ -10,9 +10,14 @@ private one), where a welcome pings its players and the game is played like any 
 
 Everything here can stop half-way (a crash, a refused request) and be taken up again: the
 service says which tables are still to set up and claims them for this process; a thread made
-but never recorded is found again by its name among the channel's threads; the message is
-redrawn from what is stored until it shows the latest. On start, every running tournament is
-caught up once the gateway is ready.
+but never recorded is found again by its name among the server's active threads, as Discord
+lists them (whichever process made it); the message is redrawn from what is stored until it
+shows the latest. On start, every running tournament is caught up once the gateway is ready.
+
+With several processes, the tournament's message is drawn by the one holding its server's
+shard (as a game's due work is, bot.services.turn_clock): a channel's edit limit counts every
+process while each knows only its own use of it. Another process leaves it OWNER_GRACE_SECONDS,
+then draws only what the message does not show yet (its owner is down, or far behind).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from bot.services.tournament_views import (
     TournamentStatus,
     TournamentView,
 )
+from bot.services.turn_clock import SHARD_GRACE
 from bot.services.views import GameView
 from bot.supervisor import cancel_and_wait
 
@@ -67,6 +73,9 @@ RETRY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to set up tables Discord refused or failed."""
 PICTURE_PATIENCE_SECONDS = 0.5
 """How long a click on Start waits for the standings' picture before deferring its answer."""
+OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
+"""How long a process that does not hold a tournament's server leaves its message to the one
+that does before drawing it itself (that one is down, or far behind)."""
 SIGNUP_BUTTONS = (
     (TournamentAction.JOIN, "button.join", discord.ButtonStyle.success),
     (TournamentAction.LEAVE, "button.leave", discord.ButtonStyle.secondary),
@@ -88,6 +97,17 @@ def signup_buttons(view: TournamentView) -> discord.ui.View | None:
 
 def missing_for_tournament(permissions: discord.Permissions) -> tuple[str, ...]:
     return tuple(name for name in TOURNAMENT_PERMISSIONS if not getattr(permissions, name))
+
+
+def _snowflake(value: object) -> int | None:
+    """An id as Discord's JSON gives it (a string), or None."""
+    return int(value) if isinstance(value, (str, int)) else None
+
+
+def _embed_text(embed: discord.Embed) -> tuple[object, ...]:
+    """What an embed says, as Discord gives it back (its picture's address aside)."""
+    fields = tuple((field.name, field.value, field.inline) for field in embed.fields)
+    return embed.title, embed.description, fields, embed.footer.text
 
 
 def _is_moderator(interaction: Interaction) -> bool:
@@ -265,10 +285,10 @@ class TournamentDisplay:
             parent = await self._client.fetch_channel(view.channel_id)
         if not isinstance(parent, discord.TextChannel):
             raise NotATextChannelError()
-        for thread in parent.threads:
-            if thread.name == name and thread.owner_id == getattr(self._client.user, "id", None):
-                log.info("tournament %s: adopting thread %s", view.id, thread.id)
-                return thread.id
+        made = await self._made_thread(view, name)
+        if made is not None:
+            log.info("tournament %s: adopting thread %s", view.id, made)
+            return made
         thread = await asyncio.wait_for(
             parent.create_thread(
                 name=name,
@@ -278,6 +298,24 @@ class TournamentDisplay:
             DISCORD_TIMEOUT_SECONDS,
         )
         return thread.id
+
+    async def _made_thread(self, view: TournamentView, name: str) -> int | None:
+        """The id of an active thread of the tournament's channel named `name` that the bot
+        made, asked of Discord: a process that does not hold the server's shard knows none of
+        its threads (its channel comes from `fetch_channel`), and another process may have made
+        the thread."""
+        listed = await asyncio.wait_for(
+            self._client.http.get_active_threads(view.guild_id), DISCORD_TIMEOUT_SECONDS
+        )
+        me = getattr(self._client.user, "id", None)
+        for thread in listed["threads"]:
+            if (
+                thread["name"] == name
+                and _snowflake(thread.get("parent_id")) == view.channel_id
+                and _snowflake(thread.get("owner_id")) == me
+            ):
+                return int(thread["id"])
+        return None
 
     # --- the tournament's message ----------------------------------------------------------
 
@@ -295,11 +333,49 @@ class TournamentDisplay:
             self._wanted.discard(tournament_id)
             try:
                 view = await self._service.look(tournament_id)
+                if not self._holds(view.guild_id):
+                    await self._wait_for_owner()
+                    view = await self._service.look(tournament_id)
+                    if await self._shows(view):
+                        continue
                 await self._edit_message(view)
                 if await self._service.look(tournament_id) != view:
                     self._wanted.add(tournament_id)
             except Exception as error:  # best effort: the next change draws it again
                 log.info("tournament %s: message not redrawn (%r)", tournament_id, error)
+
+    def _holds(self, guild_id: int) -> bool:
+        """Whether this process holds the shard of the server, `(guild_id >> 22) % count` as on
+        Discord: its message is this process's to draw first. A channel's limits (5 edits in
+        5 s) count every process of the bot, but each knows only its own use of them, so one
+        process draws while it can."""
+        count = getattr(self._client, "shard_count", None) or 1
+        held = getattr(self._client, "shard_ids", None)
+        return held is None or (guild_id >> 22) % count in held
+
+    async def _wait_for_owner(self) -> None:
+        await asyncio.sleep(OWNER_GRACE_SECONDS)
+
+    async def _shows(self, view: TournamentView) -> bool:
+        """Whether the tournament's message already says what `view` says (its owner drew it):
+        the same embed text, and the picture if the standings have one."""
+        if view.message_id is None:
+            return True
+        channel = self._channel(view.channel_id, view)
+        message = await asyncio.wait_for(
+            channel.fetch_message(view.message_id), DISCORD_TIMEOUT_SECONDS
+        )
+        if view.status in (TournamentStatus.SIGNUP, TournamentStatus.CANCELLED):
+            wanted, picture = shown.signup_post(view).embed, False
+        else:
+            post = shown.standings_post(view)
+            wanted, picture = post.embed, post.picture is not None
+        has_picture = any(a.filename == shown.STANDINGS_NAME for a in message.attachments)
+        return (
+            len(message.embeds) == 1
+            and _embed_text(message.embeds[0]) == _embed_text(wanted)
+            and has_picture == picture
+        )
 
     async def _edit_message(self, view: TournamentView) -> None:
         if view.message_id is None:

@@ -21,15 +21,18 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.storage import open_database
+from bot.storage import Database, open_database
+from bot.storage.due_work import DueWorkStore
 from tests.e2e.conftest import REPO_ROOT, SCRUBBED_PREFIXES
 from tests.e2e.fakecord import FakeDiscord, FakeMessage
 from tests.e2e.fakecord.gateway import GatewaySession
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import Decision, LoggedAction, check_replay, decision
+from tests.polling import until
 
 COMMANDS = ("marrakech", "marrakech-mod")
 UPDATED = (6, 7)
@@ -301,6 +304,47 @@ class ReminderWatch:
         """(game, turn) that got more than one reminder."""
         counted = Counter((g, s) for g, s, _ in self.reminders if s is not None)
         return [key for key, count in counted.items() if count > 1]
+
+
+IDLE_MARGIN = timedelta(seconds=30)
+"""Work falling due this long after the bots' now or later is not waited for: nothing shifts
+the clocks any more, so no process does it before the test stops them."""
+IDLE_OBSERVER = "test-observer"
+"""The name the idle check reads claims as: no process's, so every claim held counts."""
+
+
+async def idle(database: Database, offset: float) -> bool:
+    """Nothing is left to any process in the database at the bots' now (the wall clock moved
+    `offset` seconds ahead, as their test clocks are): every started game's message shows its
+    last change, no claim on due work is held, and nothing falls due before IDLE_MARGIN."""
+    now = datetime.now(UTC) + timedelta(seconds=offset)
+    moments = await DueWorkStore(database).next_moments(now, IDLE_OBSERVER)
+    return (
+        moments.oldest_unshown is None
+        and moments.lease_end is None
+        and (moments.due is None or moments.due > now + IDLE_MARGIN)
+    )
+
+
+async def wait_idle(cluster: Cluster, database: str, timeout: float = 60.0) -> None:
+    """Wait until every process has done what it had in hand: idle in the database (see
+    `idle`), then each live process woken to look at its turn clock again (a clock shift of 0,
+    acknowledged in its log), and idle again. A process's due work holds its claim until what
+    it posts is posted (bot.runtime.composition, `do_due_work`), so no late post escapes."""
+    db = await open_database(database)
+    try:
+
+        async def quiet() -> bool:
+            if await idle(db, cluster.offset):
+                return True
+            await asyncio.sleep(0.1)
+            return False
+
+        await until(quiet, "every process idle", timeout=timeout)
+        await cluster.shift_clock(0)
+        await until(quiet, "every process idle after a wake", timeout=timeout)
+    finally:
+        await db.close()
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from tests.e2e.multiprocess import (
     ReminderWatch,
     judge,
     stored_games,
+    wait_idle,
 )
 from tests.e2e.players import Decision, decision, score_said
 from tests.e2e.quiet import final_message, human_turn, open_game
@@ -262,8 +263,9 @@ async def run_chaos(
         }
         against_ai = [t for t in tables if len(t.people) == 1 and t.channel.id in running]
         await finish_games(fake, cluster, against_ai[:finish], ledger, random.Random(rng.random()))
-        # Let every process finish what it had in hand (AI turns, timeouts, displays).
-        await asyncio.sleep(2.0)
+        # Every process finishes what it had in hand (AI turns, timeouts, displays).
+        finished_at = time.monotonic()
+        await wait_idle(cluster, database)
         played = time.monotonic()
         stored = await stored_games(database)
     finally:
@@ -272,7 +274,8 @@ async def run_chaos(
     finished = check_finished(fake, tables, stored)
     report = (
         f"{games} games, {cluster.kills} kills: started and opened in {opened - began:.1f} s, "
-        f"played {played - opened:.1f} s; {len(ledger.clicks)} clicks sent, "
+        f"played {played - opened:.1f} s (idle {played - finished_at:.1f} s after the last "
+        f"click); {len(ledger.clicks)} clicks sent, "
         f"{verdict.describe()}; {len(watch.reminders)} reminders; {finished} games finished; "
         f"{sum(e.actor_id is None for g in stored.values() for e in g.log)} AI, timeout and "
         f"die entries in the logs"

@@ -1,5 +1,6 @@
 """A table's thread: public (discord.py makes a private one unless told), archived after a week
-at most, and found again by its name when a run that made it stopped before recording it."""
+at most, and found again by its name when a run that made it stopped before recording it,
+whichever process looks (one that does not hold the server's shard knows none of its threads)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,37 @@ from bot.presentation import tournaments as shown
 from tests.bot.presentation.test_tournaments import view
 
 BOT = 4242
+CHANNEL = view().channel_id
 
 
-def display_over(parent: Any) -> TournamentDisplay:
-    client = SimpleNamespace(get_channel=lambda _: parent, user=SimpleNamespace(id=BOT))
+def thread(name: str, owner: int, thread_id: int, parent: int = CHANNEL) -> dict[str, object]:
+    """A thread as `GET /guilds/{id}/threads/active` lists it (ids are strings)."""
+    return {"id": str(thread_id), "name": name, "owner_id": str(owner), "parent_id": str(parent)}
+
+
+def display_over(parent: Any, *listed: dict[str, object], cached: bool = True) -> TournamentDisplay:
+    """A display whose client finds `parent` in its cache (a process holding the server's
+    shard), or else only by `fetch_channel`; Discord lists `listed` as the active threads."""
+    client = SimpleNamespace(
+        get_channel=lambda _: parent if cached else None,
+        fetch_channel=AsyncMock(return_value=parent),
+        user=SimpleNamespace(id=BOT),
+        http=SimpleNamespace(
+            get_active_threads=AsyncMock(return_value={"threads": list(listed), "members": []})
+        ),
+    )
     nothing = cast(Any, None)
     return TournamentDisplay(cast(discord.Client, client), nothing, nothing, nothing)
 
 
-def parent_with(*threads: SimpleNamespace) -> MagicMock:
+def parent_with(*threads: dict[str, object]) -> MagicMock:
+    """The tournament's channel; its cached threads are `threads` (a process that fetched it
+    has none)."""
     parent = MagicMock(spec=discord.TextChannel)
-    parent.threads = list(threads)
+    parent.threads = [
+        SimpleNamespace(name=t["name"], owner_id=int(str(t["owner_id"])), id=int(str(t["id"])))
+        for t in threads
+    ]
     parent.create_thread = AsyncMock(return_value=SimpleNamespace(id=555))
     return parent
 
@@ -33,8 +54,9 @@ def parent_with(*threads: SimpleNamespace) -> MagicMock:
 async def test_a_new_table_gets_a_public_thread_named_after_it() -> None:
     tournament = view()
     table = tournament.tables[2]
-    parent = parent_with(SimpleNamespace(name="another", owner_id=BOT, id=1))
-    assert await display_over(parent)._thread_for(tournament, table) == 555
+    another = thread("another", BOT, 1)
+    parent = parent_with(another)
+    assert await display_over(parent, another)._thread_for(tournament, table) == 555
     parent.create_thread.assert_awaited_once_with(
         name=shown.thread_name(tournament, table),
         type=discord.ChannelType.public_thread,
@@ -47,11 +69,32 @@ async def test_a_new_table_gets_a_public_thread_named_after_it() -> None:
 async def test_a_thread_made_but_never_recorded_is_found_again(owner: int) -> None:
     tournament = view()
     table = tournament.tables[2]
-    made = SimpleNamespace(name=shown.thread_name(tournament, table), owner_id=owner, id=77)
+    made = thread(shown.thread_name(tournament, table), owner, 77)
     parent = parent_with(made)
-    found = await display_over(parent)._thread_for(tournament, table)
+    found = await display_over(parent, made)._thread_for(tournament, table)
     if owner == BOT:
         assert found == 77
         parent.create_thread.assert_not_awaited()
     else:  # someone else's thread of the same name is not the table's
         assert found == 555
+
+
+async def test_a_thread_another_process_made_is_found_by_one_that_fetched_the_channel() -> None:
+    """The process does not hold the server's shard: the channel comes from `fetch_channel`,
+    with no threads known; the thread another process made (and crashed before recording) is
+    found all the same, and no second one is made."""
+    tournament = view()
+    table = tournament.tables[2]
+    made = thread(shown.thread_name(tournament, table), BOT, 77)
+    parent = parent_with()  # fetched: its threads are unknown
+    found = await display_over(parent, made, cached=False)._thread_for(tournament, table)
+    assert found == 77, "a second thread was made for the table"
+    parent.create_thread.assert_not_awaited()
+
+
+async def test_a_thread_of_the_same_name_in_another_channel_is_not_the_tables() -> None:
+    tournament = view()
+    table = tournament.tables[2]
+    elsewhere = thread(shown.thread_name(tournament, table), BOT, 77, parent=CHANNEL + 1)
+    parent = parent_with()
+    assert await display_over(parent, elsewhere)._thread_for(tournament, table) == 555

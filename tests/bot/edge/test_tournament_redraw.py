@@ -1,0 +1,99 @@
+"""Who redraws a tournament's message when several processes run the bot: the process holding
+the shard of the tournament's server draws at once; another leaves it to that one for
+OWNER_GRACE_SECONDS, then draws only if the message does not show the latest yet (its owner is
+down). A channel's edit limit counts every process while each knows only its own use of it, so
+two processes drawing the same message get 429s."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, cast
+from unittest.mock import AsyncMock
+
+import discord
+import pytest
+
+from bot.edge.tournaments import TournamentDisplay
+from bot.presentation import tournaments as shown
+from bot.services.tournament_views import TournamentStatus
+from tests.bot.presentation.test_tournaments import view
+
+PNG = b"\x89PNG\r\n\x1a\n"
+TOURNAMENT = view()
+SHARD = (TOURNAMENT.guild_id >> 22) % 2
+"""The shard of the tournament's server, of two."""
+
+
+class Scene:
+    """A display in a process holding `shards` of two, the message as Discord shows it, and
+    what the display waited for."""
+
+    def __init__(self, shards: list[int], shown_now: discord.Message | Any) -> None:
+        self.message = SimpleNamespace(edit=AsyncMock())
+        channel = SimpleNamespace(
+            get_partial_message=lambda _: self.message,
+            fetch_message=AsyncMock(return_value=shown_now),
+        )
+        self.channel = channel
+        client = SimpleNamespace(
+            shard_count=2,
+            shard_ids=shards,
+            get_partial_messageable=lambda *_, **__: channel,
+        )
+        service = SimpleNamespace(look=AsyncMock(return_value=TOURNAMENT))
+        pictures = SimpleNamespace(standings_png=AsyncMock(return_value=PNG))
+        nothing = cast(Any, None)
+        self.display = TournamentDisplay(
+            cast(discord.Client, client), cast(Any, service), nothing, cast(Any, pictures)
+        )
+        self.waits = 0
+
+        async def wait_for_owner() -> None:
+            self.waits += 1
+
+        self.display._wait_for_owner = wait_for_owner  # type: ignore[method-assign]
+
+    async def redraw(self) -> None:
+        """Ask for a redraw and wait until the display is done with it."""
+        self.display.refresh(TOURNAMENT.id)
+        await self.display._drawing[TOURNAMENT.id]
+
+
+def on_discord(embed: discord.Embed, *files: str) -> Any:
+    """The message as Discord gives it back: its embed and its attachments' names."""
+    back = discord.Embed.from_dict(embed.to_dict())
+    return SimpleNamespace(embeds=[back], attachments=[SimpleNamespace(filename=f) for f in files])
+
+
+LATEST = on_discord(shown.standings_post(TOURNAMENT).embed, shown.STANDINGS_NAME)
+STALE = on_discord(shown.signup_post(view(status=TournamentStatus.SIGNUP)).embed)
+
+
+async def test_another_process_leaves_the_message_its_owner_drew() -> None:
+    scene = Scene([1 - SHARD], LATEST)
+    await scene.redraw()
+    scene.message.edit.assert_not_awaited()
+    assert scene.waits == 1, "the owner was not given its time"
+
+
+@pytest.mark.parametrize(
+    "left",
+    [STALE, on_discord(shown.standings_post(TOURNAMENT).embed)],
+    ids=["older text", "no picture"],
+)
+async def test_another_process_draws_what_its_owner_left_undrawn(left: Any) -> None:
+    scene = Scene([1 - SHARD], left)
+    await scene.redraw()
+    assert scene.waits == 1
+    scene.message.edit.assert_awaited_once()
+    assert [f.filename for f in scene.message.edit.await_args.kwargs["attachments"]] == [
+        shown.STANDINGS_NAME
+    ]
+
+
+async def test_the_owner_draws_at_once_without_asking_discord() -> None:
+    scene = Scene([SHARD], LATEST)
+    await scene.redraw()
+    assert scene.waits == 0
+    scene.channel.fetch_message.assert_not_awaited()
+    scene.message.edit.assert_awaited_once()
