@@ -191,6 +191,7 @@ class GameDisplay:
     async def show_auto_turn(self, turn: AutoTurn) -> None:
         """Show a turn the AI played by itself as a click would have: tell the channel first if
         it played for a player out of time, then finalise the turn and post the next one."""
+        crashpoints.reach("auto.committed")
         notice = presenter.timeout_text(turn)
         if notice is not None:
             await self._post(
