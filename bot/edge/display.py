@@ -189,14 +189,11 @@ class GameDisplay:
             await self._play.set_board_message(view.id, message_id, view.seq)
 
     async def show_auto_turn(self, turn: AutoTurn) -> None:
-        """Show a turn the AI played by itself as a click would have: tell the channel first if
-        it played for a player out of time, then finalise the turn and post the next one."""
+        """Show a turn the AI played by itself as a click would have: finalise the turn and
+        post the next one. A turn played for a player out of time (or the one that handed
+        their seat to the AI) says so in its own line (bot.presentation.story), which is
+        derived from what is stored: a catch-up after a crash tells it just the same, once."""
         crashpoints.reach("auto.committed")
-        notice = presenter.timeout_text(turn)
-        if notice is not None:
-            await self._post(
-                turn.view, content=notice, allowed_mentions=discord.AllowedMentions.none()
-            )
         await self.after_change_elsewhere(turn.view, turn.view)
 
     async def show_abandoned(self, abandoned: Abandoned) -> None:

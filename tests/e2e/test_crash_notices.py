@@ -1,0 +1,110 @@
+"""A turn the AI played for someone out of time is told once, even when the bot is killed
+between storing that turn and showing it.
+
+The real bot process, the fake Discord API and the test clock (MARRAKECH_TEST_CLOCK_FILE): a
+game of two people with a turn limit, whose first mover lets the time run out. The bot is
+armed to die (SIGKILL, crash point `auto.committed`) right after the AI's move for them is
+committed, before anything of it reaches Discord. After the restart the channel tells the
+timeout exactly once, in its place: the timed-out turn's own line says who ran out of time,
+before the next turn calls the other player. On SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage.database import BACKENDS, Backend
+from tests.e2e.conftest import told_its_shards
+from tests.e2e.fakecord import FakeDiscord
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.shifted_clock import shift_clock, with_clock
+from tests.postgres import create_database, drop_database
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod")
+CRASH_VAR = "MARRAKECH_CRASH_AT"
+TURN_LIMIT = 300
+NOTICE = "ran out of time"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    name: Backend = request.param
+    return name
+
+
+@pytest.fixture
+async def target(
+    backend: Backend, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[str]:
+    """The bot's database: an SQLite file, or a PostgreSQL database of its own."""
+    if backend == "sqlite":
+        yield str(tmp_path / "marrakech.sqlite3")
+        return
+    server: str = request.getfixturevalue("postgres_server")
+    url = await create_database(server)
+    try:
+        yield url
+    finally:
+        await drop_database(server, url)
+
+
+@pytest.fixture
+def bot_env(bot_env: dict[str, str], clock_file: Path, target: str) -> dict[str, str]:
+    """The bot on `target`, with the test clock, armed to die once the AI's move for a
+    player out of time is committed."""
+    return {
+        **with_clock(told_its_shards(bot_env), clock_file),
+        "MARRAKECH_DB": target,
+        CRASH_VAR: "auto.committed:1",
+    }
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "slow-table")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    lobby = await (
+        await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
+    ).answer()
+    await (await fake.click(bob, lobby, lobby.button(label="Join").custom_id)).response()
+    current = fake.world.messages[lobby.id]
+    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover,) = first.pinged_user_ids
+    (other,) = {alice.id, bob.id} - {mover}
+
+    await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
+    await bot.wait_for_log(r"crash point auto\.committed:1 reached", timeout=30)
+    await bot.wait_exit(timeout=30)
+
+    bot.env.pop(CRASH_VAR)
+    identifies = fake.gateway.identifies
+    await bot.start()
+    await bot.wait_ready(
+        fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
+    )
+    nxt = await fake.wait_for_message(
+        channel, lambda m: m.id > first.id and m.pinged_user_ids == {other}, timeout=30
+    )
+
+    told = [m for m in fake.messages(channel) if NOTICE in m.content]
+    assert [m.id for m in told] == [first.id], fake.transcript(channel)
+    line = told[0].content
+    assert f"<@{mover}>" in line
+    assert line.startswith("**Game #1 · turn 1**"), line
+    assert not fake.world.messages[first.id].enabled_buttons(), "the timed-out turn is final"
+    assert nxt.enabled_buttons()
