@@ -152,19 +152,23 @@ class GameDisplay:
             if wait > 0:
                 await asyncio.sleep(wait)
         current = recovery.showing_now(found, view)
-        for message in found:
-            if message is not current and recovery.has_live_buttons(message):
-                await self._retire(view, message.id, recovery.shown_seq(message))
         known = view.game.board_message_id
-        if known is not None and known not in {message.id for message in found}:
-            await self._retire(view, known, view.game.board_message_seq)
         shown = view.game.board_message_seq
+        redrawn = current is None and await self._redrawn_in_place(view, known, shown)
+        kept = known if redrawn else None  # redrawn: it shows the game as it is now
+        for message in found:
+            if message is not current and message.id != kept and recovery.has_live_buttons(message):
+                await self._retire(view, message.id, recovery.shown_seq(message))
+        if not redrawn and known is not None and known not in {m.id for m in found}:
+            await self._retire(view, known, view.game.board_message_seq)
         if view.game.reminder_message_id is not None and (
             view.state is None  # never started: no reminder can be about it
             or view.status is not GameStatus.RUNNING
             or (shown is not None and view.turn_at(shown) != view.state.turn)
         ):
             await self._retire_reminder(view)  # the turn it was about is over
+        if redrawn:
+            return  # and recorded
         if current is None:
             await self.post_current(view)
         elif view.status is GameStatus.LOBBY:  # same buttons, but maybe not the same seats
@@ -173,6 +177,29 @@ class GameDisplay:
             log.info("game %s: adopting message %s the last run sent", view.id, current.id)
             await self._play.set_board_message(view.id, current.id, view.seq)
             self._point_lobby_at(view, current.id)
+
+    async def _redrawn_in_place(self, view: GameView, known: int | None, shown: int | None) -> bool:
+        """A change that did not end the turn its message shows (a resignation out of turn,
+        a move within the turn): that message is drawn again in place, as the change would
+        have been shown, so the turn keeps one message and what the change tells (who
+        resigned) is told once, in its place. False if it is not such a change, or the
+        message cannot be edited (gone): the caller retires it and posts the game anew."""
+        state = view.state
+        if (
+            known is None
+            or shown is None
+            or state is None
+            or view.status is not GameStatus.RUNNING
+            or known == view.game.lobby_message_id
+            or view.turn_at(shown) != state.turn
+        ):
+            return False
+        try:
+            await bounded(self._redraw_turn(view, known, resumed=False))
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("game %s: message %s not redrawn in place: %r", view.id, known, error)
+            return False
+        return True
 
     async def edit_lobby(self, view: GameView, message_id: int | None) -> None:
         if message_id is None:
