@@ -4,18 +4,22 @@ The in-process client on the fake Discord API (tests/bot/edge/test_edge.py). The
 plays a timed-out turn and nothing shows it (the process that stored it was killed); then two
 displays catch the game up from what is stored, the second from the game as it read it before
 the first had shown anything (another process catching up the same game). The channel tells
-the timeout once, in the timed-out turn's own line, before the next turn.
+the timeout once, in the timed-out turn's own line, before the next turn, in the game's
+language.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.edge.display import GameDisplay
+from bot.presentation import messages
 from bot.services.views import AutoTurn, TurnReason
-from tests.bot.edge.test_edge import Edge
+from tests.bot.edge.test_edge import Edge, running_edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
-from tests.e2e.fakecord import FakeMessage
+from tests.e2e.fakecord import FakeMessage, FakeUser
 
 NOTICE = "ran out of time"
 LONG_AGO = "2020-01-01T00:00:00.000+00:00"
@@ -27,14 +31,24 @@ def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by n
     return edge_fixture
 
 
+async def press(edge: Edge, user: FakeUser, message: FakeMessage, action: str) -> None:
+    """Click the lobby button of `action`, whatever the language of its label."""
+    message = edge.fake.world.messages[message.id]
+    (label,) = [
+        b.label for b in message.enabled_buttons() if (b.custom_id or "").endswith(f":{action}")
+    ]
+    assert label is not None
+    await edge.click(user, message, label).response()
+
+
 async def timed_out_unshown(edge: Edge, timeouts_before: int) -> tuple[FakeMessage, AutoTurn]:
     """A game of two with a turn limit whose first mover (who ran out of time
     `timeouts_before` turns in a row already) runs out of time: the AI's move for them is
     stored and nothing of it is shown. The first turn's message, and the automatic turn."""
     await edge.bot.scheduler.stop()  # the test plays the turn clock's part itself
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
     first = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     view = await edge.service.play.look(1)
     async with edge.store.database.transaction() as conn:
@@ -105,3 +119,16 @@ async def test_a_timeout_shown_then_caught_up_again_is_still_told_once(edge: Edg
     await caught_up_twice(edge)
 
     assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
+
+
+@pytest.mark.parametrize(("server_locale", "language"), [("fr", "fr"), ("uk", "uk")])
+async def test_the_timeout_is_told_in_the_game_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server_locale: str, language: str
+) -> None:
+    async with running_edge(tmp_path, monkeypatch, server_locale=server_locale) as edge:
+        first, turn = await timed_out_unshown(edge, 0)
+        await caught_up_twice(edge)
+        print(edge.fake.transcript(edge.channel))
+        line = edge.fake.world.messages[first.id].content
+        said = messages.text("story.timed_out", language, user=f"<@{turn.user_id}>")
+        assert said in line, line
