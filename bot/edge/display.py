@@ -17,7 +17,9 @@ Discord may refuse, fail or not answer: then the game is left behind on display 
 in the background, with pauses that grow (the database being away uses none of them up: the
 game is shown as soon as it is back); after a restart, `resume_displays` catches up on every
 game whose message fell behind, adopting a message the last run sent but never recorded, so
-nothing is shown twice.
+nothing is shown twice. Whatever the channel is told of a change (a timeout, a resignation) is
+drawn from what is stored, on the game's own messages, never posted apart after the commit: a
+catch-up tells it as the first showing would have, once.
 """
 
 from __future__ import annotations
@@ -139,8 +141,10 @@ class GameDisplay:
     async def _catch_up(self, view: GameView, *, restarted: bool = False) -> None:
         """Show the game as it is now, adopting a message the last run sent but never recorded,
         and retire every other message that still shows a decision (the known one included):
-        no live button, no picture and no call to play is left anywhere else. Without the
-        channel's history only the known message is retired, and the game is posted again.
+        no live button, no picture and no call to play is left anywhere else. A change that
+        did not end the turn the known message shows is drawn on that message again instead.
+        Without the channel's history only the known message is retired, and the game is
+        posted again.
         Just `restarted`, it first waits out the channel's window if the last run changed
         the game's messages within it (their times say so), so that no edit is refused."""
         bot_id = self._client.user.id if self._client.user is not None else 0
