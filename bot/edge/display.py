@@ -274,8 +274,9 @@ class GameDisplay:
         self, interaction: Interaction, game_id: int, *, another_click_pending: bool
     ) -> bool:
         """A stale click on the game's own message whose display lags its state (the bot
-        stopped between a commit and its answer): retire that message (down to its turn's line)
-        and post the current decision, pinging whoever must act. True if it did."""
+        stopped between a commit and its answer): a change that did not end the turn is drawn
+        on that message; otherwise it is retired (down to its turn's line) and the current
+        decision posted, pinging whoever must act. True if it did."""
         view = await self._play.look(game_id)
         game = view.game
         clicked = interaction.message.id if interaction.message is not None else None
@@ -288,6 +289,18 @@ class GameDisplay:
         ):
             return False
         shown = game.board_message_seq
+        state = view.state
+        if (
+            shown is not None
+            and clicked != game.lobby_message_id
+            and view.status is GameStatus.RUNNING
+            and state is not None
+            and view.turn_at(shown) == state.turn
+        ):  # the change did not end the turn: its message shows it, as a catch-up would
+            await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
+            self.opened(view.id, interaction)
+            await self._play.set_board_message(view.id, clicked, view.seq)
+            return True
         if shown is None or clicked == game.lobby_message_id:
             await interaction.response.edit_message(view=None)
         else:
