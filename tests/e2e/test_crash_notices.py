@@ -6,7 +6,8 @@ people with a turn limit (moved past with the test clock, MARRAKECH_TEST_CLOCK_F
 first mover lets the time run out: the bot dies (SIGKILL, crash point `auto.committed`) right
 after the AI's move for them is committed, before anything of it reaches Discord. After the
 restart the channel tells the timeout exactly once, in its place: the timed-out turn's own
-line says who ran out of time, before the next turn calls the other player. A game of three
+line says who ran out of time, before the next turn calls the other player, in the server's
+language (English, French, Ukrainian). A game of three
 in which someone resigns out of turn: the bot dies right after the resignation is committed
 (`resign.committed`). After the restart one message tells it: the turn being played, redrawn
 in place, not the turn posted a second time.
@@ -20,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.presentation import messages
 from bot.storage.database import BACKENDS, Backend
 from tests.e2e.conftest import told_its_shards
-from tests.e2e.fakecord import FakeDiscord, FakeMessage
+from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.shifted_clock import shift_clock, with_clock
 from tests.postgres import create_database, drop_database
@@ -32,7 +34,6 @@ pytestmark = pytest.mark.e2e
 COMMANDS = ("marrakech", "marrakech-mod")
 CRASH_VAR = "MARRAKECH_CRASH_AT"
 TURN_LIMIT = 300
-NOTICE = "ran out of time"
 
 
 @pytest.fixture(params=BACKENDS)
@@ -92,11 +93,22 @@ async def restarted(fake: FakeDiscord, bot: BotProcess, point: str) -> None:
     )
 
 
+async def press(fake: FakeDiscord, user: FakeUser, message: FakeMessage, action: str) -> None:
+    """Click the lobby button of `action`, whatever the language of its label."""
+    message = fake.world.messages[message.id]
+    (custom_id,) = [
+        b.custom_id for b in message.enabled_buttons() if (b.custom_id or "").endswith(action)
+    ]
+    assert custom_id is not None
+    await (await fake.click(user, message, custom_id)).response()
+
+
 @pytest.mark.parametrize("crash_at", ["auto.committed:1"])
+@pytest.mark.parametrize(("locale", "language"), [("en-US", "en"), ("fr", "fr"), ("uk", "uk")])
 async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
-    fake: FakeDiscord, bot: BotProcess, clock_file: Path
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, locale: str, language: str
 ) -> None:
-    guild = fake.add_guild("Souk")
+    guild = fake.add_guild("Souk", preferred_locale=locale)
     channel = fake.add_text_channel(guild, "slow-table")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     for person in (alice, bob):
@@ -104,9 +116,8 @@ async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
     lobby = await (
         await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
     ).answer()
-    await (await fake.click(bob, lobby, lobby.button(label="Join").custom_id)).response()
-    current = fake.world.messages[lobby.id]
-    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    await press(fake, bob, lobby, ":join")
+    await press(fake, alice, lobby, ":start")
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
     (mover,) = first.pinged_user_ids
     (other,) = {alice.id, bob.id} - {mover}
@@ -117,11 +128,14 @@ async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
         channel, lambda m: m.id > first.id and m.pinged_user_ids == {other}, timeout=30
     )
 
-    told = [m for m in fake.messages(channel) if NOTICE in m.content]
+    print(fake.transcript(channel))
+    notice = messages.text("story.timed_out", language, user=f"<@{mover}>")
+    told = [m for m in fake.messages(channel) if "⏰" in m.content]
     assert [m.id for m in told] == [first.id], fake.transcript(channel)
     line = told[0].content
-    assert f"<@{mover}>" in line
-    assert line.startswith("**Game #1 · turn 1**"), line
+    assert notice in line, line
+    header = messages.text("story.line", language, game_id=1, turn=1, story="")
+    assert line.startswith(header), line
     assert not fake.world.messages[first.id].enabled_buttons(), "the timed-out turn is final"
     assert nxt.enabled_buttons()
 
