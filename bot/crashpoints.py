@@ -29,6 +29,9 @@ POINTS = (
     "click.committed",  # a move is stored, the click not yet answered
     "click.responded",  # the click is answered, the next turn not yet posted
     "turn.posted",  # the next turn's message is sent, its id not yet stored
+    "auto.committed",  # a turn the AI played by itself (a timeout, a handover) is stored,
+    # nothing of it shown yet
+    "resign.committed",  # a resignation is stored, nothing of it told yet
     "resume.posting",  # catching up after a restart, before one game's message is posted
     "tournament.round_over",  # a tournament's round is over (its last game stored) or it just
     # started: the next round not paired yet, nor the end stored

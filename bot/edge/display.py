@@ -17,7 +17,9 @@ Discord may refuse, fail or not answer: then the game is left behind on display 
 in the background, with pauses that grow (the database being away uses none of them up: the
 game is shown as soon as it is back); after a restart, `resume_displays` catches up on every
 game whose message fell behind, adopting a message the last run sent but never recorded, so
-nothing is shown twice.
+nothing is shown twice. Whatever the channel is told of a change (a timeout, a resignation) is
+drawn from what is stored, on the game's own messages, never posted apart after the commit: a
+catch-up tells it as the first showing would have, once.
 """
 
 from __future__ import annotations
@@ -139,8 +141,10 @@ class GameDisplay:
     async def _catch_up(self, view: GameView, *, restarted: bool = False) -> None:
         """Show the game as it is now, adopting a message the last run sent but never recorded,
         and retire every other message that still shows a decision (the known one included):
-        no live button, no picture and no call to play is left anywhere else. Without the
-        channel's history only the known message is retired, and the game is posted again.
+        no live button, no picture and no call to play is left anywhere else. A change that
+        did not end the turn the known message shows is drawn on that message again instead.
+        Without the channel's history only the known message is retired, and the game is
+        posted again.
         Just `restarted`, it first waits out the channel's window if the last run changed
         the game's messages within it (their times say so), so that no edit is refused."""
         bot_id = self._client.user.id if self._client.user is not None else 0
@@ -152,19 +156,23 @@ class GameDisplay:
             if wait > 0:
                 await asyncio.sleep(wait)
         current = recovery.showing_now(found, view)
-        for message in found:
-            if message is not current and recovery.has_live_buttons(message):
-                await self._retire(view, message.id, recovery.shown_seq(message))
         known = view.game.board_message_id
-        if known is not None and known not in {message.id for message in found}:
-            await self._retire(view, known, view.game.board_message_seq)
         shown = view.game.board_message_seq
+        redrawn = current is None and await self._redrawn_in_place(view, known, shown)
+        kept = known if redrawn else None  # redrawn: it shows the game as it is now
+        for message in found:
+            if message is not current and message.id != kept and recovery.has_live_buttons(message):
+                await self._retire(view, message.id, recovery.shown_seq(message))
+        if not redrawn and known is not None and known not in {m.id for m in found}:
+            await self._retire(view, known, view.game.board_message_seq)
         if view.game.reminder_message_id is not None and (
             view.state is None  # never started: no reminder can be about it
             or view.status is not GameStatus.RUNNING
             or (shown is not None and view.turn_at(shown) != view.state.turn)
         ):
             await self._retire_reminder(view)  # the turn it was about is over
+        if redrawn:
+            return  # and recorded
         if current is None:
             await self.post_current(view)
         elif view.status is GameStatus.LOBBY:  # same buttons, but maybe not the same seats
@@ -173,6 +181,29 @@ class GameDisplay:
             log.info("game %s: adopting message %s the last run sent", view.id, current.id)
             await self._play.set_board_message(view.id, current.id, view.seq)
             self._point_lobby_at(view, current.id)
+
+    async def _redrawn_in_place(self, view: GameView, known: int | None, shown: int | None) -> bool:
+        """A change that did not end the turn its message shows (a resignation out of turn,
+        a move within the turn): that message is drawn again in place, as the change would
+        have been shown, so the turn keeps one message and what the change tells (who
+        resigned) is told once, in its place. False if it is not such a change, or the
+        message cannot be edited (gone): the caller retires it and posts the game anew."""
+        state = view.state
+        if (
+            known is None
+            or shown is None
+            or state is None
+            or view.status is not GameStatus.RUNNING
+            or known == view.game.lobby_message_id
+            or view.turn_at(shown) != state.turn
+        ):
+            return False
+        try:
+            await bounded(self._redraw_turn(view, known, resumed=False))
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("game %s: message %s not redrawn in place: %r", view.id, known, error)
+            return False
+        return True
 
     async def edit_lobby(self, view: GameView, message_id: int | None) -> None:
         if message_id is None:
@@ -189,13 +220,11 @@ class GameDisplay:
             await self._play.set_board_message(view.id, message_id, view.seq)
 
     async def show_auto_turn(self, turn: AutoTurn) -> None:
-        """Show a turn the AI played by itself as a click would have: tell the channel first if
-        it played for a player out of time, then finalise the turn and post the next one."""
-        notice = presenter.timeout_text(turn)
-        if notice is not None:
-            await self._post(
-                turn.view, content=notice, allowed_mentions=discord.AllowedMentions.none()
-            )
+        """Show a turn the AI played by itself as a click would have: finalise the turn and
+        post the next one. A turn played for a player out of time (or the one that handed
+        their seat to the AI) says so in its own line (bot.presentation.story), which is
+        derived from what is stored: a catch-up after a crash tells it just the same, once."""
+        crashpoints.reach("auto.committed")
         await self.after_change_elsewhere(turn.view, turn.view)
 
     async def show_abandoned(self, abandoned: Abandoned) -> None:
@@ -245,8 +274,9 @@ class GameDisplay:
         self, interaction: Interaction, game_id: int, *, another_click_pending: bool
     ) -> bool:
         """A stale click on the game's own message whose display lags its state (the bot
-        stopped between a commit and its answer): retire that message (down to its turn's line)
-        and post the current decision, pinging whoever must act. True if it did."""
+        stopped between a commit and its answer): a change that did not end the turn is drawn
+        on that message; otherwise it is retired (down to its turn's line) and the current
+        decision posted, pinging whoever must act. True if it did."""
         view = await self._play.look(game_id)
         game = view.game
         clicked = interaction.message.id if interaction.message is not None else None
@@ -259,6 +289,18 @@ class GameDisplay:
         ):
             return False
         shown = game.board_message_seq
+        state = view.state
+        if (
+            shown is not None
+            and clicked != game.lobby_message_id
+            and view.status is GameStatus.RUNNING
+            and state is not None
+            and view.turn_at(shown) == state.turn
+        ):  # the change did not end the turn: its message shows it, as a catch-up would
+            await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
+            self.opened(view.id, interaction)
+            await self._play.set_board_message(view.id, clicked, view.seq)
+            return True
         if shown is None or clicked == game.lobby_message_id:
             await interaction.response.edit_message(view=None)
         else:

@@ -298,8 +298,9 @@ class GameHandlers:
     async def _confirmed(
         self, interaction: Interaction, game_id: int, choice: Confirmation, language: str
     ) -> None:
-        """Resign or end the game as confirmed: the confirmation says it is done, the channel
-        is told (in the game's language), then the game's messages are brought up to date."""
+        """Resign or end the game as confirmed: the confirmation says it is done, then the
+        game's messages are brought up to date, which tells the channel (in the game's
+        language) of a resignation; an abort is also announced."""
         interactions.guild_id(interaction)
         if choice is Confirmation.MOD_ABORT and not interaction.permissions.manage_channels:
             raise ModeratorsOnlyError()
@@ -318,8 +319,8 @@ class GameHandlers:
             before = await self._play.look(game_id)
             view = await self._play.resign(game_id, user)
             await interaction.response.edit_message(content=done, view=None)
-            resigned = text("event.resigned", view.game.locale, user=mention(user))
-            await interaction.followup.send(resigned, allowed_mentions=quiet)
+            # the channel is told by the turn's own message (bot.edge.display), which a
+            # catch-up after a crash derives again: a post here could be cut off, or doubled
             self._display.opened(game_id, interaction)
             await self._shown(game_id, self._display.after_change_elsewhere(before, view))
             return

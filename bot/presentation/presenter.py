@@ -29,14 +29,12 @@ from bot.presentation.narration import narrate
 from bot.presentation.since import since_last_turn_line
 from bot.services import pause
 from bot.services.views import (
-    AutoTurn,
     EndReason,
     GameStatus,
     GameView,
     Player,
     Reminder,
     ServerSettings,
-    TurnReason,
 )
 from engine import Color, GameState, Phase
 from engine.events import Event
@@ -571,24 +569,6 @@ def reminder_text(reminder: Reminder) -> str:
         deadline=f"<t:{int(reminder.deadline.timestamp())}:R>",
         link=link,
     )
-
-
-def timeout_text(turn: AutoTurn) -> str | None:
-    """What the channel is told when the AI played a turn for a player out of time."""
-    language = turn.view.game.locale
-    if turn.reason is TurnReason.TIMEOUT:
-        return text("timer.timeout", language, user=mention(turn.user_id), game_id=turn.view.id)
-    if turn.reason is TurnReason.HANDED_OVER:
-        player = turn.view.player_at(turn.seat)
-        count = player.timeouts if player is not None else 0
-        return text(
-            "timer.handed_over",
-            language,
-            user=mention(turn.user_id),
-            game_id=turn.view.id,
-            count=count,
-        )
-    return None
 
 
 # --- settings and records -------------------------------------------------------------------

@@ -4,8 +4,10 @@ A game shows one board picture at a time, on the message of the turn being playe
 end, on the result). Every other turn message is a single line of text, with no picture and no
 button, that says which turn it was, who played it and what happened: how Assam was turned, the
 die, where he stopped, what was paid and the rug laid (and who went out, or that the game was
-aborted there). A reminder to play, once its turn is over, says so (`reminder_over`). Pure
-functions; every word comes from the message catalogue (`story.*`).
+aborted there). A turn the AI played for a person out of time says so at its start: the line is
+where the channel is told of a timeout, and of the seat handed to the AI after the last one. A
+reminder to play, once its turn is over, says so (`reminder_over`). Pure functions; every word
+comes from the message catalogue (`story.*`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.presentation.names import facing_name, seat_name, squares_label
 from bot.presentation.presenter import COLOR_DOTS
+from bot.services import deadlines
 from bot.services.views import EndReason, GameStatus, GameView
 from engine import GameState
 from engine.events import Event
@@ -44,7 +47,8 @@ def turn_line(view: GameView, turn: int) -> str:
         story = text("turn.done", language, turn=turn)
     else:
         mover = _mover(state, turn, events)
-        who = f"{_dots(state, mover)} {_mover_name(view, mover, language)}"
+        finished = turn < state.turn or state.is_over
+        who = f"{_dots(state, mover)} {_mover_name(view, mover, language, finished=finished)}"
         parts = _parts(view, events, language)
         if view.status is GameStatus.ABORTED and turn == state.turn:
             parts.append(_stopped(view, language))
@@ -87,14 +91,23 @@ def _mover(state: GameState, turn: int, events: Sequence[Event]) -> int:
     return state.config.first_player
 
 
-def _mover_name(view: GameView, seat: int, language: str) -> str:
-    """The mover of the current or the previous turn. A human whose turn ran out of time is
-    named as the AI playing for them: their count of timeouts in a row is reset as soon as they
-    act again, so a count above zero means the AI played their latest turn."""
+def _mover_name(view: GameView, seat: int, language: str, *, finished: bool) -> str:
+    """The mover of the current or the previous turn. A human whose turn the AI played is named
+    as the AI playing for them: their count of turns in a row the AI played for them is reset
+    as soon as they act (or take their seat back), so a count above zero means the AI played
+    their latest turn. A `finished` turn that count says ran out of time tells it: the first
+    turns in a row that did, then the one that handed the seat to the AI (with how to take it
+    back). This is the channel's one notice of a timeout, derived from what is stored like the
+    rest of the line, so a catch-up after a crash tells it as the first showing would have."""
     player = view.player_at(seat)
-    if player is not None and player.ai_level is None and player.timeouts:
-        return text("ai.playing_for", language, user=mention(player.user_id))
-    return seat_name(view, seat, language)
+    if player is None or player.ai_level is not None or not player.timeouts:
+        return seat_name(view, seat, language)
+    user = mention(player.user_id)
+    if finished and not player.autoplay:
+        return text("story.timed_out", language, user=user)
+    if finished and player.timeouts == deadlines.TIMEOUTS_BEFORE_HANDOVER:
+        return text("story.handed_over", language, user=user, count=player.timeouts)
+    return text("ai.playing_for", language, user=user)
 
 
 def _parts(view: GameView, events: Sequence[Event], language: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from bot import crashpoints
 from bot.services import dice, pause
 from bot.services.actions import ROLL
 from bot.services.errors import (
@@ -101,7 +102,9 @@ class PlayService:
             except engine.IllegalActionError as error:
                 raise IllegalMoveError(str(error)) from None
             entry = NewAction(None, user_id, resigned_seat=seat)
-            return (await self._loader.commit(loaded, state, [entry], events)).view(events)
+            committed = await self._loader.commit(loaded, state, [entry], events)
+            crashpoints.reach("resign.committed")
+            return committed.view(events)
 
     async def check_abort(self, game_id: int, user_id: int, *, moderator: bool = False) -> None:
         """Raise what `abort` would raise now (the game is over, the user is not its host);

@@ -242,6 +242,8 @@ class TurnClockService:
                 level, reason = player.ai_level, TurnReason.AI
             elif player.autoplay:
                 level, reason = deadlines.TIMEOUT_LEVEL, TurnReason.AUTOPLAY
+                # counted on: the turn that handed the seat over is the one at the threshold
+                controls.append(SeatControl(seat, player.timeouts + 1, True))
             else:
                 level, reason = deadlines.TIMEOUT_LEVEL, TurnReason.TIMEOUT
                 timeouts = player.timeouts + 1

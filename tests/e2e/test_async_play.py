@@ -4,7 +4,8 @@
   and are shown through the human's clicks, not with the bot token.
 - Turn time limits with the clock moved through the test-only MARRAKECH_TEST_CLOCK_FILE (read
   again on SIGUSR1): the half-time reminder, the medium AI playing a timed-out turn, and a
-  deadline that passed while the bot was down handled at start-up.
+  deadline that passed while the bot was down handled at start-up. A timed-out turn's own line
+  tells the timeout (and the handover, after three in a row).
 """
 
 from __future__ import annotations
@@ -198,8 +199,8 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
 
     await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
     notice = await fake.wait_for_message(channel, lambda m: "ran out of time" in m.content)
+    assert notice.id == first.id, "the timed-out turn's own line tells it"
     assert f"<@{mover_id}>" in notice.content
-    assert not notice.pinged_user_ids
     nxt = await fake.wait_for_message(
         channel, lambda m: m.id > notice.id and m.pinged_user_ids == frozenset({other.id})
     )
@@ -224,6 +225,7 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     second = await fake.wait_for_message(
         channel, lambda m: "ran out of time" in m.content and f"<@{other.id}>" in m.content
     )
+    assert second.id == nxt.id, "told in its own line, by the run that caught up"
     back = await fake.wait_for_message(
         channel, lambda m: m.id > second.id and m.pinged_user_ids == frozenset({mover_id})
     )
@@ -245,8 +247,9 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
         offset += TURN_LIMIT + 2
         await shift_clock(bot, clock_file, offset, fake)
         notice = await fake.wait_for_message(
-            channel, lambda m, w=waiting: m.id > w.id and "ran out of time" in m.content
+            channel, lambda m, w=waiting: m.id >= w.id and "ran out of time" in m.content
         )
+        assert notice.id == waiting.id, "the timed-out turn's own line tells it"
         mine = await fake.wait_for_message(
             channel, lambda m, n=notice: m.id > n.id and m.pinged_user_ids == {mover_id}
         )

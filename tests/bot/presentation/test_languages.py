@@ -22,7 +22,7 @@ from bot.edge.layout import decision_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError
 from bot.presentation import community, guide, images, messages, narration, presenter, story
 from bot.presentation.presenter import Post
-from bot.services import AutoTurn, GameInfo, GameStatus, GameView, Player, Reminder, TurnReason
+from bot.services import GameInfo, GameStatus, GameView, Player, Reminder
 from bot.services import errors as service_errors
 from bot.services.views import (
     AiRecord,
@@ -252,12 +252,11 @@ def guide_texts(locale: str) -> list[str]:
 
 
 def around_games(view: GameView, locale: str) -> list[str]:
-    """The turn clock's public notices, and stats, leaderboard, history and settings."""
+    """The turn clock's public notices (a timeout is told in its turn's line), and stats,
+    leaderboard, history and settings."""
     written = [presenter.reminder_text(Reminder(view, 100, datetime(2026, 1, 1, tzinfo=UTC)))]
-    for reason in (TurnReason.TIMEOUT, TurnReason.HANDED_OVER):
-        notice = presenter.timeout_text(AutoTurn(view, 0, 100, "medium", reason))
-        assert notice is not None
-        written.append(notice)
+    written.append(messages.text("story.timed_out", locale, user="<@100>"))
+    written.append(messages.text("story.handed_over", locale, user="<@100>", count=3))
     best = PlayerSummary(
         100, games=4, wins=1, average_score=51.5, best_score=70, favourite_color="red"
     )

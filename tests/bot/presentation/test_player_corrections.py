@@ -59,9 +59,11 @@ def test_ukrainian_names_the_doer_first_and_the_payment_reads_naturally() -> Non
     assert paid.endswith(": поруч з Ассамом жовтий килим займає 2 клітинки.")
 
 
-def _with_timeouts(view: GameView, seat: int, timeouts: int) -> GameView:
+def _with_timeouts(view: GameView, seat: int, timeouts: int, *, autoplay: bool = False) -> GameView:
     players = tuple(
-        dataclasses.replace(player, timeouts=timeouts) if player.seat == seat else player
+        dataclasses.replace(player, timeouts=timeouts, autoplay=autoplay)
+        if player.seat == seat
+        else player
         for player in view.players
     )
     return dataclasses.replace(view, players=players)
@@ -79,7 +81,14 @@ def test_a_turn_the_ai_played_for_a_player_out_of_time_says_so() -> None:
     played_by_them = story.turn_line(shown, state.turn - 1)
     assert "· 🟨 <@101>: faced Assam west" in played_by_them
     timed_out = story.turn_line(_with_timeouts(shown, 1, 1), state.turn - 1)
-    assert "· 🟨 🤖 AI for <@101>: faced Assam west" in timed_out
+    assert "· 🟨 🤖 AI for <@101> (⏰ ran out of time): faced Assam west" in timed_out
+    handed = story.turn_line(_with_timeouts(shown, 1, 3, autoplay=True), state.turn - 1)
+    assert (
+        "· 🟨 🤖 AI for <@101> (⏰ ran out of time 3 turns in a row: the AI plays their seat "
+        "from now on; `/marrakech rejoin` takes it back): faced Assam west"
+    ) in handed
+    later = story.turn_line(_with_timeouts(shown, 1, 4, autoplay=True), state.turn - 1)
+    assert "· 🟨 🤖 AI for <@101>: faced Assam west" in later, "told once, at the handover"
     for language in messages.LANGUAGES:
         shown_in = dataclasses.replace(
             _with_timeouts(shown, 1, 1),

@@ -283,6 +283,9 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_ai_until_rejoin(
     assert table.turns[-1].reason == TurnReason.AUTOPLAY
     view = await table.service.play.look(view.id)
     assert view.user_to_move == other
+    handed = view.player_at(view.seat_of(sleeper))
+    assert handed is not None
+    assert handed.timeouts == 4, "counted on: only the handover's turn is at the threshold"
     with pytest.raises(NotHandedToAiError):
         await table.service.play.rejoin(view.id, other)
     view = await table.service.play.rejoin(view.id, sleeper)

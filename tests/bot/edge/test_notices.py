@@ -1,0 +1,134 @@
+"""A turn the AI played for someone out of time is told once, by whichever display shows it.
+
+The in-process client on the fake Discord API (tests/bot/edge/test_edge.py). The turn clock
+plays a timed-out turn and nothing shows it (the process that stored it was killed); then two
+displays catch the game up from what is stored, the second from the game as it read it before
+the first had shown anything (another process catching up the same game). The channel tells
+the timeout once, in the timed-out turn's own line, before the next turn, in the game's
+language.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.edge.display import GameDisplay
+from bot.presentation import messages
+from bot.services.views import AutoTurn, TurnReason
+from tests.bot.edge.test_edge import Edge, running_edge
+from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.e2e.fakecord import FakeMessage, FakeUser
+
+NOTICE = "ran out of time"
+LONG_AGO = "2020-01-01T00:00:00.000+00:00"
+
+
+@pytest.fixture
+def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by name)
+    """The in-process client on the fake Discord API, as in test_edge.py."""
+    return edge_fixture
+
+
+async def press(edge: Edge, user: FakeUser, message: FakeMessage, action: str) -> None:
+    """Click the lobby button of `action`, whatever the language of its label."""
+    message = edge.fake.world.messages[message.id]
+    (label,) = [
+        b.label for b in message.enabled_buttons() if (b.custom_id or "").endswith(f":{action}")
+    ]
+    assert label is not None
+    await edge.click(user, message, label).response()
+
+
+async def timed_out_unshown(edge: Edge, timeouts_before: int) -> tuple[FakeMessage, AutoTurn]:
+    """A game of two with a turn limit whose first mover (who ran out of time
+    `timeouts_before` turns in a row already) runs out of time: the AI's move for them is
+    stored and nothing of it is shown. The first turn's message, and the automatic turn."""
+    await edge.bot.scheduler.stop()  # the test plays the turn clock's part itself
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    first = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    view = await edge.service.play.look(1)
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("UPDATE games SET due_at = $1, rev = rev + 1 WHERE id = 1", LONG_AGO)
+        await conn.execute(
+            "UPDATE seats SET timeouts = $1 WHERE game_id = 1 AND seat = $2",
+            timeouts_before,
+            view.state.to_move if view.state is not None else 0,
+        )
+    turn = await edge.service.turns.play_due(1, view.seq)
+    assert isinstance(turn, AutoTurn)
+    return first, turn
+
+
+def told(edge: Edge) -> list[FakeMessage]:
+    return [m for m in edge.fake.messages(edge.channel) if NOTICE in m.content]
+
+
+async def caught_up_twice(edge: Edge) -> None:
+    """Two displays catch the game up, the second from the game as read before the first."""
+    stale = await edge.service.play.look(1)
+    other = GameDisplay(
+        edge.client, edge.service.play, edge.bot.display._pictures, edge.service.loader.clock
+    )
+    await edge.bot.display._catch_up(stale)
+    await other._catch_up(stale)
+
+
+@pytest.mark.parametrize(
+    ("timeouts_before", "reason", "said"),
+    [
+        (0, TurnReason.TIMEOUT, "(⏰ ran out of time)"),
+        (2, TurnReason.HANDED_OVER, "ran out of time 3 turns in a row"),
+    ],
+)
+async def test_a_timeout_never_shown_is_told_once_by_two_catch_ups(
+    edge: Edge, timeouts_before: int, reason: TurnReason, said: str
+) -> None:
+    first, turn = await timed_out_unshown(edge, timeouts_before)
+    assert turn.reason is reason
+
+    await caught_up_twice(edge)
+
+    transcript = edge.fake.transcript(edge.channel)
+    assert [m.id for m in told(edge)] == [first.id], transcript
+    line = edge.fake.world.messages[first.id].content
+    assert said in line, line
+    assert f"<@{turn.user_id}>" in line, line
+    assert not edge.fake.world.messages[first.id].enabled_buttons()
+    current = edge.fake.latest_with_components(edge.channel)
+    assert current.id > first.id, "the next turn comes after the line that tells the timeout"
+    assert await edge.service.play.behind_on_display() == []
+
+
+async def test_a_timeout_shown_then_caught_up_again_is_still_told_once(edge: Edge) -> None:
+    """The display showed the turn, but its record of that was lost (the process was killed
+    before writing it): a catch-up derives the same line again, and posts no second notice."""
+    first, turn = await timed_out_unshown(edge, 0)
+    before = await edge.service.play.look(1)
+    await edge.bot.display.show_auto_turn(turn)
+    async with edge.store.database.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET board_message_id = $1, board_message_seq = $2 WHERE id = 1",
+            before.game.board_message_id,
+            before.game.board_message_seq,
+        )
+
+    await caught_up_twice(edge)
+
+    assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
+
+
+@pytest.mark.parametrize(("server_locale", "language"), [("fr", "fr"), ("uk", "uk")])
+async def test_the_timeout_is_told_in_the_game_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server_locale: str, language: str
+) -> None:
+    async with running_edge(tmp_path, monkeypatch, server_locale=server_locale) as edge:
+        first, turn = await timed_out_unshown(edge, 0)
+        await caught_up_twice(edge)
+        print(edge.fake.transcript(edge.channel))
+        line = edge.fake.world.messages[first.id].content
+        said = messages.text("story.timed_out", language, user=f"<@{turn.user_id}>")
+        assert said in line, line

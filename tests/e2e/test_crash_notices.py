@@ -1,0 +1,186 @@
+"""A turn the AI played for someone out of time, and a resignation, are told once, even when
+the bot is killed between storing them and telling them.
+
+The real bot process and the fake Discord API, on SQLite and on PostgreSQL. A game of two
+people with a turn limit (moved past with the test clock, MARRAKECH_TEST_CLOCK_FILE), whose
+first mover lets the time run out: the bot dies (SIGKILL, crash point `auto.committed`) right
+after the AI's move for them is committed, before anything of it reaches Discord. After the
+restart the channel tells the timeout exactly once, in its place: the timed-out turn's own
+line says who ran out of time, before the next turn calls the other player, in the server's
+language (English, French, Ukrainian). A game of three
+in which someone resigns out of turn: the bot dies right after the resignation is committed
+(`resign.committed`). After the restart one message tells it: the turn being played, redrawn
+in place, not the turn posted a second time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.presentation import messages
+from bot.storage.database import BACKENDS, Backend
+from tests.e2e.conftest import told_its_shards
+from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.shifted_clock import shift_clock, with_clock
+from tests.postgres import create_database, drop_database
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ("marrakech", "marrakech-mod")
+CRASH_VAR = "MARRAKECH_CRASH_AT"
+TURN_LIMIT = 300
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    name: Backend = request.param
+    return name
+
+
+@pytest.fixture
+async def target(
+    backend: Backend, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[str]:
+    """The bot's database: an SQLite file, or a PostgreSQL database of its own."""
+    if backend == "sqlite":
+        yield str(tmp_path / "marrakech.sqlite3")
+        return
+    server: str = request.getfixturevalue("postgres_server")
+    url = await create_database(server)
+    try:
+        yield url
+    finally:
+        await drop_database(server, url)
+
+
+@pytest.fixture
+def crash_at() -> str:
+    """Where the bot dies (each test names its point)."""
+    raise NotImplementedError("parametrize crash_at")
+
+
+@pytest.fixture
+def bot_env(
+    bot_env: dict[str, str], clock_file: Path, target: str, crash_at: str
+) -> dict[str, str]:
+    """The bot on `target`, with the test clock, armed to die at `crash_at`."""
+    return {
+        **with_clock(told_its_shards(bot_env), clock_file),
+        "MARRAKECH_DB": target,
+        CRASH_VAR: crash_at,
+    }
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+async def restarted(fake: FakeDiscord, bot: BotProcess, point: str) -> None:
+    """Wait for the bot to die at `point`, then start it again, disarmed."""
+    await bot.wait_for_log(rf"crash point {re.escape(point)}:1 reached", timeout=30)
+    await bot.wait_exit(timeout=30)
+    bot.env.pop(CRASH_VAR)
+    identifies = fake.gateway.identifies
+    await bot.start()
+    await bot.wait_ready(
+        fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
+    )
+
+
+async def press(fake: FakeDiscord, user: FakeUser, message: FakeMessage, action: str) -> None:
+    """Click the lobby button of `action`, whatever the language of its label."""
+    message = fake.world.messages[message.id]
+    (custom_id,) = [
+        b.custom_id for b in message.enabled_buttons() if (b.custom_id or "").endswith(action)
+    ]
+    assert custom_id is not None
+    await (await fake.click(user, message, custom_id)).response()
+
+
+@pytest.mark.parametrize("crash_at", ["auto.committed:1"])
+@pytest.mark.parametrize(("locale", "language"), [("en-US", "en"), ("fr", "fr"), ("uk", "uk")])
+async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, locale: str, language: str
+) -> None:
+    guild = fake.add_guild("Souk", preferred_locale=locale)
+    channel = fake.add_text_channel(guild, "slow-table")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    lobby = await (
+        await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
+    ).answer()
+    await press(fake, bob, lobby, ":join")
+    await press(fake, alice, lobby, ":start")
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover,) = first.pinged_user_ids
+    (other,) = {alice.id, bob.id} - {mover}
+
+    await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
+    await restarted(fake, bot, "auto.committed")
+    nxt = await fake.wait_for_message(
+        channel, lambda m: m.id > first.id and m.pinged_user_ids == {other}, timeout=30
+    )
+
+    print(fake.transcript(channel))
+    notice = messages.text("story.timed_out", language, user=f"<@{mover}>")
+    told = [m for m in fake.messages(channel) if "⏰" in m.content]
+    assert [m.id for m in told] == [first.id], fake.transcript(channel)
+    line = told[0].content
+    assert notice in line, line
+    header = messages.text("story.line", language, game_id=1, turn=1, story="")
+    assert line.startswith(header), line
+    assert not fake.world.messages[first.id].enabled_buttons(), "the timed-out turn is final"
+    assert nxt.enabled_buttons()
+
+
+def live_seqs(messages: list[FakeMessage]) -> set[int]:
+    """The seqs of the game decisions the messages' live buttons offer."""
+    return {
+        int(custom_id.split(":")[2])
+        for message in messages
+        for button in message.enabled_buttons()
+        if (custom_id := button.custom_id or "").startswith("mk:1:")
+    }
+
+
+@pytest.mark.parametrize("crash_at", ["resign.committed:1"])
+async def test_a_resignation_cut_off_by_a_kill_is_told_once(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "three")
+    people = {user.id: user for user in map(fake.add_user, ("alice", "bob", "carol"))}
+    for person in people.values():
+        fake.add_member(guild, person)
+    alice, bob, carol = people.values()
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=3)).answer()
+    for guest in (bob, carol):
+        current = fake.world.messages[lobby.id]
+        await (await fake.click(guest, current, current.button(label="Join").custom_id)).response()
+    current = fake.world.messages[lobby.id]
+    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover,) = first.pinged_user_ids
+    quitter = next(user for user in people.values() if user.id != mover)
+    (seq,) = live_seqs([first])
+
+    question = await (await fake.slash(quitter, channel, "marrakech", "resign")).answer()
+    (go,) = [b for b in question.enabled_buttons() if (b.custom_id or "").endswith(":resign")]
+    assert go.custom_id is not None
+    await fake.click(quitter, question, go.custom_id)  # never answered: the bot dies first
+    await restarted(fake, bot, "resign.committed")
+
+    await fake.wait_until(
+        lambda: live_seqs(fake.messages(channel)) == {seq + 1},
+        timeout=30,
+        what="the turn being played shown as it is after the resignation",
+    )
+    told = [m.id for m in fake.messages(channel) if "resigned" in m.content + m.embed_text()]
+    assert told == [first.id], fake.transcript(channel)
