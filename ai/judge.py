@@ -17,11 +17,12 @@ could see (`ai.hard.public_view`): the AI never reads a hidden pile. With a work
 the search is deterministic, so the same record always gives the same judgement.
 
 Bands (`band_of`): a loss of at least 5 points is an inaccuracy, 10 a mistake, 15 a blunder
-in 2 players (lichess's bands); with n players each threshold is scaled by 2/n (a seat's fair
-chance is 1/n, not 1/2), so 3.3/6.7/10 points in 3 players and 2.5/5/7.5 in 4. A decision's
-accuracy (`decision_accuracy`) is lichess's curve on the loss scaled the same way,
-103.1668 * exp(-0.04354 * loss * n / 2) - 3.1669, kept within 0-100; a seat's accuracy in a
-game is the mean over its decisions that had a choice. docs/coach.md explains the choices.
+in 2 players (lichess's bands); with n players each threshold is scaled by the spread of a
+seat's result at its fair chance p = 1/n against 2 players, 2 * sqrt(p * (1 - p))
+(`fair_spread`): 4.7/9.4/14.1 points in 3 players, 4.3/8.7/13.0 in 4. A decision's accuracy
+(`decision_accuracy`) is lichess's curve on the loss divided by the same factor,
+103.1668 * exp(-0.04354 * loss / fair_spread(n)) - 3.1669, kept within 0-100; a seat's accuracy
+in a game is the mean over its decisions that had a choice. docs/coach.md explains the choices.
 
 Everything here is a pure function of plain data and every result is a frozen dataclass of
 numbers, strings and tuples, so the bot's worker processes can compute and pickle them.
@@ -211,16 +212,18 @@ class GameJudgement:
 # -- bands and accuracy ------------------------------------------------------------------
 
 
-def scale(players: int) -> float:
-    """How much a point of a seat's chance weighs with `players` players against 2: n / 2."""
-    return players / 2.0
+def fair_spread(players: int) -> float:
+    """The standard deviation of a seat's result (won or not) at its fair chance 1/n, over
+    that of 2 players (1/2): 1 in 2 players, 0.943 in 3, 0.866 in 4 (docs/coach.md)."""
+    fair = 1.0 / players
+    return 2.0 * math.sqrt(fair * (1.0 - fair))
 
 
 def thresholds(players: int) -> tuple[float, float, float]:
     """The inaccuracy, mistake and blunder thresholds in win-chance points."""
-    factor = scale(players)
+    factor = fair_spread(players)
     inaccuracy, mistake, blunder = BANDS_2P
-    return (inaccuracy / factor, mistake / factor, blunder / factor)
+    return (inaccuracy * factor, mistake * factor, blunder * factor)
 
 
 def band_of(loss: float, players: int) -> Band:
@@ -237,7 +240,7 @@ def band_of(loss: float, players: int) -> Band:
 
 def decision_accuracy(loss: float, players: int) -> float:
     """Lichess's accuracy curve on the loss scaled to 2 players, within 0-100."""
-    raw = 103.1668 * math.exp(-0.04354 * loss * scale(players)) - 3.1669
+    raw = 103.1668 * math.exp(-0.04354 * loss / fair_spread(players)) - 3.1669
     return max(0.0, min(100.0, raw))
 
 

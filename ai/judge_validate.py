@@ -8,6 +8,8 @@ its games), judges every decision of every game with `ai.judge.judge_game`, and 
   mistake, blunder), the share called a mistake or worse, and the mean accuracy. A judge
   worth reading calls easy's decisions blunders far more often than hard's, and hard's own
   choices almost never mistakes;
+- per level, the share of those decisions that lost at least 2.5, 5, 7.5, 10 and 15 points
+  (what the bands of 3 and 4 players were chosen on, docs/coach.md);
 - the calibration of the chances it judges with, per level and for all levels together: for
   every judged decision with a choice, the seat's chance after the option taken against how
   the game ended for it (a win 1, a shared first place 1/2), by tenths of predicted chance
@@ -38,6 +40,9 @@ from engine.state import GameState
 
 LEVELS = ("easy", "medium", "hard")
 
+LOSS_STEPS = (2.5, 5.0, 7.5, 10.0, 15.0)
+"""Losses (points) whose shares the report gives, whatever the number of players."""
+
 
 @dataclass
 class LevelTally:
@@ -51,6 +56,8 @@ class LevelTally:
     """The sum of the decisions' accuracies."""
     chances: list[tuple[float, float]] = field(default_factory=list)
     """(the seat's chance after the option taken, its result) per decision with a choice."""
+    losses: list[float] = field(default_factory=list)
+    """The loss of each decision with a choice, in points."""
 
     def add(self, other: LevelTally) -> None:
         self.games += other.games
@@ -59,6 +66,7 @@ class LevelTally:
             self.bands[band] = self.bands.get(band, 0) + count
         self.accuracy += other.accuracy
         self.chances.extend(other.chances)
+        self.losses.extend(other.losses)
 
     def share(self, *bands: Band) -> float:
         """The share of the decisions with a choice that fell in `bands`."""
@@ -89,6 +97,7 @@ def judge_one(level: str, players: int, work: int, seed: int) -> LevelTally:
         tally.decisions += 1
         tally.bands[judgement.band.value] = tally.bands.get(judgement.band.value, 0) + 1
         tally.accuracy += judgement.accuracy
+        tally.losses.append(judgement.loss)
         won = 1.0 / len(winners) if judgement.seat in winners else 0.0
         tally.chances.append((judgement.taken_chance, won))
     return tally
@@ -123,6 +132,16 @@ def validate(
         print(line, flush=True)
         lines.append(line)
         tallies.append(tally)
+    steps = "  ".join(f"{'>= ' + format(points, 'g'):>7s}" for points in LOSS_STEPS)
+    table = [f"level   {steps}  points lost"]
+    for tally in tallies:
+        shares = [sum(loss >= points for loss in tally.losses) for points in LOSS_STEPS]
+        table.append(
+            f"{tally.level:7s} "
+            + "  ".join(f"{count / max(1, tally.decisions):7.1%}" for count in shares)
+        )
+    print(*table, sep="\n", flush=True)
+    lines.extend(table)
     for tally in [*tallies, _merged(tallies)]:
         table = [f"{tally.level}: chance after the option taken  decisions  predicted  won"]
         table.extend(by_tenths(tally.chances, count_width=9))

@@ -186,10 +186,10 @@ def test_where_nothing_can_change_the_result_nothing_is_a_mistake() -> None:
 # -- bands and accuracy ----------------------------------------------------------------
 
 
-def test_bands_are_lichess_in_2_players_and_scale_with_the_fair_chance() -> None:
+def test_bands_are_lichess_in_2_players_and_scale_with_the_spread_of_a_fair_result() -> None:
     assert thresholds(2) == (5.0, 10.0, 15.0)
-    assert thresholds(3) == pytest.approx((10 / 3, 20 / 3, 10.0))
-    assert thresholds(4) == (2.5, 5.0, 7.5)
+    assert thresholds(3) == pytest.approx((4.714, 9.428, 14.142), abs=1e-3)
+    assert thresholds(4) == pytest.approx((4.330, 8.660, 12.990), abs=1e-3)
     assert [band_of(loss, 2) for loss in (0, 4.99, 5, 9.99, 10, 14.99, 15, 80)] == [
         Band.GOOD,
         Band.GOOD,
@@ -200,14 +200,15 @@ def test_bands_are_lichess_in_2_players_and_scale_with_the_fair_chance() -> None
         Band.BLUNDER,
         Band.BLUNDER,
     ]
-    assert band_of(7.5, 4) is Band.BLUNDER
-    assert band_of(7.5, 2) is Band.INACCURACY
+    assert band_of(13.0, 4) is Band.BLUNDER
+    assert band_of(13.0, 2) is Band.MISTAKE
+    assert band_of(12.9, 4) is Band.MISTAKE
 
 
 def test_accuracy_follows_the_lichess_curve_on_the_scaled_loss() -> None:
     assert decision_accuracy(0.0, 2) == pytest.approx(100.0, abs=1e-3)
     assert decision_accuracy(10.0, 2) == pytest.approx(63.58, abs=0.01)
-    assert decision_accuracy(5.0, 4) == decision_accuracy(10.0, 2)
+    assert decision_accuracy(8.660254, 4) == pytest.approx(decision_accuracy(10.0, 2))
     assert decision_accuracy(100.0, 2) == 0.0
     losses = [0.0, 1.0, 5.0, 10.0, 20.0, 50.0]
     values = [decision_accuracy(loss, 3) for loss in losses]

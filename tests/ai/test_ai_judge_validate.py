@@ -40,7 +40,9 @@ def test_the_command_reports_the_bands_by_level_and_the_calibration(
         "accuracy",
     ]
     assert out[2].split()[:2] == ["easy", "1"]
-    assert out[3] == "easy: chance after the option taken  decisions  predicted  won"
+    assert out[3].split()[-2:] == ["points", "lost"]
+    assert out[4].split()[0] == "easy"
+    assert out[5] == "easy: chance after the option taken  decisions  predicted  won"
     assert "all levels: chance after the option taken  decisions  predicted  won" in out
 
 
