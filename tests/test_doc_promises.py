@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-DOCS = ("ratings.md", "analysis.md", "tournaments.md")
+DOCS = ("ratings.md", "analysis.md", "tournaments.md", "coach.md")
 HEADING = "## Promises and the tests that hold them"
 TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)(?:\[[^\]`]*\])?`")
 

@@ -1,0 +1,480 @@
+"""The coach's judge: how much winning chance each decision of a game gave away.
+
+A person decides three things in Marrakech: which way to turn Assam before the roll (R4),
+which rug to lay after it (R10) and, in the `rotate-after` variant, which way to turn Assam
+after the rug (R12). For each such decision the judge values every legal option as the
+seat's chance of winning after it, an expectation over all the seat did not choose: the die
+(exactly, 1, 2, 2, 3, 3, 4), the next mover's reply, and in 2 players the rival's hidden pile.
+The loss of the option taken is the best option's chance less its own, in win-chance points
+(0-100): the choice is judged, not the roll. A turn of Assam is judged before the die; a rug
+after the die's result is known, from where Assam stands.
+
+The values come from the strongest level's search (`search_chances`, today hard's expectimax
+of `ai.hard`: every die face, the seat's rugs best first, the next mover's turn as medium
+plays it) with its leaves read as the seat's chance of winning (`ai.chances.win_chances`:
+`ai.win_chance` in 2 players, the field model in 3 and 4). The search works on what the seat
+could see (`ai.hard.public_view`): the AI never reads a hidden pile. With a work budget alone
+the search is deterministic, so the same record always gives the same judgement.
+
+Bands (`band_of`): a loss of at least 5 points is an inaccuracy, 10 a mistake, 15 a blunder
+in 2 players (lichess's bands); with n players each threshold is scaled by the spread of a
+seat's result at its fair chance p = 1/n against 2 players, 2 * sqrt(p * (1 - p))
+(`fair_spread`): 4.7/9.4/14.1 points in 3 players, 4.3/8.7/13.0 in 4. A decision's accuracy
+(`decision_accuracy`) is lichess's curve on the loss divided by the same factor,
+103.1668 * exp(-0.04354 * loss / fair_spread(n)) - 3.1669, kept within 0-100; a seat's accuracy
+in a game is the mean over its decisions that had a choice. docs/coach.md explains the choices.
+
+Everything here is a pure function of plain data and every result is a frozen dataclass of
+numbers, strings and tuples, so the bot's worker processes can compute and pickle them.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ai.budget import Budget, Meter
+from ai.chances import win_chances
+from ai.hard import _Branch, _ranked_placements, _Search, public_view
+from ai.player import check_decision_node
+from ai.tactics import LANDINGS, ORIENT_TURNS, ROTATE_TURNS, expected_toll, payees, toll
+from engine.dealing import new_game
+from engine.errors import FormatError
+from engine.model import Phase, Variant, owner_of
+from engine.playout import from_state
+from engine.record import Record, replay_events
+from engine.rules import (
+    ORIENT_ACTIONS,
+    ROTATE_ACTIONS,
+    apply,
+    parse_placement,
+    placement_notation,
+    region,
+)
+from engine.state import GameState
+
+JUDGE_WORK = 24
+"""Search budget of one decision, in simulated turns of the next mover: at a choice of
+facing, the best two rugs of every die face (3 facings x 4 faces); a rug choice always
+searches every legal rug, however many (see `search_chances`)."""
+
+BANDS_2P = (5.0, 10.0, 15.0)
+"""Inaccuracy, mistake and blunder thresholds in 2 players, in win-chance points."""
+
+
+class Kind(enum.StrEnum):
+    """What a decision chose."""
+
+    ORIENT = "orient"
+    """Which way to turn Assam before the roll (standard rules, R4): `L`, `S` or `R`."""
+    RUG = "rug"
+    """Which rug to lay (R10): a placement such as `c4c5`."""
+    ROTATE = "rotate"
+    """Which way to turn Assam after the rug (`rotate-after`, R12): `L` or `R`."""
+
+
+class Band(enum.StrEnum):
+    """How costly a decision was (see `band_of`)."""
+
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What an option does, in numbers, for a factual line of why (never prose).
+
+    Orient options fill `toll`, `worst_toll` and `out_chance`; rug options `squares`, `covered`,
+    `cut_owner`, `cut_region` and `grown`; rotate options `income`. The rest stay 0 / None.
+    """
+
+    toll: float = 0.0
+    """The toll (dirhams) the seat owes on average over the die on the roll this facing
+    leads to (R8)."""
+    worst_toll: int = 0
+    """The largest toll one face of the die would cost it from this facing."""
+    out_chance: float = 0.0
+    """The chance that the roll from this facing puts the seat out: a toll beyond its
+    dirhams (R9)."""
+    squares: tuple[int, int] | None = None
+    """The rug's two squares (0-48, row * 7 + column)."""
+    covered: int = 0
+    """Squares of rivals still in that the rug covers."""
+    cut_owner: int | None = None
+    """The rival whose largest region the rug cuts into (None: it covers none)."""
+    cut_region: int = 0
+    """That region's size before the rug."""
+    grown: int = 0
+    """The size, after the rug, of the seat's region the rug lies in."""
+    income: float = 0.0
+    """The toll the next mover owes the seat on average over the die, rolling in the facing
+    this turn of Assam leaves (R12)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal option of a decision and the seat's chance of winning after it (0-1)."""
+
+    action: str
+    chance: float
+    facts: Facts
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One decision judged: `taken` against the `best` option, in win-chance points."""
+
+    index: int
+    """The index of the action in the record's `actions` (the board before it is
+    `state_before(record, index)`); 0 for a live decision outside a record."""
+    turn: int
+    """The game's turn number (`GameState.turn`) the decision belongs to."""
+    seat: int
+    kind: Kind
+    taken: str
+    best: str
+    taken_chance: float
+    """The seat's chance of winning after the option taken (0-1)."""
+    best_chance: float
+    """After the best option (0-1)."""
+    loss: float
+    """`best_chance - taken_chance` in points (0-100); never negative, 0 for the best."""
+    band: Band
+    accuracy: float
+    """This decision's accuracy (0-100, `decision_accuracy`)."""
+    options: tuple[Option, ...]
+    """Every legal option, best first (ties in the search's order: medium's ranking)."""
+
+    @property
+    def forced(self) -> bool:
+        """Whether there was only one legal option (never counted against the seat)."""
+        return len(self.options) == 1
+
+    def option(self, action: str) -> Option:
+        """The option of `action` (KeyError if it is not one)."""
+        for option in self.options:
+            if option.action == action:
+                return option
+        raise KeyError(action)
+
+    def loss_of(self, action: str) -> float:
+        """What option `action` gives away against the best, in points (a drill's second
+        try: `band_of(loss, players)` is GOOD when it is within the inaccuracy threshold)."""
+        return round(max(0.0, self.best_chance - self.option(action).chance) * 100.0, 9)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat's game: its accuracy and its count of costly decisions."""
+
+    seat: int
+    decisions: int
+    """Decisions judged that had a choice (forced ones are left out)."""
+    accuracy: float
+    """The mean accuracy of those decisions (0-100; 100 with none)."""
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameJudgement:
+    """Every judged decision of a game, in order, and each judged seat's summary."""
+
+    players: int
+    decisions: tuple[Judgement, ...]
+    seats: tuple[SeatSummary, ...]
+    """One per judged seat, in seat order."""
+
+    def of_seat(self, seat: int) -> tuple[Judgement, ...]:
+        """The seat's decisions, in order."""
+        return tuple(judgement for judgement in self.decisions if judgement.seat == seat)
+
+    def summary(self, seat: int) -> SeatSummary:
+        """The seat's summary (KeyError if the seat was not judged)."""
+        for summary in self.seats:
+            if summary.seat == seat:
+                return summary
+        raise KeyError(seat)
+
+    def costliest(self, seat: int, count: int = 3) -> tuple[Judgement, ...]:
+        """The seat's `count` costliest decisions with a loss, costliest first (the earlier
+        first on a tie): what Learn from your mistakes teaches."""
+        lost = [judgement for judgement in self.of_seat(seat) if judgement.loss > 0]
+        lost.sort(key=lambda judgement: (-judgement.loss, judgement.index))
+        return tuple(lost[:count])
+
+
+# -- bands and accuracy ------------------------------------------------------------------
+
+
+def fair_spread(players: int) -> float:
+    """The standard deviation of a seat's result (won or not) at its fair chance 1/n, over
+    that of 2 players (1/2): 1 in 2 players, 0.943 in 3, 0.866 in 4 (docs/coach.md)."""
+    fair = 1.0 / players
+    return 2.0 * math.sqrt(fair * (1.0 - fair))
+
+
+def thresholds(players: int) -> tuple[float, float, float]:
+    """The inaccuracy, mistake and blunder thresholds in win-chance points."""
+    factor = fair_spread(players)
+    inaccuracy, mistake, blunder = BANDS_2P
+    return (inaccuracy * factor, mistake * factor, blunder * factor)
+
+
+def band_of(loss: float, players: int) -> Band:
+    """The band of a loss of `loss` points in a game of `players`."""
+    inaccuracy, mistake, blunder = thresholds(players)
+    if loss >= blunder:
+        return Band.BLUNDER
+    if loss >= mistake:
+        return Band.MISTAKE
+    if loss >= inaccuracy:
+        return Band.INACCURACY
+    return Band.GOOD
+
+
+def decision_accuracy(loss: float, players: int) -> float:
+    """Lichess's accuracy curve on the loss scaled to 2 players, within 0-100."""
+    raw = 103.1668 * math.exp(-0.04354 * loss / fair_spread(players)) - 3.1669
+    return max(0.0, min(100.0, raw))
+
+
+def game_accuracy(judgements: Iterable[Judgement]) -> float:
+    """The mean accuracy of the decisions that had a choice (100 when there are none)."""
+    chosen = [judgement.accuracy for judgement in judgements if not judgement.forced]
+    return sum(chosen) / len(chosen) if chosen else 100.0
+
+
+def summarise(seat: int, judgements: Sequence[Judgement]) -> SeatSummary:
+    """The summary of `seat` over its `judgements`."""
+    chosen = [judgement for judgement in judgements if not judgement.forced]
+    bands = [judgement.band for judgement in chosen]
+    return SeatSummary(
+        seat=seat,
+        decisions=len(chosen),
+        accuracy=game_accuracy(chosen),
+        inaccuracies=bands.count(Band.INACCURACY),
+        mistakes=bands.count(Band.MISTAKE),
+        blunders=bands.count(Band.BLUNDER),
+    )
+
+
+# -- the search ------------------------------------------------------------------------
+
+
+class _ChanceSearch(_Search):
+    """Hard's expectimax with its leaves read as the seat's chance of winning."""
+
+    def _leaf(self, state: GameState) -> float:
+        self.leaves += 1
+        return win_chances(state)[self.seat]
+
+
+def search_chances(state: GameState, work: int = JUDGE_WORK) -> tuple[tuple[str, float], ...]:
+    """Every option of the seat to move at `state` with its expected chance of winning
+    (0-1), in the search's order: the adapter to the strongest level's search.
+
+    Hard's search (`ai.hard`) on the seat's public view, with its leaves valued by
+    `ai.chances.win_chances`: at a choice of facing, every facing's expectation over the die
+    of the best searched rug for each face (`work` rival turns in all, at least one rug per
+    face); at a rug choice every legal rug (the budget grows to fit them all); at a turn after
+    the rug both. Raises NotADecisionError where no seat decides.
+    """
+    seat = check_decision_node(state)
+    view = public_view(state, seat)
+    if view.phase is Phase.ROTATE:
+        actions = list(ROTATE_ACTIONS)
+        search = _ChanceSearch(seat, Meter(Budget(work=len(actions))), view)
+        branches = [[_Branch(1.0, apply(view, action)[0], [], [])] for action in actions]
+    elif view.phase is Phase.PLACE:
+        actions = _ranked_placements(view, seat)
+        cost = 2 if view.variant is Variant.ROTATE_AFTER else 1
+        search = _ChanceSearch(seat, Meter(Budget(work=cost * len(actions))), view)
+        branches = [[_Branch(1.0, view, actions, [])]]
+    else:
+        actions = list(ORIENT_ACTIONS)
+        search = _ChanceSearch(seat, Meter(Budget(work=work)), view)
+        branches = search.orientations(view)
+    values = search.run(branches, view.phase is Phase.PLACE)
+    return tuple(zip(actions, values, strict=True))
+
+
+# -- judging ---------------------------------------------------------------------------
+
+
+def judge_options(state: GameState, work: int = JUDGE_WORK) -> tuple[Option, ...]:
+    """Every legal option of the seat to move, with its chance and facts, best first (ties
+    keep the search's order). Raises NotADecisionError where no seat decides."""
+    valued = search_chances(state, work)
+    ranked = sorted(range(len(valued)), key=lambda i: -valued[i][1])
+    return tuple(Option(valued[i][0], valued[i][1], facts_of(state, valued[i][0])) for i in ranked)
+
+
+def best_option(state: GameState, work: int = JUDGE_WORK) -> Option:
+    """The option the coach prefers for the seat to move (the Hint)."""
+    return judge_options(state, work)[0]
+
+
+def judge_decision(
+    state: GameState, action: str, work: int = JUDGE_WORK, index: int = 0
+) -> Judgement:
+    """The judgement of the seat to move at `state` choosing `action` (a verdict in a
+    coached game). Raises NotADecisionError where no seat decides, ValueError if `action` is
+    not one of its legal options."""
+    return judgement_from(state, action, judge_options(state, work), index)
+
+
+def _canonical(state: GameState, action: str) -> str:
+    """The notation the search uses for `action` (a rug's squares in either order)."""
+    if state.phase is Phase.PLACE:
+        try:
+            first, second = parse_placement(action)
+        except FormatError:
+            return action
+        return placement_notation(first, second)
+    return action
+
+
+def judgement_from(
+    state: GameState, action: str, options: Sequence[Option], index: int = 0
+) -> Judgement:
+    """The judgement of the seat to move at `state` choosing `action`, among `options` as
+    `judge_options(state)` gave them: a Hint's options serve again for the verdict after the
+    click, with no second search. Raises ValueError if `action` is not among them."""
+    seat = check_decision_node(state)
+    taken = _canonical(state, action)
+    chosen = next((option for option in options if option.action == taken), None)
+    if chosen is None:
+        raise ValueError(f"{taken!r} is not a legal option here")
+    best = options[0]
+    loss = round(max(0.0, best.chance - chosen.chance) * 100.0, 9)  # 0.5 - 0.4: 10 points
+    players = state.players
+    return Judgement(
+        index=index,
+        turn=state.turn,
+        seat=seat,
+        kind=_kind(state),
+        taken=taken,
+        best=best.action if loss > 0 else taken,
+        taken_chance=chosen.chance,
+        best_chance=best.chance,
+        loss=loss,
+        band=band_of(loss, players),
+        accuracy=decision_accuracy(loss, players),
+        options=tuple(options),
+    )
+
+
+def _kind(state: GameState) -> Kind:
+    if state.phase is Phase.PLACE:
+        return Kind.RUG
+    if state.phase is Phase.ROTATE:
+        return Kind.ROTATE
+    return Kind.ORIENT
+
+
+def decisions(record: Record) -> Iterable[tuple[int, GameState, str]]:
+    """(index in `actions`, state before, action) for every decision a seat made in the
+    record: each turn of Assam and each rug (die rolls and resignations are not decisions).
+    Raises the engine's ReplayError if the record does not replay."""
+    state = new_game(record.config)
+    for after, _ in replay_events(record):
+        if len(after.history) > len(state.history):  # an action, not a resignation
+            index = len(state.history)
+            if state.phase in (Phase.ORIENT, Phase.PLACE, Phase.ROTATE):
+                yield index, state, record.actions[index]
+        state = after
+
+
+def state_before(record: Record, index: int) -> GameState:
+    """The state just before action `index` of the record (the board a drill shows),
+    with the resignations due before it. Raises IndexError past the last action."""
+    if not 0 <= index < len(record.actions):
+        raise IndexError(index)
+    state = new_game(record.config)
+    for after, _ in replay_events(record):
+        if len(after.history) > index:
+            return state
+        state = after
+    return state
+
+
+def judge_game(
+    record: Record, seats: Iterable[int] | None = None, work: int = JUDGE_WORK
+) -> GameJudgement:
+    """Every decision of the record's `seats` (default: all) judged, with each seat's
+    summary. Deterministic: the same record always gives the same judgement."""
+    wanted = set(range(record.players) if seats is None else seats)
+    judged = []
+    for index, state, action in decisions(record):
+        seat = state.to_move
+        if seat is None or seat not in wanted:
+            continue
+        judged.append(judgement_from(state, action, judge_options(state, work), index))
+    summaries = tuple(
+        summarise(seat, [judgement for judgement in judged if judgement.seat == seat])
+        for seat in sorted(wanted)
+    )
+    return GameJudgement(record.players, tuple(judged), summaries)
+
+
+# -- facts -----------------------------------------------------------------------------
+
+
+def facts_of(state: GameState, action: str) -> Facts:
+    """The numbers behind option `action` of the seat to move at `state` (see `Facts`)."""
+    seat = state.to_move
+    assert seat is not None
+    s = from_state(state)
+    payee_of = payees(s)
+    if state.phase is Phase.ORIENT:
+        turn = ORIENT_TURNS[ORIENT_ACTIONS.index(action)]
+        pose = s.assam * 4 + ((s.facing + turn) & 3)
+        owed = [
+            (toll(s, payee_of, seat, landing >> 2)[1], odds) for landing, odds in LANDINGS[pose]
+        ]
+        return Facts(
+            toll=expected_toll(s, payee_of, seat, pose),
+            worst_toll=max(amount for amount, _ in owed),
+            out_chance=sum(odds for amount, odds in owed if amount > state.dirhams[seat]),
+        )
+    if state.phase is Phase.ROTATE:
+        after, _ = apply(state, action)
+        mover = after.to_move
+        turn = ROTATE_TURNS[ROTATE_ACTIONS.index(action)]
+        pose = s.assam * 4 + ((s.facing + turn) & 3)
+        income = 0.0
+        if mover is not None and mover != seat:
+            for landing, odds in LANDINGS[pose]:
+                payee, amount = toll(s, payee_of, mover, landing >> 2)
+                if payee == seat:
+                    income += odds * amount
+        return Facts(income=income)
+    squares = parse_placement(action)
+    return _rug_facts(state, seat, squares)
+
+
+def _rug_facts(state: GameState, seat: int, squares: tuple[int, int]) -> Facts:
+    covered = 0
+    cut_owner, cut_region = None, 0
+    for square in squares:
+        color = state.colors[square]
+        if color < 0:
+            continue
+        owner = owner_of(state.players, color)
+        if owner == seat or owner >= state.players or state.is_eliminated(owner):
+            continue
+        covered += 1
+        size = len(region(state.colors, square))
+        if size > cut_region:
+            cut_owner, cut_region = owner, size
+    after, _ = apply(state, placement_notation(*squares))
+    grown = len(region(after.colors, squares[0]))
+    return Facts(
+        squares=squares, covered=covered, cut_owner=cut_owner, cut_region=cut_region, grown=grown
+    )

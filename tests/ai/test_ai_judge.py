@@ -1,0 +1,294 @@
+"""The coach's judge: bands, accuracy, hand-made positions with known best moves, determinism."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+
+import ai.judge
+from ai.judge import (
+    Band,
+    Facts,
+    Kind,
+    Option,
+    band_of,
+    best_option,
+    decision_accuracy,
+    decisions,
+    judge_decision,
+    judge_game,
+    judge_options,
+    judgement_from,
+    state_before,
+    thresholds,
+)
+from engine import Variant, apply, parse_square
+from engine.position import from_position
+from engine.record import Record
+from engine.state import GameState
+from tests.ai.conftest import random_game
+
+# -- hand-made positions ---------------------------------------------------------------
+
+YELLOW_REGION = [
+    ("yellow", "a3", "a4"),
+    ("yellow", "b3", "b4"),
+    ("yellow", "c3", "c4"),
+    ("yellow", "e3", "e4"),
+    ("yellow", "f3", "f4"),
+    ("yellow", "d2", "d3"),
+    ("yellow", "g3", "g4"),
+    ("blue", "d1", "d2"),
+    ("blue", "g2", "g3"),
+]
+"""Yellow's 12 squares (a3-f3, a4-c4, e4-g4) in one region around d4, and two blue rugs."""
+
+RED_ROWS = [("red", f"{column}6", f"{column}7") for column in "abcefg"]
+"""Red's 12 squares on rows 6-7, so that the seat in red leads."""
+
+
+def position(
+    rugs: list[tuple[str, str, str]],
+    *,
+    assam: str,
+    facing: str,
+    phase: str,
+    seats: list[dict[str, Any]],
+    to_move: int = 0,
+    turn: int = 47,
+    last: int = 46,
+    variant: str = "standard",
+) -> GameState:
+    """A position with `rugs` laid in order (the last one numbered `last`)."""
+    cells: list[list[Any]] = [[None] * 7 for _ in range(7)]
+    first = last - len(rugs) + 1
+    for number, (color, *squares) in enumerate(rugs, start=first):
+        for name in squares:
+            square = parse_square(name)
+            cells[square // 7][square % 7] = [color, number]
+    return from_position(
+        {
+            "format": "marrakech-position/1",
+            "players": len(seats),
+            "variant": variant,
+            "turn": turn,
+            "to_move": to_move,
+            "phase": phase,
+            "assam": {"square": assam, "facing": facing},
+            "cells": cells,
+            "seats": seats,
+            "outcome": None,
+        }
+    )
+
+
+def endgame(assam: str, facing: str, phase: str, dirhams: int = 10) -> GameState:
+    """2 players near the end: red and blue (seat 0, `dirhams`, one rug of each left) lead
+    yellow (12 dirhams, no rug left), whose 12-square region lies around d4."""
+    return position(
+        RED_ROWS + YELLOW_REGION,
+        assam=assam,
+        facing=facing,
+        phase=phase,
+        seats=[
+            {
+                "seat": 0,
+                "dirhams": dirhams,
+                "rugs_left": {"red": 1, "blue": 1},
+                "eliminated": False,
+                "pile": ["blue", "red"],
+            },
+            {
+                "seat": 1,
+                "dirhams": 12,
+                "rugs_left": {"yellow": 0, "brown": 0},
+                "eliminated": False,
+                "pile": [],
+            },
+        ],
+    )
+
+
+CUTS = {"c3d3", "d3e3", "d2d3", "b4c4", "e4f4"}
+"""The rugs from d4 that cover squares of yellow's region."""
+
+
+def test_a_rug_that_leaves_a_12_square_region_next_to_assam_is_a_blunder() -> None:
+    # Blue lays from d4 and rolls again next (yellow has no rug left): yellow's 12-square
+    # region around d4 would put it out (10 dirhams), a rug across it splits it.
+    state = endgame("d4", "N", "place")
+    judgement = judge_decision(state, "d5d6")
+    assert judgement.kind is Kind.RUG
+    assert judgement.band is Band.BLUNDER
+    assert judgement.loss >= 15
+    assert judgement.best in CUTS
+    assert judgement.option("d5d6").facts == Facts(squares=(31, 38), grown=2)
+    best = judgement.option(judgement.best).facts
+    assert (best.cut_owner, best.cut_region) == (1, 12)
+    assert best.covered >= 1
+
+
+def test_a_turn_into_a_12_square_region_is_a_blunder() -> None:
+    # From d5 facing east: turning left (north) lands in the region on a 2 or a 3.
+    state = endgame("d5", "E", "orient")
+    judgement = judge_decision(state, "L")
+    assert judgement.kind is Kind.ORIENT
+    assert judgement.band is Band.BLUNDER
+    assert judgement.best == "R"
+    turned_left = judgement.option("L").facts
+    assert (turned_left.toll, turned_left.worst_toll) == (4.0, 12)
+    assert turned_left.out_chance == pytest.approx(1 / 3)
+    assert judgement.option("R").facts.toll == 0.0
+
+
+def test_the_best_option_loses_nothing() -> None:
+    state = endgame("d4", "N", "place")
+    best = best_option(state)
+    judgement = judge_decision(state, best.action)
+    assert judgement.loss == 0.0
+    assert judgement.band is Band.GOOD
+    assert judgement.accuracy == pytest.approx(100.0, abs=1e-3)
+    assert judgement.best == best.action
+    assert judgement.taken_chance == judgement.best_chance == best.chance
+
+
+def test_either_order_of_a_rugs_squares_is_the_same_option() -> None:
+    state = endgame("d4", "N", "place")
+    assert judge_decision(state, "d6d5").taken == "d5d6"
+
+
+def test_an_action_that_is_not_an_option_is_refused() -> None:
+    state = endgame("d4", "N", "place")
+    with pytest.raises(ValueError, match="not a legal option"):
+        judge_decision(state, "a1a2")
+
+
+def test_the_only_legal_option_is_never_a_mistake(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The rules always leave at least two ways; a lone option still costs nothing.
+    state = endgame("d4", "N", "place")
+    monkeypatch.setattr(ai.judge, "search_chances", lambda state, work: (("d5d6", 0.25),))
+    judgement = judge_decision(state, "d5d6")
+    assert judgement.forced
+    assert judgement.loss == 0.0
+    assert judgement.band is Band.GOOD
+
+
+def test_where_nothing_can_change_the_result_nothing_is_a_mistake() -> None:
+    # Blue's last rugs with 30 dirhams and a lead no toll can close: every option wins.
+    state = endgame("d4", "N", "place", dirhams=30)
+    for option in judge_options(state):
+        judgement = judge_decision(state, option.action)
+        assert judgement.band is Band.GOOD, judgement
+
+
+# -- bands and accuracy ----------------------------------------------------------------
+
+
+def test_bands_are_lichess_in_2_players_and_scale_with_the_spread_of_a_fair_result() -> None:
+    assert thresholds(2) == (5.0, 10.0, 15.0)
+    assert thresholds(3) == pytest.approx((4.714, 9.428, 14.142), abs=1e-3)
+    assert thresholds(4) == pytest.approx((4.330, 8.660, 12.990), abs=1e-3)
+    assert [band_of(loss, 2) for loss in (0, 4.99, 5, 9.99, 10, 14.99, 15, 80)] == [
+        Band.GOOD,
+        Band.GOOD,
+        Band.INACCURACY,
+        Band.INACCURACY,
+        Band.MISTAKE,
+        Band.MISTAKE,
+        Band.BLUNDER,
+        Band.BLUNDER,
+    ]
+    assert band_of(13.0, 4) is Band.BLUNDER
+    assert band_of(13.0, 2) is Band.MISTAKE
+    assert band_of(12.9, 4) is Band.MISTAKE
+
+
+def test_accuracy_follows_the_lichess_curve_on_the_scaled_loss() -> None:
+    assert decision_accuracy(0.0, 2) == pytest.approx(100.0, abs=1e-3)
+    assert decision_accuracy(10.0, 2) == pytest.approx(63.58, abs=0.01)
+    assert decision_accuracy(8.660254, 4) == pytest.approx(decision_accuracy(10.0, 2))
+    assert decision_accuracy(100.0, 2) == 0.0
+    losses = [0.0, 1.0, 5.0, 10.0, 20.0, 50.0]
+    values = [decision_accuracy(loss, 3) for loss in losses]
+    assert values == sorted(values, reverse=True)
+    assert all(0.0 <= value <= 100.0 for value in values)
+
+
+# -- whole games -----------------------------------------------------------------------
+
+
+def opening(players: int, variant: Variant, seed: int, actions: int) -> Record:
+    """The record of the first `actions` actions of a seeded random game."""
+    states = random_game(players, variant, seed)
+    last = states[-1]
+    history = last.history[:actions]
+    return Record(players, variant, last.config.first_player, last.config.piles, history)
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, Variant.STANDARD), (4, Variant.ROTATE_AFTER)])
+def test_judging_a_record_is_deterministic_and_its_losses_never_negative(
+    players: int, variant: Variant
+) -> None:
+    record = opening(players, variant, 5, 24)
+    first = judge_game(record, work=12)
+    again = judge_game(record, work=12)
+    assert first == again
+    assert pickle.loads(pickle.dumps(first)) == first
+    assert first.decisions
+    kinds = {judgement.kind for judgement in first.decisions}
+    assert kinds == (
+        {Kind.ORIENT, Kind.RUG} if variant is Variant.STANDARD else {Kind.RUG, Kind.ROTATE}
+    )
+    for judgement in first.decisions:
+        chances = [option.chance for option in judgement.options]
+        assert chances == sorted(chances, reverse=True)
+        assert judgement.best_chance == chances[0]
+        assert judgement.loss >= 0.0
+        assert judgement.loss == pytest.approx(100 * (chances[0] - judgement.taken_chance))
+        assert judgement.taken == record.actions[judgement.index]
+        again_best = judgement_from(
+            state_before(record, judgement.index), judgement.best, judgement.options
+        )
+        assert again_best.loss == 0.0
+    for summary in first.seats:
+        mine = first.of_seat(summary.seat)
+        assert summary.decisions == len(mine)
+        assert summary.blunders == sum(j.band is Band.BLUNDER for j in mine)
+        assert 0.0 <= summary.accuracy <= 100.0
+
+
+def test_the_decisions_of_a_record_skip_the_dice_and_follow_resignations() -> None:
+    record = opening(3, Variant.STANDARD, 8, 12)
+    resigned = Record(
+        3, Variant.STANDARD, record.first_player, None, record.actions, {"resignations": [[6, 1]]}
+    )
+    found = list(decisions(resigned))
+    assert all(not action.startswith("D") for _, _, action in found)
+    for index, state, action in found:
+        assert state == state_before(resigned, index)
+        assert apply(state, action)
+    assert all(1 not in state.eliminated for index, state, _ in found if index < 6)
+    assert all(1 in state.eliminated for index, state, _ in found if index >= 6)
+
+
+def test_only_the_seats_asked_for_are_judged() -> None:
+    record = opening(4, Variant.STANDARD, 3, 16)
+    judged = judge_game(record, seats=[2], work=12)
+    assert {judgement.seat for judgement in judged.decisions} == {2}
+    assert [summary.seat for summary in judged.seats] == [2]
+
+
+def test_costliest_ranks_the_seats_losses() -> None:
+    options = (Option("S", 0.5, Facts()), Option("L", 0.4, Facts()), Option("R", 0.2, Facts()))
+    state = endgame("d5", "E", "orient")
+    worst = judgement_from(state, "R", options, index=3)
+    middle = judgement_from(state, "L", options, index=1)
+    none = judgement_from(state, "S", options, index=2)
+    judged = ai.judge.GameJudgement(2, (middle, none, worst), ())
+    assert judged.costliest(0, 3) == (worst, middle)
+    assert worst.loss == pytest.approx(30.0)
+    assert [worst.band, middle.band, none.band] == [Band.BLUNDER, Band.MISTAKE, Band.GOOD]
+    assert worst.loss_of("L") == middle.loss == 10.0
+    assert worst.loss_of("S") == 0.0
