@@ -26,6 +26,9 @@ budget searches every option in most positions and stops by 0.9 s in the rest. W
 the decision depends only on state and seed (a time budget is a safety cap checked between
 nodes). Ties are broken by the seeded generator. Hidden information stays hidden: the search
 sees the 2-player piles only as far as they are revealed (R2; see `public_view`).
+
+`option_values` is the same search for a judge: every legal option with its expected value,
+each line ending in a leaf the caller chooses (e.g. a seat's chance of winning).
 """
 
 from __future__ import annotations
