@@ -26,11 +26,15 @@ budget searches every option in most positions and stops by 0.9 s in the rest. W
 the decision depends only on state and seed (a time budget is a safety cap checked between
 nodes). Ties are broken by the seeded generator. Hidden information stays hidden: the search
 sees the 2-player piles only as far as they are revealed (R2; see `public_view`).
+
+`option_values` is the same search for a judge: every legal option with its expected value,
+each line ending in a leaf the caller chooses (e.g. a seat's chance of winning).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ai.budget import Budget, Clock, Meter
@@ -47,6 +51,9 @@ from engine.state import GameState
 
 DEFAULT_BUDGET = Budget(work=160, seconds=0.9)
 """Hard's default: at most 160 simulated rival turns and 0.9 s of CPU time per decision."""
+
+Leaf = Callable[[GameState, int], float]
+"""A leaf evaluation: the value of a state for a seat (higher is better)."""
 
 
 @dataclass
@@ -73,24 +80,14 @@ class HardPlayer:
         self.clock = clock
 
     def decide(self, state: GameState, seed: int, budget: Budget | None = None) -> Decision:
-        seat = check_decision_node(state)
+        check_decision_node(state)
         if budget is None or (budget.work is None and budget.seconds is None):
             budget = DEFAULT_BUDGET
-        view = public_view(state, seat)
-        search = _Search(seat, Meter(budget, self.clock), view)
-        if view.phase is Phase.ROTATE:
-            actions = list(ROTATE_ACTIONS)
-            branches = [[_Branch(1.0, apply(view, action)[0], [], [])] for action in actions]
-        elif view.phase is Phase.PLACE:
-            actions = _ranked_placements(view, seat)
-            branches = [[_Branch(1.0, view, actions, [])]]
-        else:
-            actions = list(ORIENT_ACTIONS)
-            branches = search.orientations(view)
-        if not search.meter.fits(search.first_pass(branches)):
+        searched = _search_options(state, Meter(budget, self.clock), position_value)
+        if searched is None:
             fallback = MediumPlayer().decide(state, seed)
             return Decision(fallback.action, self.level, values=fallback.values)
-        values = search.run(branches, view.phase is Phase.PLACE)
+        actions, values, search = searched
         choice = best_index(values, SplitMix64(seed))
         return Decision(
             actions[choice],
@@ -99,6 +96,57 @@ class HardPlayer:
             evaluations=search.leaves,
             values=tuple(zip(actions, values, strict=True)),
         )
+
+
+def option_values(
+    state: GameState,
+    leaf: Leaf = position_value,
+    budget: Budget | None = None,
+    clock: Clock = time.thread_time,
+) -> tuple[tuple[str, float], ...]:
+    """Every legal option of the seat to move at a decision node, with its expected value by
+    hard's search: over the die, the next mover's turn as medium plays it and, in 2 players,
+    the colour it may draw, each line ending in `leaf(state, seat)` (default: hard's leaf).
+
+    Options come as hard ranks them (ORIENT: L, S, R; ROTATE: L, R; PLACE: the rugs best first
+    by medium's appraisal), with their notations. The values are expectations of the leaf over
+    what the seat does not choose, with our own later choices in the turn (the rug after a
+    facing, the rotation after a rug) made to maximise it; with a leaf in [0, 1] such as a
+    chance of winning, each value is that chance after the option. Without a budget every
+    option is searched (the same state always gives the same values). Under a `budget` the
+    rugs searched last are skipped when it runs out: a skipped rug is worth `-inf`, and a facing
+    is worth the best of the rugs searched at each landing. Only what the seat may know is read
+    (`public_view`). Raises NotADecisionError at a die roll or once the game is over, and
+    ValueError when the work budget is too small to value every option once.
+    """
+    check_decision_node(state)
+    searched = _search_options(state, Meter(budget or Budget(), clock), leaf)
+    if searched is None:
+        raise ValueError("the work budget cannot search every option once")
+    actions, values, _ = searched
+    return tuple(zip(actions, values, strict=True))
+
+
+def _search_options(
+    state: GameState, meter: Meter, leaf: Leaf
+) -> tuple[list[str], list[float], _Search] | None:
+    """Hard's search of the options at a decision node: (actions, values, the search), or
+    None when the work budget cannot value each option once."""
+    seat = check_decision_node(state)
+    view = public_view(state, seat)
+    search = _Search(seat, meter, view, leaf)
+    if view.phase is Phase.ROTATE:
+        actions = list(ROTATE_ACTIONS)
+        branches = [[_Branch(1.0, apply(view, action)[0], [], [])] for action in actions]
+    elif view.phase is Phase.PLACE:
+        actions = _ranked_placements(view, seat)
+        branches = [[_Branch(1.0, view, actions, [])]]
+    else:
+        actions = list(ORIENT_ACTIONS)
+        branches = search.orientations(view)
+    if not meter.fits(search.first_pass(branches)):
+        return None
+    return actions, search.run(branches, view.phase is Phase.PLACE), search
 
 
 def public_view(state: GameState, seat: int) -> GameState:
@@ -133,9 +181,10 @@ def _ranked_placements(state: GameState, seat: int) -> list[str]:
 class _Search:
     """The expectimax of one decision, counting rival turns on `meter`."""
 
-    def __init__(self, seat: int, meter: Meter, view: GameState) -> None:
+    def __init__(self, seat: int, meter: Meter, view: GameState, leaf: Leaf) -> None:
         self.seat = seat
         self.meter = meter
+        self.leaf = leaf
         self.option_cost = 2 if view.variant is Variant.ROTATE_AFTER else 1
         """Rival turns simulated per rug option: one per rotation of ours in the variant."""
         self.leaves = 0
@@ -210,7 +259,7 @@ class _Search:
 
     def _leaf(self, state: GameState) -> float:
         self.leaves += 1
-        return position_value(state, self.seat)
+        return self.leaf(state, self.seat)
 
 
 def pile_tops(state: GameState) -> list[tuple[float, GameState]]:
