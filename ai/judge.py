@@ -35,9 +35,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ai.budget import Budget, Meter
+from ai.budget import Budget
 from ai.chances import win_chances
-from ai.hard import _Branch, _ranked_placements, _Search, public_view
+from ai.hard import option_values, public_view
 from ai.player import check_decision_node
 from ai.tactics import LANDINGS, ORIENT_TURNS, ROTATE_TURNS, expected_toll, payees, toll
 from engine.dealing import new_game
@@ -46,6 +46,7 @@ from engine.model import Phase, Variant, owner_of
 from engine.playout import from_state
 from engine.record import Record, replay_events
 from engine.rules import (
+    DIE_FACES,
     ORIENT_ACTIONS,
     ROTATE_ACTIONS,
     apply,
@@ -267,41 +268,28 @@ def summarise(seat: int, judgements: Sequence[Judgement]) -> SeatSummary:
 # -- the search ------------------------------------------------------------------------
 
 
-class _ChanceSearch(_Search):
-    """Hard's expectimax with its leaves read as the seat's chance of winning."""
-
-    def _leaf(self, state: GameState) -> float:
-        self.leaves += 1
-        return win_chances(state)[self.seat]
+def _chance_leaf(state: GameState, seat: int) -> float:
+    """A line's end valued as the seat's chance of winning from there (0-1)."""
+    return win_chances(state)[seat]
 
 
 def search_chances(state: GameState, work: int = JUDGE_WORK) -> tuple[tuple[str, float], ...]:
     """Every option of the seat to move at `state` with its expected chance of winning
     (0-1), in the search's order: the adapter to the strongest level's search.
 
-    Hard's search (`ai.hard`) on the seat's public view, with its leaves valued by
-    `ai.chances.win_chances`: at a choice of facing, every facing's expectation over the die
+    Hard's search (`ai.hard.option_values`) on the seat's public view, with its leaves valued
+    by `ai.chances.win_chances`: at a choice of facing, every facing's expectation over the die
     of the best searched rug for each face (`work` rival turns in all, at least one rug per
-    face); at a rug choice every legal rug (the budget grows to fit them all); at a turn after
-    the rug both. Raises NotADecisionError where no seat decides.
+    face); at a rug choice every legal rug; at a turn after the rug both. Raises
+    NotADecisionError where no seat decides.
     """
     seat = check_decision_node(state)
     view = public_view(state, seat)
-    if view.phase is Phase.ROTATE:
-        actions = list(ROTATE_ACTIONS)
-        search = _ChanceSearch(seat, Meter(Budget(work=len(actions))), view)
-        branches = [[_Branch(1.0, apply(view, action)[0], [], [])] for action in actions]
-    elif view.phase is Phase.PLACE:
-        actions = _ranked_placements(view, seat)
-        cost = 2 if view.variant is Variant.ROTATE_AFTER else 1
-        search = _ChanceSearch(seat, Meter(Budget(work=cost * len(actions))), view)
-        branches = [[_Branch(1.0, view, actions, [])]]
-    else:
-        actions = list(ORIENT_ACTIONS)
-        search = _ChanceSearch(seat, Meter(Budget(work=work)), view)
-        branches = search.orientations(view)
-    values = search.run(branches, view.phase is Phase.PLACE)
-    return tuple(zip(actions, values, strict=True))
+    if view.phase in (Phase.PLACE, Phase.ROTATE):
+        return option_values(state, leaf=_chance_leaf)
+    per_rug = 2 if view.variant is Variant.ROTATE_AFTER else 1
+    least = len(ORIENT_ACTIONS) * len(set(DIE_FACES)) * per_rug  # one rug at every landing
+    return option_values(state, leaf=_chance_leaf, budget=Budget(work=max(work, least)))
 
 
 # -- judging ---------------------------------------------------------------------------
