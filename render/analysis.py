@@ -1,5 +1,6 @@
 """The picture of a finished game's analysis: how each seat's chance of winning went, turn by
-turn, the turning point, the biggest payments and the luck of each seat's dice.
+turn, the turning point, the biggest payments, each seat's accuracy (with its inaccuracies,
+mistakes and blunders, each blunder ringed on its seat's line) and the luck of each seat's dice.
 
 `render_analysis(picture, width=...) -> bytes` draws an `AnalysisPicture`: plain numbers (the
 chances after every turn, the turning point's place among them, each seat's luck, place and
@@ -11,6 +12,8 @@ Made to be read on a phone (the picture is usually shown 390 px wide) and by col
 players: every seat's line has its rug colour (the board's palette), its rug's mark as markers
 along it (diamond, dot, bar, cross) and a dash pattern of its own (solid, long dashes, short
 dashes, dash and dot); the legend shows the same line beside the seat's rug swatches and name.
+A blunder's ring is a light band between two ink circles around the seat's own marker: a shape
+no marker has, told without colour.
 
 `analysis_lines(picture, width=...)` gives every text the picture draws with its box, so what it
 says can be checked without reading pixels.
