@@ -1,5 +1,6 @@
 """The picture of a finished game's analysis: how each seat's chance of winning went, turn by
-turn, the turning point, the biggest payments and the luck of each seat's dice.
+turn, the turning point, the biggest payments, each seat's accuracy (with its inaccuracies,
+mistakes and blunders, each blunder ringed on its seat's line) and the luck of each seat's dice.
 
 `render_analysis(picture, width=...) -> bytes` draws an `AnalysisPicture`: plain numbers (the
 chances after every turn, the turning point's place among them, each seat's luck, place and
@@ -11,6 +12,8 @@ Made to be read on a phone (the picture is usually shown 390 px wide) and by col
 players: every seat's line has its rug colour (the board's palette), its rug's mark as markers
 along it (diamond, dot, bar, cross) and a dash pattern of its own (solid, long dashes, short
 dashes, dash and dot); the legend shows the same line beside the seat's rug swatches and name.
+A blunder's ring is a light band between two ink circles around the seat's own marker: a shape
+no marker has, told without colour.
 
 `analysis_lines(picture, width=...)` gives every text the picture draws with its box, so what it
 says can be checked without reading pixels.
@@ -43,6 +46,8 @@ SUPERSAMPLE = 3
 CHART_BACKGROUND = palette.SQUARE
 GRID = palette.SQUARE_LINE
 SWING_BAND = (252, 218, 120)
+BLUNDER_RING = (255, 253, 246)
+"""The light band of the ring around a blunder's mark (a colour nothing else of the picture has)."""
 
 DASHES: tuple[tuple[float, ...], ...] = ((), (5.0, 2.0), (1.6, 1.6), (4.5, 1.6, 1.0, 1.6))
 """Each seat's dash pattern, in line widths (on, off, on, off...; empty: solid)."""
@@ -66,6 +71,12 @@ class AnalysisTexts:
     luck: str = "Dice luck: points above an average roll"
     luck_values: tuple[str, ...] = ()
     """One per seat, the luck as written in the caller's language ("+3.5")."""
+    accuracy: str = "Accuracy: 100% is always the best choice"
+    accuracy_values: tuple[str, ...] = ()
+    """One per seat, its accuracy as written in the caller's language ("87%")."""
+    accuracy_counts: tuple[str, ...] = ()
+    """One per seat, its count of inaccuracies, mistakes and blunders in words."""
+    blunder_key: str = "Ringed mark: a blunder"
     seat: str = "Seat {n}"
     rank: str = "#{n}"
 
@@ -89,6 +100,8 @@ class AnalysisPicture:
     texts: AnalysisTexts = field(default_factory=AnalysisTexts)
     names: tuple[str, ...] | None = None
     """One display string per seat (None, or "" for a seat: its seat label)."""
+    blunders: tuple[tuple[int, int], ...] = ()
+    """The blunders to ring on the chart: (the point after its turn, the seat that made it)."""
 
     def __post_init__(self) -> None:
         seats = self.players
@@ -97,8 +110,9 @@ class AnalysisPicture:
         per_seat: list[Sequence[object]] = [self.luck, self.places, self.out]
         if self.names is not None:
             per_seat.append(self.names)
-        if self.texts.luck_values:
-            per_seat.append(self.texts.luck_values)
+        texts = self.texts
+        given = (texts.luck_values, texts.accuracy_values, texts.accuracy_counts)
+        per_seat.extend(values for values in given if values)
         if any(len(values) != seats for values in per_seat):
             raise ValueError(f"every per-seat value needs one entry per seat ({seats})")
         if len(self.turns) != len(self.chances) or len(self.turns) < 2:
@@ -107,6 +121,9 @@ class AnalysisPicture:
             raise ValueError("every point needs one chance per seat")
         if self.swing is not None and not 0 < self.swing < len(self.turns):
             raise ValueError("the turning point must be a point after the start")
+        for point, seat in self.blunders:
+            if not (0 < point < len(self.turns) and 0 <= seat < seats):
+                raise ValueError("a blunder needs a point after the start and a seat")
 
 
 @dataclass(frozen=True)
@@ -239,6 +256,10 @@ def _layout(painter: _Painter) -> tuple[int, Box, list[Bar]]:
     chart = (margin + px(72), top + px(10), w - margin - px(10), top + px(10) + px(310))
     _axis_texts(painter, chart)
     top = chart[3] + px(48)
+    if picture.blunders:
+        key = (margin + px(KEY_ROOM), top, w - margin, top + px(KEY_ROW))
+        painter.text("key", None, painter.words(texts.blunder_key), key, px(23))
+        top += px(KEY_ROW) + px(10)
     if picture.swing is not None and texts.swing_lines:
         heading = f"{texts.swing} · {texts.turn} {picture.turns[picture.swing]}"
         top = painter.wrapped("heading", heading, top, 26, bold=True, fill=palette.ASSAM_RING)
@@ -250,6 +271,9 @@ def _layout(painter: _Painter) -> tuple[int, Box, list[Bar]]:
         for line in texts.payment_lines:
             top = painter.wrapped("payment", line, top, 24)
         top += px(14)
+    if texts.accuracy_values:
+        top = painter.wrapped("heading", texts.accuracy, top, 26, bold=True) + px(4)
+        top = _accuracy(painter, top) + px(14)
     top = painter.wrapped("heading", texts.luck, top, 26, bold=True) + px(4)
     bars = _luck(painter, top)
     return top + picture.players * px(LUCK_ROW) + margin, chart, bars
@@ -257,6 +281,32 @@ def _layout(painter: _Painter) -> tuple[int, Box, list[Bar]]:
 
 LUCK_ROW = 38
 """The height of a seat's luck bar row (at the default width)."""
+KEY_ROW = 34
+"""The height of the row under the chart that tells what a ringed mark means."""
+KEY_ROOM = 44
+"""The room before the key's words, where its sample ring is painted."""
+
+
+def _accuracy(painter: _Painter, top: int) -> int:
+    """Each seat's accuracy: its name and accuracy on a row, its counts of inaccuracies,
+    mistakes and blunders below; the y below them."""
+    picture, texts, px = painter.picture, painter.picture.texts, painter.px
+    margin, right = painter.margin, painter.width - painter.margin
+    row_h = px(LUCK_ROW)
+    count_h = px(32)
+    for seat in range(picture.players):
+        box = (margin + px(34), top, right - px(110), top + row_h)
+        painter.text("accuracy_name", seat, painter.names[seat], box, px(24))
+        box = (right - px(106), top, right, top + row_h)
+        value = drawable(texts.accuracy_values[seat])
+        painter.text("accuracy", seat, value, box, px(24), bold=True, right=True)
+        top += row_h
+        if texts.accuracy_counts:
+            box = (margin + px(34), top, right, top + count_h)
+            counts = drawable(texts.accuracy_counts[seat])
+            painter.text("accuracy_counts", seat, counts, box, px(23), fill=palette.TEXT_DIM)
+            top += count_h
+    return top
 
 
 def _legend(painter: _Painter, top: int) -> int:
@@ -363,6 +413,8 @@ def analysis_image(picture: AnalysisPicture, *, width: int = ANALYSIS_WIDTH) -> 
     _paint_chart(image, painter, chart)
     _paint_legend(image, painter)
     _paint_luck(image, painter, bars)
+    _paint_key(image, painter)
+    _paint_accuracy(image, painter)
     for kind, args in painter.ops:
         if kind == "text":
             drawn, bold, fill, right = args
@@ -446,6 +498,17 @@ def _paint_chart(image: Image.Image, painter: _Painter, chart: Box) -> None:
         for index in range(len(points)):
             if index % every == (seat * every) // picture.players or index == len(points) - 1:
                 _marker(draw, points[index], radius, seat_mark(picture.players, seat), color)
+    radius = painter.px(7.5) * s
+    for point, seat in picture.blunders:
+        center = at(*_point_xy(chart, picture, point, seat))
+        _blunder_ring(draw, center, radius)
+        _marker(
+            draw,
+            center,
+            radius,
+            seat_mark(picture.players, seat),
+            line_color(picture.players, seat),
+        )
     small = big.resize((outer[2] - outer[0], outer[3] - outer[1]), Image.Resampling.LANCZOS)
     image.paste(small, (outer[0], outer[1]))
 
@@ -520,6 +583,34 @@ def _marker(
             draw.rectangle((x - dx, y - dy, x + dx, y + dy), fill=color)
 
 
+def _blunder_ring(draw: ImageDraw.ImageDraw, center: tuple[float, float], r: float) -> None:
+    """The ring drawn around a seat's marker where it blundered: a white band between two ink
+    circles, a shape no seat's marker has, so it reads without its colour."""
+    x, y = center
+    for radius, fill in ((r * 2.4, palette.INK), (r * 2.05, BLUNDER_RING), (r * 1.55, palette.INK)):
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill)
+
+
+def _paint_key(image: Image.Image, painter: _Painter) -> None:
+    """The sample ring before the words that tell what it means."""
+    for drawn in painter.texts:
+        if drawn.role != "key":
+            continue
+        s = SUPERSAMPLE
+        side = painter.px(KEY_ROW)
+        big = Image.new("RGB", (side * s, side * s), palette.BACKGROUND)
+        draw = ImageDraw.Draw(big)
+        center = (side * s / 2, side * s / 2)
+        _blunder_ring(draw, center, painter.px(7.0) * s)
+        draw.ellipse(
+            (center[0] - 4 * s, center[1] - 4 * s, center[0] + 4 * s, center[1] + 4 * s),
+            fill=CHART_BACKGROUND,
+        )
+        small = big.resize((side, side), Image.Resampling.LANCZOS)
+        x0, y0, _, y1 = drawn.box
+        image.paste(small, (x0 - painter.px(KEY_ROOM) + painter.px(4), (y0 + y1 - side) // 2))
+
+
 def _line_sample(painter: _Painter, seat: int) -> Image.Image:
     """A short piece of a seat's line with its marker, as the legend shows it."""
     s = SUPERSAMPLE
@@ -567,6 +658,18 @@ def _paint_legend(image: Image.Image, painter: _Painter) -> None:
             x += side + painter.px(4)
         sample = _line_sample(painter, seat)
         image.paste(sample, (sample_x, mid - sample.height // 2))
+
+
+def _paint_accuracy(image: Image.Image, painter: _Painter) -> None:
+    """Each seat's swatch before its name in the accuracy rows."""
+    side = painter.px(24)
+    for drawn in painter.texts:
+        if drawn.role != "accuracy_name" or drawn.seat is None:
+            continue
+        style = rug_style(seat_colors(painter.picture.players, drawn.seat)[0])
+        piece = rug_piece(side, style, (1, 1))
+        mid = (drawn.box[1] + drawn.box[3]) // 2
+        image.paste(piece, (painter.margin, mid - piece.height // 2), piece)
 
 
 def _paint_luck(image: Image.Image, painter: _Painter, bars: list[Bar]) -> None:

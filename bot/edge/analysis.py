@@ -2,11 +2,11 @@
 presser alone.
 
 The answer is private (ephemeral), in the presser's language, so the channel stays quiet however
-many players look. The interaction is deferred at once (the workers compute the analysis, a few
-tenths of a second, and draw it), then the picture follows. The button's id names the game alone
-(`mk:analysis:<game id>`, bot.edge.buttons), so it keeps working after a restart; a game that
-is not of this server, not over or stopped early is refused with a short private answer
-(bot.services.analysis).
+many players look. The interaction is deferred at once (the workers compute the analysis and
+judge every decision, a few seconds, and draw it), then the picture follows. The button's id
+names the game alone (`mk:analysis:<game id>`, bot.edge.buttons), so it keeps working after a
+restart; a game that is not of this server, not over or stopped early is refused with a short
+private answer (bot.services.analysis).
 """
 
 from __future__ import annotations

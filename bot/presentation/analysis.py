@@ -1,10 +1,12 @@
 """A finished game's analysis as a picture: its words in the reader's language, computed and
 drawn in the worker pool.
 
-The workers compute the analysis from the game's record (`ai.analysis`, a SLOW job: a few
-tenths of a second for a 4-player game) and keep nothing; the bot keeps the last analyses it
-got (`CACHED_ANALYSES`, a finished game never changes), words them here (`analysis_texts`,
-the `analysis.*` keys) and has the workers draw them (render.analysis, a QUICK job). Names go
+The workers compute the analysis from the game's record (`ai.analysis`) and judge every
+decision of every seat (`ai.judge`: each seat's accuracy, its inaccuracies, mistakes and
+blunders), one SLOW job of a few seconds of CPU for a 4-player game, and keep nothing; the
+bot keeps the last analyses it got (`CACHED_ANALYSES`, a finished game never changes), words
+them here (`analysis_texts`, the `analysis.*` keys) and has the workers draw them
+(render.analysis, a QUICK job). Names go
 to the picture as `{seat0}`... placeholders, which render fills with each seat's drawable name,
 so a name the bundled font cannot draw never garbles a sentence.
 """
@@ -19,6 +21,7 @@ import discord
 
 import engine
 from ai.analysis import Cause, GameAnalysis, Swing
+from ai.judge import SeatSummary
 from bot.presentation.images import seat_names
 from bot.presentation.messages import number, text
 from bot.workers import jobs as worker_jobs
@@ -27,10 +30,12 @@ from render.analysis import AnalysisTexts
 
 if TYPE_CHECKING:
     from bot.services.analysis import FinishedGame
+    from bot.workers.jobs import GameReview
 
 ANALYSIS_NAME = "marrakech-analysis-{game_id}.png"
 ANALYSIS_TIMEOUT_SECONDS = 120.0
-"""The longest an analysis (a few tenths of a second for a 4-player game) may take in a worker."""
+"""The longest an analysis with its judgement (a few seconds for a 4-player game) may take in a
+worker."""
 PICTURE_TIMEOUT_SECONDS = 30.0
 """The longest its picture (some tens of milliseconds) may take in a worker."""
 CACHED_ANALYSES = 64
@@ -141,8 +146,30 @@ def payment_lines(analysis: GameAnalysis, language: str) -> tuple[str, ...]:
     return tuple(lines) or (text("analysis.no_payments", language),)
 
 
-def analysis_texts(analysis: GameAnalysis, game_id: int, language: str) -> AnalysisTexts:
-    """Every word of the analysis picture of game `game_id`, in `language`."""
+def accuracy_value(summary: SeatSummary, language: str) -> str:
+    """A seat's accuracy as a whole number out of 100 ("87%")."""
+    return text("analysis.percent", language, n=round(summary.accuracy))
+
+
+def accuracy_counts(summary: SeatSummary, language: str) -> str:
+    """A seat's inaccuracies, mistakes and blunders in words."""
+    return text(
+        "analysis.accuracy.counts",
+        language,
+        inaccuracies=summary.inaccuracies,
+        mistakes=summary.mistakes,
+        blunders=summary.blunders,
+    )
+
+
+def analysis_texts(
+    analysis: GameAnalysis,
+    game_id: int,
+    language: str,
+    seats: tuple[SeatSummary, ...] = (),
+) -> AnalysisTexts:
+    """Every word of the analysis picture of game `game_id`, in `language`, with each seat's
+    accuracy when `seats` (one `SeatSummary` per seat, in seat order) is given."""
     swing = analysis.swing
     return AnalysisTexts(
         title=text("analysis.image.title", language, game_id=game_id),
@@ -156,6 +183,10 @@ def analysis_texts(analysis: GameAnalysis, game_id: int, language: str) -> Analy
         luck_values=tuple(luck_value(luck.total, language) for luck in analysis.luck),
         seat=text("image.seat", language, n="{n}"),
         rank=text("image.rank", language, n="{n}"),
+        accuracy=text("analysis.accuracy.heading", language),
+        accuracy_values=tuple(accuracy_value(summary, language) for summary in seats),
+        accuracy_counts=tuple(accuracy_counts(summary, language) for summary in seats),
+        blunder_key=text("analysis.accuracy.key", language),
     )
 
 
@@ -164,17 +195,18 @@ class AnalysisPictures:
 
     def __init__(self, workers: WorkerPool) -> None:
         self._workers = workers
-        self._analyses: OrderedDict[int, GameAnalysis] = OrderedDict()
+        self._analyses: OrderedDict[int, GameReview] = OrderedDict()
 
-    async def analysis(self, game: FinishedGame) -> GameAnalysis:
-        """The analysis of `game`: computed by a worker, or kept from an earlier request."""
+    async def analysis(self, game: FinishedGame) -> GameReview:
+        """The analysis of `game` with the judgement of its decisions: computed by a worker,
+        or kept from an earlier request."""
         known = self._analyses.get(game.game_id)
         if known is not None:
             self._analyses.move_to_end(game.game_id)
             return known
         record = engine.record_from_json(game.record)
         found = await self._workers.run(
-            Lane.SLOW, worker_jobs.game_analysis, record, limit=ANALYSIS_TIMEOUT_SECONDS
+            Lane.SLOW, worker_jobs.game_review, record, limit=ANALYSIS_TIMEOUT_SECONDS
         )
         self._analyses[game.game_id] = found
         while len(self._analyses) > CACHED_ANALYSES:
@@ -183,13 +215,15 @@ class AnalysisPictures:
 
     async def png(self, game: FinishedGame, language: str) -> bytes:
         """The analysis picture of `game` in `language`, its seats named after its players."""
-        analysis = await self.analysis(game)
+        review = await self.analysis(game)
+        analysis = review.analysis
         return await self._workers.run(
             Lane.QUICK,
             worker_jobs.analysis_png,
             analysis,
-            analysis_texts(analysis, game.game_id, language),
+            analysis_texts(analysis, game.game_id, language, review.seats),
             seat_names(game.players, analysis.players, language),
+            review.blunders,
             limit=PICTURE_TIMEOUT_SECONDS,
         )
 

@@ -3,10 +3,10 @@ game's analysis, and (with `--pictures DIR`) sample pictures of one.
 
 Plays seeded 4-player games between medium AI players (standard rules), then times, in this
 process, the two jobs a press of Analysis gives the workers: computing the analysis from the
-game's record (`jobs.game_analysis`) and drawing it with its English words
-(`jobs.analysis_png`). Each figure is a median over the games, with the slowest beside it, in
-wall-clock seconds and in this process's CPU seconds. First line:
-`analysis of a 4-player game: median 0.31 s (computed 0.25 s, drawn 0.06 s), slowest 0.40 s`.
+game's record and judging every decision of every seat (`jobs.game_review`), and drawing it
+with its English words (`jobs.analysis_png`). Each figure is a median over the games, with the
+slowest beside it, in wall-clock seconds and in this process's CPU seconds. First line:
+`analysis of a 4-player game: median 3.91 s (computed 3.85 s, drawn 0.06 s), slowest 5.40 s`.
 
 `--pictures DIR` writes `analysis.png` (the picture as the bot sends it, 720 px wide) and
 `analysis-phone.png` (the same, shrunk to the 390 px of a phone's screen) for the game of
@@ -53,11 +53,11 @@ def timed(games: int, first_seed: int) -> list[tuple[float, float, float, float,
     for seed in range(first_seed, first_seed + games):
         record = medium_game(4, seed)
         wall, cpu = time.perf_counter(), time.process_time()
-        analysis = jobs.game_analysis(record)
+        review = jobs.game_review(record)
         computed = (time.perf_counter() - wall, time.process_time() - cpu)
-        texts = analysis_texts(analysis, seed, "en")
+        texts = analysis_texts(review.analysis, seed, "en", review.seats)
         wall, cpu = time.perf_counter(), time.process_time()
-        png = jobs.analysis_png(analysis, texts, NAMES)
+        png = jobs.analysis_png(review.analysis, texts, NAMES, review.blunders)
         drawn = (time.perf_counter() - wall, time.process_time() - cpu)
         rows.append((*computed, *drawn, len(png)))
     return rows
@@ -65,8 +65,9 @@ def timed(games: int, first_seed: int) -> list[tuple[float, float, float, float,
 
 def pictures(folder: Path, seed: int) -> list[Path]:
     """Write the sample pictures of the game of `seed` to `folder`; their paths."""
-    analysis = jobs.game_analysis(medium_game(4, seed))
-    png = jobs.analysis_png(analysis, analysis_texts(analysis, 12, "en"), NAMES)
+    review = jobs.game_review(medium_game(4, seed))
+    texts = analysis_texts(review.analysis, 12, "en", review.seats)
+    png = jobs.analysis_png(review.analysis, texts, NAMES, review.blunders)
     folder.mkdir(parents=True, exist_ok=True)
     full = folder / "analysis.png"
     full.write_bytes(png)

@@ -1,6 +1,6 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
-of the rules guide, a player's rating chart, a finished game's analysis and its picture, a
-tournament's standings.
+of the rules guide, a player's rating chart, a finished game's analysis (with the judgement of
+its decisions) and its picture, a tournament's standings.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import ai
 import engine
 from ai.analysis import GameAnalysis, analyse
+from ai.judge import Band, SeatSummary, judge_game
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
@@ -110,11 +111,42 @@ def game_analysis(record: Record) -> GameAnalysis:
     return analyse(record)
 
 
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    """A finished game's analysis with the judgement of every seat's decisions, as the bot
+    keeps it: each seat's summary (accuracy and counts) and where each blunder lies on the
+    chart, not every option judged (a few hundred bytes instead of a few hundred kilobytes)."""
+
+    analysis: GameAnalysis
+    seats: tuple[SeatSummary, ...]
+    """One per seat, in seat order (`ai.judge.SeatSummary`)."""
+    blunders: tuple[tuple[int, int], ...]
+    """Per blunder, in the order played: the index of the point after its turn, its seat."""
+
+
+def game_review(record: Record) -> GameReview:
+    """The analysis of the finished game in `record` and the judgement of every seat's
+    decisions (`ai.judge.judge_game`, the slow part: a few seconds of CPU for 4 players)."""
+    analysis = analyse(record)
+    judged = judge_game(record)
+    turns = {point.turn: index for index, point in enumerate(analysis.points) if index}
+    blunders = tuple(
+        (turns[judgement.turn], judgement.seat)
+        for judgement in judged.decisions
+        if judgement.band is Band.BLUNDER and judgement.turn in turns
+    )
+    return GameReview(analysis, judged.seats, blunders)
+
+
 def analysis_picture(
-    analysis: GameAnalysis, texts: AnalysisTexts, names: tuple[str, ...] | None = None
+    analysis: GameAnalysis,
+    texts: AnalysisTexts,
+    names: tuple[str, ...] | None = None,
+    blunders: tuple[tuple[int, int], ...] = (),
 ) -> AnalysisPicture:
     """What render draws of `analysis`, in the words of `texts` (in the reader's language),
-    the seats shown by `names` (one per seat, in seat order; None: the seat labels)."""
+    the seats shown by `names` (one per seat, in seat order; None: the seat labels), the
+    `blunders` (`GameReview.blunders`) ringed on the chart."""
     swing = analysis.swing
     return AnalysisPicture(
         players=analysis.players,
@@ -126,14 +158,18 @@ def analysis_picture(
         out=analysis.out,
         texts=texts,
         names=names,
+        blunders=blunders,
     )
 
 
 def analysis_png(
-    analysis: GameAnalysis, texts: AnalysisTexts, names: tuple[str, ...] | None = None
+    analysis: GameAnalysis,
+    texts: AnalysisTexts,
+    names: tuple[str, ...] | None = None,
+    blunders: tuple[tuple[int, int], ...] = (),
 ) -> bytes:
     """The PNG of `analysis` (see `analysis_picture`)."""
-    return render_analysis(analysis_picture(analysis, texts, names))
+    return render_analysis(analysis_picture(analysis, texts, names, blunders))
 
 
 @functools.cache

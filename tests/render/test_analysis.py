@@ -11,10 +11,14 @@ from engine import seat_colors
 from render import palette
 from render.analysis import (
     ANALYSIS_WIDTH,
+    BLUNDER_RING,
     DASHES,
     SWING_BAND,
     AnalysisPicture,
     AnalysisTexts,
+    _layout,
+    _Painter,
+    _point_xy,
     analysis_image,
     analysis_lines,
     line_color,
@@ -32,7 +36,19 @@ SMALLEST_ON_A_PHONE = 11
 NAMES = ("Amina", "Дмитро Іваненко", "李小龙", "Zoë 🌸")
 
 
-def sample(players: int = 4, *, swing: int | None = 30, names: bool = True) -> AnalysisPicture:
+ACCURACY = ("96%", "71%", "88%", "54%")
+COUNTS = (
+    "0 inaccuracies · 0 mistakes · 0 blunders",
+    "2 inaccuracies · 1 mistake · 1 blunder",
+    "1 inaccuracy · 0 mistakes · 0 blunders",
+    "3 inaccuracies · 2 mistakes · 2 blunders",
+)
+BLUNDERS = ((12, 1), (20, 3), (41, 3))
+
+
+def sample(
+    players: int = 4, *, swing: int | None = 30, names: bool = True, judged: bool = True
+) -> AnalysisPicture:
     """A made-up game of 48 turns: seat 0 pulls ahead, the others fade."""
     points = 49
     chances = []
@@ -53,6 +69,8 @@ def sample(players: int = 4, *, swing: int | None = 30, names: bool = True) -> A
             "Turn 12: {seat2} paid {seat1} 9 dirhams",
         ),
         luck_values=tuple(f"{value:+.1f}" for value in (8.5, -3.0, 0.0, -12.25)[:players]),
+        accuracy_values=ACCURACY[:players] if judged else (),
+        accuracy_counts=COUNTS[:players] if judged else (),
     )
     return AnalysisPicture(
         players=players,
@@ -64,6 +82,7 @@ def sample(players: int = 4, *, swing: int | None = 30, names: bool = True) -> A
         out=(False, False, False, True)[:players],
         texts=texts,
         names=NAMES[:players] if names else None,
+        blunders=tuple((p, seat) for p, seat in BLUNDERS if seat < players) if judged else (),
     )
 
 
@@ -73,7 +92,7 @@ def test_the_picture_is_drawn_at_full_and_phone_width(players: int, width: int) 
     picture = sample(players)
     image = decode(render_analysis(picture, width=width))
     assert image.width == width
-    assert width < image.height < 2 * width
+    assert width < image.height < 2.25 * width
     for text in analysis_lines(picture, width=width):
         x0, y0, x1, y1 = text.box
         assert 0 <= x0 < x1 <= width, text
@@ -104,6 +123,7 @@ def test_the_texts_say_the_turning_point_the_payments_and_the_luck() -> None:
         "Chance of winning after each turn",
         "Turning point · turn 30",
         "Biggest payments",
+        "Accuracy: 100% is always the best choice",
         "Dice luck: points above an average roll",
     ]
     assert [t.text for t in lines if t.role == "luck"] == ["+8.5", "-3.0", "+0.0", "-12.2"]
@@ -146,6 +166,58 @@ def test_the_chart_shows_every_line_and_the_turning_point() -> None:
     assert SWING_BAND not in colour_counts(sample(swing=None))
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("width", [ANALYSIS_WIDTH, PHONE])
+def test_each_player_s_accuracy_and_counts_are_written_whole(players: int, width: int) -> None:
+    """Every seat's accuracy and its counts fit their place uncut, at full and phone width."""
+    lines = analysis_lines(sample(players), width=width)
+    assert [t.text for t in lines if t.role == "accuracy"] == list(ACCURACY[:players])
+    assert [t.text for t in lines if t.role == "accuracy_counts"] == list(COUNTS[:players])
+    names = [t.text for t in lines if t.role == "accuracy_name"]
+    assert names == [t.text for t in lines if t.role == "legend"]
+    assert [t.text for t in lines if t.role == "key"] == ["Ringed mark: a blunder"]
+    judged = {"accuracy", "accuracy_counts", "accuracy_name", "key"}
+    for text in lines:
+        if text.role in judged:
+            assert text.size * PHONE / width >= SMALLEST_ON_A_PHONE + 1, text
+
+
+def test_an_unjudged_game_has_no_accuracy_and_no_key() -> None:
+    lines = analysis_lines(sample(judged=False))
+    assert not any(t.role in {"accuracy", "accuracy_counts", "key"} for t in lines)
+    assert BLUNDER_RING not in colour_counts(sample(judged=False))
+
+
+def test_a_blunder_is_ringed_on_its_seat_s_line() -> None:
+    """The ring is a shape of its own (white between ink circles), drawn where the seat's line
+    passes, so it reads without telling colours apart."""
+    picture = sample()
+    plain = sample(judged=False)
+    image, without = analysis_image(picture), analysis_image(plain)
+    painter_chart = _chart_box(picture)
+    for point, seat in BLUNDERS:
+        x, y = _point_xy(painter_chart, picture, point, seat)
+        ring = 7.5 * 1.8  # the light band's middle, in pixels at the default width
+        spots = [(round(x + dx * ring), round(y + dy * ring)) for dx, dy in _COMPASS]
+        assert sum(_near(image.getpixel(spot), BLUNDER_RING) for spot in spots) >= 3, point
+        assert not any(_near(without.getpixel(spot), BLUNDER_RING) for spot in spots)
+        inside = image.getpixel((round(x), round(y)))
+        assert _near(inside, line_color(4, seat)), "the seat's own mark inside"
+
+
+def _near(pixel: object, colour: tuple[int, int, int]) -> bool:
+    assert isinstance(pixel, tuple)
+    return sum(abs(a - b) for a, b in zip(pixel, colour, strict=True)) <= 24
+
+
+_COMPASS = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))
+
+
+def _chart_box(picture: AnalysisPicture) -> tuple[int, int, int, int]:
+    painter = _Painter(picture, ANALYSIS_WIDTH)
+    return _layout(painter)[1]
+
+
 def test_the_same_analysis_gives_the_same_bytes() -> None:
     assert render_analysis(sample()) == render_analysis(sample())
 
@@ -162,3 +234,18 @@ def test_a_bad_picture_is_refused() -> None:
         AnalysisPicture(5, good.turns, good.chances, None, good.luck, good.places, good.out)
     with pytest.raises(ValueError, match="width"):
         render_analysis(good, width=100)
+    with pytest.raises(ValueError, match="blunder"):
+        AnalysisPicture(
+            4, good.turns, good.chances, None, good.luck, good.places, good.out, blunders=((0, 1),)
+        )
+    with pytest.raises(ValueError, match="per-seat"):
+        AnalysisPicture(
+            4,
+            good.turns,
+            good.chances,
+            None,
+            good.luck,
+            good.places,
+            good.out,
+            AnalysisTexts(accuracy_values=("90%",)),
+        )

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ai.analysis import Cause, GameAnalysis, Payment, Swing, analyse
+from ai.judge import SeatSummary
 from bot.presentation.analysis import (
     analysis_texts,
     luck_value,
@@ -146,3 +147,34 @@ def test_a_translated_analysis_writes_no_english_sentence(language: str) -> None
     assert [line for line in written if english_in(line)] == []
     english = analysis_texts(golden("2p-standard"), 3, "en")
     assert english_in(english.title), "the check would see English"
+
+
+SUMMARIES = (
+    SeatSummary(0, 20, 96.4, 0, 0, 0),
+    SeatSummary(1, 21, 71.2, 1, 2, 5),
+    SeatSummary(2, 19, 88.0, 2, 1, 1),
+)
+
+
+def test_each_player_s_accuracy_and_counts_in_every_language() -> None:
+    found = golden("3p-elimination")
+    english = analysis_texts(found, 3, "en", SUMMARIES)
+    assert english.accuracy == "Accuracy: 100% is always the best choice"
+    assert english.accuracy_values == ("96%", "71%", "88%")
+    assert english.accuracy_counts == (
+        "0 inaccuracies · 0 mistakes · 0 blunders",
+        "1 inaccuracy · 2 mistakes · 5 blunders",
+        "2 inaccuracies · 1 mistake · 1 blunder",
+    )
+    assert english.blunder_key == "Ringed mark: a blunder by that line's player"
+    french = analysis_texts(found, 3, "fr", SUMMARIES)
+    assert french.accuracy_values[0] == "96\u202f%"
+    assert french.accuracy_counts[1] == "1 imprécision · 2 erreurs · 5 gaffes"
+    ukrainian = analysis_texts(found, 3, "uk", SUMMARIES)
+    assert ukrainian.accuracy_counts[1] == "1 неточність · 2 помилки · 5 грубих помилок"
+    assert ukrainian.accuracy_counts[2] == "2 неточності · 1 помилка · 1 груба помилка"
+    for texts in (french, ukrainian):
+        written = [texts.accuracy, texts.blunder_key, *texts.accuracy_counts]
+        assert [line for line in written if english_in(line)] == []
+    unjudged = analysis_texts(found, 3, "en")
+    assert (unjudged.accuracy_values, unjudged.accuracy_counts) == ((), ())

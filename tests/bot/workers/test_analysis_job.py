@@ -13,6 +13,7 @@ from PIL import Image
 
 import engine
 from ai.analysis import analyse
+from ai.judge import Band, judge_game
 from bot.presentation import analysis as presentation
 from bot.presentation import analysis_bench
 from bot.presentation.analysis import AnalysisPictures, analysis_texts
@@ -62,15 +63,32 @@ def test_the_picture_shows_the_analysis() -> None:
     assert f"Turning point · turn {found.swing.turn}" in headings
 
 
+async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) -> None:
+    """One worker job gives the analysis and each seat's judgement; every blunder lies at the
+    point after its turn, on its seat's line."""
+    record = engine.record_from_json(golden("2p-standard"))
+    review = await pool.run(Lane.SLOW, worker_jobs.game_review, record)
+    assert review.analysis == analyse(record)
+    judged = judge_game(record)
+    assert review.seats == judged.seats
+    blunders = [j for j in judged.decisions if j.band is Band.BLUNDER]
+    assert review.blunders == tuple((review.analysis.point_of(j.turn), j.seat) for j in blunders)
+    texts = analysis_texts(review.analysis, 4, "uk", review.seats)
+    picture = worker_jobs.analysis_picture(review.analysis, texts, None, review.blunders)
+    lines = analysis_lines(picture)
+    values = [t.text for t in lines if t.role == "accuracy"]
+    assert values == [f"{round(s.accuracy)}%" for s in judged.seats]
+    assert len([t for t in lines if t.role == "accuracy_counts"]) == 2
+
+
 async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    real = worker_jobs.game_analysis
 
     def counted(record: engine.Record) -> Any:
         calls.append(len(record.actions))
-        return real(record)
+        return worker_jobs.GameReview(analyse(record), (), ())  # no judging: counted only
 
-    monkeypatch.setattr(worker_jobs, "game_analysis", counted)
+    monkeypatch.setattr(worker_jobs, "game_review", counted)
     monkeypatch.setattr(presentation, "CACHED_ANALYSES", 1)
     pictures = AnalysisPictures(WorkerPool(workers=0))
     players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
