@@ -83,6 +83,7 @@ class GameDisplay:
         self._play = play
         self._pictures = pictures
         self._availability = availability
+        self._clock = clock
         self._delivery = Delivery(client, clock)
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
@@ -151,7 +152,7 @@ class GameDisplay:
         found = await recovery.game_messages(self._channel(view), view, bot_id) or []
         if restarted and found:
             changed = max(message.edited_at or message.created_at for message in found)
-            ago = (discord.utils.utcnow() - changed).total_seconds()
+            ago = (self._clock() - changed).total_seconds()
             wait = min(CHANNEL_WINDOW_SECONDS, CHANNEL_WINDOW_SECONDS - ago)
             if wait > 0:
                 await asyncio.sleep(wait)

@@ -15,6 +15,13 @@ buttons belong to the current seq, finished games show their result, only the tu
 shows a board picture (every other turn is one line), and clicking the in-flight button again
 changes nothing. Then the games go on from there.
 
+A restart comes at once after its kill, within Discord's 5 s window on the channels the killed
+run was posting in, so the restarted bot waits out that window before its catch-up edits
+(bot/edge/display.py). The test moves the bot's and the fake's clocks on by that window before
+most restarts (tests/e2e/shifted_clock.py), as if the restart had taken that long; the restarts
+after the kills inside a catch-up (`resume.posting`) keep real time, so that wait still runs and
+the fake still judges the edits made after it.
+
 It runs on both back ends, reading the database through bot.storage. On PostgreSQL the kills
 inside a write statement (`db.write`, passed on SQLite's progress callback) have no equivalent
 and are left out, and `PRAGMA integrity_check` is SQLite's alone.
@@ -32,6 +39,7 @@ from typing import TypeVar
 
 import pytest
 
+from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.storage import Database, open_database
 from bot.storage.database import BACKENDS, Backend
 from tests.e2e.conftest import REPO_ROOT, told_its_shards
@@ -47,6 +55,7 @@ from tests.e2e.players import (
     pick,
 )
 from tests.e2e.quiet import TURN_LINE, check_turn_line, has_picture
+from tests.e2e.shifted_clock import with_clock
 from tests.postgres import create_database, drop_database
 
 pytestmark = pytest.mark.e2e
@@ -100,6 +109,8 @@ SCHEDULES = (
 )
 """Two lanes (a fake Discord, a bot and a database each) run side by side to halve the time."""
 KILLS = sum(len(schedule) for schedule in SCHEDULES)
+IN_WINDOW_AFTER = "resume.posting"
+"""The restart after a kill at this point comes within the channel window, in real time."""
 SQLITE_ONLY_POINTS = ("db.write",)
 """Passed on SQLite's progress callback, inside a write statement: PostgreSQL has no such hook."""
 
@@ -158,10 +169,10 @@ async def lane_targets(
 def bot_env(
     bot_env: dict[str, str], lane_targets: tuple[str, str], lane_folders: tuple[Path, Path]
 ) -> dict[str, str]:
-    """The first lane's bot on its database (the heartbeat in its folder whatever the back end),
-    told its shard count as it restarts often."""
+    """The first lane's bot on its database (the heartbeat and the clock file in its folder
+    whatever the back end), told its shard count as it restarts often."""
     return {
-        **told_its_shards(bot_env),
+        **with_clock(told_its_shards(bot_env), lane_folders[0] / "clock-offset"),
         "MARRAKECH_DB": lane_targets[0],
         "MARRAKECH_HEARTBEAT": str(lane_folders[0] / "heartbeat"),
     }
@@ -401,17 +412,30 @@ async def check_display(driver: Driver) -> None:
 
 
 async def run_lane(
-    fake: FakeDiscord, bot: BotProcess, schedule: tuple[tuple[str, int], ...], storage: Storage
+    fake: FakeDiscord,
+    bot: BotProcess,
+    schedule: tuple[tuple[str, int], ...],
+    storage: Storage,
+    clock_file: Path,
 ) -> Driver:
-    """Play through `schedule`: one run of the bot per crash point, then one clean run."""
+    """Play through `schedule`: one run of the bot per crash point, then one clean run. Before
+    each restart but those after `IN_WINDOW_AFTER`, the bot's clock (read as it starts) and the
+    fake's move on by the channel window."""
     guild = fake.add_guild("Souk")
     channels = [fake.add_text_channel(guild, f"crash-{n}") for n in range(GAMES)]
     host, guest = fake.add_user("alice"), fake.add_user("bob")
     for person in (host, guest):
         fake.add_member(guild, person)
     driver = Driver(fake, bot, channels, host, guest, storage)
+    shifted = 0.0
+    killed_at: str | None = None
 
     for point, times in (*schedule, (None, 0)):
+        if killed_at is not None and killed_at != IN_WINDOW_AFTER:
+            shifted += CHANNEL_WINDOW_SECONDS
+            await asyncio.to_thread(clock_file.write_text, str(shifted), encoding="ascii")
+            fake.shift_clock(shifted)
+        killed_at = point
         bot.env.pop(CRASH_VAR, None)
         if point is not None:
             bot.env[CRASH_VAR] = f"{point}:{times}"
@@ -467,6 +491,7 @@ async def test_sigkill_at_32_points_loses_and_repeats_nothing(
     assert len(set(kills)) >= 30
     schedules = schedules_for(backend)
     storages = [Storage(target) for target in lane_targets]
+    clocks = [folder / "clock-offset" for folder in lane_folders]
     lane = lane_folders[1]
     try:
         async with FakeDiscord(bot_name="Marrakech") as other_fake:
@@ -475,12 +500,13 @@ async def test_sigkill_at_32_points_loses_and_repeats_nothing(
                 "DISCORD_API_BASE_URL": other_fake.api_base_url,
                 "MARRAKECH_DB": lane_targets[1],
                 "MARRAKECH_HEARTBEAT": str(lane / "heartbeat"),
+                **with_clock({}, lane / "clock-offset"),
             }
             other_bot = BotProcess(bot_command, env, log_path=lane / "bot.log", cwd=REPO_ROOT)
             try:
                 drivers = await asyncio.gather(
-                    run_lane(fake, bot_process, schedules[0], storages[0]),
-                    run_lane(other_fake, other_bot, schedules[1], storages[1]),
+                    run_lane(fake, bot_process, schedules[0], storages[0], clocks[0]),
+                    run_lane(other_fake, other_bot, schedules[1], storages[1], clocks[1]),
                 )
             finally:
                 await other_bot.close()

@@ -136,7 +136,7 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
         lambda: (m := to_move(fake, first)) and m.pinged_user_ids == {other.id} and m,
         what="the other player's turn",
     )
-    await shift_clock(bot, clock_file, TURN_LIMIT + 2)
+    await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
     notice = await fake.wait_for_message(first, lambda m: "ran out of time" in m.content)
     assert f"<@{other.id}>" in notice.content
     await fake.wait_until(

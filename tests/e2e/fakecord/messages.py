@@ -191,7 +191,7 @@ class MessageStore:
             message.flags &= ~LOADING
             self._ping(message, channel, body)
         else:
-            message.edited_timestamp = iso_now()
+            message.edited_timestamp = iso_now(self.world.clock_offset)
             message.edit_count += 1
         self.world.missing_attachments.extend(missing_attachments(message, "edit"))
         if not message.ephemeral:

@@ -487,8 +487,9 @@ class FakeDiscord:
 
     def shift_clock(self, seconds: float) -> None:
         """Move the fake's clock to ``seconds`` ahead of real time: interaction tokens age (they
-        last 15 minutes), rate-limit windows pass, and new snowflakes carry the shifted time.
-        Shift the bot's clock as much (tests/e2e/shifted_clock.py) to keep both in step."""
+        last 15 minutes), rate-limit windows pass, and new snowflakes and edit times carry the
+        shifted time. Shift the bot's clock as much (tests/e2e/shifted_clock.py) to keep both in
+        step."""
         self.world.clock_offset = seconds
         self.world.snowflakes.offset = seconds
         self.world.notify()

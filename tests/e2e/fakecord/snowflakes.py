@@ -43,6 +43,8 @@ def unix_time(snowflake: int) -> float:
     return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
 
 
-def iso_now() -> str:
-    """The current UTC time in the ISO 8601 form Discord uses in payloads."""
-    return datetime.datetime.now(datetime.UTC).isoformat()
+def iso_now(offset: float = 0.0) -> str:
+    """The current UTC time, `offset` seconds ahead (the fake's clock shift), in the ISO 8601
+    form Discord uses in payloads."""
+    now = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=offset)
+    return now.isoformat()
