@@ -19,7 +19,9 @@ game is shown as soon as it is back); after a restart, `resume_displays` catches
 game whose message fell behind, adopting a message the last run sent but never recorded, so
 nothing is shown twice. Whatever the channel is told of a change (a timeout, a resignation) is
 drawn from what is stored, on the game's own messages, never posted apart after the commit: a
-catch-up tells it as the first showing would have, once.
+catch-up tells it as the first showing would have, once. The end of a game stopped early (an
+abort, an abandoned game) is recorded as shown once told, so a catch-up tells an end that was
+not, and finds in the channel's history a notice that was told but not recorded.
 """
 
 from __future__ import annotations

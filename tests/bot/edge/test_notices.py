@@ -162,3 +162,25 @@ async def test_an_end_never_shown_is_told_once_by_two_catch_ups(edge: Edge, reas
     assert told[0] > first.id, transcript
     assert not any(m.enabled_buttons() for m in edge.fake.messages(edge.channel)), transcript
     assert await edge.service.play.behind_on_display() == []
+
+
+async def test_an_end_shown_then_caught_up_again_is_still_told_once(edge: Edge) -> None:
+    """The display told the end, but its record of that was lost (the process was killed
+    before writing it): the catch-up finds the notice in the channel and posts no second."""
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    view = await edge.service.play.abort(1, edge.host.id)
+    await edge.bot.display.show_end(view)
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("UPDATE games SET end_shown = 0 WHERE id = 1")
+
+    await caught_up_twice(edge)
+
+    notice = presenter.aborted_post(view).embed.description
+    assert notice is not None
+    told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
+    assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
