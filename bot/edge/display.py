@@ -19,7 +19,9 @@ game is shown as soon as it is back); after a restart, `resume_displays` catches
 game whose message fell behind, adopting a message the last run sent but never recorded, so
 nothing is shown twice. Whatever the channel is told of a change (a timeout, a resignation) is
 drawn from what is stored, on the game's own messages, never posted apart after the commit: a
-catch-up tells it as the first showing would have, once.
+catch-up tells it as the first showing would have, once. The end of a game stopped early (an
+abort, an abandoned game) is recorded as shown once told, so a catch-up tells an end that was
+not, and finds in the channel's history a notice that was told but not recorded.
 """
 
 from __future__ import annotations
@@ -148,6 +150,9 @@ class GameDisplay:
         posted again.
         Just `restarted`, it first waits out the channel's window if the last run changed
         the game's messages within it (their times say so), so that no edit is refused."""
+        if view.status is GameStatus.ABORTED:
+            await self.show_end(view)
+            return
         bot_id = self._client.user.id if self._client.user is not None else 0
         found = await recovery.game_messages(self._channel(view), view, bot_id) or []
         if restarted and found:
@@ -229,17 +234,41 @@ class GameDisplay:
         await self.after_change_elsewhere(turn.view, turn.view)
 
     async def show_abandoned(self, abandoned: Abandoned) -> None:
-        """A paused game ended as abandoned: the channel is told once, then every message of
-        the game is brought to say so (the turn waiting for a person down to its line)."""
-        view = abandoned.view
-        post = presenter.aborted_post(view)
-        try:
-            await bounded(
-                self._post(view, embed=post.embed, allowed_mentions=discord.AllowedMentions.none())
-            )
-        except (discord.HTTPException, TimeoutError) as error:
-            log.info("end of abandoned game %s not announced: %r", view.id, error)
-        await self.after_abort(view)
+        """A paused game ended as abandoned: its end is shown (`show_end`)."""
+        crashpoints.reach("end.committed")
+        await self.show_end(abandoned.view)
+
+    async def show_end(self, view: GameView, answered: Interaction | None = None) -> None:
+        """Show the end of a game stopped early (aborted, or abandoned by everyone), once:
+        every message of it that still offers a decision is brought down to its line (the
+        turn's line says the game ended), the lobby says so, and the end is told in the
+        channel. It is derived from what is stored and recorded as shown (`end_shown`), so a
+        catch-up after a crash between the end's commit and its showing shows it then; a
+        notice the last run posted but did not record is found in the channel's history, not
+        posted again. Nothing if the end is shown already. `answered`: the interaction that
+        ended the game, whose follow-up tells the end (else it is posted in the channel)."""
+        async with self._showing.holding(view.id):
+            if not await self._play.end_not_shown(view.id):
+                return
+            bot_id = self._client.user.id if self._client.user is not None else 0
+            found = await recovery.game_messages(self._channel(view), view, bot_id) or []
+            for message in found:
+                if recovery.has_live_buttons(message):
+                    await self._retire(view, message.id, recovery.shown_seq(message))
+            if not any(recovery.tells_end(message, view) for message in found):
+                fields: dict[str, Any] = {
+                    "embed": presenter.aborted_post(view).embed,
+                    "allowed_mentions": discord.AllowedMentions.none(),
+                }
+                try:
+                    if answered is not None:
+                        await bounded(answered.followup.send(**fields))
+                    else:
+                        await bounded(self._post(view, **fields))
+                except (discord.HTTPException, TimeoutError) as error:
+                    log.info("end of game %s not told: %r", view.id, error)
+                    return  # not recorded: the next catch-up tells it
+            await self.after_abort(view, skip={message.id for message in found})
 
     async def send_reminder(self, reminder: Reminder) -> None:
         """Ping the player to move: half of their time is gone."""
@@ -515,15 +544,17 @@ class GameDisplay:
             "nonce": f"mk{view.id}-{view.seq}",
         }
 
-    async def after_abort(self, view: GameView) -> None:
+    async def after_abort(self, view: GameView, skip: set[int] | None = None) -> None:
         """An aborted game: its last message is retired (a turn down to its line, which says the
-        game was aborted; a lobby closed), and its lobby says so."""
+        game was aborted; a lobby closed), unless it is among `skip` (retired already), and
+        its lobby says so; its end is then recorded as shown."""
         message_id = view.game.board_message_id
-        if message_id is not None:
+        if message_id is not None and message_id not in (skip or set()):
             await self._retire(view, message_id, view.game.board_message_seq)
         if view.game.lobby_message_id not in (None, message_id):
             self._point_lobby(view, None)
         await self._retire_reminder(view)
+        await self._play.mark_end_shown(view.id)
 
     async def _retire_reminder(self, view: GameView) -> None:
         """The turn a reminder to play was about is over: the reminder says so."""

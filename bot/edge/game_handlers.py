@@ -314,7 +314,6 @@ class GameHandlers:
             raise GameNotRunningError()
         user = interaction.user.id
         done = text(f"{CONFIRMATION_KEYS[choice]}.done", language, game_id=game_id)
-        quiet = discord.AllowedMentions.none()
         if choice is Confirmation.RESIGN:
             before = await self._play.look(game_id)
             view = await self._play.resign(game_id, user)
@@ -325,11 +324,12 @@ class GameHandlers:
             await self._shown(game_id, self._display.after_change_elsewhere(before, view))
             return
         view = await self._play.abort(game_id, user, moderator=choice is Confirmation.MOD_ABORT)
+        crashpoints.reach("end.committed")
         await interaction.response.edit_message(content=done, view=None)
-        aborted = presenter.aborted_post(view).embed
-        await interaction.followup.send(embed=aborted, allowed_mentions=quiet)
+        # the end is told by the display, from what is stored, which a catch-up after a crash
+        # derives again: a post here could be cut off
         self._display.opened(game_id, interaction)
-        await self._display.after_abort(view)
+        await self._display.show_end(view, interaction)
 
     async def on_button(
         self, interaction: Interaction, game_id: int, seq: int, action: str

@@ -6,8 +6,9 @@ game again would show it twice, with two sets of live buttons (and ping twice). 
 first reads the channel's recent history: the bot's own messages of that game since the one the
 database knows. One that already shows the current decision is adopted; every other one that
 still offers a decision is retired by the display (a turn edited down to its one line, the lobby
-closed); a result's Rematch button offers none. Without Read Message History the history is
-empty and the game is simply posted.
+closed); a result's Rematch button offers none. The end of a game stopped early is found by
+its notice's text. Without Read Message History the history is empty and the game is simply
+posted.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import discord
 
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.layout import REMATCH, lobby_action
-from bot.presentation.presenter import RECORD_NAME
+from bot.presentation.presenter import RECORD_NAME, aborted_post
 from bot.services.views import GameStatus, GameView
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,9 @@ async def game_messages(
     except (discord.HTTPException, TimeoutError) as error:
         log.info("history of channel %s not readable: %r", view.game.channel_id, error)
         return None
-    return [m for m in history if m.author.id == bot_id and _belongs(m, view.id)]
+    return [
+        m for m in history if m.author.id == bot_id and (_belongs(m, view.id) or tells_end(m, view))
+    ]
 
 
 def showing_now(messages: list[discord.Message], view: GameView) -> discord.Message | None:
@@ -69,6 +72,14 @@ def showing_now(messages: list[discord.Message], view: GameView) -> discord.Mess
         ):
             return message
     return None
+
+
+def tells_end(message: discord.Message, view: GameView) -> bool:
+    """Whether the message tells the end of the game stopped early (its end notice)."""
+    if view.status is not GameStatus.ABORTED:
+        return False
+    notice = aborted_post(view).embed.description
+    return any(embed.description == notice for embed in message.embeds)
 
 
 def has_live_buttons(message: discord.Message) -> bool:

@@ -185,9 +185,18 @@ class PlayService:
         """Remember the reminder sent for the turn being played (None: its end was shown)."""
         await self._loader.set_reminder_message(game_id, message_id)
 
+    async def end_not_shown(self, game_id: int) -> bool:
+        """Whether the game stopped early (aborted, abandoned) and its end is not shown yet."""
+        return await self._store.end_not_shown(game_id)
+
+    async def mark_end_shown(self, game_id: int) -> bool:
+        """Record that the end of the game stopped early is shown; False if it already was."""
+        return await self._store.mark_end_shown(game_id)
+
     async def behind_on_display(self) -> list[GameView]:
         """Games whose message does not show their current seq (after a crash): a turn or a
-        final result that was committed but never shown, or a lobby whose message never was.
+        final result that was committed but never shown, the end of a game stopped early, or
+        a lobby whose message never was.
 
         Each game is claimed for this process first (bot.services.loader): of several processes
         starting together, the one that claims a game catches it up, and the others leave it

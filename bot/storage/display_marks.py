@@ -1,6 +1,7 @@
 """What a game's messages show: the display's bookkeeping. Which message shows the game and
-at which seq, the reminder out for the turn being played, and the games whose last change no
-message shows yet (a post that failed, or a bot that stopped first).
+at which seq, the reminder out for the turn being played, the games whose last change no
+message shows yet (a post that failed, or a bot that stopped first), and the games stopped
+early (aborted, abandoned) whose end is not shown yet.
 """
 
 from __future__ import annotations
@@ -10,17 +11,22 @@ from datetime import datetime
 from bot.storage.game_rows import GAME_COLUMNS, NOT_SHOWN, UNCLAIMED, GameRow, GameTable, game_of
 from bot.storage.values import time_from_column, time_to_column
 
+END_NOT_SHOWN = "(status = 'aborted' AND end_shown = 0 AND end_reason IS DISTINCT FROM 'cancelled')"
+"""A game stopped early (a lobby or a game aborted, a game abandoned) whose end the display has
+not shown yet; a lobby its host cancelled tells that in its own message."""
+
 
 class DisplayMarks(GameTable):
     """The display's marks on the games; each method is one transaction."""
 
     async def behind_on_display(self) -> list[GameRow]:
         """Started games (running, or over) whose message does not show their current seq,
-        and lobbies whose message was never recorded or not updated since a join or leave."""
+        games stopped early whose end is not shown, and lobbies whose message was
+        never recorded or not updated since a join or leave."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE (status IN ('running', 'over') "
-                f"AND {NOT_SHOWN}) "
+                f"AND {NOT_SHOWN}) OR {END_NOT_SHOWN} "
                 "OR (status = 'lobby' AND board_message_seq IS NULL) ORDER BY id"
             )
         return [game_of(row) for row in rows]
@@ -40,6 +46,23 @@ class DisplayMarks(GameTable):
                 seq,
                 game_id,
             )
+
+    async def end_not_shown(self, game_id: int) -> bool:
+        """Whether the game stopped early and its end is not shown yet."""
+        async with self._db.single_read() as conn:
+            found = await conn.fetchval(
+                f"SELECT count(*) FROM games WHERE id = $1 AND {END_NOT_SHOWN}", game_id
+            )
+        return bool(found)
+
+    async def mark_end_shown(self, game_id: int) -> bool:
+        """Record that the end of the game stopped early is shown; False if it already was
+        (of two callers, one only gets True)."""
+        async with self._db.single_write() as conn:
+            done = await conn.execute(
+                "UPDATE games SET end_shown = 1 WHERE id = $1 AND end_shown = 0", game_id
+            )
+        return done > 0
 
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the reminder sent for the turn being played (None: none is out)."""

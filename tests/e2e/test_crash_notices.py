@@ -10,7 +10,9 @@ line says who ran out of time, before the next turn calls the other player, in t
 language (English, French, Ukrainian). A game of three
 in which someone resigns out of turn: the bot dies right after the resignation is committed
 (`resign.committed`). After the restart one message tells it: the turn being played, redrawn
-in place, not the turn posted a second time.
+in place, not the turn posted a second time. A game its host aborts: the bot dies right after
+the abort is committed (`end.committed`). After the restart the end is told once and the last
+turn's message is down to its line, with no button left to click.
 """
 
 from __future__ import annotations
@@ -184,3 +186,40 @@ async def test_a_resignation_cut_off_by_a_kill_is_told_once(
     )
     told = [m.id for m in fake.messages(channel) if "resigned" in m.content + m.embed_text()]
     assert told == [first.id], fake.transcript(channel)
+
+
+@pytest.mark.parametrize("crash_at", ["end.committed:1"])
+async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "short")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
+    await press(fake, bob, lobby, ":join")
+    await press(fake, alice, lobby, ":start")
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+
+    question = await (await fake.slash(alice, channel, "marrakech", "abort")).answer()
+    (go,) = [b for b in question.enabled_buttons() if (b.custom_id or "").endswith(":abort")]
+    assert go.custom_id is not None
+    await fake.click(alice, question, go.custom_id)  # never answered: the bot dies first
+    await restarted(fake, bot, "end.committed")
+
+    notice = messages.text("abort.done", "en", game_id=1, user=f"<@{alice.id}>")
+    await fake.wait_until(
+        lambda: any(notice in m.embed_text() for m in fake.messages(channel)),
+        timeout=30,
+        what="the end of the aborted game told",
+    )
+    await fake.wait_until(
+        lambda: not live_seqs(fake.messages(channel)),
+        timeout=30,
+        what="the last turn's buttons gone",
+    )
+    print(fake.transcript(channel))
+    told = [m.id for m in fake.messages(channel) if notice in m.embed_text()]
+    assert len(told) == 1, fake.transcript(channel)
+    assert not fake.world.messages[first.id].enabled_buttons()

@@ -5,7 +5,8 @@ plays a timed-out turn and nothing shows it (the process that stored it was kill
 displays catch the game up from what is stored, the second from the game as it read it before
 the first had shown anything (another process catching up the same game). The channel tells
 the timeout once, in the timed-out turn's own line, before the next turn, in the game's
-language.
+language. Likewise a game stopped early (aborted by its host, or abandoned) whose end nothing
+showed: the two catch-ups tell the end once and leave no button to click.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.edge.display import GameDisplay
-from bot.presentation import messages
+from bot.presentation import messages, presenter
 from bot.services.views import AutoTurn, TurnReason
 from tests.bot.edge.test_edge import Edge, running_edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
@@ -132,3 +133,54 @@ async def test_the_timeout_is_told_in_the_game_s_language(
         line = edge.fake.world.messages[first.id].content
         said = messages.text("story.timed_out", language, user=f"<@{turn.user_id}>")
         assert said in line, line
+
+
+@pytest.mark.parametrize("reason", ["aborted-by-host", "abandoned"])
+async def test_an_end_never_shown_is_told_once_by_two_catch_ups(edge: Edge, reason: str) -> None:
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    first = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    if reason == "abandoned":  # as the turn clock ends a paused game, nothing of it shown
+        async with edge.store.database.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET status = 'aborted', end_reason = $1, rev = rev + 1 WHERE id = 1",
+                reason,
+            )
+        edge.service.loader.forget(1)
+    else:  # committed, and the process killed before anything was shown
+        await edge.service.play.abort(1, edge.host.id)
+
+    await caught_up_twice(edge)
+
+    transcript = edge.fake.transcript(edge.channel)
+    notice = presenter.aborted_post(await edge.service.play.look(1)).embed.description
+    assert notice is not None
+    told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
+    assert len(told) == 1, transcript
+    assert told[0] > first.id, transcript
+    assert not any(m.enabled_buttons() for m in edge.fake.messages(edge.channel)), transcript
+    assert await edge.service.play.behind_on_display() == []
+
+
+async def test_an_end_shown_then_caught_up_again_is_still_told_once(edge: Edge) -> None:
+    """The display told the end, but its record of that was lost (the process was killed
+    before writing it): the catch-up finds the notice in the channel and posts no second."""
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    view = await edge.service.play.abort(1, edge.host.id)
+    await edge.bot.display.show_end(view)
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("UPDATE games SET end_shown = 0 WHERE id = 1")
+
+    await caught_up_twice(edge)
+
+    notice = presenter.aborted_post(view).embed.description
+    assert notice is not None
+    told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
+    assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
