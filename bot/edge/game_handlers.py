@@ -95,9 +95,10 @@ class GameHandlers:
         variant: str | None,
         turn_limit_seconds: int | None,
         casual: bool = False,
+        coach: bool = False,
     ) -> None:
         """Open a lobby; a variant or turn limit left out (None) is the server's default. A
-        `casual` game counts in no rating."""
+        `casual` game counts in no rating; a `coach` game is casual, with hints and verdicts."""
 
         async def work() -> None:
             guild_id = interactions.guild_id(interaction)
@@ -119,6 +120,7 @@ class GameHandlers:
                 locale=interactions.server_language(interaction),
                 host_name=interaction.user.display_name,
                 casual=casual,
+                coach=coach,
             )
             await self._post_lobby(interaction, view)
 
