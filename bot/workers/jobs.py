@@ -1,6 +1,6 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
 of the rules guide, a player's rating chart, a finished game's analysis and its picture, a
-tournament's standings.
+tournament's standings, and a coached game's options (Hint) and verdicts.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import ai
 import engine
 from ai.analysis import GameAnalysis, analyse
+from ai.judge import Judgement, Option, judge_options, judgement_from
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
@@ -134,6 +135,21 @@ def analysis_png(
 ) -> bytes:
     """The PNG of `analysis` (see `analysis_picture`)."""
     return render_analysis(analysis_picture(analysis, texts, names))
+
+
+def coach_options(record: Record) -> tuple[Option, ...]:
+    """Every option of the person to move at the end of `record`, best first, with its win
+    chance (a coached game's Hint: `ai.judge.judge_options`)."""
+    return judge_options(engine.replay_record(record))
+
+
+def coach_verdict(
+    record: Record, action: str, options: tuple[Option, ...] | None = None
+) -> Judgement:
+    """The judgement of choosing `action` at the end of `record` (a coached game's verdict),
+    among the `options` a Hint already computed there, else after a search of its own."""
+    state = engine.replay_record(record)
+    return judgement_from(state, action, options if options is not None else judge_options(state))
 
 
 @functools.cache
