@@ -130,6 +130,10 @@ def build_commands(
             coach=coach,
         )
 
+    @game.command(name=command_name("hint"), description=command_text("command.hint"))
+    async def hint(interaction: Interaction) -> None:
+        await controller.hint(interaction)
+
     @game.command(name=command_name("join"), description=command_text("command.join"))
     async def join(interaction: Interaction) -> None:
         await controller.join(interaction)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+import engine
 from bot import crashpoints
 from bot.edge import interactions
 from bot.edge.answers import guarded, or_missing, tell
@@ -34,9 +35,9 @@ from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
 from bot.edge.interactions import Interaction
-from bot.edge.layout import REMATCH, lobby_action, lobby_buttons
+from bot.edge.layout import HINT, REMATCH, lobby_action, lobby_buttons
 from bot.edge.permissions import require_game_permissions
-from bot.presentation import presenter
+from bot.presentation import coach, presenter
 from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.services.actions import AI_LEVELS, LobbyAction
@@ -49,6 +50,7 @@ from bot.services.errors import (
     StaleBoardError,
 )
 from bot.services.views import GameStatus, GameView
+from engine import Phase
 
 if TYPE_CHECKING:
     from bot.edge.analysis import AnalysisHandler
@@ -76,7 +78,10 @@ class GameHandlers:
         display: GameDisplay,
         guide: RulesGuide,
         analysis: AnalysisHandler,
+        coached: coach.Coach | None = None,
     ) -> None:
+        """`coached`: the coach's searches for a coached game's Hint (None: Hint answers that
+        the coach is away)."""
         self._service = service
         self._lobby = service.lobby
         self._play = service.play
@@ -86,6 +91,10 @@ class GameHandlers:
         self._analysis = analysis
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
+        self._coach = coached
+        self._hints: Counter[tuple[int, int]] = Counter()
+        """Hints given per (game, person): counted in the process that runs the game's shard,
+        so a restart gives a game's hints back (a hint changes nothing in the game)."""
 
     async def new(
         self,
@@ -196,6 +205,18 @@ class GameHandlers:
             await self._display.send_response(interaction, post, ephemeral=True)
 
         await guarded(interaction, "showing the board", work)
+
+    async def hint(self, interaction: Interaction) -> None:
+        """`/marrakech hint`: the Hint of the channel's game, as its button gives it (and the
+        clear refusal in a rated game, a tournament's included, whose turns carry no Hint)."""
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            require_game_permissions(interaction)
+            game_id = await self._service.game_to_show(interactions.channel_id(interaction))
+            await self._hint(interaction, game_id)
+
+        await guarded(interaction, "giving a hint", work)
 
     async def rules(self, interaction: Interaction) -> None:
         await self._guide.show(interaction)
@@ -348,6 +369,9 @@ class GameHandlers:
             if action == REMATCH:
                 await self._rematch(interaction, game_id)
                 return
+            if action == HINT:
+                await self._hint(interaction, game_id)
+                return
             lobby = lobby_action(action)
             if lobby is not None:
                 await self._lobby_click(interaction, game_id, lobby)
@@ -374,6 +398,43 @@ class GameHandlers:
             self._in_flight[game_id] -= 1
             if not self._in_flight[game_id]:
                 del self._in_flight[game_id]
+
+    async def _hint(self, interaction: Interaction, game_id: int) -> None:
+        """A coached game's Hint: refused in a rated game or a tournament, off the presser's
+        turn and once their hints are used up; else the click is answered at once (deferred,
+        privately) and the coach's option edited in when a worker has found it."""
+        view = await self._play.look(game_id)
+        language = interactions.user_language(interaction)
+        state = view.state
+        if not view.game.coach:
+            await tell(interaction, text("coach.refused.not_coached", language))
+            return
+        user = interaction.user.id
+        mover = None if state is None else state.to_move
+        deciding = state is not None and state.phase is not Phase.ROLL
+        if mover is None or view.user_at(mover) != user or not deciding:
+            await tell(interaction, text("coach.refused.not_your_turn", language))
+            return
+        if self._hints[(game_id, user)] >= coach.HINTS_PER_GAME:
+            await tell(
+                interaction, text("coach.refused.none_left", language, count=coach.HINTS_PER_GAME)
+            )
+            return
+        if self._coach is None:
+            await tell(interaction, text("coach.refused.away", language))
+            return
+        assert state is not None
+        self._hints[(game_id, user)] += 1
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            options = await self._coach.options(engine.record_of(state))
+        except Exception:
+            self._hints[(game_id, user)] -= 1  # not given: the hint stays the person's
+            raise
+        left = coach.HINTS_PER_GAME - self._hints[(game_id, user)]
+        await interaction.edit_original_response(
+            content=coach.hint_line(state, options[0], left, language)
+        )
 
     async def _show_move(self, interaction: Interaction, view: GameView) -> None:
         """Show a move that is stored already. Whatever fails on the way (Discord, or the

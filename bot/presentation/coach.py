@@ -12,10 +12,27 @@ from __future__ import annotations
 from ai.judge import Band, Judgement, Option
 from bot.presentation.messages import number, text
 from bot.presentation.names import facing_name, squares_label
-from engine import GameState, orientations, parse_square
+from bot.workers import jobs as worker_jobs
+from bot.workers.pool import Lane, WorkerPool
+from engine import GameState, Record, orientations, parse_square
 
 HINTS_PER_GAME = 3
 """How many hints each person may ask for in one coached game (docs/coach.md)."""
+COACH_TIMEOUT_SECONDS = 10.0
+"""The longest a hint's search may take in a worker (about 0.1 s of CPU at most)."""
+
+
+class Coach:
+    """Runs the coach's searches in the worker pool, never on the event loop."""
+
+    def __init__(self, workers: WorkerPool) -> None:
+        self._workers = workers
+
+    async def options(self, record: Record) -> tuple[Option, ...]:
+        """Every option of the person to move at the end of `record`, best first."""
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.coach_options, record, limit=COACH_TIMEOUT_SECONDS
+        )
 
 
 def option_label(state: GameState, action: str, language: str) -> str:
