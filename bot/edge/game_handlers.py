@@ -20,6 +20,7 @@ it, so later edits and posts (after restarts too) stay in the same language.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -40,7 +41,7 @@ from bot.edge.permissions import require_game_permissions
 from bot.presentation import coach, presenter
 from bot.presentation.links import mention
 from bot.presentation.messages import text
-from bot.services.actions import AI_LEVELS, LobbyAction
+from bot.services.actions import AI_LEVELS, ROLL, LobbyAction
 from bot.services.availability import DatabaseUnavailableError
 from bot.services.errors import (
     BadOptionError,
@@ -95,6 +96,11 @@ class GameHandlers:
         self._hints: Counter[tuple[int, int]] = Counter()
         """Hints given per (game, person): counted in the process that runs the game's shard,
         so a restart gives a game's hints back (a hint changes nothing in the game)."""
+        self._hinted: dict[int, tuple[int, coach.Options]] = {}
+        """The options of each game's latest hint, with the number of actions played before
+        it: the verdict on the decision that follows reuses them (no second search)."""
+        self._verdicts: set[asyncio.Task[None]] = set()
+        """Verdicts being computed (kept referenced until done)."""
 
     async def new(
         self,
@@ -390,6 +396,8 @@ class GameHandlers:
                 raise
             crashpoints.reach("click.committed")
             await self._show_move(interaction, view)
+            if view.game.coach and action != ROLL and self._coach is not None:
+                self._verdict_later(interaction, view)
 
         self._in_flight[game_id] += 1
         try:
@@ -431,10 +439,35 @@ class GameHandlers:
         except Exception:
             self._hints[(game_id, user)] -= 1  # not given: the hint stays the person's
             raise
+        self._hinted[game_id] = (len(state.history), options)
         left = coach.HINTS_PER_GAME - self._hints[(game_id, user)]
         await interaction.edit_original_response(
             content=coach.hint_line(state, options[0], left, language)
         )
+
+    def _verdict_later(self, interaction: Interaction, view: GameView) -> None:
+        """Judge the presser's decision that `view` follows in a worker and tell them the
+        verdict as a private follow-up of their click, when it is ready: the public turn goes
+        on without waiting for it."""
+        task = asyncio.create_task(self._verdict(interaction, view))
+        self._verdicts.add(task)
+        task.add_done_callback(self._verdicts.discard)
+
+    async def _verdict(self, interaction: Interaction, view: GameView) -> None:
+        assert view.state is not None
+        assert self._coach is not None
+        record = engine.record_of(view.state)
+        index = coach.last_decision(record)
+        hinted = self._hinted.get(view.id)
+        options = hinted[1] if hinted is not None and hinted[0] == index else None
+        language = interactions.user_language(interaction)
+        try:
+            judgement, facings = await self._coach.verdict(record, index, options)
+            await interaction.followup.send(
+                coach.verdict_line(judgement, facings, language), ephemeral=True
+            )
+        except Exception as error:  # a verdict is a courtesy: the move stands without it
+            log.warning("game %s: no verdict on action %s (%r)", view.id, index, error)
 
     async def _show_move(self, interaction: Interaction, view: GameView) -> None:
         """Show a move that is stored already. Whatever fails on the way (Discord, or the

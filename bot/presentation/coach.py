@@ -14,7 +14,12 @@ from bot.presentation.messages import number, text
 from bot.presentation.names import facing_name, squares_label
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
-from engine import GameState, Record, orientations, parse_square
+from engine import Facing, GameState, Record, orientations, parse_square
+
+Facings = tuple[tuple[str, Facing], ...]
+"""Each way of turning Assam (L, S, R) and where it makes him face."""
+Options = tuple[Option, ...]
+"""Every option of a decision, best first, as the judge gave them."""
 
 HINTS_PER_GAME = 3
 """How many hints each person may ask for in one coached game (docs/coach.md)."""
@@ -34,15 +39,45 @@ class Coach:
             Lane.QUICK, worker_jobs.coach_options, record, limit=COACH_TIMEOUT_SECONDS
         )
 
+    async def verdict(
+        self, record: Record, index: int, options: tuple[Option, ...] | None
+    ) -> tuple[Judgement, Facings]:
+        """The judgement of the decision `record.actions[index]`, on a hint's `options` when
+        the person asked for one there (no second search), and the facings of its board."""
+        return await self._workers.run(
+            Lane.QUICK,
+            worker_jobs.coach_verdict_at,
+            record,
+            index,
+            options,
+            limit=COACH_TIMEOUT_SECONDS,
+        )
+
 
 def option_label(state: GameState, action: str, language: str) -> str:
     """What choosing `action` at `state` is, in words: "laying on c3-c4", "turning Assam
     north"."""
-    facings = dict(orientations(state))
-    if action in facings:
-        return text("coach.turning", language, facing=facing_name(facings[action], language))
+    return label_of(action, facings_of(state), language)
+
+
+def facings_of(state: GameState) -> Facings:
+    """Where each way of turning Assam at `state` makes him face (none off such a decision)."""
+    return tuple(orientations(state))
+
+
+def label_of(action: str, facings: Facings, language: str) -> str:
+    """`action` in words, `facings` naming where each way of turning Assam leads."""
+    faced = dict(facings)
+    if action in faced:
+        return text("coach.turning", language, facing=facing_name(faced[action], language))
     squares = (parse_square(action[:2]), parse_square(action[2:]))
     return text("coach.laying", language, squares=squares_label(sorted(squares)))
+
+
+def last_decision(record: Record) -> int:
+    """The index in `record.actions` of its last decision: the last action that is not a
+    roll of the die ("D1" to "D4"; the roll that follows an orientation comes after it)."""
+    return max(i for i, action in enumerate(record.actions) if not action.startswith("D"))
 
 
 def percent(chance: float, language: str) -> int | str:
@@ -62,15 +97,16 @@ def hint_line(state: GameState, option: Option, left: int, language: str) -> str
     )
 
 
-def verdict_line(state: GameState, judgement: Judgement, language: str) -> str:
-    """The verdict on the decision `judgement` judged at `state`: "Good" within the
-    inaccuracy band, else the band and what the best option kept."""
+def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
+    """The verdict on the decision `judgement` judged (`facings`: `facings_of` the board it
+    was made on): "Good" within the inaccuracy band, else the band and what the best option
+    kept."""
     if judgement.band is Band.GOOD:
         return text("coach.verdict.good", language)
     return text(
         "coach.verdict.costly",
         language,
         band=text(f"coach.band.{judgement.band.value}", language),
-        option=option_label(state, judgement.best, language),
+        option=label_of(judgement.best, facings, language),
         points=number(max(1, round(judgement.loss)), language),
     )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import ai
 import engine
 from ai.analysis import GameAnalysis, analyse
-from ai.judge import Judgement, Option, judge_options, judgement_from
+from ai.judge import Judgement, Option, judge_options, judgement_from, state_before
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
@@ -143,13 +143,17 @@ def coach_options(record: Record) -> tuple[Option, ...]:
     return judge_options(engine.replay_record(record))
 
 
-def coach_verdict(
-    record: Record, action: str, options: tuple[Option, ...] | None = None
-) -> Judgement:
-    """The judgement of choosing `action` at the end of `record` (a coached game's verdict),
-    among the `options` a Hint already computed there, else after a search of its own."""
-    state = engine.replay_record(record)
-    return judgement_from(state, action, options if options is not None else judge_options(state))
+def coach_verdict_at(
+    record: Record, index: int, options: tuple[Option, ...] | None = None
+) -> tuple[Judgement, tuple[tuple[str, engine.Facing], ...]]:
+    """The judgement of the decision `record.actions[index]` (a coached game's verdict), on
+    the `options` a Hint computed on its board, else after a search of its own; and where
+    each way of turning Assam faced on that board (to name it)."""
+    state = state_before(record, index)
+    action = record.actions[index]
+    if options is None:
+        options = judge_options(state)
+    return judgement_from(state, action, options, index), tuple(engine.orientations(state))
 
 
 @functools.cache

@@ -2,10 +2,12 @@
 (tests/bot/edge/test_edge.py): the button on the turn of the person to move, answered at once
 (deferred, privately) and the coach's option edited in, a few times a game; refused with a
 clear private line off the presser's turn, once the hints are used up, and in a rated game
-(whose turns carry no Hint; `/marrakech hint` asks all the same)."""
+(whose turns carry no Hint; `/marrakech hint` asks all the same). After each decision in a
+coached game, its verdict as a private follow-up of the same click, never a public message."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -80,3 +82,34 @@ async def test_the_hint_command_gives_the_hint_of_a_coached_game(edge: Edge) -> 
     assert answer.ephemeral
     assert answer.content.startswith("💡 The coach would go for turning Assam ")
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content
+
+
+VERDICT = re.compile(
+    r"✅ Good\.|(Inaccuracy|Mistake|Blunder): (turning Assam \w+|laying on [a-g][1-7]-[a-g][1-7]) "
+    r"kept [0-9]+ % more winning chance\."
+)
+
+
+def decision(turn: FakeMessage) -> str:
+    """The label of the first choice of the turn (not Hint)."""
+    return next(b.label for b in turn.enabled_buttons() if b.label and b.label != "Hint")
+
+
+async def test_each_decision_gets_a_private_verdict_in_the_same_click_s_answer(
+    edge: Edge,
+) -> None:
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    public = len(edge.fake.messages(edge.channel))
+    clicking = edge.click(mover, turn, decision(turn))
+    (verdict,) = await clicking.followups(1, timeout=30.0)
+    assert verdict.ephemeral
+    assert verdict.visible_to == mover.id
+    assert VERDICT.fullmatch(verdict.content), verdict.content
+    place = edge.fake.world.messages[turn.id]
+    assert "Hint" in [b.label for b in place.enabled_buttons()]
+    (verdict,) = await edge.click(mover, place, decision(place)).followups(1, timeout=30.0)
+    assert VERDICT.fullmatch(verdict.content), verdict.content
+    assert verdict.content == "✅ Good." or verdict.content.split(":")[1].startswith(" laying")
+    assert all(not m.ephemeral for m in edge.fake.messages(edge.channel)[public:])

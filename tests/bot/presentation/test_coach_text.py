@@ -110,17 +110,18 @@ def test_the_verdict_names_the_band_and_what_the_best_option_kept(locale: str) -
     orient = orient_state()
     place = place_state()
     good, inaccuracy, blunder, mistake = VERDICTS[locale]
-    assert coach.verdict_line(orient, judgement_from(orient, "S", ORIENT_OPTIONS), locale) == good
+    facings = coach.facings_of(orient)
+    assert coach.verdict_line(judgement_from(orient, "S", ORIENT_OPTIONS), facings, locale) == good
     judged = judgement_from(orient, "L", ORIENT_OPTIONS)
     assert judged.band is Band.INACCURACY
-    assert coach.verdict_line(orient, judged, locale) == inaccuracy
+    assert coach.verdict_line(judged, facings, locale) == inaccuracy
     judged = judgement_from(orient, "R", ORIENT_OPTIONS)
     assert judged.band is Band.BLUNDER
-    assert coach.verdict_line(orient, judged, locale) == blunder
+    assert coach.verdict_line(judged, facings, locale) == blunder
     options = place_options(place)
     judged = judgement_from(place, options[1].action, options)
     assert judged.band is Band.MISTAKE
-    assert coach.verdict_line(place, judged, locale) == mistake
+    assert coach.verdict_line(judged, coach.facings_of(place), locale) == mistake
 
 
 HINTS = {

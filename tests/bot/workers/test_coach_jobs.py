@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 import engine
-from ai.judge import Band, judge_options, judgement_from
+from ai.judge import judge_options, judgement_from
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 
@@ -39,10 +39,15 @@ async def test_the_hint_and_the_verdict_in_a_worker_are_this_process_s_own(
     )
     assert {option.action for option in options} == {"L", "S", "R"}
     best = options[0].action
-    verdict = await pool.run(Lane.QUICK, worker_jobs.coach_verdict, record, best, options)
-    assert verdict.band is Band.GOOD
-    assert verdict.loss == 0
     worst = options[-1].action
-    reused = await pool.run(Lane.QUICK, worker_jobs.coach_verdict, record, worst, options)
-    searched = await pool.run(Lane.QUICK, worker_jobs.coach_verdict, record, worst)
-    assert reused == searched == judgement_from(state, worst, options)
+    for taken in (best, worst):
+        after, _ = engine.apply(state, taken)
+        after, _ = engine.apply(after, engine.legal_actions(after)[0])  # the die
+        played = engine.record_of(after)
+        assert played.actions[0] == taken
+        reused, facings = await pool.run(
+            Lane.QUICK, worker_jobs.coach_verdict_at, played, 0, options
+        )
+        searched, _ = await pool.run(Lane.QUICK, worker_jobs.coach_verdict_at, played, 0)
+        assert reused == searched == judgement_from(state, taken, options)
+        assert facings == tuple(engine.orientations(state))
