@@ -39,6 +39,7 @@ from bot.edge.interactions import Interaction
 from bot.edge.layout import HINT, REMATCH, lobby_action, lobby_buttons
 from bot.edge.permissions import require_game_permissions
 from bot.presentation import coach, presenter
+from bot.presentation.images import as_file
 from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.services.actions import AI_LEVELS, ROLL, LobbyAction
@@ -60,6 +61,8 @@ if TYPE_CHECKING:
     from bot.services.guilds import GuildService
 
 log = logging.getLogger(__name__)
+HINT_IMAGE = "hint.png"
+"""The file name of a hint's picture."""
 
 CONFIRMATION_KEYS = {
     Confirmation.RESIGN: "confirm.resign",
@@ -441,8 +444,10 @@ class GameHandlers:
             raise
         self._hinted[game_id] = (len(state.history), options)
         left = coach.HINTS_PER_GAME - self._hints[(game_id, user)]
+        png = await self._coach.hint_png(state, options[0].action, language, view.players)
         await interaction.edit_original_response(
-            content=coach.hint_line(state, options[0], left, language)
+            content=coach.hint_line(state, options[0], left, language),
+            attachments=[as_file(png, HINT_IMAGE)],
         )
 
     def _verdict_later(self, interaction: Interaction, view: GameView) -> None:

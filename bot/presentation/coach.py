@@ -1,17 +1,23 @@
-"""The coach's private words in a coached game (docs/coach.md): a hint's line (the option the
-coach prefers and the win chance it gives) and the one-line verdict after a decision ("Good",
-"Inaccuracy: laying on c3-c4 kept 6 % more winning chance"), in the reader's language.
+"""The coach's private words and picture in a coached game (docs/coach.md): a hint's line (the
+option the coach prefers and the win chance it gives), its board with that option played, and
+the one-line verdict after a decision ("Good", "Inaccuracy: laying on c3-c4 kept 6 % more
+winning chance"), in the reader's language.
 
 Both are read from what `ai.judge` computed in the workers: an `Option` for a hint, a
 `Judgement` for a verdict, with the board the decision was made on (to name the way a turn of
-Assam faces). Numbers only, never invented prose.
+Assam faces). Numbers only, never invented prose. `Coach` runs the searches and draws the
+hint's board in the worker pool.
 """
 
 from __future__ import annotations
 
+import engine
 from ai.judge import Band, Judgement, Option
+from bot.presentation.images import BOARD_TIMEOUT_SECONDS, picture_of
 from bot.presentation.messages import number, text
 from bot.presentation.names import facing_name, squares_label
+from bot.presentation.presenter import BoardImage
+from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import Facing, GameState, Record, orientations, parse_square
@@ -37,6 +43,17 @@ class Coach:
         """Every option of the person to move at the end of `record`, best first."""
         return await self._workers.run(
             Lane.QUICK, worker_jobs.coach_options, record, limit=COACH_TIMEOUT_SECONDS
+        )
+
+    async def hint_png(
+        self, state: GameState, action: str, language: str, players: tuple[Player, ...]
+    ) -> bytes:
+        """The board as the coach's `action` at `state` leaves it, the action marked as a
+        turn's picture marks the last move (the rug laid, or Assam facing his new way)."""
+        after, events = engine.apply(state, action)
+        image = BoardImage(after, events, language=language, players=players)
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.board_png, picture_of(image), limit=BOARD_TIMEOUT_SECONDS
         )
 
     async def verdict(

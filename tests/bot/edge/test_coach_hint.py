@@ -7,11 +7,13 @@ coached game, its verdict as a private follow-up of the same click, never a publ
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.presentation.coach import HINTS_PER_GAME
 from tests.bot.edge.test_edge import Edge, private, running_edge, started
@@ -57,6 +59,9 @@ async def test_hint_is_answered_at_once_privately_a_few_times_a_game(edge: Edge)
         assert answer.visible_to == mover.id
         assert answer.content.startswith("💡 The coach would go for turning Assam ")
         assert f"{left} hint" in answer.content
+        (board,) = answer.attachments
+        assert board.filename == "hint.png"
+        assert Image.open(io.BytesIO(board.data)).format == "PNG"
     assert "used your 3 hints" in await private(edge.click(mover, turn, "Hint"))
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
 
