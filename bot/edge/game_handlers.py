@@ -104,6 +104,7 @@ class GameHandlers:
         it: the verdict on the decision that follows reuses them (no second search)."""
         self._verdicts: set[asyncio.Task[None]] = set()
         """Verdicts being computed (kept referenced until done)."""
+        service.on_game_closed(self._forget_coaching)
 
     async def new(
         self,
@@ -450,6 +451,12 @@ class GameHandlers:
             attachments=[as_file(png, HINT_IMAGE)],
         )
 
+    def _forget_coaching(self, game_id: int) -> None:
+        """A closed game's hint counts and options are of no more use."""
+        self._hinted.pop(game_id, None)
+        for key in [key for key in self._hints if key[0] == game_id]:
+            del self._hints[key]
+
     def _verdict_later(self, interaction: Interaction, view: GameView) -> None:
         """Judge the presser's decision that `view` follows in a worker and tell them the
         verdict as a private follow-up of their click, when it is ready: the public turn goes
@@ -463,7 +470,7 @@ class GameHandlers:
         assert self._coach is not None
         record = engine.record_of(view.state)
         index = coach.last_decision(record)
-        hinted = self._hinted.get(view.id)
+        hinted = self._hinted.pop(view.id, None)
         options = hinted[1] if hinted is not None and hinted[0] == index else None
         language = interactions.user_language(interaction)
         try:

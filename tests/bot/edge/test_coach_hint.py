@@ -118,3 +118,14 @@ async def test_each_decision_gets_a_private_verdict_in_the_same_click_s_answer(
     assert VERDICT.fullmatch(verdict.content), verdict.content
     assert verdict.content == "✅ Good." or verdict.content.split(":")[1].startswith(" laying")
     assert all(not m.ephemeral for m in edge.fake.messages(edge.channel)[public:])
+
+
+async def test_a_closed_game_s_hints_are_forgotten(edge: Edge) -> None:
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    handlers = edge.bot.handlers
+    assert handlers._hints, "the hint is counted while the game runs"
+    await edge.service.play.resign(1, mover.id)
+    assert not handlers._hints
+    assert not handlers._hinted
