@@ -440,12 +440,12 @@ class GameHandlers:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             options = await self._coach.options(engine.record_of(state))
+            png = await self._coach.hint_png(state, options[0].action, language, view.players)
         except Exception:
             self._hints[(game_id, user)] -= 1  # not given: the hint stays the person's
             raise
         self._hinted[game_id] = (len(state.history), options)
         left = coach.HINTS_PER_GAME - self._hints[(game_id, user)]
-        png = await self._coach.hint_png(state, options[0].action, language, view.players)
         await interaction.edit_original_response(
             content=coach.hint_line(state, options[0], left, language),
             attachments=[as_file(png, HINT_IMAGE)],
