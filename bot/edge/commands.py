@@ -100,12 +100,14 @@ def build_commands(
         variant=option_name("variant"),
         turn_limit=option_name("turn_limit"),
         casual=option_name("casual"),
+        coach=option_name("coach"),
     )
     @app_commands.describe(
         seats=command_text("command.new.seats"),
         variant=command_text("command.new.variant"),
         turn_limit=command_text("command.new.turn_limit"),
         casual=command_text("command.new.casual"),
+        coach=command_text("command.new.coach"),
     )
     @app_commands.choices(variant=_variant_choices())
     @app_commands.choices(turn_limit=_turn_limit_choices())
@@ -115,15 +117,22 @@ def build_commands(
         variant: str | None = None,
         turn_limit: int | None = None,
         casual: bool = False,
+        coach: bool = False,
     ) -> None:
         # left out: the server's default (a turn_limit of 0 asks for none); a rated game
+        # without the coach
         await controller.new(
             interaction,
             seats=seats,
             variant=variant,
             turn_limit_seconds=turn_limit,
             casual=casual,
+            coach=coach,
         )
+
+    @game.command(name=command_name("hint"), description=command_text("command.hint"))
+    async def hint(interaction: Interaction) -> None:
+        await controller.hint(interaction)
 
     @game.command(name=command_name("join"), description=command_text("command.join"))
     async def join(interaction: Interaction) -> None:

@@ -20,6 +20,7 @@ it, so later edits and posts (after restarts too) stay in the same language.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+import engine
 from bot import crashpoints
 from bot.edge import interactions
 from bot.edge.answers import guarded, or_missing, tell
@@ -34,12 +36,13 @@ from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
 from bot.edge.interactions import Interaction
-from bot.edge.layout import REMATCH, lobby_action, lobby_buttons
+from bot.edge.layout import HINT, REMATCH, lobby_action, lobby_buttons
 from bot.edge.permissions import require_game_permissions
-from bot.presentation import presenter
+from bot.presentation import coach, presenter
+from bot.presentation.images import as_file
 from bot.presentation.links import mention
 from bot.presentation.messages import text
-from bot.services.actions import AI_LEVELS, LobbyAction
+from bot.services.actions import AI_LEVELS, ROLL, LobbyAction
 from bot.services.availability import DatabaseUnavailableError
 from bot.services.errors import (
     BadOptionError,
@@ -49,6 +52,7 @@ from bot.services.errors import (
     StaleBoardError,
 )
 from bot.services.views import GameStatus, GameView
+from engine import Phase
 
 if TYPE_CHECKING:
     from bot.edge.analysis import AnalysisHandler
@@ -57,6 +61,8 @@ if TYPE_CHECKING:
     from bot.services.guilds import GuildService
 
 log = logging.getLogger(__name__)
+HINT_IMAGE = "hint.png"
+"""The file name of a hint's picture."""
 
 CONFIRMATION_KEYS = {
     Confirmation.RESIGN: "confirm.resign",
@@ -76,7 +82,10 @@ class GameHandlers:
         display: GameDisplay,
         guide: RulesGuide,
         analysis: AnalysisHandler,
+        coached: coach.Coach | None = None,
     ) -> None:
+        """`coached`: the coach's searches for a coached game's Hint (None: Hint answers that
+        the coach is away)."""
         self._service = service
         self._lobby = service.lobby
         self._play = service.play
@@ -86,6 +95,16 @@ class GameHandlers:
         self._analysis = analysis
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
+        self._coach = coached
+        self._hints: Counter[tuple[int, int]] = Counter()
+        """Hints given per (game, person): counted in the process that runs the game's shard,
+        so a restart gives a game's hints back (a hint changes nothing in the game)."""
+        self._hinted: dict[int, tuple[int, coach.Options]] = {}
+        """The options of each game's latest hint, with the number of actions played before
+        it: the verdict on the decision that follows reuses them (no second search)."""
+        self._verdicts: set[asyncio.Task[None]] = set()
+        """Verdicts being computed (kept referenced until done)."""
+        service.on_game_closed(self._forget_coaching)
 
     async def new(
         self,
@@ -95,9 +114,10 @@ class GameHandlers:
         variant: str | None,
         turn_limit_seconds: int | None,
         casual: bool = False,
+        coach: bool = False,
     ) -> None:
         """Open a lobby; a variant or turn limit left out (None) is the server's default. A
-        `casual` game counts in no rating."""
+        `casual` game counts in no rating; a `coach` game is casual, with hints and verdicts."""
 
         async def work() -> None:
             guild_id = interactions.guild_id(interaction)
@@ -119,6 +139,7 @@ class GameHandlers:
                 locale=interactions.server_language(interaction),
                 host_name=interaction.user.display_name,
                 casual=casual,
+                coach=coach,
             )
             await self._post_lobby(interaction, view)
 
@@ -194,6 +215,18 @@ class GameHandlers:
             await self._display.send_response(interaction, post, ephemeral=True)
 
         await guarded(interaction, "showing the board", work)
+
+    async def hint(self, interaction: Interaction) -> None:
+        """`/marrakech hint`: the Hint of the channel's game, as its button gives it (and the
+        clear refusal in a rated game, a tournament's included, whose turns carry no Hint)."""
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            require_game_permissions(interaction)
+            game_id = await self._service.game_to_show(interactions.channel_id(interaction))
+            await self._hint(interaction, game_id)
+
+        await guarded(interaction, "giving a hint", work)
 
     async def rules(self, interaction: Interaction) -> None:
         await self._guide.show(interaction)
@@ -346,6 +379,9 @@ class GameHandlers:
             if action == REMATCH:
                 await self._rematch(interaction, game_id)
                 return
+            if action == HINT:
+                await self._hint(interaction, game_id)
+                return
             lobby = lobby_action(action)
             if lobby is not None:
                 await self._lobby_click(interaction, game_id, lobby)
@@ -364,6 +400,8 @@ class GameHandlers:
                 raise
             crashpoints.reach("click.committed")
             await self._show_move(interaction, view)
+            if view.game.coach and action != ROLL and self._coach is not None:
+                self._verdict_later(interaction, view)
 
         self._in_flight[game_id] += 1
         try:
@@ -372,6 +410,76 @@ class GameHandlers:
             self._in_flight[game_id] -= 1
             if not self._in_flight[game_id]:
                 del self._in_flight[game_id]
+
+    async def _hint(self, interaction: Interaction, game_id: int) -> None:
+        """A coached game's Hint: refused in a rated game or a tournament, off the presser's
+        turn and once their hints are used up; else the click is answered at once (deferred,
+        privately) and the coach's option edited in when a worker has found it."""
+        view = await self._play.look(game_id)
+        language = interactions.user_language(interaction)
+        state = view.state
+        if not view.game.coach:
+            await tell(interaction, text("coach.refused.not_coached", language))
+            return
+        user = interaction.user.id
+        mover = None if state is None else state.to_move
+        deciding = state is not None and state.phase is not Phase.ROLL
+        if mover is None or view.user_at(mover) != user or not deciding:
+            await tell(interaction, text("coach.refused.not_your_turn", language))
+            return
+        if self._hints[(game_id, user)] >= coach.HINTS_PER_GAME:
+            await tell(
+                interaction, text("coach.refused.none_left", language, count=coach.HINTS_PER_GAME)
+            )
+            return
+        if self._coach is None:
+            await tell(interaction, text("coach.refused.away", language))
+            return
+        assert state is not None
+        self._hints[(game_id, user)] += 1
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            options = await self._coach.options(engine.record_of(state))
+            png = await self._coach.hint_png(state, options[0].action, language, view.players)
+        except Exception:
+            self._hints[(game_id, user)] -= 1  # not given: the hint stays the person's
+            raise
+        self._hinted[game_id] = (len(state.history), options)
+        left = coach.HINTS_PER_GAME - self._hints[(game_id, user)]
+        await interaction.edit_original_response(
+            content=coach.hint_line(state, options[0], left, language),
+            attachments=[as_file(png, HINT_IMAGE)],
+        )
+
+    def _forget_coaching(self, game_id: int) -> None:
+        """A closed game's hint counts and options are of no more use."""
+        self._hinted.pop(game_id, None)
+        for key in [key for key in self._hints if key[0] == game_id]:
+            del self._hints[key]
+
+    def _verdict_later(self, interaction: Interaction, view: GameView) -> None:
+        """Judge the presser's decision that `view` follows in a worker and tell them the
+        verdict as a private follow-up of their click, when it is ready: the public turn goes
+        on without waiting for it."""
+        task = asyncio.create_task(self._verdict(interaction, view))
+        self._verdicts.add(task)
+        task.add_done_callback(self._verdicts.discard)
+
+    async def _verdict(self, interaction: Interaction, view: GameView) -> None:
+        assert view.state is not None
+        assert self._coach is not None
+        record = engine.record_of(view.state)
+        index = coach.last_decision(record)
+        hinted = self._hinted.pop(view.id, None)
+        options = hinted[1] if hinted is not None and hinted[0] == index else None
+        language = interactions.user_language(interaction)
+        try:
+            judgement, facings = await self._coach.verdict(record, index, options)
+            await interaction.followup.send(
+                coach.verdict_line(judgement, facings, language), ephemeral=True
+            )
+        except Exception as error:  # a verdict is a courtesy: the move stands without it
+            log.warning("game %s: no verdict on action %s (%r)", view.id, index, error)
 
     async def _show_move(self, interaction: Interaction, view: GameView) -> None:
         """Show a move that is stored already. Whatever fails on the way (Discord, or the

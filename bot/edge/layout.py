@@ -2,7 +2,8 @@
 Discord allows), labelled in the game's language like the public message they sit on, and which
 lobby action a clicked button names (`lobby_action`: the edge reads a button's action into a
 LobbyAction here). The final message's buttons: Rematch (`REMATCH`) opens a new lobby with the
-finished game's settings; Analysis (bot.edge.analysis) shows the game's analysis privately."""
+finished game's settings; Analysis (bot.edge.analysis) shows the game's analysis privately. A
+coached game's decision also carries Hint (`HINT`), answered privately (docs/coach.md)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from engine import Phase
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
 MAX_BUTTONS = BUTTONS_PER_ROW * MAX_ROWS
+HINT = "hint"
+"""The action of a coached game's Hint button (never a notation: notations are L, S, R, a die
+roll or four characters of squares)."""
 
 LOBBY_ROW = (
     (LobbyAction.JOIN, "button.join", discord.ButtonStyle.success),
@@ -91,6 +95,8 @@ def decision_buttons(view: GameView) -> discord.ui.View | None:
         return None
     if len(specs) > MAX_BUTTONS:
         raise ValueError(f"{len(specs)} buttons do not fit in one message")
+    if view.game.coach and state.phase is not Phase.ROLL and len(specs) < MAX_BUTTONS:
+        specs = [*specs, Choice(HINT, text("button.hint", language), "💡")]
     buttons = discord.ui.View(timeout=None)
     for index, choice in enumerate(specs):
         buttons.add_item(
@@ -100,7 +106,7 @@ def decision_buttons(view: GameView) -> discord.ui.View | None:
                 choice.action,
                 label=choice.label,
                 emoji=choice.emoji,
-                style=blue,
+                style=discord.ButtonStyle.secondary if choice.action == HINT else blue,
                 row=index // BUTTONS_PER_ROW,
             )
         )

@@ -30,6 +30,7 @@ from bot.presentation.since import since_last_turn_line
 from bot.services import pause
 from bot.services.views import (
     EndReason,
+    GameInfo,
     GameStatus,
     GameView,
     Player,
@@ -139,13 +140,20 @@ def lobby_post(
             seats=game.seats_wanted,
             variant=text(f"variant.{game.variant}", language),
             turn_limit=turn_limit_label(game.turn_limit_seconds, language),
-            rated=text("lobby.casual" if game.casual else "lobby.rated", language),
+            rated=text(_rated_key(game), language),
         )
         + "\n"
         + text("lobby.commitment", language, sha=game.seed_sha256),
         inline=False,
     )
     return Post(embed=embed)
+
+
+def _rated_key(game: GameInfo) -> str:
+    """How the lobby says whether the game is rated: coached (never rated), casual or rated."""
+    if game.coach:
+        return "lobby.coach"
+    return "lobby.casual" if game.casual else "lobby.rated"
 
 
 # --- turns -----------------------------------------------------------------------------------
@@ -345,6 +353,8 @@ def _payment_lines(view: GameView, state: GameState, language: str) -> list[str]
 def _rating_lines(view: GameView, outcome: engine.Outcome, language: str) -> list[str]:
     """Each seat's rating after the game and its change, in the order of the ranking; a casual
     game says it changed none. Nothing while the ratings do not include the game yet."""
+    if view.game.coach:
+        return [text("end.coach", language)]
     if view.game.casual:
         return [text("end.casual", language)]
     changes = {change.seat: change for change in view.ratings}

@@ -31,6 +31,7 @@ from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.edge.tournaments import TournamentController, TournamentDisplay
 from bot.presentation.analysis import AnalysisPictures
+from bot.presentation.coach import Coach
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.outage import DatabaseWatch
@@ -178,7 +179,12 @@ def build_bot(
     service.on_damage(display.report_damage)
     analyses = AnalysisPictures(pool)
     handlers = GameHandlers(
-        service, guilds, display, RulesGuide(pictures), AnalysisHandler(service.play, analyses)
+        service,
+        guilds,
+        display,
+        RulesGuide(pictures),
+        AnalysisHandler(service.play, analyses),
+        coached=Coach(pool),
     )
     community = CommunityController(
         service.play, guilds, stats, service.ratings, pictures, analyses

@@ -181,6 +181,7 @@ def game_info(row: GameRow) -> GameInfo:
         lobby_message_id=row.lobby_message_id,
         reminder_message_id=row.reminder_message_id,
         casual=row.casual,
+        coach=row.coach,
     )
 
 

@@ -69,10 +69,13 @@ class LobbyService:
         locale: str = "en",
         host_name: str | None = None,
         casual: bool = False,
+        coach: bool = False,
     ) -> GameView:
         """Open a lobby in the channel with the host seated (shown by `host_name` in the
         pictures); its public messages will be written in `locale` (a
-        bot.presentation.messages language). A `casual` game counts in no rating."""
+        bot.presentation.messages language). A `casual` game counts in no rating; a `coach`
+        game (hints and private verdicts, docs/coach.md) is always casual: help from the
+        coach has no place in a rating."""
         if seats not in engine.PLAYER_COUNTS:
             raise BadOptionError("seats", seats)
         check_variant(variant)
@@ -89,7 +92,8 @@ class LobbyService:
             seed_sha256=dice.commitment(seed),
             locale=locale,
             host_name=seat_name(host_name),
-            casual=casual,
+            casual=casual or coach,
+            coach=coach,
         )
         try:
             game = await self._store.create(new, self._loader.now())
@@ -107,9 +111,9 @@ class LobbyService:
         self, game_id: int, user_id: int, name: str | None = None
     ) -> tuple[GameView, tuple[int, ...]]:
         """Open a new lobby in a finished game's channel with its settings (seats, variant,
-        turn limit, language, casual or rated) and its AI seats, `user_id` (a player of that
-        game, shown by `name`) as host. Returns the lobby and the finished game's other
-        humans, to invite.
+        turn limit, language, casual or rated, coached or not) and its AI seats, `user_id` (a
+        player of that game, shown by `name`) as host. Returns the lobby and the finished
+        game's other humans, to invite.
         Raises NotSeatedError for anyone else, GameNotRunningError unless the game is over,
         ChannelHasGameError when the channel already has an open game."""
         finished = await self._loader.load(game_id)
@@ -128,6 +132,7 @@ class LobbyService:
             locale=game.locale,
             host_name=name,
             casual=game.casual,
+            coach=game.coach,
         )
         by_seat = sorted(finished.players, key=lambda player: player.seat or 0)
         for player in by_seat:

@@ -61,6 +61,8 @@ class GameInfo:
     """The reminder sent for the turn being played, until that turn's end is shown."""
     casual: bool = False
     """Opened as casual: no rating counts it."""
+    coach: bool = False
+    """Opened with the coach: hints and private verdicts, and always casual."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,8 +46,8 @@ class GameLog(GameTable):
                 row = await conn.fetchrow(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
                     "variant, turn_limit_seconds, seed, seed_sha256, created_at, updated_at, "
-                    "locale, casual) "
-                    "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $9, $10, $11) "
+                    "locale, casual, coach) "
+                    "VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $9, $10, $11, $12) "
                     f"RETURNING {GAME_COLUMNS}",
                     new.guild_id,
                     new.channel_id,
@@ -60,6 +60,7 @@ class GameLog(GameTable):
                     time_to_column(now),
                     new.locale,
                     int(new.casual),
+                    int(new.coach),
                 )
             except UniqueViolation as error:
                 if error.table == "games" and "channel_id" in error.columns:

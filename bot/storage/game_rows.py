@@ -77,6 +77,8 @@ class GameRow:
     """Counts the changes to the game's seats (the row alone would not show them)."""
     casual: bool = False
     """Opened as casual: no rating counts it."""
+    coach: bool = False
+    """Opened with the coach (hints and verdicts); always casual."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +182,8 @@ class NewGame:
     """The host's display name, stored with their seat."""
     casual: bool = False
     """Not rated."""
+    coach: bool = False
+    """With the coach's hints and verdicts (the caller makes it casual too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +203,7 @@ GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
     "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
     "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
-    "lobby_message_id, reminder_message_id, rev, casual"
+    "lobby_message_id, reminder_message_id, rev, casual, coach"
 )
 GAME_FIELDS = tuple(column.strip() for column in GAME_COLUMNS.split(","))
 SHOWN = "board_message_seq IS NOT DISTINCT FROM seq"
@@ -238,6 +242,7 @@ def game_of(row: Row) -> GameRow:
     values = {column: row[column] for column in GAME_FIELDS}
     values["status"] = GameStatus(values["status"])
     values["casual"] = bool(values["casual"])
+    values["coach"] = bool(values["coach"])
     for column in ("config", "position"):
         if values[column] is not None:
             values[column] = json_from_column(values[column])

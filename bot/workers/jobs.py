@@ -1,6 +1,7 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
 of the rules guide, a player's rating chart, a finished game's analysis (with the judgement of
-its decisions) and its picture, a tournament's standings.
+its decisions) and its picture, a tournament's standings, and a coached game's options (Hint)
+and verdicts.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -19,7 +20,16 @@ from dataclasses import dataclass
 import ai
 import engine
 from ai.analysis import GameAnalysis, analyse
-from ai.judge import Band, SeatSummary, judge_game
+from ai.judge import (
+    Band,
+    Judgement,
+    Option,
+    SeatSummary,
+    judge_game,
+    judge_options,
+    judgement_from,
+    state_before,
+)
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
@@ -170,6 +180,25 @@ def analysis_png(
 ) -> bytes:
     """The PNG of `analysis` (see `analysis_picture`)."""
     return render_analysis(analysis_picture(analysis, texts, names, blunders))
+
+
+def coach_options(record: Record) -> tuple[Option, ...]:
+    """Every option of the person to move at the end of `record`, best first, with its win
+    chance (a coached game's Hint: `ai.judge.judge_options`)."""
+    return judge_options(engine.replay_record(record))
+
+
+def coach_verdict_at(
+    record: Record, index: int, options: tuple[Option, ...] | None = None
+) -> tuple[Judgement, tuple[tuple[str, engine.Facing], ...]]:
+    """The judgement of the decision `record.actions[index]` (a coached game's verdict), on
+    the `options` a Hint computed on its board, else after a search of its own; and where
+    each way of turning Assam faced on that board (to name it)."""
+    state = state_before(record, index)
+    action = record.actions[index]
+    if options is None:
+        options = judge_options(state)
+    return judgement_from(state, action, options, index), tuple(engine.orientations(state))
 
 
 @functools.cache

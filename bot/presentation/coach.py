@@ -1,0 +1,129 @@
+"""The coach's private words and picture in a coached game (docs/coach.md): a hint's line (the
+option the coach prefers and the win chance it gives), its board with that option played, and
+the one-line verdict after a decision ("Good", "Inaccuracy: laying on c3-c4 kept 6 % more
+winning chance"), in the reader's language.
+
+Both are read from what `ai.judge` computed in the workers: an `Option` for a hint, a
+`Judgement` for a verdict, with the board the decision was made on (to name the way a turn of
+Assam faces). Numbers only, never invented prose. `Coach` runs the searches and draws the
+hint's board in the worker pool.
+"""
+
+from __future__ import annotations
+
+import engine
+from ai.judge import Band, Judgement, Option
+from bot.presentation.images import BOARD_TIMEOUT_SECONDS, picture_of
+from bot.presentation.messages import number, text
+from bot.presentation.names import facing_name, squares_label
+from bot.presentation.presenter import BoardImage
+from bot.services.views import Player
+from bot.workers import jobs as worker_jobs
+from bot.workers.pool import Lane, WorkerPool
+from engine import Facing, GameState, Record, orientations, parse_square
+
+Facings = tuple[tuple[str, Facing], ...]
+"""Each way of turning Assam (L, S, R) and where it makes him face."""
+Options = tuple[Option, ...]
+"""Every option of a decision, best first, as the judge gave them."""
+
+HINTS_PER_GAME = 3
+"""How many hints each person may ask for in one coached game (docs/coach.md)."""
+COACH_TIMEOUT_SECONDS = 10.0
+"""The longest a hint's search may take in a worker (about 0.1 s of CPU at most)."""
+
+
+class Coach:
+    """Runs the coach's searches in the worker pool, never on the event loop."""
+
+    def __init__(self, workers: WorkerPool) -> None:
+        self._workers = workers
+
+    async def options(self, record: Record) -> tuple[Option, ...]:
+        """Every option of the person to move at the end of `record`, best first."""
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.coach_options, record, limit=COACH_TIMEOUT_SECONDS
+        )
+
+    async def hint_png(
+        self, state: GameState, action: str, language: str, players: tuple[Player, ...]
+    ) -> bytes:
+        """The board as the coach's `action` at `state` leaves it, the action marked as a
+        turn's picture marks the last move (the rug laid, or Assam facing his new way)."""
+        after, events = engine.apply(state, action)
+        image = BoardImage(after, events, language=language, players=players)
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.board_png, picture_of(image), limit=BOARD_TIMEOUT_SECONDS
+        )
+
+    async def verdict(
+        self, record: Record, index: int, options: tuple[Option, ...] | None
+    ) -> tuple[Judgement, Facings]:
+        """The judgement of the decision `record.actions[index]`, on a hint's `options` when
+        the person asked for one there (no second search), and the facings of its board."""
+        return await self._workers.run(
+            Lane.QUICK,
+            worker_jobs.coach_verdict_at,
+            record,
+            index,
+            options,
+            limit=COACH_TIMEOUT_SECONDS,
+        )
+
+
+def option_label(state: GameState, action: str, language: str) -> str:
+    """What choosing `action` at `state` is, in words: "laying on c3-c4", "turning Assam
+    north"."""
+    return label_of(action, facings_of(state), language)
+
+
+def facings_of(state: GameState) -> Facings:
+    """Where each way of turning Assam at `state` makes him face (none off such a decision)."""
+    return tuple(orientations(state))
+
+
+def label_of(action: str, facings: Facings, language: str) -> str:
+    """`action` in words, `facings` naming where each way of turning Assam leads."""
+    faced = dict(facings)
+    if action in faced:
+        return text("coach.turning", language, facing=facing_name(faced[action], language))
+    squares = (parse_square(action[:2]), parse_square(action[2:]))
+    return text("coach.laying", language, squares=squares_label(sorted(squares)))
+
+
+def last_decision(record: Record) -> int:
+    """The index in `record.actions` of its last decision: the last action that is not a
+    roll of the die ("D1" to "D4"; the roll that follows an orientation comes after it)."""
+    return max(i for i, action in enumerate(record.actions) if not action.startswith("D"))
+
+
+def percent(chance: float, language: str) -> int | str:
+    """A chance (0-1) as whole percentage points in the language's numbers."""
+    return number(round(chance * 100), language)
+
+
+def hint_line(state: GameState, option: Option, left: int, language: str) -> str:
+    """The hint: the coach's option at `state`, the chance of winning it gives, and how many
+    hints are `left` after this one."""
+    return text(
+        "coach.hint",
+        language,
+        option=option_label(state, option.action, language),
+        chance=percent(option.chance, language),
+        left=left,
+    )
+
+
+def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
+    """The verdict on the decision `judgement` judged (`facings`: `facings_of` the board it
+    was made on): "Good" within the inaccuracy band, else the band and what the best option
+    kept."""
+    if judgement.band is Band.GOOD:
+        return text("coach.verdict.good", language)
+    return text(
+        "coach.verdict.costly",
+        language,
+        band=text(f"coach.band.{judgement.band.value}", language),
+        option=label_of(judgement.best, facings, language),
+        points=number(max(1, round(judgement.loss)), language),
+    )

@@ -1,0 +1,144 @@
+"""A coached game says so where people look: the lobby's options and the result's note, in
+English, French and Ukrainian, in place of the casual game's words; the coach's private
+lines, read from what the judge computed: a hint, and the verdict after a decision in each
+band."""
+
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import engine
+from ai.judge import Band, Facts, Option, judgement_from
+from bot.presentation import coach, presenter
+from bot.services import GameStatus, GameView, Player
+from tests.bot.presentation.test_community import description, finished
+from tests.bot.presentation.test_languages import game_row
+
+LOBBY = {
+    "en": "coached, never rated",
+    "fr": "avec le coach, jamais classée",
+    "uk": "з тренером, без рейтингу",
+}
+RESULT = {
+    "en": "A coached game: never rated, no rating changed.",
+    "fr": "Une partie avec le coach : jamais classée, aucune cote n'a changé.",
+    "uk": "Гра з тренером: без рейтингу, рейтинги не змінилися.",
+}
+
+
+def coached(view: GameView) -> GameView:
+    return dataclasses.replace(view, game=dataclasses.replace(view.game, coach=True, casual=True))
+
+
+@pytest.mark.parametrize("locale", sorted(LOBBY))
+def test_the_lobby_says_the_game_is_coached_and_never_rated(locale: str) -> None:
+    lobby = GameView(game_row(locale, GameStatus.LOBBY, seq=0), (Player(100, None),))
+    options = presenter.lobby_post(coached(lobby)).embed.fields[1].value or ""
+    assert LOBBY[locale] in options
+
+
+@pytest.mark.parametrize("locale", sorted(RESULT))
+def test_the_result_says_the_game_was_coached_and_changed_no_rating(locale: str) -> None:
+    text = description(presenter.final_post(coached(finished(locale))))
+    assert RESULT[locale] in text
+    casual_note = description(presenter.final_post(finished(locale, casual=True)))
+    assert RESULT[locale] not in casual_note
+
+
+# --- a hint and a verdict, from what the judge computed -----------------------------------
+
+NNBSP = "\u202f"
+
+
+def orient_state() -> engine.GameState:
+    """A 3-player game's first decision: Assam faces north; L turns him west, R east."""
+    return engine.new_game(engine.deal(3, "standard", first_player=0))
+
+
+def place_state() -> engine.GameState:
+    state, _ = engine.apply(orient_state(), "S")
+    state, _ = engine.apply(state, engine.legal_actions(state)[0])
+    assert state.phase is engine.Phase.PLACE
+    return state
+
+
+ORIENT_OPTIONS = (
+    Option("S", 0.40, Facts()),
+    Option("L", 0.34, Facts()),
+    Option("R", 0.20, Facts()),
+)
+
+
+def place_options(state: engine.GameState) -> tuple[Option, ...]:
+    actions = engine.legal_actions(state)
+    chances = [0.5, 0.38] + [0.1] * (len(actions) - 2)
+    pairs = zip(actions, chances, strict=True)
+    return tuple(Option(action, chance, Facts()) for action, chance in pairs)
+
+
+VERDICTS = {
+    "en": (
+        "✅ Good.",
+        "Inaccuracy: turning Assam north kept 6 % more winning chance.",
+        "Blunder: turning Assam north kept 20 % more winning chance.",
+        "Mistake: laying on d1-d2 kept 12 % more winning chance.",
+    ),
+    "fr": (
+        "✅ Bien joué.",
+        f"Imprécision : tourner Assam vers le nord gardait 6{NNBSP}% de chances de gagner en plus.",
+        f"Gaffe : tourner Assam vers le nord gardait 20{NNBSP}% de chances de gagner en plus.",
+        f"Erreur : poser sur d1-d2 gardait 12{NNBSP}% de chances de gagner en plus.",
+    ),
+    "uk": (
+        "✅ Добре.",
+        f"Неточність: повернути Ассама на північ давало на 6{NNBSP}% більше шансів на перемогу.",
+        (
+            f"Груба помилка: повернути Ассама на північ давало на 20{NNBSP}% "
+            "більше шансів на перемогу."
+        ),
+        f"Помилка: покласти килим на d1-d2 давало на 12{NNBSP}% більше шансів на перемогу.",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(VERDICTS))
+def test_the_verdict_names_the_band_and_what_the_best_option_kept(locale: str) -> None:
+    orient = orient_state()
+    place = place_state()
+    good, inaccuracy, blunder, mistake = VERDICTS[locale]
+    facings = coach.facings_of(orient)
+    assert coach.verdict_line(judgement_from(orient, "S", ORIENT_OPTIONS), facings, locale) == good
+    judged = judgement_from(orient, "L", ORIENT_OPTIONS)
+    assert judged.band is Band.INACCURACY
+    assert coach.verdict_line(judged, facings, locale) == inaccuracy
+    judged = judgement_from(orient, "R", ORIENT_OPTIONS)
+    assert judged.band is Band.BLUNDER
+    assert coach.verdict_line(judged, facings, locale) == blunder
+    options = place_options(place)
+    judged = judgement_from(place, options[1].action, options)
+    assert judged.band is Band.MISTAKE
+    assert coach.verdict_line(judged, coach.facings_of(place), locale) == mistake
+
+
+HINTS = {
+    "en": "💡 The coach would go for laying on d1-d2: a 50 % chance of winning. "
+    "1 hint left in this game.",
+    "fr": f"💡 Le coach choisirait de poser sur d1-d2 : 50{NNBSP}% de chances de gagner. "
+    "Il vous reste 1 indice dans cette partie.",
+    "uk": f"💡 Тренер обрав би покласти килим на d1-d2: 50{NNBSP}% шансів на перемогу. "
+    "У цій грі залишилося 1 підказка.",
+}
+
+
+@pytest.mark.parametrize("locale", sorted(HINTS))
+def test_the_hint_names_the_coach_s_option_its_chance_and_the_hints_left(locale: str) -> None:
+    place = place_state()
+    assert coach.hint_line(place, place_options(place)[0], 1, locale) == HINTS[locale]
+
+
+def test_each_person_has_a_few_hints_a_game() -> None:
+    assert coach.HINTS_PER_GAME == 3

@@ -1,0 +1,55 @@
+"""A coached game through the real bot process and the fake Discord API: its lobby says it is
+coached and never rated, the person to move asks for a Hint and gets it privately, their
+decision's click gets a private verdict as its follow-up (the channel sees neither), and the
+result says no rating changed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.fakecord import FakeDiscord, FakeMessage
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.quiet import confirm, final_message, human_turn, open_game
+from tests.e2e.test_ratings import server
+
+pytestmark = pytest.mark.e2e
+
+VERDICT = re.compile(
+    r"✅ Good\.|(Inaccuracy|Mistake|Blunder): turning Assam \w+ kept [0-9]+ % more winning "
+    r"chance\."
+)
+
+
+def button_id(message: FakeMessage, *, hint: bool) -> str:
+    """The Hint button's custom_id, or the first choice's."""
+    ids = [b.custom_id or "" for b in message.enabled_buttons()]
+    return next(i for i in ids if i.endswith(":hint") == hint)
+
+
+async def test_a_coached_game_with_a_hint_and_a_verdict(fake: FakeDiscord, bot: BotProcess) -> None:
+    channel, alice, bob = server(fake)
+    users = {alice.id: alice, bob.id: bob}
+    lobby = await open_game(fake, channel, alice, (bob,), coach=True)
+    assert "coached, never rated" in lobby.embed_text()
+    turn = await fake.wait_until(lambda: human_turn(fake, channel), what="the first turn")
+    (mover_id,) = turn.pinged_user_ids
+    mover = users[mover_id]
+    public = len(fake.messages(channel))
+
+    hint = await (await fake.click(mover, turn, button_id(turn, hint=True))).answer(timeout=30)
+    assert hint.ephemeral
+    assert hint.content.startswith("💡 The coach would go for turning Assam ")
+    assert "2 hints left in this game." in hint.content
+
+    deciding = await fake.click(mover, turn, button_id(turn, hint=False))
+    (verdict,) = await deciding.followups(1, timeout=30)
+    assert verdict.ephemeral
+    assert VERDICT.fullmatch(verdict.content), verdict.content
+    assert all(not m.ephemeral for m in fake.messages(channel)[public:])
+
+    handle = await fake.slash(mover, channel, "marrakech", "resign")
+    await confirm(fake, mover, handle, "resign")
+    result = await fake.wait_until(lambda: final_message(fake, channel), what="the result")
+    assert "A coached game: never rated, no rating changed." in result.embed_text()
