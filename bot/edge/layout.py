@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.edge.buttons import AnalysisButton, GameButton
+from bot.edge.buttons import AnalysisButton, DrillButton, DrillMove, GameButton
 from bot.presentation.messages import text
 from bot.presentation.presenter import Choice, orientation_choices, placement_choices
 from bot.services.actions import ROLL, LobbyAction
@@ -69,6 +69,15 @@ def final_buttons(view: GameView) -> discord.ui.View | None:
     buttons.add_item(GameButton(view.id, view.seq, REMATCH, label=label, emoji="🔁", style=style))
     analysis = text("button.analysis", view.game.locale)
     buttons.add_item(AnalysisButton(view.id, label=analysis, emoji="📈"))
+    buttons.add_item(
+        DrillButton(
+            view.id,
+            0,
+            DrillMove.OPEN.value,
+            label=text("drill.button.open", view.game.locale),
+            emoji="🎯",
+        )
+    )
     return buttons
 
 

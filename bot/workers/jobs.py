@@ -1,6 +1,6 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
 of the rules guide, a player's rating chart, a finished game's analysis and its picture, a
-tournament's standings.
+tournament's standings, a player's costliest decisions and the picture of one (the drill).
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -19,10 +19,12 @@ from dataclasses import dataclass
 import ai
 import engine
 from ai.analysis import GameAnalysis, analyse
+from ai.judge import Judgement, judge_game, state_before
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
 from render.analysis import AnalysisPicture, AnalysisTexts, render_analysis
+from render.drill import render_drill
 from render.rating_chart import CHART_ENGLISH, ChartLabels, render_rating_chart
 from render.standings import StandingsTable, render_standings
 
@@ -134,6 +136,33 @@ def analysis_png(
 ) -> bytes:
     """The PNG of `analysis` (see `analysis_picture`)."""
     return render_analysis(analysis_picture(analysis, texts, names))
+
+
+def costliest_decisions(record: Record, seat: int) -> tuple[Judgement, ...]:
+    """The seat's three costliest decisions in the finished game of `record` (`ai.judge`: a
+    SLOW job, up to a few seconds of CPU for a whole game)."""
+    return judge_game(record, seats=[seat]).costliest(seat)
+
+
+@dataclass(frozen=True, slots=True)
+class DrillPicture:
+    """One drill step: the board before action `index` of `record`, marking the option
+    `taken` and, when given, the `better` one (render.drill), with its panel words."""
+
+    record: Record
+    index: int
+    taken: str
+    better: str | None = None
+    labels: Labels = ENGLISH
+    names: tuple[str, ...] | None = None
+
+
+def drill_png(picture: DrillPicture) -> bytes:
+    """The PNG of a drill step (see `DrillPicture`)."""
+    state = state_before(picture.record, picture.index)
+    return render_drill(
+        state, picture.taken, picture.better, labels=picture.labels, names=picture.names
+    )
 
 
 @functools.cache
