@@ -363,12 +363,20 @@ async def play_to_the_end(
         check_lobby(fake, channel, lobby_id, first)
         assert fake.world.messages[lobby_id].edit_count == lobby_edits, "the lobby was edited"
         assert left_behind(fake, channel, current) == [], fake.transcript(channel)
-        (mover,) = current.pinged_user_ids
-        edits = current.edit_count
-        handle = await fake.click(humans[mover], current, pick(current, clicks).custom_id)
-        await handle.response()
-        await fake.wait_until(
-            lambda c=current, e=edits: fake.world.messages[c.id].edit_count > e,
-            what="the click answered",
-        )
+        await play_turn_click(fake, humans, current, clicks)
     raise AssertionError("the game did not end")
+
+
+async def play_turn_click(
+    fake: FakeDiscord, humans: dict[int, FakeUser], current: FakeMessage, clicks: int
+) -> None:
+    """The pinged human clicks the `clicks`-th pick on the turn message `current`; returns
+    once the message is edited in answer."""
+    (mover,) = current.pinged_user_ids
+    edits = current.edit_count
+    handle = await fake.click(humans[mover], current, pick(current, clicks).custom_id)
+    await handle.response()
+    await fake.wait_until(
+        lambda: fake.world.messages[current.id].edit_count > edits,
+        what="the click answered",
+    )
