@@ -52,26 +52,28 @@ def drill_buttons(
     language: str,
     *,
     picking: Sequence[tuple[str, str]] | None = None,
+    better: bool = False,
 ) -> discord.ui.View:
     """The buttons of drill step `step` of `count`: the options to pick from (`picking`, on a
-    second try, each an action and its label), then Show the better move, Try again and Next
-    (where there is a next step)."""
+    second try, each an action and its label), then Show the better move (unless `better`: it
+    is shown), Try again and Next (where there is a next step)."""
     buttons = discord.ui.View(timeout=None)
     if picking is not None:
         for number, (action, label) in enumerate(picking[: OPTIONS_PER_ROW * MAX_OPTION_ROWS]):
             buttons.add_item(
                 DrillButton(game_id, step, action, label=label, row=number // OPTIONS_PER_ROW)
             )
-    buttons.add_item(
-        DrillButton(
-            game_id,
-            step,
-            DrillMove.BETTER.value,
-            label=text("drill.button.better", language),
-            style=discord.ButtonStyle.primary,
-            row=MAX_OPTION_ROWS,
+    if not better:
+        buttons.add_item(
+            DrillButton(
+                game_id,
+                step,
+                DrillMove.BETTER.value,
+                label=text("drill.button.better", language),
+                style=discord.ButtonStyle.primary,
+                row=MAX_OPTION_ROWS,
+            )
         )
-    )
     if picking is None:
         buttons.add_item(
             DrillButton(
@@ -158,7 +160,7 @@ class DrillHandler:
             shown = move
             content += "\n" + retry_text(judgement, move, players, language)
         png = await self._pictures.png(game, judgement, shown, language)
-        view = drill_buttons(game_id, step, count, language, picking=picking)
+        view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
         await self._send(interaction, opening, content, drill_file(png, game_id, step), view)
 
     async def _send(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -24,9 +25,11 @@ import engine
 from ai.judge import Band, Facts, Judgement, Kind, band_of, thresholds
 from bot.presentation.images import labels, seat_names
 from bot.presentation.messages import number, text
-from bot.services.analysis import FinishedGame
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
+
+if TYPE_CHECKING:
+    from bot.services.analysis import FinishedGame
 
 Decision = Judgement
 """One decision of the drill, as the judge gave it (for the edge, which never imports the AI)."""

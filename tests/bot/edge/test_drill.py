@@ -84,6 +84,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
 
     better = await pressed(edge, edge.host, drill, "Show the better move")
     assert "Better was 2, " in better.content
+    assert "Show the better move" not in [b.label for b in better.buttons()], "it is shown"
     tried = await pressed(edge, edge.host, better, "Try again")
     assert "Pick again among the same options." in tried.content
     options = [b for b in tried.buttons() if parse_drill_id(b.custom_id or "")]
@@ -110,6 +111,16 @@ async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
     answer = await clicking.answer(timeout=60.0)
     assert answer.ephemeral
     assert answer.content.startswith("Partie #1 : aucune de vos décisions")
+
+
+async def test_the_analysis_offers_the_drill_to_the_games_players_alone(edge: Edge) -> None:
+    final = await played(edge, turns=0)
+    for user, offered in ((edge.host, [OPEN]), (edge.outsider, [])):
+        clicking = edge.click(user, final, "Analysis")
+        answer = await clicking.answer(timeout=60.0)
+        assert [b.label for b in answer.buttons()] == offered
+        if offered:
+            assert answer.buttons()[0].custom_id == "mk:drill:1:0:open"
 
 
 def test_a_drill_button_is_rebuilt_from_its_id_alone() -> None:
