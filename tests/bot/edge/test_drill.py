@@ -106,11 +106,11 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
 async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
     final = await played(edge, turns=0)
     refused = await private(edge.click(edge.outsider, final, OPEN))
-    assert refused == "Розбір гри #1 доступний лише її гравцям."
+    assert refused == "Розбір гри №1 доступний лише її гравцям."
     clicking = edge.click(edge.guest, final, OPEN)
     answer = await clicking.answer(timeout=60.0)
     assert answer.ephemeral
-    assert answer.content.startswith("Partie #1 : aucune de vos décisions")
+    assert answer.content.startswith("Partie n° 1 : aucune de vos décisions")
 
 
 async def test_the_analysis_offers_the_drill_to_the_games_players_alone(edge: Edge) -> None:

@@ -58,7 +58,7 @@ def test_a_rug_is_told_by_the_squares_it_covers_and_the_region_it_makes() -> Non
     )
     assert why(Kind.RUG, "c1d1", RUG.options[2].facts, "uk", None) == (
         "Килим c1-d1: накриває 1 клітинку суперників; ваша ділянка там стає 3 клітинки."
-        " Він врізається в ділянку гравця Гравець 2 з 3 клітинок."
+        " Він врізається в ділянку з 3 клітинок (Гравець 2)."
     )
 
 
@@ -93,7 +93,7 @@ def test_a_step_tells_the_choice_then_on_request_the_better_one() -> None:
     assert (
         step_text(ORIENT, 2, 3, 12, True, "uk")
         .splitlines()[0]
-        .startswith("Рішення 3 з 3 у грі #12 (хід 3): ви обрали 1, ліворуч")
+        .startswith("Рішення 3 з 3 у грі №12 (хід 3): ви обрали 1, ліворуч")
     )
 
 
