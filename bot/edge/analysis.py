@@ -14,7 +14,9 @@ from __future__ import annotations
 from bot.edge import interactions
 from bot.edge.answers import guarded
 from bot.edge.interactions import Interaction
+from bot.edge.layout import drill_view
 from bot.presentation.analysis import AnalysisPictures, analysis_file
+from bot.presentation.drill import seat_of
 from bot.presentation.messages import text
 from bot.services.analysis import finished_game
 from bot.services.play import PlayService
@@ -38,6 +40,7 @@ class AnalysisHandler:
             await interaction.followup.send(
                 text("analysis.done", language, game_id=game_id),
                 file=analysis_file(png, game_id),
+                view=drill_view(game_id, seat_of(game, interaction.user.id) is not None, language),
                 ephemeral=True,
             )
 

@@ -2,7 +2,7 @@
 
 This docstring is the one list of the button families; docs/architecture.md points here.
 
-Five families of ids, each with its own template:
+Six families of ids, each with its own template:
 
 - `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
   the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, a lobby
@@ -14,12 +14,17 @@ Five families of ids, each with its own template:
   result.
 - `mk:tour:<tournament id>:<action>` (`TournamentButton`): a tournament's sign-up (join,
   leave, start, cancel) and the private "are you sure?" before aborting one (abort, keep).
+- `mk:drill:<game id>:<step>:<move>` (`DrillButton`): Learn from your mistakes on a finished
+  game, for the presser's own seat: its step (0-2, the costliest decision first) and what the
+  click does (`DrillMove`: open the step, show the better option, try again) or the option
+  picked on a second try (`L`, `S`, `R` or a rug such as `c4c5`).
 
 No state lives in a View, so buttons keep working after a restart and old ones are recognised
 as stale.
 
 A custom_id comes from the client, so each family's parser (`parse_custom_id`,
-`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`, all made by
+`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`,
+`parse_drill_id`, all made by
 `_read`) reads it strictly: the template, then each number in its range (`GAME_IDS`, `SEQS`,
 the guide's pages) and written as the bot writes it (no leading zero), and each word one the
 bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id` and its refusal
@@ -61,6 +66,14 @@ ANALYSIS_TEMPLATE = re.compile(r"mk:analysis:(?P<game>[0-9]{1,19})")
 """The shape of an analysis button's id; parse_analysis_id checks the game."""
 TOURNAMENT_TEMPLATE = re.compile(r"mk:tour:(?P<tournament>[0-9]{1,19}):(?P<action>[a-z]{1,8})")
 """The shape of a tournament button's id; parse_tournament_id checks the number and the word."""
+DRILL_TEMPLATE = re.compile(
+    r"mk:drill:(?P<game>[0-9]{1,19}):(?P<step>[0-9]):(?P<move>[A-Za-z0-9]{1,6})"
+)
+"""The shape of a drill button's id; parse_drill_id checks the game, the step and the move."""
+DRILL_STEPS = range(3)
+"""A drill's steps: the seat's three costliest decisions, costliest first."""
+DRILL_PICK = re.compile(r"[LSR]|[a-g][1-7][a-g][1-7]")
+"""An option picked on a second try: a way to turn Assam or a rug's two squares."""
 
 
 class Confirmation(StrEnum):
@@ -90,6 +103,26 @@ class TournamentAction(StrEnum):
     CANCEL = "cancel"
     ABORT = "abort"
     KEEP = "keep"
+
+
+class DrillMove(StrEnum):
+    """What a drill button does, besides picking an option on a second try."""
+
+    OPEN = "open"
+    """Show the step: the board before the decision and what the player did."""
+    BETTER = "better"
+    """Show the step with the better option too."""
+    TRY = "try"
+    """Offer the step's options again, to pick one."""
+
+
+class DrillId(NamedTuple):
+    """What a valid drill button's custom_id says: the game, the step and the move (a
+    `DrillMove`, or an option's notation picked on a second try)."""
+
+    game_id: int
+    step: int
+    move: str
 
 
 class TournamentId(NamedTuple):
@@ -153,6 +186,18 @@ class TournamentButtonHandler(Protocol):
 
 class HasTournamentHandler(Protocol):
     tournaments: TournamentButtonHandler
+
+
+class DrillButtonHandler(Protocol):
+    """What a click on a drill button is handed to."""
+
+    async def on_drill(
+        self, interaction: discord.Interaction[Any], game_id: int, step: int, move: str
+    ) -> None: ...
+
+
+class HasDrillHandler(Protocol):
+    drills: DrillButtonHandler
 
 
 def _number(valid: range) -> Callable[[str], int | None]:
@@ -230,6 +275,22 @@ def parse_tournament_id(value: str) -> TournamentId | None:
     return None if fields is None else TournamentId._make(fields)
 
 
+def _drill_move(word: str) -> str | None:
+    """A drill button's move: a `DrillMove`, or an option's notation."""
+    if word in DrillMove._value2member_map_:
+        return word
+    return word if DRILL_PICK.fullmatch(word) else None
+
+
+def parse_drill_id(value: str) -> DrillId | None:
+    """The game, the step and the move of a drill button's custom_id, or None when the id is
+    not one the bot could have written."""
+    fields = _read(
+        value, DRILL_TEMPLATE, game=_number(GAME_IDS), step=_number(DRILL_STEPS), move=_drill_move
+    )
+    return None if fields is None else DrillId._make(fields)
+
+
 def readable(value: str) -> bool:
     """Whether `value` is an id of one of the bot's button families that its parser accepts."""
     return any(parse(value) is not None for parse in PARSERS)
@@ -269,6 +330,12 @@ def guide_custom_id(page: int, step: GuideStep) -> str:
 def analysis_custom_id(game_id: int) -> str:
     """The custom_id of an analysis button; ValueError for one the parser would refuse."""
     return _written(f"{CUSTOM_ID_PREFIX}:analysis:{game_id}", parse_analysis_id, game_id)
+
+
+def drill_custom_id(game_id: int, step: int, move: str) -> str:
+    """The custom_id of a drill button; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:drill:{game_id}:{step}:{move}"
+    return _written(value, parse_drill_id, (game_id, step, move))
 
 
 class Look(TypedDict, total=False):
@@ -460,7 +527,35 @@ class RefusedTournamentButton(_Refusal, TournamentButton, template=TOURNAMENT_TE
     """A tournament button's id that `parse_tournament_id` refuses (see `_Refusal`)."""
 
 
-DYNAMIC_ITEMS = (GameButton, ConfirmButton, GuideButton, AnalysisButton, TournamentButton)
+class DrillButton(ButtonFamily, template=DRILL_TEMPLATE):
+    """A button of Learn from your mistakes: open a step, show the better option, try again,
+    or an option picked on the second try."""
+
+    fields = staticmethod(parse_drill_id)
+
+    def __init__(self, game_id: int, step: int, move: str, **look: Unpack[Look]) -> None:
+        super().__init__(drill_custom_id(game_id, step, move), **look)
+        self.game_id = game_id
+        self.step = step
+        self.move = move
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasDrillHandler, interaction.client)
+        await client.drills.on_drill(interaction, self.game_id, self.step, self.move)
+
+
+class RefusedDrillButton(_Refusal, DrillButton, template=DRILL_TEMPLATE):
+    """A drill button's id that `parse_drill_id` refuses (see `_Refusal`)."""
+
+
+DYNAMIC_ITEMS = (
+    GameButton,
+    ConfirmButton,
+    GuideButton,
+    AnalysisButton,
+    TournamentButton,
+    DrillButton,
+)
 """The button families the client registers with discord.py."""
 PARSERS = (
     parse_custom_id,
@@ -468,6 +563,7 @@ PARSERS = (
     parse_guide_id,
     parse_analysis_id,
     parse_tournament_id,
+    parse_drill_id,
 )
 """Each family's strict parser, in the order of DYNAMIC_ITEMS."""
 

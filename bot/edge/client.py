@@ -19,7 +19,13 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot.edge.buttons import DYNAMIC_ITEMS, ButtonHandler, TournamentButtonHandler, dispatchable
+from bot.edge.buttons import (
+    DYNAMIC_ITEMS,
+    ButtonHandler,
+    DrillButtonHandler,
+    TournamentButtonHandler,
+    dispatchable,
+)
 from bot.edge.inflight import HANDLERS
 from bot.edge.pacing import GlobalPace, share_of
 from bot.edge.sync import KeyValues, sync_commands
@@ -77,6 +83,7 @@ class MarrakechClient(discord.AutoShardedClient):
     """Takes the buttons' clicks (the DynamicItems of bot.edge.buttons call it), unknown ids
     and command errors."""
     tournaments: TournamentButtonHandler
+    drills: DrillButtonHandler
     """Takes the clicks on tournament buttons."""
 
     def __init__(
@@ -132,11 +139,14 @@ class MarrakechClient(discord.AutoShardedClient):
         hooks: ClientHooks,
         commands: Iterable[discord.app_commands.Group],
         tournaments: TournamentButtonHandler | None = None,
+        drills: DrillButtonHandler | None = None,
     ) -> None:
         """Hand over the handlers, the start/stop hooks and the command groups."""
         self.buttons = buttons
         if tournaments is not None:
             self.tournaments = tournaments
+        if drills is not None:
+            self.drills = drills
         self._lifecycle = hooks
         for group in commands:
             self.tree.add_command(group)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.edge.buttons import AnalysisButton, GameButton
+from bot.edge.buttons import AnalysisButton, DrillButton, DrillMove, GameButton
 from bot.presentation.messages import text
 from bot.presentation.presenter import Choice, orientation_choices, placement_choices
 from bot.services.actions import ROLL, LobbyAction
@@ -63,8 +63,8 @@ def lobby_buttons(view: GameView) -> discord.ui.View | None:
 
 
 def final_buttons(view: GameView) -> discord.ui.View | None:
-    """Rematch and Analysis, on the final message of a game that finished (not of one
-    aborted)."""
+    """Rematch, Analysis and Learn from your mistakes, on the final message of a game that
+    finished (not of one aborted)."""
     if view.status is not GameStatus.OVER:
         return None
     buttons = discord.ui.View(timeout=None)
@@ -73,6 +73,22 @@ def final_buttons(view: GameView) -> discord.ui.View | None:
     buttons.add_item(GameButton(view.id, view.seq, REMATCH, label=label, emoji="🔁", style=style))
     analysis = text("button.analysis", view.game.locale)
     buttons.add_item(AnalysisButton(view.id, label=analysis, emoji="📈"))
+    buttons.add_item(drill_entry(view.id, view.game.locale))
+    return buttons
+
+
+def drill_entry(game_id: int, language: str) -> DrillButton:
+    """The button that opens the drill of game `game_id` (on its result and its analysis)."""
+    label = text("drill.button.open", language)
+    return DrillButton(game_id, 0, DrillMove.OPEN.value, label=label, emoji="🎯")
+
+
+def drill_view(game_id: int, player: bool, language: str) -> discord.ui.View:
+    """Under a finished game's analysis: the drill's button for one of its players (`player`),
+    nothing for anyone else."""
+    buttons = discord.ui.View(timeout=None)
+    if player:
+        buttons.add_item(drill_entry(game_id, language))
     return buttons
 
 

@@ -26,12 +26,14 @@ from bot.edge.client import MarrakechClient
 from bot.edge.commands import build_commands
 from bot.edge.community import CommunityController
 from bot.edge.display import GameDisplay
+from bot.edge.drill import DrillHandler
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.edge.tournaments import TournamentController, TournamentDisplay
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.coach import Coach
+from bot.presentation.drill import DrillPictures
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
 from bot.runtime.outage import DatabaseWatch
@@ -214,7 +216,10 @@ def build_bot(
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
     commands = build_commands(handlers, community, PlayerGamesController(players), organiser)
-    client.attach(buttons=handlers, hooks=bot, commands=commands, tournaments=organiser)
+    drills = DrillHandler(service.play, DrillPictures(pool))
+    client.attach(
+        buttons=handlers, hooks=bot, commands=commands, tournaments=organiser, drills=drills
+    )
     return bot
 
 

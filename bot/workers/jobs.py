@@ -1,7 +1,7 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
 of the rules guide, a player's rating chart, a finished game's analysis (with the judgement of
-its decisions) and its picture, a tournament's standings, and a coached game's options (Hint)
-and verdicts.
+its decisions) and its picture, a tournament's standings, a coached game's options (Hint) and
+verdicts, and a player's costliest decisions and the picture of one (the drill).
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -34,6 +34,7 @@ from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
 from render.analysis import AnalysisPicture, AnalysisTexts, render_analysis
+from render.drill import render_drill
 from render.rating_chart import CHART_ENGLISH, ChartLabels, render_rating_chart
 from render.standings import StandingsTable, render_standings
 
@@ -199,6 +200,33 @@ def coach_verdict_at(
     if options is None:
         options = judge_options(state)
     return judgement_from(state, action, options, index), tuple(engine.orientations(state))
+
+
+def costliest_decisions(record: Record, seat: int) -> tuple[Judgement, ...]:
+    """The seat's three costliest decisions in the finished game of `record` (`ai.judge`: a
+    SLOW job, up to a few seconds of CPU for a whole game)."""
+    return judge_game(record, seats=[seat]).costliest(seat)
+
+
+@dataclass(frozen=True, slots=True)
+class DrillPicture:
+    """One drill step: the board before action `index` of `record`, marking the option
+    `taken` and, when given, the `better` one (render.drill), with its panel words."""
+
+    record: Record
+    index: int
+    taken: str
+    better: str | None = None
+    labels: Labels = ENGLISH
+    names: tuple[str, ...] | None = None
+
+
+def drill_png(picture: DrillPicture) -> bytes:
+    """The PNG of a drill step (see `DrillPicture`)."""
+    state = state_before(picture.record, picture.index)
+    return render_drill(
+        state, picture.taken, picture.better, labels=picture.labels, names=picture.names
+    )
 
 
 @functools.cache

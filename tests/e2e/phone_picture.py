@@ -111,11 +111,21 @@ def compose(players: int) -> Image.Image:
     rows: list[tuple[str, bool]] = []
     for text, strong in _text_lines(post.embed, post.content):
         rows.extend((line, strong) for line in _wrap(text, bold if strong else regular, inner - 16))
-    board = Image.open(io.BytesIO(board_png(picture_of(post.image)))).convert("RGB")
+    png = board_png(picture_of(post.image))
+    return draw_message(rows, png, decision_buttons(view))
+
+
+def draw_message(
+    rows: list[tuple[str, bool]], png: bytes, buttons: discord.ui.View | None
+) -> Image.Image:
+    """A message as a phone shows it: its text `rows` (each a line and whether it is bold) in
+    an embed, the picture `png` scaled to the width, then the rows of `buttons`."""
+    inner = WIDTH - 2 * MARGIN
+    regular, bold = _font(), _font(bold=True)
+    board = Image.open(io.BytesIO(png)).convert("RGB")
     board = board.resize(
         (inner, round(board.height * inner / board.width)), Image.Resampling.LANCZOS
     )
-    buttons = decision_buttons(view)
     button_rows: dict[int, list[str]] = {}
     for item in buttons.children if buttons is not None else []:
         button = item.item if isinstance(item, discord.ui.DynamicItem) else item

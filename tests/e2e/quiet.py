@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import engine
 from bot.presentation import messages
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.e2e.players import decision, is_analysis, is_final, is_rematch, pick
+from tests.e2e.players import decision, is_analysis, is_drill, is_final, is_rematch, pick
 
 LANGUAGES = ("en", "fr", "uk")
 """The languages whose games these checks read."""
@@ -143,8 +143,8 @@ def left_behind(
     fake: FakeDiscord, channel: FakeChannel, current: FakeMessage | None
 ) -> list[tuple[int, str]]:
     """Every message but `current` that still calls someone to play, offers a live button or
-    shows a board picture (the result may keep its picture and its Rematch and Analysis
-    buttons): (message id, what)."""
+    shows a board picture (the result may keep its picture and its Rematch, Analysis and Learn
+    from your mistakes buttons): (message id, what)."""
     found = []
     for message in fake.messages(channel):
         if current is not None and message.id == current.id:
@@ -154,7 +154,7 @@ def left_behind(
         kept = [
             b
             for b in message.enabled_buttons()
-            if is_rematch(b.custom_id) or is_analysis(b.custom_id)
+            if is_rematch(b.custom_id) or is_analysis(b.custom_id) or is_drill(b.custom_id)
         ]
         if len(message.enabled_buttons()) > (len(kept) if is_final(message) else 0):
             found.append((message.id, "live buttons"))
@@ -363,12 +363,20 @@ async def play_to_the_end(
         check_lobby(fake, channel, lobby_id, first)
         assert fake.world.messages[lobby_id].edit_count == lobby_edits, "the lobby was edited"
         assert left_behind(fake, channel, current) == [], fake.transcript(channel)
-        (mover,) = current.pinged_user_ids
-        edits = current.edit_count
-        handle = await fake.click(humans[mover], current, pick(current, clicks).custom_id)
-        await handle.response()
-        await fake.wait_until(
-            lambda c=current, e=edits: fake.world.messages[c.id].edit_count > e,
-            what="the click answered",
-        )
+        await play_turn_click(fake, humans, current, clicks)
     raise AssertionError("the game did not end")
+
+
+async def play_turn_click(
+    fake: FakeDiscord, humans: dict[int, FakeUser], current: FakeMessage, clicks: int
+) -> None:
+    """The pinged human clicks the `clicks`-th pick on the turn message `current`; returns
+    once the message is edited in answer."""
+    (mover,) = current.pinged_user_ids
+    edits = current.edit_count
+    handle = await fake.click(humans[mover], current, pick(current, clicks).custom_id)
+    await handle.response()
+    await fake.wait_until(
+        lambda: fake.world.messages[current.id].edit_count > edits,
+        what="the click answered",
+    )

@@ -317,7 +317,11 @@ def check_final(table: Table, final: FakeMessage, commitment: str) -> None:
     elif len(state.seats_in()) > 1:
         assert "Decided by score" in text or "tied on" in text, text
     assert any(a.filename == "board.png" for a in final.attachments)
-    assert [button.label for button in final.enabled_buttons()] == ["Rematch", "Analysis"]
+    assert [button.label for button in final.enabled_buttons()] == [
+        "Rematch",
+        "Analysis",
+        "Learn from your mistakes",
+    ]
 
 
 async def check_rematch(table: Table, final: FakeMessage) -> None:
@@ -334,7 +338,11 @@ async def check_rematch(table: Table, final: FakeMessage) -> None:
     assert "Join" in [button.label for button in rematch.enabled_buttons()]
     shown = fake.world.messages[final.id]
     assert shown.edit_count == edits
-    assert [button.label for button in shown.enabled_buttons()] == ["Rematch", "Analysis"]
+    assert [button.label for button in shown.enabled_buttons()] == [
+        "Rematch",
+        "Analysis",
+        "Learn from your mistakes",
+    ]
     again = await click(table, table.alice, shown, "Rematch")
     assert "already has a game" in await private_text(fake, again)
     joined = await click(table, table.alice, fake.world.messages[rematch.id], "Join")

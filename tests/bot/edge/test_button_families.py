@@ -1,5 +1,5 @@
-"""The confirmation, guide, analysis and tournament button ids, read as strictly as the game's:
-each family's parser takes exactly the ids the bot writes, no id fits two families, and
+"""The confirmation, guide, analysis, tournament and drill button ids, read as strictly as the
+game's: each family's parser takes exactly the ids the bot writes, no id fits two families, and
 `dispatchable` (the client's fallback answer) agrees with every family's `from_custom_id`
 (discord.py's dispatch)."""
 
@@ -18,6 +18,7 @@ from bot.edge.buttons import (
     ANALYSIS_TEMPLATE,
     CONFIRM_TEMPLATE,
     CUSTOM_ID_TEMPLATE,
+    DRILL_TEMPLATE,
     DYNAMIC_ITEMS,
     GUIDE_TEMPLATE,
     MAX_CUSTOM_ID,
@@ -27,12 +28,15 @@ from bot.edge.buttons import (
     Confirmation,
     ConfirmButton,
     ConfirmId,
+    DrillButton,
+    DrillId,
     GameButton,
     GuideButton,
     GuideId,
     GuideStep,
     RefusedAnalysisButton,
     RefusedConfirmButton,
+    RefusedDrillButton,
     RefusedGuideButton,
     RefusedTournamentButton,
     TournamentAction,
@@ -41,10 +45,12 @@ from bot.edge.buttons import (
     analysis_custom_id,
     confirm_custom_id,
     dispatchable,
+    drill_custom_id,
     guide_custom_id,
     parse_analysis_id,
     parse_confirm_id,
     parse_custom_id,
+    parse_drill_id,
     parse_guide_id,
     parse_tournament_id,
     tournament_custom_id,
@@ -86,7 +92,27 @@ VALID_TOURNAMENT = {
     "mk:tour:4:abort": TournamentId(4, TournamentAction.ABORT),
     f"mk:tour:{LARGEST_GAME}:keep": TournamentId(LARGEST_GAME, TournamentAction.KEEP),
 }
+VALID_DRILL = {
+    "mk:drill:1:0:open": DrillId(1, 0, "open"),
+    "mk:drill:9:1:better": DrillId(9, 1, "better"),
+    "mk:drill:9:2:try": DrillId(9, 2, "try"),
+    "mk:drill:9:2:S": DrillId(9, 2, "S"),
+    "mk:drill:9:0:c4c5": DrillId(9, 0, "c4c5"),
+    f"mk:drill:{LARGEST_GAME}:2:g7f7": DrillId(LARGEST_GAME, 2, "g7f7"),
+}
 SHAPED_BUT_REFUSED = [
+    "mk:drill:0:0:open",
+    "mk:drill:01:0:open",
+    f"mk:drill:{LARGEST_GAME + 1}:0:open",
+    "mk:drill:1:3:open",
+    "mk:drill:1:9:next",
+    "mk:drill:1:0:opens",
+    "mk:drill:1:0:OPEN",
+    "mk:drill:1:0:X",
+    "mk:drill:1:0:c4c8",
+    "mk:drill:1:0:h1h2",
+    "mk:drill:1:0:c4",
+    "mk:drill:1:0:roll",
     "mk:tour:0:join",
     "mk:tour:01:join",
     f"mk:tour:{LARGEST_GAME + 1}:join",
@@ -154,6 +180,15 @@ JUNK = [
     "mk:Tour:1:join",
     "mk:tour:1:join\n",
     "mk:1:tour:join",
+    "mk:drill",
+    "mk:drill:1:0",
+    "mk:drill:1:0:",
+    "mk:drill:1::open",
+    "mk:drill:1:10:open",
+    "mk:drill:1:0:open:",
+    "mk:drill:1:0:c4-c5",
+    "mk:drill:1:\uff11:open",
+    "mk:Drill:1:0:open",
 ]
 
 
@@ -162,6 +197,7 @@ def samples() -> Iterator[str]:
     yield from VALID_GUIDE
     yield from VALID_ANALYSIS
     yield from VALID_TOURNAMENT
+    yield from VALID_DRILL
     yield from SHAPED_BUT_REFUSED
     yield from JUNK
     for page in range(-2, 101):
@@ -202,9 +238,22 @@ def test_tournament_ids_the_bot_writes_are_read_back(value: str, parsed: Tournam
     assert tournament_custom_id(*parsed) == value
 
 
+@pytest.mark.parametrize(("value", "parsed"), VALID_DRILL.items())
+def test_drill_ids_the_bot_writes_are_read_back(value: str, parsed: DrillId) -> None:
+    assert parse_drill_id(value) == parsed
+    assert drill_custom_id(*parsed) == value
+    assert len(value) <= MAX_CUSTOM_ID
+
+
 @pytest.mark.parametrize("value", SHAPED_BUT_REFUSED)
 def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
-    templates = (CONFIRM_TEMPLATE, GUIDE_TEMPLATE, ANALYSIS_TEMPLATE, TOURNAMENT_TEMPLATE)
+    templates = (
+        CONFIRM_TEMPLATE,
+        GUIDE_TEMPLATE,
+        ANALYSIS_TEMPLATE,
+        TOURNAMENT_TEMPLATE,
+        DRILL_TEMPLATE,
+    )
     assert any(template.fullmatch(value) for template in templates)
     assert all(parse(value) is None for parse in PARSERS)
     assert not dispatchable(message_with(value), value)
@@ -228,6 +277,9 @@ def test_the_bot_never_writes_an_id_it_would_refuse() -> None:
             analysis_custom_id(game_id)
     with pytest.raises(ValueError, match="bad custom_id"):
         tournament_custom_id(0, TournamentAction.JOIN)
+    for step, move in ((3, "open"), (0, "next"), (0, "c4c9")):
+        with pytest.raises(ValueError, match="bad custom_id"):
+            drill_custom_id(1, step, move)
 
 
 def test_no_id_belongs_to_two_families() -> None:
@@ -238,6 +290,7 @@ def test_no_id_belongs_to_two_families() -> None:
         GUIDE_TEMPLATE,
         ANALYSIS_TEMPLATE,
         TOURNAMENT_TEMPLATE,
+        DRILL_TEMPLATE,
     ]
     for value in SAMPLES:
         assert sum(bool(t.fullmatch(value)) for t in templates) <= 1, value
@@ -253,6 +306,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
         (GuideButton, RefusedGuideButton),
         (AnalysisButton, RefusedAnalysisButton),
         (TournamentButton, RefusedTournamentButton),
+        (DrillButton, RefusedDrillButton),
     ]
     for value in SAMPLES:
         on_message = dispatchable(message_with("mk:5:5:other", value), value)
@@ -274,7 +328,11 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
                 assert isinstance(item, refused)
                 assert item.item is clicked
     assert accepted >= (
-        len(VALID_CONFIRM) + 2 * PAGE_COUNT + len(VALID_ANALYSIS) + len(VALID_TOURNAMENT)
+        len(VALID_CONFIRM)
+        + 2 * PAGE_COUNT
+        + len(VALID_ANALYSIS)
+        + len(VALID_TOURNAMENT)
+        + len(VALID_DRILL)
     )
 
 
@@ -294,6 +352,7 @@ ONE_OF_EACH: dict[type[Any], str] = {
     GuideButton: "mk:guide:1:next",
     AnalysisButton: "mk:analysis:5",
     TournamentButton: "mk:tour:5:join",
+    DrillButton: "mk:drill:5:0:open",
 }
 """A valid id of every family."""
 

@@ -67,9 +67,10 @@ async def test_the_result_carries_one_rematch_button_then_the_analysis(edge: Edg
     final = await result(edge)
     view = await edge.service.play.look(1)
     assert view.status is GameStatus.OVER
-    button, analysis = final.enabled_buttons()
+    button, analysis, drill = final.enabled_buttons()
     assert (button.label, button.emoji, button.style) == ("Rematch", "🔁", PRIMARY)
     assert (analysis.label, analysis.custom_id) == ("Analysis", "mk:analysis:1")
+    assert (drill.label, drill.custom_id) == ("Learn from your mistakes", "mk:drill:1:0:open")
     assert button.custom_id == f"mk:1:{view.seq}:rematch"
     assert any(a.filename == "board.png" for a in final.attachments)
 

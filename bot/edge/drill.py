@@ -1,0 +1,187 @@
+"""Learn from your mistakes: a finished game's player goes through their three costliest
+decisions, privately, one at a time.
+
+The button on a finished game's result (`mk:drill:<game>:0:open`) opens the drill in a new
+private (ephemeral) message: the board before the costliest decision with what the player did
+(badge 1), the win chance it left and why in numbers (bot.presentation.drill). Its buttons edit
+that message: *Show the better move* adds the better option (badge 2), *Try again* offers the
+same options as buttons and a pick says whether it is within a few points of the best, *Next*
+goes to the next costliest decision.
+
+Everything a click needs is in its id (game, step, move: bot.edge.buttons' `DrillButton`): the
+drill is recomputed from the game's record (judged in the workers, kept by
+`DrillPictures`), so its buttons work after a restart. The click is deferred at once and the
+message follows when the workers are done. Only the game's players get a drill: anyone else
+gets a short private refusal; a game of another server, not over or stopped early is refused
+as the analysis is (bot.services.analysis).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.edge import interactions
+from bot.edge.answers import guarded, tell
+from bot.edge.buttons import DrillButton, DrillMove
+from bot.edge.interactions import Interaction
+from bot.presentation.drill import (
+    Decision,
+    DrillPictures,
+    drill_file,
+    option_name,
+    retry_text,
+    seat_of,
+    step_text,
+)
+from bot.presentation.images import seat_names
+from bot.presentation.messages import text
+from bot.services.analysis import FinishedGame, finished_game
+from bot.services.play import PlayService
+
+OPTIONS_PER_ROW = 5
+MAX_OPTION_ROWS = 4
+"""Rows of option buttons on a second try (the fifth row holds Show the better move and Next)."""
+
+
+def drill_buttons(
+    game_id: int,
+    step: int,
+    count: int,
+    language: str,
+    *,
+    picking: Sequence[tuple[str, str]] | None = None,
+    better: bool = False,
+) -> discord.ui.View:
+    """The buttons of drill step `step` of `count`: the options to pick from (`picking`, on a
+    second try, each an action and its label), then Show the better move (unless `better`: it
+    is shown), Try again and Next (where there is a next step)."""
+    buttons = discord.ui.View(timeout=None)
+    if picking is not None:
+        for number, (action, label) in enumerate(picking[: OPTIONS_PER_ROW * MAX_OPTION_ROWS]):
+            buttons.add_item(
+                DrillButton(game_id, step, action, label=label, row=number // OPTIONS_PER_ROW)
+            )
+    if not better:
+        buttons.add_item(
+            DrillButton(
+                game_id,
+                step,
+                DrillMove.BETTER.value,
+                label=text("drill.button.better", language),
+                style=discord.ButtonStyle.primary,
+                row=MAX_OPTION_ROWS,
+            )
+        )
+    if picking is None:
+        buttons.add_item(
+            DrillButton(
+                game_id,
+                step,
+                DrillMove.TRY.value,
+                label=text("drill.button.try", language),
+                row=MAX_OPTION_ROWS,
+            )
+        )
+    if step + 1 < count:
+        buttons.add_item(
+            DrillButton(
+                game_id,
+                step + 1,
+                DrillMove.OPEN.value,
+                label=text("drill.button.next", language),
+                row=MAX_OPTION_ROWS,
+            )
+        )
+    return buttons
+
+
+class DrillHandler:
+    """Answers the drill's buttons, privately."""
+
+    def __init__(self, play: PlayService, pictures: DrillPictures) -> None:
+        self._play = play
+        self._pictures = pictures
+
+    async def on_drill(self, interaction: Interaction, game_id: int, step: int, move: str) -> None:
+        """A click on a drill button (custom_id `mk:drill:<game>:<step>:<move>`)."""
+
+        async def work() -> None:
+            game = await finished_game(self._play, game_id, interactions.guild_id(interaction))
+            language = interactions.user_language(interaction)
+            seat = seat_of(game, interaction.user.id)
+            if seat is None:
+                await tell(interaction, text("drill.not_player", language, game_id=game_id))
+                return
+            opening = step == 0 and move == DrillMove.OPEN.value
+            if opening:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+            costliest = await self._pictures.costliest(game, seat)
+            await self._answer(interaction, game, costliest, step, move, language, opening)
+
+        await guarded(interaction, f"the drill of game {game_id} ({step}, {move})", work)
+
+    async def _answer(
+        self,
+        interaction: Interaction,
+        game: FinishedGame,
+        costliest: tuple[Decision, ...],
+        step: int,
+        move: str,
+        language: str,
+        opening: bool,
+    ) -> None:
+        game_id = game.game_id
+        if step >= len(costliest):
+            key = "drill.none" if not costliest else "drill.done"
+            await self._send(interaction, opening, text(key, language, game_id=game_id))
+            return
+        judgement = costliest[step]
+        count = len(costliest)
+        players = engine_players(game)
+        names = seat_names(game.players, players, language)
+        better = move == DrillMove.BETTER.value
+        content = step_text(judgement, step, count, game_id, better, language, names)
+        shown: str | None = judgement.best if better else None
+        picking: list[tuple[str, str]] | None = None
+        if move == DrillMove.TRY.value:
+            picking = [
+                (action, option_name(judgement.kind, action, language))
+                for action in sorted(option.action for option in judgement.options)
+            ]
+            content += "\n" + text("drill.retry.prompt", language)
+        elif move not in DrillMove._value2member_map_:
+            if move not in {option.action for option in judgement.options}:
+                await tell(interaction, text("drill.not_option", language))
+                return
+            shown = move
+            content += "\n" + retry_text(judgement, move, players, language)
+        png = await self._pictures.png(game, judgement, shown, language)
+        view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
+        await self._send(interaction, opening, content, drill_file(png, game_id, step), view)
+
+    async def _send(
+        self,
+        interaction: Interaction,
+        opening: bool,
+        content: str,
+        file: discord.File | None = None,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """A new private message when the drill opens, else the drill's message edited."""
+        files = [] if file is None else [file]
+        if opening:
+            if view is None:
+                await interaction.followup.send(content, files=files, ephemeral=True)
+            else:
+                await interaction.followup.send(content, files=files, view=view, ephemeral=True)
+        else:
+            await interaction.edit_original_response(content=content, attachments=files, view=view)
+
+
+def engine_players(game: FinishedGame) -> int:
+    """How many seats the game had."""
+    return int(game.record["players"])

@@ -1,0 +1,210 @@
+"""Learn from your mistakes: a player's costliest decisions of a finished game, worded in their
+language and drawn in the worker pool.
+
+The workers judge the game (`ai.judge`, a SLOW job of up to a few seconds) and draw each step
+(render.drill); the bot keeps the last judgements it got (`CACHED_DRILLS`, a finished game
+never changes). Every sentence is built from the judge's numbers (`Facts`, the win chances),
+never from invented prose: `why` says what an option does in numbers, `step_text` what the
+player did and, once asked, what was better, and `retry_text` how a new pick among the same
+options compares with the best.
+
+A new pick is called good when it gives away less than the inaccuracy threshold of the game's
+size (`ai.judge.thresholds`: 5 win-chance points in 2 players, 4.7 in 3, 4.3 in 4), the
+"within a few points" of the drill's Try again (docs/coach.md).
+"""
+
+from __future__ import annotations
+
+import io
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+import discord
+
+import engine
+from ai.judge import Band, Facts, Judgement, Kind, band_of, thresholds
+from bot.presentation.images import labels, seat_names
+from bot.presentation.messages import number, text
+from bot.workers import jobs as worker_jobs
+from bot.workers.pool import Lane, WorkerPool
+
+if TYPE_CHECKING:
+    from bot.services.analysis import FinishedGame
+
+Decision = Judgement
+"""One decision of the drill, as the judge gave it (for the edge, which never imports the AI)."""
+DRILL_NAME = "marrakech-drill-{game_id}-{step}.png"
+JUDGE_TIMEOUT_SECONDS = 120.0
+"""The longest judging a whole game (a few seconds of CPU at most) may take in a worker."""
+PICTURE_TIMEOUT_SECONDS = 30.0
+CACHED_DRILLS = 64
+"""(game, seat) pairs whose costliest decisions this process keeps (a few kilobytes each)."""
+DRILL_STEPS = 3
+"""How many decisions a drill goes through: the seat's costliest, costliest first."""
+
+
+def option_name(kind: Kind, action: str, language: str) -> str:
+    """An option as the player knows it: a way to turn Assam by its word, a rug by its squares
+    ("c1-d1")."""
+    if kind is Kind.RUG:
+        return f"{action[:2]}-{action[2:]}"
+    return text(f"drill.turn.{action}", language)
+
+
+def _points(value: float, language: str) -> int | str:
+    return number(round(value, 1), language, 1)
+
+
+def _percent(chance: float, language: str) -> int | str:
+    return number(round(chance * 100), language)
+
+
+def why(kind: Kind, action: str, facts: Facts, language: str, names: tuple[str, ...] | None) -> str:
+    """What option `action` does, in the numbers of its `facts` (one factual sentence)."""
+    name = option_name(kind, action, language)
+    if kind is Kind.ORIENT:
+        return text(
+            "drill.why.orient",
+            language,
+            option=name,
+            toll=_points(facts.toll, language),
+            worst=facts.worst_toll,
+            out=_percent(facts.out_chance, language),
+        )
+    if kind is Kind.ROTATE:
+        return text(
+            "drill.why.rotate", language, option=name, income=_points(facts.income, language)
+        )
+    line = text("drill.why.rug", language, option=name, covered=facts.covered, grown=facts.grown)
+    if facts.cut_owner is None:
+        return line
+    rival = text("image.seat", language, n=facts.cut_owner + 1)
+    if names is not None and facts.cut_owner < len(names) and names[facts.cut_owner]:
+        rival = names[facts.cut_owner]
+    return line + " " + text("drill.why.cut", language, rival=rival, size=facts.cut_region)
+
+
+def step_text(
+    judgement: Judgement,
+    step: int,
+    count: int,
+    game_id: int,
+    better: bool,
+    language: str,
+    names: tuple[str, ...] | None = None,
+) -> str:
+    """The words of drill step `step` (0-based) of `count`: what the player did, the win
+    chance it gave and why in numbers; with `better`, the better option the same way."""
+    taken = judgement.option(judgement.taken)
+    lines = [
+        text(
+            "drill.step",
+            language,
+            n=step + 1,
+            count=count,
+            game_id=game_id,
+            turn=judgement.turn,
+            option=option_name(judgement.kind, judgement.taken, language),
+            chance=_percent(taken.chance, language),
+        ),
+        why(judgement.kind, judgement.taken, taken.facts, language, names),
+    ]
+    if better:
+        best = judgement.option(judgement.best)
+        lines.append(
+            text(
+                "drill.better",
+                language,
+                option=option_name(judgement.kind, judgement.best, language),
+                chance=_percent(best.chance, language),
+                loss=_points(judgement.loss, language),
+            )
+        )
+        lines.append(why(judgement.kind, judgement.best, best.facts, language, names))
+    return "\n".join(lines)
+
+
+def good_enough(judgement: Judgement, action: str, players: int) -> bool:
+    """Whether picking `action` gives away less than the inaccuracy threshold."""
+    return band_of(judgement.loss_of(action), players) is Band.GOOD
+
+
+def retry_text(judgement: Judgement, action: str, players: int, language: str) -> str:
+    """How a new pick `action` compares with the best option, in win-chance points."""
+    chance = _percent(judgement.option(action).chance, language)
+    name = option_name(judgement.kind, action, language)
+    if good_enough(judgement, action, players):
+        return text(
+            "drill.retry.good",
+            language,
+            option=name,
+            chance=chance,
+            threshold=_points(thresholds(players)[0], language),
+        )
+    return text(
+        "drill.retry.off",
+        language,
+        option=name,
+        chance=chance,
+        loss=_points(judgement.loss_of(action), language),
+        best=option_name(judgement.kind, judgement.best, language),
+        best_chance=_percent(judgement.best_chance, language),
+    )
+
+
+def seat_of(game: FinishedGame, user_id: int) -> int | None:
+    """The seat the user played in `game`, or None when they were not one of its players."""
+    for player in game.players:
+        if player.user_id == user_id and player.seat is not None:
+            return player.seat
+    return None
+
+
+class DrillPictures:
+    """Judges finished games for the drill and draws its steps, in the worker pool."""
+
+    def __init__(self, workers: WorkerPool) -> None:
+        self._workers = workers
+        self._drills: OrderedDict[tuple[int, int], tuple[Judgement, ...]] = OrderedDict()
+
+    async def costliest(self, game: FinishedGame, seat: int) -> tuple[Judgement, ...]:
+        """The seat's costliest decisions in `game`: judged by a worker, or kept."""
+        key = (game.game_id, seat)
+        known = self._drills.get(key)
+        if known is not None:
+            self._drills.move_to_end(key)
+            return known
+        record = engine.record_from_json(game.record)
+        found = await self._workers.run(
+            Lane.SLOW,
+            worker_jobs.costliest_decisions,
+            record,
+            seat,
+            limit=JUDGE_TIMEOUT_SECONDS,
+        )
+        self._drills[key] = found
+        while len(self._drills) > CACHED_DRILLS:
+            self._drills.popitem(last=False)
+        return found
+
+    async def png(
+        self, game: FinishedGame, judgement: Judgement, shown: str | None, language: str
+    ) -> bytes:
+        """The board before `judgement`'s decision, marking what was taken and `shown` (the
+        better option, or a new pick), in `language`."""
+        record = engine.record_from_json(game.record)
+        picture = worker_jobs.DrillPicture(
+            record,
+            judgement.index,
+            judgement.taken,
+            shown,
+            labels(language),
+            seat_names(game.players, record.players, language),
+        )
+        return await self._workers.run(
+            Lane.QUICK, worker_jobs.drill_png, picture, limit=PICTURE_TIMEOUT_SECONDS
+        )
+
+
+def drill_file(png: bytes, game_id: int, step: int) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=DRILL_NAME.format(game_id=game_id, step=step))

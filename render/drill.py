@@ -1,0 +1,64 @@
+"""The picture of one step of Learn from your mistakes: the board before a decision, with what
+the player did and, once asked, what was better.
+
+The two options are drawn with a turn picture's own overlays (render.board's `TurnMarks`), so
+they read like the buttons the player pressed in the game:
+
+- a rug: each option's bar and badge on the edge its two squares share, badge 1 for the rug the
+  player laid (also framed, as a rug just laid is) and badge 2 for the better rug;
+- a way to turn Assam (before the roll, or after the rug in `rotate-after`): an arrow into the
+  square each way faces, labelled 1 (what the player did) and 2 (the better way).
+
+Numbers, a frame and arrows tell the two apart without their colours, so the picture reads for
+colour-blind players as the turn pictures do (docs/architecture.md, render). The text beside
+it (bot.presentation.drill) says which number is which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import GameState, orientations, parse_placement
+from render.board import TurnMarks, board_image
+from render.encode import encode_png
+from render.layout import DEFAULT_SIZE
+from render.panel import ENGLISH, Labels
+
+TAKEN_LABEL = "1"
+"""The badge of the option the player took."""
+BETTER_LABEL = "2"
+"""The badge of the better option."""
+
+
+def drill_marks(state: GameState, taken: str, better: str | None = None) -> TurnMarks:
+    """The marks of a drill step: `taken` (badge 1) and, when given, `better` (badge 2), both
+    options of the seat to move at `state`. ValueError for an action that is not one."""
+    shown = [taken] if better is None or better == taken else [taken, better]
+    turns = dict(orientations(state))
+    if turns:
+        if any(action not in turns for action in shown):
+            raise ValueError(f"{shown!r} are not ways to turn Assam here")
+        labelled = tuple(
+            (label, turns[action])
+            for label, action in zip((TAKEN_LABEL, BETTER_LABEL), shown, strict=False)
+        )
+        return TurnMarks(turns=labelled, choices=tuple(facing for _, facing in labelled))
+    rugs = tuple(parse_placement(action) for action in shown)
+    return TurnMarks(candidates=rugs, last_rug=rugs[0])
+
+
+def render_drill(
+    state: GameState,
+    taken: str,
+    better: str | None = None,
+    *,
+    size: int = DEFAULT_SIZE,
+    labels: Labels = ENGLISH,
+    names: Sequence[str] | None = None,
+    portrait: bool = False,
+) -> bytes:
+    """A PNG of the board at `state` (before the decision) with the panel, marking `taken`
+    and, when given, `better` (see the module); the other arguments are `render_board`'s."""
+    marks = drill_marks(state, taken, better)
+    image = board_image(state, marks, size=size, labels=labels, names=names, portrait=portrait)
+    return encode_png(image)

@@ -1,0 +1,129 @@
+"""Learn from your mistakes on a finished game's result: the player's costliest decisions,
+privately, one at a time, with Show the better move, Try again and Next; anyone else gets a
+short refusal, and the buttons work from their ids alone (a new handler, nothing kept).
+
+Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.edge.buttons import DrillButton, parse_drill_id
+from bot.edge.drill import DrillHandler
+from bot.presentation.drill import DrillPictures
+from render import DEFAULT_SIZE
+from tests.bot.edge.test_edge import Edge, confirm, mover_of, private, running_edge, started
+from tests.e2e.fakecord import FakeMessage, FakeUser
+
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE_MESSAGE = 6
+OPEN = "Learn from your mistakes"
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    async with running_edge(
+        tmp_path, monkeypatch, user_locales=("en-US", "fr", "uk", "en-GB")
+    ) as running:
+        yield running
+
+
+async def played(edge: Edge, turns: int) -> FakeMessage:
+    """Game 1, host against guest: `turns` turns played (straight on, the first rug), then
+    the guest resigns. Its result message."""
+    turn = await started(edge)
+    for _ in range(turns):
+        mover = await mover_of(edge, turn)
+        (straight,) = [b for b in turn.buttons() if (b.custom_id or "").endswith(":S")]
+        await edge.click(mover, turn, straight.label or "").response()
+        shown = edge.fake.world.messages[turn.id]
+        await edge.click(mover, shown, shown.buttons()[0].label or "").response()
+        turn = await edge.fake.wait_for_message(
+            edge.channel, lambda m, after=turn.id: m.id > after and bool(m.pinged_user_ids)
+        )
+    await (await confirm(edge, edge.guest, "marrakech", "resign", button="Abandonner")).answer()
+    return await edge.fake.wait_for_message(
+        edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+
+
+async def pressed(edge: Edge, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
+    """Press `label` on a drill message: deferred at once, then the drill's message edited."""
+    clicking = edge.click(user, message, label)
+    assert (await clicking.response()).response_type == DEFERRED_UPDATE_MESSAGE
+    return await clicking.answer(timeout=60.0)
+
+
+def picture(message: FakeMessage) -> Image.Image:
+    (attachment,) = message.attachments
+    assert attachment.filename.startswith("marrakech-drill-1-")
+    return Image.open(io.BytesIO(attachment.data))
+
+
+async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> None:
+    final = await played(edge, turns=4)
+    (button,) = [b for b in final.buttons() if b.label == OPEN]
+    assert button.custom_id == "mk:drill:1:0:open"
+    public = len(edge.fake.messages(edge.channel))
+
+    clicking = edge.click(edge.host, final, OPEN)
+    assert (await clicking.response()).response_type == DEFERRED_CHANNEL_MESSAGE
+    drill = await clicking.answer(timeout=60.0)
+    assert drill.ephemeral
+    assert drill.visible_to == edge.host.id
+    assert drill.content.startswith("Decision 1 of ")
+    assert "chance of winning" in drill.content
+    assert picture(drill).width == DEFAULT_SIZE
+    labels = [b.label for b in drill.buttons()]
+    assert labels[:2] == ["Show the better move", "Try again"]
+
+    better = await pressed(edge, edge.host, drill, "Show the better move")
+    assert "Better was 2, " in better.content
+    assert "Show the better move" not in [b.label for b in better.buttons()], "it is shown"
+    tried = await pressed(edge, edge.host, better, "Try again")
+    assert "Pick again among the same options." in tried.content
+    options = [b for b in tried.buttons() if parse_drill_id(b.custom_id or "")]
+    picks = [b for b in options if b.label not in ("Show the better move", "Next")]
+    assert len(picks) >= 2
+    picked = await pressed(edge, edge.host, tried, picks[0].label or "")
+    assert "points below the best" in picked.content or "within " in picked.content
+
+    # After a restart nothing of the drill is in memory: the ids alone carry it.
+    old = edge.client.drills
+    assert isinstance(old, DrillHandler)
+    edge.client.drills = DrillHandler(edge.service.play, DrillPictures(old._pictures._workers))
+    if "Next" in [b.label for b in picked.buttons()]:
+        following = await pressed(edge, edge.host, picked, "Next")
+        assert following.content.startswith("Decision 2 of ")
+    assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
+
+
+async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
+    final = await played(edge, turns=0)
+    refused = await private(edge.click(edge.outsider, final, OPEN))
+    assert refused == "Розбір гри №1 доступний лише її гравцям."
+    clicking = edge.click(edge.guest, final, OPEN)
+    answer = await clicking.answer(timeout=60.0)
+    assert answer.ephemeral
+    assert answer.content.startswith("Partie n° 1 : aucune de vos décisions")
+
+
+async def test_the_analysis_offers_the_drill_to_the_games_players_alone(edge: Edge) -> None:
+    final = await played(edge, turns=0)
+    for user, offered in ((edge.host, [OPEN]), (edge.outsider, [])):
+        clicking = edge.click(user, final, "Analysis")
+        answer = await clicking.answer(timeout=60.0)
+        assert [b.label for b in answer.buttons()] == offered
+        if offered:
+            assert answer.buttons()[0].custom_id == "mk:drill:1:0:open"
+
+
+def test_a_drill_button_is_rebuilt_from_its_id_alone() -> None:
+    button = DrillButton(7, 2, "c4c5", label="c4-c5")
+    assert (button.game_id, button.step, button.move) == (7, 2, "c4c5")
+    assert parse_drill_id(button.custom_id) == (7, 2, "c4c5")

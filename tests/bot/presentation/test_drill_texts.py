@@ -1,0 +1,115 @@
+"""Learn from your mistakes in words: every line built from the judge's numbers (`Facts` and
+the win chances), in English, French and Ukrainian, and a second try called good within the
+inaccuracy threshold of the game's size."""
+
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
+from __future__ import annotations
+
+from ai.judge import Band, Facts, Judgement, Kind, Option
+from bot.presentation.drill import good_enough, retry_text, step_text, why
+
+RUG = Judgement(
+    index=17,
+    turn=9,
+    seat=0,
+    kind=Kind.RUG,
+    taken="c1d1",
+    best="b2c2",
+    taken_chance=0.42,
+    best_chance=0.495,
+    loss=7.5,
+    band=Band.INACCURACY,
+    accuracy=74.0,
+    options=(
+        Option("b2c2", 0.495, Facts(squares=(8, 9), grown=6)),
+        Option("a3b3", 0.47, Facts(squares=(14, 15), grown=2)),
+        Option("c1d1", 0.42, Facts(squares=(2, 3), covered=1, cut_owner=1, cut_region=3, grown=3)),
+    ),
+)
+ORIENT = Judgement(
+    index=4,
+    turn=3,
+    seat=1,
+    kind=Kind.ORIENT,
+    taken="L",
+    best="S",
+    taken_chance=0.3,
+    best_chance=0.5,
+    loss=20.0,
+    band=Band.BLUNDER,
+    accuracy=40.0,
+    options=(
+        Option("S", 0.5, Facts(toll=0.5, worst_toll=2)),
+        Option("R", 0.4, Facts(toll=1.25, worst_toll=3)),
+        Option("L", 0.3, Facts(toll=4.5, worst_toll=12, out_chance=1 / 6)),
+    ),
+)
+NAMES = ("Alice", "Bob")
+
+
+def test_a_rug_is_told_by_the_squares_it_covers_and_the_region_it_makes() -> None:
+    assert why(Kind.RUG, "c1d1", RUG.options[2].facts, "en", NAMES) == (
+        "Rug c1-d1: covers 1 rival square; your region there becomes 3 squares."
+        " It cuts into Bob's region of 3 squares."
+    )
+    assert why(Kind.RUG, "b2c2", RUG.options[0].facts, "fr", NAMES) == (
+        "Tapis b2-c2 : couvre 0 case adverse ; votre zone y devient de 6 cases."
+    )
+    assert why(Kind.RUG, "c1d1", RUG.options[2].facts, "uk", None) == (
+        "Килим c1-d1: накриває 1 клітинку суперників; ваша ділянка там стає 3 клітинки."
+        " Він врізається в ділянку з 3 клітинок (Гравець 2)."
+    )
+
+
+def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
+    facts = ORIENT.options[2].facts
+    assert why(Kind.ORIENT, "L", facts, "en", None) == (
+        "Turning left: a toll of 4.5 dirhams on average on the roll, 12 at worst,"
+        " a 17% chance of being put out."
+    )
+    assert why(Kind.ORIENT, "L", facts, "fr", None) == (
+        "Tourner à gauche : un péage de 4,5 dirhams en moyenne sur ce jet de dé, 12 au pire,"
+        " 17 % de risque d’être éliminé."
+    )
+    assert why(Kind.ORIENT, "L", facts, "uk", None).startswith(
+        "Поворот ліворуч: у середньому 4,5 дирхамів мита"
+    )
+
+
+def test_a_step_tells_the_choice_then_on_request_the_better_one() -> None:
+    hidden = step_text(RUG, 0, 3, 12, False, "en", NAMES)
+    assert hidden.splitlines()[0] == (
+        "Decision 1 of 3 in game #12 (turn 9): you chose 1, c1-d1,"
+        " which left you a 42% chance of winning."
+    )
+    assert "Better" not in hidden
+    shown = step_text(RUG, 0, 3, 12, True, "en", NAMES).splitlines()
+    assert shown[2] == "Better was 2, b2-c2: 50%, 7.5 points more."
+    assert shown[3].startswith("Rug b2-c2: covers 0 rival squares")
+    assert step_text(ORIENT, 1, 3, 12, True, "fr").splitlines()[2] == (
+        "Mieux valait 2, tout droit : 50 %, 20,0 points de plus."
+    )
+    assert (
+        step_text(ORIENT, 2, 3, 12, True, "uk")
+        .splitlines()[0]
+        .startswith("Рішення 3 з 3 у грі №12 (хід 3): ви обрали 1, ліворуч")
+    )
+
+
+def test_a_second_try_is_good_within_the_inaccuracy_threshold() -> None:
+    assert good_enough(RUG, "a3b3", 2), "2.5 points from the best, under 5"
+    assert not good_enough(ORIENT, "R", 2), "10 points from the best"
+    assert good_enough(ORIENT, "S", 4)
+    assert (
+        retry_text(RUG, "a3b3", 2, "en") == "a3-b3: 47%, within 5.0 points of the best. Well found."
+    )
+    assert retry_text(ORIENT, "R", 2, "en") == (
+        "right: 40%, 10.0 points below the best (straight on, 50%)."
+    )
+    assert retry_text(ORIENT, "R", 4, "fr") == (
+        "à droite : 40 %, 10,0 points sous le meilleur (tout droit, 50 %)."
+    )
+    assert retry_text(RUG, "b2c2", 4, "uk") == (
+        "b2-c2: 50%, менш ніж 4,3 пункта від найкращого. Влучно."
+    )

@@ -1,0 +1,70 @@
+"""A step of Learn from your mistakes, at full width and as a phone 390 px wide shows it.
+
+`python -m tests.e2e.phone_drill docs/drill.png docs/drill-phone.png [LANGUAGE]` writes the
+pictures of the costliest decision of seat 0 in a seeded 2-player game, the better option
+shown: the drill's board PNG as the bot sends it (`drill.png`), and the whole private message
+in a Discord-like dark theme (`drill-phone.png`): its text (bot.presentation.drill), the
+picture scaled to the width and its buttons as bot/edge/drill.py lays them out
+(tests/e2e/phone_picture.py draws a turn message the same way).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import discord
+from PIL import Image
+
+from ai.judge import judge_game, state_before
+from bot.edge.drill import drill_buttons
+from bot.presentation.drill import step_text
+from bot.presentation.images import labels
+from engine import Record, Variant
+from render.drill import render_drill
+from tests.ai.test_ai_judge import opening
+from tests.e2e.phone_picture import MARGIN, WIDTH, _font, _wrap, draw_message
+
+GAME_ID = 12
+ACTIONS = 30
+"""The record's length: the first 30 actions of the seeded game (15 decisions)."""
+
+
+def sample() -> Record:
+    """The seeded 2-player game the pictures show."""
+    return opening(2, Variant.STANDARD, 5, ACTIONS)
+
+
+def drill_step(language: str) -> tuple[bytes, str, discord.ui.View]:
+    """The full-width PNG, the text and the buttons of seat 0's costliest decision, the
+    better option shown."""
+    record = sample()
+    costliest = judge_game(record, seats=[0]).costliest(0)
+    judgement = costliest[0]
+    state = state_before(record, judgement.index)
+    png = render_drill(state, judgement.taken, judgement.best, labels=labels(language))
+    content = step_text(judgement, 0, len(costliest), GAME_ID, True, language)
+    return png, content, drill_buttons(GAME_ID, 0, len(costliest), language)
+
+
+def compose(png: bytes, content: str, buttons: discord.ui.View) -> Image.Image:
+    """The private message as a phone shows it."""
+    rows = [(line, False) for line in _wrap(content, _font(), WIDTH - 2 * MARGIN - 16)]
+    return draw_message(rows, png, buttons)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    language = argv[2] if len(argv) > 2 else "en"
+    png, content, buttons = drill_step(language)
+    with open(argv[0], "wb") as out:
+        out.write(png)
+    picture = compose(png, content, buttons)
+    picture.save(argv[1], optimize=True)
+    print(f"{argv[0]}: full width; {argv[1]}: {picture.width}x{picture.height} px")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,70 @@
+"""Learn from your mistakes through the real bot process and the fake Discord API: after a
+short game, a player opens their drill from the result, privately, goes to the next decision
+and tries again among the same options; the channel stays quiet."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.quiet import final_message, human_turn, open_game, play_turn_click
+from tests.e2e.test_ratings import resign_the_mover, server
+
+pytestmark = pytest.mark.e2e
+
+CLICKS = 8
+"""Clicks played before the resignation: two turns each (a way to turn Assam, then a rug)."""
+DEFERRED_UPDATE_MESSAGE = 6
+
+
+async def press(fake: FakeDiscord, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
+    """Press `label` on the drill's private message: deferred at once, then edited."""
+    button = fake.world.messages[message.id].button(label=label)
+    assert button.custom_id is not None
+    assert button.custom_id.startswith("mk:drill:1:")
+    handle = await fake.click(user, message, button.custom_id)
+    assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
+    return await handle.answer(timeout=60.0)
+
+
+async def test_a_player_drills_their_costliest_decisions(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    channel, alice, bob = server(fake)
+    users = {alice.id: alice, bob.id: bob}
+    await open_game(fake, channel, alice, (bob,))
+    for clicks in range(CLICKS):
+        current = await fake.wait_until(lambda: human_turn(fake, channel), what="a turn")
+        await play_turn_click(fake, users, current, clicks)
+    await resign_the_mover(fake, channel, users)
+    result = final_message(fake, channel)
+    assert result is not None
+    public = len(fake.messages(channel))
+
+    button = fake.world.messages[result.id].button(label="Learn from your mistakes")
+    assert button.custom_id == "mk:drill:1:0:open"
+    drills = []
+    for user in (alice, bob):
+        opened = await fake.click(user, result, button.custom_id)
+        drill = await opened.answer(timeout=60.0)
+        assert drill.ephemeral
+        assert drill.visible_to == user.id
+        drills.append((user, drill))
+    user, drill = next(
+        ((u, d) for u, d in drills if d.content.startswith("Decision 1 of ")), drills[0]
+    )
+    assert drill.content.startswith("Decision 1 of "), drill.content
+    (picture,) = drill.attachments
+    assert picture.filename == "marrakech-drill-1-0.png"
+    assert picture.data.startswith(b"\x89PNG")
+
+    assert [b.label for b in drill.buttons()] == ["Show the better move", "Try again", "Next"]
+    drill = await press(fake, user, drill, "Next")
+    assert drill.content.startswith("Decision 2 of ")
+    tried = await press(fake, user, drill, "Try again")
+    assert "Pick again among the same options." in tried.content
+    option = next(b for b in tried.buttons() if b.label not in ("Show the better move", "Next"))
+    answered = await press(fake, user, tried, option.label or "")
+    assert "the best" in answered.content
+    assert len(fake.messages(channel)) == public, "the channel stays quiet"
