@@ -184,3 +184,31 @@ async def test_an_end_shown_then_caught_up_again_is_still_told_once(edge: Edge) 
     told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
     assert len(told) == 1, edge.fake.transcript(edge.channel)
     assert await edge.service.play.behind_on_display() == []
+
+
+async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> None:
+    """A seat taken back from the AI, committed and the process killed before the channel was
+    told: two displays catching the game up tell it once."""
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    first = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    (mover,) = first.pinged_user_ids
+    back = edge.guest if mover == edge.host.id else edge.host
+    async with edge.store.database.transaction() as conn:  # handed to the AI, and shown
+        await conn.execute(
+            "UPDATE seats SET autoplay = 1, timeouts = 3 WHERE game_id = 1 AND user_id = $1",
+            back.id,
+        )
+        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
+    edge.service.loader.forget(1)
+    await edge.service.play.rejoin(1, back.id)
+
+    await caught_up_twice(edge)
+
+    view = await edge.service.play.look(1)
+    notice = messages.text("rejoin.done", view.game.locale, user=f"<@{back.id}>", game_id=1)
+    told = [m.id for m in edge.fake.messages(edge.channel) if m.content == notice]
+    assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
