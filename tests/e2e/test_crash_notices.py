@@ -12,7 +12,9 @@ in which someone resigns out of turn: the bot dies right after the resignation i
 (`resign.committed`). After the restart one message tells it: the turn being played, redrawn
 in place, not the turn posted a second time. A game its host aborts: the bot dies right after
 the abort is committed (`end.committed`). After the restart the end is told once and the last
-turn's message is down to its line, with no button left to click.
+turn's message is down to its line, with no button left to click. A seat taken back from the
+AI (`/marrakech rejoin`): the bot dies right after the rejoin is committed
+(`rejoin.committed`), before its answer. After the restart the channel tells it once.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ displays catch the game up from what is stored, the second from the game as it r
 the first had shown anything (another process catching up the same game). The channel tells
 the timeout once, in the timed-out turn's own line, before the next turn, in the game's
 language. Likewise a game stopped early (aborted by its host, or abandoned) whose end nothing
-showed: the two catch-ups tell the end once and leave no button to click.
+showed: the two catch-ups tell the end once and leave no button to click; and a seat taken
+back from the AI whose return nothing told: the two catch-ups tell it once.
 """
 
 from __future__ import annotations
