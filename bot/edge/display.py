@@ -277,12 +277,13 @@ class GameDisplay:
         by the rejoin's own write) and recorded as told, so a catch-up after a crash between
         the rejoin's commit and its notice tells it then; a notice the last run posted but
         did not record is found in the channel's history, not posted again. `answered`: the
-        rejoin command, whose answer tells it (it is answered privately if another process
-        told it first)."""
+        rejoin command, whose answer tells it without reading the history first (nothing can
+        have told a rejoin just committed, and the answer is due within Discord's window); it
+        is answered privately if another process told it first."""
         async with self._showing.holding(view.id):
             users = await self._play.rejoins_not_shown(view.id)
             found: list[discord.Message] = []
-            if users:
+            if users and answered is None:  # a rejoin just committed has no notice yet
                 bot_id = self._client.user.id if self._client.user is not None else 0
                 found = await recovery.game_messages(self._channel(view), view, bot_id) or []
             told = {recovery.tells_rejoin(message, view) for message in found}

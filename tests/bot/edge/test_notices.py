@@ -187,9 +187,8 @@ async def test_an_end_shown_then_caught_up_again_is_still_told_once(edge: Edge) 
     assert await edge.service.play.behind_on_display() == []
 
 
-async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> None:
-    """A seat taken back from the AI, committed and the process killed before the channel was
-    told: two displays catching the game up tell it once."""
+async def handed_to_ai(edge: Edge) -> FakeUser:
+    """A game of two whose player not to move had their seat handed to the AI (shown)."""
     await edge.bot.scheduler.stop()
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
     await press(edge, edge.guest, lobby, "join")
@@ -204,12 +203,33 @@ async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> 
         )
         await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
     edge.service.loader.forget(1)
-    await edge.service.play.rejoin(1, back.id)
+    return back
 
-    await caught_up_twice(edge)
 
+async def rejoin_told_once(edge: Edge, back: FakeUser) -> None:
     view = await edge.service.play.look(1)
     notice = messages.text("rejoin.done", view.game.locale, user=f"<@{back.id}>", game_id=1)
     told = [m.id for m in edge.fake.messages(edge.channel) if m.content == notice]
     assert len(told) == 1, edge.fake.transcript(edge.channel)
     assert await edge.service.play.behind_on_display() == []
+
+
+async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> None:
+    """A seat taken back from the AI, committed and the process killed before the channel was
+    told: two displays catching the game up tell it once."""
+    back = await handed_to_ai(edge)
+    await edge.service.play.rejoin(1, back.id)
+
+    await caught_up_twice(edge)
+
+    await rejoin_told_once(edge, back)
+
+
+async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -> None:
+    """The command's answer tells the rejoin and records it: a later catch-up adds nothing."""
+    back = await handed_to_ai(edge)
+    await edge.slash(back, "marrakech", "rejoin").answer()
+
+    await caught_up_twice(edge)
+
+    await rejoin_told_once(edge, back)
