@@ -153,6 +153,7 @@ class GameDisplay:
         if view.status is GameStatus.ABORTED:
             await self.show_end(view)
             return
+        await self.show_rejoins(view)
         bot_id = self._client.user.id if self._client.user is not None else 0
         found = await recovery.game_messages(self._channel(view), view, bot_id) or []
         if restarted and found:
@@ -269,6 +270,41 @@ class GameDisplay:
                     log.info("end of game %s not told: %r", view.id, error)
                     return  # not recorded: the next catch-up tells it
             await self.after_abort(view, skip={message.id for message in found})
+
+    async def show_rejoins(self, view: GameView, answered: Interaction | None = None) -> None:
+        """Tell, once, each seat of the running game taken back from the AI whose return is
+        not told yet. It is derived from what is stored (the seat's `rejoin_shown`, cleared
+        by the rejoin's own write) and recorded as told, so a catch-up after a crash between
+        the rejoin's commit and its notice tells it then; a notice the last run posted but
+        did not record is found in the channel's history, not posted again. `answered`: the
+        rejoin command, whose answer tells it without reading the history first (nothing can
+        have told a rejoin just committed, and the answer is due within Discord's window); it
+        is answered privately if another process told it first."""
+        async with self._showing.holding(view.id):
+            users = await self._play.rejoins_not_shown(view.id)
+            found: list[discord.Message] = []
+            if users and answered is None:  # a rejoin just committed has no notice yet
+                bot_id = self._client.user.id if self._client.user is not None else 0
+                found = await recovery.game_messages(self._channel(view), view, bot_id) or []
+            told = {recovery.tells_rejoin(message, view) for message in found}
+            quiet = discord.AllowedMentions.none()
+            for user_id in users:
+                if user_id not in told:
+                    notice = recovery.rejoin_notice(view, user_id)
+                    try:
+                        if answered is not None and not answered.response.is_done():
+                            await bounded(
+                                answered.response.send_message(notice, allowed_mentions=quiet)
+                            )
+                        else:
+                            await bounded(self._post(view, content=notice, allowed_mentions=quiet))
+                    except (discord.HTTPException, TimeoutError) as error:
+                        log.info("return to game %s not told: %r", view.id, error)
+                        continue  # not recorded: the next catch-up tells it
+                await self._play.mark_rejoin_shown(view.id, user_id)
+        if answered is not None and not answered.response.is_done():  # told by another process
+            notice = recovery.rejoin_notice(view, answered.user.id)
+            await bounded(answered.response.send_message(notice, ephemeral=True))
 
     async def send_reminder(self, reminder: Reminder) -> None:
         """Ping the player to move: half of their time is gone."""

@@ -192,13 +192,7 @@ class GameHandlers:
 
     async def rejoin(self, interaction: Interaction) -> None:
         """Take one's seat back from the AI (after three timeouts in a row)."""
-        user = mention(interaction.user.id)
-        await self._change_open_game(
-            interaction,
-            "rejoining",
-            self._play.rejoin,
-            lambda view: text("rejoin.done", view.game.locale, user=user, game_id=view.id),
-        )
+        await self._change_open_game(interaction, "rejoining", self._play.rejoin, None)
 
     async def board(self, interaction: Interaction) -> None:
         async def work() -> None:
@@ -256,10 +250,11 @@ class GameHandlers:
         interaction: Interaction,
         doing: str,
         change: Callable[[int, int], Awaitable[GameView]],
-        announcement: Callable[[GameView], str],
+        announcement: Callable[[GameView], str] | None,
     ) -> None:
         """Apply `change` (game id, user id) to the channel's open game for the user, say so in
-        the channel with the changed game's `announcement`, then bring its messages up to date."""
+        the channel with the changed game's `announcement` (None: a seat taken back, which the
+        display tells once), then bring its messages up to date."""
 
         async def work() -> None:
             interactions.guild_id(interaction)
@@ -267,9 +262,12 @@ class GameHandlers:
             game_id = await self._service.open_game_id(interactions.channel_id(interaction))
             before = await self._play.look(game_id)
             view = await change(game_id, interaction.user.id)
-            await interaction.response.send_message(
-                announcement(view), allowed_mentions=discord.AllowedMentions.none()
-            )
+            if announcement is None:
+                await self._display.show_rejoins(view, interaction)
+            else:
+                await interaction.response.send_message(
+                    announcement(view), allowed_mentions=discord.AllowedMentions.none()
+                )
             self._display.opened(game_id, interaction)
             await self._shown(game_id, self._display.after_change_elsewhere(before, view))
 

@@ -22,6 +22,8 @@ import discord
 
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.layout import REMATCH, lobby_action
+from bot.presentation.links import mention
+from bot.presentation.messages import text
 from bot.presentation.presenter import RECORD_NAME, aborted_post
 from bot.services.views import GameStatus, GameView
 
@@ -55,7 +57,10 @@ async def game_messages(
         log.info("history of channel %s not readable: %r", view.game.channel_id, error)
         return None
     return [
-        m for m in history if m.author.id == bot_id and (_belongs(m, view.id) or tells_end(m, view))
+        m
+        for m in history
+        if m.author.id == bot_id
+        and (_belongs(m, view.id) or tells_end(m, view) or tells_rejoin(m, view) is not None)
     ]
 
 
@@ -80,6 +85,19 @@ def tells_end(message: discord.Message, view: GameView) -> bool:
         return False
     notice = aborted_post(view).embed.description
     return any(embed.description == notice for embed in message.embeds)
+
+
+def rejoin_notice(view: GameView, user_id: int) -> str:
+    """What the channel is told when the user takes their seat back from the AI."""
+    return text("rejoin.done", view.game.locale, user=mention(user_id), game_id=view.id)
+
+
+def tells_rejoin(message: discord.Message, view: GameView) -> int | None:
+    """The user whose return to their seat of the game the message tells, if it tells one."""
+    for player in view.players:
+        if player.user_id is not None and message.content == rejoin_notice(view, player.user_id):
+            return player.user_id
+    return None
 
 
 def has_live_buttons(message: discord.Message) -> bool:

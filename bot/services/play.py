@@ -135,7 +135,9 @@ class PlayService:
             if loaded.state.to_move == seat or pause.is_paused(loaded.players, loaded.state):
                 players = with_control(loaded.players, back)
                 clock = self._loader.fresh_clock(loaded.game, players, loaded.state)
-            return (await self._loader.set_clock(loaded, clock, [back])).view()
+            view = (await self._loader.set_clock(loaded, clock, [back])).view()
+            crashpoints.reach("rejoin.committed")
+            return view
 
     # --- looking -----------------------------------------------------------------------------
 
@@ -188,6 +190,14 @@ class PlayService:
     async def end_not_shown(self, game_id: int) -> bool:
         """Whether the game stopped early (aborted, abandoned) and its end is not shown yet."""
         return await self._store.end_not_shown(game_id)
+
+    async def rejoins_not_shown(self, game_id: int) -> list[int]:
+        """The users whose return to their seat (taken back from the AI) is not told yet."""
+        return await self._store.rejoins_not_shown(game_id)
+
+    async def mark_rejoin_shown(self, game_id: int, user_id: int) -> bool:
+        """Record the user's return as told; False if it already was."""
+        return await self._store.mark_rejoin_shown(game_id, user_id)
 
     async def mark_end_shown(self, game_id: int) -> bool:
         """Record that the end of the game stopped early is shown; False if it already was."""

@@ -1,7 +1,8 @@
 """What a game's messages show: the display's bookkeeping. Which message shows the game and
 at which seq, the reminder out for the turn being played, the games whose last change no
 message shows yet (a post that failed, or a bot that stopped first), and the games stopped
-early (aborted, abandoned) whose end is not shown yet.
+early (aborted, abandoned) whose end is not shown yet, and the seats taken back from the AI
+whose return is not told yet.
 """
 
 from __future__ import annotations
@@ -15,18 +16,25 @@ END_NOT_SHOWN = "(status = 'aborted' AND end_shown = 0 AND end_reason IS DISTINC
 """A game stopped early (a lobby or a game aborted, a game abandoned) whose end the display has
 not shown yet; a lobby its host cancelled tells that in its own message."""
 
+REJOIN_NOT_SHOWN = (
+    "(status = 'running' AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id "
+    "AND seats.rejoin_shown = 0))"
+)
+"""A running game with a seat taken back from the AI whose return the display has not told."""
+
 
 class DisplayMarks(GameTable):
     """The display's marks on the games; each method is one transaction."""
 
     async def behind_on_display(self) -> list[GameRow]:
         """Started games (running, or over) whose message does not show their current seq,
-        games stopped early whose end is not shown, and lobbies whose message was
-        never recorded or not updated since a join or leave."""
+        games stopped early whose end is not shown, running games with a seat taken back
+        whose return is not told, and lobbies whose message was never recorded or not
+        updated since a join or leave."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE (status IN ('running', 'over') "
-                f"AND {NOT_SHOWN}) OR {END_NOT_SHOWN} "
+                f"AND {NOT_SHOWN}) OR {END_NOT_SHOWN} OR {REJOIN_NOT_SHOWN} "
                 "OR (status = 'lobby' AND board_message_seq IS NULL) ORDER BY id"
             )
         return [game_of(row) for row in rows]
@@ -61,6 +69,30 @@ class DisplayMarks(GameTable):
         async with self._db.single_write() as conn:
             done = await conn.execute(
                 "UPDATE games SET end_shown = 1 WHERE id = $1 AND end_shown = 0", game_id
+            )
+        return done > 0
+
+    async def rejoins_not_shown(self, game_id: int) -> list[int]:
+        """The users whose seat of the running game was taken back from the AI and whose
+        return is not told yet."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT seats.user_id FROM seats JOIN games ON games.id = seats.game_id "
+                "WHERE games.id = $1 AND games.status = 'running' AND seats.rejoin_shown = 0 "
+                "AND seats.user_id IS NOT NULL ORDER BY seats.seat",
+                game_id,
+            )
+        return [int(row["user_id"]) for row in rows]
+
+    async def mark_rejoin_shown(self, game_id: int, user_id: int) -> bool:
+        """Record that the user's return to their seat is told; False if it already was (of
+        two callers, one only gets True)."""
+        async with self._db.single_write() as conn:
+            done = await conn.execute(
+                "UPDATE seats SET rejoin_shown = 1 WHERE game_id = $1 AND user_id = $2 "
+                "AND rejoin_shown = 0",
+                game_id,
+                user_id,
             )
         return done > 0
 

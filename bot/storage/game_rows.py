@@ -320,11 +320,13 @@ async def seats_changed(conn: Connection, game_id: int, now: datetime) -> None:
 
 
 async def set_controls(conn: Connection, game_id: int, controls: Sequence[SeatControl]) -> None:
-    """Change seats' controls (the caller bumps the game's `rev` in its own UPDATE)."""
+    """Change seats' controls (the caller bumps the game's `rev` in its own UPDATE). A seat
+    the AI played and no longer does is marked as taken back and not yet told."""
     if not controls:
         return
     await conn.executemany(
-        "UPDATE seats SET timeouts = $1, autoplay = $2 WHERE game_id = $3 AND seat = $4",
+        "UPDATE seats SET timeouts = $1, autoplay = $2, rejoin_shown = CASE WHEN autoplay = 1 "
+        "AND $2 = 0 THEN 0 ELSE rejoin_shown END WHERE game_id = $3 AND seat = $4",
         [(control.timeouts, int(control.autoplay), game_id, control.seat) for control in controls],
     )
 

@@ -12,7 +12,9 @@ in which someone resigns out of turn: the bot dies right after the resignation i
 (`resign.committed`). After the restart one message tells it: the turn being played, redrawn
 in place, not the turn posted a second time. A game its host aborts: the bot dies right after
 the abort is committed (`end.committed`). After the restart the end is told once and the last
-turn's message is down to its line, with no button left to click.
+turn's message is down to its line, with no button left to click. A seat taken back from the
+AI (`/marrakech rejoin`): the bot dies right after the rejoin is committed
+(`rejoin.committed`), before its answer. After the restart the channel tells it once.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from bot.presentation import messages
+from bot.storage import open_database
 from bot.storage.database import BACKENDS, Backend
 from tests.e2e.conftest import told_its_shards
 from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
@@ -223,3 +226,42 @@ async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
     told = [m.id for m in fake.messages(channel) if notice in m.embed_text()]
     assert len(told) == 1, fake.transcript(channel)
     assert not fake.world.messages[first.id].enabled_buttons()
+
+
+@pytest.mark.parametrize("crash_at", ["rejoin.committed:1"])
+async def test_a_rejoin_cut_off_by_a_kill_is_told_once(
+    fake: FakeDiscord, bot: BotProcess, target: str
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "back")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
+    await press(fake, bob, lobby, ":join")
+    await press(fake, alice, lobby, ":start")
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover,) = first.pinged_user_ids
+    back = bob if mover == alice.id else alice  # not to move: the AI does not play meanwhile
+    db = await open_database(target)
+    try:  # the seat handed to the AI (as after three timeouts)
+        async with db.transaction() as conn:
+            await conn.execute(
+                "UPDATE seats SET autoplay = 1, timeouts = 3 WHERE game_id = 1 AND user_id = $1",
+                back.id,
+            )
+            await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
+    finally:
+        await db.close()
+
+    await fake.slash(back, channel, "marrakech", "rejoin")  # never answered: the bot dies first
+    await restarted(fake, bot, "rejoin.committed")
+
+    notice = messages.text("rejoin.done", "en", user=f"<@{back.id}>", game_id=1)
+    await fake.wait_until(
+        lambda: any(m.content == notice for m in fake.messages(channel)),
+        timeout=30,
+        what="the rejoin told",
+    )
+    told = [m.id for m in fake.messages(channel) if m.content == notice]
+    assert len(told) == 1, fake.transcript(channel)

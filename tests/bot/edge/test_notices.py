@@ -6,7 +6,8 @@ displays catch the game up from what is stored, the second from the game as it r
 the first had shown anything (another process catching up the same game). The channel tells
 the timeout once, in the timed-out turn's own line, before the next turn, in the game's
 language. Likewise a game stopped early (aborted by its host, or abandoned) whose end nothing
-showed: the two catch-ups tell the end once and leave no button to click.
+showed: the two catch-ups tell the end once and leave no button to click; and a seat taken
+back from the AI whose return nothing told: the two catch-ups tell it once.
 """
 
 from __future__ import annotations
@@ -184,3 +185,51 @@ async def test_an_end_shown_then_caught_up_again_is_still_told_once(edge: Edge) 
     told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
     assert len(told) == 1, edge.fake.transcript(edge.channel)
     assert await edge.service.play.behind_on_display() == []
+
+
+async def handed_to_ai(edge: Edge) -> FakeUser:
+    """A game of two whose player not to move had their seat handed to the AI (shown)."""
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    first = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    (mover,) = first.pinged_user_ids
+    back = edge.guest if mover == edge.host.id else edge.host
+    async with edge.store.database.transaction() as conn:  # handed to the AI, and shown
+        await conn.execute(
+            "UPDATE seats SET autoplay = 1, timeouts = 3 WHERE game_id = 1 AND user_id = $1",
+            back.id,
+        )
+        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
+    edge.service.loader.forget(1)
+    return back
+
+
+async def rejoin_told_once(edge: Edge, back: FakeUser) -> None:
+    view = await edge.service.play.look(1)
+    notice = messages.text("rejoin.done", view.game.locale, user=f"<@{back.id}>", game_id=1)
+    told = [m.id for m in edge.fake.messages(edge.channel) if m.content == notice]
+    assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
+
+
+async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> None:
+    """A seat taken back from the AI, committed and the process killed before the channel was
+    told: two displays catching the game up tell it once."""
+    back = await handed_to_ai(edge)
+    await edge.service.play.rejoin(1, back.id)
+
+    await caught_up_twice(edge)
+
+    await rejoin_told_once(edge, back)
+
+
+async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -> None:
+    """The command's answer tells the rejoin and records it: a later catch-up adds nothing."""
+    back = await handed_to_ai(edge)
+    await edge.slash(back, "marrakech", "rejoin").answer()
+
+    await caught_up_twice(edge)
+
+    await rejoin_told_once(edge, back)
