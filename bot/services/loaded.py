@@ -175,9 +175,10 @@ def split_turns(
 def with_ai_moves(
     moves: tuple[AiMove, ...], turn: int, entries: Sequence[NewAction | ActionRow]
 ) -> tuple[AiMove, ...]:
-    """`moves` with turn `turn`'s, if one of `entries` (moves of that turn) records the AI
-    playing it for a person and `moves` does not have it yet."""
-    if any(move.turn == turn for move in moves):
+    """`moves` (in turn order) with turn `turn`'s, if one of `entries` (moves of that turn,
+    the latest one logged) records the AI playing it for a person and `moves` does not have it
+    yet."""
+    if moves and moves[-1].turn == turn:
         return moves
     for entry in entries:
         if entry.ai_for is not None:
