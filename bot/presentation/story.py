@@ -5,7 +5,8 @@ end, on the result). Every other turn message is a single line of text, with no 
 button, that says which turn it was, who played it and what happened: how Assam was turned, the
 die, where he stopped, what was paid and the rug laid (and who went out, or that the game was
 aborted there). A turn the AI played for a person out of time says so at its start: the line is
-where the channel is told of a timeout, and of the seat handed to the AI after the last one. A
+where the channel is told of a timeout, and of the seat handed to the AI after the last one, as
+the turn's log entries recorded them when the AI played it. A
 reminder to play, once its turn is over, says so (`reminder_over`). Pure functions; every word
 comes from the message catalogue (`story.*`).
 """
@@ -20,7 +21,7 @@ from bot.presentation.messages import text
 from bot.presentation.names import facing_name, seat_name, squares_label
 from bot.presentation.presenter import COLOR_DOTS
 from bot.services import deadlines
-from bot.services.views import EndReason, GameStatus, GameView
+from bot.services.views import EndReason, GameStatus, GameView, TurnReason
 from engine import GameState
 from engine.events import Event
 
@@ -48,7 +49,8 @@ def turn_line(view: GameView, turn: int) -> str:
     else:
         mover = _mover(state, turn, events)
         finished = turn < state.turn or state.is_over
-        who = f"{_dots(state, mover)} {_mover_name(view, mover, language, finished=finished)}"
+        name = _mover_name(view, mover, turn, language, finished=finished)
+        who = f"{_dots(state, mover)} {name}"
         parts = _parts(view, events, language)
         if view.status is GameStatus.ABORTED and turn == state.turn:
             parts.append(_stopped(view, language))
@@ -91,22 +93,37 @@ def _mover(state: GameState, turn: int, events: Sequence[Event]) -> int:
     return state.config.first_player
 
 
-def _mover_name(view: GameView, seat: int, language: str, *, finished: bool) -> str:
+def _mover_name(view: GameView, seat: int, turn: int, language: str, *, finished: bool) -> str:
     """The mover of the current or the previous turn. A human whose turn the AI played is named
-    as the AI playing for them: their count of turns in a row the AI played for them is reset
-    as soon as they act (or take their seat back), so a count above zero means the AI played
-    their latest turn. A `finished` turn that count says ran out of time tells it: the first
+    as the AI playing for them, and a `finished` turn that ran out of time tells it: the first
     turns in a row that did, then the one that handed the seat to the AI (with how to take it
     back). This is the channel's one notice of a timeout, derived from what is stored like the
-    rest of the line, so a catch-up after a crash tells it as the first showing would have."""
+    rest of the line, so a catch-up after a crash tells it as the first showing would have.
+
+    Why the AI played the turn is read from its log entries, which record it with the moves
+    (`GameView.ai_move`), so taking the seat back before any display showed the turn changes
+    nothing. A turn logged before that was kept is told from the seat as stored now: its count
+    of turns in a row the AI played for it, reset as soon as its player acts (or takes the seat
+    back), so a count above zero means the AI played their latest turn."""
     player = view.player_at(seat)
-    if player is None or player.ai_level is not None or not player.timeouts:
+    if player is None or player.ai_level is not None:
         return seat_name(view, seat, language)
+    recorded = view.ai_move(turn)
+    if recorded is not None:
+        reason, in_a_row = recorded.reason, recorded.in_a_row
+    elif not player.timeouts:
+        return seat_name(view, seat, language)
+    elif not player.autoplay:
+        reason, in_a_row = TurnReason.TIMEOUT, player.timeouts
+    elif player.timeouts == deadlines.TIMEOUTS_BEFORE_HANDOVER:
+        reason, in_a_row = TurnReason.HANDED_OVER, player.timeouts
+    else:
+        reason, in_a_row = TurnReason.AUTOPLAY, player.timeouts
     user = mention(player.user_id)
-    if finished and not player.autoplay:
+    if finished and reason is TurnReason.TIMEOUT:
         return text("story.timed_out", language, user=user)
-    if finished and player.timeouts == deadlines.TIMEOUTS_BEFORE_HANDOVER:
-        return text("story.handed_over", language, user=user, count=player.timeouts)
+    if finished and reason is TurnReason.HANDED_OVER:
+        return text("story.handed_over", language, user=user, count=in_a_row)
     return text("ai.playing_for", language, user=user)
 
 

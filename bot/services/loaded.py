@@ -2,7 +2,8 @@
 
 `LoadedGame` is a game as the loader (bot.services.loader) keeps it: its stored row (seed and
 turn clock included, so it never leaves the services), its players and, once started, its
-state with the events of the current and the previous turn. `view()` is what the edge gets of
+state with the events of the current and the previous turn and the turns the AI played for a
+person, as their log entries record them. `view()` is what the edge gets of
 it. The functions below are pure: applying an action, the players after a seat control
 changed, the results at the end, and how events split into turns.
 """
@@ -16,8 +17,16 @@ from datetime import datetime
 import engine
 from bot.services import pause
 from bot.services.errors import IllegalMoveError, NotSeatedError, StaleBoardError
-from bot.services.views import GameInfo, GameView, Player, RatingChange, SinceLastTurn
-from bot.storage.game_rows import GameRow, ResultRow, SeatControl, SeatRow
+from bot.services.views import (
+    AiMove,
+    GameInfo,
+    GameView,
+    Player,
+    RatingChange,
+    SinceLastTurn,
+    TurnReason,
+)
+from bot.storage.game_rows import ActionRow, GameRow, NewAction, ResultRow, SeatControl, SeatRow
 from bot.storage.kinds import EndReason, TurnClock
 from engine import GameState
 from engine.events import Event
@@ -38,6 +47,8 @@ class LoadedGame:
     """Every event of the game so far (what a player missed since their last turn)."""
     ratings: tuple[RatingChange, ...] = ()
     """Once a rated game is over and its ratings applied: what it did to each seat's."""
+    ai_moves: tuple[AiMove, ...] = ()
+    """The turns the AI played for a person, as their log entries record them."""
 
     def view(self, events: Sequence[Event] = ()) -> GameView:
         return GameView(
@@ -51,6 +62,7 @@ class LoadedGame:
             since_last_turn=self._since_last_turn(),
             paused_until=self._paused_until(),
             ratings=self.ratings,
+            ai_moves=self.ai_moves,
         )
 
     def _since_last_turn(self) -> SinceLastTurn:
@@ -158,6 +170,21 @@ def split_turns(
         else:
             current = (*current, event)
     return current, previous
+
+
+def with_ai_moves(
+    moves: tuple[AiMove, ...], turn: int, entries: Sequence[NewAction | ActionRow]
+) -> tuple[AiMove, ...]:
+    """`moves` (in turn order) with turn `turn`'s, if one of `entries` (moves of that turn,
+    the latest one logged) records the AI playing it for a person and `moves` does not have it
+    yet."""
+    if moves and moves[-1].turn == turn:
+        return moves
+    for entry in entries:
+        if entry.ai_for is not None:
+            reason = TurnReason(entry.ai_for.reason)
+            return (*moves, AiMove(turn, reason, entry.ai_for.in_a_row))
+    return moves
 
 
 def game_info(row: GameRow) -> GameInfo:

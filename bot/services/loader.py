@@ -12,8 +12,9 @@
   (bot.storage.games), for CLAIM_LEASE_SECONDS, so that of several processes one does it;
 - loading: the action log is the source of truth, so a game not in memory is rebuilt by
   replaying its log as an engine record (bot.services.records), and the stored position
-  snapshot is only checked against that replay; damage found on the way is reported once per
-  run to the `on_damage` listeners;
+  snapshot is only checked against that replay (each turn the AI played for a person keeps
+  why, as its entries record it); damage found on the way is reported once per run to the
+  `on_damage` listeners;
 - the writes: every change is one database transaction guarded by the game's seq, so two fast
   clicks (or two processes on one file) never apply an action twice, and each tells the
   `on_game_change` listeners the game's row as the change left it (a turn clock or a display
@@ -39,10 +40,17 @@ import engine
 from bot.services import deadlines, pause, records
 from bot.services.clock import Clock
 from bot.services.errors import GameDamagedError, GameNotFoundError, GameNotRunningError
-from bot.services.loaded import LoadedGame, players_of, results_of, split_turns, with_control
+from bot.services.loaded import (
+    LoadedGame,
+    players_of,
+    results_of,
+    split_turns,
+    with_ai_moves,
+    with_control,
+)
 from bot.services.locks import KeyedLocks
 from bot.services.ratings import RatingService, rated_in
-from bot.services.views import Damage, Player
+from bot.services.views import AiMove, Damage, Player
 from bot.storage.game_rows import (
     ActionRow,
     GameRow,
@@ -301,8 +309,13 @@ class GameLoader:
         if any(isinstance(event, engine.TurnStarted) for event in events):
             starts = (*starts, game.seq)  # a turn begins after the entries that ended the last
         history = (*loaded.history, *events)
+        ai_moves = loaded.ai_moves
+        if loaded.state is not None:  # the entries are moves of the turn they began in
+            ai_moves = with_ai_moves(ai_moves, loaded.state.turn, entries)
         updated = self.keep(
-            LoadedGame(game, players, state, turn_events, previous, starts, history)
+            LoadedGame(
+                game, players, state, turn_events, previous, starts, history, ai_moves=ai_moves
+            )
         )
         self.schedule_changed(game)
         if rated is not None and self.ratings is not None:
@@ -422,10 +435,12 @@ def _rebuild(
     previous: tuple[Event, ...] = ()
     starts = [0]
     history: list[Event] = []
+    ai_moves: tuple[AiMove, ...] = ()
     try:
         record = records.game_record(game.config, log_rows)
         state = engine.new_game(record.config)
         for seq, (after, events) in enumerate(engine.replay_events(record), start=1):
+            ai_moves = with_ai_moves(ai_moves, state.turn, log_rows[seq - 1 : seq])
             state = after
             turn, previous = split_turns(turn, previous, events)
             history.extend(events)
@@ -434,7 +449,14 @@ def _rebuild(
     except (ValueError, KeyError, TypeError) as error:  # the engine's errors are ValueErrors
         raise _damaged(game, f"its action log does not replay ({error})") from None
     loaded = LoadedGame(
-        game, players_of(seats), state, turn, previous, tuple(starts), tuple(history)
+        game,
+        players_of(seats),
+        state,
+        turn,
+        previous,
+        tuple(starts),
+        tuple(history),
+        ai_moves=ai_moves,
     )
     if game.position is None:
         return loaded, None

@@ -9,7 +9,9 @@ process holds its shard, so each piece is done once; `remind` marks the reminder
 guarded update, so of two processes racing one only sends it. The
 AI plays AI seats, seats handed to it after timeouts, and turns whose player ran out of time;
 it thinks in a worker (bot.workers.pool), from a seed derived from the game's seed and the log
-position, so a restart or a second process makes the same choice.
+position, so a restart or a second process makes the same choice. The moves it makes for a
+person are logged with why (ran out of time, the how-many-th turn in a row, handed over), in the
+same transaction as the move, so the turn's line tells it whatever the seat becomes later.
 
 The scheduler is told of a change in this process only when it must look sooner than it
 planned to: each change comes with the game's row as it left it (bot.services.loader), which
@@ -42,7 +44,7 @@ from bot.services.loader import GameLoader
 from bot.services.views import Abandoned, AutoTurn, DueKind, DueWork, Reminder, TurnReason
 from bot.storage.due_work import DueWorkStore
 from bot.storage.game_rows import ALL_SHARDS, GameRow, NewAction, SeatControl, ShardSet
-from bot.storage.kinds import EndReason, GameStatus
+from bot.storage.kinds import AiFor, EndReason, GameStatus
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import GameState
@@ -238,6 +240,7 @@ class TurnClockService:
             player = loaded.player_at(seat)
             assert player is not None
             controls = []
+            ai_for = None
             if player.ai_level is not None:
                 level, reason = player.ai_level, TurnReason.AI
             elif player.autoplay:
@@ -251,6 +254,8 @@ class TurnClockService:
                 controls.append(SeatControl(seat, timeouts, handed))
                 if handed:
                     reason = TurnReason.HANDED_OVER
+            if controls:  # the moves keep why the AI made them, whatever the seat becomes
+                ai_for = AiFor(reason.value, controls[0].timeouts)
             events: list[Event] = []
             entries: list[NewAction] = []
             while not state.is_over and state.to_move == seat:
@@ -268,7 +273,7 @@ class TurnClockService:
                         limit=AI_TIMEOUT_SECONDS,
                     )
                 state = apply_action(state, action, events)
-                entries.append(NewAction(action, None))
+                entries.append(NewAction(action, None, ai_for=ai_for))
                 if any(isinstance(event, engine.TurnStarted) for event in events):
                     break
             committed = await self._loader.commit(loaded, state, entries, events, controls)

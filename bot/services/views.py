@@ -19,6 +19,7 @@ from engine import GameEnded, GameState, TurnStarted
 from engine.events import Event
 
 __all__ = [
+    "AiMove",
     "AutoTurn",
     "Damage",
     "DueKind",
@@ -128,6 +129,8 @@ class GameView:
     ratings: tuple[RatingChange, ...] = ()
     """For a rated game that is over: what it did to each seat's rating (empty until the
     ratings include it)."""
+    ai_moves: tuple[AiMove, ...] = ()
+    """The turns the AI played for a person, each as recorded with its moves, in order."""
 
     @property
     def id(self) -> int:
@@ -146,6 +149,11 @@ class GameView:
             if seat is not None and player.seat == seat:
                 return player
         return None
+
+    def ai_move(self, turn: int) -> AiMove | None:
+        """The AI's play of turn `turn` for a person, as recorded with it (None: not such a
+        turn, or one logged before the reason was kept)."""
+        return next((move for move in self.ai_moves if move.turn == turn), None)
 
     @property
     def ai_to_move(self) -> bool:
@@ -228,6 +236,16 @@ class TurnReason(StrEnum):
     """The player ran out of time."""
     HANDED_OVER = "handed-over"
     """The player ran out of time once too often in a row: the AI keeps the seat."""
+
+
+class AiMove(NamedTuple):
+    """A turn the AI played for a person, as recorded with its moves when it played them:
+    why, and the person's turns in a row the AI played for them, this one included. What the
+    seat became since (a rejoin resets its count) does not change it."""
+
+    turn: int
+    reason: TurnReason
+    in_a_row: int
 
 
 @dataclass(frozen=True, slots=True)

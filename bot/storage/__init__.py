@@ -23,12 +23,13 @@ from bot.storage.games import (
     StaleSeqError,
 )
 from bot.storage.guilds import GuildSettings, GuildStore
-from bot.storage.kinds import EndReason, GameStatus, TurnClock
+from bot.storage.kinds import AiFor, EndReason, GameStatus, TurnClock
 from bot.storage.open import open_database
 from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 
 __all__ = [
     "ActionRow",
+    "AiFor",
     "ChannelBusyError",
     "CheckViolation",
     "Database",

@@ -1,7 +1,8 @@
 """Games, their seats and their append-only action log: what the lobby, play and the loader
 read and write. A game's moves are appended guarded by its seq (`StaleSeqError` when another
-writer moved it on first), and its end writes its results and, when it counts, queues it for
-the ratings in the same transaction.
+writer moved it on first), each move the AI made for a person with why it did (`AiFor`), and
+its end writes its results and, when it counts, queues it for the ratings in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from bot.storage.database import UniqueViolation
 from bot.storage.game_rows import (
+    ACTION_COLUMNS,
     GAME_COLUMNS,
     ActionRow,
     ChannelBusyError,
@@ -251,8 +253,8 @@ class GameLog(GameTable):
             if game is None:
                 raise StaleSeqError(game_id, expected_seq)
             await conn.executemany(
-                "INSERT INTO actions (game_id, seq, kind, notation, seat, actor_id, created_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO actions (game_id, seq, kind, notation, seat, actor_id, created_at, "
+                "ai_for, ai_in_a_row) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                 [
                     (
                         game_id,
@@ -262,6 +264,8 @@ class GameLog(GameTable):
                         action.resigned_seat,
                         action.actor_id,
                         time_to_column(now),
+                        action.ai_for.reason if action.ai_for is not None else None,
+                        action.ai_for.in_a_row if action.ai_for is not None else None,
                     )
                     for offset, action in enumerate(actions, start=1)
                 ],
@@ -307,8 +311,7 @@ class GameLog(GameTable):
     async def actions(self, game_id: int) -> list[ActionRow]:
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
-                "SELECT seq, notation, seat, actor_id, created_at FROM actions "
-                "WHERE game_id = $1 ORDER BY seq",
+                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 ORDER BY seq",
                 game_id,
             )
         return [action_of(row) for row in rows]
@@ -335,8 +338,7 @@ class GameLog(GameTable):
                 return None
             seats = await fetch_seats(conn, game_id)
             rows = await conn.fetch(
-                "SELECT seq, notation, seat, actor_id, created_at FROM actions "
-                "WHERE game_id = $1 ORDER BY seq",
+                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 ORDER BY seq",
                 game_id,
             )
         actions = [action_of(row) for row in rows]

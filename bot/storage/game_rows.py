@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.database import Connection, Database, Row
-from bot.storage.kinds import GameStatus
+from bot.storage.kinds import AiFor, GameStatus
 from bot.storage.values import (
     UnreadableJson,
     json_from_column,
@@ -133,6 +133,9 @@ class ActionRow:
     resigned_seat: int | None
     actor_id: int | None
     created_at: datetime
+    ai_for: AiFor | None = None
+    """For a move the AI made for a person: why, as recorded with it (None: not such a move,
+    or logged before the reason was kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +196,8 @@ class NewAction:
     notation: str | None
     actor_id: int | None
     resigned_seat: int | None = None
+    ai_for: AiFor | None = None
+    """For a move the AI makes for a person: why (kept with the move)."""
 
     @property
     def kind(self) -> str:
@@ -205,6 +210,8 @@ GAME_COLUMNS = (
     "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
     "lobby_message_id, reminder_message_id, rev, casual, coach"
 )
+ACTION_COLUMNS = "seq, notation, seat, actor_id, created_at, ai_for, ai_in_a_row"
+"""The columns of a log entry that `action_of` reads."""
 GAME_FIELDS = tuple(column.strip() for column in GAME_COLUMNS.split(","))
 SHOWN = "board_message_seq IS NOT DISTINCT FROM seq"
 """The game's message shows its current seq."""
@@ -272,6 +279,7 @@ def action_of(row: Row) -> ActionRow:
         row["seat"],
         row["actor_id"],
         time_from_column(row["created_at"]),
+        AiFor(row["ai_for"], row["ai_in_a_row"]) if row["ai_for"] is not None else None,
     )
 
 

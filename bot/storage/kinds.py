@@ -1,5 +1,5 @@
 """Values stored with a game that others name without the store: its status, why it ended,
-and its turn clock.
+its turn clock, and why the AI made a move for a person.
 
 They live apart from the store so that the services' views can name them without reaching
 for the store itself.
@@ -38,3 +38,14 @@ class TurnClock:
     turn_started_at: datetime | None = None
     remind_at: datetime | None = None
     due_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AiFor:
+    """Why the AI made a logged move for a person, as recorded with the move (the actions'
+    ai_for and ai_in_a_row columns): `reason` is 'timeout', 'handed-over' or 'autoplay' (the
+    services' TurnReason values), `in_a_row` their turns in a row the AI played for them, this
+    one included."""
+
+    reason: str
+    in_a_row: int

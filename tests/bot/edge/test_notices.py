@@ -7,7 +7,9 @@ the first had shown anything (another process catching up the same game). The ch
 the timeout once, in the timed-out turn's own line, before the next turn, in the game's
 language. Likewise a game stopped early (aborted by its host, or abandoned) whose end nothing
 showed: the two catch-ups tell the end once and leave no button to click; and a seat taken
-back from the AI whose return nothing told: the two catch-ups tell it once.
+back from the AI whose return nothing told: the two catch-ups tell it once, and tell the
+handover before it in its turn's line even when the seat was taken back before that turn was
+shown.
 """
 
 from __future__ import annotations
@@ -232,4 +234,29 @@ async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -
 
     await caught_up_twice(edge)
 
+    await rejoin_told_once(edge, back)
+
+
+@pytest.mark.parametrize("restarted", [False, True], ids=["in-memory", "from-the-log"])
+async def test_a_handover_taken_back_before_any_display_showed_it_is_still_told(
+    edge: Edge, restarted: bool
+) -> None:
+    """The seat was handed to the AI by a timed-out turn, then taken back (`rejoin`) before any
+    display showed that turn (the process was killed between the two): the catch-ups still tell
+    the handover in the turn's line, as recorded with the move, and the rejoin once; whether
+    the game is the one in memory or read again from its log by a restarted process."""
+    first, turn = await timed_out_unshown(edge, 2)
+    assert turn.reason is TurnReason.HANDED_OVER
+    assert turn.user_id is not None
+    await edge.service.play.rejoin(1, turn.user_id)
+    if restarted:
+        edge.service.loader.forget(1)
+
+    await caught_up_twice(edge)
+
+    line = edge.fake.world.messages[first.id].content
+    assert "ran out of time 3 turns in a row" in line, line
+    assert f"<@{turn.user_id}>" in line, line
+    assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
+    back = edge.host if turn.user_id == edge.host.id else edge.guest
     await rejoin_told_once(edge, back)

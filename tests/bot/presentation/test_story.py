@@ -2,7 +2,9 @@
 
 Whole games are played through the engine and shown as the services show them (the events of
 the current and the previous turn, the seq each turn began at): every turn that ends becomes one
-line headed with its own number, never the next one's, naming its own mover.
+line headed with its own number, never the next one's, naming its own mover. A turn the AI
+played for a person tells why as its log recorded it, whatever the seat became since; a turn
+logged without why is told from the seat.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import engine
 from bot.presentation import messages, names, presenter, story
 from bot.services import GameInfo, GameStatus, GameView, Player
 from bot.services.loaded import split_turns
+from bot.services.views import AiMove, TurnReason
 from engine import Color, Facing
 from tests.bot.presentation.test_presentation import game_row
 
@@ -224,3 +227,57 @@ def test_a_turn_line_speaks_the_game_s_language(language: str, header: str, laid
     line = story.turn_line(shown, story.finished_turn(shown))
     assert line.startswith(f"{header}{before.state.turn}** · ")
     assert laid in line
+
+
+def previous_turn_of_a_person() -> tuple[GameView, int, int]:
+    """A view of a game a few turns in whose previous turn was a person's: the view, that
+    turn's number and its mover's seat."""
+    for _, after in played(3, "standard", seed=8):
+        state = after.state
+        if state is None or state.turn < 4 or not after.turn_changed:
+            continue
+        mover = next(
+            e.seat for e in after.previous_turn_events if isinstance(e, engine.TurnStarted)
+        )
+        if mover != 2:  # seat 2 is the AI's
+            return after, state.turn - 1, mover
+    raise AssertionError("no turn of a person ended")
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        (TurnReason.TIMEOUT, "(⏰ ran out of time)"),
+        (TurnReason.HANDED_OVER, "(⏰ ran out of time 3 turns in a row: the AI plays"),
+        (TurnReason.AUTOPLAY, "🤖 AI for <@"),
+    ],
+)
+def test_a_turn_the_ai_played_for_a_person_tells_why_as_recorded_whatever_the_seat_is_now(
+    reason: TurnReason, said: str
+) -> None:
+    view, turn, seat = previous_turn_of_a_person()
+    recorded = dataclasses.replace(view, ai_moves=(AiMove(turn, reason, 3),))
+    assert view.player_at(seat) == Player(100 + seat, seat), "taken back: no count, no autoplay"
+
+    line = story.turn_line(recorded, turn)
+
+    assert f"🤖 AI for <@{100 + seat}>" in line, line
+    assert said in line, line
+    if reason is TurnReason.AUTOPLAY:
+        assert "ran out of time" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("timeouts", "autoplay", "said"),
+    [(1, False, "(⏰ ran out of time)"), (3, True, "ran out of time 3 turns in a row")],
+)
+def test_a_turn_logged_without_why_is_told_from_the_seat(
+    timeouts: int, autoplay: bool, said: str
+) -> None:
+    view, turn, seat = previous_turn_of_a_person()
+    players = tuple(
+        dataclasses.replace(p, timeouts=timeouts, autoplay=autoplay) if p.seat == seat else p
+        for p in view.players
+    )
+    line = story.turn_line(dataclasses.replace(view, players=players), turn)
+    assert said in line, line

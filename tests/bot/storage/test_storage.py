@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import (
+    AiFor,
     ChannelBusyError,
     CheckViolation,
     Database,
@@ -20,6 +21,7 @@ from bot.storage import (
     IntegrityError,
     NewAction,
     NewGame,
+    SeatControl,
     StaleSeqError,
     open_database,
 )
@@ -147,6 +149,60 @@ async def test_append_actions_is_optimistic_on_seq(db: Database) -> None:
     assert (last.seq, last.notation, last.resigned_seat, last.actor_id) == (3, None, 1, 100)
     assert [seat.resigned for seat in await store.seats(game_id)] == [False, True]
     assert (await store.get(game_id)).position == {}  # type: ignore[union-attr]
+
+
+async def test_a_move_the_ai_made_for_a_person_keeps_why(db: Database) -> None:
+    """Why the AI moved for a person is written with the move and its seat's new count, and
+    read back by the log and the snapshot; entries without it read None."""
+    store = GameStore(db)
+    game_id = await running_game(store)
+    handed = AiFor("handed-over", 3)
+    await store.append_actions(
+        game_id,
+        0,
+        [NewAction("S", None, ai_for=handed), NewAction("D3", None)],
+        {},
+        NOW,
+        controls=[SeatControl(0, 3, True)],
+    )
+    await store.append_actions(game_id, 2, [NewAction("L", 100)], {}, NOW)
+    expected = [handed, None, None]
+    assert [row.ai_for for row in await store.actions(game_id)] == expected
+    snapshot = await store.snapshot(game_id)
+    assert snapshot is not None
+    _, seats, log = snapshot
+    assert [row.ai_for for row in log] == expected
+    assert (seats[0].timeouts, seats[0].autoplay) == (3, True)
+
+
+@pytest.mark.parametrize("ai_for", [AiFor("resigned", 1), AiFor("timeout", 0)])
+async def test_an_unknown_reason_or_count_for_an_ai_move_is_refused(
+    db: Database, ai_for: AiFor
+) -> None:
+    store = GameStore(db)
+    game_id = await running_game(store)
+    with pytest.raises(CheckViolation):
+        await store.append_actions(game_id, 0, [NewAction("S", None, ai_for=ai_for)], {}, NOW)
+    assert await store.actions(game_id) == []
+
+
+async def test_moves_logged_before_the_reason_was_kept_read_none(database_target: str) -> None:
+    old = await open_database(database_target, schema_version=15)
+    try:
+        game_id = await running_game(GameStore(old))
+        async with old.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO actions (game_id, seq, kind, notation, created_at) "
+                "VALUES ($1, 1, 'action', 'S', '2026-01-01T00:00:00.000+00:00')",
+                game_id,
+            )
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        assert [row.ai_for for row in await GameStore(database).actions(game_id)] == [None]
+    finally:
+        await database.close()
 
 
 async def test_a_failed_append_leaves_nothing_behind(db: Database) -> None:
