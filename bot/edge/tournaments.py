@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
@@ -74,6 +75,8 @@ RETRY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 PICTURE_PATIENCE_SECONDS = 0.5
 """How long a click on Start waits for the standings' picture before deferring its answer."""
 OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
+ENDED_CATCH_UP = timedelta(days=1)
+"""How far back a start looks for an ended tournament whose message may not show its end."""
 """How long a process that does not hold a tournament's server leaves its message to the one
 that does before drawing it itself (that one is down, or far behind)."""
 SIGNUP_BUTTONS = (
@@ -182,6 +185,18 @@ class TournamentDisplay:
                 await self.set_up(tournament_id)
             except Exception:  # logged; the others are caught up all the same
                 log.exception("catching up tournament %s failed", tournament_id)
+        for tournament_id in await self._service.ended_within(ENDED_CATCH_UP):
+            try:
+                await self.show_end(tournament_id)
+            except Exception as error:  # the message stays as it is; the end is announced
+                log.info("tournament %s: ended message not caught up (%r)", tournament_id, error)
+
+    async def show_end(self, tournament_id: int) -> None:
+        """Draw a tournament's end on its message unless the message shows it already: the
+        process that ended it may have died before it drew it (whichever process looks)."""
+        view = await self._service.look(tournament_id)
+        if not await self._shows(view):
+            await self._edit_message(view)
 
     async def show_progress(self, progress: Progress) -> None:
         """Show what moving the tournament on did: a new round's tables set up, the message
@@ -323,10 +338,17 @@ class TournamentDisplay:
         """Draw the tournament's message again, in the background, until it shows what is
         stored (another process may be drawing it too: each draws until it drew the latest)."""
         self._wanted.add(tournament_id)
-        if tournament_id not in self._drawing and not self._stopped:
+        drawing = self._drawing.get(tournament_id)
+        # A draw that has just ended is still listed until its done callback runs: a request
+        # in between starts a new one rather than being left to it.
+        if (drawing is None or drawing.done()) and not self._stopped:
             task = asyncio.create_task(self._draw(tournament_id), name=f"standings-{tournament_id}")
             self._drawing[tournament_id] = task
-            task.add_done_callback(lambda _: self._drawing.pop(tournament_id, None))
+            task.add_done_callback(lambda done: self._forget_draw(tournament_id, done))
+
+    def _forget_draw(self, tournament_id: int, done: asyncio.Task[None]) -> None:
+        if self._drawing.get(tournament_id) is done:
+            del self._drawing[tournament_id]
 
     async def _draw(self, tournament_id: int) -> None:
         while tournament_id in self._wanted:

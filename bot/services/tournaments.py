@@ -302,6 +302,11 @@ class TournamentService:
         """The running tournaments (to catch up on after a restart)."""
         return [row.id for row in await self._store.running()]
 
+    async def ended_within(self, period: timedelta) -> list[int]:
+        """The tournaments played to their end within `period` (their message may have been left
+        unfinished by a process that ended them and died before it drew the end)."""
+        return [row.id for row in await self._store.ended_since(self._loader.now() - period)]
+
     # --- setting the tables up -----------------------------------------------------------------
 
     async def claim_tables(self, tournament_id: int) -> list[TableView]:

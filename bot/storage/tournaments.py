@@ -291,6 +291,16 @@ class TournamentStore:
             )
         return [_tournament(row) for row in rows]
 
+    async def ended_since(self, since: datetime) -> list[TournamentRow]:
+        """Every tournament played to its end (over) at `since` or later, oldest first."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM tournaments "
+                "WHERE status = 'over' AND updated_at >= $1 ORDER BY id",
+                time_to_column(since),
+            )
+        return [_tournament(row) for row in rows]
+
     async def snapshot(
         self, tournament_id: int, *, schedule: bool = False
     ) -> TournamentSnapshot | None:

@@ -39,8 +39,13 @@ class Scene:
             shard_count=2,
             shard_ids=shards,
             get_partial_messageable=lambda *_, **__: channel,
+            wait_until_ready=AsyncMock(),
         )
-        service = SimpleNamespace(look=AsyncMock(return_value=TOURNAMENT))
+        service = SimpleNamespace(
+            look=AsyncMock(return_value=TOURNAMENT),
+            running=AsyncMock(return_value=[]),
+            ended_within=AsyncMock(return_value=[TOURNAMENT.id]),
+        )
         pictures = SimpleNamespace(standings_png=AsyncMock(return_value=PNG))
         nothing = cast(Any, None)
         self.display = TournamentDisplay(
@@ -97,3 +102,17 @@ async def test_the_owner_draws_at_once_without_asking_discord() -> None:
     assert scene.waits == 0
     scene.channel.fetch_message.assert_not_awaited()
     scene.message.edit.assert_awaited_once()
+
+
+@pytest.mark.parametrize("shards", [[SHARD], [1 - SHARD]], ids=["owner", "another"])
+async def test_a_start_draws_an_end_its_message_does_not_show(shards: list[int]) -> None:
+    # The process that ended the tournament died before it drew the end.
+    scene = Scene(shards, STALE)
+    await scene.display.resume()
+    scene.message.edit.assert_awaited_once()
+
+
+async def test_a_start_leaves_an_end_its_message_shows() -> None:
+    scene = Scene([SHARD], LATEST)
+    await scene.display.resume()
+    scene.message.edit.assert_not_awaited()

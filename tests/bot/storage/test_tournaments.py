@@ -58,8 +58,8 @@ def table_game(thread: int) -> NewTableGame:
     )
 
 
-async def running(store: TournamentStore) -> int:
-    tournament = await store.create(new_tournament(), NOW)
+async def running(store: TournamentStore, channel: int = CHANNEL) -> int:
+    tournament = await store.create(new_tournament(channel), NOW)
     for user in (ALICE, BOB, CAROL):
         assert await store.join(tournament.id, user, f"user {user}", NOW)
     assert await store.start(tournament.id, [CAROL, ALICE, BOB], 3, NOW)
@@ -205,6 +205,18 @@ async def test_a_tournament_ends_once(db: Database) -> None:
     assert row is not None
     assert row.status == "over"
     assert await store.claim_tables(tournament_id, NOW, "one", NOW) == [], "nothing to set up"
+
+
+async def test_the_tournaments_ended_since_a_time_are_those_played_to_their_end(
+    db: Database,
+) -> None:
+    store = TournamentStore(db)
+    earlier, later = await running(store), await running(store, channel=CHANNEL + 1)
+    aborted = await running(store, channel=CHANNEL + 2)
+    await store.end(earlier, "over", None, NOW - timedelta(days=2), was="running")
+    await store.end(later, "over", None, NOW, was="running")
+    await store.end(aborted, "aborted", MOD, NOW, was="running")
+    assert [row.id for row in await store.ended_since(NOW - timedelta(days=1))] == [later]
 
 
 async def test_a_snapshot_reads_what_the_separate_reads_do(db: Database) -> None:
