@@ -7,8 +7,9 @@ which judges, newest first, the finished games with people in them that have no 
 at most PASS_GAMES a pass. The first pass, at start, catches up on the games that ended while
 the bot was down or before a crash let it write. Writing is idempotent (a seat written keeps
 its value), so two processes that judge the same game write it once. A game that cannot be
-judged (its record damaged, a worker failing) is logged and left for the next start; one whose
-people had no choice to make writes nothing and is not judged again until then.
+judged (its record damaged, a worker failing) is logged and left for the next start. A seat
+whose person had no choice to make (a resignation at the first turn) is written without a
+value: judged, with nothing to count.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class AccuracyRecorder:
         self._workers = workers
         self._wake = asyncio.Event()
         self._skipped: set[int] = set()
-        """Games this process will not judge again: nothing to write, or judging failed."""
+        """Games this process will not judge again until it restarts: judging them failed."""
 
     def game_closed(self, game_id: int) -> None:
         """A game closed in this process: look for games to judge (in the background)."""
@@ -77,13 +78,11 @@ class AccuracyRecorder:
         )
         users = dict(game.people)
         rows = [
-            SeatAccuracy(summary.seat, users[summary.seat], summary.accuracy)
+            SeatAccuracy(
+                summary.seat, users[summary.seat], summary.accuracy if summary.decisions else None
+            )
             for summary in summaries
-            if summary.decisions
         ]
-        if not rows:
-            self._skipped.add(game.game_id)
-            return 0
         return await self._store.add_accuracy(game.game_id, rows)
 
     async def run_forever(self) -> None:

@@ -55,11 +55,12 @@ class PendingGame:
 
 @dataclass(frozen=True, slots=True)
 class SeatAccuracy:
-    """A person's accuracy (0-100) in the seat they held in a finished game."""
+    """A person's accuracy (0-100) in the seat they held in a finished game; None when the
+    seat had no decision with a choice (judged, with nothing to count)."""
 
     seat: int
     user_id: int
-    accuracy: float
+    accuracy: float | None
 
 
 _HISTORY = (
@@ -139,12 +140,13 @@ class StatsStore:
 
     async def recent_accuracy(self, guild_id: int, user_id: int, limit: int) -> list[float]:
         """The member's accuracy in their newest `limit` finished games of the server that have
-        one, newest first (games in the order they were opened)."""
+        one (a seat with nothing to count has none), newest first (games in the order they
+        were opened)."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 "SELECT a.accuracy FROM seat_accuracy a JOIN games g ON g.id = a.game_id "
                 "WHERE g.guild_id = $1 AND g.status = 'over' AND a.user_id = $2 "
-                "ORDER BY a.game_id DESC, a.seat LIMIT $3",
+                "AND a.accuracy IS NOT NULL ORDER BY a.game_id DESC, a.seat LIMIT $3",
                 guild_id,
                 user_id,
                 limit,

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from ai.judge import judge_game
+from ai.judge import SeatSummary, judge_game
 from bot.services.accuracy import AccuracyRecorder
 from bot.services.play import PlayService
 from bot.services.stats import StatsService, accuracy_of
@@ -120,3 +120,25 @@ async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_seat_without_a_choice_is_judged_once_and_counts_in_no_average(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[int, ...]] = []
+
+    def nothing_to_judge(record: object, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
+        calls.append(seats)
+        return tuple(SeatSummary(seat, 0, 100.0, 0, 0, 0) for seat in seats)
+
+    monkeypatch.setattr(jobs, "seat_accuracies", nothing_to_judge)
+    data = json.loads(GOLDEN.read_text())
+    await finished_game(database, 10, [row(0, 100, 30, 1)])
+    store = StatsStore(database)
+    recorder = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    assert await recorder.catch_up() == 1
+    restarted = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    assert await restarted.catch_up() == 0
+    assert calls == [(0,)], "judged once, even after a restart"
+    assert (await StatsService(store).player(GUILD, 100)).accuracy is None

@@ -73,6 +73,17 @@ async def test_accuracy_is_written_once_and_read_newest_first(db: Database) -> N
     assert await stats.without_accuracy(10) == []
 
 
+async def test_a_seat_with_nothing_to_count_is_judged_but_never_read(db: Database) -> None:
+    await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
+    stats = StatsStore(db)
+    (game,) = await stats.without_accuracy(10)
+    nothing = [SeatAccuracy(0, 100, None), SeatAccuracy(1, 200, 64.0)]
+    assert await stats.add_accuracy(game.game_id, nothing) == 2
+    assert await stats.without_accuracy(10) == [], "judged: never judged again"
+    assert await stats.recent_accuracy(GUILD, 100, 20) == []
+    assert await stats.recent_accuracy(GUILD, 200, 20) == [64.0]
+
+
 async def test_games_without_people_or_not_over_are_never_judged(db: Database) -> None:
     await finished_game(db, 10, [ResultRow(0, None, "hard", "red", 30, 30, 1, True, False)])
     store = GameStore(db)

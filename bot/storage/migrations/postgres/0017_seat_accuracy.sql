@@ -5,7 +5,7 @@ CREATE TABLE seat_accuracy (
     game_id  bigint NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seat     integer NOT NULL CHECK (seat >= 0),
     user_id  bigint NOT NULL,
-    accuracy double precision NOT NULL CHECK (accuracy BETWEEN 0 AND 100),
+    accuracy double precision CHECK (accuracy BETWEEN 0 AND 100),
     PRIMARY KEY (game_id, seat)
 );
 
