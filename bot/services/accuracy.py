@@ -4,12 +4,12 @@
 Judging a game costs seconds of CPU, so it runs in the worker pool's slow lane, never on the
 event loop, and never in the path of a click: a game that ends wakes the job (`game_closed`),
 which judges, newest first, the finished games with people in them that have no accuracy yet,
-at most PASS_GAMES a pass. The first pass, at start, catches up on the games that ended while
-the bot was down or before a crash let it write. Writing is idempotent (a seat written keeps
-its value), so two processes that judge the same game write it once. A game that cannot be
-judged (its record damaged, a worker failing) is logged and left for the next start. A seat
-whose person had no choice to make (a resignation at the first turn) is written without a
-value: judged, with nothing to count.
+at most PASS_GAMES a pass, among the newest WINDOW_GAMES finished games. The first pass, at
+start, catches up on the games that ended while the bot was down or before a crash let it
+write. Writing is idempotent (a seat written keeps its value), so two processes that judge the
+same game write it once. A game that cannot be judged (its record damaged, a worker failing) is
+logged and left for the next start. A seat whose person had no choice to make (a resignation at
+the first turn) is written without a value: judged, with nothing to count.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 
 PASS_GAMES = 100
 """The most games one pass judges (the newest first; the stats show 20 per person)."""
+WINDOW_GAMES = 1000
+"""How many of the newest finished games (all servers) a pass looks among: older ones are
+never judged for the stats (their people have newer games, or none the stats would show)."""
 JUDGE_TIMEOUT_SECONDS = 120.0
 """How long a worker may judge one game."""
 BACKOFF_SECONDS = 5.0
@@ -54,7 +57,9 @@ class AccuracyRecorder:
         """One pass: judge the finished games without accuracy (newest first, at most
         PASS_GAMES) and write it; how many seats were written."""
         written = 0
-        for game in await self._store.without_accuracy(PASS_GAMES + len(self._skipped)):
+        for game in await self._store.without_accuracy(
+            PASS_GAMES + len(self._skipped), WINDOW_GAMES
+        ):
             if game.game_id in self._skipped:
                 continue
             try:

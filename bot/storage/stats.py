@@ -153,17 +153,19 @@ class StatsStore:
             )
         return [float(row[0]) for row in rows]
 
-    async def without_accuracy(self, limit: int) -> list[PendingGame]:
-        """Up to `limit` finished games (all servers), newest first, with a person in a seat
-        and no accuracy written for them yet."""
+    async def without_accuracy(self, limit: int, window: int) -> list[PendingGame]:
+        """Up to `limit` of the newest `window` finished games (all servers), newest first,
+        with a person in a seat and no accuracy written for them yet (the window bounds what
+        one look reads, however many games the database holds)."""
         async with self._db.reading() as conn:
             games = await conn.fetch(
-                "SELECT g.id FROM games g WHERE g.status = 'over' "
-                "AND EXISTS (SELECT 1 FROM results r "
+                "SELECT g.id FROM (SELECT id FROM games WHERE status = 'over' "
+                "ORDER BY id DESC LIMIT $2) g WHERE EXISTS (SELECT 1 FROM results r "
                 "WHERE r.game_id = g.id AND r.user_id IS NOT NULL) "
                 "AND NOT EXISTS (SELECT 1 FROM seat_accuracy a WHERE a.game_id = g.id) "
                 "ORDER BY g.id DESC LIMIT $1",
                 limit,
+                window,
             )
             found = []
             for game in games:

@@ -47,7 +47,7 @@ async def test_the_stats_give_the_newest_twenty(database: Database) -> None:
     store = StatsStore(database)
     for value in range(25):  # opened oldest first, with accuracy 0, 1, ..., 24
         await finished_game(database, value, [row(0, 100, 30, 1)])
-    for value, game in enumerate(reversed(await store.without_accuracy(30))):
+    for value, game in enumerate(reversed(await store.without_accuracy(30, 1000))):
         await store.add_accuracy(game.game_id, [SeatAccuracy(0, 100, float(value))])
     summary = await StatsService(store).player(GUILD, 100)
     # the newest 20 are 24 down to 5: mean 14.5; newest 10 (mean 19.5) against 10 before (9.5)
