@@ -15,12 +15,14 @@ from dataclasses import dataclass
 import discord
 
 from bot.presentation import ratings
+from bot.presentation.analysis import luck_value
 from bot.presentation.links import mention
 from bot.presentation.messages import number, text
 from bot.presentation.names import ai_name
 from bot.presentation.presenter import COLOR_DOTS, END_COLOR, LOBBY_COLOR, Post
 from bot.presentation.ratings import RatingChart
 from bot.services.views import (
+    Accuracy,
     EndReason,
     GameStatus,
     Leaderboard,
@@ -47,7 +49,8 @@ class StatsPost:
 
 
 def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str) -> StatsPost:
-    """A member's results in the server (games, wins, scores, favourite colour) and, once
+    """A member's results in the server (games, wins, scores, favourite colour, accuracy
+    over their newest judged games and its trend) and, once
     they finished a game, their rating: points, whether provisional, best and worst result,
     record against each AI level, and its history as a chart."""
     embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
@@ -69,6 +72,8 @@ def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str)
             else "-",
         )
     ]
+    if stats.accuracy is not None:
+        lines.extend(accuracy_lines(stats.accuracy, language))
     chart = None
     if rating is not None:
         lines.append("")
@@ -78,6 +83,39 @@ def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str)
             embed.set_image(url=f"attachment://{CHART_NAME}")
     embed.description = "\n".join(lines)
     return StatsPost(Post(embed=embed), chart)
+
+
+TREND_STEADY = 1.0
+"""A trend within this many points either way is shown as steady."""
+
+
+def accuracy_lines(accuracy: Accuracy, language: str) -> list[str]:
+    """The member's accuracy over their newest judged games and, with enough of them, its
+    trend: the newer half's mean against the older half's, with an arrow for its way."""
+    lines = [
+        text(
+            "stats.accuracy",
+            language,
+            accuracy=text("analysis.percent", language, n=round(accuracy.average)),
+            games=number(accuracy.games, language),
+        )
+    ]
+    if accuracy.trend is not None:
+        arrow = "\u2192"
+        if accuracy.trend >= TREND_STEADY:
+            arrow = "\u2197"
+        elif accuracy.trend <= -TREND_STEADY:
+            arrow = "\u2198"
+        lines.append(
+            text(
+                "stats.accuracy_trend",
+                language,
+                arrow=arrow,
+                trend=luck_value(accuracy.trend, language),
+                half=number(accuracy.games // 2, language),
+            )
+        )
+    return lines
 
 
 def rating_lines(rating: PlayerRating, language: str) -> list[str]:

@@ -39,6 +39,7 @@ from bot.runtime.health import Heartbeat
 from bot.runtime.outage import DatabaseWatch
 from bot.runtime.scheduler import Scheduler
 from bot.services import dice
+from bot.services.accuracy import AccuracyRecorder
 from bot.services.clock import Clock, system_clock
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
@@ -73,6 +74,7 @@ class Bot:
     watch: DatabaseWatch
     turn_messages: TurnMessages | None = None
     tournaments: TournamentDisplay | None = None
+    accuracy: AccuracyRecorder | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -95,6 +97,8 @@ class Bot:
         if self.store.database.backend == "postgres":
             self.supervisor.start("database-listener", self._listen)
         self.scheduler.start(self.supervisor)
+        if self.accuracy is not None:  # in the background: judging takes the workers seconds
+            self.supervisor.start("accuracy", self.accuracy.run_forever)
         if self.tournaments is not None:  # in the background: it waits for the gateway's threads
             self.tournaments.in_background(self.tournaments.resume(), "tournaments-resume")
 
@@ -199,6 +203,8 @@ def build_bot(
     )
     tournaments = TournamentDisplay(client, tournament_service, display, pictures)
     service.on_game_closed(tournaments.game_closed)
+    accuracy = AccuracyRecorder(StatsStore(database), service.play, pool)
+    service.on_game_closed(accuracy.game_closed)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
     watch = DatabaseWatch(database, TURNED_AWAY.take)
     watch.on_back(scheduler.wake)
@@ -213,6 +219,7 @@ def build_bot(
         watch,
         turn_messages,
         tournaments,
+        accuracy,
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
     commands = build_commands(handlers, community, PlayerGamesController(players), organiser)

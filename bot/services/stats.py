@@ -3,10 +3,18 @@ leaderboard ranks by rating: bot.services.ratings)."""
 
 from __future__ import annotations
 
-from bot.services.views import PastGame, PlayerSummary
+import dataclasses
+from collections.abc import Sequence
+from statistics import fmean
+
+from bot.services.views import Accuracy, PastGame, PlayerSummary
 from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 
 HISTORY_SIZE = 10
+ACCURACY_GAMES = 20
+"""How many of a member's newest judged games their accuracy in the stats is over."""
+TREND_GAMES = 4
+"""The fewest judged games a trend is given for (two against two)."""
 
 
 class StatsService:
@@ -18,12 +26,30 @@ class StatsService:
     async def player(self, guild_id: int, user_id: int) -> PlayerSummary:
         """A member's games, wins, average and best score and favourite colour (finished,
         non-aborted games of this server, human seats only)."""
-        return _summary(await self._store.player(guild_id, user_id))
+        summary = _summary(await self._store.player(guild_id, user_id))
+        if summary.games == 0:
+            return summary
+        values = await self._store.recent_accuracy(guild_id, user_id, ACCURACY_GAMES)
+        return dataclasses.replace(summary, accuracy=accuracy_of(values))
 
     async def history(self, guild_id: int, channel_id: int | None) -> list[PastGame]:
         """The most recent games of the channel (or, with None, of the whole server)."""
         rows = await self._store.history(guild_id, channel_id, HISTORY_SIZE)
         return [_past(row) for row in rows]
+
+
+def accuracy_of(values: Sequence[float]) -> Accuracy | None:
+    """The mean and trend of accuracies given newest first (None: none). The trend compares
+    the newer half with the older half of them, as many games each (the newest 10 against the
+    10 before with 20; with an odd count the oldest is left out of the trend), so one game
+    never swings it alone; it is None with fewer than TREND_GAMES games."""
+    if not values:
+        return None
+    half = len(values) // 2
+    trend = None
+    if len(values) >= TREND_GAMES:
+        trend = fmean(values[:half]) - fmean(values[half : 2 * half])
+    return Accuracy(len(values), fmean(values), trend)
 
 
 def _summary(row: PlayerStats) -> PlayerSummary:

@@ -302,6 +302,19 @@ class PlayerSummary:
     average_score: float
     best_score: int
     favourite_color: str | None
+    accuracy: Accuracy | None = None
+    """Their accuracy over their newest finished games (None: no game judged yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    """A member's accuracy (0-100, docs/coach.md) over their newest judged games: its mean and
+    its trend, the mean of the newer half minus that of the older half (None with fewer than
+    4 games: too few to say)."""
+
+    games: int
+    average: float
+    trend: float | None
 
 
 @dataclass(frozen=True, slots=True)

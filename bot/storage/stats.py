@@ -4,6 +4,10 @@ Only games that ended normally have results (aborted games never do), and only h
 (user_id set) are counted, so AI seats never count as anybody's win or loss. A seat that was
 out of the game when it ended counts as a game and a loss, but its score (which the final
 message does not show) counts in no average or best score.
+
+A person's accuracy in a game (`seat_accuracy`, docs/coach.md) is written once, after the game,
+by the background job of bot.services.accuracy: the finished games that still lack it are found
+here, newest first, and a second write of the same seat is dropped.
 """
 
 from __future__ import annotations
@@ -38,6 +42,25 @@ class HistoryRow:
     updated_at: datetime
     winner_ids: tuple[int | None, ...]
     winner_levels: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingGame:
+    """A finished game with people in it whose accuracy is not written yet."""
+
+    game_id: int
+    people: tuple[tuple[int, int], ...]
+    """(seat, user_id) of each seat a person held at the end, in seat order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAccuracy:
+    """A person's accuracy (0-100) in the seat they held in a finished game; None when the
+    seat had no decision with a choice (judged, with nothing to count)."""
+
+    seat: int
+    user_id: int
+    accuracy: float | None
 
 
 _HISTORY = (
@@ -114,3 +137,60 @@ class StatsStore:
                     )
                 )
         return found
+
+    async def recent_accuracy(self, guild_id: int, user_id: int, limit: int) -> list[float]:
+        """The member's accuracy in their newest `limit` finished games of the server that have
+        one (a seat with nothing to count has none), newest first (games in the order they
+        were opened)."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT a.accuracy FROM seat_accuracy a JOIN games g ON g.id = a.game_id "
+                "WHERE g.guild_id = $1 AND g.status = 'over' AND a.user_id = $2 "
+                "AND a.accuracy IS NOT NULL ORDER BY a.game_id DESC, a.seat LIMIT $3",
+                guild_id,
+                user_id,
+                limit,
+            )
+        return [float(row[0]) for row in rows]
+
+    async def without_accuracy(self, limit: int, window: int) -> list[PendingGame]:
+        """Up to `limit` of the newest `window` finished games (all servers), newest first,
+        with a person in a seat and no accuracy written for them yet (the window bounds what
+        one look reads, however many games the database holds)."""
+        async with self._db.reading() as conn:
+            games = await conn.fetch(
+                "SELECT g.id FROM (SELECT id FROM games WHERE status = 'over' "
+                "ORDER BY id DESC LIMIT $2) g WHERE EXISTS (SELECT 1 FROM results r "
+                "WHERE r.game_id = g.id AND r.user_id IS NOT NULL) "
+                "AND NOT EXISTS (SELECT 1 FROM seat_accuracy a WHERE a.game_id = g.id) "
+                "ORDER BY g.id DESC LIMIT $1",
+                limit,
+                window,
+            )
+            found = []
+            for game in games:
+                seats = await conn.fetch(
+                    "SELECT seat, user_id FROM results "
+                    "WHERE game_id = $1 AND user_id IS NOT NULL ORDER BY seat",
+                    game[0],
+                )
+                people = tuple((int(seat[0]), int(seat[1])) for seat in seats)
+                found.append(PendingGame(int(game[0]), people))
+        return found
+
+    async def add_accuracy(self, game_id: int, seats: list[SeatAccuracy]) -> int:
+        """Write the accuracy of the people's `seats` in game `game_id`; a seat written
+        already keeps its value (a second writer, another process, changes nothing). Returns
+        how many rows were new."""
+        added = 0
+        async with self._db.transaction() as conn:
+            for seat in seats:
+                added += await conn.execute(
+                    "INSERT INTO seat_accuracy (game_id, seat, user_id, accuracy) "
+                    "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, seat) DO NOTHING",
+                    game_id,
+                    seat.seat,
+                    seat.user_id,
+                    seat.accuracy,
+                )
+        return added

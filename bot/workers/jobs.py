@@ -1,7 +1,8 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
 of the rules guide, a player's rating chart, a finished game's analysis (with the judgement of
-its decisions) and its picture, a tournament's standings, a coached game's options (Hint) and
-verdicts, and a player's costliest decisions and the picture of one (the drill).
+its decisions) and its picture, the accuracy of the people's seats of a finished game (for the
+stats), a tournament's standings, a coached game's options (Hint) and verdicts, and a player's
+costliest decisions and the picture of one (the drill).
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -147,6 +148,13 @@ def game_review(record: Record) -> GameReview:
         if judgement.band is Band.BLUNDER and judgement.turn in turns
     )
     return GameReview(analysis, judged.seats, blunders)
+
+
+def seat_accuracies(record: Record, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
+    """The judge's summary (`ai.judge.SeatSummary`, with the accuracy) of each of `seats` in
+    the finished game in `record`, in the order given; only those seats are judged."""
+    judged = judge_game(record, seats)
+    return tuple(judged.summary(seat) for seat in seats)
 
 
 def analysis_picture(

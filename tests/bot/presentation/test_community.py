@@ -15,6 +15,7 @@ import engine
 from bot.presentation import community, presenter, ratings
 from bot.services import GameStatus, GameView, Player
 from bot.services.views import (
+    Accuracy,
     AiRecord,
     Leaderboard,
     PlayerRating,
@@ -197,3 +198,30 @@ def test_no_chart_without_a_rated_game_and_no_rating_without_a_game() -> None:
     alone = community.stats_post(nobody, None, "en")
     assert description(alone.post) == "<@100> has not finished a game in this server yet."
     assert alone.chart is None
+
+
+def test_the_stats_show_the_accuracy_and_its_trend_in_each_language() -> None:
+    judged = dataclasses.replace(SUMMARY, accuracy=Accuracy(20, 81.6, 4.25))
+    en = description(community.stats_post(judged, None, "en").post)
+    assert "Accuracy: **82%** over the last 20 judged games" in en
+    assert "Trend: \u2197 **+4.2** points (the newest 10 against the 10 before)" in en
+    fr = description(community.stats_post(judged, None, "fr").post)
+    assert "Précision : **82\u202f%** sur les 20 dernières parties jugées" in fr
+    assert "Tendance : \u2197 **+4,2** points (les 10 plus récentes contre les 10 d’avant)" in fr
+    uk = description(community.stats_post(judged, None, "uk").post)
+    assert "Точність: **82%** за 20 останніх оцінених ігор" in uk
+    assert "Тенденція: \u2197 **+4,2** пункту (останні 10 проти 10 попередніх)" in uk
+
+
+def test_a_falling_steady_or_missing_trend_says_so() -> None:
+    falling = dataclasses.replace(SUMMARY, accuracy=Accuracy(4, 70.0, -3.0))
+    assert "\u2198 **\u22123.0** points" in description(
+        community.stats_post(falling, None, "en").post
+    )
+    steady = dataclasses.replace(SUMMARY, accuracy=Accuracy(6, 70.0, 0.5))
+    assert "\u2192 **+0.5** points" in description(community.stats_post(steady, None, "en").post)
+    one = dataclasses.replace(SUMMARY, accuracy=Accuracy(1, 70.0, None))
+    uk = description(community.stats_post(one, None, "uk").post)
+    assert "Точність: **70%** за 1 останню оцінену гру" in uk
+    assert "Тенденція" not in uk
+    assert "Accuracy" not in description(community.stats_post(SUMMARY, None, "en").post)

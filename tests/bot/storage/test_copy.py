@@ -17,7 +17,7 @@ import pytest
 
 from bot.services import GameService, GameStatus, GameView, GuildService
 from bot.services.tournaments import TournamentService
-from bot.storage import Database, GameStore, GuildStore, open_database
+from bot.storage import Database, GameStore, GuildStore, StatsStore, open_database
 from bot.storage.copy import (
     BOOKKEEPING_TABLES,
     TargetNotEmptyError,
@@ -27,6 +27,7 @@ from bot.storage.copy import (
 )
 from bot.storage.database import Backend, load_migrations
 from bot.storage.players import PlayerStore
+from bot.storage.stats import SeatAccuracy
 from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_service import fixed_clock, play_out, service_on, started, step
 from tests.postgres import create_database, drop_database
@@ -86,6 +87,7 @@ async def fill(database: Database) -> Filled:
 
     played = await play_out(service, await started(service, (HOST, BOB), channel=603))
     assert played.status is GameStatus.OVER
+    await StatsStore(database).add_accuracy(played.id, [SeatAccuracy(0, HOST, 87.5)])
 
     resigned = await started(service, (BOB, CAROL), channel=604)
     resigned = await step(service, resigned)

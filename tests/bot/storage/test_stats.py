@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from bot.storage import Database, GameStore, NewGame, StatsStore
 from bot.storage.games import ResultRow
+from bot.storage.stats import SeatAccuracy
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GUILD = 1
@@ -51,3 +52,62 @@ async def test_a_player_only_ever_out_has_games_and_no_score(db: Database) -> No
     stats = StatsStore(db)
     mine = await stats.player(GUILD, 100)
     assert (mine.games, mine.wins, mine.average_score, mine.best_score) == (1, 0, 0.0, 0)
+
+
+async def test_accuracy_is_written_once_and_read_newest_first(db: Database) -> None:
+    for channel in range(3):
+        await finished_game(db, channel, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
+    stats = StatsStore(db)
+    pending = await stats.without_accuracy(10, 1000)
+    assert [game.people for game in pending] == [((0, 100), (1, 200))] * 3
+    newest, middle, oldest = (game.game_id for game in pending)
+    assert newest > middle > oldest, "the newest game is judged first"
+    for game_id, value in ((oldest, 60.0), (middle, 70.5), (newest, 90.0)):
+        assert await stats.add_accuracy(game_id, [SeatAccuracy(0, 100, value)]) == 1
+    again = [SeatAccuracy(0, 100, 1.0), SeatAccuracy(1, 200, 50.0)]
+    assert await stats.add_accuracy(newest, again) == 1, "a seat written keeps its value"
+    assert await stats.recent_accuracy(GUILD, 100, 20) == [90.0, 70.5, 60.0]
+    assert await stats.recent_accuracy(GUILD, 100, 2) == [90.0, 70.5]
+    assert await stats.recent_accuracy(GUILD, 200, 20) == [50.0]
+    assert await stats.recent_accuracy(GUILD + 1, 100, 20) == [], "another server's stats"
+    assert await stats.without_accuracy(10, 1000) == []
+
+
+async def test_only_the_newest_finished_games_are_looked_among(db: Database) -> None:
+    for channel in range(3):
+        await finished_game(db, channel, [row(0, 100, 30, 1)])
+    stats = StatsStore(db)
+    everything = await stats.without_accuracy(10, 1000)
+    assert await stats.without_accuracy(10, 2) == everything[:2]
+    await stats.add_accuracy(everything[0].game_id, [SeatAccuracy(0, 100, 80.0)])
+    assert await stats.without_accuracy(10, 2) == everything[1:2], "the window counts it"
+
+
+async def test_a_seat_with_nothing_to_count_is_judged_but_never_read(db: Database) -> None:
+    await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
+    stats = StatsStore(db)
+    (game,) = await stats.without_accuracy(10, 1000)
+    nothing = [SeatAccuracy(0, 100, None), SeatAccuracy(1, 200, 64.0)]
+    assert await stats.add_accuracy(game.game_id, nothing) == 2
+    assert await stats.without_accuracy(10, 1000) == [], "judged: never judged again"
+    assert await stats.recent_accuracy(GUILD, 100, 20) == []
+    assert await stats.recent_accuracy(GUILD, 200, 20) == [64.0]
+
+
+async def test_games_without_people_or_not_over_are_never_judged(db: Database) -> None:
+    await finished_game(db, 10, [ResultRow(0, None, "hard", "red", 30, 30, 1, True, False)])
+    store = GameStore(db)
+    await store.create(
+        NewGame(
+            guild_id=GUILD,
+            channel_id=11,
+            host_id=100,
+            seats_wanted=2,
+            variant="standard",
+            turn_limit_seconds=None,
+            seed="ab" * 16,
+            seed_sha256="cd" * 32,
+        ),
+        NOW,
+    )
+    assert await StatsStore(db).without_accuracy(10, 1000) == []

@@ -1,0 +1,104 @@
+"""The background job that writes each person's accuracy in each finished game, for the stats
+(`/marrakech stats`, docs/coach.md "Accuracy in your stats").
+
+Judging a game costs seconds of CPU, so it runs in the worker pool's slow lane, never on the
+event loop, and never in the path of a click: a game that ends wakes the job (`game_closed`),
+which judges, newest first, the finished games with people in them that have no accuracy yet,
+at most PASS_GAMES a pass, among the newest WINDOW_GAMES finished games. The first pass, at
+start, catches up on the games that ended while the bot was down or before a crash let it
+write. Writing is idempotent (a seat written keeps its value), so two processes that judge the
+same game write it once. A game that cannot be judged (its record damaged, a worker failing) is
+logged and left for the next start. A seat whose person had no choice to make (a resignation at
+the first turn) is written without a value: judged, with nothing to count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import engine
+from bot.services.errors import GameNotRunningError
+from bot.services.play import PlayService
+from bot.storage.database import DatabaseUnavailableError
+from bot.storage.stats import PendingGame, SeatAccuracy, StatsStore
+from bot.workers import jobs
+from bot.workers.pool import Lane, WorkerPool
+
+log = logging.getLogger(__name__)
+
+PASS_GAMES = 100
+"""The most games one pass judges (the newest first; the stats show 20 per person)."""
+WINDOW_GAMES = 1000
+"""How many of the newest finished games (all servers) a pass looks among: older ones are
+never judged for the stats (their people have newer games, or none the stats would show)."""
+JUDGE_TIMEOUT_SECONDS = 120.0
+"""How long a worker may judge one game."""
+BACKOFF_SECONDS = 5.0
+"""The pause after a pass the database failed, before the next."""
+
+
+class AccuracyRecorder:
+    """Judges finished games in the workers and writes their people's accuracy."""
+
+    def __init__(self, store: StatsStore, play: PlayService, workers: WorkerPool) -> None:
+        self._store = store
+        self._play = play
+        self._workers = workers
+        self._wake = asyncio.Event()
+        self._skipped: set[int] = set()
+        """Games this process will not judge again until it restarts: judging them failed."""
+
+    def game_closed(self, game_id: int) -> None:
+        """A game closed in this process: look for games to judge (in the background)."""
+        self._wake.set()
+
+    async def catch_up(self) -> int:
+        """One pass: judge the finished games without accuracy (newest first, at most
+        PASS_GAMES) and write it; how many seats were written."""
+        written = 0
+        for game in await self._store.without_accuracy(
+            PASS_GAMES + len(self._skipped), WINDOW_GAMES
+        ):
+            if game.game_id in self._skipped:
+                continue
+            try:
+                written += await self._judge(game)
+            except DatabaseUnavailableError:
+                raise
+            except Exception:
+                log.exception("accuracy of game %s: not judged; tried again at start", game.game_id)
+                self._skipped.add(game.game_id)
+        return written
+
+    async def _judge(self, game: PendingGame) -> int:
+        try:
+            record = engine.record_from_json(await self._play.record(game.game_id))
+        except GameNotRunningError:
+            self._skipped.add(game.game_id)
+            return 0
+        seats = tuple(seat for seat, _ in game.people)
+        summaries = await self._workers.run(
+            Lane.SLOW, jobs.seat_accuracies, record, seats, limit=JUDGE_TIMEOUT_SECONDS
+        )
+        users = dict(game.people)
+        rows = [
+            SeatAccuracy(
+                summary.seat, users[summary.seat], summary.accuracy if summary.decisions else None
+            )
+            for summary in summaries
+        ]
+        return await self._store.add_accuracy(game.game_id, rows)
+
+    async def run_forever(self) -> None:
+        """Catch up at once, then after every game that closes, until cancelled."""
+        while True:
+            self._wake.clear()
+            try:
+                written = await self.catch_up()
+            except DatabaseUnavailableError:
+                await asyncio.sleep(BACKOFF_SECONDS)
+                continue
+            if written:
+                log.info("accuracy of %d seats written for the stats", written)
+            await self._wake.wait()

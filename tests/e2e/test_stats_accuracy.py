@@ -1,0 +1,38 @@
+"""Accuracy in the stats through the real bot process and the fake Discord API: after a short
+game, the background job judges it in the workers and `/marrakech stats` shows each player's
+accuracy over their judged games."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.fakecord import FakeDiscord
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.quiet import human_turn, open_game, play_turn_click
+from tests.e2e.test_ratings import resign_the_mover, server
+
+pytestmark = pytest.mark.e2e
+
+CLICKS = 8
+"""Clicks played before the resignation: two turns each (a way to turn Assam, then a rug)."""
+
+
+async def test_the_stats_show_the_accuracy_of_a_game_just_played(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    channel, alice, bob = server(fake)
+    users = {alice.id: alice, bob.id: bob}
+    lines = len(bot.lines)
+    await open_game(fake, channel, alice, (bob,))
+    for clicks in range(CLICKS):
+        current = await fake.wait_until(lambda: human_turn(fake, channel), what="a turn")
+        await play_turn_click(fake, users, current, clicks)
+    await resign_the_mover(fake, channel, users)
+    await bot.wait_for_log(r"accuracy of 2 seats written", after=lines, timeout=60)
+    for user in (alice, bob):
+        stats = await (await fake.slash(user, channel, "marrakech", "stats")).answer(timeout=30)
+        text = stats.embed_text()
+        assert re.search(r"Accuracy: \*\*\d+%\*\* over the last 1 judged game\n", text), text
+        assert "Trend" not in text, "one game has no trend"
