@@ -51,6 +51,7 @@ from bot.services.errors import (
     NoGameHereError,
     StaleBoardError,
 )
+from bot.services.hints import HintAllowance
 from bot.services.views import GameStatus, GameView
 from engine import Phase
 
@@ -96,9 +97,8 @@ class GameHandlers:
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
         self._coach = coached
-        self._hints: Counter[tuple[int, int]] = Counter()
-        """Hints given per (game, person): counted in the process that runs the game's shard,
-        so a restart gives a game's hints back (a hint changes nothing in the game)."""
+        self._hints = HintAllowance(service.loader.store, coach.HINTS_PER_GAME)
+        """The hints each person has used in a game, stored with their seat."""
         self._hinted: dict[int, tuple[int, coach.Options]] = {}
         """The options of each game's latest hint, with the number of actions played before
         it: the verdict on the decision that follows reuses them (no second search)."""
@@ -411,8 +411,9 @@ class GameHandlers:
 
     async def _hint(self, interaction: Interaction, game_id: int) -> None:
         """A coached game's Hint: refused in a rated game or a tournament, off the presser's
-        turn and once their hints are used up; else the click is answered at once (deferred,
-        privately) and the coach's option edited in when a worker has found it."""
+        turn and once their hints are used up; else one of their hints is taken (stored, by
+        one guarded update), the click answered at once (deferred, privately) and the coach's
+        option edited in when a worker has found it. A hint not shown is given back."""
         view = await self._play.look(game_id)
         language = interactions.user_language(interaction)
         state = view.state
@@ -425,35 +426,32 @@ class GameHandlers:
         if mover is None or view.user_at(mover) != user or not deciding:
             await tell(interaction, text("coach.refused.not_your_turn", language))
             return
-        if self._hints[(game_id, user)] >= coach.HINTS_PER_GAME:
-            await tell(
-                interaction, text("coach.refused.none_left", language, count=coach.HINTS_PER_GAME)
-            )
-            return
         if self._coach is None:
             await tell(interaction, text("coach.refused.away", language))
             return
         assert state is not None
-        self._hints[(game_id, user)] += 1
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        left = await self._hints.take(game_id, user)
+        if left is None:
+            await tell(
+                interaction, text("coach.refused.none_left", language, count=self._hints.allowance)
+            )
+            return
         try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
             options = await self._coach.options(engine.record_of(state))
             png = await self._coach.hint_png(state, options[0].action, language, view.players)
+            await interaction.edit_original_response(
+                content=coach.hint_line(state, options[0], left, language),
+                attachments=[as_file(png, HINT_IMAGE)],
+            )
         except Exception:
-            self._hints[(game_id, user)] -= 1  # not given: the hint stays the person's
+            await self._hints.give_back(game_id, user)  # not shown: the hint stays the person's
             raise
         self._hinted[game_id] = (len(state.history), options)
-        left = coach.HINTS_PER_GAME - self._hints[(game_id, user)]
-        await interaction.edit_original_response(
-            content=coach.hint_line(state, options[0], left, language),
-            attachments=[as_file(png, HINT_IMAGE)],
-        )
 
     def _forget_coaching(self, game_id: int) -> None:
-        """A closed game's hint counts and options are of no more use."""
+        """A closed game's hint options are of no more use."""
         self._hinted.pop(game_id, None)
-        for key in [key for key in self._hints if key[0] == game_id]:
-            del self._hints[key]
 
     def _verdict_later(self, interaction: Interaction, view: GameView) -> None:
         """Judge the presser's decision that `view` follows in a worker and tell them the

@@ -1,9 +1,10 @@
 """The game store, split by what its readers need: games, seats and the action log
 (bot/storage/game_log.py), the due work and the claims on it (bot/storage/due_work.py), the
-display's bookkeeping (bot/storage/display_marks.py) and the bot's key-value notes
-(bot/storage/meta.py), over the rows and SQL they share (bot/storage/game_rows.py).
+display's bookkeeping (bot/storage/display_marks.py), the hints used in coached games
+(bot/storage/hints.py) and the bot's key-value notes (bot/storage/meta.py), over the rows and
+SQL they share (bot/storage/game_rows.py).
 
-`GameStore` is all four on one database, for the loader, which reads them all; a reader that
+`GameStore` is all five on one database, for the loader, which reads them all; a reader that
 needs one part names that part. Every value that comes from a user reaches SQL only as a bound
 parameter. The SQL is the same on every back end (bot.storage.database): numbered parameters,
 explicit ids, RETURNING. Each method is one transaction.
@@ -32,8 +33,9 @@ from bot.storage.game_rows import SeatControl as SeatControl
 from bot.storage.game_rows import SeatRow as SeatRow
 from bot.storage.game_rows import ShardSet as ShardSet
 from bot.storage.game_rows import StaleSeqError as StaleSeqError
+from bot.storage.hints import HintStore
 from bot.storage.meta import MetaStore
 
 
-class GameStore(GameLog, DueWorkStore, DisplayMarks, MetaStore):
-    """The four parts of the game store on one database (see the module)."""
+class GameStore(GameLog, DueWorkStore, DisplayMarks, HintStore, MetaStore):
+    """The five parts of the game store on one database (see the module)."""

@@ -3,21 +3,33 @@
 (deferred, privately) and the coach's option edited in, a few times a game; refused with a
 clear private line off the presser's turn, once the hints are used up, and in a rated game
 (whose turns carry no Hint; `/marrakech hint` asks all the same). After each decision in a
-coached game, its verdict as a private follow-up of the same click, never a public message."""
+coached game, its verdict as a private follow-up of the same click, never a public message.
+
+The hints used are stored with the seat: a restart, or another process running the game, sees
+them, and two processes at a person's last hint give it once (on SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
+from bot.edge.game_handlers import GameHandlers
 from bot.presentation.coach import HINTS_PER_GAME
+from bot.services import GameService
+from bot.storage import Database, GameStore, open_database
 from tests.bot.edge.test_edge import Edge, private, running_edge, started
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.postgres import backend, database_target, postgres_server, postgres_url
+
+__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 DEFERRED_CHANNEL_MESSAGE = 5
 
@@ -126,6 +138,110 @@ async def test_a_closed_game_s_hints_are_forgotten(edge: Edge) -> None:
     await edge.click(mover, turn, "Hint").answer(timeout=30.0)
     handlers = edge.bot.handlers
     assert handlers._hints, "the hint is counted while the game runs"
+    assert handlers._hinted, "the hint's options wait for the verdict"
     await edge.service.play.resign(1, mover.id)
-    assert not handlers._hints
     assert not handlers._hinted
+
+
+def another_process(edge: Edge, database: Database) -> GameHandlers:
+    """The game handlers of a process started afresh on `database`: nothing of the running
+    process's memory (its services, its counts), the same Discord parts."""
+    running = edge.bot.handlers
+    return GameHandlers(
+        GameService(GameStore(database)),
+        running._guilds,
+        running._display,
+        running._guide,
+        running._analysis,
+        coached=running._coach,
+    )
+
+
+class Alternating:
+    """The client's button handler sent each click in turn to the next of `processes`, as
+    two processes running the same game each get clicks."""
+
+    def __init__(self, *processes: GameHandlers) -> None:
+        self._processes = list(processes)
+        self._next = 0
+
+    async def on_button(self, *args: Any) -> None:
+        process = self._processes[self._next % len(self._processes)]
+        self._next += 1
+        await process.on_button(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._processes[0], name)
+
+
+@pytest.fixture
+async def edge_on(
+    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Edge]:
+    """The edge on SQLite and on PostgreSQL."""
+    async with running_edge(tmp_path, monkeypatch, database_target=database_target) as running:
+        yield running
+
+
+@dataclass
+class LastHint:
+    """A coached game whose mover has one hint left, and a second process's database."""
+
+    turn: FakeMessage
+    mover: FakeUser
+    database: Database
+
+
+@pytest.fixture
+async def last_hint(edge_on: Edge, database_target: str) -> AsyncIterator[LastHint]:
+    """The mover of a coached game has used all their hints but one; another connection to
+    the same database is open for a second process."""
+    turn = await coached_turn(edge_on)
+    mover, _ = mover_and_other(edge_on, turn)
+    for _ in range(HINTS_PER_GAME - 1):
+        answer = await edge_on.click(mover, turn, "Hint").answer(timeout=30.0)
+        assert answer.content.startswith("💡"), answer.content
+    database = await open_database(database_target)
+    yield LastHint(turn, mover, database)
+    await database.close()
+
+
+async def test_the_hints_used_survive_a_restart(edge_on: Edge, last_hint: LastHint) -> None:
+    edge, turn, mover = edge_on, last_hint.turn, last_hint.mover
+    edge.client.buttons = another_process(edge, last_hint.database)
+    last = await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    assert last.content.startswith("💡"), last.content
+    assert "0 hints left" in last.content, last.content
+    assert "used your 3 hints" in await private(edge.click(mover, turn, "Hint"))
+
+
+async def test_two_processes_at_the_last_hint_give_it_once(
+    edge_on: Edge, last_hint: LastHint
+) -> None:
+    edge, turn, mover = edge_on, last_hint.turn, last_hint.mover
+    edge.client.buttons = Alternating(edge.bot.handlers, another_process(edge, last_hint.database))
+    clicks = [edge.click(mover, turn, "Hint"), edge.click(mover, turn, "Hint")]
+    answers = await asyncio.gather(*(click.answer(timeout=30.0) for click in clicks))
+    hints = [a.content for a in answers if a.content.startswith("💡")]
+    refusals = [a.content for a in answers if "used your 3 hints" in a.content]
+    assert (len(hints), len(refusals)) == (1, 1), [a.content for a in answers]
+
+
+async def test_a_hint_whose_answer_fails_is_given_back(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    searched = coach.options
+
+    async def failing(record: Any) -> Any:
+        monkeypatch.setattr(coach, "options", searched)  # the next search works
+        raise RuntimeError("the worker died")
+
+    monkeypatch.setattr(coach, "options", failing)
+    failed = await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    assert not failed.content.startswith("💡"), failed.content
+    answer = await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    assert f"{HINTS_PER_GAME - 1} hints left" in answer.content, answer.content

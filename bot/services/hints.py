@@ -1,0 +1,26 @@
+"""A coached game's hint allowance (docs/coach.md): each person may ask for `allowance` hints a
+game. The count is stored with their seat (bot.storage.hints), so a restart or another process
+running the game knows the hints used, and two clicks at the last hint give it once."""
+
+from __future__ import annotations
+
+from bot.storage.hints import HintStore
+
+
+class HintAllowance:
+    """Takes a person's hints in a game, and gives back one that could not be shown."""
+
+    def __init__(self, store: HintStore, allowance: int) -> None:
+        self._store = store
+        self.allowance = allowance
+        """How many hints each person may ask for in one game."""
+
+    async def take(self, game_id: int, user_id: int) -> int | None:
+        """Use one of the user's hints in the game: how many they have left after it, or None
+        (nothing used) when none was left."""
+        used = await self._store.take_hint(game_id, user_id, self.allowance)
+        return None if used is None else self.allowance - used
+
+    async def give_back(self, game_id: int, user_id: int) -> None:
+        """Return a hint taken but not shown (its search or picture failed)."""
+        await self._store.give_back_hint(game_id, user_id)
