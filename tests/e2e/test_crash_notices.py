@@ -7,7 +7,8 @@ first mover lets the time run out: the bot dies (SIGKILL, crash point `auto.comm
 after the AI's move for them is committed, before anything of it reaches Discord. After the
 restart the channel tells the timeout exactly once, in its place: the timed-out turn's own
 line says who ran out of time, before the next turn calls the other player, in the server's
-language (English, French, Ukrainian). A game of three
+language (English, French, Ukrainian); the same for the turn that hands a seat to the AI
+after three in a row. A game of three
 in which someone resigns out of turn: the bot dies right after the resignation is committed
 (`resign.committed`). After the restart one message tells it: the turn being played, redrawn
 in place, not the turn posted a second time. A game its host aborts: the bot dies right after
@@ -88,7 +89,7 @@ def bot_ready_commands() -> tuple[str, ...]:
 
 async def restarted(fake: FakeDiscord, bot: BotProcess, point: str) -> None:
     """Wait for the bot to die at `point`, then start it again, disarmed."""
-    await bot.wait_for_log(rf"crash point {re.escape(point)}:1 reached", timeout=30)
+    await bot.wait_for_log(rf"crash point {re.escape(point)}:\d+ reached", timeout=30)
     await bot.wait_exit(timeout=30)
     bot.env.pop(CRASH_VAR)
     identifies = fake.gateway.identifies
@@ -143,6 +144,44 @@ async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
     assert line.startswith(header), line
     assert not fake.world.messages[first.id].enabled_buttons(), "the timed-out turn is final"
     assert nxt.enabled_buttons()
+
+
+@pytest.mark.parametrize("crash_at", ["auto.committed:5"])
+async def test_a_handover_cut_off_by_a_kill_is_told_once_in_its_turn_line(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "slow-table")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    lobby = await (
+        await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
+    ).answer()
+    await press(fake, bob, lobby, ":join")
+    await press(fake, alice, lobby, ":start")
+    latest = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover,) = latest.pinged_user_ids
+    (other,) = {alice.id, bob.id} - {mover}
+
+    # Both let their time run out; the mover's third turn in a row hands their seat to the
+    # AI: the fifth automatic turn, where the bot dies before telling anything of it.
+    for shift in range(1, 5):
+        await shift_clock(bot, clock_file, shift * (TURN_LIMIT + 2), fake)
+        after = latest.id
+        latest = await fake.wait_for_message(
+            channel, lambda m, after=after: m.id > after and bool(m.pinged_user_ids), timeout=30
+        )
+    await shift_clock(bot, clock_file, 5 * (TURN_LIMIT + 2), fake)
+    await restarted(fake, bot, "auto.committed")
+    await fake.wait_for_message(
+        channel, lambda m: m.id > latest.id and m.pinged_user_ids == {other}, timeout=30
+    )
+
+    notice = messages.text("story.handed_over", "en", user=f"<@{mover}>", count=3)
+    told = [m for m in fake.messages(channel) if notice in m.content]
+    assert [m.id for m in told] == [latest.id], fake.transcript(channel)
+    assert not fake.world.messages[latest.id].enabled_buttons(), "the handed-over turn is final"
 
 
 def live_seqs(messages: list[FakeMessage]) -> set[int]:
