@@ -30,7 +30,7 @@ from bot.presentation import messages
 from bot.storage import open_database
 from bot.storage.database import BACKENDS, Backend
 from tests.e2e.conftest import told_its_shards
-from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.shifted_clock import shift_clock, with_clock
 from tests.postgres import create_database, drop_database
@@ -109,11 +109,9 @@ async def press(fake: FakeDiscord, user: FakeUser, message: FakeMessage, action:
     await (await fake.click(user, message, custom_id)).response()
 
 
-@pytest.mark.parametrize("crash_at", ["auto.committed:1"])
-@pytest.mark.parametrize(("locale", "language"), [("en-US", "en"), ("fr", "fr"), ("uk", "uk")])
-async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
-    fake: FakeDiscord, bot: BotProcess, clock_file: Path, locale: str, language: str
-) -> None:
+async def slow_game(fake: FakeDiscord, locale: str) -> tuple[FakeChannel, FakeMessage, int, int]:
+    """A game of two people with a turn limit, started on a server of `locale`: its channel,
+    the first turn's message, who moves first and the other."""
     guild = fake.add_guild("Souk", preferred_locale=locale)
     channel = fake.add_text_channel(guild, "slow-table")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
@@ -127,6 +125,15 @@ async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
     (mover,) = first.pinged_user_ids
     (other,) = {alice.id, bob.id} - {mover}
+    return channel, first, mover, other
+
+
+@pytest.mark.parametrize("crash_at", ["auto.committed:1"])
+@pytest.mark.parametrize(("locale", "language"), [("en-US", "en"), ("fr", "fr"), ("uk", "uk")])
+async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, locale: str, language: str
+) -> None:
+    channel, first, mover, other = await slow_game(fake, locale)
 
     await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
     await restarted(fake, bot, "auto.committed")
@@ -150,19 +157,7 @@ async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
 async def test_a_handover_cut_off_by_a_kill_is_told_once_in_its_turn_line(
     fake: FakeDiscord, bot: BotProcess, clock_file: Path
 ) -> None:
-    guild = fake.add_guild("Souk")
-    channel = fake.add_text_channel(guild, "slow-table")
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    for person in (alice, bob):
-        fake.add_member(guild, person)
-    lobby = await (
-        await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
-    ).answer()
-    await press(fake, bob, lobby, ":join")
-    await press(fake, alice, lobby, ":start")
-    latest = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
-    (mover,) = latest.pinged_user_ids
-    (other,) = {alice.id, bob.id} - {mover}
+    channel, latest, mover, other = await slow_game(fake, "en-US")
 
     # Both let their time run out; the mover's third turn in a row hands their seat to the
     # AI: the fifth automatic turn, where the bot dies before telling anything of it.
