@@ -46,11 +46,14 @@ class AccuracyRecorder:
         self._play = play
         self._workers = workers
         self._wake = asyncio.Event()
+        self._waiting = asyncio.Event()
+        """Set while the job waits for a game to close, with nothing left to do."""
         self._skipped: set[int] = set()
         """Games this process will not judge again until it restarts: judging them failed."""
 
     def game_closed(self, game_id: int) -> None:
         """A game closed in this process: look for games to judge (in the background)."""
+        self._waiting.clear()
         self._wake.set()
 
     async def catch_up(self) -> int:
@@ -101,4 +104,12 @@ class AccuracyRecorder:
                 continue
             if written:
                 log.info("accuracy of %d seats written for the stats", written)
-            await self._wake.wait()
+            if not self._wake.is_set():
+                self._waiting.set()
+                await self._wake.wait()
+                self._waiting.clear()
+
+    async def idle(self) -> None:
+        """Wait until the job has judged every game it was woken for and waits again."""
+        while not self._waiting.is_set():
+            await self._waiting.wait()

@@ -5,8 +5,9 @@ does not wake the scheduler at all; a click that hands the turn to an AI wakes i
 the AI's turn it then plays is a move of its own, held to the same bound.
 
 The last click of a rated game also numbers the game in its server's rated games and applies
-it to the ratings (bot.services.ratings), and asks whether a tournament moves on: work done once
-a game, held to LAST_CLICK_ROUND_TRIPS."""
+it to the ratings (bot.services.ratings), asks whether a tournament moves on, and sets off the
+judging of the game for the stats (bot.services.accuracy, in the background, waited for here):
+work done once a game, held to LAST_CLICK_ROUND_TRIPS."""
 
 from __future__ import annotations
 
@@ -21,9 +22,13 @@ from tests.postgres import backend, database_target, postgres_server, postgres_u
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 MOST_ROUND_TRIPS = 10
-LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 9
+ACCURACY_ROUND_TRIPS = 8
+"""The stats' judging of a finished game: the games left to judge, the game's record read, and
+its people's accuracy written."""
+LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 9 + ACCURACY_ROUND_TRIPS
 """Numbering the game (2), reading what is pending (2), applying it (at most 6, less the reads
-a game's end no longer needs), and asking whether the game was a tournament's (1)."""
+a game's end no longer needs), asking whether the game was a tournament's (1), and judging it
+for the stats."""
 KINDS = {"a move within the turn", "a move that ends the turn", "the last move"}
 
 
