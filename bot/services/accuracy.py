@@ -32,6 +32,10 @@ PASS_GAMES = 100
 WINDOW_GAMES = 1000
 """How many of the newest finished games (all servers) a pass looks among: older ones are
 never judged for the stats (their people have newer games, or none the stats would show)."""
+REST_PER_JUDGING = 3.0
+"""After judging a game, the job rests this many times as long before the next: it takes at
+most a quarter of a worker's time, so AI turns and pictures are never kept waiting long by it
+(a pass over many games, after a long stop, spreads out)."""
 JUDGE_TIMEOUT_SECONDS = 120.0
 """How long a worker may judge one game."""
 BACKOFF_SECONDS = 5.0
@@ -60,13 +64,18 @@ class AccuracyRecorder:
         """One pass: judge the finished games without accuracy (newest first, at most
         PASS_GAMES) and write it; how many seats were written."""
         written = 0
+        rest = 0.0
         for game in await self._store.without_accuracy(
             PASS_GAMES + len(self._skipped), WINDOW_GAMES
         ):
             if game.game_id in self._skipped:
                 continue
+            await asyncio.sleep(rest)
+            loop = asyncio.get_running_loop()
+            started = loop.time()
             try:
                 written += await self._judge(game)
+                rest = (loop.time() - started) * REST_PER_JUDGING
             except DatabaseUnavailableError:
                 raise
             except Exception:
