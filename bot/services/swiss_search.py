@@ -159,7 +159,7 @@ class Descent:
         rematch with a player of another table, even one that costs more, and neither may move
         again for `TENURE` steps unless that leads to the cheapest seating yet; the cheapest
         seating seen after `TABU_STEPS` steps (or none left)."""
-        pair, link, where, step = self.costs.pair, self.link, self.where, self.costs.rematch_step
+        pair, where, step = self.costs.pair, self.where, self.costs.rematch_step
         best_cost, best = cost, [list(table) for table in self.tables]
         free_from = [0] * self.count
         for turn in range(TABU_STEPS):
@@ -177,13 +177,7 @@ class Descent:
                     there = where[second]
                     if here == there:
                         continue
-                    change = (
-                        link[second][here]
-                        - link[first][here]
-                        + link[first][there]
-                        - link[second][there]
-                        - 2 * pair[first][second]
-                    )
+                    change = self.change(first, second)
                     allowed = free_from[first] <= turn and free_from[second] <= turn
                     if (allowed or cost + change < best_cost) and (
                         chosen is None or change < chosen[0]
@@ -204,25 +198,29 @@ class Descent:
 
     def descend(self) -> None:
         """Make the first exchange that lowers the cost, again and again, until none does."""
-        pair, link, where = self.costs.pair, self.link, self.where
+        where = self.where
         improved = True
         while improved:
             improved = False
             for first in range(self.count):
                 for second in range(first + 1, self.count):
-                    here, there = where[first], where[second]
-                    if here == there:
+                    if where[first] == where[second]:
                         continue
-                    change = (
-                        link[second][here]
-                        - link[first][here]
-                        + link[first][there]
-                        - link[second][there]
-                        - 2 * pair[first][second]
-                    )
-                    if change < 0:
+                    if self.change(first, second) < 0:
                         self.exchange(first, second)
                         improved = True
+
+    def change(self, first: int, second: int) -> int:
+        """How much exchanging two players of different tables changes the cost."""
+        pair, link, where = self.costs.pair, self.link, self.where
+        here, there = where[first], where[second]
+        return (
+            link[second][here]
+            - link[first][here]
+            + link[first][there]
+            - link[second][there]
+            - 2 * pair[first][second]
+        )
 
     def exchange(self, first: int, second: int) -> None:
         """Swap two players of different tables."""
