@@ -109,20 +109,28 @@ async def press(fake: FakeDiscord, user: FakeUser, message: FakeMessage, action:
     await (await fake.click(user, message, custom_id)).response()
 
 
-async def slow_game(fake: FakeDiscord, locale: str) -> tuple[FakeChannel, FakeMessage, int, int]:
-    """A game of two people with a turn limit, started on a server of `locale`: its channel,
-    the first turn's message, who moves first and the other."""
+async def game_of_two(
+    fake: FakeDiscord, *, locale: str = "en-US", turn_limit: int | None = None
+) -> tuple[FakeChannel, FakeMessage, FakeUser, FakeUser]:
+    """A game of two people (alice hosts, bob joins) started on a server of `locale`, with
+    `turn_limit` if given: its channel, the first turn's message, alice and bob."""
     guild = fake.add_guild("Souk", preferred_locale=locale)
-    channel = fake.add_text_channel(guild, "slow-table")
+    channel = fake.add_text_channel(guild, "table")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     for person in (alice, bob):
         fake.add_member(guild, person)
-    lobby = await (
-        await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
-    ).answer()
+    limit = {} if turn_limit is None else {"turn_limit": turn_limit}
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2, **limit)).answer()
     await press(fake, bob, lobby, ":join")
     await press(fake, alice, lobby, ":start")
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    return channel, first, alice, bob
+
+
+async def slow_game(fake: FakeDiscord, locale: str) -> tuple[FakeChannel, FakeMessage, int, int]:
+    """A game of two with a turn limit: its channel, the first turn's message, who moves first
+    and the other."""
+    channel, first, alice, bob = await game_of_two(fake, locale=locale, turn_limit=TURN_LIMIT)
     (mover,) = first.pinged_user_ids
     (other,) = {alice.id, bob.id} - {mover}
     return channel, first, mover, other
@@ -229,15 +237,7 @@ async def test_a_resignation_cut_off_by_a_kill_is_told_once(
 async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
     fake: FakeDiscord, bot: BotProcess
 ) -> None:
-    guild = fake.add_guild("Souk")
-    channel = fake.add_text_channel(guild, "short")
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    for person in (alice, bob):
-        fake.add_member(guild, person)
-    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
-    await press(fake, bob, lobby, ":join")
-    await press(fake, alice, lobby, ":start")
-    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    channel, first, alice, _ = await game_of_two(fake)
 
     question = await (await fake.slash(alice, channel, "marrakech", "abort")).answer()
     (go,) = [b for b in question.enabled_buttons() if (b.custom_id or "").endswith(":abort")]
@@ -266,15 +266,7 @@ async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
 async def test_a_rejoin_cut_off_by_a_kill_is_told_once(
     fake: FakeDiscord, bot: BotProcess, target: str
 ) -> None:
-    guild = fake.add_guild("Souk")
-    channel = fake.add_text_channel(guild, "back")
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    for person in (alice, bob):
-        fake.add_member(guild, person)
-    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
-    await press(fake, bob, lobby, ":join")
-    await press(fake, alice, lobby, ":start")
-    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    channel, first, alice, bob = await game_of_two(fake)
     (mover,) = first.pinged_user_ids
     back = bob if mover == alice.id else alice  # not to move: the AI does not play meanwhile
     db = await open_database(target)
