@@ -51,7 +51,6 @@ from bot.services.errors import (
     NoGameHereError,
     StaleBoardError,
 )
-from bot.services.hints import HintAllowance
 from bot.services.views import GameStatus, GameView
 from engine import Phase
 
@@ -97,7 +96,7 @@ class GameHandlers:
         self._in_flight: Counter[int] = Counter()
         """Clicks being handled per game: while one is, its answer will show the game."""
         self._coach = coached
-        self._hints = HintAllowance(service.loader.store, coach.HINTS_PER_GAME)
+        self._hints = service.hints
         """The hints each person has used in a game, stored with their seat."""
         self._hinted: dict[int, tuple[int, coach.Options]] = {}
         """The options of each game's latest hint, with the number of actions played before

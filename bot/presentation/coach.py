@@ -27,8 +27,6 @@ Facings = tuple[tuple[str, Facing], ...]
 Options = tuple[Option, ...]
 """Every option of a decision, best first, as the judge gave them."""
 
-HINTS_PER_GAME = 3
-"""How many hints each person may ask for in one coached game (docs/coach.md)."""
 COACH_TIMEOUT_SECONDS = 10.0
 """The longest a hint's search may take in a worker (about 0.1 s of CPU at most)."""
 

@@ -15,6 +15,7 @@ import ai
 from bot.services import dice
 from bot.services.clock import Clock, system_clock
 from bot.services.errors import NoGameHereError
+from bot.services.hints import HintAllowance
 from bot.services.loader import GameLoader
 from bot.services.lobby import LobbyService
 from bot.services.play import PlayService
@@ -49,6 +50,7 @@ class GameService:
         self.loader = GameLoader(store, clock, owner, self.ratings)
         self.lobby = LobbyService(self.loader, seeds)
         self.play = PlayService(self.loader)
+        self.hints = HintAllowance(store)
         self.turns = TurnClockService(
             self.loader,
             ai_budget=ai_budget,

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from bot.storage.hints import HintStore
 
+HINTS_PER_GAME = 3
+"""How many hints each person may ask for in one coached game (docs/coach.md)."""
+
 
 class HintAllowance:
     """Takes a person's hints in a game, and gives back one that could not be shown."""
 
-    def __init__(self, store: HintStore, allowance: int) -> None:
+    def __init__(self, store: HintStore, allowance: int = HINTS_PER_GAME) -> None:
         self._store = store
         self.allowance = allowance
         """How many hints each person may ask for in one game."""

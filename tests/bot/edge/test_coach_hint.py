@@ -22,8 +22,8 @@ import pytest
 from PIL import Image
 
 from bot.edge.game_handlers import GameHandlers
-from bot.presentation.coach import HINTS_PER_GAME
 from bot.services import GameService
+from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
 from tests.bot.edge.test_edge import Edge, private, running_edge, started
 from tests.e2e.fakecord import FakeMessage, FakeUser

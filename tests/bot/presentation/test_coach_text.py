@@ -15,6 +15,7 @@ import engine
 from ai.judge import Band, Facts, Option, judgement_from
 from bot.presentation import coach, presenter
 from bot.services import GameStatus, GameView, Player
+from bot.services.hints import HINTS_PER_GAME
 from tests.bot.presentation.test_community import description, finished
 from tests.bot.presentation.test_languages import game_row
 
@@ -141,4 +142,4 @@ def test_the_hint_names_the_coach_s_option_its_chance_and_the_hints_left(locale:
 
 
 def test_each_person_has_a_few_hints_a_game() -> None:
-    assert coach.HINTS_PER_GAME == 3
+    assert HINTS_PER_GAME == 3
