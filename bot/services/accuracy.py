@@ -52,6 +52,9 @@ class AccuracyRecorder:
         self._wake = asyncio.Event()
         self._waiting = asyncio.Event()
         """Set while the job waits for a game to close, with nothing left to do."""
+        self._rested_at = 0.0
+        """The loop time before which the job judges no game: its rest after the last one,
+        kept across passes, so games closing one after another do not keep a worker busy."""
         self._skipped: set[int] = set()
         """Games this process will not judge again until it restarts: judging them failed."""
 
@@ -64,18 +67,17 @@ class AccuracyRecorder:
         """One pass: judge the finished games without accuracy (newest first, at most
         PASS_GAMES) and write it; how many seats were written."""
         written = 0
-        rest = 0.0
+        loop = asyncio.get_running_loop()
         for game in await self._store.without_accuracy(
             PASS_GAMES + len(self._skipped), WINDOW_GAMES
         ):
             if game.game_id in self._skipped:
                 continue
-            await asyncio.sleep(rest)
-            loop = asyncio.get_running_loop()
+            await asyncio.sleep(max(0.0, self._rested_at - loop.time()))
             started = loop.time()
             try:
                 written += await self._judge(game)
-                rest = (loop.time() - started) * REST_PER_JUDGING
+                self._rested_at = loop.time() + (loop.time() - started) * REST_PER_JUDGING
             except DatabaseUnavailableError:
                 raise
             except Exception:
