@@ -185,16 +185,27 @@ class TournamentDisplay:
                 await self.set_up(tournament_id)
             except Exception:  # logged; the others are caught up all the same
                 log.exception("catching up tournament %s failed", tournament_id)
-        for tournament_id in await self._service.ended_within(ENDED_CATCH_UP):
-            try:
-                await self.show_end(tournament_id)
-            except Exception as error:  # the message stays as it is; the end is announced
-                log.info("tournament %s: ended message not caught up (%r)", tournament_id, error)
+        ended = await self._service.ended_within(ENDED_CATCH_UP)
+        await asyncio.gather(*(self._catch_up_end(tournament_id) for tournament_id in ended))
+
+    async def _catch_up_end(self, tournament_id: int) -> None:
+        try:
+            await self.show_end(tournament_id)
+        except Exception as error:  # the message stays as it is; the end is announced
+            log.info("tournament %s: ended message not caught up (%r)", tournament_id, error)
 
     async def show_end(self, tournament_id: int) -> None:
         """Draw a tournament's end on its message unless the message shows it already: the
-        process that ended it may have died before it drew it (whichever process looks)."""
+        process that ended it may have died before it drew it. The owner of the server's shard
+        looks at once (unless it is drawing the message already); another process leaves it
+        to the owner for OWNER_GRACE_SECONDS first, as every redraw does, since both may be
+        starting together and a channel's edit limit counts them both."""
+        if tournament_id in self._drawing:
+            return
         view = await self._service.look(tournament_id)
+        if not self._holds(view.guild_id):
+            await self._wait_for_owner()
+            view = await self._service.look(tournament_id)
         if not await self._shows(view):
             await self._edit_message(view)
 

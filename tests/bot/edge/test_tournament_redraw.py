@@ -116,3 +116,17 @@ async def test_a_start_leaves_an_end_its_message_shows() -> None:
     scene = Scene([SHARD], LATEST)
     await scene.display.resume()
     scene.message.edit.assert_not_awaited()
+
+
+async def test_another_process_at_start_leaves_an_end_its_owner_draws_meanwhile() -> None:
+    # Both processes start at once: the owner draws the end while the other waits for it.
+    scene = Scene([1 - SHARD], STALE)
+
+    async def owner_draws_meanwhile() -> None:
+        scene.waits += 1
+        scene.channel.fetch_message.return_value = LATEST
+
+    scene.display._wait_for_owner = owner_draws_meanwhile  # type: ignore[method-assign]
+    await scene.display.resume()
+    scene.message.edit.assert_not_awaited()
+    assert scene.waits == 1, "the other process left the end to the owner for its grace first"
