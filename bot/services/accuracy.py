@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Awaitable, Callable
 
 import engine
 from bot.services.errors import GameNotRunningError
@@ -45,15 +47,25 @@ BACKOFF_SECONDS = 5.0
 class AccuracyRecorder:
     """Judges finished games in the workers and writes their people's accuracy."""
 
-    def __init__(self, store: StatsStore, play: PlayService, workers: WorkerPool) -> None:
+    def __init__(
+        self,
+        store: StatsStore,
+        play: PlayService,
+        workers: WorkerPool,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        rest: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self._store = store
         self._play = play
         self._workers = workers
+        self._now = now
+        self._rest = rest
         self._wake = asyncio.Event()
         self._waiting = asyncio.Event()
         """Set while the job waits for a game to close, with nothing left to do."""
         self._rested_at = 0.0
-        """The loop time before which the job judges no game: its rest after the last one,
+        """The time (of `now`) before which the job judges no game: its rest after the last one,
         kept across passes, so games closing one after another do not keep a worker busy."""
         self._skipped: set[int] = set()
         """Games this process will not judge again until it restarts: judging them failed."""
@@ -67,17 +79,18 @@ class AccuracyRecorder:
         """One pass: judge the finished games without accuracy (newest first, at most
         PASS_GAMES) and write it; how many seats were written."""
         written = 0
-        loop = asyncio.get_running_loop()
         for game in await self._store.without_accuracy(
             PASS_GAMES + len(self._skipped), WINDOW_GAMES
         ):
             if game.game_id in self._skipped:
                 continue
-            await asyncio.sleep(max(0.0, self._rested_at - loop.time()))
-            started = loop.time()
+            if (left := self._rested_at - self._now()) > 0:
+                await self._rest(left)
+            started = self._now()
             try:
                 written += await self._judge(game)
-                self._rested_at = loop.time() + (loop.time() - started) * REST_PER_JUDGING
+                ended = self._now()
+                self._rested_at = ended + (ended - started) * REST_PER_JUDGING
             except DatabaseUnavailableError:
                 raise
             except Exception:

@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 
 from ai.judge import SeatSummary, judge_game
-from bot.services.accuracy import AccuracyRecorder
+from bot.services.accuracy import REST_PER_JUDGING, AccuracyRecorder
 from bot.services.play import PlayService
 from bot.services.stats import StatsService, accuracy_of
 from bot.services.views import Accuracy
@@ -74,8 +74,16 @@ class _Pool:
         return function(*args)
 
 
+def judged_at_once(record: object, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
+    """A judge that takes no time: seat N is 90 + N % accurate over 10 decisions."""
+    return tuple(SeatSummary(seat, 10, 90.0 + seat, 0, 0, 0) for seat in seats)
+
+
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-async def test_the_job_judges_in_the_workers_and_writes_once(database: Database) -> None:
+async def test_the_job_judges_in_the_workers_and_writes_once(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "seat_accuracies", judged_at_once)
     data = json.loads(GOLDEN.read_text())
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     store = StatsStore(database)
@@ -87,9 +95,8 @@ async def test_the_job_judges_in_the_workers_and_writes_once(database: Database)
     assert sum(written) == 2, "two judging the same game at once write its seats once"
     assert set(pool.lanes) == {Lane.SLOW}, "judged in the workers' slow lane, never on the loop"
     assert await first.catch_up() == 0, "nothing left to judge"
-    judged = judge_game(record_from_json(data))
-    assert await store.recent_accuracy(GUILD, 100, 20) == [judged.summary(0).accuracy]
-    assert await store.recent_accuracy(GUILD, 200, 20) == [judged.summary(1).accuracy]
+    assert await store.recent_accuracy(GUILD, 100, 20) == [90.0 + 0]
+    assert await store.recent_accuracy(GUILD, 200, 20) == [90.0 + 1]
 
 
 def test_the_job_judges_only_the_seats_asked() -> None:
@@ -99,9 +106,39 @@ def test_the_job_judges_only_the_seats_asked() -> None:
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
-    database: Database,
+async def test_the_rest_after_a_game_holds_into_the_next_pass(
+    database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    clock = [1000.0]
+    rests: list[float] = []
+
+    def judged_in_two_seconds(record: object, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
+        clock[0] += 2.0
+        return judged_at_once(record, seats)
+
+    async def rest(seconds: float) -> None:
+        rests.append(seconds)
+        clock[0] += seconds
+
+    monkeypatch.setattr(jobs, "seat_accuracies", judged_in_two_seconds)
+    store = StatsStore(database)
+    play = cast(PlayService, _Play(json.loads(GOLDEN.read_text())))
+    recorder = AccuracyRecorder(
+        store, play, cast(WorkerPool, _Pool()), now=lambda: clock[0], rest=rest
+    )
+    await finished_game(database, 10, [row(0, 100, 30, 1)])
+    assert await recorder.catch_up() == 1
+    assert rests == [], "the first game is judged at once"
+    await finished_game(database, 11, [row(0, 100, 30, 1)])
+    assert await recorder.catch_up() == 1, "a game closed: a new pass"
+    assert rests == [2.0 * REST_PER_JUDGING], "the new pass rests as long as the last game asked"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "seat_accuracies", judged_at_once)
     data = json.loads(GOLDEN.read_text())
     store = StatsStore(database)
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
