@@ -27,6 +27,15 @@ from bot.storage.game_rows import StaleSeqError
 from bot.storage.kinds import GameStatus
 from bot.storage.substitutes import OPEN, SeatRequest, SubstituteStore
 
+__all__ = [
+    "REQUEST_HOURS",
+    "Answer",
+    "Handover",
+    "SeatRequest",
+    "SubstituteError",
+    "SubstituteService",
+]
+
 REQUEST_HOURS = 24
 """How long a host's request waits for the other players' agreement."""
 

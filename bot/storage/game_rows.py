@@ -270,6 +270,9 @@ def game_of(row: Row) -> GameRow:
 
 
 def seat_of(row: Row) -> SeatRow:
+    """A seat from its row (read with every column: a database still at a schema older than
+    the substitutes' columns reads none there)."""
+    columns = set(row.keys())
     return SeatRow(
         user_id=row["user_id"],
         ai_level=row["ai_level"],
@@ -280,8 +283,8 @@ def seat_of(row: Row) -> SeatRow:
         timeouts=row["timeouts"],
         autoplay=bool(row["autoplay"]),
         display_name=row["display_name"],
-        stands_in_for=row["stands_in_for"],
-        left_with_out=row["left_with_out"],
+        stands_in_for=row["stands_in_for"] if "stands_in_for" in columns else None,
+        left_with_out=row["left_with_out"] if "left_with_out" in columns else None,
     )
 
 
@@ -323,8 +326,7 @@ async def maybe_game(conn: Connection, where: str, *args: object) -> GameRow | N
 
 async def fetch_seats(conn: Connection, game_id: int) -> list[SeatRow]:
     rows = await conn.fetch(
-        "SELECT id, user_id, ai_level, seat, joined_at, resigned, timeouts, autoplay, "
-        "display_name, stands_in_for, left_with_out FROM seats WHERE game_id = $1 "
+        "SELECT * FROM seats WHERE game_id = $1 "
         "ORDER BY seat IS NULL, seat, joined_at, id",
         game_id,
     )
