@@ -326,8 +326,7 @@ async def maybe_game(conn: Connection, where: str, *args: object) -> GameRow | N
 
 async def fetch_seats(conn: Connection, game_id: int) -> list[SeatRow]:
     rows = await conn.fetch(
-        "SELECT * FROM seats WHERE game_id = $1 "
-        "ORDER BY seat IS NULL, seat, joined_at, id",
+        "SELECT * FROM seats WHERE game_id = $1 ORDER BY seat IS NULL, seat, joined_at, id",
         game_id,
     )
     return [seat_of(row) for row in rows]
