@@ -19,6 +19,7 @@ import engine
 from bot.edge import interactions
 from bot.edge.answers import guarded
 from bot.edge.buttons import SeatAnswer, SeatButton
+from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
@@ -27,6 +28,7 @@ from bot.services.errors import GameNotFoundError
 from bot.services.nudges import NudgeService
 from bot.services.play import PlayService
 from bot.services.substitutes import REQUEST_HOURS, Handover, SeatRequest, SubstituteService
+from bot.services.views import GameView
 
 
 class OpenGames(Protocol):
@@ -42,8 +44,10 @@ class SeatController:
         play: PlayService,
         substitutes: SubstituteService,
         nudges: NudgeService,
+        display: GameDisplay,
     ) -> None:
         self._games = games
+        self._display = display
         self._play = play
         self._substitutes = substitutes
         self._nudges = nudges
@@ -75,12 +79,14 @@ class SeatController:
                     game_id, out.id, incoming.id, name, in_bot=incoming.bot
                 )
                 await self._tell_handover(interaction, handover)
+                await self._redraw(view, handover)
                 return
             answer = await self._substitutes.ask(
                 game_id, interaction.user.id, out.id, incoming.id, name, in_bot=incoming.bot
             )
             if answer.handover is not None:
                 await self._tell_handover(interaction, answer.handover)
+                await self._redraw(view, answer.handover)
                 return
             buttons = discord.ui.View(timeout=None)
             language = view.game.locale
@@ -116,25 +122,29 @@ class SeatController:
         """A player's Agree or Refuse on a host's request."""
 
         async def work() -> None:
+            request = await self._substitutes.request(request_id)
+            before = await self._play.look(request.game_id)
             done = await self._substitutes.answer(
                 request_id, interaction.user.id, agree=answer is SeatAnswer.AGREE
             )
-            view = await self._play.look(done.request.game_id)
-            language = view.game.locale
+            language = before.game.locale
             if done.handover is not None:
-                content = _handover_text(done.handover, language)
-            elif done.request.status == "refused":
-                content = text(
-                    "substitute.refused",
-                    language,
-                    user=mention(interaction.user.id),
-                    outgoing=mention(done.request.out_user_id),
-                    game_id=done.request.game_id,
+                await interaction.response.edit_message(
+                    content=_handover_text(done.handover, language), view=None
                 )
-            else:
+                await self._redraw(before, done.handover)
+                return
+            if done.request.status != "refused":  # still waiting: who for, now
                 await interaction.response.edit_message(content=_asked(done.request, language))
                 return
-            await interaction.response.edit_message(content=content, view=None)
+            refused = text(
+                "substitute.refused",
+                language,
+                user=mention(interaction.user.id),
+                outgoing=mention(done.request.out_user_id),
+                game_id=done.request.game_id,
+            )
+            await interaction.response.edit_message(content=refused, view=None)
 
         await guarded(interaction, "answering a seat request", work)
 
@@ -157,6 +167,15 @@ class SeatController:
             )
 
         await guarded(interaction, "nudging", work)
+
+    async def _redraw(self, before: GameView, handover: Handover) -> None:
+        """Redraw the game's turn message for its new player (again in the background, if
+        Discord fails now: the hand-over is stored)."""
+        try:
+            await self._display.after_change_elsewhere(before, handover.view)
+        except Exception:
+            self._display.retry_display(handover.view.id)
+            raise
 
     async def _tell_handover(self, interaction: Interaction, handover: Handover) -> None:
         """Tell the hand-over in the game's channel (pinging the substitute): as the answer

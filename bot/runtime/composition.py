@@ -223,7 +223,7 @@ def build_bot(
         accuracy,
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
-    seats = SeatController(service, service.play, service.substitutes, service.nudges)
+    seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
     commands = build_commands(handlers, community, PlayerGamesController(players), organiser, seats)
     drills = DrillHandler(service.play, DrillPictures(pool))
     client.attach(

@@ -121,12 +121,17 @@ class SubstituteService:
             handover = await self._hand_over(loaded, seat, out_user_id, in_user_id, in_name)
             return Answer(replace(request, status="done"), handover)
 
-    async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
-        """A player's Agree or Refuse on a request. SubstituteError: no such request, it is
-        closed (or ran out now), or it does not wait for this person."""
+    async def request(self, request_id: int) -> SeatRequest:
+        """The request as stored; SubstituteError if there is none."""
         request = await self._store.request(request_id)
         if request is None:
             raise SubstituteError("no_request")
+        return request
+
+    async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
+        """A player's Agree or Refuse on a request. SubstituteError: no such request, it is
+        closed (or ran out now), or it does not wait for this person."""
+        request = await self.request(request_id)
         if request.status != OPEN:
             raise SubstituteError(f"request_{request.status}")
         if self._loader.now() >= request.expires_at:
@@ -139,8 +144,7 @@ class SubstituteService:
                 return Answer(replace(request, status="refused"))
             raise SubstituteError("request_closed")
         await self._store.agree(request_id, user_id)
-        request = await self._store.request(request_id)
-        assert request is not None
+        request = await self.request(request_id)
         if request.missing or not await self._store.close_request(request_id, "done"):
             return Answer(request)  # still waiting, or another press completed it
         try:
