@@ -63,13 +63,15 @@ class SubstituteStore(GameTable):
     ) -> GameRow:
         """Give `in_user_id` the seat `out_user_id` holds in the running game at
         `expected_seq` (with a fresh turn `clock` when it is that seat's turn; None keeps the
-        clock); StaleSeqError, and nothing changed, if the game or the seat moved on."""
+        clock), and the host's part with it when they host the game (one who left cannot end
+        it); StaleSeqError, and nothing changed, if the game or the seat moved on."""
         async with self._db.transaction() as conn:
             keep = clock is None
             clock = clock or TurnClock()
             game = await self._changed(
                 conn,
                 "UPDATE games SET rev = rev + 1, updated_at = $1, "
+                "host_id = CASE WHEN host_id = $8 THEN $9 ELSE host_id END, "
                 "turn_started_at = CASE WHEN $2 THEN turn_started_at ELSE $3 END, "
                 "remind_at = CASE WHEN $2 THEN remind_at ELSE $4 END, "
                 "due_at = CASE WHEN $2 THEN due_at ELSE $5 END "
@@ -81,6 +83,8 @@ class SubstituteStore(GameTable):
                 time_to_column(clock.due_at),
                 game_id,
                 expected_seq,
+                out_user_id,
+                in_user_id,
             )
             changed = await conn.execute(
                 "UPDATE seats SET user_id = $1, display_name = $2, timeouts = 0, autoplay = 0, "

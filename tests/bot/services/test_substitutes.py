@@ -149,6 +149,16 @@ async def test_the_host_hands_a_seat_over_once_the_others_agree(database: Databa
     assert closed.value.code == "request_done"
 
 
+async def test_the_host_who_leaves_hands_the_hosting_over_too(database: Database) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB), channel=706)
+    done = await service.substitutes.substitute(view.id, HOST, DAVE, None, in_bot=False)
+    assert done.view.game.host_id == DAVE
+    with pytest.raises(HostOnlyError):
+        await service.play.abort(view.id, HOST)  # no way out of a loss by ending the game
+    assert (await service.play.look(view.id)).status is GameStatus.RUNNING
+
+
 async def test_one_refusal_or_the_time_running_out_cancels_a_request(table: Table) -> None:
     service = table.service
     view = await opened(service, (HOST, BOB, CAROL), channel=703)
