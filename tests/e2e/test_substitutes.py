@@ -3,7 +3,8 @@ moderator hands a seat over mid-game, the substitute plays the seat's next decis
 ends and its result rates the person who left (as resigned when they left) and not the
 substitute, whose stats show the game as finished for someone; a nudge pings the player the
 game waits for, in the channel, and its refusals (yourself, too soon, someone already in the
-game as a substitute) are short private answers."""
+game as a substitute) are short private answers; a host's request to hand a seat over waits
+for the others' buttons across a restart, and one refusal cancels it."""
 
 from __future__ import annotations
 
@@ -19,9 +20,12 @@ pytestmark = pytest.mark.e2e
 MINUS = "\u2212"
 
 
+COMMANDS = ("marrakech", "marrakech-mod")
+
+
 @pytest.fixture
 def bot_ready_commands() -> tuple[str, ...]:
-    return ("marrakech", "marrakech-mod")
+    return COMMANDS
 
 
 async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
@@ -29,9 +33,11 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
 ) -> None:
     guild = fake.add_guild("Souk")
     channel = fake.add_text_channel(guild, "week-long")
-    alice, bob, carol, dave = (fake.add_user(name) for name in ("alice", "bob", "carol", "dave"))
+    alice, bob, carol, dave, erin = (
+        fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "erin")
+    )
     mod = fake.add_user("mod")
-    for user in (alice, bob, carol, dave):
+    for user in (alice, bob, carol, dave, erin):
         fake.add_member(guild, user)
     fake.add_member(guild, mod, permissions=fake_permissions.MANAGE_CHANNELS)
     users = {user.id: user for user in (alice, bob, carol, dave)}
@@ -51,6 +57,25 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     again = await (await fake.slash(waiting[1], channel, "marrakech", "nudge")).answer()
     assert again.ephemeral
     assert "the next nudge is possible <t:" in again.content
+
+    # The host asks to hand Carol's seat to Erin; the request outlives a restart, only the
+    # player it waits for answers it, and Bob's refusal cancels it.
+    asked = await (
+        await fake.slash(alice, channel, "marrakech", "substitute", out=carol, options={"in": erin})
+    ).answer()
+    assert not asked.ephemeral
+    assert asked.pinged_user_ids == {bob.id}, "it calls whom it waits for"
+    agree, refuse = (button.custom_id for button in asked.enabled_buttons())
+    assert agree is not None
+    assert refuse is not None
+    await bot.restart(fake, commands=COMMANDS, sync=False)
+    not_asked = await (await fake.click(carol, asked, agree)).answer()
+    assert not_asked.ephemeral
+    assert "does not wait for your answer" in not_asked.content
+    await (await fake.click(bob, asked, refuse)).response()
+    refused_request = fake.world.messages[asked.id]
+    assert f"<@{bob.id}> refused" in refused_request.content
+    assert refused_request.enabled_buttons() == []
 
     # Bob's seat goes to Dave: Dave plays it from its next decision (a turn message that
     # called Bob before the hand-over is now Dave's to click).
