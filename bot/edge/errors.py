@@ -20,8 +20,7 @@ from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text, translation
 from bot.services import errors as service_errors
 from bot.services.availability import DatabaseUnavailableError
-from bot.services.nudges import NudgeError
-from bot.services.substitutes import SubstituteError
+from bot.services.seat_errors import NudgeError, SubstituteError
 
 log = logging.getLogger(__name__)
 

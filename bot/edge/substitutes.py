@@ -27,7 +27,12 @@ from bot.presentation.messages import text
 from bot.services.errors import GameNotFoundError
 from bot.services.nudges import NudgeService
 from bot.services.play import PlayService
-from bot.services.substitutes import REQUEST_HOURS, Handover, SeatRequest, SubstituteService
+from bot.services.substitutes import (
+    REQUEST_HOURS,
+    Handover,
+    HandoverRequest,
+    SubstituteService,
+)
 from bot.services.views import GameView
 
 
@@ -214,7 +219,7 @@ def _seat_color(handover: Handover) -> str:
     return engine.seat_colors(state.players, handover.seat)[0].value
 
 
-def _asked(request: SeatRequest, language: str) -> str:
+def _asked(request: HandoverRequest, language: str) -> str:
     return text(
         "substitute.asked",
         language,

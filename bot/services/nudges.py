@@ -12,25 +12,17 @@ two players nudging at once give one ping.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Protocol
 
-from bot.services.errors import GameError, GameNotRunningError
+from bot.services.errors import GameNotRunningError
 from bot.services.loader import GameLoader
+from bot.services.seat_errors import NudgeError, Unreachable
 from bot.storage.kinds import GameStatus
 from bot.storage.nudges import NudgeStore
 
 NUDGE_HOURS = 4
 """The fewest hours between two nudges of one game."""
-
-
-@dataclass(frozen=True, slots=True)
-class Unreachable:
-    """Why a person cannot be pinged now: `reason` ("away", "quiet" or another word the
-    presentation knows) and, when known, until when."""
-
-    reason: str
-    until: datetime | None = None
 
 
 class Reachability(Protocol):
@@ -42,25 +34,6 @@ class Reachability(Protocol):
 async def always_reachable(guild_id: int | None, user_id: int, /) -> Unreachable | None:
     """Everyone can be pinged (no away days or quiet hours are known)."""
     return None
-
-
-class NudgeError(GameError):
-    """A nudge refused, nothing changed: `code` names why ("yourself", "nobody", "too_soon",
-    "unreachable"), with when it will be possible (`until`) and the person (`user_id`)."""
-
-    def __init__(
-        self,
-        code: str,
-        *,
-        user_id: int | None = None,
-        until: datetime | None = None,
-        why: Unreachable | None = None,
-    ) -> None:
-        super().__init__(code)
-        self.code = code
-        self.user_id = user_id
-        self.until = until
-        self.why = why
 
 
 @dataclass(frozen=True, slots=True)

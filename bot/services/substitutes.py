@@ -16,37 +16,20 @@ seat the AI had taken over after timeouts is handed over the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.services import pause
 from bot.services.errors import GameError, GameNotRunningError, HostOnlyError
 from bot.services.loaded import LoadedGame
 from bot.services.loader import GameLoader
+from bot.services.seat_errors import SubstituteError
 from bot.services.views import GameView, Player
 from bot.storage.game_rows import StaleSeqError
 from bot.storage.kinds import GameStatus
 from bot.storage.substitutes import OPEN, SeatRequest, SubstituteStore
 
-__all__ = [
-    "REQUEST_HOURS",
-    "Answer",
-    "Handover",
-    "SeatRequest",
-    "SubstituteError",
-    "SubstituteService",
-]
-
 REQUEST_HOURS = 24
 """How long a host's request waits for the other players' agreement."""
-
-
-class SubstituteError(GameError):
-    """A hand-over refused; `code` names why (the edge words it), nothing changed."""
-
-    def __init__(self, code: str, user_id: int | None = None) -> None:
-        super().__init__(code)
-        self.code = code
-        self.user_id = user_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +43,49 @@ class Handover:
 
 
 @dataclass(frozen=True, slots=True)
+class HandoverRequest:
+    """A host's request to hand `out_user_id`'s seat to `in_user_id`, as the edge shows it:
+    whom it waits for (`waiting_for`, those in `agreed` have agreed) and its `status` (open,
+    done, refused, expired or failed)."""
+
+    id: int
+    game_id: int
+    out_user_id: int
+    in_user_id: int
+    in_name: str | None
+    asked_by: int
+    waiting_for: tuple[int, ...]
+    agreed: frozenset[int]
+    status: str
+    expires_at: datetime
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """Whom the request still waits for, in the order asked."""
+        return tuple(user for user in self.waiting_for if user not in self.agreed)
+
+
+def _request_view(row: SeatRequest) -> HandoverRequest:
+    return HandoverRequest(
+        row.id,
+        row.game_id,
+        row.out_user_id,
+        row.in_user_id,
+        row.in_name,
+        row.asked_by,
+        row.waiting_for,
+        row.agreed,
+        row.status,
+        row.expires_at,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """What a press on a request did: the request as it is now, and the hand-over it made
     (None: it still waits, or it was refused)."""
 
-    request: SeatRequest
+    request: HandoverRequest
     handover: Handover | None = None
 
 
@@ -105,7 +126,7 @@ class SubstituteService:
                 user for user in _people_in(loaded) if user not in (host_id, out_user_id)
             )
             now = self._loader.now()
-            request = await self._store.open_request(
+            row = await self._store.open_request(
                 game_id,
                 out_user_id,
                 in_user_id,
@@ -115,18 +136,19 @@ class SubstituteService:
                 now,
                 now + timedelta(hours=REQUEST_HOURS),
             )
+            request = _request_view(row)
             if waiting:
                 return Answer(request)
             await self._store.close_request(request.id, "done")
             handover = await self._hand_over(loaded, seat, out_user_id, in_user_id, in_name)
             return Answer(replace(request, status="done"), handover)
 
-    async def request(self, request_id: int) -> SeatRequest:
+    async def request(self, request_id: int) -> HandoverRequest:
         """The request as stored; SubstituteError if there is none."""
-        request = await self._store.request(request_id)
-        if request is None:
+        row = await self._store.request(request_id)
+        if row is None:
             raise SubstituteError("no_request")
-        return request
+        return _request_view(row)
 
     async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
         """A player's Agree or Refuse on a request. SubstituteError: no such request, it is

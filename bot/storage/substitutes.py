@@ -40,11 +40,6 @@ class SeatRequest:
     asked_at: datetime
     expires_at: datetime
 
-    @property
-    def missing(self) -> tuple[int, ...]:
-        """Whom the request still waits for, in the order asked."""
-        return tuple(user for user in self.waiting_for if user not in self.agreed)
-
 
 class SubstituteStore(GameTable):
     """Hand-overs of seats and the requests for them."""

@@ -9,8 +9,7 @@ import pytest
 
 from bot.edge import errors
 from bot.presentation.messages import LANGUAGES
-from bot.services.nudges import NudgeError, Unreachable
-from bot.services.substitutes import SubstituteError
+from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 
 SUBSTITUTE_CODES = (
     "bot",

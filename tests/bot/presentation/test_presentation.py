@@ -18,8 +18,7 @@ from bot.edge.layout import MAX_BUTTONS, decision_buttons, lobby_action, lobby_b
 from bot.presentation import messages, names, presenter
 from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
-from bot.services.nudges import NudgeError
-from bot.services.substitutes import SubstituteError
+from bot.services.seat_errors import NudgeError, SubstituteError
 from engine import Phase
 
 BOT_DIR = Path(__file__).resolve().parents[3] / "bot"

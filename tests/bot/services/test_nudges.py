@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot.services.errors import GameNotRunningError, NotSeatedError
-from bot.services.nudges import NUDGE_HOURS, NudgeError, Unreachable
+from bot.services.nudges import NUDGE_HOURS
+from bot.services.seat_errors import NudgeError, Unreachable
 from tests.bot.services.test_async_play import (
     BOB,
     CAROL,

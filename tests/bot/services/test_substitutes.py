@@ -11,8 +11,9 @@ import pytest
 from bot.services import GameStatus, GameView
 from bot.services.errors import GameNotRunningError, HostOnlyError, StaleBoardError
 from bot.services.loaded import rated_places
+from bot.services.seat_errors import SubstituteError
 from bot.services.stats import StatsService
-from bot.services.substitutes import REQUEST_HOURS, SubstituteError
+from bot.services.substitutes import REQUEST_HOURS
 from bot.storage import Database
 from bot.storage.stats import StatsStore
 from tests.bot.services.test_async_play import (
