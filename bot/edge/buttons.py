@@ -2,7 +2,7 @@
 
 This docstring is the one list of the button families; docs/architecture.md points here.
 
-Six families of ids, each with its own template:
+Seven families of ids, each with its own template:
 
 - `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
   the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, a lobby
@@ -18,13 +18,15 @@ Six families of ids, each with its own template:
   game, for the presser's own seat: its step (0-2, the costliest decision first) and what the
   click does (`DrillMove`: open the step, show the better option, try again) or the option
   picked on a second try (`L`, `S`, `R` or a rug such as `c4c5`).
+- `mk:seat:<request id>:<answer>` (`SeatButton`): a player's answer (`SeatAnswer`: agree or
+  refuse) to a host's request to hand a seat to a substitute (docs/async.md#substitutes).
 
 No state lives in a View, so buttons keep working after a restart and old ones are recognised
 as stale.
 
 A custom_id comes from the client, so each family's parser (`parse_custom_id`,
 `parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`,
-`parse_drill_id`, all made by
+`parse_drill_id`, `parse_seat_id`, all made by
 `_read`) reads it strictly: the template, then each number in its range (`GAME_IDS`, `SEQS`,
 the guide's pages) and written as the bot writes it (no leading zero), and each word one the
 bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id` and its refusal
@@ -70,6 +72,8 @@ DRILL_TEMPLATE = re.compile(
     r"mk:drill:(?P<game>[0-9]{1,19}):(?P<step>[0-9]):(?P<move>[A-Za-z0-9]{1,6})"
 )
 """The shape of a drill button's id; parse_drill_id checks the game, the step and the move."""
+SEAT_TEMPLATE = re.compile(r"mk:seat:(?P<request>[0-9]{1,19}):(?P<answer>[a-z]{1,8})")
+"""The shape of a seat request's button id; parse_seat_id checks the request and the answer."""
 DRILL_STEPS = range(3)
 """A drill's steps: the seat's three costliest decisions, costliest first."""
 DRILL_PICK = re.compile(r"[LSR]|[a-g][1-7][a-g][1-7]")
@@ -103,6 +107,20 @@ class TournamentAction(StrEnum):
     CANCEL = "cancel"
     ABORT = "abort"
     KEEP = "keep"
+
+
+class SeatAnswer(StrEnum):
+    """A player's answer to a host's request to hand a seat to a substitute."""
+
+    AGREE = "agree"
+    REFUSE = "refuse"
+
+
+class SeatId(NamedTuple):
+    """What a valid seat request button's custom_id says."""
+
+    request_id: int
+    answer: SeatAnswer
 
 
 class DrillMove(StrEnum):
@@ -200,6 +218,18 @@ class HasDrillHandler(Protocol):
     drills: DrillButtonHandler
 
 
+class SeatButtonHandler(Protocol):
+    """What a click on a seat request's button is handed to."""
+
+    async def on_seat_answer(
+        self, interaction: discord.Interaction[Any], request_id: int, answer: SeatAnswer
+    ) -> None: ...
+
+
+class HasSeatHandler(Protocol):
+    seats: SeatButtonHandler
+
+
 def _number(valid: range) -> Callable[[str], int | None]:
     """A field's reader: the value of its digits if it lies in `valid` and is written without a
     leading zero."""
@@ -291,6 +321,13 @@ def parse_drill_id(value: str) -> DrillId | None:
     return None if fields is None else DrillId._make(fields)
 
 
+def parse_seat_id(value: str) -> SeatId | None:
+    """The request and answer of a seat request button's id, or None if the bot never writes
+    it."""
+    fields = _read(value, SEAT_TEMPLATE, request=_number(GAME_IDS), answer=_word(SeatAnswer))
+    return None if fields is None else SeatId(*fields)
+
+
 def readable(value: str) -> bool:
     """Whether `value` is an id of one of the bot's button families that its parser accepts."""
     return any(parse(value) is not None for parse in PARSERS)
@@ -330,6 +367,12 @@ def guide_custom_id(page: int, step: GuideStep) -> str:
 def analysis_custom_id(game_id: int) -> str:
     """The custom_id of an analysis button; ValueError for one the parser would refuse."""
     return _written(f"{CUSTOM_ID_PREFIX}:analysis:{game_id}", parse_analysis_id, game_id)
+
+
+def seat_custom_id(request_id: int, answer: SeatAnswer) -> str:
+    """The custom_id of a seat request's button; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:seat:{request_id}:{answer.value}"
+    return _written(value, parse_seat_id, (request_id, answer))
 
 
 def drill_custom_id(game_id: int, step: int, move: str) -> str:
@@ -548,6 +591,25 @@ class RefusedDrillButton(_Refusal, DrillButton, template=DRILL_TEMPLATE):
     """A drill button's id that `parse_drill_id` refuses (see `_Refusal`)."""
 
 
+class SeatButton(ButtonFamily, template=SEAT_TEMPLATE):
+    """Agree or Refuse, on a host's request to hand a seat to a substitute."""
+
+    fields = staticmethod(parse_seat_id)
+
+    def __init__(self, request_id: int, answer: SeatAnswer, **look: Unpack[Look]) -> None:
+        super().__init__(seat_custom_id(request_id, answer), **look)
+        self.request_id = request_id
+        self.answer = answer
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasSeatHandler, interaction.client)
+        await client.seats.on_seat_answer(interaction, self.request_id, self.answer)
+
+
+class RefusedSeatButton(_Refusal, SeatButton, template=SEAT_TEMPLATE):
+    """A seat request button's id that `parse_seat_id` refuses (see `_Refusal`)."""
+
+
 DYNAMIC_ITEMS = (
     GameButton,
     ConfirmButton,
@@ -555,6 +617,7 @@ DYNAMIC_ITEMS = (
     AnalysisButton,
     TournamentButton,
     DrillButton,
+    SeatButton,
 )
 """The button families the client registers with discord.py."""
 PARSERS = (
@@ -564,6 +627,7 @@ PARSERS = (
     parse_analysis_id,
     parse_tournament_id,
     parse_drill_id,
+    parse_seat_id,
 )
 """Each family's strict parser, in the order of DYNAMIC_ITEMS."""
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bot.edge.community import CommunityController
     from bot.edge.game_handlers import GameHandlers
     from bot.edge.player_games import PlayerGamesController
+    from bot.edge.substitutes import SeatController
     from bot.edge.tournaments import TournamentController
 
 TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
@@ -84,6 +85,7 @@ def build_commands(
     community: CommunityController,
     players: PlayerGamesController,
     tournaments: TournamentController | None = None,
+    seats: SeatController | None = None,
 ) -> list[app_commands.Group]:
     """The three top-level command groups, bound to the controllers (the tournament commands
     are always declared; without their controller they are never called, as in tests of the
@@ -220,6 +222,22 @@ def build_commands(
     async def abort(interaction: Interaction) -> None:
         await controller.abort(interaction, moderator=False)
 
+    @game.command(name=command_name("substitute"), description=command_text("command.substitute"))
+    @app_commands.rename(out=option_name("out"), incoming=option_name("in"))
+    @app_commands.describe(
+        out=command_text("command.substitute.out"), incoming=command_text("command.substitute.in")
+    )
+    async def substitute(
+        interaction: Interaction, out: discord.User, incoming: discord.User
+    ) -> None:
+        assert seats is not None
+        await seats.substitute(interaction, out, incoming, moderator=False)
+
+    @game.command(name=command_name("nudge"), description=command_text("command.nudge"))
+    async def nudge(interaction: Interaction) -> None:
+        assert seats is not None
+        await seats.nudge(interaction)
+
     moderation = app_commands.Group(
         name=command_name("marrakech-mod"),
         description=command_text("command.mod"),
@@ -230,6 +248,26 @@ def build_commands(
     @moderation.command(name=command_name("abort"), description=command_text("command.mod.abort"))
     async def mod_abort(interaction: Interaction) -> None:
         await controller.abort(interaction, moderator=True)
+
+    @moderation.command(
+        name=command_name("substitute"), description=command_text("command.mod.substitute")
+    )
+    @app_commands.rename(
+        out=option_name("out"), incoming=option_name("in"), game=option_name("game")
+    )
+    @app_commands.describe(
+        out=command_text("command.substitute.out"),
+        incoming=command_text("command.substitute.in"),
+        game=command_text("command.mod.substitute.game"),
+    )
+    async def mod_substitute(
+        interaction: Interaction,
+        out: discord.User,
+        incoming: discord.User,
+        game: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        assert seats is not None
+        await seats.substitute(interaction, out, incoming, game, moderator=True)
 
     @moderation.command(
         name=command_name("tournament"), description=command_text("command.mod.tournament")

@@ -20,6 +20,7 @@ from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text, translation
 from bot.services import errors as service_errors
 from bot.services.availability import DatabaseUnavailableError
+from bot.services.seat_errors import NudgeError, SubstituteError
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,19 @@ def _no_analysis_yet(error: service_errors.NoAnalysisYetError, language: str) ->
     return text(key, language, game_id=error.game_id)
 
 
+def _substitute(error: SubstituteError, language: str) -> str:
+    return text(f"error.substitute.{error.code}", language, user=mention(error.user_id))
+
+
+def _nudge(error: NudgeError, language: str) -> str:
+    """Why no nudge: with when the next one may go, or why the person cannot be pinged now."""
+    when = "-" if error.until is None else f"<t:{int(error.until.timestamp())}:R>"
+    if error.code == "unreachable" and error.why is not None:
+        reason = error.why.reason if error.why.reason in ("away", "quiet") else "other"
+        return text(f"error.nudge.{reason}", language, user=mention(error.user_id), when=when)
+    return text(f"error.nudge.{error.code}", language, when=when)
+
+
 def _fixed(key: str) -> Describer:
     return lambda _error, language: text(key, language)
 
@@ -135,6 +149,8 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NotEnteredError: _fixed("error.not_entered"),
     service_errors.TournamentFullError: _fixed("error.tournament_full"),
     NotATextChannelError: _fixed("error.tournament_in_thread"),
+    SubstituteError: _substitute,
+    NudgeError: _nudge,
 }
 
 

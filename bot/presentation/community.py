@@ -52,10 +52,22 @@ def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str)
     """A member's results in the server (games, wins, scores, favourite colour, accuracy
     over their newest judged games and its trend) and, once
     they finished a game, their rating: points, whether provisional, best and worst result,
-    record against each AI level, and its history as a chart."""
+    record against each AI level, and its history as a chart. The games they finished for
+    someone as a substitute are listed apart, with the seat's place."""
     embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
+    stood_in = [
+        text(
+            "stats.finished_for",
+            language,
+            game_id=game.game_id,
+            user=mention(game.for_user_id),
+            place=number(game.place, language),
+        )
+        for game in stats.finished_for
+    ]
     if stats.games == 0:
-        embed.description = text("stats.none", language, user=mention(stats.user_id))
+        lines = [text("stats.none", language, user=mention(stats.user_id)), *stood_in]
+        embed.description = "\n".join(lines)
         return StatsPost(Post(embed=embed))
     color = stats.favourite_color
     lines = [
@@ -74,6 +86,7 @@ def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str)
     ]
     if stats.accuracy is not None:
         lines.extend(accuracy_lines(stats.accuracy, language))
+    lines.extend(stood_in)
     chart = None
     if rating is not None:
         lines.append("")

@@ -34,6 +34,7 @@ from bot.services.views import (
     GameStatus,
     GameView,
     Player,
+    RatingChange,
     Reminder,
     ServerSettings,
 )
@@ -362,12 +363,21 @@ def _rating_lines(view: GameView, outcome: engine.Outcome, language: str) -> lis
         return []
     lines = [text("end.ratings", language)]
     lines.extend(
-        ratings.change_line(seat_name(view, seat, language), changes[seat], language)
+        ratings.change_line(_rated_name(view, changes[seat], language), changes[seat], language)
         for group in outcome.ranking
         for seat in group
         if seat in changes
     )
     return lines
+
+
+def _rated_name(view: GameView, change: RatingChange, language: str) -> str:
+    """Who a seat's rating change is for: its player, or the person who left a seat a
+    substitute finished (rated for it: docs/async.md#substitutes)."""
+    player = view.player_at(change.seat)
+    if change.user_id is not None and (player is None or player.user_id != change.user_id):
+        return mention(change.user_id)
+    return seat_name(view, change.seat, language)
 
 
 def _winner_line(view: GameView, winners: Sequence[int], language: str) -> str:

@@ -30,6 +30,7 @@ from bot.edge.drill import DrillHandler
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
+from bot.edge.substitutes import SeatController
 from bot.edge.tournaments import TournamentController, TournamentDisplay
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.coach import Coach
@@ -222,10 +223,16 @@ def build_bot(
         accuracy,
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
-    commands = build_commands(handlers, community, PlayerGamesController(players), organiser)
+    seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
+    commands = build_commands(handlers, community, PlayerGamesController(players), organiser, seats)
     drills = DrillHandler(service.play, DrillPictures(pool))
     client.attach(
-        buttons=handlers, hooks=bot, commands=commands, tournaments=organiser, drills=drills
+        buttons=handlers,
+        hooks=bot,
+        commands=commands,
+        tournaments=organiser,
+        drills=drills,
+        seats=seats,
     )
     return bot
 

@@ -2,8 +2,9 @@
 
 It builds the loader every game use case shares (bot.services.loader: locks, memory, the
 database), the ratings the games that end are applied to (`ratings`, bot.services.ratings),
-and the three services on the loader: `lobby` (bot.services.lobby), `play`
-(bot.services.play) and `turns`, the turn clock (bot.services.turn_clock). Finding a
+and the services on the loader: `lobby` (bot.services.lobby), `play`
+(bot.services.play), `turns`, the turn clock (bot.services.turn_clock), `substitutes`
+(bot.services.substitutes) and `nudges` (bot.services.nudges). Finding a
 channel's open game, where the lobby and the play commands both begin, is its own.
 """
 
@@ -18,12 +19,16 @@ from bot.services.errors import NoGameHereError
 from bot.services.hints import HintAllowance
 from bot.services.loader import GameLoader
 from bot.services.lobby import LobbyService
+from bot.services.nudges import NudgeService
 from bot.services.play import PlayService
 from bot.services.ratings import RatingService
+from bot.services.substitutes import SubstituteService
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import Damage
 from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
+from bot.storage.nudges import NudgeStore
 from bot.storage.ratings import RatingStore
+from bot.storage.substitutes import SubstituteStore
 from bot.workers.pool import WorkerPool
 
 
@@ -51,6 +56,8 @@ class GameService:
         self.lobby = LobbyService(self.loader, seeds)
         self.play = PlayService(self.loader)
         self.hints = HintAllowance(store)
+        self.substitutes = SubstituteService(self.loader, SubstituteStore(store.database))
+        self.nudges = NudgeService(self.loader, NudgeStore(store.database))
         self.turns = TurnClockService(
             self.loader,
             ai_budget=ai_budget,

@@ -119,7 +119,17 @@ def apply_action(state: GameState, action: str, events: list[Event]) -> GameStat
 
 def players_of(seats: Sequence[SeatRow]) -> tuple[Player, ...]:
     return tuple(
-        Player(s.user_id, s.seat, s.ai_level, s.resigned, s.timeouts, s.autoplay, s.display_name)
+        Player(
+            s.user_id,
+            s.seat,
+            s.ai_level,
+            s.resigned,
+            s.timeouts,
+            s.autoplay,
+            s.display_name,
+            s.stands_in_for,
+            s.left_with_out,
+        )
         for s in seats
     )
 
@@ -134,30 +144,72 @@ def with_control(players: tuple[Player, ...], control: SeatControl) -> tuple[Pla
 
 
 def results_of(state: GameState, players: Sequence[Player]) -> list[ResultRow]:
-    """Every seat's place, score and colour at the end (ties share a place)."""
+    """Every seat's place, score and colour at the end (ties share a place).
+
+    A seat handed to a substitute is counted for the person who left it, as if they had
+    resigned then (out, at the place that gives them); the substitute finished it for them,
+    at the seat's own place. Such a game ranks every seat for the ratings too (`rated_place`):
+    the others in the order they finished, the person who left among them."""
     outcome = state.outcome
     assert outcome is not None
     scores = engine.scores(state)
     place_of = {seat: place for place, group in enumerate(outcome.ranking, 1) for seat in group}
+    left = {p.seat: p.left_with_out for p in players if p.seat is not None and p.stands_in_for}
+    rated = rated_places(outcome.ranking, state.eliminated, left) if left else {}
     rows = []
     for player in players:
         if player.seat is None:
             continue
         seat = player.seat
-        rows.append(
-            ResultRow(
-                seat=seat,
-                user_id=player.user_id,
-                ai_level=player.ai_level,
-                color=engine.seat_colors(state.players, seat)[0].value,
-                score=scores[seat].total,
-                dirhams=scores[seat].dirhams,
-                place=place_of[seat],
-                won=place_of[seat] == 1,
-                eliminated=state.is_eliminated(seat),
-            )
+        row = ResultRow(
+            seat=seat,
+            user_id=player.user_id,
+            ai_level=player.ai_level,
+            color=engine.seat_colors(state.players, seat)[0].value,
+            score=scores[seat].total,
+            dirhams=scores[seat].dirhams,
+            place=place_of[seat],
+            won=place_of[seat] == 1,
+            eliminated=state.is_eliminated(seat),
+            rated_place=rated.get(seat),
         )
+        if player.stands_in_for is not None:
+            row = replace(
+                row,
+                user_id=player.stands_in_for,
+                place=rated[seat],
+                won=False,
+                eliminated=True,
+                finished_by=player.user_id,
+                finished_place=place_of[seat],
+            )
+        rows.append(row)
     return rows
+
+
+def rated_places(
+    ranking: Sequence[Sequence[int]],
+    eliminated: Sequence[int],
+    left: dict[int, int | None],
+) -> dict[int, int]:
+    """Each seat's place among the rated players of a game in which the people of the seats
+    `left` (seat -> seats out of the game when its person left) handed them over.
+
+    Every other seat keeps its order at the end. A person who left counts as out at that moment:
+    behind every seat still in at the end or out after they left, ahead of the seats already out
+    (out the same moment as another who left with as many seats out: a shared place)."""
+    out_moment = {seat: float(index) for index, seat in enumerate(eliminated)}
+    keys: dict[int, tuple[int, float]] = {}
+    for place, group in enumerate(ranking):
+        for seat in group:
+            if seat in left:
+                keys[seat] = (1, -((left[seat] or 0) - 0.5))
+            elif seat in out_moment:
+                keys[seat] = (1, -out_moment[seat])
+            else:
+                keys[seat] = (0, float(place))
+    distinct = sorted(set(keys.values()))
+    return {seat: distinct.index(key) + 1 for seat, key in keys.items()}
 
 
 def split_turns(

@@ -6,7 +6,9 @@ casual, and has a person in it: aborted, cancelled and abandoned games have no r
 they never count. Every seat is rated: a person by their user id, an AI seat as the reference
 player of its level on that server ("medium is about 1,450 here"). A seat the AI played for a
 person after timeouts is still that person's, and a seat that resigned or was eliminated
-counts the place the game gave it.
+counts the place the game gave it. A seat handed to a substitute is rated for the person who
+left it, at the place a resignation then would have given them (the results' `rated_place`,
+bot.services.loaded.results_of); the substitute is not rated for it.
 
 The rated games of a server are numbered in the order they ended, in the transaction that
 writes their results (bot.storage.ratings). The ratings are the fold of those games, one after

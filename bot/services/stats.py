@@ -7,12 +7,14 @@ import dataclasses
 from collections.abc import Sequence
 from statistics import fmean
 
-from bot.services.views import Accuracy, PastGame, PlayerSummary
+from bot.services.views import Accuracy, FinishedFor, PastGame, PlayerSummary
 from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
 
 HISTORY_SIZE = 10
 ACCURACY_GAMES = 20
 """How many of a member's newest judged games their accuracy in the stats is over."""
+FINISHED_FOR_GAMES = 5
+"""How many of a member's newest games finished for someone their stats list."""
 TREND_GAMES = 4
 """The fewest judged games a trend is given for (two against two)."""
 
@@ -27,6 +29,10 @@ class StatsService:
         """A member's games, wins, average and best score and favourite colour (finished,
         non-aborted games of this server, human seats only)."""
         summary = _summary(await self._store.player(guild_id, user_id))
+        stood_in = await self._store.finished_for(guild_id, user_id, FINISHED_FOR_GAMES)
+        if stood_in:
+            finished = tuple(FinishedFor(*row) for row in stood_in)
+            summary = dataclasses.replace(summary, finished_for=finished)
         if summary.games == 0:
             return summary
         values = await self._store.recent_accuracy(guild_id, user_id, ACCURACY_GAMES)

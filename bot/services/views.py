@@ -85,6 +85,11 @@ class Player:
     timeouts: int = 0
     autoplay: bool = False
     name: str | None = None
+    stands_in_for: int | None = None
+    """Once the seat was handed to a substitute: the person who left it first, whom the game
+    rates for it as if they had resigned then (docs/async.md#substitutes)."""
+    left_with_out: int | None = None
+    """With `stands_in_for`: how many seats were out of the game when that person left."""
 
     @property
     def ai_plays(self) -> bool:
@@ -304,6 +309,19 @@ class PlayerSummary:
     favourite_color: str | None
     accuracy: Accuracy | None = None
     """Their accuracy over their newest finished games (None: no game judged yet)."""
+    finished_for: tuple[FinishedFor, ...] = ()
+    """The games they finished for someone as a substitute, newest first (counted in none of
+    the numbers above, and rated for no one but the person who left: docs/async.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedFor:
+    """A game a member played to its end in a seat someone else left: its id, the place the
+    seat finished at, and the person they finished it for."""
+
+    game_id: int
+    place: int
+    for_user_id: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,11 @@ class SeatRow:
     timeouts: int = 0
     autoplay: bool = False
     display_name: str | None = None
+    stands_in_for: int | None = None
+    """Once the seat was handed to a substitute: the person who left it first, whom the game
+    rates for it (docs/async.md#substitutes); None while its first person holds it."""
+    left_with_out: int | None = None
+    """With `stands_in_for`: how many seats were out of the game when that person left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +127,12 @@ class ResultRow:
     place: int
     won: bool
     eliminated: bool = False  # out of the game: stats leave its score out
+    rated_place: int | None = None
+    """In a game with a substitute: the seat's place among the rated players (None: `place`)."""
+    finished_by: int | None = None
+    """The substitute who played the seat to its end (`user_id` is then the person who left)."""
+    finished_place: int | None = None
+    """With `finished_by`: the place the seat itself finished at."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +270,9 @@ def game_of(row: Row) -> GameRow:
 
 
 def seat_of(row: Row) -> SeatRow:
+    """A seat from its row (read with every column: a database still at a schema older than
+    the substitutes' columns reads none there)."""
+    columns = set(row.keys())
     return SeatRow(
         user_id=row["user_id"],
         ai_level=row["ai_level"],
@@ -269,6 +283,8 @@ def seat_of(row: Row) -> SeatRow:
         timeouts=row["timeouts"],
         autoplay=bool(row["autoplay"]),
         display_name=row["display_name"],
+        stands_in_for=row["stands_in_for"] if "stands_in_for" in columns else None,
+        left_with_out=row["left_with_out"] if "left_with_out" in columns else None,
     )
 
 
@@ -310,9 +326,7 @@ async def maybe_game(conn: Connection, where: str, *args: object) -> GameRow | N
 
 async def fetch_seats(conn: Connection, game_id: int) -> list[SeatRow]:
     rows = await conn.fetch(
-        "SELECT id, user_id, ai_level, seat, joined_at, resigned, timeouts, autoplay, "
-        "display_name FROM seats WHERE game_id = $1 "
-        "ORDER BY seat IS NULL, seat, joined_at, id",
+        "SELECT * FROM seats WHERE game_id = $1 ORDER BY seat IS NULL, seat, joined_at, id",
         game_id,
     )
     return [seat_of(row) for row in rows]
@@ -344,7 +358,8 @@ async def insert_results(conn: Connection, game_id: int, results: Sequence[Resul
         return
     await conn.executemany(
         "INSERT INTO results (game_id, seat, user_id, ai_level, color, score, dirhams, place, "
-        "won, eliminated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        "won, eliminated, rated_place, finished_by, finished_place) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         [
             (
                 game_id,
@@ -357,6 +372,9 @@ async def insert_results(conn: Connection, game_id: int, results: Sequence[Resul
                 r.place,
                 int(r.won),
                 int(r.eliminated),
+                r.rated_place,
+                r.finished_by,
+                r.finished_place,
             )
             for r in results
         ],

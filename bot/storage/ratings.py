@@ -31,7 +31,8 @@ PlayerKey = tuple[int | None, str | None]
 
 @dataclass(frozen=True, slots=True)
 class RatedSeat:
-    """A seat of a rated game: who sat there and the place it finished at (ties share one)."""
+    """A seat of a rated game: who sat there and the place it finished at (ties share one;
+    in a game with a substitute, its place among the rated players: docs/async.md)."""
 
     seat: int
     user_id: int | None
@@ -112,12 +113,14 @@ _CHANGE_COLUMNS = (
     "sigma_after, games"
 )
 _RATED_SEATS = (
-    "SELECT g.number, g.game_id, r.seat, r.user_id, r.ai_level, r.place "
+    "SELECT g.number, g.game_id, r.seat, r.user_id, r.ai_level, "
+    "coalesce(r.rated_place, r.place) AS place "
     "FROM rated_games g JOIN results r ON r.game_id = g.game_id "
     "WHERE g.guild_id = $1 AND g.number > $2 ORDER BY g.number, r.seat"
 )
 _PENDING_SEATS = (
-    "SELECT g.number, g.game_id, r.seat, r.user_id, r.ai_level, r.place, s.applied "
+    "SELECT g.number, g.game_id, r.seat, r.user_id, r.ai_level, "
+    "coalesce(r.rated_place, r.place) AS place, s.applied "
     "FROM rating_guilds s LEFT JOIN rated_games g "
     "ON g.guild_id = s.guild_id AND g.number > s.applied "
     "LEFT JOIN results r ON r.game_id = g.game_id "
@@ -346,9 +349,12 @@ class RatingStore:
         async with self._db.reading() as conn:
             rows = await conn.fetch(
                 "SELECT a.ai_level, "
-                "sum(CASE WHEN r.place < a.place THEN 1 ELSE 0 END), "
-                "sum(CASE WHEN r.place = a.place THEN 1 ELSE 0 END), "
-                "sum(CASE WHEN r.place > a.place THEN 1 ELSE 0 END) "
+                "sum(CASE WHEN coalesce(r.rated_place, r.place) < coalesce(a.rated_place, a.place) "
+                "THEN 1 ELSE 0 END), "
+                "sum(CASE WHEN coalesce(r.rated_place, r.place) = coalesce(a.rated_place, a.place) "
+                "THEN 1 ELSE 0 END), "
+                "sum(CASE WHEN coalesce(r.rated_place, r.place) > coalesce(a.rated_place, a.place) "
+                "THEN 1 ELSE 0 END) "
                 "FROM results r JOIN results a ON a.game_id = r.game_id "
                 "JOIN games g ON g.id = r.game_id "
                 "WHERE g.guild_id = $1 AND g.status = 'over' AND r.user_id = $2 "

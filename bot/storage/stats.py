@@ -3,7 +3,10 @@
 Only games that ended normally have results (aborted games never do), and only human seats
 (user_id set) are counted, so AI seats never count as anybody's win or loss. A seat that was
 out of the game when it ended counts as a game and a loss, but its score (which the final
-message does not show) counts in no average or best score.
+message does not show) counts in no average or best score. A seat handed to a substitute
+counts for the person who left it, as a resignation then (docs/async.md#substitutes); the
+substitute's games finished for someone are listed apart (`finished_for`), and the history
+names them when their seat won.
 
 A person's accuracy in a game (`seat_accuracy`, docs/coach.md) is written once, after the game,
 by the background job of bot.services.accuracy: the finished games that still lack it are found
@@ -105,6 +108,23 @@ class StatsStore:
             favourite_color=None if color is None else str(color),
         )
 
+    async def finished_for(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[tuple[int, int, int]]:
+        """(game id, the seat's place, the person who left it) of the member's newest `limit`
+        finished games of the server played to their end in a seat someone else left."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT r.game_id, r.finished_place, r.user_id FROM results r "
+                "JOIN games g ON g.id = r.game_id "
+                "WHERE g.guild_id = $1 AND g.status = 'over' AND r.finished_by = $2 "
+                "ORDER BY r.game_id DESC LIMIT $3",
+                guild_id,
+                user_id,
+                limit,
+            )
+        return [(int(row[0]), int(row[1]), int(row[2])) for row in rows]
+
     async def history(
         self, guild_id: int, channel_id: int | None = None, limit: int = 10
     ) -> list[HistoryRow]:
@@ -119,8 +139,8 @@ class StatsStore:
             found: list[HistoryRow] = []
             for game in games:
                 winners = await conn.fetch(
-                    "SELECT user_id, ai_level FROM results WHERE game_id = $1 AND won = 1 "
-                    "ORDER BY seat",
+                    "SELECT coalesce(finished_by, user_id), ai_level FROM results "
+                    "WHERE game_id = $1 AND (won = 1 OR finished_place = 1) ORDER BY seat",
                     game[0],
                 )
                 found.append(

@@ -23,6 +23,7 @@ from bot.edge.buttons import (
     GUIDE_TEMPLATE,
     MAX_CUSTOM_ID,
     PARSERS,
+    SEAT_TEMPLATE,
     TOURNAMENT_TEMPLATE,
     AnalysisButton,
     Confirmation,
@@ -39,6 +40,9 @@ from bot.edge.buttons import (
     RefusedDrillButton,
     RefusedGuideButton,
     RefusedTournamentButton,
+    SeatAnswer,
+    SeatButton,
+    SeatId,
     TournamentAction,
     TournamentButton,
     TournamentId,
@@ -52,7 +56,9 @@ from bot.edge.buttons import (
     parse_custom_id,
     parse_drill_id,
     parse_guide_id,
+    parse_seat_id,
     parse_tournament_id,
+    seat_custom_id,
     tournament_custom_id,
 )
 from bot.presentation.guide import PAGE_COUNT
@@ -192,7 +198,28 @@ JUNK = [
 ]
 
 
+VALID_SEAT = {
+    "mk:seat:1:agree": SeatId(1, SeatAnswer.AGREE),
+    f"mk:seat:{LARGEST_GAME}:refuse": SeatId(LARGEST_GAME, SeatAnswer.REFUSE),
+}
+REFUSED_SEAT = ["mk:seat:0:agree", "mk:seat:01:agree", "mk:seat:1:maybe", "mk:seat:1:Agree"]
+
+
+@pytest.mark.parametrize(("value", "parsed"), VALID_SEAT.items())
+def test_seat_request_ids_the_bot_writes_are_read_back(value: str, parsed: SeatId) -> None:
+    assert parse_seat_id(value) == parsed
+    assert seat_custom_id(*parsed) == value
+
+
+@pytest.mark.parametrize("value", REFUSED_SEAT)
+def test_seat_request_ids_the_bot_never_writes_are_refused(value: str) -> None:
+    assert all(parse(value) is None for parse in PARSERS)
+    assert not dispatchable(message_with(value), value)
+
+
 def samples() -> Iterator[str]:
+    yield from VALID_SEAT
+    yield from REFUSED_SEAT
     yield from VALID_CONFIRM
     yield from VALID_GUIDE
     yield from VALID_ANALYSIS
@@ -291,6 +318,7 @@ def test_no_id_belongs_to_two_families() -> None:
         ANALYSIS_TEMPLATE,
         TOURNAMENT_TEMPLATE,
         DRILL_TEMPLATE,
+        SEAT_TEMPLATE,
     ]
     for value in SAMPLES:
         assert sum(bool(t.fullmatch(value)) for t in templates) <= 1, value
@@ -353,6 +381,7 @@ ONE_OF_EACH: dict[type[Any], str] = {
     AnalysisButton: "mk:analysis:5",
     TournamentButton: "mk:tour:5:join",
     DrillButton: "mk:drill:5:0:open",
+    SeatButton: "mk:seat:5:agree",
 }
 """A valid id of every family."""
 

@@ -18,6 +18,7 @@ from bot.edge.layout import MAX_BUTTONS, decision_buttons, lobby_action, lobby_b
 from bot.presentation import messages, names, presenter
 from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
+from bot.services.seat_errors import NudgeError, SubstituteError
 from engine import Phase
 
 BOT_DIR = Path(__file__).resolve().parents[3] / "bot"
@@ -74,6 +75,8 @@ ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
     service_errors.ChannelNotAllowedError: ((7, 8),),
     service_errors.NoAnalysisYetError: (1,),
     service_errors.ChannelHasTournamentError: (1, 2, 3),
+    SubstituteError: ("already_in", 5),
+    NudgeError: ("too_soon",),
 }
 """Arguments that build a sample of each expected error (the others take none)."""
 

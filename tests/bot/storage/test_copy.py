@@ -84,6 +84,11 @@ async def fill(database: Database) -> Filled:
     running = await started(service, (HOST, BOB, CAROL), channel=602)
     for _ in range(12):
         running = await step(service, running)
+    asked = await service.substitutes.ask(running.id, HOST, BOB, 1009, "Sub", in_bot=False)
+    await service.substitutes.answer(asked.request.id, CAROL, agree=True)  # Bob's seat changes
+    running = await service.play.look(running.id)
+    nudger = HOST if running.user_to_move != HOST else CAROL
+    await service.nudges.nudge(running.id, nudger)
 
     played = await play_out(service, await started(service, (HOST, BOB), channel=603))
     assert played.status is GameStatus.OVER

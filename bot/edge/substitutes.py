@@ -1,0 +1,232 @@
+"""SeatController: substitutes and nudges at the edge (docs/async.md#substitutes), thin
+handlers over bot.services.substitutes and bot.services.nudges.
+
+`/marrakech-mod substitute` hands a seat over at once (the channel's game, or `game:` of this
+server); `/marrakech substitute` is the host's request, posted in the game's channel with Agree
+and Refuse buttons (`mk:seat:...`, bot.edge.buttons) for the others: the request is stored, so
+its buttons answer after a restart. A hand-over is told in the game's channel, pinging the
+substitute. `/marrakech nudge` pings the person the channel's game waits for, in the channel.
+Refusals are short private answers (bot.edge.errors).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+
+import engine
+from bot.edge import interactions
+from bot.edge.answers import guarded
+from bot.edge.buttons import SeatAnswer, SeatButton
+from bot.edge.display import GameDisplay
+from bot.edge.errors import ModeratorsOnlyError
+from bot.edge.interactions import Interaction
+from bot.presentation.links import mention
+from bot.presentation.messages import text
+from bot.services.errors import GameNotFoundError
+from bot.services.nudges import NudgeService
+from bot.services.play import PlayService
+from bot.services.substitutes import (
+    REQUEST_HOURS,
+    Handover,
+    HandoverRequest,
+    SubstituteService,
+)
+from bot.services.views import GameView
+
+
+class OpenGames(Protocol):
+    async def open_game_id(self, channel_id: int) -> int: ...
+
+
+class SeatController:
+    """Handles the substitute and nudge commands and the seat request buttons."""
+
+    def __init__(
+        self,
+        games: OpenGames,
+        play: PlayService,
+        substitutes: SubstituteService,
+        nudges: NudgeService,
+        display: GameDisplay,
+    ) -> None:
+        self._games = games
+        self._display = display
+        self._play = play
+        self._substitutes = substitutes
+        self._nudges = nudges
+
+    async def substitute(
+        self,
+        interaction: Interaction,
+        out: discord.User | discord.Member,
+        incoming: discord.User | discord.Member,
+        game: int | None = None,
+        *,
+        moderator: bool,
+    ) -> None:
+        """A moderator's hand-over (at once), or the host's request (once the others agree)."""
+
+        async def work() -> None:
+            guild_id = interactions.guild_id(interaction)
+            if moderator and not interaction.permissions.manage_channels:
+                raise ModeratorsOnlyError()
+            game_id = game
+            if game_id is None:
+                game_id = await self._games.open_game_id(interactions.channel_id(interaction))
+            view = await self._play.look(game_id)
+            if view.game.guild_id != guild_id:
+                raise GameNotFoundError(game_id)
+            name = incoming.display_name
+            if moderator:
+                handover = await self._substitutes.substitute(
+                    game_id, out.id, incoming.id, name, in_bot=incoming.bot
+                )
+                await self._tell_handover(interaction, handover)
+                await self._redraw(view, handover)
+                return
+            answer = await self._substitutes.ask(
+                game_id, interaction.user.id, out.id, incoming.id, name, in_bot=incoming.bot
+            )
+            if answer.handover is not None:
+                await self._tell_handover(interaction, answer.handover)
+                await self._redraw(view, answer.handover)
+                return
+            buttons = discord.ui.View(timeout=None)
+            language = view.game.locale
+            buttons.add_item(
+                SeatButton(
+                    answer.request.id,
+                    SeatAnswer.AGREE,
+                    label=text("substitute.agree.button", language),
+                    style=discord.ButtonStyle.success,
+                )
+            )
+            buttons.add_item(
+                SeatButton(
+                    answer.request.id,
+                    SeatAnswer.REFUSE,
+                    label=text("substitute.refuse.button", language),
+                    style=discord.ButtonStyle.danger,
+                )
+            )
+            await interaction.response.send_message(
+                _asked(answer.request, language),
+                view=buttons,
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(user) for user in answer.request.missing]
+                ),
+            )
+
+        await guarded(interaction, "handing a seat over", work)
+
+    async def on_seat_answer(
+        self, interaction: discord.Interaction[Any], request_id: int, answer: SeatAnswer
+    ) -> None:
+        """A player's Agree or Refuse on a host's request."""
+
+        async def work() -> None:
+            request = await self._substitutes.request(request_id)
+            before = await self._play.look(request.game_id)
+            done = await self._substitutes.answer(
+                request_id, interaction.user.id, agree=answer is SeatAnswer.AGREE
+            )
+            language = before.game.locale
+            if done.handover is not None:
+                await interaction.response.edit_message(
+                    content=_handover_text(done.handover, language), view=None
+                )
+                await self._redraw(before, done.handover)
+                return
+            if done.request.status != "refused":  # still waiting: who for, now
+                await interaction.response.edit_message(content=_asked(done.request, language))
+                return
+            refused = text(
+                "substitute.refused",
+                language,
+                user=mention(interaction.user.id),
+                outgoing=mention(done.request.out_user_id),
+                game_id=done.request.game_id,
+            )
+            await interaction.response.edit_message(content=refused, view=None)
+
+        await guarded(interaction, "answering a seat request", work)
+
+    async def nudge(self, interaction: Interaction) -> None:
+        """Ping, in the channel, the person the channel's game waits for."""
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            game_id = await self._games.open_game_id(interactions.channel_id(interaction))
+            nudge = await self._nudges.nudge(game_id, interaction.user.id)
+            await interaction.response.send_message(
+                text(
+                    "nudge.ping",
+                    nudge.locale,
+                    user=mention(nudge.user_id),
+                    by=mention(nudge.by),
+                    game_id=nudge.game_id,
+                ),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(nudge.user_id)]),
+            )
+
+        await guarded(interaction, "nudging", work)
+
+    async def _redraw(self, before: GameView, handover: Handover) -> None:
+        """Redraw the game's turn message for its new player (again in the background, if
+        Discord fails now: the hand-over is stored)."""
+        try:
+            await self._display.after_change_elsewhere(before, handover.view)
+        except Exception:
+            self._display.retry_display(handover.view.id)
+            raise
+
+    async def _tell_handover(self, interaction: Interaction, handover: Handover) -> None:
+        """Tell the hand-over in the game's channel (pinging the substitute): as the answer
+        when the command was used there, else posted there with a private answer here."""
+        game = handover.view.game
+        content = _handover_text(handover, game.locale)
+        pinged = discord.AllowedMentions(users=[discord.Object(handover.in_user_id)])
+        if interactions.channel_id(interaction) == game.channel_id:
+            await interaction.response.send_message(content, allowed_mentions=pinged)
+            return
+        channel = interaction.client.get_channel(game.channel_id)
+        if channel is None:
+            channel = await interaction.client.fetch_channel(game.channel_id)
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send(content, allowed_mentions=pinged)
+        language = interactions.user_language(interaction)
+        await interaction.response.send_message(
+            text("substitute.done_elsewhere", language, game_id=game.id), ephemeral=True
+        )
+
+
+def _handover_text(handover: Handover, language: str) -> str:
+    return text(
+        "substitute.done",
+        language,
+        incoming=mention(handover.in_user_id),
+        outgoing=mention(handover.out_user_id),
+        color=text(f"color.{_seat_color(handover)}", language),
+        game_id=handover.view.game.id,
+    )
+
+
+def _seat_color(handover: Handover) -> str:
+    state = handover.view.state
+    assert state is not None
+    return engine.seat_colors(state.players, handover.seat)[0].value
+
+
+def _asked(request: HandoverRequest, language: str) -> str:
+    return text(
+        "substitute.asked",
+        language,
+        host=mention(request.asked_by),
+        outgoing=mention(request.out_user_id),
+        incoming=mention(request.in_user_id),
+        game_id=request.game_id,
+        waiting=", ".join(mention(user) for user in request.missing),
+        hours=REQUEST_HOURS,
+    )

@@ -1,0 +1,274 @@
+"""Substitutes: a seat of a running game handed to another member (docs/async.md#substitutes).
+
+A moderator hands a seat over at once (`substitute`); the game's host may ask to (`ask`), and
+the seat changes hands once every other person still in the game agreed (`answer`): one refusal,
+or the request running out (REQUEST_HOURS), closes it. The request and its agreements are
+stored, so the buttons that answer it work across restarts and processes.
+
+The new person plays from the next decision, with the seat's colour, rugs and dirhams: nothing
+of the game changes but who holds the seat (and, when it is that seat's turn, the turn's clock,
+which starts anew for them). Leaving is no way out of a loss: the person who left is rated and
+counted as if they had resigned at that moment (bot.services.loaded.results_of), and the
+substitute is never rated for the seat; their stats show the game as finished for someone. A
+seat the AI had taken over after timeouts is handed over the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from bot.services import pause
+from bot.services.errors import GameError, GameNotRunningError, HostOnlyError
+from bot.services.loaded import LoadedGame
+from bot.services.loader import GameLoader
+from bot.services.seat_errors import SubstituteError
+from bot.services.views import GameView, Player
+from bot.storage.game_rows import StaleSeqError
+from bot.storage.kinds import GameStatus
+from bot.storage.substitutes import OPEN, SeatRequest, SubstituteStore
+
+REQUEST_HOURS = 24
+"""How long a host's request waits for the other players' agreement."""
+
+
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """A seat that changed hands: the game as it is now, the seat, who left and who came."""
+
+    view: GameView
+    seat: int
+    out_user_id: int
+    in_user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandoverRequest:
+    """A host's request to hand `out_user_id`'s seat to `in_user_id`, as the edge shows it:
+    whom it waits for (`waiting_for`, those in `agreed` have agreed) and its `status` (open,
+    done, refused, expired or failed)."""
+
+    id: int
+    game_id: int
+    out_user_id: int
+    in_user_id: int
+    in_name: str | None
+    asked_by: int
+    waiting_for: tuple[int, ...]
+    agreed: frozenset[int]
+    status: str
+    expires_at: datetime
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """Whom the request still waits for, in the order asked."""
+        return tuple(user for user in self.waiting_for if user not in self.agreed)
+
+
+def _request_view(row: SeatRequest) -> HandoverRequest:
+    return HandoverRequest(
+        row.id,
+        row.game_id,
+        row.out_user_id,
+        row.in_user_id,
+        row.in_name,
+        row.asked_by,
+        row.waiting_for,
+        row.agreed,
+        row.status,
+        row.expires_at,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a press on a request did: the request as it is now, and the hand-over it made
+    (None: it still waits, or it was refused)."""
+
+    request: HandoverRequest
+    handover: Handover | None = None
+
+
+class SubstituteService:
+    """Hands seats over, by a moderator or by the host with the others' agreement."""
+
+    def __init__(self, loader: GameLoader, store: SubstituteStore) -> None:
+        self._loader = loader
+        self._store = store
+
+    async def substitute(
+        self, game_id: int, out_user_id: int, in_user_id: int, in_name: str | None, *, in_bot: bool
+    ) -> Handover:
+        """Hand `out_user_id`'s seat to `in_user_id` now (a moderator's decision)."""
+        async with self._loader.locked(game_id):
+            loaded = await self._loader.load(game_id)
+            seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)
+            return await self._hand_over(loaded, seat, out_user_id, in_user_id, in_name)
+
+    async def ask(
+        self,
+        game_id: int,
+        host_id: int,
+        out_user_id: int,
+        in_user_id: int,
+        in_name: str | None,
+        *,
+        in_bot: bool,
+    ) -> Answer:
+        """The host's request to hand a seat over; it waits for every other person still in
+        the game (but the host and the person leaving), and is done at once when there is none."""
+        async with self._loader.locked(game_id):
+            loaded = await self._loader.load(game_id)
+            if host_id != loaded.game.host_id:
+                raise HostOnlyError()
+            seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)
+            waiting = tuple(
+                user for user in _people_in(loaded) if user not in (host_id, out_user_id)
+            )
+            now = self._loader.now()
+            row = await self._store.open_request(
+                game_id,
+                out_user_id,
+                in_user_id,
+                in_name,
+                host_id,
+                waiting,
+                now,
+                now + timedelta(hours=REQUEST_HOURS),
+            )
+            request = _request_view(row)
+            if waiting:
+                return Answer(request)
+            await self._store.close_request(request.id, "done")
+            handover = await self._hand_over(loaded, seat, out_user_id, in_user_id, in_name)
+            return Answer(replace(request, status="done"), handover)
+
+    async def request(self, request_id: int) -> HandoverRequest:
+        """The request as stored; SubstituteError if there is none."""
+        row = await self._store.request(request_id)
+        if row is None:
+            raise SubstituteError("no_request")
+        return _request_view(row)
+
+    async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
+        """A player's Agree or Refuse on a request. SubstituteError: no such request, it is
+        closed (or ran out now), or it does not wait for this person."""
+        request = await self.request(request_id)
+        if request.status != OPEN:
+            raise SubstituteError(f"request_{request.status}")
+        if self._loader.now() >= request.expires_at:
+            await self._store.close_request(request_id, "expired")
+            raise SubstituteError("request_expired")
+        if user_id not in request.waiting_for:
+            raise SubstituteError("not_asked")
+        if not agree:
+            if await self._store.close_request(request_id, "refused"):
+                return Answer(replace(request, status="refused"))
+            raise SubstituteError("request_closed")
+        await self._store.agree(request_id, user_id)
+        request = await self.request(request_id)
+        if request.missing or not await self._store.close_request(request_id, "done"):
+            return Answer(request)  # still waiting, or another press completed it
+        try:
+            handover = await self.substitute(
+                request.game_id,
+                request.out_user_id,
+                request.in_user_id,
+                request.in_name,
+                in_bot=False,
+            )
+        except GameError:
+            await self._store.close_request(request_id, "failed", was="done")
+            raise
+        return Answer(replace(request, status="done"), handover)
+
+    async def _check(
+        self, loaded: LoadedGame, out_user_id: int, in_user_id: int, *, in_bot: bool
+    ) -> int:
+        """The seat `out_user_id` may hand to `in_user_id` now; SubstituteError (or
+        GameNotRunningError) why not."""
+        if loaded.game.status is not GameStatus.RUNNING or loaded.state is None:
+            raise GameNotRunningError()
+        if in_bot:
+            raise SubstituteError("bot", in_user_id)
+        if out_user_id == in_user_id or await self._store.ever_seated(loaded.game.id, in_user_id):
+            raise SubstituteError("already_in", in_user_id)
+        for player in loaded.players:
+            if (
+                player.user_id == out_user_id
+                and player.seat is not None
+                and not player.resigned
+                and not loaded.state.is_eliminated(player.seat)
+            ):
+                return player.seat
+        raise SubstituteError("not_in", out_user_id)
+
+    async def _hand_over(
+        self,
+        loaded: LoadedGame,
+        seat: int,
+        out_user_id: int,
+        in_user_id: int,
+        in_name: str | None,
+    ) -> Handover:
+        state = loaded.state
+        assert state is not None
+        players = tuple(
+            _came(player, out_user_id, in_user_id, in_name, len(state.eliminated))
+            if player.seat == seat
+            else player
+            for player in loaded.players
+        )
+        clock = None
+        if state.to_move == seat or pause.is_paused(players, state) != pause.is_paused(
+            loaded.players, state
+        ):
+            clock = self._loader.fresh_clock(loaded.game, players, state)
+        try:
+            game = await self._store.hand_over(
+                loaded.game.id,
+                loaded.game.seq,
+                seat,
+                out_user_id,
+                in_user_id,
+                in_name,
+                len(state.eliminated),
+                clock,
+                self._loader.now(),
+            )
+        except StaleSeqError:
+            self._loader.forget(loaded.game.id)
+            raise loaded.stale() from None
+        updated = self._loader.keep(replace(loaded, game=game, players=players))
+        self._loader.schedule_changed(game)
+        return Handover(updated.view(), seat, out_user_id, in_user_id)
+
+
+def _came(player: Player, out_user_id: int, in_user_id: int, name: str | None, out: int) -> Player:
+    """The seat's player once `in_user_id` took it from `out_user_id` with `out` seats out."""
+    first = player.stands_in_for is None
+    return replace(
+        player,
+        user_id=in_user_id,
+        name=name,
+        timeouts=0,
+        autoplay=False,
+        stands_in_for=out_user_id if first else player.stands_in_for,
+        left_with_out=out if first else player.left_with_out,
+    )
+
+
+def _people_in(loaded: LoadedGame) -> list[int]:
+    """The people holding a seat still in the game and playing it (not one the AI took over
+    after timeouts: they are away), in seat order."""
+    state = loaded.state
+    assert state is not None
+    return [
+        player.user_id
+        for player in sorted(loaded.players, key=lambda p: p.seat if p.seat is not None else 9)
+        if player.user_id is not None
+        and player.seat is not None
+        and not player.resigned
+        and not player.autoplay
+        and not state.is_eliminated(player.seat)
+    ]

@@ -1,0 +1,197 @@
+"""Seats handed to substitutes, and the hosts' requests that wait for the other players'
+agreement (migration 0020, docs/async.md#substitutes).
+
+`hand_over` changes a seat's person in one transaction guarded by the game's seq and the seat's
+person: a move, a second hand-over or another process that got there first makes it change
+nothing (StaleSeqError). The seat keeps the person the game rates for it: the first who left.
+
+A request's agreements are rows of their own, so two players pressing Agree at once both count;
+closing a request is one guarded update, so of two presses that complete (or refuse) it, one
+acts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.storage.game_rows import GameRow, GameTable, StaleSeqError
+from bot.storage.kinds import TurnClock
+from bot.storage.values import json_from_column, json_to_column, time_from_column, time_to_column
+
+OPEN = "open"
+"""A request still waiting for agreements."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """A host's request to hand `out_user_id`'s seat to `in_user_id`, waiting for the people in
+    `waiting_for` to agree (those in `agreed` have)."""
+
+    id: int
+    game_id: int
+    out_user_id: int
+    in_user_id: int
+    in_name: str | None
+    asked_by: int
+    waiting_for: tuple[int, ...]
+    agreed: frozenset[int]
+    status: str
+    asked_at: datetime
+    expires_at: datetime
+
+
+class SubstituteStore(GameTable):
+    """Hand-overs of seats and the requests for them."""
+
+    async def hand_over(
+        self,
+        game_id: int,
+        expected_seq: int,
+        seat: int,
+        out_user_id: int,
+        in_user_id: int,
+        in_name: str | None,
+        out_count: int,
+        clock: TurnClock | None,
+        now: datetime,
+    ) -> GameRow:
+        """Give `in_user_id` the seat `out_user_id` holds in the running game at
+        `expected_seq` (with a fresh turn `clock` when it is that seat's turn; None keeps the
+        clock), and the host's part with it when they host the game (one who left cannot end
+        it); StaleSeqError, and nothing changed, if the game or the seat moved on."""
+        async with self._db.transaction() as conn:
+            keep = clock is None
+            clock = clock or TurnClock()
+            game = await self._changed(
+                conn,
+                "UPDATE games SET rev = rev + 1, updated_at = $1, "
+                "host_id = CASE WHEN host_id = $8 THEN $9 ELSE host_id END, "
+                "turn_started_at = CASE WHEN $2 THEN turn_started_at ELSE $3 END, "
+                "remind_at = CASE WHEN $2 THEN remind_at ELSE $4 END, "
+                "due_at = CASE WHEN $2 THEN due_at ELSE $5 END "
+                "WHERE id = $6 AND seq = $7 AND status = 'running'",
+                time_to_column(now),
+                keep,
+                time_to_column(clock.turn_started_at),
+                time_to_column(clock.remind_at),
+                time_to_column(clock.due_at),
+                game_id,
+                expected_seq,
+                out_user_id,
+                in_user_id,
+            )
+            changed = await conn.execute(
+                "UPDATE seats SET user_id = $1, display_name = $2, timeouts = 0, autoplay = 0, "
+                "hints_used = 0, stands_in_for = coalesce(stands_in_for, $3), "
+                "left_with_out = coalesce(left_with_out, $4) "
+                "WHERE game_id = $5 AND seat = $6 AND user_id = $3 AND resigned = 0",
+                in_user_id,
+                in_name,
+                out_user_id,
+                out_count,
+                game_id,
+                seat,
+            )
+            if game is None or changed != 1:
+                raise StaleSeqError(game_id, expected_seq)  # rolls the transaction back
+            return game
+
+    async def ever_seated(self, game_id: int, user_id: int) -> bool:
+        """Whether the person holds, or held and handed on, a seat of the game."""
+        async with self._db.single_read() as conn:
+            found = await conn.fetchval(
+                "SELECT count(*) FROM seats WHERE game_id = $1 "
+                "AND (user_id = $2 OR stands_in_for = $2)",
+                game_id,
+                user_id,
+            )
+        return bool(found)
+
+    # --- requests ----------------------------------------------------------------------------
+
+    async def open_request(
+        self,
+        game_id: int,
+        out_user_id: int,
+        in_user_id: int,
+        in_name: str | None,
+        asked_by: int,
+        waiting_for: tuple[int, ...],
+        now: datetime,
+        expires_at: datetime,
+    ) -> SeatRequest:
+        async with self._db.single_write() as conn:
+            request_id = await conn.fetchval(
+                "INSERT INTO seat_requests (game_id, out_user_id, in_user_id, in_name, asked_by, "
+                "waiting_for, asked_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                "RETURNING id",
+                game_id,
+                out_user_id,
+                in_user_id,
+                in_name,
+                asked_by,
+                json_to_column(list(waiting_for)),
+                time_to_column(now),
+                time_to_column(expires_at),
+            )
+        return SeatRequest(
+            int(request_id),
+            game_id,
+            out_user_id,
+            in_user_id,
+            in_name,
+            asked_by,
+            waiting_for,
+            frozenset(),
+            OPEN,
+            now,
+            expires_at,
+        )
+
+    async def request(self, request_id: int) -> SeatRequest | None:
+        async with self._db.reading() as conn:
+            row = await conn.fetchrow(
+                "SELECT id, game_id, out_user_id, in_user_id, in_name, asked_by, waiting_for, "
+                "status, asked_at, expires_at FROM seat_requests WHERE id = $1",
+                request_id,
+            )
+            if row is None:
+                return None
+            agreed = await conn.fetch(
+                "SELECT user_id FROM seat_agreements WHERE request_id = $1", request_id
+            )
+        return SeatRequest(
+            id=int(row["id"]),
+            game_id=int(row["game_id"]),
+            out_user_id=int(row["out_user_id"]),
+            in_user_id=int(row["in_user_id"]),
+            in_name=row["in_name"],
+            asked_by=int(row["asked_by"]),
+            waiting_for=tuple(int(user) for user in json_from_column(row["waiting_for"])),
+            agreed=frozenset(int(agreement[0]) for agreement in agreed),
+            status=str(row["status"]),
+            asked_at=time_from_column(str(row["asked_at"])),
+            expires_at=time_from_column(str(row["expires_at"])),
+        )
+
+    async def agree(self, request_id: int, user_id: int) -> None:
+        """Record the person's agreement (a second press changes nothing)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "INSERT INTO seat_agreements (request_id, user_id) VALUES ($1, $2) "
+                "ON CONFLICT (request_id, user_id) DO NOTHING",
+                request_id,
+                user_id,
+            )
+
+    async def close_request(self, request_id: int, status: str, was: str = OPEN) -> bool:
+        """Move the request from `was` (open) to `status`; False if it was not `was` any more."""
+        async with self._db.single_write() as conn:
+            changed = await conn.execute(
+                "UPDATE seat_requests SET status = $1 WHERE id = $2 AND status = $3",
+                status,
+                request_id,
+                was,
+            )
+        return changed == 1

@@ -1,0 +1,47 @@
+"""Every refusal of a hand-over or a nudge has a short private answer in every language, with
+the person and the moment it names."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.edge import errors
+from bot.presentation.messages import LANGUAGES
+from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
+
+SUBSTITUTE_CODES = (
+    "bot",
+    "already_in",
+    "not_in",
+    "no_request",
+    "request_done",
+    "request_refused",
+    "request_expired",
+    "request_failed",
+    "request_closed",
+    "not_asked",
+)
+WHEN = datetime(2026, 3, 2, 8, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_refusal_has_a_short_answer(language: str) -> None:
+    for code in SUBSTITUTE_CODES:
+        answer = errors.describe(SubstituteError(code, 42), language)
+        assert answer, code
+        assert len(answer) < 200, code
+        assert "{" not in answer, code
+    assert "<@42>" in (errors.describe(SubstituteError("already_in", 42), language) or "")
+    too_soon = errors.describe(NudgeError("too_soon", until=WHEN), language) or ""
+    assert f"<t:{int(WHEN.timestamp())}:R>" in too_soon, "it says when a nudge is possible"
+    for code in ("yourself", "nobody"):
+        assert errors.describe(NudgeError(code), language)
+    for reason in ("away", "quiet", "sick"):
+        why = Unreachable(reason, WHEN)
+        answer = errors.describe(
+            NudgeError("unreachable", user_id=7, until=WHEN, why=why), language
+        )
+        assert answer is not None
+        assert "<@7>" in answer

@@ -1,0 +1,221 @@
+"""Substitutes through the services on a real database (each back end): a seat handed over by
+a moderator or by the host with the others' agreement, the person who left rated and counted
+as if they had resigned then, the substitute rated for nothing and shown the game as finished
+for someone, a seat the AI took over handed over the same way, and the refusals that change
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.services import GameStatus, GameView
+from bot.services.errors import GameNotRunningError, HostOnlyError, StaleBoardError
+from bot.services.loaded import rated_places
+from bot.services.seat_errors import SubstituteError
+from bot.services.stats import StatsService
+from bot.services.substitutes import REQUEST_HOURS
+from bot.storage import Database
+from bot.storage.stats import StatsStore
+from tests.bot.services.test_async_play import (
+    BOB,
+    CAROL,
+    GUILD,
+    HOST,
+    LIMIT,
+    Table,
+    play_turn,
+    run_until_quiet,
+)
+from tests.bot.services.test_async_play import table as table  # the fixture
+from tests.bot.services.test_pause import time_out_three_times
+from tests.bot.services.test_ratings import DAVE, opened
+from tests.bot.services.test_service import play_out, service_on, step
+
+ERIN = 1005
+
+
+async def rated_rows(database: Database, game_id: int) -> dict[int, int]:
+    """user id -> the place each person was rated at in the game."""
+    async with database.reading() as conn:
+        rows = await conn.fetch(
+            "SELECT user_id, place FROM rating_changes WHERE game_id = $1 AND user_id IS NOT NULL",
+            game_id,
+        )
+    return {int(row[0]): int(row[1]) for row in rows}
+
+
+def seat_of(view: GameView, user: int) -> int | None:
+    return next((p.seat for p in view.players if p.user_id == user), None)
+
+
+def test_the_one_who_left_ranks_as_out_at_that_moment() -> None:
+    # Seat 2 finished first; its person left while seat 3 was already out and seat 1 was not.
+    ranking = [(2,), (0,), (1,), (3,)]
+    assert rated_places(ranking, eliminated=(3, 1), left={2: 1}) == {0: 1, 1: 2, 2: 3, 3: 4}
+    # Left with nobody out: behind everyone who went out after.
+    assert rated_places(ranking, eliminated=(3, 1), left={2: 0}) == {0: 1, 1: 2, 3: 3, 2: 4}
+    # Two who left with as many out share their place.
+    assert rated_places([(0,), (1,), (2,)], eliminated=(), left={0: 0, 1: 0}) == {
+        2: 1,
+        0: 2,
+        1: 2,
+    }
+
+
+async def test_a_moderators_substitute_plays_on_and_the_one_who_left_is_rated_as_resigned(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=700)
+    for _ in range(6):
+        view = await step(service, view)
+    bob_seat = seat_of(view, BOB)
+    done = await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    assert done.seat == bob_seat
+    assert done.in_user_id == DAVE
+    view = done.view
+    (dave,) = [p for p in view.players if p.user_id == DAVE]
+    assert dave.seat == bob_seat
+    assert dave.stands_in_for == BOB
+    assert dave.name == "Dave"
+    assert BOB not in [p.user_id for p in view.players]
+    with pytest.raises(SubstituteError) as refused:
+        await service.substitutes.substitute(view.id, CAROL, BOB, None, in_bot=False)
+    assert refused.value.code == "already_in", "the one who left cannot come back in"
+    view = await play_out(service, await service.play.look(view.id))  # Dave plays Bob's seat
+    assert view.status is GameStatus.OVER
+
+    rated = await rated_rows(database, view.id)
+    assert set(rated) == {HOST, BOB, CAROL}, "the substitute is rated for nothing"
+    assert rated[BOB] == 3, "nobody was out when Bob left: he counts as the first out, last"
+    assert sorted([rated[HOST], rated[CAROL]]) in ([1, 2], [1, 1])
+    assert (await service.ratings.player(GUILD, DAVE)).games == 0
+    assert (await service.ratings.player(GUILD, BOB)).games == 1
+
+    stats = StatsService(StatsStore(database))
+    bob = await stats.player(GUILD, BOB)
+    assert (bob.games, bob.wins) == (1, 0), "Bob's game counts, as a loss"
+    dave_stats = await stats.player(GUILD, DAVE)
+    assert dave_stats.games == 0
+    (finished,) = dave_stats.finished_for
+    assert finished.game_id == view.id
+    assert finished.for_user_id == BOB
+    assert view.state is not None
+    assert view.state.outcome is not None
+    places = {s: n for n, group in enumerate(view.state.outcome.ranking, 1) for s in group}
+    assert finished.place == places[bob_seat]
+
+
+async def test_bad_substitutions_are_refused_and_change_nothing(database: Database) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB), channel=701)
+    cases = [
+        (BOB, HOST, False, "already_in"),
+        (BOB, BOB, False, "already_in"),
+        (BOB, DAVE, True, "bot"),
+        (DAVE, ERIN, False, "not_in"),
+    ]
+    for out, came, bot, code in cases:
+        with pytest.raises(SubstituteError) as refused:
+            await service.substitutes.substitute(view.id, out, came, None, in_bot=bot)
+        assert refused.value.code == code
+    assert await service.play.look(view.id) == view
+    view = await play_out(service, view)
+    with pytest.raises(GameNotRunningError):
+        await service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
+
+
+async def test_the_host_hands_a_seat_over_once_the_others_agree(database: Database) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=702)
+    with pytest.raises(HostOnlyError):
+        await service.substitutes.ask(view.id, BOB, CAROL, ERIN, None, in_bot=False)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    assert asked.handover is None
+    assert set(asked.request.missing) == {CAROL, DAVE}
+    with pytest.raises(SubstituteError) as refused:
+        await service.substitutes.answer(asked.request.id, BOB, agree=True)
+    assert refused.value.code == "not_asked"
+    first = await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    assert first.handover is None
+    assert first.request.missing == (DAVE,)
+    again = await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    assert again.request.missing == (DAVE,), "a second press counts once"
+    last = await service.substitutes.answer(asked.request.id, DAVE, agree=True)
+    assert last.handover is not None
+    assert last.request.status == "done"
+    assert seat_of(last.handover.view, ERIN) is not None
+    with pytest.raises(SubstituteError) as closed:
+        await service.substitutes.answer(asked.request.id, DAVE, agree=True)
+    assert closed.value.code == "request_done"
+
+
+async def test_the_host_who_leaves_hands_the_hosting_over_too(database: Database) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB), channel=706)
+    done = await service.substitutes.substitute(view.id, HOST, DAVE, None, in_bot=False)
+    assert done.view.game.host_id == DAVE
+    with pytest.raises(HostOnlyError):
+        await service.play.abort(view.id, HOST)  # no way out of a loss by ending the game
+    assert (await service.play.look(view.id)).status is GameStatus.RUNNING
+
+
+async def test_one_refusal_or_the_time_running_out_cancels_a_request(table: Table) -> None:
+    service = table.service
+    view = await opened(service, (HOST, BOB, CAROL), channel=703)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    refused = await service.substitutes.answer(asked.request.id, CAROL, agree=False)
+    assert refused.request.status == "refused"
+    assert refused.handover is None
+    assert seat_of(await service.play.look(view.id), DAVE) is None
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    table.clock.advance(REQUEST_HOURS * 3600)
+    with pytest.raises(SubstituteError) as late:
+        await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    assert late.value.code == "request_expired"
+    assert seat_of(await service.play.look(view.id), DAVE) is None
+
+
+async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
+    table: Table,
+) -> None:
+    service = table.service
+    view = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=704, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
+    )
+    await service.lobby.join(view.id, BOB)
+    view = await service.lobby.start(view.id, HOST)
+    await table.show(view)
+    view = await time_out_three_times(table, view, BOB)
+    (bob,) = [p for p in view.players if p.user_id == BOB]
+    assert bob.autoplay
+    done = await service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
+    (dave,) = [p for p in done.view.players if p.user_id == DAVE]
+    assert not dave.autoplay, "the AI no longer plays the seat"
+    assert dave.timeouts == 0
+    view = await service.play.look(view.id)
+    while view.user_to_move != DAVE:
+        mover = view.user_to_move
+        assert mover is not None
+        view = await play_turn(table, view, mover)
+    assert view.game.turn_limit_seconds == LIMIT
+    table.clock.advance(LIMIT - 1)
+    await run_until_quiet(table)
+    view = await service.play.look(view.id)
+    assert view.user_to_move == DAVE, "the AI no longer plays it: Dave's turn waits for him"
+    view = await play_turn(table, view, DAVE)
+    assert view.user_to_move != DAVE
+
+
+async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_changes_nothing(
+    database: Database,
+) -> None:
+    one = service_on(database)
+    other = service_on(database)
+    view = await opened(one, (HOST, BOB), channel=705)
+    await other.play.look(view.id)  # the second process has it in memory
+    await step(one, view)  # ...and the first moves it on
+    done = await other.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
+    assert seat_of(done.view, DAVE) is not None, "it reads the game again, then hands over"
+    with pytest.raises((StaleBoardError, SubstituteError)):
+        await one.substitutes.substitute(view.id, BOB, ERIN, None, in_bot=False)

@@ -1,0 +1,119 @@
+"""A substitute and a nudge through the real bot process and the fake Discord API: a
+moderator hands a seat over mid-game, the substitute plays the seat's next decision, the game
+ends and its result rates the person who left (as resigned when they left) and not the
+substitute, whose stats show the game as finished for someone; a nudge pings the player the
+game waits for, in the channel, and its refusals (yourself, too soon, someone already in the
+game as a substitute) are short private answers; a host's request to hand a seat over waits
+for the others' buttons across a restart, and one refusal cancels it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.fakecord import FakeDiscord
+from tests.e2e.fakecord import permissions as fake_permissions
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.quiet import confirm, final_message, human_turn, open_game, play_turn_click
+
+pytestmark = pytest.mark.e2e
+
+MINUS = "\u2212"
+
+
+COMMANDS = ("marrakech", "marrakech-mod")
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "week-long")
+    alice, bob, carol, dave, erin = (
+        fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "erin")
+    )
+    mod = fake.add_user("mod")
+    for user in (alice, bob, carol, dave, erin):
+        fake.add_member(guild, user)
+    fake.add_member(guild, mod, permissions=fake_permissions.MANAGE_CHANNELS)
+    users = {user.id: user for user in (alice, bob, carol, dave)}
+    await open_game(fake, channel, alice, (bob, carol))
+
+    # A nudge pings the player the game waits for; the next is refused until 4 h have passed.
+    turn = await fake.wait_until(lambda: human_turn(fake, channel), what="the first turn")
+    (mover,) = turn.pinged_user_ids
+    waiting = [user for user in (alice, bob, carol) if user.id != mover]
+    yourself = await (await fake.slash(users[mover], channel, "marrakech", "nudge")).answer()
+    assert yourself.ephemeral
+    assert "no need to nudge yourself" in yourself.content
+    nudged = await (await fake.slash(waiting[0], channel, "marrakech", "nudge")).answer()
+    assert not nudged.ephemeral
+    assert nudged.pinged_user_ids == {mover}, "the nudge pings in the channel"
+    assert f"<@{mover}>, game #1 is waiting for you" in nudged.content
+    again = await (await fake.slash(waiting[1], channel, "marrakech", "nudge")).answer()
+    assert again.ephemeral
+    assert "the next nudge is possible <t:" in again.content
+
+    # The host asks to hand Carol's seat to Erin; the request outlives a restart, only the
+    # player it waits for answers it, and Bob's refusal cancels it.
+    asked = await (
+        await fake.slash(alice, channel, "marrakech", "substitute", out=carol, options={"in": erin})
+    ).answer()
+    assert not asked.ephemeral
+    assert asked.pinged_user_ids == {bob.id}, "it calls whom it waits for"
+    agree, refuse = (button.custom_id for button in asked.enabled_buttons())
+    assert agree is not None
+    assert refuse is not None
+    await bot.restart(fake, commands=COMMANDS, sync=False)
+    not_asked = await (await fake.click(carol, asked, agree)).answer()
+    assert not_asked.ephemeral
+    assert "does not wait for your answer" in not_asked.content
+    await (await fake.click(bob, asked, refuse)).response()
+    refused_request = fake.world.messages[asked.id]
+    assert f"<@{bob.id}> refused" in refused_request.content
+    assert refused_request.enabled_buttons() == []
+
+    # Bob's seat goes to Dave: Dave plays it from its next decision (a turn message that
+    # called Bob before the hand-over is now Dave's to click).
+    handed = await (
+        await fake.slash(mod, channel, "marrakech-mod", "substitute", out=bob, options={"in": dave})
+    ).answer()
+    assert not handed.ephemeral
+    assert f"<@{dave.id}> takes over <@{bob.id}>'s seat" in handed.content
+    assert handed.pinged_user_ids == {dave.id}
+    refused = await (
+        await fake.slash(
+            mod, channel, "marrakech-mod", "substitute", out=carol, options={"in": dave}
+        )
+    ).answer()
+    assert refused.ephemeral
+    assert "in this game already" in refused.content
+    seat_players = {**users, bob.id: dave}
+    for clicks in range(40):
+        current = await fake.wait_until(lambda: human_turn(fake, channel), what="a turn")
+        by_dave = current.pinged_user_ids & {bob.id, dave.id}
+        await play_turn_click(fake, seat_players, current, clicks)
+        if by_dave:
+            break
+    else:
+        raise AssertionError("Dave's seat never came to play")
+
+    # Alice and Carol resign: the seat Dave finishes wins; Bob is rated as out first.
+    for user in (alice, carol):
+        if final_message(fake, channel) is None:
+            await confirm(
+                fake, user, await fake.slash(user, channel, "marrakech", "resign"), "resign"
+            )
+    result = await fake.wait_until(lambda: final_message(fake, channel), what="the result")
+    text = result.embed_text()
+    (bob_rating,) = [line for line in text.splitlines() if line.startswith(f"<@{bob.id}> 1,")]
+    assert f"({MINUS}" in bob_rating, text
+    assert not [line for line in text.splitlines() if line.startswith(f"<@{dave.id}> 1,")], text
+    stats = await (await fake.slash(dave, channel, "marrakech", "stats")).answer(timeout=30)
+    assert f"Finished for someone: game #1 for <@{bob.id}>, place 1" in stats.embed_text()
+    bob_stats = await (await fake.slash(bob, channel, "marrakech", "stats")).answer(timeout=30)
+    assert "Games: **1** · wins: **0**" in bob_stats.embed_text()
