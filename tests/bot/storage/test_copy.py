@@ -29,6 +29,7 @@ from bot.storage.database import Backend, load_migrations
 from bot.storage.players import PlayerStore
 from bot.storage.stats import SeatAccuracy
 from bot.storage.tournaments import TournamentStore
+from bot.storage.watchers import WatchStore
 from tests.bot.services.test_service import fixed_clock, play_out, service_on, started, step
 from tests.postgres import create_database, drop_database
 
@@ -84,6 +85,7 @@ async def fill(database: Database) -> Filled:
     running = await started(service, (HOST, BOB, CAROL), channel=602)
     for _ in range(12):
         running = await step(service, running)
+    await WatchStore(database).watch(running.id, 1009, running.seq, NOW)
 
     played = await play_out(service, await started(service, (HOST, BOB), channel=603))
     assert played.status is GameStatus.OVER
