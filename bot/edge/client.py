@@ -24,6 +24,7 @@ from bot.edge.buttons import (
     ButtonHandler,
     DrillButtonHandler,
     TournamentButtonHandler,
+    WatchButtonHandler,
     dispatchable,
 )
 from bot.edge.inflight import HANDLERS
@@ -84,6 +85,7 @@ class MarrakechClient(discord.AutoShardedClient):
     and command errors."""
     tournaments: TournamentButtonHandler
     drills: DrillButtonHandler
+    watchers: WatchButtonHandler
     """Takes the clicks on tournament buttons."""
 
     def __init__(
@@ -140,6 +142,7 @@ class MarrakechClient(discord.AutoShardedClient):
         commands: Iterable[discord.app_commands.Group],
         tournaments: TournamentButtonHandler | None = None,
         drills: DrillButtonHandler | None = None,
+        watchers: WatchButtonHandler | None = None,
     ) -> None:
         """Hand over the handlers, the start/stop hooks and the command groups."""
         self.buttons = buttons
@@ -147,6 +150,8 @@ class MarrakechClient(discord.AutoShardedClient):
             self.tournaments = tournaments
         if drills is not None:
             self.drills = drills
+        if watchers is not None:
+            self.watchers = watchers
         self._lifecycle = hooks
         for group in commands:
             self.tree.add_command(group)

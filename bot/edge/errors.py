@@ -135,6 +135,10 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NotEnteredError: _fixed("error.not_entered"),
     service_errors.TournamentFullError: _fixed("error.tournament_full"),
     NotATextChannelError: _fixed("error.tournament_in_thread"),
+    service_errors.OtherServerGameError: lambda error, language: text(
+        "error.other_server_game", language, game_id=error.game_id
+    ),
+    service_errors.NotWatchingError: _fixed("error.not_watching"),
 }
 
 

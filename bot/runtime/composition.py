@@ -31,6 +31,7 @@ from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.edge.tournaments import TournamentController, TournamentDisplay
+from bot.edge.watch import WatchController, WatchMessages, watch_entry
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.coach import Coach
 from bot.presentation.drill import DrillPictures
@@ -47,6 +48,7 @@ from bot.services.player_games import PlayerGamesService
 from bot.services.stats import StatsService
 from bot.services.tournaments import TournamentService
 from bot.services.views import Abandoned, DueKind, DueWork
+from bot.services.watch import WatchService
 from bot.storage.database import Database
 from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.guilds import GuildStore
@@ -54,6 +56,7 @@ from bot.storage.meta import MetaStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
 from bot.storage.tournaments import TournamentStore
+from bot.storage.watchers import WatchStore
 from bot.supervisor import Supervisor
 from bot.workers.pool import WorkerPool
 
@@ -75,6 +78,7 @@ class Bot:
     turn_messages: TurnMessages | None = None
     tournaments: TournamentDisplay | None = None
     accuracy: AccuracyRecorder | None = None
+    watchers: WatchMessages | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -88,6 +92,8 @@ class Bot:
         if self.store.database.backend == "sqlite":
             await self.store.drop_claims()
         await self.display.resume_displays()
+        if self.watchers is not None:
+            await self.watchers.resume()
         finished = await self.service.play.backfill_results()
         if finished:
             log.info("results of %d finished games written for the stats", finished)
@@ -198,6 +204,12 @@ def build_bot(
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)
+    spectators = WatchService(service.loader, WatchStore(database))
+    watch_messages = WatchMessages(client, spectators)
+    display.on_shown(watch_messages.shown)
+    display.lobby_buttons(watch_entry)
+    display.lobby_reliability(stats.reliability)
+    watchers = WatchController(spectators, display)
     tournament_service = TournamentService(
         TournamentStore(database), service, seeds=seeds, workers=pool
     )
@@ -220,12 +232,20 @@ def build_bot(
         turn_messages,
         tournaments,
         accuracy,
+        watch_messages,
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
-    commands = build_commands(handlers, community, PlayerGamesController(players), organiser)
+    commands = build_commands(
+        handlers, community, PlayerGamesController(players), organiser, watchers
+    )
     drills = DrillHandler(service.play, DrillPictures(pool))
     client.attach(
-        buttons=handlers, hooks=bot, commands=commands, tournaments=organiser, drills=drills
+        buttons=handlers,
+        hooks=bot,
+        commands=commands,
+        tournaments=organiser,
+        drills=drills,
+        watchers=watchers,
     )
     return bot
 

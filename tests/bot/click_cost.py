@@ -138,6 +138,8 @@ async def settled(edge: Edge) -> None:
     assert await HANDLERS.drained(10.0), "a handler is still running"
     if edge.bot.turn_messages is not None:
         await edge.bot.turn_messages.idle()
+    if edge.bot.watchers is not None:
+        await edge.bot.watchers.idle()
     if edge.bot.accuracy is not None:  # a game's end sets off the judging for the stats
         await asyncio.wait_for(edge.bot.accuracy.idle(), 60)
 

@@ -74,6 +74,7 @@ ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
     service_errors.ChannelNotAllowedError: ((7, 8),),
     service_errors.NoAnalysisYetError: (1,),
     service_errors.ChannelHasTournamentError: (1, 2, 3),
+    service_errors.OtherServerGameError: (1,),
 }
 """Arguments that build a sample of each expected error (the others take none)."""
 
