@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 LINES_KEPT = 30
 """The newest finished turns' lines kept per game for the watchers' messages."""
+DM_PATIENCE_SECONDS = 30.0
+"""How long a watcher's message may wait on Discord (a direct message channel takes 5 messages
+in 5 s): it is claimed already, and nobody waits for it."""
 
 
 def watch_entry(view: GameView) -> discord.ui.View | None:
@@ -123,6 +126,9 @@ class WatchMessages:
         self._watch = watch
         self._lines: dict[int, dict[int, str]] = defaultdict(dict)
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._latest: dict[int, GameView] = {}
+        """Per game, the newest view its message showed: a send that waited for the one before
+        tells everything up to it, so turns that came meanwhile come together."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     def shown(self, view: GameView, message_id: int) -> None:
@@ -134,6 +140,9 @@ class WatchMessages:
             lines[turns[-1]] = story.turn_line(view, turns[-1])
             for old in [turn for turn in lines if turn <= turns[-1] - LINES_KEPT]:
                 del lines[old]
+        newest = self._latest.get(view.id)
+        if newest is None or newest.seq <= view.seq:
+            self._latest[view.id] = view
         task = asyncio.create_task(self._send(view), name=f"watch-dm-{view.id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -155,8 +164,10 @@ class WatchMessages:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def _send(self, view: GameView) -> None:
-        async with self._locks[view.id]:
+    async def _send(self, shown: GameView) -> None:
+        async with self._locks[shown.id]:
+            latest = self._latest.get(shown.id)
+            view = latest if latest is not None and latest.seq > shown.seq else shown
             try:
                 due = await self._watch.news(view)
             except Exception as error:
@@ -164,7 +175,14 @@ class WatchMessages:
                 return
             lines = self._lines.get(view.id, {})
             for news in due:
-                await send_direct(self._client, news.user_id, news_text(news, lines))
+                try:
+                    content = news_text(news, lines)
+                except Exception:  # claimed already: logged, never sent twice
+                    log.exception("game %s: a watcher's message was not written", view.id)
+                    continue
+                await send_direct(self._client, news.user_id, content, DM_PATIENCE_SECONDS)
             if view.status is not GameStatus.RUNNING:
                 self._lines.pop(view.id, None)
-                self._locks.pop(view.id, None)
+                self._latest.pop(view.id, None)
+        if view.status is not GameStatus.RUNNING:
+            self._locks.pop(view.id, None)

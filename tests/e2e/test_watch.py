@@ -2,7 +2,8 @@
 message opens a private view with no button that acts on the game; a member of another server
 is refused; with direct messages on, the watcher follows the game to its end, each finished
 turn told once, the turns that come at once in one message, and nothing of it reaches the
-game's channel or pings anyone."""
+game's channel or pings anyone. Then alice's reliability, from the turns she played, in her
+stats and beside her name in her next lobby."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ from tests.e2e.quiet import (
 
 pytestmark = pytest.mark.e2e
 
-CLICKS = 6
-"""Clicks alice plays before resigning: three turns (a way to turn Assam, then a rug)."""
+CLICKS = 20
+"""Clicks alice plays before resigning: ten turns (a way to turn Assam, then a rug), enough for
+a lobby to say how fast she usually plays."""
 
 
 def watch_button(message: FakeMessage, action: str) -> str:
@@ -84,6 +86,7 @@ async def test_a_watcher_follows_a_game_to_its_end_privately(
     dm = fake.dm_channel(carol)
     last = await fake.wait_until(
         lambda: next((m for m in fake.messages(dm) if "is over" in m.content), None),
+        timeout=30,
         what="the watcher told of the end",
     )
     told = fake.messages(dm)
@@ -102,3 +105,13 @@ async def test_a_watcher_follows_a_game_to_its_end_privately(
     refreshed = await (await fake.click(carol, asked, watch_button(asked, "refresh"))).answer()
     assert "watching it ended" in refreshed.embed_text()
     assert not refreshed.enabled_buttons()
+
+    stats = await (await fake.slash(carol, channel, "marrakech", "stats", member=alice)).answer(
+        timeout=30
+    )
+    assert (
+        "**Reliability**: usually plays within 1 min · 0% of turns ran out · 1 game left "
+        "unfinished (1 resigned, 0 left to the AI, 0 substituted away)"
+    ) in stats.embed_text()
+    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
+    assert f"<@{alice.id}> · usually plays within 1 min" in lobby.embed_text()

@@ -115,3 +115,28 @@ async def test_the_end_is_told_and_the_watchers_go(database: Database) -> None:
     with pytest.raises(GameNotRunningError):
         await watch.watch(GUILD, view.id, WATCHER)
     assert (await watch.look(GUILD, view.id, WATCHER)).watcher is None
+
+
+async def test_a_restart_tells_what_the_game_s_message_shows_and_was_not_told(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    watch = watch_of(service, database)
+    view = await started(service, (HOST, BOB))
+    await watch.watch(GUILD, view.id, WATCHER)
+    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    while len(finished_turns(view)) < 2:
+        view = await step(service, view)
+    await service.play.set_board_message(view.id, 4242, view.seq)  # shown; then the run died
+
+    restarted = watch_of(service_on(database), database)
+    await restarted.start()
+    (behind,) = await restarted.games_behind()
+    assert behind.seq == view.seq
+    (news,) = await restarted.news(behind)
+    assert news.user_id == WATCHER
+    told = news_text(news, {})
+    assert "· turn 1**" in told
+    assert "· turn 2**" in told
+    await restarted.start()
+    assert await restarted.games_behind() == [], "told once"
