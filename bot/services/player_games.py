@@ -92,9 +92,9 @@ class PlayerGamesService:
 
     async def set_notify(self, user_id: int, choice: str) -> None:
         """The user's `/marrakech notify` choice (NOTIFY_CHOICES)."""
-        now = self._loader.now()
-        await self._players.set_turn_dms(user_id, choice != "off", now)
-        await self._players.set_next_dms(user_id, choice == "next", now)
+        await self._players.set_choices(
+            user_id, choice != "off", choice == "next", self._loader.now()
+        )
 
     async def turn_dms_refused(self, user_id: int) -> bool:
         """Discord refused a direct message to the user: turn theirs off. True if they were on

@@ -41,24 +41,20 @@ class PlayerStore:
             )
         return before != on
 
-    async def set_next_dms(self, user_id: int, on: bool, now: datetime) -> bool:
-        """Set whether the user wants a direct message when the player before them starts
-        their turn; True if it changed."""
-        async with self._db.transaction() as conn:
-            before = bool(
-                await conn.fetchval(
-                    "SELECT next_dms FROM player_settings WHERE user_id = $1", user_id
-                )
-            )
+    async def set_choices(self, user_id: int, turn: bool, next_up: bool, now: datetime) -> None:
+        """Set both of the user's choices: a direct message at their turn (`turn`), and one
+        when the player before them starts theirs (`next_up`)."""
+        async with self._db.single_write() as conn:
             await conn.execute(
                 "INSERT INTO player_settings (user_id, turn_dms, next_dms, updated_at) "
-                "VALUES ($1, 0, $2, $3) ON CONFLICT (user_id) DO UPDATE SET "
-                "next_dms = excluded.next_dms, updated_at = excluded.updated_at",
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET "
+                "turn_dms = excluded.turn_dms, next_dms = excluded.next_dms, "
+                "updated_at = excluded.updated_at",
                 user_id,
-                int(on),
+                int(turn),
+                int(next_up),
                 time_to_column(now),
             )
-        return before != on
 
     async def choices(self, first: int, second: int) -> dict[int, tuple[bool, bool]]:
         """Both users' choices of direct messages, (at their turn, when they are next), in
