@@ -13,8 +13,7 @@ from bot.presentation.messages import text
 from bot.presentation.names import ai_name, player_name
 from bot.presentation.presenter import LOBBY_COLOR, Post
 from bot.presentation.since import since_last_turn_line
-from bot.services.player_games import UpNextNotice
-from bot.services.views import OpenGame, SinceLastTurn, TurnNotice
+from bot.services.views import OpenGame, SinceLastTurn, TurnNotice, UpNextNotice
 
 
 def my_games_post(games: Sequence[OpenGame], user_id: int, language: str) -> Post:

@@ -9,11 +9,10 @@ AI plays at once, and the player's own turn message follows)."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from bot.services.errors import GameDamagedError
 from bot.services.loader import GameLoader
-from bot.services.views import OpenGame, Player, TurnNotice
+from bot.services.views import OpenGame, Player, TurnNotice, UpNextNotice
 from bot.storage.game_log import GameLog
 from bot.storage.game_rows import GameRow
 from bot.storage.kinds import GameStatus
@@ -25,19 +24,6 @@ log = logging.getLogger(__name__)
 
 NOTIFY_CHOICES = ("on", "next", "off")
 """`/marrakech notify`: at your turn; at your turn and when you are next; none."""
-
-
-@dataclass(frozen=True, slots=True)
-class UpNextNotice:
-    """The direct message to a player who asked for one when they are next: the game and the
-    message of the turn before theirs."""
-
-    game_id: int
-    guild_id: int | None
-    channel_id: int
-    message_id: int
-    locale: str
-    user_id: int
 
 
 def next_seat(state: GameState) -> int | None:
