@@ -9,7 +9,7 @@ import pytest
 
 from bot.presentation import story
 from bot.presentation.watch import finished_turns, news_text
-from bot.services import GameService, GameStatus
+from bot.services import GameService, GameStatus, GameView
 from bot.services.errors import GameNotRunningError, NotWatchingError, OtherServerGameError
 from bot.services.watch import WatchService
 from bot.storage import Database
@@ -22,6 +22,18 @@ WATCHER = 2001
 
 def watch_of(service: GameService, database: Database) -> WatchService:
     return WatchService(service.loader, WatchStore(database))
+
+
+async def watched_with_messages(
+    database: Database,
+) -> tuple[GameService, WatchService, GameView]:
+    """A game of two people, watched by WATCHER with a direct message at each finished turn."""
+    service = service_on(database)
+    watch = watch_of(service, database)
+    view = await started(service, (HOST, BOB))
+    await watch.watch(GUILD, view.id, WATCHER)
+    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    return service, watch, view
 
 
 async def test_a_game_of_another_server_or_not_running_is_refused_and_changes_nothing(
@@ -102,11 +114,7 @@ async def test_held_turns_come_together_in_the_next_message_that_may_go(
 
 
 async def test_the_end_is_told_and_the_watchers_go(database: Database) -> None:
-    service = service_on(database)
-    watch = watch_of(service, database)
-    view = await started(service, (HOST, BOB))
-    await watch.watch(GUILD, view.id, WATCHER)
-    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    service, watch, view = await watched_with_messages(database)
     over = await play_out(service, view)
     assert over.status is GameStatus.OVER
     (news,) = await watch.news(over)
@@ -120,11 +128,7 @@ async def test_the_end_is_told_and_the_watchers_go(database: Database) -> None:
 async def test_a_restart_tells_what_the_game_s_message_shows_and_was_not_told(
     database: Database,
 ) -> None:
-    service = service_on(database)
-    watch = watch_of(service, database)
-    view = await started(service, (HOST, BOB))
-    await watch.watch(GUILD, view.id, WATCHER)
-    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    service, _, view = await watched_with_messages(database)
     while len(finished_turns(view)) < 2:
         view = await step(service, view)
     await service.play.set_board_message(view.id, 4242, view.seq)  # shown; then the run died
