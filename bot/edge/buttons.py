@@ -20,16 +20,18 @@ Seven families of ids, each with its own template:
   picked on a second try (`L`, `S`, `R` or a rug such as `c4c5`).
 - `mk:seat:<request id>:<answer>` (`SeatButton`): a player's answer (`SeatAnswer`: agree or
   refuse) to a host's request to hand a seat to a substitute (docs/async.md#substitutes).
+- `mk:watch:<game id>:<action>` (`WatchButton`): a spectator's buttons (docs/watching.md),
+  which act on their own watch, never on the game (`WatchAction`: watch from the game's
+  message, refresh the private view, direct messages on or off, stop watching).
 
 No state lives in a View, so buttons keep working after a restart and old ones are recognised
 as stale.
 
 A custom_id comes from the client, so each family's parser (`parse_custom_id`,
 `parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`,
-`parse_drill_id`, `parse_seat_id`, all made by
-`_read`) reads it strictly: the template, then each number in its range (`GAME_IDS`, `SEQS`,
-the guide's pages) and written as the bot writes it (no leading zero), and each word one the
-bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id` and its refusal
+`parse_drill_id`, `parse_seat_id`, `parse_watch_id`, all made by `_read`) reads it strictly:
+the template, then each number in its range (`GAME_IDS`, `SEQS`, the guide's pages) and
+written as the bot writes it (no leading zero), and each word one the bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id` and its refusal
 are the base's, and the family adds only its template, its fields and the handler its click goes
 to. `dispatchable` and every `from_custom_id` use the parsers, so an id they refuse never
 reaches a handler: discord.py gets the family's refused item (`RefusedButton`,
@@ -78,6 +80,8 @@ DRILL_STEPS = range(3)
 """A drill's steps: the seat's three costliest decisions, costliest first."""
 DRILL_PICK = re.compile(r"[LSR]|[a-g][1-7][a-g][1-7]")
 """An option picked on a second try: a way to turn Assam or a rug's two squares."""
+WATCH_TEMPLATE = re.compile(r"mk:watch:(?P<game>[0-9]{1,19}):(?P<action>[a-z]{1,8})")
+"""The shape of a watch button's id; parse_watch_id checks the game and the word."""
 
 
 class Confirmation(StrEnum):
@@ -132,6 +136,24 @@ class DrillMove(StrEnum):
     """Show the step with the better option too."""
     TRY = "try"
     """Offer the step's options again, to pick one."""
+
+
+class WatchAction(StrEnum):
+    """What a spectator's button does: to their own watch, never to the game."""
+
+    WATCH = "watch"
+    """Start watching (on the running game's message) and see the private view."""
+    REFRESH = "refresh"
+    DMS_ON = "dmon"
+    DMS_OFF = "dmoff"
+    STOP = "stop"
+
+
+class WatchId(NamedTuple):
+    """What a valid watch button's custom_id says."""
+
+    game_id: int
+    action: WatchAction
 
 
 class DrillId(NamedTuple):
@@ -228,6 +250,18 @@ class SeatButtonHandler(Protocol):
 
 class HasSeatHandler(Protocol):
     seats: SeatButtonHandler
+
+
+class WatchButtonHandler(Protocol):
+    """What a click on a spectator's button is handed to."""
+
+    async def on_watch(
+        self, interaction: discord.Interaction[Any], game_id: int, action: WatchAction
+    ) -> None: ...
+
+
+class HasWatchHandler(Protocol):
+    watchers: WatchButtonHandler
 
 
 def _number(valid: range) -> Callable[[str], int | None]:
@@ -328,6 +362,13 @@ def parse_seat_id(value: str) -> SeatId | None:
     return None if fields is None else SeatId(*fields)
 
 
+def parse_watch_id(value: str) -> WatchId | None:
+    """The game and the action of a watch button's custom_id, or None when the id is not one
+    the bot could have written."""
+    fields = _read(value, WATCH_TEMPLATE, game=_number(GAME_IDS), action=_word(WatchAction))
+    return None if fields is None else WatchId._make(fields)
+
+
 def readable(value: str) -> bool:
     """Whether `value` is an id of one of the bot's button families that its parser accepts."""
     return any(parse(value) is not None for parse in PARSERS)
@@ -379,6 +420,12 @@ def drill_custom_id(game_id: int, step: int, move: str) -> str:
     """The custom_id of a drill button; ValueError for one the parser would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:drill:{game_id}:{step}:{move}"
     return _written(value, parse_drill_id, (game_id, step, move))
+
+
+def watch_custom_id(game_id: int, action: WatchAction) -> str:
+    """The custom_id of a watch button; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:watch:{game_id}:{action.value}"
+    return _written(value, parse_watch_id, (game_id, action))
 
 
 class Look(TypedDict, total=False):
@@ -610,6 +657,26 @@ class RefusedSeatButton(_Refusal, SeatButton, template=SEAT_TEMPLATE):
     """A seat request button's id that `parse_seat_id` refuses (see `_Refusal`)."""
 
 
+class WatchButton(ButtonFamily, template=WATCH_TEMPLATE):
+    """A spectator's button: watch a running game, refresh the private view, direct messages
+    on or off, stop watching."""
+
+    fields = staticmethod(parse_watch_id)
+
+    def __init__(self, game_id: int, action: WatchAction, **look: Unpack[Look]) -> None:
+        super().__init__(watch_custom_id(game_id, action), **look)
+        self.game_id = game_id
+        self.action = action
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasWatchHandler, interaction.client)
+        await client.watchers.on_watch(interaction, self.game_id, self.action)
+
+
+class RefusedWatchButton(_Refusal, WatchButton, template=WATCH_TEMPLATE):
+    """A watch button's id that `parse_watch_id` refuses (see `_Refusal`)."""
+
+
 DYNAMIC_ITEMS = (
     GameButton,
     ConfirmButton,
@@ -618,6 +685,7 @@ DYNAMIC_ITEMS = (
     TournamentButton,
     DrillButton,
     SeatButton,
+    WatchButton,
 )
 """The button families the client registers with discord.py."""
 PARSERS = (
@@ -628,6 +696,7 @@ PARSERS = (
     parse_tournament_id,
     parse_drill_id,
     parse_seat_id,
+    parse_watch_id,
 )
 """Each family's strict parser, in the order of DYNAMIC_ITEMS."""
 

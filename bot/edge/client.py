@@ -25,6 +25,7 @@ from bot.edge.buttons import (
     DrillButtonHandler,
     SeatButtonHandler,
     TournamentButtonHandler,
+    WatchButtonHandler,
     dispatchable,
 )
 from bot.edge.inflight import HANDLERS
@@ -86,6 +87,7 @@ class MarrakechClient(discord.AutoShardedClient):
     tournaments: TournamentButtonHandler
     drills: DrillButtonHandler
     seats: SeatButtonHandler
+    watchers: WatchButtonHandler
     """Takes the clicks on tournament buttons."""
 
     def __init__(
@@ -143,6 +145,7 @@ class MarrakechClient(discord.AutoShardedClient):
         tournaments: TournamentButtonHandler | None = None,
         drills: DrillButtonHandler | None = None,
         seats: SeatButtonHandler | None = None,
+        watchers: WatchButtonHandler | None = None,
     ) -> None:
         """Hand over the handlers, the start/stop hooks and the command groups."""
         self.buttons = buttons
@@ -152,6 +155,8 @@ class MarrakechClient(discord.AutoShardedClient):
             self.drills = drills
         if seats is not None:
             self.seats = seats
+        if watchers is not None:
+            self.watchers = watchers
         self._lifecycle = hooks
         for group in commands:
             self.tree.add_command(group)

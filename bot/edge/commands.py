@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from bot.edge.player_games import PlayerGamesController
     from bot.edge.substitutes import SeatController
     from bot.edge.tournaments import TournamentController
+    from bot.edge.watch import WatchController
 
 TURN_LIMITS = (0, 5 * 60, 3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
 """Turn time limits offered at `new`, in seconds (0: none)."""
@@ -86,6 +87,7 @@ def build_commands(
     players: PlayerGamesController,
     tournaments: TournamentController | None = None,
     seats: SeatController | None = None,
+    watchers: WatchController | None = None,
 ) -> list[app_commands.Group]:
     """The three top-level command groups, bound to the controllers (the tournament commands
     are always declared; without their controller they are never called, as in tests of the
@@ -178,11 +180,18 @@ def build_commands(
     @app_commands.choices(
         state=[
             app_commands.Choice(name=command_text(f"choice.notify.{value}"), value=value)
-            for value in ("on", "off")
+            for value in ("on", "next", "off")
         ]
     )
     async def notify(interaction: Interaction, state: str) -> None:
         await players.notify(interaction, state)
+
+    @game.command(name=command_name("watch"), description=command_text("command.watch"))
+    @app_commands.rename(game=option_name("game"))
+    @app_commands.describe(game=command_text("command.watch.game"))
+    async def watch(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
+        if watchers is not None:
+            await watchers.command(interaction, game)
 
     @game.command(name=command_name("stats"), description=command_text("command.stats"))
     @app_commands.rename(member=option_name("member"))

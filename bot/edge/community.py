@@ -61,7 +61,9 @@ class CommunityController:
             guild_id = interactions.guild_id(interaction)
             stats = await self._stats.player(guild_id, user_id)
             rating = await self._ratings.player(guild_id, user_id) if stats.games else None
-            shown = community.stats_post(stats, rating, interactions.server_language(interaction))
+            (reliability,) = await self._stats.reliability(guild_id, [user_id])
+            language = interactions.server_language(interaction)
+            shown = community.stats_post(stats, rating, language, reliability)
             if shown.chart is None:
                 await interaction.response.send_message(
                     embed=shown.post.embed, allowed_mentions=discord.AllowedMentions.none()

@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -47,10 +47,12 @@ from bot.presentation import images, presenter, story
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import Post
+from bot.presentation.reliability import lobby_note
 from bot.services.availability import Availability
 from bot.services.clock import Clock
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
+from bot.services.reliability import Reliability
 from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
 
 if TYPE_CHECKING:
@@ -58,6 +60,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+ReliabilityLook = Callable[[int, Sequence[int]], Awaitable[Sequence[Reliability]]]
+"""How reliably people play on a server (bot.services.stats): by server and users."""
 REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to show a game whose current message Discord did not take."""
 CHANNEL_WINDOW_SECONDS = 5.0
@@ -95,6 +99,9 @@ class GameDisplay:
         """Per game, the lobby edit to make next: the game and its current message."""
         self._lobby_editors: dict[int, asyncio.Task[None]] = {}
         self._turn_listeners: list[Callable[[GameView, int], None]] = []
+        self._shown_listeners: list[Callable[[GameView, int], None]] = []
+        self._lobby_buttons: Callable[[GameView], discord.ui.View | None] | None = None
+        self._reliability: ReliabilityLook | None = None
         self._showing = KeyedLocks()
         """Per game, held while a change made elsewhere is being shown."""
 
@@ -107,6 +114,36 @@ class GameDisplay:
         """Call `listener` with the game and the message id each time a turn message is posted
         (it must not wait: the channel goes first)."""
         self._turn_listeners.append(listener)
+
+    def on_shown(self, listener: Callable[[GameView, int], None]) -> None:
+        """Call `listener(view, message_id)` once a game's message is posted: a new turn or
+        the result (the spectators' messages)."""
+        self._shown_listeners.append(listener)
+
+    def lobby_reliability(self, look: ReliabilityLook) -> None:
+        """How an open lobby learns how reliably its people play (one round trip)."""
+        self._reliability = look
+
+    async def lobby_notes(self, view: GameView) -> Mapping[int, str]:
+        """What an open lobby says beside each person's name, by user: how fast they usually
+        play, once they played enough turns (empty once it started)."""
+        people = [p.user_id for p in view.players if p.user_id is not None]
+        guild_id = view.game.guild_id
+        if view.status is not GameStatus.LOBBY or not people or guild_id is None:
+            return {}
+        if self._reliability is None:
+            return {}
+        notes = {}
+        for found in await self._reliability(guild_id, people):
+            note = lobby_note(found, view.game.locale)
+            if note is not None:
+                notes[found.user_id] = note
+        return notes
+
+    def lobby_buttons(self, make: Callable[[GameView], discord.ui.View | None]) -> None:
+        """What buttons a started game's lobby carries, once its links are written (the
+        Watch button: bot.edge.watch)."""
+        self._lobby_buttons = make
 
     def report_damage(self, damage: Damage) -> None:
         """A game's stored rows are damaged: tell that channel's moderators (once per run)."""
@@ -215,7 +252,7 @@ class GameDisplay:
     async def edit_lobby(self, view: GameView, message_id: int | None) -> None:
         if message_id is None:
             return
-        post = presenter.lobby_post(view)
+        post = presenter.lobby_post(view, notes=await self.lobby_notes(view))
         try:
             await bounded(self._edit(view, message_id, embed=post.embed, view=lobby_buttons(view)))
         except (discord.HTTPException, TimeoutError) as error:
@@ -469,6 +506,8 @@ class GameDisplay:
         if view.status is GameStatus.RUNNING:
             for listener in self._turn_listeners:
                 listener(view, message.id)
+        for listener in self._shown_listeners:
+            listener(view, message.id)
 
     def _missing_in(self, view: GameView) -> tuple[str, ...]:
         """The game permissions the bot lacks in the game's channel, as far as the cache knows."""
@@ -670,7 +709,8 @@ class GameDisplay:
                 link = message_link(view.game.guild_id, view.game.channel_id, current)
             post = presenter.lobby_post(view, link=link)
             try:
-                await bounded(self._edit(view, lobby_id, embed=post.embed, view=None))
+                buttons = self._lobby_buttons(view) if self._lobby_buttons else None
+                await bounded(self._edit(view, lobby_id, embed=post.embed, view=buttons))
             except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
                 # best effort in the background: a later change edits the lobby again
                 log.info("lobby message of game %s not updated: %r", game_id, error)
@@ -695,6 +735,12 @@ class GameDisplay:
         else:
             await interaction.response.edit_message(**kwargs)
 
+    async def edit_response(
+        self, interaction: Interaction, post: Post, buttons: discord.ui.View | None
+    ) -> None:
+        """Answer a click by editing its message (a private one too) to `post`."""
+        await self._respond_edit(interaction, post, buttons)
+
     async def _respond_edit(
         self, interaction: Interaction, post: Post, buttons: discord.ui.View | None
     ) -> None:
@@ -709,13 +755,23 @@ class GameDisplay:
                 content=post.content, embed=post.embed, attachments=files, view=buttons
             )
 
-    async def send_response(self, interaction: Interaction, post: Post, *, ephemeral: bool) -> None:
+    async def send_response(
+        self,
+        interaction: Interaction,
+        post: Post,
+        *,
+        ephemeral: bool,
+        buttons: discord.ui.View | None = None,
+    ) -> None:
         files = await self._files_in_time(interaction, post, ephemeral=ephemeral)
+        view = or_missing(buttons)
         if interaction.response.is_done():
-            await interaction.followup.send(embed=post.embed, files=files, ephemeral=ephemeral)
+            await interaction.followup.send(
+                embed=post.embed, files=files, ephemeral=ephemeral, view=view
+            )
         else:
             await interaction.response.send_message(
-                embed=post.embed, files=files, ephemeral=ephemeral
+                embed=post.embed, files=files, ephemeral=ephemeral, view=view
             )
 
     async def _files_in_time(

@@ -151,6 +151,10 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     NotATextChannelError: _fixed("error.tournament_in_thread"),
     SubstituteError: _substitute,
     NudgeError: _nudge,
+    service_errors.OtherServerGameError: lambda error, language: text(
+        "error.other_server_game", language, game_id=error.game_id
+    ),
+    service_errors.NotWatchingError: _fixed("error.not_watching"),
 }
 
 

@@ -154,7 +154,7 @@ class GameHandlers:
         """Answer the interaction with a new lobby's message and its buttons (under `content`,
         which pings only whom `mentions` allows), and record it as the game's message."""
         crashpoints.reach("lobby.created")
-        post = presenter.lobby_post(view)
+        post = presenter.lobby_post(view, notes=await self._display.lobby_notes(view))
         response = await interaction.response.send_message(
             content=content,
             embed=post.embed,
@@ -611,7 +611,8 @@ class GameHandlers:
     ) -> None:
         user = interaction.user.id
         view = await self._lobby_change(game_id, interaction, action)
-        post = presenter.lobby_post(view, closed_by=user)
+        notes = await self._display.lobby_notes(view)
+        post = presenter.lobby_post(view, closed_by=user, notes=notes)
         await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
         self._display.opened(game_id, interaction)
         await self._shown(game_id, self._show_lobby_click(interaction, view, action))

@@ -1,5 +1,6 @@
 """The Discord edge of a player's own games: `/marrakech mygames` (where they play, privately),
-`/marrakech notify on|off`, and the direct message sent when an opted-in player's turn begins.
+`/marrakech notify on|next|off`, and the direct messages sent when an opted-in player's turn
+begins, and when the player before one who asked to know when they are next begins theirs.
 
 The direct message goes out in the background once the turn message is posted, so it never
 delays the channel. Discord refuses it (403, code 50007) when the player's direct messages are
@@ -15,18 +16,18 @@ import logging
 import discord
 
 from bot.edge import interactions
-from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
+from bot.edge.answers import guarded
+from bot.edge.direct import deliver_direct, send_direct
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
-from bot.services.player_games import PlayerGamesService
+from bot.services.player_games import NOTIFY_CHOICES, PlayerGamesService
 from bot.services.views import GameView, TurnNotice
 
 log = logging.getLogger(__name__)
 
 CANNOT_SEND_TO_USER = 50007
 """Discord's error code for a direct message the user does not accept."""
-NOTIFY_ON = "on"
 NOTIFY_OFF = "off"
 
 
@@ -50,11 +51,11 @@ class PlayerGamesController:
 
     async def notify(self, interaction: Interaction, state: str) -> None:
         async def work() -> None:
-            on = state == NOTIFY_ON
-            await self._players.set_turn_dms(interaction.user.id, on)
+            choice = state if state in NOTIFY_CHOICES else NOTIFY_OFF
+            await self._players.set_notify(interaction.user.id, choice)
             language = interactions.user_language(interaction)
             await interaction.response.send_message(
-                text("notify.on" if on else "notify.off", language), ephemeral=True
+                text(f"notify.{choice}", language), ephemeral=True
             )
 
         await guarded(interaction, "setting turn messages", work)
@@ -85,19 +86,12 @@ class TurnMessages:
     async def _send(self, game_id: int, seq: int, message_id: int) -> None:
         notice: TurnNotice | None = None
         try:
-            notice = await self._players.turn_notice(game_id, seq, message_id)
+            notice, up_next = await self._players.turn_notices(game_id, seq, message_id)
+            if up_next is not None:
+                await send_direct(self._client, up_next.user_id, player_games.up_next_text(up_next))
             if notice is None:
                 return
-            channel = await asyncio.wait_for(
-                self._client.create_dm(discord.Object(notice.user_id)), DISCORD_TIMEOUT_SECONDS
-            )
-            await asyncio.wait_for(
-                channel.send(
-                    player_games.turn_dm_text(notice),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                ),
-                DISCORD_TIMEOUT_SECONDS,
-            )
+            await deliver_direct(self._client, notice.user_id, player_games.turn_dm_text(notice))
         except discord.Forbidden as error:
             if error.code != CANNOT_SEND_TO_USER:
                 log.warning("game %s: the turn's direct message was refused: %s", game_id, error)

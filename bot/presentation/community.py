@@ -21,6 +21,8 @@ from bot.presentation.messages import number, text
 from bot.presentation.names import ai_name
 from bot.presentation.presenter import COLOR_DOTS, END_COLOR, LOBBY_COLOR, Post
 from bot.presentation.ratings import RatingChart
+from bot.presentation.reliability import stats_line
+from bot.services.reliability import Reliability
 from bot.services.views import (
     Accuracy,
     EndReason,
@@ -48,9 +50,14 @@ class StatsPost:
 # --- stats -----------------------------------------------------------------------------------
 
 
-def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str) -> StatsPost:
+def stats_post(
+    stats: PlayerSummary,
+    rating: PlayerRating | None,
+    language: str,
+    reliability: Reliability | None = None,
+) -> StatsPost:
     """A member's results in the server (games, wins, scores, favourite colour, accuracy
-    over their newest judged games and its trend) and, once
+    over their newest judged games and its trend, how reliably they play) and, once
     they finished a game, their rating: points, whether provisional, best and worst result,
     record against each AI level, and its history as a chart. The games they finished for
     someone as a substitute are listed apart, with the seat's place."""
@@ -87,6 +94,8 @@ def stats_post(stats: PlayerSummary, rating: PlayerRating | None, language: str)
     if stats.accuracy is not None:
         lines.extend(accuracy_lines(stats.accuracy, language))
     lines.extend(stood_in)
+    if reliability is not None and (reliability.turns or reliability.unfinished):
+        lines.append(stats_line(reliability, language))
     chart = None
     if rating is not None:
         lines.append("")

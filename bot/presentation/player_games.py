@@ -13,7 +13,7 @@ from bot.presentation.messages import text
 from bot.presentation.names import ai_name, player_name
 from bot.presentation.presenter import LOBBY_COLOR, Post
 from bot.presentation.since import since_last_turn_line
-from bot.services.views import OpenGame, SinceLastTurn, TurnNotice
+from bot.services.views import OpenGame, SinceLastTurn, TurnNotice, UpNextNotice
 
 
 def my_games_post(games: Sequence[OpenGame], user_id: int, language: str) -> Post:
@@ -65,6 +65,12 @@ def turn_dm_text(notice: TurnNotice) -> str:
     if since is not None:
         lines.append(since)
     return "\n".join(lines)
+
+
+def up_next_text(notice: UpNextNotice) -> str:
+    """The direct message to a player who is next: a link to the turn before theirs."""
+    url = message_link(notice.guild_id, notice.channel_id, notice.message_id)
+    return text("up_next_dm.text", notice.locale, game_id=notice.game_id, url=url)
 
 
 def turn_dm_closed_text(user_id: int, language: str) -> str:

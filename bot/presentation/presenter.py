@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
@@ -101,8 +101,11 @@ def lobby_post(
     closed_by: int | None = None,
     language: str | None = None,
     link: str | None = None,
+    notes: Mapping[int, str] | None = None,
 ) -> Post:
-    """The lobby message: options, who joined, the commitment; closed when started/cancelled.
+    """The lobby message: options, who joined (while open, with each person's note, by user:
+    how fast they usually play, bot.presentation.reliability), the commitment; closed when
+    started/cancelled.
 
     Once the game started it is no longer titled a lobby and says where the game is: `link`
     leads to its first turn while it is played, then to its result.
@@ -130,7 +133,8 @@ def lobby_post(
         embed.description = text(key, language, link=link)
     embed.add_field(
         name=text("lobby.players", language, count=len(view.players), seats=game.seats_wanted),
-        value="\n".join(player_name(player, language) for player in view.players) or "-",
+        value="\n".join(_lobby_name(view, player, language, notes) for player in view.players)
+        or "-",
         inline=False,
     )
     embed.add_field(
@@ -148,6 +152,16 @@ def lobby_post(
         inline=False,
     )
     return Post(embed=embed)
+
+
+def _lobby_name(
+    view: GameView, player: Player, language: str, notes: Mapping[int, str] | None
+) -> str:
+    name = player_name(player, language)
+    if view.status is not GameStatus.LOBBY or notes is None or player.user_id is None:
+        return name
+    note = notes.get(player.user_id)
+    return name if note is None else f"{name} · {note}"
 
 
 def _rated_key(game: GameInfo) -> str:

@@ -32,6 +32,7 @@ from bot.edge.guide import RulesGuide
 from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.edge.substitutes import SeatController
 from bot.edge.tournaments import TournamentController, TournamentDisplay
+from bot.edge.watch import WatchController, WatchMessages, watch_entry
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.coach import Coach
 from bot.presentation.drill import DrillPictures
@@ -48,6 +49,7 @@ from bot.services.player_games import PlayerGamesService
 from bot.services.stats import StatsService
 from bot.services.tournaments import TournamentService
 from bot.services.views import Abandoned, DueKind, DueWork
+from bot.services.watch import WatchService
 from bot.storage.database import Database
 from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.guilds import GuildStore
@@ -55,6 +57,7 @@ from bot.storage.meta import MetaStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
 from bot.storage.tournaments import TournamentStore
+from bot.storage.watchers import WatchStore
 from bot.supervisor import Supervisor
 from bot.workers.pool import WorkerPool
 
@@ -76,6 +79,7 @@ class Bot:
     turn_messages: TurnMessages | None = None
     tournaments: TournamentDisplay | None = None
     accuracy: AccuracyRecorder | None = None
+    watchers: WatchMessages | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -89,6 +93,8 @@ class Bot:
         if self.store.database.backend == "sqlite":
             await self.store.drop_claims()
         await self.display.resume_displays()
+        if self.watchers is not None:
+            await self.watchers.resume()
         finished = await self.service.play.backfill_results()
         if finished:
             log.info("results of %d finished games written for the stats", finished)
@@ -199,6 +205,12 @@ def build_bot(
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players)
     display.on_turn_posted(turn_messages.turn_posted)
+    spectators = WatchService(service.loader, WatchStore(database))
+    watch_messages = WatchMessages(client, spectators)
+    display.on_shown(watch_messages.shown)
+    display.lobby_buttons(watch_entry)
+    display.lobby_reliability(stats.reliability)
+    watchers = WatchController(spectators, display)
     tournament_service = TournamentService(
         TournamentStore(database), service, seeds=seeds, workers=pool
     )
@@ -221,10 +233,13 @@ def build_bot(
         turn_messages,
         tournaments,
         accuracy,
+        watch_messages,
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
     seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
-    commands = build_commands(handlers, community, PlayerGamesController(players), organiser, seats)
+    commands = build_commands(
+        handlers, community, PlayerGamesController(players), organiser, seats, watchers
+    )
     drills = DrillHandler(service.play, DrillPictures(pool))
     client.attach(
         buttons=handlers,
@@ -233,6 +248,7 @@ def build_bot(
         tournaments=organiser,
         drills=drills,
         seats=seats,
+        watchers=watchers,
     )
     return bot
 

@@ -187,3 +187,15 @@ class NotEnteredError(GameError):
 
 class TournamentFullError(GameError):
     """Signing up for a tournament that has as many players as it takes."""
+
+
+class OtherServerGameError(GameError):
+    """Watching (or looking at) a game of another server."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} is not of this server")
+        self.game_id = game_id
+
+
+class NotWatchingError(GameError):
+    """Stopping, or changing the messages of, a watch the user does not hold."""

@@ -2,7 +2,9 @@
 each game waits for), and the direct message they may ask for when it becomes their turn.
 
 The choice of that message is the player's, bot-wide (bot.storage.players): a direct message
-reaches them outside every server, so one `/marrakech notify` covers all their games."""
+reaches them outside every server, so one `/marrakech notify` covers all their games. "When I
+am next" adds a direct message when the player before them, a person, starts their turn (an
+AI plays at once, and the player's own turn message follows)."""
 
 from __future__ import annotations
 
@@ -10,13 +12,32 @@ import logging
 
 from bot.services.errors import GameDamagedError
 from bot.services.loader import GameLoader
-from bot.services.views import OpenGame, Player, TurnNotice
+from bot.services.views import OpenGame, Player, TurnNotice, UpNextNotice
 from bot.storage.game_log import GameLog
 from bot.storage.game_rows import GameRow
 from bot.storage.kinds import GameStatus
 from bot.storage.players import PlayerStore
+from engine import GameState
 
 log = logging.getLogger(__name__)
+
+
+NOTIFY_CHOICES = ("on", "next", "off")
+"""`/marrakech notify`: at your turn; at your turn and when you are next; none."""
+
+
+def next_seat(state: GameState) -> int | None:
+    """The seat that plays after the one to move, as the engine hands the turn on (R9: seats
+    out of the game or without rugs are skipped); None when the game is over."""
+    mover = state.to_move
+    if mover is None:
+        return None
+    players = state.config.players
+    for offset in range(1, players):
+        seat = (mover + offset) % players
+        if not state.is_eliminated(seat) and state.rugs_in_hand(seat):
+            return seat
+    return None
 
 
 class PlayerGamesService:
@@ -55,6 +76,12 @@ class PlayerGamesService:
         """Turn the user's direct messages at their turn on or off; True if that changed."""
         return await self._players.set_turn_dms(user_id, on, self._loader.now())
 
+    async def set_notify(self, user_id: int, choice: str) -> None:
+        """The user's `/marrakech notify` choice (NOTIFY_CHOICES)."""
+        await self._players.set_choices(
+            user_id, choice != "off", choice == "next", self._loader.now()
+        )
+
     async def turn_dms_refused(self, user_id: int) -> bool:
         """Discord refused a direct message to the user: turn theirs off. True if they were on
         (the player is then told once, in the game's channel)."""
@@ -64,18 +91,37 @@ class PlayerGamesService:
         """The direct message due for the turn message `message_id`, which shows the game at
         `seq`: None unless the game is still there, a human plays the seat to move and asked
         for these messages."""
+        return (await self.turn_notices(game_id, seq, message_id))[0]
+
+    async def turn_notices(
+        self, game_id: int, seq: int, message_id: int
+    ) -> tuple[TurnNotice | None, UpNextNotice | None]:
+        """The direct messages due for the turn message `message_id` (the game at `seq`): the
+        mover's (`turn_notice`) and the one for the person after them who asked to be told
+        when they are next; both choices read in one round trip, and none for a turn an AI
+        plays."""
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
         game, state = loaded.game, loaded.state
         if state is None or game.status is not GameStatus.RUNNING or game.seq != seq:
-            return None
+            return None, None
         player = loaded.player_at(state.to_move)
         if player is None or player.user_id is None or player.ai_plays or player.seat is None:
-            return None
-        if not await self._players.turn_dms(player.user_id):
-            return None
+            return None, None
+        following = loaded.player_at(next_seat(state))
+        after = None
+        if following is not None and following.user_id is not None and not following.ai_plays:
+            after = following.user_id if following.user_id != player.user_id else None
+        choices = await self._players.choices(player.user_id, after or player.user_id)
+        up_next = None
+        if after is not None and choices.get(after, (False, False))[1]:
+            up_next = UpNextNotice(
+                game.id, game.guild_id, game.channel_id, message_id, game.locale, after
+            )
+        if not choices.get(player.user_id, (False, False))[0]:
+            return None, up_next
         paid_to_you, you_paid = loaded.view().since_last_turn
-        return TurnNotice(
+        notice = TurnNotice(
             game.id,
             game.guild_id,
             game.channel_id,
@@ -87,3 +133,4 @@ class PlayerGamesService:
             paid_to_you,
             you_paid,
         )
+        return notice, up_next

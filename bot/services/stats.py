@@ -7,8 +7,10 @@ import dataclasses
 from collections.abc import Sequence
 from statistics import fmean
 
+from bot.services import reliability
+from bot.services.reliability import Reliability
 from bot.services.views import Accuracy, FinishedFor, PastGame, PlayerSummary
-from bot.storage.stats import HistoryRow, PlayerStats, StatsStore
+from bot.storage.stats import LOG_PEOPLE, HistoryRow, PlayerStats, StatsStore
 
 HISTORY_SIZE = 10
 ACCURACY_GAMES = 20
@@ -37,6 +39,15 @@ class StatsService:
             return summary
         values = await self._store.recent_accuracy(guild_id, user_id, ACCURACY_GAMES)
         return dataclasses.replace(summary, accuracy=accuracy_of(values))
+
+    async def reliability(self, guild_id: int, user_ids: Sequence[int]) -> list[Reliability]:
+        """Each person's reliability on the server (bot.services.reliability), from their
+        newest games there: one round trip for up to four people (a lobby's), in their order."""
+        people = list(dict.fromkeys(user_ids))[:LOG_PEOPLE]
+        if not people:
+            return []
+        entries = await self._store.log_of_people(guild_id, people, reliability.GAMES)
+        return reliability.reliability_of(people, entries)
 
     async def history(self, guild_id: int, channel_id: int | None) -> list[PastGame]:
         """The most recent games of the channel (or, with None, of the whole server)."""

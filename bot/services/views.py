@@ -391,6 +391,19 @@ class TurnNotice:
 
 
 @dataclass(frozen=True, slots=True)
+class UpNextNotice:
+    """The direct message to a player who asked for one when they are next: the game and the
+    message of the turn before theirs."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int
+    locale: str
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class RatingChange:
     """What a rated game did to one seat's rating (bot.services.ratings), in points: `before`
     and `after` it; `provisional` if the rating still is after it."""

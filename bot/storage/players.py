@@ -1,5 +1,5 @@
 """Per-player settings that hold in every server: whether a player wants a direct message when
-it becomes their turn."""
+it becomes their turn, and one when the player before them starts theirs ("when I am next")."""
 
 from __future__ import annotations
 
@@ -40,3 +40,29 @@ class PlayerStore:
                 time_to_column(now),
             )
         return before != on
+
+    async def set_choices(self, user_id: int, turn: bool, next_up: bool, now: datetime) -> None:
+        """Set both of the user's choices: a direct message at their turn (`turn`), and one
+        when the player before them starts theirs (`next_up`)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "INSERT INTO player_settings (user_id, turn_dms, next_dms, updated_at) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET "
+                "turn_dms = excluded.turn_dms, next_dms = excluded.next_dms, "
+                "updated_at = excluded.updated_at",
+                user_id,
+                int(turn),
+                int(next_up),
+                time_to_column(now),
+            )
+
+    async def choices(self, first: int, second: int) -> dict[int, tuple[bool, bool]]:
+        """Both users' choices of direct messages, (at their turn, when they are next), in
+        one round trip (a user with no settings is left out)."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT user_id, turn_dms, next_dms FROM player_settings WHERE user_id IN ($1, $2)",
+                first,
+                second,
+            )
+        return {int(row[0]): (bool(row[1]), bool(row[2])) for row in rows}

@@ -8,6 +8,11 @@ counts for the person who left it, as a resignation then (docs/async.md#substitu
 substitute's games finished for someone are listed apart (`finished_for`), and the history
 names them when their seat won.
 
+A person's reliability (docs/watching.md#reliability-at-a-glance) is read from the action log of
+their newest games on the server, several people at once, in one statement (`log_of_people`):
+who acted when, which moves the AI made for a person out of time, who resigned, and whose seat
+the AI held at the end. Die rolls (D1 to D4) are left out: they are no one's decision.
+
 A person's accuracy in a game (`seat_accuracy`, docs/coach.md) is written once, after the game,
 by the background job of bot.services.accuracy: the finished games that still lack it are found
 here, newest first, and a second write of the same seat is dropped.
@@ -15,6 +20,7 @@ here, newest first, and a second write of the same seat is dropped.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -64,6 +70,50 @@ class SeatAccuracy:
     seat: int
     user_id: int
     accuracy: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One entry of a person's game, as their reliability reads it: the person's seat in it
+    and how it ended for them, then the entry (all None for a game with no entry yet). Die
+    rolls are left out."""
+
+    user_id: int
+    game_id: int
+    seat: int
+    players: int
+    resigned: bool
+    left_to_ai: bool
+    """The game is over and the AI held the person's seat at its end."""
+    substituted_away: bool
+    """The person's seat went to a substitute (SUBSTITUTED_AWAY)."""
+    kind: str | None
+    actor_id: int | None
+    ai_for: str | None
+    created_at: datetime | None
+
+
+SUBSTITUTED_AWAY = "0"
+"""The SQL, over the person's seat row `s`, of whether that seat was handed to a substitute:
+a constant 0 until seats record substitutions; the substitutes' column goes here."""
+LOG_PEOPLE = 4
+"""How many people one `log_of_people` reads at most (a game's seats)."""
+
+_LOG_OF_PEOPLE = (
+    "WITH mine AS (SELECT s.user_id, s.game_id, s.seat, s.resigned, "
+    "CASE WHEN g.status = 'over' THEN s.autoplay ELSE 0 END AS left_to_ai, "
+    f"{SUBSTITUTED_AWAY} AS substituted, "
+    "(SELECT count(*) FROM seats x WHERE x.game_id = s.game_id AND x.seat IS NOT NULL) AS n, "
+    "row_number() OVER (PARTITION BY s.user_id ORDER BY s.game_id DESC) AS newest "
+    "FROM seats s JOIN games g ON g.id = s.game_id "
+    "WHERE g.guild_id = $1 AND s.user_id IN ($2, $3, $4, $5) AND s.seat IS NOT NULL "
+    "AND g.status IN ('running', 'over')) "
+    "SELECT m.user_id, m.game_id, m.seat, m.n, m.resigned, m.left_to_ai, m.substituted, "
+    "a.kind, a.actor_id, a.ai_for, a.created_at FROM mine m "
+    "LEFT JOIN actions a ON a.game_id = m.game_id "
+    "AND (a.kind = 'resign' OR a.notation NOT IN ('D1', 'D2', 'D3', 'D4')) "
+    "WHERE m.newest <= $6 ORDER BY m.user_id, m.game_id, a.seq"
+)
 
 
 _HISTORY = (
@@ -157,6 +207,37 @@ class StatsStore:
                     )
                 )
         return found
+
+    async def log_of_people(
+        self, guild_id: int, user_ids: Sequence[int], games: int
+    ) -> list[LogEntry]:
+        """The log entries (die rolls left out) of each person's newest `games` running or
+        finished games of the server, by person, game and seq: one statement for up to
+        LOG_PEOPLE people."""
+        people = list(dict.fromkeys(user_ids))
+        if not people:
+            return []
+        if len(people) > LOG_PEOPLE:
+            raise ValueError(f"at most {LOG_PEOPLE} people at once")
+        padded = people + [people[0]] * (LOG_PEOPLE - len(people))
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(_LOG_OF_PEOPLE, guild_id, *padded, games)
+        return [
+            LogEntry(
+                user_id=int(row[0]),
+                game_id=int(row[1]),
+                seat=int(row[2]),
+                players=int(row[3]),
+                resigned=bool(row[4]),
+                left_to_ai=bool(row[5]),
+                substituted_away=bool(row[6]),
+                kind=row[7],
+                actor_id=None if row[8] is None else int(row[8]),
+                ai_for=row[9],
+                created_at=time_from_column(row[10]),
+            )
+            for row in rows
+        ]
 
     async def recent_accuracy(self, guild_id: int, user_id: int, limit: int) -> list[float]:
         """The member's accuracy in their newest `limit` finished games of the server that have

@@ -133,11 +133,24 @@ async def play_and_count(edge: Edge, against: str | None = None) -> list[Click]:
     return clicks
 
 
+async def join_round_trips(edge: Edge) -> int:
+    """What the guest's Join on a new lobby costs, the lobby's edit included (with the note
+    beside each person's name: how reliably they play, bot.services.reliability)."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT).answer()
+    await settled(edge)
+    with counting(edge.bot.store.database) as trips:
+        await edge.click(edge.guest, lobby, "Join").response()
+        await settled(edge)
+    return trips.count
+
+
 async def settled(edge: Edge) -> None:
     """Wait until every handler has returned and the background work it started is done."""
     assert await HANDLERS.drained(10.0), "a handler is still running"
     if edge.bot.turn_messages is not None:
         await edge.bot.turn_messages.idle()
+    if edge.bot.watchers is not None:
+        await edge.bot.watchers.idle()
     if edge.bot.accuracy is not None:  # a game's end sets off the judging for the stats
         await asyncio.wait_for(edge.bot.accuracy.idle(), 60)
 
@@ -191,6 +204,9 @@ async def main() -> None:
             print(f"{backend}, {players}, a turn limit of {TURN_LIMIT} s:")
             print(summary(clicks))
             sys.stdout.flush()
+        with tempfile.TemporaryDirectory(prefix="marrakech-clicks-") as folder:
+            async with edge_on(backend, Path(folder)) as edge:
+                print(f"{backend}, a Join on a lobby: {await join_round_trips(edge)} round trips")
 
 
 if __name__ == "__main__":

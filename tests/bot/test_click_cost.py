@@ -7,17 +7,21 @@ the AI's turn it then plays is a move of its own, held to the same bound.
 The last click of a rated game also numbers the game in its server's rated games and applies
 it to the ratings (bot.services.ratings), asks whether a tournament moves on, and sets off the
 judging of the game for the stats (bot.services.accuracy, in the background, waited for here):
-work done once a game, held to LAST_CLICK_ROUND_TRIPS."""
+work done once a game, held to LAST_CLICK_ROUND_TRIPS. A Join on a lobby reads how reliably its
+people play (the note beside each name) in one round trip of its own."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from tests.bot.click_cost import play_and_count
+from bot.services.reliability import Reliability
+from tests.bot.click_cost import play_and_count, settled
 from tests.bot.edge.test_edge import running_edge
 from tests.postgres import backend, database_target, postgres_server, postgres_url
+from tests.round_trips import counting
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
@@ -57,3 +61,28 @@ async def test_a_click_and_the_ai_turn_it_sets_off_cost_at_most_ten_each(
     own = [click.round_trips - click.scheduler_round_trips for click in clicks[:-1]]
     assert max(own) <= MOST_ROUND_TRIPS
     assert max(click.scheduler_round_trips for click in clicks) <= MOST_ROUND_TRIPS
+
+
+async def test_a_lobby_s_join_reads_how_reliably_its_people_play_in_one_round_trip(
+    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_edge(tmp_path, monkeypatch, database_target=database_target) as edge:
+        display = edge.bot.display
+        look = display._reliability
+        assert look is not None
+        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+        await settled(edge)
+        reads: list[int] = []
+        with counting(edge.bot.store.database) as trips:
+
+            async def counted(guild_id: int, people: Sequence[int]) -> Sequence[Reliability]:
+                before = trips.count
+                found = await look(guild_id, people)
+                reads.append(trips.count - before)
+                return found
+
+            display._reliability = counted
+            await edge.click(edge.guest, lobby, "Join").response()
+            await settled(edge)
+    assert reads == [1], "one round trip for the lobby's people"
+    assert trips.count <= MOST_ROUND_TRIPS

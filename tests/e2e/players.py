@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from bot.edge.buttons import ANALYSIS_TEMPLATE, DRILL_TEMPLATE
+from bot.edge.buttons import ANALYSIS_TEMPLATE, DRILL_TEMPLATE, WATCH_TEMPLATE
 from bot.edge.layout import REMATCH
 from bot.presentation import messages
 from bot.services import dice
@@ -66,6 +66,11 @@ def is_analysis(custom_id: str | None) -> bool:
 def is_drill(custom_id: str | None) -> bool:
     """Whether the id is a finished game's Learn from your mistakes button."""
     return DRILL_TEMPLATE.fullmatch(custom_id or "") is not None
+
+
+def is_watch(custom_id: str | None) -> bool:
+    """Whether the id is a spectator's button (it acts on their watch, never on the game)."""
+    return WATCH_TEMPLATE.fullmatch(custom_id or "") is not None
 
 
 def live_decisions(fake: FakeDiscord, channel: FakeChannel) -> list[tuple[FakeMessage, Decision]]:

@@ -15,7 +15,15 @@ from dataclasses import dataclass
 import engine
 from bot.presentation import messages
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.e2e.players import decision, is_analysis, is_drill, is_final, is_rematch, pick
+from tests.e2e.players import (
+    decision,
+    is_analysis,
+    is_drill,
+    is_final,
+    is_rematch,
+    is_watch,
+    pick,
+)
 
 LANGUAGES = ("en", "fr", "uk")
 """The languages whose games these checks read."""
@@ -144,7 +152,8 @@ def left_behind(
 ) -> list[tuple[int, str]]:
     """Every message but `current` that still calls someone to play, offers a live button or
     shows a board picture (the result may keep its picture and its Rematch, Analysis and Learn
-    from your mistakes buttons): (message id, what)."""
+    from your mistakes buttons; a running game's lobby its Watch button, which acts on no
+    game): (message id, what)."""
     found = []
     for message in fake.messages(channel):
         if current is not None and message.id == current.id:
@@ -156,7 +165,8 @@ def left_behind(
             for b in message.enabled_buttons()
             if is_rematch(b.custom_id) or is_analysis(b.custom_id) or is_drill(b.custom_id)
         ]
-        if len(message.enabled_buttons()) > (len(kept) if is_final(message) else 0):
+        live = [b for b in message.enabled_buttons() if not is_watch(b.custom_id)]
+        if len(live) > (len(kept) if is_final(message) else 0):
             found.append((message.id, "live buttons"))
         if has_picture(message) and not is_final(message):
             found.append((message.id, "a picture"))
@@ -250,11 +260,15 @@ async def check_over(fake: FakeDiscord, channel: FakeChannel, lobby_id: int) -> 
 def check_lobby(
     fake: FakeDiscord, channel: FakeChannel, lobby_id: int, current: FakeMessage | None
 ) -> None:
-    """The lobby of a started game: titled no longer a lobby, no button, linking to `current`."""
+    """The lobby of a started game: titled no longer a lobby, linking to `current`, with no
+    button but Watch while the game runs, and none once it is over."""
     lobby = fake.world.messages[lobby_id]
     title = str(lobby.embeds[0].get("title", ""))
     assert not title.endswith(LOBBY_TITLE_ENDS), title
-    assert not lobby.enabled_buttons()
+    buttons = lobby.enabled_buttons()
+    assert all(is_watch(button.custom_id) for button in buttons), buttons
+    if current is not None and is_final(current):
+        assert not buttons, "a finished game is not watched"
     if current is not None:
         assert lobby_link(fake, channel, lobby_id) == current.id, lobby.embed_text()
 

@@ -1,7 +1,7 @@
-"""The confirmation, guide, analysis, tournament and drill button ids, read as strictly as the
-game's: each family's parser takes exactly the ids the bot writes, no id fits two families, and
-`dispatchable` (the client's fallback answer) agrees with every family's `from_custom_id`
-(discord.py's dispatch)."""
+"""The confirmation, guide, analysis, tournament, drill and watch button ids, read as strictly
+as the game's: each family's parser takes exactly the ids the bot writes, no id fits two
+families, and `dispatchable` (the client's fallback answer) agrees with every family's
+`from_custom_id` (discord.py's dispatch)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from bot.edge.buttons import (
     PARSERS,
     SEAT_TEMPLATE,
     TOURNAMENT_TEMPLATE,
+    WATCH_TEMPLATE,
     AnalysisButton,
     Confirmation,
     ConfirmButton,
@@ -40,12 +41,16 @@ from bot.edge.buttons import (
     RefusedDrillButton,
     RefusedGuideButton,
     RefusedTournamentButton,
+    RefusedWatchButton,
     SeatAnswer,
     SeatButton,
     SeatId,
     TournamentAction,
     TournamentButton,
     TournamentId,
+    WatchAction,
+    WatchButton,
+    WatchId,
     analysis_custom_id,
     confirm_custom_id,
     dispatchable,
@@ -58,8 +63,10 @@ from bot.edge.buttons import (
     parse_guide_id,
     parse_seat_id,
     parse_tournament_id,
+    parse_watch_id,
     seat_custom_id,
     tournament_custom_id,
+    watch_custom_id,
 )
 from bot.presentation.guide import PAGE_COUNT
 
@@ -106,6 +113,9 @@ VALID_DRILL = {
     "mk:drill:9:0:c4c5": DrillId(9, 0, "c4c5"),
     f"mk:drill:{LARGEST_GAME}:2:g7f7": DrillId(LARGEST_GAME, 2, "g7f7"),
 }
+VALID_WATCH = {f"mk:watch:1:{action.value}": WatchId(1, action) for action in WatchAction} | {
+    f"mk:watch:{LARGEST_GAME}:stop": WatchId(LARGEST_GAME, WatchAction.STOP)
+}
 SHAPED_BUT_REFUSED = [
     "mk:drill:0:0:open",
     "mk:drill:01:0:open",
@@ -115,6 +125,11 @@ SHAPED_BUT_REFUSED = [
     "mk:drill:1:0:opens",
     "mk:drill:1:0:OPEN",
     "mk:drill:1:0:X",
+    "mk:watch:0:watch",
+    "mk:watch:01:refresh",
+    f"mk:watch:{LARGEST_GAME + 1}:stop",
+    "mk:watch:1:look",
+    "mk:watch:1:dm",
     "mk:drill:1:0:c4c8",
     "mk:drill:1:0:h1h2",
     "mk:drill:1:0:c4",
@@ -195,6 +210,12 @@ JUNK = [
     "mk:drill:1:0:c4-c5",
     "mk:drill:1:\uff11:open",
     "mk:Drill:1:0:open",
+    "mk:watch",
+    "mk:watch:1",
+    "mk:watch::stop",
+    "mk:watch:1:stop:",
+    "mk:watch:1:STOP",
+    "mk:Watch:1:stop",
 ]
 
 
@@ -225,6 +246,7 @@ def samples() -> Iterator[str]:
     yield from VALID_ANALYSIS
     yield from VALID_TOURNAMENT
     yield from VALID_DRILL
+    yield from VALID_WATCH
     yield from SHAPED_BUT_REFUSED
     yield from JUNK
     for page in range(-2, 101):
@@ -272,6 +294,13 @@ def test_drill_ids_the_bot_writes_are_read_back(value: str, parsed: DrillId) -> 
     assert len(value) <= MAX_CUSTOM_ID
 
 
+@pytest.mark.parametrize(("value", "parsed"), VALID_WATCH.items())
+def test_watch_ids_the_bot_writes_are_read_back(value: str, parsed: WatchId) -> None:
+    assert parse_watch_id(value) == parsed
+    assert watch_custom_id(*parsed) == value
+    assert len(value) <= MAX_CUSTOM_ID
+
+
 @pytest.mark.parametrize("value", SHAPED_BUT_REFUSED)
 def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
     templates = (
@@ -280,6 +309,7 @@ def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
         ANALYSIS_TEMPLATE,
         TOURNAMENT_TEMPLATE,
         DRILL_TEMPLATE,
+        WATCH_TEMPLATE,
     )
     assert any(template.fullmatch(value) for template in templates)
     assert all(parse(value) is None for parse in PARSERS)
@@ -319,6 +349,7 @@ def test_no_id_belongs_to_two_families() -> None:
         TOURNAMENT_TEMPLATE,
         DRILL_TEMPLATE,
         SEAT_TEMPLATE,
+        WATCH_TEMPLATE,
     ]
     for value in SAMPLES:
         assert sum(bool(t.fullmatch(value)) for t in templates) <= 1, value
@@ -335,6 +366,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
         (AnalysisButton, RefusedAnalysisButton),
         (TournamentButton, RefusedTournamentButton),
         (DrillButton, RefusedDrillButton),
+        (WatchButton, RefusedWatchButton),
     ]
     for value in SAMPLES:
         on_message = dispatchable(message_with("mk:5:5:other", value), value)
@@ -382,6 +414,7 @@ ONE_OF_EACH: dict[type[Any], str] = {
     TournamentButton: "mk:tour:5:join",
     DrillButton: "mk:drill:5:0:open",
     SeatButton: "mk:seat:5:agree",
+    WatchButton: "mk:watch:5:refresh",
 }
 """A valid id of every family."""
 

@@ -77,6 +77,7 @@ ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
     service_errors.ChannelHasTournamentError: (1, 2, 3),
     SubstituteError: ("already_in", 5),
     NudgeError: ("too_soon",),
+    service_errors.OtherServerGameError: (1,),
 }
 """Arguments that build a sample of each expected error (the others take none)."""
 

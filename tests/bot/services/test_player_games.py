@@ -1,12 +1,14 @@
-"""PlayerGamesService: a player's open games with whose turn each is, and the direct message
-due when their turn begins, with who paid them and whom they paid since their previous turn."""
+"""PlayerGamesService: a player's open games with whose turn each is, the direct message due
+when their turn begins, with who paid them and whom they paid since their previous turn, and
+the one when they are next."""
 
 from __future__ import annotations
 
 import engine
+from bot.presentation.player_games import up_next_text
 from bot.services import GameService, GameStatus
 from bot.services.loaded import payments_since_last_turn
-from bot.services.player_games import PlayerGamesService
+from bot.services.player_games import PlayerGamesService, next_seat
 from bot.storage import Database
 from bot.storage.players import PlayerStore
 from engine import Color
@@ -121,3 +123,26 @@ async def test_turn_notices_sum_what_the_log_paid_since_each_player_s_previous_t
         assert (notice.paid_to_you, notice.you_paid) == expected
         mentioned += bool(expected[0] or expected[1])
     assert mentioned, "some payments were seen"
+
+
+async def test_when_i_am_next_tells_the_person_after_a_person_s_turn_begins(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    players = players_of(service, database)
+    view = await started(service, (HOST, BOB, CAROL))
+    state = view.state
+    assert state is not None
+    assert state.to_move is not None
+    mover, after = view.user_to_move, view.user_at(next_seat(state) or 0)
+    assert after is not None
+    assert after != mover
+    assert await players.turn_notices(view.id, view.seq, 42) == (None, None), "none asked"
+    await players.set_notify(after, "next")
+    notice, up_next = await players.turn_notices(view.id, view.seq, 42)
+    assert notice is None, "the mover asked for nothing"
+    assert up_next is not None
+    assert (up_next.user_id, up_next.message_id, up_next.game_id) == (after, 42, view.id)
+    assert "You are next in game" in up_next_text(up_next)
+    await players.set_notify(after, "on")
+    assert await players.turn_notices(view.id, view.seq, 42) == (None, None)

@@ -29,6 +29,7 @@ from bot.storage.database import Backend, load_migrations
 from bot.storage.players import PlayerStore
 from bot.storage.stats import SeatAccuracy
 from bot.storage.tournaments import TournamentStore
+from bot.storage.watchers import WatchStore
 from tests.bot.services.test_service import fixed_clock, play_out, service_on, started, step
 from tests.postgres import create_database, drop_database
 
@@ -89,6 +90,7 @@ async def fill(database: Database) -> Filled:
     running = await service.play.look(running.id)
     nudger = HOST if running.user_to_move != HOST else CAROL
     await service.nudges.nudge(running.id, nudger)
+    await WatchStore(database).watch(running.id, 1009, running.seq, NOW)
 
     played = await play_out(service, await started(service, (HOST, BOB), channel=603))
     assert played.status is GameStatus.OVER

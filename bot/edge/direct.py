@@ -1,0 +1,39 @@
+"""The bot's direct messages: every one (a player's at their turn, a spectator's at the turns
+they follow) goes out through `deliver_direct`, mentioning nobody, so that what decides
+whether a message may reach a person now has one place to sit."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.edge.answers import DISCORD_TIMEOUT_SECONDS
+
+log = logging.getLogger(__name__)
+
+
+async def deliver_direct(
+    client: discord.Client, user_id: int, content: str, patience: float = DISCORD_TIMEOUT_SECONDS
+) -> None:
+    """Send the user a direct message, mentioning nobody: every direct message of the bot
+    (a turn's, a spectator's) goes out here, each step within `patience` seconds. Raises what
+    Discord answers."""
+    channel = await asyncio.wait_for(client.create_dm(discord.Object(user_id)), patience)
+    await asyncio.wait_for(
+        channel.send(content, allowed_mentions=discord.AllowedMentions.none()), patience
+    )
+
+
+async def send_direct(
+    client: discord.Client, user_id: int, content: str, patience: float = DISCORD_TIMEOUT_SECONDS
+) -> bool:
+    """`deliver_direct`, as a courtesy: a message Discord refuses or loses is logged and not
+    sent again. True if Discord took it."""
+    try:
+        await deliver_direct(client, user_id, content, patience)
+    except Exception as error:
+        log.warning("a direct message to user %s was not sent (%r)", user_id, error)
+        return False
+    return True

@@ -1,0 +1,188 @@
+"""The Discord edge of spectators (docs/watching.md): the Watch button on a running game's
+message and `/marrakech watch game:` open a private view of the game; its buttons refresh it,
+turn the direct messages at each finished turn on or off, or stop watching. None of them acts
+on the game, pings anyone or adds a message to the channel.
+
+The direct messages go out in the background once a game's message is posted (`shown`), one
+game's in order; a restart sends what its watchers were not told yet (`resume`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+
+import discord
+
+from bot.edge import interactions
+from bot.edge.answers import guarded
+from bot.edge.buttons import WatchAction, WatchButton
+from bot.edge.direct import send_direct
+from bot.edge.display import GameDisplay
+from bot.edge.interactions import Interaction
+from bot.presentation import story
+from bot.presentation.messages import text
+from bot.presentation.watch import finished_turns, news_text, watch_post
+from bot.services.views import GameStatus, GameView
+from bot.services.watch import WatchService
+from bot.services.watch_views import WatchView
+
+log = logging.getLogger(__name__)
+
+LINES_KEPT = 30
+"""The newest finished turns' lines kept per game for the watchers' messages."""
+DM_PATIENCE_SECONDS = 30.0
+"""How long a watcher's message may wait on Discord (a direct message channel takes 5 messages
+in 5 s): it is claimed already, and nobody waits for it."""
+
+
+def watch_entry(view: GameView) -> discord.ui.View | None:
+    """The Watch button of a running game's message (None once it is not running)."""
+    if view.status is not GameStatus.RUNNING:
+        return None
+    buttons = discord.ui.View(timeout=None)
+    label = text("watch.button.watch", view.game.locale)
+    buttons.add_item(WatchButton(view.id, WatchAction.WATCH, label=label, emoji="👀"))
+    return buttons
+
+
+def private_buttons(watch: WatchView, language: str) -> discord.ui.View | None:
+    """The private view's buttons: refresh, messages on or off, stop (or watch again)."""
+    game = watch.game
+    if game.status is not GameStatus.RUNNING:
+        return None
+    buttons = discord.ui.View(timeout=None)
+
+    def add(action: WatchAction, key: str, emoji: str) -> None:
+        buttons.add_item(WatchButton(game.id, action, label=text(key, language), emoji=emoji))
+
+    if watch.watcher is None:
+        add(WatchAction.WATCH, "watch.button.watch", "👀")
+        return buttons
+    add(WatchAction.REFRESH, "watch.button.refresh", "🔄")
+    if watch.watcher.dms:
+        add(WatchAction.DMS_OFF, "watch.button.dms_off", "🔕")
+    else:
+        add(WatchAction.DMS_ON, "watch.button.dms_on", "🔔")
+    add(WatchAction.STOP, "watch.button.stop", "✖️")
+    return buttons
+
+
+class WatchController:
+    """`/marrakech watch` and the spectators' buttons, answered privately."""
+
+    def __init__(self, watch: WatchService, display: GameDisplay) -> None:
+        self._watch = watch
+        self._display = display
+
+    async def command(self, interaction: Interaction, game_id: int) -> None:
+        async def work() -> None:
+            guild_id = interactions.guild_id(interaction)
+            watch = await self._watch.watch(guild_id, game_id, interaction.user.id)
+            await self._show(interaction, watch, new=True)
+
+        await guarded(interaction, "watching a game", work)
+
+    async def on_watch(self, interaction: Interaction, game_id: int, action: WatchAction) -> None:
+        """A click on a spectator's button (custom_id `mk:watch:<game>:<action>`)."""
+
+        async def work() -> None:
+            guild_id = interactions.guild_id(interaction)
+            user_id = interaction.user.id
+            if action is WatchAction.WATCH:
+                watch = await self._watch.watch(guild_id, game_id, user_id)
+            elif action is WatchAction.REFRESH:
+                watch = await self._watch.look(guild_id, game_id, user_id)
+            elif action is WatchAction.STOP:
+                watch = await self._watch.unwatch(guild_id, game_id, user_id)
+            else:
+                on = action is WatchAction.DMS_ON
+                watch = await self._watch.set_dms(guild_id, game_id, user_id, on)
+            # The game's own message stays as it is: the view comes as a new private answer.
+            await self._show(interaction, watch, new=_on_public_message(interaction))
+
+        await guarded(interaction, "answering a watch button", work)
+
+    async def _show(self, interaction: Interaction, watch: WatchView, *, new: bool) -> None:
+        language = interactions.user_language(interaction)
+        post = watch_post(watch, language)
+        buttons = private_buttons(watch, language)
+        if new:
+            await self._display.send_response(interaction, post, ephemeral=True, buttons=buttons)
+        else:
+            await self._display.edit_response(interaction, post, buttons)
+
+
+def _on_public_message(interaction: Interaction) -> bool:
+    message = interaction.message
+    return message is None or not message.flags.ephemeral
+
+
+class WatchMessages:
+    """Sends watchers the direct message of the turns over since they were last told."""
+
+    def __init__(self, client: discord.Client, watch: WatchService) -> None:
+        self._client = client
+        self._watch = watch
+        self._lines: dict[int, dict[int, str]] = defaultdict(dict)
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._latest: dict[int, GameView] = {}
+        """Per game, the newest view its message showed: a send that waited for the one before
+        tells everything up to it, so turns that came meanwhile come together."""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def shown(self, view: GameView, message_id: int) -> None:
+        """The game's message `message_id` shows `view` (a new turn, or the result): keep the
+        line of the turn it ended, and send what is due, in the background."""
+        turns = finished_turns(view)
+        if turns:
+            lines = self._lines[view.id]
+            lines[turns[-1]] = story.turn_line(view, turns[-1])
+            for old in [turn for turn in lines if turn <= turns[-1] - LINES_KEPT]:
+                del lines[old]
+        newest = self._latest.get(view.id)
+        if newest is None or newest.seq <= view.seq:
+            self._latest[view.id] = view
+        task = asyncio.create_task(self._send(view), name=f"watch-dm-{view.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def resume(self) -> None:
+        """At the start: learn the watched games, and send what their watchers were not told
+        yet."""
+        try:
+            await self._watch.start()
+            views = await self._watch.games_behind()
+        except Exception as error:  # a courtesy: logged, never in the way of the start
+            log.warning("the watchers' direct messages were not caught up (%r)", error)
+            return
+        for view in views:
+            await self._send(view)
+
+    async def idle(self) -> None:
+        """Wait for the direct messages under way (for tests and a clean stop)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _send(self, shown: GameView) -> None:
+        async with self._locks[shown.id]:
+            latest = self._latest.get(shown.id)
+            view = latest if latest is not None and latest.seq > shown.seq else shown
+            try:
+                due = await self._watch.news(view)
+            except Exception as error:
+                log.warning("game %s: the watchers' messages were not read (%r)", view.id, error)
+                return
+            lines = self._lines.get(view.id, {})
+            for news in due:
+                try:
+                    content = news_text(news, lines)
+                except Exception:  # claimed already: logged, never sent twice
+                    log.exception("game %s: a watcher's message was not written", view.id)
+                    continue
+                await send_direct(self._client, news.user_id, content, DM_PATIENCE_SECONDS)
+            if view.status is not GameStatus.RUNNING:
+                self._lines.pop(view.id, None)
+                self._latest.pop(view.id, None)
+        if view.status is not GameStatus.RUNNING:
+            self._locks.pop(view.id, None)

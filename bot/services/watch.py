@@ -1,0 +1,138 @@
+"""Spectators (docs/watching.md): a member of the server follows a running game without playing
+it. They get a private view of it they refresh themselves and, if they ask, a direct message
+at each finished turn, several turns that come at once in one message.
+
+Watching acts on no game: it adds nothing to the game's channel and nothing to its log. A game
+of another server cannot be watched. The direct messages are claimed in the database before
+they go out (bot.storage.watchers), so each turn is told once, by one process, across
+restarts; a finished game's watchers go with its last message.
+
+Whether a direct message may reach a person now is the gate's (`MessageGate`): a person in
+their quiet hours or away is held, and the turns they missed come together in the next message
+that may reach them. Without a gate, every message may go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.services.errors import GameNotRunningError, NotWatchingError, OtherServerGameError
+from bot.services.loader import GameLoader
+from bot.services.views import GameStatus, GameView
+from bot.services.watch_views import WatchNews, WatchView
+from bot.storage.watchers import WatchStore
+
+MessageGate = Callable[[int], Awaitable[bool]]
+"""Whether a direct message may reach the user now (False: hold it for later)."""
+
+
+async def _always(_user_id: int) -> bool:
+    return True
+
+
+class WatchService:
+    """Watch, look, ask for or stop the direct messages, stop watching; and the messages due."""
+
+    def __init__(
+        self, loader: GameLoader, store: WatchStore, gate: MessageGate | None = None
+    ) -> None:
+        self._loader = loader
+        self._store = store
+        self._gate = gate or _always
+        self._watched: set[int] = set()
+        """The games with a watcher who asked for direct messages, as far as this process
+        knows: those asked for here, and all of them at its start (`start`)."""
+
+    async def start(self) -> None:
+        """Learn which games have watchers who asked for direct messages (at the start)."""
+        self._watched.update(await self._store.watched_games())
+
+    def set_gate(self, gate: MessageGate) -> None:
+        """Decide, from now on, whether a direct message may reach a person now."""
+        self._gate = gate
+
+    async def watch(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
+        """Start watching the server's running game (a second time changes nothing)."""
+        view = await self._running(guild_id, game_id)
+        await self._store.watch(game_id, user_id, view.seq, self._loader.now())
+        return WatchView(view, await self._store.get(game_id, user_id))
+
+    async def look(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
+        """The game as it is now, for the watcher's view; a finished game is shown as it
+        ended."""
+        view = await self._view(guild_id, game_id)
+        return WatchView(view, await self._store.get(game_id, user_id))
+
+    async def set_dms(self, guild_id: int, game_id: int, user_id: int, on: bool) -> WatchView:
+        """Ask for (or stop) a direct message at each finished turn; told from now on."""
+        view = await self._running(guild_id, game_id)
+        if not await self._store.set_dms(game_id, user_id, on, view.seq):
+            raise NotWatchingError()
+        if on:
+            self._watched.add(game_id)
+        return WatchView(view, await self._store.get(game_id, user_id))
+
+    async def unwatch(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
+        """Stop watching: no view to refresh, no message any more."""
+        view = await self._view(guild_id, game_id)
+        if not await self._store.unwatch(game_id, user_id):
+            raise NotWatchingError()
+        return WatchView(view, None)
+
+    async def news(self, view: GameView) -> list[WatchNews]:
+        """The direct messages due now that the game's message shows `view`, each claimed for
+        its sender: none for a game no one here asked them for (no round trip: watchers ask
+        through the game's server, whose shard is this process's, and a start learns them
+        all), none while the AI plays on (its turns come together with the next person's
+        turn or the end), none for a watcher held by the gate (theirs come later, together).
+        A finished game's watchers go with its last message (one held then is kept until it
+        may be told)."""
+        if view.id not in self._watched:
+            return []
+        if view.status is GameStatus.OVER:
+            self._watched.discard(view.id)
+            return await self._last_news(view)
+        if view.status is not GameStatus.RUNNING or view.ai_to_move:
+            return []
+        due: list[WatchNews] = []
+        for watcher in await self._store.behind(view.id, view.seq):
+            if not await self._gate(watcher.user_id):
+                continue
+            if await self._store.claim(watcher, view.seq):
+                due.append(WatchNews(watcher.user_id, view, watcher.sent_seq))
+        return due
+
+    async def _last_news(self, view: GameView) -> list[WatchNews]:
+        due: list[WatchNews] = []
+        for watcher in await self._store.end(view.id):
+            if not watcher.dms or watcher.sent_seq >= view.seq:
+                continue
+            if await self._gate(watcher.user_id):
+                due.append(WatchNews(watcher.user_id, view, watcher.sent_seq))
+            else:
+                await self._store.put_back(watcher, self._loader.now())
+        return due
+
+    async def games_behind(self) -> list[GameView]:
+        """The games whose watchers were not told what their message shows (after a restart,
+        once `start` learnt the watched games)."""
+        views = []
+        for game_id in await self._store.games_behind():
+            async with self._loader.locked(game_id):
+                views.append((await self._loader.load(game_id)).view())
+        return views
+
+    async def _view(self, guild_id: int, game_id: int) -> GameView:
+        async with self._loader.locked(game_id):
+            view = (await self._loader.load(game_id)).view()
+        if view.game.guild_id != guild_id:
+            raise OtherServerGameError(game_id)
+        if view.state is None:
+            raise GameNotRunningError()
+        return view
+
+    async def _running(self, guild_id: int, game_id: int) -> GameView:
+        view = await self._view(guild_id, game_id)
+        if view.status is not GameStatus.RUNNING:
+            raise GameNotRunningError()
+        return view

@@ -1,0 +1,133 @@
+"""A person's reliability on a server: the median time they take to play a turn of their own,
+the share of their turns that ran out (the AI's moves for someone out of time counted for the
+seat whose place in the order of play it was), and the games they left unfinished; read from
+the log of their newest games in one round trip for a whole lobby, on each back end."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.presentation.reliability import duration_label, lobby_note, stats_line
+from bot.services import GameService, StatsService
+from bot.services.reliability import ENOUGH_TURNS, Reliability, reliability_of
+from bot.storage import Database, GameStore, StatsStore
+from bot.storage.stats import LogEntry
+from tests.bot.services.test_async_play import ManualClock
+from tests.bot.services.test_service import BOB, HOST, choose
+from tests.round_trips import counting
+
+ME, YOU = 7, 8
+START = datetime(2026, 3, 1, 12, tzinfo=UTC)
+
+
+def entry(
+    minute: float,
+    actor: int | None = None,
+    ai_for: str | None = None,
+    *,
+    kind: str = "action",
+    game: int = 1,
+    user: int = ME,
+    players: int = 2,
+    resigned: bool = False,
+    left_to_ai: bool = False,
+) -> LogEntry:
+    return LogEntry(
+        user,
+        game,
+        0,
+        players,
+        resigned,
+        left_to_ai,
+        False,
+        kind,
+        actor,
+        ai_for,
+        START + timedelta(minutes=minute),
+    )
+
+
+def turn(minute: float, actor: int | None = None, ai_for: str | None = None) -> list[LogEntry]:
+    """A turn's two decisions (the die left out), the first at once, the last at `minute`."""
+    return [entry(minute, actor, ai_for), entry(minute, actor, ai_for)]
+
+
+def test_turns_are_timed_from_the_turn_before_and_timeouts_fall_on_the_person_s_seat() -> None:
+    log = [
+        *turn(0, ME),  # the game's first turn: no start, no time
+        *turn(5),  # an AI seat
+        *turn(35, ME),  # 30 minutes
+        *turn(36),
+        *turn(96, None, "timeout"),  # my place in the order: ran out
+        *turn(97),
+        *turn(107, ME),  # 10 minutes
+        *turn(108),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert (mine.played, mine.ran_out) == (3, 1)
+    assert mine.median_seconds == 20 * 60
+    assert mine.ran_out_share == 0.25
+
+
+def test_another_person_s_timeout_is_not_counted_for_me() -> None:
+    log = [
+        *turn(0, ME),
+        *turn(60, None, "timeout"),  # YOU's place: YOU ran out
+        *turn(61, ME),
+        *turn(62, YOU),
+        *turn(63, ME),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert (mine.played, mine.ran_out) == (3, 0)
+
+
+def test_games_left_unfinished_count_how_they_were_left() -> None:
+    log = [
+        entry(0, ME, game=1, resigned=True),
+        entry(0, ME, game=2, left_to_ai=True),
+        entry(0, ME, game=3),
+    ]
+    (mine,) = reliability_of([ME, YOU], log)[:1]
+    assert (mine.resigned, mine.handed_to_ai, mine.substituted_away) == (1, 1, 0)
+    assert mine.unfinished == 2
+
+
+def test_the_lobby_says_how_fast_only_after_enough_turns() -> None:
+    few = Reliability(ME, ENOUGH_TURNS - 1, 0, 3000.0, 0, 0, 0)
+    assert lobby_note(few, "en") is None
+    enough = Reliability(ME, ENOUGH_TURNS - 1, 1, 2 * 3600 - 1.0, 0, 0, 0)
+    assert lobby_note(enough, "en") == "usually plays within 2 h · 10% of turns ran out"
+    assert stats_line(few, "en") == (
+        "**Reliability**: too few turns yet to say how fast (9 of 10) · 0% of turns ran out · "
+        "0 games left unfinished (0 resigned, 0 left to the AI, 0 substituted away)"
+    )
+    assert [duration_label(s, "en") for s in (20, 7 * 60, 23 * 60, 3600, 3 * 86400)] == [
+        "1 min",
+        "7 min",
+        "25 min",
+        "1 h",
+        "3 days",
+    ]
+
+
+async def test_a_lobby_s_people_are_read_in_one_round_trip(database: Database) -> None:
+    clock = ManualClock()
+    service = GameService(GameStore(database), clock=clock, seeds=lambda: "ab" * 16)
+    view = await service.lobby.create_lobby(
+        guild_id=9, channel_id=500, host_id=HOST, seats=2, variant="standard"
+    )
+    await service.lobby.join(view.id, BOB)
+    view = await service.lobby.start(view.id, HOST)
+    for _ in range(12):
+        user = view.user_to_move
+        assert user is not None
+        clock.advance(300 if user == HOST else 30)
+        view = await service.play.act(view.id, user, view.seq, choose(view))
+    stats = StatsService(StatsStore(database))
+    with counting(database) as trips:
+        host, bob = await stats.reliability(9, [HOST, BOB])
+    assert trips.count == 1
+    assert host.played + bob.played == 6
+    assert host.median_seconds == 600
+    assert bob.median_seconds == 60
+    assert (await stats.reliability(10, [HOST]))[0].turns == 0, "another server's games"

@@ -1,0 +1,146 @@
+"""WatchService: a member follows a running game of their server; a game of another server or
+one not running is refused and changes nothing; each finished turn is told to a watcher who
+asked once, whichever process looks (claimed in the database), several turns together when
+they come at once or were held; a finished game's watchers go with its last message."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.presentation import story
+from bot.presentation.watch import finished_turns, news_text
+from bot.services import GameService, GameStatus, GameView
+from bot.services.errors import GameNotRunningError, NotWatchingError, OtherServerGameError
+from bot.services.watch import WatchService
+from bot.storage import Database
+from bot.storage.watchers import WatchStore
+from tests.bot.services.test_service import BOB, CAROL, HOST, play_out, service_on, started, step
+
+GUILD = 9
+WATCHER = 2001
+
+
+def watch_of(service: GameService, database: Database) -> WatchService:
+    return WatchService(service.loader, WatchStore(database))
+
+
+async def watched_with_messages(
+    database: Database,
+) -> tuple[GameService, WatchService, GameView]:
+    """A game of two people, watched by WATCHER with a direct message at each finished turn."""
+    service = service_on(database)
+    watch = watch_of(service, database)
+    view = await started(service, (HOST, BOB))
+    await watch.watch(GUILD, view.id, WATCHER)
+    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    return service, watch, view
+
+
+async def test_a_game_of_another_server_or_not_running_is_refused_and_changes_nothing(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    watch = watch_of(service, database)
+    view = await started(service, (HOST, BOB))
+    with pytest.raises(OtherServerGameError):
+        await watch.watch(GUILD + 1, view.id, WATCHER)
+    with pytest.raises(OtherServerGameError):
+        await watch.look(GUILD + 1, view.id, WATCHER)
+    assert await WatchStore(database).get(view.id, WATCHER) is None
+    lobby = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=778, host_id=CAROL, seats=2, variant="standard"
+    )
+    with pytest.raises(GameNotRunningError):
+        await watch.watch(GUILD, lobby.id, WATCHER)
+    with pytest.raises(NotWatchingError):
+        await watch.set_dms(GUILD, view.id, WATCHER, True)
+    with pytest.raises(NotWatchingError):
+        await watch.unwatch(GUILD, view.id, WATCHER)
+
+
+async def test_each_finished_turn_is_told_once_whichever_process_looks(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    watch = watch_of(service, database)
+    other_process = watch_of(service_on(database), database)
+    view = await started(service, (HOST, BOB))
+    watched = await watch.watch(GUILD, view.id, WATCHER)
+    assert watched.watcher is not None
+    assert not watched.watcher.dms
+    assert (await watch.watch(GUILD, view.id, WATCHER)).watcher == watched.watcher, "once"
+    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    assert await watch.news(view) == [], "nothing happened since"
+
+    while len(finished_turns(view)) < 1:
+        view = await step(service, view)
+    await other_process.start()
+    assert await other_process.games_behind() == [], "no message shows this turn yet"
+    (news,) = await watch.news(view)
+    assert (news.user_id, news.told_seq) == (WATCHER, watched.game.seq)
+    assert await watch.news(view) == []
+    assert await other_process.news(view) == [], "claimed once, in the database"
+    text = news_text(news, {})
+    assert story.turn_line(view, 1) in text
+
+
+async def test_held_turns_come_together_in_the_next_message_that_may_go(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    held = True
+
+    async def gate(_user_id: int) -> bool:
+        return not held
+
+    watch = WatchService(service.loader, WatchStore(database), gate)
+    view = await started(service, (HOST, BOB))
+    first = await watch.watch(GUILD, view.id, WATCHER)
+    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    lines: dict[int, str] = {}
+    while len(finished_turns(view)) < 3:
+        view = await step(service, view)
+        turns = finished_turns(view)
+        if turns:
+            lines[turns[-1]] = story.turn_line(view, turns[-1])
+        assert await watch.news(view) == [], "held"
+    held = False
+    (news,) = await watch.news(view)
+    assert news.told_seq == first.game.seq
+    text = news_text(news, lines)
+    for turn in (1, 2, 3):
+        assert lines[turn] in text, turn
+    assert text.index(lines[1]) < text.index(lines[2]) < text.index(lines[3])
+
+
+async def test_the_end_is_told_and_the_watchers_go(database: Database) -> None:
+    service, watch, view = await watched_with_messages(database)
+    over = await play_out(service, view)
+    assert over.status is GameStatus.OVER
+    (news,) = await watch.news(over)
+    assert "is over" in news_text(news, {})
+    assert await WatchStore(database).get(view.id, WATCHER) is None
+    with pytest.raises(GameNotRunningError):
+        await watch.watch(GUILD, view.id, WATCHER)
+    assert (await watch.look(GUILD, view.id, WATCHER)).watcher is None
+
+
+async def test_a_restart_tells_what_the_game_s_message_shows_and_was_not_told(
+    database: Database,
+) -> None:
+    service, _, view = await watched_with_messages(database)
+    while len(finished_turns(view)) < 2:
+        view = await step(service, view)
+    await service.play.set_board_message(view.id, 4242, view.seq)  # shown; then the run died
+
+    restarted = watch_of(service_on(database), database)
+    await restarted.start()
+    (behind,) = await restarted.games_behind()
+    assert behind.seq == view.seq
+    (news,) = await restarted.news(behind)
+    assert news.user_id == WATCHER
+    told = news_text(news, {})
+    assert "· turn 1**" in told
+    assert "· turn 2**" in told
+    await restarted.start()
+    assert await restarted.games_behind() == [], "told once"
