@@ -27,16 +27,16 @@ Seven families of ids, each with its own template:
 No state lives in a View, so buttons keep working after a restart and old ones are recognised
 as stale.
 
-A custom_id comes from the client, so each family's parser (`parse_custom_id`,
-`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`,
-`parse_drill_id`, `parse_seat_id`, `parse_watch_id`, all made by `_read`) reads it strictly:
-the template, then each number in its range (`GAME_IDS`, `SEQS`, the guide's pages) and
-written as the bot writes it (no leading zero), and each word one the bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id` and its refusal
-are the base's, and the family adds only its template, its fields and the handler its click goes
-to. `dispatchable` and every `from_custom_id` use the parsers, so an id they refuse never
-reaches a handler: discord.py gets the family's refused item (`RefusedButton`,
-`RefusedConfirmButton`, ...), which declines the click without a log line, and the client
-answers it as an unknown button.
+A custom_id comes from the client, so each family's parser (`parse_custom_id`, `parse_confirm_id`,
+`parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`, `parse_drill_id`, `parse_seat_id`,
+`parse_watch_id`, all made by `_read`) reads it strictly: the template, then each number in its
+range (`GAME_IDS`, `SEQS`, the guide's pages) and written as the bot writes it (no leading zero),
+and each word one the bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id`
+and its refusal are the base's, and the family adds only its template, its fields and the handler
+its click goes to. `dispatchable` and every `from_custom_id` use the parsers, so an id they refuse
+never reaches a handler: discord.py gets the family's refused item (`RefusedButton`,
+`RefusedConfirmButton`, ...), which declines the click without a log line, and the client answers it
+as an unknown button.
 """
 
 from __future__ import annotations
