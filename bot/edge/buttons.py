@@ -2,7 +2,7 @@
 
 This docstring is the one list of the button families; docs/architecture.md points here.
 
-Seven families of ids, each with its own template:
+Eight families of ids, each with its own template:
 
 - `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
   the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, a lobby

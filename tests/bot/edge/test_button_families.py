@@ -465,7 +465,7 @@ async def test_every_family_refuses_malformed_ids(family: Any) -> None:
 
 def test_the_families_are_listed_once_in_the_module_docstring() -> None:
     listed = buttons.__doc__ or ""
-    words = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven"}
+    words = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight"}
     assert f"{words[len(DYNAMIC_ITEMS)]} families of ids" in listed
     for family in DYNAMIC_ITEMS:
         assert f"(`{family.__name__}`)" in listed, family
