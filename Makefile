@@ -5,6 +5,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# Test processes run at once (pytest-xdist's -n): one per CPU core. The suite mostly waits on
+# the bot processes it starts, so even two cores gain from it.
+WORKERS ?= auto
 
 .PHONY: install fmt lint type test test-fast check
 
@@ -25,12 +28,12 @@ type:
 	$(BIN)/mypy
 
 test:
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS)
 
 # Everything but the long tests (several bot processes, crash points, long end-to-end runs);
 # tests/conftest.py says which tests are long (docs/contributing.md, "The fast lane").
 test-fast:
-	$(BIN)/python -m pytest -m "not long"
+	$(BIN)/python -m pytest -n $(WORKERS) -m "not long"
 
 check:
 	bash .ci/run

@@ -55,6 +55,22 @@ LONG_TESTS = frozenset(
             "test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart"
         ),
         "tests/test_locks.py::test_a_lock_installs_its_pins_whatever_is_published_later",
+        "tests/ai/test_ai_chances.py::test_the_calibration_command_reports_the_fit_and_the_calibration",
+        "tests/ai/test_ai_chances.py::test_the_fit_recovers_known_constants",
+        "tests/ai/test_ai_luck.py::test_the_luck_of_a_game_goes_with_its_result",
+        "tests/ai/test_ai_option_values.py::test_every_legal_option_is_valued_as_hard_values_it",
+        "tests/bot/services/test_accuracy.py::test_the_job_judges_only_the_seats_asked",
+        "tests/bot/services/test_pairing_optimum.py::test_a_long_two_seat_event_takes_no_avoidable_rematch",
+        (
+            "tests/bot/services/test_service_memory.py::"
+            "test_no_lock_is_left_behind_by_a_thousand_games"
+        ),
+        "tests/bot/test_click_cost.py::test_a_click_between_people_costs_at_most_ten_round_trips",
+        "tests/bot/test_click_cost.py::test_a_click_and_the_ai_turn_it_sets_off_cost_at_most_ten_each",
+        "tests/bot/workers/test_analysis_job.py::test_the_benchmark_times_and_draws",
+        "tests/bot/workers/test_analysis_job.py::test_the_review_judges_every_seat_in_the_same_job",
+        "tests/engine/test_conformance.py::test_mutated_vector_cases_fail_cleanly",
+        "tests/engine/test_formats.py::test_mutated_documents_raise_only_format_errors",
         "tests/test_packaging.py::test_wheel_holds_every_module_and_data_file",
     }
 )
@@ -95,7 +111,10 @@ def is_long(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the long tests `long`, for `-m "not long"` to leave out."""
+    """Mark the long tests `long`, for `-m "not long"` to leave out, and run them first: with
+    several workers (`pytest -n`), a long test started last would keep one worker busy while
+    the others wait at the end."""
     for item in items:
         if is_long(item):
             item.add_marker(pytest.mark.long)
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
