@@ -203,6 +203,9 @@ class DueKind(StrEnum):
     """The AI plays the turn: an AI seat's, a handed-over seat's, or one out of time."""
     SHOW = "show"
     """A change was never shown (its message failed): show it again."""
+    RELEASE = "release"
+    """A person's quiet hours ended: send what was held for them, as one message (the work's
+    `game_id` is 0 and its `seq` the person's id)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,429 @@
+"""Time away from the games: away days, quiet hours, and the pings held while quiet hours last.
+
+The rules (docs/async.md):
+- **Away days.** A person may be away from a server's games for up to the server's number of
+  days at once (`TimeSettings.away_days`, DEFAULT_AWAY_DAYS; 0 refuses them) and at most
+  MONTHLY_AWAY_DAYS days in a calendar month (UTC), counted from the days asked for, less what
+  coming back early gives back. While they are away their turn clocks stop in every game of
+  that server: a turn's time runs only outside their spells away.
+- **Quiet hours.** Daily hours, in the person's IANA time zone, in which no ping and no direct
+  message reaches them: what would have is held (`hold`) and sent as one message when the
+  hours end. Unless the server lets clocks run then (`TimeSettings.clocks_in_quiet`), their
+  turn clocks stop during those hours too.
+
+A turn's clock is the time it has run, not the time that passed: `advance` walks from the
+turn's start over the moments its player is away or quiet (`pauses`) to where the turn limit
+(or half of it, for the reminder) is reached. The game's row keeps the clock's moments as
+they were when the turn began (bot.services.deadlines); stopping a clock only ever moves them
+later, so the turn clock checks them when they fall due (`TimeKeeper.due_clock`) and sets them
+later when a pause came meanwhile, and only coming back early moves them sooner, at once
+(`AwayService.come_back`). So what the clock stands at follows from what is stored, across
+restarts and processes.
+
+What other services ask: `AwayService.availability(guild_id, user_id)` says whether the
+person is away (and until when, on that server) or in quiet hours (and until when) now.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from bot.services.errors import BadOptionError, GameDamagedError
+from bot.services.loader import GameLoader
+from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell, TimeRules, TimeSettings
+from bot.storage.game_rows import GameRow
+from bot.storage.kinds import GameStatus, TurnClock
+
+DEFAULT_AWAY_DAYS = 7
+"""The most days one may be away at once on a server that did not choose."""
+MOST_AWAY_DAYS_SETTING = 14
+"""The most a server may allow at once."""
+MONTHLY_AWAY_DAYS = 10
+"""The most days one may be away from a server's games in a calendar month (UTC)."""
+LONGEST_QUIET = timedelta(hours=16)
+"""Quiet hours longer than this would leave a turn clock almost no time to run in a day."""
+
+Interval = tuple[datetime, datetime]
+
+
+# --- quiet hours ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuietHours:
+    """Daily quiet hours from `starts` to `ends` (local times; past midnight when `ends` comes
+    first) in the IANA zone `timezone`."""
+
+    starts: time
+    ends: time
+    timezone: str
+
+    @classmethod
+    def parse(cls, starts: str, ends: str, timezone: str) -> QuietHours:
+        """Quiet hours from what a person typed; BadOptionError names what is wrong (an unknown
+        zone, a time that is not HH:MM, no time at all between the two, or too long)."""
+        try:
+            zone_name = ZoneInfo(timezone.strip()).key
+        except (ZoneInfoNotFoundError, ValueError):
+            raise BadOptionError("timezone", timezone) from None
+        quiet = cls(_hhmm(starts, "from"), _hhmm(ends, "to"), zone_name)
+        if quiet.starts == quiet.ends or quiet.length() > LONGEST_QUIET:
+            raise BadOptionError("quiet_length", f"{starts}-{ends}")
+        return quiet
+
+    @classmethod
+    def of_row(cls, row: QuietRow) -> QuietHours:
+        return cls(time.fromisoformat(row.starts), time.fromisoformat(row.ends), row.timezone)
+
+    def row(self) -> QuietRow:
+        return QuietRow(self.starts.strftime("%H:%M"), self.ends.strftime("%H:%M"), self.timezone)
+
+    def length(self) -> timedelta:
+        day = datetime(2000, 1, 1)
+        length = datetime.combine(day, self.ends) - datetime.combine(day, self.starts)
+        return length if length > timedelta() else length + timedelta(days=1)
+
+    def windows(self, since: datetime) -> Iterator[Interval]:
+        """The quiet intervals (UTC) that end after `since`, in order, without end."""
+        zone = ZoneInfo(self.timezone)
+        day = since.astimezone(zone).date() - timedelta(days=1)
+        while True:
+            start = datetime.combine(day, self.starts, zone).astimezone(UTC)
+            end_day = day if self.ends > self.starts else day + timedelta(days=1)
+            end = datetime.combine(end_day, self.ends, zone).astimezone(UTC)
+            if end > since and end > start:
+                yield start, end
+            day += timedelta(days=1)
+
+    def until(self, now: datetime) -> datetime | None:
+        """When the quiet hours under way at `now` end (None: it is not quiet now)."""
+        for start, end in self.windows(now):
+            return end if start <= now else None
+        return None  # pragma: no cover - windows never ends
+
+
+def _hhmm(value: str, option: str) -> time:
+    try:
+        parsed = time.fromisoformat(value.strip())
+    except ValueError:
+        raise BadOptionError(option, value) from None
+    if len(value.strip()) != 5:
+        raise BadOptionError(option, value)
+    return parsed
+
+
+def zone_names(typed: str, limit: int = 25) -> list[str]:
+    """IANA zone names that contain `typed` (case aside), for autocompletion."""
+    wanted = typed.strip().lower().replace(" ", "_")
+    return sorted(name for name in _zones() if wanted in name.lower())[:limit]
+
+
+_ZONES: list[str] = []
+
+
+def _zones() -> list[str]:
+    if not _ZONES:
+        _ZONES.extend(sorted(name for name in available_timezones() if "/" in name))
+    return _ZONES
+
+
+# --- running time --------------------------------------------------------------------------
+
+
+def pauses(rules: TimeRules, since: datetime) -> Iterator[Interval]:
+    """The moments after `since` in which the person's turn clock stops, in order: their
+    spells away and, unless the server lets clocks run then, their quiet hours."""
+    streams: list[Iterator[Interval]] = [
+        iter([(spell.started_at, spell.ends_at) for spell in rules.spells])
+    ]
+    if rules.quiet is not None and not rules.settings.clocks_in_quiet:
+        streams.append(QuietHours.of_row(rules.quiet).windows(since))
+    return heapq.merge(*streams)
+
+
+def advance(start: datetime, seconds: float, stops: Iterator[Interval]) -> datetime:
+    """The moment at which a clock started at `start` has run `seconds`, stopped over
+    `stops` (intervals in order of their start)."""
+    moment = start
+    left = timedelta(seconds=seconds)
+    for begins, ends in stops:
+        if ends <= moment:
+            continue
+        if begins > moment:
+            if begins - moment >= left:
+                return moment + left
+            left -= begins - moment
+        moment = ends
+    return moment + left
+
+
+def running(start: datetime, end: datetime, stops: Iterator[Interval]) -> timedelta:
+    """How long a clock started at `start` has run by `end`, stopped over `stops`."""
+    total = timedelta()
+    moment = start
+    for begins, ends in stops:
+        if moment >= end:
+            break
+        if ends <= moment:
+            continue
+        if begins > moment:
+            total += min(begins, end) - moment
+        moment = max(moment, ends)
+    if moment < end:
+        total += end - moment
+    return total
+
+
+def turn_clock(
+    started: datetime, limit_seconds: int, stops: Callable[[], Iterator[Interval]], *, remind: bool
+) -> TurnClock:
+    """The clock of a turn started at `started`, stopped over `stops()`: its reminder (if
+    still to send) at half its time run, its end at all of it."""
+    due = advance(started, limit_seconds, stops())
+    remind_at = advance(started, limit_seconds / 2, stops()) if remind else None
+    return TurnClock(started, remind_at, due)
+
+
+# --- the service ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Availability:
+    """Whether a person can be reached now: away (on that server) until `away_until`, in
+    quiet hours until `quiet_until` (None: not)."""
+
+    away_until: datetime | None = None
+    quiet_until: datetime | None = None
+
+    @property
+    def reachable(self) -> bool:
+        """Neither away nor in quiet hours: a ping or direct message may go now."""
+        return self.away_until is None and self.quiet_until is None
+
+
+@dataclass(frozen=True, slots=True)
+class DueCheck:
+    """What the turn clock learns about a turn falling due: `clock` is the turn's real clock
+    when a pause moved it later than stored (set it and do nothing now), and the player's
+    availability now."""
+
+    clock: TurnClock | None
+    availability: Availability
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """A game whose clock runs again for a person who came back: `left` is the time their
+    turn has left."""
+
+    game_id: int
+    channel_id: int
+    locale: str
+    left: timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class AwayGame:
+    """A running game of a person who went away (the channel is told why it waits)."""
+
+    game_id: int
+    channel_id: int
+    locale: str
+
+
+class AwayRefusedError(Exception):
+    """Away days asked beyond what the server (`allowed`, at once) or the month (`left`)
+    allows."""
+
+    def __init__(self, asked: int, allowed: int, left: int) -> None:
+        super().__init__(f"{asked} days away asked; {allowed} allowed at once, {left} left")
+        self.asked = asked
+        self.allowed = allowed
+        self.left = left
+
+
+class NotAwayError(Exception):
+    """`back` from a person who is not away on that server."""
+
+
+class AwayService:
+    """Away days, quiet hours and the notices held for them (see the module)."""
+
+    def __init__(self, loader: GameLoader, store: AwayStore) -> None:
+        self._loader = loader
+        self._store = store
+        self.store = store
+        """The tables of time away (the turn clock claims and marks the held notices there)."""
+        self._held: list[Callable[[datetime], None]] = []
+
+    def on_held(self, listener: Callable[[datetime], None]) -> None:
+        """Call `listener` with the release moment of each notice held here (the turn clock
+        sends it then)."""
+        self._held.append(listener)
+
+    # --- what others ask -------------------------------------------------------------------
+
+    async def availability(self, guild_id: int | None, user_id: int) -> Availability:
+        """Whether the person is away on the server or in quiet hours now, and until when (one
+        read)."""
+        now = self._loader.now()
+        return _availability(await self._store.rules(guild_id, user_id, now), now)
+
+    async def due_check(self, game: GameRow, user_id: int) -> DueCheck:
+        """For the turn clock, as the game's reminder or end falls due: the turn's real clock
+        if a pause moved it later (one read)."""
+        now = self._loader.now()
+        started = game.turn_started_at
+        rules = await self._store.rules(game.guild_id, user_id, started or now)
+        available = _availability(rules, now)
+        limit = game.turn_limit_seconds
+        if started is None or limit is None or game.due_at is None:
+            return DueCheck(None, available)
+        real = turn_clock(
+            started, limit, lambda: pauses(rules, started), remind=game.remind_at is not None
+        )
+        assert real.due_at is not None
+        later = real.due_at > game.due_at or (
+            game.remind_at is not None
+            and real.remind_at is not None
+            and real.remind_at > game.remind_at
+        )
+        return DueCheck(real if later else None, available)
+
+    # --- away days -------------------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> TimeSettings:
+        return await self._store.settings(guild_id)
+
+    async def set_away_days(self, guild_id: int, days: int) -> TimeSettings:
+        if not 0 <= days <= MOST_AWAY_DAYS_SETTING:
+            raise BadOptionError("away_days", days)
+        settings = replace(await self._store.settings(guild_id), away_days=days)
+        return await self._store.set_settings(settings, self._loader.now())
+
+    async def set_clocks_in_quiet(self, guild_id: int, on: bool) -> TimeSettings:
+        settings = replace(await self._store.settings(guild_id), clocks_in_quiet=on)
+        return await self._store.set_settings(settings, self._loader.now())
+
+    async def go_away(
+        self, guild_id: int, user_id: int, days: int
+    ) -> tuple[datetime, list[AwayGame]]:
+        """Start `days` days away on the server; when they end, and the running games there
+        (to tell their channels). AwayRefusedError beyond the allowance, changing nothing."""
+        now = self._loader.now()
+        settings = await self._store.settings(guild_id)
+        month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        spells = await self._store.spells_since(guild_id, user_id, month)
+        used = sum(_days(spell, month) for spell in spells)
+        left = max(0, MONTHLY_AWAY_DAYS - used)
+        if days < 1 or days > settings.away_days or days > left:
+            raise AwayRefusedError(days, settings.away_days, left)
+        until = now + timedelta(days=days)
+        await self._store.start_spell(guild_id, user_id, Spell(now, until))
+        rows = await self._loader.store.open_games_of(guild_id, user_id)
+        games = [
+            AwayGame(row.id, row.channel_id, row.locale)
+            for row in rows
+            if row.status is GameStatus.RUNNING
+        ]
+        return until, games
+
+    async def come_back(self, guild_id: int, user_id: int) -> list[Resumed]:
+        """End the person's time away on the server now: each game waiting for their move
+        gets its clock back with the time it had left. NotAwayError if they were not away."""
+        now = self._loader.now()
+        spell = await self._store.end_spell(guild_id, user_id, now)
+        if spell is None:
+            raise NotAwayError()
+        resumed = []
+        for row in await self._loader.store.open_games_of(guild_id, user_id):
+            if row.status is GameStatus.RUNNING:
+                found = await self._resume(row.id, user_id)
+                if found is not None:
+                    resumed.append(found)
+        return resumed
+
+    async def _resume(self, game_id: int, user_id: int) -> Resumed | None:
+        """Set the clock of the game's turn, if it is the person's, to what it really is now
+        that their spell ended."""
+        try:
+            async with self._loader.locked(game_id):
+                loaded = await self._loader.load(game_id)
+                game, state = loaded.game, loaded.state
+                if state is None or state.to_move is None or game.status is not GameStatus.RUNNING:
+                    return None
+                player = loaded.player_at(state.to_move)
+                if player is None or player.user_id != user_id or player.ai_plays:
+                    return None
+                started, limit = game.turn_started_at, game.turn_limit_seconds
+                if started is None or limit is None or game.due_at is None:
+                    return Resumed(game.id, game.channel_id, game.locale, timedelta())
+                rules = await self._store.rules(game.guild_id, user_id, started)
+                clock = turn_clock(
+                    started,
+                    limit,
+                    lambda: pauses(rules, started),
+                    remind=game.remind_at is not None,
+                )
+                await self._loader.set_clock(loaded, clock)
+                now = self._loader.now()
+                left = timedelta(seconds=limit) - running(started, now, pauses(rules, started))
+                return Resumed(game.id, game.channel_id, game.locale, max(left, timedelta()))
+        except GameDamagedError:
+            return None
+
+    # --- quiet hours -----------------------------------------------------------------------
+
+    async def quiet_hours(self, user_id: int) -> QuietHours | None:
+        row = await self._store.quiet(user_id)
+        return None if row is None else QuietHours.of_row(row)
+
+    async def set_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
+        """Set the person's quiet hours (None: none); they hold in every server."""
+        await self._store.set_quiet(
+            user_id, None if quiet is None else quiet.row(), self._loader.now()
+        )
+
+    async def hold_if_quiet(self, user_id: int, game: GameRow, seq: int, kind: str) -> bool:
+        """True if the person is in quiet hours now: the notice (`kind` 'turn' or 'remind' of
+        the game at `seq`) is then held, once, for the end of those hours (one read, and one
+        write when held)."""
+        now = self._loader.now()
+        row = await self._store.quiet(user_id)
+        until = None if row is None else QuietHours.of_row(row).until(now)
+        if until is None:
+            return False
+        await self.hold(
+            HeldNotice(
+                user_id, game.guild_id, game.channel_id, game.id, seq, kind, game.locale, until
+            )
+        )
+        return True
+
+    async def hold(self, notice: HeldNotice) -> None:
+        """Keep the notice for its release (a second of the same is dropped)."""
+        await self._store.hold(notice, self._loader.now())
+        for listener in self._held:
+            listener(notice.release_at)
+
+
+def _availability(rules: TimeRules, now: datetime) -> Availability:
+    away = next(
+        (spell.ends_at for spell in rules.spells if spell.started_at <= now < spell.ends_at), None
+    )
+    quiet = None if rules.quiet is None else QuietHours.of_row(rules.quiet).until(now)
+    return Availability(away, quiet)
+
+
+def _days(spell: Spell, month: datetime) -> int:
+    """The days a spell counts in the month from `month`: whole days begun, from the later of
+    its start and the month's."""
+    start = max(spell.started_at, month)
+    length = spell.ends_at - start
+    if length <= timedelta():
+        return 0
+    return -(-length // timedelta(days=1))
