@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -51,12 +51,23 @@ from bot.services.availability import Availability
 from bot.services.clock import Clock
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
-from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
+from bot.services.views import (
+    Abandoned,
+    AutoTurn,
+    Damage,
+    GameInfo,
+    GameStatus,
+    GameView,
+    Reminder,
+)
 
 if TYPE_CHECKING:
     from bot.services.play import PlayService
 
 log = logging.getLogger(__name__)
+
+Reachable = Callable[[GameInfo, int, Sequence[int]], Awaitable[tuple[int, ...]]]
+"""Of the people a turn message of a game (at a seq) would ping, those it may ping now."""
 
 REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to show a game whose current message Discord did not take."""
@@ -95,6 +106,7 @@ class GameDisplay:
         """Per game, the lobby edit to make next: the game and its current message."""
         self._lobby_editors: dict[int, asyncio.Task[None]] = {}
         self._turn_listeners: list[Callable[[GameView, int], None]] = []
+        self._reachable: Reachable | None = None
         self._showing = KeyedLocks()
         """Per game, held while a change made elsewhere is being shown."""
 
@@ -107,6 +119,11 @@ class GameDisplay:
         """Call `listener` with the game and the message id each time a turn message is posted
         (it must not wait: the channel goes first)."""
         self._turn_listeners.append(listener)
+
+    def ping_only(self, reachable: Reachable) -> None:
+        """Ping with a turn message only those `reachable` leaves (the others' pings are held
+        for the end of their quiet hours: bot.services.away)."""
+        self._reachable = reachable
 
     def report_damage(self, damage: Damage) -> None:
         """A game's stored rows are damaged: tell that channel's moderators (once per run)."""
@@ -561,12 +578,15 @@ class GameDisplay:
     async def _turn_message(self, view: GameView) -> dict[str, Any]:
         """The next turn's message with its buttons, pinging (only) the player to move."""
         post = presenter.turn_post(view, ping=True)
+        pings = post.pings
+        if pings and self._reachable is not None:
+            pings = await self._reachable(view.game, view.seq, pings)
         files = await self._files(post)
         mentions = discord.AllowedMentions(
             everyone=False,
             roles=False,
             replied_user=False,
-            users=[discord.Object(user) for user in post.pings] if post.pings else False,
+            users=[discord.Object(user) for user in pings] if pings else False,
         )
         return {
             "content": post.content,

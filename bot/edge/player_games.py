@@ -19,6 +19,7 @@ from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
+from bot.services.away import AwayService
 from bot.services.player_games import PlayerGamesService
 from bot.services.views import GameView, TurnNotice
 
@@ -63,9 +64,13 @@ class PlayerGamesController:
 class TurnMessages:
     """Sends opted-in players a direct message when a turn message of theirs is posted."""
 
-    def __init__(self, client: discord.Client, players: PlayerGamesService) -> None:
+    def __init__(
+        self, client: discord.Client, players: PlayerGamesService, away: AwayService | None = None
+    ) -> None:
+        """`away` holds the message of a player in quiet hours for their end."""
         self._client = client
         self._players = players
+        self._away = away
         self._tasks: set[asyncio.Task[None]] = set()
 
     def turn_posted(self, view: GameView, message_id: int) -> None:
@@ -87,6 +92,16 @@ class TurnMessages:
         try:
             notice = await self._players.turn_notice(game_id, seq, message_id)
             if notice is None:
+                return
+            if self._away is not None and await self._away.hold_if_quiet(
+                notice.user_id,
+                guild_id=notice.guild_id,
+                channel_id=notice.channel_id,
+                game_id=notice.game_id,
+                seq=seq,
+                kind="turn",
+                locale=notice.locale,
+            ):
                 return
             channel = await asyncio.wait_for(
                 self._client.create_dm(discord.Object(notice.user_id)), DISCORD_TIMEOUT_SECONDS

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import ai
 from bot.edge.analysis import AnalysisHandler
 from bot.edge.answers import TURNED_AWAY
+from bot.edge.away import AwayController, HeldMessages
 from bot.edge.client import MarrakechClient
 from bot.edge.commands import build_commands
 from bot.edge.community import CommunityController
@@ -75,6 +76,7 @@ class Bot:
     turn_messages: TurnMessages | None = None
     tournaments: TournamentDisplay | None = None
     accuracy: AccuracyRecorder | None = None
+    held: HeldMessages | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -113,9 +115,10 @@ class Bot:
         await self.supervisor.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
-        """A reminder, an automatic turn or an overdue display is due (claimed by this
-        process): do it in the service, show it in the channel, then release the claim (after
-        a failure too: the scheduler retries it later, unless another process does first).
+        """A reminder, an automatic turn, an overdue display or what was held during a
+        person's quiet hours is due (claimed by this process): do it in the service, show it in
+        the channel (or send it), then release the claim (after a failure too: the scheduler
+        retries it later, unless another process does first).
         An automatic turn that was played but not shown (Discord, or the database gone
         meanwhile) is shown again in the background, as soon as the database is back."""
         log.debug("game %s: %s due at seq %s", work.game_id, work.kind.value, work.seq)
@@ -123,6 +126,10 @@ class Bot:
             match work.kind:
                 case DueKind.SHOW:
                     await self.display.catch_up(work.game_id)
+                case DueKind.RELEASE:
+                    if self.held is not None:
+                        await self.held.send(work.seq, self.service.turns.held(work))
+                        await self.service.turns.held_sent(work)
                 case DueKind.REMIND:
                     reminder = await self.service.turns.remind(work.game_id, work.seq)
                     if reminder is not None:
@@ -168,7 +175,7 @@ def build_bot(
         owner=claim_owner(shards),
         shards=ALL_SHARDS if shards is None else shards,
     )
-    guilds = GuildService(GuildStore(database), clock=clock)
+    guilds = GuildService(GuildStore(database), clock=clock, away=service.away)
     stats = StatsService(StatsStore(database))
     pictures = Pictures(pool)
     client = MarrakechClient(
@@ -182,6 +189,7 @@ def build_bot(
         supervisor=supervisor,
     )
     display = GameDisplay(client, service.play, pictures, clock, database.availability)
+    display.ping_only(service.away.reachable)
     service.on_damage(display.report_damage)
     analyses = AnalysisPictures(pool)
     handlers = GameHandlers(
@@ -196,7 +204,7 @@ def build_bot(
         service.play, guilds, stats, service.ratings, pictures, analyses
     )
     players = PlayerGamesService(service.loader, PlayerStore(database))
-    turn_messages = TurnMessages(client, players)
+    turn_messages = TurnMessages(client, players, service.away)
     display.on_turn_posted(turn_messages.turn_posted)
     tournament_service = TournamentService(
         TournamentStore(database), service, seeds=seeds, workers=pool
@@ -220,9 +228,16 @@ def build_bot(
         turn_messages,
         tournaments,
         accuracy,
+        HeldMessages(client),
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
-    commands = build_commands(handlers, community, PlayerGamesController(players), organiser)
+    commands = build_commands(
+        handlers,
+        community,
+        PlayerGamesController(players),
+        organiser,
+        AwayController(service.away, client),
+    )
     drills = DrillHandler(service.play, DrillPictures(pool))
     client.attach(
         buttons=handlers, hooks=bot, commands=commands, tournaments=organiser, drills=drills

@@ -11,14 +11,14 @@ The rules (docs/async.md):
   hours end. Unless the server lets clocks run then (`TimeSettings.clocks_in_quiet`), their
   turn clocks stop during those hours too.
 
-A turn's clock is the time it has run, not the time that passed: `advance` walks from the
-turn's start over the moments its player is away or quiet (`pauses`) to where the turn limit
-(or half of it, for the reminder) is reached. The game's row keeps the clock's moments as
-they were when the turn began (bot.services.deadlines); stopping a clock only ever moves them
-later, so the turn clock checks them when they fall due (`TimeKeeper.due_clock`) and sets them
-later when a pause came meanwhile, and only coming back early moves them sooner, at once
-(`AwayService.come_back`). So what the clock stands at follows from what is stored, across
-restarts and processes.
+A turn's clock is the time it has run, not the time that passed (bot.services.time_rules):
+it stands still over the moments its player is away or quiet (`pauses`). The game's row keeps
+the clock's moments as they were when the turn began (bot.services.deadlines); stopping a
+clock only ever moves them later, so the turn clock checks them when they fall due
+(`AwayService.due_check`: one read) and sets them later when a pause came meanwhile, and only
+coming back early moves them sooner, at once (`AwayService.come_back`). A turn costs nothing
+more than before while no one is away or quiet. So what the clock stands at follows from what
+is stored, across restarts and processes.
 
 What other services ask: `AwayService.availability(guild_id, user_id)` says whether the
 person is away (and until when, on that server) or in quiet hours (and until when) now.
@@ -27,111 +27,40 @@ person is away (and until when, on that server) or in quiet hours (and until whe
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from datetime import datetime, time, timedelta
 
 from bot.services.errors import BadOptionError, GameDamagedError
 from bot.services.loader import GameLoader
-from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell, TimeRules, TimeSettings
+from bot.services.time_rules import (
+    MONTHLY_AWAY_DAYS,
+    MOST_AWAY_DAYS_SETTING,
+    Availability,
+    AwayGame,
+    AwayRefusedError,
+    DueCheck,
+    Interval,
+    NotAwayError,
+    QuietHours,
+    Resumed,
+    running,
+    turn_clock,
+)
+from bot.services.views import GameInfo
+from bot.storage.away import AwayStore, QuietRow, Spell, TimeRules, TimeSettings
+from bot.storage.away import HeldNotice as HeldNotice  # the edge and presentation name it here
 from bot.storage.game_rows import GameRow
-from bot.storage.kinds import GameStatus, TurnClock
-
-DEFAULT_AWAY_DAYS = 7
-"""The most days one may be away at once on a server that did not choose."""
-MOST_AWAY_DAYS_SETTING = 14
-"""The most a server may allow at once."""
-MONTHLY_AWAY_DAYS = 10
-"""The most days one may be away from a server's games in a calendar month (UTC)."""
-LONGEST_QUIET = timedelta(hours=16)
-"""Quiet hours longer than this would leave a turn clock almost no time to run in a day."""
-
-Interval = tuple[datetime, datetime]
+from bot.storage.kinds import GameStatus
 
 
-# --- quiet hours ---------------------------------------------------------------------------
+def quiet_of(row: QuietRow) -> QuietHours:
+    """Quiet hours as stored."""
+    return QuietHours(time.fromisoformat(row.starts), time.fromisoformat(row.ends), row.timezone)
 
 
-@dataclass(frozen=True, slots=True)
-class QuietHours:
-    """Daily quiet hours from `starts` to `ends` (local times; past midnight when `ends` comes
-    first) in the IANA zone `timezone`."""
-
-    starts: time
-    ends: time
-    timezone: str
-
-    @classmethod
-    def parse(cls, starts: str, ends: str, timezone: str) -> QuietHours:
-        """Quiet hours from what a person typed; BadOptionError names what is wrong (an unknown
-        zone, a time that is not HH:MM, no time at all between the two, or too long)."""
-        try:
-            zone_name = ZoneInfo(timezone.strip()).key
-        except (ZoneInfoNotFoundError, ValueError):
-            raise BadOptionError("timezone", timezone) from None
-        quiet = cls(_hhmm(starts, "from"), _hhmm(ends, "to"), zone_name)
-        if quiet.starts == quiet.ends or quiet.length() > LONGEST_QUIET:
-            raise BadOptionError("quiet_length", f"{starts}-{ends}")
-        return quiet
-
-    @classmethod
-    def of_row(cls, row: QuietRow) -> QuietHours:
-        return cls(time.fromisoformat(row.starts), time.fromisoformat(row.ends), row.timezone)
-
-    def row(self) -> QuietRow:
-        return QuietRow(self.starts.strftime("%H:%M"), self.ends.strftime("%H:%M"), self.timezone)
-
-    def length(self) -> timedelta:
-        day = datetime(2000, 1, 1)
-        length = datetime.combine(day, self.ends) - datetime.combine(day, self.starts)
-        return length if length > timedelta() else length + timedelta(days=1)
-
-    def windows(self, since: datetime) -> Iterator[Interval]:
-        """The quiet intervals (UTC) that end after `since`, in order, without end."""
-        zone = ZoneInfo(self.timezone)
-        day = since.astimezone(zone).date() - timedelta(days=1)
-        while True:
-            start = datetime.combine(day, self.starts, zone).astimezone(UTC)
-            end_day = day if self.ends > self.starts else day + timedelta(days=1)
-            end = datetime.combine(end_day, self.ends, zone).astimezone(UTC)
-            if end > since and end > start:
-                yield start, end
-            day += timedelta(days=1)
-
-    def until(self, now: datetime) -> datetime | None:
-        """When the quiet hours under way at `now` end (None: it is not quiet now)."""
-        for start, end in self.windows(now):
-            return end if start <= now else None
-        return None  # pragma: no cover - windows never ends
-
-
-def _hhmm(value: str, option: str) -> time:
-    try:
-        parsed = time.fromisoformat(value.strip())
-    except ValueError:
-        raise BadOptionError(option, value) from None
-    if len(value.strip()) != 5:
-        raise BadOptionError(option, value)
-    return parsed
-
-
-def zone_names(typed: str, limit: int = 25) -> list[str]:
-    """IANA zone names that contain `typed` (case aside), for autocompletion."""
-    wanted = typed.strip().lower().replace(" ", "_")
-    return sorted(name for name in _zones() if wanted in name.lower())[:limit]
-
-
-_ZONES: list[str] = []
-
-
-def _zones() -> list[str]:
-    if not _ZONES:
-        _ZONES.extend(sorted(name for name in available_timezones() if "/" in name))
-    return _ZONES
-
-
-# --- running time --------------------------------------------------------------------------
+def row_of(quiet: QuietHours) -> QuietRow:
+    return QuietRow(quiet.starts.strftime("%H:%M"), quiet.ends.strftime("%H:%M"), quiet.timezone)
 
 
 def pauses(rules: TimeRules, since: datetime) -> Iterator[Interval]:
@@ -141,113 +70,11 @@ def pauses(rules: TimeRules, since: datetime) -> Iterator[Interval]:
         iter([(spell.started_at, spell.ends_at) for spell in rules.spells])
     ]
     if rules.quiet is not None and not rules.settings.clocks_in_quiet:
-        streams.append(QuietHours.of_row(rules.quiet).windows(since))
+        streams.append(quiet_of(rules.quiet).windows(since))
     return heapq.merge(*streams)
 
 
-def advance(start: datetime, seconds: float, stops: Iterator[Interval]) -> datetime:
-    """The moment at which a clock started at `start` has run `seconds`, stopped over
-    `stops` (intervals in order of their start)."""
-    moment = start
-    left = timedelta(seconds=seconds)
-    for begins, ends in stops:
-        if ends <= moment:
-            continue
-        if begins > moment:
-            if begins - moment >= left:
-                return moment + left
-            left -= begins - moment
-        moment = ends
-    return moment + left
-
-
-def running(start: datetime, end: datetime, stops: Iterator[Interval]) -> timedelta:
-    """How long a clock started at `start` has run by `end`, stopped over `stops`."""
-    total = timedelta()
-    moment = start
-    for begins, ends in stops:
-        if moment >= end:
-            break
-        if ends <= moment:
-            continue
-        if begins > moment:
-            total += min(begins, end) - moment
-        moment = max(moment, ends)
-    if moment < end:
-        total += end - moment
-    return total
-
-
-def turn_clock(
-    started: datetime, limit_seconds: int, stops: Callable[[], Iterator[Interval]], *, remind: bool
-) -> TurnClock:
-    """The clock of a turn started at `started`, stopped over `stops()`: its reminder (if
-    still to send) at half its time run, its end at all of it."""
-    due = advance(started, limit_seconds, stops())
-    remind_at = advance(started, limit_seconds / 2, stops()) if remind else None
-    return TurnClock(started, remind_at, due)
-
-
 # --- the service ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Availability:
-    """Whether a person can be reached now: away (on that server) until `away_until`, in
-    quiet hours until `quiet_until` (None: not)."""
-
-    away_until: datetime | None = None
-    quiet_until: datetime | None = None
-
-    @property
-    def reachable(self) -> bool:
-        """Neither away nor in quiet hours: a ping or direct message may go now."""
-        return self.away_until is None and self.quiet_until is None
-
-
-@dataclass(frozen=True, slots=True)
-class DueCheck:
-    """What the turn clock learns about a turn falling due: `clock` is the turn's real clock
-    when a pause moved it later than stored (set it and do nothing now), and the player's
-    availability now."""
-
-    clock: TurnClock | None
-    availability: Availability
-
-
-@dataclass(frozen=True, slots=True)
-class Resumed:
-    """A game whose clock runs again for a person who came back: `left` is the time their
-    turn has left."""
-
-    game_id: int
-    channel_id: int
-    locale: str
-    left: timedelta
-
-
-@dataclass(frozen=True, slots=True)
-class AwayGame:
-    """A running game of a person who went away (the channel is told why it waits)."""
-
-    game_id: int
-    channel_id: int
-    locale: str
-
-
-class AwayRefusedError(Exception):
-    """Away days asked beyond what the server (`allowed`, at once) or the month (`left`)
-    allows."""
-
-    def __init__(self, asked: int, allowed: int, left: int) -> None:
-        super().__init__(f"{asked} days away asked; {allowed} allowed at once, {left} left")
-        self.asked = asked
-        self.allowed = allowed
-        self.left = left
-
-
-class NotAwayError(Exception):
-    """`back` from a person who is not away on that server."""
 
 
 class AwayService:
@@ -287,6 +114,8 @@ class AwayService:
             started, limit, lambda: pauses(rules, started), remind=game.remind_at is not None
         )
         assert real.due_at is not None
+        if real.due_at == started + timedelta(seconds=limit):
+            return DueCheck(None, available)  # nothing stopped this turn's clock
         later = real.due_at > game.due_at or (
             game.remind_at is not None
             and real.remind_at is not None
@@ -380,29 +209,54 @@ class AwayService:
 
     async def quiet_hours(self, user_id: int) -> QuietHours | None:
         row = await self._store.quiet(user_id)
-        return None if row is None else QuietHours.of_row(row)
+        return None if row is None else quiet_of(row)
 
     async def set_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
         """Set the person's quiet hours (None: none); they hold in every server."""
         await self._store.set_quiet(
-            user_id, None if quiet is None else quiet.row(), self._loader.now()
+            user_id, None if quiet is None else row_of(quiet), self._loader.now()
         )
 
-    async def hold_if_quiet(self, user_id: int, game: GameRow, seq: int, kind: str) -> bool:
+    async def hold_if_quiet(
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: int,
+        seq: int,
+        kind: str,
+        locale: str,
+    ) -> bool:
         """True if the person is in quiet hours now: the notice (`kind` 'turn' or 'remind' of
         the game at `seq`) is then held, once, for the end of those hours (one read, and one
         write when held)."""
-        now = self._loader.now()
         row = await self._store.quiet(user_id)
-        until = None if row is None else QuietHours.of_row(row).until(now)
+        until = None if row is None else quiet_of(row).until(self._loader.now())
         if until is None:
             return False
         await self.hold(
-            HeldNotice(
-                user_id, game.guild_id, game.channel_id, game.id, seq, kind, game.locale, until
-            )
+            HeldNotice(user_id, guild_id, channel_id, game_id, seq, kind, locale, until)
         )
         return True
+
+    async def reachable(self, game: GameInfo, seq: int, users: Sequence[int]) -> tuple[int, ...]:
+        """Of the people a turn message of the game at `seq` would ping, those it may: the
+        others are in quiet hours, and their ping is held (a read per person)."""
+        reached = []
+        for user_id in users:
+            held = await self.hold_if_quiet(
+                user_id,
+                guild_id=game.guild_id,
+                channel_id=game.channel_id,
+                game_id=game.id,
+                seq=seq,
+                kind="turn",
+                locale=game.locale,
+            )
+            if not held:
+                reached.append(user_id)
+        return tuple(reached)
 
     async def hold(self, notice: HeldNotice) -> None:
         """Keep the notice for its release (a second of the same is dropped)."""
@@ -415,7 +269,7 @@ def _availability(rules: TimeRules, now: datetime) -> Availability:
     away = next(
         (spell.ends_at for spell in rules.spells if spell.started_at <= now < spell.ends_at), None
     )
-    quiet = None if rules.quiet is None else QuietHours.of_row(rules.quiet).until(now)
+    quiet = None if rules.quiet is None else quiet_of(rules.quiet).until(now)
     return Availability(away, quiet)
 
 

@@ -35,15 +35,16 @@ import asyncio
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import Protocol
 
 import ai
 import engine
 from bot.services import deadlines, dice, pause
-from bot.services.away import AwayService
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
+from bot.services.time_rules import DueCheck
 from bot.services.views import Abandoned, AutoTurn, DueKind, DueWork, Reminder, TurnReason
-from bot.storage.away import HeldNotice
+from bot.storage.away import AwayStore, HeldNotice
 from bot.storage.due_work import DueWorkStore
 from bot.storage.game_rows import ALL_SHARDS, GameRow, NewAction, SeatControl, ShardSet
 from bot.storage.kinds import AiFor, EndReason, GameStatus
@@ -61,6 +62,16 @@ SHARD_GRACE = timedelta(seconds=5)
 CLAIM_LIMIT = 32
 """The most games whose due work one pass claims (the rest is left to the next pass, or to
 another process)."""
+
+
+class Absences(Protocol):
+    """Who is away or in quiet hours (bot.services.away.AwayService), as the turn clock asks."""
+
+    store: AwayStore
+
+    def on_held(self, listener: Callable[[datetime], None]) -> None: ...
+    async def due_check(self, game: GameRow, user_id: int) -> DueCheck: ...
+    async def hold(self, notice: HeldNotice) -> None: ...
 
 
 class _Unplanned(Enum):
@@ -82,7 +93,7 @@ class TurnClockService:
         ai_budget: ai.Budget | None,
         workers: WorkerPool,
         shards: ShardSet = ALL_SHARDS,
-        away: AwayService | None = None,
+        away: Absences | None = None,
     ) -> None:
         """`ai_budget` limits the hard AI's search (None: the engine's default); the AI thinks
         in `workers`; `shards` are the Discord shards this process holds (its games' work is

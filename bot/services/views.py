@@ -293,6 +293,10 @@ class ServerSettings:
     turn_limit_seconds: int | None = None
     variant: str | None = None
     channel_ids: tuple[int, ...] = ()
+    away_days: int = 7
+    """The most days one may be away at once (0: away days refused: bot.services.away)."""
+    clocks_in_quiet: bool = False
+    """Whether turn clocks run during a player's quiet hours (else they pause)."""
 
 
 @dataclass(frozen=True, slots=True)

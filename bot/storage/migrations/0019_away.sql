@@ -51,7 +51,7 @@ CREATE TABLE held_notices (
     created_at    TEXT    NOT NULL,
     claimed_by    TEXT,
     claimed_until TEXT,
-    sent_at       TEXT,
-    UNIQUE (user_id, game_id, seq, kind)
+    sent_at       TEXT
 );
+CREATE UNIQUE INDEX held_notices_one_per_turn ON held_notices (user_id, game_id, seq, kind);
 CREATE INDEX held_notices_unsent ON held_notices (release_at) WHERE sent_at IS NULL;

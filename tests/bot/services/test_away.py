@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.services import DueKind, DueWork
-from bot.services.away import (
+from bot.services.errors import BadOptionError
+from bot.services.time_rules import (
     MONTHLY_AWAY_DAYS,
     AwayRefusedError,
     NotAwayError,
@@ -19,7 +20,6 @@ from bot.services.away import (
     advance,
     running,
 )
-from bot.services.errors import BadOptionError
 from bot.storage import Database
 from bot.storage.away import HeldNotice
 from tests.bot.services.test_async_play import (

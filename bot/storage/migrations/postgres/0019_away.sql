@@ -39,7 +39,7 @@ CREATE TABLE held_notices (
     created_at    text COLLATE "C" NOT NULL,
     claimed_by    text,
     claimed_until text COLLATE "C",
-    sent_at       text COLLATE "C",
-    UNIQUE (user_id, game_id, seq, kind)
+    sent_at       text COLLATE "C"
 );
+CREATE UNIQUE INDEX held_notices_one_per_turn ON held_notices (user_id, game_id, seq, kind);
 CREATE INDEX held_notices_unsent ON held_notices (release_at) WHERE sent_at IS NULL;
