@@ -1,0 +1,177 @@
+"""Away days and quiet hours through the real bot process and the fake Discord API, the bot's
+clock moved forward (tests/e2e/shifted_clock.py).
+
+One game of alice and bob with a five-minute turn limit goes through it all: away days stop
+the mover's clock (no reminder, no timeout) and coming back starts it again with the time it
+had left, said in the channel; with the server's clocks running in quiet hours, the turn ping
+and the reminder of a player in quiet hours are held, and after a restart past the hours' end
+they come as one direct message, once; with the default (clocks pause), a quiet player's
+clock stands still. A second test runs two processes on PostgreSQL: a held reminder goes out
+once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.multiprocess import Cluster
+from tests.e2e.shifted_clock import shift_clock, with_clock
+from tests.e2e.test_game import displayed
+from tests.postgres import postgres_server, scratch_database
+
+pytestmark = pytest.mark.e2e
+__all__ = ["postgres_server"]
+
+COMMANDS = ("marrakech", "marrakech-mod", "marrakech-admin")
+TURN_LIMIT = 300
+PASS_DONE = r"turn clock: [1-9]\d* done"
+"""The scheduler's log line after a pass that handled something."""
+
+
+@pytest.fixture
+def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    return with_clock(bot_env, clock_file)
+
+
+@pytest.fixture
+def bot_ready_commands() -> tuple[str, ...]:
+    return COMMANDS
+
+
+async def table_of_two(
+    fake: FakeDiscord,
+) -> tuple[FakeChannel, FakeUser, FakeUser, FakeMessage]:
+    """A started game of alice (the server's owner) and bob with a turn limit: its channel,
+    the person to move, the other, and the first turn's message."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    guild = fake.add_guild("Souk", owner=alice)
+    channel = fake.add_text_channel(guild, "slow-table")
+    for person in (alice, bob):
+        fake.add_member(guild, person)
+    lobby = await (
+        await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
+    ).answer()
+    await (await fake.click(bob, lobby, lobby.button(label="Join").custom_id)).response()
+    current = fake.world.messages[lobby.id]
+    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    (mover_id,) = first.pinged_user_ids
+    mover, other = (alice, bob) if mover_id == alice.id else (bob, alice)
+    return channel, mover, other, first
+
+
+def quiet_now(offset: float) -> dict[str, str]:
+    """Quiet hours in UTC from an hour before the bot's now to two hours after it."""
+    now = datetime.now(UTC) + timedelta(seconds=offset)
+    start, end = now - timedelta(hours=1), now + timedelta(hours=2)
+    return {"from": start.strftime("%H:%M"), "to": end.strftime("%H:%M"), "timezone": "UTC"}
+
+
+async def say(
+    fake: FakeDiscord, user: FakeUser, channel: FakeChannel, *path: str, **options: object
+) -> str:
+    """The private answer to a slash command, its embeds' text after its content."""
+    answer = await (await fake.slash(user, channel, *path, options=options)).answer()
+    assert answer.ephemeral
+    return f"{answer.content}\n{answer.embed_text()}"
+
+
+async def shift_and_pass(
+    bot: BotProcess, clock_file: Path, offset: float, fake: FakeDiscord
+) -> None:
+    """Move the bot's clock to `offset` and wait for the turn clock's pass that follows to
+    have handled something."""
+    await shift_clock(bot, clock_file, offset, fake)
+    shifted = max(i for i, line in enumerate(bot.lines) if "clock is now shifted" in line)
+    await bot.wait_for_log(PASS_DONE, after=shifted)
+
+
+def held_rows(database: Path) -> list[tuple[int, str, bool]]:
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+        rows = connection.execute(
+            "SELECT user_id, kind, sent_at IS NOT NULL FROM held_notices ORDER BY id"
+        ).fetchall()
+    return [(int(user), str(kind), bool(sent)) for user, kind, sent in rows]
+
+
+async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_restart(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, tmp_path: Path
+) -> None:
+    database = tmp_path / "marrakech.sqlite3"
+    channel, mover, other, first = await table_of_two(fake)
+    owner = fake.world.users[min(mover.id, other.id)]  # alice, added first
+    await displayed(database, first.id)
+
+    # Away: the clock stops; back: it runs again with the time it had left.
+    assert "until" in await say(fake, mover, channel, "marrakech", "away", days=1)
+    away_line = await fake.wait_for_message(channel, lambda m: m.content.startswith("💤"))
+    assert f"<@{mover.id}>" in away_line.content
+    assert not away_line.pinged_user_ids, "the line names them without pinging"
+    await shift_and_pass(bot, clock_file, TURN_LIMIT + 2, fake)
+    assert not any("half of your time" in m.content for m in fake.messages(channel))
+    assert fake.world.messages[first.id].enabled_buttons(), "no timeout while away"
+    assert "Welcome back" in await say(fake, mover, channel, "marrakech", "back")
+    back_line = await fake.wait_for_message(channel, lambda m: m.content.startswith("▶️"))
+    assert "min left" in back_line.content
+    await shift_clock(bot, clock_file, TURN_LIMIT + 2 + TURN_LIMIT / 2 + 5, fake)
+    reminder = await fake.wait_for_message(channel, lambda m: "half of your time" in m.content)
+    assert reminder.pinged_user_ids == {mover.id}
+
+    # Clocks run in quiet hours (a server setting): the other player's turn ping and reminder
+    # are held while their hours last.
+    offset = TURN_LIMIT + 2 + TURN_LIMIT + 10
+    assert "running" in await say(
+        fake, owner, channel, "marrakech-admin", "quiet-clocks", state="run"
+    )
+    assert "Europe/Kyiv" not in await say(
+        fake, other, channel, "marrakech", "quiet-hours", **quiet_now(offset)
+    )
+    await shift_clock(bot, clock_file, offset, fake)
+    timed_out = await fake.wait_for_message(channel, lambda m: "ran out of time" in m.content)
+    assert timed_out.id == first.id
+    quiet_turn = await fake.wait_for_message(
+        channel, lambda m: m.id > reminder.id and bool(m.enabled_buttons())
+    )
+    assert quiet_turn.pinged_user_ids == frozenset(), "no ping in quiet hours"
+    await displayed(database, quiet_turn.id)
+    await shift_and_pass(bot, clock_file, offset + TURN_LIMIT / 2 + 5, fake)
+    assert held_rows(database) == [(other.id, "turn", False), (other.id, "remind", False)]
+    dm = fake.dm_channel(other)
+    assert fake.messages(dm) == []
+
+    # Down past the end of the quiet hours: the run after sends what was held, once.
+    await bot.kill()
+    offset += 3 * 3600
+    await asyncio.to_thread(clock_file.write_text, str(offset), encoding="ascii")
+    fake.shift_clock(offset)
+    identifies = fake.gateway.identifies
+    await bot.start()
+    await bot.wait_ready(
+        fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
+    )
+    held = await fake.wait_for_message(dm, lambda m: "quiet hours are over" in m.content)
+    assert "your turn began" in held.content
+    assert "half of your turn's time" in held.content
+    await fake.wait_until(
+        lambda: all(sent for _, _, sent in held_rows(database)), what="the notices marked sent"
+    )
+    assert len(fake.messages(dm)) == 1, "one message, once"
+
+    # The default: clocks pause in quiet hours.
+    await say(fake, owner, channel, "marrakech-admin", "quiet-clocks", state="pause")
+    settings = await say(fake, owner, channel, "marrakech-admin", "show")
+    assert "Turn clocks in a player's quiet hours: paused" in settings
+    mine = await fake.wait_for_message(
+        channel, lambda m: m.pinged_user_ids == {mover.id} and bool(m.enabled_buttons())
+    )
+    await displayed(database, mine.id)
+    await say(fake, mover, channel, "marrakech", "quiet-hours", **quiet_now(offset))
+    await shift_and_pass(bot, clock_file, offset + TURN_LIMIT + 5, fake)
+    assert fake.world.messages[mine.id].enabled_buttons(), "the quiet player's clock paused"
