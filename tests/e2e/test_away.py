@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.storage import open_database
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.multiprocess import Cluster
 from tests.e2e.shifted_clock import shift_clock, with_clock
 from tests.e2e.test_game import displayed
-from tests.postgres import postgres_server, scratch_database
+from tests.polling import until
+from tests.postgres import create_database, drop_database, postgres_server
 
 pytestmark = pytest.mark.e2e
 __all__ = ["postgres_server"]
@@ -175,3 +178,65 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     await say(fake, mover, channel, "marrakech", "quiet-hours", **quiet_now(offset))
     await shift_and_pass(bot, clock_file, offset + TURN_LIMIT + 5, fake)
     assert fake.world.messages[mine.id].enabled_buttons(), "the quiet player's clock paused"
+
+
+# --- two processes on PostgreSQL ----------------------------------------------------------------
+
+
+@pytest.fixture
+async def postgres(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """An empty PostgreSQL database of its own, dropped after the test."""
+    server: str = request.getfixturevalue("postgres_server")
+    url = await create_database(server)
+    yield url
+    await drop_database(server, url)
+
+
+async def held_in(url: str) -> list[tuple[int, str, bool]]:
+    database = await open_database(url)
+    try:
+        async with database.reading() as conn:
+            rows = await conn.fetch(
+                "SELECT user_id, kind, sent_at IS NOT NULL FROM held_notices ORDER BY id"
+            )
+    finally:
+        await database.close()
+    return [(int(row[0]), str(row[1]), bool(row[2])) for row in rows]
+
+
+async def test_two_processes_send_a_held_reminder_once(postgres: str, tmp_path: Path) -> None:
+    clock_file = tmp_path / "clock-offset"
+    clock_file.write_text("0", encoding="ascii")
+    async with FakeDiscord(bot_name="Marrakech", shard_count=2) as fake:
+        cluster = Cluster(
+            fake, postgres, tmp_path, processes=2, clock_file=clock_file, log_level="DEBUG"
+        )
+        try:
+            await cluster.start_all()
+            channel, mover, other, _ = await table_of_two(fake)
+            owner = fake.world.users[min(mover.id, other.id)]
+            await say(fake, owner, channel, "marrakech-admin", "quiet-clocks", state="run")
+            await say(fake, mover, channel, "marrakech", "quiet-hours", **quiet_now(0))
+            await cluster.shift_clock(TURN_LIMIT / 2 + 5)
+
+            async def held() -> bool:
+                return await held_in(postgres) == [(mover.id, "remind", False)]
+
+            await until(held, "the reminder held")
+            assert not any("half of your time" in m.content for m in fake.messages(channel))
+            marks = [len(process.lines) for process in cluster.processes]
+            await cluster.shift_clock(3 * 3600)
+            dm = fake.dm_channel(mover)
+            await fake.wait_for_message(
+                dm, lambda m: "quiet hours are over" in m.content, timeout=30
+            )
+
+            async def sent() -> bool:
+                return await held_in(postgres) == [(mover.id, "remind", True)]
+
+            await until(sent, "the held reminder marked sent")
+            for process, mark in zip(cluster.processes, marks, strict=True):
+                await process.wait_for_log(r"turn clock: \d+ done", after=mark, timeout=30)
+            assert len(fake.messages(dm)) == 1, "sent once, by one of the two processes"
+        finally:
+            await cluster.close()
