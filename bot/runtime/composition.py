@@ -98,6 +98,7 @@ class Bot:
             log.info("%d finished games applied to the ratings", rated)
         if self.store.database.backend == "postgres":
             self.supervisor.start("database-listener", self._listen)
+            self.supervisor.start("quiet-hours-listener", self._listen_quiet)
         self.scheduler.start(self.supervisor)
         if self.accuracy is not None:  # in the background: judging takes the workers seconds
             self.supervisor.start("accuracy", self.accuracy.run_forever)
@@ -106,6 +107,10 @@ class Bot:
 
     async def _listen(self) -> None:
         await self.store.listen(self.scheduler.wake)
+
+    async def _listen_quiet(self) -> None:
+        away = self.service.away
+        await away.store.listen_quiet(away.quiet_changed)
 
     async def stopping(self) -> None:
         """Stop the long-running tasks; whatever they went through, this never raises."""

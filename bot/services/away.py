@@ -86,6 +86,10 @@ class AwayService:
         self.store = store
         """The tables of time away (the turn clock claims and marks the held notices there)."""
         self._held: list[Callable[[datetime], None]] = []
+        self._quiet: dict[int, QuietRow] | None = None
+        """Everyone's quiet hours, as last read (None: to read again), so that a turn's ping
+        costs no round trip; another process's change empties it (`quiet_changed`)."""
+        self._quiet_reads = 0
 
     def on_held(self, listener: Callable[[datetime], None]) -> None:
         """Call `listener` with the release moment of each notice held here (the turn clock
@@ -208,14 +212,34 @@ class AwayService:
     # --- quiet hours -----------------------------------------------------------------------
 
     async def quiet_hours(self, user_id: int) -> QuietHours | None:
-        row = await self._store.quiet(user_id)
+        row = await self._quiet_of(user_id)
         return None if row is None else quiet_of(row)
 
     async def set_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
         """Set the person's quiet hours (None: none); they hold in every server."""
-        await self._store.set_quiet(
-            user_id, None if quiet is None else row_of(quiet), self._loader.now()
-        )
+        row = None if quiet is None else row_of(quiet)
+        await self._store.set_quiet(user_id, row, self._loader.now())
+        if self._quiet is not None:
+            if row is None:
+                self._quiet.pop(user_id, None)
+            else:
+                self._quiet[user_id] = row
+
+    def quiet_changed(self) -> None:
+        """Someone's quiet hours changed in another process (or it may have: the listening
+        connection was opened again): read them all again when next needed."""
+        self._quiet = None
+        self._quiet_reads += 1
+
+    async def _quiet_of(self, user_id: int) -> QuietRow | None:
+        """The person's quiet hours, from everyone's as last read (a read when none is)."""
+        if self._quiet is None:
+            reads = self._quiet_reads
+            everyone = await self._store.all_quiet()
+            if reads == self._quiet_reads:  # no change was told while it was read
+                self._quiet = everyone
+            return everyone.get(user_id)
+        return self._quiet.get(user_id)
 
     async def hold_if_quiet(
         self,
@@ -231,7 +255,7 @@ class AwayService:
         """True if the person is in quiet hours now: the notice (`kind` 'turn' or 'remind' of
         the game at `seq`) is then held, once, for the end of those hours (one read, and one
         write when held)."""
-        row = await self._store.quiet(user_id)
+        row = await self._quiet_of(user_id)
         until = None if row is None else quiet_of(row).until(self._loader.now())
         if until is None:
             return False

@@ -1,6 +1,9 @@
 """Time away from the games: away spells, quiet hours, a server's rules of time, and the pings
 held during quiet hours (the tables of migration 0019; bot.services.away says what they mean).
 
+A change of someone's quiet hours sends NOTIFY on QUIET_CHANNEL on PostgreSQL (in the write's
+own statement), so the other processes read everyone's quiet hours again (`listen_quiet`).
+
 A held notice is sent once by one process: `claim_held` takes every due notice no live claim
 holds in one guarded statement (on PostgreSQL a second process's statement waits on the rows
 and then finds them claimed), the message goes out, and `mark_sent` closes them. A process that
@@ -9,6 +12,7 @@ dies between the two leaves a claim whose lease runs out, and another takes the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -69,6 +73,8 @@ class HeldNotice:
     release_at: datetime
 
 
+QUIET_CHANNEL = "marrakech_quiet"
+"""The PostgreSQL channel notified when someone's quiet hours change."""
 _HELD_COLUMNS = "user_id, guild_id, channel_id, game_id, seq, kind, locale, release_at"
 
 
@@ -176,30 +182,44 @@ class AwayStore:
 
     # --- quiet hours -------------------------------------------------------------------------
 
-    async def quiet(self, user_id: int) -> QuietRow | None:
+    async def all_quiet(self) -> dict[int, QuietRow]:
+        """Everyone's quiet hours (only those who set some have a row)."""
         async with self._db.single_read() as conn:
-            row = await conn.fetchrow(
-                "SELECT starts, ends, timezone FROM quiet_hours WHERE user_id = $1", user_id
-            )
-        return None if row is None else QuietRow(str(row[0]), str(row[1]), str(row[2]))
+            rows = await conn.fetch("SELECT user_id, starts, ends, timezone FROM quiet_hours")
+        return {int(row[0]): QuietRow(str(row[1]), str(row[2]), str(row[3])) for row in rows}
 
     async def set_quiet(self, user_id: int, quiet: QuietRow | None, now: datetime) -> None:
-        """Set the person's quiet hours (None: none)."""
+        """Set the person's quiet hours (None: none); on PostgreSQL the other processes are
+        told (QUIET_CHANNEL)."""
+        notify = (
+            f" RETURNING pg_notify('{QUIET_CHANNEL}', '') AS notified"
+            if self._db.backend == "postgres"
+            else ""
+        )
         async with self._db.single_write() as conn:
             if quiet is None:
-                await conn.execute("DELETE FROM quiet_hours WHERE user_id = $1", user_id)
+                await conn.fetch(f"DELETE FROM quiet_hours WHERE user_id = $1{notify}", user_id)
                 return
-            await conn.execute(
+            await conn.fetch(
                 "INSERT INTO quiet_hours (user_id, starts, ends, timezone, updated_at) "
                 "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
                 "starts = excluded.starts, ends = excluded.ends, "
-                "timezone = excluded.timezone, updated_at = excluded.updated_at",
+                f"timezone = excluded.timezone, updated_at = excluded.updated_at{notify}",
                 user_id,
                 quiet.starts,
                 quiet.ends,
                 quiet.timezone,
                 time_to_column(now),
             )
+
+    async def listen_quiet(self, callback: Callable[[], None]) -> None:
+        """Call `callback` whenever another process changes someone's quiet hours, and when
+        the listening connection is (re)opened; run until cancelled. PostgreSQL only: on
+        SQLite, which serves one process, it returns at once."""
+        from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
+
+        if isinstance(self._db, PostgresDatabase):
+            await self._db.listen(QUIET_CHANNEL, callback)
 
     # --- what decides a clock ----------------------------------------------------------------
 

@@ -32,8 +32,17 @@ from tests.bot.services.test_async_play import (
     make_table,
     two_humans,
 )
+from tests.round_trips import counting
 
 DAY = timedelta(days=1)
+HOLDING_PASS = 4
+"""The round trips of the pass that holds a reminder: the claim, the read of the player's time
+away, the reminder marked sent and the notice written (the pass that sends a reminder makes
+the first and the third; the edge's release of the claim is one more in both)."""
+RELEASING_PASS = 3
+"""The round trips of the pass that sends the held notices: the claim of the games' due work
+that every pass makes, then the notices' claim and their marking, one statement each,
+whatever their number."""
 KYIV = "Europe/Kyiv"
 
 
@@ -251,3 +260,34 @@ async def test_a_held_notice_is_claimed_by_one_process_only(table: AwayTable) ->
     table.clock.advance(120)
     assert await store.claim_held(table.clock.now, "b", lease + timedelta(seconds=120)) == []
     assert await other.service.away.store.next_release(table.clock.now) is None
+
+
+# --- what it costs the database ------------------------------------------------------------------
+
+
+async def test_what_a_held_reminder_and_its_release_cost_in_round_trips(table: AwayTable) -> None:
+    """A pass that holds a reminder costs the pass that sends one plus the read of its
+    player's time away and the notice's write; the pass that sends the held notices claims and
+    marks them in one statement each; the scheduler's look ahead stays one statement."""
+    view = await two_humans(table, limit=6 * 3600)  # reminded at 15:00, due at 18:00
+    mover = view.user_to_move
+    assert mover is not None
+    await table.service.away.set_clocks_in_quiet(GUILD, True)
+    with counting(table.database) as trips:
+        await table.scheduler.seconds_to_sleep()
+    assert trips.count == 1, "the look ahead: one statement"
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV))
+    table.clock.advance(3 * 3600)
+    with counting(table.database) as trips:
+        await table.scheduler.run_due()
+    holding = trips.count
+    assert table.reminders == []
+    table.clock.now = datetime(2026, 3, 2, 16, tzinfo=UTC)
+    await table.scheduler.seconds_to_sleep()
+    with counting(table.database) as trips:
+        await table.scheduler.run_due()
+    releasing = trips.count
+    assert len(table.released) == 1
+    print(f"\nround trips: the pass holding a reminder {holding}, the pass sending it {releasing}")
+    assert holding == HOLDING_PASS
+    assert releasing == RELEASING_PASS
