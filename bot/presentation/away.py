@@ -30,8 +30,9 @@ class HeldNotice(Protocol):
 
 
 def moment(when: datetime) -> str:
-    """A moment as Discord shows it in each reader's own time zone ("Tue 2 Dec 14:00")."""
-    return f"<t:{int(when.timestamp())}:f>"
+    """A moment as Discord shows it in each reader's own time zone, with its weekday
+    ("Tuesday, 1 December 2026 14:00")."""
+    return f"<t:{int(when.timestamp())}:F>"
 
 
 def duration(length: timedelta, language: str) -> str:
