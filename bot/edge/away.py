@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import discord
 from discord import app_commands
 
 from bot.edge import interactions
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
+from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.interactions import Interaction
 from bot.presentation import away as words
 from bot.presentation.messages import text
@@ -36,11 +37,33 @@ _QUIET_ERRORS = {
 
 
 class AwayController:
-    """Handles /marrakech away, back and quiet-hours."""
+    """Handles /marrakech away, back and quiet-hours, and /marrakech-mod tournament-away-days."""
 
-    def __init__(self, away: AwayService, client: discord.Client) -> None:
+    def __init__(
+        self,
+        away: AwayService,
+        client: discord.Client,
+        tournament_at: Callable[[int], Awaitable[int]] | None = None,
+    ) -> None:
+        """`tournament_at` names the tournament open in a channel (or played in its thread),
+        raising the services' error when there is none."""
         self._away = away
         self._client = client
+        self._tournament_at = tournament_at
+
+    async def tournament_away_days(self, interaction: Interaction, days: int) -> None:
+        async def work() -> None:
+            if not interaction.permissions.manage_channels:
+                raise ModeratorsOnlyError()
+            assert self._tournament_at is not None
+            tournament_id = await self._tournament_at(interactions.channel_id(interaction))
+            await self._away.set_tournament_away_days(tournament_id, days)
+            language = interactions.user_language(interaction)
+            await interaction.response.send_message(
+                text("away.tournament_capped", language, days=days), ephemeral=True
+            )
+
+        await guarded(interaction, "capping a tournament's away days", work)
 
     async def away(self, interaction: Interaction, days: int) -> None:
         async def work() -> None:

@@ -326,6 +326,18 @@ def build_commands(
         assert tournaments is not None
         await tournaments.ask_abort(interaction)
 
+    @moderation.command(
+        name=command_name("tournament-away-days"),
+        description=command_text("command.mod.tournament_away_days"),
+    )
+    @app_commands.rename(days=option_name("days"))
+    @app_commands.describe(days=command_text("command.mod.tournament_away_days.days"))
+    async def mod_tournament_away_days(
+        interaction: Interaction, days: app_commands.Range[int, 0, MOST_AWAY_DAYS]
+    ) -> None:
+        assert away is not None
+        await away.tournament_away_days(interaction, days)
+
     admin = app_commands.Group(
         name=command_name("marrakech-admin"),
         description=command_text("command.admin"),

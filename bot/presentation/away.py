@@ -48,6 +48,8 @@ def away_started(until: datetime, language: str) -> str:
 
 
 def away_refused(error: AwayRefusedError, language: str) -> str:
+    if error.by_tournament:
+        return text("away.refused_tournament", language, allowed=error.allowed)
     if error.allowed == 0:
         return text("away.refused_off", language)
     return text(

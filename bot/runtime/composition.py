@@ -236,12 +236,16 @@ def build_bot(
         HeldMessages(client),
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
+
+    async def tournament_at(channel_id: int) -> int:
+        return (await tournament_service.open_at(channel_id)).id
+
     commands = build_commands(
         handlers,
         community,
         PlayerGamesController(players),
         organiser,
-        AwayController(service.away, client),
+        AwayController(service.away, client, tournament_at),
     )
     drills = DrillHandler(service.play, DrillPictures(pool))
     client.attach(

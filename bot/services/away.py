@@ -138,6 +138,12 @@ class AwayService:
         settings = replace(await self._store.settings(guild_id), away_days=days)
         return await self._store.set_settings(settings, self._loader.now())
 
+    async def set_tournament_away_days(self, tournament_id: int, days: int) -> None:
+        """Cap the away days of a tournament's players while it is open (0: refused)."""
+        if not 0 <= days <= MOST_AWAY_DAYS_SETTING:
+            raise BadOptionError("away_days", days)
+        await self._store.set_tournament_away_days(tournament_id, days)
+
     async def set_clocks_in_quiet(self, guild_id: int, on: bool) -> TimeSettings:
         settings = replace(await self._store.settings(guild_id), clocks_in_quiet=on)
         return await self._store.set_settings(settings, self._loader.now())
@@ -149,12 +155,14 @@ class AwayService:
         (to tell their channels). AwayRefusedError beyond the allowance, changing nothing."""
         now = self._loader.now()
         settings = await self._store.settings(guild_id)
+        cap = await self._store.tournament_cap(guild_id, user_id)
+        allowed = settings.away_days if cap is None else min(cap, settings.away_days)
         month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
         spells = await self._store.spells_since(guild_id, user_id, month)
         used = sum(_days(spell, month) for spell in spells)
         left = max(0, MONTHLY_AWAY_DAYS - used)
-        if days < 1 or days > settings.away_days or days > left:
-            raise AwayRefusedError(days, settings.away_days, left)
+        if days < 1 or days > allowed or days > left:
+            raise AwayRefusedError(days, allowed, left, by_tournament=allowed < settings.away_days)
         until = now + timedelta(days=days)
         await self._store.start_spell(guild_id, user_id, Spell(now, until))
         rows = await self._loader.store.open_games_of(guild_id, user_id)

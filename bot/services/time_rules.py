@@ -190,11 +190,13 @@ class AwayRefusedError(Exception):
     """Away days asked beyond what the server (`allowed`, at once) or the month (`left`)
     allows."""
 
-    def __init__(self, asked: int, allowed: int, left: int) -> None:
+    def __init__(self, asked: int, allowed: int, left: int, *, by_tournament: bool = False) -> None:
         super().__init__(f"{asked} days away asked; {allowed} allowed at once, {left} left")
         self.asked = asked
         self.allowed = allowed
         self.left = left
+        self.by_tournament = by_tournament
+        """The cap is a tournament's the person plays in, lower than the server's."""
 
 
 class NotAwayError(Exception):

@@ -111,6 +111,30 @@ class AwayStore:
             )
         return settings
 
+    async def set_tournament_away_days(self, tournament_id: int, days: int) -> None:
+        """A tournament's own cap on away days (0: refused)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "INSERT INTO tournament_away (tournament_id, away_days) VALUES ($1, $2) "
+                "ON CONFLICT (tournament_id) DO UPDATE SET away_days = excluded.away_days",
+                tournament_id,
+                days,
+            )
+
+    async def tournament_cap(self, guild_id: int, user_id: int) -> int | None:
+        """The smallest cap on away days of the open tournaments of the server the person
+        plays in (None: none caps them)."""
+        async with self._db.single_read() as conn:
+            cap = await conn.fetchval(
+                "SELECT min(a.away_days) FROM tournament_away a "
+                "JOIN tournaments t ON t.id = a.tournament_id "
+                "JOIN tournament_players p ON p.tournament_id = t.id "
+                "WHERE t.guild_id = $1 AND t.status IN ('signup', 'running') AND p.user_id = $2",
+                guild_id,
+                user_id,
+            )
+        return None if cap is None else int(cap)
+
     # --- away spells -------------------------------------------------------------------------
 
     async def spells_since(self, guild_id: int, user_id: int, since: datetime) -> list[Spell]:

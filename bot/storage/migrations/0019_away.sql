@@ -7,6 +7,8 @@
 -- `quiet_hours`: a person's daily quiet hours, bot-wide ('HH:MM' local times in an IANA zone).
 -- `time_settings`: a server's rules of time: the most days one may be away at once (0: away
 -- days refused) and whether turn clocks run during a player's quiet hours (0: they pause).
+-- `tournament_away`: a tournament's own cap on away days (0: refused), set by a moderator,
+-- since a round waits for its slowest table; it holds for its players while it is open.
 -- `held_notices`: a ping or direct message held during quiet hours, sent as one message with
 -- the others of its person once `release_at` has passed. Its sending is claimed (`claimed_by`,
 -- `claimed_until`, a lease) and marked (`sent_at`), so of several processes one sends it, once;
@@ -36,6 +38,11 @@ CREATE TABLE time_settings (
     away_days       INTEGER NOT NULL DEFAULT 7 CHECK (away_days BETWEEN 0 AND 14),
     clocks_in_quiet INTEGER NOT NULL DEFAULT 0 CHECK (clocks_in_quiet IN (0, 1)),
     updated_at      TEXT    NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE tournament_away (
+    tournament_id INTEGER PRIMARY KEY REFERENCES tournaments (id) ON DELETE CASCADE,
+    away_days     INTEGER NOT NULL CHECK (away_days BETWEEN 0 AND 14)
 ) WITHOUT ROWID;
 
 CREATE TABLE held_notices (

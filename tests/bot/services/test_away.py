@@ -20,8 +20,10 @@ from bot.services.time_rules import (
     advance,
     running,
 )
+from bot.services.tournaments import TournamentService
 from bot.storage import Database
 from bot.storage.away import HeldNotice
+from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_async_play import (
     BOB,
     GUILD,
@@ -198,6 +200,37 @@ async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
     with pytest.raises(BadOptionError):
         await away.set_away_days(GUILD, 15)
     assert (await away.settings(GUILD)).away_days == 0
+
+
+async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayTable) -> None:
+    tournaments = TournamentService(
+        TournamentStore(table.database), table.service, seeds=lambda: "5e" * 16
+    )
+    cup = await tournaments.open(
+        guild_id=GUILD,
+        channel_id=700,
+        moderator_id=HOST,
+        name="Cup",
+        format="swiss",
+        seats=2,
+        rounds=2,
+        variant="standard",
+        turn_limit_seconds=None,
+        locale="en",
+    )
+    await tournaments.join(cup.id, BOB, "bob")
+    away = table.service.away
+    await away.set_tournament_away_days(cup.id, 2)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, BOB, 3)
+    assert (refused.value.allowed, refused.value.by_tournament) == (2, True)
+    await away.go_away(GUILD, HOST, 3)  # not one of its players
+    await away.go_away(GUILD, BOB, 2)
+    await away.set_tournament_away_days(cup.id, 0)
+    with pytest.raises(AwayRefusedError):
+        await away.go_away(GUILD, BOB, 1)
+    with pytest.raises(BadOptionError):
+        await away.set_tournament_away_days(cup.id, 15)
 
 
 # --- quiet hours -------------------------------------------------------------------------------

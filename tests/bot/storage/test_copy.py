@@ -122,6 +122,7 @@ async def fill(database: Database) -> Filled:
     )
     for user in (HOST, BOB, CAROL):
         await tournaments.join(tournament.id, user, str(user))
+    await away.set_tournament_away_days(tournament.id, 3)
     await tournaments.start(tournament.id, HOST, moderator=True)
     for table in await tournaments.claim_tables(tournament.id):
         await tournaments.set_thread(tournament.id, table, 700 + table.number)

@@ -26,6 +26,11 @@ CREATE TABLE time_settings (
     updated_at      text COLLATE "C" NOT NULL
 );
 
+CREATE TABLE tournament_away (
+    tournament_id bigint PRIMARY KEY REFERENCES tournaments (id) ON DELETE CASCADE,
+    away_days     integer NOT NULL CHECK (away_days BETWEEN 0 AND 14)
+);
+
 CREATE TABLE held_notices (
     id            bigserial PRIMARY KEY,
     user_id       bigint NOT NULL,
