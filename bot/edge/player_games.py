@@ -34,15 +34,27 @@ NOTIFY_OFF = "off"
 class PlayerGamesController:
     """Handles /marrakech mygames and /marrakech notify (both answered privately)."""
 
-    def __init__(self, players: PlayerGamesService) -> None:
+    def __init__(self, players: PlayerGamesService, away: AwayService | None = None) -> None:
+        """`away` says who is away, shown beside their name."""
         self._players = players
+        self._away = away
 
     async def my_games(self, interaction: Interaction) -> None:
         async def work() -> None:
             user_id = interaction.user.id
-            games = await self._players.open_games(interactions.guild_id(interaction), user_id)
+            guild_id = interactions.guild_id(interaction)
+            games = await self._players.open_games(guild_id, user_id)
             language = interactions.user_language(interaction)
-            post = player_games.my_games_post(games, user_id, language)
+            away = {}
+            if self._away is not None:
+                for game in games:
+                    person = None if game.to_play is None else game.to_play.user_id
+                    until = (
+                        None if person is None else await self._away.away_until(guild_id, person)
+                    )
+                    if person is not None and until is not None:
+                        away[person] = until
+            post = player_games.my_games_post(games, user_id, language, away)
             await interaction.response.send_message(
                 embed=post.embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )

@@ -61,6 +61,11 @@ def away_refused(error: AwayRefusedError, language: str) -> str:
     )
 
 
+def on_turn(until: datetime, language: str) -> str:
+    """The line a turn message adds when its player is away (their clock stands still)."""
+    return text("away.on_turn", language, until=moment(until))
+
+
 def away_notice(user_id: int, until: datetime, game_id: int, language: str) -> str:
     """The line a game's channel gets when one of its players goes away (public)."""
     return text(

@@ -98,7 +98,7 @@ class Bot:
             log.info("%d finished games applied to the ratings", rated)
         if self.store.database.backend == "postgres":
             self.supervisor.start("database-listener", self._listen)
-            self.supervisor.start("quiet-hours-listener", self._listen_quiet)
+            self.supervisor.start("away-listener", self._listen_away)
         self.scheduler.start(self.supervisor)
         if self.accuracy is not None:  # in the background: judging takes the workers seconds
             self.supervisor.start("accuracy", self.accuracy.run_forever)
@@ -108,9 +108,9 @@ class Bot:
     async def _listen(self) -> None:
         await self.store.listen(self.scheduler.wake)
 
-    async def _listen_quiet(self) -> None:
+    async def _listen_away(self) -> None:
         away = self.service.away
-        await away.store.listen_quiet(away.quiet_changed)
+        await away.store.listen_away(away.changed_elsewhere)
 
     async def stopping(self) -> None:
         """Stop the long-running tasks; whatever they went through, this never raises."""
@@ -195,6 +195,7 @@ def build_bot(
     )
     display = GameDisplay(client, service.play, pictures, clock, database.availability)
     display.ping_only(service.away.reachable)
+    display.show_away(service.away.away_until)
     service.on_damage(display.report_damage)
     analyses = AnalysisPictures(pool)
     handlers = GameHandlers(
@@ -243,7 +244,7 @@ def build_bot(
     commands = build_commands(
         handlers,
         community,
-        PlayerGamesController(players),
+        PlayerGamesController(players, service.away),
         organiser,
         AwayController(service.away, client, tournament_at),
     )

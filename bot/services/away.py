@@ -88,8 +88,11 @@ class AwayService:
         self._held: list[Callable[[datetime], None]] = []
         self._quiet: dict[int, QuietRow] | None = None
         """Everyone's quiet hours, as last read (None: to read again), so that a turn's ping
-        costs no round trip; another process's change empties it (`quiet_changed`)."""
-        self._quiet_reads = 0
+        costs no round trip; another process's change empties it (`changed_elsewhere`)."""
+        self._spells: dict[tuple[int, int], datetime] | None = None
+        """Per server and person, when their spell away running now ends, as last read (None:
+        to read again)."""
+        self._reads = 0
 
     def on_held(self, listener: Callable[[datetime], None]) -> None:
         """Call `listener` with the release moment of each notice held here (the turn clock
@@ -165,6 +168,8 @@ class AwayService:
             raise AwayRefusedError(days, allowed, left, by_tournament=allowed < settings.away_days)
         until = now + timedelta(days=days)
         await self._store.start_spell(guild_id, user_id, Spell(now, until))
+        if self._spells is not None:
+            self._spells[guild_id, user_id] = until
         rows = await self._loader.store.open_games_of(guild_id, user_id)
         games = [
             AwayGame(row.id, row.channel_id, row.locale)
@@ -178,6 +183,8 @@ class AwayService:
         gets its clock back with the time it had left. NotAwayError if they were not away."""
         now = self._loader.now()
         spell = await self._store.end_spell(guild_id, user_id, now)
+        if self._spells is not None:
+            self._spells.pop((guild_id, user_id), None)
         if spell is None:
             raise NotAwayError()
         resumed = []
@@ -233,21 +240,36 @@ class AwayService:
             else:
                 self._quiet[user_id] = row
 
-    def quiet_changed(self) -> None:
-        """Someone's quiet hours changed in another process (or it may have: the listening
-        connection was opened again): read them all again when next needed."""
-        self._quiet = None
-        self._quiet_reads += 1
+    def changed_elsewhere(self) -> None:
+        """Someone's quiet hours or time away changed in another process (or may have: the
+        listening connection was opened again): read them again when next needed."""
+        self._quiet = self._spells = None
+        self._reads += 1
 
     async def _quiet_of(self, user_id: int) -> QuietRow | None:
         """The person's quiet hours, from everyone's as last read (a read when none is)."""
         if self._quiet is None:
-            reads = self._quiet_reads
+            reads = self._reads
             everyone = await self._store.all_quiet()
-            if reads == self._quiet_reads:  # no change was told while it was read
+            if reads == self._reads:  # no change was told while it was read
                 self._quiet = everyone
             return everyone.get(user_id)
         return self._quiet.get(user_id)
+
+    async def away_until(self, guild_id: int | None, user_id: int) -> datetime | None:
+        """When the person's time away from the server's games ends (None: not away), from
+        what was last read (a read when nothing is): for the turn message and `mygames`."""
+        if guild_id is None:
+            return None
+        now = self._loader.now()
+        spells = self._spells
+        if spells is None:
+            reads = self._reads
+            spells = await self._store.active_spells(now)
+            if reads == self._reads:
+                self._spells = spells
+        until = spells.get((guild_id, user_id))
+        return until if until is not None and until > now else None
 
     async def hold_if_quiet(
         self,

@@ -1,8 +1,8 @@
 """Time away from the games: away spells, quiet hours, a server's rules of time, and the pings
 held during quiet hours (the tables of migration 0019; bot.services.away says what they mean).
 
-A change of someone's quiet hours sends NOTIFY on QUIET_CHANNEL on PostgreSQL (in the write's
-own statement), so the other processes read everyone's quiet hours again (`listen_quiet`).
+A change of someone's quiet hours or time away sends NOTIFY on AWAY_CHANNEL on PostgreSQL (in
+the write's own transaction), so the other processes read them again (`listen_away`).
 
 A held notice is sent once by one process: `claim_held` takes every due notice no live claim
 holds in one guarded statement (on PostgreSQL a second process's statement waits on the rows
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.storage.database import Database
+from bot.storage.database import Connection, Database
 from bot.storage.values import time_from_column, time_to_column
 
 
@@ -73,8 +73,8 @@ class HeldNotice:
     release_at: datetime
 
 
-QUIET_CHANNEL = "marrakech_quiet"
-"""The PostgreSQL channel notified when someone's quiet hours change."""
+AWAY_CHANNEL = "marrakech_away"
+"""The PostgreSQL channel notified when someone's quiet hours or time away change."""
 _HELD_COLUMNS = "user_id, guild_id, channel_id, game_id, seq, kind, locale, release_at"
 
 
@@ -149,10 +149,26 @@ class AwayStore:
             )
         return [_spell(row[0], row[1]) for row in rows]
 
+    async def active_spells(self, now: datetime) -> dict[tuple[int, int], datetime]:
+        """Per server and person, when their spell away running at `now` ends."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT guild_id, user_id, ends_at FROM away_spells "
+                "WHERE started_at <= $1 AND ends_at > $1",
+                time_to_column(now),
+            )
+        return {(int(row[0]), int(row[1])): time_from_column(str(row[2])) for row in rows}
+
+    async def _notify(self, conn: Connection) -> None:
+        """Tell the other processes (PostgreSQL) that time away changed, on commit."""
+        if self._db.backend == "postgres":
+            await conn.fetchval(f"SELECT pg_notify('{AWAY_CHANNEL}', '')")
+
     async def start_spell(self, guild_id: int, user_id: int, spell: Spell) -> None:
         """Record a spell away (one transaction: a spell still running is ended at its
         start, so a person has one at a time)."""
         async with self._db.transaction() as conn:
+            await self._notify(conn)
             await conn.execute(
                 "UPDATE away_spells SET ends_at = $3 WHERE guild_id = $1 AND user_id = $2 "
                 "AND ends_at > $3",
@@ -183,6 +199,7 @@ class AwayStore:
             )
             if row is None:
                 return None
+            await self._notify(conn)
             await conn.execute(
                 "UPDATE away_spells SET ends_at = $3 WHERE guild_id = $1 AND user_id = $2 "
                 "AND started_at = $4",
@@ -192,17 +209,6 @@ class AwayStore:
                 row[0],
             )
         return _spell(row[0], row[1])
-
-    async def away_until(self, user_id: int, now: datetime) -> dict[int, datetime]:
-        """Per server, when the person's spell running at `now` ends."""
-        async with self._db.single_read() as conn:
-            rows = await conn.fetch(
-                "SELECT guild_id, ends_at FROM away_spells WHERE user_id = $1 "
-                "AND started_at <= $2 AND ends_at > $2",
-                user_id,
-                time_to_column(now),
-            )
-        return {int(row[0]): time_from_column(str(row[1])) for row in rows}
 
     # --- quiet hours -------------------------------------------------------------------------
 
@@ -214,9 +220,9 @@ class AwayStore:
 
     async def set_quiet(self, user_id: int, quiet: QuietRow | None, now: datetime) -> None:
         """Set the person's quiet hours (None: none); on PostgreSQL the other processes are
-        told (QUIET_CHANNEL)."""
+        told (AWAY_CHANNEL)."""
         notify = (
-            f" RETURNING pg_notify('{QUIET_CHANNEL}', '') AS notified"
+            f" RETURNING pg_notify('{AWAY_CHANNEL}', '') AS notified"
             if self._db.backend == "postgres"
             else ""
         )
@@ -236,14 +242,15 @@ class AwayStore:
                 time_to_column(now),
             )
 
-    async def listen_quiet(self, callback: Callable[[], None]) -> None:
-        """Call `callback` whenever another process changes someone's quiet hours, and when
+    async def listen_away(self, callback: Callable[[], None]) -> None:
+        """Call `callback` whenever another process changes someone's quiet hours or time
+        away, and when
         the listening connection is (re)opened; run until cancelled. PostgreSQL only: on
         SQLite, which serves one process, it returns at once."""
         from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
 
         if isinstance(self._db, PostgresDatabase):
-            await self._db.listen(QUIET_CHANNEL, callback)
+            await self._db.listen(AWAY_CHANNEL, callback)
 
     # --- what decides a clock ----------------------------------------------------------------
 

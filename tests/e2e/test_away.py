@@ -6,7 +6,8 @@ the mover's clock (no reminder, no timeout) and coming back starts it again with
 had left, said in the channel; with the server's clocks running in quiet hours, the turn ping
 and the reminder of a player in quiet hours are held, and after a restart past the hours' end
 they come as one direct message, once; with the default (clocks pause), a quiet player's
-clock stands still. A second test runs two processes on PostgreSQL: a held reminder goes out
+clock stands still; a turn that begins while its player is away, and `mygames`, say until
+when. A second test runs two processes on PostgreSQL: a held reminder goes out
 once.
 """
 
@@ -25,6 +26,7 @@ from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.multiprocess import Cluster
 from tests.e2e.shifted_clock import shift_clock, with_clock
+from tests.e2e.test_async_play import play_turn
 from tests.e2e.test_game import displayed
 from tests.polling import until
 from tests.postgres import create_database, drop_database, postgres_server
@@ -178,6 +180,12 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     await say(fake, mover, channel, "marrakech", "quiet-hours", **quiet_now(offset))
     await shift_and_pass(bot, clock_file, offset + TURN_LIMIT + 5, fake)
     assert fake.world.messages[mine.id].enabled_buttons(), "the quiet player's clock paused"
+
+    # A turn that begins while its player is away says so, and so does `mygames`.
+    await say(fake, other, channel, "marrakech", "away", days=1)
+    waiting = await play_turn(fake, mover, fake.world.messages[mine.id], other)
+    assert "💤 Away until" in waiting.content
+    assert "away until" in await say(fake, mover, channel, "marrakech", "mygames")
 
 
 # --- two processes on PostgreSQL ----------------------------------------------------------------
