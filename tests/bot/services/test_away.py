@@ -6,6 +6,8 @@ Time only moves when a test moves it."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -21,7 +23,7 @@ from bot.services.time_rules import (
     running,
 )
 from bot.services.tournaments import TournamentService
-from bot.storage import Database
+from bot.storage import Database, open_database
 from bot.storage.away import HeldNotice
 from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_async_play import (
@@ -324,3 +326,41 @@ async def test_what_a_held_reminder_and_its_release_cost_in_round_trips(table: A
     print(f"\nround trips: the pass holding a reminder {holding}, the pass sending it {releasing}")
     assert holding == HOLDING_PASS
     assert releasing == RELEASING_PASS
+
+
+async def test_another_process_s_change_of_quiet_hours_or_time_away_is_seen(
+    table: AwayTable, database_target: str
+) -> None:
+    """Each process keeps everyone's quiet hours and time away in memory; a change made by
+    another process (its own database, here) reaches it through `changed_elsewhere`, which
+    PostgreSQL's NOTIFY calls (SQLite serves one process)."""
+    second = await open_database(database_target)
+    try:
+        elsewhere = make_table(second, table.clock).service.away
+        here = table.service.away
+        told = asyncio.Event()
+
+        def changed() -> None:
+            here.changed_elsewhere()
+            told.set()
+
+        listening = asyncio.create_task(here.store.listen_away(changed))
+        if second.backend == "postgres":
+            await told.wait()  # told once as it starts listening
+            told.clear()
+        assert await here.quiet_hours(BOB) is None
+        assert await here.away_until(GUILD, BOB) is None
+        await elsewhere.set_quiet_hours(BOB, QuietHours.parse("23:00", "08:00", KYIV))
+        await elsewhere.go_away(GUILD, BOB, 2)
+        if second.backend == "postgres":
+            await told.wait()
+        else:
+            assert await here.quiet_hours(BOB) is None, "kept until told"
+            here.changed_elsewhere()
+        assert await here.quiet_hours(BOB) == QuietHours.parse("23:00", "08:00", KYIV)
+        assert await here.away_until(GUILD, BOB) == table.clock.now + 2 * DAY
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
+    finally:
+        await second.close()
