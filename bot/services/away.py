@@ -209,7 +209,7 @@ class AwayService:
                     return None
                 started, limit = game.turn_started_at, game.turn_limit_seconds
                 if started is None or limit is None or game.due_at is None:
-                    return Resumed(game.id, game.channel_id, game.locale, timedelta())
+                    return None  # no clock: nothing to start again
                 rules = await self._store.rules(game.guild_id, user_id, started)
                 clock = turn_clock(
                     started,
