@@ -13,6 +13,13 @@ position, so a restart or a second process makes the same choice. The moves it m
 person are logged with why (ran out of time, the how-many-th turn in a row, handed over), in the
 same transaction as the move, so the turn's line tells it whatever the seat becomes later.
 
+A person's clock stops while they are away or, unless their server lets it run, in their
+quiet hours (bot.services.away): as a reminder or an automatic move of theirs falls due, one
+read says whether it stood still meanwhile, and if so the clock is set later and nothing is
+done now. A reminder due in their quiet hours is held; the held notices whose hours ended are
+claimed with the pass's other work (one statement, when the last look saw some due) and go to
+each person as one message (DueKind.RELEASE).
+
 The scheduler is told of a change in this process only when it must look sooner than it
 planned to: each change comes with the game's row as it left it (bot.services.loader), which
 says when that game next has work (`_next_moment`). The service remembers when the scheduler
