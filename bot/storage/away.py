@@ -75,6 +75,8 @@ class HeldNotice:
 
 AWAY_CHANNEL = "marrakech_away"
 """The PostgreSQL channel notified when someone's quiet hours or time away change."""
+_NOTIFY_AWAY = f" RETURNING pg_notify('{AWAY_CHANNEL}', '') AS notified"
+"""Added to a write on PostgreSQL: NOTIFY AWAY_CHANNEL, in the write's own statement."""
 _HELD_COLUMNS = "user_id, guild_id, channel_id, game_id, seq, kind, locale, release_at"
 
 
@@ -221,25 +223,24 @@ class AwayStore:
     async def set_quiet(self, user_id: int, quiet: QuietRow | None, now: datetime) -> None:
         """Set the person's quiet hours (None: none); on PostgreSQL the other processes are
         told (AWAY_CHANNEL)."""
-        notify = (
-            f" RETURNING pg_notify('{AWAY_CHANNEL}', '') AS notified"
-            if self._db.backend == "postgres"
-            else ""
-        )
+        postgres = self._db.backend == "postgres"
         async with self._db.single_write() as conn:
             if quiet is None:
-                await conn.fetch(f"DELETE FROM quiet_hours WHERE user_id = $1{notify}", user_id)
+                sql = "DELETE FROM quiet_hours WHERE user_id = $1"
+                if postgres:
+                    sql += _NOTIFY_AWAY
+                await conn.fetch(sql, user_id)
                 return
-            await conn.fetch(
+            sql = (
                 "INSERT INTO quiet_hours (user_id, starts, ends, timezone, updated_at) "
                 "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
                 "starts = excluded.starts, ends = excluded.ends, "
-                f"timezone = excluded.timezone, updated_at = excluded.updated_at{notify}",
-                user_id,
-                quiet.starts,
-                quiet.ends,
-                quiet.timezone,
-                time_to_column(now),
+                "timezone = excluded.timezone, updated_at = excluded.updated_at"
+            )
+            if postgres:
+                sql += _NOTIFY_AWAY
+            await conn.fetch(
+                sql, user_id, quiet.starts, quiet.ends, quiet.timezone, time_to_column(now)
             )
 
     async def listen_away(self, callback: Callable[[], None]) -> None:
