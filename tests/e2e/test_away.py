@@ -36,6 +36,9 @@ __all__ = ["postgres_server"]
 
 COMMANDS = ("marrakech", "marrakech-mod", "marrakech-admin")
 TURN_LIMIT = 300
+HELD_REQUESTS = 2
+"""Discord requests that bring a person what was held for them, however much: opening the
+direct message channel and the message."""
 PASS_DONE = r"turn clock: [1-9]\d* done"
 """The scheduler's log line after a pass that handled something."""
 
@@ -157,6 +160,7 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     await asyncio.to_thread(clock_file.write_text, str(offset), encoding="ascii")
     fake.shift_clock(offset)
     identifies = fake.gateway.identifies
+    since = len(fake.world.requests)
     await bot.start()
     await bot.wait_ready(
         fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
@@ -168,6 +172,13 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
         lambda: all(sent for _, _, sent in held_rows(database)), what="the notices marked sent"
     )
     assert len(fake.messages(dm)) == 1, "one message, once"
+    sending = [
+        f"{r.method} {r.path}"
+        for r in fake.bot_token_requests(since)
+        if r.path.endswith("/users/@me/channels") or f"/channels/{dm.id}/" in r.path
+    ]
+    print(f"\nrequests to Discord for 2 held notices of one person: {sending}")
+    assert len(sending) == HELD_REQUESTS
 
     # The default: clocks pause in quiet hours.
     await say(fake, owner, channel, "marrakech-admin", "quiet-clocks", state="pause")
