@@ -14,6 +14,7 @@ once.
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -92,13 +93,19 @@ async def say(
 
 
 async def shift_and_pass(
-    bot: BotProcess, clock_file: Path, offset: float, fake: FakeDiscord
+    bot: BotProcess, clock_file: Path, offset: float, fake: FakeDiscord, kind: str
 ) -> None:
-    """Move the bot's clock to `offset` and wait for the turn clock's pass that follows to
-    have handled something."""
+    """Move the bot's clock to `offset` and wait until the turn clock has handled the `kind`
+    ('play' or 'remind') that fell due with it."""
     await shift_clock(bot, clock_file, offset, fake)
     shifted = max(i for i, line in enumerate(bot.lines) if "clock is now shifted" in line)
-    await bot.wait_for_log(PASS_DONE, after=shifted)
+    await bot.wait_for_log(rf"game \d+: {kind} due", after=shifted)
+    began = next(
+        i
+        for i in range(shifted, len(bot.lines))
+        if re.search(rf"game \d+: {kind} due", bot.lines[i])
+    )
+    await bot.wait_for_log(PASS_DONE, after=began)
 
 
 def held_rows(database: Path) -> list[tuple[int, str, bool]]:
@@ -122,7 +129,7 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     away_line = await fake.wait_for_message(channel, lambda m: m.content.startswith("💤"))
     assert f"<@{mover.id}>" in away_line.content
     assert not away_line.pinged_user_ids, "the line names them without pinging"
-    await shift_and_pass(bot, clock_file, TURN_LIMIT + 2, fake)
+    await shift_and_pass(bot, clock_file, TURN_LIMIT + 2, fake, "play")
     assert not any("half of your time" in m.content for m in fake.messages(channel))
     assert fake.world.messages[first.id].enabled_buttons(), "no timeout while away"
     assert "Welcome back" in await say(fake, mover, channel, "marrakech", "back")
@@ -149,7 +156,7 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     )
     assert quiet_turn.pinged_user_ids == frozenset(), "no ping in quiet hours"
     await displayed(database, quiet_turn.id)
-    await shift_and_pass(bot, clock_file, offset + TURN_LIMIT / 2 + 5, fake)
+    await shift_and_pass(bot, clock_file, offset + TURN_LIMIT / 2 + 5, fake, "remind")
     assert held_rows(database) == [(other.id, "turn", False), (other.id, "remind", False)]
     dm = fake.dm_channel(other)
     assert fake.messages(dm) == []
@@ -189,7 +196,7 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     )
     await displayed(database, mine.id)
     await say(fake, mover, channel, "marrakech", "quiet-hours", **quiet_now(offset))
-    await shift_and_pass(bot, clock_file, offset + TURN_LIMIT + 5, fake)
+    await shift_and_pass(bot, clock_file, offset + TURN_LIMIT + 5, fake, "play")
     assert fake.world.messages[mine.id].enabled_buttons(), "the quiet player's clock paused"
 
     # A turn that begins while its player is away says so, and so does `mygames`.
