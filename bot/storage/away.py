@@ -68,7 +68,8 @@ class HeldNotice:
     game_id: int
     seq: int
     kind: str
-    """'turn' (their turn began) or 'remind' (half of their time was gone)."""
+    """'turn' (their turn began), 'remind' (half of their time was gone), 'nudge' (a player
+    nudged them) or 'next' (their turn is next)."""
     locale: str
     release_at: datetime
 

@@ -9,7 +9,8 @@
 -- days refused) and whether turn clocks run during a player's quiet hours (0: they pause).
 -- `tournament_away`: a tournament's own cap on away days (0: refused), set by a moderator,
 -- since a round waits for its slowest table; it holds for its players while it is open.
--- `held_notices`: a ping or direct message held during quiet hours, sent as one message with
+-- `held_notices`: a ping or direct message held during quiet hours (their turn, its reminder,
+-- a nudge, or a message that their turn is next), sent as one message with
 -- the others of its person once `release_at` has passed. Its sending is claimed (`claimed_by`,
 -- `claimed_until`, a lease) and marked (`sent_at`), so of several processes one sends it, once;
 -- one row per person, game, turn and kind, so a ping and a direct message of the same turn are
@@ -52,7 +53,7 @@ CREATE TABLE held_notices (
     channel_id    INTEGER NOT NULL,
     game_id       INTEGER NOT NULL,
     seq           INTEGER NOT NULL,
-    kind          TEXT    NOT NULL CHECK (kind IN ('turn', 'remind')),
+    kind          TEXT    NOT NULL CHECK (kind IN ('turn', 'remind', 'nudge', 'next')),
     locale        TEXT    NOT NULL,
     release_at    TEXT    NOT NULL,
     created_at    TEXT    NOT NULL,

@@ -38,7 +38,7 @@ CREATE TABLE held_notices (
     channel_id    bigint NOT NULL,
     game_id       bigint NOT NULL,
     seq           bigint NOT NULL,
-    kind          text NOT NULL CHECK (kind IN ('turn', 'remind')),
+    kind          text NOT NULL CHECK (kind IN ('turn', 'remind', 'nudge', 'next')),
     locale        text NOT NULL,
     release_at    text COLLATE "C" NOT NULL,
     created_at    text COLLATE "C" NOT NULL,
