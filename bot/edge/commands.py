@@ -22,9 +22,11 @@ from discord import app_commands
 from bot.edge.interactions import Interaction
 from bot.presentation.messages import command_name, command_text, option_name
 from bot.services.actions import AI_LEVELS
+from bot.services.time_rules import MOST_AWAY_DAYS_SETTING as MOST_AWAY_DAYS
 from engine import Variant
 
 if TYPE_CHECKING:
+    from bot.edge.away import AwayController
     from bot.edge.community import CommunityController
     from bot.edge.game_handlers import GameHandlers
     from bot.edge.player_games import PlayerGamesController
@@ -88,6 +90,7 @@ def build_commands(
     tournaments: TournamentController | None = None,
     seats: SeatController | None = None,
     watchers: WatchController | None = None,
+    away: AwayController | None = None,
 ) -> list[app_commands.Group]:
     """The three top-level command groups, bound to the controllers (the tournament commands
     are always declared; without their controller they are never called, as in tests of the
@@ -192,6 +195,43 @@ def build_commands(
     async def watch(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
         if watchers is not None:
             await watchers.command(interaction, game)
+
+    @game.command(name=command_name("away"), description=command_text("command.away"))
+    @app_commands.rename(days=option_name("days"))
+    @app_commands.describe(days=command_text("command.away.days"))
+    async def away_days(
+        interaction: Interaction, days: app_commands.Range[int, 1, MOST_AWAY_DAYS]
+    ) -> None:
+        assert away is not None
+        await away.away(interaction, days)
+
+    @game.command(name=command_name("back"), description=command_text("command.back"))
+    async def back(interaction: Interaction) -> None:
+        assert away is not None
+        await away.back(interaction)
+
+    @game.command(name=command_name("quiet-hours"), description=command_text("command.quiet_hours"))
+    @app_commands.rename(
+        starts=option_name("from"), ends=option_name("to"), timezone=option_name("timezone")
+    )
+    @app_commands.describe(
+        starts=command_text("command.quiet_hours.from"),
+        ends=command_text("command.quiet_hours.to"),
+        timezone=command_text("command.quiet_hours.timezone"),
+    )
+    async def quiet_hours(
+        interaction: Interaction,
+        starts: app_commands.Range[str, 1, 5] | None = None,
+        ends: app_commands.Range[str, 1, 5] | None = None,
+        timezone: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        assert away is not None
+        await away.quiet_hours(interaction, starts, ends, timezone)
+
+    @quiet_hours.autocomplete("timezone")
+    async def quiet_zones(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        assert away is not None
+        return await away.zones(interaction, current)
 
     @game.command(name=command_name("stats"), description=command_text("command.stats"))
     @app_commands.rename(member=option_name("member"))
@@ -333,6 +373,18 @@ def build_commands(
         assert tournaments is not None
         await tournaments.ask_abort(interaction)
 
+    @moderation.command(
+        name=command_name("tournament-away-days"),
+        description=command_text("command.mod.tournament_away_days"),
+    )
+    @app_commands.rename(days=option_name("days"))
+    @app_commands.describe(days=command_text("command.mod.tournament_away_days.days"))
+    async def mod_tournament_away_days(
+        interaction: Interaction, days: app_commands.Range[int, 0, MOST_AWAY_DAYS]
+    ) -> None:
+        assert away is not None
+        await away.tournament_away_days(interaction, days)
+
     admin = app_commands.Group(
         name=command_name("marrakech-admin"),
         description=command_text("command.admin"),
@@ -359,6 +411,30 @@ def build_commands(
     @app_commands.choices(variant=_variant_choices())
     async def admin_variant(interaction: Interaction, variant: str) -> None:
         await community.set_variant(interaction, variant)
+
+    @admin.command(
+        name=command_name("away-days"), description=command_text("command.admin.away_days")
+    )
+    @app_commands.rename(days=option_name("days"))
+    @app_commands.describe(days=command_text("command.admin.away_days.days"))
+    async def admin_away_days(
+        interaction: Interaction, days: app_commands.Range[int, 0, MOST_AWAY_DAYS]
+    ) -> None:
+        await community.set_away_days(interaction, days)
+
+    @admin.command(
+        name=command_name("quiet-clocks"), description=command_text("command.admin.quiet_clocks")
+    )
+    @app_commands.rename(state=option_name("state"))
+    @app_commands.describe(state=command_text("command.admin.quiet_clocks.state"))
+    @app_commands.choices(
+        state=[
+            app_commands.Choice(name=command_text(f"choice.quiet_clocks.{value}"), value=value)
+            for value in ("pause", "run")
+        ]
+    )
+    async def admin_quiet_clocks(interaction: Interaction, state: str) -> None:
+        await community.set_clocks_in_quiet(interaction, state == "run")
 
     @admin.command(
         name=command_name("allow-channel"), description=command_text("command.admin.allow_channel")

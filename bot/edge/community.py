@@ -148,6 +148,20 @@ class CommunityController:
             lambda guild_id: self._guilds.set_variant(guild_id, variant),
         )
 
+    async def set_away_days(self, interaction: Interaction, days: int) -> None:
+        await self._settings_command(
+            interaction,
+            "setting the away days",
+            lambda guild_id: self._guilds.set_away_days(guild_id, days),
+        )
+
+    async def set_clocks_in_quiet(self, interaction: Interaction, on: bool) -> None:
+        await self._settings_command(
+            interaction,
+            "setting the clocks in quiet hours",
+            lambda guild_id: self._guilds.set_clocks_in_quiet(guild_id, on),
+        )
+
     async def allow_channel(self, interaction: Interaction, channel_id: int) -> None:
         await self._settings_command(
             interaction,

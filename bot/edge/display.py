@@ -31,6 +31,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -43,6 +44,7 @@ from bot.edge.delivery import Delivery
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
+from bot.presentation import away as away_words
 from bot.presentation import images, presenter, story
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
@@ -53,7 +55,15 @@ from bot.services.clock import Clock
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
 from bot.services.reliability import Reliability
-from bot.services.views import Abandoned, AutoTurn, Damage, GameStatus, GameView, Reminder
+from bot.services.views import (
+    Abandoned,
+    AutoTurn,
+    Damage,
+    GameInfo,
+    GameStatus,
+    GameView,
+    Reminder,
+)
 
 if TYPE_CHECKING:
     from bot.services.play import PlayService
@@ -62,6 +72,11 @@ log = logging.getLogger(__name__)
 
 ReliabilityLook = Callable[[int, Sequence[int]], Awaitable[Sequence[Reliability]]]
 """How reliably people play on a server (bot.services.stats): by server and users."""
+Reachable = Callable[[GameInfo, int, Sequence[int]], Awaitable[tuple[int, ...]]]
+"""Of the people a turn message of a game (at a seq) would ping, those it may ping now."""
+AwayUntil = Callable[[int | None, int], Awaitable[datetime | None]]
+"""When a person's time away from a server's games ends (None: not away)."""
+
 REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to show a game whose current message Discord did not take."""
 CHANNEL_WINDOW_SECONDS = 5.0
@@ -102,6 +117,8 @@ class GameDisplay:
         self._shown_listeners: list[Callable[[GameView, int], None]] = []
         self._lobby_buttons: Callable[[GameView], discord.ui.View | None] | None = None
         self._reliability: ReliabilityLook | None = None
+        self._reachable: Reachable | None = None
+        self._away_until: AwayUntil | None = None
         self._showing = KeyedLocks()
         """Per game, held while a change made elsewhere is being shown."""
 
@@ -144,6 +161,15 @@ class GameDisplay:
         """What buttons a started game's lobby carries, once its links are written (the
         Watch button: bot.edge.watch)."""
         self._lobby_buttons = make
+
+    def ping_only(self, reachable: Reachable) -> None:
+        """Ping with a turn message only those `reachable` leaves (the others' pings are held
+        for the end of their quiet hours: bot.services.away)."""
+        self._reachable = reachable
+
+    def show_away(self, away_until: AwayUntil) -> None:
+        """Say on a turn message whose player is away until when (bot.services.away)."""
+        self._away_until = away_until
 
     def report_damage(self, damage: Damage) -> None:
         """A game's stored rows are damaged: tell that channel's moderators (once per run)."""
@@ -600,15 +626,24 @@ class GameDisplay:
     async def _turn_message(self, view: GameView) -> dict[str, Any]:
         """The next turn's message with its buttons, pinging (only) the player to move."""
         post = presenter.turn_post(view, ping=True)
+        pings = post.pings
+        if pings and self._reachable is not None:
+            pings = await self._reachable(view.game, view.seq, pings)
+        content = post.content
+        mover = view.user_to_move
+        if content and mover is not None and self._away_until is not None:
+            until = await self._away_until(view.game.guild_id, mover)
+            if until is not None:
+                content = f"{content}\n{away_words.on_turn(until, view.game.locale)}"
         files = await self._files(post)
         mentions = discord.AllowedMentions(
             everyone=False,
             roles=False,
             replied_user=False,
-            users=[discord.Object(user) for user in post.pings] if post.pings else False,
+            users=[discord.Object(user) for user in pings] if pings else False,
         )
         return {
-            "content": post.content,
+            "content": content,
             "embed": post.embed,
             "files": files,
             "view": or_missing(decision_buttons(view)),

@@ -21,8 +21,9 @@ from bot.edge.direct import deliver_direct, send_direct
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
+from bot.services.away import AwayService
 from bot.services.player_games import NOTIFY_CHOICES, PlayerGamesService
-from bot.services.views import GameView, TurnNotice
+from bot.services.views import GameView, TurnNotice, UpNextNotice
 
 log = logging.getLogger(__name__)
 
@@ -34,15 +35,27 @@ NOTIFY_OFF = "off"
 class PlayerGamesController:
     """Handles /marrakech mygames and /marrakech notify (both answered privately)."""
 
-    def __init__(self, players: PlayerGamesService) -> None:
+    def __init__(self, players: PlayerGamesService, away: AwayService | None = None) -> None:
+        """`away` says who is away, shown beside their name."""
         self._players = players
+        self._away = away
 
     async def my_games(self, interaction: Interaction) -> None:
         async def work() -> None:
             user_id = interaction.user.id
-            games = await self._players.open_games(interactions.guild_id(interaction), user_id)
+            guild_id = interactions.guild_id(interaction)
+            games = await self._players.open_games(guild_id, user_id)
             language = interactions.user_language(interaction)
-            post = player_games.my_games_post(games, user_id, language)
+            away = {}
+            if self._away is not None:
+                for game in games:
+                    person = None if game.to_play is None else game.to_play.user_id
+                    until = (
+                        None if person is None else await self._away.away_until(guild_id, person)
+                    )
+                    if person is not None and until is not None:
+                        away[person] = until
+            post = player_games.my_games_post(games, user_id, language, away)
             await interaction.response.send_message(
                 embed=post.embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -64,9 +77,13 @@ class PlayerGamesController:
 class TurnMessages:
     """Sends opted-in players a direct message when a turn message of theirs is posted."""
 
-    def __init__(self, client: discord.Client, players: PlayerGamesService) -> None:
+    def __init__(
+        self, client: discord.Client, players: PlayerGamesService, away: AwayService | None = None
+    ) -> None:
+        """`away` holds the message of a player in quiet hours for their end."""
         self._client = client
         self._players = players
+        self._away = away
         self._tasks: set[asyncio.Task[None]] = set()
 
     def turn_posted(self, view: GameView, message_id: int) -> None:
@@ -87,9 +104,11 @@ class TurnMessages:
         notice: TurnNotice | None = None
         try:
             notice, up_next = await self._players.turn_notices(game_id, seq, message_id)
-            if up_next is not None:
+            if up_next is not None and not await self._held(up_next, seq, "next"):
                 await send_direct(self._client, up_next.user_id, player_games.up_next_text(up_next))
             if notice is None:
+                return
+            if await self._held(notice, seq, "turn"):
                 return
             await deliver_direct(self._client, notice.user_id, player_games.turn_dm_text(notice))
         except discord.Forbidden as error:
@@ -99,6 +118,19 @@ class TurnMessages:
             await self._refused(notice)
         except Exception as error:  # a direct message is a courtesy: logged, never retried
             log.warning("game %s: the turn's direct message was not sent (%r)", game_id, error)
+
+    async def _held(self, notice: TurnNotice | UpNextNotice, seq: int, kind: str) -> bool:
+        """Whether the direct message is held for the end of its person's quiet hours (sent
+        with the others then: bot.services.away) rather than sent now."""
+        return self._away is not None and await self._away.hold_if_quiet(
+            notice.user_id,
+            guild_id=notice.guild_id,
+            channel_id=notice.channel_id,
+            game_id=notice.game_id,
+            seq=seq,
+            kind=kind,
+            locale=notice.locale,
+        )
 
     async def _refused(self, notice: TurnNotice | None) -> None:
         if notice is None:

@@ -4,10 +4,12 @@ to the turn message, and who paid them and whom they paid since their previous t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 import discord
 
+from bot.presentation.away import moment
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text
 from bot.presentation.names import ai_name, player_name
@@ -16,10 +18,16 @@ from bot.presentation.since import since_last_turn_line
 from bot.services.views import OpenGame, SinceLastTurn, TurnNotice, UpNextNotice
 
 
-def my_games_post(games: Sequence[OpenGame], user_id: int, language: str) -> Post:
+def my_games_post(
+    games: Sequence[OpenGame],
+    user_id: int,
+    language: str,
+    away: Mapping[int, datetime] | None = None,
+) -> Post:
     """One line per game: its number and channel, whose turn it is (the caller, a player or
-    an AI; a lobby says it is one) and a link to the message that shows the game now."""
-    lines = [_line(game, user_id, language) for game in games]
+    an AI; a lobby says it is one; `away`: until when a person is away, beside their name)
+    and a link to the message that shows the game now."""
+    lines = [_line(game, user_id, language, away or {}) for game in games]
     embed = discord.Embed(
         title=text("mygames.title", language),
         description="\n".join(lines) or text("mygames.empty", language),
@@ -28,13 +36,20 @@ def my_games_post(games: Sequence[OpenGame], user_id: int, language: str) -> Pos
     return Post(embed=embed)
 
 
-def _line(game: OpenGame, user_id: int, language: str) -> str:
+def _line(game: OpenGame, user_id: int, language: str, away: Mapping[int, datetime]) -> str:
+    until = None if game.to_play is None else away.get(game.to_play.user_id or 0)
     if game.lobby:
         state = text("mygames.lobby", language)
     elif game.to_play is None:
         state = text("mygames.turn.unknown", language)
     elif game.to_play.user_id == user_id and not game.to_play.ai_plays:
-        state = text("mygames.turn.you", language)
+        if until is not None:
+            state = text("mygames.turn.you_away", language, until=moment(until))
+        else:
+            state = text("mygames.turn.you", language)
+    elif until is not None and not game.to_play.ai_plays:
+        player = player_name(game.to_play, language)
+        state = text("mygames.turn.away", language, player=player, until=moment(until))
     else:
         state = text("mygames.turn.other", language, player=player_name(game.to_play, language))
     if game.message_id is None:

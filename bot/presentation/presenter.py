@@ -28,6 +28,7 @@ from bot.presentation.names import color_name, player_name, seat_name, squares_l
 from bot.presentation.narration import narrate
 from bot.presentation.since import since_last_turn_line
 from bot.services import pause
+from bot.services.time_rules import MONTHLY_AWAY_DAYS
 from bot.services.views import (
     EndReason,
     GameInfo,
@@ -617,6 +618,15 @@ def settings_post(settings: ServerSettings, language: str) -> Post:
         turn_limit=turn_limit_label(settings.turn_limit_seconds, language),
         variant=text(f"variant.{variant}", language),
         channels=channels or text("admin.all_channels", language),
+        away_days=(
+            text("admin.away_days", language, days=settings.away_days, monthly=MONTHLY_AWAY_DAYS)
+            if settings.away_days
+            else text("admin.away_days_off", language)
+        ),
+        quiet_clocks=text(
+            "admin.quiet_clocks.run" if settings.clocks_in_quiet else "admin.quiet_clocks.pause",
+            language,
+        ),
     )
     return Post(
         embed=discord.Embed(

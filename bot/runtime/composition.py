@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import ai
 from bot.edge.analysis import AnalysisHandler
 from bot.edge.answers import TURNED_AWAY
+from bot.edge.away import AwayController, HeldMessages
 from bot.edge.client import MarrakechClient
 from bot.edge.commands import build_commands
 from bot.edge.community import CommunityController
@@ -80,6 +81,7 @@ class Bot:
     tournaments: TournamentDisplay | None = None
     accuracy: AccuracyRecorder | None = None
     watchers: WatchMessages | None = None
+    held: HeldMessages | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -103,6 +105,7 @@ class Bot:
             log.info("%d finished games applied to the ratings", rated)
         if self.store.database.backend == "postgres":
             self.supervisor.start("database-listener", self._listen)
+            self.supervisor.start("away-listener", self._listen_away)
         self.scheduler.start(self.supervisor)
         if self.accuracy is not None:  # in the background: judging takes the workers seconds
             self.supervisor.start("accuracy", self.accuracy.run_forever)
@@ -112,6 +115,10 @@ class Bot:
     async def _listen(self) -> None:
         await self.store.listen(self.scheduler.wake)
 
+    async def _listen_away(self) -> None:
+        away = self.service.away
+        await away.store.listen_away(away.changed_elsewhere)
+
     async def stopping(self) -> None:
         """Stop the long-running tasks; whatever they went through, this never raises."""
         await self.scheduler.stop()
@@ -120,9 +127,10 @@ class Bot:
         await self.supervisor.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
-        """A reminder, an automatic turn or an overdue display is due (claimed by this
-        process): do it in the service, show it in the channel, then release the claim (after
-        a failure too: the scheduler retries it later, unless another process does first).
+        """A reminder, an automatic turn, an overdue display or what was held during a
+        person's quiet hours is due (claimed by this process): do it in the service, show it in
+        the channel (or send it), then release the claim (after a failure too: the scheduler
+        retries it later, unless another process does first).
         An automatic turn that was played but not shown (Discord, or the database gone
         meanwhile) is shown again in the background, as soon as the database is back."""
         log.debug("game %s: %s due at seq %s", work.game_id, work.kind.value, work.seq)
@@ -130,6 +138,10 @@ class Bot:
             match work.kind:
                 case DueKind.SHOW:
                     await self.display.catch_up(work.game_id)
+                case DueKind.RELEASE:
+                    if self.held is not None:
+                        await self.held.send(work.seq, self.service.turns.held(work))
+                        await self.service.turns.held_sent(work)
                 case DueKind.REMIND:
                     reminder = await self.service.turns.remind(work.game_id, work.seq)
                     if reminder is not None:
@@ -175,7 +187,7 @@ def build_bot(
         owner=claim_owner(shards),
         shards=ALL_SHARDS if shards is None else shards,
     )
-    guilds = GuildService(GuildStore(database), clock=clock)
+    guilds = GuildService(GuildStore(database), clock=clock, away=service.away)
     stats = StatsService(StatsStore(database))
     pictures = Pictures(pool)
     client = MarrakechClient(
@@ -189,6 +201,8 @@ def build_bot(
         supervisor=supervisor,
     )
     display = GameDisplay(client, service.play, pictures, clock, database.availability)
+    display.ping_only(service.away.reachable)
+    display.show_away(service.away.away_until)
     service.on_damage(display.report_damage)
     analyses = AnalysisPictures(pool)
     handlers = GameHandlers(
@@ -203,9 +217,10 @@ def build_bot(
         service.play, guilds, stats, service.ratings, pictures, analyses
     )
     players = PlayerGamesService(service.loader, PlayerStore(database))
-    turn_messages = TurnMessages(client, players)
+    turn_messages = TurnMessages(client, players, service.away)
     display.on_turn_posted(turn_messages.turn_posted)
-    spectators = WatchService(service.loader, WatchStore(database))
+    spectators = WatchService(service.loader, WatchStore(database), service.away.may_message)
+    service.nudges.reachable = service.away.unreachable
     watch_messages = WatchMessages(client, spectators)
     display.on_shown(watch_messages.shown)
     display.lobby_buttons(watch_entry)
@@ -234,11 +249,22 @@ def build_bot(
         tournaments,
         accuracy,
         watch_messages,
+        HeldMessages(client),
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
     seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
+
+    async def tournament_at(channel_id: int) -> int:
+        return (await tournament_service.open_at(channel_id)).id
+
     commands = build_commands(
-        handlers, community, PlayerGamesController(players), organiser, seats, watchers
+        handlers,
+        community,
+        PlayerGamesController(players, service.away),
+        organiser,
+        seats,
+        watchers,
+        AwayController(service.away, client, tournament_at),
     )
     drills = DrillHandler(service.play, DrillPictures(pool))
     client.attach(

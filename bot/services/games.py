@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import ai
 from bot.services import dice
+from bot.services.away import AwayService
 from bot.services.clock import Clock, system_clock
 from bot.services.errors import NoGameHereError
 from bot.services.hints import HintAllowance
@@ -25,6 +26,7 @@ from bot.services.ratings import RatingService
 from bot.services.substitutes import SubstituteService
 from bot.services.turn_clock import TurnClockService
 from bot.services.views import Damage
+from bot.storage.away import AwayStore
 from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.nudges import NudgeStore
 from bot.storage.ratings import RatingStore
@@ -58,11 +60,13 @@ class GameService:
         self.hints = HintAllowance(store)
         self.substitutes = SubstituteService(self.loader, SubstituteStore(store.database))
         self.nudges = NudgeService(self.loader, NudgeStore(store.database))
+        self.away = AwayService(self.loader, AwayStore(store.database))
         self.turns = TurnClockService(
             self.loader,
             ai_budget=ai_budget,
             workers=workers if workers is not None else WorkerPool(workers=0),
             shards=shards,
+            away=self.away,
         )
 
     def on_damage(self, listener: Callable[[Damage], None]) -> None:

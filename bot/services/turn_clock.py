@@ -13,6 +13,13 @@ position, so a restart or a second process makes the same choice. The moves it m
 person are logged with why (ran out of time, the how-many-th turn in a row, handed over), in the
 same transaction as the move, so the turn's line tells it whatever the seat becomes later.
 
+A person's clock stops while they are away or, unless their server lets it run, in their
+quiet hours (bot.services.away): as a reminder or an automatic move of theirs falls due, one
+read says whether it stood still meanwhile, and if so the clock is set later and nothing is
+done now. A reminder due in their quiet hours is held; the held notices whose hours ended are
+claimed with the pass's other work (one statement, when the last look saw some due) and go to
+each person as one message (DueKind.RELEASE).
+
 The scheduler is told of a change in this process only when it must look sooner than it
 planned to: each change comes with the game's row as it left it (bot.services.loader), which
 says when that game next has work (`_next_moment`). The service remembers when the scheduler
@@ -35,13 +42,16 @@ import asyncio
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import Protocol
 
 import ai
 import engine
 from bot.services import deadlines, dice, pause
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
+from bot.services.time_rules import DueCheck
 from bot.services.views import Abandoned, AutoTurn, DueKind, DueWork, Reminder, TurnReason
+from bot.storage.away import AwayStore, HeldNotice
 from bot.storage.due_work import DueWorkStore
 from bot.storage.game_rows import ALL_SHARDS, GameRow, NewAction, SeatControl, ShardSet
 from bot.storage.kinds import AiFor, EndReason, GameStatus
@@ -59,6 +69,16 @@ SHARD_GRACE = timedelta(seconds=5)
 CLAIM_LIMIT = 32
 """The most games whose due work one pass claims (the rest is left to the next pass, or to
 another process)."""
+
+
+class Absences(Protocol):
+    """Who is away or in quiet hours (bot.services.away.AwayService), as the turn clock asks."""
+
+    store: AwayStore
+
+    def on_held(self, listener: Callable[[datetime], None]) -> None: ...
+    async def due_check(self, game: GameRow, user_id: int) -> DueCheck: ...
+    async def hold(self, notice: HeldNotice) -> None: ...
 
 
 class _Unplanned(Enum):
@@ -80,11 +100,21 @@ class TurnClockService:
         ai_budget: ai.Budget | None,
         workers: WorkerPool,
         shards: ShardSet = ALL_SHARDS,
+        away: Absences | None = None,
     ) -> None:
         """`ai_budget` limits the hard AI's search (None: the engine's default); the AI thinks
         in `workers`; `shards` are the Discord shards this process holds (its games' work is
-        its own first)."""
+        its own first); `away` stops the clocks of people away or in quiet hours, and holds
+        their reminders (None: clocks always run)."""
         self._shards = shards
+        self._away = away
+        self._held_store = None if away is None else away.store
+        self._held_at: datetime | None = None
+        """When the last `next_due` saw the next held notice due."""
+        self._held: dict[int, list[HeldNotice]] = {}
+        """The held notices the last `due_work` claimed, per person."""
+        if away is not None:
+            away.on_held(self._notice_held)
         self._loader = loader
         self._store: DueWorkStore = loader.store
         self._ai_budget = ai_budget
@@ -122,6 +152,17 @@ class TurnClockService:
         if planned is not None and planned > now and moment >= planned:
             return  # the scheduler looks by then anyway
         self._wake_at(moment, now)
+
+    def _notice_held(self, release_at: datetime) -> None:
+        """A notice was held here until `release_at`: look then (sooner than planned)."""
+        now = self._loader.clock()
+        if self._held_at is None or release_at < self._held_at:
+            self._held_at = release_at
+        planned = self._planned
+        if planned is UNPLANNED or release_at <= now:
+            self._wake()
+        elif planned is None or release_at < planned:
+            self._wake_at(release_at, now)
 
     def _wake_at(self, moment: datetime, now: datetime) -> None:
         """Wake the scheduler at `moment` (its next look is no later than that any more)."""
@@ -175,11 +216,40 @@ class TurnClockService:
             kind = DueKind.PLAY if deadlines.is_due(game.due_at, now) else DueKind.REMIND
             work.append(DueWork(game.id, game.seq, kind))
         work.extend(DueWork(game.id, game.seq, DueKind.SHOW) for game in unshown)
+        work.extend(await self._claim_held(now))
         return work
+
+    async def _claim_held(self, now: datetime) -> list[DueWork]:
+        """Claim the held notices whose quiet hours ended, one piece of work per person (their
+        notices go as one message), when the last look saw some due."""
+        if self._held_store is None or self._held_at is None or self._held_at > now:
+            return []
+        notices = await self._held_store.claim_held(
+            now, self._loader.owner, self._loader.lease_end()
+        )
+        self._held = {}
+        for notice in notices:
+            self._held.setdefault(notice.user_id, []).append(notice)
+        return [DueWork(0, user_id, DueKind.RELEASE) for user_id in sorted(self._held)]
+
+    def held(self, work: DueWork) -> list[HeldNotice]:
+        """The notices of a RELEASE piece of work (its `seq` is their person's id), oldest
+        first."""
+        return self._held.get(work.seq, [])
+
+    async def held_sent(self, work: DueWork) -> None:
+        """The notices of a RELEASE piece of work went out: mark them sent."""
+        assert self._held_store is not None
+        self._held.pop(work.seq, None)
+        await self._held_store.mark_sent(work.seq, self._loader.owner, self._loader.clock())
 
     async def release(self, work: DueWork) -> None:
         """Give up this process's claim on the work's game (its work was done, or failed and
         is retried later)."""
+        if work.kind is DueKind.RELEASE:
+            if self._held.pop(work.seq, None) is not None and self._held_store is not None:
+                await self._held_store.give_back(work.seq, self._loader.owner)
+            return
         self._claimed.pop(work.game_id, None)
         await self._loader.release(work.game_id)
 
@@ -199,6 +269,9 @@ class TurnClockService:
             moments.append(found.due_elsewhere + SHARD_GRACE)
         if found.oldest_unshown is not None:
             moments.append(found.oldest_unshown + _DISPLAY_PATIENCE)
+        self._held_at = found.held if self._away is not None else None
+        if self._held_at is not None:
+            moments.append(self._held_at)
         moments.extend(
             moment for game in changes if game is not None and (moment := _next_moment(game))
         )
@@ -217,11 +290,33 @@ class TurnClockService:
             if turn is None:
                 return None
             _, seat = turn
+            user_id = loaded.user_at(seat)
+            player = loaded.player_at(seat)
+            quiet_until = None
+            if self._away is not None and user_id is not None and player is not None:
+                check = await self._away.due_check(game, user_id)
+                if check.clock is not None:  # they were away or quiet: the clock stood still
+                    await self._loader.set_clock(loaded, check.clock)
+                    return None
+                quiet_until = check.availability.quiet_until
             updated = await self._loader.mark_reminded(loaded)
             if updated is None:  # another process sent it
                 return None
+            if quiet_until is not None and self._away is not None and user_id is not None:
+                notice = HeldNotice(
+                    user_id,
+                    game.guild_id,
+                    game.channel_id,
+                    game.id,
+                    game.seq,
+                    "remind",
+                    game.locale,
+                    quiet_until,
+                )
+                await self._away.hold(notice)  # sent when their quiet hours end
+                return None
             assert game.due_at is not None
-            return Reminder(updated.view(), loaded.user_at(seat), game.due_at)
+            return Reminder(updated.view(), user_id, game.due_at)
 
     async def play_due(self, game_id: int, seq: int) -> AutoTurn | Abandoned | None:
         """Play the current turn by AI if it is due: an AI seat's turn, a handed-over seat's,
@@ -239,6 +334,11 @@ class TurnClockService:
                 return Abandoned(ended.view())
             player = loaded.player_at(seat)
             assert player is not None
+            if self._away is not None and player.user_id is not None and not player.ai_plays:
+                check = await self._away.due_check(game, player.user_id)
+                if check.clock is not None:  # they were away or quiet: the clock stood still
+                    await self._loader.set_clock(loaded, check.clock)
+                    return None
             controls = []
             ai_for = None
             if player.ai_level is not None:

@@ -208,6 +208,9 @@ class DueKind(StrEnum):
     """The AI plays the turn: an AI seat's, a handed-over seat's, or one out of time."""
     SHOW = "show"
     """A change was never shown (its message failed): show it again."""
+    RELEASE = "release"
+    """A person's quiet hours ended: send what was held for them, as one message (the work's
+    `game_id` is 0 and its `seq` the person's id)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +298,10 @@ class ServerSettings:
     turn_limit_seconds: int | None = None
     variant: str | None = None
     channel_ids: tuple[int, ...] = ()
+    away_days: int = 7
+    """The most days one may be away at once (0: away days refused: bot.services.away)."""
+    clocks_in_quiet: bool = False
+    """Whether turn clocks run during a player's quiet hours (else they pause)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,8 +115,9 @@ class DueWorkStore(GameTable):
     async def next_moments(
         self, now: datetime, owner: str, shards: ShardSet = ALL_SHARDS
     ) -> NextMoments:
-        """`next_due` (of the games in `shards`, and apart of the others), `oldest_unshown`
-        and `next_lease_end` for `owner` at `now`, read in one statement."""
+        """`next_due` (of the games in `shards`, and apart of the others), `oldest_unshown`,
+        `next_lease_end` for `owner` at `now`, and the next release of a held notice
+        (bot.storage.away), read in one statement."""
         async with self._db.single_read() as conn:
             row = await conn.fetchrow(
                 f"SELECT ({FIRST_DUE_SHOWN} AND {MINE_TO_PLAN}) AS due, "
@@ -124,18 +125,20 @@ class DueWorkStore(GameTable):
                 "(SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
                 f"AND {NOT_SHOWN} AND {UNCLAIMED}) AS oldest_unshown, "
                 "(SELECT min(claimed_until) FROM games WHERE claimed_until > $1 "
-                "AND claimed_by IS DISTINCT FROM $2) AS lease_end",
+                "AND claimed_by IS DISTINCT FROM $2) AS lease_end, "
+                "(SELECT min(CASE WHEN claimed_until > $1 THEN claimed_until ELSE release_at "
+                "END) FROM held_notices WHERE sent_at IS NULL) AS held",
                 time_to_column(now),
                 owner,
                 shards.pattern(),
                 shards.count,
             )
         assert row is not None
-        due_at, unshown, lease_end, elsewhere = (
+        due_at, unshown, lease_end, elsewhere, held = (
             time_from_column(None if row[column] is None else str(row[column]))
-            for column in ("due", "oldest_unshown", "lease_end", "due_elsewhere")
+            for column in ("due", "oldest_unshown", "lease_end", "due_elsewhere", "held")
         )
-        return NextMoments(due_at, unshown, lease_end, elsewhere)
+        return NextMoments(due_at, unshown, lease_end, elsewhere, held)
 
     async def claim_due(
         self,

@@ -162,6 +162,9 @@ class NextMoments:
     due_elsewhere: datetime | None = None
     """The earliest reminder or automatic move of a game in a shard the process does not hold
     (its own process has it first: bot.services.turn_clock)."""
+    held: datetime | None = None
+    """When the next notice held during quiet hours is to go, or a claim on one runs out
+    (bot.storage.away)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,20 +93,23 @@ class LogEntry:
     created_at: datetime | None
 
 
-SUBSTITUTED_AWAY = "0"
+SUBSTITUTED_AWAY = "CASE WHEN s.stands_in_for IS NULL THEN 0 ELSE 1 END"
 """The SQL, over the person's seat row `s`, of whether that seat was handed to a substitute:
-a constant 0 until seats record substitutions; the substitutes' column goes here."""
+the seat then names the person who left it in `stands_in_for` (bot.storage.substitutes)."""
 LOG_PEOPLE = 4
 """How many people one `log_of_people` reads at most (a game's seats)."""
 
 _LOG_OF_PEOPLE = (
-    "WITH mine AS (SELECT s.user_id, s.game_id, s.seat, s.resigned, "
+    "WITH mine AS (SELECT coalesce(s.stands_in_for, s.user_id) AS user_id, s.game_id, "
+    "s.seat, s.resigned, "
     "CASE WHEN g.status = 'over' THEN s.autoplay ELSE 0 END AS left_to_ai, "
     f"{SUBSTITUTED_AWAY} AS substituted, "
     "(SELECT count(*) FROM seats x WHERE x.game_id = s.game_id AND x.seat IS NOT NULL) AS n, "
-    "row_number() OVER (PARTITION BY s.user_id ORDER BY s.game_id DESC) AS newest "
+    "row_number() OVER (PARTITION BY coalesce(s.stands_in_for, s.user_id) "
+    "ORDER BY s.game_id DESC) AS newest "
     "FROM seats s JOIN games g ON g.id = s.game_id "
-    "WHERE g.guild_id = $1 AND s.user_id IN ($2, $3, $4, $5) AND s.seat IS NOT NULL "
+    "WHERE g.guild_id = $1 AND coalesce(s.stands_in_for, s.user_id) IN ($2, $3, $4, $5) "
+    "AND s.seat IS NOT NULL "
     "AND g.status IN ('running', 'over')) "
     "SELECT m.user_id, m.game_id, m.seat, m.n, m.resigned, m.left_to_ai, m.substituted, "
     "a.kind, a.actor_id, a.ai_for, a.created_at FROM mine m "

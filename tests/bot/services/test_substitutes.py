@@ -104,6 +104,9 @@ async def test_a_moderators_substitute_plays_on_and_the_one_who_left_is_rated_as
     assert view.state.outcome is not None
     places = {s: n for n, group in enumerate(view.state.outcome.ranking, 1) for s in group}
     assert finished.place == places[bob_seat]
+    bob_reliability, dave_reliability = await stats.reliability(GUILD, [BOB, DAVE])
+    assert bob_reliability.substituted_away == 1, "Bob left the game unfinished"
+    assert dave_reliability.turns == 0, "the seat's turns are not the substitute's record"
 
 
 async def test_bad_substitutions_are_refused_and_change_nothing(database: Database) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ import pytest
 from bot.services import GameService, GameStatus, GameView, GuildService
 from bot.services.tournaments import TournamentService
 from bot.storage import Database, GameStore, GuildStore, StatsStore, open_database
+from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell, TimeSettings
 from bot.storage.copy import (
     BOOKKEEPING_TABLES,
     TargetNotEmptyError,
@@ -75,6 +76,11 @@ async def fill(database: Database) -> Filled:
     await PlayerStore(database).set_turn_dms(HOST, True, NOW)
     await PlayerStore(database).set_turn_dms(BOB, False, NOW)
     await GameStore(database).set_meta("copied-key", "a value")
+    away = AwayStore(database)
+    await away.set_settings(TimeSettings(GUILD, 5, True), NOW)
+    await away.start_spell(GUILD, BOB, Spell(NOW, NOW + timedelta(days=2)))
+    await away.set_quiet(HOST, QuietRow("23:00", "08:00", "Europe/Kyiv"), NOW)
+    await away.hold(HeldNotice(HOST, GUILD, 602, 2, 5, "turn", "en", NOW), NOW)
 
     lobby = await service.lobby.create_lobby(
         guild_id=GUILD, channel_id=601, host_id=HOST, seats=4, host_name="Host's name"
@@ -123,6 +129,7 @@ async def fill(database: Database) -> Filled:
     )
     for user in (HOST, BOB, CAROL):
         await tournaments.join(tournament.id, user, str(user))
+    await away.set_tournament_away_days(tournament.id, 3)
     await tournaments.start(tournament.id, HOST, moderator=True)
     for table in await tournaments.claim_tables(tournament.id):
         await tournaments.set_thread(tournament.id, table, 700 + table.number)

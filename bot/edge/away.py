@@ -1,0 +1,204 @@
+"""The Discord edge of time away: `/marrakech away`, `back` and `quiet-hours` (answered
+privately, in the user's language), the lines a game's channel gets when its player goes away
+or comes back, and the one direct message that brings what was held during quiet hours.
+
+Thin: parse, call bot.services.away, answer. A bad input (too many days, an unknown time
+zone, quiet hours of no length or too long, a time not written HH:MM) gets a short answer
+and changes nothing. A channel's line names the player without pinging them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+
+import discord
+from discord import app_commands
+
+from bot.edge import interactions
+from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
+from bot.edge.errors import ModeratorsOnlyError
+from bot.edge.interactions import Interaction
+from bot.presentation import away as words
+from bot.presentation.messages import text
+from bot.services.away import AwayService, HeldNotice
+from bot.services.errors import BadOptionError
+from bot.services.time_rules import AwayRefusedError, NotAwayError, QuietHours, zone_names
+
+log = logging.getLogger(__name__)
+
+_QUIET_ERRORS = {
+    "timezone": "quiet.bad_timezone",
+    "quiet_length": "quiet.bad_length",
+    "from": "quiet.bad_time",
+    "to": "quiet.bad_time",
+}
+
+
+class AwayController:
+    """Handles /marrakech away, back and quiet-hours, and /marrakech-mod tournament-away-days."""
+
+    def __init__(
+        self,
+        away: AwayService,
+        client: discord.Client,
+        tournament_at: Callable[[int], Awaitable[int]] | None = None,
+    ) -> None:
+        """`tournament_at` names the tournament open in a channel (or played in its thread),
+        raising the services' error when there is none."""
+        self._away = away
+        self._client = client
+        self._tournament_at = tournament_at
+
+    async def tournament_away_days(self, interaction: Interaction, days: int) -> None:
+        async def work() -> None:
+            if not interaction.permissions.manage_channels:
+                raise ModeratorsOnlyError()
+            assert self._tournament_at is not None
+            tournament_id = await self._tournament_at(interactions.channel_id(interaction))
+            await self._away.set_tournament_away_days(tournament_id, days)
+            language = interactions.user_language(interaction)
+            await interaction.response.send_message(
+                text("away.tournament_capped", language, days=days), ephemeral=True
+            )
+
+        await guarded(interaction, "capping a tournament's away days", work)
+
+    async def away(self, interaction: Interaction, days: int) -> None:
+        async def work() -> None:
+            language = interactions.user_language(interaction)
+            guild_id = interactions.guild_id(interaction)
+            user_id = interaction.user.id
+            try:
+                until, games = await self._away.go_away(guild_id, user_id, days)
+            except AwayRefusedError as refused:
+                await interaction.response.send_message(
+                    words.away_refused(refused, language), ephemeral=True
+                )
+                return
+            await interaction.response.send_message(
+                words.away_started(until, language), ephemeral=True
+            )
+            await self._tell_channels(
+                (game.channel_id, words.away_notice(user_id, until, game.game_id, game.locale))
+                for game in games
+            )
+
+        await guarded(interaction, "going away", work)
+
+    async def back(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            language = interactions.user_language(interaction)
+            user_id = interaction.user.id
+            try:
+                resumed = await self._away.come_back(interactions.guild_id(interaction), user_id)
+            except NotAwayError:
+                await interaction.response.send_message(
+                    text("away.not_away", language), ephemeral=True
+                )
+                return
+            await interaction.response.send_message(text("away.back", language), ephemeral=True)
+            await self._tell_channels(
+                (game.channel_id, words.back_notice(user_id, game)) for game in resumed
+            )
+
+        await guarded(interaction, "coming back", work)
+
+    async def quiet_hours(
+        self,
+        interaction: Interaction,
+        starts: str | None,
+        ends: str | None,
+        timezone: str | None,
+    ) -> None:
+        async def work() -> None:
+            language = interactions.user_language(interaction)
+            user_id = interaction.user.id
+            if starts is None and ends is None and timezone is None:
+                await self._away.set_quiet_hours(user_id, None)
+                await interaction.response.send_message(
+                    text("quiet.cleared", language), ephemeral=True
+                )
+                return
+            if starts is None or ends is None or timezone is None:
+                await interaction.response.send_message(
+                    text("quiet.incomplete", language), ephemeral=True
+                )
+                return
+            try:
+                quiet = QuietHours.parse(starts, ends, timezone)
+            except BadOptionError as error:
+                key = _QUIET_ERRORS.get(error.option, "quiet.bad_time")
+                await interaction.response.send_message(
+                    text(key, language, timezone=timezone), ephemeral=True
+                )
+                return
+            await self._away.set_quiet_hours(user_id, quiet)
+            await interaction.response.send_message(
+                words.quiet_set(quiet, language), ephemeral=True
+            )
+
+        await guarded(interaction, "setting quiet hours", work)
+
+    async def zones(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        """The time zones offered as the member types (IANA names)."""
+        del interaction
+        return [app_commands.Choice(name=name, value=name) for name in zone_names(typed)]
+
+    async def _tell_channels(self, lines: Iterable[tuple[int, str]]) -> None:
+        """Post each (channel, line), naming people without pinging them; a failure is logged
+        (the private answer is what the member needed)."""
+        for channel_id, line in lines:
+            channel = self._client.get_partial_messageable(channel_id)
+            try:
+                await asyncio.wait_for(
+                    channel.send(line, allowed_mentions=discord.AllowedMentions.none()),
+                    DISCORD_TIMEOUT_SECONDS,
+                )
+            except (discord.HTTPException, TimeoutError) as error:
+                log.warning(
+                    "channel %s: the line about time away was not sent: %r", channel_id, error
+                )
+
+
+class HeldMessages:
+    """Sends a person what was held during their quiet hours, as one direct message (or, if
+    their direct messages are closed, one ping in the channel of the first game it names)."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+
+    async def send(self, user_id: int, notices: Sequence[HeldNotice]) -> None:
+        """Send them (raises when neither the direct message nor the channel took it: the
+        notices stay unsent and go at the next try)."""
+        if not notices:
+            return
+        try:
+            channel = await asyncio.wait_for(
+                self._client.create_dm(discord.Object(user_id)), DISCORD_TIMEOUT_SECONDS
+            )
+            await asyncio.wait_for(
+                channel.send(
+                    words.held_message(notices), allowed_mentions=discord.AllowedMentions.none()
+                ),
+                DISCORD_TIMEOUT_SECONDS,
+            )
+            return
+        except discord.Forbidden as error:
+            log.info(
+                "user %s: held notices not sent directly (%s); pinged in the channel",
+                user_id,
+                error,
+            )
+        first = notices[0]
+        game_channel = self._client.get_partial_messageable(
+            first.channel_id, guild_id=first.guild_id
+        )
+        await asyncio.wait_for(
+            game_channel.send(
+                words.held_in_channel(user_id, notices),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            ),
+            DISCORD_TIMEOUT_SECONDS,
+        )

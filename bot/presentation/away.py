@@ -1,0 +1,118 @@
+"""What players read about time away: the answers to `/marrakech away`, `back` and
+`quiet-hours`, the lines a game's channel gets when its player goes away or comes back, and the
+one message that brings what was held during quiet hours (bot.services.away)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from bot.presentation.links import mention
+from bot.presentation.messages import text
+from bot.services.time_rules import MONTHLY_AWAY_DAYS, AwayRefusedError, QuietHours, Resumed
+
+HELD_LINES = 20
+"""The most held notices one message lists (the rest are counted)."""
+
+
+class HeldNotice(Protocol):
+    """What the message names of a notice held during quiet hours (bot.services.away)."""
+
+    @property
+    def channel_id(self) -> int: ...
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def locale(self) -> str: ...
+
+
+def moment(when: datetime) -> str:
+    """A moment as Discord shows it in each reader's own time zone, with its weekday
+    ("Tuesday, 1 December 2026 14:00")."""
+    return f"<t:{int(when.timestamp())}:F>"
+
+
+def duration(length: timedelta, language: str) -> str:
+    """A time left on a clock, to the minute."""
+    minutes = int(length.total_seconds() // 60)
+    if minutes >= 60:
+        return text("duration.hours_minutes", language, hours=minutes // 60, minutes=minutes % 60)
+    return text("duration.minutes", language, count=minutes)
+
+
+def away_started(until: datetime, language: str) -> str:
+    return text("away.started", language, until=moment(until))
+
+
+def away_refused(error: AwayRefusedError, language: str) -> str:
+    if error.by_tournament:
+        return text("away.refused_tournament", language, allowed=error.allowed)
+    if error.allowed == 0:
+        return text("away.refused_off", language)
+    return text(
+        "away.refused",
+        language,
+        allowed=error.allowed,
+        left=error.left,
+        monthly=MONTHLY_AWAY_DAYS,
+    )
+
+
+def on_turn(until: datetime, language: str) -> str:
+    """The line a turn message adds when its player is away (their clock stands still)."""
+    return text("away.on_turn", language, until=moment(until))
+
+
+def away_notice(user_id: int, until: datetime, game_id: int, language: str) -> str:
+    """The line a game's channel gets when one of its players goes away (public)."""
+    return text(
+        "away.notice", language, user=mention(user_id), until=moment(until), game_id=game_id
+    )
+
+
+def back_notice(user_id: int, resumed: Resumed) -> str:
+    """The line a game waiting for a player gets when they come back (public)."""
+    return text(
+        "away.back_notice",
+        resumed.locale,
+        user=mention(user_id),
+        left=duration(resumed.left, resumed.locale),
+        game_id=resumed.game_id,
+    )
+
+
+def quiet_set(quiet: QuietHours, language: str) -> str:
+    return text(
+        "quiet.set",
+        language,
+        start=quiet.starts.strftime("%H:%M"),
+        end=quiet.ends.strftime("%H:%M"),
+        timezone=quiet.timezone,
+    )
+
+
+def held_message(notices: Sequence[HeldNotice]) -> str:
+    """The one message that brings a person what was held during their quiet hours, in the
+    language of the first game it names."""
+    language = notices[0].locale
+    lines = [
+        text(
+            f"quiet.held_{notice.kind}",
+            language,
+            game_id=notice.game_id,
+            link=f"<#{notice.channel_id}>",
+        )
+        for notice in notices[:HELD_LINES]
+    ]
+    if len(notices) > HELD_LINES:
+        lines.append(text("quiet.held_more", language, count=len(notices) - HELD_LINES))
+    return text("quiet.held", language, lines="\n".join(lines))
+
+
+def held_in_channel(user_id: int, notices: Sequence[HeldNotice]) -> str:
+    """The same, as a ping in a game's channel, for a person whose direct messages are
+    closed."""
+    return f"{mention(user_id)} {held_message(notices)}"

@@ -1,0 +1,354 @@
+"""Time away from the games: away days, quiet hours, and the pings held while quiet hours last.
+
+The rules (docs/async.md):
+- **Away days.** A person may be away from a server's games for up to the server's number of
+  days at once (`TimeSettings.away_days`, DEFAULT_AWAY_DAYS; 0 refuses them) and at most
+  MONTHLY_AWAY_DAYS days in a calendar month (UTC), counted from the days asked for, less what
+  coming back early gives back. While they are away their turn clocks stop in every game of
+  that server: a turn's time runs only outside their spells away.
+- **Quiet hours.** Daily hours, in the person's IANA time zone, in which no ping and no direct
+  message reaches them: what would have is held (`hold`) and sent as one message when the
+  hours end. Unless the server lets clocks run then (`TimeSettings.clocks_in_quiet`), their
+  turn clocks stop during those hours too.
+
+A turn's clock is the time it has run, not the time that passed (bot.services.time_rules):
+it stands still over the moments its player is away or quiet (`pauses`). The game's row keeps
+the clock's moments as they were when the turn began (bot.services.deadlines); stopping a
+clock only ever moves them later, so the turn clock checks them when they fall due
+(`AwayService.due_check`: one read) and sets them later when a pause came meanwhile, and only
+coming back early moves them sooner, at once (`AwayService.come_back`). A turn costs nothing
+more than before while no one is away or quiet. So what the clock stands at follows from what
+is stored, across restarts and processes.
+
+What other services ask: `AwayService.availability(guild_id, user_id)` says whether the
+person is away (and until when, on that server) or in quiet hours (and until when) now.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from datetime import datetime, time, timedelta
+
+from bot.services.errors import BadOptionError, GameDamagedError
+from bot.services.loader import GameLoader
+from bot.services.seat_errors import Unreachable
+from bot.services.time_rules import (
+    MONTHLY_AWAY_DAYS,
+    MOST_AWAY_DAYS_SETTING,
+    Availability,
+    AwayGame,
+    AwayRefusedError,
+    DueCheck,
+    Interval,
+    NotAwayError,
+    QuietHours,
+    Resumed,
+    running,
+    turn_clock,
+)
+from bot.services.views import GameInfo
+from bot.storage.away import AwayStore, QuietRow, Spell, TimeRules, TimeSettings
+from bot.storage.away import HeldNotice as HeldNotice  # the edge and presentation name it here
+from bot.storage.game_rows import GameRow
+from bot.storage.kinds import GameStatus
+
+
+def quiet_of(row: QuietRow) -> QuietHours:
+    """Quiet hours as stored."""
+    return QuietHours(time.fromisoformat(row.starts), time.fromisoformat(row.ends), row.timezone)
+
+
+def row_of(quiet: QuietHours) -> QuietRow:
+    return QuietRow(quiet.starts.strftime("%H:%M"), quiet.ends.strftime("%H:%M"), quiet.timezone)
+
+
+def pauses(rules: TimeRules, since: datetime) -> Iterator[Interval]:
+    """The moments after `since` in which the person's turn clock stops, in order: their
+    spells away and, unless the server lets clocks run then, their quiet hours."""
+    streams: list[Iterator[Interval]] = [
+        iter([(spell.started_at, spell.ends_at) for spell in rules.spells])
+    ]
+    if rules.quiet is not None and not rules.settings.clocks_in_quiet:
+        streams.append(quiet_of(rules.quiet).windows(since))
+    return heapq.merge(*streams)
+
+
+# --- the service ---------------------------------------------------------------------------
+
+
+class AwayService:
+    """Away days, quiet hours and the notices held for them (see the module)."""
+
+    def __init__(self, loader: GameLoader, store: AwayStore) -> None:
+        self._loader = loader
+        self._store = store
+        self.store = store
+        """The tables of time away (the turn clock claims and marks the held notices there)."""
+        self._held: list[Callable[[datetime], None]] = []
+        self._quiet: dict[int, QuietRow] | None = None
+        """Everyone's quiet hours, as last read (None: to read again), so that a turn's ping
+        costs no round trip; another process's change empties it (`changed_elsewhere`)."""
+        self._spells: dict[tuple[int, int], datetime] | None = None
+        """Per server and person, when their spell away running now ends, as last read (None:
+        to read again)."""
+        self._reads = 0
+
+    def on_held(self, listener: Callable[[datetime], None]) -> None:
+        """Call `listener` with the release moment of each notice held here (the turn clock
+        sends it then)."""
+        self._held.append(listener)
+
+    # --- what others ask -------------------------------------------------------------------
+
+    async def availability(self, guild_id: int | None, user_id: int) -> Availability:
+        """Whether the person is away on the server or in quiet hours now, and until when (one
+        read)."""
+        now = self._loader.now()
+        return _availability(await self._store.rules(guild_id, user_id, now), now)
+
+    async def unreachable(self, guild_id: int | None, user_id: int) -> Unreachable | None:
+        """Why a ping cannot reach the person now, away on the server first, then in their
+        quiet hours, with until when; None when it can (a nudge's check, one read)."""
+        now_is = await self.availability(guild_id, user_id)
+        if now_is.away_until is not None:
+            return Unreachable("away", now_is.away_until)
+        if now_is.quiet_until is not None:
+            return Unreachable("quiet", now_is.quiet_until)
+        return None
+
+    async def may_message(self, user_id: int) -> bool:
+        """Whether a direct message may reach the person now: they are not in their quiet
+        hours (from everyone's quiet hours as last read: no round trip)."""
+        row = await self._quiet_of(user_id)
+        return row is None or quiet_of(row).until(self._loader.now()) is None
+
+    async def due_check(self, game: GameRow, user_id: int) -> DueCheck:
+        """For the turn clock, as the game's reminder or end falls due: the turn's real clock
+        if a pause moved it later (one read)."""
+        now = self._loader.now()
+        started = game.turn_started_at
+        rules = await self._store.rules(game.guild_id, user_id, started or now)
+        available = _availability(rules, now)
+        limit = game.turn_limit_seconds
+        if started is None or limit is None or game.due_at is None:
+            return DueCheck(None, available)
+        real = turn_clock(
+            started, limit, lambda: pauses(rules, started), remind=game.remind_at is not None
+        )
+        assert real.due_at is not None
+        if real.due_at == started + timedelta(seconds=limit):
+            return DueCheck(None, available)  # nothing stopped this turn's clock
+        later = real.due_at > game.due_at or (
+            game.remind_at is not None
+            and real.remind_at is not None
+            and real.remind_at > game.remind_at
+        )
+        return DueCheck(real if later else None, available)
+
+    # --- away days -------------------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> TimeSettings:
+        return await self._store.settings(guild_id)
+
+    async def set_away_days(self, guild_id: int, days: int) -> TimeSettings:
+        if not 0 <= days <= MOST_AWAY_DAYS_SETTING:
+            raise BadOptionError("away_days", days)
+        settings = replace(await self._store.settings(guild_id), away_days=days)
+        return await self._store.set_settings(settings, self._loader.now())
+
+    async def set_tournament_away_days(self, tournament_id: int, days: int) -> None:
+        """Cap the away days of a tournament's players while it is open (0: refused)."""
+        if not 0 <= days <= MOST_AWAY_DAYS_SETTING:
+            raise BadOptionError("away_days", days)
+        await self._store.set_tournament_away_days(tournament_id, days)
+
+    async def set_clocks_in_quiet(self, guild_id: int, on: bool) -> TimeSettings:
+        settings = replace(await self._store.settings(guild_id), clocks_in_quiet=on)
+        return await self._store.set_settings(settings, self._loader.now())
+
+    async def go_away(
+        self, guild_id: int, user_id: int, days: int
+    ) -> tuple[datetime, list[AwayGame]]:
+        """Start `days` days away on the server; when they end, and the running games there
+        (to tell their channels). AwayRefusedError beyond the allowance, changing nothing."""
+        now = self._loader.now()
+        settings = await self._store.settings(guild_id)
+        cap = await self._store.tournament_cap(guild_id, user_id)
+        allowed = settings.away_days if cap is None else min(cap, settings.away_days)
+        month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        spells = await self._store.spells_since(guild_id, user_id, month)
+        used = sum(_days(spell, month) for spell in spells)
+        left = max(0, MONTHLY_AWAY_DAYS - used)
+        if days < 1 or days > allowed or days > left:
+            raise AwayRefusedError(days, allowed, left, by_tournament=allowed < settings.away_days)
+        until = now + timedelta(days=days)
+        await self._store.start_spell(guild_id, user_id, Spell(now, until))
+        if self._spells is not None:
+            self._spells[guild_id, user_id] = until
+        rows = await self._loader.store.open_games_of(guild_id, user_id)
+        games = [
+            AwayGame(row.id, row.channel_id, row.locale)
+            for row in rows
+            if row.status is GameStatus.RUNNING
+        ]
+        return until, games
+
+    async def come_back(self, guild_id: int, user_id: int) -> list[Resumed]:
+        """End the person's time away on the server now: each game waiting for their move
+        gets its clock back with the time it had left. NotAwayError if they were not away."""
+        now = self._loader.now()
+        spell = await self._store.end_spell(guild_id, user_id, now)
+        if self._spells is not None:
+            self._spells.pop((guild_id, user_id), None)
+        if spell is None:
+            raise NotAwayError()
+        resumed = []
+        for row in await self._loader.store.open_games_of(guild_id, user_id):
+            if row.status is GameStatus.RUNNING:
+                found = await self._resume(row.id, user_id)
+                if found is not None:
+                    resumed.append(found)
+        return resumed
+
+    async def _resume(self, game_id: int, user_id: int) -> Resumed | None:
+        """Set the clock of the game's turn, if it is the person's, to what it really is now
+        that their spell ended."""
+        try:
+            async with self._loader.locked(game_id):
+                loaded = await self._loader.load(game_id)
+                game, state = loaded.game, loaded.state
+                if state is None or state.to_move is None or game.status is not GameStatus.RUNNING:
+                    return None
+                player = loaded.player_at(state.to_move)
+                if player is None or player.user_id != user_id or player.ai_plays:
+                    return None
+                started, limit = game.turn_started_at, game.turn_limit_seconds
+                if started is None or limit is None or game.due_at is None:
+                    return None  # no clock: nothing to start again
+                rules = await self._store.rules(game.guild_id, user_id, started)
+                clock = turn_clock(
+                    started,
+                    limit,
+                    lambda: pauses(rules, started),
+                    remind=game.remind_at is not None,
+                )
+                await self._loader.set_clock(loaded, clock)
+                now = self._loader.now()
+                left = timedelta(seconds=limit) - running(started, now, pauses(rules, started))
+                return Resumed(game.id, game.channel_id, game.locale, max(left, timedelta()))
+        except GameDamagedError:
+            return None
+
+    # --- quiet hours -----------------------------------------------------------------------
+
+    async def quiet_hours(self, user_id: int) -> QuietHours | None:
+        row = await self._quiet_of(user_id)
+        return None if row is None else quiet_of(row)
+
+    async def set_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
+        """Set the person's quiet hours (None: none); they hold in every server."""
+        row = None if quiet is None else row_of(quiet)
+        await self._store.set_quiet(user_id, row, self._loader.now())
+        if self._quiet is not None:
+            if row is None:
+                self._quiet.pop(user_id, None)
+            else:
+                self._quiet[user_id] = row
+
+    def changed_elsewhere(self) -> None:
+        """Someone's quiet hours or time away changed in another process (or may have: the
+        listening connection was opened again): read them again when next needed."""
+        self._quiet = self._spells = None
+        self._reads += 1
+
+    async def _quiet_of(self, user_id: int) -> QuietRow | None:
+        """The person's quiet hours, from everyone's as last read (a read when none is)."""
+        if self._quiet is None:
+            reads = self._reads
+            everyone = await self._store.all_quiet()
+            if reads == self._reads:  # no change was told while it was read
+                self._quiet = everyone
+            return everyone.get(user_id)
+        return self._quiet.get(user_id)
+
+    async def away_until(self, guild_id: int | None, user_id: int) -> datetime | None:
+        """When the person's time away from the server's games ends (None: not away), from
+        what was last read (a read when nothing is): for the turn message and `mygames`."""
+        if guild_id is None:
+            return None
+        now = self._loader.now()
+        spells = self._spells
+        if spells is None:
+            reads = self._reads
+            spells = await self._store.active_spells(now)
+            if reads == self._reads:
+                self._spells = spells
+        until = spells.get((guild_id, user_id))
+        return until if until is not None and until > now else None
+
+    async def hold_if_quiet(
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: int,
+        seq: int,
+        kind: str,
+        locale: str,
+    ) -> bool:
+        """True if the person is in quiet hours now: the notice (`kind` 'turn' or 'remind' of
+        the game at `seq`) is then held, once, for the end of those hours (one read, and one
+        write when held)."""
+        row = await self._quiet_of(user_id)
+        until = None if row is None else quiet_of(row).until(self._loader.now())
+        if until is None:
+            return False
+        await self.hold(
+            HeldNotice(user_id, guild_id, channel_id, game_id, seq, kind, locale, until)
+        )
+        return True
+
+    async def reachable(self, game: GameInfo, seq: int, users: Sequence[int]) -> tuple[int, ...]:
+        """Of the people a turn message of the game at `seq` would ping, those it may: the
+        others are in quiet hours, and their ping is held (a read per person)."""
+        reached = []
+        for user_id in users:
+            held = await self.hold_if_quiet(
+                user_id,
+                guild_id=game.guild_id,
+                channel_id=game.channel_id,
+                game_id=game.id,
+                seq=seq,
+                kind="turn",
+                locale=game.locale,
+            )
+            if not held:
+                reached.append(user_id)
+        return tuple(reached)
+
+    async def hold(self, notice: HeldNotice) -> None:
+        """Keep the notice for its release (a second of the same is dropped)."""
+        await self._store.hold(notice, self._loader.now())
+        for listener in self._held:
+            listener(notice.release_at)
+
+
+def _availability(rules: TimeRules, now: datetime) -> Availability:
+    away = next(
+        (spell.ends_at for spell in rules.spells if spell.started_at <= now < spell.ends_at), None
+    )
+    quiet = None if rules.quiet is None else quiet_of(rules.quiet).until(now)
+    return Availability(away, quiet)
+
+
+def _days(spell: Spell, month: datetime) -> int:
+    """The days a spell counts in the month from `month`: whole days begun, from the later of
+    its start and the month's."""
+    start = max(spell.started_at, month)
+    length = spell.ends_at - start
+    if length <= timedelta():
+        return 0
+    return -(-length // timedelta(days=1))

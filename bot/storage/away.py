@@ -1,0 +1,371 @@
+"""Time away from the games: away spells, quiet hours, a server's rules of time, and the pings
+held during quiet hours (the tables of migration 0019; bot.services.away says what they mean).
+
+A change of someone's quiet hours or time away sends NOTIFY on AWAY_CHANNEL on PostgreSQL (in
+the write's own transaction), so the other processes read them again (`listen_away`).
+
+A held notice is sent once by one process: `claim_held` takes every due notice no live claim
+holds in one guarded statement (on PostgreSQL a second process's statement waits on the rows
+and then finds them claimed), the message goes out, and `mark_sent` closes them. A process that
+dies between the two leaves a claim whose lease runs out, and another takes the notices then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.storage.database import Connection, Database
+from bot.storage.values import time_from_column, time_to_column
+
+
+@dataclass(frozen=True, slots=True)
+class TimeSettings:
+    """A server's rules of time: the most days one may be away at once (0: away days refused)
+    and whether turn clocks run during a player's quiet hours."""
+
+    guild_id: int
+    away_days: int = 7
+    clocks_in_quiet: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """A time away on a server, from `started_at` to `ends_at` (the end asked for, or the
+    moment its person came back)."""
+
+    started_at: datetime
+    ends_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class QuietRow:
+    """A person's daily quiet hours: 'HH:MM' local times in the IANA zone `timezone`."""
+
+    starts: str
+    ends: str
+    timezone: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRules:
+    """What decides a person's turn clock on a server, read in one statement: their spells
+    away ending after a moment, their quiet hours and the server's settings."""
+
+    spells: tuple[Spell, ...]
+    quiet: QuietRow | None
+    settings: TimeSettings
+
+
+@dataclass(frozen=True, slots=True)
+class HeldNotice:
+    """A ping or direct message held during its person's quiet hours."""
+
+    user_id: int
+    guild_id: int | None
+    channel_id: int
+    game_id: int
+    seq: int
+    kind: str
+    """'turn' (their turn began), 'remind' (half of their time was gone), 'nudge' (a player
+    nudged them) or 'next' (their turn is next)."""
+    locale: str
+    release_at: datetime
+
+
+AWAY_CHANNEL = "marrakech_away"
+"""The PostgreSQL channel notified when someone's quiet hours or time away change."""
+_NOTIFY_AWAY = f" RETURNING pg_notify('{AWAY_CHANNEL}', '') AS notified"
+"""Added to a write on PostgreSQL: NOTIFY AWAY_CHANNEL, in the write's own statement."""
+_HELD_COLUMNS = "user_id, guild_id, channel_id, game_id, seq, kind, locale, release_at"
+
+
+class AwayStore:
+    """The tables of time away; each method is one statement unless it says otherwise."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    # --- a server's settings -----------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> TimeSettings:
+        async with self._db.single_read() as conn:
+            row = await conn.fetchrow(
+                "SELECT away_days, clocks_in_quiet FROM time_settings WHERE guild_id = $1",
+                guild_id,
+            )
+        if row is None:
+            return TimeSettings(guild_id)
+        return TimeSettings(guild_id, int(row[0]), bool(row[1]))
+
+    async def set_settings(self, settings: TimeSettings, now: datetime) -> TimeSettings:
+        """Store the server's settings whole."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "INSERT INTO time_settings (guild_id, away_days, clocks_in_quiet, updated_at) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
+                "away_days = excluded.away_days, clocks_in_quiet = excluded.clocks_in_quiet, "
+                "updated_at = excluded.updated_at",
+                settings.guild_id,
+                settings.away_days,
+                int(settings.clocks_in_quiet),
+                time_to_column(now),
+            )
+        return settings
+
+    async def set_tournament_away_days(self, tournament_id: int, days: int) -> None:
+        """A tournament's own cap on away days (0: refused)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "INSERT INTO tournament_away (tournament_id, away_days) VALUES ($1, $2) "
+                "ON CONFLICT (tournament_id) DO UPDATE SET away_days = excluded.away_days",
+                tournament_id,
+                days,
+            )
+
+    async def tournament_cap(self, guild_id: int, user_id: int) -> int | None:
+        """The smallest cap on away days of the open tournaments of the server the person
+        plays in (None: none caps them)."""
+        async with self._db.single_read() as conn:
+            cap = await conn.fetchval(
+                "SELECT min(a.away_days) FROM tournament_away a "
+                "JOIN tournaments t ON t.id = a.tournament_id "
+                "JOIN tournament_players p ON p.tournament_id = t.id "
+                "WHERE t.guild_id = $1 AND t.status IN ('signup', 'running') AND p.user_id = $2",
+                guild_id,
+                user_id,
+            )
+        return None if cap is None else int(cap)
+
+    # --- away spells -------------------------------------------------------------------------
+
+    async def spells_since(self, guild_id: int, user_id: int, since: datetime) -> list[Spell]:
+        """The person's spells on the server that end after `since`, oldest first."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT started_at, ends_at FROM away_spells WHERE guild_id = $1 "
+                "AND user_id = $2 AND ends_at > $3 ORDER BY started_at",
+                guild_id,
+                user_id,
+                time_to_column(since),
+            )
+        return [_spell(row[0], row[1]) for row in rows]
+
+    async def active_spells(self, now: datetime) -> dict[tuple[int, int], datetime]:
+        """Per server and person, when their spell away running at `now` ends."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT guild_id, user_id, ends_at FROM away_spells "
+                "WHERE started_at <= $1 AND ends_at > $1",
+                time_to_column(now),
+            )
+        return {(int(row[0]), int(row[1])): time_from_column(str(row[2])) for row in rows}
+
+    async def _notify(self, conn: Connection) -> None:
+        """Tell the other processes (PostgreSQL) that time away changed, on commit."""
+        if self._db.backend == "postgres":
+            await conn.fetchval(f"SELECT pg_notify('{AWAY_CHANNEL}', '')")
+
+    async def start_spell(self, guild_id: int, user_id: int, spell: Spell) -> None:
+        """Record a spell away (one transaction: a spell still running is ended at its
+        start, so a person has one at a time)."""
+        async with self._db.transaction() as conn:
+            await self._notify(conn)
+            await conn.execute(
+                "UPDATE away_spells SET ends_at = $3 WHERE guild_id = $1 AND user_id = $2 "
+                "AND ends_at > $3",
+                guild_id,
+                user_id,
+                time_to_column(spell.started_at),
+            )
+            await conn.execute(
+                "INSERT INTO away_spells (guild_id, user_id, started_at, ends_at) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, user_id, started_at) "
+                "DO UPDATE SET ends_at = excluded.ends_at",
+                guild_id,
+                user_id,
+                time_to_column(spell.started_at),
+                time_to_column(spell.ends_at),
+            )
+
+    async def end_spell(self, guild_id: int, user_id: int, now: datetime) -> Spell | None:
+        """End the person's spell running at `now` there; the spell as it was asked for, or
+        None if they were not away."""
+        async with self._db.transaction() as conn:
+            row = await conn.fetchrow(
+                "SELECT started_at, ends_at FROM away_spells WHERE guild_id = $1 "
+                "AND user_id = $2 AND started_at <= $3 AND ends_at > $3",
+                guild_id,
+                user_id,
+                time_to_column(now),
+            )
+            if row is None:
+                return None
+            await self._notify(conn)
+            await conn.execute(
+                "UPDATE away_spells SET ends_at = $3 WHERE guild_id = $1 AND user_id = $2 "
+                "AND started_at = $4",
+                guild_id,
+                user_id,
+                time_to_column(now),
+                row[0],
+            )
+        return _spell(row[0], row[1])
+
+    # --- quiet hours -------------------------------------------------------------------------
+
+    async def all_quiet(self) -> dict[int, QuietRow]:
+        """Everyone's quiet hours (only those who set some have a row)."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch("SELECT user_id, starts, ends, timezone FROM quiet_hours")
+        return {int(row[0]): QuietRow(str(row[1]), str(row[2]), str(row[3])) for row in rows}
+
+    async def set_quiet(self, user_id: int, quiet: QuietRow | None, now: datetime) -> None:
+        """Set the person's quiet hours (None: none); on PostgreSQL the other processes are
+        told (AWAY_CHANNEL)."""
+        postgres = self._db.backend == "postgres"
+        async with self._db.single_write() as conn:
+            if quiet is None:
+                sql = "DELETE FROM quiet_hours WHERE user_id = $1"
+                if postgres:
+                    sql += _NOTIFY_AWAY
+                await conn.fetch(sql, user_id)
+                return
+            sql = (
+                "INSERT INTO quiet_hours (user_id, starts, ends, timezone, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
+                "starts = excluded.starts, ends = excluded.ends, "
+                "timezone = excluded.timezone, updated_at = excluded.updated_at"
+            )
+            if postgres:
+                sql += _NOTIFY_AWAY
+            await conn.fetch(
+                sql, user_id, quiet.starts, quiet.ends, quiet.timezone, time_to_column(now)
+            )
+
+    async def listen_away(self, callback: Callable[[], None]) -> None:
+        """Call `callback` whenever another process changes someone's quiet hours or time
+        away, and when
+        the listening connection is (re)opened; run until cancelled. PostgreSQL only: on
+        SQLite, which serves one process, it returns at once."""
+        from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
+
+        if isinstance(self._db, PostgresDatabase):
+            await self._db.listen(AWAY_CHANNEL, callback)
+
+    # --- what decides a clock ----------------------------------------------------------------
+
+    async def rules(self, guild_id: int | None, user_id: int, since: datetime) -> TimeRules:
+        """The person's spells on the server ending after `since`, their quiet hours and the
+        server's settings, in one statement."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT 'away', started_at, ends_at, NULL FROM away_spells "
+                "WHERE guild_id = $1 AND user_id = $2 AND ends_at > $3 "
+                "UNION ALL SELECT 'quiet', starts, ends, timezone FROM quiet_hours "
+                "WHERE user_id = $2 "
+                "UNION ALL SELECT 'settings', CAST(away_days AS TEXT), "
+                "CAST(clocks_in_quiet AS TEXT), NULL FROM time_settings WHERE guild_id = $1",
+                guild_id,
+                user_id,
+                time_to_column(since),
+            )
+        spells = []
+        quiet = None
+        settings = TimeSettings(guild_id or 0)
+        for row in rows:
+            if row[0] == "away":
+                spells.append(_spell(row[1], row[2]))
+            elif row[0] == "quiet":
+                quiet = QuietRow(str(row[1]), str(row[2]), str(row[3]))
+            else:
+                settings = TimeSettings(guild_id or 0, int(row[1]), row[2] == "1")
+        spells.sort(key=lambda spell: spell.started_at)
+        return TimeRules(tuple(spells), quiet, settings)
+
+    # --- held notices ------------------------------------------------------------------------
+
+    async def hold(self, notice: HeldNotice, now: datetime) -> bool:
+        """Keep the notice until its release (nothing if the same one is held already);
+        True if it was new."""
+        async with self._db.single_write() as conn:
+            added = await conn.execute(
+                f"INSERT INTO held_notices ({_HELD_COLUMNS}, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+                "ON CONFLICT (user_id, game_id, seq, kind) DO NOTHING",
+                notice.user_id,
+                notice.guild_id,
+                notice.channel_id,
+                notice.game_id,
+                notice.seq,
+                notice.kind,
+                notice.locale,
+                time_to_column(notice.release_at),
+                time_to_column(now),
+            )
+        return added == 1
+
+    async def claim_held(self, now: datetime, owner: str, until: datetime) -> list[HeldNotice]:
+        """Claim for `owner` until `until` every unsent notice released by `now` that no live
+        claim holds (one guarded statement: of two processes, one gets each notice)."""
+        async with self._db.single_write() as conn:
+            rows = await conn.fetch(
+                "UPDATE held_notices SET claimed_by = $2, claimed_until = $3 "
+                "WHERE sent_at IS NULL AND release_at <= $1 "
+                "AND (claimed_until IS NULL OR claimed_until <= $1 OR claimed_by = $2) "
+                f"RETURNING {_HELD_COLUMNS}",
+                time_to_column(now),
+                owner,
+                time_to_column(until),
+            )
+        notices = [
+            HeldNotice(
+                int(row[0]),
+                None if row[1] is None else int(row[1]),
+                int(row[2]),
+                int(row[3]),
+                int(row[4]),
+                str(row[5]),
+                str(row[6]),
+                time_from_column(str(row[7])),
+            )
+            for row in rows
+        ]
+        return sorted(notices, key=lambda notice: (notice.user_id, notice.release_at))
+
+    async def mark_sent(self, user_id: int, owner: str, now: datetime) -> int:
+        """Mark the person's notices that `owner` claimed as sent; how many."""
+        async with self._db.single_write() as conn:
+            return await conn.execute(
+                "UPDATE held_notices SET sent_at = $3, claimed_by = NULL, claimed_until = NULL "
+                "WHERE user_id = $1 AND claimed_by = $2 AND sent_at IS NULL",
+                user_id,
+                owner,
+                time_to_column(now),
+            )
+
+    async def give_back(self, user_id: int, owner: str) -> None:
+        """Give up `owner`'s claim on the person's notices (their message failed: another
+        pass sends them)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "UPDATE held_notices SET claimed_by = NULL, claimed_until = NULL "
+                "WHERE user_id = $1 AND claimed_by = $2 AND sent_at IS NULL",
+                user_id,
+                owner,
+            )
+
+    async def next_release(self, now: datetime) -> datetime | None:
+        """When the next unsent notice is to go (or a claim on one runs out)."""
+        async with self._db.single_read() as conn:
+            first = await conn.fetchval(
+                "SELECT min(CASE WHEN claimed_until > $1 THEN claimed_until "
+                "ELSE release_at END) FROM held_notices WHERE sent_at IS NULL",
+                time_to_column(now),
+            )
+        return time_from_column(None if first is None else str(first))
+
+
+def _spell(started: object, ends: object) -> Spell:
+    return Spell(time_from_column(str(started)), time_from_column(str(ends)))

@@ -1,0 +1,63 @@
+"""Bad input to `/marrakech away` and `/marrakech quiet-hours` gets a short, clear answer and
+changes nothing: an unknown time zone, quiet hours of no length or of 24 hours, longer than
+16 hours, a time not written HH:MM, only some of the options, away days beyond the server's
+allowance or refused by it, and `back` from someone who is not away. Through the in-process
+client on the fake Discord API (tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.edge.test_edge import Edge, private
+from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+
+NOTHING = "Nothing changed."
+
+
+@pytest.fixture
+def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by name)
+    return edge_fixture
+
+
+@pytest.mark.parametrize(
+    ("starts", "ends", "zone", "said"),
+    [
+        ("23:00", "08:00", "Europe/Atlantis", "is not a time zone"),
+        ("08:00", "08:00", "Europe/Kyiv", "more than no time"),
+        ("00:00", "00:00", "UTC", "more than no time"),
+        ("06:00", "23:30", "UTC", "at most 16 hours"),
+        ("11 pm", "08:00", "UTC", "HH:MM"),
+    ],
+)
+async def test_bad_quiet_hours_are_refused_and_change_nothing(
+    edge: Edge, starts: str, ends: str, zone: str, said: str
+) -> None:
+    options = {"from": starts, "to": ends, "timezone": zone}
+    answer = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **options))
+    assert said in answer
+    assert NOTHING in answer
+    assert await edge.service.away.quiet_hours(edge.guest.id) is None
+
+
+async def test_quiet_hours_need_their_three_options_or_none(edge: Edge) -> None:
+    half = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **{"from": "23:00"}))
+    assert NOTHING in half
+    options = {"from": "23:00", "to": "07:00", "timezone": "Europe/Paris"}
+    told = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **options))
+    assert "23:00 to 07:00 (Europe/Paris)" in told
+    assert "no quiet hours" in await private(edge.slash(edge.guest, "marrakech", "quiet-hours"))
+    assert await edge.service.away.quiet_hours(edge.guest.id) is None
+
+
+async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(edge: Edge) -> None:
+    guild = edge.channel.guild
+    assert guild is not None
+    refused = await private(edge.slash(edge.guest, "marrakech", "away", days=8))
+    assert "at most 7 days at once" in refused
+    assert NOTHING in refused
+    assert (await edge.service.away.availability(guild.id, edge.guest.id)).reachable
+    assert "not away" in await private(edge.slash(edge.guest, "marrakech", "back"))
+    await edge.service.away.set_away_days(guild.id, 0)  # as /marrakech-admin away-days sets it
+    off = await private(edge.slash(edge.guest, "marrakech", "away", days=1))
+    assert "does not allow away days" in off
+    assert (await edge.service.away.availability(guild.id, edge.guest.id)).reachable

@@ -1,0 +1,39 @@
+"""The one message that brings what quiet hours held names every notice, of every kind, in
+the game's language, and counts what it leaves out; a time left reads in hours and minutes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.presentation import away
+from bot.services.away import HeldNotice
+
+KINDS = ("turn", "remind", "nudge", "next")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_the_held_message_names_every_kind_of_notice(language: str) -> None:
+    release = datetime(2026, 12, 8, 12, tzinfo=UTC)
+    notices = [
+        HeldNotice(7, 9, 500 + n, 12 + n, 3, kind, language, release)
+        for n, kind in enumerate(KINDS)
+    ]
+    message = away.held_message(notices)
+    assert message.count("\n") == len(KINDS)
+    for notice in notices:
+        assert str(notice.game_id) in message
+        assert f"<#{notice.channel_id}>" in message
+
+
+def test_a_long_list_counts_what_it_leaves_out() -> None:
+    release = datetime(2026, 12, 8, 12, tzinfo=UTC)
+    notices = [HeldNotice(7, 9, 500, n, 3, "turn", "en", release) for n in range(25)]
+    message = away.held_message(notices)
+    assert message.endswith("• and 5 more.")
+
+
+def test_a_time_left_reads_in_hours_and_minutes() -> None:
+    assert away.duration(timedelta(hours=23, minutes=10, seconds=59), "en") == "23 h 10 min"
+    assert away.duration(timedelta(minutes=4, seconds=59), "en") == "4 min"

@@ -1,0 +1,366 @@
+"""Away days and quiet hours through the service on a real database (each back end), with an
+injected clock: a turn clock stops while its player is away or quiet and starts again with the
+time it had left; reminders due in quiet hours are held and sent once, as one piece of work per
+person, when the hours end; the allowance and bad quiet hours are refused and change nothing.
+Time only moves when a test moves it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.services import DueKind, DueWork
+from bot.services.errors import BadOptionError
+from bot.services.time_rules import (
+    MONTHLY_AWAY_DAYS,
+    AwayRefusedError,
+    NotAwayError,
+    QuietHours,
+    advance,
+    running,
+)
+from bot.services.tournaments import TournamentService
+from bot.storage import Database, open_database
+from bot.storage.away import HeldNotice
+from bot.storage.tournaments import TournamentStore
+from tests.bot.services.test_async_play import (
+    BOB,
+    GUILD,
+    HOST,
+    LIMIT,
+    ManualClock,
+    Table,
+    make_table,
+    two_humans,
+)
+from tests.round_trips import counting
+
+DAY = timedelta(days=1)
+HOLDING_PASS = 4
+"""The round trips of the pass that holds a reminder: the claim, the read of the player's time
+away, the reminder marked sent and the notice written (the pass that sends a reminder makes
+the first and the third; the edge's release of the claim is one more in both)."""
+RELEASING_PASS = 3
+"""The round trips of the pass that sends the held notices: the claim of the games' due work
+that every pass makes, then the notices' claim and their marking, one statement each,
+whatever their number."""
+KYIV = "Europe/Kyiv"
+
+
+class AwayTable(Table):
+    """The service's table whose handler also sends the held notices (into a log)."""
+
+    released: list[list[HeldNotice]]
+
+    async def handle(self, work: DueWork) -> None:
+        if work.kind is DueKind.RELEASE:
+            self.released.append(self.service.turns.held(work))
+            await self.service.turns.held_sent(work)
+            await self.service.turns.release(work)
+            return
+        if work.kind is DueKind.REMIND:
+            reminder = await self.service.turns.remind(work.game_id, work.seq)
+            if reminder is not None:
+                self.reminders.append(reminder)
+            return
+        if work.kind is DueKind.PLAY:
+            turn = await self.service.turns.play_due(work.game_id, work.seq)
+            if turn is not None:
+                self.turns.append(turn)  # type: ignore[arg-type]
+                await self.show(turn.view)
+            return
+        await super().handle(work)
+
+
+@pytest.fixture
+def table(database: Database) -> AwayTable:
+    made = make_table(database, ManualClock(datetime(2026, 3, 2, 12, tzinfo=UTC)))
+    away = AwayTable(made.database, made.clock, made.service, made.scheduler)
+    away.released = []
+    away.scheduler._handle = away.handle  # the scheduler hands its work to this table
+    return away
+
+
+async def sleep_for(table: Table) -> timedelta | None:
+    seconds = await table.scheduler.seconds_to_sleep()
+    return None if seconds is None else timedelta(seconds=seconds)
+
+
+# --- running time ------------------------------------------------------------------------------
+
+
+def test_a_clock_runs_only_outside_its_stops() -> None:
+    start = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    stops = [(start + timedelta(hours=1), start + timedelta(hours=3))]
+    assert advance(start, 3600, iter(stops)) == start + timedelta(hours=1)
+    assert advance(start, 7200, iter(stops)) == start + timedelta(hours=4)
+    assert running(start, start + timedelta(hours=4), iter(stops)) == timedelta(hours=2)
+    quiet = QuietHours.parse("23:00", "08:00", KYIV)
+    # Kyiv is UTC+2 in early March: quiet from 21:00 to 06:00 UTC; 12:00 + 10 h of running
+    # time is 22:00 on the next day's clock: 9 h to 21:00, then 1 h after 06:00.
+    assert advance(start, 10 * 3600, quiet.windows(start)) == start + timedelta(hours=19)
+    assert quiet.until(start) is None
+    assert quiet.until(start + timedelta(hours=10)) == start + timedelta(hours=18)
+
+
+@pytest.mark.parametrize(
+    ("starts", "ends", "zone", "option"),
+    [
+        ("23:00", "08:00", "Mars/Olympus", "timezone"),
+        ("08:00", "08:00", KYIV, "quiet_length"),
+        ("00:00", "00:00", KYIV, "quiet_length"),
+        ("06:00", "23:00", KYIV, "quiet_length"),
+        ("25:00", "08:00", KYIV, "from"),
+        ("23:00", "8", KYIV, "to"),
+    ],
+)
+def test_bad_quiet_hours_are_refused_by_name(
+    starts: str, ends: str, zone: str, option: str
+) -> None:
+    with pytest.raises(BadOptionError) as refused:
+        QuietHours.parse(starts, ends, zone)
+    assert refused.value.option == option
+
+
+# --- away days ---------------------------------------------------------------------------------
+
+
+async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_left(
+    table: AwayTable,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert mover is not None
+    table.clock.advance(100)
+    until, games = await table.service.away.go_away(GUILD, mover, 2)
+    assert until == table.clock.now + 2 * DAY
+    assert [game.game_id for game in games] == [view.id]
+    assert (await table.service.away.availability(GUILD, mover)).away_until == until
+
+    table.clock.advance(LIMIT)  # the reminder and the end were due: the clock stood still
+    await table.scheduler.run_due()
+    assert table.reminders == []
+    assert table.turns == []
+    assert await sleep_for(table) == until + timedelta(seconds=LIMIT / 2 - 100) - table.clock.now
+
+    table.clock.advance(3600)
+    resumed = await table.service.away.come_back(GUILD, mover)
+    assert [(game.game_id, game.left) for game in resumed] == [
+        (view.id, timedelta(seconds=LIMIT - 100))
+    ]
+    assert (await table.service.away.availability(GUILD, mover)).reachable
+    assert await sleep_for(table) == timedelta(seconds=LIMIT / 2 - 100)
+    table.clock.advance(LIMIT / 2 - 100)
+    await table.scheduler.run_due()
+    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover], "the AI played at the real end"
+    with pytest.raises(NotAwayError):
+        await table.service.away.come_back(GUILD, mover)
+
+
+async def test_a_turn_that_begins_while_away_waits_for_the_end_of_the_days(
+    table: AwayTable,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    other = BOB if mover == HOST else HOST
+    until, _ = await table.service.away.go_away(GUILD, other, 1)
+    table.clock.advance(LIMIT)
+    await table.scheduler.run_due()  # the mover ran out of time: the AI played for them
+    assert [turn.user_id for turn in table.turns] == [mover]
+    assert await sleep_for(table) == timedelta(seconds=LIMIT / 2), "as stored at the start"
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert table.reminders == [], "away: no reminder"
+    assert await sleep_for(table) == until + timedelta(seconds=LIMIT / 2) - table.clock.now
+
+
+async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
+    table: AwayTable,
+) -> None:
+    away = table.service.away
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, 8)
+    assert (refused.value.allowed, refused.value.left) == (7, MONTHLY_AWAY_DAYS)
+    assert (await away.availability(GUILD, HOST)).reachable
+    await away.go_away(GUILD, HOST, 7)
+    await away.come_back(GUILD, HOST)  # the same moment: nothing used
+    await away.go_away(GUILD, HOST, 6)
+    table.clock.advance(DAY.total_seconds())
+    await away.come_back(GUILD, HOST)  # one day used
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, MONTHLY_AWAY_DAYS)
+    assert refused.value.left == MONTHLY_AWAY_DAYS - 1
+    await away.set_away_days(GUILD, 0)
+    with pytest.raises(AwayRefusedError):
+        await away.go_away(GUILD, HOST, 1)
+    with pytest.raises(BadOptionError):
+        await away.set_away_days(GUILD, 15)
+    assert (await away.settings(GUILD)).away_days == 0
+
+
+async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayTable) -> None:
+    tournaments = TournamentService(
+        TournamentStore(table.database), table.service, seeds=lambda: "5e" * 16
+    )
+    cup = await tournaments.open(
+        guild_id=GUILD,
+        channel_id=700,
+        moderator_id=HOST,
+        name="Cup",
+        format="swiss",
+        seats=2,
+        rounds=2,
+        variant="standard",
+        turn_limit_seconds=None,
+        locale="en",
+    )
+    await tournaments.join(cup.id, BOB, "bob")
+    away = table.service.away
+    await away.set_tournament_away_days(cup.id, 2)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, BOB, 3)
+    assert (refused.value.allowed, refused.value.by_tournament) == (2, True)
+    await away.go_away(GUILD, HOST, 3)  # not one of its players
+    await away.go_away(GUILD, BOB, 2)
+    await away.set_tournament_away_days(cup.id, 0)
+    with pytest.raises(AwayRefusedError):
+        await away.go_away(GUILD, BOB, 1)
+    with pytest.raises(BadOptionError):
+        await away.set_tournament_away_days(cup.id, 15)
+
+
+# --- quiet hours -------------------------------------------------------------------------------
+
+
+async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
+    # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there, so the clock stops after
+    # two minutes of the turn and runs again two hours on.
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert mover is not None
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert table.reminders == [], "the reminder waits for the clock's real half"
+    back = datetime(2026, 3, 2, 14, tzinfo=UTC)
+    assert await sleep_for(table) == back + timedelta(seconds=LIMIT / 2 - 120) - table.clock.now
+
+
+async def test_a_reminder_in_quiet_hours_is_held_and_sent_once_at_their_end(
+    table: AwayTable,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert mover is not None
+    away = table.service.away
+    await away.set_clocks_in_quiet(GUILD, True)
+    await away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV))
+    assert (await away.availability(GUILD, mover)).quiet_until == datetime(
+        2026, 3, 2, 16, tzinfo=UTC
+    )
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert table.reminders == [], "held, not sent"
+    assert await sleep_for(table) == timedelta(seconds=LIMIT / 2), "the clock runs on"
+    end = datetime(2026, 3, 2, 16, tzinfo=UTC)
+    table.clock.now = end
+    await table.scheduler.run_due()  # their quiet hours are over; out of time: the AI played
+    assert [turn.user_id for turn in table.turns] == [mover]
+    assert [[(n.user_id, n.game_id, n.kind) for n in sent] for sent in table.released] == [
+        [(mover, view.id, "remind")]
+    ]
+    await table.scheduler.seconds_to_sleep()
+    await table.scheduler.run_due()
+    assert len(table.released) == 1, "sent once"
+
+
+async def test_a_held_notice_is_claimed_by_one_process_only(table: AwayTable) -> None:
+    other = make_table(table.database, table.clock)
+    notice = HeldNotice(HOST, GUILD, 500, 1, 3, "turn", "en", table.clock.now)
+    await table.service.away.hold(notice)
+    await table.service.away.hold(notice)  # the same turn's ping and direct message: one
+    store = table.service.away.store
+    lease = table.clock.now + timedelta(seconds=60)
+    first = await store.claim_held(table.clock.now, "a", lease)
+    second = await store.claim_held(table.clock.now, "b", lease)
+    assert [n.seq for n in first] == [3]
+    assert second == []
+    assert await store.mark_sent(HOST, "a", table.clock.now) == 1
+    table.clock.advance(120)
+    assert await store.claim_held(table.clock.now, "b", lease + timedelta(seconds=120)) == []
+    assert await other.service.away.store.next_release(table.clock.now) is None
+
+
+# --- what it costs the database ------------------------------------------------------------------
+
+
+async def test_what_a_held_reminder_and_its_release_cost_in_round_trips(table: AwayTable) -> None:
+    """A pass that holds a reminder costs the pass that sends one plus the read of its
+    player's time away and the notice's write; the pass that sends the held notices claims and
+    marks them in one statement each; the scheduler's look ahead stays one statement."""
+    view = await two_humans(table, limit=6 * 3600)  # reminded at 15:00, due at 18:00
+    mover = view.user_to_move
+    assert mover is not None
+    await table.service.away.set_clocks_in_quiet(GUILD, True)
+    with counting(table.database) as trips:
+        await table.scheduler.seconds_to_sleep()
+    assert trips.count == 1, "the look ahead: one statement"
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV))
+    table.clock.advance(3 * 3600)
+    with counting(table.database) as trips:
+        await table.scheduler.run_due()
+    holding = trips.count
+    assert table.reminders == []
+    table.clock.now = datetime(2026, 3, 2, 16, tzinfo=UTC)
+    await table.scheduler.seconds_to_sleep()
+    with counting(table.database) as trips:
+        await table.scheduler.run_due()
+    releasing = trips.count
+    assert len(table.released) == 1
+    print(f"\nround trips: the pass holding a reminder {holding}, the pass sending it {releasing}")
+    assert holding == HOLDING_PASS
+    assert releasing == RELEASING_PASS
+
+
+async def test_another_process_s_change_of_quiet_hours_or_time_away_is_seen(
+    table: AwayTable, database_target: str
+) -> None:
+    """Each process keeps everyone's quiet hours and time away in memory; a change made by
+    another process (its own database, here) reaches it through `changed_elsewhere`, which
+    PostgreSQL's NOTIFY calls (SQLite serves one process)."""
+    second = await open_database(database_target)
+    try:
+        elsewhere = make_table(second, table.clock).service.away
+        here = table.service.away
+        told = asyncio.Event()
+
+        def changed() -> None:
+            here.changed_elsewhere()
+            told.set()
+
+        listening = asyncio.create_task(here.store.listen_away(changed))
+        if second.backend == "postgres":
+            await told.wait()  # told once as it starts listening
+            told.clear()
+        assert await here.quiet_hours(BOB) is None
+        assert await here.away_until(GUILD, BOB) is None
+        await elsewhere.set_quiet_hours(BOB, QuietHours.parse("23:00", "08:00", KYIV))
+        await elsewhere.go_away(GUILD, BOB, 2)
+        if second.backend == "postgres":
+            await told.wait()
+        else:
+            assert await here.quiet_hours(BOB) is None, "kept until told"
+            here.changed_elsewhere()
+        assert await here.quiet_hours(BOB) == QuietHours.parse("23:00", "08:00", KYIV)
+        assert await here.away_until(GUILD, BOB) == table.clock.now + 2 * DAY
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
+    finally:
+        await second.close()
