@@ -9,8 +9,9 @@ same options as buttons and a pick says whether it is within a few points of the
 goes to the next costliest decision.
 
 Everything a click needs is in its id (game, step, move: bot.edge.buttons' `DrillButton`): the
-drill is recomputed from the game's record (judged in the workers, kept by
-`DrillPictures`), so its buttons work after a restart. The click is deferred at once and the
+drill comes from the game's one judgement (bot.services.judgements: kept in the database, judged
+in the workers the first time; the costliest decisions kept by `DrillPictures`), so its buttons
+work after a restart. The click is deferred at once and the
 message follows when the workers are done. Only the game's players get a drill: anyone else
 gets a short private refusal; a game of another server, not over or stopped early is refused
 as the analysis is (bot.services.analysis).

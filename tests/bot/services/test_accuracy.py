@@ -12,16 +12,20 @@ from typing import Any, cast
 
 import pytest
 
-from ai.judge import SeatSummary, judge_game
+from ai.judge import GameJudgement, SeatSummary
+from ai.judge_json import judgement_to_json
 from bot.services.accuracy import AccuracyRecorder
+from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
 from bot.services.stats import StatsService, accuracy_of
 from bot.services.views import Accuracy
 from bot.storage import Database, StatsStore
+from bot.storage.judgements import JudgementStore
 from bot.storage.stats import SeatAccuracy
 from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
-from engine import record_from_json
+from engine import Record
+from tests.bot.services.test_judgements import count_judgings, golden_judgement
 from tests.bot.storage.test_stats import GUILD, finished_game, row
 from tests.polling import until
 
@@ -62,6 +66,20 @@ class _Play:
     async def record(self, game_id: int) -> dict[str, Any]:
         return self._record
 
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> PlayService:
+        return cast(PlayService, cls(record))
+
+
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    return count_judgings(monkeypatch)
+
+
+def judgements(database: Database, pool: object) -> GameJudgements:
+    """A process's judgements of finished games, over `database`, judging in `pool`."""
+    return GameJudgements(JudgementStore(database), cast(WorkerPool, pool))
+
 
 class _Pool:
     """Runs each job as the pool would, recording its lane."""
@@ -75,37 +93,36 @@ class _Pool:
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-async def test_the_job_judges_in_the_workers_and_writes_once(database: Database) -> None:
+async def test_the_job_judges_in_the_workers_and_writes_once(
+    database: Database, judged: list[int]
+) -> None:
     data = json.loads(GOLDEN.read_text())
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     store = StatsStore(database)
     pool = _Pool()
     play = cast(PlayService, _Play(data))
-    first = AccuracyRecorder(store, play, cast(WorkerPool, pool))
-    second = AccuracyRecorder(store, play, cast(WorkerPool, pool))
+    first = AccuracyRecorder(store, play, judgements(database, pool))
+    second = AccuracyRecorder(store, play, judgements(database, pool))
     written = await asyncio.gather(first.catch_up(), second.catch_up())
-    assert sum(written) == 2, "two judging the same game at once write its seats once"
+    assert sum(written) == 2, "two processes judging the same game at once write its seats once"
     assert set(pool.lanes) == {Lane.SLOW}, "judged in the workers' slow lane, never on the loop"
     assert await first.catch_up() == 0, "nothing left to judge"
-    judged = judge_game(record_from_json(data))
-    assert await store.recent_accuracy(GUILD, 100, 20) == [judged.summary(0).accuracy]
-    assert await store.recent_accuracy(GUILD, 200, 20) == [judged.summary(1).accuracy]
-
-
-def test_the_job_judges_only_the_seats_asked() -> None:
-    record = record_from_json(json.loads(GOLDEN.read_text()))
-    (only,) = jobs.seat_accuracies(record, (1,))
-    assert only == judge_game(record).summary(1)
+    assert len(judged) == 2, "two processes judging at once: each judged, one kept"
+    judged_game = golden_judgement()
+    assert await store.recent_accuracy(GUILD, 100, 20) == [judged_game.summary(0).accuracy]
+    assert await store.recent_accuracy(GUILD, 200, 20) == [judged_game.summary(1).accuracy]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
-    database: Database,
+    database: Database, judged: list[int]
 ) -> None:
     data = json.loads(GOLDEN.read_text())
     store = StatsStore(database)
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
-    recorder = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    recorder = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
     task = asyncio.create_task(recorder.run_forever())
     try:
 
@@ -126,19 +143,24 @@ async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
 async def test_a_seat_without_a_choice_is_judged_once_and_counts_in_no_average(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[tuple[int, ...]] = []
+    calls: list[int] = []
 
-    def nothing_to_judge(record: object, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
-        calls.append(seats)
-        return tuple(SeatSummary(seat, 0, 100.0, 0, 0, 0) for seat in seats)
+    def nothing_to_judge(record: Record) -> str:
+        calls.append(len(record.actions))
+        seats = tuple(SeatSummary(seat, 0, 100.0, 0, 0, 0) for seat in range(record.players))
+        return judgement_to_json(GameJudgement(record.players, (), seats))
 
-    monkeypatch.setattr(jobs, "seat_accuracies", nothing_to_judge)
+    monkeypatch.setattr(jobs, "judged_game", nothing_to_judge)
     data = json.loads(GOLDEN.read_text())
     await finished_game(database, 10, [row(0, 100, 30, 1)])
     store = StatsStore(database)
-    recorder = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    recorder = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
     assert await recorder.catch_up() == 1
-    restarted = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    restarted = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
     assert await restarted.catch_up() == 0
-    assert calls == [(0,)], "judged once, even after a restart"
+    assert len(calls) == 1, "judged once, even after a restart"
     assert (await StatsService(store).player(GUILD, 100)).accuracy is None
