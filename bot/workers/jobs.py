@@ -36,6 +36,7 @@ from ai.judge_json import judgement_to_json
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
+from render.accuracy_strip import AccuracyStrip
 from render.analysis import AnalysisPicture, AnalysisTexts, render_analysis
 from render.drill import render_drill
 from render.rating_chart import CHART_ENGLISH, ChartLabels, render_rating_chart
@@ -68,6 +69,8 @@ class ChartPicture:
     provisional: int
     labels: ChartLabels = CHART_ENGLISH
     separator: str = ","
+    accuracy: AccuracyStrip | None = None
+    """The member's accuracy game by game, drawn under the rating (render.accuracy_strip)."""
 
 
 def choose_action(record: Record, level: str, seed: int, budget: ai.Budget | None = None) -> str:
@@ -117,6 +120,7 @@ def rating_chart_png(chart: ChartPicture) -> bytes:
         provisional=chart.provisional,
         labels=chart.labels,
         separator=chart.separator,
+        accuracy=chart.accuracy,
     )
 
 

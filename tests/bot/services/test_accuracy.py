@@ -37,14 +37,19 @@ def test_no_judged_game_has_no_accuracy() -> None:
 
 
 def test_the_trend_is_the_newer_half_against_the_older_half() -> None:
-    assert accuracy_of([80.0, 70.0, 60.0]) == Accuracy(3, 70.0, None), "too few for a trend"
-    assert accuracy_of([90.0, 80.0, 60.0, 50.0]) == Accuracy(4, 70.0, 30.0)
-    odd = accuracy_of([90.0, 80.0, 60.0, 50.0, 0.0])
-    assert odd == Accuracy(5, 56.0, 30.0), "the oldest of an odd count is left out of the trend"
+    few = [80.0, 70.0, 60.0]
+    assert accuracy_of(few) == Accuracy(3, 70.0, None, tuple(few)), "too few for a trend"
+    four = [90.0, 80.0, 60.0, 50.0]
+    assert accuracy_of(four) == Accuracy(4, 70.0, 30.0, tuple(four))
+    odd = accuracy_of([*four, 0.0])
+    assert odd is not None
+    assert (odd.average, odd.trend) == (56.0, 30.0), "the oldest of an odd count is left out"
     twenty = accuracy_of([80.0] * 10 + [70.0] * 10)
-    assert twenty == Accuracy(20, 75.0, 10.0)
+    assert twenty is not None
+    assert (twenty.games, twenty.average, twenty.trend) == (20, 75.0, 10.0)
     falling = accuracy_of([60.0] * 10 + [70.0] * 10)
-    assert falling == Accuracy(20, 65.0, -10.0)
+    assert falling is not None
+    assert (falling.average, falling.trend) == (65.0, -10.0)
 
 
 async def test_the_stats_give_the_newest_twenty(database: Database) -> None:
@@ -55,7 +60,7 @@ async def test_the_stats_give_the_newest_twenty(database: Database) -> None:
         await store.add_accuracy(game.game_id, [SeatAccuracy(0, 100, float(value))])
     summary = await StatsService(store).player(GUILD, 100)
     # the newest 20 are 24 down to 5: mean 14.5; newest 10 (mean 19.5) against 10 before (9.5)
-    assert summary.accuracy == Accuracy(20, 14.5, 10.0)
+    assert summary.accuracy == Accuracy(20, 14.5, 10.0, tuple(float(v) for v in range(24, 4, -1)))
     assert (await StatsService(store).player(GUILD, 200)).accuracy is None
 
 
