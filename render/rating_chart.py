@@ -9,8 +9,12 @@ games to mark one by one). The colours are the board's (render.palette): light s
 panel's dark brown, each with a dark rim, so the chart reads the same for every kind of colour
 vision and on a phone, where Discord shows it 390 pixels wide.
 
-The few words come from `ChartLabels` and numbers are grouped with the caller's separator, so
-the bot passes its own language. `python -m render.rating_chart OUT.png [WIDTH]` draws a sample.
+Under the rating the chart can draw the member's accuracy game by game and its trend
+(`accuracy`, render.accuracy_strip); before any rated game that strip is the whole picture.
+
+The few words come from `ChartLabels` (and the strip's own) and numbers are grouped with the
+caller's separator, so the bot passes its own language. `python -m render.rating_chart OUT.png
+[WIDTH]` draws a sample, rating and accuracy.
 """
 
 from __future__ import annotations
