@@ -13,7 +13,8 @@ its games), judges every decision of every game with `ai.judge.judge_game`, and 
 - the calibration of the chances it judges with, per level and for all levels together: for
   every judged decision with a choice, the seat's chance after the option taken against how
   the game ended for it (a win 1, a shared first place 1/2), by tenths of predicted chance
-  (`ai.calibrate.by_tenths`).
+  (`ai.calibrate.by_tenths`), and how far predicted and won lie apart on average
+  (`calibration_gap`: by tenths, weighted by decisions).
 
 `--bench` instead times the judging of one whole game (4 players by default, medium
 self-play) in CPU seconds of this process: the figure the bot's workers spend per analysis.
@@ -145,9 +146,26 @@ def validate(
     for tally in [*tallies, _merged(tallies)]:
         table = [f"{tally.level}: chance after the option taken  decisions  predicted  won"]
         table.extend(by_tenths(tally.chances, count_width=9))
+        table.append(
+            f"{tally.level}: predicted and won apart by {calibration_gap(tally.chances):.1f}"
+            " points on average (by tenths, weighted by decisions)"
+        )
         print(*table, sep="\n", flush=True)
         lines.extend(table)
     return lines
+
+
+def calibration_gap(chances: Sequence[tuple[float, float]]) -> float:
+    """How far, in points, the mean predicted chance of each tenth lies from how often its
+    decisions' seats won, averaged over the decisions (0: calibrated; 0 with none)."""
+    tenths: dict[int, list[tuple[float, float]]] = {}
+    for chance, won in chances:
+        tenths.setdefault(min(9, int(chance * 10)), []).append((chance, won))
+    gap = sum(
+        abs(sum(chance for chance, _ in pairs) - sum(won for _, won in pairs))
+        for pairs in tenths.values()
+    )
+    return 100.0 * gap / max(1, len(chances))
 
 
 def _merged(tallies: Sequence[LevelTally]) -> LevelTally:

@@ -9,8 +9,12 @@ games to mark one by one). The colours are the board's (render.palette): light s
 panel's dark brown, each with a dark rim, so the chart reads the same for every kind of colour
 vision and on a phone, where Discord shows it 390 pixels wide.
 
-The few words come from `ChartLabels` and numbers are grouped with the caller's separator, so
-the bot passes its own language. `python -m render.rating_chart OUT.png [WIDTH]` draws a sample.
+Under the rating the chart can draw the member's accuracy game by game and its trend
+(`accuracy`, render.accuracy_strip); before any rated game that strip is the whole picture.
+
+The few words come from `ChartLabels` (and the strip's own) and numbers are grouped with the
+caller's separator, so the bot passes its own language. `python -m render.rating_chart OUT.png
+[WIDTH]` draws a sample, rating and accuracy.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from render import palette
+from render.accuracy_strip import STRIP_HEIGHT, AccuracyStrip, draw_accuracy
 from render.encode import encode_png
 from render.text import draw_text, fit, width
 
@@ -98,14 +103,38 @@ def render_rating_chart(
     labels: ChartLabels = CHART_ENGLISH,
     separator: str = ",",
     width_px: int = CHART_WIDTH,
+    accuracy: AccuracyStrip | None = None,
 ) -> bytes:
     """PNG of `points` (the rating before the first rated game, then after each one), the
-    first `provisional` games on a hatched band, numbers grouped with `separator`."""
-    if not points:
+    first `provisional` games on a hatched band, numbers grouped with `separator`; with
+    `accuracy`, the member's accuracy game by game under it (render.accuracy_strip), or alone
+    when `points` is empty (no rated game)."""
+    if not points and accuracy is None:
         raise ValueError("a rating chart needs at least the starting value")
     scale = width_px / CHART_WIDTH
-    height = round(CHART_HEIGHT * scale)
-    image = Image.new("RGB", (width_px, height), palette.PANEL)
+    rating_height = round(CHART_HEIGHT * scale) if points else 0
+    strip_height = round(STRIP_HEIGHT * scale) if accuracy is not None else 0
+    image = Image.new("RGB", (width_px, rating_height + strip_height), palette.PANEL)
+    left = 0.0
+    if points:
+        rating = image.crop((0, 0, width_px, rating_height))
+        left = _draw_rating(rating, points, provisional, labels, separator, scale)
+        image.paste(rating, (0, 0))
+    if accuracy is not None:
+        draw_accuracy(image, rating_height + (0 if points else -3 * scale), accuracy, scale, left)
+    return encode_png(image)
+
+
+def _draw_rating(
+    image: Image.Image,
+    points: Sequence[int],
+    provisional: int,
+    labels: ChartLabels,
+    separator: str,
+    scale: float,
+) -> float:
+    """Draw the rating's chart over all of `image`; where its plot starts on the left."""
+    width_px, height = image.size
     pad = 24 * scale
     header = 74 * scale
     tick_size = max(8, round(26 * scale))
@@ -139,7 +168,7 @@ def render_rating_chart(
     _game_ticks(image, frame, labels, tick_size, scale)
     _line(draw, frame, points, scale)
     _header(image, points[-1], labels, separator, pad, header, scale)
-    return encode_png(image)
+    return frame.left
 
 
 def _value_range(points: Sequence[int]) -> tuple[int, int]:
@@ -292,14 +321,27 @@ def _header(
     )
 
 
+SAMPLE_ACCURACY = AccuracyStrip(
+    values=(
+        71.4, 78.2, 66.9, 80.5, 74.0, 83.1, 77.6, 69.8, 81.9, 79.3,
+        84.6, 80.1, 88.2, 76.4, 86.9, 90.3, 82.7, 87.5, 91.2, 85.8,
+    ),
+    title="Accuracy, last 20 games",
+    average="81%",
+    trend="+9.1",
+    direction=1,
+)  # fmt: skip
+"""That player's accuracy over their last 20 judged games, for the sample picture."""
+
+
 def main(argv: Sequence[str]) -> int:
-    """Write the sample chart to the path in `argv`, at the width given after it (default
-    CHART_WIDTH)."""
+    """Write the sample chart (the rating, the accuracy under it) to the path in `argv`, at
+    the width given after it (default CHART_WIDTH)."""
     if not 1 <= len(argv) <= 2:
         print("usage: python -m render.rating_chart OUT.png [WIDTH]", file=sys.stderr)
         return 2
     size = int(argv[1]) if len(argv) == 2 else CHART_WIDTH
-    Path(argv[0]).write_bytes(render_rating_chart(SAMPLE, width_px=size))
+    Path(argv[0]).write_bytes(render_rating_chart(SAMPLE, width_px=size, accuracy=SAMPLE_ACCURACY))
     return 0
 
 

@@ -59,7 +59,6 @@ LONG_TESTS = frozenset(
         "tests/ai/test_ai_chances.py::test_the_fit_recovers_known_constants",
         "tests/ai/test_ai_luck.py::test_the_luck_of_a_game_goes_with_its_result",
         "tests/ai/test_ai_option_values.py::test_every_legal_option_is_valued_as_hard_values_it",
-        "tests/bot/services/test_accuracy.py::test_the_job_judges_only_the_seats_asked",
         "tests/bot/services/test_pairing_optimum.py::test_a_long_two_seat_event_takes_no_avoidable_rematch",
         (
             "tests/bot/services/test_service_memory.py::"

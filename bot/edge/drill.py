@@ -9,8 +9,9 @@ same options as buttons and a pick says whether it is within a few points of the
 goes to the next costliest decision.
 
 Everything a click needs is in its id (game, step, move: bot.edge.buttons' `DrillButton`): the
-drill is recomputed from the game's record (judged in the workers, kept by
-`DrillPictures`), so its buttons work after a restart. The click is deferred at once and the
+drill comes from the game's one judgement (bot.services.judgements: kept in the database, judged
+in the workers the first time; the costliest decisions kept by `DrillPictures`), so its buttons
+work after a restart. The click is deferred at once and the
 message follows when the workers are done. Only the game's players get a drill: anyone else
 gets a short private refusal; a game of another server, not over or stopped early is refused
 as the analysis is (bot.services.analysis).
@@ -19,6 +20,7 @@ as the analysis is (bot.services.analysis).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -97,6 +99,49 @@ def drill_buttons(
     return buttons
 
 
+@dataclass(frozen=True)
+class StepMessage:
+    """What a drill step's message says and offers after a click."""
+
+    content: str
+    shown: str | None
+    """The option drawn beside the one taken (badge 2): the better one, or a new pick."""
+    view: discord.ui.View
+
+
+def step_message(
+    judgement: Decision,
+    step: int,
+    count: int,
+    game_id: int,
+    move: str,
+    players: int,
+    language: str,
+    names: tuple[str, ...] | None = None,
+) -> StepMessage | None:
+    """The message of drill step `step` of `count` after `move` (open, better, try, or a pick
+    among the options): its text, the option drawn beside the one taken, and its buttons, in
+    which Show the better move is gone once the better move is shown. None when `move` is none
+    of these."""
+    better = move == DrillMove.BETTER.value
+    content = step_text(judgement, step, count, game_id, better, language, names)
+    shown: str | None = judgement.best if better else None
+    picking: list[tuple[str, str]] | None = None
+    if move == DrillMove.TRY.value:
+        picking = [
+            (action, option_name(judgement.kind, action, language))
+            for action in sorted(option.action for option in judgement.options)
+        ]
+        content += "\n" + text("drill.retry.prompt", language)
+    elif move not in DrillMove._value2member_map_:
+        if move not in {option.action for option in judgement.options}:
+            return None
+        shown = move
+        content += "\n" + retry_text(judgement, move, players, language)
+    view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
+    return StepMessage(content, shown, view)
+
+
 class DrillHandler:
     """Answers the drill's buttons, privately."""
 
@@ -140,28 +185,17 @@ class DrillHandler:
             await self._send(interaction, opening, text(key, language, game_id=game_id))
             return
         judgement = costliest[step]
-        count = len(costliest)
         players = engine_players(game)
         names = seat_names(game.players, players, language)
-        better = move == DrillMove.BETTER.value
-        content = step_text(judgement, step, count, game_id, better, language, names)
-        shown: str | None = judgement.best if better else None
-        picking: list[tuple[str, str]] | None = None
-        if move == DrillMove.TRY.value:
-            picking = [
-                (action, option_name(judgement.kind, action, language))
-                for action in sorted(option.action for option in judgement.options)
-            ]
-            content += "\n" + text("drill.retry.prompt", language)
-        elif move not in DrillMove._value2member_map_:
-            if move not in {option.action for option in judgement.options}:
-                await tell(interaction, text("drill.not_option", language))
-                return
-            shown = move
-            content += "\n" + retry_text(judgement, move, players, language)
-        png = await self._pictures.png(game, judgement, shown, language)
-        view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
-        await self._send(interaction, opening, content, drill_file(png, game_id, step), view)
+        message = step_message(
+            judgement, step, len(costliest), game_id, move, players, language, names
+        )
+        if message is None:
+            await tell(interaction, text("drill.not_option", language))
+            return
+        png = await self._pictures.png(game, judgement, message.shown, language)
+        file = drill_file(png, game_id, step)
+        await self._send(interaction, opening, message.content, file, message.view)
 
     async def _send(
         self,

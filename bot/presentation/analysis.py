@@ -30,6 +30,7 @@ from render.analysis import AnalysisTexts
 
 if TYPE_CHECKING:
     from bot.services.analysis import FinishedGame
+    from bot.services.judgements import GameJudgements
     from bot.workers.jobs import GameReview
 
 ANALYSIS_NAME = "marrakech-analysis-{game_id}.png"
@@ -193,20 +194,22 @@ def analysis_texts(
 class AnalysisPictures:
     """Computes finished games' analyses and draws them, in the worker pool."""
 
-    def __init__(self, workers: WorkerPool) -> None:
+    def __init__(self, workers: WorkerPool, judgements: GameJudgements) -> None:
         self._workers = workers
+        self._judgements = judgements
         self._analyses: OrderedDict[int, GameReview] = OrderedDict()
 
     async def analysis(self, game: FinishedGame) -> GameReview:
-        """The analysis of `game` with the judgement of its decisions: computed by a worker,
-        or kept from an earlier request."""
+        """The analysis of `game` with the judgement of its decisions (the game's one
+        judgement, `GameJudgements`): computed by a worker, or kept from an earlier request."""
         known = self._analyses.get(game.game_id)
         if known is not None:
             self._analyses.move_to_end(game.game_id)
             return known
         record = engine.record_from_json(game.record)
+        judged = await self._judgements.of(game.game_id, record)
         found = await self._workers.run(
-            Lane.SLOW, worker_jobs.game_review, record, limit=ANALYSIS_TIMEOUT_SECONDS
+            Lane.SLOW, worker_jobs.game_review, record, judged, limit=ANALYSIS_TIMEOUT_SECONDS
         )
         self._analyses[game.game_id] = found
         while len(self._analyses) > CACHED_ANALYSES:

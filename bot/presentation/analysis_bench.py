@@ -3,7 +3,8 @@ game's analysis, and (with `--pictures DIR`) sample pictures of one.
 
 Plays seeded 4-player games between medium AI players (standard rules), then times, in this
 process, the two jobs a press of Analysis gives the workers: computing the analysis from the
-game's record and judging every decision of every seat (`jobs.game_review`), and drawing it
+game's record and judging every decision of every seat (`jobs.game_review` with
+`ai.judge.judge_game`, as the first request for the game does), and drawing it
 with its English words (`jobs.analysis_png`). Each figure is a median over the games, with the
 slowest beside it, in wall-clock seconds and in this process's CPU seconds. First line:
 `analysis of a 4-player game: median 3.91 s (computed 3.85 s, drawn 0.06 s), slowest 5.40 s`.
@@ -27,6 +28,7 @@ from PIL import Image
 
 import engine
 from ai.arena import play_seeded
+from ai.judge import judge_game
 from ai.medium import MediumPlayer
 from bot.presentation.analysis import analysis_texts
 from bot.workers import jobs
@@ -53,7 +55,7 @@ def timed(games: int, first_seed: int) -> list[tuple[float, float, float, float,
     for seed in range(first_seed, first_seed + games):
         record = medium_game(4, seed)
         wall, cpu = time.perf_counter(), time.process_time()
-        review = jobs.game_review(record)
+        review = jobs.game_review(record, judge_game(record))
         computed = (time.perf_counter() - wall, time.process_time() - cpu)
         texts = analysis_texts(review.analysis, seed, "en", review.seats)
         wall, cpu = time.perf_counter(), time.process_time()
@@ -65,7 +67,8 @@ def timed(games: int, first_seed: int) -> list[tuple[float, float, float, float,
 
 def pictures(folder: Path, seed: int) -> list[Path]:
     """Write the sample pictures of the game of `seed` to `folder`; their paths."""
-    review = jobs.game_review(medium_game(4, seed))
+    record = medium_game(4, seed)
+    review = jobs.game_review(record, judge_game(record))
     texts = analysis_texts(review.analysis, 12, "en", review.seats)
     png = jobs.analysis_png(review.analysis, texts, NAMES, review.blunders)
     folder.mkdir(parents=True, exist_ok=True)

@@ -35,6 +35,7 @@ from bot.services.views import (
     RatedResult,
 )
 from engine import Color
+from render.accuracy_strip import AccuracyStrip
 
 CHART_NAME = "rating.png"
 
@@ -59,8 +60,9 @@ def stats_post(
     """A member's results in the server (games, wins, scores, favourite colour, accuracy
     over their newest judged games and its trend, how reliably they play) and, once
     they finished a game, their rating: points, whether provisional, best and worst result,
-    record against each AI level, and its history as a chart. The games they finished for
-    someone as a substitute are listed apart, with the seat's place."""
+    record against each AI level, and its history as a chart, with their accuracy game by
+    game under it (the chart shows the accuracy alone before any rated game). The games they
+    finished for someone as a substitute are listed apart, with the seat's place."""
     embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
     stood_in = [
         text(
@@ -96,19 +98,49 @@ def stats_post(
     lines.extend(stood_in)
     if reliability is not None and (reliability.turns or reliability.unfinished):
         lines.append(stats_line(reliability, language))
-    chart = None
+    strip = None if stats.accuracy is None else accuracy_strip(stats.accuracy, language)
+    history: tuple[int, ...] = ()
+    provisional = 0
     if rating is not None:
         lines.append("")
         lines.extend(rating_lines(rating, language))
         if rating.games:
-            chart = RatingChart(rating.history, rating.provisional_games, language)
-            embed.set_image(url=f"attachment://{CHART_NAME}")
+            history, provisional = rating.history, rating.provisional_games
+    chart = None
+    if history or strip is not None:
+        chart = RatingChart(history, provisional, language, strip)
+        embed.set_image(url=f"attachment://{CHART_NAME}")
     embed.description = "\n".join(lines)
     return StatsPost(Post(embed=embed), chart)
 
 
 TREND_STEADY = 1.0
 """A trend within this many points either way is shown as steady."""
+TREND_ARROWS = {1: "\u2197", 0: "\u2192", -1: "\u2198"}
+
+
+def trend_direction(trend: float) -> int:
+    """+1 for a rising trend, -1 for a falling one, 0 within TREND_STEADY of none."""
+    if trend >= TREND_STEADY:
+        return 1
+    if trend <= -TREND_STEADY:
+        return -1
+    return 0
+
+
+def accuracy_strip(accuracy: Accuracy, language: str) -> AccuracyStrip | None:
+    """The member's accuracy game by game, as the chart draws it under the rating (None when
+    no game's value is known), its words in `language`."""
+    if not accuracy.values:
+        return None
+    return AccuracyStrip(
+        values=tuple(reversed(accuracy.values)),
+        title=text("stats.chart_accuracy", language, games=number(len(accuracy.values), language)),
+        average=text("analysis.percent", language, n=round(accuracy.average)),
+        trend=None if accuracy.trend is None else luck_value(accuracy.trend, language),
+        direction=0 if accuracy.trend is None else trend_direction(accuracy.trend),
+        percent=text("analysis.percent", language, n="{n}"),
+    )
 
 
 def accuracy_lines(accuracy: Accuracy, language: str) -> list[str]:
@@ -123,11 +155,7 @@ def accuracy_lines(accuracy: Accuracy, language: str) -> list[str]:
         )
     ]
     if accuracy.trend is not None:
-        arrow = "\u2192"
-        if accuracy.trend >= TREND_STEADY:
-            arrow = "\u2197"
-        elif accuracy.trend <= -TREND_STEADY:
-            arrow = "\u2198"
+        arrow = TREND_ARROWS[trend_direction(accuracy.trend)]
         lines.append(
             text(
                 "stats.accuracy_trend",

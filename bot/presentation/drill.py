@@ -30,12 +30,11 @@ from bot.workers.pool import Lane, WorkerPool
 
 if TYPE_CHECKING:
     from bot.services.analysis import FinishedGame
+    from bot.services.judgements import GameJudgements
 
 Decision = Judgement
 """One decision of the drill, as the judge gave it (for the edge, which never imports the AI)."""
 DRILL_NAME = "marrakech-drill-{game_id}-{step}.png"
-JUDGE_TIMEOUT_SECONDS = 120.0
-"""The longest judging a whole game (a few seconds of CPU at most) may take in a worker."""
 PICTURE_TIMEOUT_SECONDS = 30.0
 CACHED_DRILLS = 64
 """(game, seat) pairs whose costliest decisions this process keeps (a few kilobytes each)."""
@@ -163,25 +162,21 @@ def seat_of(game: FinishedGame, user_id: int) -> int | None:
 class DrillPictures:
     """Judges finished games for the drill and draws its steps, in the worker pool."""
 
-    def __init__(self, workers: WorkerPool) -> None:
+    def __init__(self, workers: WorkerPool, judgements: GameJudgements) -> None:
         self._workers = workers
+        self._judgements = judgements
         self._drills: OrderedDict[tuple[int, int], tuple[Judgement, ...]] = OrderedDict()
 
     async def costliest(self, game: FinishedGame, seat: int) -> tuple[Judgement, ...]:
-        """The seat's costliest decisions in `game`: judged by a worker, or kept."""
+        """The seat's costliest decisions in `game`, from the game's one judgement
+        (`GameJudgements`: judged by a worker once), or kept."""
         key = (game.game_id, seat)
         known = self._drills.get(key)
         if known is not None:
             self._drills.move_to_end(key)
             return known
         record = engine.record_from_json(game.record)
-        found = await self._workers.run(
-            Lane.SLOW,
-            worker_jobs.costliest_decisions,
-            record,
-            seat,
-            limit=JUDGE_TIMEOUT_SECONDS,
-        )
+        found = (await self._judgements.of(game.game_id, record)).costliest(seat)
         self._drills[key] = found
         while len(self._drills) > CACHED_DRILLS:
             self._drills.popitem(last=False)

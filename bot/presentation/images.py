@@ -128,6 +128,7 @@ class Pictures:
             provisional=chart.provisional,
             labels=chart_labels(chart.language),
             separator=GROUP_SEPARATORS.get(chart.language, ","),
+            accuracy=chart.accuracy,
         )
         return await self._workers.run(
             Lane.QUICK, worker_jobs.rating_chart_png, picture, limit=BOARD_TIMEOUT_SECONDS

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.presentation.messages import number, text
 from bot.services.views import RatingChange
+from render.accuracy_strip import AccuracyStrip
 
 MINUS = "\u2212"
 
@@ -43,8 +44,10 @@ def change_line(name: str, change: RatingChange, language: str) -> str:
 @dataclass(frozen=True, slots=True)
 class RatingChart:
     """A member's rating history to draw: the points before their first rated game and after
-    each one, how many games it is provisional for, and the language of its words."""
+    each one (none before a rated game), how many games it is provisional for, the language of
+    its words, and their accuracy game by game to draw under it (None: no judged game)."""
 
     points: tuple[int, ...]
     provisional: int
     language: str
+    accuracy: AccuracyStrip | None = None

@@ -46,6 +46,7 @@ from bot.services.accuracy import AccuracyRecorder
 from bot.services.clock import Clock, system_clock
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
+from bot.services.judgements import GameJudgements
 from bot.services.player_games import PlayerGamesService
 from bot.services.stats import StatsService
 from bot.services.tournaments import TournamentService
@@ -54,6 +55,7 @@ from bot.services.watch import WatchService
 from bot.storage.database import Database
 from bot.storage.games import ALL_SHARDS, GameStore, ShardSet
 from bot.storage.guilds import GuildStore
+from bot.storage.judgements import JudgementStore
 from bot.storage.meta import MetaStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import StatsStore
@@ -204,7 +206,8 @@ def build_bot(
     display.ping_only(service.away.reachable)
     display.show_away(service.away.away_until)
     service.on_damage(display.report_damage)
-    analyses = AnalysisPictures(pool)
+    judgements = GameJudgements(JudgementStore(database), pool)
+    analyses = AnalysisPictures(pool, judgements)
     handlers = GameHandlers(
         service,
         guilds,
@@ -231,7 +234,7 @@ def build_bot(
     )
     tournaments = TournamentDisplay(client, tournament_service, display, pictures)
     service.on_game_closed(tournaments.game_closed)
-    accuracy = AccuracyRecorder(StatsStore(database), service.play, pool)
+    accuracy = AccuracyRecorder(StatsStore(database), service.play, judgements)
     service.on_game_closed(accuracy.game_closed)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
     watch = DatabaseWatch(database, TURNED_AWAY.take)
@@ -266,7 +269,7 @@ def build_bot(
         watchers,
         AwayController(service.away, client, tournament_at),
     )
-    drills = DrillHandler(service.play, DrillPictures(pool))
+    drills = DrillHandler(service.play, DrillPictures(pool, judgements))
     client.attach(
         buttons=handlers,
         hooks=bot,

@@ -2,7 +2,9 @@
 (`/marrakech stats`, docs/coach.md "Accuracy in your stats").
 
 Judging a game costs seconds of CPU, so it runs in the worker pool's slow lane, never on the
-event loop, and never in the path of a click: a game that ends wakes the job (`game_closed`),
+event loop, and never in the path of a click, once per game whoever asks first
+(`bot.services.judgements`: the analysis and the drill read the same judgement): a game that
+ends wakes the job (`game_closed`),
 which judges, newest first, the finished games with people in them that have no accuracy yet,
 at most PASS_GAMES a pass, among the newest WINDOW_GAMES finished games. The first pass, at
 start, catches up on the games that ended while the bot was down or before a crash let it
@@ -21,11 +23,10 @@ from collections.abc import Awaitable, Callable
 
 import engine
 from bot.services.errors import GameNotRunningError
+from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
 from bot.storage.database import DatabaseUnavailableError
 from bot.storage.stats import PendingGame, SeatAccuracy, StatsStore
-from bot.workers import jobs
-from bot.workers.pool import Lane, WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +39,6 @@ REST_PER_JUDGING = 3.0
 """After judging a game, the job rests this many times as long before the next: it takes at
 most a quarter of a worker's time, so AI turns and pictures are never kept waiting long by it
 (a pass over many games, after a long stop, spreads out)."""
-JUDGE_TIMEOUT_SECONDS = 120.0
-"""How long a worker may judge one game."""
 BACKOFF_SECONDS = 5.0
 """The pause after a pass the database failed, before the next."""
 
@@ -51,14 +50,14 @@ class AccuracyRecorder:
         self,
         store: StatsStore,
         play: PlayService,
-        workers: WorkerPool,
+        judgements: GameJudgements,
         *,
         now: Callable[[], float] = time.monotonic,
         rest: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._store = store
         self._play = play
-        self._workers = workers
+        self._judgements = judgements
         self._now = now
         self._rest = rest
         self._wake = asyncio.Event()
@@ -104,17 +103,13 @@ class AccuracyRecorder:
         except GameNotRunningError:
             self._skipped.add(game.game_id)
             return 0
-        seats = tuple(seat for seat, _ in game.people)
-        summaries = await self._workers.run(
-            Lane.SLOW, jobs.seat_accuracies, record, seats, limit=JUDGE_TIMEOUT_SECONDS
-        )
-        users = dict(game.people)
-        rows = [
-            SeatAccuracy(
-                summary.seat, users[summary.seat], summary.accuracy if summary.decisions else None
+        judged = await self._judgements.of(game.game_id, record)
+        rows = []
+        for seat, user_id in game.people:
+            summary = judged.summary(seat)
+            rows.append(
+                SeatAccuracy(seat, user_id, summary.accuracy if summary.decisions else None)
             )
-            for summary in summaries
-        ]
         return await self._store.add_accuracy(game.game_id, rows)
 
     async def run_forever(self) -> None:

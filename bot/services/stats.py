@@ -66,7 +66,7 @@ def accuracy_of(values: Sequence[float]) -> Accuracy | None:
     trend = None
     if len(values) >= TREND_GAMES:
         trend = fmean(values[:half]) - fmean(values[half : 2 * half])
-    return Accuracy(len(values), fmean(values), trend)
+    return Accuracy(len(values), fmean(values), trend, tuple(values))
 
 
 def _summary(row: PlayerStats) -> PlayerSummary:

@@ -340,6 +340,8 @@ class Accuracy:
     games: int
     average: float
     trend: float | None
+    values: tuple[float, ...] = ()
+    """Each of those games' accuracy, newest first (the stats' chart draws them)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """The jobs the worker processes run: an AI decision, a board picture, a replay GIF, a picture
-of the rules guide, a player's rating chart, a finished game's analysis (with the judgement of
-its decisions) and its picture, the accuracy of the people's seats of a finished game (for the
-stats), a tournament's standings, a coached game's options (Hint) and verdicts, and a player's
-costliest decisions and the picture of one (the drill).
+of the rules guide, a player's rating chart, the judgement of every decision of a finished game
+(kept once, for the analysis, the drill and the stats), a finished game's analysis and its
+picture, a tournament's standings, a coached game's options (Hint) and verdicts, and the picture
+of a drill step.
 
 Each is a module-level function of plain data, so it pickles into a worker: a game `Record`
 (its config and every action, as in FORMATS.md) stands for the game, never a live object of
@@ -23,6 +23,7 @@ import engine
 from ai.analysis import GameAnalysis, analyse
 from ai.judge import (
     Band,
+    GameJudgement,
     Judgement,
     Option,
     SeatSummary,
@@ -31,9 +32,11 @@ from ai.judge import (
     judgement_from,
     state_before,
 )
+from ai.judge_json import judgement_to_json
 from engine import Record
 from engine.events import Event
 from render import ENGLISH, Labels, render_board, render_game_over, render_guide, render_replay
+from render.accuracy_strip import AccuracyStrip
 from render.analysis import AnalysisPicture, AnalysisTexts, render_analysis
 from render.drill import render_drill
 from render.rating_chart import CHART_ENGLISH, ChartLabels, render_rating_chart
@@ -66,6 +69,8 @@ class ChartPicture:
     provisional: int
     labels: ChartLabels = CHART_ENGLISH
     separator: str = ","
+    accuracy: AccuracyStrip | None = None
+    """The member's accuracy game by game, drawn under the rating (render.accuracy_strip)."""
 
 
 def choose_action(record: Record, level: str, seed: int, budget: ai.Budget | None = None) -> str:
@@ -115,6 +120,7 @@ def rating_chart_png(chart: ChartPicture) -> bytes:
         provisional=chart.provisional,
         labels=chart.labels,
         separator=chart.separator,
+        accuracy=chart.accuracy,
     )
 
 
@@ -136,11 +142,17 @@ class GameReview:
     """Per blunder, in the order played: the index of the point after its turn, its seat."""
 
 
-def game_review(record: Record) -> GameReview:
-    """The analysis of the finished game in `record` and the judgement of every seat's
-    decisions (`ai.judge.judge_game`, the slow part: a few seconds of CPU for 4 players)."""
+def judged_game(record: Record) -> str:
+    """Every seat's decisions in the finished game of `record` judged (`ai.judge.judge_game`,
+    the slow part: a few seconds of CPU for a whole game), as the compact JSON the bot keeps
+    (`ai.judge_json`): a text pickles back to the bot in a fraction of the objects' time."""
+    return judgement_to_json(judge_game(record))
+
+
+def game_review(record: Record, judged: GameJudgement) -> GameReview:
+    """The analysis of the finished game in `record` with `judged`, its judgement
+    (`judged_game`): each seat's summary and where its blunders lie on the chart."""
     analysis = analyse(record)
-    judged = judge_game(record)
     turns = {point.turn: index for index, point in enumerate(analysis.points) if index}
     blunders = tuple(
         (turns[judgement.turn], judgement.seat)
@@ -148,13 +160,6 @@ def game_review(record: Record) -> GameReview:
         if judgement.band is Band.BLUNDER and judgement.turn in turns
     )
     return GameReview(analysis, judged.seats, blunders)
-
-
-def seat_accuracies(record: Record, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
-    """The judge's summary (`ai.judge.SeatSummary`, with the accuracy) of each of `seats` in
-    the finished game in `record`, in the order given; only those seats are judged."""
-    judged = judge_game(record, seats)
-    return tuple(judged.summary(seat) for seat in seats)
 
 
 def analysis_picture(
@@ -208,12 +213,6 @@ def coach_verdict_at(
     if options is None:
         options = judge_options(state)
     return judgement_from(state, action, options, index), tuple(engine.orientations(state))
-
-
-def costliest_decisions(record: Record, seat: int) -> tuple[Judgement, ...]:
-    """The seat's three costliest decisions in the finished game of `record` (`ai.judge`: a
-    SLOW job, up to a few seconds of CPU for a whole game)."""
-    return judge_game(record, seats=[seat]).costliest(seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import pytest
 
 import ai.judge_validate
 from ai.judge import Band, GameJudgement, judge_game
-from ai.judge_validate import LevelTally, judge_one, main
+from ai.judge_validate import LevelTally, calibration_gap, judge_one, main
 from engine.record import Record
 
 
@@ -44,6 +44,16 @@ def test_the_command_reports_the_bands_by_level_and_the_calibration(
     assert out[4].split()[0] == "easy"
     assert out[5] == "easy: chance after the option taken  decisions  predicted  won"
     assert "all levels: chance after the option taken  decisions  predicted  won" in out
+    gap = "predicted and won apart by "
+    assert sum(line.startswith(f"easy: {gap}") for line in out) == 1
+    assert out[-1].startswith(f"all levels: {gap}")
+
+
+def test_the_calibration_gap_is_the_mean_distance_by_tenths() -> None:
+    assert calibration_gap([]) == 0.0
+    assert calibration_gap([(0.25, 0.0), (0.25, 1.0)]) == pytest.approx(25.0)
+    assert calibration_gap([(0.8, 1.0), (0.9, 1.0)]) == pytest.approx(15.0)
+    assert calibration_gap([(0.05, 0.0), (0.95, 1.0), (0.55, 0.5)]) == pytest.approx(5.0)
 
 
 def test_a_level_tally_counts_the_decisions_with_a_choice() -> None:

@@ -4,7 +4,8 @@
 pictures of the costliest decision of seat 0 in a seeded 2-player game, the better option
 shown: the drill's board PNG as the bot sends it (`drill.png`), and the whole private message
 in a Discord-like dark theme (`drill-phone.png`): its text (bot.presentation.drill), the
-picture scaled to the width and its buttons as bot/edge/drill.py lays them out
+picture scaled to the width and its buttons, as bot/edge/drill.py words and lays out that step
+(`step_message`, after Show the better move)
 (tests/e2e/phone_picture.py draws a turn message the same way).
 """
 
@@ -16,8 +17,8 @@ import discord
 from PIL import Image
 
 from ai.judge import judge_game, state_before
-from bot.edge.drill import drill_buttons
-from bot.presentation.drill import step_text
+from bot.edge.buttons import DrillMove
+from bot.edge.drill import step_message
 from bot.presentation.images import labels
 from engine import Record, Variant
 from render.drill import render_drill
@@ -41,9 +42,12 @@ def drill_step(language: str) -> tuple[bytes, str, discord.ui.View]:
     costliest = judge_game(record, seats=[0]).costliest(0)
     judgement = costliest[0]
     state = state_before(record, judgement.index)
-    png = render_drill(state, judgement.taken, judgement.best, labels=labels(language))
-    content = step_text(judgement, 0, len(costliest), GAME_ID, True, language)
-    return png, content, drill_buttons(GAME_ID, 0, len(costliest), language)
+    better = DrillMove.BETTER.value
+    message = step_message(judgement, 0, len(costliest), GAME_ID, better, 2, language)
+    assert message is not None
+    assert message.shown == judgement.best
+    png = render_drill(state, judgement.taken, message.shown, labels=labels(language))
+    return png, message.content, message.view
 
 
 def compose(png: bytes, content: str, buttons: discord.ui.View) -> Image.Image:

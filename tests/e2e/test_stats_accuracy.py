@@ -1,13 +1,17 @@
 """Accuracy in the stats through the real bot process and the fake Discord API: after a short
 game, the background job judges it in the workers and `/marrakech stats` shows each player's
-accuracy over their judged games."""
+accuracy over their judged games, and draws it under the rating in the stats' chart."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from PIL import Image
 
+from render.accuracy_strip import STRIP_HEIGHT
+from render.rating_chart import CHART_HEIGHT, CHART_WIDTH
 from tests.e2e.fakecord import FakeDiscord
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.quiet import human_turn, open_game, play_turn_click
@@ -36,3 +40,5 @@ async def test_the_stats_show_the_accuracy_of_a_game_just_played(
         text = stats.embed_text()
         assert re.search(r"Accuracy: \*\*\d+%\*\* over the last 1 judged game\n", text), text
         assert "Trend" not in text, "one game has no trend"
+        chart = Image.open(io.BytesIO(stats.file("rating.png")))
+        assert chart.size == (CHART_WIDTH, CHART_HEIGHT + STRIP_HEIGHT), "the accuracy under it"

@@ -96,7 +96,8 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     # After a restart nothing of the drill is in memory: the ids alone carry it.
     old = edge.client.drills
     assert isinstance(old, DrillHandler)
-    edge.client.drills = DrillHandler(edge.service.play, DrillPictures(old._pictures._workers))
+    again = DrillPictures(old._pictures._workers, old._pictures._judgements)
+    edge.client.drills = DrillHandler(edge.service.play, again)
     if "Next" in [b.label for b in picked.buttons()]:
         following = await pressed(edge, edge.host, picked, "Next")
         assert following.content.startswith("Decision 2 of ")

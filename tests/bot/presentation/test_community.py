@@ -14,6 +14,7 @@ import dataclasses
 import engine
 from bot.presentation import community, presenter, ratings
 from bot.services import GameStatus, GameView, Player
+from bot.services.stats import accuracy_of
 from bot.services.views import (
     Accuracy,
     AiRecord,
@@ -225,3 +226,44 @@ def test_a_falling_steady_or_missing_trend_says_so() -> None:
     assert "Точність: **70%** за 1 останню оцінену гру" in uk
     assert "Тенденція" not in uk
     assert "Accuracy" not in description(community.stats_post(SUMMARY, None, "en").post)
+
+
+def test_the_chart_draws_the_accuracy_game_by_game_under_the_rating_in_each_language() -> None:
+    newest_first = (90.0, 84.0, 80.0, 70.0)
+    judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
+    shown = community.stats_post(judged, rating(12), "en")
+    assert shown.chart is not None
+    assert shown.chart.points == (1500, 1586)
+    strip = shown.chart.accuracy
+    assert strip is not None
+    assert strip.values == (70.0, 80.0, 84.0, 90.0), "oldest first, as the chart reads"
+    assert (strip.title, strip.average, strip.trend, strip.direction) == (
+        "Accuracy, last 4 games",
+        "81%",
+        "+12.0",
+        1,
+    )
+    fr = community.stats_post(judged, rating(12), "fr").chart
+    assert fr is not None
+    assert fr.accuracy is not None
+    assert (fr.accuracy.title, fr.accuracy.average, fr.accuracy.trend) == (
+        "Précision, 4 dernières parties",
+        "81\u202f%",
+        "+12,0",
+    )
+    assert fr.accuracy.percent.format(n=50) == "50\u202f%"
+    uk = community.stats_post(judged, rating(12), "uk").chart
+    assert uk is not None
+    assert uk.accuracy is not None
+    assert uk.accuracy.title == "Точність, 4 останні гри"
+
+
+def test_before_a_rated_game_the_chart_is_the_accuracy_alone() -> None:
+    unrated = rating(0, points=1500, history=(1500,), best=None, worst=None, against_ai=())
+    judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of((75.0, 77.0)))
+    shown = community.stats_post(judged, unrated, "en")
+    assert shown.chart is not None
+    assert shown.chart.points == ()
+    assert shown.chart.accuracy is not None
+    assert shown.chart.accuracy.trend is None, "too few games for a trend"
+    assert shown.post.embed.image.url == f"attachment://{community.CHART_NAME}"

@@ -12,16 +12,20 @@ from typing import Any, cast
 
 import pytest
 
-from ai.judge import SeatSummary, judge_game
+from ai.judge import GameJudgement, SeatSummary
+from ai.judge_json import judgement_to_json
 from bot.services.accuracy import REST_PER_JUDGING, AccuracyRecorder
+from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
 from bot.services.stats import StatsService, accuracy_of
 from bot.services.views import Accuracy
 from bot.storage import Database, StatsStore
+from bot.storage.judgements import JudgementStore
 from bot.storage.stats import SeatAccuracy
 from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
-from engine import record_from_json
+from engine import Record
+from tests.bot.services.test_judgements import count_judgings, golden_judgement
 from tests.bot.storage.test_stats import GUILD, finished_game, row
 from tests.polling import until
 
@@ -33,14 +37,19 @@ def test_no_judged_game_has_no_accuracy() -> None:
 
 
 def test_the_trend_is_the_newer_half_against_the_older_half() -> None:
-    assert accuracy_of([80.0, 70.0, 60.0]) == Accuracy(3, 70.0, None), "too few for a trend"
-    assert accuracy_of([90.0, 80.0, 60.0, 50.0]) == Accuracy(4, 70.0, 30.0)
-    odd = accuracy_of([90.0, 80.0, 60.0, 50.0, 0.0])
-    assert odd == Accuracy(5, 56.0, 30.0), "the oldest of an odd count is left out of the trend"
+    few = [80.0, 70.0, 60.0]
+    assert accuracy_of(few) == Accuracy(3, 70.0, None, tuple(few)), "too few for a trend"
+    four = [90.0, 80.0, 60.0, 50.0]
+    assert accuracy_of(four) == Accuracy(4, 70.0, 30.0, tuple(four))
+    odd = accuracy_of([*four, 0.0])
+    assert odd is not None
+    assert (odd.average, odd.trend) == (56.0, 30.0), "the oldest of an odd count is left out"
     twenty = accuracy_of([80.0] * 10 + [70.0] * 10)
-    assert twenty == Accuracy(20, 75.0, 10.0)
+    assert twenty is not None
+    assert (twenty.games, twenty.average, twenty.trend) == (20, 75.0, 10.0)
     falling = accuracy_of([60.0] * 10 + [70.0] * 10)
-    assert falling == Accuracy(20, 65.0, -10.0)
+    assert falling is not None
+    assert (falling.average, falling.trend) == (65.0, -10.0)
 
 
 async def test_the_stats_give_the_newest_twenty(database: Database) -> None:
@@ -51,7 +60,7 @@ async def test_the_stats_give_the_newest_twenty(database: Database) -> None:
         await store.add_accuracy(game.game_id, [SeatAccuracy(0, 100, float(value))])
     summary = await StatsService(store).player(GUILD, 100)
     # the newest 20 are 24 down to 5: mean 14.5; newest 10 (mean 19.5) against 10 before (9.5)
-    assert summary.accuracy == Accuracy(20, 14.5, 10.0)
+    assert summary.accuracy == Accuracy(20, 14.5, 10.0, tuple(float(v) for v in range(24, 4, -1)))
     assert (await StatsService(store).player(GUILD, 200)).accuracy is None
 
 
@@ -61,6 +70,20 @@ class _Play:
 
     async def record(self, game_id: int) -> dict[str, Any]:
         return self._record
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> PlayService:
+        return cast(PlayService, cls(record))
+
+
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    return count_judgings(monkeypatch)
+
+
+def judgements(database: Database, pool: object) -> GameJudgements:
+    """A process's judgements of finished games, over `database`, judging in `pool`."""
+    return GameJudgements(JudgementStore(database), cast(WorkerPool, pool))
 
 
 class _Pool:
@@ -74,75 +97,37 @@ class _Pool:
         return function(*args)
 
 
-def judged_at_once(record: object, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
-    """A judge that takes no time: seat N is 90 + N % accurate over 10 decisions."""
-    return tuple(SeatSummary(seat, 10, 90.0 + seat, 0, 0, 0) for seat in seats)
-
-
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_the_job_judges_in_the_workers_and_writes_once(
-    database: Database, monkeypatch: pytest.MonkeyPatch
+    database: Database, judged: list[int]
 ) -> None:
-    monkeypatch.setattr(jobs, "seat_accuracies", judged_at_once)
     data = json.loads(GOLDEN.read_text())
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     store = StatsStore(database)
     pool = _Pool()
     play = cast(PlayService, _Play(data))
-    first = AccuracyRecorder(store, play, cast(WorkerPool, pool))
-    second = AccuracyRecorder(store, play, cast(WorkerPool, pool))
+    first = AccuracyRecorder(store, play, judgements(database, pool))
+    second = AccuracyRecorder(store, play, judgements(database, pool))
     written = await asyncio.gather(first.catch_up(), second.catch_up())
-    assert sum(written) == 2, "two judging the same game at once write its seats once"
+    assert sum(written) == 2, "two processes judging the same game at once write its seats once"
     assert set(pool.lanes) == {Lane.SLOW}, "judged in the workers' slow lane, never on the loop"
     assert await first.catch_up() == 0, "nothing left to judge"
-    assert await store.recent_accuracy(GUILD, 100, 20) == [90.0 + 0]
-    assert await store.recent_accuracy(GUILD, 200, 20) == [90.0 + 1]
-
-
-def test_the_job_judges_only_the_seats_asked() -> None:
-    record = record_from_json(json.loads(GOLDEN.read_text()))
-    (only,) = jobs.seat_accuracies(record, (1,))
-    assert only == judge_game(record).summary(1)
-
-
-@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-async def test_the_rest_after_a_game_holds_into_the_next_pass(
-    database: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    clock = [1000.0]
-    rests: list[float] = []
-
-    def judged_in_two_seconds(record: object, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
-        clock[0] += 2.0
-        return judged_at_once(record, seats)
-
-    async def rest(seconds: float) -> None:
-        rests.append(seconds)
-        clock[0] += seconds
-
-    monkeypatch.setattr(jobs, "seat_accuracies", judged_in_two_seconds)
-    store = StatsStore(database)
-    play = cast(PlayService, _Play(json.loads(GOLDEN.read_text())))
-    recorder = AccuracyRecorder(
-        store, play, cast(WorkerPool, _Pool()), now=lambda: clock[0], rest=rest
-    )
-    await finished_game(database, 10, [row(0, 100, 30, 1)])
-    assert await recorder.catch_up() == 1
-    assert rests == [], "the first game is judged at once"
-    await finished_game(database, 11, [row(0, 100, 30, 1)])
-    assert await recorder.catch_up() == 1, "a game closed: a new pass"
-    assert rests == [2.0 * REST_PER_JUDGING], "the new pass rests as long as the last game asked"
+    assert len(judged) == 2, "two processes judging at once: each judged, one kept"
+    judged_game = golden_judgement()
+    assert await store.recent_accuracy(GUILD, 100, 20) == [judged_game.summary(0).accuracy]
+    assert await store.recent_accuracy(GUILD, 200, 20) == [judged_game.summary(1).accuracy]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
-    database: Database, monkeypatch: pytest.MonkeyPatch
+    database: Database, judged: list[int]
 ) -> None:
-    monkeypatch.setattr(jobs, "seat_accuracies", judged_at_once)
     data = json.loads(GOLDEN.read_text())
     store = StatsStore(database)
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
-    recorder = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    recorder = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
     task = asyncio.create_task(recorder.run_forever())
     try:
 
@@ -160,22 +145,60 @@ async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_the_rest_after_a_game_holds_into_the_next_pass(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [1000.0]
+    rests: list[float] = []
+    judgement = judgement_to_json(golden_judgement())
+
+    def judged_in_two_seconds(record: Record) -> str:
+        clock[0] += 2.0
+        return judgement
+
+    async def rest(seconds: float) -> None:
+        rests.append(seconds)
+        clock[0] += seconds
+
+    monkeypatch.setattr(jobs, "judged_game", judged_in_two_seconds)
+    store = StatsStore(database)
+    recorder = AccuracyRecorder(
+        store,
+        _Play.of(json.loads(GOLDEN.read_text())),
+        judgements(database, _Pool()),
+        now=lambda: clock[0],
+        rest=rest,
+    )
+    await finished_game(database, 10, [row(0, 100, 30, 1)])
+    assert await recorder.catch_up() == 1
+    assert rests == [], "the first game is judged at once"
+    await finished_game(database, 11, [row(0, 100, 30, 1)])
+    assert await recorder.catch_up() == 1, "a game closed: a new pass"
+    assert rests == [2.0 * REST_PER_JUDGING], "the new pass rests as long as the last game asked"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_a_seat_without_a_choice_is_judged_once_and_counts_in_no_average(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[tuple[int, ...]] = []
+    calls: list[int] = []
 
-    def nothing_to_judge(record: object, seats: tuple[int, ...]) -> tuple[SeatSummary, ...]:
-        calls.append(seats)
-        return tuple(SeatSummary(seat, 0, 100.0, 0, 0, 0) for seat in seats)
+    def nothing_to_judge(record: Record) -> str:
+        calls.append(len(record.actions))
+        seats = tuple(SeatSummary(seat, 0, 100.0, 0, 0, 0) for seat in range(record.players))
+        return judgement_to_json(GameJudgement(record.players, (), seats))
 
-    monkeypatch.setattr(jobs, "seat_accuracies", nothing_to_judge)
+    monkeypatch.setattr(jobs, "judged_game", nothing_to_judge)
     data = json.loads(GOLDEN.read_text())
     await finished_game(database, 10, [row(0, 100, 30, 1)])
     store = StatsStore(database)
-    recorder = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    recorder = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
     assert await recorder.catch_up() == 1
-    restarted = AccuracyRecorder(store, cast(PlayService, _Play(data)), cast(WorkerPool, _Pool()))
+    restarted = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
     assert await restarted.catch_up() == 0
-    assert calls == [(0,)], "judged once, even after a restart"
+    assert len(calls) == 1, "judged once, even after a restart"
     assert (await StatsService(store).player(GUILD, 100)).accuracy is None

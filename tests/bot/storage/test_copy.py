@@ -27,6 +27,7 @@ from bot.storage.copy import (
     table_summaries,
 )
 from bot.storage.database import Backend, load_migrations
+from bot.storage.judgements import JudgementStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import SeatAccuracy
 from bot.storage.tournaments import TournamentStore
@@ -101,6 +102,7 @@ async def fill(database: Database) -> Filled:
     played = await play_out(service, await started(service, (HOST, BOB), channel=603))
     assert played.status is GameStatus.OVER
     await StatsStore(database).add_accuracy(played.id, [SeatAccuracy(0, HOST, 87.5)])
+    await JudgementStore(database).add_judgement(played.id, '{"v":1,"players":2}')
 
     resigned = await started(service, (BOB, CAROL), channel=604)
     resigned = await step(service, resigned)

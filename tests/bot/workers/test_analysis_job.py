@@ -6,18 +6,20 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from PIL import Image
 
 import engine
 from ai.analysis import analyse
-from ai.judge import Band, judge_game
+from ai.judge import Band, GameJudgement, judge_game
+from ai.judge_json import judgement_from_json
 from bot.presentation import analysis as presentation
 from bot.presentation import analysis_bench
 from bot.presentation.analysis import AnalysisPictures, analysis_texts
 from bot.services.analysis import FinishedGame
+from bot.services.judgements import GameJudgements
 from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
@@ -67,9 +69,11 @@ async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) ->
     """One worker job gives the analysis and each seat's judgement; every blunder lies at the
     point after its turn, on its seat's line."""
     record = engine.record_from_json(golden("2p-standard"))
-    review = await pool.run(Lane.SLOW, worker_jobs.game_review, record)
-    assert review.analysis == analyse(record)
     judged = judge_game(record)
+    text = await pool.run(Lane.SLOW, worker_jobs.judged_game, record)
+    assert judgement_from_json(text) == judged, "the worker's judgement, kept as text"
+    review = await pool.run(Lane.SLOW, worker_jobs.game_review, record, judged)
+    assert review.analysis == analyse(record)
     assert review.seats == judged.seats
     blunders = [j for j in judged.decisions if j.band is Band.BLUNDER]
     assert review.blunders == tuple((review.analysis.point_of(j.turn), j.seat) for j in blunders)
@@ -81,16 +85,21 @@ async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) ->
     assert len([t for t in lines if t.role == "accuracy_counts"]) == 2
 
 
+class _Unjudged:
+    async def of(self, game_id: int, record: engine.Record) -> GameJudgement:
+        return GameJudgement(record.players, (), ())
+
+
 async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
 
-    def counted(record: engine.Record) -> Any:
+    def counted(record: engine.Record, judged: GameJudgement) -> Any:
         calls.append(len(record.actions))
         return worker_jobs.GameReview(analyse(record), (), ())  # no judging: counted only
 
     monkeypatch.setattr(worker_jobs, "game_review", counted)
     monkeypatch.setattr(presentation, "CACHED_ANALYSES", 1)
-    pictures = AnalysisPictures(WorkerPool(workers=0))
+    pictures = AnalysisPictures(WorkerPool(workers=0), cast(GameJudgements, _Unjudged()))
     players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
     duel = FinishedGame(5, golden("2p-standard"), players)
     other = FinishedGame(6, golden("2p-last-player-standing"), players)

@@ -1,0 +1,60 @@
+"""One judgement per finished game (docs/coach.md, "One judgement per game"): the analysis,
+Learn from your mistakes and the stats' accuracy all read the same `ai.judge.GameJudgement`.
+
+Judging a whole game costs seconds of CPU, so it is done once, by whichever of them needs it
+first, in the worker pool's slow lane (never on the event loop), and kept in the database as
+compact JSON (`ai.judge_json`, bot/storage/judgements.py); reading it back costs a couple of
+milliseconds. In this process, callers asking for a game being judged wait for that one
+judging; two processes judging the same game at once both finish, and the first text written
+is the one kept (the judge is deterministic: both say the same). A kept text this bot cannot
+read (written by another version) is judged again, and the new judgement is used without
+replacing it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from ai.judge import GameJudgement
+from ai.judge_json import judgement_from_json
+from bot.storage.judgements import JudgementStore
+from bot.workers import jobs
+from bot.workers.pool import Lane, WorkerPool
+from engine import Record
+
+log = logging.getLogger(__name__)
+
+JUDGE_TIMEOUT_SECONDS = 120.0
+"""How long a worker may judge one game."""
+
+
+class GameJudgements:
+    """Each finished game's judgement: read from the database, or judged once by a worker."""
+
+    def __init__(self, store: JudgementStore, workers: WorkerPool) -> None:
+        self._store = store
+        self._workers = workers
+        self._judging: dict[int, asyncio.Task[GameJudgement]] = {}
+
+    async def of(self, game_id: int, record: Record) -> GameJudgement:
+        """The judgement of the finished game `game_id`, whose record is `record`."""
+        task = self._judging.get(game_id)
+        if task is None:
+            task = asyncio.ensure_future(self._judgement(game_id, record))
+            self._judging[game_id] = task
+            task.add_done_callback(lambda _: self._judging.pop(game_id, None))
+        return await asyncio.shield(task)
+
+    async def _judgement(self, game_id: int, record: Record) -> GameJudgement:
+        kept = await self._store.judgement(game_id)
+        if kept is not None:
+            try:
+                return judgement_from_json(kept)
+            except ValueError:
+                log.warning("judgement of game %s unreadable; judged again", game_id)
+        text = await self._workers.run(
+            Lane.SLOW, jobs.judged_game, record, limit=JUDGE_TIMEOUT_SECONDS
+        )
+        await self._store.add_judgement(game_id, text)
+        return judgement_from_json(text)

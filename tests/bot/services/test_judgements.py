@@ -1,0 +1,156 @@
+"""One judgement per finished game: the analysis, the drill and the stats' background job judge
+a game once between them, in the workers' slow lane, and read what the database keeps; two
+processes judging a game at once keep it once."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from ai.judge import GameJudgement, judge_game
+from ai.judge_json import judgement_to_json
+from bot.presentation.analysis import AnalysisPictures
+from bot.presentation.drill import DrillPictures
+from bot.services.accuracy import AccuracyRecorder
+from bot.services.analysis import FinishedGame
+from bot.services.judgements import GameJudgements
+from bot.services.play import PlayService
+from bot.services.views import Player
+from bot.storage import Database, StatsStore
+from bot.storage.judgements import JudgementStore
+from bot.workers import jobs
+from bot.workers.pool import Lane, WorkerPool
+from engine import Record, record_from_json
+from tests.bot.storage.test_stats import GUILD, finished_game, row
+from tests.polling import until
+
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden" / "2p-standard.json"
+DATA = json.loads(GOLDEN.read_text())
+RECORD = record_from_json(DATA)
+
+
+@functools.cache
+def golden_judgement() -> GameJudgement:
+    """The golden game's judgement, judged once for every test here."""
+    return judge_game(RECORD)
+
+
+class _Play:
+    async def record(self, game_id: int) -> dict[str, Any]:
+        return DATA
+
+
+class _Pool:
+    """Runs each job as the pool would, recording its lane; a job may be held at a gate."""
+
+    def __init__(self, gate: asyncio.Event | None = None) -> None:
+        self.lanes: list[Lane] = []
+        self._gate = gate
+
+    async def run(self, lane: Lane, function: Callable[..., Any], *args: Any, **_: Any) -> Any:
+        self.lanes.append(lane)
+        if self._gate is not None:
+            await self._gate.wait()
+        return function(*args)
+
+
+def count_judgings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the games judged in the workers; each judging gives the golden game's judgement,
+    judged once for all the tests."""
+    calls: list[int] = []
+    text = judgement_to_json(golden_judgement())
+
+    def counted(record: Record) -> str:
+        calls.append(len(record.actions))
+        return text
+
+    monkeypatch.setattr(jobs, "judged_game", counted)
+    return calls
+
+
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    return count_judgings(monkeypatch)
+
+
+async def a_finished_game(database: Database) -> int:
+    await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    (pending,) = await StatsStore(database).without_accuracy(10, 1000)
+    return pending.game_id
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_analysis_drill_and_stats_judge_a_game_once(
+    database: Database, judged: list[int]
+) -> None:
+    game_id = await a_finished_game(database)
+    game = FinishedGame(game_id, DATA, (Player(100, 0), Player(200, 1)))
+    pool = WorkerPool(workers=0)
+    judgements = GameJudgements(JudgementStore(database), pool)
+    expected = golden_judgement()
+
+    review = await AnalysisPictures(pool, judgements).analysis(game)
+    costliest = await DrillPictures(pool, judgements).costliest(game, 0)
+    play = cast(PlayService, _Play())
+    assert await AccuracyRecorder(StatsStore(database), play, judgements).catch_up() == 2
+
+    assert len(judged) == 1, f"judged {len(judged)} times"
+    assert review.seats == expected.seats
+    assert costliest == expected.costliest(0)
+    accuracy = await StatsStore(database).recent_accuracy(GUILD, 200, 20)
+    assert accuracy == [expected.summary(1).accuracy]
+    restarted = GameJudgements(JudgementStore(database), pool)
+    assert await restarted.of(game_id, RECORD) == expected, "read back as it was judged"
+    assert len(judged) == 1, "a restart reads the judgement kept"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_callers_at_once_wait_for_one_judging_in_the_slow_lane(
+    database: Database, judged: list[int]
+) -> None:
+    game_id = await a_finished_game(database)
+    gate = asyncio.Event()
+    pool = _Pool(gate)
+    judgements = GameJudgements(JudgementStore(database), cast(WorkerPool, pool))
+    waiting = [asyncio.ensure_future(judgements.of(game_id, RECORD)) for _ in range(3)]
+    await until(lambda: bool(pool.lanes), "the judging at the workers")
+    gate.set()
+    first, second, third = await asyncio.gather(*waiting)
+    assert first == second == third
+    assert len(judged) == 1, "the process judges a game once however many ask at once"
+    assert pool.lanes == [Lane.SLOW], "judged in the workers' slow lane, never on the loop"
+
+
+async def test_two_processes_judging_at_once_keep_it_once(
+    database: Database, judged: list[int]
+) -> None:
+    game_id = await a_finished_game(database)
+    gate = asyncio.Event()
+    store = JudgementStore(database)
+    pools = [_Pool(gate), _Pool(gate)]
+    processes = [GameJudgements(store, cast(WorkerPool, pool)) for pool in pools]
+    both = [asyncio.ensure_future(process.of(game_id, RECORD)) for process in processes]
+    await until(lambda: all(pool.lanes for pool in pools), "both judging at the workers")
+    gate.set()
+    one, other = await asyncio.gather(*both)
+    assert one == other == golden_judgement()
+    assert len(judged) == 2, "each process judged, neither waiting on the other"
+    assert await store.add_judgement(game_id, "{}") is False, "one row, kept"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_kept_judgement_this_bot_cannot_read_is_judged_again(
+    database: Database, judged: list[int]
+) -> None:
+    game_id = await a_finished_game(database)
+    store = JudgementStore(database)
+    await store.add_judgement(game_id, '{"v":0}')
+    judgements = GameJudgements(store, cast(WorkerPool, _Pool()))
+    assert await judgements.of(game_id, RECORD) == golden_judgement()
+    assert len(judged) == 1

@@ -1,0 +1,83 @@
+"""The accuracy under the rating chart: one bar per judged game, oldest on the left, and the
+older and newer half's means as light bars whose step is the trend; drawn alone before any
+rated game; readable at a phone's 390 pixels and for every kind of colour vision."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from render import palette
+from render.accuracy_strip import BAR, MEAN, STRIP_HEIGHT, AccuracyStrip
+from render.rating_chart import CHART_HEIGHT, CHART_WIDTH, SAMPLE, render_rating_chart
+from render.vision import DEFICIENCIES, closest_pair
+from tests.render.conftest import decode
+
+MIN_DIFFERENCE = 15.0
+RISING = tuple(60.0 + game * 1.5 for game in range(20))
+STRIP = AccuracyStrip(RISING, "Accuracy, last 20 games", "74%", "+15.0", 1)
+
+
+def runs(image: Image.Image, y: int, color: tuple[int, int, int]) -> list[tuple[int, int]]:
+    """The runs (first x, last x) of `color` along row `y`."""
+    data = image.load()
+    assert data is not None
+    found: list[tuple[int, int]] = []
+    for x in range(image.width):
+        if data[x, y] == color:
+            if found and found[-1][1] == x - 1:
+                found[-1] = (found[-1][0], x)
+            else:
+                found.append((x, x))
+    return found
+
+
+def mean_rows(image: Image.Image, x: int, top: int) -> list[int]:
+    """The rows below `top` where column `x` shows a half's mean."""
+    data = image.load()
+    assert data is not None
+    return [y for y in range(top, image.height) if data[x, y] == MEAN]
+
+
+@pytest.mark.parametrize("width", [CHART_WIDTH, 390])
+def test_one_bar_per_game_under_the_rating_at_full_width_and_on_a_phone(width: int) -> None:
+    scale = width / CHART_WIDTH
+    image = decode(render_rating_chart(SAMPLE, width_px=width, accuracy=STRIP))
+    assert image.size == (width, round(CHART_HEIGHT * scale) + round(STRIP_HEIGHT * scale))
+    near_bottom = image.height - round(30 * scale)
+    bars = runs(image, near_bottom, BAR)
+    assert len(bars) == len(RISING), "every game its own bar, apart from the next"
+    assert min(last - first + 1 for first, last in bars) >= 4, "wide enough to see"
+
+
+def test_the_newer_half_s_mean_stands_above_the_older_half_s_when_rising() -> None:
+    image = decode(render_rating_chart((), accuracy=STRIP))
+    assert image.size == (CHART_WIDTH, STRIP_HEIGHT), "alone before any rated game"
+    bars = runs(image, image.height - 30, BAR)
+    older, newer = bars[4], bars[15]
+    top = 80  # below the header's words
+    older_rows = mean_rows(image, (older[0] + older[1]) // 2, top)
+    newer_rows = mean_rows(image, (newer[0] + newer[1]) // 2, top)
+    assert older_rows
+    assert newer_rows
+    assert max(newer_rows) < min(older_rows), "higher on the picture: a better mean"
+
+
+def test_too_few_games_for_a_trend_have_bars_and_no_means() -> None:
+    few = AccuracyStrip((80.0, 90.0, 70.0), "Accuracy, last 3 games", "80%")
+    image = decode(render_rating_chart((), accuracy=few))
+    bars = runs(image, image.height - 30, BAR)
+    assert len(bars) == 3
+    assert not any(mean_rows(image, (first + last) // 2, 80) for first, last in bars)
+
+
+def test_a_game_below_half_lowers_the_scale_to_zero() -> None:
+    low = AccuracyStrip((20.0, 90.0), "Accuracy, last 2 games", "55%")
+    assert render_rating_chart((), accuracy=low) != render_rating_chart(
+        (), accuracy=AccuracyStrip((60.0, 90.0), "Accuracy, last 2 games", "55%")
+    )
+
+
+@pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
+def test_bars_and_means_stand_out_for_every_colour_vision(deficiency: str | None) -> None:
+    assert closest_pair([BAR, MEAN, palette.PANEL], deficiency) >= MIN_DIFFERENCE
