@@ -26,9 +26,10 @@ from tests.round_trips import counting
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 MOST_ROUND_TRIPS = 10
-ACCURACY_ROUND_TRIPS = 8
-"""The stats' judging of a finished game: the games left to judge, the game's record read, and
-its people's accuracy written."""
+ACCURACY_ROUND_TRIPS = 10
+"""The stats' judging of a finished game: the games left to judge, the game's record read, its
+stored judgement looked up and, judged anew, kept (bot.services.judgements), and its people's
+accuracy written."""
 LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 9 + ACCURACY_ROUND_TRIPS
 """Numbering the game (2), reading what is pending (2), applying it (at most 6, less the reads
 a game's end no longer needs), asking whether the game was a tournament's (1), and judging it
