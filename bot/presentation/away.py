@@ -84,6 +84,17 @@ def back_notice(user_id: int, resumed: Resumed) -> str:
     )
 
 
+def days_over_notice(user_id: int, resumed: Resumed) -> str:
+    """The line a game waiting for a player gets when their days away run out (public)."""
+    return text(
+        "away.days_over_notice",
+        resumed.locale,
+        user=mention(user_id),
+        left=duration(resumed.left, resumed.locale),
+        game_id=resumed.game_id,
+    )
+
+
 def quiet_set(quiet: QuietHours, language: str) -> str:
     return text(
         "quiet.set",
