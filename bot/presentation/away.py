@@ -36,8 +36,9 @@ def moment(when: datetime) -> str:
 
 
 def duration(length: timedelta, language: str) -> str:
-    """A time left on a clock, to the minute."""
-    minutes = int(length.total_seconds() // 60)
+    """A time left on a clock, in whole minutes never more than is left, from the nearest
+    second (a clock that has run for a moment still shows its whole limit)."""
+    minutes = round(length.total_seconds()) // 60
     if minutes >= 60:
         return text("duration.hours_minutes", language, hours=minutes // 60, minutes=minutes % 60)
     return text("duration.minutes", language, count=minutes)

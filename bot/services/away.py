@@ -213,12 +213,14 @@ class AwayService:
     async def days_over(self, notice: HeldNotice) -> list[Resumed]:
         """The person's days away (`notice`, kind 'back') ran out: each game waiting for their
         move, with the time its clock has left, its clock set to what it really is; none while
-        they are away on the server again."""
+        they are away on the server again, and not a turn whose time ran out meanwhile (the
+        AI plays it, and its line says so)."""
         if notice.guild_id is None:
             return []
         if (await self.availability(notice.guild_id, notice.user_id)).away_until is not None:
             return []
-        return await self._resume_all(notice.guild_id, notice.user_id)
+        resumed = await self._resume_all(notice.guild_id, notice.user_id)
+        return [game for game in resumed if game.left > timedelta()]
 
     async def _resume_all(self, guild_id: int, user_id: int) -> list[Resumed]:
         resumed = []

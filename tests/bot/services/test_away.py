@@ -193,6 +193,18 @@ async def test_days_away_running_out_are_told_once_with_the_time_left(
     assert [n.kind for sent in table.released for n in sent] == ["back"]
 
 
+async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
+    table: AwayTable,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert mover is not None
+    until, _ = await table.service.away.go_away(GUILD, mover, 1)
+    table.clock.now = until + timedelta(seconds=LIMIT + 1)  # told late: the time is out
+    notice = HeldNotice(mover, GUILD, 0, 0, 0, "back", "en", until)
+    assert await table.service.away.days_over(notice) == []
+
+
 async def test_a_turn_that_begins_while_away_waits_for_the_end_of_the_days(
     table: AwayTable,
 ) -> None:
