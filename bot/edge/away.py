@@ -71,7 +71,7 @@ class AwayController:
             guild_id = interactions.guild_id(interaction)
             user_id = interaction.user.id
             try:
-                until, games = await self._away.go_away(guild_id, user_id, days)
+                until, games = await self._away.go_away(guild_id, user_id, days, language)
             except AwayRefusedError as refused:
                 await interaction.response.send_message(
                     words.away_refused(refused, language), ephemeral=True
@@ -80,9 +80,12 @@ class AwayController:
             await interaction.response.send_message(
                 words.away_started(until, language), ephemeral=True
             )
-            await self._tell_channels(
-                (game.channel_id, words.away_notice(user_id, until, game.game_id, game.locale))
-                for game in games
+            await tell_channels(
+                self._client,
+                (
+                    (game.channel_id, words.away_notice(user_id, until, game.game_id, game.locale))
+                    for game in games
+                ),
             )
 
         await guarded(interaction, "going away", work)
@@ -99,8 +102,9 @@ class AwayController:
                 )
                 return
             await interaction.response.send_message(text("away.back", language), ephemeral=True)
-            await self._tell_channels(
-                (game.channel_id, words.back_notice(user_id, game)) for game in resumed
+            await tell_channels(
+                self._client,
+                ((game.channel_id, words.back_notice(user_id, game)) for game in resumed),
             )
 
         await guarded(interaction, "coming back", work)
@@ -146,32 +150,43 @@ class AwayController:
         del interaction
         return [app_commands.Choice(name=name, value=name) for name in zone_names(typed)]
 
-    async def _tell_channels(self, lines: Iterable[tuple[int, str]]) -> None:
-        """Post each (channel, line), naming people without pinging them; a failure is logged
-        (the private answer is what the member needed)."""
-        for channel_id, line in lines:
-            channel = self._client.get_partial_messageable(channel_id)
-            try:
-                await asyncio.wait_for(
-                    channel.send(line, allowed_mentions=discord.AllowedMentions.none()),
-                    DISCORD_TIMEOUT_SECONDS,
-                )
-            except (discord.HTTPException, TimeoutError) as error:
-                log.warning(
-                    "channel %s: the line about time away was not sent: %r", channel_id, error
-                )
+
+async def tell_channels(client: discord.Client, lines: Iterable[tuple[int, str]]) -> None:
+    """Post each (channel, line), naming people without pinging them; a failure is logged
+    (a private answer, or the turn's own message, is what the members needed)."""
+    for channel_id, line in lines:
+        channel = client.get_partial_messageable(channel_id)
+        try:
+            await asyncio.wait_for(
+                channel.send(line, allowed_mentions=discord.AllowedMentions.none()),
+                DISCORD_TIMEOUT_SECONDS,
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("channel %s: the line about time away was not sent: %r", channel_id, error)
 
 
 class HeldMessages:
     """Sends a person what was held during their quiet hours, as one direct message (or, if
-    their direct messages are closed, one ping in the channel of the first game it names)."""
+    their direct messages are closed, one ping in the channel of the first game it names),
+    and tells the games waiting for their move when their days away ran out."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, away: AwayService | None = None) -> None:
         self._client = client
+        self._away = away
 
     async def send(self, user_id: int, notices: Sequence[HeldNotice]) -> None:
         """Send them (raises when neither the direct message nor the channel took it: the
-        notices stay unsent and go at the next try)."""
+        notices stay unsent and go at the next try). The end of days away is told first, in
+        the channels of the games waiting for the person's move (a line that fails is logged,
+        not tried again)."""
+        for notice in notices:
+            if notice.kind == "back" and self._away is not None:
+                resumed = await self._away.days_over(notice)
+                await tell_channels(
+                    self._client,
+                    ((game.channel_id, words.days_over_notice(user_id, game)) for game in resumed),
+                )
+        notices = [notice for notice in notices if notice.kind != "back"]
         if not notices:
             return
         try:

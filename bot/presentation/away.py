@@ -36,8 +36,9 @@ def moment(when: datetime) -> str:
 
 
 def duration(length: timedelta, language: str) -> str:
-    """A time left on a clock, to the minute."""
-    minutes = int(length.total_seconds() // 60)
+    """A time left on a clock, in whole minutes never more than is left, from the nearest
+    second (a clock that has run for a moment still shows its whole limit)."""
+    minutes = round(length.total_seconds()) // 60
     if minutes >= 60:
         return text("duration.hours_minutes", language, hours=minutes // 60, minutes=minutes % 60)
     return text("duration.minutes", language, count=minutes)
@@ -77,6 +78,17 @@ def back_notice(user_id: int, resumed: Resumed) -> str:
     """The line a game waiting for a player gets when they come back (public)."""
     return text(
         "away.back_notice",
+        resumed.locale,
+        user=mention(user_id),
+        left=duration(resumed.left, resumed.locale),
+        game_id=resumed.game_id,
+    )
+
+
+def days_over_notice(user_id: int, resumed: Resumed) -> str:
+    """The line a game waiting for a player gets when their days away run out (public)."""
+    return text(
+        "away.days_over_notice",
         resumed.locale,
         user=mention(user_id),
         left=duration(resumed.left, resumed.locale),

@@ -252,7 +252,7 @@ def build_bot(
         tournaments,
         accuracy,
         watch_messages,
-        HeldMessages(client),
+        HeldMessages(client, service.away),
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
     seats = SeatController(service, service.play, service.substitutes, service.nudges, display)

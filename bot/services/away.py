@@ -169,10 +169,12 @@ class AwayService:
         return await self._store.set_settings(settings, self._loader.now())
 
     async def go_away(
-        self, guild_id: int, user_id: int, days: int
+        self, guild_id: int, user_id: int, days: int, locale: str = "en"
     ) -> tuple[datetime, list[AwayGame]]:
         """Start `days` days away on the server; when they end, and the running games there
-        (to tell their channels). AwayRefusedError beyond the allowance, changing nothing."""
+        (to tell their channels). Their end is held as a notice ('back'), so the turn clock
+        tells the games waiting for the person's move, once, when the days run out.
+        AwayRefusedError beyond the allowance, changing nothing."""
         now = self._loader.now()
         settings = await self._store.settings(guild_id)
         cap = await self._store.tournament_cap(guild_id, user_id)
@@ -184,9 +186,11 @@ class AwayService:
         if days < 1 or days > allowed or days > left:
             raise AwayRefusedError(days, allowed, left, by_tournament=allowed < settings.away_days)
         until = now + timedelta(days=days)
-        await self._store.start_spell(guild_id, user_id, Spell(now, until))
+        await self._store.start_spell(guild_id, user_id, Spell(now, until), locale)
         if self._spells is not None:
             self._spells[guild_id, user_id] = until
+        for listener in self._held:
+            listener(until)
         rows = await self._loader.store.open_games_of(guild_id, user_id)
         games = [
             AwayGame(row.id, row.channel_id, row.locale)
@@ -204,6 +208,21 @@ class AwayService:
             self._spells.pop((guild_id, user_id), None)
         if spell is None:
             raise NotAwayError()
+        return await self._resume_all(guild_id, user_id)
+
+    async def days_over(self, notice: HeldNotice) -> list[Resumed]:
+        """The person's days away (`notice`, kind 'back') ran out: each game waiting for their
+        move, with the time its clock has left, its clock set to what it really is; none while
+        they are away on the server again, and not a turn whose time ran out meanwhile (the
+        AI plays it, and its line says so)."""
+        if notice.guild_id is None:
+            return []
+        if (await self.availability(notice.guild_id, notice.user_id)).away_until is not None:
+            return []
+        resumed = await self._resume_all(notice.guild_id, notice.user_id)
+        return [game for game in resumed if game.left > timedelta()]
+
+    async def _resume_all(self, guild_id: int, user_id: int) -> list[Resumed]:
         resumed = []
         for row in await self._loader.store.open_games_of(guild_id, user_id):
             if row.status is GameStatus.RUNNING:

@@ -69,7 +69,9 @@ class HeldNotice:
     seq: int
     kind: str
     """'turn' (their turn began), 'remind' (half of their time was gone), 'nudge' (a player
-    nudged them) or 'next' (their turn is next)."""
+    nudged them), 'next' (their turn is next), or 'back' (their days away ran out: told in
+    the channels of the games waiting for their move; `game_id` 0, `seq` the spell's start in
+    seconds, `release_at` its end)."""
     locale: str
     release_at: datetime
 
@@ -167,11 +169,15 @@ class AwayStore:
         if self._db.backend == "postgres":
             await conn.fetchval(f"SELECT pg_notify('{AWAY_CHANNEL}', '')")
 
-    async def start_spell(self, guild_id: int, user_id: int, spell: Spell) -> None:
-        """Record a spell away (one transaction: a spell still running is ended at its
-        start, so a person has one at a time)."""
+    async def start_spell(
+        self, guild_id: int, user_id: int, spell: Spell, locale: str = "en"
+    ) -> None:
+        """Record a spell away with the notice of its end ('back', told in `locale` where no
+        game's own language is known); one transaction: a spell still running is ended at its
+        start, unsaid, so a person has one at a time."""
         async with self._db.transaction() as conn:
             await self._notify(conn)
+            await _drop_back(conn, guild_id, user_id, spell.started_at)
             await conn.execute(
                 "UPDATE away_spells SET ends_at = $3 WHERE guild_id = $1 AND user_id = $2 "
                 "AND ends_at > $3",
@@ -188,6 +194,17 @@ class AwayStore:
                 time_to_column(spell.started_at),
                 time_to_column(spell.ends_at),
             )
+            await conn.execute(
+                f"INSERT INTO held_notices ({_HELD_COLUMNS}, created_at) "
+                "VALUES ($1, $2, 0, 0, $3, 'back', $4, $5, $6) "
+                "ON CONFLICT (user_id, game_id, seq, kind) DO NOTHING",
+                user_id,
+                guild_id,
+                back_seq(spell),
+                locale,
+                time_to_column(spell.ends_at),
+                time_to_column(spell.started_at),
+            )
 
     async def end_spell(self, guild_id: int, user_id: int, now: datetime) -> Spell | None:
         """End the person's spell running at `now` there; the spell as it was asked for, or
@@ -203,6 +220,7 @@ class AwayStore:
             if row is None:
                 return None
             await self._notify(conn)
+            await _drop_back(conn, guild_id, user_id, now)
             await conn.execute(
                 "UPDATE away_spells SET ends_at = $3 WHERE guild_id = $1 AND user_id = $2 "
                 "AND started_at = $4",
@@ -365,6 +383,23 @@ class AwayStore:
                 time_to_column(now),
             )
         return time_from_column(None if first is None else str(first))
+
+
+def back_seq(spell: Spell) -> int:
+    """The `seq` of a spell's 'back' notice: its start, in seconds."""
+    return int(spell.started_at.timestamp())
+
+
+async def _drop_back(conn: Connection, guild_id: int, user_id: int, now: datetime) -> None:
+    """Mark the person's unsent 'back' notice on the server sent, unsaid: their spell ended
+    early (they came back, or went away anew), and the early end has its own line."""
+    await conn.execute(
+        "UPDATE held_notices SET sent_at = $3, claimed_by = NULL, claimed_until = NULL "
+        "WHERE user_id = $1 AND guild_id = $2 AND kind = 'back' AND sent_at IS NULL",
+        user_id,
+        guild_id,
+        time_to_column(now),
+    )
 
 
 def _spell(started: object, ends: object) -> Spell:

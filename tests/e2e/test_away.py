@@ -7,8 +7,8 @@ had left, said in the channel; with the server's clocks running in quiet hours, 
 and the reminder of a player in quiet hours are held, and after a restart past the hours' end
 they come as one direct message, once; with the default (clocks pause), a quiet player's
 clock stands still; a turn that begins while its player is away, and `mygames`, say until
-when. A second test runs two processes on PostgreSQL: a held reminder goes out
-once.
+when, and when the days run out the channel is told, once, that the clock runs again. A
+second test runs two processes on PostgreSQL: a held reminder goes out once.
 """
 
 from __future__ import annotations
@@ -111,7 +111,8 @@ async def shift_and_pass(
 def held_rows(database: Path) -> list[tuple[int, str, bool]]:
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
         rows = connection.execute(
-            "SELECT user_id, kind, sent_at IS NOT NULL FROM held_notices ORDER BY id"
+            "SELECT user_id, kind, sent_at IS NOT NULL FROM held_notices "
+            "WHERE kind <> 'back' ORDER BY id"
         ).fetchall()
     return [(int(user), str(kind), bool(sent)) for user, kind, sent in rows]
 
@@ -204,6 +205,17 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     waiting = await play_turn(fake, mover, fake.world.messages[mine.id], other)
     assert "💤 Away until" in waiting.content
     assert "away until" in await say(fake, mover, channel, "marrakech", "mygames")
+
+    # The days run out: the channel is told, once, that the clock runs again.
+    await displayed(database, waiting.id)
+    marks = len(bot.lines)
+    await shift_clock(bot, clock_file, offset + TURN_LIMIT + 86400 + 60, fake)
+    over = await fake.wait_for_message(channel, lambda m: "days away are over" in m.content)
+    assert f"<@{other.id}>" in over.content
+    assert "min left" in over.content
+    assert not over.pinged_user_ids
+    await bot.wait_for_log(PASS_DONE, after=marks)
+    assert sum("days away are over" in m.content for m in fake.messages(channel)) == 1
 
 
 # --- two processes on PostgreSQL ----------------------------------------------------------------

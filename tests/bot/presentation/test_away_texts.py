@@ -37,3 +37,4 @@ def test_a_long_list_counts_what_it_leaves_out() -> None:
 def test_a_time_left_reads_in_hours_and_minutes() -> None:
     assert away.duration(timedelta(hours=23, minutes=10, seconds=59), "en") == "23 h 10 min"
     assert away.duration(timedelta(minutes=4, seconds=59), "en") == "4 min"
+    assert away.duration(timedelta(hours=24, milliseconds=-400), "en") == "24 h 0 min"

@@ -144,7 +144,7 @@ async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_le
     await table.scheduler.run_due()
     assert table.reminders == []
     assert table.turns == []
-    assert await sleep_for(table) == until + timedelta(seconds=LIMIT / 2 - 100) - table.clock.now
+    assert await sleep_for(table) == until - table.clock.now, "then the days' end is told"
 
     table.clock.advance(3600)
     resumed = await table.service.away.come_back(GUILD, mover)
@@ -163,6 +163,48 @@ async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_le
         await table.service.away.come_back(GUILD, mover)
 
 
+async def test_days_away_running_out_are_told_once_with_the_time_left(
+    table: AwayTable,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert mover is not None
+    away = table.service.away
+    table.clock.advance(100)
+    until, _ = await away.go_away(GUILD, mover, 1)
+    table.clock.now = until + timedelta(seconds=1)
+    await table.scheduler.run_due()
+    assert [[(n.user_id, n.game_id, n.kind) for n in sent] for sent in table.released] == [
+        [(mover, 0, "back")]
+    ]
+    resumed = await away.days_over(table.released[0][0])
+    assert [(game.game_id, game.left) for game in resumed] == [
+        (view.id, timedelta(seconds=LIMIT - 101))
+    ]
+    await table.scheduler.seconds_to_sleep()
+    await table.scheduler.run_due()
+    assert len(table.released) == 1, "told once"
+
+    await away.go_away(GUILD, mover, 1)
+    await away.come_back(GUILD, mover)  # early: its own line, and nothing at the days' end
+    table.clock.advance(DAY.total_seconds() + 1)
+    await table.scheduler.seconds_to_sleep()
+    await table.scheduler.run_due()
+    assert [n.kind for sent in table.released for n in sent] == ["back"]
+
+
+async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
+    table: AwayTable,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert mover is not None
+    until, _ = await table.service.away.go_away(GUILD, mover, 1)
+    table.clock.now = until + timedelta(seconds=LIMIT + 1)  # told late: the time is out
+    notice = HeldNotice(mover, GUILD, 0, 0, 0, "back", "en", until)
+    assert await table.service.away.days_over(notice) == []
+
+
 async def test_a_turn_that_begins_while_away_waits_for_the_end_of_the_days(
     table: AwayTable,
 ) -> None:
@@ -177,7 +219,10 @@ async def test_a_turn_that_begins_while_away_waits_for_the_end_of_the_days(
     table.clock.advance(LIMIT / 2)
     await table.scheduler.run_due()
     assert table.reminders == [], "away: no reminder"
-    assert await sleep_for(table) == until + timedelta(seconds=LIMIT / 2) - table.clock.now
+    assert await sleep_for(table) == until - table.clock.now, "the days' end, to tell it"
+    table.clock.now = until
+    await table.scheduler.run_due()
+    assert await sleep_for(table) == timedelta(seconds=LIMIT / 2)
 
 
 async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
