@@ -10,8 +10,11 @@ and changes nothing. A channel's line names the player without pinging them.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -27,6 +30,9 @@ from bot.services.errors import BadOptionError
 from bot.services.time_rules import AwayRefusedError, NotAwayError, QuietHours, zone_names
 
 log = logging.getLogger(__name__)
+
+NONCE_LENGTH = 25
+"""The longest nonce Discord takes on a message."""
 
 _QUIET_ERRORS = {
     "timezone": "quiet.bad_timezone",
@@ -151,16 +157,24 @@ class AwayController:
         return [app_commands.Choice(name=name, value=name) for name in zone_names(typed)]
 
 
-async def tell_channels(client: discord.Client, lines: Iterable[tuple[int, str]]) -> None:
-    """Post each (channel, line), naming people without pinging them; a failure is logged
-    (a private answer, or the turn's own message, is what the members needed)."""
+async def tell_channels(
+    client: discord.Client,
+    lines: Iterable[tuple[int, str]],
+    nonce_of: Callable[[int], str] | None = None,
+) -> None:
+    """Post each (channel, line), naming people without pinging them, with the nonce
+    `nonce_of(channel)` gives, if any (one message however often it is posted); a failure is
+    logged (a private answer, or the turn's own message, is what the members needed)."""
     for channel_id, line in lines:
         channel = client.get_partial_messageable(channel_id)
+        quiet = discord.AllowedMentions.none()
+        sending = (
+            channel.send(line, allowed_mentions=quiet)
+            if nonce_of is None
+            else channel.send(line, allowed_mentions=quiet, nonce=nonce_of(channel_id))
+        )
         try:
-            await asyncio.wait_for(
-                channel.send(line, allowed_mentions=discord.AllowedMentions.none()),
-                DISCORD_TIMEOUT_SECONDS,
-            )
+            await asyncio.wait_for(sending, DISCORD_TIMEOUT_SECONDS)
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("channel %s: the line about time away was not sent: %r", channel_id, error)
 
@@ -185,17 +199,21 @@ class HeldMessages:
                 await tell_channels(
                     self._client,
                     ((game.channel_id, words.days_over_notice(user_id, game)) for game in resumed),
+                    partial(_told_once, user_id, notice),
                 )
         notices = [notice for notice in notices if notice.kind != "back"]
         if not notices:
             return
+        nonce = held_nonce(user_id, notices)
         try:
             channel = await asyncio.wait_for(
                 self._client.create_dm(discord.Object(user_id)), DISCORD_TIMEOUT_SECONDS
             )
             await asyncio.wait_for(
                 channel.send(
-                    words.held_message(notices), allowed_mentions=discord.AllowedMentions.none()
+                    words.held_message(notices),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    nonce=nonce,
                 ),
                 DISCORD_TIMEOUT_SECONDS,
             )
@@ -214,6 +232,22 @@ class HeldMessages:
             game_channel.send(
                 words.held_in_channel(user_id, notices),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                nonce=nonce,
             ),
             DISCORD_TIMEOUT_SECONDS,
         )
+
+
+def _told_once(user_id: int, notice: HeldNotice, channel_id: int) -> str:
+    """The nonce of the line that tells a game's channel the person's days away are over."""
+    return held_nonce(user_id, [replace(notice, channel_id=channel_id)])
+
+
+def held_nonce(user_id: int, notices: Sequence[HeldNotice]) -> str:
+    """The nonce of the message that sends a person `notices`, the same in every process and
+    after a restart: Discord (asked to enforce it) creates one message for it within a few
+    minutes however often it is sent, so a process that dies after Discord took the message
+    but before it marked the notices sent, and the one that sends them again, post it once."""
+    names = sorted(f"{n.channel_id}:{n.game_id}:{n.seq}:{n.kind}" for n in notices)
+    digest = hashlib.sha256(f"{user_id}|{'|'.join(names)}".encode()).hexdigest()
+    return digest[:NONCE_LENGTH]

@@ -203,6 +203,10 @@ class FakeMessage:
     deleted: bool = False
     edit_count: int = 0
     interaction_id: int | None = None
+    nonce: str | None = None
+    """The nonce the bot sent it with (`enforce_nonce`: a second post with it is this one)."""
+    created_at: float = 0.0
+    """When it was created, on the fake's clock (World.now)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -305,6 +309,8 @@ class FakeMessage:
             payload["message_reference"] = copy.deepcopy(self.message_reference)
         if self.thread is not None:
             payload["thread"] = copy.deepcopy(self.thread)
+        if self.nonce is not None:
+            payload["nonce"] = self.nonce
         return payload
 
 

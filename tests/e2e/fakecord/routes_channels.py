@@ -11,6 +11,11 @@ from .model import FakeChannel, FakeMessage
 from .responses import Route, json_response, no_content
 from .world import World
 
+NONCE_SECONDS = 300.0
+"""How long Discord remembers a message's nonce for `enforce_nonce` ("the past few minutes"):
+a post with the same nonce by the same author within it creates nothing and answers with the
+first message."""
+
 
 class ChannelRoutes:
     """Channel message routes; these, unlike interaction replies, check the bot's permissions."""
@@ -84,8 +89,27 @@ class ChannelRoutes:
             self.store.gateway.dispatch_if_session(
                 "THREAD_UPDATE", channel.to_payload(), guild_id=guild_id
             )
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            earlier = self._sent_with(channel, str(nonce))
+            if earlier is not None:  # Discord answers with the message made the first time
+                return json_response(earlier.to_payload())
         message = self.store.create(channel, body, uploads)
+        if nonce is not None:
+            message.nonce = str(nonce)
+        message.created_at = self.world.now()
         return json_response(message.to_payload())
+
+    def _sent_with(self, channel: FakeChannel, nonce: str) -> FakeMessage | None:
+        """The bot's message of `channel` sent with `nonce` within NONCE_SECONDS, if any."""
+        for message in self.world.channel_messages(channel.id):
+            if (
+                message.nonce == nonce
+                and message.author.id == self.world.bot_user.id
+                and self.world.now() - message.created_at <= NONCE_SECONDS
+            ):
+                return message
+        return None
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

@@ -1,0 +1,47 @@
+"""What quiet hours held is sent once: the message carries a nonce made from the notices it
+sends, the same in every process, so that when a process dies after Discord took the message
+but before it marked the notices sent, the process that sends them again makes no second
+message (Discord, asked to enforce the nonce, answers with the first). Through the in-process
+client on the fake Discord API (tests/bot/edge/test_edge.py), which enforces nonces as Discord
+does."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.edge.away import HeldMessages, held_nonce
+from bot.services.away import HeldNotice
+from tests.bot.edge.test_edge import Edge
+from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+
+ENDS = datetime(2026, 12, 8, 6, tzinfo=UTC)
+
+
+@pytest.fixture
+def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by name)
+    return edge_fixture
+
+
+def held(user_id: int, seq: int, kind: str = "turn") -> HeldNotice:
+    return HeldNotice(user_id, 1, 500, 7, seq, kind, "en-US", ENDS)
+
+
+async def test_held_notices_sent_again_after_a_crash_make_one_message(edge: Edge) -> None:
+    user = edge.guest.id
+    notices = [held(user, 12), held(user, 14, "remind")]
+    sender = HeldMessages(edge.client)
+    await sender.send(user, notices)
+    await HeldMessages(edge.client).send(user, list(reversed(notices)))  # another process
+    sent = edge.fake.messages(edge.fake.dm_channel(edge.guest))
+    assert len(sent) == 1, [m.content for m in sent]
+    assert "Game #7" in sent[0].content
+
+
+def test_the_nonce_names_the_notices_and_their_person_only() -> None:
+    first = held_nonce(5, [held(5, 12), held(5, 14)])
+    assert first == held_nonce(5, [held(5, 14), held(5, 12)]), "in any order"
+    assert len(first) == 25, "the longest Discord takes"
+    assert first != held_nonce(6, [held(6, 12), held(6, 14)])
+    assert first != held_nonce(5, [held(5, 12), held(5, 16)])
