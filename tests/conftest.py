@@ -38,6 +38,15 @@ LONG_TESTS = frozenset(
             "test_the_games_wait_out_a_postgresql_server_stopped_and_started_again"
         ),
         "tests/e2e/test_faults.py::test_the_game_survives_discord_faults",
+        (
+            "tests/e2e/test_away.py::"
+            "test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_restart"
+        ),
+        "tests/e2e/test_sharding.py::test_too_few_shards_are_refused_and_the_bot_says_why",
+        "tests/e2e/test_substitutes.py::test_a_substitute_mid_game_then_the_result_and_a_nudge",
+        "tests/e2e/test_watch.py::test_a_watcher_follows_a_game_to_its_end_privately",
+        "tests/bot/edge/test_edge.py::test_start_up_catches_up_games_whose_message_fell_behind",
+        "tests/ai/test_ai_judge_json.py::test_a_judgement_reads_back_equal_for_every_kind_of_decision",
         "tests/e2e/test_game.py::test_a_whole_game_with_kills_and_restarts",
         "tests/e2e/test_languages.py::test_a_french_server_and_a_ukrainian_member",
         (
