@@ -119,9 +119,11 @@ def is_long(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the long tests `long`, for `-m "not long"` to leave out, and run them first: with
-    several workers (`pytest -n`), a long test started last would keep one worker busy while
-    the others wait at the end."""
+    """Mark the long tests `long`, for `-m "not long"` to leave out, and run them first. With
+    several test processes (`pytest -n`), xdist first hands each process a run of consecutive
+    tests, so the long ones all go to the first process, one after another, while the others
+    take the short tests: the tests of several bot processes never compete with each other for
+    the machine's cores (two of them at once starve each other's clicks past Discord's 3 s)."""
     for item in items:
         if is_long(item):
             item.add_marker(pytest.mark.long)
