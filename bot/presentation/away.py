@@ -76,19 +76,18 @@ def away_notice(user_id: int, until: datetime, game_id: int, language: str) -> s
 
 def back_notice(user_id: int, resumed: Resumed) -> str:
     """The line a game waiting for a player gets when they come back (public)."""
-    return text(
-        "away.back_notice",
-        resumed.locale,
-        user=mention(user_id),
-        left=duration(resumed.left, resumed.locale),
-        game_id=resumed.game_id,
-    )
+    return _clock_runs_again("away.back_notice", user_id, resumed)
 
 
 def days_over_notice(user_id: int, resumed: Resumed) -> str:
     """The line a game waiting for a player gets when their days away run out (public)."""
+    return _clock_runs_again("away.days_over_notice", user_id, resumed)
+
+
+def _clock_runs_again(key: str, user_id: int, resumed: Resumed) -> str:
+    """A game's line that the player's clock runs again, with the time their turn has left."""
     return text(
-        "away.days_over_notice",
+        key,
         resumed.locale,
         user=mention(user_id),
         left=duration(resumed.left, resumed.locale),
