@@ -381,6 +381,12 @@ async def play_to_the_end(
     raise AssertionError("the game did not end")
 
 
+EDIT_SECONDS = 30.0
+"""How long a click's edit of its turn message may take to show: the click itself is answered
+within Discord's 3 s (`handle.response()`); the edit follows in the background, and a loaded
+machine running a test of several bot processes beside this one may take more than 5 s."""
+
+
 async def play_turn_click(
     fake: FakeDiscord, humans: dict[int, FakeUser], current: FakeMessage, clicks: int
 ) -> None:
@@ -392,5 +398,6 @@ async def play_turn_click(
     await handle.response()
     await fake.wait_until(
         lambda: fake.world.messages[current.id].edit_count > edits,
+        timeout=EDIT_SECONDS,
         what="the click answered",
     )
