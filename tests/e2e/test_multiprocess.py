@@ -170,7 +170,10 @@ async def finish_games(
     work keeps busy."""
     for table in tables:
         for person in table.people.values():
-            await (await fake.slash(person, table.channel, "marrakech", "rejoin")).response()
+            # The processes have just restarted and catch up with every game the kills left
+            # behind; on a loaded machine the answer may take longer than a click's usual wait.
+            rejoining = await fake.slash(person, table.channel, "marrakech", "rejoin")
+            await rejoining.response(timeout=30)
     until = time.monotonic() + seconds
     await asyncio.gather(
         *(
