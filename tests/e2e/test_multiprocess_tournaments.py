@@ -136,10 +136,11 @@ async def resign(
     while not await game_over(stored, table.game_id):
         await until(lambda: answering(fake, cluster), "process 0 up", timeout=WAIT_SECONDS)
         with contextlib.suppress(TimeoutError):
-            question = await (await fake.slash(player, thread, "marrakech", "resign")).answer()
+            asking = await fake.slash(player, thread, "marrakech", "resign")
+            question = await asking.answer(timeout=5)
             button = next((b for b in question.buttons() if b.label == "Resign"), None)
             if button is not None and button.custom_id is not None:
-                await (await fake.click(player, question, button.custom_id)).answer()
+                await (await fake.click(player, question, button.custom_id)).answer(timeout=5)
 
 
 def answering(fake: FakeDiscord, cluster: Cluster) -> bool:

@@ -6,6 +6,8 @@ import asyncio
 import re
 from dataclasses import dataclass, field
 
+from .world import WAIT_SECONDS
+
 
 @dataclass(frozen=True, slots=True)
 class RateLimit:
@@ -89,7 +91,7 @@ class FaultRule:
             return False
         return self.route.fullmatch(path) is not None
 
-    async def wait_fired(self, timeout: float = 5.0) -> None:
+    async def wait_fired(self, timeout: float = WAIT_SECONDS) -> None:
         """Wait until the rule has been applied at least once."""
         await asyncio.wait_for(self.fired.wait(), timeout)
 

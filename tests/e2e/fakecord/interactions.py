@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model import FakeChannel, FakeMessage, FakeUser
-from .world import World
+from .world import WAIT_SECONDS, World
 
 Json = dict[str, Any]
 
@@ -95,7 +95,7 @@ class InteractionHandle:
         self.events.append(event)
         self.world.notify()
 
-    async def response(self, timeout: float = 5.0) -> InteractionEvent:
+    async def response(self, timeout: float = WAIT_SECONDS) -> InteractionEvent:
         """The initial callback (any type), once it has arrived."""
         return await self.world.wait_for(
             lambda: next((e for e in self.events if e.kind == "callback"), None),
@@ -103,7 +103,7 @@ class InteractionHandle:
             what=f"a callback for interaction {self.id}",
         )
 
-    async def answer(self, timeout: float = 5.0) -> FakeMessage:
+    async def answer(self, timeout: float = WAIT_SECONDS) -> FakeMessage:
         """The message the user finally sees in answer: the reply, or the deferred one's edit."""
         return await self.world.wait_for(
             self._visible_answer, timeout=timeout, what=f"an answer to interaction {self.id}"
@@ -120,7 +120,7 @@ class InteractionHandle:
                 return event.message
         return None
 
-    async def followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
+    async def followups(self, count: int = 1, timeout: float = WAIT_SECONDS) -> list[FakeMessage]:
         """The first ``count`` follow-up messages (a follow-up replacing a deferral counts)."""
 
         def probe() -> list[FakeMessage] | None:
@@ -130,7 +130,7 @@ class InteractionHandle:
         return await self.world.wait_for(probe, timeout=timeout, what=f"{count} follow-ups")
 
     async def wait_for(
-        self, predicate: Callable[[InteractionHandle], bool], timeout: float = 5.0
+        self, predicate: Callable[[InteractionHandle], bool], timeout: float = WAIT_SECONDS
     ) -> InteractionHandle:
         """Wait until ``predicate(self)`` holds (for example, two edits have arrived)."""
         return await self.world.wait_for(

@@ -39,7 +39,7 @@ from .model import (
     FakeUser,
 )
 from .rest import API_PREFIX, RestApi
-from .world import RecordedRequest, World
+from .world import WAIT_SECONDS, RecordedRequest, World
 
 T = TypeVar("T")
 
@@ -413,7 +413,7 @@ class FakeDiscord:
         channel: FakeChannel,
         predicate: Callable[[FakeMessage], bool] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT_SECONDS,
         include_ephemeral: bool = False,
     ) -> FakeMessage:
         """The newest message in ``channel`` for which ``predicate(message)`` holds, once there."""
@@ -561,7 +561,11 @@ class FakeDiscord:
         await self.gateway.drop(code, shard_id=shard_id)
 
     async def wait_until(
-        self, probe: Callable[[], T | None], *, timeout: float = 5.0, what: str = "condition"
+        self,
+        probe: Callable[[], T | None],
+        *,
+        timeout: float = WAIT_SECONDS,
+        what: str = "condition",
     ) -> T:
         """Wait until ``probe()`` returns a truthy value, re-checking on every change."""
         return await self.world.wait_for(probe, timeout=timeout, what=what)

@@ -16,6 +16,13 @@ from .snowflakes import SnowflakeGenerator
 
 INVALID_STATUSES = (401, 403, 429)
 
+WAIT_SECONDS = 15.0
+"""How long a test's wait for the bot (an answer, a message, a condition) lasts unless it says
+otherwise: a bound for a failing test, not a deadline the bot must meet. On a busy machine (two
+test processes, several bots and a PostgreSQL server on two cores) an answer may come after
+Discord's 3 s; how fast the bot answers is measured by the load benchmarks
+(docs/performance.md), never by a test's wait."""
+
 if TYPE_CHECKING:
     from .interactions import InteractionHandle
 
@@ -103,7 +110,11 @@ class World:
         self._changed = asyncio.Event()
 
     async def wait_for(
-        self, probe: Callable[[], T | None], *, timeout: float = 5.0, what: str = "condition"
+        self,
+        probe: Callable[[], T | None],
+        *,
+        timeout: float = WAIT_SECONDS,
+        what: str = "condition",
     ) -> T:
         """Wait until ``probe()`` returns something other than None/False, and return it."""
         deadline = time.monotonic() + timeout
