@@ -152,7 +152,8 @@ def test_default_turn_picture_fits_a_phone_screen_with_its_message() -> None:
     assert (width, height) == (1000, 627)
     assert round(height * PHONE_WIDTH / width) <= 250
     portrait = image_size(4, portrait=True)
-    assert round(portrait[1] * PHONE_WIDTH / portrait[0]) > 500  # what the panel used to cost
+    # The panel below the board (portrait) would take twice that height of the screen.
+    assert round(portrait[1] * PHONE_WIDTH / portrait[0]) > 500
 
 
 def test_the_market_keeps_its_proportions_in_both_layouts() -> None:
