@@ -486,10 +486,18 @@ class GameDisplay:
 
     async def _redraw_turn(self, view: GameView, message_id: int, *, resumed: bool) -> None:
         """Draw the turn being played again on its message; once a pause ended (`resumed`),
-        without the call to take a seat back."""
+        without the call to take a seat back.
+
+        A move may be made on the message while the picture is drawn or the edit is on its way
+        (a click answers on the message itself, without waiting for this): a redraw that finds
+        the game moved on before its edit leaves the message to the move's answer, and one
+        whose edit may have landed over that answer shows the game again as it is now, so the
+        message never keeps a decision the game has left."""
         resumed = resumed and view.paused_until is None
         post = presenter.turn_post(view, ping=resumed)
         files = await self._files(post)
+        if (await self._play.look(view.id)).seq != view.seq:
+            return  # moved on while the picture was drawn: the move's answer shows it
         await self._edit(
             view,
             message_id,
@@ -500,6 +508,23 @@ class GameDisplay:
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await self._play.set_board_message(view.id, message_id, view.seq)
+        now = await self._play.look(view.id)
+        if now.seq != view.seq:
+            await self._show_again(now, message_id, shown_seq=view.seq)
+
+    async def _show_again(self, view: GameView, message_id: int, *, shown_seq: int) -> None:
+        """Bring a message a late redraw left at `shown_seq` to the game as it is now: the
+        turn's current decision while that turn goes on, else the turn's one line (the move
+        that ended the turn has posted what follows already)."""
+        state = view.state
+        if (
+            view.status is GameStatus.RUNNING
+            and state is not None
+            and view.turn_at(shown_seq) == state.turn
+        ):
+            await self._redraw_turn(view, message_id, resumed=False)
+            return
+        await self._retire(view, message_id, shown_seq)
 
     async def post_current(self, view: GameView) -> None:
         """Post the game's current message and record it.

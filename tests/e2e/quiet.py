@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import engine
 from bot.presentation import messages
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord.interactions import CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE
 from tests.e2e.players import (
     decision,
     is_analysis,
@@ -391,13 +392,23 @@ async def play_turn_click(
     fake: FakeDiscord, humans: dict[int, FakeUser], current: FakeMessage, clicks: int
 ) -> None:
     """The pinged human clicks the `clicks`-th pick on the turn message `current`; returns
-    once the message is edited in answer."""
+    once the message has left the decision clicked (shows the next one, or became a line).
+    Any other edit of it meanwhile (a redraw after a seat changed hands, its picture) does
+    not count: the next click must be on the decision the game is at."""
     (mover,) = current.pinged_user_ids
-    edits = current.edit_count
-    handle = await fake.click(humans[mover], current, pick(current, clicks).custom_id)
-    await handle.response()
-    await fake.wait_until(
-        lambda: fake.world.messages[current.id].edit_count > edits,
-        timeout=EDIT_SECONDS,
-        what="the click answered",
+    chosen = pick(current, clicks)
+    handle = await fake.click(humans[mover], current, chosen.custom_id)
+    answer = await handle.response()
+    assert answer.response_type not in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE), (
+        f"the click {chosen.custom_id} on message {current.id} was answered with a message: "
+        f"{answer.message.content if answer.message else answer}"
     )
+
+    def left_the_decision() -> bool:
+        shown = fake.world.messages[current.id]
+        return not any(
+            (offered := decision(button.custom_id)) is not None and offered.seq == chosen.seq
+            for button in shown.enabled_buttons()
+        )
+
+    await fake.wait_until(left_the_decision, timeout=EDIT_SECONDS, what="the click answered")

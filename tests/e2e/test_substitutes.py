@@ -12,7 +12,9 @@ import pytest
 
 from tests.e2e.fakecord import FakeDiscord
 from tests.e2e.fakecord import permissions as fake_permissions
+from tests.e2e.fakecord.interactions import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
 from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.players import decision, pick
 from tests.e2e.quiet import confirm, final_message, human_turn, open_game, play_turn_click
 
 pytestmark = pytest.mark.e2e
@@ -117,3 +119,51 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     assert f"Finished for someone: game #1 for <@{bob.id}>, place 1" in stats.embed_text()
     bob_stats = await (await fake.slash(bob, channel, "marrakech", "stats")).answer(timeout=30)
     assert "Games: **1** · wins: **0**" in bob_stats.embed_text()
+
+
+async def test_a_redraw_held_up_past_a_move_never_leaves_the_old_decision_shown(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    """A hand-over redraws the turn's message in the background. Held up on its way to Discord
+    (a slow picture, a rate limit) while the player to move clicks, it lands after the click's
+    own answer: the message must end showing the decision the game is at, never the one before
+    it with buttons no click can use."""
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "week-long")
+    alice, bob, carol, dave = (fake.add_user(name) for name in ("alice", "bob", "carol", "dave"))
+    mod = fake.add_user("mod")
+    for user in (alice, bob, carol, dave):
+        fake.add_member(guild, user)
+    fake.add_member(guild, mod, permissions=fake_permissions.MANAGE_CHANNELS)
+    users = {user.id: user for user in (alice, bob, carol)}
+    await open_game(fake, channel, alice, (bob, carol))
+    current = await fake.wait_until(lambda: human_turn(fake, channel), what="the first turn")
+    (mover,) = current.pinged_user_ids
+    out = next(user for user in (alice, bob, carol) if user.id != mover)
+
+    # The bot edits a recent message through the interaction that posted it.
+    held = fake.faults.hang("PATCH", f"/webhooks/{{app}}/{{token}}/messages/{current.id}")
+    handed = await (
+        await fake.slash(mod, channel, "marrakech-mod", "substitute", out=out, options={"in": dave})
+    ).answer()
+    assert f"<@{dave.id}> takes over <@{out.id}>'s seat" in handed.content
+    await held.wait_fired()  # the redraw's edit waits on its way
+    chosen = pick(current, 0)
+    clicked = await fake.click(users[mover], current, chosen.custom_id)
+    assert (await clicked.response()).response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
+
+    def shows_the_game_now() -> bool:
+        shown = fake.world.messages[current.id]
+        offered = [decision(button.custom_id) for button in shown.enabled_buttons()]
+        return chosen.seq not in {d.seq for d in offered if d is not None}
+
+    await fake.wait_until(shows_the_game_now, what=f"the answer to {chosen.custom_id}")
+    answered_edits = fake.world.messages[current.id].edit_count
+    fake.faults.release_hangs()
+    await fake.wait_until(
+        lambda: fake.world.messages[current.id].edit_count > answered_edits,
+        what="the held redraw landing",
+    )
+    await fake.wait_until(
+        shows_the_game_now, what=f"the message to leave the decision of {chosen.custom_id}"
+    )
