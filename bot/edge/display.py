@@ -513,16 +513,15 @@ class GameDisplay:
             await self._show_again(now, message_id, shown_seq=view.seq)
 
     async def _show_again(self, view: GameView, message_id: int, *, shown_seq: int) -> None:
-        """Bring a message a late redraw left at `shown_seq` to the game as it is now: the
-        turn's current decision while that turn goes on, else the turn's one line (the move
-        that ended the turn has posted what follows already)."""
-        state = view.state
-        if (
-            view.status is GameStatus.RUNNING
-            and state is not None
-            and view.turn_at(shown_seq) == state.turn
-        ):
-            await self._redraw_turn(view, message_id, resumed=False)
+        """Bring a message a late redraw left at `shown_seq` to the game as it is now, when a
+        click already showed a newer state on it (the redraw may have landed over that): the
+        turn's current decision while that turn goes on, else, once the click moved the game
+        to a new message, the turn's one line. A change shown in turn after this redraw (an
+        AI turn, a timeout) has not been shown yet and shows itself."""
+        game = view.game
+        if game.board_message_id == message_id:
+            if game.board_message_seq is not None and game.board_message_seq > shown_seq:
+                await self._redraw_turn(view, message_id, resumed=False)
             return
         await self._retire(view, message_id, shown_seq)
 
