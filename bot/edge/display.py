@@ -491,8 +491,8 @@ class GameDisplay:
         A move may be made on the message while the picture is drawn or the edit is on its way
         (a click answers on the message itself, without waiting for this): a redraw that finds
         the game moved on before its edit leaves the message to the move's answer, and one
-        whose edit may have landed over that answer shows the game again as it is now, so the
-        message never keeps a decision the game has left."""
+        whose edit may have landed over a click's answer shows the game again (`_show_again`),
+        so the message never keeps a decision the game has left."""
         resumed = resumed and view.paused_until is None
         post = presenter.turn_post(view, ping=resumed)
         files = await self._files(post)

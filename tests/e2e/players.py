@@ -52,6 +52,15 @@ def decision(custom_id: str | None) -> Decision | None:
     return Decision(int(match["game"]), int(match["seq"]), match["action"], custom_id)
 
 
+def offers_decision_at(message: FakeMessage, seq: int) -> bool:
+    """Whether the message still offers a decision of the game at `seq` (an enabled game
+    button carrying it): a click there has not been shown on it yet."""
+    return any(
+        (offered := decision(button.custom_id)) is not None and offered.seq == seq
+        for button in message.enabled_buttons()
+    )
+
+
 def is_rematch(custom_id: str | None) -> bool:
     """Whether the id is a finished game's Rematch button."""
     match = CUSTOM_ID.fullmatch(custom_id or "")

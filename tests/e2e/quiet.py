@@ -23,6 +23,7 @@ from tests.e2e.players import (
     is_final,
     is_rematch,
     is_watch,
+    offers_decision_at,
     pick,
 )
 
@@ -404,11 +405,8 @@ async def play_turn_click(
         f"{answer.message.content if answer.message else answer}"
     )
 
-    def left_the_decision() -> bool:
-        shown = fake.world.messages[current.id]
-        return not any(
-            (offered := decision(button.custom_id)) is not None and offered.seq == chosen.seq
-            for button in shown.enabled_buttons()
-        )
-
-    await fake.wait_until(left_the_decision, timeout=EDIT_SECONDS, what="the click answered")
+    await fake.wait_until(
+        lambda: not offers_decision_at(fake.world.messages[current.id], chosen.seq),
+        timeout=EDIT_SECONDS,
+        what="the click answered",
+    )

@@ -44,7 +44,7 @@ from tests.e2e.multiprocess import (
     stored_games,
     wait_idle,
 )
-from tests.e2e.players import Decision, decision, score_said
+from tests.e2e.players import Decision, decision, offers_decision_at, score_said
 from tests.e2e.quiet import final_message, human_turn, open_game
 from tests.postgres import create_database, drop_database, postgres_server, scratch_database
 
@@ -150,8 +150,7 @@ async def play(
 
 
 def moved_on(fake: FakeDiscord, table: Table, message: FakeMessage, seq: int) -> bool:
-    shown = fake.world.messages[message.id]
-    if not any((d := decision(b.custom_id)) and d.seq == seq for b in shown.enabled_buttons()):
+    if not offers_decision_at(fake.world.messages[message.id], seq):
         return True
     return final_message(fake, table.channel) is not None
 

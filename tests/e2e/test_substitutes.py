@@ -14,7 +14,7 @@ from tests.e2e.fakecord import FakeDiscord
 from tests.e2e.fakecord import permissions as fake_permissions
 from tests.e2e.fakecord.interactions import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
 from tests.e2e.fakecord.process import BotProcess
-from tests.e2e.players import decision, pick
+from tests.e2e.players import offers_decision_at, pick
 from tests.e2e.quiet import confirm, final_message, human_turn, open_game, play_turn_click
 
 pytestmark = pytest.mark.e2e
@@ -153,9 +153,7 @@ async def test_a_redraw_held_up_past_a_move_never_leaves_the_old_decision_shown(
     assert (await clicked.response()).response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
 
     def shows_the_game_now() -> bool:
-        shown = fake.world.messages[current.id]
-        offered = [decision(button.custom_id) for button in shown.enabled_buttons()]
-        return chosen.seq not in {d.seq for d in offered if d is not None}
+        return not offers_decision_at(fake.world.messages[current.id], chosen.seq)
 
     await fake.wait_until(shows_the_game_now, what=f"the answer to {chosen.custom_id}")
     answered_edits = fake.world.messages[current.id].edit_count
