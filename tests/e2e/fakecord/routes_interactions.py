@@ -168,7 +168,12 @@ class InteractionRoutes:
         handle = self._interaction(request)
         body, uploads = await read_body(request)
         original = handle.original_message()
-        if original is not None and original.loading and original.interaction_id == handle.id:
+        if (
+            original is not None
+            and original.loading
+            and not original.deleted
+            and original.interaction_id == handle.id
+        ):  # the first follow-up of a deferred answer is that answer
             message = self.store.edit(original, body, uploads, finishes_loading=True)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & 64)
