@@ -11,7 +11,7 @@ private answer (bot.services.analysis).
 
 from __future__ import annotations
 
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import guarded
 from bot.edge.interactions import Interaction
 from bot.edge.layout import drill_view
@@ -35,10 +35,11 @@ class AnalysisHandler:
         async def work() -> None:
             game = await finished_game(self._play, game_id, interactions.guild_id(interaction))
             language = interactions.user_language(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await replies.defer(interaction, ephemeral=True, thinking=True)
             png = await self._pictures.png(game, language)
-            await interaction.followup.send(
-                text("analysis.done", language, game_id=game_id),
+            await replies.send(
+                interaction,
+                content=text("analysis.done", language, game_id=game_id),
                 file=analysis_file(png, game_id),
                 view=drill_view(game_id, seat_of(game, interaction.user.id) is not None, language),
                 ephemeral=True,

@@ -3,9 +3,10 @@ short private answer (expected errors from the error table, anything else logged
 the user sees); `tell` answers privately whether or not the interaction was answered already.
 
 `guarded` also notes when the interaction reached the bot (`received_at`), so a handler that
-waits for a picture knows how much of Discord's 3 s is left, and tracks the handler as in
-flight so a clean stop lets it finish. It counts the interactions turned away because the
-database was unavailable (`TURNED_AWAY`), for the line the runtime logs once it is back.
+waits for a picture knows how much of Discord's 3 s is left, keeps the interaction answered in
+time while the handler runs (`bot.edge.replies`), and tracks the handler as in flight so a
+clean stop lets it finish. It counts the interactions turned away because the database was
+unavailable (`TURNED_AWAY`), for the line the runtime logs once it is back.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.errors import describe, report
 from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
@@ -58,11 +59,19 @@ def received_at() -> float:
     return _received.get(time.monotonic())
 
 
-async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaitable[None]]) -> None:
+async def guarded(
+    interaction: Interaction,
+    what: str,
+    work: Callable[[], Awaitable[None]],
+    *,
+    public: bool = False,
+) -> None:
     """Run a handler; answer expected errors privately (in the user's language), log unexpected
-    ones with a code."""
-    _received.set(time.monotonic())
-    with HANDLERS.track():
+    ones with a code. `public`: the command's answer is a public message (so is its deferral,
+    should the handler be slow: `bot.edge.replies`)."""
+    received = time.monotonic()
+    _received.set(received)
+    with HANDLERS.track(), replies.acknowledging(interaction, public=public, received=received):
         try:
             await work()
         except Exception as error:
@@ -78,10 +87,7 @@ async def guarded(interaction: Interaction, what: str, work: Callable[[], Awaita
 async def tell(interaction: Interaction, message: str) -> None:
     """Answer privately: the first answer, or a follow-up when the interaction has one."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        await replies.send(interaction, content=message, ephemeral=True)
     except discord.HTTPException as error:
         log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, error)
 

@@ -19,7 +19,7 @@ from functools import partial
 import discord
 from discord import app_commands
 
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
 from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.interactions import Interaction
@@ -65,8 +65,10 @@ class AwayController:
             tournament_id = await self._tournament_at(interactions.channel_id(interaction))
             await self._away.set_tournament_away_days(tournament_id, days)
             language = interactions.user_language(interaction)
-            await interaction.response.send_message(
-                text("away.tournament_capped", language, days=days), ephemeral=True
+            await replies.send(
+                interaction,
+                content=text("away.tournament_capped", language, days=days),
+                ephemeral=True,
             )
 
         await guarded(interaction, "capping a tournament's away days", work)
@@ -79,12 +81,12 @@ class AwayController:
             try:
                 until, games = await self._away.go_away(guild_id, user_id, days, language)
             except AwayRefusedError as refused:
-                await interaction.response.send_message(
-                    words.away_refused(refused, language), ephemeral=True
+                await replies.send(
+                    interaction, content=words.away_refused(refused, language), ephemeral=True
                 )
                 return
-            await interaction.response.send_message(
-                words.away_started(until, language), ephemeral=True
+            await replies.send(
+                interaction, content=words.away_started(until, language), ephemeral=True
             )
             await tell_channels(
                 self._client,
@@ -103,11 +105,11 @@ class AwayController:
             try:
                 resumed = await self._away.come_back(interactions.guild_id(interaction), user_id)
             except NotAwayError:
-                await interaction.response.send_message(
-                    text("away.not_away", language), ephemeral=True
+                await replies.send(
+                    interaction, content=text("away.not_away", language), ephemeral=True
                 )
                 return
-            await interaction.response.send_message(text("away.back", language), ephemeral=True)
+            await replies.send(interaction, content=text("away.back", language), ephemeral=True)
             await tell_channels(
                 self._client,
                 ((game.channel_id, words.back_notice(user_id, game)) for game in resumed),
@@ -127,26 +129,26 @@ class AwayController:
             user_id = interaction.user.id
             if starts is None and ends is None and timezone is None:
                 await self._away.set_quiet_hours(user_id, None)
-                await interaction.response.send_message(
-                    text("quiet.cleared", language), ephemeral=True
+                await replies.send(
+                    interaction, content=text("quiet.cleared", language), ephemeral=True
                 )
                 return
             if starts is None or ends is None or timezone is None:
-                await interaction.response.send_message(
-                    text("quiet.incomplete", language), ephemeral=True
+                await replies.send(
+                    interaction, content=text("quiet.incomplete", language), ephemeral=True
                 )
                 return
             try:
                 quiet = QuietHours.parse(starts, ends, timezone)
             except BadOptionError as error:
                 key = _QUIET_ERRORS.get(error.option, "quiet.bad_time")
-                await interaction.response.send_message(
-                    text(key, language, timezone=timezone), ephemeral=True
+                await replies.send(
+                    interaction, content=text(key, language, timezone=timezone), ephemeral=True
                 )
                 return
             await self._away.set_quiet_hours(user_id, quiet)
-            await interaction.response.send_message(
-                words.quiet_set(quiet, language), ephemeral=True
+            await replies.send(
+                interaction, content=words.quiet_set(quiet, language), ephemeral=True
             )
 
         await guarded(interaction, "setting quiet hours", work)

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import guarded
 from bot.edge.errors import ManagersOnlyError
 from bot.edge.interactions import Interaction
@@ -65,29 +65,32 @@ class CommunityController:
             language = interactions.server_language(interaction)
             shown = community.stats_post(stats, rating, language, reliability)
             if shown.chart is None:
-                await interaction.response.send_message(
-                    embed=shown.post.embed, allowed_mentions=discord.AllowedMentions.none()
+                await replies.send(
+                    interaction,
+                    embed=shown.post.embed,
+                    allowed_mentions=discord.AllowedMentions.none(),
                 )
                 return
-            await interaction.response.defer(thinking=True)
+            await replies.defer(interaction, thinking=True)
             png = await self._pictures.rating_chart(shown.chart)
-            await interaction.followup.send(
+            await replies.send(
+                interaction,
                 embed=shown.post.embed,
                 file=images.as_file(png, community.CHART_NAME),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
-        await guarded(interaction, "showing stats", work)
+        await guarded(interaction, "showing stats", work, public=True)
 
     async def leaderboard(self, interaction: Interaction) -> None:
         async def work() -> None:
             board = await self._ratings.leaderboard(interactions.guild_id(interaction))
             post = community.leaderboard_post(board, interactions.server_language(interaction))
-            await interaction.response.send_message(
-                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+            await replies.send(
+                interaction, embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
 
-        await guarded(interaction, "showing the leaderboard", work)
+        await guarded(interaction, "showing the leaderboard", work, public=True)
 
     async def history(self, interaction: Interaction, *, server: bool) -> None:
         async def work() -> None:
@@ -96,11 +99,11 @@ class CommunityController:
             post = community.history_post(
                 rows, server=server, language=interactions.server_language(interaction)
             )
-            await interaction.response.send_message(
-                embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
+            await replies.send(
+                interaction, embed=post.embed, allowed_mentions=discord.AllowedMentions.none()
             )
 
-        await guarded(interaction, "showing the history", work)
+        await guarded(interaction, "showing the history", work, public=True)
 
     async def replay(self, interaction: Interaction, game_id: int) -> None:
         """Post the animated replay and the analysis (drawn in the workers: deferred first) and
@@ -110,7 +113,7 @@ class CommunityController:
             record = await self._play.replay_record(game_id, interactions.guild_id(interaction))
             players = (await self._play.look(game_id)).players  # their names, for the panel
             language = interactions.server_language(interaction)
-            await interaction.response.defer(thinking=True)
+            await replies.defer(interaction, thinking=True)
             gif = await self._pictures.replay_gif(record, language, players)
             finished = FinishedGame(game_id, record, players)
             analysis = await self._analyses.png(finished, language)
@@ -119,13 +122,14 @@ class CommunityController:
                 analysis_file(analysis, game_id),
                 presenter.record_file(record, game_id),
             ]
-            await interaction.followup.send(
-                text("replay.done", language, game_id=game_id),
+            await replies.send(
+                interaction,
+                content=text("replay.done", language, game_id=game_id),
                 files=files,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
-        await guarded(interaction, f"replaying game {game_id}", work)
+        await guarded(interaction, f"replaying game {game_id}", work, public=True)
 
     # --- server settings ---------------------------------------------------------------------
 
@@ -190,8 +194,9 @@ class CommunityController:
         async def work() -> None:
             settings = await change(_managed_guild(interaction))
             language = interactions.user_language(interaction)
-            await interaction.response.send_message(
-                text("admin.saved", language) if saved else None,
+            await replies.send(
+                interaction,
+                content=text("admin.saved", language) if saved else None,
                 embed=presenter.settings_post(settings, language).embed,
                 ephemeral=True,
             )

@@ -38,7 +38,7 @@ import aiohttp
 import discord
 
 from bot import crashpoints
-from bot.edge import recovery
+from bot.edge import recovery, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
 from bot.edge.delivery import Delivery
 from bot.edge.interactions import Interaction
@@ -355,9 +355,9 @@ class GameDisplay:
                 if user_id not in told:
                     notice = recovery.rejoin_notice(view, user_id)
                     try:
-                        if answered is not None and not answered.response.is_done():
+                        if answered is not None and not replies.answered(answered):
                             await bounded(
-                                answered.response.send_message(notice, allowed_mentions=quiet)
+                                replies.send(answered, content=notice, allowed_mentions=quiet)
                             )
                         else:
                             await bounded(self._post(view, content=notice, allowed_mentions=quiet))
@@ -365,9 +365,9 @@ class GameDisplay:
                         log.info("return to game %s not told: %r", view.id, error)
                         continue  # not recorded: the next catch-up tells it
                 await self._play.mark_rejoin_shown(view.id, user_id)
-        if answered is not None and not answered.response.is_done():  # told by another process
+        if answered is not None and not replies.answered(answered):  # told by another process
             notice = recovery.rejoin_notice(view, answered.user.id)
-            await bounded(answered.response.send_message(notice, ephemeral=True))
+            await bounded(replies.send(answered, content=notice, ephemeral=True))
 
     async def send_reminder(self, reminder: Reminder) -> None:
         """Ping the player to move: half of their time is gone."""
@@ -431,7 +431,7 @@ class GameDisplay:
             await self._play.set_board_message(view.id, clicked, view.seq)
             return True
         if shown is None or clicked == game.lobby_message_id:
-            await interaction.response.edit_message(view=None)
+            await replies.edit(interaction, view=None)
         else:
             await self._respond_line(interaction, story.turn_line(view, view.turn_at(shown)))
         self.opened(view.id, interaction)
@@ -789,10 +789,7 @@ class GameDisplay:
             "view": None,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**kwargs)
-        else:
-            await interaction.response.edit_message(**kwargs)
+        await replies.edit(interaction, **kwargs)
 
     async def edit_response(
         self, interaction: Interaction, post: Post, buttons: discord.ui.View | None
@@ -805,14 +802,9 @@ class GameDisplay:
     ) -> None:
         """Answer a click by editing its message; defer first if the image is slow to draw."""
         files = await self._files_in_time(interaction, post)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(
-                content=post.content, embed=post.embed, attachments=files, view=buttons
-            )
-        else:
-            await interaction.response.edit_message(
-                content=post.content, embed=post.embed, attachments=files, view=buttons
-            )
+        await replies.edit(
+            interaction, content=post.content, embed=post.embed, attachments=files, view=buttons
+        )
 
     async def send_response(
         self,
@@ -824,14 +816,9 @@ class GameDisplay:
     ) -> None:
         files = await self._files_in_time(interaction, post, ephemeral=ephemeral)
         view = or_missing(buttons)
-        if interaction.response.is_done():
-            await interaction.followup.send(
-                embed=post.embed, files=files, ephemeral=ephemeral, view=view
-            )
-        else:
-            await interaction.response.send_message(
-                embed=post.embed, files=files, ephemeral=ephemeral, view=view
-            )
+        await replies.send(
+            interaction, embed=post.embed, files=files, ephemeral=ephemeral, view=view
+        )
 
     async def _files_in_time(
         self, interaction: Interaction, post: Post, *, ephemeral: bool = False
@@ -849,10 +836,8 @@ class GameDisplay:
         try:
             return await asyncio.wait_for(asyncio.shield(drawing), max(0.0, patience))
         except TimeoutError:
-            if interaction.type is discord.InteractionType.component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            thinking = interaction.type is not discord.InteractionType.component
+            await replies.defer(interaction, ephemeral=ephemeral, thinking=thinking)
             return await drawing
 
     def _channel(self, view: GameView) -> discord.PartialMessageable:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.edge import interactions
-from bot.edge.answers import guarded, tell
+from bot.edge import interactions, replies
+from bot.edge.answers import guarded, or_missing, tell
 from bot.edge.buttons import DrillButton, DrillMove
 from bot.edge.interactions import Interaction
 from bot.presentation.drill import (
@@ -161,9 +161,9 @@ class DrillHandler:
                 return
             opening = step == 0 and move == DrillMove.OPEN.value
             if opening:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await replies.defer(interaction, ephemeral=True, thinking=True)
             else:
-                await interaction.response.defer()
+                await replies.defer(interaction)
             costliest = await self._pictures.costliest(game, seat)
             await self._answer(interaction, game, costliest, step, move, language, opening)
 
@@ -208,12 +208,11 @@ class DrillHandler:
         """A new private message when the drill opens, else the drill's message edited."""
         files = [] if file is None else [file]
         if opening:
-            if view is None:
-                await interaction.followup.send(content, files=files, ephemeral=True)
-            else:
-                await interaction.followup.send(content, files=files, view=view, ephemeral=True)
+            await replies.send(
+                interaction, content=content, files=files, view=or_missing(view), ephemeral=True
+            )
         else:
-            await interaction.edit_original_response(content=content, attachments=files, view=view)
+            await replies.edit(interaction, content=content, attachments=files, view=view)
 
 
 def engine_players(game: FinishedGame) -> int:

@@ -30,7 +30,7 @@ import discord
 
 import engine
 from bot import crashpoints
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import guarded, or_missing, tell
 from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
@@ -142,7 +142,7 @@ class GameHandlers:
             )
             await self._post_lobby(interaction, view)
 
-        await guarded(interaction, "opening a lobby", work)
+        await guarded(interaction, "opening a lobby", work, public=True)
 
     async def _post_lobby(
         self,
@@ -155,16 +155,20 @@ class GameHandlers:
         which pings only whom `mentions` allows), and record it as the game's message."""
         crashpoints.reach("lobby.created")
         post = presenter.lobby_post(view, notes=await self._display.lobby_notes(view))
-        response = await interaction.response.send_message(
+        sent = await replies.send(
+            interaction,
             content=content,
             embed=post.embed,
             view=or_missing(lobby_buttons(view)),
             allowed_mentions=mentions,
         )
-        message_id = response.message_id if response is not None else None
+        message_id = sent.message_id
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        self._display.opened(view.id, interaction, message_id)
+        if sent.original:
+            self._display.opened(view.id, interaction, message_id)
+        else:  # a follow-up of a click acknowledged late: the token edits the clicked message
+            self._display.opened(view.id, interaction)
         await self._play.set_board_message(view.id, message_id, view.seq)
 
     async def join(self, interaction: Interaction) -> None:
@@ -202,7 +206,7 @@ class GameHandlers:
             language = interactions.user_language(interaction)
             if view.state is None:
                 post = presenter.lobby_post(view, language=language)
-                await interaction.response.send_message(embed=post.embed, ephemeral=True)
+                await replies.send(interaction, embed=post.embed, ephemeral=True)
                 return
             post = presenter.board_post(view, language)
             await self._display.send_response(interaction, post, ephemeral=True)
@@ -264,13 +268,15 @@ class GameHandlers:
             if announcement is None:
                 await self._display.show_rejoins(view, interaction)
             else:
-                await interaction.response.send_message(
-                    announcement(view), allowed_mentions=discord.AllowedMentions.none()
+                await replies.send(
+                    interaction,
+                    content=announcement(view),
+                    allowed_mentions=discord.AllowedMentions.none(),
                 )
             self._display.opened(game_id, interaction)
             await self._shown(game_id, self._display.after_change_elsewhere(before, view))
 
-        await guarded(interaction, doing, work)
+        await guarded(interaction, doing, work, public=True)
 
     async def abort(self, interaction: Interaction, *, moderator: bool) -> None:
         """Ask the host (or a moderator), privately, to confirm ending the channel's game."""
@@ -297,8 +303,11 @@ class GameHandlers:
         )
         keep = text("confirm.keep.button", language)
         buttons.add_item(ConfirmButton(game_id, Confirmation.KEEP, label=keep))
-        await interaction.response.send_message(
-            text(f"{key}.question", language, game_id=game_id), view=buttons, ephemeral=True
+        await replies.send(
+            interaction,
+            content=text(f"{key}.question", language, game_id=game_id),
+            view=buttons,
+            ephemeral=True,
         )
 
     async def on_confirm(
@@ -313,15 +322,15 @@ class GameHandlers:
             language = interactions.user_language(interaction)
             if choice is Confirmation.KEEP:
                 kept = text("confirm.keep.done", language, game_id=game_id)
-                await interaction.response.edit_message(content=kept, view=None)
+                await replies.edit(interaction, content=kept, view=None)
                 return
             try:
                 await self._confirmed(interaction, game_id, choice, language)
             except Exception as error:
                 refusal = describe(error, language)
-                if refusal is None or interaction.response.is_done():
+                if refusal is None or replies.answered(interaction):
                     raise
-                await interaction.response.edit_message(content=refusal, view=None)
+                await replies.edit(interaction, content=refusal, view=None)
 
         await guarded(interaction, f"confirming {choice} of game {game_id}", work)
 
@@ -347,7 +356,7 @@ class GameHandlers:
         if choice is Confirmation.RESIGN:
             before = await self._play.look(game_id)
             view = await self._play.resign(game_id, user)
-            await interaction.response.edit_message(content=done, view=None)
+            await replies.edit(interaction, content=done, view=None)
             # the channel is told by the turn's own message (bot.edge.display), which a
             # catch-up after a crash derives again: a post here could be cut off, or doubled
             self._display.opened(game_id, interaction)
@@ -355,7 +364,7 @@ class GameHandlers:
             return
         view = await self._play.abort(game_id, user, moderator=choice is Confirmation.MOD_ABORT)
         crashpoints.reach("end.committed")
-        await interaction.response.edit_message(content=done, view=None)
+        await replies.edit(interaction, content=done, view=None)
         # the end is told by the display, from what is stored, which a catch-up after a crash
         # derives again: a post here could be cut off
         self._display.opened(game_id, interaction)
@@ -436,12 +445,14 @@ class GameHandlers:
             )
             return
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await replies.defer(interaction, ephemeral=True, thinking=True)
             options = await self._coach.options(engine.record_of(state))
             png = await self._coach.hint_png(state, options[0].action, language, view.players)
-            await interaction.edit_original_response(
+            await replies.send(
+                interaction,
                 content=coach.hint_line(state, options[0], left, language),
-                attachments=[as_file(png, HINT_IMAGE)],
+                files=[as_file(png, HINT_IMAGE)],
+                ephemeral=True,
             )
         except Exception:
             await self._hints.give_back(game_id, user)  # not shown: the hint stays the person's
@@ -539,8 +550,10 @@ class GameHandlers:
             }.get(action, "lobby.ai_added")
             language = interactions.user_language(interaction)
             level = text(f"ai.level.{action.ai_level or 'easy'}", language)
-            await interaction.response.send_message(
-                text(key, language, game_id=game_id, level=level), ephemeral=True
+            await replies.send(
+                interaction,
+                content=text(key, language, game_id=game_id, level=level),
+                ephemeral=True,
             )
             self._display.opened(game_id, interaction)
             await self._shown(game_id, self._show_lobby_change(view, lobby_message, action))
@@ -613,7 +626,7 @@ class GameHandlers:
         view = await self._lobby_change(game_id, interaction, action)
         notes = await self._display.lobby_notes(view)
         post = presenter.lobby_post(view, closed_by=user, notes=notes)
-        await interaction.response.edit_message(embed=post.embed, view=lobby_buttons(view))
+        await replies.edit(interaction, embed=post.embed, view=lobby_buttons(view))
         self._display.opened(game_id, interaction)
         await self._shown(game_id, self._show_lobby_click(interaction, view, action))
 

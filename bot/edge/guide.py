@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import guarded
 from bot.edge.buttons import GuideButton, GuideStep
 from bot.edge.interactions import Interaction
@@ -74,14 +74,9 @@ class RulesGuide:
             post = guide_post(0, language)
             files = await self._files_in_time(interaction, post)
             buttons = guide_buttons(post, language)
-            if interaction.response.is_done():
-                await interaction.followup.send(
-                    embed=post.embed, files=files, view=buttons, ephemeral=True
-                )
-            else:
-                await interaction.response.send_message(
-                    embed=post.embed, files=files, view=buttons, ephemeral=True
-                )
+            await replies.send(
+                interaction, embed=post.embed, files=files, view=buttons, ephemeral=True
+            )
 
         await guarded(interaction, "showing the rules", work)
 
@@ -93,14 +88,7 @@ class RulesGuide:
             post = guide_post(page_after(page, step), language)
             files = await self._files_in_time(interaction, post)
             buttons = guide_buttons(post, language)
-            if interaction.response.is_done():
-                await interaction.edit_original_response(
-                    embed=post.embed, attachments=files, view=buttons
-                )
-            else:
-                await interaction.response.edit_message(
-                    embed=post.embed, attachments=files, view=buttons
-                )
+            await replies.edit(interaction, embed=post.embed, attachments=files, view=buttons)
 
         await guarded(interaction, f"turning the guide from page {page} ({step})", work)
 
@@ -114,9 +102,7 @@ class RulesGuide:
         try:
             png = await asyncio.wait_for(asyncio.shield(drawing), PICTURE_PATIENCE_SECONDS)
         except TimeoutError:
-            if interaction.type is discord.InteractionType.component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            thinking = interaction.type is not discord.InteractionType.component
+            await replies.defer(interaction, ephemeral=True, thinking=thinking)
             png = await drawing
         return [images.as_file(png, name)]

@@ -15,7 +15,7 @@ import logging
 
 import discord
 
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import guarded
 from bot.edge.direct import deliver_direct, send_direct
 from bot.edge.interactions import Interaction
@@ -56,8 +56,11 @@ class PlayerGamesController:
                     if person is not None and until is not None:
                         away[person] = until
             post = player_games.my_games_post(games, user_id, language, away)
-            await interaction.response.send_message(
-                embed=post.embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            await replies.send(
+                interaction,
+                embed=post.embed,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
 
         await guarded(interaction, "listing the player's games", work)
@@ -67,8 +70,8 @@ class PlayerGamesController:
             choice = state if state in NOTIFY_CHOICES else NOTIFY_OFF
             await self._players.set_notify(interaction.user.id, choice)
             language = interactions.user_language(interaction)
-            await interaction.response.send_message(
-                text(f"notify.{choice}", language), ephemeral=True
+            await replies.send(
+                interaction, content=text(f"notify.{choice}", language), ephemeral=True
             )
 
         await guarded(interaction, "setting turn messages", work)

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import discord
 
 import engine
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import guarded
 from bot.edge.buttons import SeatAnswer, SeatButton
 from bot.edge.display import GameDisplay
@@ -111,15 +111,16 @@ class SeatController:
                     style=discord.ButtonStyle.danger,
                 )
             )
-            await interaction.response.send_message(
-                _asked(answer.request, language),
+            await replies.send(
+                interaction,
+                content=_asked(answer.request, language),
                 view=buttons,
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(user) for user in answer.request.missing]
                 ),
             )
 
-        await guarded(interaction, "handing a seat over", work)
+        await guarded(interaction, "handing a seat over", work, public=True)
 
     async def on_seat_answer(
         self, interaction: discord.Interaction[Any], request_id: int, answer: SeatAnswer
@@ -134,13 +135,13 @@ class SeatController:
             )
             language = before.game.locale
             if done.handover is not None:
-                await interaction.response.edit_message(
-                    content=_handover_text(done.handover, language), view=None
+                await replies.edit(
+                    interaction, content=_handover_text(done.handover, language), view=None
                 )
                 await self._redraw(before, done.handover)
                 return
             if done.request.status != "refused":  # still waiting: who for, now
-                await interaction.response.edit_message(content=_asked(done.request, language))
+                await replies.edit(interaction, content=_asked(done.request, language))
                 return
             refused = text(
                 "substitute.refused",
@@ -149,7 +150,7 @@ class SeatController:
                 outgoing=mention(done.request.out_user_id),
                 game_id=done.request.game_id,
             )
-            await interaction.response.edit_message(content=refused, view=None)
+            await replies.edit(interaction, content=refused, view=None)
 
         await guarded(interaction, "answering a seat request", work)
 
@@ -160,8 +161,9 @@ class SeatController:
             interactions.guild_id(interaction)
             game_id = await self._games.open_game_id(interactions.channel_id(interaction))
             nudge = await self._nudges.nudge(game_id, interaction.user.id)
-            await interaction.response.send_message(
-                text(
+            await replies.send(
+                interaction,
+                content=text(
                     "nudge.ping",
                     nudge.locale,
                     user=mention(nudge.user_id),
@@ -171,7 +173,7 @@ class SeatController:
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(nudge.user_id)]),
             )
 
-        await guarded(interaction, "nudging", work)
+        await guarded(interaction, "nudging", work, public=True)
 
     async def _redraw(self, before: GameView, handover: Handover) -> None:
         """Redraw the game's turn message for its new player (again in the background, if
@@ -189,7 +191,7 @@ class SeatController:
         content = _handover_text(handover, game.locale)
         pinged = discord.AllowedMentions(users=[discord.Object(handover.in_user_id)])
         if interactions.channel_id(interaction) == game.channel_id:
-            await interaction.response.send_message(content, allowed_mentions=pinged)
+            await replies.send(interaction, content=content, allowed_mentions=pinged)
             return
         channel = interaction.client.get_channel(game.channel_id)
         if channel is None:
@@ -197,8 +199,10 @@ class SeatController:
         if isinstance(channel, discord.abc.Messageable):
             await channel.send(content, allowed_mentions=pinged)
         language = interactions.user_language(interaction)
-        await interaction.response.send_message(
-            text("substitute.done_elsewhere", language, game_id=game.id), ephemeral=True
+        await replies.send(
+            interaction,
+            content=text("substitute.done_elsewhere", language, game_id=game.id),
+            ephemeral=True,
         )
 
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import aiohttp
 import discord
 
-from bot.edge import interactions
+from bot.edge import interactions, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, guarded
 from bot.edge.buttons import TournamentAction, TournamentButton
 from bot.edge.display import GameDisplay
@@ -441,7 +441,7 @@ class TournamentDisplay:
         drawing = asyncio.ensure_future(self.standings(view))
         done, _ = await asyncio.wait({drawing}, timeout=PICTURE_PATIENCE_SECONDS)
         if not done:
-            await interaction.response.defer()
+            await replies.defer(interaction)
         try:
             return await drawing
         except Exception as error:  # the picture is best effort: the standings go out
@@ -529,17 +529,18 @@ class TournamentController:
                 locale=interactions.server_language(interaction),
             )
             post = shown.signup_post(view)
-            response = await interaction.response.send_message(
+            sent = await replies.send(
+                interaction,
                 embed=post.embed,
                 view=signup_buttons(view) or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            message_id = response.message_id if response is not None else None
+            message_id = sent.message_id
             if message_id is None:
                 message_id = (await interaction.original_response()).id
             await self._service.set_message(view.id, message_id)
 
-        await guarded(interaction, "opening a tournament", work)
+        await guarded(interaction, "opening a tournament", work, public=True)
 
     async def ask_abort(self, interaction: Interaction) -> None:
         """Ask the moderator, privately, to confirm ending the tournament of this channel (or
@@ -565,8 +566,9 @@ class TournamentController:
                     view.id, TournamentAction.KEEP, label=text("confirm.keep.button", language)
                 )
             )
-            await interaction.response.send_message(
-                text("tournament.abort.question", language, name=view.name),
+            await replies.send(
+                interaction,
+                content=text("tournament.abort.question", language, name=view.name),
                 view=buttons,
                 ephemeral=True,
             )
@@ -597,7 +599,7 @@ class TournamentController:
 
     async def _edit_signup(self, interaction: Interaction, view: TournamentView) -> None:
         post = shown.signup_post(view)
-        await interaction.response.edit_message(embed=post.embed, view=signup_buttons(view))
+        await replies.edit(interaction, embed=post.embed, view=signup_buttons(view))
 
     async def _join(self, interaction: Interaction, tournament_id: int) -> None:
         user = interaction.user
@@ -621,10 +623,7 @@ class TournamentController:
             raise ModeratorsOnlyError()
         progress = await self._service.start(tournament_id, interaction.user.id, moderator=True)
         embed, files = await self._display.standings_in_time(interaction, progress.view)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, attachments=files, view=None)
-        else:
-            await interaction.response.edit_message(embed=embed, attachments=files, view=None)
+        await replies.edit(interaction, embed=embed, attachments=files, view=None)
         self._display.in_background(
             self._display.show_progress(progress), f"tournament-start-{tournament_id}"
         )
@@ -635,11 +634,9 @@ class TournamentController:
         view, games = await self._service.abort(tournament_id, interaction.user.id, moderator=True)
         language = interactions.user_language(interaction)
         done = text("tournament.abort.done", language, name=view.name)
-        await interaction.response.edit_message(content=done, view=None)
+        await replies.edit(interaction, content=done, view=None)
         await self._display.show_abort(view, games)
 
     async def _keep(self, interaction: Interaction, tournament_id: int) -> None:
         language = interactions.user_language(interaction)
-        await interaction.response.edit_message(
-            content=text("tournament.keep.done", language), view=None
-        )
+        await replies.edit(interaction, content=text("tournament.keep.done", language), view=None)

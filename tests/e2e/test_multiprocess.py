@@ -183,12 +183,13 @@ REJOIN_TRIES = 5
 
 
 async def take_seat_back(fake: FakeDiscord, person: FakeUser, channel: FakeChannel) -> None:
-    """`/marrakech rejoin` for `person`, asked again while its answer comes too late. The
-    processes have just restarted and catch up with every game the kills left behind; on a
-    busy machine (two test processes, three bots and PostgreSQL on two cores) one may answer
-    after Discord's 3 s, which the fake refuses as Discord does, and the person, told that the
-    application did not respond, asks again. The answer itself may be a refusal: the AI may not
-    have taken their seat in this game."""
+    """`/marrakech rejoin` for `person`, asked again while it is not acknowledged in time. The
+    processes have just restarted and catch up with every game the kills left behind; a slow
+    handler is acknowledged by the bot within 2 s (bot/edge/replies.py), but on a starved
+    machine (two test processes, three bots and PostgreSQL on two cores) a process's event
+    loop can fall behind Discord's 3 s altogether, which the fake refuses as Discord does; the
+    person, told that the application did not respond, asks again. The answer itself may be a
+    refusal: the AI may not have taken their seat in this game."""
     for _ in range(REJOIN_TRIES):
         handle = await fake.slash(person, channel, "marrakech", "rejoin")
         await handle.wait_for(lambda h: h.acknowledged or bool(h.refusals))

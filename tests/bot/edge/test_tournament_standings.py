@@ -28,7 +28,7 @@ def display_drawing(standings_png: Any) -> TournamentDisplay:
 
 
 def clicked() -> Any:
-    return SimpleNamespace(response=SimpleNamespace(defer=AsyncMock()))
+    return SimpleNamespace(response=SimpleNamespace(defer=AsyncMock(), is_done=lambda: False))
 
 
 def image_url(embed: discord.Embed) -> str | None:
@@ -63,8 +63,8 @@ async def test_a_slow_picture_defers_the_click_then_comes_with_the_standings(
         return PNG
 
     interaction = clicked()
-    interaction.response.defer.side_effect = lambda: drawn.set()
+    interaction.response.defer.side_effect = lambda **_: drawn.set()
     embed, files = await display_drawing(slow).standings_in_time(interaction, view())
-    interaction.response.defer.assert_awaited_once_with()
+    interaction.response.defer.assert_awaited_once_with(ephemeral=False, thinking=False)
     assert image_url(embed) == f"attachment://{shown.STANDINGS_NAME}"
     assert [file.filename for file in files] == [shown.STANDINGS_NAME]

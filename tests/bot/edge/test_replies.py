@@ -1,0 +1,256 @@
+"""Every interaction is answered within Discord's 3 s, however slow its handler.
+
+With real discord.py objects on the fake Discord API (see test_edge.py), which refuses a first
+answer that comes after 3 s as Discord does (10062). A handler is held up where it waits on
+the services; the bot must acknowledge the interaction itself, then give its answer in the
+right place once the handler goes on: the clicked message, the command's own reply (public or
+private, as it would have been), never an answer twice.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import datetime as dt
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, cast
+
+import discord
+import pytest
+
+from bot.edge import replies
+from bot.edge.answers import guarded
+from bot.edge.interactions import Interaction
+from bot.services.errors import NoGameHereError
+from bot.storage import GameStatus
+from tests.bot.edge.test_edge import Edge, started
+from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord.interactions import (
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    InteractionHandle,
+)
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by name)
+    return edge_fixture
+
+
+class Gate:
+    """Holds up one service call until released."""
+
+    def __init__(self) -> None:
+        self.reached = asyncio.Event()
+        self.opened = asyncio.Event()
+
+    def hold(self, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            self.reached.set()
+            await self.opened.wait()
+            return await call(*args, **kwargs)
+
+        return held
+
+
+def mover_of(edge: Edge, turn: FakeMessage) -> FakeUser:
+    """The player the turn's message pings."""
+    (mover_id,) = turn.pinged_user_ids
+    return edge.host if mover_id == edge.host.id else edge.guest
+
+
+async def acknowledged(edge: Edge, handle: InteractionHandle, response_type: int) -> None:
+    """Wait until the bot acknowledged `handle` with `response_type`, and nothing was refused."""
+    await edge.fake.world.wait_for(
+        lambda: handle.callback_type is not None or handle.refusals or None,
+        what=f"interaction {handle.id} acknowledged",
+    )
+    assert handle.refusals == [], f"Discord refused the answer: {handle.refusals}"
+    assert handle.callback_type == response_type
+
+
+async def test_a_slow_click_is_acknowledged_in_time_then_its_message_edited(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turn = await started(edge)
+    mover = mover_of(edge, turn)
+    gate = Gate()
+    monkeypatch.setattr(edge.service.play, "act", gate.hold(edge.service.play.act))
+
+    click = edge.click(mover, turn, "North (straight on)")
+    await gate.reached.wait()
+    await acknowledged(edge, click, DEFERRED_UPDATE_MESSAGE)
+    gate.opened.set()
+    await edge.fake.wait_until(
+        lambda: "The die shows" in edge.fake.world.messages[turn.id].embed_text(),
+        what="the clicked message showing the die",
+    )
+    assert click.refusals == []
+    assert not click.followup_ids, "the click's answer is its message, not a new one"
+    view = await edge.service.play.look(1)
+    assert view.game.board_message_id == turn.id
+
+
+async def test_a_slow_private_command_thinks_privately_then_answers_there(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await started(edge)
+    gate = Gate()
+    monkeypatch.setattr(
+        edge.service.play, "check_resign", gate.hold(edge.service.play.check_resign)
+    )
+
+    command = edge.slash(edge.guest, "marrakech", "resign")
+    await gate.reached.wait()
+    await acknowledged(edge, command, DEFERRED_CHANNEL_MESSAGE)
+    thinking = command.original_message()
+    assert thinking is not None
+    assert thinking.ephemeral
+    assert thinking.loading
+    gate.opened.set()
+    question = await command.answer()
+    assert question.id == thinking.id, "the question fills the bot's thinking"
+    assert question.ephemeral
+    assert [button.label for button in question.buttons()] == ["Resign", "Keep playing"]
+    assert command.refusals == []
+
+
+async def held_new_lobby(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, create: Callable[..., Awaitable[Any]]
+) -> tuple[InteractionHandle, FakeMessage]:
+    """`/marrakech new` with the lobby's creation (`create`) held up until the bot has
+    acknowledged the command: its handle and the public thinking shown meanwhile."""
+    gate = Gate()
+    monkeypatch.setattr(edge.service.lobby, "create_lobby", gate.hold(create))
+    command = edge.slash(edge.host, "marrakech", "new", seats=2)
+    await gate.reached.wait()
+    await acknowledged(edge, command, DEFERRED_CHANNEL_MESSAGE)
+    thinking = command.original_message()
+    assert thinking is not None
+    assert not thinking.ephemeral
+    gate.opened.set()
+    return command, thinking
+
+
+async def test_a_slow_public_command_thinks_publicly_and_its_message_is_the_lobby(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    command, thinking = await held_new_lobby(edge, monkeypatch, edge.service.lobby.create_lobby)
+    lobby = await command.answer()
+    assert lobby.id == thinking.id
+    assert not lobby.ephemeral
+    game = await edge.store.open_in_channel(edge.channel.id)
+    assert game is not None
+    assert game.board_message_id == lobby.id
+
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.fake.wait_until(
+        lambda: f"<@{edge.guest.id}>" in edge.fake.world.messages[lobby.id].embed_text(),
+        what="the lobby showing the guest",
+    )
+    assert command.refusals == []
+
+
+async def test_a_public_command_refused_after_thinking_publicly_answers_privately(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise NoGameHereError()
+
+    command, thinking = await held_new_lobby(edge, monkeypatch, refuse)
+    refusal = await command.answer()
+    assert refusal.ephemeral
+    assert "no Marrakech game" in refusal.content
+    await edge.fake.wait_until(lambda: thinking.deleted, what="the public thinking taken down")
+    shown = [m for m in edge.fake.world.messages.values() if not m.ephemeral and not m.deleted]
+    assert shown == [], "nothing public is left of the refused command"
+
+
+async def test_a_quick_answer_is_never_deferred(edge: Edge) -> None:
+    turn = await started(edge)
+    mover = mover_of(edge, turn)
+    click = edge.click(mover, turn, "North (straight on)")
+    answer = await click.response()
+    assert answer.response_type == 7  # UPDATE_MESSAGE, at once
+    view = await edge.service.play.look(1)
+    assert view.status is GameStatus.RUNNING
+
+
+# --- the watchdog and a handler's own answer never both answer ------------------------------
+
+
+class _Response:
+    """A stand-in for discord.py's InteractionResponse whose edit is held up in flight."""
+
+    def __init__(self) -> None:
+        self.done = False
+        self.calls: list[str] = []
+        self.in_flight = asyncio.Event()
+        self.release = asyncio.Event()
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def edit_message(self, **fields: Any) -> None:
+        self.calls.append("edit_message")
+        self.in_flight.set()
+        await self.release.wait()
+        self.done = True
+
+    async def defer(self, **fields: Any) -> None:
+        self.calls.append("defer")
+        self.done = True
+
+
+class _User:
+    id = 7
+
+
+class _Interaction:
+    def __init__(self) -> None:
+        self.id = 1
+        self.type = discord.InteractionType.component
+        self.user = _User()
+        self.created_at = dt.datetime.now(dt.UTC)
+        self.response = _Response()
+        self.locale = discord.Locale.american_english
+
+
+async def test_the_watchdog_waits_for_an_answer_in_flight_and_does_not_answer_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 0.0)
+    stub = _Interaction()
+    interaction = cast(Interaction, stub)
+
+    async def handler() -> None:
+        await replies.edit(interaction, content="moved")
+
+    handling = asyncio.create_task(guarded(interaction, "a held edit", handler))
+    await stub.response.in_flight.wait()
+    for _ in range(5):  # the watchdog, due at once, runs while the edit is in flight
+        await asyncio.sleep(0)
+    stub.response.release.set()
+    await handling
+    assert stub.response.calls == ["edit_message"]
+
+
+def test_every_answer_goes_through_replies() -> None:
+    """Outside bot/edge/replies.py nothing answers an interaction's callback itself: the
+    watchdog could not order itself with it."""
+    answering = {"send_message", "edit_message", "defer", "send_modal"}
+    found = [
+        f"{path.relative_to(REPOSITORY)}:{node.lineno}"
+        for path in sorted((REPOSITORY / "bot").rglob("*.py"))
+        if path.name != "replies.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+        and node.attr in answering
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "response"
+    ]
+    assert found == []
