@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from ai.judge import (
     best_option,
     decision_accuracy,
     decisions,
+    game_accuracy,
     judge_decision,
     judge_game,
     judge_options,
@@ -256,7 +258,23 @@ def test_judging_a_record_is_deterministic_and_its_losses_never_negative(
         mine = first.of_seat(summary.seat)
         assert summary.decisions == len(mine)
         assert summary.blunders == sum(j.band is Band.BLUNDER for j in mine)
-        assert 0.0 <= summary.accuracy <= 100.0
+        chosen = [j.accuracy for j in mine if not j.forced]
+        expected = sum(chosen) / len(chosen) if chosen else 100.0
+        assert summary.accuracy == pytest.approx(expected)
+    accuracies = {summary.accuracy for summary in first.seats}
+    assert any(accuracy < 100.0 for accuracy in accuracies), "some decision lost something"
+
+
+def test_a_game_s_accuracy_is_the_mean_over_the_decisions_that_had_a_choice() -> None:
+    record = opening(2, Variant.STANDARD, 5, 24)
+    judged = judge_game(record, work=12).decisions
+    best, *_ = judged
+    perfect = replace(best, loss=0.0, accuracy=decision_accuracy(0.0, 2))
+    costly = replace(best, loss=10.0, accuracy=decision_accuracy(10.0, 2))
+    forced = replace(costly, options=best.options[:1])
+    assert game_accuracy([perfect, costly]) == pytest.approx((100.0 + 63.58) / 2, abs=0.01)
+    assert game_accuracy([perfect, costly, forced]) == game_accuracy([perfect, costly])
+    assert game_accuracy([forced]) == 100.0
 
 
 def test_the_decisions_of_a_record_skip_the_dice_and_follow_resignations() -> None:

@@ -72,6 +72,11 @@ async def test_the_result_offers_the_analysis_to_anyone_privately(edge: Edge) ->
     assert french.content.startswith("Partie n° 1 : les chances de victoire")
     outsider = await analysis_of(edge, edge.outsider, final, "Analysis")
     assert outsider.content.startswith("Гра №1")
+    drawn = {
+        picture(answer, "marrakech-analysis-1.png").tobytes()
+        for answer in (answer, french, outsider)
+    }
+    assert len(drawn) == 3, "each picture is drawn in its presser's language"
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
     assert edge.fake.world.messages[final.id].enabled_buttons() == final.enabled_buttons()
 

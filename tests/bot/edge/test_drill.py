@@ -76,7 +76,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
     assert drill.visible_to == edge.host.id
-    assert drill.content.startswith("Decision 1 of ")
+    assert drill.content.startswith(("Decision 1 of 2 ", "Decision 1 of 3 ")), drill.content
     assert "chance of winning" in drill.content
     assert picture(drill).width == DEFAULT_SIZE
     labels = [b.label for b in drill.buttons()]
@@ -98,9 +98,8 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     assert isinstance(old, DrillHandler)
     again = DrillPictures(old._pictures._workers, old._pictures._judgements)
     edge.client.drills = DrillHandler(edge.service.play, again)
-    if "Next" in [b.label for b in picked.buttons()]:
-        following = await pressed(edge, edge.host, picked, "Next")
-        assert following.content.startswith("Decision 2 of ")
+    following = await pressed(edge, edge.host, picked, "Next")
+    assert following.content.startswith("Decision 2 of ")
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
 
 

@@ -370,11 +370,15 @@ def test_the_chart_labels_cover_every_word_the_rating_chart_draws(locale: str) -
 @pytest.mark.parametrize("locale", TRANSLATED)
 async def test_pictures_draw_in_the_game_s_language(locale: str) -> None:
     views = list(played_views(locale, 3, "standard"))
+    pictures = images.Pictures(WorkerPool(workers=0))
     for post in (presenter.turn_post(views[5]), presenter.final_post(views[-1])):
         assert post.image is not None
         assert post.image.language == locale
-        png = await images.Pictures(WorkerPool(workers=0)).png(post.image)
+        png = await pictures.png(post.image)
         assert png.startswith(b"\x89PNG")
+        drawn = images.picture_of(post.image)
+        assert drawn.labels == images.labels(locale), "the panel's words, in the game's language"
+        assert drawn.labels != images.labels("en")
 
 
 def test_a_bad_option_is_named_as_the_user_s_client_names_it() -> None:

@@ -4,6 +4,7 @@ tells and the engine's next state holds; and the picture draws the choices."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from functools import cache
 
@@ -13,6 +14,7 @@ import engine
 from bot.presentation import images, messages, narration, presenter
 from bot.presentation.presenter import FACING_ARROWS, orientation_choices
 from bot.services import GameInfo, GameStatus, GameView, Player
+from bot.workers import jobs
 from engine import Facing, GameState, Phase
 
 ARROW_FACING = {arrow: facing for facing, arrow in FACING_ARROWS.items()}
@@ -143,7 +145,10 @@ def test_the_decision_s_picture_draws_the_choices(phase: Phase) -> None:
     assert post.image is not None
     assert post.image.show_choices
     assert not post.image.numbered
-    assert images.picture_of(post.image).show_choices
+    picture = images.picture_of(post.image)
+    assert picture.show_choices
+    without = dataclasses.replace(picture, show_choices=False)
+    assert jobs.board_png(picture) != jobs.board_png(without), "the worker draws the arrows"
 
 
 def test_no_other_picture_draws_the_choices() -> None:
