@@ -41,6 +41,15 @@ def judgement_to_json(judged: GameJudgement) -> str:
     return json.dumps(document, separators=(",", ":"), allow_nan=False)
 
 
+def version_of(text: str) -> int | None:
+    """The layout version a kept text says it has; None if it says none (damaged)."""
+    try:
+        version = json.loads(text)["v"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    return version if isinstance(version, int) else None
+
+
 def judgement_from_json(text: str) -> GameJudgement:
     """The judgement `judgement_to_json` wrote; ValueError if `text` is not one (another
     version, or damaged)."""

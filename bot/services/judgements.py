@@ -7,8 +7,9 @@ compact JSON (`ai.judge_json`, bot/storage/judgements.py); reading it back costs
 milliseconds. In this process, callers asking for a game being judged wait for that one
 judging; two processes judging the same game at once both finish, and the first text written
 is the one kept (the judge is deterministic: both say the same). A kept text this bot cannot
-read (written by another version) is judged again, and the new judgement is used without
-replacing it.
+read is judged again: one of an older layout, or damaged, is replaced by the new judgement (so
+it is judged once); one of a newer layout, written by a newer process beside this one during
+an upgrade, stays for the processes that read it, and this one uses its own judgement.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import asyncio
 import logging
 
 from ai.judge import GameJudgement
-from ai.judge_json import judgement_from_json
+from ai.judge_json import VERSION, judgement_from_json, version_of
 from bot.storage.judgements import JudgementStore
 from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
@@ -48,13 +49,23 @@ class GameJudgements:
 
     async def _judgement(self, game_id: int, record: Record) -> GameJudgement:
         kept = await self._store.judgement(game_id)
+        newer = False
         if kept is not None:
             try:
                 return judgement_from_json(kept)
-            except ValueError:
-                log.warning("judgement of game %s unreadable; judged again", game_id)
+            except ValueError as error:
+                newer = (version_of(kept) or 0) > VERSION
+                log.warning(
+                    "judgement of game %s not readable here (%s); judged again%s",
+                    game_id,
+                    error,
+                    "" if newer else " and replaced",
+                )
         text = await self._workers.run(
             Lane.SLOW, jobs.judged_game, record, limit=JUDGE_TIMEOUT_SECONDS
         )
-        await self._store.add_judgement(game_id, text)
+        if kept is None:
+            await self._store.add_judgement(game_id, text)
+        elif not newer:
+            await self._store.replace_judgement(game_id, kept, text)
         return judgement_from_json(text)

@@ -2,7 +2,8 @@
 "One judgement per game"): the compact JSON text of `ai.judge_json`, which this store keeps as
 it is given. The first writer's text stays; a second writer (another process that judged the
 same game at the same time) changes nothing, and the judge being deterministic, both texts
-say the same."""
+say the same. A text of an older layout, or a damaged one, is replaced in place once judged
+again (`replace_judgement`), only if it is still the one kept."""
 
 from __future__ import annotations
 
@@ -34,3 +35,15 @@ class JudgementStore:
                 judgement,
             )
         return added == 1
+
+    async def replace_judgement(self, game_id: int, kept: str, judgement: str) -> bool:
+        """Put `judgement` in the place of `kept`, if that is still the text kept for game
+        `game_id`; whether it was replaced."""
+        async with self._db.single_write() as conn:
+            replaced = await conn.execute(
+                "UPDATE game_judgements SET judgement = $3 WHERE game_id = $1 AND judgement = $2",
+                game_id,
+                kept,
+                judgement,
+            )
+        return replaced == 1

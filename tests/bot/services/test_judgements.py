@@ -14,7 +14,7 @@ from typing import Any, cast
 import pytest
 
 from ai.judge import GameJudgement, judge_game
-from ai.judge_json import judgement_to_json
+from ai.judge_json import VERSION, judgement_to_json
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.drill import DrillPictures
 from bot.services.accuracy import AccuracyRecorder
@@ -144,13 +144,30 @@ async def test_two_processes_judging_at_once_keep_it_once(
     assert await store.add_judgement(game_id, "{}") is False, "one row, kept"
 
 
-@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-async def test_a_kept_judgement_this_bot_cannot_read_is_judged_again(
+@pytest.mark.parametrize("kept", ['{"v":0}', "not JSON", '{"players": 2}'])
+async def test_an_older_or_damaged_judgement_is_judged_again_once_and_replaced(
+    database: Database, judged: list[int], kept: str
+) -> None:
+    game_id = await a_finished_game(database)
+    store = JudgementStore(database)
+    await store.add_judgement(game_id, kept)
+    judgements = GameJudgements(store, cast(WorkerPool, _Pool()))
+    assert await judgements.of(game_id, RECORD) == golden_judgement()
+    assert len(judged) == 1
+    assert await store.judgement(game_id) == judgement_to_json(golden_judgement())
+    restarted = GameJudgements(store, cast(WorkerPool, _Pool()))
+    assert await restarted.of(game_id, RECORD) == golden_judgement()
+    assert len(judged) == 1, "the judgement kept in its place is read, not judged again"
+
+
+async def test_a_newer_version_s_judgement_is_kept_for_the_processes_that_read_it(
     database: Database, judged: list[int]
 ) -> None:
     game_id = await a_finished_game(database)
     store = JudgementStore(database)
-    await store.add_judgement(game_id, '{"v":0}')
+    newer = json.dumps({"v": VERSION + 1, "players": 2})
+    await store.add_judgement(game_id, newer)
     judgements = GameJudgements(store, cast(WorkerPool, _Pool()))
     assert await judgements.of(game_id, RECORD) == golden_judgement()
     assert len(judged) == 1
+    assert await store.judgement(game_id) == newer, "a newer process's judgement stays"
