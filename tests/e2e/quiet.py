@@ -82,6 +82,11 @@ CALL_KEYS = (
 """The catalogue's texts that call someone to play (only the turn being played may say them)."""
 
 
+CALL_WORDS_AT_LEAST = 5
+"""The shortest call word kept (Ukrainian's "думає", of "{player} думає…", is 5 letters): a
+shorter piece could match ordinary text."""
+
+
 def calls_to_play() -> tuple[str, ...]:
     """The words of each call to play (its longest piece without placeholders), in every
     language."""
@@ -93,7 +98,7 @@ def calls_to_play() -> tuple[str, ...]:
                 continue
             pieces = [part[0].strip(" .,:;·!?…#()") for part in string.Formatter().parse(template)]
             longest = max(pieces, key=len)
-            if len(longest) >= 6:
+            if len(longest) >= CALL_WORDS_AT_LEAST:
                 found.append(longest)
     return tuple(found)
 

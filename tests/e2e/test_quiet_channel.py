@@ -21,6 +21,9 @@ from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import pick
 from tests.e2e.quiet import (
+    CALL_KEYS,
+    CALLS,
+    LANGUAGES,
     ChannelWatch,
     check_lobby,
     check_over,
@@ -63,6 +66,11 @@ def table(
     for user in users:
         fake.add_member(guild, user)
     return channel, users
+
+
+def test_every_call_to_play_is_looked_for_in_every_language() -> None:
+    """What `left_behind` looks for: the words of each call to play, in each language."""
+    assert len(CALLS) == len(CALL_KEYS) * len(LANGUAGES)
 
 
 @pytest.mark.parametrize(
