@@ -629,11 +629,18 @@ async def test_damaged_rows_are_reported_and_other_games_go_on(
             assert "damaged" in private(answer)
         else:
             assert not answer.ephemeral, answer.content
-    notices = {
-        channel.name: [m.content for m in fake.messages(channel) if "Moderators" in m.content]
-        for channel in channels
-    }
-    await fake.wait_until(lambda: all(notices[c.name] for c in channels[:2]) or None)
+
+    def moderators_told() -> dict[str, list[str]]:
+        return {
+            channel.name: [m.content for m in fake.messages(channel) if "Moderators" in m.content]
+            for channel in channels
+        }
+
+    await fake.wait_until(
+        lambda: all(moderators_told()[c.name] for c in channels[:2]) or None,
+        what="the damaged games' notices",
+    )
+    notices = moderators_told()
     assert len(notices["cut"]) == 1
     assert "cannot go on" in notices["cut"][0]
     assert "nothing was lost" in notices["garbled"][0]
