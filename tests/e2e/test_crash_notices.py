@@ -32,6 +32,7 @@ from bot.storage.database import BACKENDS, Backend
 from tests.e2e.conftest import told_its_shards
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.quiet import check_turn_line, left_behind
 from tests.e2e.shifted_clock import shift_clock, with_clock
 from tests.postgres import create_database, drop_database
 
@@ -259,7 +260,8 @@ async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
     print(fake.transcript(channel))
     told = [m.id for m in fake.messages(channel) if notice in m.embed_text()]
     assert len(told) == 1, fake.transcript(channel)
-    assert not fake.world.messages[first.id].enabled_buttons()
+    check_turn_line(fake.world.messages[first.id])
+    assert left_behind(fake, channel, None) == [], fake.transcript(channel)
 
 
 @pytest.mark.parametrize("crash_at", ["rejoin.committed:1"])
