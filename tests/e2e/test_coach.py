@@ -42,12 +42,16 @@ async def test_a_coached_game_with_a_hint_and_a_verdict(fake: FakeDiscord, bot: 
     assert hint.ephemeral
     assert hint.content.startswith("💡 The coach would go for turning Assam ")
     assert "2 hints left in this game." in hint.content
+    assert len(fake.messages(channel)) == public, fake.transcript(channel)
 
     deciding = await fake.click(mover, turn, button_id(turn, hint=False))
     (verdict,) = await deciding.followups(1, timeout=30)
     assert verdict.ephemeral
     assert VERDICT.fullmatch(verdict.content), verdict.content
-    assert all(not m.ephemeral for m in fake.messages(channel)[public:])
+    shown = fake.messages(channel)
+    assert len(shown) == public, fake.transcript(channel)
+    told = [m.content for m in shown if verdict.content in m.content or hint.content in m.content]
+    assert told == [], told
 
     handle = await fake.slash(mover, channel, "marrakech", "resign")
     await confirm(fake, mover, handle, "resign")
