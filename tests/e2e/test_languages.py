@@ -11,6 +11,7 @@ import pytest
 from tests.e2e.conftest import told_its_shards
 from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
+from tests.e2e.players import pick
 
 pytestmark = pytest.mark.e2e
 
@@ -85,3 +86,16 @@ async def test_a_french_server_and_a_ukrainian_member(
     assert "Le dé indique" in shown.embed_text(), "after a restart the game still speaks French"
     board = await private_text(await fake.slash(olena, channel, "marrakech", "board"))
     assert "Гра №1: поле зараз" in board
+
+    theirs = turn  # a turn of Camille's: Olena's click on it is refused in Ukrainian
+    if mover is olena:  # she plays her turn to its end first
+        placement = pick(fake.world.messages[turn.id], 0)
+        await (
+            await fake.click(olena, fake.world.messages[turn.id], placement.custom_id)
+        ).response()
+        theirs = await fake.wait_for_message(
+            channel, lambda m: m.id > turn.id and m.pinged_user_ids == {camille.id}
+        )
+    choice = pick(theirs, 0)
+    refused = await private_text(await fake.click(olena, theirs, choice.custom_id))
+    assert "Зараз не ваш хід" in refused, refused
