@@ -276,5 +276,12 @@ async def test_two_processes_send_a_held_reminder_once(postgres: str, tmp_path: 
             for process, mark in zip(cluster.processes, marks, strict=True):
                 await process.wait_for_log(r"turn clock: \d+ done", after=mark, timeout=30)
             assert len(fake.messages(dm)) == 1, "sent once, by one of the two processes"
+            # Both processes sending would still show one message (the nonce): count the posts.
+            posts = [
+                request
+                for request in fake.bot_token_requests()
+                if request.method == "POST" and request.path.endswith(f"/channels/{dm.id}/messages")
+            ]
+            assert len(posts) == 1, f"sent by both processes: {posts}"
         finally:
             await cluster.close()
