@@ -80,7 +80,8 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     assert refused_request.enabled_buttons() == []
 
     # Bob's seat goes to Dave: Dave plays it from its next decision (a turn message that
-    # called Bob before the hand-over is now Dave's to click).
+    # called Bob before the hand-over is now Dave's to click), and the seat's next turn calls
+    # Dave, not Bob.
     handed = await (
         await fake.slash(mod, channel, "marrakech-mod", "substitute", out=bob, options={"in": dave})
     ).answer()
@@ -97,12 +98,13 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     seat_players = {**users, bob.id: dave}
     for clicks in range(40):
         current = await fake.wait_until(lambda: human_turn(fake, channel), what="a turn")
-        by_dave = current.pinged_user_ids & {bob.id, dave.id}
+        called, content = current.pinged_user_ids, current.content
         await play_turn_click(fake, seat_players, current, clicks)
-        if by_dave:
+        if called & {bob.id, dave.id} and current.id > handed.id:
             break
     else:
-        raise AssertionError("Dave's seat never came to play")
+        raise AssertionError("Dave's seat never came to play a turn posted after the hand-over")
+    assert called == {dave.id}, content
 
     # Alice and Carol resign: the seat Dave finishes wins; Bob is rated as out first.
     for user in (alice, carol):
