@@ -14,6 +14,7 @@ import pytest
 import ai
 import engine
 from bot.presentation import images
+from bot.runtime import scheduler as scheduler_module
 from bot.runtime.scheduler import Scheduler
 from bot.services import (
     Abandoned,
@@ -536,15 +537,36 @@ async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
         return await due_work()
 
     monkeypatch.setattr(table.service.turns, "due_work", counted)
+    armed: list[float | None] = []
+    """The timeout of each wait the task began (None: it waits until woken)."""
+
+    class Asyncio:
+        """asyncio as the scheduler's module sees it, noting each timeout it arms."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(asyncio, name)
+
+        @staticmethod
+        def timeout(delay: float | None) -> asyncio.Timeout:
+            armed.append(delay)
+            return asyncio.timeout(delay)
+
+    monkeypatch.setattr(scheduler_module, "asyncio", Asyncio())
     asleep = asyncio.Event()
     played = asyncio.Event()
+    waits: list[tuple[float | None, bool]] = []
+    """Each wait that ended: its timeout, and whether a change (a wake) ended it."""
+    waits_before_play: list[tuple[float | None, bool]] = []
 
     async def handle(work: DueWork) -> None:
         await table.handle(work)
+        if not played.is_set():
+            waits_before_play.extend(waits)
         played.set()
 
     scheduler = Scheduler(table.service.turns, handle, table.clock)
     seconds_to_sleep = scheduler.seconds_to_sleep
+    sleep = scheduler._sleep
 
     async def noted() -> float | None:
         delay = await seconds_to_sleep()
@@ -552,7 +574,12 @@ async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
             asleep.set()
         return delay
 
+    async def recorded(delay: float | None) -> None:
+        await sleep(delay)
+        waits.append((armed[-1], scheduler._wake.is_set()))
+
     monkeypatch.setattr(scheduler, "seconds_to_sleep", noted)
+    monkeypatch.setattr(scheduler, "_sleep", recorded)
     scheduler.start()
     try:
         await asyncio.wait_for(asleep.wait(), 10)
@@ -560,6 +587,7 @@ async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
         for _ in range(200):
             await asyncio.sleep(0)
         assert looks == before, "nothing scheduled: the task waits, it does not poll"
+        assert armed == [None], f"nothing scheduled: it waits with no timeout, not {armed}"
 
         view = await human_vs_ai(table, "easy")  # the start wakes it
         if not view.ai_to_move:
@@ -567,5 +595,9 @@ async def test_the_scheduler_task_sleeps_until_a_change_wakes_it(
         await asyncio.wait_for(played.wait(), 10)
         assert table.turns
         assert table.turns[0].reason == TurnReason.AI
+        assert waits_before_play[0] == (None, True), "it slept until the start woke it"
+        assert all(woken for _, woken in waits_before_play), (
+            f"no wait before the AI's turn ran out, changes ended each: {waits_before_play}"
+        )
     finally:
         await scheduler.stop()
