@@ -5,6 +5,8 @@ they come at once or were held; a finished game's watchers go with its last mess
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.presentation import story
@@ -15,6 +17,7 @@ from bot.services.watch import WatchService
 from bot.storage import Database
 from bot.storage.watchers import WatchStore
 from tests.bot.services.test_service import BOB, CAROL, HOST, play_out, service_on, started, step
+from tests.polling import WAIT_SECONDS
 
 GUILD = 9
 WATCHER = 2001
@@ -62,8 +65,20 @@ async def test_each_finished_turn_is_told_once_whichever_process_looks(
     database: Database,
 ) -> None:
     service = service_on(database)
-    watch = watch_of(service, database)
-    other_process = watch_of(service_on(database), database)
+    read = 0
+    both_read = asyncio.Event()
+
+    async def gate(_user_id: int) -> bool:
+        """Between each process's read of who is behind and its claim: both read first."""
+        nonlocal read
+        read += 1
+        if read == 2:
+            both_read.set()
+        await both_read.wait()
+        return True
+
+    watch = WatchService(service.loader, WatchStore(database), gate)
+    other_process = WatchService(service_on(database).loader, WatchStore(database), gate)
     view = await started(service, (HOST, BOB))
     watched = await watch.watch(GUILD, view.id, WATCHER)
     assert watched.watcher is not None
@@ -76,7 +91,11 @@ async def test_each_finished_turn_is_told_once_whichever_process_looks(
         view = await step(service, view)
     await other_process.start()
     assert await other_process.games_behind() == [], "no message shows this turn yet"
-    (news,) = await watch.news(view)
+    async with asyncio.timeout(WAIT_SECONDS):  # each process reads it due, or this fails
+        here, there = await asyncio.gather(watch.news(view), other_process.news(view))
+    told = [(news.user_id, news.told_seq) for news in here + there]
+    assert len(told) == 1, f"both read it was due, one process claimed it: {told}"
+    (news,) = here + there
     assert (news.user_id, news.told_seq) == (WATCHER, watched.game.seq)
     assert await watch.news(view) == []
     assert await other_process.news(view) == [], "claimed once, in the database"
