@@ -6,6 +6,8 @@ nothing."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.services import GameStatus, GameView
@@ -14,7 +16,7 @@ from bot.services.loaded import rated_places
 from bot.services.seat_errors import SubstituteError
 from bot.services.stats import StatsService
 from bot.services.substitutes import REQUEST_HOURS
-from bot.storage import Database
+from bot.storage import Database, GameStore
 from bot.storage.stats import StatsStore
 from tests.bot.services.test_async_play import (
     BOB,
@@ -192,16 +194,21 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
     view = await time_out_three_times(table, view, BOB)
     (bob,) = [p for p in view.players if p.user_id == BOB]
     assert bob.autoplay
+    while view.user_to_move != BOB:  # the seat's own turn, the AI's move due at once
+        mover = view.user_to_move
+        assert mover is not None
+        view = await play_turn(table, view, mover)
+    games = GameStore(table.database)
+    assert (await games.get(view.id)).due_at == table.clock.now
     done = await service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
     (dave,) = [p for p in done.view.players if p.user_id == DAVE]
     assert not dave.autoplay, "the AI no longer plays the seat"
     assert dave.timeouts == 0
     view = await service.play.look(view.id)
-    while view.user_to_move != DAVE:
-        mover = view.user_to_move
-        assert mover is not None
-        view = await play_turn(table, view, mover)
+    assert view.user_to_move == DAVE
     assert view.game.turn_limit_seconds == LIMIT
+    due_at = (await games.get(view.id)).due_at
+    assert due_at == table.clock.now + timedelta(seconds=LIMIT), "Dave's turn, its clock anew"
     table.clock.advance(LIMIT - 1)
     await run_until_quiet(table)
     view = await service.play.look(view.id)
