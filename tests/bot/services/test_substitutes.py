@@ -6,17 +6,19 @@ nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import pytest
 
 from bot.services import GameStatus, GameView
 from bot.services.errors import GameNotRunningError, HostOnlyError, StaleBoardError
-from bot.services.loaded import rated_places
+from bot.services.loaded import LoadedGame, rated_places
 from bot.services.seat_errors import SubstituteError
 from bot.services.stats import StatsService
 from bot.services.substitutes import REQUEST_HOURS
 from bot.storage import Database, GameStore
+from bot.storage.game_rows import GameRow
 from bot.storage.stats import StatsStore
 from tests.bot.services.test_async_play import (
     BOB,
@@ -218,7 +220,7 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
 
 
 async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_changes_nothing(
-    database: Database,
+    database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     one = service_on(database)
     other = service_on(database)
@@ -227,5 +229,32 @@ async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_changes_nothing(
     await step(one, view)  # ...and the first moves it on
     done = await other.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
     assert seat_of(done.view, DAVE) is not None, "it reads the game again, then hands over"
-    with pytest.raises((StaleBoardError, SubstituteError)):
+    with pytest.raises(SubstituteError):
         await one.substitutes.substitute(view.id, BOB, ERIN, None, in_bot=False)
+
+    load = one.loader.load
+    meanwhile: list[Callable[[], Awaitable[object]]] = []
+    """What the other process does just after the first has read the game."""
+
+    async def read_then_moved_on(game_id: int, row: GameRow | None = None) -> LoadedGame:
+        loaded = await load(game_id, row)
+        while meanwhile:
+            await meanwhile.pop()()
+        return loaded
+
+    monkeypatch.setattr(one.loader, "load", read_then_moved_on)
+    before = await other.play.look(view.id)
+    meanwhile.append(lambda: step(other, before))
+    with pytest.raises(StaleBoardError):  # a move was made elsewhere meanwhile
+        await one.substitutes.substitute(view.id, DAVE, ERIN, None, in_bot=False)
+    after = await one.play.look(view.id)
+    assert after.seq == before.seq + 1
+    assert after.players == before.players, "the seats are as they were"
+
+    meanwhile.append(lambda: other.substitutes.substitute(view.id, DAVE, CAROL, None, in_bot=False))
+    with pytest.raises(StaleBoardError):  # the seat was handed over elsewhere meanwhile
+        await one.substitutes.substitute(view.id, DAVE, ERIN, None, in_bot=False)
+    view = await one.play.look(view.id)
+    assert seat_of(view, CAROL) == seat_of(after, DAVE), "the seat is the other process's choice"
+    assert seat_of(view, ERIN) is None
+    assert seat_of(view, DAVE) is None
