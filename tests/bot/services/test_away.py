@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -36,6 +37,7 @@ from tests.bot.services.test_async_play import (
     make_table,
     two_humans,
 )
+from tests.polling import until
 from tests.round_trips import counting
 
 DAY = timedelta(days=1)
@@ -392,18 +394,42 @@ async def test_another_process_s_change_of_quiet_hours_or_time_away_is_seen(
         listening = asyncio.create_task(here.store.listen_away(changed))
         if second.backend == "postgres":
             await told.wait()  # told once as it starts listening
+        quiet = QuietHours.parse("23:00", "08:00", KYIV)
+        back_at = table.clock.now + 2 * DAY
+
+        def quiet_hours() -> Awaitable[object]:
+            return here.quiet_hours(BOB)
+
+        def away_until() -> Awaitable[object]:
+            return here.away_until(GUILD, BOB)
+
+        async def seen(
+            look: Callable[[], Awaitable[object]],
+            change: Callable[[], Awaitable[object]],
+            what: str,
+            new: object,
+        ) -> None:
+            """`change` made elsewhere, with what `look` reads kept in memory here just
+            before: its own notification tells this process (PostgreSQL), or the test does
+            (SQLite, kept until then)."""
+            kept = await look()
+            assert kept != new
             told.clear()
-        assert await here.quiet_hours(BOB) is None
-        assert await here.away_until(GUILD, BOB) is None
-        await elsewhere.set_quiet_hours(BOB, QuietHours.parse("23:00", "08:00", KYIV))
-        await elsewhere.go_away(GUILD, BOB, 2)
-        if second.backend == "postgres":
-            await told.wait()
-        else:
-            assert await here.quiet_hours(BOB) is None, "kept until told"
-            here.changed_elsewhere()
-        assert await here.quiet_hours(BOB) == QuietHours.parse("23:00", "08:00", KYIV)
-        assert await here.away_until(GUILD, BOB) == table.clock.now + 2 * DAY
+            await change()
+            if second.backend == "postgres":
+                await until(told.is_set, f"the notification of {what}")
+            else:
+                assert await look() == kept, f"{what}: kept until told"
+                here.changed_elsewhere()
+            assert await look() == new, f"{what} is seen"
+
+        assert await quiet_hours() is None
+        assert await away_until() is None
+        await seen(
+            quiet_hours, lambda: elsewhere.set_quiet_hours(BOB, quiet), "the new quiet hours", quiet
+        )
+        await seen(away_until, lambda: elsewhere.go_away(GUILD, BOB, 2), "the time away", back_at)
+        await seen(away_until, lambda: elsewhere.come_back(GUILD, BOB), "the coming back", None)
         listening.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await listening
