@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import threading
 import time
@@ -211,26 +212,73 @@ def test_without_a_tick_only_the_gateway_rule_applies(tmp_path: Path) -> None:
     assert check_health(path, now=1_060.0) == (True, "healthy: last heartbeat 60 s ago")
 
 
-def test_writes_from_several_threads_leave_one_whole_file(tmp_path: Path) -> None:
+def test_writes_from_several_threads_leave_one_whole_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "heartbeat"
-    heartbeat = Heartbeat(path)
+    moments = itertools.count(1)
+    taken: dict[str, list[float]] = {"beat": [], "tick": []}
+    writing: list[str] = []
+    """The writers between taking their time and finishing their file."""
+    overlaps: list[str] = []
+
+    def clock() -> float:
+        """A clock that always moves on, noting which writer took each time; it lets the other
+        threads run before the time is kept, as a thread may be paused anywhere."""
+        writer = threading.current_thread().name
+        if writing:
+            overlaps.append(f"{writer} while {writing[0]} wrote")
+        writing.append(writer)
+        moment = float(next(moments))
+        taken.setdefault(writer, []).append(moment)
+        time.sleep(0)
+        return moment
+
+    heartbeat = Heartbeat(path, clock=clock)
+    write_file = heartbeat._write
+
+    def write_whole() -> None:
+        write_file()
+        writing.remove(threading.current_thread().name)
+
+    monkeypatch.setattr(heartbeat, "_write", write_whole)
+    heartbeat.beat()
+    heartbeat.tick()
+    written = threading.Event()
+    reads: list[HeartbeatRecord | None] = []
+
+    def read() -> None:
+        while True:
+            last = written.is_set()
+            reads.append(read_heartbeat(path))
+            if last:
+                return
 
     def write(times: int, action: str) -> None:
         for _ in range(times):
             getattr(heartbeat, action)()
 
     threads = [
-        threading.Thread(target=write, args=(100, action)) for action in ("beat", "tick") * 2
+        threading.Thread(target=write, args=(100, action), name=action)
+        for action in ("beat", "tick") * 2
     ]
+    reader = threading.Thread(target=read)
+    reader.start()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    written.set()
+    reader.join()
 
+    assert overlaps == [], "one write at a time: " + ", ".join(overlaps[:3])
+    torn = sum(1 for record in reads if record is None)
+    assert torn == 0, f"{torn} of {len(reads)} reads during the writes found no whole file"
     record = read_heartbeat(path)
     assert record is not None
-    assert record.beaten_at is not None
-    assert record.ticked_at is not None
+    assert (record.beaten_at, record.ticked_at) == (max(taken["beat"]), max(taken["tick"])), (
+        "the file holds the latest beat and tick"
+    )
     assert [entry.name for entry in path.parent.iterdir()] == ["heartbeat"]
 
 
