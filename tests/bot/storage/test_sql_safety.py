@@ -5,7 +5,9 @@ A scan of every module in bot/ finds each call that runs SQL (`execute`, `execut
 built only from string literals and module constants: an f-string, `%`, `.format()` or `+` that
 brings in anything else fails, unless it is one of the few reviewed exceptions listed below with
 the reason it is safe. The scanner is itself tested on bad samples. Then hostile strings go
-through the service into a real database of each back end, which stays intact.
+through the service and the stores into a real database of each back end: those refused change
+no row of a game with a log, and those kept (seat and entrant names, a tournament's name, the
+bot's notes) read back unchanged.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import ast
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -20,7 +24,9 @@ import pytest
 from bot.services import GameService
 from bot.services.errors import BadOptionError, IllegalMoveError
 from bot.storage import GameStore, open_database
-from bot.storage.database import Backend
+from bot.storage.database import Backend, Database
+from bot.storage.tournaments import TournamentStore
+from tests.bot.storage.test_tournaments import new_tournament
 
 BOT = Path(__file__).resolve().parents[3] / "bot"
 SQL_CALLS = {
@@ -76,6 +82,10 @@ HOSTILE = (
     "\x00",
     "%s{0}",
 )
+STORED = tuple(text for text in HOSTILE if "\x00" not in text)
+"""The hostile strings a text column holds on both back ends (PostgreSQL's text holds no NUL)."""
+COUNTED = ("games", "seats", "actions", "bot_meta", "tournaments", "tournament_players")
+NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 
 
 def unsafe_sql(tree: ast.AST, module: str) -> Iterator[str]:
@@ -170,31 +180,69 @@ def test_the_scan_accepts_bound_parameters() -> None:
     assert list(unsafe_sql(ast.parse(snippet), "sample.py")) == []
 
 
+async def row_counts(database: Database) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    async with database.reading() as conn:
+        for table in COUNTED:
+            counts[table] = await conn.fetchval(f"SELECT count(*) FROM {table}")
+    return counts
+
+
 async def test_hostile_strings_through_the_service_leave_the_database_intact(
     database_target: str, backend: Backend
 ) -> None:
     database = await open_database(database_target)
     try:
-        service = GameService(GameStore(database))
+        store = GameStore(database)
+        service = GameService(store)
         for index, hostile in enumerate(HOSTILE):
             with pytest.raises(BadOptionError):
                 await service.lobby.create_lobby(
                     guild_id=1, channel_id=100 + index, host_id=7, variant=hostile
                 )
-        lobby = await service.lobby.create_lobby(guild_id=1, channel_id=1, host_id=7, seats=2)
-        await service.lobby.join(lobby.id, 8)
+        lobby = await service.lobby.create_lobby(
+            guild_id=1, channel_id=1, host_id=7, seats=2, host_name=STORED[0]
+        )
+        await service.lobby.join(lobby.id, 8, name=STORED[1])
         view = await service.lobby.start(lobby.id, 7)
+        assert view.user_to_move is not None
+        view = await service.play.act(lobby.id, view.user_to_move, view.seq, "S")
         mover = view.user_to_move
         assert mover is not None
+        before = await row_counts(database)
+        assert before["actions"] > 0, "the game has a log for a hostile string to harm"
         for hostile in HOSTILE:
             with pytest.raises(IllegalMoveError):
                 await service.play.act(lobby.id, mover, view.seq, hostile)
+        assert await row_counts(database) == before
+
+        tournaments = TournamentStore(database)
+        made: list[int] = []
+        for index, hostile in enumerate(STORED):
+            await store.set_meta(f"key {hostile}", hostile)
+            entered = replace(new_tournament(), channel_id=200 + index, name=hostile)
+            made.append((await tournaments.create(entered, NOW)).id)
+            assert await tournaments.join(made[-1], 9, hostile, NOW)
+        for tournament_id, hostile in zip(made, STORED, strict=True):
+            assert await store.get_meta(f"key {hostile}") == hostile
+            tournament = await tournaments.get(tournament_id)
+            assert tournament is not None
+            assert tournament.name == hostile
+            entrants = await tournaments.entrants(tournament_id)
+            assert [entrant.display_name for entrant in entrants] == [hostile]
         async with database.reading() as conn:
+            names = await conn.fetch(
+                "SELECT display_name FROM seats WHERE game_id = $1 ORDER BY user_id", lobby.id
+            )
+            assert [row[0] for row in names] == [STORED[0], STORED[1]]
             row = await conn.fetchrow("SELECT count(*), max(seq) FROM games")
             assert row is not None
-            assert (row[0], row[1]) == (1, 0)
-            for table in ("games", "seats", "actions"):
-                assert await conn.fetchval(f"SELECT count(*) FROM {table}") >= 0
+            assert (row[0], row[1]) == (1, view.seq)
+        added = {"bot_meta": len(STORED), "tournaments": len(STORED)}
+        added["tournament_players"] = len(STORED)
+        assert await row_counts(database) == {
+            table: count + added.get(table, 0) for table, count in before.items()
+        }
     finally:
         await database.close()
     if backend == "sqlite":
