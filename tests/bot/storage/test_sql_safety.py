@@ -1,8 +1,9 @@
 """Nothing a user sends reaches SQL except as a bound parameter.
 
 A scan of every module in bot/ finds each call that runs SQL (`execute`, `executemany`,
-`executescript`, `execute_fetchall`, `fetch`, `fetchrow`, `fetchval`) and checks that its SQL is
-built only from string literals and module constants: an f-string, `%`, `.format()` or `+` that
+`executescript`, `execute_fetchall`, `fetch`, `fetchrow`, `fetchval`, and the stores' helpers
+that run the SQL they are given, `maybe_game` and `_changed`) and checks that its SQL is built
+only from string literals and module constants: an f-string, `%`, `.format()` or `+` that
 brings in anything else fails, unless it is one of the few reviewed exceptions listed below with
 the reason it is safe. The scanner is itself tested on bad samples. Then hostile strings go
 through the service and the stores into a real database of each back end: those refused change
@@ -38,6 +39,10 @@ SQL_CALLS = {
     "fetchrow",
     "fetchval",
 }
+SQL_HELPERS = {"maybe_game": (1, "where"), "_changed": (1, "update")}
+"""The bot's own functions that run the SQL they are given, with where that SQL is among their
+arguments (after `self`) and its parameter's name: a call of one is scanned as a database call
+is, and the helper's own use of that parameter is left to the scan of its callers."""
 _PASSED_ON = "the SQL a store gave its Connection, itself scanned where the store calls it"
 _CATALOGUE = (
     "table and column names read from the database's own catalogue, each quoted by _quoted; "
@@ -48,7 +53,6 @@ REVIEWED = {
     ("storage/sqlite.py", "migrate", "statement"): "text of a migration file in bot/",
     ("storage/sqlite.py", "migrate", "migration.version"): "an int parsed from its file name",
     ("storage/postgres.py", "migrate", "migration.sql"): "text of a migration file in bot/",
-    ("storage/game_rows.py", "maybe_game", "where"): "a literal WHERE clause from each caller",
     ("storage/sqlite.py", "execute", "numbered(sql)"): _PASSED_ON,
     ("storage/sqlite.py", "executemany", "numbered(sql)"): _PASSED_ON,
     ("storage/sqlite.py", "fetch", "numbered(sql)"): _PASSED_ON,
@@ -64,7 +68,6 @@ REVIEWED = {
     ("storage/postgres.py", "fetchrow", "sql"): _PASSED_ON,
     ("storage/postgres.py", "fetchval", "sql"): _PASSED_ON,
     ("storage/due_work.py", "claim_due", "lock"): "one of two literal row-locking clauses",
-    ("storage/game_rows.py", "_changed", "update"): "a literal UPDATE from each caller",
     (
         "storage/game_rows.py",
         "_changed",
@@ -94,17 +97,35 @@ def unsafe_sql(tree: ast.AST, module: str) -> Iterator[str]:
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         literal_locals = locals_built_from_literals(function)
+        if function.name in SQL_HELPERS:
+            position, parameter = SQL_HELPERS[function.name]
+            taken = [arg.arg for arg in function.args.args if arg.arg != "self"]
+            if taken[position : position + 1] != [parameter]:
+                yield f"{module}:{function.lineno} {function.name}() takes its SQL elsewhere"
+            literal_locals.add(parameter)  # scanned where the helper is called
         for node in ast.walk(function):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in SQL_CALLS
-                and node.args
-            ):
+            if not isinstance(node, ast.Call) or (sql := sql_argument(node)) is None:
                 continue
-            for name in dynamic_parts(node.args[0]):
+            for name in dynamic_parts(sql):
                 if name not in literal_locals and (module, function.name, name) not in REVIEWED:
                     yield f"{module}:{node.lineno} {function.name}() builds SQL from {name}"
+
+
+def sql_argument(call: ast.Call) -> ast.expr | None:
+    """The SQL a call runs: the first argument of a database call, the SQL argument of a helper
+    in SQL_HELPERS (a stand-in name, never safe, where it is not to be seen); None for any other
+    call."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr in SQL_CALLS:
+        return call.args[0] if call.args else None
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else None
+    name = call.func.id if isinstance(call.func, ast.Name) else name
+    if name not in SQL_HELPERS:
+        return None
+    position, parameter = SQL_HELPERS[name]
+    by_name = [keyword.value for keyword in call.keywords if keyword.arg == parameter]
+    if by_name:
+        return by_name[0]
+    return call.args[position] if len(call.args) > position else ast.Name("its unseen SQL")
 
 
 def locals_built_from_literals(function: ast.AST) -> set[str]:
@@ -166,6 +187,11 @@ def test_the_bot_builds_sql_only_from_literals_and_constants() -> None:
         'async def f(c, u):\n    await c.execute("SELECT * FROM g WHERE id = {}".format(u))',
         "async def f(c, q):\n    await c.executemany(q, [])",
         'async def f(c, u):\n    q = "SELECT 1"\n    q += u\n    await c.execute(q)',
+        'async def f(c, u):\n    await maybe_game(c, f"WHERE id = {u}")',
+        'async def f(c, u):\n    await maybe_game(c, where="WHERE id = " + u)',
+        'async def f(self, c, u):\n    await self._changed(c, f"UPDATE games SET seq = {u}", 1)',
+        'async def maybe_game(c, u, where):\n    await c.fetchrow(f"SELECT 1 {where}")',
+        "async def f(c, clause):\n    await maybe_game(c, *clause)",
     ],
 )
 def test_the_scan_catches_sql_built_from_values(snippet: str) -> None:
@@ -176,6 +202,8 @@ def test_the_scan_accepts_bound_parameters() -> None:
     snippet = (
         "async def f(c, u):\n"
         '    await c.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (u,))\n'
+        '    await maybe_game(c, "WHERE id = $1", u)\n'
+        '    await self._changed(c, "UPDATE games SET seq = 1 WHERE id = $1", u)\n'
     )
     assert list(unsafe_sql(ast.parse(snippet), "sample.py")) == []
 
