@@ -9,7 +9,9 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.runtime.scheduler import Scheduler
@@ -24,6 +26,8 @@ from bot.storage import (
     open_database,
 )
 from bot.storage.database import Backend
+from bot.storage.game_rows import SCHEDULE_CHANNEL
+from tests.polling import until
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
 T1 = datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
@@ -181,6 +185,22 @@ async def test_seat_changes_move_the_rev(db: Database) -> None:
 # --- waking the other processes (PostgreSQL) -------------------------------------------------
 
 
+@pytest.fixture
+def listening_connections(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The connections opened from now on by `listen`, each as it is opened (the test's
+    databases are open already, and their pools open theirs otherwise)."""
+    opened: list[Any] = []
+    connect = asyncpg.connect
+
+    async def recording(*args: Any, **kwargs: Any) -> Any:
+        connection = await connect(*args, **kwargs)
+        opened.append(connection)
+        return connection
+
+    monkeypatch.setattr(asyncpg, "connect", recording)
+    return opened
+
+
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
     backend: Backend, db: Database, other_db: Database
@@ -216,14 +236,17 @@ async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
 
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_a_process_is_not_woken_by_its_own_changes(
-    backend: Backend, db: Database, other_db: Database
+    backend: Backend, db: Database, other_db: Database, listening_connections: list[Any]
 ) -> None:
     """It knows them already (bot.services.turn_clock): hearing them would only cost it a look
-    at the database. Notifications come in the order of their commits, so once the other
-    process's change is heard, this process's own, committed before it, was left out."""
+    at the database. Notifications reach the listening connection in the order of their
+    commits, and each one's callbacks are queued together: once the last of three changes
+    (its own, then two of the other process's) has reached the connection, every callback of
+    the three has run, and the other process's two changes alone were passed on."""
     store, other = GameStore(db), GameStore(other_db)
     game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
     heard: list[str] = []
+    delivered: list[int] = []
     woken = asyncio.Event()
 
     def wake() -> None:
@@ -234,11 +257,15 @@ async def test_a_process_is_not_woken_by_its_own_changes(
     try:
         await asyncio.wait_for(woken.wait(), WAIT_SECONDS)  # told once it listens
         heard.clear()
-        woken.clear()
+        (connection,) = listening_connections
+        await connection.add_listener(
+            SCHEDULE_CHANNEL, lambda _connection, pid, _channel, _payload: delivered.append(pid)
+        )
         await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))  # this process's own change
         await other.set_clock(game_id, 0, TurnClock(T0, T1, T3))
-        await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
-        assert heard == ["a change"], "the other process's change alone"
+        await other.set_clock(game_id, 0, TurnClock(T0, T2, T3))
+        await until(lambda: len(delivered) == 3, "the three changes to reach the listener")
+        assert heard == ["a change"] * 2, "the other process's changes alone"
     finally:
         listening.cancel()
         with contextlib.suppress(asyncio.CancelledError):
