@@ -16,6 +16,7 @@ import pytest
 
 from bot.runtime.scheduler import Scheduler
 from bot.services import GameService
+from bot.services.views import DueWork
 from bot.storage import (
     Database,
     GameStore,
@@ -203,35 +204,42 @@ def listening_connections(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
-    backend: Backend, db: Database, other_db: Database
+    backend: Backend, db: Database, other_db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SQLite serves one process only; PostgreSQL tells every listening process."""
+    """SQLite serves one process only; PostgreSQL tells every listening process. The other
+    process's scheduler runs as the bot runs it, waiting to be woken (its game is due a year
+    after its clock's time), and each look it takes at the due work is counted."""
     store, other = GameStore(db), GameStore(other_db)
     game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
-    service = GameService(other, clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
-    woken = asyncio.Event()
+    service = GameService(other, clock=lambda: LONG_AGO)
+    looks = 0
+    due_work = service.turns.due_work
+
+    async def counted() -> list[DueWork]:
+        nonlocal looks
+        looks += 1
+        return await due_work()
 
     async def handle(_work: object) -> None:
         raise AssertionError("nothing is run here")
 
+    monkeypatch.setattr(service.turns, "due_work", counted)
     scheduler = Scheduler(service.turns, handle, service.loader.clock)
-
-    def wake() -> None:
-        scheduler.wake()
-        woken.set()
-
-    listening = asyncio.create_task(other.listen(wake))
+    scheduler.start()
+    listening: asyncio.Task[None] | None = None
     try:
-        await asyncio.wait_for(woken.wait(), WAIT_SECONDS)  # it listens: look at what it missed
-        woken.clear()
+        await until(lambda: looks == 1, "the scheduler's first look")
+        listening = asyncio.create_task(other.listen(scheduler.wake))  # as the bot wires it
+        await until(lambda: looks == 2, "a look once the listener listens")
         await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))
-        await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
-        woken.clear()
+        await until(lambda: looks == 3, "a look after the other process changed the clock")
         assert await store.mark_reminded(game_id, 0) is not None
-        await asyncio.wait_for(woken.wait(), WAIT_SECONDS)
+        await until(lambda: looks == 4, "a look after the other process sent the reminder")
     finally:
-        listening.cancel()
-        await asyncio.wait({listening})
+        if listening is not None:
+            listening.cancel()
+            await asyncio.wait({listening})
+        await scheduler.stop()
 
 
 @pytest.mark.parametrize("backend", ["postgres"])
