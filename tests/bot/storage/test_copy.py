@@ -17,7 +17,7 @@ import pytest
 
 from bot.services import GameService, GameStatus, GameView, GuildService
 from bot.services.tournaments import TournamentService
-from bot.storage import Database, GameStore, GuildStore, StatsStore, open_database
+from bot.storage import Database, GameStore, GuildStore, StatsStore, copy, open_database
 from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell, TimeSettings
 from bot.storage.copy import (
     BOOKKEEPING_TABLES,
@@ -38,6 +38,8 @@ from tests.postgres import create_database, drop_database
 HOST, BOB, CAROL = 1001, 1002, 1003
 GUILD = 9
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
+PAGE_SIZE_HERE = 2
+"""The rows of a page in the test of paging (the bot's pages hold more than the test's tables)."""
 
 
 @dataclass(frozen=True)
@@ -278,3 +280,35 @@ def tables_made_by_migrations() -> set[str]:
                 tables.discard(found["old"])
                 tables.add(found["new"])
     return tables
+
+
+async def test_a_copy_in_pages_of_a_few_rows_keeps_every_row(
+    source: tuple[Database, Filled],
+    postgres_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each table is read in pages, each page starting after the last key of the one before:
+    with pages of PAGE_SIZE_HERE rows, tables keyed on one column and on several take several
+    pages, ending on a full page or on a part of one."""
+    origin, _ = source
+    rows = await all_rows(origin)
+    counts = {table: len(found) for table, found in rows.items()}
+    monkeypatch.setattr(copy, "PAGE_SIZE", PAGE_SIZE_HERE)
+    paged = {table for table, count in counts.items() if count > PAGE_SIZE_HERE}
+    assert len(paged) >= 5, "several tables take several pages"
+    assert any(counts[table] % PAGE_SIZE_HERE == 0 for table in paged), "a last page full"
+    keys = {table.name: table.key for table in await schema_tables(origin)}
+    assert any(len(keys[table]) > 1 for table in paged), "a key of several columns"
+
+    postgres = await open_database(postgres_url)
+    back = await open_database(tmp_path / "back.sqlite3")
+    try:
+        assert await copy_database(origin, postgres) == counts
+        assert await all_rows(postgres) == rows
+        assert await copy_database(postgres, back) == counts
+        assert await all_rows(back) == rows
+        assert await table_summaries(back) == await table_summaries(origin)
+    finally:
+        await postgres.close()
+        await back.close()
