@@ -2,11 +2,13 @@
 back ends: a source filled through the services with games in every state and settings of
 every kind goes SQLite -> PostgreSQL -> SQLite and comes back row for row, ids included; its
 games load and replay as they were; PostgreSQL's sequences move past the copied ids; a target
-that holds anything is refused and left as it was; and every table of the schema is copied,
-parents before children."""
+that holds anything, or is at another schema, is refused and left as it was, and so is a copy
+of a database into itself; the pages a table is read in follow each other without a gap or a
+row read twice; and every table of the schema is copied, parents before children."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -26,13 +28,14 @@ from bot.storage.copy import (
     schema_tables,
     table_summaries,
 )
-from bot.storage.database import Backend, load_migrations
+from bot.storage.database import Backend, StorageError, load_migrations
 from bot.storage.judgements import JudgementStore
 from bot.storage.players import PlayerStore
 from bot.storage.stats import SeatAccuracy
 from bot.storage.tournaments import TournamentStore
 from bot.storage.watchers import WatchStore
 from tests.bot.services.test_service import fixed_clock, play_out, service_on, started, step
+from tests.polling import WAIT_SECONDS
 from tests.postgres import create_database, drop_database
 
 HOST, BOB, CAROL = 1001, 1002, 1003
@@ -40,6 +43,8 @@ GUILD = 9
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 PAGE_SIZE_HERE = 2
 """The rows of a page in the test of paging (the bot's pages hold more than the test's tables)."""
+BEFORE_JUDGEMENTS = 21
+"""A schema without the game_judgements table (made by migration 22)."""
 
 
 @dataclass(frozen=True)
@@ -312,3 +317,26 @@ async def test_a_copy_in_pages_of_a_few_rows_keeps_every_row(
     finally:
         await postgres.close()
         await back.close()
+
+
+async def test_a_target_of_another_schema_is_refused_and_left_as_it_was(
+    db: Database, tmp_path: Path
+) -> None:
+    await GameStore(db).set_meta("copied-key", "a value")
+    older = await open_database(tmp_path / "older.sqlite3", schema_version=BEFORE_JUDGEMENTS)
+    try:
+        with pytest.raises(StorageError, match=r"schemas differ \(tables game_judgements\)"):
+            await copy_database(db, older)
+        assert not any((await all_rows(older)).values())
+    finally:
+        await older.close()
+
+
+async def test_a_database_is_not_copied_into_itself(db: Database) -> None:
+    """Refused before anything is read (on SQLite the copy would wait on itself for ever; the
+    bound only turns such a wait into a failure)."""
+    await GameStore(db).set_meta("copied-key", "a value")
+    with pytest.raises(StorageError, match="cannot be copied into itself"):
+        async with asyncio.timeout(WAIT_SECONDS):
+            await copy_database(db, db)
+    assert await GameStore(db).get_meta("copied-key") == "a value"
