@@ -141,7 +141,7 @@ MOVE = {
 def test_vectors_json_lines_failures_and_skips(repo_root: Path, tmp_path: Path, name: str) -> None:
     """JSON Lines (plain or gzip): a wrong expectation fails (exit 1), unknown kinds are named."""
     wrong = {**MOVE, "id": "m2", "expected": {"assam": {"row": 0, "col": 5, "facing": "W"}}}
-    unknown = {"id": "u1", "kind": "teleport", "input": {}, "expected": None}
+    unknown: dict[str, Any] = {"id": "u1", "kind": "teleport", "input": {}, "expected": None}
     path = tmp_path / name
     write_jsonl(path, {"format": "marrakech-vectors/1"}, [MOVE, wrong, unknown])
     result = run(repo_root, "engine.vectors", str(path))

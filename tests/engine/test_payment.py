@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import pytest
 
 from engine import (
@@ -17,8 +19,16 @@ from engine import (
 )
 from tests.engine.builders import board, of_type, play
 
+
+class AssamAt(TypedDict):
+    """Where Assam stands and faces, as `board` takes them."""
+
+    assam: str
+    facing: str
+
+
 # Assam on d3 facing S: a roll of 1 lands him on d4.
-ONTO_D4 = {"assam": "d3", "facing": "S"}
+ONTO_D4: AssamAt = {"assam": "d3", "facing": "S"}
 
 
 def squares(*names: str) -> frozenset[int]:

@@ -4,6 +4,7 @@ every seat told apart by more than its colour."""
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import pytest
 
@@ -156,7 +157,10 @@ def test_the_lines_stay_apart_from_each_other_and_the_chart(deficiency: str | No
 
 def colour_counts(picture: AnalysisPicture) -> dict[tuple[int, int, int], int]:
     image = analysis_image(picture)
-    return {colour: count for count, colour in image.getcolors(1 << 20) or ()}
+    return {
+        cast(tuple[int, int, int], colour): count
+        for count, colour in image.getcolors(1 << 20) or ()
+    }
 
 
 def test_the_chart_shows_every_line_and_the_turning_point() -> None:
@@ -207,7 +211,8 @@ def test_a_blunder_is_ringed_on_its_seat_s_line() -> None:
 
 def _near(pixel: object, colour: tuple[int, int, int]) -> bool:
     assert isinstance(pixel, tuple)
-    return sum(abs(a - b) for a, b in zip(pixel, colour, strict=True)) <= 24
+    distance: int = sum(abs(a - b) for a, b in zip(pixel, colour, strict=True))
+    return distance <= 24
 
 
 _COMPASS = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))

@@ -216,7 +216,9 @@ def test_badges_carry_the_numbers_of_legal_actions_order(midgame: Moment) -> Non
         top = round(y - sprite_side / 2) + sprite_side // 2
         seen = _pixels(image.crop((left - inner, top - inner, left + inner, top + inner)))
 
-        def distance(template: list[tuple[int, int, int]], seen: list = seen) -> int:
+        def distance(
+            template: list[tuple[int, int, int]], seen: list[tuple[int, int, int]] = seen
+        ) -> int:
             return sum(
                 abs(a - b)
                 for p, q in zip(template, seen, strict=True)

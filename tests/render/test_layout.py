@@ -93,7 +93,8 @@ def test_arcs_lie_outside_the_market() -> None:
 def _is_arc(pixel: object) -> bool:
     """Whether a pixel shows the arc band's colour (the static picture is smoothed, so +-8)."""
     assert isinstance(pixel, tuple)
-    return max(abs(a - b) for a, b in zip(pixel, palette.ARC, strict=True)) <= 8
+    distance: int = max(abs(a - b) for a, b in zip(pixel, palette.ARC, strict=True))
+    return distance <= 8
 
 
 def test_static_picture_shows_arcs_only_where_r7_puts_them() -> None:
