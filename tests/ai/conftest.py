@@ -52,6 +52,7 @@ def _with_eliminations() -> list[GameState]:
         for variant in Variant:
             game = random_game(players, variant, 77 + players)
             state = game[len(game) // 3]
+            assert state.to_move is not None
             out = (state.to_move + 1) % players
             state, _ = resign(state, out)
             while current_player(state) == CHANCE:

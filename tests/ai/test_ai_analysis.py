@@ -50,7 +50,8 @@ def turns_of(name: str) -> list[tuple[int, int, list[object], GameState]]:
     the state it ended in)."""
     state = new_game(record(name).config)
     assert state.to_move is not None
-    number, mover, events = state.turn, state.to_move, []
+    number, mover = state.turn, state.to_move
+    events: list[object] = []
     found = []
     for after, step in replay_events(record(name)):
         for event in step:

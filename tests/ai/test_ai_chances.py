@@ -10,6 +10,7 @@ import itertools
 import math
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -258,7 +259,7 @@ def documented_figures(label: str) -> tuple[float, float]:
 
 def test_docs_in_sync_the_constants_round_the_measured_figures_of_docs_ai_md() -> None:
     """Measured by `python -m ai.calibrate_chances` (docs/ai.md); a change needs a new run."""
-    rows = {
+    rows: dict[str, Callable[[Field], float]] = {
         "offset per rug": lambda field: field.offset_per_rug,
         "slope": lambda field: field.slope,
         "ceiling": lambda field: field.ceiling,

@@ -117,7 +117,7 @@ def test_greedy_turn_is_the_distribution_of_medium_s_turn(positions: list[GameSt
         assert mover is not None
         outcomes = greedy_turn(state)
         assert sum(chance for chance, _ in outcomes) == pytest.approx(1.0)
-        played = {}
+        played: dict[tuple[str, ...], float] = {}
         for chance, after in outcomes:
             actions = after.history[len(state.history) :]
             replay = state

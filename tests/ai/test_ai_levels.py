@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import MutableSequence
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ class _Shuffler:
     def randrange(self, stop: int) -> int:
         return 0
 
-    def shuffle(self, items: list[object]) -> None:
+    def shuffle(self, items: MutableSequence[object]) -> None:
         return None
 
 
