@@ -24,13 +24,16 @@ import tempfile
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.storage.database import BACKENDS, Backend
+
+if TYPE_CHECKING:
+    from pgserver.postgres_server import PostgresServer
 
 POSTGRES_VAR = "MARRAKECH_TEST_POSTGRES"
 """A URL (postgresql://user:password@host/database) of a server to test against."""
@@ -63,14 +66,14 @@ def postgres_server_url() -> Iterator[str]:
 class StoppableServer:
     """A PostgreSQL server of one test's own (pgserver), stopped and started at will."""
 
-    def __init__(self, server: object) -> None:
-        self._server: Any = server
+    def __init__(self, server: PostgresServer) -> None:
+        self._server = server
         self.url: str = self._server.get_uri()
         self.running = True
 
     def stop(self) -> None:
         """Stop the server at once (`pg_ctl stop -m fast`: open sessions are ended)."""
-        from pgserver._commands import pg_ctl
+        from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # made at import
 
         server = self._server
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -51,11 +51,12 @@ def counting(database: Database) -> Iterator[RoundTrips]:
 @contextlib.contextmanager
 def _counting_sqlite(database: SqliteDatabase, trips: RoundTrips) -> Iterator[None]:
     raw = database._connection
-    handed_off = raw._execute  # every aiosqlite call hands its work to the thread here
+    # every aiosqlite call hands its work to the thread here
+    handed_off: Callable[..., Awaitable[Any]] = raw._execute
 
-    async def counted(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def counted(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         trips.count += 1
-        return await handed_off(function, *args, **kwargs)
+        return await handed_off(fn, *args, **kwargs)
 
     raw._execute = counted  # type: ignore[method-assign]
     try:

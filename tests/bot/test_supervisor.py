@@ -50,7 +50,7 @@ async def test_a_task_that_dies_is_started_again_and_reported_down_meanwhile(
         await restart.wait()
         await sleep(seconds)
 
-    monkeypatch.setattr(supervision.asyncio, "sleep", held)
+    monkeypatch.setattr(asyncio, "sleep", held)  # the asyncio bot.supervisor uses
     tasks = Supervisor(heartbeat)
     with caplog.at_level(logging.ERROR, logger="bot.supervisor"):
         tasks.start("flaky", flaky)
@@ -81,7 +81,7 @@ async def test_a_task_that_ends_is_started_again_with_longer_pauses(
     async def ends() -> None:
         return
 
-    monkeypatch.setattr(supervision.asyncio, "sleep", noted)
+    monkeypatch.setattr(asyncio, "sleep", noted)  # the asyncio bot.supervisor uses
     tasks = Supervisor()
     with caplog.at_level(logging.ERROR, logger="bot.supervisor"):
         tasks.start("brief", ends)

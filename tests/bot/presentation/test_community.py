@@ -174,7 +174,7 @@ def test_the_stats_show_the_rating_its_results_and_the_record_against_the_ai() -
     assert "Worst result: **\u221246** in game #9 (place 4 of 4)" in text
     assert "Against the AI:\n🤖 AI (easy): 3 wins, 0 ties, 1 loss\n" in text
     assert "🤖 AI (hard): 0 wins, 1 tie, 2 losses" in text
-    assert shown.chart == community.RatingChart((1500, 1586), 10, "en")
+    assert shown.chart == ratings.RatingChart((1500, 1586), 10, "en")
     assert shown.post.embed.image.url == f"attachment://{community.CHART_NAME}"
 
 

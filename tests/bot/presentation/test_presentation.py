@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import discord
 import pytest
@@ -161,7 +162,7 @@ def test_lobby_buttons_only_while_a_lobby() -> None:
     buttons = lobby_buttons(lobby)
     assert buttons is not None
     assert len(buttons.children) == 8, "4 lobby verbs, 4 AI buttons"
-    assert all(len(str(item.custom_id)) <= 100 for item in buttons.children)
+    assert all(len(str(cast(GameButton, item).custom_id)) <= 100 for item in buttons.children)
     assert lobby_buttons(GameView(game_row(), ())) is None
 
 
@@ -169,11 +170,13 @@ def test_each_lobby_button_names_its_lobby_action_and_nothing_else_does() -> Non
     lobby = GameView(game_row(GameStatus.LOBBY, 0), (Player(100, None),))
     buttons = lobby_buttons(lobby)
     assert buttons is not None
-    named = []
+    named: list[LobbyAction] = []
     for item in buttons.children:
-        match = CUSTOM_ID_TEMPLATE.fullmatch(str(item.custom_id))
+        match = CUSTOM_ID_TEMPLATE.fullmatch(str(cast(GameButton, item).custom_id))
         assert match is not None
-        named.append(lobby_action(match["action"]))
+        action = lobby_action(match["action"])
+        assert action is not None, match["action"]
+        named.append(action)
     assert named == list(LobbyAction), "one button per action, in the enum's order"
     assert [action.ai_level for action in named if action.ai_level] == list(AI_LEVELS)
     for move in ("L", "S", "R", "roll", "c4c5", "JOIN", "aigodlike", "ai", "", "join "):

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.runtime import health
 from bot.runtime.health import (
     MAX_HEARTBEAT_AGE,
     MAX_LOOP_STALL,
@@ -173,7 +172,7 @@ def test_a_stale_heartbeat_on_a_full_disk_says_the_disk_is_full(
     path = tmp_path / "heartbeat"
     beat_and_tick(path, beaten_at=1_000.0, ticked_at=1_000.0)
     usage = shutil.disk_usage(tmp_path)
-    monkeypatch.setattr(health.shutil, "disk_usage", lambda _: usage._replace(free=4096))
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage._replace(free=4096))
 
     healthy, reason = check_health(path, now=1_042.0)
 

@@ -155,7 +155,7 @@ async def test_listening_waits_for_a_server_out_of_reach(
         tries += 1
         return await connect(*args, **kwargs)
 
-    monkeypatch.setattr(postgres_backend.asyncpg, "connect", counted)
+    monkeypatch.setattr(asyncpg, "connect", counted)  # the module bot.storage.postgres uses
     nowhere = PostgresDatabase(
         cast(PostgresDatabase, db)._pool, f"postgresql://x@/y?host={tmp_path}"
     )
