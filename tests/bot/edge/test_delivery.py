@@ -7,6 +7,7 @@ edit them; without one, or once Discord refuses a token, with the bot token. Glo
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,7 +15,6 @@ from typing import Any
 import discord
 import pytest
 
-from bot.edge import pacing
 from bot.edge.delivery import TOKEN_USE_SECONDS, Delivery
 from bot.edge.pacing import GlobalPace, share_of
 
@@ -209,8 +209,8 @@ async def test_the_pace_lets_a_second_s_worth_start_then_waits_for_the_oldest(
         slept.append(round(seconds, 6))
         now[0] += seconds
 
-    monkeypatch.setattr(pacing.time, "monotonic", lambda: now[0])
-    monkeypatch.setattr(pacing.asyncio, "sleep", sleep)
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(asyncio, "sleep", sleep)
     pace = GlobalPace(share=3 / 45)  # 3 a second
     for _ in range(3):
         await pace.wait()

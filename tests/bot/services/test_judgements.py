@@ -31,7 +31,7 @@ from tests.bot.storage.test_stats import GUILD, finished_game, row
 from tests.polling import until
 
 GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden" / "2p-standard.json"
-DATA = json.loads(GOLDEN.read_text())
+DATA: dict[str, Any] = json.loads(GOLDEN.read_text())
 RECORD = record_from_json(DATA)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import pytest
 
@@ -62,7 +63,11 @@ def test_a_long_two_seat_event_takes_no_avoidable_rematch(players: int) -> None:
         tables: list[Table],
     ) -> None:
         seated_once(ranked, 2, tables)
-        taken = sum(met.get(frozenset(table), 0) > 0 for table in tables if None not in table)
+        taken = sum(
+            met.get(frozenset(cast(tuple[int, int], table)), 0) > 0
+            for table in tables
+            if None not in table
+        )
         assert taken == oracle.fewest_rematches_two_seats(ranked, met, byes), tables
 
     oracle.simulate(players, 2, 20, players, check)

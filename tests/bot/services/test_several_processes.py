@@ -143,7 +143,7 @@ async def test_both_processes_running_their_schedulers_play_each_turn_once(
     view = await human_vs_ai(first, "easy", "easy")
     for _ in range(20):
         done = await asyncio.gather(first.scheduler.run_due(), second.scheduler.run_due())
-        if done == [0, 0]:
+        if list(done) == [0, 0]:
             break
     turns = first.turns + second.turns
     assert turns, "the AI played"

@@ -123,12 +123,12 @@ async def test_a_swiss_tournament_of_five_with_byes_is_played_to_its_end(
     assert view.status is TournamentStatus.SIGNUP
     assert [entrant.user_id for entrant in view.entrants] == list(PLAYERS)
 
-    progress = await tournaments.start(view.id, MOD, moderator=False)
-    assert progress.paired == 1
-    assert progress.view.rounds == 3
-    seeding = [entrant.user_id for entrant in progress.view.entrants]
+    begun = await tournaments.start(view.id, MOD, moderator=False)
+    assert begun.paired == 1
+    assert begun.view.rounds == 3
+    seeding = [entrant.user_id for entrant in begun.view.entrants]
     assert sorted(seeding) == sorted(PLAYERS)
-    assert len(progress.view.standings) == 5
+    assert len(begun.view.standings) == 5
 
     for round_no in (1, 2, 3):
         tables = (await tournaments.look(view.id)).round_tables(round_no)
@@ -146,6 +146,7 @@ async def test_a_swiss_tournament_of_five_with_byes_is_played_to_its_end(
             assert closed[-1] == ended.id
             progress = await tournaments.game_closed(ended.id)
             assert progress is not None
+        assert progress is not None
         if round_no < 3:
             assert progress.paired == round_no + 1
         else:
@@ -169,9 +170,9 @@ async def test_a_swiss_tournament_of_five_with_byes_is_played_to_its_end(
 async def test_a_round_robin_of_four_at_one_table_of_four(database: Database) -> None:
     games, tournaments = services(database)
     view = await opened(tournaments, PLAYERS[:4], format="round-robin", seats=4, rounds=7)
-    progress = await tournaments.start(view.id, MOD, moderator=True)
-    assert progress.view.rounds == 1, "a round-robin's rounds come from its schedule"
-    (table,) = progress.view.tables
+    begun = await tournaments.start(view.id, MOD, moderator=True)
+    assert begun.view.rounds == 1, "a round-robin's rounds come from its schedule"
+    (table,) = begun.view.tables
     assert sorted(table.humans) == sorted(PLAYERS[:4])
     (game,) = await set_up(tournaments, view.id)
     assert len(game.players) == 4
