@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pytest
 from openskill.models import PlackettLuce
@@ -35,6 +35,13 @@ MINUS = "\u2212"
 SIGN = f"[-{MINUS}+]"
 TIMES = "\u00d7"
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class GuildRead(Protocol[T_co]):
+    """A store's read of one server's games, as `RatingStore.pending` and `.everything`."""
+
+    def __call__(self, guild_id: int) -> Coroutine[Any, Any, T_co]: ...
 
 
 def in_doc(pattern: str) -> list[float]:
@@ -83,7 +90,8 @@ def test_sigma_falls_fast_then_settles_and_a_game_can_widen_it() -> None:
     assert model.tau == pytest.approx(25 / 300)
     assert in_doc(r"its `tau`, (\d+)/(\d+)") == [25, 300]
     (widened,) = in_doc(r"two players of sigma 1 each end a two-player game at sigma (\d\.\d+)")
-    for ranks in ([1, 2], [2, 1]):
+    rankings: list[list[float]] = [[1, 2], [2, 1]]
+    for ranks in rankings:
         teams = [[model.rating(mu=25, sigma=1)], [model.rating(mu=25, sigma=1)]]
         after = model.rate(teams, ranks=ranks)
         assert round(after[0][0].sigma, 3) == round(after[1][0].sigma, 3) == widened
@@ -155,9 +163,7 @@ async def several_rated_games(service: GameService) -> None:
         await resign_all_but(service, view, keeper)
 
 
-def once_after(
-    method: Callable[[int], Awaitable[T]], meanwhile: Callable[[], Awaitable[None]]
-) -> Callable[[int], Awaitable[T]]:
+def once_after(method: GuildRead[T], meanwhile: Callable[[], Awaitable[None]]) -> GuildRead[T]:
     """`method` (a read of one server's games), which runs `meanwhile` the first time right
     after its read returns."""
     done = False

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any, cast
 
 import pytest
 
@@ -38,7 +40,7 @@ DAVE = 1004
 OTHER_GUILD = 10
 
 
-async def tables(database: Database) -> list[tuple[str, object]]:
+async def tables(database: Database) -> list[tuple[str, list[tuple[Any, ...]]]]:
     """Every row of the ratings' tables, in a fixed order (to compare two states exactly)."""
     queries = {
         "rating_guilds": "SELECT guild_id, games, applied FROM rating_guilds ORDER BY guild_id",
@@ -50,13 +52,13 @@ async def tables(database: Database) -> list[tuple[str, object]]:
         "mu_before, sigma_before, mu_after, sigma_after, games FROM rating_changes "
         "ORDER BY game_id, seat",
     }
-    found: list[tuple[str, object]] = []
+    found: list[tuple[str, list[tuple[Any, ...]]]] = []
     async with database.reading() as conn:
         for name, query in queries.items():
             found.append(
                 (
                     name,
-                    [tuple(row) for row in await conn.fetch(query)],
+                    [tuple(cast(Iterable[Any], row)) for row in await conn.fetch(query)],
                 )
             )
     return found

@@ -201,7 +201,9 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
         assert mover is not None
         view = await play_turn(table, view, mover)
     games = GameStore(table.database)
-    assert (await games.get(view.id)).due_at == table.clock.now
+    row = await games.get(view.id)
+    assert row is not None
+    assert row.due_at == table.clock.now
     done = await service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
     (dave,) = [p for p in done.view.players if p.user_id == DAVE]
     assert not dave.autoplay, "the AI no longer plays the seat"
@@ -209,7 +211,9 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
     view = await service.play.look(view.id)
     assert view.user_to_move == DAVE
     assert view.game.turn_limit_seconds == LIMIT
-    due_at = (await games.get(view.id)).due_at
+    row = await games.get(view.id)
+    assert row is not None
+    due_at = row.due_at
     assert due_at == table.clock.now + timedelta(seconds=LIMIT), "Dave's turn, its clock anew"
     table.clock.advance(LIMIT - 1)
     await run_until_quiet(table)
