@@ -6,6 +6,8 @@ client on the fake Discord API (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.bot.edge.test_edge import Edge, private
@@ -32,7 +34,7 @@ def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by n
 async def test_bad_quiet_hours_are_refused_and_change_nothing(
     edge: Edge, starts: str, ends: str, zone: str, said: str
 ) -> None:
-    options = {"from": starts, "to": ends, "timezone": zone}
+    options: dict[str, Any] = {"from": starts, "to": ends, "timezone": zone}
     answer = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **options))
     assert said in answer
     assert NOTHING in answer
@@ -40,9 +42,10 @@ async def test_bad_quiet_hours_are_refused_and_change_nothing(
 
 
 async def test_quiet_hours_need_their_three_options_or_none(edge: Edge) -> None:
-    half = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **{"from": "23:00"}))
+    only_from: dict[str, Any] = {"from": "23:00"}
+    half = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **only_from))
     assert NOTHING in half
-    options = {"from": "23:00", "to": "07:00", "timezone": "Europe/Paris"}
+    options: dict[str, Any] = {"from": "23:00", "to": "07:00", "timezone": "Europe/Paris"}
     told = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **options))
     assert "23:00 to 07:00 (Europe/Paris)" in told
     assert "no quiet hours" in await private(edge.slash(edge.guest, "marrakech", "quiet-hours"))

@@ -43,9 +43,11 @@ async def played(edge: Edge, turns: int) -> FakeMessage:
         await edge.click(mover, turn, straight.label or "").response()
         shown = edge.fake.world.messages[turn.id]
         await edge.click(mover, shown, shown.buttons()[0].label or "").response()
-        turn = await edge.fake.wait_for_message(
-            edge.channel, lambda m, after=turn.id: m.id > after and bool(m.pinged_user_ids)
-        )
+
+        def next_turn(m: FakeMessage, after: int = turn.id) -> bool:
+            return m.id > after and bool(m.pinged_user_ids)
+
+        turn = await edge.fake.wait_for_message(edge.channel, next_turn)
     await (await confirm(edge, edge.guest, "marrakech", "resign", button="Abandonner")).answer()
     return await edge.fake.wait_for_message(
         edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)

@@ -31,13 +31,27 @@ from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
 from bot.storage import GameStatus, GameStore, open_database
-from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
+from tests.e2e.fakecord import (
+    Button,
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    permissions,
+)
 from tests.e2e.fakecord.interaction_payloads import command_data, component_data
 from tests.e2e.fakecord.interactions import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     InteractionHandle,
 )
+
+
+def id_of(button: Button) -> str:
+    """A button's custom id, which every button these tests read from a game's turn has."""
+    assert button.custom_id is not None
+    return button.custom_id
+
 
 EPHEMERAL_REPLY = 4
 UPDATE_MESSAGE = 7
@@ -225,7 +239,7 @@ async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -
     # Assam starts facing north: the buttons name where he will look, west to east on screen.
     assert [b.label for b in turn.buttons()] == ["West", "North (straight on)", "East"]
     assert [b.emoji for b in turn.buttons()] == ["⬅️", "⬆️", "➡️"]
-    assert [b.custom_id.rsplit(":", 1)[1] for b in turn.buttons()] == ["L", "S", "R"]
+    assert [id_of(b).rsplit(":", 1)[1] for b in turn.buttons()] == ["L", "S", "R"]
     assert "must lay a" in turn.embed_text(), "2 players: the colour to lay is shown"
     assert any(a.filename == "board.png" for a in turn.attachments)
 
@@ -246,7 +260,9 @@ async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -
     assert len(labels) <= 25
     assert "The die shows" in shown.embed_text()
 
-    placed = await edge.click(mover, shown, labels[0]).response()
+    first = labels[0]
+    assert first is not None
+    placed = await edge.click(mover, shown, first).response()
     assert placed.response_type == UPDATE_MESSAGE
     assert not edge.fake.world.messages[turn.id].enabled_buttons(), "the turn is finalised"
     nxt = await edge.fake.wait_for_message(
@@ -393,7 +409,7 @@ async def test_resigning_out_of_turn_redraws_the_current_turn(edge: Edge) -> Non
     assert "out" in redrawn.embed_text()
     assert redrawn.enabled_buttons()
     view = await edge.service.play.look(1)
-    assert all(b.custom_id.startswith(f"mk:1:{view.seq}:") for b in redrawn.enabled_buttons())
+    assert all(id_of(b).startswith(f"mk:1:{view.seq}:") for b in redrawn.enabled_buttons())
 
 
 async def mover_of(edge: Edge, turn: FakeMessage) -> FakeUser:
@@ -411,13 +427,15 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     answer = await edge.click(mover, turn, "North (straight on)").response()
     assert answer.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
     # the move did not end the turn: the turn's own message shows it, and nothing is posted
+
+    def showing_the_move() -> FakeMessage | None:
+        m = edge.fake.world.messages[turn.id]
+        if m.enabled_buttons() and all(id_of(b).startswith("mk:1:2:") for b in m.enabled_buttons()):
+            return m
+        return None
+
     current = await edge.fake.wait_until(
-        lambda: (
-            (m := edge.fake.world.messages[turn.id]).enabled_buttons()
-            and all(b.custom_id.startswith("mk:1:2:") for b in m.enabled_buttons())
-            and m
-        ),
-        what="the turn's message showing the move",
+        showing_the_move, what="the turn's message showing the move"
     )
     assert edge.fake.latest_with_components(edge.channel).id == turn.id
     for _ in range(200):  # the bot records the message just after Discord took it
@@ -426,6 +444,7 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
         if (game.board_message_id, game.board_message_seq) == (current.id, 2):
             break
         await asyncio.sleep(0.01)
+    assert game is not None
     assert (game.board_message_id, game.board_message_seq) == (current.id, 2)
 
 
@@ -439,7 +458,7 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -
     view = await edge.service.play.look(1)
     assert view.state is not None
     assert len(latest.enabled_buttons()) == len(engine.legal_actions(view.state))
-    assert all(b.custom_id.startswith(f"mk:1:{view.seq}:") for b in latest.enabled_buttons())
+    assert all(id_of(b).startswith(f"mk:1:{view.seq}:") for b in latest.enabled_buttons())
     assert await edge.service.play.behind_on_display() == []
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.edge.test_edge import Edge, private
+from tests.bot.edge.test_edge import Edge, id_of, private
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data
@@ -130,5 +130,5 @@ async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge)
     current = edge.fake.latest_with_components(edge.channel)
     assert current.id == turn.id, "a move within the turn: the turn's message is redrawn"
     assert current.pinged_user_ids == frozenset({mover})
-    assert all(b.custom_id.startswith("mk:1:2:") for b in current.enabled_buttons())
+    assert all(id_of(b).startswith("mk:1:2:") for b in current.enabled_buttons())
     assert await edge.service.play.behind_on_display() == []

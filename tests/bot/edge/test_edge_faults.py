@@ -18,8 +18,9 @@ from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
 from bot.runtime import outage
 from bot.runtime.health import Heartbeat, read_heartbeat
-from tests.bot.edge.test_edge import Edge, FakeMessage, FakeUser, confirm, private, started
+from tests.bot.edge.test_edge import Edge, confirm, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.polling import until
 
 UPDATED = (6, 7)
@@ -122,8 +123,8 @@ async def test_a_click_while_the_database_is_away_is_told_the_game_is_paused(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
-    answer = await edge.click(mover, turn, "North (straight on)").response()
-    assert answer.response_type in UPDATED, "played as soon as it is back"
+    played = await edge.click(mover, turn, "North (straight on)").response()
+    assert played.response_type in UPDATED, "played as soon as it is back"
 
 
 async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database_is_back(

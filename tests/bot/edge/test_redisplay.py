@@ -16,6 +16,7 @@ import pytest
 
 from bot.edge import display
 from bot.edge.display import GameDisplay
+from bot.services.views import GameStatus
 from tests.polling import until
 
 
@@ -33,7 +34,7 @@ class ShownLater:
         game = SimpleNamespace(board_message_seq=5 if self.shown else 4)
         return SimpleNamespace(id=game_id, seq=5, game=game)
 
-    async def catch_up(self, view: Any) -> None:
+    async def catch_up(self, view: Any, *, restarted: bool = False) -> None:
         self.tries += 1
         self.events.append(("try",))
         if self.failures:
@@ -175,7 +176,7 @@ async def test_a_slow_picture_does_not_count_against_discords_time(
     shower._current_message = drawn_slowly  # type: ignore[method-assign]
     shower._post = posted  # type: ignore[method-assign]
     game = SimpleNamespace(lobby_message_id=None)
-    view = SimpleNamespace(id=7, seq=5, status=display.GameStatus.OVER, game=game, state=None)
+    view = SimpleNamespace(id=7, seq=5, status=GameStatus.OVER, game=game, state=None)
 
     await shower.post_current(cast(Any, view))
 

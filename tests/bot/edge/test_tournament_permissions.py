@@ -6,6 +6,7 @@ and opens nothing."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ async def test_opening_a_tournament_without_a_permission_it_needs_names_it(
     edge: Edge, denied: int, named: str
 ) -> None:
     edge.fake.deny_bot(edge.channel, denied)
-    options = {"name": "Cup", "format": "swiss"}
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     refused = await private(edge.slash(edge.moderator, "marrakech-mod", "tournament", **options))
     said = re.search(r"missing the (.+) permission", refused)
     assert said is not None, refused

@@ -154,7 +154,7 @@ def test_english_command_names_in_the_catalogue_are_the_registered_names() -> No
 
 async def test_translator_answers_nothing_for_strings_without_a_key_or_other_locales() -> None:
     translator = CatalogueTranslator()
-    context = app_commands.TranslationContext(
+    context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
         location=app_commands.TranslationContextLocation.other, data=None
     )
     keyed = app_commands.locale_str("join", key="command_name.join")
