@@ -10,12 +10,13 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
 
 from bot.edge.delivery import TOKEN_USE_SECONDS, Delivery
+from bot.edge.interactions import Interaction
 from bot.edge.pacing import GlobalPace, share_of
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -119,8 +120,24 @@ def clock() -> Clock:
     return Clock()
 
 
-def delivery(clock: Clock) -> Delivery:
-    return Delivery(discord.Client(intents=discord.Intents.none()), clock)
+class Sender:
+    """A Delivery, handed this file's fakes where it takes discord.py's objects."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.delivery = Delivery(discord.Client(intents=discord.Intents.none()), clock)
+
+    def opened(self, game_id: int, interaction: FakeInteraction) -> None:
+        self.delivery.opened(game_id, cast(Interaction, interaction))
+
+    async def post(self, game_id: int, channel: Channel, /, **fields: Any) -> discord.Message:
+        return await self.delivery.post(game_id, cast(discord.abc.Messageable, channel), **fields)
+
+    async def edit(self, game_id: int, message: Message, /, **fields: Any) -> None:
+        await self.delivery.edit(game_id, cast(discord.PartialMessage, message), **fields)
+
+
+def delivery(clock: Clock) -> Sender:
+    return Sender(clock)
 
 
 async def test_posts_go_through_fresh_clicks_least_recently_used_first(clock: Clock) -> None:
@@ -128,25 +145,22 @@ async def test_posts_go_through_fresh_clicks_least_recently_used_first(clock: Cl
     sender = delivery(clock)
     first = FakeInteraction("first", log, message=Sent(10))
     second = FakeInteraction("second", log, message=Sent(20))
-    sender.opened(GAME, first)  # type: ignore[arg-type]
-    sender.opened(GAME, second)  # type: ignore[arg-type]
+    sender.opened(GAME, first)
+    sender.opened(GAME, second)
     channel = Channel(log)
 
-    posted = [
-        await sender.post(GAME, channel, content=f"turn {n}", nonce="n")  # type: ignore[arg-type]
-        for n in range(3)
-    ]
+    posted = [await sender.post(GAME, channel, content=f"turn {n}", nonce="n") for n in range(3)]
     assert [entry[1] for entry in log] == ["first", "second", "first"]
 
-    await sender.edit(GAME, Message(posted[1].id, log))  # type: ignore[arg-type]
-    await sender.edit(GAME, Message(10, log))  # type: ignore[arg-type]
-    await sender.edit(GAME, Message(99, log))  # type: ignore[arg-type]
+    await sender.edit(GAME, Message(posted[1].id, log))
+    await sender.edit(GAME, Message(10, log))
+    await sender.edit(GAME, Message(99, log))
     assert log[3:] == [
         ("edit_followup", "second", posted[1].id),
         ("edit_original", "first", 10),
         ("bot_edit", "bot", 99),
     ]
-    assert await sender.post(8, channel, content="x", nonce="n")  # type: ignore[arg-type]
+    assert await sender.post(8, channel, content="x", nonce="n")
     assert log[-1] == ("bot_post", "bot", "n"), "another game has no click of its own"
 
 
@@ -154,14 +168,14 @@ async def test_a_click_not_answered_or_too_old_is_not_used(clock: Clock) -> None
     log: list[tuple[str, str, Any]] = []
     sender = delivery(clock)
     waiting = FakeInteraction("waiting", log, response=Response(done=False))
-    sender.opened(GAME, waiting)  # type: ignore[arg-type]
-    await sender.post(GAME, Channel(log), content="x")  # type: ignore[arg-type]
+    sender.opened(GAME, waiting)
+    await sender.post(GAME, Channel(log), content="x")
     assert log == [("bot_post", "bot", None)]
 
-    sender.opened(GAME, FakeInteraction("old", log, message=Sent(10)))  # type: ignore[arg-type]
+    sender.opened(GAME, FakeInteraction("old", log, message=Sent(10)))
     clock.now = NOW + timedelta(seconds=TOKEN_USE_SECONDS)
-    await sender.post(GAME, Channel(log), content="x")  # type: ignore[arg-type]
-    await sender.edit(GAME, Message(10, log))  # type: ignore[arg-type]
+    await sender.post(GAME, Channel(log), content="x")
+    await sender.edit(GAME, Message(10, log))
     assert log[1:] == [("bot_post", "bot", None), ("bot_edit", "bot", 10)]
 
 
@@ -172,23 +186,23 @@ async def test_a_token_discord_refuses_is_dropped_but_a_403_is_not_retried(
     sender = delivery(clock)
     expired = FakeInteraction("expired", log)
     expired.followup.refusal = Refusal(401)
-    sender.opened(GAME, expired)  # type: ignore[arg-type]
+    sender.opened(GAME, expired)
     channel = Channel(log)
-    await sender.post(GAME, channel, content="x")  # type: ignore[arg-type]
-    await sender.post(GAME, channel, content="y")  # type: ignore[arg-type]
+    await sender.post(GAME, channel, content="x")
+    await sender.post(GAME, channel, content="y")
     assert log == [("bot_post", "bot", None)] * 2
 
     unknown = FakeInteraction("unknown", log)
     unknown.followup.refusal = Unknown()
-    sender.opened(GAME, unknown)  # type: ignore[arg-type]
-    await sender.post(GAME, channel, content="z")  # type: ignore[arg-type]
+    sender.opened(GAME, unknown)
+    await sender.post(GAME, channel, content="z")
     assert log[-1] == ("bot_post", "bot", None)
 
     refused = FakeInteraction("refused", log)
     refused.followup.refusal = Refusal(403)
-    sender.opened(GAME, refused)  # type: ignore[arg-type]
+    sender.opened(GAME, refused)
     with pytest.raises(discord.HTTPException):
-        await sender.post(GAME, channel, content="w")  # type: ignore[arg-type]
+        await sender.post(GAME, channel, content="w")
 
 
 def test_a_process_paces_itself_to_its_share_of_the_global_limit() -> None:

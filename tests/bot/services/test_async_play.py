@@ -256,7 +256,9 @@ async def test_a_reminder_at_half_time_then_the_medium_ai_plays_at_the_deadline(
     assert after.user_to_move != mover
     assert after.state is not None
     assert after.state.turn == 2
-    assert after.player_at(turn.seat).timeouts == 1  # type: ignore[union-attr]
+    timed_out = after.player_at(turn.seat)
+    assert timed_out is not None
+    assert timed_out.timeouts == 1
     assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the next turn's clock"
 
 
@@ -311,10 +313,14 @@ async def test_acting_in_time_resets_the_timeout_count(
     await table.scheduler.run_due()
     view = await table.service.play.look(view.id)
     view = await play_turn(table, view, other)
-    assert view.player_at(view.seat_of(sleeper)).timeouts == 1  # type: ignore[union-attr]
+    slept = view.player_at(view.seat_of(sleeper))
+    assert slept is not None
+    assert slept.timeouts == 1
     # the sleeper comes back in time: the count starts again
     view = await play_turn(table, view, sleeper)
-    assert view.player_at(view.seat_of(sleeper)).timeouts == 0  # type: ignore[union-attr]
+    back = view.player_at(view.seat_of(sleeper))
+    assert back is not None
+    assert back.timeouts == 0
 
 
 async def test_a_deadline_passed_while_the_bot_was_down_is_handled_at_start_up(

@@ -85,10 +85,14 @@ async def test_a_seat_taken_back_elsewhere_is_seen(first: Table, second: Table) 
             await first.show(view)
     before = await second.service.play.look(view.id)
     seat = before.seat_of(sleeper)
-    assert before.player_at(seat).autoplay  # type: ignore[union-attr]
+    away = before.player_at(seat)
+    assert away is not None
+    assert away.autoplay
     await first.service.play.rejoin(view.id, sleeper)
     after = await second.service.play.look(view.id)
-    assert not after.player_at(seat).autoplay  # type: ignore[union-attr]
+    back = after.player_at(seat)
+    assert back is not None
+    assert not back.autoplay
 
 
 async def test_a_message_recorded_elsewhere_is_seen(first: Table, second: Table) -> None:
