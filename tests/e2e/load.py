@@ -77,6 +77,8 @@ class Figures:
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
     late: int = 0
+    elapsed: float | None = None
+    """Seconds the clicking ran, once it is over."""
 
 
 def bot_environment(fake: FakeDiscord, database: Path) -> dict[str, str]:
@@ -382,7 +384,7 @@ async def steady_clicks(
             task.add_done_callback(partial(_finished, busy, running, index))
             fired += 1
         await asyncio.sleep(1 / rate / 2)
-    figures.elapsed = time.perf_counter() - started  # type: ignore[attr-defined]
+    figures.elapsed = time.perf_counter() - started
     results = await asyncio.gather(*running, return_exceptions=True)
     figures.errors.extend(repr(r) for r in results if isinstance(r, BaseException))
     return figures
@@ -406,7 +408,7 @@ def report_play(
     late_logged: list[str] | None = None,
     lag: re.Match[str] | None = None,
 ) -> None:
-    elapsed = getattr(figures, "elapsed", seconds)
+    elapsed = figures.elapsed if figures.elapsed is not None else seconds
     print(f"games: {games} in {games} channels; target rate {rate:g} clicks/s for {seconds:g} s")
     if ai_games:
         print(f"games with AI seats: {ai_games} more, each one person against the AI")
@@ -469,7 +471,7 @@ def sample_games(count: int, seed: int) -> list[tuple[str, str, list[str | None]
                 action = rng.choice(engine.legal_actions(state))
             state, _ = engine.apply(state, action)
             log.append(action)
-        config_json = records.config_json(config)
+        config_json = json.dumps(records.config_json(config))
         played.append((config_json, game_seed, log, json.dumps(engine.to_position(state))))
     return played
 
