@@ -117,7 +117,9 @@ class Table:
         """Click for the people at click speed until `until` (perf counter) or, with
         `games`, until that many games are over."""
         while time.perf_counter() < until and (games is None or len(figures.games) < games):
-            shown = await self.fake.wait_until(self._shown, timeout=60, what="a decision")
+            shown: tuple[FakeMessage, Decision] | FakeMessage = await self.fake.wait_until(
+                self._shown, timeout=60, what="a decision"
+            )
             if isinstance(shown, FakeMessage):
                 lines = sum(
                     read_turn_line(m.content) is not None
@@ -139,9 +141,11 @@ class Table:
             clicked = await handle.answer(timeout=10)
             ended = read_turn_line(clicked.content) is not None
             answered = time.perf_counter()
-            await self.fake.wait_until(
-                lambda c=chosen: self._moved_on(c), timeout=60, what="the game going on"
-            )
+
+            def moved_on(c: Decision = chosen) -> bool:
+                return self._moved_on(c)
+
+            await self.fake.wait_until(moved_on, timeout=60, what="the game going on")
             if ended and not isinstance(self._shown(), FakeMessage):
                 figures.waits.append(time.perf_counter() - answered)
 

@@ -147,8 +147,8 @@ def draw_message(
     draw = ImageDraw.Draw(picture)
     y = MARGIN
     draw.rectangle((MARGIN, y, WIDTH - MARGIN, y + len(rows) * LINE_HEIGHT), fill=EMBED)
-    for line, strong in rows:
-        draw.text((MARGIN + 8, y + 2), line, font=bold if strong else regular, fill=TEXT)
+    for text, strong in rows:
+        draw.text((MARGIN + 8, y + 2), text, font=bold if strong else regular, fill=TEXT)
         y += LINE_HEIGHT
     y += GAP
     picture.paste(board, (MARGIN, y))

@@ -11,10 +11,11 @@ import json
 import re
 import string
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 from bot.presentation import messages
-from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 from tests.e2e.fakecord.interactions import CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE
 from tests.e2e.players import (
     decision,
@@ -161,7 +162,7 @@ def left_behind(
     shows a board picture (the result may keep its picture and its Rematch, Analysis and Learn
     from your mistakes buttons; a running game's lobby its Watch button, which acts on no
     game): (message id, what)."""
-    found = []
+    found: list[tuple[int, str]] = []
     for message in fake.messages(channel):
         if current is not None and message.id == current.id:
             continue
@@ -301,14 +302,14 @@ async def lobby_at_first_turn(
     fake: FakeDiscord, channel: FakeChannel, lobby_id: int
 ) -> FakeMessage:
     """Wait until the lobby of a game that started links to its first turn; return that."""
-    return await fake.wait_until(
-        lambda: (
-            (first := first_turn(fake, channel, lobby_id)) is not None
-            and lobby_link(fake, channel, lobby_id) == first.id
-            and first
-        ),
-        what="the lobby linking to the first turn",
-    )
+
+    def linked() -> FakeMessage | None:
+        first = first_turn(fake, channel, lobby_id)
+        if first is not None and lobby_link(fake, channel, lobby_id) == first.id:
+            return first
+        return None
+
+    return await fake.wait_until(linked, what="the lobby linking to the first turn")
 
 
 def human_turn(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
@@ -329,7 +330,7 @@ async def open_game(
     host: FakeUser,
     guests: tuple[FakeUser, ...],
     ais: tuple[str, ...] = (),
-    **options: object,
+    **options: Any,
 ) -> FakeMessage:
     """Open a lobby, seat the guests and the AIs (levels), start it; return the lobby."""
     seats = 1 + len(guests) + len(ais)
@@ -350,9 +351,11 @@ async def click_action(fake: FakeDiscord, user: FakeUser, message_id: int, actio
     await (await fake.click(user, message, custom_id)).response()
 
 
-async def confirm(fake: FakeDiscord, user: FakeUser, handle: object, choice: str) -> None:
+async def confirm(
+    fake: FakeDiscord, user: FakeUser, handle: InteractionHandle, choice: str
+) -> None:
     """Click the go-ahead of the private confirmation a command answered with."""
-    asked = await handle.answer()  # type: ignore[attr-defined]
+    asked = await handle.answer()
     assert asked.ephemeral, asked.content
     (button,) = [b for b in asked.enabled_buttons() if (b.custom_id or "").endswith(f":{choice}")]
     assert button.custom_id is not None

@@ -39,16 +39,20 @@ class Scene:
         assert "sign-up" in signup.embed_text()
         for player in self.players:
             current = fake.world.messages[signup.id]
-            joined = await fake.click(player, current, current.button(label="Join").custom_id)
+            join = current.button(label="Join").custom_id
+            assert join is not None
+            joined = await fake.click(player, current, join)
             await joined.response()
         current = fake.world.messages[signup.id]
         assert all(f"<@{p.id}>" in current.embed_text() for p in self.players)
-        refused = await (
-            await fake.click(self.players[0], current, current.button(label="Start").custom_id)
-        ).answer()
+        start = current.button(label="Start").custom_id
+        assert start is not None
+        refused = await (await fake.click(self.players[0], current, start)).answer()
         assert refused.ephemeral
         assert "Manage Channels" in refused.content
-        started = await fake.click(self.mod, current, current.button(label="Start").custom_id)
+        start = current.button(label="Start").custom_id
+        assert start is not None
+        started = await fake.click(self.mod, current, start)
         await started.answer()  # deferred while the picture is drawn, then the standings
         return fake.world.messages[signup.id]
 
@@ -58,7 +62,13 @@ class Scene:
             match = ROUND.search(thread.name)
             if match and int(match["round"]) == round_no:
                 found.append(thread)
-        return sorted(found, key=lambda thread: int(ROUND.search(thread.name)["table"]))  # type: ignore[index]
+
+        def table(thread: FakeChannel) -> int:
+            match = ROUND.search(thread.name)
+            assert match is not None
+            return int(match["table"])
+
+        return sorted(found, key=table)
 
     async def round_ready(self, round_no: int, tables: int) -> list[FakeChannel]:
         """Wait until the round's `tables` threads exist, each with its game's first message."""
