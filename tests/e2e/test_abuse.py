@@ -160,7 +160,13 @@ async def test_simultaneous_clicks_apply_each_move_once(
             handle = await fake.click(users[mover], current, choice.custom_id)
             batch.append((channel, handle))
     for channel in channels:
-        kinds = sorted([(await h.response()).response_type for c, h in batch if c is channel])
+        kinds: list[int] = []
+        for c, h in batch:
+            if c is channel:
+                kind = (await h.response()).response_type
+                assert kind is not None
+                kinds.append(kind)
+        kinds.sort()
         assert kinds[:2] == [4, 4], kinds
         assert kinds[2] in UPDATED, kinds
 
@@ -300,7 +306,7 @@ async def abuse_world(fake: FakeDiscord, database: Path) -> dict[str, Any]:
         return fake.latest_with_components(game_channel)
 
     def current_id() -> str:
-        return next(b.custom_id for b in turn().enabled_buttons() if decision(b.custom_id))
+        return next(d.custom_id for b in turn().enabled_buttons() if (d := decision(b.custom_id)))
 
     def seq() -> int:
         parsed = decision(current_id())
@@ -610,7 +616,11 @@ async def test_damaged_rows_are_reported_and_other_games_go_on(
         current = fake.latest_with_components(channel)
         (mover,) = current.pinged_user_ids
         await (await fake.click(users[mover], current, pick(current, 0).custom_id)).response()
-        await fake.wait_until(lambda c=channel: len(live_decisions(fake, c)) > 0)
+
+        def shown(c: FakeChannel = channel) -> bool:
+            return len(live_decisions(fake, c)) > 0
+
+        await fake.wait_until(shown)
     await bot.stop()
     database = tmp_path / "marrakech.sqlite3"
     ids = {game.channel_id: game.id for game in stored_games(database).values()}

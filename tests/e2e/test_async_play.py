@@ -76,21 +76,25 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     fake.add_member(guild, bob)
 
     lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=4)).answer()
-    refused = await (
-        await fake.click(bob, lobby, lobby.button(label="Add AI: hard").custom_id)
-    ).answer()
+    add_hard = lobby.button(label="Add AI: hard").custom_id
+    assert add_hard is not None
+    refused = await (await fake.click(bob, lobby, add_hard)).answer()
     assert refused.ephemeral
     assert "Only the host" in refused.content
     for label in ("Add AI: easy", "Add AI: medium", "Add AI: hard"):
         current = fake.world.messages[lobby.id]
-        await (await fake.click(alice, current, current.button(label=label).custom_id)).response()
+        add = current.button(label=label).custom_id
+        assert add is not None
+        await (await fake.click(alice, current, add)).response()
     text = fake.world.messages[lobby.id].embed_text()
     assert "AI (easy)" in text
     assert "AI (medium)" in text
     assert "AI (hard)" in text
     current = fake.world.messages[lobby.id]
     started = len(fake.world.requests)
-    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    start = current.button(label="Start").custom_id
+    assert start is not None
+    await (await fake.click(alice, current, start)).response()
 
     for _ in range(200):
         await fake.wait_until(
@@ -106,12 +110,15 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
         turn = alice_to_move(fake, channel, alice)
         assert turn is not None
         edits = turn.edit_count
-        handle = await fake.click(alice, turn, turn.button(label=choose(turn)).custom_id)
+        chosen = turn.button(label=choose(turn)).custom_id
+        assert chosen is not None
+        handle = await fake.click(alice, turn, chosen)
         await handle.response()
-        await fake.wait_until(
-            lambda t=turn, e=edits: fake.world.messages[t.id].edit_count > e,
-            what="the click answered",
-        )
+
+        def answered(t: FakeMessage = turn, e: int = edits) -> bool:
+            return fake.world.messages[t.id].edit_count > e
+
+        await fake.wait_until(answered, what="the click answered")
     else:
         raise AssertionError("the game did not end")
 
@@ -179,9 +186,13 @@ async def slow_table(
         await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
     ).answer()
     assert "5 min per turn" in lobby.embed_text()
-    await (await fake.click(bob, lobby, lobby.button(label="Join").custom_id)).response()
+    join = lobby.button(label="Join").custom_id
+    assert join is not None
+    await (await fake.click(bob, lobby, join)).response()
     current = fake.world.messages[lobby.id]
-    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    start = current.button(label="Start").custom_id
+    assert start is not None
+    await (await fake.click(alice, current, start)).response()
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
     return channel, {alice.id: alice, bob.id: bob}, lobby, first
 
@@ -246,13 +257,17 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
         await displayed(database, waiting.id)
         offset += TURN_LIMIT + 2
         await shift_clock(bot, clock_file, offset, fake)
-        notice = await fake.wait_for_message(
-            channel, lambda m, w=waiting: m.id >= w.id and "ran out of time" in m.content
-        )
+
+        def timed_out(m: FakeMessage, w: FakeMessage = waiting) -> bool:
+            return m.id >= w.id and "ran out of time" in m.content
+
+        notice = await fake.wait_for_message(channel, timed_out)
         assert notice.id == waiting.id, "the timed-out turn's own line tells it"
-        mine = await fake.wait_for_message(
-            channel, lambda m, n=notice: m.id > n.id and m.pinged_user_ids == {mover_id}
-        )
+
+        def to_me(m: FakeMessage, n: FakeMessage = notice) -> bool:
+            return m.id > n.id and m.pinged_user_ids == {mover_id}
+
+        mine = await fake.wait_for_message(channel, to_me)
         if in_a_row == 3:
             assert "3 turns in a row" in notice.content
             assert "rejoin" in notice.content

@@ -67,9 +67,13 @@ async def table_of_two(
     lobby = await (
         await fake.slash(alice, channel, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT)
     ).answer()
-    await (await fake.click(bob, lobby, lobby.button(label="Join").custom_id)).response()
+    join = lobby.button(label="Join").custom_id
+    assert join is not None
+    await (await fake.click(bob, lobby, join)).response()
     current = fake.world.messages[lobby.id]
-    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    start = current.button(label="Start").custom_id
+    assert start is not None
+    await (await fake.click(alice, current, start)).response()
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
     (mover_id,) = first.pinged_user_ids
     mover, other = (alice, bob) if mover_id == alice.id else (bob, alice)

@@ -270,7 +270,8 @@ class Driver:
         """Await `waiting` unless the bot dies first (then CrashedError)."""
         assert self.watcher is not None
         task = asyncio.ensure_future(waiting)
-        await asyncio.wait({task, self.watcher}, return_when=asyncio.FIRST_COMPLETED)
+        racing: set[asyncio.Future[T] | asyncio.Future[str]] = {task, self.watcher}
+        await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
             return task.result()
         task.cancel()
@@ -355,12 +356,12 @@ async def check_after_crash(driver: Driver) -> None:
         acked = ledger.acked.setdefault(game.id, {})
         for seq, move in acked.items():
             assert played.get(seq) == move, f"game {game.id}: acknowledged {move} at {seq} lost"
-        for seq, move in played.items():
+        for seq, applied in played.items():
             if seq in acked:
                 continue
-            assert ledger.inflight is not None, f"game {game.id}: {move} applied, never clicked"
-            assert ledger.inflight[:4] == (game.id, seq, *move), (ledger.inflight, seq, move)
-            acked[seq] = (str(move[0]), int(move[1] or 0))
+            assert ledger.inflight is not None, f"game {game.id}: {applied} applied, never clicked"
+            assert ledger.inflight[:4] == (game.id, seq, *applied), (ledger.inflight, seq, applied)
+            acked[seq] = (str(applied[0]), int(applied[1] or 0))
             ledger.applied_in_flight += 1
 
 

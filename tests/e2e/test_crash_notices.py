@@ -121,7 +121,9 @@ async def game_of_two(
     for person in (alice, bob):
         fake.add_member(guild, person)
     limit = {} if turn_limit is None else {"turn_limit": turn_limit}
-    lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2, **limit)).answer()
+    lobby = await (
+        await fake.slash(alice, channel, "marrakech", "new", options=limit, seats=2)
+    ).answer()
     await press(fake, bob, lobby, ":join")
     await press(fake, alice, lobby, ":start")
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
@@ -173,9 +175,11 @@ async def test_a_handover_cut_off_by_a_kill_is_told_once_in_its_turn_line(
     for shift in range(1, 5):
         await shift_clock(bot, clock_file, shift * (TURN_LIMIT + 2), fake)
         after = latest.id
-        latest = await fake.wait_for_message(
-            channel, lambda m, after=after: m.id > after and bool(m.pinged_user_ids), timeout=30
-        )
+
+        def pings(m: FakeMessage, after: int = after) -> bool:
+            return m.id > after and bool(m.pinged_user_ids)
+
+        latest = await fake.wait_for_message(channel, pings, timeout=30)
     await shift_clock(bot, clock_file, 5 * (TURN_LIMIT + 2), fake)
     await restarted(fake, bot, "auto.committed")
     await fake.wait_for_message(
@@ -211,9 +215,13 @@ async def test_a_resignation_cut_off_by_a_kill_is_told_once(
     lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=3)).answer()
     for guest in (bob, carol):
         current = fake.world.messages[lobby.id]
-        await (await fake.click(guest, current, current.button(label="Join").custom_id)).response()
+        join = current.button(label="Join").custom_id
+        assert join is not None
+        await (await fake.click(guest, current, join)).response()
     current = fake.world.messages[lobby.id]
-    await (await fake.click(alice, current, current.button(label="Start").custom_id)).response()
+    start = current.button(label="Start").custom_id
+    assert start is not None
+    await (await fake.click(alice, current, start)).response()
     first = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
     (mover,) = first.pinged_user_ids
     quitter = next(user for user in people.values() if user.id != mover)

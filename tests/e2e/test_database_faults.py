@@ -106,10 +106,13 @@ class Table:
 
     async def turn(self, after: int = 0) -> FakeMessage:
         """The turn a person is to play, newer than message `after`."""
+
+        def newer() -> FakeMessage | None:
+            m = human_turn(self.fake, self.channel)
+            return m if m is not None and m.id > after else None
+
         return await self.fake.wait_until(
-            lambda: (m := human_turn(self.fake, self.channel)) is not None and m.id > after and m,
-            timeout=30,
-            what=f"a person's turn in #{self.channel.name}",
+            newer, timeout=30, what=f"a person's turn in #{self.channel.name}"
         )
 
     async def click(self, message: FakeMessage, turn: int = 0) -> InteractionHandle:

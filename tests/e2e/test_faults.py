@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import decision, live_decisions, settled, stored_games
 from tests.e2e.quiet import has_picture, read_turn_line
@@ -64,7 +64,7 @@ class Table:
             )
         return self.current()
 
-    async def place(self, message: FakeMessage) -> object:
+    async def place(self, message: FakeMessage) -> InteractionHandle:
         """Lay a rug (ends the turn); returns the click's handle."""
         self.turn += 1
         (mover,) = message.pinged_user_ids
@@ -135,7 +135,7 @@ async def test_the_game_survives_discord_faults(
     limited = fake.faults.rate_limit("POST", POST, retry_after=0.2)
     answer_limited = fake.faults.rate_limit("POST", CALLBACK, retry_after=0.2)
     handle = await table.place(message)
-    assert (await handle.response()).response_type in UPDATED  # type: ignore[attr-defined]
+    assert (await handle.response()).response_type in UPDATED
     shown = await table.next_turn_shown(message)
     assert limited.hits == 1
     assert answer_limited.hits == 1
@@ -156,7 +156,7 @@ async def test_the_game_survives_discord_faults(
     lines = len(bot.lines)
     hanging = fake.faults.hang("POST", POST)
     handle = await table.place(message)
-    assert (await handle.response()).response_type in UPDATED  # type: ignore[attr-defined]
+    assert (await handle.response()).response_type in UPDATED
     await hanging.wait_fired()
     shown = await table.next_turn_shown(message, timeout=20)
     fake.faults.release_hangs(apply=False)  # the held post never reaches the channel
@@ -177,7 +177,7 @@ async def test_the_game_survives_discord_faults(
     message = await table.orient()
     refused = fake.faults.forbidden("POST", POST)  # then the private answer may go out
     handle = await table.place(message)
-    told = await handle.followups(1, timeout=10)  # type: ignore[attr-defined]
+    told = await handle.followups(1, timeout=10)
     assert told[0].ephemeral, told[0].content
     assert "Send Messages" in told[0].content, told[0].content
     assert refused.hits >= 1
@@ -187,6 +187,7 @@ async def test_the_game_survives_discord_faults(
     table.consistent(database)
 
     # the gateway drops; a click sent meanwhile is replayed on RESUME and answered
+    assert fake.session is not None
     resumes = fake.session.resumes
     await fake.drop_gateway(code=4000)
     message = table.current()
@@ -194,6 +195,7 @@ async def test_the_game_survives_discord_faults(
     (mover,) = message.pinged_user_ids
     away = await fake.click(table.users[mover], message, buttons[0].custom_id)
     await fake.wait_for_resume()
+    assert fake.session is not None
     assert fake.session.resumes == resumes + 1
     assert (await away.response(timeout=10)).response_type in UPDATED
     await fake.wait_until(

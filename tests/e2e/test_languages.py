@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import told_its_shards
-from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import pick
 
@@ -28,14 +28,16 @@ def bot_ready_commands() -> tuple[str, ...]:
     return COMMANDS
 
 
-async def click(fake: FakeDiscord, user: FakeUser, message: FakeMessage, label: str) -> object:
+async def click(
+    fake: FakeDiscord, user: FakeUser, message: FakeMessage, label: str
+) -> InteractionHandle:
     button = fake.world.messages[message.id].button(label=label)
     assert button.custom_id is not None
     return await fake.click(user, fake.world.messages[message.id], button.custom_id)
 
 
-async def private_text(handle: object) -> str:
-    answer = await handle.answer()  # type: ignore[attr-defined]
+async def private_text(handle: InteractionHandle) -> str:
+    answer = await handle.answer()
     assert answer.ephemeral, f"expected a private answer, got {answer.content!r}"
     return str(answer.content or "") + answer.embed_text()
 
@@ -62,10 +64,10 @@ async def test_a_french_server_and_a_ukrainian_member(
     lobby = await (await fake.slash(olena, channel, "marrakech", "new", seats=2)).answer()
     assert not lobby.ephemeral
     assert "Marrakech : partie n° 1" in lobby.embed_text()
-    await (await click(fake, camille, lobby, "Rejoindre")).response()  # type: ignore[attr-defined]
+    await (await click(fake, camille, lobby, "Rejoindre")).response()
     joined_again = await fake.slash(olena, channel, "marrakech", "join")
     assert "Ви вже граєте в цій грі." in await private_text(joined_again)
-    await (await click(fake, olena, lobby, "Commencer")).response()  # type: ignore[attr-defined]
+    await (await click(fake, olena, lobby, "Commencer")).response()
 
     turn = await fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
     (mover_id,) = turn.pinged_user_ids
@@ -82,7 +84,7 @@ async def test_a_french_server_and_a_ukrainian_member(
     await bot_process.wait_ready(
         fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
     )
-    shown = await (await click(fake, mover, turn, "Nord (tout droit)")).answer()  # type: ignore[attr-defined]
+    shown = await (await click(fake, mover, turn, "Nord (tout droit)")).answer()
     assert "Le dé indique" in shown.embed_text(), "after a restart the game still speaks French"
     board = await private_text(await fake.slash(olena, channel, "marrakech", "board"))
     assert "Гра №1: поле зараз" in board

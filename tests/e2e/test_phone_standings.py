@@ -46,6 +46,7 @@ def difference(stored: Image.Image, drawn: Image.Image) -> str | None:
         worst_patch = patch if worst_patch is None else ImageChops.darker(worst_patch, patch)
     assert worst_patch is not None
     least, most = min(whole), worst_patch.getextrema()[1]
+    assert isinstance(most, int | float), most  # one band: its (least, most)
     if most > PATCH_LIMIT:
         box = worst_patch.point(lambda value: 255 * (value > PATCH_LIMIT)).getbbox()
         assert box is not None

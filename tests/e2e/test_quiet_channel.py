@@ -139,27 +139,32 @@ async def time_out_three_times(
         check_lobby(fake, channel, lobby_id, None)
         if in_a_row == 1:  # half of the time gone: a reminder calls alice to play
             await shift_clock(bot, clock_file, offset + TURN_LIMIT / 2 + 1, fake)
-            reminder = await fake.wait_for_message(
-                channel, lambda m, t=turn: "half of your time" in m.content and m.id > t.id
-            )
+
+            def reminds(m: FakeMessage, t: FakeMessage = turn) -> bool:
+                return "half of your time" in m.content and m.id > t.id
+
+            reminder = await fake.wait_for_message(channel, reminds)
         offset += TURN_LIMIT + 2
         await shift_clock(bot, clock_file, offset, fake)
-        await fake.wait_until(
-            lambda t=turn: not fake.world.messages[t.id].enabled_buttons(),
-            what="the timed-out turn retired",
-        )
+
+        def retired(t: FakeMessage = turn) -> bool:
+            return not fake.world.messages[t.id].enabled_buttons()
+
+        await fake.wait_until(retired, what="the timed-out turn retired")
         check_turn_line(fake.world.messages[turn.id])
         if reminder is not None:
-            await fake.wait_until(
-                lambda r=reminder: "half of your time" not in fake.world.messages[r.id].content,
-                what="the reminder saying its turn is over",
-            )
+
+            def reminder_over(r: FakeMessage = reminder) -> bool:
+                return "half of your time" not in fake.world.messages[r.id].content
+
+            await fake.wait_until(reminder_over, what="the reminder saying its turn is over")
         if in_a_row < 3:  # the AI seat plays, then it is alice's turn again
-            current = await fake.wait_until(
-                lambda t=turn: (m := human_turn(fake, channel)) is not None and m.id > t.id and m,
-                timeout=30,
-                what="alice's next turn",
-            )
+
+            def next_turn(t: FakeMessage = turn) -> FakeMessage | None:
+                m = human_turn(fake, channel)
+                return m if m is not None and m.id > t.id else None
+
+            current = await fake.wait_until(next_turn, timeout=30, what="alice's next turn")
             assert left_behind(fake, channel, current) == [], fake.transcript(channel)
     return offset
 
@@ -261,16 +266,19 @@ async def test_resignations_retire_the_turn_and_end_the_game(
         (mover,) = turn.pinged_user_ids
         handle = await fake.slash(users[mover], channel, "marrakech", "resign")
         await confirm(fake, users[mover], handle, "resign")
-        await fake.wait_until(
-            lambda t=turn: "resigned" in fake.world.messages[t.id].content,
-            what="the resigned turn retired",
-        )
+
+        def resigned_turn(t: FakeMessage = turn) -> bool:
+            return "resigned" in fake.world.messages[t.id].content
+
+        await fake.wait_until(resigned_turn, what="the resigned turn retired")
         check_turn_line(fake.world.messages[turn.id])
         if resigned == 1:  # two are left: the game goes on with the next turn
-            current = await fake.wait_until(
-                lambda t=turn: (m := human_turn(fake, channel)) is not None and m.id > t.id and m,
-                what="the next turn",
-            )
+
+            def next_turn(t: FakeMessage = turn) -> FakeMessage | None:
+                m = human_turn(fake, channel)
+                return m if m is not None and m.id > t.id else None
+
+            current = await fake.wait_until(next_turn, what="the next turn")
             assert left_behind(fake, channel, current) == [], fake.transcript(channel)
 
     await fake.wait_until(lambda: final_message(fake, channel), what="the result")
@@ -301,7 +309,11 @@ async def test_a_message_left_live_is_retired_by_its_first_click(
             break
         edits = shown.edit_count
         await (await fake.click(users[mover], shown, pick(shown, step).custom_id)).response()
-        await fake.wait_until(lambda e=edits: fake.world.messages[first.id].edit_count > e)
+
+        def edited(e: int = edits) -> bool:
+            return fake.world.messages[first.id].edit_count > e
+
+        await fake.wait_until(edited)
     await fake.wait_until(
         lambda: (m := human_turn(fake, channel)) is not None and m.id != first.id,
         what="the second turn",

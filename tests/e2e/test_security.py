@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fakecord import FakeDiscord, InteractionInputError, permissions
+from tests.e2e.fakecord import FakeDiscord, InteractionHandle, InteractionInputError, permissions
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import pick, settled
 
@@ -51,8 +51,8 @@ async def test_only_the_right_people_act(
 
     lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
 
-    async def told(handle: object) -> str:
-        answer = await handle.answer()  # type: ignore[attr-defined]
+    async def told(handle: InteractionHandle) -> str:
+        answer = await handle.answer()
         assert answer.ephemeral, answer.content
         return str(answer.content)
 

@@ -26,7 +26,7 @@ import pytest
 from bot.services.ratings import RatingService
 from bot.storage import open_database
 from bot.storage.ratings import RatingStore
-from tests.e2e.fakecord import FakeDiscord
+from tests.e2e.fakecord import FakeDiscord, FakeMessage
 from tests.e2e.fakecord.model import PUBLIC_THREAD, THREAD_CREATED
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import integrity, is_final
@@ -132,10 +132,12 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
     assert placed.custom_id is not None
     await (await fake.click(mover, fake.world.messages[turn.id], placed.custom_id)).response()
     other = next(user for user in scene.seated(first) if user.id != mover_id)
-    waiting = await fake.wait_until(
-        lambda: (m := to_move(fake, first)) and m.pinged_user_ids == {other.id} and m,
-        what="the other player's turn",
-    )
+
+    def others_turn() -> FakeMessage | None:
+        m = to_move(fake, first)
+        return m if m is not None and m.pinged_user_ids == {other.id} else None
+
+    waiting = await fake.wait_until(others_turn, what="the other player's turn")
     await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
     notice = await fake.wait_for_message(first, lambda m: "ran out of time" in m.content)
     assert f"<@{other.id}>" in notice.content
@@ -203,13 +205,12 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
     announcement = await fake.wait_for_message(
         scene.channel, lambda m: "wins **Spring cup**" in m.content
     )
-    final = await fake.wait_until(
-        lambda: (
-            "final standings" in fake.world.messages[message.id].embed_text()
-            and fake.world.messages[message.id]
-        ),
-        what="the final standings",
-    )
+
+    def final_standings() -> FakeMessage | None:
+        shown = fake.world.messages[message.id]
+        return shown if "final standings" in shown.embed_text() else None
+
+    final = await fake.wait_until(final_standings, what="the final standings")
     announced = [m for m in fake.messages(scene.channel) if "wins **Spring cup**" in m.content]
     assert announced == [announcement], "the winner is announced once"
     assert announcement.pinged_user_ids
@@ -266,13 +267,12 @@ async def test_a_round_robin_of_four_at_a_table_of_four(
     winner = scene.seated(thread)[3]
     announcement = await fake.wait_for_message(scene.channel, lambda m: "wins" in m.content)
     assert announcement.pinged_user_ids == {winner.id}
-    final = await fake.wait_until(
-        lambda: (
-            "final standings" in fake.world.messages[message.id].embed_text()
-            and fake.world.messages[message.id]
-        ),
-        what="the final standings",
-    )
+
+    def final_standings() -> FakeMessage | None:
+        shown = fake.world.messages[message.id]
+        return shown if "final standings" in shown.embed_text() else None
+
+    final = await fake.wait_until(final_standings, what="the final standings")
     assert f"Winner: <@{winner.id}>" in final.embed_text()
     database = tmp_path / "marrakech.sqlite3"
     assert await ratings_equal_a_rebuild(fake, database, tmp_path / "rebuilt.sqlite3") == 1

@@ -65,7 +65,9 @@ async def test_a_watcher_follows_a_game_to_its_end_privately(
     assert opened.visible_to == carol.id
     assert all(is_watch(b.custom_id) for b in opened.enabled_buttons()), "none acts on the game"
     assert "the board now" in opened.embed_text()
-    game_id = int(re.search(r"Game #(\d+)", opened.embed_text())[1])  # type: ignore[index]
+    numbered = re.search(r"Game #(\d+)", opened.embed_text())
+    assert numbered is not None
+    game_id = int(numbered[1])
 
     refused = await (
         await fake.slash(dave, other_channel, "marrakech", "watch", game=game_id)
