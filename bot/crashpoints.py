@@ -33,7 +33,9 @@ POINTS = (
     # nothing of it shown yet
     "resign.committed",  # a resignation is stored, nothing of it told yet
     "end.committed",  # an abort or an abandoned end is stored, nothing of it told yet
+    "end.told",  # the end is told in the channel, not yet recorded as shown
     "rejoin.committed",  # a seat taken back from the AI is stored, nothing of it told yet
+    "rejoin.told",  # a seat taken back is told in the channel, not yet recorded as told
     "resume.posting",  # catching up after a restart, before one game's message is posted
     "tournament.round_over",  # a tournament's round is over (its last game stored) or it just
     # started: the next round not paired yet, nor the end stored

@@ -332,6 +332,7 @@ class GameDisplay:
                 except (discord.HTTPException, TimeoutError) as error:
                     log.info("end of game %s not told: %r", view.id, error)
                     return  # not recorded: the next catch-up tells it
+                crashpoints.reach("end.told")
             await self.after_abort(view, skip={message.id for message in found})
 
     async def show_rejoins(self, view: GameView, answered: Interaction | None = None) -> None:
@@ -364,6 +365,7 @@ class GameDisplay:
                     except (discord.HTTPException, TimeoutError) as error:
                         log.info("return to game %s not told: %r", view.id, error)
                         continue  # not recorded: the next catch-up tells it
+                    crashpoints.reach("rejoin.told")
                 await self._play.mark_rejoin_shown(view.id, user_id)
         if answered is not None and not replies.answered(answered):  # told by another process
             notice = recovery.rejoin_notice(view, answered.user.id)

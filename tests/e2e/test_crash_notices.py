@@ -12,10 +12,12 @@ after three in a row. A game of three
 in which someone resigns out of turn: the bot dies right after the resignation is committed
 (`resign.committed`). After the restart one message tells it: the turn being played, redrawn
 in place, not the turn posted a second time. A game its host aborts: the bot dies right after
-the abort is committed (`end.committed`). After the restart the end is told once and the last
-turn's message is down to its line, with no button left to click. A seat taken back from the
-AI (`/marrakech rejoin`): the bot dies right after the rejoin is committed
-(`rejoin.committed`), before its answer. After the restart the channel tells it once.
+the abort is committed (`end.committed`), or once the end is told but before that is recorded
+(`end.told`). After the restart the end is told once (found in the channel's history in the
+second case) and the last turn's message is down to its line, with no button left to click. A
+seat taken back from the AI (`/marrakech rejoin`): the bot dies right after the rejoin is
+committed (`rejoin.committed`), before its answer, or once it is told but before that is
+recorded (`rejoin.told`). After the restart the channel tells it once.
 """
 
 from __future__ import annotations
@@ -242,17 +244,17 @@ async def test_a_resignation_cut_off_by_a_kill_is_told_once(
     assert told == [first.id], fake.transcript(channel)
 
 
-@pytest.mark.parametrize("crash_at", ["end.committed:1"])
+@pytest.mark.parametrize("crash_at", ["end.committed:1", "end.told:1"])
 async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
-    fake: FakeDiscord, bot: BotProcess
+    fake: FakeDiscord, bot: BotProcess, crash_at: str
 ) -> None:
     channel, first, alice, _ = await game_of_two(fake)
 
     question = await (await fake.slash(alice, channel, "marrakech", "abort")).answer()
     (go,) = [b for b in question.enabled_buttons() if (b.custom_id or "").endswith(":abort")]
     assert go.custom_id is not None
-    await fake.click(alice, question, go.custom_id)  # never answered: the bot dies first
-    await restarted(fake, bot, "end.committed")
+    await fake.click(alice, question, go.custom_id)  # the bot dies before the end is recorded
+    await restarted(fake, bot, crash_at.split(":")[0])
 
     notice = messages.text("abort.done", "en", game_id=1, user=f"<@{alice.id}>")
     await fake.wait_until(
@@ -272,9 +274,9 @@ async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
     assert left_behind(fake, channel, None) == [], fake.transcript(channel)
 
 
-@pytest.mark.parametrize("crash_at", ["rejoin.committed:1"])
+@pytest.mark.parametrize("crash_at", ["rejoin.committed:1", "rejoin.told:1"])
 async def test_a_rejoin_cut_off_by_a_kill_is_told_once(
-    fake: FakeDiscord, bot: BotProcess, target: str
+    fake: FakeDiscord, bot: BotProcess, target: str, crash_at: str
 ) -> None:
     channel, first, alice, bob = await game_of_two(fake)
     (mover,) = first.pinged_user_ids
@@ -290,8 +292,8 @@ async def test_a_rejoin_cut_off_by_a_kill_is_told_once(
     finally:
         await db.close()
 
-    await fake.slash(back, channel, "marrakech", "rejoin")  # never answered: the bot dies first
-    await restarted(fake, bot, "rejoin.committed")
+    await fake.slash(back, channel, "marrakech", "rejoin")  # the bot dies before it is recorded
+    await restarted(fake, bot, crash_at.split(":")[0])
 
     notice = messages.text("rejoin.done", "en", user=f"<@{back.id}>", game_id=1)
     await fake.wait_until(
