@@ -1,8 +1,9 @@
 """The fake's rate limits (fakecord/ratelimits.py), as real Discord applies them: per-route
 buckets with the headers discord.py reads, 429s that are not executed, the global limit of the
-bot token that interaction endpoints are exempt from, invalid requests counted, and windows
-and interaction tokens that age with the fake's clock. Over plain HTTP, and through discord.py's
-own HTTP client, which waits on the headers instead of being refused."""
+bot token that interaction endpoints are exempt from, invalid requests counted, windows and
+interaction tokens that age with the fake's clock, and the 3 s of an interaction's first
+callback, which run from the click. Over plain HTTP and a raw gateway connection, and through
+discord.py's own HTTP client, which waits on the headers instead of being refused."""
 
 from __future__ import annotations
 
@@ -196,3 +197,42 @@ async def test_discord_py_waits_on_the_headers_and_is_never_refused(
 
 def _content(text: str) -> Any:
     return discord.http.handle_message_parameters(content=text)
+
+
+async def test_the_callback_deadline_runs_from_the_click_even_when_the_bot_gets_it_later(
+    fake: FakeDiscord, channels: list[FakeChannel]
+) -> None:
+    """Discord's 3 s for the first callback start when it makes the interaction: one made while
+    the bot's gateway is down and replayed on RESUME after the deadline is already too late
+    (shortened here to 0.3 s)."""
+    fake.rest.callback_deadline = 0.3
+    async with aiohttp.ClientSession(headers={"Authorization": "Bot t"}) as http:
+        ws = await http.ws_connect(fake.gateway_url + "?v=10&encoding=json")
+        assert (await ws.receive_json(timeout=5))["op"] == 10
+        await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1, "properties": {}}})
+        seen = [await ws.receive_json(timeout=5) for _ in range(2)]  # READY, GUILD_CREATE
+        assert [frame["t"] for frame in seen] == ["READY", "GUILD_CREATE"]
+        await ws.close()
+        await fake.wait_until(lambda: not fake.gateway.connected, timeout=5)
+
+        user = fake.add_user("alice")
+        assert channels[0].guild is not None
+        fake.add_member(channels[0].guild, user)
+        made = fake.interaction_from_payload(APPLICATION_COMMAND, user, channels[0], {"name": "x"})
+        handle = fake.dispatch_interaction(made)
+        await asyncio.sleep(0.4)
+
+        ws = await http.ws_connect(fake.gateway_url + "?v=10&encoding=json")
+        assert (await ws.receive_json(timeout=5))["op"] == 10
+        session_id = seen[0]["d"]["session_id"]
+        resume = {"token": "t", "session_id": session_id, "seq": seen[-1]["s"]}
+        await ws.send_json({"op": 6, "d": resume})
+        while (await ws.receive_json(timeout=5)).get("t") != "INTERACTION_CREATE":
+            pass
+        callback = f"{fake.api_base_url}/interactions/{handle.id}/{handle.token}/callback"
+        async with http.post(callback, json={"type": 5}) as response:
+            body = await response.json() if response.status != 204 else {}
+            answer = (response.status, body.get("code"))
+        await ws.close()
+    assert answer == (404, 10062), "the 3 s ran out while the bot was away"
+    assert handle.refusals == [10062]

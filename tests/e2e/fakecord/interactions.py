@@ -59,6 +59,10 @@ class InteractionHandle:
     world: World = field(repr=False)
     created_at: float = field(default_factory=time.perf_counter)
     """When it was made, on the fake's clock (World.now): its token lasts 15 minutes."""
+    queued_at: float | None = None
+    """perf_counter time the fake queued INTERACTION_CREATE (when Discord made it): the 3 s for
+    its first callback run from then, even when the frame reaches the bot later (replayed on
+    RESUME)."""
     dispatched_at: float | None = None
     """perf_counter time the INTERACTION_CREATE frame was written to the bot's socket."""
     responded_at: float | None = None

@@ -85,8 +85,8 @@ class InteractionRoutes:
             )
         if (
             self.callback_deadline is not None
-            and handle.dispatched_at is not None
-            and arrived - handle.dispatched_at > self.callback_deadline
+            and handle.queued_at is not None
+            and arrived - handle.queued_at > self.callback_deadline
         ):
             handle.refusals.append(errors.UNKNOWN_INTERACTION)
             self.world.notify()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import Any, TypeVar
@@ -376,6 +377,7 @@ class FakeDiscord:
         of the guild's shard. When no session holds that shard, the interaction is lost, as on
         Discord: ``handle.undelivered`` is set and nothing ever answers it."""
         self.world.register_interaction(handle)
+        handle.queued_at = time.perf_counter()
         guild = handle.channel.guild
         frame = self.gateway.dispatch(
             "INTERACTION_CREATE",
