@@ -79,7 +79,7 @@ def test_tool_configuration_lives_in_pyproject(pyproject: dict[str, Any]) -> Non
     tools = pyproject["tool"]
 
     assert tools["ruff"]["line-length"] == 100
-    assert set(tools["mypy"]["files"]) == set(PACKAGES)
+    assert set(tools["mypy"]["files"]) == {*PACKAGES, "tests"}, "strict on every package"
     pytest_options = tools["pytest"]["ini_options"]
     assert pytest_options["asyncio_mode"] == "auto"
     assert pytest_options["testpaths"] == ["tests"]
