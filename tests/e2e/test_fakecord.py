@@ -298,6 +298,42 @@ async def test_mentions_follow_allowed_mentions(
     ]
 
 
+@pytest.mark.invalid_requests(403)
+async def test_files_need_attach_files_and_embeds_need_embed_links(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+
+    def with_file(content: str) -> aiohttp.FormData:
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", json.dumps({"content": content}))
+        form.add_field("files[0]", b"png", filename="board.png", content_type="image/png")
+        return form
+
+    fake.deny_bot(scene.channel, permissions.ATTACH_FILES)
+    async with http.post(path, data=with_file("a file")) as response:
+        refused_post = (response.status, (await response.json()).get("code"))
+    async with http.post(path, json={"content": "words only"}) as response:
+        sent = await response.json()
+    async with http.patch(f"{path}/{sent['id']}", data=with_file("a file later")) as response:
+        refused_edit = (response.status, (await response.json()).get("code"))
+    assert refused_post == refused_edit == (403, 50013)
+    assert [(m.content, m.attachments) for m in fake.messages(scene.channel)] == [
+        ("words only", [])
+    ]
+
+    fake.deny_bot(scene.channel, permissions.EMBED_LINKS)
+    embed = {"title": "Standings", "description": "alice 3, bob 1"}
+    async with http.post(path, json={"content": "a table", "embeds": [embed]}) as response:
+        hidden = (response.status, (await response.json())["embeds"])
+    fake.allow_bot(scene.channel)
+    async with http.post(path, json={"content": "a table", "embeds": [embed]}) as response:
+        shown = (response.status, (await response.json())["embeds"])
+    assert hidden == (200, [])
+    assert shown[0] == 200
+    assert [e["title"] for e in shown[1]] == ["Standings"]
+
+
 @pytest.mark.invalid_requests(401)
 async def test_unknown_routes_and_missing_auth_are_recorded(
     fake: FakeDiscord, http: aiohttp.ClientSession
