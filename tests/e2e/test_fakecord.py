@@ -298,6 +298,23 @@ async def test_mentions_follow_allowed_mentions(
     ]
 
 
+async def test_everyone_pings_only_with_mention_everyone_and_allowed_mentions(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    body = {"content": "@everyone the final starts", "allowed_mentions": {"parse": ["everyone"]}}
+    refused = {"content": "@here the final starts", "allowed_mentions": {"parse": []}}
+    flags = []
+    async with http.post(path, json=body) as response:
+        flags.append((await response.json())["mention_everyone"])
+    fake.set_overwrite(scene.channel, fake.bot_user, allow=permissions.MENTION_EVERYONE)
+    for allowed in (body, refused):
+        async with http.post(path, json=allowed) as response:
+            flags.append((await response.json())["mention_everyone"])
+    assert flags == [False, True, False]
+    assert [m.mention_everyone for m in fake.messages(scene.channel)] == flags
+
+
 @pytest.mark.invalid_requests(403)
 async def test_files_need_attach_files_and_embeds_need_embed_links(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
