@@ -298,6 +298,103 @@ async def test_mentions_follow_allowed_mentions(
     ]
 
 
+def _form_errors(tree: dict[str, Any], where: str = "") -> set[tuple[str, str]]:
+    """The (path, code) pairs of Discord's nested 50035 errors."""
+    found = {(where, e["code"]) for e in tree.get("_errors", [])}
+    for key, child in tree.items():
+        if key != "_errors":
+            found |= _form_errors(child, f"{where}.{key}" if where else key)
+    return found
+
+
+async def test_embeds_components_files_and_allowed_mentions_over_their_limits_get_50035(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    channels: list[FakeChannel] = []
+
+    def fresh_path() -> str:
+        """A channel per body: each gets its own bucket of 5 posts in 5 s, as on Discord."""
+        channels.append(fake.add_text_channel(scene.guild, f"limits-{len(channels)}"))
+        return f"/api/v10/channels/{channels[-1].id}/messages"
+
+    def row(*children: dict[str, Any]) -> dict[str, Any]:
+        return {"type": 1, "components": list(children)}
+
+    def button(custom_id: str, label: str = "a") -> dict[str, Any]:
+        return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+    select = {"type": 3, "custom_id": "pick"}
+    options = [{"label": str(n), "value": str(n)} for n in range(26)]
+    link = {"type": 2, "style": 5, "label": "a", "url": "https://x.test", "custom_id": "l"}
+    field = {"name": "n", "value": "v"}
+    texts = [{"type": 10, "content": str(n)} for n in range(41)]
+    bodies: dict[str, dict[str, Any]] = {
+        "11 embeds": {"embeds": [{"title": "t"}] * 11},
+        "long title": {"embeds": [{"title": "t" * 257}]},
+        "long description": {"embeds": [{"description": "d" * 4097}]},
+        "long footer": {"embeds": [{"footer": {"text": "f" * 2049}}]},
+        "long author": {"embeds": [{"author": {"name": "a" * 257}}]},
+        "6001 in all": {"embeds": [{"description": "d" * 3001}, {"description": "d" * 3000}]},
+        "26 fields": {"embeds": [{"fields": [field] * 26}]},
+        "empty field": {"embeds": [{"fields": [{"name": "n", "value": ""}]}]},
+        "long field": {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+        "six buttons": {"components": [row(*(button(str(n)) for n in range(6)))]},
+        "select and button": {"components": [row({**select, "options": options[:1]}, button("b"))]},
+        "26 options": {"components": [row({**select, "options": options})]},
+        "long label": {"components": [row(button("b", "l" * 81))]},
+        "long custom id": {"components": [row(button("b" * 101))]},
+        "link with id": {"components": [row(link)]},
+        "no custom id": {"components": [row({"type": 2, "style": 1, "label": "a"})]},
+        "41 in v2": {"flags": 1 << 15, "components": texts},
+        "parse and ids": {
+            "content": "x",
+            "allowed_mentions": {"parse": ["users"], "users": [str(scene.alice.id)]},
+        },
+    }
+    refused: dict[str, tuple[int, set[tuple[str, str]]]] = {}
+    for name, body in bodies.items():
+        async with http.post(fresh_path(), json=body) as response:
+            answer = await response.json()
+            refused[name] = (response.status, _form_errors(answer.get("errors", {})))
+    for name, sizes in {"11 files": [1] * 11, "a big file": [10 * 1024 * 1024 + 1]}.items():
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", json.dumps({"content": "files"}))
+        for index, size in enumerate(sizes):
+            form.add_field(f"files[{index}]", b"x" * size, filename=f"{index}.txt")
+        async with http.post(fresh_path(), data=form) as response:
+            answer = await response.json()
+            refused[name] = (response.status, _form_errors(answer.get("errors", {})))
+
+    too_long = "BASE_TYPE_MAX_LENGTH"
+    inside = "components.0.components"
+    assert refused == {
+        "11 embeds": (400, {("embeds", too_long)}),
+        "long title": (400, {("embeds.0.title", too_long)}),
+        "long description": (400, {("embeds.0.description", too_long)}),
+        "long footer": (400, {("embeds.0.footer.text", too_long)}),
+        "long author": (400, {("embeds.0.author.name", too_long)}),
+        "6001 in all": (400, {("embeds", "MAX_EMBED_SIZE_EXCEEDED")}),
+        "26 fields": (400, {("embeds.0.fields", too_long)}),
+        "empty field": (400, {("embeds.0.fields.0.value", "BASE_TYPE_REQUIRED")}),
+        "long field": (400, {("embeds.0.fields.0.value", too_long)}),
+        "six buttons": (400, {(inside, "BASE_TYPE_BAD_LENGTH")}),
+        "select and button": (400, {(inside, "BASE_TYPE_BAD_LENGTH")}),
+        "26 options": (400, {(f"{inside}.0.options", "BASE_TYPE_BAD_LENGTH")}),
+        "long label": (400, {(f"{inside}.0.label", too_long)}),
+        "long custom id": (400, {(f"{inside}.0.custom_id", too_long)}),
+        "link with id": (400, {(f"{inside}.0", "BUTTON_COMPONENT_INVALID")}),
+        "no custom id": (400, {(f"{inside}.0.custom_id", "BASE_TYPE_REQUIRED")}),
+        "41 in v2": (400, {("components", too_long)}),
+        "parse and ids": (
+            400,
+            {("allowed_mentions.users", "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE")},
+        ),
+        "11 files": (400, {("files", too_long)}),
+        "a big file": (400, {("files.0", too_long)}),
+    }
+    assert [m for channel in channels for m in fake.messages(channel)] == []
+
+
 async def test_everyone_pings_only_with_mention_everyone_and_allowed_mentions(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
