@@ -97,6 +97,7 @@ async def test_a_public_thread_in_a_channel_and_discord_s_notice_about_it(
     assert len(fake.threads(channel)) == 1
 
 
+@pytest.mark.invalid_requests(403)  # the fake refusing what Discord refuses
 async def test_a_thread_from_a_message_takes_its_id_once(
     fake: FakeDiscord, world: tuple[FakeGuild, FakeChannel, FakeUser], http: aiohttp.ClientSession
 ) -> None:
@@ -104,6 +105,11 @@ async def test_a_thread_from_a_message_takes_its_id_once(
     messages = f"/api/v10/channels/{channel.id}/messages"
     status, message = await answer(await http.post(messages, json={"content": "Table 1"}))
     path = f"{messages}/{message['id']}/threads"
+    fake.deny_bot(channel, permissions.CREATE_PUBLIC_THREADS)
+    status, body = await answer(await http.post(path, json={"name": "Table 1"}))
+    assert (status, body.get("fakecord_missing")) == (403, ["Create Public Threads"])
+    assert fake.threads(channel) == []
+    fake.allow_bot(channel)
     status, thread = await answer(await http.post(path, json={"name": "Table 1"}))
     assert (status, thread["id"], thread["type"]) == (200, message["id"], PUBLIC_THREAD)
     starter = fake.world.messages[int(message["id"])]
@@ -144,11 +150,24 @@ async def test_members_sending_and_archiving(
     fake.archive(thread)
     status, active = await answer(await http.get(f"/api/v10/guilds/{guild.id}/threads/active"))
     assert active["threads"] == []
+    assert (await http.put(f"{members}/{bob.id}")).status == 403, "no adding to an archived one"
     assert (await http.post(messages, json={"content": "back"})).status == 200
     assert not thread.archived, "a message brings an archived thread back"
 
     fake.deny_bot(channel, permissions.SEND_MESSAGES_IN_THREADS)
     status, body = await answer(await http.post(messages, json={"content": "denied"}))
     assert (status, body["fakecord_missing"]) == (403, ["Send Messages in Threads"])
+    carol = fake.add_user("carol")
+    fake.add_member(guild, carol)
+    status, body = await answer(await http.put(f"{members}/{carol.id}"))
+    assert (status, body and body["fakecord_missing"]) == (403, ["Send Messages in Threads"])
+    assert carol.id not in thread.members
     channel_post = f"/api/v10/channels/{channel.id}/messages"
     assert (await http.post(channel_post, json={"content": "parent"})).status == 200
+
+    active_path = f"/api/v10/guilds/{guild.id}/threads/active"
+    status, active = await answer(await http.get(active_path))
+    assert [t["id"] for t in active["threads"]] == [str(thread.id)]
+    fake.deny_bot(channel, permissions.VIEW_CHANNEL)
+    status, active = await answer(await http.get(active_path))
+    assert active["threads"] == [], "a thread the bot cannot see is not listed"
