@@ -122,7 +122,7 @@ async def test_a_click_on_a_dynamic_button_updates_its_message(
 
 
 async def test_ephemeral_deferred_follow_up_with_file_and_edited_original(
-    fake: FakeDiscord, scene: Scene, sample: BotProcess
+    fake: FakeDiscord, scene: Scene, sample: BotProcess, http: aiohttp.ClientSession
 ) -> None:
     secret = await fake.slash(scene.alice, scene.channel, "sample", "secret")
     hidden = await secret.answer()
@@ -131,6 +131,13 @@ async def test_ephemeral_deferred_follow_up_with_file_and_edited_original(
     assert hidden.content == "only you can see this (de)"
     assert hidden.file("secret.txt") == b"psst"
     assert hidden not in fake.messages(scene.channel)
+    base = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.get(f"{base}/{hidden.id}") as response:
+        fetched = (response.status, (await response.json()).get("code"))
+    async with http.get(base) as response:
+        listed = await response.json()
+    assert fetched == (404, 10008), "the channel's routes do not see an ephemeral message"
+    assert listed == []
 
     report = await fake.slash(scene.alice, scene.channel, "sample", "report")
     await report.wait_for(lambda h: sum(e.kind == "edit_original" for e in h.events) == 2)
@@ -410,6 +417,26 @@ async def test_everyone_pings_only_with_mention_everyone_and_allowed_mentions(
             flags.append((await response.json())["mention_everyone"])
     assert flags == [False, True, False]
     assert [m.mention_everyone for m in fake.messages(scene.channel)] == flags
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_channel_the_bot_cannot_view_or_read_is_refused_or_listed_empty(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    channel = f"/api/v10/channels/{scene.channel.id}"
+    async with http.post(f"{channel}/messages", json={"content": "seen"}) as response:
+        assert response.status == 200
+    fake.deny_bot(scene.channel, permissions.READ_MESSAGE_HISTORY)
+    async with http.get(f"{channel}/messages") as response:
+        unread = (response.status, await response.json())
+    fake.deny_bot(scene.channel, permissions.VIEW_CHANNEL)
+    hidden = []
+    for method, path in (("GET", channel), ("GET", f"{channel}/messages")):
+        async with http.request(method, path) as response:
+            body = await response.json()
+            hidden.append((response.status, body.get("code") if isinstance(body, dict) else body))
+    assert unread == (200, [])
+    assert hidden == [(403, 50001), (403, 50001)]
 
 
 @pytest.mark.invalid_requests(403)
