@@ -130,3 +130,21 @@ async def test_an_interaction_s_answer_is_checked_too(
         assert response.status == 204, await response.text()
 
     assert links(fake) == [("create", "attachment://chart.png", ())]
+
+
+async def test_an_author_or_footer_icon_naming_a_file_it_lacks_is_recorded(
+    fake: FakeDiscord, channel: FakeChannel, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{channel.id}/messages"
+    embed = {
+        **pictured("board.png"),
+        "author": {"name": "Souk", "icon_url": "attachment://crest.png"},
+        "footer": {"text": "round 2", "icon_url": "attachment://dice.png"},
+    }
+    async with http.post(path, data=form({"embeds": [embed]}, "board.png")) as response:
+        await sent(response)
+
+    assert [(link.where, link.url) for link in fake.missing_attachments] == [
+        ("embeds.0.author.icon_url", "attachment://crest.png"),
+        ("embeds.0.footer.icon_url", "attachment://dice.png"),
+    ]
