@@ -475,6 +475,29 @@ async def test_files_need_attach_files_and_embeds_need_embed_links(
     assert [e["title"] for e in shown[1]] == ["Standings"]
 
 
+async def test_role_mentions_follow_allowed_mentions(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    judges, players = 7001, 7002
+    content = f"<@&{judges}> <@&{players}>"
+    bodies = [
+        {"content": content},
+        {"content": content, "allowed_mentions": {"parse": ["roles"]}},
+        {"content": content, "allowed_mentions": {"parse": [], "roles": [str(players)]}},
+        {"content": content, "allowed_mentions": {"parse": ["users"]}},
+    ]
+    for body in bodies:
+        async with http.post(path, json=body) as response:
+            assert response.status == 200
+    assert [m.mention_roles for m in fake.messages(scene.channel)] == [
+        [judges, players],
+        [judges, players],
+        [players],
+        [],
+    ]
+
+
 @pytest.mark.invalid_requests(401)
 async def test_unknown_routes_and_missing_auth_are_recorded(
     fake: FakeDiscord, http: aiohttp.ClientSession
