@@ -28,6 +28,7 @@ from tests.e2e.fakecord import (
     InteractionInputError,
     permissions,
 )
+from tests.e2e.fakecord.interactions import APPLICATION_COMMAND
 from tests.e2e.fakecord.process import BotExitedError, BotProcess
 
 pytestmark = pytest.mark.e2e
@@ -496,6 +497,28 @@ async def test_role_mentions_follow_allowed_mentions(
         [players],
         [],
     ]
+
+
+async def test_an_ephemeral_follow_up_is_seen_only_by_the_one_who_asked(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    handle = fake.interaction_from_payload(
+        APPLICATION_COMMAND, scene.alice, scene.channel, {"name": "x"}
+    )
+    fake.world.register_interaction(handle)
+    callback = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+    async with http.post(callback, json={"type": 4, "data": {"content": "public"}}) as response:
+        assert response.status == 204
+    webhook = f"/api/v10/webhooks/{fake.application_id}/{handle.token}?wait=true"
+    for body in ({"content": "for alice", "flags": 64}, {"content": "for all"}):
+        async with http.post(webhook, json=body) as response:
+            assert response.status == 200
+
+    hidden, shown = await handle.followups(2)
+    assert (hidden.ephemeral, hidden.visible_to) == (True, scene.alice.id)
+    assert (shown.ephemeral, shown.visible_to) == (False, None)
+    visible = [m.content for m in fake.messages(scene.channel, include_ephemeral=False)]
+    assert visible == ["public", "for all"]
 
 
 @pytest.mark.invalid_requests(401)
