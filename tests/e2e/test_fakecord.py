@@ -748,6 +748,16 @@ def test_overwrites_apply_in_discords_order() -> None:
     assert compute(hidden) == 0
     admin = permissions.base_permissions(0, [permissions.ADMINISTRATOR], is_owner=False)
     assert admin == permissions.ALL_PERMISSIONS
+    assert permissions.base_permissions(0, [], is_owner=True) == permissions.ALL_PERMISSIONS
+    locked_out = permissions.channel_permissions(
+        admin,
+        guild_id=guild_id,
+        member_id=member_id,
+        role_ids=[role_id],
+        overwrites=[hidden, member_denies],
+        is_thread=False,
+    )
+    assert locked_out == permissions.ALL_PERMISSIONS, "overwrites do not bind an administrator"
 
 
 async def test_identify_with_a_wrong_token_is_closed_with_4004(
