@@ -7,6 +7,7 @@ import math
 from typing import cast
 
 import pytest
+from PIL import Image, ImageChops
 
 from engine import seat_colors
 from render import palette
@@ -101,9 +102,19 @@ def test_the_picture_is_drawn_at_full_and_phone_width(players: int, width: int) 
 
 
 def test_every_text_is_large_enough_on_a_phone() -> None:
-    """Drawn 720 px wide and shown 390 px wide, the smallest text is still about 12 px."""
-    sizes = [text.size for text in analysis_lines(sample())]
-    assert min(sizes) * PHONE / ANALYSIS_WIDTH >= SMALLEST_ON_A_PHONE
+    """Drawn 720 px wide and shown 390 px wide, the smallest text is still about 12 px: the
+    size each text asks for, and the height of its letters as the picture draws them (capitals
+    and digits stand at least 0.6 of the size)."""
+    picture = sample()
+    lines = analysis_lines(picture)
+    assert min(text.size for text in lines) * PHONE / ANALYSIS_WIDTH >= SMALLEST_ON_A_PHONE
+    image = analysis_image(picture)
+    plain = Image.new("RGB", image.size, palette.BACKGROUND)
+    ink = ImageChops.difference(image, plain).convert("L").point([0] * 41 + [255] * 215)
+    for text in lines:
+        inked = ink.crop(text.box).getbbox()
+        height = 0 if inked is None else inked[3] - inked[1]
+        assert height >= 0.6 * text.size, (text.role, text.text, text.size, height)
 
 
 def test_names_fill_the_sentences_as_the_panel_draws_them() -> None:
