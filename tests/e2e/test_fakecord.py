@@ -742,6 +742,16 @@ def test_overwrites_apply_in_discords_order() -> None:
 
     assert not compute(everyone_denies) & permissions.SEND_MESSAGES
     assert not compute(everyone_denies) & permissions.ATTACH_FILES
+    assert not compute(everyone_denies) & permissions.EMBED_LINKS
+    loud = permissions.channel_permissions(
+        base | permissions.MENTION_EVERYONE,
+        guild_id=guild_id,
+        member_id=member_id,
+        role_ids=[role_id],
+        overwrites=[everyone_denies],
+        is_thread=False,
+    )
+    assert not loud & permissions.MENTION_EVERYONE, "no pinging where one may not send"
     assert compute(everyone_denies, role_allows) & permissions.SEND_MESSAGES
     assert not compute(everyone_denies, role_allows, member_denies) & permissions.SEND_MESSAGES
     assert compute(member_denies, thread=True) & permissions.ATTACH_FILES
