@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -828,18 +827,14 @@ class GameDisplay:
         """Draw the post's picture; if it is not ready within ANSWER_PATIENCE_SECONDS of the
         interaction's arrival (or every worker is busy), defer the interaction meanwhile."""
         drawing = asyncio.ensure_future(self._files(post))
-        # The interaction may have waited before its handler ran: its id says when Discord
-        # created it (clamped, in case the clocks disagree).
-        waited = time.monotonic() - received_at()
-        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        patience = ANSWER_PATIENCE_SECONDS - max(waited, min(age, 3.0))
+        # The interaction may have waited before its handler ran: count from its creation.
+        patience = ANSWER_PATIENCE_SECONDS - replies.elapsed(interaction, received_at())
         if post.image is not None and self._pictures.busy:
             patience = 0.0
         try:
             return await asyncio.wait_for(asyncio.shield(drawing), max(0.0, patience))
         except TimeoutError:
-            thinking = interaction.type is not discord.InteractionType.component
-            await replies.defer(interaction, ephemeral=ephemeral, thinking=thinking)
+            await replies.defer(interaction, ephemeral=ephemeral)
             return await drawing
 
     def _channel(self, view: GameView) -> discord.PartialMessageable:

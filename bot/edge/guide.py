@@ -102,7 +102,6 @@ class RulesGuide:
         try:
             png = await asyncio.wait_for(asyncio.shield(drawing), PICTURE_PATIENCE_SECONDS)
         except TimeoutError:
-            thinking = interaction.type is not discord.InteractionType.component
-            await replies.defer(interaction, ephemeral=True, thinking=thinking)
+            await replies.defer(interaction, ephemeral=True)
             png = await drawing
         return [images.as_file(png, name)]

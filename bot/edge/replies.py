@@ -120,17 +120,35 @@ async def edit(interaction: Interaction, **fields: Any) -> None:
 
 
 async def defer(
-    interaction: Interaction, *, ephemeral: bool = False, thinking: bool = False
+    interaction: Interaction, *, ephemeral: bool = False, thinking: bool | None = None
 ) -> None:
     """Acknowledge now and answer later (`send` or `edit`); nothing if acknowledged already.
-    `thinking`: show that the bot is working on an answer (privately if `ephemeral`)."""
-    state = _state(interaction)
+    `thinking`: show that the bot is working on an answer (privately if `ephemeral`); by
+    default a command does, a click does not (its message is edited later)."""
+    await _defer(_state(interaction), ephemeral=ephemeral, thinking=thinking)
+
+
+async def _defer(state: _Answering, *, ephemeral: bool, thinking: bool | None) -> bool:
+    """`defer` on the interaction of `state`; whether this call acknowledged it."""
+    interaction = state.interaction
+    if thinking is None:
+        thinking = interaction.type is not discord.InteractionType.component
     async with state.lock:
         if interaction.response.is_done():
-            return
+            return False
         await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
         if thinking:
             state.loading = ephemeral
+        return True
+
+
+def elapsed(interaction: Interaction, received: float) -> float:
+    """Seconds of Discord's 3 s gone: since Discord made `interaction` (its age read from its
+    id, trusted up to `_CLOCK_SKEW_SECONDS` in case the clocks disagree), or since it reached
+    the bot (`received`, monotonic clock) if that is longer."""
+    waited = time.monotonic() - received
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return max(waited, min(age, _CLOCK_SKEW_SECONDS))
 
 
 @contextlib.contextmanager
@@ -148,30 +166,15 @@ def acknowledging(interaction: Interaction, *, public: bool, received: float) ->
         _current.reset(token)
 
 
-def _seconds_left(interaction: Interaction, received: float) -> float:
-    """How long the handler may still take before the watchdog acknowledges the interaction:
-    counted from Discord's creation of it (clamped, in case the clocks disagree), or from its
-    arrival if that is later."""
-    waited = time.monotonic() - received
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return ACKNOWLEDGE_AFTER_SECONDS - max(waited, min(age, _CLOCK_SKEW_SECONDS))
-
-
 async def _acknowledge_when_late(state: _Answering, public: bool, received: float) -> None:
     interaction = state.interaction
-    await asyncio.sleep(max(0.0, _seconds_left(interaction, received)))
-    async with state.lock:
-        if interaction.response.is_done():
-            return
-        try:
-            if interaction.type is discord.InteractionType.component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=not public, thinking=True)
-                state.loading = not public
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-            log.info("interaction %s not acknowledged in time: %r", interaction.id, error)
-            return
+    await asyncio.sleep(max(0.0, ACKNOWLEDGE_AFTER_SECONDS - elapsed(interaction, received)))
+    try:
+        if not await _defer(state, ephemeral=not public, thinking=None):
+            return  # answered in time
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        log.info("interaction %s not acknowledged in time: %r", interaction.id, error)
+        return
     log.info(
         "interaction %s (user %s) was slow to answer: acknowledged, answer to follow",
         interaction.id,

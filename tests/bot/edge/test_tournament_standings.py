@@ -28,7 +28,10 @@ def display_drawing(standings_png: Any) -> TournamentDisplay:
 
 
 def clicked() -> Any:
-    return SimpleNamespace(response=SimpleNamespace(defer=AsyncMock(), is_done=lambda: False))
+    return SimpleNamespace(
+        type=discord.InteractionType.component,
+        response=SimpleNamespace(defer=AsyncMock(), is_done=lambda: False),
+    )
 
 
 def image_url(embed: discord.Embed) -> str | None:
