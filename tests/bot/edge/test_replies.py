@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import datetime as dt
+import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
@@ -74,8 +75,9 @@ async def acknowledged(edge: Edge, handle: InteractionHandle, response_type: int
 
 
 async def test_a_slow_click_is_acknowledged_in_time_then_its_message_edited(
-    edge: Edge, monkeypatch: pytest.MonkeyPatch
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger=replies.__name__)
     turn = await started(edge)
     mover = mover_of(edge, turn)
     gate = Gate()
@@ -93,6 +95,9 @@ async def test_a_slow_click_is_acknowledged_in_time_then_its_message_edited(
     assert not click.followup_ids, "the click's answer is its message, not a new one"
     view = await edge.service.play.look(1)
     assert view.game.board_message_id == turn.id
+    said = [r.getMessage() for r in caplog.records if r.name == replies.__name__]
+    line = f"interaction {click.id} (user {mover.id}) was slow to answer: acknowledged, answer"
+    assert said == [f"{line} to follow"], "one line for the admin"
 
 
 async def test_a_slow_private_command_thinks_privately_then_answers_there(
