@@ -1,0 +1,46 @@
+"""The lobby's seats: an AI never seats past the lobby's size, the start shuffles the seats
+from the game's seed, and a seat keeps its player's name tidied and bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.services.errors import LobbyFullError
+from bot.services.lobby import NAME_LIMIT, seat_name
+from bot.storage import Database
+from tests.bot.services.test_service import BOB, CAROL, CHANNEL, DAVE, HOST, service_on
+
+
+async def test_an_ai_is_not_seated_in_a_full_lobby(database: Database) -> None:
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=2)
+    await service.lobby.add_ai(lobby.id, HOST, "easy")
+    with pytest.raises(LobbyFullError):
+        await service.lobby.add_ai(lobby.id, HOST, "hard")
+    view = await service.play.look(lobby.id)
+    assert [p.ai_level for p in view.players] == [None, "easy"], "the lobby keeps its two seats"
+
+
+async def test_the_start_shuffles_the_seats_from_the_seed(database: Database) -> None:
+    games = 6
+    service = service_on(database, *(f"{n:02x}" * 16 for n in range(games)))
+    users = (HOST, BOB, CAROL, DAVE)
+    orders = set()
+    for n in range(games):
+        lobby = await service.lobby.create_lobby(
+            guild_id=9, channel_id=CHANNEL + n, host_id=HOST, seats=len(users)
+        )
+        for user in users[1:]:
+            await service.lobby.join(lobby.id, user)
+        view = await service.lobby.start(lobby.id, HOST)
+        orders.add(tuple(p.user_id for p in sorted(view.players, key=lambda p: p.seat or 0)))
+    assert orders != {users}, "every game seated its players in the order they joined"
+    assert len(orders) > 1, "every seed seated the players alike"
+
+
+def test_a_seat_name_is_one_line_of_at_most_the_limit() -> None:
+    assert seat_name("  Ann \n\t Lee  ") == "Ann Lee"
+    assert seat_name(" \n ") is None
+    assert seat_name(None) is None
+    long = seat_name("x" * (NAME_LIMIT - 1) + " yz")
+    assert long == "x" * (NAME_LIMIT - 1), "cut at the limit, no trailing space"
