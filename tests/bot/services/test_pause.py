@@ -142,3 +142,12 @@ def test_the_pause_rule() -> None:
     assert out.to_move == 1
     assert not pause.is_paused((human, *ai_seats), out), "no one to wait for: play on"
     assert not pause.is_paused((handed, *ai_seats), None), "a lobby never pauses"
+    later = state
+    while later.to_move == 0:  # seat 0 plays its turn: the round goes on with seat 1
+        action = (
+            engine.chance_outcomes(later)[0][0]
+            if engine.current_player(later) == engine.CHANCE
+            else engine.legal_actions(later)[0]
+        )
+        later, _ = engine.apply(later, action)
+    assert not pause.is_paused((handed, *ai_seats), later), "the pause waits for the round's end"
