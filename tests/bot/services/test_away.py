@@ -117,6 +117,7 @@ def test_a_clock_runs_only_outside_its_stops() -> None:
         ("06:00", "23:00", KYIV, "quiet_length"),
         ("25:00", "08:00", KYIV, "from"),
         ("23:00", "8", KYIV, "to"),
+        ("23:00", "08:00:30", KYIV, "to"),
     ],
 )
 def test_bad_quiet_hours_are_refused_by_name(
