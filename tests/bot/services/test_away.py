@@ -196,6 +196,32 @@ async def test_days_away_running_out_are_told_once_with_the_time_left(
     assert [n.kind for sent in table.released for n in sent] == ["back"]
 
 
+async def test_days_away_over_tell_nothing_while_away_again(table: AwayTable) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    assert mover is not None
+    away = table.service.away
+    until, _ = await away.go_away(GUILD, mover, 1)
+    table.clock.now = until
+    await away.go_away(GUILD, mover, 1)  # away again before the first days' end is told
+    notice = HeldNotice(mover, GUILD, 0, 0, 0, "back", "en", until)
+    assert await away.days_over(notice) == [], "still away: the clock stays stopped"
+
+
+async def test_coming_back_restarts_only_the_turns_waiting_for_that_person(
+    table: AwayTable,
+) -> None:
+    view = await two_humans(table)
+    mover = view.user_to_move
+    other = BOB if mover == HOST else HOST
+    away = table.service.away
+    table.clock.advance(100)
+    await away.go_away(GUILD, other, 1)
+    table.clock.advance(100)
+    assert await away.come_back(GUILD, other) == [], "no game waits for their move"
+    assert await sleep_for(table) == timedelta(seconds=LIMIT / 2 - 200), "the mover's clock ran"
+
+
 async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
     table: AwayTable,
 ) -> None:
@@ -244,6 +270,14 @@ async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
     with pytest.raises(AwayRefusedError) as refused:
         await away.go_away(GUILD, HOST, MONTHLY_AWAY_DAYS)
     assert refused.value.left == MONTHLY_AWAY_DAYS - 1
+    await away.set_away_days(GUILD, 14)  # the server allows more than the month has left
+    await away.go_away(GUILD, HOST, 1)
+    table.clock.advance(DAY.total_seconds() / 2)
+    await away.come_back(GUILD, HOST)  # half a day away: a whole day begun
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, MONTHLY_AWAY_DAYS - 1)
+    assert (refused.value.allowed, refused.value.left) == (14, MONTHLY_AWAY_DAYS - 2)
+    assert (await away.availability(GUILD, HOST)).reachable, "refused: not away"
     await away.set_away_days(GUILD, 0)
     with pytest.raises(AwayRefusedError):
         await away.go_away(GUILD, HOST, 1)
