@@ -1,7 +1,7 @@
 """Nudges through the services on a real database (each back end): a player pings the person
 the game waits for, once per NUDGE_HOURS per game, and the refusals that change nothing
-(yourself, too soon with when it will be possible, a game waiting for no one, a person who
-cannot be pinged now, someone not playing)."""
+(yourself, too soon with when it will be possible, a game waiting for no one or for a seat the
+AI took over, a person who cannot be pinged now, someone not playing)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,10 @@ from tests.bot.services.test_async_play import (
     Table,
     human_vs_ai,
     play_turn,
+    two_humans,
 )
 from tests.bot.services.test_async_play import table as table  # the fixture
+from tests.bot.services.test_pause import time_out_three_times
 from tests.bot.services.test_ratings import DAVE, opened
 from tests.bot.services.test_service import play_out
 
@@ -93,3 +95,16 @@ async def test_a_person_who_cannot_be_pinged_now_is_not_nudged_and_it_says_why(
 
     service.nudges.reachable = awake
     assert (await service.nudges.nudge(view.id, other)).user_id == waited, "nothing was taken"
+
+
+async def test_no_nudge_for_a_seat_the_ai_took_over(table: Table) -> None:
+    service = table.service
+    view = await two_humans(table)
+    view = await time_out_three_times(table, view, BOB)
+    while view.user_to_move != BOB:  # the seat's own turn: the AI plays it, no person
+        mover = view.user_to_move
+        assert mover is not None
+        view = await play_turn(table, view, mover)
+    with pytest.raises(NudgeError) as refused:
+        await service.nudges.nudge(view.id, HOST)
+    assert refused.value.code == "nobody"

@@ -262,3 +262,36 @@ async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_changes_nothing(
     assert seat_of(view, CAROL) == seat_of(after, DAVE), "the seat is the other process's choice"
     assert seat_of(view, ERIN) is None
     assert seat_of(view, DAVE) is None
+
+
+async def test_a_host_request_does_not_wait_for_a_player_the_ai_stands_in_for(
+    table: Table,
+) -> None:
+    service = table.service
+    view = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=707, host_id=HOST, seats=3, turn_limit_seconds=LIMIT
+    )
+    for user in (BOB, CAROL):
+        await service.lobby.join(view.id, user)
+    view = await service.lobby.start(view.id, HOST)
+    await table.show(view)
+    view = await time_out_three_times(table, view, CAROL)
+    assert [p.autoplay for p in view.players if p.user_id == CAROL] == [True]
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    assert asked.request.waiting_for == (), "Carol is away: nobody else to ask"
+    assert asked.handover is not None
+    assert seat_of(asked.handover.view, DAVE) is not None
+
+
+async def test_a_seat_handed_over_twice_still_stands_for_the_one_who_left_first(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB), channel=708)
+    await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    done = await service.substitutes.substitute(view.id, DAVE, ERIN, "Erin", in_bot=False)
+    (erin,) = [p for p in done.view.players if p.user_id == ERIN]
+    assert erin.stands_in_for == BOB, "Bob left the seat: he is rated for it, not Dave"
+    assert erin.left_with_out == 0
+    reread = await service_on(database).play.look(view.id)
+    assert [p.stands_in_for for p in reread.players if p.user_id == ERIN] == [BOB], "as stored"
