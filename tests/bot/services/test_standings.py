@@ -45,8 +45,12 @@ def test_an_ai_opponent_counts_for_points_but_not_in_the_standings() -> None:
 def test_a_game_that_did_not_finish_gives_no_points_but_counts_as_met_and_played() -> None:
     aborted = TableOutcome(1, (A, B), True)
     running = TableOutcome(2, (A, C), False)
-    lines = {line.user_id: line for line in standings([A, B, C], [aborted, running], rounds=2)}
+    won = finished(2, (B, 1, 40, 10), (D, 2, 30, 5))
+    lines = {
+        line.user_id: line for line in standings([A, B, C, D], [aborted, running, won], rounds=2)
+    }
     assert lines[A].half_points == 0
+    assert lines[A].half_buchholz == 2, "B, met in the aborted game, counts in A's Buchholz"
     assert (lines[A].played, lines[A].left) == (1, 1)
     assert (lines[C].played, lines[C].left) == (0, 2)
 
