@@ -202,3 +202,30 @@ async def test_a_seat_without_a_choice_is_judged_once_and_counts_in_no_average(
     assert await restarted.catch_up() == 0
     assert len(calls) == 1, "judged once, even after a restart"
     assert (await StatsService(store).player(GUILD, 100)).accuracy is None
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_game_whose_judging_fails_is_left_until_the_next_start(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def failing(record: Record) -> str:
+        calls.append(len(record.actions))
+        raise RuntimeError("the worker failed")
+
+    monkeypatch.setattr(jobs, "judged_game", failing)
+    data = json.loads(GOLDEN.read_text())
+    await finished_game(database, 10, [row(0, 100, 30, 1)])
+    store = StatsStore(database)
+    recorder = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
+    assert await recorder.catch_up() == 0
+    assert await recorder.catch_up() == 0, "a game closed: a new pass"
+    assert len(calls) == 1, "not judged again in this process"
+    restarted = AccuracyRecorder(
+        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
+    )
+    assert await restarted.catch_up() == 0
+    assert len(calls) == 2, "tried again at the next start"
