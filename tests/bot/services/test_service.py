@@ -568,6 +568,25 @@ def test_rolls_depend_only_on_seed_and_position_with_exact_weights() -> None:
     assert draws != [dice.roll("other", position, outcomes) for position in range(1, 6001)]
 
 
+@pytest.mark.parametrize("variant", ["standard", "rotate-after"])
+async def test_every_roll_is_the_one_its_revealed_seed_gives_at_its_position(
+    service: GameService, variant: str
+) -> None:
+    final = await play_out(service, await started(service, variant=variant))
+    data = await service.play.record(final.id)
+    assert data["seed"] == SEED
+    record = engine.record_from_json(data)
+    state = engine.new_game(record.config)
+    rolls = 0
+    for position, action in enumerate(record.actions, start=1):
+        if engine.current_player(state) == engine.CHANCE:
+            expected = dice.roll(SEED, position, engine.chance_outcomes(state))
+            assert action == expected, f"the roll at {position} is not the seed's"
+            rolls += 1
+        state, _ = engine.apply(state, action)
+    assert rolls > 0
+
+
 def test_the_commitment_is_the_seed_sha256() -> None:
     seed = dice.new_seed()
     assert len(seed) == 32
