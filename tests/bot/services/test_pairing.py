@@ -10,7 +10,7 @@ from typing import cast
 
 import pytest
 
-from bot.services import pairing
+from bot.services import pairing, swiss_search
 from bot.services.pairing import Table
 
 
@@ -118,6 +118,23 @@ def test_a_swiss_round_has_no_rematch_when_one_can_be_avoided(seed: int) -> None
     tables = pairing.swiss_tables(ranked, 2, met, {})
     assert sorted(seat for table in tables for seat in table if seat is not None) == players
     assert sum(pairing.rematches(seated(table), met) for table in tables) == fewest
+
+
+@pytest.mark.parametrize("seed", [2, 5, 11, 30, 35])
+def test_a_round_too_big_for_the_exhaustive_search_finds_a_seating_without_rematch(
+    seed: int,
+) -> None:
+    # 14 players at 4 seats, half of all pairs met before: a seating without a rematch exists
+    # (for these seeds), which exchanges and the tabu search alone do not reach.
+    players = list(range(1, 15))
+    assert len(players) > swiss_search.EXACT_PLAYERS
+    rng = random.Random(seed)
+    met = {
+        pairing.pair(a, b): 1 for a, b in itertools.combinations(players, 2) if rng.random() < 0.5
+    }
+    tables = pairing.swiss_tables(players, 4, met, {})
+    assert sorted(seat for table in tables for seat in seated(table)) == players
+    assert sum(pairing.rematches(seated(table), met) for table in tables) == 0
 
 
 def test_the_bye_goes_to_the_lowest_ranked_and_rotates() -> None:
