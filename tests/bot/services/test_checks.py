@@ -3,6 +3,8 @@ raise exactly what resigning or ending the game would raise, and change nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.services import GameService, GameStatus
@@ -58,3 +60,19 @@ async def test_check_abort_is_for_the_host_or_a_moderator_of_an_open_game(
     for user, moderator in ((HOST, False), (BOB, True)):
         with pytest.raises(GameNotRunningError):
             await service.play.check_abort(view.id, user, moderator=moderator)
+
+
+async def test_a_seat_out_of_the_game_is_refused_as_not_seated(service: GameService) -> None:
+    view = await started(service)
+    loaded = service.loader.in_memory(view.id)
+    assert loaded is not None
+    assert loaded.state is not None
+    out = next(p.seat for p in view.players if p.user_id == BOB)
+    assert out is not None
+    assert out != loaded.state.to_move
+    # Bob's seat could not pay (R9): it is out, though he never resigned.
+    service.loader.keep(replace(loaded, state=loaded.state._replace(eliminated=(out,))))
+    with pytest.raises(NotSeatedError):
+        await service.play.check_resign(view.id, BOB)
+    with pytest.raises(NotSeatedError):
+        await service.play.resign(view.id, BOB)
