@@ -15,6 +15,7 @@ import pytest
 
 from bot.services import DueKind, DueWork
 from bot.services.errors import BadOptionError
+from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
     MONTHLY_AWAY_DAYS,
     AwayRefusedError,
@@ -318,6 +319,26 @@ async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayT
 
 
 # --- quiet hours -------------------------------------------------------------------------------
+
+
+async def test_who_can_be_reached_follows_quiet_hours_and_time_away_at_once(
+    table: AwayTable,
+) -> None:
+    away = table.service.away
+    assert table.clock.now.hour == 12, "12:00 UTC: 14:00 in Kyiv"
+    assert await away.unreachable(GUILD, HOST) is None
+    assert await away.may_message(HOST)
+    assert await away.away_until(GUILD, HOST) is None  # read, and kept in memory
+    await away.set_quiet_hours(HOST, QuietHours.parse("13:00", "16:00", KYIV))
+    quiet_until = table.clock.now + timedelta(hours=2)
+    assert await away.unreachable(GUILD, HOST) == Unreachable("quiet", quiet_until)
+    assert not await away.may_message(HOST), "no direct message in quiet hours"
+    until, _ = await away.go_away(GUILD, HOST, 1)
+    assert await away.unreachable(GUILD, HOST) == Unreachable("away", until), "away first"
+    assert await away.away_until(GUILD, HOST) == until, "the change made here is seen here"
+    assert await away.away_until(GUILD + 1, HOST) is None, "away from this server's games only"
+    await away.come_back(GUILD, HOST)
+    assert await away.away_until(GUILD, HOST) is None
 
 
 async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
