@@ -48,13 +48,6 @@ def needs_bye(players: int, seats: int) -> bool:
     return seats == MIN_TABLE and players % 2 == 1
 
 
-def bye_player(ranked: Sequence[int], byes: Mapping[int, int]) -> int:
-    """The bye by rotation alone: the lowest-ranked player among those with the fewest byes so
-    far. `swiss_tables` gives it to another of those players when that avoids a rematch."""
-    fewest = min(byes.get(player, 0) for player in ranked)
-    return next(player for player in reversed(ranked) if byes.get(player, 0) == fewest)
-
-
 def meetings(tables: Iterable[Table]) -> dict[frozenset[int], int]:
     """How many times each pair of players shared a table (AI seats left out)."""
     met: dict[frozenset[int], int] = {}
