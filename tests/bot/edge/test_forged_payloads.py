@@ -1,0 +1,111 @@
+"""Commands and clicks Discord would not have offered (a forged payload: a moderator's command
+from a member without Manage Channels, a game id of another server, a game's button sent from
+another channel) are refused at run time with a short private answer, and change nothing.
+
+Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py), with
+the payload built without the client's checks, as a forged one would be."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, started
+from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
+from tests.e2e.fakecord.interaction_payloads import command_data, component_data
+from tests.e2e.fakecord.interactions import (
+    APPLICATION_COMMAND,
+    MESSAGE_COMPONENT,
+    InteractionHandle,
+)
+
+__all__ = ["edge"]
+
+MODERATORS_ONLY = "Only members with the Manage Channels permission can do that."
+NOT_FOUND = "That game no longer exists."
+
+
+def forged_slash(
+    edge: Edge, user: FakeUser, channel: FakeChannel, *path: str, **options: Any
+) -> InteractionHandle:
+    """`/path options` from `user` in `channel`, whatever the command's default permissions."""
+    guild = channel.guild
+    assert guild is not None
+    name, *sub = path
+    registered = edge.fake.world.commands.find(guild.id, name)
+    assert registered is not None, name
+    data = command_data(edge.fake.world, channel, registered, sub, options, validate=False)
+    return edge.dispatch(
+        edge.fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, data)
+    )
+
+
+async def refusal(handle: InteractionHandle) -> str:
+    answer = await handle.answer()
+    assert answer.ephemeral, answer.content
+    return answer.content
+
+
+async def seated(edge: Edge) -> set[int | None]:
+    return {player.user_id for player in (await edge.service.play.look(1)).players}
+
+
+async def test_a_member_s_forged_moderator_substitute_is_refused(edge: Edge) -> None:
+    await started(edge)
+    before = await seated(edge)
+    forged = forged_slash(
+        edge,
+        edge.host,
+        edge.channel,
+        "marrakech-mod",
+        "substitute",
+        out=edge.guest,
+        **{"in": edge.outsider},
+    )
+    assert await refusal(forged) == MODERATORS_ONLY
+    assert await seated(edge) == before
+
+
+async def test_a_moderator_cannot_substitute_in_another_server_s_game(edge: Edge) -> None:
+    await started(edge)
+    before = await seated(edge)
+    elsewhere = edge.fake.add_guild("Bazaar", preferred_locale="en-US")
+    their_channel = edge.fake.add_text_channel(elsewhere, "games")
+    their_moderator = edge.fake.add_user("their-moderator", locale="en-US")
+    edge.fake.add_member(elsewhere, their_moderator, permissions=permissions.MANAGE_CHANNELS)
+    edge.fake.add_member(elsewhere, edge.outsider)
+    forged = forged_slash(
+        edge,
+        their_moderator,
+        their_channel,
+        "marrakech-mod",
+        "substitute",
+        game=1,
+        out=edge.guest,
+        **{"in": edge.outsider},
+    )
+    assert await refusal(forged) == NOT_FOUND
+    assert await seated(edge) == before
+
+
+async def test_a_game_s_button_sent_from_another_channel_is_refused(edge: Edge) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    other = edge.fake.add_text_channel(edge.channel.guild, "elsewhere")  # type: ignore[arg-type]
+    message = edge.fake.world.messages[lobby.id]
+    join = message.button(label="Join").custom_id
+    assert join is not None
+    data = component_data(message, join, None, validate=True)
+    forged = edge.dispatch(
+        edge.fake.interaction_from_payload(
+            MESSAGE_COMPONENT, edge.guest, other, data, message=message
+        )
+    )
+    assert await refusal(forged) == NOT_FOUND
+    assert await seated(edge) == {edge.host.id}
+
+
+async def test_a_member_s_forged_tournament_away_days_is_refused(edge: Edge) -> None:
+    await lobby_with_guest(edge)
+    forged = forged_slash(
+        edge, edge.host, edge.channel, "marrakech-mod", "tournament-away-days", days=3
+    )
+    assert await refusal(forged) == MODERATORS_ONLY
