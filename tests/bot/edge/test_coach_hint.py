@@ -25,6 +25,7 @@ from bot.edge.game_handlers import GameHandlers
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
+from engine import Phase
 from tests.bot.edge.test_edge import Edge, private, running_edge, started
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.postgres import backend, database_target, postgres_server, postgres_url
@@ -99,6 +100,27 @@ async def test_the_hint_command_gives_the_hint_of_a_coached_game(edge: Edge) -> 
     assert answer.ephemeral
     assert answer.content.startswith("💡 The coach would go for turning Assam ")
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content
+
+
+async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> None:
+    """Rolling the die (the turn's first step when Assam turns after the rug) is no choice:
+    the mover is refused as off their turn, keeps every hint, and gets one when there is a
+    rug to lay."""
+    lobby = await edge.slash(
+        edge.host, "marrakech", "new", seats=2, coach=True, variant="rotate-after"
+    ).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    mover, _ = mover_and_other(edge, turn)
+    state = (await edge.service.play.look(1)).state
+    assert state is not None
+    assert state.phase is Phase.ROLL
+    assert "on your own turn" in await private(edge.slash(mover, "marrakech", "hint"))
+    await edge.click(mover, turn, "Roll the die").response()
+    answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+    assert answer.content.startswith("💡 The coach would go for laying on "), answer.content
+    assert f"{HINTS_PER_GAME - 1} hints left" in answer.content, answer.content
 
 
 VERDICT = re.compile(
