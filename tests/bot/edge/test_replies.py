@@ -13,6 +13,7 @@ import ast
 import asyncio
 import datetime as dt
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
@@ -259,3 +260,20 @@ def test_every_answer_goes_through_replies() -> None:
         and node.value.attr == "response"
     ]
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("age", "least", "most"),
+    [
+        (1.5, 1.5, 2.5),  # held in a queue before it reached the bot: 1.5 s of the 3 are gone
+        (60.0, 3.0, 4.0),  # a clock far apart from Discord's: its reading is trusted to 3 s
+        (-30.0, 0.0, 1.0),  # a clock behind Discord's: the time since it arrived counts
+    ],
+)
+def test_the_time_gone_counts_from_when_discord_made_the_interaction(
+    age: float, least: float, most: float
+) -> None:
+    stub = _Interaction()
+    stub.created_at = discord.utils.utcnow() - dt.timedelta(seconds=age)
+    gone = replies.elapsed(cast(Interaction, stub), time.monotonic())
+    assert least <= gone < most
