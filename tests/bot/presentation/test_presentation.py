@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from bot.edge import errors
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
 from bot.edge.commands import TURN_LIMITS
 from bot.edge.layout import MAX_BUTTONS, decision_buttons, lobby_action, lobby_buttons
-from bot.presentation import messages, names, presenter
+from bot.presentation import messages, names, narration, presenter
 from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
 from bot.services.seat_errors import NudgeError, SubstituteError
@@ -365,3 +366,34 @@ def test_the_final_post_sums_up_the_payments() -> None:
     payer, payee = summary.biggest.payer, summary.biggest.payee
     assert f"Biggest payment: <@{100 + payer}> paid <@{100 + payee}> {biggest} dirham" in text
     assert text.index("Biggest payment") < text.index("The game record")
+
+
+def test_a_seat_the_ai_plays_for_a_person_is_named_as_theirs() -> None:
+    view = view_at_place()
+    handed = tuple(
+        dataclasses.replace(player, autoplay=True) if player.seat == 1 else player
+        for player in view.players
+    )
+    post = presenter.turn_post(dataclasses.replace(view, players=handed))
+    table = (post.embed.fields[0].value or "").splitlines()
+    assert table[1] == "🟨 🤖 AI for <@101>"
+
+
+def test_the_story_tells_a_walk_round_the_border_and_a_tax_not_paid_in_full() -> None:
+    view = view_at_place()
+    walk = engine.AssamMoved(
+        seat=0,
+        start=6,
+        start_facing=engine.Facing.E,
+        path=(
+            engine.Step(13, engine.Facing.W, via_border=True),
+            engine.Step(12, engine.Facing.W, via_border=False),
+        ),
+    )
+    short = engine.TaxPaid(
+        payer=0, payee=2, owed=5, paid=3, color=engine.Color.BLUE, region=frozenset({12})
+    )
+    assert narration.narrate(view, [walk, short], "en") == [
+        "Assam walked g1 → g2↩ → f2.",
+        "<@100> owed <@102> 5 dirhams but had only 3.",
+    ]
