@@ -74,6 +74,18 @@ def test_the_result_gives_each_seat_s_rating_and_change_in_ranking_order() -> No
     assert shown == order
 
 
+def test_a_seat_a_substitute_finished_is_rated_for_the_person_who_left_it() -> None:
+    """Seat 2 was handed from 102 to 104: the rating change is 102's, named as 102."""
+    view = with_changes(finished())
+    handed = tuple(
+        dataclasses.replace(player, user_id=104, stands_in_for=102) if player.seat == 2 else player
+        for player in view.players
+    )
+    text = description(presenter.final_post(dataclasses.replace(view, players=handed)))
+    assert "<@102> 1,493 (\u22127, provisional)" in text
+    assert "<@104> 1," not in text
+
+
 def test_the_result_writes_ratings_as_the_language_writes_numbers() -> None:
     fr = description(presenter.final_post(with_changes(finished("fr"))))
     assert "**Cotes**" in fr
