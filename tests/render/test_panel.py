@@ -1,0 +1,61 @@
+"""The seat panel as laid out (render.panel.panel_model), read back without pixels: the final
+ranking's places and why the game ended, a seat that is out, and the die of the turn."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from render.panel import panel_model
+from render.samples import Moment
+
+
+def ranks(state: engine.GameState) -> list[tuple[int | None, str]]:
+    return [(t.seat, t.text) for t in panel_model(state, final=True).texts if t.role == "rank"]
+
+
+def test_the_final_ranking_counts_places_from_one_and_ties_share_theirs(
+    game_over: Moment,
+) -> None:
+    outcome = engine.Outcome(
+        ranking=((2,), (0, 3), (1,)), reason="rugs-exhausted", tie_break="score"
+    )
+    state = game_over.state._replace(outcome=outcome)
+    assert ranks(state) == [(2, "#1"), (0, "#2"), (3, "#2"), (1, "#4")]
+
+
+@pytest.mark.parametrize(
+    ("tie_break", "reason"),
+    [
+        ("score", "all rugs laid"),
+        ("dirhams", "all rugs laid · tie broken by dirhams"),
+        ("shared", "all rugs laid · shared win"),
+    ],
+)
+def test_the_final_panel_says_why_the_game_ended_and_how_first_place_was_settled(
+    game_over: Moment, tie_break: str, reason: str
+) -> None:
+    outcome = engine.Outcome(ranking=((0, 1, 2, 3),), reason="rugs-exhausted", tie_break=tie_break)
+    model = panel_model(game_over.state._replace(outcome=outcome), final=True)
+    assert [t.text for t in model.texts if t.role == "reason"] == [reason]
+
+
+def test_a_seat_that_is_out_shows_out_for_its_rugs(eliminated: Moment) -> None:
+    state = eliminated.state
+    (seat, *_) = state.eliminated
+    numbers = [t.text for t in panel_model(state).texts if t.role == "number" and t.seat == seat]
+    assert numbers[1] == "out"
+    others = [t.text for t in panel_model(state).texts if t.role == "number" and t.seat != seat]
+    assert "out" not in others
+
+
+def test_the_die_shows_while_its_roll_is_being_played_and_not_on_the_final_panel(
+    midgame: Moment, game_over: Moment
+) -> None:
+    placing = midgame.state
+    for portrait in (False, True):
+        die = panel_model(placing, portrait=portrait).die
+        assert die is not None
+        assert die[3] == placing.last_roll
+        assert game_over.state.last_roll is not None, "the last turn's roll is kept"
+        assert panel_model(game_over.state, final=True, portrait=portrait).die is None
