@@ -14,10 +14,11 @@ import pytest
 from PIL import Image
 
 from bot.edge.buttons import DrillButton, parse_drill_id
-from bot.edge.drill import DrillHandler
+from bot.edge.drill import DrillHandler, drill_buttons, step_message
 from bot.presentation.drill import DrillPictures
 from render import DEFAULT_SIZE
 from tests.bot.edge.test_edge import Edge, confirm, mover_of, private, running_edge, started
+from tests.bot.presentation.test_drill_texts import RUG
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
 DEFERRED_CHANNEL_MESSAGE = 5
@@ -129,3 +130,23 @@ def test_a_drill_button_is_rebuilt_from_its_id_alone() -> None:
     button = DrillButton(7, 2, "c4c5", label="c4-c5")
     assert (button.game_id, button.step, button.move) == (7, 2, "c4c5")
     assert parse_drill_id(button.custom_id) == (7, 2, "c4c5")
+
+
+def test_next_is_offered_where_there_is_a_next_step_only() -> None:
+    def nexts(step: int, count: int) -> list[str]:
+        view = drill_buttons(1, step, count, "en")
+        ids = [item.custom_id for item in view.children if isinstance(item, DrillButton)]
+        return [value for value in ids if value.endswith(":open")]
+
+    assert nexts(0, 3) == ["mk:drill:1:1:open"]
+    assert nexts(1, 3) == ["mk:drill:1:2:open"]
+    assert nexts(2, 3) == []
+    assert nexts(0, 1) == []
+
+
+def test_a_pick_that_is_none_of_the_options_gets_no_step() -> None:
+    """A forged pick (a placement the decision did not offer) is refused, never judged."""
+    assert step_message(RUG, 0, 3, 1, "d4d5", 2, "en") is None
+    picked = step_message(RUG, 0, 3, 1, "a3b3", 2, "en")
+    assert picked is not None
+    assert picked.shown == "a3b3"
