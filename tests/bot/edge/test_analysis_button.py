@@ -46,7 +46,10 @@ def picture(message: FakeMessage, name: str) -> Image.Image:
 
 async def analysis_of(edge: Edge, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
     clicking = edge.click(user, message, label)
-    assert (await clicking.response()).response_type == DEFERRED_CHANNEL_MESSAGE
+    thinking = await clicking.response()
+    assert thinking.response_type == DEFERRED_CHANNEL_MESSAGE
+    assert thinking.message is not None
+    assert thinking.message.ephemeral, "the bot thinks privately: the channel sees nothing"
     answer = await clicking.answer(timeout=30.0)
     assert answer.ephemeral
     assert answer.visible_to == user.id

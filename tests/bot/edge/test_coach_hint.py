@@ -66,7 +66,10 @@ async def test_hint_is_answered_at_once_privately_a_few_times_a_game(edge: Edge)
     assert "on your own turn" in await private(edge.click(other, turn, "Hint"))
     for left in range(HINTS_PER_GAME - 1, -1, -1):
         clicking = edge.click(mover, turn, "Hint")
-        assert (await clicking.response()).response_type == DEFERRED_CHANNEL_MESSAGE
+        thinking = await clicking.response()
+        assert thinking.response_type == DEFERRED_CHANNEL_MESSAGE
+        assert thinking.message is not None
+        assert thinking.message.ephemeral, "the bot thinks privately: the channel sees nothing"
         answer = await clicking.answer(timeout=30.0)
         assert answer.ephemeral
         assert answer.visible_to == mover.id

@@ -75,7 +75,10 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     public = len(edge.fake.messages(edge.channel))
 
     clicking = edge.click(edge.host, final, OPEN)
-    assert (await clicking.response()).response_type == DEFERRED_CHANNEL_MESSAGE
+    thinking = await clicking.response()
+    assert thinking.response_type == DEFERRED_CHANNEL_MESSAGE
+    assert thinking.message is not None
+    assert thinking.message.ephemeral, "the bot thinks privately: the channel sees nothing"
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
     assert drill.visible_to == edge.host.id
