@@ -3,6 +3,7 @@ plural forms that agree with their count, and the English fallback."""
 
 from __future__ import annotations
 
+import importlib.resources
 import re
 import string
 
@@ -176,3 +177,28 @@ def test_button_labels_and_titles_fit_discord_s_limits(language: str) -> None:
             assert len(filled) <= BUTTON_LABEL_LIMIT, key
         if key.endswith((".title", ".title_channel", ".title_server")):
             assert len(filled.replace("X", "123456")) <= EMBED_TITLE_LIMIT, key
+
+
+def test_a_plural_spec_with_the_wrong_number_of_forms_is_refused() -> None:
+    """A Ukrainian count needs its three forms: two would give a wrong word for 5 rugs."""
+    with pytest.raises(ValueError, match="uk needs 3 forms"):
+        "{n:килим|килими}".format(n=messages._Count(5, "uk"))
+    with pytest.raises(ValueError, match="en needs 2 forms"):
+        "{n:rug|rugs|rugses}".format(n=messages._Count(1, "en"))
+
+
+@pytest.mark.parametrize("raw", ['["a list"]', '{"key": 3}', '{"key": ["a", "b"]}'])
+def test_a_catalogue_that_is_not_a_map_of_texts_is_refused_when_loaded(
+    raw: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class File:
+        def read_text(self, encoding: str) -> str:
+            return raw
+
+    class Package:
+        def joinpath(self, *parts: str) -> File:
+            return File()
+
+    monkeypatch.setattr(importlib.resources, "files", lambda package: Package())
+    with pytest.raises(ValueError, match="must map keys to strings"):
+        messages.catalogue.__wrapped__("fr")
