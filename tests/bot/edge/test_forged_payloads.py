@@ -1,6 +1,7 @@
 """Commands and clicks Discord would not have offered (a forged payload: a moderator's command
 from a member without Manage Channels, a game id of another server, a game's button sent from
-another channel) are refused at run time with a short private answer, and change nothing.
+another channel, a tournament's from another server) are refused at run time with a short
+private answer, and change nothing.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py), with
 the payload built without the client's checks, as a forged one would be."""
@@ -109,3 +110,23 @@ async def test_a_member_s_forged_tournament_away_days_is_refused(edge: Edge) -> 
         edge, edge.host, edge.channel, "marrakech-mod", "tournament-away-days", days=3
     )
     assert await refusal(forged) == MODERATORS_ONLY
+
+
+async def test_a_tournament_s_button_sent_from_another_server_is_refused(edge: Edge) -> None:
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    join = signup.button(label="Join").custom_id
+    assert join is not None
+    elsewhere = edge.fake.add_guild("Bazaar", preferred_locale="en-US")
+    their_channel = edge.fake.add_text_channel(elsewhere, "games")
+    edge.fake.add_member(elsewhere, edge.outsider)
+    data = component_data(signup, join, None, validate=True)
+    forged = edge.dispatch(
+        edge.fake.interaction_from_payload(
+            MESSAGE_COMPONENT, edge.outsider, their_channel, data, message=signup
+        )
+    )
+    assert await refusal(forged) == "There is no tournament in this channel."
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).entrants == ()
