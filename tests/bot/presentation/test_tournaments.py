@@ -152,6 +152,26 @@ def test_the_end_names_the_winner() -> None:
     assert not any(row.leader for row in aborted.picture.rows), "nobody leads an abort"
 
 
+def test_a_shared_first_place_is_told_as_shared() -> None:
+    over = view(status=TournamentStatus.OVER)
+    first, second, *rest = over.standings
+    tied = dataclasses.replace(over, standings=(first, dataclasses.replace(second, rank=1), *rest))
+    assert (shown.standings_post(tied).embed.description or "").startswith(
+        "🏆 Shared first place: <@101>, <@102>"
+    )
+    assert shown.finished_text(tied) == (
+        "🏆 <@101>, <@102> share first place in **Spring cup**! The final standings are above."
+    )
+
+
+def test_nobody_leads_before_a_point_is_won() -> None:
+    start = view(tables=view().tables[:2], standings=tuple(standings(PLAYERS, [], 2)))
+    picture = shown.standings_post(start).picture
+    assert picture is not None
+    assert [row.rank for row in picture.rows] == ["1", "1", "1"]
+    assert not any(row.leader for row in picture.rows), "a star for everyone would mean nothing"
+
+
 def test_threads_are_named_within_discord_s_limit_and_welcome_their_players() -> None:
     running = view(name="N" * 100)
     table = running.tables[2]
