@@ -9,6 +9,7 @@ cannot fit are handled."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -174,10 +175,26 @@ def test_every_drawn_text_is_12_px_on_a_phone_and_stays_in_its_place(
         assert apart, (first, second)
 
 
-def test_the_leaders_carry_a_star_as_well_as_a_lighter_row() -> None:
+def test_the_leaders_carry_a_star_as_well_as_a_lighter_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert covers(standings.STAR)
     assert contrast(standings.LEADER, standings.ROW) > 1.2
     assert contrast(standings.LEADER, standings.ROW_ALT) > 1.2
+    first = table(3)
+    leaders = dataclasses.replace(
+        first,
+        rows=tuple(dataclasses.replace(row, leader=row.rank in ("1", "2")) for row in first.rows),
+    )
+    drawn = [d.text for d in drawn_texts(leaders, monkeypatch) if "Amina" in d.text]
+    assert drawn == [f"{standings.STAR} Amina 1", f"{standings.STAR} Amina 2", "Amina 3"]
+    image = standings.standings_image(leaders)
+    tops = [
+        standings.TITLE_HEIGHT + standings.HEADER_HEIGHT + k * standings.ROW_HEIGHT
+        for k in range(3)
+    ]
+    fills = [image.getpixel((standings.PAD, top + standings.ROW_HEIGHT // 2)) for top in tops]
+    assert fills == [standings.LEADER, standings.LEADER, standings.ROW]
 
 
 def test_the_picture_is_as_tall_as_its_rows_and_always_the_same() -> None:
