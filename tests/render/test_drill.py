@@ -74,3 +74,11 @@ def test_a_drill_step_scales_to_a_phone() -> None:
     rug = placement_notation(first, second)
     small = decode(render_drill(state, rug, size=PHONE_WIDTH))
     assert small.width == PHONE_WIDTH
+
+
+@pytest.mark.parametrize("phase", [Phase.PLACE, Phase.ORIENT])
+def test_a_pick_that_is_the_move_taken_is_marked_once(phase: Phase) -> None:
+    """Picking again what was played marks it as played (badge 1), not as a second option."""
+    state = moment(phase).state
+    taken = "S" if phase is Phase.ORIENT else placement_notation(*placements(state)[0])
+    assert drill_marks(state, taken, taken) == drill_marks(state, taken)
