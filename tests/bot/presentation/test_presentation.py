@@ -397,3 +397,17 @@ def test_the_story_tells_a_walk_round_the_border_and_a_tax_not_paid_in_full() ->
         "Assam walked g1 → g2↩ → f2.",
         "<@100> owed <@102> 5 dirhams but had only 3.",
     ]
+
+
+def test_a_turn_too_long_to_tell_is_cut_to_what_discord_takes() -> None:
+    """Discord refuses an embed description over 4,096 characters (the turn would not be
+    posted at all): the story is cut there, marked with an ellipsis."""
+    view = view_at_place()
+    payment = engine.TaxPaid(
+        payer=1, payee=2, owed=5, paid=5, color=engine.Color.BLUE, region=frozenset({12})
+    )
+    long = dataclasses.replace(view, turn_events=(payment,) * 100)
+    description = presenter.turn_post(long).embed.description or ""
+    assert len(description) == 4096
+    assert description.endswith("…")
+    assert description.startswith("<@101> paid <@102> **5** dirhams")
