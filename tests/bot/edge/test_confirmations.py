@@ -126,6 +126,7 @@ async def test_a_confirmation_that_outlived_its_game_is_refused(edge: Edge) -> N
     assert await status(edge) is GameStatus.ABORTED
     late = await edge.click(edge.guest, resign, "Resign").answer()
     assert late.content == "This game is not running."
+    assert late.id == resign.id, "the refusal takes the question's place"
     assert not late.buttons()
 
     # A new game in the same channel: the old question names game 1, not this one.

@@ -75,6 +75,12 @@ async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
     ), "German is not spoken: English"
     assert "немає гри" in await private(edge.slash(edge.host, "marrakech", "board"))
     assert "no Marrakech game" in await private(edge.slash(edge.guest, "marrakech", "board"))
+    await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    joined = await private(edge.slash(edge.guest, "marrakech", "join"))
+    assert joined == "You joined game #1.", "a French game, an English answer to its English user"
+    assert await private(edge.slash(edge.moderator, "marrakech", "join")) == (
+        "Vous avez rejoint la partie n° 1."
+    )
 
 
 async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edge: Edge) -> None:

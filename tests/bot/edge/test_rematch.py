@@ -96,6 +96,23 @@ async def test_only_a_player_of_the_game_may_ask_for_a_rematch(edge: Edge) -> No
         await edge.service.open_game_id(edge.channel.id)
 
 
+async def test_no_rematch_in_a_channel_games_are_no_longer_allowed_in(edge: Edge) -> None:
+    await started(edge)
+    await resign(edge, edge.guest)
+    final = await result(edge)
+    elsewhere = edge.fake.add_text_channel(edge.channel.guild, "tables")  # type: ignore[arg-type]
+    assert edge.channel.guild is not None
+    await edge.bot.handlers._guilds.allow_channel(edge.channel.guild.id, elsewhere.id)
+    posted = len(edge.fake.messages(edge.channel))
+    refused = await private(edge.click(edge.host, final, "Rematch"))
+    assert refused == (
+        f"Games are not allowed in this channel. This server plays Marrakech in <#{elsewhere.id}>."
+    )
+    assert len(edge.fake.messages(edge.channel)) == posted
+    with pytest.raises(NoGameHereError):
+        await edge.service.open_game_id(edge.channel.id)
+
+
 async def test_a_rematch_opens_the_same_lobby_and_pings_the_other_players(edge: Edge) -> None:
     final = await finished_with_an_ai(edge)
     edits = edge.fake.world.messages[final.id].edit_count
