@@ -130,3 +130,11 @@ async def test_a_tournament_s_button_sent_from_another_server_is_refused(edge: E
     tournaments = edge.bot.tournaments
     assert tournaments is not None
     assert (await tournaments._service.look(1)).entrants == ()
+
+
+async def test_a_member_s_forged_tournament_is_refused(edge: Edge) -> None:
+    forged = forged_slash(
+        edge, edge.host, edge.channel, "marrakech-mod", "tournament", name="Cup", format="swiss"
+    )
+    assert await refusal(forged) == MODERATORS_ONLY
+    assert not edge.fake.messages(edge.channel), "no sign-up is posted"
