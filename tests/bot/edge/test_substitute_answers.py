@@ -1,5 +1,6 @@
 """Every refusal of a hand-over or a nudge has a short private answer in every language, with
-the person and the moment it names."""
+the person and the moment it names; a hand-over ordered from another channel is told in the
+game's."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from bot.edge import errors
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
+from tests.bot.edge.test_edge import Edge, edge, started
 
 SUBSTITUTE_CODES = (
     "bot",
@@ -24,6 +26,7 @@ SUBSTITUTE_CODES = (
     "not_asked",
 )
 WHEN = datetime(2026, 3, 2, 8, tzinfo=UTC)
+__all__ = ["edge"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -45,3 +48,27 @@ def test_every_refusal_has_a_short_answer(language: str) -> None:
         )
         assert answer is not None
         assert "<@7>" in answer
+
+
+async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
+    edge: Edge,
+) -> None:
+    """The moderator is answered privately where they asked; the game's channel is told, with
+    the substitute pinged."""
+    await started(edge)
+    desk = edge.fake.add_text_channel(edge.channel.guild, "mod-desk")  # type: ignore[arg-type]
+    ordered = edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        channel=desk,
+        game=1,
+        out=edge.guest,
+        **{"in": edge.outsider},
+    )
+    answer = await ordered.answer()
+    assert answer.ephemeral
+    assert answer.channel_id == desk.id
+    told = await edge.fake.wait_for_message(edge.channel, lambda m: "takes over" in m.content)
+    assert told.pinged_user_ids == {edge.outsider.id}
+    assert not [m for m in edge.fake.messages(desk) if not m.ephemeral], "the desk stays quiet"
