@@ -113,6 +113,17 @@ async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edg
     assert "c'est votre tour" in (nxt.content or "")
 
 
+async def test_an_absence_is_told_to_its_user_in_theirs_and_to_the_game_in_its_own(
+    edge: Edge,
+) -> None:
+    await french_game(edge)
+    started = await private(edge.slash(edge.guest, "marrakech", "away", days=2))
+    assert started.startswith("You are away from this server's games until ")
+    notice = await edge.fake.wait_for_message(edge.channel, lambda m: "💤" in m.content)
+    assert notice.content.startswith(f"💤 <@{edge.guest.id}> est absent jusqu'au ")
+    assert notice.content.endswith("(partie n° 1).")
+
+
 async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: Edge) -> None:
     turn = await french_game(edge)
     guild = edge.channel.guild
