@@ -138,3 +138,10 @@ async def test_a_member_s_forged_tournament_is_refused(edge: Edge) -> None:
     )
     assert await refusal(forged) == MODERATORS_ONLY
     assert not edge.fake.messages(edge.channel), "no sign-up is posted"
+
+
+async def test_a_forged_ai_level_is_refused_and_seats_nobody(edge: Edge) -> None:
+    await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    forged = forged_slash(edge, edge.host, edge.channel, "marrakech", "add-ai", level="expert")
+    assert await refusal(forged) == "That value is not allowed for `level`."
+    assert await seated(edge) == {edge.host.id}
