@@ -13,7 +13,7 @@ import pytest
 
 from bot.storage import GameStatus
 from tests.bot.edge.test_edge import Edge, confirm, lobby_with_guest, private, running_edge, started
-from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import component_data
 from tests.e2e.fakecord.interactions import MESSAGE_COMPONENT, InteractionHandle
 
@@ -116,6 +116,20 @@ async def test_a_confirmation_for_a_seat_already_given_up_is_refused(edge: Edge)
     assert not stale.buttons()
     assert (await edge.service.play.look(1)).seq == seq, "resigned once only"
     assert "not playing" in await private(edge.slash(quitter, "marrakech", "resign"))
+
+
+async def test_a_resignation_is_refused_once_the_bot_may_no_longer_post_there(edge: Edge) -> None:
+    """The click checks the channel again: a resignation the channel could not be told of is
+    not made."""
+    await started(edge)
+    question = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    edge.fake.deny_bot(edge.channel, permissions.ATTACH_FILES)
+    refused = await edge.click(edge.guest, question, "Resign").answer()
+    assert "Attach Files" in refused.content
+    assert await status(edge) is GameStatus.RUNNING
+    assert edge.guest.id in [
+        p.user_id for p in (await edge.service.play.look(1)).players if not p.resigned
+    ]
 
 
 async def test_a_confirmation_that_outlived_its_game_is_refused(edge: Edge) -> None:
