@@ -6,6 +6,7 @@ import hashlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image
@@ -408,3 +409,31 @@ def test_marks_come_from_the_last_event_of_each_kind(midgame: Moment, after_layi
     assert marks.paid == tax.paid
     assert marks.last_rug == laid.squares
     assert marks_from_events([]) == TurnMarks()
+
+
+def test_each_badge_is_ringed_in_the_colour_the_mover_lays(midgame: Moment) -> None:
+    state = midgame.state
+    assert state.to_move is not None
+    ring = RUG_STYLES[state.next_rug_color(state.to_move)].fill  # type: ignore[index]
+
+    def near_ring(picture: Image.Image, xy: tuple[int, int], *, opaque: bool = False) -> bool:
+        pixel = cast(tuple[int, ...], picture.getpixel(xy))
+        if opaque and pixel[3] != 255:
+            return False
+        return sum(abs(a - b) for a, b in zip(pixel, ring, strict=False)) < 40
+
+    image = decode(render_board(state, show_candidates=True))
+    geometry = layout(DEFAULT_SIZE, 4)
+    for number, (first, second) in enumerate(placements(state), start=1):
+        sprite = badge(geometry.cell, str(number), ring)
+        x, y = geometry.shared_edge_midpoint(first, second)
+        left, top = round(x - sprite.width / 2), round(y - sprite.height / 2)
+        ringed = [
+            (left + dx, top + dy)
+            for dx in range(sprite.width)
+            for dy in range(sprite.height)
+            if near_ring(sprite, (dx, dy), opaque=True)
+        ]
+        assert len(ringed) > 20, "the ring is wide enough to be seen"
+        shown = sum(near_ring(image, point) for point in ringed)
+        assert shown >= 0.9 * len(ringed), (number, shown, len(ringed))
