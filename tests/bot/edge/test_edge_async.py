@@ -58,6 +58,9 @@ async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None
     edge.fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
     other = edge.fake.add_text_channel(guild, "elsewhere")
 
+    cleared = await edge.slash(admin, "marrakech-admin", "turn-limit", limit=0).answer()
+    assert "Saved" in cleared.content, "0 is the choice of no limit"
+    assert "no turn time limit" in cleared.embed_text()
     saved = await edge.slash(admin, "marrakech-admin", "turn-limit", limit=3600).answer()
     assert "Saved" in saved.content
     assert "1 h per turn" in saved.embed_text()
