@@ -1,13 +1,18 @@
-"""The seat panel as laid out (render.panel.panel_model), read back without pixels: the final
-ranking's places and why the game ended, a seat that is out, and the die of the turn."""
+"""The seat panel: as laid out (render.panel.panel_model), read back without pixels, the final
+ranking's places and why the game ended, a seat that is out, and the die of the turn; as
+drawn, the colour each seat lays next framed in two players and a seat out veiled."""
 
 from __future__ import annotations
 
 import pytest
 
 import engine
+from render import palette
+from render.board import board_image
+from render.palette import rug_style
 from render.panel import panel_model
 from render.samples import Moment
+from render.sprites import rug_piece
 
 
 def ranks(state: engine.GameState) -> list[tuple[int | None, str]]:
@@ -59,3 +64,43 @@ def test_the_die_shows_while_its_roll_is_being_played_and_not_on_the_final_panel
         assert die[3] == placing.last_roll
         assert game_over.state.last_roll is not None, "the last turn's roll is kept"
         assert panel_model(game_over.state, final=True, portrait=portrait).die is None
+
+
+def swatch_boxes(state: engine.GameState) -> list[tuple[int, engine.Color, tuple[int, int]]]:
+    """(seat, colour, (x, y)) for every swatch the live panel draws: its left edge, halfway
+    down (a frame passes 2 px left of it)."""
+    found = []
+    for entry in panel_model(state).seats:
+        x, mid = entry.swatches
+        for color in engine.seat_colors(state.players, entry.seat):
+            found.append((entry.seat, color, (round(x), round(mid))))
+            x += rug_piece(entry.swatch_side, rug_style(color), (1, 1)).width
+            x += round(entry.swatch_side * 0.35)
+    return found
+
+
+def test_in_two_players_the_colour_each_seat_lays_next_is_framed(two_player: Moment) -> None:
+    state = two_player.state
+    image = board_image(state)
+    framed = {
+        (seat, color)
+        for seat, color, (x, mid) in swatch_boxes(state)
+        if image.getpixel((x - 2, mid)) == palette.TEXT
+    }
+    assert framed == {(seat, state.next_rug_color(seat)) for seat in range(2)}
+
+
+def test_a_seat_that_is_out_has_its_colours_veiled(eliminated: Moment) -> None:
+    state = eliminated.state
+    image = board_image(state)
+    side = panel_model(state).seats[0].swatch_side
+    for seat, color, (x, mid) in swatch_boxes(state):
+        top = mid - side // 2
+        fill = rug_style(color).fill
+        pure = sum(
+            image.getpixel((x + dx, top + dy)) == fill for dx in range(side) for dy in range(side)
+        )
+        if state.is_eliminated(seat):
+            assert pure == 0, (seat, color)
+        else:
+            assert pure > 0, (seat, color)
