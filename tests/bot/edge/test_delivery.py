@@ -15,7 +15,7 @@ from typing import Any, cast
 import discord
 import pytest
 
-from bot.edge.delivery import TOKEN_USE_SECONDS, Delivery
+from bot.edge.delivery import TOKEN_USE_SECONDS, TOKENS_PER_GAME, Delivery
 from bot.edge.interactions import Interaction
 from bot.edge.pacing import GlobalPace, share_of
 
@@ -162,6 +162,24 @@ async def test_posts_go_through_fresh_clicks_least_recently_used_first(clock: Cl
     ]
     assert await sender.post(8, channel, content="x", nonce="n")
     assert log[-1] == ("bot_post", "bot", "n"), "another game has no click of its own"
+
+
+async def test_a_game_keeps_its_newest_clicks(clock: Clock) -> None:
+    """Past TOKENS_PER_GAME clicks the oldest is let go: the newest click still edits its own
+    message, the oldest one's is edited with the bot token."""
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    clicks = [
+        FakeInteraction(f"click {n}", log, message=Sent(10 + n)) for n in range(TOKENS_PER_GAME + 1)
+    ]
+    for click in clicks:
+        sender.opened(GAME, click)
+    await sender.edit(GAME, Message(10 + TOKENS_PER_GAME, log))
+    await sender.edit(GAME, Message(10, log))
+    assert log == [
+        ("edit_original", f"click {TOKENS_PER_GAME}", 10 + TOKENS_PER_GAME),
+        ("bot_edit", "bot", 10),
+    ]
 
 
 async def test_a_click_not_answered_or_too_old_is_not_used(clock: Clock) -> None:
