@@ -6,6 +6,8 @@ inaccuracy threshold of the game's size."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from ai.judge import Band, Facts, Judgement, Kind, Option
 from bot.presentation.drill import good_enough, retry_text, step_text, why
 
@@ -101,6 +103,11 @@ def test_a_second_try_is_good_within_the_inaccuracy_threshold() -> None:
     assert good_enough(RUG, "a3b3", 2), "2.5 points from the best, under 5"
     assert not good_enough(ORIENT, "R", 2), "10 points from the best"
     assert good_enough(ORIENT, "S", 4)
+    near = dataclasses.replace(
+        RUG, options=(*RUG.options, Option("d1e1", 0.448, Facts(squares=(3, 4), grown=2)))
+    )
+    assert good_enough(near, "d1e1", 2), "4.7 points: under 2 players' 5"
+    assert not good_enough(near, "d1e1", 4), "4.7 points: over 4 players' 4.33"
     assert (
         retry_text(RUG, "a3b3", 2, "en") == "a3-b3: 47%, within 5.0 points of the best. Well found."
     )
