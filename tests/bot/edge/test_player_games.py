@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from datetime import UTC, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.presentation.links import message_link
+from bot.services.time_rules import QuietHours
 from bot.storage.players import PlayerStore
 from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
 from tests.e2e.fakecord import FakeUser
@@ -113,3 +115,28 @@ async def test_closed_direct_messages_are_told_once_in_the_channel_and_turned_of
     await messages.idle()
     assert not await PlayerStore(edge.store.database).turn_dms(mover_id)
     assert not edge.fake.messages(edge.fake.dm_channel(mover_of(edge, mover_id)))
+
+
+async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(edge: Edge) -> None:
+    """Their turn's direct message is held with its ping for the end of those hours."""
+    now = edge.service.loader.now().astimezone(UTC)
+    quiet = QuietHours.parse(
+        (now - timedelta(hours=1)).strftime("%H:%M"),
+        (now + timedelta(hours=2)).strftime("%H:%M"),
+        "UTC",
+    )
+    for user in (edge.host, edge.guest):
+        await private(edge.slash(user, "marrakech", "notify", state="on"))
+        await edge.service.away.set_quiet_hours(user.id, quiet)
+    posted = asyncio.Event()
+    edge.bot.display.on_turn_posted(lambda view, message_id: posted.set())  # after the DM's
+    lobby = await lobby_with_guest(edge)
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.enabled_buttons()))
+    assert not turn.pinged_user_ids, "the turn names its player without pinging them"
+    await posted.wait()
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    for user in (edge.host, edge.guest):
+        assert not edge.fake.messages(edge.fake.dm_channel(user)), user.name
