@@ -18,6 +18,7 @@ from render.analysis import (
     SWING_BAND,
     AnalysisPicture,
     AnalysisTexts,
+    _draw_order,
     _layout,
     _Painter,
     _point_xy,
@@ -265,3 +266,19 @@ def test_a_bad_picture_is_refused() -> None:
             good.out,
             AnalysisTexts(accuracy_values=("90%",)),
         )
+
+
+def test_luck_bars_go_right_for_good_luck_and_left_for_bad_from_one_middle() -> None:
+    """Seat 0's luck is +8.5, seat 1's -3.0, seat 3's -12.25 (the biggest: the longest bar)."""
+    _, _, bars = _layout(_Painter(sample(), ANALYSIS_WIDTH))
+    by_seat = {bar.seat: bar for bar in bars}
+    middle = by_seat[0].x0
+    assert by_seat[0].x1 > middle, "good luck goes right"
+    assert by_seat[1].x1 == by_seat[3].x1 == middle, "bad luck ends at the middle"
+    assert by_seat[3].x0 < by_seat[1].x0 < middle, "and goes left, the further the worse"
+    assert by_seat[3].x1 - by_seat[3].x0 > by_seat[0].x1 - by_seat[0].x0
+
+
+def test_the_winner_s_line_is_drawn_last_so_it_lies_on_top() -> None:
+    """Places (1, 3, 2, 4): the lines go from the last place's (seat 3) to the winner's."""
+    assert _draw_order(sample()) == [3, 1, 2, 0]
