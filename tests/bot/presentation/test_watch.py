@@ -1,0 +1,33 @@
+"""A watcher's direct message (bot.presentation.watch.news_text) stays within Discord's 2,000
+characters: the oldest turns give way to a count of them, the newest are always told."""
+
+from __future__ import annotations
+
+import random
+
+import engine
+from bot.presentation.watch import DM_LIMIT, finished_turns, news_text
+from bot.services.views import GameStatus, GameView, Player
+from bot.services.watch_views import WatchNews
+from tests.bot.presentation.test_languages import game_row
+
+
+def test_a_long_message_keeps_the_newest_turns_and_counts_the_oldest() -> None:
+    state = engine.new_game(engine.deal(2, "standard", random.Random(3)))
+    starts = [0]
+    while state.turn < 30:
+        turn = state.turn
+        state, _ = engine.apply(state, engine.legal_actions(state)[0])
+        if state.turn != turn:
+            starts.append(len(state.history))
+    game = game_row("en", GameStatus.RUNNING, seq=len(state.history))
+    players = (Player(100, 0), Player(101, 1))
+    view = GameView(game, players, state, turn_starts=tuple(starts))
+    turns = list(finished_turns(view))
+    assert len(turns) > 20
+    lines = {turn: f"Turn {turn}: " + "x" * 150 for turn in turns}
+    message = news_text(WatchNews(7, view, 0), lines)
+    assert len(message) <= DM_LIMIT
+    told = [turn for turn in turns if lines[turn] in message.splitlines()]
+    assert told == turns[-len(told) :], "the newest turns, in order"
+    assert f"… and {len(turns) - len(told)} earlier turns" in message
