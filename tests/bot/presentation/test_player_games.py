@@ -5,6 +5,8 @@ of their open games and the direct message when their turn begins."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.presentation.player_games import my_games_post, turn_dm_closed_text, turn_dm_text
@@ -93,3 +95,15 @@ def test_my_games_says_whose_turn_with_links(
     assert "https://discord.com/channels/5/22/302" in third
     nothing = my_games_post([], ME, language).embed.description or ""
     assert empty in nothing
+
+
+def test_my_games_says_the_ai_plays_a_seat_handed_over_not_that_it_is_my_turn() -> None:
+    """A seat the AI took over after timeouts is played by the AI until `/marrakech rejoin`:
+    it is not waiting for its person, who is named as the one the AI plays for."""
+    handed = dataclasses.replace(PLAYERS[0], autoplay=True)
+    assert handed.user_id == ME
+    (line,) = (
+        my_games_post([OpenGame(1, 5, 20, False, 300, handed)], ME, "en").embed.description or ""
+    ).split("\n")
+    assert "waiting for 🤖 AI for <@" in line, line
+    assert "your turn" not in line
