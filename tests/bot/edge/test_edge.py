@@ -80,13 +80,26 @@ class Edge:
     def slash(
         self, user: FakeUser, *path: str, channel: FakeChannel | None = None, **options: Any
     ) -> InteractionHandle:
-        channel = channel or self.channel
+        return self.command(user, path, channel or self.channel, options, validate=True)
+
+    def command(
+        self,
+        user: FakeUser,
+        path: tuple[str, ...],
+        channel: FakeChannel,
+        options: dict[str, Any],
+        *,
+        validate: bool,
+    ) -> InteractionHandle:
+        """`/path options` from `user` in `channel`; `validate=False` sends it whatever
+        Discord's checks (default permissions, option ranges) would say, as a forged payload
+        may."""
         guild = channel.guild
         assert guild is not None
         name, *sub = path
         registered = self.fake.world.commands.find(guild.id, name)
         assert registered is not None, name
-        data = command_data(self.fake.world, channel, registered, sub, options, validate=True)
+        data = command_data(self.fake.world, channel, registered, sub, options, validate=validate)
         return self.dispatch(
             self.fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, data)
         )

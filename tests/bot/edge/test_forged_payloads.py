@@ -12,9 +12,8 @@ from typing import Any
 
 from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, started
 from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
-from tests.e2e.fakecord.interaction_payloads import command_data, component_data
+from tests.e2e.fakecord.interaction_payloads import component_data
 from tests.e2e.fakecord.interactions import (
-    APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     InteractionHandle,
 )
@@ -29,15 +28,7 @@ def forged_slash(
     edge: Edge, user: FakeUser, channel: FakeChannel, *path: str, **options: Any
 ) -> InteractionHandle:
     """`/path options` from `user` in `channel`, whatever the command's default permissions."""
-    guild = channel.guild
-    assert guild is not None
-    name, *sub = path
-    registered = edge.fake.world.commands.find(guild.id, name)
-    assert registered is not None, name
-    data = command_data(edge.fake.world, channel, registered, sub, options, validate=False)
-    return edge.dispatch(
-        edge.fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, data)
-    )
+    return edge.command(user, path, channel, options, validate=False)
 
 
 async def refusal(handle: InteractionHandle) -> str:
