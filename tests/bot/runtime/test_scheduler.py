@@ -1,5 +1,6 @@
 """The turn clock's scheduler: a piece of work whose worker died or hung is put off and tried
 again, with a warning and no traceback (the worker pool has replaced the worker already); work
+that changed nothing is put off too, and the turn clock sleeps until the earliest retry; work
 a database outage stopped is not put off; the turn clock survives any failure, pausing longer
 after each in a row, and stopping it never raises."""
 
@@ -58,6 +59,53 @@ async def test_a_worker_failure_is_retried_later_with_a_warning(
     now[0] = NOW + timedelta(seconds=RETRY_SECONDS)
     assert await scheduler.run_due() == 1
     assert attempts == [WORK, WORK]
+
+
+async def test_work_that_changed_nothing_waits_for_its_retry_instead_of_spinning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Done, yet still due at the same seq: the next pass does not run it again but puts it
+    off, and the turn clock sleeps until then rather than looking again at once."""
+    attempts: list[DueWork] = []
+
+    async def handle(work: DueWork) -> None:
+        attempts.append(work)
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: NOW)  # type: ignore[arg-type]
+    assert await scheduler.run_due() == 1
+    with caplog.at_level(logging.WARNING, logger="bot.runtime.scheduler"):
+        assert await scheduler.run_due() == 0
+    (warning,) = caplog.records
+    assert "play of game 7 changed nothing; retrying later" in warning.getMessage()
+    assert await scheduler.seconds_to_sleep() == RETRY_SECONDS
+    assert await scheduler.run_due() == 0
+    assert attempts == [WORK]
+
+
+class GrowingDue(OneGameDue):
+    """Due work that grows: the games listed in `due`."""
+
+    def __init__(self) -> None:
+        self.due: list[DueWork] = [WORK]
+
+    async def due_work(self) -> list[DueWork]:
+        return list(self.due)
+
+
+async def test_the_turn_clock_sleeps_until_the_earliest_retry() -> None:
+    now = [NOW]
+    later = DueWork(game_id=8, seq=3, kind=DueKind.PLAY)
+
+    async def handle(work: DueWork) -> None:
+        raise WorkerTimeoutError(f"game {work.game_id} ran over")
+
+    turns = GrowingDue()
+    scheduler = Scheduler(turns, handle, lambda: now[0])  # type: ignore[arg-type]
+    assert await scheduler.run_due() == 0  # game 7 retried at NOW + RETRY_SECONDS
+    now[0] = NOW + timedelta(seconds=10)
+    turns.due.append(later)
+    assert await scheduler.run_due() == 0  # game 8 retried 10 s after game 7
+    assert await scheduler.seconds_to_sleep() == RETRY_SECONDS - 10
 
 
 async def test_work_another_process_did_first_is_done_quietly(
