@@ -332,6 +332,23 @@ async def test_a_target_of_another_schema_is_refused_and_left_as_it_was(
         await older.close()
 
 
+async def test_a_target_whose_columns_differ_is_refused_in_one_line(
+    db: Database, tmp_path: Path
+) -> None:
+    """The same tables with a column more on one side are two schemas: refused by name,
+    before a row is read, and the target is left as it was."""
+    await GameStore(db).set_meta("copied-key", "a value")
+    other = await open_database(tmp_path / "other.sqlite3")
+    try:
+        async with other.transaction() as conn:
+            await conn.execute("ALTER TABLE bot_meta ADD COLUMN extra TEXT")
+        with pytest.raises(StorageError, match=r"schemas differ \(tables bot_meta\)"):
+            await copy_database(db, other)
+        assert not any((await all_rows(other)).values())
+    finally:
+        await other.close()
+
+
 async def test_a_database_is_not_copied_into_itself(db: Database) -> None:
     """Refused before anything is read (on SQLite the copy would wait on itself for ever; the
     bound only turns such a wait into a failure)."""

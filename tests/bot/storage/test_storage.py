@@ -4,8 +4,10 @@ concurrency, reopen."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,9 @@ from bot.storage import (
     StaleSeqError,
     open_database,
 )
-from bot.storage.database import Backend, load_migrations
+from bot.storage import postgres as postgres_backend
+from bot.storage import sqlite as sqlite_backend
+from bot.storage.database import Backend, Migration, StorageError, load_migrations
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -79,19 +83,74 @@ async def test_reopen_does_not_migrate_twice_and_keeps_data(database_target: str
     await second.close()
 
 
-NEWER_SCHEMA = {
-    "sqlite": "PRAGMA user_version = 999",
-    "postgres": "INSERT INTO schema_migrations (version, name) VALUES (999, '0999_future.sql')",
+async def test_newer_schema_is_refused(database_target: str, backend: Backend) -> None:
+    """A database migrated by a newer bot, even one migration ahead, is refused in one line."""
+    known = len(load_migrations(backend))
+    database = await open_database(database_target)
+    async with database.transaction() as conn:
+        if backend == "sqlite":
+            await conn.execute(f"PRAGMA user_version = {known + 1}")
+        else:
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                known + 1,
+                f"{known + 1:04d}_future.sql",
+            )
+    await database.close()
+    with pytest.raises(
+        StorageError, match=rf"version {known + 1}, newer than this bot \({known}\)"
+    ):
+        await open_database(database_target)
+
+
+async def test_a_migration_that_fails_leaves_nothing_of_itself(
+    database_target: str, backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each migration runs in its own transaction: one whose second statement fails leaves
+    neither what its first statement made nor a new version, and is applied whole once it is
+    fixed."""
+    migrations = load_migrations(backend)
+    latest = len(migrations)
+    database = await open_database(database_target, schema_version=latest - 1)
+    broken = Migration(
+        latest, "broken", "CREATE TABLE half_made (id INTEGER);\nSELECT * FROM no_such_table;\n"
+    )
+    runner = sqlite_backend if backend == "sqlite" else postgres_backend
+    monkeypatch.setattr(runner, "load_migrations", lambda _backend: [*migrations[:-1], broken])
+    try:
+        with pytest.raises(Exception, match="no_such_table"):
+            await database.migrate()
+        assert await database.schema_version() == latest - 1
+        async with database.reading() as conn:
+            assert await conn.fetchval(TABLE_NAMED[backend], "half_made") == 0
+        monkeypatch.undo()
+        assert await database.migrate() == latest
+    finally:
+        await database.close()
+
+
+TABLE_NAMED = {
+    "sqlite": "SELECT count(*) FROM sqlite_master WHERE name = $1",
+    "postgres": "SELECT count(*) FROM information_schema.tables "
+    "WHERE table_schema = current_schema() AND table_name = $1",
 }
 
 
-async def test_newer_schema_is_refused(database_target: str, backend: Backend) -> None:
-    database = await open_database(database_target)
-    async with database.transaction() as conn:
-        await conn.execute(NEWER_SCHEMA[backend])
-    await database.close()
-    with pytest.raises(Exception, match="newer than this bot"):
-        await open_database(database_target)
+@pytest.mark.parametrize(
+    ("names", "wrong"),
+    [
+        (["0001_a.sql", "0003_c.sql"], "0003_c.sql is out of sequence (want 2)"),
+        (["0001_a.sql", "0002_b.sql", "0002_c.sql"], "is out of sequence (want 3)"),
+    ],
+)
+def test_migrations_must_be_numbered_without_gaps_or_repeats(
+    names: list[str], wrong: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in names:
+        (tmp_path / name).write_text("SELECT 1;\n", encoding="utf-8")
+    monkeypatch.setattr(resources, "files", lambda _package: tmp_path)
+    with pytest.raises(StorageError, match=re.escape(wrong)):
+        load_migrations("sqlite")
 
 
 async def test_create_seats_the_host_and_one_open_game_per_channel(db: Database) -> None:

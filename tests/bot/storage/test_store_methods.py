@@ -104,6 +104,23 @@ async def test_start_puts_seats_in_order_and_a_second_start_is_stale(db: Databas
         await store.start(game.id, keys, {}, "p0", T1)
 
 
+async def test_a_clock_set_for_a_turn_already_played_is_refused(db: Database) -> None:
+    """A turn clock computed at seq 0 is stale once a move took the game to seq 1: it is
+    refused and the new turn's clock stays as the move set it."""
+    store = GameStore(db)
+    game_id = await started(store, 13, TurnClock(T0, T1, T2))
+    moved = await store.append_actions(
+        game_id, 0, [NewAction("move", BIG)], "p1", T1, clock=TurnClock(T1, T2, T3)
+    )
+    assert moved.seq == 1
+    with pytest.raises(StaleSeqError):
+        await store.set_clock(game_id, 0, TurnClock(T0, None, T1), [SeatControl(0, 1, True)])
+    after = await store.get(game_id)
+    assert after is not None
+    assert (after.turn_started_at, after.remind_at, after.due_at) == (T1, T2, T3)
+    assert [(s.timeouts, s.autoplay) for s in await store.seats(game_id)] == [(0, False)] * 2
+
+
 async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
     store = GameStore(db)
     reminded = await started(store, 10, TurnClock(T0, T1, T3))
