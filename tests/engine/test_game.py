@@ -244,11 +244,14 @@ def test_r12_no_rotation_after_an_elimination_or_the_end() -> None:
 
 
 def test_resign_passes_the_turn_and_can_end_the_game() -> None:
-    """Resigning acts like elimination (R9): rugs neutral, turn passes, last player wins."""
+    """Resigning acts like elimination (R9): dirhams and unplaced rugs gone, rugs neutral,
+    turn passes, last player wins."""
     state = start(3)
     state, _ = play(state, "S", "D1")
     after, events = resign(state, 0)
     assert of_type(events, PlayerEliminated) == [PlayerEliminated(0, 15, resigned=True)]
+    assert state.dirhams[0] > 0
+    assert after.dirhams == (0, *state.dirhams[1:])
     assert (after.to_move, after.phase) == (1, Phase.ORIENT)
     after, _ = resign(after, 2)
     assert after.outcome is not None
