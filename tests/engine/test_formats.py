@@ -160,6 +160,7 @@ VALID_RECORD: dict[str, Any] = {
         ({"actions": ["S", "a:b"]}, "not an action notation"),
         ({"actions": ["S"] * 5000}, "at most"),
         ({"resignations": [[0, 9]]}, "resignations"),
+        ({"resignations": [[3, 1]]}, "resignations"),  # after an action the record lacks
         ({"resignations": "yes"}, "resignations"),
     ],
 )
