@@ -24,6 +24,7 @@ from ai.judge import (
     judge_options,
     judgement_from,
     state_before,
+    summarise,
     thresholds,
 )
 from engine import Variant, apply, parse_square
@@ -310,3 +311,16 @@ def test_costliest_ranks_the_seats_losses() -> None:
     assert [worst.band, middle.band, none.band] == [Band.BLUNDER, Band.MISTAKE, Band.GOOD]
     assert worst.loss_of("L") == middle.loss == 10.0
     assert worst.loss_of("S") == 0.0
+
+
+def test_a_seat_s_summary_leaves_its_forced_decisions_out() -> None:
+    """Only decisions with a choice count: a forced one adds nothing to the count, the bands
+    or the accuracy."""
+    options = (Option("S", 0.5, Facts()), Option("L", 0.4, Facts()))
+    state = endgame("d5", "E", "orient")
+    forced = judgement_from(state, "S", options[:1], index=0)
+    chosen = judgement_from(state, "L", options, index=1)
+    assert forced.forced
+    summary = summarise(0, [forced, chosen])
+    assert (summary.decisions, summary.mistakes) == (1, 1)
+    assert summary.accuracy == chosen.accuracy
