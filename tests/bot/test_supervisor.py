@@ -92,6 +92,34 @@ async def test_a_task_that_ends_is_started_again_with_longer_pauses(
     assert caplog.records[0].exc_info is None
 
 
+async def test_a_task_that_ran_a_long_while_before_it_died_is_paused_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Deaths in a row lengthen the pause; a run of STABLE_SECONDS or more starts the count
+    again, so a task that dies once a day is never kept down for RESTART_MAX_SECONDS."""
+    now = [0.0]
+    runs = [0.0, 0.0, supervision.STABLE_SECONDS, 0.0]
+    pauses: list[float] = []
+    stop = asyncio.Event()
+
+    async def noted(seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == 4:
+            stop.set()
+            await asyncio.Event().wait()
+
+    async def dies() -> None:
+        now[0] += runs.pop(0)
+        raise RuntimeError("died")
+
+    monkeypatch.setattr(asyncio, "sleep", noted)  # the asyncio bot.supervisor uses
+    tasks = Supervisor(clock=lambda: now[0])
+    tasks.start("daily", dies)
+    await asyncio.wait_for(stop.wait(), WAIT_SECONDS)
+    await tasks.stop()
+    assert pauses == [1.0, 2.0, 1.0, 2.0]
+
+
 async def test_stopping_cancels_again_and_gives_up_on_a_task_that_will_not_end(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
