@@ -394,6 +394,7 @@ async def test_a_held_notice_is_claimed_by_one_process_only(table: AwayTable) ->
     second = await store.claim_held(table.clock.now, "b", lease)
     assert [n.seq for n in first] == [3]
     assert second == []
+    assert await store.mark_sent(HOST, "b", table.clock.now) == 0, "a's claim, not b's to mark"
     assert await store.mark_sent(HOST, "a", table.clock.now) == 1
     table.clock.advance(120)
     assert await store.claim_held(table.clock.now, "b", lease + timedelta(seconds=120)) == []
