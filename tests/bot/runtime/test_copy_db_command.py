@@ -12,7 +12,11 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from bot.__main__ import main
-from bot.storage import open_database
+from bot.runtime import copy_db
+from bot.runtime.copy_db import copy_install
+from bot.runtime.settings import DatabaseTarget
+from bot.storage import Database, open_database
+from bot.storage.copy import copy_database
 from bot.storage.players import PlayerStore
 from tests.bot.storage.test_copy import Filled, all_rows, fill
 from tests.postgres import postgres_server, postgres_url
@@ -103,6 +107,33 @@ async def test_a_game_that_does_not_replay_is_reported_and_fails_the_copy(
     said = capsys.readouterr().out
     assert "1 problems:" in said
     assert f"game {filled.running}: its action log has" in said
+
+
+async def test_a_copy_that_lost_or_changed_rows_is_reported(
+    source: tuple[Path, Filled], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check after the copy compares every table: a row lost and a value changed on the
+    way are each named, so the copy is not taken for faithful."""
+
+    async def lossy(origin: Database, target: Database) -> dict[str, int]:
+        rows = await copy_database(origin, target)
+        async with target.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM player_settings WHERE user_id = "
+                "(SELECT min(user_id) FROM player_settings)"
+            )
+            await conn.execute("UPDATE bot_meta SET value = 'another value'")
+        return rows
+
+    path, _ = source
+    monkeypatch.setattr(copy_db, "copy_database", lossy)
+    report = await copy_install(
+        DatabaseTarget(path=path), DatabaseTarget(path=tmp_path / "copy.sqlite3")
+    )
+    assert report.problems == (
+        "bot_meta holds different values in FROM and TO",
+        "player_settings has 2 rows in FROM but 1 in TO",
+    )
 
 
 async def test_an_unreachable_server_is_named_without_its_password(
