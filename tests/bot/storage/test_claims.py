@@ -137,6 +137,17 @@ async def test_a_limit_bounds_one_claim_and_unshown_games_are_claimed(db: Databa
     assert second[1].board_message_seq != second[1].seq
 
 
+async def test_a_game_changed_after_changed_by_is_left_to_its_writer(db: Database) -> None:
+    """A started game not yet shown is claimed to be shown only once its last change was made
+    by `changed_by`: a change made since is still being shown by the process that made it."""
+    store = GameStore(db)
+    unshown = await store.create(lobby(20), T0)
+    seats = await store.add_ai_seat(unshown.id, "easy", T0)
+    await store.start(unshown.id, [seat.key for seat in seats], {}, {}, T1, TurnClock())
+    assert await store.claim_due(T2, T0, "a", T3, 10) == []
+    assert [game.id for game in await store.claim_due(T2, T1, "a", T3, 10)] == [unshown.id]
+
+
 async def test_racing_claims_from_two_connections_share_nothing(
     db: Database, other_db: Database
 ) -> None:

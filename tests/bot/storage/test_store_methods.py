@@ -121,6 +121,14 @@ async def test_a_clock_set_for_a_turn_already_played_is_refused(db: Database) ->
     assert [(s.timeouts, s.autoplay) for s in await store.seats(game_id)] == [(0, False)] * 2
 
 
+async def test_a_move_that_leaves_the_clock_unchanged_keeps_it(db: Database) -> None:
+    """Appended without a clock, a move keeps the turn's start, reminder and automatic move."""
+    store = GameStore(db)
+    game_id = await started(store, 14, TurnClock(T0, T1, T2))
+    moved = await store.append_actions(game_id, 0, [NewAction("S", BIG)], "p1", T1)
+    assert (moved.seq, moved.turn_started_at, moved.remind_at, moved.due_at) == (1, T0, T1, T2)
+
+
 async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
     store = GameStore(db)
     reminded = await started(store, 10, TurnClock(T0, T1, T3))
