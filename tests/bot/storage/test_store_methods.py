@@ -129,6 +129,21 @@ async def test_a_move_that_leaves_the_clock_unchanged_keeps_it(db: Database) -> 
     assert (moved.seq, moved.turn_started_at, moved.remind_at, moved.due_at) == (1, T0, T1, T2)
 
 
+async def test_a_seat_taken_back_from_the_ai_is_told_once(db: Database) -> None:
+    """The write that stops the AI playing a seat marks its return as not yet told, so a
+    display that catches up tells it, and of two that tell it one only marks it told."""
+    store = GameStore(db)
+    game_id = await started(store, 15, TurnClock(T0, T1, T2))
+    await store.set_clock(game_id, 0, TurnClock(T0, T1, T2), [SeatControl(0, 3, True)])
+    assert await store.rejoins_not_shown(game_id) == []
+    await store.set_clock(game_id, 0, TurnClock(T0, T1, T2), [SeatControl(0, 0, False)])
+    (first, _) = await store.seats(game_id)
+    assert await store.rejoins_not_shown(game_id) == [first.user_id]
+    assert await store.mark_rejoin_shown(game_id, first.user_id or 0)
+    assert not await store.mark_rejoin_shown(game_id, first.user_id or 0)
+    assert await store.rejoins_not_shown(game_id) == []
+
+
 async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
     store = GameStore(db)
     reminded = await started(store, 10, TurnClock(T0, T1, T3))
