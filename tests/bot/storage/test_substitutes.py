@@ -1,0 +1,46 @@
+"""Seats handed to substitutes, on both back ends: the seat keeps, through several hand-overs,
+the person the game rates for it (the first who left), and a request is closed once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.storage import Database, GameStore, NewGame
+from bot.storage.substitutes import SubstituteStore
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+T1 = datetime(2026, 1, 2, tzinfo=UTC)
+HOST, BOB, CAROL, DAVE = 100, 200, 300, 400
+
+
+async def running(store: GameStore) -> int:
+    game = await store.create(
+        NewGame(1, 10, HOST, 2, "standard", 600, "ab" * 16, "cd" * 32, host_name="Host"), T0
+    )
+    seats = await store.add_seat(game.id, BOB, T0, "Bob")
+    await store.start(game.id, [seat.key for seat in seats], {}, "p0", T0)
+    return game.id
+
+
+async def test_a_seat_handed_over_twice_is_still_rated_for_the_first_who_left(
+    db: Database,
+) -> None:
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
+    await substitutes.hand_over(game_id, 0, 1, CAROL, DAVE, "Dave", 1, None, T1)
+    seat = (await games.seats(game_id))[1]
+    assert (seat.user_id, seat.display_name) == (DAVE, "Dave")
+    assert (seat.stands_in_for, seat.left_with_out) == (BOB, 0)
+
+
+async def test_a_request_is_closed_once(db: Database) -> None:
+    substitutes = SubstituteStore(db)
+    game_id = await running(GameStore(db))
+    request = await substitutes.open_request(game_id, BOB, CAROL, None, HOST, (BOB,), T0, T1)
+    assert await substitutes.close_request(request.id, "done")
+    assert not await substitutes.close_request(request.id, "refused")
+    closed = await substitutes.request(request.id)
+    assert closed is not None
+    assert closed.status == "done"
