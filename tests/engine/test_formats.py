@@ -312,6 +312,11 @@ def test_positions_refuse_impossible_games() -> None:
     body["seats"][0]["dirhams"] = 90
     with pytest.raises(FormatError, match="more dirhams"):
         from_position(body)
+    body = base_position()  # one dirham more than the 30 each the game began with
+    others = sum(seat["dirhams"] for seat in body["seats"][1:])
+    body["seats"][0]["dirhams"] = 30 * len(body["seats"]) + 1 - others
+    with pytest.raises(FormatError, match="more dirhams"):
+        from_position(body)
 
 
 def test_positions_refuse_an_end_the_rules_do_not_give() -> None:
