@@ -97,6 +97,8 @@ async def test_the_start_draws_the_seeding_once(db: Database) -> None:
     assert [e.seed for e in await store.entrants(tournament_id)] == [1, 2, 3]
     assert not await store.start(tournament_id, [ALICE, BOB, CAROL], 3, NOW)
     assert not await store.join(tournament_id, 999, "late", NOW)
+    assert not await store.leave(tournament_id, BOB, NOW), "the list is drawn: no one leaves it"
+    assert [e.user_id for e in await store.entrants(tournament_id)] == [CAROL, ALICE, BOB]
     assert [row.id for row in await store.running()] == [tournament_id]
 
 
