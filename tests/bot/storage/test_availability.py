@@ -15,6 +15,7 @@ import pytest
 
 from bot.storage import Database, GameStore
 from bot.storage import postgres as postgres_backend
+from bot.storage.availability import Availability
 from bot.storage.database import PROBE_KEY, Backend, DatabaseUnavailableError
 from bot.storage.games import SCHEDULE_CHANNEL
 from bot.storage.postgres import PostgresDatabase
@@ -59,6 +60,17 @@ async def test_a_full_sqlite_file_refuses_writes_until_a_probe_commits(
     assert db.availability.up
     assert db.availability.gone_since is None
     assert await GameStore(db).get_meta(PROBE_KEY) == PROBED
+
+
+def test_an_outage_keeps_the_reason_of_its_first_failure() -> None:
+    """The failures that follow the first one in an outage say nothing new: the reason the
+    outage is logged with stays the first one's."""
+    availability = Availability()
+    availability.failed(OSError("the disk is full"))
+    went = availability.gone_since
+    availability.failed(ConnectionResetError("the server went away"))
+    assert availability.reason == "OSError: the disk is full"
+    assert availability.gone_since == went
 
 
 @pytest.mark.parametrize("backend", ["postgres"])
