@@ -18,6 +18,7 @@ from ai.judge import (
     best_option,
     decision_accuracy,
     decisions,
+    facts_of,
     game_accuracy,
     judge_decision,
     judge_game,
@@ -28,8 +29,9 @@ from ai.judge import (
     thresholds,
 )
 from engine import Variant, apply, parse_square
+from engine.model import Phase
 from engine.position import from_position
-from engine.record import Record
+from engine.record import Record, replay_record
 from engine.state import GameState
 from tests.ai.conftest import random_game
 
@@ -324,3 +326,25 @@ def test_a_seat_s_summary_leaves_its_forced_decisions_out() -> None:
     summary = summarise(0, [forced, chosen])
     assert (summary.decisions, summary.mistakes) == (1, 1)
     assert summary.accuracy == chosen.accuracy
+
+
+def test_a_rug_over_a_resigned_seat_s_rug_covers_no_rival() -> None:
+    """The rugs of a seat that left the game are neutral (R9): laying over them cuts into no
+    rival's region, and the rug's facts say so."""
+    record = Record(
+        players=3,
+        variant=Variant.STANDARD,
+        first_player=2,
+        piles=None,
+        actions=(
+            *("R", "D2", "e3e4", "L", "D3", "g1g2", "R", "D2", "g2g3", "L", "D4", "f5g5"),
+            *("S", "D3", "f6f7", "L", "D3", "d7e7", "L", "D4", "e5e6", "R", "D2"),
+        ),
+        extras={"resignations": [[21, 2]]},
+    )
+    state = replay_record(record)
+    assert state.eliminated == (2,)
+    assert state.phase is Phase.PLACE
+    assert [state.colors[parse_square(name)] for name in ("e4", "e5")] == [2, 2]  # seat 2's
+    facts = facts_of(state, "e4e5")
+    assert (facts.covered, facts.cut_owner, facts.cut_region) == (0, None, 0)
