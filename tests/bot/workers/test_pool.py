@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import random
 import signal
@@ -13,6 +14,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,6 +70,10 @@ def die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+HANG_BOUND_SECONDS = 60.0
+"""How long a test waits for a job that should end at once before it fails (not an hour)."""
+
+
 def hang(marker: str | None = None) -> None:
     """Never end (an hour); first leave `marker`, if given, to say the job runs."""
     if marker is not None:
@@ -87,6 +93,19 @@ def wait_for(event: threading.Event, started: list[int]) -> str:
 
 
 # --- processes ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def no_worker_outlives_its_test() -> Iterator[None]:
+    """Kill any worker process a test leaves alive (a pool that failed to kill a hung job's
+    worker): the test fails on it by itself, and the worker must not keep the test run from
+    ending when it exits."""
+    before = {child.pid for child in multiprocessing.active_children()}
+    yield
+    for child in multiprocessing.active_children():
+        if child.pid not in before:
+            child.kill()
+            child.join(5)
 
 
 @pytest.fixture
@@ -168,7 +187,7 @@ async def test_closing_waits_seconds_not_for_a_hung_job(tmp_path: Path) -> None:
     await workers.close(grace=0.2)
     await asyncio.to_thread(wait_gone, pid)
     with pytest.raises((WorkerError, asyncio.CancelledError, RuntimeError)):
-        await hung
+        await asyncio.wait_for(hung, HANG_BOUND_SECONDS)  # a closed pool takes no new job
     with pytest.raises(WorkerError, match="closed"):
         await workers.run(Lane.QUICK, pid_and_niceness)
 
