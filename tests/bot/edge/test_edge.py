@@ -45,6 +45,7 @@ from tests.e2e.fakecord.interactions import (
     MESSAGE_COMPONENT,
     InteractionHandle,
 )
+from tests.polling import until
 
 
 def id_of(button: Button) -> str:
@@ -459,6 +460,39 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
         await asyncio.sleep(0.01)
     assert game is not None
     assert (game.board_message_id, game.board_message_seq) == (current.id, 2)
+
+
+async def test_a_second_click_made_before_the_first_was_shown_is_refused_and_changes_nothing(
+    edge: Edge,
+) -> None:
+    """Two clicks of the same decision on the same message (a double click, or a second
+    device) that reach the bot one after the other: the second, handled once the first's move
+    is shown and recorded, is told privately that the board moved on; the message is not drawn
+    again and the game stays where it was."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    taken = id_of(turn.button(label="North (straight on)"))
+    data = component_data(turn, taken, None, validate=True)
+    second = edge.fake.interaction_from_payload(
+        MESSAGE_COMPONENT, mover, edge.channel, data, message=turn
+    )  # made now, on the message as the player sees it
+    answer = await edge.click(mover, turn, "North (straight on)").response()
+    assert answer.response_type == UPDATE_MESSAGE
+
+    async def recorded() -> bool:
+        game = await edge.store.get(1)
+        return game is not None and (game.board_message_id, game.board_message_seq) == (
+            turn.id,
+            game.seq,
+        )
+
+    await until(recorded, "the move's message recorded as showing it")
+    before = await edge.store.get(1)
+    edits = edge.fake.world.messages[turn.id].edit_count
+    refused = await private(edge.dispatch(second))
+    assert refused.startswith("This board has moved on"), refused
+    assert await edge.store.get(1) == before, "the game and its message's record stay as they were"
+    assert edge.fake.world.messages[turn.id].edit_count == edits, "the message is not drawn again"
 
 
 async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -> None:
