@@ -24,6 +24,7 @@ import engine
 from bot.edge import display as controller
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
+from bot.edge.game_handlers import GameHandlers
 from bot.edge.sync import sync_commands
 from bot.presentation import images
 from bot.runtime.composition import Bot, build_bot
@@ -431,6 +432,19 @@ async def mover_of(edge: Edge, turn: FakeMessage) -> FakeUser:
     return edge.host if mover_id == edge.host.id else edge.guest
 
 
+async def showing_the_move(edge: Edge, turn: FakeMessage) -> FakeMessage:
+    """Wait until the first turn's message of game 1 offers the decision after its facing (the
+    step after the move "S", step 2) and nothing else."""
+
+    def showing() -> FakeMessage | None:
+        m = edge.fake.world.messages[turn.id]
+        if m.enabled_buttons() and all(id_of(b).startswith("mk:1:2:") for b in m.enabled_buttons()):
+            return m
+        return None
+
+    return await edge.fake.wait_until(showing, what="the turn's message showing the move")
+
+
 async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     edge: Edge,
 ) -> None:
@@ -442,15 +456,7 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     assert answer.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
     # the move did not end the turn: the turn's own message shows it, and nothing is posted
 
-    def showing_the_move() -> FakeMessage | None:
-        m = edge.fake.world.messages[turn.id]
-        if m.enabled_buttons() and all(id_of(b).startswith("mk:1:2:") for b in m.enabled_buttons()):
-            return m
-        return None
-
-    current = await edge.fake.wait_until(
-        showing_the_move, what="the turn's message showing the move"
-    )
+    current = await showing_the_move(edge, turn)
     assert edge.fake.latest_with_components(edge.channel).id == turn.id
     for _ in range(200):  # the bot records the message just after Discord took it
         game = await edge.store.get(1)
@@ -493,6 +499,40 @@ async def test_a_second_click_made_before_the_first_was_shown_is_refused_and_cha
     assert refused.startswith("This board has moved on"), refused
     assert await edge.store.get(1) == before, "the game and its message's record stay as they were"
     assert edge.fake.world.messages[turn.id].edit_count == edits, "the message is not drawn again"
+
+
+async def test_a_second_click_while_the_first_is_being_shown_is_refused_and_leaves_it_the_message(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two clicks of the same decision, the second handled while the first's move is committed
+    but not yet shown: the second is told privately that the board moved on and leaves the
+    message to the first, which then shows the move on it."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    taken = id_of(turn.button(label="North (straight on)"))
+    data = component_data(turn, taken, None, validate=True)
+    second = edge.fake.interaction_from_payload(
+        MESSAGE_COMPONENT, mover, edge.channel, data, message=turn
+    )
+    reached, release = asyncio.Event(), asyncio.Event()
+    show_move = GameHandlers._show_move
+
+    async def held_show_move(self: GameHandlers, interaction: Any, view: Any) -> None:
+        reached.set()
+        await release.wait()
+        await show_move(self, interaction, view)
+
+    monkeypatch.setattr(GameHandlers, "_show_move", held_show_move)
+    first = edge.click(mover, turn, "North (straight on)")
+    await reached.wait()  # the first click's move is committed, its answer not yet given
+    refused = await private(edge.dispatch(second))
+    assert refused.startswith("This board has moved on"), refused
+    release.set()
+    answer = await first.response()
+    assert answer.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
+
+    await showing_the_move(edge, turn)
+    assert edge.fake.latest_with_components(edge.channel).id == turn.id, "nothing else posted"
 
 
 async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -> None:
