@@ -468,6 +468,18 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     assert (game.board_message_id, game.board_message_seq) == (current.id, 2)
 
 
+def click_made_now(
+    edge: Edge, user: FakeUser, message: FakeMessage, label: str
+) -> InteractionHandle:
+    """A click of `label` on `message` as `user` sees it now, for `edge.dispatch` to hand to the
+    bot later (a click Discord took before the message changed)."""
+    button = id_of(message.button(label=label))
+    data = component_data(message, button, None, validate=True)
+    return edge.fake.interaction_from_payload(
+        MESSAGE_COMPONENT, user, edge.channel, data, message=message
+    )
+
+
 async def test_a_second_click_made_before_the_first_was_shown_is_refused_and_changes_nothing(
     edge: Edge,
 ) -> None:
@@ -477,11 +489,7 @@ async def test_a_second_click_made_before_the_first_was_shown_is_refused_and_cha
     again and the game stays where it was."""
     turn = await started(edge)
     mover = await mover_of(edge, turn)
-    taken = id_of(turn.button(label="North (straight on)"))
-    data = component_data(turn, taken, None, validate=True)
-    second = edge.fake.interaction_from_payload(
-        MESSAGE_COMPONENT, mover, edge.channel, data, message=turn
-    )  # made now, on the message as the player sees it
+    second = click_made_now(edge, mover, turn, "North (straight on)")
     answer = await edge.click(mover, turn, "North (straight on)").response()
     assert answer.response_type == UPDATE_MESSAGE
 
@@ -509,11 +517,7 @@ async def test_a_second_click_while_the_first_is_being_shown_is_refused_and_leav
     message to the first, which then shows the move on it."""
     turn = await started(edge)
     mover = await mover_of(edge, turn)
-    taken = id_of(turn.button(label="North (straight on)"))
-    data = component_data(turn, taken, None, validate=True)
-    second = edge.fake.interaction_from_payload(
-        MESSAGE_COMPONENT, mover, edge.channel, data, message=turn
-    )
+    second = click_made_now(edge, mover, turn, "North (straight on)")
     reached, release = asyncio.Event(), asyncio.Event()
     show_move = GameHandlers._show_move
 
