@@ -539,6 +539,24 @@ async def test_a_second_click_while_the_first_is_being_shown_is_refused_and_leav
     assert edge.fake.latest_with_components(edge.channel).id == turn.id, "nothing else posted"
 
 
+async def test_a_stale_click_on_the_turn_s_message_not_yet_recorded_leaves_it_as_it_is(
+    edge: Edge,
+) -> None:
+    """A stale click on a message of the turn being played that the game does not record yet
+    as its message (a click may race the recording of a message just posted): the click is
+    refused privately and the message keeps its buttons, never cut down to its turn's line."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.lobby_message_id is not None
+    # the move is committed elsewhere, and the game still records the lobby as its message
+    await edge.service.play.act(1, mover.id, 0, "S")
+    await edge.service.play.set_board_message(1, game.lobby_message_id, 0)
+    refused = await private(edge.click(mover, turn, "North (straight on)"))
+    assert refused.startswith("This board has moved on"), refused
+
+
 async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -> None:
     turn = await started(edge)
     mover = await mover_of(edge, turn)
