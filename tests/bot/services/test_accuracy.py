@@ -86,6 +86,14 @@ def judgements(database: Database, pool: object) -> GameJudgements:
     return GameJudgements(JudgementStore(database), cast(WorkerPool, pool))
 
 
+def golden_recorder(database: Database, store: StatsStore) -> AccuracyRecorder:
+    """A process's accuracy recorder whose every finished game is the golden 2-player record,
+    judged by `_Pool`."""
+    return AccuracyRecorder(
+        store, _Play.of(json.loads(GOLDEN.read_text())), judgements(database, _Pool())
+    )
+
+
 class _Pool:
     """Runs each job as the pool would, recording its lane."""
 
@@ -122,12 +130,9 @@ async def test_the_job_judges_in_the_workers_and_writes_once(
 async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
     database: Database, judged: list[int]
 ) -> None:
-    data = json.loads(GOLDEN.read_text())
     store = StatsStore(database)
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
-    recorder = AccuracyRecorder(
-        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
-    )
+    recorder = golden_recorder(database, store)
     task = asyncio.create_task(recorder.run_forever())
     try:
 
@@ -189,16 +194,11 @@ async def test_a_seat_without_a_choice_is_judged_once_and_counts_in_no_average(
         return judgement_to_json(GameJudgement(record.players, (), seats))
 
     monkeypatch.setattr(jobs, "judged_game", nothing_to_judge)
-    data = json.loads(GOLDEN.read_text())
     await finished_game(database, 10, [row(0, 100, 30, 1)])
     store = StatsStore(database)
-    recorder = AccuracyRecorder(
-        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
-    )
+    recorder = golden_recorder(database, store)
     assert await recorder.catch_up() == 1
-    restarted = AccuracyRecorder(
-        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
-    )
+    restarted = golden_recorder(database, store)
     assert await restarted.catch_up() == 0
     assert len(calls) == 1, "judged once, even after a restart"
     assert (await StatsService(store).player(GUILD, 100)).accuracy is None
@@ -215,17 +215,12 @@ async def test_a_game_whose_judging_fails_is_left_until_the_next_start(
         raise RuntimeError("the worker failed")
 
     monkeypatch.setattr(jobs, "judged_game", failing)
-    data = json.loads(GOLDEN.read_text())
     await finished_game(database, 10, [row(0, 100, 30, 1)])
     store = StatsStore(database)
-    recorder = AccuracyRecorder(
-        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
-    )
+    recorder = golden_recorder(database, store)
     assert await recorder.catch_up() == 0
     assert await recorder.catch_up() == 0, "a game closed: a new pass"
     assert len(calls) == 1, "not judged again in this process"
-    restarted = AccuracyRecorder(
-        store, cast(PlayService, _Play(data)), judgements(database, _Pool())
-    )
+    restarted = golden_recorder(database, store)
     assert await restarted.catch_up() == 0
     assert len(calls) == 2, "tried again at the next start"

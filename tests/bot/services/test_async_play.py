@@ -214,11 +214,25 @@ async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets
 
 
 async def two_humans(table: Table, limit: int = LIMIT) -> GameView:
+    return await humans(table, (HOST, BOB), limit=limit)
+
+
+async def humans(
+    table: Table, users: tuple[int, ...], *, limit: int = LIMIT, channel: int = CHANNEL
+) -> GameView:
+    """A game of `users` (the first hosts) with a turn limit of `limit` seconds, started and
+    shown on `table`."""
+    host, *others = users
     view = await table.service.lobby.create_lobby(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=2, turn_limit_seconds=limit
+        guild_id=GUILD,
+        channel_id=channel,
+        host_id=host,
+        seats=len(users),
+        turn_limit_seconds=limit,
     )
-    await table.service.lobby.join(view.id, BOB)
-    view = await table.service.lobby.start(view.id, HOST)
+    for user in others:
+        await table.service.lobby.join(view.id, user)
+    view = await table.service.lobby.start(view.id, host)
     await table.show(view)
     return view
 

@@ -27,6 +27,7 @@ from tests.bot.services.test_async_play import (
     HOST,
     LIMIT,
     Table,
+    humans,
     play_turn,
     run_until_quiet,
 )
@@ -187,12 +188,7 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
     table: Table,
 ) -> None:
     service = table.service
-    view = await service.lobby.create_lobby(
-        guild_id=GUILD, channel_id=704, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
-    )
-    await service.lobby.join(view.id, BOB)
-    view = await service.lobby.start(view.id, HOST)
-    await table.show(view)
+    view = await humans(table, (HOST, BOB), channel=704)
     view = await time_out_three_times(table, view, BOB)
     (bob,) = [p for p in view.players if p.user_id == BOB]
     assert bob.autoplay
@@ -268,13 +264,7 @@ async def test_a_host_request_does_not_wait_for_a_player_the_ai_stands_in_for(
     table: Table,
 ) -> None:
     service = table.service
-    view = await service.lobby.create_lobby(
-        guild_id=GUILD, channel_id=707, host_id=HOST, seats=3, turn_limit_seconds=LIMIT
-    )
-    for user in (BOB, CAROL):
-        await service.lobby.join(view.id, user)
-    view = await service.lobby.start(view.id, HOST)
-    await table.show(view)
+    view = await humans(table, (HOST, BOB, CAROL), channel=707)
     view = await time_out_three_times(table, view, CAROL)
     assert [p.autoplay for p in view.players if p.user_id == CAROL] == [True]
     asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
