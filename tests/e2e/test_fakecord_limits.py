@@ -95,6 +95,37 @@ async def test_a_channel_takes_five_posts_and_five_edits_in_5_s_counted_apart(
     ]
 
 
+async def fill_then_log_in_again(http: aiohttp.ClientSession, path: str) -> None:
+    """A process fills a channel's bucket of posts and is killed; a new one logs in."""
+    filled = [await call(http, "POST", path, {"content": f"m{n}"}) for n in range(5)]
+    assert [status for status, _, _ in filled] == [200] * 5
+    assert (await call(http, "GET", "/users/@me"))[0] == 200, "a new process logs in"
+
+
+async def test_a_process_logging_in_may_meet_once_a_bucket_its_predecessor_filled(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """A process restarted after a kill cannot know what the killed one spent: its first
+    request in a full bucket is refused, as inherited, and the check after every test lets it
+    pass (this test provokes no other)."""
+    path = f"/channels/{channels[0].id}/messages"
+    await fill_then_log_in_again(http, path)
+    status, headers, _ = await call(http, "POST", path, {"content": "again"})
+    assert (status, headers["X-RateLimit-Remaining"]) == (429, "0")
+    assert [(r.status, r.inherited) for r in fake.invalid_requests] == [(429, True)]
+
+
+@pytest.mark.invalid_requests(429)
+async def test_a_second_429_in_a_bucket_after_logging_in_is_the_process_s_own(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """Once refused, the new process knows the bucket: another 429 there is its own."""
+    path = f"/channels/{channels[0].id}/messages"
+    await fill_then_log_in_again(http, path)
+    assert [(await call(http, "POST", path, {"content": "x"}))[0] for _ in range(2)] == [429] * 2
+    assert [(r.status, r.inherited) for r in fake.invalid_requests] == [(429, True), (429, False)]
+
+
 @pytest.mark.invalid_requests(429)
 async def test_the_bot_token_has_50_requests_a_second_that_interactions_do_not_use(
     fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession

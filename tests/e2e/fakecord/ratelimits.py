@@ -11,6 +11,12 @@ endpoints (the callback, and the interaction's webhook: follow-ups and its messa
 Answers of 401, 403 and 429 (but a 429 of scope `shared`) are invalid requests: Discord bans an
 address for an hour after 10,000 of them in 10 minutes, so the fake counts them
 (`RecordedRequest.invalid`).
+
+A bot process learns a bucket's count only from the answers it gets. One started while a
+bucket's window still holds its predecessor's requests (a restart after a kill) cannot know
+them: the first request it makes there may be refused, and only then does it wait. Such a 429
+is `inherited` (`Verdict.inherited`): the bucket's last request came before the latest login
+(`GET /users/@me`, the first request of every discord.py client).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ GLOBAL_LIMIT = 50
 GLOBAL_PERIOD = 1.0
 INTERACTION_PREFIXES = ("/interactions/", "/webhooks/")
 """Routes answered through an interaction's token: not bound to the global limit."""
+LOGIN = "/users/@me"
+"""The first request of every discord.py client (`Client.login`): a bot process starting."""
 FRESH_MESSAGE_SECONDS = 10.0
 """Deleting a message younger than this has a limit of its own (5 / 1 s, older: 3 / 1 s)."""
 
@@ -163,6 +171,8 @@ class Window:
     period: float
     count: int = 0
     resets_at: float = 0.0
+    last_request: float = -math.inf
+    """When the bucket last had a request, refused or not."""
 
     def roll(self, now: float) -> None:
         if now >= self.resets_at:
@@ -182,6 +192,9 @@ class Verdict:
     retry_after: float = 0.0
     is_global: bool = False
     counts_globally: bool = False
+    inherited: bool = False
+    """Refused in a bucket the process asking had not used yet, whose count was spent before
+    it logged in (see the module)."""
 
 
 @dataclass(slots=True)
@@ -195,6 +208,8 @@ class RateLimiter:
     time_scale: float = 1.0
     """Every window's length is multiplied by it (a test of waiting on the headers may
     shorten them); the counts stay Discord's."""
+    logged_in_at: float = -math.inf
+    """When the latest bot process logged in (`GET /users/@me`)."""
     _buckets: dict[str, Window] = field(default_factory=dict)
     _global: dict[str, Window] = field(default_factory=dict)
 
@@ -208,6 +223,8 @@ class RateLimiter:
         if not self.enabled:
             return Verdict({}, counts_globally=counts_globally)
         now = self.clock()
+        if method == "GET" and path == LOGIN:
+            self.logged_in_at = now
         if counts_globally:
             assert token is not None
             window = self._global.setdefault(
@@ -227,6 +244,8 @@ class RateLimiter:
         window = self._buckets.setdefault(key, Window(limit.limit, limit.period * self.time_scale))
         window.roll(now)
         refused = window.count >= window.limit
+        inherited = refused and window.last_request < self.logged_in_at
+        window.last_request = now
         if not refused:
             window.count += 1
         reset_after = math.ceil(window.reset_after(now) * 1000) / 1000  # never early
@@ -239,7 +258,9 @@ class RateLimiter:
         }
         if refused:
             headers["X-RateLimit-Scope"] = "user"
-        return Verdict(headers, refused, reset_after, counts_globally=counts_globally)
+        return Verdict(
+            headers, refused, reset_after, counts_globally=counts_globally, inherited=inherited
+        )
 
     def _limit_of(
         self, method: str, path: str, message_age: Callable[[], float | None]

@@ -221,6 +221,7 @@ class RestApi:
                 fault=fault,
                 bot_token=verdict.counts_globally,
                 scope=scope,
+                inherited=verdict.inherited and fault is None,
             )
         )
         self.world.notify()

@@ -53,6 +53,9 @@ class RecordedRequest:
     """Made with the bot token, outside an interaction: it counts toward the global limit."""
     scope: str | None = None
     """A 429's X-RateLimit-Scope: "user" (a route's bucket), "global" or "shared"."""
+    inherited: bool = False
+    """A 429 of a bucket spent by an earlier bot process that this one could not know of
+    (ratelimits.py): the first request a process started since made there."""
 
     @property
     def invalid(self) -> bool:
