@@ -118,13 +118,26 @@ def is_long(item: pytest.Item) -> bool:
     )
 
 
+def runs_bot_processes(item: pytest.Item) -> bool:
+    """Whether `item` is a long end-to-end test: one that starts bot processes and waits on
+    their clicks (see `pytest_collection_modifyitems`)."""
+    return item.nodeid.startswith("tests/e2e/") and item.get_closest_marker("long") is not None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the long tests `long`, for `-m "not long"` to leave out, and run them first. With
-    several test processes (`pytest -n`), xdist first hands each process a run of consecutive
-    tests, so the long ones all go to the first process, one after another, while the others
-    take the short tests: the tests of several bot processes never compete with each other for
-    the machine's cores (two of them at once starve each other's clicks past Discord's 3 s)."""
+    """Mark the long tests `long`, for `-m "not long"` to leave out, and order the run for
+    several test processes (`pytest -n`, xdist), which first hand each process a run of
+    consecutive tests, then the rest to whichever process runs short of work:
+
+    - the long end-to-end tests come first, so they all go to the first process, one after
+      another: the tests of several bot processes never compete with each other for the
+      machine's cores (two of them at once starve each other's clicks past Discord's 3 s);
+    - the short tests come next, taken by the other processes;
+    - the other long tests (work of one process: whole games judged, the analysis benchmark,
+      the pairing search) come last, for whichever process is free by then, so that they do
+      not lengthen the first one's run of end-to-end tests."""
     for item in items:
         if is_long(item):
             item.add_marker(pytest.mark.long)
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    order = {item: 0 if runs_bot_processes(item) else 2 if is_long(item) else 1 for item in items}
+    items.sort(key=order.__getitem__)
