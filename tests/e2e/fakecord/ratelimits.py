@@ -16,7 +16,9 @@ A bot process learns a bucket's count only from the answers it gets. One started
 bucket's window still holds its predecessor's requests (a restart after a kill) cannot know
 them: the first request it makes there may be refused, and only then does it wait. Such a 429
 is `inherited` (`Verdict.inherited`): the bucket's last request came before the latest login
-(`GET /users/@me`, the first request of every discord.py client).
+(`GET /users/@me`, the first request of every discord.py client). The fake cannot tell bot
+processes apart (they share the token), so with several of them a login excuses the first 429
+of every bucket not used since, whichever process meets it.
 """
 
 from __future__ import annotations
@@ -193,8 +195,8 @@ class Verdict:
     is_global: bool = False
     counts_globally: bool = False
     inherited: bool = False
-    """Refused in a bucket the process asking had not used yet, whose count was spent before
-    it logged in (see the module)."""
+    """Refused in a bucket with no request since the latest login, whose count was spent
+    before it (see the module)."""
 
 
 @dataclass(slots=True)
