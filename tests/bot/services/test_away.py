@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.services import DueKind, DueWork
+from bot.services import DueKind, DueWork, GameView
 from bot.services.errors import BadOptionError
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
@@ -87,6 +87,15 @@ def table(database: Database) -> AwayTable:
     return away
 
 
+async def who_moves(table: AwayTable, limit: int = LIMIT) -> tuple[GameView, int, int]:
+    """A game of two people started on `table` with a turn limit of `limit` seconds: the game,
+    the person to move and the other."""
+    view = await two_humans(table, limit=limit)
+    mover = view.user_to_move
+    assert mover is not None
+    return view, mover, BOB if mover == HOST else HOST
+
+
 async def sleep_for(table: Table) -> timedelta | None:
     seconds = await table.scheduler.seconds_to_sleep()
     return None if seconds is None else timedelta(seconds=seconds)
@@ -135,9 +144,7 @@ def test_bad_quiet_hours_are_refused_by_name(
 async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_left(
     table: AwayTable,
 ) -> None:
-    view = await two_humans(table)
-    mover = view.user_to_move
-    assert mover is not None
+    view, mover, _ = await who_moves(table)
     table.clock.advance(100)
     until, games = await table.service.away.go_away(GUILD, mover, 2)
     assert until == table.clock.now + 2 * DAY
@@ -170,9 +177,7 @@ async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_le
 async def test_days_away_running_out_are_told_once_with_the_time_left(
     table: AwayTable,
 ) -> None:
-    view = await two_humans(table)
-    mover = view.user_to_move
-    assert mover is not None
+    view, mover, _ = await who_moves(table)
     away = table.service.away
     table.clock.advance(100)
     until, _ = await away.go_away(GUILD, mover, 1)
@@ -198,9 +203,7 @@ async def test_days_away_running_out_are_told_once_with_the_time_left(
 
 
 async def test_days_away_over_tell_nothing_while_away_again(table: AwayTable) -> None:
-    view = await two_humans(table)
-    mover = view.user_to_move
-    assert mover is not None
+    _, mover, _ = await who_moves(table)
     away = table.service.away
     until, _ = await away.go_away(GUILD, mover, 1)
     table.clock.now = until
@@ -212,9 +215,7 @@ async def test_days_away_over_tell_nothing_while_away_again(table: AwayTable) ->
 async def test_coming_back_restarts_only_the_turns_waiting_for_that_person(
     table: AwayTable,
 ) -> None:
-    view = await two_humans(table)
-    mover = view.user_to_move
-    other = BOB if mover == HOST else HOST
+    _, _, other = await who_moves(table)
     away = table.service.away
     table.clock.advance(100)
     await away.go_away(GUILD, other, 1)
@@ -226,9 +227,7 @@ async def test_coming_back_restarts_only_the_turns_waiting_for_that_person(
 async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
     table: AwayTable,
 ) -> None:
-    view = await two_humans(table)
-    mover = view.user_to_move
-    assert mover is not None
+    _, mover, _ = await who_moves(table)
     until, _ = await table.service.away.go_away(GUILD, mover, 1)
     table.clock.now = until + timedelta(seconds=LIMIT + 1)  # told late: the time is out
     notice = HeldNotice(mover, GUILD, 0, 0, 0, "back", "en", until)
@@ -238,9 +237,7 @@ async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
 async def test_a_turn_that_begins_while_away_waits_for_the_end_of_the_days(
     table: AwayTable,
 ) -> None:
-    view = await two_humans(table)
-    mover = view.user_to_move
-    other = BOB if mover == HOST else HOST
+    _, mover, other = await who_moves(table)
     until, _ = await table.service.away.go_away(GUILD, other, 1)
     table.clock.advance(LIMIT)
     await table.scheduler.run_due()  # the mover ran out of time: the AI played for them
@@ -344,9 +341,7 @@ async def test_who_can_be_reached_follows_quiet_hours_and_time_away_at_once(
 async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
     # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there, so the clock stops after
     # two minutes of the turn and runs again two hours on.
-    view = await two_humans(table)
-    mover = view.user_to_move
-    assert mover is not None
+    _, mover, _ = await who_moves(table)
     await table.service.away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
     table.clock.advance(LIMIT / 2)
     await table.scheduler.run_due()
@@ -358,9 +353,7 @@ async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
 async def test_a_reminder_in_quiet_hours_is_held_and_sent_once_at_their_end(
     table: AwayTable,
 ) -> None:
-    view = await two_humans(table)
-    mover = view.user_to_move
-    assert mover is not None
+    view, mover, _ = await who_moves(table)
     away = table.service.away
     await away.set_clocks_in_quiet(GUILD, True)
     await away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV))
@@ -408,9 +401,7 @@ async def test_what_a_held_reminder_and_its_release_cost_in_round_trips(table: A
     """A pass that holds a reminder costs the pass that sends one plus the read of its
     player's time away and the notice's write; the pass that sends the held notices claims and
     marks them in one statement each; the scheduler's look ahead stays one statement."""
-    view = await two_humans(table, limit=6 * 3600)  # reminded at 15:00, due at 18:00
-    mover = view.user_to_move
-    assert mover is not None
+    _, mover, _ = await who_moves(table, limit=6 * 3600)  # reminded at 15:00, due at 18:00
     await table.service.away.set_clocks_in_quiet(GUILD, True)
     with counting(table.database) as trips:
         await table.scheduler.seconds_to_sleep()
