@@ -19,6 +19,22 @@ WAIT_SECONDS = 30.0
 """How long a test waits at most for what happens within a second (this is no timing)."""
 
 
+def note_pauses(monkeypatch: pytest.MonkeyPatch, count: int) -> tuple[list[float], asyncio.Event]:
+    """Make the supervisor's pauses before a restart return at once, each noted in the list
+    returned, until the `count`-th: that one sets the event returned and holds its task."""
+    pauses: list[float] = []
+    stop = asyncio.Event()
+
+    async def noted(seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == count:
+            stop.set()
+            await asyncio.Event().wait()
+
+    monkeypatch.setattr(asyncio, "sleep", noted)  # the asyncio bot.supervisor uses
+    return pauses, stop
+
+
 async def test_a_task_that_dies_is_started_again_and_reported_down_meanwhile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -69,19 +85,11 @@ async def test_a_task_that_dies_is_started_again_and_reported_down_meanwhile(
 async def test_a_task_that_ends_is_started_again_with_longer_pauses(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    pauses: list[float] = []
-    stop = asyncio.Event()
-
-    async def noted(seconds: float) -> None:
-        pauses.append(seconds)
-        if len(pauses) == 3:
-            stop.set()
-            await asyncio.Event().wait()
+    pauses, stop = note_pauses(monkeypatch, 3)
 
     async def ends() -> None:
         return
 
-    monkeypatch.setattr(asyncio, "sleep", noted)  # the asyncio bot.supervisor uses
     tasks = Supervisor()
     with caplog.at_level(logging.ERROR, logger="bot.supervisor"):
         tasks.start("brief", ends)
@@ -99,20 +107,12 @@ async def test_a_task_that_ran_a_long_while_before_it_died_is_paused_afresh(
     again, so a task that dies once a day is never kept down for RESTART_MAX_SECONDS."""
     now = [0.0]
     runs = [0.0, 0.0, supervision.STABLE_SECONDS, 0.0]
-    pauses: list[float] = []
-    stop = asyncio.Event()
-
-    async def noted(seconds: float) -> None:
-        pauses.append(seconds)
-        if len(pauses) == 4:
-            stop.set()
-            await asyncio.Event().wait()
+    pauses, stop = note_pauses(monkeypatch, 4)
 
     async def dies() -> None:
         now[0] += runs.pop(0)
         raise RuntimeError("died")
 
-    monkeypatch.setattr(asyncio, "sleep", noted)  # the asyncio bot.supervisor uses
     tasks = Supervisor(clock=lambda: now[0])
     tasks.start("daily", dies)
     await asyncio.wait_for(stop.wait(), WAIT_SECONDS)
