@@ -139,5 +139,4 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if is_long(item):
             item.add_marker(pytest.mark.long)
-    order = {item: 0 if runs_bot_processes(item) else 2 if is_long(item) else 1 for item in items}
-    items.sort(key=order.__getitem__)
+    items.sort(key=lambda item: 0 if runs_bot_processes(item) else 2 if is_long(item) else 1)
