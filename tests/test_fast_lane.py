@@ -1,13 +1,17 @@
 """The fast lane's list of long tests (tests/conftest.py) names tests that exist: a test renamed
-or moved would otherwise come back into `make test-fast` unnoticed."""
+or moved would otherwise come back into `make test-fast` unnoticed. And the order of a run on
+several test processes: the long end-to-end tests first, the other long ones last."""
 
 from __future__ import annotations
 
 import ast
 from fnmatch import fnmatch
 from pathlib import Path
+from typing import cast
 
-from tests.conftest import LONG_MODULES, LONG_TESTS
+import pytest
+
+from tests.conftest import LONG_MODULES, LONG_TESTS, pytest_collection_modifyitems
 
 
 def names_of_tests(module: Path) -> set[str]:
@@ -43,3 +47,33 @@ def test_the_long_modules_are_end_to_end_ones_that_exist(repo_root: Path) -> Non
     }
     assert "tests/e2e/test_multiprocess*.py" in matched
     assert "tests/e2e/test_crash*.py" in matched
+
+
+class Item:
+    """What the ordering reads of a collected test: its node id and its marks."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+        self.marks: set[str] = set()
+
+    def get_closest_marker(self, name: str) -> str | None:
+        return name if name in self.marks else None
+
+    def add_marker(self, mark: pytest.MarkDecorator) -> None:
+        self.marks.add(mark.name)
+
+
+def test_the_long_end_to_end_tests_run_first_and_the_other_long_ones_last() -> None:
+    """The first test process takes the long end-to-end tests one after another; the short
+    tests come next, the other long ones last, for whichever process is free (conftest.py)."""
+    ids = [
+        "tests/engine/test_game.py::test_short",
+        "tests/bot/workers/test_analysis_job.py::test_the_benchmark_times_and_draws",
+        "tests/e2e/test_quiet_channel.py::test_short",
+        "tests/e2e/test_crash.py::test_any",
+        "tests/e2e/test_game.py::test_a_whole_game_with_kills_and_restarts",
+    ]
+    items = [Item(node_id) for node_id in ids]
+    pytest_collection_modifyitems(cast(list[pytest.Item], items))
+    assert [item.nodeid for item in items] == [ids[3], ids[4], ids[0], ids[2], ids[1]]
+    assert [item.nodeid for item in items if "long" in item.marks] == [ids[3], ids[4], ids[1]]
