@@ -6,6 +6,11 @@ shift); `shift_clock` moves the clock and waits until the bot has read it (SIGUS
 deadline passes without waiting for it, then moves the fake Discord's clock as far: interaction
 tokens age there as the bot thinks they do. The fake follows the bot, never runs ahead of it:
 a bot that thinks a token older than Discord does only gives it up sooner.
+
+`pass_while_down` moves the clock of a bot that is not running (it reads the file when it
+starts), as if it had been down that long: a restart straight after a kill then need not wait
+out Discord's window on the channels the killed run was posting in
+(`bot.edge.display.CHANNEL_WINDOW_SECONDS`), which the restarted bot waits for by its clock.
 """
 
 from __future__ import annotations
@@ -31,6 +36,19 @@ async def shift_clock(
     await bot.wait_for_log(r"clock is now shifted by", after=lines)
     if fake is not None:
         fake.shift_clock(seconds)
+
+
+async def pass_while_down(clock_file: Path, seconds: float, fake: FakeDiscord) -> float:
+    """Move the clock of a bot that is not running `seconds` further ahead (no file yet: no
+    shift), and the fake's as far; returns the new shift."""
+    try:
+        text = await asyncio.to_thread(clock_file.read_text, encoding="ascii")
+    except FileNotFoundError:
+        text = ""
+    shifted = float(text or 0) + seconds
+    await asyncio.to_thread(clock_file.write_text, str(shifted), encoding="ascii")
+    fake.shift_clock(shifted)
+    return shifted
 
 
 def with_clock(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:

@@ -55,7 +55,7 @@ from tests.e2e.players import (
     pick,
 )
 from tests.e2e.quiet import TURN_LINE, check_turn_line, has_picture
-from tests.e2e.shifted_clock import with_clock
+from tests.e2e.shifted_clock import pass_while_down, with_clock
 from tests.postgres import create_database, drop_database
 
 pytestmark = pytest.mark.e2e
@@ -428,14 +428,11 @@ async def run_lane(
     for person in (host, guest):
         fake.add_member(guild, person)
     driver = Driver(fake, bot, channels, host, guest, storage)
-    shifted = 0.0
     killed_at: str | None = None
 
     for point, times in (*schedule, (None, 0)):
         if killed_at is not None and killed_at != IN_WINDOW_AFTER:
-            shifted += CHANNEL_WINDOW_SECONDS
-            await asyncio.to_thread(clock_file.write_text, str(shifted), encoding="ascii")
-            fake.shift_clock(shifted)
+            await pass_while_down(clock_file, CHANNEL_WINDOW_SECONDS, fake)
         killed_at = point
         bot.env.pop(CRASH_VAR, None)
         if point is not None:

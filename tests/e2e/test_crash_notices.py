@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.presentation import messages
 from bot.storage import open_database
 from bot.storage.database import BACKENDS, Backend
@@ -35,7 +36,7 @@ from tests.e2e.conftest import told_its_shards
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.quiet import check_turn_line, left_behind
-from tests.e2e.shifted_clock import shift_clock, with_clock
+from tests.e2e.shifted_clock import pass_while_down, shift_clock, with_clock
 from tests.postgres import create_database, drop_database
 
 pytestmark = pytest.mark.e2e
@@ -90,10 +91,12 @@ def bot_ready_commands() -> tuple[str, ...]:
     return COMMANDS
 
 
-async def restarted(fake: FakeDiscord, bot: BotProcess, point: str) -> None:
-    """Wait for the bot to die at `point`, then start it again, disarmed."""
+async def restarted(fake: FakeDiscord, bot: BotProcess, clock_file: Path, point: str) -> None:
+    """Wait for the bot to die at `point`, then start it again, disarmed, its clock moved on by
+    Discord's window on a channel's posts, as if the restart had taken that long."""
     await bot.wait_for_log(rf"crash point {re.escape(point)}:\d+ reached", timeout=30)
     await bot.wait_exit(timeout=30)
+    await pass_while_down(clock_file, CHANNEL_WINDOW_SECONDS, fake)
     bot.env.pop(CRASH_VAR)
     identifies = fake.gateway.identifies
     await bot.start()
@@ -149,7 +152,7 @@ async def test_a_timeout_cut_off_by_a_kill_is_told_once_in_its_turn_line(
     channel, first, mover, other = await slow_game(fake, locale)
 
     await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
-    await restarted(fake, bot, "auto.committed")
+    await restarted(fake, bot, clock_file, "auto.committed")
     nxt = await fake.wait_for_message(
         channel, lambda m: m.id > first.id and m.pinged_user_ids == {other}, timeout=30
     )
@@ -183,7 +186,7 @@ async def test_a_handover_cut_off_by_a_kill_is_told_once_in_its_turn_line(
 
         latest = await fake.wait_for_message(channel, pings, timeout=30)
     await shift_clock(bot, clock_file, 5 * (TURN_LIMIT + 2), fake)
-    await restarted(fake, bot, "auto.committed")
+    await restarted(fake, bot, clock_file, "auto.committed")
     await fake.wait_for_message(
         channel, lambda m: m.id > latest.id and m.pinged_user_ids == {other}, timeout=30
     )
@@ -206,7 +209,7 @@ def live_seqs(messages: list[FakeMessage]) -> set[int]:
 
 @pytest.mark.parametrize("crash_at", ["resign.committed:1"])
 async def test_a_resignation_cut_off_by_a_kill_is_told_once(
-    fake: FakeDiscord, bot: BotProcess
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path
 ) -> None:
     guild = fake.add_guild("Souk")
     channel = fake.add_text_channel(guild, "three")
@@ -233,7 +236,7 @@ async def test_a_resignation_cut_off_by_a_kill_is_told_once(
     (go,) = [b for b in question.enabled_buttons() if (b.custom_id or "").endswith(":resign")]
     assert go.custom_id is not None
     await fake.click(quitter, question, go.custom_id)  # never answered: the bot dies first
-    await restarted(fake, bot, "resign.committed")
+    await restarted(fake, bot, clock_file, "resign.committed")
 
     await fake.wait_until(
         lambda: live_seqs(fake.messages(channel)) == {seq + 1},
@@ -246,7 +249,7 @@ async def test_a_resignation_cut_off_by_a_kill_is_told_once(
 
 @pytest.mark.parametrize("crash_at", ["end.committed:1", "end.told:1"])
 async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
-    fake: FakeDiscord, bot: BotProcess, crash_at: str
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, crash_at: str
 ) -> None:
     channel, first, alice, _ = await game_of_two(fake)
 
@@ -254,7 +257,7 @@ async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
     (go,) = [b for b in question.enabled_buttons() if (b.custom_id or "").endswith(":abort")]
     assert go.custom_id is not None
     await fake.click(alice, question, go.custom_id)  # the bot dies before the end is recorded
-    await restarted(fake, bot, crash_at.split(":")[0])
+    await restarted(fake, bot, clock_file, crash_at.split(":")[0])
 
     notice = messages.text("abort.done", "en", game_id=1, user=f"<@{alice.id}>")
     await fake.wait_until(
@@ -276,7 +279,7 @@ async def test_an_abort_cut_off_by_a_kill_is_told_once_and_leaves_no_button(
 
 @pytest.mark.parametrize("crash_at", ["rejoin.committed:1", "rejoin.told:1"])
 async def test_a_rejoin_cut_off_by_a_kill_is_told_once(
-    fake: FakeDiscord, bot: BotProcess, target: str, crash_at: str
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, target: str, crash_at: str
 ) -> None:
     channel, first, alice, bob = await game_of_two(fake)
     (mover,) = first.pinged_user_ids
@@ -293,7 +296,7 @@ async def test_a_rejoin_cut_off_by_a_kill_is_told_once(
         await db.close()
 
     await fake.slash(back, channel, "marrakech", "rejoin")  # the bot dies before it is recorded
-    await restarted(fake, bot, crash_at.split(":")[0])
+    await restarted(fake, bot, clock_file, crash_at.split(":")[0])
 
     notice = messages.text("rejoin.done", "en", user=f"<@{back.id}>", game_id=1)
     await fake.wait_until(

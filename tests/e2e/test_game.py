@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from tests.e2e.conftest import told_its_shards
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 from tests.e2e.fakecord.process import BotProcess
@@ -31,6 +32,7 @@ from tests.e2e.quiet import (
     read_turn_line,
     turn_lines,
 )
+from tests.e2e.shifted_clock import pass_while_down, with_clock
 
 pytestmark = pytest.mark.e2e
 
@@ -51,6 +53,7 @@ class Table:
 
     fake: FakeDiscord
     bot: BotProcess
+    clock_file: Path
     channel: FakeChannel
     alice: FakeUser
     bob: FakeUser
@@ -65,8 +68,8 @@ class Table:
 
 
 @pytest.fixture
-def bot_env(bot_env: dict[str, str]) -> dict[str, str]:
-    return told_its_shards(bot_env)  # it is restarted
+def bot_env(bot_env: dict[str, str], clock_file: Path) -> dict[str, str]:
+    return with_clock(told_its_shards(bot_env), clock_file)  # it is restarted
 
 
 @pytest.fixture
@@ -81,9 +84,12 @@ async def private_text(fake: FakeDiscord, handle: InteractionHandle) -> str:
 
 
 async def restart(table: Table) -> None:
-    """SIGKILL the bot and start it again; commands are unchanged, so it does not re-sync."""
+    """SIGKILL the bot and start it again, its clock moved on by Discord's window on a
+    channel's posts as if the restart had taken that long; commands are unchanged, so it does
+    not re-sync."""
     fake = table.fake
     await table.bot.kill()
+    await pass_while_down(table.clock_file, CHANNEL_WINDOW_SECONDS, fake)
     identifies = fake.gateway.identifies
     await table.bot.start()
     await table.bot.wait_ready(
@@ -153,14 +159,14 @@ async def open_lobby(table: Table) -> FakeMessage:
 
 
 async def test_a_whole_game_with_kills_and_restarts(
-    fake: FakeDiscord, bot: BotProcess, tmp_path: Path, bot_token: str
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path, tmp_path: Path, bot_token: str
 ) -> None:
     guild = fake.add_guild("Souk")
     channel = fake.add_text_channel(guild, "marrakech")
     people = [fake.add_user(name) for name in ("alice", "bob", "carol", "dave")]
     for person in people:
         fake.add_member(guild, person)
-    table = Table(fake, bot, channel, *people)
+    table = Table(fake, bot, clock_file, channel, *people)
     database = tmp_path / "marrakech.sqlite3"
     watch = ChannelWatch(fake, channel)
 

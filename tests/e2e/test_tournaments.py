@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.services.ratings import RatingService
 from bot.storage import open_database
 from bot.storage.ratings import RatingStore
@@ -30,7 +31,7 @@ from tests.e2e.fakecord import FakeDiscord, FakeMessage
 from tests.e2e.fakecord.model import PUBLIC_THREAD, THREAD_CREATED
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import integrity, is_final
-from tests.e2e.shifted_clock import shift_clock, with_clock
+from tests.e2e.shifted_clock import pass_while_down, shift_clock, with_clock
 from tests.e2e.tournaments import Scene, to_move
 
 pytestmark = pytest.mark.e2e
@@ -184,6 +185,7 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
             "the next round is not paired yet"
         )
     del bot.env[CRASH_VAR]
+    await pass_while_down(clock_file, CHANNEL_WINDOW_SECONDS, fake)  # as if down that long
     identifies = fake.gateway.identifies
     await bot.start()
     await bot.wait_ready(
