@@ -20,6 +20,7 @@ import pytest
 from bot.services.reliability import Reliability
 from tests.bot.click_cost import play_and_count, settled
 from tests.bot.edge.test_edge import running_edge
+from tests.bot.services.test_judgements import count_judgings
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 from tests.round_trips import counting
 
@@ -37,12 +38,20 @@ for the stats."""
 KINDS = {"a move within the turn", "a move that ends the turn", "the last move"}
 
 
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The games judged for the stats, each given the golden game's judgement (judged once for
+    the whole run): these tests count the judging's round trips, not its CPU."""
+    return count_judgings(monkeypatch)
+
+
 async def test_a_click_between_people_costs_at_most_ten_round_trips(
-    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, judged: list[int]
 ) -> None:
     async with running_edge(tmp_path, monkeypatch, database_target=database_target) as edge:
         clicks = await play_and_count(edge)
     assert clicks[-1].ends_game
+    assert len(judged) == 1, "the finished game judged for the stats"
     assert {click.kind for click in clicks} == KINDS
     during_play = clicks[:-1]
     assert [click for click in during_play if click.round_trips > MOST_ROUND_TRIPS] == []
@@ -51,10 +60,11 @@ async def test_a_click_between_people_costs_at_most_ten_round_trips(
 
 
 async def test_a_click_and_the_ai_turn_it_sets_off_cost_at_most_ten_each(
-    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, judged: list[int]
 ) -> None:
     async with running_edge(tmp_path, monkeypatch, database_target=database_target) as edge:
         clicks = await play_and_count(edge, against="easy")
+    assert len(judged) == 1, "the finished game judged for the stats"
     assert {click.kind for click in clicks} <= KINDS
     handing_over = [click for click in clicks if click.wakes]
     assert handing_over, "the AI played"

@@ -24,6 +24,7 @@ from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis
+from tests.bot.services.test_judgements import golden_judgement
 
 GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 
@@ -69,7 +70,7 @@ async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) ->
     """One worker job gives the analysis and each seat's judgement; every blunder lies at the
     point after its turn, on its seat's line."""
     record = engine.record_from_json(golden("2p-standard"))
-    judged = judge_game(record)
+    judged = golden_judgement()  # this record's, judged in this process once for the run
     text = await pool.run(Lane.SLOW, worker_jobs.judged_game, record)
     assert judgement_from_json(text) == judged, "the worker's judgement, kept as text"
     review = await pool.run(Lane.SLOW, worker_jobs.game_review, record, judged)
@@ -112,7 +113,19 @@ async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch
     assert len(calls) == 3, "only the last game is kept"
 
 
-def test_the_benchmark_times_and_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_benchmark_times_and_draws(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judged: dict[tuple[str, ...], GameJudgement] = {}
+
+    def judged_once(record: engine.Record) -> GameJudgement:
+        """The game's judgement, judged the first time only: both runs play the same game."""
+        key = tuple(record.actions)
+        if key not in judged:
+            judged[key] = judge_game(record)
+        return judged[key]
+
+    monkeypatch.setattr(analysis_bench, "judge_game", judged_once)
     assert analysis_bench.main(["--games", "1", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("analysis of a 4-player game: median ")
@@ -121,4 +134,5 @@ def test_the_benchmark_times_and_draws(tmp_path: Path, capsys: pytest.CaptureFix
     full = Image.open(tmp_path / "analysis.png")
     phone = Image.open(tmp_path / "analysis-phone.png")
     assert (full.width, phone.width) == (720, 390)
+    assert len(judged) == 1, "the pictures show the timed game"
     assert abs(phone.height / phone.width - full.height / full.width) < 0.01
