@@ -3,22 +3,17 @@ decision; a text of another layout, or damaged, is refused."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from ai.judge import Kind, judge_game
+from ai.judge import Kind
 from ai.judge_json import judgement_from_json, judgement_to_json
-from engine import record_from_json
-
-GOLDEN = Path(__file__).resolve().parents[1] / "engine" / "golden"
+from tests.judged import judged_golden
 
 
 def test_a_judgement_reads_back_equal_for_every_kind_of_decision() -> None:
     kinds = set()
     for name in ("2p-standard", "3p-rotate-after-last-player-standing"):
-        judged = judge_game(record_from_json(json.loads((GOLDEN / f"{name}.json").read_text())))
+        judged = judged_golden(name)
         kinds |= {judgement.kind for judgement in judged.decisions}
         text = judgement_to_json(judged)
         assert judgement_from_json(text) == judged

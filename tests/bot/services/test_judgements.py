@@ -5,7 +5,6 @@ processes judging a game at once keep it once."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from ai.judge import GameJudgement, judge_game
+from ai.judge import GameJudgement
 from ai.judge_json import VERSION, judgement_to_json
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.drill import DrillPictures
@@ -28,6 +27,7 @@ from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import Record, record_from_json
 from tests.bot.storage.test_stats import GUILD, finished_game, row
+from tests.judged import judged_golden
 from tests.polling import until
 
 GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden" / "2p-standard.json"
@@ -35,10 +35,9 @@ DATA: dict[str, Any] = json.loads(GOLDEN.read_text())
 RECORD = record_from_json(DATA)
 
 
-@functools.cache
 def golden_judgement() -> GameJudgement:
-    """The golden game's judgement, judged once for every test here."""
-    return judge_game(RECORD)
+    """The golden game's judgement, judged once for the whole run."""
+    return judged_golden(GOLDEN.stem)
 
 
 class _Play:

@@ -24,7 +24,7 @@ from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis
-from tests.bot.services.test_judgements import golden_judgement
+from tests.judged import judged_golden
 
 GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 
@@ -70,7 +70,7 @@ async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) ->
     """One worker job gives the analysis and each seat's judgement; every blunder lies at the
     point after its turn, on its seat's line."""
     record = engine.record_from_json(golden("2p-standard"))
-    judged = golden_judgement()  # this record's, judged in this process once for the run
+    judged = judged_golden("2p-standard")
     text = await pool.run(Lane.SLOW, worker_jobs.judged_game, record)
     assert judgement_from_json(text) == judged, "the worker's judgement, kept as text"
     review = await pool.run(Lane.SLOW, worker_jobs.game_review, record, judged)

@@ -1,0 +1,26 @@
+"""The golden games' judgements (`ai.judge.judge_game` over tests/engine/golden/), each judged
+once per test process: judging a whole game takes seconds, several times that under the
+coverage tracer, and tests of the judgement's text, its storage and its analysis read the same
+ones."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from ai.judge import GameJudgement, judge_game
+from engine import Record, record_from_json
+
+GOLDEN = Path(__file__).resolve().parent / "engine" / "golden"
+
+
+def golden_record(name: str) -> Record:
+    """The golden game `name` (its file's name without `.json`)."""
+    return record_from_json(json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8")))
+
+
+@functools.cache
+def judged_golden(name: str) -> GameJudgement:
+    """The judgement of the golden game `name`, every seat's decisions, with no work budget."""
+    return judge_game(golden_record(name))
