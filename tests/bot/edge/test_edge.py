@@ -22,6 +22,7 @@ import pytest
 
 import engine
 from bot.edge import display as controller
+from bot.edge import guide
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
 from bot.edge.game_handlers import GameHandlers
@@ -58,6 +59,9 @@ def id_of(button: Button) -> str:
 EPHEMERAL_REPLY = 4
 UPDATE_MESSAGE = 7
 DEFERRED_UPDATE_MESSAGE = 6
+LOADED_MACHINE_PATIENCE_SECONDS = 1.0
+"""How long a click's answer waits for its picture in these tests (the bot's own patience is a
+tenth of a second; Discord's limit is 3 s)."""
 
 
 @dataclass
@@ -133,8 +137,13 @@ async def running_edge(
 
     Its people are host, guest, outsider (members) and moderator (Manage Channels), speaking
     `user_locales` in that order. Its database is `database_target` (what MARRAKECH_DB takes),
-    by default an SQLite file in `tmp_path`.
+    by default an SQLite file in `tmp_path`. A click's answer waits up to
+    `LOADED_MACHINE_PATIENCE_SECONDS` for its picture before it is deferred: on a test machine
+    busy with other tests, drawing in-process can take longer than the bot's own patience, and
+    the tests of deferral set that to nothing themselves.
     """
+    monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", LOADED_MACHINE_PATIENCE_SECONDS)
+    monkeypatch.setattr(guide, "PICTURE_PATIENCE_SECONDS", LOADED_MACHINE_PATIENCE_SECONDS)
     async with FakeDiscord(bot_name="Marrakech") as fake:
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
         guild = fake.add_guild("Souk", preferred_locale=server_locale)
