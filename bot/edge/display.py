@@ -104,6 +104,8 @@ class GameDisplay:
         self._pictures = pictures
         self._availability = availability
         self._clock = clock
+        self._sleep = asyncio.sleep
+        """How it waits out a channel's window after a restart."""
         self._delivery = Delivery(client, clock)
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
@@ -211,11 +213,11 @@ class GameDisplay:
         Without the channel's history only the known message is retired, and the game is
         posted again.
         Just `restarted`, it first waits out the channel's window if the last run changed
-        the game's messages within it (their times say so), so that no edit is refused."""
+        the game's messages within it (their times say so), so that no post or edit of its own
+        is refused, the notice of a seat taken back included."""
         if view.status is GameStatus.ABORTED:
             await self.show_end(view)
             return
-        await self.show_rejoins(view)
         bot_id = self._client.user.id if self._client.user is not None else 0
         found = await recovery.game_messages(self._channel(view), view, bot_id) or []
         if restarted and found:
@@ -223,7 +225,8 @@ class GameDisplay:
             ago = (self._clock() - changed).total_seconds()
             wait = min(CHANNEL_WINDOW_SECONDS, CHANNEL_WINDOW_SECONDS - ago)
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self._sleep(wait)
+        await self.show_rejoins(view)
         current = recovery.showing_now(found, view)
         known = view.game.board_message_id
         shown = view.game.board_message_seq
