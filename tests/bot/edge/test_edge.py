@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -566,10 +567,22 @@ async def test_a_stale_click_on_the_turn_s_message_not_yet_recorded_leaves_it_as
     assert refused.startswith("This board has moved on"), refused
 
 
-async def test_start_up_catches_up_games_whose_message_fell_behind(edge: Edge) -> None:
+def a_window_later(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Move the display's clock and the fake's past Discord's window on a channel, as for a
+    restart that took that long: the catch-up after it need not wait for the window."""
+    seconds = controller.CHANNEL_WINDOW_SECONDS + 1
+    later = edge.bot.display._clock() + timedelta(seconds=seconds)
+    monkeypatch.setattr(edge.bot.display, "_clock", lambda: later)
+    edge.fake.shift_clock(seconds)
+
+
+async def test_start_up_catches_up_games_whose_message_fell_behind(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
     turn = await started(edge)
     mover = await mover_of(edge, turn)
     await edge.service.play.act(1, mover.id, 0, "L")
+    a_window_later(edge, monkeypatch)
     await edge.bot.display.resume_displays()
     latest = edge.fake.latest_with_components(edge.channel)
     assert latest.id == turn.id, "a move within the turn: the turn's message is redrawn"

@@ -6,12 +6,10 @@ played by the same client, its restart by `resume_displays`."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
 from bot.presentation import messages
-from tests.bot.edge.test_edge import Edge, mover_of, started
+from tests.bot.edge.test_edge import Edge, a_window_later, mover_of, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeUser
 
@@ -71,10 +69,7 @@ async def test_a_restart_after_the_window_tells_a_rejoin_without_waiting(
 ) -> None:
     back = await seat_taken_back(edge)
     waits = recorded_waits(edge, monkeypatch, back)
-    # The restart comes a window after the last run's messages: the bot's clock and Discord's.
-    later = edge.bot.display._clock() + timedelta(seconds=WINDOW_SECONDS + 1)
-    monkeypatch.setattr(edge.bot.display, "_clock", lambda: later)
-    edge.fake.shift_clock(WINDOW_SECONDS + 1)
+    a_window_later(edge, monkeypatch)
     await edge.bot.display.resume_displays()
     assert told(edge, back)
     assert waits == [], "the notice this run posted opens no window to wait for"
