@@ -825,3 +825,24 @@ async def test_multipart_files_keep_their_exact_bytes_and_bad_bodies_get_400(
     assert refused == (400, 50109)
     async with http.get(message.attachments[0].url) as download:
         assert await download.read() == awkward
+
+
+async def test_a_wait_wakes_at_the_change_of_the_fake_that_fulfils_it(fake: FakeDiscord) -> None:
+    held = [False]
+
+    def change() -> None:
+        held[0] = True
+        fake.world.notify()
+
+    asyncio.get_running_loop().call_later(0.05, change)
+    assert await fake.wait_until(lambda: held[0], timeout=10, what="a flag set with a change")
+
+
+async def test_a_wait_for_what_the_fake_does_not_hold_is_refused(fake: FakeDiscord) -> None:
+    """A condition that comes true with no change of the fake (a flag here; the database or a
+    file in a real test) would be found only as the wait ran out: the wait says so instead of
+    passing late."""
+    held = [False]
+    asyncio.get_running_loop().call_later(0.05, held.__setitem__, 0, True)
+    with pytest.raises(AssertionError, match="came true with no change of the fake"):
+        await fake.wait_until(lambda: held[0], timeout=0.5, what="a flag")

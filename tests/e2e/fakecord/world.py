@@ -119,7 +119,12 @@ class World:
         timeout: float = WAIT_SECONDS,
         what: str = "condition",
     ) -> T:
-        """Wait until ``probe()`` returns something other than None/False, and return it."""
+        """Wait until ``probe()`` returns something other than None/False, and return it.
+
+        The probe is looked at again on every change of the fake, and only then: a probe that
+        comes true with no change of the fake (it reads the database, a file, the clock) would
+        pass only as the wait runs out, so that is refused with an AssertionError saying to
+        wait for it with `tests.polling.until`."""
         deadline = time.monotonic() + timeout
         while True:
             value = probe()
@@ -132,6 +137,13 @@ class World:
             try:
                 await asyncio.wait_for(changed.wait(), remaining)
             except TimeoutError:
+                value = probe()
+                if not changed.is_set() and value is not None and value is not False:
+                    raise AssertionError(
+                        f"fakecord: {what} came true with no change of the fake, found only "
+                        f"when the {timeout} s wait ran out: wait for what the fake does not "
+                        "hold (the database, a file, a log) with tests.polling.until"
+                    ) from None
                 continue
 
     def register_interaction(self, handle: InteractionHandle) -> None:
