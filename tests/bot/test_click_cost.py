@@ -7,8 +7,10 @@ the AI's turn it then plays is a move of its own, held to the same bound.
 The last click of a rated game also numbers the game in its server's rated games and applies
 it to the ratings (bot.services.ratings), asks whether a tournament moves on, and sets off the
 judging of the game for the stats (bot.services.accuracy, in the background, waited for here):
-work done once a game, held to LAST_CLICK_ROUND_TRIPS. A Join on a lobby reads how reliably its
-people play (the note beside each name) in one round trip of its own."""
+work done once a game, held to LAST_CLICK_ROUND_TRIPS; the judging itself gives the golden
+game's judgement (the `judged` fixture), as its round trips, not its CPU, are counted here. A
+Join on a lobby reads how reliably its people play (the note beside each name) in one round
+trip of its own."""
 
 from __future__ import annotations
 
@@ -20,7 +22,6 @@ import pytest
 from bot.services.reliability import Reliability
 from tests.bot.click_cost import play_and_count, settled
 from tests.bot.edge.test_edge import running_edge
-from tests.bot.services.test_judgements import count_judgings
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 from tests.round_trips import counting
 
@@ -36,13 +37,6 @@ LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 9 + ACCURACY_ROUND_TRIPS
 a game's end no longer needs), asking whether the game was a tournament's (1), and judging it
 for the stats."""
 KINDS = {"a move within the turn", "a move that ends the turn", "the last move"}
-
-
-@pytest.fixture
-def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The games judged for the stats, each given the golden game's judgement (judged once for
-    the whole run): these tests count the judging's round trips, not its CPU."""
-    return count_judgings(monkeypatch)
 
 
 async def test_a_click_between_people_costs_at_most_ten_round_trips(

@@ -25,7 +25,7 @@ from bot.storage.stats import SeatAccuracy
 from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import Record
-from tests.bot.services.test_judgements import count_judgings, golden_judgement
+from tests.bot.services.test_judgements import golden_judgement
 from tests.bot.storage.test_stats import GUILD, finished_game, row
 from tests.polling import until
 
@@ -74,11 +74,6 @@ class _Play:
     @classmethod
     def of(cls, record: dict[str, Any]) -> PlayService:
         return cast(PlayService, cls(record))
-
-
-@pytest.fixture
-def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    return count_judgings(monkeypatch)
 
 
 def judgements(database: Database, pool: object) -> GameJudgements:

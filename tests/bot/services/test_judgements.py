@@ -23,9 +23,8 @@ from bot.services.play import PlayService
 from bot.services.views import Player
 from bot.storage import Database, StatsStore
 from bot.storage.judgements import JudgementStore
-from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
-from engine import Record, record_from_json
+from engine import record_from_json
 from tests.bot.storage.test_stats import GUILD, finished_game, row
 from tests.judged import judged_golden
 from tests.polling import until
@@ -57,25 +56,6 @@ class _Pool:
         if self._gate is not None:
             await self._gate.wait()
         return function(*args)
-
-
-def count_judgings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the games judged in the workers; each judging gives the golden game's judgement,
-    judged once for all the tests."""
-    calls: list[int] = []
-    text = judgement_to_json(golden_judgement())
-
-    def counted(record: Record) -> str:
-        calls.append(len(record.actions))
-        return text
-
-    monkeypatch.setattr(jobs, "judged_game", counted)
-    return calls
-
-
-@pytest.fixture
-def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    return count_judgings(monkeypatch)
 
 
 async def a_finished_game(database: Database) -> int:
