@@ -9,7 +9,9 @@ language. Likewise a game stopped early (aborted by its host, or abandoned) whos
 showed: the two catch-ups tell the end once and leave no button to click; and a seat taken
 back from the AI whose return nothing told: the two catch-ups tell it once, and tell the
 handover before it in its turn's line even when the seat was taken back before that turn was
-shown.
+shown. A restarted display waits out Discord's window on the channel (5 posts and 5 edits per
+5 s) that the last run may have used before it tells such a return, and never waits for a
+window only its own notice opened.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.edge.display import GameDisplay
+from bot.edge.display import CHANNEL_WINDOW_SECONDS, GameDisplay
 from bot.presentation import messages, presenter
 from bot.services.views import AutoTurn, TurnReason
-from tests.bot.edge.test_edge import Edge, running_edge
+from tests.bot.edge.test_edge import Edge, a_window_later, running_edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
@@ -229,6 +231,47 @@ async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> 
     await caught_up_twice(edge)
 
     await rejoin_told_once(edge, back)
+
+
+def rejoin_told(edge: Edge, user: FakeUser) -> bool:
+    notice = messages.text("rejoin.done", "en", user=f"<@{user.id}>", game_id=1)
+    return any(m.content == notice for m in edge.fake.messages(edge.channel))
+
+
+def recorded_waits(edge: Edge, monkeypatch: pytest.MonkeyPatch, back: FakeUser) -> list[bool]:
+    """Record each wait of the display for a channel's window: whether the rejoin was told by
+    then."""
+    waits: list[bool] = []
+
+    async def wait(seconds: float) -> None:
+        assert 0 < seconds <= CHANNEL_WINDOW_SECONDS
+        waits.append(rejoin_told(edge, back))
+
+    monkeypatch.setattr(edge.bot.display, "_sleep", wait)
+    return waits
+
+
+async def test_a_restart_waits_out_the_last_run_s_window_before_telling_a_rejoin(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    back = await handed_to_ai(edge)
+    await edge.service.play.rejoin(1, back.id)
+    waits = recorded_waits(edge, monkeypatch, back)
+    await edge.bot.display.resume_displays()
+    assert waits == [False], "one wait, before the notice"
+    assert rejoin_told(edge, back)
+
+
+async def test_a_restart_after_the_window_tells_a_rejoin_without_waiting(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    back = await handed_to_ai(edge)
+    await edge.service.play.rejoin(1, back.id)
+    waits = recorded_waits(edge, monkeypatch, back)
+    a_window_later(edge, monkeypatch)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [], "the notice this run posted opens no window to wait for"
 
 
 async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -> None:
