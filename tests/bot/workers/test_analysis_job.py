@@ -24,7 +24,7 @@ from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis
-from tests.judged import judged_golden
+from tests.judged import golden_record, judged_golden
 
 GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 
@@ -42,7 +42,7 @@ async def pool() -> AsyncIterator[WorkerPool]:
 
 
 async def test_the_analysis_in_a_worker_is_this_process_s_own(pool: WorkerPool) -> None:
-    record = engine.record_from_json(golden("4p-rotate-after-elimination"))
+    record = golden_record("4p-rotate-after-elimination")
     there = await pool.run(Lane.SLOW, worker_jobs.game_analysis, record)
     assert there == analyse(record)
     texts = analysis_texts(there, 4, "fr")
@@ -53,7 +53,7 @@ async def test_the_analysis_in_a_worker_is_this_process_s_own(pool: WorkerPool) 
 
 
 def test_the_picture_shows_the_analysis() -> None:
-    found = analyse(engine.record_from_json(golden("3p-elimination")))
+    found = analyse(golden_record("3p-elimination"))
     picture = worker_jobs.analysis_picture(found, analysis_texts(found, 9, "en"), None)
     assert picture.chances == tuple(point.chances for point in found.points)
     assert picture.turns[0] == 0
@@ -69,7 +69,7 @@ def test_the_picture_shows_the_analysis() -> None:
 async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) -> None:
     """One worker job gives the analysis and each seat's judgement; every blunder lies at the
     point after its turn, on its seat's line."""
-    record = engine.record_from_json(golden("2p-standard"))
+    record = golden_record("2p-standard")
     judged = judged_golden("2p-standard")
     text = await pool.run(Lane.SLOW, worker_jobs.judged_game, record)
     assert judgement_from_json(text) == judged, "the worker's judgement, kept as text"
