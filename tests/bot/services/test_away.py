@@ -118,6 +118,28 @@ def test_a_clock_runs_only_outside_its_stops() -> None:
     assert quiet.until(start + timedelta(hours=10)) == start + timedelta(hours=18)
 
 
+def at(day: tuple[int, int, int], hour: int, minute: int = 0) -> datetime:
+    return datetime(*day, hour, minute, tzinfo=UTC)
+
+
+def test_quiet_hours_keep_to_the_local_clock_when_summer_time_begins_and_ends() -> None:
+    quiet = QuietHours.parse("23:30", "07:30", "Europe/Paris")
+    # Paris goes from UTC+1 to UTC+2 at 02:00 on 29 March 2026: that night is an hour short.
+    spring = quiet.windows(at((2026, 3, 28), 12))
+    assert next(spring) == (at((2026, 3, 28), 22, 30), at((2026, 3, 29), 5, 30))
+    assert next(spring) == (at((2026, 3, 29), 21, 30), at((2026, 3, 30), 5, 30))
+    # ... and back at 03:00 on 25 October 2026: that night is an hour long.
+    autumn = quiet.windows(at((2026, 10, 24), 12))
+    assert next(autumn) == (at((2026, 10, 24), 21, 30), at((2026, 10, 25), 6, 30))
+    assert next(autumn) == (at((2026, 10, 25), 22, 30), at((2026, 10, 26), 6, 30))
+    # A turn begun at 21:00 in Paris runs 2 h 30 min before the short night and 2 h 30 min
+    # after it, by 09:00 (summer time) in the morning.
+    start = at((2026, 3, 28), 20)
+    assert running(start, at((2026, 3, 29), 8), quiet.windows(start)) == timedelta(hours=5)
+    assert advance(start, 5 * 3600, quiet.windows(start)) == at((2026, 3, 29), 8)
+    assert quiet.until(at((2026, 3, 29), 5)) == at((2026, 3, 29), 5, 30)
+
+
 @pytest.mark.parametrize(
     ("starts", "ends", "zone", "option"),
     [
