@@ -24,8 +24,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.runtime.composition import claim_owner
+from bot.services.loader import CLAIM_LEASE_SECONDS
 from bot.storage import Database, open_database
 from bot.storage.due_work import DueWorkStore
+from bot.storage.game_rows import FIRST_DUE, NOT_SHOWN, ShardSet
+from bot.storage.values import time_from_column, time_to_column
 from tests.e2e.conftest import REPO_ROOT, SCRUBBED_PREFIXES
 from tests.e2e.fakecord import FakeDiscord, FakeMessage
 from tests.e2e.fakecord.gateway import GatewaySession
@@ -127,6 +131,12 @@ class Cluster:
         self.kills = 0
         self.lock = asyncio.Lock()
         """Held while a process starts, dies or reads the clock: one of those at a time."""
+        self.started = [datetime.min.replace(tzinfo=UTC)] * processes
+        """The bots' now when each process was last started."""
+        self.owners = [
+            claim_owner(ShardSet(fake.shard_count, tuple(shards_of(ids)))) for ids in self.ranges
+        ]
+        """Each process's name in the claims it takes (bot.runtime.composition.claim_owner)."""
 
     def process_of_shard(self, shard: int) -> int:
         return next(i for i, ids in enumerate(self.ranges) if shard in shards_of(ids))
@@ -134,14 +144,26 @@ class Cluster:
     def alive(self, index: int) -> bool:
         return self.processes[index].running
 
+    def claimed_by_an_earlier_run(self, owner: str, claimed_until: datetime) -> bool:
+        """Whether a claim of `owner` lasting until `claimed_until` was taken before its
+        process's current run started (the lease, CLAIM_LEASE_SECONDS, began before)."""
+        if owner not in self.owners:
+            return False
+        index = self.owners.index(owner)
+        taken = claimed_until - timedelta(seconds=CLAIM_LEASE_SECONDS)
+        return self.alive(index) and taken < self.started[index]
+
+    async def _start(self, index: int) -> None:
+        self.started[index] = datetime.now(UTC) + timedelta(seconds=self.offset)
+        await self.processes[index].start()
+
     async def start_all(self, timeout: float = 60.0) -> None:
         """Start every process and wait until each shard is connected and commands synced.
         The first one starts alone: on a new database it syncs the commands and keeps their
         hash, so the others find them synced (Discord takes two syncs a minute)."""
         async with self.lock:
             old = self._sessions()
-            first = self.processes[0]
-            await first.start()
+            await self._start(0)
             await self._wait_connected(0, old, timeout)
             await self.fake.wait_for_commands(*COMMANDS, timeout=timeout)
             await self._start_together(range(1, len(self.processes)), old, timeout)
@@ -155,7 +177,7 @@ class Cluster:
     async def _start_together(
         self, indexes: Sequence[int], old: dict[int, GatewaySession | None], timeout: float
     ) -> None:
-        await asyncio.gather(*(self.processes[i].start() for i in indexes))
+        await asyncio.gather(*(self._start(i) for i in indexes))
         await asyncio.gather(*(self._wait_connected(i, old, timeout) for i in indexes))
 
     async def kill(self, index: int) -> None:
@@ -175,7 +197,7 @@ class Cluster:
     async def start(self, index: int, timeout: float = 60.0) -> None:
         async with self.lock:
             old = self._sessions()
-            await self.processes[index].start()
+            await self._start(index)
             await self._wait_connected(index, old, timeout)
 
     async def shift_clock(self, seconds: float) -> None:
@@ -310,19 +332,43 @@ IDLE_MARGIN = timedelta(seconds=30)
 """Work falling due this long after the bots' now or later is not waited for: nothing shifts
 the clocks any more, so no process does it before the test stops them."""
 IDLE_OBSERVER = "test-observer"
-"""The name the idle check reads claims as: no process's, so every claim held counts."""
+"""The name the idle check reads due work as: no process's, so a game any process claimed is
+left out of it (CLAIMS looks at those)."""
+
+CLAIMS = (
+    "SELECT claimed_by, claimed_until, ("
+    f"(status IN ('running', 'over') AND {NOT_SHOWN}) "
+    f"OR (status = 'running' AND {FIRST_DUE} <= $2)) AS work_left "
+    "FROM games WHERE claimed_until > $1"
+)
+"""The claims held at $1, each with whether its game has work left: a change not shown yet,
+or a reminder or an automatic move due by $2."""
 
 
-async def idle(database: Database, offset: float) -> bool:
+async def idle(database: Database, cluster: Cluster) -> bool:
     """Nothing is left to any process in the database at the bots' now (the wall clock moved
-    `offset` seconds ahead, as their test clocks are): every started game's message shows its
-    last change, no claim on due work is held, and nothing falls due before IDLE_MARGIN."""
-    now = datetime.now(UTC) + timedelta(seconds=offset)
+    `cluster.offset` seconds ahead, as their test clocks are): every started game's message
+    shows its last change, nothing falls due before IDLE_MARGIN, and no claim is held but those
+    an earlier run of a process left on games with nothing left to do. Such a claim (the run
+    was killed after its work, before it let go) holds nothing: the process's new run takes
+    back its own claims at once, other processes see it lapse after its lease. Any other claim
+    counts, even on a game with nothing left in the database: its process may still be posting
+    what it did (a reminder marked sent, waiting for Discord's window)."""
+    now = datetime.now(UTC) + timedelta(seconds=cluster.offset)
+    soon = now + IDLE_MARGIN
     moments = await DueWorkStore(database).next_moments(now, IDLE_OBSERVER)
+    async with database.reading() as conn:
+        claims = await conn.fetch(CLAIMS, time_to_column(now), time_to_column(soon))
     return (
         moments.oldest_unshown is None
-        and moments.lease_end is None
-        and (moments.due is None or moments.due > now + IDLE_MARGIN)
+        and (moments.due is None or moments.due > soon)
+        and all(
+            not claim["work_left"]
+            and cluster.claimed_by_an_earlier_run(
+                claim["claimed_by"], time_from_column(str(claim["claimed_until"]))
+            )
+            for claim in claims
+        )
     )
 
 
@@ -335,7 +381,7 @@ async def wait_idle(cluster: Cluster, database: str, timeout: float = 60.0) -> N
     try:
 
         async def quiet() -> bool:
-            if await idle(db, cluster.offset):
+            if await idle(db, cluster):
                 return True
             await asyncio.sleep(0.1)
             return False
