@@ -15,6 +15,7 @@ an upgrade, stays for the processes that read it, and this one uses its own judg
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 
 from ai.judge import GameJudgement
@@ -44,8 +45,18 @@ class GameJudgements:
         if task is None:
             task = asyncio.ensure_future(self._judgement(game_id, record))
             self._judging[game_id] = task
-            task.add_done_callback(lambda _: self._judging.pop(game_id, None))
+            task.add_done_callback(functools.partial(self._judged, game_id))
         return await asyncio.shield(task)
+
+    def _judged(self, game_id: int, task: asyncio.Task[GameJudgement]) -> None:
+        """A judging ended: forget it, and take its failure if it failed. The callers still
+        waiting get the failure themselves and tell it. Those that left meanwhile (the stats'
+        job, cancelled at a stop while a worker judged; the pool then closes under the
+        judging) leave it to nobody, and asyncio would log it with a traceback as an
+        exception never retrieved: it is no incident, the next caller judges again."""
+        self._judging.pop(game_id, None)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.debug("judgement of game %s ended without a result: %s", game_id, error)
 
     async def _judgement(self, game_id: int, record: Record) -> GameJudgement:
         kept = await self._store.judgement(game_id)

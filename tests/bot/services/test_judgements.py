@@ -5,6 +5,8 @@ processes judging a game at once keep it once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +25,7 @@ from bot.services.play import PlayService
 from bot.services.views import Player
 from bot.storage import Database, StatsStore
 from bot.storage.judgements import JudgementStore
-from bot.workers.pool import Lane, WorkerPool
+from bot.workers.pool import Lane, WorkerError, WorkerPool
 from engine import record_from_json
 from tests.bot.storage.test_stats import GUILD, finished_game, row
 from tests.judged import judged_golden
@@ -121,6 +123,41 @@ async def test_two_processes_judging_at_once_keep_it_once(
     assert one == other == golden_judgement()
     assert len(judged) == 2, "each process judged, neither waiting on the other"
     assert await store.add_judgement(game_id, "{}") is False, "one row, kept"
+
+
+async def test_a_judging_its_callers_left_fails_without_a_traceback(
+    database: Database, judged: list[int]
+) -> None:
+    # At a stop the stats' job is cancelled while a worker judges, then the pool closes.
+    game_id = await a_finished_game(database)
+    gate = asyncio.Event()
+
+    class ClosingPool(_Pool):
+        async def run(self, lane: Lane, function: Callable[..., Any], *_: Any, **__: Any) -> Any:
+            self.lanes.append(lane)
+            await gate.wait()
+            raise WorkerError("the worker pool is closed")
+
+    pool = ClosingPool()
+    judgements = GameJudgements(JudgementStore(database), cast(WorkerPool, pool))
+    caller = asyncio.ensure_future(judgements.of(game_id, RECORD))
+    await until(lambda: bool(pool.lanes), "the judging at the workers")
+    (judging,) = (task for task in asyncio.all_tasks() if "_judgement" in repr(task.get_coro()))
+    caller.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await caller
+    loop = asyncio.get_running_loop()
+    told: list[dict[str, Any]] = []
+    loop.set_exception_handler(lambda _, context: told.append(context))
+    try:
+        gate.set()
+        await until(judging.done, "the judging ended")
+        del judging
+        gc.collect()
+    finally:
+        loop.set_exception_handler(None)
+    assert [context["message"] for context in told] == []
+    assert judged == [], "nothing was judged"
 
 
 @pytest.mark.parametrize("kept", ['{"v":0}', "not JSON", '{"players": 2}'])
