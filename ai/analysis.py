@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ai.chances import win_chances
+from ai.judge import Facts, rug_facts
 from ai.luck import roll_luck
 from engine import (
     DieRolled,
@@ -46,11 +47,9 @@ from engine import (
     apply,
     chance_outcomes,
     new_game,
-    owner_of,
     replay_events,
     scores,
 )
-from engine.rules import region
 
 
 class Cause(enum.Enum):
@@ -183,21 +182,10 @@ class _Turn:
     number: int
     seat: int
     events: list[Event]
-    rug: _Rug | None = None
+    rug: Facts | None = None
     face: int | None = None
     escaped: float = 0.0
     rolled: tuple[float, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Rug:
-    """What a rug did: rival squares covered, the largest rival region cut into (its owner and
-    size before) and the size of its own region after."""
-
-    covered: int
-    cut_owner: int | None
-    cut_region: int
-    grown: int
 
 
 def analyse(record: Record) -> GameAnalysis:
@@ -219,7 +207,7 @@ def analyse(record: Record) -> GameAnalysis:
                 current.escaped = _expected_toll(state)
                 current.rolled = win_chances(after)
             elif isinstance(event, RugPlaced):
-                current.rug = _rug(state, after, event)
+                current.rug = rug_facts(state, event.seat, event.squares)
             if isinstance(event, TurnStarted | GameEnded):
                 turns.append(current)
                 points.append(Point(current.number, current.seat, win_chances(after)))
@@ -247,25 +235,6 @@ def _mover(state: GameState) -> int:
     if state.to_move is None:
         raise ValueError("the record has no turn to play")
     return state.to_move
-
-
-def _rug(before: GameState, after: GameState, rug: RugPlaced) -> _Rug:
-    """What `rug`, laid from `before` to `after`, did (see `_Rug`)."""
-    covered = 0
-    cut_owner, cut_region = None, 0
-    for square in rug.squares:
-        color = before.colors[square]
-        if color < 0:
-            continue
-        owner = owner_of(before.players, color)
-        if owner == rug.seat or owner >= before.players or before.is_eliminated(owner):
-            continue
-        covered += 1
-        size = len(region(before.colors, square))
-        if size > cut_region:
-            cut_owner, cut_region = owner, size
-    grown = len(region(after.colors, rug.squares[0]))
-    return _Rug(covered, cut_owner, cut_region, grown)
 
 
 def _expected_toll(state: GameState) -> float:

@@ -444,10 +444,14 @@ def facts_of(state: GameState, action: str) -> Facts:
                     income += odds * amount
         return Facts(income=income)
     squares = parse_placement(action)
-    return _rug_facts(state, seat, squares)
+    return rug_facts(state, seat, squares)
 
 
-def _rug_facts(state: GameState, seat: int, squares: tuple[int, int]) -> Facts:
+def rug_facts(state: GameState, seat: int, squares: tuple[int, int]) -> Facts:
+    """What `seat` laying its rug on `squares` at `state` does: the rival squares it covers
+    (rugs of seats out of the game are neutral, R9), the largest rival region it cuts into
+    and the size of its own region after (`Facts`). The analysis of a game tells the same
+    of the rug of its turning point."""
     covered = 0
     cut_owner, cut_region = None, 0
     for square in squares:
