@@ -1,7 +1,8 @@
 """When a change in this process wakes the turn clock's scheduler (each back end): only when it
 brings work sooner than the scheduler planned to look (its last `next_due`). A move between
 people, and the message that shows it, wake it for nothing; a move that hands the turn to an
-AI wakes it at once; a change due before the planned look wakes it at that moment."""
+AI wakes it at once; a game that starts wakes it for its first message (shown by the catch-up
+if it never shows); a change due before the planned look wakes it at that moment."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services import GameStatus
+from bot.services import GameStatus, turn_clock
 from bot.storage import Database
 from tests.bot.services.test_async_play import (
+    BOB,
+    CHANNEL,
+    GUILD,
     HOST,
     LIMIT,
     ManualClock,
@@ -75,6 +79,23 @@ async def test_a_move_that_hands_the_turn_to_an_ai_wakes_it_at_once(table: Table
     assert view.ai_to_move
     assert wakes.count >= 1
     assert await table.scheduler.run_due() == 1, "the AI's turn"
+
+
+async def test_a_game_that_starts_wakes_it_for_its_first_message(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A started game's first message is looked after if it never shows: due once the wait for
+    # it ends (a minute), at once here.
+    monkeypatch.setattr(turn_clock, "_DISPLAY_PATIENCE", timedelta(0))
+    lobby = await table.service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
+    )
+    await table.service.lobby.join(lobby.id, BOB)
+    assert await table.scheduler.seconds_to_sleep() is None, "nothing to do: asleep until woken"
+    wakes = Wakes(table)
+    await table.service.lobby.start(lobby.id, HOST)
+    assert wakes.count == 1
+    assert await table.scheduler.seconds_to_sleep() == 0, "the first message to show"
 
 
 async def test_a_change_due_before_the_planned_look_wakes_it_then(table: Table) -> None:
