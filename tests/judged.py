@@ -1,15 +1,19 @@
 """The golden games' judgements (`ai.judge.judge_game` over tests/engine/golden/), each judged
-once per test process: judging a whole game takes seconds, several times that under the
-coverage tracer, and tests of the judgement's text, its storage and its analysis read the same
-ones. `count_judgings` has the workers give every game judged the 2-player golden game's
-judgement, for tests that count judgings and their cost, not the judge's work."""
+once per test process, with the coverage tracer paused: judging a whole game takes seconds,
+three times that under the tracer, and tests of the judgement's text, its storage and its
+analysis read the same ones. `count_judgings` has the workers give every game judged the
+2-player golden game's judgement, for tests that count judgings and their cost, not the
+judge's work."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
+import coverage
 import pytest
 
 from ai.judge import GameJudgement, judge_game
@@ -28,7 +32,24 @@ def golden_record(name: str) -> Record:
 @functools.cache
 def judged_golden(name: str) -> GameJudgement:
     """The judgement of the golden game `name`, every seat's decisions, with no work budget."""
-    return judge_game(golden_record(name))
+    with _untraced():
+        return judge_game(golden_record(name))
+
+
+@contextlib.contextmanager
+def _untraced() -> Iterator[None]:
+    """Pause the coverage tracer while a golden game is judged, if one runs: the judge's own
+    tests (tests/ai/test_ai_judge.py) measure its lines, and here the tracer would only make
+    the judgement that other tests read take three times as long."""
+    tracer = coverage.Coverage.current()
+    if tracer is None:
+        yield
+        return
+    tracer.stop()
+    try:
+        yield
+    finally:
+        tracer.start()
 
 
 def count_judgings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
