@@ -148,6 +148,7 @@ async def test_a_judging_its_callers_left_fails_without_a_traceback(
         await caller
     loop = asyncio.get_running_loop()
     told: list[dict[str, Any]] = []
+    handler = loop.get_exception_handler()
     loop.set_exception_handler(lambda _, context: told.append(context))
     try:
         gate.set()
@@ -155,7 +156,7 @@ async def test_a_judging_its_callers_left_fails_without_a_traceback(
         del judging
         gc.collect()
     finally:
-        loop.set_exception_handler(None)
+        loop.set_exception_handler(handler)
     assert [context["message"] for context in told] == []
     assert judged == [], "nothing was judged"
 
