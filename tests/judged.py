@@ -10,10 +10,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import coverage
 import pytest
 
 from ai.judge import GameJudgement, judge_game
@@ -38,18 +38,15 @@ def judged_golden(name: str) -> GameJudgement:
 
 @contextlib.contextmanager
 def _untraced() -> Iterator[None]:
-    """Pause the coverage tracer while a golden game is judged, if one runs: the judge's own
-    tests (tests/ai/test_ai_judge.py) measure its lines, and here the tracer would only make
-    the judgement that other tests read take three times as long."""
-    tracer = coverage.Coverage.current()
-    if tracer is None:
-        yield
-        return
-    tracer.stop()
+    """Pause the coverage tracer of this thread while a golden game is judged, if one runs: the
+    judge's own tests (tests/ai/test_ai_judge.py) measure its lines, and here the tracer would
+    only make the judgement that other tests read take three times as long."""
+    tracer = sys.gettrace()
+    sys.settrace(None)
     try:
         yield
     finally:
-        tracer.start()
+        sys.settrace(tracer)
 
 
 def count_judgings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
