@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,9 +25,15 @@ from engine import Record, record_from_json
 GOLDEN = Path(__file__).resolve().parent / "engine" / "golden"
 
 
+def golden_data(name: str) -> dict[str, Any]:
+    """The golden game `name` (its file's name without `.json`) as its record's JSON."""
+    data: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
+    return data
+
+
 def golden_record(name: str) -> Record:
     """The golden game `name` (its file's name without `.json`)."""
-    return record_from_json(json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8")))
+    return record_from_json(golden_data(name))
 
 
 @functools.cache

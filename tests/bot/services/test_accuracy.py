@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -27,9 +25,10 @@ from bot.workers.pool import Lane, WorkerPool
 from engine import Record
 from tests.bot.services.test_judgements import golden_judgement
 from tests.bot.storage.test_stats import GUILD, finished_game, row
+from tests.judged import golden_data
 from tests.polling import until
 
-GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden" / "2p-standard.json"
+GOLDEN = "2p-standard"
 
 
 def test_no_judged_game_has_no_accuracy() -> None:
@@ -84,9 +83,7 @@ def judgements(database: Database, pool: object) -> GameJudgements:
 def golden_recorder(database: Database, store: StatsStore) -> AccuracyRecorder:
     """A process's accuracy recorder whose every finished game is the golden 2-player record,
     judged by `_Pool`."""
-    return AccuracyRecorder(
-        store, _Play.of(json.loads(GOLDEN.read_text())), judgements(database, _Pool())
-    )
+    return AccuracyRecorder(store, _Play.of(golden_data(GOLDEN)), judgements(database, _Pool()))
 
 
 class _Pool:
@@ -104,7 +101,7 @@ class _Pool:
 async def test_the_job_judges_in_the_workers_and_writes_once(
     database: Database, judged: list[int]
 ) -> None:
-    data = json.loads(GOLDEN.read_text())
+    data = golden_data(GOLDEN)
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     store = StatsStore(database)
     pool = _Pool()
@@ -164,7 +161,7 @@ async def test_the_rest_after_a_game_holds_into_the_next_pass(
     store = StatsStore(database)
     recorder = AccuracyRecorder(
         store,
-        _Play.of(json.loads(GOLDEN.read_text())),
+        _Play.of(golden_data(GOLDEN)),
         judgements(database, _Pool()),
         now=lambda: clock[0],
         rest=rest,

@@ -9,7 +9,6 @@ import contextlib
 import gc
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -26,19 +25,18 @@ from bot.services.views import Player
 from bot.storage import Database, StatsStore
 from bot.storage.judgements import JudgementStore
 from bot.workers.pool import Lane, WorkerError, WorkerPool
-from engine import record_from_json
 from tests.bot.storage.test_stats import GUILD, finished_game, row
-from tests.judged import judged_golden
+from tests.judged import golden_data, golden_record, judged_golden
 from tests.polling import until
 
-GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden" / "2p-standard.json"
-DATA: dict[str, Any] = json.loads(GOLDEN.read_text())
-RECORD = record_from_json(DATA)
+GOLDEN = "2p-standard"
+DATA = golden_data(GOLDEN)
+RECORD = golden_record(GOLDEN)
 
 
 def golden_judgement() -> GameJudgement:
     """The golden game's judgement, judged once for the whole run."""
-    return judged_golden(GOLDEN.stem)
+    return judged_golden(GOLDEN)
 
 
 class _Play:

@@ -3,7 +3,6 @@ one, and kept by the bot so a second look costs only the drawing."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, cast
@@ -24,14 +23,7 @@ from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis
-from tests.judged import golden_record, judged_golden
-
-GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
-
-
-def golden(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
-    return data
+from tests.judged import golden_data, golden_record, judged_golden
 
 
 @pytest.fixture
@@ -102,8 +94,8 @@ async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(presentation, "CACHED_ANALYSES", 1)
     pictures = AnalysisPictures(WorkerPool(workers=0), cast(GameJudgements, _Unjudged()))
     players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
-    duel = FinishedGame(5, golden("2p-standard"), players)
-    other = FinishedGame(6, golden("2p-last-player-standing"), players)
+    duel = FinishedGame(5, golden_data("2p-standard"), players)
+    other = FinishedGame(6, golden_data("2p-last-player-standing"), players)
     english = await pictures.png(duel, "en")
     ukrainian = await pictures.png(duel, "uk")
     assert english != ukrainian
