@@ -222,11 +222,18 @@ async def rejoin_told_once(edge: Edge, back: FakeUser) -> None:
     assert await edge.service.play.behind_on_display() == []
 
 
+async def rejoined_untold(edge: Edge) -> FakeUser:
+    """A person who took their seat back from the AI, committed and never told in the channel
+    (the process killed before its answer)."""
+    back = await handed_to_ai(edge)
+    await edge.service.play.rejoin(1, back.id)
+    return back
+
+
 async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> None:
     """A seat taken back from the AI, committed and the process killed before the channel was
     told: two displays catching the game up tell it once."""
-    back = await handed_to_ai(edge)
-    await edge.service.play.rejoin(1, back.id)
+    back = await rejoined_untold(edge)
 
     await caught_up_twice(edge)
 
@@ -254,8 +261,7 @@ def recorded_waits(edge: Edge, monkeypatch: pytest.MonkeyPatch, back: FakeUser) 
 async def test_a_restart_waits_out_the_last_run_s_window_before_telling_a_rejoin(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    back = await handed_to_ai(edge)
-    await edge.service.play.rejoin(1, back.id)
+    back = await rejoined_untold(edge)
     waits = recorded_waits(edge, monkeypatch, back)
     await edge.bot.display.resume_displays()
     assert waits == [False], "one wait, before the notice"
@@ -265,8 +271,7 @@ async def test_a_restart_waits_out_the_last_run_s_window_before_telling_a_rejoin
 async def test_a_restart_after_the_window_tells_a_rejoin_without_waiting(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    back = await handed_to_ai(edge)
-    await edge.service.play.rejoin(1, back.id)
+    back = await rejoined_untold(edge)
     waits = recorded_waits(edge, monkeypatch, back)
     a_window_later(edge, monkeypatch)
     await edge.bot.display.resume_displays()
