@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 from collections.abc import Callable
 from typing import Any, cast
@@ -27,6 +26,7 @@ from bot.storage.judgements import JudgementStore
 from bot.workers.pool import Lane, WorkerError, WorkerPool
 from tests.bot.storage.test_stats import GUILD, finished_game, row
 from tests.judged import golden_data, golden_record, judged_golden
+from tests.loop_reports import loop_reports
 from tests.polling import until
 
 GOLDEN = "2p-standard"
@@ -144,18 +144,11 @@ async def test_a_judging_its_callers_left_fails_without_a_traceback(
     caller.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await caller
-    loop = asyncio.get_running_loop()
-    told: list[dict[str, Any]] = []
-    handler = loop.get_exception_handler()
-    loop.set_exception_handler(lambda _, context: told.append(context))
-    try:
+    with loop_reports() as reported:
         gate.set()
         await until(judging.done, "the judging ended")
         del judging
-        gc.collect()
-    finally:
-        loop.set_exception_handler(handler)
-    assert [context["message"] for context in told] == []
+    assert reported == []
     assert judged == [], "nothing was judged"
 
 
