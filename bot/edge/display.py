@@ -829,16 +829,11 @@ class GameDisplay:
     ) -> list[discord.File]:
         """Draw the post's picture; if it is not ready within ANSWER_PATIENCE_SECONDS of the
         interaction's arrival (or every worker is busy), defer the interaction meanwhile."""
-        drawing = asyncio.ensure_future(self._files(post))
         # The interaction may have waited before its handler ran: count from its creation.
         patience = ANSWER_PATIENCE_SECONDS - replies.elapsed(interaction, received_at())
         if post.image is not None and self._pictures.busy:
             patience = 0.0
-        try:
-            return await asyncio.wait_for(asyncio.shield(drawing), max(0.0, patience))
-        except TimeoutError:
-            await replies.defer(interaction, ephemeral=ephemeral)
-            return await drawing
+        return await replies.in_time(interaction, self._files(post), patience, ephemeral=ephemeral)
 
     def _channel(self, view: GameView) -> discord.PartialMessageable:
         return self._client.get_partial_messageable(

@@ -9,7 +9,6 @@ work after a restart too.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
@@ -98,10 +97,6 @@ class RulesGuide:
         if post.scene is None:
             return []
         name = picture_name(post.scene)
-        drawing = asyncio.ensure_future(self._pictures.guide_png(post.scene.value))
-        try:
-            png = await asyncio.wait_for(asyncio.shield(drawing), PICTURE_PATIENCE_SECONDS)
-        except TimeoutError:
-            await replies.defer(interaction, ephemeral=True)
-            png = await drawing
+        drawing = self._pictures.guide_png(post.scene.value)
+        png = await replies.in_time(interaction, drawing, PICTURE_PATIENCE_SECONDS, ephemeral=True)
         return [images.as_file(png, name)]

@@ -26,9 +26,9 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -38,6 +38,8 @@ Interaction = discord.Interaction[Any]
 not import: it sits below the rest of the edge)."""
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 ACKNOWLEDGE_AFTER_SECONDS = 2.0
 """How long after Discord created an interaction its handler may take to answer before the
@@ -140,6 +142,25 @@ async def _defer(state: _Answering, *, ephemeral: bool, thinking: bool | None) -
         if thinking:
             state.loading = ephemeral
         return True
+
+
+async def in_time(
+    interaction: Interaction, work: Awaitable[T], patience: float, *, ephemeral: bool = False
+) -> T:
+    """The result of `work` (a picture being drawn, say), deferring `interaction` if it is not
+    ready within `patience` seconds (none: at once). If the handler stops waiting first (it is
+    cancelled, or the deferral fails), the work is cancelled with it: nobody would show its
+    result, and a failure of it would be left for nobody to take (asyncio would log it with a
+    traceback)."""
+    task = asyncio.ensure_future(work)
+    try:
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), max(0.0, patience))
+        except TimeoutError:
+            await defer(interaction, ephemeral=ephemeral)
+            return await task
+    finally:
+        task.cancel()  # nothing once it is done
 
 
 def elapsed(interaction: Interaction, received: float) -> float:

@@ -438,15 +438,17 @@ class TournamentDisplay:
         """The standings to answer a click with: if the picture is not drawn within
         PICTURE_PATIENCE_SECONDS, the click is deferred meanwhile; if it cannot be drawn, the
         standings without it (the redraw that follows adds it)."""
-        drawing = asyncio.ensure_future(self.standings(view))
-        done, _ = await asyncio.wait({drawing}, timeout=PICTURE_PATIENCE_SECONDS)
-        if not done:
-            await replies.defer(interaction)
-        try:
-            return await drawing
-        except Exception as error:  # the picture is best effort: the standings go out
-            log.warning("tournament %s: standings shown without their picture (%r)", view.id, error)
-            return shown.standings_post(view).embed, []
+
+        async def drawn() -> tuple[discord.Embed, list[discord.File]]:
+            try:
+                return await self.standings(view)
+            except Exception as error:  # the picture is best effort: the standings go out
+                log.warning(
+                    "tournament %s: standings shown without their picture (%r)", view.id, error
+                )
+                return shown.standings_post(view).embed, []
+
+        return await replies.in_time(interaction, drawn(), PICTURE_PATIENCE_SECONDS)
 
     # --- an abort ----------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
 
+import aiohttp
 import discord
 import pytest
 
@@ -34,6 +35,7 @@ from tests.e2e.fakecord.interactions import (
     DEFERRED_UPDATE_MESSAGE,
     InteractionHandle,
 )
+from tests.loop_reports import loop_reports
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 
@@ -277,3 +279,50 @@ def test_the_time_gone_counts_from_when_discord_made_the_interaction(
     stub.created_at = discord.utils.utcnow() - dt.timedelta(seconds=age)
     gone = replies.elapsed(cast(Interaction, stub), time.monotonic())
     assert least <= gone < most
+
+
+# --- work a handler waits on ends with the handler ------------------------------------------
+
+
+class _RefusedDeferral(_Response):
+    """A response whose deferral never reaches Discord."""
+
+    async def defer(self, **fields: Any) -> None:
+        self.calls.append("defer")
+        raise aiohttp.ClientConnectionError("Discord cannot be reached")
+
+
+@pytest.mark.parametrize("stop", ["the deferral fails", "the handler is cancelled"])
+async def test_a_picture_its_handler_stopped_waiting_for_is_cancelled_not_left_to_fail_unseen(
+    stop: str,
+) -> None:
+    """A picture still being drawn when its click's handler gives up (Discord refused the
+    deferral, or the bot is stopping) is cancelled with it. Left to fail later (the worker pool
+    closing under it), its failure would be taken by nobody, and asyncio would log it with a
+    traceback."""
+    stub = _Interaction()
+    if stop == "the deferral fails":
+        stub.response = _RefusedDeferral()
+    interaction = cast(Interaction, stub)
+    fail = asyncio.Event()
+
+    async def draw() -> bytes:
+        await fail.wait()
+        raise RuntimeError("the worker pool is closed")
+
+    drawing = asyncio.ensure_future(draw())
+    patience = 0.0 if stop == "the deferral fails" else 3600.0
+    handler = asyncio.ensure_future(replies.in_time(interaction, drawing, patience))
+    if stop == "the handler is cancelled":
+        for _ in range(5):  # the handler waits on the drawing
+            await asyncio.sleep(0)
+        handler.cancel()
+    with pytest.raises((aiohttp.ClientConnectionError, asyncio.CancelledError)):
+        await handler
+    with loop_reports() as reported:
+        fail.set()
+        await asyncio.wait({drawing})
+        ended_cancelled = drawing.cancelled()
+        del drawing
+    assert ended_cancelled, "the drawing went on after its handler stopped waiting"
+    assert reported == []
