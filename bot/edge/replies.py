@@ -17,6 +17,10 @@ the handler, so an interaction is never answered twice (Discord refuses a second
 
 A deferred answer shown privately cannot become public (nor the reverse): an answer of the
 other kind replaces it (the deferred one is deleted and the answer sent as a follow-up).
+
+A handler that waits on slow work before it answers (a picture drawn in the workers) waits
+through `in_time`, which defers the interaction when the work is late and cancels the work
+if the handler stops waiting first.
 """
 
 from __future__ import annotations
