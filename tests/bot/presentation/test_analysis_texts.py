@@ -24,6 +24,7 @@ from bot.presentation.analysis import (
 )
 from bot.presentation.messages import LANGUAGES
 from engine import record_from_json
+from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_languages import english_in
 
 GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
@@ -138,13 +139,18 @@ def test_a_game_without_payments_says_so() -> None:
 
 
 @pytest.mark.parametrize("language", ["fr", "uk"])
-def test_a_translated_analysis_writes_no_english_sentence(language: str) -> None:
+def test_a_translated_analysis_writes_no_english(language: str) -> None:
+    """No English sentence shows, and no text, the picture's short labels ("Seat 3", "#1")
+    included, was looked up in English."""
     written: list[str] = []
-    for name in ("3p-elimination", "4p-rotate-after-elimination", "2p-standard"):
-        texts = analysis_texts(golden(name), 3, language)
-        written += [texts.title, texts.chances, texts.swing, texts.payments, texts.luck]
-        written += [*texts.swing_lines, *texts.payment_lines]
+    with texts_looked_up() as looked_up:
+        for name in ("3p-elimination", "4p-rotate-after-elimination", "2p-standard"):
+            texts = analysis_texts(golden(name), 3, language, SUMMARIES)
+            written += [texts.title, texts.chances, texts.swing, texts.payments, texts.luck]
+            written += [*texts.swing_lines, *texts.payment_lines]
     assert [line for line in written if english_in(line)] == []
+    assert {"image.seat", "image.rank"} <= {key for key, _ in looked_up}
+    assert asked_in_another_language(looked_up, language) == set()
     english = analysis_texts(golden("2p-standard"), 3, "en")
     assert english_in(english.title), "the check would see English"
 

@@ -40,6 +40,7 @@ from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
 from render import Labels
 from render.rating_chart import CHART_ENGLISH, ChartLabels
+from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_presentation import ERROR_ARGUMENTS
 
 TRANSLATED = ("fr", "uk")
@@ -296,11 +297,16 @@ def error_samples() -> list[tuple[type[Exception], tuple[object, ...]]]:
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
-def test_a_game_in_another_language_writes_no_english_sentence(locale: str) -> None:
-    written = everything_written(locale)
+def test_a_game_in_another_language_writes_no_english(locale: str) -> None:
+    """No English sentence shows, and no text, a one-word button label included, was looked up
+    in English."""
+    with texts_looked_up() as looked_up:
+        written = everything_written(locale)
     assert len(written) > 500
     leaked = {(fragment, line) for line in written for fragment in english_in(line)}
     assert leaked == set()
+    assert len(looked_up) > 500
+    assert asked_in_another_language(looked_up, locale) == set()
 
 
 def test_the_check_finds_english_in_an_english_game() -> None:

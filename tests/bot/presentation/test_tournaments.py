@@ -21,6 +21,7 @@ from bot.services.tournament_views import (
     TournamentView,
 )
 from bot.storage.kinds import GameStatus
+from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_languages import button_labels, english_in, post_texts
 
 MOD = 100
@@ -190,10 +191,15 @@ def test_threads_are_named_within_discord_s_limit_and_welcome_their_players() ->
 
 
 @pytest.mark.parametrize("locale", ["fr", "uk"])
-def test_a_tournament_in_another_language_writes_no_english_sentence(locale: str) -> None:
-    written = everything(locale)
+def test_a_tournament_in_another_language_writes_no_english(locale: str) -> None:
+    """No English sentence shows, and no text, a column's short header included, was looked
+    up in English."""
+    with texts_looked_up() as looked_up:
+        written = everything(locale)
     assert len(written) > 40
     assert {(fragment, line) for line in written for fragment in english_in(line)} == set()
+    assert {key for key, _ in looked_up} >= {f"tournament.column.{c}" for c in shown.COLUMNS}
+    assert asked_in_another_language(looked_up, locale) == set()
 
 
 def test_the_check_finds_english_in_an_english_tournament() -> None:
