@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.presentation import away
+from bot.presentation.messages import text
 from bot.services.away import HeldNotice
 from bot.services.time_rules import AwayRefusedError
 
@@ -25,8 +26,13 @@ def test_the_held_message_names_every_kind_of_notice(language: str) -> None:
     message = away.held_message(notices)
     assert message.count("\n") == len(KINDS)
     for notice in notices:
-        assert str(notice.game_id) in message
-        assert f"<#{notice.channel_id}>" in message
+        line = text(
+            f"quiet.held_{notice.kind}",
+            language,
+            game_id=notice.game_id,
+            link=f"<#{notice.channel_id}>",
+        )
+        assert line in message.splitlines()
 
 
 def test_a_long_list_counts_what_it_leaves_out() -> None:
