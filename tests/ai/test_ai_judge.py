@@ -24,6 +24,7 @@ from ai.judge import (
     judge_game,
     judge_options,
     judgement_from,
+    search_chances,
     state_before,
     summarise,
     thresholds,
@@ -151,6 +152,8 @@ def test_a_turn_into_a_12_square_region_is_a_blunder() -> None:
 def test_the_best_option_loses_nothing() -> None:
     state = endgame("d4", "N", "place")
     best = best_option(state)
+    assert best.chance == max(chance for _, chance in search_chances(state))
+    assert best.action in CUTS
     judgement = judge_decision(state, best.action)
     assert judgement.loss == 0.0
     assert judgement.band is Band.GOOD
@@ -205,15 +208,22 @@ def test_bands_are_lichess_in_2_players_and_scale_with_the_spread_of_a_fair_resu
         Band.BLUNDER,
         Band.BLUNDER,
     ]
+    for players in (3, 4):
+        bands = (Band.INACCURACY, Band.MISTAKE, Band.BLUNDER)
+        for threshold, band, below in zip(
+            thresholds(players), bands, (Band.GOOD, *bands[:2]), strict=True
+        ):
+            assert band_of(threshold + 0.001, players) is band
+            assert band_of(threshold - 0.001, players) is below
     assert band_of(13.0, 4) is Band.BLUNDER
     assert band_of(13.0, 2) is Band.MISTAKE
-    assert band_of(12.9, 4) is Band.MISTAKE
 
 
 def test_accuracy_follows_the_lichess_curve_on_the_scaled_loss() -> None:
     assert decision_accuracy(0.0, 2) == pytest.approx(100.0, abs=1e-3)
     assert decision_accuracy(10.0, 2) == pytest.approx(63.58, abs=0.01)
     assert decision_accuracy(8.660254, 4) == pytest.approx(decision_accuracy(10.0, 2))
+    assert decision_accuracy(9.428090, 3) == pytest.approx(decision_accuracy(10.0, 2))
     assert decision_accuracy(100.0, 2) == 0.0
     losses = [0.0, 1.0, 5.0, 10.0, 20.0, 50.0]
     values = [decision_accuracy(loss, 3) for loss in losses]
@@ -309,6 +319,9 @@ def test_costliest_ranks_the_seats_losses() -> None:
     none = judgement_from(state, "S", options, index=2)
     judged = ai.judge.GameJudgement(2, (middle, none, worst), ())
     assert judged.costliest(0, 3) == (worst, middle)
+    later_tie = judgement_from(state, "L", options, index=5)
+    tied = ai.judge.GameJudgement(2, (later_tie, worst, middle), ())
+    assert tied.costliest(0, 3) == (worst, middle, later_tie)
     assert worst.loss == pytest.approx(30.0)
     assert [worst.band, middle.band, none.band] == [Band.BLUNDER, Band.MISTAKE, Band.GOOD]
     assert worst.loss_of("L") == middle.loss == 10.0
