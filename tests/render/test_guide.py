@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from engine import SQUARES, Phase, TaxPaid, placements
+from engine import COLS, ROWS, SQUARES, Phase, TaxPaid, placements
 from render import GuideScene, render_guide
 from render.guide import GUIDE_SIZE, SCRIPTS, guide_scene
 from render.layout import layout
-from render.overlays import path_points
-from render.palette import PATH
+from render.overlays import path_points, payment_center
+from render.palette import COIN, PATH, REGION
+from render.sprites import coin_radius
 from tests.render.conftest import decode
 
 
@@ -72,6 +73,10 @@ def test_the_walk_goes_round_a_border_arc_and_is_drawn() -> None:
 
 
 def test_the_payment_outlines_the_region_and_shows_the_toll() -> None:
+    """The scene is a payment of 4 for a region of 4 squares, and its picture shows it: the
+    region's outline on each side of its squares that borders the outside of the region, none
+    on a side between two of them (the squares Assam's walk covers left out), and the coin
+    where Assam paid."""
     scene = guide_scene(GuideScene.PAY)
     (tax,) = [event for event in scene.events if isinstance(event, TaxPaid)]
     assert scene.marks.paid_region == tax.region
@@ -79,6 +84,32 @@ def test_the_payment_outlines_the_region_and_shows_the_toll() -> None:
     assert scene.state.phase is Phase.PLACE
     assert scene.state.assam in tax.region
     assert tax.payer != tax.payee
+    image = decode(render_guide(GuideScene.PAY))
+    geometry = layout(GUIDE_SIZE, 3, portrait=True)
+    moved = scene.marks.path
+    assert moved is not None
+    walked = {moved.start, *(step.square for step in moved.path)}
+    checked = 0
+    for square in tax.region - walked:
+        row, col = divmod(square, COLS)
+        x0, y0, x1, y1 = geometry.square_box(square)
+        middle = ((x0 + x1) // 2, (y0 + y1) // 2)
+        sides = (
+            ((row - 1, col), (middle[0], y0)),
+            ((row + 1, col), (middle[0], y1)),
+            ((row, col - 1), (x0, middle[1])),
+            ((row, col + 1), (x1, middle[1])),
+        )
+        for (r, c), point in sides:
+            outline = not (0 <= r < ROWS and 0 <= c < COLS) or r * COLS + c not in tax.region
+            assert (image.getpixel(point) == REGION) is outline, (square, (r, c))
+            checked += outline
+    assert checked >= 4
+    x, y = payment_center(geometry, scene.state.assam)
+    reach = coin_radius(geometry.cell) // 2
+    box = image.crop((round(x) - reach, round(y) - reach, round(x) + reach, round(y) + reach))
+    coin = sum(count for count, colour in box.getcolors(4 * reach * reach) or () if colour == COIN)
+    assert coin > reach, "the coin with the sum paid"
 
 
 def test_the_places_to_lay_are_the_engine_s() -> None:
