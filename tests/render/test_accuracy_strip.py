@@ -4,12 +4,15 @@ rated game; readable at a phone's 390 pixels and for every kind of colour vision
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from PIL import Image
 
-from render import palette
+from render import accuracy_strip, palette
 from render.accuracy_strip import BAR, MEAN, STRIP_HEIGHT, AccuracyStrip
 from render.rating_chart import CHART_HEIGHT, CHART_WIDTH, SAMPLE, render_rating_chart
+from render.text import draw_text
 from render.vision import DEFICIENCIES, closest_pair
 from tests.render.conftest import decode
 
@@ -71,11 +74,43 @@ def test_too_few_games_for_a_trend_have_bars_and_no_means() -> None:
     assert not any(mean_rows(image, (first + last) // 2, 80) for first, last in bars)
 
 
-def test_a_game_below_half_lowers_the_scale_to_zero() -> None:
+def ticks_and_heights(
+    strip: AccuracyStrip, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], list[int]]:
+    """The texts the strip draws (caught on their way to `draw_text`) and each bar's height:
+    its BAR pixels down its middle column, left to right."""
+    drawn: list[str] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], text: str, **how: Any) -> None:
+        drawn.append(text)
+        draw_text(image, xy, text, **how)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(accuracy_strip, "draw_text", recording)
+        image = decode(render_rating_chart((), accuracy=strip))
+    bars = runs(image, image.height - 30, BAR)
+    data = image.load()
+    assert data is not None
+    heights = [
+        sum(1 for y in range(image.height) if data[(first + last) // 2, y] == BAR)
+        for first, last in bars
+    ]
+    return drawn, heights
+
+
+def test_a_game_below_half_lowers_the_scale_to_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a game at 20%, the scale runs from 0% (its ticks 0%, 50%, 100%) and that game's bar
+    stands about 20/90 as tall as the 90% game's; with none under 50%, from 50%."""
     low = AccuracyStrip((20.0, 90.0), "Accuracy, last 2 games", "55%")
-    assert render_rating_chart((), accuracy=low) != render_rating_chart(
-        (), accuracy=AccuracyStrip((60.0, 90.0), "Accuracy, last 2 games", "55%")
-    )
+    texts, heights = ticks_and_heights(low, monkeypatch)
+    assert {"0%", "50%", "100%"} <= set(texts), texts
+    assert "75%" not in texts
+    assert len(heights) == 2, "the 20% game's bar rises from the bottom too"
+    assert 0.15 < heights[0] / heights[1] < 0.25, heights
+    high = AccuracyStrip((60.0, 90.0), "Accuracy, last 2 games", "75%")
+    texts, _ = ticks_and_heights(high, monkeypatch)
+    assert {"50%", "75%", "100%"} <= set(texts), texts
+    assert "0%" not in texts
 
 
 @pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
