@@ -8,9 +8,13 @@ import pytest
 from PIL import Image, ImageChops
 
 from engine import Phase, placement_notation, placements
+from render.board import render_board
 from render.drill import BETTER_LABEL, TAKEN_LABEL, drill_marks, render_drill
-from render.layout import DEFAULT_SIZE, layout
+from render.layout import DEFAULT_SIZE, Layout, layout
+from render.overlays import turn_badge_center
+from render.palette import BADGE, LAST_RUG, RGB, rug_style
 from render.samples import Moment, first_moment
+from render.sprites import badge, badge_radius
 
 from .conftest import decode
 
@@ -31,27 +35,77 @@ def around(point: tuple[float, float], half: int) -> tuple[int, int, int, int]:
     return (x - half, y - half, x + half, y + half)
 
 
+def badge_pixels(image: Image.Image, point: tuple[float, float], reach: int) -> int:
+    """How many pixels of a badge's face (BADGE) lie within `reach` of `point`."""
+    box = image.crop(around(point, reach))
+    return sum(count for count, colour in box.getcolors(4 * reach * reach) or () if colour == BADGE)
+
+
+def label_of(image: Image.Image, cell: int, point: tuple[float, float], ring: RGB) -> str:
+    """Which of the badges 1 and 2 the picture shows centred on `point` (the closer match)."""
+    sprites = {label: badge(cell, label, ring) for label in (TAKEN_LABEL, BETTER_LABEL)}
+    side = sprites[TAKEN_LABEL].width
+    left, top = round(point[0] - side / 2), round(point[1] - side / 2)
+    seen = image.crop((left, top, left + side, top + side))
+    inner = around((side / 2, side / 2), round(badge_radius(cell) * 0.55))
+
+    def distance(label: str) -> int:
+        plain = Image.new("RGB", (side, side))
+        plain.paste(sprites[label], (0, 0), sprites[label])
+        difference = ImageChops.difference(plain.crop(inner), seen.crop(inner)).convert("L")
+        return sum(value * count for value, count in enumerate(difference.histogram()))
+
+    return min(sprites, key=distance)
+
+
+def framed(image: Image.Image, geometry: Layout, squares: tuple[int, ...]) -> bool:
+    """Whether the LAST_RUG frame runs along the bottom edge of the rug on `squares`."""
+    boxes = [geometry.square_box(square) for square in squares]
+    x = (min(b[0] for b in boxes) + max(b[2] for b in boxes)) // 2
+    bottom = max(b[3] for b in boxes)
+    return any(image.getpixel((x, y)) == LAST_RUG for y in range(bottom - 6, bottom + 3))
+
+
 def test_the_rug_taken_and_the_better_rug_are_both_marked_and_numbered() -> None:
+    """Against the board alone, the rug taken gets badge 1 and the frame of a rug just laid;
+    asked for, the better rug gets badge 2 and the rug taken stays as it was."""
     state = moment(Phase.PLACE).state
+    assert state.to_move is not None
     rugs = [placement_notation(a, b) for a, b in placements(state)]
     taken, better = rugs[0], rugs[-1]
     marks = drill_marks(state, taken, better)
     assert len(marks.candidates) == 2, "badges 1 and 2, in that order"
     assert marks.last_rug == marks.candidates[0], "the rug laid is framed as one just laid"
 
+    board = decode(render_board(state))
     plain = decode(render_drill(state, taken))
     both = decode(render_drill(state, taken, better))
     assert plain.width == DEFAULT_SIZE
     geometry = layout(DEFAULT_SIZE, state.players, False)
     half = geometry.cell // 4
+    reach = badge_radius(geometry.cell) // 2
+    ring = rug_style(state.next_rug_color(state.to_move)).fill
     first, second = marks.candidates
-    assert not changed(plain, both, around(geometry.shared_edge_midpoint(*first), half))
-    assert changed(plain, both, around(geometry.shared_edge_midpoint(*second), half)), (
+    at_first = geometry.shared_edge_midpoint(*first)
+    at_second = geometry.shared_edge_midpoint(*second)
+    for picture in (plain, both):
+        assert changed(board, picture, around(at_first, half)), "the rug taken is marked"
+        assert badge_pixels(picture, at_first, reach) > reach
+        assert label_of(picture, geometry.cell, at_first, ring) == TAKEN_LABEL
+        assert framed(picture, geometry, first), "framed as a rug just laid"
+    assert not framed(board, geometry, first)
+    assert not changed(plain, both, around(at_first, half))
+    assert badge_pixels(plain, at_second, reach) == 0
+    assert changed(plain, both, around(at_second, half)), (
         "the better rug appears with its badge once shown"
     )
+    assert badge_pixels(both, at_second, reach) > reach
+    assert label_of(both, geometry.cell, at_second, ring) == BETTER_LABEL
 
 
 def test_the_two_ways_to_turn_assam_get_arrows_and_badges() -> None:
+    """Each way shown gets a badge on the side Assam would then face: the way taken alone,
+    then both; the board alone has none."""
     state = moment(Phase.ORIENT).state
     marks = drill_marks(state, "L", "R")
     assert [label for label, _ in marks.turns] == [TAKEN_LABEL, BETTER_LABEL]
@@ -59,7 +113,20 @@ def test_the_two_ways_to_turn_assam_get_arrows_and_badges() -> None:
     assert marks.choices == tuple(facing for _, facing in marks.turns)
     alone = drill_marks(state, "L")
     assert [label for label, _ in alone.turns] == [TAKEN_LABEL]
-    assert decode(render_drill(state, "L")) != decode(render_drill(state, "L", "R"))
+    board = decode(render_board(state))
+    taken = decode(render_drill(state, "L"))
+    both = decode(render_drill(state, "L", "R"))
+    assert taken != both
+    geometry = layout(DEFAULT_SIZE, state.players, False)
+    reach = badge_radius(geometry.cell) // 2
+    (_, left), (_, right) = marks.turns
+    at_left = turn_badge_center(geometry, state.assam, left)
+    at_right = turn_badge_center(geometry, state.assam, right)
+    assert badge_pixels(board, at_left, reach) == badge_pixels(board, at_right, reach) == 0
+    assert badge_pixels(taken, at_left, reach) > reach
+    assert badge_pixels(taken, at_right, reach) == 0
+    assert badge_pixels(both, at_left, reach) > reach
+    assert badge_pixels(both, at_right, reach) > reach
 
 
 def test_an_action_that_is_not_an_option_is_refused() -> None:
@@ -69,11 +136,20 @@ def test_an_action_that_is_not_an_option_is_refused() -> None:
 
 
 def test_a_drill_step_scales_to_a_phone() -> None:
+    """At a phone's width the rug taken is still marked: it differs from the board alone
+    around it and its badge is there."""
     state = moment(Phase.PLACE).state
     (first, second), *_ = placements(state)
     rug = placement_notation(first, second)
     small = decode(render_drill(state, rug, size=PHONE_WIDTH))
     assert small.width == PHONE_WIDTH
+    board = decode(render_board(state, size=PHONE_WIDTH))
+    geometry = layout(PHONE_WIDTH, state.players, False)
+    at = geometry.shared_edge_midpoint(first, second)
+    reach = badge_radius(geometry.cell) // 2
+    assert changed(board, small, around(at, geometry.cell // 4))
+    assert badge_pixels(small, at, reach) > reach
+    assert framed(small, geometry, (first, second))
 
 
 @pytest.mark.parametrize("phase", [Phase.PLACE, Phase.ORIENT])
