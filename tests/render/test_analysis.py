@@ -3,18 +3,19 @@ every seat told apart by more than its colour."""
 
 from __future__ import annotations
 
+import itertools
 import math
+from dataclasses import dataclass, field
 from typing import cast
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from engine import seat_colors
-from render import palette
+from render import analysis, palette
 from render.analysis import (
     ANALYSIS_WIDTH,
     BLUNDER_RING,
-    DASHES,
     SWING_BAND,
     AnalysisPicture,
     AnalysisTexts,
@@ -28,7 +29,7 @@ from render.analysis import (
     render_analysis,
     seat_mark,
 )
-from render.palette import rug_style
+from render.palette import RGB, Mark, rug_style
 from render.vision import DEFICIENCIES, closest_pair
 
 from .conftest import decode
@@ -147,15 +148,87 @@ def test_the_texts_say_the_turning_point_the_payments_and_the_luck() -> None:
     assert "Turning point · turn 30" not in without
 
 
+@dataclass
+class Drawing:
+    """What the picture's lines are drawn with, caught on their way to `_caps` and `_marker`:
+    each piece of a line (its canvas, colour, width and points) and each marker (its canvas,
+    mark and colour). The chart's canvas comes first, then each legend sample's."""
+
+    canvases: list[ImageDraw.ImageDraw] = field(default_factory=list)
+    pieces: list[tuple[ImageDraw.ImageDraw, RGB, int, list[tuple[float, float]]]] = field(
+        default_factory=list
+    )
+    markers: list[tuple[ImageDraw.ImageDraw, Mark, RGB]] = field(default_factory=list)
+
+    def canvas(self, draw: ImageDraw.ImageDraw) -> None:
+        if not any(draw is seen for seen in self.canvases):
+            self.canvases.append(draw)
+
+    def dashes(self, draw: ImageDraw.ImageDraw, colour: RGB) -> tuple[float, ...]:
+        """The lengths of a line's dashes on `draw`, in line widths (its last dash, maybe cut
+        short, left out): () for a line drawn in one piece."""
+        pieces = [(w, piece) for on, c, w, piece in self.pieces if on is draw and c == colour]
+        assert pieces, colour
+        return tuple(
+            sorted({round(_length(piece) / w, 1) for w, piece in pieces[:-1]}, reverse=True)
+        )
+
+
+def _length(points: list[tuple[float, float]]) -> float:
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+
+
+def drawing(picture: AnalysisPicture, monkeypatch: pytest.MonkeyPatch) -> Drawing:
+    """How `analysis_image(picture)` draws its lines and markers."""
+    caught = Drawing()
+    caps, marker = analysis._caps, analysis._marker
+
+    def caps_spy(
+        draw: ImageDraw.ImageDraw, piece: list[tuple[float, float]], line_w: int, color: RGB
+    ) -> None:
+        caught.canvas(draw)
+        caught.pieces.append((draw, color, line_w, piece))
+        caps(draw, piece, line_w, color)
+
+    def marker_spy(
+        draw: ImageDraw.ImageDraw, center: tuple[float, float], r: float, mark: Mark, color: RGB
+    ) -> None:
+        caught.canvas(draw)
+        caught.markers.append((draw, mark, color))
+        marker(draw, center, r, mark, color)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(analysis, "_caps", caps_spy)
+        patched.setattr(analysis, "_marker", marker_spy)
+        analysis_image(picture)
+    return caught
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_each_seat_has_its_colour_its_mark_and_its_dashes(players: int) -> None:
-    """Colour-blind players tell the lines apart by their markers and dashes alone."""
+def test_each_seat_s_line_is_drawn_with_its_colour_its_mark_and_its_dashes(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Colour-blind players tell the lines apart by their markers and dashes alone: in the
+    chart and in each legend sample, every seat's line is drawn in its colour with markers of
+    its own mark, the first seat's solid and every other seat's in dashes of lengths of its own."""
     seats = range(players)
     colours = [line_color(players, seat) for seat in seats]
     assert colours == [rug_style(seat_colors(players, seat)[0]).fill for seat in seats]
     assert len(set(colours)) == players
     assert len({seat_mark(players, seat) for seat in seats}) == players
-    assert len({DASHES[seat] for seat in seats}) == players
+    caught = drawing(sample(players), monkeypatch)
+    chart, *legend = caught.canvases
+    assert len(legend) == players, "a line sample per seat in the legend"
+    for canvas, shown in [(chart, list(seats)), *((legend[seat], [seat]) for seat in seats)]:
+        for seat in shown:
+            marks = {m for on, m, c in caught.markers if on is canvas and c == colours[seat]}
+            assert marks == {seat_mark(players, seat)}, (seat, marks)
+            dashes = caught.dashes(canvas, colours[seat])
+            assert (dashes == ()) is (seat == 0), ("solid only for the first seat", seat, dashes)
+    lines = {caught.dashes(chart, colours[seat]) for seat in seats}
+    assert len(lines) == players, lines
+    samples = {caught.dashes(legend[seat], colours[seat]) for seat in seats}
+    assert len(samples) == players, samples
 
 
 @pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
