@@ -9,6 +9,7 @@ from ai.hard import option_values, public_view
 from engine import apply, legal_actions
 from engine.model import Phase, Variant
 from engine.state import GameState
+from tests.ai.conftest import random_game
 
 UNLIMITED = Budget(work=100_000)
 
@@ -53,8 +54,16 @@ def test_a_leaf_reads_the_seat_to_move_at_the_lines_ends(positions: list[GameSta
     assert min(depths) >= 2  # our rug, then at least the next mover's turn
 
 
-def test_the_values_do_not_depend_on_the_hidden_pile_order(positions: list[GameState]) -> None:
-    state = next(p for p in _sample(positions) if p.players == 2 and p.phase is Phase.PLACE)
+def test_the_values_do_not_depend_on_the_hidden_pile_order() -> None:
+    """Reversing the rival's hidden 2-player pile changes no option's value (R2).
+
+    The rival's pile holds both colours, a different one at each end, so the reversal puts
+    another colour on its top: a search that read the real piles, or the rival's real next rug,
+    would value the options differently.
+    """
+    state = next(
+        p for p in random_game(2, Variant.STANDARD, 12) if p.phase is Phase.PLACE and p.turn == 11
+    )
     seat = state.to_move
     assert seat is not None
     assert state.piles is not None
@@ -62,6 +71,9 @@ def test_the_values_do_not_depend_on_the_hidden_pile_order(positions: list[GameS
     shuffled = list(state.piles)
     shuffled[rival] = tuple(reversed(state.piles[rival]))
     other = state._replace(piles=tuple(shuffled))
+    assert other != state
+    assert other.piles is not None
+    assert other.piles[rival][0] != state.piles[rival][0]  # the rival's next rug changed
     assert option_values(other) == option_values(state)
     assert public_view(other, seat) == public_view(state, seat)
 
