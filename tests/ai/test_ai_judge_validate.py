@@ -9,18 +9,19 @@ import pytest
 
 import ai.judge_validate
 from ai.judge import Band, GameJudgement, judge_game
-from ai.judge_validate import LevelTally, calibration_gap, judge_one, main
-from engine.record import Record
+from ai.judge_validate import LevelTally, calibration_gap, judge_one, main, self_play
+from engine.record import Record, replay_record
+
+
+def _opening(record: Record, work: int) -> GameJudgement:
+    """The judgement of the game's first turns only."""
+    return judge_game(replace(record, actions=record.actions[:10]), work=work)
 
 
 @pytest.fixture(autouse=True)
 def openings_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Judge only the first turns of each game played, so that the tests stay fast."""
-
-    def opening(record: Record, work: int) -> GameJudgement:
-        return judge_game(replace(record, actions=record.actions[:10]), work=work)
-
-    monkeypatch.setattr(ai.judge_validate, "judge_game", opening)
+    monkeypatch.setattr(ai.judge_validate, "judge_game", _opening)
 
 
 def test_the_command_reports_the_bands_by_level_and_the_calibration(
@@ -57,15 +58,59 @@ def test_the_calibration_gap_is_the_mean_distance_by_tenths() -> None:
 
 
 def test_a_level_tally_counts_the_decisions_with_a_choice() -> None:
+    """Every judged decision with a choice is tallied with its band, its chance after the
+    option taken and how the game ended for its seat: 1 for the winner's, 0 for the loser's."""
     tally = judge_one("easy", 2, 1, 3)
     assert tally.games == 1
     assert tally.decisions == len(tally.chances) == sum(tally.bands.values())
     assert all(0.0 <= chance <= 1.0 and won in (0.0, 0.5, 1.0) for chance, won in tally.chances)
+    record = self_play("easy", 2, 3)
+    outcome = replay_record(record).outcome
+    assert outcome is not None
+    assert len(outcome.winners) == 1  # one winner: its decisions won 1, the other's 0
+    chosen = [j for j in _opening(record, 1).decisions if not j.forced]
+    assert {j.seat for j in chosen} == {0, 1}  # both seats had a choice
+    assert tally.chances == [
+        (j.taken_chance, 1.0 if j.seat in outcome.winners else 0.0) for j in chosen
+    ]
     both = LevelTally("easy")
     both.add(tally)
     both.add(tally)
     assert both.decisions == 2 * tally.decisions
     assert both.share(Band.GOOD, Band.INACCURACY, Band.MISTAKE, Band.BLUNDER) == 1.0
+
+
+def _known_tally(level: str, players: int, work: int, seed: int) -> LevelTally:
+    """One game's tally with set counts: easy's 10 decisions spread over every band, hard's
+    mostly good."""
+    assert (players, work) == (2, 1)
+    if level == "easy":
+        bands = {"good": 4, "inaccuracy": 1, "mistake": 2, "blunder": 3}
+        losses = [0.0, 0.0, 1.0, 2.0, 3.0, 6.0, 6.0, 12.0, 12.0, 20.0]
+        return LevelTally(level, 1, 10, bands, 600.0, [(0.35, 1.0)] * 10, losses)
+    bands = {"good": 8, "inaccuracy": 2}
+    losses = [0.0] * 8 + [3.0, 3.0]
+    return LevelTally(level, 1, 10, bands, 950.0, [(0.85, 0.0)] * 10, losses)
+
+
+def test_the_report_gives_each_levels_share_of_its_decisions_in_each_band(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With known tallies (two games per level), each column of the report holds its own
+    figure: the share of inaccuracies, mistakes, blunders, mistakes or worse, the mean
+    accuracy, the shares of losses from each step and the calibration."""
+    monkeypatch.setattr(ai.judge_validate, "judge_one", _known_tally)
+    assert main(["--games", "2", "--levels", "easy,hard", "--work", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].split() == ["easy", "2", "20", "10.0%", "20.0%", "30.0%", "50.0%", "60.0"]
+    assert out[3].split() == ["hard", "2", "20", "20.0%", "0.0%", "0.0%", "0.0%", "95.0"]
+    assert out[5].split() == ["easy", "60.0%", "50.0%", "30.0%", "30.0%", "10.0%"]
+    assert out[6].split() == ["hard", "20.0%", "0.0%", "0.0%", "0.0%", "0.0%"]
+    assert out[8].split() == ["0.3-0.4", "20", "0.350", "1.000"]
+    assert out[9].startswith("easy: predicted and won apart by 65.0 points")
+    assert out[11].split() == ["0.8-0.9", "20", "0.850", "0.000"]
+    assert out[12].startswith("hard: predicted and won apart by 85.0 points")
+    assert out[-1].startswith("all levels: predicted and won apart by 75.0 points")
 
 
 def test_the_benchmark_times_one_game(capsys: pytest.CaptureFixture[str]) -> None:
