@@ -1,17 +1,19 @@
-"""The analysis of a finished game, on the golden game records (tests/engine/golden): chances
-that sum to 1 after every turn, the turn that moved them most and why, the payments and the
-luck of each seat's dice, checked against the engine's own events and facts worked out by hand.
+"""The analysis of a finished game, on the golden game records (tests/engine/golden) and a
+game of random moves whose turning point is a toll escaped: chances that sum to 1 after every
+turn, the turn that moved them most and why, the payments and the luck of each seat's dice,
+checked against the engine's own events and facts worked out by hand.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from ai.analysis import Cause, GameAnalysis, Payment, _expected_toll, analyse
+from ai.analysis import ESCAPED_TOLL, Cause, GameAnalysis, Payment, _expected_toll, analyse
 from ai.luck import face_values, roll_luck
 from engine import (
     GameEnded,
@@ -21,6 +23,7 @@ from engine import (
     RugPlaced,
     TaxPaid,
     TurnStarted,
+    Variant,
     apply,
     new_game,
     parse_square,
@@ -280,3 +283,47 @@ def test_a_resignation_is_named_as_the_turning_point_when_it_is() -> None:
     steps = list(replay_events(resigned))
     out = [e for _, events in steps for e in events if isinstance(e, PlayerEliminated)]
     assert all(e.resigned for e in out)
+
+
+ESCAPE_ACTIONS = """
+    R D3 e4f4 R D3 f6g6 R D2 e5e6 S D2 c6d6 S D2 a5a6 S D4 a5b5 L D3 c1c2 R D1 c5d5 L D2 e2e3
+    R D3 e6f6 L D2 f6f7 L D3 g5g6 S D3 f2g2 S D4 c2d2 L D2 b3c3 S D2 c5c6 L D3 g3g4 R D1 f5f6
+    R D2 e4e5 L D4 b5c5 R D3 f4g4 R D3 d7e7 S D2 f6f7 S D1 e5f5 S D1 g2g3 L D2 c2c3 S D2 c3d3
+    L D4 c7d7 R D2 a6b6 S D1 a7b7 R D3 c5c6 L D1 e5e6 S D3 c1d1 L D3 a1b1 S D4 e1f1 S D3 f2g2
+    L D3 f1f2 L D2 e2f2 R D4 a4a5 L D1 a3b3 S D2 b6c6 R D2 a6b6 L D3 b1c1 R D2 d3e3 R D2 c5d5
+"""
+ESCAPE_GAME = Record(3, Variant.STANDARD, 2, None, tuple(ESCAPE_ACTIONS.split()))
+"""A 3-player game of uniformly random moves (`ai.arena.play_seeded`, game seed 26) whose last
+roll is its turning point."""
+
+
+def test_a_toll_escaped_is_named_as_the_turning_point_when_it_is() -> None:
+    """In ESCAPE_GAME's last turn (45) seat 1 rolls from d2: a 1 stops in seat 0's 7-square
+    region, a 3 in its 5-square one, a 4 in seat 2's 4-square one; only a 2 (d4) costs nothing.
+    A roll costs (7 + 2 * 5 + 4) / 6 = 3.5 dirhams on average; seat 1 rolled the 2, paid
+    nothing and went on to win: the roll moved the chances most, so the escape is the reason."""
+    before_roll = replay_record(replace(ESCAPE_GAME, actions=ESCAPE_GAME.actions[:133]))
+    assert (before_roll.turn, before_roll.to_move, square_name(before_roll.assam)) == (45, 1, "d2")
+    assert ESCAPE_GAME.actions[133] == "D2"
+    tolls: dict[str, list[tuple[int, int, int]]] = {}
+    for face in (1, 2, 3, 4):
+        landed, events = apply(before_roll, f"D{face}")
+        tolls[square_name(landed.assam)] = [
+            (e.payer, e.payee, e.owed) for e in events if isinstance(e, TaxPaid)
+        ]
+    assert tolls == {"d3": [(1, 0, 7)], "d4": [], "d5": [(1, 0, 5)], "d6": [(1, 2, 4)]}
+    assert _expected_toll(before_roll) == pytest.approx(3.5)
+
+    found = analyse(ESCAPE_GAME)
+    assert found.ranking[0] == (1,)
+    swing = found.swing
+    assert swing is not None
+    assert (swing.turn, swing.seat, swing.face, swing.gainer) == (45, 1, 2, 1)
+    assert swing.cause is Cause.ESCAPE
+    assert swing.escaped == pytest.approx(3.5)
+    assert swing.escaped >= ESCAPED_TOLL
+    assert swing.payment is None
+    assert swing.rolled is not None
+    roll_part = sum(abs(a - b) for a, b in zip(swing.rolled, swing.before, strict=True))
+    rest_part = sum(abs(a - b) for a, b in zip(swing.after, swing.rolled, strict=True))
+    assert roll_part >= rest_part
