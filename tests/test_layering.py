@@ -41,6 +41,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 """Importer (a package or module, with everything below it) -> the third-party packages it must
 never import."""
 
+STANDARD_LIBRARY_ONLY = ("engine", "ai")
+"""The layers that import nothing from outside the project but the standard library, so the
+rules and the AI run on a bare Python."""
+
 
 def read_layers(page: str) -> dict[str, frozenset[str]]:
     """The table of `page` under TABLE_HEADER: each layer named in a row's first cell -> the
@@ -163,6 +167,11 @@ def violations() -> list[str]:
             for banned_by, forbidden in FORBIDDEN.items():
                 if within(importer, banned_by) and any(within(imported, b) for b in forbidden):
                     found.append(f"{importer} imports {imported} ({banned_by} must not)")
+            top = imported.partition(".")[0]
+            if any(within(importer, only) for only in STANDARD_LIBRARY_ONLY) and not (
+                top in PACKAGES or top in sys.stdlib_module_names
+            ):
+                found.append(f"{importer} imports {imported} (not in the standard library)")
     return found
 
 
@@ -250,6 +259,8 @@ def test_the_table_is_read_from_the_page() -> None:
         ("from bot.edge import buttons\n", "bot/services/example.py", "bot.services may not"),
         ("from bot.edge import buttons\n", "bot/supervisor.py", "bot.supervisor may not"),
         ("from ai import x\n", "render/example.py", "render may not"),
+        ("def f():\n    import yaml\n", "engine/example.py", "not in the standard library"),
+        ("import numpy.linalg\n", "ai/example.py", "not in the standard library"),
     ],
 )
 def test_a_forbidden_import_is_caught(
