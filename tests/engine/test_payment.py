@@ -192,6 +192,15 @@ def test_r9_later_eliminations_rank_higher() -> None:
     assert after.outcome is not None
     assert after.outcome.ranking == ((2,), (1,), (0,))
     assert after.outcome.reason == "last-player-standing"
+    # The other way round, so that the order of the seats cannot stand in for that of the
+    # eliminations: seat 2 went out first, then seat 1; seat 0 is left.
+    state = board(3, [("d4d5", "red")], dirhams=(88, 1, 0), to_move=1, **ONTO_D4)
+    stock = list(state.stock)
+    stock[Color.BLUE.order] = 0
+    state = state._replace(eliminated=(2,), stock=tuple(stock))
+    after, _ = play(state, "D1")
+    assert after.outcome is not None
+    assert after.outcome.ranking == ((0,), (1,), (2,))
 
 
 def test_r9_r11_elimination_leaving_no_rugs_ends_with_rugs_exhausted() -> None:
