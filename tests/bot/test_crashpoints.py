@@ -23,9 +23,11 @@ def test_unset_means_nothing_is_armed() -> None:
 
 @pytest.mark.parametrize("value", ["db.committed", "nowhere:1", "db.committed:0", "db.write:x"])
 def test_a_bad_setting_is_refused_in_one_line(value: str) -> None:
-    with pytest.raises(crashpoints.CrashSettingError, match="testing only"):
+    with pytest.raises(crashpoints.CrashSettingError, match="testing only") as raised:
         crashpoints.configure({crashpoints.CRASH_VAR: value})
     crashpoints.configure({})
+    assert "\n" not in str(raised.value)
+    assert repr(value) in str(raised.value)
 
 
 def test_the_nth_pass_kills_the_process_with_sigkill() -> None:
