@@ -1,6 +1,7 @@
 """Learn from your mistakes through the real bot process and the fake Discord API: after a
 short game, a player opens their drill from the result, privately, goes to the next decision
-and tries again among the same options; the channel stays quiet."""
+and tries again among the same options, picking what they took again: the answer names that
+pick and its chance, and how it compares with the best; the channel stays quiet."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ CLICKS = 12
 The dice differ from game to game, so a player may happen to choose the best option nearly
 every time; with six decisions each, at least one of the two has two costly ones to drill."""
 DEFERRED_UPDATE_MESSAGE = 6
+JUDGED_PICK = (
+    r"(within 5\.0 points of the best\. Well found\."
+    r"|[\d.]+ points below the best \(.+, \d+%\)\.)"
+)
+"""How a pick compares with the best in a 2-player game: a good one, or how far below it is."""
 
 
 async def press(fake: FakeDiscord, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
@@ -67,9 +73,11 @@ async def test_a_player_drills_their_costliest_decisions(
     assert [b.label for b in drill.buttons()] == ["Show the better move", "Try again", "Next"]
     drill = await press(fake, user, drill, "Next")
     assert drill.content.startswith("Decision 2 of ")
+    taken = re.search(r"you chose 1, (.+?), which left you a (\d+)% chance", drill.content)
+    assert taken is not None, drill.content
     tried = await press(fake, user, drill, "Try again")
     assert "Pick again among the same options." in tried.content
-    option = next(b for b in tried.buttons() if b.label not in ("Show the better move", "Next"))
-    answered = await press(fake, user, tried, option.label or "")
-    assert "the best" in answered.content
+    answered = await press(fake, user, tried, taken[1])
+    judged = answered.content.splitlines()[-1]
+    assert re.fullmatch(rf"{re.escape(taken[1])}: {taken[2]}%, {JUDGED_PICK}", judged), judged
     assert len(fake.messages(channel)) == public, "the channel stays quiet"

@@ -7,6 +7,7 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from tests.e2e.fakecord import FakeMessage, FakeUser
 DEFERRED_CHANNEL_MESSAGE = 5
 DEFERRED_UPDATE_MESSAGE = 6
 OPEN = "Learn from your mistakes"
+GOOD_PICK_POINTS = 5.0
+"""The most win-chance points a pick may give away and still be good, in 2 players."""
 
 
 @pytest.fixture
@@ -69,7 +72,10 @@ def picture(message: FakeMessage) -> Image.Image:
 
 
 async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> None:
-    final = await played(edge, turns=4)
+    """The host opens their drill, sees the better move and tries again: picking what they
+    took again is named and told how far below the best it is, picking the better move is
+    within a good pick's points, and Next goes on; the buttons work from their ids alone."""
+    final = await played(edge, turns=8)
     (button,) = [b for b in final.buttons() if b.label == OPEN]
     assert button.custom_id == "mk:drill:1:0:open"
     public = len(edge.fake.messages(edge.channel))
@@ -82,29 +88,40 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
     assert drill.visible_to == edge.host.id
-    assert drill.content.startswith(("Decision 1 of 2 ", "Decision 1 of 3 ")), drill.content
+    assert drill.content.startswith("Decision 1 of 3 "), drill.content
     assert "chance of winning" in drill.content
+    taken = re.search(r"you chose 1, (\S+), which left you a (\d+)% chance", drill.content)
+    assert taken is not None, drill.content
     assert picture(drill).width == DEFAULT_SIZE
     labels = [b.label for b in drill.buttons()]
     assert labels[:2] == ["Show the better move", "Try again"]
 
     better = await pressed(edge, edge.host, drill, "Show the better move")
-    assert "Better was 2, " in better.content
+    best = re.search(r"Better was 2, (\S+): (\d+)%, ([\d.]+) points more\.", better.content)
+    assert best is not None, better.content
+    assert float(best[3]) >= GOOD_PICK_POINTS, "what was taken is not within a good pick's points"
     assert "Show the better move" not in [b.label for b in better.buttons()], "it is shown"
     tried = await pressed(edge, edge.host, better, "Try again")
     assert "Pick again among the same options." in tried.content
     options = [b for b in tried.buttons() if parse_drill_id(b.custom_id or "")]
-    picks = [b for b in options if b.label not in ("Show the better move", "Next")]
-    assert len(picks) >= 2
-    picked = await pressed(edge, edge.host, tried, picks[0].label or "")
-    assert "points below the best" in picked.content or "within " in picked.content
+    picks = [b.label for b in options if b.label not in ("Show the better move", "Next")]
+    assert {taken[1], best[1]} <= set(picks), picks
+    picked = await pressed(edge, edge.host, tried, taken[1])
+    assert picked.content.splitlines()[-1] == (
+        f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
+    ), picked.content
+    tried = await pressed(edge, edge.host, picked, "Try again")
+    found = await pressed(edge, edge.host, tried, best[1])
+    assert found.content.splitlines()[-1] == (
+        f"{best[1]}: {best[2]}%, within 5.0 points of the best. Well found."
+    ), found.content
 
     # After a restart nothing of the drill is in memory: the ids alone carry it.
     old = edge.client.drills
     assert isinstance(old, DrillHandler)
     again = DrillPictures(old._pictures._workers, old._pictures._judgements)
     edge.client.drills = DrillHandler(edge.service.play, again)
-    following = await pressed(edge, edge.host, picked, "Next")
+    following = await pressed(edge, edge.host, found, "Next")
     assert following.content.startswith("Decision 2 of ")
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
 
