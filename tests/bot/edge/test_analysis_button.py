@@ -6,6 +6,7 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,7 +14,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.edge import replies
 from bot.edge.buttons import ANALYSIS_TEMPLATE
+from bot.presentation.analysis import AnalysisPictures
+from bot.services.analysis import FinishedGame
 from tests.bot.edge.test_edge import Edge, confirm, private, running_edge, started
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.model import iter_components
@@ -82,6 +86,39 @@ async def test_the_result_offers_the_analysis_to_anyone_privately(edge: Edge) ->
     assert len(drawn) == 3, "each picture is drawn in its presser's language"
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
     assert edge.fake.world.messages[final.id].enabled_buttons() == final.enabled_buttons()
+
+
+async def test_the_analysis_is_deferred_before_it_is_drawn(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers analyse the game and draw its picture, a few seconds, more than Discord
+    waits for an answer: the click is deferred (the bot thinking, privately) before the picture
+    is asked for, and the analysis follows once it comes. The watchdog that defers a late
+    answer is kept out of it, so the deferral seen is the handler's own."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
+    final = await finished(edge)
+    reached, release = asyncio.Event(), asyncio.Event()
+    png = AnalysisPictures.png
+
+    async def held(self: AnalysisPictures, game: FinishedGame, language: str) -> bytes:
+        reached.set()
+        await release.wait()
+        return await png(self, game, language)
+
+    monkeypatch.setattr(AnalysisPictures, "png", held)
+    clicking = edge.click(edge.host, final, "Analysis")
+    await reached.wait()
+    callbacks = [event for event in clicking.events if event.kind == "callback"]
+    assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE], (
+        "not deferred before the picture was asked for"
+    )
+    assert callbacks[0].message is not None
+    assert callbacks[0].message.ephemeral, "the bot thinks privately: the channel sees nothing"
+    release.set()
+    answer = await clicking.answer(timeout=30.0)
+    assert answer.ephemeral
+    assert answer.content.startswith("Game #1: each player's chance of winning")
+    assert picture(answer, "marrakech-analysis-1.png").width == 720
 
 
 async def test_a_game_not_played_to_its_end_has_no_analysis(edge: Edge) -> None:

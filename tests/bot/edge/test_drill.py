@@ -6,6 +6,7 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import AsyncIterator
@@ -14,9 +15,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.edge import replies
 from bot.edge.buttons import DrillButton, parse_drill_id
 from bot.edge.drill import DrillHandler, drill_buttons, step_message
-from bot.presentation.drill import DrillPictures
+from bot.presentation.drill import Decision, DrillPictures
+from bot.services.analysis import FinishedGame
 from render import DEFAULT_SIZE
 from tests.bot.edge.test_edge import Edge, confirm, mover_of, private, running_edge, started
 from tests.bot.presentation.test_drill_texts import RUG
@@ -124,6 +127,38 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     following = await pressed(edge, edge.host, found, "Next")
     assert following.content.startswith("Decision 2 of ")
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
+
+
+async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judging a game takes the workers up to a few seconds, more than Discord waits for an
+    answer: the click is deferred (the bot thinking, privately) before the costliest decisions
+    are asked for, and the drill follows once they come. The watchdog that defers a late
+    answer is kept out of it, so the deferral seen is the handler's own."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
+    final = await played(edge, turns=8)
+    reached, release = asyncio.Event(), asyncio.Event()
+    costliest = DrillPictures.costliest
+
+    async def held(self: DrillPictures, game: FinishedGame, seat: int) -> tuple[Decision, ...]:
+        reached.set()
+        await release.wait()
+        return await costliest(self, game, seat)
+
+    monkeypatch.setattr(DrillPictures, "costliest", held)
+    clicking = edge.click(edge.host, final, OPEN)
+    await reached.wait()
+    callbacks = [event for event in clicking.events if event.kind == "callback"]
+    assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE], (
+        "not deferred before the decisions were asked for"
+    )
+    assert callbacks[0].message is not None
+    assert callbacks[0].message.ephemeral, "the bot thinks privately: the channel sees nothing"
+    release.set()
+    drill = await clicking.answer(timeout=60.0)
+    assert drill.ephemeral
+    assert drill.content.startswith("Decision 1 of 3 "), drill.content
 
 
 async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
