@@ -64,7 +64,9 @@ async def played(edge: Edge, turns: int) -> FakeMessage:
 async def pressed(edge: Edge, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
     """Press `label` on a drill message: deferred at once, then the drill's message edited."""
     clicking = edge.click(user, message, label)
-    assert (await clicking.response()).response_type == DEFERRED_UPDATE_MESSAGE
+    response = await clicking.response()
+    said = None if response.message is None else response.message.content
+    assert response.response_type == DEFERRED_UPDATE_MESSAGE, (label, said)
     return await clicking.answer(timeout=60.0)
 
 
@@ -77,7 +79,8 @@ def picture(message: FakeMessage) -> Image.Image:
 async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> None:
     """The host opens their drill, sees the better move and tries again: picking what they
     took again is named and told how far below the best it is, picking the better move is
-    within a good pick's points, and Next goes on; the buttons work from their ids alone."""
+    within a good pick's points, and Next goes on; after a restart (a new handler, nothing
+    kept) every button of the drill's message still answers from its id alone."""
     final = await played(edge, turns=8)
     (button,) = [b for b in final.buttons() if b.label == OPEN]
     assert button.custom_id == "mk:drill:1:0:open"
@@ -119,12 +122,20 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
         f"{best[1]}: {best[2]}%, within 5.0 points of the best. Well found."
     ), found.content
 
-    # After a restart nothing of the drill is in memory: the ids alone carry it.
+    # After a restart nothing of the drill is in memory: the ids alone carry each button.
     old = edge.client.drills
     assert isinstance(old, DrillHandler)
     again = DrillPictures(old._pictures._workers, old._pictures._judgements)
     edge.client.drills = DrillHandler(edge.service.play, again)
-    following = await pressed(edge, edge.host, found, "Next")
+    shown = await pressed(edge, edge.host, found, "Show the better move")
+    assert shown.content.splitlines()[2].startswith(f"Better was 2, {best[1]}: "), shown.content
+    tried = await pressed(edge, edge.host, shown, "Try again")
+    assert tried.content.endswith("Pick again among the same options."), tried.content
+    picked = await pressed(edge, edge.host, tried, taken[1])
+    assert picked.content.splitlines()[-1] == (
+        f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
+    ), picked.content
+    following = await pressed(edge, edge.host, picked, "Next")
     assert following.content.startswith("Decision 2 of ")
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
 
