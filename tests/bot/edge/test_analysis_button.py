@@ -107,7 +107,7 @@ async def test_the_analysis_is_deferred_before_it_is_drawn(
 
     monkeypatch.setattr(AnalysisPictures, "png", held)
     clicking = edge.click(edge.host, final, "Analysis")
-    await reached.wait()
+    await asyncio.wait_for(reached.wait(), timeout=30.0)
     callbacks = [event for event in clicking.events if event.kind == "callback"]
     assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE], (
         "not deferred before the picture was asked for"

@@ -159,7 +159,7 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
 
     monkeypatch.setattr(DrillPictures, "costliest", held)
     clicking = edge.click(edge.host, final, OPEN)
-    await reached.wait()
+    await asyncio.wait_for(reached.wait(), timeout=30.0)
     callbacks = [event for event in clicking.events if event.kind == "callback"]
     assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE], (
         "not deferred before the decisions were asked for"
