@@ -28,6 +28,7 @@ from bot.storage import Database, GameStore, open_database
 from engine import Phase
 from tests.bot.edge.test_edge import Edge, private, running_edge, started
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
@@ -137,13 +138,26 @@ def decision(turn: FakeMessage) -> str:
     return next(b.label for b in turn.enabled_buttons() if b.label and b.label != "Hint")
 
 
+async def verdicts_done(edge: Edge) -> None:
+    """Wait until every verdict the bot is judging has been told (and whatever its task does
+    after that is done)."""
+    await asyncio.gather(*edge.bot.handlers._verdicts)
+
+
+def followups_of(handle: InteractionHandle) -> list[FakeMessage]:
+    """Every follow-up the bot sent for `handle` so far."""
+    return [e.message for e in handle.events if e.kind == "followup" and e.message is not None]
+
+
 async def test_each_decision_gets_a_private_verdict_in_the_same_click_s_answer(
     edge: Edge,
 ) -> None:
+    """Each decision's click gets one private follow-up, its verdict, and nothing else: once
+    the verdicts are told, no public message carries them and no click has a second
+    follow-up."""
     turn = await coached_turn(edge)
     mover, _ = mover_and_other(edge, turn)
     await edge.click(mover, turn, "Hint").answer(timeout=30.0)
-    public = len(edge.fake.messages(edge.channel))
     clicking = edge.click(mover, turn, decision(turn))
     (verdict,) = await clicking.followups(1, timeout=30.0)
     assert verdict.ephemeral
@@ -151,10 +165,21 @@ async def test_each_decision_gets_a_private_verdict_in_the_same_click_s_answer(
     assert VERDICT.fullmatch(verdict.content), verdict.content
     place = edge.fake.world.messages[turn.id]
     assert "Hint" in [b.label for b in place.enabled_buttons()]
-    (verdict,) = await edge.click(mover, place, decision(place)).followups(1, timeout=30.0)
-    assert VERDICT.fullmatch(verdict.content), verdict.content
-    assert verdict.content == "✅ Good." or verdict.content.split(":")[1].startswith(" laying")
-    assert all(not m.ephemeral for m in edge.fake.messages(edge.channel)[public:])
+    placing = edge.click(mover, place, decision(place))
+    (second,) = await placing.followups(1, timeout=30.0)
+    assert second.ephemeral
+    assert second.visible_to == mover.id
+    assert VERDICT.fullmatch(second.content), second.content
+    assert second.content == "✅ Good." or second.content.split(":")[1].startswith(" laying")
+
+    await verdicts_done(edge)
+    told = [
+        m.content
+        for m in edge.fake.messages(edge.channel)
+        if verdict.content in m.content or second.content in m.content
+    ]
+    assert told == [], edge.fake.transcript(edge.channel)
+    assert [len(followups_of(click)) for click in (clicking, placing)] == [1, 1]
 
 
 async def test_a_closed_game_s_hints_are_forgotten(edge: Edge) -> None:
