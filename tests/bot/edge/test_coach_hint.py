@@ -3,7 +3,8 @@
 (deferred, privately) and the coach's option edited in, a few times a game; refused with a
 clear private line off the presser's turn, once the hints are used up, and in a rated game
 (whose turns carry no Hint; `/marrakech hint` asks all the same). After each decision in a
-coached game, its verdict as a private follow-up of the same click, never a public message.
+coached game, its verdict as a private follow-up of the same click, never a public message,
+judged while the turn goes on (the click's answer never waits for it).
 
 The hints used are stored with the seat: a restart, or another process running the game, sees
 them, and two processes at a person's last hint give it once (on SQLite and PostgreSQL)."""
@@ -21,12 +22,20 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
 from engine import Phase
-from tests.bot.edge.test_edge import Edge, private, running_edge, started
+from tests.bot.edge.test_edge import (
+    DEFERRED_UPDATE_MESSAGE,
+    UPDATE_MESSAGE,
+    Edge,
+    private,
+    running_edge,
+    started,
+)
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.postgres import backend, database_target, postgres_server, postgres_url
@@ -180,6 +189,42 @@ async def test_each_decision_gets_a_private_verdict_in_the_same_click_s_answer(
     ]
     assert told == [], edge.fake.transcript(edge.channel)
     assert [len(followups_of(click)) for click in (clicking, placing)] == [1, 1]
+
+
+async def test_the_click_is_answered_and_the_move_shown_while_the_verdict_is_judged(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public turn never waits for the coach: with the judge held, the decision's click is
+    answered and its turn's message shows the move; once the judge is done, the verdict
+    follows privately. The late-answer watchdog is off, so only the handler itself can answer
+    the click."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    judge = coach.verdict
+    judging, judged = asyncio.Event(), asyncio.Event()
+
+    async def held(record: Any, index: int, options: Any) -> Any:
+        judging.set()
+        await judged.wait()
+        return await judge(record, index, options)
+
+    monkeypatch.setattr(coach, "verdict", held)
+    clicking = edge.click(mover, turn, decision(turn))
+    answered = await clicking.response()
+    assert answered.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
+    shown = await clicking.answer()
+    assert shown.id == turn.id
+    assert "The die shows" in shown.embed_text(), shown.embed_text()
+    await judging.wait()
+    assert followups_of(clicking) == [], "no verdict before the judge is done"
+
+    judged.set()
+    (verdict,) = await clicking.followups(1, timeout=30.0)
+    assert verdict.ephemeral
+    assert VERDICT.fullmatch(verdict.content), verdict.content
 
 
 async def test_a_closed_game_s_hints_are_forgotten(edge: Edge) -> None:
