@@ -67,19 +67,40 @@ def mover_and_other(edge: Edge, turn: FakeMessage) -> tuple[FakeUser, FakeUser]:
     return edge.guest, edge.host
 
 
-async def test_hint_is_answered_at_once_privately_a_few_times_a_game(edge: Edge) -> None:
+async def test_hint_is_answered_at_once_privately_a_few_times_a_game(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each Hint is deferred privately before the coach searches: with the search held, the
+    click's deferral arrives, and the hint is edited in once the search is done. The
+    late-answer watchdog is off, so only the handler itself can defer the click."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
     turn = await coached_turn(edge)
     assert "Hint" in [button.label for button in turn.enabled_buttons()]
     mover, other = mover_and_other(edge, turn)
     public = len(edge.fake.messages(edge.channel))
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    search = coach.options
+    searching, searched = asyncio.Event(), asyncio.Event()
+
+    async def held(record: Any) -> Any:
+        searching.set()
+        await searched.wait()
+        return await search(record)
+
+    monkeypatch.setattr(coach, "options", held)
 
     assert "on your own turn" in await private(edge.click(other, turn, "Hint"))
     for left in range(HINTS_PER_GAME - 1, -1, -1):
+        searching.clear()
+        searched.clear()
         clicking = edge.click(mover, turn, "Hint")
         thinking = await clicking.response()
         assert thinking.response_type == DEFERRED_CHANNEL_MESSAGE
         assert thinking.message is not None
         assert thinking.message.ephemeral, "the bot thinks privately: the channel sees nothing"
+        await searching.wait()
+        searched.set()
         answer = await clicking.answer(timeout=30.0)
         assert answer.ephemeral
         assert answer.visible_to == mover.id
