@@ -15,7 +15,7 @@ import asyncio
 import io
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from PIL import Image
 
 from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
+from bot.presentation.coach import Options, option_label
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
@@ -32,6 +33,7 @@ from tests.bot.edge.test_edge import (
     DEFERRED_UPDATE_MESSAGE,
     UPDATE_MESSAGE,
     Edge,
+    id_of,
     private,
     running_edge,
     started,
@@ -179,12 +181,21 @@ def followups_of(handle: InteractionHandle) -> list[FakeMessage]:
     return [e.message for e in handle.events if e.kind == "followup" and e.message is not None]
 
 
-async def test_each_decision_gets_a_private_verdict_in_the_same_click_s_answer(
-    edge: Edge,
+def with_a_blunder(options: Options) -> Options:
+    """`options` (best first) with the last one's chance 30 points under the best's: taking it
+    is a blunder."""
+    *kept, worst = options
+    return (*kept, replace(worst, chance=options[0].chance - 0.30))
+
+
+async def test_each_decision_gets_a_private_verdict_of_its_own_in_the_same_click_s_answer(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each decision's click gets one private follow-up, its verdict, and nothing else: once
     the verdicts are told, no public message carries them and no click has a second
-    follow-up."""
+    follow-up. The verdict judges the decision just taken: the rug is laid after a Hint whose
+    options make it a blunder, so its verdict must name the best rug of that decision (a
+    verdict on the turn of Assam before it would not)."""
     turn = await coached_turn(edge)
     mover, _ = mover_and_other(edge, turn)
     await edge.click(mover, turn, "Hint").answer(timeout=30.0)
@@ -193,14 +204,33 @@ async def test_each_decision_gets_a_private_verdict_in_the_same_click_s_answer(
     assert verdict.ephemeral
     assert verdict.visible_to == mover.id
     assert VERDICT.fullmatch(verdict.content), verdict.content
+
     place = edge.fake.world.messages[turn.id]
     assert "Hint" in [b.label for b in place.enabled_buttons()]
-    placing = edge.click(mover, place, decision(place))
+    state = (await edge.service.play.look(1)).state
+    assert state is not None
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    search = coach.options
+    hinted: list[Options] = []
+
+    async def blundering(record: Any) -> Options:
+        hinted.append(with_a_blunder(await search(record)))
+        return hinted[-1]
+
+    monkeypatch.setattr(coach, "options", blundering)
+    hint = await edge.click(mover, place, "Hint").answer(timeout=30.0)
+    assert hint.content.startswith("💡 The coach would go for laying on "), hint.content
+    (options,) = hinted
+    best, worst = options[0].action, options[-1].action
+    laying = next(b for b in place.enabled_buttons() if id_of(b).endswith(f":{worst}"))
+    assert laying.label is not None
+    placing = edge.click(mover, place, laying.label)
     (second,) = await placing.followups(1, timeout=30.0)
     assert second.ephemeral
     assert second.visible_to == mover.id
-    assert VERDICT.fullmatch(second.content), second.content
-    assert second.content == "✅ Good." or second.content.split(":")[1].startswith(" laying")
+    best_label = option_label(state, best, "en")
+    assert second.content == f"Blunder: {best_label} kept 30 % more winning chance.", second.content
 
     await verdicts_done(edge)
     told = [
