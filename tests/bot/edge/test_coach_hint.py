@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from bot.presentation.coach import Options, option_label
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
+from bot.storage.database import Connection
 from engine import Phase
 from tests.bot.edge.test_edge import (
     DEFERRED_UPDATE_MESSAGE,
@@ -303,23 +306,6 @@ def another_process(edge: Edge, database: Database) -> GameHandlers:
     )
 
 
-class Alternating:
-    """The client's button handler sent each click in turn to the next of `processes`, as
-    two processes running the same game each get clicks."""
-
-    def __init__(self, *processes: GameHandlers) -> None:
-        self._processes = list(processes)
-        self._next = 0
-
-    async def on_button(self, *args: Any) -> None:
-        process = self._processes[self._next % len(self._processes)]
-        self._next += 1
-        await process.on_button(*args)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._processes[0], name)
-
-
 @pytest.fixture
 async def edge_on(
     database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -361,16 +347,60 @@ async def test_the_hints_used_survive_a_restart(edge_on: Edge, last_hint: LastHi
     assert "used your 3 hints" in await private(edge.click(mover, turn, "Hint"))
 
 
+async def hints_used(database: Database, user: FakeUser) -> int:
+    """The hints `user` has used in game 1, as stored with their seat."""
+    async with database.single_read() as conn:
+        used = await conn.fetchval(
+            "SELECT hints_used FROM seats WHERE game_id = 1 AND user_id = $1", user.id
+        )
+    return int(used)
+
+
+def in_step(
+    database: Database, taker: ContextVar[int | None], steps: dict[int, asyncio.Barrier]
+) -> Callable[[], AbstractAsyncContextManager[Connection]]:
+    """`database.single_write`, made to keep two takers in step: a taker's (set in `taker`)
+    n-th write waits for the other's n-th before it begins, so neither writes before both
+    have done all they did before it. Other writes pass as they are."""
+    write = database.single_write
+    begun = [0, 0]
+
+    @asynccontextmanager
+    async def single_write() -> AsyncIterator[Connection]:
+        who = taker.get()
+        if who is not None:
+            step = begun[who]
+            begun[who] += 1
+            await steps.setdefault(step, asyncio.Barrier(2)).wait()
+        async with write() as conn:
+            yield conn
+
+    return single_write
+
+
 async def test_two_processes_at_the_last_hint_give_it_once(
-    edge_on: Edge, last_hint: LastHint
+    edge_on: Edge, last_hint: LastHint, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    edge, turn, mover = edge_on, last_hint.turn, last_hint.mover
-    edge.client.buttons = Alternating(edge.bot.handlers, another_process(edge, last_hint.database))
-    clicks = [edge.click(mover, turn, "Hint"), edge.click(mover, turn, "Hint")]
-    answers = await asyncio.gather(*(click.answer(timeout=30.0) for click in clicks))
-    hints = [a.content for a in answers if a.content.startswith("💡")]
-    refusals = [a.content for a in answers if "used your 3 hints" in a.content]
-    assert (len(hints), len(refusals)) == (1, 1), [a.content for a in answers]
+    """Two processes, each with its own connection to the database, take the mover's last hint
+    at the same time: each one's writes are kept in step with the other's, so a taker that
+    read the count and then wrote it in two steps would see the other's read, not its write.
+    One process gives the hint, the other refuses it, and the stored count stays at the
+    allowance."""
+    edge, mover = edge_on, last_hint.mover
+    second = GameService(GameStore(last_hint.database))
+    taker: ContextVar[int | None] = ContextVar("taker", default=None)
+    steps: dict[int, asyncio.Barrier] = {}
+    for database in (edge.store.database, last_hint.database):
+        monkeypatch.setattr(database, "single_write", in_step(database, taker, steps))
+
+    async def take(who: int, service: GameService) -> int | None:
+        taker.set(who)
+        return await service.hints.take(1, mover.id)
+
+    both = asyncio.gather(take(0, edge.service), take(1, second))
+    taken = await asyncio.wait_for(both, timeout=30.0)
+    assert (taken.count(0), taken.count(None)) == (1, 1), taken
+    assert await hints_used(edge.store.database, mover) == HINTS_PER_GAME
 
 
 async def test_a_hint_whose_answer_fails_is_given_back(
