@@ -72,6 +72,15 @@ def mover_and_other(edge: Edge, turn: FakeMessage) -> tuple[FakeUser, FakeUser]:
     return edge.guest, edge.host
 
 
+async def hints_used(database: Database, user: FakeUser) -> int:
+    """The hints `user` has used in game 1, as stored with their seat."""
+    async with database.single_read() as conn:
+        used = await conn.fetchval(
+            "SELECT hints_used FROM seats WHERE game_id = 1 AND user_id = $1", user.id
+        )
+    return int(used)
+
+
 async def test_hint_is_answered_at_once_privately_a_few_times_a_game(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -282,11 +291,13 @@ async def test_the_click_is_answered_and_the_move_shown_while_the_verdict_is_jud
 
 
 async def test_a_closed_game_s_hints_are_forgotten(edge: Edge) -> None:
+    """A hint taken in a running game is stored with the mover's seat and its options are kept
+    for the verdict; once the game is closed, the options are forgotten."""
     turn = await coached_turn(edge)
     mover, _ = mover_and_other(edge, turn)
     await edge.click(mover, turn, "Hint").answer(timeout=30.0)
     handlers = edge.bot.handlers
-    assert handlers._hints, "the hint is counted while the game runs"
+    assert await hints_used(edge.store.database, mover) == 1, "the hint is counted"
     assert handlers._hinted, "the hint's options wait for the verdict"
     await edge.service.play.resign(1, mover.id)
     assert not handlers._hinted
@@ -345,15 +356,6 @@ async def test_the_hints_used_survive_a_restart(edge_on: Edge, last_hint: LastHi
     assert last.content.startswith("💡"), last.content
     assert "0 hints left" in last.content, last.content
     assert "used your 3 hints" in await private(edge.click(mover, turn, "Hint"))
-
-
-async def hints_used(database: Database, user: FakeUser) -> int:
-    """The hints `user` has used in game 1, as stored with their seat."""
-    async with database.single_read() as conn:
-        used = await conn.fetchval(
-            "SELECT hints_used FROM seats WHERE game_id = 1 AND user_id = $1", user.id
-        )
-    return int(used)
 
 
 def in_step(
