@@ -113,7 +113,7 @@ async def test_hint_is_answered_at_once_privately_a_few_times_a_game(
         assert thinking.response_type == DEFERRED_CHANNEL_MESSAGE
         assert thinking.message is not None
         assert thinking.message.ephemeral, "the bot thinks privately: the channel sees nothing"
-        await searching.wait()
+        await asyncio.wait_for(searching.wait(), timeout=30.0)
         searched.set()
         answer = await clicking.answer(timeout=30.0)
         assert answer.ephemeral
@@ -281,7 +281,7 @@ async def test_the_click_is_answered_and_the_move_shown_while_the_verdict_is_jud
     shown = await clicking.answer()
     assert shown.id == turn.id
     assert "The die shows" in shown.embed_text(), shown.embed_text()
-    await judging.wait()
+    await asyncio.wait_for(judging.wait(), timeout=30.0)
     assert followups_of(clicking) == [], "no verdict before the judge is done"
 
     judged.set()
