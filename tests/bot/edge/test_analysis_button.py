@@ -18,7 +18,14 @@ from bot.edge import replies
 from bot.edge.buttons import ANALYSIS_TEMPLATE
 from bot.presentation.analysis import AnalysisPictures
 from bot.services.analysis import FinishedGame
-from tests.bot.edge.test_edge import Edge, confirm, private, running_edge, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    confirm,
+    private,
+    running_edge,
+    started,
+    thinking_privately_once,
+)
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.model import iter_components
 
@@ -107,13 +114,7 @@ async def test_the_analysis_is_deferred_before_it_is_drawn(
 
     monkeypatch.setattr(AnalysisPictures, "png", held)
     clicking = edge.click(edge.host, final, "Analysis")
-    await asyncio.wait_for(reached.wait(), timeout=30.0)
-    callbacks = [event for event in clicking.events if event.kind == "callback"]
-    assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE], (
-        "not deferred before the picture was asked for"
-    )
-    assert callbacks[0].message is not None
-    assert callbacks[0].message.ephemeral, "the bot thinks privately: the channel sees nothing"
+    await thinking_privately_once(clicking, reached)
     release.set()
     answer = await clicking.answer(timeout=30.0)
     assert answer.ephemeral

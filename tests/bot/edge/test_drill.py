@@ -21,7 +21,15 @@ from bot.edge.drill import DrillHandler, drill_buttons, step_message
 from bot.presentation.drill import Decision, DrillPictures
 from bot.services.analysis import FinishedGame
 from render import DEFAULT_SIZE
-from tests.bot.edge.test_edge import Edge, confirm, mover_of, private, running_edge, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    confirm,
+    mover_of,
+    private,
+    running_edge,
+    started,
+    thinking_privately_once,
+)
 from tests.bot.presentation.test_drill_texts import RUG
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
@@ -159,13 +167,7 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
 
     monkeypatch.setattr(DrillPictures, "costliest", held)
     clicking = edge.click(edge.host, final, OPEN)
-    await asyncio.wait_for(reached.wait(), timeout=30.0)
-    callbacks = [event for event in clicking.events if event.kind == "callback"]
-    assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE], (
-        "not deferred before the decisions were asked for"
-    )
-    assert callbacks[0].message is not None
-    assert callbacks[0].message.ephemeral, "the bot thinks privately: the channel sees nothing"
+    await thinking_privately_once(clicking, reached)
     release.set()
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral

@@ -45,6 +45,7 @@ from tests.e2e.fakecord import (
 from tests.e2e.fakecord.interaction_payloads import command_data, component_data
 from tests.e2e.fakecord.interactions import (
     APPLICATION_COMMAND,
+    DEFERRED_CHANNEL_MESSAGE,
     MESSAGE_COMPONENT,
     InteractionHandle,
 )
@@ -182,6 +183,19 @@ async def private(handle: InteractionHandle) -> str:
     answer = await handle.answer()
     assert answer.ephemeral, answer.content
     return answer.content
+
+
+async def thinking_privately_once(handle: InteractionHandle, reached: asyncio.Event) -> None:
+    """Once the test's held slow work is `reached`, the click must already be deferred
+    privately (the bot thinking, the channel seeing nothing), and answered in no other way:
+    a handler that defers only after that work fails here."""
+    await asyncio.wait_for(reached.wait(), timeout=30.0)
+    callbacks = [event for event in handle.events if event.kind == "callback"]
+    assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE], (
+        "not deferred before the slow work"
+    )
+    assert callbacks[0].message is not None
+    assert callbacks[0].message.ephemeral, "the bot thinks privately: the channel sees nothing"
 
 
 async def lobby_with_guest(edge: Edge) -> FakeMessage:
