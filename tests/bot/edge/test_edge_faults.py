@@ -7,6 +7,7 @@ is tried again."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.edge import display
 from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
 from bot.runtime import outage
@@ -148,6 +150,39 @@ async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database
     assert game.board_message_id == turn.id, "the message the click edited, adopted"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert "; 0 clicks and commands were turned away" in caplog.text, "the move was taken"
+
+
+async def test_a_move_left_unshown_through_a_long_outage_is_shown_as_soon_as_it_ends(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outage outlasts the first pause before the game is tried again, and the pause after
+    it would be an hour: the game is shown all the same as soon as the database is back, since
+    each try waits for the database rather than failing against it."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
+    availability = edge.store.database.availability
+    back = availability.back
+    tries_waiting: list[str] = []
+
+    async def waited_for() -> None:
+        task = asyncio.current_task()
+        if task is not None and task.get_name().startswith("redisplay-"):
+            tries_waiting.append(task.get_name())
+        await back()
+
+    monkeypatch.setattr(availability, "back", waited_for)
+    turn, mover = await started_turn(edge)
+    with caplog.at_level(logging.INFO):
+        away.fail("set_board_message")
+        handle = edge.click(mover, turn, "North (straight on)")
+        assert (await handle.response()).response_type in UPDATED
+        await handle.followups(1)
+        await until(
+            lambda: bool(tries_waiting) or "showing it again failed" in caplog.text,
+            "the first try after the first pause, while the database is away",
+        )
+        assert not await shown(edge)
+        away.end()
+        await until(lambda: shown(edge), "shown as soon as the database is back", timeout=5.0)
 
 
 async def test_a_resignation_stored_but_not_shown_is_shown_once_the_database_is_back(
