@@ -68,9 +68,13 @@ async def test_a_game_is_tried_again_until_it_is_shown(monkeypatch: pytest.Monke
     assert not shower._retry_soon
 
 
-async def test_a_new_failure_cuts_a_long_pause_short(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_new_failure_cuts_a_long_pause_short_and_the_pauses_start_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new failure while the next try waits an hour ends the wait; that try fails too, and
+    the pause after it is the shortest again (none here), not the hour the count had reached."""
     monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
-    shower, game = shown_later(failures=1)
+    shower, game = shown_later(failures=2)
 
     shower.retry_display(7)
     (task,) = shower._retrying.values()
@@ -78,7 +82,7 @@ async def test_a_new_failure_cuts_a_long_pause_short(monkeypatch: pytest.MonkeyP
     shower.retry_display(7)  # a new failure while the next try waits an hour
     await asyncio.wait_for(task, 10)
 
-    assert (game.tries, game.shown) == (2, True)
+    assert (game.tries, game.shown) == (3, True)
     assert not shower._retrying
 
 
