@@ -139,7 +139,9 @@ async def test_an_outage_is_logged_once_as_it_starts_and_once_it_has_stayed_back
     watched: Watched,
 ) -> None:
     await watched.goes()
-    for pause in (0.5, 1.0, 2.0, 2.0, 2.0):  # five more probes fail
+    for pause in (0.5, 1.0, 2.0, 2.0, 2.0):  # five more probes fail, each pause twice the last
+        ((ends, _),) = watched.time.pauses
+        assert ends - watched.time.now == pytest.approx(pause), "up to the longest pause"
         since = watched.time.started
         watched.time.advance(pause)
         await watched.paused(since)
