@@ -117,3 +117,10 @@ async def test_a_watcher_follows_a_game_to_its_end_privately(
     ) in stats.embed_text()
     lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=2)).answer()
     assert f"<@{alice.id}> · usually plays within 1 min" in lobby.embed_text()
+
+    # The bot tells a game's watchers one message after another, so anything it did with a
+    # watcher's message was done before the next one reached her: by now, with the last one
+    # told long ago, no copy of one is in the channel.
+    news = {message.content for message in told}
+    copied = [m.content for m in fake.messages(channel) if m.content in news]
+    assert not copied, "a watcher's message reached the game's channel"
