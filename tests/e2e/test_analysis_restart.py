@@ -53,9 +53,12 @@ async def test_the_analysis_button_works_after_a_restart(
     await resign_the_mover(fake, channel, {alice.id: alice, bob.id: bob})
     result = final_message(fake, channel)
     assert result is not None
+    public = [message.id for message in fake.messages(channel)]
+    assert public[-1] == result.id
     before = await analysis(fake, alice, result)
     await bot.restart(fake, commands=COMMANDS, sync=False)
-    public = len(fake.messages(channel))
     after = await analysis(fake, bob, result)
     assert after == before, "the same record gives the same analysis, in any process"
-    assert len(fake.messages(channel)) == public, "the channel stays quiet"
+    # A clean stop waits for the interactions being handled: bob's press is done with.
+    assert await bot.stop() == 0
+    assert [m.id for m in fake.messages(channel)] == public, "the channel stays quiet"
