@@ -1,5 +1,6 @@
 """A substitute and a nudge through the real bot process and the fake Discord API: a
-moderator hands a seat over mid-game, the substitute plays the seat's next decision, the game
+moderator hands over the seat of the player to move while their turn is under way, the
+substitute plays the seat's next decision on the turn message that called that player, the game
 ends and its result rates the person who left (as resigned when they left) and not the
 substitute, whose stats show the game as finished for someone; a nudge pings the player the
 game waits for, in the channel, and its refusals (yourself, too soon, someone already in the
@@ -79,48 +80,53 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     assert f"<@{bob.id}> refused" in refused_request.content
     assert refused_request.enabled_buttons() == []
 
-    # Bob's seat goes to Dave: Dave plays it from its next decision (a turn message that
-    # called Bob before the hand-over is now Dave's to click), and the seat's next turn calls
-    # Dave, not Bob.
+    # The first turn is still under way: its player's seat goes to Dave, who plays it from
+    # its next decision (the turn message that called that player before the hand-over is now
+    # Dave's to click), and the seat's next turn calls Dave, not them.
+    out = users[mover]
     handed = await (
-        await fake.slash(mod, channel, "marrakech-mod", "substitute", out=bob, options={"in": dave})
+        await fake.slash(mod, channel, "marrakech-mod", "substitute", out=out, options={"in": dave})
     ).answer()
     assert not handed.ephemeral
-    assert f"<@{dave.id}> takes over <@{bob.id}>'s seat" in handed.content
+    assert f"<@{dave.id}> takes over <@{out.id}>'s seat" in handed.content
     assert handed.pinged_user_ids == {dave.id}
     refused = await (
         await fake.slash(
-            mod, channel, "marrakech-mod", "substitute", out=carol, options={"in": dave}
+            mod, channel, "marrakech-mod", "substitute", out=waiting[0], options={"in": dave}
         )
     ).answer()
     assert refused.ephemeral
     assert "in this game already" in refused.content
-    seat_players = {**users, bob.id: dave}
+    seat_players = {**users, out.id: dave}
     for clicks in range(40):
         current = await fake.wait_until(lambda: human_turn(fake, channel), what="a turn")
         called, content = current.pinged_user_ids, current.content
+        if clicks == 0:
+            assert current.id == turn.id, "the first click is on the turn under way"
+            assert called == {out.id}
         await play_turn_click(fake, seat_players, current, clicks)
-        if called & {bob.id, dave.id} and current.id > handed.id:
+        if called & {out.id, dave.id} and current.id > handed.id:
             break
     else:
         raise AssertionError("Dave's seat never came to play a turn posted after the hand-over")
     assert called == {dave.id}, content
 
-    # Alice and Carol resign: the seat Dave finishes wins; Bob is rated as out first.
-    for user in (alice, carol):
+    # The two others resign: the seat Dave finishes wins; the person who left it is rated as
+    # out first.
+    for user in waiting:
         if final_message(fake, channel) is None:
             await confirm(
                 fake, user, await fake.slash(user, channel, "marrakech", "resign"), "resign"
             )
     result = await fake.wait_until(lambda: final_message(fake, channel), what="the result")
     text = result.embed_text()
-    (bob_rating,) = [line for line in text.splitlines() if line.startswith(f"<@{bob.id}> 1,")]
-    assert f"({MINUS}" in bob_rating, text
+    (out_rating,) = [line for line in text.splitlines() if line.startswith(f"<@{out.id}> 1,")]
+    assert f"({MINUS}" in out_rating, text
     assert not [line for line in text.splitlines() if line.startswith(f"<@{dave.id}> 1,")], text
     stats = await (await fake.slash(dave, channel, "marrakech", "stats")).answer(timeout=30)
-    assert f"Finished for someone: game #1 for <@{bob.id}>, place 1" in stats.embed_text()
-    bob_stats = await (await fake.slash(bob, channel, "marrakech", "stats")).answer(timeout=30)
-    assert "Games: **1** · wins: **0**" in bob_stats.embed_text()
+    assert f"Finished for someone: game #1 for <@{out.id}>, place 1" in stats.embed_text()
+    out_stats = await (await fake.slash(out, channel, "marrakech", "stats")).answer(timeout=30)
+    assert "Games: **1** · wins: **0**" in out_stats.embed_text()
 
 
 async def test_a_redraw_held_up_past_a_move_never_leaves_the_old_decision_shown(
