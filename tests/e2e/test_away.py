@@ -163,6 +163,11 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     await displayed(database, quiet_turn.id)
     await shift_and_pass(bot, clock_file, offset + TURN_LIMIT / 2 + 5, fake, "remind")
     assert held_rows(database) == [(other.id, "turn", False), (other.id, "remind", False)]
+    # The pass that handled the reminder is over: a reminder in the channel would be there.
+    pings = [
+        m for m in fake.messages(channel) if m.id > quiet_turn.id and other.id in m.pinged_user_ids
+    ]
+    assert not pings, f"pinged in their quiet hours: {[m.content for m in pings]}"
     dm = fake.dm_channel(other)
     assert fake.messages(dm) == []
 
