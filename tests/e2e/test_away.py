@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import open_database
+from tests.e2e.conftest import check_fake_after_test
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.multiprocess import Cluster
@@ -251,7 +252,9 @@ async def held_in(url: str) -> list[tuple[int, str, bool]]:
     return [(int(row[0]), str(row[1]), bool(row[2])) for row in rows]
 
 
-async def test_two_processes_send_a_held_reminder_once(postgres: str, tmp_path: Path) -> None:
+async def test_two_processes_send_a_held_reminder_once(
+    postgres: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     clock_file = tmp_path / "clock-offset"
     clock_file.write_text("0", encoding="ascii")
     async with FakeDiscord(bot_name="Marrakech", shard_count=2) as fake:
@@ -294,3 +297,4 @@ async def test_two_processes_send_a_held_reminder_once(postgres: str, tmp_path: 
             assert len(posts) == 1, f"sent by both processes: {posts}"
         finally:
             await cluster.close()
+        check_fake_after_test(fake, request.node)
