@@ -1,14 +1,15 @@
 """Away days and quiet hours through the real bot process and the fake Discord API, the bot's
 clock moved forward (tests/e2e/shifted_clock.py).
 
-One game of alice and bob with a five-minute turn limit goes through it all: away days stop
-the mover's clock (no reminder, no timeout) and coming back starts it again with the time it
-had left, said in the channel; with the server's clocks running in quiet hours, the turn ping
-and the reminder of a player in quiet hours are held, and after a restart past the hours' end
-they come as one direct message, once; with the default (clocks pause), a quiet player's
-clock stands still; a turn that begins while its player is away, and `mygames`, say until
-when, and when the days run out the channel is told, once, that the clock runs again. A
-second test runs two processes on PostgreSQL: a held reminder goes out once.
+One game of alice and bob with a five-minute turn limit goes through it all: away days stop the
+mover's clock (no reminder, no timeout) and coming back starts it again with the time it had
+left, said in the channel, its reminder and timeout coming when that time says; with the
+server's clocks running in quiet hours, the turn ping and the reminder of a player in quiet
+hours are held, and after a restart past the hours' end they come as one direct message, once;
+with the default (clocks pause), a quiet player's clock stands still; a turn that begins while
+its player is away, and `mygames`, say until when, and when the days run out the channel is
+told, once, that the clock runs again with the time the turn has left. A second test runs two
+processes on PostgreSQL: a held reminder goes out once.
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ HELD_REQUESTS = 2
 direct message channel and the message."""
 PASS_DONE = r"turn clock: [1-9]\d* done"
 """The scheduler's log line after a pass that handled something."""
+INTO_TURN = 90
+"""Seconds of the first turn gone when its player goes away: before its reminder (at half the
+limit), and far enough from a whole turn that the time it had left is not a new turn's.
+The few seconds the test itself takes run on the clock too, so that a turn's time left is
+always a little under what these numbers give: the checks leave it half a minute."""
+BACK = TURN_LIMIT + 2
+"""The clock's shift when the away player comes back: past the turn's first deadline."""
 
 
 @pytest.fixture
@@ -130,24 +138,27 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     owner = fake.world.users[min(mover.id, other.id)]  # alice, added first
     await displayed(database, first.id)
 
-    # Away: the clock stops; back: it runs again with the time it had left.
+    # Away: the clock stops; back: it runs again with the time it had left, and the reminder
+    # and the timeout come when that time says, not a whole new turn after.
+    await shift_clock(bot, clock_file, INTO_TURN, fake)
     assert "until" in await say(fake, mover, channel, "marrakech", "away", days=1)
     away_line = await fake.wait_for_message(channel, lambda m: m.content.startswith("💤"))
     assert f"<@{mover.id}>" in away_line.content
     assert not away_line.pinged_user_ids, "the line names them without pinging"
-    await shift_and_pass(bot, clock_file, TURN_LIMIT + 2, fake, "play")
+    await shift_and_pass(bot, clock_file, BACK, fake, "play")
     assert not any("half of your time" in m.content for m in fake.messages(channel))
     assert fake.world.messages[first.id].enabled_buttons(), "no timeout while away"
     assert "Welcome back" in await say(fake, mover, channel, "marrakech", "back")
     back_line = await fake.wait_for_message(channel, lambda m: m.content.startswith("▶️"))
-    assert "min left" in back_line.content
-    await shift_clock(bot, clock_file, TURN_LIMIT + 2 + TURN_LIMIT / 2 + 5, fake)
+    left = TURN_LIMIT - INTO_TURN  # 3 min 30 s, less the test's own seconds: "3 min"
+    assert f" {left // 60} min left" in back_line.content, back_line.content
+    await shift_clock(bot, clock_file, BACK + TURN_LIMIT / 2 - INTO_TURN + 5, fake)
     reminder = await fake.wait_for_message(channel, lambda m: "half of your time" in m.content)
     assert reminder.pinged_user_ids == {mover.id}
 
     # Clocks run in quiet hours (a server setting): the other player's turn ping and reminder
-    # are held while their hours last.
-    offset = TURN_LIMIT + 2 + TURN_LIMIT + 10
+    # are held while their hours last. The mover's time left runs out first.
+    offset = BACK + left + 5
     assert "running" in await say(
         fake, owner, channel, "marrakech-admin", "quiet-clocks", state="run"
     )
@@ -216,13 +227,15 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     assert "💤 Away until" in waiting.content
     assert "away until" in await say(fake, mover, channel, "marrakech", "mygames")
 
-    # The days run out: the channel is told, once, that the clock runs again.
+    # The days run out: the channel is told, once, that the clock runs again, with the whole
+    # turn but the seconds since they ran out (4 min 30 s, less the test's own seconds).
     await displayed(database, waiting.id)
     marks = len(bot.lines)
-    await shift_clock(bot, clock_file, offset + TURN_LIMIT + 86400 + 60, fake)
+    over_by = 30
+    await shift_clock(bot, clock_file, offset + TURN_LIMIT + 5 + 86400 + over_by, fake)
     over = await fake.wait_for_message(channel, lambda m: "days away are over" in m.content)
     assert f"<@{other.id}>" in over.content
-    assert "min left" in over.content
+    assert f" {(TURN_LIMIT - over_by) // 60} min left" in over.content, over.content
     assert not over.pinged_user_ids
     await bot.wait_for_log(PASS_DONE, after=marks)
     assert sum("days away are over" in m.content for m in fake.messages(channel)) == 1
