@@ -42,7 +42,7 @@ import pytest
 from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.storage import Database, open_database
 from bot.storage.database import BACKENDS, Backend
-from tests.e2e.conftest import REPO_ROOT, told_its_shards
+from tests.e2e.conftest import REPO_ROOT, check_fake_after_test, told_its_shards
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotExitedError, BotProcess
 from tests.e2e.players import (
@@ -483,6 +483,7 @@ async def test_sigkill_at_32_points_loses_and_repeats_nothing(
     backend: Backend,
     lane_targets: tuple[str, str],
     lane_folders: tuple[Path, Path],
+    request: pytest.FixtureRequest,
 ) -> None:
     kills = [kill for schedule in SCHEDULES for kill in schedule]
     assert len(kills) == KILLS >= 30
@@ -508,6 +509,7 @@ async def test_sigkill_at_32_points_loses_and_repeats_nothing(
                 )
             finally:
                 await other_bot.close()
+            check_fake_after_test(other_fake, request.node)
 
         games = [g for storage in storages for g in (await storage.games()).values()]
     finally:
