@@ -21,9 +21,9 @@ its injected faults, and the statuses a test marked `invalid_requests(403, ...)`
 denied a permission on purpose), beside the one 429 a process restarted after a kill may meet
 in each bucket its predecessor spent, which it cannot know of; and that no embed it sent
 points at `attachment://NAME` while its message has no such file (Discord shows it without its
-picture), unless the test is marked `missing_attachments` (it sends one on purpose). A test
-that starts a fake Discord of its own (a second one, or one with several shards) runs the same
-checks on it with `check_fake_after_test`.
+picture), unless the test is marked `missing_attachments` (it sends one on purpose): the
+checks of tests/e2e/fake_checks.py. A test that starts a fake Discord of its own (a second one,
+or one with several shards) runs the same checks on it with `check_fake_after_test`.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import pluggy
 import pytest
 import pytest_asyncio
 
+from tests.e2e.fake_checks import check_attachments, check_invalid_requests
 from tests.e2e.fakecord import FakeDiscord
 from tests.e2e.fakecord.process import BotProcess
 from tests.postgres import postgres_server as postgres_server  # the fixtures
@@ -51,14 +52,6 @@ SCRUBBED_PREFIXES = ("DISCORD_", "MARRAKECH_")
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "e2e: drives the whole bot against a local fake of the Discord API"
-    )
-    config.addinivalue_line(
-        "markers",
-        "invalid_requests(*statuses): the test provokes answers of these statuses on purpose",
-    )
-    config.addinivalue_line(
-        "markers",
-        "missing_attachments: the test links embeds to files their messages lack on purpose",
     )
 
 
@@ -83,37 +76,6 @@ def pytest_runtest_makereport(
         told = told[-LOG_TAIL_LINES:]
         name = log.relative_to(tmp_path)
         report.sections.append((f"{name} ({call.when}), last lines", "\n".join(told)))
-
-
-def check_invalid_requests(server: FakeDiscord, node: pytest.Item) -> None:
-    """No 401, 403 or 429 from `server` but those the test `node` provoked (its injected faults
-    and the statuses its `invalid_requests` marker names), and those a restarted process cannot
-    avoid: the first request it makes in a bucket its killed predecessor spent
-    (`RecordedRequest.inherited`; it then waits as the answer says)."""
-    marker = node.get_closest_marker("invalid_requests")
-    expected = set(marker.args) if marker is not None else set()
-    unexpected = [
-        f"{r.method} {r.path} -> {r.status}" + (f" ({r.scope})" if r.scope else "")
-        for r in server.invalid_requests
-        if r.fault is None and r.status not in expected and not r.inherited
-    ]
-    assert not unexpected, "invalid requests (401/403/429):\n" + "\n".join(unexpected[:20])
-
-
-def check_attachments(server: FakeDiscord, node: pytest.Item) -> None:
-    """No embed sent to `server` named an attachment its message lacked, unless the test
-    `node` is marked `missing_attachments`."""
-    if node.get_closest_marker("missing_attachments") is not None:
-        return
-    missing = [link.describe() for link in server.missing_attachments]
-    assert not missing, "embeds naming a file their message lacks:\n" + "\n".join(missing[:20])
-
-
-def check_fake_after_test(server: FakeDiscord, node: pytest.Item) -> None:
-    """The after-test checks of the `fake` fixture, for a fake Discord a test starts itself (a
-    second one, or one of its own shard count): call it once the bots using it are stopped."""
-    check_invalid_requests(server, node)
-    check_attachments(server, node)
 
 
 @pytest.fixture(autouse=True)

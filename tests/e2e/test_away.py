@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import open_database
-from tests.e2e.conftest import check_fake_after_test
+from tests.e2e.fake_checks import check_fake_after_test
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.multiprocess import Cluster

@@ -42,7 +42,8 @@ import pytest
 from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.storage import Database, open_database
 from bot.storage.database import BACKENDS, Backend
-from tests.e2e.conftest import REPO_ROOT, check_fake_after_test, told_its_shards
+from tests.e2e.conftest import REPO_ROOT, told_its_shards
+from tests.e2e.fake_checks import check_fake_after_test
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.process import BotExitedError, BotProcess
 from tests.e2e.players import (

@@ -34,6 +34,7 @@ from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
 from bot.storage import GameStatus, GameStore, open_database
+from tests.e2e.fake_checks import check_fake_after_test
 from tests.e2e.fakecord import (
     Button,
     FakeChannel,
@@ -134,6 +135,7 @@ async def running_edge(
     channel_name: str = "games",
     user_locales: tuple[str, str, str, str] = ("en-US",) * 4,
     database_target: str | None = None,
+    test: pytest.Item | None = None,
 ) -> AsyncIterator[Edge]:
     """The bot's client, in process, on a fake Discord API with one server and one channel.
 
@@ -171,11 +173,14 @@ async def running_edge(
         finally:
             await client.close()
             await database.close()
+        check_fake_after_test(fake, test)
 
 
 @pytest.fixture
-async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
-    async with running_edge(tmp_path, monkeypatch) as running:
+async def edge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> AsyncIterator[Edge]:
+    async with running_edge(tmp_path, monkeypatch, test=request.node) as running:
         yield running
 
 

@@ -20,8 +20,10 @@ from tests.e2e.fakecord import FakeUser
 
 
 @pytest.fixture
-async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
-    async with running_edge(tmp_path, monkeypatch) as running:
+async def edge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> AsyncIterator[Edge]:
+    async with running_edge(tmp_path, monkeypatch, test=request.node) as running:
         yield running
 
 
@@ -92,6 +94,7 @@ async def test_notify_sends_a_direct_message_with_a_link_when_the_turn_begins(
     assert not await PlayerStore(edge.store.database).turn_dms(mover.id)
 
 
+@pytest.mark.invalid_requests(403)  # Discord refuses a message to closed direct messages
 async def test_closed_direct_messages_are_told_once_in_the_channel_and_turned_off(
     edge: Edge, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -1,0 +1,48 @@
+"""What every test on the fake Discord checks once its bots are stopped: no invalid request
+(an answer of 401, 403 or 429: Discord bans an address after too many) but those the test
+provoked, and no embed pointing at `attachment://NAME` while its message has no such file
+(Discord shows it without its picture).
+
+A test marks what it provokes on purpose: `invalid_requests(403, ...)` for the statuses it
+expects (a bot denied a permission), `missing_attachments` for an embed sent without its file.
+The end-to-end tests' `fake` fixture runs the checks after each test (tests/e2e/conftest.py), a
+test with a fake Discord of its own calls `check_fake_after_test`, and the in-process edge's
+harness runs them as it closes (tests/bot/edge/test_edge.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.fakecord import FakeDiscord
+
+
+def check_invalid_requests(server: FakeDiscord, node: pytest.Item | None) -> None:
+    """No 401, 403 or 429 from `server` but those the test `node` provoked (its injected faults
+    and the statuses its `invalid_requests` marker names), and those a restarted process cannot
+    avoid: the first request it makes in a bucket its killed predecessor spent
+    (`RecordedRequest.inherited`; it then waits as the answer says)."""
+    marker = node.get_closest_marker("invalid_requests") if node is not None else None
+    expected = set(marker.args) if marker is not None else set()
+    unexpected = [
+        f"{r.method} {r.path} -> {r.status}" + (f" ({r.scope})" if r.scope else "")
+        for r in server.invalid_requests
+        if r.fault is None and r.status not in expected and not r.inherited
+    ]
+    assert not unexpected, "invalid requests (401/403/429):\n" + "\n".join(unexpected[:20])
+
+
+def check_attachments(server: FakeDiscord, node: pytest.Item | None) -> None:
+    """No embed sent to `server` named an attachment its message lacked, unless the test
+    `node` is marked `missing_attachments`."""
+    if node is not None and node.get_closest_marker("missing_attachments") is not None:
+        return
+    missing = [link.describe() for link in server.missing_attachments]
+    assert not missing, "embeds naming a file their message lacks:\n" + "\n".join(missing[:20])
+
+
+def check_fake_after_test(server: FakeDiscord, node: pytest.Item | None) -> None:
+    """Both checks, for a fake Discord a test starts itself (a second one, or one of its own
+    shard count), once the bots using it are stopped."""
+    check_invalid_requests(server, node)
+    check_attachments(server, node)
