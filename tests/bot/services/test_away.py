@@ -306,6 +306,23 @@ async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
     assert (await away.settings(GUILD)).away_days == 0
 
 
+async def test_a_spell_begun_last_month_counts_this_month_only_its_days_in_it(
+    table: AwayTable,
+) -> None:
+    """The month's allowance counts whole days begun from the later of the spell's start and
+    the month's first moment: days away in February cost nothing in March."""
+    away = table.service.away
+    await away.set_away_days(GUILD, 14)
+    table.clock.now = datetime(2026, 2, 27, 12, tzinfo=UTC)
+    await away.go_away(GUILD, HOST, 7)
+    table.clock.now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    await away.come_back(GUILD, HOST)  # 1 March 00:00 to 2 March 12:00 in March: 2 days begun
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, MONTHLY_AWAY_DAYS - 1)
+    assert refused.value.left == MONTHLY_AWAY_DAYS - 2
+    await away.go_away(GUILD, HOST, MONTHLY_AWAY_DAYS - 2)
+
+
 async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayTable) -> None:
     tournaments = TournamentService(
         TournamentStore(table.database), table.service, seeds=lambda: "5e" * 16
