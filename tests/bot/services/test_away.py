@@ -354,6 +354,22 @@ async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayT
         await away.set_tournament_away_days(cup.id, 15)
 
 
+async def test_time_away_kept_in_memory_no_longer_counts_once_it_ends(
+    table: AwayTable,
+) -> None:
+    """What `away_until` read stays in memory until a change is told; a spell in it whose end
+    has come is over all the same, with nothing read again."""
+    away = table.service.away
+    assert await away.away_until(GUILD, HOST) is None  # read, and kept in memory
+    until, _ = await away.go_away(GUILD, HOST, 1)
+    table.clock.now = until - timedelta(seconds=1)
+    assert await away.away_until(GUILD, HOST) == until
+    table.clock.now = until
+    assert await away.away_until(GUILD, HOST) is None, "away until its end, not at it"
+    table.clock.advance(DAY.total_seconds())
+    assert await away.away_until(GUILD, HOST) is None
+
+
 # --- quiet hours -------------------------------------------------------------------------------
 
 
