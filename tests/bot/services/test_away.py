@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.services import DueKind, DueWork, GameView
+from bot.services import DueKind, DueWork, GameView, TurnReason
 from bot.services.errors import BadOptionError
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
@@ -36,6 +36,7 @@ from tests.bot.services.test_async_play import (
     ManualClock,
     Table,
     make_table,
+    play_turn,
     two_humans,
 )
 from tests.polling import until
@@ -244,6 +245,24 @@ async def test_coming_back_restarts_only_the_turns_waiting_for_that_person(
     table.clock.advance(100)
     assert await away.come_back(GUILD, other) == [], "no game waits for their move"
     assert await sleep_for(table) == timedelta(seconds=LIMIT / 2 - 200), "the mover's clock ran"
+
+
+async def test_coming_back_leaves_a_seat_the_ai_plays_to_the_ai(table: AwayTable) -> None:
+    """A seat handed to the AI after three timeouts has no clock to start again: coming back
+    tells nothing of it, and the AI still plays its turn at once."""
+    view, sleeper, other = await who_moves(table)
+    for _ in range(3):
+        table.clock.advance(LIMIT)
+        await table.scheduler.run_due()
+        view = await play_turn(table, await table.service.play.look(view.id), other)
+    assert view.user_to_move == sleeper
+    assert view.ai_to_move, "handed over: the AI plays the sleeper's seat"
+    away = table.service.away
+    await away.go_away(GUILD, sleeper, 1)
+    table.clock.advance(60)
+    assert await away.come_back(GUILD, sleeper) == []
+    await table.scheduler.run_due()
+    assert (table.turns[-1].reason, table.turns[-1].user_id) == (TurnReason.AUTOPLAY, sleeper)
 
 
 async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
