@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.services import DueKind, DueWork, GameView, TurnReason
+from bot.services.away import AwayService
 from bot.services.errors import BadOptionError
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
@@ -26,7 +27,7 @@ from bot.services.time_rules import (
 )
 from bot.services.tournaments import TournamentService
 from bot.storage import Database, open_database
-from bot.storage.away import HeldNotice
+from bot.storage.away import AwayStore, HeldNotice
 from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_async_play import (
     BOB,
@@ -557,3 +558,78 @@ async def test_another_process_s_change_of_quiet_hours_or_time_away_is_seen(
             await listening
     finally:
         await second.close()
+
+
+# --- what is kept in memory --------------------------------------------------------------------
+
+
+def hold_first_read(
+    monkeypatch: pytest.MonkeyPatch, store: AwayStore, name: str
+) -> tuple[asyncio.Event, asyncio.Event]:
+    """The store's read `name` made to hold its first call once it has read, until the second
+    event is set; the first event says it has read. Later calls go straight through."""
+    read = getattr(store, name)
+    has_read, release = asyncio.Event(), asyncio.Event()
+
+    async def held(*args: object) -> object:
+        first = not has_read.is_set()
+        value = await read(*args)
+        if first:
+            has_read.set()
+            await release.wait()
+        return value
+
+    monkeypatch.setattr(store, name, held)
+    return has_read, release
+
+
+async def overtaken(
+    table: AwayTable,
+    monkeypatch: pytest.MonkeyPatch,
+    read: str,
+    look: Callable[[AwayService], Awaitable[object]],
+    change: Callable[[AwayService], Awaitable[object]],
+) -> tuple[object, object, object]:
+    """A read through `look` that read before `change` (made by another process, and told)
+    and ends after a newer read that saw it: what the older read, the newer read and a look
+    after both answer."""
+    here = table.service.away
+    elsewhere = make_table(table.database, table.clock).service.away
+    has_read, release = hold_first_read(monkeypatch, here.store, read)
+
+    async def look_here() -> object:
+        return await look(here)
+
+    older = asyncio.create_task(look_here())
+    await has_read.wait()
+    await change(elsewhere)
+    here.changed_elsewhere()
+    newer = await look(here)
+    release.set()
+    return await older, newer, await look(here)
+
+
+async def test_an_older_read_of_quiet_hours_ending_last_does_not_replace_the_newer(
+    table: AwayTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quiet = QuietHours.parse("23:00", "08:00", KYIV)
+    assert await overtaken(
+        table,
+        monkeypatch,
+        "all_quiet",
+        lambda away: away.quiet_hours(BOB),
+        lambda away: away.set_quiet_hours(BOB, quiet),
+    ) == (None, quiet, quiet)
+
+
+async def test_an_older_read_of_time_away_ending_last_does_not_replace_the_newer(
+    table: AwayTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    back_at = table.clock.now + 2 * DAY
+    assert await overtaken(
+        table,
+        monkeypatch,
+        "active_spells",
+        lambda away: away.away_until(GUILD, BOB),
+        lambda away: away.go_away(GUILD, BOB, 2),
+    ) == (None, back_at, back_at)
