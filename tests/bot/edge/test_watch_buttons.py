@@ -1,10 +1,16 @@
 """A spectator's private buttons do what they say: Stop watching stops, for good (the watch is
-stored), and offers Watch again. Through real discord.py interactions on the fake Discord
+stored), and offers Watch again; the direct messages asked for with them wait for the end of
+the watcher's quiet hours. Through real discord.py interactions on the fake Discord
 (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, timedelta
+
+from bot.services.time_rules import QuietHours
 from tests.bot.edge.test_edge import Edge, edge, started
+from tests.e2e.fakecord import FakeMessage
 
 __all__ = ["edge"]
 
@@ -24,3 +30,49 @@ async def test_stop_watching_stops_and_offers_to_watch_again(edge: Edge) -> None
     again = await edge.click(edge.outsider, stopped, "Watch").answer()
     assert "You watch this game" in again.embed_text()
     assert await watchers._watch._store.get(1, edge.outsider.id) is not None
+
+
+async def play_turn(edge: Edge, turn: FakeMessage) -> FakeMessage:
+    """The player pinged by `turn` plays it with its first button at each step; the next
+    turn's message, once the spectators' messages of the turn are sent (or held)."""
+    (mover_id,) = turn.pinged_user_ids
+    mover = edge.host if mover_id == edge.host.id else edge.guest
+    shown = asyncio.Event()
+    edge.bot.display.on_shown(lambda view, message_id: shown.set())  # after the spectators'
+    while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
+        label = buttons[0].label
+        assert label is not None
+        await edge.click(mover, edge.fake.world.messages[turn.id], label).response()
+    following = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
+    )
+    await shown.wait()
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    await watchers.idle()
+    return following
+
+
+async def test_a_watcher_in_quiet_hours_gets_no_direct_message_until_they_end(
+    edge: Edge,
+) -> None:
+    """The spectators' direct messages wait for the end of the watcher's quiet hours, then
+    come together."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    now = edge.service.loader.now().astimezone(UTC)
+    quiet = QuietHours.parse(
+        (now - timedelta(hours=1)).strftime("%H:%M"),
+        (now + timedelta(hours=2)).strftime("%H:%M"),
+        "UTC",
+    )
+    await edge.service.away.set_quiet_hours(edge.outsider.id, quiet)
+    dm = edge.fake.dm_channel(edge.outsider)
+    turn = await play_turn(edge, turn)
+    assert not edge.fake.messages(dm), "quiet hours: no direct message"
+    await edge.service.away.set_quiet_hours(edge.outsider.id, None)
+    await play_turn(edge, turn)
+    (told,) = edge.fake.messages(dm)
+    assert "**Game #1 · turn 1**" in told.content, "the turn held comes with the next"
+    assert "**Game #1 · turn 2**" in told.content
