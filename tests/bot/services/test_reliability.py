@@ -81,6 +81,20 @@ def test_another_person_s_timeout_is_not_counted_for_me() -> None:
     assert (mine.played, mine.ran_out) == (3, 0)
 
 
+def test_a_resignation_ends_the_resigner_s_turn_under_way() -> None:
+    """A resignation after the first decision of one's turn ends that turn: a decision of
+    theirs logged after it starts another turn rather than completing the one cut short."""
+    log = [
+        *turn(0, YOU),
+        entry(10, ME),
+        entry(11, ME, kind="resign"),
+        entry(20, ME),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert mine.played == 2
+    assert mine.median_seconds == (10 + 9) / 2 * 60
+
+
 def test_games_left_unfinished_count_how_they_were_left() -> None:
     log = [
         entry(0, ME, game=1, resigned=True),
