@@ -95,6 +95,25 @@ def test_a_resignation_ends_the_resigner_s_turn_under_way() -> None:
     assert mine.median_seconds == (10 + 9) / 2 * 60
 
 
+def test_timeouts_of_a_game_i_played_no_turn_in_are_not_mine_when_others_played() -> None:
+    """With no turn of my own to place me in the order of play, the game's timeouts may be
+    anyone's: they count for me only when no one else played in it."""
+    others_played = [
+        *turn(0, YOU),
+        *turn(60, None, "timeout"),
+        *turn(61, YOU),
+    ]
+    no_one_else = [
+        *turn(0, None, "timeout"),
+        *turn(1),  # an AI seat
+        *turn(60, None, "timeout"),
+    ]
+    (mine,) = reliability_of([ME], others_played)
+    assert (mine.played, mine.ran_out) == (0, 0)
+    (mine,) = reliability_of([ME], no_one_else)
+    assert (mine.played, mine.ran_out) == (0, 2)
+
+
 def test_games_left_unfinished_count_how_they_were_left() -> None:
     log = [
         entry(0, ME, game=1, resigned=True),
