@@ -16,7 +16,7 @@ from tests.bot.services.test_async_play import ManualClock
 from tests.bot.services.test_service import BOB, HOST, choose
 from tests.round_trips import counting
 
-ME, YOU = 7, 8
+ME, YOU, THEY = 7, 8, 9
 START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
@@ -47,9 +47,14 @@ def entry(
     )
 
 
-def turn(minute: float, actor: int | None = None, ai_for: str | None = None) -> list[LogEntry]:
+def turn(
+    minute: float, actor: int | None = None, ai_for: str | None = None, *, players: int = 2
+) -> list[LogEntry]:
     """A turn's two decisions (the die left out), the first at once, the last at `minute`."""
-    return [entry(minute, actor, ai_for), entry(minute, actor, ai_for)]
+    return [
+        entry(minute, actor, ai_for, players=players),
+        entry(minute, actor, ai_for, players=players),
+    ]
 
 
 def test_turns_are_timed_from_the_turn_before_and_timeouts_fall_on_the_person_s_seat() -> None:
@@ -112,6 +117,23 @@ def test_timeouts_of_a_game_i_played_no_turn_in_are_not_mine_when_others_played(
     assert (mine.played, mine.ran_out) == (0, 0)
     (mine,) = reliability_of([ME], no_one_else)
     assert (mine.played, mine.ran_out) == (0, 2)
+
+
+def test_a_resigned_player_leaves_the_order_of_play_for_my_timeouts() -> None:
+    """Three players, one resigns: from then on my place comes back every two turns."""
+    log = [
+        *turn(0, ME, players=3),
+        *turn(1, YOU, players=3),
+        *turn(2, THEY, players=3),
+        entry(3, THEY, kind="resign", players=3),
+        *turn(4, ME, players=3),
+        *turn(5, YOU, players=3),
+        *turn(65, None, "timeout", players=3),  # my place: ran out
+        *turn(66, YOU, players=3),
+        *turn(67, ME, players=3),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert (mine.played, mine.ran_out) == (3, 1)
 
 
 def test_games_left_unfinished_count_how_they_were_left() -> None:
