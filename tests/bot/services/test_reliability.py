@@ -136,6 +136,23 @@ def test_a_resigned_player_leaves_the_order_of_play_for_my_timeouts() -> None:
     assert (mine.played, mine.ran_out) == (3, 1)
 
 
+def test_turns_the_ai_plays_in_a_seat_handed_to_it_count_as_neither_played_nor_run_out() -> None:
+    """The turn that hands the seat to the AI ran out; the AI's later turns in the seat
+    (`autoplay`) are no turn of the person's at all."""
+    log = [
+        *turn(0, ME),
+        *turn(1, YOU),
+        *turn(60, None, "handed-over"),  # my place: ran out, the AI keeps the seat
+        *turn(61, YOU),
+        *turn(61, None, "autoplay"),
+        *turn(62, YOU),
+        *turn(62, None, "autoplay"),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert (mine.played, mine.ran_out) == (1, 1)
+    assert mine.ran_out_share == 0.5
+
+
 def test_games_left_unfinished_count_how_they_were_left() -> None:
     log = [
         entry(0, ME, game=1, resigned=True),
