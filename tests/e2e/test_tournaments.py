@@ -17,6 +17,7 @@ seconds.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -27,12 +28,12 @@ from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.services.ratings import RatingService
 from bot.storage import open_database
 from bot.storage.ratings import RatingStore
-from tests.e2e.fakecord import FakeDiscord, FakeMessage
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage
 from tests.e2e.fakecord.model import PUBLIC_THREAD, THREAD_CREATED
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import integrity, is_final
 from tests.e2e.shifted_clock import pass_while_down, shift_clock, with_clock
-from tests.e2e.tournaments import Scene, to_move
+from tests.e2e.tournaments import ROUND, Scene, to_move
 
 pytestmark = pytest.mark.e2e
 
@@ -70,6 +71,39 @@ async def ratings_equal_a_rebuild(fake: FakeDiscord, database: Path, copy: Path)
         assert db.execute(RATINGS).fetchall() == applied_ratings
     assert applied_ratings, "the tournament's games were rated"
     return int(games)
+
+
+def each_table_in_its_thread(database: Path, scene: Scene, threads: list[FakeChannel]) -> None:
+    """Check that each thread holds its table: the thread named for a round's table is the one
+    stored for that table, the game played in it is that table's, and its welcome pinged
+    exactly the table's players, who are exactly the game's human seats."""
+    with sqlite3.connect(database) as db:
+        for thread in threads:
+            named = ROUND.search(thread.name)
+            assert named is not None, thread.name
+            row = db.execute(
+                "SELECT seats, thread_id, game_id FROM tournament_tables "
+                "WHERE round = ? AND table_no = ?",
+                (int(named["round"]), int(named["table"])),
+            ).fetchone()
+            assert row is not None, f"a table for {thread.name}"
+            seats, thread_id, game_id = row
+            assert thread_id == thread.id, f"{thread.name} is its table's thread"
+            table = {user for user in json.loads(seats) if user is not None}
+            pinged = {user.id for user in scene.seated(thread)}
+            assert pinged == table, f"the welcome in {thread.name} pings its table's players"
+            (channel_id,) = db.execute(
+                "SELECT channel_id FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            assert channel_id == thread.id, f"the table's game is played in {thread.name}"
+            humans = {
+                user
+                for (user,) in db.execute(
+                    "SELECT user_id FROM seats WHERE game_id = ? AND user_id IS NOT NULL",
+                    (game_id,),
+                )
+            }
+            assert humans == table, f"the game in {thread.name} seats its table's players"
 
 
 @pytest.fixture
@@ -228,8 +262,7 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
     assert {thread.type for thread in threads} == {PUBLIC_THREAD}
     notices = [m for m in fake.messages(scene.channel) if m.type == THREAD_CREATED]
     assert sorted(m.content for m in notices) == sorted(t.name for t in threads)
-    for thread in threads:
-        assert {u.id for u in scene.seated(thread)} <= thread.members, "pinged: members"
+    each_table_in_its_thread(database, scene, threads)
     for thread in threads:
         welcomes = [m for m in fake.messages(thread) if "of **Spring cup**" in m.content]
         assert len(welcomes) == 1, f"one welcome in {thread.name}"
