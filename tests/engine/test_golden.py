@@ -68,7 +68,9 @@ def test_golden_files_are_what_the_seeded_driver_writes(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_golden_final_position_by_an_independent_reading(name: str) -> None:
     """R8/R9: dirhams only change hands; R11: score = dirhams + visible squares, counted here
-    from the cells; ranking by score then dirhams, eliminated seats last."""
+    from the cells; the ranking holds every seat once: the seats still in by score then
+    dirhams, a group exactly the seats equal on both, then the eliminated seats one to a
+    group, the latest elimination (in the record's replay) first."""
     record, position = load(name)
     players = record["players"]
     seats = position["seats"]
@@ -83,11 +85,19 @@ def test_golden_final_position_by_an_independent_reading(name: str) -> None:
             "visible": visible,
             "total": seat["dirhams"] + visible,
         }
-    order = [group[0] for group in position["outcome"]["ranking"]]
-    standing = [s for s in order if not seats[s]["eliminated"]]
-    keys = [(position["scores"][s]["total"], seats[s]["dirhams"]) for s in standing]
-    assert keys == sorted(keys, reverse=True)
-    assert all(seats[s]["eliminated"] for s in order[len(standing) :])
+    ranking = position["outcome"]["ranking"]
+    assert sorted(s for group in ranking for s in group) == list(range(players))
+
+    def key(s: int) -> tuple[int, int]:
+        return position["scores"][s]["total"], seats[s]["dirhams"]
+
+    expected_groups: dict[tuple[int, int], list[int]] = {}
+    for s in (s for s in range(players) if not seats[s]["eliminated"]):
+        expected_groups.setdefault(key(s), []).append(s)
+    expected = [sorted(group) for _, group in sorted(expected_groups.items(), reverse=True)]
+    out = [e.seat for _, events in trace(name) for e in events if isinstance(e, PlayerEliminated)]
+    expected += [[s] for s in reversed(out)]
+    assert [sorted(group) for group in ranking] == expected
     assert position["phase"] == "over"
     assert position["to_move"] is None
 
