@@ -151,10 +151,10 @@ async def test_an_unreachable_server_is_named_without_its_password(
     ("arguments", "expected"),
     [
         (
-            ["mysql://db/marrakech", "b.sqlite3"],
+            ["mysql://db/marrakech", "{target}"],
             "FROM must be a file path, sqlite:///path or postgresql://",
         ),
-        (["{missing}", "b.sqlite3"], "no such database file"),
+        (["{missing}", "{target}"], "no such database file"),
         (["{source}", "{source}"], "FROM and TO are the same database"),
     ],
 )
@@ -165,12 +165,29 @@ async def test_bad_arguments_are_refused_before_anything_is_opened(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Each refusal exits 2 with its reason, and the folder holding every database named
+    (the source, a missing one, the target) is byte for byte as it was: no file created, and
+    the source, even when it is also the target, neither written nor migrated."""
     path, _ = source
-    names = {"source": str(path), "missing": str(tmp_path / "missing.sqlite3")}
+    names = {
+        "source": str(path),
+        "missing": str(tmp_path / "missing.sqlite3"),
+        "target": str(tmp_path / "b.sqlite3"),
+    }
+    before = _files(tmp_path)
     argv = ["copy-db", *(argument.format(**names) for argument in arguments)]
     assert await _run(argv) == 2
     assert expected in capsys.readouterr().err
-    assert not (tmp_path / "missing.sqlite3").exists()
+    assert _files(tmp_path) == before
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, by its path there, with its bytes."""
+    return {
+        str(file.relative_to(folder)): file.read_bytes()
+        for file in sorted(folder.rglob("*"))
+        if file.is_file()
+    }
 
 
 async def _rows(target: str | Path) -> dict[str, list[tuple[object, ...]]]:
