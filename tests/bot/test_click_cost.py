@@ -56,6 +56,9 @@ async def test_a_click_between_people_costs_at_most_ten_round_trips(
 async def test_a_click_and_the_ai_turn_it_sets_off_cost_at_most_ten_each(
     database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, judged: list[int]
 ) -> None:
+    """Against the easy AI: each click and each AI turn it hands over costs at most
+    MOST_ROUND_TRIPS, the AI's turn in one scheduler pass; the click that ends the game, its
+    game-end work included, at most LAST_CLICK_ROUND_TRIPS."""
     async with running_edge(tmp_path, monkeypatch, database_target=database_target) as edge:
         clicks = await play_and_count(edge, against="easy")
     assert len(judged) == 1, "the finished game judged for the stats"
@@ -63,8 +66,10 @@ async def test_a_click_and_the_ai_turn_it_sets_off_cost_at_most_ten_each(
     handing_over = [click for click in clicks if click.wakes]
     assert handing_over, "the AI played"
     assert all(click.wakes == 1 for click in handing_over), "one pass plays the AI's turn"
+    assert clicks[-1].ends_game
     own = [click.round_trips - click.scheduler_round_trips for click in clicks[:-1]]
     assert max(own) <= MOST_ROUND_TRIPS
+    assert clicks[-1].round_trips <= LAST_CLICK_ROUND_TRIPS
     assert max(click.scheduler_round_trips for click in clicks) <= MOST_ROUND_TRIPS
 
 
