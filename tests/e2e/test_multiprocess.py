@@ -34,6 +34,7 @@ import pytest_asyncio
 
 import engine
 from bot.services.loader import CLAIM_LEASE_SECONDS
+from bot.storage import Database, open_database
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.multiprocess import (
     Cluster,
@@ -46,6 +47,7 @@ from tests.e2e.multiprocess import (
 )
 from tests.e2e.players import Decision, decision, offers_decision_at, score_said
 from tests.e2e.quiet import final_message, human_turn, open_game
+from tests.polling import until
 from tests.postgres import create_database, drop_database, postgres_server, scratch_database
 
 pytestmark = pytest.mark.e2e
@@ -363,17 +365,20 @@ async def test_three_processes_share_the_games_through_random_kills(
 async def test_the_turn_clocks_of_a_dead_process_s_games_keep_running(
     fake: FakeDiscord, database: str, tmp_path: Path
 ) -> None:
-    """Process 2 is killed for good: the easy AI still plays its turns in the games of shard 2,
-    and a person there who does not play is reminded and then timed out."""
+    """Process 2 is killed for good: in the games of shard 2 a person who does not play is
+    reminded and then timed out (a move the AI makes for them, in the log), and where the other
+    seat is the easy AI's it still plays its own turns (the seat's moves, in the log, whoever
+    moves first), all done by the other processes: the logs are read after the kill."""
     tables = [t for t in build_world(fake, 6) if t.shard == 2]
+    assert {len(t.people) for t in tables} == {1, 2}, "a game against the AI and one without"
     clock_file = tmp_path / "clock-offset"
     clock_file.write_text("0", encoding="ascii")
     cluster = Cluster(fake, database, tmp_path, processes=SHARDS, clock_file=clock_file)
     try:
         await cluster.start_all()
         await open_tables(fake, tables)
-        first = await stored_games(database)
         await cluster.kill(2)
+        first = await stored_games(database)
         # what the dead process had claimed (an AI turn to play, say) is free once its lease ends
         await cluster.shift_clock(CLAIM_LEASE_SECONDS + 1)
         await fake.wait_until(
@@ -395,14 +400,67 @@ async def test_the_turn_clocks_of_a_dead_process_s_games_keep_running(
             )
 
         await fake.wait_until(timed_out, timeout=30, what="a timeout in every game of shard 2")
+        games = {
+            table.channel.id: next(g for g in first.values() if g.channel_id == table.channel.id)
+            for table in tables
+        }
+        db = await open_database(database)
+        try:
+            for table in tables:
+                if len(table.people) > 1:
+                    continue
+                before = games[table.channel.id]
+
+                async def ai_moved(game: GameLog = before) -> bool:
+                    ai, _ = await moves_since(db, game.id, game.seq)
+                    return bool(ai)
+
+                await until(ai_moved, "the easy AI's own move after the kill", timeout=30)
+            made = {}
+            for table in tables:
+                before = games[table.channel.id]
+                made[table.channel.id] = await moves_since(db, before.id, before.seq)
+        finally:
+            await db.close()
         later = await stored_games(database)
     finally:
         await cluster.close()
     for table in tables:
-        (before,) = [g for g in first.values() if g.channel_id == table.channel.id]
-        after = later[before.id]
-        assert after.seq > before.seq
-        assert any(e.actor_id is None for e in after.log[before.seq :]), after.log
+        before = games[table.channel.id]
+        assert later[before.id].seq > before.seq
+        ai, timeouts = made[table.channel.id]
+        assert timeouts, f"a timeout move in {table.channel.name}"
+        assert bool(ai) == (len(table.people) == 1), f"the AI's own moves in {table.channel.name}"
+
+
+async def moves_since(db: Database, game_id: int, seq: int) -> tuple[list[int], list[int]]:
+    """The log positions after `seq` of the game's AI seat's own moves (an entry's mover read
+    by replaying the log with the engine), and of the moves the AI made for a person who ran
+    out of time (the log says so: `ai_for`)."""
+    async with db.reading() as conn:
+        game = await conn.fetchrow("SELECT config FROM games WHERE id = $1", game_id)
+        assert game is not None
+        ai_seats = {
+            int(seat[0])
+            for seat in await conn.fetch(
+                "SELECT seat FROM seats WHERE game_id = $1 AND ai_level IS NOT NULL", game_id
+            )
+        }
+        log = await conn.fetch(
+            "SELECT seq, notation, ai_for FROM actions WHERE game_id = $1 ORDER BY seq", game_id
+        )
+    state = engine.new_game(engine.record_from_json(json.loads(str(game[0]))).config)
+    ai: list[int] = []
+    timeouts: list[int] = []
+    for entry in log:
+        position = int(entry[0])
+        if position > seq:
+            if engine.current_player(state) in ai_seats:
+                ai.append(position)
+            if entry[2] == "timeout":
+                timeouts.append(position)
+        state, _ = engine.apply(state, str(entry[1]))
+    return ai, timeouts
 
 
 # --- the full size, as a command ----------------------------------------------------------------
