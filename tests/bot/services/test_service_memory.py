@@ -57,27 +57,44 @@ async def test_no_lock_is_left_behind_by_a_thousand_games(database: Database) ->
 async def test_a_lock_is_kept_while_it_is_awaited_and_still_excludes(
     database: Database,
 ) -> None:
+    """The holder leaves while another task awaits the lock: the lock stays (counted, and the
+    same lock), so a task that comes while the second one holds it waits its turn; a waiter
+    that gives up is no longer counted, and once all are done no lock is left."""
     games = GameService(GameStore(database)).loader
     inside: list[int] = []
-    entered = asyncio.Event()
+    together: list[list[int]] = []
+    entered = {number: asyncio.Event() for number in (1, 2, 3, 4)}
+    leave = {number: asyncio.Event() for number in (1, 2, 3, 4)}
 
     async def hold(number: int) -> None:
         async with games.locked(42):
             inside.append(number)
-            assert len(inside) == 1, "two holders at once"
-            entered.set()
-            await asyncio.sleep(0.01)
+            if len(inside) > 1:
+                together.append(list(inside))
+            entered[number].set()
+            await leave[number].wait()
             inside.remove(number)
 
     first = asyncio.create_task(hold(1))
-    await entered.wait()
-    waiters = [asyncio.create_task(hold(n)) for n in (2, 3)]
-    await asyncio.sleep(0)
-    assert games.locks_in_use == 1
+    await entered[1].wait()
+    second = asyncio.create_task(hold(2))
     cancelled = asyncio.create_task(hold(4))
-    await asyncio.sleep(0)
-    cancelled.cancel()  # a waiter that gives up is no longer counted
-    await asyncio.gather(first, *waiters)
+    await asyncio.sleep(0)  # both now wait for the lock
+    assert not entered[2].is_set()
+    assert games.locks_in_use == 1
+    cancelled.cancel()  # a waiter that gives up
     with pytest.raises(asyncio.CancelledError):
         await cancelled
+    leave[1].set()
+    await entered[2].wait()
+    await first
+    assert games.locks_in_use == 1, "the lock the second task holds is still counted"
+    third = asyncio.create_task(hold(3))
+    await asyncio.sleep(0)  # it reaches the lock, held by the second task
+    assert not entered[3].is_set(), "a task that came later got in while the second held it"
+    leave[2].set()
+    await entered[3].wait()
+    leave[3].set()
+    await asyncio.gather(second, third)
+    assert together == []
     assert games.locks_in_use == 0
