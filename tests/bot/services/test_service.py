@@ -179,13 +179,18 @@ async def test_cancel_is_for_the_host_and_keeps_the_game(service: GameService) -
 
 
 async def test_the_seed_decides_seats_and_deal(database: Database) -> None:
+    """Two games started from one seed get the same seats and the same deal; a game started
+    from another seed is dealt other piles."""
     first = await started(service_on(database, "aa" * 16), (HOST, BOB), channel=1)
     second = await started(service_on(database, "aa" * 16), (HOST, BOB), channel=2)
+    other = await started(service_on(database, "bb" * 16), (HOST, BOB), channel=3)
     assert first.state is not None
     assert second.state is not None
+    assert other.state is not None
     assert first.state.config == second.state.config
     assert first.players == second.players
     assert first.state.config.piles is not None  # 2 players: shuffled piles
+    assert other.state.config.piles != first.state.config.piles, "another seed, another deal"
 
 
 # --- play ------------------------------------------------------------------------------------
