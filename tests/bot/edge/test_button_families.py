@@ -40,6 +40,7 @@ from bot.edge.buttons import (
     RefusedConfirmButton,
     RefusedDrillButton,
     RefusedGuideButton,
+    RefusedSeatButton,
     RefusedTournamentButton,
     RefusedWatchButton,
     SeatAnswer,
@@ -358,6 +359,9 @@ def test_no_id_belongs_to_two_families() -> None:
 
 
 async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
+    """For every family but the game's (tests/bot/edge/test_buttons.py), on every sample id its
+    template matches: from_custom_id's item acts exactly when dispatchable is true on the
+    clicked message, so no click is declined by discord.py and left unanswered by the client."""
     interaction = cast(discord.Interaction[Any], None)
     accepted = 0
     families: list[tuple[Any, type[Any]]] = [
@@ -366,8 +370,10 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
         (AnalysisButton, RefusedAnalysisButton),
         (TournamentButton, RefusedTournamentButton),
         (DrillButton, RefusedDrillButton),
+        (SeatButton, RefusedSeatButton),
         (WatchButton, RefusedWatchButton),
     ]
+    assert {family for family, _ in families} == set(DYNAMIC_ITEMS) - {GameButton}
     for value in SAMPLES:
         on_message = dispatchable(message_with("mk:5:5:other", value), value)
         assert not dispatchable(message_with("mk:5:5:other"), value), "not on the message"
@@ -393,6 +399,8 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
         + len(VALID_ANALYSIS)
         + len(VALID_TOURNAMENT)
         + len(VALID_DRILL)
+        + len(VALID_SEAT)
+        + len(VALID_WATCH)
     )
 
 
