@@ -116,6 +116,10 @@ async def test_closed_direct_messages_are_told_once_in_the_channel_and_turned_of
     messages = edge.bot.turn_messages
     assert messages is not None
     await messages.idle()
+    said = [
+        m.id for m in edge.fake.messages(edge.channel) if "direct messages are closed" in m.content
+    ]
+    assert said == [told.id], "told once"
     assert not await PlayerStore(edge.store.database).turn_dms(mover_id)
     assert not edge.fake.messages(edge.fake.dm_channel(mover_of(edge, mover_id)))
 
