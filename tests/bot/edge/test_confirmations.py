@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge.inflight import HANDLERS
 from bot.storage import GameStatus
 from tests.bot.edge.test_edge import Edge, confirm, lobby_with_guest, private, running_edge, started
 from tests.e2e.fakecord import FakeMessage, FakeUser, permissions
@@ -46,6 +47,12 @@ def channel_messages(edge: Edge) -> int:
     return len(edge.fake.messages(edge.channel))
 
 
+async def handlers_returned() -> None:
+    """Wait until every interaction handler has returned: what a handler would still do after
+    its answer is done before a test checks that nothing changed."""
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+
+
 async def test_resign_asks_privately_and_nothing_happens_before_the_click(edge: Edge) -> None:
     await started(edge)
     posted = channel_messages(edge)
@@ -59,6 +66,7 @@ async def test_resign_asks_privately_and_nothing_happens_before_the_click(edge: 
         ("Keep playing", SECONDARY),
     ]
     assert [b.custom_id for b in buttons] == ["mk:confirm:1:resign", "mk:confirm:1:keep"]
+    await handlers_returned()
     assert await status(edge) is GameStatus.RUNNING
     assert (await edge.service.play.look(1)).seq == seq
     assert channel_messages(edge) == posted, "the question is for the asker alone"
@@ -72,6 +80,7 @@ async def test_keep_playing_changes_nothing(edge: Edge) -> None:
     assert answer.ephemeral
     assert answer.content == "Nothing changed: game #1 goes on."
     assert not answer.buttons(), "the question is closed"
+    await handlers_returned()
     assert not [e for e in kept.events if e.kind == "followup"], "the channel is told nothing"
     assert await status(edge) is GameStatus.RUNNING
     assert (await edge.service.play.look(1)).seq == seq
