@@ -27,6 +27,7 @@ from bot.edge import guide
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
 from bot.edge.game_handlers import GameHandlers
+from bot.edge.inflight import HANDLERS
 from bot.edge.sync import sync_commands
 from bot.presentation import images
 from bot.runtime.composition import Bot, build_bot
@@ -481,18 +482,16 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     mover = await mover_of(edge, turn)
     # as if the bot had committed this move and died before answering the click
     await edge.service.play.act(1, mover.id, 0, "S")
+    posted = [m.id for m in edge.fake.messages(edge.channel)]
     answer = await edge.click(mover, turn, "North (straight on)").response()
     assert answer.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
     # the move did not end the turn: the turn's own message shows it, and nothing is posted
 
     current = await showing_the_move(edge, turn)
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    assert [m.id for m in edge.fake.messages(edge.channel)] == posted, "nothing is posted"
     assert edge.fake.latest_with_components(edge.channel).id == turn.id
-    for _ in range(200):  # the bot records the message just after Discord took it
-        game = await edge.store.get(1)
-        assert game is not None
-        if (game.board_message_id, game.board_message_seq) == (current.id, 2):
-            break
-        await asyncio.sleep(0.01)
+    game = await edge.store.get(1)
     assert game is not None
     assert (game.board_message_id, game.board_message_seq) == (current.id, 2)
 
