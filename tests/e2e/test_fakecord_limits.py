@@ -2,8 +2,9 @@
 buckets with the headers discord.py reads, 429s that are not executed, the global limit of the
 bot token that interaction endpoints are exempt from, invalid requests counted, windows and
 interaction tokens that age with the fake's clock, and the 3 s of an interaction's first
-callback, which run from the click. Over plain HTTP and a raw gateway connection, and through
-discord.py's own HTTP client, which waits on the headers instead of being refused."""
+callback, which run from the click. Over plain HTTP and a raw gateway connection, through
+discord.py's own HTTP client, which waits on the headers instead of being refused, and on the
+rate limiter's own clock for the count and window of every limited route."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest_asyncio
 
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, RateLimit
 from tests.e2e.fakecord.interactions import APPLICATION_COMMAND, InteractionHandle
+from tests.e2e.fakecord.ratelimits import RateLimiter, Verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -93,6 +95,96 @@ async def test_a_channel_takes_five_posts_and_five_edits_in_5_s_counted_apart(
         ("POST", 429, "user"),
         ("PATCH", 429, "user"),
     ]
+
+
+# Discord's per-route limits, from docs/discord-limits.md (shared/DISCORD-LIMITS.md): method,
+# path, requests per window, window in seconds, a path with another top-level resource (None:
+# the route has one bucket), and the age of the message a DELETE names.
+ROUTE_TABLE: list[tuple[str, str, int, float, str | None, float | None]] = [
+    ("POST", "/webhooks/1/tok", 5, 2.0, "/webhooks/1/other", None),
+    ("PATCH", "/webhooks/1/tok/messages/@original", 5, 2.0, "/webhooks/1/other/messages/2", None),
+    ("POST", "/channels/10/messages", 5, 5.0, "/channels/11/messages", None),
+    ("PATCH", "/channels/10/messages/12", 5, 5.0, "/channels/11/messages/12", None),
+    ("DELETE", "/channels/10/messages/12", 5, 1.0, "/channels/11/messages/12", 0.0),
+    ("DELETE", "/channels/10/messages/12", 3, 1.0, "/channels/11/messages/12", 10.0),
+    ("GET", "/channels/10/messages", 5, 5.0, "/channels/11/messages", None),
+    ("GET", "/channels/10/messages/12", 5, 5.0, "/channels/11/messages/12", None),
+    ("POST", "/channels/10/typing", 5, 5.0, "/channels/11/typing", None),
+    (
+        "PUT",
+        "/channels/10/messages/12/reactions/x/@me",
+        1,
+        0.25,
+        "/channels/11/messages/12/reactions/x/@me",
+        None,
+    ),
+    (
+        "DELETE",
+        "/channels/10/messages/12/reactions/x/@me",
+        1,
+        0.25,
+        "/channels/11/messages/12/reactions/x/@me",
+        None,
+    ),
+    ("PUT", "/channels/10/pins/12", 5, 4.0, "/channels/11/pins/12", None),
+    ("GET", "/guilds/20/members", 10, 10.0, "/guilds/21/members", None),
+    ("GET", "/guilds/20/members/30", 5, 1.0, "/guilds/21/members/30", None),
+    ("GET", "/users/30", 30, 30.0, None, None),
+    ("GET", "/users/@me/guilds", 1, 1.0, None, None),
+    ("GET", "/gateway/bot", 2, 5.0, None, None),
+    ("PUT", "/applications/1/commands", 2, 60.0, None, None),
+    (
+        "PUT",
+        "/applications/1/guilds/20/commands",
+        2,
+        60.0,
+        "/applications/1/guilds/21/commands",
+        None,
+    ),
+    ("POST", "/applications/1/commands", 5, 20.0, None, None),
+    (
+        "PATCH",
+        "/applications/1/guilds/20/commands/40",
+        5,
+        20.0,
+        "/applications/1/guilds/21/commands/40",
+        None,
+    ),
+    ("DELETE", "/applications/1/commands/40", 5, 20.0, None, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "limit", "period", "other", "age"),
+    ROUTE_TABLE,
+    ids=[
+        f"{method} {path} {limit}/{period}s" + (f" age {age}" if age is not None else "")
+        for method, path, limit, period, _, age in ROUTE_TABLE
+    ],
+)
+def test_each_limited_route_takes_discord_s_count_for_all_of_discord_s_window(
+    method: str, path: str, limit: int, period: float, other: str | None, age: float | None
+) -> None:
+    """On the limiter's own clock: a route's bucket takes its count, refuses the next request
+    until a moment before the window ends (with `retry_after` the whole window), takes requests
+    again once it has, and another top-level resource has a bucket of its own."""
+    now = [0.0]
+    limiter = RateLimiter(lambda: now[0])
+
+    def check(route: str = path) -> Verdict:
+        return limiter.check(method, route, None, lambda: age)
+
+    taken = [check() for _ in range(limit)]
+    assert [verdict.refused for verdict in taken] == [False] * limit
+    assert taken[0].headers["X-RateLimit-Limit"] == str(limit)
+    refused = check()
+    assert (refused.refused, refused.retry_after) == (True, period)
+    if other is not None:
+        assert not check(other).refused, "another resource has a bucket of its own"
+    now[0] = period - 0.001
+    assert check().refused, "the window is not over yet"
+    now[0] = period
+    assert not check().refused, "a new window"
 
 
 async def fill_then_log_in_again(http: aiohttp.ClientSession, path: str) -> None:
