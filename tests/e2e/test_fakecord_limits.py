@@ -250,6 +250,25 @@ async def test_the_bot_token_has_50_requests_a_second_that_interactions_do_not_u
     assert (await call(http, "GET", f"/channels/{channels[0].id}"))[0] == 200
 
 
+def test_the_global_limit_refuses_the_51st_request_until_its_second_is_over() -> None:
+    """On the limiter's own clock: one bot token takes 50 requests a second on a route with no
+    limit of its own; the 51st is refused as global, with retry_after the whole second, and so
+    is one a moment before the second ends; once it has, requests pass again."""
+    now = [0.0]
+    limiter = RateLimiter(lambda: now[0])
+
+    def check() -> Verdict:
+        return limiter.check("GET", "/channels/10", "token", lambda: None)
+
+    assert [check().refused for _ in range(50)] == [False] * 50
+    refused = check()
+    assert (refused.refused, refused.is_global, refused.retry_after) == (True, True, 1.0)
+    now[0] = 0.999
+    assert check().is_global, "the second is not over yet"
+    now[0] = 1.0
+    assert not check().refused, "a new second"
+
+
 @pytest.mark.invalid_requests(401, 429)
 async def test_an_interaction_webhook_takes_five_requests_in_2_s_for_15_minutes(
     fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
