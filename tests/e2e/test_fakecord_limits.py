@@ -9,6 +9,7 @@ rate limiter's own clock for the count and window of every limited route."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -378,3 +379,17 @@ async def test_the_callback_deadline_runs_from_the_click_even_when_the_bot_gets_
         await ws.close()
     assert answer == (404, 10062), "the 3 s ran out while the bot was away"
     assert handle.refusals == [10062]
+
+
+async def test_a_first_callback_3_s_after_the_click_is_refused_unless_a_test_says_otherwise(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """The fake's deadline for the first callback is Discord's 3 s by default: a callback for an
+    interaction made 3.5 s ago (its `queued_at` set back) is refused with 404 / 10062."""
+    assert fake.rest.callback_deadline == 3.0
+    handle = interaction(fake, channels[0])
+    handle.queued_at = time.perf_counter() - 3.5
+    callback = f"/interactions/{handle.id}/{handle.token}/callback"
+    status, _, body = await call(http, "POST", callback, {"type": 5})
+    assert (status, body["code"]) == (404, 10062)
+    assert (handle.refusals, handle.acknowledged) == ([10062], False)
