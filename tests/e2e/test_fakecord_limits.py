@@ -393,3 +393,21 @@ async def test_a_first_callback_3_s_after_the_click_is_refused_unless_a_test_say
     status, _, body = await call(http, "POST", callback, {"type": 5})
     assert (status, body["code"]) == (404, 10062)
     assert (handle.refusals, handle.acknowledged) == ([10062], False)
+
+
+@pytest.mark.invalid_requests(401)
+async def test_an_interaction_token_works_until_15_minutes_and_not_after(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """An acknowledged interaction's token takes a follow-up 10 s before its 15 minutes are
+    over, on the fake's clock, and refuses one 10 s after with 401 / 50027."""
+    handle = interaction(fake, channels[0])
+    callback = f"/interactions/{handle.id}/{handle.token}/callback"
+    assert (await call(http, "POST", callback, {"type": 5}))[0] == 204
+    webhook = f"/webhooks/{fake.application_id}/{handle.token}"
+    fake.shift_clock(15 * 60 - 10)
+    assert (await call(http, "POST", webhook, {"content": "in time"}))[0] == 204
+    fake.shift_clock(15 * 60 + 10)
+    status, _, body = await call(http, "POST", webhook, {"content": "too late"})
+    assert (status, body["code"]) == (401, 50027)
+    assert [m.content for m in fake.messages(channels[0])] == ["in time"]
