@@ -411,3 +411,18 @@ async def test_an_interaction_token_works_until_15_minutes_and_not_after(
     status, _, body = await call(http, "POST", webhook, {"content": "too late"})
     assert (status, body["code"]) == (401, 50027)
     assert [m.content for m in fake.messages(channels[0])] == ["in time"]
+
+
+async def test_a_follow_up_before_the_interaction_is_acknowledged_is_refused(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """An interaction's webhook exists only once its callback was taken: a follow-up, or an
+    edit of @original, sent before gets 404 / 10015 (Unknown Webhook) and posts nothing."""
+    handle = interaction(fake, channels[0])
+    webhook = f"/webhooks/{fake.application_id}/{handle.token}"
+    early = [
+        await call(http, "POST", webhook, {"content": "too early"}),
+        await call(http, "PATCH", webhook + "/messages/@original", {"content": "too early"}),
+    ]
+    assert [(status, body["code"]) for status, _, body in early] == [(404, 10015)] * 2
+    assert fake.messages(channels[0], include_ephemeral=True) == []
