@@ -521,6 +521,32 @@ async def test_an_ephemeral_follow_up_is_seen_only_by_the_one_who_asked(
     assert visible == ["public", "for all"]
 
 
+async def test_an_ephemeral_reply_pings_no_one_and_no_one_else_may_click_it(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """A reply with flag 64 that mentions bob pings no one, where the same reply made public
+    pings him; and a click by bob on the ephemeral reply's button is refused, as no Discord
+    client could send it."""
+    go = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}
+    replies = []
+    for flags in (64, 0):
+        handle = fake.interaction_from_payload(
+            APPLICATION_COMMAND, scene.alice, scene.channel, {"name": "x"}
+        )
+        fake.world.register_interaction(handle)
+        callback = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+        data = {"content": f"<@{scene.bob.id}> look", "flags": flags, "components": [go]}
+        async with http.post(callback, json={"type": 4, "data": data}) as response:
+            assert response.status == 204
+        replies.append(await handle.answer())
+
+    hidden, shown = replies
+    assert (hidden.ephemeral, hidden.pinged_user_ids) == (True, frozenset())
+    assert (shown.ephemeral, shown.pinged_user_ids) == (False, frozenset({scene.bob.id}))
+    with pytest.raises(InteractionInputError, match="cannot see ephemeral"):
+        await fake.click(scene.bob, hidden, "go")
+
+
 @pytest.mark.invalid_requests(401)
 async def test_unknown_routes_and_missing_auth_are_recorded(
     fake: FakeDiscord, http: aiohttp.ClientSession
