@@ -445,6 +445,23 @@ async def test_a_channel_the_bot_cannot_view_or_read_is_refused_or_listed_empty(
 
 
 @pytest.mark.invalid_requests(403)
+async def test_a_post_refused_for_a_missing_permission_counts_as_an_invalid_request(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """A 403 is one of the answers Discord counts toward its ban on invalid requests, so the
+    fake lists it in `invalid_requests` (what the check after every test reads); a 404 is not
+    listed."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    fake.deny_bot(scene.channel, permissions.SEND_MESSAGES)
+    async with http.post(path, json={"content": "denied"}) as response:
+        assert (response.status, (await response.json())["code"]) == (403, 50013)
+    async with http.get(f"{path}/1") as response:
+        assert response.status == 404
+    invalid = [(r.method, r.path, r.status, r.fault) for r in fake.invalid_requests]
+    assert invalid == [("POST", path.removeprefix("/api/v10"), 403, None)]
+
+
+@pytest.mark.invalid_requests(403)
 async def test_files_need_attach_files_and_embeds_need_embed_links(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
