@@ -128,6 +128,7 @@ ROUTE_TABLE: list[tuple[str, str, int, float, str | None, float | None]] = [
         None,
     ),
     ("PUT", "/channels/10/pins/12", 5, 4.0, "/channels/11/pins/12", None),
+    ("GET", "/channels/10/messages/pins", 5, 4.0, "/channels/11/messages/pins", None),
     ("GET", "/guilds/20/members", 10, 10.0, "/guilds/21/members", None),
     ("GET", "/guilds/20/members/30", 5, 1.0, "/guilds/21/members/30", None),
     ("GET", "/users/30", 30, 30.0, None, None),

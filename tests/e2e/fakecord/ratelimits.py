@@ -110,7 +110,6 @@ ROUTE_LIMITS: tuple[RouteLimit, ...] = (
         counter="patch",
     ),
     _route("GET", CHANNEL_MESSAGES, "history", 5, 5.0, "channel_id"),
-    _route("GET", CHANNEL_MESSAGES + "/{message_id}", "message", 5, 5.0, "channel_id"),
     _route("POST", "/channels/{channel_id}/typing", "typing", 5, 5.0, "channel_id"),
     *(
         _route(method, template, "reactions", 1, 0.25, "channel_id")
@@ -128,6 +127,8 @@ ROUTE_LIMITS: tuple[RouteLimit, ...] = (
             ("DELETE", "/channels/{channel_id}/pins/{message_id}"),
         )
     ),
+    # After the pins: `{message_id}` would also match `/messages/pins`.
+    _route("GET", CHANNEL_MESSAGES + "/{message_id}", "message", 5, 5.0, "channel_id"),
     _route("GET", "/guilds/{guild_id}/members", "members", 10, 10.0, "guild_id"),
     _route("GET", "/guilds/{guild_id}/members/{user_id}", "member", 5, 1.0, "guild_id"),
     _route("GET", "/users/@me/guilds", "my-guilds", 1, 1.0),
