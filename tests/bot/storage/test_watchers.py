@@ -1,0 +1,25 @@
+"""WatchStore on both back ends: a second Watch changes nothing, turning direct messages on
+again keeps what is owed, and a watcher without direct messages is never among those to tell
+nor claimed for a message."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.storage import Database, GameStore
+from bot.storage.watchers import Watcher, WatchStore
+from tests.bot.storage.test_store_methods import started
+
+T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
+T1 = datetime(2026, 1, 1, 0, 1, tzinfo=UTC)
+WATCHER = 2001
+QUIET = 2002
+
+
+async def test_a_second_watch_changes_nothing_and_says_so(db: Database) -> None:
+    """Watching a game already watched answers False and keeps the seq the watcher was told."""
+    game_id = await started(GameStore(db), 10)
+    watchers = WatchStore(db)
+    assert await watchers.watch(game_id, WATCHER, 3, T0) is True
+    assert await watchers.watch(game_id, WATCHER, 7, T1) is False
+    assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, False, 3)
