@@ -23,3 +23,15 @@ async def test_a_second_watch_changes_nothing_and_says_so(db: Database) -> None:
     assert await watchers.watch(game_id, WATCHER, 3, T0) is True
     assert await watchers.watch(game_id, WATCHER, 7, T1) is False
     assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, False, 3)
+
+
+async def test_turning_direct_messages_on_again_keeps_the_turns_owed(db: Database) -> None:
+    """Direct messages turned on start from the seq then; turning them on while on already
+    keeps the seq told, so turns not yet sent are still owed."""
+    game_id = await started(GameStore(db), 10)
+    watchers = WatchStore(db)
+    await watchers.watch(game_id, WATCHER, 1, T0)
+    assert await watchers.set_dms(game_id, WATCHER, True, 4) is True
+    assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, True, 4)
+    assert await watchers.set_dms(game_id, WATCHER, True, 9) is True
+    assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, True, 4)
