@@ -35,3 +35,26 @@ async def test_turning_direct_messages_on_again_keeps_the_turns_owed(db: Databas
     assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, True, 4)
     assert await watchers.set_dms(game_id, WATCHER, True, 9) is True
     assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, True, 4)
+
+
+async def two_games_watched(db: Database) -> tuple[int, int]:
+    """Game A, shown at seq 5, watched by WATCHER with direct messages (told up to 1) and by
+    QUIET without; game B, shown at seq 5, watched by QUIET only."""
+    games = GameStore(db)
+    watchers = WatchStore(db)
+    game_a = await started(games, 10)
+    game_b = await started(games, 11)
+    for game_id in (game_a, game_b):
+        assert await games.set_board_message(game_id, 500 + game_id, 5) is not None
+        await watchers.watch(game_id, QUIET, 1, T0)
+    await watchers.watch(game_a, WATCHER, 1, T0)
+    await watchers.set_dms(game_a, WATCHER, True, 1)
+    return game_a, game_b
+
+
+async def test_a_watcher_without_direct_messages_is_not_behind(db: Database) -> None:
+    """Of a game's watchers told less than a seq, only those who asked for direct messages
+    are to be told."""
+    game_a, _ = await two_games_watched(db)
+    behind = await WatchStore(db).behind(game_a, 5)
+    assert behind == [Watcher(game_a, WATCHER, True, 1)]
