@@ -58,3 +58,15 @@ async def test_a_watcher_without_direct_messages_is_not_behind(db: Database) -> 
     game_a, _ = await two_games_watched(db)
     behind = await WatchStore(db).behind(game_a, 5)
     assert behind == [Watcher(game_a, WATCHER, True, 1)]
+
+
+async def test_only_games_with_a_watcher_asking_for_messages_are_watched_or_behind(
+    db: Database,
+) -> None:
+    """A game whose only watcher has direct messages off is neither among the watched games
+    nor among those a restart catches up, though that watcher was told less than its
+    message shows."""
+    game_a, _ = await two_games_watched(db)
+    watchers = WatchStore(db)
+    assert await watchers.watched_games() == [game_a]
+    assert await watchers.games_behind() == [game_a]
