@@ -70,3 +70,14 @@ async def test_only_games_with_a_watcher_asking_for_messages_are_watched_or_behi
     watchers = WatchStore(db)
     assert await watchers.watched_games() == [game_a]
     assert await watchers.games_behind() == [game_a]
+
+
+async def test_a_watcher_who_turned_direct_messages_off_is_not_claimed(db: Database) -> None:
+    """A claim made from a read taken while direct messages were on fails once they are off,
+    and moves nothing."""
+    game_a, _ = await two_games_watched(db)
+    watchers = WatchStore(db)
+    [read] = await watchers.behind(game_a, 5)
+    assert await watchers.set_dms(game_a, WATCHER, False, 5) is True
+    assert await watchers.claim(read, 5) is False
+    assert await watchers.get(game_a, WATCHER) == Watcher(game_a, WATCHER, False, 1)
