@@ -81,3 +81,17 @@ async def test_a_watcher_who_turned_direct_messages_off_is_not_claimed(db: Datab
     assert await watchers.set_dms(game_a, WATCHER, False, 5) is True
     assert await watchers.claim(read, 5) is False
     assert await watchers.get(game_a, WATCHER) == Watcher(game_a, WATCHER, False, 1)
+
+
+async def test_unwatching_a_game_keeps_the_watcher_s_other_games(db: Database) -> None:
+    """Unwatching takes the user off that game only; a second unwatch answers False."""
+    games = GameStore(db)
+    watchers = WatchStore(db)
+    game_a = await started(games, 10)
+    game_b = await started(games, 11)
+    await watchers.watch(game_a, WATCHER, 1, T0)
+    await watchers.watch(game_b, WATCHER, 2, T0)
+    assert await watchers.unwatch(game_a, WATCHER) is True
+    assert await watchers.unwatch(game_a, WATCHER) is False
+    assert await watchers.get(game_a, WATCHER) is None
+    assert await watchers.get(game_b, WATCHER) == Watcher(game_b, WATCHER, False, 2)
