@@ -95,3 +95,16 @@ async def test_unwatching_a_game_keeps_the_watcher_s_other_games(db: Database) -
     assert await watchers.unwatch(game_a, WATCHER) is False
     assert await watchers.get(game_a, WATCHER) is None
     assert await watchers.get(game_b, WATCHER) == Watcher(game_b, WATCHER, False, 2)
+
+
+async def test_ending_a_game_takes_only_its_watchers_in_user_order(db: Database) -> None:
+    """The end of a game hands back its watchers, ordered by user, and leaves another game's
+    watchers in place."""
+    game_a, game_b = await two_games_watched(db)
+    watchers = WatchStore(db)
+    assert await watchers.end(game_a) == [
+        Watcher(game_a, WATCHER, True, 1),
+        Watcher(game_a, QUIET, False, 1),
+    ]
+    assert await watchers.get(game_a, WATCHER) is None
+    assert await watchers.get(game_b, QUIET) == Watcher(game_b, QUIET, False, 1)
