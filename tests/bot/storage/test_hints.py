@@ -1,0 +1,20 @@
+"""HintStore on both back ends: the hints a person takes and gives back count in that game
+only, and giving one back never takes the count below none used."""
+
+from __future__ import annotations
+
+from bot.storage import Database, GameStore
+from tests.bot.storage.test_store_methods import BIG, started
+
+ALLOWANCE = 2
+
+
+async def test_a_hint_given_back_with_none_used_changes_nothing(db: Database) -> None:
+    """Giving a hint back when none is used leaves the count at none: the allowance still
+    gives exactly its number of hints."""
+    games = GameStore(db)
+    game_id = await started(games, 10)
+    await games.give_back_hint(game_id, BIG)
+    assert await games.take_hint(game_id, BIG, ALLOWANCE) == 1
+    assert await games.take_hint(game_id, BIG, ALLOWANCE) == 2
+    assert await games.take_hint(game_id, BIG, ALLOWANCE) is None
