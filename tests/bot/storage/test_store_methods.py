@@ -250,3 +250,16 @@ async def test_guild_settings_and_allowed_channels(db: Database) -> None:
     assert removed.channel_ids == (BIG + 1,)
     assert await guilds.remove_channel(BIG, 5) is None
     assert (await guilds.get(BIG)).channel_ids == (BIG + 1,)
+
+
+async def test_removing_a_channel_leaves_other_servers_lists_alone(db: Database) -> None:
+    """Taking a channel off one server's list leaves it on another server's list; a server
+    that never listed it answers None."""
+    guilds = GuildStore(db)
+    await guilds.allow_channel(BIG, 5)
+    await guilds.allow_channel(GUILD, 5)
+    assert await guilds.remove_channel(GUILD + 1, 5) is None
+    removed = await guilds.remove_channel(GUILD, 5)
+    assert removed is not None
+    assert removed.channel_ids == ()
+    assert (await guilds.get(BIG)).channel_ids == (5,)
