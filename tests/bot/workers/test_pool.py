@@ -275,5 +275,26 @@ async def test_slow_jobs_leave_a_worker_for_pictures() -> None:
     await workers.close()
 
 
+async def test_slow_jobs_hold_workers_too_so_no_more_jobs_run_than_workers() -> None:
+    """Two slow jobs and a picture running take all three workers, so the pool is busy (a
+    further job waits) until one of them ends."""
+    three = WorkerPool(workers=3)
+    three._in_process = True  # the same lanes, in threads, to hold jobs with events
+    release_slow, release_quick = threading.Event(), threading.Event()
+    started: list[int] = []
+    slow = [
+        asyncio.create_task(three.run(Lane.SLOW, wait_for, release_slow, started)) for _ in range(2)
+    ]
+    quick = asyncio.create_task(three.run(Lane.QUICK, wait_for, release_quick, started))
+    await until(lambda: len(started) >= 3, "two slow jobs and a picture running")
+    assert three.busy, "every worker holds a job"
+    release_quick.set()
+    assert await quick == "slow"
+    assert not three.busy, "the picture's worker is free again"
+    release_slow.set()
+    assert await asyncio.gather(*slow) == ["slow"] * 2
+    await three.close()
+
+
 def test_there_is_always_a_worker() -> None:
     assert default_workers() >= 1
