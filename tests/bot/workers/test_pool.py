@@ -15,6 +15,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,16 @@ def wait_for(event: threading.Event, started: list[int]) -> str:
     started.append(threading.get_ident())
     assert event.wait(30)
     return "slow"
+
+
+def broken_at_first(release: threading.Event, calls: list[int]) -> str:
+    """The first two calls wait for `release`, then fail as if their worker had died; later
+    calls answer (in threads only)."""
+    calls.append(threading.get_ident())
+    if len(calls) <= 2:
+        assert release.wait(30)
+        raise BrokenProcessPool("a worker died")
+    return "answered"
 
 
 # --- processes ---------------------------------------------------------------------------------
@@ -294,6 +305,23 @@ async def test_slow_jobs_hold_workers_too_so_no_more_jobs_run_than_workers() -> 
     release_slow.set()
     assert await asyncio.gather(*slow) == ["slow"] * 2
     await three.close()
+
+
+async def test_two_jobs_lost_with_one_set_of_workers_replace_it_once() -> None:
+    """Two jobs that fail on the same dead executor replace it once: the second failure finds
+    it replaced already, and both jobs are answered on the new one."""
+    two = WorkerPool(workers=2)
+    two._in_process = True  # jobs held with events, failing as a dead worker's would
+    release = threading.Event()
+    calls: list[int] = []
+    jobs = [
+        asyncio.create_task(two.run(Lane.QUICK, broken_at_first, release, calls)) for _ in range(2)
+    ]
+    await until(lambda: len(calls) >= 2, "both jobs running")
+    release.set()
+    assert await asyncio.gather(*jobs) == ["answered"] * 2
+    assert two.replacements == 1
+    await two.close()
 
 
 def test_there_is_always_a_worker() -> None:
