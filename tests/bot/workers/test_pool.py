@@ -324,5 +324,18 @@ async def test_two_jobs_lost_with_one_set_of_workers_replace_it_once() -> None:
     await two.close()
 
 
+async def test_workers_that_refuse_a_job_are_replaced_and_the_job_runs() -> None:
+    """An executor that takes no more jobs (shut down under the pool) is replaced, and the
+    job runs on the new one."""
+    one = WorkerPool(workers=1)
+    one._in_process = True
+    assert (await one.run(Lane.QUICK, pid_and_niceness))[0] == os.getpid()
+    executor, _ = one._current()
+    executor.shutdown()
+    assert (await one.run(Lane.QUICK, pid_and_niceness))[0] == os.getpid()
+    assert one.replacements == 1
+    await one.close()
+
+
 def test_there_is_always_a_worker() -> None:
     assert default_workers() >= 1
