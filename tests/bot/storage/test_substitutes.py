@@ -1,11 +1,14 @@
 """Seats handed to substitutes, on both back ends: the seat keeps, through several hand-overs,
-the person the game rates for it (the first who left), and a request is closed once."""
+the person the game rates for it (the first who left), a seat is handed over only in a running
+game and to a newcomer with no hint used, and a request is closed once."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import Database, GameStore, NewGame
+import pytest
+
+from bot.storage import Database, EndReason, GameStatus, GameStore, NewGame, StaleSeqError
 from bot.storage.substitutes import SubstituteStore
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -44,3 +47,15 @@ async def test_a_request_is_closed_once(db: Database) -> None:
     closed = await substitutes.request(request.id)
     assert closed is not None
     assert closed.status == "done"
+
+
+async def test_a_seat_of_a_game_no_longer_running_is_not_handed_over(db: Database) -> None:
+    """A hand-over at the game's seq fails with StaleSeqError, and changes no seat, once the
+    game was aborted."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    await games.end(game_id, GameStatus.ABORTED, EndReason.ABORTED_BY_HOST, HOST, T1)
+    with pytest.raises(StaleSeqError):
+        await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
+    assert [seat.user_id for seat in await games.seats(game_id)] == [HOST, BOB]
