@@ -59,3 +59,14 @@ async def test_a_seat_of_a_game_no_longer_running_is_not_handed_over(db: Databas
     with pytest.raises(StaleSeqError):
         await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
     assert [seat.user_id for seat in await games.seats(game_id)] == [HOST, BOB]
+
+
+async def test_the_newcomer_to_a_seat_starts_with_no_hint_used(db: Database) -> None:
+    """The hints the person who left used are not counted against the substitute: with an
+    allowance of one, the substitute still has their hint."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    assert await games.take_hint(game_id, BOB, 1) == 1
+    await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
+    assert await games.take_hint(game_id, CAROL, 1) == 1
