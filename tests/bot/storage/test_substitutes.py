@@ -8,7 +8,16 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.storage import Database, EndReason, GameStatus, GameStore, NewGame, StaleSeqError
+from bot.storage import (
+    Database,
+    EndReason,
+    GameStatus,
+    GameStore,
+    NewAction,
+    NewGame,
+    SeatControl,
+    StaleSeqError,
+)
 from bot.storage.substitutes import SubstituteStore
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -70,3 +79,21 @@ async def test_the_newcomer_to_a_seat_starts_with_no_hint_used(db: Database) -> 
     assert await games.take_hint(game_id, BOB, 1) == 1
     await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
     assert await games.take_hint(game_id, CAROL, 1) == 1
+
+
+async def test_the_newcomer_to_a_seat_starts_with_no_timeouts_and_plays_it_themself(
+    db: Database,
+) -> None:
+    """A seat the AI had taken over after timeouts comes to its substitute with no timeout
+    counted and the AI no longer playing it."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    moved = await games.append_actions(
+        game_id, 0, [NewAction("S", None)], "p1", T0, controls=[SeatControl(1, 2, True)]
+    )
+    before = (await games.seats(game_id))[1]
+    assert (before.timeouts, before.autoplay) == (2, True)
+    await substitutes.hand_over(game_id, moved.seq, 1, BOB, CAROL, "Carol", 0, None, T1)
+    seat = (await games.seats(game_id))[1]
+    assert (seat.user_id, seat.timeouts, seat.autoplay) == (CAROL, 0, False)
