@@ -97,3 +97,18 @@ async def test_the_newcomer_to_a_seat_starts_with_no_timeouts_and_plays_it_thems
     await substitutes.hand_over(game_id, moved.seq, 1, BOB, CAROL, "Carol", 0, None, T1)
     seat = (await games.seats(game_id))[1]
     assert (seat.user_id, seat.timeouts, seat.autoplay) == (CAROL, 0, False)
+
+
+async def test_a_resigned_seat_is_not_handed_over(db: Database) -> None:
+    """A hand-over of a seat its person resigned fails with StaleSeqError and changes
+    nothing."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    moved = await games.append_actions(
+        game_id, 0, [NewAction(None, BOB, resigned_seat=1)], "p1", T0
+    )
+    with pytest.raises(StaleSeqError):
+        await substitutes.hand_over(game_id, moved.seq, 1, BOB, CAROL, "Carol", 0, None, T1)
+    seat = (await games.seats(game_id))[1]
+    assert (seat.user_id, seat.resigned) == (BOB, True)
