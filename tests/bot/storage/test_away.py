@@ -1,0 +1,30 @@
+"""AwayStore's held notices on both back ends: a notice is claimed only once released, and
+giving a claim back gives up that owner's claim only."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.storage import Database
+from bot.storage.away import AwayStore, HeldNotice
+
+T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
+LEASE = timedelta(minutes=1)
+ANN, BEA = 501, 502
+
+
+def notice(user_id: int, release_at: datetime) -> HeldNotice:
+    return HeldNotice(user_id, 1, 10, 7, 3, "turn", "en", release_at)
+
+
+async def test_a_held_notice_is_not_claimed_before_its_release(db: Database) -> None:
+    """A claim takes the notices released by its time and leaves a later one held until its
+    release."""
+    away = AwayStore(db)
+    now_one = notice(ANN, T0)
+    later = notice(BEA, T0 + timedelta(hours=1))
+    assert await away.hold(now_one, T0)
+    assert await away.hold(later, T0)
+    assert await away.claim_held(T0, "a", T0 + LEASE) == [now_one]
+    assert await away.mark_sent(ANN, "a", T0) == 1
+    assert await away.claim_held(later.release_at, "a", later.release_at + LEASE) == [later]
