@@ -28,3 +28,15 @@ async def test_a_held_notice_is_not_claimed_before_its_release(db: Database) -> 
     assert await away.claim_held(T0, "a", T0 + LEASE) == [now_one]
     assert await away.mark_sent(ANN, "a", T0) == 1
     assert await away.claim_held(later.release_at, "a", later.release_at + LEASE) == [later]
+
+
+async def test_giving_a_claim_back_leaves_another_owner_s_claim(db: Database) -> None:
+    """One owner giving back its claim on a person's notices leaves the claim another owner
+    holds: that owner still marks them sent, and no third owner can claim them meanwhile."""
+    away = AwayStore(db)
+    held = notice(ANN, T0)
+    assert await away.hold(held, T0)
+    assert await away.claim_held(T0, "a", T0 + LEASE) == [held]
+    await away.give_back(ANN, "b")
+    assert await away.claim_held(T0, "c", T0 + LEASE) == []
+    assert await away.mark_sent(ANN, "a", T0) == 1
