@@ -1,0 +1,18 @@
+"""How a person's reliability reads: the time a turn usually takes, rounded up (minutes by
+fives past ten, hours under two days, days beyond), the share of turns that ran out as a
+rounded percentage, the lobby's note beside a name, and the stats' line of unfinished games
+by how they were left."""
+
+from __future__ import annotations
+
+from bot.presentation.reliability import duration_label
+
+
+def test_a_turn_s_time_is_rounded_up_to_the_next_unit() -> None:
+    """A median a minute past the hour reads as 2 h, never 1 h; an hour past two days as
+    3 days; no time at all as 1 min, never 0 min; and minutes that round up to the hour as
+    1 h, not 60 min."""
+    assert duration_label(0, "en") == "1 min"
+    assert duration_label(3600 + 60, "en") == "2 h"
+    assert duration_label(56 * 60, "en") == "1 h"
+    assert duration_label(49 * 3600, "en") == "3 days"
