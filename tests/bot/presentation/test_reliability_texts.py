@@ -16,3 +16,10 @@ def test_a_turn_s_time_is_rounded_up_to_the_next_unit() -> None:
     assert duration_label(3600 + 60, "en") == "2 h"
     assert duration_label(56 * 60, "en") == "1 h"
     assert duration_label(49 * 3600, "en") == "3 days"
+
+
+def test_hours_are_shown_up_to_two_days_and_days_beyond() -> None:
+    """30 hours read as "30 h"; 47 hours still in hours; 48 hours and more in days."""
+    assert duration_label(30 * 3600, "en") == "30 h"
+    assert duration_label(47 * 3600, "en") == "47 h"
+    assert duration_label(48 * 3600, "en") == "2 days"
