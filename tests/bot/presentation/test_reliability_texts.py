@@ -5,7 +5,10 @@ by how they were left."""
 
 from __future__ import annotations
 
-from bot.presentation.reliability import duration_label
+from bot.presentation.reliability import duration_label, stats_line
+from bot.services.reliability import Reliability
+
+ME = 7
 
 
 def test_a_turn_s_time_is_rounded_up_to_the_next_unit() -> None:
@@ -23,3 +26,9 @@ def test_hours_are_shown_up_to_two_days_and_days_beyond() -> None:
     assert duration_label(30 * 3600, "en") == "30 h"
     assert duration_label(47 * 3600, "en") == "47 h"
     assert duration_label(48 * 3600, "en") == "2 days"
+
+
+def test_the_share_of_turns_that_ran_out_is_rounded_to_the_nearest_percent() -> None:
+    """Two turns run out of three read as 67%, not 66%."""
+    two_of_three = Reliability(ME, 1, 2, 600.0, 0, 0, 0)
+    assert "67% of turns ran out" in stats_line(two_of_three, "en")
