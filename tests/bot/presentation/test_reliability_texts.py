@@ -5,8 +5,8 @@ by how they were left."""
 
 from __future__ import annotations
 
-from bot.presentation.reliability import duration_label, stats_line
-from bot.services.reliability import Reliability
+from bot.presentation.reliability import duration_label, lobby_note, stats_line
+from bot.services.reliability import ENOUGH_TURNS, Reliability
 
 ME = 7
 
@@ -32,3 +32,9 @@ def test_the_share_of_turns_that_ran_out_is_rounded_to_the_nearest_percent() -> 
     """Two turns run out of three read as 67%, not 66%."""
     two_of_three = Reliability(ME, 1, 2, 600.0, 0, 0, 0)
     assert "67% of turns ran out" in stats_line(two_of_three, "en")
+
+
+def test_the_lobby_leaves_out_ran_out_turns_when_none_ran_out() -> None:
+    """Someone whose turns never ran out gets only how fast they play, no "0% ran out"."""
+    punctual = Reliability(ME, ENOUGH_TURNS, 0, 600.0, 0, 0, 0)
+    assert lobby_note(punctual, "en") == "usually plays within 10 min"
