@@ -38,3 +38,12 @@ def test_the_lobby_leaves_out_ran_out_turns_when_none_ran_out() -> None:
     """Someone whose turns never ran out gets only how fast they play, no "0% ran out"."""
     punctual = Reliability(ME, ENOUGH_TURNS, 0, 600.0, 0, 0, 0)
     assert lobby_note(punctual, "en") == "usually plays within 10 min"
+
+
+def test_the_stats_count_each_way_a_game_was_left() -> None:
+    """Resigned, left to the AI and substituted away each show their own count, and the
+    unfinished games their sum."""
+    left = Reliability(ME, ENOUGH_TURNS, 0, 600.0, 1, 2, 3)
+    assert stats_line(left, "en").endswith(
+        "6 games left unfinished (1 resigned, 2 left to the AI, 3 substituted away)"
+    )
