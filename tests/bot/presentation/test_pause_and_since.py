@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.presentation import presenter, story
+from bot.presentation.since import since_last_turn_line
 from bot.services import EndReason, GameStatus, GameView, Player
 from bot.services.views import SinceLastTurn
 from tests.bot.presentation.test_presentation import game_row
@@ -84,3 +85,14 @@ def test_the_turn_ping_says_who_paid_you_and_whom_you_paid(language: str) -> Non
     nothing = presenter.turn_post(replace(view, since_last_turn=SinceLastTurn()), ping=True)
     assert nothing.content is not None
     assert "\n" not in nothing.content
+
+
+def test_the_since_line_lists_every_payment_in_both_directions_in_order() -> None:
+    """Two seats that paid you and two you paid each get their clause, those who paid you
+    first, each in the order given, joined one after another."""
+    since = SinceLastTurn(paid_to_you=((1, 3), (2, 1)), you_paid=((3, 5), (1, 2)))
+    line = since_last_turn_line(since, lambda seat: f"P{seat}", "en")
+    assert line == (
+        "Since your last turn: P1 paid you 3 dirhams; P2 paid you 1 dirham; "
+        "you paid P3 5; you paid P1 2."
+    )
