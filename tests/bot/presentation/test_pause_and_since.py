@@ -47,6 +47,17 @@ def test_a_paused_game_calls_those_who_may_take_their_seat_back(language: str) -
     assert quiet.pings == ()
 
 
+def test_a_paused_game_calls_every_person_who_may_take_their_seat_back() -> None:
+    """With two seats handed over to the AI, the paused ping names both people, and pings
+    both."""
+    view = paused_view("en")
+    players = (view.players[0], Player(101, 1, autoplay=True, timeouts=3), view.players[2])
+    post = presenter.turn_post(replace(view, players=players), ping=True)
+    assert post.pings == (100, 101)
+    assert post.content is not None
+    assert "<@100>, <@101>: `/marrakech rejoin`" in post.content
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_an_abandoned_game_says_so_everywhere(language: str) -> None:
     view = paused_view(language)
