@@ -368,6 +368,19 @@ def test_the_final_post_sums_up_the_payments() -> None:
     assert text.index("Biggest payment") < text.index("The game record")
 
 
+def test_the_payment_summary_has_a_line_for_every_seat() -> None:
+    """Each seat, the last one included, gets its line of dirhams paid and received."""
+    rng = random.Random(7)
+    state = engine.new_game(engine.deal(3, "standard", rng))
+    while not state.is_over:
+        state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    summary = presenter.payments(state)
+    text = _final_text(state, (Player(100, 0), Player(101, 1), Player(102, 2)))
+    for seat in range(3):
+        paid, received = summary.paid[seat], summary.received[seat]
+        assert f"<@{100 + seat}>: paid {paid}, received {received}" in text
+
+
 def test_a_seat_the_ai_plays_for_a_person_is_named_as_theirs() -> None:
     view = view_at_place()
     handed = tuple(
