@@ -313,6 +313,23 @@ def test_the_final_post_names_a_tie_that_dirhams_broke() -> None:
     assert f"Congratulations <@{100 + ahead}>!" in text
 
 
+def test_a_tie_of_three_lists_them_with_commas_and_a_last_and() -> None:
+    """Three seats tied on points are named "A, B and C"; the one with most dirhams ahead."""
+
+    def all_on_fifty(state: engine.GameState) -> list[int] | None:
+        visible = [state.visible_squares(seat) for seat in range(3)]
+        if len(set(visible)) < 3 or max(visible) > 50:
+            return None
+        return [50 - square for square in visible]
+
+    state = _finished_with_dirhams(3, all_on_fifty)
+    text = _final_text(state, (Player(100, 0), Player(101, 1), Player(102, 2)))
+    assert state.outcome is not None
+    first, second, third = state.outcome.ranking
+    tied = f"<@{100 + first[0]}>, <@{100 + second[0]}> and <@{100 + third[0]}>"
+    assert f"{tied} tied on 50 points; <@{100 + first[0]}> ahead on dirhams." in text
+
+
 def test_a_shared_win_says_who_shares_it() -> None:
     def even(state: engine.GameState) -> list[int] | None:
         visible = [state.visible_squares(seat) for seat in range(3)]
