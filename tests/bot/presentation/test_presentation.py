@@ -385,6 +385,22 @@ def test_the_final_post_sums_up_the_payments() -> None:
     assert text.index("Biggest payment") < text.index("The game record")
 
 
+@pytest.mark.parametrize(
+    ("seconds", "label"),
+    [
+        (None, "no turn time limit"),
+        (30 * 60, "30 min per turn"),
+        (12 * 3600, "12 h per turn"),
+        (86400, "1 day per turn"),
+        (3 * 86400, "3 days per turn"),
+    ],
+)
+def test_a_turn_limit_reads_in_whole_days_hours_or_minutes(seconds: int | None, label: str) -> None:
+    """A limit is given in days when it is whole days, else hours when whole hours, else
+    minutes."""
+    assert presenter.turn_limit_label(seconds, "en") == label
+
+
 def test_the_payment_summary_has_a_line_for_every_seat() -> None:
     """Each seat, the last one included, gets its line of dirhams paid and received."""
     rng = random.Random(7)
