@@ -138,6 +138,18 @@ def test_the_standings_show_the_round_its_tables_and_the_picture() -> None:
     assert [row.cells[-1] for row in picture.rows] == ["1", "1", "1"]
 
 
+def test_each_standings_column_shows_its_own_figure() -> None:
+    """Points, Buchholz, score, dirhams and games left each land in their own column, in the
+    order of the headers."""
+    picture = shown.standings_post(view()).picture
+    assert picture is not None
+    assert [row.cells for row in picture.rows] == [
+        ("1", "0", "60", "20", "1"),
+        ("0", "1", "50", "9", "1"),
+        ("0", "0", "40", "8", "1"),
+    ]
+
+
 def test_the_end_names_the_winner() -> None:
     over = view(status=TournamentStatus.OVER)
     post = shown.standings_post(over)
