@@ -119,6 +119,13 @@ def test_the_sign_up_lists_the_players_and_what_the_tournament_is() -> None:
     assert f"cancelled by <@{MOD}>" in (cancelled.embed.description or "")
 
 
+def test_a_sign_up_says_how_many_more_from_the_first_player_not_shown() -> None:
+    """One entrant past those listed is still counted: "and 1 more"."""
+    crowd = tuple(Entrant(user) for user in range(1000, 1000 + shown.SHOWN_ENTRANTS + 1))
+    post = shown.signup_post(view(status=TournamentStatus.SIGNUP, entrants=crowd))
+    assert (post.embed.fields[0].value or "").endswith("and 1 more")
+
+
 def test_the_standings_show_the_round_its_tables_and_the_picture() -> None:
     post = shown.standings_post(view())
     assert post.embed.title == "🏆 Spring cup: round 2 of 2"
