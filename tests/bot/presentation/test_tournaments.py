@@ -126,6 +126,13 @@ def test_a_sign_up_says_how_many_more_from_the_first_player_not_shown() -> None:
     assert (post.embed.fields[0].value or "").endswith("and 1 more")
 
 
+def test_an_abort_is_announced_as_by_whoever_aborted() -> None:
+    """A tournament aborted by someone other than its creator names who aborted it."""
+    aborted = view(status=TournamentStatus.ABORTED, ended_by=555)
+    assert "aborted by <@555>" in shown.aborted_text(aborted)
+    assert f"<@{MOD}>" not in shown.aborted_text(aborted)
+
+
 def test_the_standings_show_the_round_its_tables_and_the_picture() -> None:
     post = shown.standings_post(view())
     assert post.embed.title == "🏆 Spring cup: round 2 of 2"
