@@ -61,3 +61,10 @@ def test_a_refusal_names_the_cap_that_refused() -> None:
     by_server = away.away_refused(AwayRefusedError(5, 2, 10), "en")
     assert "tournament" not in by_server
     assert "at most 2 days at once on this server" in by_server
+
+
+def test_a_server_with_no_away_days_says_it_allows_none() -> None:
+    """With no day allowed at once, the refusal says the server allows no away days, not
+    "at most 0 days"."""
+    off = away.away_refused(AwayRefusedError(1, 0, 0), "en")
+    assert off == "This server does not allow away days. Nothing changed."
