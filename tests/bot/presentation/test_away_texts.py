@@ -68,3 +68,8 @@ def test_a_server_with_no_away_days_says_it_allows_none() -> None:
     "at most 0 days"."""
     off = away.away_refused(AwayRefusedError(1, 0, 0), "en")
     assert off == "This server does not allow away days. Nothing changed."
+
+
+def test_a_full_hour_left_reads_in_hours() -> None:
+    """Exactly an hour left reads "1 h 0 min", the way every longer time reads."""
+    assert away.duration(timedelta(hours=1), "en") == "1 h 0 min"
