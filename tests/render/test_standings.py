@@ -212,6 +212,24 @@ def test_the_leaders_carry_a_star_as_well_as_a_lighter_row(
     assert fills == [standings.LEADER, standings.LEADER, standings.ROW]
 
 
+def test_each_row_draws_its_rank_name_and_numbers_in_column_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within each row's band, left to right: its rank, its name, then its numbers in the
+    order of the headers; the title and the subtitle are drawn above."""
+    first = table(3)
+    shown = dataclasses.replace(
+        first, rows=tuple(dataclasses.replace(row, leader=False) for row in first.rows)
+    )
+    texts = drawn_texts(shown, monkeypatch)
+    assert {shown.title, shown.subtitle} <= {d.text for d in texts}
+    for k, row in enumerate(shown.rows):
+        top = standings.TITLE_HEIGHT + standings.HEADER_HEIGHT + k * standings.ROW_HEIGHT
+        in_row = [d for d in texts if top <= (d.box[1] + d.box[3]) / 2 < top + standings.ROW_HEIGHT]
+        in_order = [d.text for d in sorted(in_row, key=lambda d: d.box[0])]
+        assert in_order == [row.rank, row.name, *row.cells]
+
+
 def test_the_picture_is_as_tall_as_its_rows_and_always_the_same() -> None:
     png = render_standings(table(5))
     image = decode(png)
