@@ -230,6 +230,19 @@ def test_each_row_draws_its_rank_name_and_numbers_in_column_order(
         assert in_order == [row.rank, row.name, *row.cells]
 
 
+def test_headers_align_with_their_columns_texts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The names are drawn from the left of their column, and so is its header, while the
+    number headers end where their numbers end."""
+    shown = table(2)
+    texts = {d.text: d for d in drawn_texts(shown, monkeypatch)}
+    header, name = texts["Player"], texts[shown.rows[1].name]
+    assert abs(header.box[0] - name.box[0]) <= 3
+    numbers = zip(shown.headers[2:], shown.rows[1].cells, strict=True)
+    assert all(abs(texts[label].box[2] - texts[cell].box[2]) <= 3 for label, cell in numbers)
+
+
 def test_the_picture_is_as_tall_as_its_rows_and_always_the_same() -> None:
     png = render_standings(table(5))
     image = decode(png)
