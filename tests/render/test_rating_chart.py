@@ -107,3 +107,8 @@ def test_the_sample_command_writes_a_picture(tmp_path: Path) -> None:
     assert main([str(tmp_path / "phone.png"), "390"]) == 0
     assert Image.open(tmp_path / "phone.png").width == 390
     assert main([]) == 2
+
+
+def test_a_game_that_changed_nothing_is_not_marked_as_a_loss() -> None:
+    """A game that left the rating as it was is marked by a dot, not a loss's triangle."""
+    assert not pixels(decode(render_rating_chart((1500, 1500, 1500))), LOSS)
