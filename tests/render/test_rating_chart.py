@@ -112,3 +112,13 @@ def test_the_sample_command_writes_a_picture(tmp_path: Path) -> None:
 def test_a_game_that_changed_nothing_is_not_marked_as_a_loss() -> None:
     """A game that left the rating as it was is marked by a dot, not a loss's triangle."""
     assert not pixels(decode(render_rating_chart((1500, 1500, 1500))), LOSS)
+
+
+def test_the_last_value_is_ringed_at_the_line_s_end() -> None:
+    """The ring in Assam's colour is drawn round the line's last point, at its right end."""
+    image = decode(render_rating_chart((1500, 1520, 1490, 1510)))
+    ring = pixels(image, palette.ASSAM_RING)
+    assert ring
+    centre = sum(x for x, _ in ring) / len(ring)
+    line_end = max(x for x, _ in pixels(image, LINE))
+    assert abs(centre - line_end) <= 12
