@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from render import palette
 from render.rating_chart import (
@@ -122,3 +122,18 @@ def test_the_last_value_is_ringed_at_the_line_s_end() -> None:
     centre = sum(x for x, _ in ring) / len(ring)
     line_end = max(x for x, _ in pixels(image, LINE))
     assert abs(centre - line_end) <= 12
+
+
+def test_the_provisional_band_covers_just_the_provisional_games() -> None:
+    """Against a chart with no provisional game, the hatched band of the first 5 of 10 games
+    reaches half as far to the right as that of all 10."""
+    history = tuple(1500 + (game % 3) * 8 for game in range(11))
+    plain = decode(render_rating_chart(history, provisional=0))
+    half = ImageChops.difference(plain, decode(render_rating_chart(history, provisional=5)))
+    whole = ImageChops.difference(plain, decode(render_rating_chart(history, provisional=10)))
+    half_box, whole_box = half.getbbox(), whole.getbbox()
+    assert half_box is not None
+    assert whole_box is not None
+    left = whole_box[0]
+    assert half_box[0] == left
+    assert abs((half_box[2] - left) - (whole_box[2] - left) / 2) <= 3
