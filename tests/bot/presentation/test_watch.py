@@ -1,14 +1,16 @@
 """A watcher's direct message (bot.presentation.watch.news_text) stays within Discord's 2,000
-characters: the oldest turns give way to a count of them, the newest are always told."""
+characters: the oldest turns give way to a count of them, the newest are always told; and the
+private view (watch_post) says what the watcher gets."""
 
 from __future__ import annotations
 
 import random
 
 import engine
-from bot.presentation.watch import DM_LIMIT, finished_turns, news_text
+from bot.presentation.watch import DM_LIMIT, finished_turns, news_text, watch_post
 from bot.services.views import GameStatus, GameView, Player
-from bot.services.watch_views import WatchNews
+from bot.services.watch_views import WatchNews, WatchView
+from bot.storage.watchers import Watcher
 from tests.bot.presentation.test_languages import game_row
 
 
@@ -31,3 +33,25 @@ def test_a_long_message_keeps_the_newest_turns_and_counts_the_oldest() -> None:
     told = [turn for turn in turns if lines[turn] in message.splitlines()]
     assert told == turns[-len(told) :], "the newest turns, in order"
     assert f"… and {len(turns) - len(told)} earlier turns" in message
+
+
+def test_the_private_view_says_what_the_watcher_gets() -> None:
+    """Watching with direct messages, watching without, no longer watching, and a game over
+    each read their own sentence."""
+    state = engine.new_game(engine.deal(2, "standard", random.Random(3)))
+    view = GameView(game_row("en", GameStatus.RUNNING), (Player(100, 0), Player(101, 1)), state)
+
+    def description(watcher: Watcher | None, game: GameView = view) -> str:
+        return watch_post(WatchView(game, watcher), "en").embed.description or ""
+
+    assert description(Watcher(view.id, 7, True, 0)).startswith(
+        "You watch this game and get a direct message at each finished turn"
+    )
+    assert description(Watcher(view.id, 7, False, 0)).startswith(
+        "You watch this game: refresh to see it now."
+    )
+    assert description(None) == "You no longer watch this game."
+    over = GameView(game_row("en", GameStatus.OVER), view.players, state)
+    assert description(Watcher(view.id, 7, True, 0), over) == (
+        "This game is over: watching it ended."
+    )
