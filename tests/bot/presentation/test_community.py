@@ -279,3 +279,12 @@ def test_before_a_rated_game_the_chart_is_the_accuracy_alone() -> None:
     assert shown.chart.accuracy is not None
     assert shown.chart.accuracy.trend is None, "too few games for a trend"
     assert shown.post.embed.image.url == f"attachment://{community.CHART_NAME}"
+
+
+def test_the_chart_s_average_accuracy_is_rounded_to_the_nearest_percent() -> None:
+    """A mean of 80.6 is drawn as 81%, not cut to 80%."""
+    judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of((81.0, 80.2)))
+    chart = community.stats_post(judged, None, "en").chart
+    assert chart is not None
+    assert chart.accuracy is not None
+    assert chart.accuracy.average == "81%"
