@@ -14,6 +14,7 @@ import dataclasses
 import engine
 from bot.presentation import community, presenter, ratings
 from bot.services import GameStatus, GameView, Player
+from bot.services.reliability import Reliability
 from bot.services.stats import accuracy_of
 from bot.services.views import (
     Accuracy,
@@ -288,3 +289,13 @@ def test_the_chart_s_average_accuracy_is_rounded_to_the_nearest_percent() -> Non
     assert chart is not None
     assert chart.accuracy is not None
     assert chart.accuracy.average == "81%"
+
+
+def test_the_stats_tell_reliability_only_once_there_is_something_to_tell() -> None:
+    """No turn played and no game left: no reliability line; a turn played: the line."""
+    nothing = Reliability(100, 0, 0, None, 0, 0, 0)
+    assert "Reliability" not in description(community.stats_post(SUMMARY, None, "en", nothing).post)
+    one_turn = Reliability(100, 1, 0, 600.0, 0, 0, 0)
+    assert "**Reliability**: too few turns yet" in description(
+        community.stats_post(SUMMARY, None, "en", one_turn).post
+    )
