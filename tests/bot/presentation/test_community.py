@@ -299,3 +299,10 @@ def test_the_stats_tell_reliability_only_once_there_is_something_to_tell() -> No
     assert "**Reliability**: too few turns yet" in description(
         community.stats_post(SUMMARY, None, "en", one_turn).post
     )
+
+
+def test_a_trend_of_exactly_the_steady_margin_has_its_way() -> None:
+    """Only a trend within TREND_STEADY of none is steady; at the margin it rises or falls."""
+    assert community.trend_direction(community.TREND_STEADY) == 1
+    assert community.trend_direction(-community.TREND_STEADY) == -1
+    assert community.trend_direction(community.TREND_STEADY / 2) == 0
