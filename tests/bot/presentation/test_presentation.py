@@ -445,6 +445,18 @@ def test_the_story_tells_a_walk_round_the_border_and_a_tax_not_paid_in_full() ->
     ]
 
 
+def test_the_story_tells_a_resignation_apart_from_running_out_of_dirhams() -> None:
+    """A seat that resigned is told as resigned; one that could not pay as out of the game."""
+    view = view_at_place()
+    resigned, out = narration.narrate(
+        view,
+        [engine.PlayerEliminated(1, 3, resigned=True), engine.PlayerEliminated(2, 3)],
+        "en",
+    )
+    assert resigned == "<@101> resigned; their rugs on the board are neutral now."
+    assert out == "<@102> is out of the game; their rugs on the board are neutral now."
+
+
 def test_a_turn_too_long_to_tell_is_cut_to_what_discord_takes() -> None:
     """Discord refuses an embed description over 4,096 characters (the turn would not be
     posted at all): the story is cut there, marked with an ellipsis."""
