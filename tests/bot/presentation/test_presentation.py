@@ -457,6 +457,15 @@ def test_the_story_tells_a_resignation_apart_from_running_out_of_dirhams() -> No
     assert out == "<@102> is out of the game; their rugs on the board are neutral now."
 
 
+def test_a_tax_paid_in_full_names_the_region_s_colour() -> None:
+    """The story of a full payment says whose, how much, and the colour of the region."""
+    view = view_at_place()
+    paid = engine.TaxPaid(1, 2, 4, 4, engine.Color.RED, frozenset())
+    (line,) = narration.narrate(view, [paid], "en")
+    red = names.color_name(engine.Color.RED, "en")
+    assert line == f"<@101> paid <@102> **4** dirhams for a {red} region of 4 squares."
+
+
 def test_a_turn_too_long_to_tell_is_cut_to_what_discord_takes() -> None:
     """Discord refuses an embed description over 4,096 characters (the turn would not be
     posted at all): the story is cut there, marked with an ellipsis."""
