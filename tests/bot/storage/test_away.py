@@ -1,12 +1,12 @@
-"""AwayStore's held notices on both back ends: a notice is claimed only once released, and
-giving a claim back gives up that owner's claim only."""
+"""AwayStore on both back ends: a notice is claimed only once released, and giving a claim back
+gives up that owner's claim only; a person's spells away since a time come oldest first."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from bot.storage import Database
-from bot.storage.away import AwayStore, HeldNotice
+from bot.storage.away import AwayStore, HeldNotice, Spell
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
 LEASE = timedelta(minutes=1)
@@ -40,3 +40,23 @@ async def test_giving_a_claim_back_leaves_another_owner_s_claim(db: Database) ->
     await away.give_back(ANN, "b")
     assert await away.claim_held(T0, "c", T0 + LEASE) == []
     assert await away.mark_sent(ANN, "a", T0) == 1
+
+
+SPELLS = ((0, 1), (3, 4), (6, 8))
+"""Three spells away, in days from T0: (start, end)."""
+
+
+async def test_a_person_s_spells_since_a_time_come_oldest_first_on_that_server_only(
+    db: Database,
+) -> None:
+    """The spells that end after the time asked, oldest first (the days counted in a month add
+    up from the first), of that person on that server alone."""
+    away = AwayStore(db)
+    day = timedelta(days=1)
+    first, second, third = (Spell(T0 + start * day, T0 + end * day) for start, end in SPELLS)
+    for spell in (first, second, third):
+        await away.start_spell(1, ANN, spell)
+    await away.start_spell(2, ANN, Spell(T0 + 5 * day, T0 + 6 * day))
+    await away.start_spell(1, BEA, Spell(T0 + 5 * day, T0 + 6 * day))
+    assert await away.spells_since(1, ANN, T0) == [first, second, third]
+    assert await away.spells_since(1, ANN, T0 + 2 * day) == [second, third]
