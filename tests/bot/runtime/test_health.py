@@ -310,3 +310,14 @@ def test_a_task_that_is_down_makes_the_bot_unhealthy_until_it_runs_again(
     heartbeat.task_up("turn-clock")  # nothing to record
     assert "down:" not in path.read_text(encoding="ascii")
     assert check_health(path, now=110.0)[0]
+
+
+def test_a_gateway_beat_exactly_max_age_old_is_still_healthy(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    Heartbeat(path, clock=lambda: 1_000.0).beat()
+
+    assert check_health(path, now=1_000.0 + MAX_HEARTBEAT_AGE) == (
+        True,
+        f"healthy: last heartbeat {MAX_HEARTBEAT_AGE:.0f} s ago",
+    )
+    assert not check_health(path, now=1_000.0 + MAX_HEARTBEAT_AGE + 1)[0]
