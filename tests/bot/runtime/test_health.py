@@ -321,3 +321,18 @@ def test_a_gateway_beat_exactly_max_age_old_is_still_healthy(tmp_path: Path) -> 
         f"healthy: last heartbeat {MAX_HEARTBEAT_AGE:.0f} s ago",
     )
     assert not check_health(path, now=1_000.0 + MAX_HEARTBEAT_AGE + 1)[0]
+
+
+def test_of_several_tasks_down_the_check_names_the_one_down_longest(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    clock_values = iter([100.0, 101.0, 102.0, 105.0])
+    heartbeat = Heartbeat(path, clock=lambda: next(clock_values))
+    heartbeat.beat()
+    heartbeat.tick()
+    heartbeat.task_down("turn-clock")
+    heartbeat.task_down("outage-watch")
+
+    assert check_health(path, now=110.0) == (
+        False,
+        "unhealthy: the turn-clock task has been down for 8 s",
+    )
