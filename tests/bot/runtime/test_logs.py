@@ -44,3 +44,16 @@ def test_level_filters_and_handlers_are_replaced() -> None:
     assert first.getvalue() == ""
     assert "quiet" not in second.getvalue()
     assert "WARNING  tests.logs: loud" in second.getvalue()
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_a_secret_that_contains_another_is_hidden_whole() -> None:
+    stream = io.StringIO()
+    part = SECRET.split(".")[0]
+    configure_logging("INFO", secrets=[part, SECRET], stream=stream)
+
+    logging.getLogger("tests.logs").info("token is %s", SECRET)
+
+    output = stream.getvalue()
+    assert "secret-part" not in output
+    assert output.rstrip().endswith(f"token is {REDACTED}")
