@@ -84,3 +84,8 @@ def test_the_shard_settings_are_admin_settings() -> None:
         {"DISCORD_TOKEN": TOKEN, "MARRAKECH_SHARD_COUNT": "2", "MARRAKECH_SHARD_IDS": "1"}
     )
     assert "ShardSet(count=2, ids=(1,))" in repr(settings)
+
+
+def test_a_range_one_step_backwards_is_refused_not_read_as_no_shard() -> None:
+    with pytest.raises(SettingsError, match="the range '2-1' runs backwards"):
+        _shards(count="4", ids="2-1,3")
