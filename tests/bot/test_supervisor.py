@@ -152,3 +152,38 @@ async def test_stopping_cancels_again_and_gives_up_on_a_task_that_will_not_end(
     released.set()
     await asyncio.wait({stubborn}, timeout=WAIT_SECONDS)
     assert stubborn.cancelled()
+
+
+class FullDisk:
+    """A heartbeat on a disk that is full: every write fails."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+
+    def task_down(self, name: str) -> None:
+        self.writes += 1
+        raise OSError(28, "No space left on device")
+
+    def task_up(self, name: str) -> None:
+        self.writes += 1
+        raise OSError(28, "No space left on device")
+
+
+async def test_a_heartbeat_that_cannot_be_written_does_not_stop_the_restarts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pauses, stop = note_pauses(monkeypatch, 2)
+    heartbeat = FullDisk()
+
+    async def dies() -> None:
+        raise RuntimeError("died")
+
+    tasks = Supervisor(heartbeat)
+    kept = tasks.start("turn-clock", dies)
+    stopped = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({kept, stopped}, timeout=WAIT_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    assert not kept.done(), "the supervisor itself died"
+    await tasks.stop()
+    assert pauses == [1.0, 2.0]
+    assert heartbeat.writes == 3  # down, up, down again
