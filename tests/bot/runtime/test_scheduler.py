@@ -202,3 +202,46 @@ async def test_stopping_a_turn_clock_that_died_does_not_raise(
         await scheduler.stop()
     (record,) = caplog.records
     assert record.getMessage() == "the turn clock had stopped on an error"
+
+
+class OutagesApart(OneGameDue):
+    """Two outages of the database, each of two failed reads, with a good pass between."""
+
+    def __init__(self) -> None:
+        unavailable = DatabaseUnavailableError("the database is unavailable")
+        self.script: list[Exception | None] = [unavailable, unavailable, None, unavailable]
+        self.passed = asyncio.Event()
+
+    async def due_work(self) -> list[DueWork]:
+        if self.script:
+            failure = self.script.pop(0)
+            if failure is not None:
+                raise failure
+        else:
+            self.passed.set()
+        return []
+
+    async def next_due(self) -> None:  # type: ignore[override]
+        return None
+
+
+async def test_a_good_pass_starts_the_turn_clocks_pauses_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pauses: list[float | None] = []
+    turns = OutagesApart()
+
+    async def paused(delay: float | None) -> None:
+        pauses.append(delay)
+        if turns.passed.is_set():
+            await asyncio.Event().wait()
+
+    async def handle(_work: DueWork) -> None:
+        pass
+
+    scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
+    monkeypatch.setattr(scheduler, "_sleep", paused)  # each pause cut short, as by a wake
+    scheduler.start()
+    await asyncio.wait_for(turns.passed.wait(), 30)
+    await scheduler.stop()
+    assert pauses[:4] == [1.0, 2.0, None, 1.0]
