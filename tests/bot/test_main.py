@@ -138,3 +138,21 @@ def test_unreachable_discord_is_one_clear_error_line_without_traceback(tmp_path:
     assert "Traceback" not in result.stderr
     assert "voice will NOT be supported" not in result.stderr
     assert TOKEN not in result.stderr + result.stdout
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_a_crash_in_the_app_is_logged_without_the_database_password(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def run(settings: Settings, hooks: TestHooks) -> int:
+        raise RuntimeError(f"cannot connect to {settings.database.target}")
+
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=run))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("MARRAKECH_DB", "postgresql://bot:s3cret-pw@db.example:5432/marrakech")
+
+    assert entry.main([]) == entry.EXIT_CRASHED
+
+    errors = capsys.readouterr().err
+    assert "cannot connect to postgresql://bot:[redacted]@db.example:5432/marrakech" in errors
+    assert "s3cret-pw" not in errors
