@@ -156,6 +156,7 @@ async def test_an_unreachable_server_is_named_without_its_password(
         ),
         (["{missing}", "{target}"], "no such database file"),
         (["{source}", "{source}"], "FROM and TO are the same database"),
+        (["{source}", "{source_spelled_otherwise}"], "FROM and TO are the same database"),
     ],
 )
 async def test_bad_arguments_are_refused_before_anything_is_opened(
@@ -173,6 +174,7 @@ async def test_bad_arguments_are_refused_before_anything_is_opened(
         "source": str(path),
         "missing": str(tmp_path / "missing.sqlite3"),
         "target": str(tmp_path / "b.sqlite3"),
+        "source_spelled_otherwise": str(path.parent / ".." / path.parent.name / path.name),
     }
     before = _files(tmp_path)
     argv = ["copy-db", *(argument.format(**names) for argument in arguments)]
