@@ -15,7 +15,7 @@ from bot.__main__ import main
 from bot.runtime import copy_db
 from bot.runtime.copy_db import copy_install
 from bot.runtime.settings import DatabaseTarget
-from bot.storage import Database, open_database
+from bot.storage import Database, StorageError, open_database
 from bot.storage.copy import copy_database
 from bot.storage.players import PlayerStore
 from tests.bot.storage.test_copy import Filled, all_rows, fill
@@ -203,3 +203,21 @@ async def _rows(target: str | Path) -> dict[str, list[tuple[object, ...]]]:
 async def _run(argv: list[str]) -> int:
     """The command runs its own event loop: give it a thread of its own."""
     return await asyncio.to_thread(main, argv)
+
+
+async def test_a_driver_error_that_quotes_the_password_is_told_without_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    url = f"postgresql://bot:{PASSWORD}@db.example:5432/marrakech"
+
+    async def refused(target: str | Path) -> Database:
+        raise ConnectionError(f"cannot connect to {target}")
+
+    monkeypatch.setattr(copy_db, "open_database", refused)
+    with pytest.raises(StorageError) as raised:
+        await copy_install(DatabaseTarget(url=url), DatabaseTarget(path=tmp_path / "b.sqlite3"))
+
+    assert str(raised.value) == (
+        "FROM postgresql://bot:***@db.example:5432/marrakech: cannot connect to "
+        "postgresql://bot:***@db.example:5432/marrakech"
+    )
