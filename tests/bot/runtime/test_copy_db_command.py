@@ -221,3 +221,19 @@ async def test_a_driver_error_that_quotes_the_password_is_told_without_it(
         "FROM postgresql://bot:***@db.example:5432/marrakech: cannot connect to "
         "postgresql://bot:***@db.example:5432/marrakech"
     )
+
+
+async def test_copy_db_prints_a_failure_that_quotes_the_password_without_it(
+    monkeypatch: pytest.MonkeyPatch, source: tuple[Path, Filled], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = source
+    url = f"postgresql://bot:{PASSWORD}@db.example:5432/marrakech"
+
+    async def fails(source: DatabaseTarget, target: DatabaseTarget) -> copy_db.CopyReport:
+        raise StorageError(f"the copy into {target.url} was rolled back")
+
+    monkeypatch.setattr(copy_db, "copy_install", fails)
+    assert await _run(["copy-db", str(path), url]) == 1
+    said = capsys.readouterr()
+    assert PASSWORD not in said.out + said.err
+    assert "the copy into postgresql://bot:***@db.example:5432/marrakech" in said.err
