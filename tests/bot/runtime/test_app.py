@@ -14,6 +14,8 @@ import discord
 import pytest
 
 from bot.runtime import app
+from bot.runtime.settings import Settings, load_settings
+from bot.runtime.test_hooks import TestHooks
 
 
 class AsleepInBackOff:
@@ -106,3 +108,15 @@ async def test_the_way_the_gateway_ends_gives_the_documented_exit_code(
     else:
         (message,) = messages
         assert message.startswith(said)
+
+
+def test_ctrl_c_is_a_clean_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def interrupted(settings: Settings, hooks: TestHooks) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app, "_serve", interrupted)
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", discord.VoiceClient.warn_nacl)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", discord.VoiceClient.warn_dave)
+    settings = load_settings({"DISCORD_TOKEN": "token"})
+
+    assert app.run(settings) == 0
