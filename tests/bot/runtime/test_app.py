@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from types import SimpleNamespace, TracebackType
 from typing import Any, cast
 
@@ -14,6 +17,7 @@ import discord
 import pytest
 
 from bot.runtime import app
+from bot.runtime.health import Heartbeat, read_heartbeat
 from bot.runtime.settings import Settings, load_settings
 from bot.runtime.test_hooks import TestHooks
 
@@ -120,3 +124,68 @@ def test_ctrl_c_is_a_clean_stop(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = load_settings({"DISCORD_TOKEN": "token"})
 
     assert app.run(settings) == 0
+
+
+WAIT_SECONDS = 10.0
+"""How long a test waits at most for what happens within a second (this is no timing)."""
+
+
+class ClosedOnce:
+    """The database and the worker pool of a run: only their closing matters here."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+RunClient = Callable[[Any, str, asyncio.Event], Awaitable[int]]
+
+
+async def serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run_client: RunClient) -> int:
+    """Run app._serve on a database and a client that are fakes; remove its signal handlers
+    afterwards so the test run's own are left as they were."""
+    database = ClosedOnce()
+
+    async def opened(target: object) -> ClosedOnce:
+        return database
+
+    monkeypatch.setattr(app, "open_database", opened)
+    monkeypatch.setattr(app, "WorkerPool", ClosedOnce)
+    monkeypatch.setattr(app, "build_bot", lambda *args, **kwargs: SimpleNamespace(client=None))
+    monkeypatch.setattr(app, "_run_client", run_client)
+    settings = load_settings(
+        {"DISCORD_TOKEN": "token", "MARRAKECH_DB": str(tmp_path / "marrakech.sqlite3")}
+    )
+    loop = asyncio.get_running_loop()
+    try:
+        code = await app._serve(settings, TestHooks())
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
+            loop.remove_signal_handler(signum)
+    assert database.closed, "the database is closed when the run ends"
+    return code
+
+
+async def test_the_event_loop_ticks_the_heartbeat_file_while_the_bot_runs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """So that the health check sees a blocked event loop (bot.runtime.health)."""
+    ticked = asyncio.Event()
+
+    class NotedHeartbeat(Heartbeat):
+        def tick(self) -> None:
+            super().tick()
+            ticked.set()
+
+    monkeypatch.setattr(app, "Heartbeat", NotedHeartbeat)
+
+    async def until_ticked(client: Any, token: str, stop: asyncio.Event) -> int:
+        await asyncio.wait_for(ticked.wait(), WAIT_SECONDS)
+        return app.EXIT_OK
+
+    assert await serve(monkeypatch, tmp_path, until_ticked) == app.EXIT_OK
+    record = read_heartbeat(tmp_path / "heartbeat")
+    assert record is not None
+    assert record.ticked_at is not None
