@@ -189,3 +189,29 @@ async def test_the_event_loop_ticks_the_heartbeat_file_while_the_bot_runs(
     record = read_heartbeat(tmp_path / "heartbeat")
     assert record is not None
     assert record.ticked_at is not None
+
+
+async def test_sigterm_asks_the_run_to_stop(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """What `docker stop` sends: without a handler the bot would be killed, not stopped."""
+    unhandled = asyncio.Event()
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: unhandled.set())
+    outcome: list[str] = []
+
+    async def stopped_by_sigterm(client: Any, token: str, stop: asyncio.Event) -> int:
+        signal.raise_signal(signal.SIGTERM)
+        waits = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(unhandled.wait())}
+        _, pending = await asyncio.wait(
+            waits, timeout=WAIT_SECONDS, return_when=asyncio.FIRST_COMPLETED
+        )
+        for waiting in pending:
+            waiting.cancel()
+        outcome.append("stopped" if stop.is_set() else "not stopped")
+        return app.EXIT_OK
+
+    try:
+        assert await serve(monkeypatch, tmp_path, stopped_by_sigterm) == app.EXIT_OK
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert outcome == ["stopped"]
