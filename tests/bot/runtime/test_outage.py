@@ -190,3 +190,22 @@ async def test_a_fault_that_flaps_is_one_outage_logged_once_it_has_stayed_back(
 
     await watched.goes()  # a new outage later is logged again
     assert watched.lines()[2:] == [WENT]
+
+
+async def test_a_single_relapse_is_told_as_once(watched: Watched) -> None:
+    await watched.goes()
+    await watched.returns_after(0.5)
+    watched.time.advance(0.3)
+    await watched.goes()
+    await watched.returns_after(0.5)
+
+    await watched.stays_back()
+    watched.time.advance(outage.STEADY_SECONDS)
+    await until(lambda: len(watched.lines()) == 2, "the line saying it is back")
+    assert watched.lines()[1] == (
+        logging.INFO,
+        (
+            "the database is back after 1.3 s; 3 clicks and commands were turned away; "
+            "it failed again once meanwhile"
+        ),
+    )
