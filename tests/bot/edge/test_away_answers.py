@@ -1,8 +1,9 @@
 """Bad input to `/marrakech away` and `/marrakech quiet-hours` gets a short, clear answer and
 changes nothing: an unknown time zone, quiet hours of no length or of 24 hours, longer than
 16 hours, a time not written HH:MM, only some of the options, away days beyond the server's
-allowance or refused by it, and `back` from someone who is not away. Through the in-process
-client on the fake Discord API (tests/bot/edge/test_edge.py)."""
+allowance or refused by it, and `back` from someone who is not away; a moderator's cap on a
+tournament's away days is answered privately. Through the in-process client on the fake
+Discord API (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,16 @@ async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(edge: Ed
     off = await private(edge.slash(edge.guest, "marrakech", "away", days=1))
     assert "does not allow away days" in off
     assert (await edge.service.away.availability(guild.id, edge.guest.id)).reachable
+
+
+async def test_a_moderator_s_cap_on_a_tournament_s_away_days_is_answered_privately(
+    edge: Edge,
+) -> None:
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    capped = await private(
+        edge.slash(edge.moderator, "marrakech-mod", "tournament-away-days", days=3)
+    )
+    assert "may be away at most 3 days at once" in capped
+    public = [message.id for message in edge.fake.messages(edge.channel) if not message.ephemeral]
+    assert public == [signup.id], "the channel sees only the sign-up"
