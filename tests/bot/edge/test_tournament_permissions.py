@@ -1,7 +1,8 @@
 """Opening a tournament where the bot lacks a permission it needs for one (a game's, and the
 threads' on top) is refused with an answer that names the missing permission, with those
 Discord takes away with it (no View Channel, no other; no Send Messages, no links or files),
-and opens nothing."""
+and opens nothing; a member's click on a sign-up's Cancel is refused privately and cancels
+nothing."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.services.tournament_views import TournamentStatus
 from tests.bot.edge.test_edge import Edge, private
 from tests.bot.edge.test_edge import edge as edge  # the fixture
 from tests.e2e.fakecord import permissions
@@ -39,3 +41,19 @@ async def test_opening_a_tournament_without_a_permission_it_needs_names_it(
     edge.fake.allow_bot(edge.channel)
     opened = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
     assert "sign-up" in opened.embed_text(), "with the permission back, the same command opens it"
+
+
+async def test_only_a_moderator_may_cancel_a_tournament_s_sign_up(edge: Edge) -> None:
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    await edge.click(edge.guest, signup, "Join").response()
+    refused = await private(edge.click(edge.guest, signup, "Cancel"))
+    assert "Manage Channels" in refused
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).status is TournamentStatus.SIGNUP
+    shown = edge.fake.world.messages[signup.id]
+    assert "Cancel" in [button.label for button in shown.enabled_buttons()]
+    cancelled = await edge.click(edge.moderator, shown, "Cancel").answer()
+    assert not cancelled.enabled_buttons(), "a moderator's click cancels it"
+    assert (await tournaments._service.look(1)).status is TournamentStatus.CANCELLED
