@@ -1,7 +1,7 @@
-"""A spectator's private buttons do what they say: Stop watching stops, for good (the watch is
-stored), and offers Watch again; the direct messages asked for with them wait for the end of
-the watcher's quiet hours. Through real discord.py interactions on the fake Discord
-(tests/bot/edge/test_edge.py)."""
+"""A spectator's private buttons do what they say, on the private view clicked: Stop watching
+stops, for good (the watch is stored), and offers Watch again; the direct messages asked for
+with them wait for the end of the watcher's quiet hours. Through real discord.py interactions
+on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -76,3 +76,16 @@ async def test_a_watcher_in_quiet_hours_gets_no_direct_message_until_they_end(
     (told,) = edge.fake.messages(dm)
     assert "**Game #1 · turn 1**" in told.content, "the turn held comes with the next"
     assert "**Game #1 · turn 2**" in told.content
+
+
+async def test_a_watcher_s_private_buttons_update_the_view_they_are_on(edge: Edge) -> None:
+    """Refresh, the direct messages' switch and Stop redraw the private view clicked rather
+    than answer with another one."""
+    await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    for label in ("Message me each turn", "Refresh", "Stop watching"):
+        clicked = edge.click(edge.outsider, edge.fake.world.messages[watching.id], label)
+        assert (await clicked.answer()).id == watching.id, label
+    shown = edge.fake.world.messages[watching.id]
+    assert "You no longer watch this game." in shown.embed_text()
+    assert [button.label for button in shown.enabled_buttons()] == ["Watch"]
