@@ -139,5 +139,27 @@ async def test_a_forged_guide_id_is_an_unknown_button(edge: Edge, custom_id: str
     assert footer(edge.fake.world.messages[first.id]).endswith(f"page 1 of {PAGE_COUNT}")
 
 
+@pytest.mark.parametrize(("step", "page"), [("prev", 1), ("next", PAGE_COUNT)])
+async def test_a_click_past_either_end_of_the_guide_stays_on_the_page_at_that_end(
+    edge: Edge, step: str, page: int
+) -> None:
+    """A disabled Previous or Next, clicked all the same (a forged payload), shows the page at
+    that end of the guide again."""
+    first = await edge.slash(edge.host, "marrakech", "rules").answer()
+    for _ in range(page - 1):
+        await edge.click(edge.host, edge.fake.world.messages[first.id], "Next").response()
+    shown = edge.fake.world.messages[first.id]
+    assert footer(shown) == f"Marrakech in short · page {page} of {PAGE_COUNT}"
+    data = component_data(shown, f"mk:guide:{page - 1}:{step}", None, validate=False)
+    handle = edge.dispatch(
+        edge.fake.interaction_from_payload(
+            MESSAGE_COMPONENT, edge.host, edge.channel, data, message=shown
+        )
+    )
+    answer = await handle.answer()
+    assert answer.id == first.id, answer.content
+    assert footer(answer) == f"Marrakech in short · page {page} of {PAGE_COUNT}"
+
+
 def test_the_guide_module_names_every_page_once() -> None:
     assert len({page.key for page in guide.PAGES}) == PAGE_COUNT == 7
