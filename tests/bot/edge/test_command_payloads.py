@@ -1,5 +1,6 @@
-"""What the command tree sends Discord: server channels only, and a channel option that offers
-only channels where a game can be played."""
+"""What the command tree sends Discord: server channels only, a channel option that offers
+only channels where a game can be played, and the bounds Discord holds each number and text
+option to."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.edge.commands import build_commands
+from bot.services.time_rules import MOST_AWAY_DAYS_SETTING
 
 
 class _Tree:
@@ -44,4 +46,35 @@ def test_the_admin_channel_option_offers_text_announcement_and_forum_channels_on
                 )
             )
         )
+    }
+
+
+def test_each_number_and_text_option_is_bounded_as_the_game_allows() -> None:
+    """2 to 4 seats, away 1 day at least (0 for a cap: no days away), times written HH:MM,
+    game numbers from 1."""
+    away = {"min_value": 1, "max_value": MOST_AWAY_DAYS_SETTING}
+    cap = {"min_value": 0, "max_value": MOST_AWAY_DAYS_SETTING}
+    clock = {"min_length": 1, "max_length": 5}
+    bounds = {}
+    for payload in _payloads():
+        for command in payload["options"]:
+            for option in command.get("options", []):
+                keys = ("min_value", "max_value", "min_length", "max_length")
+                found = {key: option[key] for key in keys if key in option}
+                if found:
+                    bounds[payload["name"], command["name"], option["name"]] = found
+    assert bounds == {
+        ("marrakech", "new", "seats"): {"min_value": 2, "max_value": 4},
+        ("marrakech", "watch", "game"): {"min_value": 1},
+        ("marrakech", "away", "days"): away,
+        ("marrakech", "quiet-hours", "from"): clock,
+        ("marrakech", "quiet-hours", "to"): clock,
+        ("marrakech", "quiet-hours", "timezone"): {"min_length": 1, "max_length": 64},
+        ("marrakech", "replay", "game"): {"min_value": 1},
+        ("marrakech-mod", "substitute", "game"): {"min_value": 1},
+        ("marrakech-mod", "tournament", "name"): {"min_length": 1, "max_length": 100},
+        ("marrakech-mod", "tournament", "seats"): {"min_value": 2, "max_value": 4},
+        ("marrakech-mod", "tournament", "rounds"): {"min_value": 1, "max_value": 20},
+        ("marrakech-mod", "tournament-away-days", "days"): cap,
+        ("marrakech-admin", "away-days", "days"): cap,
     }
