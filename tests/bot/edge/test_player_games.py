@@ -9,9 +9,13 @@ import logging
 from collections.abc import AsyncIterator
 from datetime import UTC, timedelta
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
+import discord
 import pytest
 
+from bot.edge import player_games as edge_player_games
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
 from bot.storage.players import PlayerStore
@@ -122,6 +126,34 @@ async def test_closed_direct_messages_are_told_once_in_the_channel_and_turned_of
     assert said == [told.id], "told once"
     assert not await PlayerStore(edge.store.database).turn_dms(mover_id)
     assert not edge.fake.messages(edge.fake.dm_channel(mover_of(edge, mover_id)))
+
+
+async def test_another_refusal_of_a_turn_message_leaves_it_on_and_the_channel_quiet(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only Discord's 50007 says the player's direct messages are closed: after another 403
+    their turn messages stay on and nobody is told in the channel."""
+    refused = asyncio.Event()
+
+    async def forbidden(*args: object, **kwargs: object) -> None:
+        refused.set()
+        response = SimpleNamespace(status=403, reason="Forbidden")
+        raise discord.Forbidden(cast(Any, response), {"code": 50001, "message": "Missing Access"})
+
+    monkeypatch.setattr(edge_player_games, "deliver_direct", forbidden)
+    for user in (edge.host, edge.guest):
+        await private(edge.slash(user, "marrakech", "notify", state="on"))
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    await asyncio.wait_for(refused.wait(), timeout=30.0)
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    assert await PlayerStore(edge.store.database).turn_dms(mover_id), "still on"
+    closed = [
+        m for m in edge.fake.messages(edge.channel) if "direct messages are closed" in m.content
+    ]
+    assert not closed
 
 
 async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(edge: Edge) -> None:
