@@ -292,15 +292,22 @@ def test_healthcheck_command_fails_on_a_blocked_loop(
     assert capsys.readouterr().out.startswith("unhealthy: the event loop has been blocked for")
 
 
-def test_a_task_that_is_down_makes_the_bot_unhealthy_until_it_runs_again(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "heartbeat"
-    clock_values = iter([100.0, 101.0, 102.0, 103.0])
+def turn_clock_down(path: Path, *later: float) -> Heartbeat:
+    """A heartbeat whose clock reads 100 at the gateway's beat, 101 at the event loop's tick and
+    102 as the turn clock's task goes down, then `later` for what the test records next."""
+    clock_values = iter([100.0, 101.0, 102.0, *later])
     heartbeat = Heartbeat(path, clock=lambda: next(clock_values))
     heartbeat.beat()
     heartbeat.tick()
     heartbeat.task_down("turn-clock")
+    return heartbeat
+
+
+def test_a_task_that_is_down_makes_the_bot_unhealthy_until_it_runs_again(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "heartbeat"
+    heartbeat = turn_clock_down(path, 103.0)
     assert read_heartbeat(path) == HeartbeatRecord(100.0, 101.0, {"turn-clock": 102.0})
     assert check_health(path, now=110.0) == (
         False,
@@ -325,12 +332,7 @@ def test_a_gateway_beat_exactly_max_age_old_is_still_healthy(tmp_path: Path) -> 
 
 def test_of_several_tasks_down_the_check_names_the_one_down_longest(tmp_path: Path) -> None:
     path = tmp_path / "heartbeat"
-    clock_values = iter([100.0, 101.0, 102.0, 105.0])
-    heartbeat = Heartbeat(path, clock=lambda: next(clock_values))
-    heartbeat.beat()
-    heartbeat.tick()
-    heartbeat.task_down("turn-clock")
-    heartbeat.task_down("outage-watch")
+    turn_clock_down(path, 105.0).task_down("outage-watch")
 
     assert check_health(path, now=110.0) == (
         False,
