@@ -9,7 +9,7 @@ import asyncio
 from datetime import UTC, timedelta
 
 from bot.services.time_rules import QuietHours
-from tests.bot.edge.test_edge import Edge, edge, started
+from tests.bot.edge.test_edge import Edge, edge, mover_of, started
 from tests.e2e.fakecord import FakeMessage
 
 __all__ = ["edge"]
@@ -35,8 +35,7 @@ async def test_stop_watching_stops_and_offers_to_watch_again(edge: Edge) -> None
 async def play_turn(edge: Edge, turn: FakeMessage) -> FakeMessage:
     """The player pinged by `turn` plays it with its first button at each step; the next
     turn's message, once the spectators' messages of the turn are sent (or held)."""
-    (mover_id,) = turn.pinged_user_ids
-    mover = edge.host if mover_id == edge.host.id else edge.guest
+    mover = await mover_of(edge, turn)
     shown = asyncio.Event()
     edge.bot.display.on_shown(lambda view, message_id: shown.set())  # after the spectators'
     while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
@@ -46,7 +45,7 @@ async def play_turn(edge: Edge, turn: FakeMessage) -> FakeMessage:
     following = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
     )
-    await shown.wait()
+    await asyncio.wait_for(shown.wait(), timeout=30.0)
     watchers = edge.bot.watchers
     assert watchers is not None
     await watchers.idle()

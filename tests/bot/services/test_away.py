@@ -601,7 +601,7 @@ async def overtaken(
         return await look(here)
 
     older = asyncio.create_task(look_here())
-    await has_read.wait()
+    await asyncio.wait_for(has_read.wait(), timeout=30.0)
     await change(elsewhere)
     here.changed_elsewhere()
     newer = await look(here)
