@@ -10,6 +10,7 @@ the fake, which records them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,6 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 
@@ -709,3 +711,23 @@ async def test_the_board_after_the_end_shows_the_final_board_privately(edge: Edg
     assert board.ephemeral
     assert "Game #1 is over: its final board" in board.embed_text()
     assert any(a.filename == "board.png" for a in board.attachments)
+
+
+@pytest.mark.parametrize("marked", [False, True])
+async def test_a_request_discord_refuses_fails_the_edge_s_test_unless_it_is_marked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, marked: bool
+) -> None:
+    """The harness ends each test with the fake Discord's checks: a request answered 401 fails
+    the test, unless the test is marked as provoking that status on purpose."""
+    if marked:
+        request.node.add_marker(pytest.mark.invalid_requests(401))
+    closing = running_edge(tmp_path, monkeypatch, test=request.node)
+    with contextlib.ExitStack() as expected:
+        if not marked:
+            expected.enter_context(pytest.raises(AssertionError, match=r"/users/@me -> 401"))
+        async with (
+            closing as edge,
+            aiohttp.ClientSession() as session,
+            session.get(f"{edge.fake.api_base_url}/users/@me") as answer,
+        ):
+            assert answer.status == 401  # no token
