@@ -259,6 +259,7 @@ def game_info(row: GameRow) -> GameInfo:
         locale=row.locale,
         lobby_message_id=row.lobby_message_id,
         reminder_message_id=row.reminder_message_id,
+        nudge_message_id=row.nudge_message_id,
         casual=row.casual,
         coach=row.coach,
     )

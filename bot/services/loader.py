@@ -386,10 +386,19 @@ class GameLoader:
         """Remember the reminder sent for the game's turn being played (None: none is out)."""
         async with self.locked(game_id):
             await self.store.set_reminder_message(game_id, message_id)
-            cached = self._cache.get(game_id)
-            if cached is not None:
-                game = replace(cached.game, reminder_message_id=message_id)
-                self._cache[game_id] = replace(cached, game=game)
+            self._cached_game(game_id, lambda game: replace(game, reminder_message_id=message_id))
+
+    async def set_nudge_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the ping of a nudge for the game's turn being played (None: none is out)."""
+        async with self.locked(game_id):
+            await self.store.set_nudge_message(game_id, message_id)
+            self._cached_game(game_id, lambda game: replace(game, nudge_message_id=message_id))
+
+    def _cached_game(self, game_id: int, change: Callable[[GameRow], GameRow]) -> None:
+        """The game in memory, if it is, with its row changed as it was stored."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            self._cache[game_id] = replace(cached, game=change(cached.game))
 
 
 class _BoundedCache(OrderedDict[int, LoadedGame]):

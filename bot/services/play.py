@@ -187,6 +187,10 @@ class PlayService:
         """Remember the reminder sent for the turn being played (None: its end was shown)."""
         await self._loader.set_reminder_message(game_id, message_id)
 
+    async def set_nudge_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the ping of a nudge for the turn being played (None: its end was shown)."""
+        await self._loader.set_nudge_message(game_id, message_id)
+
     async def end_not_shown(self, game_id: int) -> bool:
         """Whether the game stopped early (aborted, abandoned) and its end is not shown yet."""
         return await self._store.end_not_shown(game_id)

@@ -60,6 +60,8 @@ class GameInfo:
     """The lobby's message, which keeps pointing at the game once it started."""
     reminder_message_id: int | None = None
     """The reminder sent for the turn being played, until that turn's end is shown."""
+    nudge_message_id: int | None = None
+    """The ping of a player's nudge for the turn being played, until that turn's end is shown."""
     casual: bool = False
     """Opened as casual: no rating counts it."""
     coach: bool = False

@@ -103,6 +103,13 @@ class DisplayMarks(GameTable):
                 "UPDATE games SET reminder_message_id = $1 WHERE id = $2", message_id, game_id
             )
 
+    async def set_nudge_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the ping of a nudge for the turn being played (None: none is out)."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "UPDATE games SET nudge_message_id = $1 WHERE id = $2", message_id, game_id
+            )
+
     async def unshown(self, changed_by: datetime) -> list[GameRow]:
         """Started games (running or over) whose last change, made by `changed_by`, is still not
         shown: the message that should show it failed to post (or the bot stopped first)."""

@@ -248,8 +248,15 @@ async def test_an_unknown_reason_or_count_for_an_ai_move_is_refused(
 async def test_moves_logged_before_the_reason_was_kept_read_none(database_target: str) -> None:
     old = await open_database(database_target, schema_version=15)
     try:
-        game_id = await running_game(GameStore(old))
-        async with old.transaction() as conn:
+        async with old.transaction() as conn:  # the games of schema 15: columns since added
+            game_id = await conn.fetchval(
+                "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
+                "variant, seed, seed_sha256, seq, created_at, updated_at) "
+                "VALUES (1, 2, 100, 'running', 2, 'standard', $1, $2, 1, $3, $3) RETURNING id",
+                "ab" * 16,
+                "cd" * 32,
+                "2026-01-01T00:00:00.000+00:00",
+            )
             await conn.execute(
                 "INSERT INTO actions (game_id, seq, kind, notation, created_at) "
                 "VALUES ($1, 1, 'action', 'S', '2026-01-01T00:00:00.000+00:00')",

@@ -172,6 +172,14 @@ async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
     assert reminder is not None
     assert reminder.reminder_message_id == BIG
     await store.set_reminder_message(moved, None)
+    await store.set_nudge_message(moved, BIG)
+    nudge = await store.get(moved)
+    assert nudge is not None
+    assert (nudge.reminder_message_id, nudge.nudge_message_id) == (None, BIG)
+    await store.set_nudge_message(moved, None)
+    cleared = await store.get(moved)
+    assert cleared is not None
+    assert cleared.nudge_message_id is None
 
 
 async def test_a_finished_game_keeps_its_results_for_the_stats(db: Database) -> None:
