@@ -65,6 +65,7 @@ from bot.services.views import (
 )
 
 if TYPE_CHECKING:
+    from bot.services.nudges import Nudge
     from bot.services.play import PlayService
 
 log = logging.getLogger(__name__)
@@ -237,12 +238,12 @@ class GameDisplay:
                 await self._retire(view, message.id, recovery.shown_seq(message))
         if not redrawn and known is not None and known not in {m.id for m in found}:
             await self._retire(view, known, view.game.board_message_seq)
-        if view.game.reminder_message_id is not None and (
-            view.state is None  # never started: no reminder can be about it
+        if (view.game.reminder_message_id, view.game.nudge_message_id) != (None, None) and (
+            view.state is None  # never started: no ping can be about it
             or view.status is not GameStatus.RUNNING
             or (shown is not None and view.turn_at(shown) != view.state.turn)
         ):
-            await self._retire_reminder(view)  # the turn it was about is over
+            await self._retire_pings(view)  # the turn it was about is over
         if redrawn:
             return  # and recorded
         if current is None:
@@ -395,7 +396,7 @@ class GameDisplay:
             crashpoints.reach("click.responded")
             self.opened(view.id, interaction)
             await self.post_current(view)
-            await self._retire_reminder(view)
+            await self._retire_pings(view)
             return
         await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
         crashpoints.reach("click.responded")
@@ -479,7 +480,7 @@ class GameDisplay:
                 if message_id is not None:
                     await self._retire(view, message_id, before.game.board_message_seq)
                 await self.post_current(view)
-                await self._retire_reminder(view)
+                await self._retire_pings(view)
                 return
             if message_id is None:
                 await self.post_current(view)
@@ -691,26 +692,48 @@ class GameDisplay:
             await self._retire(view, message_id, view.game.board_message_seq)
         if view.game.lobby_message_id not in (None, message_id):
             self._point_lobby(view, None)
-        await self._retire_reminder(view)
+        await self._retire_pings(view)
         await self._play.mark_end_shown(view.id)
 
-    async def _retire_reminder(self, view: GameView) -> None:
-        """The turn a reminder to play was about is over: the reminder says so."""
-        reminder = view.game.reminder_message_id
-        if reminder is None:
-            return
+    async def _retire_pings(self, view: GameView) -> None:
+        """The turn a reminder to play, or a player's nudge, was about is over: each says so."""
+        reminder, nudge = view.game.reminder_message_id, view.game.nudge_message_id
+        if reminder is not None:
+            await self._retire_ping(view, "reminder", reminder, story.reminder_over(view))
+            await self._play.set_reminder_message(view.id, None)
+        if nudge is not None:
+            await self._retire_ping(view, "nudge", nudge, story.nudge_over(view))
+            await self._play.set_nudge_message(view.id, None)
+
+    async def _retire_ping(self, view: GameView, kind: str, message_id: int, over: str) -> None:
+        """Edit a ping about the turn that is over to `over` (best effort: a refusal is logged,
+        the message may be gone)."""
         try:
             await bounded(
                 self._edit(
-                    view,
-                    reminder,
-                    content=story.reminder_over(view),
-                    allowed_mentions=discord.AllowedMentions.none(),
+                    view, message_id, content=over, allowed_mentions=discord.AllowedMentions.none()
                 )
             )
         except (discord.HTTPException, TimeoutError) as error:
-            log.info("reminder %s of game %s not retired: %r", reminder, view.id, error)
-        await self._play.set_reminder_message(view.id, None)
+            log.info("%s %s of game %s not retired: %r", kind, message_id, view.id, error)
+
+    async def nudge_posted(
+        self, nudge: Nudge, interaction: Interaction, sent: replies.Sent
+    ) -> None:
+        """A player's nudge pinged, in `sent`, the answer to their command: remembered, so that
+        it says when its turn is over (at once, if that turn ended meanwhile)."""
+        if sent.message_id is None:
+            return
+        if sent.original:  # edited through the command while it is fresh
+            self.opened(nudge.game_id, interaction, original=sent.message_id)
+        await self._play.set_nudge_message(nudge.game_id, sent.message_id)
+        view = await self._play.look(nudge.game_id)
+        if (
+            view.state is None
+            or view.status is not GameStatus.RUNNING
+            or view.state.turn != nudge.turn
+        ):
+            await self._retire_pings(view)
 
     async def _retire(self, view: GameView, message_id: int, shown_seq: int | None) -> None:
         """Edit a message that showed the game at `shown_seq` into what it says now that the

@@ -161,7 +161,7 @@ class SeatController:
             interactions.guild_id(interaction)
             game_id = await self._games.open_game_id(interactions.channel_id(interaction))
             nudge = await self._nudges.nudge(game_id, interaction.user.id)
-            await replies.send(
+            sent = await replies.send(
                 interaction,
                 content=text(
                     "nudge.ping",
@@ -172,6 +172,7 @@ class SeatController:
                 ),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(nudge.user_id)]),
             )
+            await self._display.nudge_posted(nudge, interaction, sent)
 
         await guarded(interaction, "nudging", work, public=True)
 

@@ -7,8 +7,8 @@ die, where he stopped, what was paid and the rug laid (and who went out, or that
 aborted there). A turn the AI played for a person out of time says so at its start: the line is
 where the channel is told of a timeout, and of the seat handed to the AI after the last one, as
 the turn's log entries recorded them when the AI played it. A
-reminder to play, once its turn is over, says so (`reminder_over`). Pure functions; every word
-comes from the message catalogue (`story.*`).
+reminder to play, or a player's nudge, once its turn is over, says so (`reminder_over`,
+`nudge_over`). Pure functions; every word comes from the message catalogue.
 """
 
 from __future__ import annotations
@@ -69,6 +69,11 @@ def _stopped(view: GameView, language: str) -> str:
 def reminder_over(view: GameView) -> str:
     """What a reminder to play says once the turn it was about is over."""
     return text("timer.reminder_over", view.game.locale, game_id=view.id)
+
+
+def nudge_over(view: GameView) -> str:
+    """What a player's nudge says once the turn it was about is over."""
+    return text("nudge.over", view.game.locale, game_id=view.id)
 
 
 def _events_of(view: GameView, state: GameState, turn: int) -> tuple[Event, ...] | None:

@@ -46,6 +46,8 @@ class Nudge:
     by: int
     locale: str
     board_message_id: int | None
+    turn: int
+    """The turn it is about: once that turn is over, the ping says so."""
 
 
 class NudgeService:
@@ -85,5 +87,11 @@ class NudgeService:
             raise NudgeError("too_soon", until=last + timedelta(hours=NUDGE_HOURS))
         game = loaded.game
         return Nudge(
-            game.id, game.channel_id, waited.user_id, user_id, game.locale, game.board_message_id
+            game.id,
+            game.channel_id,
+            waited.user_id,
+            user_id,
+            game.locale,
+            game.board_message_id,
+            state.turn,
         )

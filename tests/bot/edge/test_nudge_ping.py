@@ -1,0 +1,100 @@
+"""A nudge's ping in the channel says, once the turn it was about is over, that it is: when the
+turn is played on its message, when the bot catches up after a restart, and at once when the
+turn ended while the nudge was being posted. In the game's language. Through real discord.py
+interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.edge.inflight import HANDLERS
+from bot.presentation.messages import text
+from bot.services.nudges import Nudge, NudgeService
+from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, running_edge, started
+from tests.bot.edge.test_notices import press
+from tests.bot.edge.test_watch_buttons import play_turn
+from tests.e2e.fakecord import FakeMessage
+
+__all__ = ["edge"]
+
+
+async def nudged(edge: Edge, turn: FakeMessage) -> FakeMessage:
+    """The player not to move nudges the one who is; their ping, answered in the channel."""
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    ping = await edge.slash(other, "marrakech", "nudge").answer()
+    assert not ping.ephemeral
+    assert ping.pinged_user_ids == {mover.id}
+    return ping
+
+
+def says_its_turn_is_over(edge: Edge, ping: FakeMessage, language: str = "en") -> bool:
+    return edge.fake.world.messages[ping.id].content == text("nudge.over", language, game_id=1)
+
+
+async def test_a_nudge_says_its_turn_is_over_once_it_is_played(edge: Edge) -> None:
+    turn = await started(edge)
+    ping = await nudged(edge, turn)
+    assert not says_its_turn_is_over(edge, ping)
+    await play_turn(edge, turn)
+    await edge.fake.wait_until(
+        lambda: says_its_turn_is_over(edge, ping), what="the nudge saying its turn is over"
+    )
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.nudge_message_id is None, "nothing left to retire"
+
+
+@pytest.mark.parametrize(("server_locale", "language"), [("fr", "fr"), ("uk", "uk")])
+async def test_a_restart_retires_a_nudge_whose_turn_ended_unshown(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    server_locale: str,
+    language: str,
+) -> None:
+    """The turn is played and the bot stops before showing it: catching up after the restart
+    edits the nudge, in the game's language."""
+    async with running_edge(
+        tmp_path, monkeypatch, server_locale=server_locale, test=request.node
+    ) as edge:
+        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+        await press(edge, edge.guest, lobby, "join")
+        await press(edge, edge.host, lobby, "start")
+        turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        ping = await nudged(edge, turn)
+        mover = await mover_of(edge, turn)
+        view = await edge.service.play.look(1)
+        assert view.state is not None
+        first = view.state.turn
+        while view.state is not None and view.state.turn == first:
+            action = engine.legal_actions(view.state)[0]
+            view = await edge.service.play.act(1, mover.id, view.seq, action)
+        assert not says_its_turn_is_over(edge, ping, language)
+        a_window_later(edge, monkeypatch)
+        await edge.bot.display.resume_displays()
+        assert says_its_turn_is_over(edge, ping, language)
+
+
+async def test_a_nudge_whose_turn_ended_while_it_was_posted_is_retired_at_once(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn ends between the nudge taken and its ping recorded: the turn's end, shown
+    meanwhile, found no ping to retire, so the nudge retires its own."""
+    real = NudgeService.nudge
+
+    async def nudge_of_the_turn_before(self: NudgeService, game_id: int, user_id: int) -> Nudge:
+        taken = await real(self, game_id, user_id)
+        return replace(taken, turn=taken.turn - 1)
+
+    monkeypatch.setattr(NudgeService, "nudge", nudge_of_the_turn_before)
+    turn = await started(edge)
+    ping = await nudged(edge, turn)
+    await edge.fake.wait_until(
+        lambda: says_its_turn_is_over(edge, ping), what="the nudge saying its turn is over"
+    )
