@@ -721,19 +721,28 @@ class GameDisplay:
         self, nudge: Nudge, interaction: Interaction, sent: replies.Sent
     ) -> None:
         """A player's nudge pinged, in `sent`, the answer to their command: remembered, so that
-        it says when its turn is over (at once, if that turn ended meanwhile)."""
+        it says when its turn is over (at once, if that turn ended meanwhile). Best effort: the
+        nudge was made, so a failure is logged, never answered."""
         if sent.message_id is None:
             return
         if sent.original:  # edited through the command while it is fresh
             self.opened(nudge.game_id, interaction, original=sent.message_id)
-        await self._play.set_nudge_message(nudge.game_id, sent.message_id)
-        view = await self._play.look(nudge.game_id)
-        if (
-            view.state is None
-            or view.status is not GameStatus.RUNNING
-            or view.state.turn != nudge.turn
-        ):
-            await self._retire_pings(view)
+        try:
+            await self._play.set_nudge_message(nudge.game_id, sent.message_id)
+            view = await self._play.look(nudge.game_id)
+            if (
+                view.state is None
+                or view.status is not GameStatus.RUNNING
+                or view.state.turn != nudge.turn
+            ):
+                await self._retire_pings(view)
+        except Exception as error:  # the database away, say: the ping stays as it is
+            log.info(
+                "game %s: nudge %s not kept, it will not say when its turn is over (%r)",
+                nudge.game_id,
+                sent.message_id,
+                error,
+            )
 
     async def _retire(self, view: GameView, message_id: int, shown_seq: int | None) -> None:
         """Edit a message that showed the game at `shown_seq` into what it says now that the

@@ -1,10 +1,12 @@
 """A nudge's ping in the channel says, once the turn it was about is over, that it is: when the
 turn is played on its message, when the bot catches up after a restart, and at once when the
-turn ended while the nudge was being posted. In the game's language. Through real discord.py
-interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+turn ended while the nudge was being posted. In the game's language; and a database that fails
+once the ping is out costs the nudger no error. Through real discord.py interactions on the
+fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +16,8 @@ import engine
 from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import text
 from bot.services.nudges import Nudge, NudgeService
+from bot.services.play import PlayService
+from bot.storage.errors import DatabaseUnavailableError
 from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, running_edge, started
 from tests.bot.edge.test_notices import press
 from tests.bot.edge.test_watch_buttons import play_turn
@@ -98,3 +102,32 @@ async def test_a_nudge_whose_turn_ended_while_it_was_posted_is_retired_at_once(
     await edge.fake.wait_until(
         lambda: says_its_turn_is_over(edge, ping), what="the nudge saying its turn is over"
     )
+
+
+async def test_a_nudge_not_remembered_is_still_only_a_ping_for_the_nudger(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database fails after the ping went out: the nudger is told nothing more (no error
+    for a nudge that was made), and the bot logs one line."""
+
+    async def unavailable(self: PlayService, game_id: int, message_id: int | None) -> None:
+        raise DatabaseUnavailableError("the database is away")
+
+    monkeypatch.setattr(PlayService, "set_nudge_message", unavailable)
+    caplog.set_level(logging.INFO, logger="bot.edge.display")
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    nudging = edge.slash(other, "marrakech", "nudge")
+    ping = await nudging.answer()
+    assert not ping.ephemeral
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    followups = [e.message for e in nudging.events if e.kind == "followup"]
+    assert followups == [], "nothing more for the nudger"
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.edge.display"]
+    one_line = (
+        f"game 1: nudge {ping.id} not kept, it will not say when its turn is over "
+        "(DatabaseUnavailableError('the database is away'))"
+    )
+    assert [line for line in said if "nudge" in line] == [one_line]
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
