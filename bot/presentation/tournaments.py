@@ -86,10 +86,10 @@ def signup_post(view: TournamentView) -> TournamentPost:
     """The sign-up message: what the tournament is, who signed up, how to join; once closed
     without a start, who cancelled it."""
     language = view.locale
-    embed = discord.Embed(
-        title=text("tournament.title.signup", language, name=view.name), color=TOURNAMENT_COLOR
-    )
-    if view.status is TournamentStatus.CANCELLED:
+    closed = view.status is TournamentStatus.CANCELLED
+    title = "tournament.title.cancelled" if closed else "tournament.title.signup"
+    embed = discord.Embed(title=text(title, language, name=view.name), color=TOURNAMENT_COLOR)
+    if closed:
         embed.description = text(
             "tournament.cancelled", language, user=mention(view.ended_by or view.created_by)
         )
@@ -199,7 +199,7 @@ def _row(view: TournamentView, line: Standing) -> StandingsRow:
             points(line.half_buchholz, language),
             str(number(line.score, language)),
             str(number(line.dirhams, language)),
-            str(line.left),
+            str(0 if view.status is TournamentStatus.ABORTED else line.left),
         ),
         leader=leader,
     )

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.presentation import presenter, story
+from bot.presentation.messages import text
 from bot.presentation.since import since_last_turn_line
 from bot.services import EndReason, GameStatus, GameView, Player
 from bot.services.views import SinceLastTurn
@@ -105,5 +106,15 @@ def test_the_since_line_lists_every_payment_in_both_directions_in_order() -> Non
     line = since_last_turn_line(since, lambda seat: f"P{seat}", "en")
     assert line == (
         "Since your last turn: P1 paid you 3 dirhams; P2 paid you 1 dirham; "
-        "you paid P3 5; you paid P1 2."
+        "you paid P3 5 dirhams; you paid P1 2 dirhams."
     )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_what_you_paid_has_its_unit_as_what_you_were_paid(language: str) -> None:
+    """Both halves of the line name the dirhams, in the plural form of their count."""
+    for count in (1, 2, 5, 21):
+        paid_you = text("turn_dm.paid_you", language, player="P", dirhams=count)
+        you_paid = text("turn_dm.you_paid", language, player="P", dirhams=count)
+        unit = paid_you.split()[-1]
+        assert unit in you_paid.split(), (count, you_paid)

@@ -31,19 +31,19 @@ def notice(locale: str, paid_to_you=((1, 3),), you_paid=((2, 1),)) -> TurnNotice
         (
             "en",
             "It is your turn in Marrakech game #7: " + LINK + "\n"
-            "Since your last turn: Anna paid you 3 dirhams; you paid 🤖 AI (hard) 1.",
+            "Since your last turn: Anna paid you 3 dirhams; you paid 🤖 AI (hard) 1 dirham.",
         ),
         (
             "fr",
             "C'est votre tour dans la partie de Marrakech n° 7 : " + LINK + "\n"
             "Depuis votre dernier tour : Anna vous a payé une dîme de 3 dirhams ; "
-            "vous avez payé une dîme de 1 à 🤖 IA (difficile).",
+            "vous avez payé une dîme de 1 dirham à 🤖 IA (difficile).",
         ),
         (
             "uk",
             "Ваш хід у грі Марракеш №7: " + LINK + "\n"
             "Від вашого попереднього ходу: Anna заплатив вам 3 дирхами; "
-            "ви заплатили 🤖 ШІ (складний) 1.",
+            "ви заплатили 🤖 ШІ (складний) 1 дирхам.",
         ),
     ],
 )

@@ -11,6 +11,7 @@ import pytest
 
 from bot.edge.tournaments import signup_buttons
 from bot.presentation import tournaments as shown
+from bot.presentation.messages import LANGUAGES
 from bot.presentation.tournaments import TournamentPost, points
 from bot.services.standings import SeatResult, TableOutcome, standings
 from bot.services.tournament_views import (
@@ -241,3 +242,38 @@ def test_the_picture_speaks_the_tournament_s_language() -> None:
     assert french.subtitle == "Ronde 2 sur 2 · système suisse"
     assert ukrainian.headers[1] == "Гравець"
     assert "тур" in shown.thread_name(view("uk"), view("uk").tables[0])
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_seats_a_table_take_the_plural_of_their_count(seats: int) -> None:
+    said = {language: shown.options_line(view(language, seats=seats)) for language in LANGUAGES}
+    assert f"{seats} seats a table" in said["en"]
+    assert f"{seats} places par table" in said["fr"]
+    assert f"{seats} місця за столом" in said["uk"]
+
+
+def test_a_cancelled_sign_up_is_titled_cancelled() -> None:
+    titles = {
+        language: shown.signup_post(view(language, TournamentStatus.CANCELLED)).embed.title
+        for language in LANGUAGES
+    }
+    assert titles == {
+        "en": "🏆 Spring cup: cancelled",
+        "fr": "🏆 Spring cup : tournoi annulé",
+        "uk": "🏆 Spring cup: скасовано",
+    }
+
+
+def test_an_aborted_tournament_in_french_agrees_whatever_its_name_s_gender() -> None:
+    """The French past participle agrees with "tournoi", named before the tournament's name."""
+    aborted = view("fr", TournamentStatus.ABORTED, name="Coupe d'été", ended_by=555)
+    assert shown.aborted_text(aborted).startswith(
+        "Le tournoi **Coupe d'été** a été arrêté par <@555>"
+    )
+    assert shown.standings_post(aborted).embed.title == "🏆 Coupe d'été : tournoi arrêté"
+
+
+def test_an_aborted_tournament_leaves_nobody_a_game_to_play() -> None:
+    picture = shown.standings_post(view(status=TournamentStatus.ABORTED)).picture
+    assert picture is not None
+    assert [row.cells[-1] for row in picture.rows] == ["0", "0", "0"]
