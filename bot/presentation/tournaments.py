@@ -33,6 +33,12 @@ THREAD_NAME_LIMIT = 100
 SHOWN_ENTRANTS = 40
 """The most players the sign-up lists by name (the rest are counted)."""
 COLUMNS = ("rank", "player", "points", "buchholz", "score", "dirhams", "left")
+FIELD_LIMIT = 1024
+"""The most characters Discord takes in an embed field's value."""
+EMBED_LIMIT = 6000
+"""The most characters Discord takes in an embed, title, description, fields and footer."""
+MAX_TABLE_FIELDS = 20
+"""The most fields the round's tables take (Discord allows 25 in an embed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,15 +228,39 @@ def standings_post(view: TournamentView) -> TournamentPost:
         )
     lines.append(options_line(view))
     embed.description = "\n".join(lines)
-    if view.current_round and view.status is TournamentStatus.RUNNING:
-        tables = view.round_tables(view.current_round)
-        embed.add_field(
-            name=text("tournament.round_tables", language, round=view.current_round),
-            value="\n".join(table_line(view, table) for table in tables)[:1024],
-            inline=False,
-        )
     embed.set_footer(text=text("tournament.legend", language))
+    if view.current_round and view.status is TournamentStatus.RUNNING:
+        name = text("tournament.round_tables", language, round=view.current_round)
+        tables = [table_line(view, table) for table in view.round_tables(view.current_round)]
+        for value in _table_fields(view, tables, len(name), EMBED_LIMIT - len(embed)):
+            embed.add_field(name=name, value=value, inline=False)
+            name = "\u200b"  # the round's name once, over its first field
     return TournamentPost(embed=embed, picture=standings_table(view))
+
+
+def _table_fields(view: TournamentView, lines: list[str], name: int, room: int) -> list[str]:
+    """The round's table lines in fields of at most FIELD_LIMIT characters, whole lines only,
+    within `room` characters in all (fields' names of `name` characters, then one each); the
+    tables that do not fit are counted in a last line."""
+    for shown_count in range(len(lines), -1, -1):
+        hidden = len(lines) - shown_count
+        more = [text("tournament.more_tables", view.locale, count=hidden)] if hidden else []
+        fields = _packed(lines[:shown_count] + more)
+        size = sum(len(field) for field in fields) + name + len(fields) - 1
+        if size <= room and len(fields) <= MAX_TABLE_FIELDS:
+            return fields
+    return []
+
+
+def _packed(lines: list[str]) -> list[str]:
+    """`lines` joined in as few fields of at most FIELD_LIMIT characters as they take."""
+    fields: list[str] = []
+    for line in lines:
+        if fields and len(fields[-1]) + 1 + len(line) <= FIELD_LIMIT:
+            fields[-1] += "\n" + line
+        else:
+            fields.append(line[:FIELD_LIMIT])
+    return fields
 
 
 # --- threads ---------------------------------------------------------------------------------

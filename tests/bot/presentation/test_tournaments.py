@@ -11,7 +11,7 @@ import pytest
 
 from bot.edge.tournaments import signup_buttons
 from bot.presentation import tournaments as shown
-from bot.presentation.messages import LANGUAGES
+from bot.presentation.messages import LANGUAGES, text
 from bot.presentation.tournaments import TournamentPost, points
 from bot.services.standings import SeatResult, TableOutcome, standings
 from bot.services.tournament_views import (
@@ -277,3 +277,57 @@ def test_an_aborted_tournament_leaves_nobody_a_game_to_play() -> None:
     picture = shown.standings_post(view(status=TournamentStatus.ABORTED)).picture
     assert picture is not None
     assert [row.cells[-1] for row in picture.rows] == ["0", "0", "0"]
+
+
+def crowded(seats: int, players: int, name: str) -> TournamentView:
+    """Round 1 of a tournament of `players` with real-sized ids, every table in its thread."""
+    ids = [1_576_688_301_073_629_000 + k for k in range(players)]
+    per = [tuple(ids[k : k + seats]) for k in range(0, players, seats)]
+    tables = tuple(
+        TableView(1, number, table, 1_576_688_372_125_139_000 + number, number, GameStatus.RUNNING)
+        for number, table in enumerate(per, start=1)
+    )
+    return view(
+        name=name,
+        seats=seats,
+        rounds=6,
+        tables=tables,
+        entrants=tuple(Entrant(user, f"player {user}") for user in ids),
+        standings=tuple(standings(ids, [], seats)),
+    )
+
+
+@pytest.mark.parametrize(("seats", "players"), [(2, 64), (3, 63), (4, 64), (2, 22)])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_round_of_many_tables_shows_whole_lines_and_counts_the_rest(
+    seats: int, players: int, language: str
+) -> None:
+    """Discord refuses a field over 1,024 characters and an embed over 6,000: the round's
+    tables are listed whole, line by line, over as many fields as needed, and those that do
+    not fit are counted, never cut mid-mention."""
+    round_one = dataclasses.replace(crowded(seats, players, "x" * 100), locale=language)
+    embed = shown.standings_post(round_one).embed
+    assert len(embed) <= 6000
+    values = [field.value or "" for field in embed.fields]
+    assert all(len(value) <= 1024 for value in values)
+    listed = [line for value in values for line in value.split("\n")]
+    tables = round_one.round_tables(1)
+    shown_tables = [t for t in tables if any(f"<#{t.thread_id}>" in line for line in listed)]
+    whole = [shown.table_line(round_one, t) for t in shown_tables]
+    assert listed[: len(whole)] == whole, "each table's line whole, in order"
+    left = len(tables) - len(shown_tables)
+    assert len(shown_tables) >= min(len(tables), 20)
+    if left:
+        assert listed[len(whole) :] == [text("tournament.more_tables", language, count=left)]
+    else:
+        assert listed == whole
+
+
+def test_tables_beyond_the_room_are_counted_in_a_last_line() -> None:
+    round_one = crowded(2, 64, "Spring cup")
+    lines = [shown.table_line(round_one, table) for table in round_one.round_tables(1)]
+    fields = shown._table_fields(round_one, lines, len("Round 1"), 1500)
+    listed = "\n".join(fields).split("\n")
+    assert sum(len(field) for field in fields) + len("Round 1") + len(fields) - 1 <= 1500
+    assert listed[:-1] == lines[: len(listed) - 1]
+    assert listed[-1] == f"… and {len(lines) - len(listed) + 1} more tables, each in its thread."
