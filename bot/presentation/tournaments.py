@@ -159,7 +159,8 @@ def seat_label(view: TournamentView, seat: int | None) -> str:
 
 
 def table_line(view: TournamentView, table: TableView) -> str:
-    """One table of the round: its number, its thread, its players and how its game stands."""
+    """One table of the round: its thread (whose name says the round and the table; before
+    it is made, the table's number), its players and how its game stands."""
     language = view.locale
     if table.game_status is None:
         status = "waiting"
@@ -167,16 +168,24 @@ def table_line(view: TournamentView, table: TableView) -> str:
         status = "playing"
     else:
         status = table.game_status.value
-    thread = f"<#{table.thread_id}>" if table.thread_id is not None else "…"
+    players = f" {text('tournament.versus', language)} ".join(
+        seat_label(view, seat) for seat in table.seats
+    )
+    said = text(f"tournament.table.{status}", language)
+    if table.thread_id is None:
+        return text(
+            "tournament.table_line.unthreaded",
+            language,
+            table=table.number,
+            players=players,
+            status=said,
+        )
     return text(
         "tournament.table_line",
         language,
-        table=table.number,
-        thread=thread,
-        players=f" {text('tournament.versus', language)} ".join(
-            seat_label(view, seat) for seat in table.seats
-        ),
-        status=text(f"tournament.table.{status}", language),
+        thread=f"<#{table.thread_id}>",
+        players=players,
+        status=said,
     )
 
 

@@ -74,13 +74,24 @@ def test_every_text_formats_and_plural_specs_have_the_language_s_form_count(
 @pytest.mark.parametrize("language", OTHER_LANGUAGES)
 def test_translations_are_not_left_in_english(language: str) -> None:
     """Sentences (several words) must differ from English; short words may coincide
-    ("5 minutes", "dirhams", "score")."""
+    ("5 minutes", "dirhams", "score"), and so may a line of placeholders alone."""
     same = [
         key
         for key, english in messages.ENGLISH.items()
-        if len(english.split()) > 3 and catalogue(language).get(key) == english
+        if len(words_of(english)) > 3 and catalogue(language).get(key) == english
     ]
     assert same == []
+
+
+def words_of(template: str) -> list[str]:
+    """The words a template writes itself: not its placeholders, not its punctuation."""
+    bare = re.sub(r"\{[^}]*\}", " ", template)
+    return [word for word in bare.split() if any(c.isalpha() for c in word)]
+
+
+def test_a_sentence_left_in_english_is_found() -> None:
+    assert len(words_of("{user}, game #{game_id} is waiting for you ({by} nudged).")) > 3
+    assert words_of("{thread} · {players} · {status}") == []
 
 
 @pytest.mark.parametrize(

@@ -140,8 +140,7 @@ def test_the_standings_show_the_round_its_tables_and_the_picture() -> None:
     (field,) = post.embed.fields
     assert field.name == "Round 2"
     assert field.value == (
-        "Table 1 · <#203> · <@101> vs <@103> · playing\n"
-        "Table 2 · … · <@102> vs 🤖 AI (medium) · being set up"
+        "<#203> · <@101> vs <@103> · playing\nTable 2 · <@102> vs 🤖 AI (medium) · being set up"
     )
     assert "Buchholz" in (post.embed.footer.text or "")
     picture = post.picture
