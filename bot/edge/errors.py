@@ -114,6 +114,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.LobbyFullError: _fixed("error.lobby_full"),
     service_errors.AlreadySeatedError: _fixed("error.already_seated"),
     service_errors.NotSeatedError: _fixed("error.not_seated"),
+    service_errors.TournamentGameError: _fixed("error.rematch_in_tournament"),
     service_errors.HostOnlyError: _fixed("error.host_only"),
     service_errors.HostCannotLeaveError: _fixed("error.host_cannot_leave"),
     service_errors.NotEnoughPlayersError: _fixed("error.not_enough_players"),

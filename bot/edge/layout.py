@@ -63,14 +63,17 @@ def lobby_buttons(view: GameView) -> discord.ui.View | None:
 
 
 def final_buttons(view: GameView) -> discord.ui.View | None:
-    """Rematch, Analysis and Learn from your mistakes, on the final message of a game that
-    finished (not of one aborted)."""
+    """Rematch (but for a tournament's game: the tournament pairs the next round), Analysis
+    and Learn from your mistakes, on the final message of a game that finished (not of one
+    aborted)."""
     if view.status is not GameStatus.OVER:
         return None
     buttons = discord.ui.View(timeout=None)
-    label = text("button.rematch", view.game.locale)
-    style = discord.ButtonStyle.primary
-    buttons.add_item(GameButton(view.id, view.seq, REMATCH, label=label, emoji="🔁", style=style))
+    if view.game.tournament_id is None:
+        label = text("button.rematch", view.game.locale)
+        style = discord.ButtonStyle.primary
+        rematch = GameButton(view.id, view.seq, REMATCH, label=label, emoji="🔁", style=style)
+        buttons.add_item(rematch)
     analysis = text("button.analysis", view.game.locale)
     buttons.add_item(AnalysisButton(view.id, label=analysis, emoji="📈"))
     buttons.add_item(drill_entry(view.id, view.game.locale))

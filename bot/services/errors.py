@@ -167,6 +167,10 @@ class TournamentClosedError(GameError):
     """Joining, leaving, starting or ending a tournament that is past that stage."""
 
 
+class TournamentGameError(GameError):
+    """A rematch of a tournament's game: the tournament pairs its own rounds."""
+
+
 class ChannelHasTournamentError(GameError):
     """Opening a tournament in a channel that has one signing up or running."""
 

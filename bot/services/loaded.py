@@ -260,6 +260,7 @@ def game_info(row: GameRow) -> GameInfo:
         lobby_message_id=row.lobby_message_id,
         reminder_message_id=row.reminder_message_id,
         nudge_message_id=row.nudge_message_id,
+        tournament_id=row.tournament_id,
         casual=row.casual,
         coach=row.coach,
     )

@@ -26,6 +26,7 @@ from bot.services.errors import (
     NoAiSeatError,
     NotEnoughPlayersError,
     NotSeatedError,
+    TournamentGameError,
 )
 from bot.services.guilds import check_turn_limit, check_variant
 from bot.services.loaded import LoadedGame, players_of
@@ -115,13 +116,16 @@ class LobbyService:
         player of that game, shown by `name`) as host. Returns the lobby and the finished
         game's other humans, to invite.
         Raises NotSeatedError for anyone else, GameNotRunningError unless the game is over,
-        ChannelHasGameError when the channel already has an open game."""
+        TournamentGameError for a tournament's game, ChannelHasGameError when the channel
+        already has an open game."""
         finished = await self._loader.load(game_id)
         game = finished.game
         if game.status is not GameStatus.OVER:
             raise GameNotRunningError()
         if not any(player.user_id == user_id for player in finished.players):
             raise NotSeatedError()
+        if game.tournament_id is not None:
+            raise TournamentGameError()
         view = await self.create_lobby(
             guild_id=game.guild_id,
             channel_id=game.channel_id,

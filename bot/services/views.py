@@ -62,6 +62,8 @@ class GameInfo:
     """The reminder sent for the turn being played, until that turn's end is shown."""
     nudge_message_id: int | None = None
     """The ping of a player's nudge for the turn being played, until that turn's end is shown."""
+    tournament_id: int | None = None
+    """The tournament whose table the game is (None: an ordinary game)."""
     casual: bool = False
     """Opened as casual: no rating counts it."""
     coach: bool = False

@@ -75,6 +75,8 @@ class GameRow:
     """The reminder sent for the turn being played, if one is out."""
     nudge_message_id: int | None = None
     """The ping of a player's nudge for the turn being played, if one is out."""
+    tournament_id: int | None = None
+    """The tournament whose table the game is (None: an ordinary game)."""
     rev: int = 0
     """Counts the changes to the game's seats (the row alone would not show them)."""
     casual: bool = False
@@ -224,7 +226,7 @@ GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, seats_wanted, variant, turn_limit_seconds, "
     "config, seed, seed_sha256, seq, position, board_message_id, board_message_seq, "
     "end_reason, ended_by, created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
-    "lobby_message_id, reminder_message_id, nudge_message_id, rev, casual, coach"
+    "lobby_message_id, reminder_message_id, nudge_message_id, rev, casual, coach, tournament_id"
 )
 ACTION_COLUMNS = "seq, notation, seat, actor_id, created_at, ai_for, ai_in_a_row"
 """The columns of a log entry that `action_of` reads."""

@@ -591,9 +591,10 @@ class TournamentStore:
                 await conn.fetchval(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
                     "variant, turn_limit_seconds, config, seed, seed_sha256, seq, position, "
-                    "created_at, updated_at, turn_started_at, remind_at, due_at, locale) "
+                    "created_at, updated_at, turn_started_at, remind_at, due_at, locale, "
+                    "tournament_id) "
                     "VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9, 0, $10, $11, $11, "
-                    "$12, $13, $14, $15) RETURNING id",
+                    "$12, $13, $14, $15, $16) RETURNING id",
                     new.guild_id,
                     new.channel_id,
                     new.host_id,
@@ -609,6 +610,7 @@ class TournamentStore:
                     time_to_column(new.clock.remind_at),
                     time_to_column(new.clock.due_at),
                     new.locale,
+                    tournament_id,
                 )
             )
             await conn.executemany(

@@ -7,6 +7,7 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,16 @@ async def test_the_rematch_speaks_the_games_language(
         assert rematch.content.startswith(f"🔁 <@{edge.host.id}> propose une revanche")
         assert rematch.pinged_user_ids == frozenset({edge.guest.id})
         assert "Rejoindre" in [b.label for b in rematch.enabled_buttons()]
+
+
+async def test_a_tournament_game_s_result_offers_no_rematch(edge: Edge) -> None:
+    """The tournament pairs the next round: its games' results carry Analysis and the drill,
+    no Rematch."""
+    await started(edge)
+    await resign(edge, edge.guest)
+    await result(edge)
+    view = await edge.service.play.look(1)
+    buttons = final_buttons(replace(view, game=replace(view.game, tournament_id=7)))
+    assert buttons is not None
+    ids = [getattr(item, "custom_id", None) for item in buttons.children]
+    assert ids == ["mk:analysis:1", "mk:drill:1:0:open"]

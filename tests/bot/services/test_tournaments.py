@@ -22,6 +22,7 @@ from bot.services.errors import (
     NotEnoughPlayersError,
     NotEnteredError,
     TournamentClosedError,
+    TournamentGameError,
 )
 from bot.services.tournament_views import TableView, TournamentStatus, TournamentView
 from bot.services.tournaments import TournamentService
@@ -471,3 +472,22 @@ async def test_worker_processes_pair_the_rounds_the_bot_would(
     finally:
         await reference.close()
         await workers.close()
+
+
+async def test_a_tournament_game_is_known_as_one_and_has_no_rematch(database: Database) -> None:
+    """A table's game is the tournament's (its result offers no Rematch: the tournament pairs
+    the next round), and a rematch asked all the same is refused, opening nothing."""
+    games, tournaments = services(database)
+    view = await opened(tournaments)
+    await tournaments.start(view.id, MOD, moderator=False)
+    first, *_ = await set_up(tournaments, view.id)
+    assert first.game.tournament_id == view.id
+    ended = await end_by_resignations(games, first)
+    assert ended.game.tournament_id == view.id
+    player = next(p.user_id for p in ended.players if p.user_id is not None)
+    async with database.single_read() as conn:
+        before = await conn.fetchval("SELECT count(*) FROM games")
+    with pytest.raises(TournamentGameError):
+        await games.lobby.rematch(ended.id, player)
+    async with database.single_read() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM games") == before, "no lobby opened"

@@ -276,3 +276,50 @@ async def test_a_schedule_is_stored_at_the_start_or_once_after(db: Database) -> 
     stored = await store.snapshot(other.id, schedule=True)
     assert stored is not None
     assert stored.schedule == as_read, "the first one stays"
+
+
+TOURNAMENT_OF_GAME_VERSION = 25
+"""The migration that gives a game its tournament (0025_game_tournament.sql)."""
+
+
+async def test_the_games_of_tournaments_made_before_they_were_marked_are_marked(
+    database_target: str,
+) -> None:
+    stamp = "2026-05-01T12:00:00.000+00:00"
+    old = await open_database(database_target, schema_version=TOURNAMENT_OF_GAME_VERSION - 1)
+    try:
+        async with old.transaction() as conn:
+            for game in (1, 2):
+                await conn.execute(
+                    "INSERT INTO games (id, channel_id, host_id, seats_wanted, variant, seed, "
+                    "seed_sha256, created_at, updated_at) "
+                    "VALUES ($1, $2, 100, 2, 'standard', 's', 'h', $3, $3)",
+                    game,
+                    10 + game,
+                    stamp,
+                )
+            await conn.execute(
+                "INSERT INTO tournaments (id, guild_id, channel_id, name, format, seats, variant, "
+                "created_by, seed, created_at, updated_at) "
+                "VALUES (7, 1, 10, 'Cup', 'swiss', 2, 'standard', 100, 's', $1, $1)",
+                stamp,
+            )
+            await conn.execute(
+                "INSERT INTO tournament_rounds (tournament_id, round, paired_at) VALUES (7, 1, $1)",
+                stamp,
+            )
+            await conn.execute(
+                "INSERT INTO tournament_tables (tournament_id, round, table_no, seats, game_id) "
+                "VALUES (7, 1, 1, '[100, null]', 2)"
+            )
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        store = GameStore(database)
+        ordinary, table = await store.get(1), await store.get(2)
+        assert ordinary is not None
+        assert table is not None
+        assert (ordinary.tournament_id, table.tournament_id) == (None, 7)
+    finally:
+        await database.close()
