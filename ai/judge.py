@@ -203,9 +203,10 @@ class GameJudgement:
         raise KeyError(seat)
 
     def costliest(self, seat: int, count: int = 3) -> tuple[Judgement, ...]:
-        """The seat's `count` costliest decisions with a loss, costliest first (the earlier
-        first on a tie): what Learn from your mistakes teaches."""
-        lost = [judgement for judgement in self.of_seat(seat) if judgement.loss > 0]
+        """The seat's `count` costliest decisions that were not good (an inaccuracy or worse),
+        costliest first (the earlier first on a tie): what Learn from your mistakes teaches. A
+        decision the coach called good is never drilled."""
+        lost = [j for j in self.of_seat(seat) if j.band is not Band.GOOD]
         lost.sort(key=lambda judgement: (-judgement.loss, judgement.index))
         return tuple(lost[:count])
 

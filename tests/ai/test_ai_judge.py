@@ -328,6 +328,19 @@ def test_costliest_ranks_the_seats_losses() -> None:
     assert worst.loss_of("S") == 0.0
 
 
+def test_costliest_leaves_out_the_decisions_the_coach_called_good() -> None:
+    """What Learn from your mistakes teaches: a decision judged good (a loss under the
+    inaccuracy threshold: 5 points in 2 players, 4.3 in 4) is never drilled, however few the
+    costly ones."""
+    options = (Option("S", 0.5, Facts()), Option("L", 0.46, Facts()), Option("R", 0.44, Facts()))
+    state = endgame("d5", "E", "orient")
+    slight = judgement_from(state, "L", options, index=1)
+    costly = judgement_from(state, "R", options, index=2)
+    assert (slight.band, costly.band) == (Band.GOOD, Band.INACCURACY)
+    assert ai.judge.GameJudgement(2, (slight, costly), ()).costliest(0) == (costly,)
+    assert ai.judge.GameJudgement(2, (slight,), ()).costliest(0) == ()
+
+
 def test_a_seat_s_summary_leaves_its_forced_decisions_out() -> None:
     """Only decisions with a choice count: a forced one adds nothing to the count, the bands
     or the accuracy."""

@@ -89,7 +89,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     took again is named and told how far below the best it is, picking the better move is
     within a good pick's points, and Next goes on; after a restart (a new handler, nothing
     kept) every button of the drill's message still answers from its id alone."""
-    final = await played(edge, turns=8)
+    final = await played(edge, turns=10)
     (button,) = [b for b in final.buttons() if b.label == OPEN]
     assert button.custom_id == "mk:drill:1:0:open"
     public = len(edge.fake.messages(edge.channel))
@@ -102,7 +102,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
     assert drill.visible_to == edge.host.id
-    assert drill.content.startswith("Decision 1 of 3 "), drill.content
+    assert drill.content.startswith("Decision 1 of 2 "), drill.content
     assert "chance of winning" in drill.content
     taken = re.search(r"you chose 1, (\S+), which left you a (\d+)% chance", drill.content)
     assert taken is not None, drill.content
@@ -156,7 +156,7 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     are asked for, and the drill follows once they come. The watchdog that defers a late
     answer is kept out of it, so the deferral seen is the handler's own."""
     monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
-    final = await played(edge, turns=8)
+    final = await played(edge, turns=10)
     reached, release = asyncio.Event(), asyncio.Event()
     costliest = DrillPictures.costliest
 
@@ -171,7 +171,7 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     release.set()
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
-    assert drill.content.startswith("Decision 1 of 3 "), drill.content
+    assert drill.content.startswith("Decision 1 of 2 "), drill.content
 
 
 async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
@@ -181,7 +181,7 @@ async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
     clicking = edge.click(edge.guest, final, OPEN)
     answer = await clicking.answer(timeout=60.0)
     assert answer.ephemeral
-    assert answer.content.startswith("Partie n° 1 : aucune de vos décisions")
+    assert answer.content == "Partie n° 1 : le coach a jugé bonnes toutes vos décisions. Rien à revoir."
 
 
 async def test_the_analysis_offers_the_drill_to_the_games_players_alone(edge: Edge) -> None:
