@@ -136,6 +136,8 @@ class DrillMove(StrEnum):
     """Show the step with the better option too."""
     TRY = "try"
     """Offer the step's options again, to pick one."""
+    DONE = "done"
+    """End the drill (on its last step): it says so, with no picture and no button."""
 
 
 class WatchAction(StrEnum):

@@ -58,7 +58,7 @@ def drill_buttons(
 ) -> discord.ui.View:
     """The buttons of drill step `step` of `count`: the options to pick from (`picking`, on a
     second try, each an action and its label), then Show the better move (unless `better`: it
-    is shown), Try again and Next (where there is a next step)."""
+    is shown), Try again, and Next (Done on the last step)."""
     buttons = discord.ui.View(timeout=None)
     if picking is not None:
         for number, (action, label) in enumerate(picking[: OPTIONS_PER_ROW * MAX_OPTION_ROWS]):
@@ -87,15 +87,22 @@ def drill_buttons(
             )
         )
     if step + 1 < count:
-        buttons.add_item(
-            DrillButton(
-                game_id,
-                step + 1,
-                DrillMove.OPEN.value,
-                label=text("drill.button.next", language),
-                row=MAX_OPTION_ROWS,
-            )
+        following = DrillButton(
+            game_id,
+            step + 1,
+            DrillMove.OPEN.value,
+            label=text("drill.button.next", language),
+            row=MAX_OPTION_ROWS,
         )
+    else:
+        following = DrillButton(
+            game_id,
+            step,
+            DrillMove.DONE.value,
+            label=text("drill.button.done", language),
+            row=MAX_OPTION_ROWS,
+        )
+    buttons.add_item(following)
     return buttons
 
 
@@ -180,7 +187,7 @@ class DrillHandler:
         opening: bool,
     ) -> None:
         game_id = game.game_id
-        if step >= len(costliest):
+        if step >= len(costliest) or move == DrillMove.DONE.value:
             key = "drill.none" if not costliest else "drill.done"
             await self._send(interaction, opening, text(key, language, game_id=game_id))
             return

@@ -144,7 +144,12 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
         f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
     ), picked.content
     following = await pressed(edge, edge.host, picked, "Next")
-    assert following.content.startswith("Decision 2 of ")
+    assert following.content.startswith("Decision 2 of 2 ")
+    labels = [b.label for b in following.buttons()]
+    assert "Next" not in labels, "the last step"
+    done = await pressed(edge, edge.host, following, "Done")
+    assert done.content == "That was your last costly decision of game #1."
+    assert (done.buttons(), done.attachments) == ([], []), "the drill is over"
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
 
 
