@@ -315,13 +315,15 @@ def _legend(painter: _Painter, top: int) -> int:
     picture, texts, px = painter.picture, painter.picture.texts, painter.px
     row_h = px(LEGEND_ROW)
     x = painter.margin
+    ranks = [drawable(texts.rank.format(n=place)) for place in picture.places]
+    widest = max((width(rank, px(24), bold=True) for rank in ranks), default=0.0)
+    rank_w = max(px(46), math.ceil(widest) + px(6))  # "n° 1" is wider than "#1"
     for seat in range(picture.players):
         y = top + seat * row_h
-        rank = drawable(texts.rank.format(n=picture.places[seat]))
         fill = palette.ASSAM_RING if picture.places[seat] == 1 else palette.TEXT
-        box = (x, y, x + px(46), y + row_h)
-        painter.text("rank", seat, rank, box, px(24), bold=True, fill=fill)
-        name_x = x + px(46) + _swatches_width(painter, 2) + px(68)
+        box = (x, y, x + rank_w, y + row_h)
+        painter.text("rank", seat, ranks[seat], box, px(24), bold=True, fill=fill)
+        name_x = x + rank_w + _swatches_width(painter, 2) + px(68)
         box = (name_x, y, painter.width - painter.margin, y + row_h)
         painter.text("legend", seat, painter.names[seat], box, px(24))
     return top + picture.players * row_h

@@ -3,6 +3,7 @@ every seat told apart by more than its colour."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -368,3 +369,17 @@ def test_luck_bars_go_right_for_good_luck_and_left_for_bad_from_one_middle() -> 
 def test_the_winner_s_line_is_drawn_last_so_it_lies_on_top() -> None:
     """Places (1, 3, 2, 4): the lines go from the last place's (seat 3) to the winner's."""
     assert _draw_order(sample()) == [3, 1, 2, 0]
+
+
+@pytest.mark.parametrize("rank", ["#{n}", "n° {n}", "№{n}", "Place {n}"])
+@pytest.mark.parametrize("width", [390, ANALYSIS_WIDTH])
+def test_each_seat_s_place_is_written_whole_in_every_language(rank: str, width: int) -> None:
+    """French writes a place "n° 1": the legend's place is never cut, nor the names pushed
+    off the picture."""
+    picture = sample()
+    picture = dataclasses.replace(picture, texts=dataclasses.replace(picture.texts, rank=rank))
+    lines = analysis_lines(picture, width=width)
+    places = [t.text for t in lines if t.role == "rank"]
+    assert places == [rank.format(n=n) for n in (1, 3, 2, 4)]
+    names = [t.text for t in lines if t.role == "legend"]
+    assert names == [t.text for t in analysis_lines(sample(), width=width) if t.role == "legend"]
