@@ -18,8 +18,8 @@ from tests.e2e.test_ratings import server
 pytestmark = pytest.mark.e2e
 
 VERDICT = re.compile(
-    r"✅ Good\.|(Inaccuracy|Mistake|Blunder): turning Assam \w+ kept [0-9]+ % more winning "
-    r"chance\."
+    r"✅ Good\.|(Inaccuracy|Mistake|Blunder): turning Assam \w+ kept [0-9]+\.[0-9] points more "
+    r"winning chance\."
 )
 
 

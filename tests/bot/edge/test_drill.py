@@ -186,7 +186,10 @@ async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
     clicking = edge.click(edge.guest, final, OPEN)
     answer = await clicking.answer(timeout=60.0)
     assert answer.ephemeral
-    assert answer.content == "Partie n° 1 : le coach a jugé bonnes toutes vos décisions. Rien à revoir."
+    assert (
+        answer.content
+        == "Partie n° 1 : le coach a jugé bonnes toutes vos décisions. Rien à revoir."
+    )
 
 
 async def test_the_analysis_offers_the_drill_to_the_games_players_alone(edge: Edge) -> None:

@@ -84,24 +84,24 @@ def place_options(state: engine.GameState) -> tuple[Option, ...]:
 VERDICTS = {
     "en": (
         "✅ Good.",
-        "Inaccuracy: turning Assam north kept 6 % more winning chance.",
-        "Blunder: turning Assam north kept 20 % more winning chance.",
-        "Mistake: laying on d1-d2 kept 12 % more winning chance.",
+        "Inaccuracy: turning Assam north kept 6.0 points more winning chance.",
+        "Blunder: turning Assam north kept 20.0 points more winning chance.",
+        "Mistake: laying on d1-d2 kept 12.0 points more winning chance.",
     ),
     "fr": (
         "✅ Bien joué.",
-        f"Imprécision : tourner Assam vers le nord gardait 6{NNBSP}% de chances de gagner en plus.",
-        f"Gaffe : tourner Assam vers le nord gardait 20{NNBSP}% de chances de gagner en plus.",
-        f"Erreur : poser sur d1-d2 gardait 12{NNBSP}% de chances de gagner en plus.",
+        "Imprécision : tourner Assam vers le nord gardait 6,0 points de chances de gagner en plus.",
+        "Gaffe : tourner Assam vers le nord gardait 20,0 points de chances de gagner en plus.",
+        "Erreur : poser sur d1-d2 gardait 12,0 points de chances de gagner en plus.",
     ),
     "uk": (
         "✅ Добре.",
-        f"Неточність: повернути Ассама на північ давало на 6{NNBSP}% більше шансів на перемогу.",
+        "Неточність: повернути Ассама на північ давало на 6,0 пункта більше шансів на перемогу.",
         (
-            f"Груба помилка: повернути Ассама на північ давало на 20{NNBSP}% "
+            "Груба помилка: повернути Ассама на північ давало на 20,0 пункта "
             "більше шансів на перемогу."
         ),
-        f"Помилка: покласти килим на d1-d2 давало на 12{NNBSP}% більше шансів на перемогу.",
+        "Помилка: покласти килим на d1-d2 давало на 12,0 пункта більше шансів на перемогу.",
     ),
 }
 
@@ -126,7 +126,7 @@ def test_the_verdict_names_the_band_and_what_the_best_option_kept(locale: str) -
 
 
 HINTS = {
-    "en": "💡 The coach would go for laying on d1-d2: a 50 % chance of winning. "
+    "en": "💡 The coach would go for laying on d1-d2: a 50% chance of winning. "
     "1 hint left in this game.",
     "fr": f"💡 Le coach choisirait de poser sur d1-d2 : 50{NNBSP}% de chances de gagner. "
     "Il vous reste 1 indice dans cette partie.",
