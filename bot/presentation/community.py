@@ -148,7 +148,7 @@ def accuracy_lines(accuracy: Accuracy, language: str) -> list[str]:
     trend: the newer half's mean against the older half's, with an arrow for its way."""
     lines = [
         text(
-            "stats.accuracy",
+            "stats.accuracy.one" if accuracy.games == 1 else "stats.accuracy",
             language,
             accuracy=text("analysis.percent", language, n=round(accuracy.average)),
             games=number(accuracy.games, language),

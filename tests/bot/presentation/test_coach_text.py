@@ -131,7 +131,7 @@ HINTS = {
     "fr": f"💡 Le coach choisirait de poser sur d1-d2 : 50{NNBSP}% de chances de gagner. "
     "Il vous reste 1 indice dans cette partie.",
     "uk": f"💡 Тренер обрав би покласти килим на d1-d2: 50{NNBSP}% шансів на перемогу. "
-    "У цій грі залишилося 1 підказка.",
+    "У цій грі залишилася 1 підказка.",
 }
 
 
@@ -139,6 +139,15 @@ HINTS = {
 def test_the_hint_names_the_coach_s_option_its_chance_and_the_hints_left(locale: str) -> None:
     place = place_state()
     assert coach.hint_line(place, place_options(place)[0], 1, locale) == HINTS[locale]
+
+
+@pytest.mark.parametrize(
+    ("left", "said"),
+    [(2, "залишилися 2 підказки"), (5, "залишилося 5 підказок"), (21, "залишилася 21 підказка")],
+)
+def test_the_hints_left_agree_with_their_count_in_ukrainian(left: int, said: str) -> None:
+    place = place_state()
+    assert said in coach.hint_line(place, place_options(place)[0], left, "uk")
 
 
 def test_each_person_has_a_few_hints_a_game() -> None:

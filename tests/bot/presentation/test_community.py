@@ -214,6 +214,18 @@ def test_no_chart_without_a_rated_game_and_no_rating_without_a_game() -> None:
     assert alone.chart is None
 
 
+def test_the_stats_are_titled_in_each_language() -> None:
+    titles = {
+        language: community.stats_post(SUMMARY, None, language).post.embed.title
+        for language in ("en", "fr", "uk")
+    }
+    assert titles == {
+        "en": "Marrakech results",
+        "fr": "Résultats à Marrakech",
+        "uk": "Результати: Марракеш",
+    }
+
+
 def test_the_stats_show_the_accuracy_and_its_trend_in_each_language() -> None:
     judged = dataclasses.replace(SUMMARY, accuracy=Accuracy(20, 81.6, 4.25))
     en = description(community.stats_post(judged, None, "en").post)
@@ -232,11 +244,17 @@ def test_a_falling_steady_or_missing_trend_says_so() -> None:
     assert "\u2198 **\u22123.0** points" in description(
         community.stats_post(falling, None, "en").post
     )
+    three = dataclasses.replace(SUMMARY, accuracy=Accuracy(3, 70.0, None))
+    assert "за 3 останні оцінені ігри" in description(community.stats_post(three, None, "uk").post)
     steady = dataclasses.replace(SUMMARY, accuracy=Accuracy(6, 70.0, 0.5))
     assert "\u2192 **+0.5** points" in description(community.stats_post(steady, None, "en").post)
     one = dataclasses.replace(SUMMARY, accuracy=Accuracy(1, 70.0, None))
     uk = description(community.stats_post(one, None, "uk").post)
-    assert "Точність: **70%** за 1 останню оцінену гру" in uk
+    assert "Точність: **70%** за вашу останню оцінену гру" in uk
+    en = description(community.stats_post(one, None, "en").post)
+    assert "Accuracy: **70%** in your last judged game" in en
+    fr = description(community.stats_post(one, None, "fr").post)
+    assert "Précision : **70\u202f%** sur votre dernière partie jugée" in fr
     assert "Тенденція" not in uk
     assert "Accuracy" not in description(community.stats_post(SUMMARY, None, "en").post)
 

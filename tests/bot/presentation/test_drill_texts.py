@@ -71,11 +71,12 @@ def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
         " a 17% chance of being put out."
     )
     assert why(Kind.ORIENT, "L", facts, "fr", None) == (
-        "Tourner à gauche : un péage de 4,5 dirhams en moyenne sur ce jet de dé, 12 au pire,"
+        "Tourner à gauche : une dîme moyenne de 4,5 sur ce jet de dé, 12 au pire (en dirhams),"
         " 17 % de risque d’être éliminé."
     )
-    assert why(Kind.ORIENT, "L", facts, "uk", None).startswith(
-        "Поворот ліворуч: у середньому 4,5 дирхамів мита"
+    assert why(Kind.ORIENT, "L", facts, "uk", None) == (
+        "Поворот ліворуч: після кидка кубика платіж у середньому 4,5, щонайбільше 12"
+        " (у дирхамах), 17% ризику вибути."
     )
 
 
