@@ -4,6 +4,8 @@ option to."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any, cast
 
 import discord
@@ -78,3 +80,28 @@ def test_each_number_and_text_option_is_bounded_as_the_game_allows() -> None:
         ("marrakech-mod", "tournament-away-days", "days"): cap,
         ("marrakech-admin", "away-days", "days"): cap,
     }
+
+
+def test_the_readme_names_every_command_a_player_or_moderator_has() -> None:
+    """Someone reading the README finds every command: each one of each group is in its
+    tables of commands, written as it is typed (a row may name a second command of its group
+    after a slash: "`/marrakech join` / `/marrakech leave`", "`turn-limit limit:` / `variant
+    variant:`")."""
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    named = set()
+    for row in readme.splitlines():
+        first = re.match(r"\| `/(marrakech(?:-\w+)?) ([\w-]+)", row)
+        if first is None:
+            continue
+        group = first[1]
+        named.add(f"/{group} {first[2]}")
+        named.update(f"/{group} {name}" for name in re.findall(r"` / `([\w-]+)", row))
+        named.update(
+            f"/{g} {name}" for g, name in re.findall(r"` / `/(marrakech(?:-\w+)?) ([\w-]+)", row)
+        )
+    commands = {
+        f"/{payload['name']} {command['name']}"
+        for payload in _payloads()
+        for command in payload["options"]
+    }
+    assert sorted(commands - named) == []
