@@ -47,9 +47,11 @@ class Coach:
         self, state: GameState, action: str, language: str, players: tuple[Player, ...]
     ) -> bytes:
         """The board as the coach's `action` at `state` leaves it, the action marked as a
-        turn's picture marks the last move (the rug laid, or Assam facing his new way)."""
+        turn's picture marks the last move (the rug laid, or Assam facing his new way), the
+        panel still on the turn the hint was asked on (a rug laid ends the turn)."""
         after, events = engine.apply(state, action)
-        image = BoardImage(after, events, language=language, players=players)
+        panel = (state.turn, state.to_move)
+        image = BoardImage(after, events, language=language, players=players, panel_turn=panel)
         return await self._workers.run(
             Lane.QUICK, worker_jobs.board_png, picture_of(image), limit=BOARD_TIMEOUT_SECONDS
         )

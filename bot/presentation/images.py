@@ -89,6 +89,7 @@ def picture_of(image: BoardImage) -> BoardPicture:
         labels=labels(image.language),
         names=seat_names(image.players, image.state.players, image.language),
         show_choices=image.show_choices,
+        panel_turn=image.panel_turn,
     )
 
 

@@ -70,6 +70,9 @@ class BoardImage:
     """The game's players, whose names the panel shows (none: the seat labels)."""
     show_choices: bool = False
     """Draw the ways Assam may face as arrows (the ORIENT decision, or ROTATE in the variant)."""
+    panel_turn: tuple[int, int | None] | None = None
+    """The turn and the player to move the panel shows (None: the state's own): a hint draws
+    the board as its option leaves it, on the turn it was asked on."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,9 @@ class BoardPicture:
     """One display string per seat, in seat order (None: the seat labels)."""
     show_choices: bool = False
     """Arrows from Assam into the squares he may face (the ORIENT or ROTATE decision)."""
+    panel_turn: tuple[int, int | None] | None = None
+    """The turn and the player to move the panel shows (None: the state's own): a hint draws
+    the board as its option leaves it, on the turn it was asked on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,9 @@ def choose_action(record: Record, level: str, seed: int, budget: ai.Budget | Non
 def board_png(picture: BoardPicture) -> bytes:
     """The PNG of `picture`."""
     state = engine.replay_record(picture.record)
+    if picture.panel_turn is not None:
+        turn, to_move = picture.panel_turn
+        state = state._replace(turn=turn, to_move=to_move)
     if picture.final:
         return render_game_over(
             state, events=picture.events, labels=picture.labels, names=picture.names

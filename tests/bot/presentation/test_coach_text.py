@@ -16,6 +16,8 @@ from ai.judge import Band, Facts, Option, judgement_from
 from bot.presentation import coach, presenter
 from bot.services import GameStatus, GameView, Player
 from bot.services.hints import HINTS_PER_GAME
+from bot.workers.pool import WorkerPool
+from render import ENGLISH, render_board
 from tests.bot.presentation.test_community import description, finished
 from tests.bot.presentation.test_languages import game_row
 
@@ -152,3 +154,16 @@ def test_the_hints_left_agree_with_their_count_in_ukrainian(left: int, said: str
 
 def test_each_person_has_a_few_hints_a_game() -> None:
     assert HINTS_PER_GAME == 3
+
+
+async def test_the_hint_s_picture_is_of_the_hinted_player_s_turn() -> None:
+    """A hinted rug is drawn laid, but the panel still shows the turn it was hinted on, with
+    its player to move: not the next turn, whose player is someone else."""
+    place = place_state()
+    action = engine.legal_actions(place)[0]
+    png = await coach.Coach(WorkerPool(workers=0)).hint_png(place, action, "en", ())
+    after, events = engine.apply(place, action)
+    assert after.turn == place.turn + 1, "the rug ends the turn"
+    assert png == render_board(
+        after._replace(turn=place.turn, to_move=place.to_move), events=events, labels=ENGLISH
+    )
