@@ -430,9 +430,11 @@ class GameHandlers:
             return
         user = interaction.user.id
         mover = None if state is None else state.to_move
-        deciding = state is not None and state.phase is not Phase.ROLL
-        if mover is None or view.user_at(mover) != user or not deciding:
+        if mover is None or view.user_at(mover) != user:
             await tell(interaction, text("coach.refused.not_your_turn", language))
+            return
+        if state is not None and state.phase is Phase.ROLL:  # no choice yet: the die first
+            await tell(interaction, text("coach.refused.roll_first", language))
             return
         if self._coach is None:
             await tell(interaction, text("coach.refused.away", language))

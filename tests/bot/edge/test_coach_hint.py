@@ -152,8 +152,8 @@ async def test_the_hint_command_gives_the_hint_of_a_coached_game(edge: Edge) -> 
 
 async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> None:
     """Rolling the die (the turn's first step when Assam turns after the rug) is no choice:
-    the mover is refused as off their turn, keeps every hint, and gets one when there is a
-    rug to lay."""
+    the mover is told to roll first, keeps every hint, and gets one when there is a rug to
+    lay."""
     lobby = await edge.slash(
         edge.host, "marrakech", "new", seats=2, coach=True, variant="rotate-after"
     ).answer()
@@ -164,7 +164,8 @@ async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> 
     state = (await edge.service.play.look(1)).state
     assert state is not None
     assert state.phase is Phase.ROLL
-    assert "on your own turn" in await private(edge.slash(mover, "marrakech", "hint"))
+    refused = await private(edge.slash(mover, "marrakech", "hint"))
+    assert refused == "Roll the die first: the hint is for the choice that follows."
     await edge.click(mover, turn, "Roll the die").response()
     answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
     assert answer.content.startswith("💡 The coach would go for laying on "), answer.content
