@@ -10,8 +10,11 @@ carry why (`ai_for`), an AI seat's moves carry neither. A turn of the person's o
 decision before it (the end of the turn before) to its last decision; the game's first turn has
 no start and counts for no time. A turn the AI played for someone out of time is counted for
 the person when it falls on their place in the order of play: every `players` turns from one of
-their own (players who resigned leave the order). A person who never played a turn of their own
-in a game is counted for every timeout of it only when no one else played in it.
+their own, as long as no one resigns in between (a player who resigned leaves the order, which is
+then one shorter; a timeout is placed only from a turn of the person's between the same
+resignations). A turn the person began and the AI finished for them out of time is theirs
+whatever its place, and places them like a turn of their own. A person who never played a turn
+of their own in a game is counted for every timeout of it only when no one else played in it.
 """
 
 from __future__ import annotations
@@ -76,6 +79,10 @@ class _Turn:
     """The index of its first decision in the game's entries."""
     end: int
     decisions: int
+    person: int | None = None
+    """Who began it, for a turn the AI finished for its player out of time."""
+    resignations: int = 0
+    """The resignations logged before it: turns between the same ones share an order of play."""
 
 
 def reliability_of(user_ids: Sequence[int], entries: Iterable[LogEntry]) -> list[Reliability]:
@@ -107,6 +114,7 @@ class _Tally:
         entries = [row for row in rows if row.kind is not None]
         turns = _turns(entries)
         mine = [index for index, turn in enumerate(turns) if turn.owner == self.user_id]
+        begun = [index for index, turn in enumerate(turns) if turn.person == self.user_id]
         for index in mine:
             self.played += 1
             turn = turns[index]
@@ -114,7 +122,7 @@ class _Tally:
             after = entries[turn.end].created_at
             if before is not None and after is not None:
                 self.seconds.append(max(0.0, (after - before).total_seconds()))
-        self.ran_out += _ran_out(turns, mine, entries, self.user_id, first.players)
+        self.ran_out += _ran_out(turns, mine + begun, entries, self.user_id, first.players)
 
     def result(self) -> Reliability:
         middle = median(self.seconds) if self.seconds else None
@@ -137,17 +145,28 @@ def _owner(entry: LogEntry) -> object:
 
 def _turns(entries: Sequence[LogEntry]) -> list[_Turn]:
     """The game's turns: two decisions of one owner each; a resignation of the person whose
-    turn is under way ends it."""
+    turn is under way ends it; a person's first decision and the AI's second, made for them
+    out of time, are one turn that ran out for them."""
     turns: list[_Turn] = []
     current: _Turn | None = None
+    resignations = 0
     for index, entry in enumerate(entries):
         if entry.kind == "resign":
+            resignations += 1
             if current is not None and current.owner == entry.actor_id:
                 current = None
             continue
         owner = _owner(entry)
-        if current is None or current.decisions == 2 or _kind(current.owner) != _kind(owner):
-            current = _Turn(owner, index, index, 0)
+        if (
+            current is not None
+            and current.decisions == 1
+            and isinstance(current.owner, int)
+            and isinstance(owner, tuple)
+            and owner[1] in RAN_OUT
+        ):  # begun by its player, finished by the AI when their time ran out
+            current.person, current.owner = current.owner, owner
+        elif current is None or current.decisions == 2 or _kind(current.owner) != _kind(owner):
+            current = _Turn(owner, index, index, 0, resignations=resignations)
             turns.append(current)
         current.end = index
         current.decisions += 1
@@ -175,12 +194,18 @@ def _ran_out(
     if not mine:
         others = any(e.actor_id not in (None, user_id) for e in entries if e.kind == "action")
         return 0 if others else len(out)
-    step = max(1, players - sum(1 for e in entries if e.kind == "resign"))
-    theirs: set[int] = set()
+    theirs = {index for index in mine if turns[index].person == user_id}
     for anchor in mine:
+        order = turns[anchor].resignations
+        step = max(1, players - order)
         for direction in (1, -1):
             position = anchor + direction * step
-            while 0 <= position < len(turns) and isinstance(turns[position].owner, tuple):
+            while (
+                0 <= position < len(turns)
+                and isinstance(turns[position].owner, tuple)
+                and turns[position].person is None
+                and turns[position].resignations == order
+            ):
                 theirs.add(position)
                 position += direction * step
     return sum(1 for index in out if index in theirs)

@@ -5,6 +5,7 @@ the log of their newest games in one round trip for a whole lobby, on each back 
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from bot.presentation.reliability import duration_label, lobby_note, stats_line
@@ -134,6 +135,57 @@ def test_a_resigned_player_leaves_the_order_of_play_for_my_timeouts() -> None:
     ]
     (mine,) = reliability_of([ME], log)
     assert (mine.played, mine.ran_out) == (3, 1)
+
+
+def test_a_later_resignation_does_not_move_the_timeouts_before_it() -> None:
+    """Four players; YOU runs out of time on turns 2, 6 and 10, then a player resigns late: the
+    order of play was four long until the resignation, so the timeouts before it are YOU's,
+    never ME's, and ME's place comes back every three turns only after it."""
+    log = [
+        *turn(0, ME, players=4),
+        *turn(1, None, "timeout", players=4),  # YOU
+        *turn(2, THEY, players=4),
+        *turn(3, 99, players=4),
+    ] * 1
+    for minute in (4, 8):
+        log += [
+            *turn(minute, ME, players=4),
+            *turn(minute + 1, None, "timeout", players=4),  # YOU again
+            *turn(minute + 2, THEY, players=4),
+            *turn(minute + 3, 99, players=4),
+        ]
+    log += [
+        *turn(12, ME, players=4),
+        *turn(13, YOU, players=4),
+        entry(14, 99, kind="resign", players=4),
+        *turn(15, THEY, players=4),
+        *turn(16, ME, players=4),
+        *turn(17, YOU, players=4),
+        *turn(18, THEY, players=4),
+        *turn(19, ME, players=4),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert (mine.played, mine.ran_out) == (6, 0)
+    you = [dataclasses.replace(e, user_id=YOU) for e in log]
+    (yours,) = reliability_of([YOU], you)
+    assert (yours.played, yours.ran_out) == (2, 3)
+
+
+def test_a_turn_begun_then_left_to_the_clock_ran_out_for_the_one_who_began_it() -> None:
+    """A click, then the AI finishing the turn for its player out of time, is one turn: it
+    ran out for whoever clicked, and the turns after it keep their places."""
+    log = [
+        *turn(0, ME),
+        entry(1, YOU),
+        entry(60, None, "timeout"),  # YOU's turn, finished by the AI
+        *turn(61, ME),
+        *turn(62, None, "timeout"),  # YOU again
+        *turn(63, ME),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert (mine.played, mine.ran_out) == (3, 0)
+    (yours,) = reliability_of([YOU], [dataclasses.replace(e, user_id=YOU) for e in log])
+    assert (yours.played, yours.ran_out) == (0, 2)
 
 
 def test_turns_the_ai_plays_in_a_seat_handed_to_it_count_as_neither_played_nor_run_out() -> None:
