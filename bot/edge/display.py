@@ -694,6 +694,8 @@ class GameDisplay:
             self._point_lobby(view, None)
         await self._retire_pings(view)
         await self._play.mark_end_shown(view.id)
+        for listener in self._shown_listeners:  # the spectators are told the end too
+            listener(view, message_id or 0)
 
     async def _retire_pings(self, view: GameView) -> None:
         """The turn a reminder to play, or a player's nudge, was about is over: each says so."""

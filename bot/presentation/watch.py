@@ -63,9 +63,9 @@ def news_text(news: WatchNews, lines: Mapping[int, str]) -> str:
     told = [lines.get(turn) or story.turn_line(view, turn) for turn in turns]
     url = _url(view)
     head = text("watch.dm.header", language, game_id=view.id, url=url)
-    tail = (
-        [text("watch.dm.over", language, game_id=view.id)] if view.status is GameStatus.OVER else []
-    )
+    ends = {GameStatus.OVER: "watch.dm.over", GameStatus.ABORTED: "watch.dm.stopped"}
+    end = ends.get(view.status)
+    tail = [text(end, language, game_id=view.id)] if end is not None else []
     body = told
     dropped = 0
     while body and len("\n".join([head, *_earlier(dropped, language), *body, *tail])) > DM_LIMIT:

@@ -85,11 +85,12 @@ class WatchService:
         through the game's server, whose shard is this process's, and a start learns them
         all), none while the AI plays on (its turns come together with the next person's
         turn or the end), none for a watcher held by the gate (theirs come later, together).
-        A finished game's watchers go with its last message (one held then is kept until it
-        may be told)."""
+        A finished game's watchers go with its last message, and so do those of a game stopped
+        before its end (aborted or abandoned), told of it (one held then is kept until it may
+        be told)."""
         if view.id not in self._watched:
             return []
-        if view.status is GameStatus.OVER:
+        if view.status in (GameStatus.OVER, GameStatus.ABORTED):
             self._watched.discard(view.id)
             return await self._last_news(view)
         if view.status is not GameStatus.RUNNING or view.ai_to_move:
@@ -104,8 +105,9 @@ class WatchService:
 
     async def _last_news(self, view: GameView) -> list[WatchNews]:
         due: list[WatchNews] = []
+        stopped = view.status is GameStatus.ABORTED  # its end is news, at any seq
         for watcher in await self._store.end(view.id):
-            if not watcher.dms or watcher.sent_seq >= view.seq:
+            if not watcher.dms or (watcher.sent_seq >= view.seq and not stopped):
                 continue
             if await self._gate(watcher.user_id):
                 due.append(WatchNews(watcher.user_id, view, watcher.sent_seq))

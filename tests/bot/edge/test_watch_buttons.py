@@ -9,7 +9,7 @@ import asyncio
 from datetime import UTC, timedelta
 
 from bot.services.time_rules import QuietHours
-from tests.bot.edge.test_edge import Edge, edge, mover_of, started
+from tests.bot.edge.test_edge import Edge, confirm, edge, mover_of, started
 from tests.e2e.fakecord import FakeMessage
 
 __all__ = ["edge"]
@@ -88,3 +88,25 @@ async def test_a_watcher_s_private_buttons_update_the_view_they_are_on(edge: Edg
     shown = edge.fake.world.messages[watching.id]
     assert "You no longer watch this game." in shown.embed_text()
     assert [button.label for button in shown.enabled_buttons()] == ["Watch"]
+
+
+async def test_a_watcher_is_told_a_game_stopped_before_its_end_and_stops_watching(
+    edge: Edge,
+) -> None:
+    """An aborted game has no result to show, but its end is told to those who watch it with
+    messages, and ends their watch as a finished game's does (docs/watching.md)."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    await play_turn(edge, turn)
+    dm = edge.fake.dm_channel(edge.outsider)
+    told = len(edge.fake.messages(dm))
+    await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
+    last = await edge.fake.wait_for_message(dm, lambda m: len(edge.fake.messages(dm)) > told)
+    assert last.content.splitlines()[-1] == (
+        "Game #1 was stopped before its end; you no longer watch it."
+    )
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    await watchers.idle()
+    assert await watchers._watch._store.get(1, edge.outsider.id) is None, "the watch is over"
