@@ -272,7 +272,7 @@ class GameDisplay:
         ):
             return False
         try:
-            await bounded(self._redraw_turn(view, known, resumed=False))
+            await bounded(self._redraw_turn(view, known))
         except (discord.HTTPException, TimeoutError) as error:
             log.info("game %s: message %s not redrawn in place: %r", view.id, known, error)
             return False
@@ -487,26 +487,27 @@ class GameDisplay:
                 return
             if (await self._play.look(view.id)).seq != view.seq:
                 return  # the game moved on: the change that moved it is shown after this
-            await self._redraw_turn(view, message_id, resumed=before.paused_until is not None)
+            await self._redraw_turn(view, message_id)
 
-    async def _redraw_turn(self, view: GameView, message_id: int, *, resumed: bool) -> None:
-        """Draw the turn being played again on its message; once a pause ended (`resumed`),
-        without the call to take a seat back.
+    async def _redraw_turn(self, view: GameView, message_id: int) -> None:
+        """Draw the turn being played again on its message, its call line too: whom it waits
+        for now (a seat handed over, a pause ended, an AI seat's turn), as the turn's message
+        would be posted, but pinging no one (an edit never notifies).
 
         A move may be made on the message while the picture is drawn or the edit is on its way
         (a click answers on the message itself, without waiting for this): a redraw that finds
         the game moved on before its edit leaves the message to the move's answer, and one
         whose edit may have landed over a click's answer shows the game again (`_show_again`),
         so the message never keeps a decision the game has left."""
-        resumed = resumed and view.paused_until is None
-        post = presenter.turn_post(view, ping=resumed)
+        post = presenter.turn_post(view, ping=True)
+        content = await self._turn_content(view, post)
         files = await self._files(post)
         if (await self._play.look(view.id)).seq != view.seq:
             return  # moved on while the picture was drawn: the move's answer shows it
         await self._edit(
             view,
             message_id,
-            content=post.content if resumed else discord.utils.MISSING,
+            content=content,
             embed=post.embed,
             attachments=files,
             view=decision_buttons(view),
@@ -526,7 +527,7 @@ class GameDisplay:
         game = view.game
         if game.board_message_id == message_id:
             if game.board_message_seq is not None and game.board_message_seq > shown_seq:
-                await self._redraw_turn(view, message_id, resumed=False)
+                await self._redraw_turn(view, message_id)
             return
         await self._retire(view, message_id, shown_seq)
 
@@ -658,12 +659,7 @@ class GameDisplay:
         pings = post.pings
         if pings and self._reachable is not None:
             pings = await self._reachable(view.game, view.seq, pings)
-        content = post.content
-        mover = view.user_to_move
-        if content and mover is not None and self._away_until is not None:
-            until = await self._away_until(view.game.guild_id, mover)
-            if until is not None:
-                content = f"{content}\n{away_words.on_turn(until, view.game.locale)}"
+        content = await self._turn_content(view, post)
         files = await self._files(post)
         mentions = discord.AllowedMentions(
             everyone=False,
@@ -682,6 +678,17 @@ class GameDisplay:
             # follow-up takes none.
             "nonce": f"mk{view.id}-{view.seq}",
         }
+
+    async def _turn_content(self, view: GameView, post: Post) -> str | None:
+        """A turn message's text above its embed: the call to its player (`post`), and, while
+        that person is away, until when their clock stands still."""
+        content = post.content
+        mover = view.user_to_move
+        if content and mover is not None and self._away_until is not None:
+            until = await self._away_until(view.game.guild_id, mover)
+            if until is not None:
+                content = f"{content}\n{away_words.on_turn(until, view.game.locale)}"
+        return content
 
     async def after_abort(self, view: GameView, skip: set[int] | None = None) -> None:
         """An aborted game: its last message is retired (a turn down to its line, which says the

@@ -139,6 +139,7 @@ class SeatController:
                     interaction, content=_handover_text(done.handover, language), view=None
                 )
                 await self._redraw(before, done.handover)
+                await self._call_if_to_move(interaction, done.handover)
                 return
             if done.request.status != "refused":  # still waiting: who for, now
                 await replies.edit(interaction, content=_asked(done.request, language))
@@ -184,6 +185,19 @@ class SeatController:
         except Exception:
             self._display.retry_display(handover.view.id)
             raise
+
+    async def _call_if_to_move(self, interaction: Interaction, handover: Handover) -> None:
+        """The seat handed over by agreement is the one to move: ping its new player, in the
+        game's channel (the request's message, edited into the hand-over, pings no one)."""
+        view = handover.view
+        if view.state is None or view.user_to_move != handover.in_user_id:
+            return
+        incoming = handover.in_user_id
+        await replies.send(
+            interaction,
+            content=text("turn.ping", view.game.locale, user=mention(incoming), game_id=view.id),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(incoming)]),
+        )
 
     async def _tell_handover(self, interaction: Interaction, handover: Handover) -> None:
         """Tell the hand-over in the game's channel (pinging the substitute): as the answer

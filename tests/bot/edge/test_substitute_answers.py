@@ -11,7 +11,8 @@ import pytest
 from bot.edge import errors
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
-from tests.bot.edge.test_edge import Edge, edge, started
+from tests.bot.edge.test_edge import Edge, edge, mover_of, started
+from tests.bot.edge.test_watch_buttons import play_turn
 
 SUBSTITUTE_CODES = (
     "bot",
@@ -72,3 +73,47 @@ async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     told = await edge.fake.wait_for_message(edge.channel, lambda m: "takes over" in m.content)
     assert told.pinged_user_ids == {edge.outsider.id}
     assert not [m for m in edge.fake.messages(desk) if not m.ephemeral], "the desk stays quiet"
+
+
+async def test_a_seat_handed_over_on_its_turn_calls_its_new_player_on_the_turn(
+    edge: Edge,
+) -> None:
+    """The turn under way goes to the substitute: its message calls them, not the player who
+    left (an edit pings no one; the hand-over's own message pings them)."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    handed = edge.slash(
+        edge.moderator, "marrakech-mod", "substitute", out=mover, **{"in": edge.outsider}
+    )
+    await handed.answer()
+    expected = f"<@{edge.outsider.id}>, it is your turn (game #1)."
+    await edge.fake.wait_until(
+        lambda: edge.fake.world.messages[turn.id].content == expected,
+        what="the turn calling its new player",
+    )
+
+
+async def test_a_seat_handed_over_by_agreement_on_its_turn_pings_its_new_player(
+    edge: Edge,
+) -> None:
+    """The host's request, once agreed, hands over the seat whose turn it is: the one who now
+    has to play is pinged (the request's message, edited, pings no one)."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.outsider, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    while turn.pinged_user_ids == {edge.host.id}:  # the host may not hand their own seat
+        turn = await play_turn(edge, turn)
+    (mover_id,) = turn.pinged_user_ids
+    out, other = (
+        (edge.guest, edge.outsider) if mover_id == edge.guest.id else (edge.outsider, edge.guest)
+    )
+    asked = await edge.slash(
+        edge.host, "marrakech", "substitute", out=out, **{"in": edge.moderator}
+    ).answer()
+    await edge.click(other, edge.fake.world.messages[asked.id], "Agree").response()
+    pinged = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.pinged_user_ids == {edge.moderator.id} and m.id > asked.id
+    )
+    assert pinged.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
