@@ -27,7 +27,13 @@ from bot.presentation import away as words
 from bot.presentation.messages import text
 from bot.services.away import AwayService, HeldNotice
 from bot.services.errors import BadOptionError
-from bot.services.time_rules import AwayRefusedError, NotAwayError, QuietHours, zone_names
+from bot.services.time_rules import (
+    AwayRefusedError,
+    NotAwayError,
+    QuietHours,
+    Resumed,
+    zone_names,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +56,15 @@ class AwayController:
         away: AwayService,
         client: discord.Client,
         tournament_at: Callable[[int], Awaitable[int]] | None = None,
+        redraw: Redraw | None = None,
     ) -> None:
         """`tournament_at` names the tournament open in a channel (or played in its thread),
-        raising the services' error when there is none."""
+        raising the services' error when there is none; `redraw` draws a game's turn message
+        again (the games waiting for someone back then no longer say they are away)."""
         self._away = away
         self._client = client
         self._tournament_at = tournament_at
+        self._redraw = redraw
 
     async def tournament_away_days(self, interaction: Interaction, days: int) -> None:
         async def work() -> None:
@@ -114,6 +123,7 @@ class AwayController:
                 self._client,
                 ((game.channel_id, words.back_notice(user_id, game)) for game in resumed),
             )
+            await redraw_all(self._redraw, resumed)
 
         await guarded(interaction, "coming back", work)
 
@@ -181,14 +191,32 @@ async def tell_channels(
             log.warning("channel %s: the line about time away was not sent: %r", channel_id, error)
 
 
+Redraw = Callable[[int], Awaitable[None]]
+"""Draw a game's turn message again as the game stands (bot.edge.display)."""
+
+
+async def redraw_all(redraw: Redraw | None, resumed: Sequence[Resumed]) -> None:
+    """The turns waiting for someone back from days away: drawn again, no longer saying their
+    clock stands still."""
+    if redraw is not None:
+        for game in resumed:
+            await redraw(game.game_id)
+
+
 class HeldMessages:
     """Sends a person what was held during their quiet hours, as one direct message (or, if
     their direct messages are closed, one ping in the channel of the first game it names),
     and tells the games waiting for their move when their days away ran out."""
 
-    def __init__(self, client: discord.Client, away: AwayService | None = None) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        away: AwayService | None = None,
+        redraw: Redraw | None = None,
+    ) -> None:
         self._client = client
         self._away = away
+        self._redraw = redraw
 
     async def send(self, user_id: int, notices: Sequence[HeldNotice]) -> None:
         """Send them (raises when neither the direct message nor the channel took it: the
@@ -203,6 +231,7 @@ class HeldMessages:
                     ((game.channel_id, words.days_over_notice(user_id, game)) for game in resumed),
                     partial(_told_once, user_id, notice),
                 )
+                await redraw_all(self._redraw, resumed)
         notices = [notice for notice in notices if notice.kind != "back"]
         if not notices:
             return

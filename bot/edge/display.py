@@ -690,6 +690,17 @@ class GameDisplay:
                 content = f"{content}\n{away_words.on_turn(until, view.game.locale)}"
         return content
 
+    async def redraw(self, game_id: int) -> None:
+        """Draw the game's turn message again as the game stands, its call line too: what it
+        says of its player changed (back from days away) though the game did not move. Best
+        effort: a failure is logged, the next change draws it anyway."""
+        try:
+            view = await self._play.look(game_id)
+            if view.status is GameStatus.RUNNING:
+                await self.after_change_elsewhere(view, view)
+        except Exception as error:
+            log.info("game %s: its turn was not drawn again (%r)", game_id, error)
+
     async def after_abort(self, view: GameView, skip: set[int] | None = None) -> None:
         """An aborted game: its last message is retired (a turn down to its line, which says the
         game was aborted; a lobby closed), unless it is among `skip` (retired already), and

@@ -252,7 +252,7 @@ def build_bot(
         tournaments,
         accuracy,
         watch_messages,
-        HeldMessages(client, service.away),
+        HeldMessages(client, service.away, display.redraw),
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
     seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
@@ -267,7 +267,7 @@ def build_bot(
         organiser,
         seats,
         watchers,
-        AwayController(service.away, client, tournament_at),
+        AwayController(service.away, client, tournament_at, display.redraw),
     )
     drills = DrillHandler(service.play, DrillPictures(pool, judgements))
     client.attach(

@@ -83,7 +83,12 @@ async def test_a_seat_handed_over_on_its_turn_calls_its_new_player_on_the_turn(
     turn = await started(edge)
     mover = await mover_of(edge, turn)
     handed = edge.slash(
-        edge.moderator, "marrakech-mod", "substitute", out=mover, **{"in": edge.outsider}
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        channel=edge.channel,
+        out=mover,
+        **{"in": edge.outsider},
     )
     await handed.answer()
     expected = f"<@{edge.outsider.id}>, it is your turn (game #1)."
@@ -110,7 +115,12 @@ async def test_a_seat_handed_over_by_agreement_on_its_turn_pings_its_new_player(
         (edge.guest, edge.outsider) if mover_id == edge.guest.id else (edge.outsider, edge.guest)
     )
     asked = await edge.slash(
-        edge.host, "marrakech", "substitute", out=out, **{"in": edge.moderator}
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=out,
+        **{"in": edge.moderator},
     ).answer()
     await edge.click(other, edge.fake.world.messages[asked.id], "Agree").response()
     pinged = await edge.fake.wait_for_message(

@@ -1,0 +1,32 @@
+"""The turn message of a person away says until when their clock stands still, and stops
+saying it once they are back: by `/marrakech back`, or when their days away run out. Through
+the in-process client on the fake Discord API (tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+from tests.bot.edge.test_edge import Edge, edge, mover_of
+from tests.bot.edge.test_watch_buttons import play_turn
+
+__all__ = ["edge"]
+
+AWAY_LINE = "💤 Away until"
+
+
+async def test_the_turn_of_someone_back_stops_saying_their_clock_stands_still(
+    edge: Edge,
+) -> None:
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=3600).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    await edge.slash(other, "marrakech", "away", days=2).answer()
+    theirs = await play_turn(edge, turn)
+    assert AWAY_LINE in theirs.content, "their turn began while they were away"
+    await edge.slash(other, "marrakech", "back").answer()
+    await edge.fake.wait_until(
+        lambda: AWAY_LINE not in edge.fake.world.messages[theirs.id].content,
+        what="the turn no longer saying their clock stands still",
+    )
+    assert edge.fake.world.messages[theirs.id].content.startswith(f"<@{other.id}>, it is your turn")
