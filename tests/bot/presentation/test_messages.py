@@ -213,3 +213,12 @@ def test_a_catalogue_that_is_not_a_map_of_texts_is_refused_when_loaded(
     monkeypatch.setattr(importlib.resources, "files", lambda package: Package())
     with pytest.raises(ValueError, match="must map keys to strings"):
         messages.catalogue.__wrapped__("fr")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_two_ways_back_have_names_not_to_be_taken_for_each_other(language: str) -> None:
+    """`rejoin` takes a seat back from the AI, `back` ends days away: someone back from a
+    holiday typing the one for the other is refused, so their names must not read alike."""
+    names = catalogue(language)
+    rejoin, back = names["command_name.rejoin"], names["command_name.back"]
+    assert rejoin[:5] != back[:5], (rejoin, back)
