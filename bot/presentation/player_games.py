@@ -40,6 +40,10 @@ def _line(game: OpenGame, user_id: int, language: str, away: Mapping[int, dateti
     until = None if game.to_play is None else away.get(game.to_play.user_id or 0)
     if game.lobby:
         state = text("mygames.lobby", language)
+    elif game.paused and game.yours_to_ai:
+        state = text("mygames.paused_for_you", language)
+    elif game.yours_to_ai:
+        state = text("mygames.yours_to_ai", language)
     elif game.to_play is None:
         state = text("mygames.turn.unknown", language)
     elif game.to_play.user_id == user_id and not game.to_play.ai_plays:

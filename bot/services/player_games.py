@@ -9,10 +9,11 @@ AI plays at once, and the player's own turn message follows)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from bot.services.errors import GameDamagedError
 from bot.services.loader import GameLoader
-from bot.services.views import OpenGame, Player, TurnNotice, UpNextNotice
+from bot.services.views import OpenGame, TurnNotice, UpNextNotice
 from bot.storage.game_log import GameLog
 from bot.storage.game_rows import GameRow
 from bot.storage.kinds import GameStatus
@@ -52,23 +53,28 @@ class PlayerGamesService:
         """The server's lobbies and running games in which the user holds a seat, oldest
         first, each with the seat whose turn it is."""
         rows = await self._store.open_games_of(guild_id, user_id)
-        return [await self._open_game(row) for row in rows]
+        return [await self._open_game(row, user_id) for row in rows]
 
-    async def _open_game(self, row: GameRow) -> OpenGame:
-        lobby = row.status is GameStatus.LOBBY
-        to_play = None if lobby else await self._to_play(row.id)
-        return OpenGame(row.id, row.guild_id, row.channel_id, lobby, row.board_message_id, to_play)
-
-    async def _to_play(self, game_id: int) -> Player | None:
+    async def _open_game(self, row: GameRow, user_id: int) -> OpenGame:
+        listed = OpenGame(row.id, row.guild_id, row.channel_id, False, row.board_message_id, None)
+        if row.status is GameStatus.LOBBY:
+            return replace(listed, lobby=True)
         try:
-            async with self._loader.locked(game_id):
-                loaded = await self._loader.load(game_id)
+            async with self._loader.locked(row.id):
+                loaded = await self._loader.load(row.id)
         except GameDamagedError:
-            log.info("game %d could not be loaded to list it", game_id)
-            return None
+            log.info("game %d could not be loaded to list it", row.id)
+            return listed
         if loaded.state is None or loaded.game.status is not GameStatus.RUNNING:
-            return None
-        return loaded.player_at(loaded.state.to_move)
+            return listed
+        view = loaded.view()
+        mine = [player for player in view.players if player.user_id == user_id]
+        return replace(
+            listed,
+            to_play=loaded.player_at(loaded.state.to_move),
+            yours_to_ai=any(player.ai_plays for player in mine),
+            paused=view.paused_until is not None,
+        )
 
     # --- direct messages when a turn begins ----------------------------------------------------
 

@@ -377,6 +377,10 @@ class OpenGame:
     lobby: bool
     message_id: int | None
     to_play: Player | None
+    yours_to_ai: bool = False
+    """The AI plays the user's seat (handed to it after their timeouts) until they rejoin."""
+    paused: bool = False
+    """The game waits for a person to take their seat back (the AI plays every seat)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,13 +97,32 @@ def test_my_games_says_whose_turn_with_links(
     assert empty in nothing
 
 
-def test_my_games_says_the_ai_plays_a_seat_handed_over_not_that_it_is_my_turn() -> None:
+def test_my_games_says_the_ai_plays_a_seat_handed_over_and_how_to_take_it_back() -> None:
     """A seat the AI took over after timeouts is played by the AI until `/marrakech rejoin`:
-    it is not waiting for its person, who is named as the one the AI plays for."""
+    whoever's turn it is, the person is told the AI plays their seat and how to take it back
+    (not that the game waits for the AI, nor that it is their turn)."""
     handed = dataclasses.replace(PLAYERS[0], autoplay=True)
     assert handed.user_id == ME
-    (line,) = (
-        my_games_post([OpenGame(1, 5, 20, False, 300, handed)], ME, "en").embed.description or ""
-    ).split("\n")
-    assert "waiting for 🤖 AI for <@" in line, line
-    assert "your turn" not in line
+    for to_play in (handed, PLAYERS[1]):
+        game = OpenGame(1, 5, 20, False, 300, to_play, yours_to_ai=True)
+        (line,) = (my_games_post([game], ME, "en").embed.description or "").split("\n")
+        assert "the AI plays your seat: `/marrakech rejoin` takes it back" in line, line
+        assert "your turn" not in line
+        assert "waiting for" not in line
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "paused until you take your seat back: `/marrakech rejoin`"),
+        ("fr", "en pause jusqu'à ce que vous repreniez votre place : `/marrakech reprendre`"),
+        ("uk", "на паузі, доки ви не повернете своє місце: `/марракеш повернутися`"),
+    ],
+)
+def test_my_games_says_a_paused_game_waits_for_me_to_take_my_seat_back(
+    language: str, said: str
+) -> None:
+    handed = dataclasses.replace(PLAYERS[0], autoplay=True)
+    game = OpenGame(1, 5, 20, False, 300, handed, yours_to_ai=True, paused=True)
+    (line,) = (my_games_post([game], ME, language).embed.description or "").split("\n")
+    assert said in line, line

@@ -10,8 +10,10 @@ from datetime import timedelta
 
 import engine
 from bot.services import EndReason, GameStatus, GameView, StatsService, pause
+from bot.services.player_games import PlayerGamesService
 from bot.services.views import Player
 from bot.storage import StatsStore
+from bot.storage.players import PlayerStore
 from tests.bot.services.test_async_play import (
     GUILD,
     HOST,
@@ -151,3 +153,24 @@ def test_the_pause_rule() -> None:
         )
         later, _ = engine.apply(later, action)
     assert not pause.is_paused((handed, *ai_seats), later), "the pause waits for the round's end"
+
+
+async def test_my_games_says_the_ai_has_my_seat(table: Table) -> None:
+    """`/marrakech mygames` of a person whose seat the AI took after their timeouts: the AI
+    plays it (they can take it back); not so for the other person."""
+    view = await two_humans(table)
+    listing = PlayerGamesService(table.service.loader, PlayerStore(table.database))
+    view = await time_out_three_times(table, view, HOST)
+    (game,) = await listing.open_games(GUILD, HOST)
+    assert (game.yours_to_ai, game.paused) == (True, False)
+    (other,) = [p.user_id for p in view.players if p.user_id not in (None, HOST)]
+    assert not (await listing.open_games(GUILD, other))[0].yours_to_ai
+
+
+async def test_my_games_says_a_paused_game_waits_for_me(table: Table) -> None:
+    view = await human_vs_ai(table, "easy", limit=LIMIT)
+    view = await time_out_three_times(table, view, HOST)
+    assert view.paused_until is not None
+    listing = PlayerGamesService(table.service.loader, PlayerStore(table.database))
+    (game,) = await listing.open_games(GUILD, HOST)
+    assert (game.yours_to_ai, game.paused) == (True, True)
