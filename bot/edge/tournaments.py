@@ -23,6 +23,7 @@ then draws only what the message does not show yet (its owner is down, or far be
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
@@ -75,10 +76,12 @@ RETRY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 PICTURE_PATIENCE_SECONDS = 0.5
 """How long a click on Start waits for the standings' picture before deferring its answer."""
 OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
-ENDED_CATCH_UP = timedelta(days=1)
-"""How far back a start looks for an ended tournament whose message may not show its end."""
 """How long a process that does not hold a tournament's server leaves its message to the one
 that does before drawing it itself (that one is down, or far behind)."""
+ENDED_CATCH_UP = timedelta(days=1)
+"""How far back a start looks for an ended tournament whose message may not show its end."""
+ANNOUNCE_PATIENCE_SECONDS = 10.0
+"""How long the winner's announcement waits for the standings to show the end."""
 SIGNUP_BUTTONS = (
     (TournamentAction.JOIN, "button.join", discord.ButtonStyle.success),
     (TournamentAction.LEAVE, "button.leave", discord.ButtonStyle.secondary),
@@ -217,7 +220,16 @@ class TournamentDisplay:
             await self.set_up(view.id)
         self.refresh(view.id)
         if progress.finished:
+            await self._drawn(view.id)
             await self._announce(view, shown.finished_text(view), view.winners)
+
+    async def _drawn(self, tournament_id: int) -> None:
+        """Wait, a while at most, for the draw of the tournament's message under way: the
+        winner is announced once the standings it links to show the end."""
+        drawing = self._drawing.get(tournament_id)
+        if drawing is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(drawing), ANNOUNCE_PATIENCE_SECONDS)
 
     async def _announce(self, view: TournamentView, content: str, pings: tuple[int, ...]) -> None:
         mentions = discord.AllowedMentions(

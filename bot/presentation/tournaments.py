@@ -320,10 +320,16 @@ def welcome_post(view: TournamentView, table: TableView) -> TournamentPost:
 
 
 def finished_text(view: TournamentView) -> str:
-    """The announcement in the tournament's channel: who won."""
+    """The announcement in the tournament's channel: who won, with a link to the final
+    standings (its message, far above once the rounds' threads were made; the channel if it
+    was never recorded)."""
     winners = ", ".join(mention(user) for user in view.winners)
     key = "tournament.announce.winner" if len(view.winners) == 1 else "tournament.announce.shared"
-    return text(key, view.locale, winners=winners, name=view.name)
+    if view.message_id is not None:
+        url = message_link(view.guild_id, view.channel_id, view.message_id)
+    else:
+        url = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}"
+    return text(key, view.locale, winners=winners, name=view.name, url=url)
 
 
 def aborted_text(view: TournamentView) -> str:

@@ -249,6 +249,13 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
     final = await fake.wait_until(final_standings, what="the final standings")
     announced = [m for m in fake.messages(scene.channel) if "wins **Spring cup**" in m.content]
     assert announced == [announcement], "the winner is announced once"
+    guild = scene.channel.guild
+    assert guild is not None
+    link = f"https://discord.com/channels/{guild.id}/{scene.channel.id}/{message.id}"
+    assert f"[The final standings]({link})" in announcement.content
+    posted = fake.requests_to("POST", f"/channels/{scene.channel.id}/messages")[-1]
+    drawn = fake.requests_to("PATCH", f"/channels/{scene.channel.id}/messages/{message.id}")
+    assert drawn[-1].at < posted.at, "the standings show the end before the winner is announced"
     assert announcement.pinged_user_ids
     assert all(f"<@{user}>" in final.embed_text() for user in announcement.pinged_user_ids)
     (picture,) = final.attachments

@@ -171,7 +171,8 @@ def test_the_end_names_the_winner() -> None:
     assert (post.embed.description or "").startswith("🏆 Winner: <@101>")
     assert post.embed.fields == []
     assert shown.finished_text(over) == (
-        "🏆 <@101> wins **Spring cup**! The final standings are above."
+        "🏆 <@101> wins **Spring cup**! "
+        "[The final standings](https://discord.com/channels/1/2/9)"
     )
     aborted = shown.standings_post(view(status=TournamentStatus.ABORTED))
     assert f"aborted by <@{MOD}>" in (aborted.embed.description or "")
@@ -187,7 +188,8 @@ def test_a_shared_first_place_is_told_as_shared() -> None:
         "🏆 Shared first place: <@101>, <@102>"
     )
     assert shown.finished_text(tied) == (
-        "🏆 <@101>, <@102> share first place in **Spring cup**! The final standings are above."
+        "🏆 <@101>, <@102> share first place in **Spring cup**! "
+        "[The final standings](https://discord.com/channels/1/2/9)"
     )
 
 
