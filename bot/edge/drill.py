@@ -31,11 +31,13 @@ from bot.edge.interactions import Interaction
 from bot.presentation.drill import (
     Decision,
     DrillPictures,
+    Turns,
     drill_file,
     option_name,
     retry_text,
     seat_of,
     step_text,
+    turns_at,
 )
 from bot.presentation.images import seat_names
 from bot.presentation.messages import text
@@ -125,26 +127,29 @@ def step_message(
     players: int,
     language: str,
     names: tuple[str, ...] | None = None,
+    turns: Turns | None = None,
 ) -> StepMessage | None:
     """The message of drill step `step` of `count` after `move` (open, better, try, or a pick
     among the options): its text, the option drawn beside the one taken, and its buttons, in
     which Show the better move is gone once the better move is shown. None when `move` is none
     of these."""
     better = move == DrillMove.BETTER.value
-    content = step_text(judgement, step, count, game_id, better, language, names)
+    content = step_text(judgement, step, count, game_id, better, language, names, turns=turns)
     shown: str | None = judgement.best if better else None
     picking: list[tuple[str, str]] | None = None
     if move == DrillMove.TRY.value:
+        actions = sorted(option.action for option in judgement.options)
+        if turns is not None:
+            actions = [action for action in turns if action in actions]  # the buttons' order
         picking = [
-            (action, option_name(judgement.kind, action, language))
-            for action in sorted(option.action for option in judgement.options)
+            (action, option_name(judgement.kind, action, language, turns)) for action in actions
         ]
         content += "\n" + text("drill.retry.prompt", language)
     elif move not in DrillMove._value2member_map_:
         if move not in {option.action for option in judgement.options}:
             return None
         shown = move
-        content += "\n" + retry_text(judgement, move, players, language)
+        content += "\n" + retry_text(judgement, move, players, language, turns=turns)
     view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
     return StepMessage(content, shown, view)
 
@@ -194,8 +199,9 @@ class DrillHandler:
         judgement = costliest[step]
         players = engine_players(game)
         names = seat_names(game.players, players, language)
+        turns = turns_at(game, judgement, language)
         message = step_message(
-            judgement, step, len(costliest), game_id, move, players, language, names
+            judgement, step, len(costliest), game_id, move, players, language, names, turns
         )
         if message is None:
             await tell(interaction, text("drill.not_option", language))

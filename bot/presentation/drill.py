@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import discord
 
 import engine
-from ai.judge import Band, Facts, Judgement, Kind, band_of, thresholds
+from ai.judge import Band, Facts, Judgement, Kind, band_of, state_before, thresholds
 from bot.presentation.images import labels, seat_names
 from bot.presentation.messages import number, text
+from bot.presentation.presenter import orientation_choices
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
+from engine import GameState
 
 if TYPE_CHECKING:
     from bot.services.analysis import FinishedGame
@@ -42,11 +45,33 @@ DRILL_STEPS = 3
 """How many decisions a drill goes through: the seat's costliest, costliest first."""
 
 
-def option_name(kind: Kind, action: str, language: str) -> str:
-    """An option as the player knows it: a way to turn Assam by its word, a rug by its squares
-    ("c1-d1")."""
+Turns = Mapping[str, str]
+"""The ways of turning Assam at a decision, each (L, S, R) named as the turn's buttons name
+it ("West", "North (straight on)"), in the buttons' order (`turn_words`)."""
+
+
+def turn_words(state: GameState, language: str) -> dict[str, str]:
+    """The ways Assam may be turned at `state`, named as the turn's buttons were, in their
+    order on screen."""
+    return {choice.action: choice.label for choice in orientation_choices(state, language)}
+
+
+def turns_at(game: FinishedGame, judgement: Judgement, language: str) -> dict[str, str] | None:
+    """The ways of turning Assam at the decision `judgement` judged, named as that turn's
+    buttons named them; None for a rug."""
+    if judgement.kind is Kind.RUG:
+        return None
+    record = engine.record_from_json(game.record)
+    return turn_words(state_before(record, judgement.index), language)
+
+
+def option_name(kind: Kind, action: str, language: str, turns: Turns | None = None) -> str:
+    """An option as the player knows it: a way to turn Assam as its button named it (by where
+    he looks; without `turns`, left or right of him), a rug by its squares ("c1-d1")."""
     if kind is Kind.RUG:
         return f"{action[:2]}-{action[2:]}"
+    if turns is not None and action in turns:
+        return turns[action]
     return text(f"drill.turn.{action}", language)
 
 
@@ -58,9 +83,16 @@ def _percent(chance: float, language: str) -> int | str:
     return number(round(chance * 100), language)
 
 
-def why(kind: Kind, action: str, facts: Facts, language: str, names: tuple[str, ...] | None) -> str:
+def why(
+    kind: Kind,
+    action: str,
+    facts: Facts,
+    language: str,
+    names: tuple[str, ...] | None,
+    turns: Turns | None = None,
+) -> str:
     """What option `action` does, in the numbers of its `facts` (one factual sentence)."""
-    name = option_name(kind, action, language)
+    name = option_name(kind, action, language, turns)
     if kind is Kind.ORIENT:
         return text(
             "drill.why.orient",
@@ -91,6 +123,8 @@ def step_text(
     better: bool,
     language: str,
     names: tuple[str, ...] | None = None,
+    *,
+    turns: Turns | None = None,
 ) -> str:
     """The words of drill step `step` (0-based) of `count`: what the player did, the win
     chance it gave and why in numbers; with `better`, the better option the same way."""
@@ -103,10 +137,10 @@ def step_text(
             count=count,
             game_id=game_id,
             turn=judgement.turn,
-            option=option_name(judgement.kind, judgement.taken, language),
+            option=option_name(judgement.kind, judgement.taken, language, turns),
             chance=_percent(taken.chance, language),
         ),
-        why(judgement.kind, judgement.taken, taken.facts, language, names),
+        why(judgement.kind, judgement.taken, taken.facts, language, names, turns),
     ]
     if better:
         best = judgement.option(judgement.best)
@@ -114,12 +148,12 @@ def step_text(
             text(
                 "drill.better",
                 language,
-                option=option_name(judgement.kind, judgement.best, language),
+                option=option_name(judgement.kind, judgement.best, language, turns),
                 chance=_percent(best.chance, language),
                 loss=_points(judgement.loss, language),
             )
         )
-        lines.append(why(judgement.kind, judgement.best, best.facts, language, names))
+        lines.append(why(judgement.kind, judgement.best, best.facts, language, names, turns))
     return "\n".join(lines)
 
 
@@ -128,10 +162,12 @@ def good_enough(judgement: Judgement, action: str, players: int) -> bool:
     return band_of(judgement.loss_of(action), players) is Band.GOOD
 
 
-def retry_text(judgement: Judgement, action: str, players: int, language: str) -> str:
+def retry_text(
+    judgement: Judgement, action: str, players: int, language: str, *, turns: Turns | None = None
+) -> str:
     """How a new pick `action` compares with the best option, in win-chance points."""
     chance = _percent(judgement.option(action).chance, language)
-    name = option_name(judgement.kind, action, language)
+    name = option_name(judgement.kind, action, language, turns)
     if good_enough(judgement, action, players):
         return text(
             "drill.retry.good",
@@ -146,7 +182,7 @@ def retry_text(judgement: Judgement, action: str, players: int, language: str) -
         option=name,
         chance=chance,
         loss=_points(judgement.loss_of(action), language),
-        best=option_name(judgement.kind, judgement.best, language),
+        best=option_name(judgement.kind, judgement.best, language, turns),
         best_chance=_percent(judgement.best_chance, language),
     )
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from ai.judge import Band, Facts, Judgement, Kind, Option
 from bot.edge import replies
 from bot.edge.buttons import DrillButton, parse_drill_id
 from bot.edge.drill import DrillHandler, drill_buttons, step_message
@@ -226,3 +227,46 @@ def test_a_pick_that_is_none_of_the_options_gets_no_step() -> None:
     picked = step_message(RUG, 0, 3, 1, "a3b3", 2, "en")
     assert picked is not None
     assert picked.shown == "a3b3"
+
+
+async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's first decision (which way Assam faces) drilled: named, and offered again,
+    as that turn's buttons were, in their order."""
+    turn = await started(edge)
+    buttons = [b.label or "" for b in turn.buttons()]
+    straight = next(label for label in buttons if label.endswith("(straight on)"))
+    await edge.click(await mover_of(edge, turn), turn, straight).response()  # the action drilled
+    await (await confirm(edge, edge.guest, "marrakech", "resign", button="Abandonner")).answer()
+    final = await edge.fake.wait_for_message(
+        edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+    judged = Judgement(
+        index=0,
+        turn=1,
+        seat=0,
+        kind=Kind.ORIENT,
+        taken="S",
+        best="L",
+        taken_chance=0.3,
+        best_chance=0.5,
+        loss=20.0,
+        band=Band.BLUNDER,
+        accuracy=40.0,
+        options=(
+            Option("L", 0.5, Facts()),
+            Option("R", 0.4, Facts()),
+            Option("S", 0.3, Facts()),
+        ),
+    )
+
+    async def one_decision(self: DrillPictures, game: object, seat: int) -> tuple[Judgement, ...]:
+        return (judged,)
+
+    monkeypatch.setattr(DrillPictures, "costliest", one_decision)
+    drill = await edge.click(edge.host, final, OPEN).answer(timeout=60.0)
+    assert f"you chose 1, {straight}, which left you" in drill.content, drill.content
+    tried = await pressed(edge, edge.host, drill, "Try again")
+    picks = [b.label for b in tried.buttons()][: len(buttons)]
+    assert picks == buttons, "the turn's buttons, in their order"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import engine
 from ai.judge import Band, Facts, Judgement, Kind, Option
-from bot.presentation.drill import good_enough, retry_text, step_text, why
+from bot.presentation import presenter
+from bot.presentation.drill import good_enough, retry_text, step_text, turn_words, why
 
 RUG = Judgement(
     index=17,
@@ -121,3 +123,18 @@ def test_a_second_try_is_good_within_the_inaccuracy_threshold() -> None:
     assert retry_text(RUG, "b2c2", 4, "uk") == (
         "b2-c2: 50%, менш ніж 4,3 пункта від найкращого. Влучно."
     )
+
+
+def test_a_way_to_turn_assam_is_named_as_the_turn_s_buttons_name_it() -> None:
+    """The drill names a way of turning Assam as the turn's buttons and the coach's verdicts
+    did (where he looks), not left or right of him; its second try offers them in the buttons'
+    order."""
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    turns = turn_words(state, "en")
+    assert list(turns.values()) == [c.label for c in presenter.orientation_choices(state, "en")]
+    assert turns["S"].endswith("(straight on)")
+    shown = step_text(ORIENT, 0, 3, 12, True, "en", turns=turns).splitlines()
+    assert shown[0].startswith(f"Decision 1 of 3 in game #12 (turn 3): you chose 1, {turns['L']},")
+    assert shown[1].startswith(f"Turning {turns['L']}: ")
+    assert shown[2].startswith(f"Better was 2, {turns['S']}: ")
+    assert retry_text(ORIENT, "R", 2, "en", turns=turns).endswith(f"({turns['S']}, 50%).")
