@@ -51,7 +51,7 @@ def turn_line(view: GameView, turn: int) -> str:
         finished = turn < state.turn or state.is_over
         name = _mover_name(view, mover, turn, language, finished=finished)
         who = f"{_dots(state, mover)} {name}"
-        parts = _parts(view, events, language)
+        parts = _parts(view, events, language, mover)
         if view.status is GameStatus.ABORTED and turn == state.turn:
             parts.append(_stopped(view, language))
         story = text("story.by", language, who=who, parts=SEPARATOR.join(parts)) if parts else who
@@ -132,8 +132,12 @@ def _mover_name(view: GameView, seat: int, turn: int, language: str, *, finished
     return text("ai.playing_for", language, user=user)
 
 
-def _parts(view: GameView, events: Sequence[Event], language: str) -> list[str]:
-    """What happened, one short part per thing, in order; a walk that cost nothing says so."""
+def _parts(
+    view: GameView, events: Sequence[Event], language: str, mover: int | None = None
+) -> list[str]:
+    """What happened, one short part per thing, in order; a walk that cost nothing says so.
+    The turn's own player (`mover`), named before these parts, is not named again when they
+    resign."""
     parts: list[str] = []
     for index, event in enumerate(events):
         match event:
@@ -155,6 +159,9 @@ def _parts(view: GameView, events: Sequence[Event], language: str) -> list[str]:
                 payee_name = seat_name(view, payee, language)
                 parts.append(text(key, language, payee=payee_name, owed=owed, paid=paid))
             case engine.PlayerEliminated(seat=seat, resigned=resigned):
+                if resigned and seat == mover:
+                    parts.append(text("story.resigned.self", language))
+                    continue
                 key = "story.resigned" if resigned else "story.eliminated"
                 parts.append(text(key, language, user=seat_name(view, seat, language)))
             case engine.RugPlaced(color=color, squares=squares):

@@ -162,6 +162,28 @@ def test_a_resignation_and_an_abort_are_told_in_the_turn_they_happened() -> None
     assert "game aborted" not in story.turn_line(aborted, state.turn - 1), "only the last turn"
 
 
+@pytest.mark.parametrize(
+    ("language", "said"), [("en", "resigned"), ("fr", "abandonne"), ("uk", "здається")]
+)
+def test_a_player_who_resigns_on_their_own_turn_is_not_named_twice(
+    language: str, said: str
+) -> None:
+    """ "@Bob: @Bob resigned" names him twice: the turn is his, so it says "@Bob: resigned"."""
+    view = later_view(3, seed=3)
+    state = view.state
+    assert state is not None
+    mover = state.to_move
+    assert mover is not None
+    resigned = (*view.turn_events, engine.PlayerEliminated(seat=mover, rugs_lost=5, resigned=True))
+    shown = dataclasses.replace(
+        view, turn_events=resigned, game=dataclasses.replace(view.game, locale=language)
+    )
+    line = story.turn_line(shown, state.turn)
+    user = f"<@{100 + mover}>"
+    assert line.endswith(said), line
+    assert line.count(user) == 1, line
+
+
 def test_a_turn_older_than_the_previous_one_says_only_that_it_is_over() -> None:
     *_, (_, last) = played(2, "standard", seed=4)
     assert last.state is not None

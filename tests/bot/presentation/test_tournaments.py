@@ -171,8 +171,7 @@ def test_the_end_names_the_winner() -> None:
     assert (post.embed.description or "").startswith("🏆 Winner: <@101>")
     assert post.embed.fields == []
     assert shown.finished_text(over) == (
-        "🏆 <@101> wins **Spring cup**! "
-        "[The final standings](https://discord.com/channels/1/2/9)"
+        "🏆 <@101> wins **Spring cup**! [The final standings](https://discord.com/channels/1/2/9)"
     )
     aborted = shown.standings_post(view(status=TournamentStatus.ABORTED))
     assert f"aborted by <@{MOD}>" in (aborted.embed.description or "")
