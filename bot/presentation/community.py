@@ -86,8 +86,10 @@ def stats_post(
             user=mention(stats.user_id),
             games=number(stats.games, language),
             wins=number(stats.wins, language),
-            average=number(stats.average_score, language, decimals=1),
-            best=number(stats.best_score, language),
+            average="-"
+            if stats.average_score is None
+            else number(stats.average_score, language, 1),
+            best="-" if stats.best_score is None else number(stats.best_score, language),
             color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}"
             if color
             else "-",

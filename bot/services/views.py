@@ -315,8 +315,9 @@ class PlayerSummary:
     user_id: int
     games: int
     wins: int
-    average_score: float
-    best_score: int
+    average_score: float | None
+    """Over the games they ended in play (None: out or resigned in every one)."""
+    best_score: int | None
     favourite_color: str | None
     accuracy: Accuracy | None = None
     """Their accuracy over their newest finished games (None: no game judged yet)."""

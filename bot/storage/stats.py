@@ -33,8 +33,9 @@ class PlayerStats:
     user_id: int
     games: int
     wins: int
-    average_score: float
-    best_score: int
+    average_score: float | None
+    """Over the games they ended in play (None: out or resigned in every one)."""
+    best_score: int | None
     favourite_color: str | None
 
 
@@ -156,8 +157,8 @@ class StatsStore:
             user_id=user_id,
             games=int(row[0]),
             wins=int(row[1]),
-            average_score=float(row[2] or 0.0),
-            best_score=int(row[3] or 0),
+            average_score=None if row[2] is None else float(row[2]),
+            best_score=None if row[3] is None else int(row[3]),
             favourite_color=None if color is None else str(color),
         )
 

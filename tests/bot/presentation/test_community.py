@@ -324,3 +324,10 @@ def test_a_trend_of_exactly_the_steady_margin_has_its_way() -> None:
     assert community.trend_direction(community.TREND_STEADY) == 1
     assert community.trend_direction(-community.TREND_STEADY) == -1
     assert community.trend_direction(community.TREND_STEADY / 2) == 0
+
+
+def test_no_score_is_shown_as_none_when_no_game_ended_in_play() -> None:
+    """Out or resigned in every game: no score counts, so none is shown (not "0.0")."""
+    scoreless = dataclasses.replace(SUMMARY, games=2, wins=0, average_score=None, best_score=None)
+    said = description(community.stats_post(scoreless, None, "en").post)
+    assert "Average score: **-** · best score: **-**" in said, said

@@ -480,7 +480,7 @@ async def test_aborted_games_and_ai_seats_never_count(table: Table) -> None:
     assert seat is not None
     mine = await stats.player(GUILD, HOST)
     out = state.is_eliminated(seat)  # an eliminated seat's score counts nowhere
-    score = 0 if out else engine.scores(state)[seat].total
+    score = None if out else engine.scores(state)[seat].total
     won = seat in state.outcome.ranking[0]
     assert (mine.games, mine.wins, mine.best_score, mine.average_score) == (1, won, score, score)
     assert mine.favourite_color == engine.seat_colors(2, seat)[0].value

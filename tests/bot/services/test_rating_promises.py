@@ -250,6 +250,7 @@ async def test_casual_games_count_in_the_stats_and_the_record_against_the_ai(
     assert (await service.play.resign(against_ai.id, HOST)).status is GameStatus.OVER
     mine = await stats.player(GUILD, HOST)
     assert (mine.games, mine.wins) == (2, 1)
+    assert mine.best_score is not None
     assert mine.best_score > 0
     assert (await stats.player(GUILD, BOB)).games == 1
     rating = await service.ratings.player(GUILD, HOST)
