@@ -23,7 +23,6 @@ then draws only what the message does not show yet (its owner is down, or far be
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
@@ -227,9 +226,9 @@ class TournamentDisplay:
         """Wait, a while at most, for the draw of the tournament's message under way: the
         winner is announced once the standings it links to show the end."""
         drawing = self._drawing.get(tournament_id)
-        if drawing is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(drawing), ANNOUNCE_PATIENCE_SECONDS)
+        if drawing is not None and drawing is not asyncio.current_task():
+            # however it ends (drawn, failed, cancelled by a stop), the winner is announced
+            await asyncio.wait({drawing}, timeout=ANNOUNCE_PATIENCE_SECONDS)
 
     async def _announce(self, view: TournamentView, content: str, pings: tuple[int, ...]) -> None:
         mentions = discord.AllowedMentions(

@@ -188,7 +188,7 @@ async def ratings(database: Database) -> list[tuple[object, ...]]:
 
 def announces(message: FakeMessage) -> bool:
     """The winner's announcement (or the winners', a first place shared)."""
-    return f"**{NAME}**! The final standings" in message.content
+    return f"**{NAME}**! [The final standings](" in message.content
 
 
 def pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
