@@ -79,8 +79,6 @@ OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
 that does before drawing it itself (that one is down, or far behind)."""
 ENDED_CATCH_UP = timedelta(days=1)
 """How far back a start looks for an ended tournament whose message may not show its end."""
-ANNOUNCE_PATIENCE_SECONDS = 10.0
-"""How long the winner's announcement waits for the standings to show the end."""
 SIGNUP_BUTTONS = (
     (TournamentAction.JOIN, "button.join", discord.ButtonStyle.success),
     (TournamentAction.LEAVE, "button.leave", discord.ButtonStyle.secondary),
@@ -218,17 +216,8 @@ class TournamentDisplay:
         if progress.paired is not None:
             await self.set_up(view.id)
         self.refresh(view.id)
-        if progress.finished:
-            await self._drawn(view.id)
+        if progress.finished:  # at once: a crash before it would lose it
             await self._announce(view, shown.finished_text(view), view.winners)
-
-    async def _drawn(self, tournament_id: int) -> None:
-        """Wait, a while at most, for the draw of the tournament's message under way: the
-        winner is announced once the standings it links to show the end."""
-        drawing = self._drawing.get(tournament_id)
-        if drawing is not None and drawing is not asyncio.current_task():
-            # however it ends (drawn, failed, cancelled by a stop), the winner is announced
-            await asyncio.wait({drawing}, timeout=ANNOUNCE_PATIENCE_SECONDS)
 
     async def _announce(self, view: TournamentView, content: str, pings: tuple[int, ...]) -> None:
         mentions = discord.AllowedMentions(

@@ -51,7 +51,7 @@ async def test_a_player_only_ever_out_has_games_and_no_score(db: Database) -> No
     await finished_game(db, 10, [row(0, 100, 12, 2, eliminated=True), row(1, 200, 20, 1)])
     stats = StatsStore(db)
     mine = await stats.player(GUILD, 100)
-    assert (mine.games, mine.wins, mine.average_score, mine.best_score) == (1, 0, 0.0, 0)
+    assert (mine.games, mine.wins, mine.average_score, mine.best_score) == (1, 0, None, None)
 
 
 async def test_accuracy_is_written_once_and_read_newest_first(db: Database) -> None:
