@@ -7,6 +7,7 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import re
 from collections.abc import AsyncIterator
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from ai.judge import Band, Facts, Judgement, Kind, Option
+from ai.judge import Facts, Judgement, Option
 from bot.edge import replies
 from bot.edge.buttons import DrillButton, parse_drill_id
 from bot.edge.drill import DrillHandler, drill_buttons, step_message
@@ -31,7 +32,7 @@ from tests.bot.edge.test_edge import (
     started,
     thinking_privately_once,
 )
-from tests.bot.presentation.test_drill_texts import RUG
+from tests.bot.presentation.test_drill_texts import ORIENT, RUG
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
 DEFERRED_CHANNEL_MESSAGE = 5
@@ -242,23 +243,9 @@ async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons
     final = await edge.fake.wait_for_message(
         edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
     )
-    judged = Judgement(
-        index=0,
-        turn=1,
-        seat=0,
-        kind=Kind.ORIENT,
-        taken="S",
-        best="L",
-        taken_chance=0.3,
-        best_chance=0.5,
-        loss=20.0,
-        band=Band.BLUNDER,
-        accuracy=40.0,
-        options=(
-            Option("L", 0.5, Facts()),
-            Option("R", 0.4, Facts()),
-            Option("S", 0.3, Facts()),
-        ),
+    options = (Option("L", 0.5, Facts()), Option("R", 0.4, Facts()), Option("S", 0.3, Facts()))
+    judged = dataclasses.replace(
+        ORIENT, index=0, turn=1, seat=0, taken="S", best="L", options=options
     )
 
     async def one_decision(self: DrillPictures, game: object, seat: int) -> tuple[Judgement, ...]:
