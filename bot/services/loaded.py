@@ -60,7 +60,7 @@ class LoadedGame:
             previous_turn_events=self.previous_turn_events,
             turn_starts=self.turn_starts,
             since_last_turn=self._since_last_turn(),
-            paused_until=self._paused_until(),
+            paused_until=self.paused_until(),
             ratings=self.ratings,
             ai_moves=self.ai_moves,
         )
@@ -71,7 +71,8 @@ class LoadedGame:
             return SinceLastTurn()
         return payments_since_last_turn(self.history, state.to_move)
 
-    def _paused_until(self) -> datetime | None:
+    def paused_until(self) -> datetime | None:
+        """Until when the game waits for a person to take their seat back (None: it does not)."""
         if self.game.due_at is None or not pause.is_paused(self.players, self.state):
             return None
         return self.game.due_at

@@ -67,13 +67,12 @@ class PlayerGamesService:
             return listed
         if loaded.state is None or loaded.game.status is not GameStatus.RUNNING:
             return listed
-        view = loaded.view()
-        mine = [player for player in view.players if player.user_id == user_id]
+        mine = [player for player in loaded.players if player.user_id == user_id]
         return replace(
             listed,
             to_play=loaded.player_at(loaded.state.to_move),
             yours_to_ai=any(player.ai_plays for player in mine),
-            paused=view.paused_until is not None,
+            paused=loaded.paused_until() is not None,
         )
 
     # --- direct messages when a turn begins ----------------------------------------------------
