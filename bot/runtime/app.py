@@ -14,6 +14,7 @@ from bot.runtime.health import Heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import SHARD_COUNT_VAR, SHARD_IDS_VAR, Settings
 from bot.runtime.test_hooks import TestHooks
+from bot.services import dice
 from bot.services.clock import Clock, OffsetClock, system_clock
 from bot.storage import open_database
 from bot.workers.pool import WorkerPool
@@ -69,6 +70,7 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
             heartbeat=heartbeat,
             clock=clock,
             workers=workers,
+            seeds=hooks.seeds() or dice.new_seed,
             dev_guilds=settings.dev_guilds,
             gateway_from_api=hooks.api_base_url is not None,
             shards=settings.shards,

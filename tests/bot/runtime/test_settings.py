@@ -133,12 +133,25 @@ def test_the_test_hooks_are_no_settings_and_off_unless_set(tmp_path: Path) -> No
         {
             "MARRAKECH_TEST_CLOCK_FILE": str(path),
             "DISCORD_API_BASE_URL": "http://127.0.0.1:8123/api/v10/",
+            "MARRAKECH_TEST_SEED": "fixed",
         }
     )
     assert hooks.clock_file == path
     assert hooks.api_base_url == "http://127.0.0.1:8123/api/v10"
-    assert hooks.active == ("DISCORD_API_BASE_URL", "MARRAKECH_TEST_CLOCK_FILE")
+    assert hooks.active == (
+        "DISCORD_API_BASE_URL",
+        "MARRAKECH_TEST_CLOCK_FILE",
+        "MARRAKECH_TEST_SEED",
+    )
     assert not set(hooks.active) & set(SETTING_NAMES)
+    seeds, again = hooks.seeds(), hooks.seeds()
+    assert seeds is not None
+    assert again is not None
+    first = [seeds() for _ in range(3)]
+    assert first == [again() for _ in range(3)], "the same seeds at every start"
+    assert len(set(first)) == 3
+    assert all(len(seed) == 32 for seed in first)
+    assert TestHooks().seeds() is None, "fresh secret seeds for a real bot"
     with pytest.raises(SettingsError, match="DISCORD_API_BASE_URL"):
         load_test_hooks({"DISCORD_API_BASE_URL": "127.0.0.1:8080/api/v10"})
 
