@@ -13,8 +13,9 @@ resignations sent at once:
 - round 2: each process is killed with SIGKILL at a random moment (a fixed seed) as the round
   ends, and started again;
 - round 3: process 0 dies at the same crash point as the last game ends, before the end is
-  stored; both processes, started again at once, race over the end (storing it, announcing
-  the winner, drawing the final standings) in their catch-ups.
+  stored (process 1, armed too, dies there if its catch-up finds the round over first); both
+  processes, started again at once, race over the end (storing it, announcing the winner,
+  drawing the final standings) in their catch-ups.
 
 Then, read back through the bot's storage: each round paired once with one thread and one game
 a table, no rematch, every game over; the ratings equal a rebuild from the results (each game
@@ -233,13 +234,18 @@ async def test_two_processes_run_a_tournament_through_random_kills(
         )
 
         # Round 3: process 0 dies as its last game ends, before the end is stored; both
-        # processes, started at once, race over the end in their catch-ups.
+        # processes, started at once, race over the end in their catch-ups. Process 1 is
+        # armed too: its catch-up after a start may run late enough to find the round over
+        # first, and would then end the tournament itself (it dies there instead).
         await round_ready(fake, stored, 3)
-        crasher.env[CRASH_VAR] = "tournament.round_over:1"
+        for process in cluster.processes:
+            process.env[CRASH_VAR] = "tournament.round_over:1"
         await restart(cluster, 0)
+        await restart(cluster, 1)
         pairs += await play_round(fake, cluster, scene, stored, 3)
         await cluster.crashed(0)
-        del crasher.env[CRASH_VAR]
+        for process in cluster.processes:
+            del process.env[CRASH_VAR]
         await cluster.kill(1)
         await cluster.start_together((0, 1))
 
