@@ -6,9 +6,9 @@ button, that says which turn it was, who played it and what happened: how Assam 
 die, where he stopped, what was paid and the rug laid (and who went out, or that the game was
 aborted there). A turn the AI played for a person out of time says so at its start: the line is
 where the channel is told of a timeout, and of the seat handed to the AI after the last one, as
-the turn's log entries recorded them when the AI played it. A
-reminder to play, or a player's nudge, once its turn is over, says so (`reminder_over`,
-`nudge_over`). Pure functions; every word comes from the message catalogue.
+the turn's log entries recorded them when the AI played it. A reminder to play, or a player's
+nudge, once its turn is over, says so, and what the AI did of a turn that ran out
+(`reminder_over`, `nudge_over`). Pure functions; every word comes from the message catalogue.
 """
 
 from __future__ import annotations
@@ -67,13 +67,38 @@ def _stopped(view: GameView, language: str) -> str:
 
 
 def reminder_over(view: GameView) -> str:
-    """What a reminder to play says once the turn it was about is over."""
-    return text("timer.reminder_over", view.game.locale, game_id=view.id)
+    """What a reminder to play says once the turn it was about is over (see `_ran_out`)."""
+    return _ran_out(view) or text("timer.reminder_over", view.game.locale, game_id=view.id)
 
 
 def nudge_over(view: GameView) -> str:
-    """What a player's nudge says once the turn it was about is over."""
-    return text("nudge.over", view.game.locale, game_id=view.id)
+    """What a player's nudge says once the turn it was about is over (see `_ran_out`)."""
+    return _ran_out(view) or text("nudge.over", view.game.locale, game_id=view.id)
+
+
+def _ran_out(view: GameView) -> str | None:
+    """What a ping to play (a reminder, a nudge) says when the game's last finished turn ran
+    out of time: that the AI played it for its player, or (the last of the turns in a row that
+    hand a seat over) took their seat, and how to take it back. The pinged player who follows
+    the ping too late learns it there. The turn is named, so the line stays true whichever turn
+    the ping was about. None when that turn did not run out."""
+    language = view.game.locale
+    turn = finished_turn(view)
+    state = _state(view)
+    recorded = view.ai_move(turn)
+    events = _events_of(view, state, turn)
+    player = None if events is None else view.player_at(_mover(state, turn, events))
+    if recorded is None or player is None or player.user_id is None:
+        return None
+    user = mention(player.user_id)
+    if recorded.reason is TurnReason.TIMEOUT:
+        return text("timer.ran_out", language, game_id=view.id, turn=turn, user=user)
+    if recorded.reason is TurnReason.HANDED_OVER:
+        count = recorded.in_a_row
+        return text(
+            "timer.handed_over", language, game_id=view.id, turn=turn, user=user, count=count
+        )
+    return None
 
 
 def _events_of(view: GameView, state: GameState, turn: int) -> tuple[Event, ...] | None:

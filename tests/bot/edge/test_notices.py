@@ -16,13 +16,14 @@ window only its own notice opened.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.edge.display import CHANNEL_WINDOW_SECONDS, GameDisplay
 from bot.presentation import messages, presenter
-from bot.services.views import AutoTurn, TurnReason
+from bot.services.views import AutoTurn, Reminder, TurnReason
 from tests.bot.edge.test_edge import Edge, a_window_later, running_edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeMessage, FakeUser
@@ -47,22 +48,35 @@ async def press(edge: Edge, user: FakeUser, message: FakeMessage, action: str) -
     await edge.click(user, message, label).response()
 
 
-async def timed_out_unshown(edge: Edge, timeouts_before: int) -> tuple[FakeMessage, AutoTurn]:
+async def timed_out_unshown(
+    edge: Edge, timeouts_before: int, *, pinged: str | None = None
+) -> tuple[FakeMessage, AutoTurn]:
     """A game of two with a turn limit whose first mover (who ran out of time
-    `timeouts_before` turns in a row already) runs out of time: the AI's move for them is
-    stored and nothing of it is shown. The first turn's message, and the automatic turn."""
+    `timeouts_before` turns in a row already, and was `pinged` to play: by the bot's "reminder"
+    or the other player's "nudge") runs out of time: the AI's move for them is stored and
+    nothing of it is shown. The first turn's message, and the automatic turn."""
     await edge.bot.scheduler.stop()  # the test plays the turn clock's part itself
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
     await press(edge, edge.guest, lobby, "join")
     await press(edge, edge.host, lobby, "start")
     first = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     view = await edge.service.play.look(1)
+    assert view.state is not None
+    seat = view.state.to_move
+    mover = view.player_at(seat)
+    assert mover is not None
+    if pinged == "reminder":
+        await edge.bot.display.send_reminder(Reminder(view, mover.user_id, datetime.now(UTC)))
+    elif pinged == "nudge":
+        other = edge.guest if mover.user_id == edge.host.id else edge.host
+        assert (await edge.slash(other, "marrakech", "nudge").answer()).pinged_user_ids
+        view = await edge.service.play.look(1)
     async with edge.store.database.transaction() as conn:
         await conn.execute("UPDATE games SET due_at = $1, rev = rev + 1 WHERE id = 1", LONG_AGO)
         await conn.execute(
             "UPDATE seats SET timeouts = $1 WHERE game_id = 1 AND seat = $2",
             timeouts_before,
-            view.state.to_move if view.state is not None else 0,
+            seat,
         )
     turn = await edge.service.turns.play_due(1, view.seq)
     assert isinstance(turn, AutoTurn)
@@ -312,3 +326,37 @@ async def test_a_handover_taken_back_before_any_display_showed_it_is_still_told(
     assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
     back = edge.host if turn.user_id == edge.host.id else edge.guest
     await rejoin_told_once(edge, back)
+
+
+@pytest.mark.parametrize(
+    ("timeouts_before", "said"),
+    [
+        (0, "⏰ Game #1: time ran out on turn 1, and the AI played it for <@{user}>."),
+        (
+            2,
+            (
+                "⏰ Game #1: <@{user}> ran out of time 3 turns in a row (the last on turn 1): "
+                "the AI plays their seat from now on; `/marrakech rejoin` takes it back."
+            ),
+        ),
+    ],
+)
+@pytest.mark.parametrize("shown_by", ["the turn clock", "a catch-up"])
+@pytest.mark.parametrize(
+    ("pinged", "ping_text"), [("reminder", "half of your time"), ("nudge", "nudged")]
+)
+async def test_a_ping_whose_turn_ran_out_says_what_the_ai_did(
+    edge: Edge, timeouts_before: int, said: str, shown_by: str, pinged: str, ping_text: str
+) -> None:
+    """The player who follows a reminder's or a nudge's ping too late learns there that the AI
+    played their turn, or took their seat and how to take it back, whichever display shows it."""
+    first, turn = await timed_out_unshown(edge, timeouts_before, pinged=pinged)
+    (reminder,) = [m for m in edge.fake.messages(edge.channel) if ping_text in m.content]
+
+    if shown_by == "the turn clock":
+        await edge.bot.display.show_auto_turn(turn)
+    else:
+        await caught_up_twice(edge)
+
+    assert edge.fake.world.messages[reminder.id].content == said.format(user=turn.user_id)
+    assert first.id < reminder.id

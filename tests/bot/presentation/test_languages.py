@@ -258,6 +258,11 @@ def around_games(view: GameView, locale: str) -> list[str]:
     written = [presenter.reminder_text(Reminder(view, 100, datetime(2026, 1, 1, tzinfo=UTC)))]
     written.append(messages.text("story.timed_out", locale, user="<@100>"))
     written.append(messages.text("story.handed_over", locale, user="<@100>", count=3))
+    written.append(messages.text("timer.ran_out", locale, game_id=1, turn=7, user="<@100>"))
+    written.extend(
+        messages.text("timer.handed_over", locale, game_id=1, turn=7, user="<@100>", count=n)
+        for n in (3, 5)
+    )
     best = PlayerSummary(
         100, games=4, wins=1, average_score=51.5, best_score=70, favourite_color="red"
     )
