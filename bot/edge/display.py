@@ -726,15 +726,25 @@ class GameDisplay:
             await self._play.set_nudge_message(view.id, None)
 
     async def _retire_ping(self, view: GameView, kind: str, message_id: int, over: str) -> None:
-        """Edit a ping about the turn that is over to `over` (best effort: a refusal is logged,
-        the message may be gone)."""
+        """Edit a ping about the turn that is over to `over`."""
+        await self.retire_message(view, kind, message_id, over)
+
+    async def retire_message(
+        self, view: GameView, kind: str, message_id: int, line: str, *, buttons: bool = False
+    ) -> None:
+        """Edit a message of the game's channel (a `kind` of message: a ping, a request) down to
+        `line`, pinging no one, and without its `buttons` if it has some. Best effort: a refusal
+        is logged, the message may be gone."""
+        fields: dict[str, Any] = {"content": line}
+        if buttons:
+            fields["view"] = None
         try:
             await bounded(
                 self._edit(
-                    view, message_id, content=over, allowed_mentions=discord.AllowedMentions.none()
+                    view, message_id, allowed_mentions=discord.AllowedMentions.none(), **fields
                 )
             )
-        except (discord.HTTPException, TimeoutError) as error:
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             log.info("%s %s of game %s not retired: %r", kind, message_id, view.id, error)
 
     async def nudge_posted(

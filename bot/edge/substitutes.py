@@ -4,13 +4,18 @@ handlers over bot.services.substitutes and bot.services.nudges.
 `/marrakech-mod substitute` hands a seat over at once (the channel's game, or `game:` of this
 server); `/marrakech substitute` is the host's request, posted in the game's channel with Agree
 and Refuse buttons (`mk:seat:...`, bot.edge.buttons) for the others: the request is stored, so
-its buttons answer after a restart. A hand-over is told in the game's channel, pinging the
-substitute. `/marrakech nudge` pings the person the channel's game waits for, in the channel.
+its buttons answer after a restart, and its message is kept: when its game ends first it is
+edited to say the request is closed (at once, or at the next start), and a press on one that
+can no longer be answered edits it so too. A hand-over is told in the game's channel, pinging
+the substitute. `/marrakech nudge` pings the person the channel's game waits for, in the channel.
 Refusals are short private answers (bot.edge.errors).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from dataclasses import replace
 from typing import Any, Protocol
 
 import discord
@@ -24,16 +29,21 @@ from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
 from bot.presentation.messages import text
-from bot.services.errors import GameNotFoundError
+from bot.services.errors import GameError, GameNotFoundError
 from bot.services.nudges import NudgeService
 from bot.services.play import PlayService
+from bot.services.seat_errors import SubstituteError
 from bot.services.substitutes import (
     REQUEST_HOURS,
     Handover,
     HandoverRequest,
     SubstituteService,
 )
-from bot.services.views import GameView
+from bot.services.views import GameStatus, GameView
+from bot.storage.errors import StorageError
+from bot.supervisor import cancel_and_wait
+
+log = logging.getLogger(__name__)
 
 
 class OpenGames(Protocol):
@@ -56,6 +66,7 @@ class SeatController:
         self._play = play
         self._substitutes = substitutes
         self._nudges = nudges
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def substitute(
         self,
@@ -111,7 +122,7 @@ class SeatController:
                     style=discord.ButtonStyle.danger,
                 )
             )
-            await replies.send(
+            sent = await replies.send(
                 interaction,
                 content=_asked(answer.request, language),
                 view=buttons,
@@ -119,8 +130,59 @@ class SeatController:
                     users=[discord.Object(user) for user in answer.request.missing]
                 ),
             )
+            await self._remember(answer.request, sent)
 
         await guarded(interaction, "handing a seat over", work, public=True)
+
+    async def _remember(self, request: HandoverRequest, sent: replies.Sent) -> None:
+        """Keep the request's message, so that it can say when the request is closed without
+        an answer (its game ended). Best effort: the request was made, so a failure is logged,
+        never answered; its buttons then answer as usual, and a press edits it as closed."""
+        if sent.message_id is None:
+            return
+        try:
+            await self._substitutes.remember_message(request.id, sent.message_id)
+            closed = await self._substitutes.close_for_ended_games(request.game_id)
+        except StorageError as error:
+            log.info("seat request %s: message not kept (%r)", request.id, error)
+            return
+        await self._show_closed(closed)  # the game ended while the request was being posted
+
+    async def stop(self) -> None:
+        """Stop closing requests in the background (before the database closes); never
+        raises. What is left open is closed by the next start."""
+        await cancel_and_wait(list(self._tasks))
+
+    def game_closed(self, game_id: int) -> None:
+        """A game ended (the loader says so, right after the write): its open requests are
+        closed, and their messages say so, in the background."""
+        task = asyncio.create_task(self.close_for_ended_games(game_id), name=f"requests-{game_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close_for_ended_games(self, game_id: int | None = None) -> None:
+        """Close the open requests of games that no longer run (of `game_id`, or all, as at a
+        start, for a process that ended a game and died before this), and show them closed.
+        Never raises: what a failure leaves open is closed by the next start, or by a press."""
+        try:
+            closed = await self._substitutes.close_for_ended_games(game_id)
+        except StorageError as error:
+            log.info("seat requests of ended games not closed (%r)", error)
+            return
+        await self._show_closed(closed)
+
+    async def _show_closed(self, requests: list[HandoverRequest]) -> None:
+        for request in requests:
+            if request.message_id is None:
+                continue
+            try:
+                view = await self._play.look(request.game_id)
+            except (GameError, StorageError) as error:
+                log.info("seat request %s: not shown closed (%r)", request.id, error)
+                continue
+            await self._display.retire_message(
+                view, "seat request", request.message_id, _closed(request, view), buttons=True
+            )
 
     async def on_seat_answer(
         self, interaction: discord.Interaction[Any], request_id: int, answer: SeatAnswer
@@ -130,9 +192,20 @@ class SeatController:
         async def work() -> None:
             request = await self._substitutes.request(request_id)
             before = await self._play.look(request.game_id)
-            done = await self._substitutes.answer(
-                request_id, interaction.user.id, agree=answer is SeatAnswer.AGREE
-            )
+            try:
+                done = await self._substitutes.answer(
+                    request_id, interaction.user.id, agree=answer is SeatAnswer.AGREE
+                )
+            except SubstituteError as error:
+                if error.code in ("request_expired", "request_failed"):  # nothing to press
+                    closed = replace(request, status=error.code.removeprefix("request_"))
+                    await replies.edit(
+                        interaction,
+                        content=_closed(closed, before),
+                        view=None,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                raise
             language = before.game.locale
             if done.handover is not None:
                 await replies.edit(
@@ -236,6 +309,25 @@ def _seat_color(handover: Handover) -> str:
     state = handover.view.state
     assert state is not None
     return engine.seat_colors(state.players, handover.seat)[0].value
+
+
+def _closed(request: HandoverRequest, view: GameView) -> str:
+    """A request that can no longer be answered, as its message says it once it is closed:
+    its time ran out, or its game ended (or changed) before it was carried out."""
+    if request.status == "expired":
+        key = "substitute.closed.expired"
+    elif view.status is not GameStatus.RUNNING:
+        key = "substitute.closed.ended"
+    else:
+        key = "substitute.closed.failed"
+    return text(
+        key,
+        view.game.locale,
+        host=mention(request.asked_by),
+        outgoing=mention(request.out_user_id),
+        incoming=mention(request.in_user_id),
+        game_id=request.game_id,
+    )
 
 
 def _asked(request: HandoverRequest, language: str) -> str:

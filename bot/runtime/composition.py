@@ -84,6 +84,7 @@ class Bot:
     accuracy: AccuracyRecorder | None = None
     watchers: WatchMessages | None = None
     held: HeldMessages | None = None
+    seats: SeatController | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -97,6 +98,8 @@ class Bot:
         if self.store.database.backend == "sqlite":
             await self.store.drop_claims()
         await self.display.resume_displays()
+        if self.seats is not None:  # requests left open by a game another run ended
+            await self.seats.close_for_ended_games()
         if self.watchers is not None:
             await self.watchers.resume()
         finished = await self.service.play.backfill_results()
@@ -126,6 +129,8 @@ class Bot:
         await self.scheduler.stop()
         if self.tournaments is not None:
             await self.tournaments.stop()
+        if self.seats is not None:
+            await self.seats.stop()
         await self.supervisor.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
@@ -236,6 +241,8 @@ def build_bot(
     service.on_game_closed(tournaments.game_closed)
     accuracy = AccuracyRecorder(StatsStore(database), service.play, judgements)
     service.on_game_closed(accuracy.game_closed)
+    seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
+    service.on_game_closed(seats.game_closed)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
     watch = DatabaseWatch(database, TURNED_AWAY.take)
     watch.on_back(scheduler.wake)
@@ -253,9 +260,9 @@ def build_bot(
         accuracy,
         watch_messages,
         HeldMessages(client, service.away, display.redraw),
+        seats,
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
-    seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
 
     async def tournament_at(channel_id: int) -> int:
         return (await tournament_service.open_at(channel_id)).id

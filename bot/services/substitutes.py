@@ -58,6 +58,8 @@ class HandoverRequest:
     agreed: frozenset[int]
     status: str
     expires_at: datetime
+    message_id: int | None = None
+    """The message in the game's channel that asks for the agreements (None: not known)."""
 
     @property
     def missing(self) -> tuple[int, ...]:
@@ -77,6 +79,7 @@ def _request_view(row: SeatRequest) -> HandoverRequest:
         row.agreed,
         row.status,
         row.expires_at,
+        row.message_id,
     )
 
 
@@ -149,6 +152,21 @@ class SubstituteService:
         if row is None:
             raise SubstituteError("no_request")
         return _request_view(row)
+
+    async def remember_message(self, request_id: int, message_id: int) -> None:
+        """The request's message in the game's channel, to edit once it can no longer be
+        answered."""
+        await self._store.set_request_message(request_id, message_id)
+
+    async def close_for_ended_games(self, game_id: int | None = None) -> list[HandoverRequest]:
+        """Close the requests still open whose game no longer runs (of `game_id` only, if
+        given): they can no longer be carried out. The ones this call closed (another process
+        may close some first), to show closed."""
+        return [
+            replace(_request_view(row), status="failed")
+            for row in await self._store.open_requests_of_ended_games(game_id)
+            if await self._store.close_request(row.id, "failed")
+        ]
 
     async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
         """A player's Agree or Refuse on a request. SubstituteError: no such request, it is

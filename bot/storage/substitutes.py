@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.storage.database import Row
 from bot.storage.game_rows import GameRow, GameTable, StaleSeqError
 from bot.storage.kinds import TurnClock
 from bot.storage.values import json_from_column, json_to_column, time_from_column, time_to_column
@@ -39,6 +40,14 @@ class SeatRequest:
     status: str
     asked_at: datetime
     expires_at: datetime
+    message_id: int | None = None
+    """The message in the game's channel that asks for the agreements (None: not known)."""
+
+
+REQUEST_COLUMNS = (
+    "id, game_id, out_user_id, in_user_id, in_name, asked_by, waiting_for, status, asked_at, "
+    "expires_at, message_id"
+)
 
 
 class SubstituteStore(GameTable):
@@ -152,28 +161,37 @@ class SubstituteStore(GameTable):
     async def request(self, request_id: int) -> SeatRequest | None:
         async with self._db.reading() as conn:
             row = await conn.fetchrow(
-                "SELECT id, game_id, out_user_id, in_user_id, in_name, asked_by, waiting_for, "
-                "status, asked_at, expires_at FROM seat_requests WHERE id = $1",
-                request_id,
+                f"SELECT {REQUEST_COLUMNS} FROM seat_requests WHERE id = $1", request_id
             )
             if row is None:
                 return None
             agreed = await conn.fetch(
                 "SELECT user_id FROM seat_agreements WHERE request_id = $1", request_id
             )
-        return SeatRequest(
-            id=int(row["id"]),
-            game_id=int(row["game_id"]),
-            out_user_id=int(row["out_user_id"]),
-            in_user_id=int(row["in_user_id"]),
-            in_name=row["in_name"],
-            asked_by=int(row["asked_by"]),
-            waiting_for=tuple(int(user) for user in json_from_column(row["waiting_for"])),
-            agreed=frozenset(int(agreement[0]) for agreement in agreed),
-            status=str(row["status"]),
-            asked_at=time_from_column(str(row["asked_at"])),
-            expires_at=time_from_column(str(row["expires_at"])),
+        return _request(row, frozenset(int(agreement[0]) for agreement in agreed))
+
+    async def set_request_message(self, request_id: int, message_id: int) -> None:
+        """Remember the message that asks for the request's agreements."""
+        async with self._db.single_write() as conn:
+            await conn.execute(
+                "UPDATE seat_requests SET message_id = $1 WHERE id = $2", message_id, request_id
+            )
+
+    async def open_requests_of_ended_games(self, game_id: int | None = None) -> list[SeatRequest]:
+        """The requests still open whose game no longer runs (of `game_id` only, if given),
+        oldest first."""
+        query = (
+            f"SELECT {', '.join('r.' + c for c in REQUEST_COLUMNS.split(', '))} "
+            "FROM seat_requests r JOIN games g ON g.id = r.game_id "
+            "WHERE r.status = $1 AND g.status <> 'running'"
         )
+        arguments: list[object] = [OPEN]
+        if game_id is not None:
+            query += " AND r.game_id = $2"
+            arguments.append(game_id)
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(query + " ORDER BY r.id", *arguments)
+        return [_request(row, frozenset()) for row in rows]
 
     async def agree(self, request_id: int, user_id: int) -> None:
         """Record the person's agreement (a second press changes nothing)."""
@@ -195,3 +213,22 @@ class SubstituteStore(GameTable):
                 was,
             )
         return changed == 1
+
+
+def _request(row: Row, agreed: frozenset[int]) -> SeatRequest:
+    """A request from its row (REQUEST_COLUMNS) and the people who agreed."""
+    message_id = row["message_id"]
+    return SeatRequest(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        out_user_id=int(row["out_user_id"]),
+        in_user_id=int(row["in_user_id"]),
+        in_name=row["in_name"],
+        asked_by=int(row["asked_by"]),
+        waiting_for=tuple(int(user) for user in json_from_column(row["waiting_for"])),
+        agreed=agreed,
+        status=str(row["status"]),
+        asked_at=time_from_column(str(row["asked_at"])),
+        expires_at=time_from_column(str(row["expires_at"])),
+        message_id=None if message_id is None else int(message_id),
+    )

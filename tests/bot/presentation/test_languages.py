@@ -263,6 +263,17 @@ def around_games(view: GameView, locale: str) -> list[str]:
         messages.text("timer.handed_over", locale, game_id=1, turn=7, user="<@100>", count=n)
         for n in (3, 5)
     )
+    written.extend(
+        messages.text(
+            f"substitute.closed.{why}",
+            locale,
+            host="<@100>",
+            outgoing="<@101>",
+            incoming="<@102>",
+            game_id=1,
+        )
+        for why in ("ended", "expired", "failed")
+    )
     best = PlayerSummary(
         100, games=4, wins=1, average_score=51.5, best_score=70, favourite_color="red"
     )

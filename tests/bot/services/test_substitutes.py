@@ -158,6 +158,29 @@ async def test_the_host_hands_a_seat_over_once_the_others_agree(database: Databa
     assert closed.value.code == "request_done"
 
 
+async def test_the_requests_of_a_game_that_ended_are_closed_once_with_their_messages(
+    database: Database,
+) -> None:
+    """A game that ends closes its open requests (each once, whichever process asks first);
+    a request of a game still running, or one already answered, stays as it is."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=707)
+    other = await opened(service, (HOST, BOB, CAROL), channel=708)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    refused = await service.substitutes.ask(view.id, HOST, CAROL, DAVE, None, in_bot=False)
+    await service.substitutes.answer(refused.request.id, BOB, agree=False)
+    running = await service.substitutes.ask(other.id, HOST, BOB, DAVE, None, in_bot=False)
+    await service.substitutes.remember_message(asked.request.id, 9001)
+    assert await service.substitutes.close_for_ended_games() == []
+
+    await service.play.abort(view.id, HOST)
+    closed = await service.substitutes.close_for_ended_games(view.id)
+    assert [(r.id, r.status, r.message_id) for r in closed] == [(asked.request.id, "failed", 9001)]
+    assert await service.substitutes.close_for_ended_games() == [], "closed once"
+    assert (await service.substitutes.request(running.request.id)).status == "open"
+    assert (await service.substitutes.request(refused.request.id)).status == "refused"
+
+
 async def test_the_host_who_leaves_hands_the_hosting_over_too(database: Database) -> None:
     service = service_on(database)
     view = await opened(service, (HOST, BOB), channel=706)

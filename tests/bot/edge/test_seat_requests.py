@@ -1,0 +1,111 @@
+"""A host's request to hand a seat over never keeps live Agree and Refuse buttons once it can no
+longer be answered: when its game ends, the request's message says it is closed and offers
+nothing (at once, or in the catch-up at the next start when the process that ended the game
+died first); a press on a request that ran out of time edits its message down the same way,
+besides the private answer. Through real discord.py interactions on the fake Discord
+(tests/bot/edge/test_edge.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.edge.test_edge import Edge, confirm, edge
+from tests.bot.edge.test_watch_buttons import play_turn
+from tests.e2e.fakecord import FakeMessage
+
+__all__ = ["edge"]
+
+ENDED = (
+    "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: the "
+    "game ended first."
+)
+EXPIRED = (
+    "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> ran out of time: "
+    "nothing changed."
+)
+FAILED = (
+    "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> could not be "
+    "carried out: the game changed."
+)
+
+
+async def asked(edge: Edge) -> FakeMessage:
+    """A game of three, where the host asks to hand the guest's seat to the moderator: the
+    request, waiting for the outsider's agreement."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.outsider, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    await play_turn(edge, turn)
+    request = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=edge.guest,
+        **{"in": edge.moderator},
+    ).answer()
+    assert [b.label for b in request.enabled_buttons()] == ["Agree", "Refuse"]
+    return request
+
+
+def closed_as(edge: Edge, request: FakeMessage, line: str) -> bool:
+    shown = edge.fake.world.messages[request.id]
+    expected = line.format(host=edge.host.id, out=edge.guest.id, incoming=edge.moderator.id)
+    return shown.content == expected and not shown.buttons()
+
+
+async def test_a_request_is_closed_when_its_game_ends(edge: Edge) -> None:
+    request = await asked(edge)
+    await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
+    await edge.fake.wait_until(
+        lambda: closed_as(edge, request, ENDED), what="the request closed by the game's end"
+    )
+    async with edge.store.database.reading() as conn:
+        assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
+
+
+async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_start(
+    edge: Edge,
+) -> None:
+    """The process that ended the game died before closing the request: the next start's
+    catch-up closes it."""
+    request = await asked(edge)
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("UPDATE games SET status = 'aborted', rev = rev + 1 WHERE id = 1")
+    assert not closed_as(edge, request, ENDED)
+    await edge.bot.before_connect()
+    await edge.fake.wait_until(
+        lambda: closed_as(edge, request, ENDED), what="the request closed by the catch-up"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "private", "line"),
+    [
+        (
+            "UPDATE seat_requests SET expires_at = '2020-01-01T00:00:00.000+00:00'",
+            "That request ran out of time: nothing changed.",
+            EXPIRED,
+        ),
+        (
+            "UPDATE seat_requests SET status = 'failed'",
+            "That request could not be carried out: the game changed.",
+            FAILED,
+        ),
+    ],
+)
+async def test_a_press_on_a_request_that_can_no_longer_be_answered_closes_its_message(
+    edge: Edge, change: str, private: str, line: str
+) -> None:
+    """Its time ran out, or carrying it out failed: the presser is told why, privately, and
+    the message offers nothing more to press."""
+    request = await asked(edge)
+    async with edge.store.database.transaction() as conn:
+        await conn.execute(change)
+    pressed = edge.click(edge.outsider, edge.fake.world.messages[request.id], "Agree")
+    (answer,) = await pressed.followups()
+    assert answer.ephemeral
+    assert answer.content == private
+    assert closed_as(edge, request, line)
