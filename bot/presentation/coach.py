@@ -117,7 +117,7 @@ def hint_line(state: GameState, option: Option, left: int, language: str) -> str
 def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
     """The verdict on the decision `judgement` judged (`facings`: `facings_of` the board it
     was made on): "Good" within the inaccuracy band, else the band and the win-chance points
-    the best option kept, to a tenth, as the drill gives them."""
+    the best option kept over the one taken, to a tenth, as the drill gives them."""
     if judgement.band is Band.GOOD:
         return text("coach.verdict.good", language)
     return text(
@@ -126,4 +126,5 @@ def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
         band=text(f"coach.band.{judgement.band.value}", language),
         option=label_of(judgement.best, facings, language),
         points=number(round(judgement.loss, 1), language, 1),
+        taken=label_of(judgement.taken, facings, language),
     )

@@ -174,7 +174,8 @@ async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> 
 
 VERDICT = re.compile(
     r"✅ Good\.|(Inaccuracy|Mistake|Blunder): (turning Assam \w+|laying on [a-g][1-7]-[a-g][1-7]) "
-    r"kept [0-9]+\.[0-9] points more winning chance\."
+    r"kept [0-9]+\.[0-9] points more winning chance than "
+    r"(turning Assam \w+|laying on [a-g][1-7]-[a-g][1-7])\."
 )
 
 
@@ -242,10 +243,10 @@ async def test_each_decision_gets_a_private_verdict_of_its_own_in_the_same_click
     (second,) = await placing.followups(1, timeout=30.0)
     assert second.ephemeral
     assert second.visible_to == mover.id
-    best_label = option_label(state, best, "en")
-    assert second.content == f"Blunder: {best_label} kept 30.0 points more winning chance.", (
-        second.content
-    )
+    best_label, taken = option_label(state, best, "en"), option_label(state, worst, "en")
+    assert second.content == (
+        f"Blunder: {best_label} kept 30.0 points more winning chance than {taken}."
+    ), second.content
 
     await verdicts_done(edge)
     told = [

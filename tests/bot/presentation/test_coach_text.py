@@ -14,9 +14,11 @@ import pytest
 import engine
 from ai.judge import Band, Facts, Option, judgement_from
 from bot.presentation import coach, presenter
+from bot.presentation.names import squares_label
 from bot.services import GameStatus, GameView, Player
 from bot.services.hints import HINTS_PER_GAME
 from bot.workers.pool import WorkerPool
+from engine import parse_square
 from render import ENGLISH, render_board
 from tests.bot.presentation.test_community import description, finished
 from tests.bot.presentation.test_languages import game_row
@@ -86,30 +88,53 @@ def place_options(state: engine.GameState) -> tuple[Option, ...]:
 VERDICTS = {
     "en": (
         "✅ Good.",
-        "Inaccuracy: turning Assam north kept 6.0 points more winning chance.",
-        "Blunder: turning Assam north kept 20.0 points more winning chance.",
-        "Mistake: laying on d1-d2 kept 12.0 points more winning chance.",
+        (
+            "Inaccuracy: turning Assam north kept 6.0 points more winning chance than turning "
+            "Assam west."
+        ),
+        (
+            "Blunder: turning Assam north kept 20.0 points more winning chance than turning Assam "
+            "east."
+        ),
+        "Mistake: laying on d1-d2 kept 12.0 points more winning chance than laying on {taken}.",
     ),
     "fr": (
         "✅ Bien joué.",
-        "Imprécision : tourner Assam vers le nord gardait 6,0 points de chances de gagner en plus.",
-        "Gaffe : tourner Assam vers le nord gardait 20,0 points de chances de gagner en plus.",
-        "Erreur : poser sur d1-d2 gardait 12,0 points de chances de gagner en plus.",
+        (
+            "Imprécision : tourner Assam vers le nord gardait 6,0 points de chances de gagner de "
+            "plus que tourner Assam vers l'ouest."
+        ),
+        (
+            "Gaffe : tourner Assam vers le nord gardait 20,0 points de chances de gagner de plus "
+            "que tourner Assam vers l'est."
+        ),
+        (
+            "Erreur : poser sur d1-d2 gardait 12,0 points de chances de gagner de plus que poser "
+            "sur {taken}."
+        ),
     ),
     "uk": (
         "✅ Добре.",
-        "Неточність: повернути Ассама на північ давало на 6,0 пункта більше шансів на перемогу.",
         (
-            "Груба помилка: повернути Ассама на північ давало на 20,0 пункта "
-            "більше шансів на перемогу."
+            "Неточність: повернути Ассама на північ давало на 6,0 пункта більше шансів на "
+            "перемогу, ніж повернути Ассама на захід."
         ),
-        "Помилка: покласти килим на d1-d2 давало на 12,0 пункта більше шансів на перемогу.",
+        (
+            "Груба помилка: повернути Ассама на північ давало на 20,0 пункта більше шансів на "
+            "перемогу, ніж повернути Ассама на схід."
+        ),
+        (
+            "Помилка: покласти килим на d1-d2 давало на 12,0 пункта більше шансів на перемогу, "
+            "ніж покласти килим на {taken}."
+        ),
     ),
 }
 
 
 @pytest.mark.parametrize("locale", sorted(VERDICTS))
-def test_the_verdict_names_the_band_and_what_the_best_option_kept(locale: str) -> None:
+def test_the_verdict_names_the_band_and_what_the_best_option_kept_over_the_one_taken(
+    locale: str,
+) -> None:
     orient = orient_state()
     place = place_state()
     good, inaccuracy, blunder, mistake = VERDICTS[locale]
@@ -124,7 +149,9 @@ def test_the_verdict_names_the_band_and_what_the_best_option_kept(locale: str) -
     options = place_options(place)
     judged = judgement_from(place, options[1].action, options)
     assert judged.band is Band.MISTAKE
-    assert coach.verdict_line(judged, coach.facings_of(place), locale) == mistake
+    taken = squares_label(sorted((parse_square(judged.taken[:2]), parse_square(judged.taken[2:]))))
+    expected = mistake.format(taken=taken)
+    assert coach.verdict_line(judged, coach.facings_of(place), locale) == expected
 
 
 HINTS = {
