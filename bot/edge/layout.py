@@ -13,8 +13,9 @@ from bot.edge.buttons import AnalysisButton, DrillButton, DrillMove, GameButton
 from bot.presentation.messages import text
 from bot.presentation.presenter import Choice, orientation_choices, placement_choices
 from bot.services.actions import ROLL, LobbyAction
+from bot.services.hints import HINTS_PER_GAME
 from bot.services.views import GameStatus, GameView
-from engine import Phase
+from engine import GameState, Phase
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
@@ -95,6 +96,14 @@ def drill_view(game_id: int, player: bool, language: str) -> discord.ui.View:
     return buttons
 
 
+def _hint_offered(view: GameView, state: GameState) -> bool:
+    """A coached game's decision (a roll is none) offers Hint while its person has one left."""
+    if not view.game.coach or state.phase is Phase.ROLL or state.to_move is None:
+        return False
+    mover = view.player_at(state.to_move)
+    return mover is None or mover.hints_used < HINTS_PER_GAME
+
+
 def decision_buttons(view: GameView) -> discord.ui.View | None:
     """The buttons for the decision the game waits for; None when it waits for none."""
     state = view.state
@@ -114,7 +123,7 @@ def decision_buttons(view: GameView) -> discord.ui.View | None:
         return None
     if len(specs) > MAX_BUTTONS:
         raise ValueError(f"{len(specs)} buttons do not fit in one message")
-    if view.game.coach and state.phase is not Phase.ROLL and len(specs) < MAX_BUTTONS:
+    if _hint_offered(view, state) and len(specs) < MAX_BUTTONS:
         specs = [*specs, Choice(HINT, text("button.hint", language), "💡")]
     buttons = discord.ui.View(timeout=None)
     for index, choice in enumerate(specs):

@@ -57,7 +57,7 @@ class GameService:
         self.loader = GameLoader(store, clock, owner, self.ratings)
         self.lobby = LobbyService(self.loader, seeds)
         self.play = PlayService(self.loader)
-        self.hints = HintAllowance(store)
+        self.hints = HintAllowance(self.loader)
         self.substitutes = SubstituteService(self.loader, SubstituteStore(store.database))
         self.nudges = NudgeService(self.loader, NudgeStore(store.database))
         self.away = AwayService(self.loader, AwayStore(store.database))

@@ -1,10 +1,11 @@
 """A coached game's hint allowance (docs/coach.md): each person may ask for `allowance` hints a
 game. The count is stored with their seat (bot.storage.hints), so a restart or another process
-running the game knows the hints used, and two clicks at the last hint give it once."""
+running the game knows the hints used, and two clicks at the last hint give it once. The game
+in memory learns each count as stored, so a turn of a person with none left offers no Hint."""
 
 from __future__ import annotations
 
-from bot.storage.hints import HintStore
+from bot.services.loader import GameLoader
 
 HINTS_PER_GAME = 3
 """How many hints each person may ask for in one coached game (docs/coach.md)."""
@@ -13,8 +14,9 @@ HINTS_PER_GAME = 3
 class HintAllowance:
     """Takes a person's hints in a game, and gives back one that could not be shown."""
 
-    def __init__(self, store: HintStore, allowance: int = HINTS_PER_GAME) -> None:
-        self._store = store
+    def __init__(self, loader: GameLoader, allowance: int = HINTS_PER_GAME) -> None:
+        self._loader = loader
+        self._store = loader.store
         self.allowance = allowance
         """How many hints each person may ask for in one game."""
 
@@ -22,8 +24,13 @@ class HintAllowance:
         """Use one of the user's hints in the game: how many they have left after it, or None
         (nothing used) when none was left."""
         used = await self._store.take_hint(game_id, user_id, self.allowance)
-        return None if used is None else self.allowance - used
+        if used is None:
+            return None
+        await self._loader.hints_used(game_id, user_id, used)
+        return self.allowance - used
 
     async def give_back(self, game_id: int, user_id: int) -> None:
         """Return a hint taken but not shown (its search or picture failed)."""
-        await self._store.give_back_hint(game_id, user_id)
+        used = await self._store.give_back_hint(game_id, user_id)
+        if used is not None:
+            await self._loader.hints_used(game_id, user_id, used)

@@ -130,6 +130,7 @@ def players_of(seats: Sequence[SeatRow]) -> tuple[Player, ...]:
             s.display_name,
             s.stands_in_for,
             s.left_with_out,
+            s.hints_used,
         )
         for s in seats
     )

@@ -394,6 +394,17 @@ class GameLoader:
             await self.store.set_nudge_message(game_id, message_id)
             self._cached_game(game_id, lambda game: replace(game, nudge_message_id=message_id))
 
+    async def hints_used(self, game_id: int, user_id: int, used: int) -> None:
+        """The game in memory, if it is, learns the person's count of hints used as stored."""
+        async with self.locked(game_id):
+            cached = self._cache.get(game_id)
+            if cached is not None:
+                players = tuple(
+                    replace(player, hints_used=used) if player.user_id == user_id else player
+                    for player in cached.players
+                )
+                self._cache[game_id] = replace(cached, players=players)
+
     def _cached_game(self, game_id: int, change: Callable[[GameRow], GameRow]) -> None:
         """The game in memory, if it is, with its row changed as it was stored."""
         cached = self._cache.get(game_id)

@@ -271,6 +271,7 @@ def _came(player: Player, out_user_id: int, in_user_id: int, name: str | None, o
         name=name,
         timeouts=0,
         autoplay=False,
+        hints_used=0,
         stands_in_for=out_user_id if first else player.stands_in_for,
         left_with_out=out if first else player.left_with_out,
     )

@@ -94,6 +94,8 @@ class Player:
     rates for it as if they had resigned then (docs/async.md#substitutes)."""
     left_with_out: int | None = None
     """With `stands_in_for`: how many seats were out of the game when that person left."""
+    hints_used: int = 0
+    """In a coached game: the hints its person has asked for (docs/coach.md)."""
 
     @property
     def ai_plays(self) -> bool:

@@ -107,6 +107,8 @@ class SeatRow:
     rates for it (docs/async.md#substitutes); None while its first person holds it."""
     left_with_out: int | None = None
     """With `stands_in_for`: how many seats were out of the game when that person left."""
+    hints_used: int = 0
+    """In a coached game: the hints its person has asked for (bot.storage.hints)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +294,7 @@ def seat_of(row: Row) -> SeatRow:
         display_name=row["display_name"],
         stands_in_for=row["stands_in_for"] if "stands_in_for" in columns else None,
         left_with_out=row["left_with_out"] if "left_with_out" in columns else None,
+        hints_used=row["hints_used"] if "hints_used" in columns else 0,
     )
 
 

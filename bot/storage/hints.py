@@ -24,12 +24,14 @@ class HintStore(GameTable):
             )
         return None if used is None else int(used)
 
-    async def give_back_hint(self, game_id: int, user_id: int) -> None:
-        """Count one hint fewer used by the user in the game (one that was not shown)."""
+    async def give_back_hint(self, game_id: int, user_id: int) -> int | None:
+        """Count one hint fewer used by the user in the game (one that was not shown); how many
+        they have used now, or None (nothing changed) when they had used none or hold no seat."""
         async with self._db.single_write() as conn:
-            await conn.execute(
+            used = await conn.fetchval(
                 "UPDATE seats SET hints_used = hints_used - 1 "
-                "WHERE game_id = $1 AND user_id = $2 AND hints_used > 0",
+                "WHERE game_id = $1 AND user_id = $2 AND hints_used > 0 RETURNING hints_used",
                 game_id,
                 user_id,
             )
+        return None if used is None else int(used)

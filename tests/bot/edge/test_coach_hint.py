@@ -26,6 +26,7 @@ from PIL import Image
 
 from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
+from bot.edge.layout import decision_buttons
 from bot.presentation.coach import Options, option_label
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
@@ -148,6 +149,36 @@ async def test_the_hint_command_gives_the_hint_of_a_coached_game(edge: Edge) -> 
     assert answer.ephemeral
     assert answer.content.startswith("💡 The coach would go for turning Assam ")
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content
+
+
+async def test_the_hint_button_leaves_the_turns_of_a_person_with_no_hint_left(
+    edge: Edge,
+) -> None:
+    """Once the mover has used every hint, their turn's next decision offers no Hint (a press
+    could only be refused); the other player's turn still does, and so does a restart's."""
+    turn = await coached_turn(edge)
+    mover, other = mover_and_other(edge, turn)
+    for _ in range(HINTS_PER_GAME):
+        await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+    assert "Hint" in [b.label for b in edge.fake.world.messages[turn.id].enabled_buttons()], (
+        "the message shown before the last hint is edited only by the next decision"
+    )
+    await edge.click(mover, turn, decision(turn)).response()  # the die is rolled with it
+    placing = edge.fake.world.messages[turn.id]
+    labels = [b.label for b in placing.enabled_buttons()]
+    assert labels, "a rug to lay"
+    assert "Hint" not in labels, labels
+    edge.service.loader.forget(1)  # as a restart finds it: read from the database
+    view = await edge.service.play.look(1)
+    buttons = decision_buttons(view)
+    assert buttons is not None
+    assert "Hint" not in [getattr(item, "label", None) for item in buttons.children]
+
+    await edge.click(mover, placing, decision(placing)).response()
+    nxt = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.pinged_user_ids == {other.id} and m.id > turn.id
+    )
+    assert "Hint" in [b.label for b in nxt.enabled_buttons()], "the other player has theirs"
 
 
 async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> None:

@@ -14,7 +14,7 @@ async def test_a_hint_given_back_with_none_used_changes_nothing(db: Database) ->
     gives exactly its number of hints."""
     games = GameStore(db)
     game_id = await started(games, 10)
-    await games.give_back_hint(game_id, BIG)
+    assert await games.give_back_hint(game_id, BIG) is None, "none used: none given back"
     assert await games.take_hint(game_id, BIG, ALLOWANCE) == 1
     assert await games.take_hint(game_id, BIG, ALLOWANCE) == 2
     assert await games.take_hint(game_id, BIG, ALLOWANCE) is None
@@ -29,6 +29,6 @@ async def test_hints_taken_and_given_back_count_in_that_game_only(db: Database) 
     assert await games.take_hint(game_b, BIG, ALLOWANCE) == 1
     assert await games.take_hint(game_a, BIG, ALLOWANCE) == 1
     assert await games.take_hint(game_a, BIG, ALLOWANCE) == 2
-    await games.give_back_hint(game_a, BIG)
+    assert await games.give_back_hint(game_a, BIG) == 1, "the count left in that game"
     assert await games.take_hint(game_b, BIG, ALLOWANCE) == 2
     assert await games.take_hint(game_b, BIG, ALLOWANCE) is None
