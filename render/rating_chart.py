@@ -106,9 +106,9 @@ def render_rating_chart(
     accuracy: AccuracyStrip | None = None,
 ) -> bytes:
     """PNG of `points` (the rating before the first rated game, then after each one), the
-    first `provisional` games on a hatched band, numbers grouped with `separator`; with
-    `accuracy`, the member's accuracy game by game under it (render.accuracy_strip), or alone
-    when `points` is empty (no rated game)."""
+    points of a rating still provisional (before `provisional` games) on a hatched band,
+    numbers grouped with `separator`; with `accuracy`, the member's accuracy game by game under
+    it (render.accuracy_strip), or alone when `points` is empty (no rated game)."""
     if not points and accuracy is None:
         raise ValueError("a rating chart needs at least the starting value")
     scale = width_px / CHART_WIDTH
@@ -152,7 +152,9 @@ def _draw_rating(
         high=high,
     )
     draw = ImageDraw.Draw(image)
-    _provisional_band(image, frame, min(provisional, frame.games), labels, scale)
+    # the points while the rating was provisional: after 0 to `provisional - 1` games
+    band = frame.games if frame.games < provisional else provisional - 1
+    _provisional_band(image, frame, band, labels, scale)
     for value in range(low, high + 1, step):
         y = frame.y(value)
         draw.line([(frame.left, y), (frame.right, y)], fill=GRID, width=max(1, round(2 * scale)))
@@ -180,7 +182,8 @@ def _value_range(points: Sequence[int]) -> tuple[int, int]:
 def _provisional_band(
     image: Image.Image, frame: _Frame, games: int, labels: ChartLabels, scale: float
 ) -> None:
-    """Hatch the games while the rating was provisional, and name the band if it has room."""
+    """Hatch the chart up to the last point (after `games` games) where the rating was still
+    provisional, and name the band if it has room."""
     if games <= 0:
         return
     left, right = frame.x(0), frame.x(games)

@@ -137,7 +137,7 @@ def accuracy_strip(accuracy: Accuracy, language: str) -> AccuracyStrip | None:
         return None
     return AccuracyStrip(
         values=tuple(reversed(accuracy.values)),
-        title=text("stats.chart_accuracy", language, games=number(len(accuracy.values), language)),
+        title=_accuracy_title(len(accuracy.values), language),
         average=text("analysis.percent", language, n=round(accuracy.average)),
         trend=None if accuracy.trend is None else luck_value(accuracy.trend, language),
         direction=0 if accuracy.trend is None else trend_direction(accuracy.trend),
@@ -303,3 +303,10 @@ def history_post(rows: Sequence[PastGame], *, server: bool, language: str) -> Po
     if lines:
         embed.set_footer(text=text("history.footer", language))
     return Post(embed=embed)
+
+
+def _accuracy_title(games: int, language: str) -> str:
+    """The accuracy chart's title: over how many of the last games ("the last game" for one)."""
+    if games == 1:
+        return text("stats.chart_accuracy.one", language)
+    return text("stats.chart_accuracy", language, games=number(games, language))

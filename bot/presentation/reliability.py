@@ -28,18 +28,22 @@ def duration_label(seconds: float, language: str) -> str:
 
 def stats_line(reliability: Reliability, language: str) -> str:
     """The stats' line: how fast they usually play (or that it is too soon to say), the share
-    of their turns that ran out, and the games they left unfinished, by how."""
+    of their turns that ran out, and the games they left unfinished, by how (in a few words
+    when there are none)."""
+    unfinished = text(
+        "reliability.unfinished",
+        language,
+        unfinished=reliability.unfinished,
+        resigned=reliability.resigned,
+        handed=reliability.handed_to_ai,
+        substituted=reliability.substituted_away,
+    )
+    if not reliability.unfinished:  # no breakdown of zeros, long on a phone
+        unfinished = text("reliability.unfinished.none", language)
     parts = [
         _speed(reliability, language),
         text("reliability.ran_out", language, timeouts=_percent(reliability)),
-        text(
-            "reliability.unfinished",
-            language,
-            unfinished=reliability.unfinished,
-            resigned=reliability.resigned,
-            handed=reliability.handed_to_ai,
-            substituted=reliability.substituted_away,
-        ),
+        unfinished,
     ]
     return text("reliability.stats", language, line=SEPARATOR.join(parts))
 

@@ -39,7 +39,7 @@ def watch_post(watch: WatchView, language: str) -> Post:
     embed = post.embed
     turns = finished_turns(view)
     last = story.turn_line(view, turns[-1]) if turns else text("watch.no_turn_yet", language)
-    embed.add_field(name=text("watch.last_turns", language), value=last[:1024], inline=False)
+    embed.add_field(name=text("watch.last_turn", language), value=last[:1024], inline=False)
     embed.description = text(_status_key(watch), language)
     return post
 

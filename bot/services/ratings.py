@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.services import rating_model
+from bot.services.actions import AI_LEVELS
 from bot.services.rating_model import PROVISIONAL_GAMES, START, Skill
 from bot.services.views import (
     AiRecord,
@@ -208,7 +209,7 @@ class RatingService:
             worst=min(results, key=lambda result: result.change, default=None),
             against_ai=tuple(
                 AiRecord(record.ai_level, record.ahead, record.level, record.behind)
-                for record in records
+                for record in sorted(records, key=lambda record: level_rank(record.ai_level))
             ),
             provisional_games=PROVISIONAL_GAMES,
         )
@@ -220,9 +221,17 @@ class RatingService:
         references = await self._store.references(guild_id)
         return Leaderboard(
             players=tuple(_rated(row) for row in players),
-            references=tuple(_rated(row) for row in references),
+            references=tuple(
+                _rated(row) for row in sorted(references, key=lambda row: level_rank(row.ai_level))
+            ),
             provisional_games=PROVISIONAL_GAMES,
         )
+
+
+def level_rank(level: str | None) -> int:
+    """Where an AI level comes in a list of levels: from the weakest up, as a lobby offers
+    them (an unknown level last)."""
+    return AI_LEVELS.index(level) if level in AI_LEVELS else len(AI_LEVELS)
 
 
 def _points_before(change: ChangeRow) -> int:

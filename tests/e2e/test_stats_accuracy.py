@@ -50,7 +50,7 @@ async def test_the_stats_show_the_accuracy_of_a_game_just_played(
     for user in (alice, bob):
         stats = await (await fake.slash(user, channel, "marrakech", "stats")).answer(timeout=30)
         text = stats.embed_text()
-        shown = f"Accuracy: **{round(stored[user.id])}%** in your last judged game\n"
+        shown = f"Accuracy: **{round(stored[user.id])}%** in the last judged game\n"
         assert shown in text, text
         assert "Trend" not in text, "one game has no trend"
         chart = Image.open(io.BytesIO(stats.file("rating.png")))

@@ -124,16 +124,21 @@ def test_the_last_value_is_ringed_at_the_line_s_end() -> None:
     assert abs(centre - line_end) <= 12
 
 
-def test_the_provisional_band_covers_just_the_provisional_games() -> None:
-    """Against a chart with no provisional game, the hatched band of the first 5 of 10 games
-    reaches half as far to the right as that of all 10."""
+def test_the_provisional_band_covers_just_the_provisional_ratings() -> None:
+    """Against a chart with no provisional game, the hatched band reaches the last point where
+    the rating was still provisional: after 4 games when it is provisional for 5, after 9 when
+    for 10. After exactly 10 games the rating is settled, and so is the chart's last stretch."""
     history = tuple(1500 + (game % 3) * 8 for game in range(11))
     plain = decode(render_rating_chart(history, provisional=0))
-    half = ImageChops.difference(plain, decode(render_rating_chart(history, provisional=5)))
-    whole = ImageChops.difference(plain, decode(render_rating_chart(history, provisional=10)))
-    half_box, whole_box = half.getbbox(), whole.getbbox()
-    assert half_box is not None
-    assert whole_box is not None
-    left = whole_box[0]
-    assert half_box[0] == left
-    assert abs((half_box[2] - left) - (whole_box[2] - left) / 2) <= 3
+    early = ImageChops.difference(plain, decode(render_rating_chart(history, provisional=5)))
+    late = ImageChops.difference(plain, decode(render_rating_chart(history, provisional=10)))
+    longer = decode(render_rating_chart((*history, 1520), provisional=0))
+    still = ImageChops.difference(longer, decode(render_rating_chart((*history, 1520))))
+    early_box, late_box, still_box = early.getbbox(), late.getbbox(), still.getbbox()
+    assert early_box is not None
+    assert late_box is not None
+    assert still_box is not None
+    left = late_box[0]
+    assert early_box[0] == left
+    assert abs((early_box[2] - left) - (late_box[2] - left) * 4 / 9) <= 3
+    assert late_box[2] < plain.width - 60, "the band stops short of the settled tenth game"

@@ -250,11 +250,11 @@ def test_a_falling_steady_or_missing_trend_says_so() -> None:
     assert "\u2192 **+0.5** points" in description(community.stats_post(steady, None, "en").post)
     one = dataclasses.replace(SUMMARY, accuracy=Accuracy(1, 70.0, None))
     uk = description(community.stats_post(one, None, "uk").post)
-    assert "Точність: **70%** за вашу останню оцінену гру" in uk
+    assert "Точність: **70%** за останню оцінену гру" in uk, "the post is public: no 'your'"
     en = description(community.stats_post(one, None, "en").post)
-    assert "Accuracy: **70%** in your last judged game" in en
+    assert "Accuracy: **70%** in the last judged game" in en
     fr = description(community.stats_post(one, None, "fr").post)
-    assert "Précision : **70\u202f%** sur votre dernière partie jugée" in fr
+    assert "Précision : **70\u202f%** sur la dernière partie jugée" in fr
     assert "Тенденція" not in uk
     assert "Accuracy" not in description(community.stats_post(SUMMARY, None, "en").post)
 
@@ -287,6 +287,14 @@ def test_the_chart_draws_the_accuracy_game_by_game_under_the_rating_in_each_lang
     assert uk is not None
     assert uk.accuracy is not None
     assert uk.accuracy.title == "Точність, 4 останні гри"
+    one = dataclasses.replace(SUMMARY, accuracy=accuracy_of((90.0,)))
+    titles = []
+    for language in ("en", "fr", "uk"):
+        chart = community.stats_post(one, rating(12), language).chart
+        assert chart is not None
+        assert chart.accuracy is not None
+        titles.append(chart.accuracy.title)
+    assert titles == ["Accuracy, last game", "Précision, dernière partie", "Точність, остання гра"]
 
 
 def test_before_a_rated_game_the_chart_is_the_accuracy_alone() -> None:

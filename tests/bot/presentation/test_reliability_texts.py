@@ -47,3 +47,21 @@ def test_the_stats_count_each_way_a_game_was_left() -> None:
     assert stats_line(left, "en").endswith(
         "6 games left unfinished (1 resigned, 2 left to the AI, 3 substituted away)"
     )
+    one = Reliability(ME, ENOUGH_TURNS, 0, 600.0, 0, 1, 0)
+    assert stats_line(one, "fr").endswith(
+        "1 partie laissée inachevée (0 par abandon, 1 laissée à l'IA, 0 à un remplaçant)"
+    )
+    assert stats_line(Reliability(ME, ENOUGH_TURNS, 0, 600.0, 0, 2, 0), "fr").endswith(
+        "(0 par abandon, 2 laissées à l'IA, 0 à un remplaçant)"
+    )
+
+
+def test_the_stats_say_in_a_few_words_that_no_game_was_left() -> None:
+    """No unfinished game: no breakdown of zeros, which would wrap over lines on a phone."""
+    none = Reliability(ME, ENOUGH_TURNS, 0, 600.0, 0, 0, 0)
+    endings = [stats_line(none, language).rsplit(" · ", 1)[1] for language in ("en", "fr", "uk")]
+    assert endings == [
+        "no game left unfinished",
+        "aucune partie laissée inachevée",
+        "жодної незавершеної гри",
+    ]

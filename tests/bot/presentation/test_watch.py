@@ -51,6 +51,15 @@ def test_the_private_view_says_what_the_watcher_gets() -> None:
         "You watch this game: refresh to see it now."
     )
     assert description(None) == "You no longer watch this game."
+    fields = {
+        language: [f.name for f in watch_post(WatchView(view, None), language).embed.fields]
+        for language in ("en", "fr", "uk")
+    }
+    assert [names[-1] for names in fields.values()] == [
+        "Last turn",
+        "Dernier tour",
+        "Останній хід",
+    ], "the field holds one turn's line"
     over = GameView(game_row("en", GameStatus.OVER), view.players, state)
     assert description(Watcher(view.id, 7, True, 0), over) == (
         "This game is over: watching it ended."

@@ -260,14 +260,18 @@ async def test_ai_levels_are_rated_as_reference_players(database: Database) -> N
     over = await resign_all_but(service, medium, 0)  # the AI is the last one in
     assert over.status is GameStatus.OVER
     assert {change.ai_level for change in over.ratings} == {None, "medium"}
+    hard = await opened(service, (HOST,), channel=3, ais=("hard",))
+    assert (await service.play.resign(hard.id, HOST)).status is GameStatus.OVER
     board = await service.ratings.leaderboard(GUILD)
     assert {player.user_id for player in board.players} == {HOST, BOB}
-    assert {ref.ai_level: ref.games for ref in board.references} == {"easy": 1, "medium": 1}
+    levels = [(ref.ai_level, ref.games) for ref in board.references]
+    assert levels == [("easy", 1), ("medium", 1), ("hard", 1)], "from the weakest level up"
     assert all(ref.points > 1500 for ref in board.references)
     mine = await service.ratings.player(GUILD, HOST)
     assert [(r.level, r.wins, r.ties, r.losses) for r in mine.against_ai] == [
         ("easy", 0, 0, 1),
         ("medium", 0, 0, 1),
+        ("hard", 0, 0, 1),
     ]
 
 

@@ -223,7 +223,7 @@ def test_the_lobby_says_how_fast_only_after_enough_turns() -> None:
     assert lobby_note(enough, "en") == "usually plays within 2 h · 10% of turns ran out"
     assert stats_line(few, "en") == (
         "**Reliability**: too few turns yet to say how fast (9 of 10) · 0% of turns ran out · "
-        "0 games left unfinished (0 resigned, 0 left to the AI, 0 substituted away)"
+        "no game left unfinished"
     )
     assert [duration_label(s, "en") for s in (20, 7 * 60, 23 * 60, 3600, 3 * 86400)] == [
         "1 min",
