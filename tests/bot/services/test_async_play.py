@@ -185,7 +185,7 @@ async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
     assert mine.favourite_color is not None
     board = await table.service.ratings.leaderboard(GUILD)
     assert [row.user_id for row in board.players] == [HOST], "AI seats are nobody's stats"
-    assert [row.ai_level for row in board.references] == ["easy", "hard", "medium"], (
+    assert [row.ai_level for row in board.references] == ["easy", "medium", "hard"], (
         "each AI level is rated as a reference player"
     )
 
