@@ -162,11 +162,8 @@ class SubstituteService:
         """Close the requests still open whose game no longer runs (of `game_id` only, if
         given): they can no longer be carried out. The ones this call closed (another process
         may close some first), to show closed."""
-        return [
-            replace(_request_view(row), status="failed")
-            for row in await self._store.open_requests_of_ended_games(game_id)
-            if await self._store.close_request(row.id, "failed")
-        ]
+        closed = await self._store.close_requests_of_ended_games(game_id)
+        return [_request_view(row) for row in closed]
 
     async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
         """A player's Agree or Refuse on a request. SubstituteError: no such request, it is

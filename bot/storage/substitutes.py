@@ -50,6 +50,16 @@ REQUEST_COLUMNS = (
 )
 
 
+_CLOSE_ENDED = (
+    "UPDATE seat_requests SET status = 'failed' WHERE status = $1 AND game_id IN "
+    f"(SELECT id FROM games WHERE status <> 'running') RETURNING {REQUEST_COLUMNS}"
+)
+_CLOSE_ENDED_OF_GAME = (
+    "UPDATE seat_requests SET status = 'failed' WHERE status = $1 AND game_id = $2 AND "
+    f"game_id IN (SELECT id FROM games WHERE status <> 'running') RETURNING {REQUEST_COLUMNS}"
+)
+
+
 class SubstituteStore(GameTable):
     """Hand-overs of seats and the requests for them."""
 
@@ -177,21 +187,16 @@ class SubstituteStore(GameTable):
                 "UPDATE seat_requests SET message_id = $1 WHERE id = $2", message_id, request_id
             )
 
-    async def open_requests_of_ended_games(self, game_id: int | None = None) -> list[SeatRequest]:
-        """The requests still open whose game no longer runs (of `game_id` only, if given),
-        oldest first."""
-        query = (
-            f"SELECT {', '.join('r.' + c for c in REQUEST_COLUMNS.split(', '))} "
-            "FROM seat_requests r JOIN games g ON g.id = r.game_id "
-            "WHERE r.status = $1 AND g.status <> 'running'"
-        )
-        arguments: list[object] = [OPEN]
-        if game_id is not None:
-            query += " AND r.game_id = $2"
-            arguments.append(game_id)
-        async with self._db.reading() as conn:
-            rows = await conn.fetch(query + " ORDER BY r.id", *arguments)
-        return [_request(row, frozenset()) for row in rows]
+    async def close_requests_of_ended_games(self, game_id: int | None = None) -> list[SeatRequest]:
+        """Close (as failed: they can no longer be carried out) the requests still open whose
+        game no longer runs, of `game_id` only if given, in one statement; the ones it closed
+        (of two processes at once, each request is closed by one), oldest first."""
+        async with self._db.single_write() as conn:
+            if game_id is None:
+                rows = await conn.fetch(_CLOSE_ENDED, OPEN)
+            else:
+                rows = await conn.fetch(_CLOSE_ENDED_OF_GAME, OPEN, game_id)
+        return sorted((_request(row, frozenset()) for row in rows), key=lambda r: r.id)
 
     async def agree(self, request_id: int, user_id: int) -> None:
         """Record the person's agreement (a second press changes nothing)."""

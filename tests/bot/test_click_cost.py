@@ -5,12 +5,12 @@ does not wake the scheduler at all; a click that hands the turn to an AI wakes i
 the AI's turn it then plays is a move of its own, held to the same bound.
 
 The last click of a rated game also numbers the game in its server's rated games and applies
-it to the ratings (bot.services.ratings), asks whether a tournament moves on, and sets off the
-judging of the game for the stats (bot.services.accuracy, in the background, waited for here):
-work done once a game, held to LAST_CLICK_ROUND_TRIPS; the judging itself gives the golden
-game's judgement (the `judged` fixture), as its round trips, not its CPU, are counted here. A
-Join on a lobby reads how reliably its people play (the note beside each name) in one round
-trip of its own."""
+it to the ratings (bot.services.ratings), asks whether a tournament moves on, closes the seat
+requests still open (bot.services.substitutes), and sets off the judging of the game for the
+stats (bot.services.accuracy, in the background, waited for here): work done once a game, held
+to LAST_CLICK_ROUND_TRIPS; the judging itself gives the golden game's judgement (the `judged`
+fixture), as its round trips, not its CPU, are counted here. A Join on a lobby reads how
+reliably its people play (the note beside each name) in one round trip of its own."""
 
 from __future__ import annotations
 
@@ -32,10 +32,10 @@ ACCURACY_ROUND_TRIPS = 10
 """The stats' judging of a finished game: the games left to judge, the game's record read, its
 stored judgement looked up and, judged anew, kept (bot.services.judgements), and its people's
 accuracy written."""
-LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 9 + ACCURACY_ROUND_TRIPS
+LAST_CLICK_ROUND_TRIPS = MOST_ROUND_TRIPS + 10 + ACCURACY_ROUND_TRIPS
 """Numbering the game (2), reading what is pending (2), applying it (at most 6, less the reads
-a game's end no longer needs), asking whether the game was a tournament's (1), and judging it
-for the stats."""
+a game's end no longer needs), asking whether the game was a tournament's (1), closing the
+host's seat requests it left open (1), and judging it for the stats."""
 KINDS = {"a move within the turn", "a move that ends the turn", "the last move"}
 
 
