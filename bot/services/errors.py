@@ -70,6 +70,15 @@ class HostOnlyError(GameError):
     """Only the host may do this (start, cancel, abort)."""
 
 
+class HostOnlyAbortError(HostOnlyError):
+    """Only the host may end the game early; a moderator has their own command for it."""
+
+
+class HostOutError(GameError):
+    """The host is out of the game (resigned, or their seat could not pay): ending it early
+    would rate no one, their loss included, so only a moderator may now."""
+
+
 class HostCannotLeaveError(GameError):
     """The host cancels the lobby instead of leaving it."""
 

@@ -19,7 +19,8 @@ from bot.services.errors import (
     GameDamagedError,
     GameNotRunningError,
     HandedToAiError,
-    HostOnlyError,
+    HostOnlyAbortError,
+    HostOutError,
     IllegalMoveError,
     NotAReplayError,
     NotHandedToAiError,
@@ -267,9 +268,18 @@ def _seat_still_in(loaded: LoadedGame, user_id: int) -> int:
 
 
 def _may_abort(loaded: LoadedGame, user_id: int, *, moderator: bool) -> None:
-    """Whether the user may end the game now: it is still open, and they host it (or are a
-    moderator)."""
+    """Whether the user may end the game now: it is still open, and they host it and are
+    still in it (or are a moderator). A host out of a running game (resigned, or their seat
+    could not pay) would wipe their own loss by ending it: it rates no one."""
     if loaded.game.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
         raise GameNotRunningError()
-    if not moderator and user_id != loaded.game.host_id:
-        raise HostOnlyError()
+    if moderator:
+        return
+    if user_id != loaded.game.host_id:
+        raise HostOnlyAbortError()
+    state = loaded.state
+    if loaded.game.status is GameStatus.RUNNING and state is not None:
+        seat = next((p.seat for p in loaded.players if p.user_id == user_id), None)
+        player = loaded.player_at(seat)
+        if seat is None or player is None or player.resigned or state.is_eliminated(seat):
+            raise HostOutError()

@@ -215,3 +215,24 @@ async def test_refusals_come_before_any_question(edge: Edge) -> None:
         answer = await edge.slash(user, "marrakech", command).answer()
         assert answer.ephemeral
         assert not answer.buttons(), answer.content
+
+
+async def test_a_host_who_resigned_is_refused_the_abort_and_a_moderator_is_shown_theirs(
+    edge: Edge,
+) -> None:
+    """A host out of the game cannot end it (that would wipe their loss); a moderator trying
+    the players' command is pointed to theirs."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.outsider, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    await (await confirm(edge, edge.host, "marrakech", "resign", button="Resign")).answer()
+    refused = await private(edge.slash(edge.host, "marrakech", "abort"))
+    assert refused == (
+        "You are out of this game, so you can no longer end it early (that would rate no one, "
+        "your loss included). A moderator can: `/marrakech-mod abort`."
+    )
+    assert await status(edge) is GameStatus.RUNNING
+    pointed = await private(edge.slash(edge.moderator, "marrakech", "abort"))
+    assert pointed == "Only the host can abort this game. Moderators: `/marrakech-mod abort`."

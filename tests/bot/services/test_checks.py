@@ -8,7 +8,13 @@ from dataclasses import replace
 import pytest
 
 from bot.services import GameService, GameStatus
-from bot.services.errors import GameNotRunningError, HostOnlyError, NotSeatedError
+from bot.services.errors import (
+    GameNotRunningError,
+    HostOnlyAbortError,
+    HostOnlyError,
+    HostOutError,
+    NotSeatedError,
+)
 from bot.storage import Database
 from tests.bot.services.test_service import BOB, CAROL, CHANNEL, HOST, service_on, started
 
@@ -76,3 +82,34 @@ async def test_a_seat_out_of_the_game_is_refused_as_not_seated(service: GameServ
         await service.play.check_resign(view.id, BOB)
     with pytest.raises(NotSeatedError):
         await service.play.resign(view.id, BOB)
+
+
+async def test_a_host_out_of_the_game_can_no_longer_end_it(service: GameService) -> None:
+    """Ending the game early rates no one: a host who resigned, or whose seat could not pay,
+    would wipe their own loss (and the others' game). A moderator still may."""
+    view = await started(service)
+    await service.play.resign(view.id, HOST)
+    for check in (service.play.check_abort, service.play.abort):
+        with pytest.raises(HostOutError):
+            await check(view.id, HOST)
+    assert (await service.play.look(view.id)).status is GameStatus.RUNNING
+    await service.play.check_abort(view.id, BOB, moderator=True)
+
+    other = await started(service, channel=CHANNEL + 2)
+    loaded = service.loader.in_memory(other.id)
+    assert loaded is not None
+    assert loaded.state is not None
+    host_seat = next(p.seat for p in other.players if p.user_id == HOST)
+    assert host_seat is not None
+    service.loader.keep(replace(loaded, state=loaded.state._replace(eliminated=(host_seat,))))
+    with pytest.raises(HostOutError):
+        await service.play.check_abort(other.id, HOST)
+
+
+async def test_a_player_who_is_not_the_host_is_told_the_moderators_command(
+    service: GameService,
+) -> None:
+    view = await started(service)
+    with pytest.raises(HostOnlyError) as refused:
+        await service.play.check_abort(view.id, BOB)
+    assert isinstance(refused.value, HostOnlyAbortError)
