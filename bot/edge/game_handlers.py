@@ -316,13 +316,18 @@ class GameHandlers:
         """A click on a confirmation (custom_id `mk:confirm:<game>:<choice>`): keep playing, or
         do what the command asked for if it still may be done, and say so on the confirmation.
         A confirmation that outlived its game (over, or the user no longer in it) gets the
-        usual refusal in its place."""
+        usual refusal in its place, Keep playing too: it never says an ended game goes on."""
 
         async def work() -> None:
             language = interactions.user_language(interaction)
-            if choice is Confirmation.KEEP:
+            if choice is Confirmation.KEEP:  # true only of a game still open
+                open_now = (await self._play.look(game_id)).status in (
+                    GameStatus.LOBBY,
+                    GameStatus.RUNNING,
+                )
                 kept = text("confirm.keep.done", language, game_id=game_id)
-                await replies.edit(interaction, content=kept, view=None)
+                refused = text("error.game_not_running", language)
+                await replies.edit(interaction, content=kept if open_now else refused, view=None)
                 return
             try:
                 await self._confirmed(interaction, game_id, choice, language)

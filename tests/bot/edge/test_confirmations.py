@@ -236,3 +236,18 @@ async def test_a_host_who_resigned_is_refused_the_abort_and_a_moderator_is_shown
     assert await status(edge) is GameStatus.RUNNING
     pointed = await private(edge.slash(edge.moderator, "marrakech", "abort"))
     assert pointed == "Only the host can abort this game. Moderators: `/marrakech-mod abort`."
+
+
+async def test_keep_playing_on_a_question_that_outlived_its_game_says_it_is_over(
+    edge: Edge,
+) -> None:
+    """A moderator ended the game while the host's question waited: Keep playing must not say
+    the game goes on."""
+    await started(edge)
+    asked = await edge.slash(edge.host, "marrakech", "abort").answer()
+    await (await confirm(edge, edge.moderator, "marrakech-mod", "abort", button="Abort")).answer()
+    assert await status(edge) is GameStatus.ABORTED
+    kept = await edge.click(edge.host, asked, "Keep playing").answer()
+    assert kept.content == "This game is not running."
+    assert kept.id == asked.id
+    assert not kept.buttons()
