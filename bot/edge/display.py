@@ -313,7 +313,8 @@ class GameDisplay:
         catch-up after a crash between the end's commit and its showing shows it then; a
         notice the last run posted but did not record is found in the channel's history, not
         posted again. Nothing if the end is shown already. `answered`: the interaction that
-        ended the game, whose follow-up tells the end (else it is posted in the channel)."""
+        ended the game, whose follow-up tells the end (else it is posted in the channel). A game
+        ended in its lobby gets no notice: its lobby says it was cancelled."""
         async with self._showing.holding(view.id):
             if not await self._play.end_not_shown(view.id):
                 return
@@ -322,7 +323,10 @@ class GameDisplay:
             for message in found:
                 if recovery.has_live_buttons(message):
                     await self._retire(view, message.id, recovery.shown_seq(message))
-            if not any(recovery.tells_end(message, view) for message in found):
+            # a lobby's end is told by the lobby's own message ("cancelled"), as its Cancel
+            # button leaves it; a game that began is told in a notice of its own
+            told = not view.started or any(recovery.tells_end(m, view) for m in found)
+            if not told:
                 fields: dict[str, Any] = {
                     "embed": presenter.aborted_post(view).embed,
                     "allowed_mentions": discord.AllowedMentions.none(),

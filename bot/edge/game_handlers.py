@@ -46,6 +46,7 @@ from bot.services.actions import AI_LEVELS, ROLL, LobbyAction
 from bot.services.availability import DatabaseUnavailableError
 from bot.services.errors import (
     BadOptionError,
+    GameDamagedError,
     GameNotFoundError,
     GameNotRunningError,
     NoGameHereError,
@@ -69,7 +70,9 @@ CONFIRMATION_KEYS = {
     Confirmation.ABORT: "confirm.abort",
     Confirmation.MOD_ABORT: "confirm.abort",
 }
-"""The catalogue keys (`<key>.question`, `.button`, `.done`) of what a confirmation asks."""
+"""The catalogue keys (`<key>.question`, `.button`, `.done`) of what a confirmation asks; an
+abort of a game still in its lobby is a cancellation, asked and told as one (`.question_lobby`,
+`.done_lobby`)."""
 
 
 class GameHandlers:
@@ -288,14 +291,27 @@ class GameHandlers:
             game_id = await self._service.open_game_id(interactions.channel_id(interaction))
             await self._play.check_abort(game_id, interaction.user.id, moderator=moderator)
             choice = Confirmation.MOD_ABORT if moderator else Confirmation.ABORT
-            await self._ask(interaction, game_id, choice)
+            lobby = await self._status(game_id) is GameStatus.LOBBY
+            await self._ask(interaction, game_id, choice, lobby=lobby)
 
         await guarded(interaction, "aborting a game", work)
 
-    async def _ask(self, interaction: Interaction, game_id: int, choice: Confirmation) -> None:
-        """The private question before `choice`: go ahead (danger) or keep playing."""
+    async def _status(self, game_id: int) -> GameStatus:
+        """The game's status now (a damaged game, which cannot be loaded but can be ended, is
+        still running)."""
+        try:
+            return (await self._play.look(game_id)).status
+        except GameDamagedError:
+            return GameStatus.RUNNING
+
+    async def _ask(
+        self, interaction: Interaction, game_id: int, choice: Confirmation, *, lobby: bool = False
+    ) -> None:
+        """The private question before `choice`: go ahead (danger) or keep playing; of a game
+        still in its `lobby`, whether to cancel it."""
         language = interactions.user_language(interaction)
         key = CONFIRMATION_KEYS[choice]
+        question = f"{key}.question_lobby" if lobby else f"{key}.question"
         buttons = discord.ui.View(timeout=None)
         danger = discord.ButtonStyle.danger
         buttons.add_item(
@@ -305,7 +321,7 @@ class GameHandlers:
         buttons.add_item(ConfirmButton(game_id, Confirmation.KEEP, label=keep))
         await replies.send(
             interaction,
-            content=text(f"{key}.question", language, game_id=game_id),
+            content=text(question, language, game_id=game_id),
             view=buttons,
             ephemeral=True,
         )
@@ -321,10 +337,7 @@ class GameHandlers:
         async def work() -> None:
             language = interactions.user_language(interaction)
             if choice is Confirmation.KEEP:  # true only of a game still open
-                open_now = (await self._play.look(game_id)).status in (
-                    GameStatus.LOBBY,
-                    GameStatus.RUNNING,
-                )
+                open_now = await self._status(game_id) in (GameStatus.LOBBY, GameStatus.RUNNING)
                 kept = text("confirm.keep.done", language, game_id=game_id)
                 refused = text("error.game_not_running", language)
                 await replies.edit(interaction, content=kept if open_now else refused, view=None)
@@ -369,6 +382,8 @@ class GameHandlers:
             return
         view = await self._play.abort(game_id, user, moderator=choice is Confirmation.MOD_ABORT)
         crashpoints.reach("end.committed")
+        if not view.started:  # a lobby: cancelled
+            done = text(f"{CONFIRMATION_KEYS[choice]}.done_lobby", language, game_id=game_id)
         await replies.edit(interaction, content=done, view=None)
         # the end is told by the display, from what is stored, which a catch-up after a crash
         # derives again: a post here could be cut off

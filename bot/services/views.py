@@ -167,6 +167,12 @@ class GameView:
         return next((move for move in self.ai_moves if move.turn == turn), None)
 
     @property
+    def started(self) -> bool:
+        """Whether the game left its lobby (its players have seats), even if its log cannot
+        be replayed now (a damaged game has no state)."""
+        return any(player.seat is not None for player in self.players)
+
+    @property
     def ai_to_move(self) -> bool:
         """True if the seat to move is played by the AI (nobody is to click)."""
         if self.state is None or self.state.to_move is None:

@@ -161,17 +161,24 @@ async def test_a_confirmation_that_outlived_its_game_is_refused(edge: Edge) -> N
 
 
 async def test_the_host_aborts_a_lobby_after_confirming(edge: Edge) -> None:
+    """Ending a lobby by command is cancelling it, as its Cancel button does: the question and
+    the answer say so, and the lobby's own message tells the channel (no second notice that
+    calls it aborted)."""
     lobby = await lobby_with_guest(edge)
     assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "abort"))
+    question = await edge.slash(edge.host, "marrakech", "abort").answer()
+    assert question.content == "Cancel the lobby of game #1? Nobody has played yet."
+    public = len(edge.fake.messages(edge.channel))
     aborting = await confirm(edge, edge.host, "marrakech", "abort", button="Abort")
-    assert (await aborting.answer()).content == "Game #1 is aborted."
-    (told,) = await aborting.followups(1)
-    assert not told.ephemeral
-    assert "aborted" in told.embed_text()
+    assert (await aborting.answer()).content == "The lobby of game #1 is cancelled."
     assert await status(edge) is GameStatus.ABORTED
     await edge.fake.wait_until(
         lambda: not edge.fake.world.messages[lobby.id].enabled_buttons(), what="lobby closed"
     )
+    shown = edge.fake.world.messages[lobby.id]
+    assert f"This lobby was cancelled by <@{edge.host.id}>." in shown.embed_text()
+    await edge.bot.display.show_end(await edge.service.play.look(1))  # a catch-up: no notice
+    assert len(edge.fake.messages(edge.channel)) == public, "no notice besides the lobby's"
 
 
 async def test_the_moderator_s_click_is_checked_again(edge: Edge) -> None:
