@@ -135,8 +135,15 @@ def lobby_post(
     else:
         key = "lobby.finished" if game.status is GameStatus.OVER else "lobby.playing"
         embed.description = text(key, language, link=link)
+    # once started, the game has the seats it started with: none of the lobby's looks open
+    seats = len(view.players) if view.started else game.seats_wanted
+    heading = (
+        text("lobby.players_seated", language, count=len(view.players))
+        if view.started
+        else text("lobby.players", language, count=len(view.players), seats=seats)
+    )
     embed.add_field(
-        name=text("lobby.players", language, count=len(view.players), seats=game.seats_wanted),
+        name=heading,
         value="\n".join(_lobby_name(view, player, language, notes) for player in view.players)
         or "-",
         inline=False,
@@ -146,7 +153,7 @@ def lobby_post(
         value=text(
             "lobby.options",
             language,
-            seats=game.seats_wanted,
+            seats=seats,
             variant=text(f"variant.{game.variant}", language),
             turn_limit=turn_limit_label(game.turn_limit_seconds, language),
             rated=text(_rated_key(game), language),

@@ -10,6 +10,7 @@ game is rated."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import engine
 from bot.presentation import community, presenter, ratings
@@ -118,6 +119,18 @@ def test_the_lobby_says_whether_the_game_is_rated() -> None:
     assert options.startswith("3 seats · standard rules · 1 h per turn · rated")
     casual = dataclasses.replace(lobby, game=dataclasses.replace(lobby.game, casual=True))
     assert "casual, not rated" in (presenter.lobby_post(casual).embed.fields[1].value or "")
+
+
+def test_a_started_game_s_first_message_counts_the_seats_it_started_with() -> None:
+    """A lobby for 3 started with 2: no seat looks open once the game is on, or over."""
+    state = engine.new_game(engine.deal(2, "standard", random.Random(1)))
+    for status in (GameStatus.RUNNING, GameStatus.OVER):
+        game = game_row("en", status)
+        assert game.seats_wanted == 3
+        started = GameView(game, (Player(100, 0), Player(101, 1)), state)
+        players, options = presenter.lobby_post(started).embed.fields
+        assert players.name == "Players (2)"
+        assert (options.value or "").startswith("2 seats · standard rules")
 
 
 # --- the leaderboard -------------------------------------------------------------------------
