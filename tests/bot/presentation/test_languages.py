@@ -410,3 +410,12 @@ def test_a_bad_option_is_named_as_the_user_s_client_names_it() -> None:
     assert errors.describe(bad, "en") == "That value is not allowed for `seats`."
     unnamed = service_errors.BadOptionError("colour", "green")
     assert errors.describe(unnamed, "fr") == "Cette valeur n'est pas permise pour `colour`."
+
+
+def test_ukrainian_counts_days_after_do_in_the_genitive() -> None:
+    """«до» takes the genitive: до 1 дня, до 3 днів, до 7 днів."""
+    for days, expected in ((1, "до 1 дня"), (3, "до 3 днів"), (7, "до 7 днів")):
+        texts = " ".join(
+            post_texts(presenter.settings_post(ServerSettings(1, away_days=days), "uk"))
+        )
+        assert f"{expected} за раз" in texts, texts
