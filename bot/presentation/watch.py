@@ -5,6 +5,7 @@ turns finished since the last one, several in one message."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 
 from bot.presentation import story
@@ -16,6 +17,8 @@ from bot.services.watch_views import WatchNews, WatchView
 
 DM_LIMIT = 2000
 """The most characters Discord takes in a message's text."""
+MENTION = re.compile(r"<@!?(\d+)>")
+"""A user's mention in a message's text."""
 
 
 def in_language(view: GameView, language: str) -> GameView:
@@ -55,12 +58,13 @@ def _status_key(watch: WatchView) -> str:
 def news_text(news: WatchNews, lines: Mapping[int, str]) -> str:
     """The direct message of the turns over since the watcher was last told, in the game's
     language: each turn's line (as its message in the channel tells it, from `lines` when
-    known, else from the game), then the end when the game is over. Kept within Discord's
+    known, else from the game), its players named without mentions, then the end when the
+    game is over. Kept within Discord's
     limit: the oldest turns give way to a count of them."""
     view = news.view
     language = view.game.locale
     turns = [turn for turn in finished_turns(view) if turn >= view.turn_at(news.told_seq)]
-    told = [lines.get(turn) or story.turn_line(view, turn) for turn in turns]
+    told = [_named(view, lines.get(turn) or story.turn_line(view, turn)) for turn in turns]
     url = _url(view)
     head = text("watch.dm.header", language, game_id=view.id, url=url)
     ends = {GameStatus.OVER: "watch.dm.over", GameStatus.ABORTED: "watch.dm.stopped"}
@@ -72,6 +76,18 @@ def news_text(news: WatchNews, lines: Mapping[int, str]) -> str:
         body = body[1:]
         dropped += 1
     return "\n".join([head, *_earlier(dropped, language), *body, *tail])[:DM_LIMIT]
+
+
+def _named(view: GameView, line: str) -> str:
+    """`line` with each player's mention replaced by the name the server showed them by (a
+    mention in a direct message shows as an unknown user on a client that has not met the
+    member); anyone else, or a player whose name was not kept, stays a mention."""
+    names = {p.user_id: p.name for p in view.players if p.user_id is not None and p.name}
+
+    def name(found: re.Match[str]) -> str:
+        return names.get(int(found[1])) or found[0]
+
+    return MENTION.sub(name, line)
 
 
 def _earlier(count: int, language: str) -> list[str]:

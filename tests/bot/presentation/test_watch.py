@@ -64,3 +64,25 @@ def test_the_private_view_says_what_the_watcher_gets() -> None:
     assert description(Watcher(view.id, 7, True, 0), over) == (
         "This game is over: watching it ended."
     )
+
+
+def test_a_watcher_s_direct_message_names_the_players_without_mentions() -> None:
+    """A mention in a direct message shows as an unknown user on clients that have not met
+    the member: the players are named as the server showed them, as in a turn's message."""
+    state = engine.new_game(engine.deal(2, "standard", random.Random(3)))
+    starts = [0]
+    while state.turn < 3:
+        turn = state.turn
+        state, _ = engine.apply(state, engine.legal_actions(state)[0])
+        if state.turn != turn:
+            starts.append(len(state.history))
+    game = game_row("en", GameStatus.RUNNING, seq=len(state.history))
+    players = (Player(100, 0, name="Alice"), Player(101, 1, name="Bob"))
+    view = GameView(game, players, state, turn_starts=tuple(starts))
+    from_channel = {1: "**Game #12 · turn 1** · 🟦 <@100>: paid <@101> 3 dirhams"}
+    message = news_text(WatchNews(7, view, 0), from_channel)
+    assert "<@" not in message, message
+    assert "🟦 Alice: paid Bob 3 dirhams" in message
+    last = message.splitlines()[-1]
+    assert last.startswith("**Game #12 · turn 2**"), "the line worked out from the game too"
+    assert "Alice" in last or "Bob" in last, last
