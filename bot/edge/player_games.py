@@ -68,8 +68,8 @@ class PlayerGamesController:
     async def notify(self, interaction: Interaction, state: str) -> None:
         async def work() -> None:
             choice = state if state in NOTIFY_CHOICES else NOTIFY_OFF
-            await self._players.set_notify(interaction.user.id, choice)
             language = interactions.user_language(interaction)
+            await self._players.set_notify(interaction.user.id, choice, language)
             await replies.send(
                 interaction, content=text(f"notify.{choice}", language), ephemeral=True
             )

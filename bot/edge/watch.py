@@ -78,7 +78,8 @@ class WatchController:
     async def command(self, interaction: Interaction, game_id: int) -> None:
         async def work() -> None:
             guild_id = interactions.guild_id(interaction)
-            watch = await self._watch.watch(guild_id, game_id, interaction.user.id)
+            language = interactions.user_language(interaction)
+            watch = await self._watch.watch(guild_id, game_id, interaction.user.id, language)
             await self._show(interaction, watch, new=True)
 
         await guarded(interaction, "watching a game", work)
@@ -89,15 +90,16 @@ class WatchController:
         async def work() -> None:
             guild_id = interactions.guild_id(interaction)
             user_id = interaction.user.id
+            language = interactions.user_language(interaction)  # of their direct messages too
             if action is WatchAction.WATCH:
-                watch = await self._watch.watch(guild_id, game_id, user_id)
+                watch = await self._watch.watch(guild_id, game_id, user_id, language)
             elif action is WatchAction.REFRESH:
                 watch = await self._watch.look(guild_id, game_id, user_id)
             elif action is WatchAction.STOP:
                 watch = await self._watch.unwatch(guild_id, game_id, user_id)
             else:
                 on = action is WatchAction.DMS_ON
-                watch = await self._watch.set_dms(guild_id, game_id, user_id, on)
+                watch = await self._watch.set_dms(guild_id, game_id, user_id, on, language)
             # The game's own message stays as it is: the view comes as a new private answer.
             await self._show(interaction, watch, new=_on_public_message(interaction))
 

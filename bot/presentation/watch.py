@@ -56,14 +56,16 @@ def _status_key(watch: WatchView) -> str:
 
 
 def news_text(news: WatchNews, lines: Mapping[int, str]) -> str:
-    """The direct message of the turns over since the watcher was last told, in the game's
-    language: each turn's line (as its message in the channel tells it, from `lines` when
-    known, else from the game), its players named without mentions, then the end when the
-    game is over. Kept within Discord's
-    limit: the oldest turns give way to a count of them."""
-    view = news.view
+    """The direct message of the turns over since the watcher was last told, in the language
+    they asked in (else the game's): each turn's line (as its message in the channel tells it,
+    from `lines` when known and in that language, else from the game), its players named
+    without mentions, then the end when the game is over. Kept within Discord's limit: the
+    oldest turns give way to a count of them."""
+    view = in_language(news.view, news.locale or news.view.game.locale)
     language = view.game.locale
     turns = [turn for turn in finished_turns(view) if turn >= view.turn_at(news.told_seq)]
+    if language != news.view.game.locale:  # the channel's lines are in the game's language
+        lines = {}
     told = [_named(view, lines.get(turn) or story.turn_line(view, turn)) for turn in turns]
     url = _url(view)
     head = text("watch.dm.header", language, game_id=view.id, url=url)

@@ -17,7 +17,7 @@ from bot.services.views import OpenGame, TurnNotice, UpNextNotice
 from bot.storage.game_log import GameLog
 from bot.storage.game_rows import GameRow
 from bot.storage.kinds import GameStatus
-from bot.storage.players import PlayerStore
+from bot.storage.players import DirectChoices, PlayerStore
 from engine import GameState
 
 log = logging.getLogger(__name__)
@@ -81,10 +81,11 @@ class PlayerGamesService:
         """Turn the user's direct messages at their turn on or off; True if that changed."""
         return await self._players.set_turn_dms(user_id, on, self._loader.now())
 
-    async def set_notify(self, user_id: int, choice: str) -> None:
-        """The user's `/marrakech notify` choice (NOTIFY_CHOICES)."""
+    async def set_notify(self, user_id: int, choice: str, locale: str | None = None) -> None:
+        """The user's `/marrakech notify` choice (NOTIFY_CHOICES), their direct messages then
+        written in `locale` (the language they asked in; None: each game's)."""
         await self._players.set_choices(
-            user_id, choice != "off", choice == "next", self._loader.now()
+            user_id, choice != "off", choice == "next", self._loader.now(), locale
         )
 
     async def turn_dms_refused(self, user_id: int) -> bool:
@@ -119,11 +120,14 @@ class PlayerGamesService:
             after = following.user_id if following.user_id != player.user_id else None
         choices = await self._players.choices(player.user_id, after or player.user_id)
         up_next = None
-        if after is not None and choices.get(after, (False, False))[1]:
+        following_choices = choices.get(after or 0, DirectChoices())
+        if after is not None and following_choices.next_up:
+            locale = following_choices.locale or game.locale
             up_next = UpNextNotice(
-                game.id, game.guild_id, game.channel_id, message_id, game.locale, after
+                game.id, game.guild_id, game.channel_id, message_id, locale, after
             )
-        if not choices.get(player.user_id, (False, False))[0]:
+        mover_choices = choices.get(player.user_id, DirectChoices())
+        if not mover_choices.turn:
             return None, up_next
         paid_to_you, you_paid = loaded.view().since_last_turn
         notice = TurnNotice(
@@ -131,7 +135,7 @@ class PlayerGamesService:
             game.guild_id,
             game.channel_id,
             message_id,
-            game.locale,
+            mover_choices.locale or game.locale,
             player.user_id,
             player.seat,
             loaded.players,

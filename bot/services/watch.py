@@ -51,10 +51,13 @@ class WatchService:
         """Decide, from now on, whether a direct message may reach a person now."""
         self._gate = gate
 
-    async def watch(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
-        """Start watching the server's running game (a second time changes nothing)."""
+    async def watch(
+        self, guild_id: int, game_id: int, user_id: int, locale: str | None = None
+    ) -> WatchView:
+        """Start watching the server's running game (a second time changes nothing), its
+        messages in `locale` (the language the watcher asked in; None: the game's)."""
         view = await self._running(guild_id, game_id)
-        await self._store.watch(game_id, user_id, view.seq, self._loader.now())
+        await self._store.watch(game_id, user_id, view.seq, self._loader.now(), locale)
         return WatchView(view, await self._store.get(game_id, user_id))
 
     async def look(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
@@ -63,10 +66,13 @@ class WatchService:
         view = await self._view(guild_id, game_id)
         return WatchView(view, await self._store.get(game_id, user_id))
 
-    async def set_dms(self, guild_id: int, game_id: int, user_id: int, on: bool) -> WatchView:
-        """Ask for (or stop) a direct message at each finished turn; told from now on."""
+    async def set_dms(
+        self, guild_id: int, game_id: int, user_id: int, on: bool, locale: str | None = None
+    ) -> WatchView:
+        """Ask for (or stop) a direct message at each finished turn; told from now on, in
+        `locale` when given (the language the watcher asked in)."""
         view = await self._running(guild_id, game_id)
-        if not await self._store.set_dms(game_id, user_id, on, view.seq):
+        if not await self._store.set_dms(game_id, user_id, on, view.seq, locale):
             raise NotWatchingError()
         if on:
             self._watched.add(game_id)
@@ -100,7 +106,7 @@ class WatchService:
             if not await self._gate(watcher.user_id):
                 continue
             if await self._store.claim(watcher, view.seq):
-                due.append(WatchNews(watcher.user_id, view, watcher.sent_seq))
+                due.append(WatchNews(watcher.user_id, view, watcher.sent_seq, watcher.locale))
         return due
 
     async def _last_news(self, view: GameView) -> list[WatchNews]:
@@ -110,7 +116,7 @@ class WatchService:
             if not watcher.dms or (watcher.sent_seq >= view.seq and not stopped):
                 continue
             if await self._gate(watcher.user_id):
-                due.append(WatchNews(watcher.user_id, view, watcher.sent_seq))
+                due.append(WatchNews(watcher.user_id, view, watcher.sent_seq, watcher.locale))
             else:
                 await self._store.put_back(watcher, self._loader.now())
         return due

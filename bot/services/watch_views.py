@@ -26,3 +26,5 @@ class WatchNews:
     user_id: int
     view: GameView
     told_seq: int
+    locale: str | None = None
+    """The language the watcher asked in (None: the game's)."""

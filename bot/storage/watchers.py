@@ -23,6 +23,8 @@ class Watcher:
     user_id: int
     dms: bool
     sent_seq: int
+    locale: str | None = None
+    """The language of their messages: the one they watched in (None: the game's)."""
 
 
 class WatchStore:
@@ -31,31 +33,38 @@ class WatchStore:
     def __init__(self, database: Database) -> None:
         self._db = database
 
-    async def watch(self, game_id: int, user_id: int, seq: int, now: datetime) -> bool:
-        """Add the user as a watcher of the game, told up to `seq` (what they see now); True
-        if they were not watching it yet (a second Watch changes nothing)."""
+    async def watch(
+        self, game_id: int, user_id: int, seq: int, now: datetime, locale: str | None = None
+    ) -> bool:
+        """Add the user as a watcher of the game, told up to `seq` (what they see now), in
+        `locale`; True if they were not watching it yet (a second Watch changes nothing)."""
         async with self._db.single_write() as conn:
             added = await conn.execute(
-                "INSERT INTO watchers (game_id, user_id, dms, sent_seq, created_at) "
-                "VALUES ($1, $2, 0, $3, $4) ON CONFLICT (game_id, user_id) DO NOTHING",
+                "INSERT INTO watchers (game_id, user_id, dms, sent_seq, created_at, locale) "
+                "VALUES ($1, $2, 0, $3, $4, $5) ON CONFLICT (game_id, user_id) DO NOTHING",
                 game_id,
                 user_id,
                 seq,
                 time_to_column(now),
+                locale,
             )
         return added == 1
 
-    async def set_dms(self, game_id: int, user_id: int, on: bool, seq: int) -> bool:
-        """Turn the watcher's direct messages on (told from `seq` on: nothing before it) or
-        off; False if they do not watch the game."""
+    async def set_dms(
+        self, game_id: int, user_id: int, on: bool, seq: int, locale: str | None = None
+    ) -> bool:
+        """Turn the watcher's direct messages on (told from `seq` on: nothing before it, in
+        `locale` when given) or off; False if they do not watch the game."""
         async with self._db.single_write() as conn:
             changed = await conn.execute(
                 "UPDATE watchers SET dms = $3, sent_seq = CASE WHEN $3 = 1 AND dms = 0 "
-                "THEN $4 ELSE sent_seq END WHERE game_id = $1 AND user_id = $2",
+                "THEN $4 ELSE sent_seq END, locale = coalesce($5, locale) "
+                "WHERE game_id = $1 AND user_id = $2",
                 game_id,
                 user_id,
                 int(on),
                 seq,
+                locale,
             )
         return changed == 1
 
@@ -71,7 +80,7 @@ class WatchStore:
         """The user as a watcher of the game, or None."""
         async with self._db.single_read() as conn:
             row = await conn.fetchrow(
-                "SELECT game_id, user_id, dms, sent_seq FROM watchers "
+                "SELECT game_id, user_id, dms, sent_seq, locale FROM watchers "
                 "WHERE game_id = $1 AND user_id = $2",
                 game_id,
                 user_id,
@@ -82,7 +91,7 @@ class WatchStore:
         """The game's watchers who asked for direct messages and were told less than `seq`."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
-                "SELECT game_id, user_id, dms, sent_seq FROM watchers "
+                "SELECT game_id, user_id, dms, sent_seq, locale FROM watchers "
                 "WHERE game_id = $1 AND dms = 1 AND sent_seq < $2 ORDER BY user_id",
                 game_id,
                 seq,
@@ -129,7 +138,8 @@ class WatchStore:
         yet."""
         async with self._db.single_write() as conn:
             rows = await conn.fetch(
-                "DELETE FROM watchers WHERE game_id = $1 RETURNING game_id, user_id, dms, sent_seq",
+                "DELETE FROM watchers WHERE game_id = $1 "
+                "RETURNING game_id, user_id, dms, sent_seq, locale",
                 game_id,
             )
         return sorted((_watcher(row) for row in rows), key=lambda watcher: watcher.user_id)
@@ -138,15 +148,16 @@ class WatchStore:
         """Keep a finished game's watcher whose last message is held for now."""
         async with self._db.single_write() as conn:
             await conn.execute(
-                "INSERT INTO watchers (game_id, user_id, dms, sent_seq, created_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, user_id) DO NOTHING",
+                "INSERT INTO watchers (game_id, user_id, dms, sent_seq, created_at, locale) "
+                "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, user_id) DO NOTHING",
                 watcher.game_id,
                 watcher.user_id,
                 int(watcher.dms),
                 watcher.sent_seq,
                 time_to_column(now),
+                watcher.locale,
             )
 
 
 def _watcher(row: Row) -> Watcher:
-    return Watcher(int(row[0]), int(row[1]), bool(row[2]), int(row[3]))
+    return Watcher(int(row[0]), int(row[1]), bool(row[2]), int(row[3]), row[4])

@@ -146,3 +146,28 @@ async def test_when_i_am_next_tells_the_person_after_a_person_s_turn_begins(
     assert "You are next in game" in up_next_text(up_next)
     await players.set_notify(after, "on")
     assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
+
+
+async def test_direct_messages_are_in_the_language_the_person_asked_for_them_in(
+    database: Database,
+) -> None:
+    """A Ukrainian member on a French server asks for direct messages in Ukrainian: they come
+    in Ukrainian; a choice made before the language was kept comes in the game's."""
+    service = service_on(database)
+    players = players_of(service, database)
+    view = await started(service, (HOST, BOB, CAROL))
+    state = view.state
+    assert state is not None
+    mover, after = view.user_to_move, view.user_at(next_seat(state) or 0)
+    assert mover is not None
+    assert after is not None
+    await players.set_notify(mover, "on", "uk")
+    await players.set_notify(after, "next", "fr")
+    notice, up_next = await players.turn_notices(view.id, view.seq, 42)
+    assert notice is not None
+    assert up_next is not None
+    assert (notice.locale, up_next.locale) == ("uk", "fr")
+    await players.set_notify(mover, "on")
+    notice, _ = await players.turn_notices(view.id, view.seq, 42)
+    assert notice is not None
+    assert notice.locale == view.game.locale, "no language given: the game's"

@@ -163,3 +163,21 @@ async def test_a_restart_tells_what_the_game_s_message_shows_and_was_not_told(
     assert "· turn 2**" in told
     await restarted.start()
     assert await restarted.games_behind() == [], "told once"
+
+
+async def test_a_watcher_s_messages_are_in_the_language_they_asked_for_them_in(
+    database: Database,
+) -> None:
+    """An English-speaking member watches a French game: their direct messages are in
+    English, the language of their click; a watcher kept without one gets the game's."""
+    service = service_on(database)
+    watch = watch_of(service, database)
+    view = await started(service, (HOST, BOB))
+    assert view.game.locale == "en"
+    await watch.watch(GUILD, view.id, WATCHER, "uk")
+    await watch.set_dms(GUILD, view.id, WATCHER, True, "uk")
+    while len(finished_turns(view)) < 1:
+        view = await step(service, view)
+    (news,) = await watch.news(view)
+    assert news.locale == "uk"
+    assert news_text(news, {}).startswith("Гра №"), news_text(news, {})

@@ -325,8 +325,10 @@ async def test_a_target_of_another_schema_is_refused_and_left_as_it_was(
     await GameStore(db).set_meta("copied-key", "a value")
     older = await open_database(tmp_path / "older.sqlite3", schema_version=BEFORE_JUDGEMENTS)
     try:
+        # names the tables that differ, among them the one the older schema lacks
         with pytest.raises(
-            StorageError, match=r"schemas differ \(tables game_judgements, games, seat_requests\)"
+            StorageError,
+            match=r"schemas differ \(tables [a-z_, ]*\bgame_judgements\b[a-z_, ]*\); open both",
         ):
             await copy_database(db, older)
         assert not any((await all_rows(older)).values())
