@@ -58,10 +58,14 @@ def _stale(error: service_errors.StaleBoardError, language: str) -> str:
 
 
 def _channel_has_game(error: service_errors.ChannelHasGameError, language: str) -> str:
-    if error.message_id is None:
-        return text("error.channel_has_game", language, link=f"#{error.game_id}")
-    link = message_link(error.guild_id, error.channel_id, error.message_id)
-    return text("error.channel_has_game", language, link=link)
+    """The channel's open game, linked when its message is known; one still waiting for
+    players is offered to join instead."""
+    key = "error.channel_has_lobby" if error.lobby else "error.channel_has_game"
+    game = text("error.channel_game", language, game_id=error.game_id)
+    if error.message_id is not None:
+        link = message_link(error.guild_id, error.channel_id, error.message_id)
+        game = f"[{game}]({link})"
+    return text(key, language, game=game)
 
 
 def _channel_has_tournament(error: service_errors.ChannelHasTournamentError, language: str) -> str:

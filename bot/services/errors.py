@@ -23,13 +23,21 @@ class ChannelHasGameError(GameError):
     """`new` in a channel that already has an open game."""
 
     def __init__(
-        self, game_id: int, guild_id: int | None, channel_id: int, message_id: int | None
+        self,
+        game_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        message_id: int | None,
+        *,
+        lobby: bool = False,
     ) -> None:
         super().__init__(f"channel {channel_id} has game {game_id}")
         self.game_id = game_id
         self.guild_id = guild_id
         self.channel_id = channel_id
         self.message_id = message_id
+        self.lobby = lobby
+        """Whether that game still waits for players (one may join it instead)."""
 
 
 class BadOptionError(GameError):

@@ -103,7 +103,11 @@ class LobbyService:
             if existing is None:  # closed in between: let the user try again
                 raise
             raise ChannelHasGameError(
-                existing.id, existing.guild_id, existing.channel_id, existing.board_message_id
+                existing.id,
+                existing.guild_id,
+                existing.channel_id,
+                existing.board_message_id,
+                lobby=existing.status is GameStatus.LOBBY,
             ) from None
         host = Player(host_id, None, name=new.host_name)
         return self._loader.keep(LoadedGame(game, (host,), None)).view()

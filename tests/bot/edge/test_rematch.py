@@ -158,8 +158,11 @@ async def test_a_second_press_points_at_the_rematch_already_open(edge: Edge) -> 
     posted = len(edge.fake.messages(edge.channel))
     for user in (edge.guest, edge.host):
         refused = await private(edge.click(user, final, "Rematch"))
-        assert "already has a game" in refused
-        assert f"/{edge.channel.id}/{lobby.id}" in refused
+        link = f"https://discord.com/channels/{edge.channel.guild.id}/{edge.channel.id}/{lobby.id}"
+        assert refused == (
+            f"This channel already has a game waiting for players: [game #2]({link}). "
+            "Press Join there to play."
+        )
     assert len(edge.fake.messages(edge.channel)) == posted
     assert await edge.store.get(3) is None
 
