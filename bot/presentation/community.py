@@ -171,8 +171,8 @@ def accuracy_lines(accuracy: Accuracy, language: str) -> list[str]:
 
 
 def rating_lines(rating: PlayerRating, language: str) -> list[str]:
-    """The rating part of the stats: points and rated games, best and worst result, and the
-    record against each AI level."""
+    """The rating part of the stats: points and rated games, best result (a gain) and worst
+    (a loss), and the record against each AI level."""
     shown = ratings.points(rating.points, language)
     if rating.games == 0:
         lines = [text("stats.rating_none", language, rating=shown)]
@@ -188,10 +188,12 @@ def rating_lines(rating: PlayerRating, language: str) -> list[str]:
         ]
     else:
         lines = [text("stats.rating", language, rating=shown, games=number(rating.games, language))]
-    if rating.best is not None:
+    # a loss is never called the best result, nor a gain the worst
+    if rating.best is not None and rating.best.change > 0:
         lines.append(_result_line("stats.best", rating.best, language))
-    if rating.worst is not None and rating.worst != rating.best:
-        lines.append(_result_line("stats.worst", rating.worst, language))
+    worst = rating.worst
+    if worst is not None and worst.change < 0:
+        lines.append(_result_line("stats.worst", worst, language))
     if rating.against_ai:
         lines.append(text("stats.against_ai", language))
         lines.extend(

@@ -191,6 +191,19 @@ def rating(games: int, **changes: object) -> PlayerRating:
     return dataclasses.replace(shown, **changes)  # type: ignore[arg-type]
 
 
+def test_a_loss_is_never_called_the_best_result_nor_a_win_the_worst() -> None:
+    lost = RatedResult(3, 2, 2, -46)
+    only_lost = description(
+        community.stats_post(SUMMARY, rating(1, best=lost, worst=lost), "en").post
+    )
+    assert "Best result" not in only_lost
+    assert "Worst result: **\u221246** in game #3 (place 2 of 2)" in only_lost
+    won = RatedResult(4, 1, 2, 30)
+    only_won = description(community.stats_post(SUMMARY, rating(1, best=won, worst=won), "en").post)
+    assert "Best result: **+30** in game #4 (place 1 of 2)" in only_won
+    assert "Worst result" not in only_won
+
+
 def test_the_stats_show_the_rating_its_results_and_the_record_against_the_ai() -> None:
     shown = community.stats_post(SUMMARY, rating(12), "en")
     text = description(shown.post)
