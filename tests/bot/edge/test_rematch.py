@@ -156,9 +156,11 @@ async def test_a_second_press_points_at_the_rematch_already_open(edge: Edge) -> 
     final = await finished_with_an_ai(edge)
     lobby = await edge.click(edge.host, final, "Rematch").answer()
     posted = len(edge.fake.messages(edge.channel))
+    guild = edge.channel.guild
+    assert guild is not None
+    link = f"https://discord.com/channels/{guild.id}/{edge.channel.id}/{lobby.id}"
     for user in (edge.guest, edge.host):
         refused = await private(edge.click(user, final, "Rematch"))
-        link = f"https://discord.com/channels/{edge.channel.guild.id}/{edge.channel.id}/{lobby.id}"
         assert refused == (
             f"This channel already has a game waiting for players: [game #2]({link}). "
             "Press Join there to play."
