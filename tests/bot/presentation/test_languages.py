@@ -419,3 +419,17 @@ def test_ukrainian_counts_days_after_do_in_the_genitive() -> None:
             post_texts(presenter.settings_post(ServerSettings(1, away_days=days), "uk"))
         )
         assert f"{expected} за раз" in texts, texts
+
+
+def test_a_turn_s_footer_counts_actions_not_moves_beside_the_turn_number() -> None:
+    """The footer's count is the log's (every action, the die's too), for checking the dice;
+    called a move ("coup"), it read as a second, different count of turns."""
+    footers = {}
+    for locale in ("en", "fr", "uk"):
+        view = list(played_views(locale, 2, "standard"))[3]
+        footers[locale] = presenter.turn_post(view, ping=False).embed.footer.text or ""
+    assert footers["en"].startswith(
+        f"Game #12 · action {list(played_views('en', 2, 'standard'))[3].seq} ·"
+    )
+    assert " · action " in footers["fr"]
+    assert " · дія " in footers["uk"]
