@@ -14,17 +14,22 @@ from bot.storage.watchers import Watcher
 from tests.bot.presentation.test_languages import game_row
 
 
-def test_a_long_message_keeps_the_newest_turns_and_counts_the_oldest() -> None:
+def played_to(turn: int, players: tuple[Player, ...]) -> GameView:
+    """A running 2-player English game of `players`, each taking its first option, at the
+    start of turn `turn`."""
     state = engine.new_game(engine.deal(2, "standard", random.Random(3)))
     starts = [0]
-    while state.turn < 30:
-        turn = state.turn
+    while state.turn < turn:
+        before = state.turn
         state, _ = engine.apply(state, engine.legal_actions(state)[0])
-        if state.turn != turn:
+        if state.turn != before:
             starts.append(len(state.history))
     game = game_row("en", GameStatus.RUNNING, seq=len(state.history))
-    players = (Player(100, 0), Player(101, 1))
-    view = GameView(game, players, state, turn_starts=tuple(starts))
+    return GameView(game, players, state, turn_starts=tuple(starts))
+
+
+def test_a_long_message_keeps_the_newest_turns_and_counts_the_oldest() -> None:
+    view = played_to(30, (Player(100, 0), Player(101, 1)))
     turns = list(finished_turns(view))
     assert len(turns) > 20
     lines = {turn: f"Turn {turn}: " + "x" * 150 for turn in turns}
@@ -69,16 +74,7 @@ def test_the_private_view_says_what_the_watcher_gets() -> None:
 def test_a_watcher_s_direct_message_names_the_players_without_mentions() -> None:
     """A mention in a direct message shows as an unknown user on clients that have not met
     the member: the players are named as the server showed them, as in a turn's message."""
-    state = engine.new_game(engine.deal(2, "standard", random.Random(3)))
-    starts = [0]
-    while state.turn < 3:
-        turn = state.turn
-        state, _ = engine.apply(state, engine.legal_actions(state)[0])
-        if state.turn != turn:
-            starts.append(len(state.history))
-    game = game_row("en", GameStatus.RUNNING, seq=len(state.history))
-    players = (Player(100, 0, name="Alice"), Player(101, 1, name="Bob"))
-    view = GameView(game, players, state, turn_starts=tuple(starts))
+    view = played_to(3, (Player(100, 0, name="Alice"), Player(101, 1, name="Bob")))
     from_channel = {1: "**Game #12 · turn 1** · 🟦 <@100>: paid <@101> 3 dirhams"}
     message = news_text(WatchNews(7, view, 0), from_channel)
     assert "<@" not in message, message
