@@ -29,6 +29,7 @@ from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
 from bot.presentation.messages import text
+from bot.services.availability import DatabaseUnavailableError
 from bot.services.errors import GameError, GameNotFoundError
 from bot.services.nudges import NudgeService
 from bot.services.play import PlayService
@@ -40,7 +41,6 @@ from bot.services.substitutes import (
     SubstituteService,
 )
 from bot.services.views import GameStatus, GameView
-from bot.storage.errors import StorageError
 from bot.supervisor import cancel_and_wait
 
 log = logging.getLogger(__name__)
@@ -143,7 +143,7 @@ class SeatController:
         try:
             await self._substitutes.remember_message(request.id, sent.message_id)
             closed = await self._substitutes.close_for_ended_games(request.game_id)
-        except StorageError as error:
+        except DatabaseUnavailableError as error:
             log.info("seat request %s: message not kept (%r)", request.id, error)
             return
         await self._show_closed(closed)  # the game ended while the request was being posted
@@ -156,17 +156,24 @@ class SeatController:
     def game_closed(self, game_id: int) -> None:
         """A game ended (the loader says so, right after the write): its open requests are
         closed, and their messages say so, in the background."""
-        task = asyncio.create_task(self.close_for_ended_games(game_id), name=f"requests-{game_id}")
+        task = asyncio.create_task(self._logged_close(game_id), name=f"requests-{game_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _logged_close(self, game_id: int) -> None:
+        try:
+            await self.close_for_ended_games(game_id)
+        except Exception:  # a task of its own: nobody else would see it
+            log.exception("closing the seat requests of game %s failed", game_id)
 
     async def close_for_ended_games(self, game_id: int | None = None) -> None:
         """Close the open requests of games that no longer run (of `game_id`, or all, as at a
         start, for a process that ended a game and died before this), and show them closed.
-        Never raises: what a failure leaves open is closed by the next start, or by a press."""
+        A database outage is one INFO line, and Discord's refusals too (the edit is best
+        effort): what they leave open is closed by the next start, or by a press."""
         try:
             closed = await self._substitutes.close_for_ended_games(game_id)
-        except StorageError as error:
+        except DatabaseUnavailableError as error:
             log.info("seat requests of ended games not closed (%r)", error)
             return
         await self._show_closed(closed)
@@ -177,7 +184,7 @@ class SeatController:
                 continue
             try:
                 view = await self._play.look(request.game_id)
-            except (GameError, StorageError) as error:
+            except (GameError, DatabaseUnavailableError) as error:
                 log.info("seat request %s: not shown closed (%r)", request.id, error)
                 continue
             await self._display.retire_message(

@@ -5,7 +5,10 @@ in memory learns each count as stored, so a turn of a person with none left offe
 
 from __future__ import annotations
 
-from bot.services.loader import GameLoader
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # a type only: the layout reads the allowance without loading the loader
+    from bot.services.loader import GameLoader
 
 HINTS_PER_GAME = 3
 """How many hints each person may ask for in one coached game (docs/coach.md)."""
