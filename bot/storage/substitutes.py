@@ -50,6 +50,14 @@ REQUEST_COLUMNS = (
 )
 
 
+_ANY_ENDED = (
+    "SELECT count(*) FROM seat_requests WHERE status = $1 AND game_id IN "
+    "(SELECT id FROM games WHERE status <> 'running')"
+)
+_ANY_ENDED_OF_GAME = (
+    "SELECT count(*) FROM seat_requests WHERE status = $1 AND game_id = $2 AND "
+    "game_id IN (SELECT id FROM games WHERE status <> 'running')"
+)
 _CLOSE_ENDED = (
     "UPDATE seat_requests SET status = 'failed' WHERE status = $1 AND game_id IN "
     f"(SELECT id FROM games WHERE status <> 'running') RETURNING {REQUEST_COLUMNS}"
@@ -189,8 +197,16 @@ class SubstituteStore(GameTable):
 
     async def close_requests_of_ended_games(self, game_id: int | None = None) -> list[SeatRequest]:
         """Close (as failed: they can no longer be carried out) the requests still open whose
-        game no longer runs, of `game_id` only if given, in one statement; the ones it closed
-        (of two processes at once, each request is closed by one), oldest first."""
+        game no longer runs, of `game_id` only if given; the ones closed (of two processes at
+        once, each request is closed by one), oldest first. Looked for first, so that the
+        usual case (none) writes nothing: a start, or a game's end, commits no write for it."""
+        async with self._db.single_read() as conn:
+            if game_id is None:
+                found = await conn.fetchval(_ANY_ENDED, OPEN)
+            else:
+                found = await conn.fetchval(_ANY_ENDED_OF_GAME, OPEN, game_id)
+        if not found:
+            return []
         async with self._db.single_write() as conn:
             if game_id is None:
                 rows = await conn.fetch(_CLOSE_ENDED, OPEN)

@@ -84,7 +84,7 @@ async def test_a_target_holding_anything_is_refused_with_one_line(
     assert "not empty (player_settings 1 rows)" in said.err
     assert PASSWORD not in said.err
     rows = await _rows(url)
-    assert rows["player_settings"] == [(0, 1, "2026-01-01T00:00:00.000+00:00", 42)]
+    assert rows["player_settings"] == [(None, 0, 1, "2026-01-01T00:00:00.000+00:00", 42)]
     assert sum(len(found) for found in rows.values()) == 1, "the target is left as it was"
 
 
