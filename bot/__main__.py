@@ -174,9 +174,8 @@ def _copy_db(source_text: str, target_text: str) -> int:
         report = asyncio.run(copy_install(source, target))
     except StorageError as error:
         message = str(error)
-        for password in (source.password, target.password):
-            if password:
-                message = message.replace(password, "***")
+        for password in (*source.secrets, *target.secrets):
+            message = message.replace(password, "***")
         print(f"{PROGRAM}: {message}", file=sys.stderr)
         return EXIT_CRASHED
     print(report.summary())
@@ -218,7 +217,7 @@ def _run_bot() -> int:
     except (SettingsError, crashpoints.CrashSettingError) as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
-    secrets = (settings.token, settings.database.password)
+    secrets = (settings.token, *settings.database.secrets)
     configure_logging(settings.log_level, secrets=tuple(s for s in secrets if s))
     log.info("starting with %s", settings)
     for name in (*hooks.active, *crashpoints.active(os.environ)):

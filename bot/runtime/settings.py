@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from bot.storage.game_rows import ShardSet
 
@@ -74,8 +74,17 @@ class DatabaseTarget:
 
     @property
     def password(self) -> str | None:
-        """The URL's password, to keep out of the logs."""
-        return urlsplit(self.url).password if self.url is not None else None
+        """The URL's password, as the server reads it (percent-decoded), to keep out of the
+        logs."""
+        raw = urlsplit(self.url).password if self.url is not None else None
+        return None if raw is None else unquote(raw)
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What the logs must never show: the password as the server reads it, and as the URL
+        writes it (percent-encoded)."""
+        raw = urlsplit(self.url).password if self.url is not None else None
+        return tuple(dict.fromkeys(s for s in (self.password, raw) if s))
 
     def __repr__(self) -> str:
         if self.url is None:
@@ -84,7 +93,11 @@ class DatabaseTarget:
 
 
 def redacted_url(url: str) -> str:
-    """The URL with its password (if any) shown as ***."""
+    """The URL with its password (if any) shown as ***; one that does not parse (a reserved
+    character in its user part) has all of its user part hidden."""
+    if not _parses(url):
+        scheme, _, rest = url.partition("://")
+        return f"{scheme}://***@{rest.rpartition('@')[2]}"
     parts = urlsplit(url)
     if parts.password is None:
         return url
@@ -92,6 +105,18 @@ def redacted_url(url: str) -> str:
     host = parts.hostname or ""
     port = f":{parts.port}" if parts.port is not None else ""
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+def _parses(url: str) -> bool:
+    """Whether the URL's user part, host and port read as typed: a '/', '?' or '#' in a
+    password ends the part it belongs to, and leaves its '@' (and the rest of the password)
+    in the path, the query or the fragment."""
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018  (reading it checks it)
+    except ValueError:
+        return False
+    return "@" not in url.partition("://")[2] or "@" in parts.netloc
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +175,11 @@ def load_database(environ: Mapping[str, str]) -> DatabaseTarget:
     if value is None:
         return DatabaseTarget(path=DEFAULT_DB_PATH)
     if value.startswith(POSTGRES_SCHEMES):
+        if not _parses(value):
+            raise SettingsError(
+                f"{DB_VAR}: the user name or password holds a character a URL reserves: "
+                "percent-encode it (/ as %2F, ? as %3F, # as %23, % as %25)"
+            )
         parts = urlsplit(value)
         if not parts.hostname and "host=" not in parts.query:
             raise SettingsError(
@@ -160,13 +190,18 @@ def load_database(environ: Mapping[str, str]) -> DatabaseTarget:
         path = value.removeprefix(SQLITE_SCHEME)
         if not path:
             raise SettingsError(f"{DB_VAR} needs a file path after sqlite:///")
-        return DatabaseTarget(path=Path(path))
+        return DatabaseTarget(path=Path(path).expanduser())
     if "://" in value:
         raise SettingsError(
             f"{DB_VAR} must be a file path, sqlite:///path or postgresql://...; "
             f"got a {value.split('://', 1)[0]}:// URL"
         )
-    return DatabaseTarget(path=Path(value))
+    if value.startswith("sqlite:"):
+        raise SettingsError(
+            f"{DB_VAR}: write a SQLite URL sqlite:///relative/path or sqlite:////absolute/path "
+            "(or give the file's path alone)"
+        )
+    return DatabaseTarget(path=Path(value).expanduser())
 
 
 def _dev_guilds(environ: Mapping[str, str]) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.runtime.settings import SettingsError, load_heartbeat_path, load_settings
+from bot.runtime.settings import SettingsError, load_heartbeat_path, load_settings, redacted_url
 
 TOKEN = {"DISCORD_TOKEN": "abc.def.ghi"}
 
@@ -61,3 +61,48 @@ def test_a_bad_database_setting_is_one_clear_line(value: str, said: str) -> None
         load_settings({**TOKEN, "MARRAKECH_DB": value})
     assert said in str(raised.value)
     assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("password", ["S3cr/etPW", "S3cr#etPW", "S3cr?etPW"])
+def test_a_password_a_url_cannot_hold_as_typed_is_refused_without_showing_it(
+    password: str,
+) -> None:
+    """A '/', '#' or '?' ends the URL's user part: the URL would not parse, and the password
+    would be logged whole. Refused in one line that says how to write it, and never shows it."""
+    url = f"postgresql://marrakech:{password}@127.0.0.1:5432/marrakech"
+    with pytest.raises(SettingsError, match="percent-encode") as raised:
+        load_settings({**TOKEN, "MARRAKECH_DB": url})
+    said = str(raised.value)
+    assert password not in said
+    assert "etPW" not in said
+    assert "%2F" in said
+    encoded = url.replace(
+        password, password.replace("/", "%2F").replace("#", "%23").replace("?", "%3F")
+    )
+    settings = load_settings({**TOKEN, "MARRAKECH_DB": encoded})
+    assert settings.database.password == password, "the encoded form is read as the password"
+    assert "etPW" not in repr(settings)
+
+
+def test_redacting_never_shows_a_password_even_from_a_url_that_does_not_parse() -> None:
+    shown = redacted_url("postgresql://marrakech:S3cr/etPW@127.0.0.1:5432/marrakech")
+    assert "etPW" not in shown
+    assert "S3cr" not in shown
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("sqlite:/tmp/x.db", "sqlite:///"),
+        ("sqlite:games.sqlite3", "sqlite:///"),
+    ],
+)
+def test_a_sqlite_url_with_too_few_slashes_is_refused(value: str, said: str) -> None:
+    with pytest.raises(SettingsError, match="MARRAKECH_DB") as raised:
+        load_settings({**TOKEN, "MARRAKECH_DB": value})
+    assert said in str(raised.value)
+
+
+def test_a_home_folder_is_expanded() -> None:
+    settings = load_settings({**TOKEN, "MARRAKECH_DB": "~/marrakech.sqlite3"})
+    assert settings.database.path == Path.home() / "marrakech.sqlite3"
