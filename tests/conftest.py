@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.runtime.logs import QUIET_LIBRARIES
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "tests" / "data"
 """Reference files the tests read (conformance vectors, game records, rulebook excerpts); see
@@ -100,12 +102,16 @@ def data_dir() -> Path:
 
 @pytest.fixture
 def restore_root_logger() -> Iterator[None]:
-    """Undo a test's logging set-up (root handlers, level, warnings capture) afterwards."""
+    """Undo a test's logging set-up (root handlers, level, the libraries' levels, warnings
+    capture) afterwards."""
     root = logging.getLogger()
     handlers, level = root.handlers[:], root.level
+    libraries = {name: logging.getLogger(name).level for name in QUIET_LIBRARIES}
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+    for name, library_level in libraries.items():
+        logging.getLogger(name).setLevel(library_level)
     logging.captureWarnings(False)
 
 

@@ -13,6 +13,10 @@ from typing import TextIO
 
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 REDACTED = "[redacted]"
+QUIET_LIBRARIES = ("aiosqlite", "asyncpg", "discord.http", "discord.webhook")
+"""Libraries kept at INFO when the bot logs at DEBUG: at DEBUG they write every SQL statement
+with its values (a game's secret seed among them) or every request to Discord (interaction
+tokens in their paths), hundreds of lines a game that hide the bot's own."""
 
 
 class RedactingFormatter(logging.Formatter):
@@ -33,7 +37,8 @@ class RedactingFormatter(logging.Formatter):
 def configure_logging(
     level: str, *, secrets: Iterable[str] = (), stream: TextIO | None = None
 ) -> logging.Handler:
-    """Send every log record at `level` or above to stderr (or `stream`) with secrets hidden.
+    """Send every log record at `level` or above to stderr (or `stream`) with secrets hidden;
+    the QUIET_LIBRARIES at INFO or above whatever the level.
 
     Replaces any handlers already on the root logger and returns the one it installed.
     """
@@ -44,5 +49,7 @@ def configure_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    for library in QUIET_LIBRARIES:
+        logging.getLogger(library).setLevel(max(logging.INFO, root.level))
     logging.captureWarnings(True)
     return handler

@@ -57,3 +57,24 @@ def test_a_secret_that_contains_another_is_hidden_whole() -> None:
     output = stream.getvalue()
     assert "secret-part" not in output
     assert output.rstrip().endswith(f"token is {REDACTED}")
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_debug_keeps_the_libraries_that_log_statements_and_tokens_at_info() -> None:
+    """At DEBUG, aiosqlite logs every SQL statement with its values (a game's secret seed
+    among them) and discord.py every request (interaction tokens in their paths): those
+    stay at INFO; the bot's own DEBUG lines come through."""
+    stream = io.StringIO()
+    configure_logging("DEBUG", stream=stream)
+    logging.getLogger("aiosqlite").debug("executing INSERT INTO games (seed) VALUES ('5eed')")
+    logging.getLogger("discord.webhook.async_").debug("POST webhooks/1/interaction-token")
+    logging.getLogger("discord.http").debug("PATCH webhooks/1/interaction-token/messages")
+    logging.getLogger("asyncpg").debug("query with values")
+    logging.getLogger("bot.runtime.scheduler").debug("turn clock: 0 done")
+    logging.getLogger("aiosqlite").info("a library's INFO line still shows")
+    output = stream.getvalue()
+    assert "5eed" not in output
+    assert "interaction-token" not in output
+    assert "query with values" not in output
+    assert "turn clock: 0 done" in output
+    assert "a library's INFO line still shows" in output
