@@ -105,7 +105,7 @@ def _migrate() -> int:
     except SettingsError as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
-    from bot.storage import StorageError, open_database
+    from bot.storage import open_database
 
     async def migrate() -> tuple[int, int]:
         database = await open_database(target.target, schema_version=0)
@@ -117,9 +117,8 @@ def _migrate() -> int:
 
     try:
         before, after = asyncio.run(migrate())
-    except (StorageError, OSError) as error:
-        print(f"{PROGRAM}: {target!r}: {error}", file=sys.stderr)
-        return EXIT_CRASHED
+    except Exception as error:
+        return _database_failed(target, error)
     if before == after:
         print(f"{target!r}: schema version {after}, up to date")
     else:
@@ -133,8 +132,11 @@ def _rebuild_ratings() -> int:
     except SettingsError as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
+    if target.path is not None and not target.path.is_file():  # a mistyped path: no install
+        print(f"{PROGRAM}: {target!r}: no such database file", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
     from bot.services.ratings import RatingService
-    from bot.storage import StorageError, open_database
+    from bot.storage import open_database
     from bot.storage.ratings import RatingStore
 
     async def rebuild() -> tuple[int, int]:
@@ -147,11 +149,25 @@ def _rebuild_ratings() -> int:
 
     try:
         guilds, games = asyncio.run(rebuild())
-    except (StorageError, OSError) as error:
-        print(f"{PROGRAM}: {target!r}: {error}", file=sys.stderr)
-        return EXIT_CRASHED
+    except Exception as error:
+        return _database_failed(target, error)
     print(f"{target!r}: ratings rebuilt from {games} rated games in {guilds} servers")
     return 0
+
+
+def _database_failed(target: DatabaseTarget, error: Exception) -> int:
+    """A command could not open or use its database: say why in one line, and exit as the bot
+    would (bot.runtime.database_errors); anything else is a bug, raised."""
+    from bot.runtime.database_errors import opening_failure, reason
+
+    code = opening_failure(error)
+    if code is None:
+        raise error
+    message = reason(error)
+    for secret in target.secrets:
+        message = message.replace(secret, "***")
+    print(f"{PROGRAM}: {target!r}: {message}", file=sys.stderr)
+    return code
 
 
 def _copy_db(source_text: str, target_text: str) -> int:

@@ -10,6 +10,7 @@ import discord
 
 from bot.edge.client import MarrakechClient
 from bot.runtime.composition import Bot, build_bot
+from bot.runtime.database_errors import opening_failure, reason
 from bot.runtime.health import Heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import SHARD_COUNT_VAR, SHARD_IDS_VAR, Settings
@@ -22,6 +23,7 @@ from bot.workers.pool import WorkerPool
 log = logging.getLogger(__name__)
 
 EXIT_OK = 0
+EXIT_BAD_SETTINGS = 2
 EXIT_LOGIN_FAILED = 3
 EXIT_CRASHED = 1
 EXIT_UNREACHABLE = 4
@@ -62,7 +64,15 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
     heartbeat = Heartbeat(settings.heartbeat_path)
     loop_lag = LoopLagProbe(liveness=heartbeat.tick)
     loop_lag.start()  # before anything else, so a loop blocked at start-up shows too
-    database = await open_database(settings.database.target)
+    try:
+        database = await open_database(settings.database.target)
+    except Exception as error:
+        code = opening_failure(error)
+        if code is None:
+            raise
+        log.error("cannot open the database %r: %s", settings.database, reason(error))
+        await loop_lag.stop()
+        return code
     workers = WorkerPool()
     try:
         bot = build_bot(
@@ -119,7 +129,7 @@ async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) 
                 SHARD_COUNT_VAR,
                 SHARD_IDS_VAR,
             )
-            return EXIT_CRASHED
+            return EXIT_BAD_SETTINGS
         if isinstance(error, (OSError, discord.GatewayNotFound)):
             # Connection errors (aiohttp's are OSErrors) say all there is in one line.
             log.error("cannot reach Discord (check the network and DNS): %s", error)

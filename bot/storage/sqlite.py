@@ -150,6 +150,7 @@ class SqliteDatabase(Database):
     async def connect(cls, path: Path, *, schema_version: int | None = None) -> SqliteDatabase:
         """Open (creating if needed) the database file and bring its schema up to date."""
         path.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(_check_opens, path)
         connection = await aiosqlite.connect(path, isolation_level=None)
         try:
             connection.row_factory = aiosqlite.Row
@@ -292,3 +293,14 @@ def _statements(script: str) -> list[str]:
     if pending.strip():
         raise StorageError(f"incomplete SQL statement at the end of a migration: {pending[:60]!r}")
     return statements
+
+
+def _check_opens(path: Path) -> None:
+    """Open the file once with sqlite3 itself and read its schema version: a folder, a file
+    that is not a database or one that cannot be opened fails here, in one StorageError,
+    before aiosqlite starts a thread that would outlive the failed start."""
+    try:
+        with contextlib.closing(sqlite3.connect(path)) as probe:
+            probe.execute("PRAGMA user_version").fetchone()
+    except sqlite3.Error as error:
+        raise StorageError(f"{path}: {error}") from None

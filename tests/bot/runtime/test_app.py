@@ -84,7 +84,7 @@ class EndsOnItsOwn(AsleepInBackOff):
             discord.ConnectionClosed(
                 cast(Any, SimpleNamespace(close_code=4011)), shard_id=0, code=4011
             ),
-            1,
+            2,
             "Discord refused shard 0 (close code 4011, sharding required)",
         ),
         (RuntimeError("a bug"), 1, "the gateway connection failed"),
@@ -96,8 +96,8 @@ async def test_the_way_the_gateway_ends_gives_the_documented_exit_code(
     said: str | None,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """docs/deployment.md: 0 a clean stop, 1 any other failure, 3 the token refused, 4 Discord
-    not reached."""
+    """docs/deployment.md: 0 a clean stop, 1 any other failure, 2 a bad setting (the shards
+    Discord refuses), 3 the token refused, 4 Discord not reached."""
     stop = asyncio.Event()
 
     with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
@@ -215,3 +215,37 @@ async def test_sigterm_asks_the_run_to_stop(
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert outcome == ["stopped"]
+
+
+@pytest.mark.parametrize(
+    ("database", "code"),
+    [
+        ("{tmp}/not-a-database.sqlite3", 5),
+        ("/proc/no-such-folder/marrakech.sqlite3", 5),
+        ("{tmp}", 5),
+        ("postgresql://marrakech:pw@127.0.0.1:1/marrakech", 6),
+    ],
+)
+async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
+    database: str, code: int, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A path that cannot be used, a file that is not a database (5: a person must look), a
+    server that does not answer (6: it may be starting, a supervisor restarts the bot): one
+    ERROR line naming the database, no traceback, and the password hidden."""
+    (tmp_path / "not-a-database.sqlite3").write_text("hello", encoding="ascii")
+    target = database.format(tmp=tmp_path)
+    settings = load_settings({"DISCORD_TOKEN": "token", "MARRAKECH_DB": target})
+    loop = asyncio.get_running_loop()
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
+            ended = await asyncio.wait_for(app._serve(settings, TestHooks()), 60)
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
+            loop.remove_signal_handler(signum)
+    assert ended == code
+    (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
+    message = record.getMessage()
+    assert message.startswith("cannot open the database "), message
+    assert "\n" not in message
+    assert record.exc_info is None, "no traceback"
+    assert ":pw@" not in message

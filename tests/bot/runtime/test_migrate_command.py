@@ -5,6 +5,7 @@ password."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -41,10 +42,21 @@ async def test_migrate_reports_an_unreachable_server_without_its_password(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("MARRAKECH_DB", "postgresql://bot:hunter2@127.0.0.1:1/marrakech")
-    assert await _run(["migrate"]) == 1
+    assert await _run(["migrate"]) == 6, "try again later"
     said = capsys.readouterr()
     assert "hunter2" not in said.out + said.err
     assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
+
+
+async def test_migrate_on_a_path_that_is_no_database_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path))  # a folder
+    assert await _run(["migrate"]) == 5
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert len(said.err.strip().splitlines()) == 1, said.err
+    assert said.err.startswith(f"marrakech-bot: sqlite:{tmp_path}: ")
 
 
 def test_migrate_refuses_a_bad_setting(

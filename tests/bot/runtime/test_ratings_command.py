@@ -5,6 +5,7 @@ many games and servers it went through."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -63,7 +64,20 @@ async def test_rebuild_reports_an_unreachable_server_without_its_password(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("MARRAKECH_DB", "postgresql://bot:hunter2@127.0.0.1:1/marrakech")
-    assert await asyncio.to_thread(main, ["ratings", "rebuild"]) == 1
+    assert await asyncio.to_thread(main, ["ratings", "rebuild"]) == 6, "try again later"
     said = capsys.readouterr()
     assert "hunter2" not in said.out + said.err
     assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
+
+
+def test_rebuild_refuses_a_database_file_that_does_not_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mistyped path is no install with nothing rated: refused, and nothing is created."""
+    missing = tmp_path / "typo" / "marrakech.sqlite3"
+    monkeypatch.setenv("MARRAKECH_DB", str(missing))
+    assert main(["ratings", "rebuild"]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err.strip() == f"marrakech-bot: sqlite:{missing}: no such database file"
+    assert not missing.parent.exists()
