@@ -236,6 +236,15 @@ def _run_bot() -> int:
     secrets = (settings.token, *settings.database.secrets)
     configure_logging(settings.log_level, secrets=tuple(s for s in secrets if s))
     log.info("starting with %s", settings)
+    shards = settings.shards
+    if settings.database.path is not None and shards is not None and len(shards.ids) < shards.count:
+        log.warning(
+            "this process holds shard %s of %s on SQLite, which serves one process only: the "
+            "servers of the other shards get no answer; hold every shard here, or use "
+            "PostgreSQL for several processes",
+            ", ".join(str(shard) for shard in shards.ids),
+            shards.count,
+        )
     for name in (*hooks.active, *crashpoints.active(os.environ)):
         log.warning("testing only: %s is set; never set it for a real bot", name)
     from bot.runtime.app import run  # imported late: discord.py loads only once settings are good

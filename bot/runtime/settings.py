@@ -164,6 +164,11 @@ def _token(environ: Mapping[str, str]) -> str:
         raise SettingsError(
             f"{TOKEN_VAR} contains a space: paste only the token itself, without 'Bot ' or quotes"
         )
+    if token[0] in "\"'" or token[-1] in "\"'":
+        raise SettingsError(
+            f"{TOKEN_VAR} is in quotes: write it bare (an env file for docker run --env-file "
+            "keeps quotes as part of the value)"
+        )
     return token
 
 
@@ -244,6 +249,10 @@ def _heartbeat_path(environ: Mapping[str, str], database: DatabaseTarget) -> Pat
     return folder / HEARTBEAT_FILE_NAME
 
 
+MAX_SHARDS = 65_536
+"""More shards than any bot runs (Discord gives one per 1,000 to 2,500 servers)."""
+
+
 def _shards(environ: Mapping[str, str]) -> ShardSet | None:
     count_value = _value(environ, SHARD_COUNT_VAR)
     ids_value = _value(environ, SHARD_IDS_VAR)
@@ -254,9 +263,12 @@ def _shards(environ: Mapping[str, str]) -> ShardSet | None:
                 f"too, e.g. {SHARD_COUNT_VAR}=4 {SHARD_IDS_VAR}=0-1"
             )
         return None
-    if not (count_value.isascii() and count_value.isdigit()) or int(count_value) == 0:
+    if (
+        not (count_value.isascii() and count_value.isdigit())
+        or not 0 < int(count_value) <= MAX_SHARDS
+    ):
         raise SettingsError(
-            f"{SHARD_COUNT_VAR} must be a positive whole number of shards, e.g. 4; "
+            f"{SHARD_COUNT_VAR} must be a whole number of shards from 1 to {MAX_SHARDS}, e.g. 4; "
             f"got {count_value!r}"
         )
     count = int(count_value)

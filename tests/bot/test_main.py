@@ -143,3 +143,24 @@ def test_unreachable_discord_is_one_clear_error_line_without_traceback(tmp_path:
     assert "Traceback" not in result.stderr
     assert "voice will NOT be supported" not in result.stderr
     assert TOKEN not in result.stderr + result.stdout
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_sqlite_with_only_some_shards_is_warned_about_at_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """SQLite serves one process: a process holding only some shards leaves the others'
+    servers unanswered unless a second process shares the file, which SQLite cannot do."""
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=lambda s, h: 0))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path / "marrakech.sqlite3"))
+    monkeypatch.setenv("MARRAKECH_SHARD_COUNT", "2")
+    monkeypatch.setenv("MARRAKECH_SHARD_IDS", "1")
+    assert entry.main([]) == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if "WARNING" in line]
+    assert warned == [
+        warned[0].split("WARNING", 1)[0]
+        + "WARNING  bot: this process holds shard 1 of 2 on SQLite, which serves one process "
+        "only: the servers of the other shards get no answer; hold every shard here, or use "
+        "PostgreSQL for several processes"
+    ]

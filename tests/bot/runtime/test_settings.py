@@ -161,3 +161,10 @@ def test_the_test_hooks_are_no_settings_and_off_unless_set(tmp_path: Path) -> No
     path.write_text("86400", encoding="ascii")
     assert clock.reload() == 86400
     assert clock() - datetime.now(UTC) > timedelta(hours=23)
+
+
+def test_a_token_in_quotes_is_refused_at_once() -> None:
+    """docker run --env-file keeps quotes: Discord would only say 'Improper token'."""
+    for quoted in ('"abc.def.ghi"', "'abc.def.ghi'"):
+        with pytest.raises(SettingsError, match="DISCORD_TOKEN is in quotes"):
+            load_settings({"DISCORD_TOKEN": quoted})

@@ -45,11 +45,11 @@ def test_shard_ids_are_ids_and_ranges(ids: str, expected: tuple[int, ...]) -> No
 @pytest.mark.parametrize(
     ("count", "ids", "words"),
     [
-        ("0", None, "MARRAKECH_SHARD_COUNT must be a positive"),
-        ("-2", None, "MARRAKECH_SHARD_COUNT must be a positive"),
-        ("four", None, "MARRAKECH_SHARD_COUNT must be a positive"),
-        ("2.5", None, "MARRAKECH_SHARD_COUNT must be a positive"),
-        ("٤", None, "MARRAKECH_SHARD_COUNT must be a positive"),
+        ("0", None, "MARRAKECH_SHARD_COUNT must be a whole number of shards from 1 to"),
+        ("-2", None, "MARRAKECH_SHARD_COUNT must be a whole number of shards from 1 to"),
+        ("four", None, "MARRAKECH_SHARD_COUNT must be a whole number of shards from 1 to"),
+        ("2.5", None, "MARRAKECH_SHARD_COUNT must be a whole number of shards from 1 to"),
+        ("٤", None, "MARRAKECH_SHARD_COUNT must be a whole number of shards from 1 to"),
         (None, "0-1", "MARRAKECH_SHARD_IDS needs MARRAKECH_SHARD_COUNT"),
         ("4", "4", "shard 4 does not exist"),
         ("4", "2-5", "shard 5 does not exist"),
@@ -89,3 +89,8 @@ def test_the_shard_settings_are_admin_settings() -> None:
 def test_a_range_one_step_backwards_is_refused_not_read_as_no_shard() -> None:
     with pytest.raises(SettingsError, match="the range '2-1' runs backwards"):
         _shards(count="4", ids="2-1,3")
+
+
+def test_a_shard_count_beyond_any_bot_is_one_clear_line() -> None:
+    with pytest.raises(SettingsError, match="MARRAKECH_SHARD_COUNT"):
+        load_settings({"DISCORD_TOKEN": TOKEN, "MARRAKECH_SHARD_COUNT": "99999999999999999999"})
