@@ -6,6 +6,8 @@ The file holds times (Unix seconds), one per line, each under its own key:
     loop 1718000004.000      the last `Heartbeat.tick()`: every few seconds from the event loop
     down:turn-clock 1718000002.000   a long-running task that is down, since when (only while
                              it is: bot.supervisor starts it again)
+    pid 4242                 the bot process that writes the file, and the process
+    pidns 4026531836         namespace its number means something in (Linux)
 
 The image's HEALTHCHECK runs `python -m bot healthcheck` in a separate process, which reads the
 file and fails when the gateway beat is older than `MAX_HEARTBEAT_AGE` (the bot lost Discord
@@ -13,7 +15,8 @@ for good), the loop tick is older than `MAX_LOOP_STALL` (the event loop is block
 hangs while its socket may still look open) or a task is down. A file without a `loop` line
 (nothing ticks it, or the older format: one bare number, the gateway time) is judged by the
 gateway rule alone. A heartbeat too old on a disk that is full says so: the bot cannot write
-the file there, whatever its event loop does.
+the file there, whatever its event loop does; one whose writer process is gone (the bot
+stopped, cleanly or not) says the bot is not running, not that its loop is blocked.
 
 Every write renders the times held in memory, so a write that failed (a full disk) is made
 good by the next one: the loop's tick rewrites the file every few seconds.
@@ -37,6 +40,8 @@ MAX_LOOP_STALL = 30.0
 
 GATEWAY_KEY = "gateway"
 LOOP_KEY = "loop"
+PID_KEY = "pid"
+PIDNS_KEY = "pidns"
 DOWN_PREFIX = "down:"
 """The key of a task that is down is its name after this prefix."""
 
@@ -51,6 +56,11 @@ class HeartbeatRecord:
     """Unix seconds of the last loop tick; None when nothing ticks the file."""
     down: dict[str, float] = field(default_factory=dict)
     """The long-running tasks that are down, by name, with the Unix seconds they went down."""
+    pid: int | None = None
+    """The process that wrote the file (None: a file that does not say)."""
+    pidns: int | None = None
+    """The process namespace that `pid` belongs to (a check run in another container sees
+    other processes: it cannot tell whether that one runs)."""
 
 
 class Heartbeat:
@@ -61,9 +71,16 @@ class Heartbeat:
     latest of both times, whichever threads the writes come from.
     """
 
-    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        pid: int | None = None,
+    ) -> None:
         self.path = path
         self._clock = clock
+        self._pid = os.getpid() if pid is None else pid
         self._lock = threading.Lock()
         self._beaten_at: float | None = None
         self._ticked_at: float | None = None
@@ -100,6 +117,9 @@ class Heartbeat:
         if self._ticked_at is not None:
             lines.append(f"{LOOP_KEY} {self._ticked_at:.3f}\n")
         lines.extend(f"{DOWN_PREFIX}{name} {since:.3f}\n" for name, since in self._down.items())
+        namespace = pid_namespace()
+        if namespace is not None:
+            lines.append(f"{PID_KEY} {self._pid}\n{PIDNS_KEY} {namespace}\n")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(
             dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
@@ -141,7 +161,16 @@ def read_heartbeat(path: Path) -> HeartbeatRecord | None:
         for key, moment in times.items()
         if key.startswith(DOWN_PREFIX)
     }
-    return HeartbeatRecord(times.get(GATEWAY_KEY), times.get(LOOP_KEY), down)
+    pid, pidns = times.get(PID_KEY), times.get(PIDNS_KEY)
+    if set(times) <= {PID_KEY, PIDNS_KEY}:
+        return None
+    return HeartbeatRecord(
+        times.get(GATEWAY_KEY),
+        times.get(LOOP_KEY),
+        down,
+        None if pid is None else int(pid),
+        None if pidns is None else int(pidns),
+    )
 
 
 def heartbeat_age(path: Path, *, now: float | None = None) -> float | None:
@@ -160,7 +189,18 @@ def check_health(
     now: float | None = None,
 ) -> tuple[bool, str]:
     """Whether the bot is healthy, and one line saying why."""
+    if path.is_dir():
+        return False, (
+            f"unhealthy: the heartbeat path {path} is a folder: set MARRAKECH_HEARTBEAT to a "
+            "file's path"
+        )
     record = read_heartbeat(path)
+    if record is not None and record.pid is not None and _gone(record):
+        last = max(t for t in (record.beaten_at, record.ticked_at, 0.0) if t is not None)
+        return False, (
+            f"unhealthy: the bot is not running (its process {record.pid} is gone; "
+            f"last heartbeat {_age(last, now):.0f} s ago)"
+        )
     if record is not None and record.ticked_at is not None:
         stalled = _age(record.ticked_at, now)
         if stalled > max_loop_stall:
@@ -200,6 +240,33 @@ def _disk_full(path: Path) -> bool:
         return shutil.disk_usage(path.parent).free < DISK_FULL_BYTES
     except OSError:
         return False
+
+
+def pid_namespace() -> int | None:
+    """This process's PID namespace (Linux), or None where it cannot be told."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return None
+
+
+def _gone(record: HeartbeatRecord) -> bool:
+    """Whether the process that wrote `record` is known to have ended: it wrote its number,
+    in this process's namespace, and no such process runs."""
+    if record.pid is None or record.pidns is None or record.pidns != pid_namespace():
+        return False
+    return not _running(record.pid)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process `pid` exists (one of another user counts: it exists)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _age(moment: float, now: float | None) -> float:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -18,6 +20,7 @@ from bot.runtime.health import (
     HeartbeatRecord,
     check_health,
     heartbeat_age,
+    pid_namespace,
     read_heartbeat,
 )
 
@@ -120,17 +123,26 @@ def test_beat_and_tick_each_keep_the_others_time(tmp_path: Path) -> None:
 
     heartbeat.beat()
     heartbeat.tick()
-    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=100.0, ticked_at=130.0)
+    assert read_heartbeat(path) == HeartbeatRecord(
+        100.0, 130.0, pid=os.getpid(), pidns=pid_namespace()
+    )
     heartbeat.beat()
-    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=160.0, ticked_at=130.0)
-    assert path.read_text(encoding="ascii") == "gateway 160.000\nloop 130.000\n"
+    assert read_heartbeat(path) == HeartbeatRecord(
+        160.0, 130.0, pid=os.getpid(), pidns=pid_namespace()
+    )
+    assert (
+        path.read_text(encoding="ascii")
+        == f"gateway 160.000\nloop 130.000\npid {os.getpid()}\npidns {pid_namespace()}\n"
+    )
 
 
 def test_a_tick_alone_is_no_gateway_beat(tmp_path: Path) -> None:
     path = tmp_path / "heartbeat"
     Heartbeat(path, clock=lambda: 100.0).tick()
 
-    assert read_heartbeat(path) == HeartbeatRecord(beaten_at=None, ticked_at=100.0)
+    assert read_heartbeat(path) == HeartbeatRecord(
+        None, 100.0, pid=os.getpid(), pidns=pid_namespace()
+    )
     assert heartbeat_age(path, now=110.0) is None
     healthy, reason = check_health(path, now=110.0)
     assert not healthy
@@ -308,7 +320,9 @@ def test_a_task_that_is_down_makes_the_bot_unhealthy_until_it_runs_again(
 ) -> None:
     path = tmp_path / "heartbeat"
     heartbeat = turn_clock_down(path, 103.0)
-    assert read_heartbeat(path) == HeartbeatRecord(100.0, 101.0, {"turn-clock": 102.0})
+    assert read_heartbeat(path) == HeartbeatRecord(
+        100.0, 101.0, {"turn-clock": 102.0}, os.getpid(), pid_namespace()
+    )
     assert check_health(path, now=110.0) == (
         False,
         "unhealthy: the turn-clock task has been down for 8 s",
@@ -337,4 +351,44 @@ def test_of_several_tasks_down_the_check_names_the_one_down_longest(tmp_path: Pa
     assert check_health(path, now=110.0) == (
         False,
         "unhealthy: the turn-clock task has been down for 8 s",
+    )
+
+
+def test_a_bot_whose_process_is_gone_is_said_not_to_be_running(tmp_path: Path) -> None:
+    """After a stop (clean or not) the file's times go stale: the check names the process
+    that wrote it as gone, instead of calling its event loop blocked."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    path = tmp_path / "heartbeat"
+    heartbeat = Heartbeat(path, clock=lambda: 1_000.0, pid=gone.pid)
+    heartbeat.beat()
+    heartbeat.tick()
+    assert read_heartbeat(path) == HeartbeatRecord(
+        1_000.0, 1_000.0, pid=gone.pid, pidns=pid_namespace()
+    )
+    healthy, reason = check_health(path, now=1_101.0)
+    assert not healthy
+    assert reason == (
+        f"unhealthy: the bot is not running (its process {gone.pid} is gone; "
+        "last heartbeat 101 s ago)"
+    )
+    alive = Heartbeat(path, clock=lambda: 1_000.0)  # this process: running, its loop blocked
+    alive.beat()
+    alive.tick()
+    assert "event loop has been blocked" in check_health(path, now=1_101.0)[1]
+    other_container = path.read_text(encoding="ascii").replace(
+        f"pidns {pid_namespace()}", "pidns 1"
+    )
+    path.write_text(other_container.replace(f"pid {os.getpid()}", f"pid {gone.pid}"), "ascii")
+    assert "event loop has been blocked" in check_health(path, now=1_101.0)[1], (
+        "a process of another namespace cannot be told gone from here"
+    )
+
+
+def test_a_heartbeat_path_that_is_a_folder_is_named_as_such(tmp_path: Path) -> None:
+    healthy, reason = check_health(tmp_path)
+    assert not healthy
+    assert reason == (
+        f"unhealthy: the heartbeat path {tmp_path} is a folder: set MARRAKECH_HEARTBEAT to a "
+        "file's path"
     )
