@@ -151,7 +151,9 @@ def _rebuild_ratings() -> int:
         guilds, games = asyncio.run(rebuild())
     except Exception as error:
         return _database_failed(target, error)
-    print(f"{target!r}: ratings rebuilt from {games} rated games in {guilds} servers")
+    rated = f"{games} rated game{'' if games == 1 else 's'}"
+    servers = f"{guilds} server{'' if guilds == 1 else 's'}"
+    print(f"{target!r}: ratings rebuilt from {rated} in {servers}")
     return 0
 
 

@@ -81,3 +81,20 @@ def test_rebuild_refuses_a_database_file_that_does_not_exist(
     assert said.out == ""
     assert said.err.strip() == f"marrakech-bot: sqlite:{missing}: no such database file"
     assert not missing.parent.exists()
+
+
+async def test_rebuild_counts_one_game_and_one_server_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "marrakech.sqlite3"
+    database = await open_database(path)
+    try:
+        service = service_on(database)
+        view = await opened(service, (HOST, BOB), channel=1)
+        await resign_all_but(service, view, HOST)
+    finally:
+        await database.close()
+    monkeypatch.setenv("MARRAKECH_DB", str(path))
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert await asyncio.to_thread(main, ["ratings", "rebuild"]) == 0
+    assert capsys.readouterr().out.strip().endswith("ratings rebuilt from 1 rated game in 1 server")
