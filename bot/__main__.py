@@ -24,6 +24,7 @@ from bot.runtime.settings import (
     DB_VAR,
     DatabaseTarget,
     SettingsError,
+    describe,
     load_database,
     load_heartbeat_path,
     load_settings,
@@ -237,7 +238,7 @@ def _run_bot() -> int:
         return EXIT_BAD_SETTINGS
     secrets = (settings.token, *settings.database.secrets)
     configure_logging(settings.log_level, secrets=tuple(s for s in secrets if s))
-    log.info("starting with %s", settings)
+    log.info("starting: %s", describe(settings))
     shards = settings.shards
     if settings.database.path is not None and shards is not None and len(shards.ids) < shards.count:
         log.warning(

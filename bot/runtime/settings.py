@@ -132,6 +132,35 @@ class Settings:
     """The shards this process holds; None: all of them, as many as Discord recommends."""
 
 
+def describe(settings: Settings) -> str:
+    """The settings in one line of words for the start of the log: where the database and
+    the heartbeat really are (a relative path resolved against the working folder), the
+    level, the shards and where the commands are synced; never the token or a password."""
+    database = settings.database
+    where = repr(database) if database.path is None else f"sqlite:{database.path.resolve()}"
+    shards = settings.shards
+    if shards is None:
+        held = "every shard Discord recommends"
+    else:
+        ids = ", ".join(str(shard) for shard in shards.ids)
+        held = f"shard{'s' if len(shards.ids) > 1 else ''} {ids} of {shards.count}"
+    guilds = settings.dev_guilds
+    synced = (
+        "commands synced globally"
+        if not guilds
+        else "commands synced to the servers " + ", ".join(str(guild) for guild in guilds)
+    )
+    return " · ".join(
+        (
+            f"database {where}",
+            f"heartbeat {settings.heartbeat_path.resolve()}",
+            f"log level {settings.log_level}",
+            held,
+            synced,
+        )
+    )
+
+
 def load_settings(environ: Mapping[str, str]) -> Settings:
     """Read and check every setting; raise SettingsError naming the first problem found."""
     database = load_database(environ)

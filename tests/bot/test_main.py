@@ -164,3 +164,28 @@ def test_sqlite_with_only_some_shards_is_warned_about_at_start(
         "only: the servers of the other shards get no answer; hold every shard here, or use "
         "PostgreSQL for several processes"
     ]
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_the_start_line_says_the_settings_in_words_with_the_database_s_full_path(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """An admin reads where the database really is (a relative path resolved against the
+    working folder), not Python's reprs."""
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=lambda s, h: 0))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("MARRAKECH_DB", "data/marrakech.sqlite3")
+    monkeypatch.delenv("MARRAKECH_SHARD_COUNT", raising=False)
+    monkeypatch.delenv("MARRAKECH_SHARD_IDS", raising=False)
+    monkeypatch.delenv("MARRAKECH_DEV_GUILDS", raising=False)
+    monkeypatch.delenv("MARRAKECH_HEARTBEAT", raising=False)
+    assert entry.main([]) == 0
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if " starting: " in line]
+    assert line.split(" bot: ", 1)[1] == (
+        f"starting: database sqlite:{tmp_path}/data/marrakech.sqlite3 · heartbeat "
+        f"{tmp_path}/data/heartbeat · log level INFO · every shard Discord recommends · "
+        "commands synced globally"
+    )
