@@ -142,6 +142,6 @@ async def test_too_few_shards_are_refused_and_the_bot_says_why(
 
     assert "4011" in line
     assert "MARRAKECH_SHARD_COUNT" in line
-    assert await bot_process.wait_exit() == 1
+    assert await bot_process.wait_exit() == 2, "a bad setting: a supervisor must not restart it"
     assert set(fake.gateway.rejected) == {4011}  # discord.py may try once more first
     assert fake.session is None
