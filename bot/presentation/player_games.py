@@ -76,10 +76,12 @@ def turn_dm_text(notice: TurnNotice) -> str:
     language = notice.locale
     url = message_link(notice.guild_id, notice.channel_id, notice.message_id)
     lines = [text("turn_dm.text", language, game_id=notice.game_id, url=url)]
+    player = notice.player_at(notice.seat)
     since = since_last_turn_line(
         SinceLastTurn(notice.paid_to_you, notice.you_paid),
         lambda seat: _name(notice, seat, language),
         language,
+        handed_over=player is not None and player.stands_in_for is not None,
     )
     if since is not None:
         lines.append(since)

@@ -218,8 +218,12 @@ def turn_post(view: GameView, *, ping: bool = False) -> Post:
         thinking = text("turn.ai_thinking", language, player=player, game_id=view.id)
         return Post(embed=embed, content=thinking, image=image)
     content = text("turn.ping", language, user=mention(user), game_id=view.id)
+    mover_player = view.player_at(mover)
     since = since_last_turn_line(
-        view.since_last_turn, lambda seat: seat_name(view, seat, language), language
+        view.since_last_turn,
+        lambda seat: seat_name(view, seat, language),
+        language,
+        handed_over=mover_player is not None and mover_player.stands_in_for is not None,
     )
     if since is not None:
         content = f"{content}\n{since}"

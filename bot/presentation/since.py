@@ -1,5 +1,6 @@
 """What changed for a player since their previous turn, in one sentence: who paid them and whom
-they paid ("Since your last turn: Bob paid you 3 dirhams; you paid Eve 2."). The turn's ping in
+they paid ("Since your last turn: Bob paid you 3 dirhams; you paid Eve 2."), or since the
+seat's, for a seat handed over to them. The turn's ping in
 the channel and the direct message at a player's turn both say it, each naming the other
 players its own way (a mention in the channel, the server name in a direct message)."""
 
@@ -12,9 +13,10 @@ from bot.services.views import SinceLastTurn
 
 
 def since_last_turn_line(
-    since: SinceLastTurn, name: Callable[[int], str], language: str
+    since: SinceLastTurn, name: Callable[[int], str], language: str, *, handed_over: bool = False
 ) -> str | None:
-    """The sentence, None when nothing changed; `name` names a seat."""
+    """The sentence, None when nothing changed; `name` names a seat. A seat `handed_over` to
+    its player (a substitute) speaks of the seat's last turn, which may not have been theirs."""
     changes = [
         text("turn_dm.paid_you", language, player=name(seat), dirhams=paid)
         for seat, paid in since.paid_to_you
@@ -27,4 +29,5 @@ def since_last_turn_line(
     listed = changes[0]
     for change in changes[1:]:
         listed = text("turn_dm.more", language, changes=listed, change=change)
-    return text("turn_dm.since", language, changes=listed)
+    key = "turn_dm.since_seat" if handed_over else "turn_dm.since"
+    return text(key, language, changes=listed)

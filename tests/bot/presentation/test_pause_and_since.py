@@ -11,9 +11,10 @@ import pytest
 import engine
 from bot.presentation import presenter, story
 from bot.presentation.messages import text
+from bot.presentation.player_games import turn_dm_text
 from bot.presentation.since import since_last_turn_line
 from bot.services import EndReason, GameStatus, GameView, Player
-from bot.services.views import SinceLastTurn
+from bot.services.views import SinceLastTurn, TurnNotice
 from tests.bot.presentation.test_presentation import game_row
 
 LANGUAGES = ("en", "fr", "uk")
@@ -118,3 +119,29 @@ def test_what_you_paid_has_its_unit_as_what_you_were_paid(language: str) -> None
         you_paid = text("turn_dm.you_paid", language, player="P", dirhams=count)
         unit = paid_you.split()[-1]
         assert unit in you_paid.split(), (count, you_paid)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Since this seat's last turn:"),
+        ("fr", "Depuis le dernier tour de cette place :"),
+        ("uk", "Від попереднього ходу цього місця:"),
+    ],
+)
+def test_a_seat_that_changed_hands_speaks_of_its_own_last_turn(language: str, said: str) -> None:
+    """A substitute never had a last turn there: what the seat was paid, and paid, since its
+    own last turn is told as the seat's, in the turn's ping and in the direct message."""
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    players = (
+        Player(100, 0, name="Sub", stands_in_for=99),
+        *(Player(100 + seat, seat, name=f"P{seat}") for seat in (1, 2)),
+    )
+    since = SinceLastTurn(paid_to_you=((1, 3),), you_paid=((2, 5),))
+    game = replace(game_row(), locale=language, seats_wanted=3)
+    view = GameView(game, players, state, since_last_turn=since)
+    post = presenter.turn_post(view, ping=True)
+    assert post.content is not None
+    assert post.content.split("\n")[1].startswith(said), post.content
+    notice = TurnNotice(12, 5, 22, 302, language, 100, 0, players, ((1, 3),), ((2, 5),))
+    assert turn_dm_text(notice).split("\n")[1].startswith(said)
