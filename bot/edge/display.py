@@ -816,6 +816,12 @@ class GameDisplay:
         if first_turn or view.status is GameStatus.OVER:
             self._point_lobby(view, message_id)
 
+    def seats_changed(self, view: GameView) -> None:
+        """A seat of the running game changed hands: its first message lists who holds the
+        seats now, and leads to the game's current message (in the background)."""
+        if view.status is GameStatus.RUNNING:
+            self._point_lobby(view, view.game.board_message_id)
+
     def _point_lobby(self, view: GameView, current: int | None) -> None:
         """Have the game's lobby message say where the game is (`current`: the message that
         shows it now, None: no link), in the background; only the newest wish is written, so

@@ -259,7 +259,8 @@ class SeatController:
 
     async def _redraw(self, before: GameView, handover: Handover) -> None:
         """Redraw the game's turn message for its new player (again in the background, if
-        Discord fails now: the hand-over is stored)."""
+        Discord fails now: the hand-over is stored), and its first message's list of players."""
+        self._display.seats_changed(handover.view)
         try:
             await self._display.after_change_elsewhere(before, handover.view)
         except Exception:

@@ -127,3 +127,31 @@ async def test_a_seat_handed_over_by_agreement_on_its_turn_pings_its_new_player(
         edge.channel, lambda m: m.pinged_user_ids == {edge.moderator.id} and m.id > asked.id
     )
     assert pinged.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
+
+
+async def test_the_game_s_first_message_lists_the_substitute_once_the_seat_changes_hands(
+    edge: Edge,
+) -> None:
+    """The first message's list of players is who holds the seats now: someone who comes
+    back to the channel finds the substitute there, not the person who left."""
+    turn = await started(edge)
+    view = await edge.service.play.look(1)
+    lobby_id = view.game.lobby_message_id
+    assert lobby_id is not None
+    mover = await mover_of(edge, turn)
+    await edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        channel=edge.channel,
+        out=mover,
+        **{"in": edge.outsider},
+    ).answer()
+
+    def lists_the_substitute() -> bool:
+        players = edge.fake.world.messages[lobby_id].embeds[0]["fields"][0]["value"]
+        return f"<@{edge.outsider.id}>" in players and f"<@{mover.id}>" not in players
+
+    await edge.fake.wait_until(lists_the_substitute, what="the first message redrawn")
+    described = edge.fake.world.messages[lobby_id].embeds[0]["description"]
+    assert "discord.com/channels/" in described, "it still leads to the game"
