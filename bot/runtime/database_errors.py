@@ -45,5 +45,4 @@ def _from_asyncpg(error: BaseException) -> bool:
 
 def reason(error: BaseException) -> str:
     """The error in one line."""
-    text = " ".join(str(error).split()) or type(error).__name__
-    return text
+    return " ".join(str(error).split()) or type(error).__name__

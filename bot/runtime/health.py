@@ -33,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.workers.processes import process_alive
+
 MAX_HEARTBEAT_AGE = 90.0
 """Seconds: three missed beats (one every 30 s) make the bot unhealthy."""
 MAX_LOOP_STALL = 30.0
@@ -195,7 +197,7 @@ def check_health(
             "file's path"
         )
     record = read_heartbeat(path)
-    if record is not None and record.pid is not None and _gone(record):
+    if record is not None and _gone(record):
         last = max(t for t in (record.beaten_at, record.ticked_at, 0.0) if t is not None)
         return False, (
             f"unhealthy: the bot is not running (its process {record.pid} is gone; "
@@ -255,18 +257,7 @@ def _gone(record: HeartbeatRecord) -> bool:
     in this process's namespace, and no such process runs."""
     if record.pid is None or record.pidns is None or record.pidns != pid_namespace():
         return False
-    return not _running(record.pid)
-
-
-def _running(pid: int) -> bool:
-    """Whether a process `pid` exists (one of another user counts: it exists)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return not process_alive(record.pid)
 
 
 def _age(moment: float, now: float | None) -> float:

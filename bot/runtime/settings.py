@@ -76,15 +76,18 @@ class DatabaseTarget:
     def password(self) -> str | None:
         """The URL's password, as the server reads it (percent-decoded), to keep out of the
         logs."""
-        raw = urlsplit(self.url).password if self.url is not None else None
+        raw = self._written_password
         return None if raw is None else unquote(raw)
 
     @property
     def secrets(self) -> tuple[str, ...]:
         """What the logs must never show: the password as the server reads it, and as the URL
         writes it (percent-encoded)."""
-        raw = urlsplit(self.url).password if self.url is not None else None
-        return tuple(dict.fromkeys(s for s in (self.password, raw) if s))
+        return tuple(dict.fromkeys(s for s in (self.password, self._written_password) if s))
+
+    @property
+    def _written_password(self) -> str | None:
+        return urlsplit(self.url).password if self.url is not None else None
 
     def __repr__(self) -> str:
         if self.url is None:

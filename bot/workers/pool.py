@@ -37,6 +37,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot.workers.processes import process_alive
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -92,19 +94,9 @@ def _exit_with(pid: int) -> None:
     if handle is not None:
         select.select([handle], [], [])
     else:
-        while _alive(pid):
+        while process_alive(pid):
             time.sleep(1.0)
     os._exit(0)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # there, but not ours to signal
-    return True
 
 
 def _context() -> multiprocessing.context.BaseContext:
