@@ -23,6 +23,7 @@ then draws only what the message does not show yet (its owner is down, or far be
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
@@ -51,7 +52,7 @@ from bot.services.tournament_views import (
     TournamentView,
 )
 from bot.services.turn_clock import SHARD_GRACE
-from bot.services.views import GameView
+from bot.services.views import GameStatus, GameView
 from bot.supervisor import cancel_and_wait
 
 if TYPE_CHECKING:
@@ -78,6 +79,10 @@ OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
 """How long a process that does not hold a tournament's server leaves its message to the one
 that does before drawing it itself (that one is down, or far behind)."""
 ENDED_CATCH_UP = timedelta(days=1)
+END_SHOWN_PATIENCE_SECONDS: Final = 2 * DISCORD_TIMEOUT_SECONDS
+"""How long the winner's announcement waits for the last game's result to be posted in its
+thread (its picture drawn, then Discord's answer), so the channel reads in order; a result
+Discord does not take by then is posted by the game's retries, after the announcement."""
 """How far back a start looks for an ended tournament whose message may not show its end."""
 SIGNUP_BUTTONS = (
     (TournamentAction.JOIN, "button.join", discord.ButtonStyle.success),
@@ -137,6 +142,8 @@ class TournamentDisplay:
         self._drawing: dict[int, asyncio.Task[None]] = {}
         self._setting_up = KeyedLocks()
         self._stopped = False
+        self._ends_shown: dict[int, asyncio.Event] = {}
+        """Games just ended whose result is not posted yet, each set once it is."""
 
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         """Run `work` as a task of its own, kept until it ends or `stop`; a failure is logged
@@ -165,14 +172,28 @@ class TournamentDisplay:
     # --- what moves a tournament on --------------------------------------------------------
 
     def game_closed(self, game_id: int) -> None:
-        """A game ended (the loader says so, right after the write): if it is a tournament's,
-        move the tournament on in the background."""
+        """A game ended (the loader says so, right after the write, before its result is
+        posted): if it is a tournament's, move the tournament on in the background."""
+        self._ends_shown[game_id] = asyncio.Event()
         self.in_background(self._after_game(game_id), f"tournament-game-{game_id}")
 
+    def game_shown(self, view: GameView, message_id: int) -> None:
+        """A game's message was posted (`GameDisplay.on_shown`): an end waited for is shown."""
+        if view.status is not GameStatus.RUNNING and view.id in self._ends_shown:
+            self._ends_shown[view.id].set()
+
     async def _after_game(self, game_id: int) -> None:
-        progress = await self._service.game_closed(game_id)
-        if progress is not None:
+        try:
+            progress = await self._service.game_closed(game_id)
+            if progress is None:
+                return
+            if progress.finished:  # the last game's result comes first in the channel's eyes
+                shown = self._ends_shown[game_id].wait()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(shown, END_SHOWN_PATIENCE_SECONDS)
             await self.show_progress(progress)
+        finally:
+            self._ends_shown.pop(game_id, None)
 
     async def resume(self) -> None:
         """After a start: once the gateway is ready (the channels and their threads are

@@ -239,6 +239,7 @@ def build_bot(
     )
     tournaments = TournamentDisplay(client, tournament_service, display, pictures)
     service.on_game_closed(tournaments.game_closed)
+    display.on_shown(tournaments.game_shown)
     accuracy = AccuracyRecorder(StatsStore(database), service.play, judgements)
     service.on_game_closed(accuracy.game_closed)
     seats = SeatController(service, service.play, service.substitutes, service.nudges, display)

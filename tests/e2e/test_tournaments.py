@@ -302,10 +302,13 @@ async def test_a_round_robin_of_four_at_a_table_of_four(
         button = question.button(label="Resign")
         assert button.custom_id is not None
         await (await fake.click(player, question, button.custom_id)).answer()
-    await fake.wait_until(lambda: any(is_final(m) for m in fake.messages(thread)), what="the end")
+    result = await fake.wait_until(
+        lambda: next((m for m in fake.messages(thread) if is_final(m)), None), what="the end"
+    )
     winner = scene.seated(thread)[3]
     announcement = await fake.wait_for_message(scene.channel, lambda m: "wins" in m.content)
     assert announcement.pinged_user_ids == {winner.id}
+    assert result.id < announcement.id, "the last game's result is told before the winner"
 
     def final_standings() -> FakeMessage | None:
         shown = fake.world.messages[message.id]
