@@ -28,6 +28,7 @@ from bot.edge.buttons import (
     WatchButtonHandler,
     dispatchable,
 )
+from bot.edge.incidents import SERVER_ERRORS
 from bot.edge.inflight import HANDLERS
 from bot.edge.pacing import GlobalPace, share_of
 from bot.edge.sync import KeyValues, sync_commands
@@ -109,12 +110,14 @@ class MarrakechClient(discord.AutoShardedClient):
         closes. The requests made with the bot token keep to this process's share of Discord's
         global limit (bot.edge.pacing)."""
         self.pace = GlobalPace(share_of(shard_count, shard_ids))
+        trace = self.pace.trace()
+        SERVER_ERRORS.watch(trace)
         if shard_ids is None:
             super().__init__(
                 intents=INTENTS,
                 allowed_mentions=discord.AllowedMentions.none(),
                 shard_count=shard_count,
-                http_trace=self.pace.trace(),
+                http_trace=trace,
             )
         else:
             super().__init__(
@@ -122,7 +125,7 @@ class MarrakechClient(discord.AutoShardedClient):
                 allowed_mentions=discord.AllowedMentions.none(),
                 shard_count=shard_count,
                 shard_ids=list(shard_ids),
-                http_trace=self.pace.trace(),
+                http_trace=trace,
             )
         self.tree = discord.app_commands.CommandTree(self)
         self.tree.error(self._on_command_error)

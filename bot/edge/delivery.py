@@ -28,6 +28,7 @@ from typing import Any
 
 import discord
 
+from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.services.clock import Clock
 
@@ -109,7 +110,7 @@ class Delivery:
             except discord.HTTPException as error:
                 if not _token_refused(error):
                     raise
-                log.info("game %s: follow-up refused (%r); with the bot token", game_id, error)
+                log.info("game %s: follow-up refused (%s); with the bot token", game_id, why(error))
                 self._drop(game_id, token)
             else:
                 token.posted.add(message.id)
@@ -134,11 +135,11 @@ class Delivery:
                 if not _token_refused(error):
                     raise
                 log.info(
-                    "game %s: message %s not edited through its interaction (%r); with the bot "
+                    "game %s: message %s not edited through its interaction (%s); with the bot "
                     "token instead",
                     game_id,
                     message.id,
-                    error,
+                    why(error),
                 )
                 self._drop(game_id, token)
             else:

@@ -10,6 +10,7 @@ import logging
 import discord
 
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS
+from bot.edge.incidents import why
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,6 @@ async def send_direct(
     try:
         await deliver_direct(client, user_id, content, patience)
     except Exception as error:
-        log.warning("a direct message to user %s was not sent (%r)", user_id, error)
+        log.warning("a direct message to user %s was not sent (%s)", user_id, why(error))
         return False
     return True

@@ -40,6 +40,7 @@ from bot import crashpoints
 from bot.edge import recovery, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
 from bot.edge.delivery import Delivery
+from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
@@ -274,7 +275,7 @@ class GameDisplay:
         try:
             await bounded(self._redraw_turn(view, known))
         except (discord.HTTPException, TimeoutError) as error:
-            log.info("game %s: message %s not redrawn in place: %r", view.id, known, error)
+            log.info("game %s: message %s not redrawn in place: %s", view.id, known, why(error))
             return False
         return True
 
@@ -285,7 +286,7 @@ class GameDisplay:
         try:
             await bounded(self._edit(view, message_id, embed=post.embed, view=lobby_buttons(view)))
         except (discord.HTTPException, TimeoutError) as error:
-            log.info("lobby message of game %s not updated: %r", view.id, error)
+            log.info("lobby message of game %s not updated: %s", view.id, why(error))
             if view.status is GameStatus.LOBBY:
                 self.retry_display(view.id)  # its seats are marked not shown: try again
             return
@@ -337,7 +338,7 @@ class GameDisplay:
                     else:
                         await bounded(self._post(view, **fields))
                 except (discord.HTTPException, TimeoutError) as error:
-                    log.info("end of game %s not told: %r", view.id, error)
+                    log.info("end of game %s not told: %s", view.id, why(error))
                     return  # not recorded: the next catch-up tells it
                 crashpoints.reach("end.told")
             await self.after_abort(view, skip={message.id for message in found})
@@ -370,7 +371,7 @@ class GameDisplay:
                         else:
                             await bounded(self._post(view, content=notice, allowed_mentions=quiet))
                     except (discord.HTTPException, TimeoutError) as error:
-                        log.info("return to game %s not told: %r", view.id, error)
+                        log.info("return to game %s not told: %s", view.id, why(error))
                         continue  # not recorded: the next catch-up tells it
                     crashpoints.reach("rejoin.told")
                 await self._play.mark_rejoin_shown(view.id, user_id)
@@ -556,7 +557,9 @@ class GameDisplay:
             # a 5xx after discord.py's retries: the move is stored whatever happened, and
             # showing it again is safe (the catch-up adopts what Discord did take)
             log.warning(
-                "game %s: its current message was not posted (%r); trying again", view.id, error
+                "game %s: its current message was not posted (%s); trying again",
+                view.id,
+                why(error),
             )
             self.retry_display(view.id)
             return
@@ -616,7 +619,7 @@ class GameDisplay:
                     await asyncio.wait_for(self._catch_up(view), DISCORD_TIMEOUT_SECONDS * 2)
                     view = await self._play.look(game_id)
             except Exception as error:  # logged, and tried again after the next pause
-                log.warning("game %s: showing it again failed (%r)", game_id, error)
+                log.warning("game %s: showing it again failed (%s)", game_id, why(error))
                 continue
             if view.game.board_message_seq == view.seq:
                 log.info("game %s: its current message is shown", game_id)
@@ -703,7 +706,7 @@ class GameDisplay:
             if view.status is GameStatus.RUNNING:
                 await self.after_change_elsewhere(view, view)
         except Exception as error:
-            log.info("game %s: its turn was not drawn again (%r)", game_id, error)
+            log.info("game %s: its turn was not drawn again (%s)", game_id, why(error))
 
     async def after_abort(self, view: GameView, skip: set[int] | None = None) -> None:
         """An aborted game: its last message is retired (a turn down to its line, which says the
@@ -749,7 +752,7 @@ class GameDisplay:
                 )
             )
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-            log.info("%s %s of game %s not retired: %r", kind, message_id, view.id, error)
+            log.info("%s %s of game %s not retired: %s", kind, message_id, view.id, why(error))
 
     async def nudge_posted(
         self, nudge: Nudge, interaction: Interaction, sent: replies.Sent
@@ -772,10 +775,10 @@ class GameDisplay:
                 await self._retire_pings(view)
         except Exception as error:  # the database away, say: the ping stays as it is
             log.info(
-                "game %s: nudge %s not kept, it will not say when its turn is over (%r)",
+                "game %s: nudge %s not kept, it will not say when its turn is over (%s)",
                 nudge.game_id,
                 sent.message_id,
-                error,
+                why(error),
             )
 
     async def _retire(self, view: GameView, message_id: int, shown_seq: int | None) -> None:
@@ -805,7 +808,7 @@ class GameDisplay:
                 )
             )
         except (discord.HTTPException, TimeoutError) as error:
-            log.info("message %s of game %s not retired: %r", message_id, view.id, error)
+            log.info("message %s of game %s not retired: %s", message_id, view.id, why(error))
 
     def _point_lobby_at(self, view: GameView, message_id: int) -> None:
         """The game's message `message_id` was posted (or adopted): the lobby links to it if it
@@ -848,7 +851,7 @@ class GameDisplay:
                 await bounded(self._edit(view, lobby_id, embed=post.embed, view=buttons))
             except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
                 # best effort in the background: a later change edits the lobby again
-                log.info("lobby message of game %s not updated: %r", game_id, error)
+                log.info("lobby message of game %s not updated: %s", game_id, why(error))
 
     async def _files(self, post: Post) -> list[discord.File]:
         if post.image is None:

@@ -35,6 +35,7 @@ from bot.edge.answers import guarded, or_missing, tell
 from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
+from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.edge.layout import HINT, REMATCH, lobby_action, lobby_buttons
 from bot.edge.permissions import require_game_permissions
@@ -507,7 +508,7 @@ class GameHandlers:
                 coach.verdict_line(judgement, facings, language), ephemeral=True
             )
         except Exception as error:  # a verdict is a courtesy: the move stands without it
-            log.warning("game %s: no verdict on action %s (%r)", view.id, index, error)
+            log.warning("game %s: no verdict on action %s (%s)", view.id, index, why(error))
 
     async def _show_move(self, interaction: Interaction, view: GameView) -> None:
         """Show a move that is stored already. Whatever fails on the way (Discord, or the

@@ -18,6 +18,7 @@ import discord
 from bot.edge import interactions, replies
 from bot.edge.answers import guarded
 from bot.edge.direct import deliver_direct, send_direct
+from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
@@ -120,7 +121,7 @@ class TurnMessages:
                 return
             await self._refused(notice)
         except Exception as error:  # a direct message is a courtesy: logged, never retried
-            log.warning("game %s: the turn's direct message was not sent (%r)", game_id, error)
+            log.warning("game %s: the turn's direct message was not sent (%s)", game_id, why(error))
 
     async def _held(self, notice: TurnNotice | UpNextNotice, seq: int, kind: str) -> bool:
         """Whether the direct message is held for the end of its person's quiet hours (sent

@@ -37,6 +37,8 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from bot.edge.incidents import why
+
 Interaction = discord.Interaction[Any]
 """An interaction of this bot's client (as in `bot.edge.interactions`, which this module does
 not import: it sits below the rest of the edge)."""
@@ -198,7 +200,7 @@ async def _acknowledge_when_late(state: _Answering, public: bool, received: floa
         if not await _defer(state, ephemeral=not public, thinking=None):
             return  # answered in time
     except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-        log.info("interaction %s not acknowledged in time: %r", interaction.id, error)
+        log.info("interaction %s not acknowledged in time: %s", interaction.id, why(error))
         return
     log.info(
         "interaction %s (user %s) was slow to answer: acknowledged, answer to follow",

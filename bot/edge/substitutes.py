@@ -26,6 +26,7 @@ from bot.edge.answers import guarded
 from bot.edge.buttons import SeatAnswer, SeatButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError
+from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
 from bot.presentation.messages import text
@@ -144,7 +145,7 @@ class SeatController:
             await self._substitutes.remember_message(request.id, sent.message_id)
             closed = await self._substitutes.close_for_ended_games(request.game_id)
         except DatabaseUnavailableError as error:
-            log.info("seat request %s: message not kept (%r)", request.id, error)
+            log.info("seat request %s: message not kept (%s)", request.id, why(error))
             return
         await self._show_closed(closed)  # the game ended while the request was being posted
 
@@ -174,7 +175,7 @@ class SeatController:
         try:
             closed = await self._substitutes.close_for_ended_games(game_id)
         except DatabaseUnavailableError as error:
-            log.info("seat requests of ended games not closed (%r)", error)
+            log.info("seat requests of ended games not closed (%s)", why(error))
             return
         await self._show_closed(closed)
 
@@ -185,7 +186,7 @@ class SeatController:
             try:
                 view = await self._play.look(request.game_id)
             except (GameError, DatabaseUnavailableError) as error:
-                log.info("seat request %s: not shown closed (%r)", request.id, error)
+                log.info("seat request %s: not shown closed (%s)", request.id, why(error))
                 continue
             await self._display.retire_message(
                 view, "seat request", request.message_id, _closed(request, view), buttons=True

@@ -37,6 +37,7 @@ from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, guarded
 from bot.edge.buttons import TournamentAction, TournamentButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, NotATextChannelError
+from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.edge.permissions import MissingPermissionsError
 from bot.presentation import images, presenter
@@ -213,7 +214,7 @@ class TournamentDisplay:
         try:
             await self.show_end(tournament_id)
         except Exception as error:  # the message stays as it is; the end is announced
-            log.info("tournament %s: ended message not caught up (%r)", tournament_id, error)
+            log.info("tournament %s: ended message not caught up (%s)", tournament_id, why(error))
 
     async def show_end(self, tournament_id: int) -> None:
         """Draw a tournament's end on its message unless the message shows it already: the
@@ -249,7 +250,7 @@ class TournamentDisplay:
                 self._channel(view.channel_id, view).send(content, allowed_mentions=mentions)
             )
         except (discord.HTTPException, TimeoutError) as error:
-            log.warning("tournament %s: announcement not posted (%r)", view.id, error)
+            log.warning("tournament %s: announcement not posted (%s)", view.id, why(error))
 
     # --- setting the tables up -------------------------------------------------------------
 
@@ -276,11 +277,11 @@ class TournamentDisplay:
                 MissingPermissionsError,
             ) as error:
                 log.warning(
-                    "tournament %s: table %s of round %s not set up (%r)",
+                    "tournament %s: table %s of round %s not set up (%s)",
                     tournament_id,
                     table.number,
                     table.round,
-                    error,
+                    why(error),
                 )
                 failed = True
             finally:
@@ -396,7 +397,7 @@ class TournamentDisplay:
                 if await self._service.look(tournament_id) != view:
                     self._wanted.add(tournament_id)
             except Exception as error:  # best effort: the next change draws it again
-                log.info("tournament %s: message not redrawn (%r)", tournament_id, error)
+                log.info("tournament %s: message not redrawn (%s)", tournament_id, why(error))
 
     def _holds(self, guild_id: int) -> bool:
         """Whether this process holds the shard of the server, `(guild_id >> 22) % count` as on
@@ -465,7 +466,7 @@ class TournamentDisplay:
                 return await self.standings(view)
             except Exception as error:  # the picture is best effort: the standings go out
                 log.warning(
-                    "tournament %s: standings shown without their picture (%r)", view.id, error
+                    "tournament %s: standings shown without their picture (%s)", view.id, why(error)
                 )
                 return shown.standings_post(view).embed, []
 
@@ -486,7 +487,7 @@ class TournamentDisplay:
                 )
                 await self._games.after_abort(game)
             except (discord.HTTPException, TimeoutError) as error:
-                log.info("game %s: its abort not shown (%r)", game.id, error)
+                log.info("game %s: its abort not shown (%s)", game.id, why(error))
         self.refresh(view.id)
         await self._announce(view, shown.aborted_text(view), ())
 

@@ -19,6 +19,7 @@ from bot.edge.answers import guarded
 from bot.edge.buttons import WatchAction, WatchButton
 from bot.edge.direct import send_direct
 from bot.edge.display import GameDisplay
+from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.presentation import story
 from bot.presentation.messages import text
@@ -156,7 +157,7 @@ class WatchMessages:
             await self._watch.start()
             views = await self._watch.games_behind()
         except Exception as error:  # a courtesy: logged, never in the way of the start
-            log.warning("the watchers' direct messages were not caught up (%r)", error)
+            log.warning("the watchers' direct messages were not caught up (%s)", why(error))
             return
         for view in views:
             await self._send(view)
@@ -173,7 +174,9 @@ class WatchMessages:
             try:
                 due = await self._watch.news(view)
             except Exception as error:
-                log.warning("game %s: the watchers' messages were not read (%r)", view.id, error)
+                log.warning(
+                    "game %s: the watchers' messages were not read (%s)", view.id, why(error)
+                )
                 return
             lines = self._lines.get(view.id, {})
             for news in due:

@@ -151,6 +151,19 @@ async def test_the_game_survives_discord_faults(
     await settled(database)
     table.consistent(database)
 
+    # 502 three times on the post: discord.py's pauses outlast the bot's wait, whose one log
+    # line names what Discord answered, not only that the wait ran out
+    message = await table.orient()
+    lines = len(bot.lines)
+    failing = fake.faults.server_error("POST", POST, status=502, times=3)
+    await table.place(message)
+    shown = await table.next_turn_shown(message, timeout=20)
+    assert failing.hits == 3
+    line = await bot.wait_for_log(r"its current message was not posted", after=lines)
+    assert "502 Bad Gateway" in line, line
+    await settled(database)
+    table.consistent(database)
+
     # Discord never answers the post: the bot stops waiting, then shows the turn once
     message = await table.orient()
     lines = len(bot.lines)
