@@ -8,7 +8,11 @@ call, a long synchronous stretch, a flood of ready callbacks). It keeps
   (`LagHistogram`), logged as one INFO line on demand and when the probe stops;
 - a WARNING for each stall, a run of wake-ups later than `warn_lag`: one line per stall with
   its length, written once the loop has been on time again for `STALL_SETTLE` seconds (or at
-  stop, or every `MAX_STALL_SPAN` seconds while a stall goes on), never one per late wake-up;
+  stop, or every `MAX_STALL_SPAN` seconds while a stall goes on), never one per late wake-up.
+  A stall that begins in the first `startup` seconds is told at INFO, "at start-up": a start
+  imports, migrates, starts the worker processes and catches every game up at once, and on a
+  small host that holds the loop up a few hundred ms at most starts. A WARNING there would
+  come with nearly every start and teach the operator to pass over the warnings that matter;
 - the loop's liveness for the health check, which runs in another process: every
   `liveness_every` seconds the probe calls `liveness` (in the bot, `Heartbeat.tick`, which
   writes the time into the heartbeat file), so a file whose loop time has gone stale means the
@@ -42,6 +46,8 @@ STALL_SETTLE = 2.0
 """Seconds on time after which a stall counts as over and is logged."""
 MAX_STALL_SPAN = 60.0
 """Seconds: a stall that goes on this long is logged and then counted afresh."""
+STARTUP_SECONDS = 30.0
+"""Seconds from the probe's start during which a stall is the start's own (told at INFO)."""
 LIVENESS_EVERY = 5.0
 """Seconds between liveness records: the health check allows 30 s, so this is precise enough
 and costs one small file write every few seconds."""
@@ -137,6 +143,7 @@ class LoopLagProbe:
         warn_lag: float = WARN_LAG,
         liveness: Callable[[], None] | None = None,
         liveness_every: float = LIVENESS_EVERY,
+        startup: float = STARTUP_SECONDS,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
@@ -144,6 +151,9 @@ class LoopLagProbe:
         self._warn_lag = warn_lag
         self._liveness = liveness
         self._liveness_every = liveness_every
+        self.startup = startup
+        """Seconds from the start whose stalls are the start's own."""
+        self._started_at: float | None = None
         self._clock = clock
         self._sleep = sleep
         self._histogram = LagHistogram()
@@ -160,14 +170,16 @@ class LoopLagProbe:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="loop-lag")
 
     async def stop(self) -> None:
-        """Stop probing, log a stall still open, then the summary at INFO."""
+        """Stop probing, log a stall still open, then the summary at INFO (none if the probe
+        never woke: a run that failed at once has no figures)."""
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
             await asyncio.wait({task})
         if self._stall is not None:
             self._report_stall()
-        self.log_summary()
+        if self._histogram.count:
+            self.log_summary()
 
     @property
     def figures(self) -> LagFigures:
@@ -186,7 +198,8 @@ class LoopLagProbe:
         log.info("%s", self.summary())
 
     async def _run(self) -> None:
-        self._record_liveness(self._clock())
+        self._started_at = self._clock()
+        self._record_liveness(self._started_at)
         while True:
             due = self._clock() + self._interval
             await self._sleep(self._interval)
@@ -215,15 +228,24 @@ class LoopLagProbe:
         stall, self._stall = self._stall, None
         if stall is None:
             return
+        at_start = self._started_at is not None and stall.start < self._started_at + self.startup
+        level = logging.INFO if at_start else logging.WARNING
+        when = " at start-up" if at_start else ""
         if stall.late == 1:
-            log.warning(
-                "event loop lag %s (over %d ms)", _duration(stall.worst), _ms(self._warn_lag)
+            log.log(
+                level,
+                "event loop lag %s%s (over %d ms)",
+                _duration(stall.worst),
+                when,
+                _ms(self._warn_lag),
             )
         else:
-            log.warning(
-                "event loop lag over %d ms for %s: %d late probes, worst %s",
+            log.log(
+                level,
+                "event loop lag over %d ms for %s%s: %d late probes, worst %s",
                 _ms(self._warn_lag),
                 _duration(stall.end - stall.start),
+                when,
                 stall.late,
                 _duration(stall.worst),
             )

@@ -17,6 +17,7 @@ from bot.runtime.loop_lag import (
     LIVENESS_EVERY,
     MAX_STALL_SPAN,
     STALL_SETTLE,
+    STARTUP_SECONDS,
     LagFigures,
     LagHistogram,
     LoopLagProbe,
@@ -53,13 +54,16 @@ async def run_probe(
     *,
     liveness: Callable[[], None] | None = None,
     liveness_every: float = LIVENESS_EVERY,
+    startup: float = 0.0,
 ) -> LoopLagProbe:
-    """Run a probe through `lags` (one per wake-up) and stop it."""
+    """Run a probe through `lags` (one per wake-up) and stop it; by default without a
+    start-up, so that every stall is warned about."""
     scripted = ScriptedTime(lags)
     probe = LoopLagProbe(
         interval=INTERVAL,
         liveness=liveness,
         liveness_every=liveness_every,
+        startup=startup,
         clock=scripted.clock,
         sleep=scripted.sleep,
     )
@@ -254,14 +258,38 @@ async def test_summary_on_demand_keeps_the_probe_running(
     assert len(caplog.messages) == 2
 
 
-async def test_stop_without_start_logs_an_empty_summary(
+async def test_stop_without_a_probe_logs_no_figures(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, LOGGER)
+
+    probe = LoopLagProbe()
+    await probe.stop()
+
+    assert caplog.messages == [], "a run that failed at once has no figures to tell"
+    probe.log_summary()
+    assert caplog.messages == ["event loop lag: no probes yet"], "asked for, it says so"
+
+
+async def test_stalls_of_the_start_up_are_told_at_info_and_later_ones_warned(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, LOGGER)
+    quiet_start = on_time(STARTUP_SECONDS)
 
-    await LoopLagProbe().stop()
+    await run_probe([0.4, *quiet_start, 0.5, *on_time(STALL_SETTLE + 1)], startup=STARTUP_SECONDS)
 
-    assert caplog.messages == ["event loop lag: no probes yet"]
+    stalls = [
+        (record.levelno, record.getMessage())
+        for record in caplog.records
+        if "(over 250 ms)" in record.getMessage()
+    ]
+    assert stalls == [
+        (logging.INFO, "event loop lag 400 ms at start-up (over 250 ms)"),
+        (logging.WARNING, "event loop lag 500 ms (over 250 ms)"),
+    ]
+
+
+def test_a_probe_has_a_start_up_by_default() -> None:
+    assert LoopLagProbe().startup == STARTUP_SECONDS > 0
 
 
 async def test_liveness_is_recorded_at_start_and_every_few_seconds() -> None:
@@ -300,7 +328,7 @@ async def test_a_failing_liveness_write_is_logged_once_and_probing_goes_on(
 
 async def test_a_blocked_loop_is_seen_and_warned_about(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, LOGGER)
-    probe = LoopLagProbe(interval=0.01)
+    probe = LoopLagProbe(interval=0.01, startup=0.0)
     probe.start()
     while probe.last_tick is None:  # noqa: ASYNC110 (the probe's own clock is under test)
         await asyncio.sleep(0.005)
