@@ -120,6 +120,39 @@ def test_a_swiss_round_has_no_rematch_when_one_can_be_avoided(seed: int) -> None
     assert sum(pairing.rematches(seated(table), met) for table in tables) == fewest
 
 
+def test_one_rematch_of_a_pair_met_often_beats_two_of_pairs_met_once() -> None:
+    # 1 and 2 met three times; each other pair but 3-4 met once. Pairing 1-2 again is one
+    # rematch; any other seating is two, however rarely their pairs met.
+    met = {pairing.pair(1, 2): 3} | {
+        pairing.pair(a, b): 1 for a, b in ((1, 3), (2, 4), (1, 4), (2, 3))
+    }
+    tables = pairing.swiss_tables([1, 2, 3, 4], 2, met, {})
+    assert sorted(sorted(seated(table)) for table in tables) == [[1, 2], [3, 4]]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_swiss_round_has_as_few_rematches_as_any_seating_whatever_the_counts(
+    seed: int,
+) -> None:
+    # 4, 6 or 8 players, most of whose pairs met once, some three times and some never: the
+    # count of rematches comes before how often the pairs met.
+    rng = random.Random(seed)
+    players = list(range(1, 5 + 2 * (seed % 3)))
+    met = {
+        pairing.pair(a, b): times
+        for a, b in itertools.combinations(players, 2)
+        if (times := rng.choice((0, 1, 1, 3)))
+    }
+    ranked = players[:]
+    rng.shuffle(ranked)
+    fewest = min(
+        sum(pairing.rematches(table, met) for table in candidate)
+        for candidate in all_pairings(ranked)
+    )
+    tables = pairing.swiss_tables(ranked, 2, met, {})
+    assert sum(pairing.rematches(seated(table), met) for table in tables) == fewest
+
+
 @pytest.mark.parametrize("seed", [2, 5, 11, 30, 35])
 def test_a_round_too_big_for_the_exhaustive_search_finds_a_seating_without_rematch(
     seed: int,
