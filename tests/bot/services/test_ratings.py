@@ -352,7 +352,7 @@ async def test_a_rated_game_s_rematch_is_rated(database: Database) -> None:
 
 async def several_games(service: GameService) -> None:
     """Rated games of 2 and 3 seats (one played out), with AI seats, resignations, in two
-    servers, and a casual one. (A game of people and AIs goes on while two seats are in, so
+    servers, and a casual one; the resigned ones end in the reverse of the order they began. (A game of people and AIs goes on while two seats are in, so
     the games with an AI end with the AI the last one in.)"""
     plans: list[tuple[tuple[int, ...], tuple[str, ...], int, int]] = [
         ((HOST, BOB), (), HOST, GUILD),
@@ -362,8 +362,12 @@ async def several_games(service: GameService) -> None:
         ((HOST, BOB), (), BOB, OTHER_GUILD),
         ((CAROL, HOST, BOB), (), HOST, GUILD),
     ]
-    for channel, (users, ais, keeper, guild) in enumerate(plans, start=1):
-        view = await opened(service, users, channel=channel, ais=ais, guild=guild)
+    views = [
+        await opened(service, users, channel=channel, ais=ais, guild=guild)
+        for channel, (users, ais, _, guild) in enumerate(plans, start=1)
+    ]
+    # they end in another order than they began: a rating follows the order games end in
+    for view, (_, _, keeper, _) in reversed(list(zip(views, plans, strict=True))):
         await resign_all_but(service, view, keeper)
     played = await opened(service, (HOST, BOB, CAROL), channel=20)
     assert (await play_out(service, played)).ratings
