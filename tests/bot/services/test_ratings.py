@@ -352,8 +352,9 @@ async def test_a_rated_game_s_rematch_is_rated(database: Database) -> None:
 
 async def several_games(service: GameService) -> None:
     """Rated games of 2 and 3 seats (one played out), with AI seats, resignations, in two
-    servers, and a casual one; the resigned ones end in the reverse of the order they began. (A game of people and AIs goes on while two seats are in, so
-    the games with an AI end with the AI the last one in.)"""
+    servers, and a casual one; the resigned ones end in the reverse of the order they began.
+    (A game of people and AIs goes on while two seats are in, so the games with an AI end
+    with the AI the last one in.)"""
     plans: list[tuple[tuple[int, ...], tuple[str, ...], int, int]] = [
         ((HOST, BOB), (), HOST, GUILD),
         ((BOB, CAROL, DAVE), (), CAROL, GUILD),

@@ -59,6 +59,10 @@ async def test_a_game_of_another_server_or_not_running_is_refused_and_changes_no
         await watch.set_dms(GUILD, view.id, WATCHER, True)
     with pytest.raises(NotWatchingError):
         await watch.unwatch(GUILD, view.id, WATCHER)
+    await service.play.resign(view.id, HOST)  # a game that is over
+    with pytest.raises(GameNotRunningError):
+        await watch.watch(GUILD, view.id, WATCHER)
+    assert await WatchStore(database).get(view.id, WATCHER) is None
 
 
 async def test_each_finished_turn_is_told_once_whichever_process_looks(
