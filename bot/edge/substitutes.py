@@ -127,8 +127,11 @@ class SeatController:
                 interaction,
                 content=_asked(answer.request, language),
                 view=buttons,
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(user) for user in answer.request.missing]
+                allowed_mentions=discord.AllowedMentions(  # the person leaving may refuse
+                    users=[
+                        discord.Object(user)
+                        for user in (*answer.request.missing, answer.request.out_user_id)
+                    ]
                 ),
             )
             await self._remember(answer.request, sent)

@@ -119,15 +119,18 @@ class SubstituteService:
         in_bot: bool,
     ) -> Answer:
         """The host's request to hand a seat over; it waits for every other person still in
-        the game (but the host and the person leaving), and is done at once when there is none."""
+        the game (but the host and the person leaving). With nobody to wait for, it is done at
+        once if the AI plays the seat after timeouts (its person is gone), and refused if its
+        person still plays it (SubstituteError 'nobody_to_agree': a moderator decides), so
+        that a host alone can never push a player out of a game, rated as resigned."""
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
             if host_id != loaded.game.host_id:
                 raise HostOnlyError()
             seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)
-            waiting = tuple(
-                user for user in _people_in(loaded) if user not in (host_id, out_user_id)
-            )
+            waiting = _asked(loaded, host_id, out_user_id)
+            if not waiting and out_user_id in _people_in(loaded):
+                raise SubstituteError("nobody_to_agree")
             now = self._loader.now()
             row = await self._store.open_request(
                 game_id,
@@ -166,22 +169,30 @@ class SubstituteService:
         return [_request_view(row) for row in closed]
 
     async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
-        """A player's Agree or Refuse on a request. SubstituteError: no such request, it is
-        closed (or ran out now), or it does not wait for this person."""
+        """A player's Agree or Refuse on a request. Those asked are the people playing the
+        game now (a person who left it since the request is no longer asked; one who came in
+        is), and the person leaving may refuse (they are still here). SubstituteError: no
+        such request, it is closed (or ran out now), or it does not wait for this person."""
         request = await self.request(request_id)
         if request.status != OPEN:
             raise SubstituteError(f"request_{request.status}")
         if self._loader.now() >= request.expires_at:
             await self._store.close_request(request_id, "expired")
             raise SubstituteError("request_expired")
-        if user_id not in request.waiting_for:
+        loaded = await self._loader.load(request.game_id)
+        if loaded.state is not None:
+            request = replace(
+                request, waiting_for=_asked(loaded, request.asked_by, request.out_user_id)
+            )
+        leaving_refuses = user_id == request.out_user_id and not agree
+        if user_id not in request.waiting_for and not leaving_refuses:
             raise SubstituteError("not_asked")
         if not agree:
             if await self._store.close_request(request_id, "refused"):
                 return Answer(replace(request, status="refused"))
             raise SubstituteError("request_closed")
         await self._store.agree(request_id, user_id)
-        request = await self.request(request_id)
+        request = replace(request, agreed=(await self.request(request_id)).agreed)
         if request.missing or not await self._store.close_request(request_id, "done"):
             return Answer(request)  # still waiting, or another press completed it
         try:
@@ -272,6 +283,12 @@ def _came(player: Player, out_user_id: int, in_user_id: int, name: str | None, o
         stands_in_for=out_user_id if first else player.stands_in_for,
         left_with_out=out if first else player.left_with_out,
     )
+
+
+def _asked(loaded: LoadedGame, host_id: int, out_user_id: int) -> tuple[int, ...]:
+    """Whom a request to hand `out_user_id`'s seat over waits for: every other person playing
+    the game, but its host."""
+    return tuple(user for user in _people_in(loaded) if user not in (host_id, out_user_id))
 
 
 def _people_in(loaded: LoadedGame) -> list[int]:

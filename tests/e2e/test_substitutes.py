@@ -62,12 +62,14 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     assert "the next nudge is possible <t:" in again.content
 
     # The host asks to hand Carol's seat to Erin; the request outlives a restart, only the
-    # player it waits for answers it, and Bob's refusal cancels it.
+    # player it waits for agrees (Carol, leaving, is called too: she may refuse), and Bob's
+    # refusal cancels it.
     asked = await (
         await fake.slash(alice, channel, "marrakech", "substitute", out=carol, options={"in": erin})
     ).answer()
     assert not asked.ephemeral
-    assert asked.pinged_user_ids == {bob.id}, "it calls whom it waits for"
+    assert asked.pinged_user_ids == {bob.id, carol.id}, "whom it waits for, and who leaves"
+    assert f"one refusal, <@{carol.id}>'s too, cancels it" in asked.content
     agree, refuse = (button.custom_id for button in asked.enabled_buttons())
     assert agree is not None
     assert refuse is not None

@@ -37,6 +37,7 @@ from tests.bot.services.test_ratings import DAVE, opened
 from tests.bot.services.test_service import play_out, service_on, step
 
 ERIN = 1005
+FRANK = 1006
 
 
 async def rated_rows(database: Database, game_id: int) -> dict[int, int]:
@@ -287,13 +288,65 @@ async def test_a_host_request_does_not_wait_for_a_player_the_ai_stands_in_for(
     table: Table,
 ) -> None:
     service = table.service
-    view = await humans(table, (HOST, BOB, CAROL), channel=707)
+    view = await humans(table, (HOST, BOB, CAROL, DAVE), channel=707)
     view = await time_out_three_times(table, view, CAROL)
     assert [p.autoplay for p in view.players if p.user_id == CAROL] == [True]
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, None, in_bot=False)
+    assert asked.request.waiting_for == (DAVE,), "Carol is away: not asked"
+    done = await service.substitutes.answer(asked.request.id, DAVE, agree=True)
+    assert done.handover is not None
+    assert seat_of(done.handover.view, ERIN) is not None
+
+
+async def test_a_request_nobody_else_can_agree_to_is_refused_unless_the_ai_plays_the_seat(
+    table: Table,
+) -> None:
+    # In a duel nobody but the host and the person leaving is in the game: the host alone
+    # must not push a player who is still playing out of it, rated as resigned.
+    service = table.service
+    view = await humans(table, (HOST, BOB), channel=709)
+    with pytest.raises(SubstituteError) as refused:
+        await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    assert refused.value.code == "nobody_to_agree"
+    unchanged = await service.play.look(view.id)
+    assert (unchanged.seq, unchanged.players) == (view.seq, view.players), "nothing changed"
+    view = await time_out_three_times(table, view, BOB)  # gone: the AI plays the seat
     asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
-    assert asked.request.waiting_for == (), "Carol is away: nobody else to ask"
-    assert asked.handover is not None
+    assert asked.handover is not None, "a seat the AI plays needs nobody's agreement"
     assert seat_of(asked.handover.view, DAVE) is not None
+
+
+async def test_the_person_leaving_may_refuse_but_not_agree(database: Database) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=710)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    with pytest.raises(SubstituteError) as not_asked:
+        await service.substitutes.answer(asked.request.id, BOB, agree=True)
+    assert not_asked.value.code == "not_asked"
+    refused = await service.substitutes.answer(asked.request.id, BOB, agree=False)
+    assert refused.request.status == "refused", "still here: Bob keeps the seat"
+    assert seat_of(await service.play.look(view.id), BOB) is not None
+
+
+async def test_a_request_asks_who_plays_the_game_when_a_button_is_pressed(
+    database: Database,
+) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=711)
+    bob_out = await service.substitutes.ask(view.id, HOST, BOB, ERIN, None, in_bot=False)
+    carol_out = await service.substitutes.ask(view.id, HOST, CAROL, FRANK, None, in_bot=False)
+    assert set(carol_out.request.missing) == {BOB, DAVE}
+    await service.substitutes.answer(bob_out.request.id, CAROL, agree=True)
+    assert (await service.substitutes.answer(bob_out.request.id, DAVE, agree=True)).handover
+    with pytest.raises(SubstituteError) as left:  # Bob left the game: no longer asked
+        await service.substitutes.answer(carol_out.request.id, BOB, agree=True)
+    assert left.value.code == "not_asked"
+    erin = await service.substitutes.answer(carol_out.request.id, ERIN, agree=True)
+    assert erin.handover is None, "Erin holds Bob's seat now: asked, and Dave still is"
+    assert erin.request.missing == (DAVE,)
+    done = await service.substitutes.answer(carol_out.request.id, DAVE, agree=True)
+    assert done.handover is not None
+    assert seat_of(done.handover.view, FRANK) is not None
 
 
 async def test_a_seat_handed_over_twice_still_stands_for_the_one_who_left_first(
