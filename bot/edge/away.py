@@ -157,7 +157,7 @@ class AwayController:
                     interaction, content=text(key, language, timezone=timezone), ephemeral=True
                 )
                 return
-            await self._away.set_quiet_hours(user_id, quiet)
+            await self._away.set_quiet_hours(user_id, quiet, language)
             await replies.send(
                 interaction, content=words.quiet_set(quiet, language), ephemeral=True
             )

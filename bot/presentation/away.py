@@ -106,8 +106,9 @@ def quiet_set(quiet: QuietHours, language: str) -> str:
 
 
 def held_message(notices: Sequence[HeldNotice]) -> str:
-    """The one message that brings a person what was held during their quiet hours, in the
-    language of the first game it names."""
+    """The one message that brings a person what was held during their quiet hours, in their
+    language (each notice is held in the one they set their quiet hours in; for hours set
+    before that was kept, the language of the first game it names)."""
     language = notices[0].locale
     lines = [
         text(

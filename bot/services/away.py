@@ -60,8 +60,10 @@ def quiet_of(row: QuietRow) -> QuietHours:
     return QuietHours(time.fromisoformat(row.starts), time.fromisoformat(row.ends), row.timezone)
 
 
-def row_of(quiet: QuietHours) -> QuietRow:
-    return QuietRow(quiet.starts.strftime("%H:%M"), quiet.ends.strftime("%H:%M"), quiet.timezone)
+def row_of(quiet: QuietHours, locale: str | None = None) -> QuietRow:
+    return QuietRow(
+        quiet.starts.strftime("%H:%M"), quiet.ends.strftime("%H:%M"), quiet.timezone, locale
+    )
 
 
 def pauses(rules: TimeRules, since: datetime) -> Iterator[Interval]:
@@ -131,21 +133,22 @@ class AwayService:
         started = game.turn_started_at
         rules = await self._store.rules(game.guild_id, user_id, started or now)
         available = _availability(rules, now)
+        held_locale = None if rules.quiet is None else rules.quiet.locale
         limit = game.turn_limit_seconds
         if started is None or limit is None or game.due_at is None:
-            return DueCheck(None, available)
+            return DueCheck(None, available, held_locale)
         real = turn_clock(
             started, limit, lambda: pauses(rules, started), remind=game.remind_at is not None
         )
         assert real.due_at is not None
         if real.due_at == started + timedelta(seconds=limit):
-            return DueCheck(None, available)  # nothing stopped this turn's clock
+            return DueCheck(None, available, held_locale)  # nothing stopped this turn's clock
         later = real.due_at > game.due_at or (
             game.remind_at is not None
             and real.remind_at is not None
             and real.remind_at > game.remind_at
         )
-        return DueCheck(real if later else None, available)
+        return DueCheck(real if later else None, available, held_locale)
 
     # --- away days -------------------------------------------------------------------------
 
@@ -266,9 +269,12 @@ class AwayService:
         row = await self._quiet_of(user_id)
         return None if row is None else quiet_of(row)
 
-    async def set_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
-        """Set the person's quiet hours (None: none); they hold in every server."""
-        row = None if quiet is None else row_of(quiet)
+    async def set_quiet_hours(
+        self, user_id: int, quiet: QuietHours | None, locale: str | None = None
+    ) -> None:
+        """Set the person's quiet hours (None: none); they hold in every server. `locale`: the
+        language they asked in, which what the hours hold is written in."""
+        row = None if quiet is None else row_of(quiet, locale)
         await self._store.set_quiet(user_id, row, self._loader.now())
         if self._quiet is not None:
             if row is None:
@@ -325,8 +331,9 @@ class AwayService:
         until = None if row is None else quiet_of(row).until(self._loader.now())
         if until is None:
             return False
+        language = row.locale if row is not None and row.locale is not None else locale
         await self.hold(
-            HeldNotice(user_id, guild_id, channel_id, game_id, seq, kind, locale, until)
+            HeldNotice(user_id, guild_id, channel_id, game_id, seq, kind, language, until)
         )
         return True
 
@@ -349,7 +356,10 @@ class AwayService:
         return tuple(reached)
 
     async def hold(self, notice: HeldNotice) -> None:
-        """Keep the notice for its release (a second of the same is dropped)."""
+        """Keep the notice for its release (a second of the same is dropped). Its locale is
+        the one its person set their quiet hours in, where known (`hold_if_quiet`,
+        `DueCheck.held_locale`): the one message that brings what was held is theirs,
+        whichever game it names first."""
         await self._store.hold(notice, self._loader.now())
         for listener in self._held:
             listener(notice.release_at)

@@ -211,3 +211,6 @@ class DueCheck:
 
     clock: TurnClock | None
     availability: Availability
+    held_locale: str | None = None
+    """The language the player set their quiet hours in: what those hold is written in it
+    (None: not known, the game's language then)."""

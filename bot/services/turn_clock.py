@@ -293,12 +293,14 @@ class TurnClockService:
             user_id = loaded.user_at(seat)
             player = loaded.player_at(seat)
             quiet_until = None
+            language = game.locale
             if self._away is not None and user_id is not None and player is not None:
                 check = await self._away.due_check(game, user_id)
                 if check.clock is not None:  # they were away or quiet: the clock stood still
                     await self._loader.set_clock(loaded, check.clock)
                     return None
                 quiet_until = check.availability.quiet_until
+                language = check.held_locale or game.locale
             updated = await self._loader.mark_reminded(loaded)
             if updated is None:  # another process sent it
                 return None
@@ -310,7 +312,7 @@ class TurnClockService:
                     game.id,
                     game.seq,
                     "remind",
-                    game.locale,
+                    language,
                     quiet_until,
                 )
                 await self._away.hold(notice)  # sent when their quiet hours end

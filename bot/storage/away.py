@@ -41,11 +41,13 @@ class Spell:
 
 @dataclass(frozen=True, slots=True)
 class QuietRow:
-    """A person's daily quiet hours: 'HH:MM' local times in the IANA zone `timezone`."""
+    """A person's daily quiet hours: 'HH:MM' local times in the IANA zone `timezone`, and the
+    language they set them in (None: not known), which what they hold is written in."""
 
     starts: str
     ends: str
     timezone: str
+    locale: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +238,15 @@ class AwayStore:
     async def all_quiet(self) -> dict[int, QuietRow]:
         """Everyone's quiet hours (only those who set some have a row)."""
         async with self._db.single_read() as conn:
-            rows = await conn.fetch("SELECT user_id, starts, ends, timezone FROM quiet_hours")
-        return {int(row[0]): QuietRow(str(row[1]), str(row[2]), str(row[3])) for row in rows}
+            rows = await conn.fetch(
+                "SELECT user_id, starts, ends, timezone, locale FROM quiet_hours"
+            )
+        return {
+            int(row[0]): QuietRow(
+                str(row[1]), str(row[2]), str(row[3]), None if row[4] is None else str(row[4])
+            )
+            for row in rows
+        }
 
     async def set_quiet(self, user_id: int, quiet: QuietRow | None, now: datetime) -> None:
         """Set the person's quiet hours (None: none); on PostgreSQL the other processes are
@@ -251,15 +260,22 @@ class AwayStore:
                 await conn.fetch(sql, user_id)
                 return
             sql = (
-                "INSERT INTO quiet_hours (user_id, starts, ends, timezone, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
+                "INSERT INTO quiet_hours (user_id, starts, ends, timezone, updated_at, locale) "
+                "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE SET "
                 "starts = excluded.starts, ends = excluded.ends, "
-                "timezone = excluded.timezone, updated_at = excluded.updated_at"
+                "timezone = excluded.timezone, updated_at = excluded.updated_at, "
+                "locale = excluded.locale"
             )
             if postgres:
                 sql += _NOTIFY_AWAY
             await conn.fetch(
-                sql, user_id, quiet.starts, quiet.ends, quiet.timezone, time_to_column(now)
+                sql,
+                user_id,
+                quiet.starts,
+                quiet.ends,
+                quiet.timezone,
+                time_to_column(now),
+                quiet.locale,
             )
 
     async def listen_away(self, callback: Callable[[], None]) -> None:
@@ -279,12 +295,12 @@ class AwayStore:
         server's settings, in one statement."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
-                "SELECT 'away', started_at, ends_at, NULL FROM away_spells "
+                "SELECT 'away', started_at, ends_at, NULL, NULL FROM away_spells "
                 "WHERE guild_id = $1 AND user_id = $2 AND ends_at > $3 "
-                "UNION ALL SELECT 'quiet', starts, ends, timezone FROM quiet_hours "
+                "UNION ALL SELECT 'quiet', starts, ends, timezone, locale FROM quiet_hours "
                 "WHERE user_id = $2 "
                 "UNION ALL SELECT 'settings', CAST(away_days AS TEXT), "
-                "CAST(clocks_in_quiet AS TEXT), NULL FROM time_settings WHERE guild_id = $1",
+                "CAST(clocks_in_quiet AS TEXT), NULL, NULL FROM time_settings WHERE guild_id = $1",
                 guild_id,
                 user_id,
                 time_to_column(since),
@@ -296,7 +312,8 @@ class AwayStore:
             if row[0] == "away":
                 spells.append(_spell(row[1], row[2]))
             elif row[0] == "quiet":
-                quiet = QuietRow(str(row[1]), str(row[2]), str(row[3]))
+                locale = None if row[4] is None else str(row[4])
+                quiet = QuietRow(str(row[1]), str(row[2]), str(row[3]), locale)
             else:
                 settings = TimeSettings(guild_id or 0, int(row[1]), row[2] == "1")
         spells.sort(key=lambda spell: spell.started_at)

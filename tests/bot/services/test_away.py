@@ -455,6 +455,23 @@ async def test_a_reminder_in_quiet_hours_is_held_and_sent_once_at_their_end(
     assert len(table.released) == 1, "sent once: the sending is stored, not only put off"
 
 
+async def test_what_quiet_hours_hold_comes_in_the_language_they_were_set_in(
+    table: AwayTable,
+) -> None:
+    # The game is in English; its player set their quiet hours in Ukrainian: the one message
+    # that brings what was held is theirs, in their language, whichever game it names first.
+    view, mover, _ = await who_moves(table)
+    assert view.game.locale == "en"
+    away = table.service.away
+    await away.set_clocks_in_quiet(GUILD, True)
+    await away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV), locale="uk")
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    table.clock.now = datetime(2026, 3, 2, 16, tzinfo=UTC)
+    await table.scheduler.run_due()
+    assert [[(n.kind, n.locale) for n in sent] for sent in table.released] == [[("remind", "uk")]]
+
+
 async def test_a_held_notice_is_claimed_by_one_process_only(table: AwayTable) -> None:
     other = make_table(table.database, table.clock)
     notice = HeldNotice(HOST, GUILD, 500, 1, 3, "turn", "en", table.clock.now)
