@@ -146,6 +146,26 @@ class Delivery:
                 return
         await message.edit(**fields)
 
+    async def delete(self, game_id: int, message: discord.PartialMessage, /) -> None:
+        """Delete one of the game's messages: through the freshest interaction that may, else
+        with the bot token."""
+        owners = [token for token in self._usable(game_id) if token.owns(message.id)]
+        if owners:
+            token = owners[-1]
+            token.last_used = time.monotonic()
+            try:
+                if message.id == token.original:
+                    await token.interaction.delete_original_response()
+                else:
+                    await token.interaction.followup.delete_message(message.id)
+            except discord.HTTPException as error:
+                if not _token_refused(error):
+                    raise
+                self._drop(game_id, token)
+            else:
+                return
+        await message.delete()
+
 
 def _token_refused(error: discord.HTTPException) -> bool:
     """Discord did not take the interaction's token (unknown, or expired after all): the bot

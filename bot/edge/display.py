@@ -723,18 +723,36 @@ class GameDisplay:
             listener(view, message_id or 0)
 
     async def _retire_pings(self, view: GameView) -> None:
-        """The turn a reminder to play, or a player's nudge, was about is over: each says so."""
-        reminder, nudge = view.game.reminder_message_id, view.game.nudge_message_id
+        """The turn a reminder to play, or a ping of a player (a nudge, the call of a seat's
+        new player), was about is over. If it ran out of time, the reminder (else the ping)
+        becomes the line that says what the AI did, for the player who follows it too late;
+        every other one is deleted: it called someone to a turn whose own line now tells how
+        it went, and a line per ping would bury the game in a short-limit channel."""
+        reminder, ping = view.game.reminder_message_id, view.game.nudge_message_id
+        ran_out = story.ran_out(view)
         if reminder is not None:
-            await self._retire_ping(view, "reminder", reminder, story.reminder_over(view))
+            if ran_out is not None:
+                await self.retire_message(view, "reminder", reminder, ran_out)
+            else:
+                await self._delete_ping(view, "reminder", reminder, story.reminder_over(view))
             await self._play.set_reminder_message(view.id, None)
-        if nudge is not None:
-            await self._retire_ping(view, "nudge", nudge, story.nudge_over(view))
+        if ping is not None:
+            if ran_out is not None and reminder is None:
+                await self.retire_message(view, "nudge", ping, ran_out)
+            else:
+                await self._delete_ping(view, "nudge", ping, story.nudge_over(view))
             await self._play.set_nudge_message(view.id, None)
 
-    async def _retire_ping(self, view: GameView, kind: str, message_id: int, over: str) -> None:
-        """Edit a ping about the turn that is over to `over`."""
-        await self.retire_message(view, kind, message_id, over)
+    async def _delete_ping(self, view: GameView, kind: str, message_id: int, over: str) -> None:
+        """Delete a ping whose turn is over; one Discord will not delete is edited to `over`
+        instead, so that it never goes on calling (best effort, as every retirement)."""
+        try:
+            await bounded(self._delivery.delete(view.id, self._message(view, message_id)))
+        except discord.NotFound:
+            return  # gone already
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.info("%s %s of game %s not deleted: %s", kind, message_id, view.id, why(error))
+            await self.retire_message(view, kind, message_id, over)
 
     async def retire_message(
         self, view: GameView, kind: str, message_id: int, line: str, *, buttons: bool = False
@@ -757,26 +775,37 @@ class GameDisplay:
     async def nudge_posted(
         self, nudge: Nudge, interaction: Interaction, sent: replies.Sent
     ) -> None:
-        """A player's nudge pinged, in `sent`, the answer to their command: remembered, so that
-        it says when its turn is over (at once, if that turn ended meanwhile). Best effort: the
-        nudge was made, so a failure is logged, never answered."""
+        """A player's nudge pinged, in `sent`, the answer to their command (`ping_posted`)."""
+        await self.ping_posted(nudge.game_id, nudge.turn, interaction, sent)
+
+    async def ping_posted(
+        self, game_id: int, turn: int, interaction: Interaction, sent: replies.Sent
+    ) -> None:
+        """A ping of a player to play `turn` (a nudge, the call of a seat's new player) went
+        out as `sent`, an answer to `interaction`: remembered as the game's ping, so that it
+        goes once its turn is over (at once, if that turn ended meanwhile); a ping of the game
+        it replaces goes now. Best effort: the ping was made, so a failure is logged, never
+        answered."""
         if sent.message_id is None:
             return
         if sent.original:  # edited through the command while it is fresh
-            self.opened(nudge.game_id, interaction, original=sent.message_id)
+            self.opened(game_id, interaction, original=sent.message_id)
         try:
-            await self._play.set_nudge_message(nudge.game_id, sent.message_id)
-            view = await self._play.look(nudge.game_id)
+            replaced = (await self._play.look(game_id)).game.nudge_message_id
+            await self._play.set_nudge_message(game_id, sent.message_id)
+            view = await self._play.look(game_id)
+            if replaced is not None and replaced != sent.message_id:
+                await self._delete_ping(view, "nudge", replaced, story.nudge_over(view))
             if (
                 view.state is None
                 or view.status is not GameStatus.RUNNING
-                or view.state.turn != nudge.turn
+                or view.state.turn != turn
             ):
                 await self._retire_pings(view)
         except Exception as error:  # the database away, say: the ping stays as it is
             log.info(
-                "game %s: nudge %s not kept, it will not say when its turn is over (%s)",
-                nudge.game_id,
+                "game %s: ping %s not kept, it will not go when its turn is over (%s)",
+                game_id,
                 sent.message_id,
                 why(error),
             )

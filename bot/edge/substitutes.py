@@ -273,16 +273,18 @@ class SeatController:
 
     async def _call_if_to_move(self, interaction: Interaction, handover: Handover) -> None:
         """The seat handed over by agreement is the one to move: ping its new player, in the
-        game's channel (the request's message, edited into the hand-over, pings no one)."""
+        game's channel (the request's message, edited into the hand-over, pings no one), in a
+        ping that goes once the turn is over, as a nudge does."""
         view = handover.view
         if view.state is None or view.user_to_move != handover.in_user_id:
             return
         incoming = handover.in_user_id
-        await replies.send(
+        sent = await replies.send(
             interaction,
             content=text("turn.ping", view.game.locale, user=mention(incoming), game_id=view.id),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(incoming)]),
         )
+        await self._display.ping_posted(view.id, view.state.turn, interaction, sent)
 
     async def _tell_handover(self, interaction: Interaction, handover: Handover) -> None:
         """Tell the hand-over in the game's channel (pinging the substitute): as the answer

@@ -67,16 +67,16 @@ def _stopped(view: GameView, language: str) -> str:
 
 
 def reminder_over(view: GameView) -> str:
-    """What a reminder to play says once the turn it was about is over (see `_ran_out`)."""
-    return _ran_out(view) or text("timer.reminder_over", view.game.locale, game_id=view.id)
+    """What a reminder to play says once the turn it was about is over (see `ran_out`)."""
+    return ran_out(view) or text("timer.reminder_over", view.game.locale, game_id=view.id)
 
 
 def nudge_over(view: GameView) -> str:
-    """What a player's nudge says once the turn it was about is over (see `_ran_out`)."""
-    return _ran_out(view) or text("nudge.over", view.game.locale, game_id=view.id)
+    """What a player's nudge says once the turn it was about is over (see `ran_out`)."""
+    return ran_out(view) or text("nudge.over", view.game.locale, game_id=view.id)
 
 
-def _ran_out(view: GameView) -> str | None:
+def ran_out(view: GameView) -> str | None:
     """What a ping to play (a reminder, a nudge) says when the game's last finished turn ran
     out of time: that the AI played it for its player, or (the last of the turns in a row that
     hand a seat over) took their seat, and how to take it back. The pinged player who follows

@@ -1,8 +1,8 @@
-"""A nudge's ping in the channel says, once the turn it was about is over, that it is: when the
-turn is played on its message, when the bot catches up after a restart, and at once when the
-turn ended while the nudge was being posted. In the game's language; and a database that fails
-once the ping is out costs the nudger no error. Through real discord.py interactions on the
-fake Discord (tests/bot/edge/test_edge.py)."""
+"""A nudge's ping in the channel goes once the turn it was about is over (deleted: the turn's
+own line tells how it went): when the turn is played on its message, when the bot catches up
+after a restart, and at once when the turn ended while the nudge was being posted. A database
+that fails once the ping is out costs the nudger no error. Through real discord.py interactions
+on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import pytest
 
 import engine
 from bot.edge.inflight import HANDLERS
-from bot.presentation.messages import text
 from bot.services.nudges import Nudge, NudgeService
 from bot.services.play import PlayService
 from bot.storage.errors import DatabaseUnavailableError
@@ -36,8 +35,9 @@ async def nudged(edge: Edge, turn: FakeMessage) -> FakeMessage:
     return ping
 
 
-def says_its_turn_is_over(edge: Edge, ping: FakeMessage, language: str = "en") -> bool:
-    return edge.fake.world.messages[ping.id].content == text("nudge.over", language, game_id=1)
+def says_its_turn_is_over(edge: Edge, ping: FakeMessage) -> bool:
+    """The ping no longer calls anyone: deleted, its turn being over."""
+    return edge.fake.world.messages[ping.id].deleted
 
 
 async def test_a_nudge_says_its_turn_is_over_once_it_is_played(edge: Edge) -> None:
@@ -63,7 +63,7 @@ async def test_a_restart_retires_a_nudge_whose_turn_ended_unshown(
     language: str,
 ) -> None:
     """The turn is played and the bot stops before showing it: catching up after the restart
-    edits the nudge, in the game's language."""
+    deletes the nudge, whatever the game's language."""
     async with running_edge(
         tmp_path, monkeypatch, server_locale=server_locale, test=request.node
     ) as edge:
@@ -79,10 +79,10 @@ async def test_a_restart_retires_a_nudge_whose_turn_ended_unshown(
         while view.state is not None and view.state.turn == first:
             action = engine.legal_actions(view.state)[0]
             view = await edge.service.play.act(1, mover.id, view.seq, action)
-        assert not says_its_turn_is_over(edge, ping, language)
+        assert not says_its_turn_is_over(edge, ping)
         a_window_later(edge, monkeypatch)
         await edge.bot.display.resume_displays()
-        assert says_its_turn_is_over(edge, ping, language)
+        assert says_its_turn_is_over(edge, ping)
 
 
 async def test_a_nudge_whose_turn_ended_while_it_was_posted_is_retired_at_once(
@@ -126,8 +126,8 @@ async def test_a_nudge_not_remembered_is_still_only_a_ping_for_the_nudger(
     assert followups == [], "nothing more for the nudger"
     said = [r.getMessage() for r in caplog.records if r.name == "bot.edge.display"]
     one_line = (
-        f"game 1: nudge {ping.id} not kept, it will not say when its turn is over "
+        f"game 1: ping {ping.id} not kept, it will not go when its turn is over "
         "(DatabaseUnavailableError('the database is away'))"
     )
-    assert [line for line in said if "nudge" in line] == [one_line]
+    assert [line for line in said if f"ping {ping.id}" in line] == [one_line]
     assert not [r for r in caplog.records if r.exc_info], "no traceback"

@@ -109,3 +109,37 @@ async def test_a_press_on_a_request_that_can_no_longer_be_answered_closes_its_me
     assert answer.ephemeral
     assert answer.content == private
     assert closed_as(edge, request, line)
+
+
+async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge: Edge) -> None:
+    """The seat handed over by agreement is the one to move: its new player is called in a
+    message of its own, which must not go on calling once that turn is played."""
+    people = {user.id: user for user in (edge.host, edge.guest, edge.outsider)}
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.outsider, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    while (mover := people[next(iter(turn.pinged_user_ids))]) is edge.host:
+        turn = await play_turn(edge, turn)
+    request = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=mover,
+        **{"in": edge.moderator},
+    ).answer()
+    other = edge.outsider if mover is edge.guest else edge.guest
+    await edge.click(other, request, "Agree").response()
+    call = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
+    )
+    assert call.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
+    while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
+        label = buttons[0].label
+        assert label is not None
+        await edge.click(edge.moderator, edge.fake.world.messages[turn.id], label).response()
+    await edge.fake.wait_until(
+        lambda: edge.fake.world.messages[call.id].deleted, what="the call gone with its turn"
+    )
