@@ -729,6 +729,8 @@ class GameDisplay:
         every other one is deleted: it called someone to a turn whose own line now tells how
         it went, and a line per ping would bury the game in a short-limit channel."""
         reminder, ping = view.game.reminder_message_id, view.game.nudge_message_id
+        if reminder is None and ping is None:
+            return
         ran_out = story.ran_out(view)
         if reminder is not None:
             if ran_out is not None:
