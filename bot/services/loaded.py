@@ -102,9 +102,13 @@ class LoadedGame:
         return player.user_id if player is not None else None
 
     def stale(self) -> StaleBoardError:
-        """The error for a request made at a seq the game has moved on from."""
+        """The error for a request made at a seq the game has moved on from, with the game's
+        current message, if one shows the game as it is now: a double tap that ended a turn
+        comes while the next turn is being posted, and the message recorded then is the one
+        just tapped, not one to send the player to."""
         game = self.game
-        return StaleBoardError(game.id, game.channel_id, game.guild_id, game.board_message_id)
+        current = game.board_message_id if game.board_message_seq == game.seq else None
+        return StaleBoardError(game.id, game.channel_id, game.guild_id, current)
 
 
 def apply_action(state: GameState, action: str, events: list[Event]) -> GameState:

@@ -278,11 +278,15 @@ async def test_a_click_on_an_old_seq_is_stale(service: GameService) -> None:
     mover = view.user_to_move
     assert mover is not None
     await service.play.set_board_message(view.id, 777, view.seq)
-    await service.play.act(view.id, mover, view.seq, "S")
+    moved = await service.play.act(view.id, mover, view.seq, "S")
     with pytest.raises(StaleBoardError) as raised:
         await service.play.act(view.id, mover, view.seq, "S")
-    assert raised.value.message_id == 777
+    assert raised.value.message_id is None, "777 shows the old board: no link to it"
     assert raised.value.channel_id == CHANNEL
+    await service.play.set_board_message(view.id, 888, moved.seq)  # the current board shown
+    with pytest.raises(StaleBoardError) as raised:
+        await service.play.act(view.id, mover, view.seq, "S")
+    assert raised.value.message_id == 888
 
 
 async def test_a_games_channel_is_known_from_memory(database: Database) -> None:
