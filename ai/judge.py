@@ -63,6 +63,8 @@ searches every legal rug, however many (see `search_chances`)."""
 
 BANDS_2P = (5.0, 10.0, 15.0)
 """Inaccuracy, mistake and blunder thresholds in 2 players, in win-chance points."""
+DRILL_FLOOR_2P = 2.0
+"""The least a decision must give away, in 2 players, to be drilled (`drill_floor`)."""
 
 
 class Kind(enum.StrEnum):
@@ -203,10 +205,13 @@ class GameJudgement:
         raise KeyError(seat)
 
     def costliest(self, seat: int, count: int = 3) -> tuple[Judgement, ...]:
-        """The seat's `count` costliest decisions that were not good (an inaccuracy or worse),
-        costliest first (the earlier first on a tie): what Learn from your mistakes teaches. A
-        decision the coach called good is never drilled."""
-        lost = [j for j in self.of_seat(seat) if j.band is not Band.GOOD]
+        """The seat's `count` costliest decisions that gave away at least `drill_floor`
+        points, costliest first (the earlier first on a tie): what Learn from your mistakes
+        teaches. Not only the inaccuracies and worse: a game is often lost a few points at a
+        time, each under the inaccuracy threshold, and its worst such decisions are the
+        lesson."""
+        floor = drill_floor(self.players)
+        lost = [j for j in self.of_seat(seat) if j.loss >= floor]
         lost.sort(key=lambda judgement: (-judgement.loss, judgement.index))
         return tuple(lost[:count])
 
@@ -219,6 +224,12 @@ def fair_spread(players: int) -> float:
     that of 2 players (1/2): 1 in 2 players, 0.943 in 3, 0.866 in 4 (docs/coach.md)."""
     fair = 1.0 / players
     return 2.0 * math.sqrt(fair * (1.0 - fair))
+
+
+def drill_floor(players: int) -> float:
+    """The least a decision must give away, in win-chance points, to be drilled: 2 points in 2
+    players, scaled like the bands (`fair_spread`)."""
+    return DRILL_FLOOR_2P * fair_spread(players)
 
 
 def thresholds(players: int) -> tuple[float, float, float]:

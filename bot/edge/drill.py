@@ -33,6 +33,7 @@ from bot.presentation.drill import (
     DrillPictures,
     Turns,
     drill_file,
+    nothing_to_drill,
     option_name,
     retry_text,
     seat_of,
@@ -193,8 +194,11 @@ class DrillHandler:
     ) -> None:
         game_id = game.game_id
         if step >= len(costliest) or move == DrillMove.DONE.value:
-            key = "drill.none" if not costliest else "drill.done"
-            await self._send(interaction, opening, text(key, language, game_id=game_id))
+            if costliest:
+                line = text("drill.done", language, game_id=game_id)
+            else:
+                line = nothing_to_drill(game_id, engine_players(game), language)
+            await self._send(interaction, opening, line)
             return
         judgement = costliest[step]
         players = engine_players(game)

@@ -71,9 +71,17 @@ class Coach:
         )
 
 
+MOOT_POINTS = 0.5
+"""Win-chance points within which every option of a decision leaves the same chance."""
+DECIDED = 0.01
+"""A chance of winning at or below which (or at or above one less which) a game is decided."""
+CLOSE_POINTS = 1.0
+"""Win-chance points below the best within which a verdict says only "Good"."""
+
+
 def option_label(state: GameState, action: str, language: str) -> str:
     """What choosing `action` at `state` is, in words: "laying on c3-c4", "turning Assam
-    north"."""
+    north", "keeping Assam facing west"."""
     return label_of(action, facings_of(state), language)
 
 
@@ -86,7 +94,8 @@ def label_of(action: str, facings: Facings, language: str) -> str:
     """`action` in words, `facings` naming where each way of turning Assam leads."""
     faced = dict(facings)
     if action in faced:
-        return text("coach.turning", language, facing=facing_name(faced[action], language))
+        key = "coach.keeping" if action == "S" else "coach.turning"  # straight on: no turn
+        return text(key, language, facing=facing_name(faced[action], language))
     squares = (parse_square(action[:2]), parse_square(action[2:]))
     return text("coach.laying", language, squares=squares_label(sorted(squares)))
 
@@ -116,15 +125,41 @@ def hint_line(state: GameState, option: Option, left: int, language: str) -> str
 
 def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
     """The verdict on the decision `judgement` judged (`facings`: `facings_of` the board it
-    was made on): "Good" within the inaccuracy band, else the band and the win-chance points
-    the best option kept over the one taken, to a tenth, as the drill gives them."""
+    was made on), naming the option taken, so that a turn's two verdicts tell apart:
+
+    - decided: every option leaves the same chance to within MOOT_POINTS, and it is next to
+      nothing or next to certain: no choice mattered, and "good" would teach nothing;
+    - best: the option taken is the coach's (to within a twentieth of a point);
+    - good: within CLOSE_POINTS of the best;
+    - good, though the best kept more: under the inaccuracy band, with those points, since a
+      game is often lost a few points at a time;
+    - else the band and the win-chance points the best option kept over the one taken, to a
+      tenth, as the drill gives them."""
+    taken = label_of(judgement.taken, facings, language)
+    chances = [option.chance for option in judgement.options]
+    if (max(chances) - min(chances)) * 100 < MOOT_POINTS and (
+        max(chances) <= DECIDED or min(chances) >= 1 - DECIDED
+    ):
+        return text(
+            "coach.verdict.decided", language, chance=percent(judgement.best_chance, language)
+        )
     if judgement.band is Band.GOOD:
-        return text("coach.verdict.good", language)
+        if judgement.loss < 0.05:
+            return text("coach.verdict.best", language, taken=taken)
+        if judgement.loss < CLOSE_POINTS:
+            return text("coach.verdict.good", language, taken=taken)
+        return text(
+            "coach.verdict.close",
+            language,
+            taken=taken,
+            option=label_of(judgement.best, facings, language),
+            points=number(round(judgement.loss, 1), language, 1),
+        )
     return text(
         "coach.verdict.costly",
         language,
         band=text(f"coach.band.{judgement.band.value}", language),
         option=label_of(judgement.best, facings, language),
         points=number(round(judgement.loss, 1), language, 1),
-        taken=label_of(judgement.taken, facings, language),
+        taken=taken,
     )

@@ -8,9 +8,9 @@ never from invented prose: `why` says what an option does in numbers, `step_text
 player did and, once asked, what was better, and `retry_text` how a new pick among the same
 options compares with the best.
 
-A new pick is called good when it gives away less than the inaccuracy threshold of the game's
-size (`ai.judge.thresholds`: 5 win-chance points in 2 players, 4.7 in 3, 4.3 in 4), the
-"within a few points" of the drill's Try again (docs/coach.md).
+A new pick is called good when it gives away less than the drill's floor (`ai.judge.drill_floor`:
+2 win-chance points in 2 players, 1.9 in 3, 1.7 in 4), the least a drilled decision gave away:
+the "within a few points" of the drill's Try again (docs/coach.md).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import engine
-from ai.judge import Band, Facts, Judgement, Kind, band_of, state_before, thresholds
+from ai.judge import Facts, Judgement, Kind, drill_floor, state_before
 from bot.presentation.images import labels, seat_names
 from bot.presentation.messages import number, text
 from bot.presentation.presenter import orientation_choices
@@ -158,8 +158,20 @@ def step_text(
 
 
 def good_enough(judgement: Judgement, action: str, players: int) -> bool:
-    """Whether picking `action` gives away less than the inaccuracy threshold."""
-    return band_of(judgement.loss_of(action), players) is Band.GOOD
+    """Whether picking `action` gives away less than the drill's floor (`drill_floor`): the
+    least a drilled decision gave away, so the pick that was drilled is never good enough."""
+    return judgement.loss_of(action) < drill_floor(players)
+
+
+def nothing_to_drill(game_id: int, players: int, language: str) -> str:
+    """What a player none of whose decisions gave away the drill's floor is told."""
+    return text("drill.none", language, game_id=game_id, floor=_floor(players, language))
+
+
+def _floor(players: int, language: str) -> int | str:
+    """The drill's floor to a tenth, a whole number without its ".0"."""
+    floor = round(drill_floor(players), 1)
+    return number(int(floor), language) if floor.is_integer() else _points(floor, language)
 
 
 def retry_text(
@@ -174,7 +186,7 @@ def retry_text(
             language,
             option=name,
             chance=chance,
-            threshold=_points(thresholds(players)[0], language),
+            threshold=_floor(players, language),
         )
     return text(
         "drill.retry.off",

@@ -328,17 +328,27 @@ def test_costliest_ranks_the_seats_losses() -> None:
     assert worst.loss_of("S") == 0.0
 
 
-def test_costliest_leaves_out_the_decisions_the_coach_called_good() -> None:
-    """What Learn from your mistakes teaches: a decision judged good (a loss under the
-    inaccuracy threshold: 5 points in 2 players, 4.3 in 4) is never drilled, however few the
-    costly ones."""
-    options = (Option("S", 0.5, Facts()), Option("L", 0.46, Facts()), Option("R", 0.44, Facts()))
+def test_costliest_teaches_what_gave_away_two_points_or_more() -> None:
+    """What Learn from your mistakes teaches: the costliest decisions that gave away at least
+    the drill's floor (2 points in 2 players, 1.7 in 4), an inaccuracy or not: a newcomer who
+    loses a game by a few points a decision learns from the worst of them. A decision that
+    gave away less is never drilled, however few the costly ones."""
+    options = (
+        Option("S", 0.5, Facts()),
+        Option("L", 0.49, Facts()),
+        Option("R", 0.47, Facts()),
+        Option("A", 0.44, Facts()),
+    )
     state = endgame("d5", "E", "orient")
     slight = judgement_from(state, "L", options, index=1)
-    costly = judgement_from(state, "R", options, index=2)
-    assert (slight.band, costly.band) == (Band.GOOD, Band.INACCURACY)
-    assert ai.judge.GameJudgement(2, (slight, costly), ()).costliest(0) == (costly,)
+    small = judgement_from(state, "R", options, index=2)
+    costly = judgement_from(state, "A", options, index=3)
+    assert (slight.band, small.band, costly.band) == (Band.GOOD, Band.GOOD, Band.INACCURACY)
+    both = ai.judge.GameJudgement(2, (slight, small, costly), ())
+    assert both.costliest(0) == (costly, small)
     assert ai.judge.GameJudgement(2, (slight,), ()).costliest(0) == ()
+    assert ai.judge.drill_floor(2) == 2.0
+    assert ai.judge.drill_floor(4) == pytest.approx(2.0 * 0.866, abs=0.001)
 
 
 def test_a_seat_s_summary_leaves_its_forced_decisions_out() -> None:

@@ -17,9 +17,12 @@ from tests.e2e.test_ratings import server
 
 pytestmark = pytest.mark.e2e
 
+TURN = r"(turning Assam \w+|keeping Assam facing \w+)"
 VERDICT = re.compile(
-    r"✅ Good\.|(Inaccuracy|Mistake|Blunder): turning Assam \w+ kept [0-9]+\.[0-9] points more "
-    r"winning chance\."
+    rf"✅ (Best|Good): {TURN}\.|✅ Good: {TURN}, though {TURN} kept [0-9]+\.[0-9] points more "
+    rf"winning chance\.|⏹️ Decided: every option leaves a [0-9]+% chance of winning\.|"
+    rf"(Inaccuracy|Mistake|Blunder): {TURN} kept [0-9]+\.[0-9] points more winning chance "
+    rf"than {TURN}\."
 )
 
 

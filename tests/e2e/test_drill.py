@@ -73,9 +73,12 @@ async def test_a_player_drills_their_costliest_decisions(
     firsts = [drill.content.splitlines()[0] for _, drill in drills]
     assert [re.sub(r" \(turn \d+\).*", "", line) for line in firsts] == [
         "Decision 1 of 3 in game #1",
-        "Decision 1 of 1 in game #1",
+        "Decision 1 of 3 in game #1",
     ], firsts
     (_, bobs) = drills[1]
+    for step in (2, 3):
+        bobs = await press(fake, bob, bobs, "Next")
+        assert bobs.content.startswith(f"Decision {step} of 3 "), bobs.content
     assert [b.label for b in bobs.buttons()] == ["Show the better move", "Try again", "Done"]
     done = await press(fake, bob, bobs, "Done")
     assert done.content == "That was your last costly decision of game #1."

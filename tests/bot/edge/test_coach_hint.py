@@ -203,10 +203,12 @@ async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> 
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content, answer.content
 
 
+CHOICE = r"(turning Assam \w+|keeping Assam facing \w+|laying on [a-g][1-7]-[a-g][1-7])"
 VERDICT = re.compile(
-    r"✅ Good\.|(Inaccuracy|Mistake|Blunder): (turning Assam \w+|laying on [a-g][1-7]-[a-g][1-7]) "
-    r"kept [0-9]+\.[0-9] points more winning chance than "
-    r"(turning Assam \w+|laying on [a-g][1-7]-[a-g][1-7])\."
+    rf"✅ (Best|Good): {CHOICE}\.|✅ Good: {CHOICE}, though {CHOICE} kept [0-9]+\.[0-9] points "
+    rf"more winning chance\.|⏹️ Decided: every option leaves a [0-9]+% chance of winning\.|"
+    rf"(Inaccuracy|Mistake|Blunder): {CHOICE} kept [0-9]+\.[0-9] points more winning chance "
+    rf"than {CHOICE}\."
 )
 
 

@@ -38,7 +38,7 @@ from tests.e2e.fakecord import FakeMessage, FakeUser
 DEFERRED_CHANNEL_MESSAGE = 5
 DEFERRED_UPDATE_MESSAGE = 6
 OPEN = "Learn from your mistakes"
-GOOD_PICK_POINTS = 5.0
+GOOD_PICK_POINTS = 2.0
 """The most win-chance points a pick may give away and still be good, in 2 players."""
 
 
@@ -104,7 +104,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
     assert drill.visible_to == edge.host.id
-    assert drill.content.startswith("Decision 1 of 2 "), drill.content
+    assert drill.content.startswith("Decision 1 of 3 "), drill.content
     assert "chance of winning" in drill.content
     taken = re.search(r"you chose 1, (\S+), which left you a (\d+)% chance", drill.content)
     assert taken is not None, drill.content
@@ -129,7 +129,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     tried = await pressed(edge, edge.host, picked, "Try again")
     found = await pressed(edge, edge.host, tried, best[1])
     assert found.content.splitlines()[-1] == (
-        f"{best[1]}: {best[2]}%, within 5.0 points of the best. Well found."
+        f"{best[1]}: {best[2]}%, within 2 points of the best. Well found."
     ), found.content
 
     # After a restart nothing of the drill is in memory: the ids alone carry each button.
@@ -146,7 +146,9 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
         f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
     ), picked.content
     following = await pressed(edge, edge.host, picked, "Next")
-    assert following.content.startswith("Decision 2 of 2 ")
+    assert following.content.startswith("Decision 2 of 3 ")
+    following = await pressed(edge, edge.host, following, "Next")
+    assert following.content.startswith("Decision 3 of 3 ")
     labels = [b.label for b in following.buttons()]
     assert "Next" not in labels, "the last step"
     done = await pressed(edge, edge.host, following, "Done")
@@ -178,7 +180,7 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     release.set()
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
-    assert drill.content.startswith("Decision 1 of 2 "), drill.content
+    assert drill.content.startswith("Decision 1 of 3 "), drill.content
 
 
 async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
@@ -190,7 +192,8 @@ async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
     assert answer.ephemeral
     assert (
         answer.content
-        == "Partie n° 1 : le coach a jugé bonnes toutes vos décisions. Rien à revoir."
+        == "Partie n° 1 : aucune de vos décisions n'a fait perdre 2 points de chances de gagner "
+        "ou plus. Rien à revoir."
     )
 
 

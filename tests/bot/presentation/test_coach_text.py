@@ -87,26 +87,26 @@ def place_options(state: engine.GameState) -> tuple[Option, ...]:
 
 VERDICTS = {
     "en": (
-        "✅ Good.",
+        "✅ Best: keeping Assam facing north.",
         (
-            "Inaccuracy: turning Assam north kept 6.0 points more winning chance than turning "
-            "Assam west."
+            "Inaccuracy: keeping Assam facing north kept 6.0 points more winning chance than "
+            "turning Assam west."
         ),
         (
-            "Blunder: turning Assam north kept 20.0 points more winning chance than turning Assam "
-            "east."
+            "Blunder: keeping Assam facing north kept 20.0 points more winning chance than "
+            "turning Assam east."
         ),
         "Mistake: laying on d1-d2 kept 12.0 points more winning chance than laying on {taken}.",
     ),
     "fr": (
-        "✅ Bien joué.",
+        "✅ Le meilleur choix : laisser Assam tourné vers le nord.",
         (
-            "Imprécision : tourner Assam vers le nord gardait 6,0 points de chances de gagner de "
-            "plus que tourner Assam vers l'ouest."
+            "Imprécision : laisser Assam tourné vers le nord gardait 6,0 points de chances de "
+            "gagner de plus que tourner Assam vers l'ouest."
         ),
         (
-            "Gaffe : tourner Assam vers le nord gardait 20,0 points de chances de gagner de plus "
-            "que tourner Assam vers l'est."
+            "Gaffe : laisser Assam tourné vers le nord gardait 20,0 points de chances de gagner "
+            "de plus que tourner Assam vers l'est."
         ),
         (
             "Erreur : poser sur d1-d2 gardait 12,0 points de chances de gagner de plus que poser "
@@ -114,14 +114,14 @@ VERDICTS = {
         ),
     ),
     "uk": (
-        "✅ Добре.",
+        "✅ Найкращий вибір: залишити Ассама поверненим на північ.",
         (
-            "Неточність: повернути Ассама на північ давало на 6,0 пункта більше шансів на "
-            "перемогу, ніж повернути Ассама на захід."
+            "Неточність: залишити Ассама поверненим на північ давало на 6,0 пункта більше "
+            "шансів на перемогу, ніж повернути Ассама на захід."
         ),
         (
-            "Груба помилка: повернути Ассама на північ давало на 20,0 пункта більше шансів на "
-            "перемогу, ніж повернути Ассама на схід."
+            "Груба помилка: залишити Ассама поверненим на північ давало на 20,0 пункта більше "
+            "шансів на перемогу, ніж повернути Ассама на схід."
         ),
         (
             "Помилка: покласти килим на d1-d2 давало на 12,0 пункта більше шансів на перемогу, "
@@ -194,3 +194,50 @@ async def test_the_hint_s_picture_is_of_the_hinted_player_s_turn() -> None:
     assert png == render_board(
         after._replace(turn=place.turn, to_move=place.to_move), events=events, labels=ENGLISH
     )
+
+
+SMALL_LOSSES = {
+    "en": (
+        "✅ Good: turning Assam west.",
+        (
+            "✅ Good: turning Assam west, though keeping Assam facing north kept 3.0 points "
+            "more winning chance."
+        ),
+        "⏹️ Decided: every option leaves a 0% chance of winning.",
+    ),
+    "fr": (
+        "✅ Bien joué : tourner Assam vers l'ouest.",
+        (
+            "✅ Bien joué : tourner Assam vers l'ouest, même si laisser Assam tourné vers le "
+            "nord gardait 3,0 points de chances de gagner de plus."
+        ),
+        f"⏹️ Tout est joué : chaque choix laisse 0{NNBSP}% de chances de gagner.",
+    ),
+    "uk": (
+        "✅ Добре: повернути Ассама на захід.",
+        (
+            "✅ Добре: повернути Ассама на захід, хоча залишити Ассама поверненим на північ "
+            "давало на 3,0 пункта більше шансів на перемогу."
+        ),
+        f"⏹️ Усе вирішено: кожен варіант залишає 0{NNBSP}% шансів на перемогу.",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
+def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_gave_away(
+    locale: str,
+) -> None:
+    # Random play loses a few points a decision, each under the inaccuracy threshold: "Good"
+    # alone would praise it. A decision where no option changes a decided game says so.
+    orient = orient_state()
+    facings = coach.facings_of(orient)
+    within, close, decided = SMALL_LOSSES[locale]
+    nearly = (Option("S", 0.40, Facts()), Option("L", 0.395, Facts()), Option("R", 0.2, Facts()))
+    assert coach.verdict_line(judgement_from(orient, "L", nearly), facings, locale) == within
+    some = (Option("S", 0.40, Facts()), Option("L", 0.37, Facts()), Option("R", 0.2, Facts()))
+    judged = judgement_from(orient, "L", some)
+    assert judged.band is Band.GOOD
+    assert coach.verdict_line(judged, facings, locale) == close
+    lost = (Option("S", 0.004, Facts()), Option("L", 0.002, Facts()), Option("R", 0.0, Facts()))
+    assert coach.verdict_line(judgement_from(orient, "R", lost), facings, locale) == decided

@@ -102,17 +102,19 @@ def test_a_step_tells_the_choice_then_on_request_the_better_one() -> None:
     )
 
 
-def test_a_second_try_is_good_within_the_inaccuracy_threshold() -> None:
-    assert good_enough(RUG, "a3b3", 2), "2.5 points from the best, under 5"
+def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
+    # The floor is the least a drilled decision gave away (2 points in 2 players, 1.7 in 4),
+    # so picking again what was drilled is never called good.
+    assert not good_enough(RUG, "a3b3", 2), "2.5 points from the best, over 2"
     assert not good_enough(ORIENT, "R", 2), "10 points from the best"
     assert good_enough(ORIENT, "S", 4)
     near = dataclasses.replace(
-        RUG, options=(*RUG.options, Option("d1e1", 0.448, Facts(squares=(3, 4), grown=2)))
+        RUG, options=(*RUG.options, Option("d1e1", 0.477, Facts(squares=(3, 4), grown=2)))
     )
-    assert good_enough(near, "d1e1", 2), "4.7 points: under 2 players' 5"
-    assert not good_enough(near, "d1e1", 4), "4.7 points: over 4 players' 4.33"
-    assert (
-        retry_text(RUG, "a3b3", 2, "en") == "a3-b3: 47%, within 5.0 points of the best. Well found."
+    assert good_enough(near, "d1e1", 2), "1.8 points: under 2 players' 2"
+    assert not good_enough(near, "d1e1", 4), "1.8 points: over 4 players' 1.73"
+    assert retry_text(RUG, "b2c2", 2, "en") == (
+        "b2-c2: 50%, within 2 points of the best. Well found."
     )
     assert retry_text(ORIENT, "R", 2, "en") == (
         "right: 40%, 10.0 points below the best (straight on, 50%)."
@@ -121,7 +123,7 @@ def test_a_second_try_is_good_within_the_inaccuracy_threshold() -> None:
         "à droite : 40 %, 10,0 points sous le meilleur (tout droit, 50 %)."
     )
     assert retry_text(RUG, "b2c2", 4, "uk") == (
-        "b2-c2: 50%, менш ніж 4,3 пункта від найкращого. Влучно."
+        "b2-c2: 50%, менш ніж 1,7 пункта від найкращого. Влучно."
     )
 
 
