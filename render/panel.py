@@ -1,7 +1,12 @@
 """The panel beside (or below) the board: the turn and the die just rolled, then an entry per
 seat with its colour swatches (colour and mark), its name, dirhams, rugs left, visible squares
 and score; whose turn it is and who is out; or, once the game is over, the final ranking and
-why the game ended.
+why the game ended. A seat that is out keeps its dirhams; the word for "out" stands, whole,
+across its other three columns, which mean nothing for it (its rugs are neutral).
+
+The column names stand right-aligned over their numbers and apart (by a letter's height
+wherever the width allows), so that two of them never read as one ("tapis visibles"): beside
+the board the columns are as wide as their names need, the rest of the width shared evenly.
 
 The panel is laid out first as a `PanelModel` (every text with its box, size and colour, every
 seat entry with its swatches and marks) and then painted from it, so what the picture says can
@@ -15,6 +20,7 @@ check, so the panel never shows a character the bundled font lacks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,10 +79,11 @@ ENGLISH = Labels()
 @dataclass(frozen=True)
 class PanelText:
     """One text of the panel. `role` says what it is: "title" (the turn, or "Game over"),
-    "reason" (why the game ended), "column" (a column name), "rank", "name" or "number";
+    "reason" (why the game ended), "column" (a column name), "rank", "name", "number" or "out"
+    (the word saying a seat is out, in place of its rugs left, visible squares and score);
     `seat` is the seat it belongs to (None for the title and column names). It is drawn at
-    `size` pixels, vertically centred in `box`, from its left edge or (`right`) up to its right
-    edge, and always fits the box's width."""
+    `size` pixels, vertically centred in `box`, from its left edge, (`right`) up to its right
+    edge or (`centred`) centred in it, and always fits the box's width."""
 
     role: str
     seat: int | None
@@ -86,6 +93,7 @@ class PanelText:
     bold: bool
     fill: RGB
     right: bool = False
+    centred: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ class SeatEntry:
     """One seat's entry: its row (portrait) or card (landscape) `box`, its place in the final
     ranking (None in a live game), where its swatches start (x, middle y) and their side, and
     whether it is the seat to move (marked by a triangle at `marker`) or out. `strike` is the
-    line (x0, x1, y) through a seat that is out."""
+    line (x0, x1, y) through the swatches and name of a seat that is out."""
 
     seat: int
     place: int | None
@@ -167,10 +175,13 @@ def _rows(state: GameState, final: bool) -> list[tuple[int, int | None]]:
     return rows
 
 
-def _values(state: GameState, labels: Labels, seat: int) -> tuple[str, str, str, str]:
+def _values(state: GameState, seat: int) -> tuple[str, ...]:
+    """The numbers of a seat's columns: dirhams, rugs left, visible squares and score; only its
+    dirhams for a seat that is out (the word for "out" stands in place of the others)."""
     score = scores(state)[seat]
-    rugs = labels.out if state.is_eliminated(seat) else str(state.rugs_in_hand(seat))
-    return (str(score.dirhams), rugs, str(score.visible), str(score.total))
+    if state.is_eliminated(seat):
+        return (str(score.dirhams),)
+    return (str(score.dirhams), str(state.rugs_in_hand(seat)), str(score.visible), str(score.total))
 
 
 def _swatch_span(state: GameState, seat: int, side: int) -> int:
@@ -201,6 +212,7 @@ class _Builder:
         bold: bool = False,
         fill: RGB = palette.TEXT,
         right: bool = False,
+        centred: bool = False,
         shrink: bool = False,
     ) -> PanelText:
         """Add `words` (made drawable) in `box`, fitted to the box's width: shrunk as far as
@@ -212,21 +224,90 @@ class _Builder:
             shown = shorten(shown, size, room, bold=bold)
         else:
             shown, size = fit_name(shown, size, room, bold=bold)
-        item = PanelText(role, seat, shown, box, size, bold, fill, right)
+        item = PanelText(role, seat, shown, box, size, bold, fill, right, centred)
         self.texts.append(item)
         return item
+
+
+def _column_words(labels: Labels) -> list[str]:
+    return [drawable(w) for w in (labels.dirhams, labels.rugs, labels.visible, labels.score)]
 
 
 def _column_names(builder: _Builder, boxes: Sequence[Box], size: int) -> None:
     """The names of the four number columns, right-aligned in their boxes, all at the largest
     size up to `size` at which each fits its box."""
-    labels = builder.labels
-    words = [drawable(w) for w in (labels.dirhams, labels.rugs, labels.visible, labels.score)]
+    words = _column_words(builder.labels)
     size = min(fit(word, size, box[2] - box[0]) for word, box in zip(words, boxes, strict=True))
     for word, box in zip(words, boxes, strict=True):
         builder.text(
             "column", None, word, box, size, fill=palette.TEXT_DIM, right=True, shrink=True
         )
+
+
+def _share(least: Sequence[int], room: float) -> list[float]:
+    """Widths for columns needing at least `least` pixels each (together no more than `room`)
+    that fill `room`: as even as their needs allow, the columns that need less sharing evenly
+    what the others leave."""
+    kept: set[int] = set()  # the columns wider than the even share: as wide as they need
+    while True:
+        free = [k for k in range(len(least)) if k not in kept]
+        even = (room - sum(least[k] for k in kept)) / len(free)
+        wider = {k for k in free if least[k] > even}
+        if not wider:
+            return [float(least[k]) if k in kept else even for k in range(len(least))]
+        kept |= wider
+
+
+def _landscape_columns(
+    labels: Labels,
+    reach: int,
+    start: int,
+    end: int,
+    sizes: tuple[int, int],
+    spacing: tuple[float, int],
+) -> tuple[list[int], list[int], int]:
+    """Beside the board: the right edges of the four number columns, which share the width
+    from `start` to `end`, the left edges of their names' boxes (the first may reach back to
+    `reach`) and the size of the names. `sizes` are the largest size of the names and the
+    size of the numbers; `spacing` the least room left of a name (past the column before it)
+    and left of a number (in its own column).
+
+    Four even columns fit the names at some size (cutting them with an ellipsis if even the
+    smallest size is too wide): the names are never smaller than that. They are at the
+    largest size up to the largest of `sizes` at which each stands its own size (a letter's
+    height) away from the name before; else at that least size as far apart as the width
+    allows; else (a very small picture) in the even columns. Columns are as wide as their
+    names need (and at least three digits of the numbers), the rest of the width shared out
+    evenly."""
+    heading, number = sizes
+    tight, inset = spacing
+    words = _column_words(labels)
+    column_w = (end - start) / 4
+    even = [round(start + column_w * (k + 1)) for k in range(4)]
+    even_lefts = [reach, *(round(edge + tight) for edge in even[:-1])]
+    least_size = min(
+        fit(word, heading, edge - x) for word, x, edge in zip(words, even_lefts, even, strict=True)
+    )
+    digits = math.ceil(width("000", number, bold=True)) + inset
+
+    def needs(size: int, gap: int) -> list[int]:
+        named = [math.ceil(width(word, size)) for word in words]
+        return [max(digits, named[0] - (start - reach))] + [
+            max(digits, name + gap) for name in named[1:]
+        ]
+
+    tries = [(size, size) for size in range(heading, least_size - 1, -1)]
+    tries += [(least_size, gap) for gap in range(least_size - 1, math.ceil(tight), -1)]
+    for size, gap in tries:
+        least = needs(size, gap)
+        if sum(least) <= end - start:
+            edges, reached = [], 0.0
+            for column in _share(least, end - start):
+                reached += column
+                edges.append(start + math.floor(reached))
+            edges[-1] = end
+            return edges, [reach, *(edge + gap for edge in edges[:-1])], size
+    return even, even_lefts, least_size
 
 
 def _name(names: tuple[str, ...] | None, seat: int, labels: Labels) -> str:
@@ -284,12 +365,16 @@ def _portrait(
         side = round(row_h * 0.78)
         name_x = x + _swatch_span(state, seat, side) + round(cell * 0.05)
         name_box = (name_x, top, columns[0] - round(w * 0.1), top + row_h)
-        builder.text("name", seat, _name(names, seat, labels), name_box, round(cell * 0.25))
+        name = builder.text("name", seat, _name(names, seat, labels), name_box, round(cell * 0.25))
         size = max(10, round(cell * 0.27))
-        for right, value in zip(columns, _values(state, labels, seat), strict=True):
+        for right, value in zip(columns, _values(state, seat), strict=False):
             box = (right - round(w * 0.12), top, right, top + row_h)
             builder.text("number", seat, value, box, size, bold=True, fill=ink, right=True)
-        strike = (x, columns[-1], round(mid)) if out else None
+        strike = None
+        if out:  # the word for "out" across the columns after dirhams; the name struck through
+            box = (columns[0] + round(w * 0.03), top, columns[-1], top + row_h)
+            builder.text("out", seat, labels.out, box, size, bold=True, fill=ink, centred=True)
+            strike = (x, name_x + round(width(name.text, name.size)), round(mid))
         active = state.to_move == seat and not state.is_over
         entry_box = (x0 + round(cell * 0.1), top + 1, x1 - round(cell * 0.1), top + row_h - 2)
         marker = (round(cell * 0.2), mid, row_h * 0.22)
@@ -331,13 +416,16 @@ def _landscape(
         builder.text("reason", None, reason, box, round(cell * 0.3))
         line += reason_h
     indent = left + round(cell * 0.4)  # where swatches and numbers start, past the turn marker
-    column_w = (right - indent) / 4
-    columns = [round(indent + column_w * (k + 1)) for k in range(4)]  # right edges
+    number_size = round(cell * 0.42)
+    inset = round(cell * 0.08)  # the least room left of a number in its column
+    sizes = (round(cell * 0.3), number_size)
+    spacing = (cell * 0.06, inset)
+    columns, lefts, heading = _landscape_columns(labels, left, indent, right, sizes, spacing)
+    starts = [indent, *columns[:-1]]  # left edges of the columns
     columns_h = round(cell * 0.5)
     # Column names stand right-aligned over their numbers; the first may reach the margin.
-    starts = [left, *(round(edge + cell * 0.06) for edge in columns[:-1])]
-    boxes = [(x, line, edge, line + columns_h) for x, edge in zip(starts, columns, strict=True)]
-    _column_names(builder, boxes, round(cell * 0.3))
+    boxes = [(x, line, edge, line + columns_h) for x, edge in zip(lefts, columns, strict=True)]
+    _column_names(builder, boxes, heading)
     cards_top = line + columns_h
     card_h = min(round(cell * 1.7), (y1 - round(cell * 0.15) - cards_top) // state.players)
     gap = round(card_h * 0.06)
@@ -361,18 +449,16 @@ def _landscape(
         name_box = (name_x, top + gap, x1 - round(cell * 0.15), top + gap + name_h)
         name = builder.text("name", seat, _name(names, seat, labels), name_box, round(cell * 0.4))
         numbers_top = top + gap + name_h
-        numbers_box_h = card_h - gap - name_h
-        size = round(cell * 0.42)
-        for edge, value in zip(columns, _values(state, labels, seat), strict=True):
-            box = (
-                round(edge - column_w + cell * 0.08),
-                numbers_top,
-                edge,
-                numbers_top + numbers_box_h,
-            )
-            builder.text("number", seat, value, box, size, bold=True, fill=ink, right=True)
+        numbers_bottom = top + card_h
+        for x_start, edge, value in zip(starts, columns, _values(state, seat), strict=False):
+            box = (x_start + inset, numbers_top, edge, numbers_bottom)
+            builder.text("number", seat, value, box, number_size, bold=True, fill=ink, right=True)
         strike = None
-        if out:
+        if out:  # the word for "out" across the columns after dirhams; the name struck through
+            box = (columns[0] + inset, numbers_top, right, numbers_bottom)
+            builder.text(
+                "out", seat, labels.out, box, number_size, bold=True, fill=ink, centred=True
+            )
             end = name_x + round(width(name.text, name.size))
             strike = (x, end, round(mid))
         active = state.to_move == seat and not state.is_over
@@ -453,8 +539,10 @@ def draw_model(image: Image.Image, geometry: Layout, state: GameState, model: Pa
         _swatches(image, state, entry)
     for text in model.texts:
         x0, y0, x1, y1 = text.box
-        anchor = "rm" if text.right else "lm"
-        at = (x1 if text.right else x0, (y0 + y1) / 2)
+        anchor, x = ("mm", (x0 + x1) / 2) if text.centred else ("lm", x0)
+        if text.right:
+            anchor, x = "rm", x1
+        at = (x, (y0 + y1) / 2)
         draw_text(
             image, at, text.text, size=text.size, fill=text.fill, bold=text.bold, anchor=anchor
         )

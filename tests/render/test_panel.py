@@ -1,5 +1,6 @@
 """The seat panel: as laid out (render.panel.panel_model), read back without pixels, the final
-ranking's places and why the game ended, a seat that is out, and the die of the turn; as
+ranking's places and why the game ended, a seat that is out (its dirhams, then the word for
+"out"; test_panel_languages.py has it in every language), and the die of the turn; as
 drawn, the colour each seat lays next framed in two players and a seat out veiled."""
 
 from __future__ import annotations
@@ -45,12 +46,15 @@ def test_the_final_panel_says_why_the_game_ended_and_how_first_place_was_settled
     assert [t.text for t in model.texts if t.role == "reason"] == [reason]
 
 
-def test_a_seat_that_is_out_shows_out_for_its_rugs(eliminated: Moment) -> None:
+def test_a_seat_that_is_out_shows_its_dirhams_then_out_in_place_of_its_other_numbers(
+    eliminated: Moment,
+) -> None:
     state = eliminated.state
     (seat, *_) = state.eliminated
-    numbers = [t.text for t in panel_model(state).texts if t.role == "number" and t.seat == seat]
-    assert numbers[1] == "out"
-    others = [t.text for t in panel_model(state).texts if t.role == "number" and t.seat != seat]
+    texts = panel_model(state).texts
+    row = [(t.role, t.text) for t in texts if t.seat == seat and t.role != "name"]
+    assert row == [("number", str(engine.scores(state)[seat].dirhams)), ("out", "out")]
+    others = [t.text for t in texts if t.role in ("number", "out") and t.seat != seat]
     assert "out" not in others
 
 

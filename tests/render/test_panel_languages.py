@@ -1,0 +1,128 @@
+"""The seat panel with the words of each language of the bot's catalogue (its `image.*` keys,
+read from the locale files): a seat that is out shows its dirhams and the whole word for
+"out", with no rugs left, visible squares or score, in both layouts, live and at the end;
+and the column names stand far enough apart never to read as one label ("tapis visibles")."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import engine
+from render import palette
+from render.board import board_image
+from render.fonts import FREETYPE_LOCK, font
+from render.layout import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
+from render.names import ELLIPSIS
+from render.panel import Labels, PanelText, panel_model
+from render.samples import Moment, elimination, moments
+from render.text import width
+
+LANGUAGES = ("en", "fr", "uk")
+LAYOUTS = [pytest.param(False, id="landscape"), pytest.param(True, id="portrait")]
+
+
+@pytest.fixture(scope="module")
+def catalogue(repo_root: Path) -> dict[str, Labels]:
+    """The panel's words in each language, as the bot builds them from its catalogue."""
+    found = {}
+    for language in LANGUAGES:
+        path = repo_root / "bot" / "presentation" / "locales" / f"{language}.json"
+        words = json.loads(path.read_text(encoding="utf-8"))
+        fields = dataclasses.fields(Labels)
+        found[language] = Labels(**{f.name: words[f"image.{f.name}"] for f in fields})
+    return found
+
+
+@pytest.fixture(scope="module")
+def out_at_the_end() -> Moment:
+    """A finished 4-player game in which a seat was eliminated along the way."""
+    for seed in range(1, 30):
+        moment = elimination(seed)
+        if moment.state.eliminated and not moment.state.is_over:
+            *_, last = moments(moment.state, random.Random(seed))
+            if last.state.eliminated:
+                return last
+    raise LookupError("no sample game ends with a seat out")
+
+
+def out_row(texts: tuple[PanelText, ...], seat: int) -> list[PanelText]:
+    """What the panel draws in the seat's columns (all but its rank and name)."""
+    return [t for t in texts if t.seat == seat and t.role not in ("rank", "name")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("portrait", LAYOUTS)
+@pytest.mark.parametrize("final", [False, True], ids=["live", "final"])
+def test_a_seat_that_is_out_shows_its_dirhams_and_the_whole_word_for_out(
+    catalogue: dict[str, Labels],
+    eliminated: Moment,
+    out_at_the_end: Moment,
+    language: str,
+    portrait: bool,
+    final: bool,
+) -> None:
+    labels = catalogue[language]
+    state = out_at_the_end.state if final else eliminated.state
+    (seat,) = state.eliminated
+    dirhams = engine.scores(state)[seat].dirhams
+    for size in (DEFAULT_SIZE, MIN_SIZE, 560, MAX_SIZE):
+        model = panel_model(state, size=size, portrait=portrait, labels=labels, final=final)
+        row = out_row(model.texts, seat)
+        assert [t.text for t in row] == [str(dirhams), labels.out], (size, "no score when out")
+        number, word = row
+        assert [t.role for t in row] == ["number", "out"]
+        assert word.size == number.size, "the word is as large as the seat's numbers"
+        playing = [t for t in model.texts if t.role == "number" and t.seat != seat]
+        assert len(playing) == 4 * (state.players - 1)
+        assert labels.out not in [t.text for t in playing]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("portrait", LAYOUTS)
+def test_the_word_for_out_is_drawn_whole_and_centred_where_the_model_puts_it(
+    catalogue: dict[str, Labels], out_at_the_end: Moment, language: str, portrait: bool
+) -> None:
+    labels = catalogue[language]
+    state = out_at_the_end.state
+    model = panel_model(state, portrait=portrait, labels=labels, final=True)
+    (word,) = [t for t in model.texts if t.role == "out"]
+    image = board_image(state, labels=labels, final=True, portrait=portrait)
+    x0, _, x1, _ = word.box
+    ink = _ink_columns(image.crop(word.box), palette.TEXT_DIM)
+    assert ink, "the word is drawn in its box"
+    with FREETYPE_LOCK:  # where the glyphs' ink lies, the word centred on the box's middle
+        left, _, right, _ = font(word.size, bold=True).getbbox(word.text, anchor="mm")
+    middle = (x1 - x0) / 2
+    # Only pixels of the text's own colour count, not its anti-aliased edges: a few px short.
+    assert abs(min(ink) - (middle + left)) <= 4
+    assert abs(max(ink) + 1 - (middle + right)) <= 4
+
+
+def _ink_columns(area: Image.Image, fill: tuple[int, int, int]) -> list[int]:
+    """The x of every column of `area` holding a pixel of `fill` (the text's own colour)."""
+    pixels = area.load()
+    assert pixels is not None
+    return [x for x in range(area.width) if any(pixels[x, y] == fill for y in range(area.height))]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("portrait", LAYOUTS)
+def test_column_names_stand_a_letter_apart_and_whole(
+    catalogue: dict[str, Labels], out_at_the_end: Moment, language: str, portrait: bool
+) -> None:
+    labels = catalogue[language]
+    model = panel_model(out_at_the_end.state, portrait=portrait, labels=labels, final=True)
+    names = [t for t in model.texts if t.role == "column"]
+    assert [t.text for t in names] == [labels.dirhams, labels.rugs, labels.visible, labels.score]
+    assert all(t.right and not t.text.endswith(ELLIPSIS) for t in names)
+    for before, after in itertools.pairwise(names):
+        start = after.box[2] - width(after.text, after.size)  # right-aligned in its box
+        gap = start - before.box[2]
+        assert gap >= after.size, (before.text, after.text, round(gap), after.size)
