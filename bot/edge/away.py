@@ -100,10 +100,7 @@ class AwayController:
             )
             await tell_channels(
                 self._client,
-                (
-                    (game.channel_id, words.away_notice(user_id, until, game.game_id, game.locale))
-                    for game in games
-                ),
+                ((game.channel_id, words.away_notice(user_id, until, game)) for game in games),
             )
 
         await guarded(interaction, "going away", work)
@@ -120,9 +117,19 @@ class AwayController:
                 )
                 return
             await replies.send(interaction, content=text("away.back", language), ephemeral=True)
+            guild_id = interactions.guild_id(interaction)
+            waiting = {game.game_id for game in resumed}
+            others = [
+                game
+                for game in await self._away.running_games(guild_id, user_id)
+                if game.game_id not in waiting
+            ]
             await tell_channels(
                 self._client,
-                ((game.channel_id, words.back_notice(user_id, game)) for game in resumed),
+                (
+                    *((game.channel_id, words.back_notice(user_id, game)) for game in resumed),
+                    *((game.channel_id, words.back_elsewhere(user_id, game)) for game in others),
+                ),
             )
             await redraw_all(self._redraw, resumed)
 
@@ -229,9 +236,23 @@ class HeldMessages:
         for notice in notices:
             if notice.kind == "back" and self._away is not None:
                 resumed = await self._away.days_over(notice)
+                waiting = {game.game_id for game in resumed}
+                others = []
+                if notice.guild_id is not None:
+                    others = [
+                        game
+                        for game in await self._away.running_games(notice.guild_id, user_id)
+                        if game.game_id not in waiting
+                    ]
                 await tell_channels(
                     self._client,
-                    ((game.channel_id, words.days_over_notice(user_id, game)) for game in resumed),
+                    (
+                        *((g.channel_id, words.days_over_notice(user_id, g)) for g in resumed),
+                        *(
+                            (g.channel_id, words.back_elsewhere(user_id, g, days_over=True))
+                            for g in others
+                        ),
+                    ),
                     partial(_told_once, user_id, notice),
                 )
                 await redraw_all(self._redraw, resumed)

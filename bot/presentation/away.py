@@ -10,7 +10,13 @@ from typing import Protocol
 
 from bot.presentation.links import mention
 from bot.presentation.messages import text
-from bot.services.time_rules import MONTHLY_AWAY_DAYS, AwayRefusedError, QuietHours, Resumed
+from bot.services.time_rules import (
+    MONTHLY_AWAY_DAYS,
+    AwayGame,
+    AwayRefusedError,
+    QuietHours,
+    Resumed,
+)
 
 HELD_LINES = 20
 """The most held notices one message lists (the rest are counted)."""
@@ -37,8 +43,11 @@ def moment(when: datetime) -> str:
 
 def duration(length: timedelta, language: str) -> str:
     """A time left on a clock, in whole minutes never more than is left, from the nearest
-    second (a clock that has run for a moment still shows its whole limit)."""
+    second (a clock that has run for a moment still shows its whole limit); under a minute
+    in words."""
     minutes = round(length.total_seconds()) // 60
+    if minutes == 0:  # "0 min" would read as out of time
+        return text("duration.under_minute", language)
     if minutes >= 60:
         return text("duration.hours_minutes", language, hours=minutes // 60, minutes=minutes % 60)
     return text("duration.minutes", language, count=minutes)
@@ -53,6 +62,9 @@ def away_refused(error: AwayRefusedError, language: str) -> str:
         return text("away.refused_tournament", language, allowed=error.allowed)
     if error.allowed == 0:
         return text("away.refused_off", language)
+    if error.asked <= error.allowed:  # the month's allowance is what refuses it
+        key = "away.refused_next_month" if error.next_month else "away.refused_month"
+        return text(key, language, left=error.left, monthly=MONTHLY_AWAY_DAYS)
     return text(
         "away.refused",
         language,
@@ -67,11 +79,18 @@ def on_turn(until: datetime, language: str) -> str:
     return text("away.on_turn", language, until=moment(until))
 
 
-def away_notice(user_id: int, until: datetime, game_id: int, language: str) -> str:
-    """The line a game's channel gets when one of its players goes away (public)."""
-    return text(
-        "away.notice", language, user=mention(user_id), until=moment(until), game_id=game_id
-    )
+def away_notice(user_id: int, until: datetime, game: AwayGame) -> str:
+    """The line a game's channel gets when one of its players goes away (public); a game
+    without a turn limit has no clock to stop."""
+    key = "away.notice" if game.timed else "away.notice_untimed"
+    return text(key, game.locale, user=mention(user_id), until=moment(until), game_id=game.game_id)
+
+
+def back_elsewhere(user_id: int, game: AwayGame, *, days_over: bool = False) -> str:
+    """The line a game that was told a player went away gets when they are back, if it is not
+    waiting for their move (one that is gets `back_notice` or `days_over_notice`)."""
+    key = "away.days_over_plain" if days_over else "away.back_plain"
+    return text(key, game.locale, user=mention(user_id), game_id=game.game_id)
 
 
 def back_notice(user_id: int, resumed: Resumed) -> str:

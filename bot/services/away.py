@@ -182,25 +182,40 @@ class AwayService:
         settings = await self._store.settings(guild_id)
         cap = await self._store.tournament_cap(guild_id, user_id)
         allowed = settings.away_days if cap is None else min(cap, settings.away_days)
+        until = now + timedelta(days=days)
+        asked = Spell(now, until)
         month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
         spells = await self._store.spells_since(guild_id, user_id, month)
-        used = sum(_days(spell, month) for spell in spells)
-        left = max(0, MONTHLY_AWAY_DAYS - used)
-        if days < 1 or days > allowed or days > left:
-            raise AwayRefusedError(days, allowed, left, by_tournament=allowed < settings.away_days)
-        until = now + timedelta(days=days)
+        lefts = []  # per month the days asked fall in: its days left, and whether they do
+        for start in _months(month, until):
+            end = _month_after(start)
+            left = MONTHLY_AWAY_DAYS - sum(_days(spell, start, end) for spell in spells)
+            lefts.append((max(0, left), _days(asked, start, end) <= left))
+        over = next((k for k, (_, fits) in enumerate(lefts) if not fits), None)
+        if days < 1 or days > allowed or over is not None:
+            raise AwayRefusedError(
+                days,
+                allowed,
+                lefts[over or 0][0],
+                by_tournament=allowed < settings.away_days,
+                next_month=bool(over),
+            )
         await self._store.start_spell(guild_id, user_id, Spell(now, until), locale)
         if self._spells is not None:
             self._spells[guild_id, user_id] = until
         for listener in self._held:
             listener(until)
+        return until, await self.running_games(guild_id, user_id)
+
+    async def running_games(self, guild_id: int, user_id: int) -> list[AwayGame]:
+        """The person's running games on the server: the channels told when they go away and
+        when they are back."""
         rows = await self._loader.store.open_games_of(guild_id, user_id)
-        games = [
-            AwayGame(row.id, row.channel_id, row.locale)
+        return [
+            AwayGame(row.id, row.channel_id, row.locale, row.turn_limit_seconds is not None)
             for row in rows
             if row.status is GameStatus.RUNNING
         ]
-        return until, games
 
     async def come_back(self, guild_id: int, user_id: int) -> list[Resumed]:
         """End the person's time away on the server now: each game waiting for their move
@@ -373,11 +388,22 @@ def _availability(rules: TimeRules, now: datetime) -> Availability:
     return Availability(away, quiet)
 
 
-def _days(spell: Spell, month: datetime) -> int:
-    """The days a spell counts in the month from `month`: whole days begun, from the later of
-    its start and the month's."""
-    start = max(spell.started_at, month)
-    length = spell.ends_at - start
+def _days(spell: Spell, month: datetime, month_end: datetime) -> int:
+    """The days a spell counts in the month from `month` to `month_end`: whole days begun of
+    its part in that month."""
+    length = min(spell.ends_at, month_end) - max(spell.started_at, month)
     if length <= timedelta():
         return 0
     return -(-length // timedelta(days=1))
+
+
+def _month_after(month: datetime) -> datetime:
+    """The first moment of the month after the one `month` begins."""
+    return (month + timedelta(days=32)).replace(day=1)
+
+
+def _months(month: datetime, until: datetime) -> Iterator[datetime]:
+    """The first moments of the months from `month`'s to the one `until` falls in."""
+    while month < until:
+        yield month
+        month = _month_after(month)

@@ -9,6 +9,7 @@ running time is reached; `running` is the running time between two moments.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
@@ -45,8 +46,10 @@ class QuietHours:
     def parse(cls, starts: str, ends: str, timezone: str) -> QuietHours:
         """Quiet hours from what a person typed; BadOptionError names what is wrong (an unknown
         zone, a time that is not HH:MM, no time at all between the two, or too long)."""
+        typed = timezone.strip()
+        typed = _zone_by_lower_name().get(typed.lower(), typed)  # typed in another case
         try:
-            zone_name = ZoneInfo(timezone.strip()).key
+            zone_name = ZoneInfo(typed).key
         except (ZoneInfoNotFoundError, ValueError):
             raise BadOptionError("timezone", timezone) from None
         quiet = cls(_hhmm(starts, "from"), _hhmm(ends, "to"), zone_name)
@@ -95,6 +98,12 @@ def zone_names(typed: str, limit: int = 25) -> list[str]:
 
 
 _ZONES: list[str] = []
+
+
+@functools.cache
+def _zone_by_lower_name() -> dict[str, str]:
+    """Every IANA zone name by its lower-case spelling."""
+    return {name.lower(): name for name in available_timezones()}
 
 
 def _zones() -> list[str]:
@@ -184,19 +193,31 @@ class AwayGame:
     game_id: int
     channel_id: int
     locale: str
+    timed: bool = True
+    """The game has a turn limit (a clock that stops meanwhile)."""
 
 
 class AwayRefusedError(Exception):
-    """Away days asked beyond what the server (`allowed`, at once) or the month (`left`)
-    allows."""
+    """Away days asked beyond what the server (`allowed`, at once) or a calendar month (`left`
+    in it) allows: this month's, or (`next_month`) the next one's, into which they run."""
 
-    def __init__(self, asked: int, allowed: int, left: int, *, by_tournament: bool = False) -> None:
+    def __init__(
+        self,
+        asked: int,
+        allowed: int,
+        left: int,
+        *,
+        by_tournament: bool = False,
+        next_month: bool = False,
+    ) -> None:
         super().__init__(f"{asked} days away asked; {allowed} allowed at once, {left} left")
         self.asked = asked
         self.allowed = allowed
         self.left = left
         self.by_tournament = by_tournament
         """The cap is a tournament's the person plays in, lower than the server's."""
+        self.next_month = next_month
+        """`left` is the next month's: the days asked run into it and pass its allowance."""
 
 
 class NotAwayError(Exception):

@@ -30,3 +30,24 @@ async def test_the_turn_of_someone_back_stops_saying_their_clock_stands_still(
         what="the turn no longer saying their clock stands still",
     )
     assert edge.fake.world.messages[theirs.id].content.startswith(f"<@{other.id}>, it is your turn")
+
+
+async def test_every_game_told_someone_went_away_is_told_they_are_back(edge: Edge) -> None:
+    """A game not waiting for the person who comes back early still had its channel told they
+    were away until a later day: it is told they are back, or a reader the next day would
+    think the game waits for them. A game without a turn limit is never told of a clock."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    await edge.slash(other, "marrakech", "away", days=2).answer()
+    gone = await edge.fake.wait_for_message(edge.channel, lambda m: m.content.startswith("💤"))
+    assert gone.content.startswith(f"💤 <@{other.id}> is away until ")
+    assert "clock" not in gone.content, "this game has no turn limit"
+    await edge.slash(other, "marrakech", "back").answer()
+    back = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > gone.id and m.content.startswith("▶️")
+    )
+    assert back.content == f"▶️ <@{other.id}> is back (game #1)."

@@ -88,8 +88,11 @@ def test_the_turning_point_in_english() -> None:
         "{seat1} laid a rug on c3-c4, cutting into {seat0}'s region of 11 squares."
     )
     assert swing_lines(cut, "uk")[0] == (
-        "{seat1} викладає килим на c3-c4 і розбиває групу {seat0} з 11 клітинок."
-    )
+        "{seat1} викладає килим на c3-c4 і розбиває групу з 11 клітинок ({seat0})."
+    ), "no name left in the nominative where Ukrainian wants the genitive"
+    assert swing_lines(cut, "fr")[0] == (
+        "{seat1} pose un tapis sur c3-c4 et entame une zone de 11 cases ({seat0})."
+    ), "no 'de IA' nor 'de Alice'"
     escape = swing(Cause.ESCAPE, face=1, escaped=3.6)
     assert swing_lines(escape, "en")[0] == (
         "{seat1} rolled a 1 and paid no toll, where a roll cost 4 dirhams on average."
@@ -112,9 +115,9 @@ def test_french_and_ukrainian_word_forms_agree_with_the_numbers() -> None:
     many = Payment(7, 0, 1, 14, 14, out=False)
     analysis = replace(golden("3p-elimination"), payments=(one, two, many))
     assert payment_lines(analysis, "uk") == (
-        "Хід 7: {seat0} платить {seat1} 14 дирхамів",
-        "Хід 6: {seat0} платить {seat1} 2 дирхами",
-        "Хід 5: {seat0} платить {seat1} 1 дирхам",
+        "Хід 7: {seat0} платить гравцю {seat1} 14 дирхамів",
+        "Хід 6: {seat0} платить гравцю {seat1} 2 дирхами",
+        "Хід 5: {seat0} платить гравцю {seat1} 1 дирхам",
     )
     assert (
         payment_lines(analysis, "fr")[2] == "Tour 5 : {seat0} paie à {seat1} une dîme de 1 dirham"
@@ -127,7 +130,7 @@ def test_french_and_ukrainian_word_forms_agree_with_the_numbers() -> None:
 
 
 def test_numbers_as_each_language_writes_them() -> None:
-    assert [percent(0.625, language) for language in LANGUAGES] == ["62%", "62\u202f%", "62%"]
+    assert [percent(0.625, language) for language in LANGUAGES] == ["62%", "62\u202f%", "62\u202f%"]
     assert luck_value(3.46, "en") == "+3.5"
     assert luck_value(-2.04, "fr") == "\u22122,0"
     assert luck_value(-0.04, "uk") == "+0,0", "no minus sign on a rounded zero"

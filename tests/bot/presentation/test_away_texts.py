@@ -73,3 +73,24 @@ def test_a_server_with_no_away_days_says_it_allows_none() -> None:
 def test_a_full_hour_left_reads_in_hours() -> None:
     """Exactly an hour left reads "1 h 0 min", the way every longer time reads."""
     assert away.duration(timedelta(hours=1), "en") == "1 h 0 min"
+
+
+def test_under_a_minute_left_does_not_read_as_none() -> None:
+    """A clock back with seconds left reads "under a minute", not "0 min" (out of time?)."""
+    assert away.duration(timedelta(seconds=20), "en") == "under a minute"
+    assert away.duration(timedelta(seconds=20), "fr") == "moins d'une minute"
+    assert away.duration(timedelta(seconds=20), "uk") == "менше хвилини"
+    assert away.duration(timedelta(seconds=60), "en") == "1 min"
+
+
+def test_a_month_s_allowance_is_named_alone_when_it_refuses() -> None:
+    """Asked within the server's days at once, the refusal is the month's: it says so first,
+    not the cap the person did not pass; days that run into next month name that month."""
+    month = away.away_refused(AwayRefusedError(1, 7, 0), "en")
+    assert month == (
+        "You have 0 days away left this month on this server (at most 10 a month, in whole "
+        "days begun). Nothing changed."
+    )
+    assert "at once" not in month
+    later = away.away_refused(AwayRefusedError(7, 14, 4, next_month=True), "en")
+    assert later.startswith("Those days run into next month, where 4 days away are left")

@@ -261,7 +261,7 @@ def test_the_stats_show_the_accuracy_and_its_trend_in_each_language() -> None:
     assert "Précision : **82\u202f%** sur les 20 dernières parties jugées" in fr
     assert "Tendance : \u2197 **+4,2** points (les 10 plus récentes contre les 10 d’avant)" in fr
     uk = description(community.stats_post(judged, None, "uk").post)
-    assert "Точність: **82%** за 20 останніх оцінених ігор" in uk
+    assert "Точність: **82\u202f%** за 20 останніх оцінених ігор" in uk
     assert "Тенденція: \u2197 **+4,2** пункту (останні 10 проти 10 попередніх)" in uk
 
 
@@ -276,7 +276,7 @@ def test_a_falling_steady_or_missing_trend_says_so() -> None:
     assert "\u2192 **+0.5** points" in description(community.stats_post(steady, None, "en").post)
     one = dataclasses.replace(SUMMARY, accuracy=Accuracy(1, 70.0, None))
     uk = description(community.stats_post(one, None, "uk").post)
-    assert "Точність: **70%** за останню оцінену гру" in uk, "the post is public: no 'your'"
+    assert "Точність: **70\u202f%** за останню оцінену гру" in uk, "the post is public: no 'your'"
     en = description(community.stats_post(one, None, "en").post)
     assert "Accuracy: **70%** in the last judged game" in en
     fr = description(community.stats_post(one, None, "fr").post)

@@ -78,7 +78,7 @@ def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
     )
     assert why(Kind.ORIENT, "L", facts, "uk", None) == (
         "Поворот ліворуч: після кидка кубика платіж у середньому 4,5, щонайбільше 12"
-        " (у дирхамах), 17% ризику вибути."
+        " (у дирхамах), 17\u202f% ризику вибути."
     )
 
 
@@ -123,7 +123,7 @@ def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
         "à droite : 40 %, 10,0 points sous le meilleur (tout droit, 50 %)."
     )
     assert retry_text(RUG, "b2c2", 4, "uk") == (
-        "b2-c2: 50%, менш ніж 1,7 пункта від найкращого. Влучно."
+        "b2-c2: 50\u202f%, менш ніж 1,7 пункта від найкращого. Влучно."
     )
 
 

@@ -156,3 +156,22 @@ def test_the_laying_page_tells_the_places_the_picture_numbers(language: str) -> 
     squares = tuple(engine.parse_square(name) for name in excluded)
     assert squares not in scene.marks.candidates, "the red rug may not be covered exactly"
     assert scene.state.cells[squares[0]] == scene.state.cells[squares[1]] != 0
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_first_page_names_what_a_newcomer_starts_with(language: str) -> None:
+    """A newcomer's first game is against AI seats, often coached: the guide's list of commands
+    names adding an AI, the coach's hints and a player's games, each in the language's own
+    command names; and in a standard game no button rolls the die (turning Assam does)."""
+    body = text("guide.turn.body", language)
+    for command in ("add-ai", "hint", "mygames"):
+        assert f"`{text(f'command_name.{command}', language)}`" in body, (language, command)
+    assert text("option_name.coach", language) in body
+    for imperative in ("Roll the die", "Lancez le dé", "Киньте"):
+        assert imperative not in body
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_starting_alone_points_to_the_ai_seats(language: str) -> None:
+    refusal = text("error.not_enough_players", language)
+    assert {"en": "AI", "fr": "IA", "uk": "ШІ"}[language] in refusal

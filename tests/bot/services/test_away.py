@@ -162,6 +162,12 @@ def test_bad_quiet_hours_are_refused_by_name(
     assert refused.value.option == option
 
 
+def test_a_time_zone_typed_in_another_case_is_the_zone_it_names() -> None:
+    """A phone user who types the zone rather than picking it is not refused for its case."""
+    assert QuietHours.parse("23:00", "08:00", "america/new_york").timezone == "America/New_York"
+    assert QuietHours.parse("23:00", "08:00", " EUROPE/KYIV ").timezone == KYIV
+
+
 # --- away days ---------------------------------------------------------------------------------
 
 
@@ -343,6 +349,35 @@ async def test_a_spell_begun_last_month_counts_this_month_only_its_days_in_it(
         await away.go_away(GUILD, HOST, MONTHLY_AWAY_DAYS - 1)
     assert refused.value.left == MONTHLY_AWAY_DAYS - 2
     await away.go_away(GUILD, HOST, MONTHLY_AWAY_DAYS - 2)
+
+
+async def test_days_asked_that_fall_next_month_count_in_next_month(table: AwayTable) -> None:
+    """Ten days in a calendar month: of a spell asked at a month's end, only the days in that
+    month count against it; the rest count in the next month, which has its own ten."""
+    away = table.service.away
+    await away.set_away_days(GUILD, 14)
+    table.clock.now = datetime(2026, 3, 20, 12, tzinfo=UTC)
+    await away.go_away(GUILD, HOST, 5)  # 5 days of March used: 5 left
+    table.clock.now = datetime(2026, 3, 27, 10, tzinfo=UTC)
+    until, _ = await away.go_away(GUILD, HOST, 7)  # 27-31 March: 5 days begun, 3 in April
+    assert until == datetime(2026, 4, 3, 10, tzinfo=UTC)
+    table.clock.now = datetime(2026, 4, 3, 11, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, 8)
+    assert refused.value.left == MONTHLY_AWAY_DAYS - 3, "April counts only its own 3 days"
+    await away.go_away(GUILD, HOST, 7)
+
+
+async def test_a_spell_that_would_pass_next_month_s_allowance_is_refused(
+    table: AwayTable,
+) -> None:
+    away = table.service.away
+    await away.set_away_days(GUILD, 14)
+    table.clock.now = datetime(2026, 3, 31, 12, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, 12)  # 1 day of March, 11 begun in April
+    assert refused.value.left == MONTHLY_AWAY_DAYS
+    await away.go_away(GUILD, HOST, 10)  # 1 day of March, 10 begun in April
 
 
 async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayTable) -> None:

@@ -23,6 +23,7 @@ from bot.services.views import Player
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis
+from render.names import drawable
 from tests.judged import golden_data, golden_record, judged_golden
 
 
@@ -74,7 +75,8 @@ async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) ->
     picture = worker_jobs.analysis_picture(review.analysis, texts, None, review.blunders)
     lines = analysis_lines(picture)
     values = [t.text for t in lines if t.role == "accuracy"]
-    assert values == [f"{round(s.accuracy)}%" for s in judged.seats]
+    shown = [drawable(presentation.accuracy_value(s, "uk")) for s in judged.seats]
+    assert values == shown
     assert len([t for t in lines if t.role == "accuracy_counts"]) == 2
 
 
