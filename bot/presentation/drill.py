@@ -93,18 +93,19 @@ def why(
 ) -> str:
     """What option `action` does, in the numbers of its `facts` (one factual sentence)."""
     name = option_name(kind, action, language, turns)
+    heading = name[:1].upper() + name[1:]  # a way to turn Assam heads its sentence by its name
     if kind is Kind.ORIENT:
         return text(
             "drill.why.orient",
             language,
-            option=name,
+            option=heading,
             toll=_points(facts.toll, language),
             worst=facts.worst_toll,
             out=_percent(facts.out_chance, language),
         )
     if kind is Kind.ROTATE:
         return text(
-            "drill.why.rotate", language, option=name, income=_points(facts.income, language)
+            "drill.why.rotate", language, option=heading, income=_points(facts.income, language)
         )
     line = text("drill.why.rug", language, option=name, covered=facts.covered, grown=facts.grown)
     if facts.cut_owner is None:

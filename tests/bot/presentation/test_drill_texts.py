@@ -69,15 +69,15 @@ def test_a_rug_is_told_by_the_squares_it_covers_and_the_region_it_makes() -> Non
 def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
     facts = ORIENT.options[2].facts
     assert why(Kind.ORIENT, "L", facts, "en", None) == (
-        "Turning left: a toll of 4.5 dirhams on average on the roll, 12 at worst,"
+        "Left: a toll of 4.5 dirhams on average on the roll, 12 at worst,"
         " a 17% chance of being put out."
     )
     assert why(Kind.ORIENT, "L", facts, "fr", None) == (
-        "Tourner à gauche : une dîme moyenne de 4,5 sur ce jet de dé, 12 au pire (en dirhams),"
+        "À gauche : une dîme moyenne de 4,5 sur ce jet de dé, 12 au pire (en dirhams),"
         " 17 % de risque d’être éliminé."
     )
     assert why(Kind.ORIENT, "L", facts, "uk", None) == (
-        "Поворот ліворуч: після кидка кубика платіж у середньому 4,5, щонайбільше 12"
+        "Ліворуч: після кидка кубика платіж у середньому 4,5, щонайбільше 12"
         " (у дирхамах), 17\u202f% ризику вибути."
     )
 
@@ -137,6 +137,6 @@ def test_a_way_to_turn_assam_is_named_as_the_turn_s_buttons_name_it() -> None:
     assert turns["S"].endswith("(straight on)")
     shown = step_text(ORIENT, 0, 3, 12, True, "en", turns=turns).splitlines()
     assert shown[0].startswith(f"Decision 1 of 3 in game #12 (turn 3): you chose 1, {turns['L']},")
-    assert shown[1].startswith(f"Turning {turns['L']}: ")
+    assert shown[1].startswith(f"{turns['L']}: "), "the button's name heads the line"
     assert shown[2].startswith(f"Better was 2, {turns['S']}: ")
     assert retry_text(ORIENT, "R", 2, "en", turns=turns).endswith(f"({turns['S']}, 50%).")
