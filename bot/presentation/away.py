@@ -127,8 +127,11 @@ def quiet_set(quiet: QuietHours, language: str) -> str:
 def held_message(notices: Sequence[HeldNotice]) -> str:
     """The one message that brings a person what was held during their quiet hours, in their
     language (each notice is held in the one they set their quiet hours in; for hours set
-    before that was kept, the language of the first game it names)."""
+    before that was kept, the language of the first game it names). A game's "your turn is
+    next" is left out once its turn began in the same hours: it is no longer true."""
     language = notices[0].locale
+    began = {notice.game_id for notice in notices if notice.kind == "turn"}
+    notices = [n for n in notices if not (n.kind == "next" and n.game_id in began)]  # untrue
     lines = [
         text(
             f"quiet.held_{notice.kind}",

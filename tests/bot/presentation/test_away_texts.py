@@ -94,3 +94,18 @@ def test_a_month_s_allowance_is_named_alone_when_it_refuses() -> None:
     assert "at once" not in month
     later = away.away_refused(AwayRefusedError(7, 14, 4, next_month=True), "en")
     assert later.startswith("Those days run into next month, where 4 days away are left")
+
+
+def test_up_next_is_left_out_once_the_turn_it_announced_began() -> None:
+    """A game's "your turn is next" and then "your turn began" held in the same night: the
+    first is no longer true when the message goes, and is left out."""
+    release = datetime(2026, 12, 8, 12, tzinfo=UTC)
+    notices = [
+        HeldNotice(7, 9, 500, 12, 3, "next", "en", release),
+        HeldNotice(7, 9, 500, 12, 5, "turn", "en", release),
+        HeldNotice(7, 9, 501, 13, 4, "next", "en", release),
+    ]
+    assert away.held_message(notices).splitlines()[1:] == [
+        "• Game #12: your turn began (<#500>).",
+        "• Game #13: your turn is next (<#501>).",
+    ]
