@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
+from typing import Protocol
 
 import discord
 from discord import app_commands
@@ -102,6 +103,9 @@ class AwayController:
                 self._client,
                 ((game.channel_id, words.away_notice(user_id, until, game)) for game in games),
             )
+            if self._redraw is not None:  # a turn of theirs under way says they are away
+                for game in games:
+                    await self._redraw(game.game_id, user_id)
 
         await guarded(interaction, "going away", work)
 
@@ -201,8 +205,11 @@ async def tell_channels(
             )
 
 
-Redraw = Callable[[int], Awaitable[None]]
-"""Draw a game's turn message again as the game stands (bot.edge.display)."""
+class Redraw(Protocol):
+    """Draw a game's turn message again as the game stands, if it waits for the move of
+    `waiting_for` when given (bot.edge.display.GameDisplay.redraw)."""
+
+    async def __call__(self, game_id: int, waiting_for: int | None = None, /) -> None: ...
 
 
 async def redraw_all(redraw: Redraw | None, resumed: Sequence[Resumed]) -> None:

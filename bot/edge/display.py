@@ -697,14 +697,31 @@ class GameDisplay:
                 content = f"{content}\n{away_words.on_turn(until, view.game.locale)}"
         return content
 
-    async def redraw(self, game_id: int) -> None:
+    async def redraw(self, game_id: int, waiting_for: int | None = None) -> None:
         """Draw the game's turn message again as the game stands, its call line too: what it
-        says of its player changed (back from days away) though the game did not move. Best
-        effort: a failure is logged, the next change draws it anyway."""
+        says of its player changed (away, or back from days away) though the game did not
+        move; only if it waits for the move of `waiting_for`, when given. A reminder of a
+        player now away goes: the moment it gave no longer holds, their clock having stopped
+        (back, the channel is told the time left). Best effort: a failure is logged, the next
+        change draws it anyway."""
         try:
             view = await self._play.look(game_id)
-            if view.status is GameStatus.RUNNING:
-                await self.after_change_elsewhere(view, view)
+            if view.status is not GameStatus.RUNNING:
+                return
+            mover = view.user_to_move
+            if waiting_for is not None and mover != waiting_for:
+                return
+            await self.after_change_elsewhere(view, view)
+            reminder = view.game.reminder_message_id
+            away = self._away_until
+            if (
+                reminder is not None
+                and mover is not None
+                and away is not None
+                and await away(view.game.guild_id, mover) is not None
+            ):
+                await self._delete_ping(view, "reminder", reminder, story.reminder_over(view))
+                await self._play.set_reminder_message(view.id, None)
         except Exception as error:
             log.info("game %s: its turn was not drawn again (%s)", game_id, why(error))
 

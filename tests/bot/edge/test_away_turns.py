@@ -4,6 +4,10 @@ the in-process client on the fake Discord API (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from bot.edge.inflight import HANDLERS
+from bot.services.views import Reminder
 from tests.bot.edge.test_edge import Edge, edge, mover_of
 from tests.bot.edge.test_watch_buttons import play_turn
 
@@ -51,3 +55,27 @@ async def test_every_game_told_someone_went_away_is_told_they_are_back(edge: Edg
         edge.channel, lambda m: m.id > gone.id and m.content.startswith("▶️")
     )
     assert back.content == f"▶️ <@{other.id}> is back (game #1)."
+
+
+async def test_a_reminder_goes_when_its_player_goes_away_during_their_turn(edge: Edge) -> None:
+    """The reminder gave the moment the turn's time runs out; away, the player's clock stops,
+    so that moment no longer holds (back, the channel is told the time left): the reminder
+    goes, and the turn's message says until when they are away."""
+    await edge.bot.scheduler.stop()  # the test sends the reminder itself
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=3600).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    mover = await mover_of(edge, turn)
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
+    (reminder,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    await edge.slash(mover, "marrakech", "away", days=1).answer()
+    await edge.fake.wait_until(
+        lambda: edge.fake.world.messages[reminder.id].deleted, what="the reminder gone"
+    )
+    assert AWAY_LINE in edge.fake.world.messages[turn.id].content
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.reminder_message_id is None
