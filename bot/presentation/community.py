@@ -86,15 +86,15 @@ def stats_post(
             user=mention(stats.user_id),
             games=number(stats.games, language),
             wins=number(stats.wins, language),
-            average="-"
-            if stats.average_score is None
-            else number(stats.average_score, language, 1),
-            best="-" if stats.best_score is None else number(stats.best_score, language),
-            color=f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}"
-            if color
-            else "-",
         )
     ]
+    if stats.average_score is not None and stats.best_score is not None:  # none when out
+        average = number(stats.average_score, language, 1)
+        best = number(stats.best_score, language)
+        lines.append(text("stats.scores", language, average=average, best=best))
+    if color:
+        shown = f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}"
+        lines.append(text("stats.favourite", language, color=shown))
     if stats.accuracy is not None:
         lines.extend(accuracy_lines(stats.accuracy, language))
     lines.extend(stood_in)

@@ -12,8 +12,11 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
 import engine
 from bot.presentation import community, presenter, ratings
+from bot.presentation.messages import text
 from bot.services import GameStatus, GameView, Player
 from bot.services.reliability import Reliability
 from bot.services.stats import accuracy_of
@@ -360,8 +363,15 @@ def test_a_trend_of_exactly_the_steady_margin_has_its_way() -> None:
     assert community.trend_direction(community.TREND_STEADY / 2) == 0
 
 
-def test_no_score_is_shown_as_none_when_no_game_ended_in_play() -> None:
-    """Out or resigned in every game: no score counts, so none is shown (not "0.0")."""
-    scoreless = dataclasses.replace(SUMMARY, games=2, wins=0, average_score=None, best_score=None)
-    said = description(community.stats_post(scoreless, None, "en").post)
-    assert "Average score: **-** · best score: **-**" in said, said
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_no_score_is_shown_when_no_game_ended_in_play(language: str) -> None:
+    """Out or resigned in every game: no score counts, so the line of scores is left out (not
+    "0.0", nor bare hyphens), and so is a favourite colour when there is none."""
+    scoreless = dataclasses.replace(
+        SUMMARY, games=2, wins=0, average_score=None, best_score=None, favourite_color=None
+    )
+    said = description(community.stats_post(scoreless, None, language).post)
+    assert "**-**" not in said, said
+    assert not any(line.endswith(": -") for line in said.splitlines()), said
+    assert text("stats.scores", language, average=1, best=1).split(":")[0] not in said
+    assert "**2**" in said, "the games still counted"
