@@ -7,7 +7,9 @@ they read like the buttons the player pressed in the game:
 - a rug: each option's bar and badge on the edge its two squares share, badge 1 for the rug the
   player laid (also framed, as a rug just laid is) and badge 2 for the better rug;
 - a way to turn Assam (before the roll, or after the rug in `rotate-after`): an arrow into the
-  square each way faces, labelled 1 (what the player did) and 2 (the better way).
+  square each way faces, labelled 1 (what the player did) and 2 (the better way);
+- a second try: every option numbered from 1 in the order of the step's buttons, as a turn's
+  picture numbers its placements, the rug taken framed.
 
 Numbers, a frame and arrows tell the two apart without their colours, so the picture reads for
 colour-blind players as the turn pictures do (docs/architecture.md, render). The text beside
@@ -30,9 +32,15 @@ BETTER_LABEL = "2"
 """The badge of the better option."""
 
 
-def drill_marks(state: GameState, taken: str, better: str | None = None) -> TurnMarks:
+def drill_marks(
+    state: GameState, taken: str, better: str | None = None, *, picking: Sequence[str] = ()
+) -> TurnMarks:
     """The marks of a drill step: `taken` (badge 1) and, when given, `better` (badge 2), both
-    options of the seat to move at `state`. ValueError for an action that is not one."""
+    options of the seat to move at `state`; or, for a second try, every option of `picking`
+    numbered in its order from 1, as the step's buttons are, the rug taken framed.
+    ValueError for an action that is not one."""
+    if picking:
+        return _every_option(state, taken, picking)
     shown = [taken] if better is None or better == taken else [taken, better]
     turns = dict(orientations(state))
     if turns:
@@ -47,11 +55,25 @@ def drill_marks(state: GameState, taken: str, better: str | None = None) -> Turn
     return TurnMarks(candidates=rugs, last_rug=rugs[0])
 
 
+def _every_option(state: GameState, taken: str, picking: Sequence[str]) -> TurnMarks:
+    turns = dict(orientations(state))
+    if turns:
+        if any(action not in turns for action in picking):
+            raise ValueError(f"{picking!r} are not ways to turn Assam here")
+        labelled = tuple((str(n), turns[action]) for n, action in enumerate(picking, start=1))
+        return TurnMarks(turns=labelled, choices=tuple(facing for _, facing in labelled))
+    return TurnMarks(
+        candidates=tuple(parse_placement(action) for action in picking),
+        last_rug=parse_placement(taken),
+    )
+
+
 def render_drill(
     state: GameState,
     taken: str,
     better: str | None = None,
     *,
+    picking: Sequence[str] = (),
     size: int = DEFAULT_SIZE,
     labels: Labels = ENGLISH,
     names: Sequence[str] | None = None,
@@ -59,6 +81,6 @@ def render_drill(
 ) -> bytes:
     """A PNG of the board at `state` (before the decision) with the panel, marking `taken`
     and, when given, `better` (see the module); the other arguments are `render_board`'s."""
-    marks = drill_marks(state, taken, better)
+    marks = drill_marks(state, taken, better, picking=picking)
     image = board_image(state, marks, size=size, labels=labels, names=names, portrait=portrait)
     return encode_png(image)

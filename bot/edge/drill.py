@@ -35,6 +35,7 @@ from bot.presentation.drill import (
     drill_file,
     nothing_to_drill,
     option_name,
+    picked_by_number,
     retry_text,
     seat_of,
     step_text,
@@ -117,6 +118,9 @@ class StepMessage:
     shown: str | None
     """The option drawn beside the one taken (badge 2): the better one, or a new pick."""
     view: discord.ui.View
+    picking: tuple[str, ...] = ()
+    """On a second try at a rug, every option in the order of its buttons, each drawn with its
+    number."""
 
 
 def step_message(
@@ -135,9 +139,10 @@ def step_message(
     which Show the better move is gone once the better move is shown. None when `move` is none
     of these."""
     better = move == DrillMove.BETTER.value
-    content = step_text(judgement, step, count, game_id, better, language, names, turns=turns)
     shown: str | None = judgement.best if better else None
     picking: list[tuple[str, str]] | None = None
+    actions: list[str] = []
+    chosen = 1
     if move == DrillMove.TRY.value:
         actions = sorted(option.action for option in judgement.options)
         if turns is not None:
@@ -145,6 +150,16 @@ def step_message(
         picking = [
             (action, option_name(judgement.kind, action, language, turns)) for action in actions
         ]
+        if picked_by_number(judgement):  # as in the game; a way to turn Assam keeps the
+            # turn's own name, its arrows drawn as before
+            picking = [(a, _numbered(n, name)) for n, (a, name) in enumerate(picking, start=1)]
+            chosen = actions.index(judgement.taken) + 1
+        else:
+            actions = []
+    content = step_text(
+        judgement, step, count, game_id, better, language, names, turns=turns, chosen=chosen
+    )
+    if picking is not None:
         content += "\n" + text("drill.retry.prompt", language)
     elif move not in DrillMove._value2member_map_:
         if move not in {option.action for option in judgement.options}:
@@ -152,7 +167,12 @@ def step_message(
         shown = move
         content += "\n" + retry_text(judgement, move, players, language, turns=turns)
     view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
-    return StepMessage(content, shown, view)
+    return StepMessage(content, shown, view, tuple(actions))
+
+
+def _numbered(number: int, name: str) -> str:
+    """An option's button: its number on the picture, then its name, as a turn's are."""
+    return f"{number} · {name}"
 
 
 class DrillHandler:
@@ -210,7 +230,7 @@ class DrillHandler:
         if message is None:
             await tell(interaction, text("drill.not_option", language))
             return
-        png = await self._pictures.png(game, judgement, message.shown, language)
+        png = await self._pictures.png(game, judgement, message.shown, language, message.picking)
         file = drill_file(png, game_id, step)
         await self._send(interaction, opening, message.content, file, message.view)
 

@@ -126,14 +126,17 @@ def step_text(
     names: tuple[str, ...] | None = None,
     *,
     turns: Turns | None = None,
+    chosen: int = 1,
 ) -> str:
-    """The words of drill step `step` (0-based) of `count`: what the player did, the win
-    chance it gave and why in numbers; with `better`, the better option the same way."""
+    """The words of drill step `step` (0-based) of `count`: what the player did (number
+    `chosen` on the picture), the win chance it gave and why in numbers; with `better`, the
+    better option the same way."""
     taken = judgement.option(judgement.taken)
     lines = [
         text(
             "drill.step",
             language,
+            chosen=chosen,
             n=step + 1,
             count=count,
             game_id=game_id,
@@ -156,6 +159,12 @@ def step_text(
         )
         lines.append(why(judgement.kind, judgement.best, best.facts, language, names, turns))
     return "\n".join(lines)
+
+
+def picked_by_number(judgement: Judgement) -> bool:
+    """Whether a second try offers the options by number, as a turn offers its rugs (a way to
+    turn Assam keeps the name the turn's button gave it)."""
+    return judgement.kind is Kind.RUG
 
 
 def good_enough(judgement: Judgement, action: str, players: int) -> bool:
@@ -232,10 +241,16 @@ class DrillPictures:
         return found
 
     async def png(
-        self, game: FinishedGame, judgement: Judgement, shown: str | None, language: str
+        self,
+        game: FinishedGame,
+        judgement: Judgement,
+        shown: str | None,
+        language: str,
+        picking: tuple[str, ...] = (),
     ) -> bytes:
         """The board before `judgement`'s decision, marking what was taken and `shown` (the
-        better option, or a new pick), in `language`."""
+        better option, or a new pick), or every option of a second try (`picking`, numbered
+        in that order), in `language`."""
         record = engine.record_from_json(game.record)
         picture = worker_jobs.DrillPicture(
             record,
@@ -244,6 +259,7 @@ class DrillPictures:
             shown,
             labels(language),
             seat_names(game.players, record.players, language),
+            picking,
         )
         return await self._workers.run(
             Lane.QUICK, worker_jobs.drill_png, picture, limit=PICTURE_TIMEOUT_SECONDS

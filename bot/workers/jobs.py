@@ -224,7 +224,8 @@ def coach_verdict_at(
 @dataclass(frozen=True, slots=True)
 class DrillPicture:
     """One drill step: the board before action `index` of `record`, marking the option
-    `taken` and, when given, the `better` one (render.drill), with its panel words."""
+    `taken` and, when given, the `better` one, or every option of a second try (`picking`)
+    (render.drill), with its panel words."""
 
     record: Record
     index: int
@@ -232,13 +233,20 @@ class DrillPicture:
     better: str | None = None
     labels: Labels = ENGLISH
     names: tuple[str, ...] | None = None
+    picking: tuple[str, ...] = ()
+    """A second try's options, numbered in this order (render.drill)."""
 
 
 def drill_png(picture: DrillPicture) -> bytes:
     """The PNG of a drill step (see `DrillPicture`)."""
     state = state_before(picture.record, picture.index)
     return render_drill(
-        state, picture.taken, picture.better, labels=picture.labels, names=picture.names
+        state,
+        picture.taken,
+        picture.better,
+        picking=picture.picking,
+        labels=picture.labels,
+        names=picture.names,
     )
 
 

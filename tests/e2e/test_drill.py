@@ -95,7 +95,15 @@ async def test_a_player_drills_their_costliest_decisions(
     assert taken is not None, drill.content
     tried = await press(fake, user, drill, "Try again")
     assert "Pick again among the same options." in tried.content
-    answered = await press(fake, user, tried, taken[1])
+    again = next(  # a rug's button carries its number on the picture: "3 · c1-c2"
+        b.label
+        for b in tried.buttons()
+        if b.label is not None and b.label.split(" · ")[-1] == taken[1]
+    )
+    chosen = re.search(r"you chose (\d+), ", tried.content)
+    assert chosen is not None, tried.content
+    assert again in (taken[1], f"{chosen[1]} · {taken[1]}"), "named by its number there"
+    answered = await press(fake, user, tried, again)
     judged = answered.content.splitlines()[-1]
     assert re.fullmatch(rf"{re.escape(taken[1])}: {taken[2]}%, {JUDGED_PICK}", judged), judged
     assert len(fake.messages(channel)) == public, "the channel stays quiet"

@@ -4,6 +4,8 @@ readable scaled to a phone's 390 px."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from PIL import Image, ImageChops
 
@@ -41,9 +43,16 @@ def badge_pixels(image: Image.Image, point: tuple[float, float], reach: int) -> 
     return sum(count for count, colour in box.getcolors(4 * reach * reach) or () if colour == BADGE)
 
 
-def label_of(image: Image.Image, cell: int, point: tuple[float, float], ring: RGB) -> str:
-    """Which of the badges 1 and 2 the picture shows centred on `point` (the closer match)."""
-    sprites = {label: badge(cell, label, ring) for label in (TAKEN_LABEL, BETTER_LABEL)}
+def label_of(
+    image: Image.Image,
+    cell: int,
+    point: tuple[float, float],
+    ring: RGB,
+    among: Sequence[str] = (TAKEN_LABEL, BETTER_LABEL),
+) -> str:
+    """Which of the badges `among` (1 and 2) the picture shows centred on `point` (the closest
+    match)."""
+    sprites = {label: badge(cell, label, ring) for label in among}
     side = sprites[TAKEN_LABEL].width
     left, top = round(point[0] - side / 2), round(point[1] - side / 2)
     seen = image.crop((left, top, left + side, top + side))
@@ -158,3 +167,19 @@ def test_a_pick_that_is_the_move_taken_is_marked_once(phase: Phase) -> None:
     state = moment(phase).state
     taken = "S" if phase is Phase.ORIENT else placement_notation(*placements(state)[0])
     assert drill_marks(state, taken, taken) == drill_marks(state, taken)
+
+
+def test_a_second_try_draws_every_option_numbered_and_the_rug_taken_framed() -> None:
+    state = moment(Phase.PLACE).state
+    rugs = sorted(placement_notation(a, b) for a, b in placements(state))
+    marks = drill_marks(state, rugs[2], picking=rugs)
+    assert len(marks.candidates) == len(rugs), "every option, numbered in the order given"
+    assert marks.last_rug == marks.candidates[2], "the rug taken framed as one just laid"
+    geometry = layout(DEFAULT_SIZE, state.players, False)
+    picture = decode(render_drill(state, rugs[2], picking=rugs))
+    assert state.to_move is not None
+    ring = rug_style(state.next_rug_color(state.to_move)).fill
+    among = [str(number) for number in range(1, len(rugs) + 1)]
+    for number, rug in enumerate(marks.candidates, start=1):
+        at = geometry.shared_edge_midpoint(*rug)
+        assert label_of(picture, geometry.cell, at, ring, among) == str(number)

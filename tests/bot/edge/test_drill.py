@@ -121,13 +121,14 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     assert "Pick again among the same options." in tried.content
     options = [b for b in tried.buttons() if parse_drill_id(b.custom_id or "")]
     picks = [b.label for b in options if b.label not in ("Show the better move", "Next")]
-    assert {taken[1], best[1]} <= set(picks), picks
-    picked = await pressed(edge, edge.host, tried, taken[1])
+    named = {(label or "").split(" · ")[-1]: label for label in picks}  # "3 · c1-c2"
+    assert {taken[1], best[1]} <= set(named), picks
+    picked = await pressed(edge, edge.host, tried, named[taken[1]] or "")
     assert picked.content.splitlines()[-1] == (
         f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
     ), picked.content
     tried = await pressed(edge, edge.host, picked, "Try again")
-    found = await pressed(edge, edge.host, tried, best[1])
+    found = await pressed(edge, edge.host, tried, named[best[1]] or "")
     assert found.content.splitlines()[-1] == (
         f"{best[1]}: {best[2]}%, within 2 points of the best. Well found."
     ), found.content
@@ -141,7 +142,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     assert shown.content.splitlines()[2].startswith(f"Better was 2, {best[1]}: "), shown.content
     tried = await pressed(edge, edge.host, shown, "Try again")
     assert tried.content.endswith("Pick again among the same options."), tried.content
-    picked = await pressed(edge, edge.host, tried, taken[1])
+    picked = await pressed(edge, edge.host, tried, named[taken[1]] or "")
     assert picked.content.splitlines()[-1] == (
         f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
     ), picked.content
@@ -260,3 +261,22 @@ async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons
     tried = await pressed(edge, edge.host, drill, "Try again")
     picks = [b.label for b in tried.buttons()][: len(buttons)]
     assert picks == buttons, "the turn's buttons, in their order"
+
+
+def test_a_second_try_at_a_rug_numbers_its_options_as_the_picture_does() -> None:
+    """On a phone a rug is picked by number, as in the game: each option's button carries the
+    number the picture draws on it (board order), the rug taken is named by its number there,
+    and the picture is asked for every option."""
+    tried = step_message(RUG, 0, 3, 1, "try", 2, "en")
+    assert tried is not None
+    actions = sorted(option.action for option in RUG.options)
+    assert tried.picking == tuple(actions)
+    labels = [
+        item.item.label
+        for item in tried.view.children
+        if isinstance(item, DrillButton) and item.custom_id.split(":")[-1] in actions
+    ]
+    assert labels == [f"{n} · {a[:2]}-{a[2:]}" for n, a in enumerate(actions, start=1)]
+    number = actions.index(RUG.taken) + 1
+    first = tried.content.splitlines()[0]
+    assert f"you chose {number}, {RUG.taken[:2]}-{RUG.taken[2:]}," in first, first
