@@ -219,7 +219,7 @@ async def test_a_whole_game_with_kills_and_restarts(
             assert private is not None
             assert private.ephemeral
             assert "moved on" in private.content
-            assert "discord.com/channels" in private.content
+            assert f"/{current.id}" not in private.content, "never sent back to the tap's message"
             checks.add("stale")
         else:
             handle = await click(table, mover, current, label)
