@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,49 +123,59 @@ class Delivery:
     async def edit(self, game_id: int, message: discord.PartialMessage, /, **fields: Any) -> None:
         """Edit one of the game's messages: through the freshest interaction that may edit it,
         else with the bot token."""
-        owners = [token for token in self._usable(game_id) if token.owns(message.id)]
-        if owners:
-            token = owners[-1]
-            token.last_used = time.monotonic()
-            try:
-                if message.id == token.original:
-                    await token.interaction.edit_original_response(**fields)
-                else:
-                    await token.interaction.followup.edit_message(message.id, **fields)
-            except discord.HTTPException as error:
-                if not _token_refused(error):
-                    raise
-                log.info(
-                    "game %s: message %s not edited through its interaction (%s); with the bot "
-                    "token instead",
-                    game_id,
-                    message.id,
-                    why(error),
-                )
-                self._drop(game_id, token)
+
+        async def through(token: _Token) -> None:
+            if message.id == token.original:
+                await token.interaction.edit_original_response(**fields)
             else:
-                return
-        await message.edit(**fields)
+                await token.interaction.followup.edit_message(message.id, **fields)
+
+        if not await self._through_owner(game_id, message.id, through, "edited"):
+            await message.edit(**fields)
 
     async def delete(self, game_id: int, message: discord.PartialMessage, /) -> None:
         """Delete one of the game's messages: through the freshest interaction that may, else
         with the bot token."""
-        owners = [token for token in self._usable(game_id) if token.owns(message.id)]
-        if owners:
-            token = owners[-1]
-            token.last_used = time.monotonic()
-            try:
-                if message.id == token.original:
-                    await token.interaction.delete_original_response()
-                else:
-                    await token.interaction.followup.delete_message(message.id)
-            except discord.HTTPException as error:
-                if not _token_refused(error):
-                    raise
-                self._drop(game_id, token)
+
+        async def through(token: _Token) -> None:
+            if message.id == token.original:
+                await token.interaction.delete_original_response()
             else:
-                return
-        await message.delete()
+                await token.interaction.followup.delete_message(message.id)
+
+        if not await self._through_owner(game_id, message.id, through, "deleted"):
+            await message.delete()
+
+    async def _through_owner(
+        self,
+        game_id: int,
+        message_id: int,
+        act: Callable[[_Token], Awaitable[None]],
+        done: str,
+    ) -> bool:
+        """`act` on the message through the freshest interaction that owns it; False when none
+        does, or Discord no longer takes its token (the bot token must do it)."""
+        owners = [token for token in self._usable(game_id) if token.owns(message_id)]
+        if not owners:
+            return False
+        token = owners[-1]
+        token.last_used = time.monotonic()
+        try:
+            await act(token)
+        except discord.HTTPException as error:
+            if not _token_refused(error):
+                raise
+            log.info(
+                "game %s: message %s not %s through its interaction (%s); with the bot token "
+                "instead",
+                game_id,
+                message_id,
+                done,
+                why(error),
+            )
+            self._drop(game_id, token)
+            return False
+        return True
 
 
 def _token_refused(error: discord.HTTPException) -> bool:

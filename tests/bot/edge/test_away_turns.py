@@ -10,21 +10,33 @@ from bot.edge.inflight import HANDLERS
 from bot.services.views import Reminder
 from tests.bot.edge.test_edge import Edge, edge, mover_of
 from tests.bot.edge.test_watch_buttons import play_turn
+from tests.e2e.fakecord import FakeMessage, FakeUser
 
 __all__ = ["edge"]
 
 AWAY_LINE = "💤 Away until"
 
 
-async def test_the_turn_of_someone_back_stops_saying_their_clock_stands_still(
-    edge: Edge,
-) -> None:
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=3600).answer()
+async def duel(edge: Edge, turn_limit: int | None = None) -> tuple[FakeMessage, FakeUser, FakeUser]:
+    """A started game of the host and the guest (with a turn limit, if given): its first
+    turn, its mover and the other player."""
+    options: dict[str, int] = {"seats": 2}
+    if turn_limit is not None:
+        options["turn_limit"] = turn_limit
+    lobby = await edge.command(
+        edge.host, ("marrakech", "new"), edge.channel, options, validate=True
+    ).answer()
     await edge.click(edge.guest, lobby, "Join").response()
     await edge.click(edge.host, lobby, "Start").response()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     mover = await mover_of(edge, turn)
-    other = edge.guest if mover is edge.host else edge.host
+    return turn, mover, edge.guest if mover is edge.host else edge.host
+
+
+async def test_the_turn_of_someone_back_stops_saying_their_clock_stands_still(
+    edge: Edge,
+) -> None:
+    turn, _, other = await duel(edge, turn_limit=3600)
     await edge.slash(other, "marrakech", "away", days=2).answer()
     theirs = await play_turn(edge, turn)
     assert AWAY_LINE in theirs.content, "their turn began while they were away"
@@ -40,12 +52,7 @@ async def test_every_game_told_someone_went_away_is_told_they_are_back(edge: Edg
     """A game not waiting for the person who comes back early still had its channel told they
     were away until a later day: it is told they are back, or a reader the next day would
     think the game waits for them. A game without a turn limit is never told of a clock."""
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    mover = await mover_of(edge, turn)
-    other = edge.guest if mover is edge.host else edge.host
+    _, _, other = await duel(edge)
     await edge.slash(other, "marrakech", "away", days=2).answer()
     gone = await edge.fake.wait_for_message(edge.channel, lambda m: m.content.startswith("💤"))
     assert gone.content.startswith(f"💤 <@{other.id}> is away until ")
@@ -62,11 +69,7 @@ async def test_a_reminder_goes_when_its_player_goes_away_during_their_turn(edge:
     so that moment no longer holds (back, the channel is told the time left): the reminder
     goes, and the turn's message says until when they are away."""
     await edge.bot.scheduler.stop()  # the test sends the reminder itself
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=3600).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    mover = await mover_of(edge, turn)
+    turn, mover, _ = await duel(edge, turn_limit=3600)
     view = await edge.service.play.look(1)
     await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
     (reminder,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]

@@ -111,13 +111,17 @@ def test_a_swiss_round_has_no_rematch_when_one_can_be_avoided(seed: int) -> None
     met = pairing.meetings(history)
     ranked = players[:]
     rng.shuffle(ranked)
-    fewest = min(
+    tables = pairing.swiss_tables(ranked, 2, met, {})
+    assert sorted(seat for table in tables for seat in table if seat is not None) == players
+    assert sum(pairing.rematches(seated(table), met) for table in tables) == fewest(ranked, met)
+
+
+def fewest(ranked: list[int], met: dict[frozenset[int], int]) -> int:
+    """The fewest rematches any seating of `ranked` in pairs has."""
+    return min(
         sum(pairing.rematches(table, met) for table in candidate)
         for candidate in all_pairings(ranked)
     )
-    tables = pairing.swiss_tables(ranked, 2, met, {})
-    assert sorted(seat for table in tables for seat in table if seat is not None) == players
-    assert sum(pairing.rematches(seated(table), met) for table in tables) == fewest
 
 
 def test_one_rematch_of_a_pair_met_often_beats_two_of_pairs_met_once() -> None:
@@ -145,12 +149,8 @@ def test_a_swiss_round_has_as_few_rematches_as_any_seating_whatever_the_counts(
     }
     ranked = players[:]
     rng.shuffle(ranked)
-    fewest = min(
-        sum(pairing.rematches(table, met) for table in candidate)
-        for candidate in all_pairings(ranked)
-    )
     tables = pairing.swiss_tables(ranked, 2, met, {})
-    assert sum(pairing.rematches(seated(table), met) for table in tables) == fewest
+    assert sum(pairing.rematches(seated(table), met) for table in tables) == fewest(ranked, met)
 
 
 @pytest.mark.parametrize("seed", [2, 5, 11, 30, 35])
