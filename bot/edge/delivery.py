@@ -113,6 +113,7 @@ class Delivery:
                     raise
                 log.info("game %s: follow-up refused (%s); with the bot token", game_id, why(error))
                 self._drop(game_id, token)
+                _rewind(fields)
             else:
                 token.posted.add(message.id)
                 return message
@@ -131,6 +132,7 @@ class Delivery:
                 await token.interaction.followup.edit_message(message.id, **fields)
 
         if not await self._through_owner(game_id, message.id, through, "edited"):
+            _rewind(fields)
             await message.edit(**fields)
 
     async def delete(self, game_id: int, message: discord.PartialMessage, /) -> None:
@@ -176,6 +178,15 @@ class Delivery:
             self._drop(game_id, token)
             return False
         return True
+
+
+def _rewind(fields: dict[str, Any]) -> None:
+    """Put the files of a request back at their start: a request Discord refused read them,
+    and the bot token's request must send them whole, not empty."""
+    single = fields.get("file")
+    for item in [*fields.get("files", ()), *fields.get("attachments", ()), single]:
+        if isinstance(item, discord.File):
+            item.reset()
 
 
 def _token_refused(error: discord.HTTPException) -> bool:

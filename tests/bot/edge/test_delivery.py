@@ -7,6 +7,7 @@ edit them; without one, or once Discord refuses a token, with the bot token. Glo
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -44,12 +45,18 @@ class Sent:
     id: int
 
 
+def read_files(fields: dict[str, Any]) -> list[bytes]:
+    """What the request would upload of each file, read as discord.py reads them."""
+    return [file.fp.read() for file in [*fields.get("files", []), *fields.get("attachments", [])]]
+
+
 @dataclass
 class Followup:
     owner: FakeInteraction
     refusal: Exception | None = None
 
     async def send(self, **fields: Any) -> Sent:
+        read_files(fields)  # read before Discord answers, as discord.py does
         if self.refusal is not None:
             raise self.refusal
         self.owner.log.append(("followup", self.owner.name, fields.get("content")))
@@ -57,6 +64,9 @@ class Followup:
         return message
 
     async def edit_message(self, message_id: int, **fields: Any) -> None:
+        read_files(fields)
+        if self.refusal is not None:
+            raise self.refusal
         self.owner.log.append(("edit_followup", self.owner.name, message_id))
 
 
@@ -92,8 +102,10 @@ class FakeInteraction:
 @dataclass
 class Channel:
     log: list[tuple[str, str, Any]]
+    uploads: list[bytes] = field(default_factory=list)
 
     async def send(self, **fields: Any) -> Sent:
+        self.uploads.extend(read_files(fields))
         self.log.append(("bot_post", "bot", fields.get("nonce")))
         return Sent(1)
 
@@ -102,8 +114,10 @@ class Channel:
 class Message:
     id: int
     log: list[tuple[str, str, Any]]
+    uploads: list[bytes] = field(default_factory=list)
 
     async def edit(self, **fields: Any) -> None:
+        self.uploads.extend(read_files(fields))
         self.log.append(("bot_edit", "bot", self.id))
 
 
@@ -253,3 +267,26 @@ async def test_the_pace_lets_a_second_s_worth_start_then_waits_for_the_oldest(
     now[0] += 5.0
     await asyncio.gather(pace.wait(), pace.wait())
     assert slept == [0.7]
+
+
+async def test_a_picture_sent_again_with_the_bot_token_is_sent_whole(clock: Clock) -> None:
+    """The refused follow-up read the picture's file; the bot token's request sends it from
+    its start again, not an empty file."""
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    unknown = FakeInteraction("unknown", log, message=Sent(5))
+    unknown.followup.refusal = Unknown()
+    sender.opened(GAME, unknown)
+    channel = Channel(log)
+    picture = b"\x89PNG board"
+    await sender.post(GAME, channel, files=[discord.File(io.BytesIO(picture), "board.png")])
+    assert channel.uploads == [picture]
+
+    stale = FakeInteraction("stale", log, message=Sent(5))
+    stale.followup.refusal = Unknown()
+    sender.opened(GAME, stale)
+    stale_token = sender.delivery._usable(GAME)[-1]
+    stale_token.posted.add(9)
+    message = Message(9, log)
+    await sender.edit(GAME, message, attachments=[discord.File(io.BytesIO(picture), "board.png")])
+    assert message.uploads == [picture]
