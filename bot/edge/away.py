@@ -30,6 +30,7 @@ from bot.presentation.messages import text
 from bot.services.away import AwayService, HeldNotice
 from bot.services.errors import BadOptionError
 from bot.services.time_rules import (
+    AwayGame,
     AwayRefusedError,
     NotAwayError,
     QuietHours,
@@ -136,6 +137,7 @@ class AwayController:
                 ),
             )
             await redraw_all(self._redraw, resumed)
+            await redraw_waiting(self._redraw, others, user_id)
 
         await guarded(interaction, "coming back", work)
 
@@ -220,6 +222,14 @@ async def redraw_all(redraw: Redraw | None, resumed: Sequence[Resumed]) -> None:
             await redraw(game.game_id)
 
 
+async def redraw_waiting(redraw: Redraw | None, games: Sequence[AwayGame], user_id: int) -> None:
+    """The turns of `games` under way that wait for `user_id`, back with no clock to run again
+    (a game without a turn limit): drawn again, no longer saying they are away."""
+    if redraw is not None:
+        for game in games:
+            await redraw(game.game_id, user_id)
+
+
 class HeldMessages:
     """Sends a person what was held during their quiet hours, as one direct message (or, if
     their direct messages are closed, one ping in the channel of the first game it names),
@@ -263,6 +273,7 @@ class HeldMessages:
                     partial(_told_once, user_id, notice),
                 )
                 await redraw_all(self._redraw, resumed)
+                await redraw_waiting(self._redraw, others, user_id)
         notices = [notice for notice in notices if notice.kind != "back"]
         if not notices:
             return

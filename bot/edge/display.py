@@ -694,7 +694,9 @@ class GameDisplay:
         if content and mover is not None and self._away_until is not None:
             until = await self._away_until(view.game.guild_id, mover)
             if until is not None:
-                content = f"{content}\n{away_words.on_turn(until, view.game.locale)}"
+                timed = view.game.turn_limit_seconds is not None
+                line = away_words.on_turn(until, view.game.locale, timed=timed)
+                content = f"{content}\n{line}"
         return content
 
     async def redraw(self, game_id: int, waiting_for: int | None = None) -> None:

@@ -74,9 +74,11 @@ def away_refused(error: AwayRefusedError, language: str) -> str:
     )
 
 
-def on_turn(until: datetime, language: str) -> str:
-    """The line a turn message adds when its player is away (their clock stands still)."""
-    return text("away.on_turn", language, until=moment(until))
+def on_turn(until: datetime, language: str, *, timed: bool = True) -> str:
+    """The line a turn message adds when its player is away (their clock stands still; a game
+    without a turn limit has none)."""
+    key = "away.on_turn" if timed else "away.on_turn_untimed"
+    return text(key, language, until=moment(until))
 
 
 def away_notice(user_id: int, until: datetime, game: AwayGame) -> str:

@@ -82,3 +82,21 @@ async def test_a_reminder_goes_when_its_player_goes_away_during_their_turn(edge:
     game = await edge.store.get(1)
     assert game is not None
     assert game.reminder_message_id is None
+
+
+async def test_a_turn_without_a_limit_says_its_player_is_away_and_stops_once_back(
+    edge: Edge,
+) -> None:
+    """A game with no turn limit has no clock to stand still: its turn says only until when its
+    player is away, and stops saying it once they are back, though no clock ran again."""
+    turn, mover, _ = await duel(edge)
+    await edge.slash(mover, "marrakech", "away", days=1).answer()
+    await edge.fake.wait_until(
+        lambda: AWAY_LINE in edge.fake.world.messages[turn.id].content, what="the away line"
+    )
+    assert "clock" not in edge.fake.world.messages[turn.id].content
+    await edge.slash(mover, "marrakech", "back").answer()
+    await edge.fake.wait_until(
+        lambda: AWAY_LINE not in edge.fake.world.messages[turn.id].content,
+        what="the turn no longer saying they are away",
+    )
