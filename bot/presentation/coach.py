@@ -73,8 +73,9 @@ class Coach:
 
 MOOT_POINTS = 0.5
 """Win-chance points within which every option of a decision leaves the same chance."""
-DECIDED = 0.01
-"""A chance of winning at or below which (or at or above one less which) a game is decided."""
+DECIDED = 0.005
+"""A chance of winning at or below which (or at or above one less which) a game is decided:
+it is shown as 0% (or 100%)."""
 CLOSE_POINTS = 1.0
 """Win-chance points below the best within which a verdict says only "Good"."""
 

@@ -7,8 +7,13 @@ besides the private answer. Through real discord.py interactions on the fake Dis
 
 from __future__ import annotations
 
+import dataclasses
+from datetime import UTC, datetime
+
 import pytest
 
+from bot.edge.substitutes import _asked
+from bot.services.substitutes import HandoverRequest
 from tests.bot.edge.test_edge import Edge, confirm, edge
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage
@@ -143,3 +148,13 @@ async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge
     await edge.fake.wait_until(
         lambda: edge.fake.world.messages[call.id].deleted, what="the call gone with its turn"
     )
+
+
+def test_a_request_waiting_for_several_agrees_its_verb_with_them() -> None:
+    """Ukrainian agrees the verb with how many the request still waits for."""
+    request = HandoverRequest(
+        1, 1, 10, 11, None, 12, (13, 14), frozenset(), "open", datetime(2027, 1, 1, tzinfo=UTC)
+    )
+    assert "<@13>, <@14> натиснуть «Погоджуюсь»" in _asked(request, "uk")
+    one = dataclasses.replace(request, agreed=frozenset({14}))
+    assert "<@13> натисне «Погоджуюсь»" in _asked(one, "uk")

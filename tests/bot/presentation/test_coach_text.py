@@ -241,3 +241,7 @@ def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_
     assert coach.verdict_line(judged, facings, locale) == close
     lost = (Option("S", 0.004, Facts()), Option("L", 0.002, Facts()), Option("R", 0.0, Facts()))
     assert coach.verdict_line(judgement_from(orient, "R", lost), facings, locale) == decided
+    slim = (Option("S", 0.01, Facts()), Option("L", 0.008, Facts()), Option("R", 0.006, Facts()))
+    assert not coach.verdict_line(judgement_from(orient, "R", slim), facings, locale).startswith(
+        "⏹️"
+    ), "a chance shown as 1% is not a decided game"
