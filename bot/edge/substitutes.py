@@ -353,6 +353,5 @@ def _asked(request: HandoverRequest, language: str) -> str:
         incoming=mention(request.in_user_id),
         game_id=request.game_id,
         waiting=", ".join(mention(user) for user in request.missing),
-        asked=len(request.missing),  # the verb agrees with them (uk)
         hours=REQUEST_HOURS,
     )

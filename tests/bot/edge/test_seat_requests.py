@@ -150,11 +150,12 @@ async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge
     )
 
 
-def test_a_request_waiting_for_several_agrees_its_verb_with_them() -> None:
-    """Ukrainian agrees the verb with how many the request still waits for."""
+def test_a_request_waiting_for_several_reads_well_for_any_number() -> None:
+    """Ukrainian names whom the request waits for without a verb agreeing with one of them."""
     request = HandoverRequest(
         1, 1, 10, 11, None, 12, (13, 14), frozenset(), "open", datetime(2027, 1, 1, tzinfo=UTC)
     )
-    assert "<@13>, <@14> натиснуть «Погоджуюсь»" in _asked(request, "uk")
+    assert "«Погоджуюсь» від <@13>, <@14> (" in _asked(request, "uk")
+    assert "натисне" not in _asked(request, "uk")
     one = dataclasses.replace(request, agreed=frozenset({14}))
-    assert "<@13> натисне «Погоджуюсь»" in _asked(one, "uk")
+    assert "«Погоджуюсь» від <@13> (" in _asked(one, "uk")
