@@ -775,6 +775,22 @@ class GameDisplay:
             log.info("%s %s of game %s not deleted: %s", kind, message_id, view.id, why(error))
             await self.retire_message(view, kind, message_id, over)
 
+    async def post(self, view: GameView, /, **fields: Any) -> discord.Message:
+        """Post a message of the game (a seat request) in its channel, through a fresh
+        interaction of the game else with the bot token, waiting DISCORD_TIMEOUT_SECONDS at
+        most (TimeoutError after that)."""
+        return await asyncio.wait_for(self._post(view, **fields), DISCORD_TIMEOUT_SECONDS)
+
+    async def delete(self, view: GameView, kind: str, message_id: int) -> None:
+        """Delete a message of the game's channel (a `kind` of message). Best effort: a
+        refusal is logged, the message may be gone."""
+        try:
+            await bounded(self._delivery.delete(view.id, self._message(view, message_id)))
+        except discord.NotFound:
+            return
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.info("%s %s of game %s not deleted: %s", kind, message_id, view.id, why(error))
+
     async def retire_message(
         self, view: GameView, kind: str, message_id: int, line: str, *, buttons: bool = False
     ) -> None:

@@ -105,34 +105,12 @@ class SeatController:
                 await self._tell_handover(interaction, answer.handover)
                 await self._redraw(view, answer.handover)
                 return
-            buttons = discord.ui.View(timeout=None)
             language = view.game.locale
-            buttons.add_item(
-                SeatButton(
-                    answer.request.id,
-                    SeatAnswer.AGREE,
-                    label=text("substitute.agree.button", language),
-                    style=discord.ButtonStyle.success,
-                )
-            )
-            buttons.add_item(
-                SeatButton(
-                    answer.request.id,
-                    SeatAnswer.REFUSE,
-                    label=text("substitute.refuse.button", language),
-                    style=discord.ButtonStyle.danger,
-                )
-            )
             sent = await replies.send(
                 interaction,
                 content=_asked(answer.request, language),
-                view=buttons,
-                allowed_mentions=discord.AllowedMentions(  # the person leaving may refuse
-                    users=[
-                        discord.Object(user)
-                        for user in (*answer.request.missing, answer.request.out_user_id)
-                    ]
-                ),
+                view=_request_buttons(answer.request.id, language),
+                allowed_mentions=_calling(answer.request),
             )
             await self._remember(answer.request, sent)
 
@@ -263,13 +241,66 @@ class SeatController:
 
     async def _redraw(self, before: GameView, handover: Handover) -> None:
         """Redraw the game's turn message for its new player (again in the background, if
-        Discord fails now: the hand-over is stored), and its first message's list of players."""
+        Discord fails now: the hand-over is stored), and its first message's list of players;
+        then show the game's other open requests as they stand now (`_requests_after`)."""
         self._display.seats_changed(handover.view)
         try:
             await self._display.after_change_elsewhere(before, handover.view)
         except Exception:
             self._display.retry_display(handover.view.id)
             raise
+        await self._requests_after(handover.view.id)
+
+    async def _requests_after(self, game_id: int) -> None:
+        """The game's open requests once a seat changed hands: one that now waits for someone
+        else is posted again, calling whom it waits for (its old message goes); one closed is
+        shown closed; one carried out says so. Best effort: a failure is logged, and the
+        buttons answer by the game as it stands whatever the message says."""
+        try:
+            answers = await self._substitutes.after_seats_changed(game_id)
+            if not answers:
+                return
+            view = await self._play.look(game_id)
+        except (GameError, DatabaseUnavailableError) as error:
+            log.info("game %s: open seat requests not shown anew (%s)", game_id, why(error))
+            return
+        for answer in answers:
+            request = answer.request
+            try:
+                if answer.handover is not None:  # the request's message tells the hand-over
+                    if request.message_id is not None:
+                        done = _handover_text(answer.handover, view.game.locale)
+                        await self._display.retire_message(
+                            view, "seat request", request.message_id, done, buttons=True
+                        )
+                    await self._redraw(view, answer.handover)
+                elif request.status != "open":
+                    if request.message_id is not None:
+                        await self._display.retire_message(
+                            view,
+                            "seat request",
+                            request.message_id,
+                            _closed(request, view),
+                            buttons=True,
+                        )
+                else:
+                    await self._post_again(view, request)
+            except (discord.HTTPException, TimeoutError) as error:
+                log.info("seat request %s: not shown anew (%s)", request.id, why(error))
+
+    async def _post_again(self, view: GameView, request: HandoverRequest) -> None:
+        """Post the request again in its game's channel, calling whom it waits for now; its
+        old message, which named others, goes."""
+        language = view.game.locale
+        sent = await self._display.post(
+            view,
+            content=_asked(request, language),
+            view=_request_buttons(request.id, language),
+            allowed_mentions=_calling(request),
+        )
+        await self._substitutes.remember_message(request.id, sent.id)
+        if request.message_id is not None:
+            await self._display.delete(view, "seat request", request.message_id)
 
     async def _call_if_to_move(self, interaction: Interaction, handover: Handover) -> None:
         """The seat handed over by agreement is the one to move: ping its new player, in the
@@ -342,6 +373,35 @@ def _closed(request: HandoverRequest, view: GameView) -> str:
         incoming=mention(request.in_user_id),
         game_id=request.game_id,
     )
+
+
+def _request_buttons(request_id: int, language: str) -> discord.ui.View:
+    """A request's Agree and Refuse."""
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        SeatButton(
+            request_id,
+            SeatAnswer.AGREE,
+            label=text("substitute.agree.button", language),
+            style=discord.ButtonStyle.success,
+        )
+    )
+    buttons.add_item(
+        SeatButton(
+            request_id,
+            SeatAnswer.REFUSE,
+            label=text("substitute.refuse.button", language),
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    return buttons
+
+
+def _calling(request: HandoverRequest) -> discord.AllowedMentions:
+    """Whom a request's message pings: whom it waits for, and the person leaving (who may
+    refuse)."""
+    users = (*request.missing, request.out_user_id)
+    return discord.AllowedMentions(users=[discord.Object(user) for user in users])
 
 
 def _asked(request: HandoverRequest, language: str) -> str:

@@ -208,6 +208,49 @@ class SubstituteService:
             raise
         return Answer(replace(request, status="done"), handover)
 
+    async def after_seats_changed(self, game_id: int) -> list[Answer]:
+        """The game's open requests once its people changed (a seat handed over): each as it
+        stands now. One waits for the people playing the game now (its message is to call
+        them); one whose person leaving no longer holds a seat, or that nobody is left to agree
+        to while that person still plays, is closed as failed; one that every person asked now
+        agreed to (or, nobody being left to ask, whose seat the AI plays) is carried out."""
+        rows = await self._store.open_requests_of(game_id)
+        if not rows:
+            return []
+        loaded = await self._loader.load(game_id)
+        if loaded.state is None or loaded.game.status is not GameStatus.RUNNING:
+            return []  # closed as its game ended (close_for_ended_games)
+        people = _people_in(loaded)
+        answers = []
+        for row in rows:
+            request = _request_view(row)
+            asked = _asked(loaded, request.asked_by, request.out_user_id)
+            request = replace(request, waiting_for=asked)
+            holds = any(
+                player.user_id == request.out_user_id and not player.resigned
+                for player in loaded.players
+            )
+            if not holds or (not asked and request.out_user_id in people):
+                if await self._store.close_request(request.id, "failed"):
+                    answers.append(Answer(replace(request, status="failed")))
+            elif request.missing:
+                answers.append(Answer(request))
+            elif await self._store.close_request(request.id, "done"):
+                try:
+                    handover = await self.substitute(
+                        game_id,
+                        request.out_user_id,
+                        request.in_user_id,
+                        request.in_name,
+                        in_bot=False,
+                    )
+                except GameError:
+                    await self._store.close_request(request.id, "failed", was="done")
+                    answers.append(Answer(replace(request, status="failed")))
+                    continue
+                answers.append(Answer(replace(request, status="done"), handover))
+        return answers
+
     async def _check(
         self, loaded: LoadedGame, out_user_id: int, in_user_id: int, *, in_bot: bool
     ) -> int:

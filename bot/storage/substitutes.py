@@ -58,6 +58,9 @@ _ANY_ENDED_OF_GAME = (
     "SELECT count(*) FROM seat_requests WHERE status = $1 AND game_id = $2 AND "
     "game_id IN (SELECT id FROM games WHERE status <> 'running')"
 )
+_OPEN_OF_GAME = (
+    f"SELECT {REQUEST_COLUMNS} FROM seat_requests WHERE game_id = $1 AND status = $2 ORDER BY id"
+)
 _CLOSE_ENDED = (
     "UPDATE seat_requests SET status = 'failed' WHERE status = $1 AND game_id IN "
     f"(SELECT id FROM games WHERE status <> 'running') RETURNING {REQUEST_COLUMNS}"
@@ -187,6 +190,18 @@ class SubstituteStore(GameTable):
                 "SELECT user_id FROM seat_agreements WHERE request_id = $1", request_id
             )
         return _request(row, frozenset(int(agreement[0]) for agreement in agreed))
+
+    async def open_requests_of(self, game_id: int) -> list[SeatRequest]:
+        """The game's requests still open, oldest first, each with its agreements."""
+        async with self._db.reading() as conn:
+            rows = await conn.fetch(_OPEN_OF_GAME, game_id, OPEN)
+            found = []
+            for row in rows:
+                agreed = await conn.fetch(
+                    "SELECT user_id FROM seat_agreements WHERE request_id = $1", row[0]
+                )
+                found.append(_request(row, frozenset(int(a[0]) for a in agreed)))
+        return found
 
     async def set_request_message(self, request_id: int, message_id: int) -> None:
         """Remember the message that asks for the request's agreements."""

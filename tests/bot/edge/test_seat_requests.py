@@ -159,3 +159,43 @@ def test_a_request_waiting_for_several_reads_well_for_any_number() -> None:
     assert "натисне" not in _asked(request, "uk")
     one = dataclasses.replace(request, agreed=frozenset({14}))
     assert "«Погоджуюсь» від <@13> (" in _asked(one, "uk")
+
+
+async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge) -> None:
+    """The request waits for the outsider; a moderator hands the outsider's seat to someone
+    else: the request, which now waits for that person, is posted again calling them (the old
+    message, naming someone who can no longer answer, goes)."""
+    guild = edge.channel.guild
+    assert guild is not None
+    erin = edge.fake.add_user("erin")
+    edge.fake.add_member(guild, erin)
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.outsider, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    request = await edge.slash(
+        edge.host, "marrakech", "substitute", out=edge.guest, **{"in": erin}
+    ).answer()
+    assert f"Waiting for <@{edge.outsider.id}> " in request.content
+    await edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        out=edge.outsider,
+        **{"in": edge.moderator},
+    ).answer()
+    again = await edge.fake.wait_for_message(
+        edge.channel,
+        lambda m: m.id > request.id and "asks to hand" in m.content,
+    )
+    assert f"Waiting for <@{edge.moderator.id}> " in again.content
+    assert again.pinged_user_ids == {edge.moderator.id, edge.guest.id}
+    assert [b.label for b in again.enabled_buttons()] == ["Agree", "Refuse"]
+    await edge.fake.wait_until(
+        lambda: edge.fake.world.messages[request.id].deleted, what="the old request gone"
+    )
+    await edge.click(edge.moderator, again, "Agree").response()
+    await edge.fake.wait_until(
+        lambda: "takes over" in edge.fake.world.messages[again.id].content, what="carried out"
+    )
