@@ -175,13 +175,14 @@ async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge)
     await edge.click(edge.host, lobby, "Start").response()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     request = await edge.slash(
-        edge.host, "marrakech", "substitute", out=edge.guest, **{"in": erin}
+        edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
     ).answer()
     assert f"Waiting for <@{edge.outsider.id}> " in request.content
     await edge.slash(
         edge.moderator,
         "marrakech-mod",
         "substitute",
+        channel=edge.channel,
         out=edge.outsider,
         **{"in": edge.moderator},
     ).answer()
