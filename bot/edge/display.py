@@ -767,12 +767,7 @@ class GameDisplay:
     async def _delete_ping(self, view: GameView, kind: str, message_id: int, over: str) -> None:
         """Delete a ping whose turn is over; one Discord will not delete is edited to `over`
         instead, so that it never goes on calling (best effort, as every retirement)."""
-        try:
-            await bounded(self._delivery.delete(view.id, self._message(view, message_id)))
-        except discord.NotFound:
-            return  # gone already
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-            log.info("%s %s of game %s not deleted: %s", kind, message_id, view.id, why(error))
+        if not await self.delete(view, kind, message_id):
             await self.retire_message(view, kind, message_id, over)
 
     async def post(self, view: GameView, /, **fields: Any) -> discord.Message:
@@ -781,15 +776,17 @@ class GameDisplay:
         most (TimeoutError after that)."""
         return await asyncio.wait_for(self._post(view, **fields), DISCORD_TIMEOUT_SECONDS)
 
-    async def delete(self, view: GameView, kind: str, message_id: int) -> None:
-        """Delete a message of the game's channel (a `kind` of message). Best effort: a
-        refusal is logged, the message may be gone."""
+    async def delete(self, view: GameView, kind: str, message_id: int) -> bool:
+        """Delete a message of the game's channel (a `kind` of message); True if it is gone
+        (now, or before). Best effort: a refusal is logged."""
         try:
             await bounded(self._delivery.delete(view.id, self._message(view, message_id)))
         except discord.NotFound:
-            return
+            return True
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             log.info("%s %s of game %s not deleted: %s", kind, message_id, view.id, why(error))
+            return False
+        return True
 
     async def retire_message(
         self, view: GameView, kind: str, message_id: int, line: str, *, buttons: bool = False

@@ -267,24 +267,20 @@ class SeatController:
         for answer in answers:
             request = answer.request
             try:
-                if answer.handover is not None:  # the request's message tells the hand-over
-                    if request.message_id is not None:
-                        done = _handover_text(answer.handover, view.game.locale)
-                        await self._display.retire_message(
-                            view, "seat request", request.message_id, done, buttons=True
-                        )
-                    await self._redraw(view, answer.handover)
-                elif request.status != "open":
-                    if request.message_id is not None:
-                        await self._display.retire_message(
-                            view,
-                            "seat request",
-                            request.message_id,
-                            _closed(request, view),
-                            buttons=True,
-                        )
-                else:
+                if answer.handover is None and request.status == "open":
                     await self._post_again(view, request)
+                    continue
+                if request.message_id is not None:  # the hand-over, or why it is closed
+                    line = (
+                        _closed(request, view)
+                        if answer.handover is None
+                        else _handover_text(answer.handover, view.game.locale)
+                    )
+                    await self._display.retire_message(
+                        view, "seat request", request.message_id, line, buttons=True
+                    )
+                if answer.handover is not None:
+                    await self._redraw(view, answer.handover)
             except (discord.HTTPException, TimeoutError) as error:
                 log.info("seat request %s: not shown anew (%s)", request.id, why(error))
 
@@ -378,22 +374,11 @@ def _closed(request: HandoverRequest, view: GameView) -> str:
 def _request_buttons(request_id: int, language: str) -> discord.ui.View:
     """A request's Agree and Refuse."""
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(
-        SeatButton(
-            request_id,
-            SeatAnswer.AGREE,
-            label=text("substitute.agree.button", language),
-            style=discord.ButtonStyle.success,
-        )
-    )
-    buttons.add_item(
-        SeatButton(
-            request_id,
-            SeatAnswer.REFUSE,
-            label=text("substitute.refuse.button", language),
-            style=discord.ButtonStyle.danger,
-        )
-    )
+    for answer, key, style in (
+        (SeatAnswer.AGREE, "substitute.agree.button", discord.ButtonStyle.success),
+        (SeatAnswer.REFUSE, "substitute.refuse.button", discord.ButtonStyle.danger),
+    ):
+        buttons.add_item(SeatButton(request_id, answer, label=text(key, language), style=style))
     return buttons
 
 

@@ -195,6 +195,11 @@ class SubstituteService:
         request = replace(request, agreed=(await self.request(request_id)).agreed)
         if request.missing or not await self._store.close_request(request_id, "done"):
             return Answer(request)  # still waiting, or another press completed it
+        return await self._carry_out(request)
+
+    async def _carry_out(self, request: HandoverRequest) -> Answer:
+        """Hand the seat over for a request just closed as done; GameError (the request then
+        closed as failed) if the game no longer allows it."""
         try:
             handover = await self.substitute(
                 request.game_id,
@@ -204,7 +209,7 @@ class SubstituteService:
                 in_bot=False,
             )
         except GameError:
-            await self._store.close_request(request_id, "failed", was="done")
+            await self._store.close_request(request.id, "failed", was="done")
             raise
         return Answer(replace(request, status="done"), handover)
 
@@ -237,18 +242,9 @@ class SubstituteService:
                 answers.append(Answer(request))
             elif await self._store.close_request(request.id, "done"):
                 try:
-                    handover = await self.substitute(
-                        game_id,
-                        request.out_user_id,
-                        request.in_user_id,
-                        request.in_name,
-                        in_bot=False,
-                    )
+                    answers.append(await self._carry_out(request))
                 except GameError:
-                    await self._store.close_request(request.id, "failed", was="done")
                     answers.append(Answer(replace(request, status="failed")))
-                    continue
-                answers.append(Answer(replace(request, status="done"), handover))
         return answers
 
     async def _check(
