@@ -123,12 +123,7 @@ class AwayController:
                 return
             await replies.send(interaction, content=text("away.back", language), ephemeral=True)
             guild_id = interactions.guild_id(interaction)
-            waiting = {game.game_id for game in resumed}
-            others = [
-                game
-                for game in await self._away.running_games(guild_id, user_id)
-                if game.game_id not in waiting
-            ]
+            others = await self._away.running_games(guild_id, user_id, besides=resumed)
             await tell_channels(
                 self._client,
                 (
@@ -253,14 +248,11 @@ class HeldMessages:
         for notice in notices:
             if notice.kind == "back" and self._away is not None:
                 resumed = await self._away.days_over(notice)
-                waiting = {game.game_id for game in resumed}
                 others = []
                 if notice.guild_id is not None:
-                    others = [
-                        game
-                        for game in await self._away.running_games(notice.guild_id, user_id)
-                        if game.game_id not in waiting
-                    ]
+                    others = await self._away.running_games(
+                        notice.guild_id, user_id, besides=resumed
+                    )
                 await tell_channels(
                     self._client,
                     (

@@ -207,14 +207,17 @@ class AwayService:
             listener(until)
         return until, await self.running_games(guild_id, user_id)
 
-    async def running_games(self, guild_id: int, user_id: int) -> list[AwayGame]:
-        """The person's running games on the server: the channels told when they go away and
-        when they are back."""
+    async def running_games(
+        self, guild_id: int, user_id: int, besides: Sequence[Resumed] = ()
+    ) -> list[AwayGame]:
+        """The person's running games on the server (but those `besides`, told otherwise):
+        the channels told when they go away and when they are back."""
         rows = await self._loader.store.open_games_of(guild_id, user_id)
+        told = {game.game_id for game in besides}
         return [
             AwayGame(row.id, row.channel_id, row.locale, row.turn_limit_seconds is not None)
             for row in rows
-            if row.status is GameStatus.RUNNING
+            if row.status is GameStatus.RUNNING and row.id not in told
         ]
 
     async def come_back(self, guild_id: int, user_id: int) -> list[Resumed]:
