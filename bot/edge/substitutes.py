@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -29,7 +30,7 @@ from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
-from bot.presentation.messages import text
+from bot.presentation.messages import listed, text
 from bot.services.availability import DatabaseUnavailableError
 from bot.services.errors import GameError, GameNotFoundError
 from bot.services.nudges import NudgeService
@@ -138,9 +139,24 @@ class SeatController:
     def game_closed(self, game_id: int) -> None:
         """A game ended (the loader says so, right after the write): its open requests are
         closed, and their messages say so, in the background."""
-        task = asyncio.create_task(self._logged_close(game_id), name=f"requests-{game_id}")
+        self._in_background(self._logged_close(game_id), f"requests-{game_id}")
+
+    def seat_left(self, game_id: int) -> None:
+        """A person resigned from a game that goes on (the loader says so, right after the
+        write): its open requests are shown as they stand now, in the background: one that
+        waited for them alone, or that would hand their seat over, is closed."""
+        self._in_background(self._logged_requests_after(game_id), f"requests-left-{game_id}")
+
+    def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _logged_requests_after(self, game_id: int) -> None:
+        try:
+            await self._requests_after(game_id)
+        except Exception:  # a task of its own: nobody else would see it
+            log.exception("showing the seat requests of game %s anew failed", game_id)
 
     async def _logged_close(self, game_id: int) -> None:
         try:
@@ -272,7 +288,7 @@ class SeatController:
                     continue
                 if request.message_id is not None:  # the hand-over, or why it is closed
                     line = (
-                        _closed(request, view)
+                        _closed(request, view, answer.closed_because)
                         if answer.handover is None
                         else _handover_text(answer.handover, view.game.locale)
                     )
@@ -341,24 +357,29 @@ def _handover_text(handover: Handover, language: str) -> str:
         language,
         incoming=mention(handover.in_user_id),
         outgoing=mention(handover.out_user_id),
-        color=text(f"color.{_seat_color(handover)}", language),
+        color=_seat_colors(handover, language),
         game_id=handover.view.game.id,
     )
 
 
-def _seat_color(handover: Handover) -> str:
+def _seat_colors(handover: Handover, language: str) -> str:
+    """The colours of the seat handed over, in words: "red", or in a duel "red and blue"."""
     state = handover.view.state
     assert state is not None
-    return engine.seat_colors(state.players, handover.seat)[0].value
+    colors = engine.seat_colors(state.players, handover.seat)
+    return listed([text(f"color.{color.value}", language) for color in colors], language)
 
 
-def _closed(request: HandoverRequest, view: GameView) -> str:
+def _closed(request: HandoverRequest, view: GameView, because: str | None = None) -> str:
     """A request that can no longer be answered, as its message says it once it is closed:
-    its time ran out, or its game ended (or changed) before it was carried out."""
+    its time ran out, or its game ended (or changed, `because`: see `Answer.closed_because`)
+    before it was carried out."""
     if request.status == "expired":
         key = "substitute.closed.expired"
     elif view.status is not GameStatus.RUNNING:
         key = "substitute.closed.ended"
+    elif because is not None:
+        key = f"substitute.closed.{because}"
     else:
         key = "substitute.closed.failed"
     return text(

@@ -14,7 +14,7 @@ listing the plural forms: "{rugs} {rugs:rug|rugs} left". English and French have
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Final
@@ -85,6 +85,13 @@ def text(key: str, language: str, /, **params: object) -> str:
             raise MissingMessageError(key)
     counted = {name: _counted(value, language) for name, value in params.items()}
     return template.format(**counted)
+
+
+def listed(words: Sequence[str], language: str) -> str:
+    """Words as a list in `language`: "A", "A and B", "A, B and C"."""
+    if len(words) == 1:
+        return words[0]
+    return text("end.names_and", language, first=", ".join(words[:-1]), last=words[-1])
 
 
 def command_text(key: str, /) -> app_commands.locale_str:

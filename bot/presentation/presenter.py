@@ -23,7 +23,7 @@ import discord
 import engine
 from bot.presentation import ratings
 from bot.presentation.links import mention, message_link
-from bot.presentation.messages import ENGLISH_LANGUAGE, number, text
+from bot.presentation.messages import ENGLISH_LANGUAGE, listed, number, text
 from bot.presentation.names import color_name, player_name, seat_name, squares_label
 from bot.presentation.narration import narrate
 from bot.presentation.since import since_last_turn_line
@@ -295,10 +295,7 @@ def final_post(view: GameView) -> Post:
 
 def _names(view: GameView, seats: Sequence[int], language: str) -> str:
     """The seats' players as a list: "A", "A and B", "A, B and C"."""
-    names = [seat_name(view, seat, language) for seat in seats]
-    if len(names) == 1:
-        return names[0]
-    return text("end.names_and", language, first=", ".join(names[:-1]), last=names[-1])
+    return listed([seat_name(view, seat, language) for seat in seats], language)
 
 
 def _tie_lines(

@@ -244,6 +244,7 @@ def build_bot(
     service.on_game_closed(accuracy.game_closed)
     seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
     service.on_game_closed(seats.game_closed)
+    service.on_seat_left(seats.seat_left)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
     watch = DatabaseWatch(database, TURNED_AWAY.take)
     watch.on_back(scheduler.wake)

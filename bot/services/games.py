@@ -78,6 +78,10 @@ class GameService:
         cancelled or abandoned)."""
         self.loader.on_game_closed(listener)
 
+    def on_seat_left(self, listener: Callable[[int], None]) -> None:
+        """Call `listener` with a game's id once a person resigned from it and it goes on."""
+        self.loader.on_seat_left(listener)
+
     def on_schedule_change(self, listener: Callable[[], None]) -> None:
         """Call `listener` whenever a turn clock or a game's display changes."""
         self.loader.on_schedule_change(listener)

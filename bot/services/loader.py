@@ -103,6 +103,7 @@ class GameLoader:
         self._game_listeners: list[Callable[[GameRow | None], None]] = []
         self._damage_listeners: list[Callable[[Damage], None]] = []
         self._closed_listeners: list[Callable[[int], None]] = []
+        self._left_listeners: list[Callable[[int], None]] = []
         self._damaged: set[int] = set()
 
     # --- listeners ---------------------------------------------------------------------------
@@ -124,6 +125,17 @@ class GameLoader:
 
     def _closed(self, game_id: int) -> None:
         for listener in self._closed_listeners:
+            listener(game_id)
+
+    def on_seat_left(self, listener: Callable[[int], None]) -> None:
+        """Call `listener` with a game's id once a person left it by resigning in this process
+        and it goes on without them, right after the write (so a seat request waiting for them
+        can close)."""
+        self._left_listeners.append(listener)
+
+    def seat_left(self, game_id: int) -> None:
+        """Tell the listeners that a person left the running game `game_id`."""
+        for listener in self._left_listeners:
             listener(game_id)
 
     def on_game_change(self, listener: Callable[[GameRow | None], None]) -> None:

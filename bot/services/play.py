@@ -105,6 +105,8 @@ class PlayService:
             entry = NewAction(None, user_id, resigned_seat=seat)
             committed = await self._loader.commit(loaded, state, [entry], events)
             crashpoints.reach("resign.committed")
+            if state.outcome is None:
+                self._loader.seat_left(game_id)
             return committed.view(events)
 
     async def check_abort(self, game_id: int, user_id: int, *, moderator: bool = False) -> None:

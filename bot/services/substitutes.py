@@ -90,6 +90,10 @@ class Answer:
 
     request: HandoverRequest
     handover: Handover | None = None
+    closed_because: str | None = None
+    """Why a request closed without an answer, when the game changed under it: "left" (the
+    person whose seat it would hand over no longer plays) or "nobody" (nobody else still
+    plays the game to agree); None otherwise."""
 
 
 class SubstituteService:
@@ -214,7 +218,8 @@ class SubstituteService:
         return Answer(replace(request, status="done"), handover)
 
     async def after_seats_changed(self, game_id: int) -> list[Answer]:
-        """The game's open requests once its people changed (a seat handed over): each as it
+        """The game's open requests once its people changed (a seat handed over, a person
+        resigned): each as it
         stands now. One waits for the people playing the game now (its message is to call
         them); one whose person leaving no longer holds a seat, or that nobody is left to agree
         to while that person still plays, is closed as failed; one that every person asked now
@@ -237,7 +242,8 @@ class SubstituteService:
             )
             if not holds or (not asked and request.out_user_id in people):
                 if await self._store.close_request(request.id, "failed"):
-                    answers.append(Answer(replace(request, status="failed")))
+                    because = "nobody" if holds else "left"
+                    answers.append(Answer(replace(request, status="failed"), None, because))
             elif request.missing:
                 answers.append(Answer(request))
             elif await self._store.close_request(request.id, "done"):

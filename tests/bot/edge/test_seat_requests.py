@@ -28,6 +28,14 @@ EXPIRED = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> ran out of time: "
     "nothing changed."
 )
+LEFT = (
+    "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: <@{out}> "
+    "no longer plays in it."
+)
+NOBODY = (
+    "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: nobody "
+    "else still plays the game to agree, so a moderator decides: `/marrakech-mod substitute`."
+)
 FAILED = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> could not be "
     "carried out: the game changed."
@@ -114,6 +122,28 @@ async def test_a_press_on_a_request_that_can_no_longer_be_answered_closes_its_me
     assert answer.ephemeral
     assert answer.content == private
     assert closed_as(edge, request, line)
+
+
+@pytest.mark.parametrize(
+    ("leaving", "line"),
+    [("outsider", NOBODY), ("guest", LEFT)],
+    ids=["the-one-asked", "the-one-out"],
+)
+async def test_a_request_closes_when_a_resignation_leaves_it_nobody_to_wait_for(
+    edge: Edge, leaving: str, line: str
+) -> None:
+    """The request waits for the outsider alone. If the outsider resigns, nobody still playing
+    is left to agree; if the guest, whose seat it would hand over, resigns, there is no seat
+    left to hand. Either way it closes at once, saying why, and offers nothing to press, where
+    it would otherwise wait a day with live buttons."""
+    request = await asked(edge)
+    user = getattr(edge, leaving)
+    await (await confirm(edge, user, "marrakech", "resign", button="Resign")).answer()
+    await edge.fake.wait_until(
+        lambda: closed_as(edge, request, line), what="the request closed by the resignation"
+    )
+    async with edge.store.database.reading() as conn:
+        assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
 
 
 async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge: Edge) -> None:

@@ -4,6 +4,7 @@ game's."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -72,6 +73,10 @@ async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     assert answer.channel_id == desk.id
     told = await edge.fake.wait_for_message(edge.channel, lambda m: "takes over" in m.content)
     assert told.pinged_user_ids == {edge.outsider.id}
+    colors = told.content.split("'s seat (", 1)[1].split(")", 1)[0]
+    assert re.fullmatch(r"(red|yellow|blue|brown) and (red|yellow|blue|brown)", colors), (
+        "a duel's seat plays two colours, and the hand-over names both"
+    )
     assert not [m for m in edge.fake.messages(desk) if not m.ephemeral], "the desk stays quiet"
 
 
