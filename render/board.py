@@ -63,6 +63,8 @@ class TurnMarks:
     paid_region: frozenset[int] = frozenset()
     last_rug: tuple[int, ...] = ()
     candidates: tuple[tuple[int, int], ...] = ()
+    candidate_labels: tuple[str, ...] = ()
+    """The badge of each candidate, in order (empty: numbered 1..N)."""
     turns: tuple[tuple[str, Facing], ...] = ()
     paid: int | None = None  # dirhams paid for the region, shown on a coin where Assam paid
     choices: tuple[Facing, ...] = ()
@@ -135,7 +137,7 @@ def paint_board(image: Image.Image, geometry: Layout, state: GameState, marks: T
         where = state.assam if state.assam in marks.paid_region else min(marks.paid_region)
         draw_payment(image, geometry, where, marks.paid)
     if marks.candidates:
-        draw_candidate_badges(image, geometry, marks.candidates, ring)
+        draw_candidate_badges(image, geometry, marks.candidates, ring, marks.candidate_labels)
     if marks.turns:
         draw_turn_options(image, geometry, state.assam, marks.turns, ring)
 

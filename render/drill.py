@@ -9,7 +9,8 @@ they read like the buttons the player pressed in the game:
 - a way to turn Assam (before the roll, or after the rug in `rotate-after`): an arrow into the
   square each way faces, labelled 1 (what the player did) and 2 (the better way);
 - a second try: every option numbered from 1 in the order of the step's buttons, as a turn's
-  picture numbers its placements, the rug taken framed.
+  picture numbers its placements, the rug taken framed; once the player picks one, the two
+  rugs keep those numbers (`badges`), so the picture, the buttons and the text agree.
 
 Numbers, a frame and arrows tell the two apart without their colours, so the picture reads for
 colour-blind players as the turn pictures do (docs/architecture.md, render). The text beside
@@ -33,12 +34,18 @@ BETTER_LABEL = "2"
 
 
 def drill_marks(
-    state: GameState, taken: str, better: str | None = None, *, picking: Sequence[str] = ()
+    state: GameState,
+    taken: str,
+    better: str | None = None,
+    *,
+    picking: Sequence[str] = (),
+    badges: tuple[str, str] = (TAKEN_LABEL, BETTER_LABEL),
 ) -> TurnMarks:
     """The marks of a drill step: `taken` (badge 1) and, when given, `better` (badge 2), both
     options of the seat to move at `state`; or, for a second try, every option of `picking`
-    numbered in its order from 1, as the step's buttons are, the rug taken framed.
-    ValueError for an action that is not one."""
+    numbered in its order from 1, as the step's buttons are, the rug taken framed. `badges`:
+    the two options' badges instead of 1 and 2 (a pick on a second try keeps the try's
+    numbers). ValueError for an action that is not one."""
     if picking:
         return _every_option(state, taken, picking)
     shown = [taken] if better is None or better == taken else [taken, better]
@@ -47,12 +54,11 @@ def drill_marks(
         if any(action not in turns for action in shown):
             raise ValueError(f"{shown!r} are not ways to turn Assam here")
         labelled = tuple(
-            (label, turns[action])
-            for label, action in zip((TAKEN_LABEL, BETTER_LABEL), shown, strict=False)
+            (label, turns[action]) for label, action in zip(badges, shown, strict=False)
         )
         return TurnMarks(turns=labelled, choices=tuple(facing for _, facing in labelled))
     rugs = tuple(parse_placement(action) for action in shown)
-    return TurnMarks(candidates=rugs, last_rug=rugs[0])
+    return TurnMarks(candidates=rugs, last_rug=rugs[0], candidate_labels=badges[: len(rugs)])
 
 
 def _every_option(state: GameState, taken: str, picking: Sequence[str]) -> TurnMarks:
@@ -74,6 +80,7 @@ def render_drill(
     better: str | None = None,
     *,
     picking: Sequence[str] = (),
+    badges: tuple[str, str] = (TAKEN_LABEL, BETTER_LABEL),
     size: int = DEFAULT_SIZE,
     labels: Labels = ENGLISH,
     names: Sequence[str] | None = None,
@@ -81,6 +88,6 @@ def render_drill(
 ) -> bytes:
     """A PNG of the board at `state` (before the decision) with the panel, marking `taken`
     and, when given, `better` (see the module); the other arguments are `render_board`'s."""
-    marks = drill_marks(state, taken, better, picking=picking)
+    marks = drill_marks(state, taken, better, picking=picking, badges=badges)
     image = board_image(state, marks, size=size, labels=labels, names=names, portrait=portrait)
     return encode_png(image)

@@ -209,16 +209,19 @@ def draw_candidate_badges(
     geometry: Layout,
     candidates: Sequence[tuple[int, int]],
     ring: tuple[int, int, int],
+    labels: Sequence[str] = (),
 ) -> None:
-    """Number candidate placements 1..N: a dot on the centre of both squares each one covers
-    and its numbered badge on the edge the two squares share (ringed in the colour to lay)."""
+    """Number candidate placements 1..N (or badge them with `labels`, in order): a dot on the
+    centre of both squares each one covers and its badge on the edge the two squares share
+    (ringed in the colour to lay)."""
     cell = geometry.cell
     draw = ImageDraw.Draw(image)
     halo = max(1, round(cell * 0.02))
     for first, second in candidates:
         for end in (first, second):
             _dot(draw, geometry.center(end), cell * 0.06, palette.HALO, palette.INK, halo)
-    for number, (first, second) in enumerate(candidates, start=1):
-        sprite = badge(cell, str(number), ring)
+    names = labels or [str(number) for number in range(1, len(candidates) + 1)]
+    for name, (first, second) in zip(names, candidates, strict=True):
+        sprite = badge(cell, name, ring)
         mx, my = geometry.shared_edge_midpoint(first, second)
         image.paste(sprite, (round(mx - sprite.width / 2), round(my - sprite.height / 2)), sprite)

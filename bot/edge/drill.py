@@ -34,6 +34,7 @@ from bot.presentation.drill import (
     Turns,
     drill_file,
     nothing_to_drill,
+    numbered,
     option_name,
     picked_by_number,
     retry_text,
@@ -121,6 +122,9 @@ class StepMessage:
     picking: tuple[str, ...] = ()
     """On a second try at a rug, every option in the order of its buttons, each drawn with its
     number."""
+    badges: tuple[str, str] = ("1", "2")
+    """The badges of the option taken and of `shown` on the picture: after a pick on a second
+    try at a rug, their numbers on the try's buttons."""
 
 
 def step_message(
@@ -141,38 +145,49 @@ def step_message(
     better = move == DrillMove.BETTER.value
     shown: str | None = judgement.best if better else None
     picking: list[tuple[str, str]] | None = None
-    actions: list[str] = []
-    chosen = 1
+    actions = _try_order(judgement, turns)
+    by_number = picked_by_number(judgement)  # as in the game; a way to turn Assam keeps the
+    # turn's own name, its arrows drawn as before
+    picked = move not in DrillMove._value2member_map_
+    if picked and move not in actions:
+        return None
+    chosen = (
+        actions.index(judgement.taken) + 1
+        if by_number and (picked or move == DrillMove.TRY.value)
+        else 1
+    )
+    badges = ("1", "2")
     if move == DrillMove.TRY.value:
-        actions = sorted(option.action for option in judgement.options)
-        if turns is not None:
-            actions = [action for action in turns if action in actions]  # the buttons' order
         picking = [
             (action, option_name(judgement.kind, action, language, turns)) for action in actions
         ]
-        if picked_by_number(judgement):  # as in the game; a way to turn Assam keeps the
-            # turn's own name, its arrows drawn as before
-            picking = [(a, _numbered(n, name)) for n, (a, name) in enumerate(picking, start=1)]
-            chosen = actions.index(judgement.taken) + 1
-        else:
-            actions = []
+        if by_number:
+            picking = [(a, numbered(n, name)) for n, (a, name) in enumerate(picking, start=1)]
     content = step_text(
         judgement, step, count, game_id, better, language, names, turns=turns, chosen=chosen
     )
     if picking is not None:
         content += "\n" + text("drill.retry.prompt", language)
-    elif move not in DrillMove._value2member_map_:
-        if move not in {option.action for option in judgement.options}:
-            return None
+    elif picked:
         shown = move
-        content += "\n" + retry_text(judgement, move, players, language, turns=turns)
+        numbers = actions if by_number else []
+        if by_number:
+            badges = (str(chosen), str(actions.index(move) + 1))
+        content += "\n" + retry_text(
+            judgement, move, players, language, turns=turns, numbers=numbers
+        )
     view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
-    return StepMessage(content, shown, view, tuple(actions))
+    tried = tuple(actions) if picking is not None and by_number else ()
+    return StepMessage(content, shown, view, tried, badges)
 
 
-def _numbered(number: int, name: str) -> str:
-    """An option's button: its number on the picture, then its name, as a turn's are."""
-    return f"{number} · {name}"
+def _try_order(judgement: Decision, turns: Turns | None) -> list[str]:
+    """A second try's options in the order of its buttons: board order, or for a way to turn
+    Assam the order the turn's own buttons had."""
+    actions = sorted(option.action for option in judgement.options)
+    if turns is not None:
+        actions = [action for action in turns if action in actions]
+    return actions
 
 
 class DrillHandler:
@@ -230,7 +245,9 @@ class DrillHandler:
         if message is None:
             await tell(interaction, text("drill.not_option", language))
             return
-        png = await self._pictures.png(game, judgement, message.shown, language, message.picking)
+        png = await self._pictures.png(
+            game, judgement, message.shown, language, message.picking, message.badges
+        )
         file = drill_file(png, game_id, step)
         await self._send(interaction, opening, message.content, file, message.view)
 

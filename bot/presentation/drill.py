@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -161,6 +161,12 @@ def step_text(
     return "\n".join(lines)
 
 
+def numbered(number: int, name: str) -> str:
+    """An option of a second try at a rug as its button names it: its number on the picture,
+    then its name, as a turn's buttons are."""
+    return f"{number} · {name}"
+
+
 def picked_by_number(judgement: Judgement) -> bool:
     """Whether a second try offers the options by number, as a turn offers its rugs (a way to
     turn Assam keeps the name the turn's button gave it)."""
@@ -185,11 +191,24 @@ def _floor(players: int, language: str) -> int | str:
 
 
 def retry_text(
-    judgement: Judgement, action: str, players: int, language: str, *, turns: Turns | None = None
+    judgement: Judgement,
+    action: str,
+    players: int,
+    language: str,
+    *,
+    turns: Turns | None = None,
+    numbers: Sequence[str] = (),
 ) -> str:
-    """How a new pick `action` compares with the best option, in win-chance points."""
+    """How a new pick `action` compares with the best option, in win-chance points. `numbers`:
+    a second try's options in the order it numbered them; each option named then comes after
+    its number, as on the try's buttons and picture."""
+
+    def name_of(option: str) -> str:
+        name = option_name(judgement.kind, option, language, turns)
+        return numbered(numbers.index(option) + 1, name) if option in numbers else name
+
     chance = _percent(judgement.option(action).chance, language)
-    name = option_name(judgement.kind, action, language, turns)
+    name = name_of(action)
     if good_enough(judgement, action, players):
         return text(
             "drill.retry.good",
@@ -204,7 +223,7 @@ def retry_text(
         option=name,
         chance=chance,
         loss=_points(judgement.loss_of(action), language),
-        best=option_name(judgement.kind, judgement.best, language, turns),
+        best=name_of(judgement.best),
         best_chance=_percent(judgement.best_chance, language),
     )
 
@@ -247,10 +266,11 @@ class DrillPictures:
         shown: str | None,
         language: str,
         picking: tuple[str, ...] = (),
+        badges: tuple[str, str] = ("1", "2"),
     ) -> bytes:
         """The board before `judgement`'s decision, marking what was taken and `shown` (the
-        better option, or a new pick), or every option of a second try (`picking`, numbered
-        in that order), in `language`."""
+        better option, or a new pick; with `badges`, 1 and 2 unless given), or every option
+        of a second try (`picking`, numbered in that order), in `language`."""
         record = engine.record_from_json(game.record)
         picture = worker_jobs.DrillPicture(
             record,
@@ -260,6 +280,7 @@ class DrillPictures:
             labels(language),
             seat_names(game.players, record.players, language),
             picking,
+            badges,
         )
         return await self._workers.run(
             Lane.QUICK, worker_jobs.drill_png, picture, limit=PICTURE_TIMEOUT_SECONDS

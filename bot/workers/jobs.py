@@ -235,6 +235,8 @@ class DrillPicture:
     names: tuple[str, ...] | None = None
     picking: tuple[str, ...] = ()
     """A second try's options, numbered in this order (render.drill)."""
+    badges: tuple[str, str] = ("1", "2")
+    """The badges of `taken` and `better` (a pick on a second try keeps the try's numbers)."""
 
 
 def drill_png(picture: DrillPicture) -> bytes:
@@ -245,6 +247,7 @@ def drill_png(picture: DrillPicture) -> bytes:
         picture.taken,
         picture.better,
         picking=picture.picking,
+        badges=picture.badges,
         labels=picture.labels,
         names=picture.names,
     )

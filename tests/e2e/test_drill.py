@@ -105,5 +105,5 @@ async def test_a_player_drills_their_costliest_decisions(
     assert again in (taken[1], f"{chosen[1]} · {taken[1]}"), "named by its number there"
     answered = await press(fake, user, tried, again)
     judged = answered.content.splitlines()[-1]
-    assert re.fullmatch(rf"{re.escape(taken[1])}: {taken[2]}%, {JUDGED_PICK}", judged), judged
+    assert re.fullmatch(rf"{re.escape(again)}: {taken[2]}%, {JUDGED_PICK}", judged), judged
     assert len(fake.messages(channel)) == public, "the channel stays quiet"

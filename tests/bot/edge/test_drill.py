@@ -124,13 +124,14 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     named = {(label or "").split(" · ")[-1]: label for label in picks}  # "3 · c1-c2"
     assert {taken[1], best[1]} <= set(named), picks
     picked = await pressed(edge, edge.host, tried, named[taken[1]] or "")
-    assert picked.content.splitlines()[-1] == (
-        f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
+    assert picked.content.splitlines()[-1] == (  # each named as its button is
+        f"{named[taken[1]]}: {taken[2]}%, {best[3]} points below the best "
+        f"({named[best[1]]}, {best[2]}%)."
     ), picked.content
     tried = await pressed(edge, edge.host, picked, "Try again")
     found = await pressed(edge, edge.host, tried, named[best[1]] or "")
     assert found.content.splitlines()[-1] == (
-        f"{best[1]}: {best[2]}%, within 2 points of the best. Well found."
+        f"{named[best[1]]}: {best[2]}%, within 2 points of the best. Well found."
     ), found.content
 
     # After a restart nothing of the drill is in memory: the ids alone carry each button.
@@ -143,8 +144,9 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     tried = await pressed(edge, edge.host, shown, "Try again")
     assert tried.content.endswith("Pick again among the same options."), tried.content
     picked = await pressed(edge, edge.host, tried, named[taken[1]] or "")
-    assert picked.content.splitlines()[-1] == (
-        f"{taken[1]}: {taken[2]}%, {best[3]} points below the best ({best[1]}, {best[2]}%)."
+    assert picked.content.splitlines()[-1] == (  # each named as its button is
+        f"{named[taken[1]]}: {taken[2]}%, {best[3]} points below the best "
+        f"({named[best[1]]}, {best[2]}%)."
     ), picked.content
     following = await pressed(edge, edge.host, picked, "Next")
     assert following.content.startswith("Decision 2 of 3 ")
@@ -261,6 +263,24 @@ async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons
     tried = await pressed(edge, edge.host, drill, "Try again")
     picks = [b.label for b in tried.buttons()][: len(buttons)]
     assert picks == buttons, "the turn's buttons, in their order"
+
+
+def test_a_pick_on_a_second_try_keeps_the_numbers_the_try_gave() -> None:
+    """The try numbered the rugs a3-b3 1, b2-c2 2 and c1-d1 (taken) 3. After the player picks
+    1, the answer still calls the rug taken 3 and the pick 1, in its words and its picture,
+    not 1 and 2 as Show the better move numbers its two rugs."""
+    picked = step_message(RUG, 0, 3, 1, "a3b3", 2, "en")
+    assert picked is not None
+    assert picked.shown == "a3b3"
+    assert picked.badges == ("3", "1")
+    first, *_, last = picked.content.splitlines()
+    assert "you chose 3, c1-d1," in first, first
+    assert last == "1 · a3-b3: 47%, 2.5 points below the best (2 · b2-c2, 50%).", last
+    better = step_message(RUG, 0, 3, 1, "better", 2, "en")
+    assert better is not None
+    assert better.badges == ("1", "2"), "Show the better move draws its own two"
+    assert "you chose 1, c1-d1," in better.content
+    assert step_message(RUG, 0, 3, 1, "a1a2", 2, "en") is None, "not an option"
 
 
 def test_a_second_try_at_a_rug_numbers_its_options_as_the_picture_does() -> None:
