@@ -269,6 +269,7 @@ class HeldMessages:
         notices = [notice for notice in notices if notice.kind != "back"]
         if not notices:
             return
+        turns = await self._away.turns_now(notices) if self._away is not None else {}
         nonce = held_nonce(user_id, notices)
         try:
             channel = await asyncio.wait_for(
@@ -276,7 +277,7 @@ class HeldMessages:
             )
             await asyncio.wait_for(
                 channel.send(
-                    words.held_message(notices),
+                    words.held_message(notices, turns),
                     allowed_mentions=discord.AllowedMentions.none(),
                     nonce=nonce,
                 ),
@@ -295,7 +296,7 @@ class HeldMessages:
         )
         await asyncio.wait_for(
             game_channel.send(
-                words.held_in_channel(user_id, notices),
+                words.held_in_channel(user_id, notices, turns),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 nonce=nonce,
             ),

@@ -4,7 +4,7 @@ one message that brings what was held during quiet hours (bot.services.away)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -12,10 +12,12 @@ from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.services.time_rules import (
     MONTHLY_AWAY_DAYS,
+    TURN_NOTICES,
     AwayGame,
     AwayRefusedError,
     QuietHours,
     Resumed,
+    TurnNow,
 )
 
 HELD_LINES = 20
@@ -33,6 +35,11 @@ class HeldNotice(Protocol):
     def kind(self) -> str: ...
     @property
     def locale(self) -> str: ...
+
+
+def relative(when: datetime) -> str:
+    """A moment as Discord shows it to each reader, relative to now ("in 5 hours")."""
+    return f"<t:{int(when.timestamp())}:R>"
 
 
 def moment(when: datetime) -> str:
@@ -126,29 +133,42 @@ def quiet_set(quiet: QuietHours, language: str) -> str:
     )
 
 
-def held_message(notices: Sequence[HeldNotice]) -> str:
+def held_message(notices: Sequence[HeldNotice], turns: Mapping[int, TurnNow] | None = None) -> str:
     """The one message that brings a person what was held during their quiet hours, in their
     language (each notice is held in the one they set their quiet hours in; for hours set
-    before that was kept, the language of the first game it names). A game's "your turn is
-    next" is left out once its turn began in the same hours: it is no longer true."""
+    before that was kept, the language of the first game it names). Only what is still true
+    is said: a game's "your turn is next" is left out once its turn began in the same hours;
+    where `turns` says a game no longer waits for the person's move (played since, or its time
+    ran out), its turn's notices become one line saying the turn came and went; where it still
+    waits, its last such line says when the turn ends."""
     language = notices[0].locale
+    turns = turns or {}
     began = {notice.game_id for notice in notices if notice.kind == "turn"}
     notices = [n for n in notices if not (n.kind == "next" and n.game_id in began)]  # untrue
-    lines = [
-        text(
-            f"quiet.held_{notice.kind}",
-            language,
-            game_id=notice.game_id,
-            link=f"<#{notice.channel_id}>",
-        )
-        for notice in notices[:HELD_LINES]
-    ]
-    if len(notices) > HELD_LINES:
-        lines.append(text("quiet.held_more", language, count=len(notices) - HELD_LINES))
-    return text("quiet.held", language, lines="\n".join(lines))
+    last = {n.game_id: k for k, n in enumerate(notices) if n.kind in TURN_NOTICES}
+    lines: list[str] = []
+    told_gone: set[int] = set()
+    for k, notice in enumerate(notices):
+        now = turns.get(notice.game_id) if notice.kind in TURN_NOTICES else None
+        link = f"<#{notice.channel_id}>"
+        if now is not None and not now.waits:
+            if notice.game_id not in told_gone:
+                told_gone.add(notice.game_id)
+                lines.append(text("quiet.held_gone", language, game_id=notice.game_id, link=link))
+            continue
+        line = text(f"quiet.held_{notice.kind}", language, game_id=notice.game_id, link=link)
+        if now is not None and now.ends_at is not None and last[notice.game_id] == k:
+            line += " " + text("quiet.held_ends", language, when=relative(now.ends_at))
+        lines.append(line)
+    shown = lines[:HELD_LINES]
+    if len(lines) > HELD_LINES:
+        shown.append(text("quiet.held_more", language, count=len(lines) - HELD_LINES))
+    return text("quiet.held", language, lines="\n".join(shown))
 
 
-def held_in_channel(user_id: int, notices: Sequence[HeldNotice]) -> str:
+def held_in_channel(
+    user_id: int, notices: Sequence[HeldNotice], turns: Mapping[int, TurnNow] | None = None
+) -> str:
     """The same, as a ping in a game's channel, for a person whose direct messages are
     closed."""
-    return f"{mention(user_id)} {held_message(notices)}"
+    return f"{mention(user_id)} {held_message(notices, turns)}"

@@ -31,12 +31,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 
-from bot.services.errors import BadOptionError, GameDamagedError
+from bot.services.errors import BadOptionError, GameDamagedError, GameNotFoundError
 from bot.services.loader import GameLoader
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
     MONTHLY_AWAY_DAYS,
     MOST_AWAY_DAYS_SETTING,
+    TURN_NOTICES,
     Availability,
     AwayGame,
     AwayRefusedError,
@@ -45,6 +46,7 @@ from bot.services.time_rules import (
     NotAwayError,
     QuietHours,
     Resumed,
+    TurnNow,
     running,
     turn_clock,
 )
@@ -230,6 +232,33 @@ class AwayService:
         if spell is None:
             raise NotAwayError()
         return await self._resume_all(guild_id, user_id)
+
+    async def turns_now(self, notices: Sequence[HeldNotice]) -> dict[int, TurnNow]:
+        """For each game whose held notices speak of the person's turn ('turn', 'remind',
+        'nudge'), whether it still waits for their move now, and until when: a turn played
+        since, or whose time ran out (the AI plays it), no longer does. A game that cannot be
+        read is left out (its notices go as they are)."""
+        now = self._loader.now()
+        found = {}
+        for game_id in dict.fromkeys(n.game_id for n in notices if n.kind in TURN_NOTICES):
+            user_id = next(n.user_id for n in notices if n.game_id == game_id)
+            try:
+                loaded = await self._loader.load(game_id)
+            except (GameDamagedError, GameNotFoundError):
+                continue
+            game, state = loaded.game, loaded.state
+            player = None
+            if state is not None and state.to_move is not None:
+                player = loaded.player_at(state.to_move)
+            waits = (
+                game.status is GameStatus.RUNNING
+                and player is not None
+                and player.user_id == user_id
+                and not player.ai_plays
+                and (game.due_at is None or game.due_at > now)
+            )
+            found[game_id] = TurnNow(game_id, waits, game.due_at if waits else None)
+        return found
 
     async def days_over(self, notice: HeldNotice) -> list[Resumed]:
         """The person's days away (`notice`, kind 'back') ran out: each game waiting for their

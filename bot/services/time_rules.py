@@ -186,6 +186,20 @@ class Resumed:
     left: timedelta
 
 
+TURN_NOTICES = frozenset({"turn", "remind", "nudge"})
+"""The held notices that speak of a turn under way: true only while it waits for the person."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnNow:
+    """Whether a game still waits for a person's move, as their held notices are sent: their
+    turn is under way (`waits`), ending at `ends_at` (None: no turn limit)."""
+
+    game_id: int
+    waits: bool
+    ends_at: datetime | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class AwayGame:
     """A running game of a person who went away (the channel is told why it waits)."""

@@ -11,7 +11,7 @@ import pytest
 from bot.presentation import away
 from bot.presentation.messages import text
 from bot.services.away import HeldNotice
-from bot.services.time_rules import AwayRefusedError
+from bot.services.time_rules import AwayRefusedError, TurnNow
 
 KINDS = ("turn", "remind", "nudge", "next")
 
@@ -109,3 +109,31 @@ def test_up_next_is_left_out_once_the_turn_it_announced_began() -> None:
         "• Game #12: your turn began (<#500>).",
         "• Game #13: your turn is next (<#501>).",
     ]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_a_held_turn_says_when_it_ends_or_that_it_is_over(language: str) -> None:
+    """As the hours end, game 12 still waits for the person's move: its last line says when
+    the turn ends (Discord shows the moment relative to each reader's now). Game 13's turn was
+    played, or the AI played it when its time ran out, in the night: its two lines, no longer
+    true, become one that says the turn came and is over."""
+    release = datetime(2026, 12, 8, 12, tzinfo=UTC)
+    ends = release + timedelta(hours=5)
+    notices = [
+        HeldNotice(7, 9, 500, 12, 3, "turn", language, release),
+        HeldNotice(7, 9, 501, 13, 4, "turn", language, release),
+        HeldNotice(7, 9, 500, 12, 3, "remind", language, release),
+        HeldNotice(7, 9, 501, 13, 4, "remind", language, release),
+    ]
+    turns = {12: TurnNow(12, True, ends), 13: TurnNow(13, False)}
+    lines = away.held_message(notices, turns).splitlines()[1:]
+    when = f"<t:{int(ends.timestamp())}:R>"
+    assert lines == [
+        text("quiet.held_turn", language, game_id=12, link="<#500>"),
+        text("quiet.held_gone", language, game_id=13, link="<#501>"),
+        text("quiet.held_remind", language, game_id=12, link="<#500>")
+        + " "
+        + text("quiet.held_ends", language, when=when),
+    ]
+    untimed = {12: TurnNow(12, True, None), 13: TurnNow(13, True, None)}
+    assert away.held_message(notices, untimed) == away.held_message(notices), "no clock to tell"

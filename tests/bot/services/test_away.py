@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
@@ -22,6 +23,7 @@ from bot.services.time_rules import (
     AwayRefusedError,
     NotAwayError,
     QuietHours,
+    TurnNow,
     advance,
     running,
 )
@@ -689,3 +691,28 @@ async def test_an_older_read_of_time_away_ending_last_does_not_replace_the_newer
         lambda away: away.away_until(GUILD, BOB),
         lambda away: away.go_away(GUILD, BOB, 2),
     ) == (None, back_at, back_at)
+
+
+async def test_a_held_turn_is_told_only_while_it_waits_for_its_player(table: AwayTable) -> None:
+    """What quiet hours held of a turn is still true only while the game waits for that
+    person's move: until its deadline, and not once it was played, or its time ran out (the AI
+    plays it), or for someone whose turn it is not."""
+    view, mover, other = await who_moves(table)
+    away = table.service.away
+    release = table.clock.now + DAY
+    held = [
+        HeldNotice(mover, GUILD, view.game.channel_id, view.id, 3, "turn", "en", release),
+        HeldNotice(mover, GUILD, view.game.channel_id, view.id, 3, "remind", "en", release),
+    ]
+    (now,) = (await away.turns_now(held)).values()
+    loaded = await table.service.loader.load(view.id)
+    assert now == TurnNow(view.id, True, loaded.game.due_at)
+    assert now.ends_at is not None
+    assert now.ends_at > table.clock.now
+    others = [dataclasses.replace(notice, user_id=other) for notice in held]
+    assert await away.turns_now(others) == {view.id: TurnNow(view.id, False)}
+    assert await away.turns_now([dataclasses.replace(held[0], kind="next")]) == {}
+    table.clock.now = now.ends_at  # the time ran out: the AI is about to play it
+    assert await away.turns_now(held) == {view.id: TurnNow(view.id, False)}
+    await table.scheduler.run_due()
+    assert await away.turns_now(held) == {view.id: TurnNow(view.id, False)}
