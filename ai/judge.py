@@ -19,10 +19,13 @@ the search is deterministic, so the same record always gives the same judgement.
 Bands (`band_of`): a loss of at least 5 points is an inaccuracy, 10 a mistake, 15 a blunder
 in 2 players (lichess's bands); with n players each threshold is scaled by the spread of a
 seat's result at its fair chance p = 1/n against 2 players, 2 * sqrt(p * (1 - p))
-(`fair_spread`): 4.7/9.4/14.1 points in 3 players, 4.3/8.7/13.0 in 4. A decision's accuracy
-(`decision_accuracy`) is lichess's curve on the loss divided by the same factor,
-103.1668 * exp(-0.04354 * loss / fair_spread(n)) - 3.1669, kept within 0-100; a seat's accuracy
-in a game is the mean over its decisions that had a choice. docs/coach.md explains the choices.
+(`fair_spread`): 4.7/9.4/14.1 points in 3 players, 4.3/8.7/13.0 in 4. A seat's accuracy in a
+game (`game_accuracy`) is the share of what its decisions had at stake that its choices kept:
+the sum over its decisions of the option taken's chance less the worst option's, over the sum
+of the best option's less the worst's (100 when nothing was at stake). A decision where every
+option leaves the same chance (a decided game) weighs nothing, and one with much at stake
+weighs much: choosing at random keeps about half, as the worst and the best of a decision lie
+on either side of its average. docs/coach.md explains the choices.
 
 Everything here is a pure function of plain data and every result is a frozen dataclass of
 numbers, strings and tuples, so the bot's worker processes can compute and pickle them.
@@ -148,9 +151,21 @@ class Judgement:
     """`best_chance - taken_chance` in points (0-100); never negative, 0 for the best."""
     band: Band
     accuracy: float
-    """This decision's accuracy (0-100, `decision_accuracy`)."""
+    """This decision's accuracy: the share (0-100) of its stake the option taken kept
+    (`decision_accuracy`)."""
     options: tuple[Option, ...]
     """Every legal option, best first (ties in the search's order: medium's ranking)."""
+
+    @property
+    def stake(self) -> float:
+        """What the decision had at stake, in points: the best option's chance less the
+        worst's (0 when every option leaves the same chance)."""
+        return _points(self.best_chance - min(option.chance for option in self.options))
+
+    @property
+    def kept(self) -> float:
+        """What the option taken kept of the stake, in points: its chance less the worst's."""
+        return _points(self.taken_chance - min(option.chance for option in self.options))
 
     @property
     def forced(self) -> bool:
@@ -167,7 +182,7 @@ class Judgement:
     def loss_of(self, action: str) -> float:
         """What option `action` gives away against the best, in points (a drill's second
         try: `band_of(loss, players)` is GOOD when it is within the inaccuracy threshold)."""
-        return round(max(0.0, self.best_chance - self.option(action).chance) * 100.0, 9)
+        return _points(self.best_chance - self.option(action).chance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +193,8 @@ class SeatSummary:
     decisions: int
     """Decisions judged that had a choice (forced ones are left out)."""
     accuracy: float
-    """The mean accuracy of those decisions (0-100; 100 with none)."""
+    """The share of what those decisions had at stake that the seat's choices kept (0-100;
+    100 when nothing was at stake, `game_accuracy`)."""
     inaccuracies: int
     mistakes: int
     blunders: int
@@ -251,16 +267,29 @@ def band_of(loss: float, players: int) -> Band:
     return Band.GOOD
 
 
-def decision_accuracy(loss: float, players: int) -> float:
-    """Lichess's accuracy curve on the loss scaled to 2 players, within 0-100."""
-    raw = 103.1668 * math.exp(-0.04354 * loss / fair_spread(players)) - 3.1669
-    return max(0.0, min(100.0, raw))
+def decision_accuracy(taken: float, best: float, worst: float) -> float:
+    """The share (0-100) of a decision's stake, from its `worst` option's chance to its `best`
+    one's, that the option `taken` kept; 100 when nothing was at stake."""
+    stake = best - worst
+    if stake <= 0.0:
+        return 100.0
+    return max(0.0, min(100.0, 100.0 * (taken - worst) / stake))
 
 
 def game_accuracy(judgements: Iterable[Judgement]) -> float:
-    """The mean accuracy of the decisions that had a choice (100 when there are none)."""
-    chosen = [judgement.accuracy for judgement in judgements if not judgement.forced]
-    return sum(chosen) / len(chosen) if chosen else 100.0
+    """The share (0-100) of what the decisions that had a choice had at stake that the
+    choices kept: each decision weighs what it had at stake, so one where nothing could change
+    the result counts for nothing (100 when nothing was at stake)."""
+    chosen = [judgement for judgement in judgements if not judgement.forced]
+    stake = sum(judgement.stake for judgement in chosen)
+    if stake <= 0.0:
+        return 100.0
+    return 100.0 * sum(judgement.kept for judgement in chosen) / stake
+
+
+def _points(chance: float) -> float:
+    """A difference of chances (0-1) in points (0-100), rounded off float noise."""
+    return round(max(0.0, chance) * 100.0, 9)
 
 
 def summarise(seat: int, judgements: Sequence[Judgement]) -> SeatSummary:
@@ -352,7 +381,8 @@ def judgement_from(
     if chosen is None:
         raise ValueError(f"{taken!r} is not a legal option here")
     best = options[0]
-    loss = round(max(0.0, best.chance - chosen.chance) * 100.0, 9)  # 0.5 - 0.4: 10 points
+    loss = _points(best.chance - chosen.chance)  # 0.5 - 0.4: 10 points
+    worst = min(option.chance for option in options)
     players = state.players
     return Judgement(
         index=index,
@@ -365,7 +395,7 @@ def judgement_from(
         best_chance=best.chance,
         loss=loss,
         band=band_of(loss, players),
-        accuracy=decision_accuracy(loss, players),
+        accuracy=decision_accuracy(chosen.chance, best.chance, worst),
         options=tuple(options),
     )
 

@@ -4,7 +4,7 @@ and kept: the analysis, the drill and the stats all read the same stored judgeme
 Every judged decision keeps every option with its chance and facts (the drill offers them all
 again), so the text is written positionally, in arrays rather than named fields:
 
-    {"v": 1, "players": 2,
+    {"v": 2, "players": 2,
      "seats": [[seat, decisions, accuracy, inaccuracies, mistakes, blunders], ...],
      "decisions": [[index, turn, seat, kind, taken, best, taken_chance, best_chance, loss,
                     band, accuracy, [[action, chance, facts], ...]], ...]}
@@ -14,17 +14,36 @@ turning Assam before the roll [toll, worst_toll, out_chance], a rug [first squar
 square, covered, cut_owner, cut_region, grown], a turn after the rug [income]. Floats are
 written as Python writes them (the shortest text that reads back to the same number), so a
 judgement read back is equal to the one written, field for field.
+
+A text of layout 1 has the same fields with the accuracies of an earlier formula (the mean of
+lichess's curve over the decisions); it is read with each accuracy worked out again from its
+options, as `ai.judge` works it out now, so a kept judgement need not be judged again.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
-from ai.judge import Band, Facts, GameJudgement, Judgement, Kind, Option, SeatSummary
+from ai.judge import (
+    Band,
+    Facts,
+    GameJudgement,
+    Judgement,
+    Kind,
+    Option,
+    SeatSummary,
+    decision_accuracy,
+    game_accuracy,
+)
 
-VERSION = 1
-"""The layout above; a text of another version is not read (`judgement_from_json` refuses it)."""
+VERSION = 2
+"""The layout above; a text of another version is not read (`judgement_from_json` refuses it),
+but for layout 1 (`READABLE`)."""
+
+READABLE = (1, VERSION)
+"""The layouts `judgement_from_json` reads: layout 1 with its accuracies worked out again."""
 
 
 def judgement_to_json(judged: GameJudgement) -> str:
@@ -55,16 +74,38 @@ def judgement_from_json(text: str) -> GameJudgement:
     version, or damaged)."""
     try:
         document = json.loads(text)
-        if document["v"] != VERSION:
-            raise ValueError(f"of version {document['v']}, not {VERSION}")
+        version = document["v"]
+        if version not in READABLE:
+            raise ValueError(f"of version {version}, not {VERSION}")
         seats = tuple(
             SeatSummary(int(s), int(n), float(acc), int(i), int(m), int(b))
             for s, n, acc, i, m, b in document["seats"]
         )
         decisions = tuple(_judgement(row) for row in document["decisions"])
-        return GameJudgement(int(document["players"]), decisions, seats)
+        judged = GameJudgement(int(document["players"]), decisions, seats)
+        return judged if version == VERSION else _accuracy_again(judged)
     except (KeyError, TypeError, IndexError, ValueError) as error:
         raise ValueError(f"not a stored judgement: {error}") from None
+
+
+def _accuracy_again(judged: GameJudgement) -> GameJudgement:
+    """A judgement of layout 1 with every accuracy as `ai.judge` works it out now."""
+    decisions = tuple(
+        replace(
+            judgement,
+            accuracy=decision_accuracy(
+                judgement.taken_chance,
+                judgement.best_chance,
+                min(option.chance for option in judgement.options),
+            ),
+        )
+        for judgement in judged.decisions
+    )
+    seats = tuple(
+        replace(seat, accuracy=game_accuracy(j for j in decisions if j.seat == seat.seat))
+        for seat in judged.seats
+    )
+    return GameJudgement(judged.players, decisions, seats)
 
 
 def _decision(judgement: Judgement) -> list[Any]:

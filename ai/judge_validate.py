@@ -1,11 +1,13 @@
 """Validate the coach's judge on self-play: `python -m ai.judge_validate --games 300`.
 
-For each level (easy, medium, hard by default) plays seeded self-play games (every seat that
-level, standard rules; game g of every level seeded with mix_seed(seed, g), as the arena seeds
-its games), judges every decision of every game with `ai.judge.judge_game`, and prints:
+For each level (easy, medium, hard by default; `random` too if asked) plays seeded self-play
+games (every seat that level, standard rules; game g of every level seeded with
+mix_seed(seed, g), as the arena seeds its games), judges every decision of every game with
+`ai.judge.judge_game`, and prints:
 
 - per level: the decisions with a choice, the share of them in each band (inaccuracy,
-  mistake, blunder), the share called a mistake or worse, and the mean accuracy. A judge
+  mistake, blunder), the share called a mistake or worse, and the mean of the seats' accuracy
+  in their games (`ai.judge.game_accuracy`, the figure a player is shown). A judge
   worth reading calls easy's decisions blunders far more often than hard's, and hard's own
   choices almost never mistakes;
 - per level, the share of those decisions that lost at least 2.5, 5, 7.5, 10 and 15 points
@@ -40,6 +42,10 @@ from engine.record import Record, record_of, replay_record
 from engine.state import GameState
 
 LEVELS = ("easy", "medium", "hard")
+"""The levels validated by default: the judge must order their blunder rates."""
+
+ALL_LEVELS = ("random", *LEVELS)
+"""The levels `--levels` takes: `random` shows what choosing blindly scores."""
 
 LOSS_STEPS = (2.5, 5.0, 7.5, 10.0, 15.0)
 """Losses (points) whose shares the report gives, whatever the number of players."""
@@ -53,8 +59,8 @@ class LevelTally:
     games: int = 0
     decisions: int = 0
     bands: dict[str, int] = field(default_factory=dict)
-    accuracy: float = 0.0
-    """The sum of the decisions' accuracies."""
+    accuracies: list[float] = field(default_factory=list)
+    """Each seat's accuracy in its game (seats with a decision to judge)."""
     chances: list[tuple[float, float]] = field(default_factory=list)
     """(the seat's chance after the option taken, its result) per decision with a choice."""
     losses: list[float] = field(default_factory=list)
@@ -65,7 +71,7 @@ class LevelTally:
         self.decisions += other.decisions
         for band, count in other.bands.items():
             self.bands[band] = self.bands.get(band, 0) + count
-        self.accuracy += other.accuracy
+        self.accuracies.extend(other.accuracies)
         self.chances.extend(other.chances)
         self.losses.extend(other.losses)
 
@@ -92,12 +98,13 @@ def judge_one(level: str, players: int, work: int, seed: int) -> LevelTally:
     assert outcome is not None
     winners = outcome.ranking[0]
     tally = LevelTally(level, games=1)
-    for judgement in judge_game(record, work=work).decisions:
+    judged = judge_game(record, work=work)
+    tally.accuracies.extend(seat.accuracy for seat in judged.seats if seat.decisions)
+    for judgement in judged.decisions:
         if judgement.forced:
             continue
         tally.decisions += 1
         tally.bands[judgement.band.value] = tally.bands.get(judgement.band.value, 0) + 1
-        tally.accuracy += judgement.accuracy
         tally.losses.append(judgement.loss)
         won = 1.0 / len(winners) if judgement.seat in winners else 0.0
         tally.chances.append((judgement.taken_chance, won))
@@ -128,7 +135,7 @@ def validate(
             f"{level:7s} {tally.games:5d}  {tally.decisions:9d}"
             f"  {tally.share(Band.INACCURACY):10.1%}  {tally.share(Band.MISTAKE):7.1%}"
             f"  {tally.share(Band.BLUNDER):7.1%}  {tally.share(Band.MISTAKE, Band.BLUNDER):8.1%}"
-            f"  {tally.accuracy / max(1, tally.decisions):8.1f}"
+            f"  {sum(tally.accuracies) / max(1, len(tally.accuracies)):8.1f}"
         )
         print(line, flush=True)
         lines.append(line)
@@ -199,8 +206,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1 or args.jobs < 1 or args.work < 1:
         parser.error("--games, --jobs and --work must be at least 1")
     levels = [level for level in args.levels.split(",") if level]
-    if any(level not in LEVELS for level in levels):
-        parser.error(f"--levels takes a comma-separated list of {', '.join(LEVELS)}")
+    if any(level not in ALL_LEVELS for level in levels):
+        parser.error(f"--levels takes a comma-separated list of {', '.join(ALL_LEVELS)}")
     if args.bench:
         players = args.players or 4
         seconds = bench(players, args.seed, args.work)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pickle
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -219,19 +218,48 @@ def test_bands_are_lichess_in_2_players_and_scale_with_the_spread_of_a_fair_resu
     assert band_of(13.0, 2) is Band.MISTAKE
 
 
-def test_accuracy_follows_the_lichess_curve_on_the_scaled_loss() -> None:
-    assert decision_accuracy(0.0, 2) == pytest.approx(100.0, abs=1e-3)
-    assert decision_accuracy(10.0, 2) == pytest.approx(63.58, abs=0.01)
-    assert decision_accuracy(8.660254, 4) == pytest.approx(decision_accuracy(10.0, 2))
-    assert decision_accuracy(9.428090, 3) == pytest.approx(decision_accuracy(10.0, 2))
-    assert decision_accuracy(100.0, 2) == 0.0
-    losses = [0.0, 1.0, 5.0, 10.0, 20.0, 50.0]
-    values = [decision_accuracy(loss, 3) for loss in losses]
-    assert values == sorted(values, reverse=True)
-    assert all(0.0 <= value <= 100.0 for value in values)
+def test_a_decision_s_accuracy_is_the_share_of_its_stake_the_choice_kept() -> None:
+    options = (Option("R", 0.5, Facts()), Option("S", 0.4, Facts()), Option("L", 0.3, Facts()))
+    state = endgame("d5", "E", "orient")
+    accuracies = [judgement_from(state, action, options).accuracy for action in "RSL"]
+    assert accuracies == pytest.approx([100.0, 50.0, 0.0])
+    assert judgement_from(state, "S", options).stake == pytest.approx(20.0)
+    assert judgement_from(state, "S", options).kept == pytest.approx(10.0)
+    assert decision_accuracy(0.3, 0.3, 0.3) == 100.0, "nothing at stake"
+    assert decision_accuracy(0.45, 0.5, 0.3) == pytest.approx(75.0)
+
+
+def test_decisions_with_nothing_at_stake_leave_a_game_s_accuracy_alone() -> None:
+    """A game lost a few points at a time, then played on once decided: the decided decisions
+    (every option at the same chance) must not make the costly ones look accurate."""
+    state = endgame("d5", "E", "orient")
+    costly = (Option("R", 0.30, Facts()), Option("S", 0.25, Facts()), Option("L", 0.10, Facts()))
+    decided = (Option("R", 0.0, Facts()), Option("S", 0.0, Facts()), Option("L", 0.0, Facts()))
+    worst = judgement_from(state, "L", costly)
+    moot = [judgement_from(state, "S", decided) for _ in range(20)]
+    assert game_accuracy([worst, *moot]) == 0.0
+    assert summarise(0, [worst, *moot]).accuracy == 0.0
+    assert game_accuracy(moot) == 100.0, "nothing was ever at stake"
+
+
+def test_a_game_s_accuracy_weighs_each_decision_by_what_it_had_at_stake() -> None:
+    state = endgame("d5", "E", "orient")
+    big = (Option("R", 0.6, Facts()), Option("L", 0.2, Facts()))
+    small = (Option("R", 0.5, Facts()), Option("L", 0.4, Facts()))
+    best_of_big = judgement_from(state, "R", big)  # kept 40 of 40
+    worst_of_small = judgement_from(state, "L", small)  # kept 0 of 10
+    forced = judgement_from(state, "R", big[:1])
+    assert game_accuracy([best_of_big, worst_of_small]) == pytest.approx(80.0)
+    assert game_accuracy([best_of_big, worst_of_small, forced]) == pytest.approx(80.0)
+    assert game_accuracy([forced]) == 100.0
 
 
 # -- whole games -----------------------------------------------------------------------
+
+
+def chances_of(judgement: ai.judge.Judgement) -> list[float]:
+    """The chances of a judgement's options, best first."""
+    return [option.chance for option in judgement.options]
 
 
 def opening(players: int, variant: Variant, seed: int, actions: int) -> Record:
@@ -271,23 +299,16 @@ def test_judging_a_record_is_deterministic_and_its_losses_never_negative(
         mine = first.of_seat(summary.seat)
         assert summary.decisions == len(mine)
         assert summary.blunders == sum(j.band is Band.BLUNDER for j in mine)
-        chosen = [j.accuracy for j in mine if not j.forced]
-        expected = sum(chosen) / len(chosen) if chosen else 100.0
+        chosen = [j for j in mine if not j.forced]
+        stake = sum(j.stake for j in chosen)
+        expected = 100.0 * sum(j.kept for j in chosen) / stake if stake else 100.0
         assert summary.accuracy == pytest.approx(expected)
+        for judgement in chosen:
+            worst = judgement.options[-1].chance
+            assert judgement.stake == pytest.approx(100 * (chances_of(judgement)[0] - worst))
+            assert 0.0 <= judgement.kept <= judgement.stake
     accuracies = {summary.accuracy for summary in first.seats}
     assert any(accuracy < 100.0 for accuracy in accuracies), "some decision lost something"
-
-
-def test_a_game_s_accuracy_is_the_mean_over_the_decisions_that_had_a_choice() -> None:
-    record = opening(2, Variant.STANDARD, 5, 24)
-    judged = judge_game(record, work=12).decisions
-    best, *_ = judged
-    perfect = replace(best, loss=0.0, accuracy=decision_accuracy(0.0, 2))
-    costly = replace(best, loss=10.0, accuracy=decision_accuracy(10.0, 2))
-    forced = replace(costly, options=best.options[:1])
-    assert game_accuracy([perfect, costly]) == pytest.approx((100.0 + 63.58) / 2, abs=0.01)
-    assert game_accuracy([perfect, costly, forced]) == game_accuracy([perfect, costly])
-    assert game_accuracy([forced]) == 100.0
 
 
 def test_the_decisions_of_a_record_skip_the_dice_and_follow_resignations() -> None:

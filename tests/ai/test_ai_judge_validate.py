@@ -87,18 +87,18 @@ def _known_tally(level: str, players: int, work: int, seed: int) -> LevelTally:
     if level == "easy":
         bands = {"good": 4, "inaccuracy": 1, "mistake": 2, "blunder": 3}
         losses = [0.0, 0.0, 1.0, 2.0, 3.0, 6.0, 6.0, 12.0, 12.0, 20.0]
-        return LevelTally(level, 1, 10, bands, 600.0, [(0.35, 1.0)] * 10, losses)
+        return LevelTally(level, 1, 10, bands, [50.0, 70.0], [(0.35, 1.0)] * 10, losses)
     bands = {"good": 8, "inaccuracy": 2}
     losses = [0.0] * 8 + [3.0, 3.0]
-    return LevelTally(level, 1, 10, bands, 950.0, [(0.85, 0.0)] * 10, losses)
+    return LevelTally(level, 1, 10, bands, [99.0, 91.0], [(0.85, 0.0)] * 10, losses)
 
 
 def test_the_report_gives_each_levels_share_of_its_decisions_in_each_band(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """With known tallies (two games per level), each column of the report holds its own
-    figure: the share of inaccuracies, mistakes, blunders, mistakes or worse, the mean
-    accuracy, the shares of losses from each step and the calibration."""
+    figure: the share of inaccuracies, mistakes, blunders, mistakes or worse, the mean of the
+    seats' accuracies in their games, the shares of losses from each step and the calibration."""
     monkeypatch.setattr(ai.judge_validate, "judge_one", _known_tally)
     assert main(["--games", "2", "--levels", "easy,hard", "--work", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -122,4 +122,7 @@ def test_the_benchmark_times_one_game(capsys: pytest.CaptureFixture[str]) -> Non
 def test_bad_arguments_are_refused_with_a_reason(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--levels", "expert"])
-    assert "--levels takes a comma-separated list of easy, medium, hard" in capsys.readouterr().err
+    assert (
+        "--levels takes a comma-separated list of random, easy, medium, hard"
+        in capsys.readouterr().err
+    )

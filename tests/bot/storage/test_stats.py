@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import Database, GameStore, NewGame, StatsStore
+from bot.storage import Database, GameStore, NewGame, StatsStore, open_database
 from bot.storage.games import ResultRow
 from bot.storage.stats import SeatAccuracy
 
@@ -111,3 +111,24 @@ async def test_games_without_people_or_not_over_are_never_judged(db: Database) -
         NOW,
     )
     assert await StatsStore(db).without_accuracy(10, 1000) == []
+
+
+async def test_migration_0029_drops_the_accuracy_of_the_earlier_formula(
+    database_target: str,
+) -> None:
+    """The figures written before the accuracy became the share of the stake kept are dropped,
+    so the stats' job writes them again and no average mixes the two formulas."""
+    old = await open_database(database_target, schema_version=28)
+    try:
+        await finished_game(old, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
+        (game,) = await StatsStore(old).without_accuracy(10, 1000)
+        await StatsStore(old).add_accuracy(game.game_id, [SeatAccuracy(0, 100, 96.0)])
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        stats = StatsStore(database)
+        assert await stats.recent_accuracy(GUILD, 100, 20) == []
+        assert await stats.without_accuracy(10, 1000) == [game], "to be written again"
+    finally:
+        await database.close()

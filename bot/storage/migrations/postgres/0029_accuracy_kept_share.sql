@@ -1,0 +1,9 @@
+-- A person's accuracy in a game is now the share of what their decisions had at stake that
+-- their choices kept (docs/coach.md, "Accuracy"). The figures written under the earlier
+-- formula (the mean of lichess's curve over the decisions, which counted decided decisions as
+-- perfect) are dropped, so that no member's average or trend mixes the two. The stats' job
+-- writes them again, newest first, for the newest 1,000 finished games it looks among
+-- (bot/services/accuracy.py), from the judgement kept for each game: no game is judged again.
+-- Older games keep no figure.
+
+DELETE FROM seat_accuracy;
