@@ -129,7 +129,7 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     stats = await (await fake.slash(dave, channel, "marrakech", "stats")).answer(timeout=30)
     assert f"Finished for someone: game #1 for <@{out.id}>, place 1" in stats.embed_text()
     out_stats = await (await fake.slash(out, channel, "marrakech", "stats")).answer(timeout=30)
-    assert "Games: **1** · wins: **0**" in out_stats.embed_text()
+    assert "Finished games: **1** · wins: **0**" in out_stats.embed_text()
 
 
 async def test_a_redraw_held_up_past_a_move_never_leaves_the_old_decision_shown(
