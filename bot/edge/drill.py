@@ -149,7 +149,7 @@ def step_message(
     by_number = picked_by_number(judgement)  # as in the game; a way to turn Assam keeps the
     # turn's own name, its arrows drawn as before
     picked = move not in DrillMove._value2member_map_
-    if picked and move not in actions:
+    if picked and move not in {option.action for option in judgement.options}:
         return None
     chosen = (
         actions.index(judgement.taken) + 1
@@ -170,8 +170,9 @@ def step_message(
         content += "\n" + text("drill.retry.prompt", language)
     elif picked:
         shown = move
-        numbers = actions if by_number else []
-        if by_number:
+        numbers: list[str] = []
+        if by_number:  # the try's numbers, in the picture and the words
+            numbers = actions
             badges = (str(chosen), str(actions.index(move) + 1))
         content += "\n" + retry_text(
             judgement, move, players, language, turns=turns, numbers=numbers
