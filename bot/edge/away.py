@@ -270,6 +270,9 @@ class HeldMessages:
         if not notices:
             return
         turns = await self._away.turns_now(notices) if self._away is not None else {}
+        message = words.held_message(notices, turns)
+        if message is None:  # nothing held is still true or worth telling
+            return
         nonce = held_nonce(user_id, notices)
         try:
             channel = await asyncio.wait_for(
@@ -277,7 +280,7 @@ class HeldMessages:
             )
             await asyncio.wait_for(
                 channel.send(
-                    words.held_message(notices, turns),
+                    message,
                     allowed_mentions=discord.AllowedMentions.none(),
                     nonce=nonce,
                 ),
@@ -296,7 +299,7 @@ class HeldMessages:
         )
         await asyncio.wait_for(
             game_channel.send(
-                words.held_in_channel(user_id, notices, turns),
+                words.held_in_channel(user_id, message),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 nonce=nonce,
             ),

@@ -35,6 +35,8 @@ class HeldNotice(Protocol):
     def kind(self) -> str: ...
     @property
     def locale(self) -> str: ...
+    @property
+    def held_at(self) -> datetime | None: ...
 
 
 def relative(when: datetime) -> str:
@@ -133,42 +135,62 @@ def quiet_set(quiet: QuietHours, language: str) -> str:
     )
 
 
-def held_message(notices: Sequence[HeldNotice], turns: Mapping[int, TurnNow] | None = None) -> str:
+def held_message(
+    notices: Sequence[HeldNotice], turns: Mapping[int, TurnNow] | None = None
+) -> str | None:
     """The one message that brings a person what was held during their quiet hours, in their
     language (each notice is held in the one they set their quiet hours in; for hours set
-    before that was kept, the language of the first game it names). Only what is still true
-    is said: a game's "your turn is next" is left out once its turn began in the same hours;
-    where `turns` says a game no longer waits for the person's move (played since, or its time
-    ran out), its turn's notices become one line saying the turn came and went; where it still
-    waits, its last such line says when the turn ends."""
+    before that was kept, the language of the first game it names), or None when nothing held
+    is still worth saying. Only what is still true is said, as `turns` tells it (a game left
+    out of it is told as held):
+
+    - a game's "your turn is next" is left out once its turn began in the same hours;
+    - a notice of the turn under way is said, its game's last such line telling when the turn
+      ends;
+    - a notice of a turn that is over (played, or its time ran out; or an earlier turn, held
+      before the current one began) is left out, but when the person's last turn ran out of
+      time: then the game gets one line saying so, as the AI played it for them."""
     language = notices[0].locale
     turns = turns or {}
     began = {notice.game_id for notice in notices if notice.kind == "turn"}
     notices = [n for n in notices if not (n.kind == "next" and n.game_id in began)]  # untrue
-    last = {n.game_id: k for k, n in enumerate(notices) if n.kind in TURN_NOTICES}
+    current = [n for n in notices if _still_true(n, turns.get(n.game_id))]
+    last = {n.game_id: n for n in current if n.kind in TURN_NOTICES}
     lines: list[str] = []
-    told_gone: set[int] = set()
-    for k, notice in enumerate(notices):
+    told_over: set[int] = set()
+    for notice in notices:
         now = turns.get(notice.game_id) if notice.kind in TURN_NOTICES else None
         link = f"<#{notice.channel_id}>"
-        if now is not None and not now.waits:
-            if notice.game_id not in told_gone:
-                told_gone.add(notice.game_id)
-                lines.append(text("quiet.held_gone", language, game_id=notice.game_id, link=link))
+        if notice not in current:
+            if now is not None and now.timed_out and notice.game_id not in told_over:
+                told_over.add(notice.game_id)
+                lines.append(
+                    text("quiet.held_ran_out", language, game_id=notice.game_id, link=link)
+                )
             continue
         line = text(f"quiet.held_{notice.kind}", language, game_id=notice.game_id, link=link)
-        if now is not None and now.ends_at is not None and last[notice.game_id] == k:
+        if now is not None and now.ends_at is not None and last[notice.game_id] is notice:
             line += " " + text("quiet.held_ends", language, when=relative(now.ends_at))
         lines.append(line)
+    if not lines:
+        return None
     shown = lines[:HELD_LINES]
     if len(lines) > HELD_LINES:
         shown.append(text("quiet.held_more", language, count=len(lines) - HELD_LINES))
     return text("quiet.held", language, lines="\n".join(shown))
 
 
-def held_in_channel(
-    user_id: int, notices: Sequence[HeldNotice], turns: Mapping[int, TurnNow] | None = None
-) -> str:
-    """The same, as a ping in a game's channel, for a person whose direct messages are
-    closed."""
-    return f"{mention(user_id)} {held_message(notices, turns)}"
+def _still_true(notice: HeldNotice, now: TurnNow | None) -> bool:
+    """Whether a held notice still says something true: one of a turn, while the game waits
+    for that turn (not an earlier one, held before the current turn began)."""
+    if notice.kind not in TURN_NOTICES or now is None:
+        return True
+    if not now.waits:
+        return False
+    return notice.held_at is None or now.since is None or notice.held_at >= now.since
+
+
+def held_in_channel(user_id: int, message: str) -> str:
+    """The held message, as a ping in a game's channel, for a person whose direct messages
+    are closed."""
+    return f"{mention(user_id)} {message}"

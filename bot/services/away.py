@@ -235,9 +235,11 @@ class AwayService:
 
     async def turns_now(self, notices: Sequence[HeldNotice]) -> dict[int, TurnNow]:
         """For each game whose held notices speak of the person's turn ('turn', 'remind',
-        'nudge'), whether it still waits for their move now, and until when: a turn played
-        since, or whose time ran out (the AI plays it), no longer does. A game that cannot be
-        read is left out (its notices go as they are)."""
+        'nudge'), whether it waits for their move now, since when and until when (their own
+        pauses counted, as the turn clock counts them: the deadline stored is moved later only
+        when it falls due), and whether their last turn ran out of time. A turn played since,
+        or whose time ran out (the AI plays it), no longer waits. A game that cannot be read is
+        left out (its notices go as they are)."""
         now = self._loader.now()
         found = {}
         for game_id in dict.fromkeys(n.game_id for n in notices if n.kind in TURN_NOTICES):
@@ -247,18 +249,37 @@ class AwayService:
             except (GameDamagedError, GameNotFoundError):
                 continue
             game, state = loaded.game, loaded.state
-            player = None
+            mine = next((p for p in loaded.players if p.user_id == user_id), None)
+            timed_out = mine is not None and mine.timeouts > 0
+            mover = None
             if state is not None and state.to_move is not None:
-                player = loaded.player_at(state.to_move)
-            waits = (
-                game.status is GameStatus.RUNNING
-                and player is not None
-                and player.user_id == user_id
-                and not player.ai_plays
-                and (game.due_at is None or game.due_at > now)
+                mover = loaded.player_at(state.to_move)
+            if (
+                game.status is not GameStatus.RUNNING
+                or mover is None
+                or mover.user_id != user_id
+                or mover.ai_plays
+            ):
+                found[game_id] = TurnNow(game_id, False, timed_out=timed_out)
+                continue
+            started, limit, ends_at = game.turn_started_at, game.turn_limit_seconds, None
+            if started is not None and limit is not None and game.due_at is not None:
+                ends_at = await self._real_end(game, user_id, started, limit)
+            waits = ends_at is None or ends_at > now
+            found[game_id] = TurnNow(
+                game_id, waits, ends_at if waits else None, started, timed_out or not waits
             )
-            found[game_id] = TurnNow(game_id, waits, game.due_at if waits else None)
         return found
+
+    async def _real_end(
+        self, game: GameRow, user_id: int, started: datetime, limit: int
+    ) -> datetime | None:
+        """When the turn of `user_id` begun at `started` really ends, their pauses counted."""
+        rules = await self._store.rules(game.guild_id, user_id, started)
+        clock = turn_clock(
+            started, limit, lambda: pauses(rules, started), remind=game.remind_at is not None
+        )
+        return clock.due_at
 
     async def days_over(self, notice: HeldNotice) -> list[Resumed]:
         """The person's days away (`notice`, kind 'back') ran out: each game waiting for their

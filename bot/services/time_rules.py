@@ -192,12 +192,16 @@ TURN_NOTICES = frozenset({"turn", "remind", "nudge"})
 
 @dataclass(frozen=True, slots=True)
 class TurnNow:
-    """Whether a game still waits for a person's move, as their held notices are sent: their
-    turn is under way (`waits`), ending at `ends_at` (None: no turn limit)."""
+    """A game as a person's held notices of its turns are sent: whether it waits for their move
+    (`waits`), since when (`since`: the turn's start, so a notice held before it is of an
+    earlier turn) and until when (`ends_at`, their pauses counted; None: no turn limit), and
+    whether their last turn ran out of time (`timed_out`: the AI played it)."""
 
     game_id: int
     waits: bool
     ends_at: datetime | None = None
+    since: datetime | None = None
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,9 @@ class HeldNotice:
     seconds, `release_at` its end)."""
     locale: str
     release_at: datetime
+    held_at: datetime | None = None
+    """When it was held (None: not known): a notice of a turn held before that game's current
+    turn began is about an earlier turn."""
 
 
 AWAY_CHANNEL = "marrakech_away"
@@ -349,7 +352,7 @@ class AwayStore:
                 "UPDATE held_notices SET claimed_by = $2, claimed_until = $3 "
                 "WHERE sent_at IS NULL AND release_at <= $1 "
                 "AND (claimed_until IS NULL OR claimed_until <= $1 OR claimed_by = $2) "
-                f"RETURNING {_HELD_COLUMNS}",
+                f"RETURNING {_HELD_COLUMNS}, created_at",
                 time_to_column(now),
                 owner,
                 time_to_column(until),
@@ -364,10 +367,13 @@ class AwayStore:
                 str(row[5]),
                 str(row[6]),
                 time_from_column(str(row[7])),
+                time_from_column(str(row[8])),
             )
             for row in rows
         ]
-        return sorted(notices, key=lambda notice: (notice.user_id, notice.release_at))
+        return sorted(  # each person's in the order they were held
+            notices, key=lambda n: (n.user_id, n.release_at, n.held_at or n.release_at, n.seq)
+        )
 
     async def mark_sent(self, user_id: int, owner: str, now: datetime) -> int:
         """Mark the person's notices that `owner` claimed as sent; how many."""

@@ -6,7 +6,7 @@ mover's clock (no reminder, no timeout) and coming back starts it again with the
 left, said in the channel, its reminder and timeout coming when that time says; with the
 server's clocks running in quiet hours, the turn ping and the reminder of a player in quiet
 hours are held, and after a restart past the hours' end they come as one direct message, once,
-saying the turn came and is over (its time ran out in the night);
+saying the turn's time ran out in the night and the AI played it;
 with the default (clocks pause), a quiet player's clock stands still; a turn that begins while
 its player is away, and `mygames`, say until when, and when the days run out the channel is
 told, once, that the clock runs again with the time the turn has left. A second test runs two
@@ -197,10 +197,10 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     )
     held = await fake.wait_for_message(dm, lambda m: "quiet hours are over" in m.content)
     # Their five minutes ran out in the night: what was held of that turn is no longer true,
-    # and the message says the turn came and is over, once, instead.
+    # and the message says, once, that its time ran out and the AI played it.
     assert "your turn began" not in held.content, held.content
     assert "half of your turn's time" not in held.content, held.content
-    assert held.content.count("your turn came and is over") == 1, held.content
+    assert held.content.count("your turn's time ran out, and the AI played it") == 1, held.content
     await until(  # the database, not Discord: the fake has nothing to say when it changes
         lambda: all(sent for _, _, sent in held_rows(database)), "the notices marked sent"
     )

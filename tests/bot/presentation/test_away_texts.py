@@ -23,7 +23,7 @@ def test_the_held_message_names_every_kind_of_notice(language: str) -> None:
         HeldNotice(7, 9, 500 + n, 12 + n, 3, kind, language, release)
         for n, kind in enumerate(KINDS)
     ]
-    message = away.held_message(notices)
+    message = away.held_message(notices) or ""
     assert message.count("\n") == len(KINDS)
     for notice in notices:
         line = text(
@@ -38,7 +38,7 @@ def test_the_held_message_names_every_kind_of_notice(language: str) -> None:
 def test_a_long_list_counts_what_it_leaves_out() -> None:
     release = datetime(2026, 12, 8, 12, tzinfo=UTC)
     notices = [HeldNotice(7, 9, 500, n, 3, "turn", "en", release) for n in range(25)]
-    message = away.held_message(notices)
+    message = away.held_message(notices) or ""
     assert message.endswith("• and 5 more.")
     assert message.count("• Game #") == away.HELD_LINES == 20
     assert "Game #19:" in message
@@ -105,35 +105,51 @@ def test_up_next_is_left_out_once_the_turn_it_announced_began() -> None:
         HeldNotice(7, 9, 500, 12, 5, "turn", "en", release),
         HeldNotice(7, 9, 501, 13, 4, "next", "en", release),
     ]
-    assert away.held_message(notices).splitlines()[1:] == [
+    assert (away.held_message(notices) or "").splitlines()[1:] == [
         "• Game #12: your turn began (<#500>).",
         "• Game #13: your turn is next (<#501>).",
     ]
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "uk"])
-def test_a_held_turn_says_when_it_ends_or_that_it_is_over(language: str) -> None:
-    """As the hours end, game 12 still waits for the person's move: its last line says when
-    the turn ends (Discord shows the moment relative to each reader's now). Game 13's turn was
-    played, or the AI played it when its time ran out, in the night: its two lines, no longer
-    true, become one that says the turn came and is over."""
+def test_a_held_turn_says_when_it_ends_or_that_its_time_ran_out(language: str) -> None:
+    """As the hours end: game 12 still waits for the person's move, and its last line says
+    when the turn ends (Discord shows the moment relative to each reader's now). Game 13's turn
+    ran out in the night: its lines become one saying the AI played it. Game 14's turn was
+    played by the person: nothing of it is said. In game 15 a turn ran out and the next one
+    began in the same night: the first is told as run out, the second as under way."""
     release = datetime(2026, 12, 8, 12, tzinfo=UTC)
+    night = release - timedelta(hours=8)
     ends = release + timedelta(hours=5)
+    later = night + timedelta(hours=4)
+
+    def held(game: int, kind: str, at: datetime = night) -> HeldNotice:
+        return HeldNotice(7, 9, 488 + game, game, 3, kind, language, release, at)
+
     notices = [
-        HeldNotice(7, 9, 500, 12, 3, "turn", language, release),
-        HeldNotice(7, 9, 501, 13, 4, "turn", language, release),
-        HeldNotice(7, 9, 500, 12, 3, "remind", language, release),
-        HeldNotice(7, 9, 501, 13, 4, "remind", language, release),
+        held(12, "turn"),
+        held(13, "turn"),
+        held(14, "turn"),
+        held(12, "remind"),
+        held(13, "remind"),
+        held(15, "turn"),
+        held(15, "turn", later),
     ]
-    turns = {12: TurnNow(12, True, ends), 13: TurnNow(13, False)}
-    lines = away.held_message(notices, turns).splitlines()[1:]
-    when = f"<t:{int(ends.timestamp())}:R>"
+    turns = {
+        12: TurnNow(12, True, ends, night),
+        13: TurnNow(13, False, timed_out=True),
+        14: TurnNow(14, False),
+        15: TurnNow(15, True, ends, later, timed_out=True),
+    }
+    lines = (away.held_message(notices, turns) or "").splitlines()[1:]
+    until = " " + text("quiet.held_ends", language, when=f"<t:{int(ends.timestamp())}:R>")
     assert lines == [
         text("quiet.held_turn", language, game_id=12, link="<#500>"),
-        text("quiet.held_gone", language, game_id=13, link="<#501>"),
-        text("quiet.held_remind", language, game_id=12, link="<#500>")
-        + " "
-        + text("quiet.held_ends", language, when=when),
+        text("quiet.held_ran_out", language, game_id=13, link="<#501>"),
+        text("quiet.held_remind", language, game_id=12, link="<#500>") + until,
+        text("quiet.held_ran_out", language, game_id=15, link="<#503>"),
+        text("quiet.held_turn", language, game_id=15, link="<#503>") + until,
     ]
-    untimed = {12: TurnNow(12, True, None), 13: TurnNow(13, True, None)}
+    assert away.held_message([held(14, "turn")], turns) is None, "nothing left worth saying"
+    untimed = {game: TurnNow(game, True, None) for game in (12, 13, 14, 15)}
     assert away.held_message(notices, untimed) == away.held_message(notices), "no clock to tell"

@@ -696,23 +696,36 @@ async def test_an_older_read_of_time_away_ending_last_does_not_replace_the_newer
 async def test_a_held_turn_is_told_only_while_it_waits_for_its_player(table: AwayTable) -> None:
     """What quiet hours held of a turn is still true only while the game waits for that
     person's move: until its deadline, and not once it was played, or its time ran out (the AI
-    plays it), or for someone whose turn it is not."""
+    plays it), or for someone whose turn it is not. The deadline is the real one: clocks
+    pause in quiet hours by default, and the stored deadline is moved later only when it falls
+    due."""
     view, mover, other = await who_moves(table)
     away = table.service.away
-    release = table.clock.now + DAY
+    begun = table.clock.now
+    # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there, so the clock stops two
+    # minutes into the turn and runs again two hours on.
+    await away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
+    release = datetime(2026, 3, 2, 14, tzinfo=UTC)
     held = [
-        HeldNotice(mover, GUILD, view.game.channel_id, view.id, 3, "turn", "en", release),
+        HeldNotice(mover, GUILD, view.game.channel_id, view.id, 3, "turn", "en", release, begun),
         HeldNotice(mover, GUILD, view.game.channel_id, view.id, 3, "remind", "en", release),
     ]
+    table.clock.now = release
     (now,) = (await away.turns_now(held)).values()
+    real_end = release + timedelta(seconds=LIMIT - 120)
+    assert now == TurnNow(view.id, True, real_end, begun)
     loaded = await table.service.loader.load(view.id)
-    assert now == TurnNow(view.id, True, loaded.game.due_at)
-    assert now.ends_at is not None
-    assert now.ends_at > table.clock.now
+    assert loaded.game.due_at is not None
+    assert loaded.game.due_at < real_end, "stored without the pause, moved only when due"
     others = [dataclasses.replace(notice, user_id=other) for notice in held]
     assert await away.turns_now(others) == {view.id: TurnNow(view.id, False)}
     assert await away.turns_now([dataclasses.replace(held[0], kind="next")]) == {}
-    table.clock.now = now.ends_at  # the time ran out: the AI is about to play it
-    assert await away.turns_now(held) == {view.id: TurnNow(view.id, False)}
-    await table.scheduler.run_due()
-    assert await away.turns_now(held) == {view.id: TurnNow(view.id, False)}
+    table.clock.now = real_end  # the time ran out: the AI is about to play it
+    assert await away.turns_now(held) == {view.id: TurnNow(view.id, False, None, begun, True)}
+    for _ in range(3):  # the stored deadline is moved to the real one, then played at once
+        await table.scheduler.seconds_to_sleep()
+        await table.scheduler.run_due()
+        table.clock.advance(60)
+    assert table.turns, "the AI played the turn"
+    (after,) = (await away.turns_now(held)).values()
+    assert (after.waits, after.timed_out) == (False, True), "their last turn ran out"

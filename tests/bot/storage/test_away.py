@@ -1,8 +1,10 @@
-"""AwayStore on both back ends: a notice is claimed only once released, and giving a claim back
-gives up that owner's claim only; a person's spells away since a time come oldest first."""
+"""AwayStore on both back ends: a notice is claimed only once released, with when it was held,
+and giving a claim back gives up that owner's claim only; a person's spells away since a time
+come oldest first."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.storage import Database
@@ -17,6 +19,11 @@ def notice(user_id: int, release_at: datetime) -> HeldNotice:
     return HeldNotice(user_id, 1, 10, 7, 3, "turn", "en", release_at)
 
 
+def held_at(held: HeldNotice, when: datetime) -> HeldNotice:
+    """The notice as a claim reads it back: with the moment it was held."""
+    return replace(held, held_at=when)
+
+
 async def test_a_held_notice_is_not_claimed_before_its_release(db: Database) -> None:
     """A claim takes the notices released by its time and leaves a later one held until its
     release."""
@@ -24,10 +31,11 @@ async def test_a_held_notice_is_not_claimed_before_its_release(db: Database) -> 
     now_one = notice(ANN, T0)
     later = notice(BEA, T0 + timedelta(hours=1))
     assert await away.hold(now_one, T0)
-    assert await away.hold(later, T0)
-    assert await away.claim_held(T0, "a", T0 + LEASE) == [now_one]
+    assert await away.hold(later, T0 - LEASE)
+    assert await away.claim_held(T0, "a", T0 + LEASE) == [held_at(now_one, T0)]
     assert await away.mark_sent(ANN, "a", T0) == 1
-    assert await away.claim_held(later.release_at, "a", later.release_at + LEASE) == [later]
+    claimed = await away.claim_held(later.release_at, "a", later.release_at + LEASE)
+    assert claimed == [held_at(later, T0 - LEASE)]
 
 
 async def test_giving_a_claim_back_leaves_another_owner_s_claim(db: Database) -> None:
@@ -36,7 +44,7 @@ async def test_giving_a_claim_back_leaves_another_owner_s_claim(db: Database) ->
     away = AwayStore(db)
     held = notice(ANN, T0)
     assert await away.hold(held, T0)
-    assert await away.claim_held(T0, "a", T0 + LEASE) == [held]
+    assert await away.claim_held(T0, "a", T0 + LEASE) == [held_at(held, T0)]
     await away.give_back(ANN, "b")
     assert await away.claim_held(T0, "c", T0 + LEASE) == []
     assert await away.mark_sent(ANN, "a", T0) == 1
