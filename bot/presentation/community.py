@@ -74,8 +74,9 @@ def stats_post(
         )
         for game in stats.finished_for
     ]
-    if stats.games == 0:
-        lines = [text("stats.none", language, user=mention(stats.user_id)), *stood_in]
+    if stats.games == 0:  # one who only stood in has played no game of their own yet
+        key = "stats.none_own" if stood_in else "stats.none"
+        lines = [text(key, language, user=mention(stats.user_id)), *stood_in]
         embed.description = "\n".join(lines)
         return StatsPost(Post(embed=embed))
     color = stats.favourite_color

@@ -150,7 +150,7 @@ async def test_one_human_and_three_ais_play_to_the_end(fake: FakeDiscord, bot: B
     assert max(latencies) < 10, "an AI turn plays within a few seconds"
 
     stats = await (await fake.slash(alice, channel, "marrakech", "stats")).answer()
-    assert "Finished games: **1**" in stats.embed_text()
+    assert "Games played: **1**" in stats.embed_text()
     board = await (await fake.slash(bob, channel, "marrakech", "leaderboard")).answer()
     assert f"<@{alice.id}>" in board.embed_text()
     assert "AI" not in str(board.embeds[0].get("description")), "no AI among the players"

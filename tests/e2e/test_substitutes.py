@@ -128,8 +128,10 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     assert not [line for line in text.splitlines() if line.startswith(f"<@{dave.id}> 1,")], text
     stats = await (await fake.slash(dave, channel, "marrakech", "stats")).answer(timeout=30)
     assert f"Finished for someone: game #1 for <@{out.id}>, place 1" in stats.embed_text()
+    own = f"<@{dave.id}> has not played a game of their own in this server yet."
+    assert own in stats.embed_text(), "not 'has not finished a game' above the one they finished"
     out_stats = await (await fake.slash(out, channel, "marrakech", "stats")).answer(timeout=30)
-    assert "Finished games: **1** · wins: **0**" in out_stats.embed_text()
+    assert "Games played: **1** · wins: **0**" in out_stats.embed_text()
 
 
 async def test_a_redraw_held_up_past_a_move_never_leaves_the_old_decision_shown(

@@ -210,7 +210,7 @@ def test_a_loss_is_never_called_the_best_result_nor_a_win_the_worst() -> None:
 def test_the_stats_show_the_rating_its_results_and_the_record_against_the_ai() -> None:
     shown = community.stats_post(SUMMARY, rating(12), "en")
     text = description(shown.post)
-    assert "Finished games: **4**" in text
+    assert "Games played: **4**" in text
     assert "Rating: **1,586** after 12 rated games" in text
     assert "Best result: **+86** in game #7 (place 1 of 3)" in text
     assert "Worst result: **\u221246** in game #9 (place 4 of 4)" in text
