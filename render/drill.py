@@ -38,27 +38,33 @@ def drill_marks(
     taken: str,
     better: str | None = None,
     *,
+    also: str | None = None,
     picking: Sequence[str] = (),
-    badges: tuple[str, str] = (TAKEN_LABEL, BETTER_LABEL),
+    badges: Sequence[str] = (TAKEN_LABEL, BETTER_LABEL, "3"),
 ) -> TurnMarks:
-    """The marks of a drill step: `taken` (badge 1) and, when given, `better` (badge 2), both
-    options of the seat to move at `state`; or, for a second try, every option of `picking`
-    numbered in its order from 1, as the step's buttons are, the rug taken framed. `badges`:
-    the two options' badges instead of 1 and 2 (a pick on a second try keeps the try's
-    numbers). ValueError for an action that is not one."""
+    """The marks of a drill step: `taken` (badge 1) and, when given, `better` (badge 2) and
+    `also` (a third option: the best, beside a pick), options of the seat to move at `state`;
+    or, for a second try, every option of `picking` numbered in its order from 1, as the
+    step's buttons are, the rug taken framed. `badges`: the options' badges in that order
+    instead of 1, 2 (a rug keeps its number on the try's buttons on every screen of a step).
+    An option given twice is drawn once. ValueError for an action that is not one."""
     if picking:
         return _every_option(state, taken, picking)
-    shown = [taken] if better is None or better == taken else [taken, better]
+    drawn: dict[str, str] = {}  # each option once, with its badge, in order
+    for action, badge in zip((taken, better, also), badges, strict=False):
+        if action is not None:
+            drawn.setdefault(action, badge)
+    shown, labels = list(drawn), list(drawn.values())
     turns = dict(orientations(state))
     if turns:
         if any(action not in turns for action in shown):
             raise ValueError(f"{shown!r} are not ways to turn Assam here")
         labelled = tuple(
-            (label, turns[action]) for label, action in zip(badges, shown, strict=False)
+            (label, turns[action]) for label, action in zip(labels, shown, strict=True)
         )
         return TurnMarks(turns=labelled, choices=tuple(facing for _, facing in labelled))
     rugs = tuple(parse_placement(action) for action in shown)
-    return TurnMarks(candidates=rugs, last_rug=rugs[0], candidate_labels=badges[: len(rugs)])
+    return TurnMarks(candidates=rugs, last_rug=rugs[0], candidate_labels=tuple(labels))
 
 
 def _every_option(state: GameState, taken: str, picking: Sequence[str]) -> TurnMarks:
@@ -79,8 +85,9 @@ def render_drill(
     taken: str,
     better: str | None = None,
     *,
+    also: str | None = None,
     picking: Sequence[str] = (),
-    badges: tuple[str, str] = (TAKEN_LABEL, BETTER_LABEL),
+    badges: Sequence[str] = (TAKEN_LABEL, BETTER_LABEL, "3"),
     size: int = DEFAULT_SIZE,
     labels: Labels = ENGLISH,
     names: Sequence[str] | None = None,
@@ -88,6 +95,6 @@ def render_drill(
 ) -> bytes:
     """A PNG of the board at `state` (before the decision) with the panel, marking `taken`
     and, when given, `better` (see the module); the other arguments are `render_board`'s."""
-    marks = drill_marks(state, taken, better, picking=picking, badges=badges)
+    marks = drill_marks(state, taken, better, also=also, picking=picking, badges=badges)
     image = board_image(state, marks, size=size, labels=labels, names=names, portrait=portrait)
     return encode_png(image)

@@ -122,9 +122,11 @@ class StepMessage:
     picking: tuple[str, ...] = ()
     """On a second try at a rug, every option in the order of its buttons, each drawn with its
     number."""
-    badges: tuple[str, str] = ("1", "2")
-    """The badges of the option taken and of `shown` on the picture: after a pick on a second
-    try at a rug, their numbers on the try's buttons."""
+    badges: tuple[str, ...] = ("1", "2", "3")
+    """The badges of the option taken, `shown` and `also` on the picture: for a rug, their
+    numbers on the second try's buttons, on every screen of the step."""
+    also: str | None = None
+    """A third option drawn: the best, beside a pick that is neither it nor the one taken."""
 
 
 def step_message(
@@ -144,19 +146,22 @@ def step_message(
     of these."""
     better = move == DrillMove.BETTER.value
     shown: str | None = judgement.best if better else None
+    also: str | None = None
     picking: list[tuple[str, str]] | None = None
     actions = _try_order(judgement, turns)
-    by_number = picked_by_number(judgement)  # as in the game; a way to turn Assam keeps the
-    # turn's own name, its arrows drawn as before
     picked = move not in DrillMove._value2member_map_
     if picked and move not in {option.action for option in judgement.options}:
         return None
-    chosen = (
-        actions.index(judgement.taken) + 1
-        if by_number and (picked or move == DrillMove.TRY.value)
-        else 1
-    )
-    badges = ("1", "2")
+    # A rug keeps one number on every screen of its step, its place among the second try's
+    # buttons (board order), as a turn numbers its rugs; a way to turn Assam keeps the turn's
+    # own name, its arrows labelled 1 (taken) and 2 as before.
+    by_number = picked_by_number(judgement)
+    numbers = actions if by_number else []
+
+    def number_of(action: str, default: int) -> int:
+        return numbers.index(action) + 1 if by_number else default
+
+    chosen = number_of(judgement.taken, 1)
     if move == DrillMove.TRY.value:
         picking = [
             (action, option_name(judgement.kind, action, language, turns)) for action in actions
@@ -164,22 +169,33 @@ def step_message(
         if by_number:
             picking = [(a, numbered(n, name)) for n, (a, name) in enumerate(picking, start=1)]
     content = step_text(
-        judgement, step, count, game_id, better, language, names, turns=turns, chosen=chosen
+        judgement,
+        step,
+        count,
+        game_id,
+        better,
+        language,
+        names,
+        turns=turns,
+        chosen=chosen,
+        better_number=number_of(judgement.best, 2),
     )
     if picking is not None:
         content += "\n" + text("drill.retry.prompt", language)
     elif picked:
         shown = move
-        numbers: list[str] = []
-        if by_number:  # the try's numbers, in the picture and the words
-            numbers = actions
-            badges = (str(chosen), str(actions.index(move) + 1))
+        if by_number and judgement.best not in (judgement.taken, move):
+            also = judgement.best  # the best the answer names, drawn with its number
         content += "\n" + retry_text(
             judgement, move, players, language, turns=turns, numbers=numbers
         )
+    badges: tuple[str, ...] = (str(chosen), "2", "3")
+    if by_number:
+        drawn = (judgement.taken, shown, also)  # None only after the options drawn
+        badges = tuple(str(number_of(action, 0)) for action in drawn if action is not None)
     view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
     tried = tuple(actions) if picking is not None and by_number else ()
-    return StepMessage(content, shown, view, tried, badges)
+    return StepMessage(content, shown, view, tried, badges, also)
 
 
 def _try_order(judgement: Decision, turns: Turns | None) -> list[str]:
@@ -247,7 +263,13 @@ class DrillHandler:
             await tell(interaction, text("drill.not_option", language))
             return
         png = await self._pictures.png(
-            game, judgement, message.shown, language, message.picking, message.badges
+            game,
+            judgement,
+            message.shown,
+            language,
+            message.picking,
+            message.badges,
+            message.also,
         )
         file = drill_file(png, game_id, step)
         await self._send(interaction, opening, message.content, file, message.view)

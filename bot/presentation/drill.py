@@ -127,10 +127,11 @@ def step_text(
     *,
     turns: Turns | None = None,
     chosen: int = 1,
+    better_number: int = 2,
 ) -> str:
     """The words of drill step `step` (0-based) of `count`: what the player did (number
     `chosen` on the picture), the win chance it gave and why in numbers; with `better`, the
-    better option the same way."""
+    better option (number `better_number` there) the same way."""
     taken = judgement.option(judgement.taken)
     lines = [
         text(
@@ -152,6 +153,7 @@ def step_text(
             text(
                 "drill.better",
                 language,
+                better=better_number,
                 option=option_name(judgement.kind, judgement.best, language, turns),
                 chance=_percent(best.chance, language),
                 loss=_points(judgement.loss, language),
@@ -210,12 +212,13 @@ def retry_text(
     chance = _percent(judgement.option(action).chance, language)
     name = name_of(action)
     if good_enough(judgement, action, players):
-        return text(
-            "drill.retry.good",
+        threshold = _floor(players, language)
+        return text(  # a whole number of points agrees with its noun ("2 пункти")
+            "drill.retry.good_whole" if isinstance(threshold, int) else "drill.retry.good",
             language,
             option=name,
             chance=chance,
-            threshold=_floor(players, language),
+            threshold=threshold,
         )
     return text(
         "drill.retry.off",
@@ -266,11 +269,13 @@ class DrillPictures:
         shown: str | None,
         language: str,
         picking: tuple[str, ...] = (),
-        badges: tuple[str, str] = ("1", "2"),
+        badges: tuple[str, ...] = ("1", "2", "3"),
+        also: str | None = None,
     ) -> bytes:
-        """The board before `judgement`'s decision, marking what was taken and `shown` (the
-        better option, or a new pick; with `badges`, 1 and 2 unless given), or every option
-        of a second try (`picking`, numbered in that order), in `language`."""
+        """The board before `judgement`'s decision, marking what was taken, `shown` (the
+        better option, or a new pick) and `also` (the best, beside a pick), with `badges` in
+        that order, or every option of a second try (`picking`, numbered in that order), in
+        `language`."""
         record = engine.record_from_json(game.record)
         picture = worker_jobs.DrillPicture(
             record,
@@ -281,6 +286,7 @@ class DrillPictures:
             seat_names(game.players, record.players, language),
             picking,
             badges,
+            also,
         )
         return await self._workers.run(
             Lane.QUICK, worker_jobs.drill_png, picture, limit=PICTURE_TIMEOUT_SECONDS

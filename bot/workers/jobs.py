@@ -235,8 +235,11 @@ class DrillPicture:
     names: tuple[str, ...] | None = None
     picking: tuple[str, ...] = ()
     """A second try's options, numbered in this order (render.drill)."""
-    badges: tuple[str, str] = ("1", "2")
-    """The badges of `taken` and `better` (a pick on a second try keeps the try's numbers)."""
+    badges: tuple[str, ...] = ("1", "2", "3")
+    """The badges of `taken`, `better` and `also` (a rug keeps its number on the second try's
+    buttons on every screen of its step)."""
+    also: str | None = None
+    """A third option drawn: the best, beside a pick that is not it."""
 
 
 def drill_png(picture: DrillPicture) -> bytes:
@@ -247,6 +250,7 @@ def drill_png(picture: DrillPicture) -> bytes:
         picture.taken,
         picture.better,
         picking=picture.picking,
+        also=picture.also,
         badges=picture.badges,
         labels=picture.labels,
         names=picture.names,

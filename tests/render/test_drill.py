@@ -185,19 +185,21 @@ def test_a_second_try_draws_every_option_numbered_and_the_rug_taken_framed() -> 
         assert label_of(picture, geometry.cell, at, ring, among) == str(number)
 
 
-def test_a_pick_on_a_second_try_keeps_the_numbers_the_try_gave() -> None:
-    """After a pick, the rug taken and the pick keep their numbers from the try's picture and
-    buttons (here 3 and 1), not 1 and 2, so the picture, the buttons and the text agree."""
+def test_a_pick_is_drawn_with_the_best_and_the_numbers_the_try_gave() -> None:
+    """After a pick, the rug taken, the pick and the best rug the answer names keep their
+    numbers from the try's picture and buttons (here 3, 1 and 2), the rug taken framed."""
     state = moment(Phase.PLACE).state
     assert state.to_move is not None
     rugs = sorted(placement_notation(a, b) for a, b in placements(state))
-    marks = drill_marks(state, rugs[2], rugs[0], badges=("3", "1"))
-    assert marks.candidate_labels == ("3", "1")
+    marks = drill_marks(state, rugs[2], rugs[0], also=rugs[1], badges=("3", "1", "2"))
+    assert marks.candidate_labels == ("3", "1", "2")
     assert marks.last_rug == marks.candidates[0], "the rug taken is still framed"
     geometry = layout(DEFAULT_SIZE, state.players, False)
-    picture = decode(render_drill(state, rugs[2], rugs[0], badges=("3", "1")))
+    picture = decode(render_drill(state, rugs[2], rugs[0], also=rugs[1], badges=("3", "1", "2")))
     ring = rug_style(state.next_rug_color(state.to_move)).fill
     among = ["1", "2", "3"]
-    for label, rug in zip(("3", "1"), marks.candidates, strict=True):
+    for label, rug in zip(("3", "1", "2"), marks.candidates, strict=True):
         at = geometry.shared_edge_midpoint(*rug)
         assert label_of(picture, geometry.cell, at, ring, among) == label
+    again = drill_marks(state, rugs[2], rugs[1], also=rugs[1], badges=("3", "2", "2"))
+    assert again.candidate_labels == ("3", "2"), "a pick that is the best is drawn once"

@@ -106,32 +106,35 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     assert drill.visible_to == edge.host.id
     assert drill.content.startswith("Decision 1 of 3 "), drill.content
     assert "chance of winning" in drill.content
-    taken = re.search(r"you chose 1, (\S+), which left you a (\d+)% chance", drill.content)
+    taken = re.search(r"you chose (\d+), (\S+), which left you a (\d+)% chance", drill.content)
     assert taken is not None, drill.content
     assert picture(drill).width == DEFAULT_SIZE
     labels = [b.label for b in drill.buttons()]
     assert labels[:2] == ["Show the better move", "Try again"]
 
     better = await pressed(edge, edge.host, drill, "Show the better move")
-    best = re.search(r"Better was 2, (\S+): (\d+)%, ([\d.]+) points more\.", better.content)
+    assert f"you chose {taken[1]}, {taken[2]}," in better.content, "one number all the step"
+    best = re.search(r"Better was (\d+), (\S+): (\d+)%, ([\d.]+) points more\.", better.content)
     assert best is not None, better.content
-    assert float(best[3]) >= GOOD_PICK_POINTS, "what was taken is not within a good pick's points"
+    assert float(best[4]) >= GOOD_PICK_POINTS, "what was taken is not within a good pick's points"
     assert "Show the better move" not in [b.label for b in better.buttons()], "it is shown"
     tried = await pressed(edge, edge.host, better, "Try again")
     assert "Pick again among the same options." in tried.content
     options = [b for b in tried.buttons() if parse_drill_id(b.custom_id or "")]
     picks = [b.label for b in options if b.label not in ("Show the better move", "Next")]
     named = {(label or "").split(" · ")[-1]: label for label in picks}  # "3 · c1-c2"
-    assert {taken[1], best[1]} <= set(named), picks
-    picked = await pressed(edge, edge.host, tried, named[taken[1]] or "")
+    assert {taken[2], best[2]} <= set(named), picks
+    assert named[taken[2]] == f"{taken[1]} · {taken[2]}", "the number the step gave it"
+    assert named[best[2]] == f"{best[1]} · {best[2]}", "the number Show the better move gave it"
+    picked = await pressed(edge, edge.host, tried, named[taken[2]] or "")
     assert picked.content.splitlines()[-1] == (  # each named as its button is
-        f"{named[taken[1]]}: {taken[2]}%, {best[3]} points below the best "
-        f"({named[best[1]]}, {best[2]}%)."
+        f"{named[taken[2]]}: {taken[3]}%, {best[4]} points below the best "
+        f"({named[best[2]]}, {best[3]}%)."
     ), picked.content
     tried = await pressed(edge, edge.host, picked, "Try again")
-    found = await pressed(edge, edge.host, tried, named[best[1]] or "")
+    found = await pressed(edge, edge.host, tried, named[best[2]] or "")
     assert found.content.splitlines()[-1] == (
-        f"{named[best[1]]}: {best[2]}%, within 2 points of the best. Well found."
+        f"{named[best[2]]}: {best[3]}%, within 2 points of the best. Well found."
     ), found.content
 
     # After a restart nothing of the drill is in memory: the ids alone carry each button.
@@ -140,13 +143,15 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     again = DrillPictures(old._pictures._workers, old._pictures._judgements)
     edge.client.drills = DrillHandler(edge.service.play, again)
     shown = await pressed(edge, edge.host, found, "Show the better move")
-    assert shown.content.splitlines()[2].startswith(f"Better was 2, {best[1]}: "), shown.content
+    assert shown.content.splitlines()[2].startswith(f"Better was {best[1]}, {best[2]}: "), (
+        shown.content
+    )
     tried = await pressed(edge, edge.host, shown, "Try again")
     assert tried.content.endswith("Pick again among the same options."), tried.content
-    picked = await pressed(edge, edge.host, tried, named[taken[1]] or "")
+    picked = await pressed(edge, edge.host, tried, named[taken[2]] or "")
     assert picked.content.splitlines()[-1] == (  # each named as its button is
-        f"{named[taken[1]]}: {taken[2]}%, {best[3]} points below the best "
-        f"({named[best[1]]}, {best[2]}%)."
+        f"{named[taken[2]]}: {taken[3]}%, {best[4]} points below the best "
+        f"({named[best[2]]}, {best[3]}%)."
     ), picked.content
     following = await pressed(edge, edge.host, picked, "Next")
     assert following.content.startswith("Decision 2 of 3 ")
@@ -265,21 +270,29 @@ async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons
     assert picks == buttons, "the turn's buttons, in their order"
 
 
-def test_a_pick_on_a_second_try_keeps_the_numbers_the_try_gave() -> None:
-    """The try numbered the rugs a3-b3 1, b2-c2 2 and c1-d1 (taken) 3. After the player picks
-    1, the answer still calls the rug taken 3 and the pick 1, in its words and its picture,
-    not 1 and 2 as Show the better move numbers its two rugs."""
+def test_a_rug_keeps_one_number_on_every_screen_of_its_step() -> None:
+    """The try numbers the rugs a3-b3 1, b2-c2 2 and c1-d1 (taken) 3, in board order. Every
+    screen of the step uses those numbers, in its words and its picture: the rug taken is 3
+    from the start, the better rug 2 when shown, and after a pick of 1 the answer names the
+    best as 2 and draws it with that number beside the two others."""
+    opened = step_message(RUG, 0, 3, 1, "open", 2, "en")
+    assert opened is not None
+    assert "you chose 3, c1-d1," in opened.content
+    assert opened.badges == ("3",)
+    better = step_message(RUG, 0, 3, 1, "better", 2, "en")
+    assert better is not None
+    assert "you chose 3, c1-d1," in better.content
+    assert "Better was 2, b2-c2: 50%, 7.5 points more." in better.content
+    assert (better.shown, better.badges) == ("b2c2", ("3", "2"))
     picked = step_message(RUG, 0, 3, 1, "a3b3", 2, "en")
     assert picked is not None
-    assert picked.shown == "a3b3"
-    assert picked.badges == ("3", "1")
+    assert (picked.shown, picked.also, picked.badges) == ("a3b3", "b2c2", ("3", "1", "2"))
     first, *_, last = picked.content.splitlines()
     assert "you chose 3, c1-d1," in first, first
     assert last == "1 · a3-b3: 47%, 2.5 points below the best (2 · b2-c2, 50%).", last
-    better = step_message(RUG, 0, 3, 1, "better", 2, "en")
-    assert better is not None
-    assert better.badges == ("1", "2"), "Show the better move draws its own two"
-    assert "you chose 1, c1-d1," in better.content
+    found = step_message(RUG, 0, 3, 1, "b2c2", 2, "en")
+    assert found is not None
+    assert (found.also, found.badges) == (None, ("3", "2")), "the best drawn once"
     assert step_message(RUG, 0, 3, 1, "a1a2", 2, "en") is None, "not an option"
 
 

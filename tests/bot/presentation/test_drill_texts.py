@@ -125,6 +125,9 @@ def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
     assert retry_text(RUG, "b2c2", 4, "uk") == (
         "b2-c2: 50\u202f%, менш ніж 1,7 пункта від найкращого. Влучно."
     )
+    assert retry_text(RUG, "b2c2", 2, "uk") == (  # a whole number agrees with its noun
+        "b2-c2: 50\u202f%, менш ніж 2 пункти від найкращого. Влучно."
+    )
 
 
 def test_a_way_to_turn_assam_is_named_as_the_turn_s_buttons_name_it() -> None:
