@@ -1,14 +1,15 @@
 """A member's accuracy game by game, drawn under their rating chart (render.rating_chart).
 
-One bar per judged game, oldest on the left, its height the game's accuracy (0-100,
-docs/coach.md); the mean of the older half and of the newer half are drawn as a light bar
-across each half's games, so the step between them is the trend the stats give in words (the
-newest half against as many games before; with an odd count the oldest game is left out of
-it, as in `bot.services.stats.accuracy_of`). The header names it, gives the average large on
-the right and, with a trend, its signed points beside a triangle pointing up for a rise, down
-for a fall (none when steady). Shapes and light-on-dark strokes with dark rims carry every
-difference, never a hue alone, so it reads the same for every kind of colour vision and at the
-390 px a phone shows.
+One bar per judged game, oldest on the left, its height the game's accuracy on a scale from 0
+to 100 (docs/coach.md), ticked at 0, 50 (about what choosing at random keeps) and 100; the
+mean of the older half and of the newer half are drawn as a light bar across each half's
+games, so the step between them is the trend the stats give in words (the newest half against
+as many games before; with an odd count the oldest game is left out of it, as in
+`bot.services.stats.accuracy_of`). The header names it, gives the average large on the right
+and, with a trend, its signed points beside a triangle pointing up for a rise, down for a fall
+(none when steady). Shapes and light-on-dark strokes with dark rims carry every difference,
+never a hue alone, so it reads the same for every kind of colour vision and at the 390 px a
+phone shows.
 
 All words come from the caller (`AccuracyStrip`), already in the reader's language.
 """
@@ -65,7 +66,7 @@ def draw_accuracy(
     _header(image, strip, top, header, pad, scale)
     tick_size = max(8, round(26 * scale))
     values = strip.values
-    low = _low(values)
+    low = 0
     plot_left = max(left_margin, pad + width(strip.percent.format(n=100), tick_size) + 14 * scale)
     plot_right = image.width - pad - 14 * scale
     plot_top = top + header + 14 * scale
@@ -108,11 +109,6 @@ def draw_accuracy(
         ]
         draw.line(ends, fill=RIM, width=max(3, round(11 * scale)))
         draw.line(ends, fill=MEAN, width=max(2, round(5 * scale)))
-
-
-def _low(values: Sequence[float]) -> int:
-    """The bottom of the scale: 50, or 0 when a game fell below 50."""
-    return 0 if values and min(values) < 50 else 50
 
 
 def _halves(values: Sequence[float]) -> list[tuple[int, int, float]]:

@@ -71,7 +71,7 @@ class AnalysisTexts:
     luck: str = "Dice luck: points above an average roll"
     luck_values: tuple[str, ...] = ()
     """One per seat, the luck as written in the caller's language ("+3.5")."""
-    accuracy: str = "Accuracy: 100% is always the best choice and 0% always the worst"
+    accuracy: str = "Accuracy: 100% is the best choice each time, about 50% choosing at random"
     accuracy_values: tuple[str, ...] = ()
     """One per seat, its accuracy as written in the caller's language ("87%")."""
     accuracy_counts: tuple[str, ...] = ()

@@ -138,8 +138,8 @@ def test_the_texts_say_the_turning_point_the_payments_and_the_luck() -> None:
         "Chance of winning after each turn",
         "Turning point · turn 30",
         "Biggest payments",
-        "Accuracy: 100% is always the best choice",  # wrapped where the sentence breaks
-        "and 0% always the worst",
+        "Accuracy: 100% is the best choice each time,",  # wrapped where the sentence breaks
+        "about 50% choosing at random",
         "Dice luck: points above an average roll",
     ]
     assert [t.text for t in lines if t.role == "luck"] == ["+8.5", "-3.0", "+0.0", "-12.2"]
