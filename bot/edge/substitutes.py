@@ -310,7 +310,7 @@ class SeatController:
             view=_request_buttons(request.id, language),
             allowed_mentions=_calling(request),
         )
-        await self._substitutes.remember_message(request.id, sent.id)
+        await self._substitutes.remember_message(request.id, sent.id, request.waiting_for)
         if request.message_id is not None:
             await self._display.delete(view, "seat request", request.message_id)
 

@@ -92,8 +92,8 @@ class Answer:
     handover: Handover | None = None
     closed_because: str | None = None
     """Why a request closed without an answer, when the game changed under it: "left" (the
-    person whose seat it would hand over no longer plays) or "nobody" (nobody else still
-    plays the game to agree); None otherwise."""
+    person whose seat it would hand over no longer plays), "host_left" (the host who asked no
+    longer plays) or "nobody" (nobody else still plays the game to agree); None otherwise."""
 
 
 class SubstituteService:
@@ -160,10 +160,12 @@ class SubstituteService:
             raise SubstituteError("no_request")
         return _request_view(row)
 
-    async def remember_message(self, request_id: int, message_id: int) -> None:
+    async def remember_message(
+        self, request_id: int, message_id: int, waiting_for: tuple[int, ...] | None = None
+    ) -> None:
         """The request's message in the game's channel, to edit once it can no longer be
-        answered."""
-        await self._store.set_request_message(request_id, message_id)
+        answered, and, for one posted again, whom it calls now."""
+        await self._store.set_request_message(request_id, message_id, waiting_for)
 
     async def close_for_ended_games(self, game_id: int | None = None) -> list[HandoverRequest]:
         """Close the requests still open whose game no longer runs (of `game_id` only, if
@@ -219,11 +221,12 @@ class SubstituteService:
 
     async def after_seats_changed(self, game_id: int) -> list[Answer]:
         """The game's open requests once its people changed (a seat handed over, a person
-        resigned): each as it
-        stands now. One waits for the people playing the game now (its message is to call
-        them); one whose person leaving no longer holds a seat, or that nobody is left to agree
-        to while that person still plays, is closed as failed; one that every person asked now
-        agreed to (or, nobody being left to ask, whose seat the AI plays) is carried out."""
+        resigned), each as it stands now: one whose person leaving, or whose host, no longer
+        holds a seat, or that nobody is left to agree to while that person still plays, is
+        closed as failed (`Answer.closed_because` says which); one that every person asked now
+        agreed to (or, nobody being left to ask, whose seat the AI plays) is carried out; one
+        that now waits for other people than its message calls is to be posted again, calling
+        them. One that waits for the same people as before is left as it is (not returned)."""
         rows = await self._store.open_requests_of(game_id)
         if not rows:
             return []
@@ -235,17 +238,21 @@ class SubstituteService:
         for row in rows:
             request = _request_view(row)
             asked = _asked(loaded, request.asked_by, request.out_user_id)
+            unchanged = asked == request.waiting_for
             request = replace(request, waiting_for=asked)
-            holds = any(
-                player.user_id == request.out_user_id and not player.resigned
-                for player in loaded.players
-            )
-            if not holds or (not asked and request.out_user_id in people):
+            because = None
+            if not _holds(loaded, request.out_user_id):
+                because = "left"
+            elif not _holds(loaded, request.asked_by):
+                because = "host_left"
+            elif not asked and request.out_user_id in people:
+                because = "nobody"
+            if because is not None:
                 if await self._store.close_request(request.id, "failed"):
-                    because = "nobody" if holds else "left"
                     answers.append(Answer(replace(request, status="failed"), None, because))
             elif request.missing:
-                answers.append(Answer(request))
+                if not unchanged:
+                    answers.append(Answer(request))
             elif await self._store.close_request(request.id, "done"):
                 try:
                     answers.append(await self._carry_out(request))
@@ -334,6 +341,11 @@ def _asked(loaded: LoadedGame, host_id: int, out_user_id: int) -> tuple[int, ...
     """Whom a request to hand `out_user_id`'s seat over waits for: every other person playing
     the game, but its host."""
     return tuple(user for user in _people_in(loaded) if user not in (host_id, out_user_id))
+
+
+def _holds(loaded: LoadedGame, user_id: int) -> bool:
+    """Whether `user_id` still holds a seat of the game (not resigned, not handed away)."""
+    return any(player.user_id == user_id and not player.resigned for player in loaded.players)
 
 
 def _people_in(loaded: LoadedGame) -> list[int]:

@@ -203,11 +203,24 @@ class SubstituteStore(GameTable):
                 found.append(_request(row, frozenset(int(a[0]) for a in agreed)))
         return found
 
-    async def set_request_message(self, request_id: int, message_id: int) -> None:
-        """Remember the message that asks for the request's agreements."""
+    async def set_request_message(
+        self, request_id: int, message_id: int, waiting_for: tuple[int, ...] | None = None
+    ) -> None:
+        """Remember the message that asks for the request's agreements and, when it was posted
+        again, whom it calls now (`waiting_for`)."""
         async with self._db.single_write() as conn:
+            if waiting_for is None:
+                await conn.execute(
+                    "UPDATE seat_requests SET message_id = $1 WHERE id = $2",
+                    message_id,
+                    request_id,
+                )
+                return
             await conn.execute(
-                "UPDATE seat_requests SET message_id = $1 WHERE id = $2", message_id, request_id
+                "UPDATE seat_requests SET message_id = $1, waiting_for = $2 WHERE id = $3",
+                message_id,
+                json_to_column(list(waiting_for)),
+                request_id,
             )
 
     async def close_requests_of_ended_games(self, game_id: int | None = None) -> list[SeatRequest]:

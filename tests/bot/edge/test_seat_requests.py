@@ -32,6 +32,10 @@ LEFT = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: <@{out}> "
     "no longer plays in it."
 )
+HOST_LEFT = (
+    "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: <@{host}> "
+    "no longer plays in it."
+)
 NOBODY = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: nobody "
     "else still plays the game to agree, so a moderator decides: `/marrakech-mod substitute`."
@@ -126,16 +130,17 @@ async def test_a_press_on_a_request_that_can_no_longer_be_answered_closes_its_me
 
 @pytest.mark.parametrize(
     ("leaving", "line"),
-    [("outsider", NOBODY), ("guest", LEFT)],
-    ids=["the-one-asked", "the-one-out"],
+    [("outsider", NOBODY), ("guest", LEFT), ("host", HOST_LEFT)],
+    ids=["the-one-asked", "the-one-out", "the-host"],
 )
 async def test_a_request_closes_when_a_resignation_leaves_it_nobody_to_wait_for(
     edge: Edge, leaving: str, line: str
 ) -> None:
     """The request waits for the outsider alone. If the outsider resigns, nobody still playing
     is left to agree; if the guest, whose seat it would hand over, resigns, there is no seat
-    left to hand. Either way it closes at once, saying why, and offers nothing to press, where
-    it would otherwise wait a day with live buttons."""
+    left to hand; if the host who asked resigns, nobody in the game stands behind it. Each way
+    it closes at once, saying why, and offers nothing to press, where it would otherwise wait
+    a day with live buttons (or, its host gone, still move a seat)."""
     request = await asked(edge)
     user = getattr(edge, leaving)
     await (await confirm(edge, user, "marrakech", "resign", button="Resign")).answer()

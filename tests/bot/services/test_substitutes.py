@@ -365,12 +365,15 @@ async def test_a_seat_handed_over_twice_still_stands_for_the_one_who_left_first(
 
 async def test_open_requests_follow_the_people_a_hand_over_brings_in(database: Database) -> None:
     """A moderator hands an asked player's seat over: the request now waits for who came in
-    (its message is to call them); one whose person leaving was handed away is closed."""
+    (its message is to call them); one whose person leaving was handed away is closed. Before
+    that, with nobody changed, neither is shown anew."""
     service = service_on(database)
     view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=712)
     carol_out = await service.substitutes.ask(view.id, HOST, CAROL, FRANK, None, in_bot=False)
     dave_out = await service.substitutes.ask(view.id, HOST, DAVE, 1007, None, in_bot=False)
-    assert await service.substitutes.after_seats_changed(view.id) != [], "both open, as made"
+    assert await service.substitutes.after_seats_changed(view.id) == [], (
+        "both wait for whom their messages call: nothing to show anew"
+    )
     await service.substitutes.substitute(view.id, DAVE, ERIN, None, in_bot=False)
     changed = {a.request.id: a for a in await service.substitutes.after_seats_changed(view.id)}
     assert set(changed[carol_out.request.id].request.missing) == {BOB, ERIN}
