@@ -149,7 +149,16 @@ def payment_lines(analysis: GameAnalysis, language: str) -> tuple[str, ...]:
 
 def accuracy_value(summary: SeatSummary, language: str) -> str:
     """A seat's accuracy as a whole number out of 100 ("87%")."""
-    return text("analysis.percent", language, n=round(summary.accuracy))
+    return accuracy_percent(summary.accuracy, language)
+
+
+def accuracy_percent(accuracy: float, language: str) -> str:
+    """An accuracy as a whole number out of 100 ("87%"); one short of 100 never shows as 100,
+    which means the best choice every time."""
+    shown = round(accuracy)
+    if shown == 100 and accuracy < 100:
+        shown = 99
+    return text("analysis.percent", language, n=shown)
 
 
 def accuracy_counts(summary: SeatSummary, language: str) -> str:

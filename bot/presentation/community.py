@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.presentation import ratings
-from bot.presentation.analysis import luck_value
+from bot.presentation.analysis import accuracy_percent, luck_value
 from bot.presentation.links import mention
 from bot.presentation.messages import number, text
 from bot.presentation.names import ai_name
@@ -139,7 +139,7 @@ def accuracy_strip(accuracy: Accuracy, language: str) -> AccuracyStrip | None:
     return AccuracyStrip(
         values=tuple(reversed(accuracy.values)),
         title=_accuracy_title(len(accuracy.values), language),
-        average=text("analysis.percent", language, n=round(accuracy.average)),
+        average=accuracy_percent(accuracy.average, language),
         trend=None if accuracy.trend is None else luck_value(accuracy.trend, language),
         direction=0 if accuracy.trend is None else trend_direction(accuracy.trend),
         percent=text("analysis.percent", language, n="{n}"),
@@ -153,7 +153,7 @@ def accuracy_lines(accuracy: Accuracy, language: str) -> list[str]:
         text(
             "stats.accuracy.one" if accuracy.games == 1 else "stats.accuracy",
             language,
-            accuracy=text("analysis.percent", language, n=round(accuracy.average)),
+            accuracy=accuracy_percent(accuracy.average, language),
             games=number(accuracy.games, language),
         )
     ]

@@ -189,3 +189,10 @@ def test_each_player_s_accuracy_and_counts_in_every_language() -> None:
         assert [line for line in written if english_in(line)] == []
     unjudged = analysis_texts(found, 3, "en")
     assert (unjudged.accuracy_values, unjudged.accuracy_counts) == ((), ())
+
+
+def test_an_accuracy_short_of_perfect_never_reads_100() -> None:
+    """100% says the best choice every time: a seat that kept 99.97% of its stakes reads 99%."""
+    near = (SeatSummary(0, 20, 99.97, 0, 0, 0), SeatSummary(1, 20, 100.0, 0, 0, 0))
+    texts = analysis_texts(golden("3p-elimination"), 3, "en", (*near, SUMMARIES[2]))
+    assert texts.accuracy_values[:2] == ("99%", "100%")
