@@ -13,7 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from ai.analysis import ESCAPED_TOLL, Cause, GameAnalysis, Payment, _expected_toll, analyse
+from ai.analysis import (
+    ESCAPED_TOLL,
+    Cause,
+    GameAnalysis,
+    Payment,
+    Point,
+    _expected_toll,
+    _swing,
+    _Turn,
+    analyse,
+)
 from ai.luck import face_values, roll_luck
 from engine import (
     GameEnded,
@@ -327,3 +337,12 @@ def test_a_toll_escaped_is_named_as_the_turning_point_when_it_is() -> None:
     roll_part = sum(abs(a - b) for a, b in zip(swing.rolled, swing.before, strict=True))
     rest_part = sum(abs(a - b) for a, b in zip(swing.after, swing.rolled, strict=True))
     assert roll_part >= rest_part
+
+
+def test_of_two_equal_moves_the_earlier_is_the_turning_point() -> None:
+    """Turn 1 moves the chances 25 points, turn 2 moves them back as far: the earlier is the
+    turning point."""
+    points = [Point(0, None, (0.5, 0.5)), Point(1, 0, (0.75, 0.25)), Point(2, 1, (0.5, 0.5))]
+    swing = _swing(points, [_Turn(1, 0, []), _Turn(2, 1, [])])
+    assert swing is not None
+    assert swing.turn == 1

@@ -405,3 +405,14 @@ def test_a_rug_over_a_resigned_seat_s_rug_covers_no_rival() -> None:
     assert [state.colors[parse_square(name)] for name in ("e4", "e5")] == [2, 2]  # seat 2's
     facts = facts_of(state, "e4e5")
     assert (facts.covered, facts.cut_owner, facts.cut_region) == (0, None, 0)
+
+
+def test_the_drill_s_floor_follows_the_number_of_players() -> None:
+    """A decision that gave away 1.8 points is over the floor of 4 players (1.73) and under
+    that of 2 (2): drilled in a 4-player game, not in a duel."""
+    options = (Option("S", 0.5, Facts()), Option("L", 0.482, Facts()))
+    state = endgame("d5", "E", "orient")
+    lost = judgement_from(state, "L", options, index=1)
+    assert lost.loss == pytest.approx(1.8)
+    assert ai.judge.GameJudgement(4, (lost,), ()).costliest(0) == (lost,)
+    assert ai.judge.GameJudgement(2, (lost,), ()).costliest(0) == ()

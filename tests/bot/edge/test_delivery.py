@@ -11,6 +11,7 @@ import io
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any, cast
 
 import discord
@@ -243,6 +244,31 @@ def test_a_process_paces_itself_to_its_share_of_the_global_limit() -> None:
     assert GlobalPace().per_second == 45
     assert GlobalPace(share_of(3, (2,))).per_second == 15
     assert GlobalPace(0.001).per_second == 1
+
+
+async def test_the_pace_holds_bot_token_requests_and_leaves_interactions_alone() -> None:
+    """The hook on the HTTP session waits for the pace before a request made with the bot's
+    token; an interaction's callback or follow-up (its own token, no bot authorisation, or an
+    interaction path) is not paced: Discord exempts them from the global limit."""
+    pace = GlobalPace()
+    waited: list[str] = []
+
+    async def wait() -> None:
+        waited.append("waited")
+
+    pace.wait = wait  # type: ignore[method-assign]
+    (hook,) = pace.trace().on_request_start
+
+    def start(path: str, *, token: bool = True) -> SimpleNamespace:
+        headers = {"Authorization": "Bot x"} if token else {}
+        url = SimpleNamespace(path="/api/v10" + path)
+        return SimpleNamespace(method="POST", url=url, headers=headers)
+
+    await hook(None, SimpleNamespace(), start("/channels/1/messages"))  # type: ignore[arg-type]
+    assert waited == ["waited"], "a bot-token post to a channel is paced"
+    await hook(None, SimpleNamespace(), start("/interactions/1/tok/callback"))  # type: ignore[arg-type]
+    await hook(None, SimpleNamespace(), start("/webhooks/1/tok", token=False))  # type: ignore[arg-type]
+    assert waited == ["waited"], "interaction endpoints are not"
 
 
 async def test_the_pace_lets_a_second_s_worth_start_then_waits_for_the_oldest(

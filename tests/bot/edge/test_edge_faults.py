@@ -19,6 +19,7 @@ from bot.edge import display
 from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
 from bot.runtime import outage
+from bot.runtime import scheduler as scheduler_module
 from bot.runtime.health import Heartbeat, read_heartbeat
 from tests.bot.edge.test_edge import Edge, confirm, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
@@ -232,3 +233,32 @@ async def test_a_heartbeat_the_disk_refuses_is_written_again_once_there_is_room(
     record = read_heartbeat(blocked / "heartbeat")
     assert record is not None
     assert record.beaten_at is not None
+
+
+async def test_the_turn_clock_looks_again_as_soon_as_the_database_is_back(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass of the turn clock meets the outage and would wait an hour to try again; the
+    database coming back wakes it at once, so timeouts and reminders due meanwhile follow."""
+    monkeypatch.setattr(scheduler_module, "BACKOFF_SECONDS", 3600.0)
+    monkeypatch.setattr(scheduler_module, "BACKOFF_MAX_SECONDS", 3600.0)
+    turns = edge.service.turns
+    passes = {"failed": 0, "ok": 0}
+    plain = turns.due_work
+
+    async def due_work() -> Any:
+        try:
+            found = await plain()
+        except Exception:
+            passes["failed"] += 1
+            raise
+        passes["ok"] += 1
+        return found
+
+    monkeypatch.setattr(turns, "due_work", due_work)
+    away.fail("claim_due")
+    edge.bot.scheduler.wake()
+    await until(lambda: passes["failed"] >= 1, "a pass that met the outage")
+    ok = passes["ok"]
+    away.end()
+    await until(lambda: passes["ok"] > ok, "a pass once the database is back")

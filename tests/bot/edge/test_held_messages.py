@@ -39,6 +39,29 @@ async def test_held_notices_sent_again_after_a_crash_make_one_message(edge: Edge
     assert "Game #7" in sent[0].content
 
 
+@pytest.mark.invalid_requests(403)
+async def test_a_held_ping_in_the_channel_sent_again_after_a_crash_makes_one_message(
+    edge: Edge,
+) -> None:
+    """Direct messages closed: the list pings its person in the game's channel instead. Sent
+    again by another process (the first died before marking it sent), it carries the same
+    nonce, and Discord makes one message of it."""
+    user = edge.guest.id
+    edge.guest.accepts_dms = False
+    channel = edge.channel
+    assert channel.guild is not None
+    notices = [
+        HeldNotice(user, channel.guild.id, channel.id, 7, 12, "turn", "en-US", ENDS),
+        HeldNotice(user, channel.guild.id, channel.id, 7, 14, "remind", "en-US", ENDS),
+    ]
+    before = len(edge.fake.messages(channel))
+    await HeldMessages(edge.client).send(user, notices)
+    await HeldMessages(edge.client).send(user, list(reversed(notices)))  # another process
+    sent = edge.fake.messages(channel)[before:]
+    assert len(sent) == 1, [m.content for m in sent]
+    assert sent[0].pinged_user_ids == {user}
+
+
 def test_the_nonce_names_the_notices_and_their_person_only() -> None:
     first = held_nonce(5, [held(5, 12), held(5, 14)])
     assert first == held_nonce(5, [held(5, 14), held(5, 12)]), "in any order"

@@ -130,22 +130,27 @@ def test_a_rated_game_needs_two_entries_with_places() -> None:
 
 
 def test_an_ai_level_seated_twice_takes_the_mean_and_one_game() -> None:
+    """Easy sits first and last, so its two seats end with different ratings, both their
+    means and their spreads (sigma): the level takes the mean of each, and counts one game."""
     game = RatedGame(
         1,
         50,
         (
-            RatedSeat(0, HOST, None, 1),
-            RatedSeat(1, None, "easy", 2),
-            RatedSeat(2, None, "easy", 3),
+            RatedSeat(0, None, "easy", 1),
+            RatedSeat(1, HOST, None, 2),
+            RatedSeat(2, BOB, None, 3),
+            RatedSeat(3, None, "easy", 4),
         ),
     )
     changes, ratings = fold((), [game])
     easy = next(row for row in ratings if row.ai_level == "easy")
-    seats = rate([START] * 3, [1, 2, 3])
+    seats = rate([START] * 4, [1, 2, 3, 4])
     assert easy.games == 1
-    assert easy.mu == pytest.approx((seats[1].mu + seats[2].mu) / 2)
-    assert [(c.seat, c.mu_after) for c in changes if c.ai_level] == [(1, easy.mu), (2, easy.mu)]
-    assert [c.mu_before for c in changes] == [START.mu] * 3
+    assert easy.mu == pytest.approx((seats[0].mu + seats[3].mu) / 2)
+    assert seats[0].sigma != pytest.approx(seats[3].sigma), "the two seats' spreads differ"
+    assert easy.sigma == pytest.approx((seats[0].sigma + seats[3].sigma) / 2)
+    assert [(c.seat, c.mu_after) for c in changes if c.ai_level] == [(0, easy.mu), (3, easy.mu)]
+    assert [c.mu_before for c in changes] == [START.mu] * 4
 
 
 def test_the_fold_starts_from_the_ratings_it_is_given() -> None:
@@ -509,3 +514,19 @@ async def test_the_catch_up_rates_games_queued_before_ratings_applied_them(
         await conn.execute("UPDATE rating_guilds SET applied = 0")
     assert await service.ratings.catch_up() == 3
     assert await tables(database) == applied
+
+
+async def test_the_tenth_rated_game_settles_the_rating_on_the_leaderboard(
+    database: Database,
+) -> None:
+    """After exactly PROVISIONAL_GAMES rated games a rating is no longer provisional, on the
+    leaderboard as in the stats."""
+    service = service_on(database)
+    for played in range(1, PROVISIONAL_GAMES + 1):
+        view = await opened(service, (HOST, BOB), channel=100 + played)
+        await service.play.resign(view.id, BOB if played % 2 else HOST)
+    board = await service.ratings.leaderboard(GUILD)
+    assert [(p.user_id, p.games, p.provisional) for p in board.players] == [
+        (p.user_id, PROVISIONAL_GAMES, False) for p in board.players
+    ]
+    assert len(board.players) == 2

@@ -56,9 +56,11 @@ def test_a_game_that_did_not_finish_gives_no_points_but_counts_as_met_and_played
 
 
 def test_equal_points_are_ordered_by_buchholz() -> None:
+    """B and C have as many points; B met the stronger rivals (Buchholz 3 against 1), while C
+    scored more over the event: Buchholz comes first, so B ranks above C."""
     tables = [
         finished(1, (A, 1, 40, 10), (B, 2, 30, 5)),
-        finished(1, (C, 1, 40, 10), (D, 2, 35, 6)),
+        finished(1, (C, 1, 45, 10), (D, 2, 35, 6)),
         finished(2, (A, 1, 40, 10), (D, 2, 30, 5)),
         finished(2, (B, 1, 40, 10), (C, 2, 30, 5)),
     ]
@@ -67,6 +69,7 @@ def test_equal_points_are_ordered_by_buchholz() -> None:
     assert [by_user[user].half_points for user in (A, B, C, D)] == [4, 2, 2, 0]
     # Buchholz, in halves: B met A (4) and C (2), C met D (0) and B (2).
     assert [by_user[user].half_buchholz for user in (A, B, C, D)] == [2, 6, 2, 6]
+    assert by_user[B].score < by_user[C].score, "the score alone would put C first"
     assert [line.user_id for line in lines] == [A, B, C, D]
     assert [line.rank for line in lines] == [1, 2, 3, 4]
 

@@ -6,8 +6,10 @@ nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -381,3 +383,41 @@ async def test_open_requests_follow_the_people_a_hand_over_brings_in(database: D
     await service.substitutes.answer(carol_out.request.id, BOB, agree=True)
     done = await service.substitutes.answer(carol_out.request.id, ERIN, agree=True)
     assert done.handover is not None
+
+
+async def test_the_last_two_agreements_pressed_at_once_hand_the_seat_over_once(
+    database: Database,
+) -> None:
+    """Carol and Dave, the last two asked, press Agree at the same moment in two processes:
+    each sees both agreements, and the guarded close decides which one carries the request
+    out. The seat changes hands once, the request is done, and neither press fails."""
+    service = service_on(database)
+    other = service_on(database)  # another process
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=702)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    agreed = 0
+    both = asyncio.Event()
+    for process in (service, other):
+        store = process.substitutes._store
+        plain = store.agree
+
+        async def agree(request_id: int, user_id: int, plain: Any = plain) -> None:
+            nonlocal agreed
+            await plain(request_id, user_id)
+            agreed += 1
+            if agreed == 2:
+                both.set()
+            await both.wait()  # each press between its agreement and its read of them
+
+        store.agree = agree  # type: ignore[method-assign]
+    results = await asyncio.gather(
+        service.substitutes.answer(asked.request.id, CAROL, agree=True),
+        other.substitutes.answer(asked.request.id, DAVE, agree=True),
+        return_exceptions=True,
+    )
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    answers = [r for r in results if not isinstance(r, BaseException)]
+    assert [answer.handover is not None for answer in answers].count(True) == 1, results
+    request = await service.substitutes.request(asked.request.id)
+    assert request.status == "done"
+    assert seat_of(await service.play.look(view.id), ERIN) is not None
