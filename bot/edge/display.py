@@ -680,9 +680,9 @@ class GameDisplay:
             "files": files,
             "view": or_missing(decision_buttons(view)),
             "allowed_mentions": mentions,
-            # A nonce alone does not make Discord drop a resend (that takes enforce_nonce,
-            # which discord.py does not send): the catch-up reads the history instead. A
-            # follow-up takes none.
+            # discord.py sends it enforced: Discord answers a resend within a few minutes with
+            # the first message. A catch-up after a restart, later than that, reads the
+            # history instead. A follow-up takes none.
             "nonce": f"mk{view.id}-{view.seq}",
         }
 
