@@ -157,15 +157,20 @@ class Judgement:
     """Every legal option, best first (ties in the search's order: medium's ranking)."""
 
     @property
+    def worst_chance(self) -> float:
+        """The seat's chance after its worst option (0-1)."""
+        return min(option.chance for option in self.options)
+
+    @property
     def stake(self) -> float:
         """What the decision had at stake, in points: the best option's chance less the
         worst's (0 when every option leaves the same chance)."""
-        return _points(self.best_chance - min(option.chance for option in self.options))
+        return _points(self.best_chance - self.worst_chance)
 
     @property
     def kept(self) -> float:
         """What the option taken kept of the stake, in points: its chance less the worst's."""
-        return _points(self.taken_chance - min(option.chance for option in self.options))
+        return _points(self.taken_chance - self.worst_chance)
 
     @property
     def forced(self) -> bool:

@@ -94,9 +94,7 @@ def _accuracy_again(judged: GameJudgement) -> GameJudgement:
         replace(
             judgement,
             accuracy=decision_accuracy(
-                judgement.taken_chance,
-                judgement.best_chance,
-                min(option.chance for option in judgement.options),
+                judgement.taken_chance, judgement.best_chance, judgement.worst_chance
             ),
         )
         for judgement in judged.decisions

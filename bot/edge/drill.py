@@ -189,10 +189,8 @@ def step_message(
         content += "\n" + retry_text(
             judgement, move, players, language, turns=turns, numbers=numbers
         )
-    badges: tuple[str, ...] = (str(chosen), "2", "3")
-    if by_number:
-        drawn = (judgement.taken, shown, also)  # None only after the options drawn
-        badges = tuple(str(number_of(action, 0)) for action in drawn if action is not None)
+    drawn = [action for action in (judgement.taken, shown, also) if action is not None]
+    badges = tuple(str(number_of(action, n)) for n, action in enumerate(drawn, start=1))
     view = drill_buttons(game_id, step, count, language, picking=picking, better=better)
     tried = tuple(actions) if picking is not None and by_number else ()
     return StepMessage(content, shown, view, tried, badges, also)
