@@ -124,7 +124,9 @@ class SeatController:
         if sent.message_id is None:
             return
         try:
-            await self._substitutes.remember_message(request.id, sent.message_id)
+            await self._substitutes.remember_message(
+                request.id, sent.message_id, request.waiting_for
+            )
             closed = await self._substitutes.close_for_ended_games(request.game_id)
         except DatabaseUnavailableError as error:
             log.info("seat request %s: message not kept (%s)", request.id, why(error))

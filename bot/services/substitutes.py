@@ -161,10 +161,10 @@ class SubstituteService:
         return _request_view(row)
 
     async def remember_message(
-        self, request_id: int, message_id: int, waiting_for: tuple[int, ...] | None = None
+        self, request_id: int, message_id: int, waiting_for: tuple[int, ...]
     ) -> None:
         """The request's message in the game's channel, to edit once it can no longer be
-        answered, and, for one posted again, whom it calls now."""
+        answered, and whom it calls."""
         await self._store.set_request_message(request_id, message_id, waiting_for)
 
     async def close_for_ended_games(self, game_id: int | None = None) -> list[HandoverRequest]:

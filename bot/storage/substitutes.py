@@ -61,6 +61,10 @@ _ANY_ENDED_OF_GAME = (
 _OPEN_OF_GAME = (
     f"SELECT {REQUEST_COLUMNS} FROM seat_requests WHERE game_id = $1 AND status = $2 ORDER BY id"
 )
+_AGREEMENTS_OF_OPEN = (
+    "SELECT a.request_id, a.user_id FROM seat_agreements a JOIN seat_requests r "
+    "ON r.id = a.request_id WHERE r.game_id = $1 AND r.status = $2"
+)
 _CLOSE_ENDED = (
     "UPDATE seat_requests SET status = 'failed' WHERE status = $1 AND game_id IN "
     f"(SELECT id FROM games WHERE status <> 'running') RETURNING {REQUEST_COLUMNS}"
@@ -195,27 +199,18 @@ class SubstituteStore(GameTable):
         """The game's requests still open, oldest first, each with its agreements."""
         async with self._db.reading() as conn:
             rows = await conn.fetch(_OPEN_OF_GAME, game_id, OPEN)
-            found = []
-            for row in rows:
-                agreed = await conn.fetch(
-                    "SELECT user_id FROM seat_agreements WHERE request_id = $1", row[0]
-                )
-                found.append(_request(row, frozenset(int(a[0]) for a in agreed)))
-        return found
+            agreements = await conn.fetch(_AGREEMENTS_OF_OPEN, game_id, OPEN) if rows else []
+        agreed: dict[int, set[int]] = {}
+        for agreement in agreements:
+            agreed.setdefault(int(agreement[0]), set()).add(int(agreement[1]))
+        return [_request(row, frozenset(agreed.get(int(row[0]), ()))) for row in rows]
 
     async def set_request_message(
-        self, request_id: int, message_id: int, waiting_for: tuple[int, ...] | None = None
+        self, request_id: int, message_id: int, waiting_for: tuple[int, ...]
     ) -> None:
-        """Remember the message that asks for the request's agreements and, when it was posted
-        again, whom it calls now (`waiting_for`)."""
+        """Remember the message that asks for the request's agreements and whom it calls
+        (`waiting_for`: a request posted again calls whom it waits for then)."""
         async with self._db.single_write() as conn:
-            if waiting_for is None:
-                await conn.execute(
-                    "UPDATE seat_requests SET message_id = $1 WHERE id = $2",
-                    message_id,
-                    request_id,
-                )
-                return
             await conn.execute(
                 "UPDATE seat_requests SET message_id = $1, waiting_for = $2 WHERE id = $3",
                 message_id,

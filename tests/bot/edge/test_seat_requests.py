@@ -46,15 +46,19 @@ FAILED = (
 )
 
 
-async def asked(edge: Edge) -> FakeMessage:
-    """A game of three, where the host asks to hand the guest's seat to the moderator: the
-    request, waiting for the outsider's agreement."""
+async def three_playing(edge: Edge) -> FakeMessage:
+    """A game of the host, the guest and the outsider, started: its first turn."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
     await edge.click(edge.guest, lobby, "Join").response()
     await edge.click(edge.outsider, lobby, "Join").response()
     await edge.click(edge.host, lobby, "Start").response()
-    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    await play_turn(edge, turn)
+    return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+
+
+async def asked(edge: Edge) -> FakeMessage:
+    """A game of three, where the host asks to hand the guest's seat to the moderator: the
+    request, waiting for the outsider's agreement."""
+    await play_turn(edge, await three_playing(edge))
     request = await edge.slash(
         edge.host,
         "marrakech",
@@ -204,11 +208,7 @@ async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge)
     assert guild is not None
     erin = edge.fake.add_user("erin")
     edge.fake.add_member(guild, erin)
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.outsider, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    await three_playing(edge)
     request = await edge.slash(
         edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
     ).answer()

@@ -173,7 +173,7 @@ async def test_the_requests_of_a_game_that_ended_are_closed_once_with_their_mess
     refused = await service.substitutes.ask(view.id, HOST, CAROL, DAVE, None, in_bot=False)
     await service.substitutes.answer(refused.request.id, BOB, agree=False)
     running = await service.substitutes.ask(other.id, HOST, BOB, DAVE, None, in_bot=False)
-    await service.substitutes.remember_message(asked.request.id, 9001)
+    await service.substitutes.remember_message(asked.request.id, 9001, asked.request.waiting_for)
     assert await service.substitutes.close_for_ended_games() == []
 
     await service.play.abort(view.id, HOST)
