@@ -4,14 +4,17 @@
 Judging a game costs seconds of CPU, so it runs in the worker pool's slow lane, never on the
 event loop, and never in the path of a click, once per game whoever asks first
 (`bot.services.judgements`: the analysis and the drill read the same judgement): a game that
-ends wakes the job (`game_closed`),
-which judges, newest first, the finished games with people in them that have no accuracy yet,
-at most PASS_GAMES a pass, among the newest WINDOW_GAMES finished games. The first pass, at
-start, catches up on the games that ended while the bot was down or before a crash let it
-write. Writing is idempotent (a seat written keeps its value), so two processes that judge the
-same game write it once. A game that cannot be judged (its record damaged, a worker failing) is
-logged and left for the next start. A seat whose person had no choice to make (a resignation at
-the first turn) is written without a value: judged, with nothing to count.
+ends wakes the job (`game_closed`), which judges, newest first, the finished games with people
+in them that have no accuracy yet, at most PASS_GAMES a pass. The passes after a start look
+through every finished game for those among some person's newest ACCURACY_GAMES of their server
+(the games their stats show, however old: those that ended while the bot was down, before a
+crash let it write, or before an upgrade asked for accuracy to be written again), until one
+finds them all; later passes look only among the newest WINDOW_GAMES finished games, so a game
+that closes costs a bounded read. Writing is idempotent (a seat written keeps its value), so
+two processes that judge the same game write it once. A game that cannot be judged (its record
+damaged, a worker failing) is logged and left for the next start. A seat whose person had no
+choice to make (a resignation at the first turn) is written without a value: judged, with
+nothing to count.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import engine
 from bot.services.errors import GameNotRunningError
 from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
+from bot.services.stats import ACCURACY_GAMES
 from bot.storage.database import DatabaseUnavailableError
 from bot.storage.stats import PendingGame, SeatAccuracy, StatsStore
 
@@ -33,8 +37,8 @@ log = logging.getLogger(__name__)
 PASS_GAMES = 100
 """The most games one pass judges (the newest first; the stats show 20 per person)."""
 WINDOW_GAMES = 1000
-"""How many of the newest finished games (all servers) a pass looks among: older ones are
-never judged for the stats (their people have newer games, or none the stats would show)."""
+"""How many of the newest finished games (all servers) a pass after the catch-up at start looks
+among: a game that closes is judged within them."""
 REST_PER_JUDGING = 3.0
 """After judging a game, the job rests this many times as long before the next: it takes at
 most a quarter of a worker's time, so AI turns and pictures are never kept waiting long by it
@@ -66,6 +70,9 @@ class AccuracyRecorder:
         self._rested_at = 0.0
         """The time (of `now`) before which the job judges no game: its rest after the last one,
         kept across passes, so games closing one after another do not keep a worker busy."""
+        self._looked_back = False
+        """Whether a pass has found every game some person's stats would show: until then
+        passes look back through all finished games, then only among the newest."""
         self._skipped: set[int] = set()
         """Games this process will not judge again until it restarts: judging them failed."""
 
@@ -78,9 +85,12 @@ class AccuracyRecorder:
         """One pass: judge the finished games without accuracy (newest first, at most
         PASS_GAMES) and write it; how many seats were written."""
         written = 0
-        for game in await self._store.without_accuracy(
-            PASS_GAMES + len(self._skipped), WINDOW_GAMES
-        ):
+        wanted = PASS_GAMES + len(self._skipped)
+        if self._looked_back:
+            games = await self._store.without_accuracy(wanted, WINDOW_GAMES)
+        else:
+            games = await self._store.shown_without_accuracy(wanted, ACCURACY_GAMES)
+        for game in games:
             if game.game_id in self._skipped:
                 continue
             if (left := self._rested_at - self._now()) > 0:
@@ -95,6 +105,7 @@ class AccuracyRecorder:
             except Exception:
                 log.exception("accuracy of game %s: not judged; tried again at start", game.game_id)
                 self._skipped.add(game.game_id)
+        self._looked_back = self._looked_back or len(games) < wanted
         return written
 
     async def _judge(self, game: PendingGame) -> int:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.storage.database import Database
+from bot.storage.database import Connection, Database
 from bot.storage.values import time_from_column
 
 
@@ -272,16 +272,26 @@ class StatsStore:
                 limit,
                 window,
             )
-            found = []
-            for game in games:
-                seats = await conn.fetch(
-                    "SELECT seat, user_id FROM results "
-                    "WHERE game_id = $1 AND user_id IS NOT NULL ORDER BY seat",
-                    game[0],
-                )
-                people = tuple((int(seat[0]), int(seat[1])) for seat in seats)
-                found.append(PendingGame(int(game[0]), people))
-        return found
+            return [await _pending(conn, int(game[0])) for game in games]
+
+    async def shown_without_accuracy(self, limit: int, per_person: int) -> list[PendingGame]:
+        """Up to `limit` finished games, newest first, that are among some person's newest
+        `per_person` finished games of their server (the games their stats would show, however
+        old) and have no accuracy written yet. It reads every finished game's seats: a look
+        for a start, not for each game that closes."""
+        async with self._db.reading() as conn:
+            games = await conn.fetch(
+                "SELECT DISTINCT shown.game_id FROM (SELECT r.game_id, ROW_NUMBER() OVER "
+                "(PARTITION BY g.guild_id, r.user_id ORDER BY r.game_id DESC) AS place "
+                "FROM results r JOIN games g ON g.id = r.game_id "
+                "WHERE g.status = 'over' AND r.user_id IS NOT NULL) shown "
+                "WHERE shown.place <= $2 AND NOT EXISTS "
+                "(SELECT 1 FROM seat_accuracy a WHERE a.game_id = shown.game_id) "
+                "ORDER BY shown.game_id DESC LIMIT $1",
+                limit,
+                per_person,
+            )
+            return [await _pending(conn, int(game[0])) for game in games]
 
     async def add_accuracy(self, game_id: int, seats: list[SeatAccuracy]) -> int:
         """Write the accuracy of the people's `seats` in game `game_id`; a seat written
@@ -299,3 +309,13 @@ class StatsStore:
                     seat.accuracy,
                 )
         return added
+
+
+async def _pending(conn: Connection, game_id: int) -> PendingGame:
+    """Finished game `game_id` with its people's seats, to be judged."""
+    seats = await conn.fetch(
+        "SELECT seat, user_id FROM results "
+        "WHERE game_id = $1 AND user_id IS NOT NULL ORDER BY seat",
+        game_id,
+    )
+    return PendingGame(game_id, tuple((int(seat[0]), int(seat[1])) for seat in seats))

@@ -12,6 +12,7 @@ import pytest
 
 from ai.judge import GameJudgement, SeatSummary
 from ai.judge_json import judgement_to_json
+from bot.services import accuracy
 from bot.services.accuracy import REST_PER_JUDGING, AccuracyRecorder
 from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
@@ -216,3 +217,32 @@ async def test_a_game_whose_judging_fails_is_left_until_the_next_start(
     restarted = golden_recorder(database, store)
     assert await restarted.catch_up() == 0
     assert len(calls) == 2, "tried again at the next start"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_the_start_judges_each_person_s_newest_games_older_than_the_window(
+    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(accuracy, "WINDOW_GAMES", 1)
+    store = StatsStore(database)
+    await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    await finished_game(database, 11, [row(0, 300, 30, 1), row(1, 400, 20, 2)])
+    looked: list[str] = []
+    for name in ("without_accuracy", "shown_without_accuracy"):
+        monkeypatch.setattr(store, name, _noting(looked, name, getattr(store, name)))
+    recorder = golden_recorder(database, store)
+    assert await recorder.catch_up() == 4, "both games, the older beyond the window"
+    assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1
+    await finished_game(database, 12, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    assert await recorder.catch_up() == 2, "a game that closes"
+    assert looked == ["shown_without_accuracy", "without_accuracy"], (
+        "the start looks for each person's newest games; later passes among the newest only"
+    )
+
+
+def _noting(looked: list[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    async def noted(*args: Any) -> Any:
+        looked.append(name)
+        return await method(*args)
+
+    return noted

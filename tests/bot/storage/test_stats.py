@@ -83,6 +83,23 @@ async def test_only_the_newest_finished_games_are_looked_among(db: Database) -> 
     assert await stats.without_accuracy(10, 2) == everything[1:2], "the window counts it"
 
 
+async def test_each_person_s_newest_games_are_found_however_old(db: Database) -> None:
+    for channel in range(2):
+        await finished_game(db, channel, [row(0, 100, 30, 1)])
+    for channel in range(2, 5):
+        await finished_game(db, channel, [row(0, 200, 30, 1)])
+    stats = StatsStore(db)
+    everything = await stats.without_accuracy(10, 1000)  # 200's three games, then 100's two
+    assert 100 not in {p for g in await stats.without_accuracy(10, 3) for _, p in g.people}
+    shown = await stats.shown_without_accuracy(10, 2)
+    assert shown == [*everything[:2], *everything[3:]], "each person's newest two, newest first"
+    assert await stats.shown_without_accuracy(3, 2) == shown[:3]
+    await stats.add_accuracy(everything[3].game_id, [SeatAccuracy(0, 100, 80.0)])
+    assert await stats.shown_without_accuracy(10, 1) == everything[:1], (
+        "100's newest game is judged; the one before is not among their newest"
+    )
+
+
 async def test_a_seat_with_nothing_to_count_is_judged_but_never_read(db: Database) -> None:
     await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
     stats = StatsStore(db)
