@@ -74,6 +74,9 @@ ARCHIVE_MINUTES: Final = 10080
 """A table's thread is archived after a week without a message (the longest turn limit)."""
 RETRY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to set up tables Discord refused or failed."""
+NOTICE_LOOKAHEAD = 5
+"""How many of the channel's messages after a new thread are looked through for Discord's
+"started a thread" notice (it comes right after the thread)."""
 PICTURE_PATIENCE_SECONDS = 0.5
 """How long a click on Start waits for the standings' picture before deferring its answer."""
 OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
@@ -145,6 +148,9 @@ class TournamentDisplay:
         self._stopped = False
         self._ends_shown: dict[int, asyncio.Event] = {}
         """Games just ended whose result is not posted yet, each set once it is."""
+        self._notices_kept: set[int] = set()
+        """Channels where Discord kept a "started a thread" notice the bot tried to delete:
+        said once in the log, not for each table."""
 
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         """Run `work` as a task of its own, kept until it ends or `stop`; a failure is logged
@@ -345,7 +351,38 @@ class TournamentDisplay:
             ),
             DISCORD_TIMEOUT_SECONDS,
         )
+        await self._drop_thread_notice(view, thread.id)
         return thread.id
+
+    async def _drop_thread_notice(self, view: TournamentView, thread_id: int) -> None:
+        """Delete Discord's "started a thread" notice for a new table's thread from the
+        tournament's channel: the standings already link every table's thread, and a notice
+        per table per round would bury them. The notice is the bot's own (it made the thread)
+        and comes right after the thread. Where Discord does not let the bot read the channel's
+        history or delete it, the notice stays, said once per channel in the log."""
+        channel_id = view.channel_id
+        try:
+            after = await asyncio.wait_for(
+                self._client.http.logs_from(channel_id, NOTICE_LOOKAHEAD, after=thread_id),
+                DISCORD_TIMEOUT_SECONDS,
+            )
+            for message in after:
+                reference = message.get("message_reference")
+                pointed = _snowflake(reference.get("channel_id")) if reference else None
+                if message.get("type") == discord.MessageType.thread_created.value and (
+                    pointed == thread_id
+                ):
+                    await bounded(self._client.http.delete_message(channel_id, int(message["id"])))
+                    return
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            if channel_id not in self._notices_kept:
+                self._notices_kept.add(channel_id)
+                log.info(
+                    "tournament %s: Discord's 'started a thread' notices stay in channel %s (%s)",
+                    view.id,
+                    channel_id,
+                    why(error),
+                )
 
     async def _made_thread(self, view: TournamentView, name: str) -> int | None:
         """The id of an active thread of the tournament's channel named `name` that the bot

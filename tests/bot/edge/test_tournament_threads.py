@@ -1,9 +1,11 @@
 """A table's thread: public (discord.py makes a private one unless told), archived after a week
-at most, and found again by its name when a run that made it stopped before recording it,
-whichever process looks (one that does not hold the server's shard knows none of its threads)."""
+at most, found again by its name when a run that made it stopped before recording it,
+whichever process looks (one that does not hold the server's shard knows none of its threads),
+and without Discord's "started a thread" notice left in the tournament's channel."""
 
 from __future__ import annotations
 
+import logging
 from types import SimpleNamespace
 from typing import Any, cast
 from unittest.mock import AsyncMock, MagicMock
@@ -24,15 +26,23 @@ def thread(name: str, owner: int, thread_id: int, parent: int = CHANNEL) -> dict
     return {"id": str(thread_id), "name": name, "owner_id": str(owner), "parent_id": str(parent)}
 
 
-def display_over(parent: Any, *listed: dict[str, object], cached: bool = True) -> TournamentDisplay:
+def display_over(
+    parent: Any,
+    *listed: dict[str, object],
+    cached: bool = True,
+    after_thread: list[dict[str, object]] | None = None,
+) -> TournamentDisplay:
     """A display whose client finds `parent` in its cache (a process holding the server's
-    shard), or else only by `fetch_channel`; Discord lists `listed` as the active threads."""
+    shard), or else only by `fetch_channel`; Discord lists `listed` as the active threads, and
+    `after_thread` as the channel's messages after a new thread (oldest first)."""
     client = SimpleNamespace(
         get_channel=lambda _: parent if cached else None,
         fetch_channel=AsyncMock(return_value=parent),
         user=SimpleNamespace(id=BOT),
         http=SimpleNamespace(
-            get_active_threads=AsyncMock(return_value={"threads": list(listed), "members": []})
+            get_active_threads=AsyncMock(return_value={"threads": list(listed), "members": []}),
+            logs_from=AsyncMock(return_value=list(reversed(after_thread or []))),
+            delete_message=AsyncMock(return_value=None),
         ),
     )
     nothing = cast(Any, None)
@@ -98,3 +108,40 @@ async def test_a_thread_of_the_same_name_in_another_channel_is_not_the_tables() 
     elsewhere = thread(shown.thread_name(tournament, table), BOT, 77, parent=CHANNEL + 1)
     parent = parent_with()
     assert await display_over(parent, elsewhere)._thread_for(tournament, table) == 555
+
+
+def notice(message_id: int, thread_id: int) -> dict[str, object]:
+    """Discord's "started a thread" message (type 18) in the parent, as the API gives it."""
+    reference = {"channel_id": str(thread_id), "guild_id": "1"}
+    return {"id": str(message_id), "type": 18, "message_reference": reference}
+
+
+async def test_the_started_a_thread_notice_of_a_new_table_is_deleted() -> None:
+    tournament = view()
+    table = tournament.tables[2]
+    parent = parent_with()
+    chat = {"id": "600", "type": 0, "content": "good luck all"}
+    display = display_over(parent, after_thread=[notice(556, 555), chat, notice(601, 600)])
+    assert await display._thread_for(tournament, table) == 555
+    http = cast(Any, display)._client.http
+    http.logs_from.assert_awaited_once()
+    assert http.logs_from.await_args.kwargs["after"] == 555, "looked only after the thread"
+    http.delete_message.assert_awaited_once_with(CHANNEL, 556)
+
+
+async def test_a_notice_discord_keeps_stays_and_the_table_is_set_up_all_the_same(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    tournament = view()
+    parent = parent_with()
+    display = display_over(parent, after_thread=[notice(556, 555)])
+    http = cast(Any, display)._client.http
+    refused = discord.Forbidden(MagicMock(status=403, reason="Forbidden"), "Missing Access")
+    http.delete_message.side_effect = refused
+    for table in tournament.tables[:2]:
+        assert await display._thread_for(tournament, table) == 555
+    assert http.delete_message.await_count == 2
+    lines = [r.getMessage() for r in caplog.records if "started a thread" in r.getMessage()]
+    assert len(lines) == 1, f"one line for the channel, not one per table: {lines}"
+    assert "stay" in lines[0]
