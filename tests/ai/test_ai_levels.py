@@ -14,6 +14,7 @@ from ai.hard import public_view
 from engine import Variant, apply, deal, legal_actions, new_game
 from engine.model import Phase
 from engine.state import GameState
+from tests.ai.conftest import random_game
 
 SMALL = Budget(work=14)
 """A work budget that keeps hard's tests fast while still searching (a first pass is <= 12)."""
@@ -104,6 +105,29 @@ def test_public_view_keeps_only_the_revealed_top_rug() -> None:
     assert forward.piles is not None
     assert seen.piles[0][0] == forward.piles[0][0]
     assert sorted(seen.piles[1]) == sorted(forward.piles[1])
+
+
+def test_public_view_hides_the_seat_s_next_rug_while_it_turns_assam_after_its_rug() -> None:
+    # rotate-after (R12): the rug just laid was the top; the next is revealed only at the
+    # seat's next turn (R2), so while it turns Assam its whole pile is hidden, as the rival's.
+    checked = 0
+    for state in random_game(2, Variant.ROTATE_AFTER, 0):
+        if state.phase is not Phase.ROTATE:
+            continue
+        seat = state.to_move
+        assert seat is not None
+        assert state.piles is not None
+        pile = state.piles[seat]
+        if len(set(pile)) < 2:
+            continue
+        other = next(i for i, color in enumerate(pile) if color != pile[0])
+        swapped = list(pile)
+        swapped[0], swapped[other] = swapped[other], swapped[0]
+        piles = list(state.piles)
+        piles[seat] = tuple(swapped)
+        assert public_view(state._replace(piles=tuple(piles)), seat) == public_view(state, seat)
+        checked += 1
+    assert checked >= 5
 
 
 def test_the_ai_package_does_not_load_random(repo_root: Path) -> None:

@@ -442,6 +442,30 @@ async def test_two_processes_at_the_last_hint_give_it_once(
     assert await hints_used(edge.store.database, mover) == HINTS_PER_GAME
 
 
+async def test_a_last_hint_whose_answer_fails_leaves_the_hint_button(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given back in the store only, the game held in memory would count it used, and the
+    # person's next decisions would offer no Hint though one is left.
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    for _ in range(HINTS_PER_GAME - 1):
+        await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+
+    async def failing(record: Any) -> Any:
+        raise RuntimeError("the worker died")
+
+    monkeypatch.setattr(coach, "options", failing)
+    failed = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+    assert not failed.content.startswith("💡"), failed.content
+    assert await hints_used(edge.store.database, mover) == HINTS_PER_GAME - 1
+    await edge.click(mover, turn, decision(turn)).response()
+    placing = edge.fake.world.messages[turn.id]
+    assert "Hint" in [button.label for button in placing.enabled_buttons()]
+
+
 async def test_a_hint_whose_answer_fails_is_given_back(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:

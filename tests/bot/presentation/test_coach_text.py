@@ -245,3 +245,14 @@ def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_
     assert not coach.verdict_line(judgement_from(orient, "R", slim), facings, locale).startswith(
         "⏹️"
     ), "a chance shown as 1% is not a decided game"
+
+
+@pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
+def test_a_decision_in_a_game_all_but_won_is_decided_too(locale: str) -> None:
+    # "Good" where every option keeps the game won would teach nothing, as where all lose it.
+    orient = orient_state()
+    facings = coach.facings_of(orient)
+    won = (Option("S", 1.0, Facts()), Option("L", 0.998, Facts()), Option("R", 0.996, Facts()))
+    line = coach.verdict_line(judgement_from(orient, "R", won), facings, locale)
+    assert line.startswith("⏹️"), line
+    assert "100" in line, line
