@@ -35,22 +35,28 @@ class PlayerStore:
         return bool(value)
 
     async def set_turn_dms(self, user_id: int, on: bool, now: datetime) -> bool:
-        """Set the user's choice; True if it changed."""
+        """Set the user's choice; True if it changed (a user with no settings has it off).
+
+        The change is a conditional update, so of two writers at once (two refusals of the
+        user's direct messages, in two processes) exactly one is told it changed it."""
         async with self._db.transaction() as conn:
-            before = bool(
-                await conn.fetchval(
-                    "SELECT turn_dms FROM player_settings WHERE user_id = $1", user_id
-                )
-            )
-            await conn.execute(
-                "INSERT INTO player_settings (user_id, turn_dms, updated_at) VALUES ($1, $2, $3) "
-                "ON CONFLICT (user_id) DO UPDATE SET turn_dms = excluded.turn_dms, "
-                "updated_at = excluded.updated_at",
+            changed = await conn.execute(
+                "UPDATE player_settings SET turn_dms = $2, updated_at = $3 "
+                "WHERE user_id = $1 AND turn_dms <> $2",
                 user_id,
                 int(on),
                 time_to_column(now),
             )
-        return before != on
+            if changed:
+                return True
+            added = await conn.execute(
+                "INSERT INTO player_settings (user_id, turn_dms, updated_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (user_id) DO NOTHING",
+                user_id,
+                int(on),
+                time_to_column(now),
+            )
+        return bool(added) and on
 
     async def set_choices(
         self, user_id: int, turn: bool, next_up: bool, now: datetime, locale: str | None = None

@@ -3,6 +3,7 @@ their turn, and the open games a player holds a seat in on a server."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
@@ -54,6 +55,19 @@ async def test_turn_dms_are_off_until_asked_and_survive_a_reopen(database_target
         assert not await players.turn_dms(5)
     finally:
         await database.close()
+
+
+async def test_of_two_refusals_at_once_one_turns_the_choice_off(db: Database) -> None:
+    # Two direct messages refused at once (two processes, two games): the player is told
+    # once, in a game's channel, by the one refusal that turned the choice off.
+    players = PlayerStore(db)
+    for _ in range(20):
+        await players.set_turn_dms(5, True, NOW)
+        both = await asyncio.gather(
+            players.set_turn_dms(5, False, LATER), players.set_turn_dms(5, False, LATER)
+        )
+        assert sorted(both) == [False, True]
+    assert not await players.turn_dms(5)
 
 
 async def test_open_games_of_a_player_are_this_server_s_seats_still_held(db: Database) -> None:
