@@ -19,6 +19,7 @@ from bot.services.away import AwayService
 from bot.services.errors import BadOptionError
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
+    LONGEST_QUIET,
     MONTHLY_AWAY_DAYS,
     AwayRefusedError,
     NotAwayError,
@@ -42,6 +43,7 @@ from tests.bot.services.test_async_play import (
     play_turn,
     two_humans,
 )
+from tests.bot.services.test_pause import time_out_three_times
 from tests.polling import until
 from tests.round_trips import counting
 
@@ -162,6 +164,14 @@ def test_bad_quiet_hours_are_refused_by_name(
     with pytest.raises(BadOptionError) as refused:
         QuietHours.parse(starts, ends, zone)
     assert refused.value.option == option
+
+
+def test_quiet_hours_of_sixteen_hours_are_allowed_and_a_minute_more_refused() -> None:
+    assert QuietHours.parse("22:00", "14:00", KYIV).length() == LONGEST_QUIET
+    assert timedelta(hours=16) == LONGEST_QUIET
+    with pytest.raises(BadOptionError) as refused:
+        QuietHours.parse("22:00", "14:01", KYIV)
+    assert refused.value.option == "quiet_length"
 
 
 def test_a_time_zone_typed_in_another_case_is_the_zone_it_names() -> None:
@@ -382,7 +392,8 @@ async def test_a_spell_that_would_pass_next_month_s_allowance_is_refused(
     await away.go_away(GUILD, HOST, 10)  # 1 day of March, 10 begun in April
 
 
-async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayTable) -> None:
+async def cup_with_bob(table: AwayTable) -> int:
+    """A Swiss tournament of the table's server that BOB has joined (HOST has not): its id."""
     tournaments = TournamentService(
         TournamentStore(table.database), table.service, seeds=lambda: "5e" * 16
     )
@@ -399,18 +410,37 @@ async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayT
         locale="en",
     )
     await tournaments.join(cup.id, BOB, "bob")
+    return cup.id
+
+
+async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayTable) -> None:
+    cup = await cup_with_bob(table)
     away = table.service.away
-    await away.set_tournament_away_days(cup.id, 2)
+    await away.set_tournament_away_days(cup, 2)
     with pytest.raises(AwayRefusedError) as refused:
         await away.go_away(GUILD, BOB, 3)
     assert (refused.value.allowed, refused.value.by_tournament) == (2, True)
     await away.go_away(GUILD, HOST, 3)  # not one of its players
     await away.go_away(GUILD, BOB, 2)
-    await away.set_tournament_away_days(cup.id, 0)
+    await away.set_tournament_away_days(cup, 0)
     with pytest.raises(AwayRefusedError):
         await away.go_away(GUILD, BOB, 1)
     with pytest.raises(BadOptionError):
-        await away.set_tournament_away_days(cup.id, 15)
+        await away.set_tournament_away_days(cup, 15)
+
+
+async def test_a_tournament_s_cap_above_the_server_s_gives_its_players_the_server_s(
+    table: AwayTable,
+) -> None:
+    # "The lower of its cap and the server's": a cap above the server's lifts nothing.
+    cup = await cup_with_bob(table)
+    away = table.service.away
+    await away.set_away_days(GUILD, 3)
+    await away.set_tournament_away_days(cup, 10)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, BOB, 5)
+    assert (refused.value.allowed, refused.value.by_tournament) == (3, False)
+    await away.go_away(GUILD, BOB, 3)
 
 
 async def test_time_away_kept_in_memory_no_longer_counts_once_it_ends(
@@ -507,6 +537,21 @@ async def test_what_quiet_hours_hold_comes_in_the_language_they_were_set_in(
     table.clock.now = datetime(2026, 3, 2, 16, tzinfo=UTC)
     await table.scheduler.run_due()
     assert [[(n.kind, n.locale) for n in sent] for sent in table.released] == [[("remind", "uk")]]
+
+
+async def test_a_held_turn_ping_is_kept_in_the_language_quiet_hours_were_set_in(
+    table: AwayTable,
+) -> None:
+    # The turn's ping and direct message are held on the turn message's path, not the
+    # reminders': the same promise, another code path.
+    view, mover, _ = await who_moves(table)
+    assert view.game.locale == "en"
+    away = table.service.away
+    await away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV), locale="uk")
+    assert await away.reachable(view.game, view.seq, [mover]) == (), "quiet: the ping is held"
+    end = datetime(2026, 3, 2, 16, tzinfo=UTC)
+    held = await away.store.claim_held(end, "a", end + timedelta(seconds=60))
+    assert [(n.kind, n.locale) for n in held] == [("turn", "uk")]
 
 
 async def test_a_held_notice_is_claimed_by_one_process_only(table: AwayTable) -> None:
@@ -729,3 +774,25 @@ async def test_a_held_turn_is_told_only_while_it_waits_for_its_player(table: Awa
     assert table.turns, "the AI played the turn"
     (after,) = (await away.turns_now(held)).values()
     assert (after.waits, after.timed_out) == (False, True), "their last turn ran out"
+
+
+async def test_a_held_turn_of_a_seat_the_ai_took_over_does_not_wait_for_its_person(
+    table: AwayTable,
+) -> None:
+    # After three timeouts the AI plays the seat, which is still the person's: its turn does
+    # not wait for them, so the morning message must not say when it ends.
+    view = await two_humans(table)
+    view = await time_out_three_times(table, view, BOB)
+    while view.user_to_move != BOB:
+        mover = view.user_to_move
+        assert mover is not None
+        view = await play_turn(table, view, mover)
+    loaded = await table.service.loader.load(view.id)
+    assert loaded.state is not None
+    player = loaded.player_at(loaded.state.to_move)
+    assert player is not None
+    assert (player.user_id, player.ai_plays) == (BOB, True)
+    now = table.clock.now
+    held = HeldNotice(BOB, GUILD, view.game.channel_id, view.id, view.seq, "turn", "en", now, now)
+    (found,) = (await table.service.away.turns_now([held])).values()
+    assert not found.waits
