@@ -4,9 +4,11 @@ private view (watch_post) says what the watcher gets."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import engine
+from bot.presentation.messages import text
 from bot.presentation.watch import DM_LIMIT, finished_turns, news_text, watch_post
 from bot.services.views import GameStatus, GameView, Player
 from bot.services.watch_views import WatchNews, WatchView
@@ -38,6 +40,20 @@ def test_a_long_message_keeps_the_newest_turns_and_counts_the_oldest() -> None:
     told = [turn for turn in turns if lines[turn] in message.splitlines()]
     assert told == turns[-len(told) :], "the newest turns, in order"
     assert f"… and {len(turns) - len(told)} earlier turns" in message
+
+
+def test_a_long_message_at_the_game_s_end_still_tells_the_end() -> None:
+    running = played_to(30, (Player(100, 0), Player(101, 1)))
+    view = dataclasses.replace(
+        running, game=dataclasses.replace(running.game, status=GameStatus.OVER)
+    )
+    turns = list(finished_turns(view))
+    lines = {turn: f"Turn {turn}: " + "x" * 150 for turn in turns}
+    message = news_text(WatchNews(7, view, 0), lines)
+    assert len(message) <= DM_LIMIT
+    told = [turn for turn in turns if lines[turn] in message.splitlines()]
+    assert told == turns[-len(told) :], "the newest turns, in order"
+    assert message.splitlines()[-1] == text("watch.dm.over", "en", game_id=view.id)
 
 
 def test_the_private_view_says_what_the_watcher_gets() -> None:

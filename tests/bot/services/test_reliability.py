@@ -9,7 +9,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from bot.presentation.reliability import duration_label, lobby_note, stats_line
-from bot.services import GameService, StatsService
+from bot.services import GameService, GameView, StatsService
 from bot.services.reliability import ENOUGH_TURNS, Reliability, reliability_of
 from bot.storage import Database, GameStore, StatsStore
 from bot.storage.stats import LogEntry
@@ -234,7 +234,8 @@ def test_the_lobby_says_how_fast_only_after_enough_turns() -> None:
     ]
 
 
-async def test_a_lobby_s_people_are_read_in_one_round_trip(database: Database) -> None:
+async def game_under_way(database: Database) -> tuple[GameService, GameView]:
+    """A game of HOST and BOB on server 9, six turns in: HOST takes 10 min a turn, BOB 1."""
     clock = ManualClock()
     service = GameService(GameStore(database), clock=clock, seeds=lambda: "ab" * 16)
     view = await service.lobby.create_lobby(
@@ -247,6 +248,11 @@ async def test_a_lobby_s_people_are_read_in_one_round_trip(database: Database) -
         assert user is not None
         clock.advance(300 if user == HOST else 30)
         view = await service.play.act(view.id, user, view.seq, choose(view))
+    return service, view
+
+
+async def test_a_lobby_s_people_are_read_in_one_round_trip(database: Database) -> None:
+    await game_under_way(database)
     stats = StatsService(StatsStore(database))
     with counting(database) as trips:
         host, bob = await stats.reliability(9, [HOST, BOB])
@@ -255,3 +261,27 @@ async def test_a_lobby_s_people_are_read_in_one_round_trip(database: Database) -
     assert host.median_seconds == 600
     assert bob.median_seconds == 60
     assert (await stats.reliability(10, [HOST]))[0].turns == 0, "another server's games"
+
+
+async def test_an_aborted_game_counts_for_no_one_s_reliability(database: Database) -> None:
+    service, view = await game_under_way(database)
+    stats = StatsService(StatsStore(database))
+    host, _ = await stats.reliability(9, [HOST, BOB])
+    assert host.played == 3, "a running game counts"
+    await service.play.abort(view.id, HOST)
+    host, bob = await stats.reliability(9, [HOST, BOB])
+    assert (host.turns, bob.turns) == (0, 0), "an aborted game counts for no one"
+
+
+def test_one_night_s_sleep_does_not_make_a_fast_player_look_slow() -> None:
+    log = [*turn(0, ME)]  # the game's first turn: no time
+    minute = 0
+    for step in range(ENOUGH_TURNS):
+        minute += 1
+        log += turn(minute)  # an AI seat
+        minute += 600 if step == 0 else 10  # a night's sleep, then ten minutes a turn
+        log += turn(minute, ME)
+    (mine,) = reliability_of([ME], log)
+    assert mine.played == ENOUGH_TURNS + 1
+    assert mine.median_seconds == 10 * 60
+    assert lobby_note(mine, "en") == "usually plays within 10 min"
