@@ -342,6 +342,7 @@ class TournamentDisplay:
         made = await self._made_thread(view, name)
         if made is not None:
             log.info("tournament %s: adopting thread %s", view.id, made)
+            await self._drop_thread_notice(view, made)
             return made
         thread = await asyncio.wait_for(
             parent.create_thread(
@@ -355,11 +356,12 @@ class TournamentDisplay:
         return thread.id
 
     async def _drop_thread_notice(self, view: TournamentView, thread_id: int) -> None:
-        """Delete Discord's "started a thread" notice for a new table's thread from the
-        tournament's channel: the standings already link every table's thread, and a notice
-        per table per round would bury them. The notice is the bot's own (it made the thread)
-        and comes right after the thread. Where Discord does not let the bot read the channel's
-        history or delete it, the notice stays, said once per channel in the log."""
+        """Delete Discord's "started a thread" notice for a table's thread (new, or made by a
+        run that stopped before recording it) from the tournament's channel: the standings
+        already link every table's thread, and a notice per table per round would bury them.
+        The notice is the bot's own (it made the thread) and comes right after the thread.
+        Where Discord does not let the bot read the channel's history or delete it, the notice
+        stays, said once per channel in the log."""
         channel_id = view.channel_id
         try:
             after = await asyncio.wait_for(

@@ -81,10 +81,14 @@ async def test_a_thread_made_but_never_recorded_is_found_again(owner: int) -> No
     table = tournament.tables[2]
     made = thread(shown.thread_name(tournament, table), owner, 77)
     parent = parent_with(made)
-    found = await display_over(parent, made)._thread_for(tournament, table)
+    display = display_over(parent, made, after_thread=[notice(78, 77)])
+    found = await display._thread_for(tournament, table)
     if owner == BOT:
         assert found == 77
         parent.create_thread.assert_not_awaited()
+        # the notice the run that stopped left behind goes too
+        deleted = cast(Any, display)._client.http.delete_message
+        deleted.assert_awaited_once_with(CHANNEL, 78)
     else:  # someone else's thread of the same name is not the table's
         assert found == 555
 
