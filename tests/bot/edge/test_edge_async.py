@@ -84,6 +84,27 @@ async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None
     assert "no turn time limit" in explicit.embed_text(), "0 overrides the server default"
 
 
+async def test_a_thread_follows_its_parent_among_the_allowed_channels(edge: Edge) -> None:
+    # `new` in a thread hands its parent to the rule: without it, a thread of an allowed
+    # channel is refused as a channel of its own.
+    guild = edge.channel.guild
+    assert guild is not None
+    admin = edge.fake.add_user("admin")
+    edge.fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
+    other = edge.fake.add_text_channel(guild, "elsewhere")
+    await channel_option(edge, admin, "allow-channel", edge.channel).answer()
+
+    thread = edge.fake.add_thread(edge.channel, "side game")
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
+    assert lobby.channel_id == thread.id
+    assert await edge.store.open_in_channel(thread.id) is not None, "its parent allows games"
+
+    elsewhere = edge.fake.add_thread(other, "not here")
+    refused = await private(edge.slash(edge.guest, "marrakech", "new", channel=elsewhere))
+    assert "not allowed in this channel" in refused
+    assert await edge.store.open_in_channel(elsewhere.id) is None
+
+
 async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> None:
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
     assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "add-ai"))
@@ -135,3 +156,22 @@ async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge)
     assert current.pinged_user_ids == frozenset({mover})
     assert all(id_of(b).startswith("mk:1:2:") for b in current.enabled_buttons())
     assert await edge.service.play.behind_on_display() == []
+
+
+async def test_history_lists_this_channel_s_games_or_with_server_the_whole_server_s(
+    edge: Edge,
+) -> None:
+    guild = edge.channel.guild
+    assert guild is not None
+    other = edge.fake.add_text_channel(guild, "elsewhere")
+    for channel in (edge.channel, other):  # game #1 here, game #2 in the other channel
+        lobby = await edge.slash(edge.host, "marrakech", "new", channel=channel, seats=2).answer()
+        await edge.click(edge.host, lobby, "Add AI: easy").response()
+        await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+    here = (await edge.slash(edge.guest, "marrakech", "history").answer()).embed_text()
+    assert "**#1**" in here
+    assert "**#2**" not in here, "this channel's games only"
+    # With `server`, no channel narrows the list: game #2 of the other channel is in it.
+    everywhere = await edge.slash(edge.guest, "marrakech", "history", server=True).answer()
+    assert "**#1**" in everywhere.embed_text()
+    assert "**#2**" in everywhere.embed_text(), "the whole server's games"

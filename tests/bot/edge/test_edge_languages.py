@@ -124,6 +124,31 @@ async def test_an_absence_is_told_to_its_user_in_theirs_and_to_the_game_in_its_o
     assert notice.content.endswith("(partie n° 1).")
 
 
+async def test_the_host_s_seat_request_is_posted_in_the_game_s_language_not_the_host_s(
+    edge: Edge,
+) -> None:
+    # Every player answers the request in the game's channel: in the Ukrainian host's words,
+    # the French players of a French game could not read it.
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Rejoindre").response()
+    await edge.click(edge.outsider, edge.fake.world.messages[lobby.id], "Rejoindre").response()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Commencer").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    request = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=edge.guest,
+        **{"in": edge.moderator},
+    ).answer()
+    assert not request.ephemeral
+    assert request.content.startswith(f"<@{edge.host.id}> demande de confier la place"), (
+        request.content
+    )
+    assert [b.label for b in request.enabled_buttons()] == ["D'accord", "Refuser"]
+
+
 async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: Edge) -> None:
     turn = await french_game(edge)
     guild = edge.channel.guild

@@ -1,14 +1,20 @@
 """The lobby's seats: an AI never seats past the lobby's size, the start shuffles the seats
-from the game's seed, and a seat keeps its player's name tidied and bounded."""
+from the game's seed, and a seat keeps its player's name tidied and bounded. Its turn limit is
+5 minutes to 7 days, or none."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.services.errors import LobbyFullError
+from bot.services.errors import BadOptionError, LobbyFullError
+from bot.services.guilds import GuildService
 from bot.services.lobby import NAME_LIMIT, seat_name
 from bot.storage import Database
+from bot.storage.guilds import GuildStore
 from tests.bot.services.test_service import BOB, CAROL, CHANNEL, DAVE, HOST, service_on
+
+FIVE_MINUTES = 5 * 60
+SEVEN_DAYS = 7 * 24 * 3600
 
 
 async def test_an_ai_is_not_seated_in_a_full_lobby(database: Database) -> None:
@@ -36,6 +42,27 @@ async def test_the_start_shuffles_the_seats_from_the_seed(database: Database) ->
         orders.add(tuple(p.user_id for p in sorted(view.players, key=lambda p: p.seat or 0)))
     assert orders != {users}, "every game seated its players in the order they joined"
     assert len(orders) > 1, "every seed seated the players alike"
+
+
+async def test_a_turn_limit_of_five_minutes_to_seven_days_both_included_is_accepted(
+    database: Database,
+) -> None:
+    # "7 days" is one of the choices `/marrakech new` offers: an end left out refuses it.
+    service = service_on(database)
+    for n, seconds in enumerate((FIVE_MINUTES, SEVEN_DAYS)):
+        lobby = await service.lobby.create_lobby(
+            guild_id=9, channel_id=CHANNEL + n, host_id=HOST, turn_limit_seconds=seconds
+        )
+        assert lobby.game.turn_limit_seconds == seconds
+    for seconds in (FIVE_MINUTES - 1, SEVEN_DAYS + 1):
+        with pytest.raises(BadOptionError) as refused:
+            await service.lobby.create_lobby(
+                guild_id=9, channel_id=CHANNEL + 2, host_id=HOST, turn_limit_seconds=seconds
+            )
+        assert refused.value.option == "turn_limit"
+    guilds = GuildService(GuildStore(database))
+    assert (await guilds.set_turn_limit(9, SEVEN_DAYS)).turn_limit_seconds == SEVEN_DAYS
+    assert (await guilds.set_turn_limit(9, FIVE_MINUTES)).turn_limit_seconds == FIVE_MINUTES
 
 
 def test_a_seat_name_is_one_line_of_at_most_the_limit() -> None:

@@ -12,14 +12,16 @@ import engine
 from bot.services import EndReason, GameStatus, GameView, StatsService, pause
 from bot.services.player_games import PlayerGamesService
 from bot.services.views import Player
-from bot.storage import StatsStore
+from bot.storage import GameStore, StatsStore
 from bot.storage.players import PlayerStore
 from tests.bot.services.test_async_play import (
+    BOB,
     GUILD,
     HOST,
     LIMIT,
     Table,
     human_vs_ai,
+    humans,
     play_turn,
     run_until_quiet,
     two_humans,
@@ -96,6 +98,33 @@ async def test_rejoin_resumes_a_paused_game(table: Table) -> None:
     assert not table.abandoned
 
 
+async def test_a_seat_taken_back_on_its_own_turn_is_the_person_s_on_a_fresh_clock(
+    table: Table,
+) -> None:
+    # Left on the AI's clock, due now, the turn would be played for them at once, as a timeout.
+    service = table.service
+    view = await humans(table, (HOST, BOB), channel=740)
+    view = await time_out_three_times(table, view, BOB)
+    while view.user_to_move != BOB:  # the seat's own turn, the AI's move due at once
+        mover = view.user_to_move
+        assert mover is not None
+        view = await play_turn(table, view, mover)
+    games = GameStore(table.database)
+    row = await games.get(view.id)
+    assert row is not None
+    assert row.due_at == table.clock.now, "the AI is to play it now"
+    view = await service.play.rejoin(view.id, BOB)
+    row = await games.get(view.id)
+    assert row is not None
+    assert row.due_at == table.clock.now + timedelta(seconds=LIMIT), "Bob's turn, its clock anew"
+    seq = view.seq
+    await run_until_quiet(table)
+    view = await service.play.look(view.id)
+    assert (view.seq, view.user_to_move) == (seq, BOB), "nothing played for Bob: his turn waits"
+    (bob,) = [p for p in view.players if p.user_id == BOB]
+    assert (bob.autoplay, bob.timeouts) == (False, 0)
+
+
 async def test_a_person_still_playing_keeps_the_game_going(table: Table) -> None:
     view = await two_humans(table)
     sleeper = view.user_to_move
@@ -153,6 +182,19 @@ def test_the_pause_rule() -> None:
         )
         later, _ = engine.apply(later, action)
     assert not pause.is_paused((handed, *ai_seats), later), "the pause waits for the round's end"
+
+
+def test_a_seat_the_ai_took_over_that_went_out_holds_nothing_up() -> None:
+    # Its person can no longer take it back: were the game to wait for them, it would end
+    # abandoned instead of being played to its end by the AI seats.
+    state = engine.new_game(engine.GameConfig(players=3))
+    handed = Player(1, 0, autoplay=True)
+    ai_seats = (Player(None, 1, ai_level="easy"), Player(None, 2, ai_level="hard"))
+    out, _ = engine.resign(state, 0)  # seat 0 out of the game, as a seat that could not pay is
+    assert out.is_eliminated(0)
+    assert out.to_move == 1, "a round begins at the first seat still in"
+    assert pause.may_resume((handed, *ai_seats), out) == (), "no seat still in to take back"
+    assert not pause.is_paused((handed, *ai_seats), out), "no one to wait for: play on"
 
 
 async def test_my_games_says_the_ai_has_my_seat(table: Table) -> None:

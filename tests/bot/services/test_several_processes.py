@@ -1,9 +1,9 @@
 """Several bot processes on one database (each back end): each process is a GameService with
 a database connection (pool) of its own, as two processes would have. A process that fell
 behind accepts the next legitimate click; each piece of due work is claimed by one process,
-and taken over when its claim runs out; a reminder goes out once however the processes race;
-a start-up catch-up is done by the process that claims the game. Time only moves when a test
-moves it; nothing sleeps."""
+and taken over when its claim runs out; another shard's due work is left to its own process
+for 5 s; a reminder goes out once however the processes race; a start-up catch-up is done by
+the process that claims the game. Time only moves when a test moves it; nothing sleeps."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ import pytest
 from bot.services import DueKind, DueWork, GameService, GameStatus, GameView
 from bot.services.loader import CLAIM_LEASE_SECONDS
 from bot.storage import Database, GameStore, open_database
+from bot.storage.game_rows import ShardSet
 from tests.bot.services.test_async_play import (
+    BOB,
     FAST_AI,
     HOST,
     LIMIT,
@@ -155,6 +157,37 @@ async def test_both_processes_running_their_schedulers_play_each_turn_once(
     assert len(seqs) == len(set(seqs)), "no turn played twice"
     final = await first.service.play.look(view.id)
     assert final.user_to_move == HOST or final.status is not GameStatus.RUNNING
+
+
+async def test_another_shard_s_due_work_is_left_to_its_own_process_for_five_seconds(
+    database: Database,
+) -> None:
+    """A process holding shard 0 of 2 runs a game of a server on shard 1 (its own process
+    posts and edits in that channel, within the rate limits it knows): the game's due
+    reminder is that process's first, and taken here only once it is 5 s overdue."""
+    clock = ManualClock()
+    mine = GameService(
+        GameStore(database),
+        clock=clock,
+        seeds=seeds,
+        ai_budget=FAST_AI,
+        owner="shard-0",
+        shards=ShardSet(2, (0,)),
+    )
+    their_guild = 1 << 22  # (guild_id >> 22) % 2 == 1
+    view = await mine.lobby.create_lobby(
+        guild_id=their_guild, channel_id=730, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
+    )
+    await mine.lobby.join(view.id, BOB)
+    view = await mine.lobby.start(view.id, HOST)
+    await mine.play.set_board_message(view.id, 5000, view.seq)  # shown
+    clock.advance(LIMIT / 2)  # the reminder is due now
+    assert await mine.turns.due_work() == [], "its own shard's process has it first"
+    clock.advance(4)
+    assert await mine.turns.due_work() == [], "4 s overdue: still its own process's"
+    clock.advance(1)
+    work = await mine.turns.due_work()
+    assert [piece.game_id for piece in work] == [view.id], "5 s overdue: taken over"
 
 
 # --- a reminder goes out once ----------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -134,6 +135,29 @@ async def test_bad_substitutions_are_refused_and_change_nothing(database: Databa
     view = await play_out(service, view)
     with pytest.raises(GameNotRunningError):
         await service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
+
+
+async def test_a_seat_that_went_out_of_the_game_is_not_handed_over(database: Database) -> None:
+    # A seat out of the game is no seat still in it: handed over, its newcomer would be shown
+    # as finishing it, and the one who left rated as if they had resigned.
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=720)
+    loaded = service.loader.in_memory(view.id)
+    assert loaded is not None
+    assert loaded.state is not None
+    out = seat_of(view, BOB)
+    assert out is not None
+    assert out != loaded.state.to_move
+    # Bob's seat could not pay (R9): it is out, though he never resigned.
+    service.loader.keep(replace(loaded, state=loaded.state._replace(eliminated=(out,))))
+    with pytest.raises(SubstituteError) as refused:
+        await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    assert refused.value.code == "not_in"
+    with pytest.raises(SubstituteError) as refused:
+        await service.substitutes.ask(view.id, HOST, BOB, DAVE, "Dave", in_bot=False)
+    assert refused.value.code == "not_in"
+    seats = await service.loader.store.seats(view.id)
+    assert DAVE not in [seat.user_id for seat in seats], "nothing changed"
 
 
 async def test_the_host_hands_a_seat_over_once_the_others_agree(database: Database) -> None:
@@ -383,6 +407,28 @@ async def test_open_requests_follow_the_people_a_hand_over_brings_in(database: D
     await service.substitutes.answer(carol_out.request.id, BOB, agree=True)
     done = await service.substitutes.answer(carol_out.request.id, ERIN, agree=True)
     assert done.handover is not None
+
+
+async def test_a_request_everyone_still_asked_agreed_to_is_carried_out_when_the_last_leaves(
+    database: Database,
+) -> None:
+    """Carol agreed, Dave had not; Dave resigns: everyone still asked has agreed, so the seat
+    changes hands then, with no press left to make (the request would otherwise wait, asking
+    no one, until it runs out)."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=721)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    assert set(asked.request.missing) == {CAROL, DAVE}
+    waiting = await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    assert waiting.handover is None
+    await service.play.resign(view.id, DAVE)
+    (answer,) = await service.substitutes.after_seats_changed(view.id)
+    assert answer.handover is not None, "Carol, the only one still asked, agreed: carried out"
+    assert answer.request.status == "done"
+    assert (await service.substitutes.request(asked.request.id)).status == "done"
+    players = (await service.play.look(view.id)).players
+    assert ERIN in [p.user_id for p in players]
+    assert BOB not in [p.user_id for p in players]
 
 
 async def test_the_last_two_agreements_pressed_at_once_hand_the_seat_over_once(

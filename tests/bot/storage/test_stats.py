@@ -1,7 +1,9 @@
-"""Stats count what the final message says: an eliminated seat's game and loss, not its score."""
+"""Stats count what the final message says: an eliminated seat's game and loss, not its score.
+A player's favourite colour is the one they played most."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.storage import Database, GameStore, NewGame, StatsStore, open_database
@@ -52,6 +54,18 @@ async def test_a_player_only_ever_out_has_games_and_no_score(db: Database) -> No
     stats = StatsStore(db)
     mine = await stats.player(GUILD, 100)
     assert (mine.games, mine.wins, mine.average_score, mine.best_score) == (1, 0, None, None)
+
+
+async def test_the_favourite_colour_is_the_one_played_most_on_a_tie_the_newest(
+    db: Database,
+) -> None:
+    # With one game each, "most" and "least" played are the same colour: it takes two.
+    stats = StatsStore(db)
+    await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])  # red
+    await finished_game(db, 11, [replace(row(0, 100, 30, 1), color="blue"), row(1, 200, 25, 2)])
+    assert (await stats.player(GUILD, 100)).favourite_color == "blue", "a tie: the newest game's"
+    await finished_game(db, 12, [row(0, 100, 30, 1), row(1, 200, 25, 2)])  # red again
+    assert (await stats.player(GUILD, 100)).favourite_color == "red", "red twice, blue once"
 
 
 async def test_accuracy_is_written_once_and_read_newest_first(db: Database) -> None:
