@@ -575,17 +575,20 @@ class TournamentStore:
         self, tournament_id: int, round_no: int, table_no: int, new: NewTableGame, now: datetime
     ) -> int | None:
         """Create the table's game, started, and record it, in one transaction; None (and
-        nothing written) if the table has its game already."""
+        nothing written) if the table has its game already, or another writer is making it
+        at this moment: the table's row is locked first, by an update that changes nothing
+        unless the table has no game, so of two writers at once the second waits for the
+        first and then finds its game."""
         stamp = time_to_column(now)
         async with self._db.transaction() as conn:
-            existing = await conn.fetchval(
-                "SELECT game_id FROM tournament_tables WHERE tournament_id = $1 AND round = $2 "
-                "AND table_no = $3",
+            free = await conn.execute(
+                "UPDATE tournament_tables SET game_id = NULL WHERE tournament_id = $1 "
+                "AND round = $2 AND table_no = $3 AND game_id IS NULL",
                 tournament_id,
                 round_no,
                 table_no,
             )
-            if existing is not None:
+            if not free:
                 return None
             game_id = int(
                 await conn.fetchval(

@@ -323,3 +323,21 @@ async def test_the_games_of_tournaments_made_before_they_were_marked_are_marked(
         assert (ordinary.tournament_id, table.tournament_id) == (None, 7)
     finally:
         await database.close()
+
+
+async def test_two_creators_of_a_table_s_game_at_once_make_one_and_the_other_gets_none(
+    db: Database,
+) -> None:
+    # Two processes whose claims on a table overlapped (the first one's lease ran out while
+    # it set the table up) create its game at once: one game, and the other is told so.
+    store = TournamentStore(db)
+    for attempt in range(10):
+        tournament_id = await running(store, channel=100 + attempt)
+        await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+        created = await asyncio.gather(
+            *(
+                store.create_table_game(tournament_id, 1, 2, table_game(200 + attempt), NOW)
+                for _ in range(2)
+            )
+        )
+        assert sorted(game is None for game in created) == [False, True], created
