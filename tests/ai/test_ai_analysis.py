@@ -26,6 +26,7 @@ from ai.analysis import (
 )
 from ai.luck import face_values, roll_luck
 from engine import (
+    Color,
     GameEnded,
     GameState,
     PlayerEliminated,
@@ -337,6 +338,28 @@ def test_a_toll_escaped_is_named_as_the_turning_point_when_it_is() -> None:
     roll_part = sum(abs(a - b) for a, b in zip(swing.rolled, swing.before, strict=True))
     rest_part = sum(abs(a - b) for a, b in zip(swing.after, swing.rolled, strict=True))
     assert roll_part >= rest_part
+
+
+def test_a_toll_that_went_against_the_chances_is_not_the_turning_point_s_reason() -> None:
+    """In 4 players seat 1 rolls and pays seat 2 a toll, while the roll moves the chances most
+    from seat 3 to seat 0: the toll went neither to the seat that gained most nor from the one
+    that lost most, so it is not the reason (the mover paid, so no escape either, and no rug was
+    read: no reason). Paid to seat 0, the same toll is the reason. Any toll of the turn taken as
+    the reason would blame one that went against the chances."""
+    toll = TaxPaid(payer=1, payee=2, owed=5, paid=5, color=Color.BLUE, region=frozenset({3}))
+    before = (0.25, 0.25, 0.25, 0.25)
+    after = (0.45, 0.24, 0.26, 0.05)
+    points = [Point(6, 0, before), Point(7, 1, after)]
+    turn = _Turn(7, 1, [toll], face=2, escaped=0.0, rolled=after)  # all of it the roll's
+    swing = _swing(points, [turn])
+    assert swing is not None
+    assert (swing.gainer, swing.loser) == (0, 3)
+    assert swing.cause is Cause.NONE, swing.payment
+    assert swing.payment is None
+    to_the_gainer = _Turn(7, 1, [replace(toll, payee=0)], face=2, escaped=0.0, rolled=after)
+    swing = _swing(points, [to_the_gainer])
+    assert swing is not None
+    assert swing.cause is Cause.PAYMENT, "the same toll paid to the seat that gained most"
 
 
 def test_of_two_equal_moves_the_earlier_is_the_turning_point() -> None:

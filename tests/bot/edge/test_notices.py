@@ -27,6 +27,7 @@ from bot.services.views import AutoTurn, Reminder, TurnReason
 from tests.bot.edge.test_edge import Edge, a_window_later, running_edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord.snowflakes import iso_now
 
 NOTICE = "ran out of time"
 LONG_AGO = "2020-01-01T00:00:00.000+00:00"
@@ -291,6 +292,23 @@ async def test_a_restart_after_the_window_tells_a_rejoin_without_waiting(
     await edge.bot.display.resume_displays()
     assert rejoin_told(edge, back)
     assert waits == [], "the notice this run posted opens no window to wait for"
+
+
+async def test_a_restart_waits_out_a_window_the_last_run_s_edit_opened(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every message of the game was posted more than a window ago, but the last run edited the
+    turn's message just before it was killed: an edit counts in Discord's window as a post does,
+    so the restart waits before it tells the rejoin. Going by the posts' times alone, it would
+    not wait, and could meet a 429 on the channel."""
+    back = await rejoined_untold(edge)
+    waits = recorded_waits(edge, monkeypatch, back)
+    a_window_later(edge, monkeypatch)
+    turn = edge.fake.latest_with_components(edge.channel)
+    edge.fake.world.messages[turn.id].edited_timestamp = iso_now(edge.fake.world.clock_offset)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [False], "one wait, for the window the last run's edit opened"
 
 
 async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -> None:

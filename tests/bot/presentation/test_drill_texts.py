@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import engine
-from ai.judge import Band, Facts, Judgement, Kind, Option
+from ai.judge import Band, Facts, Judgement, Kind, Option, drill_floor
 from bot.presentation import presenter
 from bot.presentation.drill import good_enough, retry_text, step_text, turn_words, why
 
@@ -127,6 +127,20 @@ def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
     )
     assert retry_text(RUG, "b2c2", 2, "uk") == (  # a whole number agrees with its noun
         "b2-c2: 50\u202f%, менш ніж 2 пункти від найкращого. Влучно."
+    )
+
+
+def test_picking_again_a_decision_that_gave_away_exactly_the_floor_is_not_good() -> None:
+    # A decision is drilled when it gave away the floor or more, so one that gave away exactly
+    # the floor (2 points in 2 players) is drilled, and picking it again must not be called
+    # good: the floor itself is not "within" it.
+    at_floor = dataclasses.replace(
+        RUG, options=(*RUG.options, Option("d1e1", 0.475, Facts(squares=(3, 4), grown=2)))
+    )
+    assert at_floor.loss_of("d1e1") == drill_floor(2) == 2.0
+    assert not good_enough(at_floor, "d1e1", 2)
+    assert retry_text(at_floor, "d1e1", 2, "en") == (
+        "d1-e1: 48%, 2.0 points below the best (b2-c2, 50%)."
     )
 
 

@@ -1,6 +1,7 @@
 """`marrakech-bot ratings rebuild`: recomputes every server's ratings from its rated games, on
 SQLite and on PostgreSQL, to exactly the numbers the bot applied game by game, and says how
-many games and servers it went through."""
+many games and servers it went through. And the bot's own start rates the games the ratings do
+not include yet."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.storage import open_database
+from tests.bot.edge.test_edge import running_edge
 from tests.bot.services.test_ratings import OTHER_GUILD, opened, resign_all_but, tables
 from tests.bot.services.test_service import BOB, CAROL, HOST, service_on
 from tests.postgres import backend, database_target, postgres_server, postgres_url
@@ -98,3 +100,30 @@ async def test_rebuild_counts_one_game_and_one_server_in_the_singular(
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert await asyncio.to_thread(main, ["ratings", "rebuild"]) == 0
     assert capsys.readouterr().out.strip().endswith("ratings rebuilt from 1 rated game in 1 server")
+
+
+async def test_the_start_rates_the_games_the_ratings_do_not_include_yet(
+    database_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rated game whose rating failed to apply, or that ended before ratings were kept, is
+    queued: the bot's start (`Bot.before_connect`, as `marrakech-bot` runs it) applies it, to
+    the numbers applying it at its end gave. Without that, a quiet server's game would wait for
+    the server's next rated game, and the games before ratings for ever."""
+    async with running_edge(tmp_path, monkeypatch, database_target=database_target) as edge:
+        guild = edge.channel.guild
+        assert guild is not None
+        users = (edge.host.id, edge.guest.id)
+        view = await opened(edge.service, users, channel=edge.channel.id, guild=guild.id)
+        await edge.service.play.resign(view.id, edge.guest.id)
+        database = edge.store.database
+        applied = await tables(database)
+        assert dict(applied)["rating_guilds"] == [(guild.id, 1, 1)]
+        async with database.transaction() as conn:  # as a failed apply leaves them
+            await conn.execute("DELETE FROM rating_changes")
+            await conn.execute("DELETE FROM ratings")
+            await conn.execute("UPDATE rating_guilds SET applied = 0")
+        try:
+            await edge.bot.before_connect()
+            assert await tables(database) == applied, "the start applies the game left unrated"
+        finally:
+            await edge.bot.stopping()  # the watch and the clock the start began

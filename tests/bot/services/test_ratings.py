@@ -17,7 +17,7 @@ import pytest
 from bot.services import EndReason, GameService, GameStatus, GameView
 from bot.services.rating_model import PROVISIONAL_GAMES, START, rate
 from bot.services.ratings import RatingService, fold, rated_in
-from bot.services.views import Player
+from bot.services.views import Player, RatingChange
 from bot.storage import Database, GameRow, open_database
 from bot.storage.ratings import RatedGame, RatedSeat, RatingRow, RatingStore
 from tests.bot.services.test_async_play import (
@@ -278,6 +278,29 @@ async def test_ai_levels_are_rated_as_reference_players(database: Database) -> N
         ("medium", 0, 0, 1),
         ("hard", 0, 0, 1),
     ]
+
+
+async def test_an_ai_level_s_rating_on_a_server_goes_on_from_game_to_game(
+    database: Database,
+) -> None:
+    """A level's reference rating is built over every game it plays on the server: each game
+    starts it where the one before left it, and a rebuild gives the same numbers. A level rated
+    afresh at each game would stay a newcomer, no reference to measure against."""
+    service = service_on(database)
+    easy: list[RatingChange] = []
+    for channel in (1, 2):
+        game = await opened(service, (HOST,), channel=channel, ais=("easy",))
+        over = await service.play.resign(game.id, HOST)
+        easy += [change for change in over.ratings if change.ai_level == "easy"]
+    first, second = easy
+    assert second.before == first.after, "the second game starts where the first left it"
+    board = await service.ratings.leaderboard(GUILD)
+    assert [(ref.ai_level, ref.games, ref.points) for ref in board.references] == [
+        ("easy", 2, second.after)
+    ]
+    applied = await tables(database)
+    await service.ratings.rebuild(GUILD)
+    assert await tables(database) == applied
 
 
 async def test_ratings_are_kept_per_server(database: Database) -> None:

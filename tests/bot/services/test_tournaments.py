@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import threading
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ from bot.storage import Database, GameStore, open_database
 from bot.storage.tournaments import TournamentStore
 from bot.workers.pool import WorkerPool
 from tests.bot.services.conftest import FreshTargets
+from tests.bot.services.test_async_play import ManualClock
 from tests.bot.services.test_service import fixed_clock
 from tests.round_trips import counting
 
@@ -43,6 +45,9 @@ results, the end of the read."""
 ADVANCE_ROUND_TRIPS = SNAPSHOT_ROUND_TRIPS + 5
 """An advance that pairs a round: the snapshot, then BEGIN, the round, its tables, the
 tournament's time stamp, COMMIT."""
+ENDING_ROUND_TRIPS = SNAPSHOT_ROUND_TRIPS + 1
+"""The advance that ends the tournament: the snapshot, then the one guarded statement that ends
+it."""
 START_TABLE_ROUND_TRIPS = 1 + 6 + 6
 """Setting a table's game up: the table and its players' names (one statement), creating the
 game (BEGIN, the check that the table has none, the game, its seats, the table, COMMIT), and
@@ -55,10 +60,13 @@ def seed_source() -> Callable[[], str]:
 
 
 def services(
-    database: Database, owner: str = "one", workers: WorkerPool | None = None
+    database: Database,
+    owner: str = "one",
+    workers: WorkerPool | None = None,
+    clock: Callable[[], datetime] = fixed_clock,
 ) -> tuple[GameService, TournamentService]:
     seeds = seed_source()
-    games = GameService(GameStore(database), clock=fixed_clock, seeds=seeds, owner=owner)
+    games = GameService(GameStore(database), clock=clock, seeds=seeds, owner=owner)
     return games, TournamentService(TournamentStore(database), games, seeds=seeds, workers=workers)
 
 
@@ -310,6 +318,25 @@ async def test_a_restarted_process_pairs_the_round_that_the_last_one_left(
         await database.close()
 
 
+async def test_a_start_looks_at_the_tournaments_that_ended_within_the_last_day(
+    database: Database,
+) -> None:
+    """A process that ends a tournament may die before it draws the end: the next start draws
+    it for the tournaments that ended within the last day. One that ended an hour ago is among
+    them; two days later it is not (a window that starts now would find none at all)."""
+    clock = ManualClock()
+    games, tournaments = services(database, clock=clock)
+    view = await opened(tournaments, PLAYERS[:2], rounds=1)
+    await tournaments.start(view.id, MOD, moderator=False)
+    (game,) = await set_up(tournaments, view.id)
+    await end_by_resignations(games, game)
+    assert (await tournaments.advance(view.id)).finished
+    clock.advance(timedelta(hours=1).total_seconds())
+    assert await tournaments.ended_within(timedelta(days=1)) == [view.id]
+    clock.advance(timedelta(days=2).total_seconds())
+    assert await tournaments.ended_within(timedelta(days=1)) == []
+
+
 async def play_round(
     games: GameService, tournaments: TournamentService, tournament_id: int
 ) -> None:
@@ -336,6 +363,26 @@ async def test_an_advance_reads_the_tournament_once(database: Database) -> None:
             idle = await tournaments.advance(view.id)
         assert idle.paired is None
         assert trips.count <= SNAPSHOT_ROUND_TRIPS, f"nothing to do: {trips.count} round trips"
+
+
+async def test_the_advance_that_ends_a_tournament_reads_it_once_and_ends_it_in_one_statement(
+    database: Database,
+) -> None:
+    """After the last round, the advance ends the tournament in ENDING_ROUND_TRIPS: the view it
+    returns is built from its snapshot and the end it wrote. Reading the tournament again for
+    that view would double the cost of the step."""
+    games, tournaments = services(database)
+    view = await opened(tournaments)
+    await tournaments.start(view.id, MOD, moderator=False)
+    for round_no in (2, 3):
+        await play_round(games, tournaments, view.id)
+        assert (await tournaments.advance(view.id)).paired == round_no
+    await play_round(games, tournaments, view.id)
+    with counting(database) as trips:
+        progress = await tournaments.advance(view.id)
+    assert progress.finished
+    assert trips.count <= ENDING_ROUND_TRIPS, f"the end: {trips.count} round trips"
+    assert progress.view == await tournaments.look(view.id), "the view is as stored"
 
 
 async def test_setting_a_table_up_reads_that_table_only(database: Database) -> None:

@@ -164,6 +164,24 @@ async def test_the_leaderboard_puts_settled_players_first_then_the_provisional(
     assert await ratings.leaderboard(OTHER, 10, 10) == []
 
 
+async def test_the_leaderboard_ranks_by_the_points_it_shows_not_by_mu(db: Database) -> None:
+    """The points shown are 1500 + 25 * (mu - 3 * sigma): a high mu with a wide sigma shows fewer
+    points than a lower mu known closely, and ranks after it, settled or provisional. Ranked by
+    mu, the board would list players out of the order of the points it prints."""
+    store, ratings = GameStore(db), RatingStore(db)
+    game = await finished(store, 10, results((100, None, 1), (300, None, 2)))
+    players = [
+        RatingRow(100, None, 30.0, 4.0, 12),  # settled, points 1,950
+        RatingRow(300, None, 25.0, 1.0, 12),  # settled, points 2,050
+        RatingRow(200, None, 40.0, 8.0, 3),  # provisional, points 1,900
+        RatingRow(400, None, 30.0, 2.0, 3),  # provisional, points 2,100
+    ]
+    changes = [change(game, 0, 1, 100, None), change(game, 1, 1, 300, None)]
+    assert await ratings.apply(GUILD, 0, changes, players)
+    board = await ratings.leaderboard(GUILD, settled=10, limit=10)
+    assert [row.user_id for row in board] == [300, 100, 400, 200]
+
+
 async def test_the_record_against_each_ai_level_counts_every_ai_seat_met(db: Database) -> None:
     store, ratings = GameStore(db), RatingStore(db)
     await finished(store, 10, results((100, None, 1), (None, "easy", 2), (None, "easy", 3)))
