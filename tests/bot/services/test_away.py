@@ -43,7 +43,7 @@ from tests.bot.services.test_async_play import (
     play_turn,
     two_humans,
 )
-from tests.bot.services.test_pause import time_out_three_times
+from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat
 from tests.polling import until
 from tests.round_trips import counting
 
@@ -781,12 +781,7 @@ async def test_a_held_turn_of_a_seat_the_ai_took_over_does_not_wait_for_its_pers
 ) -> None:
     # After three timeouts the AI plays the seat, which is still the person's: its turn does
     # not wait for them, so the morning message must not say when it ends.
-    view = await two_humans(table)
-    view = await time_out_three_times(table, view, BOB)
-    while view.user_to_move != BOB:
-        mover = view.user_to_move
-        assert mover is not None
-        view = await play_turn(table, view, mover)
+    view = await at_the_ai_s_turn_in_their_seat(table, await two_humans(table), BOB)
     loaded = await table.service.loader.load(view.id)
     assert loaded.state is not None
     player = loaded.player_at(loaded.state.to_move)

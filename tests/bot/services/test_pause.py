@@ -46,6 +46,17 @@ async def time_out_three_times(table: Table, view: GameView, sleeper: int) -> Ga
     return await table.service.play.look(view.id)
 
 
+async def at_the_ai_s_turn_in_their_seat(table: Table, view: GameView, sleeper: int) -> GameView:
+    """The game once `sleeper` ran out of time three turns in a row and the others played on to
+    their seat's next turn, which the AI is to play at once."""
+    view = await time_out_three_times(table, view, sleeper)
+    while view.user_to_move != sleeper:
+        mover = view.user_to_move
+        assert mover is not None
+        view = await play_turn(table, view, mover)
+    return view
+
+
 def round_begins(view: GameView) -> bool:
     state = view.state
     assert state is not None
@@ -104,11 +115,7 @@ async def test_a_seat_taken_back_on_its_own_turn_is_the_person_s_on_a_fresh_cloc
     # Left on the AI's clock, due now, the turn would be played for them at once, as a timeout.
     service = table.service
     view = await humans(table, (HOST, BOB), channel=740)
-    view = await time_out_three_times(table, view, BOB)
-    while view.user_to_move != BOB:  # the seat's own turn, the AI's move due at once
-        mover = view.user_to_move
-        assert mover is not None
-        view = await play_turn(table, view, mover)
+    view = await at_the_ai_s_turn_in_their_seat(table, view, BOB)
     games = GameStore(table.database)
     row = await games.get(view.id)
     assert row is not None

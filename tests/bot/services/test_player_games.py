@@ -13,9 +13,9 @@ from bot.storage import Database
 from bot.storage.players import PlayerStore
 from engine import Color
 from engine.events import Event
-from tests.bot.services.test_async_play import Table, play_turn, two_humans
+from tests.bot.services.test_async_play import Table, two_humans
 from tests.bot.services.test_async_play import table as table
-from tests.bot.services.test_pause import time_out_three_times
+from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat
 from tests.bot.services.test_service import BOB, CAROL, HOST, service_on, started, step
 
 GUILD = 9
@@ -179,12 +179,7 @@ async def test_direct_messages_are_in_the_language_the_person_asked_for_them_in(
 async def test_no_up_next_notice_after_a_seat_the_ai_took_over(table: Table) -> None:
     # After three timeouts the AI plays the seat at once: no "you are next" for the person
     # after it, and no "your turn" for the seat's own person.
-    view = await two_humans(table)
-    view = await time_out_three_times(table, view, BOB)
-    while view.user_to_move != BOB:
-        mover = view.user_to_move
-        assert mover is not None
-        view = await play_turn(table, view, mover)
+    view = await at_the_ai_s_turn_in_their_seat(table, await two_humans(table), BOB)
     players = PlayerGamesService(table.service.loader, PlayerStore(table.database))
     await players.set_notify(HOST, "next")
     await players.set_notify(BOB, "on")

@@ -35,7 +35,7 @@ from tests.bot.services.test_async_play import (
     run_until_quiet,
 )
 from tests.bot.services.test_async_play import table as table  # the fixture
-from tests.bot.services.test_pause import time_out_three_times
+from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat, time_out_three_times
 from tests.bot.services.test_ratings import DAVE, opened
 from tests.bot.services.test_service import play_out, service_on, step
 
@@ -239,13 +239,9 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
 ) -> None:
     service = table.service
     view = await humans(table, (HOST, BOB), channel=704)
-    view = await time_out_three_times(table, view, BOB)
+    view = await at_the_ai_s_turn_in_their_seat(table, view, BOB)
     (bob,) = [p for p in view.players if p.user_id == BOB]
     assert bob.autoplay
-    while view.user_to_move != BOB:  # the seat's own turn, the AI's move due at once
-        mover = view.user_to_move
-        assert mover is not None
-        view = await play_turn(table, view, mover)
     games = GameStore(table.database)
     row = await games.get(view.id)
     assert row is not None
