@@ -12,6 +12,7 @@ the bot's guilds. The ids alone, without the count, are an error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,16 +111,24 @@ def redacted_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
 
 
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+"""A '%' that starts no percent-encoding (two hex digits)."""
+
+
 def _parses(url: str) -> bool:
     """Whether the URL's user part, host and port read as typed: a '/', '?' or '#' in a
     password ends the part it belongs to, and leaves its '@' (and the rest of the password)
-    in the path, the query or the fragment."""
+    in the path, the query or the fragment; a '%' not followed by two hex digits encodes
+    nothing (one that is, as in every URL, is the character the digits encode)."""
     parts = urlsplit(url)
     try:
         parts.port  # noqa: B018  (reading it checks it)
     except ValueError:
         return False
-    return "@" not in url.partition("://")[2] or "@" in parts.netloc
+    if "@" in url.partition("://")[2] and "@" not in parts.netloc:
+        return False
+    user_part = parts.netloc.rpartition("@")[0]
+    return _STRAY_PERCENT.search(user_part) is None
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,12 +65,13 @@ def test_a_bad_database_setting_is_one_clear_line(value: str, said: str) -> None
     assert "\n" not in str(raised.value)
 
 
-@pytest.mark.parametrize("password", ["S3cr/etPW", "S3cr#etPW", "S3cr?etPW"])
+@pytest.mark.parametrize("password", ["S3cr/etPW", "S3cr#etPW", "S3cr?etPW", "S3cr%etPW"])
 def test_a_password_a_url_cannot_hold_as_typed_is_refused_without_showing_it(
     password: str,
 ) -> None:
     """A '/', '#' or '?' ends the URL's user part: the URL would not parse, and the password
-    would be logged whole. Refused in one line that says how to write it, and never shows it."""
+    would be logged whole; a '%' not followed by two hex digits encodes nothing. Refused in one
+    line that says how to write it, and never shows it."""
     url = f"postgresql://marrakech:{password}@127.0.0.1:5432/marrakech"
     with pytest.raises(SettingsError, match="percent-encode") as raised:
         load_settings({**TOKEN, "MARRAKECH_DB": url})
@@ -79,11 +80,18 @@ def test_a_password_a_url_cannot_hold_as_typed_is_refused_without_showing_it(
     assert "etPW" not in said
     assert "%2F" in said
     encoded = url.replace(
-        password, password.replace("/", "%2F").replace("#", "%23").replace("?", "%3F")
+        password,
+        password.replace("%", "%25").replace("/", "%2F").replace("#", "%23").replace("?", "%3F"),
     )
     settings = load_settings({**TOKEN, "MARRAKECH_DB": encoded})
     assert settings.database.password == password, "the encoded form is read as the password"
     assert "etPW" not in repr(settings)
+
+
+def test_a_percent_sign_and_two_hex_digits_in_a_password_is_the_character_they_encode() -> None:
+    # As in every URL: "ab%41" is "abA". A password with a '%' of its own writes it %25.
+    url = "postgresql://marrakech:ab%41@127.0.0.1:5432/marrakech"
+    assert load_settings({**TOKEN, "MARRAKECH_DB": url}).database.password == "abA"
 
 
 def test_redacting_never_shows_a_password_even_from_a_url_that_does_not_parse() -> None:
