@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+from itertools import combinations
+
 import pytest
 from PIL import Image
 
 from engine import Color
 from render import palette
+from render.sprites import rug_piece
 from render.vision import (
     DEFICIENCIES,
     closest_pair,
@@ -18,6 +22,9 @@ from render.vision import (
 
 # Rug colours (and the empty square) must differ by at least this CIEDE2000 for every vision.
 MIN_DIFFERENCE = 15.0
+
+WHITE, BLACK = (255, 255, 255), (0, 0, 0)
+"""The paper and the ink the marks are drawn with when their shapes alone are compared."""
 
 
 @pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
@@ -42,6 +49,31 @@ def test_every_color_has_its_own_mark() -> None:
     styles = [*palette.RUG_STYLES.values(), palette.NEUTRAL_STYLE]
     assert len({style.mark for style in styles}) == len(styles) == 5
     assert set(palette.RUG_STYLES) == set(Color)
+
+
+def _mark_drawn(style: palette.RugStyle) -> frozenset[tuple[int, int]]:
+    """The pixels a rug square of `style` inks when drawn in black on white: its mark, and the
+    inner border every style shares, so that only the shapes differ."""
+    plain = dataclasses.replace(style, fill=WHITE, outline=WHITE, motif=BLACK)
+    piece = rug_piece(64, plain, (1, 1)).convert("L")
+    width = piece.width
+    return frozenset(
+        (index % width, index // width)
+        for index, value in enumerate(piece.tobytes())
+        if value < 128
+    )
+
+
+def test_each_colour_s_mark_is_drawn_in_a_shape_of_its_own() -> None:
+    """The marks drawn on the board, not only the palette's table, tell the colours apart (red
+    diamonds, yellow dots, blue bars, brown crosses, neutral hatching): two of them drawing the
+    same shape would leave a colour-blind player the colour alone."""
+    styles = {color.value: style for color, style in palette.RUG_STYLES.items()}
+    styles["neutral"] = palette.NEUTRAL_STYLE
+    drawn = {name: _mark_drawn(style) for name, style in styles.items()}
+    for (one, a), (other, b) in combinations(drawn.items(), 2):
+        apart = len(a ^ b) / len(a | b)
+        assert apart > 0.2, f"{one} and {other} carry nearly the same mark ({apart:.0%} apart)"
 
 
 @pytest.mark.parametrize("deficiency", list(DEFICIENCIES))

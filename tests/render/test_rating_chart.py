@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from render import palette
+from engine import Color
+from render import palette, rating_chart
 from render.rating_chart import (
     CHART_HEIGHT,
     CHART_WIDTH,
@@ -74,6 +75,25 @@ def test_a_loss_is_a_triangle_pointing_down() -> None:
     widest = max(rows, key=lambda y: rows[y])
     assert widest - top < (bottom - top) / 3, "the base is on top"
     assert rows[bottom] <= 3, "the point is at the bottom"
+
+
+def test_a_gain_is_a_triangle_pointing_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mirror of a loss: a point at its top, widest at its bottom (its base), so that the
+    shape alone tells a gain from a loss. A gain is filled in the line's colour; here it is
+    painted in a palette colour the chart does not use, so its pixels can be told apart."""
+    marked = palette.RUG_STYLES[Color.BLUE].fill
+    history = (1500, 1546, 1530)
+    assert not pixels(decode(render_rating_chart(history)), marked)
+    monkeypatch.setattr(rating_chart, "GAIN", marked)
+    gain = pixels(decode(render_rating_chart(history)), marked)
+    assert gain
+    rows: dict[int, int] = {}
+    for _, y in gain:
+        rows[y] = rows.get(y, 0) + 1
+    top, bottom = min(rows), max(rows)
+    widest = max(rows, key=lambda y: rows[y])
+    assert bottom - widest < (bottom - top) / 3, "the base is at the bottom"
+    assert rows[top] <= 3, "the point is on top"
 
 
 def test_a_history_without_losses_draws_no_loss_marker() -> None:

@@ -1,5 +1,6 @@
 """The sharded client in process against the fake Discord: it opens only the shards it holds,
-and its heartbeat counts the gateway as up only while every one of them is open."""
+and its heartbeat counts the gateway as up only while every one of them is open and beats only
+then; its bot-token requests keep to the share of the global limit its shards make."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.edge import client as client_module
 from bot.runtime.composition import build_bot
-from bot.runtime.health import Heartbeat
+from bot.runtime.health import Heartbeat, check_health, read_heartbeat
 from bot.storage import open_database
 from bot.storage.games import ShardSet
 from tests.e2e.fakecord import FakeDiscord
+from tests.polling import WAIT_SECONDS
 
 
 async def test_the_client_holds_only_its_shards_and_beats_while_they_are_open(
@@ -64,3 +67,63 @@ async def test_the_client_holds_only_its_shards_and_beats_while_they_are_open(
             if runner is not None:
                 await runner
         assert not client.gateway_open()
+
+
+async def test_a_client_holding_some_shards_paces_itself_to_their_share_of_the_global_limit(
+    tmp_path: Path,
+) -> None:
+    """Discord's 50 requests a second are shared by every process of the bot: one holding 2 of
+    4 shards starts at most 22 bot-token requests a second (its half, at 90 %), one holding them
+    all 45. Two processes each pacing to the whole limit would send up to 90 a second."""
+    database = await open_database(tmp_path / "pace.sqlite3")
+    try:
+        half = build_bot(
+            database, heartbeat=Heartbeat(tmp_path / "half"), shards=ShardSet(4, (0, 1))
+        ).client
+        one = build_bot(
+            database, heartbeat=Heartbeat(tmp_path / "one"), shards=ShardSet(3, (2,))
+        ).client
+        alone = build_bot(database, heartbeat=Heartbeat(tmp_path / "alone")).client
+        assert [half.pace.per_second, one.pace.per_second, alone.pace.per_second] == [22, 15, 45]
+    finally:
+        await database.close()
+
+
+async def test_the_heartbeat_beats_in_each_period_the_gateway_is_open_and_in_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every 30 s the client writes a gateway beat if every shard it holds is open, and none
+    while one is down, so the file goes stale and `healthcheck` fails 90 s after Discord was
+    lost, however long the event loop runs on. The periods go by on a fake clock: the loop asks
+    whether the client is closed before each one, and the test closes it after the last."""
+    open_in = (True, False, True, False, False, False, False)
+    period = 0
+
+    def is_closed() -> bool:
+        nonlocal period
+        period += 1
+        return period > len(open_in)
+
+    def gateway_open() -> bool:
+        return open_in[period - 1]
+
+    monkeypatch.setattr(client_module, "HEARTBEAT_INTERVAL_SECONDS", 0.0)
+    path = tmp_path / "heartbeat"
+    heartbeat = Heartbeat(path, clock=lambda: 30.0 * period)
+    database = await open_database(tmp_path / "beat.sqlite3")
+    try:
+        client = build_bot(database, heartbeat=heartbeat).client
+        monkeypatch.setattr(client, "is_closed", is_closed)
+        monkeypatch.setattr(client, "gateway_open", gateway_open)
+        await asyncio.wait_for(client._beat_forever(), WAIT_SECONDS)
+    finally:
+        await database.close()
+
+    record = read_heartbeat(path)
+    assert record is not None
+    assert record.beaten_at == 90.0, "the last beat is of the last period the gateway was open"
+    # A beat written while the gateway is down would keep the bot healthy.
+    assert check_health(path, now=30.0 * len(open_in)) == (
+        False,
+        "unhealthy: last heartbeat 120 s ago (limit 90 s)",
+    )

@@ -212,6 +212,24 @@ async def test_a_click_not_answered_or_too_old_is_not_used(clock: Clock) -> None
     assert log[1:] == [("bot_post", "bot", None), ("bot_edit", "bot", 10)]
 
 
+async def test_another_game_s_click_keeps_a_game_whose_newest_click_is_still_fresh(
+    clock: Clock,
+) -> None:
+    """A game is let go once its newest click is stale, not as soon as its oldest one is: a
+    game clicked 2 minutes ago still posts through that click, not with the bot token, though
+    its click before was made 14 minutes ago."""
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    sender.opened(GAME, FakeInteraction("old", log, message=Sent(10)))
+    clock.now = NOW + timedelta(minutes=12)
+    sender.opened(GAME, FakeInteraction("new", log, created_at=clock.now, message=Sent(20)))
+    clock.now = NOW + timedelta(minutes=14)
+    sender.opened(GAME + 1, FakeInteraction("other", log, created_at=clock.now, message=Sent(30)))
+
+    await sender.post(GAME, Channel(log), content="next turn")
+    assert log == [("followup", "new", "next turn")]
+
+
 async def test_a_token_discord_refuses_is_dropped_but_a_403_is_not_retried(
     clock: Clock,
 ) -> None:

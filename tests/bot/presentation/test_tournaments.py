@@ -192,6 +192,19 @@ def test_a_shared_first_place_is_told_as_shared() -> None:
     )
 
 
+@pytest.mark.parametrize("status", [TournamentStatus.RUNNING, TournamentStatus.OVER])
+def test_a_shared_first_place_stars_every_player_in_it(status: TournamentStatus) -> None:
+    """The picture's star and lighter row go to everyone ranked first, as the text names them
+    all, not only to the one listed first."""
+    base = view(status=status)
+    first, second, *rest = base.standings
+    tied = dataclasses.replace(base, standings=(first, dataclasses.replace(second, rank=1), *rest))
+    picture = shown.standings_post(tied).picture
+    assert picture is not None
+    assert [row.rank for row in picture.rows] == ["1", "1", "3"]
+    assert [row.leader for row in picture.rows] == [True, True, False]
+
+
 def test_nobody_leads_before_a_point_is_won() -> None:
     start = view(tables=view().tables[:2], standings=tuple(standings(PLAYERS, [], 2)))
     picture = shown.standings_post(start).picture

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace, TracebackType
 from typing import Any, cast
 
+import asyncpg  # type: ignore[import-untyped]
 import discord
 import pytest
 
@@ -249,3 +250,45 @@ async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
     assert "\n" not in message
     assert record.exc_info is None, "no traceback"
     assert ":pw@" not in message
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        asyncpg.CannotConnectNowError("the database system is starting up"),
+        asyncpg.TooManyConnectionsError("sorry, too many clients already"),
+    ],
+    ids=["starting up", "full"],
+)
+async def test_a_server_starting_up_or_full_stops_the_start_with_6_for_a_restart(
+    error: Exception,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """PostgreSQL answers that it is starting up (or recovering) or that it is full: that may
+    pass by itself, so the start ends with 6, which a supervisor restarts, not 5, which the
+    systemd unit of docs/deployment.md leaves down until a person looks."""
+
+    async def refused(target: object) -> None:
+        raise error
+
+    monkeypatch.setattr(app, "open_database", refused)
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": "token",
+            "MARRAKECH_DB": "postgresql://marrakech:pw@127.0.0.1/marrakech",
+            "MARRAKECH_HEARTBEAT": str(tmp_path / "heartbeat"),
+        }
+    )
+    loop = asyncio.get_running_loop()
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
+            ended = await asyncio.wait_for(app._serve(settings, TestHooks()), 60)
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
+            loop.remove_signal_handler(signum)
+    assert ended == 6
+    (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
+    assert record.getMessage().startswith("cannot open the database "), record.getMessage()
+    assert record.exc_info is None, "no traceback"

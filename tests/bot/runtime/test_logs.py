@@ -1,4 +1,5 @@
-"""Tests of bot.runtime.logs: secrets never reach a log line, not even through a traceback."""
+"""Tests of bot.runtime.logs: secrets never reach a log line, not even through a traceback, and
+the level asked holds for the libraries too, which stay at INFO below it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import logging
 
 import pytest
 
-from bot.runtime.logs import REDACTED, configure_logging
+from bot.runtime.logs import QUIET_LIBRARIES, REDACTED, configure_logging
 
 SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part"
 
@@ -78,3 +79,25 @@ def test_debug_keeps_the_libraries_that_log_statements_and_tokens_at_info() -> N
     assert "query with values" not in output
     assert "turn clock: 0 done" in output
     assert "a library's INFO line still shows" in output
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+@pytest.mark.parametrize(
+    ("level", "below"), [("WARNING", logging.INFO), ("ERROR", logging.WARNING)]
+)
+def test_above_info_the_libraries_keep_to_the_level_asked_like_the_bot(
+    level: str, below: int
+) -> None:
+    """The libraries kept at INFO under a bot at DEBUG follow any level above INFO: at WARNING,
+    discord.py's connection lines and rate-limit notices are left out like the bot's own INFO
+    lines, and at ERROR its warnings."""
+    stream = io.StringIO()
+    configure_logging(level, stream=stream)
+    for library in QUIET_LIBRARIES:
+        logging.getLogger(library).log(below, "%s below the level", library)
+        logging.getLogger(library).log(
+            logging.getLevelNamesMapping()[level], "%s at the level", library
+        )
+    output = stream.getvalue()
+    assert "below the level" not in output
+    assert output.count("at the level") == len(QUIET_LIBRARIES)

@@ -1,5 +1,6 @@
-"""The service keeps a bounded number of games in memory (the others are rebuilt from the log)
-and a game's lock only while it is held or awaited."""
+"""The service keeps a bounded number of games in memory, the one stored longest ago let go
+first (the others are rebuilt from the log), and a game's lock only while it is held or
+awaited."""
 
 from __future__ import annotations
 
@@ -38,6 +39,28 @@ async def test_games_dropped_from_memory_play_on_from_their_logs(
             assert placed.seq == after.seq + 1
     assert service.loader.games_in_memory == 1
     assert service.loader.locks_in_use == 0
+
+
+async def test_the_game_let_go_from_memory_is_the_one_stored_longest_ago(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond the bound the oldest game goes, not the one just loaded: otherwise, once the
+    memory is full, every click on a newer game would replay its whole log."""
+    monkeypatch.setattr(loader, "CACHE_SIZE", 2)
+    service = GameService(GameStore(database))
+    ids = []
+    for channel in (1, 2, 3):
+        lobby = await service.lobby.create_lobby(guild_id=1, channel_id=channel, host_id=7, seats=2)
+        await service.lobby.join(lobby.id, 8)
+        await service.lobby.start(lobby.id, 7)
+        ids.append(lobby.id)
+    first, second, third = ids
+    for game_id in ids:
+        await service.play.look(game_id)
+    assert service.loader.games_in_memory == 2
+    assert service.loader.in_memory(third) is not None, "the game used last is kept"
+    assert service.loader.in_memory(second) is not None
+    assert service.loader.in_memory(first) is None, "the one stored longest ago goes"
 
 
 async def test_no_lock_is_left_behind_by_a_thousand_games(database: Database) -> None:

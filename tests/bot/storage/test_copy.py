@@ -253,6 +253,40 @@ async def test_postgres_to_postgres_copies_and_resets_the_sequences(
         await drop_database(postgres_server, other_url)
 
 
+async def test_every_sequence_of_a_copy_to_postgres_numbers_past_the_rows_copied(
+    source: tuple[Database, Filled], postgres_url: str
+) -> None:
+    """Identity and serial (`bigserial`) columns alike: each one's sequence gives next an id
+    past the largest one copied, so every table's next row is stored, not refused as a
+    duplicate key (the notice quiet hours hold next, in held_notices, among them)."""
+    origin, _ = source
+    postgres = await open_database(postgres_url)
+    try:
+        await copy_database(origin, postgres)
+        numbered: dict[str, tuple[int, int]] = {}
+        async with postgres.reading() as conn:
+            for table in await schema_tables(postgres):
+                for column in table.columns:
+                    sequence = await conn.fetchval(
+                        "SELECT pg_get_serial_sequence($1, $2)", table.name, column
+                    )
+                    if sequence is None:
+                        continue
+                    row = await conn.fetchrow(f"SELECT last_value, is_called FROM {sequence}")
+                    assert row is not None
+                    following = row[0] + 1 if row[1] else row[0]
+                    largest = await conn.fetchval(f'SELECT max("{column}") FROM "{table.name}"')
+                    numbered[f"{table.name}.{column}"] = (following, largest or 0)
+        assert {"games.id", "held_notices.id"} <= set(numbered)
+        behind = {name: pair for name, pair in numbered.items() if pair[0] <= pair[1]}
+        assert not behind, "(next id, largest copied) of the sequences left behind"
+
+        notice = HeldNotice(HOST, GUILD, 602, 99, 7, "turn", "en", NOW)
+        assert await AwayStore(postgres).hold(notice, NOW)
+    finally:
+        await postgres.close()
+
+
 async def test_every_table_the_migrations_make_is_copied_parents_first(db: Database) -> None:
     tables = await schema_tables(db)
     names = [table.name for table in tables]
