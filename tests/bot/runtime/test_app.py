@@ -235,7 +235,10 @@ async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
     ERROR line naming the database, no traceback, and the password hidden."""
     (tmp_path / "not-a-database.sqlite3").write_text("hello", encoding="ascii")
     target = database.format(tmp=tmp_path)
-    settings = load_settings({"DISCORD_TOKEN": "token", "MARRAKECH_DB": target})
+    heartbeat = str(tmp_path / "heartbeat")  # not the working folder's data/heartbeat
+    settings = load_settings(
+        {"DISCORD_TOKEN": "token", "MARRAKECH_DB": target, "MARRAKECH_HEARTBEAT": heartbeat}
+    )
     loop = asyncio.get_running_loop()
     try:
         with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
