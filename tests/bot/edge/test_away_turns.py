@@ -1,6 +1,7 @@
 """The turn message of a person away says until when their clock stands still, and stops
-saying it once they are back: by `/marrakech back`, or when their days away run out. Through
-the in-process client on the fake Discord API (tests/bot/edge/test_edge.py)."""
+saying it once they are back: by `/marrakech back`, or when their days away run out; the game
+waiting for their move is told once that they are back. Through the in-process client on the
+fake Discord API (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,24 @@ async def test_every_game_told_someone_went_away_is_told_they_are_back(edge: Edg
         edge.channel, lambda m: m.id > gone.id and m.content.startswith("▶️")
     )
     assert back.content == f"▶️ <@{other.id}> is back (game #1)."
+
+
+async def test_a_game_waiting_for_the_move_of_someone_back_early_is_told_so_once(
+    edge: Edge,
+) -> None:
+    """The game waiting for their move is told their clock runs again, and only that: a plain
+    "is back" as well, as the games not waiting for them get, would tell it twice."""
+    _, mover, _ = await duel(edge, turn_limit=3600)
+    await edge.slash(mover, "marrakech", "away", days=2).answer()
+    gone = await edge.fake.wait_for_message(edge.channel, lambda m: m.content.startswith("💤"))
+    await edge.slash(mover, "marrakech", "back").answer()
+    await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > gone.id and "clock runs again" in m.content
+    )
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    back = [m.content for m in edge.fake.messages(edge.channel) if m.content.startswith("▶️")]
+    assert len(back) == 1, back
+    assert back[0].startswith(f"▶️ <@{mover.id}> is back: their clock runs again with "), back
 
 
 async def test_a_reminder_goes_when_its_player_goes_away_during_their_turn(edge: Edge) -> None:

@@ -1,10 +1,11 @@
 """Hint in a coached game, through real discord.py interactions on the fake Discord
 (tests/bot/edge/test_edge.py): the button on the turn of the person to move, answered at once
-(deferred, privately) and the coach's option edited in, a few times a game; refused with a
-clear private line off the presser's turn, once the hints are used up, and in a rated game
-(whose turns carry no Hint; `/marrakech hint` asks all the same). After each decision in a
-coached game, its verdict as a private follow-up of the same click, never a public message,
-judged while the turn goes on (the click's answer never waits for it).
+(deferred, privately) and the coach's option edited in, in the presser's language, a few
+times a game; refused with a clear private line off the presser's turn, once the hints are
+used up, and in a rated game (whose turns carry no Hint; `/marrakech hint` asks all the
+same). After each decision in a coached game, its verdict as a private follow-up of the same
+click, never a public message, judged while the turn goes on (the click's answer never waits
+for it).
 
 The hints used are stored with the seat: a restart, or another process running the game, sees
 them, and two processes at a person's last hint give it once (on SQLite and PostgreSQL)."""
@@ -28,6 +29,7 @@ from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.layout import decision_buttons
 from bot.presentation.coach import Options, option_label
+from bot.presentation.messages import text
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
@@ -149,6 +151,35 @@ async def test_the_hint_command_gives_the_hint_of_a_coached_game(edge: Edge) -> 
     assert answer.ephemeral
     assert answer.content.startswith("💡 The coach would go for turning Assam ")
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content
+
+
+HINT_OPENS = {"uk": "💡 Тренер обрав би ", "en": "💡 The coach would go for "}
+
+
+async def test_a_hint_and_its_refusal_speak_the_presser_s_language_in_a_french_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hint is a private answer: in a coached game on a French server, the Ukrainian host
+    and the British guest each get the coach's hint, or the refusal off their turn, in their
+    own language, as the verdict after their click is."""
+    async with running_edge(
+        tmp_path,
+        monkeypatch,
+        server_locale="fr",
+        channel_name="jeux",
+        user_locales=("uk", "en-GB", "de", "fr"),
+    ) as edge:
+        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
+        await edge.click(edge.guest, lobby, "Rejoindre").response()
+        await edge.click(edge.host, lobby, "Commencer").response()
+        turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        mover, other = mover_and_other(edge, turn)
+        language = {edge.host.id: "uk", edge.guest.id: "en"}
+        refusal = await private(edge.slash(other, "marrakech", "hint"))
+        assert refusal == text("coach.refused.not_your_turn", language[other.id]), refusal
+        answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+        assert answer.ephemeral
+        assert answer.content.startswith(HINT_OPENS[language[mover.id]]), answer.content
 
 
 async def test_the_hint_button_leaves_the_turns_of_a_person_with_no_hint_left(

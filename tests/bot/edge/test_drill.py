@@ -165,6 +165,25 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
 
 
+async def test_each_player_gets_their_own_decisions_whoever_opened_the_drill_first(
+    edge: Edge,
+) -> None:
+    """The drills kept in memory are each seat's own: the guest, opening theirs after the
+    host opened the host's, gets what a handler that kept nothing gives them, never the host's
+    decisions."""
+    final = await played(edge, turns=10)
+    hosts = (await edge.click(edge.host, final, OPEN).answer(timeout=60.0)).content
+    guests = (await edge.click(edge.guest, final, OPEN).answer(timeout=60.0)).content
+
+    old = edge.client.drills
+    assert isinstance(old, DrillHandler)
+    fresh = DrillPictures(old._pictures._workers, old._pictures._judgements)
+    edge.client.drills = DrillHandler(edge.service.play, fresh)  # nothing kept in memory
+    alone = (await edge.click(edge.guest, final, OPEN).answer(timeout=60.0)).content
+    assert guests == alone, (guests, alone)
+    assert hosts.startswith("Decision 1 of 3 "), hosts
+
+
 async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,9 +53,10 @@ async def timed_out_unshown(
     edge: Edge, timeouts_before: int, *, pinged: str | None = None
 ) -> tuple[FakeMessage, AutoTurn]:
     """A game of two with a turn limit whose first mover (who ran out of time
-    `timeouts_before` turns in a row already, and was `pinged` to play: by the bot's "reminder"
-    or the other player's "nudge") runs out of time: the AI's move for them is stored and
-    nothing of it is shown. The first turn's message, and the automatic turn."""
+    `timeouts_before` turns in a row already, and was `pinged` to play: by the bot's "reminder",
+    the other player's "nudge", or "both", the reminder first) runs out of time: the AI's move
+    for them is stored and nothing of it is shown. The first turn's message, and the automatic
+    turn."""
     await edge.bot.scheduler.stop()  # the test plays the turn clock's part itself
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
     await press(edge, edge.guest, lobby, "join")
@@ -66,9 +67,9 @@ async def timed_out_unshown(
     seat = view.state.to_move
     mover = view.player_at(seat)
     assert mover is not None
-    if pinged == "reminder":
+    if pinged in ("reminder", "both"):
         await edge.bot.display.send_reminder(Reminder(view, mover.user_id, datetime.now(UTC)))
-    elif pinged == "nudge":
+    if pinged in ("nudge", "both"):
         other = edge.guest if mover.user_id == edge.host.id else edge.host
         assert (await edge.slash(other, "marrakech", "nudge").answer()).pinged_user_ids
         view = await edge.service.play.look(1)
@@ -378,3 +379,25 @@ async def test_a_ping_whose_turn_ran_out_says_what_the_ai_did(
 
     assert edge.fake.world.messages[reminder.id].content == said.format(user=turn.user_id)
     assert first.id < reminder.id
+
+
+@pytest.mark.parametrize("shown_by", ["the turn clock", "a catch-up"])
+async def test_a_turn_reminded_and_nudged_that_ran_out_says_what_the_ai_did_once(
+    edge: Edge, shown_by: str
+) -> None:
+    """The reminder says what the AI did; the nudge goes, or the channel would show the same
+    line twice."""
+    _, turn = await timed_out_unshown(edge, 0, pinged="both")
+    (reminder,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    (nudge,) = [m for m in edge.fake.messages(edge.channel) if "nudged" in m.content]
+
+    if shown_by == "the turn clock":
+        await edge.bot.display.show_auto_turn(turn)
+    else:
+        await caught_up_twice(edge)
+
+    said = f"⏰ Game #1: time ran out on turn 1, and the AI played it for <@{turn.user_id}>."
+    assert edge.fake.world.messages[reminder.id].content == said
+    saying = [m.id for m in edge.fake.messages(edge.channel) if m.content == said]
+    assert saying == [reminder.id], f"said once: {edge.fake.transcript(edge.channel)}"
+    assert edge.fake.world.messages[nudge.id].deleted, "the reminder says it: the nudge goes"

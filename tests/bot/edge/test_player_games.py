@@ -1,6 +1,7 @@
 """A player's own games at the edge: /marrakech mygames lists them privately with links, and
-/marrakech notify sends a direct message when the player's turn begins; a player whose direct
-messages are closed is told once in the game's channel and the messages stop."""
+/marrakech notify sends a direct message when the player's turn begins, in the language they
+asked in; a player whose direct messages are closed is told once in the game's channel and the
+messages stop."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ import pytest
 
 from bot.edge import player_games as edge_player_games
 from bot.presentation.links import message_link
+from bot.presentation.messages import text
 from bot.services.time_rules import QuietHours
 from bot.storage.players import PlayerStore
 from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
+from tests.bot.edge.test_edge_languages import french_game
 from tests.e2e.fakecord import FakeUser
 
 
@@ -96,6 +99,38 @@ async def test_notify_sends_a_direct_message_with_a_link_when_the_turn_begins(
 
     assert "no longer" in await private(edge.slash(mover, "marrakech", "notify", state="off"))
     assert not await PlayerStore(edge.store.database).turn_dms(mover.id)
+
+
+async def test_direct_messages_speak_the_language_notify_was_asked_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """On a French server, the Ukrainian host and the British guest ask to be told at their
+    turn and when they are next: each direct message comes in the language its reader asked
+    in, not in the game's French."""
+    async with running_edge(
+        tmp_path,
+        monkeypatch,
+        server_locale="fr",
+        channel_name="jeux",
+        user_locales=("uk", "en-GB", "de", "fr"),
+        test=request.node,
+    ) as edge:
+        for user in (edge.host, edge.guest):
+            await private(edge.slash(user, "marrakech", "notify", state="next"))
+        turn = await french_game(edge)
+        (mover_id,) = turn.pinged_user_ids
+        mover = mover_of(edge, mover_id)
+        other = edge.guest if mover is edge.host else edge.host
+        language = {edge.host.id: "uk", edge.guest.id: "en"}
+        url = link(edge, turn.id)
+        yours = await edge.fake.wait_for_message(edge.fake.dm_channel(mover))
+        assert yours.content.startswith(
+            text("turn_dm.text", language[mover.id], game_id=1, url=url)
+        ), yours.content
+        up_next = await edge.fake.wait_for_message(edge.fake.dm_channel(other))
+        assert up_next.content.startswith(
+            text("up_next_dm.text", language[other.id], game_id=1, url=url)
+        ), up_next.content
 
 
 @pytest.mark.invalid_requests(403)  # Discord refuses a message to closed direct messages

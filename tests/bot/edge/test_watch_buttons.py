@@ -1,7 +1,7 @@
 """A spectator's private buttons do what they say, on the private view clicked: Stop watching
 stops, for good (the watch is stored), and offers Watch again; the direct messages asked for
-with them wait for the end of the watcher's quiet hours. Through real discord.py interactions
-on the fake Discord (tests/bot/edge/test_edge.py)."""
+with them wait for the end of the watcher's quiet hours, and go on after a restart. Through
+real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -110,3 +110,28 @@ async def test_a_watcher_is_told_a_game_stopped_before_its_end_and_stops_watchin
     assert watchers is not None
     await watchers.idle()
     assert await watchers._watch._store.get(1, edge.outsider.id) is None, "the watch is over"
+
+
+async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_they_missed(
+    edge: Edge,
+) -> None:
+    """A process that starts knows no watched game until its start reads them: it then tells
+    a watcher the turn the last run showed but did not tell, and every turn after; without
+    that, every restart would end every watcher's messages."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    watchers._watch._watched.clear()  # as a process just started knows them
+    turn = await play_turn(edge, turn)  # shown, and not told: as by a run that then stopped
+    dm = edge.fake.dm_channel(edge.outsider)
+    assert edge.fake.messages(dm) == []
+    await watchers.resume()  # what the bot's start does
+    missed = [m.content for m in edge.fake.messages(dm)]
+    assert len(missed) == 1, f"the turn missed, told at the start: {missed}"
+    assert "**Game #1 · turn 1**" in missed[0], missed
+    await play_turn(edge, turn)
+    told = [m.content for m in edge.fake.messages(dm)]
+    assert len(told) == 2, f"then each turn: {told}"
+    assert "**Game #1 · turn 2**" in told[-1], told

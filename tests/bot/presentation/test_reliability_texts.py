@@ -21,6 +21,14 @@ def test_a_turn_s_time_is_rounded_up_to_the_next_unit() -> None:
     assert duration_label(49 * 3600, "en") == "3 days"
 
 
+def test_a_part_of_a_minute_counts_as_a_whole_minute() -> None:
+    """4 min 10 s read as 5 min, never 4 min (the player takes longer than that); 10 min 20 s
+    are 11 minutes begun, so 15 min by fives."""
+    assert duration_label(4 * 60 + 10, "en") == "5 min"
+    assert duration_label(10 * 60 + 20, "en") == "15 min"
+    assert duration_label(25 * 60 + 20, "en") == "30 min"
+
+
 def test_hours_are_shown_up_to_two_days_and_days_beyond() -> None:
     """30 hours read as "30 h"; 47 hours still in hours; 48 hours and more in days."""
     assert duration_label(30 * 3600, "en") == "30 h"

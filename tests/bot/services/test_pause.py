@@ -204,6 +204,19 @@ def test_a_seat_the_ai_took_over_that_went_out_holds_nothing_up() -> None:
     assert not pause.is_paused((handed, *ai_seats), out), "no one to wait for: play on"
 
 
+def test_with_the_first_player_out_the_round_begins_at_the_next_seat_still_in() -> None:
+    # Were the round to begin only at the first player's turn, a game whose first player is out
+    # would never pause: the AI would play every seat to the end while its people are away.
+    state = engine.new_game(engine.GameConfig(players=3))
+    out, _ = engine.resign(state, 0)  # the first player is out of the game
+    assert out.to_move == 1
+    gone = Player(1, 0, resigned=True)
+    handed = Player(2, 1, autoplay=True)  # the AI took this person's seat after their timeouts
+    ai_seat = Player(None, 2, ai_level="hard")
+    assert pause.may_resume((gone, handed, ai_seat), out) == (2,)
+    assert pause.is_paused((gone, handed, ai_seat), out), "the round begins at seat 1: it waits"
+
+
 async def test_my_games_says_the_ai_has_my_seat(table: Table) -> None:
     """`/marrakech mygames` of a person whose seat the AI took after their timeouts: the AI
     plays it (they can take it back); not so for the other person."""

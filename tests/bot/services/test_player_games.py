@@ -151,6 +151,37 @@ async def test_when_i_am_next_tells_the_person_after_a_person_s_turn_begins(
     assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
 
 
+async def test_the_person_told_they_are_next_is_the_one_who_plays_next(
+    database: Database,
+) -> None:
+    """At each turn of a whole game, "you are next" goes to the person whose turn follows. In
+    the last round a seat that laid all its rugs takes no more turns (R9): its person is never
+    told they are next, and after the last turn no one is."""
+    service = service_on(database)
+    players = players_of(service, database)
+    view = await started(service, (HOST, BOB, CAROL))
+    for user in (HOST, BOB, CAROL):
+        await players.set_notify(user, "next")
+    told: int | None = None
+    turn, skipped = 0, 0
+    while view.status is GameStatus.RUNNING:
+        state = view.state
+        assert state is not None
+        if state.turn != turn:  # a turn begins
+            if turn:
+                assert told == view.user_to_move, (state.turn, told, view.user_to_move)
+            _, up_next = await players.turn_notices(view.id, view.seq, 42)
+            told = None if up_next is None else up_next.user_id
+            turn = state.turn
+            skipped += any(
+                not state.is_eliminated(seat) and not state.rugs_in_hand(seat)
+                for seat in range(state.players)
+            )
+        view = await step(service, view)
+    assert told is None, "the last turn: no one is next"
+    assert skipped, "the game reached a seat with no rugs left"
+
+
 async def test_direct_messages_are_in_the_language_the_person_asked_for_them_in(
     database: Database,
 ) -> None:

@@ -1,7 +1,8 @@
 """WatchService: a member follows a running game of their server; a game of another server or
 one not running is refused and changes nothing; each finished turn is told to a watcher who
 asked once, whichever process looks (claimed in the database), several turns together when
-they come at once or were held; a finished game's watchers go with its last message."""
+they come at once or were held, and the AI's with the next turn a person plays; a finished
+game's watchers go with its last message."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from bot.services.errors import GameNotRunningError, NotWatchingError, OtherServ
 from bot.services.watch import WatchService
 from bot.storage import Database
 from bot.storage.watchers import WatchStore
+from tests.bot.services.test_async_play import Table, human_vs_ai, play_turn, run_until_quiet
+from tests.bot.services.test_async_play import table as table  # the fixture
 from tests.bot.services.test_service import BOB, CAROL, HOST, play_out, service_on, started, step
 from tests.polling import WAIT_SECONDS
 
@@ -134,6 +137,33 @@ async def test_held_turns_come_together_in_the_next_message_that_may_go(
     for turn in (1, 2, 3):
         assert lines[turn] in text, turn
     assert text.index(lines[1]) < text.index(lines[2]) < text.index(lines[3])
+
+
+async def test_the_ai_s_turns_are_told_with_the_next_turn_a_person_plays(table: Table) -> None:
+    """Nothing is told while the AI is to move: its turn comes in the same message as the
+    person's turn before it, once the person is to move again (not one message per turn)."""
+    watch = watch_of(table.service, table.database)
+    view = await human_vs_ai(table, "easy")
+    await watch.watch(GUILD, view.id, WATCHER)
+    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    if view.user_to_move != HOST:  # the AI opens: its turn is told as the host is to move
+        await run_until_quiet(table)
+        view = await table.service.play.look(view.id)
+        await watch.news(view)
+    told_before = view.seq
+    view = await play_turn(table, view, HOST)
+    assert view.ai_to_move
+    hosts_turn = finished_turns(view)[-1]
+    lines = {hosts_turn: story.turn_line(view, hosts_turn)}
+    assert await watch.news(view) == [], "the AI is to move: its turn comes with the next"
+    await run_until_quiet(table)
+    view = await table.service.play.look(view.id)
+    assert view.user_to_move == HOST
+    (news,) = await watch.news(view)
+    assert news.told_seq == told_before
+    text = news_text(news, lines)
+    assert lines[hosts_turn] in text, text
+    assert f"· turn {hosts_turn + 1}**" in text, text
 
 
 async def test_the_end_is_told_and_the_watchers_go(database: Database) -> None:
