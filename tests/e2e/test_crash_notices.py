@@ -76,12 +76,14 @@ def crash_at() -> str:
 
 @pytest.fixture
 def bot_env(
-    bot_env: dict[str, str], clock_file: Path, target: str, crash_at: str
+    bot_env: dict[str, str], clock_file: Path, target: str, crash_at: str, tmp_path: Path
 ) -> dict[str, str]:
-    """The bot on `target`, with the test clock, armed to die at `crash_at`."""
+    """The bot on `target`, with the test clock, armed to die at `crash_at`; its heartbeat in
+    the test's folder (on PostgreSQL it would default to the working folder's data/)."""
     return {
         **with_clock(told_its_shards(bot_env), clock_file),
         "MARRAKECH_DB": target,
+        "MARRAKECH_HEARTBEAT": str(tmp_path / "heartbeat"),
         CRASH_VAR: crash_at,
     }
 
