@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ai import Budget, HardPlayer, MediumPlayer
+from ai import DEFAULT_BUDGET, Budget, HardPlayer, MediumPlayer
 from ai.budget import Meter
 from engine import legal_actions
 from engine.model import Phase, Variant
@@ -62,6 +62,25 @@ def test_hard_stops_at_its_deadline(positions: list[GameState]) -> None:
     assert timed.work <= 12 + 4
     assert timed.work < HardPlayer().decide(state, seed=5, budget=Budget(work=30)).work
     assert timed.action in legal_actions(state)
+
+
+def test_hard_s_default_budget_stops_at_160_rival_turns_or_0_9_s_of_cpu(
+    positions: list[GameState],
+) -> None:
+    """With no budget given, hard searches until 160 simulated rival turns or 0.9 s of CPU,
+    whichever comes first: on a clock that ticks 0.1 s a read the deadline binds."""
+    state = _busy(positions, Phase.ORIENT)
+    ticking = HardPlayer(clock=_TickingClock(step=0.1)).decide(state, seed=5)
+    # The first pass (at most 12 nodes) always runs; then 0.9 s of 0.1 s ticks allow 9 more.
+    assert ticking.work <= 12 + 9
+    assert ticking == HardPlayer(clock=_TickingClock(step=0.1)).decide(
+        state, seed=5, budget=Budget(work=160, seconds=0.9)
+    )
+    # On a clock that stands still only the work budget can stop it: the whole search runs.
+    unhurried = HardPlayer(clock=_TickingClock(step=0.0)).decide(state, seed=5)
+    assert 12 + 9 < unhurried.work <= 160
+    assert unhurried == HardPlayer().decide(state, seed=5, budget=Budget(work=160))
+    assert (DEFAULT_BUDGET.work, DEFAULT_BUDGET.seconds) == (160, 0.9)
 
 
 def test_meter_counts_work_and_time() -> None:

@@ -11,10 +11,12 @@ import pytest
 
 from ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_player
 from ai.hard import public_view
+from ai.medium import appraise
 from engine import Variant, apply, deal, legal_actions, new_game
 from engine.model import Phase
 from engine.state import GameState
 from tests.ai.conftest import random_game
+from tests.engine.builders import board
 
 SMALL = Budget(work=14)
 """A work budget that keeps hard's tests fast while still searching (a first pass is <= 12)."""
@@ -47,6 +49,31 @@ def test_same_seed_same_decision(level: str, positions: list[GameState]) -> None
 def test_the_seed_matters_for_random_play(positions: list[GameState]) -> None:
     state = next(p for p in positions if p.phase is Phase.PLACE and len(legal_actions(p)) > 4)
     assert len({choose_action(state, "random", seed) for seed in range(40)}) > 1
+
+
+def test_easy_lays_the_rug_showing_most_new_squares_covering_a_rival_counting_double() -> None:
+    """Easy values a rug by the squares it shows of its colours: 1 for an empty square, 2 for
+    a rival's, 0 for its own; seven times in ten it lays the best of them."""
+    # Red (seat 0) lays a rug at d4; c3 and d3 show two different yellow rugs.
+    state = board(4, [("c2c3", "yellow"), ("d2d3", "yellow"), ("e5f5", "red")], phase=Phase.PLACE)
+    values = dict(decide(state, "easy", seed=0).values)
+    assert values["c3d3"] == 4.0  # two rival squares
+    assert values["c3c4"] == values["d3e3"] == 3.0  # a rival square and an empty one
+    assert values["e4f4"] == 2.0  # two empty squares
+    assert values["e4e5"] == 1.0  # an empty square and one of its own
+    assert max(values, key=values.__getitem__) == "c3d3"
+    chosen = [choose_action(state, "easy", seed) for seed in range(40)]
+    assert chosen.count("c3d3") >= 20
+
+
+def test_medium_breaks_exact_ties_with_its_seeded_generator() -> None:
+    """At the opening every way of turning Assam is worth the same to medium; which it takes
+    follows the seed, so each of them is played."""
+    state = _opening(False)
+    _, values, _ = appraise(state)
+    assert values[0] == values[1] == values[2]
+    chosen = [choose_action(state, "medium", seed) for seed in range(30)]
+    assert set(chosen) == {"L", "S", "R"}
 
 
 @pytest.mark.parametrize("level", LEVELS)

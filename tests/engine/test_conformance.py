@@ -171,6 +171,20 @@ def test_r9_one_player_left_is_game_over() -> None:
     assert case("winner", body, "c") == "passed"
 
 
+def test_r11_rugs_of_a_player_who_is_out_do_not_keep_the_game_going() -> None:
+    """FORMATS.md 4, R11: over when every player still in has no rugs left, whatever a player
+    who is out still holds."""
+    body = light()
+    body["players"][0].update(dirhams=31, rugs_left=0)
+    body["players"][1].update(rugs_left=0)
+    body["players"][2].update(dirhams=0, in_game=False)  # out, with all 15 rugs unlaid
+    assert case("is_game_over", body, True) == "passed"
+    assert case("winner", body, "c") == "passed"
+    body["players"][1]["rugs_left"] = 1  # a player still in holds a rug: not over
+    assert case("is_game_over", body, False) == "passed"
+    assert case("winner", body, "n") == "passed"
+
+
 @pytest.mark.parametrize(
     "bad",
     [

@@ -30,11 +30,12 @@ from engine import (
     record_of,
     record_to_json,
     replay_record,
+    resign,
     square_name,
     to_position,
 )
 from engine.playout import checked_playout
-from tests.engine.builders import play, start
+from tests.engine.builders import board, play, start
 from tests.engine.mutation import JSON, mutate, set_path
 
 
@@ -242,6 +243,38 @@ def test_position_fields() -> None:
     }
     assert position["scores"][0] == {"seat": 0, "dirhams": 30, "visible": 2, "total": 32}
     assert position["outcome"] is None
+
+
+def test_an_eliminated_2_player_seat_is_written_with_nothing_left_and_reads_back() -> None:
+    """FORMATS.md 3: an eliminated seat has dirhams 0, every rugs_left 0 and (2 players) pile
+    []; the engine's own position of a game ended so reads back to itself."""
+    state = board(2, [("d4d5", "yellow")], dirhams=(1, 59), assam="d3", facing="S")
+    after, _ = play(state, "D1")  # seat 0 owes 2 and holds 1: out, and seat 1 is left
+    position = json.loads(json.dumps(to_position(after)))
+    assert position["seats"][0] == {
+        "seat": 0,
+        "colors": ["red", "blue"],
+        "dirhams": 0,
+        "rugs_left": {"red": 0, "blue": 0},
+        "eliminated": True,
+        "pile": [],
+    }
+    assert to_position(from_position(position)) == position
+
+
+def test_a_finished_position_ranks_seats_out_latest_first_and_reads_back_their_order() -> None:
+    """FORMATS.md 3: outcome.ranking puts eliminated seats after every seat still in, later
+    eliminations first; reading it back gives the order in which they went out."""
+    state, _ = play(start(4), "S", "D1", "c2d2")
+    for seat in (1, 3, 2):  # out in this order, so neither seat order nor its reverse
+        state, _ = resign(state, seat)
+    assert state.outcome is not None
+    assert state.outcome.ranking == ((0,), (2,), (3,), (1,))
+    position = json.loads(json.dumps(to_position(state)))
+    assert position["outcome"]["ranking"] == [[0], [2], [3], [1]]
+    again = from_position(position)
+    assert again.eliminated == (1, 3, 2)
+    assert to_position(again) == position
 
 
 def base_position() -> dict[str, Any]:

@@ -130,6 +130,17 @@ def test_r3_first_player_from_the_seed_or_the_host() -> None:
     assert new_game(config).to_move == 2
 
 
+def test_r3_a_host_may_choose_seat_0_to_move_first() -> None:
+    """R3: seat 0 is a host's choice like any other: it is kept, and no RNG is needed."""
+    for seed in range(20):  # several of these seeds would draw another seat
+        config = deal(4, Variant.STANDARD, random.Random(seed), first_player=0)
+        assert config.first_player == 0
+        assert new_game(config).to_move == 0
+    config = deal(3, Variant.STANDARD, first_player=0)
+    assert config.first_player == 0
+    assert new_game(config).to_move == 0
+
+
 def test_r3_turns_go_round_in_seat_order() -> None:
     """R3: after the first player, seats follow in order, wrapping round."""
     state = new_game(GameConfig(3, Variant.STANDARD, 2, None))

@@ -8,6 +8,7 @@ import pytest
 
 from engine import (
     Color,
+    GameEnded,
     Phase,
     PlayerEliminated,
     RugPlaced,
@@ -51,6 +52,22 @@ def test_r8_diagonals_do_not_connect() -> None:
     state = board(4, [("d4d5", "yellow"), ("e6f6", "yellow")], **ONTO_D4)
     _, events = play(state, "D1")
     assert of_type(events, TaxPaid)[0].region == squares("d4", "d5")
+
+
+def test_r8_the_g_column_does_not_touch_the_a_column_of_the_next_row() -> None:
+    """R8: g4 and a5 follow each other in square order but lie on opposite edges of the board,
+    so the yellow rugs g3-g4 and a5-a6 are two regions, whichever one Assam lands on."""
+    rugs = [("g3g4", "yellow"), ("a5a6", "yellow")]
+    for assam, facing, landing, region in (
+        ("g3", "S", "g4", squares("g3", "g4")),
+        ("a6", "N", "a5", squares("a5", "a6")),
+    ):
+        state = board(4, rugs, assam=assam, facing=facing)
+        after, events = play(state, "D1")
+        assert after.assam == parse_square(landing)
+        (tax,) = of_type(events, TaxPaid)
+        assert (tax.payee, tax.owed, tax.region) == (1, 2, region)
+        assert after.dirhams == (28, 32, 30, 30)
 
 
 def test_r8_another_colour_breaks_the_region() -> None:
@@ -179,6 +196,35 @@ def test_r9_last_player_standing_ends_the_game() -> None:
     assert after.outcome.reason == "last-player-standing"
     assert after.outcome.ranking == ((1,), (0,))
     assert of_type(events, TurnStarted) == []
+
+
+def test_r9_a_2_player_seat_that_goes_out_loses_its_whole_pile() -> None:
+    """R9, R2: the unplaced rugs of a 2-player seat that goes out leave the game, pile and all."""
+    state = board(2, [("d4d5", "yellow")], dirhams=(1, 59), **ONTO_D4)
+    assert len(state.pile(0) or ()) == 24
+    after, events = play(state, "D1")
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(0, 24)]
+    assert after.pile(0) == ()
+    assert after.next_rug_color(0) is None
+    assert after.rugs_left(0) == {Color.RED: 0, Color.BLUE: 0}
+    assert after.pile(1) == state.pile(1)
+
+
+def test_r9_r11_one_player_left_holding_no_rug_is_last_player_standing() -> None:
+    """R9, R11: when an elimination leaves one player, who has laid every rug, both ends hold at
+    once; the rules name it last-player-standing, not rugs-exhausted."""
+    state = board(2, [("d4d5", "red")], dirhams=(59, 1), to_move=1, **ONTO_D4)
+    assert state.piles is not None
+    theirs = state.piles[1][:10]  # seat 0 has laid all its rugs; seat 1 holds ten
+    stock = (0, theirs.count(Color.YELLOW.order), 0, theirs.count(Color.BROWN.order))
+    state = state._replace(stock=stock, piles=((), theirs))
+    assert state.rugs_in_hand(0) == 0
+    after, events = play(state, "D1")  # seat 1 owes 2 for red, holds 1: out
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(1, 10)]
+    assert after.outcome is not None
+    assert after.outcome.reason == "last-player-standing"
+    assert after.outcome.ranking == ((0,), (1,))
+    assert [event.reason for event in of_type(events, GameEnded)] == ["last-player-standing"]
 
 
 def test_r9_later_eliminations_rank_higher() -> None:
