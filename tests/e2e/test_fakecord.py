@@ -407,6 +407,87 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
     assert [m for channel in channels for m in fake.messages(channel)] == []
 
 
+async def test_every_embed_text_counts_toward_the_6000_characters_footer_and_author_too(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord counts the titles, descriptions, field names and values, footer texts and author
+    names of all a message's embeds toward 6000: a footer or an author's name left out would
+    let a message the bot sends near the cap pass here and fail on Discord."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    description = {"description": "d" * 4096}
+    bodies: dict[str, dict[str, Any]] = {
+        "footer": {"embeds": [{**description, "footer": {"text": "f" * 1905}}]},
+        "author": {
+            "embeds": [description, {"description": "d" * 1700, "author": {"name": "a" * 205}}]
+        },
+        "footer at 6000": {"embeds": [{**description, "footer": {"text": "f" * 1904}}]},
+    }
+    answers: dict[str, tuple[int, set[tuple[str, str]]]] = {}
+    for name, body in bodies.items():
+        async with http.post(path, json=body) as response:
+            answer = await response.json()
+            answers[name] = (response.status, _form_errors(answer.get("errors", {})))
+    too_big = {("embeds", "MAX_EMBED_SIZE_EXCEEDED")}
+    assert answers == {
+        "footer": (400, too_big),
+        "author": (400, too_big),
+        "footer at 6000": (200, set()),
+    }
+    assert len(fake.messages(scene.channel)) == 1
+
+
+async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcommand_s_options(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """Names, descriptions (1 to 100 characters), option order and counts are checked at every
+    level: in a subcommand, and in a subcommand of a group, where every option of the bot's
+    commands lies. Unchecked there, a tree Discord refuses would sync here."""
+    fake.rest.limits.enabled = False  # a sync is limited to 2 a minute; this is about the checks
+    path = f"/api/v10/applications/{fake.application_id}/commands"
+    optional = {"type": 4, "name": "seats", "description": "seats"}
+    required = {"type": 3, "name": "name", "description": "name", "required": True}
+
+    def command(*options: dict[str, Any], group: bool = False) -> list[dict[str, Any]]:
+        """`/game new` with `options` (or `/game mod new`: in a group)."""
+        sub = {"type": 1, "name": "new", "description": "open", "options": list(options)}
+        if group:
+            sub = {"type": 2, "name": "mod", "description": "moderate", "options": [sub]}
+        return [{"name": "game", "description": "play", "type": 1, "options": [sub]}]
+
+    inside = "0.options.0.options"
+    bodies = {
+        "required after optional": command(optional, required),
+        "long description": command({**optional, "description": "d" * 101}),
+        "no description": command({**optional, "description": ""}),
+        "upper-case name": command({**optional, "name": "Seats"}),
+        "26 options": command(*({**optional, "name": f"o{n}"} for n in range(26))),
+        "in a group": command(optional, required, group=True),
+        "good": command(required, optional),
+    }
+    answers: dict[str, tuple[int, set[tuple[str, str]]]] = {}
+    for name, body in bodies.items():
+        async with http.put(path, json=body) as response:
+            answer = await response.json()
+            errors = answer.get("errors", {}) if isinstance(answer, dict) else {}
+            answers[name] = (response.status, _form_errors(errors))
+    assert answers == {
+        "required after optional": (
+            400,
+            {(f"{inside}.1", "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID")},
+        ),
+        "long description": (400, {(f"{inside}.0.description", "BASE_TYPE_BAD_LENGTH")}),
+        "no description": (400, {(f"{inside}.0.description", "BASE_TYPE_BAD_LENGTH")}),
+        "upper-case name": (400, {(f"{inside}.0.name", "APPLICATION_COMMAND_INVALID_NAME")}),
+        "26 options": (400, {(inside, "BASE_TYPE_MAX_LENGTH")}),
+        "in a group": (
+            400,
+            {(f"{inside}.0.options.1", "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID")},
+        ),
+        "good": (200, set()),
+    }
+    assert fake.world.commands.find(None, "game") is not None, "the good tree is registered"
+
+
 async def test_everyone_pings_only_with_mention_everyone_and_allowed_mentions(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -670,6 +751,30 @@ async def test_a_second_callback_is_refused_as_already_acknowledged(
         assert (second.status, (await second.json())["code"]) == (400, 40060)
     assert handle.refusals == [40060]
     assert [m.content for m in fake.messages(scene.channel)] == ["first"]
+
+
+@pytest.mark.parametrize(("first", "second"), [(5, 4), (4, 5)])
+async def test_a_second_callback_of_another_type_is_refused_as_already_acknowledged(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession, first: int, second: int
+) -> None:
+    """A deferral then a reply, or a reply then a deferral (a watchdog and its handler both
+    answering): Discord refuses the second whatever its type, and so must the fake, or a bot
+    answering twice would pass here."""
+    handle = fake.interaction_from_payload(2, scene.alice, scene.channel, {"name": "x"})
+    fake.world.register_interaction(handle)
+    path = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+
+    def callback(kind: int) -> dict[str, Any]:
+        return {"type": kind, "data": {"content": "reply"}} if kind == 4 else {"type": kind}
+
+    async with http.post(path, json=callback(first)) as answer:
+        assert answer.status == 204
+    async with http.post(path, json=callback(second)) as answer:
+        code = (await answer.json())["code"] if answer.status != 204 else None
+        assert (answer.status, code) == (400, 40060), "the second callback was taken"
+    assert handle.refusals == [40060]
+    assert handle.callback_type == first
+    assert len(fake.messages(scene.channel)) == 1
 
 
 async def test_raw_gateway_zlib_stream_identify_invalidate_and_refused_resume(

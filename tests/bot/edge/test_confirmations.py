@@ -245,6 +245,22 @@ async def test_a_host_who_resigned_is_refused_the_abort_and_a_moderator_is_shown
     assert pointed == "Only the host can abort this game. Moderators: `/marrakech-mod abort`."
 
 
+async def test_a_host_who_resigned_while_their_abort_question_waited_is_refused_by_it(
+    edge: Edge,
+) -> None:
+    """The click checks the host again as the host, not with a moderator's rights: a host who
+    asked to abort, then resigned, cannot end the game with the old question (that would wipe
+    their loss, as asking again would)."""
+    await three_players(edge)
+    asked = await edge.slash(edge.host, "marrakech", "abort").answer()
+    assert asked.button(label="Abort") is not None
+    await (await confirm(edge, edge.host, "marrakech", "resign", button="Resign")).answer()
+    refused = await edge.click(edge.host, asked, "Abort").answer()
+    assert refused.content.startswith("You are out of this game"), refused.content
+    assert not refused.buttons()
+    assert await status(edge) is GameStatus.RUNNING
+
+
 async def test_keep_playing_on_a_question_that_outlived_its_game_says_it_is_over(
     edge: Edge,
 ) -> None:

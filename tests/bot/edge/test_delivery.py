@@ -256,6 +256,31 @@ async def test_a_token_discord_refuses_is_dropped_but_a_403_is_not_retried(
         await sender.post(GAME, channel, content="w")
 
 
+async def test_a_token_discord_refuses_on_an_edit_is_dropped_for_the_game_s_later_edits(
+    clock: Clock,
+) -> None:
+    """Once Discord refuses an interaction's token on an edit of the message it posted (an
+    expired token gets 401), that edit and every later one go with the bot token: the refused
+    token is not tried again, each try being one more invalid request toward Discord's ban."""
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    click = FakeInteraction("click", log)
+    sender.opened(GAME, click)
+    posted = await sender.post(GAME, Channel(log), content="turn")
+    assert log == [("followup", "click", "turn")]
+    tried: list[int] = []
+
+    async def refused(message_id: int, **fields: Any) -> None:
+        tried.append(message_id)
+        raise Refusal(401)
+
+    click.followup.edit_message = refused  # type: ignore[method-assign]
+    for _ in range(3):
+        await sender.edit(GAME, Message(posted.id, log), content="its line")
+    assert log[1:] == [("bot_edit", "bot", posted.id)] * 3
+    assert tried == [posted.id], "the refused token was tried again"
+
+
 def test_a_process_paces_itself_to_its_share_of_the_global_limit() -> None:
     assert share_of(None, None) == 1.0
     assert share_of(4, (0, 1)) == 0.5

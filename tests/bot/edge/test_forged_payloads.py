@@ -1,17 +1,23 @@
 """Commands and clicks Discord would not have offered (a forged payload: a moderator's command
 from a member without Manage Channels, a game id of another server, a game's button sent from
-another channel, a tournament's from another server) are refused at run time with a short
-private answer, and change nothing.
+another channel, a finished game's Rematch too, a button of a seq the game has not reached, a
+tournament's from another server) are refused at run time with a short private answer, and
+change nothing.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py), with
 the payload built without the client's checks, as a forged one would be."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import pytest
+
+from bot.services.errors import NoGameHereError
 from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, started
-from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
+from tests.bot.edge.test_rematch import resign, result
+from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import component_data
 from tests.e2e.fakecord.interactions import (
     MESSAGE_COMPONENT,
@@ -39,6 +45,20 @@ async def refusal(handle: InteractionHandle) -> str:
 
 async def seated(edge: Edge) -> set[int | None]:
     return {player.user_id for player in (await edge.service.play.look(1)).players}
+
+
+def forged_click(
+    edge: Edge, user: FakeUser, channel: FakeChannel, message: FakeMessage, custom_id: str
+) -> InteractionHandle:
+    """A click of `custom_id` from `user` in `channel`, on `message` as a forged payload may
+    show it: with that id as its one button (a copy: the message the fake holds stays as it
+    is), so that the click reaches the bot's button and not its answer to an unknown one."""
+    button = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}
+    shown = dataclasses.replace(message, components=[{"type": 1, "components": [button]}])
+    data = component_data(shown, custom_id, None, validate=True)
+    return edge.dispatch(
+        edge.fake.interaction_from_payload(MESSAGE_COMPONENT, user, channel, data, message=shown)
+    )
 
 
 async def test_a_member_s_forged_moderator_substitute_is_refused(edge: Edge) -> None:
@@ -93,6 +113,47 @@ async def test_a_game_s_button_sent_from_another_channel_is_refused(edge: Edge) 
     )
     assert await refusal(forged) == NOT_FOUND
     assert await seated(edge) == {edge.host.id}
+
+
+async def test_a_finished_game_s_rematch_sent_from_another_channel_is_refused(edge: Edge) -> None:
+    """The channel is checked before any of a game's buttons acts, Rematch included: were it
+    checked after, a forged Rematch would open a lobby and post its invitation, with its pings,
+    in whatever channel the payload names."""
+    await started(edge)
+    await resign(edge, edge.guest)
+    final = await result(edge)
+    rematch = final.button(label="Rematch").custom_id
+    assert rematch is not None
+    other = edge.fake.add_text_channel(edge.channel.guild, "elsewhere")  # type: ignore[arg-type]
+    forged = forged_click(edge, edge.host, other, final, rematch)
+    assert await refusal(forged) == NOT_FOUND
+    for channel in (edge.channel, other):
+        with pytest.raises(NoGameHereError):
+            await edge.service.open_game_id(channel.id)
+    assert not edge.fake.messages(other), "nothing is posted where the payload says"
+
+
+async def test_the_mover_s_button_of_a_seq_the_game_has_not_reached_is_refused_as_stale(
+    edge: Edge,
+) -> None:
+    """A button id carrying the mover's own legal move at a seq ahead of the game's (a forged
+    one: Discord only sends ids that are on the message) is refused as a board that moved on,
+    and the move is not made: only the game's own seq is taken."""
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    mover = edge.host if mover_id == edge.host.id else edge.guest
+    straight = turn.button(label="North (straight on)").custom_id
+    assert straight is not None
+    game, seq, action = straight.rsplit(":", 2)
+    assert (await edge.service.play.look(1)).seq == int(seq)
+    logged = await edge.store.actions(1)
+    for ahead in (1, 5):
+        forged_id = f"{game}:{int(seq) + ahead}:{action}"
+        answer = await forged_click(edge, mover, edge.channel, turn, forged_id).answer()
+        assert answer.ephemeral, f"{forged_id}: the move was made and shown"
+        assert answer.content.startswith("This board has moved on"), answer.content
+    assert (await edge.service.play.look(1)).seq == int(seq), "the forged seq made the move"
+    assert await edge.store.actions(1) == logged
 
 
 async def test_a_member_s_forged_tournament_away_days_is_refused(edge: Edge) -> None:

@@ -281,6 +281,31 @@ def test_the_time_gone_counts_from_when_discord_made_the_interaction(
     assert least <= gone < most
 
 
+async def test_the_watchdog_acknowledges_a_click_2_s_after_discord_made_it_not_after_it_arrived(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A click Discord made 2.5 s before it reached the bot (replayed on a RESUME, held in a
+    busy loop) is acknowledged at once, before its handler goes on. A watchdog counting its
+    2 s from the arrival would wait 2 s more, past Discord's 3, and the deferral would be
+    refused."""
+    caplog.set_level(logging.INFO, logger=replies.__name__)
+    stub = _Interaction()
+    stub.created_at = discord.utils.utcnow() - dt.timedelta(seconds=2.5)
+    interaction = cast(Interaction, stub)
+    seen: list[list[str]] = []
+
+    async def handler() -> None:
+        for _ in range(5):  # the watchdog, due at once, runs while the handler waits
+            await asyncio.sleep(0)
+        seen.append(list(stub.response.calls))
+
+    await guarded(interaction, "a click that came late", handler)
+    assert seen == [["defer"]], "not acknowledged while the handler waited"
+    said = [r.getMessage() for r in caplog.records if r.name == replies.__name__]
+    line = f"interaction {stub.id} (user {stub.user.id}) was slow to answer: acknowledged"
+    assert said == [f"{line}, answer to follow"], "the watchdog acknowledged it, not the handler"
+
+
 # --- work a handler waits on ends with the handler ------------------------------------------
 
 

@@ -43,6 +43,24 @@ async def test_only_a_game_of_this_server_played_to_its_end_has_an_analysis(
     assert aborted.value.stopped
 
 
+async def test_only_a_game_of_this_server_played_to_its_end_has_a_replay(
+    database: Database,
+) -> None:
+    """`/marrakech replay game:` hands out the record (its seed revealed) of a finished game of
+    the asking server only: another server's game by its number is no finished game here."""
+    service = service_on(database)
+    over = await opened(service, (HOST, BOB), channel=1)
+    assert (await service.play.resign(over.id, BOB)).status is GameStatus.OVER
+    record = await service.play.replay_record(over.id, GUILD)
+    assert record["game_id"] == over.id
+    assert record["seed"]
+    with pytest.raises(NotAReplayError):
+        await service.play.replay_record(over.id, OTHER_GUILD)
+    running = await opened(service, (HOST, BOB), channel=2)
+    with pytest.raises(NotAReplayError):
+        await service.play.replay_record(running.id, GUILD)
+
+
 async def test_an_abandoned_game_was_stopped_before_its_end(table: Table) -> None:
     view = await human_vs_ai(table, "easy", limit=LIMIT)
     await time_out_three_times(table, view, HOST)
