@@ -1,5 +1,6 @@
 """The test-only crash hook: off (a no-op) unless MARRAKECH_CRASH_AT names a point; then a real
-SIGKILL on the n-th pass. Also the in-flight counter a clean stop waits on."""
+SIGKILL on the n-th pass. Also the in-flight counter a clean stop waits on, until every
+handler has returned."""
 
 from __future__ import annotations
 
@@ -63,3 +64,29 @@ async def test_a_stop_waits_for_running_handlers() -> None:
     release.set()
     assert await waiting
     await running
+
+
+async def test_a_stop_waits_until_the_last_of_several_handlers_has_returned() -> None:
+    """Woken by the first handler to return, the stop would close the database under the
+    others, still running."""
+    handlers = InFlight()
+    first, second = asyncio.Event(), asyncio.Event()
+
+    async def handler(release: asyncio.Event) -> None:
+        with handlers.track():
+            await release.wait()
+
+    running = [asyncio.create_task(handler(first)), asyncio.create_task(handler(second))]
+    await asyncio.sleep(0)
+    assert handlers.count == 2
+    waiting = asyncio.create_task(handlers.drained(5))
+    await asyncio.sleep(0)
+    first.set()
+    await running[0]
+    for _ in range(20):  # turns of the loop enough for a woken stop to return
+        await asyncio.sleep(0)
+    assert handlers.count == 1
+    assert not waiting.done(), "one handler still runs: the stop must go on waiting"
+    second.set()
+    assert await waiting
+    await running[1]

@@ -1,6 +1,7 @@
 """The accuracy under the rating chart: one bar per judged game, oldest on the left, and the
-older and newer half's means as light bars whose step is the trend; drawn alone before any
-rated game; readable at a phone's 390 pixels and for every kind of colour vision."""
+older and newer half's means as light bars whose step is the trend (with an odd count, the
+oldest game in neither half); drawn alone before any rated game; readable at a phone's 390
+pixels and for every kind of colour vision."""
 
 from __future__ import annotations
 
@@ -64,6 +65,22 @@ def test_the_newer_half_s_mean_stands_above_the_older_half_s_when_rising() -> No
     assert older_rows
     assert newer_rows
     assert max(newer_rows) < min(older_rows), "higher on the picture: a better mean"
+
+
+def test_with_an_odd_count_the_oldest_game_is_left_out_of_the_halves() -> None:
+    """Each half has as many games as the other, as in the trend the words give (+30 here):
+    the 2nd and 3rd games against the 4th and 5th. With the oldest in the older half, the
+    newer half's mean would be three games over two, drawn above the top of the scale."""
+    odd = AccuracyStrip((40.0, 60.0, 60.0, 90.0, 90.0), "Accuracy, last 5 games", "68%", "+30.0", 1)
+    image = decode(render_rating_chart((), accuracy=odd))
+    bars = runs(image, image.height - 30, BAR)
+    assert len(bars) == 5
+    means = [mean_rows(image, (first + last) // 2, 80) for first, last in bars]
+    assert not means[0], "the oldest game is left out of the halves"
+    assert all(means[1:]), "every other game is under its half's mean"
+    assert means[1] == means[2], "one mean across the older half"
+    assert means[3] == means[4], "one mean across the newer half"
+    assert max(means[3]) < min(means[1]), "the newer half's mean above the older's"
 
 
 def test_too_few_games_for_a_trend_have_bars_and_no_means() -> None:

@@ -1,7 +1,8 @@
 """The turn message of a person away says until when their clock stands still, and stops
 saying it once they are back: by `/marrakech back`, or when their days away run out; the game
-waiting for their move is told once that they are back. Through the in-process client on the
-fake Discord API (tests/bot/edge/test_edge.py)."""
+waiting for their move is told once that they are back; the channel's lines name them without
+pinging them. Through the in-process client on the fake Discord API
+(tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -63,6 +64,23 @@ async def test_every_game_told_someone_went_away_is_told_they_are_back(edge: Edg
         edge.channel, lambda m: m.id > gone.id and m.content.startswith("▶️")
     )
     assert back.content == f"▶️ <@{other.id}> is back (game #1)."
+
+
+async def test_a_channel_s_lines_name_the_player_away_and_back_without_pinging_them(
+    edge: Edge,
+) -> None:
+    """The lines are news for the channel, not a call to the player: a ping would wake them
+    for their own going away and coming back."""
+    _, _, other = await duel(edge)
+    await edge.slash(other, "marrakech", "away", days=2).answer()
+    gone = await edge.fake.wait_for_message(edge.channel, lambda m: m.content.startswith("💤"))
+    await edge.slash(other, "marrakech", "back").answer()
+    back = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > gone.id and m.content.startswith("▶️")
+    )
+    for line in (gone, back):
+        assert f"<@{other.id}>" in line.content, "the player is named"
+        assert line.pinged_user_ids == frozenset(), f"nobody pinged by {line.content!r}"
 
 
 async def test_a_game_waiting_for_the_move_of_someone_back_early_is_told_so_once(

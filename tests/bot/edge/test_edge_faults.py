@@ -1,14 +1,15 @@
 """The Discord edge while the database is unavailable, with the failures injected in the store
 as a server gone or a full disk raises them (tests/e2e/test_database_faults.py stops a real
 server and fills a real disk): a click is answered at once, privately, that the game is paused,
-with nothing logged for it; a move that was stored but not shown is answered that it counts,
-and shown as soon as the database is back, as is a resignation; a heartbeat the disk refuses
-is tried again."""
+with nothing logged for it but its count in the line that ends the outage (each outage counts
+its own); a move that was stored but not shown is answered that it counts, and shown as soon
+as the database is back, as is a resignation; a heartbeat the disk refuses is tried again."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,7 @@ def away(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> Outage:
     monkeypatch.setattr(outage, "PROBE_SECONDS", 0.001)
     monkeypatch.setattr(outage, "PROBE_MAX_SECONDS", 0.01)
     monkeypatch.setattr(outage, "STEADY_SECONDS", 0.01)
-    TURNED_AWAY.take()
+    monkeypatch.setattr(TURNED_AWAY, "count", 0)  # none left by another test's outage
     return Outage(edge, monkeypatch)
 
 
@@ -128,6 +129,36 @@ async def test_a_click_while_the_database_is_away_is_told_the_game_is_paused(
 
     played = await edge.click(mover, turn, "North (straight on)").response()
     assert played.response_type in UPDATED, "played as soon as it is back"
+
+
+async def test_each_outage_s_line_counts_only_the_clicks_turned_away_during_it(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The count starts again from nothing once an outage's line has said it: without that,
+    the second outage's line would count the first one's clicks again."""
+    turn, mover = await started_turn(edge)
+
+    def back_lines() -> list[str]:
+        said = [record.getMessage() for record in caplog.records]
+        return [line for line in said if line.startswith("the database is back")]
+
+    async def turning_away(clicks: int) -> None:
+        """An outage that turns `clicks` clicks away, until the line saying it is over."""
+        ended = len(back_lines()) + 1
+        away.fail("get", "append_actions")
+        for _ in range(clicks):
+            answer = await private(edge.click(mover, turn, "North (straight on)"))
+            assert "The game is paused for a moment" in answer
+        away.end()
+        await until(lambda: len(back_lines()) == ended, "the line saying the outage is over")
+
+    with caplog.at_level(logging.INFO, logger="bot.runtime.outage"):
+        await turning_away(2)
+        await turning_away(1)
+    counts = [
+        re.search(r"; (\d+) clicks and commands were turned away", line) for line in back_lines()
+    ]
+    assert [int(found[1]) if found else None for found in counts] == [2, 1], back_lines()
 
 
 async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database_is_back(

@@ -40,6 +40,29 @@ def test_a_wait_that_ran_out_names_the_5xx_answers_discord_gave_meanwhile() -> N
     )
 
 
+def test_a_500_is_a_5xx_answer_like_502_504_and_524() -> None:
+    """discord.py waits through a 500 Internal Server Error without a word, as through the
+    other 5xx: left out, a wait that ran out through 500s would say only that Discord did not
+    answer, or name some other status."""
+    clock = Clock()
+    errors = ServerErrors(clock)
+    errors.record(499, "Client Closed Request")
+    assert why(TimeoutError(), errors) == "Discord did not answer in time", "not a 5xx"
+    for status, reason in (
+        (500, "Internal Server Error"),
+        (504, "Gateway Timeout"),
+        (524, "A Timeout Occurred"),
+        (500, "Internal Server Error"),
+    ):
+        errors.record(status, reason)
+        clock.now += 1
+    kept = [answer.status for answer in errors.recent()]
+    assert kept == [500, 504, 524, 500], "every 5xx kept, 500 included"
+    assert why(TimeoutError(), errors) == (
+        "Discord answered 500 Internal Server Error 2 times and did not answer in time"
+    )
+
+
 def test_a_wait_that_ran_out_without_5xx_answers_says_only_that() -> None:
     clock = Clock()
     errors = ServerErrors(clock)

@@ -1,15 +1,17 @@
 """A spectator's private buttons do what they say, on the private view clicked: Stop watching
-stops, for good (the watch is stored), and offers Watch again; the direct messages asked for
-with them wait for the end of the watcher's quiet hours, and go on after a restart. Through
-real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+stops, for good (the watch is stored), and offers Watch again; Watch on the game's own message
+opens a new private view and leaves that message as it was; the direct messages asked for with
+them wait for the end of the watcher's quiet hours, and go on after a restart. Through real
+discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from datetime import UTC, timedelta
 
+from bot.edge.inflight import HANDLERS
 from bot.services.time_rules import QuietHours
-from tests.bot.edge.test_edge import Edge, confirm, edge, mover_of, started
+from tests.bot.edge.test_edge import Edge, confirm, edge, lobby_with_guest, mover_of, started
 from tests.e2e.fakecord import FakeMessage
 
 __all__ = ["edge"]
@@ -88,6 +90,37 @@ async def test_a_watcher_s_private_buttons_update_the_view_they_are_on(edge: Edg
     shown = edge.fake.world.messages[watching.id]
     assert "You no longer watch this game." in shown.embed_text()
     assert [button.label for button in shown.enabled_buttons()] == ["Watch"]
+
+
+async def test_watch_on_the_game_s_message_opens_a_private_view_and_leaves_that_message_alone(
+    edge: Edge,
+) -> None:
+    """Watch on the game's public message answers with a new private view: drawn over the
+    game's message instead, every member would see the spectator's view there, and the
+    game's message would lose its link to the game."""
+    lobby = await lobby_with_guest(edge)
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+
+    def offering_watch() -> FakeMessage | None:
+        message = edge.fake.world.messages[lobby.id]
+        return message if any(b.label == "Watch" for b in message.enabled_buttons()) else None
+
+    def public() -> list[int]:
+        return [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral]
+
+    shown = await edge.fake.wait_until(offering_watch, what="the game's message offering Watch")
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    before = (shown.embed_text(), [b.label for b in shown.buttons()])
+    posted = public()
+    opened = await edge.click(edge.outsider, shown, "Watch").answer()
+    assert opened.ephemeral, "the spectator's view is private"
+    assert opened.id != lobby.id, "a new private message, not the game's"
+    assert "You watch this game" in opened.embed_text()
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    after = edge.fake.world.messages[lobby.id]
+    assert (after.embed_text(), [b.label for b in after.buttons()]) == before, "as it was"
+    assert public() == posted, "no message added to the channel"
 
 
 async def test_a_watcher_is_told_a_game_stopped_before_its_end_and_stops_watching(

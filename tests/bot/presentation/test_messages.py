@@ -145,6 +145,24 @@ def test_a_key_missing_in_a_language_falls_back_to_english_for_that_key(
     assert text("error.lobby_closed", "fr") == catalogue("fr")["error.lobby_closed"]
 
 
+@pytest.mark.parametrize("language", ["fr", "uk"])
+def test_a_key_missing_in_a_language_falls_back_to_english_counts_included(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The English text's counts agree as English has them: counted by the language asked
+    for, French would say "0 day per turn", and Ukrainian, which has three forms, would find
+    English's two and fail."""
+    partial = dict(catalogue(language))
+    del partial["turn_limit.days"]
+    monkeypatch.setattr(
+        messages,
+        "translation",
+        lambda key, asked: partial.get(key) if asked == language else messages.ENGLISH.get(key),
+    )
+    said = [text("turn_limit.days", language, days=days) for days in (2, 1, 0)]
+    assert said == ["2 days per turn", "1 day per turn", "0 days per turn"]
+
+
 def test_an_unknown_key_is_an_error_in_every_language() -> None:
     for language in LANGUAGES:
         with pytest.raises(messages.MissingMessageError):

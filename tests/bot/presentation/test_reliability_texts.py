@@ -48,6 +48,18 @@ def test_the_lobby_leaves_out_ran_out_turns_when_none_ran_out() -> None:
     assert lobby_note(punctual, "en") == "usually plays within 10 min"
 
 
+def test_the_lobby_says_nothing_beside_a_name_before_enough_timed_turns() -> None:
+    """A few turns say little about how someone plays: the lobby says nothing of them (where
+    the stats would say it is too soon to tell) until they played ENOUGH_TURNS turns, one of
+    them timed at least."""
+    assert lobby_note(None, "en") is None
+    assert lobby_note(Reliability(ME, ENOUGH_TURNS - 1, 0, 600.0, 0, 0, 0), "en") is None
+    assert lobby_note(Reliability(ME, ENOUGH_TURNS - 5, 4, 600.0, 0, 0, 0), "en") is None
+    assert lobby_note(Reliability(ME, ENOUGH_TURNS, 0, None, 0, 0, 0), "en") is None
+    enough = Reliability(ME, ENOUGH_TURNS, 0, 600.0, 0, 0, 0)
+    assert lobby_note(enough, "en") == "usually plays within 10 min"
+
+
 def test_the_stats_count_each_way_a_game_was_left() -> None:
     """Resigned, left to the AI and substituted away each show their own count, and the
     unfinished games their sum."""

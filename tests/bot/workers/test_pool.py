@@ -1,5 +1,6 @@
-"""The worker pool: jobs run in other processes, give the same results as in this one, and a
-worker that dies or hangs is replaced without losing the pool."""
+"""The worker pool: jobs run in other processes, give the same results as in this one, a
+worker that dies or hangs is replaced without losing the pool, and closing waits a second and
+a half at most in all."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ import time
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import ai
 import engine
 from bot.workers import jobs as worker_jobs
+from bot.workers import pool as pool_module
 from bot.workers.pool import (
     Lane,
     WorkerError,
@@ -201,6 +204,65 @@ async def test_closing_waits_seconds_not_for_a_hung_job(tmp_path: Path) -> None:
         await asyncio.wait_for(hung, HANG_BOUND_SECONDS)  # a closed pool takes no new job
     with pytest.raises(WorkerError, match="closed"):
         await workers.run(Lane.QUICK, pid_and_niceness)
+
+
+class PoolClock:
+    """The pool module's `time`, whose monotonic clock moves only as a worker's wait ends."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+class BusyWorker:
+    """A worker process whose job ends `ends_after` seconds into the close (None: never):
+    `join` takes that long on the pool's clock, or its whole timeout."""
+
+    def __init__(self, clock: PoolClock, ends_after: float | None) -> None:
+        self.clock = clock
+        self.ends_at = None if ends_after is None else clock.now + ends_after
+        self.offered: list[float] = []
+        self.killed = False
+
+    def join(self, timeout: float | None = None) -> None:
+        assert timeout is not None, "a wait without end"
+        self.offered.append(timeout)
+        waited_to = self.clock.now + timeout
+        self.clock.now = waited_to if self.ends_at is None else min(waited_to, self.ends_at)
+
+    def is_alive(self) -> bool:
+        ended = self.ends_at is not None and self.clock.now >= self.ends_at
+        return not ended and not self.killed
+
+    def kill(self) -> None:
+        self.killed = True
+
+
+async def test_closing_waits_a_second_and_a_half_in_all_however_many_workers_are_busy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One deadline for every worker: with a grace for each, a stop with every worker busy
+    would wait 1.5 s per worker, past what a container's stop allows. On the pool's own clock,
+    so nothing real is waited for."""
+    clock = PoolClock()
+    monkeypatch.setattr(pool_module, "time", clock)
+    ending = BusyWorker(clock, 0.5)
+    hung = [BusyWorker(clock, None) for _ in range(2)]
+    busy = [ending, *hung]
+    monkeypatch.setattr(pool_module, "_processes", lambda executor: list(busy))
+    three = WorkerPool(workers=3)
+    three._in_process = True  # the executor's processes are the ones above
+    assert (await three.run(Lane.QUICK, pid_and_niceness))[0] == os.getpid()
+    await three.close()
+    assert clock.now == 1.5, f"the close waited {clock.now:g} s for {len(busy)} busy workers"
+    assert [worker.offered for worker in busy] == [[1.5], [1.0], [0.0]]
+    assert not ending.killed, "its job ended within the grace"
+    assert all(worker.killed for worker in hung), "what is left is killed"
 
 
 def test_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
