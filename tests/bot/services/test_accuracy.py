@@ -240,6 +240,33 @@ async def test_the_start_judges_each_person_s_newest_games_older_than_the_window
     )
 
 
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_the_start_looks_back_until_a_pass_finds_fewer_games_than_it_asked_for(
+    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass that judged all the games it asked for may have left older ones: the passes go on
+    looking through every finished game until one comes back short, then look among the newest
+    only."""
+    monkeypatch.setattr(accuracy, "PASS_GAMES", 1)
+    monkeypatch.setattr(accuracy, "WINDOW_GAMES", 1)
+    store = StatsStore(database)
+    await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    await finished_game(database, 11, [row(0, 300, 30, 1), row(1, 400, 20, 2)])
+    looked: list[str] = []
+    for name in ("without_accuracy", "shown_without_accuracy"):
+        monkeypatch.setattr(store, name, _noting(looked, name, getattr(store, name)))
+    recorder = golden_recorder(database, store)
+    assert await recorder.catch_up() == 2, "the newest game: the pass is full"
+    # Were a full pass taken for one that found them all, the older game, beyond the window,
+    # would wait for the next start.
+    assert await recorder.catch_up() == 2, "still looking back: the older game"
+    assert await recorder.catch_up() == 0, "nothing left: the pass comes back short"
+    assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1
+    await finished_game(database, 12, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    assert await recorder.catch_up() == 2, "a game that closes"
+    assert looked == ["shown_without_accuracy"] * 3 + ["without_accuracy"]
+
+
 def _noting(looked: list[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     async def noted(*args: Any) -> Any:
         looked.append(name)

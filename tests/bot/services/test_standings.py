@@ -74,6 +74,27 @@ def test_equal_points_are_ordered_by_buchholz() -> None:
     assert [line.rank for line in lines] == [1, 2, 3, 4]
 
 
+def test_buchholz_counts_an_opponent_s_points_once_per_game_played_together() -> None:
+    """B, C and D have a win each. B met A twice and D once, C met D twice and A once: an
+    opponent met twice counts twice, so B's Buchholz is above C's and B ranks above C, though
+    C scored more. Counted once per opponent, B and C would be equal and C would rank first."""
+    tables = [
+        finished(1, (A, 1, 40, 10), (B, 2, 30, 5)),
+        finished(1, (C, 1, 45, 10), (D, 2, 35, 6)),
+        finished(2, (B, 1, 40, 10), (D, 2, 30, 5)),
+        finished(2, (A, 1, 40, 10), (C, 2, 35, 6)),
+        finished(3, (A, 1, 40, 10), (B, 2, 30, 5)),
+        finished(3, (D, 1, 40, 10), (C, 2, 35, 6)),
+    ]
+    lines = standings([A, B, C, D], tables, rounds=3)
+    by_user = {line.user_id: line for line in lines}
+    assert [by_user[user].half_points for user in (A, B, C, D)] == [6, 2, 2, 2]
+    # In halves: B met A (6) twice and D (2); C met D (2) twice and A (6); D met C twice and B.
+    assert [by_user[user].half_buchholz for user in (A, B, C, D)] == [6, 14, 10, 6]
+    assert by_user[B].score < by_user[C].score, "the score alone would put C first"
+    assert [line.user_id for line in lines] == [A, B, C, D]
+
+
 def test_equal_points_and_buchholz_are_ordered_by_score_then_dirhams() -> None:
     tables = [
         finished(1, (A, 1, 40, 10), (B, 2, 30, 5)),

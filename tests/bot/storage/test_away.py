@@ -1,6 +1,6 @@
 """AwayStore on both back ends: a notice is claimed only once released, with when it was held,
-and giving a claim back gives up that owner's claim only; a person's spells away since a time
-come oldest first."""
+and giving a claim back gives up that owner's claim only, while a claim whose lease ran out is
+another owner's to take; a person's spells away since a time come oldest first."""
 
 from __future__ import annotations
 
@@ -48,6 +48,22 @@ async def test_giving_a_claim_back_leaves_another_owner_s_claim(db: Database) ->
     await away.give_back(ANN, "b")
     assert await away.claim_held(T0, "c", T0 + LEASE) == []
     assert await away.mark_sent(ANN, "a", T0) == 1
+
+
+async def test_a_claim_whose_lease_ran_out_is_taken_by_another_owner(db: Database) -> None:
+    """An owner that claimed a person's notices and died before marking them sent holds them
+    until its lease runs out; then another owner claims them and marks them sent, and the dead
+    owner's claim marks nothing."""
+    away = AwayStore(db)
+    held = notice(ANN, T0)
+    assert await away.hold(held, T0)
+    assert await away.claim_held(T0, "dead", T0 + LEASE) == [held_at(held, T0)]
+    assert await away.claim_held(T0, "alive", T0 + LEASE) == [], "a live claim holds them"
+    ran_out = T0 + LEASE
+    # Were a claim held until its owner came back, the person would never get the notices.
+    assert await away.claim_held(ran_out, "alive", ran_out + LEASE) == [held_at(held, T0)]
+    assert await away.mark_sent(ANN, "alive", ran_out) == 1
+    assert await away.mark_sent(ANN, "dead", ran_out) == 0
 
 
 SPELLS = ((0, 1), (3, 4), (6, 8))

@@ -1,5 +1,6 @@
 """Migration 0007 and the player queries: a player's bot-wide choice of direct messages at
-their turn, and the open games a player holds a seat in on a server."""
+their turn, and the language they last asked for them in, and the open games a player holds a
+seat in on a server."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from bot.storage import Database, GameStore, NewGame, open_database
 from bot.storage.database import BACKENDS, Backend, load_migrations
-from bot.storage.players import PlayerStore
+from bot.storage.players import DirectChoices, PlayerStore
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 LATER = datetime(2026, 1, 2, tzinfo=UTC)
@@ -68,6 +69,21 @@ async def test_of_two_refusals_at_once_one_turns_the_choice_off(db: Database) ->
         )
         assert sorted(both) == [False, True]
     assert not await players.turn_dms(5)
+
+
+async def test_a_new_choice_of_direct_messages_replaces_the_language_of_the_one_before(
+    db: Database,
+) -> None:
+    """The direct messages come in the language asked for the last time: another language, or
+    none (the game's), replaces the one before."""
+    players = PlayerStore(db)
+    await players.set_choices(5, True, False, NOW, "fr")
+    assert (await players.choices(5, 6))[5] == DirectChoices(True, False, "fr")
+    # Were only the first language kept, this person would keep getting French.
+    await players.set_choices(5, True, True, LATER, "uk")
+    assert (await players.choices(5, 6))[5] == DirectChoices(True, True, "uk")
+    await players.set_choices(5, True, True, LATER)
+    assert (await players.choices(5, 6))[5] == DirectChoices(True, True, None), "the game's"
 
 
 async def test_open_games_of_a_player_are_this_server_s_seats_still_held(db: Database) -> None:

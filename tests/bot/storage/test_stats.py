@@ -1,5 +1,6 @@
 """Stats count what the final message says: an eliminated seat's game and loss, not its score.
-A player's favourite colour is the one they played most."""
+The history names the substitute who won a seat for someone. A player's favourite colour is the
+one they played most."""
 
 from __future__ import annotations
 
@@ -54,6 +55,37 @@ async def test_a_player_only_ever_out_has_games_and_no_score(db: Database) -> No
     stats = StatsStore(db)
     mine = await stats.player(GUILD, 100)
     assert (mine.games, mine.wins, mine.average_score, mine.best_score) == (1, 0, None, None)
+
+
+async def test_the_history_names_the_substitute_whose_seat_won(db: Database) -> None:
+    """Seat 1 won, played to its end by 300 for 200, who left it: the results count it for 200
+    as out (rated behind 100), and the history names 300 as its winner."""
+    host, left, substitute = 100, 200, 300
+    await finished_game(
+        db,
+        10,
+        [
+            ResultRow(0, host, None, "red", 20, 10, 2, False, rated_place=1),
+            ResultRow(
+                1,
+                left,
+                None,
+                "blue",
+                40,
+                20,
+                2,
+                False,
+                True,
+                rated_place=2,
+                finished_by=substitute,
+                finished_place=1,
+            ),
+        ],
+    )
+    (game,) = await StatsStore(db).history(GUILD)
+    # Read without the substitute, the win would go to the one who left, whose stats lose it.
+    assert game.winner_ids == (substitute,)
+    assert game.winner_levels == (None,)
 
 
 async def test_the_favourite_colour_is_the_one_played_most_on_a_tie_the_newest(

@@ -1,6 +1,7 @@
 """Seats handed to substitutes, on both back ends: the seat keeps, through several hand-overs,
 the person the game rates for it (the first who left), a seat is handed over only in a running
-game and to a newcomer with no hint used, and a request is closed once."""
+game, from the person who holds it, and to a newcomer with no hint used, and a request is
+closed once."""
 
 from __future__ import annotations
 
@@ -45,6 +46,23 @@ async def test_a_seat_handed_over_twice_is_still_rated_for_the_first_who_left(
     seat = (await games.seats(game_id))[1]
     assert (seat.user_id, seat.display_name) == (DAVE, "Dave")
     assert (seat.stands_in_for, seat.left_with_out) == (BOB, 0)
+
+
+async def test_a_second_hand_over_of_a_seat_from_the_same_read_changes_nothing(
+    db: Database,
+) -> None:
+    """A hand-over moves no seq, so two made from the same read (two moderators, or two
+    processes) are told apart by the seat's person: the second fails with StaleSeqError and
+    the seat stays the first newcomer's."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
+    # Unguarded by the seat's person, Dave would take the seat Carol was just told is hers.
+    with pytest.raises(StaleSeqError):
+        await substitutes.hand_over(game_id, 0, 1, BOB, DAVE, "Dave", 0, None, T1)
+    seat = (await games.seats(game_id))[1]
+    assert (seat.user_id, seat.display_name, seat.stands_in_for) == (CAROL, "Carol", BOB)
 
 
 async def test_a_request_is_closed_once(db: Database) -> None:
