@@ -40,6 +40,16 @@ def pixels(image: Image.Image, color: tuple[int, int, int]) -> list[tuple[int, i
     return [(x, y) for y in range(height) for x in range(width) if data[x, y] == color]
 
 
+def profile(marker: list[tuple[int, int]]) -> tuple[dict[int, int], int, int, int]:
+    """A marker's pixels counted per row, its top and bottom rows, and its widest row."""
+    rows: dict[int, int] = {}
+    for _, y in marker:
+        rows[y] = rows.get(y, 0) + 1
+    top, bottom = min(rows), max(rows)
+    widest = max(rows, key=lambda y: rows[y])
+    return rows, top, bottom, widest
+
+
 def test_the_chart_is_drawn_at_full_width_and_at_a_phone_s() -> None:
     full = decode(render_rating_chart(SAMPLE))
     assert full.size == (CHART_WIDTH, CHART_HEIGHT)
@@ -68,11 +78,7 @@ def test_a_loss_is_a_triangle_pointing_down() -> None:
     image = decode(render_rating_chart((1500, 1454, 1470)))
     white = pixels(image, LOSS)
     assert white
-    rows: dict[int, int] = {}
-    for _, y in white:
-        rows[y] = rows.get(y, 0) + 1
-    top, bottom = min(rows), max(rows)
-    widest = max(rows, key=lambda y: rows[y])
+    rows, top, bottom, widest = profile(white)
     assert widest - top < (bottom - top) / 3, "the base is on top"
     assert rows[bottom] <= 3, "the point is at the bottom"
 
@@ -87,11 +93,7 @@ def test_a_gain_is_a_triangle_pointing_up(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(rating_chart, "GAIN", marked)
     gain = pixels(decode(render_rating_chart(history)), marked)
     assert gain
-    rows: dict[int, int] = {}
-    for _, y in gain:
-        rows[y] = rows.get(y, 0) + 1
-    top, bottom = min(rows), max(rows)
-    widest = max(rows, key=lambda y: rows[y])
+    rows, top, bottom, widest = profile(gain)
     assert bottom - widest < (bottom - top) / 3, "the base is at the bottom"
     assert rows[top] <= 3, "the point is on top"
 

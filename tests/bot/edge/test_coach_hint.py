@@ -44,6 +44,7 @@ from tests.bot.edge.test_edge import (
     running_edge,
     started,
 )
+from tests.bot.edge.test_edge_languages import french_server
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.postgres import backend, database_target, postgres_server, postgres_url
@@ -162,13 +163,7 @@ async def test_a_hint_and_its_refusal_speak_the_presser_s_language_in_a_french_g
     """A hint is a private answer: in a coached game on a French server, the Ukrainian host
     and the British guest each get the coach's hint, or the refusal off their turn, in their
     own language, as the verdict after their click is."""
-    async with running_edge(
-        tmp_path,
-        monkeypatch,
-        server_locale="fr",
-        channel_name="jeux",
-        user_locales=("uk", "en-GB", "de", "fr"),
-    ) as edge:
+    async with french_server(tmp_path, monkeypatch) as edge:
         lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
         await edge.click(edge.guest, lobby, "Rejoindre").response()
         await edge.click(edge.host, lobby, "Commencer").response()

@@ -34,6 +34,17 @@ def channel_option(edge: Edge, user: FakeUser, sub: str, option: FakeChannel) ->
     )
 
 
+def admin_and_another_channel(edge: Edge) -> tuple[FakeUser, FakeChannel]:
+    """A new member of the edge's server with Manage Server ("admin"), and a second text
+    channel of that server ("elsewhere")."""
+    guild = edge.channel.guild
+    assert guild is not None
+    admin = edge.fake.add_user("admin")
+    edge.fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
+    other = edge.fake.add_text_channel(guild, "elsewhere")
+    return admin, other
+
+
 async def test_admin_commands_need_manage_server_at_run_time_too(edge: Edge) -> None:
     command = edge.client.tree.get_command("marrakech-admin")
     assert command is not None
@@ -52,11 +63,7 @@ async def test_admin_commands_need_manage_server_at_run_time_too(edge: Edge) -> 
 
 
 async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None:
-    guild = edge.channel.guild
-    assert guild is not None
-    admin = edge.fake.add_user("admin")
-    edge.fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
-    other = edge.fake.add_text_channel(guild, "elsewhere")
+    admin, other = admin_and_another_channel(edge)
 
     cleared = await edge.slash(admin, "marrakech-admin", "turn-limit", limit=0).answer()
     assert "Saved" in cleared.content, "0 is the choice of no limit"
@@ -87,11 +94,7 @@ async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None
 async def test_a_thread_follows_its_parent_among_the_allowed_channels(edge: Edge) -> None:
     # `new` in a thread hands its parent to the rule: without it, a thread of an allowed
     # channel is refused as a channel of its own.
-    guild = edge.channel.guild
-    assert guild is not None
-    admin = edge.fake.add_user("admin")
-    edge.fake.add_member(guild, admin, permissions=permissions.MANAGE_GUILD)
-    other = edge.fake.add_text_channel(guild, "elsewhere")
+    admin, other = admin_and_another_channel(edge)
     await channel_option(edge, admin, "allow-channel", edge.channel).answer()
 
     thread = edge.fake.add_thread(edge.channel, "side game")

@@ -5,6 +5,7 @@ for the whole game), English for any locale the bot does not speak."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import pytest
@@ -13,20 +14,30 @@ from bot.presentation import images
 from bot.workers import jobs as worker_jobs
 from render import Labels
 from tests.bot.edge.test_edge import Edge, confirm, private, running_edge
+from tests.bot.edge.test_seat_requests import ask_for_the_guest_s_seat
 from tests.e2e.fakecord import FakeMessage, permissions
 
 
-@pytest.fixture
-async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
-    """A French-speaking server; its members speak Ukrainian (host), British English (guest),
-    German (outsider, not a language of the bot) and French (moderator)."""
-    async with running_edge(
+def french_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, test: pytest.Item | None = None
+) -> AbstractAsyncContextManager[Edge]:
+    """The edge (running_edge) on a French-speaking server; its members speak Ukrainian (host),
+    British English (guest), German (outsider, not a language of the bot) and French
+    (moderator)."""
+    return running_edge(
         tmp_path,
         monkeypatch,
         server_locale="fr",
         channel_name="jeux",
         user_locales=("uk", "en-GB", "de", "fr"),
-    ) as running:
+        test=test,
+    )
+
+
+@pytest.fixture
+async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
+    """The edge on the French-speaking server of french_server."""
+    async with french_server(tmp_path, monkeypatch) as running:
         yield running
 
 
@@ -134,14 +145,7 @@ async def test_the_host_s_seat_request_is_posted_in_the_game_s_language_not_the_
     await edge.click(edge.outsider, edge.fake.world.messages[lobby.id], "Rejoindre").response()
     await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Commencer").response()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    request = await edge.slash(
-        edge.host,
-        "marrakech",
-        "substitute",
-        channel=edge.channel,
-        out=edge.guest,
-        **{"in": edge.moderator},
-    ).answer()
+    request = await ask_for_the_guest_s_seat(edge)
     assert not request.ephemeral
     assert request.content.startswith(f"<@{edge.host.id}> demande de confier la place"), (
         request.content

@@ -22,7 +22,7 @@ from bot.presentation.messages import text
 from bot.services.time_rules import QuietHours
 from bot.storage.players import PlayerStore
 from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
-from tests.bot.edge.test_edge_languages import french_game
+from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.e2e.fakecord import FakeUser
 
 
@@ -107,14 +107,7 @@ async def test_direct_messages_speak_the_language_notify_was_asked_in(
     """On a French server, the Ukrainian host and the British guest ask to be told at their
     turn and when they are next: each direct message comes in the language its reader asked
     in, not in the game's French."""
-    async with running_edge(
-        tmp_path,
-        monkeypatch,
-        server_locale="fr",
-        channel_name="jeux",
-        user_locales=("uk", "en-GB", "de", "fr"),
-        test=request.node,
-    ) as edge:
+    async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
         for user in (edge.host, edge.guest):
             await private(edge.slash(user, "marrakech", "notify", state="next"))
         turn = await french_game(edge)

@@ -55,11 +55,10 @@ async def three_playing(edge: Edge) -> FakeMessage:
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
-async def asked(edge: Edge) -> FakeMessage:
-    """A game of three, where the host asks to hand the guest's seat to the moderator: the
-    request, waiting for the outsider's agreement."""
-    await play_turn(edge, await three_playing(edge))
-    request = await edge.slash(
+async def ask_for_the_guest_s_seat(edge: Edge) -> FakeMessage:
+    """The host's /marrakech substitute in the game's channel, to hand the guest's seat to the
+    moderator: its answer, the request."""
+    return await edge.slash(
         edge.host,
         "marrakech",
         "substitute",
@@ -67,6 +66,13 @@ async def asked(edge: Edge) -> FakeMessage:
         out=edge.guest,
         **{"in": edge.moderator},
     ).answer()
+
+
+async def asked(edge: Edge) -> FakeMessage:
+    """A game of three, where the host asks to hand the guest's seat to the moderator: the
+    request, waiting for the outsider's agreement."""
+    await play_turn(edge, await three_playing(edge))
+    request = await ask_for_the_guest_s_seat(edge)
     assert [b.label for b in request.enabled_buttons()] == ["Agree", "Refuse"]
     return request
 

@@ -218,6 +218,24 @@ async def test_sigterm_asks_the_run_to_stop(
     assert outcome == ["stopped"]
 
 
+async def start_on(target: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> int:
+    """Run the bot's start on the database `target` (what MARRAKECH_DB takes) until it ends,
+    its ERROR lines caught in `caplog`: its exit code. The heartbeat goes in `tmp_path`, not
+    the working folder's data/heartbeat; the start's signal handlers are removed afterwards so
+    the test run's own are left as they were."""
+    heartbeat = str(tmp_path / "heartbeat")
+    settings = load_settings(
+        {"DISCORD_TOKEN": "token", "MARRAKECH_DB": target, "MARRAKECH_HEARTBEAT": heartbeat}
+    )
+    loop = asyncio.get_running_loop()
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
+            return await asyncio.wait_for(app._serve(settings, TestHooks()), 60)
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
+            loop.remove_signal_handler(signum)
+
+
 @pytest.mark.parametrize(
     ("database", "code"),
     [
@@ -235,17 +253,7 @@ async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
     ERROR line naming the database, no traceback, and the password hidden."""
     (tmp_path / "not-a-database.sqlite3").write_text("hello", encoding="ascii")
     target = database.format(tmp=tmp_path)
-    heartbeat = str(tmp_path / "heartbeat")  # not the working folder's data/heartbeat
-    settings = load_settings(
-        {"DISCORD_TOKEN": "token", "MARRAKECH_DB": target, "MARRAKECH_HEARTBEAT": heartbeat}
-    )
-    loop = asyncio.get_running_loop()
-    try:
-        with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
-            ended = await asyncio.wait_for(app._serve(settings, TestHooks()), 60)
-    finally:
-        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
-            loop.remove_signal_handler(signum)
+    ended = await start_on(target, tmp_path, caplog)
     assert ended == code
     (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
     message = record.getMessage()
@@ -277,20 +285,7 @@ async def test_a_server_starting_up_or_full_stops_the_start_with_6_for_a_restart
         raise error
 
     monkeypatch.setattr(app, "open_database", refused)
-    settings = load_settings(
-        {
-            "DISCORD_TOKEN": "token",
-            "MARRAKECH_DB": "postgresql://marrakech:pw@127.0.0.1/marrakech",
-            "MARRAKECH_HEARTBEAT": str(tmp_path / "heartbeat"),
-        }
-    )
-    loop = asyncio.get_running_loop()
-    try:
-        with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
-            ended = await asyncio.wait_for(app._serve(settings, TestHooks()), 60)
-    finally:
-        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
-            loop.remove_signal_handler(signum)
+    ended = await start_on("postgresql://marrakech:pw@127.0.0.1/marrakech", tmp_path, caplog)
     assert ended == 6
     (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
     assert record.getMessage().startswith("cannot open the database "), record.getMessage()

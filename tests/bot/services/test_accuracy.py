@@ -219,17 +219,35 @@ async def test_a_game_whose_judging_fails_is_left_until_the_next_start(
     assert len(calls) == 2, "tried again at the next start"
 
 
-@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-async def test_the_start_judges_each_person_s_newest_games_older_than_the_window(
-    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(accuracy, "WINDOW_GAMES", 1)
+async def two_games_noting_looks(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> tuple[StatsStore, list[str]]:
+    """Two finished games of two people each (100 and 200, then 300 and 400), and their store,
+    whose two looks for games to judge (without_accuracy, shown_without_accuracy) note their
+    names, in the order they are called, in the list returned with it."""
     store = StatsStore(database)
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     await finished_game(database, 11, [row(0, 300, 30, 1), row(1, 400, 20, 2)])
     looked: list[str] = []
     for name in ("without_accuracy", "shown_without_accuracy"):
         monkeypatch.setattr(store, name, _noting(looked, name, getattr(store, name)))
+    return store, looked
+
+
+def _noting(looked: list[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    async def noted(*args: Any) -> Any:
+        looked.append(name)
+        return await method(*args)
+
+    return noted
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_the_start_judges_each_person_s_newest_games_older_than_the_window(
+    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(accuracy, "WINDOW_GAMES", 1)
+    store, looked = await two_games_noting_looks(database, monkeypatch)
     recorder = golden_recorder(database, store)
     assert await recorder.catch_up() == 4, "both games, the older beyond the window"
     assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1
@@ -249,12 +267,7 @@ async def test_the_start_looks_back_until_a_pass_finds_fewer_games_than_it_asked
     only."""
     monkeypatch.setattr(accuracy, "PASS_GAMES", 1)
     monkeypatch.setattr(accuracy, "WINDOW_GAMES", 1)
-    store = StatsStore(database)
-    await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
-    await finished_game(database, 11, [row(0, 300, 30, 1), row(1, 400, 20, 2)])
-    looked: list[str] = []
-    for name in ("without_accuracy", "shown_without_accuracy"):
-        monkeypatch.setattr(store, name, _noting(looked, name, getattr(store, name)))
+    store, looked = await two_games_noting_looks(database, monkeypatch)
     recorder = golden_recorder(database, store)
     assert await recorder.catch_up() == 2, "the newest game: the pass is full"
     # Were a full pass taken for one that found them all, the older game, beyond the window,
@@ -265,11 +278,3 @@ async def test_the_start_looks_back_until_a_pass_finds_fewer_games_than_it_asked
     await finished_game(database, 12, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     assert await recorder.catch_up() == 2, "a game that closes"
     assert looked == ["shown_without_accuracy"] * 3 + ["without_accuracy"]
-
-
-def _noting(looked: list[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
-    async def noted(*args: Any) -> Any:
-        looked.append(name)
-        return await method(*args)
-
-    return noted

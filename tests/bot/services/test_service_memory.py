@@ -14,17 +14,24 @@ from bot.services.errors import GameNotFoundError
 from bot.storage import Database, GameStore
 
 
-async def test_games_dropped_from_memory_play_on_from_their_logs(
-    database: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(loader, "CACHE_SIZE", 1)
-    service = GameService(GameStore(database))
+async def three_started_games(service: GameService) -> list[int]:
+    """Three games of two (host 7, guest 8), one per channel 1, 2 and 3, started: their ids in
+    the order they were opened."""
     ids = []
     for channel in (1, 2, 3):
         lobby = await service.lobby.create_lobby(guild_id=1, channel_id=channel, host_id=7, seats=2)
         await service.lobby.join(lobby.id, 8)
         await service.lobby.start(lobby.id, 7)
         ids.append(lobby.id)
+    return ids
+
+
+async def test_games_dropped_from_memory_play_on_from_their_logs(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loader, "CACHE_SIZE", 1)
+    service = GameService(GameStore(database))
+    ids = await three_started_games(service)
     for _ in range(3):
         for game_id in ids:  # each use pushes the others out of memory
             view = await service.play.look(game_id)
@@ -48,12 +55,7 @@ async def test_the_game_let_go_from_memory_is_the_one_stored_longest_ago(
     memory is full, every click on a newer game would replay its whole log."""
     monkeypatch.setattr(loader, "CACHE_SIZE", 2)
     service = GameService(GameStore(database))
-    ids = []
-    for channel in (1, 2, 3):
-        lobby = await service.lobby.create_lobby(guild_id=1, channel_id=channel, host_id=7, seats=2)
-        await service.lobby.join(lobby.id, 8)
-        await service.lobby.start(lobby.id, 7)
-        ids.append(lobby.id)
+    ids = await three_started_games(service)
     first, second, third = ids
     for game_id in ids:
         await service.play.look(game_id)
