@@ -133,6 +133,28 @@ def test_the_estimates_of_the_seats_in_average_zero() -> None:
             assert sum(found.values()) == pytest.approx(0.0, abs=1e-9)
 
 
+def test_with_a_seat_out_the_estimates_scale_by_the_seats_still_in(
+    positions: list[GameState],
+) -> None:
+    """A seat's leaf is its estimate less the average of its rivals still in; with m seats in,
+    (m - 1) / m of it is its estimate less the average of all m. m counts the seats in, not
+    the seats dealt: scaling by the seats dealt would make the chances too sure after an
+    elimination or a resignation."""
+    checked = 0
+    for state in positions:
+        if state.players < 3 or state.outcome is not None or not state.eliminated:
+            continue
+        seats_in = state.seats_in()
+        m = len(seats_in)
+        assert 1 < m < state.players
+        found = estimates(state)
+        assert sorted(found) == sorted(seats_in)
+        for seat in seats_in:
+            assert found[seat] == pytest.approx(position_value(state, seat) * (m - 1) / m)
+        checked += 1
+    assert checked >= 4
+
+
 # --- a finished game: the rules' result --------------------------------------------------------
 
 

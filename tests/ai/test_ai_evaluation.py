@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from ai.evaluation import (
+    DECIDED,
     DUEL_LEAF,
     DUEL_RUGS,
     Staged,
@@ -17,8 +18,11 @@ from ai.evaluation import (
 )
 from ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from ai.win_chance import win_chance
+from engine import Outcome, Variant
+from engine.model import Phase
 from engine.rules import scores
 from engine.state import GameState
+from tests.engine.builders import board
 
 MIDGAME = leaf_weights(2, DUEL_RUGS // 2)
 """Hard's 2-player leaf weights halfway through a game."""
@@ -144,6 +148,34 @@ def test_a_duels_running_leaf_adds_the_stake_times_the_chance_of_winning(
     assert leaf_weights(3, 30).win_stake == leaf_weights(4, 30).win_stake == 0.0
 
 
+def _margin(state: GameState, seat: int) -> float:
+    """The seat's total less the mean total of its rivals (R11)."""
+    totals = [part.total for part in scores(state)]
+    rivals = [total for other, total in enumerate(totals) if other != seat]
+    return totals[seat] - sum(rivals) / len(rivals)
+
+
+def test_a_decided_game_is_the_final_margin_plus_decided_split_among_shared_winners(
+    positions: list[GameState],
+) -> None:
+    """A won game is worth the margin plus `DECIDED`, shared among the seats that share first
+    place, a lost one the margin minus `DECIDED`: a search that counted a shared win as a
+    whole one would settle for a tie where a sole win was there."""
+    for players in (2, 3, 4):
+        state = next(p for p in positions if p.players == players and p.rugs_laid > 6)
+        for winners in ((0,), (0, 1)):
+            losers = tuple((seat,) for seat in range(players) if seat not in winners)
+            over = state._replace(
+                phase=Phase.OVER,
+                to_move=None,
+                outcome=Outcome((winners, *losers), "rugs-exhausted", "shared"),
+            )
+            for seat in range(players):
+                stake = DECIDED / len(winners) if seat in winners else -DECIDED
+                expected = _margin(over, seat) + stake
+                assert position_value(over, seat) == pytest.approx(expected), (winners, seat)
+
+
 def _visible(state: GameState, seat: int) -> int:
     return next(part.visible for part in scores(state) if part.seat == seat)
 
@@ -184,3 +216,25 @@ def test_the_coming_toll_counts_at_its_weight(positions: list[GameState]) -> Non
         assert values[1] == pytest.approx(values[0] + share * (values[2] - values[0]))
         weighed += values[2] != values[0]
     assert weighed
+
+
+def test_the_coming_toll_is_that_of_the_way_to_turn_that_costs_the_mover_least() -> None:
+    """With the standard rules the seat to move turns the way that costs it least: straight on
+    from d4 every face lands in yellow's 9-square region (c1-e3), left or right none does, so
+    at ORIENT no toll is coming. Once it must roll in Assam's facing (ROLL, or the variant) the
+    whole toll counts. Taking the costliest way instead would make every leaf fear a toll the
+    mover can turn away from."""
+    region = [("c1c2", "yellow"), ("d1d2", "yellow"), ("e1e2", "yellow")]
+    region += [("c3d3", "yellow"), ("d3e3", "yellow")]
+    with_toll = replace(DEFAULT_WEIGHTS, coming_toll=1.0)
+    without = replace(DEFAULT_WEIGHTS, coming_toll=0.0)
+    orienting = board(2, region, assam="d4", facing="N", phase=Phase.ORIENT)
+    assert position_value(orienting, 0, with_toll) == pytest.approx(
+        position_value(orienting, 0, without)
+    )
+    for variant in Variant:
+        rolling = board(2, region, assam="d4", facing="N", phase=Phase.ROLL, variant=variant)
+        # 9 dirhams paid on every face: -9 for the mover and +9 for its rival, 2 x -9 for us.
+        assert position_value(rolling, 0, with_toll) == pytest.approx(
+            position_value(rolling, 0, without) - 18.0
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -207,3 +208,78 @@ def test_a_rival_turn_is_one_unit_of_work_over_both_colours() -> None:
     rugs = len(legal_actions(state)) * (2 if state.variant is Variant.ROTATE_AFTER else 1)
     decision = HardPlayer().decide(state, seed=3, budget=UNLIMITED)
     assert decision.work == rugs
+
+
+def _a_rival_plays_next(state: GameState, seat: int) -> bool:
+    """Whether a rival still holds rugs: only then does a line of ours cost work (a rival turn
+    simulated)."""
+    return any(state.rugs_in_hand(other) for other in state.seats_in() if other != seat)
+
+
+def _medium_best_rug(state: GameState) -> str:
+    """The rug medium's appraisal values most at a PLACE state (the first of equals)."""
+    actions, values, _ = appraise(state)
+    return actions[values.index(max(values))]
+
+
+def test_rugs_are_searched_best_first_by_medium_s_appraisal(positions: list[GameState]) -> None:
+    """Hard lists and searches our rugs best first by medium's appraisal, so a budget that
+    runs out after one rug has searched medium's best (the others are worth -inf), and that
+    is the rug hard lays. Searching the worst first would leave hard the worst rugs."""
+    checked = 0
+    for state in positions:
+        if state.phase is not Phase.PLACE or len(legal_actions(state)) < 4:
+            continue
+        seat = state.to_move
+        assert seat is not None
+        actions, values, _ = appraise(public_view(state, seat))
+        medium = dict(zip(actions, values, strict=True))
+        if len(set(values)) < 2 or not _a_rival_plays_next(state, seat):
+            continue
+        one_rug = 2 if state.variant is Variant.ROTATE_AFTER else 1
+        decision = HardPlayer().decide(state, seed=0, budget=Budget(work=one_rug))
+        ranked = [action for action, _ in decision.values]
+        assert sorted(ranked) == sorted(actions)
+        assert all(medium[a] >= medium[b] for a, b in itertools.pairwise(ranked)), ranked
+        searched = [action for action, value in decision.values if value > float("-inf")]
+        assert searched == [ranked[0]]
+        assert medium[ranked[0]] == max(values)
+        assert decision.action == ranked[0]
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_budget_for_one_rug_per_landing_values_each_facing_by_medium_s_best_rugs(
+    positions: list[GameState],
+) -> None:
+    """Our rug options are widened step by step, the best rug at every landing first: with
+    work for that first step alone, each way of turning Assam is worth, over the die, the
+    search's value of medium's best rug where Assam lands."""
+    starts = [
+        p
+        for p in positions
+        if p.players == 2
+        and p.phase is Phase.ORIENT
+        and p.to_move is not None
+        and p.rugs_laid > 4
+        and _a_rival_plays_next(p, p.to_move)
+    ][:3]
+    assert len(starts) == 3
+    for state in starts:
+        seat = state.to_move
+        assert seat is not None
+        view = public_view(state, seat)
+        expected: dict[str, float] = {}
+        first_step = 0
+        for action in ("L", "S", "R"):
+            turned = apply(view, action)[0]
+            value = 0.0
+            for face, odds in DIE_ODDS:
+                rolled = apply(turned, f"D{face}")[0]
+                first_step += 1  # one rival turn per landing (no rotation in the standard rules)
+                if rolled.phase is Phase.PLACE:
+                    rolled = apply(rolled, _medium_best_rug(rolled))[0]
+                value += odds * _value_after(rolled, seat)
+            expected[action] = value
+        decision = HardPlayer().decide(state, seed=0, budget=Budget(work=first_step))
+        assert dict(decision.values) == pytest.approx(expected, abs=1e-9)

@@ -148,6 +148,19 @@ def test_a_turn_into_a_12_square_region_is_a_blunder() -> None:
     assert judgement.option("R").facts.toll == 0.0
 
 
+def test_a_facing_s_out_chance_counts_only_tolls_beyond_the_seat_s_dirhams() -> None:
+    """Turning left from d5 facing east lands in yellow's 12-square region one time in three:
+    with 12 dirhams the seat pays its last dirham and stays in (R9), with 11 it goes out. A
+    seat with no dirhams turned towards empty squares owes nothing and cannot go out; counting
+    a toll equal to the purse as going out would tell it it goes out whatever it does."""
+    exactly = facts_of(endgame("d5", "E", "orient", dirhams=12), "L")
+    assert (exactly.toll, exactly.worst_toll, exactly.out_chance) == (4.0, 12, 0.0)
+    short = facts_of(endgame("d5", "E", "orient", dirhams=11), "L")
+    assert short.out_chance == pytest.approx(1 / 3)
+    penniless = facts_of(endgame("d5", "E", "orient", dirhams=0), "R")
+    assert (penniless.toll, penniless.out_chance) == (0.0, 0.0)
+
+
 def test_the_best_option_loses_nothing() -> None:
     state = endgame("d4", "N", "place")
     best = best_option(state)

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_player
+from ai.greedy import DEFAULT_WEIGHTS, Greedy
 from ai.hard import public_view
 from ai.medium import appraise
 from engine import Variant, apply, deal, legal_actions, new_game
 from engine.model import Phase
+from engine.playout import from_state
 from engine.state import GameState
 from tests.ai.conftest import random_game
 from tests.engine.builders import board
@@ -74,6 +76,31 @@ def test_medium_breaks_exact_ties_with_its_seeded_generator() -> None:
     assert values[0] == values[1] == values[2]
     chosen = [choose_action(state, "medium", seed) for seed in range(30)]
     assert set(chosen) == {"L", "S", "R"}
+
+
+def test_medium_turns_assam_after_its_rug_towards_the_facing_that_pays_it_most() -> None:
+    """At ROTATE (R12) medium values each way by what the next mover, rolling from the facing
+    that way leaves (as the engine turns Assam), is expected to pay it, and takes the larger:
+    a medium that gave each way the other's value would turn towards the facing that pays it
+    least."""
+    differing = 0
+    for players in (2, 3, 4):
+        for state in random_game(players, Variant.ROTATE_AFTER, 30 + players):
+            if state.phase is not Phase.ROTATE:
+                continue
+            seat = state.to_move
+            assert seat is not None
+            greedy = Greedy(from_state(state), seat)
+            expected = {}
+            for action in ("L", "R"):
+                after = apply(state, action)[0]
+                expected[action] = greedy.reply_value(after.assam * 4 + int(after.facing))[1]
+            decision = decide(state, "medium", seed=0)
+            assert dict(decision.values) == pytest.approx(expected)
+            if abs(expected["L"] - expected["R"]) > 1e-9:
+                differing += 1
+                assert decision.action == max(expected, key=expected.__getitem__)
+    assert differing >= 5
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -170,13 +197,14 @@ def test_the_ai_package_does_not_load_random(repo_root: Path) -> None:
     assert result.stdout.strip() == "False"
 
 
-def _toll_ahead() -> GameState:
-    """Assam on d4 facing N below a 9-square yellow region (seat 1's), seat 0 with 3 dirhams."""
+def _toll_ahead(dirhams: int = 3) -> GameState:
+    """Assam on d4 facing N below a 9-square yellow region (seat 1's), seat 0 to turn him with
+    `dirhams` dirhams: straight on every face lands in the region, left or right none does."""
     state = new_game(deal(2, Variant.STANDARD, first_player=0, rng=_Shuffler()))
     region = [row * 7 + col for row in range(3) for col in range(2, 5)]
     cells = tuple(region.index(sq) + 1 if sq in region else 0 for sq in range(49))
     colors = tuple(1 if sq in region else -1 for sq in range(49))
-    return state._replace(cells=cells, colors=colors, dirhams=(3, 30), rugs_laid=len(region))
+    return state._replace(cells=cells, colors=colors, dirhams=(dirhams, 30), rugs_laid=len(region))
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
@@ -184,3 +212,32 @@ def test_medium_and_hard_turn_away_from_a_ruinous_toll(level: str) -> None:
     state = _toll_ahead()
     for seed in range(3):
         assert choose_action(state, level, seed, _budget(level)) in ("L", "R")
+
+
+def test_easy_turns_assam_half_the_time_the_way_with_the_smallest_expected_toll() -> None:
+    """Easy values each way by minus its expected toll over the exact die: straight on costs
+    9 on every face, left and right nothing. Careful half the time (never straight on), else
+    any way (straight on a third of that): about 10 of 60 seeds go straight on, where an easy
+    that sought the toll would go there about 40 times."""
+    state = _toll_ahead()
+    values = dict(decide(state, "easy", seed=0).values)
+    assert values == {"L": 0.0, "S": -9.0, "R": 0.0}
+    chosen = [choose_action(state, "easy", seed) for seed in range(60)]
+    assert chosen.count("S") <= 20
+    assert {"L", "R"} <= set(chosen)
+
+
+def test_medium_counts_a_seat_that_cannot_pay_as_out_but_not_one_paying_its_last_dirham() -> None:
+    """Medium's appraisal of a toll (R8, R9): each dirham counts for the payer and the payee,
+    and only a toll beyond the payer's purse adds the loss of going out. Paying the exact last
+    dirham leaves the seat in, for the mover as for a rival."""
+    state = _toll_ahead(dirhams=9)
+    ours, rivals = Greedy(from_state(state), 0), Greedy(from_state(state), 1)
+    elimination = DEFAULT_WEIGHTS.elimination
+    # Seat 0 pays seat 1: each dirham is -1 for the payer and +1 for the payee, 2 x -1 for us.
+    assert ours.toll_value(0, 1, 8) == pytest.approx(-16.0)
+    assert ours.toll_value(0, 1, 9) == pytest.approx(-18.0)
+    assert ours.toll_value(0, 1, 10) == pytest.approx(-18.0 - elimination)
+    # For the rival, the same tolls are gains, and our going out a large one.
+    assert rivals.toll_value(0, 1, 9) == pytest.approx(18.0)
+    assert rivals.toll_value(0, 1, 10) == pytest.approx(18.0 + elimination)

@@ -22,6 +22,7 @@ from ai.arena import (
 )
 from engine import Outcome, Variant, legal_actions
 from engine.model import Phase
+from engine.rules import scores
 from engine.state import GameState
 
 
@@ -54,6 +55,44 @@ def test_a_shared_win_counts_half_and_ties_count_half_pairwise(
     assert tally.wins == 0.0
     assert tally.pairwise == 0.0 + 0.5 + 1.0
     assert tally.pairs == 3
+
+
+def test_a_first_place_shared_by_k_seats_gives_a_one_kth_of_a_win(
+    positions: list[GameState],
+) -> None:
+    """Three or four seats sharing first place give A a third or a quarter of a win (a flat
+    half for any shared first place would overstate A's win rate), in the plain and the
+    luck-adjusted figures alike."""
+    four = next(p for p in positions if p.players == 4)
+    for ranking, a_seat, share in (
+        (((0, 1, 2), (3,)), 0, 1 / 3),
+        (((1, 3), (0, 2)), 3, 1 / 2),
+        (((0, 1, 2, 3),), 2, 1 / 4),
+    ):
+        tally = Tally()
+        record_result(_finished(four, ranking), a_seat, tally)
+        assert tally.wins == pytest.approx(share), ranking
+        assert tally.win_luck.y == pytest.approx(share), ranking
+
+
+def test_the_score_difference_is_a_s_total_less_the_mean_total_of_the_b_seats(
+    positions: list[GameState],
+) -> None:
+    """With A in any seat, in 2 and in 4 players: A's total (R11: dirhams plus visible
+    squares) less the mean of the B seats' totals, also in the luck-adjusted figure. Dividing
+    the B seats' sum by every seat, A's included, would make the difference far too large."""
+    for players in (2, 4):
+        state = next(p for p in positions if p.players == players and p.rugs_laid > 6)
+        over = _finished(state, (tuple(range(players)),))
+        totals = [score.total for score in scores(over)]
+        assert len(set(totals)) > 1
+        for a_seat in range(players):
+            tally = Tally()
+            record_result(over, a_seat, tally)
+            b_totals = [total for seat, total in enumerate(totals) if seat != a_seat]
+            expected = totals[a_seat] - sum(b_totals) / len(b_totals)
+            assert tally.score_difference == pytest.approx(expected), (players, a_seat)
+            assert tally.difference_luck.y == pytest.approx(expected), (players, a_seat)
 
 
 def test_each_deal_seats_a_in_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine import bench, replay
+from engine import bench, replay, vectors
 
 
 def run(repo_root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -151,6 +151,27 @@ def test_vectors_json_lines_failures_and_skips(repo_root: Path, tmp_path: Path, 
     assert "move_assam: 1 passed, 1 failed" in lines
     assert any("teleport" in line and "skipped" in line for line in lines)
     assert any(line.startswith("FAIL") and "m2" in line for line in lines)
+
+
+def test_vectors_prints_a_count_line_for_a_kind_whose_every_case_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every kind met has its count line, also one with no case passed: a summary that listed
+    only the kinds with a pass would read as if that kind had no cases."""
+    wrong_die = {
+        "id": "d1",
+        "kind": "roll_die_distribution",
+        "input": {},
+        "expected": {"faces": {"1": 1, "2": 1, "3": 1, "4": 1, "5": 1, "6": 1}},
+    }
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps({"format": "marrakech-vectors/1", "cases": [MOVE, wrong_die]}))
+    result = in_process(vectors.main, capsys, str(path))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert "move_assam: 1 passed, 0 failed" in lines
+    assert "roll_die_distribution: 0 passed, 1 failed" in lines
+    assert lines[-1] == "1 passed, 1 failed"
 
 
 def test_vectors_all_passing_exit_zero(repo_root: Path, tmp_path: Path) -> None:

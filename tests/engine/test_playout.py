@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engine import (
+    GameConfig,
     GameState,
     Phase,
     Variant,
@@ -99,6 +100,24 @@ def test_playout_leaves_its_start_unchanged_and_copies_are_independent() -> None
     assert {name: repr(getattr(fast, name)) for name in FastState.__slots__} == before
 
 
+def test_a_two_player_playout_leaves_its_start_and_its_piles_unchanged() -> None:
+    """In 2 players the piles are lists too: a playout, from `new_fast_game` or `from_state`,
+    leaves every slot of its start as it was, so a second playout plays the same game, and a
+    copy's piles are its own. A copy sharing its piles would empty the start's as it plays."""
+    for variant in Variant:
+        config = deal(2, variant, random.Random(3))
+        for fast in (new_fast_game(config), from_state(new_game(config))):
+            before = {name: repr(getattr(fast, name)) for name in FastState.__slots__}
+            first = playout(fast, random.Random(1))
+            assert {name: repr(getattr(fast, name)) for name in FastState.__slots__} == before
+            assert playout(fast, random.Random(1)) == first
+            copy = fast.copy()
+            assert copy.piles is not None
+            assert fast.piles is not None
+            copy.piles[0].pop()
+            assert len(fast.piles[0]) == 24
+
+
 def test_policy_sees_the_legal_options_and_steers_the_game() -> None:
     """A policy gets the options in legal_actions order and its choice is played."""
     config = deal(3, Variant.ROTATE_AFTER, random.Random(5))
@@ -134,6 +153,62 @@ def test_policy_sees_the_legal_options_and_steers_the_game() -> None:
     )
     assert ORIENT in orient_seen
     assert trace[0] == "S"
+
+
+UP_TO_DATE_FOR_A_POLICY = (
+    "phase",
+    "to_move",
+    "assam",
+    "facing",
+    "cells",
+    "colors",
+    "masks",
+    "dirhams",
+    "stock",
+    "hand",
+    "piles",
+    "alive",
+    "eliminated",
+)
+"""The FastState slots a policy may read: the phase, the seat to move, Assam, the board lists,
+the dirhams, the rugs and the seats (`intact`, `in_hand`, `rugs_laid` and `turn` are written
+back only at the end)."""
+
+
+class _Follower:
+    """A policy that checks the FastState it is shown against the checked API's state after
+    the trace so far, then chooses at random."""
+
+    def __init__(self, config: GameConfig, trace: list[str]) -> None:
+        self.state = new_game(config)
+        self.trace = trace
+        self.played = 0
+        self.choices = random.Random(7)
+        self.calls = 0
+
+    def __call__(self, fast: FastState, kind: int, options: Sequence[Any]) -> int:
+        for action in self.trace[self.played :]:
+            self.state, _ = apply(self.state, action)
+        self.played = len(self.trace)
+        assert fast.phase == kind
+        expected = from_state(self.state)
+        for name in UP_TO_DATE_FOR_A_POLICY:
+            assert getattr(fast, name) == getattr(expected, name), (name, self.trace[-4:])
+        self.calls += 1
+        return self.choices.randrange(len(options))
+
+
+@pytest.mark.parametrize(("players", "variant"), COMBOS)
+def test_a_policy_sees_the_state_of_the_game_so_far(players: int, variant: Variant) -> None:
+    """Whenever a policy is called, the FastState's phase, seat to move, Assam's square and
+    facing, board lists, dirhams, rugs and seats are those of the game so far (the checked
+    API's after the trace so far). A policy asked for a rug after Assam turned or walked round
+    a border (R7) sees his new facing, not the one he had before."""
+    config = deal(players, variant, random.Random(players))
+    trace: list[str] = []
+    follower = _Follower(config, trace)
+    playout(new_game(config), random.Random(players), follower, trace)
+    assert follower.calls > 20
 
 
 def checked_state(fast: FastState) -> GameState:
