@@ -8,6 +8,7 @@ import asyncio
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +47,52 @@ def test_the_nth_pass_kills_the_process_with_sigkill() -> None:
     assert done.returncode == -signal.SIGKILL
     assert done.stdout.split() == ["1", "2", "3"]
     assert "crash point click.responded:3 reached" in done.stderr
+
+
+WRITES_UNTIL_KILLED = """
+import asyncio, sys
+from bot import crashpoints
+from bot.storage import open_database
+
+async def main():
+    database = await open_database(sys.argv[1])
+    crashpoints.configure({'MARRAKECH_CRASH_AT': 'db.write:2'})
+    async with database.transaction() as conn:
+        await conn.execute("CREATE TABLE written (n INTEGER)")
+        for n in range(200):
+            await conn.execute("INSERT INTO written VALUES ($1)", n)
+    print("committed", flush=True)
+    await database.close()
+
+asyncio.run(main())
+"""
+"""A program that arms `db.write:2`, then writes one transaction on the SQLite database named
+by its argument: it prints "committed" unless it was killed in the middle."""
+
+
+def test_db_write_kills_the_process_inside_a_write_statement(tmp_path: Path) -> None:
+    """`db.write` is passed on SQLite's progress callback only: with it unarmed there, the
+    crash-safety run would never kill the bot in the middle of a statement."""
+    done = subprocess.run(
+        [sys.executable, "-c", WRITES_UNTIL_KILLED, str(tmp_path / "crash.sqlite3")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stdout + done.stderr
+    assert "committed" not in done.stdout
+    assert "crash point db.write:2 reached" in done.stderr
+
+
+def test_only_db_write_installs_the_sqlite_progress_callback() -> None:
+    try:
+        crashpoints.configure({crashpoints.CRASH_VAR: "db.write:5"})
+        assert crashpoints.write_hook is not None
+        crashpoints.configure({crashpoints.CRASH_VAR: "db.committed:5"})
+        assert crashpoints.write_hook is None, "no callback on every write for other points"
+    finally:
+        crashpoints.configure({})
 
 
 async def test_a_stop_waits_for_running_handlers() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as entry
+from bot import crashpoints
 from bot.runtime import app
 from bot.runtime.settings import Settings
 from bot.runtime.test_hooks import TestHooks
@@ -163,6 +164,41 @@ def test_sqlite_with_only_some_shards_is_warned_about_at_start(
         + "WARNING  bot: this process holds shard 1 of 2 on SQLite, which serves one process "
         "only: the servers of the other shards get no answer; hold every shard here, or use "
         "PostgreSQL for several processes"
+    ]
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_each_test_hook_that_is_on_is_warned_about_at_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A real bot started with a test hook left in its environment says so: a fixed seed lets
+    anyone who knows it derive every die roll, a fake Discord's address talks to another API."""
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=lambda s, h: 0))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path / "marrakech.sqlite3"))
+    monkeypatch.delenv("MARRAKECH_SHARD_COUNT", raising=False)
+    monkeypatch.delenv("MARRAKECH_SHARD_IDS", raising=False)
+    monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:8123/api/v10")
+    monkeypatch.setenv("MARRAKECH_TEST_CLOCK_FILE", str(tmp_path / "offset"))
+    monkeypatch.setenv("MARRAKECH_TEST_SEED", "fixed")
+    monkeypatch.setenv("MARRAKECH_CRASH_AT", "db.committed:1000000")
+    try:
+        assert entry.main([]) == 0
+    finally:
+        crashpoints.configure({})  # disarmed for the tests that follow in this process
+    warned = [
+        line.split(" bot: ", 1)[1]
+        for line in capsys.readouterr().err.splitlines()
+        if " WARNING " in line
+    ]
+    assert warned == [
+        f"testing only: {name} is set; never set it for a real bot"
+        for name in (
+            "DISCORD_API_BASE_URL",
+            "MARRAKECH_TEST_CLOCK_FILE",
+            "MARRAKECH_TEST_SEED",
+            "MARRAKECH_CRASH_AT",
+        )
     ]
 
 

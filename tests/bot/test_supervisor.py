@@ -120,6 +120,25 @@ async def test_a_task_that_ran_a_long_while_before_it_died_is_paused_afresh(
     assert pauses == [1.0, 2.0, 1.0, 2.0]
 
 
+async def test_the_pause_before_a_restart_doubles_up_to_a_minute_and_no_further(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A task that dies at once, again and again, waits at most RESTART_MAX_SECONDS between
+    two runs: without the cap its twelfth pause would be half an hour, during which the
+    heartbeat names it down and its work stands still."""
+    pauses, stop = note_pauses(monkeypatch, 9)
+
+    async def dies() -> None:
+        raise RuntimeError("died")
+
+    tasks = Supervisor(clock=lambda: 0.0)  # every run dies at once: nine deaths in a row
+    tasks.start("flaky", dies)
+    await asyncio.wait_for(stop.wait(), WAIT_SECONDS)
+    await tasks.stop()
+    assert supervision.RESTART_MAX_SECONDS == 60.0
+    assert pauses == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0]
+
+
 async def test_stopping_cancels_again_and_gives_up_on_a_task_that_will_not_end(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -23,6 +23,7 @@ from bot.runtime.health import (
     pid_namespace,
     read_heartbeat,
 )
+from bot.workers.processes import process_alive
 
 
 def test_beat_records_the_clock_and_age_counts_from_it(tmp_path: Path) -> None:
@@ -383,6 +384,32 @@ def test_a_bot_whose_process_is_gone_is_said_not_to_be_running(tmp_path: Path) -
     assert "event loop has been blocked" in check_health(path, now=1_101.0)[1], (
         "a process of another namespace cannot be told gone from here"
     )
+
+
+def test_a_bot_this_check_may_not_signal_is_running_not_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check run as another user than the bot's, in its process namespace (a monitoring
+    user, `docker exec -u`), may not signal the bot: the bot still runs. Taken for gone, a
+    healthy bot would be reported not running, and restarted for ever."""
+
+    def not_permitted(pid: int, signal: int) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    path = tmp_path / "heartbeat"
+    heartbeat = Heartbeat(path, clock=lambda: 1_000.0, pid=4242)
+    heartbeat.beat()
+    heartbeat.tick()
+    monkeypatch.setattr(os, "kill", not_permitted)
+    assert check_health(path, now=1_010.0) == (
+        True,
+        "healthy: last heartbeat 10 s ago, event loop ran 10 s ago",
+    )
+    assert check_health(path, now=1_101.0) == (
+        False,
+        "unhealthy: the event loop has been blocked for 101 s (limit 30 s)",
+    )
+    assert process_alive(4242)
 
 
 def test_a_heartbeat_path_that_is_a_folder_is_named_as_such(tmp_path: Path) -> None:

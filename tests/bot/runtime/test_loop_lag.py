@@ -288,6 +288,31 @@ async def test_stalls_of_the_start_up_are_told_at_info_and_later_ones_warned(
     ]
 
 
+async def test_a_stall_that_begins_in_the_start_up_is_told_at_info_even_if_it_ends_after_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A start that catches many games up on a small host holds the loop up past the first
+    seconds: judged by its end, that stall would be warned about at nearly every start."""
+    caplog.set_level(logging.INFO, LOGGER)
+
+    # A start-up of 1 s: on time until 0.8 s, then two wake-ups 0.3 s late, so the stall
+    # begins at 0.9 s (the first late wake-up's due time) and ends at 1.6 s.
+    await run_probe([*on_time(0.8), 0.3, 0.3, *on_time(STALL_SETTLE + 1)], startup=1.0)
+
+    assert warnings(caplog) == []
+    stalls = [
+        (record.levelno, record.getMessage())
+        for record in caplog.records
+        if "late probes" in record.getMessage()
+    ]
+    assert stalls == [
+        (
+            logging.INFO,
+            "event loop lag over 250 ms for 700 ms at start-up: 2 late probes, worst 300 ms",
+        )
+    ]
+
+
 def test_a_probe_has_a_start_up_by_default() -> None:
     assert LoopLagProbe().startup == STARTUP_SECONDS > 0
 

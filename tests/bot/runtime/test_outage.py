@@ -72,15 +72,25 @@ class Watched:
     time: FakeTime
     caplog: pytest.LogCaptureFixture
     full: bool = False
+    hangs: bool = False
+    """A server that takes the connection and answers nothing: each probe waits for ever."""
     returns: int = 0
     """How many times the listeners heard that the database is back."""
+    watching: asyncio.Task[None] | None = None
+    """The watch's task, once it runs."""
 
     def lines(self) -> list[tuple[int, str]]:
         return [(r.levelno, r.getMessage()) for r in self.caplog.records]
 
+    def ended(self) -> bool:
+        """Whether the watch has ended (it should run until the test stops it)."""
+        return self.watching is not None and self.watching.done()
+
     async def paused(self, since: int) -> None:
         """Return once the watch has begun a pause after the first `since` ones."""
-        await until(lambda: self.time.started > since, "the watch's next pause")
+        await until(lambda: self.time.started > since or self.ended(), "the watch's next pause")
+        if self.watching is not None and self.ended():
+            raise AssertionError(f"the watch ended: {self.watching.exception()!r}")
 
     async def goes(self) -> None:
         """A use of the database finds the disk full; return once the watch has probed it
@@ -115,6 +125,8 @@ async def watched(
     probe = database.probe
 
     async def probed(now: str) -> None:
+        if state.hangs:
+            await asyncio.Event().wait()
         if state.full:
             raise database.availability.failed(FULL)
         await probe(now)
@@ -125,7 +137,7 @@ async def watched(
     monkeypatch.setattr(database, "probe", probed)
     watch = DatabaseWatch(database, lambda: 3, clock=time, sleep=time.sleep)
     watch.on_back(heard)
-    watching = asyncio.create_task(watch.run())
+    watching = state.watching = asyncio.create_task(watch.run())
     try:
         with caplog.at_level(logging.INFO, logger="bot.runtime.outage"):
             yield state
@@ -159,6 +171,30 @@ async def test_an_outage_is_logged_once_as_it_starts_and_once_it_has_stayed_back
         (logging.INFO, "the database is back after 9.5 s; 3 clicks and commands were turned away"),
     ]
     assert watched.returns == 1
+
+
+async def test_a_probe_that_answers_nothing_is_one_more_failed_probe(
+    watched: Watched, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A probe given up after PROBE_TIMEOUT_SECONDS leaves the watch probing. Ended by it, the
+    watch would be started again by the supervisor, and each hung probe would log the outage
+    anew."""
+    patience = outage.PROBE_TIMEOUT_SECONDS
+    monkeypatch.setattr(outage, "PROBE_TIMEOUT_SECONDS", 0.01)
+    watched.hangs = True
+    await watched.goes()
+    assert watched.lines() == [WENT]
+    monkeypatch.setattr(outage, "PROBE_TIMEOUT_SECONDS", patience)  # the next probe commits
+    watched.hangs = False
+    await watched.returns_after(0.5)
+    await watched.stays_back()
+
+    watched.time.advance(outage.STEADY_SECONDS)
+    await until(lambda: len(watched.lines()) == 2, "the line saying it is back")
+    assert watched.lines() == [
+        WENT,
+        (logging.INFO, "the database is back after 0.5 s; 3 clicks and commands were turned away"),
+    ]
 
 
 async def test_a_fault_that_flaps_is_one_outage_logged_once_it_has_stayed_back(

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.runtime.scheduler import RETRY_SECONDS, Scheduler
+from bot.runtime.scheduler import BACKOFF_MAX_SECONDS, RETRY_SECONDS, Scheduler
 from bot.services import DueKind, DueWork
 from bot.services.errors import StaleBoardError
 from bot.storage.database import DatabaseUnavailableError
@@ -182,6 +182,39 @@ async def test_the_turn_clock_survives_any_failure_with_growing_pauses(
     (record,) = caplog.records  # the outage is the watch's to log, not the turn clock's
     assert record.getMessage() == "the turn clock failed; trying again in 4 s"
     assert record.exc_info is not None
+
+
+class LongOutage(FailingTurns):
+    """The database is away for eight passes of the turn clock in a row, then back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failures = [DatabaseUnavailableError("the database is unavailable")] * 8
+
+
+async def test_the_turn_clock_s_pause_after_failures_in_a_row_stops_growing_at_30_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without the cap the pause would reach minutes, then hours, and a quiet server's
+    timeouts, reminders and AI turns would wait it out once the database is back."""
+    pauses: list[float | None] = []
+
+    async def paused(delay: float | None) -> None:
+        pauses.append(delay)
+        if delay is None:  # nothing scheduled: wait to be woken
+            await asyncio.Event().wait()
+
+    async def handle(_work: DueWork) -> None:
+        pass
+
+    turns = LongOutage()
+    scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
+    monkeypatch.setattr(scheduler, "_sleep", paused)  # each pause cut short, as by a wake
+    scheduler.start()
+    await asyncio.wait_for(turns.passed.wait(), 30)
+    await scheduler.stop()
+    assert BACKOFF_MAX_SECONDS == 30.0
+    assert pauses[:8] == [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
 
 
 async def test_stopping_a_turn_clock_that_died_does_not_raise(
