@@ -1,6 +1,7 @@
-"""The table at the end of docs/ratings.md, docs/analysis.md and docs/tournaments.md lists each
-promise of the page with the tests that hold it: every row names a test, and every test it
-names exists (a module-level test function of that file), so the table cannot rot."""
+"""The table at the end of docs/ratings.md, analysis.md, tournaments.md, coach.md, async.md and
+watching.md lists each promise of the page with the tests that hold it: every row names a test,
+and every test it names exists (a module-level test function of that file), so the table cannot
+rot."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-DOCS = ("ratings.md", "analysis.md", "tournaments.md", "coach.md")
+DOCS = ("ratings.md", "analysis.md", "tournaments.md", "coach.md", "async.md", "watching.md")
 HEADING = "## Promises and the tests that hold them"
 TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)(?:\[[^\]`]*\])?`")
 
