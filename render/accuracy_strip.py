@@ -66,16 +66,15 @@ def draw_accuracy(
     _header(image, strip, top, header, pad, scale)
     tick_size = max(8, round(26 * scale))
     values = strip.values
-    low = 0
     plot_left = max(left_margin, pad + width(strip.percent.format(n=100), tick_size) + 14 * scale)
     plot_right = image.width - pad - 14 * scale
     plot_top = top + header + 14 * scale
     plot_bottom = image.height - pad
 
     def y(value: float) -> float:
-        return plot_bottom - (plot_bottom - plot_top) * (value - low) / (100 - low)
+        return plot_bottom - (plot_bottom - plot_top) * value / 100
 
-    for tick in (low, (low + 100) // 2, 100):
+    for tick in (0, 50, 100):
         draw.line(
             [(plot_left, y(tick)), (plot_right, y(tick))],
             fill=GRID,
@@ -94,7 +93,7 @@ def draw_accuracy(
     rim = max(1, round(3 * scale))
     for game, value in enumerate(values):
         middle = plot_left + slot * (game + 0.5)
-        height = max(2.0 * rim, plot_bottom - y(max(value, low)))
+        height = max(2.0 * rim, plot_bottom - y(value))
         draw.rectangle(
             [middle - bar / 2, plot_bottom - height, middle + bar / 2, plot_bottom],
             fill=BAR,
@@ -102,7 +101,7 @@ def draw_accuracy(
             width=rim,
         )
     for first, last, mean in _halves(values):
-        level = y(max(mean, low))
+        level = y(mean)
         ends = [
             (plot_left + slot * first + 2 * scale, level),
             (plot_left + slot * last - 2 * scale, level),

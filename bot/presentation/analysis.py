@@ -147,11 +147,6 @@ def payment_lines(analysis: GameAnalysis, language: str) -> tuple[str, ...]:
     return tuple(lines) or (text("analysis.no_payments", language),)
 
 
-def accuracy_value(summary: SeatSummary, language: str) -> str:
-    """A seat's accuracy as a whole number out of 100 ("87%")."""
-    return accuracy_percent(summary.accuracy, language)
-
-
 def accuracy_percent(accuracy: float, language: str) -> str:
     """An accuracy as a whole number out of 100 ("87%"); one short of 100 never shows as 100,
     which means the best choice every time."""
@@ -194,7 +189,7 @@ def analysis_texts(
         seat=text("image.seat", language, n="{n}"),
         rank=text("image.rank", language, n="{n}"),
         accuracy=text("analysis.accuracy.heading", language),
-        accuracy_values=tuple(accuracy_value(summary, language) for summary in seats),
+        accuracy_values=tuple(accuracy_percent(s.accuracy, language) for s in seats),
         accuracy_counts=tuple(accuracy_counts(summary, language) for summary in seats),
         blunder_key=text("analysis.accuracy.key", language),
     )

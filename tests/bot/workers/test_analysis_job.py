@@ -75,7 +75,7 @@ async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) ->
     picture = worker_jobs.analysis_picture(review.analysis, texts, None, review.blunders)
     lines = analysis_lines(picture)
     values = [t.text for t in lines if t.role == "accuracy"]
-    shown = [drawable(presentation.accuracy_value(s, "uk")) for s in judged.seats]
+    shown = [drawable(presentation.accuracy_percent(s.accuracy, "uk")) for s in judged.seats]
     assert values == shown
     assert len([t for t in lines if t.role == "accuracy_counts"]) == 2
 
