@@ -158,9 +158,11 @@ class FailingTurns(OneGameDue):
         return None  # nothing scheduled: the turn clock waits to be woken
 
 
-async def test_the_turn_clock_survives_any_failure_with_growing_pauses(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
+async def pauses_until_a_pass_succeeds(
+    turns: FailingTurns, monkeypatch: pytest.MonkeyPatch
+) -> list[float | None]:
+    """The pauses a turn clock over `turns` asks for until a pass of it succeeds, each cut
+    short as by a wake."""
     pauses: list[float | None] = []
 
     async def paused(delay: float | None) -> None:
@@ -171,13 +173,19 @@ async def test_the_turn_clock_survives_any_failure_with_growing_pauses(
     async def handle(_work: DueWork) -> None:
         pass
 
-    turns = FailingTurns()
     scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
-    monkeypatch.setattr(scheduler, "_sleep", paused)  # each pause cut short, as by a wake
-    with caplog.at_level(logging.INFO, logger="bot.runtime.scheduler"):
-        scheduler.start()
-        await asyncio.wait_for(turns.passed.wait(), 30)
+    monkeypatch.setattr(scheduler, "_sleep", paused)
+    scheduler.start()
+    await asyncio.wait_for(turns.passed.wait(), 30)
     await scheduler.stop()
+    return pauses
+
+
+async def test_the_turn_clock_survives_any_failure_with_growing_pauses(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="bot.runtime.scheduler"):
+        pauses = await pauses_until_a_pass_succeeds(FailingTurns(), monkeypatch)
     assert pauses[:3] == [1.0, 2.0, 4.0]
     (record,) = caplog.records  # the outage is the watch's to log, not the turn clock's
     assert record.getMessage() == "the turn clock failed; trying again in 4 s"
@@ -197,22 +205,7 @@ async def test_the_turn_clock_s_pause_after_failures_in_a_row_stops_growing_at_3
 ) -> None:
     """Without the cap the pause would reach minutes, then hours, and a quiet server's
     timeouts, reminders and AI turns would wait it out once the database is back."""
-    pauses: list[float | None] = []
-
-    async def paused(delay: float | None) -> None:
-        pauses.append(delay)
-        if delay is None:  # nothing scheduled: wait to be woken
-            await asyncio.Event().wait()
-
-    async def handle(_work: DueWork) -> None:
-        pass
-
-    turns = LongOutage()
-    scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
-    monkeypatch.setattr(scheduler, "_sleep", paused)  # each pause cut short, as by a wake
-    scheduler.start()
-    await asyncio.wait_for(turns.passed.wait(), 30)
-    await scheduler.stop()
+    pauses = await pauses_until_a_pass_succeeds(LongOutage(), monkeypatch)
     assert BACKOFF_MAX_SECONDS == 30.0
     assert pauses[:8] == [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
 
