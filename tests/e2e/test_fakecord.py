@@ -439,9 +439,10 @@ async def test_every_embed_text_counts_toward_the_6000_characters_footer_and_aut
 async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcommand_s_options(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
-    """Names, descriptions (1 to 100 characters), option order and counts are checked at every
-    level: in a subcommand, and in a subcommand of a group, where every option of the bot's
-    commands lies. Unchecked there, a tree Discord refuses would sync here."""
+    """Names, descriptions (1 to 100 characters), their translations, choices, option order and
+    counts are checked at every level: in a subcommand, and in a subcommand of a group, where
+    every option of the bot's commands lies. Unchecked there, a tree Discord refuses would sync
+    here."""
     fake.rest.limits.enabled = False  # a sync is limited to 2 a minute; this is about the checks
     path = f"/api/v10/applications/{fake.application_id}/commands"
     optional = {"type": 4, "name": "seats", "description": "seats"}
@@ -461,6 +462,19 @@ async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcomm
         "no description": command({**optional, "description": ""}),
         "upper-case name": command({**optional, "name": "Seats"}),
         "26 options": command(*({**optional, "name": f"o{n}"} for n in range(26))),
+        "upper-case translated name": command(
+            {**optional, "name_localizations": {"fr": "places", "uk": "Місця"}}
+        ),
+        "long translated description": command(
+            {**optional, "description_localizations": {"fr": "d" * 101}}
+        ),
+        "upper-case translated command name": [
+            {**command(required)[0], "name_localizations": {"fr": "Jeu"}}
+        ],
+        "long choice": command({**optional, "choices": [{"name": "c" * 101, "value": 1}]}),
+        "empty translated choice": command(
+            {**optional, "choices": [{"name": "two", "value": 2, "name_localizations": {"fr": ""}}]}
+        ),
         "in a group": command(optional, required, group=True),
         "good": command(required, optional),
     }
@@ -479,6 +493,23 @@ async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcomm
         "no description": (400, {(f"{inside}.0.description", "BASE_TYPE_BAD_LENGTH")}),
         "upper-case name": (400, {(f"{inside}.0.name", "APPLICATION_COMMAND_INVALID_NAME")}),
         "26 options": (400, {(inside, "BASE_TYPE_MAX_LENGTH")}),
+        "upper-case translated name": (
+            400,
+            {(f"{inside}.0.name_localizations.uk", "APPLICATION_COMMAND_INVALID_NAME")},
+        ),
+        "long translated description": (
+            400,
+            {(f"{inside}.0.description_localizations.fr", "BASE_TYPE_BAD_LENGTH")},
+        ),
+        "upper-case translated command name": (
+            400,
+            {("0.name_localizations", "APPLICATION_COMMAND_INVALID_NAME")},
+        ),
+        "long choice": (400, {(f"{inside}.0.choices.0.name", "BASE_TYPE_BAD_LENGTH")}),
+        "empty translated choice": (
+            400,
+            {(f"{inside}.0.choices.0.name_localizations.fr", "BASE_TYPE_BAD_LENGTH")},
+        ),
         "in a group": (
             400,
             {(f"{inside}.0.options.1", "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID")},

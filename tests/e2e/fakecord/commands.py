@@ -29,6 +29,7 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 MAX_OPTIONS = 25
 MAX_CHOICES = 25
 MAX_COMMANDS = 100
+BAD_DESCRIPTION = "Must be between 1 and 100 in length."
 
 
 @dataclass(slots=True)
@@ -157,16 +158,35 @@ def check_commands(commands: list[Json]) -> list[FormError]:
 
 
 def _check_named(where: str, item: Json) -> list[FormError]:
+    """A name and description and each of their translations, as Discord checks them.
+
+    Discord points a bad translated name of a command at its whole ``name_localizations``, and
+    one of an option at the locale (as observed: discord/discord-api-docs#7712)."""
     errors = []
-    name = item.get("name", "")
-    if not isinstance(name, str) or not NAME.match(name) or name != name.lower():
-        errors.append(FormError(f"{where}.name", "APPLICATION_COMMAND_INVALID_NAME", repr(name)))
-    description = item.get("description", "")
-    if not isinstance(description, str) or not 1 <= len(description) <= 100:
+    if not _good_name(item.get("name", "")):
         errors.append(
-            FormError(f"{where}.description", "BASE_TYPE_BAD_LENGTH", "Must be 1-100 in length.")
+            FormError(f"{where}.name", "APPLICATION_COMMAND_INVALID_NAME", repr(item.get("name")))
         )
+    for locale, name in (item.get("name_localizations") or {}).items():
+        if not _good_name(name):
+            here = f"{where}.name_localizations" + ("" if "." not in where else f".{locale}")
+            errors.append(FormError(here, "APPLICATION_COMMAND_INVALID_NAME", repr(name)))
+    if not _good_description(item.get("description", "")):
+        errors.append(FormError(f"{where}.description", "BASE_TYPE_BAD_LENGTH", BAD_DESCRIPTION))
+    for locale, description in (item.get("description_localizations") or {}).items():
+        if not _good_description(description):
+            here = f"{where}.description_localizations.{locale}"
+            errors.append(FormError(here, "BASE_TYPE_BAD_LENGTH", BAD_DESCRIPTION))
     return errors
+
+
+def _good_name(name: object) -> bool:
+    """1-32 letters, digits, ``-`` or ``_``, in lower case where the script has cases."""
+    return isinstance(name, str) and bool(NAME.match(name)) and name == name.lower()
+
+
+def _good_description(description: object) -> bool:
+    return isinstance(description, str) and 1 <= len(description) <= 100
 
 
 def _check_options(where: str, options: list[Json], depth: int) -> list[FormError]:
@@ -189,6 +209,21 @@ def _check_options(where: str, options: list[Json], depth: int) -> list[FormErro
                 FormError(here, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "Required first")
             )
         optional_seen = optional_seen or not required
-        if len(option.get("choices") or []) > MAX_CHOICES:
+        choices = option.get("choices") or []
+        if len(choices) > MAX_CHOICES:
             errors.append(FormError(f"{here}.choices", "BASE_TYPE_MAX_LENGTH", "At most 25"))
+        for number, choice in enumerate(choices):
+            errors.extend(_check_choice(f"{here}.choices.{number}", choice))
+    return errors
+
+
+def _check_choice(where: str, choice: Json) -> list[FormError]:
+    """A choice's name and its translations: 1 to 100 characters, any characters."""
+    errors = []
+    if not _good_description(choice.get("name", "")):
+        errors.append(FormError(f"{where}.name", "BASE_TYPE_BAD_LENGTH", BAD_DESCRIPTION))
+    for locale, name in (choice.get("name_localizations") or {}).items():
+        if not _good_description(name):
+            here = f"{where}.name_localizations.{locale}"
+            errors.append(FormError(here, "BASE_TYPE_BAD_LENGTH", BAD_DESCRIPTION))
     return errors
