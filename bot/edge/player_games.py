@@ -17,7 +17,7 @@ import discord
 
 from bot.edge import interactions, replies
 from bot.edge.answers import guarded
-from bot.edge.direct import deliver_direct, send_direct
+from bot.edge.direct import deliver_direct
 from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
@@ -109,7 +109,7 @@ class TurnMessages:
         try:
             notice, up_next = await self._players.turn_notices(game_id, seq, message_id)
             if up_next is not None and not await self._held(up_next, seq, "next"):
-                await send_direct(self._client, up_next.user_id, player_games.up_next_text(up_next))
+                await self._send_up_next(up_next)
             if notice is None:
                 return
             if await self._held(notice, seq, "turn"):
@@ -122,6 +122,21 @@ class TurnMessages:
             await self._refused(notice)
         except Exception as error:  # a direct message is a courtesy: logged, never retried
             log.warning("game %s: the turn's direct message was not sent (%s)", game_id, why(error))
+
+    async def _send_up_next(self, up_next: UpNextNotice) -> None:
+        """The "you are next" message: a refusal for closed direct messages turns them off as
+        the turn's does; any other failure is logged and leaves the turn's message to go."""
+        try:
+            await deliver_direct(self._client, up_next.user_id, player_games.up_next_text(up_next))
+        except discord.Forbidden as error:
+            if error.code == CANNOT_SEND_TO_USER:
+                await self._refused(up_next)
+            else:
+                log.warning("game %s: the up-next message was refused: %s", up_next.game_id, error)
+        except Exception as error:  # a courtesy: logged, never retried
+            log.warning(
+                "game %s: the up-next message was not sent (%s)", up_next.game_id, why(error)
+            )
 
     async def _held(self, notice: TurnNotice | UpNextNotice, seq: int, kind: str) -> bool:
         """Whether the direct message is held for the end of its person's quiet hours (sent
@@ -136,7 +151,7 @@ class TurnMessages:
             locale=notice.locale,
         )
 
-    async def _refused(self, notice: TurnNotice | None) -> None:
+    async def _refused(self, notice: TurnNotice | UpNextNotice | None) -> None:
         if notice is None:
             return
         log.info(

@@ -104,8 +104,8 @@ class PlayerGamesService:
     ) -> tuple[TurnNotice | None, UpNextNotice | None]:
         """The direct messages due for the turn message `message_id` (the game at `seq`): the
         mover's (`turn_notice`) and the one for the person after them who asked to be told
-        when they are next; both choices read in one round trip, and none for a turn an AI
-        plays."""
+        when they are next, unless their direct messages were turned off since; both choices
+        read in one round trip, and none for a turn an AI plays."""
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
         game, state = loaded.game, loaded.state
@@ -121,7 +121,7 @@ class PlayerGamesService:
         choices = await self._players.choices(player.user_id, after or player.user_id)
         up_next = None
         following_choices = choices.get(after or 0, DirectChoices())
-        if after is not None and following_choices.next_up:
+        if after is not None and following_choices.turn and following_choices.next_up:
             locale = following_choices.locale or game.locale
             up_next = UpNextNotice(
                 game.id, game.guild_id, game.channel_id, message_id, locale, after

@@ -156,6 +156,37 @@ async def test_closed_direct_messages_are_told_once_in_the_channel_and_turned_of
     assert not edge.fake.messages(edge.fake.dm_channel(mover_of(edge, mover_id)))
 
 
+@pytest.mark.invalid_requests(403)  # Discord refuses a message to closed direct messages
+async def test_closed_direct_messages_refusing_a_you_are_next_message_are_told_and_turned_off(
+    edge: Edge,
+) -> None:
+    """Both players asked to be told at their turn and when they are next, and both closed
+    their direct messages: the refusal of the "you are next" message, not only that of the
+    mover's turn message, turns its person's messages off and says so once in the channel."""
+    for user in (edge.host, edge.guest):
+        user.accepts_dms = False
+        await private(edge.slash(user, "marrakech", "notify", state="next"))
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    following = edge.guest if mover_id == edge.host.id else edge.host
+    await edge.fake.wait_for_message(
+        edge.channel,
+        lambda m: "direct messages are closed" in m.content and following.id in m.pinged_user_ids,
+    )
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    told = [
+        sorted(m.pinged_user_ids)
+        for m in edge.fake.messages(edge.channel)
+        if "direct messages are closed" in m.content
+    ]
+    assert sorted(told) == sorted([[mover_id], [following.id]]), "each told once"
+    store = PlayerStore(edge.store.database)
+    assert not await store.turn_dms(following.id)
+    assert not await store.turn_dms(mover_id)
+
+
 async def test_another_refusal_of_a_turn_message_leaves_it_on_and_the_channel_quiet(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,7 +16,7 @@ from engine.events import Event
 from tests.bot.services.test_async_play import Table, two_humans
 from tests.bot.services.test_async_play import table as table
 from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat
-from tests.bot.services.test_service import BOB, CAROL, HOST, service_on, started, step
+from tests.bot.services.test_service import BOB, CAROL, CHANNEL, HOST, service_on, started, step
 
 GUILD = 9
 
@@ -151,6 +151,29 @@ async def test_when_i_am_next_tells_the_person_after_a_person_s_turn_begins(
     assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
 
 
+async def test_turning_direct_messages_off_stops_the_up_next_notice_too(
+    database: Database,
+) -> None:
+    """`off` stops "you are next" as well as "your turn", and so does the bot turning a
+    person's direct messages off once Discord refused one."""
+    service = service_on(database)
+    players = players_of(service, database)
+    view = await started(service, (HOST, BOB, CAROL))
+    state = view.state
+    assert state is not None
+    after = view.user_at(next_seat(state) or 0)
+    assert after is not None
+    await players.set_notify(after, "next")
+    _, up_next = await players.turn_notices(view.id, view.seq, 42)
+    assert up_next is not None
+    assert up_next.user_id == after
+    await players.set_notify(after, "off")
+    assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
+    await players.set_notify(after, "next")
+    assert await players.turn_dms_refused(after)
+    assert await players.turn_notices(view.id, view.seq, 42) == (None, None), "turned off"
+
+
 async def test_the_person_told_they_are_next_is_the_one_who_plays_next(
     database: Database,
 ) -> None:
@@ -214,4 +237,25 @@ async def test_no_up_next_notice_after_a_seat_the_ai_took_over(table: Table) -> 
     players = PlayerGamesService(table.service.loader, PlayerStore(table.database))
     await players.set_notify(HOST, "next")
     await players.set_notify(BOB, "on")
+    assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
+
+
+async def test_no_up_next_notice_after_an_ai_seated_in_the_lobby(database: Database) -> None:
+    # An AI seated in the lobby plays its turn at once: the person after it, who asked to be
+    # told when they are next, is not told (their own turn's message follows).
+    service = service_on(database)
+    players = players_of(service, database)
+    lobby = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=3, variant="standard"
+    )
+    await service.lobby.join(lobby.id, BOB)
+    await service.lobby.add_ai(lobby.id, HOST, "easy")
+    view = await service.lobby.start(lobby.id, HOST)
+    for user in (HOST, BOB):
+        await players.set_notify(user, "next")
+    while not view.ai_to_move:
+        view = await step(service, view)
+    state = view.state
+    assert state is not None
+    assert view.user_at(next_seat(state) or 0) in {HOST, BOB}, "a person plays after the AI"
     assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
