@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -36,6 +36,7 @@ from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
+from bot.services.reliability import ENOUGH_TURNS, Reliability
 from bot.storage import GameStatus, GameStore, open_database
 from tests.e2e.fake_checks import check_fake_after_test
 from tests.e2e.fakecord import (
@@ -276,6 +277,40 @@ async def test_lobby_buttons_and_commands_agree(edge: Edge) -> None:
     game = await edge.store.get(1)
     assert game is not None
     assert game.status is GameStatus.ABORTED
+
+
+async def test_a_leave_redraws_the_lobby_with_each_person_s_note_as_it_is_now(
+    edge: Edge,
+) -> None:
+    """The note beside each name (how fast they usually play) is read again when someone
+    leaves, by the Leave button or by /marrakech leave: the lobby shows it as it is then."""
+    median: dict[int, float] = {}
+
+    async def look(guild_id: int, people: Sequence[int]) -> Sequence[Reliability]:
+        return [
+            Reliability(user, ENOUGH_TURNS if user in median else 0, 0, median.get(user), 0, 0, 0)
+            for user in people
+        ]
+
+    edge.bot.display.lobby_reliability(look)
+    lobby = await lobby_with_guest(edge)
+    host = f"<@{edge.host.id}>"
+    assert f"{host} ·" not in edge.fake.world.messages[lobby.id].embed_text(), "too few turns"
+
+    median[edge.host.id] = 600.0
+    left = await edge.click(edge.guest, lobby, "Leave").answer()
+    assert f"{host} · usually plays within 10 min" in left.embed_text()
+    assert f"<@{edge.guest.id}>" not in left.embed_text()
+
+    await edge.click(edge.guest, lobby, "Join").response()
+    median[edge.host.id] = 7200.0
+    assert "You left" in await private(edge.slash(edge.guest, "marrakech", "leave"))
+    await edge.fake.wait_until(
+        lambda: (
+            f"{host} · usually plays within 2 h" in edge.fake.world.messages[lobby.id].embed_text()
+        ),
+        what="the lobby redrawn by the command with the note as it is now",
+    )
 
 
 async def test_a_turn_is_played_with_buttons_and_only_by_the_mover(edge: Edge) -> None:

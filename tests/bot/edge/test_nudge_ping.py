@@ -1,13 +1,15 @@
 """A nudge's ping in the channel goes once the turn it was about is over (deleted: the turn's
 own line tells how it went): when the turn is played on its message, when the bot catches up
-after a restart, and at once when the turn ended while the nudge was being posted. A database
-that fails once the ping is out costs the nudger no error. Through real discord.py interactions
-on the fake Discord (tests/bot/edge/test_edge.py)."""
+after a restart, and at once when the turn ended while the nudge was being posted; so does the
+reminder of a turn played in time. A nudge in a game played in a thread is posted in that
+thread. A database that fails once the ping is out costs the nudger no error. Through real
+discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,11 +18,13 @@ import engine
 from bot.edge.inflight import HANDLERS
 from bot.services.nudges import Nudge, NudgeService
 from bot.services.play import PlayService
+from bot.services.views import Reminder
 from bot.storage.errors import DatabaseUnavailableError
+from tests.bot.edge.test_away_turns import duel
 from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, running_edge, started
 from tests.bot.edge.test_notices import press
 from tests.bot.edge.test_watch_buttons import play_turn
-from tests.e2e.fakecord import FakeMessage
+from tests.e2e.fakecord import FakeMessage, FakeUser
 
 __all__ = ["edge"]
 
@@ -102,6 +106,61 @@ async def test_a_nudge_whose_turn_ended_while_it_was_posted_is_retired_at_once(
     await edge.fake.wait_until(
         lambda: says_its_turn_is_over(edge, ping), what="the nudge saying its turn is over"
     )
+
+
+async def play_unshown(edge: Edge, mover: FakeUser) -> None:
+    """`mover` plays the whole turn of game 1 through the service: stored, shown by nothing, as
+    when the bot stops before showing it."""
+    view = await edge.service.play.look(1)
+    assert view.state is not None
+    first = view.state.turn
+    while view.state is not None and view.state.turn == first:
+        action = engine.legal_actions(view.state)[0]
+        view = await edge.service.play.act(1, mover.id, view.seq, action)
+
+
+@pytest.mark.parametrize("shown_by", ["its message", "a catch-up after a restart"])
+async def test_a_reminder_whose_turn_was_played_in_time_is_deleted_once_it_is_over(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, shown_by: str
+) -> None:
+    """The turn's own line tells how it went: a line per reminder would bury a short-limit
+    game."""
+    await edge.bot.scheduler.stop()  # the test sends the reminder itself
+    turn, mover, _ = await duel(edge, turn_limit=3600)
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
+    (reminder,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    if shown_by == "its message":
+        await play_turn(edge, turn)
+    else:
+        await play_unshown(edge, mover)
+        assert not edge.fake.world.messages[reminder.id].deleted
+        a_window_later(edge, monkeypatch)
+        await edge.bot.display.resume_displays()
+    await edge.fake.wait_until(
+        lambda: edge.fake.world.messages[reminder.id].deleted, what="the reminder gone"
+    )
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.reminder_message_id is None, "nothing left to retire"
+
+
+async def test_a_nudge_in_a_game_played_in_a_thread_is_posted_in_that_thread(
+    edge: Edge,
+) -> None:
+    thread = edge.fake.add_thread(edge.channel, "side game")
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    ping = await edge.slash(other, "marrakech", "nudge", channel=thread).answer()
+    assert not ping.ephemeral, ping.content
+    assert ping.channel_id == thread.id
+    assert ping.pinged_user_ids == {mover.id}
+    assert not [m for m in edge.fake.messages(edge.channel) if "nudged" in m.content]
 
 
 async def test_a_nudge_not_remembered_is_still_only_a_ping_for_the_nudger(

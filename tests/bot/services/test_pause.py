@@ -14,6 +14,7 @@ from bot.services.player_games import PlayerGamesService
 from bot.services.views import Player
 from bot.storage import GameStore, StatsStore
 from bot.storage.players import PlayerStore
+from bot.storage.values import time_to_column
 from tests.bot.services.test_async_play import (
     BOB,
     GUILD,
@@ -91,6 +92,45 @@ async def test_once_the_ai_plays_every_seat_the_game_pauses_at_the_round(table: 
     assert (await stats.player(GUILD, HOST)).games == 0, "an abandoned game counts for no one"
     (past,) = await stats.history(GUILD, None)
     assert past.end_reason == EndReason.ABANDONED
+
+
+async def test_a_paused_game_without_a_turn_limit_ends_as_abandoned_after_a_day(
+    table: Table,
+) -> None:
+    """No turn limit to wait by: the game waits a day for someone to take a seat back."""
+    view = await human_vs_ai(table, "easy")
+    await run_until_quiet(table)
+    view = await table.service.play.look(view.id)
+    assert view.user_to_move == HOST
+    # The host's seat is handed to the AI as at a third timeout in a row: a game without a
+    # limit has no clock to run out, so the turn is made due as if it had.
+    async with table.database.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET due_at = $1, rev = rev + 1 WHERE id = $2",
+            time_to_column(table.clock.now),
+            view.id,
+        )
+        await conn.execute(
+            "UPDATE seats SET timeouts = 2 WHERE game_id = $1 AND user_id = $2", view.id, HOST
+        )
+    await run_until_quiet(table)
+    view = await table.service.play.look(view.id)
+    assert view.status is GameStatus.RUNNING
+    (host,) = [p for p in view.players if p.user_id == HOST]
+    assert host.autoplay, "the AI plays the host's seat"
+    assert round_begins(view)
+    assert view.paused_until == table.clock.now + timedelta(days=1)
+    moves = view.seq
+    table.clock.advance(timedelta(days=1).total_seconds() - 1)
+    assert await table.scheduler.run_due() == 0, "a paused game waits the whole day"
+    assert (await table.service.play.look(view.id)).seq == moves
+
+    table.clock.advance(1)
+    assert await table.scheduler.run_due() == 1
+    (abandoned,) = table.abandoned
+    assert abandoned.view.status is GameStatus.ABORTED
+    assert abandoned.view.game.end_reason is EndReason.ABANDONED
+    assert abandoned.view.seq == moves, "nothing was played"
 
 
 async def test_rejoin_resumes_a_paused_game(table: Table) -> None:
