@@ -4,13 +4,16 @@ turn the direct messages at each finished turn on or off, or stop watching. None
 on the game, pings anyone or adds a message to the channel.
 
 The direct messages go out in the background once a game's message is posted (`shown`), one
-game's in order; a restart sends what its watchers were not told yet (`resume`)."""
+game's in order; a finished game's end held for a watcher in their quiet hours goes once they
+end; a restart sends what its watchers were not told yet (`resume`)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections import defaultdict
+from datetime import timedelta
 
 import discord
 
@@ -136,7 +139,12 @@ class WatchMessages:
 
     def shown(self, view: GameView, message_id: int) -> None:
         """The game's message `message_id` shows `view` (a new turn, or the result): keep the
-        line of the turn it ended, and send what is due, in the background."""
+        line of the turn it ended, and send what is due, in the background, linking that
+        message (`view` was read before it was posted; 0: the message `view` names)."""
+        if message_id:
+            view = dataclasses.replace(
+                view, game=dataclasses.replace(view.game, board_message_id=message_id)
+            )
         turns = finished_turns(view)
         if turns:
             lines = self._lines[view.id]
@@ -189,5 +197,13 @@ class WatchMessages:
             if view.status is not GameStatus.RUNNING:
                 self._lines.pop(view.id, None)
                 self._latest.pop(view.id, None)
+                wait = self._watch.end_held(view.id)
+                if wait is not None:
+                    self._show_again(view, wait)
         if view.status is not GameStatus.RUNNING:
             self._locks.pop(view.id, None)
+
+    def _show_again(self, view: GameView, wait: timedelta) -> None:
+        """The game's end is held for a watcher for `wait`: show it to its watchers again
+        then."""
+        asyncio.get_running_loop().call_later(wait.total_seconds(), self.shown, view, 0)

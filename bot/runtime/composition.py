@@ -227,7 +227,7 @@ def build_bot(
     players = PlayerGamesService(service.loader, PlayerStore(database))
     turn_messages = TurnMessages(client, players, service.away)
     display.on_turn_posted(turn_messages.turn_posted)
-    spectators = WatchService(service.loader, WatchStore(database), service.away.may_message)
+    spectators = WatchService(service.loader, WatchStore(database), service.away.quiet_until)
     service.nudges.reachable = service.away.unreachable
     watch_messages = WatchMessages(client, spectators)
     display.on_shown(watch_messages.shown)

@@ -125,8 +125,13 @@ class AwayService:
     async def may_message(self, user_id: int) -> bool:
         """Whether a direct message may reach the person now: they are not in their quiet
         hours (from everyone's quiet hours as last read: no round trip)."""
+        return await self.quiet_until(user_id) is None
+
+    async def quiet_until(self, user_id: int) -> datetime | None:
+        """Until when the person's quiet hours hold a direct message to them (None: one may
+        reach them now; from everyone's quiet hours as last read: no round trip)."""
         row = await self._quiet_of(user_id)
-        return row is None or quiet_of(row).until(self._loader.now()) is None
+        return None if row is None else quiet_of(row).until(self._loader.now())
 
     async def due_check(self, game: GameRow, user_id: int) -> DueCheck:
         """For the turn clock, as the game's reminder or end falls due: the turn's real clock

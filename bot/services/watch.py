@@ -9,12 +9,15 @@ restarts; a finished game's watchers go with its last message.
 
 Whether a direct message may reach a person now is the gate's (`MessageGate`): a person in
 their quiet hours or away is held, and the turns they missed come together in the next message
-that may reach them. Without a gate, every message may go.
+that may reach them. A finished game's end held for them waits for the moment the gate names,
+when the edge shows the game to its watchers again (`end_held`). Without a gate, every message
+may go.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 
 from bot.services.errors import GameNotRunningError, NotWatchingError, OtherServerGameError
 from bot.services.loader import GameLoader
@@ -22,12 +25,12 @@ from bot.services.views import GameStatus, GameView
 from bot.services.watch_views import WatchNews, WatchView
 from bot.storage.watchers import WatchStore
 
-MessageGate = Callable[[int], Awaitable[bool]]
-"""Whether a direct message may reach the user now (False: hold it for later)."""
+MessageGate = Callable[[int], Awaitable[datetime | None]]
+"""Until when a direct message to the user is held (None: it may reach them now)."""
 
 
-async def _always(_user_id: int) -> bool:
-    return True
+async def _always(_user_id: int) -> datetime | None:
+    return None
 
 
 class WatchService:
@@ -42,6 +45,8 @@ class WatchService:
         self._watched: set[int] = set()
         """The games with a watcher who asked for direct messages, as far as this process
         knows: those asked for here, and all of them at its start (`start`)."""
+        self._ends_held: dict[int, datetime] = {}
+        """Per finished game whose end is held for a watcher, when the first may be told it."""
 
     async def start(self) -> None:
         """Learn which games have watchers who asked for direct messages (at the start)."""
@@ -93,17 +98,16 @@ class WatchService:
         turn or the end), none for a watcher held by the gate (theirs come later, together).
         A finished game's watchers go with its last message, and so do those of a game stopped
         before its end (aborted or abandoned), told of it (one held then is kept until it may
-        be told)."""
+        be told, and the game stays watched here until then: `end_held`)."""
         if view.id not in self._watched:
             return []
         if view.status in (GameStatus.OVER, GameStatus.ABORTED):
-            self._watched.discard(view.id)
             return await self._last_news(view)
         if view.status is not GameStatus.RUNNING or view.ai_to_move:
             return []
         due: list[WatchNews] = []
         for watcher in await self._store.behind(view.id, view.seq):
-            if not await self._gate(watcher.user_id):
+            if await self._gate(watcher.user_id) is not None:
                 continue
             if await self._store.claim(watcher, view.seq):
                 due.append(WatchNews(watcher.user_id, view, watcher.sent_seq, watcher.locale))
@@ -111,15 +115,29 @@ class WatchService:
 
     async def _last_news(self, view: GameView) -> list[WatchNews]:
         due: list[WatchNews] = []
+        held: list[datetime] = []
         stopped = view.status is GameStatus.ABORTED  # its end is news, at any seq
         for watcher in await self._store.end(view.id):
             if not watcher.dms or (watcher.sent_seq >= view.seq and not stopped):
                 continue
-            if await self._gate(watcher.user_id):
+            until = await self._gate(watcher.user_id)
+            if until is None:
                 due.append(WatchNews(watcher.user_id, view, watcher.sent_seq, watcher.locale))
             else:
                 await self._store.put_back(watcher, self._loader.now())
+                held.append(until)
+        if held:
+            self._ends_held[view.id] = min(held)
+        else:
+            self._watched.discard(view.id)
+            self._ends_held.pop(view.id, None)
         return due
+
+    def end_held(self, game_id: int) -> timedelta | None:
+        """How long until a watcher held from the finished game's end may be told it (None:
+        no one is held): its `news` tells them from then on."""
+        until = self._ends_held.get(game_id)
+        return None if until is None else max(until - self._loader.now(), timedelta())
 
     async def games_behind(self) -> list[GameView]:
         """The games whose watchers were not told what their message shows (after a restart,

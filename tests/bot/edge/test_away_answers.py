@@ -2,8 +2,8 @@
 changes nothing: an unknown time zone, quiet hours of no length or of 24 hours, longer than
 16 hours, a time not written HH:MM, only some of the options, away days beyond the server's
 allowance or refused by it, and `back` from someone who is not away; a moderator's cap on a
-tournament's away days is answered privately. Through the in-process client on the fake
-Discord API (tests/bot/edge/test_edge.py)."""
+tournament's away days is answered privately. The time zone of quiet hours is offered as it is
+typed. Through the in-process client on the fake Discord API (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,12 @@ import pytest
 
 from tests.bot.edge.test_edge import Edge, private
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.e2e.fakecord.interaction_payloads import command_data
+from tests.e2e.fakecord.interactions import AUTOCOMPLETE_RESULT
 
 NOTHING = "Nothing changed."
+AUTOCOMPLETE = 4
+"""The interaction Discord sends as an option marked for autocompletion is typed."""
 
 
 @pytest.fixture
@@ -51,6 +55,41 @@ async def test_quiet_hours_need_their_three_options_or_none(edge: Edge) -> None:
     assert "23:00 to 07:00 (Europe/Paris)" in told
     assert "no quiet hours" in await private(edge.slash(edge.guest, "marrakech", "quiet-hours"))
     assert await edge.service.away.quiet_hours(edge.guest.id) is None
+
+
+async def test_the_time_zone_is_offered_as_it_is_typed(edge: Edge) -> None:
+    """`timezone:` offers the IANA names that hold what was typed so far, case and spaces
+    aside, as many as Discord shows (25)."""
+    guild = edge.channel.guild
+    assert guild is not None
+    command = edge.fake.world.commands.find(guild.id, "marrakech")
+    assert command is not None
+    (registered,) = [o for o in command["options"] if o["name"] == "quiet-hours"]
+    (zone,) = [o for o in registered["options"] if o["name"] == "timezone"]
+    assert zone.get("autocomplete"), "Discord asks for the names only of an option marked so"
+
+    async def offered(typed: str) -> list[str]:
+        data = command_data(
+            edge.fake.world,
+            edge.channel,
+            command,
+            ["quiet-hours"],
+            {"timezone": typed},
+            validate=True,
+        )
+        (quiet_hours,) = data["options"]
+        (timezone,) = quiet_hours["options"]
+        timezone["focused"] = True
+        handle = edge.fake.interaction_from_payload(AUTOCOMPLETE, edge.guest, edge.channel, data)
+        response = await edge.dispatch(handle).response()
+        assert response.response_type == AUTOCOMPLETE_RESULT
+        assert response.data is not None
+        return [choice["value"] for choice in response.data["data"]["choices"]]
+
+    assert await offered("kyiv") == ["Europe/Kyiv"]
+    assert await offered("new york") == ["America/New_York"]
+    assert await offered("EUROPE/PAR") == ["Europe/Paris"]
+    assert len(await offered("a")) == 25, "no more than Discord shows"
 
 
 async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(edge: Edge) -> None:

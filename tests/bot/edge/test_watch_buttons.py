@@ -1,15 +1,18 @@
 """A spectator's private buttons do what they say, on the private view clicked: Stop watching
 stops, for good (the watch is stored), and offers Watch again; Watch on the game's own message
 opens a new private view and leaves that message as it was; the direct messages asked for with
-them wait for the end of the watcher's quiet hours, and go on after a restart. Through real
-discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+them link the game's current message, wait for the end of the watcher's quiet hours (the game's
+end too), bring together the turns that came while one waited on Discord, and go on after a
+restart. Through real discord.py interactions on the fake Discord
+(tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 from bot.edge.inflight import HANDLERS
+from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
 from tests.bot.edge.test_edge import Edge, confirm, edge, lobby_with_guest, mover_of, started
 from tests.e2e.fakecord import FakeMessage
@@ -34,9 +37,10 @@ async def test_stop_watching_stops_and_offers_to_watch_again(edge: Edge) -> None
     assert await watchers._watch._store.get(1, edge.outsider.id) is not None
 
 
-async def play_turn(edge: Edge, turn: FakeMessage) -> FakeMessage:
+async def play_turn(edge: Edge, turn: FakeMessage, *, told: bool = True) -> FakeMessage:
     """The player pinged by `turn` plays it with its first button at each step; the next
-    turn's message, once the spectators' messages of the turn are sent (or held)."""
+    turn's message, once the spectators' messages of the turn are sent (or held), or, not
+    `told`, once they are under way."""
     mover = await mover_of(edge, turn)
     shown = asyncio.Event()
     edge.bot.display.on_shown(lambda view, message_id: shown.set())  # after the spectators'
@@ -50,7 +54,8 @@ async def play_turn(edge: Edge, turn: FakeMessage) -> FakeMessage:
     await asyncio.wait_for(shown.wait(), timeout=30.0)
     watchers = edge.bot.watchers
     assert watchers is not None
-    await watchers.idle()
+    if told:
+        await watchers.idle()
     return following
 
 
@@ -77,6 +82,73 @@ async def test_a_watcher_in_quiet_hours_gets_no_direct_message_until_they_end(
     (told,) = edge.fake.messages(dm)
     assert "**Game #1 · turn 1**" in told.content, "the turn held comes with the next"
     assert "**Game #1 · turn 2**" in told.content
+
+
+async def test_a_watcher_s_direct_message_links_the_game_s_current_message(edge: Edge) -> None:
+    """The link leads to the message that shows the game now, not to the turn it tells of,
+    which the channel has retired to its one line."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    current = await play_turn(edge, turn)
+    (told,) = edge.fake.messages(edge.fake.dm_channel(edge.outsider))
+    guild = edge.channel.guild
+    assert guild is not None
+    link = message_link(guild.id, edge.channel.id, current.id)
+    assert told.content.splitlines()[0] == f"Game #1, which you watch: {link}", told.content
+
+
+async def test_turns_that_came_while_a_message_waited_on_discord_come_together_in_the_next(
+    edge: Edge,
+) -> None:
+    """A direct message channel takes 5 messages in 5 s: the turns finished while a watcher's
+    message waits on Discord go in the one message after it, not one message each."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    dm = edge.fake.dm_channel(edge.outsider)
+    waiting = edge.fake.faults.hang("POST", f"/channels/{dm.id}/messages")
+    turn = await play_turn(edge, turn, told=False)
+    await waiting.wait_fired()
+    turn = await play_turn(edge, turn, told=False)
+    await play_turn(edge, turn, told=False)
+    edge.fake.faults.release_hangs()
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    await watchers.idle()
+    told = [m.content for m in edge.fake.messages(dm)]
+    assert len(told) == 2, f"the message that waited, then one more: {told}"
+    assert "**Game #1 · turn 1**" in told[0], told
+    assert "**Game #1 · turn 2**" not in told[0], told
+    assert "**Game #1 · turn 2**" in told[1], told
+    assert "**Game #1 · turn 3**" in told[1], told
+
+
+async def test_a_game_s_end_held_in_quiet_hours_is_told_once_they_end(edge: Edge) -> None:
+    """The end comes to a watcher in their quiet hours once those end, without waiting for a
+    restart: the game is shown to its watchers again then (here the hours end as the end is
+    held)."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    await play_turn(edge, turn)
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    ends = edge.service.loader.now()
+    asked: list[int] = []
+
+    async def quiet_until(user_id: int) -> datetime | None:
+        asked.append(user_id)
+        return ends if len(asked) == 1 else None
+
+    watchers._watch.set_gate(quiet_until)
+    dm = edge.fake.dm_channel(edge.outsider)
+    await (await confirm(edge, edge.host, "marrakech", "resign", button="Resign")).answer()
+    told = await edge.fake.wait_for_message(dm, lambda m: "is over" in m.content)
+    assert told.content.splitlines()[-1] == "Game #1 is over; you no longer watch it."
+    assert asked == [edge.outsider.id, edge.outsider.id], "held at the end, then told"
+    await watchers.idle()
+    assert await watchers._watch._store.get(1, edge.outsider.id) is None, "the watch is over"
 
 
 async def test_a_watcher_s_private_buttons_update_the_view_they_are_on(edge: Edge) -> None:

@@ -1,7 +1,8 @@
 """A person's reliability on a server: the median time they take to play a turn of their own,
 the share of their turns that ran out (the AI's moves for someone out of time counted for the
 seat whose place in the order of play it was), and the games they left unfinished; read from
-the log of their newest games in one round trip for a whole lobby, on each back end."""
+the log of their newest games (die rolls left out) in one round trip for a whole lobby, on each
+back end."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.presentation.reliability import duration_label, lobby_note, stats_line
 from bot.services import GameService, GameView, StatsService
-from bot.services.reliability import ENOUGH_TURNS, Reliability, reliability_of
+from bot.services.reliability import ENOUGH_TURNS, GAMES, Reliability, reliability_of
 from bot.storage import Database, GameStore, StatsStore
 from bot.storage.stats import LogEntry
 from tests.bot.services.test_async_play import ManualClock
@@ -271,6 +272,38 @@ async def test_an_aborted_game_counts_for_no_one_s_reliability(database: Databas
     await service.play.abort(view.id, HOST)
     host, bob = await stats.reliability(9, [HOST, BOB])
     assert (host.turns, bob.turns) == (0, 0), "an aborted game counts for no one"
+
+
+async def test_only_a_person_s_newest_games_of_the_server_are_read(database: Database) -> None:
+    """GAMES of them: a game they resigned counts until that many newer games of theirs
+    started on the server, then it is no longer read."""
+    service = GameService(GameStore(database), clock=ManualClock(), seeds=lambda: "ab" * 16)
+    stats = StatsService(StatsStore(database))
+
+    async def new_game(channel_id: int) -> GameView:
+        view = await service.lobby.create_lobby(
+            guild_id=9, channel_id=channel_id, host_id=HOST, seats=2, variant="standard"
+        )
+        await service.lobby.join(view.id, BOB)
+        return await service.lobby.start(view.id, HOST)
+
+    resigned = await new_game(500)
+    await service.play.resign(resigned.id, HOST)
+    for channel_id in range(501, 500 + GAMES):
+        await new_game(channel_id)
+    (host,) = await stats.reliability(9, [HOST])
+    assert host.resigned == 1, f"the oldest of the newest {GAMES}"
+    await new_game(500 + GAMES)
+    (host,) = await stats.reliability(9, [HOST])
+    assert host.resigned == 0, f"no longer among the newest {GAMES}"
+
+
+async def test_die_rolls_are_left_out_of_the_decisions_read(database: Database) -> None:
+    _, view = await game_under_way(database)
+    entries = await StatsStore(database).log_of_people(9, [HOST], GAMES)
+    assert view.seq > 12, "the log holds the die rolls between the decisions"
+    assert len(entries) == 12, "six turns of two decisions each, and nothing else"
+    assert {entry.actor_id for entry in entries} == {HOST, BOB}, "no roll: those have no actor"
 
 
 def test_one_night_s_sleep_does_not_make_a_fast_player_look_slow() -> None:

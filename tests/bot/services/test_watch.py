@@ -2,11 +2,12 @@
 one not running is refused and changes nothing; each finished turn is told to a watcher who
 asked once, whichever process looks (claimed in the database), several turns together when
 they come at once or were held, and the AI's with the next turn a person plays; a finished
-game's watchers go with its last message."""
+game's watchers go with its last message, one held from it then once the gate lets it go."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 
@@ -24,6 +25,8 @@ from tests.polling import WAIT_SECONDS
 
 GUILD = 9
 WATCHER = 2001
+QUIET_ENDS = datetime(2026, 1, 1, 8, tzinfo=UTC)
+"""When the watcher's quiet hours end, for a gate that holds them."""
 
 
 def watch_of(service: GameService, database: Database) -> WatchService:
@@ -75,14 +78,14 @@ async def test_each_finished_turn_is_told_once_whichever_process_looks(
     read = 0
     both_read = asyncio.Event()
 
-    async def gate(_user_id: int) -> bool:
+    async def gate(_user_id: int) -> datetime | None:
         """Between each process's read of who is behind and its claim: both read first."""
         nonlocal read
         read += 1
         if read == 2:
             both_read.set()
         await both_read.wait()
-        return True
+        return None
 
     watch = WatchService(service.loader, WatchStore(database), gate)
     other_process = WatchService(service_on(database).loader, WatchStore(database), gate)
@@ -116,8 +119,8 @@ async def test_held_turns_come_together_in_the_next_message_that_may_go(
     service = service_on(database)
     held = True
 
-    async def gate(_user_id: int) -> bool:
-        return not held
+    async def gate(_user_id: int) -> datetime | None:
+        return QUIET_ENDS if held else None
 
     watch = WatchService(service.loader, WatchStore(database), gate)
     view = await started(service, (HOST, BOB))
@@ -176,6 +179,33 @@ async def test_the_end_is_told_and_the_watchers_go(database: Database) -> None:
     with pytest.raises(GameNotRunningError):
         await watch.watch(GUILD, view.id, WATCHER)
     assert (await watch.look(GUILD, view.id, WATCHER)).watcher is None
+
+
+async def test_a_game_s_end_held_in_quiet_hours_is_told_once_they_end(database: Database) -> None:
+    """The end waits, and the watch with it, until the gate lets a message reach the watcher:
+    the game stays watched, so the edge's next look at it tells them (docs/watching.md)."""
+    service = service_on(database)
+    held = True
+
+    async def gate(_user_id: int) -> datetime | None:
+        return QUIET_ENDS if held else None
+
+    watch = WatchService(service.loader, WatchStore(database), gate)
+    view = await started(service, (HOST, BOB))
+    await watch.watch(GUILD, view.id, WATCHER)
+    await watch.set_dms(GUILD, view.id, WATCHER, True)
+    over = await play_out(service, view)
+    assert await watch.news(over) == [], "held"
+    assert watch.end_held(over.id) == QUIET_ENDS - service.loader.now(), "until they end"
+    assert await WatchStore(database).get(view.id, WATCHER) is not None, "kept for its end"
+    assert await watch.news(over) == [], "still held"
+    held = False
+    (news,) = await watch.news(over)
+    told = news_text(news, {}).splitlines()
+    assert told[-1] == f"Game #{view.id} is over; you no longer watch it.", told
+    assert watch.end_held(over.id) is None
+    assert await WatchStore(database).get(view.id, WATCHER) is None, "then the watch is over"
+    assert await watch.news(over) == [], "told once"
 
 
 async def test_a_restart_tells_what_the_game_s_message_shows_and_was_not_told(
