@@ -76,17 +76,34 @@ async def test_a_restart_retires_a_nudge_whose_turn_ended_unshown(
         await press(edge, edge.host, lobby, "start")
         turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
         ping = await nudged(edge, turn)
-        mover = await mover_of(edge, turn)
-        view = await edge.service.play.look(1)
-        assert view.state is not None
-        first = view.state.turn
-        while view.state is not None and view.state.turn == first:
-            action = engine.legal_actions(view.state)[0]
-            view = await edge.service.play.act(1, mover.id, view.seq, action)
+        await play_unshown(edge, await mover_of(edge, turn))
         assert not says_its_turn_is_over(edge, ping)
         a_window_later(edge, monkeypatch)
         await edge.bot.display.resume_displays()
         assert says_its_turn_is_over(edge, ping)
+
+
+async def test_a_restart_mid_turn_keeps_the_nudge_of_the_turn_still_under_way(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mover makes a decision within their turn and the bot stops before showing it: the
+    catch-up after the restart finds the message behind, but the turn not over, and the nudge
+    stays (and is still the one to go once the turn is over)."""
+    turn = await started(edge)
+    ping = await nudged(edge, turn)
+    mover = await mover_of(edge, turn)
+    view = await edge.service.play.look(1)
+    assert view.state is not None
+    first = view.state.turn
+    view = await edge.service.play.act(1, mover.id, view.seq, engine.legal_actions(view.state)[0])
+    assert view.state is not None
+    assert view.state.turn == first, "the turn goes on"
+    a_window_later(edge, monkeypatch)
+    await edge.bot.display.resume_displays()
+    assert not says_its_turn_is_over(edge, ping), "its turn is not over: the nudge stays"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.nudge_message_id == ping.id
 
 
 async def test_a_nudge_whose_turn_ended_while_it_was_posted_is_retired_at_once(

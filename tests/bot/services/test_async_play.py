@@ -190,6 +190,24 @@ async def test_one_human_and_three_ais_play_a_whole_game(table: Table) -> None:
     )
 
 
+async def test_an_ai_seat_in_a_timed_game_plays_as_soon_as_its_turn_comes(table: Table) -> None:
+    """The turn limit is for people: an AI seat's turn is due at once, with no reminder, not
+    when a person's clock would run out."""
+    view = await human_vs_ai(table, "easy", limit=LIMIT)
+    if view.ai_to_move:  # the AI has the first turn
+        assert await table.scheduler.seconds_to_sleep() == 0, "due at once"
+        assert await table.scheduler.run_due() == 1, "the AI's turn, with no time passed"
+        view = await table.service.play.look(view.id)
+    assert view.user_to_move == HOST
+    view = await play_turn(table, view, HOST)
+    assert view.status is GameStatus.RUNNING
+    assert view.ai_to_move
+    assert await table.scheduler.seconds_to_sleep() == 0, "due at once, not at the limit"
+    assert await table.scheduler.run_due() == 1, "the AI's turn, with no time passed"
+    assert table.reminders == []
+    assert {turn.reason for turn in table.turns} == {TurnReason.AI}
+
+
 async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets) -> None:
     records = []
     for _ in range(2):

@@ -314,6 +314,23 @@ async def test_a_turn_that_begins_while_away_waits_for_the_end_of_the_days(
     assert await sleep_for(table) == timedelta(seconds=LIMIT / 2)
 
 
+async def test_time_away_on_another_server_stops_no_clock_and_no_nudge_here(
+    table: AwayTable,
+) -> None:
+    """Away days are per server: away on another server, the person can still be nudged
+    here, and their turn here is reminded and played at the limit as if they were not away."""
+    _, mover, _ = await who_moves(table)
+    away = table.service.away
+    await away.go_away(GUILD + 1, mover, 2)
+    assert await away.unreachable(GUILD, mover) is None, "away from the other server only"
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover], "this server's clock ran out"
+
+
 async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
     table: AwayTable,
 ) -> None:
@@ -664,6 +681,24 @@ async def test_another_process_s_change_of_quiet_hours_or_time_away_is_seen(
 
 
 # --- what is kept in memory --------------------------------------------------------------------
+
+
+async def test_quiet_hours_changed_in_this_process_are_known_here_at_once(
+    table: AwayTable,
+) -> None:
+    """A change of quiet hours made here replaces what this process keeps in memory, with no
+    change told from elsewhere: hours moved away from now let direct messages through, and
+    hours set back over now hold them again."""
+    away = table.service.away
+    assert table.clock.now.hour == 12, "12:00 UTC: 14:00 in Kyiv"
+    await away.set_quiet_hours(HOST, QuietHours.parse("13:00", "16:00", KYIV))
+    assert not await away.may_message(HOST), "read, and kept in memory: quiet now"
+    evening = QuietHours.parse("20:00", "22:00", KYIV)
+    await away.set_quiet_hours(HOST, evening)
+    assert await away.may_message(HOST), "moved to the evening: not quiet now"
+    assert await away.quiet_hours(HOST) == evening
+    await away.set_quiet_hours(HOST, QuietHours.parse("13:30", "15:00", KYIV))
+    assert not await away.may_message(HOST), "set back over now: quiet again"
 
 
 def hold_first_read(

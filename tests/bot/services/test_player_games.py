@@ -259,3 +259,16 @@ async def test_no_up_next_notice_after_an_ai_seated_in_the_lobby(database: Datab
     assert state is not None
     assert view.user_at(next_seat(state) or 0) in {HOST, BOB}, "a person plays after the AI"
     assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
+
+
+async def test_a_person_whose_seat_the_ai_plays_is_not_told_they_are_next(table: Table) -> None:
+    # After three timeouts the AI plays Bob's seat at once: Bob, who asked to be told when he
+    # is next, does not play next and is not told so.
+    view = await at_the_ai_s_turn_in_their_seat(table, await two_humans(table), BOB)
+    await table.scheduler.run_due()  # the AI plays Bob's seat
+    view = await table.service.play.look(view.id)
+    assert view.user_to_move == HOST
+    assert not view.ai_to_move
+    players = PlayerGamesService(table.service.loader, PlayerStore(table.database))
+    await players.set_notify(BOB, "next")
+    assert await players.turn_notices(view.id, view.seq, 42) == (None, None)
