@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from enum import Enum
 
 import discord
 
@@ -13,6 +14,9 @@ from bot.edge.answers import DISCORD_TIMEOUT_SECONDS
 from bot.edge.incidents import why
 
 log = logging.getLogger(__name__)
+
+CANNOT_SEND_TO_USER = 50007
+"""Discord's code for a direct message the person does not accept."""
 
 
 async def deliver_direct(
@@ -27,14 +31,30 @@ async def deliver_direct(
     )
 
 
+class Delivery(Enum):
+    """What became of a direct message sent as a courtesy."""
+
+    SENT = "sent"
+    CLOSED = "closed"
+    """Refused: the person's direct messages are closed to the bot (Discord's 50007). Every
+    such refusal counts towards Discord's limit of invalid requests: send them no more."""
+    FAILED = "failed"
+
+
 async def send_direct(
     client: discord.Client, user_id: int, content: str, patience: float = DISCORD_TIMEOUT_SECONDS
-) -> bool:
+) -> Delivery:
     """`deliver_direct`, as a courtesy: a message Discord refuses or loses is logged and not
-    sent again. True if Discord took it."""
+    sent again."""
     try:
         await deliver_direct(client, user_id, content, patience)
+    except discord.Forbidden as error:
+        if error.code == CANNOT_SEND_TO_USER:
+            log.info("user %s does not accept direct messages", user_id)
+            return Delivery.CLOSED
+        log.warning("a direct message to user %s was refused (%s)", user_id, why(error))
+        return Delivery.FAILED
     except Exception as error:
         log.warning("a direct message to user %s was not sent (%s)", user_id, why(error))
-        return False
-    return True
+        return Delivery.FAILED
+    return Delivery.SENT

@@ -17,7 +17,7 @@ import discord
 
 from bot.edge import interactions, replies
 from bot.edge.answers import guarded
-from bot.edge.direct import deliver_direct
+from bot.edge.direct import CANNOT_SEND_TO_USER, deliver_direct
 from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
@@ -28,8 +28,6 @@ from bot.services.views import GameView, TurnNotice, UpNextNotice
 
 log = logging.getLogger(__name__)
 
-CANNOT_SEND_TO_USER = 50007
-"""Discord's error code for a direct message the user does not accept."""
 NOTIFY_OFF = "off"
 
 

@@ -20,7 +20,7 @@ import discord
 from bot.edge import interactions
 from bot.edge.answers import guarded
 from bot.edge.buttons import WatchAction, WatchButton
-from bot.edge.direct import send_direct
+from bot.edge.direct import Delivery, send_direct
 from bot.edge.display import GameDisplay
 from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
@@ -193,7 +193,9 @@ class WatchMessages:
                 except Exception:  # claimed already: logged, never sent twice
                     log.exception("game %s: a watcher's message was not written", view.id)
                     continue
-                await send_direct(self._client, news.user_id, content, DM_PATIENCE_SECONDS)
+                sent = await send_direct(self._client, news.user_id, content, DM_PATIENCE_SECONDS)
+                if sent is Delivery.CLOSED:
+                    await self._closed(view.id, news.user_id)
             if view.status is not GameStatus.RUNNING:
                 self._lines.pop(view.id, None)
                 self._latest.pop(view.id, None)
@@ -202,6 +204,20 @@ class WatchMessages:
                     self._show_again(view, wait)
         if view.status is not GameStatus.RUNNING:
             self._locks.pop(view.id, None)
+
+    async def _closed(self, game_id: int, user_id: int) -> None:
+        """The watcher's direct messages are closed to the bot: turn theirs for the game off
+        (Refresh shows it), so the turns after it try none."""
+        try:
+            await self._watch.dms_refused(game_id, user_id)
+        except Exception as error:  # the next refusal tries again
+            log.warning(
+                "game %s: a watcher's closed direct messages were not turned off (%s)",
+                game_id,
+                why(error),
+            )
+        else:
+            log.info("user %s watches game %s; their messages for it are now off", user_id, game_id)
 
     def _show_again(self, view: GameView, wait: timedelta) -> None:
         """The game's end is held for a watcher for `wait`: show it to its watchers again

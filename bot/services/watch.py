@@ -83,6 +83,11 @@ class WatchService:
             self._watched.add(game_id)
         return WatchView(view, await self._store.get(game_id, user_id))
 
+    async def dms_refused(self, game_id: int, user_id: int) -> None:
+        """Discord refused the watcher a direct message (closed to the bot): no more for this
+        game until they ask again."""
+        await self._store.set_dms(game_id, user_id, False, 0)
+
     async def unwatch(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
         """Stop watching: no view to refresh, no message any more."""
         view = await self._view(guild_id, game_id)

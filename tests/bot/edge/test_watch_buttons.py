@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.edge.inflight import HANDLERS
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
@@ -96,6 +98,31 @@ async def test_a_watcher_s_direct_message_links_the_game_s_current_message(edge:
     assert guild is not None
     link = message_link(guild.id, edge.channel.id, current.id)
     assert told.content.splitlines()[0] == f"Game #1, which you watch: {link}", told.content
+
+
+@pytest.mark.invalid_requests(403)  # Discord refuses a message to closed direct messages
+async def test_a_watcher_whose_direct_messages_are_closed_is_sent_none_after_the_first_refusal(
+    edge: Edge,
+) -> None:
+    """Discord refuses each message to closed direct messages, and every refusal counts
+    towards its limit of invalid requests: the first turns the watcher's messages for that
+    game off, so the turns after it try none, and Refresh shows them off."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    edge.outsider.accepts_dms = False
+    refused = len(edge.fake.invalid_requests)
+    turn = await play_turn(edge, turn)
+    assert len(edge.fake.invalid_requests) == refused + 1, "refused once"
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    watcher = await watchers._watch._store.get(1, edge.outsider.id)
+    assert watcher is not None
+    assert not watcher.dms, "turned off"
+    await play_turn(edge, turn)
+    assert len(edge.fake.invalid_requests) == refused + 1, "nothing tried again"
+    refreshed = await edge.click(edge.outsider, watching, "Refresh").answer()
+    assert "Message me each turn" in [b.label for b in refreshed.enabled_buttons()]
 
 
 async def test_turns_that_came_while_a_message_waited_on_discord_come_together_in_the_next(
