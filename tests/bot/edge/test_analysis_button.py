@@ -163,3 +163,18 @@ async def test_the_replay_comes_with_the_analysis(edge: Edge) -> None:
         "marrakech-game-1.json",
     ]
     assert picture(replay, "marrakech-analysis-1.png").width == 720
+
+
+async def test_the_replay_s_analysis_is_drawn_in_the_server_s_language_whoever_asks(
+    edge: Edge,
+) -> None:
+    """A Ukrainian asks for the replay on an English server: its picture is the one an English
+    presser of Analysis gets, not the Ukrainian one."""
+    final = await finished(edge)
+    replay = await edge.slash(edge.outsider, "marrakech", "replay", game=1).answer(timeout=30.0)
+    assert replay.content.startswith("Game #1 from start to end")
+    english = await analysis_of(edge, edge.host, final, "Analysis")
+    ukrainian = await analysis_of(edge, edge.outsider, final, "Analysis")
+    name = "marrakech-analysis-1.png"
+    assert picture(english, name).tobytes() != picture(ukrainian, name).tobytes()
+    assert picture(replay, name).tobytes() == picture(english, name).tobytes()

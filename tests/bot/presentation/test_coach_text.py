@@ -256,3 +256,27 @@ def test_a_decision_in_a_game_all_but_won_is_decided_too(locale: str) -> None:
     line = coach.verdict_line(judgement_from(orient, "R", won), facings, locale)
     assert line.startswith("⏹️"), line
     assert "100" in line, line
+
+
+TENTHS = {
+    "en": ("kept 6.4 points more", "kept 3.4 points more"),
+    "fr": ("gardait 6,4 points", "gardait 3,4 points"),
+    "uk": ("давало на 6,4 пункта", "давало на 3,4 пункта"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(TENTHS))
+def test_a_verdict_gives_the_points_lost_to_a_tenth(locale: str) -> None:
+    """As the drill does: 6.4 points given away are not said as 6, in a costly verdict or in
+    a good one that gave some away."""
+    orient = orient_state()
+    facings = coach.facings_of(orient)
+    costly, close = TENTHS[locale]
+    lost = (Option("S", 0.40, Facts()), Option("L", 0.336, Facts()), Option("R", 0.20, Facts()))
+    judged = judgement_from(orient, "L", lost)
+    assert judged.band is Band.INACCURACY
+    assert costly in coach.verdict_line(judged, facings, locale)
+    some = (Option("S", 0.40, Facts()), Option("L", 0.366, Facts()), Option("R", 0.20, Facts()))
+    judged = judgement_from(orient, "L", some)
+    assert judged.band is Band.GOOD
+    assert close in coach.verdict_line(judged, facings, locale)

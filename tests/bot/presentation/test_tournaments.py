@@ -344,3 +344,17 @@ def test_tables_beyond_the_room_are_counted_in_a_last_line() -> None:
     assert sum(len(field) for field in fields) + len("Round 1") + len(fields) - 1 <= 1500
     assert listed[:-1] == lines[: len(listed) - 1]
     assert listed[-1] == f"… and {len(lines) - len(listed) + 1} more tables, each in its thread."
+
+
+def test_a_field_of_tables_takes_whole_lines_up_to_1024_characters_newlines_included() -> None:
+    """Lines that come to 1,024 characters with the newlines between them share a field; one
+    character more and the last line starts the next field."""
+    round_one = crowded(2, 64, "Spring cup")
+    exact = ["a" * 100] * 9 + ["b" * 115]  # 900 + 9 newlines + 115 = 1,024
+    fields = shown._table_fields(round_one, exact, len("Round 1"), 6000)
+    assert fields == ["\n".join(exact)]
+    assert len(fields[0]) == shown.FIELD_LIMIT
+    over = [*exact[:-1], "b" * 116]
+    fields = shown._table_fields(round_one, over, len("Round 1"), 6000)
+    assert [len(field) for field in fields] == [908, 116], "the newline counts"
+    assert fields == ["\n".join(over[:-1]), over[-1]]

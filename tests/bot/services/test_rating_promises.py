@@ -205,6 +205,35 @@ async def test_a_rebuild_while_a_game_ends_and_is_applied_ends_as_a_rebuild_alon
     assert await tables(database) == raced
 
 
+async def test_a_rebuild_raced_by_a_game_applied_elsewhere_still_restores_the_lost_ratings(
+    database: Database, database_target: str
+) -> None:
+    """The ratings are lost, the games are not; the rebuild reads every rated game, and
+    before it writes another process ends one more game and applies it. The rebuild reads
+    the games again and rebuilds from all of them."""
+    service = service_on(database)
+    await several_rated_games(service)
+    async with database.transaction() as conn:
+        await conn.execute("DELETE FROM ratings")
+    other_database = await open_database(database_target)
+    try:
+        other = service_on(other_database)
+
+        async def a_game_ends_elsewhere() -> None:
+            view = await opened(other, (HOST, CAROL), channel=10)
+            assert (await other.play.resign(view.id, CAROL)).status is GameStatus.OVER
+
+        store = RatingStore(database)
+        store.everything = once_after(store.everything, a_game_ends_elsewhere)  # type: ignore[method-assign]
+        rebuilt = await RatingService(store).rebuild(GUILD)
+    finally:
+        await other_database.close()
+    assert rebuilt.games == 4
+    raced = await tables(database)
+    await service.ratings.rebuild(GUILD)
+    assert await tables(database) == raced, "as a rebuild with nothing racing it"
+
+
 async def test_games_applied_while_a_rebuild_runs_are_applied_once(
     database: Database, database_target: str
 ) -> None:

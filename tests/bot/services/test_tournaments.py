@@ -26,7 +26,7 @@ from bot.services.errors import (
     TournamentGameError,
 )
 from bot.services.tournament_views import TableView, TournamentStatus, TournamentView
-from bot.services.tournaments import TournamentService
+from bot.services.tournaments import TournamentService, seeded
 from bot.storage import Database, GameStore, open_database
 from bot.storage.tournaments import TournamentStore
 from bot.workers.pool import WorkerPool
@@ -222,6 +222,22 @@ async def test_signing_up_and_who_may_start_or_cancel(database: Database) -> Non
         await tournaments.start(view.id, MOD, moderator=True)
     again = await opened(tournaments, ())
     assert again.id != view.id
+
+
+async def test_the_seeding_is_drawn_from_the_tournament_s_seed(database: Database) -> None:
+    """The start shuffles the sign-up order with the tournament's own seed: not the sign-up
+    order, and another seed draws another one."""
+    _, tournaments = services(database)
+    sign_ups = tuple(range(6000, 6008))
+    view = await opened(tournaments, sign_ups)
+    await tournaments.start(view.id, MOD, moderator=True)
+    seeding = [entrant.user_id for entrant in (await tournaments.look(view.id)).entrants]
+    row = await TournamentStore(database).get(view.id)
+    assert row is not None
+    assert seeding == seeded(row.seed, list(sign_ups))
+    assert seeding != list(sign_ups), "drawn, not taken in sign-up order"
+    others = {tuple(seeded(f"{n:032x}", list(sign_ups))) for n in range(1, 11)}
+    assert len(others) > 1, "another seed, another draw"
 
 
 async def test_an_abort_ends_the_tournament_and_its_games(database: Database) -> None:
