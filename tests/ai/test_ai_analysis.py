@@ -104,6 +104,28 @@ def test_the_last_point_is_the_result(name: str) -> None:
     assert found.places()[winners[0]] == 1
 
 
+def test_seats_sharing_a_place_share_its_number_and_the_next_counts_every_seat_ahead() -> None:
+    """Each seat's final place, in seat order: two seats sharing first are both 1, and the
+    seat after them is 3, as two seats finished ahead of it."""
+
+    def ranked(ranking: tuple[tuple[int, ...], ...]) -> GameAnalysis:
+        players = sum(len(group) for group in ranking)
+        return GameAnalysis(
+            players=players,
+            points=(),
+            swing=None,
+            payments=(),
+            luck=(),
+            totals=(0,) * players,
+            ranking=ranking,
+            out=(False,) * players,
+        )
+
+    assert ranked(((2, 0), (1,), (3,))).places() == (1, 3, 1, 4)
+    assert ranked(((1,), (0, 2), (3,))).places() == (2, 1, 2, 4)
+    assert ranked(((0,), (1,), (2,))).places() == (1, 2, 3)
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if not n.startswith("2p")])
 def test_three_or_four_seats_start_even(name: str) -> None:
     """Nothing on the board and as many rugs each: every seat's estimate is the same."""
@@ -343,20 +365,26 @@ def test_a_toll_escaped_is_named_as_the_turning_point_when_it_is() -> None:
 def test_a_toll_that_went_against_the_chances_is_not_the_turning_point_s_reason() -> None:
     """In 4 players seat 1 rolls and pays seat 2 a toll, while the roll moves the chances most
     from seat 3 to seat 0: the toll went neither to the seat that gained most nor from the one
-    that lost most, so it is not the reason (the mover paid, so no escape either, and no rug was
-    read: no reason). Paid to seat 0, the same toll is the reason. Any toll of the turn taken as
+    that lost most, so it is not the reason. The mover paid, so it escaped nothing, however
+    costly a roll was on average (the same roll with nothing paid is an escape), and no rug was
+    read: no reason. Paid to seat 0, the same toll is the reason. Any toll of the turn taken as
     the reason would blame one that went against the chances."""
     toll = TaxPaid(payer=1, payee=2, owed=5, paid=5, color=Color.BLUE, region=frozenset({3}))
     before = (0.25, 0.25, 0.25, 0.25)
     after = (0.45, 0.24, 0.26, 0.05)
     points = [Point(6, 0, before), Point(7, 1, after)]
-    turn = _Turn(7, 1, [toll], face=2, escaped=0.0, rolled=after)  # all of it the roll's
+    # All of it the roll's, and a roll from there costs 3.5 dirhams on average.
+    turn = _Turn(7, 1, [toll], face=2, escaped=3.5, rolled=after)
     swing = _swing(points, [turn])
     assert swing is not None
     assert (swing.gainer, swing.loser) == (0, 3)
     assert swing.cause is Cause.NONE, swing.payment
     assert swing.payment is None
-    to_the_gainer = _Turn(7, 1, [replace(toll, payee=0)], face=2, escaped=0.0, rolled=after)
+    escaped = _Turn(7, 1, [], face=2, escaped=3.5, rolled=after)
+    swing = _swing(points, [escaped])
+    assert swing is not None
+    assert swing.cause is Cause.ESCAPE, "the same roll with nothing paid is an escape"
+    to_the_gainer = _Turn(7, 1, [replace(toll, payee=0)], face=2, escaped=3.5, rolled=after)
     swing = _swing(points, [to_the_gainer])
     assert swing is not None
     assert swing.cause is Cause.PAYMENT, "the same toll paid to the seat that gained most"

@@ -109,10 +109,17 @@ def _medium_distribution(state: GameState, mover: int) -> dict[tuple[str, ...], 
 
 
 def test_greedy_turn_is_the_distribution_of_medium_s_turn(positions: list[GameState]) -> None:
+    """From a turn's start, in the standard rules (turning Assam) and in the variant (the die,
+    then the rug and the turn of Assam after it, R12), `greedy_turn` gives each way medium may
+    play its turn with medium's chance of it: equal best options share, the two ways of
+    turning Assam after the rug included."""
     starts = [p for p in positions if p.phase is Phase.ORIENT and p.outcome is None][::2]
-    starts += [p for p in positions if p.phase is Phase.ROLL][:4]
-    assert starts
+    variant_starts = [apply(p, "L")[0] for p in positions if p.phase is Phase.ROTATE]
+    variant_starts = [p for p in variant_starts if p.phase is Phase.ROLL and p.outcome is None]
+    assert len(variant_starts) >= 20
+    starts += variant_starts
     tied = 0
+    tied_rotations = 0
     for state in starts:
         mover = state.to_move
         assert mover is not None
@@ -132,7 +139,10 @@ def test_greedy_turn_is_the_distribution_of_medium_s_turn(positions: list[GameSt
         for actions, chance in expected.items():
             assert played[actions] == pytest.approx(chance)
         tied += len(outcomes) > len(DIE_ODDS)
+        rugs = {actions[:-1] for actions in expected if actions[-1] in ROTATE_ACTIONS}
+        tied_rotations += any((*rug, "L") in expected and (*rug, "R") in expected for rug in rugs)
     assert tied >= 3, "the sample must hold turns where medium's best options tie"
+    assert tied_rotations >= 1, "and a turn where medium's two ways of turning Assam tie"
 
 
 def test_greedy_turn_splits_the_opening_s_equal_choices() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from ai.judge import (
     summarise,
     thresholds,
 )
-from engine import Variant, apply, parse_square
+from engine import TaxPaid, Variant, apply, chance_outcomes, deal, new_game, parse_square
 from engine.model import Phase
 from engine.position import from_position
 from engine.record import Record, replay_record
@@ -161,6 +162,50 @@ def test_a_facing_s_out_chance_counts_only_tolls_beyond_the_seat_s_dirhams() -> 
     assert (penniless.toll, penniless.out_chance) == (0.0, 0.0)
 
 
+def test_a_turn_after_the_rug_is_worth_what_the_next_mover_owes_in_the_facing_it_leaves() -> None:
+    """Yellow (seat 1) has laid its rug in the variant (R12) and turns Assam on d4 facing
+    north; its 6-square region lies west of him (a3-c4). Turned left, red rolls west and lands
+    in the region on every face: 6 dirhams owed to yellow. Turned right, red rolls east over
+    empty squares: nothing."""
+    state = position(
+        [("yellow", "a3", "a4"), ("yellow", "b3", "b4"), ("yellow", "c3", "c4")],
+        assam="d4",
+        facing="N",
+        phase="rotate",
+        variant="rotate-after",
+        to_move=1,
+        turn=37,
+        last=37,
+        seats=[
+            {
+                "seat": 0,
+                "dirhams": 20,
+                "rugs_left": {"red": 3, "blue": 3},
+                "eliminated": False,
+                "pile": ["red", "blue", "red", "blue", "red", "blue"],
+            },
+            {
+                "seat": 1,
+                "dirhams": 20,
+                "rugs_left": {"yellow": 2, "brown": 3},
+                "eliminated": False,
+                "pile": ["brown", "yellow", "brown", "yellow", "brown"],
+            },
+        ],
+    )
+    for action, income in (("L", 6.0), ("R", 0.0)):
+        turned, _ = apply(state, action)
+        assert turned.to_move == 0
+        owed = 0.0
+        for roll, odds in chance_outcomes(turned):
+            _, events = apply(turned, roll)
+            owed += float(odds) * sum(
+                e.owed for e in events if isinstance(e, TaxPaid) and e.payee == 1
+            )
+        assert owed == pytest.approx(income)
+        assert facts_of(state, action).income == pytest.approx(income), action
+
+
 def test_the_best_option_loses_nothing() -> None:
     state = endgame("d4", "N", "place")
     best = best_option(state)
@@ -172,6 +217,25 @@ def test_the_best_option_loses_nothing() -> None:
     assert judgement.accuracy == pytest.approx(100.0, abs=1e-3)
     assert judgement.best == best.action
     assert judgement.taken_chance == judgement.best_chance == best.chance
+
+
+def test_equal_options_keep_the_search_s_order_and_the_hint_is_the_first_of_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a 4-player opening turning left and keeping straight leave exactly the same chance:
+    the search lists left first, and so do the options and the Hint. Any equal options keep
+    the search's order (medium's ranking), best first."""
+    opening_state = new_game(deal(4, Variant.STANDARD, random.Random(1)))
+    valued = search_chances(opening_state)
+    assert [action for action, _ in valued] == ["L", "S", "R"]
+    assert valued[0][1] == valued[1][1] > valued[2][1]
+    assert [option.action for option in judge_options(opening_state)] == ["L", "S", "R"]
+    assert best_option(opening_state).action == "L"
+    state = endgame("d5", "E", "orient")
+    tied = (("R", 0.2), ("S", 0.4), ("L", 0.4))
+    monkeypatch.setattr(ai.judge, "search_chances", lambda state, work: tied)
+    assert [option.action for option in judge_options(state)] == ["S", "L", "R"]
+    assert best_option(state).action == "S"
 
 
 def test_either_order_of_a_rugs_squares_is_the_same_option() -> None:

@@ -13,8 +13,9 @@ from ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_pl
 from ai.greedy import DEFAULT_WEIGHTS, Greedy
 from ai.hard import public_view
 from ai.medium import appraise
-from engine import Variant, apply, deal, legal_actions, new_game
-from engine.model import Phase
+from ai.tactics import LANDINGS, payees, toll
+from engine import Variant, apply, deal, legal_actions, new_game, parse_square
+from engine.model import Facing, Phase
 from engine.playout import from_state
 from engine.state import GameState
 from tests.ai.conftest import random_game
@@ -66,6 +67,15 @@ def test_easy_lays_the_rug_showing_most_new_squares_covering_a_rival_counting_do
     assert max(values, key=values.__getitem__) == "c3d3"
     chosen = [choose_action(state, "easy", seed) for seed in range(40)]
     assert chosen.count("c3d3") >= 20
+
+
+def test_easy_turns_assam_after_its_rug_either_way_at_random(positions: list[GameState]) -> None:
+    """In the variant (R12) easy turns Assam after its rug left or right at random: over 60
+    seeds each way comes up about half the time."""
+    state = next(p for p in positions if p.phase is Phase.ROTATE)
+    chosen = [choose_action(state, "easy", seed) for seed in range(60)]
+    assert set(chosen) == {"L", "R"}
+    assert 15 <= chosen.count("L") <= 45
 
 
 def test_medium_breaks_exact_ties_with_its_seeded_generator() -> None:
@@ -241,3 +251,27 @@ def test_medium_counts_a_seat_that_cannot_pay_as_out_but_not_one_paying_its_last
     # For the rival, the same tolls are gains, and our going out a large one.
     assert rivals.toll_value(0, 1, 9) == pytest.approx(18.0)
     assert rivals.toll_value(0, 1, 10) == pytest.approx(18.0 + elimination)
+
+
+def test_medium_counts_the_rug_after_a_landing_unless_its_toll_puts_the_seat_out() -> None:
+    """A roll's landing is worth its toll (R8), then the best rug laid from there, unless the
+    toll puts the seat out (R9). From d4 facing north every face stops in `_toll_ahead`'s
+    9-square region: with 9 dirhams the seat pays its last dirham, stays in and lays its rug;
+    with 8 it goes out and lays none. With no dirhams, facing west every face stops on an
+    empty square: nothing is owed and the rug still counts."""
+    straight_on = parse_square("d4") * 4 + Facing.N
+    for dirhams, lays in ((9, True), (8, False)):
+        s = from_state(_toll_ahead(dirhams=dirhams))
+        greedy = Greedy(s, 0)
+        for landing, _ in LANDINGS[straight_on]:
+            assert toll(s, payees(s), 0, landing >> 2) == (1, 9)
+            rug = greedy.best_placements(landing >> 2, landing & 3)[0] if lays else 0.0
+            expected = greedy.toll_value(0, 1, 9) + rug
+            assert greedy.landing_value(landing) == pytest.approx(expected), dirhams
+    s = from_state(_toll_ahead(dirhams=0))
+    greedy = Greedy(s, 0)
+    for landing, _ in LANDINGS[parse_square("d4") * 4 + Facing.W]:
+        assert toll(s, payees(s), 0, landing >> 2) == (-1, 0)
+        rug = greedy.best_placements(landing >> 2, landing & 3)[0]
+        assert rug != 0.0
+        assert greedy.landing_value(landing) == pytest.approx(rug)

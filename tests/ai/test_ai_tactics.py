@@ -11,6 +11,7 @@ from ai.tactics import (
     expected_toll,
     lay,
     legal_placements,
+    next_mover,
     payees,
     toll,
     unlay,
@@ -22,6 +23,7 @@ from engine import (
     TaxPaid,
     apply,
     chance_outcomes,
+    legal_actions,
     placements,
     walk,
 )
@@ -84,6 +86,27 @@ def test_tolls_match_the_engines_payments(positions: list[GameState]) -> None:
             pose = s.assam * 4 + s.facing
             assert abs(expected_toll(s, payee_of, mover, pose) - expected) < 1e-9
     assert checked > 10
+
+
+def test_the_next_mover_is_the_seat_the_engine_hands_the_turn_to(
+    positions: list[GameState],
+) -> None:
+    """After a seat's rug (and its turn of Assam in the variant, R12) the engine hands the turn
+    to the next seat still in and holding rugs (R9, R11); after the last rug of a game, to
+    none (-1): no one rolls again."""
+    last_rugs = 0
+    for state in positions:
+        if state.phase is not Phase.PLACE:
+            continue
+        seat = state.to_move
+        assert seat is not None
+        after = apply(state, legal_actions(state)[0])[0]
+        if after.phase is Phase.ROTATE:
+            after = apply(after, "L")[0]
+        last_rugs += after.outcome is not None
+        expected = -1 if after.outcome is not None else after.to_move
+        assert next_mover(from_state(state), seat) == expected, (state.players, state.turn)
+    assert last_rugs >= 3
 
 
 def test_lay_and_unlay_leave_the_board_as_it_was(positions: list[GameState]) -> None:

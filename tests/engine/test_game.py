@@ -272,6 +272,23 @@ def test_resign_passes_the_turn_and_can_end_the_game() -> None:
         resign(after, 1)
 
 
+def test_a_resignation_out_of_turn_leaves_the_turn_being_played() -> None:
+    """Only the resigning seat's own turn passes on: a seat that resigns while another plays
+    its turn leaves that turn where it was (the same seat to move, in the same phase, no new
+    turn), and the order goes on without the seat that left."""
+    state, _ = play(start(4), "S", "D1")  # seat 0 is about to lay its rug
+    assert (state.to_move, state.phase, state.turn) == (0, Phase.PLACE, 1)
+    after, events = resign(state, 2)
+    assert (after.to_move, after.phase, after.turn) == (0, Phase.PLACE, 1)
+    assert of_type(events, TurnStarted) == []
+    after, _ = play(after, "c2d2")
+    assert (after.to_move, after.phase) == (1, Phase.ORIENT)
+    after, _ = play(after, "S", "D1", "c3d3")
+    assert after.to_move == 3, "seat 2 is skipped"
+    after, _ = resign(start(3, first_player=1), 0)  # before seat 1 has turned Assam
+    assert (after.to_move, after.phase, after.turn) == (1, Phase.ORIENT, 1)
+
+
 def test_resign_is_kept_in_the_record_and_replays() -> None:
     """A resignation is kept as the record's "resignations" extra; replay repeats it."""
     state, _ = play(start(3), "S", "D1", "c2d2")
