@@ -77,3 +77,24 @@ def test_the_long_end_to_end_tests_run_first_and_the_other_long_ones_last() -> N
     pytest_collection_modifyitems(cast(list[pytest.Item], items))
     assert [item.nodeid for item in items] == [ids[3], ids[4], ids[0], ids[2], ids[1]]
     assert [item.nodeid for item in items if "long" in item.marks] == [ids[3], ids[4], ids[1]]
+
+
+def test_a_test_marked_slow_is_long_like_one_marked_long() -> None:
+    short = Item("tests/engine/test_game.py::test_short")
+    slow = Item("tests/bot/services/test_pairing_optimum.py::test_slow")
+    slow.marks.add("slow")
+    items = [slow, short]
+    pytest_collection_modifyitems(cast(list[pytest.Item], items))
+    assert [item.nodeid for item in items] == [short.nodeid, slow.nodeid], "long ones last"
+    assert "long" in slow.marks
+    assert "long" not in short.marks
+
+
+def test_every_parameter_of_a_test_named_in_long_tests_is_long() -> None:
+    items = [
+        Item(f"{node_id}[{parameter}]")
+        for node_id in sorted(LONG_TESTS)
+        for parameter in ("sqlite", "postgres-2")
+    ]
+    pytest_collection_modifyitems(cast(list[pytest.Item], items))
+    assert [item.nodeid for item in items if "long" not in item.marks] == []

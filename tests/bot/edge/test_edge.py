@@ -429,6 +429,18 @@ async def test_commands_sync_only_when_they_change(edge: Edge, tmp_path: Path) -
     assert stored == 1
 
 
+async def test_a_dev_guild_is_given_every_command_at_once(edge: Edge) -> None:
+    """With dev guilds set, each gets the bot's commands as a guild's own, which Discord
+    shows there at once."""
+    guild = edge.channel.guild
+    assert guild is not None
+    assert await sync_commands(edge.client.tree, edge.store, (guild.id,))
+    commands = edge.fake.world.commands
+    in_guild = {command["name"] for command in commands.commands_in(guild.id)}
+    assert {"marrakech", "marrakech-mod", "marrakech-admin"} <= in_guild
+    assert in_guild == {command["name"] for command in commands.commands_in(None)}
+
+
 async def test_a_slow_image_defers_the_click_then_edits(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -733,6 +745,18 @@ async def test_the_direction_clicked_is_the_one_the_story_tells_and_the_game_hol
     assert [(event.rotation, event.facing) for event in turned] == [("L", engine.Facing.W)]
     (moved,) = [event for event in view.turn_events if isinstance(event, engine.AssamMoved)]
     assert moved.start_facing is engine.Facing.W, "he walked the way the button said"
+
+
+async def test_the_board_in_a_lobby_shows_the_lobby_privately(edge: Edge) -> None:
+    """Before the game starts there is no board yet: the asker alone gets the lobby's card,
+    and the channel gets nothing new."""
+    await lobby_with_guest(edge)
+    posted = len(edge.fake.messages(edge.channel))
+    board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert board.ephemeral, "the lobby's card goes to the asker alone"
+    assert "Marrakech: game #1 (lobby)" in board.embed_text()
+    assert len(edge.fake.messages(edge.channel)) == posted, "nothing new in the channel"
 
 
 async def test_the_board_after_the_end_shows_the_final_board_privately(edge: Edge) -> None:

@@ -163,6 +163,17 @@ def test_the_test_hooks_are_no_settings_and_off_unless_set(tmp_path: Path) -> No
     assert clock() - datetime.now(UTC) > timedelta(hours=23)
 
 
+def test_the_test_seed_s_n_th_seed_comes_from_its_value_and_n() -> None:
+    """Another value of MARRAKECH_TEST_SEED gives other seeds, so plays other games."""
+    fixed = load_test_hooks({"MARRAKECH_TEST_SEED": "fixed"}).seeds()
+    another = load_test_hooks({"MARRAKECH_TEST_SEED": "another"}).seeds()
+    assert fixed is not None
+    assert another is not None
+    first = [fixed() for _ in range(3)]
+    assert len(set(first)) == 3, "n changes the seed"
+    assert set(first).isdisjoint(another() for _ in range(3)), "so does the value"
+
+
 def test_a_token_in_quotes_is_refused_at_once() -> None:
     """docker run --env-file keeps quotes: Discord would only say 'Improper token'."""
     for quoted in ('"abc.def.ghi"', "'abc.def.ghi'"):

@@ -409,11 +409,16 @@ async def test_a_spell_that_would_pass_next_month_s_allowance_is_refused(
     await away.go_away(GUILD, HOST, 10)  # 1 day of March, 10 begun in April
 
 
-async def cup_with_bob(table: AwayTable) -> int:
-    """A Swiss tournament of the table's server that BOB has joined (HOST has not): its id."""
-    tournaments = TournamentService(
+def tournaments_on(table: AwayTable) -> TournamentService:
+    """The tournaments of the table's service."""
+    return TournamentService(
         TournamentStore(table.database), table.service, seeds=lambda: "5e" * 16
     )
+
+
+async def cup_with_bob(table: AwayTable) -> int:
+    """A Swiss tournament of the table's server that BOB has joined (HOST has not): its id."""
+    tournaments = tournaments_on(table)
     cup = await tournaments.open(
         guild_id=GUILD,
         channel_id=700,
@@ -458,6 +463,17 @@ async def test_a_tournament_s_cap_above_the_server_s_gives_its_players_the_serve
         await away.go_away(GUILD, BOB, 5)
     assert (refused.value.allowed, refused.value.by_tournament) == (3, False)
     await away.go_away(GUILD, BOB, 3)
+
+
+async def test_a_tournament_s_cap_lifts_once_the_tournament_is_closed(table: AwayTable) -> None:
+    # The cap holds "while it is open": once cancelled, the server's allowance applies again.
+    cup = await cup_with_bob(table)
+    away = table.service.away
+    await away.set_tournament_away_days(cup, 0)
+    with pytest.raises(AwayRefusedError):
+        await away.go_away(GUILD, BOB, 3)
+    await tournaments_on(table).cancel(cup, HOST, moderator=True)
+    await away.go_away(GUILD, BOB, 3)  # within the server's 7 days
 
 
 async def test_time_away_kept_in_memory_no_longer_counts_once_it_ends(

@@ -75,6 +75,22 @@ async def test_open_games_list_lobbies_and_running_games_with_whose_turn(
     assert [game.game_id for game in await players.open_games(GUILD, HOST)] == []
 
 
+async def test_a_game_the_person_resigned_from_is_not_among_their_open_games(
+    database: Database,
+) -> None:
+    """A game of three goes on after one resigns: it stays among the others' open games, and
+    leaves the open games of the one who resigned."""
+    service = service_on(database)
+    players = players_of(service, database)
+    view = await started(service, (HOST, BOB, CAROL))
+    assert [game.game_id for game in await players.open_games(GUILD, CAROL)] == [view.id]
+    view = await service.play.resign(view.id, CAROL)
+    assert view.status is GameStatus.RUNNING, "two players still in: the game goes on"
+    assert await players.open_games(GUILD, CAROL) == []
+    for user in (HOST, BOB):
+        assert [game.game_id for game in await players.open_games(GUILD, user)] == [view.id]
+
+
 async def test_a_turn_notice_is_due_only_to_an_opted_in_human_on_the_current_turn(
     database: Database,
 ) -> None:
