@@ -168,6 +168,29 @@ def test_sqlite_with_only_some_shards_is_warned_about_at_start(
 
 
 @pytest.mark.usefixtures("restore_root_logger")
+@pytest.mark.parametrize("ids", [None, "0-1"], ids=["count-alone", "every-id"])
+def test_sqlite_holding_every_shard_is_not_warned_about(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    ids: str | None,
+) -> None:
+    """A process holding every shard, by the count alone or naming every id, is the one
+    process SQLite is for."""
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=lambda s, h: 0))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path / "marrakech.sqlite3"))
+    monkeypatch.setenv("MARRAKECH_SHARD_COUNT", "2")
+    if ids is None:
+        monkeypatch.delenv("MARRAKECH_SHARD_IDS", raising=False)
+    else:
+        monkeypatch.setenv("MARRAKECH_SHARD_IDS", ids)
+    assert entry.main([]) == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if "WARNING" in line]
+    assert not [line for line in warned if "on SQLite" in line], warned
+
+
+@pytest.mark.usefixtures("restore_root_logger")
 def test_each_test_hook_that_is_on_is_warned_about_at_start(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -662,6 +662,36 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(
     assert await edge.service.play.behind_on_display() == []
 
 
+async def test_a_restart_without_read_message_history_posts_the_turn_again_and_shows_no_turn_twice(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catch-up cannot adopt a message it cannot read, so it posts the next turn; the turn
+    the game knew is retired all the same, so no turn shows twice."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    # the mover's whole turn committed, the process killed before showing it
+    view = await edge.service.play.act(1, mover.id, 0, "S")
+    assert view.state is not None
+    while view.state.to_move is not None and view.user_at(view.state.to_move) == mover.id:
+        view = await edge.service.play.act(
+            1, mover.id, view.seq, engine.legal_actions(view.state)[0]
+        )
+        assert view.state is not None
+    edge.fake.deny_bot(edge.channel, permissions.READ_MESSAGE_HISTORY)
+    a_window_later(edge, monkeypatch)
+
+    await edge.bot.display.resume_displays()
+
+    live = [  # the messages offering a decision of game 1 (the lobby's Watch button is none)
+        m
+        for m in edge.fake.messages(edge.channel)
+        if any(id_of(b).startswith("mk:1:") for b in m.enabled_buttons())
+    ]
+    assert len(live) == 1, [[id_of(b) for b in m.enabled_buttons()] for m in live]
+    assert live[0].id != turn.id, "the next turn is posted again"
+    assert await edge.service.play.behind_on_display() == []
+
+
 @pytest.mark.parametrize(
     "custom_id", ["mk:1:0:nope!", "mk:99:0:join", "other:thing", "mk:1:0:" + "x" * 200]
 )

@@ -1,9 +1,10 @@
 """The Discord edge while the database is unavailable, with the failures injected in the store
 as a server gone or a full disk raises them (tests/e2e/test_database_faults.py stops a real
-server and fills a real disk): a click is answered at once, privately, that the game is paused,
-with nothing logged for it but its count in the line that ends the outage (each outage counts
-its own); a move that was stored but not shown is answered that it counts, and shown as soon
-as the database is back, as is a resignation; a heartbeat the disk refuses is tried again."""
+server and fills a real disk): a click is answered at once, privately and in the player's
+language, that the game is paused, with nothing logged for it but its count in the line that
+ends the outage (each outage counts its own); a move that was stored but not shown is answered
+that it counts, and shown as soon as the database is back, as is a resignation; a heartbeat the
+disk refuses is tried again, each spell of refusals logged once."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 from bot.edge import display
 from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
+from bot.presentation import messages
 from bot.runtime import outage
 from bot.runtime import scheduler as scheduler_module
 from bot.runtime.health import Heartbeat, read_heartbeat
@@ -129,6 +131,19 @@ async def test_a_click_while_the_database_is_away_is_told_the_game_is_paused(
 
     played = await edge.click(mover, turn, "North (straight on)").response()
     assert played.response_type in UPDATED, "played as soon as it is back"
+
+
+async def test_a_click_while_the_database_is_away_is_told_so_in_the_player_s_language(
+    edge: Edge, away: Outage
+) -> None:
+    """The private answer speaks the clicking player's language, not the server's."""
+    turn, mover = await started_turn(edge)
+    mover.locale = "fr"  # the server speaks English
+    away.fail("get", "append_actions")
+    answer = await private(edge.click(mover, turn, "North (straight on)"))
+    away.end()
+    assert answer == messages.text("error.database_paused", "fr")
+    assert answer != messages.text("error.database_paused", "en")
 
 
 async def test_each_outage_s_line_counts_only_the_clicks_turned_away_during_it(
@@ -264,6 +279,30 @@ async def test_a_heartbeat_the_disk_refuses_is_written_again_once_there_is_room(
     record = read_heartbeat(blocked / "heartbeat")
     assert record is not None
     assert record.beaten_at is not None
+
+
+async def test_each_spell_of_refused_heartbeats_is_logged_once_as_it_starts_and_once_as_it_ends(
+    edge: Edge, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Good beats after the file is written again log nothing, and a later full disk is
+    warned about again."""
+    blocked = tmp_path / "blocked"
+    client = MarrakechClient(heartbeat=Heartbeat(blocked / "heartbeat"), store=edge.store)
+    with caplog.at_level(logging.INFO, logger="bot.edge.client"):
+        for _ in range(2):
+            blocked.write_text("a file where the heartbeat's folder should be", encoding="ascii")
+            await client._beat()
+            await client._beat()
+            blocked.unlink()
+            await client._beat()
+            await client._beat()
+            for written in blocked.iterdir():
+                written.unlink()
+            blocked.rmdir()
+    assert [(r.levelname, r.getMessage()[:32]) for r in caplog.records] == [
+        ("WARNING", "cannot write the heartbeat file "),
+        ("INFO", "the heartbeat file is written ag"),
+    ] * 2
 
 
 async def test_the_turn_clock_looks_again_as_soon_as_the_database_is_back(

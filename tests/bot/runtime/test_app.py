@@ -19,8 +19,14 @@ import pytest
 
 from bot.runtime import app
 from bot.runtime.health import Heartbeat, read_heartbeat
+from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import Settings, load_settings
 from bot.runtime.test_hooks import TestHooks
+from bot.storage import open_database
+from bot.storage.database import Backend, load_migrations
+from tests.postgres import backend, database_target, postgres_server, postgres_url
+
+__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 
 class AsleepInBackOff:
@@ -218,6 +224,47 @@ async def test_sigterm_asks_the_run_to_stop(
     assert outcome == ["stopped"]
 
 
+async def test_sigusr2_logs_the_run_s_lag_figures_and_the_run_goes_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What `kill -USR2` asks for (docs/deployment.md): without a handler its default action
+    would kill the bot."""
+    unhandled = asyncio.Event()
+    summarized = asyncio.Event()
+    previous = signal.signal(signal.SIGUSR2, lambda signum, frame: unhandled.set())
+
+    class NotedProbe(LoopLagProbe):
+        def log_summary(self) -> None:
+            super().log_summary()
+            summarized.set()
+
+    monkeypatch.setattr(app, "LoopLagProbe", NotedProbe)
+    outcome: list[str] = []
+
+    async def asked_for_the_figures(client: Any, token: str, stop: asyncio.Event) -> int:
+        signal.raise_signal(signal.SIGUSR2)
+        waits = {asyncio.ensure_future(summarized.wait()), asyncio.ensure_future(unhandled.wait())}
+        _, pending = await asyncio.wait(
+            waits, timeout=WAIT_SECONDS, return_when=asyncio.FIRST_COMPLETED
+        )
+        for waiting in pending:
+            waiting.cancel()
+        outcome.append("summarized" if summarized.is_set() else "not summarized")
+        outcome.append("stopped" if stop.is_set() else "running")
+        return app.EXIT_OK
+
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.runtime.loop_lag"):
+            assert await serve(monkeypatch, tmp_path, asked_for_the_figures) == app.EXIT_OK
+    finally:
+        signal.signal(signal.SIGUSR2, previous)
+    assert outcome == ["summarized", "running"]
+    assert not unhandled.is_set()
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.runtime.loop_lag"]
+    assert said, "the figures are logged"
+    assert said[0].startswith("event loop lag"), said
+
+
 async def start_on(target: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> int:
     """Run the bot's start on the database `target` (what MARRAKECH_DB takes) until it ends,
     its ERROR lines caught in `caplog`: its exit code. The heartbeat goes in `tmp_path`, not
@@ -261,6 +308,32 @@ async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
     assert "\n" not in message
     assert record.exc_info is None, "no traceback"
     assert ":pw@" not in message
+
+
+async def test_a_database_a_newer_bot_migrated_stops_the_start_with_5_saying_to_upgrade(
+    database_target: str, backend: Backend, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot never runs on a schema newer than its own (docs/deployment.md, Upgrades): the
+    start ends with 5, which a supervisor leaves down until a person upgrades the bot."""
+    known = len(load_migrations(backend))
+    database = await open_database(database_target)
+    async with database.transaction() as conn:
+        if backend == "sqlite":
+            await conn.execute(f"PRAGMA user_version = {known + 1}")
+        else:
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                known + 1,
+                f"{known + 1:04d}_future.sql",
+            )
+    await database.close()
+    ended = await start_on(database_target, tmp_path, caplog)
+    assert ended == 5
+    (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
+    message = record.getMessage()
+    assert message.startswith("cannot open the database "), message
+    assert message.endswith(f"newer than this bot ({known}); upgrade the bot"), message
+    assert record.exc_info is None, "no traceback"
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -18,6 +19,7 @@ from bot.services.errors import (
     AlreadySeatedError,
     BadOptionError,
     ChannelHasGameError,
+    GameDamagedError,
     GameNotFoundError,
     GameNotRunningError,
     HostCannotLeaveError,
@@ -381,6 +383,29 @@ async def test_a_damaged_snapshot_is_ignored_for_the_log(
     fresh = service_on(database)
     assert (await fresh.play.look(view.id)).state == view.state
     assert "snapshot differs" in caplog.text
+
+
+async def test_a_damaged_game_is_reported_once_a_run_however_often_it_is_used(
+    database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged game is never kept in memory, so each use loads it again and finds the damage
+    again: its moderators are told, and the reason logged, once in a run."""
+    service = service_on(database)
+    view = await started(service)
+    for _ in range(4):
+        view = await step(service, view)
+    async with database.transaction() as conn:
+        await conn.execute("DELETE FROM actions WHERE game_id = $1 AND seq = 2", view.id)
+
+    run = service_on(database)  # a new run, which finds it damaged
+    reported: list[int] = []
+    run.on_damage(lambda damage: reported.append(damage.game_id))
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):  # three clicks on it, say
+            with pytest.raises(GameDamagedError):
+                await run.play.look(view.id)
+    assert reported == [view.id]
+    assert [r.levelname for r in caplog.records if r.levelno >= logging.ERROR] == ["ERROR"]
 
 
 # --- the stored config -----------------------------------------------------------------------

@@ -1,12 +1,15 @@
 """A database that cannot be used now, on both back ends: the failure is raised as
 DatabaseUnavailableError and marks the database gone, with its reason; a failure of the SQL
-itself does not; the database is marked back only once a probe commits a write; and the
-listening connection of PostgreSQL is opened again after it was lost."""
+itself does not; the database is marked back only once a probe commits a write; opening a
+PostgreSQL connection gives up in time on a server that never answers; and the listening
+connection of PostgreSQL is opened again after it was lost, its pauses starting over once it
+listens."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -23,6 +26,8 @@ from bot.storage.sqlite import SqliteDatabase
 from tests.polling import until
 
 PROBED = "2026-01-01T00:00:00.000+00:00"
+GUARD_SECONDS = 10.0
+"""How long a test lets an opening run that should give up at once (this is no timing)."""
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
@@ -122,6 +127,42 @@ async def test_a_server_out_of_reach_or_a_closed_pool_is_unavailable(
     assert db.availability.up, "each database has its own"
 
 
+async def test_a_server_that_takes_the_connection_and_never_answers_is_given_up_on_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A PostgreSQL connection takes at most 2 s to open, so that a click finding the server
+    unreachable is still answered within Discord's 3 s: a server that takes the connection and
+    says nothing (hung, or a port left open in front of a stopped one) is no exception. The
+    2 s are cut short here."""
+    assert postgres_backend.CONNECT_TIMEOUT_SECONDS <= 2.0
+    monkeypatch.setattr(postgres_backend, "CONNECT_TIMEOUT_SECONDS", 0.05)
+    held: list[asyncio.StreamWriter] = []
+
+    async def silent(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)  # takes the connection, answers nothing
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    outcome = "opened"
+    try:
+        async with asyncio.timeout(GUARD_SECONDS):
+            try:
+                database = await PostgresDatabase.connect(
+                    f"postgresql://marrakech:pw@127.0.0.1:{port}/marrakech"
+                )
+            except TimeoutError:
+                outcome = "gave up"
+            else:
+                await database.close()
+    except TimeoutError:
+        outcome = f"still waiting after {GUARD_SECONDS:.0f} s"
+    finally:
+        for writer in held:
+            writer.close()
+        server.close()
+    assert outcome == "gave up"
+
+
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_a_lost_listening_connection_is_opened_again(
     backend: Backend, db: Database, postgres_url: str, caplog: pytest.LogCaptureFixture
@@ -180,3 +221,76 @@ async def test_listening_waits_for_a_server_out_of_reach(
     finally:
         listening.cancel()
         await asyncio.wait({listening})
+
+
+class CutListening:
+    """A listening connection of the fake server, which the test can cut."""
+
+    def __init__(self) -> None:
+        self.on_lost: Callable[[Any], None] | None = None
+
+    def add_termination_listener(self, listener: Callable[[Any], None]) -> None:
+        self.on_lost = listener
+
+    async def add_listener(self, channel: str, callback: Any) -> None:
+        return None
+
+    async def close(self, timeout: float | None = None) -> None:
+        return None
+
+    def terminate(self) -> None:
+        return None
+
+    def cut(self) -> None:
+        assert self.on_lost is not None
+        self.on_lost(self)
+
+
+class NotedPauses:
+    """Stands in for bot.storage.postgres's asyncio: each pause is noted and taken at once."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float) -> None:
+        self.pauses.append(delay)
+        await asyncio.sleep(0)
+
+
+async def test_the_pauses_before_listening_again_double_up_to_5_s_and_start_over_once_it_listens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """0.5 s doubling up to 5 s while the server stays away; once a connection listened, the
+    next loss starts again from 0.5 s. A scripted server: five refusals, a connection, then
+    after it is cut one refusal and a connection."""
+    script = ["refuse"] * 5 + ["listen", "refuse", "listen"]
+    opened: list[CutListening] = []
+
+    async def connect(*args: Any, **kwargs: Any) -> CutListening:
+        if script.pop(0) == "refuse":
+            raise ConnectionRefusedError(111, "Connect call failed")
+        opened.append(CutListening())
+        return opened[-1]
+
+    noted = NotedPauses()
+    monkeypatch.setattr(asyncpg, "connect", connect)  # the module bot.storage.postgres uses
+    monkeypatch.setattr(postgres_backend, "asyncio", noted)
+    calls = 0
+
+    def called() -> None:
+        nonlocal calls
+        calls += 1
+
+    database = PostgresDatabase(None, "postgresql://x@/y")
+    listening = asyncio.create_task(database.listen("schedule", called))
+    try:
+        await until(lambda: calls == 1, "the first LISTEN, after five refusals")
+        opened[0].cut()
+        await until(lambda: calls == 3, "the loss, one refusal, then the LISTEN again")
+    finally:
+        listening.cancel()
+        await asyncio.wait({listening})
+    assert noted.pauses == [0.5, 1.0, 2.0, 4.0, 5.0, 0.5]
