@@ -6,7 +6,8 @@ row, and imports only its own layer and the layers its row names. Every import c
 those inside functions and under TYPE_CHECKING, because each one ties the importer to the
 imported; for the same reason no module may come back to itself through its imports (no cycle).
 Beside the table, the third-party packages a layer must never load (Discord in the services,
-Pillow in the engine, ...). The longest chain of imports inside `bot` is kept short, so a module
+Pillow in the engine, ...), and Discord in no module but those of the edge, the presentation and
+the runtime. The longest chain of imports inside `bot` is kept short, so a module
 can be read (and loads) with few others in mind.
 """
 
@@ -40,6 +41,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 }
 """Importer (a package or module, with everything below it) -> the third-party packages it must
 never import."""
+
+DISCORD_IMPORTERS = ("bot.edge", "bot.presentation", "bot.runtime", "bot.__main__")
+"""The only modules that may import Discord (docs/architecture.md): `bot` is the only package
+that talks to it, and inside `bot` only the edge, the presentation and the runtime."""
 
 STANDARD_LIBRARY_ONLY = ("engine", "ai")
 """The layers that import nothing from outside the project but the standard library, so the
@@ -175,6 +180,22 @@ def violations() -> list[str]:
     return found
 
 
+def discord_importers() -> list[str]:
+    """The imports of Discord by a module outside DISCORD_IMPORTERS (at load, in a function or
+    under TYPE_CHECKING)."""
+    found: list[str] = []
+    for path in source_files():
+        importer = module_name(path)
+        if any(within(importer, allowed) for allowed in DISCORD_IMPORTERS):
+            continue
+        found.extend(
+            f"{importer} imports {imported}"
+            for imported in sorted(imports_of(path))
+            if within(imported, "discord")
+        )
+    return found
+
+
 def longest_chain(edges: dict[str, frozenset[str]], prefix: str) -> list[str]:
     """The longest path of imports between modules under `prefix` (cycles are not followed)."""
     inside = {name: {n for n in targets if within(n, prefix)} for name, targets in edges.items()}
@@ -200,6 +221,34 @@ def longest_chain(edges: dict[str, frozenset[str]], prefix: str) -> list[str]:
 def test_each_layer_imports_only_what_is_below_it() -> None:
     found = violations()
     assert found == [], "\n".join(found)
+
+
+def test_only_the_edge_the_presentation_and_the_runtime_import_discord() -> None:
+    found = discord_importers()
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("source", "importer"),
+    [
+        ("import discord\n", "bot/supervisor.py"),
+        ("def f():\n    from discord import utils\n", "bot/crashpoints.py"),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n",
+            "bot/__init__.py",
+        ),
+    ],
+)
+def test_discord_imported_outside_the_edge_the_presentation_and_the_runtime_is_caught(
+    source: str, importer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / importer
+    path.parent.mkdir(parents=True)
+    path.write_text(source)
+    this = sys.modules[__name__]
+    monkeypatch.setattr(this, "ROOT", tmp_path)
+    monkeypatch.setattr(this, "source_files", lambda: iter([path]))
+    assert len(discord_importers()) == 1
 
 
 def test_the_import_chains_inside_the_bot_stay_short() -> None:

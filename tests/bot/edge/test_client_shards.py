@@ -1,6 +1,7 @@
 """The sharded client in process against the fake Discord: it opens only the shards it holds,
 and its heartbeat counts the gateway as up only while every one of them is open and beats only
-then; its bot-token requests keep to the share of the global limit its shards make."""
+then; its bot-token requests keep to the share of the global limit its shards make; it asks
+Discord for the guilds intent alone."""
 
 from __future__ import annotations
 
@@ -85,6 +86,18 @@ async def test_a_client_holding_some_shards_paces_itself_to_their_share_of_the_g
         ).client
         alone = build_bot(database, heartbeat=Heartbeat(tmp_path / "alone")).client
         assert [half.pace.per_second, one.pace.per_second, alone.pace.per_second] == [22, 15, 45]
+    finally:
+        await database.close()
+
+
+async def test_the_client_asks_discord_for_the_guilds_intent_alone(tmp_path: Path) -> None:
+    """Interactions need no intent, and permission checks read the guilds' channels and roles:
+    no messages, reactions or typing, privileged or not. Every event not asked for is one the
+    gateway does not send and the bot does not decode under load (docs/performance.md)."""
+    database = await open_database(tmp_path / "intents.sqlite3")
+    try:
+        client = build_bot(database, heartbeat=Heartbeat(tmp_path / "heartbeat")).client
+        assert client.intents == discord.Intents(guilds=True)
     finally:
         await database.close()
 

@@ -25,7 +25,7 @@ import pytest
 
 import engine
 from bot.edge import display as controller
-from bot.edge import guide
+from bot.edge import guide, replies
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
 from bot.edge.game_handlers import GameHandlers
@@ -465,6 +465,26 @@ async def test_a_click_is_deferred_at_once_while_every_worker_is_busy(
     mover = edge.host if mover_id == edge.host.id else edge.guest
     monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", 3600.0)
     monkeypatch.setattr(images.Pictures, "busy", property(lambda self: True))
+    handle = edge.click(mover, turn, "West")
+    assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
+    edited = await handle.answer()
+    assert edited.id == turn.id
+    assert "The die shows" in edited.embed_text()
+
+
+async def test_a_click_whose_patience_was_spent_before_its_handler_ran_is_deferred_at_once(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click waits for its picture ANSWER_PATIENCE_SECONDS counted from when Discord made it,
+    not from when its handler began: a click that spent its wait before (in a queue, behind a
+    busy loop) is deferred at once, however soon the picture is ready. Here the patience is an
+    hour, and an hour and half a second had gone when the handler ran (the watchdog, due two
+    hours after, stays out of it)."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", 3600.0)
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 7200.0)
+    monkeypatch.setattr(replies, "elapsed", lambda interaction, received: 3600.5)
     handle = edge.click(mover, turn, "West")
     assert (await handle.response()).response_type == DEFERRED_UPDATE_MESSAGE
     edited = await handle.answer()

@@ -192,7 +192,8 @@ async def test_a_quick_answer_is_never_deferred(edge: Edge) -> None:
 
 
 class _Response:
-    """A stand-in for discord.py's InteractionResponse whose edit is held up in flight."""
+    """A stand-in for discord.py's InteractionResponse whose first answer (an edit, a message)
+    is held up in flight."""
 
     def __init__(self) -> None:
         self.done = False
@@ -204,7 +205,13 @@ class _Response:
         return self.done
 
     async def edit_message(self, **fields: Any) -> None:
-        self.calls.append("edit_message")
+        await self._held("edit_message")
+
+    async def send_message(self, **fields: Any) -> None:
+        await self._held("send_message")
+
+    async def _held(self, call: str) -> None:
+        self.calls.append(call)
         self.in_flight.set()
         await self.release.wait()
         self.done = True
@@ -228,23 +235,31 @@ class _Interaction:
         self.locale = discord.Locale.american_english
 
 
+@pytest.mark.parametrize("answer", ["edit_message", "send_message"])
 async def test_the_watchdog_waits_for_an_answer_in_flight_and_does_not_answer_again(
-    monkeypatch: pytest.MonkeyPatch,
+    answer: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A click's edit or a command's first message, in flight when the watchdog falls due, is
+    the interaction's only answer: both take the interaction's lock."""
     monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 0.0)
     stub = _Interaction()
+    if answer == "send_message":
+        stub.type = discord.InteractionType.application_command
     interaction = cast(Interaction, stub)
 
     async def handler() -> None:
-        await replies.edit(interaction, content="moved")
+        if answer == "edit_message":
+            await replies.edit(interaction, content="moved")
+        else:
+            await replies.send(interaction, content="done", ephemeral=True)
 
-    handling = asyncio.create_task(guarded(interaction, "a held edit", handler))
+    handling = asyncio.create_task(guarded(interaction, "a held answer", handler))
     await stub.response.in_flight.wait()
-    for _ in range(5):  # the watchdog, due at once, runs while the edit is in flight
+    for _ in range(5):  # the watchdog, due at once, runs while the answer is in flight
         await asyncio.sleep(0)
     stub.response.release.set()
     await handling
-    assert stub.response.calls == ["edit_message"]
+    assert stub.response.calls == [answer]
 
 
 def test_every_answer_goes_through_replies() -> None:

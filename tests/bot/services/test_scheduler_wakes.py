@@ -2,7 +2,8 @@
 brings work sooner than the scheduler planned to look (its last `next_due`). A move between
 people, and the message that shows it, wake it for nothing; a move that hands the turn to an
 AI wakes it at once; a game that starts wakes it for its first message (shown by the catch-up
-if it never shows); a change due before the planned look wakes it at that moment."""
+if it never shows); a change due before the planned look wakes it at that moment, also when a
+wake-up is set already for a later one."""
 
 from __future__ import annotations
 
@@ -104,6 +105,25 @@ async def test_a_change_due_before_the_planned_look_wakes_it_then(table: Table) 
     await table.scheduler.seconds_to_sleep()  # planned: the reminder, half an hour away
     game = await table.service.loader.store.get(view.id)
     assert game is not None
+    soon = table.clock() + timedelta(seconds=0.05)
+    table.service.loader.schedule_changed(replace(game, remind_at=soon))
+    assert wakes.count == 0, "not at once"
+    await asyncio.wait_for(wakes.woken.wait(), WAIT_SECONDS)
+    assert wakes.count == 1
+
+
+async def test_a_change_due_sooner_than_a_wake_up_already_set_wakes_it_sooner(
+    table: Table,
+) -> None:
+    """A first change sets a wake-up for 20 minutes ahead, still before the planned look; a
+    second, due in 0.05 s, wakes it then, not at the first one's moment."""
+    view = await two_humans(table, limit=3600)
+    wakes = Wakes(table)
+    await table.scheduler.seconds_to_sleep()  # planned: the reminder, half an hour away
+    game = await table.service.loader.store.get(view.id)
+    assert game is not None
+    later = table.clock() + timedelta(minutes=20)
+    table.service.loader.schedule_changed(replace(game, remind_at=later))
     soon = table.clock() + timedelta(seconds=0.05)
     table.service.loader.schedule_changed(replace(game, remind_at=soon))
     assert wakes.count == 0, "not at once"

@@ -29,7 +29,7 @@ from bot.services.tournament_views import TableView, TournamentStatus, Tournamen
 from bot.services.tournaments import TournamentService, seeded
 from bot.storage import Database, GameStore, open_database
 from bot.storage.tournaments import TournamentStore
-from bot.workers.pool import WorkerPool
+from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_async_play import ManualClock
 from tests.bot.services.test_service import fixed_clock
@@ -457,6 +457,32 @@ async def test_pairing_runs_off_the_event_loop(
     await tournaments.start(robin.id, MOD, moderator=False)
     assert {name for name, _ in calls} == {"swiss_tables", "round_robin_schedule"}
     assert [name for name, thread in calls if thread == loop_thread] == []
+
+
+async def test_pairing_runs_in_the_worker_pool_s_slow_lane(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Swiss round and a round-robin's schedule are paired in the slow lane, which may hold
+    every worker but one: a long pairing never keeps a picture waiting for a worker."""
+    workers = WorkerPool(workers=0)
+    lanes: list[tuple[str, Lane]] = []
+    run = workers.run
+
+    async def recorded(lane: Lane, function: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        lanes.append((function.__name__, lane))
+        return await run(lane, function, *args, **kw)
+
+    monkeypatch.setattr(workers, "run", recorded)
+    games, tournaments = services(database, workers=workers)
+    swiss = await opened(tournaments, PLAYERS[:4], rounds=2)
+    await tournaments.start(swiss.id, MOD, moderator=False)
+    await play_round(games, tournaments, swiss.id)
+    assert (await tournaments.advance(swiss.id)).paired == 2
+    await tournaments.abort(swiss.id, MOD, moderator=True)
+    robin = await opened(tournaments, PLAYERS[:4], format="round-robin")
+    await tournaments.start(robin.id, MOD, moderator=False)
+    assert {name for name, _ in lanes} >= {"swiss_round", "round_robin_schedule"}
+    assert [(name, lane) for name, lane in lanes if lane is not Lane.SLOW] == []
 
 
 async def test_a_round_robins_schedule_is_worked_out_once(

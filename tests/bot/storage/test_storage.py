@@ -29,7 +29,13 @@ from bot.storage import (
 )
 from bot.storage import postgres as postgres_backend
 from bot.storage import sqlite as sqlite_backend
-from bot.storage.database import Backend, Migration, StorageError, load_migrations
+from bot.storage.database import (
+    Backend,
+    ForeignKeyViolation,
+    Migration,
+    StorageError,
+    load_migrations,
+)
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -71,6 +77,15 @@ async def test_open_sets_wal_and_makes_the_folder(tmp_path: Path) -> None:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
     assert {"games", "seats", "actions", "bot_meta"} <= tables
+
+
+async def test_a_row_naming_a_game_that_does_not_exist_is_refused(db: Database) -> None:
+    """SQLite is opened with its foreign keys on: a seat of no game is refused there as on
+    PostgreSQL, and nothing is written, so the two back ends hold the same rows."""
+    with pytest.raises(ForeignKeyViolation):
+        await GameStore(db).add_seat(999_999, 100, NOW)
+    async with db.reading() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM seats") == 0
 
 
 async def test_reopen_does_not_migrate_twice_and_keeps_data(database_target: str) -> None:
