@@ -26,9 +26,11 @@ from tests.e2e.fakecord import (
     FakeGuild,
     FakeUser,
     InteractionInputError,
+    NoGatewaySessionError,
     permissions,
 )
 from tests.e2e.fakecord.interactions import APPLICATION_COMMAND
+from tests.e2e.fakecord.model import FakeMessage
 from tests.e2e.fakecord.process import BotExitedError, BotProcess
 
 pytestmark = pytest.mark.e2e
@@ -306,6 +308,37 @@ async def test_mentions_follow_allowed_mentions(
     ]
 
 
+async def test_a_reply_pings_the_replied_to_author_unless_allowed_mentions_leave_out_replied_user(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """A reply pings the author of the message it answers when it sends no `allowed_mentions`,
+    or `replied_user: true`; `allowed_mentions` without `replied_user` mean false, as on
+    Discord. The fake makes no messages of users, so alice's is put in the channel by hand."""
+    hers = FakeMessage(
+        id=fake.world.snowflakes.next(),
+        channel_id=scene.channel.id,
+        guild_id=scene.guild.id,
+        author=scene.alice,
+        content="my move?",
+    )
+    fake.world.messages[hers.id] = hers
+    scene.channel.message_ids.append(hers.id)
+    reply = {"content": "yes", "message_reference": {"message_id": str(hers.id)}}
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    bodies = [
+        reply,
+        {**reply, "allowed_mentions": {"parse": []}},
+        {**reply, "allowed_mentions": {"parse": [], "replied_user": True}},
+    ]
+    pinged = []
+    for body in bodies:
+        async with http.post(path, json=body) as response:
+            assert response.status == 200
+            sent = await response.json()
+        pinged.append(fake.world.messages[int(sent["id"])].pinged_user_ids)
+    assert pinged == [frozenset({scene.alice.id}), frozenset(), frozenset({scene.alice.id})]
+
+
 def _form_errors(tree: dict[str, Any], where: str = "") -> set[tuple[str, str]]:
     """The (path, code) pairs of Discord's nested 50035 errors."""
     found = {(where, e["code"]) for e in tree.get("_errors", [])}
@@ -439,10 +472,10 @@ async def test_every_embed_text_counts_toward_the_6000_characters_footer_and_aut
 async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcommand_s_options(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
-    """Names, descriptions (1 to 100 characters), their translations, choices, option order and
-    counts are checked at every level: in a subcommand, and in a subcommand of a group, where
-    every option of the bot's commands lies. Unchecked there, a tree Discord refuses would sync
-    here."""
+    """Names (1 to 32 characters, lower case), descriptions (1 to 100 characters), their
+    translations, choices, option order and counts are checked at every level: in a subcommand,
+    and in a subcommand of a group, where every option of the bot's commands lies. Unchecked
+    there, a tree Discord refuses would sync here."""
     fake.rest.limits.enabled = False  # a sync is limited to 2 a minute; this is about the checks
     path = f"/api/v10/applications/{fake.application_id}/commands"
     optional = {"type": 4, "name": "seats", "description": "seats"}
@@ -456,6 +489,7 @@ async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcomm
         return [{"name": "game", "description": "play", "type": 1, "options": [sub]}]
 
     inside = "0.options.0.options"
+    longest = {**optional, "name": "s" * 32, "name_localizations": {"de": "p" * 32}}
     bodies = {
         "required after optional": command(optional, required),
         "long description": command({**optional, "description": "d" * 101}),
@@ -476,6 +510,12 @@ async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcomm
             {**optional, "choices": [{"name": "two", "value": 2, "name_localizations": {"fr": ""}}]}
         ),
         "in a group": command(optional, required, group=True),
+        "33-character command name": [{**command(required)[0], "name": "g" * 33}],
+        "33-character name": command({**optional, "name": "s" * 33}),
+        "33-character translated name": command(
+            {**optional, "name_localizations": {"de": "p" * 33}}
+        ),
+        "32 characters": [{**command(longest)[0], "name": "g" * 32}],
         "good": command(required, optional),
     }
     answers: dict[str, tuple[int, set[tuple[str, str]]]] = {}
@@ -514,6 +554,13 @@ async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcomm
             400,
             {(f"{inside}.0.options.1", "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID")},
         ),
+        "33-character command name": (400, {("0.name", "APPLICATION_COMMAND_INVALID_NAME")}),
+        "33-character name": (400, {(f"{inside}.0.name", "APPLICATION_COMMAND_INVALID_NAME")}),
+        "33-character translated name": (
+            400,
+            {(f"{inside}.0.name_localizations.de", "APPLICATION_COMMAND_INVALID_NAME")},
+        ),
+        "32 characters": (200, set()),
         "good": (200, set()),
     }
     assert fake.world.commands.find(None, "game") is not None, "the good tree is registered"
@@ -571,6 +618,25 @@ async def test_a_post_refused_for_a_missing_permission_counts_as_an_invalid_requ
         assert response.status == 404
     invalid = [(r.method, r.path, r.status, r.fault) for r in fake.invalid_requests]
     assert invalid == [("POST", path.removeprefix("/api/v10"), 403, None)]
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_post_to_the_dm_channel_of_someone_who_closed_their_dms_gets_403_50007(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord refuses the bot's message to someone who takes no DMs with 403 / 50007 and
+    delivers nothing; once they take them again, the same post goes through."""
+    dm = fake.dm_channel(scene.alice)
+    path = f"/api/v10/channels/{dm.id}/messages"
+    scene.alice.accepts_dms = False
+    async with http.post(path, json={"content": "closed"}) as response:
+        refused = (response.status, (await response.json()).get("code"))
+    scene.alice.accepts_dms = True
+    async with http.post(path, json={"content": "open"}) as response:
+        sent = response.status
+    assert refused == (403, 50007)
+    assert sent == 200
+    assert [m.content for m in fake.messages(dm)] == ["open"]
 
 
 @pytest.mark.invalid_requests(403)
@@ -654,6 +720,34 @@ async def test_an_ephemeral_follow_up_is_seen_only_by_the_one_who_asked(
     assert visible == ["public", "for all"]
 
 
+async def test_the_first_follow_up_after_a_deferral_replaces_the_loading_message(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """After a type 5 deferral, with no edit of `@original` in between, the first follow-up is
+    the "thinking..." message itself, filled in and no longer loading; the next one is a new
+    message."""
+    handle = fake.interaction_from_payload(
+        APPLICATION_COMMAND, scene.alice, scene.channel, {"name": "x"}
+    )
+    fake.world.register_interaction(handle)
+    callback = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+    async with http.post(callback, json={"type": 5}) as response:
+        assert response.status == 204
+    webhook = f"/api/v10/webhooks/{fake.application_id}/{handle.token}?wait=true"
+    sent = []
+    for content in ("done", "more"):
+        async with http.post(webhook, json={"content": content}) as response:
+            assert response.status == 200
+            sent.append((await response.json())["id"])
+
+    original = handle.original_message()
+    assert original is not None
+    assert sent[0] == str(original.id), "the first follow-up is the deferred answer"
+    assert sent[1] != sent[0]
+    assert (original.loading, original.content) == (False, "done")
+    assert [m.content for m in fake.messages(scene.channel)] == ["done", "more"]
+
+
 async def test_an_ephemeral_reply_pings_no_one_and_no_one_else_may_click_it(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -678,6 +772,24 @@ async def test_an_ephemeral_reply_pings_no_one_and_no_one_else_may_click_it(
     assert (shown.ephemeral, shown.pinged_user_ids) == (False, frozenset({scene.bob.id}))
     with pytest.raises(InteractionInputError, match="cannot see ephemeral"):
         await fake.click(scene.bob, hidden, "go")
+
+
+async def test_a_click_on_a_disabled_button_is_refused(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """No Discord client can press a disabled button, so `fake.click` refuses it before
+    sending anything (no bot is needed to see it)."""
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "style": 1, "label": "Go", "custom_id": "go", "disabled": True},
+        ],
+    }
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.post(path, json={"content": "over", "components": [row]}) as response:
+        message = fake.world.messages[int((await response.json())["id"])]
+    with pytest.raises(InteractionInputError, match="disabled"):
+        await fake.click(scene.alice, message, "go")
 
 
 @pytest.mark.invalid_requests(401)
@@ -752,6 +864,61 @@ async def test_default_member_permissions_hide_a_command_the_bot_checks_again(
 
     assert (await overridden.answer()).content == "you need Manage Channels"
     assert (await allowed.answer()).content == "wiped"
+
+
+async def _register(
+    fake: FakeDiscord, http: aiohttp.ClientSession, command: dict[str, Any]
+) -> None:
+    """Sync `command` as the bot's only global command."""
+    path = f"/api/v10/applications/{fake.application_id}/commands"
+    async with http.put(path, json=[command]) as response:
+        assert response.status == 200, await response.text()
+
+
+async def test_default_member_permissions_0_hide_a_command_from_all_but_administrators(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """A command whose `default_member_permissions` are "0" is offered to administrators only
+    (until a server admin says otherwise): alice, and bob who has Manage Channels, are refused;
+    an administrator's command goes past the checks, and finds no bot to send it to."""
+    await _register(
+        fake, http, {"name": "wipe", "description": "wipe", "default_member_permissions": "0"}
+    )
+    for user in (scene.alice, scene.bob):
+        with pytest.raises(InteractionInputError, match="hidden"):
+            await fake.slash(user, scene.channel, "wipe")
+    admin = fake.add_user("admin")
+    fake.add_member(scene.guild, admin, permissions=permissions.ADMINISTRATOR)
+    with pytest.raises(NoGatewaySessionError):
+        await fake.slash(admin, scene.channel, "wipe")
+
+
+async def test_a_slash_value_outside_its_option_s_choices_or_range_is_refused(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """A Discord client offers only an option's choices and takes only a number in its range,
+    so `fake.slash` refuses any other value before sending anything."""
+    players = {
+        "type": 4,
+        "name": "players",
+        "description": "seats",
+        "choices": [{"name": str(n), "value": n} for n in (2, 3, 4)],
+    }
+    minutes = {
+        "type": 4,
+        "name": "minutes",
+        "description": "clock",
+        "min_value": 1,
+        "max_value": 60,
+    }
+    await _register(
+        fake, http, {"name": "game", "description": "play", "options": [players, minutes]}
+    )
+    with pytest.raises(InteractionInputError, match="not a choice"):
+        await fake.slash(scene.alice, scene.channel, "game", players=5)
+    for outside in (0, 61):
+        with pytest.raises(InteractionInputError, match="outside"):
+            await fake.slash(scene.alice, scene.channel, "game", players=3, minutes=outside)
 
 
 async def test_a_callback_after_the_deadline_is_refused_as_unknown_interaction(

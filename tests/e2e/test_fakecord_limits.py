@@ -309,6 +309,42 @@ async def test_a_shared_limit_is_no_invalid_request(
     assert fake.invalid_requests == []
 
 
+async def test_a_busy_channel_s_shared_write_limit_answers_code_20028(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """Discord tells its shared write limit of a busy channel apart from a bucket's with code
+    20028 in the 429's body, beside the scope `shared`."""
+    fake.faults.add("POST", "/channels/{channel_id}/messages", RateLimit(0.01, shared=True))
+    path = f"/channels/{channels[0].id}/messages"
+    status, headers, body = await call(http, "POST", path, {"content": "x"})
+    assert (status, headers["X-RateLimit-Scope"], body["code"]) == (429, "shared", 20028)
+    assert body["global"] is False
+    assert fake.messages(channels[0]) == [], "a refused request is not executed"
+
+
+@pytest.mark.invalid_requests(429)
+async def test_deleting_a_message_takes_3_a_second_once_it_is_10_s_old_on_the_fake_s_clock(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """A message's age for the delete limit is read on the fake's clock: four messages aged a
+    minute with `shift_clock` are deleted 3 a second, the fourth refused, where four made after
+    the shift (fresh on that clock) are deleted 5 a second."""
+    old, fresh = (f"/channels/{channel.id}/messages" for channel in channels[:2])
+
+    async def post_four(path: str) -> list[str]:
+        return [(await call(http, "POST", path, {"content": f"m{n}"}))[2]["id"] for n in range(4)]
+
+    aged = await post_four(old)
+    fake.shift_clock(60.0)
+    made_later = await post_four(fresh)
+    deleted_old = [(await call(http, "DELETE", f"{old}/{i}"))[0] for i in aged]
+    deleted_fresh = [(await call(http, "DELETE", f"{fresh}/{i}"))[0] for i in made_later]
+    assert deleted_old == [204, 204, 204, 429]
+    assert deleted_fresh == [204] * 4
+    assert [m.content for m in fake.messages(channels[0])] == ["m3"]
+    assert fake.messages(channels[1]) == []
+
+
 async def test_discord_py_waits_on_the_headers_and_is_never_refused(
     fake: FakeDiscord, channels: list[FakeChannel]
 ) -> None:

@@ -97,6 +97,30 @@ async def test_a_public_thread_in_a_channel_and_discord_s_notice_about_it(
     assert len(fake.threads(channel)) == 1
 
 
+async def test_a_thread_name_over_100_characters_is_refused_in_a_channel_and_from_a_message(
+    fake: FakeDiscord, world: tuple[FakeGuild, FakeChannel, FakeUser], http: aiohttp.ClientSession
+) -> None:
+    """Discord takes thread names of 1 to 100 characters: 101 get 400 / 50035 whether the thread
+    is made in a channel or from a message, and nothing is made; 100 are taken."""
+    _, channel, _ = world
+    path = f"/api/v10/channels/{channel.id}/threads"
+    messages = f"/api/v10/channels/{channel.id}/messages"
+    status, message = await answer(await http.post(messages, json={"content": "Table 1"}))
+    from_message = f"{messages}/{message['id']}/threads"
+    refused = []
+    for where, body in (
+        (path, {"name": "n" * 101, "type": 11}),
+        (from_message, {"name": "n" * 101}),
+    ):
+        status, answered = await answer(await http.post(where, json=body))
+        refused.append((status, answered.get("code")))
+    assert refused == [(400, 50035), (400, 50035)]
+    assert fake.threads(channel) == []
+    status, _ = await answer(await http.post(path, json={"name": "n" * 100, "type": 11}))
+    assert status == 200
+    assert [thread.name for thread in fake.threads(channel)] == ["n" * 100]
+
+
 @pytest.mark.invalid_requests(403)  # the fake refusing what Discord refuses
 async def test_a_thread_from_a_message_takes_its_id_once(
     fake: FakeDiscord, world: tuple[FakeGuild, FakeChannel, FakeUser], http: aiohttp.ClientSession

@@ -36,6 +36,8 @@ UNLIMITED_HEADERS = {
     "X-RateLimit-Bucket": "fakecord-unlimited",
 }
 """What every answer says when the fake's limits are off: room for many more requests."""
+SHARED_LIMIT_MESSAGE = "The channel you are writing has hit the write rate limit."
+"""Discord's message for code 20028, a busy channel's shared write limit."""
 
 
 class RestApi:
@@ -168,13 +170,16 @@ class RestApi:
         return time.time() + self.world.snowflakes.offset - unix_time(int(message_id))
 
     @staticmethod
-    def _limited(retry_after: float, headers: dict[str, str], is_global: bool) -> web.Response:
-        """Discord's 429: not executed; retry after `retry_after` seconds."""
+    def _limited(
+        retry_after: float, headers: dict[str, str], is_global: bool, *, shared: bool = False
+    ) -> web.Response:
+        """Discord's 429: not executed; retry after `retry_after` seconds. A busy channel's
+        shared write limit says so with its own code and message."""
         body = {
-            "message": "You are being rate limited.",
+            "message": SHARED_LIMIT_MESSAGE if shared else "You are being rate limited.",
             "retry_after": round(retry_after, 3),
             "global": is_global,
-            "code": 0,
+            "code": errors.CHANNEL_WRITE_RATE_LIMITED if shared else 0,
         }
         response = json_response(body, 429)
         response.headers.update(headers)
@@ -189,7 +194,8 @@ class RestApi:
                 headers["X-RateLimit-Global"] = "true"
             else:
                 headers = {**verdict.headers, **headers, "X-RateLimit-Remaining": "0"}
-            return self._limited(fault.retry_after, headers, fault.is_global)
+            shared = fault.scope == "shared"
+            return self._limited(fault.retry_after, headers, fault.is_global, shared=shared)
         if isinstance(fault, ServerError):
             if fault.status == 502:
                 return web.Response(
