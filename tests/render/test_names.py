@@ -202,6 +202,25 @@ def test_a_name_with_nothing_drawable_falls_back_to_the_seat_label() -> None:
     assert display_name("Ли 李", "Seat 2") == "Ли"
 
 
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("7\ufe0f\u20e3", "7"),  # a keycap keeps its digit
+        ("1\ufe0f\u20e32\ufe0f\u20e3", "12"),
+        ("🎲 42 🎲", "42"),
+        ("李 2024", "2024"),
+    ],
+    ids=["keycap", "keycaps", "emoji-around-digits", "ideograph-and-digits"],
+)
+def test_a_name_left_with_only_digits_after_something_was_dropped_is_shown(
+    name: str, shown: str
+) -> None:
+    """A digit counts as much as a letter: the seat's label replaces only a name left with no
+    letter, digit or symbol."""
+    assert drawable(name) == shown
+    assert display_name(name, "Seat 2") == shown
+
+
 def test_long_names_are_cut_with_an_ellipsis_to_fit() -> None:
     cut = shorten(LONG, 30, 200)
     assert cut.endswith(ELLIPSIS)

@@ -109,6 +109,17 @@ def test_too_many_games_to_mark_are_drawn_as_a_line() -> None:
     assert pixels(image, LINE)
 
 
+def test_every_game_is_marked_up_to_marked_games_and_none_beyond() -> None:
+    """The chart has a point more than games (the value before the first): `MARKED_GAMES`
+    games still have their steps marked, a loss among them; one game more is a bare line."""
+
+    def history(games: int) -> tuple[int, ...]:
+        return tuple(1500 + (game % 7) * 9 - 30 for game in range(games + 1))
+
+    assert pixels(decode(render_rating_chart(history(MARKED_GAMES))), LOSS)
+    assert not pixels(decode(render_rating_chart(history(MARKED_GAMES + 1))), LOSS)
+
+
 def test_a_newcomer_s_chart_has_the_start_alone() -> None:
     assert decode(render_rating_chart((1500,))).size == (CHART_WIDTH, CHART_HEIGHT)
     with pytest.raises(ValueError, match="starting value"):

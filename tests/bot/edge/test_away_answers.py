@@ -46,13 +46,29 @@ async def test_bad_quiet_hours_are_refused_and_change_nothing(
     assert await edge.service.away.quiet_hours(edge.guest.id) is None
 
 
-async def test_quiet_hours_need_their_three_options_or_none(edge: Edge) -> None:
-    only_from: dict[str, Any] = {"from": "23:00"}
-    half = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **only_from))
-    assert NOTHING in half
+@pytest.mark.parametrize(
+    "partial",
+    [
+        {"from": "22:00"},
+        {"to": "06:00"},
+        {"timezone": "Europe/Kyiv"},
+        {"from": "22:00", "timezone": "UTC"},
+    ],
+    ids=["from", "to", "timezone", "from-and-timezone"],
+)
+async def test_quiet_hours_need_their_three_options_or_none(
+    edge: Edge, partial: dict[str, Any]
+) -> None:
+    """Some of the options, a time zone alone too, are refused and leave the quiet hours as
+    they were; no option at all turns them off."""
     options: dict[str, Any] = {"from": "23:00", "to": "07:00", "timezone": "Europe/Paris"}
     told = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **options))
     assert "23:00 to 07:00 (Europe/Paris)" in told
+    before = await edge.service.away.quiet_hours(edge.guest.id)
+    assert before is not None
+    half = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **partial))
+    assert NOTHING in half, half
+    assert await edge.service.away.quiet_hours(edge.guest.id) == before
     assert "no quiet hours" in await private(edge.slash(edge.guest, "marrakech", "quiet-hours"))
     assert await edge.service.away.quiet_hours(edge.guest.id) is None
 

@@ -1,7 +1,8 @@
-"""A player's own games at the edge: /marrakech mygames lists them privately with links, and
-/marrakech notify sends a direct message when the player's turn begins, in the language they
-asked in; a player whose direct messages are closed is told once in the game's channel and the
-messages stop."""
+"""A player's own games at the edge: /marrakech mygames lists them privately, in the asker's
+language, with links and until when the person a game waits for is away, and /marrakech
+notify sends a direct message when the player's turn begins, in the language they asked in,
+held in their quiet hours; a player whose direct messages are closed is told once in the
+game's channel and the messages stop."""
 
 from __future__ import annotations
 
@@ -78,6 +79,34 @@ async def test_mygames_lists_lobbies_and_games_with_whose_turn_and_a_link(edge: 
     assert "your turn" in (mine := await my_games(edge, mover))
     assert link(edge, turn.id) in mine
     assert f"waiting for <@{mover.id}>" in await my_games(edge, other)
+
+
+async def test_mygames_answers_in_the_asker_s_language_not_the_server_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """On a French server, the Ukrainian host and the British guest each get their list, an
+    empty one too, in their own language."""
+    async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
+        empty = f"{text('mygames.title', 'uk')}\n{text('mygames.empty', 'uk')}"
+        assert await my_games(edge, edge.host) == empty
+        await french_game(edge)
+        for user, language in ((edge.host, "uk"), (edge.guest, "en")):
+            listed = await my_games(edge, user)
+            assert listed.startswith(text("mygames.title", language)), (user.name, listed)
+
+
+async def test_mygames_says_until_when_the_player_a_game_waits_for_is_away(edge: Edge) -> None:
+    """Beside the person whose move a game waits for, `mygames` says until when they are
+    away: to that person as their own turn, to the others beside their name."""
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    mover = mover_of(edge, mover_id)
+    other = edge.guest if mover is edge.host else edge.host
+    assert "away until" not in await my_games(edge, mover)
+    await private(edge.slash(mover, "marrakech", "away", days=2))
+    assert "your turn; you are away until <t:" in (mine := await my_games(edge, mover)), mine
+    theirs = await my_games(edge, other)
+    assert f"waiting for <@{mover.id}>, away until <t:" in theirs, theirs
 
 
 async def test_notify_sends_a_direct_message_with_a_link_when_the_turn_begins(
@@ -215,8 +244,12 @@ async def test_another_refusal_of_a_turn_message_leaves_it_on_and_the_channel_qu
     assert not closed
 
 
-async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(edge: Edge) -> None:
-    """Their turn's direct message is held with its ping for the end of those hours."""
+@pytest.mark.parametrize("state", ["on", "next"])
+async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(
+    edge: Edge, state: str
+) -> None:
+    """Their turn's direct message is held with its ping for the end of those hours, and so
+    is the "you are next" message of those who asked for it."""
     now = edge.service.loader.now().astimezone(UTC)
     quiet = QuietHours.parse(
         (now - timedelta(hours=1)).strftime("%H:%M"),
@@ -224,7 +257,7 @@ async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(edge: Edge)
         "UTC",
     )
     for user in (edge.host, edge.guest):
-        await private(edge.slash(user, "marrakech", "notify", state="on"))
+        await private(edge.slash(user, "marrakech", "notify", state=state))
         await edge.service.away.set_quiet_hours(user.id, quiet)
     posted = asyncio.Event()
     edge.bot.display.on_turn_posted(lambda view, message_id: posted.set())  # after the DM's
@@ -237,4 +270,5 @@ async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(edge: Edge)
     assert messages is not None
     await messages.idle()
     for user in (edge.host, edge.guest):
-        assert not edge.fake.messages(edge.fake.dm_channel(user)), user.name
+        sent = [m.content for m in edge.fake.messages(edge.fake.dm_channel(user))]
+        assert not sent, (user.name, sent)

@@ -1,6 +1,6 @@
 """Every refusal of a hand-over or a nudge has a short private answer in every language, with
-the person and the moment it names; a hand-over ordered from another channel is told in the
-game's."""
+the person and the moment it names, and a nudge refused says why its person cannot be pinged;
+a hand-over ordered from another channel is told in the game's."""
 
 from __future__ import annotations
 
@@ -50,6 +50,24 @@ def test_every_refusal_has_a_short_answer(language: str) -> None:
         )
         assert answer is not None
         assert "<@7>" in answer
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("away", "<@7> is away: no ping until they are back ({when})."),
+        ("quiet", "<@7> is in their quiet hours: no ping until they end ({when})."),
+        ("sick", "<@7> cannot be pinged now ({when})."),
+    ],
+    ids=["away", "quiet", "other"],
+)
+def test_a_nudge_refused_because_its_person_cannot_be_pinged_says_why(
+    reason: str, said: str
+) -> None:
+    """Away, in their quiet hours, or (for any other reason) cannot be pinged now: each with
+    the moment a ping may go."""
+    error = NudgeError("unreachable", user_id=7, until=WHEN, why=Unreachable(reason, WHEN))
+    assert errors.describe(error, "en") == said.format(when=f"<t:{int(WHEN.timestamp())}:R>")
 
 
 async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(

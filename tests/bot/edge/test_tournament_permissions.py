@@ -1,8 +1,8 @@
 """Opening a tournament where the bot lacks a permission it needs for one (a game's, and the
 threads' on top) is refused with an answer that names the missing permission, with those
 Discord takes away with it (no View Channel, no other; no Send Messages, no links or files),
-and opens nothing; a member's click on a sign-up's Cancel is refused privately and cancels
-nothing."""
+and opens nothing; a member's click on a sign-up's Start or Cancel is refused privately and
+starts or cancels nothing; the question before ending a tournament is asked privately."""
 
 from __future__ import annotations
 
@@ -57,3 +57,36 @@ async def test_only_a_moderator_may_cancel_a_tournament_s_sign_up(edge: Edge) ->
     cancelled = await edge.click(edge.moderator, shown, "Cancel").answer()
     assert not cancelled.enabled_buttons(), "a moderator's click cancels it"
     assert (await tournaments._service.look(1)).status is TournamentStatus.CANCELLED
+
+
+async def test_only_a_moderator_may_start_a_tournament(edge: Edge) -> None:
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    refused = await private(edge.click(edge.guest, signup, "Start"))
+    assert "Manage Channels" in refused
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).status is TournamentStatus.SIGNUP
+    shown = edge.fake.world.messages[signup.id]
+    assert "sign-up" in shown.embed_text()
+    assert "Start" in [button.label for button in shown.enabled_buttons()]
+
+
+async def test_the_question_before_ending_a_tournament_is_asked_privately(edge: Edge) -> None:
+    """Only the moderator sees it: it adds no message to the channel, and ends nothing yet."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+
+    def public() -> list[int]:
+        return [m.id for m in edge.fake.messages(edge.channel, include_ephemeral=False)]
+
+    posted = public()
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    assert question.ephemeral, question.content
+    assert question.button(label="End the tournament").custom_id is not None
+    assert public() == posted, "no message added to the channel"
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).status is TournamentStatus.SIGNUP

@@ -1,10 +1,10 @@
 """A spectator's private buttons do what they say, on the private view clicked: Stop watching
 stops, for good (the watch is stored), and offers Watch again; Watch on the game's own message
-opens a new private view and leaves that message as it was; the direct messages asked for with
-them link the game's current message, wait for the end of the watcher's quiet hours (the game's
-end too), bring together the turns that came while one waited on Discord, and go on after a
-restart. Through real discord.py interactions on the fake Discord
-(tests/bot/edge/test_edge.py)."""
+opens a new private view and leaves that message as it was, and is offered there only while
+the game runs; the direct messages asked for with them link the game's current message, wait
+for the end of the watcher's quiet hours (the game's end too), bring together the turns that
+came while one waited on Discord, and go on after a restart. Through real discord.py
+interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -220,6 +220,38 @@ async def test_watch_on_the_game_s_message_opens_a_private_view_and_leaves_that_
     after = edge.fake.world.messages[lobby.id]
     assert (after.embed_text(), [b.label for b in after.buttons()]) == before, "as it was"
     assert public() == posted, "no message added to the channel"
+
+
+@pytest.mark.parametrize(
+    ("who", "command", "button", "says"),
+    [
+        ("guest", "resign", "Resign", "The game is over"),
+        ("host", "abort", "Abort", "This game was aborted"),
+    ],
+    ids=["over", "aborted"],
+)
+async def test_the_game_s_message_offers_watch_only_while_the_game_runs(
+    edge: Edge, who: str, command: str, button: str, says: str
+) -> None:
+    """Once the game is over or stopped, its first message, which now says so, no longer
+    carries Watch: a game that is not running cannot be watched (docs/watching.md)."""
+    lobby = await lobby_with_guest(edge)
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+
+    def labels() -> list[str]:
+        return [b.label or "" for b in edge.fake.world.messages[lobby.id].enabled_buttons()]
+
+    await edge.fake.wait_until(lambda: "Watch" in labels(), what="Watch while the game runs")
+    user = edge.guest if who == "guest" else edge.host
+    await (await confirm(edge, user, "marrakech", command, button=button)).answer()
+
+    def saying_it_ended() -> FakeMessage | None:
+        message = edge.fake.world.messages[lobby.id]
+        return message if says in message.embed_text() else None
+
+    await edge.fake.wait_until(saying_it_ended, what="the game's message saying it ended")
+    assert "Watch" not in labels(), labels()
 
 
 async def test_a_watcher_is_told_a_game_stopped_before_its_end_and_stops_watching(

@@ -18,7 +18,7 @@ import pytest
 
 import engine
 from bot.presentation import messages, names, presenter, story
-from bot.services import GameInfo, GameStatus, GameView, Player
+from bot.services import GameInfo, GameStatus, GameView, Player, deadlines
 from bot.services.loaded import split_turns
 from bot.services.views import AiMove, TurnReason
 from engine import Color, Facing
@@ -303,3 +303,18 @@ def test_a_turn_logged_without_why_is_told_from_the_seat(
     )
     line = story.turn_line(dataclasses.replace(view, players=players), turn)
     assert said in line, line
+
+
+def test_a_turn_logged_without_why_after_the_hand_over_is_told_as_the_ai_playing() -> None:
+    """The seat counts on after its hand-over, one more each turn the AI plays for it: a turn
+    told from the seat with a count above the hand-over's is the AI playing for its person,
+    not the hand-over again."""
+    view, turn, seat = previous_turn_of_a_person()
+    later = deadlines.TIMEOUTS_BEFORE_HANDOVER + 1
+    players = tuple(
+        dataclasses.replace(p, timeouts=later, autoplay=True) if p.seat == seat else p
+        for p in view.players
+    )
+    line = story.turn_line(dataclasses.replace(view, players=players), turn)
+    assert f"🤖 AI for <@{100 + seat}>" in line, line
+    assert "ran out of time" not in line, line
