@@ -257,6 +257,18 @@ def test_with_the_first_player_out_the_round_begins_at_the_next_seat_still_in() 
     assert pause.is_paused((gone, handed, ai_seat), out), "the round begins at seat 1: it waits"
 
 
+def test_a_person_whose_seat_went_out_does_not_keep_the_game_from_pausing() -> None:
+    # A person whose seat could not pay plays nothing, though they never resigned: were they
+    # counted, the AI would play the other person's seat to the end while they are away.
+    state = engine.new_game(engine.GameConfig(players=3))
+    out, _ = engine.resign(state, 0)  # seat 0 out of the game, as a seat that could not pay is
+    broke = Player(1, 0)  # its person, not resigned
+    handed = Player(2, 1, autoplay=True)  # the AI took this person's seat after their timeouts
+    ai_seat = Player(None, 2, ai_level="hard")
+    assert not pause.played_by_people((broke, handed, ai_seat), out)
+    assert pause.is_paused((broke, handed, ai_seat), out), "it waits for the one who can rejoin"
+
+
 async def test_my_games_says_the_ai_has_my_seat(table: Table) -> None:
     """`/marrakech mygames` of a person whose seat the AI took after their timeouts: the AI
     plays it (they can take it back); not so for the other person."""

@@ -1,6 +1,7 @@
 """AwayStore on both back ends: a notice is claimed only once released, with when it was held,
-and giving a claim back gives up that owner's claim only, while a claim whose lease ran out is
-another owner's to take; a person's spells away since a time come oldest first."""
+and giving a claim back, or marking sent, touches that owner's claim only, while a claim whose
+lease ran out is another owner's to take; a person's spells away since a time come oldest first,
+one at a time."""
 
 from __future__ import annotations
 
@@ -66,6 +67,24 @@ async def test_a_claim_whose_lease_ran_out_is_taken_by_another_owner(db: Databas
     assert await away.mark_sent(ANN, "dead", ran_out) == 0
 
 
+async def test_marking_sent_marks_only_the_notices_that_owner_claimed(db: Database) -> None:
+    """Of a person's notices, an owner marks sent those it claimed: another owner's claim is
+    that owner's to mark, and a notice held for a later release is still claimed at it."""
+    away = AwayStore(db)
+    first = notice(ANN, T0)
+    second = replace(notice(ANN, T0 + timedelta(seconds=10)), seq=4)
+    later = replace(notice(ANN, T0 + timedelta(hours=1)), seq=5)
+    for held in (first, second, later):
+        assert await away.hold(held, T0)
+    assert await away.claim_held(T0, "a", T0 + LEASE) == [held_at(first, T0)]
+    at = second.release_at
+    assert await away.claim_held(at, "b", at + LEASE) == [held_at(second, T0)]
+    assert await away.mark_sent(ANN, "a", at) == 1
+    assert await away.mark_sent(ANN, "b", at) == 1
+    claimed = await away.claim_held(later.release_at, "c", later.release_at + LEASE)
+    assert claimed == [held_at(later, T0)], "the later notice still goes at its release"
+
+
 SPELLS = ((0, 1), (3, 4), (6, 8))
 """Three spells away, in days from T0: (start, end)."""
 
@@ -84,3 +103,18 @@ async def test_a_person_s_spells_since_a_time_come_oldest_first_on_that_server_o
     await away.start_spell(1, BEA, Spell(T0 + 5 * day, T0 + 6 * day))
     assert await away.spells_since(1, ANN, T0) == [first, second, third]
     assert await away.spells_since(1, ANN, T0 + 2 * day) == [second, third]
+
+
+async def test_a_new_spell_ends_the_one_still_running_at_its_start(db: Database) -> None:
+    """Away again before a spell's end (for fewer days), the person has one spell at a time:
+    the first ends where the second starts."""
+    away = AwayStore(db)
+    day = timedelta(days=1)
+    await away.start_spell(1, ANN, Spell(T0, T0 + 7 * day))
+    await away.start_spell(1, ANN, Spell(T0 + day, T0 + 3 * day))
+    assert await away.spells_since(1, ANN, T0) == [
+        Spell(T0, T0 + day),
+        Spell(T0 + day, T0 + 3 * day),
+    ]
+    assert await away.active_spells(T0 + 2 * day) == {(1, ANN): T0 + 3 * day}
+    assert await away.active_spells(T0 + 4 * day) == {}, "back after the second spell's end"

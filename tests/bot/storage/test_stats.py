@@ -1,6 +1,6 @@
 """Stats count what the final message says: an eliminated seat's game and loss, not its score.
-The history names the substitute who won a seat for someone. A player's favourite colour is the
-one they played most."""
+The history names the substitute who won a seat for someone, and a member's games finished for
+someone come newest first. A player's favourite colour is the one they played most."""
 
 from __future__ import annotations
 
@@ -15,11 +15,14 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GUILD = 1
 
 
-async def finished_game(db: Database, channel_id: int, results: list[ResultRow]) -> None:
+async def finished_game(
+    db: Database, channel_id: int, results: list[ResultRow], guild_id: int = GUILD
+) -> int:
+    """A game over on the server, with `results`; its id."""
     store = GameStore(db)
     game = await store.create(
         NewGame(
-            guild_id=GUILD,
+            guild_id=guild_id,
             channel_id=channel_id,
             host_id=100,
             seats_wanted=2,
@@ -33,6 +36,7 @@ async def finished_game(db: Database, channel_id: int, results: list[ResultRow])
     async with db.transaction() as conn:
         await conn.execute("UPDATE games SET status = 'over' WHERE id = $1", game.id)
     await store.add_results(game.id, results)
+    return game.id
 
 
 def row(seat: int, user_id: int, score: int, place: int, eliminated: bool = False) -> ResultRow:
@@ -86,6 +90,23 @@ async def test_the_history_names_the_substitute_whose_seat_won(db: Database) -> 
     # Read without the substitute, the win would go to the one who left, whose stats lose it.
     assert game.winner_ids == (substitute,)
     assert game.winner_levels == (None,)
+
+
+async def test_the_games_finished_for_someone_are_the_newest_first(db: Database) -> None:
+    """A member's games played to their end in a seat someone else left: the newest `limit`,
+    newest first, each with the seat's place and the one who left it."""
+    host, left, substitute = 100, 200, 300
+    games = []
+    for channel, place in ((10, 1), (11, 2), (12, 1)):
+        left_seat = row(1, left, 40, 2, eliminated=True)
+        finished = replace(left_seat, rated_place=2, finished_by=substitute, finished_place=place)
+        games.append(await finished_game(db, channel, [row(0, host, 20, 2), finished]))
+    oldest, middle, newest = games
+    assert oldest < middle < newest
+    assert await StatsStore(db).finished_for(GUILD, substitute, 2) == [
+        (newest, 1, left),
+        (middle, 2, left),
+    ]
 
 
 async def test_the_favourite_colour_is_the_one_played_most_on_a_tie_the_newest(
@@ -144,6 +165,18 @@ async def test_each_person_s_newest_games_are_found_however_old(db: Database) ->
     assert await stats.shown_without_accuracy(10, 1) == everything[:1], (
         "100's newest game is judged; the one before is not among their newest"
     )
+
+
+async def test_a_person_s_newest_games_are_found_on_each_server(db: Database) -> None:
+    """Each server's stats show the person's newest games there, however many newer ones they
+    played on another server: the look finds the games of both."""
+    first = [await finished_game(db, channel, [row(0, 100, 30, 1)]) for channel in (1, 2)]
+    other = [
+        await finished_game(db, channel, [row(0, 100, 30, 1)], guild_id=GUILD + 1)
+        for channel in (3, 4)
+    ]
+    shown = await StatsStore(db).shown_without_accuracy(10, 2)
+    assert [game.game_id for game in shown] == [*reversed(other), *reversed(first)]
 
 
 async def test_a_seat_with_nothing_to_count_is_judged_but_never_read(db: Database) -> None:

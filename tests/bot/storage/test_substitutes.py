@@ -1,7 +1,8 @@
 """Seats handed to substitutes, on both back ends: the seat keeps, through several hand-overs,
 the person the game rates for it (the first who left), a seat is handed over only in a running
-game, from the person who holds it, and to a newcomer with no hint used, and a request is
-closed once."""
+game, from the person who holds it, and to a newcomer with no hint used (the host's with the
+hosting), the one who left still counts as seated, a request is closed once, and a start closes
+only the requests of games that ended."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ T1 = datetime(2026, 1, 2, tzinfo=UTC)
 HOST, BOB, CAROL, DAVE = 100, 200, 300, 400
 
 
-async def running(store: GameStore) -> int:
+async def running(store: GameStore, channel: int = 10) -> int:
     game = await store.create(
-        NewGame(1, 10, HOST, 2, "standard", 600, "ab" * 16, "cd" * 32, host_name="Host"), T0
+        NewGame(1, channel, HOST, 2, "standard", 600, "ab" * 16, "cd" * 32, host_name="Host"), T0
     )
     seats = await store.add_seat(game.id, BOB, T0, "Bob")
     await store.start(game.id, [seat.key for seat in seats], {}, "p0", T0)
@@ -74,6 +75,25 @@ async def test_a_request_is_closed_once(db: Database) -> None:
     closed = await substitutes.request(request.id)
     assert closed is not None
     assert closed.status == "done"
+
+
+async def test_a_start_closes_only_the_requests_of_games_that_no_longer_run(
+    db: Database,
+) -> None:
+    """Closing the open requests of every ended game (as a start does) leaves open a running
+    game's request: it may still be carried out."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    ended = await running(games)
+    still = await running(games, channel=11)
+    gone = await substitutes.open_request(ended, BOB, CAROL, None, HOST, (BOB,), T0, T1)
+    kept = await substitutes.open_request(still, BOB, CAROL, None, HOST, (BOB,), T0, T1)
+    await games.end(ended, GameStatus.ABORTED, EndReason.ABORTED_BY_HOST, HOST, T1)
+    closed = await substitutes.close_requests_of_ended_games()
+    assert [request.id for request in closed] == [gone.id]
+    still_open = await substitutes.request(kept.id)
+    assert still_open is not None
+    assert still_open.status == "open"
 
 
 async def test_a_seat_of_a_game_no_longer_running_is_not_handed_over(db: Database) -> None:
@@ -130,3 +150,31 @@ async def test_a_resigned_seat_is_not_handed_over(db: Database) -> None:
         await substitutes.hand_over(game_id, moved.seq, 1, BOB, CAROL, "Carol", 0, None, T1)
     seat = (await games.seats(game_id))[1]
     assert (seat.user_id, seat.resigned) == (BOB, True)
+
+
+async def test_the_host_who_hands_their_seat_over_hands_the_hosting_with_it(
+    db: Database,
+) -> None:
+    """Another seat's hand-over leaves the host as they are; the host's own makes the newcomer
+    host, so the one who left cannot end the game."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    after_bob = await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
+    assert after_bob.host_id == HOST
+    after_host = await substitutes.hand_over(game_id, 0, 0, HOST, DAVE, "Dave", 0, None, T1)
+    assert after_host.host_id == DAVE
+    stored = await games.get(game_id)
+    assert stored is not None
+    assert stored.host_id == DAVE
+
+
+async def test_one_who_handed_their_seat_on_was_seated_in_the_game(db: Database) -> None:
+    """The person who holds a seat and the one who held it and handed it on were both seated
+    (neither can come in as a substitute); someone else was not."""
+    substitutes = SubstituteStore(db)
+    game_id = await running(GameStore(db))
+    await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
+    assert await substitutes.ever_seated(game_id, CAROL) is True
+    assert await substitutes.ever_seated(game_id, BOB) is True, "held it and handed it on"
+    assert await substitutes.ever_seated(game_id, DAVE) is False

@@ -1,5 +1,6 @@
 """The tournament store (bot.storage.tournaments) on both back ends: sign-up, the start, rounds
-paired once, tables claimed and set up once, and the guarded end."""
+paired once and only while the tournament runs, tables claimed and set up once, and the guarded
+end."""
 
 from __future__ import annotations
 
@@ -90,6 +91,19 @@ async def test_one_open_tournament_per_channel_and_its_sign_up(db: Database) -> 
     assert again.id != tournament.id, "a closed tournament frees its channel"
 
 
+async def test_before_the_seeding_the_players_come_in_the_order_they_signed_up(
+    db: Database,
+) -> None:
+    store = TournamentStore(db)
+    tournament = await store.create(new_tournament(), NOW)
+    for second, user in enumerate((CAROL, ALICE, BOB)):  # not in the order of their ids
+        assert await store.join(tournament.id, user, None, NOW + timedelta(seconds=second))
+    assert [e.user_id for e in await store.entrants(tournament.id)] == [CAROL, ALICE, BOB]
+    snapshot = await store.snapshot(tournament.id)
+    assert snapshot is not None
+    assert [e.user_id for e in snapshot.entrants] == [CAROL, ALICE, BOB]
+
+
 async def test_the_start_draws_the_seeding_once(db: Database) -> None:
     store = TournamentStore(db)
     tournament_id = await running(store)
@@ -114,6 +128,23 @@ async def test_a_round_is_paired_once_and_after_the_one_before(db: Database) -> 
         (1, 2, (BOB, None)),
     ]
     assert await store.rounds_paired(tournament_id) == 1
+
+
+async def test_a_round_is_paired_only_while_the_tournament_runs(db: Database) -> None:
+    # A process that read the tournament running pairs after a moderator aborted it: were the
+    # round written, the aborted tournament would hold tables no one sets up.
+    store = TournamentStore(db)
+    signing_up = await store.create(new_tournament(CHANNEL + 1), NOW)
+    for user in (ALICE, BOB):
+        assert await store.join(signing_up.id, user, None, NOW)
+    assert not await store.pair_round(signing_up.id, 1, [(ALICE, BOB)], NOW), "not started"
+    assert await store.tables(signing_up.id) == []
+
+    tournament_id = await running(store)
+    assert await store.end(tournament_id, "aborted", MOD, NOW, was="running")
+    assert not await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+    assert await store.tables(tournament_id) == [], "nothing written"
+    assert await store.rounds_paired(tournament_id) == 0
 
 
 async def test_two_writers_pairing_the_same_round_at_once_write_it_once(

@@ -1,6 +1,6 @@
 """WatchStore on both back ends: a second Watch changes nothing, turning direct messages on
-again keeps what is owed, and a watcher without direct messages is never among those to tell
-nor claimed for a message."""
+again keeps what is owed, a watcher told up to a seq is not told again at it, and a watcher
+without direct messages is never among those to tell nor claimed for a message."""
 
 from __future__ import annotations
 
@@ -58,6 +58,17 @@ async def test_a_watcher_without_direct_messages_is_not_behind(db: Database) -> 
     game_a, _ = await two_games_watched(db)
     behind = await WatchStore(db).behind(game_a, 5)
     assert behind == [Watcher(game_a, WATCHER, True, 1)]
+
+
+async def test_a_watcher_told_up_to_a_seq_is_not_behind_at_it(db: Database) -> None:
+    """A watcher claimed up to the seq the game's message shows is not among those to tell at
+    that seq again (the message shown once more has nothing new), only at a later one."""
+    game_a, _ = await two_games_watched(db)
+    watchers = WatchStore(db)
+    [read] = await watchers.behind(game_a, 5)
+    assert await watchers.claim(read, 5) is True
+    assert await watchers.behind(game_a, 5) == []
+    assert await watchers.behind(game_a, 6) == [Watcher(game_a, WATCHER, True, 5)]
 
 
 async def test_only_games_with_a_watcher_asking_for_messages_are_watched_or_behind(
