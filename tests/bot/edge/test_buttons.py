@@ -269,13 +269,15 @@ async def dynamic_items_done() -> None:
 async def test_a_forged_id_on_the_message_is_refused_without_an_error(
     edge: Edge, value: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    declined: list[str] = []
+    checked: list[tuple[str, bool]] = []
+    check = RefusedButton.interaction_check
 
-    async def decline(item: RefusedButton, interaction: discord.Interaction[Any], /) -> bool:
-        declined.append(item.custom_id)
-        return False
+    async def spy(item: RefusedButton, interaction: discord.Interaction[Any], /) -> bool:
+        acts = await check(item, interaction)
+        checked.append((item.custom_id, acts))
+        return acts
 
-    monkeypatch.setattr(RefusedButton, "interaction_check", decline)
+    monkeypatch.setattr(RefusedButton, "interaction_check", spy)
     lobby = await edge.slash(edge.host, "marrakech", "new").answer()
     message = forged(edge.fake.world.messages[lobby.id], value)
     data = component_data(message, value, None, validate=True)
@@ -287,7 +289,7 @@ async def test_a_forged_id_on_the_message_is_refused_without_an_error(
         )
         answer = await handle.answer()
         await dynamic_items_done()
-    assert declined == [value], "discord.py dispatched the click to a RefusedButton"
+    assert checked == [(value, False)], "dispatched to a RefusedButton, whose own check declined"
     assert answer.ephemeral
     assert answer.content == "This button no longer does anything."
     assert not handle.refusals

@@ -101,6 +101,7 @@ async def test_confirmed_resignation_is_done_and_told_once_in_the_channel(edge: 
         lambda: told in edge.fake.world.messages[turn.id].embed_text(),
         what="the turn being played telling the resignation",
     )
+    await handlers_returned()
     said = [m for m in edge.fake.messages(edge.channel) if "resigned" in m.content + m.embed_text()]
     assert [m.id for m in said] == [turn.id], "told once, by the turn's own message"
     view = await edge.service.play.look(1)

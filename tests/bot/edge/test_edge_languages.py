@@ -15,7 +15,7 @@ from bot.workers import jobs as worker_jobs
 from render import Labels
 from tests.bot.edge.test_edge import Edge, confirm, private, running_edge
 from tests.bot.edge.test_seat_requests import ask_for_the_guest_s_seat
-from tests.e2e.fakecord import FakeMessage, permissions
+from tests.e2e.fakecord import FakeMessage, FakeUser, permissions
 
 
 def french_server(
@@ -94,6 +94,15 @@ async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
     )
 
 
+def not_your_turn(edge: Edge, user: FakeUser, mover: FakeUser) -> str:
+    """What `user` is told on clicking during `mover`'s turn: the host in Ukrainian, the guest
+    in English."""
+    if user is edge.host:
+        return f"Зараз не ваш хід: ходить <@{mover.id}>."
+    assert user is edge.guest
+    return f"It is not your turn: <@{mover.id}> is to play."
+
+
 async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edge: Edge) -> None:
     turn = await french_game(edge)
     (mover_id,) = turn.pinged_user_ids
@@ -102,10 +111,7 @@ async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edg
     assert "Marrakech : partie n° 1 · tour 1" in turn.embed_text()
     mover, other = (edge.host, edge.guest) if mover_id == edge.host.id else (edge.guest, edge.host)
     refused = await private(edge.click(other, turn, "Nord (tout droit)"))
-    if other is edge.host:
-        assert refused == f"Зараз не ваш хід: ходить <@{mover.id}>."
-    else:
-        assert refused == f"It is not your turn: <@{mover.id}> is to play."
+    assert refused == not_your_turn(edge, other, mover)
     assert "Vous ne jouez pas" in await private(
         edge.click(edge.moderator, turn, "Nord (tout droit)")
     )
@@ -122,6 +128,9 @@ async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edg
     )
     assert "tour 2" in nxt.embed_text()
     assert "c'est votre tour" in (nxt.content or "")
+    assert nxt.pinged_user_ids == {other.id}
+    refused = await private(edge.click(mover, nxt, nxt.enabled_buttons()[0].label or ""))
+    assert refused == not_your_turn(edge, mover, other), "the first mover, refused in turn 2"
 
 
 async def test_an_absence_is_told_to_its_user_in_theirs_and_to_the_game_in_its_own(

@@ -177,6 +177,7 @@ async def test_a_nudge_in_a_game_played_in_a_thread_is_posted_in_that_thread(
     assert not ping.ephemeral, ping.content
     assert ping.channel_id == thread.id
     assert ping.pinged_user_ids == {mover.id}
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
     assert not [m for m in edge.fake.messages(edge.channel) if "nudged" in m.content]
 
 

@@ -24,6 +24,7 @@ import pytest
 
 from bot.edge import replies
 from bot.edge.answers import guarded
+from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.services.errors import NoGameHereError
 from bot.storage import GameStatus
@@ -94,6 +95,7 @@ async def test_a_slow_click_is_acknowledged_in_time_then_its_message_edited(
         lambda: "The die shows" in edge.fake.world.messages[turn.id].embed_text(),
         what="the clicked message showing the die",
     )
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
     assert click.refusals == []
     assert not click.followup_ids, "the click's answer is its message, not a new one"
     view = await edge.service.play.look(1)

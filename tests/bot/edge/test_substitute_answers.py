@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.edge import errors
+from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from tests.bot.edge.test_edge import Edge, edge, mover_of, started
@@ -95,6 +96,7 @@ async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     assert re.fullmatch(r"(red|yellow|blue|brown) and (red|yellow|blue|brown)", colors), (
         "a duel's seat plays two colours, and the hand-over names both"
     )
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
     assert not [m for m in edge.fake.messages(desk) if not m.ephemeral], "the desk stays quiet"
 
 

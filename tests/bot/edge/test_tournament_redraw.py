@@ -6,6 +6,7 @@ two processes drawing the same message get 429s."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any, cast
 from unittest.mock import AsyncMock
@@ -13,6 +14,7 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
+from bot.edge import tournaments
 from bot.edge.tournaments import TournamentDisplay
 from bot.presentation import tournaments as shown
 from bot.services.tournament_views import TournamentStatus
@@ -22,13 +24,18 @@ PNG = b"\x89PNG\r\n\x1a\n"
 TOURNAMENT = view()
 SHARD = (TOURNAMENT.guild_id >> 22) % 2
 """The shard of the tournament's server, of two."""
+GRACE = 0.2
+"""OWNER_GRACE_SECONDS in the tests that wait it out."""
 
 
 class Scene:
     """A display in a process holding `shards` of two, the message as Discord shows it, and
-    what the display waited for."""
+    how often the display waited for the owner: not at all, unless `grace`, where it waits the
+    real OWNER_GRACE_SECONDS."""
 
-    def __init__(self, shards: list[int], shown_now: discord.Message | Any) -> None:
+    def __init__(
+        self, shards: list[int], shown_now: discord.Message | Any, *, grace: bool = False
+    ) -> None:
         self.message = SimpleNamespace(edit=AsyncMock())
         channel = SimpleNamespace(
             get_partial_message=lambda _: self.message,
@@ -52,11 +59,24 @@ class Scene:
             cast(discord.Client, client), cast(Any, service), nothing, cast(Any, pictures)
         )
         self.waits = 0
+        real_wait = self.display._wait_for_owner
 
         async def wait_for_owner() -> None:
             self.waits += 1
+            if grace:
+                await real_wait()
 
         self.display._wait_for_owner = wait_for_owner  # type: ignore[method-assign]
+
+    def owner_draws_after(self, seconds: float) -> None:
+        """The owner draws the latest `seconds` from now, by the event loop's clock: Discord
+        shows the message as it was until then, the latest from then on."""
+        loop = asyncio.get_running_loop()
+        drawn_at = loop.time() + seconds
+        before = self.channel.fetch_message.return_value
+        self.channel.fetch_message.side_effect = lambda *_: (
+            LATEST if loop.time() >= drawn_at else before
+        )
 
     async def redraw(self) -> None:
         """Ask for a redraw and wait until the display is done with it."""
@@ -74,11 +94,15 @@ LATEST = on_discord(shown.standings_post(TOURNAMENT).embed, shown.STANDINGS_NAME
 STALE = on_discord(shown.signup_post(view(status=TournamentStatus.SIGNUP)).embed)
 
 
-async def test_another_process_leaves_the_message_its_owner_drew() -> None:
-    scene = Scene([1 - SHARD], LATEST)
+async def test_another_process_leaves_the_message_its_owner_drew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tournaments, "OWNER_GRACE_SECONDS", GRACE)
+    scene = Scene([1 - SHARD], STALE, grace=True)
+    scene.owner_draws_after(GRACE / 2)  # within its grace
     await scene.redraw()
-    scene.message.edit.assert_not_awaited()
-    assert scene.waits == 1, "the owner was not given its time"
+    assert scene.message.edit.await_count == 0, "the owner was not given its grace"
+    assert scene.waits == 1
 
 
 @pytest.mark.parametrize(
@@ -118,15 +142,13 @@ async def test_a_start_leaves_an_end_its_message_shows() -> None:
     scene.message.edit.assert_not_awaited()
 
 
-async def test_another_process_at_start_leaves_an_end_its_owner_draws_meanwhile() -> None:
+async def test_another_process_at_start_leaves_an_end_its_owner_draws_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Both processes start at once: the owner draws the end while the other waits for it.
-    scene = Scene([1 - SHARD], STALE)
-
-    async def owner_draws_meanwhile() -> None:
-        scene.waits += 1
-        scene.channel.fetch_message.return_value = LATEST
-
-    scene.display._wait_for_owner = owner_draws_meanwhile  # type: ignore[method-assign]
+    monkeypatch.setattr(tournaments, "OWNER_GRACE_SECONDS", GRACE)
+    scene = Scene([1 - SHARD], STALE, grace=True)
+    scene.owner_draws_after(GRACE / 2)  # within its grace
     await scene.display.resume()
-    scene.message.edit.assert_not_awaited()
-    assert scene.waits == 1, "the other process left the end to the owner for its grace first"
+    assert scene.message.edit.await_count == 0, "the end was not left to the owner for its grace"
+    assert scene.waits == 1

@@ -310,14 +310,18 @@ def crowded(seats: int, players: int, name: str) -> TournamentView:
     )
 
 
-@pytest.mark.parametrize(("seats", "players"), [(2, 64), (3, 63), (4, 64), (2, 22)])
+@pytest.mark.parametrize(
+    ("seats", "players", "left_over"),
+    [(2, 64, False), (3, 63, False), (4, 64, False), (2, 22, False), (2, 200, True)],
+)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_round_of_many_tables_shows_whole_lines_and_counts_the_rest(
-    seats: int, players: int, language: str
+    seats: int, players: int, left_over: bool, language: str
 ) -> None:
     """Discord refuses a field over 1,024 characters and an embed over 6,000: the round's
     tables are listed whole, line by line, over as many fields as needed, and those that do
-    not fit are counted, never cut mid-mention."""
+    not fit are counted, never cut mid-mention. A tournament's most players (MAX_PLAYERS)
+    all fit; a round of more than that (200) leaves tables over to count."""
     round_one = dataclasses.replace(crowded(seats, players, "x" * 100), locale=language)
     embed = shown.standings_post(round_one).embed
     assert len(embed) <= 6000
@@ -330,6 +334,7 @@ def test_a_round_of_many_tables_shows_whole_lines_and_counts_the_rest(
     assert listed[: len(whole)] == whole, "each table's line whole, in order"
     left = len(tables) - len(shown_tables)
     assert len(shown_tables) >= min(len(tables), 20)
+    assert bool(left) == left_over, f"{left} tables left over"
     if left:
         assert listed[len(whole) :] == [text("tournament.more_tables", language, count=left)]
     else:

@@ -293,7 +293,17 @@ async def test_a_process_is_not_woken_by_its_own_changes(
 
 @pytest.mark.parametrize("backend", ["sqlite"])
 async def test_listening_on_sqlite_does_nothing(backend: Backend, db: Database) -> None:
-    await GameStore(db).listen(lambda: None)  # returns at once
+    """One process serves an SQLite file and knows its own changes: `listen` returns at once
+    without calling back, and leaves nothing listening that a change would call."""
+    store = GameStore(db)
+    heard: list[str] = []
+    await asyncio.wait_for(store.listen(lambda: heard.append("a change")), WAIT_SECONDS)
+    assert heard == [], "called back on listening"
+    game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
+    await store.set_clock(game_id, 0, TurnClock(T0, T2, T3))
+    assert await store.mark_reminded(game_id, 0) is not None
+    await asyncio.sleep(0)  # a callback the changes scheduled would run here
+    assert heard == [], "called back on a change"
 
 
 async def test_claims_left_by_a_run_that_stopped_are_dropped(db: Database) -> None:
