@@ -228,6 +228,18 @@ def test_only_the_edge_the_presentation_and_the_runtime_import_discord() -> None
     assert found == [], "\n".join(found)
 
 
+def only_this_source(
+    importer: str, source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Make the checks read one file, `importer` holding `source`, in a tree of its own."""
+    path = tmp_path / importer
+    path.parent.mkdir(parents=True)
+    path.write_text(source)
+    this = sys.modules[__name__]
+    monkeypatch.setattr(this, "ROOT", tmp_path)
+    monkeypatch.setattr(this, "source_files", lambda: iter([path]))
+
+
 @pytest.mark.parametrize(
     ("source", "importer"),
     [
@@ -242,12 +254,7 @@ def test_only_the_edge_the_presentation_and_the_runtime_import_discord() -> None
 def test_discord_imported_outside_the_edge_the_presentation_and_the_runtime_is_caught(
     source: str, importer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / importer
-    path.parent.mkdir(parents=True)
-    path.write_text(source)
-    this = sys.modules[__name__]
-    monkeypatch.setattr(this, "ROOT", tmp_path)
-    monkeypatch.setattr(this, "source_files", lambda: iter([path]))
+    only_this_source(importer, source, tmp_path, monkeypatch)
     assert len(discord_importers()) == 1
 
 
@@ -315,12 +322,7 @@ def test_the_table_is_read_from_the_page() -> None:
 def test_a_forbidden_import_is_caught(
     source: str, importer: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / importer
-    path.parent.mkdir(parents=True)
-    path.write_text(source)
-    this = sys.modules[__name__]
-    monkeypatch.setattr(this, "ROOT", tmp_path)
-    monkeypatch.setattr(this, "source_files", lambda: iter([path]))
+    only_this_source(importer, source, tmp_path, monkeypatch)
     found = violations()
     assert found
     assert all(message in line for line in found), found

@@ -22,8 +22,8 @@ from bot.runtime.health import Heartbeat, read_heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import Settings, load_settings
 from bot.runtime.test_hooks import TestHooks
-from bot.storage import open_database
-from bot.storage.database import Backend, load_migrations
+from bot.storage.database import Backend
+from tests.bot.storage.test_storage import migrated_by_a_newer_bot
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
@@ -315,18 +315,7 @@ async def test_a_database_a_newer_bot_migrated_stops_the_start_with_5_saying_to_
 ) -> None:
     """A bot never runs on a schema newer than its own (docs/deployment.md, Upgrades): the
     start ends with 5, which a supervisor leaves down until a person upgrades the bot."""
-    known = len(load_migrations(backend))
-    database = await open_database(database_target)
-    async with database.transaction() as conn:
-        if backend == "sqlite":
-            await conn.execute(f"PRAGMA user_version = {known + 1}")
-        else:
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
-                known + 1,
-                f"{known + 1:04d}_future.sql",
-            )
-    await database.close()
+    known = await migrated_by_a_newer_bot(database_target, backend)
     ended = await start_on(database_target, tmp_path, caplog)
     assert ended == 5
     (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import engine
-from bot.services import EndReason, GameStatus, GameView, StatsService, pause
+from bot.services import Abandoned, EndReason, GameStatus, GameView, StatsService, pause
 from bot.services.player_games import PlayerGamesService
 from bot.services.views import Player
 from bot.storage import GameStore, StatsStore
@@ -68,17 +68,13 @@ def round_begins(view: GameView) -> bool:
     )
 
 
-async def test_once_the_ai_plays_every_seat_the_game_pauses_at_the_round(table: Table) -> None:
-    view = await human_vs_ai(table, "easy", limit=LIMIT)
-    view = await time_out_three_times(table, view, HOST)
-    assert view.status is GameStatus.RUNNING
-    assert round_begins(view)
-    assert view.paused_until == table.clock.now + timedelta(seconds=LIMIT)
-    assert view.ai_to_move
+async def abandoned_after(table: Table, view: GameView, seconds: float) -> Abandoned:
+    """The paused game `view` waits `seconds` (the AI plays nothing meanwhile), then ends as
+    abandoned; how it was told."""
     moves = view.seq
     assert await table.scheduler.run_due() == 0, "a paused game waits: the AI does not play on"
-    table.clock.advance(LIMIT - 1)
-    assert await table.scheduler.run_due() == 0
+    table.clock.advance(seconds - 1)
+    assert await table.scheduler.run_due() == 0, "it waits the whole time"
     assert (await table.service.play.look(view.id)).seq == moves
 
     table.clock.advance(1)
@@ -86,8 +82,19 @@ async def test_once_the_ai_plays_every_seat_the_game_pauses_at_the_round(table: 
     (abandoned,) = table.abandoned
     assert abandoned.view.status is GameStatus.ABORTED
     assert abandoned.view.game.end_reason is EndReason.ABANDONED
-    assert abandoned.view.game.ended_by is None
     assert abandoned.view.seq == moves, "nothing was played"
+    return abandoned
+
+
+async def test_once_the_ai_plays_every_seat_the_game_pauses_at_the_round(table: Table) -> None:
+    view = await human_vs_ai(table, "easy", limit=LIMIT)
+    view = await time_out_three_times(table, view, HOST)
+    assert view.status is GameStatus.RUNNING
+    assert round_begins(view)
+    assert view.paused_until == table.clock.now + timedelta(seconds=LIMIT)
+    assert view.ai_to_move
+    abandoned = await abandoned_after(table, view, LIMIT)
+    assert abandoned.view.game.ended_by is None
     stats = StatsService(StatsStore(table.database))
     assert (await stats.player(GUILD, HOST)).games == 0, "an abandoned game counts for no one"
     (past,) = await stats.history(GUILD, None)
@@ -120,17 +127,7 @@ async def test_a_paused_game_without_a_turn_limit_ends_as_abandoned_after_a_day(
     assert host.autoplay, "the AI plays the host's seat"
     assert round_begins(view)
     assert view.paused_until == table.clock.now + timedelta(days=1)
-    moves = view.seq
-    table.clock.advance(timedelta(days=1).total_seconds() - 1)
-    assert await table.scheduler.run_due() == 0, "a paused game waits the whole day"
-    assert (await table.service.play.look(view.id)).seq == moves
-
-    table.clock.advance(1)
-    assert await table.scheduler.run_due() == 1
-    (abandoned,) = table.abandoned
-    assert abandoned.view.status is GameStatus.ABORTED
-    assert abandoned.view.game.end_reason is EndReason.ABANDONED
-    assert abandoned.view.seq == moves, "nothing was played"
+    await abandoned_after(table, view, timedelta(days=1).total_seconds())
 
 
 async def test_rejoin_resumes_a_paused_game(table: Table) -> None:

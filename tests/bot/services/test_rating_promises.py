@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 
 from bot.services import GameService, GameStatus
 from bot.services.rating_model import POINTS_PER_SKILL, POINTS_START, START, Skill, points, rate
-from bot.services.ratings import RatingService
+from bot.services.ratings import RatingService, Rebuilt
 from bot.services.stats import StatsService
 from bot.storage import Database, StatsStore, open_database
 from bot.storage.ratings import RatingStore
@@ -179,13 +179,9 @@ def once_after(method: GuildRead[T], meanwhile: Callable[[], Awaitable[None]]) -
     return wrapped
 
 
-async def test_a_rebuild_while_a_game_ends_and_is_applied_ends_as_a_rebuild_alone(
-    database: Database, database_target: str
-) -> None:
-    """The rebuild reads every rated game; before it writes, another process ends one more
-    game and applies it. The rebuild must not write over that game."""
-    service = service_on(database)
-    await several_rated_games(service)
+async def rebuild_while_a_game_ends_elsewhere(database: Database, database_target: str) -> Rebuilt:
+    """Rebuild the server's ratings; after it has read every rated game and before it writes,
+    another process ends one more game and applies it."""
     other_database = await open_database(database_target)
     try:
         other = service_on(other_database)
@@ -196,9 +192,19 @@ async def test_a_rebuild_while_a_game_ends_and_is_applied_ends_as_a_rebuild_alon
 
         store = RatingStore(database)
         store.everything = once_after(store.everything, a_game_ends_elsewhere)  # type: ignore[method-assign]
-        await RatingService(store).rebuild(GUILD)
+        return await RatingService(store).rebuild(GUILD)
     finally:
         await other_database.close()
+
+
+async def test_a_rebuild_while_a_game_ends_and_is_applied_ends_as_a_rebuild_alone(
+    database: Database, database_target: str
+) -> None:
+    """The rebuild reads every rated game; before it writes, another process ends one more
+    game and applies it. The rebuild must not write over that game."""
+    service = service_on(database)
+    await several_rated_games(service)
+    await rebuild_while_a_game_ends_elsewhere(database, database_target)
     raced = await tables(database)
     assert dict(raced)["rating_guilds"] == [(GUILD, 4, 4)]
     await service.ratings.rebuild(GUILD)
@@ -215,19 +221,7 @@ async def test_a_rebuild_raced_by_a_game_applied_elsewhere_still_restores_the_lo
     await several_rated_games(service)
     async with database.transaction() as conn:
         await conn.execute("DELETE FROM ratings")
-    other_database = await open_database(database_target)
-    try:
-        other = service_on(other_database)
-
-        async def a_game_ends_elsewhere() -> None:
-            view = await opened(other, (HOST, CAROL), channel=10)
-            assert (await other.play.resign(view.id, CAROL)).status is GameStatus.OVER
-
-        store = RatingStore(database)
-        store.everything = once_after(store.everything, a_game_ends_elsewhere)  # type: ignore[method-assign]
-        rebuilt = await RatingService(store).rebuild(GUILD)
-    finally:
-        await other_database.close()
+    rebuilt = await rebuild_while_a_game_ends_elsewhere(database, database_target)
     assert rebuilt.games == 4
     raced = await tables(database)
     await service.ratings.rebuild(GUILD)

@@ -439,6 +439,20 @@ def recording_threads(monkeypatch: pytest.MonkeyPatch, *names: str) -> list[tupl
     return calls
 
 
+async def pair_a_swiss_round_and_a_round_robin(
+    database: Database, workers: WorkerPool | None = None
+) -> None:
+    """Pair a Swiss tournament's second round, then start a round-robin (its schedule)."""
+    games, tournaments = services(database, workers=workers)
+    swiss = await opened(tournaments, PLAYERS[:4], rounds=2)
+    await tournaments.start(swiss.id, MOD, moderator=False)
+    await play_round(games, tournaments, swiss.id)
+    assert (await tournaments.advance(swiss.id)).paired == 2
+    await tournaments.abort(swiss.id, MOD, moderator=True)
+    robin = await opened(tournaments, PLAYERS[:4], format="round-robin")
+    await tournaments.start(robin.id, MOD, moderator=False)
+
+
 async def test_pairing_runs_off_the_event_loop(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -447,14 +461,7 @@ async def test_pairing_runs_off_the_event_loop(
     loop's thread, which keeps serving every other game."""
     calls = recording_threads(monkeypatch, "swiss_tables", "round_robin_schedule")
     loop_thread = threading.get_ident()
-    games, tournaments = services(database)
-    swiss = await opened(tournaments, PLAYERS[:4], rounds=2)
-    await tournaments.start(swiss.id, MOD, moderator=False)
-    await play_round(games, tournaments, swiss.id)
-    assert (await tournaments.advance(swiss.id)).paired == 2
-    await tournaments.abort(swiss.id, MOD, moderator=True)
-    robin = await opened(tournaments, PLAYERS[:4], format="round-robin")
-    await tournaments.start(robin.id, MOD, moderator=False)
+    await pair_a_swiss_round_and_a_round_robin(database)
     assert {name for name, _ in calls} == {"swiss_tables", "round_robin_schedule"}
     assert [name for name, thread in calls if thread == loop_thread] == []
 
@@ -473,14 +480,7 @@ async def test_pairing_runs_in_the_worker_pool_s_slow_lane(
         return await run(lane, function, *args, **kw)
 
     monkeypatch.setattr(workers, "run", recorded)
-    games, tournaments = services(database, workers=workers)
-    swiss = await opened(tournaments, PLAYERS[:4], rounds=2)
-    await tournaments.start(swiss.id, MOD, moderator=False)
-    await play_round(games, tournaments, swiss.id)
-    assert (await tournaments.advance(swiss.id)).paired == 2
-    await tournaments.abort(swiss.id, MOD, moderator=True)
-    robin = await opened(tournaments, PLAYERS[:4], format="round-robin")
-    await tournaments.start(robin.id, MOD, moderator=False)
+    await pair_a_swiss_round_and_a_round_robin(database, workers)
     assert {name for name, _ in lanes} >= {"swiss_round", "round_robin_schedule"}
     assert [(name, lane) for name, lane in lanes if lane is not Lane.SLOW] == []
 

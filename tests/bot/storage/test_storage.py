@@ -98,8 +98,9 @@ async def test_reopen_does_not_migrate_twice_and_keeps_data(database_target: str
     await second.close()
 
 
-async def test_newer_schema_is_refused(database_target: str, backend: Backend) -> None:
-    """A database migrated by a newer bot, even one migration ahead, is refused in one line."""
+async def migrated_by_a_newer_bot(database_target: str, backend: Backend) -> int:
+    """Make the database at `database_target` look migrated by a bot one migration ahead of
+    this one; the number of migrations this bot knows."""
     known = len(load_migrations(backend))
     database = await open_database(database_target)
     async with database.transaction() as conn:
@@ -112,6 +113,12 @@ async def test_newer_schema_is_refused(database_target: str, backend: Backend) -
                 f"{known + 1:04d}_future.sql",
             )
     await database.close()
+    return known
+
+
+async def test_newer_schema_is_refused(database_target: str, backend: Backend) -> None:
+    """A database migrated by a newer bot, even one migration ahead, is refused in one line."""
+    known = await migrated_by_a_newer_bot(database_target, backend)
     with pytest.raises(
         StorageError, match=rf"version {known + 1}, newer than this bot \({known}\)"
     ):
