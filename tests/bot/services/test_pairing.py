@@ -134,6 +134,16 @@ def test_one_rematch_of_a_pair_met_often_beats_two_of_pairs_met_once() -> None:
     assert sorted(sorted(seated(table)) for table in tables) == [[1, 2], [3, 4]]
 
 
+def test_of_seatings_with_as_many_rematches_the_one_whose_pairs_met_less_often_wins() -> None:
+    # Every pair of 1..4 met, so every seating has two rematches. 1 and 2 met three times:
+    # 1-2 with 3-4 adds up to four earlier meetings, 1-3 with 2-4 and 1-4 with 2-3 to two each,
+    # of which 1-3 with 2-4 has the smaller rank gaps.
+    met = {pairing.pair(1, 2): 3} | {
+        pairing.pair(a, b): 1 for a, b in ((3, 4), (1, 3), (2, 4), (1, 4), (2, 3))
+    }
+    assert pairing.swiss_tables([1, 2, 3, 4], 2, met, {}) == [(1, 3), (2, 4)]
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_a_swiss_round_has_as_few_rematches_as_any_seating_whatever_the_counts(
     seed: int,
@@ -198,6 +208,17 @@ def test_the_bye_goes_where_it_avoids_a_rematch_among_those_with_the_fewest() ->
     assert tables == [(2, 4), (3, 5), (1, None)]
 
 
+def test_the_bye_goes_as_far_up_the_ranking_as_it_must_to_avoid_a_rematch() -> None:
+    # 1, 2 and 3 have met each other. 5's or 4's bye leaves two of them to play each other;
+    # 3's leaves no rematch (nor do 2's and 1's): 3, the lowest-ranked of those, takes it, two
+    # places above the lowest-ranked player.
+    met = pairing.meetings([(1, 2), (1, 3), (2, 3)])
+    tables = pairing.swiss_tables([1, 2, 3, 4, 5], 2, met, {})
+    assert tables == [(1, 4), (2, 5), (3, None)]
+    humans = [[seat for seat in table if seat is not None] for table in tables]
+    assert sum(pairing.rematches(table, met) for table in humans) == 0
+
+
 def test_the_rotation_of_byes_wins_over_a_rematch() -> None:
     # 1 and 2 have had their bye: 3 takes this one, though 1 and 2 met.
     met = pairing.meetings([(1, 2)])
@@ -235,6 +256,36 @@ def test_a_round_robin_of_bigger_tables_seats_every_pair_together(count: int, se
         assert sorted(seat for table in tables for seat in seated(table)) == players
         assert all(pairing.MIN_TABLE <= len(table) <= seats for table in tables)
     assert pairing.round_robin_schedule(players, seats) == rounds, "the same every time"
+
+
+@pytest.mark.parametrize(
+    ("count", "seats"), [(5, 4), (6, 3), (7, 3), (7, 4), (8, 3), (8, 4), (9, 3), (13, 4)]
+)
+def test_a_round_robin_table_begins_with_who_has_most_to_meet_and_takes_who_meets_most_new(
+    count: int, seats: int
+) -> None:
+    players = list(range(1, count + 1))
+    to_meet = {pairing.pair(a, b) for a, b in itertools.combinations(players, 2)}
+
+    def new_to(player: int, among: list[int]) -> int:
+        """How many of `among` `player` has still to meet."""
+        return sum(pairing.pair(player, other) in to_meet for other in among if other != player)
+
+    for tables in pairing.round_robin_schedule(players, seats):
+        unseated = players[:]
+        for table in map(seated, tables):
+            first, *others = table
+            assert new_to(first, unseated) == max(new_to(p, unseated) for p in unseated), table
+            unseated.remove(first)
+            at_table = [first]
+            for player in others:
+                most = max(new_to(p, at_table) for p in unseated)
+                assert new_to(player, at_table) == most, table
+                unseated.remove(player)
+                at_table.append(player)
+        for table in map(seated, tables):
+            to_meet -= {pairing.pair(a, b) for a, b in itertools.combinations(table, 2)}
+    assert not to_meet, "every pair met"
 
 
 def test_four_players_at_four_seats_play_one_round() -> None:

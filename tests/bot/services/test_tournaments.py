@@ -1,15 +1,17 @@
 """Tournaments through the service on a real database (each back end): sign-up, the start,
 every round paired as soon as the one before is over (once, whichever process tries), tables
 set up once, the standings, the end, a cancel and an abort. Games are ended by resignations
-and aborts here: a game's own play is tested elsewhere."""
+and aborts here: a game's own play is tested elsewhere. A Swiss round's pairing from the
+tournament's snapshot (`swiss_round`: the ranking it pairs, the byes it counts) is tested on
+snapshots built here, without a database."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import threading
-from collections.abc import Callable
-from datetime import datetime, timedelta
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -25,10 +27,22 @@ from bot.services.errors import (
     TournamentClosedError,
     TournamentGameError,
 )
-from bot.services.tournament_views import TableView, TournamentStatus, TournamentView
-from bot.services.tournaments import TournamentService, seeded
+from bot.services.tournament_views import (
+    TableView,
+    TournamentFormat,
+    TournamentStatus,
+    TournamentView,
+)
+from bot.services.tournaments import TournamentService, seeded, swiss_round
 from bot.storage import Database, GameStore, open_database
-from bot.storage.tournaments import TournamentStore
+from bot.storage.tournaments import (
+    EntrantRow,
+    TableResultRow,
+    TableRow,
+    TournamentRow,
+    TournamentSnapshot,
+    TournamentStore,
+)
 from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_async_play import ManualClock
@@ -174,6 +188,79 @@ async def test_a_swiss_tournament_of_five_with_byes_is_played_to_its_end(
     assert await tournaments.game_closed(final.tables[0].game_id or 0) is not None
     assert (await tournaments.look(view.id)).status is TournamentStatus.OVER
     assert await tournaments.game_closed(123_456) is None, "not a tournament's game"
+
+
+SNAPSHOT_TIME = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def swiss_snapshot(
+    seeding: Sequence[int], rounds: int, tables: Sequence[TableRow] = ()
+) -> TournamentSnapshot:
+    """A running Swiss tournament at 2-seat tables of `seeding`, over `rounds` rounds, with
+    `tables` paired: what `swiss_round` pairs the next round from."""
+    row = TournamentRow(
+        id=1,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        name="cup",
+        format=TournamentFormat.SWISS.value,
+        seats=2,
+        rounds=rounds,
+        variant="standard",
+        turn_limit_seconds=None,
+        locale="en",
+        status="running",
+        created_by=MOD,
+        ended_by=None,
+        seed="00" * 16,
+        message_id=None,
+        created_at=SNAPSHOT_TIME,
+        updated_at=SNAPSHOT_TIME,
+    )
+    entrants = tuple(
+        EntrantRow(user, None, SNAPSHOT_TIME, seed) for seed, user in enumerate(seeding, 1)
+    )
+    return TournamentSnapshot(row, entrants, tuple(tables))
+
+
+def won(
+    round_no: int, number: int, seats: tuple[int | None, ...], winner: int | None, score: int = 40
+) -> TableRow:
+    """Table `number` of round `round_no` (2 seats), its game over: `winner` first with `score`
+    points and 10 dirhams, the other seat second with 20 and 5."""
+    (loser,) = [seat for seat in seats if seat != winner]
+    results = (TableResultRow(winner, 1, score, 10), TableResultRow(loser, 2, 20, 5))
+    game_id = 100 * round_no + number
+    return TableRow(round_no, number, seats, None, game_id, GameStatus.OVER.value, results)
+
+
+def test_a_swiss_round_after_the_first_is_paired_by_the_standings() -> None:
+    seeding = [1, 2, 3, 4, 5, 6]
+    assert swiss_round(swiss_snapshot(seeding, 3), 1) == [(1, 2), (3, 4), (5, 6)]
+    # Round 1: 2 beat 1, 4 beat 3 and 6 beat 5, 2 scoring most, then 4, then 6. The standings:
+    # 2, 4, 6 (a point each, in order of score), then 1, 3, 5 (equal on all, the seeding's order).
+    first_round = [won(1, 1, (1, 2), 2, 60), won(1, 2, (3, 4), 4, 50), won(1, 3, (5, 6), 6, 40)]
+    assert swiss_round(swiss_snapshot(seeding, 3, first_round), 2) == [(2, 4), (6, 1), (3, 5)]
+
+
+@pytest.mark.parametrize("count", [5, 7])
+def test_byes_keep_rotating_once_every_player_has_had_one(count: int) -> None:
+    """Twice as many rounds as players, the lower number winning every game (the AI of a bye
+    included): after every round the players' byes differ by one at most, and in the end each
+    player has had two."""
+    seeding = list(range(1, count + 1))
+    rounds = 2 * count
+    tables: list[TableRow] = []
+    byes = dict.fromkeys(seeding, 0)
+    for round_no in range(1, rounds + 1):
+        paired = swiss_round(swiss_snapshot(seeding, rounds, tables), round_no)
+        for number, seats in enumerate(paired, 1):
+            humans = [seat for seat in seats if seat is not None]
+            if len(humans) == 1:
+                byes[humans[0]] += 1
+            tables.append(won(round_no, number, seats, min(humans) if len(humans) == 2 else None))
+        assert max(byes.values()) - min(byes.values()) <= 1, f"round {round_no}: {byes}"
+    assert set(byes.values()) == {2}
 
 
 async def test_a_round_robin_of_four_at_one_table_of_four(database: Database) -> None:
