@@ -271,7 +271,8 @@ class HeldMessages:
             return
         turns = await self._away.turns_now(notices) if self._away is not None else {}
         message = words.held_message(notices, turns)
-        if message is None:  # nothing held is still true or worth telling
+        first = words.first_named(notices, turns)
+        if message is None or first is None:  # nothing held is still true or worth telling
             return
         nonce = held_nonce(user_id, notices)
         try:
@@ -293,7 +294,6 @@ class HeldMessages:
                 user_id,
                 error,
             )
-        first = notices[0]
         game_channel = self._client.get_partial_messageable(
             first.channel_id, guild_id=first.guild_id
         )

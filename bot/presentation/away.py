@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bot.presentation.links import mention
 from bot.presentation.messages import text
@@ -37,6 +37,9 @@ class HeldNotice(Protocol):
     def locale(self) -> str: ...
     @property
     def held_at(self) -> datetime | None: ...
+
+
+Notice = TypeVar("Notice", bound=HeldNotice)
 
 
 def relative(when: datetime) -> str:
@@ -150,13 +153,36 @@ def held_message(
     - a notice of a turn that is over (played, or its time ran out; or an earlier turn, held
       before the current one began) is left out, but when the person's last turn ran out of
       time: then the game gets one line saying so, as the AI played it for them."""
+    lines = [line for _, line in _held_lines(notices, turns or {})]
+    if not lines:
+        return None
     language = notices[0].locale
-    turns = turns or {}
+    shown = lines[:HELD_LINES]
+    if len(lines) > HELD_LINES:
+        shown.append(text("quiet.held_more", language, count=len(lines) - HELD_LINES))
+    return text("quiet.held", language, lines="\n".join(shown))
+
+
+def first_named(
+    notices: Sequence[Notice], turns: Mapping[int, TurnNow] | None = None
+) -> Notice | None:
+    """The notice of the first game `held_message` names (the channel of its game is where
+    the message pings a person whose direct messages are closed), or None when it names
+    none: a notice it leaves out may come before it."""
+    lines = _held_lines(notices, turns or {})
+    return lines[0][0] if lines else None
+
+
+def _held_lines(
+    notices: Sequence[Notice], turns: Mapping[int, TurnNow]
+) -> list[tuple[Notice, str]]:
+    """The lines of `held_message`, in order, each with the notice it tells."""
+    language = notices[0].locale
     began = {notice.game_id for notice in notices if notice.kind == "turn"}
     notices = [n for n in notices if not (n.kind == "next" and n.game_id in began)]  # untrue
     current = [n for n in notices if _still_true(n, turns.get(n.game_id))]
     last = {n.game_id: n for n in current if n.kind in TURN_NOTICES}
-    lines: list[str] = []
+    lines: list[tuple[Notice, str]] = []
     told_over: set[int] = set()
     for notice in notices:
         now = turns.get(notice.game_id) if notice.kind in TURN_NOTICES else None
@@ -165,19 +191,17 @@ def held_message(
             if now is not None and now.timed_out and notice.game_id not in told_over:
                 told_over.add(notice.game_id)
                 lines.append(
-                    text("quiet.held_ran_out", language, game_id=notice.game_id, link=link)
+                    (
+                        notice,
+                        text("quiet.held_ran_out", language, game_id=notice.game_id, link=link),
+                    )
                 )
             continue
         line = text(f"quiet.held_{notice.kind}", language, game_id=notice.game_id, link=link)
         if now is not None and now.ends_at is not None and last[notice.game_id] is notice:
             line += " " + text("quiet.held_ends", language, when=relative(now.ends_at))
-        lines.append(line)
-    if not lines:
-        return None
-    shown = lines[:HELD_LINES]
-    if len(lines) > HELD_LINES:
-        shown.append(text("quiet.held_more", language, count=len(lines) - HELD_LINES))
-    return text("quiet.held", language, lines="\n".join(shown))
+        lines.append((notice, line))
+    return lines
 
 
 def _still_true(notice: HeldNotice, now: TurnNow | None) -> bool:

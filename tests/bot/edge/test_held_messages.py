@@ -1,20 +1,24 @@
 """What quiet hours held is sent once: the message carries a nonce made from the notices it
 sends, the same in every process, so that when a process dies after Discord took the message
 but before it marked the notices sent, the process that sends them again makes no second
-message (Discord, asked to enforce the nonce, answers with the first). Through the in-process
+message (Discord, asked to enforce the nonce, answers with the first). With direct messages
+closed, it pings its person in the channel of the first game it names. Through the in-process
 client on the fake Discord API (tests/bot/edge/test_edge.py), which enforces nonces as Discord
 does."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import pytest
 
 from bot.edge.away import HeldMessages, held_nonce
-from bot.services.away import HeldNotice
+from bot.services.away import AwayService, HeldNotice
+from bot.services.time_rules import TurnNow
 from tests.bot.edge.test_edge import Edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.e2e.fakecord import FakeMessage
 
 ENDS = datetime(2026, 12, 8, 6, tzinfo=UTC)
 
@@ -60,6 +64,61 @@ async def test_a_held_ping_in_the_channel_sent_again_after_a_crash_makes_one_mes
     sent = edge.fake.messages(channel)[before:]
     assert len(sent) == 1, [m.content for m in sent]
     assert sent[0].pinged_user_ids == {user}
+
+
+async def sent_in_channels(
+    edge: Edge, away: AwayService | None = None
+) -> tuple[list[FakeMessage], list[FakeMessage]]:
+    """The guest, whose direct messages are closed, is sent two held turns: game 7's of the
+    edge's channel, then game 8's of another channel of the server. The messages each channel
+    got, the edge's first."""
+    user = edge.guest.id
+    edge.guest.accepts_dms = False
+    guild = edge.channel.guild
+    assert guild is not None
+    channels = (edge.channel, edge.fake.add_text_channel(guild, "elsewhere"))
+    notices = [  # oldest first, as they are claimed
+        HeldNotice(user, guild.id, channels[0].id, 7, 12, "turn", "en-US", ENDS),
+        HeldNotice(user, guild.id, channels[1].id, 8, 3, "turn", "en-US", ENDS),
+    ]
+    before = [len(edge.fake.messages(channel)) for channel in channels]
+    await HeldMessages(edge.client, away).send(user, notices)
+    first, second = (
+        edge.fake.messages(channel)[count:] for channel, count in zip(channels, before, strict=True)
+    )
+    return first, second
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_held_ping_in_the_channel_goes_to_the_first_game_the_list_names(
+    edge: Edge,
+) -> None:
+    first, second = await sent_in_channels(edge)  # no game is read: both are named
+    assert [len(first), len(second)] == [1, 0], [m.content for m in first + second]
+    assert first[0].content.index("Game #7") < first[0].content.index("Game #8")
+    assert first[0].pinged_user_ids == {edge.guest.id}
+
+
+class PlayedInTheNight:
+    """Turns as the service tells them when the guest played game 7's turn during their quiet
+    hours, and game 8's still waits for them."""
+
+    async def turns_now(self, notices: Sequence[HeldNotice]) -> dict[int, TurnNow]:
+        return {7: TurnNow(7, False), 8: TurnNow(8, True)}
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_held_ping_in_the_channel_skips_a_game_the_list_no_longer_names(
+    edge: Edge,
+) -> None:
+    """The first notice held is of a turn played since: the list leaves game 7 out, and pings
+    its person in the channel of game 8, the first game it names."""
+    first, second = await sent_in_channels(edge, PlayedInTheNight())  # type: ignore[arg-type]
+    assert first == [], [m.content for m in first]
+    assert len(second) == 1, [m.content for m in second]
+    assert "Game #8" in second[0].content
+    assert "Game #7" not in second[0].content
+    assert second[0].pinged_user_ids == {edge.guest.id}
 
 
 def test_the_nonce_names_the_notices_and_their_person_only() -> None:

@@ -41,6 +41,7 @@ from tests.bot.services.test_async_play import (
     Table,
     make_table,
     play_turn,
+    run_until_quiet,
     two_humans,
 )
 from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat
@@ -214,6 +215,32 @@ async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_le
     assert [turn.user_id for turn in table.turns] == [mover], "the AI played at the real end"
     with pytest.raises(NotAwayError):
         await table.service.away.come_back(GUILD, mover)
+
+
+async def test_a_turn_reminded_before_its_player_went_away_is_not_reminded_again_once_back(
+    table: AwayTable,
+) -> None:
+    """The reminder at half the limit pings the player once: their clock, stopped by days
+    away after it and started again by coming back, runs on to the turn's end with no second
+    reminder."""
+    _, mover, _ = await who_moves(table)
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    table.clock.advance(10)
+    await table.service.away.go_away(GUILD, mover, 1)
+    table.clock.advance(3600)
+    await table.service.away.come_back(GUILD, mover)
+    for seconds in (0, 31, 62):  # past the scheduler's retry of work it handled just before
+        table.clock.advance(seconds)
+        await table.scheduler.seconds_to_sleep()
+        await table.scheduler.run_due()
+    assert len(table.reminders) == 1, "reminded once"
+    left = timedelta(seconds=LIMIT / 2 - 10 - 93)
+    assert await sleep_for(table) == left, "next: the end of the turn"
+    table.clock.advance(left.total_seconds())
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover], "out of time at the real end"
 
 
 async def test_days_away_running_out_are_told_once_with_the_time_left(
@@ -407,6 +434,24 @@ async def test_a_spell_that_would_pass_next_month_s_allowance_is_refused(
         await away.go_away(GUILD, HOST, 12)  # 1 day of March, 11 begun in April
     assert refused.value.left == MONTHLY_AWAY_DAYS
     await away.go_away(GUILD, HOST, 10)  # 1 day of March, 10 begun in April
+
+
+async def test_a_refusal_names_the_month_whose_allowance_the_days_pass(
+    table: AwayTable,
+) -> None:
+    """Days asked within a month whose allowance is used up are refused by this month's;
+    days that run into next month and pass its allowance, by next month's."""
+    away = table.service.away
+    await away.set_away_days(GUILD, 14)
+    await away.go_away(GUILD, HOST, 9)  # 9 of March's 10 days
+    table.clock.now = datetime(2026, 3, 11, 12, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, 2)  # all in March
+    assert (refused.value.left, refused.value.next_month) == (1, False)
+    table.clock.now = datetime(2026, 3, 31, 12, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, 12)  # 1 day of March, 11 begun in April
+    assert (refused.value.left, refused.value.next_month) == (MONTHLY_AWAY_DAYS, True)
 
 
 def tournaments_on(table: AwayTable) -> TournamentService:
@@ -825,6 +870,29 @@ async def test_a_held_turn_is_told_only_while_it_waits_for_its_player(table: Awa
     assert table.turns, "the AI played the turn"
     (after,) = (await away.turns_now(held)).values()
     assert (after.waits, after.timed_out) == (False, True), "their last turn ran out"
+
+
+async def test_a_held_turn_that_ran_out_is_told_even_when_the_next_one_began_since(
+    table: AwayTable,
+) -> None:
+    """A turn whose time ran out in the night (the AI played it) is told as such in the
+    morning even when the game waits for the person's next turn again."""
+    view, mover, other = await who_moves(table)
+    begun = table.clock.now
+    release = begun + timedelta(hours=8)
+    held = HeldNotice(
+        mover, GUILD, view.game.channel_id, view.id, view.seq, "turn", "en", release, begun
+    )
+    table.clock.advance(LIMIT)
+    await table.scheduler.run_due()  # out of time: the AI plays the turn for them
+    await run_until_quiet(table)
+    assert [turn.user_id for turn in table.turns] == [mover]
+    table.clock.advance(60)
+    view = await play_turn(table, await table.service.play.look(view.id), other)
+    assert view.user_to_move == mover, "their next turn began"
+    table.clock.advance(60)
+    (now,) = (await table.service.away.turns_now([held])).values()
+    assert (now.waits, now.timed_out) == (True, True)
 
 
 async def test_a_held_turn_of_a_seat_the_ai_took_over_does_not_wait_for_its_person(

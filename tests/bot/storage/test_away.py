@@ -1,7 +1,7 @@
 """AwayStore on both back ends: a notice is claimed only once released, with when it was held,
 and giving a claim back, or marking sent, touches that owner's claim only, while a claim whose
 lease ran out is another owner's to take; a person's spells away since a time come oldest first,
-one at a time."""
+one at a time, and going away again drops the end of the spell it ends unsaid."""
 
 from __future__ import annotations
 
@@ -118,3 +118,17 @@ async def test_a_new_spell_ends_the_one_still_running_at_its_start(db: Database)
     ]
     assert await away.active_spells(T0 + 2 * day) == {(1, ANN): T0 + 3 * day}
     assert await away.active_spells(T0 + 4 * day) == {}, "back after the second spell's end"
+
+
+async def test_going_away_again_drops_the_first_spell_s_end_unsaid(db: Database) -> None:
+    """Away again before a spell's end, the person is told of the second spell's end only:
+    the first's is never claimed, at its own end or after."""
+    away = AwayStore(db)
+    day = timedelta(days=1)
+    await away.start_spell(1, ANN, Spell(T0, T0 + 2 * day))
+    await away.start_spell(1, ANN, Spell(T0 + day, T0 + 4 * day))
+    first_end = T0 + 2 * day
+    assert await away.claim_held(first_end, "a", first_end + LEASE) == []
+    second_end = T0 + 4 * day
+    claimed = await away.claim_held(second_end, "a", second_end + LEASE)
+    assert [(n.kind, n.release_at) for n in claimed] == [("back", second_end)]
