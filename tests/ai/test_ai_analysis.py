@@ -390,6 +390,21 @@ def test_a_toll_that_went_against_the_chances_is_not_the_turning_point_s_reason(
     assert swing.cause is Cause.PAYMENT, "the same toll paid to the seat that gained most"
 
 
+def test_a_toll_escaped_is_the_reason_only_where_a_roll_cost_at_least_a_dirham() -> None:
+    """The same roll, all of the turn's move, nothing paid: where a roll from there cost half
+    a dirham on average the mover escaped nothing worth naming; from a dirham on, it did."""
+    before = (0.25, 0.25, 0.25, 0.25)
+    after = (0.45, 0.24, 0.26, 0.05)
+    points = [Point(6, 0, before), Point(7, 1, after)]
+    cheap = _swing(points, [_Turn(7, 1, [], face=2, escaped=0.5, rolled=after)])
+    assert cheap is not None
+    assert cheap.cause is Cause.NONE, cheap
+    dear = _swing(points, [_Turn(7, 1, [], face=2, escaped=ESCAPED_TOLL, rolled=after)])
+    assert dear is not None
+    assert dear.cause is Cause.ESCAPE, dear
+    assert ESCAPED_TOLL == 1.0
+
+
 def test_of_two_equal_moves_the_earlier_is_the_turning_point() -> None:
     """Turn 1 moves the chances 25 points, turn 2 moves them back as far: the earlier is the
     turning point."""

@@ -426,6 +426,25 @@ def test_costliest_ranks_the_seats_losses() -> None:
     assert worst.loss_of("S") == 0.0
 
 
+def test_costliest_are_the_costliest_of_all_the_seat_s_decisions_costliest_first() -> None:
+    """Four decisions over the floor, losing 3, 4, 5 and 30 points in the order played: the
+    three taught are the 30, the 5 and the 4, not the first three played."""
+    options = (
+        Option("S", 0.50, Facts()),
+        Option("A", 0.47, Facts()),
+        Option("B", 0.46, Facts()),
+        Option("C", 0.45, Facts()),
+        Option("D", 0.20, Facts()),
+    )
+    state = endgame("d5", "E", "orient")
+    three, four, five, thirty = (
+        judgement_from(state, action, options, index=index)
+        for index, action in enumerate("ABCD", start=1)
+    )
+    judged = ai.judge.GameJudgement(2, (three, four, five, thirty), ())
+    assert judged.costliest(0) == (thirty, five, four)
+
+
 def test_costliest_teaches_what_gave_away_two_points_or_more() -> None:
     """What Learn from your mistakes teaches: the costliest decisions that gave away at least
     the drill's floor (2 points in 2 players, 1.7 in 4), an inaccuracy or not: a newcomer who
@@ -460,6 +479,18 @@ def test_a_seat_s_summary_leaves_its_forced_decisions_out() -> None:
     summary = summarise(0, [forced, chosen])
     assert (summary.decisions, summary.mistakes) == (1, 1)
     assert summary.accuracy == chosen.accuracy
+
+
+def test_a_seat_s_summary_counts_each_decision_in_its_own_band_alone() -> None:
+    """A blunder is counted a blunder, not a mistake as well: one mistake (10 points) and one
+    blunder (30 points) are 0 inaccuracies, 1 mistake and 1 blunder."""
+    options = (Option("S", 0.5, Facts()), Option("L", 0.4, Facts()), Option("R", 0.2, Facts()))
+    state = endgame("d5", "E", "orient")
+    mistake = judgement_from(state, "L", options, index=1)
+    blunder = judgement_from(state, "R", options, index=3)
+    assert (mistake.band, blunder.band) == (Band.MISTAKE, Band.BLUNDER)
+    summary = summarise(0, [mistake, blunder])
+    assert (summary.inaccuracies, summary.mistakes, summary.blunders) == (0, 1, 1)
 
 
 def test_a_rug_over_a_resigned_seat_s_rug_covers_no_rival() -> None:

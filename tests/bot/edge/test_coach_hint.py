@@ -47,6 +47,7 @@ from tests.bot.edge.test_edge import (
 from tests.bot.edge.test_edge_languages import french_server
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import InteractionHandle
+from tests.polling import until
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
@@ -60,9 +61,10 @@ async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
         yield running
 
 
-async def coached_turn(edge: Edge) -> FakeMessage:
-    """A coached 2-player game of host and guest, started: its first turn's message."""
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
+async def coached_turn(edge: Edge, **options: Any) -> FakeMessage:
+    """A coached 2-player game of host and guest (with the other `options` of
+    `/marrakech new`), started: its first turn's message."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True, **options).answer()
     assert "coached, never rated" in str(lobby.embeds[0]["fields"])
     await edge.click(edge.guest, lobby, "Join").response()
     await edge.click(edge.host, lobby, "Start").response()
@@ -154,6 +156,39 @@ async def test_the_hint_command_gives_the_hint_of_a_coached_game(edge: Edge) -> 
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content
 
 
+async def test_the_hint_s_picture_is_of_the_option_it_names(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hint comes with the board as the coach's option leaves it: the one picture drawn is
+    of the option the line names, the first of the options found."""
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    search, draw = coach.options, coach.hint_png
+    found: list[Options] = []
+    drawn: list[str] = []
+
+    async def options(record: Any) -> Options:
+        found.append(await search(record))
+        return found[-1]
+
+    async def hint_png(state: Any, action: str, language: str, players: Any) -> bytes:
+        drawn.append(action)
+        return await draw(state, action, language, players)
+
+    monkeypatch.setattr(coach, "options", options)
+    monkeypatch.setattr(coach, "hint_png", hint_png)
+    answer = await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    (options_found,) = found
+    state = (await edge.service.play.look(1)).state
+    assert state is not None
+    named = option_label(state, options_found[0].action, "en")
+    assert answer.content.startswith(f"💡 The coach would go for {named}:"), answer.content
+    assert len({option.action for option in options_found}) > 1, "a choice to draw one of"
+    assert drawn == [options_found[0].action]
+
+
 HINT_OPENS = {"uk": "💡 Тренер обрав би ", "en": "💡 The coach would go for "}
 
 
@@ -211,12 +246,7 @@ async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> 
     """Rolling the die (the turn's first step when Assam turns after the rug) is no choice:
     the mover is told to roll first, keeps every hint, and gets one when there is a rug to
     lay."""
-    lobby = await edge.slash(
-        edge.host, "marrakech", "new", seats=2, coach=True, variant="rotate-after"
-    ).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    turn = await coached_turn(edge, variant="rotate-after")
     mover, _ = mover_and_other(edge, turn)
     state = (await edge.service.play.look(1)).state
     assert state is not None
@@ -227,6 +257,23 @@ async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> 
     answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
     assert answer.content.startswith("💡 The coach would go for laying on "), answer.content
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content, answer.content
+
+
+async def test_a_turn_offers_no_hint_while_its_mover_only_has_to_roll(edge: Edge) -> None:
+    """Hint is for a choice, never the die: in the variant where Assam turns after the rug,
+    the turn's message at the roll offers the roll alone; once rolled, the rug to lay offers
+    Hint."""
+    turn = await coached_turn(edge, variant="rotate-after")
+    mover, _ = mover_and_other(edge, turn)
+    state = (await edge.service.play.look(1)).state
+    assert state is not None
+    assert state.phase is Phase.ROLL
+    labels = [b.label for b in edge.fake.world.messages[turn.id].enabled_buttons()]
+    assert "Roll the die" in labels, labels
+    assert "Hint" not in labels, labels
+    await edge.click(mover, turn, "Roll the die").response()
+    placing = edge.fake.world.messages[turn.id]
+    assert "Hint" in [b.label for b in placing.enabled_buttons()]
 
 
 CHOICE = r"(turning Assam \w+|keeping Assam facing \w+|laying on [a-g][1-7]-[a-g][1-7])"
@@ -252,6 +299,12 @@ async def verdicts_done(edge: Edge) -> None:
 def followups_of(handle: InteractionHandle) -> list[FakeMessage]:
     """Every follow-up the bot sent for `handle` so far."""
     return [e.message for e in handle.events if e.kind == "followup" and e.message is not None]
+
+
+async def clicks_handled(edge: Edge) -> None:
+    """Wait until the bot has handled every game button clicked so far, so every verdict
+    those clicks ask for has been started."""
+    await until(lambda: not edge.bot.handlers._in_flight, "every click handled")
 
 
 def with_a_blunder(options: Options) -> Options:
@@ -351,6 +404,70 @@ async def test_the_click_is_answered_and_the_move_shown_while_the_verdict_is_jud
     (verdict,) = await clicking.followups(1, timeout=30.0)
     assert verdict.ephemeral
     assert VERDICT.fullmatch(verdict.content), verdict.content
+
+
+async def test_a_roll_of_the_die_gets_no_verdict(edge: Edge) -> None:
+    """A die roll is no decision: in the variant where Assam turns after the rug, the first
+    player's rug and turn of Assam each get their verdict, and the second player's roll that
+    follows gets none (a verdict there could only judge the decision before it, the first
+    player's)."""
+    turn = await coached_turn(edge, variant="rotate-after")
+    mover, other = mover_and_other(edge, turn)
+    await edge.click(mover, turn, "Roll the die").response()
+    place = edge.fake.world.messages[turn.id]
+    (laid,) = await edge.click(mover, place, decision(place)).followups(1, timeout=30.0)
+    assert VERDICT.fullmatch(laid.content), laid.content
+    turning = edge.fake.world.messages[turn.id]
+    (turned,) = await edge.click(mover, turning, decision(turning)).followups(1, timeout=30.0)
+    assert VERDICT.fullmatch(turned.content), turned.content
+    nxt = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.pinged_user_ids == {other.id} and m.id > turn.id
+    )
+    rolling = edge.click(other, nxt, "Roll the die")
+    await rolling.response()
+    await clicks_handled(edge)
+    await verdicts_done(edge)
+    assert followups_of(rolling) == [], [m.content for m in followups_of(rolling)]
+
+
+async def test_a_hint_s_options_judge_only_the_decision_it_was_asked_at(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Hint still being searched when its person takes the decision is answered after it:
+    its options are of that decision, so the next decision (the rug) is judged on a search of
+    its own and gets its verdict, never judged on the turn of Assam's options."""
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    search = coach.options
+    searching, searched = asyncio.Event(), asyncio.Event()
+
+    async def held(record: Any) -> Any:
+        searching.set()
+        await searched.wait()
+        return await search(record)
+
+    monkeypatch.setattr(coach, "options", held)
+    hinting = edge.click(mover, turn, "Hint")
+    await asyncio.wait_for(searching.wait(), timeout=30.0)
+    (orienting,) = await edge.click(mover, turn, decision(turn)).followups(1, timeout=30.0)
+    assert VERDICT.fullmatch(orienting.content), orienting.content
+    searched.set()
+    hint = await hinting.answer(timeout=30.0)
+    assert hint.content.startswith("💡 The coach would go for turning Assam "), hint.content
+    await clicks_handled(edge)
+    assert edge.bot.handlers._hinted, "the late hint's options are kept"
+    monkeypatch.setattr(coach, "options", search)
+
+    place = edge.fake.world.messages[turn.id]
+    placing = edge.click(mover, place, decision(place))
+    await placing.response()
+    await clicks_handled(edge)
+    await verdicts_done(edge)
+    verdicts = followups_of(placing)
+    assert len(verdicts) == 1, "the rug's own verdict"
+    assert VERDICT.fullmatch(verdicts[0].content), verdicts[0].content
 
 
 async def test_a_closed_game_s_hints_are_forgotten(edge: Edge) -> None:

@@ -184,6 +184,27 @@ async def test_each_player_gets_their_own_decisions_whoever_opened_the_drill_fir
     assert hosts.startswith("Decision 1 of 3 "), hosts
 
 
+async def test_the_drill_s_steps_speak_the_presser_s_language_on_a_server_of_another(
+    edge: Edge,
+) -> None:
+    """The guest speaks French on an English server (whose result offers "Learn from your
+    mistakes"): their drill, each step and each button of it, is in French."""
+    final = await played(edge, turns=10)
+    drill = await edge.click(edge.guest, final, OPEN).answer(timeout=60.0)
+    assert drill.ephemeral
+    assert drill.visible_to == edge.guest.id
+    assert drill.content.startswith("Décision 1 sur 3 de la partie n° 1 "), drill.content
+    assert "de chances de gagner" in drill.content, drill.content
+    labels = [b.label for b in drill.buttons()]
+    assert labels == ["Voir le meilleur coup", "Réessayer", "Suivant"], labels
+    better = await pressed(edge, edge.guest, drill, "Voir le meilleur coup")
+    assert "Mieux valait " in better.content, better.content
+    tried = await pressed(edge, edge.guest, better, "Réessayer")
+    assert tried.content.endswith("Choisissez à nouveau parmi les mêmes options."), tried.content
+    following = await pressed(edge, edge.guest, tried, "Suivant")
+    assert following.content.startswith("Décision 2 sur 3 "), following.content
+
+
 async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:

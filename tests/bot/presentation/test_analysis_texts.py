@@ -104,6 +104,15 @@ def test_the_turning_point_in_english() -> None:
     assert swing_lines(swing(Cause.NONE), "en")[0] == "{seat1} played turn 23."
 
 
+def test_a_rug_is_said_to_make_its_region_from_three_squares_on() -> None:
+    assert swing_lines(swing(Cause.RUG, rug=(16, 23), grown=3), "en")[0] == (
+        "{seat1} laid a rug on c3-c4, making a region of 3 squares."
+    )
+    assert swing_lines(swing(Cause.RUG, rug=(16, 23), grown=2), "en")[0] == (
+        "{seat1} laid a rug on c3-c4."
+    )
+
+
 def test_one_seat_that_gained_and_lost_most_is_said_once() -> None:
     same = swing(Cause.NONE, before=(0.5, 0.5), after=(0.5, 0.5), gainer=0, loser=0)
     assert swing_lines(same, "en")[1] == "{seat0}: 50% → 50%"

@@ -248,6 +248,21 @@ def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_
 
 
 @pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
+def test_best_is_the_coach_s_own_choice_alone_and_a_few_tenths_below_it_is_good(
+    locale: str,
+) -> None:
+    """ "Best" is said of the coach's own choice, to within a twentieth of a point: a choice
+    0.3 points below it is "Good", with no points named (within a point of the best)."""
+    orient = orient_state()
+    facings = coach.facings_of(orient)
+    best, *_ = VERDICTS[locale]
+    good, *_ = SMALL_LOSSES[locale]
+    options = (Option("S", 0.40, Facts()), Option("L", 0.397, Facts()), Option("R", 0.2, Facts()))
+    assert coach.verdict_line(judgement_from(orient, "S", options), facings, locale) == best
+    assert coach.verdict_line(judgement_from(orient, "L", options), facings, locale) == good
+
+
+@pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
 def test_a_decision_in_a_game_all_but_won_is_decided_too(locale: str) -> None:
     # "Good" where every option keeps the game won would teach nothing, as where all lose it.
     orient = orient_state()
