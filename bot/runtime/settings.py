@@ -88,7 +88,14 @@ class DatabaseTarget:
 
     @property
     def _written_password(self) -> str | None:
-        return urlsplit(self.url).password if self.url is not None else None
+        """The password as the URL writes it; in a URL that does not parse, all that its user
+        part holds after the ':' up to the URL's last '@', never the piece a parser reads."""
+        if self.url is None:
+            return None
+        if not _parses(self.url):
+            _, colon, written = _typed_user_part(self.url).partition(":")
+            return written if colon else None
+        return urlsplit(self.url).password
 
     def __repr__(self) -> str:
         if self.url is None:
@@ -115,19 +122,25 @@ _STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 """A '%' that starts no percent-encoding (two hex digits)."""
 
 
+def _typed_user_part(url: str) -> str:
+    """Everything between the URL's '://' and its last '@', as typed ('' without an '@')."""
+    return url.partition("://")[2].rpartition("@")[0]
+
+
 def _parses(url: str) -> bool:
     """Whether the URL's user part, host and port read as typed: a '/', '?' or '#' in a
-    password ends the part it belongs to, and leaves its '@' (and the rest of the password)
-    in the path, the query or the fragment; a '%' not followed by two hex digits encodes
-    nothing (one that is, as in every URL, is the character the digits encode)."""
+    password ends the part it belongs to, and leaves the URL's last '@' (and the rest of the
+    password) in the path, the query or the fragment, whether or not an '@' of the password
+    comes before it; a '%' not followed by two hex digits encodes nothing (one that is, as in
+    every URL, is the character the digits encode)."""
     parts = urlsplit(url)
     try:
         parts.port  # noqa: B018  (reading it checks it)
     except ValueError:
         return False
-    if "@" in url.partition("://")[2] and "@" not in parts.netloc:
-        return False
     user_part = parts.netloc.rpartition("@")[0]
+    if user_part != _typed_user_part(url):
+        return False
     return _STRAY_PERCENT.search(user_part) is None
 
 

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot import supervisor as supervision
+from bot.runtime.composition import Bot, claim_owner
 from bot.runtime.scheduler import Scheduler
+from bot.services.views import DueKind, DueWork
+from bot.storage import GameStore, TurnClock, open_database
+from bot.storage.database import Backend
+from bot.storage.games import ShardSet
 from tests.bot.edge.test_edge import running_edge
+from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
 from tests.polling import until
+from tests.postgres import backend, database_target, postgres_server, postgres_url
+
+__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 
 async def test_the_turn_clock_runs_under_the_supervisor_which_starts_it_again_when_it_dies(
@@ -39,3 +50,100 @@ async def test_the_turn_clock_runs_under_the_supervisor_which_starts_it_again_wh
             "the turn clock started again, or its task ended",
         )
         assert len(runs) == 2, "the turn clock that died was not started again"
+
+
+PARTS = ("client", "service", "display", "handlers", "scheduler", "store", "supervisor", "watch")
+"""The parts a Bot cannot be built without."""
+
+
+def bot_of(**parts: Any) -> Bot:
+    """A Bot of the parts a test gives (fakes of the slices it uses); the others are None."""
+    given: dict[str, Any] = dict.fromkeys(PARTS) | parts
+    return Bot(**given)
+
+
+class Reminders:
+    """The slice of TurnClockService a due reminder goes through, with the claims it released."""
+
+    def __init__(self) -> None:
+        self.released: list[DueWork] = []
+
+    async def remind(self, game_id: int, seq: int) -> str:
+        return f"remind game {game_id}"
+
+    async def release(self, work: DueWork) -> None:
+        self.released.append(work)
+
+
+class Channel:
+    """The slice of GameDisplay a reminder is sent through: Discord takes it, or refuses it."""
+
+    def __init__(self, *, refuses: bool) -> None:
+        self.refuses = refuses
+
+    async def send_reminder(self, reminder: str) -> None:
+        if self.refuses:
+            raise RuntimeError("Discord said no")
+
+
+@pytest.mark.parametrize("refuses", [False, True])
+async def test_due_work_gives_up_its_claim_when_done_and_when_it_failed(refuses: bool) -> None:
+    """A claim kept after a failure would hold the game back from the scheduler's retry in
+    another process until its lease ran out."""
+    turns = Reminders()
+    bot = bot_of(service=SimpleNamespace(turns=turns), display=Channel(refuses=refuses))
+    work = DueWork(game_id=7, seq=12, kind=DueKind.REMIND)
+    if refuses:
+        with pytest.raises(RuntimeError, match="Discord said no"):
+            await bot.do_due_work(work)
+    else:
+        await bot.do_due_work(work)
+    assert turns.released == [work]
+
+
+def test_processes_on_one_host_holding_other_shards_are_other_claim_owners() -> None:
+    """Each would take the other's claims at once, as its own, instead of waiting for their
+    lease; a process restarted with the same shards takes back its own."""
+    host = socket.gethostname()
+    first = claim_owner(ShardSet(4, (0, 1)))
+    second = claim_owner(ShardSet(4, (2, 3)))
+    assert first != second
+    assert first == claim_owner(ShardSet(4, (0, 1)))
+    assert first.startswith(f"{host}:")
+    assert second.startswith(f"{host}:")
+    assert claim_owner(None) == f"{host}:shards-all"
+
+
+async def nothing(*_: object) -> int:
+    return 0
+
+
+async def test_a_start_drops_the_claims_left_on_sqlite_only(
+    database_target: str, backend: Backend
+) -> None:
+    """SQLite serves one process: the claims left at its start are those of a run that
+    stopped. On PostgreSQL they may be another running process's, and stay its own."""
+    database = await open_database(database_target)
+    try:
+        store = GameStore(database)
+        game_id = await due_game(store, 10, TurnClock(T0, None, T0))
+        assert await store.claim(game_id, T0, "another process", T3)
+        bot = bot_of(
+            service=SimpleNamespace(
+                play=SimpleNamespace(backfill_results=nothing),
+                ratings=SimpleNamespace(catch_up=nothing),
+            ),
+            display=SimpleNamespace(resume_displays=nothing),
+            scheduler=SimpleNamespace(start=lambda supervisor: None),
+            store=store,
+            supervisor=SimpleNamespace(start=lambda name, run: None),
+            watch=SimpleNamespace(run=nothing),
+        )
+        await bot.before_connect()
+        taken = await store.claim_due(T1, LONG_AGO, "this process", T3, 10)
+        if backend == "sqlite":
+            assert [game.id for game in taken] == [game_id], "a stopped run's claim is dropped"
+        else:
+            assert taken == [], "another running process's claim stays its own"
+    finally:
+        await database.close()

@@ -183,6 +183,29 @@ async def test_bad_arguments_are_refused_before_anything_is_opened(
     assert _files(tmp_path) == before
 
 
+@pytest.mark.parametrize(
+    ("arguments", "named", "not_named"),
+    [
+        (["mysql://db/marrakech", "{good}"], "FROM", "TO"),
+        (["{good}", "mysql://db/marrakech"], "TO", "FROM"),
+    ],
+    ids=["FROM", "TO"],
+)
+async def test_a_bad_argument_s_refusal_names_that_argument(
+    arguments: list[str],
+    named: str,
+    not_named: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["copy-db", *(argument.format(good=tmp_path / "a.sqlite3") for argument in arguments)]
+    assert await _run(argv) == 2
+    said = capsys.readouterr().err
+    assert f"{named} must be a file path, sqlite:///path or postgresql://" in said, said
+    assert not_named not in said
+    assert "MARRAKECH_DB" not in said
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     """Every file under `folder`, by its path there, with its bytes."""
     return {

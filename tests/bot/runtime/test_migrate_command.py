@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.storage
 from bot.__main__ import main
 from bot.storage import open_database
 from bot.storage.database import load_migrations
@@ -57,6 +58,23 @@ async def test_migrate_on_a_path_that_is_no_database_says_so_in_one_line(
     assert said.out == ""
     assert len(said.err.strip().splitlines()) == 1, said.err
     assert said.err.startswith(f"marrakech-bot: sqlite:{tmp_path}: ")
+
+
+def test_migrate_says_a_driver_message_over_several_lines_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def refused(target: object, **_: object) -> None:
+        raise OSError("could not open the database\nDETAIL:  the disk is read-only\nHINT:  look")
+
+    monkeypatch.setattr(bot.storage, "open_database", refused)
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path / "marrakech.sqlite3"))
+    assert main(["migrate"]) == 5
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err == (
+        f"marrakech-bot: sqlite:{tmp_path / 'marrakech.sqlite3'}: could not open the database "
+        "DETAIL: the disk is read-only HINT: look\n"
+    )
 
 
 def test_migrate_refuses_a_bad_setting(

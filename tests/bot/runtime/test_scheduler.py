@@ -7,13 +7,20 @@ after each in a row, and stopping it never raises."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.runtime.scheduler import BACKOFF_MAX_SECONDS, RETRY_SECONDS, Scheduler
+from bot import supervisor as supervision
+from bot.runtime.scheduler import (
+    BACKOFF_MAX_SECONDS,
+    MAX_RETRY_SECONDS,
+    RETRY_SECONDS,
+    Scheduler,
+)
 from bot.services import DueKind, DueWork
 from bot.services.errors import StaleBoardError
 from bot.storage.database import DatabaseUnavailableError
@@ -106,6 +113,28 @@ async def test_the_turn_clock_sleeps_until_the_earliest_retry() -> None:
     turns.due.append(later)
     assert await scheduler.run_due() == 0  # game 8 retried 10 s after game 7
     assert await scheduler.seconds_to_sleep() == RETRY_SECONDS - 10
+
+
+async def test_work_that_keeps_failing_waits_twice_as_long_each_time_up_to_an_hour() -> None:
+    """A channel gone for a day: once the cause is gone, its work waits out an hour at most."""
+    now = [NOW]
+    attempts: list[DueWork] = []
+
+    async def handle(work: DueWork) -> None:
+        attempts.append(work)
+        raise WorkerTimeoutError("choose_action ran over 30 s")
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: now[0])  # type: ignore[arg-type]
+    waits: list[float] = []
+    for _ in range(10):
+        assert await scheduler.run_due() == 0
+        wait = await scheduler.seconds_to_sleep()
+        assert wait is not None
+        waits.append(wait)
+        now[0] += timedelta(seconds=wait)
+    assert len(attempts) == 10, "tried once at each retry"
+    assert MAX_RETRY_SECONDS == 3600.0
+    assert waits == [30.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 3600.0, 3600.0, 3600.0]
 
 
 async def test_work_another_process_did_first_is_done_quietly(
@@ -228,6 +257,40 @@ async def test_stopping_a_turn_clock_that_died_does_not_raise(
         await scheduler.stop()
     (record,) = caplog.records
     assert record.getMessage() == "the turn clock had stopped on an error"
+
+
+async def test_stopping_a_turn_clock_that_will_not_end_does_not_raise(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The stop gives up on a turn clock still running after STOP_SECONDS (it lost every
+    cancellation): it says so and returns, so that the bot's other tasks are stopped too."""
+    monkeypatch.setattr(supervision, "CANCEL_AGAIN_SECONDS", 0.01)
+    monkeypatch.setattr(supervision, "STOP_SECONDS", 0.05)
+    released = asyncio.Event()
+
+    async def handle(_work: DueWork) -> None:
+        pass
+
+    async def will_not_end() -> None:
+        while not released.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await released.wait()
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: NOW)  # type: ignore[arg-type]
+    scheduler.run_forever = will_not_end  # type: ignore[method-assign]
+    scheduler.start()
+    task = scheduler._task
+    assert task is not None
+    await asyncio.sleep(0)
+    try:
+        with caplog.at_level(logging.WARNING):
+            await asyncio.wait_for(scheduler.stop(), 30)
+        assert not task.done()
+        (record,) = caplog.records
+        assert record.getMessage() == "tasks still running after 0 s of stopping: turn-clock"
+    finally:
+        released.set()
+        await asyncio.wait({task}, timeout=30)
 
 
 class OutagesApart(OneGameDue):

@@ -3,11 +3,21 @@ never shows in the logged settings."""
 
 from __future__ import annotations
 
+import io
+import logging
 from pathlib import Path
 
 import pytest
 
-from bot.runtime.settings import SettingsError, load_heartbeat_path, load_settings, redacted_url
+from bot.runtime.logs import configure_logging
+from bot.runtime.settings import (
+    DatabaseTarget,
+    SettingsError,
+    describe,
+    load_heartbeat_path,
+    load_settings,
+    redacted_url,
+)
 
 TOKEN = {"DISCORD_TOKEN": "abc.def.ghi"}
 
@@ -88,16 +98,66 @@ def test_a_password_a_url_cannot_hold_as_typed_is_refused_without_showing_it(
     assert "etPW" not in repr(settings)
 
 
+@pytest.mark.parametrize(("reserved", "encoded"), [("/", "%2F"), ("?", "%3F"), ("#", "%23")])
+@pytest.mark.usefixtures("restore_root_logger")
+def test_a_password_with_an_at_sign_before_a_reserved_character_is_refused_without_showing_it(
+    reserved: str, encoded: str
+) -> None:
+    """An '@' in the password leaves one in the URL's user part, but the '/', '?' or '#' after
+    it still ends that part: the password would be read as its piece before the '@', the next
+    piece as the host, and the rest would be logged. Refused in the same one line, and no piece
+    of the password shows, neither redacted nor in a log given the target's secrets."""
+    password = f"S3cr@et{reserved}PW"
+    url = f"postgresql://marrakech:{password}@127.0.0.1:5432/marrakech"
+    with pytest.raises(SettingsError, match="percent-encode") as raised:
+        load_settings({**TOKEN, "MARRAKECH_DB": url})
+    said = str(raised.value)
+    assert "\n" not in said
+    assert "S3cr" not in said
+    assert "PW" not in said
+    assert redacted_url(url) == "postgresql://***@127.0.0.1:5432/marrakech"
+    stream = io.StringIO()
+    configure_logging("INFO", secrets=DatabaseTarget(url=url).secrets, stream=stream)
+    logging.getLogger("tests.settings").error("cannot connect to %s", url)
+    logged = stream.getvalue()
+    assert "S3cr" not in logged
+    assert "PW" not in logged
+    written = url.replace(password, password.replace(reserved, encoded))
+    settings = load_settings({**TOKEN, "MARRAKECH_DB": written})
+    assert settings.database.password == password, "the encoded form is read as the password"
+    assert "S3cr" not in describe(settings)
+    assert "PW" not in describe(settings)
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_the_logs_hide_a_percent_encoded_password_as_written_and_as_read() -> None:
+    """A driver's error may quote the URL as written, or the password as the server read it."""
+    url = "postgresql://marrakech:S3cr%2FetPW@db.internal:5432/marrakech"
+    settings = load_settings({**TOKEN, "MARRAKECH_DB": url})
+    assert settings.database.password == "S3cr/etPW"
+    stream = io.StringIO()
+    configure_logging("INFO", secrets=settings.database.secrets, stream=stream)
+    logging.getLogger("tests.settings").error("cannot connect to %s", url)
+    logging.getLogger("tests.settings").error("password S3cr/etPW refused")
+    logged = stream.getvalue()
+    assert "etPW" not in logged, logged
+    assert "S3cr" not in logged, logged
+
+
 def test_a_percent_sign_and_two_hex_digits_in_a_password_is_the_character_they_encode() -> None:
     # As in every URL: "ab%41" is "abA". A password with a '%' of its own writes it %25.
     url = "postgresql://marrakech:ab%41@127.0.0.1:5432/marrakech"
     assert load_settings({**TOKEN, "MARRAKECH_DB": url}).database.password == "abA"
 
 
-def test_redacting_never_shows_a_password_even_from_a_url_that_does_not_parse() -> None:
-    shown = redacted_url("postgresql://marrakech:S3cr/etPW@127.0.0.1:5432/marrakech")
-    assert "etPW" not in shown
-    assert "S3cr" not in shown
+@pytest.mark.parametrize("password", ["S3cr/etPW", "S3cr/et@PW", "S3cr@et/PW"])
+def test_redacting_never_shows_a_password_even_from_a_url_that_does_not_parse(
+    password: str,
+) -> None:
+    url = f"postgresql://marrakech:{password}@127.0.0.1:5432/marrakech"
+    shown = redacted_url(url)
+    assert shown == "postgresql://***@127.0.0.1:5432/marrakech"
+    assert "PW" not in repr(DatabaseTarget(url=url))
 
 
 def test_a_home_folder_is_expanded() -> None:

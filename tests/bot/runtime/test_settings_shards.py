@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.runtime.settings import SETTING_NAMES, SettingsError, load_settings
+from bot.runtime.settings import SETTING_NAMES, SettingsError, describe, load_settings
 from bot.storage.games import ShardSet
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-of-the-token"
@@ -84,6 +84,20 @@ def test_the_shard_settings_are_admin_settings() -> None:
         {"DISCORD_TOKEN": TOKEN, "MARRAKECH_SHARD_COUNT": "2", "MARRAKECH_SHARD_IDS": "1"}
     )
     assert "ShardSet(count=2, ids=(1,))" in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("ids", "held"), [("0-1", "shards 0, 1 of 4"), ("3", "shard 3 of 4")], ids=["0-1", "3"]
+)
+def test_the_start_line_says_which_shards_of_how_many_this_process_holds(
+    ids: str, held: str
+) -> None:
+    settings = load_settings(
+        {"DISCORD_TOKEN": TOKEN, "MARRAKECH_SHARD_COUNT": "4", "MARRAKECH_SHARD_IDS": ids}
+    )
+    line = describe(settings)
+    assert f" · {held} · " in line
+    assert TOKEN not in line
 
 
 def test_a_range_one_step_backwards_is_refused_not_read_as_no_shard() -> None:

@@ -130,6 +130,15 @@ async def pool() -> object:
     await workers.close()
 
 
+async def test_starting_the_pool_starts_every_worker_before_any_job(pool: WorkerPool) -> None:
+    """The first click should not wait for a process to start: the executor starts its
+    processes only as jobs come, so the start gives each worker one of its own."""
+    executor = pool._executor
+    assert executor is not None
+    alive = [process for process in pool_module._processes(executor) if process.is_alive()]
+    assert len(alive) == pool.workers == 2
+
+
 async def test_ai_decisions_in_a_worker_are_the_engine_s_own(pool: WorkerPool) -> None:
     for players, actions, seed in ((2, 0, 1), (3, 30, 2), (4, 61, 3)):
         state = played(players, actions, seed)
