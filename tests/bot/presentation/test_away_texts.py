@@ -35,6 +35,23 @@ def test_the_held_message_names_every_kind_of_notice(language: str) -> None:
         assert line in message.splitlines()
 
 
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [
+        ("en", "🌅 Your quiet hours are over. While they lasted:"),
+        ("fr", "🌅 Vos heures calmes sont finies. Pendant ce temps :"),
+        ("uk", "🌅 Ваші тихі години скінчилися. Тим часом:"),
+    ],
+)
+def test_the_held_message_opens_in_the_language_quiet_hours_were_set_in(
+    language: str, heading: str
+) -> None:
+    release = datetime(2026, 12, 8, 12, tzinfo=UTC)
+    notices = [HeldNotice(7, 9, 500, 12, 3, "turn", language, release)]
+    message = away.held_message(notices) or ""
+    assert message.splitlines()[0] == heading, message
+
+
 def test_a_long_list_counts_what_it_leaves_out() -> None:
     release = datetime(2026, 12, 8, 12, tzinfo=UTC)
     notices = [HeldNotice(7, 9, 500, n, 3, "turn", "en", release) for n in range(25)]

@@ -365,6 +365,17 @@ def test_a_private_board_follows_the_asker_not_the_game() -> None:
     assert (presenter.lobby_post(lobby).embed.title or "").startswith("Marrakech : partie")
 
 
+@pytest.mark.parametrize("asker", ["en", "uk"])
+def test_a_private_board_s_picture_speaks_the_asker_s_language_like_its_embed(
+    asker: str,
+) -> None:
+    view = list(played_views("fr", 3, "standard"))[3]
+    post = presenter.board_post(view, asker)
+    assert post.image is not None
+    assert post.image.language == asker
+    assert images.picture_of(post.image).labels == images.labels(asker), "not the game's French"
+
+
 @pytest.mark.parametrize("locale", ["en", *TRANSLATED])
 def test_the_image_labels_cover_every_word_render_draws(locale: str) -> None:
     labels = images.labels(locale)

@@ -1,6 +1,8 @@
 """The message catalogues: every key in every language, the same placeholders everywhere,
 plural forms that agree with their count, and the English fallback."""
 
+# ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
+
 from __future__ import annotations
 
 import importlib.resources
@@ -11,7 +13,14 @@ import discord
 import pytest
 
 from bot.presentation import messages
-from bot.presentation.messages import LANGUAGES, PLURAL_FORMS, catalogue, language_of, text
+from bot.presentation.messages import (
+    LANGUAGES,
+    PLURAL_FORMS,
+    catalogue,
+    language_of,
+    listed,
+    text,
+)
 
 OTHER_LANGUAGES = [language for language in LANGUAGES if language != "en"]
 
@@ -129,6 +138,22 @@ def test_french_singular_covers_zero_and_one_and_ukrainian_has_three_forms() -> 
     assert "2 dirhams " in text("event.paid_short", "fr", payer="a", payee="b", owed=2, paid=0)
     assert "3 дирхами" in text("event.paid_short", "uk", payer="a", payee="b", owed=3, paid=0)
     assert "7 дирхамів" in text("event.paid_short", "uk", payer="a", payee="b", owed=7, paid=0)
+
+
+@pytest.mark.parametrize(
+    ("language", "two", "three"),
+    [
+        ("en", "A and B", "A, B and C"),
+        ("fr", "A et B", "A, B et C"),
+        ("uk", "A і B", "A, B і C"),
+    ],
+)
+def test_a_list_of_names_is_joined_in_the_language_asked_for(
+    language: str, two: str, three: str
+) -> None:
+    assert listed(["A"], language) == "A"
+    assert listed(["A", "B"], language) == two
+    assert listed(["A", "B", "C"], language) == three
 
 
 def test_a_key_missing_in_a_language_falls_back_to_english_for_that_key(
