@@ -1,6 +1,6 @@
 """The Discord edge of asynchronous play with real discord.py objects (see test_edge.py):
-/marrakech-admin and its run-time permission check, allowed channels, server defaults, the AI
-lobby commands, rejoin, stats and history answers."""
+/marrakech-admin and its run-time permission check, the settings it saves and shows, allowed
+channels, server defaults, the AI lobby commands, rejoin, stats and history answers."""
 
 from __future__ import annotations
 
@@ -89,6 +89,18 @@ async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None
     await channel_option(edge, admin, "remove-channel", other).answer()
     explicit = await edge.slash(edge.guest, "marrakech", "new", seats=2, turn_limit=0).answer()
     assert "no turn time limit" in explicit.embed_text(), "0 overrides the server default"
+
+
+async def test_the_settings_saved_and_shown_say_the_server_s_away_days(edge: Edge) -> None:
+    admin, _ = admin_and_another_channel(edge)
+    saved = await edge.slash(admin, "marrakech-admin", "away-days", days=3).answer()
+    assert "Saved" in saved.content
+    assert "up to 3 days at once" in saved.embed_text()
+    shown = await edge.slash(admin, "marrakech-admin", "show").answer()
+    assert "up to 3 days at once" in shown.embed_text()
+    await edge.slash(admin, "marrakech-admin", "away-days", days=0).answer()
+    shown = await edge.slash(admin, "marrakech-admin", "show").answer()
+    assert "Away days: none" in shown.embed_text(), "0 refuses them, and says so"
 
 
 async def test_a_thread_follows_its_parent_among_the_allowed_channels(edge: Edge) -> None:

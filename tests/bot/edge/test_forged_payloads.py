@@ -1,5 +1,6 @@
 """Commands and clicks Discord would not have offered (a forged payload: a moderator's command
-from a member without Manage Channels, a game id of another server, a game's button sent from
+from a member without Manage Channels, or the End the tournament click of a moderator's private
+question, a game id of another server, a game's button sent from
 another channel, a finished game's Rematch too, a button of a seq the game has not reached, a
 tournament's from another server) are refused at run time with a short private answer, and
 change nothing.
@@ -14,7 +15,9 @@ from typing import Any
 
 import pytest
 
+from bot.edge.inflight import HANDLERS
 from bot.services.errors import NoGameHereError
+from bot.services.tournament_views import TournamentStatus
 from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, started
 from tests.bot.edge.test_rematch import resign, result
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
@@ -190,6 +193,29 @@ async def test_a_member_s_forged_tournament_is_refused(edge: Edge) -> None:
     )
     assert await refusal(forged) == MODERATORS_ONLY
     assert not edge.fake.messages(edge.channel), "no sign-up is posted"
+
+
+async def test_a_member_s_forged_click_ending_a_tournament_is_refused_and_ends_nothing(
+    edge: Edge,
+) -> None:
+    """The End the tournament button is on the moderator's private question only; its id,
+    clicked by a member, is refused, and the tournament and its games go on."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    end = question.button(label="End the tournament").custom_id
+    assert end is not None
+    forged = forged_click(edge, edge.guest, edge.channel, question, end)
+    assert await refusal(forged) == MODERATORS_ONLY
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    view = await tournaments._service.look(1)
+    assert view.status is TournamentStatus.RUNNING
+    assert not any(table.closed for table in view.tables), "no game of it is aborted"
 
 
 async def test_a_forged_ai_level_is_refused_and_seats_nobody(edge: Edge) -> None:

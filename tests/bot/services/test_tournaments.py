@@ -19,6 +19,7 @@ import pytest
 from bot.services import GameService, GameStatus, GameView, pairing
 from bot.services.errors import (
     AlreadyEnteredError,
+    BadOptionError,
     ChannelHasTournamentError,
     GameNotRunningError,
     HostOnlyError,
@@ -309,6 +310,20 @@ async def test_signing_up_and_who_may_start_or_cancel(database: Database) -> Non
         await tournaments.start(view.id, MOD, moderator=True)
     again = await opened(tournaments, ())
     assert again.id != view.id
+
+
+@pytest.mark.parametrize("seats", [1, 5])
+async def test_tables_of_other_than_2_to_4_seats_are_refused_and_open_nothing(
+    database: Database, seats: int
+) -> None:
+    """Discord offers `seats` from 2 to 4 only; the service refuses any other count itself (a
+    forged payload passes Discord's range), and the channel stays free."""
+    _, tournaments = services(database)
+    with pytest.raises(BadOptionError) as refused:
+        await opened(tournaments, (), seats=seats)
+    assert refused.value.option == "seats"
+    view = await opened(tournaments, (), seats=4)
+    assert view.seats == 4, "nothing was opened: the channel takes a tournament of 4 seats"
 
 
 async def test_the_seeding_is_drawn_from_the_tournament_s_seed(database: Database) -> None:
