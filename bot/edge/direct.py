@@ -45,12 +45,11 @@ async def send_direct(
     client: discord.Client, user_id: int, content: str, patience: float = DISCORD_TIMEOUT_SECONDS
 ) -> Delivery:
     """`deliver_direct`, as a courtesy: a message Discord refuses or loses is logged and not
-    sent again."""
+    sent again; one refused for closed direct messages is the caller's to act on and say."""
     try:
         await deliver_direct(client, user_id, content, patience)
     except discord.Forbidden as error:
         if error.code == CANNOT_SEND_TO_USER:
-            log.info("user %s does not accept direct messages", user_id)
             return Delivery.CLOSED
         log.warning("a direct message to user %s was refused (%s)", user_id, why(error))
         return Delivery.FAILED

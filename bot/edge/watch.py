@@ -217,7 +217,11 @@ class WatchMessages:
                 why(error),
             )
         else:
-            log.info("user %s watches game %s; their messages for it are now off", user_id, game_id)
+            log.info(
+                "user %s does not accept direct messages; their messages about game %s are now off",
+                user_id,
+                game_id,
+            )
 
     def _show_again(self, view: GameView, wait: timedelta) -> None:
         """The game's end is held for a watcher for `wait`: show it to its watchers again

@@ -8,8 +8,8 @@ they go out (bot.storage.watchers), so each turn is told once, by one process, a
 restarts; a finished game's watchers go with its last message.
 
 Whether a direct message may reach a person now is the gate's (`MessageGate`): a person in
-their quiet hours or away is held, and the turns they missed come together in the next message
-that may reach them. A finished game's end held for them waits for the moment the gate names,
+their quiet hours is held, and the turns they missed come together in the next message that
+may reach them. A finished game's end held for them waits for the moment the gate names,
 when the edge shows the game to its watchers again (`end_held`). Without a gate, every message
 may go.
 """
