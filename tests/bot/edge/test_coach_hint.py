@@ -87,17 +87,11 @@ async def hints_used(database: Database, user: FakeUser) -> int:
     return int(used)
 
 
-async def test_hint_is_answered_at_once_privately_a_few_times_a_game(
+def hold_the_coach_s_searches(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each Hint is deferred privately before the coach searches: with the search held, the
-    click's deferral arrives, and the hint is edited in once the search is done. The
-    late-answer watchdog is off, so only the handler itself can defer the click."""
-    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
-    turn = await coached_turn(edge)
-    assert "Hint" in [button.label for button in turn.enabled_buttons()]
-    mover, other = mover_and_other(edge, turn)
-    public = len(edge.fake.messages(edge.channel))
+) -> tuple[asyncio.Event, asyncio.Event, Callable[[], None]]:
+    """Make the coach's searches wait: the first event is set as one begins, and each goes on
+    once the second is set; the function, called, lets the searches after it run at once."""
     coach = edge.bot.handlers._coach
     assert coach is not None
     search = coach.options
@@ -109,6 +103,21 @@ async def test_hint_is_answered_at_once_privately_a_few_times_a_game(
         return await search(record)
 
     monkeypatch.setattr(coach, "options", held)
+    return searching, searched, lambda: monkeypatch.setattr(coach, "options", search)
+
+
+async def test_hint_is_answered_at_once_privately_a_few_times_a_game(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each Hint is deferred privately before the coach searches: with the search held, the
+    click's deferral arrives, and the hint is edited in once the search is done. The
+    late-answer watchdog is off, so only the handler itself can defer the click."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
+    turn = await coached_turn(edge)
+    assert "Hint" in [button.label for button in turn.enabled_buttons()]
+    mover, other = mover_and_other(edge, turn)
+    public = len(edge.fake.messages(edge.channel))
+    searching, searched, _ = hold_the_coach_s_searches(edge, monkeypatch)
 
     assert "on your own turn" in await private(edge.click(other, turn, "Hint"))
     for left in range(HINTS_PER_GAME - 1, -1, -1):
@@ -438,17 +447,7 @@ async def test_a_hint_s_options_judge_only_the_decision_it_was_asked_at(
     its own and gets its verdict, never judged on the turn of Assam's options."""
     turn = await coached_turn(edge)
     mover, _ = mover_and_other(edge, turn)
-    coach = edge.bot.handlers._coach
-    assert coach is not None
-    search = coach.options
-    searching, searched = asyncio.Event(), asyncio.Event()
-
-    async def held(record: Any) -> Any:
-        searching.set()
-        await searched.wait()
-        return await search(record)
-
-    monkeypatch.setattr(coach, "options", held)
+    searching, searched, searching_at_once = hold_the_coach_s_searches(edge, monkeypatch)
     hinting = edge.click(mover, turn, "Hint")
     await asyncio.wait_for(searching.wait(), timeout=30.0)
     (orienting,) = await edge.click(mover, turn, decision(turn)).followups(1, timeout=30.0)
@@ -458,7 +457,7 @@ async def test_a_hint_s_options_judge_only_the_decision_it_was_asked_at(
     assert hint.content.startswith("💡 The coach would go for turning Assam "), hint.content
     await clicks_handled(edge)
     assert edge.bot.handlers._hinted, "the late hint's options are kept"
-    monkeypatch.setattr(coach, "options", search)
+    searching_at_once()
 
     place = edge.fake.world.messages[turn.id]
     placing = edge.click(mover, place, decision(place))
