@@ -17,7 +17,7 @@ import discord
 
 from bot.edge import interactions, replies
 from bot.edge.answers import guarded
-from bot.edge.direct import CANNOT_SEND_TO_USER, deliver_direct
+from bot.edge.direct import CANNOT_SEND_TO_USER, Delivery, deliver_direct, send_direct
 from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
@@ -123,18 +123,11 @@ class TurnMessages:
 
     async def _send_up_next(self, up_next: UpNextNotice) -> None:
         """The "you are next" message: a refusal for closed direct messages turns them off as
-        the turn's does; any other failure is logged and leaves the turn's message to go."""
-        try:
-            await deliver_direct(self._client, up_next.user_id, player_games.up_next_text(up_next))
-        except discord.Forbidden as error:
-            if error.code == CANNOT_SEND_TO_USER:
-                await self._refused(up_next)
-            else:
-                log.warning("game %s: the up-next message was refused: %s", up_next.game_id, error)
-        except Exception as error:  # a courtesy: logged, never retried
-            log.warning(
-                "game %s: the up-next message was not sent (%s)", up_next.game_id, why(error)
-            )
+        the turn's does; any other failure is logged (`send_direct`) and leaves the turn's
+        message to go."""
+        content = player_games.up_next_text(up_next)
+        if await send_direct(self._client, up_next.user_id, content) is Delivery.CLOSED:
+            await self._refused(up_next)
 
     async def _held(self, notice: TurnNotice | UpNextNotice, seq: int, kind: str) -> bool:
         """Whether the direct message is held for the end of its person's quiet hours (sent
