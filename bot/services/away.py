@@ -122,11 +122,6 @@ class AwayService:
             return Unreachable("quiet", now_is.quiet_until)
         return None
 
-    async def may_message(self, user_id: int) -> bool:
-        """Whether a direct message may reach the person now: they are not in their quiet
-        hours (from everyone's quiet hours as last read: no round trip)."""
-        return await self.quiet_until(user_id) is None
-
     async def quiet_until(self, user_id: int) -> datetime | None:
         """Until when the person's quiet hours hold a direct message to them (None: one may
         reach them now; from everyone's quiet hours as last read: no round trip)."""

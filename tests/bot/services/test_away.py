@@ -546,12 +546,12 @@ async def test_who_can_be_reached_follows_quiet_hours_and_time_away_at_once(
     away = table.service.away
     assert table.clock.now.hour == 12, "12:00 UTC: 14:00 in Kyiv"
     assert await away.unreachable(GUILD, HOST) is None
-    assert await away.may_message(HOST)
+    assert await away.quiet_until(HOST) is None
     assert await away.away_until(GUILD, HOST) is None  # read, and kept in memory
     await away.set_quiet_hours(HOST, QuietHours.parse("13:00", "16:00", KYIV))
     quiet_until = table.clock.now + timedelta(hours=2)
     assert await away.unreachable(GUILD, HOST) == Unreachable("quiet", quiet_until)
-    assert not await away.may_message(HOST), "no direct message in quiet hours"
+    assert await away.quiet_until(HOST) is not None, "no direct message in quiet hours"
     until, _ = await away.go_away(GUILD, HOST, 1)
     assert await away.unreachable(GUILD, HOST) == Unreachable("away", until), "away first"
     assert await away.away_until(GUILD, HOST) == until, "the change made here is seen here"
@@ -753,13 +753,13 @@ async def test_quiet_hours_changed_in_this_process_are_known_here_at_once(
     away = table.service.away
     assert table.clock.now.hour == 12, "12:00 UTC: 14:00 in Kyiv"
     await away.set_quiet_hours(HOST, QuietHours.parse("13:00", "16:00", KYIV))
-    assert not await away.may_message(HOST), "read, and kept in memory: quiet now"
+    assert await away.quiet_until(HOST) is not None, "read, and kept in memory: quiet now"
     evening = QuietHours.parse("20:00", "22:00", KYIV)
     await away.set_quiet_hours(HOST, evening)
-    assert await away.may_message(HOST), "moved to the evening: not quiet now"
+    assert await away.quiet_until(HOST) is None, "moved to the evening: not quiet now"
     assert await away.quiet_hours(HOST) == evening
     await away.set_quiet_hours(HOST, QuietHours.parse("13:30", "15:00", KYIV))
-    assert not await away.may_message(HOST), "set back over now: quiet again"
+    assert await away.quiet_until(HOST) is not None, "set back over now: quiet again"
 
 
 def hold_first_read(
