@@ -251,15 +251,22 @@ async def test_the_hint_button_leaves_the_turns_of_a_person_with_no_hint_left(
     assert "Hint" in [b.label for b in nxt.enabled_buttons()], "the other player has theirs"
 
 
-async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> None:
-    """Rolling the die (the turn's first step when Assam turns after the rug) is no choice:
-    the mover is told to roll first, keeps every hint, and gets one when there is a rug to
-    lay."""
+async def at_a_roll(edge: Edge) -> tuple[FakeMessage, FakeUser]:
+    """A coached game where Assam turns after the rug, at its first turn's roll: the turn's
+    message and its mover."""
     turn = await coached_turn(edge, variant="rotate-after")
     mover, _ = mover_and_other(edge, turn)
     state = (await edge.service.play.look(1)).state
     assert state is not None
     assert state.phase is Phase.ROLL
+    return turn, mover
+
+
+async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> None:
+    """Rolling the die (the turn's first step when Assam turns after the rug) is no choice:
+    the mover is told to roll first, keeps every hint, and gets one when there is a rug to
+    lay."""
+    turn, mover = await at_a_roll(edge)
     refused = await private(edge.slash(mover, "marrakech", "hint"))
     assert refused == "Roll the die first: the hint is for the choice that follows."
     await edge.click(mover, turn, "Roll the die").response()
@@ -272,11 +279,7 @@ async def test_a_turn_offers_no_hint_while_its_mover_only_has_to_roll(edge: Edge
     """Hint is for a choice, never the die: in the variant where Assam turns after the rug,
     the turn's message at the roll offers the roll alone; once rolled, the rug to lay offers
     Hint."""
-    turn = await coached_turn(edge, variant="rotate-after")
-    mover, _ = mover_and_other(edge, turn)
-    state = (await edge.service.play.look(1)).state
-    assert state is not None
-    assert state.phase is Phase.ROLL
+    turn, mover = await at_a_roll(edge)
     labels = [b.label for b in edge.fake.world.messages[turn.id].enabled_buttons()]
     assert "Roll the die" in labels, labels
     assert "Hint" not in labels, labels

@@ -94,12 +94,19 @@ LATEST = on_discord(shown.standings_post(TOURNAMENT).embed, shown.STANDINGS_NAME
 STALE = on_discord(shown.signup_post(view(status=TournamentStatus.SIGNUP)).embed)
 
 
+def another_process_whose_owner_draws_within_its_grace(monkeypatch: pytest.MonkeyPatch) -> Scene:
+    """A process that does not own the tournament, finding its message stale; the owner draws
+    it halfway through the (shortened, real) grace the other gives it."""
+    monkeypatch.setattr(tournaments, "OWNER_GRACE_SECONDS", GRACE)
+    scene = Scene([1 - SHARD], STALE, grace=True)
+    scene.owner_draws_after(GRACE / 2)
+    return scene
+
+
 async def test_another_process_leaves_the_message_its_owner_drew(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(tournaments, "OWNER_GRACE_SECONDS", GRACE)
-    scene = Scene([1 - SHARD], STALE, grace=True)
-    scene.owner_draws_after(GRACE / 2)  # within its grace
+    scene = another_process_whose_owner_draws_within_its_grace(monkeypatch)
     await scene.redraw()
     assert scene.message.edit.await_count == 0, "the owner was not given its grace"
     assert scene.waits == 1
@@ -146,9 +153,7 @@ async def test_another_process_at_start_leaves_an_end_its_owner_draws_meanwhile(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Both processes start at once: the owner draws the end while the other waits for it.
-    monkeypatch.setattr(tournaments, "OWNER_GRACE_SECONDS", GRACE)
-    scene = Scene([1 - SHARD], STALE, grace=True)
-    scene.owner_draws_after(GRACE / 2)  # within its grace
+    scene = another_process_whose_owner_draws_within_its_grace(monkeypatch)
     await scene.display.resume()
     assert scene.message.edit.await_count == 0, "the end was not left to the owner for its grace"
     assert scene.waits == 1
