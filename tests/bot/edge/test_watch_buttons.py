@@ -16,7 +16,15 @@ import pytest
 from bot.edge.inflight import HANDLERS
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
-from tests.bot.edge.test_edge import Edge, confirm, edge, lobby_with_guest, mover_of, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    confirm,
+    edge,
+    lobby_with_guest,
+    mover_of,
+    private,
+    started,
+)
 from tests.e2e.fakecord import FakeMessage
 
 __all__ = ["edge"]
@@ -84,6 +92,18 @@ async def test_a_watcher_in_quiet_hours_gets_no_direct_message_until_they_end(
     (told,) = edge.fake.messages(dm)
     assert "**Game #1 · turn 1**" in told.content, "the turn held comes with the next"
     assert "**Game #1 · turn 2**" in told.content
+
+
+async def test_a_watcher_away_from_the_server_is_still_told_each_turn(edge: Edge) -> None:
+    """Away days stop a player's own clocks; what the person chose to watch still comes
+    (Stop watching ends it)."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    assert "You are away" in await private(edge.slash(edge.outsider, "marrakech", "away", days=2))
+    await play_turn(edge, turn)
+    (told,) = edge.fake.messages(edge.fake.dm_channel(edge.outsider))
+    assert "**Game #1 · turn 1**" in told.content, told.content
 
 
 async def test_a_watcher_s_direct_message_links_the_game_s_current_message(edge: Edge) -> None:
