@@ -158,6 +158,19 @@ def test_games_in_several_processes_add_up_to_the_one_process_result() -> None:
     assert shared.decisions == alone.decisions
 
 
+def test_the_worst_decision_of_a_match_is_the_worst_of_all_its_games() -> None:
+    """The report's worst decision time is the match's: the games' tallies added up (in one
+    process or several) keep each level's slowest decision, whichever game it came in."""
+    slow, quick = Tally(), Tally()
+    slow.time_decision("hard", 0.5, 0.6)
+    quick.time_decision("hard", 0.2, 0.3)
+    match = Tally()
+    match.add(slow)
+    match.add(quick)
+    assert (match.worst, match.worst_wall) == ({"hard": 0.5}, {"hard": 0.6})
+    assert match.decisions == {"hard": 2}
+
+
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--a", "easy", "--b", "random", "--jobs", "0"])

@@ -153,6 +153,21 @@ def test_vectors_json_lines_failures_and_skips(repo_root: Path, tmp_path: Path, 
     assert any(line.startswith("FAIL") and "m2" in line for line in lines)
 
 
+def test_vectors_fails_a_json_lines_line_that_is_not_json_as_a_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A damaged line after the header is never skipped in silence: it is named in a FAIL
+    line, counted as failed, and the run exits 1."""
+    path = tmp_path / "cases.jsonl"
+    header = json.dumps({"format": "marrakech-vectors/1"})
+    path.write_text(f"{header}\n{json.dumps(MOVE)}\n{{oops\n")
+    result = in_process(vectors.main, capsys, str(path))
+    assert result.returncode == 1, result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "1 passed, 1 failed"
+    assert any(line.startswith("FAIL") and "line 3 is not JSON" in line for line in lines)
+
+
 def test_vectors_prints_a_count_line_for_a_kind_whose_every_case_failed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -352,6 +352,24 @@ def test_positions_refuse_impossible_games() -> None:
         from_position(body)
 
 
+@pytest.mark.parametrize(
+    ("variant", "phase", "message"),
+    [
+        ("standard", "rotate", "standard rules have no rotate phase"),
+        ("rotate-after", "orient", "the rotate-after variant has no orient phase"),
+    ],
+)
+def test_positions_refuse_a_phase_their_variant_does_not_have(
+    variant: str, phase: str, message: str
+) -> None:
+    """R4, R12: Assam turns before the roll in standard rules and after the rug in the
+    rotate-after variant, never both: a position in the other phase is an impossible board."""
+    body = base_position()
+    body.update(variant=variant, phase=phase)
+    with pytest.raises(FormatError, match=message):
+        from_position(body)
+
+
 def test_positions_refuse_an_end_the_rules_do_not_give() -> None:
     """R9, R11: "over" only when no player still in holds a rug or one player is left, and
     the reason must be the one the rules give."""

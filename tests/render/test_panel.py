@@ -1,7 +1,8 @@
 """The seat panel: as laid out (render.panel.panel_model), read back without pixels, the final
 ranking's places and why the game ended, a seat that is out (its dirhams, then the word for
 "out"; test_panel_languages.py has it in every language), and the die of the turn; as
-drawn, the colour each seat lays next framed in two players and a seat out veiled."""
+drawn, the seat to move marked, the colour each seat lays next framed in two players and a
+seat out veiled."""
 
 from __future__ import annotations
 
@@ -68,6 +69,23 @@ def test_the_die_shows_while_its_roll_is_being_played_and_not_on_the_final_panel
         assert die[3] == placing.last_roll
         assert game_over.state.last_roll is not None, "the last turn's roll is kept"
         assert panel_model(game_over.state, final=True, portrait=portrait).die is None
+
+
+@pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])
+def test_the_seat_to_move_and_it_alone_is_marked(midgame: Moment, portrait: bool) -> None:
+    """Whose turn it is shows on the panel beside the board (every turn's picture) and below
+    it (a replay's frames): the seat to move, and no other, has the lighter card and the
+    triangle at its marker."""
+    state = midgame.state
+    model = panel_model(state, portrait=portrait)
+    assert [entry.seat for entry in model.seats if entry.active] == [state.to_move]
+    image = board_image(state, portrait=portrait)
+    for entry in model.seats:
+        x, mid, size = entry.marker
+        inside = image.getpixel((round(x + size * 0.3), round(mid)))
+        card = image.getpixel((round(x - size * 0.3), round(mid)))
+        marked = (inside, card) == (palette.TEXT, palette.PANEL_ACTIVE)
+        assert marked == (entry.seat == state.to_move), (entry.seat, inside, card)
 
 
 def swatch_boxes(state: engine.GameState) -> list[tuple[int, engine.Color, tuple[int, int]]]:

@@ -1,4 +1,5 @@
-"""Replay GIFs: one frame per turn, small enough for Discord, the same bytes every time."""
+"""Replay GIFs: one frame per turn, marking that turn's path, payment and rug, small enough
+for Discord, the same bytes every time."""
 
 from __future__ import annotations
 
@@ -7,10 +8,20 @@ import io
 import pytest
 from PIL import Image
 
-from engine import Record, ReplayError, record_of
+from engine import (
+    AssamMoved,
+    Record,
+    ReplayError,
+    RugPlaced,
+    TaxPaid,
+    Variant,
+    record_of,
+    replay_events,
+)
 from render import image_size, render_replay
+from render.board import marks_from_events
 from render.replay import FIRST_FRAME_MS, LAST_FRAME_MS, REPLAY_SIZE, turn_states
-from render.samples import Moment, at_turn
+from render.samples import Moment, at_turn, finished
 
 DISCORD_LIMIT = 8 * 1024 * 1024
 
@@ -43,6 +54,31 @@ def test_frames_follow_the_turns_and_end_on_the_final_state(game_over: Moment) -
     assert turns == sorted(turns)
     final, _ = frames[-1]
     assert final == game_over.state
+
+
+@pytest.mark.parametrize("variant", list(Variant), ids=lambda variant: variant.value)
+def test_each_frame_marks_the_path_payment_and_rug_of_its_whole_turn(variant: Variant) -> None:
+    """A turn's frame is drawn from every event of that turn, not its last action's alone:
+    together the frames tell each event of the game once, and each turn's frame marks the
+    path Assam walked, the region paid for where a tax was paid, and the rug laid."""
+    record = record_of(finished(4, seed=7, variant=variant).state)
+    told = [event for _, events in replay_events(record) for event in events]
+    frames = list(turn_states(record))
+    assert [event for _, events in frames for event in events] == told
+    taxed = laid = 0
+    for _, events in frames[1:]:
+        marks = marks_from_events(events)
+        walks = [event for event in events if isinstance(event, AssamMoved)]
+        assert walks, "every turn walks Assam"
+        assert marks.path is walks[-1]
+        if any(isinstance(event, TaxPaid) for event in events):
+            assert marks.paid_region
+            taxed += 1
+        if any(isinstance(event, RugPlaced) for event in events):
+            assert marks.last_rug
+            laid += 1
+    assert taxed > 0
+    assert laid > 0
 
 
 def test_resigned_game_replays_and_is_deterministic() -> None:

@@ -2,10 +2,10 @@
 (tests/bot/edge/test_edge.py): the button on the turn of the person to move, answered at once
 (deferred, privately) and the coach's option edited in, in the presser's language, a few
 times a game; refused with a clear private line off the presser's turn, once the hints are
-used up, and in a rated game (whose turns carry no Hint; `/marrakech hint` asks all the
-same). After each decision in a coached game, its verdict as a private follow-up of the same
-click, never a public message, judged while the turn goes on (the click's answer never waits
-for it).
+used up, and in a rated game or a casual one without the coach (whose turns carry no Hint;
+`/marrakech hint` asks all the same). After each decision in a coached game, its verdict as a
+private follow-up of the same click, in the presser's language, never a public message,
+judged while the turn goes on (the click's answer never waits for it).
 
 The hints used are stored with the seat: a restart, or another process running the game, sees
 them, and two processes at a person's last hint give it once (on SQLite and PostgreSQL)."""
@@ -25,10 +25,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import engine
 from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.layout import decision_buttons
-from bot.presentation.coach import Options, option_label
+from bot.presentation.coach import Options, option_label, verdict_line
 from bot.presentation.messages import text
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
@@ -155,6 +156,22 @@ async def test_hint_is_refused_in_a_rated_game_with_a_clear_private_line(edge: E
     assert len(edge.fake.messages(edge.channel)) == public
 
 
+async def test_hint_is_refused_in_a_casual_game_without_the_coach(edge: Edge) -> None:
+    """Casual is not coached: a casual game opened without the coach offers no Hint, and
+    `/marrakech hint` there is refused privately, with no hint counted."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, casual=True).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    assert "Hint" not in [button.label for button in turn.buttons()]
+    mover, _ = mover_and_other(edge, turn)
+    public = len(edge.fake.messages(edge.channel))
+    refusal = await private(edge.slash(mover, "marrakech", "hint"))
+    assert refusal == text("coach.refused.not_coached", "en"), refusal
+    assert await hints_used(edge.store.database, mover) == 0
+    assert len(edge.fake.messages(edge.channel)) == public
+
+
 async def test_the_hint_command_gives_the_hint_of_a_coached_game(edge: Edge) -> None:
     turn = await coached_turn(edge)
     mover, other = mover_and_other(edge, turn)
@@ -219,6 +236,33 @@ async def test_a_hint_and_its_refusal_speak_the_presser_s_language_in_a_french_g
         answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
         assert answer.ephemeral
         assert answer.content.startswith(HINT_OPENS[language[mover.id]]), answer.content
+
+
+async def test_the_verdict_speaks_the_presser_s_language_in_a_french_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A verdict is a private answer too: in a coached game on a French server, the mover's
+    verdict on keeping Assam straight is the coach's own judgement of it, told in the mover's
+    language (Ukrainian for the host, English for the guest), not the server's."""
+    async with french_server(tmp_path, monkeypatch) as edge:
+        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
+        await edge.click(edge.guest, lobby, "Rejoindre").response()
+        await edge.click(edge.host, lobby, "Commencer").response()
+        turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        mover, _ = mover_and_other(edge, turn)
+        language = {edge.host.id: "uk", edge.guest.id: "en"}[mover.id]
+        straight = next(b for b in turn.enabled_buttons() if id_of(b).endswith(":S"))
+        assert straight.label is not None
+        (verdict,) = await edge.click(mover, turn, straight.label).followups(1, timeout=30.0)
+        assert verdict.ephemeral
+        assert verdict.visible_to == mover.id
+        state = (await edge.service.play.look(1)).state
+        assert state is not None
+        coach = edge.bot.handlers._coach
+        assert coach is not None
+        judgement, facings = await coach.verdict(engine.record_of(state), 0, None)
+        expected = verdict_line(judgement, facings, language)
+        assert verdict.content == expected, (verdict.content, expected)
 
 
 async def test_the_hint_button_leaves_the_turns_of_a_person_with_no_hint_left(

@@ -1,13 +1,15 @@
 """A coached game says so where people look: the lobby's options and the result's note, in
 English, French and Ukrainian, in place of the casual game's words; the coach's private
 lines, read from what the judge computed: a hint, and the verdict after a decision in each
-band."""
+band; the coach's searches and its hint's picture, made in the worker pool."""
 
 # ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pytest
 
@@ -17,7 +19,8 @@ from bot.presentation import coach, presenter
 from bot.presentation.names import squares_label
 from bot.services import GameStatus, GameView, Player
 from bot.services.hints import HINTS_PER_GAME
-from bot.workers.pool import WorkerPool
+from bot.workers import jobs as worker_jobs
+from bot.workers.pool import Lane, WorkerPool
 from engine import parse_square
 from render import ENGLISH, render_board
 from tests.bot.presentation.test_community import description, finished
@@ -194,6 +197,40 @@ async def test_the_hint_s_picture_is_of_the_hinted_player_s_turn() -> None:
     assert png == render_board(
         after._replace(turn=place.turn, to_move=place.to_move), events=events, labels=ENGLISH
     )
+
+
+T = TypeVar("T")
+
+
+class HandingOut(WorkerPool):
+    """The worker pool (jobs in threads), noting the lane and function of each job handed to
+    it."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=0)
+        self.jobs: list[tuple[Lane, Callable[..., Any]]] = []
+
+    async def run(
+        self, lane: Lane, function: Callable[..., T], *args: Any, limit: float = 60.0
+    ) -> T:
+        self.jobs.append((lane, function))
+        return await super().run(lane, function, *args, limit=limit)
+
+
+async def test_the_coach_s_searches_and_its_hint_s_picture_are_made_in_the_workers() -> None:
+    """The coach computes nothing on the event loop: a hint's options, its picture and a
+    verdict are each one job handed to the worker pool's quick lane."""
+    pool = HandingOut()
+    coached = coach.Coach(pool)
+    state = orient_state()
+    options = await coached.options(engine.record_of(state))
+    assert pool.jobs == [(Lane.QUICK, worker_jobs.coach_options)]
+    await coached.hint_png(state, options[0].action, "en", ())
+    assert pool.jobs[1:] == [(Lane.QUICK, worker_jobs.board_png)]
+    after, _ = engine.apply(state, options[0].action)
+    await coached.verdict(engine.record_of(after), 0, options)
+    assert pool.jobs[2:] == [(Lane.QUICK, worker_jobs.coach_verdict_at)]
+    await pool.close()
 
 
 SMALL_LOSSES = {
