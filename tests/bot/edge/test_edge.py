@@ -252,10 +252,21 @@ async def test_new_opens_a_lobby_with_persistent_buttons(edge: Edge) -> None:
     assert (game.seats_wanted, game.variant, game.host_id) == (3, "rotate-after", edge.host.id)
 
 
-async def test_a_missing_permission_is_named_and_nothing_is_created(edge: Edge) -> None:
-    edge.fake.deny_bot(edge.channel, permissions.ATTACH_FILES)
+@pytest.mark.parametrize(
+    ("denied", "name"),
+    [
+        (permissions.SEND_MESSAGES, "Send Messages"),
+        (permissions.EMBED_LINKS, "Embed Links"),
+        (permissions.ATTACH_FILES, "Attach Files"),
+    ],
+    ids=["send_messages", "embed_links", "attach_files"],
+)
+async def test_a_missing_permission_is_named_and_nothing_is_created(
+    edge: Edge, denied: int, name: str
+) -> None:
+    edge.fake.deny_bot(edge.channel, denied)
     answer = await private(edge.slash(edge.host, "marrakech", "new"))
-    assert "Attach Files" in answer
+    assert name in answer
     with pytest.raises(NoGameHereError):
         await edge.service.open_game_id(edge.channel.id)
 
@@ -762,24 +773,30 @@ async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Ed
 
 
 async def test_players_are_shown_by_their_server_nickname_else_their_name(edge: Edge) -> None:
+    """The host by `new`, the others by the Join button or `/marrakech join`."""
     guild = edge.channel.guild
     assert guild is not None
     guild.members[edge.host.id].nick = "Le Patron"
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    guild.members[edge.guest.id].nick = "La Invitée"
+    guild.members[edge.outsider.id].nick = "L'Étranger"
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
     await edge.click(edge.guest, lobby, "Join").response()
     await edge.slash(edge.outsider, "marrakech", "join").answer()
+    await edge.click(edge.moderator, lobby, "Join").response()
     seats = await edge.store.seats(1)
     assert [(seat.user_id, seat.display_name) for seat in seats] == [
         (edge.host.id, "Le Patron"),
-        (edge.guest.id, "guest"),
-        (edge.outsider.id, "outsider"),
+        (edge.guest.id, "La Invitée"),
+        (edge.outsider.id, "L'Étranger"),
+        (edge.moderator.id, "moderator"),
     ]
     await edge.click(edge.host, lobby, "Start").response()
     view = await edge.service.play.look(1)
     assert {player.user_id: player.name for player in view.players} == {
         edge.host.id: "Le Patron",
-        edge.guest.id: "guest",
-        edge.outsider.id: "outsider",
+        edge.guest.id: "La Invitée",
+        edge.outsider.id: "L'Étranger",
+        edge.moderator.id: "moderator",
     }
 
 

@@ -199,6 +199,37 @@ async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database
     assert "; 0 clicks and commands were turned away" in caplog.text, "the move was taken"
 
 
+async def test_a_move_stored_whose_showing_fails_unexpectedly_counts_and_names_the_error_s_code(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A failure that is not the database's (a bug, a worker's failure) while showing a stored
+    move: the answer still says the move counts, with the code of the error logged, and does
+    not ask to try again."""
+    turn, mover = await started_turn(edge)
+    before = await edge.store.get(1)
+    assert before is not None
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug while recording the game's message")
+
+    monkeypatch.setattr(edge.store, "set_board_message", broken)
+    with caplog.at_level(logging.ERROR):
+        handle = edge.click(mover, turn, "North (straight on)")
+        assert (await handle.response()).response_type in UPDATED
+        (told,) = await handle.followups(1)
+    assert told.ephemeral
+    assert told.content.startswith("Your move counts: it is saved."), told.content
+    assert "try again" not in told.content
+    said = [record.getMessage() for record in caplog.records]
+    (code,) = [
+        line.split()[1] for line in said if line.endswith("while showing game 1 after a move")
+    ]
+    assert f"error code {code}" in told.content, "the code of the error logged"
+    after = await edge.store.get(1)
+    assert after is not None
+    assert after.seq > before.seq, "the move is stored"
+
+
 async def test_a_move_left_unshown_through_a_long_outage_is_shown_as_soon_as_it_ends(
     edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -250,6 +250,20 @@ def test_the_final_post_ranks_with_scores_and_tie_break() -> None:
     assert post.image.final
 
 
+def test_a_seat_out_of_the_game_is_ranked_as_out_with_no_score() -> None:
+    rng = random.Random(5)
+    state = engine.new_game(engine.deal(3, "standard", rng))
+    state, _ = engine.resign(state, 2)
+    while not state.is_over:
+        state, events = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    assert state.is_eliminated(2)
+    seated = tuple(Player(100 + seat, seat) for seat in range(3))
+    view = GameView(game_row(GameStatus.OVER), seated, state, events, events)
+    text = presenter.final_post(view).embed.description or ""
+    (line,) = [row for row in text.splitlines() if row.startswith("**") and "<@102>" in row]
+    assert line == "**3.** 🟦 <@102>: out of the game", "last, and no score"
+
+
 def test_a_game_won_by_the_last_seat_standing_names_no_tie_break() -> None:
     """Everyone else out: the end reason says why the game ended, and no "Decided by score"
     follows it (there was no score to compare)."""

@@ -94,6 +94,13 @@ class EndsOnItsOwn(AsleepInBackOff):
             2,
             "Discord refused shard 0 (close code 4011, sharding required)",
         ),
+        (
+            discord.ConnectionClosed(
+                cast(Any, SimpleNamespace(close_code=4010)), shard_id=3, code=4010
+            ),
+            2,
+            "Discord refused shard 3 (close code 4010, invalid shard)",
+        ),
         (RuntimeError("a bug"), 1, "the gateway connection failed"),
     ],
 )

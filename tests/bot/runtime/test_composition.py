@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -147,3 +148,43 @@ async def test_a_start_drops_the_claims_left_on_sqlite_only(
             assert taken == [], "another running process's claim stays its own"
     finally:
         await database.close()
+
+
+async def test_a_start_on_postgresql_listens_for_quiet_hours_and_time_away_changed_elsewhere() -> (
+    None
+):
+    """docs/async.md: quiet hours and time away are read again when another process changes
+    them, which PostgreSQL tells each process by a NOTIFY: the start runs that listener under
+    the supervisor, beside the one that wakes the turn clock."""
+    started: dict[str, Callable[[], Awaitable[None]]] = {}
+    listened: list[object] = []
+
+    async def listen(callback: object) -> None:
+        listened.append(callback)
+
+    def wake() -> None:
+        pass
+
+    def changed_elsewhere() -> None:
+        pass
+
+    bot = bot_of(
+        service=SimpleNamespace(
+            play=SimpleNamespace(backfill_results=nothing),
+            ratings=SimpleNamespace(catch_up=nothing),
+            away=SimpleNamespace(
+                store=SimpleNamespace(listen_away=listen), changed_elsewhere=changed_elsewhere
+            ),
+        ),
+        display=SimpleNamespace(resume_displays=nothing),
+        scheduler=SimpleNamespace(start=lambda supervisor: None, wake=wake),
+        store=SimpleNamespace(database=SimpleNamespace(backend="postgres"), listen=listen),
+        supervisor=SimpleNamespace(start=started.__setitem__),
+        watch=SimpleNamespace(run=nothing),
+    )
+    await bot.before_connect()
+    for name, run in started.items():
+        if name != "database-watch":
+            await run()  # each listener, as the supervisor runs it
+    assert wake in listened
+    assert changed_elsewhere in listened, f"tasks started: {sorted(started)}"

@@ -123,6 +123,23 @@ async def test_new_lobby_seats_the_host_and_a_second_new_points_at_it(
         await service.open_game_id(CHANNEL + 1)
 
 
+async def test_a_second_new_beside_a_running_game_points_at_its_message_and_offers_no_join(
+    service: GameService,
+) -> None:
+    """A game being played is not one waiting for players: the refusal points at the message
+    showing it and does not say to join there."""
+    view = await started(service)
+    await service.play.set_board_message(view.id, 777, view.seq)
+    with pytest.raises(ChannelHasGameError) as raised:
+        await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=DAVE)
+    assert (raised.value.game_id, raised.value.channel_id, raised.value.message_id) == (
+        view.id,
+        CHANNEL,
+        777,
+    )
+    assert raised.value.lobby is False
+
+
 @pytest.mark.parametrize(
     ("option", "kwargs"),
     [
@@ -406,6 +423,29 @@ async def test_a_damaged_game_is_reported_once_a_run_however_often_it_is_used(
                 await run.play.look(view.id)
     assert reported == [view.id]
     assert [r.levelname for r in caplog.records if r.levelno >= logging.ERROR] == ["ERROR"]
+
+
+async def test_start_up_skips_a_damaged_game_behind_on_display_and_catches_up_the_others(
+    database: Database,
+) -> None:
+    """docs/reliability.md, Damaged data: "No other game is affected, and start-up skips it".
+    Both games' messages are behind when a new run starts; the damaged one is reported and
+    left out, the sound one is caught up at its seq."""
+    service = service_on(database)
+    damaged = await started(service, (HOST, BOB), channel=CHANNEL + 1)
+    for _ in range(4):
+        damaged = await step(service, damaged)
+    sound = await step(service, await started(service, (CAROL, DAVE), channel=CHANNEL + 2))
+    async with database.transaction() as conn:  # a log that lost an entry
+        await conn.execute("DELETE FROM actions WHERE game_id = $1 AND seq = 2", damaged.id)
+
+    run = service_on(database)  # a new run, whose start-up catches up both
+    reported: list[int] = []
+    run.on_damage(lambda damage: reported.append(damage.game_id))
+    views = await run.play.behind_on_display()
+
+    assert [(view.id, view.seq) for view in views] == [(sound.id, sound.seq)]
+    assert reported == [damaged.id]
 
 
 # --- the stored config -----------------------------------------------------------------------

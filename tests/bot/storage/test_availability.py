@@ -8,8 +8,9 @@ listens."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -125,6 +126,42 @@ async def test_a_server_out_of_reach_or_a_closed_pool_is_unavailable(
         async with unreachable.transaction():
             pass
     assert db.availability.up, "each database has its own"
+
+
+class RefusingPool:
+    """Stands in for asyncpg's pool: every connection asked for is refused with `error`, as a
+    server out of resources refuses it."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    @contextlib.asynccontextmanager
+    async def acquire(self) -> AsyncIterator[object]:
+        raise self.error
+        yield  # pragma: no cover  (a generator, for the context manager)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        asyncpg.TooManyConnectionsError("sorry, too many clients already"),
+        asyncpg.DiskFullError("could not extend file: No space left on device"),
+    ],
+    ids=["out of connections", "disk full"],
+)
+async def test_a_server_out_of_connections_or_out_of_disk_is_unavailable(
+    error: Exception,
+) -> None:
+    """PostgreSQL's class 53 answers say the server cannot be used now, as a server down
+    does: each use raises DatabaseUnavailableError and marks the database gone, its reason
+    naming the error (not an unexpected error per click)."""
+    database = PostgresDatabase(RefusingPool(error), "postgresql://x@/y")
+    for use in (database.transaction, database.single_write, database.reading):
+        with pytest.raises(DatabaseUnavailableError):
+            async with use():
+                pass
+    assert not database.availability.up
+    assert database.availability.reason == f"{type(error).__name__}: {error}"
 
 
 async def test_a_server_that_takes_the_connection_and_never_answers_is_given_up_on_in_time(

@@ -226,6 +226,21 @@ async def test_a_finished_game_keeps_its_results_for_the_stats(db: Database) -> 
     assert (empty.games, empty.wins, empty.favourite_color) == (0, 0, None)
 
 
+async def test_the_last_game_over_in_a_channel_is_its_newest_one(db: Database) -> None:
+    """What `/marrakech board` shows after the end: the channel's latest finished game."""
+    store = GameStore(db)
+    ended = []
+    for _ in range(2):
+        game_id = await started(store, 10)
+        await store.append_actions(
+            game_id, 0, [NewAction("S", 100)], "end", T1, status=GameStatus.OVER
+        )
+        ended.append(game_id)
+    last = await store.last_over_in_channel(10)
+    assert last is not None
+    assert last.id == ended[-1]
+
+
 async def test_results_can_be_added_to_a_game_that_ended_without(db: Database) -> None:
     store = GameStore(db)
     game_id = await started(store, 10)

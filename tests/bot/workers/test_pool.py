@@ -410,3 +410,14 @@ async def test_workers_that_refuse_a_job_are_replaced_and_the_job_runs() -> None
 
 def test_there_is_always_a_worker() -> None:
     assert default_workers() >= 1
+
+
+@pytest.mark.parametrize("cores", [1, 2, 4, 16])
+def test_the_pool_has_one_worker_per_core_this_process_may_run_on(
+    cores: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/performance.md: one worker per core, at least one. On two cores that is two, so an
+    AI decision leaves a worker for the pictures."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)), raising=False)
+    assert default_workers() == cores
+    assert WorkerPool().workers == cores
