@@ -322,6 +322,20 @@ async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -
     await rejoin_told_once(edge, back)
 
 
+async def test_a_seat_the_ai_never_took_over_is_never_told_as_taken_back(edge: Edge) -> None:
+    """A turn that ran out leaves its seat to its player: no return is stored to tell, and
+    neither the catch-ups nor a restart tell one."""
+    _, turn = await timed_out_unshown(edge, 0)
+    assert turn.reason is TurnReason.TIMEOUT
+    assert await edge.service.play.rejoins_not_shown(1) == []
+
+    await caught_up_twice(edge)
+    await edge.bot.display.resume_displays()
+
+    user = edge.host if turn.user_id == edge.host.id else edge.guest
+    assert not rejoin_told(edge, user), edge.fake.transcript(edge.channel)
+
+
 @pytest.mark.parametrize("restarted", [False, True], ids=["in-memory", "from-the-log"])
 async def test_a_handover_taken_back_before_any_display_showed_it_is_still_told(
     edge: Edge, restarted: bool

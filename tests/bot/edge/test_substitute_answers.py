@@ -180,3 +180,30 @@ async def test_the_game_s_first_message_lists_the_substitute_once_the_seat_chang
     await edge.fake.wait_until(lists_the_substitute, what="the first message redrawn")
     described = edge.fake.world.messages[lobby_id].embeds[0]["description"]
     assert "discord.com/channels/" in described, "it still leads to the game"
+
+
+@pytest.mark.parametrize(
+    ("who", "command"),
+    [("moderator", "marrakech-mod"), ("host", "marrakech")],
+    ids=["moderator", "host-s-request"],
+)
+async def test_a_seat_is_not_handed_to_a_bot_and_nothing_changes(
+    edge: Edge, who: str, command: str
+) -> None:
+    """The newcomer Discord flags as a bot is refused with a short private answer, whether a
+    moderator hands the seat over or the host asks to."""
+    await started(edge)
+    before = await edge.service.play.look(1)
+    edge.outsider.bot = True
+    answer = await edge.slash(
+        getattr(edge, who),
+        command,
+        "substitute",
+        channel=edge.channel,
+        out=edge.guest,
+        **{"in": edge.outsider},
+    ).answer()
+    assert answer.ephemeral, answer.content
+    assert answer.content == errors.describe(SubstituteError("bot", edge.outsider.id), "en")
+    after = await edge.service.play.look(1)
+    assert after.players == before.players

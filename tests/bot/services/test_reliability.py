@@ -10,11 +10,13 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from bot.presentation.reliability import duration_label, lobby_note, stats_line
-from bot.services import GameService, GameView, StatsService
+from bot.services import GameService, GameStatus, GameView, StatsService
 from bot.services.reliability import ENOUGH_TURNS, GAMES, Reliability, reliability_of
 from bot.storage import Database, GameStore, StatsStore
 from bot.storage.stats import LogEntry
-from tests.bot.services.test_async_play import ManualClock
+from tests.bot.services.test_async_play import GUILD, ManualClock, Table, two_humans
+from tests.bot.services.test_async_play import table as table  # the fixture
+from tests.bot.services.test_pause import time_out_three_times
 from tests.bot.services.test_service import BOB, HOST, choose
 from tests.round_trips import counting
 
@@ -272,6 +274,26 @@ async def test_an_aborted_game_counts_for_no_one_s_reliability(database: Databas
     await service.play.abort(view.id, HOST)
     host, bob = await stats.reliability(9, [HOST, BOB])
     assert (host.turns, bob.turns) == (0, 0), "an aborted game counts for no one"
+
+
+async def test_a_game_counts_as_left_to_the_ai_only_once_it_ended_with_the_ai_in_the_seat(
+    table: Table,
+) -> None:
+    """While the game runs, its person may still take the seat back (`rejoin`)."""
+    view = await two_humans(table)
+    sleeper = view.user_to_move
+    assert sleeper is not None
+    other = BOB if sleeper == HOST else HOST
+    view = await time_out_three_times(table, view, sleeper)
+    seat = view.player_at(view.seat_of(sleeper))
+    assert seat is not None
+    assert seat.autoplay, "the AI plays the seat"
+    stats = StatsService(StatsStore(table.database))
+    (running,) = await stats.reliability(GUILD, [sleeper])
+    assert (running.handed_to_ai, running.unfinished) == (0, 0)
+    assert (await table.service.play.resign(view.id, other)).status is GameStatus.OVER
+    (over,) = await stats.reliability(GUILD, [sleeper])
+    assert (over.handed_to_ai, over.unfinished) == (1, 1)
 
 
 async def test_only_a_person_s_newest_games_of_the_server_are_read(database: Database) -> None:

@@ -35,6 +35,7 @@ from bot.services.tournament_views import (
     TournamentView,
 )
 from bot.services.tournaments import TournamentService, seeded, swiss_round
+from bot.services.views import AutoTurn, TurnReason
 from bot.storage import Database, GameStore, open_database
 from bot.storage.tournaments import (
     EntrantRow,
@@ -682,3 +683,25 @@ async def test_a_tournament_game_is_known_as_one_and_has_no_rematch(database: Da
         await games.lobby.rematch(ended.id, player)
     async with database.single_read() as conn:
         assert await conn.fetchval("SELECT count(*) FROM games") == before, "no lobby opened"
+
+
+async def test_a_table_s_first_turn_has_the_tournament_s_turn_limit_and_reminder(
+    database: Database,
+) -> None:
+    """A game is a game like any other from its first turn: the reminder at half the
+    tournament's turn limit, and the AI playing that turn once its time ran out."""
+    clock = ManualClock()
+    games, tournaments = services(database, clock=clock)
+    view = await opened(tournaments)
+    await tournaments.start(view.id, MOD, moderator=False)
+    timed = [game for game in await set_up(tournaments, view.id) if game.user_to_move]
+    assert timed, "a table whose first mover is a person"
+    for game in timed:
+        row = await GameStore(database).get(game.id)
+        assert row is not None
+        assert row.remind_at == clock.now + timedelta(seconds=1800), "the reminder at half time"
+        assert row.due_at == clock.now + timedelta(seconds=3600), "the turn time limit"
+    clock.advance(3600)
+    turn = await games.turns.play_due(timed[0].id, timed[0].seq)
+    assert isinstance(turn, AutoTurn)
+    assert turn.reason is TurnReason.TIMEOUT
