@@ -1,7 +1,8 @@
 """The table at the end of docs/ratings.md, analysis.md, tournaments.md, coach.md, async.md and
 watching.md lists each promise of the page with the tests that hold it: every row names a test,
 and every test it names exists (a module-level test function of that file), so the table cannot
-rot."""
+rot. Every other test a page of the docs or a README names (reliability.md's table of messages,
+performance.md's figures, ...) exists too."""
 
 from __future__ import annotations
 
@@ -13,8 +14,16 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 DOCS = ("ratings.md", "analysis.md", "tournaments.md", "coach.md", "async.md", "watching.md")
+PAGES = (
+    *sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "docs").glob("*.md")),
+    "README.md",
+    "tests/e2e/fakecord/README.md",
+)
+"""Every page that may name a test."""
 HEADING = "## Promises and the tests that hold them"
 TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)(?:\[[^\]`]*\])?`")
+NAMED_TEST = re.compile(r"(tests/[\w/]+\.py)::(\w+)")
+"""A test named anywhere in a page, in backquotes or not."""
 
 
 def table_rows(doc: str) -> list[str]:
@@ -51,12 +60,27 @@ def test_every_promise_names_a_test_that_exists(doc: str) -> None:
     assert not missing, f"docs/{doc} names tests that do not exist: {missing}"
 
 
+@pytest.mark.parametrize("page", PAGES)
+def test_every_test_a_page_names_exists(page: str) -> None:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    missing = sorted(
+        f"{path}::{name}"
+        for path, name in set(NAMED_TEST.findall(text))
+        if not (ROOT / path).is_file() or name not in functions_of(path)
+    )
+    assert not missing, f"{page} names tests that do not exist: {missing}"
+
+
 def test_the_check_finds_a_test_that_does_not_exist() -> None:
     assert "test_every_promise_names_a_test_that_exists" in functions_of(
         "tests/test_doc_promises.py"
     )
     assert "test_no_such_thing" not in functions_of("tests/test_doc_promises.py")
     assert TEST_ID.findall("`tests/a/b.py::test_c[2-3]`, `tests/d.py::test_e`") == [
+        ("tests/a/b.py", "test_c"),
+        ("tests/d.py", "test_e"),
+    ]
+    assert NAMED_TEST.findall("held by tests/a/b.py::test_c and `tests/d.py::test_e[x]`") == [
         ("tests/a/b.py", "test_c"),
         ("tests/d.py", "test_e"),
     ]
