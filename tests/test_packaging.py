@@ -316,6 +316,16 @@ def test_every_setting_is_documented(repo_root: Path) -> None:
         assert f"`{name}`" in readme, f"{name} not in README.md"
 
 
+README_MOST_LINES = 210
+"""The README is for players, server admins and new contributors, about 200 lines: figures,
+designs and evidence belong in docs/."""
+
+
+def test_the_readme_stays_about_200_lines(repo_root: Path) -> None:
+    lines = (repo_root / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MOST_LINES, f"README.md has {len(lines)} lines"
+
+
 def test_readme_test_command_is_what_ci_runs(repo_root: Path) -> None:
     readme = (repo_root / "README.md").read_text(encoding="utf-8")
     makefile = (repo_root / "Makefile").read_text(encoding="utf-8")
