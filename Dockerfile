@@ -9,7 +9,8 @@
 # backend that makes the project's wheel from build.lock; the project goes in without deps.
 # The locks are complete, so nothing is resolved (--no-deps): the image builds the same
 # whatever the index has published since, and `pip check` fails the build if a lock misses
-# a dependency (the same install as requirements/install.sh).
+# a dependency, of the locked packages or of the project itself (the same install as
+# requirements/install.sh).
 FROM python:3.11-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -29,7 +30,8 @@ COPY ai/ ai/
 COPY render/ render/
 COPY bot/ bot/
 RUN /opt/build/bin/pip wheel --no-deps --no-build-isolation --wheel-dir /tmp/dist . \
- && pip --python /opt/marrakech/bin/python install --no-deps /tmp/dist/marrakech_bot-*.whl
+ && pip --python /opt/marrakech/bin/python install --no-deps /tmp/dist/marrakech_bot-*.whl \
+ && pip --python /opt/marrakech/bin/python check
 
 # Stage 2: the runtime, with only the virtualenv, running as an unprivileged user.
 FROM python:3.11-slim

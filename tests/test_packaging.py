@@ -1,14 +1,17 @@
 """Packaging checks: pyproject.toml, the built wheel, the Dockerfile and the files around them.
 
 There is no Docker engine where the tests run, so the Dockerfile is checked as text: the things
-that make the image safe and usable (non-root user, data volume, no secrets, a real entry
-point and health check, every copied path present in the build context).
+that make the image safe and usable (a non-root user owning the data volume, no secrets, a real
+entry point and health check, every copied path present in the build context). A run of .ci/run
+takes minutes and the network, so the parts of it that decide its exit status run alone, with
+stand-ins for the tools.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import os
 import re
 import shlex
 import shutil
@@ -225,6 +228,31 @@ def test_database_lives_in_the_data_volume(instructions: list[Instruction]) -> N
     assert env_assignments(stage)["MARRAKECH_DB"] == "/data/marrakech.sqlite3"
 
 
+def test_the_data_volume_belongs_to_the_user_the_image_runs_as(
+    instructions: list[Instruction],
+) -> None:
+    """A named volume starts with the owner the image gives its folder, and what a `RUN` does to
+    that folder after `VOLUME` is dropped: /data must be given to the final `USER` before it is
+    declared, or the bot cannot create its database there."""
+    stage = final_stage(instructions)
+    user = [i.arguments.split(":")[0] for i in stage if i.keyword == "USER"][-1]
+    volume = next(
+        n
+        for n, i in enumerate(stage)
+        if i.keyword == "VOLUME" and "/data" in i.arguments.replace('"', " ").split()
+    )
+    owners = [
+        owner
+        for i in stage[:volume]
+        if i.keyword == "RUN"
+        for owner in re.findall(
+            r"\bchown\s+(?:-\S+\s+)*([^\s:]+)(?::\S+)?\s+/data/?(?!\S)", i.arguments
+        )
+    ]
+
+    assert user in owners, f"/data is not given to {user} before VOLUME /data"
+
+
 def test_no_secret_is_baked_in(dockerfile: str, instructions: list[Instruction]) -> None:
     for instruction in instructions:
         if instruction.keyword in ("ENV", "ARG"):
@@ -334,3 +362,114 @@ def test_readme_test_command_is_what_ci_runs(repo_root: Path) -> None:
     targets = set(re.findall(r"^([a-z]+):", makefile, re.MULTILINE))
     assert {"install", "fmt", "lint", "type", "test", "check"} <= targets
     assert re.search(r"^check:\n\tbash \.ci/run$", makefile, re.MULTILINE)
+
+
+# --- .ci/run: its verdict and its coverage floors ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ci_script(repo_root: Path) -> str:
+    return (repo_root / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def ci_part(script: str, pattern: str) -> str:
+    """The text of .ci/run that `pattern` (a multi-line regular expression) finds."""
+    found = re.search(pattern, script, re.MULTILINE | re.DOTALL)
+    assert found, f".ci/run has no part matching {pattern!r}"
+    return found[0]
+
+
+def run_bash(script: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"], **environment},
+        timeout=30,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("checks", "failing"),
+    [
+        pytest.param("check ruff true\ncheck pytest true", None, id="all-pass"),
+        pytest.param("check ruff false\ncheck pytest true", "ruff (exit 1)", id="ruff-fails"),
+        pytest.param("check ruff true\ncheck pytest false", "pytest (exit 1)", id="a-test-fails"),
+        pytest.param(
+            "check ruff true\ncheck pytest bash -c 'exit 5'", "pytest (exit 5)", id="no-tests"
+        ),
+        pytest.param("check ruff false\ncheck pytest false", "ruff (exit 1)", id="two-fail"),
+    ],
+)
+def test_ci_fails_when_any_one_check_fails_no_tests_included(
+    ci_script: str, checks: str, failing: str | None
+) -> None:
+    """.ci/run's own `check` and closing verdict, run with stand-in checks: every check runs,
+    and one that fails alone fails the run and is named; pytest's exit 5 ("no tests collected")
+    is a failure too. The real checks go through `check`."""
+    verdict = "\n".join(
+        [
+            ci_part(ci_script, r"^set -\w+ pipefail$"),
+            ci_part(ci_script, r"^step\(\) \{.*?\}$"),
+            ci_part(ci_script, r"^failed=\(\)\ncheck\(\) \{\n.*?^\}$"),
+            checks,
+            ci_part(ci_script, r"^if \[ \"\$\{#failed\[@\]\}\".*\Z"),
+        ]
+    )
+
+    result = run_bash(verdict)
+
+    assert result.stdout.count("\n=== ") == checks.count("check "), "every check runs"
+    if failing is None:
+        assert result.returncode == 0, result.stderr
+        assert ".ci/run: all checks passed" in result.stdout
+    else:
+        assert result.returncode != 0, result.stdout
+        assert f"  {failing}\n" in result.stderr
+    if "exit 5" in checks:
+        assert ".ci/run: pytest collected no tests" in result.stderr
+    assert re.search(r"^check pytest \S+ -m pytest\b", ci_script, re.MULTILINE)
+    assert re.search(r"^check coverage coverage_floors$", ci_script, re.MULTILINE)
+
+
+FLOORED = ("engine", "render", "bot/services", "bot/storage")
+"""The packages CI holds to a line coverage of at least 90%: the engine, the pictures, the
+services and the storage."""
+
+FAKE_COVERAGE = """#!/usr/bin/env bash
+printf '%s\\n' "$*" >> "$CALLS"
+case " $* " in
+*" --format=total "*) echo 99 ;;
+*" --include=$UNDER --fail-under="*) exit 2 ;;
+esac
+exit 0
+"""
+"""A stand-in for `coverage`: every report is 99% covered, except that a `--fail-under` of the
+files `$UNDER` fails; it writes each of its command lines to `$CALLS`."""
+
+
+def test_ci_fails_under_a_coverage_floor_of_90_for_engine_render_services_and_storage(
+    ci_script: str, tmp_path: Path
+) -> None:
+    """Each of those packages has a floor of at least 90%, and .ci/run's `coverage_floors`,
+    run alone with a stand-in `coverage`, enforces every floor: it asks `--fail-under` of each
+    package's files, and fails when any one package is under its floor."""
+    array = ci_part(ci_script, r"^floors=\(([^)]*)\)$")
+    floors = dict(item.split("=") for item in array.removeprefix("floors=(")[:-1].split())
+    assert {p: int(floors.get(p, 0)) >= 90 for p in FLOORED} == dict.fromkeys(FLOORED, True)
+
+    coverage = tmp_path / "coverage"
+    coverage.write_text(FAKE_COVERAGE, encoding="utf-8")
+    coverage.chmod(0o755)
+    function = ci_part(ci_script, r"^coverage_floors\(\) \{\n.*?^\}$")
+    script = "\n".join([ci_part(ci_script, r"^set -\w+ pipefail$"), array, function])
+    script += f"\nbin={shlex.quote(str(tmp_path))}\ncoverage_floors"
+    calls = tmp_path / "calls"
+
+    assert run_bash(script, CALLS=str(calls), UNDER="none").returncode == 0
+    asked = re.findall(r"--include=(\S+) --fail-under=(\d+)", calls.read_text(encoding="utf-8"))
+    expected = {("*" if p == "." else f"{p}/*", floor) for p, floor in floors.items()}
+    assert set(asked) == expected
+    for package in FLOORED:
+        assert run_bash(script, CALLS=str(calls), UNDER=f"{package}/*").returncode != 0, package

@@ -11,13 +11,14 @@ import math
 import random
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from ai import calibrate_chances
 from ai.chances import FIELDS, Field, best_of, estimates, win_chances
-from ai.evaluation import position_value
+from ai.evaluation import leaf_weights, position_value
 from engine import CHANCE, Variant, apply, current_player, deal, legal_actions, new_game, resign
 from engine.model import seat_color_indices
 from engine.state import GameState
@@ -194,6 +195,32 @@ def test_a_duel_at_its_start_is_the_movers_offset_over_the_first_spread() -> Non
         assert state.to_move is not None
         expected = [mover, 1 - mover] if state.to_move == 0 else [1 - mover, mover]
         assert list(win_chances(state)) == pytest.approx(expected, abs=1e-9)
+
+
+def documented_duel(state: GameState, seat: int) -> float:
+    """docs/ai.md: the chance of `seat` in a running duel, a normal margin around its leaf value
+    without the win stake, moved by 0.7 points plus 3.0 a rug it holds above its rival, with
+    the spread sqrt(15.5 x left / (1 + left / 74)) for the rugs left."""
+    own, theirs = state.rugs_in_hand(seat), state.rugs_in_hand(1 - seat)
+    left = own + theirs
+    leaf = position_value(state, seat, replace(leaf_weights(2, left), win_stake=0.0))
+    spread = math.sqrt(15.5 * left / (1 + left / 74))
+    return normal_cdf((leaf + 0.7 + 3.0 * (own - theirs)) / spread)
+
+
+def test_a_duel_adds_3_points_for_each_rug_the_mover_holds_above_its_rival() -> None:
+    """Every running position of three random duels, the mover holding as many rugs as its
+    rival or more: each seat's chance is docs/ai.md's for the mover, or what it leaves."""
+    ahead = 0
+    for seed in (1, 2, 3):
+        for state in random_game(2, Variant.STANDARD, seed):
+            seat = state.to_move
+            assert seat is not None
+            mover = documented_duel(state, seat)
+            expected = [mover, 1 - mover] if seat == 0 else [1 - mover, mover]
+            assert list(win_chances(state)) == pytest.approx(expected, abs=1e-9), state.history
+            ahead += state.rugs_in_hand(seat) > state.rugs_in_hand(1 - seat)
+    assert ahead > 20
 
 
 def test_best_of_equal_means_is_even_and_no_spread_is_the_highest_mean() -> None:

@@ -3,9 +3,9 @@
 Every text stands on its background with a contrast ratio of at least 4.5 (WCAG AA), in normal
 vision and under each simulated colour-vision deficiency; shown 390 px wide every text it draws
 (caught on its way to `draw_text`, its box measured) is at least 12 px high, inside the picture
-and clear of the others, in English, French and Ukrainian with long names; nothing is told by
-colour alone; the same table always gives the same bytes, and names the font cannot draw or
-cannot fit are handled."""
+(a row's texts inside their columns) and clear of the others, in English, French and Ukrainian
+with long names; nothing is told by colour alone; the same table always gives the same bytes,
+and names the font cannot draw or cannot fit are handled."""
 
 from __future__ import annotations
 
@@ -228,6 +228,27 @@ def test_each_row_draws_its_rank_name_and_numbers_in_column_order(
         in_row = [d for d in texts if top <= (d.box[1] + d.box[3]) / 2 < top + standings.ROW_HEIGHT]
         in_order = [d.text for d in sorted(in_row, key=lambda d: d.box[0])]
         assert in_order == [row.rank, row.name, *row.cells]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk", "outsized"])
+def test_each_rank_name_and_number_stays_inside_its_column(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every text of a row is fitted to its own column, measured in the face it is drawn in:
+    the leaders' names, starred and in bold, no more than the others run into the gap before
+    the numbers."""
+    table = outsized() if language == "outsized" else localized(language)
+    columns = standings._columns(table)
+    texts = drawn_texts(table, monkeypatch)
+    outside = []
+    for k, row in enumerate(table.rows):
+        top = standings.TITLE_HEIGHT + standings.HEADER_HEIGHT + k * standings.ROW_HEIGHT
+        in_row = [d for d in texts if top <= (d.box[1] + d.box[3]) / 2 < top + standings.ROW_HEIGHT]
+        in_order = sorted(in_row, key=lambda d: d.box[0])
+        for drawn, (left, right) in zip(in_order, columns, strict=True):
+            if not left <= drawn.box[0] < drawn.box[2] <= right:
+                outside.append((row.rank, drawn.text, drawn.box[::2], (left, right)))
+    assert not outside, f"(rank, text, drawn from-to, column from-to): {outside}"
 
 
 def test_headers_align_with_their_columns_texts(
