@@ -469,6 +469,58 @@ async def test_every_embed_text_counts_toward_the_6000_characters_footer_and_aut
     assert len(fake.messages(scene.channel)) == 1
 
 
+async def test_embed_field_names_and_values_count_toward_the_6000_characters(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """A description of 4096 and fields of 1 + 1000 and 3 + 900 characters make 6000: taken;
+    one character more in a field's value makes 6001: refused, as on Discord."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+
+    def embed(extra: int) -> dict[str, Any]:
+        fields = [{"name": "n", "value": "v" * 1000}, {"name": "abc", "value": "w" * (900 + extra)}]
+        return {"embeds": [{"description": "d" * 4096, "fields": fields}]}
+
+    answers: dict[str, tuple[int, set[tuple[str, str]]]] = {}
+    for name, body in {"6000": embed(0), "6001": embed(1)}.items():
+        async with http.post(path, json=body) as response:
+            answer = await response.json()
+            answers[name] = (response.status, _form_errors(answer.get("errors", {})))
+    assert answers == {
+        "6000": (200, set()),
+        "6001": (400, {("embeds", "MAX_EMBED_SIZE_EXCEEDED")}),
+    }
+    assert len(fake.messages(scene.channel)) == 1
+
+
+async def test_an_interaction_s_reply_and_follow_ups_over_discord_limits_are_refused_too(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord checks an interaction's reply (callback type 4) and its follow-ups as it checks
+    a channel post: a reply of 2001 characters gets 400 / 50035 and acknowledges nothing;
+    after a good reply, a follow-up of 11 embeds gets 50035 and an empty one 50006."""
+    handle = fake.interaction_from_payload(
+        APPLICATION_COMMAND, scene.alice, scene.channel, {"name": "x"}
+    )
+    fake.world.register_interaction(handle)
+    callback = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+    too_long = {"type": 4, "data": {"content": "x" * 2001}}
+    async with http.post(callback, json=too_long) as response:
+        code = (await response.json())["code"] if response.status != 204 else None
+        assert (response.status, code) == (400, 50035), "the reply was taken"
+    assert (handle.acknowledged, handle.refusals) == (False, [50035])
+    async with http.post(callback, json={"type": 4, "data": {"content": "ok"}}) as response:
+        assert response.status == 204
+
+    webhook = f"/api/v10/webhooks/{fake.application_id}/{handle.token}"
+    refused = []
+    for body in ({"embeds": [{"title": "t"}] * 11}, {}):
+        async with http.post(webhook, json=body) as response:
+            code = (await response.json())["code"] if response.status != 204 else None
+            refused.append((response.status, code))
+    assert refused == [(400, 50035), (400, 50006)]
+    assert [m.content for m in fake.messages(scene.channel, include_ephemeral=True)] == ["ok"]
+
+
 async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcommand_s_options(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
@@ -748,6 +800,37 @@ async def test_the_first_follow_up_after_a_deferral_replaces_the_loading_message
     assert [m.content for m in fake.messages(scene.channel)] == ["done", "more"]
 
 
+async def test_an_interaction_s_webhook_reaches_only_the_messages_it_sent(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """An interaction's token is a webhook: it reads its reply by id, and a message the bot
+    posted with its bot token (a game's board) is Unknown Message (404 / 10008) through it, to
+    read, edit or delete, and is left as it was."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.post(path, json={"content": "board"}) as response:
+        board = fake.world.messages[int((await response.json())["id"])]
+    handle = fake.interaction_from_payload(
+        APPLICATION_COMMAND, scene.alice, scene.channel, {"name": "x"}
+    )
+    fake.world.register_interaction(handle)
+    callback = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+    async with http.post(callback, json={"type": 4, "data": {"content": "reply"}}) as response:
+        assert response.status == 204
+    reply = handle.original_message()
+    assert reply is not None
+
+    messages = f"/api/v10/webhooks/{fake.application_id}/{handle.token}/messages"
+    async with http.get(f"{messages}/{reply.id}") as response:
+        assert (response.status, (await response.json())["content"]) == (200, "reply")
+    answers = []
+    for method, body in (("GET", None), ("PATCH", {"content": "edited"}), ("DELETE", None)):
+        async with http.request(method, f"{messages}/{board.id}", json=body) as response:
+            answer = await response.json() if response.status != 204 else {}
+            answers.append((response.status, answer.get("code")))
+    assert answers == [(404, 10008)] * 3
+    assert (board.content, board.edit_count, board.deleted) == ("board", 0, False)
+
+
 async def test_an_ephemeral_reply_pings_no_one_and_no_one_else_may_click_it(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -864,6 +947,30 @@ async def test_default_member_permissions_hide_a_command_the_bot_checks_again(
 
     assert (await overridden.answer()).content == "you need Manage Channels"
     assert (await allowed.answer()).content == "wiped"
+
+
+async def test_an_interaction_carries_the_user_s_permissions_in_its_channel_overwrites_included(
+    fake: FakeDiscord, scene: Scene
+) -> None:
+    """bob has Manage Channels through a role, and a member overwrite denies it to him in one
+    channel: his interaction there says he lacks it (in `member.permissions` and the channel's
+    `permissions`, which discord.py's `interaction.permissions` reads); one elsewhere says he
+    has it."""
+    locked = fake.add_text_channel(scene.guild, "locked")
+    fake.set_overwrite(locked, scene.bob, deny=permissions.MANAGE_CHANNELS)
+
+    def manages_channels(channel: FakeChannel) -> tuple[bool, bool]:
+        handle = fake.interaction_from_payload(
+            APPLICATION_COMMAND, scene.bob, channel, {"name": "x"}
+        )
+        member, where = handle.payload["member"], handle.payload["channel"]
+        return (
+            bool(int(member["permissions"]) & permissions.MANAGE_CHANNELS),
+            bool(int(where["permissions"]) & permissions.MANAGE_CHANNELS),
+        )
+
+    assert manages_channels(locked) == (False, False)
+    assert manages_channels(scene.channel) == (True, True)
 
 
 async def _register(
@@ -1118,6 +1225,29 @@ def test_overwrites_apply_in_discords_order() -> None:
         is_thread=False,
     )
     assert locked_out == permissions.ALL_PERMISSIONS, "overwrites do not bind an administrator"
+
+
+@pytest.mark.parametrize("order", ["deny-role-first", "allow-role-first"])
+def test_one_role_s_overwrite_allowing_beats_another_role_s_denial_in_either_order(
+    order: str,
+) -> None:
+    """Discord applies the denials of all a member's role overwrites together, then all their
+    allowances: a role allowing Send Messages wins over another role denying it, whatever the
+    order of the member's roles."""
+    guild_id, member_id, denying, allowing = 1, 2, 3, 4
+    overwrites = [
+        permissions.Overwrite(denying, permissions.ROLE, deny=permissions.SEND_MESSAGES),
+        permissions.Overwrite(allowing, permissions.ROLE, allow=permissions.SEND_MESSAGES),
+    ]
+    value = permissions.channel_permissions(
+        permissions.DEFAULT_EVERYONE,
+        guild_id=guild_id,
+        member_id=member_id,
+        role_ids=[denying, allowing] if order == "deny-role-first" else [allowing, denying],
+        overwrites=overwrites,
+        is_thread=False,
+    )
+    assert value & permissions.SEND_MESSAGES
 
 
 async def test_identify_with_a_wrong_token_is_closed_with_4004(

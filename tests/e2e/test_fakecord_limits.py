@@ -9,6 +9,7 @@ rate limiter's own clock for the count and window of every limited route."""
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -271,6 +272,34 @@ def test_the_global_limit_refuses_the_51st_request_until_its_second_is_over() ->
     assert not check().refused, "a new second"
 
 
+def test_reset_after_and_retry_after_say_what_is_left_of_the_window() -> None:
+    """On the limiter's own clock: a channel's posts (5 in 5 s) from 0 s are told at 1 s that
+    the window resets in 4 s, and a post refused at 2 s gets `retry_after` 3 s, not a whole
+    window; the global limit refuses a 51st request at 0.4 s of its second with 0.6 s."""
+    now = [0.0]
+    limiter = RateLimiter(lambda: now[0])
+
+    def post() -> Verdict:
+        return limiter.check("POST", "/channels/10/messages", None, lambda: None)
+
+    assert post().headers["X-RateLimit-Reset-After"] == "5.000"
+    now[0] = 1.0
+    assert post().headers["X-RateLimit-Reset-After"] == "4.000"
+    assert [post().refused for _ in range(3)] == [False] * 3
+    now[0] = 2.0
+    refused = post()
+    assert (refused.refused, refused.retry_after) == (True, 3.0)
+    assert refused.headers["X-RateLimit-Reset-After"] == "3.000"
+
+    now[0] = 10.0
+    for _ in range(50):
+        assert not limiter.check("GET", "/channels/10", "token", lambda: None).refused
+    now[0] = 10.4
+    late = limiter.check("GET", "/channels/10", "token", lambda: None)
+    assert (late.refused, late.is_global) == (True, True)
+    assert late.retry_after == pytest.approx(0.6)
+
+
 @pytest.mark.invalid_requests(401, 429)
 async def test_an_interaction_webhook_takes_five_requests_in_2_s_for_15_minutes(
     fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
@@ -320,6 +349,25 @@ async def test_a_busy_channel_s_shared_write_limit_answers_code_20028(
     assert (status, headers["X-RateLimit-Scope"], body["code"]) == (429, "shared", 20028)
     assert body["global"] is False
     assert fake.messages(channels[0]) == [], "a refused request is not executed"
+
+
+@pytest.mark.invalid_requests(429)
+async def test_a_429_s_retry_after_header_is_its_retry_after_rounded_up_to_whole_seconds(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """`Retry-After` has whole seconds, the body's `retry_after` the fraction: the header is
+    never earlier than the body, so a client that follows it is not refused again. So says a
+    full bucket's 429, and an injected one of 1.5 s says 2."""
+    path = f"/channels/{channels[0].id}/messages"
+    posts = [await call(http, "POST", path, {"content": f"m{n}"}) for n in range(6)]
+    assert [status for status, _, _ in posts] == [200] * 5 + [429]
+    _, headers, body = posts[5]
+    assert int(headers["Retry-After"]) == math.ceil(body["retry_after"])
+
+    fake.faults.rate_limit("POST", "/channels/{channel_id}/messages", retry_after=1.5)
+    other = f"/channels/{channels[1].id}/messages"
+    status, headers, body = await call(http, "POST", other, {"content": "x"})
+    assert (status, body["retry_after"], headers["Retry-After"]) == (429, 1.5, "2")
 
 
 @pytest.mark.invalid_requests(429)
@@ -445,6 +493,26 @@ async def test_an_interaction_token_works_until_15_minutes_and_not_after(
     fake.shift_clock(15 * 60 - 10)
     assert (await call(http, "POST", webhook, {"content": "in time"}))[0] == 204
     fake.shift_clock(15 * 60 + 10)
+    status, _, body = await call(http, "POST", webhook, {"content": "too late"})
+    assert (status, body["code"]) == (401, 50027)
+    assert [m.content for m in fake.messages(channels[0])] == ["in time"]
+
+
+@pytest.mark.invalid_requests(401)
+async def test_an_interaction_s_15_minutes_run_from_when_it_is_made_on_the_fake_s_clock(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """An interaction made once the clock is 20 minutes ahead (as tests of async play move it)
+    has a fresh token: a follow-up goes through, and one 15 minutes after the click gets
+    401 / 50027."""
+    fake.shift_clock(20 * 60)
+    handle = interaction(fake, channels[0])
+    callback = f"/interactions/{handle.id}/{handle.token}/callback"
+    assert (await call(http, "POST", callback, {"type": 5}))[0] == 204
+    webhook = f"/webhooks/{fake.application_id}/{handle.token}"
+    status, _, body = await call(http, "POST", webhook, {"content": "in time"})
+    assert (status, (body or {}).get("code")) == (204, None), "a fresh token was refused"
+    fake.shift_clock(20 * 60 + 15 * 60 + 10)
     status, _, body = await call(http, "POST", webhook, {"content": "too late"})
     assert (status, body["code"]) == (401, 50027)
     assert [m.content for m in fake.messages(channels[0])] == ["in time"]
