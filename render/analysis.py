@@ -38,7 +38,12 @@ from render.sprites import crossed_swatch, rug_piece
 from render.text import draw_text, width
 
 ANALYSIS_WIDTH = 720
-"""The default width: shown at 390 px on a phone, its smallest text is still about 12 px."""
+"""The default width: shown at 390 px on a phone, its smallest text is still 12 px."""
+PHONE_WIDTH = 390
+SMALLEST_ON_A_PHONE = 12
+SMALLEST = math.ceil(SMALLEST_ON_A_PHONE * ANALYSIS_WIDTH / PHONE_WIDTH)
+"""The smallest size any text is drawn at (at the default width): 12 px once the picture is
+shown 390 px wide."""
 MIN_WIDTH = 360
 MAX_WIDTH = 2000
 SUPERSAMPLE = 3
@@ -199,9 +204,10 @@ class _Painter:
         fill: RGB = palette.TEXT,
         right: bool = False,
     ) -> DrawnText:
-        """Note `words` to draw in `box` (vertically centred): shrunk by a tenth at most to fit
-        its width, then cut with an ellipsis."""
-        shown, size = fit_name(words, size, max(1, box[2] - box[0]), bold=bold, least=0.9)
+        """Note `words` to draw in `box` (vertically centred): shrunk by a tenth at most, and
+        never under SMALLEST, to fit its width, then cut with an ellipsis."""
+        least = min(1.0, max(0.9, self.px(SMALLEST) / size))
+        shown, size = fit_name(words, size, max(1, box[2] - box[0]), bold=bold, least=least)
         drawn = DrawnText(role, seat, shown, box, size)
         self.texts.append(drawn)
         self.ops.append(("text", (drawn, bold, fill, right)))
@@ -359,7 +365,7 @@ def _luck(painter: _Painter, top: int) -> list[Bar]:
             box = (x1 + px(6), y, x1 + value_room, y + bar_h)
         else:
             box = (x0 - value_room, y, x0 - px(6), y + bar_h)
-        painter.text("luck", seat, drawable(words), box, px(22), right=value < 0)
+        painter.text("luck", seat, drawable(words), box, px(SMALLEST), right=value < 0)
     return bars
 
 
@@ -374,9 +380,9 @@ def _axis_texts(painter: _Painter, chart: Box) -> None:
     x0, y0, x1, y1 = chart
     for quarter in range(5):
         y = y1 - (y1 - y0) * quarter / 4
-        box = (painter.margin - px(6), round(y) - px(14), x0 - px(14), round(y) + px(14))
+        box = (px(4), round(y) - px(14), x0 - px(14), round(y) + px(14))
         painter.text(
-            "axis", None, f"{quarter * 25}%", box, px(22), fill=palette.TEXT_DIM, right=True
+            "axis", None, f"{quarter * 25}%", box, px(SMALLEST), fill=palette.TEXT_DIM, right=True
         )
     turns = painter.picture.turns
     last = len(turns) - 1
@@ -386,7 +392,7 @@ def _axis_texts(painter: _Painter, chart: Box) -> None:
             continue
         x = x0 + (x1 - x0) * index / last
         box = (round(x) - px(30), y1 + px(12), round(x) + px(30), y1 + px(38))
-        painter.text("axis", None, str(turn), box, px(22), fill=palette.TEXT_DIM)
+        painter.text("axis", None, str(turn), box, px(SMALLEST), fill=palette.TEXT_DIM)
 
 
 def _tick_step(last_turn: int) -> int:

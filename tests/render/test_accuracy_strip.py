@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from render import accuracy_strip, palette
 from render.accuracy_strip import BAR, MEAN, STRIP_HEIGHT, AccuracyStrip
@@ -89,6 +89,37 @@ def test_too_few_games_for_a_trend_have_bars_and_no_means() -> None:
     bars = runs(image, image.height - 30, BAR)
     assert len(bars) == 3
     assert not any(mean_rows(image, (first + last) // 2, 80) for first, last in bars)
+
+
+def triangle_widths(direction: int) -> list[int]:
+    """The width of the trend's triangle, row by row from its top: the pixels where the strip
+    with `direction` differs from the same strip steady (the same words, no triangle)."""
+    values = (60.0, 62.0, 70.0, 75.0)
+    marked = AccuracyStrip(values, "Accuracy, last 4 games", "67%", "+11.5", direction)
+    steady = AccuracyStrip(values, "Accuracy, last 4 games", "67%", "+11.5", 0)
+    difference = ImageChops.difference(
+        decode(render_rating_chart((), accuracy=marked)),
+        decode(render_rating_chart((), accuracy=steady)),
+    )
+    mask = difference.convert("L").point(lambda value: 255 if value else 0)
+    box = mask.getbbox()
+    assert box is not None, "a triangle is drawn"
+    assert box[3] - box[1] < 60, "the triangle alone differs"
+    data = mask.load()
+    assert data is not None
+    return [sum(1 for x in range(box[0], box[2]) if data[x, y]) for y in range(box[1], box[3])]
+
+
+@pytest.mark.parametrize(("direction", "up"), [(1, True), (-1, False)])
+def test_the_trend_s_triangle_points_up_for_a_rise_and_down_for_a_fall(
+    direction: int, up: bool
+) -> None:
+    """Pointing up, the triangle is wider at its bottom than at its top; pointing down, the
+    other way round."""
+    widths = triangle_widths(direction)
+    third = len(widths) // 3
+    top, bottom = sum(widths[:third]), sum(widths[-third:])
+    assert (bottom > top) is up, (direction, widths)
 
 
 def ticks_and_heights(

@@ -36,7 +36,7 @@ from render.vision import DEFICIENCIES, closest_pair
 from .conftest import decode
 
 PHONE = 390
-SMALLEST_ON_A_PHONE = 11
+SMALLEST_ON_A_PHONE = 12
 """The smallest text, in pixels, once the picture is shown 390 px wide."""
 NAMES = ("Amina", "Дмитро Іваненко", "李小龙", "Zoë 🌸")
 
@@ -104,11 +104,12 @@ def test_the_picture_is_drawn_at_full_and_phone_width(players: int, width: int) 
         assert 0 <= y0 < y1 <= image.height, text
 
 
-def test_every_text_is_large_enough_on_a_phone() -> None:
-    """Drawn 720 px wide and shown 390 px wide, the smallest text is still about 12 px: the
-    size each text asks for, and the height of its letters as the picture draws them (capitals
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_text_is_large_enough_on_a_phone(players: int) -> None:
+    """Drawn 720 px wide and shown 390 px wide, the smallest text is still 12 px: the size
+    each text is drawn at, and the height of its letters as the picture draws them (capitals
     and digits stand at least 0.6 of the size)."""
-    picture = sample()
+    picture = sample(players)
     lines = analysis_lines(picture)
     assert min(text.size for text in lines) * PHONE / ANALYSIS_WIDTH >= SMALLEST_ON_A_PHONE
     image = analysis_image(picture)
@@ -270,6 +271,30 @@ def test_the_chart_shows_every_line_and_the_turning_point(players: int) -> None:
     assert SWING_BAND not in colour_counts(sample(players, swing=None))
 
 
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("swing", [1, 30, 48])
+def test_the_turning_point_s_band_lies_over_its_turn_and_no_other(players: int, swing: int) -> None:
+    """The gold band lies over the turning point's turn on the chart: over its middle, and
+    between the point before it and the point it ends on (within 2 px), for the first turn,
+    one in the middle and the last."""
+    picture = sample(players, swing=swing)
+    image = analysis_image(picture)
+    chart = _chart_box(picture)
+    before = _point_xy(chart, picture, swing - 1, 0)[0]
+    after = _point_xy(chart, picture, swing, 0)[0]
+    data = image.load()
+    assert data is not None
+    columns = {
+        x
+        for x in range(chart[0] - 12, chart[2] + 12)
+        for y in range(chart[1], chart[3])
+        if data[x, y] == SWING_BAND
+    }
+    assert round((before + after) / 2) in columns, "over the middle of its turn"
+    assert min(columns) >= before - 2, (min(columns), before)
+    assert max(columns) <= after + 2, (max(columns), after)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("width", [ANALYSIS_WIDTH, PHONE])
 def test_each_player_s_accuracy_and_counts_are_written_whole(players: int, width: int) -> None:
@@ -283,7 +308,7 @@ def test_each_player_s_accuracy_and_counts_are_written_whole(players: int, width
     judged = {"accuracy", "accuracy_counts", "accuracy_name", "key"}
     for text in lines:
         if text.role in judged:
-            assert text.size * PHONE / width >= SMALLEST_ON_A_PHONE + 1, text
+            assert text.size * PHONE / width >= SMALLEST_ON_A_PHONE, text
 
 
 def test_an_unjudged_game_has_no_accuracy_and_no_key() -> None:

@@ -17,6 +17,7 @@ from engine import (
     ROWS,
     AssamMoved,
     Facing,
+    GameState,
     Phase,
     RugPlaced,
     TaxPaid,
@@ -26,16 +27,18 @@ from engine import (
     owner_of,
     placement_notation,
     placements,
+    seat_colors,
 )
 from render import (
     DEFAULT_SIZE,
     TurnMarks,
+    board_image,
     image_size,
     marks_from_events,
     render_board,
     render_game_over,
 )
-from render.layout import layout, step_arc
+from render.layout import Layout, layout, step_arc
 from render.overlays import path_points, payment_center, turn_badge_center
 from render.palette import (
     ASSAM,
@@ -47,7 +50,7 @@ from render.palette import (
     REGION,
     RUG_STYLES,
 )
-from render.samples import Moment, at_turn, moments, new_sample
+from render.samples import Moment, at_turn, first_moment, moments, new_sample
 from render.sprites import assam_body_offset, badge, badge_radius, coin_radius
 
 from .conftest import decode
@@ -283,6 +286,52 @@ def test_ways_to_turn_assam_are_labelled_on_the_sides_he_may_face(
         assert _badge_pixels(plain, x, y, reach) == 0
 
 
+ON_SCREEN = {Facing.N: (0, -1), Facing.E: (1, 0), Facing.S: (0, 1), Facing.W: (-1, 0)}
+"""Which way each facing points on the picture: north is up."""
+
+
+def _away_from_the_edge(square: int) -> bool:
+    row, col = divmod(square, COLS)
+    return 0 < row < ROWS - 1 and 0 < col < COLS - 1
+
+
+def _badge_pixels_towards(image: Image.Image, geometry: Layout, square: int, way: Facing) -> int:
+    """BADGE pixels between the side of `square` facing `way` and the centre of the next
+    square that way (from half a square to a square out, 0.3 of a square either side)."""
+    x, y = geometry.center(square)
+    dx, dy = ON_SCREEN[way]
+    near, far, across = 0.5 * geometry.cell, 1.0 * geometry.cell, 0.3 * geometry.cell
+    xs = sorted((x + dx * near, x + dx * far)) if dx else [x - across, x + across]
+    ys = sorted((y + dy * near, y + dy * far)) if dy else [y - across, y + across]
+    box = image.crop((round(xs[0]), round(ys[0]), round(xs[1]), round(ys[1])))
+    return sum(1 for pixel in _pixels(box) if pixel == BADGE)
+
+
+@pytest.mark.parametrize("facing", list(Facing))
+def test_each_way_to_turn_assam_is_labelled_towards_the_side_it_turns_him_to(
+    facing: Facing,
+) -> None:
+    """Whichever way Assam faces, each way to turn him (L, S or R), drawn alone, has its badge
+    past the side of his square he would then face, and none past the side across from it."""
+    state = first_moment(
+        3,
+        range(1, 60),
+        lambda m: (
+            m.state.phase is Phase.ORIENT
+            and m.state.facing is facing
+            and _away_from_the_edge(m.state.assam)
+        ),
+    ).state
+    geometry = layout(DEFAULT_SIZE, 3)
+    ways = orientations(state)
+    assert [label for label, _ in ways] == ["L", "S", "R"]
+    for label, way in ways:
+        image = board_image(state, TurnMarks(turns=((label, way),)))
+        across = Facing((way + 2) % 4)
+        assert _badge_pixels_towards(image, geometry, state.assam, way) > 20, (label, way)
+        assert _badge_pixels_towards(image, geometry, state.assam, across) == 0, (label, way)
+
+
 def _with_border_step() -> tuple[Moment, AssamMoved]:
     for seed in range(40):
         moment = at_turn(3, seed=seed, turn=6)
@@ -399,6 +448,39 @@ def test_the_sum_paid_shows_on_a_coin_where_assam_paid(midgame: Moment) -> None:
     assert coin_pixels(region_only) == 0
 
 
+def _coins_by_square(image: Image.Image, geometry: Layout) -> dict[int, int]:
+    """The COIN pixels in the top-right quarter of each square (where a square's coin goes)."""
+    found = {}
+    for square in range(ROWS * COLS):
+        x0, y0, x1, y1 = geometry.square_box(square)
+        quarter = image.crop(((x0 + x1) // 2, y0, x1, (y0 + y1) // 2))
+        found[square] = sum(1 for pixel in _pixels(quarter) if pixel == COIN)
+    return found
+
+
+def test_the_coin_is_by_assam_wherever_he_stands_in_the_region_paid_for() -> None:
+    """Assam on a square of the region paid for other than its first (top left): the coin is
+    at the corner of his square, none at the region's first."""
+
+    def tax_of(moment: Moment) -> TaxPaid | None:
+        taxes = [event for event in moment.events if isinstance(event, TaxPaid)]
+        return taxes[-1] if taxes else None
+
+    def paid_off_the_first_square(moment: Moment) -> bool:
+        tax = tax_of(moment)
+        return tax is not None and moment.state.assam in tax.region - {min(tax.region)}
+
+    moment = first_moment(4, range(7, 60), paid_off_the_first_square)
+    tax = tax_of(moment)
+    assert tax is not None
+    state = moment.state
+    geometry = layout(DEFAULT_SIZE, 4)
+    coins = _coins_by_square(decode(render_board(state, events=moment.events)), geometry)
+    assert max(coins, key=lambda square: coins[square]) == state.assam, "by Assam"
+    assert coins[state.assam] > 4 * coin_radius(geometry.cell), "a coin, not a stray pixel"
+    assert coins[min(tax.region)] == 0, "not on the region's first square"
+
+
 def test_marks_come_from_the_last_event_of_each_kind(midgame: Moment, after_laying: Moment) -> None:
     moved = [e for e in midgame.events if isinstance(e, AssamMoved)][-1]
     (tax,) = [e for e in midgame.events if isinstance(e, TaxPaid)]
@@ -411,8 +493,8 @@ def test_marks_come_from_the_last_event_of_each_kind(midgame: Moment, after_layi
     assert marks_from_events([]) == TurnMarks()
 
 
-def test_each_badge_is_ringed_in_the_colour_the_mover_lays(midgame: Moment) -> None:
-    state = midgame.state
+def _assert_badges_ringed_in_the_colour_laid(state: GameState) -> None:
+    """Each numbered placement's badge shows its ring in the colour the mover lays next."""
     assert state.to_move is not None
     ring = RUG_STYLES[state.next_rug_color(state.to_move)].fill  # type: ignore[index]
 
@@ -423,7 +505,7 @@ def test_each_badge_is_ringed_in_the_colour_the_mover_lays(midgame: Moment) -> N
         return sum(abs(a - b) for a, b in zip(pixel, ring, strict=False)) < 40
 
     image = decode(render_board(state, show_candidates=True))
-    geometry = layout(DEFAULT_SIZE, 4)
+    geometry = layout(DEFAULT_SIZE, state.players)
     for number, (first, second) in enumerate(placements(state), start=1):
         sprite = badge(geometry.cell, str(number), ring)
         x, y = geometry.shared_edge_midpoint(first, second)
@@ -437,3 +519,21 @@ def test_each_badge_is_ringed_in_the_colour_the_mover_lays(midgame: Moment) -> N
         assert len(ringed) > 20, "the ring is wide enough to be seen"
         shown = sum(near_ring(image, point) for point in ringed)
         assert shown >= 0.9 * len(ringed), (number, shown, len(ringed))
+
+
+def test_each_badge_is_ringed_in_the_colour_the_mover_lays(midgame: Moment) -> None:
+    _assert_badges_ringed_in_the_colour_laid(midgame.state)
+
+
+def test_in_two_players_the_badges_are_ringed_in_whichever_colour_the_seat_lays_this_turn() -> None:
+    """In two players a seat lays its two colours in turn: the ring follows the rug laid this
+    turn, its second colour as well as its first."""
+    second_colour_laid = False
+    for turn in range(2, 6):
+        state = at_turn(2, seed=1, turn=turn).state
+        assert state.phase is Phase.PLACE
+        assert state.to_move is not None
+        colour = state.next_rug_color(state.to_move)
+        second_colour_laid |= colour == seat_colors(2, state.to_move)[1]
+        _assert_badges_ringed_in_the_colour_laid(state)
+    assert second_colour_laid, "the sample lays a seat's second colour"

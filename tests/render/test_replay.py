@@ -4,6 +4,7 @@ for Discord, the same bytes every time."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -18,10 +19,11 @@ from engine import (
     record_of,
     replay_events,
 )
-from render import image_size, render_replay
+from render import image_size, panel, render_replay
 from render.board import marks_from_events
 from render.replay import FIRST_FRAME_MS, LAST_FRAME_MS, REPLAY_SIZE, turn_states
 from render.samples import Moment, at_turn, finished
+from render.text import draw_text
 
 DISCORD_LIMIT = 8 * 1024 * 1024
 
@@ -54,6 +56,30 @@ def test_frames_follow_the_turns_and_end_on_the_final_state(game_over: Moment) -
     assert turns == sorted(turns)
     final, _ = frames[-1]
     assert final == game_over.state
+
+
+def test_the_last_frame_shows_the_final_ranking(
+    game_over: Moment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The panel's texts, caught on their way to drawing, frame by frame (each begins with its
+    title): every frame but the last is titled with its turn; the last says the game is over
+    and why, and ranks the seats #1 to #4; no earlier frame ranks them."""
+    drawn: list[str] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], text: str, **how: Any) -> None:
+        drawn.append(text)
+        draw_text(image, xy, text, **how)
+
+    monkeypatch.setattr(panel, "draw_text", recording)
+    state = game_over.state
+    render_replay(record_of(state))
+    titles = [i for i, text in enumerate(drawn) if text.startswith(("Turn ", "Game over"))]
+    assert len(titles) == state.turn + 1, "a title on every frame"
+    *turns, last = titles
+    assert all(drawn[i].startswith("Turn ") for i in turns)
+    assert drawn[last] == "Game over · all rugs laid"
+    assert [text for text in drawn[last:] if text.startswith("#")] == ["#1", "#2", "#3", "#4"]
+    assert not any(text.startswith("#") for text in drawn[:last]), "ranked at the end alone"
 
 
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda variant: variant.value)

@@ -12,6 +12,7 @@ import io
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -21,8 +22,11 @@ from bot.edge import replies
 from bot.edge.buttons import DrillButton, parse_drill_id
 from bot.edge.drill import DrillHandler, drill_buttons, step_message
 from bot.presentation.drill import Decision, DrillPictures
+from bot.presentation.images import labels
 from bot.services.analysis import FinishedGame
-from render import DEFAULT_SIZE
+from render import DEFAULT_SIZE, panel
+from render.panel import ENGLISH
+from render.text import draw_text
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -203,6 +207,29 @@ async def test_the_drill_s_steps_speak_the_presser_s_language_on_a_server_of_ano
     assert tried.content.endswith("Choisissez à nouveau parmi les mêmes options."), tried.content
     following = await pressed(edge, edge.guest, tried, "Suivant")
     assert following.content.startswith("Décision 2 sur 3 "), following.content
+
+
+async def test_the_drill_s_picture_speaks_the_presser_s_language_on_a_server_of_another(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The French guest's drill step on an English server: its picture's panel, caught on its
+    way to drawing, is written in French ("Tour", "tapis", "visibles"), with no English word."""
+    final = await played(edge, turns=10)
+    drawn: list[str] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], text: str, **how: Any) -> None:
+        drawn.append(text)
+        draw_text(image, xy, text, **how)
+
+    monkeypatch.setattr(panel, "draw_text", recording)
+    drill = await edge.click(edge.guest, final, OPEN).answer(timeout=60.0)
+    assert picture(drill).width == DEFAULT_SIZE
+    french = labels("fr")
+    assert {french.rugs, french.visible} <= set(drawn), drawn
+    assert any(text.startswith("Tour ") for text in drawn), drawn
+    english = {ENGLISH.rugs, ENGLISH.visible}
+    assert not english & set(drawn), drawn
+    assert not any(text.startswith("Turn ") for text in drawn), drawn
 
 
 async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
+from PIL import Image
 
 import engine
-from bot.presentation import community, presenter, ratings
+from bot.presentation import community, images, presenter, ratings
 from bot.presentation.messages import text
 from bot.services import GameStatus, GameView, Player
 from bot.services.reliability import Reliability
@@ -30,6 +32,9 @@ from bot.services.views import (
     RatedResult,
     RatingChange,
 )
+from bot.workers.pool import WorkerPool
+from render import rating_chart
+from render.text import draw_text
 from tests.bot.presentation.test_languages import game_row
 
 SUMMARY = PlayerSummary(
@@ -344,6 +349,32 @@ def test_the_chart_s_average_accuracy_is_rounded_to_the_nearest_percent() -> Non
     assert chart is not None
     assert chart.accuracy is not None
     assert chart.accuracy.average == "81%"
+
+
+async def test_the_stats_chart_is_drawn_in_the_member_s_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The chart of French stats, drawn as the bot draws it (`Pictures.rating_chart`, by the
+    workers): every word, caught on its way to drawing, is French ("Cote", "parties",
+    "provisoire"), none English, and the rating is written as French writes numbers."""
+    history = tuple(1500 + 9 * game for game in range(13))  # 12 rated games, to 1,608
+    shown = community.stats_post(SUMMARY, rating(12, points=1608, history=history), "fr")
+    assert shown.chart is not None
+    drawn: list[str] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], words: str, **how: Any) -> None:
+        drawn.append(words)
+        draw_text(image, xy, words, **how)
+
+    monkeypatch.setattr(rating_chart, "draw_text", recording)
+    pool = WorkerPool(workers=0)
+    try:
+        png = await images.Pictures(pool).rating_chart(shown.chart)
+    finally:
+        await pool.close()
+    assert png.startswith(b"\x89PNG")
+    assert {"Cote", "parties", "provisoire", "1\u202f608"} <= set(drawn), drawn
+    assert not {"Rating", "games", "provisional", "1,608"} & set(drawn), drawn
 
 
 def test_the_stats_tell_reliability_only_once_there_is_something_to_tell() -> None:
