@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, cast
@@ -66,6 +67,78 @@ async def test_a_full_sqlite_file_refuses_writes_until_a_probe_commits(
     assert db.availability.up
     assert db.availability.gone_since is None
     assert await GameStore(db).get_meta(PROBE_KEY) == PROBED
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_probe_that_fails_marks_nothing_back(backend: Backend, db: Database) -> None:
+    """A probe made while the file is still locked by another writer (a lock held too long)
+    leaves the database gone, since the first failure of the outage, and wakes nothing that
+    waits for it to come back; the probe that commits does."""
+    sqlite = cast(SqliteDatabase, db)
+    await sqlite._connection.execute("PRAGMA busy_timeout = 0")  # a lock held is held too long
+    writer = sqlite3.connect(sqlite.path, isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        with pytest.raises(DatabaseUnavailableError):
+            await GameStore(db).set_meta("k", "v")
+        went, reason = db.availability.gone_since, db.availability.reason
+        waiting = asyncio.Event()
+        woken: list[str] = []
+
+        async def wait_for_the_database() -> None:
+            waiting.set()
+            await db.availability.back()
+            woken.append("back")
+
+        waiter = asyncio.create_task(wait_for_the_database())
+        await waiting.wait()
+        with pytest.raises(DatabaseUnavailableError):
+            await db.probe(PROBED)
+        assert woken == [], "a probe that failed woke what waits for the database"
+        assert not db.availability.up
+        assert (db.availability.gone_since, db.availability.reason) == (went, reason)
+        writer.execute("ROLLBACK")
+        await db.probe(PROBED)
+        await asyncio.wait_for(waiter, GUARD_SECONDS)
+        assert woken == ["back"]
+    finally:
+        writer.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "SQLITE_IOERR_READ",
+        "SQLITE_IOERR_WRITE",
+        "SQLITE_IOERR_FSYNC",
+        "SQLITE_READONLY_DBMOVED",
+        "SQLITE_BUSY_RECOVERY",
+        "SQLITE_CANTOPEN_ISDIR",
+    ],
+)
+async def test_every_extended_code_of_an_unavailable_kind_marks_the_sqlite_file_gone(
+    backend: Backend, db: Database, code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's sqlite3 gives the extended result code: a real I/O error is SQLITE_IOERR_WRITE,
+    _READ, _FSYNC, ..., hardly ever the bare SQLITE_IOERR. Each is an outage of its kind."""
+    raw: Any = cast(SqliteDatabase, db)._connection
+    execute = raw.execute
+
+    async def failing(sql: str, *args: Any) -> Any:
+        if sql.startswith("INSERT INTO bot_meta"):
+            error = sqlite3.OperationalError("disk I/O error")
+            error.sqlite_errorcode = getattr(sqlite3, code)
+            error.sqlite_errorname = code
+            raise error
+        return await execute(sql, *args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(raw, "execute", failing)
+        with pytest.raises(DatabaseUnavailableError):
+            await GameStore(db).set_meta("k", "v")
+    assert not db.availability.up
+    assert db.availability.reason == "OperationalError: disk I/O error"
 
 
 def test_an_outage_keeps_the_reason_of_its_first_failure() -> None:

@@ -1,12 +1,14 @@
 """The two back ends behind one interface: the same migrations lead to the same tables and
-columns, targets name their back end, SQL written once runs on both with the same results and
-the same errors, transactions pass the same crash points, and a statement run alone costs one
-round trip."""
+columns (their defaults, indexes and CHECK constraints too), targets name their back end, SQL
+written once runs on both with the same results and the same errors, transactions pass the same
+crash points, and a statement run alone costs one round trip."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,21 +34,37 @@ NOW_TEXT = "2026-01-01T00:00:00.000+00:00"
 """NOW as the time columns hold it."""
 
 SQLITE_COLUMNS = (
-    'SELECT m.name, p.name, p."notnull" OR p.pk > 0 FROM sqlite_master m '
+    'SELECT m.name, p.name, p."notnull" OR p.pk > 0, p.dflt_value FROM sqlite_master m '
     "JOIN pragma_table_info(m.name) p "
     "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'"
 )
 POSTGRES_COLUMNS = (
-    "SELECT table_name, column_name, is_nullable = 'NO' FROM information_schema.columns "
+    "SELECT table_name, column_name, is_nullable = 'NO', column_default "
+    "FROM information_schema.columns "
     "WHERE table_schema = current_schema() AND table_name != 'schema_migrations'"
 )
 SQLITE_INDEXES = (
-    "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%'"
+    "SELECT sql FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%'"
 )
 POSTGRES_INDEXES = (
-    "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+    "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() "
     "AND indexname NOT LIKE '%_pkey'"
 )
+SQLITE_TABLES = (
+    "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+)
+POSTGRES_CHECKS = (
+    "SELECT t.relname, pg_get_constraintdef(c.oid) FROM pg_constraint c "
+    "JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace "
+    "WHERE c.contype = 'c' AND n.nspname = current_schema()"
+)
+INDEX = re.compile(
+    r"CREATE (UNIQUE )?INDEX (\w+) ON (?:\w+\.)?(\w+) (?:USING btree )?\(([^)]*)\)(?: WHERE (.*))?"
+)
+CHECK = re.compile(r"\bCHECK\s*\(", re.IGNORECASE)
+CAST = re.compile(r"::(?:double precision|\w+)")
+ANY_OF = re.compile(r"= ANY \(ARRAY\[([^\]]*)\]\)")
+BETWEEN = re.compile(r"([\w.]+(?:\([\w.]*\))?) BETWEEN ([\w.']+) AND ([\w.']+)", re.IGNORECASE)
 
 
 def lobby(channel_id: int = 10) -> NewGame:
@@ -71,22 +89,101 @@ def test_both_back_ends_have_the_same_migrations() -> None:
     assert [(m.version, m.name) for m in postgres] == [(m.version, m.name) for m in sqlite]
 
 
-async def schema(conn: Connection, backend: Backend) -> tuple[set[tuple[str, str, bool]], set[str]]:
-    """(table, column, NOT NULL) of every column, and the names of the secondary indexes."""
-    columns_sql, indexes_sql = (
-        (SQLITE_COLUMNS, SQLITE_INDEXES)
-        if backend == "sqlite"
-        else (POSTGRES_COLUMNS, POSTGRES_INDEXES)
-    )
-    columns = {(row[0], row[1], bool(row[2])) for row in await conn.fetch(columns_sql)}
-    indexes = {row[0] for row in await conn.fetch(indexes_sql)}
-    return columns, indexes
+def closing(text: str, opening: int) -> int:
+    """Where the parenthesis opened at `opening` closes."""
+    depth = 0
+    for at in range(opening, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[at], 0)
+        if depth == 0:
+            return at
+    raise ValueError(f"unbalanced: {text!r}")
+
+
+def terms(condition: str | None) -> frozenset[str]:
+    """The terms a condition (a CHECK, an index's WHERE) ANDs together, each written one way.
+    PostgreSQL gives back its own form of what it was told: `x = ANY (ARRAY[...])` for
+    `x IN (...)`, two comparisons for BETWEEN, casts, a parenthesis around every term."""
+    if condition is None:
+        return frozenset()
+    text = ANY_OF.sub(r"IN (\1)", CAST.sub("", " ".join(condition.split())))
+    text = BETWEEN.sub(r"(\1 >= \2 AND \1 <= \3)", text)
+    found = []
+    pending = [text]
+    while pending:
+        term = pending.pop().strip()
+        while term.startswith("(") and closing(term, 0) == len(term) - 1:
+            term = term[1:-1].strip()
+        depth = 0
+        for at, char in enumerate(term):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0 and term[at : at + 5].upper() == " AND ":
+                pending += [term[:at], term[at + 5 :]]
+                break
+        else:
+            found.append(" ".join(term.replace("(", " ").replace(")", " ").split()).lower())
+    return frozenset(found)
+
+
+def checks(create_table: str) -> list[str]:
+    """The conditions of the CHECK constraints an SQLite CREATE TABLE holds (the columns' and
+    the table's)."""
+    text = "\n".join(line.split("--")[0] for line in create_table.splitlines())
+    return [text[match.end() : closing(text, match.end() - 1)] for match in CHECK.finditer(text)]
+
+
+def default(value: str | None) -> str | None:
+    """A column's default, written one way; none for a key the back end numbers itself
+    (PostgreSQL's sequence, SQLite's INTEGER PRIMARY KEY)."""
+    if value is None or value.startswith("nextval("):
+        return None
+    return CAST.sub("", value)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What one back end's schema holds, written the same way on both."""
+
+    columns: set[tuple[str, str, bool, str | None]]
+    """(table, column, NOT NULL, default) of every column."""
+    indexes: set[tuple[str, str, bool, tuple[str, ...], frozenset[str]]]
+    """(name, table, unique, columns, the terms of its WHERE) of every secondary index."""
+    checks: set[tuple[str, str]]
+    """(table, term) of every term of every CHECK constraint."""
+
+
+async def schema(conn: Connection, backend: Backend) -> Schema:
+    """The schema of the back end `conn` is on."""
+    sqlite = backend == "sqlite"
+    columns = {
+        (row[0], row[1], bool(row[2]), default(row[3]))
+        for row in await conn.fetch(SQLITE_COLUMNS if sqlite else POSTGRES_COLUMNS)
+    }
+    indexes = set()
+    for row in await conn.fetch(SQLITE_INDEXES if sqlite else POSTGRES_INDEXES):
+        found = INDEX.fullmatch(" ".join(row[0].split()))
+        assert found is not None, f"an index of an unknown form: {row[0]}"
+        unique, name, table, indexed, where = found.groups()
+        keys = tuple(key.strip() for key in indexed.split(","))
+        indexes.add((name, table, bool(unique), keys, terms(where)))
+    if sqlite:
+        conditions = [
+            (row[0], check) for row in await conn.fetch(SQLITE_TABLES) for check in checks(row[1])
+        ]
+    else:
+        conditions = [
+            (row[0], row[1].removeprefix("CHECK ")) for row in await conn.fetch(POSTGRES_CHECKS)
+        ]
+    constraints = {(table, term) for table, condition in conditions for term in terms(condition)}
+    return Schema(columns, indexes, constraints)
 
 
 @pytest.mark.parametrize("version", [1, 4, None], ids=["first", "middle", "last"])
 async def test_both_back_ends_end_in_the_same_tables_and_columns(
     tmp_path: Path, postgres_url: str, version: int | None
 ) -> None:
+    """The same columns, each with its NOT NULL and its default; the same indexes, each on the
+    same columns, as unique and as partial (its WHERE) as the other's; the same CHECK
+    constraints."""
     found = []
     for backend, target in (("sqlite", str(tmp_path / "bot.sqlite3")), ("postgres", postgres_url)):
         database = await open_database(target, schema_version=version)
@@ -96,10 +193,12 @@ async def test_both_back_ends_end_in_the_same_tables_and_columns(
                 found.append(await schema(conn, database.backend))
         finally:
             await database.close()
-    (sqlite_columns, sqlite_indexes), (postgres_columns, postgres_indexes) = found
-    assert {"games", "seats", "actions", "bot_meta"} <= {table for table, _, _ in sqlite_columns}
-    assert postgres_columns == sqlite_columns
-    assert postgres_indexes == sqlite_indexes
+    sqlite, postgres = found
+    assert {"games", "seats", "actions", "bot_meta"} <= {table for table, *_ in sqlite.columns}
+    assert postgres.columns == sqlite.columns
+    assert postgres.indexes == sqlite.indexes
+    assert postgres.checks == sqlite.checks
+    assert ("games", "seats_wanted >= 2") in sqlite.checks, "the checks are read"
 
 
 async def test_processes_migrating_at_once_apply_each_migration_once(postgres_url: str) -> None:

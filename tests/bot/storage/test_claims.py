@@ -219,9 +219,11 @@ async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
 ) -> None:
     """SQLite serves one process only; PostgreSQL tells every listening process. The other
     process's scheduler runs as the bot runs it, waiting to be woken (its game is due a year
-    after its clock's time), and each look it takes at the due work is counted."""
+    after its clock's time), and each look it takes at the due work is counted. This process
+    holds a claim on the game from before the other listens, and gives it up last."""
     store, other = GameStore(db), GameStore(other_db)
     game_id = await due_game(store, 10, TurnClock(T0, T1, T3))
+    assert await store.claim(game_id, LONG_AGO, "this process", T3)
     service = GameService(other, clock=lambda: LONG_AGO)
     looks = 0
     due_work = service.turns.due_work
@@ -246,6 +248,8 @@ async def test_a_change_committed_by_one_process_wakes_the_others_scheduler(
         await until(lambda: looks == 3, "a look after the other process changed the clock")
         assert await store.mark_reminded(game_id, 0) is not None
         await until(lambda: looks == 4, "a look after the other process sent the reminder")
+        await store.release_claim(game_id, "this process")
+        await until(lambda: looks == 5, "a look after the other process gave its claim up")
     finally:
         if listening is not None:
             listening.cancel()

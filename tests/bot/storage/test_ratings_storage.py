@@ -143,6 +143,41 @@ async def test_a_later_game_updates_its_players_and_adds_the_new_ones(db: Databa
     assert [(row.game_id, seats) for row, seats in history] == [(one, 2), (two, 2)]
 
 
+async def test_a_person_s_history_follows_the_order_their_games_ended(db: Database) -> None:
+    """A game opened first and ended second comes second: the chart of the stats draws the
+    history in this order, and its last point is the rating now."""
+    store, ratings = GameStore(db), RatingStore(db)
+    opened_first = await store.create(lobby(10), T0)
+    seats = await store.add_seat(opened_first.id, 200, T0)
+    await store.start(opened_first.id, [seat.key for seat in seats], {}, "p0", T0)
+    ended_first = await finished(store, 11, results((100, None, 1), (200, None, 2)))
+    await store.append_actions(
+        opened_first.id,
+        0,
+        [NewAction("S", 100)],
+        "end",
+        T0,
+        status=GameStatus.OVER,
+        results=results((100, None, 2), (200, None, 1)),
+        rated_in=GUILD,
+    )
+    pending = await ratings.pending(GUILD)
+    assert [game.game_id for game in pending.games] == [ended_first, opened_first.id]
+    changes = [
+        change(ended_first, 0, 1, 100, None),
+        change(ended_first, 1, 1, 200, None),
+        change(opened_first.id, 0, 2, 100, None),
+        change(opened_first.id, 1, 2, 200, None),
+    ]
+    players = [RatingRow(100, None, 25.0, 7.0, 2), RatingRow(200, None, 25.0, 7.0, 2)]
+    assert await ratings.apply(GUILD, 0, changes, players)
+    history = await ratings.history(GUILD, 100)
+    assert [(row.game_id, row.number) for row, _ in history] == [
+        (ended_first, 1),
+        (opened_first.id, 2),
+    ]
+
+
 async def test_the_leaderboard_puts_settled_players_first_then_the_provisional(
     db: Database,
 ) -> None:

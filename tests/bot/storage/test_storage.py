@@ -9,6 +9,7 @@ import sqlite3
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -31,6 +32,7 @@ from bot.storage import postgres as postgres_backend
 from bot.storage import sqlite as sqlite_backend
 from bot.storage.database import (
     Backend,
+    DatabaseUnavailableError,
     ForeignKeyViolation,
     Migration,
     StorageError,
@@ -147,6 +149,43 @@ async def test_a_migration_that_fails_leaves_nothing_of_itself(
             assert await conn.fetchval(TABLE_NAMED[backend], "half_made") == 0
         monkeypatch.undo()
         assert await database.migrate() == latest
+    finally:
+        await database.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_migration_cut_off_before_its_version_is_written_leaves_nothing_of_itself(
+    database_target: str, backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite the version is a PRAGMA of its own: it is written inside the migration's
+    transaction, so a run stopped at it (a kill, an I/O error) leaves neither the migration's
+    changes nor its version, and the next start applies the migration once."""
+    migrations = load_migrations(backend)
+    latest = len(migrations)
+    database = await open_database(database_target, schema_version=latest - 1)
+    made_once = Migration(latest, "made_once", "CREATE TABLE made_once (id INTEGER);\n")
+    monkeypatch.setattr(
+        sqlite_backend, "load_migrations", lambda _backend: [*migrations[:-1], made_once]
+    )
+    raw: Any = cast(sqlite_backend.SqliteDatabase, database)._connection
+    execute = raw.execute
+
+    def stopped_at_the_version(sql: str, *args: Any) -> Any:
+        if sql.startswith("PRAGMA user_version ="):
+            raise sqlite3.OperationalError("disk I/O error")
+        return execute(sql, *args)
+
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(raw, "execute", stopped_at_the_version)
+            with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+                await database.migrate()
+        assert await database.schema_version() == latest - 1
+        async with database.reading() as conn:
+            assert await conn.fetchval(TABLE_NAMED[backend], "made_once") == 0
+        assert await database.migrate() == latest
+        async with database.reading() as conn:
+            assert await conn.fetchval(TABLE_NAMED[backend], "made_once") == 1
     finally:
         await database.close()
 
@@ -362,6 +401,21 @@ async def test_board_message_is_remembered(db: Database) -> None:
     assert [row.id for row in await store.behind_on_display()] == [game_id]
 
 
+async def test_a_board_message_older_than_the_one_recorded_is_never_recorded(db: Database) -> None:
+    """Two messages of a game posted at once may finish in either order: the older board's
+    slow post records nothing, and the game still reads as shown."""
+    store = GameStore(db)
+    game_id = await running_game(store)
+    await store.append_actions(game_id, 0, [NewAction("S", 200)], {}, NOW)
+    assert await store.set_board_message(game_id, 601, 1) is not None, "the newer post"
+    assert await store.set_board_message(game_id, 500, 0) is None, "the older post, finishing last"
+    game = await store.get(game_id)
+    assert game is not None
+    assert (game.board_message_id, game.board_message_seq) == (601, 1)
+    assert await store.behind_on_display() == []
+    assert await store.set_board_message(game_id, 602, 1) is not None, "a message at the same seq"
+
+
 async def test_a_task_cancelled_as_its_transaction_begins_leaves_the_database_usable(
     db: Database,
 ) -> None:
@@ -386,3 +440,29 @@ async def test_a_task_cancelled_as_its_transaction_begins_leaves_the_database_us
             await task
         game = await store.create(lobby(channel_id=channel_id), NOW)
         assert await store.open_in_channel(channel_id) == game
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_transaction_whose_commit_fails_leaves_the_sqlite_connection_usable(
+    backend: Backend, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite may keep a transaction open after its COMMIT failed (a full disk, an I/O error):
+    it is rolled back, or the one connection would stay inside it and every later write fail
+    ("cannot start a transaction within a transaction")."""
+    raw: Any = cast(sqlite_backend.SqliteDatabase, db)._connection
+
+    async def full() -> None:  # the COMMIT found the disk full; the transaction stays open
+        error = sqlite3.OperationalError("database or disk is full")
+        error.sqlite_errorcode = sqlite3.SQLITE_FULL
+        raise error
+
+    with monkeypatch.context() as patched:
+        patched.setattr(raw, "commit", full)
+        with pytest.raises(DatabaseUnavailableError):
+            async with db.transaction() as conn:
+                await conn.execute("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", "k", "v")
+    assert not raw.in_transaction, "the failed transaction is not left open"
+    store = GameStore(db)
+    assert await store.get_meta("k") is None, "the failed write left nothing"
+    await db.probe("2026-01-01T00:00:00.000+00:00")  # the next write commits
+    assert db.availability.up
