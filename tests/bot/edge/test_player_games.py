@@ -18,6 +18,7 @@ import discord
 import pytest
 
 from bot.edge import player_games as edge_player_games
+from bot.edge.direct import deliver_direct
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.services.time_rules import QuietHours
@@ -214,6 +215,47 @@ async def test_closed_direct_messages_refusing_a_you_are_next_message_are_told_a
     store = PlayerStore(edge.store.database)
     assert not await store.turn_dms(following.id)
     assert not await store.turn_dms(mover_id)
+
+
+@pytest.mark.invalid_requests(403)  # Discord refuses a message to closed direct messages
+async def test_two_refusals_of_one_person_at_once_are_told_once_in_the_channel(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two direct messages to a person whose direct messages are closed go out together (the
+    turn's message posted again while the first one's is on its way): both read the choice on
+    and are refused, and the channel is told once."""
+    turn = await started(edge)
+    (mover_id,) = turn.pinged_user_ids
+    assert await shown(edge, turn.id)
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    mover = mover_of(edge, mover_id)
+    mover.accepts_dms = False
+    await private(edge.slash(mover, "marrakech", "notify", state="on"))
+
+    sending: list[int] = []
+    both = asyncio.Event()
+
+    async def together(client: discord.Client, user_id: int, content: str) -> None:
+        """Discord's answer to each waits until both messages are on their way."""
+        sending.append(user_id)
+        if len(sending) == 2:
+            both.set()
+        await asyncio.wait_for(both.wait(), timeout=30.0)
+        await deliver_direct(client, user_id, content)
+
+    monkeypatch.setattr(edge_player_games, "deliver_direct", together)
+    view = await edge.service.play.look(1)
+    messages.turn_posted(view, turn.id)
+    messages.turn_posted(view, turn.id)
+    await messages.idle()
+    assert sending == [mover_id, mover_id], "both read the choice on and were sent"
+    told = [
+        m.id for m in edge.fake.messages(edge.channel) if "direct messages are closed" in m.content
+    ]
+    assert len(told) == 1, "told once"
+    assert not await PlayerStore(edge.store.database).turn_dms(mover_id)
 
 
 async def test_another_refusal_of_a_turn_message_leaves_it_on_and_the_channel_quiet(

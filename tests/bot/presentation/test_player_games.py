@@ -126,3 +126,23 @@ def test_my_games_says_a_paused_game_waits_for_me_to_take_my_seat_back(
     game = OpenGame(1, 5, 20, False, 300, handed, yours_to_ai=True, paused=True)
     (line,) = (my_games_post([game], ME, language).embed.description or "").split("\n")
     assert said in line, line
+
+
+@pytest.mark.parametrize(
+    ("language", "theirs", "rejoin"),
+    [
+        ("en", "waiting for 🤖 AI for <@12>", "/marrakech rejoin"),
+        ("fr", "au tour de 🤖 IA pour <@12>", "/marrakech reprendre"),
+        ("uk", "хід: 🤖 ШІ замість <@12>", "/марракеш повернутися"),
+    ],
+)
+def test_my_games_tells_only_the_person_a_paused_game_waits_for_to_take_their_seat_back(
+    language: str, theirs: str, rejoin: str
+) -> None:
+    """A paused game waits for the people whose seat the AI plays: another player in it (one
+    whose seat went out of the game, say) reads whose turn it is, not how to rejoin."""
+    anna_handed = dataclasses.replace(PLAYERS[1], autoplay=True)
+    game = OpenGame(1, 5, 20, False, 300, anna_handed, yours_to_ai=False, paused=True)
+    (line,) = (my_games_post([game], ME, language).embed.description or "").split("\n")
+    assert theirs in line, line
+    assert rejoin not in line, line

@@ -8,8 +8,9 @@ import dataclasses
 import random
 
 import engine
+from bot.presentation import story
 from bot.presentation.messages import text
-from bot.presentation.watch import DM_LIMIT, finished_turns, news_text, watch_post
+from bot.presentation.watch import DM_LIMIT, finished_turns, in_language, news_text, watch_post
 from bot.services.views import GameStatus, GameView, Player
 from bot.services.watch_views import WatchNews, WatchView
 from bot.storage.watchers import Watcher
@@ -98,3 +99,19 @@ def test_a_watcher_s_direct_message_names_the_players_without_mentions() -> None
     last = message.splitlines()[-1]
     assert last.startswith("**Game #12 · turn 2**"), "the line worked out from the game too"
     assert "Alice" in last or "Bob" in last, last
+
+
+def test_a_watcher_who_asked_in_another_language_gets_each_turn_in_it() -> None:
+    """The channel's lines are in the game's language: a watcher who asked in French on an
+    English game gets every turn's line in French, none of the channel's English ones."""
+    view = played_to(3, (Player(100, 0), Player(101, 1)))
+    assert view.game.locale == "en"
+    turns = list(finished_turns(view))
+    assert turns
+    from_channel = {turn: story.turn_line(view, turn) for turn in turns}
+    message = news_text(WatchNews(7, view, 0, "fr"), from_channel)
+    assert message.startswith(text("watch.dm.header", "fr", game_id=view.id, url=f"#{view.id}"))
+    french = in_language(view, "fr")
+    for turn in turns:
+        assert from_channel[turn] not in message, "an English line in a French message"
+        assert story.turn_line(french, turn) in message

@@ -191,6 +191,27 @@ def test_a_turn_begun_then_left_to_the_clock_ran_out_for_the_one_who_began_it() 
     assert (yours.played, yours.ran_out) == (0, 2)
 
 
+def test_a_turn_begun_then_left_to_the_clock_is_the_beginner_s_even_on_another_s_place() -> None:
+    """THEY goes out of the game without resigning (no dirhams left), so the order of play is
+    two long while the game still counts three players: YOU's begun turn then falls where ME's
+    place would be, and still ran out for YOU alone."""
+    log = [
+        *turn(0, ME, players=3),
+        *turn(1, YOU, players=3),
+        *turn(2, THEY, players=3),  # THEY's last turn: out of the game, not resigned
+        *turn(3, ME, players=3),
+        *turn(4, YOU, players=3),
+        *turn(5, ME, players=3),
+        entry(6, YOU, players=3),  # three turns after ME's at 3 ...
+        entry(60, None, "timeout", players=3),  # ... finished by the AI for YOU
+        *turn(61, ME, players=3),
+    ]
+    (mine,) = reliability_of([ME], log)
+    assert (mine.played, mine.ran_out) == (4, 0)
+    (yours,) = reliability_of([YOU], [dataclasses.replace(e, user_id=YOU) for e in log])
+    assert (yours.played, yours.ran_out) == (2, 1)
+
+
 def test_turns_the_ai_plays_in_a_seat_handed_to_it_count_as_neither_played_nor_run_out() -> None:
     """The turn that hands the seat to the AI ran out; the AI's later turns in the seat
     (`autoplay`) are no turn of the person's at all."""
