@@ -147,6 +147,20 @@ def test_quiet_hours_keep_to_the_local_clock_when_summer_time_begins_and_ends() 
     assert quiet.until(at((2026, 3, 29), 5)) == at((2026, 3, 29), 5, 30)
 
 
+def test_quiet_hours_are_under_way_from_their_first_moment_until_their_end() -> None:
+    """A window of quiet hours is [start, end): a ping due at its very first moment is held,
+    as the turn clock already stands still then."""
+    quiet = QuietHours.parse("23:00", "08:00", KYIV)
+    # Kyiv is UTC+2 in early March: quiet from 21:00 to 06:00 UTC.
+    start, end = at((2026, 3, 2), 21), at((2026, 3, 3), 6)
+    assert next(quiet.windows(start)) == (start, end)
+    assert quiet.until(start - timedelta(microseconds=1)) is None
+    assert quiet.until(start) == end, "the first moment of the hours is quiet"
+    assert quiet.until(end - timedelta(microseconds=1)) == end
+    assert quiet.until(end) is None, "their end is not"
+    assert advance(start, 60, quiet.windows(start)) == end + timedelta(seconds=60)
+
+
 @pytest.mark.parametrize(
     ("starts", "ends", "zone", "option"),
     [

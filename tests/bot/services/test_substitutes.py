@@ -427,6 +427,30 @@ async def test_a_request_everyone_still_asked_agreed_to_is_carried_out_when_the_
     assert BOB not in [p.user_id for p in players]
 
 
+async def test_a_request_whose_host_resigned_is_closed_saying_so_and_hands_no_seat_over(
+    database: Database,
+) -> None:
+    """The host asks for Bob's seat, then resigns: nobody still playing stands behind the
+    request, so it closes as failed, saying the host left, and a later Agree pushes no one
+    out (a host alone can never push a player out)."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=722)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    assert set(asked.request.missing) == {CAROL, DAVE}
+    await service.play.resign(view.id, HOST)
+    (answer,) = await service.substitutes.after_seats_changed(view.id)
+    assert answer.closed_because == "host_left"
+    assert answer.handover is None
+    assert answer.request.status == "failed"
+    assert (await service.substitutes.request(asked.request.id)).status == "failed"
+    with pytest.raises(SubstituteError) as closed:
+        await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    assert closed.value.code == "request_failed"
+    view = await service.play.look(view.id)
+    assert seat_of(view, ERIN) is None
+    assert seat_of(view, BOB) is not None, "Bob still plays his seat"
+
+
 async def test_the_last_two_agreements_pressed_at_once_hand_the_seat_over_once(
     database: Database,
 ) -> None:

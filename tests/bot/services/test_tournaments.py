@@ -34,7 +34,7 @@ from bot.services.tournament_views import (
     TournamentStatus,
     TournamentView,
 )
-from bot.services.tournaments import TournamentService, seeded, swiss_round
+from bot.services.tournaments import MAX_ROUNDS, TournamentService, seeded, swiss_round
 from bot.services.views import AutoTurn, TurnReason
 from bot.storage import Database, GameStore, open_database
 from bot.storage.tournaments import (
@@ -325,6 +325,21 @@ async def test_tables_of_other_than_2_to_4_seats_are_refused_and_open_nothing(
     assert refused.value.option == "seats"
     view = await opened(tournaments, (), seats=4)
     assert view.seats == 4, "nothing was opened: the channel takes a tournament of 4 seats"
+
+
+@pytest.mark.parametrize(("refused", "taken"), [(0, 1), (MAX_ROUNDS + 1, MAX_ROUNDS)])
+async def test_swiss_rounds_of_1_to_20_both_included_are_taken_and_others_refused(
+    database: Database, refused: int, taken: int
+) -> None:
+    """Discord offers `rounds` from 1 to 20; the service refuses 0 and 21 itself (a forged
+    payload passes Discord's range), opening nothing, and opens a tournament of 1 or of 20."""
+    assert MAX_ROUNDS == 20, "the most rounds the command offers"
+    _, tournaments = services(database)
+    with pytest.raises(BadOptionError) as refusal:
+        await opened(tournaments, (), rounds=refused)
+    assert refusal.value.option == "rounds"
+    view = await opened(tournaments, (), rounds=taken)
+    assert view.rounds == taken, "nothing was opened: the channel takes the tournament"
 
 
 async def test_the_seeding_is_drawn_from_the_tournament_s_seed(database: Database) -> None:
