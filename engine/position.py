@@ -212,19 +212,27 @@ def from_position(obj: object) -> GameState:
             raise FormatError(f"seat {to_move} is to move but holds no rug")
     for index in range(4):
         if colors.count(index) > 2 * (rugs_per_color(players) - stock[index]):
-            raise FormatError(f"more {COLOR_ORDER[index].value} squares show than rugs were laid")
+            raise FormatError(
+                f"more {COLOR_ORDER[index].value} squares show than rugs_left says were laid"
+            )
     # The newest rug always shows, so the highest rug number counts the rugs laid.
     rugs_laid = max(numbers)
-    from_hands = sum(
-        rugs_per_color(players) - stock[index]
+    # The rugs gone from each seat's hands (a seat out has none left, laid or not).
+    gone = [
+        sum(rugs_per_color(players) - stock[index] for index in seat_color_indices(players, seat))
         for seat in range(players)
-        if seat not in eliminated
-        for index in seat_color_indices(players, seat)
-    )
+    ]
+    from_hands = sum(gone[seat] for seat in range(players) if seat not in eliminated)
     if rugs_laid < max(from_hands, turn - 1 - len(eliminated)):
         raise FormatError(
             f"the board's rug numbers count {rugs_laid} rugs laid: too few for turn {turn} "
             "and the rugs the seats have left"
+        )
+    most = sum(gone)
+    if rugs_laid > most:
+        raise FormatError(
+            f"the board's rug numbers count {rugs_laid} rugs laid: more than the {most} "
+            "gone from the rugs_left of the seats"
         )
     piles = None
     if players == 2:

@@ -80,6 +80,15 @@ def test_replay_illegal_action_names_index_notation_reason(
     assert "Traceback" not in result.stderr
 
 
+RECORD = {
+    "format": "marrakech-record/1",
+    "players": 3,
+    "variant": "standard",
+    "first_player": 0,
+    "piles": None,
+}
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -87,6 +96,10 @@ def test_replay_illegal_action_names_index_notation_reason(
         ("[1, 2]", "must be a JSON object"),
         ('{"format": "marrakech-record/1"}', "lacks"),
         ("[" * 100000, "JSON"),
+        (
+            json.dumps({**RECORD, "actions": ["S", "D3", "c4:c5"]}),
+            "action 2 'c4:c5' is not an action notation",
+        ),
     ],
 )
 def test_replay_bad_files_give_one_clear_line(

@@ -204,6 +204,18 @@ def test_bad_light_states_fail_cleanly(bad: dict[str, Any]) -> None:
     assert verdict.detail.startswith("bad input")
 
 
+@pytest.mark.parametrize(("kind", "expected"), [("payment_amount", 0), ("winner", "n")])
+def test_colour_letters_are_one_per_player(kind: str, expected: Any) -> None:
+    """FORMATS.md 4: colour letters are arbitrary labels, one per player; a case giving two
+    players one letter fails as bad input, never answered."""
+    body = light()
+    assert case(kind, body, expected) == "passed"
+    body["players"][2]["color"] = "c"  # seat 0's letter
+    verdict = evaluate({"id": "b", "kind": kind, "input": body, "expected": expected})
+    assert verdict.status == "failed"
+    assert verdict.detail == "bad input: player 2's color must be a letter no other player has"
+
+
 PUBLIC_CASES = json.loads((CONFORMANCE / "anu-public.json").read_text())["cases"]
 
 

@@ -155,6 +155,9 @@ VALID_RECORD: dict[str, Any] = {
         ({"first_player": 3}, "first player"),
         ({"first_player": 10**100}, "first player"),
         ({"first_player": None}, "first player"),
+        ({"first_player": True}, "first player must be a seat from 0 to 2"),
+        ({"first_player": False}, "first player must be a seat from 0 to 2"),
+        ({"first_player": 1.0}, "first player must be a seat from 0 to 2"),
         ({"piles": {"0": [], "1": []}}, "only 2-player games have piles"),
         ({"actions": "S D3"}, "list"),
         ({"actions": ["S", 3]}, "not an action notation"),
@@ -176,6 +179,15 @@ def test_records_missing_a_field(missing: str) -> None:
     body = {k: v for k, v in VALID_RECORD.items() if k != missing}
     with pytest.raises(FormatError, match=f"lacks '{missing}'"):
         record_from_json(body)
+
+
+@pytest.mark.parametrize("action", ["a:b", "D 3", "", "c4c5c6c7c", 3])
+def test_an_action_that_is_not_a_notation_is_named_by_its_index_and_value(action: Any) -> None:
+    """FORMATS.md 2: a bad action is named by its 0-based index in `actions` and its notation,
+    also when it is refused as no notation at all."""
+    with pytest.raises(FormatError) as caught:
+        record_from_json({**VALID_RECORD, "actions": ["S", "D3", action]})
+    assert str(caught.value) == f"action 2 {action!r} is not an action notation"
 
 
 def test_two_player_record_needs_valid_piles() -> None:
@@ -262,6 +274,92 @@ def test_an_eliminated_2_player_seat_is_written_with_nothing_left_and_reads_back
     assert to_position(from_position(position)) == position
 
 
+def ended_by_an_elimination() -> dict[str, Any]:
+    """2 players: seat 0 owes 2 and holds 1, so it is out and the game over."""
+    state = board(2, [("d4d5", "yellow")], dirhams=(1, 59), assam="d3", facing="S")
+    after, _ = play(state, "D1")
+    return to_position(after)
+
+
+def a_seat_out_of_a_running_game() -> dict[str, Any]:
+    """4 players at turn 2: red rug 1 on c2d2; seat 3 has resigned, its 12 rugs gone."""
+    state, _ = play(start(4), "S", "D1", "c2d2")
+    state, _ = resign(state, 3)
+    return to_position(state)
+
+
+def a_dirham_to_the_seat_out(body: dict[str, Any], seat: dict[str, Any]) -> None:
+    donor = next(s for s in body["seats"] if not s["eliminated"])
+    donor["dirhams"] -= 1  # the total stays what the game began with
+    seat["dirhams"] = 1
+
+
+def a_rug_to_the_seat_out(body: dict[str, Any], seat: dict[str, Any]) -> None:
+    seat["rugs_left"] = {seat["colors"][0]: 1}
+
+
+@pytest.mark.parametrize(
+    ("build", "change"),
+    [
+        (ended_by_an_elimination, a_dirham_to_the_seat_out),
+        (a_seat_out_of_a_running_game, a_dirham_to_the_seat_out),
+        (a_seat_out_of_a_running_game, a_rug_to_the_seat_out),
+    ],
+    ids=["2-players-over-dirham", "4-players-running-dirham", "4-players-running-rug"],
+)
+def test_an_eliminated_seat_has_0_dirhams_and_no_rugs(build: Any, change: Any) -> None:
+    """FORMATS.md 3: "An eliminated seat has `dirhams` 0, every `rugs_left` 0"; a position
+    that gives one money or a rug is refused."""
+    body = build()
+    from_position(body)
+    seat = next(s for s in body["seats"] if s["eliminated"])
+    change(body, seat)
+    del body["scores"]  # optional: a writer that gives them gives them to match
+    with pytest.raises(FormatError, match=f"eliminated seat {seat['seat']} must have 0 dirhams"):
+        from_position(body)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda pile: pile[1:],  # one rug fewer than rugs_left counts
+        lambda pile: ["red", *pile],  # one red more
+        lambda pile: ["red"] * 12 + ["blue"] * (len(pile) - 12),  # a blue swapped for a red
+    ],
+    ids=["one-short", "one-more", "swapped"],
+)
+def test_a_2_player_pile_holds_exactly_the_rugs_its_rugs_left_count(change: Any) -> None:
+    """FORMATS.md 3: a 2-player seat's pile is its remaining rugs, so it holds as many of each
+    colour as its rugs_left count."""
+    state, _ = play(start(2), "S", "D1", "c2d2")
+    body = to_position(state)
+    seat = body["seats"][0]
+    assert seat["rugs_left"] == {"red": 11, "blue": 12}
+    from_position(body)
+    seat["pile"] = change(seat["pile"])
+    with pytest.raises(FormatError, match="seat 0's pile does not match its rugs_left"):
+        from_position(body)
+
+
+@pytest.mark.parametrize(
+    ("players", "seat", "colors"),
+    [
+        (3, 0, ["yellow"]),
+        (4, 3, ["blue"]),
+        (2, 0, ["blue", "red"]),  # the right two, in the wrong order
+        (2, 1, ["yellow"]),
+    ],
+)
+def test_each_seat_has_the_colours_r1_gives_it(players: int, seat: int, colors: list[str]) -> None:
+    """FORMATS.md 3, RULES R1: a seat's `colors`, if given, are its seat's colours in order;
+    a position giving others is refused, not read as if it gave the right ones."""
+    body = to_position(start(players))
+    from_position(body)
+    body["seats"][seat]["colors"] = colors
+    with pytest.raises(FormatError, match=f"seat {seat} has the wrong colours"):
+        from_position(body)
+
+
 def test_a_finished_position_ranks_seats_out_latest_first_and_reads_back_their_order() -> None:
     """FORMATS.md 3: outcome.ranking puts eliminated seats after every seat still in, later
     eliminations first; reading it back gives the order in which they went out."""
@@ -289,6 +387,7 @@ def base_position() -> dict[str, Any]:
         (("players",), 7, "2, 3 or 4"),
         (("turn",), 10**30, "turn"),
         (("turn",), -1, "turn"),
+        (("turn",), 0, '"turn" must be a whole number from 1'),  # the first turn is 1
         (("phase",), "dance", '"phase" must be'),
         (("to_move",), 3, "to_move"),
         (("to_move",), None, "to_move"),
@@ -308,6 +407,7 @@ def base_position() -> dict[str, Any]:
         (("seats", 0, "dirhams"), 31.5, "dirhams"),
         (("seats", 0, "rugs_left"), {"blue": 3}, "rugs_left"),
         (("seats", 0, "rugs_left"), {"red": 99}, "rugs"),
+        (("seats", 0, "rugs_left"), {"red": 15}, "more red squares show than rugs_left says"),
         (("seats", 0, "eliminated"), "no", "true or false"),
         (("seats", 1, "seat"), 0, "in order"),
         (("seats", 1, "seat"), True, "in order"),
@@ -352,6 +452,19 @@ def test_positions_refuse_impossible_games() -> None:
         from_position(body)
 
 
+def test_positions_refuse_one_rug_number_in_two_colours() -> None:
+    """FORMATS.md 3: cells give each visible rug's colour and number, and one rug has one
+    colour: a number shown in two colours is not one rug."""
+    # red rug 1 on f2f3; yellow rug 2 on b2b3, then yellow rug 3 on b3b4 (over b3)
+    body = to_position(board(3, [("f2f3", "red"), ("b2b3", "yellow"), ("b3b4", "yellow")]))
+    assert body["cells"][2][5] == ["red", 1]
+    from_position(body)
+    body["cells"][2][5] = ["yellow", 1]  # yellow has a square of its own laid rugs to spare
+    del body["scores"]  # optional
+    with pytest.raises(FormatError, match="rug 1 shows on two squares that cannot be one rug"):
+        from_position(body)
+
+
 @pytest.mark.parametrize(
     ("variant", "phase", "message"),
     [
@@ -387,10 +500,23 @@ def test_positions_refuse_an_end_the_rules_do_not_give() -> None:
         from_position(early)
 
 
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_to_move_is_null_when_the_game_is_over(seat: int) -> None:
+    """FORMATS.md 3: `to_move` is `null` when over; a finished position naming a seat to move
+    is refused."""
+    body = to_position(finished_game(3, Variant.STANDARD, 4))
+    assert (body["phase"], body["to_move"]) == ("over", None)
+    from_position(body)
+    body["to_move"] = seat
+    with pytest.raises(FormatError, match='"to_move" must be null when the game is over'):
+        from_position(body)
+
+
 @pytest.mark.parametrize(
     ("path", "value"),
     [
         (("turn",), 9),  # eight turns played, but only one rug on the board
+        (("turn",), 3),  # two turns played, but only one rug on the board
         (("seats", 1, "rugs_left"), {"yellow": 13}),  # yellow laid two rugs: none shows
     ],
 )
@@ -404,6 +530,34 @@ def test_positions_refuse_more_rugs_laid_than_the_board_numbers(
     assert from_position(body).rugs_laid == 1
     set_path(body, path, value)
     with pytest.raises(FormatError, match="rugs laid"):
+        from_position(body)
+
+
+def renumber(body: dict[str, Any], squares: str, number: int) -> None:
+    """Show the rug on the two `squares` (a placement notation) as rug `number`."""
+    for square in parse_placement(squares):
+        cells = body["cells"][square // 7]
+        cells[square % 7] = [cells[square % 7][0], number]
+
+
+@pytest.mark.parametrize(
+    ("build", "squares", "number", "most"),
+    [
+        (base_position, "f2f3", 2, 1),  # red's rug, the one rug gone from a hand
+        (base_position, "f2f3", 48, 1),
+        (a_seat_out_of_a_running_game, "c2d2", 14, 13),  # 1 from red's hand, 12 with the seat out
+    ],
+)
+def test_no_rug_number_is_higher_than_the_rugs_gone_from_the_hands(
+    build: Any, squares: str, number: int, most: int
+) -> None:
+    """FORMATS.md 3: rug_number is the order in which rugs were laid, so none is higher than
+    the rugs gone from the hands (rugs_left), counting every rug of a seat out as gone."""
+    body = build()
+    renumber(body, squares, most)
+    assert from_position(body).rugs_laid == most
+    renumber(body, squares, number)
+    with pytest.raises(FormatError, match=f"count {number} rugs laid: more than the {most} "):
         from_position(body)
 
 
