@@ -183,7 +183,13 @@ def good_enough(judgement: Judgement, action: str, players: int) -> bool:
 
 def nothing_to_drill(game_id: int, players: int, language: str) -> str:
     """What a player none of whose decisions gave away the drill's floor is told."""
-    return text("drill.none", language, game_id=game_id, floor=_floor(players, language))
+    floor = _floor(players, language)
+    return text(  # a whole number of points agrees with its noun ("2 пункти")
+        "drill.none_whole" if isinstance(floor, int) else "drill.none",
+        language,
+        game_id=game_id,
+        floor=floor,
+    )
 
 
 def _floor(players: int, language: str) -> int | str:

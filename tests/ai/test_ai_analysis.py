@@ -24,9 +24,11 @@ from ai.analysis import (
     _Turn,
     analyse,
 )
+from ai.chances import win_chances
 from ai.luck import face_values, roll_luck
 from engine import (
     Color,
+    DieRolled,
     GameEnded,
     GameState,
     PlayerEliminated,
@@ -180,6 +182,23 @@ def test_the_turning_point_is_the_turn_that_moved_the_chances_most(name: str) ->
         (rug,) = [e for e in events if isinstance(e, RugPlaced)]
         assert swing.rug == rug.squares
         assert swing.grown >= 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_roll_s_part_of_the_turning_point_ends_right_after_the_roll_and_its_toll(
+    name: str,
+) -> None:
+    """The chances the turning point's move splits at are every seat's chance in the state
+    right after that turn's die roll and the toll it brought, read from the engine."""
+    swing = analysis(name).swing
+    assert swing is not None
+    state = new_game(record(name).config)
+    rolled = []
+    for after, events in replay_events(record(name)):
+        if state.turn == swing.turn and any(isinstance(e, DieRolled) for e in events):
+            rolled.append(win_chances(after))
+        state = after
+    assert [swing.rolled] == rolled
 
 
 def test_the_golden_turning_points() -> None:

@@ -295,6 +295,39 @@ def test_bands_are_lichess_in_2_players_and_scale_with_the_spread_of_a_fair_resu
     assert band_of(13.0, 2) is Band.MISTAKE
 
 
+@pytest.mark.parametrize(
+    ("players", "taken", "band"),
+    [
+        (2, 0.452, Band.GOOD),  # 4.8 points: under a duel's 5
+        (3, 0.452, Band.INACCURACY),  # the same 4.8 points: over 3 players' 4.7
+        (4, 0.37, Band.BLUNDER),  # 13.0 points: over 4 players' 12.99, a duel's mistake
+    ],
+)
+def test_a_decision_is_banded_by_the_thresholds_of_its_own_number_of_players(
+    players: int, taken: float, band: Band
+) -> None:
+    state = new_game(deal(players, Variant.STANDARD, random.Random(1), first_player=0))
+    options = (Option("S", 0.5, Facts()), Option("L", taken, Facts()), Option("R", 0.1, Facts()))
+    judged = judgement_from(state, "L", options)
+    assert judged.loss == pytest.approx(100 * (0.5 - taken))
+    assert judged.band is band, (players, judged.loss)
+
+
+@pytest.mark.parametrize(
+    ("best", "taken", "band"), [(0.5, 0.45, Band.INACCURACY), (0.6, 0.5, Band.MISTAKE)]
+)
+def test_a_choice_that_gave_away_exactly_a_threshold_is_in_its_band(
+    best: float, taken: float, band: Band
+) -> None:
+    """The loss is worked out from two chances: 0.5 - 0.45 is 0.04999999999999999 in floats,
+    yet the choice gave away 5 points, an inaccuracy in 2 players (10, a mistake, alike)."""
+    state = endgame("d5", "E", "orient")
+    options = (Option("S", best, Facts()), Option("L", taken, Facts()), Option("R", 0.0, Facts()))
+    judged = judgement_from(state, "L", options)
+    assert judged.loss == round(100 * (best - taken))
+    assert judged.band is band
+
+
 def test_a_decision_s_accuracy_is_the_share_of_its_stake_the_choice_kept() -> None:
     options = (Option("R", 0.5, Facts()), Option("S", 0.4, Facts()), Option("L", 0.3, Facts()))
     state = endgame("d5", "E", "orient")
@@ -445,14 +478,30 @@ def test_costliest_are_the_costliest_of_all_the_seat_s_decisions_costliest_first
     assert judged.costliest(0) == (thirty, five, four)
 
 
+def test_costliest_are_the_seat_s_own_decisions_never_a_rival_s() -> None:
+    """Each player learns from their own decisions: a rival's costlier one is never theirs."""
+    options = (Option("S", 0.5, Facts()), Option("L", 0.45, Facts()), Option("R", 0.1, Facts()))
+    first, second = (
+        new_game(deal(2, Variant.STANDARD, random.Random(1), first_player=seat)) for seat in (0, 1)
+    )
+    mine = judgement_from(first, "L", options, index=1)  # 5 points
+    rivals = judgement_from(second, "R", options, index=4)  # 40 points
+    assert (mine.seat, rivals.seat) == (0, 1)
+    judged = ai.judge.GameJudgement(2, (mine, rivals), ())
+    assert judged.costliest(0) == (mine,)
+    assert judged.costliest(1) == (rivals,)
+
+
 def test_costliest_teaches_what_gave_away_two_points_or_more() -> None:
     """What Learn from your mistakes teaches: the costliest decisions that gave away at least
     the drill's floor (2 points in 2 players, 1.7 in 4), an inaccuracy or not: a newcomer who
-    loses a game by a few points a decision learns from the worst of them. A decision that
-    gave away less is never drilled, however few the costly ones."""
+    loses a game by a few points a decision learns from the worst of them. One that gave away
+    exactly the floor is drilled; one that gave away less never is, however few the costly
+    ones."""
     options = (
         Option("S", 0.5, Facts()),
         Option("L", 0.49, Facts()),
+        Option("E", 0.48, Facts()),
         Option("R", 0.47, Facts()),
         Option("A", 0.44, Facts()),
     )
@@ -465,6 +514,9 @@ def test_costliest_teaches_what_gave_away_two_points_or_more() -> None:
     assert both.costliest(0) == (costly, small)
     assert ai.judge.GameJudgement(2, (slight,), ()).costliest(0) == ()
     assert ai.judge.drill_floor(2) == 2.0
+    exactly = judgement_from(state, "E", options, index=4)
+    assert exactly.loss == ai.judge.drill_floor(2)
+    assert ai.judge.GameJudgement(2, (slight, exactly), ()).costliest(0) == (exactly,)
     assert ai.judge.drill_floor(4) == pytest.approx(2.0 * 0.866, abs=0.001)
 
 

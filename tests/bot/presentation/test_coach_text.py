@@ -182,6 +182,15 @@ def test_the_hints_left_agree_with_their_count_in_ukrainian(left: int, said: str
     assert said in coach.hint_line(place, place_options(place)[0], left, "uk")
 
 
+@pytest.mark.parametrize(("chance", "said"), [(0.678, "68%"), (0.29, "29%")])
+def test_the_hint_s_chance_is_rounded_to_the_nearest_whole_point(chance: float, said: str) -> None:
+    """0.678 is said 68%, and 0.29 (28.999999999999996 once multiplied by 100) 29%."""
+    place = place_state()
+    best = place_options(place)[0]
+    line = coach.hint_line(place, Option(best.action, chance, Facts()), 1, "en")
+    assert f"a {said} chance of winning" in line, line
+
+
 def test_each_person_has_a_few_hints_a_game() -> None:
     assert HINTS_PER_GAME == 3
 
@@ -297,6 +306,34 @@ def test_best_is_the_coach_s_own_choice_alone_and_a_few_tenths_below_it_is_good(
     options = (Option("S", 0.40, Facts()), Option("L", 0.397, Facts()), Option("R", 0.2, Facts()))
     assert coach.verdict_line(judgement_from(orient, "S", options), facings, locale) == best
     assert coach.verdict_line(judgement_from(orient, "L", options), facings, locale) == good
+
+
+ONE_POINT = {
+    "en": (
+        "✅ Good: turning Assam west, though keeping Assam facing north kept 1.0 points more "
+        "winning chance."
+    ),
+    "fr": (
+        "✅ Bien joué : tourner Assam vers l'ouest, même si laisser Assam tourné vers le nord "
+        "gardait 1,0 points de chances de gagner de plus."
+    ),
+    "uk": (
+        "✅ Добре: повернути Ассама на захід, хоча залишити Ассама поверненим на північ давало "
+        "на 1,0 пункта більше шансів на перемогу."
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(ONE_POINT))
+def test_a_choice_a_point_below_the_best_is_told_the_point_it_gave_away(locale: str) -> None:
+    """ "Good" alone is within a point of the best: from one point on, the verdict gives the
+    points the best kept."""
+    orient = orient_state()
+    facings = coach.facings_of(orient)
+    options = (Option("S", 0.40, Facts()), Option("L", 0.39, Facts()), Option("R", 0.2, Facts()))
+    judged = judgement_from(orient, "L", options)
+    assert (judged.loss, judged.band) == (1.0, Band.GOOD)
+    assert coach.verdict_line(judged, facings, locale) == ONE_POINT[locale]
 
 
 @pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))

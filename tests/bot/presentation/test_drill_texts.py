@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 import engine
 from ai.judge import Band, Facts, Judgement, Kind, Option, drill_floor
 from bot.presentation import presenter
-from bot.presentation.drill import good_enough, retry_text, step_text, turn_words, why
+from bot.presentation.drill import (
+    good_enough,
+    nothing_to_drill,
+    retry_text,
+    step_text,
+    turn_words,
+    why,
+)
 
 RUG = Judgement(
     index=17,
@@ -82,6 +91,19 @@ def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
     )
 
 
+def test_a_turn_after_the_rug_is_told_by_what_the_next_player_owes() -> None:
+    facts = Facts(toll=1.5, income=3.5)
+    assert why(Kind.ROTATE, "L", facts, "en", None) == (
+        "Left: the next player owes you 3.5 dirhams on average."
+    )
+    assert why(Kind.ROTATE, "L", facts, "fr", None) == (
+        "À gauche : le joueur suivant vous doit 3,5 dirhams en moyenne."
+    )
+    assert why(Kind.ROTATE, "L", facts, "uk", None) == (
+        "Ліворуч: наступний гравець винен вам у середньому 3,5 дирхамів."
+    )
+
+
 def test_a_step_tells_the_choice_then_on_request_the_better_one() -> None:
     hidden = step_text(RUG, 0, 3, 12, False, "en", NAMES)
     assert hidden.splitlines()[0] == (
@@ -128,6 +150,22 @@ def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
     assert retry_text(RUG, "b2c2", 2, "uk") == (  # a whole number agrees with its noun
         "b2-c2: 50\u202f%, менш ніж 2 пункти від найкращого. Влучно."
     )
+
+
+@pytest.mark.parametrize(("players", "said"), [(2, "2"), (3, "1.9"), (4, "1.7")])
+def test_the_drill_s_floor_is_said_to_the_nearest_tenth(players: int, said: str) -> None:
+    """In Try again and where there is nothing to drill: 2 points in 2 players, 1.9 in 3
+    (1.886), 1.7 in 4 (1.732)."""
+    assert f"within {said} points of the best" in retry_text(RUG, "b2c2", players, "en")
+    assert f"gave away {said} points of winning chance" in nothing_to_drill(5, players, "en")
+
+
+def test_nothing_to_drill_says_the_floor_with_the_noun_its_number_takes() -> None:
+    """Ukrainian: a whole number of points takes its plural ("2 пункти"), a tenth "пункта"."""
+    assert "не коштувало 2 пункти шансів" in nothing_to_drill(5, 2, "uk")
+    assert "не коштувало 1,9 пункта шансів" in nothing_to_drill(5, 3, "uk")
+    assert "gave away 2 points of winning chance" in nothing_to_drill(5, 2, "en")
+    assert "n'a fait perdre 2 points de chances" in nothing_to_drill(5, 2, "fr")
 
 
 def test_picking_again_a_decision_that_gave_away_exactly_the_floor_is_not_good() -> None:

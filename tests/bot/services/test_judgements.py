@@ -152,10 +152,44 @@ async def test_a_judging_its_callers_left_fails_without_a_traceback(
     assert judged == [], "nothing was judged"
 
 
-@pytest.mark.parametrize("kept", ['{"v":0}', "not JSON", '{"players": 2}'])
+async def test_a_judging_that_failed_is_judged_again_by_the_next_caller(
+    database: Database, judged: list[int]
+) -> None:
+    """A worker that timed out, or a pool closing under a judging, fails the callers of that
+    judging alone: the game's next analysis, drill or stats pass judges it again."""
+    game_id = await a_finished_game(database)
+
+    class FailingOnce(_Pool):
+        async def run(self, lane: Lane, function: Callable[..., Any], *args: Any, **_: Any) -> Any:
+            self.lanes.append(lane)
+            if len(self.lanes) == 1:
+                raise WorkerError("the worker timed out")
+            return function(*args)
+
+    pool = FailingOnce()
+    judgements = GameJudgements(JudgementStore(database), cast(WorkerPool, pool))
+    with pytest.raises(WorkerError):
+        await judgements.of(game_id, RECORD)
+    assert await judgements.of(game_id, RECORD) == golden_judgement()
+    assert len(pool.lanes) == 2, "the next caller judged again"
+    assert len(judged) == 1
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        '{"v":0}',
+        "not JSON",
+        '{"players": 2}',
+        f'{{"v":{VERSION},"players":2}}',
+        f'{{"v":{VERSION},"seats":[]}}',
+    ],
+)
 async def test_an_older_or_damaged_judgement_is_judged_again_once_and_replaced(
     database: Database, judged: list[int], kept: str
 ) -> None:
+    """Damaged, a text of this bot's own layout is replaced as an older one is: only a newer
+    layout's stays."""
     game_id = await a_finished_game(database)
     store = JudgementStore(database)
     await store.add_judgement(game_id, kept)
