@@ -196,8 +196,8 @@ class GameDisplay:
             try:
                 crashpoints.reach("resume.posting")
                 await self._catch_up(view, restarted=True)
-            except discord.HTTPException as error:
-                log.warning("could not bring game %s's message up to date: %s", view.id, error)
+            except (discord.HTTPException, MissingPermissionsError) as error:
+                log.warning("could not bring game %s's message up to date: %s", view.id, why(error))
 
     async def catch_up(self, game_id: int) -> None:
         """Show a game whose last change was never shown (its message failed to post or to

@@ -24,6 +24,8 @@ from typing import Final
 import aiohttp
 import discord
 
+from bot.edge.permissions import MissingPermissionsError
+
 RECENT_SECONDS: Final = 15.0
 """How far back a wait that ran out looks for Discord's 5xx answers: longer than any wait the
 bot bounds, shorter than the pause after which a new incident is told apart."""
@@ -88,6 +90,8 @@ def why(error: BaseException, server_errors: ServerErrors = SERVER_ERRORS) -> st
         ).replace("  ", " ")
     if isinstance(error, discord.HTTPException):
         return f"Discord answered {error}"
+    if isinstance(error, MissingPermissionsError):
+        return f"the channel refuses the bot (it needs {error.label('en')} there)"
     if isinstance(error, aiohttp.ClientError):
         detail = str(error)
         name = type(error).__name__

@@ -30,6 +30,8 @@ from bot.edge.display import GameDisplay
 from bot.edge.drill import DrillHandler
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
+from bot.edge.incidents import why
+from bot.edge.permissions import MissingPermissionsError
 from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.edge.substitutes import SeatController
 from bot.edge.tournaments import TournamentController, TournamentDisplay
@@ -163,6 +165,8 @@ class Bot:
                     except Exception:
                         self.display.retry_display(work.game_id)
                         raise
+        except MissingPermissionsError as error:  # the display tries again by itself
+            log.warning("game %s: %s not shown: %s", work.game_id, work.kind.value, why(error))
         finally:
             await self.service.turns.release(work)
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.bot.edge.test_edge import Edge, private
+from bot.edge.inflight import HANDLERS
+from tests.bot.edge.test_edge import Edge, only_private_answer, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord.interaction_payloads import command_data
 from tests.e2e.fakecord.interactions import AUTOCOMPLETE_RESULT
@@ -120,6 +121,24 @@ async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(edge: Ed
     off = await private(edge.slash(edge.guest, "marrakech", "away", days=1))
     assert "does not allow away days" in off
     assert (await edge.service.away.availability(guild.id, edge.guest.id)).reachable
+
+
+async def test_back_from_someone_not_away_is_one_short_private_answer_and_changes_nothing(
+    edge: Edge,
+) -> None:
+    """No "welcome back" after it; their game's channel is told nothing, and they are as
+    reachable as before."""
+    guild = edge.channel.guild
+    assert guild is not None
+    await started(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    seq = (await edge.service.play.look(1)).seq
+    posted = [m.id for m in edge.fake.messages(edge.channel)]
+    answer = await only_private_answer(edge.slash(edge.guest, "marrakech", "back"))
+    assert answer == "You are not away on this server."
+    assert (await edge.service.away.availability(guild.id, edge.guest.id)).reachable
+    assert [m.id for m in edge.fake.messages(edge.channel)] == posted, "the channel is told nothing"
+    assert (await edge.service.play.look(1)).seq == seq
 
 
 async def test_a_moderator_s_cap_on_a_tournament_s_away_days_is_answered_privately(

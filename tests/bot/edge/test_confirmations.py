@@ -13,7 +13,15 @@ import pytest
 
 from bot.edge.inflight import HANDLERS
 from bot.storage import GameStatus
-from tests.bot.edge.test_edge import Edge, confirm, lobby_with_guest, private, running_edge, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    confirm,
+    lobby_with_guest,
+    only_private_answer,
+    private,
+    running_edge,
+    started,
+)
 from tests.e2e.fakecord import FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import component_data
 from tests.e2e.fakecord.interactions import MESSAGE_COMPONENT, InteractionHandle
@@ -85,6 +93,21 @@ async def test_keep_playing_changes_nothing(edge: Edge) -> None:
     assert await status(edge) is GameStatus.RUNNING
     assert (await edge.service.play.look(1)).seq == seq
     assert edge.fake.world.messages[turn.id].enabled_buttons(), "the turn goes on"
+
+
+async def test_keep_playing_on_the_question_to_cancel_a_lobby_keeps_it_open(edge: Edge) -> None:
+    """A lobby is a game still open: Keep playing says nothing changed, and the lobby still
+    seats the same people and takes its buttons."""
+    lobby = await lobby_with_guest(edge)
+    await handlers_returned()
+    shown = edge.fake.world.messages[lobby.id].to_payload()
+    kept = await confirm(edge, edge.host, "marrakech", "abort", button="Keep playing")
+    assert await only_private_answer(kept) == "Nothing changed: game #1 goes on."
+    assert not (await kept.answer()).buttons(), "the question is closed"
+    assert await status(edge) is GameStatus.LOBBY
+    view = await edge.service.play.look(1)
+    assert [player.user_id for player in view.players] == [edge.host.id, edge.guest.id]
+    assert edge.fake.world.messages[lobby.id].to_payload() == shown, "the lobby is as it was"
 
 
 async def test_confirmed_resignation_is_done_and_told_once_in_the_channel(edge: Edge) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -194,6 +195,16 @@ async def private(handle: InteractionHandle) -> str:
     return answer.content
 
 
+async def only_private_answer(handle: InteractionHandle) -> str:
+    """The private answer to `handle`, checked once every handler has returned to be all its
+    person was shown: no message follows it."""
+    answer = await private(handle)
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    later = [handle.world.messages[message_id].content for message_id in handle.followup_ids]
+    assert later == [], later
+    return answer
+
+
 async def thinking_privately_once(handle: InteractionHandle, reached: asyncio.Event) -> None:
     """Once the test's held slow work is `reached`, the click must already be deferred
     privately (the bot thinking, the channel seeing nothing), and answered in no other way:
@@ -288,6 +299,29 @@ async def test_lobby_buttons_and_commands_agree(edge: Edge) -> None:
     game = await edge.store.get(1)
     assert game is not None
     assert game.status is GameStatus.ABORTED
+
+
+async def test_joining_a_lobby_one_is_in_already_is_refused_privately_and_changes_nothing(
+    edge: Edge,
+) -> None:
+    """By command or by the Join button, the host and a guest who joined are told they are in
+    already, and the lobby still seats the same two."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    assert "You joined" in await private(edge.slash(edge.guest, "marrakech", "join"))
+    await edge.fake.wait_until(
+        lambda: f"<@{edge.guest.id}>" in edge.fake.world.messages[lobby.id].embed_text(),
+        what="the lobby message updated by the command",
+    )
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    shown = edge.fake.world.messages[lobby.id].to_payload()
+    already = "You are already in this game."
+    assert await only_private_answer(edge.slash(edge.guest, "marrakech", "join")) == already
+    assert await only_private_answer(edge.click(edge.guest, lobby, "Join")) == already
+    assert await only_private_answer(edge.click(edge.host, lobby, "Join")) == already
+    view = await edge.service.play.look(1)
+    assert view.status is GameStatus.LOBBY
+    assert [player.user_id for player in view.players] == [edge.host.id, edge.guest.id]
+    assert edge.fake.world.messages[lobby.id].to_payload() == shown, "the lobby is as it was"
 
 
 async def test_a_leave_redraws_the_lobby_with_each_person_s_note_as_it_is_now(
@@ -649,6 +683,49 @@ async def test_a_second_click_while_the_first_is_being_shown_is_refused_and_leav
     assert [m.id for m in edge.fake.messages(edge.channel)] == posted, "nothing else posted"
 
 
+async def test_a_redraw_that_finds_the_game_moved_on_while_its_picture_was_drawn_leaves_the_message(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A redraw of the turn (what it says of its player changed) whose picture is still being
+    drawn when the mover clicks: the click's answer shows the move, and the redraw, finding the
+    game moved on, leaves the message to it (no edit back to the decision before the move)."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+
+    async def recorded() -> bool:
+        game = await edge.store.get(1)
+        return game is not None and (game.board_message_id, game.board_message_seq) == (
+            turn.id,
+            game.seq,
+        )
+
+    await until(recorded, "the first turn's message recorded")
+    display = edge.bot.display
+    files = display._files
+    drawing, drawn = asyncio.Event(), asyncio.Event()
+
+    async def redraw_s_picture_held(post: Any) -> list[discord.File]:
+        if not drawing.is_set():  # the redraw's, the first picture asked for
+            drawing.set()
+            await drawn.wait()
+        return await files(post)
+
+    monkeypatch.setattr(display, "_files", redraw_s_picture_held)
+    redrawing = asyncio.create_task(display.redraw(1))
+    await asyncio.wait_for(drawing.wait(), 30)
+    assert (await edge.click(mover, turn, "North (straight on)").response()).response_type in (
+        UPDATE_MESSAGE,
+        DEFERRED_UPDATE_MESSAGE,
+    )
+    await showing_the_move(edge, turn)
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    edits = edge.fake.world.messages[turn.id].edit_count
+    drawn.set()
+    await asyncio.wait_for(redrawing, 30)
+    assert edge.fake.world.messages[turn.id].edit_count == edits, "the redraw edited the message"
+    await showing_the_move(edge, turn)
+
+
 async def test_a_stale_click_on_the_turn_s_message_not_yet_recorded_leaves_it_as_it_is(
     edge: Edge,
 ) -> None:
@@ -721,6 +798,73 @@ async def test_a_restart_without_read_message_history_posts_the_turn_again_and_s
     assert len(live) == 1, [[id_of(b) for b in m.enabled_buttons()] for m in live]
     assert live[0].id != turn.id, "the next turn is posted again"
     assert await edge.service.play.behind_on_display() == []
+
+
+async def whole_turn_unshown(edge: Edge, game_id: int) -> None:
+    """The mover of `game_id` plays their whole turn through the service: stored, shown by
+    nothing, as when the process is killed before showing it."""
+    view = await edge.service.play.look(game_id)
+    assert view.state is not None
+    first, seat = view.state.turn, view.state.to_move
+    assert seat is not None
+    mover = view.user_at(seat)
+    assert mover is not None
+    while view.state is not None and view.state.turn == first:
+        action = engine.legal_actions(view.state)[0]
+        view = await edge.service.play.act(game_id, mover, view.seq, action)
+
+
+def a_new_run_s_display(edge: Edge) -> controller.GameDisplay:
+    """The display of a new run of the bot on the same client and database, started a window
+    after the last run changed its channels: it holds none of the last run's interactions, so
+    it posts with the bot's own token, under the channel's permissions."""
+    seconds = controller.CHANNEL_WINDOW_SECONDS + 1
+    later = edge.service.loader.clock() + timedelta(seconds=seconds)
+    edge.fake.shift_clock(seconds)
+    return controller.GameDisplay(
+        edge.client, edge.service.play, edge.bot.display._pictures, lambda: later
+    )
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_restart_catches_up_every_game_though_one_s_channel_refuses_the_bot(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two games fell behind; the channel of the first now refuses the bot Send Messages. The
+    catch-up, which runs before the gateway connects, goes on: the other game is brought up to
+    date, and the refused one is one WARNING line naming it and the permissions, no traceback,
+    and left to be shown again in the background."""
+    await started(edge)
+    guild = edge.channel.guild
+    assert guild is not None
+    other = edge.fake.add_text_channel(guild, "more-games")
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=other, seats=2).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(other, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    for game_id in (1, 2):
+        await whole_turn_unshown(edge, game_id)
+    edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
+    display = a_new_run_s_display(edge)
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.edge.display"):
+            await display.resume_displays()
+        assert 1 in display._retrying, "the refused game is shown again once it may be"
+    finally:
+        for task in display._retrying.values():
+            task.cancel()
+    shown = [await edge.store.get(game_id) for game_id in (1, 2)]
+    assert [g is not None and g.board_message_seq == g.seq for g in shown] == [False, True]
+    latest = edge.fake.latest_with_components(other)
+    view = await edge.service.play.look(2)
+    assert latest.enabled_buttons()
+    assert all(id_of(b).startswith(f"mk:2:{view.seq}:") for b in latest.enabled_buttons())
+    (line,) = [r for r in caplog.records if r.name == "bot.edge.display"]
+    assert line.levelno == logging.WARNING
+    assert line.exc_info is None, "no traceback"
+    assert line.getMessage().startswith("could not bring game 1's message up to date: ")
+    assert "Send Messages" in line.getMessage()
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,14 @@
 """The Discord edge of asynchronous play with real discord.py objects (see test_edge.py):
 /marrakech-admin and its run-time permission check, the settings it saves and shows, allowed
-channels, server defaults, the AI lobby commands, rejoin, stats and history answers."""
+channels, server defaults, the AI lobby commands, rejoin (which a turn's button pressed by a
+player whose seat the AI took over points to), stats and history answers."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.bot.edge.test_edge import Edge, id_of, private
+from bot.edge.inflight import HANDLERS
+from tests.bot.edge.test_edge import Edge, id_of, mover_of, only_private_answer, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data
@@ -150,6 +152,35 @@ async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> Non
     assert "no finished game" in await private(
         edge.slash(edge.guest, "marrakech", "replay", game=1)
     )
+
+
+async def test_a_turn_button_of_a_seat_the_ai_took_over_points_its_player_to_rejoin(
+    edge: Edge,
+) -> None:
+    """The mover ran out of time three turns in a row, so the AI plays their seat: their click
+    is refused, pointing to `/marrakech rejoin`, and the AI keeps the seat."""
+    await edge.bot.scheduler.stop()  # the AI does not play the seat meanwhile
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    async with edge.store.database.transaction() as conn:  # handed to the AI after timeouts
+        await conn.execute(
+            "UPDATE seats SET autoplay = 1, timeouts = 3 WHERE game_id = 1 AND user_id = $1",
+            mover.id,
+        )
+        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
+    edge.service.loader.forget(1)
+    seq = (await edge.service.play.look(1)).seq
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    shown = edge.fake.world.messages[turn.id].to_payload()
+
+    refused = await only_private_answer(edge.click(mover, turn, "North (straight on)"))
+    assert refused == (
+        "The AI plays your seat since you ran out of time. Take it back with `/marrakech rejoin`."
+    )
+    view = await edge.service.play.look(1)
+    assert view.seq == seq
+    assert [p.autoplay for p in view.players if p.user_id == mover.id] == [True]
+    assert edge.fake.world.messages[turn.id].to_payload() == shown, "the turn is as it was"
 
 
 async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge) -> None:

@@ -58,6 +58,26 @@ async def test_a_nudge_says_its_turn_is_over_once_it_is_played(edge: Edge) -> No
     assert game.nudge_message_id is None, "nothing left to retire"
 
 
+@pytest.mark.invalid_requests(403)
+async def test_a_nudge_discord_will_not_delete_says_its_turn_is_over_instead(edge: Edge) -> None:
+    """Deleting the ping is refused once its turn is played: it is edited to say the turn is
+    over, so that it no longer calls the player."""
+    turn = await started(edge)
+    ping = await nudged(edge, turn)
+    refused = edge.fake.faults.forbidden(
+        "DELETE", r"/(channels|webhooks)/.+/messages/.+", times=None
+    )
+    await play_turn(edge, turn)
+    await refused.wait_fired()
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    shown = edge.fake.world.messages[ping.id]
+    assert not shown.deleted
+    assert shown.content == "⏰ Game #1: the turn this nudge was about is over."
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.nudge_message_id is None, "nothing left to retire"
+
+
 @pytest.mark.parametrize(("server_locale", "language"), [("fr", "fr"), ("uk", "uk")])
 async def test_a_restart_retires_a_nudge_whose_turn_ended_unshown(
     tmp_path: Path,

@@ -8,15 +8,20 @@ besides the private answer. Through real discord.py interactions on the fake Dis
 from __future__ import annotations
 
 import dataclasses
+import logging
 from datetime import UTC, datetime
 
 import pytest
 
+from bot.edge.inflight import HANDLERS
 from bot.edge.substitutes import _asked
 from bot.services.substitutes import HandoverRequest
+from bot.storage.errors import DatabaseUnavailableError
+from bot.storage.substitutes import SeatRequest, SubstituteStore
 from tests.bot.edge.test_edge import Edge, confirm, edge
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage
+from tests.polling import until
 
 __all__ = ["edge"]
 
@@ -105,6 +110,45 @@ async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_
     await edge.bot.before_connect()
     await edge.fake.wait_until(
         lambda: closed_as(edge, request, ENDED), what="the request closed by the catch-up"
+    )
+
+
+async def test_an_outage_while_closing_the_requests_of_ended_games_is_one_info_line_each_time(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database is away when a start closes the requests of ended games, and when a game's
+    end closes its own in the background: each is one INFO line without a traceback, the start
+    goes on, and the request left open is closed by the next start."""
+    request = await asked(edge)
+    assert await HANDLERS.drained(30.0), "the request's handler is still running"
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("UPDATE games SET status = 'aborted', rev = rev + 1 WHERE id = 1")
+    close = SubstituteStore.close_requests_of_ended_games
+
+    async def away(self: SubstituteStore, game_id: int | None = None) -> list[SeatRequest]:
+        raise DatabaseUnavailableError("the database is away")
+
+    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", away)
+    seats = edge.bot.seats
+    assert seats is not None
+
+    def said() -> list[logging.LogRecord]:
+        return [r for r in caplog.records if r.name == "bot.edge.substitutes"]
+
+    with caplog.at_level(logging.INFO, logger="bot.edge.substitutes"):
+        await seats.close_for_ended_games()  # as a start does: it must not end the start
+        seats.game_closed(1)  # as right after the game ended
+        await until(lambda: len(said()) == 2, "a line from the background close")
+    line = (
+        "seat requests of ended games not closed (DatabaseUnavailableError('the database is away'))"
+    )
+    assert [(r.levelno, r.getMessage()) for r in said()] == [(logging.INFO, line)] * 2
+    assert all(r.exc_info is None for r in said()), "no traceback"
+    assert not closed_as(edge, request, ENDED)
+    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", close)
+    await seats.close_for_ended_games()  # the next start
+    await edge.fake.wait_until(
+        lambda: closed_as(edge, request, ENDED), what="the request closed by the next start"
     )
 
 

@@ -2,11 +2,12 @@
 the shard of the tournament's server draws at once; another leaves it to that one for
 OWNER_GRACE_SECONDS, then draws only if the message does not show the latest yet (its owner is
 down). A channel's edit limit counts every process while each knows only its own use of it, so
-two processes drawing the same message get 429s."""
+two processes drawing the same message get 429s. Once stopped, the display starts no work."""
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 from types import SimpleNamespace
 from typing import Any, cast
 from unittest.mock import AsyncMock
@@ -157,3 +158,17 @@ async def test_another_process_at_start_leaves_an_end_its_owner_draws_meanwhile(
     await scene.display.resume()
     assert scene.message.edit.await_count == 0, "the end was not left to the owner for its grace"
     assert scene.waits == 1
+
+
+async def test_work_asked_for_once_the_display_stopped_never_starts() -> None:
+    """The database closes after the stop: a game that ends meanwhile moves no tournament on (the
+    next start does), and its work is closed, not left to a task or never awaited."""
+    display = Scene([SHARD], STALE).display
+    await display.stop()
+
+    async def after_game() -> None:
+        raise AssertionError("work ran after the stop")
+
+    work = after_game()
+    display.in_background(work, "tournament-game-1")
+    assert inspect.getcoroutinestate(work) == inspect.CORO_CLOSED, "the work is to run"

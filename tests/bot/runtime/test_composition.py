@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -12,14 +14,21 @@ from typing import Any
 import pytest
 
 from bot import supervisor as supervision
-from bot.runtime.composition import Bot, claim_owner
+from bot.edge import delivery
+from bot.edge.display import CHANNEL_WINDOW_SECONDS
+from bot.edge.inflight import HANDLERS
+from bot.runtime.composition import Bot, build_bot, claim_owner
+from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
 from bot.services.views import DueKind, DueWork
 from bot.storage import GameStore, TurnClock, open_database
 from bot.storage.database import Backend
 from bot.storage.games import ShardSet
-from tests.bot.edge.test_edge import running_edge
+from bot.storage.values import time_to_column
+from tests.bot.edge.test_edge import Edge, running_edge
+from tests.bot.edge.test_notices import press, timed_out_unshown
 from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
+from tests.e2e.fakecord import permissions
 from tests.polling import until
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
@@ -100,6 +109,107 @@ async def test_due_work_gives_up_its_claim_when_done_and_when_it_failed(refuses:
     else:
         await bot.do_due_work(work)
     assert turns.released == [work]
+
+
+def warnings_and_worse(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """What the bot logged at WARNING or above."""
+    return [r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
+
+
+async def game_due(edge: Edge, kind: DueKind) -> None:
+    """Game 1, a game of two with a turn limit, is due `kind`: its first turn ran out of time
+    (PLAY), or the AI's move for it is stored and was never shown (SHOW). The turn clock is
+    stopped: the test runs its pass."""
+    if kind is DueKind.SHOW:
+        await timed_out_unshown(edge, 0)
+        when = "updated_at"  # it waited past the display's patience
+    else:
+        await edge.bot.scheduler.stop()
+        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
+        await press(edge, edge.guest, lobby, "join")
+        await press(edge, edge.host, lobby, "start")
+        await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        when = "due_at"
+    assert await HANDLERS.drained(30.0), "the start is still being shown"
+    async with edge.store.database.transaction() as conn:
+        await conn.execute(
+            f"UPDATE games SET {when} = $1, rev = rev + 1 WHERE id = 1", time_to_column(LONG_AGO)
+        )
+
+
+@pytest.mark.invalid_requests(403)
+@pytest.mark.parametrize("kind", [DueKind.SHOW, DueKind.PLAY], ids=["show", "play"])
+async def test_due_work_in_a_channel_the_bot_may_not_post_in_is_one_warning_and_left_to_the_display(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    caplog: pytest.LogCaptureFixture,
+    kind: DueKind,
+) -> None:
+    """The channel of a game now refuses the bot Send Messages when the turn clock shows the
+    game: the pass is one WARNING line naming the game and the permissions, no traceback (as
+    the turn clock's retry would log at each try), and the display shows the game again by
+    itself once it may."""
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await game_due(edge, kind)
+        edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
+        monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)  # the players' clicks are old
+        display = edge.bot.display
+        try:
+            with caplog.at_level(logging.INFO):
+                handled = await edge.bot.scheduler.run_due()
+            assert 1 in display._retrying, "the game is left to the display's retry"
+        finally:
+            for task in display._retrying.values():
+                task.cancel()
+    (line,) = warnings_and_worse(caplog)
+    assert (line.name, line.levelno) == ("bot.runtime.composition", logging.WARNING)
+    assert line.exc_info is None, "no traceback"
+    assert line.getMessage().startswith(f"game 1: {kind.value} not shown: the channel refuses")
+    assert "Send Messages" in line.getMessage()
+    assert handled == 1, "the turn clock leaves the game to the display, not to its retries"
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_start_goes_on_though_a_game_behind_is_in_a_channel_the_bot_may_not_post_in(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The whole start of a new run, as `python -m bot` runs it (login runs setup_hook, which
+    runs before_connect), on a database where a game fell behind in a channel that now refuses
+    the bot Send Messages: it completes, telling the game in one WARNING line, no traceback,
+    where a failed start would meet the same game at every restart."""
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await timed_out_unshown(edge, 0)  # the AI's move is stored, the next turn not posted
+        edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
+        await edge.client.close()  # the last run stopped
+        seconds = CHANNEL_WINDOW_SECONDS + 1  # it started again a window later
+        later = edge.service.loader.clock() + timedelta(seconds=seconds)
+        edge.fake.shift_clock(seconds)
+        bot = build_bot(
+            edge.store.database, heartbeat=Heartbeat(tmp_path / "heartbeat-2"), clock=lambda: later
+        )
+        try:
+            with caplog.at_level(logging.INFO):
+                await bot.client.login("fake-token")  # setup_hook: the commands, before_connect
+            assert 1 in bot.display._retrying, "the game is left to the display's retry"
+        finally:
+            for task in bot.display._retrying.values():
+                task.cancel()
+            await bot.client.close()
+    (line,) = warnings_and_worse(caplog)
+    assert (line.name, line.levelno) == ("bot.edge.display", logging.WARNING)
+    assert line.exc_info is None, "no traceback"
+    assert line.getMessage().startswith("could not bring game 1's message up to date: ")
+    assert "Send Messages" in line.getMessage()
 
 
 def test_processes_on_one_host_holding_other_shards_are_other_claim_owners() -> None:

@@ -17,6 +17,7 @@ import pytest
 from bot import supervisor as supervision
 from bot.runtime.scheduler import (
     BACKOFF_MAX_SECONDS,
+    CONCURRENT_GAMES,
     MAX_RETRY_SECONDS,
     RETRY_SECONDS,
     Scheduler,
@@ -25,6 +26,7 @@ from bot.services import DueKind, DueWork
 from bot.services.errors import StaleBoardError
 from bot.storage.database import DatabaseUnavailableError
 from bot.workers.pool import WorkerTimeoutError
+from tests.polling import until
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 WORK = DueWork(game_id=7, seq=12, kind=DueKind.PLAY)
@@ -97,6 +99,36 @@ class GrowingDue(OneGameDue):
 
     async def due_work(self) -> list[DueWork]:
         return list(self.due)
+
+
+async def test_games_due_together_are_handled_side_by_side_at_most_concurrent_games_at_once() -> (
+    None
+):
+    """Each game's work thinks until the test lets it end, as an AI does: as many games as
+    CONCURRENT_GAMES think together, and the games beyond wait for one of them to end."""
+    turns = GrowingDue()
+    turns.due = [DueWork(game_id=n, seq=1, kind=DueKind.PLAY) for n in range(CONCURRENT_GAMES + 2)]
+    thinking: set[int] = set()
+    most = 0
+    done: list[int] = []
+    think = asyncio.Event()
+
+    async def handle(work: DueWork) -> None:
+        nonlocal most
+        thinking.add(work.game_id)
+        most = max(most, len(thinking))
+        await think.wait()
+        thinking.discard(work.game_id)
+        done.append(work.game_id)
+
+    scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
+    passing = asyncio.create_task(scheduler.run_due())
+    await until(lambda: bool(thinking), "a game thinking")
+    assert len(thinking) == CONCURRENT_GAMES, f"games thinking at once: {len(thinking)}"
+    think.set()
+    assert await asyncio.wait_for(passing, 30) == CONCURRENT_GAMES + 2
+    assert sorted(done) == list(range(CONCURRENT_GAMES + 2))
+    assert most == CONCURRENT_GAMES, "never more at once"
 
 
 async def test_the_turn_clock_sleeps_until_the_earliest_retry() -> None:

@@ -108,3 +108,20 @@ async def test_no_nudge_for_a_seat_the_ai_took_over(table: Table) -> None:
     with pytest.raises(NudgeError) as refused:
         await service.nudges.nudge(view.id, HOST)
     assert refused.value.code == "nobody"
+
+
+async def test_a_player_who_resigned_cannot_nudge_and_leaves_the_nudge_to_those_still_in(
+    table: Table,
+) -> None:
+    """They resigned out of turn, so the game goes on without them: their nudge is refused as
+    from someone not playing, pings no one and is not counted."""
+    service = table.service
+    view = await opened(service, (HOST, BOB, CAROL), channel=803)
+    waited = view.user_to_move
+    gone, still_in = [user for user in (HOST, BOB, CAROL) if user != waited]
+    view = await service.play.resign(view.id, gone)
+    assert view.user_to_move == waited
+    with pytest.raises(NotSeatedError):
+        await service.nudges.nudge(view.id, gone)
+    nudge = await service.nudges.nudge(view.id, still_in)
+    assert (nudge.user_id, nudge.by) == (waited, still_in), "the refused nudge was not counted"

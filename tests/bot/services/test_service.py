@@ -573,6 +573,23 @@ async def test_resign_out_of_turn_makes_rugs_neutral_and_play_goes_on(
     assert engine.replay_record(engine.record_from_json(record)) == final.state
 
 
+async def test_a_player_who_resigned_is_refused_as_not_playing_and_changes_nothing(
+    service: GameService,
+) -> None:
+    """They resigned out of turn, so the game goes on without them: a move of theirs is
+    refused as from someone not playing, not as out of turn."""
+    view = await started(service)
+    mover = view.user_to_move
+    assert mover is not None
+    quitter = next(p.user_id for p in view.players if p.user_id != mover)
+    assert quitter is not None
+    view = await service.play.resign(view.id, quitter)
+    assert (view.status, view.user_to_move) == (GameStatus.RUNNING, mover)
+    with pytest.raises(NotSeatedError):
+        await service.play.act(view.id, quitter, view.seq, "S")
+    assert (await service.play.look(view.id)).seq == view.seq
+
+
 async def test_resign_of_the_mover_passes_the_turn_and_two_players_end(
     service: GameService,
 ) -> None:
