@@ -426,6 +426,31 @@ async def test_a_rebuild_gives_exactly_the_numbers_applied_game_by_game(
     assert await tables(database) == applied
 
 
+async def test_a_rebuild_gives_the_same_numbers_for_a_game_a_substitute_finished(
+    database: Database,
+) -> None:
+    """Bob hands his seat to Dave, who plays it out: the game rates Bob as out when he left and
+    the others at places other than those the game ended with. A rebuild rates every seat at
+    those same rated places."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=700)
+    for _ in range(6):
+        view = await step(service, view)
+    await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    view = await play_out(service, await service.play.look(view.id))
+    assert view.status is GameStatus.OVER
+    async with database.reading() as conn:
+        places = await conn.fetch(
+            "SELECT place, rated_place FROM results WHERE game_id = $1", view.id
+        )
+    assert any(row[1] is not None and row[1] != row[0] for row in places), (
+        "some seat is rated at another place than it finished at"
+    )
+    applied = await tables(database)
+    await service.ratings.rebuild()
+    assert await tables(database) == applied
+
+
 async def test_games_ending_at_once_in_two_processes_are_each_applied_once(
     database: Database, database_target: str
 ) -> None:

@@ -125,6 +125,18 @@ def test_equal_on_everything_shares_the_rank_and_lists_in_seeding_order() -> Non
     assert winners(lines) == (D, C, B, A)
 
 
+def test_the_rank_after_a_shared_place_counts_everyone_above() -> None:
+    """A and B each beat C and D alike, so A and B share first place and C and D share the
+    next: third, after the two above them."""
+    tables = [
+        finished(1, (A, 1, 40, 10), (C, 2, 30, 5)),
+        finished(1, (B, 1, 40, 10), (D, 2, 30, 5)),
+    ]
+    lines = standings([A, B, C, D], tables, rounds=1)
+    assert [(line.user_id, line.rank) for line in lines] == [(A, 1), (B, 1), (C, 3), (D, 3)]
+    assert winners(lines) == (A, B)
+
+
 def test_score_then_dirhams_decide_between_equal_points_and_buchholz() -> None:
     tables = [
         finished(1, (A, 1, 40, 10), (None, 2, 30, 5)),

@@ -192,6 +192,20 @@ async def test_a_swiss_tournament_of_five_with_byes_is_played_to_its_end(
     assert await tournaments.game_closed(123_456) is None, "not a tournament's game"
 
 
+async def test_the_player_with_the_bye_plays_the_round_against_the_medium_ai(
+    database: Database,
+) -> None:
+    _, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:3])
+    begun = await tournaments.start(view.id, MOD, moderator=True)
+    (bye,) = [table for table in begun.view.tables if None in table.seats]
+    games = await set_up(tournaments, view.id)
+    assert len(games) == 2
+    (game,) = [game for game in games if any(p.user_id is None for p in game.players)]
+    assert [p.user_id for p in game.players if p.user_id is not None] == list(bye.humans)
+    assert [p.ai_level for p in game.players if p.user_id is None] == ["medium"]
+
+
 SNAPSHOT_TIME = datetime(2026, 1, 1, tzinfo=UTC)
 
 
