@@ -11,10 +11,12 @@ from engine.model import Phase, Variant
 from engine.state import GameState
 
 
-def _busy(positions: list[GameState], phase: Phase) -> GameState:
-    """A mid-game standard position of `phase` with many rug options (much to search)."""
+def _busy(
+    positions: list[GameState], phase: Phase, variant: Variant = Variant.STANDARD
+) -> GameState:
+    """A mid-game position of `phase` and `variant` with many rug options (much to search)."""
     return max(
-        (p for p in positions if p.phase is phase and p.variant is Variant.STANDARD),
+        (p for p in positions if p.phase is phase and p.variant is variant),
         key=lambda p: (len(legal_actions(p)), -abs(len(p.history) - 40)),
     )
 
@@ -24,6 +26,18 @@ def test_hard_never_exceeds_its_work_budget(work: int, positions: list[GameState
     for phase in (Phase.ORIENT, Phase.PLACE):
         decision = HardPlayer().decide(_busy(positions, phase), seed=3, budget=Budget(work=work))
         assert decision.work <= work
+
+
+@pytest.mark.parametrize("work", [1, 3, 13, 21, 41])
+def test_hard_never_exceeds_its_work_budget_in_the_variant(
+    work: int, positions: list[GameState]
+) -> None:
+    """In the variant (R12) each rug of ours costs two rival turns, one after each way we may
+    then turn Assam: at its rug choice (the variant has no ORIENT) hard stays within any
+    budget, odd ones and one below its first pass included."""
+    state = _busy(positions, Phase.PLACE, Variant.ROTATE_AFTER)
+    decision = HardPlayer().decide(state, seed=3, budget=Budget(work=work))
+    assert decision.work <= work
 
 
 def test_hard_uses_the_whole_work_budget_when_there_is_more_to_search(

@@ -19,6 +19,7 @@ from ai.evaluation import (
 from ai.greedy import DEFAULT_WEIGHTS, GreedyWeights
 from ai.win_chance import win_chance
 from engine import Outcome, Variant
+from engine.board import SQUARES
 from engine.model import Phase
 from engine.rules import scores
 from engine.state import GameState
@@ -106,6 +107,17 @@ def test_a_heavier_region_weight_favours_the_owner_of_a_big_region(
     assert moved
     opening = next(p for p in positions if p.players == 2 and p.rugs_laid == 0)
     assert position_value(opening, 0, heavier) == position_value(opening, 0, DEFAULT_WEIGHTS)
+
+
+def test_a_region_s_potential_counts_the_turns_left_to_its_owner_s_rivals() -> None:
+    """Its squared size times the rugs its owner's rivals hold (at most `horizon`), not every
+    rug left: in 4 players red (seat 0) shows one 4-square region and holds 5 rugs, its three
+    rivals 4 in all, so with region weight 1 the region adds 4 / 49 x 4^2 to seat 0's value."""
+    state = board(4, [("a1a2", "red"), ("b1b2", "red")])._replace(stock=(5, 2, 1, 1))
+    assert [state.rugs_in_hand(seat) for seat in range(4)] == [5, 2, 1, 1]
+    with_potential = position_value(state, 0, GreedyWeights(region=1.0))
+    without = position_value(state, 0, GreedyWeights(region=0.0))
+    assert with_potential - without == pytest.approx(4 / SQUARES * 4**2)
 
 
 def test_in_a_duel_the_rivals_regions_weigh_less_than_ours(positions: list[GameState]) -> None:

@@ -11,6 +11,7 @@ from ai import Budget, HardPlayer
 from ai.evaluation import position_value
 from ai.hard import greedy_turn, pile_tops, public_view
 from ai.medium import appraise
+from ai.player import best_indices
 from ai.tactics import DIE_ODDS
 from engine import apply, deal, legal_actions, new_game
 from engine.model import Phase, Variant
@@ -155,6 +156,15 @@ def test_greedy_turn_splits_the_opening_s_equal_choices() -> None:
     for turn in turns:
         share = sum(chance for chance, after in outcomes if after.history[0] == turn)
         assert share == pytest.approx(1 / 3)
+
+
+def test_hard_breaks_exact_ties_with_its_seeded_generator() -> None:
+    """Searched in full, every way of turning Assam at a 2-player opening is worth the same to
+    hard; which it takes follows the seed, so each of them is played."""
+    opening = new_game(deal(2, Variant.STANDARD, random.Random(3)))
+    decisions = [HardPlayer().decide(opening, seed, UNLIMITED) for seed in range(4)]
+    assert best_indices([value for _, value in decisions[0].values]) == [0, 1, 2]
+    assert {decision.action for decision in decisions} == {"L", "S", "R"}
 
 
 def test_pile_tops_weigh_each_colour_by_its_share() -> None:

@@ -13,7 +13,7 @@ from ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_pl
 from ai.greedy import DEFAULT_WEIGHTS, Greedy
 from ai.hard import public_view
 from ai.medium import appraise
-from ai.tactics import LANDINGS, payees, toll
+from ai.tactics import LANDINGS, ORIENT_TURNS, ZONE, payees, toll
 from engine import Variant, apply, deal, legal_actions, new_game, parse_square
 from engine.model import Facing, Phase
 from engine.playout import from_state
@@ -275,3 +275,68 @@ def test_medium_counts_the_rug_after_a_landing_unless_its_toll_puts_the_seat_out
         rug = greedy.best_placements(landing >> 2, landing & 3)[0]
         assert rug != 0.0
         assert greedy.landing_value(landing) == pytest.approx(rug)
+
+
+def test_medium_expects_the_next_mover_to_turn_assam_the_way_that_costs_it_least() -> None:
+    """Standard rules: medium values handing Assam over by the next mover's cheapest way to
+    turn him. Seen from seat 1, whose region lies straight ahead in `_toll_ahead`, seat 0 (30
+    dirhams) would pay 9 straight on and nothing left or right: the handover is worth what a
+    free way is worth to seat 1, not the toll seat 0 can turn away from."""
+    greedy = Greedy(from_state(_toll_ahead(dirhams=30)), 1)
+    square, facing = parse_square("d4"), int(Facing.N)
+    left, straight, right = (
+        greedy.reply_value(square * 4 + ((facing + turn) & 3)) for turn in ORIENT_TURNS
+    )
+    assert straight[0] == pytest.approx(9.0)
+    assert left[0] == right[0] == 0.0
+    value, _ = greedy.handover_value(square, facing, rotate_after=False)
+    assert value in (left[1], right[1])
+    assert value < straight[1]
+
+
+def test_medium_counts_the_next_mover_out_only_when_its_toll_exceeds_its_purse() -> None:
+    """Medium's appraisal of the next mover's reply (R8, R9), seen from seat 1: every face
+    from d4 facing north stops in its 9-square region in `_toll_ahead`. Seat 0 paying its
+    last dirham stays in, as one with 30; with 8 it pays all, is out and lays no rug."""
+    pose = parse_square("d4") * 4 + Facing.N
+    rich, exact, short = (
+        Greedy(from_state(_toll_ahead(dirhams=dirhams)), 1).reply_value(pose)
+        for dirhams in (30, 9, 8)
+    )
+    elimination = DEFAULT_WEIGHTS.elimination
+    assert rich[0] == pytest.approx(9.0)
+    assert exact == pytest.approx(rich)
+    assert short[0] == pytest.approx(9.0 + elimination)
+    # its 8 dirhams to seat 1 (+1 for it, -1 for seat 0), its going out, no rug of its to fear
+    assert short[1] == pytest.approx(2.0 * 8 + elimination)
+
+
+def _seat_0_shows(*names: str) -> GameState:
+    """A 2-player game (seat 0 to move, 30 dirhams each) whose board shows seat 0's first
+    colour on the squares `names` alone."""
+    state = new_game(deal(2, Variant.STANDARD, first_player=0, rng=_Shuffler()))
+    ours = [parse_square(name) for name in names]
+    cells = tuple(ours.index(sq) + 1 if sq in ours else 0 for sq in range(49))
+    colors = tuple(0 if sq in ours else -1 for sq in range(49))
+    return state._replace(cells=cells, colors=colors, dirhams=(30, 30), rugs_laid=len(ours))
+
+
+def test_medium_s_cover_risk_counts_at_most_two_of_our_squares_a_landing() -> None:
+    """The risk of being covered: `cover_risk` per square of ours within the reach of the next
+    mover's rug, at most two per landing. Seat 1 rolls from d4 facing north onto d3, d2, d1 or
+    c1, all empty (nothing owed); a rug laid from there could cover 6, 4, 2 or 2 of seat 0's
+    squares."""
+    ours = ("b3", "c3", "e3", "f3", "c2", "e2")
+    greedy = Greedy(from_state(_seat_0_shows(*ours)), 0)
+    mine = sum(1 << parse_square(name) for name in ours)
+    pose = parse_square("d4") * 4 + Facing.N
+    exposed = [(mine & ZONE[landing >> 2]).bit_count() for landing, _ in LANDINGS[pose]]
+    assert exposed == [6, 4, 2, 2]
+    cost, value = greedy.reply_value(pose, mine)
+    assert cost == 0.0
+    risk = DEFAULT_WEIGHTS.cover_risk
+    capped = [
+        odds * risk * min(count, 2)
+        for (_, odds), count in zip(LANDINGS[pose], exposed, strict=True)
+    ]
+    assert value == pytest.approx(-sum(capped))

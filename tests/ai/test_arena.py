@@ -14,12 +14,14 @@ from ai.arena import (
     Match,
     Moments,
     Tally,
+    a_luck,
     main,
     play_seeded,
     record_result,
     run_match,
     wilson,
 )
+from ai.prng import mix_seed
 from engine import Outcome, Variant, legal_actions
 from engine.model import Phase
 from engine.rules import scores
@@ -93,6 +95,28 @@ def test_the_score_difference_is_a_s_total_less_the_mean_total_of_the_b_seats(
             expected = totals[a_seat] - sum(b_totals) / len(b_totals)
             assert tally.score_difference == pytest.approx(expected), (players, a_seat)
             assert tally.difference_luck.y == pytest.approx(expected), (players, a_seat)
+
+
+def test_a_s_luck_is_its_own_rolls_luck_less_the_mean_of_the_b_seats(
+    positions: list[GameState],
+) -> None:
+    """In 2 and in 4 players, and that is the luck the luck-adjusted win rate and score
+    difference take out. The B seats' sum divided by every seat, A's included, would take out
+    too little of it."""
+    assert a_luck([3.0, -1.0], 0) == pytest.approx(4.0)
+    assert a_luck([3.0, -1.0], 1) == pytest.approx(-4.0)
+    assert a_luck([3.0, 1.0, -2.0, 4.0], 2) == pytest.approx(-2.0 - (3.0 + 1.0 + 4.0) / 3)
+    assert a_luck([], 0) == 0.0  # no luck noted
+    for players in (2, 4):
+        state = next(p for p in positions if p.players == players)
+        over = _finished(state, tuple((seat,) for seat in range(players)))
+        lucks = [2.0, -1.0, 0.5, -3.0][:players]
+        tally = Tally()
+        tally.seat_luck = list(lucks)
+        record_result(over, 0, tally)
+        expected = lucks[0] - sum(lucks[1:]) / (players - 1)
+        assert tally.win_luck.luck == pytest.approx(expected), players
+        assert tally.difference_luck.luck == pytest.approx(expected), players
 
 
 def test_each_deal_seats_a_in_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -286,3 +310,18 @@ def test_a_seeded_game_replays_and_hears_every_roll() -> None:
     assert one.outcome is not None
     assert one.history == two.history
     assert rolls == [int(a[1]) for a in one.history if a.startswith("D")]
+
+
+def test_each_decision_of_a_seeded_game_has_the_ai_seed_of_its_action_index() -> None:
+    """`play_seeded` gives each decision the AI seed mix_seed(game seed, 3, actions so far),
+    so the decisions of one game draw their tie-breaks and coins apart, not from one seed."""
+    seen: list[tuple[int, int]] = []
+
+    def first_legal(state: GameState, seat: int, ai_seed: int) -> str:
+        seen.append((len(state.history), ai_seed))
+        return legal_actions(state)[0]
+
+    play_seeded(3, Variant.STANDARD, 17, first_legal)
+    assert len(seen) > 20
+    assert [ai_seed for _, ai_seed in seen] == [mix_seed(17, 3, index) for index, _ in seen]
+    assert len({ai_seed for _, ai_seed in seen}) == len(seen)
