@@ -33,6 +33,7 @@ from bot.edge.game_handlers import GameHandlers
 from bot.edge.inflight import HANDLERS
 from bot.edge.sync import sync_commands
 from bot.presentation import images
+from bot.presentation.links import message_link
 from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.services import GameService
@@ -610,6 +611,37 @@ async def test_a_click_on_a_message_left_behind_by_a_crash_brings_it_up_to_date(
     assert (game.board_message_id, game.board_message_seq) == (current.id, 2)
 
 
+async def test_a_click_on_a_turn_that_ended_unshown_cuts_it_to_its_line_and_calls_the_next_player(
+    edge: Edge,
+) -> None:
+    """The mover's whole turn is committed and the bot stops before answering; the mover then
+    clicks the turn's message again, before anything showed the game: the message becomes its
+    turn's line, and the next turn is posted, pinging its player."""
+    await edge.bot.scheduler.stop()  # only the click shows the game
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    # as if the bot had committed the whole turn and died before answering the click
+    view = await edge.service.play.act(1, mover.id, 0, "S")
+    assert view.state is not None
+    first = view.state.turn
+    while view.state.turn == first:
+        view = await edge.service.play.act(
+            1, mover.id, view.seq, engine.legal_actions(view.state)[0]
+        )
+        assert view.state is not None
+    assert view.user_to_move == other.id
+
+    await edge.click(mover, turn, "North (straight on)").response()
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+
+    retired = edge.fake.world.messages[turn.id]
+    assert not retired.enabled_buttons(), [id_of(b) for b in retired.enabled_buttons()]
+    assert retired.content.startswith(f"**Game #1 · turn {first}** · "), retired.content
+    called = [m for m in edge.fake.messages(edge.channel) if m.id > turn.id and m.enabled_buttons()]
+    assert [m.pinged_user_ids for m in called] == [{other.id}], edge.fake.transcript(edge.channel)
+
+
 def click_made_now(
     edge: Edge, user: FakeUser, message: FakeMessage, label: str
 ) -> InteractionHandle:
@@ -768,6 +800,36 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(
     assert len(latest.enabled_buttons()) == len(engine.legal_actions(view.state))
     assert all(id_of(b).startswith(f"mk:1:{view.seq}:") for b in latest.enabled_buttons())
     assert await edge.service.play.behind_on_display() == []
+
+
+async def test_a_first_turn_sent_but_not_recorded_is_adopted_and_linked_from_the_lobby(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game is started and its first turn posted, and the process dies before storing
+    the message's id: the catch-up after the restart adopts that message rather than posting
+    the turn again, and the lobby links to it."""
+    await edge.bot.scheduler.stop()  # nothing but the restart's catch-up shows the game
+    lobby = await lobby_with_guest(edge)
+    assert await HANDLERS.drained(30.0), "the join's handler is still running"
+    view = await edge.service.lobby.start(1, edge.host.id)  # the Start click's commit
+    display = edge.bot.display
+    fields = await display._current_message(view)
+    assert fields is not None
+    sent = await display._post(view, **fields)  # Discord took it; the process died here
+    a_window_later(edge, monkeypatch)
+
+    await display.resume_displays()
+
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.board_message_id == sent.id, "the first turn is adopted, not posted again"
+    link = message_link(game.guild_id, game.channel_id, sent.id)
+    await edge.fake.wait_until(
+        lambda: (
+            f"[go to its first turn]({link})" in edge.fake.world.messages[lobby.id].embed_text()
+        ),
+        what="the lobby linking to the adopted first turn",
+    )
 
 
 async def test_a_restart_without_read_message_history_posts_the_turn_again_and_shows_no_turn_twice(

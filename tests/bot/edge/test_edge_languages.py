@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
+from datetime import UTC, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,6 +144,52 @@ async def test_an_absence_is_told_to_its_user_in_theirs_and_to_the_game_in_its_o
     notice = await edge.fake.wait_for_message(edge.channel, lambda m: "💤" in m.content)
     assert notice.content.startswith(f"💤 <@{edge.guest.id}> est absent jusqu'au ")
     assert notice.content.endswith("(partie n° 1).")
+
+
+async def test_coming_back_is_answered_in_the_user_s_language_and_told_to_the_game_in_its_own(
+    edge: Edge,
+) -> None:
+    """`/marrakech back` answers privately in the user's language, from someone not away too,
+    and the game's channel is told in the game's."""
+    await french_game(edge)
+    assert await private(edge.slash(edge.host, "marrakech", "back")) == (
+        "Ви не відсутні на цьому сервері."
+    )
+    await private(edge.slash(edge.guest, "marrakech", "away", days=2))
+    welcome = await private(edge.slash(edge.guest, "marrakech", "back"))
+    assert welcome == "Welcome back: your turn clocks run again.", welcome
+    told = await edge.fake.wait_for_message(edge.channel, lambda m: m.content.startswith("▶️"))
+    assert told.content.endswith("(partie n° 1)."), told.content
+
+
+async def test_quiet_hours_keep_what_they_hold_in_the_language_they_were_set_in(
+    edge: Edge,
+) -> None:
+    """The Ukrainian host sets quiet hours around now with `/marrakech quiet-hours` on the
+    French server: a turn of a French game held in them is kept to be told in Ukrainian."""
+    now = edge.service.loader.now().astimezone(UTC)
+    hours: dict[str, Any] = {
+        "from": (now - timedelta(hours=1)).strftime("%H:%M"),
+        "to": (now + timedelta(hours=2)).strftime("%H:%M"),
+        "timezone": "UTC",
+    }
+    assert await private(edge.slash(edge.host, "marrakech", "quiet-hours", **hours))
+    guild = edge.channel.guild
+    assert guild is not None
+    away = edge.service.away
+    held = await away.hold_if_quiet(
+        edge.host.id,
+        guild_id=guild.id,
+        channel_id=edge.channel.id,
+        game_id=1,
+        seq=1,
+        kind="turn",
+        locale="fr",  # the game's
+    )
+    assert held, "in their quiet hours"
+    later = now + timedelta(days=1)
+    claimed = await away.store.claim_held(later, "test", later + timedelta(minutes=1))
+    assert [(n.kind, n.locale) for n in claimed] == [("turn", "uk")]
 
 
 async def test_the_host_s_seat_request_is_posted_in_the_game_s_language_not_the_host_s(

@@ -1,21 +1,23 @@
 """What quiet hours held is sent once: the message carries a nonce made from the notices it
 sends, the same in every process, so that when a process dies after Discord took the message
 but before it marked the notices sent, the process that sends them again makes no second
-message (Discord, asked to enforce the nonce, answers with the first). With direct messages
-closed, it pings its person in the channel of the first game it names. Through the in-process
-client on the fake Discord API (tests/bot/edge/test_edge.py), which enforces nonces as Discord
-does."""
+message (Discord, asked to enforce the nonce, answers with the first); so is the line that
+tells a game's channel its player's days away are over. With direct messages closed, it pings
+its person in the channel of the first game it names; a direct message that fails another way
+leaves the notices for the next try. Through the in-process client on the fake Discord API
+(tests/bot/edge/test_edge.py), which enforces nonces as Discord does."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+import discord
 import pytest
 
 from bot.edge.away import HeldMessages, held_nonce
 from bot.services.away import AwayService, HeldNotice
-from bot.services.time_rules import TurnNow
+from bot.services.time_rules import AwayGame, Resumed, TurnNow
 from tests.bot.edge.test_edge import Edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeMessage
@@ -43,6 +45,41 @@ async def test_held_notices_sent_again_after_a_crash_make_one_message(edge: Edge
     assert "Game #7" in sent[0].content
 
 
+class DaysOver:
+    """The service as it answers when the guest's days away ran out: game 7, in the edge's
+    channel, waits for their move; no other game of theirs runs."""
+
+    def __init__(self, channel_id: int) -> None:
+        self.channel_id = channel_id
+
+    async def days_over(self, notice: HeldNotice) -> list[Resumed]:
+        return [Resumed(7, self.channel_id, "en-US", timedelta(minutes=30))]
+
+    async def running_games(
+        self, guild_id: int, user_id: int, besides: Sequence[Resumed] = ()
+    ) -> list[AwayGame]:
+        return []
+
+
+async def test_the_line_saying_days_away_are_over_sent_again_after_a_crash_makes_one_message(
+    edge: Edge,
+) -> None:
+    """The channel of the game waiting for the guest's move is told their days away are over;
+    sent again by another process (the first died before marking it told), the line carries
+    the same nonce, and Discord makes one message of it."""
+    user = edge.guest.id
+    channel = edge.channel
+    assert channel.guild is not None
+    notice = HeldNotice(user, channel.guild.id, 0, 0, 0, "back", "en-US", ENDS)
+    away = DaysOver(channel.id)
+    before = len(edge.fake.messages(channel))
+    await HeldMessages(edge.client, away).send(user, [notice])  # type: ignore[arg-type]
+    await HeldMessages(edge.client, away).send(user, [notice])  # type: ignore[arg-type]
+    sent = [m.content for m in edge.fake.messages(channel)[before:]]
+    assert len(sent) == 1, sent
+    assert "days away are over" in sent[0], sent
+
+
 @pytest.mark.invalid_requests(403)
 async def test_a_held_ping_in_the_channel_sent_again_after_a_crash_makes_one_message(
     edge: Edge,
@@ -64,6 +101,25 @@ async def test_a_held_ping_in_the_channel_sent_again_after_a_crash_makes_one_mes
     sent = edge.fake.messages(channel)[before:]
     assert len(sent) == 1, [m.content for m in sent]
     assert sent[0].pinged_user_ids == {user}
+
+
+async def test_held_notices_whose_direct_message_fails_otherwise_stay_unsent_and_unpinged(
+    edge: Edge,
+) -> None:
+    """Only closed direct messages send the list to a game's channel: when Discord fails the
+    direct message another way (a 503), the send raises, so the notices stay unsent and go
+    by direct message at the next try, and nothing is posted in the channel."""
+    user = edge.guest.id
+    channel = edge.channel
+    assert channel.guild is not None
+    notices = [HeldNotice(user, channel.guild.id, channel.id, 7, 12, "turn", "en-US", ENDS)]
+    dm = edge.fake.dm_channel(edge.guest)
+    edge.fake.faults.server_error("POST", f"/channels/{dm.id}/messages", status=503)
+    before = len(edge.fake.messages(channel))
+    with pytest.raises(discord.HTTPException):
+        await HeldMessages(edge.client).send(user, notices)
+    public = [m.content for m in edge.fake.messages(channel)[before:]]
+    assert public == [], "posted in the channel though direct messages are open"
 
 
 async def sent_in_channels(

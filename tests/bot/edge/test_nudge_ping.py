@@ -18,7 +18,7 @@ import engine
 from bot.edge.inflight import HANDLERS
 from bot.services.nudges import Nudge, NudgeService
 from bot.services.play import PlayService
-from bot.services.views import Reminder
+from bot.services.views import GameStatus, Reminder
 from bot.storage.errors import DatabaseUnavailableError
 from tests.bot.edge.test_away_turns import duel
 from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, running_edge, started
@@ -101,6 +101,30 @@ async def test_a_restart_retires_a_nudge_whose_turn_ended_unshown(
         a_window_later(edge, monkeypatch)
         await edge.bot.display.resume_displays()
         assert says_its_turn_is_over(edge, ping)
+
+
+async def test_a_restart_retires_the_nudge_of_a_game_that_ended_unshown_within_its_turn(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The nudged player resigns, which ends the game of two within the turn its message
+    shows, and the bot stops before showing it: catching up after the restart shows the
+    result and deletes the nudge, though the turn the message shows is still the game's."""
+    turn = await started(edge)
+    ping = await nudged(edge, turn)
+    mover = await mover_of(edge, turn)
+    assert await HANDLERS.drained(30.0), "the nudge's handler is still running"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.nudge_message_id == ping.id, "the nudge is the game's ping"
+    view = await edge.service.play.resign(1, mover.id)  # stored, shown by nothing
+    assert view.status is GameStatus.OVER
+    a_window_later(edge, monkeypatch)
+    await edge.bot.display.resume_displays()
+    assert await edge.service.play.behind_on_display() == []
+    assert says_its_turn_is_over(edge, ping), edge.fake.transcript(edge.channel)
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.nudge_message_id is None, "nothing left to retire"
 
 
 async def test_a_restart_mid_turn_keeps_the_nudge_of_the_turn_still_under_way(

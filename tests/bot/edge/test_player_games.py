@@ -18,6 +18,7 @@ import discord
 import pytest
 
 from bot.edge import player_games as edge_player_games
+from bot.edge.away import HeldMessages
 from bot.edge.direct import deliver_direct
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
@@ -286,6 +287,45 @@ async def test_another_refusal_of_a_turn_message_leaves_it_on_and_the_channel_qu
     assert not closed
 
 
+@pytest.mark.invalid_requests(403)  # Discord's refusals of the two direct messages
+async def test_another_refusal_of_a_you_are_next_message_leaves_it_on_and_the_channel_quiet(
+    edge: Edge,
+) -> None:
+    """As for the turn's message, only Discord's 50007 says the person's direct messages are
+    closed: after another 403 to their "you are next" message, their messages stay on and
+    nobody is told in the channel."""
+    rules = []
+    for user in (edge.host, edge.guest):
+        await private(edge.slash(user, "marrakech", "notify", state="next"))
+        dm = edge.fake.dm_channel(user)
+        rules.append(
+            edge.fake.faults.forbidden(
+                "POST",
+                f"/channels/{dm.id}/messages",
+                code=50001,
+                message="Missing Access",
+                times=None,
+            )
+        )
+    posted = asyncio.Event()
+    edge.bot.display.on_turn_posted(lambda view, message_id: posted.set())  # after the DM's
+    lobby = await lobby_with_guest(edge)
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    await posted.wait()
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    (mover_id,) = turn.pinged_user_ids
+    following = edge.guest if mover_id == edge.host.id else edge.host
+    assert sum(rule.hits for rule in rules) == 2, "the turn's message and the next's refused"
+    assert await PlayerStore(edge.store.database).turn_dms(following.id), "still on"
+    closed = [
+        m for m in edge.fake.messages(edge.channel) if "direct messages are closed" in m.content
+    ]
+    assert not closed
+
+
 @pytest.mark.parametrize("state", ["on", "next"])
 async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(
     edge: Edge, state: str
@@ -314,3 +354,37 @@ async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(
     for user in (edge.host, edge.guest):
         sent = [m.content for m in edge.fake.messages(edge.fake.dm_channel(user))]
         assert not sent, (user.name, sent)
+
+
+async def test_a_you_are_next_message_held_in_quiet_hours_is_told_when_they_end(
+    edge: Edge,
+) -> None:
+    """Both players asked to be told at their turn and when they are next, and both are in
+    their quiet hours as the game starts: what the hours hold for the one who plays next
+    tells, as they end, that their turn is next."""
+    now = edge.service.loader.now().astimezone(UTC)
+    quiet = QuietHours.parse(
+        (now - timedelta(hours=1)).strftime("%H:%M"),
+        (now + timedelta(hours=2)).strftime("%H:%M"),
+        "UTC",
+    )
+    for user in (edge.host, edge.guest):
+        await private(edge.slash(user, "marrakech", "notify", state="next"))
+        await edge.service.away.set_quiet_hours(user.id, quiet)
+    posted = asyncio.Event()
+    edge.bot.display.on_turn_posted(lambda view, message_id: posted.set())  # after the DM's
+    lobby = await lobby_with_guest(edge)
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.enabled_buttons()))
+    await posted.wait()
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    mover_id = (await edge.service.play.look(1)).user_to_move
+    following = edge.guest if mover_id == edge.host.id else edge.host
+    later = now + timedelta(days=1)
+    claimed = await edge.service.away.store.claim_held(later, "test", later + timedelta(minutes=1))
+    theirs = [notice for notice in claimed if notice.user_id == following.id]
+    await HeldMessages(edge.client, edge.service.away).send(following.id, theirs)
+    (told,) = edge.fake.messages(edge.fake.dm_channel(following))
+    assert "Game #1: your turn is next" in told.content, told.content

@@ -1,9 +1,9 @@
 """A host's request to hand a seat over never keeps live Agree and Refuse buttons once it can no
-longer be answered: when its game ends, the request's message says it is closed and offers
-nothing (at once, or in the catch-up at the next start when the process that ended the game
-died first); a press on a request that ran out of time edits its message down the same way,
-besides the private answer. Through real discord.py interactions on the fake Discord
-(tests/bot/edge/test_edge.py)."""
+longer be answered: carried out, its message tells the hand-over and offers nothing; when its
+game ends, the request's message says it is closed and offers nothing (at once, or in the
+catch-up at the next start when the process that ended the game died first); a press on a
+request that ran out of time edits its message down the same way, besides the private answer.
+Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -205,6 +205,22 @@ async def test_a_request_closes_when_a_resignation_leaves_it_nobody_to_wait_for(
         assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
 
 
+async def test_a_request_carried_out_by_the_last_agreement_offers_nothing_more_to_press(
+    edge: Edge,
+) -> None:
+    """The outsider's Agree is the last the request waits for: its message tells the
+    hand-over, without Agree and Refuse."""
+    await three_playing(edge)
+    request = await ask_for_the_guest_s_seat(edge)
+    assert [b.label for b in request.enabled_buttons()] == ["Agree", "Refuse"]
+    await edge.click(edge.outsider, request, "Agree").response()
+    await edge.fake.wait_until(
+        lambda: "takes over" in edge.fake.world.messages[request.id].content, what="carried out"
+    )
+    shown = edge.fake.world.messages[request.id]
+    assert shown.buttons() == [], [b.label for b in shown.buttons()]
+
+
 async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge: Edge) -> None:
     """The seat handed over by agreement is the one to move: its new player is called in a
     message of its own, which must not go on calling once that turn is played."""
@@ -237,6 +253,36 @@ async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge
     await edge.fake.wait_until(
         lambda: edge.fake.world.messages[call.id].deleted, what="the call gone with its turn"
     )
+
+
+async def test_the_call_of_a_seat_s_new_player_deletes_the_nudge_it_replaces(edge: Edge) -> None:
+    """The player to move is nudged, then their seat is handed over by agreement: the call of
+    its new player is the game's ping now, and the nudge, which calls the one who left, goes
+    at once."""
+    people = {user.id: user for user in (edge.host, edge.guest, edge.outsider)}
+    turn = await three_playing(edge)
+    while (mover := people[next(iter(turn.pinged_user_ids))]) is edge.host:
+        turn = await play_turn(edge, turn)
+    nudge = await edge.slash(edge.host, "marrakech", "nudge").answer()
+    assert nudge.pinged_user_ids == {mover.id}
+    request = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=mover,
+        **{"in": edge.moderator},
+    ).answer()
+    other = edge.outsider if mover is edge.guest else edge.guest
+    await edge.click(other, request, "Agree").response()
+    call = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
+    )
+    assert await HANDLERS.drained(30.0), "the agreement's handler is still running"
+    assert edge.fake.world.messages[nudge.id].deleted, edge.fake.transcript(edge.channel)
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.nudge_message_id == call.id, "the call goes once its turn is over"
 
 
 def test_a_request_waiting_for_several_reads_well_for_any_number() -> None:

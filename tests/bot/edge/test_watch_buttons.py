@@ -145,6 +145,26 @@ async def test_a_watcher_whose_direct_messages_are_closed_is_sent_none_after_the
     assert "Message me each turn" in [b.label for b in refreshed.enabled_buttons()]
 
 
+async def test_a_watcher_s_message_lost_to_discord_leaves_their_messages_on(edge: Edge) -> None:
+    """Only closed direct messages turn a watcher's messages off: one that Discord loses (a
+    503) is logged and not sent again, and the next turn is told."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    dm = edge.fake.dm_channel(edge.outsider)
+    lost = edge.fake.faults.server_error("POST", f"/channels/{dm.id}/messages", status=503)
+    turn = await play_turn(edge, turn)
+    assert lost.hits == 1, "the first message was lost"
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    watcher = await watchers._watch._store.get(1, edge.outsider.id)
+    assert watcher is not None
+    assert watcher.dms, "still on"
+    await play_turn(edge, turn)
+    (told,) = edge.fake.messages(dm)
+    assert "**Game #1 · turn 2**" in told.content, told.content
+
+
 async def test_turns_that_came_while_a_message_waited_on_discord_come_together_in_the_next(
     edge: Edge,
 ) -> None:

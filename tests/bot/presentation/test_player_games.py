@@ -6,6 +6,7 @@ of their open games and the direct message when their turn begins."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 
 import pytest
 
@@ -146,3 +147,25 @@ def test_my_games_tells_only_the_person_a_paused_game_waits_for_to_take_their_se
     (line,) = (my_games_post([game], ME, language).embed.description or "").split("\n")
     assert theirs in line, line
     assert rejoin not in line, line
+
+
+@pytest.mark.parametrize(
+    ("language", "theirs"),
+    [
+        ("en", "waiting for 🤖 AI for <@12>"),
+        ("fr", "au tour de 🤖 IA pour <@12>"),
+        ("uk", "хід: 🤖 ШІ замість <@12>"),
+    ],
+)
+def test_my_games_does_not_say_a_seat_the_ai_plays_waits_for_its_person_away(
+    language: str, theirs: str
+) -> None:
+    """Anna, whose seat the AI plays, is away: the game waits for the AI, not for her return,
+    so her line names the AI playing for her and no moment she is away until."""
+    anna_handed = dataclasses.replace(PLAYERS[1], autoplay=True)
+    away = {ANNA: datetime(2026, 12, 8, 14, tzinfo=UTC)}
+    for paused in (False, True):
+        game = OpenGame(1, 5, 20, False, 300, anna_handed, yours_to_ai=False, paused=paused)
+        (line,) = (my_games_post([game], ME, language, away).embed.description or "").split("\n")
+        assert theirs in line, line
+        assert "<t:" not in line, line

@@ -20,7 +20,7 @@ import engine
 from bot.presentation import messages, names, presenter, story
 from bot.services import GameInfo, GameStatus, GameView, Player, deadlines
 from bot.services.loaded import split_turns
-from bot.services.views import AiMove, TurnReason
+from bot.services.views import AiMove, EndReason, TurnReason
 from engine import Color, Facing
 from tests.bot.presentation.test_presentation import game_row
 
@@ -162,6 +162,22 @@ def test_a_resignation_and_an_abort_are_told_in_the_turn_they_happened() -> None
     assert "game aborted" not in story.turn_line(aborted, state.turn - 1), "only the last turn"
 
 
+def test_an_abandoned_game_s_last_turn_says_it_was_abandoned_not_aborted_by_someone() -> None:
+    """A game no one plays any more ends as abandoned, stopped by no one."""
+    view = later_view(3, seed=3)
+    state = view.state
+    assert state is not None
+    abandoned = dataclasses.replace(
+        view,
+        game=dataclasses.replace(
+            view.game, status=GameStatus.ABORTED, end_reason=EndReason.ABANDONED, ended_by=None
+        ),
+    )
+    line = story.turn_line(abandoned, state.turn)
+    assert line.endswith("game abandoned"), line
+    assert "aborted" not in line, line
+
+
 @pytest.mark.parametrize(
     ("language", "said"), [("en", "resigned"), ("fr", "abandonne"), ("uk", "здається")]
 )
@@ -207,6 +223,25 @@ def test_the_first_turn_is_the_first_player_s() -> None:
         story.turn_line(after, 1)
     )
     assert f" {who}: " in story.turn_line(after, 1)
+
+
+def test_a_two_player_turn_line_shows_both_colours_of_its_mover_s_seat() -> None:
+    """In a game of two each seat plays two colours: the line shows both, before its player."""
+    ended = 0
+    for before, after in played(2, "standard", seed=14):
+        if not after.turn_changed:
+            continue
+        assert before.state is not None
+        mover = before.state.to_move
+        assert mover is not None
+        colors = engine.seat_colors(2, mover)
+        assert len(colors) == 2
+        dots = "".join(presenter.COLOR_DOTS[color] for color in colors)
+        who = names.seat_name(after, mover, "en")
+        line = story.turn_line(after, story.finished_turn(after))
+        assert f"** · {dots} {who}: " in line, line
+        ended += 1
+    assert ended >= 10
 
 
 def test_a_started_lobby_is_no_longer_titled_a_lobby_and_links_to_the_game() -> None:
@@ -318,3 +353,38 @@ def test_a_turn_logged_without_why_after_the_hand_over_is_told_as_the_ai_playing
     line = story.turn_line(dataclasses.replace(view, players=players), turn)
     assert f"🤖 AI for <@{100 + seat}>" in line, line
     assert "ran out of time" not in line, line
+
+
+def last_turn_of_a_person() -> tuple[GameView, int, int]:
+    """The view of a finished game of two whose last turn was a person's: the view, that
+    turn's number and its mover's seat."""
+    for seed in range(50):
+        *_, (_, last) = played(2, "standard", seed=seed)
+        state = last.state
+        assert state is not None
+        mover = next(e.seat for e in last.turn_events if isinstance(e, engine.TurnStarted))
+        if mover != 1:  # seat 1 is the AI's
+            return last, state.turn, mover
+    raise AssertionError("no game whose last turn was a person's")
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        (TurnReason.TIMEOUT, "(⏰ ran out of time)"),
+        (TurnReason.HANDED_OVER, "(⏰ ran out of time 3 turns in a row: the AI plays"),
+    ],
+)
+def test_the_last_turn_of_a_game_the_ai_played_for_a_person_out_of_time_says_so(
+    reason: TurnReason, said: str
+) -> None:
+    """The AI's move for a person out of time ends the game: that turn is the game's last,
+    and its line still tells why the AI played it."""
+    view, turn, seat = last_turn_of_a_person()
+    assert view.status is GameStatus.OVER
+    recorded = dataclasses.replace(view, ai_moves=(AiMove(turn, reason, 3),))
+    assert story.finished_turn(recorded) == turn
+
+    line = story.turn_line(recorded, turn)
+
+    assert f"🤖 AI for <@{100 + seat}> {said}" in line, line
