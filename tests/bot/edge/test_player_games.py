@@ -26,7 +26,7 @@ from bot.services.time_rules import QuietHours
 from bot.storage.players import PlayerStore
 from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
 from tests.bot.edge.test_edge_languages import french_game, french_server
-from tests.e2e.fakecord import FakeUser
+from tests.e2e.fakecord import FakeMessage, FakeUser
 
 
 @pytest.fixture
@@ -326,12 +326,10 @@ async def test_another_refusal_of_a_you_are_next_message_leaves_it_on_and_the_ch
     assert not closed
 
 
-@pytest.mark.parametrize("state", ["on", "next"])
-async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(
-    edge: Edge, state: str
-) -> None:
-    """Their turn's direct message is held with its ping for the end of those hours, and so
-    is the "you are next" message of those who asked for it."""
+async def started_in_both_s_quiet_hours(edge: Edge, state: str) -> FakeMessage:
+    """The host and the guest ask for their direct messages (`state`) and are in their quiet
+    hours as a game of theirs starts: its first turn, once its direct messages were dealt
+    with."""
     now = edge.service.loader.now().astimezone(UTC)
     quiet = QuietHours.parse(
         (now - timedelta(hours=1)).strftime("%H:%M"),
@@ -346,11 +344,21 @@ async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(
     lobby = await lobby_with_guest(edge)
     await edge.click(edge.host, lobby, "Start").response()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.enabled_buttons()))
-    assert not turn.pinged_user_ids, "the turn names its player without pinging them"
     await posted.wait()
     messages = edge.bot.turn_messages
     assert messages is not None
     await messages.idle()
+    return turn
+
+
+@pytest.mark.parametrize("state", ["on", "next"])
+async def test_no_turn_message_reaches_a_player_in_their_quiet_hours(
+    edge: Edge, state: str
+) -> None:
+    """Their turn's direct message is held with its ping for the end of those hours, and so
+    is the "you are next" message of those who asked for it."""
+    turn = await started_in_both_s_quiet_hours(edge, state)
+    assert not turn.pinged_user_ids, "the turn names its player without pinging them"
     for user in (edge.host, edge.guest):
         sent = [m.content for m in edge.fake.messages(edge.fake.dm_channel(user))]
         assert not sent, (user.name, sent)
@@ -362,24 +370,8 @@ async def test_a_you_are_next_message_held_in_quiet_hours_is_told_when_they_end(
     """Both players asked to be told at their turn and when they are next, and both are in
     their quiet hours as the game starts: what the hours hold for the one who plays next
     tells, as they end, that their turn is next."""
+    await started_in_both_s_quiet_hours(edge, "next")
     now = edge.service.loader.now().astimezone(UTC)
-    quiet = QuietHours.parse(
-        (now - timedelta(hours=1)).strftime("%H:%M"),
-        (now + timedelta(hours=2)).strftime("%H:%M"),
-        "UTC",
-    )
-    for user in (edge.host, edge.guest):
-        await private(edge.slash(user, "marrakech", "notify", state="next"))
-        await edge.service.away.set_quiet_hours(user.id, quiet)
-    posted = asyncio.Event()
-    edge.bot.display.on_turn_posted(lambda view, message_id: posted.set())  # after the DM's
-    lobby = await lobby_with_guest(edge)
-    await edge.click(edge.host, lobby, "Start").response()
-    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.enabled_buttons()))
-    await posted.wait()
-    messages = edge.bot.turn_messages
-    assert messages is not None
-    await messages.idle()
     mover_id = (await edge.service.play.look(1)).user_to_move
     following = edge.guest if mover_id == edge.host.id else edge.host
     later = now + timedelta(days=1)

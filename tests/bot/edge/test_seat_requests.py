@@ -60,6 +60,34 @@ async def three_playing(edge: Edge) -> FakeMessage:
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
+async def guest_or_outsider_to_move(edge: Edge, turn: FakeMessage) -> FakeMessage:
+    """The turns of a game of three played on from `turn` until the guest or the outsider is
+    to move: their turn's message."""
+    while edge.host.id in turn.pinged_user_ids:
+        turn = await play_turn(edge, turn)
+    return turn
+
+
+async def hand_over_by_agreement(edge: Edge, turn: FakeMessage) -> FakeMessage:
+    """The host asks to hand the seat to move at `turn` (not theirs) to the moderator, and the
+    other player agrees: the call of its new player."""
+    people = {user.id: user for user in (edge.guest, edge.outsider)}
+    mover = people[next(iter(turn.pinged_user_ids))]
+    request = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=mover,
+        **{"in": edge.moderator},
+    ).answer()
+    other = edge.outsider if mover is edge.guest else edge.guest
+    await edge.click(other, request, "Agree").response()
+    return await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
+    )
+
+
 async def ask_for_the_guest_s_seat(edge: Edge) -> FakeMessage:
     """The host's /marrakech substitute in the game's channel, to hand the guest's seat to the
     moderator: its answer, the request."""
@@ -224,27 +252,8 @@ async def test_a_request_carried_out_by_the_last_agreement_offers_nothing_more_t
 async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge: Edge) -> None:
     """The seat handed over by agreement is the one to move: its new player is called in a
     message of its own, which must not go on calling once that turn is played."""
-    people = {user.id: user for user in (edge.host, edge.guest, edge.outsider)}
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.outsider, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    while (mover := people[next(iter(turn.pinged_user_ids))]) is edge.host:
-        turn = await play_turn(edge, turn)
-    request = await edge.slash(
-        edge.host,
-        "marrakech",
-        "substitute",
-        channel=edge.channel,
-        out=mover,
-        **{"in": edge.moderator},
-    ).answer()
-    other = edge.outsider if mover is edge.guest else edge.guest
-    await edge.click(other, request, "Agree").response()
-    call = await edge.fake.wait_for_message(
-        edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
-    )
+    turn = await guest_or_outsider_to_move(edge, await three_playing(edge))
+    call = await hand_over_by_agreement(edge, turn)
     assert call.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
     while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
         label = buttons[0].label
@@ -259,25 +268,10 @@ async def test_the_call_of_a_seat_s_new_player_deletes_the_nudge_it_replaces(edg
     """The player to move is nudged, then their seat is handed over by agreement: the call of
     its new player is the game's ping now, and the nudge, which calls the one who left, goes
     at once."""
-    people = {user.id: user for user in (edge.host, edge.guest, edge.outsider)}
-    turn = await three_playing(edge)
-    while (mover := people[next(iter(turn.pinged_user_ids))]) is edge.host:
-        turn = await play_turn(edge, turn)
+    turn = await guest_or_outsider_to_move(edge, await three_playing(edge))
     nudge = await edge.slash(edge.host, "marrakech", "nudge").answer()
-    assert nudge.pinged_user_ids == {mover.id}
-    request = await edge.slash(
-        edge.host,
-        "marrakech",
-        "substitute",
-        channel=edge.channel,
-        out=mover,
-        **{"in": edge.moderator},
-    ).answer()
-    other = edge.outsider if mover is edge.guest else edge.guest
-    await edge.click(other, request, "Agree").response()
-    call = await edge.fake.wait_for_message(
-        edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
-    )
+    assert nudge.pinged_user_ids == turn.pinged_user_ids
+    call = await hand_over_by_agreement(edge, turn)
     assert await HANDLERS.drained(30.0), "the agreement's handler is still running"
     assert edge.fake.world.messages[nudge.id].deleted, edge.fake.transcript(edge.channel)
     game = await edge.store.get(1)
