@@ -7,6 +7,7 @@ performance.md's figures, ...) exists too."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -37,13 +38,14 @@ def table_rows(doc: str) -> list[str]:
     return rows[2:]
 
 
-def functions_of(path: str) -> set[str]:
+@functools.cache
+def functions_of(path: str) -> frozenset[str]:
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    return {
+    return frozenset(
         node.name
         for node in tree.body
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
-    }
+    )
 
 
 @pytest.mark.parametrize("doc", DOCS)
