@@ -2,8 +2,8 @@
 ("Amina 1,532 (+18)") in the order of the ranking and in the language's numbers, a casual
 game's note, the leaderboard by rating with the provisional players after the others under a
 line that says so and the AI levels in its footer, the stats with the rating, its chart, the
-best and worst result and the record against each AI level, and the lobby saying whether the
-game is rated."""
+best and worst result and the record against each AI level, the lobby saying whether the game
+is rated, and the history naming who won each game."""
 
 # ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
 
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from PIL import Image
 
 import engine
-from bot.presentation import community, images, presenter, ratings
+from bot.presentation import community, images, names, presenter, ratings
 from bot.presentation.messages import text
 from bot.services import GameStatus, GameView, Player
 from bot.services.reliability import Reliability
@@ -26,6 +27,7 @@ from bot.services.views import (
     Accuracy,
     AiRecord,
     Leaderboard,
+    PastGame,
     PlayerRating,
     PlayerSummary,
     RatedPlayer,
@@ -293,6 +295,13 @@ def test_a_falling_steady_or_missing_trend_says_so() -> None:
     assert "Accuracy" not in description(community.stats_post(SUMMARY, None, "en").post)
 
 
+def test_with_an_odd_number_of_games_the_trend_leaves_the_oldest_out_of_both_halves() -> None:
+    """Five judged games: the trend is the newest 2 against the 2 before them, and says so."""
+    judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of((90.0, 84.0, 80.0, 70.0, 10.0)))
+    en = description(community.stats_post(judged, None, "en").post)
+    assert "Trend: \u2197 **+12.0** points (the newest 2 against the 2 before)" in en, en
+
+
 def test_the_chart_draws_the_accuracy_game_by_game_under_the_rating_in_each_language() -> None:
     newest_first = (90.0, 84.0, 80.0, 70.0)
     judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
@@ -406,3 +415,21 @@ def test_no_score_is_shown_when_no_game_ended_in_play(language: str) -> None:
     assert not any(line.endswith(": -") for line in said.splitlines()), said
     assert text("stats.scores", language, average=1, best=1).split(":")[0] not in said
     assert "**2**" in said, "the games still counted"
+
+
+# --- the history -----------------------------------------------------------------------------
+
+
+def test_the_history_names_a_game_s_ai_winner_by_its_level() -> None:
+    """A game an AI won reads "won by" the AI and its level; a win shared with a person names
+    both."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    rows = [
+        PastGame(1, 2, "over", "finished", 2, now, now, (None,), ("hard",)),
+        PastGame(2, 2, "over", "finished", 3, now, now, (100, None), (None, "easy")),
+    ]
+    said = description(community.history_post(rows, server=False, language="en"))
+    first, second = said.split("\n")
+    assert f"won by {names.ai_name('hard', 'en')}" in first, first
+    assert f"won by <@100>, {names.ai_name('easy', 'en')}" in second, second
+    assert "?" not in first + second

@@ -169,3 +169,12 @@ def test_my_games_does_not_say_a_seat_the_ai_plays_waits_for_its_person_away(
         (line,) = (my_games_post([game], ME, language, away).embed.description or "").split("\n")
         assert theirs in line, line
         assert "<t:" not in line, line
+
+
+def test_my_games_says_until_when_the_player_it_waits_for_is_away_with_the_weekday() -> None:
+    """Anna is away: the game waiting for her says until when, as Discord writes a moment with
+    its weekday in each reader's own time zone ("Tuesday, 8 December 2026 14:00")."""
+    until = datetime(2026, 12, 8, 14, tzinfo=UTC)
+    game = OpenGame(1, 5, 20, False, 300, PLAYERS[1], yours_to_ai=False, paused=False)
+    (line,) = (my_games_post([game], ME, "en", {ANNA: until}).embed.description or "").split("\n")
+    assert f"away until <t:{int(until.timestamp())}:F>" in line, line

@@ -362,6 +362,44 @@ def test_a_shared_win_says_who_shares_it() -> None:
     assert messages.text("end.tie_break.score", "en") not in text
 
 
+def test_seats_that_share_a_place_share_its_number_and_the_next_seat_takes_the_next() -> None:
+    """Two seats tied on points and on dirhams both read "**1.**"; the seat after them is
+    "**2.**", not "**3.**"."""
+
+    def even(state: engine.GameState) -> list[int] | None:
+        visible = [state.visible_squares(seat) for seat in range(3)]
+        if visible[0] != visible[1] or visible[2] >= visible[0] + 30:
+            return None
+        return [30, 30, 0]
+
+    state = _finished_with_dirhams(3, even)
+    text = _final_text(state, (Player(100, 0), Player(101, 1), Player(102, 2)))
+    ranked = [line for line in text.splitlines() if line.startswith("**")]
+    places = [line.split()[0] for line in ranked]
+    assert places == ["**1.**", "**1.**", "**2.**"], ranked
+    assert "<@102>" in ranked[2]
+
+
+def test_each_seat_s_score_reads_as_its_dirhams_plus_its_visible_squares() -> None:
+    """A ranked seat reads "N points (D dirhams + V visible squares)" with its own dirhams and
+    squares, in a game where no seat has as many dirhams as visible squares."""
+
+    def apart(state: engine.GameState) -> list[int] | None:
+        dirhams = [7, 13, 21]
+        if any(state.visible_squares(seat) == dirhams[seat] for seat in range(3)):
+            return None
+        return dirhams
+
+    state = _finished_with_dirhams(3, apart)
+    text = _final_text(state, (Player(100, 0), Player(101, 1), Player(102, 2)))
+    for seat, score in enumerate(engine.scores(state)):
+        (line,) = [
+            row for row in text.splitlines() if row.startswith("**") and f"<@{100 + seat}>" in row
+        ]
+        said = f"{score.total} points ({score.dirhams} dirhams + {score.visible} visible squares)"
+        assert said in line, line
+
+
 def test_an_ai_winner_is_named_without_congratulations() -> None:
     def ai_ahead(state: engine.GameState) -> list[int] | None:
         return [0, 90, 0]
