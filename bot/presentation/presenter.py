@@ -257,7 +257,10 @@ def final_post(view: GameView) -> Post:
     assert outcome is not None
     scores = engine.scores(state)
     lines = [text(f"end.reason.{outcome.reason}", language)]
-    for place, group in enumerate(outcome.ranking, start=1):
+    above = 0  # seats ranked above the group: seats sharing a place share its number (1, 1, 3)
+    for group in outcome.ranking:
+        place = above + 1
+        above += len(group)
         for seat in group:
             dot = _dots(state, seat)
             user = seat_name(view, seat, language)

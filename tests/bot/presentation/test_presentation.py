@@ -362,9 +362,9 @@ def test_a_shared_win_says_who_shares_it() -> None:
     assert messages.text("end.tie_break.score", "en") not in text
 
 
-def test_seats_that_share_a_place_share_its_number_and_the_next_seat_takes_the_next() -> None:
+def test_seats_that_share_a_place_share_its_number_and_the_next_counts_everyone_above() -> None:
     """Two seats tied on points and on dirhams both read "**1.**"; the seat after them is
-    "**2.**", not "**3.**"."""
+    "**3.**", as in the analysis and a tournament's standings."""
 
     def even(state: engine.GameState) -> list[int] | None:
         visible = [state.visible_squares(seat) for seat in range(3)]
@@ -376,7 +376,7 @@ def test_seats_that_share_a_place_share_its_number_and_the_next_seat_takes_the_n
     text = _final_text(state, (Player(100, 0), Player(101, 1), Player(102, 2)))
     ranked = [line for line in text.splitlines() if line.startswith("**")]
     places = [line.split()[0] for line in ranked]
-    assert places == ["**1.**", "**1.**", "**2.**"], ranked
+    assert places == ["**1.**", "**1.**", "**3.**"], ranked
     assert "<@102>" in ranked[2]
 
 
