@@ -179,3 +179,12 @@ def test_a_token_in_quotes_is_refused_at_once() -> None:
     for quoted in ('"abc.def.ghi"', "'abc.def.ghi'"):
         with pytest.raises(SettingsError, match="DISCORD_TOKEN is in quotes"):
             load_settings({"DISCORD_TOKEN": quoted})
+
+
+@pytest.mark.parametrize("token", [f'"{TOKEN}', f"{TOKEN}'"], ids=["opening", "closing"])
+def test_a_token_with_a_quote_at_one_end_only_is_refused_with_the_same_line(token: str) -> None:
+    """A paste that lost its closing quote, or one stray quote in an env file, is no token."""
+    with pytest.raises(SettingsError, match="DISCORD_TOKEN is in quotes: write it bare") as raised:
+        load_settings({"DISCORD_TOKEN": token})
+
+    assert TOKEN not in str(raised.value)
