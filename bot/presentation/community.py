@@ -17,7 +17,7 @@ import discord
 from bot.presentation import ratings
 from bot.presentation.analysis import accuracy_percent, luck_value
 from bot.presentation.links import mention
-from bot.presentation.messages import number, text
+from bot.presentation.messages import listed, number, text
 from bot.presentation.names import ai_name
 from bot.presentation.presenter import COLOR_DOTS, END_COLOR, LOBBY_COLOR, Post
 from bot.presentation.ratings import RatingChart
@@ -280,7 +280,11 @@ def history_post(rows: Sequence[PastGame], *, server: bool, language: str) -> Po
                 ai_name(level, language) if user is None and level else mention(user)
                 for user, level in zip(row.winner_ids, row.winner_levels, strict=True)
             ]
-            outcome = text("history.outcome.won", language, winners=", ".join(winners) or "?")
+            outcome = text(
+                "history.outcome.won",
+                language,
+                winners=listed(winners, language) if winners else "?",
+            )
         elif row.end_reason == EndReason.CANCELLED:
             outcome = text("history.outcome.cancelled", language)
         elif row.end_reason == EndReason.ABANDONED:

@@ -431,5 +431,14 @@ def test_the_history_names_a_game_s_ai_winner_by_its_level() -> None:
     said = description(community.history_post(rows, server=False, language="en"))
     first, second = said.split("\n")
     assert f"won by {names.ai_name('hard', 'en')}" in first, first
-    assert f"won by <@100>, {names.ai_name('easy', 'en')}" in second, second
+    assert f"won by <@100> and {names.ai_name('easy', 'en')}" in second, second
     assert "?" not in first + second
+
+
+def test_the_history_joins_the_winners_of_a_shared_win_in_the_language_asked_for() -> None:
+    """As the final post does: "A and B" in English, "A et B" in French."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    rows = [PastGame(1, 3, "over", "finished", 3, now, now, (100, 101), (None, None))]
+    for language, joined in (("en", "<@100> and <@101>"), ("fr", "<@100> et <@101>")):
+        said = description(community.history_post(rows, server=False, language=language))
+        assert joined in said, said
