@@ -102,6 +102,27 @@ async def test_the_client_asks_discord_for_the_guilds_intent_alone(tmp_path: Pat
         await database.close()
 
 
+async def test_the_client_mentions_nobody_by_default_whatever_shards_it_holds(
+    tmp_path: Path,
+) -> None:
+    """A message that says nothing of its mentions pings nobody, not the people it names nor an
+    `@everyone` typed into a display name: in a process holding every shard as in one holding
+    some."""
+    database = await open_database(tmp_path / "mentions.sqlite3")
+    try:
+        every = build_bot(database, heartbeat=Heartbeat(tmp_path / "every")).client
+        some = build_bot(
+            database, heartbeat=Heartbeat(tmp_path / "some"), shards=ShardSet(3, (1,))
+        ).client
+        for client in (every, some):
+            mentions = client.allowed_mentions
+            assert mentions is not None
+            said = dict(mentions.to_dict())
+            assert said == {"parse": []}, "nobody: no users, roles or @everyone to parse"
+    finally:
+        await database.close()
+
+
 async def test_the_heartbeat_beats_in_each_period_the_gateway_is_open_and_in_no_other(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

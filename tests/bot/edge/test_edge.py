@@ -25,8 +25,8 @@ import discord
 import pytest
 
 import engine
+from bot.edge import commands, guide, replies
 from bot.edge import display as controller
-from bot.edge import guide, replies
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
 from bot.edge.game_handlers import GameHandlers
@@ -458,6 +458,16 @@ async def test_a_second_new_points_at_the_open_game(edge: Edge) -> None:
     lobby = await edge.slash(edge.host, "marrakech", "new").answer()
     answer = await private(edge.slash(edge.guest, "marrakech", "new"))
     assert f"/{edge.channel.id}/{lobby.id}" in answer
+
+
+async def test_a_second_new_beside_a_game_being_played_points_at_it_and_offers_no_join(
+    edge: Edge,
+) -> None:
+    turn = await started(edge)
+    answer = await private(edge.slash(edge.outsider, "marrakech", "new"))
+    assert answer.startswith("This channel already has a game: "), answer
+    assert f"/{edge.channel.id}/{turn.id}" in answer
+    assert "Press Join" not in answer, "a game being played is not offered to join"
 
 
 async def test_commands_sync_only_when_they_change(edge: Edge, tmp_path: Path) -> None:
@@ -944,6 +954,31 @@ async def test_clicks_no_button_takes_are_still_answered(edge: Edge, custom_id: 
     game = await edge.store.get(1)
     assert game is not None
     assert game.status is GameStatus.LOBBY
+
+
+async def test_a_command_whose_option_cannot_be_read_gets_the_short_bad_command_answer(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An option discord.py fails to convert is the user's bad value, not the bot's fault: a
+    private "bad command" line, and no ERROR with an error code in the log."""
+
+    async def unreadable(self: object, interaction: object, value: object, /) -> object:
+        raise ValueError("no such channel")  # discord.py raises it as a TransformerError
+
+    monkeypatch.setattr(commands.GameChannel, "transform", unreadable)
+    with caplog.at_level(logging.INFO):
+        answer = await private(
+            edge.command(
+                edge.moderator,
+                ("marrakech-admin", "allow-channel"),
+                edge.channel,
+                {"channel": edge.channel.id},
+                validate=False,
+            )
+        )
+    assert answer == "I do not know that command, or one of its values is not allowed."
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
 
 
 async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Edge) -> None:

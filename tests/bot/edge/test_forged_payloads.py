@@ -1,9 +1,9 @@
 """Commands and clicks Discord would not have offered (a forged payload: a moderator's command
 from a member without Manage Channels, or the End the tournament click of a moderator's private
-question, a game id of another server, a game's button sent from
-another channel, a finished game's Rematch too, a button of a seq the game has not reached, a
-tournament's from another server) are refused at run time with a short private answer, and
-change nothing.
+question, a game id of another server, a confirmation naming the game of another channel, a
+game's button sent from another channel, a finished game's Rematch too, a button of a seq the
+game has not reached, a tournament's from another server) are refused at run time with a short
+private answer, and change nothing.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py), with
 the payload built without the client's checks, as a forged one would be."""
@@ -18,6 +18,7 @@ import pytest
 from bot.edge.inflight import HANDLERS
 from bot.services.errors import NoGameHereError
 from bot.services.tournament_views import TournamentStatus
+from bot.storage import GameStatus
 from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, started
 from tests.bot.edge.test_rematch import resign, result
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
@@ -134,6 +135,39 @@ async def test_a_finished_game_s_rematch_sent_from_another_channel_is_refused(ed
         with pytest.raises(NoGameHereError):
             await edge.service.open_game_id(channel.id)
     assert not edge.fake.messages(other), "nothing is posted where the payload says"
+
+
+async def test_a_forged_confirmation_from_another_channel_or_server_acts_on_nothing(
+    edge: Edge,
+) -> None:
+    """A confirmation acts on the game open in the channel it is clicked in. A moderator who
+    asks to abort their own lobby, elsewhere in this server or in another, and clicks the
+    question with game 1's id in its place is refused, and game 1 goes on."""
+    await started(edge)
+    seq = (await edge.service.play.look(1)).seq
+    guild = edge.channel.guild
+    assert guild is not None
+    elsewhere = edge.fake.add_guild("Bazaar", preferred_locale="en-US")
+    their_moderator = edge.fake.add_user("their-moderator", locale="en-US")
+    edge.fake.add_member(elsewhere, their_moderator, permissions=permissions.MANAGE_CHANNELS)
+    askers = [
+        (edge.moderator, edge.fake.add_text_channel(guild, "more-games")),
+        (their_moderator, edge.fake.add_text_channel(elsewhere, "games")),
+    ]
+    for game_id, (moderator, channel) in enumerate(askers, start=2):
+        await edge.slash(moderator, "marrakech", "new", channel=channel).answer()
+        question = await edge.slash(moderator, "marrakech-mod", "abort", channel=channel).answer()
+        assert question.button(label="Abort").custom_id == f"mk:confirm:{game_id}:modabort"
+        forged = forged_click(edge, moderator, channel, question, "mk:confirm:1:modabort")
+        assert await refusal(forged) == "This game is not running."
+        assert await HANDLERS.drained(30.0), "a handler is still running"
+        game = await edge.store.get(1)
+        assert game is not None
+        assert game.status is GameStatus.RUNNING, f"game 1 was ended from {channel.name}"
+        assert (await edge.service.play.look(1)).seq == seq
+        lobby = await edge.store.get(game_id)
+        assert lobby is not None
+        assert lobby.status is GameStatus.LOBBY
 
 
 async def test_the_mover_s_button_of_a_seq_the_game_has_not_reached_is_refused_as_stale(
