@@ -7,8 +7,12 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -676,6 +680,31 @@ async def test_every_roll_is_the_one_its_revealed_seed_gives_at_its_position(
             rolls += 1
         state, _ = engine.apply(state, action)
     assert rolls > 0
+
+
+ROLLS_HERE = (
+    "import json; import engine; from bot.services import dice;"
+    "from tests.bot.services.test_service import rolling_state;"
+    "outcomes = engine.chance_outcomes(rolling_state());"
+    "print(json.dumps([[dice.roll('seed', p, outcomes), dice.ai_seed('seed', p)]"
+    " for p in range(1, 41)]))"
+)
+"""The rolls and AI seeds of positions 1 to 40 of seed "seed", as JSON, from a fresh interpreter."""
+
+
+def test_rolls_and_ai_seeds_are_the_same_in_a_fresh_interpreter(repo_root: Path) -> None:
+    outcomes = engine.chance_outcomes(rolling_state())
+    here = [[dice.roll("seed", p, outcomes), dice.ai_seed("seed", p)] for p in range(1, 41)]
+    for hash_seed in ("1", "2"):  # other processes salt str hashes otherwise
+        there = subprocess.run(
+            [sys.executable, "-c", ROLLS_HERE],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=repo_root,
+        ).stdout
+        assert json.loads(there) == here, f"PYTHONHASHSEED={hash_seed}"
 
 
 def test_the_commitment_is_the_seed_sha256() -> None:

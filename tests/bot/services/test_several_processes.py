@@ -104,6 +104,25 @@ async def test_a_message_recorded_elsewhere_is_seen(first: Table, second: Table)
     assert (await second.service.play.look(view.id)).game.board_message_id == 4242
 
 
+async def test_due_work_plays_the_game_another_process_moved_since_it_was_cached(
+    first: Table, second: Table
+) -> None:
+    """Due work checks the cached game against the row its claim returned: a process holding
+    an older copy plays the timeout on the game as the other process left it."""
+    view = await two_humans(first)
+    assert (await second.service.play.look(view.id)).seq == view.seq  # both hold it in memory
+    mover = view.user_to_move
+    assert mover is not None
+    moved = await second.service.play.act(view.id, mover, view.seq, choose(view))
+    await second.show(moved)
+    first.clock.advance(LIMIT * 2)
+    while await first.scheduler.run_due():
+        pass
+    assert first.turns, "the process holding the older copy played the timeout"
+    assert all(turn.view.seq > moved.seq for turn in first.turns)
+    assert (await first.service.play.look(view.id)).seq > moved.seq
+
+
 # --- due work is claimed once ----------------------------------------------------------------
 
 
@@ -141,6 +160,19 @@ async def test_work_of_a_process_that_died_is_taken_over_when_its_claim_runs_out
     assert await second.scheduler.run_due() == 1
     assert [(turn.user_id, turn.view.seq > view.seq) for turn in second.turns] == [(mover, True)]
     assert first.turns == []
+
+
+async def test_a_claim_holds_for_sixty_seconds(first: Table, second: Table) -> None:
+    view = await two_humans(first)
+    first.clock.advance(LIMIT)
+    (work,) = await first.service.turns.due_work()
+    assert work.kind is DueKind.PLAY
+    # the first process is killed here, before doing it: its claim is never released
+    second.clock.advance(59)
+    assert await second.scheduler.run_due() == 0
+    second.clock.advance(1)
+    assert await second.scheduler.run_due() == 1
+    assert [turn.view.seq > view.seq for turn in second.turns] == [True]
 
 
 async def test_both_processes_running_their_schedulers_play_each_turn_once(
