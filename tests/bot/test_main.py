@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.storage
 from bot import __main__ as entry
 from bot import crashpoints
 from bot.runtime import app
@@ -247,4 +248,38 @@ def test_the_start_line_says_the_settings_in_words_with_the_database_s_full_path
         f"starting: database sqlite:{tmp_path}/data/marrakech.sqlite3 · heartbeat "
         f"{tmp_path}/data/heartbeat · log level INFO · every shard Discord recommends · "
         "commands synced globally"
+    )
+
+
+@pytest.mark.parametrize("command", [["migrate"], ["ratings", "rebuild"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bot:hunter2@db.example:5432/marrakech",
+        "postgresql://bot:hunter%232@db.example:5432/marrakech",
+    ],
+    ids=["plain", "percent-encoded"],
+)
+def test_a_database_command_prints_a_driver_error_that_quotes_the_password_without_it(
+    command: list[str],
+    url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`migrate` and `ratings rebuild` print their failure themselves, outside the log's
+    redaction: a driver's message quoting the URL comes out with the password as `***`."""
+
+    async def refused(target: object, **_: object) -> None:
+        raise ConnectionError(f"cannot connect to {target}")
+
+    monkeypatch.setattr(bot.storage, "open_database", refused)
+    monkeypatch.setenv("MARRAKECH_DB", url)
+    assert entry.main(command) == 6
+    said = capsys.readouterr()
+    assert said.out == ""
+    for password in ("hunter2", "hunter%232", "hunter#2"):
+        assert password not in said.err
+    assert said.err == (
+        "marrakech-bot: postgresql://bot:***@db.example:5432/marrakech: "
+        "cannot connect to postgresql://bot:***@db.example:5432/marrakech\n"
     )

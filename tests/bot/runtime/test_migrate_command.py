@@ -49,33 +49,6 @@ async def test_migrate_reports_an_unreachable_server_without_its_password(
     assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        "postgresql://bot:hunter2@db.example:5432/marrakech",
-        "postgresql://bot:hunter%232@db.example:5432/marrakech",
-    ],
-    ids=["plain", "percent-encoded"],
-)
-def test_migrate_prints_a_driver_error_that_quotes_the_password_without_it(
-    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    async def refused(target: object, **_: object) -> None:
-        raise ConnectionError(f"cannot connect to {target}")
-
-    monkeypatch.setattr(bot.storage, "open_database", refused)
-    monkeypatch.setenv("MARRAKECH_DB", url)
-    assert main(["migrate"]) == 6
-    said = capsys.readouterr()
-    assert said.out == ""
-    for password in ("hunter2", "hunter%232", "hunter#2"):
-        assert password not in said.err
-    assert said.err == (
-        "marrakech-bot: postgresql://bot:***@db.example:5432/marrakech: "
-        "cannot connect to postgresql://bot:***@db.example:5432/marrakech\n"
-    )
-
-
 async def test_migrate_on_a_path_that_is_no_database_says_so_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

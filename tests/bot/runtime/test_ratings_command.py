@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import bot.storage
 from bot.__main__ import main
 from bot.storage import open_database
 from tests.bot.edge.test_edge import running_edge
@@ -71,33 +70,6 @@ async def test_rebuild_reports_an_unreachable_server_without_its_password(
     said = capsys.readouterr()
     assert "hunter2" not in said.out + said.err
     assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "postgresql://bot:hunter2@db.example:5432/marrakech",
-        "postgresql://bot:hunter%232@db.example:5432/marrakech",
-    ],
-    ids=["plain", "percent-encoded"],
-)
-def test_rebuild_prints_a_driver_error_that_quotes_the_password_without_it(
-    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    async def refused(target: object, **_: object) -> None:
-        raise ConnectionError(f"cannot connect to {target}")
-
-    monkeypatch.setattr(bot.storage, "open_database", refused)
-    monkeypatch.setenv("MARRAKECH_DB", url)
-    assert main(["ratings", "rebuild"]) == 6
-    said = capsys.readouterr()
-    assert said.out == ""
-    for password in ("hunter2", "hunter%232", "hunter#2"):
-        assert password not in said.err
-    assert said.err == (
-        "marrakech-bot: postgresql://bot:***@db.example:5432/marrakech: "
-        "cannot connect to postgresql://bot:***@db.example:5432/marrakech\n"
-    )
 
 
 def test_rebuild_refuses_a_database_file_that_does_not_exist(
