@@ -270,10 +270,10 @@ class HeldMessages:
         if not notices:
             return
         turns = await self._away.turns_now(notices) if self._away is not None else {}
-        message = words.held_message(notices, turns)
-        first = words.first_named(notices, turns)
-        if message is None or first is None:  # nothing held is still true or worth telling
+        held = words.held_message_and_first(notices, turns)
+        if held is None:  # nothing held is still true or worth telling
             return
+        message, first = held
         nonce = held_nonce(user_id, notices)
         try:
             channel = await asyncio.wait_for(

@@ -153,24 +153,24 @@ def held_message(
     - a notice of a turn that is over (played, or its time ran out; or an earlier turn, held
       before the current one began) is left out, but when the person's last turn ran out of
       time: then the game gets one line saying so, as the AI played it for them."""
-    lines = [line for _, line in _held_lines(notices, turns or {})]
+    held = held_message_and_first(notices, turns)
+    return None if held is None else held[0]
+
+
+def held_message_and_first(
+    notices: Sequence[Notice], turns: Mapping[int, TurnNow] | None = None
+) -> tuple[str, Notice] | None:
+    """`held_message`, with the notice of the first game it names (the channel of that game
+    is where the message pings a person whose direct messages are closed; a notice the
+    message leaves out may come before it); None when it names none."""
+    lines = _held_lines(notices, turns or {})
     if not lines:
         return None
     language = notices[0].locale
-    shown = lines[:HELD_LINES]
+    shown = [line for _, line in lines[:HELD_LINES]]
     if len(lines) > HELD_LINES:
         shown.append(text("quiet.held_more", language, count=len(lines) - HELD_LINES))
-    return text("quiet.held", language, lines="\n".join(shown))
-
-
-def first_named(
-    notices: Sequence[Notice], turns: Mapping[int, TurnNow] | None = None
-) -> Notice | None:
-    """The notice of the first game `held_message` names (the channel of its game is where
-    the message pings a person whose direct messages are closed), or None when it names
-    none: a notice it leaves out may come before it."""
-    lines = _held_lines(notices, turns or {})
-    return lines[0][0] if lines else None
+    return text("quiet.held", language, lines="\n".join(shown)), lines[0][0]
 
 
 def _held_lines(
