@@ -183,19 +183,21 @@ def good_enough(judgement: Judgement, action: str, players: int) -> bool:
 
 def nothing_to_drill(game_id: int, players: int, language: str) -> str:
     """What a player none of whose decisions gave away the drill's floor is told."""
-    floor = _floor(players, language)
-    return text(  # a whole number of points agrees with its noun ("2 пункти")
-        "drill.none_whole" if isinstance(floor, int) else "drill.none",
-        language,
-        game_id=game_id,
-        floor=floor,
-    )
+    return _with_floor("drill.none", "floor", players, language, game_id=game_id)
 
 
 def _floor(players: int, language: str) -> int | str:
     """The drill's floor to a tenth, a whole number without its ".0"."""
     floor = round(drill_floor(players), 1)
     return number(int(floor), language) if floor.is_integer() else _points(floor, language)
+
+
+def _with_floor(key: str, field: str, players: int, language: str, **fields: object) -> str:
+    """Text `key` with the drill's floor as `field`; a whole floor takes the text's `_whole`
+    form, whose noun agrees with the number ("2 пункти", where a tenth reads "1,9 пункта")."""
+    floor = _floor(players, language)
+    whole = isinstance(floor, int)
+    return text(f"{key}_whole" if whole else key, language, **{field: floor}, **fields)
 
 
 def retry_text(
@@ -218,13 +220,8 @@ def retry_text(
     chance = _percent(judgement.option(action).chance, language)
     name = name_of(action)
     if good_enough(judgement, action, players):
-        threshold = _floor(players, language)
-        return text(  # a whole number of points agrees with its noun ("2 пункти")
-            "drill.retry.good_whole" if isinstance(threshold, int) else "drill.retry.good",
-            language,
-            option=name,
-            chance=chance,
-            threshold=threshold,
+        return _with_floor(
+            "drill.retry.good", "threshold", players, language, option=name, chance=chance
         )
     return text(
         "drill.retry.off",
