@@ -17,9 +17,11 @@ import pytest
 from bot.services import EndReason, GameService, GameStatus, GameView
 from bot.services.rating_model import PROVISIONAL_GAMES, START, rate
 from bot.services.ratings import RatingService, fold, rated_in
+from bot.services.stats import StatsService
 from bot.services.views import Player, RatingChange
 from bot.storage import Database, GameRow, open_database
 from bot.storage.ratings import RatedGame, RatedSeat, RatingRow, RatingStore
+from bot.storage.stats import StatsStore
 from tests.bot.services.test_async_play import (
     BOB,
     CAROL,
@@ -328,6 +330,8 @@ async def test_a_seat_handed_to_the_ai_after_timeouts_is_still_its_person_s(tabl
     assert view.status is GameStatus.OVER
     assert {change.user_id for change in view.ratings} == {HOST, BOB}
     assert (await table.service.ratings.player(GUILD, sleeper)).games == 1
+    stats = StatsService(StatsStore(table.database))
+    assert (await stats.player(GUILD, sleeper)).games == 1, "and counts in their stats"
 
 
 # --- games that never count ------------------------------------------------------------------
