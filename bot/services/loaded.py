@@ -150,7 +150,8 @@ def with_control(players: tuple[Player, ...], control: SeatControl) -> tuple[Pla
 
 
 def results_of(state: GameState, players: Sequence[Player]) -> list[ResultRow]:
-    """Every seat's place, score and colour at the end (ties share a place).
+    """Every seat's place, score and colour at the end (ties share a place; the next place
+    counts everyone above: 1, 1, 3, as the final message numbers them).
 
     A seat handed to a substitute is counted for the person who left it, as if they had
     resigned then (out, at the place that gives them); the substitute finished it for them,
@@ -159,7 +160,9 @@ def results_of(state: GameState, players: Sequence[Player]) -> list[ResultRow]:
     outcome = state.outcome
     assert outcome is not None
     scores = engine.scores(state)
-    place_of = {seat: place for place, group in enumerate(outcome.ranking, 1) for seat in group}
+    place_of: dict[int, int] = {}  # a group's place counts every seat ranked above it
+    for group in outcome.ranking:
+        place_of.update(dict.fromkeys(group, len(place_of) + 1))
     left = {p.seat: p.left_with_out for p in players if p.seat is not None and p.stands_in_for}
     rated = rated_places(outcome.ranking, state.eliminated, left) if left else {}
     rows = []
@@ -203,7 +206,8 @@ def rated_places(
 
     Every other seat keeps its order at the end. A person who left counts as out at that moment:
     behind every seat still in at the end or out after they left, ahead of the seats already out
-    (out the same moment as another who left with as many seats out: a shared place)."""
+    (out the same moment as another who left with as many seats out: a shared place). Ties share
+    a place; the next place counts everyone above (1, 1, 3)."""
     out_moment = {seat: float(index) for index, seat in enumerate(eliminated)}
     keys: dict[int, tuple[int, float]] = {}
     for place, group in enumerate(ranking):
@@ -214,8 +218,7 @@ def rated_places(
                 keys[seat] = (1, -out_moment[seat])
             else:
                 keys[seat] = (0, float(place))
-    distinct = sorted(set(keys.values()))
-    return {seat: distinct.index(key) + 1 for seat, key in keys.items()}
+    return {seat: 1 + sum(other < key for other in keys.values()) for seat, key in keys.items()}
 
 
 def split_turns(

@@ -1,8 +1,9 @@
 """Ratings through the services on a real database (each back end): which games count and how
 (2 to 4 seats, resignations, AI levels, a seat the AI plays for a person), which never count
-(aborted, abandoned, casual), the result that carries each seat's change, a rebuild giving the
-very same numbers as applying games one by one, games ending at once in two processes, and the
-catch-up of games whose ratings were not applied when they ended."""
+(aborted, abandoned, casual), the result that carries each seat's change, the place after a
+shared one as the stats show it, a rebuild giving the very same numbers as applying games one by
+one, games ending at once in two processes, and the catch-up of games whose ratings were not
+applied when they ended."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, cast
 
 import pytest
 
+from bot.presentation import community
 from bot.services import EndReason, GameService, GameStatus, GameView
 from bot.services.rating_model import PROVISIONAL_GAMES, START, rate
 from bot.services.ratings import RatingService, fold, rated_in
@@ -228,6 +230,30 @@ async def test_a_rating_is_provisional_until_its_tenth_game_and_keeps_its_best_a
     assert mine.best.change > 0 > mine.worst.change, "a win at best, a loss at worst"
     assert mine.best.place == 1
     assert mine.worst.place == 2
+
+
+SHARED_FIRST = f"{0x10B:032x}"
+"""A seed whose game of three people, played out by `play_out`, ends with two seats sharing
+first place."""
+
+
+async def test_a_place_after_a_shared_first_reads_in_the_stats_as_counting_both_above(
+    database: Database,
+) -> None:
+    service = service_on(database, SHARED_FIRST)
+    view = await play_out(service, await opened(service, (HOST, BOB, CAROL), channel=1))
+    assert view.state is not None
+    assert view.state.outcome is not None
+    first, (third_seat,) = view.state.outcome.ranking
+    assert len(first) == 2, "the seed's game ends with first place shared"
+    third = view.user_at(third_seat)
+    assert third is not None
+    mine = await service.ratings.player(GUILD, third)
+    assert mine.worst is not None
+    assert (mine.worst.place, mine.worst.seats) == (3, 3), "third, as the final message says"
+    summary = await StatsService(StatsStore(database)).player(GUILD, third)
+    shown = community.stats_post(summary, mine, "en").post.embed.description or ""
+    assert f"in game #{view.id} (place 3 of 3)" in shown
 
 
 async def test_three_and_four_seats_with_eliminations_count_the_places_they_gave(

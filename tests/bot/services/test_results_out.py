@@ -1,4 +1,5 @@
-"""A finished game's results mark the seats that were out of the game (stats skip their score)."""
+"""A finished game's results mark the seats that were out of the game (stats skip their score),
+and number a place after a shared one counting everyone above it (1, 1, 3)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,17 @@ import random
 import engine
 from bot.services import Player
 from bot.services.loaded import results_of
+
+
+def ended(players: int, ranking: tuple[tuple[int, ...], ...]) -> engine.GameState:
+    """A game of `players` seats over with `ranking` (groups of tied seats, best first)."""
+    state = engine.new_game(engine.deal(players, "standard", random.Random(0)))
+    tie_break = "shared" if len(ranking[0]) > 1 else "score"
+    return state._replace(
+        phase=engine.Phase.OVER,
+        to_move=None,
+        outcome=engine.Outcome(ranking, "rugs-exhausted", tie_break),
+    )
 
 
 def test_results_mark_the_seats_out_of_the_game() -> None:
@@ -22,3 +34,14 @@ def test_results_mark_the_seats_out_of_the_game() -> None:
     rows = results_of(state, [Player(100 + seat, seat) for seat in range(3)])
     assert {r.seat for r in rows if r.eliminated} == set(state.eliminated)
     assert not any(r.won for r in rows if r.eliminated)
+
+
+def test_a_place_after_a_shared_one_counts_everyone_above() -> None:
+    three = results_of(ended(3, ((0, 1), (2,))), [Player(100 + seat, seat) for seat in range(3)])
+    assert [(r.seat, r.place, r.won) for r in three] == [(0, 1, True), (1, 1, True), (2, 3, False)]
+    four = results_of(
+        ended(4, ((3,), (0, 2), (1,))), [Player(100 + seat, seat) for seat in range(4)]
+    )
+    assert [(r.seat, r.place) for r in four] == [(0, 2), (1, 4), (2, 2), (3, 1)]
+    assert [r.seat for r in four if r.won] == [3]
+    assert all(r.rated_place is None for r in (*three, *four)), "no substitute: no rated place"

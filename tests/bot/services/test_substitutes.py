@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.services import GameStatus, GameView
+from bot.services import GameStatus, GameView, Player
 from bot.services.errors import GameNotRunningError, HostOnlyError, StaleBoardError
-from bot.services.loaded import LoadedGame, rated_places
+from bot.services.loaded import LoadedGame, rated_places, results_of
 from bot.services.seat_errors import SubstituteError
 from bot.services.stats import StatsService
 from bot.services.substitutes import REQUEST_HOURS
@@ -37,6 +37,7 @@ from tests.bot.services.test_async_play import (
 from tests.bot.services.test_async_play import table as table  # the fixture
 from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat, time_out_three_times
 from tests.bot.services.test_ratings import DAVE, opened
+from tests.bot.services.test_results_out import ended
 from tests.bot.services.test_service import play_out, service_on, step
 
 ERIN = 1005
@@ -69,6 +70,28 @@ def test_the_one_who_left_ranks_as_out_at_that_moment() -> None:
         0: 2,
         1: 2,
     }
+
+
+def test_a_place_after_a_shared_one_counts_everyone_above_with_a_substitute_too() -> None:
+    """Seats 0 and 1 share first; seat 2 finished third for the person who left it with nobody
+    out (rated behind everyone still in, so behind seat 3 too)."""
+    ranking = ((0, 1), (2,), (3,))
+    assert rated_places(ranking, eliminated=(), left={2: 0}) == {0: 1, 1: 1, 3: 3, 2: 4}
+    players = [
+        Player(HOST, 0),
+        Player(BOB, 1),
+        Player(ERIN, 2, stands_in_for=CAROL, left_with_out=0),
+        Player(DAVE, 3),
+    ]
+    rows = results_of(ended(4, ranking), players)
+    assert [(r.seat, r.place, r.rated_place) for r in rows] == [
+        (0, 1, 1),
+        (1, 1, 1),
+        (2, 4, 4),
+        (3, 4, 3),
+    ]
+    left = rows[2]
+    assert (left.user_id, left.finished_by, left.finished_place) == (CAROL, ERIN, 3)
 
 
 async def test_a_moderators_substitute_plays_on_and_the_one_who_left_is_rated_as_resigned(

@@ -1,6 +1,7 @@
 """Stats count what the final message says: an eliminated seat's game and loss, not its score.
 The history names the substitute who won a seat for someone, and a member's games finished for
-someone come newest first. A player's favourite colour is the one they played most."""
+someone come newest first. A player's favourite colour is the one they played most. The places
+stored before migration 0030 are numbered as the final message numbers them."""
 
 from __future__ import annotations
 
@@ -226,5 +227,89 @@ async def test_migration_0029_drops_the_accuracy_of_the_earlier_formula(
         stats = StatsStore(database)
         assert await stats.recent_accuracy(GUILD, 100, 20) == []
         assert await stats.without_accuracy(10, 1000) == [game], "to be written again"
+    finally:
+        await database.close()
+
+
+PLACES_COUNT_EVERYONE_ABOVE_VERSION = 30
+"""The migration that numbers a place after a shared one counting everyone above it (0030)."""
+
+
+def placed(
+    seat: int, place: int, rated: int | None = None, *, finished: int | None = None
+) -> ResultRow:
+    """Seat `seat` of person 100 + seat at `place` (rated at `rated`); with `finished`, handed
+    over: finished at that place by person 300 + seat."""
+    result = ResultRow(seat, 100 + seat, None, "red", 10, 5, place, place == 1, rated_place=rated)
+    if finished is None:
+        return result
+    return replace(
+        result, won=False, eliminated=True, finished_by=300 + seat, finished_place=finished
+    )
+
+
+async def test_places_already_stored_are_renumbered_counting_everyone_above(
+    database_target: str,
+) -> None:
+    """The places stored before it, numbered without a gap after a shared one (1, 1, 2), are
+    numbered as the final message numbers them (1, 1, 3): the results' places, rated places and
+    places finished for someone, and the places of the rating changes the stats show."""
+    games = {
+        "shared first": ([placed(0, 1), placed(1, 1), placed(2, 2), placed(3, 3)], [1, 1, 3, 4]),
+        "shared second": ([placed(0, 1), placed(1, 2), placed(2, 2), placed(3, 3)], [1, 2, 2, 4]),
+        "no shared place": ([placed(0, 2), placed(1, 1), placed(2, 3)], [2, 1, 3]),
+    }
+    # Seats 0 and 1 shared first; seat 2 finished third for the person who left it with nobody
+    # out, rated behind seat 3.
+    handed_over = [placed(0, 1, 1), placed(1, 1, 1), placed(2, 3, 3, finished=2), placed(3, 3, 2)]
+    # Seat 1 won for the person who left it, rated behind seat 0: nothing shared, nothing moves.
+    won_for = [placed(0, 2, 1), placed(1, 2, 2, finished=1)]
+    old = await open_database(
+        database_target, schema_version=PLACES_COUNT_EVERYONE_ABOVE_VERSION - 1
+    )
+    try:
+        written = {name: rows for name, (rows, _) in games.items()}
+        written |= {"handed over": handed_over, "won for": won_for}
+        ids = {
+            name: await finished_game(old, channel, rows)
+            for channel, (name, rows) in enumerate(written.items())
+        }
+        async with old.transaction() as conn:
+            for number, game_id in enumerate(ids.values(), start=1):
+                await conn.execute(
+                    "INSERT INTO rating_changes (game_id, seat, guild_id, number, user_id, "
+                    "ai_level, place, mu_before, sigma_before, mu_after, sigma_after, games) "
+                    "SELECT game_id, seat, $1, $2, user_id, NULL, coalesce(rated_place, place), "
+                    "25, 8, 25, 8, 1 FROM results WHERE game_id = $3",
+                    GUILD,
+                    number,
+                    game_id,
+                )
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        stored: dict[str, list[tuple[object, ...]]] = {}
+        async with database.reading() as conn:
+            for name, game_id in ids.items():
+                rows = await conn.fetch(
+                    "SELECT r.place, r.rated_place, r.finished_place, c.place "
+                    "FROM results r JOIN rating_changes c "
+                    "ON c.game_id = r.game_id AND c.seat = r.seat "
+                    "WHERE r.game_id = $1 ORDER BY r.seat",
+                    game_id,
+                )
+                stored[name] = [(row[0], row[1], row[2], row[3]) for row in rows]
+        for name, (_, places) in games.items():
+            assert stored[name] == [(place, None, None, place) for place in places], name
+        assert stored["handed over"] == [
+            (1, 1, None, 1),
+            (1, 1, None, 1),
+            (4, 4, 3, 4),
+            (4, 3, None, 3),
+        ]
+        assert stored["won for"] == [(2, 1, None, 1), (2, 2, 1, 2)]
+        finished_for = await StatsStore(database).finished_for(GUILD, 302, 5)
+        assert finished_for == [(ids["handed over"], 3, 102)], "the seat's own place, third"
     finally:
         await database.close()
