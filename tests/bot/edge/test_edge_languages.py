@@ -1,6 +1,7 @@
 """Which language the bot speaks, through real discord.py interactions built from payloads:
-private answers in the acting user's locale, public game messages in the server's locale (kept
-for the whole game), English for any locale the bot does not speak."""
+private answers, and the direct messages asked for, in the acting user's locale; public
+messages in the server's locale (kept for the whole game or tournament); English for any
+locale the bot does not speak."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from bot.workers import jobs as worker_jobs
 from render import Labels
 from tests.bot.edge.test_edge import Edge, confirm, private, running_edge
 from tests.bot.edge.test_seat_requests import ask_for_the_guest_s_seat
+from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser, permissions
 
 
@@ -71,6 +73,21 @@ async def test_the_lobby_speaks_the_server_s_language_whoever_opens_it(edge: Edg
     game = await edge.store.get(1)
     assert game is not None
     assert game.locale == "fr"
+
+
+async def test_a_tournament_speaks_the_server_s_language_whoever_opens_it(edge: Edge) -> None:
+    """A moderator speaking Ukrainian opens it: its sign-up is French, and the tournament keeps
+    French for all it posts later, the games of its tables included."""
+    edge.moderator.locale = "uk"
+    signup = await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Coupe", format="swiss"
+    ).answer()
+    assert not signup.ephemeral
+    assert "🏆 Coupe : inscriptions" in signup.embed_text()
+    assert "Rejoindre" in [button.label for button in signup.buttons()]
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).locale == "fr"
 
 
 async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
@@ -192,6 +209,21 @@ async def test_quiet_hours_keep_what_they_hold_in_the_language_they_were_set_in(
     assert [(n.kind, n.locale) for n in claimed] == [("turn", "uk")]
 
 
+async def test_a_watcher_is_told_each_turn_in_their_own_language_not_the_game_s(
+    edge: Edge,
+) -> None:
+    """The outsider, in Ukrainian, watches the French game and asks on the private view to be
+    told each turn: the direct message is Ukrainian."""
+    edge.outsider.locale = "uk"
+    turn = await french_game(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    assert watching.ephemeral
+    await edge.click(edge.outsider, watching, "Повідомляти після ходу").answer()
+    await play_turn(edge, turn)
+    (told,) = edge.fake.messages(edge.fake.dm_channel(edge.outsider))
+    assert told.content.startswith("Гра №1, за якою ви спостерігаєте: "), told.content
+
+
 async def test_the_host_s_seat_request_is_posted_in_the_game_s_language_not_the_host_s(
     edge: Edge,
 ) -> None:
@@ -297,6 +329,9 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
     stats = await edge.slash(edge.host, "marrakech", "stats").answer()
     assert "Résultats à Marrakech" in stats.embed_text()
     assert not stats.ephemeral
+    leaderboard = await edge.slash(edge.host, "marrakech", "leaderboard").answer()
+    assert "Classement de Marrakech" in leaderboard.embed_text()
+    assert not leaderboard.ephemeral
     refused = await private(edge.slash(edge.moderator, "marrakech-admin", "show"))
     assert refused.startswith("Seuls les membres ayant la permission Gérer le serveur")
     refused = await private(edge.slash(edge.host, "marrakech-admin", "show"))

@@ -1,9 +1,10 @@
 """A nudge's ping in the channel goes once the turn it was about is over (deleted: the turn's
 own line tells how it went): when the turn is played on its message, when the bot catches up
 after a restart, and at once when the turn ended while the nudge was being posted; so does the
-reminder of a turn played in time. A nudge in a game played in a thread is posted in that
-thread. A database that fails once the ping is out costs the nudger no error. Through real
-discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+reminder of a turn played in time. A nudge speaks the game's language, whoever nudges; in a
+game played in a thread it is posted in that thread. A database that fails once the ping is
+out costs the nudger no error. Through real discord.py interactions on the fake Discord
+(tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from bot.services.views import GameStatus, Reminder
 from bot.storage.errors import DatabaseUnavailableError
 from tests.bot.edge.test_away_turns import duel
 from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, running_edge, started
+from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.bot.edge.test_notices import press
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser
@@ -76,6 +78,20 @@ async def test_a_nudge_discord_will_not_delete_says_its_turn_is_over_instead(edg
     game = await edge.store.get(1)
     assert game is not None
     assert game.nudge_message_id is None, "nothing left to retire"
+
+
+async def test_a_nudge_pings_in_the_game_s_language_whoever_nudges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """On a French server the Ukrainian host or the British guest nudges the other: the ping
+    in the game's channel is French."""
+    async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
+        ping = await nudged(edge, await french_game(edge))
+        (mover_id,) = ping.pinged_user_ids
+        nudger = edge.guest if mover_id == edge.host.id else edge.host
+        assert ping.content == (
+            f"<@{mover_id}>, la partie n° 1 vous attend (relance de <@{nudger.id}>)."
+        )
 
 
 @pytest.mark.parametrize(("server_locale", "language"), [("fr", "fr"), ("uk", "uk")])

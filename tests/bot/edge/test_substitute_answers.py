@@ -1,11 +1,13 @@
 """Every refusal of a hand-over or a nudge has a short private answer in every language, with
 the person and the moment it names, and a nudge refused says why its person cannot be pinged;
-a hand-over ordered from another channel is told in the game's."""
+a hand-over is told in the game's channel, ordered from another channel too, in the game's
+language."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from tests.bot.edge.test_edge import Edge, edge, mover_of, started
+from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.bot.edge.test_watch_buttons import play_turn
 
 SUBSTITUTE_CODES = (
@@ -98,6 +101,28 @@ async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     )
     assert await HANDLERS.drained(30.0), "the command's handler is still running"
     assert not [m for m in edge.fake.messages(desk) if not m.ephemeral], "the desk stays quiet"
+
+
+async def test_a_duel_seat_handed_over_names_both_its_colours_in_the_game_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """On a French server, the hand-over of a seat of a 2-seat game joins its two colours as
+    French does ("rouge et bleu"), whatever the moderator's language."""
+    async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
+        await french_game(edge)
+        edge.moderator.locale = "uk"
+        told = await edge.slash(
+            edge.moderator,
+            "marrakech-mod",
+            "substitute",
+            channel=edge.channel,
+            out=edge.guest,
+            **{"in": edge.outsider},
+        ).answer()
+        assert not told.ephemeral
+        colors = told.content.split(f"<@{edge.guest.id}> (", 1)[1].split(")", 1)[0]
+        color = "(rouge|jaune|bleu|marron)"
+        assert re.fullmatch(f"{color} et {color}", colors), told.content
 
 
 async def test_a_seat_handed_over_on_its_turn_calls_its_new_player_on_the_turn(

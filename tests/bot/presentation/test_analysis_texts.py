@@ -145,6 +145,20 @@ def test_numbers_as_each_language_writes_them() -> None:
     assert luck_value(-0.04, "uk") == "+0,0", "no minus sign on a rounded zero"
 
 
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [
+        ("en", ("+10.9", "\u22121.4", "+2.9", "+13.0")),
+        ("fr", ("+10,9", "\u22121,4", "+2,9", "+13,0")),
+        ("uk", ("+10,9", "\u22121,4", "+2,9", "+13,0")),
+    ],
+)
+def test_the_picture_writes_each_seat_s_luck_as_its_language_writes_numbers(
+    language: str, written: tuple[str, ...]
+) -> None:
+    assert analysis_texts(golden("4p-standard"), 12, language).luck_values == written
+
+
 def test_a_game_without_payments_says_so() -> None:
     without = replace(golden("4p-standard"), payments=())
     assert payment_lines(without, "en") == ("No dirhams changed hands.",)

@@ -132,6 +132,44 @@ def test_counts_choose_the_agreeing_form(language: str, counts: dict[int, str]) 
         assert re.search(rf"(?<!\d){count} {word}(?!\w)", line), (count, line)
 
 
+def strays(template: str) -> list[str]:
+    """The counts of `template`'s word forms that are neither the number written last before
+    the form nor the first written after it ("{left:залишилася|...} {left} {left:підказка|...}"
+    puts a verb before its count)."""
+    parts = [
+        (name, "|" in (spec or ""))
+        for _, name, spec, _ in string.Formatter().parse(template)
+        if name is not None
+    ]
+    found = []
+    for index, (name, form) in enumerate(parts):
+        if form:
+            before = next((n for n, f in reversed(parts[:index]) if not f), None)
+            after = next((n for n, f in parts[index + 1 :] if not f), None)
+            if name not in (before, after):
+                found.append(name)
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_form_agrees_with_the_number_it_stands_beside(language: str) -> None:
+    """A text with several counts ("45 points (32 dirhams + 13 squares)") gives each word the
+    form of its own number, not of another count of the line."""
+    wrong = {
+        key: found for key, template in catalogue(language).items() if (found := strays(template))
+    }
+    assert wrong == {}
+    bound_elsewhere = "{total} {total:a|b} ({dirhams} {total:a|b})"
+    assert strays(bound_elsewhere) == ["total"], "a form of another count is found"
+
+
+def test_a_ukrainian_final_line_gives_points_and_dirhams_each_the_form_of_its_own_count() -> None:
+    line = text(
+        "end.rank_line", "uk", place=1, dot="🟥", user="Оля", total=45, dirhams=32, visible=13
+    )
+    assert "45 очок (32 дирхами + 13 видимих клітинок)" in line, line
+
+
 def test_french_singular_covers_zero_and_one_and_ukrainian_has_three_forms() -> None:
     assert "0 dirham " in text("event.paid_short", "fr", payer="a", payee="b", owed=0, paid=0)
     assert "1 dirham " in text("event.paid_short", "fr", payer="a", payee="b", owed=1, paid=0)
@@ -176,13 +214,12 @@ def test_a_key_missing_in_a_language_falls_back_to_english_counts_included(
 ) -> None:
     """The English text's counts agree as English has them: counted by the language asked
     for, French would say "0 day per turn", and Ukrainian, which has three forms, would find
-    English's two and fail."""
+    English's two and fail. Only the catalogue lacks the key: the lookup is the real one."""
     partial = dict(catalogue(language))
     del partial["turn_limit.days"]
+    real = messages.catalogue
     monkeypatch.setattr(
-        messages,
-        "translation",
-        lambda key, asked: partial.get(key) if asked == language else messages.ENGLISH.get(key),
+        messages, "catalogue", lambda asked: partial if asked == language else real(asked)
     )
     said = [text("turn_limit.days", language, days=days) for days in (2, 1, 0)]
     assert said == ["2 days per turn", "1 day per turn", "0 days per turn"]

@@ -1,7 +1,8 @@
 """AwayStore on both back ends: a notice is claimed only once released, with when it was held,
 and giving a claim back, or marking sent, touches that owner's claim only, while a claim whose
 lease ran out is another owner's to take; a person's spells away since a time come oldest first,
-one at a time, and going away again drops the end of the spell it ends unsaid."""
+one at a time, and going away again drops the end of the spell it ends unsaid; quiet hours
+set again are read back as last set, in the language they were set in then."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.storage import Database
-from bot.storage.away import AwayStore, HeldNotice, Spell
+from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
 LEASE = timedelta(minutes=1)
@@ -132,3 +133,16 @@ async def test_going_away_again_drops_the_first_spell_s_end_unsaid(db: Database)
     second_end = T0 + 4 * day
     claimed = await away.claim_held(second_end, "a", second_end + LEASE)
     assert [(n.kind, n.release_at) for n in claimed] == [("back", second_end)]
+
+
+async def test_quiet_hours_set_again_in_another_language_are_read_back_in_that_language(
+    db: Database,
+) -> None:
+    """What quiet hours hold is told in the language they were set in: set again, in French
+    after Ukrainian, every process (and the bot after a restart) reads French."""
+    away = AwayStore(db)
+    await away.set_quiet(ANN, QuietRow("22:00", "07:00", "Europe/Kyiv", "uk"), T0)
+    again = QuietRow("23:00", "08:00", "Europe/Paris", "fr")
+    await away.set_quiet(ANN, again, T0 + timedelta(minutes=1))
+    assert await away.all_quiet() == {ANN: again}
+    assert (await away.rules(1, ANN, T0)).quiet == again
