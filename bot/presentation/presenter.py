@@ -432,9 +432,13 @@ def aborted_post(view: GameView) -> Post:
 
 
 def board_post(view: GameView, language: str) -> Post:
-    """A private look at the board and the scores, in the asker's `language`."""
+    """A private look at the board and the scores, in the asker's `language`; a game stopped
+    before its end (aborted or abandoned) shows its last board as such."""
     state = _state(view)
-    title = "board.title_final" if state.is_over else "board.title"
+    if view.status is GameStatus.ABORTED:
+        title = "board.title_stopped"
+    else:
+        title = "board.title_final" if state.is_over else "board.title"
     embed = discord.Embed(title=text(title, language, game_id=view.id), color=LOBBY_COLOR)
     _add_seats_and_board(embed, view, state, language)
     image = BoardImage(state, view.turn_events, language=language, players=view.players)

@@ -48,6 +48,8 @@ def watch_post(watch: WatchView, language: str) -> Post:
 
 
 def _status_key(watch: WatchView) -> str:
+    if watch.game.status is GameStatus.ABORTED:
+        return "watch.status.game_stopped"
     if watch.game.status is not GameStatus.RUNNING:
         return "watch.status.over"
     if watch.watcher is None:

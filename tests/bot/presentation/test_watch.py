@@ -7,11 +7,13 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
 import engine
 from bot.presentation import story
 from bot.presentation.messages import text
 from bot.presentation.watch import DM_LIMIT, finished_turns, in_language, news_text, watch_post
-from bot.services.views import GameStatus, GameView, Player
+from bot.services.views import EndReason, GameStatus, GameView, Player
 from bot.services.watch_views import WatchNews, WatchView
 from bot.storage.watchers import Watcher
 from tests.bot.presentation.test_languages import game_row
@@ -86,6 +88,29 @@ def test_the_private_view_says_what_the_watcher_gets() -> None:
     assert description(Watcher(view.id, 7, True, 0), over) == (
         "This game is over: watching it ended."
     )
+
+
+@pytest.mark.parametrize("reason", [EndReason.ABORTED_BY_HOST, EndReason.ABANDONED])
+def test_the_view_of_a_game_stopped_before_its_end_says_so_as_the_direct_message_does(
+    reason: EndReason,
+) -> None:
+    """Refresh after "Game #12 was stopped before its end" reads that it was stopped, never
+    that it is over, and shows its last board, not "the board now"."""
+    running = played_to(3, (Player(100, 0), Player(101, 1)))
+    game = dataclasses.replace(running.game, status=GameStatus.ABORTED, end_reason=reason)
+    stopped = dataclasses.replace(running, game=game)
+    for language in ("en", "fr", "uk"):
+        embed = watch_post(WatchView(stopped, None), language).embed
+        assert embed.description != text("watch.status.over", language)
+        assert embed.title != text("board.title", language, game_id=stopped.id)
+        assert embed.description == text("watch.status.game_stopped", language)
+        assert embed.title == text("board.title_stopped", language, game_id=stopped.id)
+    told = news_text(WatchNews(7, stopped, stopped.seq), {}).splitlines()[-1]
+    assert told == text("watch.dm.stopped", "en", game_id=stopped.id)
+    embed = watch_post(WatchView(stopped, None), "en").embed
+    assert "stopped before its end" in told
+    assert "stopped before its end" in (embed.description or "")
+    assert "stopped before its end" in (embed.title or "")
 
 
 def test_a_watcher_s_direct_message_names_the_players_without_mentions() -> None:
