@@ -152,6 +152,19 @@ async def test_a_rematch_opens_the_same_lobby_and_pings_the_other_players(edge: 
     assert f"<@{edge.host.id}>" in edge.fake.world.messages[lobby.id].embed_text()
 
 
+async def test_the_rematch_s_host_keeps_the_name_their_seat_had_in_the_game_before(
+    edge: Edge,
+) -> None:
+    """The picture's panel names the host of the rematch as it named them in the finished game,
+    as it names a player who joins: by the name the server showed them, not a seat label."""
+    final = await finished_with_an_ai(edge)
+    before = {seat.user_id: seat.display_name for seat in await edge.store.seats(1)}
+    assert before[edge.guest.id], "seated with a name in the finished game"
+    await edge.click(edge.guest, final, "Rematch").answer()
+    after = {seat.user_id: seat.display_name for seat in await edge.store.seats(2)}
+    assert after[edge.guest.id] == before[edge.guest.id]
+
+
 async def test_a_second_press_points_at_the_rematch_already_open(edge: Edge) -> None:
     final = await finished_with_an_ai(edge)
     lobby = await edge.click(edge.host, final, "Rematch").answer()

@@ -442,3 +442,21 @@ def test_the_history_joins_the_winners_of_a_shared_win_in_the_language_asked_for
     for language, joined in (("en", "<@100> and <@101>"), ("fr", "<@100> et <@101>")):
         said = description(community.history_post(rows, server=False, language=language))
         assert joined in said, said
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_the_history_calls_an_abandoned_game_abandoned_as_its_end_notice_does(
+    language: str,
+) -> None:
+    """An abandoned game reads "abandoned", never "aborted", which the history says of a game
+    someone stopped."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    rows = [
+        PastGame(2, 5, "aborted", "abandoned", 2, now, now, (), ()),
+        PastGame(1, 5, "aborted", "aborted-by-host", 2, now, now, (), ()),
+    ]
+    abandoned, aborted = description(
+        community.history_post(rows, server=False, language=language)
+    ).splitlines()
+    assert text("history.outcome.abandoned", language) in abandoned, abandoned
+    assert text("history.outcome.aborted", language) in aborted, aborted

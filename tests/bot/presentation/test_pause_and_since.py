@@ -77,6 +77,9 @@ def test_an_abandoned_game_says_so_everywhere(language: str) -> None:
         assert "None" not in said
     assert end != abort.embed.description
     assert "12" in end
+    assert end == text("abandon.done", language, game_id=ended.id)
+    assert lobby == text("lobby.abandoned", language), "the first message, never aborted by ?"
+    assert line.endswith(text("story.abandoned", language))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

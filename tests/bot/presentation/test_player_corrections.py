@@ -12,7 +12,7 @@ from pathlib import Path
 
 import engine
 from bot.edge import errors as edge_errors
-from bot.presentation import messages, presenter, story
+from bot.presentation import messages, names, presenter, story
 from bot.services import GameView
 from bot.services import errors as service_errors
 from engine import Facing, Phase
@@ -44,6 +44,31 @@ def test_the_two_player_orient_step_still_names_the_rug_to_lay() -> None:
     state = _state_at("standard", Phase.ORIENT)
     prompt = presenter._prompt(state, 42, "en")
     assert "\n" in prompt
+
+
+def test_a_two_player_prompt_names_the_rug_the_picture_frames_even_a_second_colour() -> None:
+    """Each of the two seats lays two colours from a shuffled pile: the turn's words name the
+    next rug of that pile (`next_rug_color`, the one the picture's panel frames), not the
+    seat's first colour."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = engine.new_game(engine.deal(2, "standard", rng))
+        while not state.is_over:
+            mover = state.to_move
+            if state.phase is Phase.ORIENT and mover is not None:
+                framed = state.next_rug_color(mover)
+                if framed is not None and framed != engine.seat_colors(2, mover)[0]:
+                    for language in messages.LANGUAGES:
+                        color = names.color_name(framed, language)
+                        must = messages.text("turn.must_lay", language, user="<@42>", color=color)
+                        assert presenter._prompt(state, 42, language).endswith("\n" + must)
+                    return
+            outcomes = engine.chance_outcomes(state)
+            action = (
+                rng.choice(outcomes)[0] if outcomes else rng.choice(engine.legal_actions(state))
+            )
+            state, _ = engine.apply(state, action)
+    raise AssertionError("no turn whose next rug is the seat's second colour")
 
 
 def test_french_writes_numero_with_one_space_everywhere() -> None:

@@ -13,6 +13,7 @@ import discord
 import pytest
 
 import engine
+from ai.analysis import analyse
 from bot.edge import errors
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE, GameButton, custom_id
 from bot.edge.commands import TURN_LIMITS
@@ -435,6 +436,28 @@ def test_the_final_post_sums_up_the_payments() -> None:
     payer, payee = summary.biggest.payer, summary.biggest.payee
     assert f"Biggest payment: <@{100 + payer}> paid <@{100 + payee}> {biggest} dirham" in text
     assert text.index("Biggest payment") < text.index("The game record")
+
+
+def test_the_final_post_s_biggest_payment_is_the_analysis_s_first_the_earlier_on_a_tie() -> None:
+    """The result and the Analysis button name the same biggest payment, also when two seats
+    paid the largest toll: the earlier of them."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = engine.new_game(engine.deal(3, "standard", rng))
+        while not state.is_over:
+            state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        biggest = presenter.payments(state).biggest
+        analysis = analyse(engine.record_of(state))
+        if biggest is None:
+            assert analysis.biggest(1) == ()
+            continue
+        (first,) = analysis.biggest(1)
+        shown = (biggest.payer, biggest.payee, biggest.paid)
+        assert shown == (first.payer, first.payee, first.paid), seed
+        tied = {(p.payer, p.payee) for p in analysis.payments if p.paid == biggest.paid}
+        if len(tied) > 1:
+            return
+    raise AssertionError("no game whose biggest toll two seats paid")
 
 
 @pytest.mark.parametrize(

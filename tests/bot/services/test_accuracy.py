@@ -120,6 +120,20 @@ async def test_the_job_judges_in_the_workers_and_writes_once(
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_person_gets_the_accuracy_of_their_own_seat_with_an_ai_seated_before_them(
+    database: Database, judged: list[int]
+) -> None:
+    """The stats show the figure the analysis picture shows beside the person's name: their own
+    seat's, not that of the seat at their rank among the people."""
+    golden = golden_judgement()
+    assert golden.summary(0).accuracy != golden.summary(1).accuracy, "the two seats differ"
+    await finished_game(database, 10, [row(1, 200, 20, 1)])  # seat 0: an AI
+    store = StatsStore(database)
+    assert await golden_recorder(database, store).catch_up() == 1
+    assert await store.recent_accuracy(GUILD, 200, 20) == [golden.summary(1).accuracy]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_the_job_catches_up_at_start_then_after_each_game_that_closes(
     database: Database, judged: list[int]
 ) -> None:

@@ -256,6 +256,23 @@ async def test_a_place_after_a_shared_first_reads_in_the_stats_as_counting_both_
     assert f"in game #{view.id} (place 3 of 3)" in shown
 
 
+async def test_a_result_against_the_ai_reads_in_the_stats_with_the_ai_s_seat_counted(
+    database: Database,
+) -> None:
+    """The stats' "place P of N" counts the seats the final message ranks, AI seats too."""
+    service = service_on(database)
+    view = await opened(service, (HOST,), channel=1, ais=("easy",))
+    over = await service.play.resign(view.id, HOST)
+    assert over.status is GameStatus.OVER
+    assert len(over.players) == 2, "the final message ranks two seats"
+    mine = await service.ratings.player(GUILD, HOST)
+    assert mine.worst is not None
+    assert (mine.worst.place, mine.worst.seats) == (2, 2)
+    summary = await StatsService(StatsStore(database)).player(GUILD, HOST)
+    shown = community.stats_post(summary, mine, "en").post.embed.description or ""
+    assert f"in game #{view.id} (place 2 of 2)" in shown
+
+
 async def test_three_and_four_seats_with_eliminations_count_the_places_they_gave(
     database: Database,
 ) -> None:

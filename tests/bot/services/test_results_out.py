@@ -1,11 +1,13 @@
 """A finished game's results mark the seats that were out of the game (stats skip their score),
-and number a place after a shared one counting everyone above it (1, 1, 3)."""
+number a place after a shared one counting everyone above it (1, 1, 3), and keep each seat's
+first colour."""
 
 from __future__ import annotations
 
 import random
 
 import engine
+from bot.presentation import presenter
 from bot.services import Player
 from bot.services.loaded import results_of
 
@@ -45,3 +47,15 @@ def test_a_place_after_a_shared_one_counts_everyone_above() -> None:
     assert [(r.seat, r.place) for r in four] == [(0, 2), (1, 4), (2, 2), (3, 1)]
     assert [r.seat for r in four if r.won] == [3]
     assert all(r.rated_place is None for r in (*three, *four)), "no substitute: no rated place"
+
+
+def test_a_two_player_seat_is_stored_in_the_colour_its_posts_show_first() -> None:
+    """The colour a result keeps (the stats' favourite colour) is the seat's first: the first
+    square the final message shows for it, the turn embed's colour (of 2 seats, red and
+    yellow), never its second."""
+    state = ended(2, ((0,), (1,)))
+    rows = results_of(state, [Player(100, 0), Player(101, 1)])
+    for row in rows:
+        shown_first = presenter._dots(state, row.seat)[0]
+        assert presenter.COLOR_DOTS[engine.Color(row.color)] == shown_first, (row.seat, row.color)
+    assert [row.color for row in rows] == ["red", "yellow"]

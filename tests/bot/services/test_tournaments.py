@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.presentation.images import seat_names
 from bot.services import GameService, GameStatus, GameView, pairing
 from bot.services.errors import (
     AlreadyEnteredError,
@@ -734,3 +735,22 @@ async def test_a_table_s_first_turn_has_the_tournament_s_turn_limit_and_reminder
     turn = await games.turns.play_due(timed[0].id, timed[0].seq)
     assert isinstance(turn, AutoTurn)
     assert turn.reason is TurnReason.TIMEOUT
+
+
+async def test_a_table_s_game_names_each_player_as_they_signed_up(database: Database) -> None:
+    """As the standings do: the picture's panel names every seat, each person by the name they
+    signed up with, never by a seat label."""
+    _, tournaments = services(database)
+    view = await opened(tournaments)
+    signed = {entrant.user_id: entrant.name for entrant in view.entrants}
+    assert all(signed.values())
+    await tournaments.start(view.id, MOD, moderator=False)
+    games = await set_up(tournaments, view.id)
+    assert games
+    for game in games:
+        for player in game.players:
+            if player.user_id is not None:
+                assert player.name == signed[player.user_id], (player.user_id, player.name)
+        shown = seat_names(game.players, len(game.players), "en")
+        assert shown is not None
+        assert all(shown), shown
