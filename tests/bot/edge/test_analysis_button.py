@@ -178,3 +178,21 @@ async def test_the_replay_s_analysis_is_drawn_in_the_server_s_language_whoever_a
     name = "marrakech-analysis-1.png"
     assert picture(english, name).tobytes() != picture(ukrainian, name).tobytes()
     assert picture(replay, name).tobytes() == picture(english, name).tobytes()
+
+
+async def test_a_game_replayed_after_the_server_changed_its_language_is_drawn_in_the_new_one(
+    edge: Edge,
+) -> None:
+    """A game played on an English server, replayed once the server speaks French: the answer
+    and the analysis picture are both French, not in the language the game was played in."""
+    final = await finished(edge)
+    guild = edge.channel.guild
+    assert guild is not None
+    guild.preferred_locale = "fr"
+    replay = await edge.slash(edge.outsider, "marrakech", "replay", game=1).answer(timeout=30.0)
+    assert replay.content.startswith("La partie n° 1 du début à la fin"), replay.content
+    french = await analysis_of(edge, edge.guest, final, "Analysis")
+    english = await analysis_of(edge, edge.host, final, "Analysis")
+    name = "marrakech-analysis-1.png"
+    assert picture(french, name).tobytes() != picture(english, name).tobytes()
+    assert picture(replay, name).tobytes() == picture(french, name).tobytes()

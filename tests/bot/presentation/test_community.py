@@ -387,13 +387,18 @@ async def test_the_stats_chart_is_drawn_in_the_member_s_language(
 
 
 def test_the_stats_tell_reliability_only_once_there_is_something_to_tell() -> None:
-    """No turn played and no game left: no reliability line; a turn played: the line."""
+    """No turn played and no game left: no reliability line; a turn played, or a game left
+    before any turn of one's own: the line."""
     nothing = Reliability(100, 0, 0, None, 0, 0, 0)
     assert "Reliability" not in description(community.stats_post(SUMMARY, None, "en", nothing).post)
     one_turn = Reliability(100, 1, 0, 600.0, 0, 0, 0)
     assert "**Reliability**: too few turns yet" in description(
         community.stats_post(SUMMARY, None, "en", one_turn).post
     )
+    resigned_only = Reliability(100, 0, 0, None, 1, 0, 0)
+    said = description(community.stats_post(SUMMARY, None, "en", resigned_only).post)
+    assert "**Reliability**: too few turns yet" in said, said
+    assert "1 game left unfinished (1 resigned, 0 left to the AI" in said, said
 
 
 def test_a_trend_of_exactly_the_steady_margin_has_its_way() -> None:

@@ -28,12 +28,14 @@ from bot.services.time_rules import (
     advance,
     running,
 )
+from bot.services.tournament_views import TournamentStatus
 from bot.services.tournaments import TournamentService
 from bot.storage import Database, open_database
 from bot.storage.away import AwayStore, HeldNotice
 from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_async_play import (
     BOB,
+    CAROL,
     GUILD,
     HOST,
     LIMIT,
@@ -45,6 +47,7 @@ from tests.bot.services.test_async_play import (
     two_humans,
 )
 from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat
+from tests.bot.services.test_tournaments import end_by_resignations, set_up
 from tests.polling import until
 from tests.round_trips import counting
 
@@ -532,6 +535,28 @@ async def test_a_tournament_s_cap_lifts_once_the_tournament_is_closed(table: Awa
     with pytest.raises(AwayRefusedError):
         await away.go_away(GUILD, BOB, 3)
     await tournaments_on(table).cancel(cup, HOST, moderator=True)
+    await away.go_away(GUILD, BOB, 3)  # within the server's 7 days
+
+
+async def test_a_tournament_s_cap_lifts_once_the_tournament_is_played_to_its_end(
+    table: AwayTable,
+) -> None:
+    """The cap holds while the tournament runs; once its last round is over, the server's
+    allowance applies again, as after a cancel."""
+    cup = await cup_with_bob(table)
+    tournaments = tournaments_on(table)
+    await tournaments.join(cup, CAROL, "carol")
+    away = table.service.away
+    await away.set_tournament_away_days(cup, 0)
+    await tournaments.start(cup, HOST, moderator=True)
+    progress = None
+    while progress is None or not progress.finished:
+        with pytest.raises(AwayRefusedError):
+            await away.go_away(GUILD, BOB, 3)
+        for game in await set_up(tournaments, cup):
+            ended = await end_by_resignations(table.service, game)
+            progress = await tournaments.game_closed(ended.id)
+    assert (await tournaments.look(cup)).status is TournamentStatus.OVER
     await away.go_away(GUILD, BOB, 3)  # within the server's 7 days
 
 

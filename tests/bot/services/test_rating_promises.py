@@ -90,11 +90,9 @@ def test_sigma_falls_fast_then_settles_and_a_game_can_widen_it() -> None:
     assert model.tau == pytest.approx(25 / 300)
     assert in_doc(r"its `tau`, (\d+)/(\d+)") == [25, 300]
     (widened,) = in_doc(r"two players of sigma 1 each end a two-player game at sigma (\d\.\d+)")
-    rankings: list[list[float]] = [[1, 2], [2, 1]]
-    for ranks in rankings:
-        teams = [[model.rating(mu=25, sigma=1)], [model.rating(mu=25, sigma=1)]]
-        after = model.rate(teams, ranks=ranks)
-        assert round(after[0][0].sigma, 3) == round(after[1][0].sigma, 3) == widened
+    for places in ([1, 2], [2, 1]):
+        after = rate([Skill(25, 1), Skill(25, 1)], places)
+        assert [round(skill.sigma, 3) for skill in after] == [widened, widened], places
     assert widened > 1
 
 

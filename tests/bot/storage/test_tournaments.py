@@ -91,6 +91,20 @@ async def test_one_open_tournament_per_channel_and_its_sign_up(db: Database) -> 
     assert again.id != tournament.id, "a closed tournament frees its channel"
 
 
+async def test_a_running_tournament_keeps_its_channel_until_it_is_over(db: Database) -> None:
+    store = TournamentStore(db)
+    first = await running(store)
+    with pytest.raises(ChannelHasTournamentError):
+        await store.create(new_tournament(), NOW)
+    found = await store.open_at(CHANNEL)
+    assert found is not None
+    assert found.id == first
+    assert await store.end(first, "over", None, NOW, was="running")
+    assert await store.open_at(CHANNEL) is None
+    again = await store.create(new_tournament(), NOW)
+    assert again.id != first
+
+
 async def test_before_the_seeding_the_players_come_in_the_order_they_signed_up(
     db: Database,
 ) -> None:
