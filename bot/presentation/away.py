@@ -10,6 +10,7 @@ from typing import Protocol, TypeVar
 
 from bot.presentation.links import mention
 from bot.presentation.messages import text
+from bot.presentation.story import CONTENT_LIMIT
 from bot.services.time_rules import (
     MONTHLY_AWAY_DAYS,
     TURN_NOTICES,
@@ -21,7 +22,10 @@ from bot.services.time_rules import (
 )
 
 HELD_LINES = 20
-"""The most held notices one message lists (the rest are counted)."""
+"""The most lines one held message lists (the rest are counted)."""
+HELD_ROOM = CONTENT_LIMIT - len(mention(2**64 - 1) + " ")
+"""The most characters of the held message: a message's text, less the ping in front of it in
+a game's channel (of the longest id there can be)."""
 
 
 class HeldNotice(Protocol):
@@ -152,7 +156,10 @@ def held_message(
       ends;
     - a notice of a turn that is over (played, or its time ran out; or an earlier turn, held
       before the current one began) is left out, but when the person's last turn ran out of
-      time: then the game gets one line saying so, as the AI played it for them."""
+      time: then the game gets one line saying so, as the AI played it for them.
+
+    It lists as many lines as HELD_LINES and Discord's limit of a message allow, and counts
+    the others, saying where the games are found (`/marrakech mygames`)."""
     held = held_message_and_first(notices, turns)
     return None if held is None else held[0]
 
@@ -167,10 +174,20 @@ def held_message_and_first(
     if not lines:
         return None
     language = notices[0].locale
-    shown = [line for _, line in lines[:HELD_LINES]]
-    if len(lines) > HELD_LINES:
-        shown.append(text("quiet.held_more", language, count=len(lines) - HELD_LINES))
-    return text("quiet.held", language, lines="\n".join(shown)), lines[0][0]
+    told = [line for _, line in lines]
+    shown = told[:HELD_LINES]
+    message = _held_text(shown, len(told), language)
+    while len(shown) > 1 and len(message) > HELD_ROOM:  # the last lines give way to the count
+        shown = shown[:-1]
+        message = _held_text(shown, len(told), language)
+    return message, lines[0][0]
+
+
+def _held_text(shown: Sequence[str], told: int, language: str) -> str:
+    """The held message that lists `shown`, the first of `told` lines, and counts the rest."""
+    left_out = told - len(shown)
+    more = [text("quiet.held_more", language, count=left_out)] if left_out else []
+    return text("quiet.held", language, lines="\n".join([*shown, *more]))
 
 
 def _held_lines(

@@ -13,7 +13,7 @@ from bot.presentation.away import moment
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import text
 from bot.presentation.names import ai_name, player_name
-from bot.presentation.presenter import LOBBY_COLOR, Post
+from bot.presentation.presenter import EMBED_DESCRIPTION_LIMIT, LOBBY_COLOR, Post
 from bot.presentation.since import since_last_turn_line
 from bot.services.views import OpenGame, SinceLastTurn, TurnNotice, UpNextNotice
 
@@ -26,14 +26,27 @@ def my_games_post(
 ) -> Post:
     """One line per game: its number and channel, whose turn it is (the caller, a player or
     an AI; a lobby says it is one; `away`: until when a person is away, beside their name)
-    and a link to the message that shows the game now."""
+    and a link to the message that shows the game now. As many lines as Discord takes in an
+    embed's description, then a count of the games left out."""
     lines = [_line(game, user_id, language, away or {}) for game in games]
+    shown = lines
+    description = _listed(shown, len(lines), language)
+    while len(shown) > 1 and len(description) > EMBED_DESCRIPTION_LIMIT:
+        shown = shown[:-1]
+        description = _listed(shown, len(lines), language)
     embed = discord.Embed(
         title=text("mygames.title", language),
-        description="\n".join(lines) or text("mygames.empty", language),
+        description=description or text("mygames.empty", language),
         color=LOBBY_COLOR,
     )
     return Post(embed=embed)
+
+
+def _listed(shown: Sequence[str], games: int, language: str) -> str:
+    """The lines `shown`, of the first of `games`, and a count of the others."""
+    left_out = games - len(shown)
+    more = [text("mygames.more", language, count=left_out)] if left_out else []
+    return "\n".join([*shown, *more])
 
 
 def _line(game: OpenGame, user_id: int, language: str, away: Mapping[int, datetime]) -> str:

@@ -9,11 +9,17 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.presentation import away
-from bot.presentation.messages import text
+from bot.presentation.messages import LANGUAGES, text
 from bot.services.away import HeldNotice
 from bot.services.time_rules import AwayRefusedError, TurnNow
 
 KINDS = ("turn", "remind", "nudge", "next")
+CONTENT_LIMIT = 2000
+"""The most characters Discord takes in a message's text."""
+SNOWFLAKE = 1_312_345_678_901_234_567
+"""An id as long as Discord's are today (19 digits)."""
+GAME = 4_812_345
+"""A game number of a bot that has run for years."""
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "uk"])
@@ -56,10 +62,51 @@ def test_a_long_list_counts_what_it_leaves_out() -> None:
     release = datetime(2026, 12, 8, 12, tzinfo=UTC)
     notices = [HeldNotice(7, 9, 500, n, 3, "turn", "en", release) for n in range(25)]
     message = away.held_message(notices) or ""
-    assert message.endswith("• and 5 more.")
+    assert message.endswith("• and 5 more; `/marrakech mygames` lists your games on each server.")
     assert message.count("• Game #") == away.HELD_LINES == 20
     assert "Game #19:" in message
     assert "Game #20:" not in message
+
+
+def test_a_long_list_counts_the_lines_it_leaves_out_not_the_notices_said_no_more() -> None:
+    """A "next" whose turn began makes no line: what the list leaves out is counted in the
+    lines it does not show, not in the notices it was given."""
+    release = datetime(2026, 12, 8, 12, tzinfo=UTC)
+    turns = [HeldNotice(7, 9, 500 + n, n, 3, "turn", "en", release) for n in range(25)]
+    untrue = [HeldNotice(7, 9, 500 + n, n, 2, "next", "en", release) for n in range(3)]
+    message = away.held_message([*untrue, *turns]) or ""
+    assert message.count("• Game #") == away.HELD_LINES
+    assert message.splitlines()[-1] == text("quiet.held_more", "en", count=5)
+
+
+@pytest.mark.parametrize("kinds", [("remind",), ("turn", "remind")])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_held_message_fits_a_direct_message_and_counts_the_lines_left_out(
+    language: str, kinds: tuple[str, ...]
+) -> None:
+    """Discord refuses a message over 2,000 characters, and a refused list would never come:
+    the list names the lines that fit, whole and in order, with the ping in front that the
+    game's channel gets too (direct messages closed), and counts the others. Games numbered in
+    the millions, ids of 19 digits, each turn's end told (clocks that run in quiet hours)."""
+    release = datetime(2026, 12, 8, 7, tzinfo=UTC)
+    night = release - timedelta(hours=5)
+    ends = release + timedelta(hours=20)
+    notices, lines = [], []
+    for n in range(away.HELD_LINES):
+        game, channel = GAME + n, SNOWFLAKE + n
+        for kind in kinds:
+            notices.append(
+                HeldNotice(SNOWFLAKE, SNOWFLAKE, channel, game, 3, kind, language, release, night)
+            )
+            lines.append(text(f"quiet.held_{kind}", language, game_id=game, link=f"<#{channel}>"))
+        lines[-1] += " " + text("quiet.held_ends", language, when=away.relative(ends))
+    since = night - timedelta(hours=5)
+    turns = {game: TurnNow(game, True, ends, since) for game in range(GAME, GAME + len(lines))}
+    message = away.held_message(notices, turns) or ""
+    assert len(away.held_in_channel(SNOWFLAKE, message)) <= CONTENT_LIMIT
+    _, *listed, more = message.splitlines()
+    assert listed == lines[: len(listed)], "whole lines, in order"
+    assert more == text("quiet.held_more", language, count=len(lines) - len(listed))
 
 
 def test_a_time_left_reads_in_hours_and_minutes() -> None:

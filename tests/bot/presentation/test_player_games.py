@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.presentation.messages import LANGUAGES, text
 from bot.presentation.player_games import my_games_post, turn_dm_closed_text, turn_dm_text
+from bot.presentation.presenter import EMBED_DESCRIPTION_LIMIT
 from bot.services.views import OpenGame, Player, TurnNotice
 
 ME, ANNA = 11, 12
@@ -20,6 +22,10 @@ PLAYERS = (
     Player(None, 2, ai_level="hard"),
 )
 LINK = "https://discord.com/channels/1/20/300"
+SNOWFLAKE = 1_312_345_678_901_234_567
+"""An id as long as Discord's are today (19 digits)."""
+GAME = 4_812_345
+"""A game number of a bot that has run for years."""
 
 
 def notice(locale: str, paid_to_you=((1, 3),), you_paid=((2, 1),)) -> TurnNotice:  # type: ignore[no-untyped-def]
@@ -178,3 +184,37 @@ def test_my_games_says_until_when_the_player_it_waits_for_is_away_with_the_weekd
     game = OpenGame(1, 5, 20, False, 300, PLAYERS[1], yours_to_ai=False, paused=False)
     (line,) = (my_games_post([game], ME, "en", {ANNA: until}).embed.description or "").split("\n")
     assert f"away until <t:{int(until.timestamp())}:F>" in line, line
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_my_games_lists_the_games_that_fit_an_embed_and_counts_the_rest(language: str) -> None:
+    """Discord refuses an embed description over 4,096 characters, and the member would get no
+    list at all: a busy player's games (lobbies, their turn while they are away, another's turn
+    while that person is away, a seat to take back), numbered in the millions, with ids of 19
+    digits, are listed whole and in order as far as they fit, and the rest counted."""
+    until = datetime(2026, 12, 8, 14, tzinfo=UTC)
+    me = Player(SNOWFLAKE, 0)
+    games = []
+    for n in range(30):
+        other = Player(SNOWFLAKE + 1 + n, 1)
+        waiting = OpenGame(GAME + n, SNOWFLAKE, SNOWFLAKE + n, False, SNOWFLAKE + n, other)
+        games.append(
+            [
+                waiting,
+                dataclasses.replace(waiting, to_play=me),
+                dataclasses.replace(waiting, lobby=True, to_play=None),
+                dataclasses.replace(
+                    waiting,
+                    to_play=dataclasses.replace(me, autoplay=True),
+                    yours_to_ai=True,
+                    paused=True,
+                ),
+            ][n % 4]
+        )
+    away = {SNOWFLAKE + n: until for n in range(31)}
+    lines = [my_games_post([game], SNOWFLAKE, language, away).embed.description for game in games]
+    description = my_games_post(games, SNOWFLAKE, language, away).embed.description or ""
+    assert len(description) <= EMBED_DESCRIPTION_LIMIT
+    *listed, more = description.split("\n")
+    assert listed == lines[: len(listed)], "whole lines, in order"
+    assert more == text("mygames.more", language, count=len(games) - len(listed))
