@@ -1082,6 +1082,40 @@ async def test_a_second_callback_of_another_type_is_refused_as_already_acknowled
     assert len(fake.messages(scene.channel)) == 1
 
 
+async def test_an_autocomplete_answer_over_discord_s_limits_is_refused(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord shows at most 25 choices, each named in 1 to 100 characters with a text value
+    of at most 100: an answer past that is refused (400 / 50035) and answers nothing, so a bot
+    offering too much fails here as it would on Discord."""
+    handle = fake.interaction_from_payload(4, scene.alice, scene.channel, {"name": "x"})
+    fake.world.register_interaction(handle)  # 4: an option typed into, asking for choices
+    path = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+
+    def answer(*choices: tuple[str, str]) -> dict[str, Any]:
+        return {"type": 8, "data": {"choices": [{"name": n, "value": v} for n, v in choices]}}
+
+    refused = []
+    for wrong in (
+        answer(*((f"zone {n}", f"Zone/{n}") for n in range(26))),
+        answer(("", "UTC")),
+        answer(("UTC", "U" * 101)),
+    ):
+        async with http.post(path, json=wrong) as response:
+            body = await response.json()
+            refused.append((response.status, body["code"], json.dumps(body["errors"])))
+    assert [(status, code) for status, code, _ in refused] == [(400, 50035)] * 3
+    assert '"choices": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH"' in refused[0][2]
+    assert '"name": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH"' in refused[1][2]
+    assert '"value": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH"' in refused[2][2]
+    assert handle.refusals == [50035] * 3
+    assert handle.callback_type is None, "a refused answer answers nothing"
+
+    async with http.post(path, json=answer(*((f"zone {n}", "Z" * 100) for n in range(25)))) as ok:
+        assert ok.status == 204, await ok.text()
+    assert handle.callback_type == 8
+
+
 async def test_raw_gateway_zlib_stream_identify_invalidate_and_refused_resume(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -1299,7 +1333,7 @@ async def test_multipart_files_keep_their_exact_bytes_and_bad_bodies_get_400(
         refused = (bad.status, (await bad.json())["code"])
 
     message = fake.world.messages[int(sent["id"])]
-    assert [a["filename"] for a in sent["attachments"]] == ["board.png", "r\u00e9cord.json"]
+    assert [a["filename"] for a in sent["attachments"]] == ["board.png", "record.json"]
     assert message.file("board.png") == awkward
     assert message.attachments[0].content_type == "image/png"
     assert refused == (400, 50109)

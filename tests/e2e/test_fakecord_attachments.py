@@ -82,6 +82,29 @@ async def test_a_create_naming_a_file_it_sends_is_fine_one_it_lacks_is_recorded(
     assert "names no attachment" in first.describe()
 
 
+async def test_a_file_keeps_the_name_discord_gives_it_which_a_link_must_name(
+    fake: FakeDiscord, channel: FakeChannel, http: aiohttp.ClientSession
+) -> None:
+    """Discord keeps an uploaded file's name in ASCII letters, digits, `_`, `.` and `-` (a
+    space becomes `_`, other characters go, and so does a leading `_`): an embed linking to
+    the name as it was sent shows no picture, and the fake records the link."""
+    path = f"/api/v10/channels/{channel.id}/messages"
+    renamed = []
+    for name in ("hello (world).png", "_board.png", "r\u00e9cord 2.png", "marrakech-7.png"):
+        async with http.post(path, data=form({"embeds": [pictured(name)]}, name)) as response:
+            renamed.append((await sent(response))["attachments"][0]["filename"])
+    assert renamed == ["hello_world.png", "board.png", "record_2.png", "marrakech-7.png"]
+    assert links(fake) == [
+        ("create", "attachment://hello (world).png", ("hello_world.png",)),
+        ("create", "attachment://_board.png", ("board.png",)),
+        ("create", "attachment://r\u00e9cord 2.png", ("record_2.png",)),
+    ]
+
+    async with http.post(path, data=form({"embeds": [pictured("a_b.png")]}, "a b.png")) as response:
+        await sent(response)
+    assert len(fake.missing_attachments) == 3, "a link to the name as kept finds its file"
+
+
 async def test_an_edit_counts_the_files_it_keeps_and_those_it_sends(
     fake: FakeDiscord, channel: FakeChannel, http: aiohttp.ClientSession
 ) -> None:

@@ -19,10 +19,11 @@ from PIL import Image
 
 import engine
 from bot.presentation import community, images, names, presenter, ratings
-from bot.presentation.messages import text
+from bot.presentation.messages import LANGUAGES, text
 from bot.services import GameStatus, GameView, Player
+from bot.services.ratings import RatingService
 from bot.services.reliability import Reliability
-from bot.services.stats import accuracy_of
+from bot.services.stats import StatsService, accuracy_of
 from bot.services.views import (
     Accuracy,
     AiRecord,
@@ -34,10 +35,19 @@ from bot.services.views import (
     RatedResult,
     RatingChange,
 )
+from bot.storage.ratings import RatingRow
+from bot.storage.stats import HistoryRow, PlayerStats
 from bot.workers.pool import WorkerPool
 from render import rating_chart
 from render.text import draw_text
 from tests.bot.presentation.test_languages import game_row
+
+EMBED_LIMIT = 6000
+"""The most characters Discord takes in an embed's texts together."""
+SNOWFLAKE = 1_312_345_678_901_234_567
+"""An id as long as Discord's are today (19 digits)."""
+GAME = 9_812_345
+"""A game number of a bot that has run for years."""
 
 SUMMARY = PlayerSummary(
     100, games=4, wins=1, average_score=51.5, best_score=70, favourite_color="red"
@@ -181,6 +191,31 @@ def test_a_leaderboard_without_provisional_players_or_ratings() -> None:
     assert post.embed.footer.text is None
     empty = community.leaderboard_post(Leaderboard((), (), 10), "fr")
     assert description(empty) == "Personne n'a encore terminé de partie classée sur ce serveur."
+
+
+class CrowdedServer:
+    """A server with more rated people than a leaderboard lists: as many as it is asked for,
+    the settled ones first, and its three AI levels."""
+
+    async def leaderboard(self, guild_id: int, settled: int, limit: int) -> list[RatingRow]:
+        return [
+            RatingRow(SNOWFLAKE + n, None, 95.0, 0.9, 1_234 if n < limit // 2 else settled - 1)
+            for n in range(limit)
+        ]
+
+    async def references(self, guild_id: int) -> list[RatingRow]:
+        return [RatingRow(None, level, 30.0, 1.0, 5_000) for level in ("easy", "medium", "hard")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_full_leaderboard_fits_discord_s_embed(language: str) -> None:
+    """As many people as the leaderboard lists, with the longest ids, ratings and game counts
+    in the thousands, settled and provisional, fit one embed in every language."""
+    board = await RatingService(CrowdedServer()).leaderboard(1)  # type: ignore[arg-type]
+    assert board.players
+    embed = community.leaderboard_post(board, language).embed
+    assert len(embed.description or "") <= presenter.EMBED_DESCRIPTION_LIMIT
+    assert len(embed) <= EMBED_LIMIT
 
 
 # --- the stats -------------------------------------------------------------------------------
@@ -422,6 +457,35 @@ def test_no_score_is_shown_when_no_game_ended_in_play(language: str) -> None:
     assert "**2**" in said, "the games still counted"
 
 
+class BusySubstitute:
+    """A member with many games of their own, 20 judged, and more games finished for others
+    than the stats list: as many as they are asked for."""
+
+    async def player(self, guild_id: int, user_id: int) -> PlayerStats:
+        return PlayerStats(user_id, 1_234, 567, 61.4, 98, "red")
+
+    async def finished_for(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[tuple[int, int, int]]:
+        return [(GAME - n, 4, SNOWFLAKE + 1 + n) for n in range(limit)]  # game, place, for
+
+    async def recent_accuracy(self, guild_id: int, user_id: int, limit: int) -> list[float]:
+        return [87.5 - n for n in range(limit)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_the_stats_of_a_member_who_finished_many_games_for_others_fit_discord_s_embed(
+    language: str,
+) -> None:
+    """As many games finished for someone as the stats list, numbered in the millions, with
+    the accuracy and the other lines, fit one embed in every language."""
+    summary = await StatsService(BusySubstitute()).player(1, SNOWFLAKE)  # type: ignore[arg-type]
+    assert summary.finished_for
+    embed = community.stats_post(summary, None, language).post.embed
+    assert len(embed.description or "") <= presenter.EMBED_DESCRIPTION_LIMIT
+    assert len(embed) <= EMBED_LIMIT
+
+
 # --- the history -----------------------------------------------------------------------------
 
 
@@ -465,3 +529,29 @@ def test_the_history_calls_an_abandoned_game_abandoned_as_its_end_notice_does(
     ).splitlines()
     assert text("history.outcome.abandoned", language) in abandoned, abandoned
     assert text("history.outcome.aborted", language) in aborted, aborted
+
+
+class EveryGameStore:
+    """A server with more finished games than the history lists: as many as it is asked
+    for, each won by four people sharing the win."""
+
+    async def history(self, guild_id: int, channel_id: int | None, limit: int) -> list[HistoryRow]:
+        when = datetime(2026, 12, 8, 12, tzinfo=UTC)
+        winners = tuple(SNOWFLAKE + seat for seat in range(4))
+        return [
+            HistoryRow(
+                GAME - n, SNOWFLAKE + n, "over", "finished", 4, when, when, winners, (None,) * 4
+            )
+            for n in range(limit)
+        ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_full_history_fits_discord_s_embed(language: str) -> None:
+    """As many games as the history lists, numbered in the millions, in channels with the
+    longest ids and each won by four people, fit one embed in every language."""
+    rows = await StatsService(EveryGameStore()).history(1, None)  # type: ignore[arg-type]
+    assert rows
+    embed = community.history_post(rows, server=True, language=language).embed
+    assert len(embed.description or "") <= presenter.EMBED_DESCRIPTION_LIMIT
+    assert len(embed) <= EMBED_LIMIT

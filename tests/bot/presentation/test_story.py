@@ -22,7 +22,7 @@ from bot.services import GameInfo, GameStatus, GameView, Player, deadlines
 from bot.services.loaded import split_turns
 from bot.services.views import AiMove, EndReason, TurnReason
 from engine import Color, Facing
-from tests.bot.presentation.test_presentation import game_row
+from tests.bot.presentation.test_presentation import game_row, view_at_place
 
 LINK = "https://discord.com/channels/1/2/3"
 HEADER = re.compile(r"^\*\*Game #12 · turn (?P<turn>\d+)\*\* · (?P<story>.+)$")
@@ -284,6 +284,21 @@ def test_a_turn_line_speaks_the_game_s_language(language: str, header: str, laid
     line = story.turn_line(shown, story.finished_turn(shown))
     assert line.startswith(f"{header}{before.state.turn}** · ")
     assert laid in line
+
+
+def test_a_turn_line_too_long_for_a_message_is_cut_to_what_discord_takes() -> None:
+    """The turn's message is edited down to its line, a message's text: Discord refuses one
+    over 2,000 characters, so the line is cut there, marked with an ellipsis, as the turn's
+    embed is at its own limit."""
+    payment = engine.TaxPaid(
+        payer=1, payee=2, owed=5, paid=5, color=engine.Color.BLUE, region=frozenset({12})
+    )
+    long = dataclasses.replace(view_at_place(), turn_events=(payment,) * 100)
+    assert long.state is not None
+    line = story.turn_line(long, long.state.turn)
+    assert len(line) == story.CONTENT_LIMIT == 2000
+    assert line.endswith("…")
+    assert line.startswith(f"**Game #12 · turn {long.state.turn}** · ")
 
 
 def previous_turn_of_a_person() -> tuple[GameView, int, int]:

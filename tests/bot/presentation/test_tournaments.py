@@ -21,12 +21,15 @@ from bot.services.tournament_views import (
     TournamentStatus,
     TournamentView,
 )
+from bot.services.tournaments import MAX_PLAYERS
 from bot.storage.kinds import GameStatus
 from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_languages import button_labels, english_in, post_texts
 
 MOD = 100
 PLAYERS = (101, 102, 103)
+SNOWFLAKE = 1_312_345_678_901_234_567
+"""A user id as long as Discord's are today (19 digits)."""
 
 
 def view(
@@ -125,6 +128,24 @@ def test_a_sign_up_says_how_many_more_from_the_first_player_not_shown() -> None:
     crowd = tuple(Entrant(user) for user in range(1000, 1000 + shown.SHOWN_ENTRANTS + 1))
     post = shown.signup_post(view(status=TournamentStatus.SIGNUP, entrants=crowd))
     assert (post.embed.fields[0].value or "").endswith("and 1 more")
+
+
+@pytest.mark.parametrize("count", [3, shown.SHOWN_ENTRANTS])
+def test_a_sign_up_that_lists_every_player_counts_no_more(count: int) -> None:
+    """Up to SHOWN_ENTRANTS players, the list is their mentions alone: no "and 0 more"."""
+    crowd = tuple(Entrant(SNOWFLAKE + n) for n in range(count))
+    post = shown.signup_post(view(status=TournamentStatus.SIGNUP, entrants=crowd))
+    assert post.embed.fields[0].value == ", ".join(f"<@{SNOWFLAKE + n}>" for n in range(count))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_full_sign_up_with_real_ids_fits_a_field(language: str) -> None:
+    """The most players a tournament takes, with ids as long as Discord's are today, fit the
+    1,024 characters of a field and the 6,000 of an embed."""
+    crowd = tuple(Entrant(SNOWFLAKE + n) for n in range(MAX_PLAYERS))
+    post = shown.signup_post(view(language, TournamentStatus.SIGNUP, entrants=crowd))
+    assert len(post.embed.fields[0].value or "") <= shown.FIELD_LIMIT
+    assert len(post.embed) <= shown.EMBED_LIMIT
 
 
 def test_an_abort_is_announced_as_by_whoever_aborted() -> None:

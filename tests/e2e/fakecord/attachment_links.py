@@ -2,12 +2,16 @@
 message has: Discord accepts a link to a file the message lacks and shows the embed without
 that picture, so the fake records each such link for the tests to fail on instead.
 
+A file keeps the name Discord gives it on upload (`uploaded_name`), which a link must name.
+
 A message's files are the ones it has after the write: on a create, those sent; on an edit,
 those kept (all of them when the edit says nothing of attachments) plus those sent.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +22,19 @@ Json = dict[str, Any]
 SCHEME = "attachment://"
 LINKED = (("image", "url"), ("thumbnail", "url"), ("author", "icon_url"), ("footer", "icon_url"))
 """The places of an embed that may show a picture: (field, key of its URL)."""
+NOT_KEPT = re.compile(r"[^A-Za-z0-9_.-]")
+"""The characters Discord takes out of an uploaded file's name."""
+
+
+def uploaded_name(name: str) -> str:
+    """A file's name as Discord keeps it on upload, as werkzeug's `secure_filename` writes it
+    (discord-api-docs #7754): accents dropped, anything else not ASCII gone, spaces (and
+    slashes) one `_`, every other character but `_`, `.` and `-` gone, then `_` and `.` taken
+    off both ends ("hello (world).png" is kept as "hello_world.png"). Discord's docs ask an
+    `attachment://` link for a name of those characters alone, so the fake does not rewrite
+    links: a link to a name sent otherwise names no file of its message."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return NOT_KEPT.sub("", "_".join(plain.replace("/", " ").split())).strip("._")
 
 
 @dataclass(frozen=True, slots=True)

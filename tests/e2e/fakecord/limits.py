@@ -24,6 +24,9 @@ MAX_ROW_BUTTONS = 5
 MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
 MAX_SELECT_OPTIONS = 25
+MAX_AUTOCOMPLETE_CHOICES = 25
+MAX_CHOICE_TEXT = 100
+"""The most characters of an autocomplete choice's name, and of its value when a text."""
 MAX_V2_COMPONENTS = 40
 MAX_FILES = 10
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -266,6 +269,46 @@ def _check_allowed_mentions(allowed: object) -> list[FormError]:
         for kind in ("users", "roles")
         if kind in parse and allowed.get(kind)
     ]
+
+
+def check_autocomplete(data: Json) -> list[FormError]:
+    """Everything Discord would refuse in an autocomplete answer's data (callback type 8): more
+    than 25 choices, a choice's name not of 1 to 100 characters, a text value over 100."""
+    choices = data.get("choices") or []
+    errors: list[FormError] = []
+    if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
+        errors.append(
+            FormError(
+                "data.choices",
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_AUTOCOMPLETE_CHOICES} or fewer in length.",
+            )
+        )
+    for index, choice in enumerate(choices):
+        where = f"data.choices.{index}"
+        name = choice.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_TEXT:
+            errors.append(
+                FormError(
+                    f"{where}.name",
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {MAX_CHOICE_TEXT} in length.",
+                )
+            )
+        value = choice.get("value")
+        if value is None:
+            errors.append(
+                FormError(f"{where}.value", "BASE_TYPE_REQUIRED", "This field is required")
+            )
+        elif isinstance(value, str) and len(value) > MAX_CHOICE_TEXT:
+            errors.append(
+                FormError(
+                    f"{where}.value",
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_CHOICE_TEXT} or fewer in length.",
+                )
+            )
+    return errors
 
 
 def form_error_body(errors: list[FormError]) -> Json:

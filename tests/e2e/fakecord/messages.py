@@ -10,7 +10,7 @@ from aiohttp import web
 
 from . import errors
 from . import permissions as perms
-from .attachment_links import missing_attachments
+from .attachment_links import missing_attachments, uploaded_name
 from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Gateway
 from .limits import check_message, form_error_body, is_empty
 from .mentions import resolve_mentions
@@ -268,7 +268,7 @@ class MessageStore:
 
     def _stored(self, channel: FakeChannel, upload: Upload, entry: Json | None) -> FakeAttachment:
         attachment_id = self.world.snowflakes.next()
-        filename = (entry or {}).get("filename") or upload.filename
+        filename = uploaded_name((entry or {}).get("filename") or upload.filename)
         return FakeAttachment(
             id=attachment_id,
             filename=filename,

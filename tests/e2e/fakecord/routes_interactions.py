@@ -22,6 +22,7 @@ from .interactions import (
     InteractionEvent,
     InteractionHandle,
 )
+from .limits import check_autocomplete, form_error_body
 from .messages import MessageStore, Upload, read_body
 from .model import FakeMessage
 from .responses import Route, json_response, no_content
@@ -158,7 +159,15 @@ class InteractionRoutes:
             return None
         if response_type == PONG and handle.type == 1:
             return None
-        if response_type in (AUTOCOMPLETE_RESULT, MODAL):
+        if response_type == AUTOCOMPLETE_RESULT:
+            problems = check_autocomplete(data)
+            if problems:
+                detail = form_error_body(problems)
+                raise errors.DiscordError(
+                    400, errors.INVALID_FORM_BODY, "Invalid Form Body", errors=detail["errors"]
+                )
+            return None
+        if response_type == MODAL:
             return None
         raise errors.DiscordError(
             400, errors.INVALID_FORM_BODY, f"Invalid response type {response_type}"
