@@ -6,8 +6,10 @@ sleeps."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -28,6 +30,7 @@ from bot.services import (
     Reminder,
     StatsService,
     TurnReason,
+    dice,
 )
 from bot.services.errors import (
     BadOptionError,
@@ -41,7 +44,7 @@ from bot.services.errors import (
     NotHandedToAiError,
 )
 from bot.storage import Database, GameStore, GuildStore, StatsStore, open_database
-from bot.workers.pool import WorkerPool
+from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_service import choose
 
@@ -101,8 +104,10 @@ def seeds() -> str:
     return "0123456789abcdef" * 2
 
 
-def make_table(database: Database, clock: ManualClock) -> Table:
-    service = GameService(GameStore(database), clock=clock, seeds=seeds, ai_budget=FAST_AI)
+def make_table(database: Database, clock: ManualClock, workers: WorkerPool | None = None) -> Table:
+    service = GameService(
+        GameStore(database), clock=clock, seeds=seeds, ai_budget=FAST_AI, workers=workers
+    )
     table = Table(database, clock, service, None)  # type: ignore[arg-type]
     table.scheduler = Scheduler(service.turns, table.handle, clock)
     return table
@@ -209,6 +214,8 @@ async def test_an_ai_seat_in_a_timed_game_plays_as_soon_as_its_turn_comes(table:
 
 
 async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets) -> None:
+    """The same game played again makes the same choices, each AI decision being the one its
+    level makes from the game's seed and the log position the decision fills."""
     records = []
     for _ in range(2):
         db = await open_database(await fresh_targets.new())
@@ -221,11 +228,50 @@ async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets
                 view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
                 await table.show(view)
             await run_until_quiet(table)
-            records.append((await table.service.play.record(view.id))["actions"])
+            records.append(await table.service.play.record(view.id))
         finally:
             await db.close()
-    assert records[0] == records[1]
-    assert len(records[0]) > 12
+    assert records[0]["actions"] == records[1]["actions"]
+    record = engine.record_from_json(records[0])
+    assert len(record.actions) > 12
+    levels = {player.seat: player.ai_level for player in view.players}
+    state = engine.new_game(record.config)
+    decisions = 0
+    for position, action in enumerate(record.actions, start=1):
+        level = levels[state.to_move]
+        if level is not None and engine.current_player(state) != engine.CHANCE:
+            seed = dice.ai_seed(seeds(), position)
+            assert action == ai.choose_action(state, level, seed, FAST_AI), f"at {position}"
+            decisions += 1
+        state, _ = engine.apply(state, action)
+    assert decisions > 6, "the AI seats decided"
+
+
+async def test_ai_decisions_are_slow_jobs_in_the_workers(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An AI decision runs in the workers' slow lane, which may hold every worker but one: AI
+    turns never keep a click's picture waiting for a worker."""
+    workers = WorkerPool(workers=0)
+    lanes: list[tuple[str, Lane]] = []
+    run = workers.run
+
+    async def recorded(lane: Lane, function: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        lanes.append((function.__name__, lane))
+        return await run(lane, function, *args, **kw)
+
+    monkeypatch.setattr(workers, "run", recorded)
+    table = make_table(database, ManualClock(), workers)
+    view = await human_vs_ai(table, "easy", "hard")
+    for _ in range(3):
+        await run_until_quiet(table)
+        view = await table.service.play.look(view.id)
+        view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
+        await table.show(view)
+    await run_until_quiet(table)
+    decisions = [lane for name, lane in lanes if name == "choose_action"]
+    assert len(decisions) >= 4, "the AI seats decided"
+    assert set(decisions) == {Lane.SLOW}
 
 
 # --- turn time limits ------------------------------------------------------------------------

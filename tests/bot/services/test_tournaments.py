@@ -207,6 +207,44 @@ async def test_the_player_with_the_bye_plays_the_round_against_the_medium_ai(
     assert [p.ai_level for p in game.players if p.user_id is None] == ["medium"]
 
 
+@pytest.mark.parametrize("limit", [3600, None])
+async def test_a_bye_s_ai_dealt_the_first_turn_plays_it_at_once(
+    database: Database, limit: int | None
+) -> None:
+    """As every AI seat, with a turn limit or without: no reminder, and its turn is due as soon
+    as the table's game starts, not when a person's clock would run out."""
+    clock = ManualClock()
+    games, tournaments = services(database, clock=clock)
+    first = None
+    for attempt in range(12):  # each game's seed deals the first turn: find a bye's AI dealt it
+        view = await tournaments.open(
+            guild_id=GUILD,
+            channel_id=CHANNEL + attempt,
+            moderator_id=MOD,
+            name=f"cup {attempt}",
+            format="swiss",
+            seats=2,
+            rounds=3,
+            variant="standard",
+            turn_limit_seconds=limit,
+            locale="en",
+        )
+        for player in PLAYERS:
+            await tournaments.join(view.id, player, f"player {player}")
+        await tournaments.start(view.id, MOD, moderator=False)
+        first = next((g for g in await set_up(tournaments, view.id) if g.ai_to_move), None)
+        if first is not None:
+            break
+    assert first is not None, "a bye whose AI has the first turn"
+    row = await GameStore(database).get(first.id)
+    assert row is not None
+    assert row.remind_at is None, "an AI is never reminded"
+    assert row.due_at == clock.now, "due at once"
+    turn = await games.turns.play_due(first.id, first.seq)  # with no time passed
+    assert isinstance(turn, AutoTurn)
+    assert turn.reason is TurnReason.AI
+
+
 SNAPSHOT_TIME = datetime(2026, 1, 1, tzinfo=UTC)
 
 
