@@ -124,6 +124,24 @@ def test_record_piles_are_written_per_seat() -> None:
     assert document["actions"] == ["S", "D1", "c2d2"]
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_resigned_game_s_record_replays_to_its_end_only_with_its_resignations(
+    players: int,
+) -> None:
+    """The "resignations" extra ([[action index, seat], ...]) is part of the game: read from
+    JSON, the record of a game its resignations ended replays to that end; a reader that drops
+    the extra replays the same actions to a game still being played."""
+    state, _ = play(start(players), "S", "D1", "c2d2")
+    for seat in range(1, players):
+        state, _ = resign(state, seat)
+    assert state.is_over
+    document = json.loads(json.dumps(record_to_json(record_of(state))))
+    assert document["resignations"] == [[3, seat] for seat in range(1, players)]
+    assert replay_record(record_from_json(document)) == state
+    del document["resignations"]
+    assert not replay_record(record_from_json(document)).is_over
+
+
 def test_replay_error_names_index_notation_and_reason() -> None:
     """FORMATS.md 2: e.g. "action 2 'd3d4': a rug cannot cover Assam's square"."""
     document = record_to_json(record_of(start(4)))

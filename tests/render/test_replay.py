@@ -1,5 +1,5 @@
-"""Replay GIFs: one frame per turn, marking that turn's path, payment and rug, small enough
-for Discord, the same bytes every time."""
+"""Replay GIFs: one frame per turn, marking that turn's path, payment and rug, looping for
+ever, small enough for Discord, the same bytes every time."""
 
 from __future__ import annotations
 
@@ -45,6 +45,13 @@ def test_full_four_player_game_gives_one_frame_per_turn_under_8_mb(game_over: Mo
     assert gif.info["duration"] == FIRST_FRAME_MS
     gif.seek(frames - 1)
     assert gif.info["duration"] == LAST_FRAME_MS
+
+
+def test_the_replay_loops_for_ever() -> None:
+    """The replay is "an animated GIF (looping)": it plays the game again and again, not once
+    to stop on the ranking."""
+    gif = _gif(render_replay(record_of(at_turn(2, seed=1, turn=3).state), size=400))
+    assert gif.info.get("loop") == 0, "0: loop for ever; without it a viewer plays it once"
 
 
 def test_frames_follow_the_turns_and_end_on_the_final_state(game_over: Moment) -> None:

@@ -273,13 +273,17 @@ async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
 
 
 async def test_the_analysis_offers_the_drill_to_the_games_players_alone(edge: Edge) -> None:
+    """To each of its players, whatever their seat (seat 0 too), and to no one else."""
     final = await played(edge, turns=0)
-    for user, offered in ((edge.host, [OPEN]), (edge.outsider, [])):
+    seats = {player.user_id: player.seat for player in (await edge.service.play.look(1)).players}
+    assert set(seats.values()) == {0, 1}, "both seats are tried, seat 0 among them"
+    drill = ["mk:drill:1:0:open"]
+    for user, offered in ((edge.host, drill), (edge.guest, drill), (edge.outsider, [])):
         clicking = edge.click(user, final, "Analysis")
         answer = await clicking.answer(timeout=60.0)
-        assert [b.label for b in answer.buttons()] == offered
-        if offered:
-            assert answer.buttons()[0].custom_id == "mk:drill:1:0:open"
+        assert [b.custom_id for b in answer.buttons()] == offered, (user.id, seats.get(user.id))
+        if user is edge.host:
+            assert [b.label for b in answer.buttons()] == [OPEN]
 
 
 def test_a_drill_button_is_rebuilt_from_its_id_alone() -> None:

@@ -531,6 +531,23 @@ def test_the_history_calls_an_abandoned_game_abandoned_as_its_end_notice_does(
     assert text("history.outcome.aborted", language) in aborted, aborted
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_the_history_calls_a_cancelled_lobby_cancelled_not_aborted(language: str) -> None:
+    """A lobby its host cancelled had no game played: it reads "cancelled", as its lobby
+    said, never "aborted", which the history says of a game someone stopped."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    rows = [
+        PastGame(2, 5, "aborted", "cancelled", 1, now, now, (), ()),
+        PastGame(1, 5, "aborted", "aborted-by-host", 2, now, now, (), ()),
+    ]
+    cancelled, aborted = description(
+        community.history_post(rows, server=False, language=language)
+    ).splitlines()
+    assert text("history.outcome.cancelled", language) in cancelled, cancelled
+    assert text("history.outcome.aborted", language) not in cancelled, cancelled
+    assert text("history.outcome.aborted", language) in aborted, aborted
+
+
 class EveryGameStore:
     """A server with more finished games than the history lists: as many as it is asked
     for, each won by four people sharing the win."""

@@ -1,7 +1,7 @@
 """Names on the board: the picture a message goes with names every seat, in seat order: a human
 by the display name stored with their seat, an AI by its name in the game's language, and a
 seat without a name by render's seat label. The names go from the lobby to the picture, survive
-a restart, and name the replay's seats too."""
+a restart, and name the replay's seats too, whose panel speaks the language asked for."""
 
 from __future__ import annotations
 
@@ -122,6 +122,25 @@ async def test_the_replay_names_its_seats(monkeypatch: pytest.MonkeyPatch) -> No
     assert await pictures.replay_gif(record, "fr", PLAYERS) == b"GIF89a"
     assert await pictures.replay_gif(record, "en") == b"GIF89a"
     assert [options["names"] for options in asked] == [("🤖 IA (difficile)", "", "Zoë 🌵"), None]
+
+
+@pytest.mark.parametrize("language", ["fr", "uk"])
+async def test_the_replay_is_drawn_in_the_language_asked_for(
+    monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """The GIF's panel speaks the server's language, as the answer and the analysis it comes
+    with do: not English."""
+    drawn: list[Any] = []
+
+    def render_replay(record: engine.Record, **options: Any) -> bytes:
+        drawn.append(options["labels"])
+        return b"GIF89a"
+
+    monkeypatch.setattr(jobs, "render_replay", render_replay)
+    record = engine.record_to_json(engine.record_of(played()))
+    await images.Pictures(WorkerPool(workers=0)).replay_gif(record, language, PLAYERS)
+    assert drawn == [images.labels(language)]
+    assert drawn[0] != images.labels("en")
 
 
 # --- from the lobby to the picture, through the database ------------------------------------

@@ -47,7 +47,8 @@ async def test_only_a_game_of_this_server_played_to_its_end_has_a_replay(
     database: Database,
 ) -> None:
     """`/marrakech replay game:` hands out the record (its seed revealed) of a finished game of
-    the asking server only: another server's game by its number is no finished game here."""
+    the asking server only: another server's game by its number is no finished game here, and
+    neither is one still running, one aborted or a lobby cancelled."""
     service = service_on(database)
     over = await opened(service, (HOST, BOB), channel=1)
     assert (await service.play.resign(over.id, BOB)).status is GameStatus.OVER
@@ -59,6 +60,14 @@ async def test_only_a_game_of_this_server_played_to_its_end_has_a_replay(
     running = await opened(service, (HOST, BOB), channel=2)
     with pytest.raises(NotAReplayError):
         await service.play.replay_record(running.id, GUILD)
+    await step(service, running)
+    assert (await service.play.abort(running.id, HOST)).status is GameStatus.ABORTED
+    with pytest.raises(NotAReplayError):
+        await service.play.replay_record(running.id, GUILD)
+    lobby = await service.lobby.create_lobby(guild_id=GUILD, channel_id=3, host_id=HOST, seats=2)
+    assert (await service.lobby.cancel(lobby.id, HOST)).status is GameStatus.ABORTED
+    with pytest.raises(NotAReplayError):
+        await service.play.replay_record(lobby.id, GUILD)
 
 
 async def test_an_abandoned_game_was_stopped_before_its_end(table: Table) -> None:

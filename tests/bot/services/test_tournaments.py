@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.presentation.images import seat_names
-from bot.services import GameService, GameStatus, GameView, pairing
+from bot.services import GameService, GameStatus, GameView, dice, pairing
 from bot.services.errors import (
     AlreadyEnteredError,
     BadOptionError,
@@ -409,6 +410,45 @@ async def test_the_seeding_is_drawn_from_the_tournament_s_seed(database: Databas
     assert seeding != list(sign_ups), "drawn, not taken in sign-up order"
     others = {tuple(seeded(f"{n:032x}", list(sign_ups))) for n in range(1, 11)}
     assert len(others) > 1, "another seed, another draw"
+
+
+async def test_every_table_s_game_has_a_secret_seed_of_its_own_in_every_round(
+    database: Database,
+) -> None:
+    """As a lobby's game (R13): each table's game, round after round, is dealt and rolled from
+    a seed of its own, neither the tournament's nor another table's, committed at its start.
+    The seed a finished table's record reveals is that game's alone: it tells nothing of the
+    dice of a table still played or of a round to come."""
+    games, tournaments = services(database)
+    store = GameStore(database)
+    view = await opened(tournaments)  # five players at tables of two: two tables and a bye
+    await tournaments.start(view.id, MOD, moderator=False)
+    tournament = await TournamentStore(database).get(view.id)
+    assert tournament is not None
+    seeds: dict[int, tuple[str, str]] = {}
+    records: dict[int, str] = {}
+    for _ in range(3):
+        started = await set_up(tournaments, view.id)
+        assert len(started) == 3
+        for game in started:
+            row = await store.get(game.id)
+            assert row is not None
+            assert row.seed_sha256 == game.game.seed_sha256 == dice.commitment(row.seed)
+            seeds[game.id] = (row.seed, row.seed_sha256)
+        for game in started:
+            ended = await end_by_resignations(games, game)
+            record = await games.play.record(ended.id)
+            assert record["seed"] == seeds[ended.id][0], "the record reveals the game's own seed"
+            records[ended.id] = json.dumps(record)
+            await tournaments.game_closed(ended.id)
+    assert len(seeds) == 9, "three rounds of three tables"
+    assert len({seed for seed, _ in seeds.values()}) == 9, "a seed per table"
+    assert len({sha for _, sha in seeds.values()}) == 9, "a commitment per table"
+    assert tournament.seed not in {seed for seed, _ in seeds.values()}
+    for game_id, text in records.items():
+        assert tournament.seed not in text
+        for other, (seed, _) in seeds.items():
+            assert other == game_id or seed not in text, (game_id, other)
 
 
 async def test_an_abort_ends_the_tournament_and_its_games(database: Database) -> None:

@@ -1,7 +1,8 @@
 """Stats count what the final message says: an eliminated seat's game and loss, not its score.
-The history names the substitute who won a seat for someone, and a member's games finished for
-someone come newest first. A player's favourite colour is the one they played most. The places
-stored before migration 0030 are numbered as the final message numbers them."""
+The history lists the newest games newest first, lobbies left out, and names the substitute who
+won a seat for someone; a member's games finished for someone come newest first. A player's
+favourite colour is the one they played most. The places stored before migration 0030 are
+numbered as the final message numbers them."""
 
 from __future__ import annotations
 
@@ -91,6 +92,42 @@ async def test_the_history_names_the_substitute_whose_seat_won(db: Database) -> 
     # Read without the substitute, the win would go to the one who left, whose stats lose it.
     assert game.winner_ids == (substitute,)
     assert game.winner_levels == (None,)
+
+
+async def test_the_history_lists_the_newest_games_newest_first(db: Database) -> None:
+    """Twelve games over, in turn in channels 10 and 11: the server's history is its newest
+    ten, newest first, and a channel's its own newest, newest first."""
+    made = [
+        await finished_game(db, 10 + n % 2, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+        for n in range(12)
+    ]
+    stats = StatsStore(db)
+    server = [game.game_id for game in await stats.history(GUILD, None, 10)]
+    assert server == made[::-1][:10]
+    channel = [game.game_id for game in await stats.history(GUILD, 10, 3)]
+    assert channel == made[0::2][::-1][:3]
+
+
+async def test_a_lobby_is_in_no_history(db: Database) -> None:
+    """A lobby still waiting for its players is no game played yet: neither the server's
+    history nor its channel's lists it."""
+    over = await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    await GameStore(db).create(
+        NewGame(
+            guild_id=GUILD,
+            channel_id=11,
+            host_id=100,
+            seats_wanted=2,
+            variant="standard",
+            turn_limit_seconds=None,
+            seed="ab" * 16,
+            seed_sha256="cd" * 32,
+        ),
+        NOW,
+    )
+    stats = StatsStore(db)
+    assert [game.game_id for game in await stats.history(GUILD, None, 10)] == [over]
+    assert await stats.history(GUILD, 11, 10) == []
 
 
 async def test_the_games_finished_for_someone_are_the_newest_first(db: Database) -> None:

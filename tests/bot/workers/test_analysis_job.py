@@ -1,5 +1,6 @@
 """A finished game's analysis and its picture, computed in a worker process: the same as in this
-one, and kept by the bot so a second look costs only the drawing."""
+one, and kept by the bot so a second look costs only the drawing; the picture names each seat
+as the board's panel does."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ai.judge_json import judgement_from_json
 from bot.presentation import analysis as presentation
 from bot.presentation import analysis_bench
 from bot.presentation.analysis import AnalysisPictures, analysis_texts
+from bot.presentation.names import ai_name
 from bot.services.analysis import FinishedGame
 from bot.services.judgements import GameJudgements
 from bot.services.views import Player
@@ -105,6 +107,29 @@ async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch
     await pictures.png(other, "en")
     await pictures.png(duel, "en")
     assert len(calls) == 3, "only the last game is kept"
+
+
+async def test_the_analysis_picture_names_each_seat_as_the_board_s_panel_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A person by their name, an AI seat by its level in the reader's language: never
+    "Seat 1", "Seat 2"."""
+    named: list[Any] = []
+    draw = worker_jobs.analysis_png
+
+    def unjudged(record: engine.Record, judged: GameJudgement) -> Any:
+        return worker_jobs.GameReview(analyse(record), (), ())
+
+    def recording(analysis: Any, texts: Any, names: Any, *rest: Any) -> bytes:
+        named.append(names)
+        return draw(analysis, texts, names, *rest)
+
+    monkeypatch.setattr(worker_jobs, "game_review", unjudged)
+    monkeypatch.setattr(worker_jobs, "analysis_png", recording)
+    pictures = AnalysisPictures(WorkerPool(workers=0), cast(GameJudgements, _Unjudged()))
+    players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
+    await pictures.png(FinishedGame(5, golden_data("2p-standard"), players), "fr")
+    assert named == [("Amina", ai_name("hard", "fr"))]
 
 
 def test_the_benchmark_times_and_draws(
