@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from bot.storage import Database, GameStore, NewGame, StatsStore, open_database
+from bot.storage import Database, GameRow, GameStore, NewGame, StatsStore, open_database
 from bot.storage.games import ResultRow
 from bot.storage.stats import SeatAccuracy
 
@@ -22,7 +22,16 @@ async def finished_game(
 ) -> int:
     """A game over on the server, with `results`; its id."""
     store = GameStore(db)
-    game = await store.create(
+    game = await lobby(db, channel_id, guild_id)
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE games SET status = 'over' WHERE id = $1", game.id)
+    await store.add_results(game.id, results)
+    return game.id
+
+
+async def lobby(db: Database, channel_id: int, guild_id: int = GUILD) -> GameRow:
+    """A 2-seat lobby of host 100 in the channel, waiting for its players."""
+    return await GameStore(db).create(
         NewGame(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -35,10 +44,6 @@ async def finished_game(
         ),
         NOW,
     )
-    async with db.transaction() as conn:
-        await conn.execute("UPDATE games SET status = 'over' WHERE id = $1", game.id)
-    await store.add_results(game.id, results)
-    return game.id
 
 
 def row(seat: int, user_id: int, score: int, place: int, eliminated: bool = False) -> ResultRow:
@@ -112,19 +117,7 @@ async def test_a_lobby_is_in_no_history(db: Database) -> None:
     """A lobby still waiting for its players is no game played yet: neither the server's
     history nor its channel's lists it."""
     over = await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
-    await GameStore(db).create(
-        NewGame(
-            guild_id=GUILD,
-            channel_id=11,
-            host_id=100,
-            seats_wanted=2,
-            variant="standard",
-            turn_limit_seconds=None,
-            seed="ab" * 16,
-            seed_sha256="cd" * 32,
-        ),
-        NOW,
-    )
+    await lobby(db, 11)
     stats = StatsStore(db)
     assert [game.game_id for game in await stats.history(GUILD, None, 10)] == [over]
     assert await stats.history(GUILD, 11, 10) == []
@@ -230,20 +223,7 @@ async def test_a_seat_with_nothing_to_count_is_judged_but_never_read(db: Databas
 
 async def test_games_without_people_or_not_over_are_never_judged(db: Database) -> None:
     await finished_game(db, 10, [ResultRow(0, None, "hard", "red", 30, 30, 1, True, False)])
-    store = GameStore(db)
-    await store.create(
-        NewGame(
-            guild_id=GUILD,
-            channel_id=11,
-            host_id=100,
-            seats_wanted=2,
-            variant="standard",
-            turn_limit_seconds=None,
-            seed="ab" * 16,
-            seed_sha256="cd" * 32,
-        ),
-        NOW,
-    )
+    await lobby(db, 11)
     assert await StatsStore(db).without_accuracy(10, 1000) == []
 
 
