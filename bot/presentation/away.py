@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
 from bot.presentation.links import mention
-from bot.presentation.messages import text
+from bot.presentation.messages import text, within
 from bot.presentation.story import CONTENT_LIMIT
 from bot.services.time_rules import (
     MONTHLY_AWAY_DAYS,
@@ -175,11 +175,9 @@ def held_message_and_first(
         return None
     language = notices[0].locale
     told = [line for _, line in lines]
-    shown = told[:HELD_LINES]
-    message = _held_text(shown, len(told), language)
-    while len(shown) > 1 and len(message) > HELD_ROOM:  # the last lines give way to the count
-        shown = shown[:-1]
-        message = _held_text(shown, len(told), language)
+    message = within(
+        told[:HELD_LINES], lambda shown: _held_text(shown, len(told), language), HELD_ROOM
+    )
     return message, lines[0][0]
 
 

@@ -94,6 +94,17 @@ def listed(words: Sequence[str], language: str) -> str:
     return text("end.names_and", language, first=", ".join(words[:-1]), last=words[-1])
 
 
+def within(lines: Sequence[str], compose: Callable[[Sequence[str]], str], limit: int) -> str:
+    """`compose(shown)` for the longest start of `lines` (one line at least) whose text is
+    within `limit` characters: a list that gives way, from its end, to what counts the rest."""
+    shown = list(lines)
+    composed = compose(shown)
+    while len(shown) > 1 and len(composed) > limit:
+        shown.pop()
+        composed = compose(shown)
+    return composed
+
+
 def command_text(key: str, /) -> app_commands.locale_str:
     """A command description or choice name: English text, carrying its key for translators."""
     return app_commands.locale_str(text(key, ENGLISH_LANGUAGE), key=key)

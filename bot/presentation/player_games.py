@@ -11,7 +11,7 @@ import discord
 
 from bot.presentation.away import moment
 from bot.presentation.links import mention, message_link
-from bot.presentation.messages import text
+from bot.presentation.messages import text, within
 from bot.presentation.names import ai_name, player_name
 from bot.presentation.presenter import EMBED_DESCRIPTION_LIMIT, LOBBY_COLOR, Post
 from bot.presentation.since import since_last_turn_line
@@ -29,11 +29,9 @@ def my_games_post(
     and a link to the message that shows the game now. As many lines as Discord takes in an
     embed's description, then a count of the games left out."""
     lines = [_line(game, user_id, language, away or {}) for game in games]
-    shown = lines
-    description = _listed(shown, len(lines), language)
-    while len(shown) > 1 and len(description) > EMBED_DESCRIPTION_LIMIT:
-        shown = shown[:-1]
-        description = _listed(shown, len(lines), language)
+    description = within(
+        lines, lambda shown: _listed(shown, len(lines), language), EMBED_DESCRIPTION_LIMIT
+    )
     embed = discord.Embed(
         title=text("mygames.title", language),
         description=description or text("mygames.empty", language),
