@@ -7,6 +7,11 @@ The palette holds every flat colour of render.palette exactly, so rugs keep thei
 the rest of its entries come from a median-cut of a specimen picture holding every sprite
 (anti-aliased edges, the market, the panel), so edges and text stay smooth. Nothing random or
 time-dependent goes in, so the same pixels always give the same bytes.
+
+Learning the palette (`learned_palette`) draws the specimen, a fifth of a second: every worker
+process would pay it before its first picture. So the palette is kept here, learned once
+(`PALETTE_HEX`), and tests/render/test_encode.py checks that it is still what the specimen
+gives (it prints the new table when a colour or a sprite changed).
 """
 
 from __future__ import annotations
@@ -99,9 +104,9 @@ def _specimen(width: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=1)
-def palette_image() -> Image.Image:
-    """The fixed 256-colour palette (as a 'P' image) every picture is quantised with."""
+def learned_palette() -> bytes:
+    """The 256-colour palette (768 bytes, RGB) learned from the specimen: every exact colour
+    first, then the median-cut's colours not within NEAR of one already in."""
     exact = exact_colors()
     learned = _specimen(DEFAULT_SIZE).quantize(
         PALETTE_SIZE, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
@@ -116,8 +121,37 @@ def palette_image() -> Image.Image:
             entries.append(color)
     while len(entries) < PALETTE_SIZE:
         entries.append(entries[-1])
+    return bytes(channel for color in entries for channel in color)
+
+
+PALETTE_HEX = (
+    "e0402a6e160cffd6bef2c12e7a580096600a1e5aa808224ab0d0f64e33221e120ac89e708f8f8f464646cccccc"
+    "f6deaa3c6e7828183cffffffffd040342118261e38fac434b078148a3d225c241218141cfaeac800e6ff422b1f"
+    "68462e7e22cef3ece0cdba98faf2e2b09c8a000000fffff2fef7eaf9f8f6f6f2ebeeeceaf5ebd7ffe8aeffdec7"
+    "ffe155ebe5d9ebe3d0e6dccee5d8c4eddaabded8cfddd3bdb9d7fbd5cdbcc5cbd3f9c384d8c8adecbf3bebbb2a"
+    "ccc8bdcdbfa3c4c3c2b9c0bfddb589e4b42cbfb4a1ceac7db7b4aeb5b79aabaaa3aea599a3aa98d09f6fa29f98"
+    "a99e8fbf9263b68f6ea5947ab4784fa98357a76c1697b2c58e999a95959699958e79959678928d958f87927e67"
+    "7689847a7c794b7aa3427480856b49906142835f036b6563536263306c7f3168762a64ae225d9fe34c36d93d28"
+    "9241228b471e8c3f328c3e2a785607724d3a62564f624d3b7d41264e4d4f5248454b433c3c425323487ebb3920"
+    "89331c8130187e291175190f6b2c17583c2848362b51361b492c1e422f2a402216362137192a49112143201b2f"
+    "21151d1914240f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b130f0b13"
+    "0f0b13"
+)
+"""`learned_palette()`, kept (hex, 3 bytes a colour): what every picture is quantised with."""
+
+
+@lru_cache(maxsize=1)
+def palette_image() -> Image.Image:
+    """The fixed 256-colour palette (as a 'P' image) every picture is quantised with."""
     holder = Image.new("P", (1, 1))
-    holder.putpalette([channel for color in entries for channel in color])
+    holder.putpalette(bytes.fromhex(PALETTE_HEX))
     return holder
 
 

@@ -111,11 +111,11 @@ def _draw_coordinates(image: Image.Image, geometry: Layout) -> None:
             draw_text(image, (x, y), text, size=size, fill=palette.LABEL, bold=True, anchor="mm")
 
 
-@lru_cache(maxsize=16)
-def base_image(width: int, players: int, portrait: bool = False) -> Image.Image:
-    """The static picture for a board of `players` seats, `width` pixels wide, the panel beside
-    or (`portrait`) below the board (cached: copy it before drawing on it)."""
-    geometry = layout(width, players, portrait)
+@lru_cache(maxsize=8)
+def _market(width: int, portrait: bool) -> Image.Image:
+    """The board's square (the market, its frame, arcs and coordinates) of a picture `width`
+    pixels wide: the same whatever the number of seats, so drawn once for all of them."""
+    geometry = layout(width, 2, portrait)  # the seats change only the panel
     s = SUPERSAMPLE
     side = geometry.board_side
     big = Image.new("RGB", (side * s, side * s), palette.BACKGROUND)
@@ -125,8 +125,16 @@ def base_image(width: int, players: int, portrait: bool = False) -> Image.Image:
     _draw_market(draw, geometry, s)
     board = big.resize((side, side), Image.Resampling.LANCZOS)
     _draw_coordinates(board, geometry)
+    return board
+
+
+@lru_cache(maxsize=16)
+def base_image(width: int, players: int, portrait: bool = False) -> Image.Image:
+    """The static picture for a board of `players` seats, `width` pixels wide, the panel beside
+    or (`portrait`) below the board (cached: copy it before drawing on it)."""
+    geometry = layout(width, players, portrait)
     image = Image.new("RGB", (geometry.width, geometry.height), palette.BACKGROUND)
-    image.paste(board, (0, 0))
+    image.paste(_market(width, portrait), (0, 0))
     x0, y0, x1, y1 = geometry.panel_box
     ImageDraw.Draw(image).rectangle((x0, y0, x1 - 1, y1 - 1), fill=palette.PANEL)
     return image

@@ -250,6 +250,12 @@ def rug_stamp(cell: int, style: RugStyle, shape: Shape) -> Stamp:
 def assam(cell: int, facing: Facing) -> Image.Image:
     """Assam seen from above: a dark disc ringed in gold with a big white arrow for his
     facing, reaching almost to the edge of his square (RGBA, one square in size)."""
+    return _turned(_assam_north(cell), facing)
+
+
+@lru_cache(maxsize=8)
+def _assam_north(cell: int) -> Image.Image:
+    """Assam facing north, drawn once per size and turned for the other facings."""
     s = SUPERSAMPLE
     side = cell * s
     c = side / 2
@@ -284,8 +290,7 @@ def assam(cell: int, facing: Facing) -> Image.Image:
         outline=(*palette.INK, 255),
         width=round(cell * 0.02 * s) or 1,
     )
-    small = _downscale(big, (cell, cell))
-    return _turned(small, facing)
+    return _downscale(big, (cell, cell))
 
 
 def assam_body_offset(cell: int, facing: Facing) -> tuple[int, int]:
@@ -439,6 +444,13 @@ def choice_arrow(
     his square, `choice_arrow_side(cell)` wide), or shorter, onto the frame, when that way
     leaves the market (`off_market`): solid light for keeping straight on, a dark body in a
     light rim for a turn; both edged in dark so they read on any rug or square."""
+    return _turned(_choice_arrow_north(cell, straight, off_market), facing)
+
+
+@lru_cache(maxsize=32)
+def _choice_arrow_north(cell: int, straight: bool, off_market: bool) -> Image.Image:
+    """A choice arrow pointing north, drawn once per kind and size and turned for the other
+    facings."""
     s = SUPERSAMPLE
     side = choice_arrow_side(cell)
     big = Image.new("RGBA", (side * s, side * s), (0, 0, 0, 0))
@@ -451,8 +463,7 @@ def choice_arrow(
     for grow, color in layers:
         points = _offset(body, grow * cell * s) if grow else body
         draw.polygon([(c + x, c + y) for x, y in points], fill=(*color, 255))
-    small = _downscale(big, (side, side))
-    return _turned(small, facing)
+    return _downscale(big, (side, side))
 
 
 def choice_arrow_side(cell: int) -> int:
