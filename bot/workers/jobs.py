@@ -260,7 +260,9 @@ def drill_png(picture: DrillPicture) -> bytes:
 @functools.cache
 def ready() -> bool:
     """Draw one board, once per process, so fonts and cached layers are loaded before the
-    first real picture; True when done."""
+    first real picture: a game's first turn, with the arrows of the ways Assam may face; True
+    when done."""
     config = engine.deal(3, engine.Variant.STANDARD, first_player=0)
-    board_png(BoardPicture(engine.Record(3, config.variant, 0, config.piles, ())))
+    record = engine.Record(3, config.variant, 0, config.piles, ())
+    board_png(BoardPicture(record, show_choices=True))
     return True

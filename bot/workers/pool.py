@@ -48,8 +48,10 @@ WORKER_NICENESS = 10
 CLOSE_GRACE_SECONDS = 1.5
 """How long `close()` lets running jobs finish before it kills their workers (a stop must stay
 well within the few seconds a supervisor gives it)."""
-PRELOAD = ("bot.workers.jobs",)
-"""Modules the fork server imports once, so a new or replacement worker starts warm."""
+PRELOAD = ("bot.workers.warm",)
+"""What the fork server imports once, so a new or replacement worker starts warm: this module
+(each worker's first call, `_start_worker`, is here) and the jobs' code, with one board drawn,
+its fonts and cached layers then in every worker forked from it (bot/workers/warm.py)."""
 
 
 class Lane(enum.Enum):
@@ -97,6 +99,20 @@ def _exit_with(pid: int) -> None:
         while process_alive(pid):
             time.sleep(1.0)
     os._exit(0)
+
+
+def _nothing() -> None:
+    """The work of the process `_fork_server_loaded` starts."""
+
+
+def _fork_server_loaded() -> None:
+    """Start the fork server the workers come from, where there is one, and wait until it has
+    loaded `PRELOAD`: a process forked from it, which ends at once, waits for that."""
+    context = _context()
+    if isinstance(context, multiprocessing.context.ForkServerContext):
+        process = context.Process(target=_nothing, name="fork-server-loaded", daemon=True)
+        process.start()
+        process.join()
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -147,9 +163,18 @@ class WorkerPool:
         return self._executor, self._generation
 
     async def start(self) -> None:
-        """Start every worker now (the first click should not wait for a process to start)."""
+        """Start every worker now (the first click should not wait for a process to start).
+        The fork server starts first, off the event loop: it loads the jobs' code and draws a
+        board before it forks anything (bot/workers/warm.py), a few tenths of a second in which
+        the loop must go on connecting the gateway and answering clicks; forking each worker
+        from it then takes milliseconds."""
         from bot.workers import jobs  # the pool itself imports no job code
 
+        if not self._in_process:
+            try:
+                await asyncio.to_thread(_fork_server_loaded)
+            except Exception as error:  # the workers' own start below says what is wrong
+                log.debug("worker pool: the fork server did not start at once (%r)", error)
         started = await asyncio.gather(
             *(self.run(Lane.QUICK, jobs.ready, limit=60.0) for _ in range(self.workers)),
             return_exceptions=True,

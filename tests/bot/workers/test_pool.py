@@ -74,6 +74,12 @@ def die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def drawn_before_any_job() -> bool:
+    """Whether this worker had drawn its warm-up board before its first job (forked from a
+    fork server that drew it)."""
+    return worker_jobs.ready.cache_info().currsize == 1
+
+
 HANG_BOUND_SECONDS = 60.0
 """How long a test waits for a job that should end at once before it fails (not an hour)."""
 
@@ -137,6 +143,21 @@ async def test_starting_the_pool_starts_every_worker_before_any_job(pool: Worker
     assert executor is not None
     alive = [process for process in pool_module._processes(executor) if process.is_alive()]
     assert len(alive) == pool.workers == 2
+
+
+async def test_a_worker_and_its_replacement_start_with_the_board_drawn_once_before_them(
+    tmp_path: Path,
+) -> None:
+    """The fork server draws the warm-up board (bot/workers/warm.py): a worker forked from it,
+    first or replacement, does not draw it again."""
+    workers = WorkerPool(workers=1)
+    try:
+        assert await workers.run(Lane.QUICK, drawn_before_any_job)
+        assert await workers.run(Lane.SLOW, die_once, str(tmp_path / "died")) == "answered"
+        assert workers.replacements == 1
+        assert await workers.run(Lane.QUICK, drawn_before_any_job)
+    finally:
+        await workers.close()
 
 
 async def test_ai_decisions_in_a_worker_are_the_engine_s_own(pool: WorkerPool) -> None:
@@ -272,6 +293,54 @@ async def test_closing_waits_a_second_and_a_half_in_all_however_many_workers_are
     assert [worker.offered for worker in busy] == [[1.5], [1.0], [0.0]]
     assert not ending.killed, "its job ended within the grace"
     assert all(worker.killed for worker in hung), "what is left is killed"
+
+
+def test_starting_the_workers_leaves_the_event_loop_free(tmp_path: Path) -> None:
+    """Starting a worker waits for the fork server, the first one until it has loaded the jobs'
+    code and drawn its board: the event loop goes on meanwhile, as the bot's must, to connect
+    the gateway and answer clicks. Here the fork server's loading goes on only once the loop,
+    still running, has seen it begin; a loop held by the start would wait for it for ever."""
+    script = tmp_path / "starting.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import asyncio, sys
+            from pathlib import Path
+            from bot.workers import pool
+            from tests.polling import until
+
+            async def main():
+                workers = pool.WorkerPool(workers=1)
+                starting = asyncio.create_task(workers.start())
+                waiting, release = Path(sys.argv[1]), Path(sys.argv[2])
+                await until(waiting.exists, "the fork server loading")
+                release.touch()
+                await starting
+                await workers.close()
+                print("started", flush=True)
+
+            if __name__ == "__main__":
+                pool.PRELOAD = (*pool.PRELOAD, "tests.bot.workers.held_preload")
+                asyncio.run(main())
+            """
+        )
+    )
+    waiting, release = tmp_path / "waiting", tmp_path / "release"
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT),
+        "HELD_PRELOAD_WAITING": str(waiting),
+        "HELD_PRELOAD_RELEASE": str(release),
+    }
+    done = subprocess.run(
+        [sys.executable, str(script), str(waiting), str(release)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["started"]
 
 
 def test_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
