@@ -4,7 +4,8 @@
 - ``bot_command``: the bot's command line, ``python -m bot`` unless the E2E_BOT_COMMAND
   environment variable (shell syntax) or a module overriding this fixture says otherwise.
 - ``bot_env``: the environment it gets (DISCORD_TOKEN, DISCORD_API_BASE_URL, MARRAKECH_DB in
-  tmp_path, LOG_LEVEL=DEBUG); override it to add settings such as MARRAKECH_DEV_GUILDS.
+  tmp_path, LOG_LEVEL=DEBUG, no certificate authorities: `NO_CERTIFICATES`); override it to
+  add settings such as MARRAKECH_DEV_GUILDS.
 - ``bot_ready_commands``: command names to wait for before a test starts (default: any sync).
 - ``bot_process``: a :class:`BotProcess` not yet started (start it after building the world).
 - ``bot``: the same, started and ready (identified on the gateway, commands synced).
@@ -47,6 +48,10 @@ from tests.postgres import postgres_url as postgres_url
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCRUBBED_PREFIXES = ("DISCORD_", "MARRAKECH_")
+NO_CERTIFICATES = {"SSL_CERT_FILE": os.devnull}
+"""In a bot process's environment: no certificate authorities to trust. The bots under test
+reach the fake Discord over plain HTTP and never verify a TLS peer, and aiohttp makes its TLS
+contexts as it loads, reading the system's authorities into each: a tenth of a start's CPU."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -131,6 +136,7 @@ def bot_env(fake: FakeDiscord, tmp_path: Path, bot_token: str) -> dict[str, str]
             "LOG_LEVEL": "DEBUG",
             "PYTHONUNBUFFERED": "1",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
+            **NO_CERTIFICATES,
         }
     )
     return env

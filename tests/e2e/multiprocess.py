@@ -30,7 +30,7 @@ from bot.storage import Database, open_database
 from bot.storage.due_work import DueWorkStore
 from bot.storage.game_rows import FIRST_DUE, NOT_SHOWN, ShardSet
 from bot.storage.values import time_from_column, time_to_column
-from tests.e2e.conftest import REPO_ROOT, SCRUBBED_PREFIXES
+from tests.e2e.conftest import NO_CERTIFICATES, REPO_ROOT, SCRUBBED_PREFIXES
 from tests.e2e.fakecord import FakeDiscord, FakeMessage
 from tests.e2e.fakecord.gateway import GatewaySession
 from tests.e2e.fakecord.interactions import InteractionHandle
@@ -71,6 +71,7 @@ def process_env(
             "LOG_LEVEL": log_level,
             "PYTHONUNBUFFERED": "1",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
+            **NO_CERTIFICATES,
         }
     )
     if clock_file is not None:

@@ -39,7 +39,7 @@ from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
 from bot.services.reliability import ENOUGH_TURNS, Reliability
-from bot.storage import GameStatus, GameStore, open_database
+from bot.storage import GameStatus, GameStore
 from tests.e2e.fake_checks import check_fake_after_test
 from tests.e2e.fakecord import (
     Button,
@@ -57,6 +57,7 @@ from tests.e2e.fakecord.interactions import (
     InteractionHandle,
 )
 from tests.polling import until
+from tests.postgres import open_new
 
 
 def id_of(button: Button) -> str:
@@ -166,7 +167,7 @@ async def running_edge(
         for user in (host, guest, outsider):
             fake.add_member(guild, user)
         fake.add_member(guild, moderator, permissions=permissions.MANAGE_CHANNELS)
-        database = await open_database(database_target or tmp_path / "edge.sqlite3")
+        database = await open_new(database_target or tmp_path / "edge.sqlite3")
         bot = build_bot(
             database, heartbeat=Heartbeat(tmp_path / "heartbeat"), seeds=lambda: "5eed" * 8
         )

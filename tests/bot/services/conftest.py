@@ -3,9 +3,10 @@
 The `backend` fixture is parametrized over SQLite and PostgreSQL. `database_target` names an
 empty database of that back end for the test (a file in its temporary folder, or a database of
 its own on the test server; tests/postgres.py), which a test may open again to play a restart
-or a second process; `database` is that database opened and migrated. `fresh_targets` makes
-more empty databases of the same back end when a test needs several apart (two replays of one
-game, a reference run).
+or a second process; `database` is that database opened and migrated (an SQLite file starts as
+a copy of one migrated once: `tests.postgres.open_new`). `fresh_targets` makes more empty
+databases of the same back end when a test needs several apart (two replays of one game, a
+reference run).
 
 A test that only makes sense on one back end (it reaches past bot.storage into the SQLite
 file, say) parametrizes `backend` itself, `@pytest.mark.parametrize("backend", ["sqlite"])`,
@@ -19,13 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.storage.database import Backend
 from tests.postgres import (
     backend,
     create_database,
     database_target,
     drop_database,
+    open_new,
     postgres_server,
     postgres_url,
 )
@@ -43,7 +45,7 @@ __all__ = [
 
 @pytest.fixture
 async def database(database_target: str) -> AsyncIterator[Database]:
-    db = await open_database(database_target)
+    db = await open_new(database_target)
     yield db
     await db.close()
 
