@@ -6,10 +6,8 @@ sleeps."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
@@ -47,6 +45,7 @@ from bot.storage import Database, GameStore, GuildStore, StatsStore, open_databa
 from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_service import choose
+from tests.bot.workers.lanes import lanes_noted
 
 HOST, BOB, CAROL = 1001, 1002, 1003
 GUILD, CHANNEL = 9, 500
@@ -253,14 +252,7 @@ async def test_ai_decisions_are_slow_jobs_in_the_workers(
     """An AI decision runs in the workers' slow lane, which may hold every worker but one: AI
     turns never keep a click's picture waiting for a worker."""
     workers = WorkerPool(workers=0)
-    lanes: list[tuple[str, Lane]] = []
-    run = workers.run
-
-    async def recorded(lane: Lane, function: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-        lanes.append((function.__name__, lane))
-        return await run(lane, function, *args, **kw)
-
-    monkeypatch.setattr(workers, "run", recorded)
+    lanes = lanes_noted(workers, monkeypatch)
     table = make_table(database, ManualClock(), workers)
     view = await human_vs_ai(table, "easy", "hard")
     for _ in range(3):

@@ -51,6 +51,7 @@ from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_async_play import ManualClock
 from tests.bot.services.test_service import fixed_clock
+from tests.bot.workers.lanes import lanes_noted
 from tests.round_trips import counting
 
 GUILD, CHANNEL, MOD = 9, 700, 5000
@@ -683,14 +684,7 @@ async def test_pairing_runs_in_the_worker_pool_s_slow_lane(
     """A Swiss round and a round-robin's schedule are paired in the slow lane, which may hold
     every worker but one: a long pairing never keeps a picture waiting for a worker."""
     workers = WorkerPool(workers=0)
-    lanes: list[tuple[str, Lane]] = []
-    run = workers.run
-
-    async def recorded(lane: Lane, function: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-        lanes.append((function.__name__, lane))
-        return await run(lane, function, *args, **kw)
-
-    monkeypatch.setattr(workers, "run", recorded)
+    lanes = lanes_noted(workers, monkeypatch)
     await pair_a_swiss_round_and_a_round_robin(database, workers)
     assert {name for name, _ in lanes} >= {"swiss_round", "round_robin_schedule"}
     assert [(name, lane) for name, lane in lanes if lane is not Lane.SLOW] == []
