@@ -26,9 +26,12 @@ def my_games_post(
 ) -> Post:
     """One line per game: its number and channel, whose turn it is (the caller, a player or
     an AI; a lobby says it is one; `away`: until when a person is away, beside their name)
-    and a link to the message that shows the game now. As many lines as Discord takes in an
-    embed's description, then a count of the games left out."""
-    lines = [_line(game, user_id, language, away or {}) for game in games]
+    and a link to the message that shows the game now. The games waiting for the caller come
+    first (their turn, or a paused game waiting for them to take their seat back), the others
+    after, each part in the order given. As many lines as Discord takes in an embed's
+    description, then a count of the games left out."""
+    first = sorted(games, key=lambda game: not _waits_for(game, user_id))
+    lines = [_line(game, user_id, language, away or {}) for game in first]
     description = within(
         lines, lambda shown: _listed(shown, len(lines), language), EMBED_DESCRIPTION_LIMIT
     )
@@ -45,6 +48,14 @@ def _listed(shown: Sequence[str], games: int, language: str) -> str:
     left_out = games - len(shown)
     more = [text("mygames.more", language, count=left_out)] if left_out else []
     return "\n".join([*shown, *more])
+
+
+def _waits_for(game: OpenGame, user_id: int) -> bool:
+    """Whether `game` waits for `user_id` to act: their turn, or their seat to take back."""
+    if game.yours_to_ai:
+        return game.paused
+    player = game.to_play
+    return player is not None and player.user_id == user_id and not player.ai_plays
 
 
 def _line(game: OpenGame, user_id: int, language: str, away: Mapping[int, datetime]) -> str:

@@ -212,9 +212,41 @@ def test_my_games_lists_the_games_that_fit_an_embed_and_counts_the_rest(language
             ][n % 4]
         )
     away = {SNOWFLAKE + n: until for n in range(31)}
-    lines = [my_games_post([game], SNOWFLAKE, language, away).embed.description for game in games]
+    mine_first = [games[n] for n in range(30) if n % 4 in (1, 3)]
+    mine_first += [games[n] for n in range(30) if n % 4 in (0, 2)]
+    lines = [
+        my_games_post([game], SNOWFLAKE, language, away).embed.description for game in mine_first
+    ]
     description = my_games_post(games, SNOWFLAKE, language, away).embed.description or ""
     assert len(description) <= EMBED_DESCRIPTION_LIMIT
     *listed, more = description.split("\n")
-    assert listed == lines[: len(listed)], "whole lines, in order"
+    assert listed == lines[: len(listed)], "whole lines, those waiting for the member first"
     assert more == text("mygames.more", language, count=len(games) - len(listed))
+
+
+def test_my_games_lists_the_games_waiting_for_the_member_first() -> None:
+    """Their turn and a paused game waiting for them to take their seat back come before a
+    lobby, another's turn and a seat the AI plays while the game goes on, each part in the order
+    the games came: with more games than one answer takes, those left out are never the ones
+    waiting for the member."""
+    other, me = Player(ANNA, 1), Player(ME, 0)
+    base = OpenGame(GAME, None, 5, False, None, other)
+    games = [
+        base,
+        dataclasses.replace(base, game_id=GAME + 1, lobby=True, to_play=None),
+        dataclasses.replace(base, game_id=GAME + 2, to_play=me),
+        dataclasses.replace(
+            base, game_id=GAME + 3, to_play=dataclasses.replace(me, autoplay=True), yours_to_ai=True
+        ),
+        dataclasses.replace(
+            base,
+            game_id=GAME + 4,
+            to_play=dataclasses.replace(me, autoplay=True),
+            yours_to_ai=True,
+            paused=True,
+        ),
+        dataclasses.replace(base, game_id=GAME + 5, to_play=me),
+    ]
+    description = my_games_post(games, ME, "en").embed.description or ""
+    numbers = [int(line.split("**#")[1].split("**")[0]) for line in description.split("\n")]
+    assert numbers == [GAME + 2, GAME + 4, GAME + 5, GAME, GAME + 1, GAME + 3]
