@@ -9,13 +9,17 @@ edited to say the request is closed (at once, or at the next start), and a press
 can no longer be answered edits it so too. A hand-over is told in the game's channel, pinging
 the substitute. `/marrakech nudge` pings the person the channel's game waits for, in the channel.
 Refusals are short private answers (bot.edge.errors).
+
+A person in their quiet hours is named without being pinged (bot.services.away): by the
+hand-over, and by a request calling them; the call of a seat's new player to the turn under
+way is held for the end of those hours, as the turn message's ping is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -32,6 +36,7 @@ from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
 from bot.presentation.messages import listed, text
 from bot.services.availability import DatabaseUnavailableError
+from bot.services.away import AwayService
 from bot.services.errors import GameError, GameNotFoundError
 from bot.services.nudges import NudgeService
 from bot.services.play import PlayService
@@ -62,8 +67,11 @@ class SeatController:
         substitutes: SubstituteService,
         nudges: NudgeService,
         display: GameDisplay,
+        away: AwayService,
     ) -> None:
+        """`away` says who is in their quiet hours, named then without a ping."""
         self._games = games
+        self._away = away
         self._display = display
         self._play = play
         self._substitutes = substitutes
@@ -111,7 +119,7 @@ class SeatController:
                 interaction,
                 content=_asked(answer.request, language),
                 view=_request_buttons(answer.request.id, language),
-                allowed_mentions=_calling(answer.request),
+                allowed_mentions=await self._calling(answer.request),
             )
             await self._remember(answer.request, sent)
 
@@ -310,7 +318,7 @@ class SeatController:
             view,
             content=_asked(request, language),
             view=_request_buttons(request.id, language),
-            allowed_mentions=_calling(request),
+            allowed_mentions=await self._calling(request),
         )
         await self._substitutes.remember_message(request.id, sent.id, request.waiting_for)
         if request.message_id is not None:
@@ -327,16 +335,17 @@ class SeatController:
         sent = await replies.send(
             interaction,
             content=text("turn.ping", view.game.locale, user=mention(incoming), game_id=view.id),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(incoming)]),
+            allowed_mentions=await self._pinging((incoming,), view),
         )
         await self._display.ping_posted(view.id, view.state.turn, interaction, sent)
 
     async def _tell_handover(self, interaction: Interaction, handover: Handover) -> None:
-        """Tell the hand-over in the game's channel (pinging the substitute): as the answer
-        when the command was used there, else posted there with a private answer here."""
+        """Tell the hand-over in the game's channel (pinging the substitute, out of their
+        quiet hours): as the answer when the command was used there, else posted there with
+        a private answer here."""
         game = handover.view.game
         content = _handover_text(handover, game.locale)
-        pinged = discord.AllowedMentions(users=[discord.Object(handover.in_user_id)])
+        pinged = await self._pinging((handover.in_user_id,), handover.view)
         if interactions.channel_id(interaction) == game.channel_id:
             await replies.send(interaction, content=content, allowed_mentions=pinged)
             return
@@ -351,6 +360,25 @@ class SeatController:
             content=text("substitute.done_elsewhere", language, game_id=game.id),
             ephemeral=True,
         )
+
+    async def _calling(self, request: HandoverRequest) -> discord.AllowedMentions:
+        """Whom a request's message pings: whom it waits for, and the person leaving (who may
+        refuse)."""
+        return await self._pinging((*request.missing, request.out_user_id))
+
+    async def _pinging(
+        self, users: Iterable[int], view: GameView | None = None
+    ) -> discord.AllowedMentions:
+        """The pings of a message naming `users`: not of those in their quiet hours, whom it
+        names only; the call of the player to move in `view` is then held for the end of
+        those hours, as the turn message's ping is (bot.services.away)."""
+        pinged: list[int] = []
+        for user in users:
+            if view is not None and view.user_to_move == user:
+                pinged.extend(await self._away.reachable(view.game, view.seq, (user,)))
+            elif await self._away.quiet_until(user) is None:
+                pinged.append(user)
+        return discord.AllowedMentions(users=[discord.Object(user) for user in pinged])
 
 
 def _handover_text(handover: Handover, language: str) -> str:
@@ -403,13 +431,6 @@ def _request_buttons(request_id: int, language: str) -> discord.ui.View:
     ):
         buttons.add_item(SeatButton(request_id, answer, label=text(key, language), style=style))
     return buttons
-
-
-def _calling(request: HandoverRequest) -> discord.AllowedMentions:
-    """Whom a request's message pings: whom it waits for, and the person leaving (who may
-    refuse)."""
-    users = (*request.missing, request.out_user_id)
-    return discord.AllowedMentions(users=[discord.Object(user) for user in users])
 
 
 def _asked(request: HandoverRequest, language: str) -> str:

@@ -246,7 +246,9 @@ def build_bot(
     display.on_shown(tournaments.game_shown)
     accuracy = AccuracyRecorder(StatsStore(database), service.play, judgements)
     service.on_game_closed(accuracy.game_closed)
-    seats = SeatController(service, service.play, service.substitutes, service.nudges, display)
+    seats = SeatController(
+        service, service.play, service.substitutes, service.nudges, display, service.away
+    )
     service.on_game_closed(seats.game_closed)
     service.on_seat_left(seats.seat_left)
     scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)

@@ -3,24 +3,28 @@ longer be answered: carried out, its message tells the hand-over and offers noth
 game ends, the request's message says it is closed and offers nothing (at once, or in the
 catch-up at the next start when the process that ended the game died first); a press on a
 request that ran out of time edits its message down the same way, besides the private answer.
-Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+A request, and the call of a seat's new player, name a person in their quiet hours without
+pinging them. Through real discord.py interactions on the fake Discord
+(tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.edge.inflight import HANDLERS
 from bot.edge.substitutes import _asked
 from bot.services.substitutes import HandoverRequest
+from bot.services.time_rules import QuietHours
+from bot.storage.away import HeldNotice
 from bot.storage.errors import DatabaseUnavailableError
 from bot.storage.substitutes import SeatRequest, SubstituteStore
 from tests.bot.edge.test_edge import Edge, confirm, edge
 from tests.bot.edge.test_watch_buttons import play_turn
-from tests.e2e.fakecord import FakeMessage
+from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.polling import until
 
 __all__ = ["edge"]
@@ -49,6 +53,24 @@ FAILED = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> could not be "
     "carried out: the game changed."
 )
+
+
+async def in_quiet_hours(edge: Edge, *users: FakeUser) -> None:
+    """Quiet hours under way for `users`: from an hour ago to two hours on (UTC)."""
+    now = edge.service.loader.now().astimezone(UTC)
+    quiet = QuietHours.parse(
+        (now - timedelta(hours=1)).strftime("%H:%M"),
+        (now + timedelta(hours=2)).strftime("%H:%M"),
+        "UTC",
+    )
+    for user in users:
+        await edge.service.away.set_quiet_hours(user.id, quiet)
+
+
+async def held_by_tomorrow(edge: Edge) -> list[HeldNotice]:
+    """Every notice held for the end of someone's quiet hours (claimed by the test)."""
+    later = edge.service.loader.now() + timedelta(days=1)
+    return await edge.service.away.store.claim_held(later, "test", later + timedelta(minutes=1))
 
 
 async def three_playing(edge: Edge) -> FakeMessage:
@@ -277,6 +299,37 @@ async def test_the_call_of_a_seat_s_new_player_deletes_the_nudge_it_replaces(edg
     game = await edge.store.get(1)
     assert game is not None
     assert game.nudge_message_id == call.id, "the call goes once its turn is over"
+
+
+async def test_a_request_and_its_call_name_people_in_their_quiet_hours_without_a_ping(
+    edge: Edge,
+) -> None:
+    """The request calls whom it waits for and the person leaving, and, once agreed, the
+    seat's new player to its turn: each in their quiet hours is named only, and the call to
+    the turn is held for the message that comes as their hours end."""
+    turn = await guest_or_outsider_to_move(edge, await three_playing(edge))
+    people = {user.id: user for user in (edge.guest, edge.outsider)}
+    mover = people[next(iter(turn.pinged_user_ids))]
+    other = edge.outsider if mover is edge.guest else edge.guest
+    await in_quiet_hours(edge, other, edge.moderator)
+    request = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=mover,
+        **{"in": edge.moderator},
+    ).answer()
+    assert f"<@{other.id}>" in request.content, "it names whom it waits for"
+    assert request.pinged_user_ids == {mover.id}, "only the person leaving is awake"
+    await edge.click(other, request, "Agree").response()
+    call = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > request.id and "it is your turn" in m.content
+    )
+    assert call.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
+    assert not call.pinged_user_ids
+    held = [(notice.user_id, notice.kind) for notice in await held_by_tomorrow(edge)]
+    assert held == [(edge.moderator.id, "turn")]
 
 
 def test_a_request_waiting_for_several_reads_well_for_any_number() -> None:

@@ -1,7 +1,7 @@
 """Every refusal of a hand-over or a nudge has a short private answer in every language, with
 the person and the moment it names, and a nudge refused says why its person cannot be pinged;
 a hand-over is told in the game's channel, ordered from another channel too, in the game's
-language."""
+language, naming without a ping a substitute in their quiet hours."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from tests.bot.edge.test_edge import Edge, edge, mover_of, started
 from tests.bot.edge.test_edge_languages import french_game, french_server
+from tests.bot.edge.test_seat_requests import held_by_tomorrow, in_quiet_hours
 from tests.bot.edge.test_watch_buttons import play_turn
 
 SUBSTITUTE_CODES = (
@@ -177,6 +178,31 @@ async def test_a_seat_handed_over_by_agreement_on_its_turn_pings_its_new_player(
         edge.channel, lambda m: m.pinged_user_ids == {edge.moderator.id} and m.id > asked.id
     )
     assert pinged.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
+
+
+async def test_a_seat_handed_to_someone_in_their_quiet_hours_names_them_without_a_ping(
+    edge: Edge,
+) -> None:
+    """No ping reaches a person in their quiet hours: the hand-over names the substitute
+    only, and the turn it hands them is held for the message that comes as their hours end."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    await in_quiet_hours(edge, edge.outsider)
+    await edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        channel=edge.channel,
+        out=mover,
+        **{"in": edge.outsider},
+    ).answer()
+    told = await edge.fake.wait_for_message(edge.channel, lambda m: "takes over" in m.content)
+    assert f"<@{edge.outsider.id}>" in told.content
+    assert not told.pinged_user_ids, told.content
+    held = [
+        (notice.user_id, notice.game_id, notice.kind) for notice in await held_by_tomorrow(edge)
+    ]
+    assert held == [(edge.outsider.id, 1, "turn")]
 
 
 async def test_the_game_s_first_message_lists_the_substitute_once_the_seat_changes_hands(
