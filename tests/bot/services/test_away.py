@@ -290,6 +290,26 @@ async def test_days_away_running_out_are_told_once_with_the_time_left(
     assert [n.kind for sent in table.released for n in sent] == ["back"]
 
 
+async def test_the_time_left_told_when_days_away_end_leaves_out_the_quiet_hours_to_come(
+    table: AwayTable,
+) -> None:
+    """The clock ran 100 s before the days away and 1 s after them: the person's next quiet
+    hours, still to come, have not run yet."""
+    # 12:00 UTC is 14:00 in Kyiv; quiet from 23:00 to 08:00 there (21:00 to 06:00 UTC).
+    view, mover, _ = await who_moves(table, limit=int(DAY.total_seconds()))
+    away = table.service.away
+    await away.set_quiet_hours(mover, QuietHours.parse("23:00", "08:00", KYIV))
+    table.clock.advance(100)
+    until, _ = await away.go_away(GUILD, mover, 1)  # back at 12:01:40 UTC, before 21:00
+    table.clock.now = until + timedelta(seconds=1)
+    await table.scheduler.run_due()
+    (notice,) = [n for sent in table.released for n in sent if n.kind == "back"]
+    resumed = await away.days_over(notice)
+    assert [(game.game_id, game.left) for game in resumed] == [
+        (view.id, DAY - timedelta(seconds=101))
+    ]
+
+
 async def test_days_away_over_tell_nothing_while_away_again(table: AwayTable) -> None:
     _, mover, _ = await who_moves(table)
     away = table.service.away
@@ -611,6 +631,48 @@ async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
     assert await sleep_for(table) == back + timedelta(seconds=LIMIT / 2 - 120) - table.clock.now
 
 
+async def test_quiet_hours_then_time_away_in_one_turn_both_stop_its_clock(
+    table: AwayTable,
+) -> None:
+    """The clock stops over the quiet hours that came first in the turn, then over the time
+    away: back, it has the time left of both, and the AI does not play the turn."""
+    # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there (12:02 to 14:00 UTC), so the
+    # clock stops two minutes into the turn and runs again two hours on.
+    view, mover, _ = await who_moves(table)
+    away = table.service.away
+    await away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
+    table.clock.now = datetime(2026, 3, 2, 14, 5, tzinfo=UTC)  # 2 + 5 minutes run
+    await away.go_away(GUILD, mover, 1)
+    table.clock.advance(3600)
+    resumed = await away.come_back(GUILD, mover)
+    assert [(game.game_id, game.left) for game in resumed] == [
+        (view.id, timedelta(seconds=LIMIT - 7 * 60))
+    ]
+    await table.scheduler.run_due()
+    assert table.turns == [], "three minutes are left: the AI does not play yet"
+
+
+@pytest.mark.parametrize("saved", ["its away days", "its clocks set to run, then to pause"])
+async def test_quiet_hours_pause_the_clock_on_a_server_whose_settings_are_stored(
+    table: AwayTable, saved: str
+) -> None:
+    """A server's stored settings pause the clock in quiet hours as the default does, whether
+    it only set its away days or set its clocks to run in quiet hours and back to pause."""
+    away = table.service.away
+    if saved == "its away days":
+        await away.set_away_days(GUILD, 5)
+    else:
+        await away.set_clocks_in_quiet(GUILD, True)
+        await away.set_clocks_in_quiet(GUILD, False)
+    _, mover, _ = await who_moves(table)
+    await away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert table.reminders == [], "the reminder waits for the clock's real half"
+    back = datetime(2026, 3, 2, 14, tzinfo=UTC)
+    assert await sleep_for(table) == back + timedelta(seconds=LIMIT / 2 - 120) - table.clock.now
+
+
 async def test_a_reminder_in_quiet_hours_is_held_and_sent_once_at_their_end(
     table: AwayTable,
 ) -> None:
@@ -722,8 +784,9 @@ async def test_another_process_s_change_of_quiet_hours_or_time_away_is_seen(
     table: AwayTable, database_target: str
 ) -> None:
     """Each process keeps everyone's quiet hours and time away in memory; a change made by
-    another process (its own database, here) reaches it through `changed_elsewhere`, which
-    PostgreSQL's NOTIFY calls (SQLite serves one process)."""
+    another process (its own database, here), hours set or cleared, days away taken or ended,
+    reaches it through `changed_elsewhere`, which PostgreSQL's NOTIFY calls (SQLite serves one
+    process)."""
     second = await open_database(database_target)
     try:
         elsewhere = make_table(second, table.clock).service.away
@@ -770,6 +833,9 @@ async def test_another_process_s_change_of_quiet_hours_or_time_away_is_seen(
         assert await away_until() is None
         await seen(
             quiet_hours, lambda: elsewhere.set_quiet_hours(BOB, quiet), "the new quiet hours", quiet
+        )
+        await seen(
+            quiet_hours, lambda: elsewhere.set_quiet_hours(BOB, None), "the hours cleared", None
         )
         await seen(away_until, lambda: elsewhere.go_away(GUILD, BOB, 2), "the time away", back_at)
         await seen(away_until, lambda: elsewhere.come_back(GUILD, BOB), "the coming back", None)

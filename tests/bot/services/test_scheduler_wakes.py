@@ -3,7 +3,8 @@ brings work sooner than the scheduler planned to look (its last `next_due`). A m
 people, and the message that shows it, wake it for nothing; a move that hands the turn to an
 AI wakes it at once; a game that starts wakes it for its first message (shown by the catch-up
 if it never shows); a change due before the planned look wakes it at that moment, also when a
-wake-up is set already for a later one."""
+wake-up is set already for a later one; a notice held for the end of someone's quiet hours
+wakes it then, also while it sleeps until woken."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from bot.services import GameStatus, turn_clock
 from bot.storage import Database
+from bot.storage.away import HeldNotice
 from tests.bot.services.test_async_play import (
     BOB,
     CHANNEL,
@@ -126,6 +128,20 @@ async def test_a_change_due_sooner_than_a_wake_up_already_set_wakes_it_sooner(
     table.service.loader.schedule_changed(replace(game, remind_at=later))
     soon = table.clock() + timedelta(seconds=0.05)
     table.service.loader.schedule_changed(replace(game, remind_at=soon))
+    assert wakes.count == 0, "not at once"
+    await asyncio.wait_for(wakes.woken.wait(), WAIT_SECONDS)
+    assert wakes.count == 1
+
+
+async def test_a_notice_held_while_it_sleeps_until_woken_wakes_it_at_the_notice_s_release(
+    table: Table,
+) -> None:
+    """Nothing planned (no game has work scheduled), a ping is held for the end of someone's
+    quiet hours: the scheduler is woken then, so what was held goes as the hours end."""
+    assert await table.scheduler.seconds_to_sleep() is None, "nothing to do: asleep until woken"
+    wakes = Wakes(table)
+    release = table.clock() + timedelta(seconds=0.05)  # their quiet hours end
+    await table.service.away.hold(HeldNotice(HOST, GUILD, CHANNEL, 1, 3, "turn", "en", release))
     assert wakes.count == 0, "not at once"
     await asyncio.wait_for(wakes.woken.wait(), WAIT_SECONDS)
     assert wakes.count == 1

@@ -1,8 +1,8 @@
 """Substitutes through the services on a real database (each back end): a seat handed over by
 a moderator or by the host with the others' agreement, the person who left rated and counted
 as if they had resigned then, the substitute rated for nothing and shown the game as finished
-for someone, a seat the AI took over handed over the same way, and the refusals that change
-nothing."""
+for someone, a seat the AI took over handed over the same way, a paused game that a person
+plays again running on at once, and the refusals that change nothing."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from tests.bot.services.test_async_play import (
     HOST,
     LIMIT,
     Table,
+    human_vs_ai,
     humans,
     play_turn,
     run_until_quiet,
@@ -286,6 +287,28 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
     assert view.user_to_move == DAVE, "the AI no longer plays it: Dave's turn waits for him"
     view = await play_turn(table, view, DAVE)
     assert view.user_to_move != DAVE
+
+
+async def test_a_seat_handed_over_in_a_paused_game_ends_the_pause_and_the_ai_plays_on_at_once(
+    table: Table,
+) -> None:
+    """The AI plays every seat, so the game waits for a rejoin at an AI seat's turn: a person
+    handed the host's seat plays again, so that turn's clock is no longer the pause's, and
+    the AI plays it at once."""
+    view = await human_vs_ai(table, "easy", limit=LIMIT)
+    view = await time_out_three_times(table, view, HOST)
+    assert view.paused_until is not None, "the AI plays every seat: the game waits"
+    assert view.ai_to_move, "paused at the AI seat's turn"
+    assert view.user_to_move is None, "an AI seat, not the host's handed-over one"
+    done = await table.service.substitutes.substitute(view.id, HOST, DAVE, None, in_bot=False)
+    assert done.view.paused_until is None, "a person plays again: no pause"
+    row = await GameStore(table.database).get(view.id)
+    assert row is not None
+    assert row.due_at == table.clock.now, "the AI seat's turn is due at once"
+    await run_until_quiet(table)
+    view = await table.service.play.look(view.id)
+    assert view.status is GameStatus.RUNNING
+    assert view.user_to_move == DAVE, "the AI played its turn: Dave's turn now"
 
 
 async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_changes_nothing(

@@ -381,6 +381,32 @@ async def test_concurrent_writers_on_two_connections_apply_exactly_one(
     await second.close()
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_write_transaction_holds_the_sqlite_file_from_its_start_so_other_writers_wait(
+    backend: Backend, db: Database
+) -> None:
+    """A write transaction takes SQLite's write lock at its start, before its first read: a
+    write by another process (a rebuild, a copy) waits for it rather than slip in between the
+    read and the write, which would make the transaction's write fail as the database
+    unavailable. The other process here may not wait, so it is turned away at once; its write
+    lands once the transaction has committed. (PostgreSQL locks rows, not the database.)"""
+    path = cast(sqlite_backend.SqliteDatabase, db).path
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    insert = "INSERT INTO bot_meta (key, value) VALUES (?, ?)"
+    try:
+        async with db.transaction() as conn:
+            assert await conn.fetchval("SELECT count(*) FROM bot_meta WHERE key = 'a'") == 0
+            with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+                other.execute(insert, ("b", "y"))
+            await conn.execute("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", "a", "x")
+        other.execute(insert, ("b", "y"))
+    finally:
+        other.close()
+    store = GameStore(db)
+    assert (await store.get_meta("a"), await store.get_meta("b")) == ("x", "y")
+    assert db.availability.up
+
+
 async def test_user_values_are_bound_not_spliced(db: Database) -> None:
     store = GameStore(db)
     await store.set_meta("x'); DROP TABLE games; --", "v'\"")

@@ -254,6 +254,26 @@ async def test_a_tournament_ends_once(db: Database) -> None:
     assert await store.claim_tables(tournament_id, NOW, "one", NOW) == [], "nothing to set up"
 
 
+async def test_the_tables_of_a_tournament_that_ended_are_claimed_by_no_process(
+    db: Database,
+) -> None:
+    """A table still to set up when a moderator ends the tournament (its thread failed, the
+    retry comes after the end) is claimed by no process, its own claimer included: no thread,
+    no welcome, no game for a tournament that is over."""
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+    until = NOW + timedelta(seconds=60)
+    assert await store.claim_tables(tournament_id, NOW, "one", until) == [(1, 1), (1, 2)]
+    await store.release_table(tournament_id, 1, 2, "one")
+    assert await store.end(tournament_id, "aborted", MOD, NOW, was="running")
+    later = until + timedelta(seconds=1)
+    for process in ("one", "two"):
+        assert await store.claim_tables(tournament_id, NOW, process, until) == [], "released"
+        lease = later + timedelta(seconds=60)
+        assert await store.claim_tables(tournament_id, later, process, lease) == [], "ran out"
+
+
 async def test_the_tournaments_ended_since_a_time_are_those_played_to_their_end(
     db: Database,
 ) -> None:
