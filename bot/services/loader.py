@@ -56,6 +56,7 @@ from bot.storage.game_rows import (
     GameRow,
     NewAction,
     SeatControl,
+    SeatHolder,
     SeatRow,
     StaleSeqError,
 )
@@ -273,11 +274,13 @@ class GameLoader:
         entries: Sequence[NewAction],
         events: Sequence[Event],
         controls: Sequence[SeatControl] = (),
+        holder: SeatHolder | None = None,
     ) -> LoadedGame:
         """Append `entries` (which led from `loaded` to `state`, causing `events`) to the log,
         with the new snapshot, the turn's clock, seat controls and, at the end, the results
         (and, for a rated game, its ratings, applied just after). StaleBoardError if another
-        writer got there first."""
+        writer got there first, or if the person's seat the entries were played for is no
+        longer as `holder` read it (another process's rejoin or hand-over moves no seq)."""
         players = loaded.players
         for control in controls:
             players = with_control(players, control)
@@ -305,6 +308,7 @@ class GameLoader:
                 controls=controls,
                 results=results_of(state, players) if state.is_over else (),
                 rated_in=rated,
+                holder=holder,
             )
         except StaleSeqError:
             # Another writer (another process on the same file) got there first.
@@ -341,15 +345,31 @@ class GameLoader:
             self._closed(game.id)
         return updated
 
-    async def end(self, loaded: LoadedGame, reason: EndReason, user_id: int | None) -> LoadedGame:
+    async def end(
+        self,
+        loaded: LoadedGame,
+        reason: EndReason,
+        user_id: int | None,
+        *,
+        seats_as_loaded: bool = False,
+    ) -> LoadedGame:
         """Close an open game early (aborted by `user_id`, a cancelled lobby, or abandoned:
-        no user); GameNotRunningError if it closed meanwhile."""
+        no user); GameNotRunningError if it closed meanwhile. `seats_as_loaded`: only while its
+        seats are as `loaded` has them, StaleBoardError otherwise (a rejoin or a hand-over in
+        another process moves no seq)."""
         try:
             game = await self.store.end(
-                loaded.game.id, GameStatus.ABORTED, reason, user_id, self.now()
+                loaded.game.id,
+                GameStatus.ABORTED,
+                reason,
+                user_id,
+                self.now(),
+                expected_rev=loaded.game.rev if seats_as_loaded else None,
             )
         except StaleSeqError:
             self.forget(loaded.game.id)
+            if seats_as_loaded:
+                raise loaded.stale() from None
             raise GameNotRunningError() from None
         ended = self.keep(replace(loaded, game=game))
         self.schedule_changed(game)

@@ -53,7 +53,14 @@ from bot.services.time_rules import DueCheck
 from bot.services.views import Abandoned, AutoTurn, DueKind, DueWork, Reminder, TurnReason
 from bot.storage.away import AwayStore, HeldNotice
 from bot.storage.due_work import DueWorkStore
-from bot.storage.game_rows import ALL_SHARDS, GameRow, NewAction, SeatControl, ShardSet
+from bot.storage.game_rows import (
+    ALL_SHARDS,
+    GameRow,
+    NewAction,
+    SeatControl,
+    SeatHolder,
+    ShardSet,
+)
 from bot.storage.kinds import AiFor, EndReason, GameStatus
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
@@ -323,7 +330,9 @@ class TurnClockService:
     async def play_due(self, game_id: int, seq: int) -> AutoTurn | Abandoned | None:
         """Play the current turn by AI if it is due: an AI seat's turn, a handed-over seat's,
         or (with the medium AI) one whose player ran out of time. A paused game whose wait is
-        over ends as abandoned instead (bot.services.pause). None if nothing is due."""
+        over ends as abandoned instead (bot.services.pause). None if nothing is due;
+        StaleBoardError if another process moved the game on meanwhile, or took the person's
+        seat back or handed it over (the move, or the end, is dropped: a person plays)."""
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id, self._claimed.pop(game_id, None))
             game = loaded.game
@@ -332,7 +341,9 @@ class TurnClockService:
                 return None
             state, seat = turn
             if pause.is_paused(loaded.players, state):
-                ended = await self._loader.end(loaded, EndReason.ABANDONED, None)
+                ended = await self._loader.end(
+                    loaded, EndReason.ABANDONED, None, seats_as_loaded=True
+                )
                 return Abandoned(ended.view())
             player = loaded.player_at(seat)
             assert player is not None
@@ -378,7 +389,12 @@ class TurnClockService:
                 entries.append(NewAction(action, None, ai_for=ai_for))
                 if any(isinstance(event, engine.TurnStarted) for event in events):
                     break
-            committed = await self._loader.commit(loaded, state, entries, events, controls)
+            holder = None
+            if player.user_id is not None:  # a rejoin or a hand-over elsewhere moves no seq
+                holder = SeatHolder(seat, player.user_id, player.timeouts, player.autoplay)
+            committed = await self._loader.commit(
+                loaded, state, entries, events, controls, holder=holder
+            )
             return AutoTurn(committed.view(events), seat, player.user_id, level, reason)
 
 

@@ -1,6 +1,7 @@
 """Games, their seats and their append-only action log: what the lobby, play and the loader
 read and write. A game's moves are appended guarded by its seq (`StaleSeqError` when another
-writer moved it on first), each move the AI made for a person with why it did (`AiFor`), and
+writer moved it on first, and for the AI's moves for a person, when their seat was taken back
+or handed over meanwhile), each move the AI made for a person with why it did (`AiFor`), and
 its end writes its results and, when it counts, queues it for the ratings in the same
 transaction.
 """
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.storage.database import UniqueViolation
+from bot.storage.database import Connection, UniqueViolation
 from bot.storage.game_rows import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
@@ -23,6 +24,7 @@ from bot.storage.game_rows import (
     NewGame,
     ResultRow,
     SeatControl,
+    SeatHolder,
     SeatRow,
     StaleSeqError,
     action_of,
@@ -213,13 +215,16 @@ class GameLog(GameTable):
         controls: Sequence[SeatControl] = (),
         results: Sequence[ResultRow] = (),
         rated_in: int | None = None,
+        holder: SeatHolder | None = None,
     ) -> GameRow:
         """Append actions after `expected_seq` and store the new snapshot, atomically, with the
         turn's new clock (None: unchanged), seat control changes and, at the end, the results
         and, for a game the ratings of server `rated_in` count, its place in the order of that
         server's rated games (bot.storage.ratings).
 
-        Raises StaleSeqError (and changes nothing) if another writer got there first.
+        Raises StaleSeqError (and changes nothing) if another writer got there first, or if
+        the person's seat the actions were played for is no longer as `holder` read it (taken
+        back or handed over meanwhile).
         """
         over = status is GameStatus.OVER
         if over:
@@ -252,6 +257,8 @@ class GameLog(GameTable):
             )
             if game is None:
                 raise StaleSeqError(game_id, expected_seq)
+            if holder is not None and not await _held_as_read(conn, game_id, holder):
+                raise StaleSeqError(game_id, expected_seq)  # rolls the transaction back
             await conn.executemany(
                 "INSERT INTO actions (game_id, seq, kind, notation, seat, actor_id, created_at, "
                 "ai_for, ai_in_a_row) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -290,19 +297,24 @@ class GameLog(GameTable):
         reason: EndReason,
         ended_by: int | None,
         now: datetime,
+        *,
+        expected_rev: int | None = None,
     ) -> GameRow:
-        """Close an open game (aborted or cancelled lobby); the row and its log are kept."""
+        """Close an open game (aborted or cancelled lobby); the row and its log are kept. Given
+        `expected_rev`, only while its seats are as they were at that `rev` (a game abandoned
+        for want of a person is not, once one took a seat back or was handed one meanwhile)."""
         async with self._db.single_write() as conn:
             game = await self._changed(
                 conn,
                 "UPDATE games SET status = $1, end_reason = $2, ended_by = $3, updated_at = $4, "
                 "remind_at = NULL, due_at = NULL "
-                "WHERE id = $5 AND status IN ('lobby', 'running')",
+                "WHERE id = $5 AND status IN ('lobby', 'running') AND rev = coalesce($6, rev)",
                 status.value,
                 str(reason),
                 ended_by,
                 time_to_column(now),
                 game_id,
+                expected_rev,
             )
         if game is None:
             raise StaleSeqError(game_id, -1)
@@ -343,3 +355,20 @@ class GameLog(GameTable):
             )
         actions = [action_of(row) for row in rows]
         return game, seats, actions
+
+
+async def _held_as_read(conn: Connection, game_id: int, holder: SeatHolder) -> bool:
+    """Whether the seat is still as `holder` read it. Read after the game's guarded UPDATE:
+    every write of a seat's holder or control (a move, a rejoin, a hand-over) updates the
+    game's row first, in its transaction, so that the lock on the row (PostgreSQL; SQLite runs
+    one write transaction at a time) orders them, and this reads the seat as the last left it."""
+    held = await conn.fetchval(
+        "SELECT count(*) FROM seats WHERE game_id = $1 AND seat = $2 AND user_id = $3 "
+        "AND timeouts = $4 AND autoplay = $5",
+        game_id,
+        holder.seat,
+        holder.user_id,
+        holder.timeouts,
+        int(holder.autoplay),
+    )
+    return bool(held)

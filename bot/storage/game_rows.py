@@ -121,6 +121,17 @@ class SeatControl:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatHolder:
+    """A person's seat as a write read it: who holds it, their timeouts in a row and whether
+    the AI plays it. A rejoin and a hand-over change it without moving the game's seq."""
+
+    seat: int
+    user_id: int
+    timeouts: int
+    autoplay: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ResultRow:
     """How one seat of a finished game ended (what stats count)."""
 

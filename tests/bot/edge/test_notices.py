@@ -6,16 +6,17 @@ displays catch the game up from what is stored, the second from the game as it r
 the first had shown anything (another process catching up the same game). The channel tells
 the timeout once, in the timed-out turn's own line, before the next turn, in the game's
 language. Likewise a game stopped early (aborted by its host, or abandoned) whose end nothing
-showed: the two catch-ups tell the end once and leave no button to click; and a seat taken
-back from the AI whose return nothing told: the two catch-ups tell it once, and tell the
-handover before it in its turn's line even when the seat was taken back before that turn was
-shown. A restarted display waits out Discord's window on the channel (5 posts and 5 edits per
-5 s) that the last run may have used before it tells such a return, and never waits for a
-window only its own notice opened.
+showed: the two catch-ups tell the end once and leave no button to click, and so do two
+showings of it at once by one display; and a seat taken back from the AI whose return nothing
+told: the two catch-ups tell it once, and tell the handover before it in its turn's line even
+when the seat was taken back before that turn was shown. A restarted display waits out
+Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may have used
+before it tells such a return, and never waits for a window only its own notice opened.
 """
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from tests.bot.edge.test_edge import Edge, a_window_later, running_edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.snowflakes import iso_now
+from tests.races import Race
 
 NOTICE = "ran out of time"
 LONG_AGO = "2020-01-01T00:00:00.000+00:00"
@@ -203,6 +205,32 @@ async def test_an_end_shown_then_caught_up_again_is_still_told_once(edge: Edge) 
         await conn.execute("UPDATE games SET end_shown = 0 WHERE id = 1")
 
     await caught_up_twice(edge)
+
+    notice = presenter.aborted_post(view).embed.description
+    assert notice is not None
+    told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
+    assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
+
+
+async def test_an_end_shown_twice_at_once_by_one_display_is_told_once(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two showings of an abort nothing showed yet run at the same moment in one process (the
+    abort's answer and a catch-up, say): the display holds the game's lock while it shows the
+    end, so the second finds it told, whatever the timing."""
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    view = await edge.service.play.abort(1, edge.host.id)  # committed, nothing of it shown
+    display = edge.bot.display
+    race = Race()
+    monkeypatch.setattr(display._showing, "holding", race.lock(display._showing.holding))
+    monkeypatch.setattr(display, "_post", race.write(display._post))
+
+    await asyncio.gather(race.run(display.show_end(view)), race.run(display.show_end(view)))
 
     notice = presenter.aborted_post(view).embed.description
     assert notice is not None

@@ -1,17 +1,22 @@
 """The lobby's seats: an AI never seats past the lobby's size, the start shuffles the seats
 from the game's seed, and a seat keeps its player's name tidied and bounded. Its turn limit is
-5 minutes to 7 days, or none."""
+5 minutes to 7 days, or none. Presses at the same moment (two joins for the last seat, a join
+and the start) are taken one after the other under the game's lock."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from bot.services.errors import BadOptionError, LobbyFullError
+from bot.services import GameStatus, GameView
+from bot.services.errors import BadOptionError, LobbyClosedError, LobbyFullError
 from bot.services.guilds import GuildService
 from bot.services.lobby import NAME_LIMIT, seat_name
 from bot.storage import Database
 from bot.storage.guilds import GuildStore
 from tests.bot.services.test_service import BOB, CAROL, CHANNEL, DAVE, HOST, service_on
+from tests.races import Race
 
 FIVE_MINUTES = 5 * 60
 SEVEN_DAYS = 7 * 24 * 3600
@@ -25,6 +30,58 @@ async def test_an_ai_is_not_seated_in_a_full_lobby(database: Database) -> None:
         await service.lobby.add_ai(lobby.id, HOST, "hard")
     view = await service.play.look(lobby.id)
     assert [p.ai_level for p in view.players] == [None, "easy"], "the lobby keeps its two seats"
+
+
+async def test_two_joins_at_once_for_the_last_seat_seat_one_and_find_the_lobby_full_for_the_other(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carol and Dave press Join at the same moment on a lobby with one seat left: Carol,
+    first, takes it, Dave is told the lobby is full, and the lobby holds its three seats."""
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
+    await service.lobby.join(lobby.id, BOB)
+    race = Race()
+    store = service.loader.store
+    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
+    monkeypatch.setattr(store, "add_seat", race.write(store.add_seat))
+    results = await asyncio.gather(
+        race.run(service.lobby.join(lobby.id, CAROL)),
+        race.run(service.lobby.join(lobby.id, DAVE)),
+        return_exceptions=True,
+    )
+    assert [type(result) for result in results] == [GameView, LobbyFullError], results
+    view = await service.play.look(lobby.id)
+    assert [p.user_id for p in view.players] == [HOST, BOB, CAROL]
+
+
+@pytest.mark.parametrize("join_first", [True, False], ids=["join first", "start first"])
+async def test_a_join_at_the_moment_of_the_start_is_seated_in_the_game_or_refused(
+    database: Database, monkeypatch: pytest.MonkeyPatch, join_first: bool
+) -> None:
+    """The host presses Start as Carol presses Join. A join that comes first seats her in the
+    game that starts; one that comes second is told the lobby is closed: never told she
+    joined, and left without a seat."""
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
+    await service.lobby.join(lobby.id, BOB)
+    race = Race()
+    store = service.loader.store
+    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
+    monkeypatch.setattr(store, "add_seat", race.write(store.add_seat))
+    monkeypatch.setattr(store, "start", race.write(store.start))
+    join = race.run(service.lobby.join(lobby.id, CAROL))
+    start = race.run(service.lobby.start(lobby.id, HOST))
+    if join_first:
+        joined, started = await asyncio.gather(join, start, return_exceptions=True)
+    else:
+        started, joined = await asyncio.gather(start, join, return_exceptions=True)
+    assert isinstance(started, GameView), started
+    assert isinstance(joined, GameView if join_first else LobbyClosedError), joined
+    view = await service.play.look(lobby.id)
+    assert view.status is GameStatus.RUNNING
+    players = [HOST, BOB, CAROL] if join_first else [HOST, BOB]
+    assert sorted(p.user_id for p in view.players if p.user_id is not None) == players
+    assert [seat.seat for seat in await store.seats(lobby.id)] == list(range(len(players)))
 
 
 async def test_the_start_shuffles_the_seats_from_the_seed(database: Database) -> None:

@@ -18,7 +18,7 @@ from typing import Any, cast
 import pytest
 
 import engine
-from bot.services import ROLL, GameService, GameStatus, GameView, dice, records
+from bot.services import ROLL, EndReason, GameService, GameStatus, GameView, dice, records
 from bot.services.errors import (
     AlreadySeatedError,
     BadOptionError,
@@ -362,6 +362,42 @@ async def test_two_processes_on_one_database_never_apply_twice(
         assert len(await GameStore(other_db).actions(view.id)) == 2
         # the loser forgot its stale copy: it now sees the winner's move
         assert (await second.play.look(view.id)).seq == 2
+    finally:
+        await other_db.close()
+
+
+async def test_a_move_read_before_an_abort_in_another_process_is_refused_and_the_abort_stands(
+    database: Database, database_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second process has read the game for a move; the host's abort in the first lands
+    before the move is written. An abort moves no seq, but the aborted game is no longer
+    running: the move is stale, nothing of it is logged, and the game stays aborted."""
+    first = service_on(database)
+    view = await started(first)
+    mover = view.user_to_move
+    assert mover is not None
+    other_db = await open_database(database_target)
+    try:
+        second = service_on(other_db)
+        store = second.loader.store
+        append = store.append_actions
+
+        async def aborted_meanwhile(*args: Any, **kwargs: Any) -> Any:
+            await first.play.abort(view.id, HOST)
+            return await append(*args, **kwargs)
+
+        monkeypatch.setattr(store, "append_actions", aborted_meanwhile)
+        with pytest.raises(StaleBoardError):
+            await second.play.act(view.id, mover, view.seq, "S")
+        row = await GameStore(database).get(view.id)
+        assert row is not None
+        assert (row.status, row.end_reason, row.seq) == (
+            GameStatus.ABORTED,
+            EndReason.ABORTED_BY_HOST,
+            view.seq,
+        )
+        assert await GameStore(database).actions(view.id) == []
+        assert (await second.play.look(view.id)).status is GameStatus.ABORTED
     finally:
         await other_db.close()
 

@@ -3,19 +3,25 @@ a database connection (pool) of its own, as two processes would have. A process 
 behind accepts the next legitimate click; each piece of due work is claimed by one process,
 and taken over when its claim runs out; another shard's due work is left to its own process
 for 5 s; a reminder goes out once however the processes race; a start-up catch-up is done by
-the process that claims the game. Time only moves when a test moves it; nothing sleeps."""
+the process that claims the game; an AI turn whose seat was taken back or handed over in the
+other process meanwhile is not played, nor is a paused game ended as abandoned once a person
+took a seat back. Time only moves when a test moves it; nothing sleeps."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
 
 import pytest
 
 from bot.services import DueKind, DueWork, GameService, GameStatus, GameView
+from bot.services.errors import StaleBoardError
 from bot.services.loader import CLAIM_LEASE_SECONDS
+from bot.services.substitutes import Handover
 from bot.storage import Database, GameStore, open_database
-from bot.storage.game_rows import ShardSet
+from bot.storage.game_rows import GameRow, ShardSet
 from tests.bot.services.test_async_play import (
     BOB,
     FAST_AI,
@@ -25,10 +31,12 @@ from tests.bot.services.test_async_play import (
     Table,
     human_vs_ai,
     make_table,
+    play_turn,
     seeds,
     two_humans,
 )
-from tests.bot.services.test_service import choose, started, step
+from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat, time_out_three_times
+from tests.bot.services.test_service import DAVE, choose, started, step
 
 
 @pytest.fixture
@@ -121,6 +129,111 @@ async def test_due_work_plays_the_game_another_process_moved_since_it_was_cached
     assert first.turns, "the process holding the older copy played the timeout"
     assert all(turn.view.seq > moved.seq for turn in first.turns)
     assert (await first.service.play.look(view.id)).seq > moved.seq
+
+
+# --- an AI turn meets a change of its seat made elsewhere ----------------------------------
+
+
+async def test_a_seat_taken_back_while_another_process_s_ai_plays_its_turn_stays_taken_back(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The AI plays Bob's seat after three timeouts, and its turn is due: the second process's
+    AI plays it while, in the first, Bob types `/marrakech rejoin` and is told he has his seat
+    back. A rejoin moves no seq, yet the AI's move, read before it, is refused (as a move
+    another process made first: nothing is told), and the turn waits for Bob."""
+    view = await two_humans(first)
+    view = await at_the_ai_s_turn_in_their_seat(first, view, BOB)
+    seat = view.seat_of(BOB)
+    handed = view.player_at(seat)
+    assert handed is not None
+    assert handed.autoplay
+    store = second.service.loader.store
+    append = store.append_actions
+    rejoined: list[GameView] = []
+
+    async def taken_back_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        rejoined.append(await first.service.play.rejoin(view.id, BOB))  # while the AI thinks
+        return await append(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append_actions", taken_back_meanwhile)
+    with pytest.raises(StaleBoardError):
+        await second.service.turns.play_due(view.id, view.seq)
+    assert rejoined, "Bob was told he has his seat back"
+    after = await first.service.play.look(view.id)
+    assert after.seq == view.seq, "the AI's move was not logged"
+    back = after.player_at(seat)
+    assert back is not None
+    assert (back.user_id, back.autoplay, back.timeouts) == (BOB, False, 0)
+    assert await first.service.play.rejoins_not_shown(view.id) == [BOB]
+    row = await GameStore(first.database).get(view.id)
+    assert row is not None
+    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT), "Bob's turn, its clock anew"
+    view = await play_turn(first, after, BOB)
+    assert view.user_to_move != BOB
+
+
+async def test_a_seat_handed_over_while_another_process_s_ai_plays_its_turn_is_the_newcomer_s(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same with a hand-over, which moves no seq either: a moderator hands the seat the AI
+    plays for Bob to Dave in the first process while the second's AI plays its turn. The AI's
+    move is refused, and Dave's turn waits for him."""
+    view = await two_humans(first)
+    view = await at_the_ai_s_turn_in_their_seat(first, view, BOB)
+    seat = view.seat_of(BOB)
+    store = second.service.loader.store
+    append = store.append_actions
+    handed: list[Handover] = []
+
+    async def handed_over_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        done = await first.service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
+        handed.append(done)
+        return await append(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append_actions", handed_over_meanwhile)
+    with pytest.raises(StaleBoardError):
+        await second.service.turns.play_due(view.id, view.seq)
+    assert handed, "the seat was handed over"
+    after = await first.service.play.look(view.id)
+    assert after.seq == view.seq, "the AI's move was not logged"
+    newcomer = after.player_at(seat)
+    assert newcomer is not None
+    assert (newcomer.user_id, newcomer.autoplay, newcomer.timeouts) == (DAVE, False, 0)
+    row = await GameStore(first.database).get(view.id)
+    assert row is not None
+    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT), "Dave's turn, its clock anew"
+    view = await play_turn(first, after, DAVE)
+    assert view.user_to_move != DAVE
+
+
+async def test_a_paused_game_whose_seat_is_taken_back_while_another_process_abandons_it_goes_on(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The AI plays every seat, so the game waits for a rejoin; its wait is over, and the second
+    process ends it as abandoned while, in the first, the host takes their seat back and is
+    told so. The end is refused, and the game goes on."""
+    view = await human_vs_ai(first, "easy", limit=LIMIT)
+    view = await time_out_three_times(first, view, HOST)
+    assert view.paused_until is not None
+    first.clock.advance((view.paused_until - first.clock.now).total_seconds())
+    store = second.service.loader.store
+    end = store.end
+    rejoined: list[GameView] = []
+
+    async def taken_back_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        rejoined.append(await first.service.play.rejoin(view.id, HOST))
+        return await end(*args, **kwargs)
+
+    monkeypatch.setattr(store, "end", taken_back_meanwhile)
+    with pytest.raises(StaleBoardError):
+        await second.service.turns.play_due(view.id, view.seq)
+    assert rejoined, "the host was told they have their seat back"
+    after = await first.service.play.look(view.id)
+    assert after.status is GameStatus.RUNNING
+    assert after.paused_until is None
+    host = after.player_at(after.seat_of(HOST))
+    assert host is not None
+    assert not host.autoplay
 
 
 # --- due work is claimed once ----------------------------------------------------------------

@@ -1,9 +1,12 @@
 """Promises of docs/tournaments.md held through the service on a real database (each back end)
-and through the pure standings: the 64-player cap, the default number of Swiss rounds at
-3-seat tables, finished tournament games in the stats, and an aborted game's players counting
-as having met, for Buchholz and for the pairing of the next round."""
+and through the pure standings: the 64-player cap (two sign-ups at once for the last place
+too), the default number of Swiss rounds at 3-seat tables, finished tournament games in the
+stats, and an aborted game's players counting as having met, for Buchholz and for the pairing
+of the next round."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -11,6 +14,7 @@ from bot.services import pairing
 from bot.services.errors import TournamentFullError
 from bot.services.standings import SeatResult, TableOutcome, standings
 from bot.services.stats import StatsService
+from bot.services.tournament_views import TournamentView
 from bot.storage import Database, StatsStore
 from tests.bot.services.test_tournaments import (
     GUILD,
@@ -20,6 +24,7 @@ from tests.bot.services.test_tournaments import (
     services,
     set_up,
 )
+from tests.races import Race
 
 DOCUMENTED_CAP = 64
 """The cap docs/tournaments.md states ("at most 64 players")."""
@@ -35,6 +40,29 @@ async def test_a_tournament_takes_at_most_64_players(database: Database) -> None
     await tournaments.leave(view.id, players[0])
     view = await tournaments.join(view.id, 7000, "a freed place")
     assert len(view.entrants) == DOCUMENTED_CAP
+
+
+async def test_two_sign_ups_at_once_for_the_64th_place_take_it_once(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two people press Sign up at the same moment for the last place: the first takes it, the
+    other is told the tournament is full, and it holds 64 players."""
+    _, tournaments = services(database)
+    view = await opened(tournaments, tuple(range(6000, 6000 + DOCUMENTED_CAP - 1)))
+    race = Race()
+    locks = tournaments._locks
+    store = tournaments._store
+    monkeypatch.setattr(locks, "holding", race.lock(locks.holding))
+    monkeypatch.setattr(store, "join", race.write(store.join))
+    results = await asyncio.gather(
+        race.run(tournaments.join(view.id, 7000, "one")),
+        race.run(tournaments.join(view.id, 7001, "other")),
+        return_exceptions=True,
+    )
+    assert [type(result) for result in results] == [TournamentView, TournamentFullError], results
+    entrants = (await tournaments.look(view.id)).entrants
+    assert len(entrants) == DOCUMENTED_CAP
+    assert 7001 not in [entrant.user_id for entrant in entrants]
 
 
 @pytest.mark.parametrize(
