@@ -211,7 +211,8 @@ class GameDisplay:
         """Show the game as it is now, adopting a message the last run sent but never recorded,
         and retire every other message that still shows a decision (the known one included):
         no live button, no picture and no call to play is left anywhere else. A change that
-        did not end the turn the known message shows is drawn on that message again instead.
+        did not end the turn the known message shows is drawn on that message again instead,
+        and so is a hand-over (the known message shows the game's seq, but not its new player).
         Without the channel's history only the known message is retired, and the game is
         posted again.
         Just `restarted`, it first waits out the channel's window if the last run changed
@@ -231,14 +232,16 @@ class GameDisplay:
         await self.show_rejoins(view)
         current = recovery.showing_now(found, view)
         known = view.game.board_message_id
-        shown = view.game.board_message_seq
+        shown = _shown_seq(view)
+        if shown != view.game.board_message_seq and current is not None and current.id == known:
+            current = None  # its seats changed hands since it was drawn: drawn again in place
         redrawn = current is None and await self._redrawn_in_place(view, known, shown)
         kept = known if redrawn else None  # redrawn: it shows the game as it is now
         for message in found:
             if message is not current and message.id != kept and recovery.has_live_buttons(message):
                 await self._retire(view, message.id, recovery.shown_seq(message))
         if not redrawn and known is not None and known not in {m.id for m in found}:
-            await self._retire(view, known, view.game.board_message_seq)
+            await self._retire(view, known, shown)
         if (view.game.reminder_message_id, view.game.nudge_message_id) != (None, None) and (
             view.state is None  # never started: no ping can be about it
             or view.status is not GameStatus.RUNNING
@@ -483,7 +486,7 @@ class GameDisplay:
             message_id = before.game.board_message_id
             if view.turn_changed or view.status is not GameStatus.RUNNING:
                 if message_id is not None:
-                    await self._retire(view, message_id, before.game.board_message_seq)
+                    await self._retire(view, message_id, _shown_seq(before))
                 await self.post_current(view)
                 await self._retire_pings(view)
                 return
@@ -733,7 +736,7 @@ class GameDisplay:
         its lobby says so; its end is then recorded as shown."""
         message_id = view.game.board_message_id
         if message_id is not None and message_id not in (skip or set()):
-            await self._retire(view, message_id, view.game.board_message_seq)
+            await self._retire(view, message_id, _shown_seq(view))
         if view.game.lobby_message_id not in (None, message_id):
             self._point_lobby(view, None)
         await self._retire_pings(view)
@@ -988,3 +991,17 @@ class GameDisplay:
     async def _edit(self, game: GameView, message_id: int, /, **fields: Any) -> None:
         """Edit one of the game's messages (bot.edge.delivery)."""
         await self._delivery.edit(game.id, self._message(game, message_id), **fields)
+
+
+def _shown_seq(view: GameView) -> int | None:
+    """The seq the game's recorded message shows (None: its lobby, or no message). A hand-over
+    marks the turn's message as not showing the game (bot.storage.substitutes) but moves no
+    seq: that message still shows the game's seq, with the seat's player who left."""
+    game = view.game
+    if (
+        game.board_message_seq is None
+        and view.state is not None
+        and game.board_message_id not in (None, game.lobby_message_id)
+    ):
+        return view.seq
+    return game.board_message_seq

@@ -226,8 +226,10 @@ class SeatController:
                 await replies.edit(
                     interaction, content=_handover_text(done.handover, language), view=None
                 )
-                await self._redraw(before, done.handover)
-                await self._call_if_to_move(interaction, done.handover)
+                try:
+                    await self._redraw(before, done.handover)
+                finally:  # stored: its new player is called though Discord failed the redraw
+                    await self._call_if_to_move(interaction, done.handover)
                 return
             if done.request.status != "refused":  # still waiting: who for, now
                 await replies.edit(interaction, content=_asked(done.request, language))

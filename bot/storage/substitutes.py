@@ -93,13 +93,16 @@ class SubstituteStore(GameTable):
         """Give `in_user_id` the seat `out_user_id` holds in the running game at
         `expected_seq` (with a fresh turn `clock` when it is that seat's turn; None keeps the
         clock), and the host's part with it when they host the game (one who left cannot end
-        it); StaleSeqError, and nothing changed, if the game or the seat moved on."""
+        it); StaleSeqError, and nothing changed, if the game or the seat moved on. The game's
+        message is marked as not showing the game (a hand-over moves no seq, but changes whom
+        it calls), so that it is drawn again for the new player: by the display at once, else
+        by its retry or the next start."""
         async with self._db.transaction() as conn:
             keep = clock is None
             clock = clock or TurnClock()
             game = await self._changed(
                 conn,
-                "UPDATE games SET rev = rev + 1, updated_at = $1, "
+                "UPDATE games SET rev = rev + 1, updated_at = $1, board_message_seq = NULL, "
                 "host_id = CASE WHEN host_id = $8 THEN $9 ELSE host_id END, "
                 "turn_started_at = CASE WHEN $2 THEN turn_started_at ELSE $3 END, "
                 "remind_at = CASE WHEN $2 THEN remind_at ELSE $4 END, "

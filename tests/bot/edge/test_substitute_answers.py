@@ -1,7 +1,8 @@
 """Every refusal of a hand-over or a nudge has a short private answer in every language, with
 the person and the moment it names, and a nudge refused says why its person cannot be pinged;
 a hand-over is told in the game's channel, ordered from another channel too, in the game's
-language, naming without a ping a substitute in their quiet hours."""
+language, naming without a ping a substitute in their quiet hours; its turn's message calls the
+new player, drawn again in the background or at the next start when Discord fails it."""
 
 from __future__ import annotations
 
@@ -11,14 +12,22 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge import display as display_module
 from bot.edge import errors
 from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
-from tests.bot.edge.test_edge import Edge, edge, mover_of, started
+from bot.services.views import GameView
+from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, started
 from tests.bot.edge.test_edge_languages import french_game, french_server
-from tests.bot.edge.test_seat_requests import held_by_tomorrow, in_quiet_hours
+from tests.bot.edge.test_seat_requests import (
+    guest_or_outsider_to_move,
+    held_by_tomorrow,
+    in_quiet_hours,
+    three_playing,
+)
 from tests.bot.edge.test_watch_buttons import play_turn
+from tests.e2e.fakecord import FakeMessage, FakeUser
 
 SUBSTITUTE_CODES = (
     "bot",
@@ -178,6 +187,98 @@ async def test_a_seat_handed_over_by_agreement_on_its_turn_pings_its_new_player(
         edge.channel, lambda m: m.pinged_user_ids == {edge.moderator.id} and m.id > asked.id
     )
     assert pinged.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
+
+
+async def seat_to_move(edge: Edge, by: str) -> tuple[FakeMessage, FakeUser]:
+    """A started game whose seat to move is about to be handed over `by` a moderator (a game
+    of two) or by agreement (a game of three, played on until the host is not to move): its
+    turn's message and the player to move."""
+    if by == "moderator":
+        turn = await started(edge)
+    else:
+        turn = await guest_or_outsider_to_move(edge, await three_playing(edge))
+    (mover_id,) = turn.pinged_user_ids
+    (mover,) = [user for user in (edge.host, edge.guest, edge.outsider) if user.id == mover_id]
+    return turn, mover
+
+
+async def hand_over(edge: Edge, by: str, out: FakeUser) -> FakeUser:
+    """Hand `out`'s seat over `by` a moderator's order (to the outsider), or by the host's
+    request that the other player agrees to (to the moderator): its new player."""
+    if by == "moderator":
+        await edge.slash(
+            edge.moderator,
+            "marrakech-mod",
+            "substitute",
+            channel=edge.channel,
+            out=out,
+            **{"in": edge.outsider},
+        ).answer()
+        return edge.outsider
+    asked = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=out,
+        **{"in": edge.moderator},
+    ).answer()
+    other = edge.outsider if out is edge.guest else edge.guest
+    await edge.click(other, edge.fake.world.messages[asked.id], "Agree").response()
+    return edge.moderator
+
+
+def redraw_fails_once(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord fails the next redraw of a turn's message; the redraws after it go through."""
+    display = edge.bot.display
+    redraw = display._redraw_turn
+
+    async def failing(view: GameView, message_id: int) -> None:
+        monkeypatch.setattr(display, "_redraw_turn", redraw)
+        raise RuntimeError("Discord failed the edit")
+
+    monkeypatch.setattr(display, "_redraw_turn", failing)
+
+
+def calls(edge: Edge, turn: FakeMessage, user: FakeUser) -> bool:
+    """The turn's message calls `user` to play."""
+    return edge.fake.world.messages[turn.id].content == f"<@{user.id}>, it is your turn (game #1)."
+
+
+@pytest.mark.parametrize("by", ["moderator", "agreement"])
+async def test_a_hand_over_whose_redraw_failed_calls_its_new_player_all_the_same(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, by: str
+) -> None:
+    """Discord fails the redraw of the turn's message for the seat's new player (the hand-over
+    is stored): they are pinged as a hand-over pings them, and the message calls them once
+    the display's retry drew it again in the background."""
+    monkeypatch.setattr(display_module, "REDISPLAY_DELAYS_SECONDS", (0.0,) * 5)
+    turn, out = await seat_to_move(edge, by)
+    redraw_fails_once(edge, monkeypatch)
+    newcomer = await hand_over(edge, by, out)
+    await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.pinged_user_ids == {newcomer.id}, timeout=10.0
+    )
+    await edge.fake.wait_until(
+        lambda: calls(edge, turn, newcomer), what="the turn calling its new player", timeout=10.0
+    )
+
+
+async def test_a_start_redraws_a_hand_over_whose_redraw_failed(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run whose redraw of the turn's message Discord failed stops before trying again: the
+    next start draws the message again, calling the seat's new player."""
+    turn, out = await seat_to_move(edge, "moderator")
+    display = edge.bot.display
+    monkeypatch.setattr(display, "retry_display", lambda game_id: None)  # the run stops first
+    redraw_fails_once(edge, monkeypatch)
+    newcomer = await hand_over(edge, "moderator", out)
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert calls(edge, turn, out)
+    a_window_later(edge, monkeypatch)
+    await edge.bot.before_connect()  # the next start
+    assert calls(edge, turn, newcomer), edge.fake.world.messages[turn.id].content
 
 
 async def test_a_seat_handed_to_someone_in_their_quiet_hours_names_them_without_a_ping(

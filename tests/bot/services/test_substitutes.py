@@ -302,6 +302,7 @@ async def test_a_seat_handed_over_in_a_paused_game_ends_the_pause_and_the_ai_pla
     assert view.user_to_move is None, "an AI seat, not the host's handed-over one"
     done = await table.service.substitutes.substitute(view.id, HOST, DAVE, None, in_bot=False)
     assert done.view.paused_until is None, "a person plays again: no pause"
+    await table.show(done.view)  # the turn's message drawn again for its new player
     row = await GameStore(table.database).get(view.id)
     assert row is not None
     assert row.due_at == table.clock.now, "the AI seat's turn is due at once"
