@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from datetime import datetime, time, timedelta
 
 from bot.services.errors import BadOptionError, GameDamagedError, GameNotFoundError
@@ -160,8 +159,7 @@ class AwayService:
     async def set_away_days(self, guild_id: int, days: int) -> TimeSettings:
         if not 0 <= days <= MOST_AWAY_DAYS_SETTING:
             raise BadOptionError("away_days", days)
-        settings = replace(await self._store.settings(guild_id), away_days=days)
-        return await self._store.set_settings(settings, self._loader.now())
+        return await self._store.set_away_days(guild_id, days, self._loader.now())
 
     async def set_tournament_away_days(self, tournament_id: int, days: int) -> None:
         """Cap the away days of a tournament's players while it is open (0: refused)."""
@@ -170,8 +168,7 @@ class AwayService:
         await self._store.set_tournament_away_days(tournament_id, days)
 
     async def set_clocks_in_quiet(self, guild_id: int, on: bool) -> TimeSettings:
-        settings = replace(await self._store.settings(guild_id), clocks_in_quiet=on)
-        return await self._store.set_settings(settings, self._loader.now())
+        return await self._store.set_clocks_in_quiet(guild_id, on, self._loader.now())
 
     async def go_away(
         self, guild_id: int, user_id: int, days: int, locale: str = "en"

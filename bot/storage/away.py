@@ -106,20 +106,37 @@ class AwayStore:
             return TimeSettings(guild_id)
         return TimeSettings(guild_id, int(row[0]), bool(row[1]))
 
-    async def set_settings(self, settings: TimeSettings, now: datetime) -> TimeSettings:
-        """Store the server's settings whole."""
+    async def set_away_days(self, guild_id: int, days: int, now: datetime) -> TimeSettings:
+        """Set the most days one may be away at once on the server, keeping its clocks in
+        quiet hours (a change of those at the same moment holds too); the settings after."""
         async with self._db.single_write() as conn:
-            await conn.execute(
-                "INSERT INTO time_settings (guild_id, away_days, clocks_in_quiet, updated_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
-                "away_days = excluded.away_days, clocks_in_quiet = excluded.clocks_in_quiet, "
-                "updated_at = excluded.updated_at",
-                settings.guild_id,
-                settings.away_days,
-                int(settings.clocks_in_quiet),
+            row = await conn.fetchrow(
+                "INSERT INTO time_settings (guild_id, away_days, updated_at) "
+                "VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
+                "away_days = excluded.away_days, updated_at = excluded.updated_at "
+                "RETURNING away_days, clocks_in_quiet",
+                guild_id,
+                days,
                 time_to_column(now),
             )
-        return settings
+        assert row is not None
+        return TimeSettings(guild_id, int(row[0]), bool(row[1]))
+
+    async def set_clocks_in_quiet(self, guild_id: int, on: bool, now: datetime) -> TimeSettings:
+        """Set whether turn clocks run in quiet hours on the server, keeping its away days (a
+        change of those at the same moment holds too); the settings after."""
+        async with self._db.single_write() as conn:
+            row = await conn.fetchrow(
+                "INSERT INTO time_settings (guild_id, clocks_in_quiet, updated_at) "
+                "VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
+                "clocks_in_quiet = excluded.clocks_in_quiet, updated_at = excluded.updated_at "
+                "RETURNING away_days, clocks_in_quiet",
+                guild_id,
+                int(on),
+                time_to_column(now),
+            )
+        assert row is not None
+        return TimeSettings(guild_id, int(row[0]), bool(row[1]))
 
     async def set_tournament_away_days(self, tournament_id: int, days: int) -> None:
         """A tournament's own cap on away days (0: refused)."""

@@ -20,7 +20,7 @@ import pytest
 from bot.services import GameService, GameStatus, GameView, GuildService
 from bot.services.tournaments import TournamentService
 from bot.storage import Database, GameStore, GuildStore, StatsStore, copy, open_database
-from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell, TimeSettings
+from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell
 from bot.storage.copy import (
     BOOKKEEPING_TABLES,
     TargetNotEmptyError,
@@ -85,7 +85,8 @@ async def fill(database: Database) -> Filled:
     await PlayerStore(database).set_turn_dms(BOB, False, NOW)
     await GameStore(database).set_meta("copied-key", "a value")
     away = AwayStore(database)
-    await away.set_settings(TimeSettings(GUILD, 5, True), NOW)
+    await away.set_away_days(GUILD, 5, NOW)
+    await away.set_clocks_in_quiet(GUILD, True, NOW)
     await away.start_spell(GUILD, BOB, Spell(NOW, NOW + timedelta(days=2)))
     await away.set_quiet(HOST, QuietRow("23:00", "08:00", "Europe/Kyiv"), NOW)
     await away.hold(HeldNotice(HOST, GUILD, 602, 2, 5, "turn", "en", NOW), NOW)
