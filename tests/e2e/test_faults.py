@@ -91,6 +91,12 @@ class Table:
         assert [m.id for m in pictured] == [m.id for m, _ in live][:1], "one picture, live"
 
 
+def answered_502(fake: FakeDiscord, since: int) -> int:
+    """How many requests, from the `since`-th the fake recorded on, an injected fault answered
+    with a 502."""
+    return sum(1 for r in fake.world.requests[since:] if r.fault and r.status == 502)
+
+
 def shown_turn(message: FakeMessage) -> int:
     """The turn a turn message shows: a finished one's line, or the live one's title."""
     line = read_turn_line(message.content)
@@ -113,11 +119,13 @@ async def test_the_game_survives_discord_faults(
     database = tmp_path / "marrakech.sqlite3"
 
     lobby = await (await fake.slash(alice, channel, "marrakech", "new", seats=3)).answer()
+    since = len(fake.world.requests)
     edit_fails = fake.faults.server_error("PATCH", EDIT, status=502)
     joined = await fake.slash(bob, channel, "marrakech", "join")
     assert (await joined.answer()).ephemeral
     await edit_fails.wait_fired()
     await fake.wait_until(lambda: f"<@{bob.id}>" in fake.world.messages[lobby.id].embed_text())
+    assert answered_502(fake, since) == 1, "the lobby's edit was answered 502"
     edit_refused = fake.faults.forbidden("PATCH", EDIT)  # the lobby is edited again later
     assert (await (await fake.slash(carol, channel, "marrakech", "join")).answer()).ephemeral
     await edit_refused.wait_fired()
@@ -144,10 +152,12 @@ async def test_the_game_survives_discord_faults(
 
     # 502 on the post: discord.py tries again a second later
     message = await table.orient()
+    since = len(fake.world.requests)
     failing = fake.faults.server_error("POST", POST, status=502)
     await table.place(message)
     shown = await table.next_turn_shown(message)
     assert failing.hits == 1
+    assert answered_502(fake, since) == 1, "the post was answered 502"
     await settled(database)
     table.consistent(database)
 
@@ -156,10 +166,12 @@ async def test_the_game_survives_discord_faults(
     # log line names what Discord answered, not only that the wait ran out
     message = await table.orient()
     lines = len(bot.lines)
+    since = len(fake.world.requests)
     failing = fake.faults.server_error("POST", POST, status=502, times=5)
     await table.place(message)
     shown = await table.next_turn_shown(message, timeout=40)
     assert failing.hits == 5
+    assert answered_502(fake, since) == 5, "the post was answered 502 five times"
     line = await bot.wait_for_log(
         r"its current message was not posted|showing it again failed", after=lines
     )

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -378,6 +379,7 @@ async def test_the_turn_clocks_of_a_dead_process_s_games_keep_running(
         await cluster.start_all()
         await open_tables(fake, tables)
         await cluster.kill(2)
+        assert cluster.processes[2].returncode == -signal.SIGKILL, "process 2 is down"
         first = await stored_games(database)
         # what the dead process had claimed (an AI turn to play, say) is free once its lease ends
         await cluster.shift_clock(CLAIM_LEASE_SECONDS + 1)
@@ -423,6 +425,7 @@ async def test_the_turn_clocks_of_a_dead_process_s_games_keep_running(
         finally:
             await db.close()
         later = await stored_games(database)
+        assert not cluster.alive(2), "process 2 stayed down: the others did it all"
     finally:
         await cluster.close()
     for table in tables:

@@ -655,11 +655,8 @@ async def test_a_last_hint_whose_answer_fails_leaves_the_hint_button(
     assert "Hint" in [button.label for button in placing.enabled_buttons()]
 
 
-async def test_a_hint_whose_answer_fails_is_given_back(
-    edge: Edge, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    turn = await coached_turn(edge)
-    mover, _ = mover_and_other(edge, turn)
+def the_search_fails_once(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The coach's next search for a hint fails (its worker died); the searches after it work."""
     coach = edge.bot.handlers._coach
     assert coach is not None
     searched = coach.options
@@ -669,6 +666,37 @@ async def test_a_hint_whose_answer_fails_is_given_back(
         raise RuntimeError("the worker died")
 
     monkeypatch.setattr(coach, "options", failing)
+
+
+def the_edit_fails_once(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord fails the next edit that shows a hint (the answer with its picture); the
+    answers after it go through."""
+    send = replies.send
+
+    async def failing(interaction: Any, **fields: Any) -> Any:
+        if "files" not in fields:  # not a hint's answer
+            return await send(interaction, **fields)
+        monkeypatch.setattr(replies, "send", send)  # the next answer goes
+        raise RuntimeError("Discord failed the edit")
+
+    monkeypatch.setattr(replies, "send", failing)
+
+
+@pytest.mark.parametrize(
+    "fails_once",
+    [the_search_fails_once, the_edit_fails_once],
+    ids=["its-search", "the-edit-that-shows-it"],
+)
+async def test_a_hint_whose_answer_fails_is_given_back(
+    edge: Edge,
+    monkeypatch: pytest.MonkeyPatch,
+    fails_once: Callable[[Edge, pytest.MonkeyPatch], None],
+) -> None:
+    """Whatever of its answer fails (coach.md: its search, its picture, or the edit that shows
+    it), the hint the person never saw is still theirs: the next one counts it as not used."""
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    fails_once(edge, monkeypatch)
     failed = await edge.click(mover, turn, "Hint").answer(timeout=30.0)
     assert not failed.content.startswith("💡"), failed.content
     answer = await edge.click(mover, turn, "Hint").answer(timeout=30.0)

@@ -64,6 +64,30 @@ async def test_admin_commands_need_manage_server_at_run_time_too(edge: Edge) -> 
     assert "all channels" in shown.embed_text()
 
 
+async def test_a_settings_change_refused_for_want_of_manage_server_changes_nothing(
+    edge: Edge,
+) -> None:
+    """A moderator (Manage Channels only) and a plain member each send a turn limit and a
+    variant, as a forged payload may: each is refused, and the server's settings and the next
+    game are as before."""
+    admin, _ = admin_and_another_channel(edge)
+    for person in (edge.moderator, edge.guest):
+        for sub, options in (
+            ("turn-limit", {"limit": 3600}),
+            ("variant", {"variant": "rotate-after"}),
+        ):
+            command = edge.command(
+                person, ("marrakech-admin", sub), edge.channel, options, validate=False
+            )
+            assert "Manage Server" in await private(command)
+    shown = (await edge.slash(admin, "marrakech-admin", "show").answer()).embed_text()
+    assert "no turn time limit" in shown, shown
+    assert "standard rules" in shown, shown
+    lobby = (await edge.slash(edge.host, "marrakech", "new", seats=2).answer()).embed_text()
+    assert "no turn time limit" in lobby
+    assert "Assam turns after the rug" not in lobby
+
+
 async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None:
     admin, other = admin_and_another_channel(edge)
 
@@ -103,6 +127,18 @@ async def test_the_settings_saved_and_shown_say_the_server_s_away_days(edge: Edg
     await edge.slash(admin, "marrakech-admin", "away-days", days=0).answer()
     shown = await edge.slash(admin, "marrakech-admin", "show").answer()
     assert "Away days: none" in shown.embed_text(), "0 refuses them, and says so"
+
+
+async def test_the_settings_saved_and_shown_say_the_server_s_variant(edge: Edge) -> None:
+    admin, _ = admin_and_another_channel(edge)
+    before = await edge.slash(admin, "marrakech-admin", "show").answer()
+    assert "standard rules" in before.embed_text(), "standard until a variant is saved"
+    saved = await edge.slash(admin, "marrakech-admin", "variant", variant="rotate-after").answer()
+    assert "Saved" in saved.content
+    assert "Assam turns after the rug" in saved.embed_text(), saved.embed_text()
+    shown = (await edge.slash(admin, "marrakech-admin", "show").answer()).embed_text()
+    assert "Assam turns after the rug" in shown, shown
+    assert "standard rules" not in shown, shown
 
 
 async def test_a_thread_follows_its_parent_among_the_allowed_channels(edge: Edge) -> None:

@@ -19,7 +19,7 @@ import engine
 from bot.edge.inflight import HANDLERS
 from bot.services.nudges import Nudge, NudgeService
 from bot.services.play import PlayService
-from bot.services.views import GameStatus, Reminder
+from bot.services.views import GameStatus, GameView, Reminder
 from bot.storage.errors import DatabaseUnavailableError
 from tests.bot.edge.test_away_turns import duel
 from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, running_edge, started
@@ -141,6 +141,35 @@ async def test_a_restart_retires_the_nudge_of_a_game_that_ended_unshown_within_i
     game = await edge.store.get(1)
     assert game is not None
     assert game.nudge_message_id is None, "nothing left to retire"
+
+
+async def test_a_restart_killed_while_it_deletes_a_nudge_leaves_it_to_the_next_start(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's end is stored and shown by nothing; the catch-up after a restart is killed
+    as it deletes the nudge (the deletion raises). The game names the nudge as its ping until
+    the nudge is gone, so the next start deletes it."""
+    turn = await started(edge)
+    ping = await nudged(edge, turn)
+    mover = await mover_of(edge, turn)
+    assert await HANDLERS.drained(30.0), "the nudge's handler is still running"
+    view = await edge.service.play.resign(1, mover.id)  # stored, shown by nothing
+    assert view.status is GameStatus.OVER
+    display = edge.bot.display
+    delete = display.delete
+
+    async def killed(view: GameView, kind: str, message_id: int) -> bool:
+        raise RuntimeError("killed while deleting the nudge")
+
+    monkeypatch.setattr(display, "delete", killed)
+    a_window_later(edge, monkeypatch)
+    with pytest.raises(RuntimeError, match="killed"):
+        await display.resume_displays()
+    assert not says_its_turn_is_over(edge, ping)
+    monkeypatch.setattr(display, "delete", delete)
+    a_window_later(edge, monkeypatch)
+    await display.resume_displays()  # the next start
+    assert says_its_turn_is_over(edge, ping), "forgotten before it was deleted"
 
 
 async def test_a_restart_mid_turn_keeps_the_nudge_of_the_turn_still_under_way(

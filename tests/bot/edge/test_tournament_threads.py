@@ -1,10 +1,12 @@
 """A table's thread: public (discord.py makes a private one unless told), archived after a week
 at most, found again by its name when a run that made it stopped before recording it,
 whichever process looks (one that does not hold the server's shard knows none of its threads),
-and without Discord's "started a thread" notice left in the tournament's channel."""
+and without Discord's "started a thread" notice left in the tournament's channel; its welcome
+goes once, though a run dies as it records the thread."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from types import SimpleNamespace
 from typing import Any, cast
@@ -149,3 +151,34 @@ async def test_a_notice_discord_keeps_stays_and_the_table_is_set_up_all_the_same
     lines = [r.getMessage() for r in caplog.records if "started a thread" in r.getMessage()]
     assert len(lines) == 1, f"one line for the channel, not one per table: {lines}"
     assert "stay" in lines[0]
+
+
+async def test_a_table_s_players_are_welcomed_once_though_a_run_died_recording_its_thread() -> None:
+    """The run setting the table up is killed as it records the thread it made (the recording
+    raises): the next run finds the thread again by its name and sets the table up, and its
+    players are welcomed there once in all, since the welcome goes only once the thread is
+    recorded (docs/reliability.md: lost, not doubled)."""
+    tournament = view()
+    table = dataclasses.replace(tournament.tables[2], thread_id=None)
+    welcomes: list[str] = []
+
+    async def send(content: str, **fields: object) -> None:
+        welcomes.append(content)
+
+    thread = SimpleNamespace(send=send)
+    client = SimpleNamespace(get_partial_messageable=lambda *_, **__: thread)
+    service = SimpleNamespace(
+        look=AsyncMock(return_value=tournament),
+        set_thread=AsyncMock(side_effect=[RuntimeError("killed"), 77]),
+        start_table=AsyncMock(return_value=SimpleNamespace(id=9)),
+    )
+    games = SimpleNamespace(post_current=AsyncMock())
+    display = TournamentDisplay(
+        cast(discord.Client, client), cast(Any, service), cast(Any, games), cast(Any, None)
+    )
+    display._thread_for = AsyncMock(return_value=77)  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError, match="killed"):
+        await display._set_up_table(tournament.id, table)
+    await display._set_up_table(tournament.id, table)  # the next run
+    assert len(welcomes) == 1, welcomes
+    games.post_current.assert_awaited_once()

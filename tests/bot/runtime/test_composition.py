@@ -11,28 +11,34 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot import supervisor as supervision
 from bot.edge import delivery
+from bot.edge import display as display_module
 from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.edge.inflight import HANDLERS
+from bot.runtime import outage
 from bot.runtime.composition import Bot, build_bot, claim_owner
 from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
+from bot.services.accuracy import AccuracyRecorder
+from bot.services.away import HeldNotice
 from bot.services.views import DueKind, DueWork
 from bot.storage import GameStore, TurnClock, open_database
-from bot.storage.database import Backend
+from bot.storage.database import Backend, DatabaseUnavailableError
 from bot.storage.games import ShardSet
 from bot.storage.values import time_to_column
-from tests.bot.edge.test_edge import Edge, running_edge
+from tests.bot.edge.test_edge import Edge, edge, running_edge
+from tests.bot.edge.test_edge_faults import Outage, shown
 from tests.bot.edge.test_notices import press, timed_out_unshown
 from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
-from tests.e2e.fakecord import permissions
+from tests.e2e.fakecord import FakeChannel, permissions
 from tests.polling import until
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
-__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
+__all__ = ["backend", "database_target", "edge", "postgres_server", "postgres_url"]
 
 
 async def test_the_turn_clock_runs_under_the_supervisor_which_starts_it_again_when_it_dies(
@@ -173,6 +179,48 @@ async def test_due_work_in_a_channel_the_bot_may_not_post_in_is_one_warning_and_
     assert handled == 1, "the turn clock leaves the game to the display, not to its retries"
 
 
+async def test_an_automatic_turn_whose_display_an_outage_cut_off_is_shown_once_the_database_is_back(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+) -> None:
+    """The turn clock's pass plays a turn that ran out of time (the AI's move for the person is
+    stored, the next turn posted), and the database goes before its message is recorded: the
+    pass fails with the outage, and the game is left to the display's retry, which shows it as
+    soon as the database is back (the turn clock's own look at a game never shown waits
+    DISPLAY_PATIENCE_SECONDS, a minute)."""
+    monkeypatch.setattr(outage, "PROBE_SECONDS", 0.001)
+    monkeypatch.setattr(outage, "PROBE_MAX_SECONDS", 0.01)
+    monkeypatch.setattr(outage, "STEADY_SECONDS", 0.01)
+    monkeypatch.setattr(display_module, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await game_due(edge, DueKind.PLAY)
+        before = await edge.store.get(1)
+        assert before is not None
+        away = Outage(edge, monkeypatch)
+        retrying = edge.bot.display._retrying
+        try:
+            away.fail("set_board_message")
+            with pytest.raises(DatabaseUnavailableError):
+                await edge.bot.scheduler.run_due()
+            after = await edge.store.get(1)
+            assert after is not None
+            assert after.seq > before.seq, "the AI's move for the person is stored"
+            assert not await shown(edge), "its message is not recorded"
+            retry = retrying.get(1)
+            assert retry is not None, "the game is left to the display's retry"
+            away.end()
+            await until(retry.done, "the display's retry, once the database is back")
+            assert retry.exception() is None
+            assert await shown(edge)
+        finally:
+            for task in list(retrying.values()):
+                task.cancel()
+
+
 @pytest.mark.invalid_requests(403)
 async def test_a_start_goes_on_though_a_game_behind_is_in_a_channel_the_bot_may_not_post_in(
     database_target: str,
@@ -298,3 +346,122 @@ async def test_a_start_on_postgresql_listens_for_quiet_hours_and_time_away_chang
             await run()  # each listener, as the supervisor runs it
     assert wake in listened
     assert changed_elsewhere in listened, f"tasks started: {sorted(started)}"
+
+
+async def held_message_failed(edge: Edge) -> FakeChannel:
+    """The guest's turn in game 7 was held for their quiet hours, which are over: the bot's
+    pass claims the notice and sends it by direct message, which Discord fails (a 503), and the
+    pass raises. The guest's direct messages, where nothing arrived. The turn clock is stopped:
+    the test runs its passes."""
+    await edge.bot.scheduler.stop()
+    channel = edge.channel
+    assert channel.guild is not None
+    now = edge.service.loader.clock()
+    notice = HeldNotice(edge.guest.id, channel.guild.id, channel.id, 7, 12, "turn", "en-US", now)
+    await edge.service.away.hold(notice)
+    (work,) = await releases_due(edge)
+    dm = edge.fake.dm_channel(edge.guest)
+    edge.fake.faults.server_error("POST", f"/channels/{dm.id}/messages", status=503)
+    with pytest.raises(discord.HTTPException):
+        await edge.bot.do_due_work(work)
+    assert edge.fake.messages(dm) == []
+    return dm
+
+
+async def releases_due(edge: Edge) -> list[DueWork]:
+    """What a pass of the turn clock claims of the held notices due now: it looks, then
+    claims."""
+    turns = edge.service.turns
+    await turns.next_due()
+    return [work for work in await turns.due_work() if work.kind is DueKind.RELEASE]
+
+
+async def test_what_quiet_hours_held_is_marked_sent_only_once_its_message_went(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+) -> None:
+    """docs/reliability.md: stored, claimed, sent, then marked sent. A direct message Discord
+    failed leaves the notice unsent: the next pass sends it."""
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        dm = await held_message_failed(edge)
+        again = await releases_due(edge)
+        assert len(again) == 1, "marked sent though its message never went"
+        await edge.bot.do_due_work(again[0])
+        assert len(edge.fake.messages(dm)) == 1
+        assert await releases_due(edge) == [], "sent once"
+
+
+async def test_what_quiet_hours_held_whose_message_failed_is_given_back_at_once(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+) -> None:
+    """The pass whose direct message Discord failed gives its claim back: another process
+    sends the notice at its next pass, not once the claim's lease ran out a minute later."""
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await held_message_failed(edge)
+        later = edge.service.loader.clock() + timedelta(seconds=1)
+        lease = later + timedelta(seconds=60)
+        taken = await edge.service.away.store.claim_held(later, "another process", lease)
+        assert [notice.seq for notice in taken] == [12], "still claimed by the pass that failed"
+
+
+async def test_the_start_looks_for_the_finished_games_whose_accuracy_the_stats_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/coach.md: the games that ended while the bot was down, or before a crash let it
+    write their accuracy, are judged from the start on, with no game closing in this run: the
+    start runs the stats' job, whose first pass looks for them."""
+    looked: list[AccuracyRecorder] = []
+
+    async def catch_up(self: AccuracyRecorder) -> int:
+        looked.append(self)
+        return 0
+
+    monkeypatch.setattr(AccuracyRecorder, "catch_up", catch_up)
+    async with running_edge(tmp_path, monkeypatch) as edge:  # its login runs the bot's start
+        job = edge.bot.accuracy
+        assert job is not None
+        await until(lambda: looked == [job], "the stats' job looking for games to judge")
+
+
+async def test_a_start_sets_up_the_tables_of_a_round_the_last_run_paired_and_left(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/tournaments.md: the run that paired the tournament's first round was killed before
+    it set the round's table up (no thread, no game); the next start sets it up, though its
+    catch-up has no round left to pair."""
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    service = tournaments._service
+    paired = await service.start(1, edge.moderator.id, moderator=True)  # shown by nothing
+    assert paired.paired == 1
+    (table,) = (await service.look(1)).tables
+    assert (table.thread_id, table.game_id) == (None, None)
+
+    async def ready() -> None:  # the gateway, which these tests do not open, is ready
+        pass
+
+    monkeypatch.setattr(edge.client, "wait_until_ready", ready)
+    await edge.bot.before_connect()  # the next start
+
+    async def set_up() -> bool:
+        (table,) = (await service.look(1)).tables
+        return table.thread_id is not None and table.game_id is not None
+
+    await until(set_up, "the table's thread and game")
+    (table,) = (await service.look(1)).tables
+    assert table.thread_id is not None
+    thread = edge.fake.world.channels[table.thread_id]
+    await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))  # its first turn

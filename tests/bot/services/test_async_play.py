@@ -510,6 +510,22 @@ async def test_server_defaults_and_allowed_channels(database: Database) -> None:
     assert not_listed.value.channel_id == 77
 
 
+async def test_a_server_variant_that_is_none_of_the_game_s_is_refused_and_changes_nothing(
+    database: Database,
+) -> None:
+    """Discord offers only the game's variants, but a forged payload may send any string: it
+    is refused by name, and the server's default stays as it was."""
+    guilds = GuildService(GuildStore(database), clock=ManualClock())
+    await guilds.set_variant(GUILD, "rotate-after")
+    with pytest.raises(BadOptionError) as refused:
+        await guilds.set_variant(GUILD, "bogus")
+    assert refused.value.option == "variant"
+    assert (await guilds.settings(GUILD)).variant == "rotate-after"
+    assert await guilds.options_for_new(
+        GUILD, CHANNEL, None, variant=None, turn_limit_seconds=None
+    ) == ("rotate-after", None)
+
+
 # --- stats and history -----------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ import pytest
 from bot.services import DueKind, DueWork, GameView, TurnReason
 from bot.services.away import AwayService
 from bot.services.errors import BadOptionError
+from bot.services.guilds import GuildService
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
     LONGEST_QUIET,
@@ -30,8 +31,8 @@ from bot.services.time_rules import (
 )
 from bot.services.tournament_views import TournamentStatus
 from bot.services.tournaments import TournamentService
-from bot.storage import Database, open_database
-from bot.storage.away import AwayStore, HeldNotice
+from bot.storage import Database, GuildStore, open_database
+from bot.storage.away import AwayStore, HeldNotice, TimeSettings
 from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_async_play import (
     BOB,
@@ -533,6 +534,18 @@ async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayT
         await away.set_tournament_away_days(cup, 15)
 
 
+async def test_a_tournament_s_cap_may_be_up_to_14_days_as_the_command_offers(
+    table: AwayTable,
+) -> None:
+    cup = await cup_with_bob(table)
+    away = table.service.away
+    await away.set_tournament_away_days(cup, 0)
+    await away.set_tournament_away_days(cup, 14)  # the most /marrakech-mod offers
+    with pytest.raises(BadOptionError):
+        await away.set_tournament_away_days(cup, 15)
+    assert await away.store.tournament_cap(GUILD, BOB) == 14, "the cap of 14 is kept"
+
+
 async def test_a_tournament_s_cap_above_the_server_s_gives_its_players_the_server_s(
     table: AwayTable,
 ) -> None:
@@ -671,6 +684,70 @@ async def test_quiet_hours_pause_the_clock_on_a_server_whose_settings_are_stored
     assert table.reminders == [], "the reminder waits for the clock's real half"
     back = datetime(2026, 3, 2, 14, tzinfo=UTC)
     assert await sleep_for(table) == back + timedelta(seconds=LIMIT / 2 - 120) - table.clock.now
+
+
+async def test_changing_the_away_days_or_the_clocks_in_quiet_hours_keeps_the_other(
+    table: AwayTable,
+) -> None:
+    """Each answers with the settings as they stand after it, as they are read back."""
+    away = table.service.away
+    assert await away.set_clocks_in_quiet(GUILD, True) == TimeSettings(GUILD, 7, True)
+    running = TimeSettings(GUILD, 5, True)
+    assert await away.set_away_days(GUILD, 5) == running, "the clocks still run"
+    assert await away.settings(GUILD) == running
+    paused = TimeSettings(GUILD, 5, False)
+    assert await away.set_clocks_in_quiet(GUILD, False) == paused, "the days are kept"
+    assert await away.settings(GUILD) == paused
+
+
+async def test_away_days_and_clocks_in_quiet_hours_changed_at_once_both_hold(
+    table: AwayTable,
+) -> None:
+    """Two managers change the two rules of time at the same moment: should either change
+    read the server's settings before writing, it reads them only once the other has read
+    them too (or is done), and both changes must still hold."""
+    away = table.service.away
+    read = away.store.settings
+    reads = 0
+    both_read = asyncio.Event()
+
+    async def read_then_wait(guild_id: int) -> TimeSettings:
+        nonlocal reads
+        found = await read(guild_id)
+        reads += 1
+        if reads == 2:
+            both_read.set()
+        await both_read.wait()
+        return found
+
+    async def change(setting: Awaitable[TimeSettings]) -> None:
+        try:
+            await setting
+        finally:
+            both_read.set()  # a change done waits for no other
+
+    away.store.settings = read_then_wait  # type: ignore[method-assign]
+    try:
+        await asyncio.gather(
+            change(away.set_away_days(GUILD, 5)), change(away.set_clocks_in_quiet(GUILD, True))
+        )
+    finally:
+        away.store.settings = read  # type: ignore[method-assign]
+    settings = await away.settings(GUILD)
+    assert (settings.away_days, settings.clocks_in_quiet) == (5, True)
+
+
+async def test_the_server_s_settings_say_whether_clocks_run_in_quiet_hours(
+    table: AwayTable,
+) -> None:
+    """What `/marrakech-admin quiet-clocks` answers and `show` shows, with the server's other
+    settings."""
+    guilds = GuildService(GuildStore(table.database), away=table.service.away)
+    assert not (await guilds.settings(GUILD)).clocks_in_quiet, "they pause by default"
+    assert (await guilds.set_clocks_in_quiet(GUILD, True)).clocks_in_quiet
+    assert (await guilds.settings(GUILD)).clocks_in_quiet
+    assert not (await guilds.set_clocks_in_quiet(GUILD, False)).clocks_in_quiet
+    assert not (await guilds.settings(GUILD)).clocks_in_quiet
 
 
 async def test_a_reminder_in_quiet_hours_is_held_and_sent_once_at_their_end(

@@ -1,9 +1,10 @@
 """A database that cannot be used now, on both back ends: the failure is raised as
 DatabaseUnavailableError and marks the database gone, with its reason; a failure of the SQL
-itself does not; the database is marked back only once a probe commits a write; opening a
-PostgreSQL connection gives up in time on a server that never answers; and the listening
-connection of PostgreSQL is opened again after it was lost, its pauses starting over once it
-listens."""
+itself does not, nor does an SQLite lock another program holds a few seconds; the database is
+marked back only once a probe commits a write; opening a PostgreSQL connection gives up in time
+on a server that never answers, and closing a pool that does not close in time cuts it; and the
+listening connection of PostgreSQL is opened again after it was lost, its pauses starting over
+once it listens."""
 
 from __future__ import annotations
 
@@ -103,6 +104,40 @@ async def test_a_probe_that_fails_marks_nothing_back(backend: Backend, db: Datab
         assert woken == ["back"]
     finally:
         writer.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_write_waits_5_s_for_a_lock_another_program_holds_and_is_no_outage(
+    backend: Backend, db: Database
+) -> None:
+    """Another program holding the file's write lock for a few seconds (the operator's sqlite3
+    shell, a maintenance command run beside the bot) makes the database slow, not unavailable:
+    the bot's connection waits 5 s for the lock. A write made meanwhile waits for it, and lands
+    once it is let go."""
+    sqlite = cast(SqliteDatabase, db)
+    async with db.reading() as conn:
+        assert await conn.fetchval("PRAGMA busy_timeout") == 5000, "5 s, in milliseconds"
+    loop = asyncio.get_running_loop()
+    writing = asyncio.Event()
+
+    def traced(sql: str) -> None:  # on the connection's thread, as each statement starts
+        if sql.startswith("INSERT INTO bot_meta"):
+            loop.call_soon_threadsafe(writing.set)
+
+    await sqlite._connection.set_trace_callback(traced)
+    holder = sqlite3.connect(sqlite.path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        write = asyncio.create_task(GameStore(db).set_meta("k", "v"))
+        await asyncio.wait_for(writing.wait(), GUARD_SECONDS)
+        assert not write.done(), "the write waits for the lock"
+        holder.execute("ROLLBACK")
+        await asyncio.wait_for(write, GUARD_SECONDS)
+    finally:
+        holder.close()
+        await sqlite._connection.set_trace_callback(None)  # type: ignore[arg-type]  # off
+    assert db.availability.up, "a lock held a few seconds is no outage"
+    assert await GameStore(db).get_meta("k") == "v"
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
@@ -271,6 +306,42 @@ async def test_a_server_that_takes_the_connection_and_never_answers_is_given_up_
             writer.close()
         server.close()
     assert outcome == "gave up"
+
+
+class NeverClosingPool:
+    """Stands in for asyncpg's pool, one whose connection waits on a server gone without
+    closing its sockets (its host down, a network cut): its close never ends; `terminate`
+    cuts it."""
+
+    def __init__(self) -> None:
+        self.terminated = False
+
+    async def close(self) -> None:
+        await asyncio.Event().wait()
+
+    def terminate(self) -> None:
+        self.terminated = True
+
+
+async def test_a_pool_whose_close_never_ends_is_cut_after_its_bound(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A SIGTERM during an outage still ends: the pool is given at most 5 s to close, then its
+    connections are cut. The 5 s are cut short here."""
+    assert postgres_backend.CLOSE_TIMEOUT_SECONDS <= 5.0
+    monkeypatch.setattr(postgres_backend, "CLOSE_TIMEOUT_SECONDS", 0.05)
+    pool = NeverClosingPool()
+    database = PostgresDatabase(pool, "postgresql://x@/y")
+    outcome = "closed"
+    try:
+        async with asyncio.timeout(GUARD_SECONDS):
+            with caplog.at_level(logging.INFO, logger="bot.storage.postgres"):
+                await database.close()
+    except TimeoutError:
+        outcome = f"still closing after {GUARD_SECONDS:.0f} s"
+    assert outcome == "closed"
+    assert pool.terminated, "the connections are cut"
+    assert "the database connections were cut, not closed" in caplog.text
 
 
 @pytest.mark.parametrize("backend", ["postgres"])
