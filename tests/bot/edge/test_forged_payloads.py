@@ -201,6 +201,25 @@ async def test_a_member_s_forged_tournament_away_days_is_refused(edge: Edge) -> 
     assert await refusal(forged) == MODERATORS_ONLY
 
 
+async def test_a_member_s_forged_tournament_away_days_where_a_tournament_is_open_caps_nothing(
+    edge: Edge,
+) -> None:
+    """Refused before the tournament is looked up, and the moderator's cap stands."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    await edge.click(edge.guest, signup, "Join").response()
+    await edge.slash(edge.moderator, "marrakech-mod", "tournament-away-days", days=3).answer()
+    guild = edge.channel.guild
+    assert guild is not None
+    cap = edge.service.away.store.tournament_cap
+    assert await cap(guild.id, edge.guest.id) == 3
+    forged = forged_slash(
+        edge, edge.host, edge.channel, "marrakech-mod", "tournament-away-days", days=0
+    )
+    assert await refusal(forged) == MODERATORS_ONLY
+    assert await cap(guild.id, edge.guest.id) == 3, "the moderator's cap stands"
+
+
 async def test_a_tournament_s_button_sent_from_another_server_is_refused(edge: Edge) -> None:
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()

@@ -488,6 +488,27 @@ async def test_start_up_skips_a_damaged_game_behind_on_display_and_catches_up_th
     assert reported == [damaged.id]
 
 
+async def test_a_moderator_can_still_abort_a_damaged_game(database: Database) -> None:
+    """docs/reliability.md, Damaged data: a game whose log lost an entry cannot be played, but
+    a moderator's abort is asked and done all the same, and frees its channel."""
+    service = service_on(database)
+    view = await started(service, (HOST, BOB))
+    for _ in range(4):
+        view = await step(service, view)
+    async with database.transaction() as conn:  # a log that lost an entry
+        await conn.execute("DELETE FROM actions WHERE game_id = $1 AND seq = 2", view.id)
+
+    run = service_on(database)  # a new run, which finds it damaged
+    with pytest.raises(GameDamagedError):
+        await run.play.look(view.id)
+    await run.play.check_abort(view.id, DAVE, moderator=True)
+    aborted = await run.play.abort(view.id, DAVE, moderator=True)
+    assert aborted.status is GameStatus.ABORTED
+    assert (aborted.game.end_reason, aborted.game.ended_by) == ("aborted-by-moderator", DAVE)
+    with pytest.raises(NoGameHereError):
+        await run.open_game_id(CHANNEL)
+
+
 # --- the stored config -----------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from bot.services.errors import (
     HostOnlyError,
     NotEnoughPlayersError,
     NotEnteredError,
+    NoTournamentHereError,
     TournamentClosedError,
     TournamentGameError,
 )
@@ -472,6 +473,30 @@ async def test_an_abort_ends_the_tournament_and_its_games(database: Database) ->
         await tournaments.abort(view.id, MOD, moderator=True)
     with pytest.raises(GameNotRunningError):
         await games.play.resign(second.id, PLAYERS[0])
+
+
+async def test_an_abort_asked_in_one_of_the_tournament_s_threads_finds_the_tournament(
+    database: Database,
+) -> None:
+    """`/marrakech-mod tournament-abort` finds the tournament where it is asked: in its channel
+    or in the thread of any of its tables (a thread of none of them has none)."""
+    _, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4])
+    await tournaments.start(view.id, MOD, moderator=False)
+    first, second = await set_up(tournaments, view.id)
+    threads = [t.thread_id for t in (await tournaments.look(view.id)).tables if t.thread_id]
+    assert sorted(threads) == sorted([first.game.channel_id, second.game.channel_id])
+    for place in (CHANNEL, *threads):
+        assert (await tournaments.open_at(place)).id == view.id, place
+    with pytest.raises(NoTournamentHereError):
+        await tournaments.open_at(next(THREADS))
+
+    found = await tournaments.open_at(second.game.channel_id)
+    aborted_view, aborted = await tournaments.abort(found.id, MOD, moderator=True)
+    assert aborted_view.status is TournamentStatus.ABORTED
+    assert sorted(game.id for game in aborted) == sorted([first.id, second.id])
+    with pytest.raises(NoTournamentHereError):
+        await tournaments.open_at(second.game.channel_id)
 
 
 async def test_an_aborted_game_counts_for_nobody_and_the_round_goes_on(
