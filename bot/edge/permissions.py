@@ -22,12 +22,25 @@ class MissingPermissionsError(Exception):
 
 
 def missing_for_game(permissions: discord.Permissions, *, in_thread: bool) -> tuple[str, ...]:
-    """The permissions (flag names) a game's channel needs that `permissions` lacks."""
-    needed = [
-        "send_messages_in_threads" if in_thread and name == "send_messages" else name
-        for name in GAME_PERMISSIONS
-    ]
-    return tuple(name for name in needed if not getattr(permissions, name))
+    """The permissions (flag names) a game's channel needs that `permissions` lacks, as they
+    are to be granted (`to_grant`)."""
+    sending = "send_messages_in_threads" if in_thread else "send_messages"
+    needed = [sending if name == "send_messages" else name for name in GAME_PERMISSIONS]
+    missing = [name for name in needed if not getattr(permissions, name)]
+    return to_grant(missing, sending=sending)
+
+
+def to_grant(missing: list[str], *, sending: str) -> tuple[str, ...]:
+    """Of the `missing` permissions, those a moderator must grant. Discord takes every other
+    one away with View Channel, and Embed Links and Attach Files with `sending` (Send
+    Messages; in a thread, Send Messages in Threads): a channel that denies that one alone
+    lacks them too (discord.py's permissions_for and interaction.app_permissions say so), and
+    granting it gives them back."""
+    if "view_channel" in missing:
+        return ("view_channel",)
+    if sending in missing:
+        return tuple(name for name in missing if name not in ("embed_links", "attach_files"))
+    return tuple(missing)
 
 
 def require_game_permissions(interaction: discord.Interaction[discord.Client]) -> None:

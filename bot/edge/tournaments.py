@@ -39,7 +39,7 @@ from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, NotATextChannelError
 from bot.edge.incidents import why
 from bot.edge.interactions import Interaction
-from bot.edge.permissions import MissingPermissionsError
+from bot.edge.permissions import MissingPermissionsError, to_grant
 from bot.presentation import images, presenter
 from bot.presentation import tournaments as shown
 from bot.presentation.messages import text
@@ -108,7 +108,10 @@ def signup_buttons(view: TournamentView) -> discord.ui.View | None:
 
 
 def missing_for_tournament(permissions: discord.Permissions) -> tuple[str, ...]:
-    return tuple(name for name in TOURNAMENT_PERMISSIONS if not getattr(permissions, name))
+    """The permissions (flag names) a tournament's channel needs that `permissions` lacks, as
+    they are to be granted (bot.edge.permissions.to_grant)."""
+    missing = [name for name in TOURNAMENT_PERMISSIONS if not getattr(permissions, name)]
+    return to_grant(missing, sending="send_messages")
 
 
 def _snowflake(value: object) -> int | None:
