@@ -78,6 +78,8 @@ Reachable = Callable[[GameInfo, int, Sequence[int]], Awaitable[tuple[int, ...]]]
 AwayUntil = Callable[[int | None, int], Awaitable[datetime | None]]
 """When a person's time away from a server's games ends (None: not away)."""
 
+UNKNOWN_MESSAGE = 10008
+"""Discord's error code for a message that is not there (deleted)."""
 REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to show a game whose current message Discord did not take."""
 CHANNEL_WINDOW_SECONDS = 5.0
@@ -539,19 +541,23 @@ class GameDisplay:
             return
         await self._retire(view, message_id, shown_seq)
 
-    async def post_current(self, view: GameView) -> None:
+    async def post_current(self, view: GameView, *, replacing: int | None = None) -> None:
         """Post the game's current message and record it.
 
         Discord may refuse (403), fail (5xx after discord.py's own retries), cut the connection
         or not answer at all (discord.py has no timeout of its own): then the game is left
         behind on display and caught up in the background, which adopts the message if Discord
         did take it after all, so it is never shown twice. A refusal is also reported to the
-        user who acted, naming the missing permissions.
+        user who acted, naming the missing permissions. `replacing`: the game's message at the
+        same seq, which is gone; the post takes a nonce of its own (for a few minutes Discord
+        answers a nonce it has seen with the message it made for it, here the deleted one).
         """
         try:
             fields = await self._current_message(view)
             if fields is None:
                 return
+            if replacing is not None and "nonce" in fields:
+                fields["nonce"] = f"{fields['nonce']}-{replacing % 100_000}"
             message = await asyncio.wait_for(self._post(view, **fields), DISCORD_TIMEOUT_SECONDS)
         except discord.Forbidden as error:
             self.retry_display(view.id)
@@ -574,6 +580,31 @@ class GameDisplay:
                 listener(view, message.id)
         for listener in self._shown_listeners:
             listener(view, message.id)
+
+    async def post_if_gone(self, view: GameView) -> bool:
+        """Post the running game's current turn again if its recorded message is gone (a
+        moderator deleted it: the bot reads no message events, so it asks Discord, one request
+        for that message), as its turn is posted, pinging its player; True if it did. A post
+        Discord refuses raises MissingPermissionsError, as `post_current`."""
+        known = view.game.board_message_id
+        if view.status is not GameStatus.RUNNING or known in (None, view.game.lobby_message_id):
+            return False
+        try:
+            await bounded(self._message(view, known).fetch())
+            return False  # it is there
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:  # the channel is gone, say
+                return False
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.info("game %s: message %s not looked up: %s", view.id, known, why(error))
+            return False
+        async with self._showing.holding(view.id):  # no change is shown meanwhile
+            now = await self._play.look(view.id)
+            if now.status is not GameStatus.RUNNING or now.game.board_message_id != known:
+                return False  # shown on a new message since
+            log.info("game %s: its message %s is gone; posting the turn again", view.id, known)
+            await self.post_current(now, replacing=known)
+        return (await self._play.look(view.id)).game.board_message_id != known
 
     def _missing_in(self, view: GameView) -> tuple[str, ...]:
         """The game permissions the bot lacks in the game's channel, as far as the cache knows."""
@@ -958,11 +989,19 @@ class GameDisplay:
         *,
         ephemeral: bool,
         buttons: discord.ui.View | None = None,
+        note: str | None = None,
     ) -> None:
+        """Answer with `post` (and its `buttons`), a `note` above it if given."""
         files = await self._files_in_time(interaction, post, ephemeral=ephemeral)
         view = or_missing(buttons)
+        content = note if note is not None else discord.utils.MISSING
         await replies.send(
-            interaction, embed=post.embed, files=files, ephemeral=ephemeral, view=view
+            interaction,
+            content=content,
+            embed=post.embed,
+            files=files,
+            ephemeral=ephemeral,
+            view=view,
         )
 
     async def _files_in_time(

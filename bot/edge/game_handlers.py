@@ -202,6 +202,11 @@ class GameHandlers:
         await self._change_open_game(interaction, "rejoining", self._play.rejoin, None)
 
     async def board(self, interaction: Interaction) -> None:
+        """The channel's game, privately. A running game whose turn message is gone (deleted
+        by a moderator) has its turn posted again, and the answer says so: without it no
+        button would be left to play the game. Asking Discord for that message needs Read
+        Message History."""
+
         async def work() -> None:
             interactions.guild_id(interaction)
             view = await self._play.look(
@@ -212,8 +217,13 @@ class GameHandlers:
                 post = presenter.lobby_post(view, language=language)
                 await replies.send(interaction, embed=post.embed, ephemeral=True)
                 return
+            note = None
+            if interaction.app_permissions.read_message_history and (
+                await self._display.post_if_gone(view)
+            ):
+                note = text("board.posted_again", language)
             post = presenter.board_post(view, language)
-            await self._display.send_response(interaction, post, ephemeral=True)
+            await self._display.send_response(interaction, post, ephemeral=True, note=note)
 
         await guarded(interaction, "showing the board", work)
 

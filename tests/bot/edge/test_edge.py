@@ -25,14 +25,14 @@ import discord
 import pytest
 
 import engine
-from bot.edge import commands, guide, replies
+from bot.edge import commands, delivery, guide, replies
 from bot.edge import display as controller
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.inflight import HANDLERS
 from bot.edge.sync import sync_commands
-from bot.presentation import images
+from bot.presentation import images, messages
 from bot.presentation.links import message_link
 from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
@@ -279,7 +279,7 @@ async def test_a_missing_permission_is_named_and_nothing_is_created(
 ) -> None:
     edge.fake.deny_bot(edge.channel, denied)
     answer = await private(edge.slash(edge.host, "marrakech", "new"))
-    assert name in answer
+    assert f"missing the {name} permission in" in answer, "it alone, what is to be granted"
     with pytest.raises(NoGameHereError):
         await edge.service.open_game_id(edge.channel.id)
 
@@ -813,6 +813,28 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(
     assert await edge.service.play.behind_on_display() == []
 
 
+async def test_a_move_within_a_turn_whose_message_is_gone_is_shown_on_a_new_one_at_start_up(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's message, to be drawn again in place, was deleted meanwhile (a moderator):
+    the catch-up posts the turn anew, so the game keeps a message offering its decision."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    await edge.service.play.act(1, mover.id, 0, "L")
+    edge.fake.world.messages[turn.id].deleted = True
+    a_window_later(edge, monkeypatch)
+    await edge.bot.display.resume_displays()
+    latest = edge.fake.latest_with_components(edge.channel)
+    view = await edge.service.play.look(1)
+    assert view.state is not None
+    assert latest.id > turn.id, "posted anew"
+    assert len(latest.enabled_buttons()) == len(engine.legal_actions(view.state))
+    assert all(id_of(b).startswith(f"mk:1:{view.seq}:") for b in latest.enabled_buttons())
+    game = await edge.store.get(1)
+    assert game is not None
+    assert (game.board_message_id, game.board_message_seq) == (latest.id, view.seq)
+
+
 async def test_a_first_turn_sent_but_not_recorded_is_adopted_and_linked_from_the_lobby(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1079,6 +1101,73 @@ async def test_the_board_after_the_end_shows_the_final_board_privately(edge: Edg
     assert board.ephemeral
     assert "Game #1 is over: its final board" in board.embed_text()
     assert any(a.filename == "board.png" for a in board.attachments)
+
+
+@pytest.mark.parametrize(("locale", "language"), [("en-US", "en"), ("fr", "fr"), ("uk", "uk")])
+async def test_the_board_of_a_game_whose_turn_message_was_deleted_posts_the_turn_again(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    locale: str,
+    language: str,
+) -> None:
+    """A moderator deleted the turn's message while nothing was pending: the bot, which reads
+    no message events, learns it when someone asks for the board there (one request for that
+    message, no history read). The turn is posted again as a turn is posted, calling its
+    player, and the asker is told so in their language; the next board finds it there."""
+    user_locales = ("en-US", "en-US", locale, "en-US")  # the outsider asks
+    async with running_edge(
+        tmp_path, monkeypatch, user_locales=user_locales, test=request.node
+    ) as edge:
+        monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)  # posted with the bot's token
+        turn = await started(edge)
+        assert await HANDLERS.drained(30.0), "the start's handler is still running"
+        edge.fake.world.messages[turn.id].deleted = True
+        looked = len(edge.fake.requests_to("GET", "/messages"))
+
+        board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+        assert await HANDLERS.drained(30.0), "the command's handler is still running"
+
+        assert board.ephemeral
+        assert board.content == messages.text("board.posted_again", language)
+        assert any(a.filename == "board.png" for a in board.attachments)
+        asked = [r.path for r in edge.fake.requests_to("GET", "/messages")[looked:]]
+        assert asked == [f"/channels/{edge.channel.id}/messages/{turn.id}"]
+        view = await edge.service.play.look(1)
+        assert view.state is not None
+        posted = edge.fake.latest_with_components(edge.channel)
+        assert posted.id > turn.id
+        assert not posted.ephemeral
+        assert posted.pinged_user_ids == turn.pinged_user_ids, "it calls the turn's player"
+        assert len(posted.enabled_buttons()) == len(engine.legal_actions(view.state))
+        assert all(id_of(b).startswith(f"mk:1:{view.seq}:") for b in posted.enabled_buttons())
+        assert posted.nonce != turn.nonce, "Discord refuses a deleted message's nonce"
+        game = await edge.store.get(1)
+        assert game is not None
+        assert (game.board_message_id, game.board_message_seq) == (posted.id, view.seq)
+
+        again = await edge.slash(edge.outsider, "marrakech", "board").answer()
+        assert await HANDLERS.drained(30.0), "the command's handler is still running"
+        assert not again.content, "the turn's message is there"
+        assert edge.fake.latest_with_components(edge.channel).id == posted.id, "nothing posted"
+
+
+async def test_the_board_asks_after_no_message_without_read_message_history(edge: Edge) -> None:
+    """Discord refuses a message to a bot that may not read the channel's history (a 403,
+    which counts against the bot): the board is shown, and nothing is asked or posted."""
+    turn = await started(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    edge.fake.world.messages[turn.id].deleted = True
+    edge.fake.deny_bot(edge.channel, permissions.READ_MESSAGE_HISTORY)
+    looked = len(edge.fake.requests_to("GET", "/messages"))
+    shown = len(edge.fake.messages(edge.channel))
+    board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert board.ephemeral
+    assert not board.content
+    assert any(a.filename == "board.png" for a in board.attachments)
+    assert len(edge.fake.requests_to("GET", "/messages")) == looked, "nothing asked"
+    assert len(edge.fake.messages(edge.channel)) == shown, "nothing posted"
 
 
 @pytest.mark.parametrize("marked", [False, True])
