@@ -1,36 +1,42 @@
 """The turn message of a person away says until when their clock stands still, and stops
 saying it once they are back: by `/marrakech back`, or when their days away run out; the game
 waiting for their move is told once that they are back; the channel's lines name them without
-pinging them. Through the in-process client on the fake Discord API
-(tests/bot/edge/test_edge.py)."""
+pinging them, and a channel that refuses the bot keeps no other game's channel from its line.
+Through the in-process client on the fake Discord API (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
+
+import pytest
 
 from bot.edge.inflight import HANDLERS
 from bot.services.views import Reminder
 from tests.bot.edge.test_edge import Edge, edge, mover_of
 from tests.bot.edge.test_watch_buttons import play_turn
-from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
 
 __all__ = ["edge"]
 
 AWAY_LINE = "💤 Away until"
 
 
-async def duel(edge: Edge, turn_limit: int | None = None) -> tuple[FakeMessage, FakeUser, FakeUser]:
-    """A started game of the host and the guest (with a turn limit, if given): its first
-    turn, its mover and the other player."""
+async def duel(
+    edge: Edge, turn_limit: int | None = None, channel: FakeChannel | None = None
+) -> tuple[FakeMessage, FakeUser, FakeUser]:
+    """A started game of the host and the guest (with a turn limit, if given; in `channel`,
+    by default the edge's): its first turn, its mover and the other player."""
     options: dict[str, int] = {"seats": 2}
     if turn_limit is not None:
         options["turn_limit"] = turn_limit
+    where = channel or edge.channel
     lobby = await edge.command(
-        edge.host, ("marrakech", "new"), edge.channel, options, validate=True
+        edge.host, ("marrakech", "new"), where, options, validate=True
     ).answer()
     await edge.click(edge.guest, lobby, "Join").response()
     await edge.click(edge.host, lobby, "Start").response()
-    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    turn = await edge.fake.wait_for_message(where, lambda m: bool(m.pinged_user_ids))
     mover = await mover_of(edge, turn)
     return turn, mover, edge.guest if mover is edge.host else edge.host
 
@@ -81,6 +87,34 @@ async def test_a_channel_s_lines_name_the_player_away_and_back_without_pinging_t
     for line in (gone, back):
         assert f"<@{other.id}>" in line.content, "the player is named"
         assert line.pinged_user_ids == frozenset(), f"nobody pinged by {line.content!r}"
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_channel_that_refuses_the_bot_keeps_no_other_game_s_channel_from_its_line(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The person away plays in two channels, and the first now refuses the bot Send
+    Messages: its line is one warning, and the other game's channel is told all the same."""
+    guild = edge.channel.guild
+    assert guild is not None
+    other = edge.fake.add_text_channel(guild, "more-games")
+    await duel(edge)
+    await duel(edge, channel=other)
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
+    with caplog.at_level(logging.WARNING, logger="bot.edge"):
+        answer = await edge.slash(edge.guest, "marrakech", "away", days=2).answer()
+        assert answer.ephemeral, answer.content
+        assert answer.content.startswith("You are away"), answer.content
+        assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    told = [m.content for m in edge.fake.messages(other) if m.content.startswith("💤")]
+    assert len(told) == 1, told
+    assert told[0].startswith(f"💤 <@{edge.guest.id}> is away until "), told
+    not_sent = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    refused = "Discord answered 403 Forbidden (error code: 50013): Missing Permissions"
+    assert not_sent == [
+        f"channel {edge.channel.id}: the line about time away was not sent: {refused}"
+    ], not_sent
 
 
 async def test_a_game_waiting_for_the_move_of_someone_back_early_is_told_so_once(

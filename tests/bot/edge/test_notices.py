@@ -9,9 +9,11 @@ language. Likewise a game stopped early (aborted by its host, or abandoned) whos
 showed: the two catch-ups tell the end once and leave no button to click, and so do two
 showings of it at once by one display; and a seat taken back from the AI whose return nothing
 told: the two catch-ups tell it once, and tell the handover before it in its turn's line even
-when the seat was taken back before that turn was shown. A restarted display waits out
-Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may have used
-before it tells such a return, and never waits for a window only its own notice opened.
+when the seat was taken back before that turn was shown. An end or a return whose notice
+Discord refused is not recorded as told: the next catch-up tells it, once. A restarted display
+waits out Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may
+have used before it tells such a return, and never waits for a window only its own notice
+opened.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from tests.e2e.fakecord.snowflakes import iso_now
 from tests.races import Race
 
 NOTICE = "ran out of time"
+A_POST = r"/channels/\d+/messages|/webhooks/\d+/[^/]+"
+"""A post in a channel: with the bot token, or as a fresh interaction's follow-up."""
 LONG_AGO = "2020-01-01T00:00:00.000+00:00"
 
 
@@ -239,6 +243,33 @@ async def test_an_end_shown_twice_at_once_by_one_display_is_told_once(
     assert await edge.service.play.behind_on_display() == []
 
 
+@pytest.mark.invalid_requests(403)
+async def test_an_end_whose_notice_discord_refused_is_told_once_by_the_next_catch_up(
+    edge: Edge,
+) -> None:
+    """The channel refused the abort's notice (a 403): the end stays unshown, and the next
+    catch-ups tell it once."""
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    view = await edge.service.play.abort(1, edge.host.id)
+    refused = edge.fake.faults.forbidden("POST", A_POST)
+    await edge.bot.display.show_end(view)
+    assert refused.hits == 1
+    notice = presenter.aborted_post(view).embed.description
+    assert notice is not None
+    assert not [m for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
+    assert await edge.service.play.end_not_shown(1), "not told, so not recorded as shown"
+
+    await caught_up_twice(edge)
+
+    told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
+    assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
+
+
 async def handed_to_ai(edge: Edge) -> FakeUser:
     """A game of two whose player not to move had their seat handed to the AI (shown)."""
     await edge.bot.scheduler.stop()
@@ -278,6 +309,24 @@ async def test_a_rejoin_never_told_is_told_once_by_two_catch_ups(edge: Edge) -> 
     """A seat taken back from the AI, committed and the process killed before the channel was
     told: two displays catching the game up tell it once."""
     back = await rejoined_untold(edge)
+
+    await caught_up_twice(edge)
+
+    await rejoin_told_once(edge, back)
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_rejoin_whose_notice_discord_refused_is_told_once_by_the_next_catch_up(
+    edge: Edge,
+) -> None:
+    """The channel refused the notice of a seat taken back (a 403): the return stays untold,
+    and the next catch-ups tell it once."""
+    back = await rejoined_untold(edge)
+    refused = edge.fake.faults.forbidden("POST", A_POST)
+    await edge.bot.display.show_rejoins(await edge.service.play.look(1))
+    assert refused.hits == 1
+    assert not rejoin_told(edge, back)
+    assert back.id in await edge.service.play.rejoins_not_shown(1), "not told, not recorded"
 
     await caught_up_twice(edge)
 

@@ -1,10 +1,10 @@
 """A nudge's ping in the channel goes once the turn it was about is over (deleted: the turn's
 own line tells how it went): when the turn is played on its message, when the bot catches up
 after a restart, and at once when the turn ended while the nudge was being posted; so does the
-reminder of a turn played in time. A nudge speaks the game's language, whoever nudges; in a
-game played in a thread it is posted in that thread. A database that fails once the ping is
-out costs the nudger no error. Through real discord.py interactions on the fake Discord
-(tests/bot/edge/test_edge.py)."""
+reminder of a turn played in time (one a moderator deleted already counts as gone, and is not
+edited). A nudge speaks the game's language, whoever nudges; in a game played in a thread it
+is posted in that thread. A database that fails once the ping is out costs the nudger no
+error. Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -250,6 +250,28 @@ async def test_a_reminder_whose_turn_was_played_in_time_is_deleted_once_it_is_ov
     game = await edge.store.get(1)
     assert game is not None
     assert game.reminder_message_id is None, "nothing left to retire"
+
+
+async def test_a_reminder_a_moderator_deleted_already_is_gone_once_its_turn_is_over(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord answers its delete that the message is unknown: that is the reminder gone, not a
+    refusal to make up for by editing it (a second request, to a message that is not there)."""
+    await edge.bot.scheduler.stop()  # the test sends the reminder itself
+    turn, mover, _ = await duel(edge, turn_limit=3600)
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
+    (reminder,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    edge.fake.world.messages[reminder.id].deleted = True
+    with caplog.at_level(logging.INFO, logger="bot.edge.display"):
+        await play_turn(edge, turn)
+        assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.reminder_message_id is None, "nothing left to retire"
+    assert edge.fake.requests_to("PATCH", f"/messages/{reminder.id}") == [], "no edit tried"
+    said = [r.getMessage() for r in caplog.records if str(reminder.id) in r.getMessage()]
+    assert said == [], said
 
 
 async def test_a_nudge_in_a_game_played_in_a_thread_is_posted_in_that_thread(

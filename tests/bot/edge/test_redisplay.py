@@ -2,12 +2,14 @@
 
 Only Discord's part of a post is bounded by its timeout: the picture is drawn first. A game shown
 again (GameDisplay.retry_display) is tried after short pauses that grow, and a new failure while
-it waits cuts the pause short, so a game is never left for a long pause an older failure set."""
+it waits cuts the pause short, so a game is never left for a long pause an older failure set;
+each failed try is one warning line saying why, with no traceback."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any, cast
@@ -16,16 +18,18 @@ import pytest
 
 from bot.edge import display
 from bot.edge.display import GameDisplay
+from bot.edge.permissions import MissingPermissionsError
 from bot.services.views import GameStatus
 from tests.polling import until
 
 
 class ShownLater:
-    """A game that is behind on display until `catch_up` succeeds; each catch-up fails while
-    `failures` are left."""
+    """A game that is behind on display until `catch_up` succeeds; each catch-up fails (with
+    `error`, Discord gone by default) while `failures` are left."""
 
-    def __init__(self, failures: int) -> None:
+    def __init__(self, failures: int, error: Exception | None = None) -> None:
         self.failures = failures
+        self.error = error or ConnectionResetError("Discord went away")
         self.tries = 0
         self.shown = False
         self.events: list[tuple[object, ...]] = []
@@ -39,12 +43,12 @@ class ShownLater:
         self.events.append(("try",))
         if self.failures:
             self.failures -= 1
-            raise ConnectionResetError("Discord went away")
+            raise self.error
         self.shown = True
 
 
-def shown_later(failures: int) -> tuple[GameDisplay, ShownLater]:
-    game = ShownLater(failures)
+def shown_later(failures: int, error: Exception | None = None) -> tuple[GameDisplay, ShownLater]:
+    game = ShownLater(failures, error)
     shower = GameDisplay(
         cast(Any, SimpleNamespace()),
         cast(Any, game),
@@ -146,6 +150,30 @@ async def test_it_gives_up_after_the_last_pause(
 
     assert (game.tries, game.shown) == (2, False)
     assert "game 7: gave up showing its current message until a restart" in caplog.text
+
+
+async def test_each_try_a_channel_refuses_is_one_warning_line_saying_why_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A channel that refuses the bot refuses every try: each is one line naming the
+    permissions, and the log gets no traceback per try (nor at the end)."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 0.0, 0.0))
+    refused = MissingPermissionsError(("send_messages",))
+    shower, game = shown_later(failures=3, error=refused)
+
+    with caplog.at_level(logging.INFO, logger="bot.edge.display"):
+        shower.retry_display(7)
+        (task,) = shower._retrying.values()
+        await asyncio.wait_for(task, 10)
+
+    line = (
+        "game 7: showing it again failed "
+        "(the channel refuses the bot (it needs Send Messages there))"
+    )
+    tries = [r for r in caplog.records if "showing it again failed" in r.getMessage()]
+    assert [(r.levelno, r.getMessage()) for r in tries] == [(logging.WARNING, line)] * 3
+    assert game.tries == 3
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == [], "no traceback"
 
 
 class Recorder:

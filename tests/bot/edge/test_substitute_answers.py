@@ -1,8 +1,9 @@
 """Every refusal of a hand-over or a nudge has a short private answer in every language, with
 the person and the moment it names, and a nudge refused says why its person cannot be pinged;
 a hand-over is told in the game's channel, ordered from another channel too, in the game's
-language, naming without a ping a substitute in their quiet hours; its turn's message calls the
-new player, drawn again in the background or at the next start when Discord fails it."""
+language (though the server changed its own since), naming without a ping a substitute in
+their quiet hours; its turn's message calls the new player, drawn again in the background or
+at the next start when Discord fails it."""
 
 from __future__ import annotations
 
@@ -121,6 +122,30 @@ async def test_a_duel_seat_handed_over_names_both_its_colours_in_the_game_s_lang
     async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
         await french_game(edge)
         edge.moderator.locale = "uk"
+        told = await edge.slash(
+            edge.moderator,
+            "marrakech-mod",
+            "substitute",
+            channel=edge.channel,
+            out=edge.guest,
+            **{"in": edge.outsider},
+        ).answer()
+        assert not told.ephemeral
+        colors = told.content.split(f"<@{edge.guest.id}> (", 1)[1].split(")", 1)[0]
+        color = "(rouge|jaune|bleu|marron)"
+        assert re.fullmatch(f"{color} et {color}", colors), told.content
+
+
+async def test_a_hand_over_is_told_in_the_game_s_language_once_the_server_changed_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """A French game, on a server that has since switched to Ukrainian: its hand-over is told
+    in French, as every other message of the game."""
+    async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
+        await french_game(edge)
+        guild = edge.channel.guild
+        assert guild is not None
+        guild.preferred_locale = "uk"
         told = await edge.slash(
             edge.moderator,
             "marrakech-mod",

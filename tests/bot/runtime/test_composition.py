@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,6 +14,8 @@ from typing import Any
 
 import discord
 import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
 
 from bot import supervisor as supervision
 from bot.edge import delivery
@@ -35,7 +38,7 @@ from tests.bot.edge.test_edge_faults import Outage, shown
 from tests.bot.edge.test_notices import press, timed_out_unshown
 from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
 from tests.e2e.fakecord import FakeChannel, permissions
-from tests.polling import until
+from tests.polling import WAIT_SECONDS, until
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "edge", "postgres_server", "postgres_url"]
@@ -177,6 +180,72 @@ async def test_due_work_in_a_channel_the_bot_may_not_post_in_is_one_warning_and_
     assert line.getMessage().startswith(f"game 1: {kind.value} not shown: the channel refuses")
     assert "Send Messages" in line.getMessage()
     assert handled == 1, "the turn clock leaves the game to the display, not to its retries"
+
+
+@contextlib.asynccontextmanager
+async def on_the_gateway(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """The edge's client connected to the fake Discord's gateway, as in production: its cache
+    knows the server, its channels and the bot's permissions there, and follows their changes
+    (the in-process edge alone logs in without a gateway, and knows no channel)."""
+    client = edge.client
+    found = await client.http.request(discord.http.Route("GET", "/gateway"))
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(found["url"]))
+    runner = asyncio.create_task(client.connect())
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), WAIT_SECONDS)
+        yield
+    finally:
+        await client.close()
+        await runner
+
+
+@pytest.mark.invalid_requests(403)
+@pytest.mark.parametrize(
+    ("denied", "named"),
+    [
+        (permissions.ATTACH_FILES, "Attach Files"),
+        (permissions.SEND_MESSAGES, "Send Messages"),
+    ],
+    ids=["attach_files", "send_messages"],
+)
+async def test_due_work_in_a_channel_that_denies_the_bot_one_permission_names_that_one_alone(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    caplog: pytest.LogCaptureFixture,
+    denied: int,
+    named: str,
+) -> None:
+    """The one warning names what the channel's moderators must grant, as the client's cache
+    knows it: not every permission a game needs, and not the Embed Links and Attach Files that
+    Discord takes away with Send Messages (granting Send Messages gives them back)."""
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await game_due(edge, DueKind.SHOW)
+        async with on_the_gateway(edge, monkeypatch):
+            edge.fake.deny_bot(edge.channel, denied)
+
+            def cache_knows() -> bool:
+                channel = edge.client.get_channel(edge.channel.id)
+                return isinstance(channel, discord.TextChannel) and not (
+                    channel.permissions_for(channel.guild.me).value & denied
+                )
+
+            await until(cache_knows, f"the client's cache knowing the channel denies {named}")
+            monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)  # the players' clicks are old
+            display = edge.bot.display
+            try:
+                with caplog.at_level(logging.INFO):
+                    await edge.bot.scheduler.run_due()
+            finally:
+                for task in display._retrying.values():
+                    task.cancel()
+    (line,) = warnings_and_worse(caplog)
+    assert line.getMessage().endswith(f"the channel refuses the bot (it needs {named} there)"), (
+        line.getMessage()
+    )
 
 
 async def test_an_automatic_turn_whose_display_an_outage_cut_off_is_shown_once_the_database_is_back(
