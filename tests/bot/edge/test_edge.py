@@ -284,6 +284,20 @@ async def test_a_missing_permission_is_named_and_nothing_is_created(
         await edge.service.open_game_id(edge.channel.id)
 
 
+async def test_in_a_thread_send_messages_in_threads_is_named_without_the_two_it_takes_away(
+    edge: Edge,
+) -> None:
+    """Discord takes Embed Links and Attach Files away with Send Messages in Threads: a thread
+    whose channel denies that one alone is refused naming it alone, all a moderator has to
+    grant."""
+    thread = edge.fake.add_thread(edge.channel, "side game")
+    edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES_IN_THREADS)
+    answer = await private(edge.slash(edge.host, "marrakech", "new", channel=thread))
+    assert "missing the Send Messages in Threads permission in" in answer, answer
+    with pytest.raises(NoGameHereError):
+        await edge.service.open_game_id(thread.id)
+
+
 async def test_lobby_buttons_and_commands_agree(edge: Edge) -> None:
     lobby = await lobby_with_guest(edge)
     assert f"<@{edge.guest.id}>" in edge.fake.world.messages[lobby.id].embed_text()
@@ -1168,6 +1182,37 @@ async def test_the_board_asks_after_no_message_without_read_message_history(edge
     assert any(a.filename == "board.png" for a in board.attachments)
     assert len(edge.fake.requests_to("GET", "/messages")) == looked, "nothing asked"
     assert len(edge.fake.messages(edge.channel)) == shown, "nothing posted"
+
+
+@pytest.mark.parametrize("status", [403, 503], ids=["refused", "failed"])
+async def test_the_board_is_shown_when_discord_refuses_or_fails_the_look_up_of_the_turn_message(
+    edge: Edge, caplog: pytest.LogCaptureFixture, status: int
+) -> None:
+    """The one request for the turn's message, which Discord refuses or fails: the asker gets
+    the board all the same, nothing is posted, and one INFO line says the message was not
+    looked up."""
+    turn = await started(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    route = f"/channels/{edge.channel.id}/messages/{turn.id}"
+    faults = edge.fake.faults
+    fault = (
+        faults.forbidden("GET", route)
+        if status == 403
+        else faults.server_error("GET", route, status=status)
+    )
+    shown = len(edge.fake.messages(edge.channel))
+    with caplog.at_level(logging.INFO, logger="bot.edge.display"):
+        board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+        assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert fault.hits == 1, "the look-up was made, and answered so"
+    assert board.ephemeral
+    assert not board.content, board.content
+    assert any(a.filename == "board.png" for a in board.attachments), "the board is shown"
+    assert len(edge.fake.messages(edge.channel)) == shown, "nothing posted"
+    (line,) = [r for r in caplog.records if "not looked up" in r.getMessage()]
+    assert line.levelno == logging.INFO
+    said = f"game 1: message {turn.id} not looked up: Discord answered {status} "
+    assert line.getMessage().startswith(said), line.getMessage()
 
 
 @pytest.mark.parametrize("marked", [False, True])

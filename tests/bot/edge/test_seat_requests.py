@@ -378,3 +378,35 @@ async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge)
     await edge.fake.wait_until(
         lambda: "takes over" in edge.fake.world.messages[again.id].content, what="carried out"
     )
+
+
+async def test_a_request_posted_again_names_a_newcomer_in_their_quiet_hours_without_a_ping(
+    edge: Edge,
+) -> None:
+    """The request waits for the outsider, whose seat a moderator then takes over while in
+    their quiet hours: the request posted again names the moderator, and pings only the person
+    leaving."""
+    guild = edge.channel.guild
+    assert guild is not None
+    erin = edge.fake.add_user("erin")
+    edge.fake.add_member(guild, erin)
+    await three_playing(edge)
+    request = await edge.slash(
+        edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
+    ).answer()
+    assert f"Waiting for <@{edge.outsider.id}> " in request.content
+    await in_quiet_hours(edge, edge.moderator)
+    await edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        channel=edge.channel,
+        out=edge.outsider,
+        **{"in": edge.moderator},
+    ).answer()
+    again = await edge.fake.wait_for_message(
+        edge.channel,
+        lambda m: m.id > request.id and "asks to hand" in m.content,
+    )
+    assert f"Waiting for <@{edge.moderator.id}> " in again.content, "it names whom it waits for"
+    assert again.pinged_user_ids == {edge.guest.id}, "only the person leaving is awake"

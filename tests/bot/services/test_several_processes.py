@@ -206,6 +206,43 @@ async def test_a_seat_handed_over_while_another_process_s_ai_plays_its_turn_is_t
     assert view.user_to_move != DAVE
 
 
+async def test_a_seat_handed_over_while_another_process_plays_its_timed_out_turn_is_the_newcomer_s(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same with a seat whose person's time just ran out, not yet handed to the AI: Dave
+    comes in as its person held it (no timeouts, a person playing), so only who holds it tells
+    the change. The AI's move is refused; it neither plays Dave's first turn nor counts a
+    timeout against him, and Dave's turn waits for him."""
+    view = await two_humans(first)
+    mover = view.user_to_move
+    assert mover is not None
+    seat = view.seat_of(mover)
+    first.clock.advance(LIMIT)  # the mover's time ran out: the AI's turn for them is due
+    store = second.service.loader.store
+    append = store.append_actions
+    handed: list[Handover] = []
+
+    async def handed_over_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        done = await first.service.substitutes.substitute(view.id, mover, DAVE, None, in_bot=False)
+        handed.append(done)
+        return await append(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append_actions", handed_over_meanwhile)
+    with pytest.raises(StaleBoardError):
+        await second.service.turns.play_due(view.id, view.seq)
+    assert handed, "the seat was handed over"
+    after = await first.service.play.look(view.id)
+    assert after.seq == view.seq, "the AI's move was not logged"
+    newcomer = after.player_at(seat)
+    assert newcomer is not None
+    assert (newcomer.user_id, newcomer.autoplay, newcomer.timeouts) == (DAVE, False, 0)
+    row = await GameStore(first.database).get(view.id)
+    assert row is not None
+    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT), "Dave's turn, its clock anew"
+    view = await play_turn(first, after, DAVE)
+    assert view.user_to_move != DAVE
+
+
 async def test_a_paused_game_whose_seat_is_taken_back_while_another_process_abandons_it_goes_on(
     first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import os
 import random
@@ -160,6 +161,22 @@ async def test_a_worker_and_its_replacement_start_with_the_board_drawn_once_befo
         await workers.close()
 
 
+async def test_a_worker_and_its_replacement_start_with_the_collector_running(
+    tmp_path: Path,
+) -> None:
+    """The fork server pauses the collector only while it loads (bot/workers/warm.py): a worker
+    forked from it, first or replacement, collects its reference cycles, or its memory would
+    grow for as long as the bot runs."""
+    workers = WorkerPool(workers=1)
+    try:
+        assert await workers.run(Lane.QUICK, gc.isenabled), "the first worker collects"
+        assert await workers.run(Lane.SLOW, die_once, str(tmp_path / "died")) == "answered"
+        assert workers.replacements == 1
+        assert await workers.run(Lane.QUICK, gc.isenabled), "its replacement collects"
+    finally:
+        await workers.close()
+
+
 async def test_ai_decisions_in_a_worker_are_the_engine_s_own(pool: WorkerPool) -> None:
     for players, actions, seed in ((2, 0, 1), (3, 30, 2), (4, 61, 3)):
         state = played(players, actions, seed)
@@ -299,25 +316,48 @@ def test_starting_the_workers_leaves_the_event_loop_free(tmp_path: Path) -> None
     """Starting a worker waits for the fork server, the first one until it has loaded the jobs'
     code and drawn its board: the event loop goes on meanwhile, as the bot's must, to connect
     the gateway and answer clicks. Here the fork server's loading goes on only once the loop,
-    still running, has seen it begin; a loop held by the start would wait for it for ever."""
+    still running, has seen it begin. A loop held by the start would wait for it for ever: a
+    thread watching the loop's thread finds it in the fork server's code before the release,
+    releases the fork server itself and has the script say so."""
     script = tmp_path / "starting.py"
     script.write_text(
         textwrap.dedent(
             """
-            import asyncio, sys
+            import asyncio, multiprocessing, sys, threading, time
             from pathlib import Path
             from bot.workers import pool
             from tests.polling import until
 
+            MULTIPROCESSING = str(Path(multiprocessing.__file__).parent)
+            held = []
+
+            def watch(loop_thread, release):
+                while True:
+                    frame = sys._current_frames().get(loop_thread)
+                    while frame is not None and not (
+                        frame.f_code.co_filename.startswith(MULTIPROCESSING)
+                        and frame.f_code.co_filename.endswith("forkserver.py")
+                    ):
+                        frame = frame.f_back
+                    if release.exists():  # read after the frames: it came before them
+                        return
+                    if frame is not None:  # the loop's thread waits for the fork server
+                        held.append(True)
+                        release.touch()
+                        return
+                    time.sleep(0.01)
+
             async def main():
+                waiting, release = Path(sys.argv[1]), Path(sys.argv[2])
+                watching = (threading.get_ident(), release)
+                threading.Thread(target=watch, args=watching, daemon=True).start()
                 workers = pool.WorkerPool(workers=1)
                 starting = asyncio.create_task(workers.start())
-                waiting, release = Path(sys.argv[1]), Path(sys.argv[2])
                 await until(waiting.exists, "the fork server loading")
                 release.touch()
                 await starting
                 await workers.close()
-                print("started", flush=True)
+                print("held-by-the-start" if held else "started", flush=True)
 
             if __name__ == "__main__":
                 pool.PRELOAD = (*pool.PRELOAD, "tests.bot.workers.held_preload")
