@@ -11,7 +11,9 @@ picture scaled to the width and its buttons, as bot/edge/drill.py words and lays
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Sequence
 
 import discord
 from PIL import Image
@@ -20,6 +22,7 @@ from ai.judge import judge_game, state_before
 from bot.edge.buttons import DrillMove
 from bot.edge.drill import step_message
 from bot.presentation.images import labels
+from bot.presentation.messages import LANGUAGES
 from engine import Record, Variant
 from render.drill import render_drill
 from tests.ai.test_ai_judge import opening
@@ -46,7 +49,17 @@ def drill_step(language: str) -> tuple[bytes, str, discord.ui.View]:
     message = step_message(judgement, 0, len(costliest), GAME_ID, better, 2, language)
     assert message is not None
     assert message.shown == judgement.best
-    png = render_drill(state, judgement.taken, message.shown, labels=labels(language))
+    # The step's badges, as the bot draws them (bot/edge/drill.py, DrillPicture): a rug keeps
+    # its number on the second try's buttons, the one the text names, on every screen.
+    png = render_drill(
+        state,
+        judgement.taken,
+        message.shown,
+        picking=message.picking,
+        also=message.also,
+        badges=message.badges,
+        labels=labels(language),
+    )
     return png, message.content, message.view
 
 
@@ -56,17 +69,29 @@ def compose(png: bytes, content: str, buttons: discord.ui.View) -> Image.Image:
     return draw_message(rows, png, buttons)
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    language = argv[2] if len(argv) > 2 else "en"
-    png, content, buttons = drill_step(language)
-    with open(argv[0], "wb") as out:
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.e2e.phone_drill",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("full", metavar="FULL.png", help="the drill's board PNG, full width")
+    parser.add_argument("phone", metavar="PHONE.png", help="the private message on a phone")
+    parser.add_argument(
+        "language",
+        metavar="LANGUAGE",
+        nargs="?",
+        choices=LANGUAGES,
+        default="en",
+        help=f"the words' language: {', '.join(LANGUAGES)} (default en)",
+    )
+    arguments = parser.parse_args(argv)
+    png, content, buttons = drill_step(arguments.language)
+    with open(arguments.full, "wb") as out:
         out.write(png)
     picture = compose(png, content, buttons)
-    picture.save(argv[1], optimize=True)
-    print(f"{argv[0]}: full width; {argv[1]}: {picture.width}x{picture.height} px")
+    picture.save(arguments.phone, optimize=True)
+    print(f"{arguments.full}: full width; {arguments.phone}: {picture.width}x{picture.height} px")
     return 0
 
 

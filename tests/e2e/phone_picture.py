@@ -9,10 +9,12 @@ phone's screen (844 px), which a test holds for 2, 3 and 4 players.
 
 from __future__ import annotations
 
+import argparse
 import io
 import random
 import re
 import sys
+from collections.abc import Sequence
 
 import discord
 from PIL import Image, ImageDraw, ImageFont
@@ -184,14 +186,26 @@ def _flow(
     return lines
 
 
-def main(argv: list[str]) -> int:
-    if not argv:
-        print(__doc__)
-        return 2
-    players = int(argv[1]) if len(argv) > 1 else 4
-    picture = compose(players)
-    picture.save(argv[0], optimize=True)
-    print(f"{argv[0]}: {picture.width}x{picture.height} px")
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.e2e.phone_picture",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("out", metavar="OUT.png", help="the picture to write")
+    parser.add_argument(
+        "players",
+        metavar="PLAYERS",
+        type=int,
+        nargs="?",
+        choices=(2, 3, 4),
+        default=4,
+        help="the game's players: 2, 3 or 4 (default 4)",
+    )
+    arguments = parser.parse_args(argv)
+    picture = compose(arguments.players)
+    picture.save(arguments.out, optimize=True)
+    print(f"{arguments.out}: {picture.width}x{picture.height} px")
     return 0
 
 

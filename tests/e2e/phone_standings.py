@@ -9,9 +9,11 @@ tournament; `compose()` gives the phone picture, which must fit a phone's screen
 
 from __future__ import annotations
 
+import argparse
 import io
 import re
 import sys
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
@@ -146,15 +148,20 @@ def compose() -> Image.Image:
     return phone
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print(__doc__)
-        return 2
-    with open(argv[0], "wb") as full:
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.e2e.phone_standings",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("full", metavar="FULL.png", help="the picture at full width")
+    parser.add_argument("phone", metavar="PHONE.png", help="the message on a phone")
+    arguments = parser.parse_args(argv)
+    with open(arguments.full, "wb") as full:
         full.write(picture())
     phone = compose()
-    phone.save(argv[1], optimize=True)
-    print(f"{argv[0]}: full width; {argv[1]}: {phone.width}x{phone.height} px")
+    phone.save(arguments.phone, optimize=True)
+    print(f"{arguments.full}: full width; {arguments.phone}: {phone.width}x{phone.height} px")
     return 0
 
 

@@ -92,3 +92,25 @@ def test_the_comparison_forgives_a_renderer_and_not_a_change(
     assert renamed is not None
     assert renamed.startswith("a patch differs")
     assert difference(drawn, drawn.crop((0, 0, drawn.width, drawn.height - 1))) is not None
+
+
+def test_help_gives_the_usage_and_draws_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        phone_standings.main(["--help"])
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out.startswith(
+        "usage: python -m tests.e2e.phone_standings [-h] FULL.png PHONE.png"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_docs_in_sync_the_phone_picture_looks_like_the_one_drawn_now() -> None:
+    stored = Image.open(DOCS / "standings-phone.png").convert("RGB")
+    found = difference(stored, compose().convert("RGB"))
+    assert found is None, (
+        f"docs/standings-phone.png: {found}; run "
+        "python -m tests.e2e.phone_standings docs/standings.png docs/standings-phone.png"
+    )
