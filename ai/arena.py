@@ -386,7 +386,12 @@ def luck_lines(match: Match, tally: Tally) -> list[str]:
     difference, difference_error, difference_share = tally.difference_luck.estimate()
     if math.isinf(win_error):
         return []
-    low, high = max(0.0, win - Z95 * win_error), min(1.0, win + Z95 * win_error)
+    # A rate lies in [0, 1]: with few games the estimate and its interval may stray out of it.
+    win, low, high = (
+        _within_one(win),
+        _within_one(win - Z95 * win_error),
+        _within_one(win + Z95 * win_error),
+    )
     return [
         (
             f"  luck-adjusted (each roll's luck for its roller, by medium's appraisal, taken out; "
@@ -401,6 +406,10 @@ def luck_lines(match: Match, tally: Tally) -> list[str]:
             f"{difference + Z95 * difference_error:+.2f})"
         ),
     ]
+
+
+def _within_one(rate: float) -> float:
+    return min(1.0, max(0.0, rate))
 
 
 def parse_args(argv: Sequence[str] | None) -> Match:

@@ -64,14 +64,17 @@ def _parser() -> argparse.ArgumentParser:
         "healthcheck",
         help="exit 0 if the running bot's heartbeat is fresh and its event loop runs",
         description="Exit 0 if the running bot's heartbeat file is fresh and says its event "
-        "loop runs, 1 otherwise.",
+        "loop runs; 2 when MARRAKECH_HEARTBEAT or MARRAKECH_DB (beside which the file lies "
+        "by default) is bad; 1 otherwise.",
     )
     commands.add_parser(
         "migrate",
         help="apply the database migrations this bot has and the database lacks, then exit",
         description="Bring the database named by MARRAKECH_DB up to this bot's schema and exit "
         "(the bot also does it when it starts; with several processes on one PostgreSQL "
-        "database exactly one applies each migration while the others wait).",
+        "database exactly one applies each migration while the others wait). Exit 0 when "
+        "the schema is up to date; 2 when MARRAKECH_DB is bad; 5 when the database cannot be "
+        "opened as configured, 6 when its server does not answer (as for the bot).",
     )
     copy_db = commands.add_parser(
         "copy-db",
@@ -80,7 +83,9 @@ def _parser() -> argparse.ArgumentParser:
         "player settings) into database TO, which must be empty, then check that every table "
         "matches and every game replays. Stop the bot first. FROM and TO are written as "
         "MARRAKECH_DB is: a file path or sqlite:///path (SQLite), or postgresql://... . "
-        "Exit 0 when the copy is complete and checked, 1 otherwise.",
+        "Exit 0 when the copy is complete and checked; 2 when FROM or TO is malformed, FROM "
+        "names a SQLite file that does not exist, or both name the same database; 1 on any "
+        "other problem (TO not empty, a database error, a copy that does not match).",
     )
     copy_db.add_argument("source", metavar="FROM", help="the database to copy")
     copy_db.add_argument("target", metavar="TO", help="the empty database to fill")
@@ -96,7 +101,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Recompute every server's ratings from its rated games (the stored "
         "results), from the first, in the order they ended: the same numbers the bot got by "
         "applying them one by one. Safe while the bot runs (a game ending meanwhile is applied "
-        "after). Exit 0 when done, 1 on a database error.",
+        "after). Exit 0 when done; 2 when MARRAKECH_DB is bad or names a SQLite file that "
+        "does not exist; 5 when the database cannot be opened or used as configured, 6 when "
+        "its server does not answer (as for the bot).",
     )
     return parser
 

@@ -8,9 +8,11 @@ PNG size, then the time and size of a full 4-player replay GIF. First line:
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 
 from engine import Phase, record_of
 from render.board import render_board
@@ -22,7 +24,12 @@ SEEDS = (1, 2, 3)
 NAMES = ("Amina", "Dmitro Іваненко", "Zoë 🌸", "AI (hard)")
 
 
-def main() -> int:
+def main(argv: Sequence[str] = ()) -> int:
+    argparse.ArgumentParser(
+        prog="python -m render.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    ).parse_args(argv)
     cases: list[Moment] = []
     for seed in SEEDS:
         state, rng = new_sample(4, seed)
@@ -56,4 +63,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

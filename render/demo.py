@@ -11,8 +11,10 @@ protanopia, deuteranopia and tritanopia (simulated: seen-<kind>.png).
 
 from __future__ import annotations
 
+import argparse
 import io
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from PIL import Image
@@ -123,11 +125,15 @@ def phone_size(png: bytes) -> Image.Image:
     return image.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS)
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m render.demo OUTDIR", file=sys.stderr)
-        return 2
-    for path in write_samples(Path(argv[0])):
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m render.demo",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("outdir", metavar="OUTDIR", type=Path, help="the folder to write to")
+    arguments = parser.parse_args(argv)
+    for path in write_samples(arguments.outdir):
         print(f"{path} {path.stat().st_size // 1024} KB")
     return 0
 

@@ -19,6 +19,7 @@ caller's separator, so the bot passes its own language. `python -m render.rating
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 from collections.abc import Sequence
@@ -340,11 +341,22 @@ SAMPLE_ACCURACY = AccuracyStrip(
 def main(argv: Sequence[str]) -> int:
     """Write the sample chart (the rating, the accuracy under it) to the path in `argv`, at
     the width given after it (default CHART_WIDTH)."""
-    if not 1 <= len(argv) <= 2:
-        print("usage: python -m render.rating_chart OUT.png [WIDTH]", file=sys.stderr)
-        return 2
-    size = int(argv[1]) if len(argv) == 2 else CHART_WIDTH
-    Path(argv[0]).write_bytes(render_rating_chart(SAMPLE, width_px=size, accuracy=SAMPLE_ACCURACY))
+    parser = argparse.ArgumentParser(
+        prog="python -m render.rating_chart",
+        description="Draw a sample rating chart, the accuracy under it, as a PNG.",
+    )
+    parser.add_argument("out", metavar="OUT.png", type=Path, help="the file to write")
+    parser.add_argument(
+        "width",
+        metavar="WIDTH",
+        type=int,
+        nargs="?",
+        default=CHART_WIDTH,
+        help=f"its width in pixels (default {CHART_WIDTH})",
+    )
+    arguments = parser.parse_args(argv)
+    chart = render_rating_chart(SAMPLE, width_px=arguments.width, accuracy=SAMPLE_ACCURACY)
+    arguments.out.write_bytes(chart)
     return 0
 
 

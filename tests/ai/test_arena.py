@@ -15,6 +15,7 @@ from ai.arena import (
     Moments,
     Tally,
     a_luck,
+    luck_lines,
     main,
     play_seeded,
     record_result,
@@ -325,3 +326,26 @@ def test_each_decision_of_a_seeded_game_has_the_ai_seed_of_its_action_index() ->
     assert len(seen) > 20
     assert [ai_seed for _, ai_seed in seen] == [mix_seed(17, 3, index) for index, _ in seen]
     assert len({ai_seed for _, ai_seed in seen}) == len(seen)
+
+
+@pytest.mark.parametrize(
+    ("pairs", "figure"),
+    [
+        ([(1.0, -1.0), (1.0, -1.5), (1.0, -2.0), (0.0, -5.0)], "100.0% (95% CI 100.0-100.0)"),
+        ([(0.0, 1.0), (0.0, 1.5), (0.0, 2.0), (1.0, 5.0)], "0.0% (95% CI 0.0-0.0)"),
+    ],
+    ids=["above", "below"],
+)
+def test_a_luck_adjusted_win_rate_out_of_range_is_printed_within_0_and_100(
+    pairs: list[tuple[float, float]], figure: str
+) -> None:
+    """With few games the luck-adjusted estimate may fall outside [0, 1] (139% and -39% here):
+    it is printed at the nearest bound, its interval too, the low bound never above the high."""
+    estimate = _moments(pairs).estimate()[0]
+    assert not 0.0 <= estimate <= 1.0
+    tally = Tally(games=len(pairs), wins=sum(y for y, _ in pairs))
+    tally.win_luck = _moments(pairs)
+    tally.difference_luck = _moments(pairs)
+    match = Match("hard", "medium", 4, len(pairs), 24, Variant.STANDARD, None)
+    lines = luck_lines(match, tally)
+    assert f"hard first place {figure}, mean score difference" in lines[1], lines[1]

@@ -20,11 +20,12 @@ PostgreSQL (a scratch database on the server of tests/postgres.py):
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -195,7 +196,7 @@ GAMES = (
 )
 
 
-async def main() -> None:
+async def measure() -> None:
     for backend in ("sqlite", "postgres"):
         for against, players in GAMES:
             with tempfile.TemporaryDirectory(prefix="marrakech-clicks-") as folder:
@@ -209,5 +210,16 @@ async def main() -> None:
                 print(f"{backend}, a Join on a lobby: {await join_round_trips(edge)} round trips")
 
 
+def main(argv: Sequence[str] = ()) -> int:
+    """The command: `--help` says what it measures; no other option."""
+    argparse.ArgumentParser(
+        prog="python -m tests.bot.click_cost",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    ).parse_args(argv)
+    asyncio.run(measure())
+    return 0
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(main(sys.argv[1:]))

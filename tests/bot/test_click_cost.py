@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from bot.services.reliability import Reliability
+from tests.bot import click_cost
 from tests.bot.click_cost import play_and_count, settled
 from tests.bot.edge.test_edge import running_edge
 from tests.postgres import backend, database_target, postgres_server, postgres_url
@@ -138,3 +139,16 @@ async def test_a_lobby_s_join_reads_how_reliably_its_people_play_in_one_round_tr
             await settled(edge)
     assert reads == [1], "one round trip for the lobby's people"
     assert trips.count <= MOST_ROUND_TRIPS
+
+
+def test_the_command_s_help_gives_its_usage_and_plays_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def measured() -> None:
+        raise AssertionError("--help played games")
+
+    monkeypatch.setattr(click_cost, "measure", measured)
+    with pytest.raises(SystemExit) as stopped:
+        click_cost.main(["--help"])
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: python -m tests.bot.click_cost [-h]")

@@ -283,3 +283,72 @@ def test_a_database_command_prints_a_driver_error_that_quotes_the_password_witho
         "marrakech-bot: postgresql://bot:***@db.example:5432/marrakech: "
         "cannot connect to postgresql://bot:***@db.example:5432/marrakech\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "codes"),
+    [
+        (
+            ["healthcheck"],
+            [
+                "Exit 0 if the running bot's heartbeat file is fresh",
+                "2 when MARRAKECH_HEARTBEAT or MARRAKECH_DB",
+                "1 otherwise",
+            ],
+        ),
+        (
+            ["migrate"],
+            [
+                "Exit 0 when the schema is up to date",
+                "2 when MARRAKECH_DB is bad",
+                "5 when the database cannot be opened as configured",
+                "6 when its server does not answer",
+            ],
+        ),
+        (
+            ["copy-db"],
+            [
+                "Exit 0 when the copy is complete and checked",
+                (
+                    "2 when FROM or TO is malformed, FROM names a SQLite file that does not "
+                    "exist, or both name the same database"
+                ),
+                "1 on any other problem",
+            ],
+        ),
+        (
+            ["ratings", "rebuild"],
+            [
+                "Exit 0 when done",
+                "2 when MARRAKECH_DB is bad or names a SQLite file that does not exist",
+                "5 when the database cannot be opened or used as configured",
+                "6 when its server does not answer",
+            ],
+        ),
+    ],
+    ids=["healthcheck", "migrate", "copy-db", "ratings-rebuild"],
+)
+def test_each_command_s_help_gives_the_exit_codes_it_exits_with(
+    command: list[str], codes: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The codes each command returns (its tests: test_copy_db_command, test_ratings_command,
+    the database commands above) as its --help words them, and as docs/deployment.md does."""
+    with pytest.raises(SystemExit) as stopped:
+        entry.main([*command, "--help"])
+    assert stopped.value.code == 0
+    said = " ".join(capsys.readouterr().out.split())
+    for code in codes:
+        assert code in said, said
+
+
+def test_a_bad_setting_exits_2_from_every_database_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The code each command's --help gives for a bad setting or argument."""
+    monkeypatch.setenv("MARRAKECH_DB", "mysql://db/marrakech")
+    assert entry.main(["healthcheck"]) == entry.EXIT_BAD_SETTINGS
+    assert entry.main(["migrate"]) == entry.EXIT_BAD_SETTINGS
+    assert entry.main(["ratings", "rebuild"]) == entry.EXIT_BAD_SETTINGS
+    missing = str(tmp_path / "missing.sqlite3")
+    assert entry.main(["copy-db", missing, str(tmp_path / "to.sqlite3")]) == 2
+    assert len(capsys.readouterr().err.splitlines()) == 4

@@ -1,15 +1,17 @@
-"""`python -m render.demo OUTDIR` and `python -m render.bench` do what they say."""
+"""`python -m render.demo OUTDIR`, `python -m render.bench` and `python -m render.rating_chart
+OUT.png [WIDTH]` do what they say, and `--help` gives each one's usage and writes nothing."""
 
 from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from render import bench, demo
+from render import bench, demo, rating_chart
 from render.samples import at_turn
 
 EXPECTED = {
@@ -42,8 +44,37 @@ def test_demo_writes_every_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_demo_wants_one_folder(capsys: pytest.CaptureFixture[str]) -> None:
-    assert demo.main([]) == 2
-    assert "usage" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        demo.main([])
+    assert stopped.value.code == 2
+    assert "usage: python -m render.demo [-h] OUTDIR" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("main", "usage"),
+    [
+        (demo.main, "usage: python -m render.demo [-h] OUTDIR"),
+        (bench.main, "usage: python -m render.bench [-h]"),
+        (rating_chart.main, "usage: python -m render.rating_chart [-h] OUT.png [WIDTH]"),
+    ],
+    ids=["demo", "bench", "rating_chart"],
+)
+def test_help_gives_the_usage_and_writes_nothing(
+    main: Callable[[Sequence[str]], int],
+    usage: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Not a folder or a file named --help, nor a benchmark run."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    assert stopped.value.code == 0
+    said = capsys.readouterr()
+    assert said.out.startswith(usage), said.out
+    assert said.err == ""
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_bench_prints_the_agreed_first_line(

@@ -139,7 +139,9 @@ def test_the_sample_command_writes_a_picture(tmp_path: Path) -> None:
     assert main([str(tmp_path / "chart.png")]) == 0
     assert main([str(tmp_path / "phone.png"), "390"]) == 0
     assert Image.open(tmp_path / "phone.png").width == 390
-    assert main([]) == 2
+    with pytest.raises(SystemExit) as stopped:
+        main([])
+    assert stopped.value.code == 2
 
 
 def test_a_game_that_changed_nothing_is_not_marked_as_a_loss() -> None:

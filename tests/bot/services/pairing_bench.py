@@ -170,7 +170,11 @@ def crowded_rounds(players: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.bot.services.pairing_bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--seeds", type=int, default=50, help="events per small size")
     parser.add_argument("--big-seeds", type=int, default=3, help="events per big size")
     parser.add_argument("--sizes", default="16,24,32,48,64", help="players of the big events")
@@ -179,7 +183,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     timings = big_events(sizes, args.big_seeds)
     print(f"CPU time per round at {sizes[-1]} players (seconds)")
     for seats, spent in timings.items():
-        print(f"{seats} seats: median {statistics.median(spent):.3f}, max {max(spent):.3f}")
+        if spent:
+            print(f"{seats} seats: median {statistics.median(spent):.3f}, max {max(spent):.3f}")
+        else:
+            print(f"{seats} seats: no round timed (--big-seeds 0)")
     crowded_rounds(sizes[-1])
     if args.seeds:
         small_events(args.seeds)

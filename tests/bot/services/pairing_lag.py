@@ -23,6 +23,7 @@ long a time with nothing to do: the usual.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import random
@@ -244,7 +245,7 @@ async def round_robin(seats: int, processes: WorkerPool) -> str:
     )
 
 
-async def main() -> None:
+async def measure() -> None:
     logging.disable(logging.INFO)  # the probe's summary line at each stop
     threads, processes = WorkerPool(workers=0), WorkerPool(workers=2)
     try:
@@ -266,5 +267,16 @@ async def main() -> None:
     sys.stdout.flush()
 
 
+def main(argv: Sequence[str] = ()) -> int:
+    """The command: `--help` says what it measures; no other option."""
+    argparse.ArgumentParser(
+        prog="python -m tests.bot.services.pairing_lag",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    ).parse_args(argv)
+    asyncio.run(measure())
+    return 0
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(main(sys.argv[1:]))

@@ -12,10 +12,11 @@ still being played, ending the tournament) and every table's game set up (`start
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,7 +93,7 @@ async def database_on(backend: Backend, folder: Path) -> AsyncIterator[Database]
             await database.close()
 
 
-async def main() -> None:
+async def measure() -> None:
     for backend in ("sqlite", "postgres"):
         with tempfile.TemporaryDirectory(prefix="marrakech-tournament-") as folder:
             async with database_on(backend, Path(folder)) as database:
@@ -108,5 +109,16 @@ async def main() -> None:
         sys.stdout.flush()
 
 
+def main(argv: Sequence[str] = ()) -> int:
+    """The command: `--help` says what it measures; no other option."""
+    argparse.ArgumentParser(
+        prog="python -m tests.bot.services.tournament_cost",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    ).parse_args(argv)
+    asyncio.run(measure())
+    return 0
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(main(sys.argv[1:]))

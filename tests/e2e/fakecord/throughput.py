@@ -54,7 +54,10 @@ async def measure(channels: int, rounds: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.e2e.fakecord.throughput",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
     parser.add_argument("--channels", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
