@@ -12,8 +12,9 @@ early on Thursday 20:00; Taras is away for a day from Friday 08:00 and his days 
 forgets his first turn of Saturday: Taras nudges him, the bot reminds him, and the AI plays it
 when his time is out. It then prints (and writes to FILE) the channel, oldest message first,
 each with the moment (UTC) it appeared: its text and its embeds' titles and descriptions,
-without the pictures, people and moments written as Discord shows them; then each person's
-direct messages and the private answers to their commands.
+without the pictures, people and moments written as Discord shows them (a relative moment as it
+read when the message took that text); then each person's direct messages and the private
+answers to their commands.
 
 The seats' order and the dice come from the game's random seed, so two runs differ in their
 turn lines; the lines about time (away, back, held pings, nudges, reminders) follow the same
@@ -93,7 +94,8 @@ class Week:
     """When each message was first seen."""
     changed: dict[int, tuple[str, datetime]] = field(default_factory=dict)
     """Each message's text as last seen, and when it was first seen so."""
-    private: list[str] = field(default_factory=list)
+    private: list[tuple[datetime, str]] = field(default_factory=list)
+    """Each private answer to a command, with the moment it came."""
 
     def person(self, name: str) -> Person:
         return next(p for p in PEOPLE if p.name == name)
@@ -138,7 +140,8 @@ class Week:
         ).answer()
         if answer.ephemeral:
             said = " ".join(part for part in (answer.content, answer.embed_text()) if part)
-            self.private.append(f"[{stamp(self.now)}] {name}: /{' '.join(path)}\n  {said}")
+            line = f"[{stamp(self.now)}] {name}: /{' '.join(path)}\n  {said}"
+            self.private.append((self.now, line))
         await self.settle()
 
     def turn(self) -> FakeMessage | None:
@@ -254,16 +257,58 @@ async def play_the_week(week: Week) -> None:
 # --- the transcript -----------------------------------------------------------------------------
 
 
-def readable(text: str, names: dict[int, str], channels: dict[int, str]) -> str:
-    """Mentions, channels and moments as a reader sees them (moments in UTC)."""
+def relative(when: datetime, now: datetime) -> str:
+    """`when` as Discord shows a relative moment (`<t:...:R>`) read at `now`: "in 5 hours",
+    "in a day", "2 days ago" (the thresholds of moment.js, which Discord's client follows)."""
+    seconds = (when - now).total_seconds()
+    distance = abs(seconds)
+    minutes, hours, days = distance / 60, distance / 3600, distance / 86400
+    if distance < 45:
+        words = "a few seconds"
+    elif distance < 90:
+        words = "a minute"
+    elif minutes < 45:
+        words = f"{_rounded(minutes)} minutes"
+    elif minutes < 90:
+        words = "an hour"
+    elif hours < 22:
+        words = f"{_rounded(hours)} hours"
+    elif hours < 36:
+        words = "a day"
+    elif days < 26:
+        words = f"{_rounded(days)} days"
+    elif days < 45:
+        words = "a month"
+    elif days < 320:
+        words = f"{_rounded(days / 30.4)} months"
+    elif days < 548:
+        words = "a year"
+    else:
+        words = f"{_rounded(days / 365)} years"
+    return f"in {words}" if seconds >= 0 else f"{words} ago"
+
+
+def _rounded(value: float) -> int:
+    """Rounded half up, as moment.js rounds."""
+    return int(value + 0.5)
+
+
+def readable(
+    text: str, names: dict[int, str], channels: dict[int, str], now: datetime | None = None
+) -> str:
+    """Mentions, channels and moments as a reader sees them: a moment in UTC, or when it is
+    relative (`<t:...:R>`), as it reads at `now` (the moment the message took the text shown;
+    None: in UTC too)."""
 
     def moment(match: re.Match[str]) -> str:
         when = datetime.fromtimestamp(int(match[1]), UTC)
+        if match[2] == "R" and now is not None:
+            return relative(when, now)
         return when.strftime("%A, %-d %B %Y %H:%M")
 
     text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(int(m[1]), m[1]), text)
     text = re.sub(r"<#(\d+)>", lambda m: "#" + channels.get(int(m[1]), m[1]), text)
-    return re.sub(r"<t:(\d+)(?::\w)?>", moment, text)
+    return re.sub(r"<t:(\d+)(?::(\w))?>", moment, text)
 
 
 def transcript(week: Week) -> str:
@@ -274,11 +319,11 @@ def transcript(week: Week) -> str:
 
     def show(messages: list[FakeMessage]) -> None:
         for message in messages:
-            when = stamp(week.changed.get(message.id, ("", week.now))[1])
+            moment = week.changed.get(message.id, ("", week.now))[1]
             parts = [message.content, message.embed_text()]
             body = "\n".join(part for part in parts if part)
-            text = readable(body, names, channels).splitlines() or [""]
-            lines.append(f"[{when}] {text[0]}")
+            text = readable(body, names, channels, moment).splitlines() or [""]
+            lines.append(f"[{stamp(moment)}] {text[0]}")
             lines.extend(f"            {line}" for line in text[1:])
 
     show(week.fake.messages(week.channel))
@@ -288,7 +333,7 @@ def transcript(week: Week) -> str:
             lines += ["", f"{person.name}'s direct messages", ""]
             show(dm)
     lines += ["", "Private answers to commands", ""]
-    lines += [readable(line, names, channels) for line in week.private]
+    lines += [readable(line, names, channels, moment) for moment, line in week.private]
     return "\n".join(lines) + "\n"
 
 

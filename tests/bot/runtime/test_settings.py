@@ -48,6 +48,13 @@ def test_heartbeat_defaults_to_the_database_folder() -> None:
     assert settings.heartbeat_path == Path("/data/heartbeat")
 
 
+def test_heartbeat_defaults_to_the_default_data_folder_with_postgresql() -> None:
+    """No file to sit beside: `data/heartbeat` under the folder the bot starts in (README.md,
+    docs/deployment.md)."""
+    url = "postgresql://bot:secret@db.example:5432/marrakech"
+    assert load_heartbeat_path({"MARRAKECH_DB": url}) == Path("data/heartbeat")
+
+
 def test_empty_optional_settings_mean_their_defaults() -> None:
     settings = load_settings(
         {

@@ -839,7 +839,8 @@ async def test_what_a_held_reminder_and_its_release_cost_in_round_trips(table: A
     await table.service.away.set_clocks_in_quiet(GUILD, True)
     with counting(table.database) as trips:
         await table.scheduler.seconds_to_sleep()
-    assert trips.count == 1, "the look ahead: one statement"
+    looking_ahead = trips.count
+    assert looking_ahead == 1, "the look ahead: one statement"
     await table.service.away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV))
     table.clock.advance(3 * 3600)
     with counting(table.database) as trips:
@@ -852,7 +853,10 @@ async def test_what_a_held_reminder_and_its_release_cost_in_round_trips(table: A
         await table.scheduler.run_due()
     releasing = trips.count
     assert len(table.released) == 1
-    print(f"\nround trips: the pass holding a reminder {holding}, the pass sending it {releasing}")
+    print(
+        f"\nround trips: the look ahead {looking_ahead}, the pass holding a reminder {holding}, "
+        f"the pass sending it {releasing}"
+    )
     assert holding == HOLDING_PASS
     assert releasing == RELEASING_PASS
 
