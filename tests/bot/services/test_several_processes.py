@@ -161,15 +161,47 @@ async def test_a_seat_taken_back_while_another_process_s_ai_plays_its_turn_stays
     assert rejoined, "Bob was told he has his seat back"
     after = await first.service.play.look(view.id)
     assert after.seq == view.seq, "the AI's move was not logged"
-    back = after.player_at(seat)
-    assert back is not None
-    assert (back.user_id, back.autoplay, back.timeouts) == (BOB, False, 0)
     assert await first.service.play.rejoins_not_shown(view.id) == [BOB]
+    await its_turn_waits_for(first, after, seat, BOB)
+
+
+async def handed_to_dave_while_the_ai_plays(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch, view: GameView, leaving: int
+) -> GameView:
+    """Hand `leaving`'s seat to Dave in the first process while the second's AI plays the turn
+    of `view`; the AI's move is refused. The game after, as the first process reads it."""
+    store = second.service.loader.store
+    append = store.append_actions
+    handed: list[Handover] = []
+
+    async def handed_over_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        done = await first.service.substitutes.substitute(
+            view.id, leaving, DAVE, None, in_bot=False
+        )
+        handed.append(done)
+        return await append(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append_actions", handed_over_meanwhile)
+    with pytest.raises(StaleBoardError):
+        await second.service.turns.play_due(view.id, view.seq)
+    assert handed, "the seat was handed over"
+    after = await first.service.play.look(view.id)
+    assert after.seq == view.seq, "the AI's move was not logged"
+    return after
+
+
+async def its_turn_waits_for(first: Table, view: GameView, seat: int | None, user: int) -> None:
+    """`seat`, whose turn it is in `view`, is `user`'s, a person playing it with no timeouts
+    and a fresh clock, and `user` plays it."""
+    assert seat is not None
+    holder = view.player_at(seat)
+    assert holder is not None
+    assert (holder.user_id, holder.autoplay, holder.timeouts) == (user, False, 0)
     row = await GameStore(first.database).get(view.id)
     assert row is not None
-    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT), "Bob's turn, its clock anew"
-    view = await play_turn(first, after, BOB)
-    assert view.user_to_move != BOB
+    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT), "the turn, its clock anew"
+    played = await play_turn(first, view, user)
+    assert played.user_to_move != user
 
 
 async def test_a_seat_handed_over_while_another_process_s_ai_plays_its_turn_is_the_newcomer_s(
@@ -181,29 +213,8 @@ async def test_a_seat_handed_over_while_another_process_s_ai_plays_its_turn_is_t
     view = await two_humans(first)
     view = await at_the_ai_s_turn_in_their_seat(first, view, BOB)
     seat = view.seat_of(BOB)
-    store = second.service.loader.store
-    append = store.append_actions
-    handed: list[Handover] = []
-
-    async def handed_over_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
-        done = await first.service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
-        handed.append(done)
-        return await append(*args, **kwargs)
-
-    monkeypatch.setattr(store, "append_actions", handed_over_meanwhile)
-    with pytest.raises(StaleBoardError):
-        await second.service.turns.play_due(view.id, view.seq)
-    assert handed, "the seat was handed over"
-    after = await first.service.play.look(view.id)
-    assert after.seq == view.seq, "the AI's move was not logged"
-    newcomer = after.player_at(seat)
-    assert newcomer is not None
-    assert (newcomer.user_id, newcomer.autoplay, newcomer.timeouts) == (DAVE, False, 0)
-    row = await GameStore(first.database).get(view.id)
-    assert row is not None
-    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT), "Dave's turn, its clock anew"
-    view = await play_turn(first, after, DAVE)
-    assert view.user_to_move != DAVE
+    after = await handed_to_dave_while_the_ai_plays(first, second, monkeypatch, view, BOB)
+    await its_turn_waits_for(first, after, seat, DAVE)
 
 
 async def test_a_seat_handed_over_while_another_process_plays_its_timed_out_turn_is_the_newcomer_s(
@@ -218,29 +229,8 @@ async def test_a_seat_handed_over_while_another_process_plays_its_timed_out_turn
     assert mover is not None
     seat = view.seat_of(mover)
     first.clock.advance(LIMIT)  # the mover's time ran out: the AI's turn for them is due
-    store = second.service.loader.store
-    append = store.append_actions
-    handed: list[Handover] = []
-
-    async def handed_over_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
-        done = await first.service.substitutes.substitute(view.id, mover, DAVE, None, in_bot=False)
-        handed.append(done)
-        return await append(*args, **kwargs)
-
-    monkeypatch.setattr(store, "append_actions", handed_over_meanwhile)
-    with pytest.raises(StaleBoardError):
-        await second.service.turns.play_due(view.id, view.seq)
-    assert handed, "the seat was handed over"
-    after = await first.service.play.look(view.id)
-    assert after.seq == view.seq, "the AI's move was not logged"
-    newcomer = after.player_at(seat)
-    assert newcomer is not None
-    assert (newcomer.user_id, newcomer.autoplay, newcomer.timeouts) == (DAVE, False, 0)
-    row = await GameStore(first.database).get(view.id)
-    assert row is not None
-    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT), "Dave's turn, its clock anew"
-    view = await play_turn(first, after, DAVE)
-    assert view.user_to_move != DAVE
+    after = await handed_to_dave_while_the_ai_plays(first, second, monkeypatch, view, mover)
+    await its_turn_waits_for(first, after, seat, DAVE)
 
 
 async def test_a_paused_game_whose_seat_is_taken_back_while_another_process_abandons_it_goes_on(
