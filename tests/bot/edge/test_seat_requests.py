@@ -343,10 +343,12 @@ def test_a_request_waiting_for_several_reads_well_for_any_number() -> None:
     assert "«Погоджуюсь» від <@13> (" in _asked(one, "uk")
 
 
-async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge) -> None:
-    """The request waits for the outsider; a moderator hands the outsider's seat to someone
-    else: the request, which now waits for that person, is posted again calling them (the old
-    message, naming someone who can no longer answer, goes)."""
+async def posted_again_for_the_moderator(
+    edge: Edge, *, quiet: bool = False
+) -> tuple[FakeMessage, FakeMessage]:
+    """The host asks to hand the guest's seat to a newcomer, and the request waits for the
+    outsider, whose seat a moderator (in their quiet hours if `quiet`) then takes over: the
+    request, and the one posted again in its place."""
     guild = edge.channel.guild
     assert guild is not None
     erin = edge.fake.add_user("erin")
@@ -356,6 +358,8 @@ async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge)
         edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
     ).answer()
     assert f"Waiting for <@{edge.outsider.id}> " in request.content
+    if quiet:
+        await in_quiet_hours(edge, edge.moderator)
     await edge.slash(
         edge.moderator,
         "marrakech-mod",
@@ -368,6 +372,14 @@ async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge)
         edge.channel,
         lambda m: m.id > request.id and "asks to hand" in m.content,
     )
+    return request, again
+
+
+async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge) -> None:
+    """The request waits for the outsider; a moderator hands the outsider's seat to someone
+    else: the request, which now waits for that person, is posted again calling them (the old
+    message, naming someone who can no longer answer, goes)."""
+    request, again = await posted_again_for_the_moderator(edge)
     assert f"Waiting for <@{edge.moderator.id}> " in again.content
     assert again.pinged_user_ids == {edge.moderator.id, edge.guest.id}
     assert [b.label for b in again.enabled_buttons()] == ["Agree", "Refuse"]
@@ -386,27 +398,6 @@ async def test_a_request_posted_again_names_a_newcomer_in_their_quiet_hours_with
     """The request waits for the outsider, whose seat a moderator then takes over while in
     their quiet hours: the request posted again names the moderator, and pings only the person
     leaving."""
-    guild = edge.channel.guild
-    assert guild is not None
-    erin = edge.fake.add_user("erin")
-    edge.fake.add_member(guild, erin)
-    await three_playing(edge)
-    request = await edge.slash(
-        edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
-    ).answer()
-    assert f"Waiting for <@{edge.outsider.id}> " in request.content
-    await in_quiet_hours(edge, edge.moderator)
-    await edge.slash(
-        edge.moderator,
-        "marrakech-mod",
-        "substitute",
-        channel=edge.channel,
-        out=edge.outsider,
-        **{"in": edge.moderator},
-    ).answer()
-    again = await edge.fake.wait_for_message(
-        edge.channel,
-        lambda m: m.id > request.id and "asks to hand" in m.content,
-    )
+    _, again = await posted_again_for_the_moderator(edge, quiet=True)
     assert f"Waiting for <@{edge.moderator.id}> " in again.content, "it names whom it waits for"
     assert again.pinged_user_ids == {edge.guest.id}, "only the person leaving is awake"
