@@ -114,6 +114,23 @@ async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     assert not [m for m in edge.fake.messages(desk) if not m.ephemeral], "the desk stays quiet"
 
 
+async def a_hand_over_told_in_french(edge: Edge) -> None:
+    """A moderator hands the guest's seat of the French duel to the outsider: the hand-over is
+    told publicly, naming the seat's two colours joined as French joins them."""
+    told = await edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        channel=edge.channel,
+        out=edge.guest,
+        **{"in": edge.outsider},
+    ).answer()
+    assert not told.ephemeral
+    colors = told.content.split(f"<@{edge.guest.id}> (", 1)[1].split(")", 1)[0]
+    color = "(rouge|jaune|bleu|marron)"
+    assert re.fullmatch(f"{color} et {color}", colors), told.content
+
+
 async def test_a_duel_seat_handed_over_names_both_its_colours_in_the_game_s_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
@@ -122,18 +139,7 @@ async def test_a_duel_seat_handed_over_names_both_its_colours_in_the_game_s_lang
     async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
         await french_game(edge)
         edge.moderator.locale = "uk"
-        told = await edge.slash(
-            edge.moderator,
-            "marrakech-mod",
-            "substitute",
-            channel=edge.channel,
-            out=edge.guest,
-            **{"in": edge.outsider},
-        ).answer()
-        assert not told.ephemeral
-        colors = told.content.split(f"<@{edge.guest.id}> (", 1)[1].split(")", 1)[0]
-        color = "(rouge|jaune|bleu|marron)"
-        assert re.fullmatch(f"{color} et {color}", colors), told.content
+        await a_hand_over_told_in_french(edge)
 
 
 async def test_a_hand_over_is_told_in_the_game_s_language_once_the_server_changed_its_own(
@@ -146,18 +152,7 @@ async def test_a_hand_over_is_told_in_the_game_s_language_once_the_server_change
         guild = edge.channel.guild
         assert guild is not None
         guild.preferred_locale = "uk"
-        told = await edge.slash(
-            edge.moderator,
-            "marrakech-mod",
-            "substitute",
-            channel=edge.channel,
-            out=edge.guest,
-            **{"in": edge.outsider},
-        ).answer()
-        assert not told.ephemeral
-        colors = told.content.split(f"<@{edge.guest.id}> (", 1)[1].split(")", 1)[0]
-        color = "(rouge|jaune|bleu|marron)"
-        assert re.fullmatch(f"{color} et {color}", colors), told.content
+        await a_hand_over_told_in_french(edge)
 
 
 async def test_a_seat_handed_over_on_its_turn_calls_its_new_player_on_the_turn(
