@@ -141,7 +141,8 @@ def test_the_paying_page_tells_the_region_and_the_toll_the_picture_shows(languag
     assert told[:2] == [engine.square_name(moved.start), engine.square_name(moved.path[-1].square)]
     assert sorted(told[2:]) == region
     assert tax.paid == tax.owed == len(region) == 4
-    assert f"{tax.paid} " in example
+    numbers = [int(found) for found in re.findall(r"\b\d+\b", example)]
+    assert numbers == [len(region), tax.paid], (language, numbers)  # its size, then the toll
     assert (tax.color, scene.state.config.players) == (engine.Color.YELLOW, 3)
 
 
@@ -169,6 +170,23 @@ def test_the_first_page_names_what_a_newcomer_starts_with(language: str) -> None
     assert text("option_name.coach", language) in body
     for imperative in ("Roll the die", "Lancez le dé", "Киньте"):
         assert imperative not in body
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_first_page_tells_the_dirhams_rugs_and_square_the_engine_deals(language: str) -> None:
+    """R1 and R3 as the engine deals them: the dirhams, the rugs of each colour with 3, 4 and 2
+    players, and Assam on d4. The Ukrainian sentence words the player counts."""
+    dealt = engine.new_game(engine.deal(3, "standard", first_player=0))
+    three, four, two = (engine.rugs_per_color(players) for players in (3, 4, 2))
+    if language == "uk":
+        expected = [dealt.dirhams[0], three, four, two]
+    else:  # "15 each with 3 players, 12 with 4; with 2, 12 of each"
+        expected = [dealt.dirhams[0], three, 3, four, 4, 2, two]
+    first_line = text("guide.turn.body", language).split("\n")[0]
+    before_assam, _ = re.split(r"\bd4\b", first_line, maxsplit=1)
+    numbers = [int(found) for found in re.findall(r"\b\d+\b", before_assam)]
+    assert numbers == expected, (language, numbers)
+    assert engine.square_name(dealt.assam) == "d4"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

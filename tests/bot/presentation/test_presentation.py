@@ -465,6 +465,8 @@ def test_the_final_post_s_biggest_payment_is_the_analysis_s_first_the_earlier_on
     [
         (None, "no turn time limit"),
         (30 * 60, "30 min per turn"),
+        (90 * 60, "90 min per turn"),
+        (3600, "1 h per turn"),
         (12 * 3600, "12 h per turn"),
         (86400, "1 day per turn"),
         (3 * 86400, "3 days per turn"),
