@@ -272,6 +272,27 @@ def test_the_global_limit_refuses_the_51st_request_until_its_second_is_over() ->
     assert not check().refused, "a new second"
 
 
+def test_a_global_refusal_in_a_second_begun_before_a_login_is_inherited() -> None:
+    """On the limiter's own clock: a process spends the bot token's second and is killed; its
+    successor logs in within that second, and its refusal there is inherited. In a second begun
+    after the login, a refusal is the processes' own."""
+    now = [0.0]
+    limiter = RateLimiter(lambda: now[0])
+
+    def check(path: str = "/channels/10") -> Verdict:
+        return limiter.check("GET", path, "token", lambda: None)
+
+    assert [check().refused for _ in range(49)] == [False] * 49
+    now[0] = 0.5
+    assert not check("/users/@me").refused, "a new process logs in"
+    refused = check()
+    assert (refused.is_global, refused.inherited) == (True, True)
+    now[0] = 1.0
+    assert [check().refused for _ in range(50)] == [False] * 50
+    own = check()
+    assert (own.is_global, own.inherited) == (True, False)
+
+
 def test_reset_after_and_retry_after_say_what_is_left_of_the_window() -> None:
     """On the limiter's own clock: a channel's posts (5 in 5 s) from 0 s are told at 1 s that
     the window resets in 4 s, and a post refused at 2 s gets `retry_after` 3 s, not a whole

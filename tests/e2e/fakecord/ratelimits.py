@@ -18,7 +18,10 @@ them: the first request it makes there may be refused, and only then does it wai
 is `inherited` (`Verdict.inherited`): the bucket's last request came before the latest login
 (`GET /users/@me`, the first request of every discord.py client). The fake cannot tell bot
 processes apart (they share the token), so with several of them a login excuses the first 429
-of every bucket not used since, whichever process meets it.
+of every bucket not used since, whichever process meets it. The global limit is the same: each
+process paces itself to its share of it, but the second a process is killed in still holds its
+requests, which its successor cannot know of; a global 429 in a second that began before the
+latest login is `inherited` too.
 """
 
 from __future__ import annotations
@@ -197,7 +200,7 @@ class Verdict:
     counts_globally: bool = False
     inherited: bool = False
     """Refused in a bucket with no request since the latest login, whose count was spent
-    before it (see the module)."""
+    before it, or by the global limit in a second that began before it (see the module)."""
 
 
 @dataclass(slots=True)
@@ -237,7 +240,15 @@ class RateLimiter:
             if window.count >= window.limit:
                 retry = math.ceil(window.reset_after(now) * 1000) / 1000
                 headers = {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
-                return Verdict(headers, True, retry, is_global=True, counts_globally=True)
+                began = window.resets_at - window.period
+                return Verdict(
+                    headers,
+                    True,
+                    retry,
+                    is_global=True,
+                    counts_globally=True,
+                    inherited=began < self.logged_in_at,
+                )
             window.count += 1
         limit = self._limit_of(method, path, message_age)
         if limit is None:
