@@ -541,8 +541,8 @@ class GameDisplay:
             return
         await self._retire(view, message_id, shown_seq)
 
-    async def post_current(self, view: GameView, *, replacing: int | None = None) -> None:
-        """Post the game's current message and record it.
+    async def post_current(self, view: GameView, *, replacing: int | None = None) -> bool:
+        """Post the game's current message and record it; True if it did.
 
         Discord may refuse (403), fail (5xx after discord.py's own retries), cut the connection
         or not answer at all (discord.py has no timeout of its own): then the game is left
@@ -555,7 +555,7 @@ class GameDisplay:
         try:
             fields = await self._current_message(view)
             if fields is None:
-                return
+                return False
             if replacing is not None and "nonce" in fields:
                 fields["nonce"] = f"{fields['nonce']}-{replacing % 100_000}"
             message = await asyncio.wait_for(self._post(view, **fields), DISCORD_TIMEOUT_SECONDS)
@@ -571,7 +571,7 @@ class GameDisplay:
                 why(error),
             )
             self.retry_display(view.id)
-            return
+            return False
         crashpoints.reach("turn.posted")
         await self._play.set_board_message(view.id, message.id, view.seq)
         self._point_lobby_at(view, message.id)
@@ -580,6 +580,7 @@ class GameDisplay:
                 listener(view, message.id)
         for listener in self._shown_listeners:
             listener(view, message.id)
+        return True
 
     async def post_if_gone(self, view: GameView) -> bool:
         """Post the running game's current turn again if its recorded message is gone (a
@@ -603,8 +604,7 @@ class GameDisplay:
             if now.status is not GameStatus.RUNNING or now.game.board_message_id != known:
                 return False  # shown on a new message since
             log.info("game %s: its message %s is gone; posting the turn again", view.id, known)
-            await self.post_current(now, replacing=known)
-        return (await self._play.look(view.id)).game.board_message_id != known
+            return await self.post_current(now, replacing=known)
 
     def _missing_in(self, view: GameView) -> tuple[str, ...]:
         """The game permissions the bot lacks in the game's channel, as far as the cache knows."""
