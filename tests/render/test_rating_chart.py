@@ -139,6 +139,17 @@ def test_the_sample_command_writes_a_picture(tmp_path: Path) -> None:
     assert main([str(tmp_path / "chart.png")]) == 0
     assert main([str(tmp_path / "phone.png"), "390"]) == 0
     assert Image.open(tmp_path / "phone.png").width == 390
+    docs = Path(__file__).parents[2] / "docs"
+    for drawn, shown in (
+        ("chart.png", "rating-chart.png"),
+        ("phone.png", "rating-chart-phone.png"),
+    ):
+        redraw = (
+            "python -m render.rating_chart docs/rating-chart.png (phone: docs/...-phone.png 390)"
+        )
+        assert (tmp_path / drawn).read_bytes() == (docs / shown).read_bytes(), (
+            f"docs/{shown} is out of date: {redraw}"
+        )
     with pytest.raises(SystemExit) as stopped:
         main([])
     assert stopped.value.code == 2
