@@ -321,6 +321,31 @@ def test_reset_after_and_retry_after_say_what_is_left_of_the_window() -> None:
     assert late.retry_after == pytest.approx(0.6)
 
 
+async def test_a_shifted_fake_tells_the_reset_moment_in_its_own_time(
+    fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    """With the fake's clock a day ahead, a window's reset is a day ahead too: its
+    `X-RateLimit-Reset` agrees with the time its messages' snowflakes carry."""
+    day = 86_400.0
+    fake.shift_clock(day)
+    before = time.time()
+    _status, headers, _body = await call(
+        http, "POST", f"/channels/{channels[0].id}/messages", {"content": "m"}
+    )
+    reset_after = float(headers["X-RateLimit-Reset-After"])
+    assert float(headers["X-RateLimit-Reset"]) >= before + day + reset_after - 0.001
+    assert float(headers["X-RateLimit-Reset"]) <= time.time() + day + reset_after + 0.001
+
+
+def test_the_reset_moment_is_on_the_fake_s_wall_clock() -> None:
+    """`X-RateLimit-Reset` is the epoch second the window resets at, read on the fake's wall
+    clock (a day ahead here), not the machine's."""
+    day = 86_400.0
+    limiter = RateLimiter(lambda: 0.0, lambda: 1_800_000_000.0 + day)
+    first = limiter.check("POST", "/channels/10/messages", None, lambda: None)
+    assert first.headers["X-RateLimit-Reset"] == f"{1_800_000_000.0 + day + 5:.3f}"
+
+
 @pytest.mark.invalid_requests(401, 429)
 async def test_an_interaction_webhook_takes_five_requests_in_2_s_for_15_minutes(
     fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession

@@ -205,10 +205,13 @@ class Verdict:
 
 @dataclass(slots=True)
 class RateLimiter:
-    """The buckets and the global count of one fake Discord; `clock` is its monotonic time
-    (shifted with the fake's clock)."""
+    """The buckets and the global count of one fake Discord; `clock` is its monotonic time,
+    `wall_clock` its epoch time (both shifted with the fake's clock)."""
 
     clock: Callable[[], float]
+    wall_clock: Callable[[], float] = time.time
+    """The fake's epoch seconds (shifted with its clock): `X-RateLimit-Reset` is a moment in
+    them, as Discord's is in real time."""
     enabled: bool = True
     global_limit: int = GLOBAL_LIMIT
     time_scale: float = 1.0
@@ -266,7 +269,7 @@ class RateLimiter:
         headers = {
             "X-RateLimit-Limit": str(window.limit),
             "X-RateLimit-Remaining": str(window.limit - window.count),
-            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset": f"{self.wall_clock() + reset_after:.3f}",
             "X-RateLimit-Reset-After": f"{reset_after:.3f}",
             "X-RateLimit-Bucket": bucket_hash(limit.bucket),
         }

@@ -55,7 +55,7 @@ class RestApi:
         self.app_routes = ApplicationRoutes(world, gateway)
         self.interaction_routes = InteractionRoutes(world, store)
         self.channel_routes = ChannelRoutes(world, store)
-        self.limits = RateLimiter(world.now)
+        self.limits = RateLimiter(world.now, world.wall_time)
         """Discord's rate limits (ratelimits.py); `limits.enabled = False` turns them off."""
         self.thread_routes = ThreadRoutes(world, store)
 

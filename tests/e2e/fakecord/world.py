@@ -94,6 +94,11 @@ class World:
         lifetimes and rate-limit windows are measured on it."""
         return time.perf_counter() + self.clock_offset
 
+    def wall_time(self) -> float:
+        """The fake's epoch seconds: `time.time()` moved by the clock's shift, as its
+        snowflakes carry it."""
+        return time.time() + self.snowflakes.offset
+
     @property
     def invalid_requests(self) -> list[RecordedRequest]:
         """Every request answered 401, 403 or 429 (not "shared"), injected faults included."""
