@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from ai.budget import Budget
@@ -186,7 +186,8 @@ class Judgement:
 
     def loss_of(self, action: str) -> float:
         """What option `action` gives away against the best, in points (a drill's second
-        try: `band_of(loss, players)` is GOOD when it is within the inaccuracy threshold)."""
+        try is good when this is below `drill_floor(players)`, so that the option drilled,
+        which gave away at least the floor, never is)."""
         return _points(self.best_chance - self.option(action).chance)
 
 
@@ -225,14 +226,19 @@ class GameJudgement:
                 return summary
         raise KeyError(seat)
 
-    def costliest(self, seat: int, count: int = 3) -> tuple[Judgement, ...]:
+    def costliest(
+        self, seat: int, count: int = 3, among: Container[int] | None = None
+    ) -> tuple[Judgement, ...]:
         """The seat's `count` costliest decisions that gave away at least `drill_floor`
         points, costliest first (the earlier first on a tie): what Learn from your mistakes
         teaches. Not only the inaccuracies and worse: a game is often lost a few points at a
         time, each under the inaccuracy threshold, and its worst such decisions are the
-        lesson."""
+        lesson. `among`: only the decisions of these action indices (one person's, in a seat
+        that changed hands)."""
         floor = drill_floor(self.players)
-        lost = [j for j in self.of_seat(seat) if j.loss >= floor]
+        lost = [
+            j for j in self.of_seat(seat) if j.loss >= floor and (among is None or j.index in among)
+        ]
         lost.sort(key=lambda judgement: (-judgement.loss, judgement.index))
         return tuple(lost[:count])
 

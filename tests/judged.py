@@ -11,13 +11,13 @@ import contextlib
 import functools
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ai.judge import GameJudgement, judge_game
+from ai.judge import GameJudgement, decisions, judge_game
 from ai.judge_json import judgement_to_json
 from bot.workers import jobs
 from engine import Record, record_from_json
@@ -34,6 +34,18 @@ def golden_data(name: str) -> dict[str, Any]:
 def golden_record(name: str) -> Record:
     """The golden game `name` (its file's name without `.json`)."""
     return record_from_json(golden_data(name))
+
+
+def actors_of(data: dict[str, Any], people: Mapping[int, int]) -> tuple[int | None, ...]:
+    """Who made each action of the record `data` (as `PlayService.actors` reads them from the
+    log) when each seat's person in `people` (seat: user id) made all its decisions: None for
+    the die rolls and for the seats of no one in `people` (AI seats)."""
+    record = record_from_json(data)
+    actors: list[int | None] = [None] * len(record.actions)
+    for index, state, _ in decisions(record):
+        if state.to_move is not None:
+            actors[index] = people.get(state.to_move)
+    return tuple(actors)
 
 
 @functools.cache

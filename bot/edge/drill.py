@@ -227,7 +227,7 @@ class DrillHandler:
                 await replies.defer(interaction, ephemeral=True, thinking=True)
             else:
                 await replies.defer(interaction)
-            costliest = await self._pictures.costliest(game, seat)
+            costliest = await self._pictures.costliest(game, seat, interaction.user.id)
             await self._answer(interaction, game, costliest, step, move, language, opening)
 
         await guarded(interaction, f"the drill of game {game_id} ({step}, {move})", work)

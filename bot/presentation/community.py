@@ -123,10 +123,12 @@ TREND_ARROWS = {1: "\u2197", 0: "\u2192", -1: "\u2198"}
 
 
 def trend_direction(trend: float) -> int:
-    """+1 for a rising trend, -1 for a falling one, 0 within TREND_STEADY of none."""
-    if trend >= TREND_STEADY:
+    """+1 for a rising trend, -1 for a falling one, 0 within TREND_STEADY of none: decided on
+    the trend to a tenth, as it is shown, so that a rise shown as "+1.0" is one."""
+    shown = round(trend, 1)
+    if shown >= TREND_STEADY:
         return 1
-    if trend <= -TREND_STEADY:
+    if shown <= -TREND_STEADY:
         return -1
     return 0
 

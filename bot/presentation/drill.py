@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import engine
-from ai.judge import Facts, Judgement, Kind, drill_floor, state_before
+from ai.judge import Facts, Judgement, Kind, decisions, drill_floor, state_before
 from bot.presentation.images import labels, seat_names
 from bot.presentation.messages import number, text
 from bot.presentation.presenter import orientation_choices
@@ -235,11 +235,23 @@ def retry_text(
 
 
 def seat_of(game: FinishedGame, user_id: int) -> int | None:
-    """The seat the user played in `game`, or None when they were not one of its players."""
+    """The seat the user played in `game`, or None when they were not one of its players: the
+    seat they held at the end, or left to a substitute, or (a substitute who handed it on in
+    turn) made a decision in."""
     for player in game.players:
-        if player.user_id == user_id and player.seat is not None:
+        if player.seat is not None and user_id in (player.user_id, player.stands_in_for):
             return player.seat
+    if user_id in game.actors:
+        record = engine.record_from_json(game.record)
+        for index, state, _ in decisions(record):
+            if game.actors[index] == user_id:
+                return state.to_move
     return None
+
+
+def own_decisions(game: FinishedGame, user_id: int) -> frozenset[int]:
+    """The indices of the record's actions the user made themselves (not the AI's for them)."""
+    return frozenset(index for index, actor in enumerate(game.actors) if actor == user_id)
 
 
 class DrillPictures:
@@ -248,18 +260,19 @@ class DrillPictures:
     def __init__(self, workers: WorkerPool, judgements: GameJudgements) -> None:
         self._workers = workers
         self._judgements = judgements
-        self._drills: OrderedDict[tuple[int, int], tuple[Judgement, ...]] = OrderedDict()
+        self._drills: OrderedDict[tuple[int, int, int], tuple[Judgement, ...]] = OrderedDict()
 
-    async def costliest(self, game: FinishedGame, seat: int) -> tuple[Judgement, ...]:
-        """The seat's costliest decisions in `game`, from the game's one judgement
-        (`GameJudgements`: judged by a worker once), or kept."""
-        key = (game.game_id, seat)
+    async def costliest(self, game: FinishedGame, seat: int, user_id: int) -> tuple[Judgement, ...]:
+        """The costliest decisions the user made in the seat of `game`, from the game's one
+        judgement (`GameJudgements`: judged by a worker once), or kept."""
+        key = (game.game_id, seat, user_id)
         known = self._drills.get(key)
         if known is not None:
             self._drills.move_to_end(key)
             return known
         record = engine.record_from_json(game.record)
-        found = (await self._judgements.of(game.game_id, record)).costliest(seat)
+        judged = await self._judgements.of(game.game_id, record)
+        found = judged.costliest(seat, among=own_decisions(game, user_id))
         self._drills[key] = found
         while len(self._drills) > CACHED_DRILLS:
             self._drills.popitem(last=False)

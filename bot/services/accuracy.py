@@ -15,6 +15,10 @@ two processes that judge the same game write it once. A game that cannot be judg
 damaged, a worker failing) is logged and left for the next start. A seat whose person had no
 choice to make (a resignation at the first turn) is written without a value: judged, with
 nothing to count.
+
+A person's accuracy counts the decisions they made themselves (`own_accuracy`): in a seat handed
+to a substitute, each person's own, and the turns the AI played for someone (their time ran
+out, or it held their seat until they rejoined) count for nobody.
 """
 
 from __future__ import annotations
@@ -22,9 +26,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import engine
+from ai.judge import GameJudgement, Judgement, summarise
 from bot.services.errors import GameNotRunningError
 from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
@@ -114,14 +119,11 @@ class AccuracyRecorder:
         except GameNotRunningError:
             self._skipped.add(game.game_id)
             return 0
+        actors = await self._play.actors(game.game_id)
+        if len(actors) != len(record.actions):
+            raise ValueError(f"the log has {len(actors)} moves, the record {len(record.actions)}")
         judged = await self._judgements.of(game.game_id, record)
-        rows = []
-        for seat, user_id in game.people:
-            summary = judged.summary(seat)
-            rows.append(
-                SeatAccuracy(seat, user_id, summary.accuracy if summary.decisions else None)
-            )
-        return await self._store.add_accuracy(game.game_id, rows)
+        return await self._store.add_accuracy(game.game_id, own_accuracy(judged, game, actors))
 
     async def run_forever(self) -> None:
         """Catch up at once, then after every game that closes, until cancelled."""
@@ -143,3 +145,23 @@ class AccuracyRecorder:
         """Wait until the job has judged every game it was woken for and waits again."""
         while not self._waiting.is_set():
             await self._waiting.wait()
+
+
+def own_accuracy(
+    judged: GameJudgement, game: PendingGame, actors: Sequence[int | None]
+) -> list[SeatAccuracy]:
+    """Each person's accuracy over the decisions they made in each seat they played (`actors`:
+    who made each action of the record, None for a die roll or the AI): the seat's people (who
+    held it at the end, who left it) and anyone else who made one of its decisions (a
+    substitute who handed it on), in seat order; None for a person who made no decision with
+    a choice there."""
+    made: dict[tuple[int, int], list[Judgement]] = {person: [] for person in game.people}
+    for judgement in judged.decisions:
+        actor = actors[judgement.index]
+        if actor is not None:
+            made.setdefault((judgement.seat, actor), []).append(judgement)
+    rows = []
+    for (seat, user_id), own in sorted(made.items()):
+        summary = summarise(seat, own)
+        rows.append(SeatAccuracy(seat, user_id, summary.accuracy if summary.decisions else None))
+    return rows

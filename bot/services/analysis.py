@@ -25,6 +25,9 @@ class FinishedGame:
     game_id: int
     record: dict[str, Any]
     players: tuple[Player, ...]
+    actors: tuple[int | None, ...] = ()
+    """Who made each action of the record, in order: the person who clicked, None for a die
+    roll or a move the AI made (empty where no one reads it: a replay's analysis)."""
 
 
 async def finished_game(play: PlayService, game_id: int, guild_id: int) -> FinishedGame:
@@ -38,4 +41,5 @@ async def finished_game(play: PlayService, game_id: int, guild_id: int) -> Finis
         raise NotAReplayError()
     if view.status is not GameStatus.OVER:
         raise NoAnalysisYetError(game_id, stopped=view.status is GameStatus.ABORTED)
-    return FinishedGame(game_id, await play.record(game_id), view.players)
+    record = await play.record(game_id)
+    return FinishedGame(game_id, record, view.players, await play.actors(game_id))

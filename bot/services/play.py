@@ -173,6 +173,13 @@ class PlayService:
             extras["end_reason"] = loaded.game.end_reason
         return engine.record_to_json(engine.record_of(loaded.state, **extras))
 
+    async def actors(self, game_id: int) -> tuple[int | None, ...]:
+        """Who made each action of the game's record, in order: the person who clicked, None
+        for a die roll or a move the AI made (for an AI seat or for a person)."""
+        return tuple(
+            row.actor_id for row in await self._store.actions(game_id) if row.notation is not None
+        )
+
     async def replay_record(self, game_id: int, guild_id: int) -> dict[str, Any]:
         """The record of a game of this server played to its end (for the replay GIF)."""
         game = await self._store.get(game_id)

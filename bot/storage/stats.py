@@ -14,8 +14,9 @@ who acted when, which moves the AI made for a person out of time, who resigned, 
 the AI held at the end. Die rolls (D1 to D4) are left out: they are no one's decision.
 
 A person's accuracy in a game (`seat_accuracy`, docs/coach.md) is written once, after the game,
-by the background job of bot.services.accuracy: the finished games that still lack it are found
-here, newest first, and a second write of the same seat is dropped.
+by the background job of bot.services.accuracy, over the decisions they made themselves (a seat
+handed over has a row for each person who played it): the finished games that still lack it
+are found here, newest first, and a second write of the same row is dropped.
 """
 
 from __future__ import annotations
@@ -60,13 +61,14 @@ class PendingGame:
 
     game_id: int
     people: tuple[tuple[int, int], ...]
-    """(seat, user_id) of each seat a person held at the end, in seat order."""
+    """(seat, user_id) of each person who held a seat: at the end, or until they handed it to
+    a substitute, in seat order (the person who left first, then the one who finished)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SeatAccuracy:
-    """A person's accuracy (0-100) in the seat they held in a finished game; None when the
-    seat had no decision with a choice (judged, with nothing to count)."""
+    """A person's accuracy (0-100) over the decisions they made in a seat of a finished game;
+    None when they made none with a choice (judged, with nothing to count)."""
 
     seat: int
     user_id: int
@@ -281,10 +283,11 @@ class StatsStore:
         for a start, not for each game that closes."""
         async with self._db.reading() as conn:
             games = await conn.fetch(
-                "SELECT DISTINCT shown.game_id FROM (SELECT r.game_id, ROW_NUMBER() OVER "
-                "(PARTITION BY g.guild_id, r.user_id ORDER BY r.game_id DESC) AS place "
-                "FROM results r JOIN games g ON g.id = r.game_id "
-                "WHERE g.status = 'over' AND r.user_id IS NOT NULL) shown "
+                "SELECT DISTINCT shown.game_id FROM (SELECT p.game_id, ROW_NUMBER() OVER "
+                "(PARTITION BY g.guild_id, p.user_id ORDER BY p.game_id DESC) AS place "
+                "FROM (SELECT game_id, user_id FROM results WHERE user_id IS NOT NULL "
+                "UNION SELECT game_id, finished_by FROM results WHERE finished_by IS NOT NULL) p "
+                "JOIN games g ON g.id = p.game_id WHERE g.status = 'over') shown "
                 "WHERE shown.place <= $2 AND NOT EXISTS "
                 "(SELECT 1 FROM seat_accuracy a WHERE a.game_id = shown.game_id) "
                 "ORDER BY shown.game_id DESC LIMIT $1",
@@ -294,7 +297,7 @@ class StatsStore:
             return [await _pending(conn, int(game[0])) for game in games]
 
     async def add_accuracy(self, game_id: int, seats: list[SeatAccuracy]) -> int:
-        """Write the accuracy of the people's `seats` in game `game_id`; a seat written
+        """Write the accuracy of the people's `seats` in game `game_id`; a person's seat written
         already keeps its value (a second writer, another process, changes nothing). Returns
         how many rows were new."""
         added = 0
@@ -302,7 +305,7 @@ class StatsStore:
             for seat in seats:
                 added += await conn.execute(
                     "INSERT INTO seat_accuracy (game_id, seat, user_id, accuracy) "
-                    "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, seat) DO NOTHING",
+                    "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, seat, user_id) DO NOTHING",
                     game_id,
                     seat.seat,
                     seat.user_id,
@@ -314,8 +317,13 @@ class StatsStore:
 async def _pending(conn: Connection, game_id: int) -> PendingGame:
     """Finished game `game_id` with its people's seats, to be judged."""
     seats = await conn.fetch(
-        "SELECT seat, user_id FROM results "
+        "SELECT seat, user_id, finished_by FROM results "
         "WHERE game_id = $1 AND user_id IS NOT NULL ORDER BY seat",
         game_id,
     )
-    return PendingGame(game_id, tuple((int(seat[0]), int(seat[1])) for seat in seats))
+    people = []
+    for row in seats:
+        people.append((int(row[0]), int(row[1])))
+        if row[2] is not None:
+            people.append((int(row[0]), int(row[2])))
+    return PendingGame(game_id, tuple(people))

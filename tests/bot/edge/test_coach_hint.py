@@ -30,12 +30,15 @@ from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.layout import decision_buttons
 from bot.presentation.coach import Options, option_label, verdict_line
+from bot.presentation.images import labels
 from bot.presentation.messages import text
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
 from bot.storage.database import Connection
 from engine import Phase
+from render import panel
+from render.text import draw_text
 from tests.bot.edge.test_edge import (
     DEFERRED_UPDATE_MESSAGE,
     UPDATE_MESSAGE,
@@ -222,13 +225,10 @@ async def test_a_hint_and_its_refusal_speak_the_presser_s_language_in_a_french_g
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A hint is a private answer: in a coached game on a French server, the Ukrainian host
-    and the British guest each get the coach's hint, or the refusal off their turn, in their
-    own language, as the verdict after their click is."""
+    and the British guest each get the coach's hint, or the refusal off their turn and once
+    their hints are used up, in their own language, as the verdict after their click is."""
     async with french_server(tmp_path, monkeypatch) as edge:
-        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
-        await edge.click(edge.guest, lobby, "Rejoindre").response()
-        await edge.click(edge.host, lobby, "Commencer").response()
-        turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        turn = await french_coached_turn(edge)
         mover, other = mover_and_other(edge, turn)
         language = {edge.host.id: "uk", edge.guest.id: "en"}
         refusal = await private(edge.slash(other, "marrakech", "hint"))
@@ -236,6 +236,60 @@ async def test_a_hint_and_its_refusal_speak_the_presser_s_language_in_a_french_g
         answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
         assert answer.ephemeral
         assert answer.content.startswith(HINT_OPENS[language[mover.id]]), answer.content
+        for _ in range(HINTS_PER_GAME - 1):
+            await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+        used_up = await private(edge.slash(mover, "marrakech", "hint"))
+        assert used_up == text(
+            "coach.refused.none_left", language[mover.id], count=HINTS_PER_GAME
+        ), used_up
+
+
+async def test_the_hint_s_picture_speaks_the_presser_s_language_in_a_french_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hint's board is part of the private answer: in a coached game on a French server,
+    its panel, caught on its way to drawing, is written in the mover's language, with no French
+    word ("Tour", "tapis", "visibles"), as the drill's picture is."""
+    async with french_server(tmp_path, monkeypatch) as edge:
+        turn = await french_coached_turn(edge)
+        mover, _ = mover_and_other(edge, turn)
+        mine = labels({edge.host.id: "uk", edge.guest.id: "en"}[mover.id])
+        coach = edge.bot.handlers._coach
+        assert coach is not None
+        draw = coach.hint_png
+        drawing: list[bool] = []
+        drawn: list[str] = []
+
+        def recording(image: Image.Image, xy: tuple[float, float], words: str, **how: Any) -> None:
+            if drawing:
+                drawn.append(words)
+            draw_text(image, xy, words, **how)
+
+        async def hint_png(state: Any, action: str, language: str, players: Any) -> bytes:
+            drawing.append(True)
+            try:
+                return await draw(state, action, language, players)
+            finally:
+                drawing.clear()
+
+        monkeypatch.setattr(panel, "draw_text", recording)
+        monkeypatch.setattr(coach, "hint_png", hint_png)
+        answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+        (board,) = answer.attachments
+        assert board.filename == "hint.png"
+        assert {mine.rugs, mine.visible} <= set(drawn), drawn
+        french = labels("fr")
+        assert not {french.rugs, french.visible} & set(drawn), drawn
+        assert not any(words.startswith("Tour ") for words in drawn), drawn
+
+
+async def french_coached_turn(edge: Edge) -> FakeMessage:
+    """On french_server: a coached 2-player game of host and guest, started: its first
+    turn's message."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
+    await edge.click(edge.guest, lobby, "Rejoindre").response()
+    await edge.click(edge.host, lobby, "Commencer").response()
+    return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
 async def test_the_verdict_speaks_the_presser_s_language_in_a_french_game(
@@ -245,10 +299,7 @@ async def test_the_verdict_speaks_the_presser_s_language_in_a_french_game(
     verdict on keeping Assam straight is the coach's own judgement of it, told in the mover's
     language (Ukrainian for the host, English for the guest), not the server's."""
     async with french_server(tmp_path, monkeypatch) as edge:
-        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
-        await edge.click(edge.guest, lobby, "Rejoindre").response()
-        await edge.click(edge.host, lobby, "Commencer").response()
-        turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        turn = await french_coached_turn(edge)
         mover, _ = mover_and_other(edge, turn)
         language = {edge.host.id: "uk", edge.guest.id: "en"}[mover.id]
         straight = next(b for b in turn.enabled_buttons() if id_of(b).endswith(":S"))

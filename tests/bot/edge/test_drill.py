@@ -244,10 +244,12 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     reached, release = asyncio.Event(), asyncio.Event()
     costliest = DrillPictures.costliest
 
-    async def held(self: DrillPictures, game: FinishedGame, seat: int) -> tuple[Decision, ...]:
+    async def held(
+        self: DrillPictures, game: FinishedGame, seat: int, user_id: int
+    ) -> tuple[Decision, ...]:
         reached.set()
         await release.wait()
-        return await costliest(self, game, seat)
+        return await costliest(self, game, seat, user_id)
 
     monkeypatch.setattr(DrillPictures, "costliest", held)
     clicking = edge.click(edge.host, final, OPEN)
@@ -330,7 +332,9 @@ async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons
         ORIENT, index=0, turn=1, seat=0, taken="S", best="L", options=options
     )
 
-    async def one_decision(self: DrillPictures, game: object, seat: int) -> tuple[Judgement, ...]:
+    async def one_decision(
+        self: DrillPictures, game: object, seat: int, user_id: int
+    ) -> tuple[Judgement, ...]:
         return (judged,)
 
     monkeypatch.setattr(DrillPictures, "costliest", one_decision)

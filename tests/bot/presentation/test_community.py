@@ -330,6 +330,42 @@ def test_a_falling_steady_or_missing_trend_says_so() -> None:
     assert "Accuracy" not in description(community.stats_post(SUMMARY, None, "en").post)
 
 
+def test_the_chart_s_triangle_points_the_way_the_trend_s_arrow_does() -> None:
+    """The triangle is the cue that needs no colour: it rises from +1 point and falls from -1
+    point, as the text's arrow does, and a smaller move either way has none."""
+    for newest_first, arrow, direction in (
+        ((67.0, 67.0, 70.0, 70.0), "\u2198 **\u22123.0**", -1),
+        ((69.8, 69.8, 70.0, 70.0), "\u2192 **\u22120.2**", 0),
+        ((70.5, 70.5, 70.0, 70.0), "\u2192 **+0.5**", 0),
+        ((74.25, 74.25, 70.0, 70.0), "\u2197 **+4.2**", 1),
+    ):
+        judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
+        shown = community.stats_post(judged, None, "en")
+        said = description(shown.post)
+        assert f"Trend: {arrow} points" in said, said
+        assert shown.chart is not None
+        assert shown.chart.accuracy is not None
+        assert shown.chart.accuracy.direction == direction, (newest_first, said)
+
+
+def test_a_trend_shown_as_one_point_rises_or_falls() -> None:
+    """The way is decided on the trend as it is shown, to a tenth: a rise of 0.96 reads
+    "+1.0" and rises, in the text and on the chart, as a rise of 1 does; one of 0.94 reads
+    "+0.9" and is steady."""
+    for newest_first, arrow, direction in (
+        ((81.0, 80.92, 80.0, 80.0), "\u2197 **+1.0**", 1),
+        ((79.0, 79.08, 80.0, 80.0), "\u2198 **\u22121.0**", -1),
+        ((80.94, 80.94, 80.0, 80.0), "\u2192 **+0.9**", 0),
+    ):
+        judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
+        shown = community.stats_post(judged, None, "en")
+        said = description(shown.post)
+        assert f"Trend: {arrow} points" in said, said
+        assert shown.chart is not None
+        assert shown.chart.accuracy is not None
+        assert shown.chart.accuracy.direction == direction, (newest_first, said)
+
+
 def test_with_an_odd_number_of_games_the_trend_leaves_the_oldest_out_of_both_halves() -> None:
     """Five judged games: the trend is the newest 2 against the 2 before them, and says so."""
     judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of((90.0, 84.0, 80.0, 70.0, 10.0)))

@@ -10,23 +10,30 @@ from typing import Any, cast
 
 import pytest
 
-from ai.judge import GameJudgement, SeatSummary
+import engine
+from ai.judge import GameJudgement, SeatSummary, summarise
 from ai.judge_json import judgement_to_json
+from bot.presentation.drill import DrillPictures, seat_of
 from bot.services import accuracy
-from bot.services.accuracy import REST_PER_JUDGING, AccuracyRecorder
+from bot.services.accuracy import REST_PER_JUDGING, AccuracyRecorder, own_accuracy
+from bot.services.analysis import finished_game as finished_game_of
 from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
 from bot.services.stats import StatsService, accuracy_of
-from bot.services.views import Accuracy
+from bot.services.views import Accuracy, GameStatus
 from bot.storage import Database, StatsStore
 from bot.storage.judgements import JudgementStore
-from bot.storage.stats import SeatAccuracy
+from bot.storage.stats import PendingGame, SeatAccuracy
 from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import Record
+from tests.bot.services.test_async_play import BOB, HOST
+from tests.bot.services.test_async_play import GUILD as SERVICE_GUILD
 from tests.bot.services.test_judgements import golden_judgement
+from tests.bot.services.test_ratings import DAVE, opened
+from tests.bot.services.test_service import play_out, service_on, step
 from tests.bot.storage.test_stats import GUILD, finished_game, row
-from tests.judged import golden_data
+from tests.judged import actors_of, golden_data
 from tests.polling import until
 
 GOLDEN = "2p-standard"
@@ -53,27 +60,42 @@ def test_the_trend_is_the_newer_half_against_the_older_half() -> None:
 
 
 async def test_the_stats_give_the_newest_twenty(database: Database) -> None:
+    """A player who gets worse game after game: the newest 20 are their worst, and the trend
+    falls."""
     store = StatsStore(database)
-    for value in range(25):  # opened oldest first, with accuracy 0, 1, ..., 24
-        await finished_game(database, value, [row(0, 100, 30, 1)])
-    for value, game in enumerate(reversed(await store.without_accuracy(30, 1000))):
+    for channel in range(25):
+        await finished_game(database, channel, [row(0, 100, 30, 1)])
+    newest_first = await store.without_accuracy(30, 1000)
+    for value, game in enumerate(newest_first):  # the newest 0, the one before 1, ..., 24
         await store.add_accuracy(game.game_id, [SeatAccuracy(0, 100, float(value))])
     summary = await StatsService(store).player(GUILD, 100)
-    # the newest 20 are 24 down to 5: mean 14.5; newest 10 (mean 19.5) against 10 before (9.5)
-    assert summary.accuracy == Accuracy(20, 14.5, 10.0, tuple(float(v) for v in range(24, 4, -1)))
+    # the newest 20 are 0 up to 19: mean 9.5; newest 10 (mean 4.5) against 10 before (14.5)
+    assert summary.accuracy == Accuracy(20, 9.5, -10.0, tuple(float(v) for v in range(20)))
     assert (await StatsService(store).player(GUILD, 200)).accuracy is None
 
 
 class _Play:
-    def __init__(self, record: dict[str, Any]) -> None:
+    """Every finished game is `record`, each seat's decisions made by the person its results
+    name (the one who held it at the end, or who left it to a substitute)."""
+
+    def __init__(self, record: dict[str, Any], database: Database) -> None:
         self._record = record
+        self._database = database
 
     async def record(self, game_id: int) -> dict[str, Any]:
         return self._record
 
+    async def actors(self, game_id: int) -> tuple[int | None, ...]:
+        async with self._database.single_read() as conn:
+            seats = await conn.fetch(
+                "SELECT seat, user_id FROM results WHERE game_id = $1 AND user_id IS NOT NULL",
+                game_id,
+            )
+        return actors_of(self._record, {int(seat[0]): int(seat[1]) for seat in seats})
+
     @classmethod
-    def of(cls, record: dict[str, Any]) -> PlayService:
-        return cast(PlayService, cls(record))
+    def of(cls, record: dict[str, Any], database: Database) -> PlayService:
+        return cast(PlayService, cls(record, database))
 
 
 def judgements(database: Database, pool: object) -> GameJudgements:
@@ -84,7 +106,8 @@ def judgements(database: Database, pool: object) -> GameJudgements:
 def golden_recorder(database: Database, store: StatsStore) -> AccuracyRecorder:
     """A process's accuracy recorder whose every finished game is the golden 2-player record,
     judged by `_Pool`."""
-    return AccuracyRecorder(store, _Play.of(golden_data(GOLDEN)), judgements(database, _Pool()))
+    play = _Play.of(golden_data(GOLDEN), database)
+    return AccuracyRecorder(store, play, judgements(database, _Pool()))
 
 
 class _Pool:
@@ -106,7 +129,7 @@ async def test_the_job_judges_in_the_workers_and_writes_once(
     await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     store = StatsStore(database)
     pool = _Pool()
-    play = cast(PlayService, _Play(data))
+    play = _Play.of(data, database)
     first = AccuracyRecorder(store, play, judgements(database, pool))
     second = AccuracyRecorder(store, play, judgements(database, pool))
     written = await asyncio.gather(first.catch_up(), second.catch_up())
@@ -176,7 +199,7 @@ async def test_the_rest_after_a_game_holds_into_the_next_pass(
     store = StatsStore(database)
     recorder = AccuracyRecorder(
         store,
-        _Play.of(golden_data(GOLDEN)),
+        _Play.of(golden_data(GOLDEN), database),
         judgements(database, _Pool()),
         now=lambda: clock[0],
         rest=rest,
@@ -292,3 +315,64 @@ async def test_the_start_looks_back_until_a_pass_finds_fewer_games_than_it_asked
     await finished_game(database, 12, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
     assert await recorder.catch_up() == 2, "a game that closes"
     assert looked == ["shown_without_accuracy"] * 3 + ["without_accuracy"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_seat_handed_over_counts_each_person_s_own_decisions_in_stats_and_drill(
+    database: Database,
+) -> None:
+    """Bob plays his seat for a while, then Dave finishes it: each has the accuracy of the
+    decisions they made, in the stats, and each person's drill teaches their own."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB), channel=700)
+    for _ in range(12):
+        view = await step(service, view)
+    handed_over_at = len((await service.play.record(view.id))["actions"])
+    handed = await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    view = await play_out(service, await service.play.look(view.id))
+    assert view.status is GameStatus.OVER
+    store = StatsStore(database)
+    judgements = GameJudgements(JudgementStore(database), cast(WorkerPool, _Pool()))
+    assert await AccuracyRecorder(store, service.play, judgements).catch_up() == 3
+    game = await finished_game_of(service.play, view.id, SERVICE_GUILD)
+    judged = await judgements.of(view.id, engine.record_from_json(game.record))
+    seat = handed.seat
+    bobs = [j for j in judged.of_seat(seat) if j.index < handed_over_at]
+    daves = [j for j in judged.of_seat(seat) if j.index >= handed_over_at]
+    assert bobs, "Bob made decisions before he left"
+    assert daves, "Dave made decisions after"
+    assert await store.recent_accuracy(SERVICE_GUILD, BOB, 20) == [summarise(seat, bobs).accuracy]
+    assert await store.recent_accuracy(SERVICE_GUILD, DAVE, 20) == [summarise(seat, daves).accuracy]
+
+    pictures = DrillPictures(cast(WorkerPool, _Pool()), judgements)
+    assert (seat_of(game, BOB), seat_of(game, DAVE)) == (seat, seat)
+    bob_drills = await pictures.costliest(game, seat, BOB)
+    dave_drills = await pictures.costliest(game, seat, DAVE)
+    assert bob_drills == judged.costliest(seat, among=range(handed_over_at))
+    assert dave_drills == judged.costliest(seat, among=range(handed_over_at, len(game.actors)))
+    assert bob_drills, "Bob's own costliest decisions"
+    assert dave_drills, "Dave's own"
+    assert bob_drills != dave_drills
+
+
+def test_turns_the_ai_played_for_someone_count_for_nobody() -> None:
+    """In the golden game: seat 0's person plays up to the 40th action, the AI plays for
+    them to the 80th, then another person (not in the results: a substitute who handed the
+    seat on) plays it out; seat 1's person had every turn played by the AI."""
+    judged = golden_judgement()
+    data = golden_data(GOLDEN)
+    actors = list(actors_of(data, {0: 100}))
+    for index in range(40, len(actors)):
+        if actors[index] is not None:
+            actors[index] = None if index < 80 else 300
+    game = PendingGame(1, ((0, 100), (1, 200)))
+    rows = own_accuracy(judged, game, actors)
+    seat_0 = judged.of_seat(0)
+    first = summarise(0, [j for j in seat_0 if j.index < 40]).accuracy
+    last = summarise(0, [j for j in seat_0 if j.index >= 80]).accuracy
+    assert rows == [
+        SeatAccuracy(0, 100, first),
+        SeatAccuracy(0, 300, last),
+        SeatAccuracy(1, 200, None),
+    ]
+    assert first != judged.summary(0).accuracy, "the AI's turns would have changed it"

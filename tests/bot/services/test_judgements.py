@@ -25,7 +25,7 @@ from bot.storage import Database, StatsStore
 from bot.storage.judgements import JudgementStore
 from bot.workers.pool import Lane, WorkerError, WorkerPool
 from tests.bot.storage.test_stats import GUILD, finished_game, row
-from tests.judged import golden_data, golden_record, judged_golden
+from tests.judged import actors_of, golden_data, golden_record, judged_golden
 from tests.loop_reports import loop_reports
 from tests.polling import until
 
@@ -42,6 +42,9 @@ def golden_judgement() -> GameJudgement:
 class _Play:
     async def record(self, game_id: int) -> dict[str, Any]:
         return DATA
+
+    async def actors(self, game_id: int) -> tuple[int | None, ...]:
+        return actors_of(DATA, {0: 100, 1: 200})
 
 
 class _Pool:
@@ -69,13 +72,14 @@ async def test_analysis_drill_and_stats_judge_a_game_once(
     database: Database, judged: list[int]
 ) -> None:
     game_id = await a_finished_game(database)
-    game = FinishedGame(game_id, DATA, (Player(100, 0), Player(200, 1)))
+    players = (Player(100, 0), Player(200, 1))
+    game = FinishedGame(game_id, DATA, players, actors_of(DATA, {0: 100, 1: 200}))
     pool = WorkerPool(workers=0)
     judgements = GameJudgements(JudgementStore(database), pool)
     expected = golden_judgement()
 
     review = await AnalysisPictures(pool, judgements).analysis(game)
-    costliest = await DrillPictures(pool, judgements).costliest(game, 0)
+    costliest = await DrillPictures(pool, judgements).costliest(game, 0, 100)
     play = cast(PlayService, _Play())
     assert await AccuracyRecorder(StatsStore(database), play, judgements).catch_up() == 2
 

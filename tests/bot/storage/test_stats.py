@@ -153,6 +153,8 @@ async def test_the_favourite_colour_is_the_one_played_most_on_a_tie_the_newest(
 
 
 async def test_accuracy_is_written_once_and_read_newest_first(db: Database) -> None:
+    """The oldest game is the best and the middle one the worst, so only the games' order
+    gives the newest first."""
     for channel in range(3):
         await finished_game(db, channel, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
     stats = StatsStore(db)
@@ -160,12 +162,12 @@ async def test_accuracy_is_written_once_and_read_newest_first(db: Database) -> N
     assert [game.people for game in pending] == [((0, 100), (1, 200))] * 3
     newest, middle, oldest = (game.game_id for game in pending)
     assert newest > middle > oldest, "the newest game is judged first"
-    for game_id, value in ((oldest, 60.0), (middle, 70.5), (newest, 90.0)):
+    for game_id, value in ((oldest, 90.0), (middle, 60.0), (newest, 70.5)):
         assert await stats.add_accuracy(game_id, [SeatAccuracy(0, 100, value)]) == 1
     again = [SeatAccuracy(0, 100, 1.0), SeatAccuracy(1, 200, 50.0)]
     assert await stats.add_accuracy(newest, again) == 1, "a seat written keeps its value"
-    assert await stats.recent_accuracy(GUILD, 100, 20) == [90.0, 70.5, 60.0]
-    assert await stats.recent_accuracy(GUILD, 100, 2) == [90.0, 70.5]
+    assert await stats.recent_accuracy(GUILD, 100, 20) == [70.5, 60.0, 90.0]
+    assert await stats.recent_accuracy(GUILD, 100, 2) == [70.5, 60.0], "the newest two"
     assert await stats.recent_accuracy(GUILD, 200, 20) == [50.0]
     assert await stats.recent_accuracy(GUILD + 1, 100, 20) == [], "another server's stats"
     assert await stats.without_accuracy(10, 1000) == []
@@ -227,6 +229,18 @@ async def test_games_without_people_or_not_over_are_never_judged(db: Database) -
     assert await StatsStore(db).without_accuracy(10, 1000) == []
 
 
+async def written_before(database: Database, game_id: int, seat: SeatAccuracy) -> None:
+    """A seat's accuracy written as a bot of an earlier schema wrote it."""
+    async with database.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO seat_accuracy (game_id, seat, user_id, accuracy) VALUES ($1, $2, $3, $4)",
+            game_id,
+            seat.seat,
+            seat.user_id,
+            seat.accuracy,
+        )
+
+
 async def test_migration_0029_drops_the_accuracy_of_the_earlier_formula(
     database_target: str,
 ) -> None:
@@ -236,7 +250,7 @@ async def test_migration_0029_drops_the_accuracy_of_the_earlier_formula(
     try:
         await finished_game(old, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
         (game,) = await StatsStore(old).without_accuracy(10, 1000)
-        await StatsStore(old).add_accuracy(game.game_id, [SeatAccuracy(0, 100, 96.0)])
+        await written_before(old, game.game_id, SeatAccuracy(0, 100, 96.0))
     finally:
         await old.close()
     database = await open_database(database_target)
@@ -244,6 +258,36 @@ async def test_migration_0029_drops_the_accuracy_of_the_earlier_formula(
         stats = StatsStore(database)
         assert await stats.recent_accuracy(GUILD, 100, 20) == []
         assert await stats.without_accuracy(10, 1000) == [game], "to be written again"
+    finally:
+        await database.close()
+
+
+OWN_DECISIONS_VERSION = 31
+"""The migration after which a person's accuracy counts their own decisions (0031)."""
+
+
+async def test_accuracy_written_over_whole_seats_is_dropped_and_a_seat_holds_each_person_s(
+    database_target: str,
+) -> None:
+    """The figures written over a whole seat (its substitute's decisions and the AI's turns
+    for its person included) are dropped, so the stats' job writes them again; a seat then
+    keeps a row for each person who played it."""
+    old = await open_database(database_target, schema_version=OWN_DECISIONS_VERSION - 1)
+    try:
+        await finished_game(old, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
+        (game,) = await StatsStore(old).without_accuracy(10, 1000)
+        await written_before(old, game.game_id, SeatAccuracy(0, 100, 96.0))
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        stats = StatsStore(database)
+        assert await stats.recent_accuracy(GUILD, 100, 20) == []
+        assert await stats.without_accuracy(10, 1000) == [game], "to be written again"
+        left, finished = SeatAccuracy(0, 100, 70.0), SeatAccuracy(0, 300, 80.0)
+        assert await stats.add_accuracy(game.game_id, [left, finished]) == 2
+        assert await stats.recent_accuracy(GUILD, 100, 20) == [70.0]
+        assert await stats.recent_accuracy(GUILD, 300, 20) == [80.0]
     finally:
         await database.close()
 
