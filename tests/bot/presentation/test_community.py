@@ -339,13 +339,19 @@ def test_the_chart_s_triangle_points_the_way_the_trend_s_arrow_does() -> None:
         ((70.5, 70.5, 70.0, 70.0), "\u2192 **+0.5**", 0),
         ((74.25, 74.25, 70.0, 70.0), "\u2197 **+4.2**", 1),
     ):
-        judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
-        shown = community.stats_post(judged, None, "en")
-        said = description(shown.post)
-        assert f"Trend: {arrow} points" in said, said
-        assert shown.chart is not None
-        assert shown.chart.accuracy is not None
-        assert shown.chart.accuracy.direction == direction, (newest_first, said)
+        assert_trend_reads(newest_first, arrow, direction)
+
+
+def assert_trend_reads(newest_first: tuple[float, ...], arrow: str, direction: int) -> None:
+    """The stats of a member with these accuracies, newest first, read `arrow` in English and
+    draw the chart's triangle `direction` (1 up, -1 down, 0 none)."""
+    judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
+    shown = community.stats_post(judged, None, "en")
+    said = description(shown.post)
+    assert f"Trend: {arrow} points" in said, said
+    assert shown.chart is not None
+    assert shown.chart.accuracy is not None
+    assert shown.chart.accuracy.direction == direction, (newest_first, said)
 
 
 def test_a_trend_shown_as_one_point_rises_or_falls() -> None:
@@ -357,13 +363,7 @@ def test_a_trend_shown_as_one_point_rises_or_falls() -> None:
         ((79.0, 79.08, 80.0, 80.0), "\u2198 **\u22121.0**", -1),
         ((80.94, 80.94, 80.0, 80.0), "\u2192 **+0.9**", 0),
     ):
-        judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
-        shown = community.stats_post(judged, None, "en")
-        said = description(shown.post)
-        assert f"Trend: {arrow} points" in said, said
-        assert shown.chart is not None
-        assert shown.chart.accuracy is not None
-        assert shown.chart.accuracy.direction == direction, (newest_first, said)
+        assert_trend_reads(newest_first, arrow, direction)
 
 
 def test_with_an_odd_number_of_games_the_trend_leaves_the_oldest_out_of_both_halves() -> None:

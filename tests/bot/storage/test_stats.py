@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from bot.storage import Database, GameRow, GameStore, NewGame, StatsStore, open_database
 from bot.storage.games import ResultRow
-from bot.storage.stats import SeatAccuracy
+from bot.storage.stats import PendingGame, SeatAccuracy
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GUILD = 1
@@ -229,16 +229,23 @@ async def test_games_without_people_or_not_over_are_never_judged(db: Database) -
     assert await StatsStore(db).without_accuracy(10, 1000) == []
 
 
-async def written_before(database: Database, game_id: int, seat: SeatAccuracy) -> None:
-    """A seat's accuracy written as a bot of an earlier schema wrote it."""
-    async with database.transaction() as conn:
-        await conn.execute(
-            "INSERT INTO seat_accuracy (game_id, seat, user_id, accuracy) VALUES ($1, $2, $3, $4)",
-            game_id,
-            seat.seat,
-            seat.user_id,
-            seat.accuracy,
-        )
+async def accuracy_written_at(database_target: str, version: int) -> PendingGame:
+    """A new database at schema `version` holding a finished game of people 100 and 200 with
+    an accuracy of 96 written for person 100's seat, as a bot of that schema wrote it; the
+    game."""
+    old = await open_database(database_target, schema_version=version)
+    try:
+        await finished_game(old, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
+        (game,) = await StatsStore(old).without_accuracy(10, 1000)
+        async with old.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO seat_accuracy (game_id, seat, user_id, accuracy) "
+                "VALUES ($1, 0, 100, 96.0)",
+                game.game_id,
+            )
+    finally:
+        await old.close()
+    return game
 
 
 async def test_migration_0029_drops_the_accuracy_of_the_earlier_formula(
@@ -246,13 +253,7 @@ async def test_migration_0029_drops_the_accuracy_of_the_earlier_formula(
 ) -> None:
     """The figures written before the accuracy became the share of the stake kept are dropped,
     so the stats' job writes them again and no average mixes the two formulas."""
-    old = await open_database(database_target, schema_version=28)
-    try:
-        await finished_game(old, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
-        (game,) = await StatsStore(old).without_accuracy(10, 1000)
-        await written_before(old, game.game_id, SeatAccuracy(0, 100, 96.0))
-    finally:
-        await old.close()
+    game = await accuracy_written_at(database_target, 28)
     database = await open_database(database_target)
     try:
         stats = StatsStore(database)
@@ -272,13 +273,7 @@ async def test_accuracy_written_over_whole_seats_is_dropped_and_a_seat_holds_eac
     """The figures written over a whole seat (its substitute's decisions and the AI's turns
     for its person included) are dropped, so the stats' job writes them again; a seat then
     keeps a row for each person who played it."""
-    old = await open_database(database_target, schema_version=OWN_DECISIONS_VERSION - 1)
-    try:
-        await finished_game(old, 10, [row(0, 100, 30, 1), row(1, 200, 25, 2)])
-        (game,) = await StatsStore(old).without_accuracy(10, 1000)
-        await written_before(old, game.game_id, SeatAccuracy(0, 100, 96.0))
-    finally:
-        await old.close()
+    game = await accuracy_written_at(database_target, OWN_DECISIONS_VERSION - 1)
     database = await open_database(database_target)
     try:
         stats = StatsStore(database)
