@@ -72,6 +72,7 @@ from bot.storage.kinds import GameStatus
 from bot.storage.tournaments import (
     NewTableGame,
     NewTournament,
+    TableResultRow,
     TableRow,
     TableSeat,
     TableSnapshot,
@@ -509,15 +510,22 @@ def _outcomes(tables: Sequence[TableRow]) -> list[standings.TableOutcome]:
             round=table.round,
             seats=table.seats,
             closed=_closed(table),
-            results=tuple(
-                standings.SeatResult(result.user_id, result.place, result.score, result.dirhams)
-                for result in table.results
-            )
+            results=tuple(_seat_result(result) for result in table.results)
             if table.game_status == GameStatus.OVER.value
             else (),
         )
         for table in tables
     ]
+
+
+def _seat_result(result: TableResultRow) -> standings.SeatResult:
+    """A seat's result as the standings count it. A seat handed to a substitute counts for the
+    person who left it as if they had resigned then, at the place the ratings give them (every
+    seat's place is read so), with no score or dirhams: the seat's at the end are partly the
+    substitute's making (docs/tournaments.md)."""
+    if result.handed_over:
+        return standings.SeatResult(result.user_id, result.place, 0, 0)
+    return standings.SeatResult(result.user_id, result.place, result.score, result.dirhams)
 
 
 def _table_view(table: TableRow) -> TableView:

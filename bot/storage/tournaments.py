@@ -97,12 +97,16 @@ class EntrantRow:
 
 @dataclass(frozen=True, slots=True)
 class TableResultRow:
-    """One seat's result in a table's finished game (user None: an AI seat)."""
+    """One seat's result in a table's finished game (user None: an AI seat), its place as the
+    ratings count it: a seat handed to a substitute (`handed_over`) is its first person's, out
+    when they left, and every seat's place counts them so. Score and dirhams are the seat's at
+    the end."""
 
     user_id: int | None
     place: int
     score: int
     dirhams: int
+    handed_over: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -668,7 +672,8 @@ async def _tables(conn: Connection, tournament_id: int) -> list[TableRow]:
     row per result: a table without them comes once, with NULLs)."""
     rows = await conn.fetch(
         "SELECT t.round, t.table_no, t.seats, t.thread_id, t.game_id, g.status, "
-        "r.user_id, r.place, r.score, r.dirhams "
+        "r.user_id, coalesce(r.rated_place, r.place) AS place, r.score, r.dirhams, "
+        "r.finished_by IS NOT NULL AS handed_over "
         "FROM tournament_tables t LEFT JOIN games g ON g.id = t.game_id "
         "LEFT JOIN results r ON r.game_id = t.game_id "
         "WHERE t.tournament_id = $1 ORDER BY t.round, t.table_no, r.seat",
@@ -679,7 +684,13 @@ async def _tables(conn: Connection, tournament_id: int) -> list[TableRow]:
     for index, row in enumerate(rows):
         if row["place"] is not None:
             results.append(
-                TableResultRow(row["user_id"], row["place"], row["score"], row["dirhams"])
+                TableResultRow(
+                    row["user_id"],
+                    row["place"],
+                    row["score"],
+                    row["dirhams"],
+                    bool(row["handed_over"]),
+                )
             )
         following = rows[index + 1] if index + 1 < len(rows) else None
         if following is not None and (following["round"], following["table_no"]) == (

@@ -499,14 +499,15 @@ def tournaments_on(table: AwayTable) -> TournamentService:
     )
 
 
-async def cup_with_bob(table: AwayTable) -> int:
-    """A Swiss tournament of the table's server that BOB has joined (HOST has not): its id."""
+async def cup_with_bob(table: AwayTable, channel: int = 700) -> int:
+    """A Swiss tournament of the table's server, in `channel`, that BOB has joined (HOST has
+    not): its id."""
     tournaments = tournaments_on(table)
     cup = await tournaments.open(
         guild_id=GUILD,
-        channel_id=700,
+        channel_id=channel,
         moderator_id=HOST,
-        name="Cup",
+        name=f"Cup {channel}",
         format="swiss",
         seats=2,
         rounds=2,
@@ -532,6 +533,22 @@ async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayT
         await away.go_away(GUILD, BOB, 1)
     with pytest.raises(BadOptionError):
         await away.set_tournament_away_days(cup, 15)
+
+
+async def test_a_player_in_two_tournaments_gets_the_lower_of_their_caps(table: AwayTable) -> None:
+    """One tournament's cap does not lift another's: of the caps of the open tournaments a
+    player plays in, the lowest holds, a refusal (0) whatever the other allows."""
+    first, second = await cup_with_bob(table), await cup_with_bob(table, channel=701)
+    away = table.service.away
+    await away.set_tournament_away_days(first, 2)
+    await away.set_tournament_away_days(second, 5)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, BOB, 3)
+    assert (refused.value.allowed, refused.value.by_tournament) == (2, True)
+    await away.set_tournament_away_days(first, 0)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, BOB, 1)
+    assert (refused.value.allowed, refused.value.by_tournament) == (0, True)
 
 
 async def test_a_tournament_s_cap_may_be_up_to_14_days_as_the_command_offers(

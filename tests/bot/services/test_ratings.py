@@ -359,6 +359,25 @@ async def test_ratings_are_kept_per_server(database: Database) -> None:
     assert (await service.ratings.player(OTHER_GUILD, HOST)).games == 1
 
 
+async def test_a_member_s_rating_history_and_best_and_worst_are_this_server_s_only(
+    database: Database,
+) -> None:
+    """The stats' chart and best and worst results come from the server's own games: a win
+    here and a loss on another server are each only where they were played."""
+    service = service_on(database)
+    here = await opened(service, (HOST, BOB), channel=1)
+    here = await service.play.resign(here.id, BOB)
+    there = await opened(service, (HOST, BOB), channel=2, guild=OTHER_GUILD)
+    there = await service.play.resign(there.id, HOST)
+    for guild, game in ((GUILD, here), (OTHER_GUILD, there)):
+        mine = await service.ratings.player(guild, HOST)
+        (change,) = [change for change in game.ratings if change.user_id == HOST]
+        assert mine.history == (1500, change.after), guild
+        assert mine.best is not None
+        assert mine.worst is not None
+        assert mine.best.game_id == mine.worst.game_id == game.id, guild
+
+
 async def test_a_seat_handed_to_the_ai_after_timeouts_is_still_its_person_s(table: Table) -> None:
     view = await two_humans(table)
     sleeper = view.user_to_move

@@ -1,9 +1,10 @@
 """Tournaments through the service on a real database (each back end): sign-up, the start,
 every round paired as soon as the one before is over (once, whichever process tries), tables
-set up once, the standings, the end, a cancel and an abort. Games are ended by resignations
-and aborts here: a game's own play is tested elsewhere. A Swiss round's pairing from the
-tournament's snapshot (`swiss_round`: the ranking it pairs, the byes it counts) is tested on
-snapshots built here, without a database."""
+set up once, the standings (a seat handed to a substitute among them), the end, a cancel and an
+abort. Games are ended by resignations and aborts here (and a bye won against the AI, in the
+store): a game's own play is tested elsewhere. A Swiss round's pairing from the tournament's
+snapshot (`swiss_round`: the ranking it pairs, the byes it counts) is tested on snapshots built
+here, without a database."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from bot.presentation.images import seat_names
 from bot.services import GameService, GameStatus, GameView, dice, pairing
 from bot.services.errors import (
@@ -39,7 +41,7 @@ from bot.services.tournament_views import (
 )
 from bot.services.tournaments import MAX_ROUNDS, TournamentService, seeded, swiss_round
 from bot.services.views import AutoTurn, TurnReason
-from bot.storage import Database, GameStore, open_database
+from bot.storage import Database, EndReason, GameStore, ResultRow, open_database
 from bot.storage.tournaments import (
     EntrantRow,
     TableResultRow,
@@ -515,6 +517,78 @@ async def test_an_aborted_game_counts_for_nobody_and_the_round_goes_on(
     points = {line.user_id: line.half_points for line in progress.view.standings}
     assert sorted(points.values()) == [0, 0, 0, 2]
     assert all(line.played == 1 for line in progress.view.standings)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+async def test_a_player_who_hands_their_seat_over_counts_as_resigned_then_and_scores_nothing(
+    database: Database, seats: int
+) -> None:
+    """A moderator hands the first player's seat to a substitute, then every other player
+    resigns: the substitute's seat is left standing and wins on the board. The player who left
+    counts as out when they left, behind everyone who stayed (who rank among themselves in the
+    order they went out), and gets no score or dirhams from the game, whatever the seat ended
+    with: the last to resign wins the tournament."""
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:seats], seats=seats, rounds=1)
+    await tournaments.start(view.id, MOD, moderator=True)
+    (game,) = await set_up(tournaments, view.id)
+    leaver, *stayers = [player.user_id for player in game.players if player.user_id is not None]
+    handed = await games.substitutes.substitute(game.id, leaver, 6001, "Sub", in_bot=False)
+    over = handed.view
+    for stayer in stayers:
+        over = await games.play.resign(over.id, stayer)
+    assert over.status is GameStatus.OVER
+    assert over.state is not None
+    (seat,) = [p.seat for p in over.players if p.stands_in_for == leaver]
+    assert seat is not None
+    assert engine.scores(over.state)[seat].total > 0
+    progress = await tournaments.game_closed(over.id)
+    assert progress is not None
+    assert progress.finished
+    lines = {line.user_id: line for line in progress.view.standings}
+    # In halves: the i-th to resign is ahead of the i - 1 before them and of the leaver.
+    assert {user: line.half_points for user, line in lines.items()} == {
+        leaver: 0,
+        **{stayer: 2 * index for index, stayer in enumerate(stayers, 1)},
+    }
+    assert (lines[leaver].score, lines[leaver].dirhams) == (0, 0), "none of the seat's end"
+    assert lines[leaver].rank == seats
+    assert progress.view.winners == (stayers[-1],)
+
+
+@pytest.mark.parametrize(("ai_place", "half_points"), [(2, 2), (1, 1)])
+async def test_a_bye_won_against_the_ai_gives_its_point_and_a_shared_place_half(
+    database: Database, ai_place: int, half_points: int
+) -> None:
+    """The AI of a bye counts as an opponent for points. The bye's game is ended in the store,
+    its player first and the AI second or alongside: a game's own play is tested elsewhere, and
+    resignations cannot put the AI behind."""
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:3], rounds=1)
+    await tournaments.start(view.id, MOD, moderator=True)
+    started = await set_up(tournaments, view.id)
+    (bye,) = [game for game in started if any(p.user_id is None for p in game.players)]
+    (duel,) = [game for game in started if game is not bye]
+    await tournaments.game_closed((await end_by_resignations(games, duel)).id)
+    (player,) = [p for p in bye.players if p.user_id is not None]
+    (ai,) = [p for p in bye.players if p.user_id is None]
+    assert player.seat is not None
+    assert ai.seat is not None
+    ai_dirhams = 20 if ai_place == 1 else 15  # a shared place: equal score and dirhams
+    store = GameStore(database)
+    await store.add_results(
+        bye.id,
+        [
+            ResultRow(player.seat, player.user_id, None, "red", 50, 20, 1, True),
+            ResultRow(ai.seat, None, "medium", "blue", 50, ai_dirhams, ai_place, False),
+        ],
+    )
+    await store.end(bye.id, GameStatus.OVER, EndReason.FINISHED, None, fixed_clock())
+    progress = await tournaments.game_closed(bye.id)
+    assert progress is not None
+    assert progress.finished
+    (line,) = [line for line in progress.view.standings if line.user_id == player.user_id]
+    assert (line.half_points, line.played) == (half_points, 1)
 
 
 async def test_processes_racing_over_a_round_pair_it_once_and_split_its_tables(

@@ -5,6 +5,7 @@ kept, and migration 0010 queues the games finished before it in the order they e
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.services.ratings import RatingService
@@ -228,6 +229,27 @@ async def test_the_record_against_each_ai_level_counts_every_ai_seat_met(db: Dat
         ("easy", 2, 1, 0),
         ("hard", 1, 0, 1),
     ], "casual games count in the record; other servers do not"
+
+
+async def test_a_person_who_handed_their_seat_over_lost_to_the_ai_still_in_after_them(
+    db: Database,
+) -> None:
+    """Counted as out when they left, the person who handed their seat to a substitute is
+    behind an AI that went out later, though the seat itself finished ahead of it: a loss in
+    their record against the AI, as their rated place says, not a tie of two scales."""
+    store, ratings = GameStore(db), RatingStore(db)
+    # On the board: 300's seat (finished by 400) first, 100 second, the easy AI third (out).
+    # Rated: 100 first, the AI second, 300 (left with nobody out) third.
+    left, stayed, ai = results((300, None, 3), (100, None, 2), (None, "easy", 3))
+    rows = [
+        replace(left, rated_place=3, won=False, eliminated=True, finished_by=400, finished_place=1),
+        replace(stayed, rated_place=1),
+        replace(ai, rated_place=2, eliminated=True),
+    ]
+    await finished(store, 10, rows)
+    assert [
+        (r.ai_level, r.ahead, r.level, r.behind) for r in await ratings.ai_records(GUILD, 300)
+    ] == [("easy", 0, 0, 1)]
 
 
 async def test_the_casual_flag_is_kept_with_the_game(db: Database) -> None:
