@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw
 from engine import (
     REASON_LAST_PLAYER,
     REASON_RUGS_EXHAUSTED,
+    Color,
     GameState,
     Phase,
     scores,
@@ -502,20 +503,32 @@ def panel_model(
     return layout_panel(layout(size, state.players, portrait), state, labels, names, final=final)
 
 
+def revealed_rug(state: GameState, seat: int) -> Color | None:
+    """The colour `seat` lays next, where everyone may see it: in 2 players, the top of its pile
+    from the start of its turn until it lays it (R2: revealed at the start of that player's
+    turn, so never the other seat's, nor the mover's next while it turns Assam after laying in
+    the rotate-after variant); None otherwise."""
+    if state.players != 2 or state.to_move != seat:
+        return None
+    if state.phase not in (Phase.ORIENT, Phase.ROLL, Phase.PLACE):
+        return None
+    return state.next_rug_color(seat)
+
+
 def _swatches(image: Image.Image, state: GameState, entry: SeatEntry) -> None:
-    """A seat's colour swatches (in 2 players, the colour it lays next is framed; a seat that
-    is out keeps its colours, veiled and crossed out)."""
+    """A seat's colour swatches (in 2 players, the colour the seat to move lays this turn is
+    framed, `revealed_rug`; a seat that is out keeps its colours, veiled and crossed out)."""
     draw = ImageDraw.Draw(image)
     x, mid = entry.swatches
     side = entry.swatch_side
-    next_color = state.next_rug_color(entry.seat) if entry.place is None else None
+    next_color = revealed_rug(state, entry.seat) if entry.place is None else None
     for color in seat_colors(state.players, entry.seat):
         if entry.out:
             piece = crossed_swatch(side, rug_style(color))
         else:
             piece = rug_piece(side, rug_style(color), (1, 1))
         top = round(mid - piece.height / 2)
-        if color is next_color and state.players == 2:
+        if color is next_color:
             draw.rounded_rectangle(
                 (x - 3, top - 3, x + piece.width + 2, top + piece.height + 2),
                 radius=4,

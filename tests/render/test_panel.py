@@ -7,8 +7,10 @@ seat out veiled."""
 from __future__ import annotations
 
 import pytest
+from PIL import ImageChops
 
 import engine
+from engine import Color, GameConfig, GameState, Phase, Variant, apply, new_game
 from render import palette
 from render.board import board_image
 from render.palette import rug_style
@@ -101,15 +103,46 @@ def swatch_boxes(state: engine.GameState) -> list[tuple[int, engine.Color, tuple
     return found
 
 
-def test_in_two_players_the_colour_each_seat_lays_next_is_framed(two_player: Moment) -> None:
-    state = two_player.state
+def framed_swatches(state: GameState) -> set[tuple[int, Color]]:
+    """The (seat, colour) swatches the panel of `state` frames."""
     image = board_image(state)
-    framed = {
+    return {
         (seat, color)
         for seat, color, (x, mid) in swatch_boxes(state)
         if image.getpixel((x - 2, mid)) == palette.TEXT
     }
-    assert framed == {(seat, state.next_rug_color(seat)) for seat in range(2)}
+
+
+def test_in_two_players_the_colour_the_seat_to_move_lays_is_framed(two_player: Moment) -> None:
+    state = two_player.state
+    assert state.to_move is not None
+    assert framed_swatches(state) == {(state.to_move, state.next_rug_color(state.to_move))}
+
+
+def test_in_two_players_a_rug_the_rules_still_hide_changes_nothing_in_the_picture() -> None:
+    """R2: a pile's top rug is revealed at the start of its player's turn. Two games that differ
+    only in the rival's top rug, at the mover's turn, and (rotate-after) in the mover's second
+    rug while it turns Assam after laying its first, are drawn alike."""
+    red, blue, yellow, brown = Color.RED, Color.BLUE, Color.YELLOW, Color.BROWN
+    rivals = []
+    for top, other in ((yellow, brown), (brown, yellow)):
+        piles = ((red, blue) * 12, (top, other) * 12)
+        state = new_game(GameConfig(2, Variant.STANDARD, 0, piles))
+        assert (state.to_move, state.phase) == (0, Phase.ORIENT)
+        assert framed_swatches(state) == {(0, red)}, "the mover's own top rug is shown"
+        rivals.append(board_image(state).convert("RGB"))
+    assert ImageChops.difference(*rivals).getbbox() is None, "the rival's top rug shows"
+    rotating = []
+    for second in (red, blue):
+        rest = [red] * (11 - (second is red)) + [blue] * (12 - (second is blue))
+        shuffled = ((red, second, *rest), (yellow, brown) * 12)
+        state = new_game(GameConfig(2, Variant.ROTATE_AFTER, 0, shuffled))
+        for action in ("D2", "c3d3"):
+            state, _ = apply(state, action)
+        assert (state.to_move, state.phase) == (0, Phase.ROTATE)
+        assert framed_swatches(state) == set()
+        rotating.append(board_image(state).convert("RGB"))
+    assert ImageChops.difference(*rotating).getbbox() is None, "the mover's next rug shows early"
 
 
 def test_a_seat_that_is_out_has_its_colours_veiled(eliminated: Moment) -> None:
