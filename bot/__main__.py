@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from bot import crashpoints
 from bot.runtime.health import check_health
@@ -85,7 +86,9 @@ def _parser() -> argparse.ArgumentParser:
         "MARRAKECH_DB is: a file path or sqlite:///path (SQLite), or postgresql://... . "
         "Exit 0 when the copy is complete and checked; 2 when FROM or TO is malformed, FROM "
         "names a SQLite file that does not exist, or both name the same database; 1 on any "
-        "other problem (TO not empty, a database error, a copy that does not match).",
+        "other problem (TO not empty, FROM at an older schema than this bot, a database "
+        "error, a copy that does not match). FROM is never written into: run `migrate` on an "
+        "older one first.",
     )
     copy_db.add_argument("source", metavar="FROM", help="the database to copy")
     copy_db.add_argument("target", metavar="TO", help="the empty database to fill")
@@ -222,7 +225,31 @@ def _database_argument(name: str, value: str) -> DatabaseTarget:
 def _same_database(one: DatabaseTarget, other: DatabaseTarget) -> bool:
     if one.path is not None and other.path is not None:
         return one.path.resolve() == other.path.resolve()
-    return one.url is not None and one.url == other.url
+    if one.url is not None and other.url is not None:
+        return _postgres_database(one.url) == _postgres_database(other.url)
+    return False
+
+
+def _postgres_database(url: str) -> tuple[object, ...]:
+    """What a PostgreSQL URL names, however it is spelled: the server (its host, and its port,
+    5432 unless given, from the URL or its `host` and `port` parameters), the database (the
+    user's name when none is given, as libpq does) and the other parameters (`search_path`
+    names another schema); not the scheme (`postgres://` or `postgresql://`), nor the login."""
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query))
+    user = query.pop("user", None) or unquote(parts.username or "")
+    for login in ("password", "passfile"):
+        query.pop(login, None)
+    try:
+        host, port = parts.hostname or "", parts.port
+    except ValueError:  # several hosts: compared as written
+        host, port = parts.netloc.rpartition("@")[2].lower(), None
+    host = query.pop("host", host)
+    written_port = query.pop("port", None) or (str(port) if port is not None else "5432")
+    database = (
+        query.pop("dbname", None) or query.pop("database", None) or unquote(parts.path[1:]) or user
+    )
+    return host, written_port, database, sorted(query.items())
 
 
 def _healthcheck() -> int:

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from bot.runtime.settings import SETTING_NAMES
+from bot.runtime.settings import SETTING_NAMES, load_settings
 
 PACKAGES = ("engine", "ai", "render", "bot")
 RUNTIME_DEPENDENCIES = {
@@ -330,6 +330,60 @@ def test_every_copied_path_is_in_the_build_context(
             assert not dockerignored(source.rstrip("/"), patterns), f"{source} is dockerignored"
     for private in (".env", ".git", ".venv", "data/marrakech.sqlite3", "tests"):
         assert dockerignored(private, patterns), f"{private} would be sent to the build"
+
+
+# --- the Compose files ------------------------------------------------------------------------
+
+
+def compose_services(text: str) -> dict[str, str]:
+    """Each service of a Compose file, by name, with its lines (these files are written in
+    YAML's block style, two spaces a level: no YAML parser is among the test dependencies)."""
+    section = text.split("\nservices:\n", 1)[1]
+    section = re.split(r"^\S", section, maxsplit=1, flags=re.MULTILINE)[0]
+    return dict(re.findall(r"^  ([\w-]+):\n((?:(?:    .*)?\n)*)", section, re.MULTILINE))
+
+
+def test_the_two_process_compose_example_holds_every_shard_once(repo_root: Path) -> None:
+    """deploy/compose.yaml, which docs/deployment.md gives as a complete example to copy:
+    its bots' MARRAKECH_SHARD_IDS, read as the bot reads them with the MARRAKECH_SHARD_COUNT
+    they share, cover shards 0 to N-1 once each (a shard held twice leaves another's servers
+    without an answer); each bot has a /data of its own, where its heartbeat is, and starts
+    once the one-shot `migrate` has brought the schema up to date."""
+    text = (repo_root / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+    services = compose_services(text)
+    bots = {name: lines for name, lines in services.items() if "    <<: *bot\n" in lines}
+    assert sorted(bots) == ["bot-0", "bot-1"]
+    count = re.search(r'^    MARRAKECH_SHARD_COUNT: "(\d+)"$', text, re.MULTILINE)
+    assert count is not None
+    held: list[int] = []
+    for name, lines in bots.items():
+        ids = re.search(r'^      MARRAKECH_SHARD_IDS: "([^"]+)"$', lines, re.MULTILINE)
+        assert ids is not None, f"{name} names the shards it holds"
+        environ = {
+            "DISCORD_TOKEN": "token",
+            "MARRAKECH_DB": "postgresql://marrakech@postgres:5432/marrakech",
+            "MARRAKECH_SHARD_COUNT": count[1],
+            "MARRAKECH_SHARD_IDS": ids[1],
+        }
+        shards = load_settings(environ).shards
+        assert shards is not None
+        held.extend(shards.ids)
+    assert sorted(held) == list(range(int(count[1]))), "every shard held once"
+    data = [re.findall(r"^      - ([\w-]+):/data$", lines, re.MULTILINE) for lines in bots.values()]
+    assert sorted(volume for volumes in data for volume in volumes) == ["bot-0-data", "bot-1-data"]
+    assert re.search(r"^    MARRAKECH_HEARTBEAT: /data/heartbeat\b", text, re.MULTILINE)
+    assert re.search(
+        r"^    migrate:\n      condition: service_completed_successfully$", text, re.MULTILINE
+    ), "the bots wait for the migration"
+    assert '    command: ["migrate"]\n' in services["migrate"]
+
+
+def test_the_one_process_compose_example_keeps_the_games_in_a_volume(repo_root: Path) -> None:
+    """compose.example.yaml mounts its volume where the image keeps the database (/data)."""
+    text = (repo_root / "compose.example.yaml").read_text(encoding="utf-8")
+    (lines,) = compose_services(text).values()
+    assert re.search(r"^      - marrakech-data:/data$", lines, re.MULTILINE)
+    assert re.search(r"^  marrakech-data:$", text.split("\nvolumes:\n", 1)[1], re.MULTILINE)
 
 
 # --- files around the code -------------------------------------------------------------------

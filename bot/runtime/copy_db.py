@@ -2,11 +2,15 @@
 PostgreSQL for a server that grew, or back, or between two of a kind), then proves the copy.
 
 The table work is bot.storage.copy's (every table and column read from the catalogue, one
-transaction on the target, ids kept, sequences reset). This module opens both databases (which
-brings each to this bot's schema, and refuses a source newer than the bot), copies, and then
-checks the target: every table holds as many rows as the source's, with the same values, and
-every game loads through the services' loader, replaying its action log and matching its
-stored position. The result is one report line, or the list of what is wrong.
+transaction on the target, ids kept, sequences reset). This module first looks at both
+databases without writing: the source must be at this bot's schema (one an older bot made is
+refused, not migrated: the source is never changed), and the target must hold no row and no
+table the bot does not make (another application's database is refused before anything is
+written into it). Only then does it open the source (read-only) and the target (bringing it
+to this bot's schema), copy, and check the target: every table holds as many rows as the
+source's, with the same values, and every game loads through the services' loader, replaying
+its action log and matching its stored position. The result is one report line, or the list
+of what is wrong.
 """
 
 from __future__ import annotations
@@ -19,7 +23,16 @@ from bot.services.errors import GameDamagedError
 from bot.services.loader import GameLoader
 from bot.services.views import Damage
 from bot.storage import Database, GameStatus, GameStore, StorageError, open_database
-from bot.storage.copy import copy_database, game_ids, table_summaries
+from bot.storage.copy import (
+    Contents,
+    check_target_empty,
+    contents,
+    copy_database,
+    game_ids,
+    table_summaries,
+)
+from bot.storage.database import load_migrations, newer_schema_error
+from bot.storage.open import parse_target
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +66,20 @@ class CopyReport:
 async def copy_install(source: DatabaseTarget, target: DatabaseTarget) -> CopyReport:
     """Copy `source` into the empty `target` and check the copy (see the module's text).
 
-    Raises StorageError (TargetNotEmptyError among them) when nothing was copied."""
-    origin = await _open("FROM", source)
+    Raises StorageError (TargetNotEmptyError among them) when nothing was copied; nothing was
+    written then, in either database."""
+    found = await _look("FROM", source)
+    latest = len(load_migrations(parse_target(source.target)[0]))
+    if found.version > latest:
+        raise StorageError(f"FROM {source!r}: {newer_schema_error(found.version, latest)}")
+    if found.version < latest:
+        raise StorageError(
+            f"FROM {source!r}: the database schema is version {found.version}, older than this "
+            f"bot ({latest}); copy-db leaves FROM as it is: bring it up to date first with "
+            "`marrakech-bot migrate` (MARRAKECH_DB set to FROM)"
+        )
+    check_target_empty(await _look("TO", target), found.rows)
+    origin = await _open("FROM", source, read_only=True)
     try:
         destination = await _open("TO", target)
         try:
@@ -68,16 +93,31 @@ async def copy_install(source: DatabaseTarget, target: DatabaseTarget) -> CopyRe
     return CopyReport(rows, games, running, (*problems, *damaged))
 
 
-async def _open(side: str, target: DatabaseTarget) -> Database:
-    """The database opened and migrated; a StorageError naming the side (and the target, its
-    password hidden) if that fails."""
+async def _look(side: str, target: DatabaseTarget) -> Contents:
+    """What the database holds, looked at without writing; a StorageError naming the side if
+    that fails (as `_open`)."""
     try:
-        return await open_database(target.target)
-    except Exception as error:  # the drivers' own errors too: one line for the admin
-        reason = str(error) or type(error).__name__
-        if target.password:
-            reason = reason.replace(target.password, "***")
-        raise StorageError(f"{side} {target!r}: {reason}") from error
+        return await contents(target.target)
+    except Exception as error:
+        raise _failure(side, target, error) from error
+
+
+async def _open(side: str, target: DatabaseTarget, *, read_only: bool = False) -> Database:
+    """The database opened and migrated (or, `read_only`, opened to be read and never written);
+    a StorageError naming the side (and the target, its password hidden) if that fails."""
+    try:
+        return await open_database(target.target, read_only=read_only)
+    except Exception as error:
+        raise _failure(side, target, error) from error
+
+
+def _failure(side: str, target: DatabaseTarget, error: Exception) -> StorageError:
+    """A failure to reach a database, the drivers' own errors too, in one line for the admin
+    that names the side and the target, its password hidden (decoded or as the URL writes it)."""
+    reason = str(error) or type(error).__name__
+    for secret in target.secrets:
+        reason = reason.replace(secret, "***")
+    return StorageError(f"{side} {target!r}: {reason}")
 
 
 async def _compare(source: Database, target: Database) -> list[str]:

@@ -13,10 +13,12 @@ from typing import TextIO
 
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 REDACTED = "[redacted]"
-QUIET_LIBRARIES = ("aiosqlite", "asyncpg", "discord.http", "discord.webhook")
+QUIET_LIBRARIES = ("aiosqlite", "asyncpg", "discord")
 """Libraries kept at INFO when the bot logs at DEBUG: at DEBUG they write every SQL statement
-with its values (a game's secret seed among them) or every request to Discord (interaction
-tokens in their paths), hundreds of lines a game that hide the bot's own."""
+with its values (a game's secret seed among them), every request to Discord (interaction
+tokens in their paths) and every gateway event in full (each interaction with its token),
+hundreds of lines a game that hide the bot's own. `discord` holds every logger of discord.py
+(its gateway, client, state, http and webhook ones)."""
 
 
 class RedactingFormatter(logging.Formatter):

@@ -6,6 +6,10 @@ each database's own catalogue (sqlite_master and PRAGMA table_info, pg_catalog a
 information_schema), and so are the foreign keys that order the tables, parents before
 children. A migration that adds a table or a column is copied without a change here.
 
+`contents` looks at what a database holds (its schema version, and each table's row count)
+without writing anything, so that `check_target_empty` refuses a target that holds a row, or a
+table the bot does not make, before anything opens and migrates it.
+
 The copy runs in one transaction on the target, reading the source in one snapshot, in pages
 (keyset pagination on each table's primary key) written with `executemany`; the rows keep their
 ids. A target holding any row in any table (the migrations' own bookkeeping aside) is refused.
@@ -20,11 +24,14 @@ services' work, not this layer's.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from bot.storage.database import Backend, Connection, Database, Row, StorageError
+from bot.storage.open import open_database, parse_target
 
 PAGE_SIZE = 20000
 """Rows read, then written with one `executemany`, at a time."""
@@ -80,6 +87,15 @@ class TargetNotEmptyError(StorageError):
 
 
 @dataclass(frozen=True, slots=True)
+class Contents:
+    """What a database holds: the schema version its migrations reached (0: none) and every
+    table's row count (the bookkeeping ones aside)."""
+
+    version: int
+    rows: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     """A table as the catalogue describes it: its columns in order, the columns of its primary
     key (empty if it has none), the tables its foreign keys point at, and on PostgreSQL the
@@ -109,11 +125,44 @@ async def schema_tables(database: Database) -> list[Table]:
     return _in_dependency_order(tables)
 
 
+async def contents(target: str | Path) -> Contents:
+    """What the database at `target` holds, looked at without writing anything (no migration;
+    a SQLite file that is not there holds nothing, and is not created)."""
+    backend, location = parse_target(target)
+    if backend == "sqlite" and not await asyncio.to_thread(Path(location).exists):
+        return Contents(0, {})
+    database = await open_database(target, read_only=True)
+    try:
+        version = await database.schema_version()
+        async with database.reading() as conn:
+            tables = await _catalogue(conn, backend)
+            rows = {table.name: await _count(conn, table.name) for table in tables}
+    finally:
+        await database.close()
+    return Contents(version, rows)
+
+
+def check_target_empty(target: Contents, tables: Iterable[str]) -> None:
+    """Refuse a target (as `contents` found it) that holds a table not among `tables`, the
+    bot's (StorageError: it is another application's database, or a newer bot's), or a row in
+    any table (TargetNotEmptyError). A target that holds no table, or only empty ones of the
+    bot's (an older bot's empty database), is one to fill."""
+    foreign = sorted(set(target.rows) - set(tables))
+    if foreign:
+        raise StorageError(
+            f"the target database holds tables this bot does not make ({', '.join(foreign)}); "
+            "copy-db only fills an empty one"
+        )
+    found = {name: count for name, count in target.rows.items() if count}
+    if found:
+        raise TargetNotEmptyError(found)
+
+
 async def copy_database(source: Database, target: Database) -> dict[str, int]:
     """Copy every row of every table of `source` into the empty `target`, ids included, in one
     transaction on the target; the rows copied per table.
 
-    Both must be at the same schema (each is migrated when opened). TargetNotEmptyError if the
+    Both must be at the same schema (the caller brings them to it). TargetNotEmptyError if the
     target holds a row, StorageError if the two schemas differ; either way the target is left
     as it was.
     """

@@ -16,9 +16,12 @@ _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _SQLITE_SCHEME = "sqlite:///"
 
 
-async def open_database(target: str | Path, *, schema_version: int | None = None) -> Database:
+async def open_database(
+    target: str | Path, *, schema_version: int | None = None, read_only: bool = False
+) -> Database:
     """Open a database and bring its schema up to date (up to `schema_version`, if given: only
-    tests of upgrades stop short).
+    tests of upgrades stop short). `read_only` opens it to look at what it holds and writes
+    nothing, not even a migration (a SQLite file must be there: it is not created).
 
     `target` is a file path or a `sqlite:///path` URL (SQLite; the path after the three slashes
     is relative unless it starts with a fourth one), or a `postgresql://` (or `postgres://`)
@@ -29,8 +32,12 @@ async def open_database(target: str | Path, *, schema_version: int | None = None
         # Imported here so that a SQLite install never loads asyncpg.
         from bot.storage.postgres import PostgresDatabase
 
-        return await PostgresDatabase.connect(location, schema_version=schema_version)
-    return await SqliteDatabase.connect(Path(location), schema_version=schema_version)
+        return await PostgresDatabase.connect(
+            location, schema_version=schema_version, read_only=read_only
+        )
+    return await SqliteDatabase.connect(
+        Path(location), schema_version=schema_version, read_only=read_only
+    )
 
 
 def parse_target(target: str | Path) -> tuple[Backend, str]:

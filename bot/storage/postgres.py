@@ -191,9 +191,15 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(
-        cls, url: str, *, schema_version: int | None = None, max_size: int = POOL_MAX_SIZE
+        cls,
+        url: str,
+        *,
+        schema_version: int | None = None,
+        max_size: int = POOL_MAX_SIZE,
+        read_only: bool = False,
     ) -> PostgresDatabase:
-        """Open a pool on the server named by the URL and bring the schema up to date."""
+        """Open a pool on the server named by the URL and bring the schema up to date; or,
+        `read_only`, write nothing (no migration, and every transaction read-only)."""
         pids: set[int] = set()
 
         async def opened(connection: Any) -> None:
@@ -208,10 +214,12 @@ class PostgresDatabase(Database):
             timeout=CONNECT_TIMEOUT_SECONDS,
             init=opened,
             reset=_keep_session,
+            server_settings={"default_transaction_read_only": "on"} if read_only else None,
         )
         database = cls(pool, url, pids)
         try:
-            await database.migrate(schema_version)
+            if not read_only:
+                await database.migrate(schema_version)
         except BaseException:
             await pool.close()
             raise

@@ -147,21 +147,33 @@ class SqliteDatabase(Database):
         self.availability = Availability()
 
     @classmethod
-    async def connect(cls, path: Path, *, schema_version: int | None = None) -> SqliteDatabase:
-        """Open (creating if needed) the database file and bring its schema up to date."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+    async def connect(
+        cls, path: Path, *, schema_version: int | None = None, read_only: bool = False
+    ) -> SqliteDatabase:
+        """Open (creating if needed) the database file and bring its schema up to date; or,
+        `read_only`, open a file that is there and write nothing (no migration, its journal
+        mode as it is, and SQLite refusing any statement that writes)."""
+        if read_only:
+            if not await asyncio.to_thread(path.exists):
+                raise StorageError(f"{path}: no such database file")
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(_check_opens, path)
         connection = await aiosqlite.connect(path, isolation_level=None)
         try:
             connection.row_factory = aiosqlite.Row
             await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await connection.execute("PRAGMA journal_mode = WAL")
+            if read_only:
+                await connection.execute("PRAGMA query_only = ON")
+            else:
+                await connection.execute("PRAGMA journal_mode = WAL")
             # In WAL mode NORMAL survives a killed process (only a power cut can lose the
             # last commits), which is the failure this bot has to survive.
             await connection.execute("PRAGMA synchronous = NORMAL")
             await connection.execute("PRAGMA foreign_keys = ON")
             database = cls(connection, path)
-            await database.migrate(schema_version)
+            if not read_only:
+                await database.migrate(schema_version)
         except BaseException:
             await connection.close()
             raise

@@ -1,17 +1,20 @@
 """The sharded client in process against the fake Discord: it opens only the shards it holds,
 and its heartbeat counts the gateway as up only while every one of them is open and beats only
 then; its bot-token requests keep to the share of the global limit its shards make; it asks
-Discord for the guilds intent alone."""
+Discord for the guilds intent alone; and its close (`docker stop`) waits, for a bounded time,
+for the interaction handlers still running."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import discord
 import pytest
 
 from bot.edge import client as client_module
+from bot.edge.inflight import HANDLERS
 from bot.runtime.composition import build_bot
 from bot.runtime.health import Heartbeat, check_health, read_heartbeat
 from bot.storage import open_database
@@ -161,3 +164,80 @@ async def test_the_heartbeat_beats_in_each_period_the_gateway_is_open_and_in_no_
         False,
         "unhealthy: last heartbeat 120 s ago (limit 90 s)",
     )
+
+
+async def test_a_stop_lets_a_running_handler_finish_before_the_client_closes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM closes the client, then the database: a click still being handled is waited
+    for, so that its move is not committed with its message unrecorded, nor its handler cut
+    off by a closed database. The handler is let go only once the close has got to the
+    handlers (waiting for them, or gone past them)."""
+    closed_with: list[int] = []
+    reached = asyncio.Event()
+
+    async def discord_close(self: discord.Client) -> None:
+        closed_with.append(HANDLERS.count)
+        reached.set()
+
+    waiting = HANDLERS.drained
+
+    async def drained(within: float) -> bool:
+        reached.set()
+        return await waiting(within)
+
+    monkeypatch.setattr(discord.AutoShardedClient, "close", discord_close)
+    monkeypatch.setattr(HANDLERS, "drained", drained)
+    release = asyncio.Event()
+
+    async def handler() -> None:
+        with HANDLERS.track():
+            await release.wait()
+
+    database = await open_database(tmp_path / "stop.sqlite3")
+    try:
+        client = build_bot(database, heartbeat=Heartbeat(tmp_path / "heartbeat")).client
+        running = asyncio.create_task(handler())
+        await asyncio.sleep(0)
+        assert HANDLERS.count == 1, "the handler runs"
+        closing = asyncio.create_task(client.close())
+        await asyncio.wait_for(reached.wait(), WAIT_SECONDS)
+        release.set()
+        await asyncio.wait_for(asyncio.gather(running, closing), WAIT_SECONDS)
+    finally:
+        await database.close()
+    assert closed_with == [0], "the client closed once the handler had returned"
+
+
+async def test_a_handler_that_never_returns_is_given_up_on_after_the_grace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The wait is bounded (SHUTDOWN_GRACE_SECONDS): a handler stuck for good does not keep the
+    process from stopping, and the log says how many were cut off."""
+    closed_with: list[int] = []
+
+    async def discord_close(self: discord.Client) -> None:
+        closed_with.append(HANDLERS.count)
+
+    monkeypatch.setattr(discord.AutoShardedClient, "close", discord_close)
+    monkeypatch.setattr(client_module, "SHUTDOWN_GRACE_SECONDS", 0.01)
+    stuck = asyncio.Event()
+
+    async def handler() -> None:
+        with HANDLERS.track():
+            await stuck.wait()
+
+    database = await open_database(tmp_path / "stuck.sqlite3")
+    running = asyncio.create_task(handler())
+    try:
+        client = build_bot(database, heartbeat=Heartbeat(tmp_path / "heartbeat")).client
+        await asyncio.sleep(0)
+        with caplog.at_level(logging.WARNING, logger=client_module.__name__):
+            await asyncio.wait_for(client.close(), WAIT_SECONDS)
+    finally:
+        stuck.set()
+        await running
+        await database.close()
+    assert closed_with == [1]
+    said = [r.getMessage() for r in caplog.records if r.name == client_module.__name__]
+    assert said == ["closing with 1 interactions still being handled"]

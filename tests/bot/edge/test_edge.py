@@ -495,6 +495,9 @@ async def test_commands_sync_only_when_they_change(edge: Edge, tmp_path: Path) -
     assert guild is not None
     assert await sync_commands(edge.client.tree, edge.store, (guild.id,))
     assert edge.fake.world.commands.syncs == syncs + 1
+    # Dev guilds dropped after testing: the commands go global again, not "unchanged".
+    assert await sync_commands(edge.client.tree, edge.store, ())
+    assert edge.fake.world.commands.syncs == syncs + 2
     with sqlite3.connect(tmp_path / "edge.sqlite3") as raw:
         (stored,) = raw.execute("SELECT count(*) FROM bot_meta").fetchone()
     assert stored == 1

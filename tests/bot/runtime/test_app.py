@@ -24,7 +24,7 @@ from bot.runtime.settings import Settings, load_settings
 from bot.runtime.test_hooks import TestHooks
 from bot.storage.database import Backend
 from tests.bot.storage.test_storage import migrated_by_a_newer_bot
-from tests.postgres import backend, database_target, postgres_server, postgres_url
+from tests.postgres import backend, database_target, database_url, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
@@ -110,8 +110,9 @@ async def test_the_way_the_gateway_ends_gives_the_documented_exit_code(
     said: str | None,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """docs/deployment.md: 0 a clean stop, 1 any other failure, 2 a bad setting (the shards
-    Discord refuses), 3 the token refused, 4 Discord not reached."""
+    """docs/deployment.md: 0 a clean stop, 1 any other failure (logged with a traceback, the
+    one clue a developer has), 2 a bad setting (the shards Discord refuses), 3 the token
+    refused, 4 Discord not reached (each of these in one line, without a traceback)."""
     stop = asyncio.Event()
 
     with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
@@ -126,6 +127,12 @@ async def test_the_way_the_gateway_ends_gives_the_documented_exit_code(
     else:
         (message,) = messages
         assert message.startswith(said)
+        (record,) = caplog.records
+        if code == 1:
+            assert record.exc_info is not None, "exit 1 is logged with its traceback"
+            assert record.exc_info[1] is error
+        else:
+            assert record.exc_info is None, "one line, no traceback"
 
 
 def test_ctrl_c_is_a_clean_stop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -296,17 +303,36 @@ async def start_on(target: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
         ("{tmp}/not-a-database.sqlite3", 5),
         ("/proc/no-such-folder/marrakech.sqlite3", 5),
         ("{tmp}", 5),
+        ("{server}", 5),
         ("postgresql://marrakech:pw@127.0.0.1:1/marrakech", 6),
+        ("postgresql://marrakech:pw@no-such-host.invalid/marrakech", 6),
+    ],
+    ids=[
+        "not-a-database",
+        "no-such-folder",
+        "a-folder",
+        "a-database-the-server-does-not-have",
+        "no-answer",
+        "a-host-name-that-does-not-resolve",
     ],
 )
 async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
-    database: str, code: int, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database: str,
+    code: int,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    request: pytest.FixtureRequest,
 ) -> None:
-    """A path that cannot be used, a file that is not a database (5: a person must look), a
-    server that does not answer (6: it may be starting, a supervisor restarts the bot): one
-    ERROR line naming the database, no traceback, and the password hidden."""
+    """A path that cannot be used, a file that is not a database, a database the PostgreSQL
+    server does not have (5: a person must look), a server that does not answer or whose name
+    does not resolve (6: it may be starting, or its container being made again, so a supervisor
+    restarts the bot): one ERROR line naming the database, no traceback, and the password
+    hidden."""
     (tmp_path / "not-a-database.sqlite3").write_text("hello", encoding="ascii")
-    target = database.format(tmp=tmp_path)
+    server = ""
+    if "{server}" in database:
+        server = database_url(request.getfixturevalue("postgres_server"), "no_such_database")
+    target = database.format(tmp=tmp_path, server=server)
     ended = await start_on(target, tmp_path, caplog)
     assert ended == code
     (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
@@ -315,6 +341,31 @@ async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
     assert "\n" not in message
     assert record.exc_info is None, "no traceback"
     assert ":pw@" not in message
+
+
+async def test_a_refusal_the_server_details_stops_the_start_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL's refusals come with DETAIL and HINT lines, which asyncpg puts in the
+    error's text: the start's ERROR line holds them, on one line (a log line is one line)."""
+    error = asyncpg.InsufficientPrivilegeError('permission denied for database "marrakech"')
+    error.detail = "User does not have CONNECT privilege."
+    error.hint = "Ask the database's owner to GRANT CONNECT."
+
+    async def refused(target: object) -> None:
+        raise error
+
+    monkeypatch.setattr(app, "open_database", refused)
+    ended = await start_on("postgresql://marrakech:pw@127.0.0.1/marrakech", tmp_path, caplog)
+    assert ended == 5
+    (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
+    message = record.getMessage()
+    assert "\n" not in message, message
+    assert message.endswith(
+        'permission denied for database "marrakech" DETAIL: User does not have CONNECT '
+        "privilege. HINT: Ask the database's owner to GRANT CONNECT."
+    ), message
+    assert record.exc_info is None, "no traceback"
 
 
 async def test_a_database_a_newer_bot_migrated_stops_the_start_with_5_saying_to_upgrade(

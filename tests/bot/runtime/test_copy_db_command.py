@@ -5,10 +5,13 @@ one line and exit code 1, reports a game that does not replay, and never prints 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.__main__ import main
@@ -16,12 +19,14 @@ from bot.runtime import copy_db
 from bot.runtime.copy_db import copy_install
 from bot.runtime.settings import DatabaseTarget
 from bot.storage import Database, StorageError, open_database
+from bot.storage import copy as storage_copy
 from bot.storage.copy import copy_database
+from bot.storage.database import Backend, load_migrations
 from bot.storage.players import PlayerStore
-from tests.bot.storage.test_copy import Filled, all_rows, fill
-from tests.postgres import postgres_server, postgres_url
+from tests.bot.storage.test_copy import BEFORE_JUDGEMENTS, Filled, all_rows, fill
+from tests.postgres import backend, database_target, postgres_server, postgres_url
 
-__all__ = ["postgres_server", "postgres_url"]
+__all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
 PASSWORD = "hunter2"
 
@@ -86,6 +91,66 @@ async def test_a_target_holding_anything_is_refused_with_one_line(
     rows = await _rows(url)
     assert rows["player_settings"] == [(None, 0, 1, "2026-01-01T00:00:00.000+00:00", 42)]
     assert sum(len(found) for found in rows.values()) == 1, "the target is left as it was"
+
+
+async def test_another_application_s_database_as_target_is_refused_before_anything_is_written(
+    source: tuple[Path, Filled],
+    database_target: str,
+    backend: Backend,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An admin who names the wrong database as TO (another application's, or the server's
+    default one) is refused in one line, and that database is left as it was: the bot's tables
+    are not created in it first, and FROM is not touched either."""
+    path, _ = source
+    await _another_application_s(database_target, backend)
+    before = _files(tmp_path), await _postgres_tables(database_target, backend)
+
+    assert await _run(["copy-db", str(path), database_target]) == 1
+    after = _files(tmp_path), await _postgres_tables(database_target, backend)
+    assert after == before, "both databases are left as they were"
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err == (
+        "marrakech-bot: the target database holds tables this bot does not make (notes); "
+        "copy-db only fills an empty one\n"
+    )
+
+
+async def test_a_source_an_older_bot_made_is_refused_and_left_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """copy-db never changes FROM (the SQLite file is kept as a backup): one at an older schema
+    is not migrated in place but refused with what to run first, and TO is not created."""
+    older = tmp_path / "older.sqlite3"
+    await (await open_database(older, schema_version=BEFORE_JUDGEMENTS)).close()
+    before = _files(tmp_path)
+
+    assert await _run(["copy-db", str(older), str(tmp_path / "copy.sqlite3")]) == 1
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err == (
+        f"marrakech-bot: FROM sqlite:{older}: the database schema is version "
+        f"{BEFORE_JUDGEMENTS}, older than this bot ({len(load_migrations())}); copy-db leaves "
+        "FROM as it is: bring it up to date first with `marrakech-bot migrate` (MARRAKECH_DB "
+        "set to FROM)\n"
+    )
+    assert _files(tmp_path) == before
+
+
+async def test_an_empty_database_an_older_bot_made_is_filled(
+    source: tuple[Path, Filled], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A target that holds only the bot's tables, empty, is no other application's: it is
+    brought up to this bot's schema and filled."""
+    path, _ = source
+    target = tmp_path / "older.sqlite3"
+    await (await open_database(target, schema_version=BEFORE_JUDGEMENTS)).close()
+
+    assert await _run(["copy-db", str(path), str(target)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("every game replays")
+    assert await _rows(target) == await _rows(path)
 
 
 async def test_a_game_that_does_not_replay_is_reported_and_fails_the_copy(
@@ -157,6 +222,18 @@ async def test_an_unreachable_server_is_named_without_its_password(
         (["{missing}", "{target}"], "no such database file"),
         (["{source}", "{source}"], "FROM and TO are the same database"),
         (["{source}", "{source_spelled_otherwise}"], "FROM and TO are the same database"),
+        (["{url}", "{url}"], "FROM and TO are the same database"),
+        (["{url}", "{url_spelled_otherwise}"], "FROM and TO are the same database"),
+        (["{socket}", "{socket_spelled_otherwise}"], "FROM and TO are the same database"),
+    ],
+    ids=[
+        "malformed",
+        "missing",
+        "one-file",
+        "one-file-spelled-otherwise",
+        "one-url",
+        "one-url-spelled-otherwise",
+        "one-socket-spelled-otherwise",
     ],
 )
 async def test_bad_arguments_are_refused_before_anything_is_opened(
@@ -168,19 +245,39 @@ async def test_bad_arguments_are_refused_before_anything_is_opened(
 ) -> None:
     """Each refusal exits 2 with its reason, and the folder holding every database named
     (the source, a missing one, the target) is byte for byte as it was: no file created, and
-    the source, even when it is also the target, neither written nor migrated."""
+    the source, even when it is also the target, neither written nor migrated. A PostgreSQL
+    database is the same whatever the scheme's spelling, the login or the default port written
+    out (no server is asked: these are refused before any connection)."""
     path, _ = source
     names = {
         "source": str(path),
         "missing": str(tmp_path / "missing.sqlite3"),
         "target": str(tmp_path / "b.sqlite3"),
         "source_spelled_otherwise": str(path.parent / ".." / path.parent.name / path.name),
+        "url": f"postgresql://bot:{PASSWORD}@127.0.0.1:1/marrakech",
+        "url_spelled_otherwise": "postgres://admin@127.0.0.1:1/marrakech",
+        "socket": f"postgresql://bot:{PASSWORD}@/marrakech?host={tmp_path / 'no-server'}",
+        "socket_spelled_otherwise": f"postgres:///marrakech?host={tmp_path / 'no-server'}"
+        "&port=5432&user=bot",
     }
     before = _files(tmp_path)
     argv = ["copy-db", *(argument.format(**names) for argument in arguments)]
-    assert await _run(argv) == 2
-    assert expected in capsys.readouterr().err
+    code = await _run(argv)
+    said = capsys.readouterr().err
+    assert code == 2, said
+    assert expected in said
     assert _files(tmp_path) == before
+
+
+async def test_two_schemas_of_one_postgresql_database_are_two_databases(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A `search_path` names another schema: copying between two is no copy into itself."""
+    url = "postgresql://bot@127.0.0.1:1/marrakech"
+    assert await _run(["copy-db", f"{url}?search_path=one", f"{url}?search_path=two"]) == 1
+    said = capsys.readouterr().err
+    assert "same database" not in said
+    assert said.startswith(f"marrakech-bot: FROM {url}?search_path=one: "), said
 
 
 @pytest.mark.parametrize(
@@ -215,6 +312,42 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+async def _another_application_s(target: str, backend: Backend) -> None:
+    """Make `target` another application's database: one table `notes`, holding one row."""
+    if backend == "sqlite":
+        with contextlib.closing(sqlite3.connect(target)) as connection:
+            connection.execute("CREATE TABLE notes (x TEXT)")
+            connection.execute("INSERT INTO notes VALUES ('keep')")
+            connection.commit()
+        return
+    connection = await asyncpg.connect(target)
+    try:
+        await connection.execute("CREATE TABLE notes (x text); INSERT INTO notes VALUES ('keep')")
+    finally:
+        await connection.close()
+
+
+async def _postgres_tables(target: str, backend: Backend) -> dict[str, list[tuple[object, ...]]]:
+    """Every table of the PostgreSQL schema `target` names, with its rows (none for SQLite,
+    whose file `_files` reads)."""
+    if backend == "sqlite":
+        return {}
+    connection = await asyncpg.connect(target)
+    try:
+        names = await connection.fetch(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() ORDER BY table_name"
+        )
+        return {
+            str(name[0]): [
+                tuple(row) for row in await connection.fetch(f'SELECT * FROM "{name[0]}"')
+            ]
+            for name in names
+        }
+    finally:
+        await connection.close()
+
+
 async def _rows(target: str | Path) -> dict[str, list[tuple[object, ...]]]:
     database = await open_database(target)
     try:
@@ -233,9 +366,10 @@ async def test_a_driver_error_that_quotes_the_password_is_told_without_it(
 ) -> None:
     url = f"postgresql://bot:{PASSWORD}@db.example:5432/marrakech"
 
-    async def refused(target: str | Path) -> Database:
+    async def refused(target: str | Path, **_: object) -> Database:
         raise ConnectionError(f"cannot connect to {target}")
 
+    monkeypatch.setattr(storage_copy, "open_database", refused)  # its look, before any write
     monkeypatch.setattr(copy_db, "open_database", refused)
     with pytest.raises(StorageError) as raised:
         await copy_install(DatabaseTarget(url=url), DatabaseTarget(path=tmp_path / "b.sqlite3"))
@@ -246,17 +380,25 @@ async def test_a_driver_error_that_quotes_the_password_is_told_without_it(
     )
 
 
+@pytest.mark.parametrize("password", [PASSWORD, "hunter%232"], ids=["plain", "percent-encoded"])
 async def test_copy_db_prints_a_failure_that_quotes_the_password_without_it(
-    monkeypatch: pytest.MonkeyPatch, source: tuple[Path, Filled], capsys: pytest.CaptureFixture[str]
+    password: str,
+    monkeypatch: pytest.MonkeyPatch,
+    source: tuple[Path, Filled],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """copy-db prints its failure itself, outside the log's redaction: the password is hidden
+    as the URL writes it (`hunter%232`, percent-encoded as the README says to) and as the server
+    reads it (`hunter#2`)."""
     path, _ = source
-    url = f"postgresql://bot:{PASSWORD}@db.example:5432/marrakech"
+    url = f"postgresql://bot:{password}@db.example:5432/marrakech"
 
     async def fails(source: DatabaseTarget, target: DatabaseTarget) -> copy_db.CopyReport:
-        raise StorageError(f"the copy into {target.url} was rolled back")
+        raise StorageError(f"the copy into {target.url} was rolled back ({target.password})")
 
     monkeypatch.setattr(copy_db, "copy_install", fails)
     assert await _run(["copy-db", str(path), url]) == 1
     said = capsys.readouterr()
-    assert PASSWORD not in said.out + said.err
+    for secret in (PASSWORD, "hunter%232", "hunter#2"):
+        assert secret not in said.out + said.err
     assert "the copy into postgresql://bot:***@db.example:5432/marrakech" in said.err

@@ -63,13 +63,20 @@ def test_a_secret_that_contains_another_is_hidden_whole() -> None:
 @pytest.mark.usefixtures("restore_root_logger")
 def test_debug_keeps_the_libraries_that_log_statements_and_tokens_at_info() -> None:
     """At DEBUG, aiosqlite logs every SQL statement with its values (a game's secret seed
-    among them) and discord.py every request (interaction tokens in their paths): those
-    stay at INFO; the bot's own DEBUG lines come through."""
+    among them) and discord.py every request (interaction tokens in their paths) and every
+    gateway event in full (an interaction's token in its payload): those stay at INFO; the
+    bot's own DEBUG lines come through."""
     stream = io.StringIO()
     configure_logging("DEBUG", stream=stream)
     logging.getLogger("aiosqlite").debug("executing INSERT INTO games (seed) VALUES ('5eed')")
     logging.getLogger("discord.webhook.async_").debug("POST webhooks/1/interaction-token")
     logging.getLogger("discord.http").debug("PATCH webhooks/1/interaction-token/messages")
+    logging.getLogger("discord.gateway").debug(
+        "For Shard ID 0: WebSocket Event: {'t': 'INTERACTION_CREATE', 'd': "
+        "{'token': 'interaction-token'}}"
+    )
+    logging.getLogger("discord.client").debug("Dispatching event interaction-token")
+    logging.getLogger("discord.state").debug("interaction-token in a parsed event")
     logging.getLogger("asyncpg").debug("query with values")
     logging.getLogger("bot.runtime.scheduler").debug("turn clock: 0 done")
     logging.getLogger("aiosqlite").info("a library's INFO line still shows")

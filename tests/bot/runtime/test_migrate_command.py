@@ -13,7 +13,7 @@ import bot.storage
 from bot.__main__ import main
 from bot.storage import open_database
 from bot.storage.database import load_migrations
-from tests.postgres import backend, database_target, postgres_server, postgres_url
+from tests.postgres import backend, database_target, database_url, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 
@@ -58,6 +58,37 @@ async def test_migrate_on_a_path_that_is_no_database_says_so_in_one_line(
     assert said.out == ""
     assert len(said.err.strip().splitlines()) == 1, said.err
     assert said.err.startswith(f"marrakech-bot: sqlite:{tmp_path}: ")
+
+
+@pytest.mark.parametrize("command", [["migrate"], ["ratings", "rebuild"]], ids=" ".join)
+@pytest.mark.parametrize(
+    ("database", "code"),
+    [
+        ("{server}", 5),
+        ("postgresql://bot:hunter2@no-such-host.invalid/marrakech", 6),
+    ],
+    ids=["a-database-the-server-does-not-have", "a-host-name-that-does-not-resolve"],
+)
+async def test_a_database_that_cannot_be_opened_exits_as_for_the_bot_in_one_line(
+    command: list[str],
+    database: str,
+    code: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """`migrate` and `ratings rebuild` exit as the bot does: 5 for a database the server does
+    not have (a typo a person must fix, which the systemd unit does not restart), 6 for a host
+    name that does not resolve (compose's `postgres` while its container is being made again),
+    in one line."""
+    if "{server}" in database:
+        database = database_url(request.getfixturevalue("postgres_server"), "no_such_database")
+    monkeypatch.setenv("MARRAKECH_DB", database)
+    assert await _run(command) == code
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert len(said.err.strip().splitlines()) == 1, said.err
+    assert "hunter2" not in said.err
 
 
 def test_migrate_says_a_driver_message_over_several_lines_in_one_line(

@@ -72,17 +72,25 @@ async def test_rebuild_reports_an_unreachable_server_without_its_password(
     assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
 
 
+@pytest.mark.parametrize(
+    "mistyped", ["typo/marrakech.sqlite3", "marakech.sqlite3"], ids=["folder", "file"]
+)
 def test_rebuild_refuses_a_database_file_that_does_not_exist(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    mistyped: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A mistyped path is no install with nothing rated: refused, and nothing is created."""
-    missing = tmp_path / "typo" / "marrakech.sqlite3"
+    """A mistyped path, of a folder or of the file in the right folder, is no install with
+    nothing rated: refused, and nothing is created (not an empty database said to be rebuilt)."""
+    before = sorted(tmp_path.iterdir())
+    missing = tmp_path / mistyped
     monkeypatch.setenv("MARRAKECH_DB", str(missing))
     assert main(["ratings", "rebuild"]) == 2
     said = capsys.readouterr()
     assert said.out == ""
     assert said.err.strip() == f"marrakech-bot: sqlite:{missing}: no such database file"
-    assert not missing.parent.exists()
+    assert sorted(tmp_path.iterdir()) == before
 
 
 async def test_rebuild_counts_one_game_and_one_server_in_the_singular(
