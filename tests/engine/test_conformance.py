@@ -74,13 +74,69 @@ def case(kind: str, body: dict[str, Any], expected: Any) -> str:
 
 
 @pytest.mark.parametrize(
-    ("rotation", "facing"), [(0, "N"), (90, "E"), (270, "W"), (180, "N"), (45, "N"), (90.0, "N")]
+    ("rotation", "facing"),
+    [
+        (0, "N"),
+        (90, "E"),
+        (270, "W"),
+        (180, "N"),
+        (45, "N"),
+        (90.0, "N"),
+        (-90, "N"),
+        (450, "N"),
+        (360, "N"),
+        (630, "N"),
+        (True, "N"),
+    ],
 )
 def test_r4_rotate_assam_vectors(rotation: Any, facing: str) -> None:
-    """FORMATS.md 4, R4: only 0, 90 and 270 turn him; 180 or anything else changes nothing."""
+    """FORMATS.md 4, R4: only the integers 0, 90 and 270 turn him; anything else changes
+    nothing: 180, 45, 90.0, True, and -90 or 450, which name a legal turn only modulo 360."""
     body = {"assam": {"row": 1, "col": 1, "facing": "N"}, "rotation": rotation}
     expected = {"assam": {"row": 1, "col": 1, "facing": facing}}
     assert case("rotate_assam", body, expected) == "passed"
+
+
+@pytest.mark.parametrize("steps", [0, 5, -1, True, 2.0, "3", None])
+def test_r6_move_assam_takes_1_to_4_steps_and_fails_other_counts_as_bad_input(steps: Any) -> None:
+    """FORMATS.md 4: `steps` is 1..4. Any other count fails that case as bad input; it never
+    answers, nor crashes the runner."""
+    body = {"assam": {"row": 1, "col": 1, "facing": "N"}, "steps": steps}
+    verdict = evaluate({"id": "s", "kind": "move_assam", "input": body, "expected": None})
+    assert verdict.status == "failed"
+    assert verdict.detail == 'bad input: "steps" must be 1, 2, 3 or 4'
+
+
+def test_a_vectors_file_with_a_bad_case_counts_it_failed_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """engine.vectors: a case it cannot answer is a failure, counted and named; the cases
+    after it still run, and the run ends with its summary line and exit status 1."""
+    assam = {"row": 1, "col": 1, "facing": "N"}
+    cases = [
+        {
+            "id": "zero",
+            "kind": "move_assam",
+            "input": {"assam": assam, "steps": 0},
+            "expected": {"assam": assam},
+        },
+        {
+            "id": "one",
+            "kind": "move_assam",
+            "input": {"assam": assam, "steps": 1},
+            "expected": {"assam": {**assam, "row": 0}},
+        },
+    ]
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps({"format": "marrakech-vectors/1", "cases": cases}))
+    status = main([str(path)])
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        f'FAIL {path} zero (move_assam): bad input: "steps" must be 1, 2, 3 or 4',
+        "move_assam: 1 passed, 1 failed",
+        "1 passed, 1 failed",
+    ]
+    assert status == 1
 
 
 def rug(letter: str, rug_id: int) -> dict[str, Any]:

@@ -518,6 +518,88 @@ def test_positions_refuse_an_end_the_rules_do_not_give() -> None:
         from_position(early)
 
 
+def four_players_finished() -> dict[str, Any]:
+    """Seat 0 is out; seats 1, 2 and 3 end on 42 + 10, 41 + 10 and 37 + 12."""
+    return to_position(finished_game(4, Variant.STANDARD, 4))
+
+
+def shared_first_place() -> dict[str, Any]:
+    """The same position with seat 1 on 41 dirhams: seats 1 and 2 share first place on 51."""
+    position = four_players_finished()
+    assert position["outcome"]["ranking"] == [[1], [2], [3], [0]]
+    assert [s["visible"] for s in position["scores"]] == [10, 10, 10, 12]
+    assert [s["dirhams"] for s in position["seats"]] == [0, 42, 41, 37]
+    position["seats"][1]["dirhams"] = 41
+    del position["scores"]  # optional; the old ones no longer follow
+    position["outcome"]["ranking"] = [[1, 2], [3], [0]]
+    return position
+
+
+def test_a_finished_position_reads_back_a_shared_place() -> None:
+    """FORMATS.md 3, R11: seats equal on score and dirhams share one group of the ranking."""
+    state = from_position(shared_first_place())
+    assert state.outcome is not None
+    assert (state.outcome.ranking, state.outcome.tie_break) == (((1, 2), (3,), (0,)), "shared")
+
+
+@pytest.mark.parametrize(
+    ("tied", "ranking"),
+    [
+        (False, [[1, 2], [3], [0]]),  # a shared first place for 52 and 51
+        (True, [[1], [2], [3], [0]]),  # 51 and 51 split into two places
+        (True, [[1, 2, 3], [0]]),  # seat 3's 49 let into the shared place
+        (True, [[2, 1], [3], [0]]),  # the shared place's seats out of seat order
+        (True, [[3], [1, 2], [0]]),  # 49 above 51
+        (True, [[1, 2], [0], [3]]),  # the seat that is out above one still in
+    ],
+    ids=[
+        "a-shared-place-invented",
+        "a-shared-place-split",
+        "a-lower-score-let-in",
+        "shared-seats-out-of-order",
+        "a-lower-score-first",
+        "a-seat-out-above-one-in",
+    ],
+)
+def test_positions_refuse_a_ranking_the_scores_do_not_give(
+    tied: bool, ranking: list[list[int]]
+) -> None:
+    """FORMATS.md 3, R9, R11: outcome.ranking is the one the scores give, shared places
+    included. A position that invents a shared place, splits a real one or orders the seats
+    otherwise is refused, not read with a result the rules do not give."""
+    position = shared_first_place() if tied else four_players_finished()
+    position["outcome"]["ranking"] = ranking
+    with pytest.raises(FormatError, match="does not follow from the scores"):
+        from_position(position)
+
+
+@pytest.mark.parametrize(
+    ("variant", "phase"),
+    [
+        (Variant.ROTATE_AFTER, "rotate"),
+        (Variant.ROTATE_AFTER, "roll"),
+        (Variant.ROTATE_AFTER, "place"),
+        (Variant.STANDARD, "orient"),
+        (Variant.STANDARD, "roll"),
+        (Variant.STANDARD, "place"),
+    ],
+)
+def test_a_position_in_which_no_player_still_in_holds_a_rug_is_over(
+    variant: Variant, phase: str
+) -> None:
+    """R11, R12: the game ends with the last rug laid, and no rotation is asked then. The
+    final position rewritten as still running, with the seat that laid the last rug to act
+    (in rotate-after, to turn Assam), is an impossible game."""
+    position = to_position(finished_game(3, variant, 0))
+    assert position["outcome"]["reason"] == "rugs-exhausted"
+    last = max(cell[1] for row in position["cells"] for cell in row if cell)
+    (color,) = {cell[0] for row in position["cells"] for cell in row if cell and cell[1] == last}
+    (seat,) = [s["seat"] for s in position["seats"] if color in s["colors"]]
+    position.update(phase=phase, to_move=seat, outcome=None)
+    with pytest.raises(FormatError, match="no player still in holds a rug is over"):
+        from_position(position)
+
+
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_to_move_is_null_when_the_game_is_over(seat: int) -> None:
     """FORMATS.md 3: `to_move` is `null` when over; a finished position naming a seat to move

@@ -24,6 +24,7 @@ from engine import (
     legal_actions,
     new_game,
     parse_square,
+    ranking_of,
     record_of,
     replay_events,
     replay_record,
@@ -209,6 +210,50 @@ def test_r11_ranking_by_score_then_dirhams(
     assert totals == [dirhams[0] + 2, dirhams[1] + 3, dirhams[2] + 4]
     assert after.outcome is not None
     assert (after.outcome.ranking, after.outcome.tie_break) == (ranking, tie_break)
+
+
+def test_r11_two_seats_equal_on_score_and_dirhams_share_first_place_above_a_third() -> None:
+    """R11: a tie on both score and dirhams is a shared win even when a third seat is still
+    in below it; the outcome says so ("shared"), as the final picture does."""
+    state = board(3, [("a1a2", "red"), ("a3a4", "yellow")], phase=Phase.PLACE, to_move=2)
+    state = state._replace(stock=(0, 0, 1, 0), dirhams=(31, 31, 30))
+    after, events = play(state, "c3d3")
+    assert [s.total for s in scores(after)] == [33, 33, 32]  # 2 visible squares each
+    assert after.outcome is not None
+    assert (after.outcome.ranking, after.outcome.tie_break) == (((0, 1), (2,)), "shared")
+    (ended,) = of_type(events, GameEnded)
+    assert (ended.ranking, ended.tie_break) == (((0, 1), (2,)), "shared")
+
+
+@pytest.mark.parametrize(
+    ("totals", "dirhams", "seats_in", "eliminated", "expected"),
+    [
+        ([40, 40, 30], [30, 30, 20], [0, 1, 2], [], (((0, 1), (2,)), "shared")),
+        ([40, 40, 40], [30, 30, 20], [0, 1, 2], [], (((0, 1), (2,)), "shared")),
+        ([40, 40, 30, 50], [30, 30, 20, 0], [0, 1, 2], [3], (((0, 1), (2,), (3,)), "shared")),
+        ([30, 40, 40], [20, 30, 30], [0, 1, 2], [], (((1, 2), (0,)), "shared")),
+        ([40, 40, 30], [31, 30, 20], [0, 1, 2], [], (((0,), (1,), (2,)), "dirhams")),
+        ([40, 30, 30], [30, 20, 20], [0, 1, 2], [], (((0,), (1, 2)), "score")),
+    ],
+    ids=[
+        "two-of-three",
+        "two-of-three-all-on-40",
+        "two-of-three-and-one-out",
+        "the-last-two-seats",
+        "dirhams-decide",
+        "a-tie-below-first",
+    ],
+)
+def test_r11_ranking_of_says_what_decided_first_place(
+    totals: list[int],
+    dirhams: list[int],
+    seats_in: list[int],
+    eliminated: list[int],
+    expected: tuple[tuple[tuple[int, ...], ...], str],
+) -> None:
+    """R11: "shared" whenever the seats in first place are equal on score and dirhams, however
+    many seats follow them; a tie further down leaves first place to the score."""
+    assert ranking_of(totals, dirhams, seats_in, eliminated) == expected
 
 
 def test_r9_r11_an_eliminated_seat_ranks_last_whatever_its_score() -> None:

@@ -38,6 +38,7 @@ from engine.playout import (
     playout,
     refresh_rugs,
 )
+from tests.engine.builders import board
 
 COMBOS = [(players, variant) for players in (2, 3, 4) for variant in Variant]
 
@@ -226,6 +227,27 @@ def test_result_ranking_matches_rank() -> None:
     assert final.outcome is not None
     assert rank(final, final.outcome.reason).ranking == result.ranking
     assert result.winners == final.outcome.ranking[0]
+
+
+class _RollsOne:
+    """An RNG whose die always shows 1 (DIE_FACES[0])."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def test_a_playout_ranks_a_later_elimination_above_an_earlier_one() -> None:
+    """R9: eliminated seats rank after every seat still in, the later elimination first. Seat
+    2 is already out; seat 1 rolls a 1 onto seat 0's red rug, owes 2 and holds 1, and goes
+    out too: seat 0 is left and seat 1 ranks above seat 2, as the checked API ranks them."""
+    start_state = board(3, [("d4d5", "red")], assam="d3", facing="S", to_move=1)
+    start_state = start_state._replace(dirhams=(88, 1, 0), eliminated=(2,), stock=(14, 15, 0, 0))
+    result = playout(start_state, _RollsOne())
+    final = checked_playout(start_state, _RollsOne())
+    assert final.outcome is not None
+    assert final.outcome.reason == result.reason == "last-player-standing"
+    assert result.ranking == ((0,), (1,), (2,))
+    assert result.ranking == final.outcome.ranking == rank(final, final.outcome.reason).ranking
 
 
 def test_refresh_rugs_rebuilds_the_intact_rug_masks() -> None:
