@@ -8,6 +8,7 @@ judge's work."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import sys
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from ai.judge import GameJudgement, decisions, judge_game
+from ai.judge import GameJudgement, Judgement, decisions, judge_game, summarise
 from ai.judge_json import judgement_to_json
 from bot.workers import jobs
 from engine import Record, record_from_json
@@ -70,13 +71,24 @@ def _untraced() -> Iterator[None]:
 
 def count_judgings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the games judged in the workers (the length of each record, in order); each
-    judging gives the 2-player golden game's judgement."""
+    judging gives the 2-player golden game's judgements, in turn, as those of the record's own
+    decisions (each moved to the decision's seat and index: whose decision it was and who made
+    it stay the record's, and the judging costs only a replay)."""
     calls: list[int] = []
-    text = judgement_to_json(judged_golden("2p-standard"))
+    golden = judged_golden("2p-standard").decisions
 
     def counted(record: Record) -> str:
         calls.append(len(record.actions))
-        return text
+        made: list[Judgement] = []
+        for index, state, _ in decisions(record):
+            assert state.to_move is not None
+            like = golden[len(made) % len(golden)]
+            made.append(dataclasses.replace(like, seat=state.to_move, index=index))
+        seats = tuple(
+            summarise(seat, [judgement for judgement in made if judgement.seat == seat])
+            for seat in range(record.players)
+        )
+        return judgement_to_json(GameJudgement(record.players, tuple(made), seats))
 
     monkeypatch.setattr(jobs, "judged_game", counted)
     return calls

@@ -201,12 +201,21 @@ class MarrakechClient(discord.AutoShardedClient):
         await self._beat()
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
-        """Answer clicks no button of ours will take (forged ids, buttons no longer on the
-        message): discord.py drops those silently, and every interaction deserves an answer."""
-        if interaction.type is not discord.InteractionType.component:
-            return
+        """Note each interaction at DEBUG (its id, kind, user and button id or command name;
+        never its token, which discord.py's own DEBUG lines would write), then answer clicks no
+        button of ours will take (forged ids, buttons no longer on the message): discord.py
+        drops those silently, and every interaction deserves an answer."""
         data: dict[str, object] = dict(interaction.data or {})
         custom_id = data.get("custom_id")
+        log.debug(
+            "interaction %s (%s) from user %s: %s",
+            interaction.id,
+            interaction.type.name,
+            interaction.user.id,
+            custom_id if custom_id is not None else data.get("name"),
+        )
+        if interaction.type is not discord.InteractionType.component:
+            return
         if isinstance(custom_id, str) and dispatchable(interaction.message, custom_id):
             return
         await self.buttons.unknown_button(interaction)

@@ -58,13 +58,13 @@ def last_click_round_trips(people: int, ai_levels: int = 0) -> int:
       changes, the people's ratings, COMMIT), each AI level's ratings one statement more;
       asking whether the game was a tournament's table (1);
     - closing the seat requests the game left open, 1;
-    - judging it for the stats, 9 and one a person: the games left to judge and their people in
-      one read (BEGIN, two statements, its end), the game's record, its stored judgement looked
-      up and the new one kept, and the people's accuracy written in one transaction (BEGIN, a
-      row a person, COMMIT).
+    - judging it for the stats, 10 and one a person: the games left to judge and their people in
+      one read (BEGIN, two statements, its end), the game's record, who made each of its moves,
+      its stored judgement looked up and the new one kept, and the people's accuracy written in
+      one transaction (BEGIN, a row a person, COMMIT).
 
-    So 30 between two people, and 30 for a person against an AI level."""
-    return 8 + 10 + ai_levels + 1 + 9 + people
+    So 31 between two people, and 31 for a person against an AI level."""
+    return 8 + 10 + ai_levels + 1 + 10 + people
 
 
 KINDS = {"a move within the turn", "a move that ends the turn", "the last move"}

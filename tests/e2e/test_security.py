@@ -10,6 +10,7 @@ the tests run it).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -106,3 +107,5 @@ async def test_only_the_right_people_act(
     tokens = list(fake.world.interactions_by_token)
     assert tokens
     assert [token for token in tokens if token in log] == [], "interaction tokens in the log"
+    clicks = re.findall(r"DEBUG +bot\.edge\.client: interaction \d+ \(component\) .*: mk:", log)
+    assert clicks, "each interaction is noted at DEBUG by the bot itself, without its token"
