@@ -203,8 +203,9 @@ def _check_header(header: object, path: str) -> None:
 def read_cases(path: str) -> Iterator[object]:
     """The cases of a vectors file, one at a time (JSON Lines files are streamed).
 
-    Raises VectorsFileError for a file that is missing, unreadable or of another format. A
-    JSON Lines line that is not JSON yields a string describing it (which fails as a case).
+    Raises VectorsFileError for a file that is missing, unreadable, nested too deeply or of
+    another format. A JSON Lines line after the header that is not JSON (or is nested too
+    deeply) yields a string describing it (which fails as a case).
     """
     try:
         if path.endswith(".json"):
@@ -224,10 +225,15 @@ def read_cases(path: str) -> Iterator[object]:
                         continue
                     try:
                         item = json.loads(line)
-                    except json.JSONDecodeError as error:
+                    except (json.JSONDecodeError, RecursionError) as error:
                         if not header_seen:
                             raise VectorsFileError(f"{path}: line {number} is not JSON") from None
-                        yield f"line {number} is not JSON ({error.msg})"
+                        why = (
+                            error.msg
+                            if isinstance(error, json.JSONDecodeError)
+                            else "nested too deeply"
+                        )
+                        yield f"line {number} is not JSON ({why})"
                         continue
                     if not header_seen:
                         _check_header(item, path)
@@ -244,6 +250,8 @@ def read_cases(path: str) -> Iterator[object]:
         raise VectorsFileError(
             f"{path}: not valid JSON ({error.msg}, line {error.lineno})"
         ) from None
+    except RecursionError:
+        raise VectorsFileError(f"{path}: JSON nested too deeply") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -100,14 +100,16 @@ RECORD = {
             json.dumps({**RECORD, "actions": ["S", "D3", "c4:c5"]}),
             "action 2 'c4:c5' is not an action notation",
         ),
+        (b"\xff\xfe{\x00", "cannot read it"),
     ],
 )
 def test_replay_bad_files_give_one_clear_line(
-    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, content: str | bytes, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Bad JSON or format: a one-line error on stderr, exit status 2, never a traceback."""
+    """Bad JSON or format, or a file that is not UTF-8 text: a one-line error on stderr, exit
+    status 2, never a traceback."""
     path = tmp_path / "record.json"
-    path.write_text(content)
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
     result = in_process(replay.main, capsys, str(path))
     assert result.returncode == 2
     assert message in result.stderr
@@ -173,12 +175,14 @@ def test_vectors_fails_a_json_lines_line_that_is_not_json_as_a_case(
     line, counted as failed, and the run exits 1."""
     path = tmp_path / "cases.jsonl"
     header = json.dumps({"format": "marrakech-vectors/1"})
-    path.write_text(f"{header}\n{json.dumps(MOVE)}\n{{oops\n")
+    deep = "[" * 100000
+    path.write_text(f"{header}\n{json.dumps(MOVE)}\n{{oops\n{deep}\n")
     result = in_process(vectors.main, capsys, str(path))
     assert result.returncode == 1, result.stdout
     lines = result.stdout.splitlines()
-    assert lines[-1] == "1 passed, 1 failed"
+    assert lines[-1] == "1 passed, 2 failed"
     assert any(line.startswith("FAIL") and "line 3 is not JSON" in line for line in lines)
+    assert any(line.startswith("FAIL") and "line 4 is not JSON" in line for line in lines)
 
 
 def test_vectors_prints_a_count_line_for_a_kind_whose_every_case_failed(
@@ -202,6 +206,23 @@ def test_vectors_prints_a_count_line_for_a_kind_whose_every_case_failed(
     assert lines[-1] == "1 passed, 1 failed"
 
 
+@pytest.mark.parametrize("order", [("ok.json", "bad.json"), ("bad.json", "ok.json")])
+def test_vectors_counts_every_file_it_is_given(
+    tmp_path: Path, order: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`FILE...`: the counts and the exit status are of all the files together, so a failing
+    file is never hidden by a passing one given after it."""
+    wrong = {**MOVE, "id": "m2", "expected": {"assam": {"row": 0, "col": 5, "facing": "W"}}}
+    for name, case in (("ok.json", MOVE), ("bad.json", wrong)):
+        document = {"format": "marrakech-vectors/1", "cases": [case]}
+        (tmp_path / name).write_text(json.dumps(document))
+    result = in_process(vectors.main, capsys, *(str(tmp_path / name) for name in order))
+    assert result.returncode == 1, result.stdout
+    lines = result.stdout.splitlines()
+    assert "move_assam: 1 passed, 1 failed" in lines
+    assert lines[-1] == "1 passed, 1 failed"
+
+
 def test_vectors_all_passing_exit_zero(repo_root: Path, tmp_path: Path) -> None:
     path = tmp_path / "ok.json"
     path.write_text(json.dumps({"format": "marrakech-vectors/1", "cases": [MOVE]}))
@@ -216,17 +237,22 @@ def test_vectors_all_passing_exit_zero(repo_root: Path, tmp_path: Path) -> None:
         ("other.jsonl", '{"format": "something-else"}\n'),
         ("cases.txt", "{}"),
         ("broken.json", "{"),
+        ("deep.json", "[" * 100000),
+        ("deep.jsonl", "[" * 100000 + "\n"),
+        ("utf16.jsonl", '{"format": "marrakech-vectors/1"}\n'.encode("utf-16")),
     ],
 )
 def test_vectors_refuses_other_formats(
-    repo_root: Path, tmp_path: Path, name: str, content: str
+    repo_root: Path, tmp_path: Path, name: str, content: str | bytes
 ) -> None:
-    """A file that is not marrakech-vectors/1 is refused with a clear message (exit 2)."""
+    """A file that is not marrakech-vectors/1 is refused with a clear message (exit 2): one
+    line, never a traceback, also for JSON nested too deeply or a file that is not UTF-8."""
     path = tmp_path / name
-    path.write_text(content)
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
     result = run(repo_root, "engine.vectors", str(path))
     assert result.returncode == 2
     assert str(path) in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
 
 

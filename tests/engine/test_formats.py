@@ -109,6 +109,7 @@ def test_record_round_trip_and_replay(players: int, variant: Variant) -> None:
     document = json.loads(json.dumps(record_to_json(record)))
     assert document["format"] == "marrakech-record/1"
     assert document["names"] == ["a", "b"]  # extras are kept
+    assert list(document)[-1] == "names", "the extras come after the required fields"
     assert (document["piles"] is None) == (players != 2)
     again = record_from_json(document)
     assert again == record

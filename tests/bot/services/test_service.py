@@ -220,6 +220,8 @@ async def test_the_seed_decides_seats_and_deal(database: Database) -> None:
 
 
 async def test_a_whole_standard_game_ends_and_its_record_replays(service: GameService) -> None:
+    """The record of a finished game replays to its end and carries the extras engine/README.md
+    lists: the seed and why the game stopped, and when it began in UTC with milliseconds."""
     view = await started(service)
     final = await play_out(service, view)
     assert final.status is GameStatus.OVER
@@ -227,6 +229,8 @@ async def test_a_whole_standard_game_ends_and_its_record_replays(service: GameSe
     assert final.state.outcome is not None
     assert any(isinstance(event, engine.GameEnded) for event in final.events)
     record = await service.play.record(final.id)
+    assert record["started_at"] == "2026-01-01T00:00:00.000+00:00"
+    assert record["end_reason"] == "finished"
     assert record["seed"] == SEED
     assert record["seed_sha256"] == hashlib.sha256(record["seed"].encode()).hexdigest()
     replayed = engine.replay_record(engine.record_from_json(record))
@@ -251,6 +255,7 @@ async def test_the_running_record_hides_the_seed(service: GameService) -> None:
     view = await started(service)
     record = await service.play.record(view.id)
     assert "seed" not in record
+    assert "end_reason" not in record
     assert record["seed_sha256"] == view.game.seed_sha256
 
 
@@ -678,7 +683,9 @@ async def test_abort_is_for_the_host_or_a_moderator(service: GameService) -> Non
         await service.play.act(view.id, view.user_to_move or 0, view.seq, "S")
     with pytest.raises(GameNotRunningError):
         await service.play.abort(view.id, HOST)
-    assert "seed" in await service.play.record(view.id)
+    record = await service.play.record(view.id)
+    assert record["seed"] == SEED
+    assert record["end_reason"] == "aborted-by-moderator"
 
 
 async def test_games_behind_on_display_are_found(service: GameService) -> None:

@@ -142,6 +142,20 @@ async def test_a_moderators_substitute_plays_on_and_the_one_who_left_is_rated_as
     assert dave_reliability.turns == 0, "the seat's turns are not the substitute's record"
 
 
+async def test_the_game_record_names_the_substitute_in_the_seat_they_took_over(
+    database: Database,
+) -> None:
+    """`user_ids` in the record (the JSON file of the game) is who holds each seat: the
+    substitute, not the person who left it, and nobody (null) for an AI seat."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB), channel=723, ais=("easy",))
+    done = await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    (ai_seat,) = [p.seat for p in done.view.players if p.user_id is None]
+    holders = {seat_of(view, HOST): HOST, seat_of(view, BOB): DAVE, ai_seat: None}
+    record = await service.play.record(view.id)
+    assert record["user_ids"] == [holders[seat] for seat in range(3)]
+
+
 async def test_bad_substitutions_are_refused_and_change_nothing(database: Database) -> None:
     service = service_on(database)
     view = await opened(service, (HOST, BOB), channel=701)
