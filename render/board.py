@@ -151,15 +151,16 @@ def board_image(
     names: Sequence[str] | None = None,
     final: bool = False,
     portrait: bool = False,
+    reveal: bool = True,
 ) -> Image.Image:
     """The board picture as a Pillow RGB image (what render_board and render_game_over
     encode): the live panel, or with `final` the ranking; beside the board, or below it with
-    `portrait`."""
+    `portrait`; `reveal` as in `render_board`."""
     geometry = layout(size, state.players, portrait)
     model = layout_panel(geometry, state, labels, names, final=final)  # checks names first
     image = base_image(size, state.players, portrait).copy()
     paint_board(image, geometry, state, marks)
-    draw_model(image, geometry, state, model)
+    draw_model(image, geometry, state, model, reveal=reveal)
     return image
 
 
@@ -177,6 +178,7 @@ def render_board(
     labels: Labels = ENGLISH,
     names: Sequence[str] | None = None,
     portrait: bool = False,
+    reveal: bool = True,
 ) -> bytes:
     """A PNG of the whole market for `state`, with the seat panel beside it.
 
@@ -198,13 +200,18 @@ def render_board(
       bundled font lacks dropped (a name left with nothing to draw shows the seat label).
       Raises ValueError unless there is one per seat.
     - `portrait`: the panel below the board (one row per seat) instead of beside it.
+    - `reveal`: in 2 players, frame the swatch of the rug the seat to move lays this turn (the
+      top of its pile, revealed at the start of its turn: R2). False for a board whose panel
+      shows a turn that has already laid its rug (a hint: the next rug is still hidden).
 
     The same arguments always give the same bytes.
     """
     marks = _requested_marks(
         state, events, show_candidates, show_choices, candidates, path, paid_region, last_rug
     )
-    image = board_image(state, marks, size=size, labels=labels, names=names, portrait=portrait)
+    image = board_image(
+        state, marks, size=size, labels=labels, names=names, portrait=portrait, reveal=reveal
+    )
     return encode_png(image)
 
 

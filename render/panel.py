@@ -515,13 +515,14 @@ def revealed_rug(state: GameState, seat: int) -> Color | None:
     return state.next_rug_color(seat)
 
 
-def _swatches(image: Image.Image, state: GameState, entry: SeatEntry) -> None:
-    """A seat's colour swatches (in 2 players, the colour the seat to move lays this turn is
-    framed, `revealed_rug`; a seat that is out keeps its colours, veiled and crossed out)."""
+def _swatches(image: Image.Image, state: GameState, entry: SeatEntry, reveal: bool) -> None:
+    """A seat's colour swatches (in 2 players, with `reveal`, the colour the seat to move lays
+    this turn is framed, `revealed_rug`; a seat that is out keeps its colours, veiled and
+    crossed out)."""
     draw = ImageDraw.Draw(image)
     x, mid = entry.swatches
     side = entry.swatch_side
-    next_color = revealed_rug(state, entry.seat) if entry.place is None else None
+    next_color = revealed_rug(state, entry.seat) if reveal and entry.place is None else None
     for color in seat_colors(state.players, entry.seat):
         if entry.out:
             piece = crossed_swatch(side, rug_style(color))
@@ -539,8 +540,17 @@ def _swatches(image: Image.Image, state: GameState, entry: SeatEntry) -> None:
         x += piece.width + round(side * 0.35)
 
 
-def draw_model(image: Image.Image, geometry: Layout, state: GameState, model: PanelModel) -> None:
-    """Paint a panel model: highlight of the seat to move, swatches, texts, strikes, die."""
+def draw_model(
+    image: Image.Image,
+    geometry: Layout,
+    state: GameState,
+    model: PanelModel,
+    *,
+    reveal: bool = True,
+) -> None:
+    """Paint a panel model: highlight of the seat to move, swatches, texts, strikes, die.
+    `reveal`: frame the rug the seat to move lays this turn (`revealed_rug`); False for a
+    board whose turn has laid its rug though its panel still shows that turn (a hint)."""
     cell = geometry.cell
     draw = ImageDraw.Draw(image)
     for entry in model.seats:
@@ -549,7 +559,7 @@ def draw_model(image: Image.Image, geometry: Layout, state: GameState, model: Pa
             x, mid, size = entry.marker
             points = [(x, mid - size), (x + size * 1.2, mid), (x, mid + size)]
             draw.polygon(points, fill=palette.TEXT)
-        _swatches(image, state, entry)
+        _swatches(image, state, entry, reveal)
     for text in model.texts:
         x0, y0, x1, y1 = text.box
         anchor, x = ("mm", (x0 + x1) / 2) if text.centred else ("lm", x0)

@@ -84,8 +84,10 @@ def choose_action(record: Record, level: str, seed: int, budget: ai.Budget | Non
 def board_png(picture: BoardPicture) -> bytes:
     """The PNG of `picture`."""
     state = engine.replay_record(picture.record)
+    reveal = True
     if picture.panel_turn is not None:
         turn, to_move = picture.panel_turn
+        reveal = state.turn == turn  # a turn that laid its rug reveals the next one to no one
         state = state._replace(turn=turn, to_move=to_move)
     if picture.final:
         return render_game_over(
@@ -98,6 +100,7 @@ def board_png(picture: BoardPicture) -> bytes:
         show_choices=picture.show_choices,
         labels=picture.labels,
         names=picture.names,
+        reveal=reveal,
     )
 
 

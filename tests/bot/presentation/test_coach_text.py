@@ -8,10 +8,13 @@ band; the coach's searches and its hint's picture, made in the worker pool."""
 from __future__ import annotations
 
 import dataclasses
+import io
+import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
+from PIL import Image
 
 import engine
 from ai.judge import Band, Facts, Option, judgement_from
@@ -22,9 +25,10 @@ from bot.services.hints import HINTS_PER_GAME
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import parse_square
-from render import ENGLISH, render_board
+from render import ENGLISH, palette, render_board
 from tests.bot.presentation.test_community import description, finished
 from tests.bot.presentation.test_languages import game_row
+from tests.render.test_panel import swatch_boxes
 
 LOBBY = {
     "en": "coached, never rated",
@@ -206,6 +210,35 @@ async def test_the_hint_s_picture_is_of_the_hinted_player_s_turn() -> None:
     assert png == render_board(
         after._replace(turn=place.turn, to_move=place.to_move), events=events, labels=ENGLISH
     )
+
+
+@pytest.mark.parametrize("variant", ["standard", "rotate-after"])
+async def test_a_hint_s_picture_in_two_players_frames_no_rug_the_rules_still_hide(
+    variant: str,
+) -> None:
+    """R2: a pile's top rug is revealed at the start of its player's turn. A hint draws the
+    board as its option leaves it, with the panel still on the hinted turn: once the option
+    has laid the turn's rug (or, in rotate-after, turned Assam after it), the person's next rug
+    is the top of their pile, still hidden, and no swatch is framed."""
+    state = engine.new_game(engine.deal(2, variant, random.Random(3), first_player=0))
+    while state.phase is not engine.Phase.PLACE:
+        state, _ = engine.apply(state, engine.legal_actions(state)[0])
+    if variant == "rotate-after":
+        state, _ = engine.apply(state, engine.legal_actions(state)[0])
+        assert state.phase is engine.Phase.ROTATE
+    mover = state.to_move
+    action = engine.legal_actions(state)[0]
+    png = await coach.Coach(WorkerPool(workers=0)).hint_png(state, action, "en", ())
+    after, _ = engine.apply(state, action)
+    assert after.turn == state.turn + 1, "the option ends the turn"
+    drawn = after._replace(turn=state.turn, to_move=mover)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    framed = [
+        (seat, color)
+        for seat, color, (x, mid) in swatch_boxes(drawn)
+        if image.getpixel((x - 2, mid)) == palette.TEXT
+    ]
+    assert framed == [], "a rug the rules still hide is framed"
 
 
 T = TypeVar("T")
