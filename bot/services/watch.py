@@ -5,7 +5,8 @@ at each finished turn, several turns that come at once in one message.
 Watching acts on no game: it adds nothing to the game's channel and nothing to its log. A game
 of another server cannot be watched. The direct messages are claimed in the database before
 they go out (bot.storage.watchers), so each turn is told once, by one process, across
-restarts; a finished game's watchers go with its last message.
+restarts; a finished or stopped game's watchers go with its last message, those who asked
+for no message too.
 
 Whether a direct message may reach a person now is the gate's (`MessageGate`): a person in
 their quiet hours is held, and the turns they missed come together in the next message that
@@ -45,11 +46,16 @@ class WatchService:
         self._watched: set[int] = set()
         """The games with a watcher who asked for direct messages, as far as this process
         knows: those asked for here, and all of them at its start (`start`)."""
+        self._kept: set[int] = set()
+        """The games with a watcher, messages asked for or not, as far as this process knows:
+        those watched here, and all of them at its start. Their end ends every watch of them."""
         self._ends_held: dict[int, datetime] = {}
         """Per finished game whose end is held for a watcher, when the first may be told it."""
 
     async def start(self) -> None:
-        """Learn which games have watchers who asked for direct messages (at the start)."""
+        """Learn which games have watchers, and which of them asked for direct messages (at
+        the start)."""
+        self._kept.update(await self._store.games_with_watchers())
         self._watched.update(await self._store.watched_games())
 
     def set_gate(self, gate: MessageGate) -> None:
@@ -63,6 +69,7 @@ class WatchService:
         messages in `locale` (the language the watcher asked in; None: the game's)."""
         view = await self._running(guild_id, game_id)
         await self._store.watch(game_id, user_id, view.seq, self._loader.now(), locale)
+        self._kept.add(game_id)
         return WatchView(view, await self._store.get(game_id, user_id))
 
     async def look(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
@@ -103,11 +110,14 @@ class WatchService:
         turn or the end), none for a watcher held by the gate (theirs come later, together).
         A finished game's watchers go with its last message, and so do those of a game stopped
         before its end (aborted or abandoned), told of it (one held then is kept until it may
-        be told, and the game stays watched here until then: `end_held`)."""
+        be told, and the game stays watched here until then: `end_held`); those who asked for
+        no message go too, untold (a game no one watches ends without a round trip)."""
+        if view.status in (GameStatus.OVER, GameStatus.ABORTED):
+            if view.id not in self._watched and view.id not in self._kept:
+                return []
+            return await self._last_news(view)
         if view.id not in self._watched:
             return []
-        if view.status in (GameStatus.OVER, GameStatus.ABORTED):
-            return await self._last_news(view)
         if view.status is not GameStatus.RUNNING or view.ai_to_move:
             return []
         due: list[WatchNews] = []
@@ -136,6 +146,7 @@ class WatchService:
         else:
             self._watched.discard(view.id)
             self._ends_held.pop(view.id, None)
+            self._kept.discard(view.id)
         return due
 
     def end_held(self, game_id: int) -> timedelta | None:

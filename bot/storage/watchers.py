@@ -106,6 +106,12 @@ class WatchStore:
             )
         return [int(row[0]) for row in rows]
 
+    async def games_with_watchers(self) -> list[int]:
+        """The games with a watcher, whether they asked for direct messages or not."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch("SELECT DISTINCT game_id FROM watchers ORDER BY game_id")
+        return [int(row[0]) for row in rows]
+
     async def games_behind(self) -> list[int]:
         """The games with a watcher not yet told what the game's message shows (a restart
         catches them up)."""

@@ -5,7 +5,7 @@ locale the bot does not speak."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, timedelta
 from pathlib import Path
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.presentation import images
+from bot.services.reliability import ENOUGH_TURNS, Reliability
 from bot.workers import jobs as worker_jobs
 from render import Labels
 from tests.bot.edge.test_edge import Edge, confirm, private, running_edge
@@ -73,6 +74,37 @@ async def test_the_lobby_speaks_the_server_s_language_whoever_opens_it(edge: Edg
     game = await edge.store.get(1)
     assert game is not None
     assert game.locale == "fr"
+
+
+async def test_the_lobby_says_how_fast_each_person_plays_in_the_server_s_language(
+    edge: Edge,
+) -> None:
+    """The note beside a name is part of the public lobby: French like the rest of it, though
+    its host speaks Ukrainian."""
+
+    async def look(guild_id: int, people: Sequence[int]) -> Sequence[Reliability]:
+        return [Reliability(user, ENOUGH_TURNS, 0, 600.0, 0, 0, 0) for user in people]
+
+    edge.bot.display.lobby_reliability(look)
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    host = f"<@{edge.host.id}>"
+    (line,) = [line for line in lobby.embed_text().splitlines() if f"{host} ·" in line]
+    assert line.endswith(f"{host} · joue d'habitude en moins de 10 min"), line
+
+
+async def test_the_watch_button_of_a_french_game_is_french(edge: Edge) -> None:
+    """Every member of the server sees the Watch button on the game's first message while it
+    runs: it speaks the game's language, as the message does."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    await edge.click(edge.guest, lobby, "Rejoindre").response()
+    await edge.click(edge.host, lobby, "Commencer").response()
+
+    def watch_offered() -> list[str] | None:
+        labels = [b.label or "" for b in edge.fake.world.messages[lobby.id].enabled_buttons()]
+        return labels if {"Regarder", "Watch"} & set(labels) else None
+
+    labels = await edge.fake.wait_until(watch_offered, what="the Watch button, in any language")
+    assert "Regarder" in labels, labels
 
 
 async def test_a_tournament_speaks_the_server_s_language_whoever_opens_it(edge: Edge) -> None:

@@ -16,6 +16,7 @@ import pytest
 from bot.edge.inflight import HANDLERS
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
+from bot.services.views import GameStatus, GameView
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -314,6 +315,33 @@ async def test_a_watcher_is_told_a_game_stopped_before_its_end_and_stops_watchin
     assert watchers is not None
     await watchers.idle()
     assert await watchers._watch._store.get(1, edge.outsider.id) is None, "the watch is over"
+
+
+async def test_refresh_after_a_game_was_stopped_offers_no_button_and_the_watch_is_over(
+    edge: Edge,
+) -> None:
+    """A watcher without messages refreshes their view after the host aborted the game: the
+    view says the game was stopped and offers nothing a stopped game would refuse, and their
+    watch ended with the game though they were told nothing."""
+    await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    ended = asyncio.Event()
+
+    def shown(view: GameView, message_id: int) -> None:
+        if view.status is not GameStatus.RUNNING:
+            ended.set()
+
+    edge.bot.display.on_shown(shown)  # after the spectators'
+    await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
+    await asyncio.wait_for(ended.wait(), timeout=30.0)
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    await watchers.idle()
+    refreshed = await edge.click(edge.outsider, watching, "Refresh").answer()
+    assert "This game was stopped before its end: watching it ended." in refreshed.embed_text()
+    assert [button.label for button in refreshed.enabled_buttons()] == []
+    assert await watchers._watch._store.get(1, edge.outsider.id) is None, "the watch is over"
+    assert edge.fake.messages(edge.fake.dm_channel(edge.outsider)) == [], "told nothing"
 
 
 async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_they_missed(

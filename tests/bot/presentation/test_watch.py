@@ -90,6 +90,38 @@ def test_the_private_view_says_what_the_watcher_gets() -> None:
     )
 
 
+def test_the_private_view_s_last_turn_is_the_newest_in_the_watcher_s_language() -> None:
+    """The view's one line is the turn over last, not the game's first, told as the channel
+    tells it but in the language the watcher asked in, whatever the game's."""
+    view = played_to(4, (Player(100, 0), Player(101, 1)))
+    assert view.game.locale == "en"
+    turns = finished_turns(view)
+    assert len(turns) > 1
+    for language in ("en", "fr", "uk"):
+        last = watch_post(WatchView(view, None), language).embed.fields[-1].value
+        assert last == story.turn_line(in_language(view, language), turns[-1]), language
+
+
+@pytest.mark.parametrize(
+    ("status", "key"),
+    [(GameStatus.OVER, "watch.dm.over"), (GameStatus.ABORTED, "watch.dm.stopped")],
+)
+def test_the_end_of_a_game_is_told_in_the_language_the_watcher_asked_in(
+    status: GameStatus, key: str
+) -> None:
+    """A French watcher of an English game reads its end, the line that ends their watch, in
+    French like the rest of the message."""
+    running = played_to(4, (Player(100, 0), Player(101, 1)))
+    ended = dataclasses.replace(running, game=dataclasses.replace(running.game, status=status))
+    assert ended.game.locale == "en"
+    for language in ("fr", "uk"):
+        message = news_text(WatchNews(7, ended, 0, language), {})
+        assert message.startswith(
+            text("watch.dm.header", language, game_id=ended.id, url=f"#{ended.id}")
+        )
+        assert message.splitlines()[-1] == text(key, language, game_id=ended.id), message
+
+
 @pytest.mark.parametrize("reason", [EndReason.ABORTED_BY_HOST, EndReason.ABANDONED])
 def test_the_view_of_a_game_stopped_before_its_end_says_so_as_the_direct_message_does(
     reason: EndReason,

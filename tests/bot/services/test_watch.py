@@ -2,12 +2,13 @@
 one not running is refused and changes nothing; each finished turn is told to a watcher who
 asked once, whichever process looks (claimed in the database), several turns together when
 they come at once or were held, and the AI's with the next turn a person plays; a finished
-game's watchers go with its last message, one held from it then once the gate lets it go."""
+or stopped game's watchers go with its last message, those who asked for no message too
+(untold), one held from it then once the gate lets it go."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -25,6 +26,8 @@ from tests.polling import WAIT_SECONDS
 
 GUILD = 9
 WATCHER = 2001
+SILENT = 2002
+"""A second watcher, who never asks for direct messages."""
 QUIET_ENDS = datetime(2026, 1, 1, 8, tzinfo=UTC)
 """When the watcher's quiet hours end, for a gate that holds them."""
 
@@ -179,6 +182,103 @@ async def test_the_end_is_told_and_the_watchers_go(database: Database) -> None:
     with pytest.raises(GameNotRunningError):
         await watch.watch(GUILD, view.id, WATCHER)
     assert (await watch.look(GUILD, view.id, WATCHER)).watcher is None
+
+
+async def test_the_end_is_told_only_to_the_watchers_who_asked_for_messages(
+    database: Database,
+) -> None:
+    """A watcher without direct messages was promised "No message comes to you but this
+    one.": the end another watcher is told does not reach them."""
+    service, watch, view = await watched_with_messages(database)
+    await watch.watch(GUILD, view.id, SILENT)
+    over = await play_out(service, view)
+    assert over.status is GameStatus.OVER
+    told = await watch.news(over)
+    assert [news.user_id for news in told] == [WATCHER]
+
+
+async def ended(service: GameService, view: GameView, end: str) -> GameView:
+    """The game played out to its result ("finished") or aborted by its host ("stopped")."""
+    if end == "finished":
+        over = await play_out(service, view)
+        assert over.status is GameStatus.OVER
+        return over
+    return await service.play.abort(view.id, HOST)
+
+
+@pytest.mark.parametrize("end", ["finished", "stopped"])
+async def test_a_game_s_end_ends_the_watches_of_those_who_asked_for_no_messages_too(
+    database: Database, end: str
+) -> None:
+    """Watchers go with the game whether they asked for direct messages or not: none is kept
+    for a game that will never run again."""
+    service = service_on(database)
+    watch = watch_of(service, database)
+    view = await started(service, (HOST, BOB))
+    await watch.watch(GUILD, view.id, SILENT)
+    last = await ended(service, view, end)
+    assert await watch.news(last) == [], "no message asked for, none sent"
+    assert await WatchStore(database).get(view.id, SILENT) is None, "the watch is over"
+
+
+async def test_a_restarted_process_ends_the_watches_without_messages_of_a_game_that_ends(
+    database: Database,
+) -> None:
+    """The process that tells the end learnt at its start of the watchers it did not see
+    come, those without direct messages too."""
+    service = service_on(database)
+    view = await started(service, (HOST, BOB))
+    await watch_of(service, database).watch(GUILD, view.id, SILENT)
+    restarted = watch_of(service_on(database), database)
+    await restarted.start()
+    over = await play_out(service, view)
+    assert await restarted.news(over) == []
+    assert await WatchStore(database).get(view.id, SILENT) is None, "the watch is over"
+
+
+async def test_a_game_stopped_before_its_end_cannot_be_watched(database: Database) -> None:
+    """An aborted game is refused as a game that is over is: no watch is stored, and a watcher
+    kept from before cannot ask for messages of it."""
+    service = service_on(database)
+    watch = watch_of(service, database)
+    view = await started(service, (HOST, BOB))
+    await watch.watch(GUILD, view.id, WATCHER)
+    await service.play.abort(view.id, HOST)
+    with pytest.raises(GameNotRunningError):
+        await watch.watch(GUILD, view.id, SILENT)
+    assert await WatchStore(database).get(view.id, SILENT) is None
+    with pytest.raises(GameNotRunningError):
+        await watch.set_dms(GUILD, view.id, WATCHER, True)
+
+
+async def test_a_game_s_end_held_for_two_watchers_is_told_as_each_one_s_quiet_hours_end(
+    database: Database,
+) -> None:
+    """The game is shown to its watchers again when the first quiet hours end, not the last:
+    the watcher who wakes first is told then, the other stays held until theirs end."""
+    service = service_on(database)
+    now = service.loader.now()
+    ends = {WATCHER: now + timedelta(hours=1), SILENT: now + timedelta(hours=5)}
+    held = set(ends)
+
+    async def gate(user_id: int) -> datetime | None:
+        return ends[user_id] if user_id in held else None
+
+    watch = WatchService(service.loader, WatchStore(database), gate)
+    view = await started(service, (HOST, BOB))
+    for user in ends:
+        await watch.watch(GUILD, view.id, user)
+        await watch.set_dms(GUILD, view.id, user, True)
+    over = await play_out(service, view)
+    assert await watch.news(over) == [], "both held"
+    assert watch.end_held(over.id) == timedelta(hours=1), "until the first hours end"
+    held.discard(WATCHER)
+    assert [news.user_id for news in await watch.news(over)] == [WATCHER]
+    assert watch.end_held(over.id) == timedelta(hours=5), "the other is still held"
+    assert await WatchStore(database).get(view.id, SILENT) is not None
+    held.discard(SILENT)
+    assert [news.user_id for news in await watch.news(over)] == [SILENT]
+    assert watch.end_held(over.id) is None
 
 
 async def test_a_game_s_end_held_in_quiet_hours_is_told_once_they_end(database: Database) -> None:

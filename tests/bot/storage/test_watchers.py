@@ -1,6 +1,7 @@
 """WatchStore on both back ends: a second Watch changes nothing, turning direct messages on
 again keeps what is owed, a watcher told up to a seq is not told again at it, and a watcher
-without direct messages is never among those to tell nor claimed for a message."""
+without direct messages is never among those to tell nor claimed for a message, though their
+game is among those whose end ends a watch."""
 
 from __future__ import annotations
 
@@ -81,6 +82,15 @@ async def test_only_games_with_a_watcher_asking_for_messages_are_watched_or_behi
     watchers = WatchStore(db)
     assert await watchers.watched_games() == [game_a]
     assert await watchers.games_behind() == [game_a]
+
+
+async def test_every_game_with_a_watcher_is_known_whether_they_asked_for_messages_or_not(
+    db: Database,
+) -> None:
+    """The games whose end must end a watch: a game whose only watcher has direct messages
+    off is among them, and a game of two watchers is named once."""
+    game_a, game_b = await two_games_watched(db)
+    assert await WatchStore(db).games_with_watchers() == [game_a, game_b]
 
 
 async def test_a_watcher_who_turned_direct_messages_off_is_not_claimed(db: Database) -> None:
