@@ -84,6 +84,9 @@ class AnalysisTexts:
     blunder_key: str = "Ringed mark: a blunder"
     seat: str = "Seat {n}"
     rank: str = "#{n}"
+    percent: str = "{n}%"
+    """How a percentage is written, as in `accuracy_values` ("{n} %" in French): the chart's
+    axis."""
 
 
 @dataclass(frozen=True)
@@ -381,9 +384,8 @@ def _axis_texts(painter: _Painter, chart: Box) -> None:
     for quarter in range(5):
         y = y1 - (y1 - y0) * quarter / 4
         box = (px(4), round(y) - px(14), x0 - px(14), round(y) + px(14))
-        painter.text(
-            "axis", None, f"{quarter * 25}%", box, px(SMALLEST), fill=palette.TEXT_DIM, right=True
-        )
+        words = drawable(painter.picture.texts.percent.format(n=quarter * 25))
+        painter.text("axis", None, words, box, px(SMALLEST), fill=palette.TEXT_DIM, right=True)
     turns = painter.picture.turns
     last = len(turns) - 1
     step = _tick_step(turns[-1])

@@ -33,6 +33,7 @@ PANEL_CELLS = 5.3
 # Portrait panel: heights in market squares, each with a floor in pixels for small images.
 ROW_CELLS, ROW_MIN = 0.48, 22
 TITLE_CELLS, TITLE_MIN = 0.44, 20
+REASON_CELLS, REASON_MIN = 0.38, 14  # the line under the title saying why the game ended
 COLUMNS_CELLS, COLUMNS_MIN = 0.28, 14
 PAD_CELLS = 0.12
 
@@ -80,15 +81,22 @@ class Layout:
 
     @property
     def panel_height(self) -> int:
-        """Height of the panel: the board's in landscape; in portrait its title line, a line
-        of column names and a row per seat, with a margin above and below."""
+        """Height of the panel: the board's in landscape; in portrait its title line and the
+        line under it (why the game ended, on the final panel), a line of column names and a
+        row per seat, with a margin above and below."""
         if not self.portrait:
             return self.board_side
         cell = self.cell
         rows = self.players * max(ROW_MIN, round(cell * ROW_CELLS))
-        title = max(TITLE_MIN, round(cell * TITLE_CELLS))
+        title = max(TITLE_MIN, round(cell * TITLE_CELLS)) + self.reason_height
         columns = max(COLUMNS_MIN, round(cell * COLUMNS_CELLS))
         return title + columns + rows + 2 * round(cell * PAD_CELLS)
+
+    @property
+    def reason_height(self) -> int:
+        """In portrait, the height of the line under the title (why the game ended): every
+        picture keeps it, so that a replay's frames are all the same size."""
+        return max(REASON_MIN, round(self.cell * REASON_CELLS)) if self.portrait else 0
 
     @property
     def panel_box(self) -> Box:

@@ -1,8 +1,10 @@
 """The panel beside (or below) the board: the turn and the die just rolled, then an entry per
 seat with its colour swatches (colour and mark), its name, dirhams, rugs left, visible squares
 and score; whose turn it is and who is out; or, once the game is over, the final ranking and
-why the game ended. A seat that is out keeps its dirhams; the word for "out" stands, whole,
-across its other three columns, which mean nothing for it (its rugs are neutral).
+why the game ended (and how first place was settled), whole and still readable on a phone
+(READABLE_ON_A_PHONE): on as many lines as it needs beside the board, on the line kept for it
+below. A seat that is out keeps its dirhams; the word for "out" stands, whole, across its
+other three columns, which mean nothing for it (its rugs are neutral).
 
 The column names stand right-aligned over their numbers and apart (by a letter's height
 wherever the width allows), so that two of them never read as one ("tapis visibles"): beside
@@ -20,6 +22,7 @@ check, so the panel never shows a character the bundled font lacks.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,13 +79,66 @@ class Labels:
 
 ENGLISH = Labels()
 
+PHONE_WIDTH = 390
+READABLE_ON_A_PHONE = 12
+"""The size, in pixels once the picture is shown 390 px wide on a phone, of the words saying
+why the game ended: what the analysis and the standings keep for every text."""
+SEPARATOR = " · "
+"""Between why the game ended and how first place was settled."""
+NO_BREAK = "\u00a0"
+MOST_WORDS = 12
+"""Words wrapped past this many are broken as late as each line allows, not evened out."""
+
+
+def _reason_size(geometry: Layout) -> int:
+    """The size of the words saying why the game ended: READABLE_ON_A_PHONE on a phone."""
+    return math.ceil(READABLE_ON_A_PHONE * geometry.width / PHONE_WIDTH)
+
+
+def _wrap(words: str, size: int, room: int) -> list[str]:
+    """`words` in as few lines at most `room` pixels wide at `size` as breaking between words
+    allows, the lines as even as they can be (a word too wide alone is left to be cut)."""
+    split = words.split(" ")
+    fewest: list[str] = []  # each line as long as it can be: the fewest lines
+    for word in split:
+        if fewest and width(f"{fewest[-1]} {word}", size) <= room:
+            fewest[-1] = f"{fewest[-1]} {word}"
+        else:
+            fewest.append(word)
+    if len(split) > MOST_WORDS:
+        return fewest
+    best, widest = fewest, max(width(line, size) for line in fewest)
+    for breaks in itertools.combinations(range(1, len(split)), len(fewest) - 1):
+        ends = [0, *breaks, len(split)]
+        lines = [" ".join(split[a:b]) for a, b in itertools.pairwise(ends)]
+        longest = max(width(line, size) for line in lines)
+        if longest < widest:
+            best, widest = lines, longest
+    return best
+
+
+def _reason_lines(reason: str, size: int, room: int) -> list[str]:
+    """The lines of `reason` at `size` in `room` pixels: one line if it fits, else why the game
+    ended, then how first place was settled on a line of its own (the separator ending the
+    line before, with the word before it), each broken between words where it is still too
+    wide."""
+    if width(reason, size) <= room:
+        return [reason]
+    parts = reason.split(SEPARATOR)
+    lines: list[str] = []
+    for part in parts[:-1]:
+        lines += _wrap(part + NO_BREAK + SEPARATOR.strip(), size, room)
+    lines += _wrap(parts[-1], size, room)
+    return [line.replace(NO_BREAK, " ") for line in lines]
+
 
 @dataclass(frozen=True)
 class PanelText:
     """One text of the panel. `role` says what it is: "title" (the turn, or "Game over"),
-    "reason" (why the game ended), "column" (a column name), "rank", "name", "number" or "out"
-    (the word saying a seat is out, in place of its rugs left, visible squares and score);
-    `seat` is the seat it belongs to (None for the title and column names). It is drawn at
+    "reason" (a line of why the game ended and how first place was settled), "column" (a
+    column name), "rank", "name", "number" or "out" (the word saying a seat is out, in place
+    of its rugs left, visible squares and score); `seat` is the seat it belongs to (None for
+    the title, the reason and column names). It is drawn at
     `size` pixels, vertically centred in `box`, from its left edge, (`right`) up to its right
     edge or (`centred`) centred in it, and always fits the box's width."""
 
@@ -156,10 +212,10 @@ def _title_text(state: GameState, labels: Labels, final: bool) -> tuple[str, str
         REASON_LAST_PLAYER: labels.last_player_standing,
     }.get(outcome.reason, outcome.reason)
     if outcome.tie_break == "shared":
-        reason += f" · {labels.shared}"
+        reason += SEPARATOR + labels.shared
     elif outcome.tie_break == "dirhams":
-        reason += f" · {labels.dirhams_tie_break}"
-    return labels.game_over, reason
+        reason += SEPARATOR + labels.dirhams_tie_break
+    return labels.game_over, drawable(reason)
 
 
 def _rows(state: GameState, final: bool) -> list[tuple[int, int | None]]:
@@ -324,13 +380,14 @@ def _portrait(
     x0, y0, x1, _ = geometry.panel_box
     columns = [round(w * f) for f in (0.55, 0.68, 0.82, 0.96)]  # right edges
     title_h = max(TITLE_MIN, round(cell * TITLE_CELLS))
+    reason_h = geometry.reason_height
     columns_h = max(COLUMNS_MIN, round(cell * COLUMNS_CELLS))
     row_h = max(ROW_MIN, round(cell * ROW_CELLS))
     top = y0 + round(cell * PAD_CELLS)
     title, reason = _title_text(state, labels, final)
-    if reason:
-        title = f"{title} · {reason}"
     left = round(cell * 0.2)
+    if not final:  # the turn stands in the middle of the title's and the reason's lines
+        title_h += reason_h
     shown = builder.text(
         "title",
         None,
@@ -342,10 +399,15 @@ def _portrait(
     )
     die_at = None
     if not final and state.last_roll is not None and state.phase in (Phase.PLACE, Phase.ROTATE):
-        side = round(title_h * 0.8)
+        side = round((title_h - reason_h) * 0.8)
         end = left + round(width(shown.text, shown.size, bold=True))
         die_at = (end + round(cell * 0.2), round(top + (title_h - side) / 2), side, state.last_roll)
     line = top + title_h
+    if final:  # on the width of the picture (shrunk only if words wider than it ever came)
+        box = (left, line, w - left, line + reason_h)
+        size = _reason_size(geometry)
+        builder.text("reason", None, reason, box, size, fill=palette.TEXT_DIM, shrink=True)
+        line += reason_h
     room = round(w * 0.135)
     boxes = [(right - room, line, right, line + columns_h) for right in columns]
     _column_names(builder, boxes, max(9, round(cell * 0.2)))
@@ -411,11 +473,14 @@ def _landscape(
             state.last_roll,
         )
     line = top + title_h
-    if reason:
-        reason_h = round(cell * 0.5)
-        box = (left, line, right, line + reason_h)
-        builder.text("reason", None, reason, box, round(cell * 0.3))
-        line += reason_h
+    if reason:  # on as many lines as it needs, never shrunk below a phone's readable size
+        size = _reason_size(geometry)
+        line_h = round(size * 1.2)
+        for words in _reason_lines(reason, size, right - left):
+            box = (left, line, right, line + line_h)
+            builder.text("reason", None, words, box, size, fill=palette.TEXT_DIM)
+            line += line_h
+        line += round(cell * 0.1)
     indent = left + round(cell * 0.4)  # where swatches and numbers start, past the turn marker
     number_size = round(cell * 0.42)
     inset = round(cell * 0.08)  # the least room left of a number in its column

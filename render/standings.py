@@ -11,8 +11,9 @@ stands on its background with a contrast ratio of at least 4.5 (WCAG AA), for ev
 colour-vision deficiency too (tests/render/test_standings.py checks both).
 
 The caller gives every word and every number as text (`StandingsTable`): render knows nothing
-of points or tie-breaks, only how to lay a table out. Names go through render.names, so a
-character the bundled font lacks is dropped and a long name ends in an ellipsis.
+of points or tie-breaks, only how to lay a table out. Names go through render.names for the
+face they are drawn in (the bold one for a leader), so a character that face lacks is dropped
+and a long name ends in an ellipsis.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def _draw_row(
     rank, size = _fitted(display_name(row.rank, ""), CELL_SIZE, rank_right - rank_left, bold=True)
     draw_text(image, (rank_right, middle), rank, size=size, fill=TEXT, bold=True, anchor="rm")
     left, right = columns[1]
-    shown = display_name(row.name, "?")
+    shown = display_name(row.name, "?", bold=row.leader)  # a leader's name is drawn in bold
     if row.leader:
         shown = f"{STAR} {shown}"
     name, size = fit_name(shown, CELL_SIZE, right - left, bold=row.leader)

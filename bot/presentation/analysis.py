@@ -188,6 +188,7 @@ def analysis_texts(
         luck_values=tuple(luck_value(luck.total, language) for luck in analysis.luck),
         seat=text("image.seat", language, n="{n}"),
         rank=text("image.rank", language, n="{n}"),
+        percent=text("analysis.percent", language, n="{n}"),
         accuracy=text("analysis.accuracy.heading", language),
         accuracy_values=tuple(accuracy_percent(s.accuracy, language) for s in seats),
         accuracy_counts=tuple(accuracy_counts(summary, language) for summary in seats),

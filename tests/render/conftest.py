@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 from PIL import Image
 
 from engine import Phase, RugPlaced, TaxPaid
-from render.samples import Moment, at_turn, elimination, finished, first_moment
+from render.samples import Moment, at_turn, elimination, finished, first_moment, moments
 
 
 def decode(png: bytes) -> Image.Image:
@@ -68,3 +69,15 @@ def eliminated() -> Moment:
 @pytest.fixture(scope="session")
 def game_over() -> Moment:
     return finished(4, seed=7)
+
+
+@pytest.fixture(scope="session")
+def out_at_the_end() -> Moment:
+    """A finished 4-player game in which a seat was eliminated along the way."""
+    for seed in range(1, 30):
+        moment = elimination(seed)
+        if moment.state.eliminated and not moment.state.is_over:
+            *_, last = moments(moment.state, random.Random(seed))
+            if last.state.eliminated:
+                return last
+    raise LookupError("no sample game ends with a seat out")

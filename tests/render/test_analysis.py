@@ -311,10 +311,41 @@ def test_each_player_s_accuracy_and_counts_are_written_whole(players: int, width
             assert text.size * PHONE / width >= SMALLEST_ON_A_PHONE, text
 
 
+@pytest.mark.parametrize("width", [ANALYSIS_WIDTH, PHONE])
+@pytest.mark.parametrize(
+    ("template", "written"),
+    [
+        ("{n}%", ["0%", "25%", "50%", "75%", "100%"]),
+        ("{n}\u202f%", ["0 %", "25 %", "50 %", "75 %", "100 %"]),
+    ],
+    ids=["en", "fr"],
+)
+def test_the_axis_writes_percentages_as_the_reader_s_language_does(
+    template: str, written: list[str], width: int
+) -> None:
+    """The chart's axis writes a percentage as the rest of the picture does (French and
+    Ukrainian put a narrow space before the sign), whole, at full and phone width."""
+    texts = dataclasses.replace(sample().texts, percent=template)
+    picture = dataclasses.replace(sample(), texts=texts)
+    axis = [t for t in analysis_lines(picture, width=width) if t.role == "axis"]
+    assert [t.text for t in axis[:5]] == written
+    assert all(t.size * PHONE / width >= SMALLEST_ON_A_PHONE for t in axis)
+
+
 def test_an_unjudged_game_has_no_accuracy_and_no_key() -> None:
     lines = analysis_lines(sample(judged=False))
     assert not any(t.role in {"accuracy", "accuracy_counts", "key"} for t in lines)
     assert BLUNDER_RING not in colour_counts(sample(judged=False))
+
+
+def test_a_judged_game_without_a_blunder_has_accuracy_but_no_key() -> None:
+    """The line saying what a ring means comes only with a ring on the chart: a key with no
+    ring would send readers looking for a blunder that is not there."""
+    picture = dataclasses.replace(sample(), blunders=())
+    lines = analysis_lines(picture)
+    assert [t.text for t in lines if t.role == "accuracy"] == list(ACCURACY)
+    assert [t.text for t in lines if t.role == "key"] == []
+    assert BLUNDER_RING not in colour_counts(picture)
 
 
 def test_a_blunder_is_ringed_on_its_seat_s_line() -> None:

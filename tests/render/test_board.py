@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import random
 import subprocess
 import sys
 from pathlib import Path
 from typing import cast
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine import (
     COLOR_ORDER,
@@ -231,6 +232,39 @@ def test_badges_carry_the_numbers_of_legal_actions_order(midgame: Moment) -> Non
 
         best = min(templates, key=lambda n: distance(templates[n]))
         assert best == number
+
+
+def _path_across_a_badge() -> Moment:
+    """A 4-player turn at the rug-laying step whose path runs over the edge where a numbered
+    placement's badge goes (d1-d2)."""
+    start = at_turn(4, seed=5, turn=14)
+    return next(
+        m
+        for m in moments(start.state, random.Random(5))
+        if m.state.phase is Phase.PLACE and m.events
+    )
+
+
+def test_the_path_never_hides_a_numbered_badge() -> None:
+    """Players choose their rug by its number: every badge looks the same whether the turn's
+    path is drawn or not, for the path goes under the badges (here it crosses one)."""
+    moment = _path_across_a_badge()
+    state = moment.state
+    geometry = layout(DEFAULT_SIZE, 4)
+    with_path = decode(render_board(state, events=moment.events, show_candidates=True))
+    without = decode(render_board(state, show_candidates=True))
+    path_alone = decode(render_board(state, events=moment.events))
+    board_alone = decode(render_board(state))
+    inner = round(badge_radius(geometry.cell) * 0.65)  # a square inside each badge's disc
+    crossed = []
+    for number, (first, second) in enumerate(placements(state), start=1):
+        x, y = geometry.shared_edge_midpoint(first, second)
+        box = (round(x) - inner, round(y) - inner, round(x) + inner, round(y) + inner)
+        if ImageChops.difference(path_alone.crop(box), board_alone.crop(box)).getbbox():
+            crossed.append(number)
+        hidden = ImageChops.difference(with_path.crop(box), without.crop(box)).getbbox()
+        assert hidden is None, f"badge {number} is partly hidden by the path"
+    assert crossed, "the path crosses a badge's place"
 
 
 def test_candidates_are_only_numbered_when_asked_and_at_the_place_phase(

@@ -166,6 +166,8 @@ def test_same_names_give_the_same_bytes(midgame: Moment) -> None:
         (MATHEMATICAL, "Bold Script"),  # mathematical bold and bold script letters
         ("A̶l̶i̶c̶e̶", "Alice"),  # strike-through combining marks
         ("שלום", ""),  # right to left: not drawn backwards
+        ("سارة Sara", "Sara"),  # Arabic letters: neither backwards nor unjoined
+        ("Ali ٣٤", "Ali"),  # Arabic-Indic digits, laid out right to left among Arabic
         ("🌸-🌸", ""),  # nothing but punctuation left
         ("...", "..."),  # punctuation as given is kept
         ("  spaced \t out  ", "spaced out"),

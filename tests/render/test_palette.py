@@ -89,6 +89,27 @@ def test_protanopia_simulation_matches_machado_for_pure_red() -> None:
 
 
 @pytest.mark.parametrize(
+    ("deficiency", "red", "green", "blue"),
+    [
+        ("protanopia", (109, 95, 0), (255, 229, 0), (0, 89, 255)),
+        ("deuteranopia", (163, 144, 0), (239, 214, 58), (0, 61, 251)),
+        ("tritanopia", (255, 0, 15), (0, 247, 217), (0, 107, 150)),
+    ],
+)
+def test_each_simulation_matches_machado_for_the_pure_primaries(
+    deficiency: str,
+    red: tuple[int, int, int],
+    green: tuple[int, int, int],
+    blue: tuple[int, int, int],
+) -> None:
+    """Pure red, green and blue each pick one column of the deficiency's matrix (Machado,
+    Oliveira and Fernandes 2009, severity 1.0), so the three check the whole matrix: the
+    palette's guarantee for each deficiency rests on its own simulation being right."""
+    primaries = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
+    assert [simulate(colour, deficiency) for colour in primaries] == [red, green, blue]
+
+
+@pytest.mark.parametrize(
     ("first", "second", "expected"),
     [  # Sharma, Wu and Dalal (2005), test data pairs 1, 7 and 17.
         ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),

@@ -45,8 +45,12 @@ def test_the_final_panel_says_why_the_game_ended_and_how_first_place_was_settled
     game_over: Moment, tie_break: str, reason: str
 ) -> None:
     outcome = engine.Outcome(ranking=((0, 1, 2, 3),), reason="rugs-exhausted", tie_break=tie_break)
-    model = panel_model(game_over.state._replace(outcome=outcome), final=True)
-    assert [t.text for t in model.texts if t.role == "reason"] == [reason]
+    for portrait in (False, True):
+        model = panel_model(
+            game_over.state._replace(outcome=outcome), final=True, portrait=portrait
+        )
+        lines = [t.text for t in model.texts if t.role == "reason"]
+        assert " ".join(lines) == reason, "on one line or more, in its order"
 
 
 def test_a_seat_that_is_out_shows_its_dirhams_then_out_in_place_of_its_other_numbers(
@@ -59,6 +63,29 @@ def test_a_seat_that_is_out_shows_its_dirhams_then_out_in_place_of_its_other_num
     assert row == [("number", str(engine.scores(state)[seat].dirhams)), ("out", "out")]
     others = [t.text for t in texts if t.role in ("number", "out") and t.seat != seat]
     assert "out" not in others
+
+
+@pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])
+@pytest.mark.parametrize("final", [False, True], ids=["live", "final"])
+def test_the_name_of_a_seat_that_is_out_is_struck_through_and_no_other(
+    eliminated: Moment, out_at_the_end: Moment, portrait: bool, final: bool
+) -> None:
+    """During the game (every turn's picture) as on the final panel, in both layouts: a line
+    in the dim ink runs through the swatches and the name of the seat that is out, and of no
+    other seat."""
+    state = out_at_the_end.state if final else eliminated.state
+    (out,) = state.eliminated
+    model = panel_model(state, portrait=portrait, final=final)
+    struck = {entry.seat: entry.strike for entry in model.seats}
+    assert [seat for seat, strike in struck.items() if strike is not None] == [out]
+    strike = struck[out]
+    assert strike is not None
+    x0, x1, y = strike
+    (name,) = [t for t in model.texts if t.role == "name" and t.seat == out]
+    assert x0 < name.box[0] < x1, "from the swatches through the name"
+    image = board_image(state, portrait=portrait, final=final)
+    inked = sum(image.getpixel((x, y)) == palette.TEXT_DIM for x in range(x0, x1 + 1))
+    assert inked == x1 - x0 + 1
 
 
 def test_the_die_shows_while_its_roll_is_being_played_and_not_on_the_final_panel(

@@ -1,14 +1,14 @@
 """The seat panel with the words of each language of the bot's catalogue (its `image.*` keys,
 read from the locale files): a seat that is out shows its dirhams and the whole word for
 "out", with no rugs left, visible squares or score, in both layouts, live and at the end;
-and the column names stand far enough apart never to read as one label ("tapis visibles")."""
+the column names stand far enough apart never to read as one label ("tapis visibles"); and
+the result and the replay's last frame say why the game ended whole, readable on a phone."""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -18,14 +18,19 @@ import engine
 from render import palette
 from render.board import board_image
 from render.fonts import FREETYPE_LOCK, font
-from render.layout import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
+from render.layout import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, layout
 from render.names import ELLIPSIS
 from render.panel import Labels, PanelText, panel_model
-from render.samples import Moment, elimination, moments
+from render.replay import REPLAY_SIZE
+from render.samples import Moment
 from render.text import width
 
 LANGUAGES = ("en", "fr", "uk")
 LAYOUTS = [pytest.param(False, id="landscape"), pytest.param(True, id="portrait")]
+PHONE_WIDTH = 390
+READABLE_ON_A_PHONE = 12
+"""The size docs/analysis.md and docs/tournaments.md keep every text at, in pixels, once a
+picture is shown 390 px wide on a phone."""
 
 
 @pytest.fixture(scope="module")
@@ -38,18 +43,6 @@ def catalogue(repo_root: Path) -> dict[str, Labels]:
         fields = dataclasses.fields(Labels)
         found[language] = Labels(**{f.name: words[f"image.{f.name}"] for f in fields})
     return found
-
-
-@pytest.fixture(scope="module")
-def out_at_the_end() -> Moment:
-    """A finished 4-player game in which a seat was eliminated along the way."""
-    for seed in range(1, 30):
-        moment = elimination(seed)
-        if moment.state.eliminated and not moment.state.is_over:
-            *_, last = moments(moment.state, random.Random(seed))
-            if last.state.eliminated:
-                return last
-    raise LookupError("no sample game ends with a seat out")
 
 
 def out_row(texts: tuple[PanelText, ...], seat: int) -> list[PanelText]:
@@ -126,3 +119,55 @@ def test_column_names_stand_a_letter_apart_and_whole(
         start = after.box[2] - width(after.text, after.size)  # right-aligned in its box
         gap = start - before.box[2]
         assert gap >= after.size, (before.text, after.text, round(gap), after.size)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(
+    ("portrait", "size"),
+    [pytest.param(False, DEFAULT_SIZE, id="result"), pytest.param(True, REPLAY_SIZE, id="replay")],
+)
+@pytest.mark.parametrize(
+    ("reason", "tie_break"),
+    [
+        (engine.REASON_RUGS_EXHAUSTED, "score"),
+        (engine.REASON_RUGS_EXHAUSTED, "dirhams"),
+        (engine.REASON_RUGS_EXHAUSTED, "shared"),
+        (engine.REASON_LAST_PLAYER, "score"),
+    ],
+)
+def test_why_the_game_ended_is_written_whole_and_readable_on_a_phone(
+    catalogue: dict[str, Labels],
+    game_over: Moment,
+    language: str,
+    portrait: bool,
+    size: int,
+    reason: str,
+    tie_break: str,
+) -> None:
+    """Under the title of the result (the panel beside the board, as the bot draws it) and of
+    the replay's last frame (the panel below it): why the game ended and how first place was
+    settled, every word in its order and none cut, on as many lines of the panel as it needs,
+    drawn where the model says, each line at least 12 px once the picture is shown on a
+    phone, all above the column names."""
+    labels = catalogue[language]
+    ranking = ((0, 1), (2,), (3,)) if tie_break == "shared" else ((0,), (1,), (2,), (3,))
+    state = game_over.state._replace(outcome=engine.Outcome(ranking, reason, tie_break))
+    model = panel_model(state, size=size, portrait=portrait, labels=labels, final=True)
+    lines = [t for t in model.texts if t.role == "reason"]
+    ended = {
+        engine.REASON_RUGS_EXHAUSTED: labels.rugs_exhausted,
+        engine.REASON_LAST_PLAYER: labels.last_player_standing,
+    }[reason]
+    settled = {"score": [], "dirhams": [labels.dirhams_tie_break], "shared": [labels.shared]}
+    assert " ".join(t.text for t in lines) == " · ".join([ended, *settled[tie_break]])
+    x0, y0, x1, y1 = layout(size, state.players, portrait).panel_box
+    image = board_image(state, size=size, labels=labels, final=True, portrait=portrait)
+    for line in lines:
+        assert line.size * PHONE_WIDTH / size >= READABLE_ON_A_PHONE, (line.text, line.size)
+        assert width(line.text, line.size) <= line.box[2] - line.box[0], line.text
+        assert x0 <= line.box[0] < line.box[2] <= x1
+        assert _ink_columns(image.crop(line.box), line.fill), line.text
+    columns = [t for t in model.texts if t.role == "column"]
+    assert y0 < lines[0].box[1]
+    assert lines[-1].box[3] <= min(t.box[1] for t in columns)
+    assert all(y0 <= seat.box[1] < seat.box[3] <= y1 for seat in model.seats)

@@ -6,6 +6,7 @@ and any language's words and separators."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
@@ -26,6 +27,7 @@ from render.rating_chart import (
     main,
     render_rating_chart,
 )
+from render.text import draw_text
 from render.vision import DEFICIENCIES, closest_pair
 from tests.render.conftest import decode
 
@@ -168,6 +170,22 @@ def test_the_last_value_is_ringed_at_the_line_s_end() -> None:
     centre = sum(x for x, _ in ring) / len(ring)
     line_end = max(x for x, _ in pixels(image, LINE))
     assert abs(centre - line_end) <= 12
+
+
+def test_the_large_number_is_the_rating_now_not_the_best(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The large number in the corner is what a member reads first: after a loss it is the
+    rating they have now, below their best."""
+    bold: list[tuple[int, str]] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], words: str, **how: Any) -> None:
+        if how.get("bold"):
+            bold.append((how["size"], words))
+        draw_text(image, xy, words, **how)
+
+    monkeypatch.setattr(rating_chart, "draw_text", recording)
+    render_rating_chart((1500, 1600, 1550))
+    largest = max(size for size, _ in bold)
+    assert [words for size, words in bold if size == largest] == ["1,550"]
 
 
 def test_the_provisional_band_covers_just_the_provisional_ratings() -> None:

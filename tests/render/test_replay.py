@@ -84,7 +84,7 @@ def test_the_last_frame_shows_the_final_ranking(
     assert len(titles) == state.turn + 1, "a title on every frame"
     *turns, last = titles
     assert all(drawn[i].startswith("Turn ") for i in turns)
-    assert drawn[last] == "Game over · all rugs laid"
+    assert drawn[last : last + 2] == ["Game over", "all rugs laid"]
     assert [text for text in drawn[last:] if text.startswith("#")] == ["#1", "#2", "#3", "#4"]
     assert not any(text.startswith("#") for text in drawn[:last]), "ranked at the end alone"
 

@@ -22,6 +22,7 @@ from bot.presentation.messages import number
 from bot.presentation.messages import text as catalogue
 from render import standings
 from render.fonts import covers, font
+from render.names import ELLIPSIS
 from render.standings import StandingsRow, StandingsTable, render_standings, standings_size
 from render.text import draw_text
 from render.vision import DEFICIENCIES, _to_linear, simulate
@@ -62,14 +63,16 @@ def table(rows: int = 5, name: str = "Amina") -> StandingsTable:
 
 @dataclass(frozen=True, slots=True)
 class Drawn:
-    """One text as the picture drew it: its size, the box its ink fills, its colour and the
-    colour under it (the commonest in its box just before it was drawn)."""
+    """One text as the picture drew it: its size, the box its ink fills, its colour, the
+    colour under it (the commonest in its box just before it was drawn) and whether it is
+    drawn in the bold face."""
 
     text: str
     size: int
     box: tuple[float, float, float, float]
     fill: tuple[int, int, int]
     ground: tuple[int, int, int]
+    bold: bool = False
 
 
 def drawn_texts(table: StandingsTable, monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
@@ -83,7 +86,8 @@ def drawn_texts(table: StandingsTable, monkeypatch: pytest.MonkeyPatch) -> list[
         box = (x + left, y + top, x + right, y + bottom)
         under = image.crop(box).getcolors(1 << 16) or []
         _, ground = max(under, key=lambda counted: counted[0])
-        found.append(Drawn(text, size, box, how["fill"], cast(tuple[int, int, int], ground)))
+        ground_rgb = cast(tuple[int, int, int], ground)
+        found.append(Drawn(text, size, box, how["fill"], ground_rgb, bold))
         draw_text(image, xy, text, **how)
 
     with monkeypatch.context() as patched:
@@ -273,7 +277,65 @@ def test_the_picture_is_as_tall_as_its_rows_and_always_the_same() -> None:
     assert render_standings(table(5)) == png
 
 
-def test_names_the_font_cannot_draw_or_fit_still_give_a_picture() -> None:
-    for name in ("🎲🎲", "李雷", "A" * 120, "Олександра-Катерина Шевченко-Коваленко"):
-        image = decode(render_standings(table(2, name)))
-        assert image.size == standings_size(2)
+def named(*names: str, leader: bool = False) -> StandingsTable:
+    """A table of one row per name, in that order, every row a leader's or none."""
+    rows = tuple(
+        StandingsRow(str(rank), name, ("2", "6", "140", "60", "1"), leader)
+        for rank, name in enumerate(names, start=1)
+    )
+    return dataclasses.replace(table(1), rows=rows)
+
+
+def row_names(shown: StandingsTable, texts: list[Drawn]) -> list[str]:
+    """The name each row draws, row by row: the second text from the left in its band."""
+    names = []
+    for k in range(len(shown.rows)):
+        top = standings.TITLE_HEIGHT + standings.HEADER_HEIGHT + k * standings.ROW_HEIGHT
+        in_row = [d for d in texts if top <= (d.box[1] + d.box[3]) / 2 < top + standings.ROW_HEIGHT]
+        names.append(sorted(in_row, key=lambda d: d.box[0])[1].text)
+    return names
+
+
+def assert_no_box(texts: list[Drawn]) -> None:
+    """Every character drawn has a glyph in the face it is drawn in (bold for a leader's
+    name): the picture never shows a box (tofu)."""
+    for drawn in texts:
+        missing = [c for c in drawn.text if c != " " and not covers(c, bold=drawn.bold)]
+        assert not missing, (drawn.text, drawn.bold, missing)
+
+
+@pytest.mark.parametrize("leader", [False, True], ids=["player", "leader"])
+def test_names_the_font_cannot_draw_or_fit_still_give_a_picture(
+    leader: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the font lacks is dropped, and a name with nothing left is drawn as "?"; a name
+    too long for its column ends in an ellipsis; no character is drawn as a box."""
+    long_latin, long_cyrillic = "A" * 120, "Олександра-Катерина Шевченко-Коваленко"
+    shown = named("🎲🎲", "李雷", long_latin, long_cyrillic, "Anna 🌸", leader=leader)
+    assert decode(render_standings(shown)).size == standings_size(5)
+    texts = drawn_texts(shown, monkeypatch)
+    star = f"{standings.STAR} " if leader else ""
+    drawn = row_names(shown, texts)
+    assert all(name.startswith(star) for name in drawn)
+    names = [name.removeprefix(star) for name in drawn]
+    assert names[:2] == ["?", "?"]
+    assert names[2].endswith(ELLIPSIS)
+    assert long_latin.startswith(names[2][:-1])
+    assert long_cyrillic.startswith(names[3].removesuffix(ELLIPSIS))
+    assert names[4] == "Anna"
+    assert_no_box(texts)
+
+
+def test_a_leader_s_fancy_letters_are_drawn_as_plain_bold_letters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discord's "font generator" names use the mathematical sans-serif letters, which the
+    regular face has and the bold one lacks: a leader's name, drawn in bold, reads in plain
+    letters, not boxes; a player's keeps its letters as given."""
+    fancy = "\U0001d5a0\U0001d5c6\U0001d5c2\U0001d5c7\U0001d5ba"  # "Amina" in sans-serif
+    assert all(covers(c) and not covers(c, bold=True) for c in fancy)
+    leading, following = named(fancy, leader=True), named(fancy)
+    texts = drawn_texts(leading, monkeypatch)
+    assert row_names(leading, texts) == [f"{standings.STAR} Amina"]
+    assert_no_box(texts)
+    assert row_names(following, drawn_texts(following, monkeypatch)) == [fancy]

@@ -23,7 +23,9 @@ from bot.presentation.analysis import (
     swing_lines,
 )
 from bot.presentation.messages import LANGUAGES
+from bot.workers.jobs import analysis_picture
 from engine import record_from_json
+from render.analysis import analysis_lines
 from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_languages import english_in
 
@@ -157,6 +159,19 @@ def test_the_picture_writes_each_seat_s_luck_as_its_language_writes_numbers(
     language: str, written: tuple[str, ...]
 ) -> None:
     assert analysis_texts(golden("4p-standard"), 12, language).luck_values == written
+
+
+@pytest.mark.parametrize(("language", "quarter"), [("en", "25%"), ("fr", "25 %"), ("uk", "25 %")])
+def test_the_chart_s_axis_writes_percentages_as_the_accuracy_rows_do(
+    language: str, quarter: str
+) -> None:
+    """One picture writes a percentage one way: the axis of the chances as its accuracy rows
+    ("96 %" in French and Ukrainian, with a narrow space the picture draws as a space)."""
+    found = golden("3p-elimination")
+    picture = analysis_picture(found, analysis_texts(found, 12, language, SUMMARIES))
+    lines = analysis_lines(picture)
+    assert quarter in [t.text for t in lines if t.role == "axis"]
+    assert next(t.text for t in lines if t.role == "accuracy") == quarter.replace("25", "96")
 
 
 def test_a_game_without_payments_says_so() -> None:
