@@ -412,6 +412,13 @@ def _portrait(
     boxes = [(right - room, line, right, line + columns_h) for right in columns]
     _column_names(builder, boxes, max(9, round(cell * 0.2)))
     row_top = line + columns_h
+    rank_left, rank_size, rank_gap = round(cell * 0.2), max(10, round(cell * 0.24)), cell * 0.12
+    # the swatches start after the widest place's words, a gap apart ("n° 4", "№4")
+    widest = max(
+        width(drawable(labels.rank.format(n=n), bold=True), rank_size, bold=True)
+        for n in range(1, state.players + 1)
+    )
+    ranked_x = max(round(cell * 0.75), round(rank_left + widest + rank_gap))
     for index, (seat, place) in enumerate(_rows(state, final)):
         top = row_top + index * row_h
         mid = top + row_h / 2
@@ -420,11 +427,12 @@ def _portrait(
         x = round(cell * 0.55)
         if place is not None:
             rank_color = palette.ASSAM_RING if place == 1 else palette.TEXT
-            box = (round(cell * 0.2), top, x + round(cell * 0.2), top + row_h)
+            box = (rank_left, top, round(ranked_x - rank_gap), top + row_h)
             rank = labels.rank.format(n=place)
-            size = max(10, round(cell * 0.24))
-            builder.text("rank", seat, rank, box, size, bold=True, fill=rank_color, shrink=True)
-            x = round(cell * 0.75)
+            builder.text(
+                "rank", seat, rank, box, rank_size, bold=True, fill=rank_color, shrink=True
+            )
+            x = ranked_x
         side = round(row_h * 0.78)
         name_x = x + _swatch_span(state, seat, side) + round(cell * 0.05)
         name_box = (name_x, top, columns[0] - round(w * 0.1), top + row_h)

@@ -171,3 +171,22 @@ def test_why_the_game_ended_is_written_whole_and_readable_on_a_phone(
     assert y0 < lines[0].box[1]
     assert lines[-1].box[3] <= min(t.box[1] for t in columns)
     assert all(y0 <= seat.box[1] < seat.box[3] <= y1 for seat in model.seats)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("portrait", LAYOUTS)
+def test_a_place_s_words_end_before_its_seat_s_swatches(
+    catalogue: dict[str, Labels], game_over: Moment, language: str, portrait: bool
+) -> None:
+    """The final ranking's "n° 4" or "№4" stands apart from the swatches after it, by at
+    least a tenth of a square, at the bot's sizes."""
+    labels = catalogue[language]
+    for size in (REPLAY_SIZE, DEFAULT_SIZE):
+        model = panel_model(
+            game_over.state, size=size, portrait=portrait, labels=labels, final=True
+        )
+        cell = layout(size, game_over.state.players, portrait).cell
+        for entry in model.seats:
+            (rank,) = [t for t in model.texts if t.role == "rank" and t.seat == entry.seat]
+            end = rank.box[0] + width(rank.text, rank.size, bold=True)
+            assert entry.swatches[0] - end >= cell * 0.1, (size, rank.text, end, entry.swatches)
