@@ -5,7 +5,8 @@ on the game, pings anyone or adds a message to the channel.
 
 The direct messages go out in the background once a game's message is posted (`shown`), one
 game's in order; a finished game's end held for a watcher in their quiet hours goes once they
-end; a restart sends what its watchers were not told yet (`resume`)."""
+end; a start learns the watched games before the games' messages are caught up (`learn`), so
+that the catch-up tells their watchers, then sends what they were not told yet (`resume`)."""
 
 from __future__ import annotations
 
@@ -158,9 +159,19 @@ class WatchMessages:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def learn(self) -> None:
+        """At the start, before any game is shown: learn the watched games, so that the
+        catch-up of the games' messages tells their watchers what it shows (a game stopped
+        before its end included, which no seq marks as news)."""
+        try:
+            await self._watch.start()
+        except Exception as error:  # a courtesy: logged, never in the way of the start
+            log.warning("the watched games were not read (%s)", why(error))
+
     async def resume(self) -> None:
-        """At the start: learn the watched games, and send what their watchers were not told
-        yet."""
+        """At the start, once the games' messages are caught up: learn the watched games (a
+        read again after `learn`: it adds what failed or came meanwhile), and send what their
+        watchers were not told yet."""
         try:
             await self._watch.start()
             views = await self._watch.games_behind()

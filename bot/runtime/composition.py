@@ -99,6 +99,8 @@ class Bot:
         self.supervisor.start("database-watch", self.watch.run)
         if self.store.database.backend == "sqlite":
             await self.store.drop_claims()
+        if self.watchers is not None:  # first: the catch-up tells the watchers what it shows
+            await self.watchers.learn()
         await self.display.resume_displays()
         if self.seats is not None:  # requests left open by a game another run ended
             await self.seats.close_for_ended_games()

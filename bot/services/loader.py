@@ -426,16 +426,37 @@ class GameLoader:
             await self.store.set_nudge_message(game_id, message_id)
             self._cached_game(game_id, lambda game: replace(game, nudge_message_id=message_id))
 
-    async def hints_used(self, game_id: int, user_id: int, used: int) -> None:
-        """The game in memory, if it is, learns the person's count of hints used as stored."""
+    async def take_hint(self, game_id: int, user_id: int, allowance: int) -> int | None:
+        """Count one more hint used by the person in the game (bot.storage.hints): how many
+        they have used with it, or None (nothing counted) when they had used `allowance`."""
         async with self.locked(game_id):
-            cached = self._cache.get(game_id)
-            if cached is not None:
-                players = tuple(
-                    replace(player, hints_used=used) if player.user_id == user_id else player
-                    for player in cached.players
-                )
-                self._cache[game_id] = replace(cached, players=players)
+            used = await self.store.take_hint(game_id, user_id, allowance)
+            if used is not None:
+                self._hints_used(game_id, user_id, used)
+            return used
+
+    async def give_back_hint(self, game_id: int, user_id: int) -> int | None:
+        """Count one hint fewer used by the person in the game: how many they have used now,
+        or None (nothing changed) when they had used none."""
+        async with self.locked(game_id):
+            used = await self.store.give_back_hint(game_id, user_id)
+            if used is not None:
+                self._hints_used(game_id, user_id, used)
+            return used
+
+    def _hints_used(self, game_id: int, user_id: int, used: int) -> None:
+        """The game in memory, if it is, learns the person's count as stored, and the `rev` the
+        write moved on by one. Under the game's lock, nothing of this process reloaded it
+        since the write: the copy matches the row again only if it matched it before (had
+        another process changed the seats, the row's `rev` is ahead of the copy's still)."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            players = tuple(
+                replace(player, hints_used=used) if player.user_id == user_id else player
+                for player in cached.players
+            )
+            game = replace(cached.game, rev=cached.game.rev + 1)
+            self._cache[game_id] = replace(cached, game=game, players=players)
 
     def _cached_game(self, game_id: int, change: Callable[[GameRow], GameRow]) -> None:
         """The game in memory, if it is, with its row changed as it was stored."""

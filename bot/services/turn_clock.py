@@ -279,6 +279,8 @@ class TurnClockService:
         self._held_at = found.held if self._away is not None else None
         if self._held_at is not None:
             moments.append(self._held_at)
+        if found.unshown_elsewhere is not None:  # its own process has it first
+            moments.append(found.unshown_elsewhere + _DISPLAY_PATIENCE + SHARD_GRACE)
         moments.extend(
             moment for game in changes if game is not None and (moment := _next_moment(game))
         )

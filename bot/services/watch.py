@@ -156,8 +156,9 @@ class WatchService:
         return None if until is None else max(until - self._loader.now(), timedelta())
 
     async def games_behind(self) -> list[GameView]:
-        """The games whose watchers were not told what their message shows (after a restart,
-        once `start` learnt the watched games)."""
+        """The games whose watchers were not told what their message shows, or that they
+        were stopped before their end (after a restart, once `start` learnt the watched
+        games)."""
         views = []
         for game_id in await self._store.games_behind():
             async with self._loader.locked(game_id):

@@ -20,6 +20,7 @@ from bot.storage.game_rows import (
     ALL_SHARDS,
     FIRST_DUE,
     FIRST_DUE_SHOWN,
+    FIRST_UNSHOWN,
     GAME_COLUMNS,
     MINE_TO_CLAIM,
     MINE_TO_PLAN,
@@ -115,15 +116,15 @@ class DueWorkStore(GameTable):
     async def next_moments(
         self, now: datetime, owner: str, shards: ShardSet = ALL_SHARDS
     ) -> NextMoments:
-        """`next_due` (of the games in `shards`, and apart of the others), `oldest_unshown`,
-        `next_lease_end` for `owner` at `now`, and the next release of a held notice
+        """`next_due` and `oldest_unshown` (of the games in `shards`, and apart of the
+        others), `next_lease_end` for `owner` at `now`, and the next release of a held notice
         (bot.storage.away), read in one statement."""
         async with self._db.single_read() as conn:
             row = await conn.fetchrow(
                 f"SELECT ({FIRST_DUE_SHOWN} AND {MINE_TO_PLAN}) AS due, "
                 f"({FIRST_DUE_SHOWN} AND NOT {MINE_TO_PLAN}) AS due_elsewhere, "
-                "(SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
-                f"AND {NOT_SHOWN} AND {UNCLAIMED}) AS oldest_unshown, "
+                f"({FIRST_UNSHOWN} AND {MINE_TO_PLAN}) AS oldest_unshown, "
+                f"({FIRST_UNSHOWN} AND NOT {MINE_TO_PLAN}) AS unshown_elsewhere, "
                 "(SELECT min(claimed_until) FROM games WHERE claimed_until > $1 "
                 "AND claimed_by IS DISTINCT FROM $2) AS lease_end, "
                 "(SELECT min(CASE WHEN claimed_until > $1 THEN claimed_until ELSE release_at "
@@ -134,11 +135,12 @@ class DueWorkStore(GameTable):
                 shards.count,
             )
         assert row is not None
-        due_at, unshown, lease_end, elsewhere, held = (
+        columns = ("due", "oldest_unshown", "lease_end", "due_elsewhere", "held")
+        due_at, unshown, lease_end, elsewhere, held, unshown_elsewhere = (
             time_from_column(None if row[column] is None else str(row[column]))
-            for column in ("due", "oldest_unshown", "lease_end", "due_elsewhere", "held")
+            for column in (*columns, "unshown_elsewhere")
         )
-        return NextMoments(due_at, unshown, lease_end, elsewhere, held)
+        return NextMoments(due_at, unshown, lease_end, elsewhere, held, unshown_elsewhere)
 
     async def claim_due(
         self,
@@ -152,20 +154,23 @@ class DueWorkStore(GameTable):
     ) -> list[GameRow]:
         """Claim for `owner` until `until`, in one statement, at most `limit` games with due
         work that no other process holds: running games shown up to date whose reminder or
-        automatic move is due by `now` (by `others_by` for a game outside `shards`: its own
-        process has it first), and started games whose last change, made by `changed_by`, is
-        still not shown. The games claimed, oldest first.
+        automatic move is due by `now`, and started games whose last change, made by
+        `changed_by`, is still not shown; for a game outside `shards`, by `others_by` (its own
+        process has it first), and a change made that much earlier than `changed_by`. The
+        games claimed, oldest first.
 
         On PostgreSQL the candidate rows are locked as they are picked and rows another
         process is claiming are skipped; SQLite serialises its write transactions."""
         lock = " FOR UPDATE SKIP LOCKED" if self._db.backend == "postgres" else ""
+        others_changed_by = changed_by if others_by is None else changed_by - (now - others_by)
         async with self._db.single_write() as conn:
             rows = await conn.fetch(
                 "UPDATE games SET claimed_by = $2, claimed_until = $3 WHERE id IN ("
                 "SELECT id FROM games WHERE (("
                 f"status = 'running' AND {SHOWN} AND (due_at <= $1 OR remind_at <= $1) "
                 f"AND ({MINE_TO_CLAIM} OR due_at <= $6 OR remind_at <= $6)) "
-                f"OR (status IN ('running', 'over') AND {NOT_SHOWN} AND updated_at <= $4)) "
+                f"OR (status IN ('running', 'over') AND {NOT_SHOWN} AND updated_at <= $4 "
+                f"AND ({MINE_TO_CLAIM} OR updated_at <= $9))) "
                 f"AND {UNCLAIMED} ORDER BY id LIMIT $5{lock}) "
                 f"RETURNING {GAME_COLUMNS}",
                 time_to_column(now),
@@ -176,6 +181,7 @@ class DueWorkStore(GameTable):
                 time_to_column(now if others_by is None else others_by),
                 shards.pattern(),
                 shards.count,
+                time_to_column(others_changed_by),
             )
         return sorted((game_of(row) for row in rows), key=lambda game: game.id)
 

@@ -173,7 +173,8 @@ class NextMoments:
     due: datetime | None
     """The earliest reminder or automatic move of a running game shown up to date."""
     oldest_unshown: datetime | None
-    """When the oldest change not yet shown of a started game was made."""
+    """When the oldest change not yet shown of a started game was made (of a game in a
+    shard the process holds)."""
     lease_end: datetime | None
     """When the first claim another process holds runs out."""
     due_elsewhere: datetime | None = None
@@ -182,6 +183,9 @@ class NextMoments:
     held: datetime | None = None
     """When the next notice held during quiet hours is to go, or a claim on one runs out
     (bot.storage.away)."""
+    unshown_elsewhere: datetime | None = None
+    """When the oldest change not yet shown of a game in a shard the process does not hold was
+    made (its own process has it first, as `due_elsewhere`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +273,12 @@ FIRST_DUE_SHOWN = (
 )
 """The earliest reminder or automatic move of the running games shown up to date that the
 process `$2` may claim at `$1` (a condition on the games may follow)."""
+FIRST_UNSHOWN = (
+    "SELECT min(updated_at) FROM games WHERE status IN ('running', 'over') "
+    f"AND {NOT_SHOWN} AND {UNCLAIMED}"
+)
+"""When the oldest change not yet shown was made, of the started games the process `$2` may
+claim at `$1` (a condition on the games may follow)."""
 SCHEDULE_CHANNEL = "marrakech_schedule"
 """The PostgreSQL channel notified when a turn clock or what a game's message shows changes."""
 NOTIFY = f", pg_notify('{SCHEDULE_CHANNEL}', '') AS notified"

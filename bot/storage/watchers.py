@@ -113,13 +113,14 @@ class WatchStore:
         return [int(row[0]) for row in rows]
 
     async def games_behind(self) -> list[int]:
-        """The games with a watcher not yet told what the game's message shows (a restart
-        catches them up)."""
+        """The games with a watcher asking for direct messages not yet told what the game's
+        message shows, or that the game was stopped before its end (a stop moves no seq: it
+        is news whatever the watcher was told); a restart catches them up."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 "SELECT DISTINCT w.game_id FROM watchers w JOIN games g ON g.id = w.game_id "
-                "WHERE w.dms = 1 AND g.board_message_seq IS NOT NULL "
-                "AND w.sent_seq < g.board_message_seq ORDER BY w.game_id"
+                "WHERE w.dms = 1 AND (g.status = 'aborted' OR (g.board_message_seq IS NOT NULL "
+                "AND w.sent_seq < g.board_message_seq)) ORDER BY w.game_id"
             )
         return [int(row[0]) for row in rows]
 

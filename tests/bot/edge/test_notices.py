@@ -9,7 +9,8 @@ language. Likewise a game stopped early (aborted by its host, or abandoned) whos
 showed: the two catch-ups tell the end once and leave no button to click, and so do two
 showings of it at once by one display; and a seat taken back from the AI whose return nothing
 told: the two catch-ups tell it once, and tell the handover before it in its turn's line even
-when the seat was taken back before that turn was shown. An end or a return whose notice
+when the seat was taken back before that turn was shown; a return another process told first
+still answers the rejoin command, privately. An end or a return whose notice
 Discord refused is not recorded as told: the next catch-up tells it, once. A restarted display
 waits out Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may
 have used before it tells such a return, and never waits for a window only its own notice
@@ -397,6 +398,30 @@ async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -
     await caught_up_twice(edge)
 
     await rejoin_told_once(edge, back)
+
+
+async def test_a_rejoin_another_process_told_first_still_answers_the_command_privately(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the rejoin's commit and its answer, another process's catch-up told the return
+    in the channel and recorded it: the command is still answered, privately, so the person is
+    not left at "thinking" with their seat back."""
+    back = await handed_to_ai(edge)
+    play = edge.bot.display._play
+    untold = play.rejoins_not_shown
+
+    async def told_elsewhere(game_id: int) -> list[int]:
+        for user_id in await untold(game_id):
+            await play.mark_rejoin_shown(game_id, user_id)  # the other process told it
+        return []
+
+    monkeypatch.setattr(play, "rejoins_not_shown", told_elsewhere)
+    answer = await asyncio.wait_for(edge.slash(back, "marrakech", "rejoin").answer(), timeout=15)
+    assert answer.ephemeral
+    assert answer.content == messages.text("rejoin.done", "en", user=f"<@{back.id}>", game_id=1), (
+        answer.content
+    )
+    assert not rejoin_told(edge, back), "the channel is not told a second time"
 
 
 async def test_a_seat_the_ai_never_took_over_is_never_told_as_taken_back(edge: Edge) -> None:

@@ -136,6 +136,26 @@ async def test_the_owner_draws_at_once_without_asking_discord() -> None:
     scene.message.edit.assert_awaited_once()
 
 
+async def test_the_owner_draws_again_what_another_process_stored_while_it_drew() -> None:
+    """Another process changes the tournament while the owner draws what it read before, and
+    tells this one nothing: the owner reads it again after its edit, so the message ends on
+    what is stored."""
+    scene = Scene([SHARD], LATEST)
+    older = [view(status=TournamentStatus.SIGNUP)]  # the read the owner draws
+
+    async def look(*_: Any) -> Any:
+        return older.pop() if older else TOURNAMENT
+
+    cast(Any, scene.display._service).look = look
+    await scene.redraw()
+    while TOURNAMENT.id in scene.display._drawing:
+        await scene.display._drawing[TOURNAMENT.id]
+    assert scene.message.edit.await_count == 2, scene.message.edit.await_args_list
+    assert [f.filename for f in scene.message.edit.await_args.kwargs["attachments"]] == [
+        shown.STANDINGS_NAME
+    ], "the last edit draws the stored standings"
+
+
 @pytest.mark.parametrize("shards", [[SHARD], [1 - SHARD]], ids=["owner", "another"])
 async def test_a_start_draws_an_end_its_message_does_not_show(shards: list[int]) -> None:
     # The process that ended the tournament died before it drew the end.

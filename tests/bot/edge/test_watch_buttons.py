@@ -367,3 +367,37 @@ async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_th
     told = [m.content for m in edge.fake.messages(dm)]
     assert len(told) == 2, f"then each turn: {told}"
     assert "**Game #1 · turn 2**" in told[-1], told
+
+
+@pytest.mark.parametrize("messages", [True, False], ids=["messages", "no messages"])
+async def test_a_start_tells_the_watchers_a_stop_the_last_run_never_showed_and_ends_the_watch(
+    edge: Edge, messages: bool
+) -> None:
+    """The last run aborted the game and was killed before it showed the abort. The next
+    start knows no watched game until it reads them, which it does before its catch-up shows
+    the abort: a watcher with messages is told the game was stopped, and the watch ends, a
+    watcher without messages's too (told nothing)."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    if messages:
+        await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    await play_turn(edge, turn)
+    dm = edge.fake.dm_channel(edge.outsider)
+    told = [m.content for m in edge.fake.messages(dm)]
+    assert len(told) == int(messages)
+    await edge.service.play.abort(1, edge.host.id)  # committed, shown by nothing
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    watchers._watch._watched.clear()  # as a process just started knows them
+    watchers._watch._kept.clear()
+    await edge.bot.before_connect()  # the next start
+    await watchers.idle()
+    now = [m.content for m in edge.fake.messages(dm)]
+    if messages:
+        assert len(now) == 2, now
+        assert now[-1].splitlines()[-1] == (
+            "Game #1 was stopped before its end; you no longer watch it."
+        )
+    else:
+        assert now == [], "told nothing"
+    assert await watchers._watch._store.get(1, edge.outsider.id) is None, "the watch is over"

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
 from bot.services import GameStatus, turn_clock
 from bot.storage import Database
 from bot.storage.away import HeldNotice
+from bot.storage.game_rows import ALL_SHARDS, NextMoments, ShardSet
 from tests.bot.services.test_async_play import (
     BOB,
     CHANNEL,
@@ -145,3 +146,35 @@ async def test_a_notice_held_while_it_sleeps_until_woken_wakes_it_at_the_notice_
     assert wakes.count == 0, "not at once"
     await asyncio.wait_for(wakes.woken.wait(), WAIT_SECONDS)
     assert wakes.count == 1
+
+
+async def test_a_change_made_while_it_reads_when_to_look_next_is_looked_at_in_time(
+    table: Table,
+) -> None:
+    """A change due in 5 minutes is made while the turn clock reads the database for its next
+    look (the read misses it, and no timer is set for it once the look is planned): the
+    scheduler still sleeps no longer than until the change is due."""
+    view = await two_humans(table, limit=3600)
+    await table.scheduler.seconds_to_sleep()  # planned: the reminder, half an hour away
+    store = table.service.turns._store
+    read = store.next_moments
+    reading, go_on = asyncio.Event(), asyncio.Event()
+
+    async def held(now: datetime, owner: str, shards: ShardSet = ALL_SHARDS) -> NextMoments:
+        found = await read(now, owner, shards)  # read before the change below
+        reading.set()
+        await go_on.wait()
+        return found
+
+    store.next_moments = held  # type: ignore[method-assign]
+    looking = asyncio.create_task(table.scheduler.seconds_to_sleep())
+    await reading.wait()
+    game = await table.service.loader.store.get(view.id)
+    assert game is not None
+    table.service.loader.schedule_changed(
+        replace(game, remind_at=table.clock() + timedelta(minutes=5))
+    )
+    go_on.set()
+    sleep = await looking
+    assert sleep is not None
+    assert sleep <= 5 * 60, f"asleep for {sleep} s, the change due in 300 s"

@@ -1,11 +1,13 @@
 """Several bot processes on one database (each back end): each process is a GameService with
 a database connection (pool) of its own, as two processes would have. A process that fell
-behind accepts the next legitimate click; each piece of due work is claimed by one process,
-and taken over when its claim runs out; another shard's due work is left to its own process
-for 5 s; a reminder goes out once however the processes race; a start-up catch-up is done by
-the process that claims the game; an AI turn whose seat was taken back or handed over in the
-other process meanwhile is not played, nor is a paused game ended as abandoned once a person
-took a seat back. Time only moves when a test moves it; nothing sleeps."""
+behind accepts the next legitimate click, and learns the hints used in the other; a message
+recorded late, after the other moved the game on, leaves no older game in memory; each piece
+of due work is claimed by one process, and taken over when its claim runs out; another
+shard's due work (a display to repair included) is left to its own process for 5 s; a
+reminder goes out once however the processes race; a start-up catch-up is done by the process
+that claims the game; an AI turn whose seat was taken back or handed over in the other process
+meanwhile is not played, nor is a paused game ended as abandoned once a person took a seat
+back. Time only moves when a test moves it; nothing sleeps."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.services import DueKind, DueWork, GameService, GameStatus, GameView
+from bot.services.deadlines import DISPLAY_PATIENCE_SECONDS
 from bot.services.errors import StaleBoardError
 from bot.services.loader import CLAIM_LEASE_SECONDS
 from bot.services.substitutes import Handover
@@ -24,7 +27,9 @@ from bot.storage import Database, GameStore, open_database
 from bot.storage.game_rows import GameRow, ShardSet
 from tests.bot.services.test_async_play import (
     BOB,
+    CHANNEL,
     FAST_AI,
+    GUILD,
     HOST,
     LIMIT,
     ManualClock,
@@ -110,6 +115,60 @@ async def test_a_message_recorded_elsewhere_is_seen(first: Table, second: Table)
     await second.service.play.look(view.id)
     await first.service.play.set_board_message(view.id, 4242, view.seq)
     assert (await second.service.play.look(view.id)).game.board_message_id == 4242
+
+
+async def test_a_message_recorded_after_another_process_moved_the_game_on_shows_its_move(
+    first: Table, second: Table
+) -> None:
+    """A slow post lands after the other process moved the game on: recording its message must
+    not put the newer row on the older game in memory (a click at the current seq would be
+    played on the old position)."""
+    view = await two_humans(first)
+    assert (await second.service.play.look(view.id)).seq == view.seq  # both hold it
+    mover = view.user_to_move
+    assert mover is not None
+    moved = await second.service.play.act(view.id, mover, view.seq, choose(view))
+    assert moved.seq > view.seq
+    await first.service.play.set_board_message(view.id, 4242, view.seq)
+    seen = await first.service.play.look(view.id)
+    assert seen.seq == moved.seq
+    assert seen.state == moved.state, "the game as the other process left it"
+
+
+async def test_hints_used_in_one_process_are_known_to_another_holding_the_game(
+    first: Table, second: Table
+) -> None:
+    """The hints used live with the seats, not in the game's row: taking them moves the
+    game's `rev`, so the other process's copy is read again (a turn it posts offers no Hint to
+    a person with none left), and the process that took them keeps its own copy."""
+    view = await first.service.lobby.create_lobby(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=HOST,
+        seats=2,
+        turn_limit_seconds=LIMIT,
+        coach=True,
+    )
+    await first.service.lobby.join(view.id, BOB)
+    view = await first.service.lobby.start(view.id, HOST)
+    mover = view.user_to_move
+    assert mover is not None
+
+    def hints_used(view: GameView) -> int:
+        player = view.player_at(view.seat_of(mover))
+        assert player is not None
+        return player.hints_used
+
+    assert hints_used(await second.service.play.look(view.id)) == 0  # held in memory there
+    hints = first.service.hints
+    while await hints.take(view.id, mover) is not None:
+        pass  # every hint used, in the first process
+    seen = await second.service.play.look(view.id)
+    assert hints_used(seen) == hints.allowance
+    mine = first.service.loader.in_memory(view.id)
+    assert mine is not None
+    assert (await first.service.play.look(view.id)).players == seen.players
+    assert first.service.loader.in_memory(view.id) is mine, "its own copy kept, not rebuilt"
 
 
 async def test_due_work_plays_the_game_another_process_moved_since_it_was_cached(
@@ -360,6 +419,39 @@ async def test_another_shard_s_due_work_is_left_to_its_own_process_for_five_seco
     clock.advance(1)
     work = await mine.turns.due_work()
     assert [piece.game_id for piece in work] == [view.id], "5 s overdue: taken over"
+
+
+async def test_another_shard_s_display_to_repair_is_left_to_its_own_process_for_five_seconds(
+    database: Database,
+) -> None:
+    """A game of a server on shard 1 of 2 whose first turn never showed (its post failed):
+    showing it is due work of its own, posted in that channel, so a process holding shard 0
+    leaves it to the shard's own process for 5 s after the display's patience ran out, and
+    plans to look then, not before."""
+    clock = ManualClock()
+    mine = GameService(
+        GameStore(database),
+        clock=clock,
+        seeds=seeds,
+        ai_budget=FAST_AI,
+        owner="shard-0",
+        shards=ShardSet(2, (0,)),
+    )
+    view = await mine.lobby.create_lobby(
+        guild_id=1 << 22, channel_id=730, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
+    )
+    await mine.lobby.join(view.id, BOB)
+    started_at = clock()
+    view = await mine.lobby.start(view.id, HOST)  # never shown
+    patience = timedelta(seconds=DISPLAY_PATIENCE_SECONDS)
+    assert await mine.turns.next_due() == started_at + patience + timedelta(seconds=5)
+    clock.advance(DISPLAY_PATIENCE_SECONDS)
+    assert await mine.turns.due_work() == [], "its own shard's process has it first"
+    clock.advance(4)
+    assert await mine.turns.due_work() == [], "4 s overdue: still its own process's"
+    clock.advance(1)
+    work = await mine.turns.due_work()
+    assert [(piece.game_id, piece.kind) for piece in work] == [(view.id, DueKind.SHOW)]
 
 
 # --- a reminder goes out once ----------------------------------------------------------------

@@ -622,6 +622,30 @@ async def test_processes_racing_over_a_round_pair_it_once_and_split_its_tables(
         await second_db.close()
 
 
+async def test_processes_racing_over_the_last_round_end_the_tournament_once(
+    database_target: str,
+) -> None:
+    """Of the advances racing over the end of the last round, one ends the tournament: only
+    that one's progress is `finished`, so the winner is announced once."""
+    first_db = await open_database(database_target)
+    second_db = await open_database(database_target)
+    try:
+        games, one = services(first_db, "one")
+        _, two = services(second_db, "two")
+        view = await opened(one, PLAYERS[:2], rounds=1)
+        await one.start(view.id, MOD, moderator=False)
+        for game in await set_up(one, view.id):
+            await end_by_resignations(games, game)
+        results = await asyncio.gather(
+            *(service.advance(view.id) for service in (one, two, one, two))
+        )
+        assert sum(progress.finished for progress in results) == 1, "the winner told once"
+        assert (await two.look(view.id)).status is TournamentStatus.OVER
+    finally:
+        await first_db.close()
+        await second_db.close()
+
+
 async def test_a_restarted_process_pairs_the_round_that_the_last_one_left(
     database_target: str,
 ) -> None:

@@ -329,6 +329,30 @@ async def test_a_restart_tells_what_the_game_s_message_shows_and_was_not_told(
     assert await restarted.games_behind() == [], "told once"
 
 
+async def test_a_game_stopped_by_a_process_unaware_of_the_watch_is_told_at_the_next_start(
+    database: Database,
+) -> None:
+    """A process that started before the watch began stops the game (an abandoned game is
+    anyone's due work): it knows no watcher of it, so it tells none, without a round trip.
+    The stop moves no seq, yet the next start finds the game and tells the watcher, once."""
+    _, _, view = await watched_with_messages(database)
+    unaware = service_on(database)
+    stopped = await unaware.play.abort(view.id, HOST)
+    assert await watch_of(unaware, database).news(stopped) == [], "it knows of no watcher"
+
+    restarted = watch_of(service_on(database), database)
+    await restarted.start()
+    (behind,) = await restarted.games_behind()
+    assert behind.status is GameStatus.ABORTED
+    (news,) = await restarted.news(behind)
+    assert news.user_id == WATCHER
+    told = news_text(news, {}).splitlines()
+    assert told[-1] == f"Game #{view.id} was stopped before its end; you no longer watch it."
+    assert await WatchStore(database).get(view.id, WATCHER) is None, "the watch is over"
+    await restarted.start()
+    assert await restarted.games_behind() == [], "told once"
+
+
 async def test_a_watcher_s_messages_are_in_the_language_they_asked_for_them_in(
     database: Database,
 ) -> None:

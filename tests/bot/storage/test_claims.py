@@ -113,6 +113,33 @@ async def test_a_games_due_work_is_its_own_shards_process_first(db: Database) ->
     assert [g.id for g in claimed] == [ours_id, theirs_id], "overdue by the grace: taken over"
 
 
+async def test_a_games_display_to_repair_is_its_own_shards_process_first(db: Database) -> None:
+    """Of two processes holding shard 0 and shard 1 of 2, each claims its own servers'
+    changes never shown once the display's patience ran out (`changed_by`), and the other's
+    only that much later again as the due work's grace (`others_by`); each plans its next look
+    at its own games' changes and at the others' apart."""
+    store = GameStore(db)
+    ids = []
+    for shard in (0, 1):  # started at T1, never shown
+        game = await store.create(lobby(20 + shard, shard << 22), T0)
+        seats = await store.add_ai_seat(game.id, "easy", T0)
+        await store.start(game.id, [seat.key for seat in seats], {}, {}, T1, TurnClock())
+        ids.append(game.id)
+    ours_id, theirs_id = ids
+    first, second = ShardSet(2, (0,)), ShardSet(2, (1,))
+    # The display's patience ran out just now (changed_by = T1); the grace is T2 - T1.
+    assert [g.id for g in await store.claim_due(T2, T1, "a", T3, 10, first, T1)] == [ours_id], (
+        "not yet overdue by the grace: the other shard's game waits for its own process"
+    )
+    assert [g.id for g in await store.claim_due(T2, T1, "b", T3, 10, second, T1)] == [theirs_id]
+    await store.release_claim(theirs_id, "b")
+    claimed = await store.claim_due(T3, T2, "a", T3, 10, first, T2)
+    assert [g.id for g in claimed] == [ours_id, theirs_id], "overdue by the grace: taken over"
+    assert await store.next_moments(T1, "a", first) == NextMoments(
+        None, T1, None, unshown_elsewhere=T1
+    )
+
+
 async def test_a_claim_whose_lease_ran_out_is_taken_over(db: Database) -> None:
     store = GameStore(db)
     game_id = await due_game(store, 10, TurnClock(T0, None, T0))

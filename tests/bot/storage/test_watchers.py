@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import Database, GameStore
+from bot.storage import Database, EndReason, GameStatus, GameStore
 from bot.storage.watchers import Watcher, WatchStore
 from tests.bot.storage.test_store_methods import started
 
@@ -81,6 +81,22 @@ async def test_only_games_with_a_watcher_asking_for_messages_are_watched_or_behi
     game_a, _ = await two_games_watched(db)
     watchers = WatchStore(db)
     assert await watchers.watched_games() == [game_a]
+    assert await watchers.games_behind() == [game_a]
+
+
+async def test_a_game_stopped_before_its_end_is_behind_for_a_watcher_told_all_its_turns(
+    db: Database,
+) -> None:
+    """A stop moves no seq: a watcher asking for messages told up to what the game's message
+    shows is still owed the stop, so a restart catches the game up; a stopped game watched
+    only without messages is not behind."""
+    game_a, game_b = await two_games_watched(db)
+    games, watchers = GameStore(db), WatchStore(db)
+    [read] = await watchers.behind(game_a, 5)
+    assert await watchers.claim(read, 5) is True
+    assert await watchers.games_behind() == [], "told all it shows"
+    for game_id in (game_a, game_b):
+        await games.end(game_id, GameStatus.ABORTED, EndReason.ABORTED_BY_HOST, 100, T1)
     assert await watchers.games_behind() == [game_a]
 
 
