@@ -207,7 +207,8 @@ async def test_the_host_aborts_a_lobby_after_confirming(edge: Edge) -> None:
 
 async def test_the_moderator_s_click_is_checked_again(edge: Edge) -> None:
     """A moderator's question clicked by someone without Manage Channels (a forged payload:
-    Discord shows an ephemeral message to its asker alone) is refused."""
+    Discord shows an ephemeral message to its asker alone) is refused. The moderator's own
+    click aborts the game, and its first message names the moderator, not the host."""
     await started(edge)
     question = await edge.slash(edge.moderator, "marrakech-mod", "abort").answer()
     assert question.content.startswith("Abort game #1?")
@@ -222,6 +223,13 @@ async def test_the_moderator_s_click_is_checked_again(edge: Edge) -> None:
     game = await edge.store.get(1)
     assert game is not None
     assert (game.status, game.ended_by) == (GameStatus.ABORTED, edge.moderator.id)
+    assert game.lobby_message_id is not None
+    lobby_id = game.lobby_message_id
+    aborted_by = f"This game was aborted by <@{edge.moderator.id}>."
+    await edge.fake.wait_until(
+        lambda: aborted_by in edge.fake.world.messages[lobby_id].embed_text(),
+        what="the game's first message naming the moderator",
+    )
 
 
 def click_as(edge: Edge, user: FakeUser, message: FakeMessage, custom_id: str) -> InteractionHandle:

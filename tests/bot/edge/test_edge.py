@@ -284,6 +284,34 @@ async def test_a_missing_permission_is_named_and_nothing_is_created(
         await edge.service.open_game_id(edge.channel.id)
 
 
+async def test_the_lobby_s_commands_name_a_missing_permission_and_change_nothing(
+    edge: Edge,
+) -> None:
+    """As its buttons do, `/marrakech join`, `leave`, `start`, `add-ai` and `remove-ai` check
+    the channel first: in one where the bot may not attach the board, each is refused, naming
+    the permission, and the lobby seats the same people."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Add AI: easy").response()
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    edge.fake.deny_bot(edge.channel, permissions.ATTACH_FILES)
+    for user, command, options in (
+        (edge.outsider, "join", {}),
+        (edge.guest, "leave", {}),
+        (edge.host, "add-ai", {"level": "hard"}),
+        (edge.host, "remove-ai", {}),
+        (edge.host, "start", {}),
+    ):
+        handle = edge.command(user, ("marrakech", command), edge.channel, options, validate=True)
+        answer = await private(handle)
+        assert "missing the Attach Files permission in" in answer, (command, answer)
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    view = await edge.service.play.look(1)
+    assert view.status is GameStatus.LOBBY
+    seated = [(player.user_id, player.ai_level) for player in view.players]
+    assert seated == [(edge.host.id, None), (edge.guest.id, None), (None, "easy")]
+
+
 async def test_in_a_thread_send_messages_in_threads_is_named_without_the_two_it_takes_away(
     edge: Edge,
 ) -> None:
@@ -315,6 +343,35 @@ async def test_lobby_buttons_and_commands_agree(edge: Edge) -> None:
     game = await edge.store.get(1)
     assert game is not None
     assert game.status is GameStatus.ABORTED
+
+
+async def test_the_start_command_answers_privately_and_posts_the_first_turn_at_once(
+    edge: Edge,
+) -> None:
+    """`/marrakech start` does what the Start button does: by the time its handler returns,
+    the first turn is posted calling its mover, and the lobby, its own buttons gone, leads to
+    it. The turn clock is stopped, so the command alone shows the game."""
+    await edge.bot.scheduler.stop()
+    lobby = await lobby_with_guest(edge)
+    answer = await private(edge.slash(edge.host, "marrakech", "start"))
+    assert answer == "Game #1 has started."
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    turns = [m for m in edge.fake.messages(edge.channel) if m.pinged_user_ids]
+    assert len(turns) == 1, "the first turn, calling its mover, is posted once"
+    (turn,) = turns
+    assert turn.pinged_user_ids in ({edge.host.id}, {edge.guest.id}), "its mover alone"
+    assert turn.enabled_buttons()
+    game = await edge.store.get(1)
+    assert game is not None
+    link = message_link(game.guild_id, game.channel_id, turn.id)
+    await edge.fake.wait_until(
+        lambda: (
+            f"[go to its first turn]({link})" in edge.fake.world.messages[lobby.id].embed_text()
+        ),
+        what="the lobby linking to the first turn",
+    )
+    left = {button.label for button in edge.fake.world.messages[lobby.id].enabled_buttons()}
+    assert not left & {"Join", "Leave", "Start", "Cancel"}, "the lobby's own buttons are gone"
 
 
 async def test_joining_a_lobby_one_is_in_already_is_refused_privately_and_changes_nothing(

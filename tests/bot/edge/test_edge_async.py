@@ -167,7 +167,8 @@ async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> Non
         lambda: "AI (easy)" in edge.fake.world.messages[lobby.id].embed_text(),
         what="the lobby lists the AI",
     )
-    assert "full" in await private(edge.slash(edge.guest, "marrakech", "join"))
+    assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "remove-ai"))
+    assert "full" in await private(edge.slash(edge.guest, "marrakech", "join")), "the AI stays"
     assert "An AI left" in await private(edge.slash(edge.host, "marrakech", "remove-ai"))
     assert "no AI seat" in await private(edge.slash(edge.host, "marrakech", "remove-ai"))
     await edge.click(edge.host, lobby, "Add AI: easy").response()

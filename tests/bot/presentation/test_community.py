@@ -153,6 +153,17 @@ def test_a_started_game_s_first_message_counts_the_seats_it_started_with() -> No
         assert (options.value or "").startswith("2 seats · standard rules")
 
 
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("en", "Players (1/3)"), ("fr", "Joueurs (1/3)"), ("uk", "Гравці (1/3)")],
+)
+def test_an_open_lobby_counts_who_is_seated_out_of_its_seats(language: str, heading: str) -> None:
+    """A lobby for 3 with its host alone: whoever looks sees one seated and three seats."""
+    lobby = GameView(game_row(language, GameStatus.LOBBY, seq=0), (Player(100, None),))
+    players, _ = presenter.lobby_post(lobby).embed.fields
+    assert players.name == heading
+
+
 # --- the leaderboard -------------------------------------------------------------------------
 
 

@@ -269,6 +269,22 @@ def test_a_started_lobby_is_no_longer_titled_a_lobby_and_links_to_the_game() -> 
     assert "cancelled" in (presenter.lobby_post(cancelled).embed.description or "")
 
 
+MODERATOR = 300
+"""Someone other than the host (100), who ended the game: a moderator."""
+
+
+def test_a_lobby_or_game_a_moderator_ended_names_the_moderator_not_the_host() -> None:
+    lobby = GameView(game_info(GameStatus.LOBBY), (Player(100, None), Player(101, None)))
+    running = next(after for _, after in played(2, "standard", seed=6))
+    for view, said in (
+        (lobby, f"This lobby was cancelled by <@{MODERATOR}>."),
+        (running, f"This game was aborted by <@{MODERATOR}>."),
+    ):
+        ended = dataclasses.replace(view.game, status=GameStatus.ABORTED, ended_by=MODERATOR)
+        shown = presenter.lobby_post(dataclasses.replace(view, game=ended), link=LINK)
+        assert shown.embed.description == said
+
+
 @pytest.mark.parametrize(
     ("language", "header", "laid"),
     [("fr", "**Partie n° 12 · tour ", "pose un tapis "), ("uk", "**Гра №12 · хід ", "викладає ")],

@@ -163,6 +163,10 @@ async def test_only_the_host_seats_and_removes_ais_in_an_open_lobby(table: Table
     ]
     with pytest.raises(LobbyFullError):
         await service.lobby.join(view.id, BOB)
+    with pytest.raises(HostOnlyError):
+        await service.lobby.remove_ai(view.id, BOB)
+    view = await service.play.look(view.id)
+    assert [p.ai_level for p in view.players] == [None, "easy", "hard"], "BOB removed no AI"
     view = await service.lobby.remove_ai(view.id, HOST)
     assert [p.ai_level for p in view.players] == [None, "easy"], "the last AI seated leaves"
 

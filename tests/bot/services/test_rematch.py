@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.presentation import presenter
 from bot.services import GameStatus
 from bot.services.errors import ChannelHasGameError, GameNotRunningError, NotSeatedError
 from bot.storage import Database
@@ -24,13 +25,14 @@ def table(database: Database) -> Table:
     return make_table(database, ManualClock())
 
 
-async def finished(table: Table) -> int:
+async def finished(table: Table, seats: int = 3) -> int:
+    """A game of HOST, BOB and a medium AI, opened for `seats`, both people resigned."""
     lobby = table.service.lobby
     view = await lobby.create_lobby(
         guild_id=GUILD,
         channel_id=CHANNEL,
         host_id=HOST,
-        seats=3,
+        seats=seats,
         variant="standard",
         turn_limit_seconds=3600,
         locale="fr",
@@ -60,3 +62,16 @@ async def test_a_player_reopens_the_game_with_its_settings_and_ai_seats(table: T
     assert invited == (HOST,)
     with pytest.raises(ChannelHasGameError):
         await table.service.lobby.rematch(game_id, HOST)
+
+
+async def test_a_rematch_has_the_seats_its_game_was_opened_with_not_the_seats_it_started_with(
+    table: Table,
+) -> None:
+    """A game opened for 4 that started with 3 comes back as a lobby for 4, with a seat open
+    for a fourth person, as its lobby says."""
+    game_id = await finished(table, seats=4)
+    view, _ = await table.service.lobby.rematch(game_id, HOST)
+    assert [(p.user_id, p.ai_level) for p in view.players] == [(HOST, None), (None, "medium")]
+    players = presenter.lobby_post(view, language="en").embed.fields[0]
+    assert players.name == "Players (2/4)"
+    assert view.game.seats_wanted == 4
