@@ -390,14 +390,9 @@ async def test_both_processes_running_their_schedulers_play_each_turn_once(
     assert final.user_to_move == HOST or final.status is not GameStatus.RUNNING
 
 
-async def test_another_shard_s_due_work_is_left_to_its_own_process_for_five_seconds(
-    database: Database,
-) -> None:
-    """A process holding shard 0 of 2 runs a game of a server on shard 1 (its own process
-    posts and edits in that channel, within the rate limits it knows): the game's due
-    reminder is that process's first, and taken here only once it is 5 s overdue."""
-    clock = ManualClock()
-    mine = GameService(
+def shard_zero_of_two(database: Database, clock: ManualClock) -> GameService:
+    """The services of a process holding shard 0 of 2, on `clock`."""
+    return GameService(
         GameStore(database),
         clock=clock,
         seeds=seeds,
@@ -405,6 +400,16 @@ async def test_another_shard_s_due_work_is_left_to_its_own_process_for_five_seco
         owner="shard-0",
         shards=ShardSet(2, (0,)),
     )
+
+
+async def test_another_shard_s_due_work_is_left_to_its_own_process_for_five_seconds(
+    database: Database,
+) -> None:
+    """A process holding shard 0 of 2 runs a game of a server on shard 1 (its own process
+    posts and edits in that channel, within the rate limits it knows): the game's due
+    reminder is that process's first, and taken here only once it is 5 s overdue."""
+    clock = ManualClock()
+    mine = shard_zero_of_two(database, clock)
     their_guild = 1 << 22  # (guild_id >> 22) % 2 == 1
     view = await mine.lobby.create_lobby(
         guild_id=their_guild, channel_id=730, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
@@ -429,14 +434,7 @@ async def test_another_shard_s_display_to_repair_is_left_to_its_own_process_for_
     leaves it to the shard's own process for 5 s after the display's patience ran out, and
     plans to look then, not before."""
     clock = ManualClock()
-    mine = GameService(
-        GameStore(database),
-        clock=clock,
-        seeds=seeds,
-        ai_budget=FAST_AI,
-        owner="shard-0",
-        shards=ShardSet(2, (0,)),
-    )
+    mine = shard_zero_of_two(database, clock)
     view = await mine.lobby.create_lobby(
         guild_id=1 << 22, channel_id=730, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
     )
