@@ -79,6 +79,10 @@ LONG_TESTS = frozenset(
             "tests/bot/services/test_accuracy.py::"
             "test_a_seat_handed_over_counts_each_person_s_own_decisions_in_stats_and_drill"
         ),
+        (
+            "tests/bot/services/test_accuracy.py::"
+            "test_the_ai_s_moves_for_a_person_out_of_time_count_in_neither_their_accuracy_nor_drill"
+        ),
         "tests/bot/test_click_cost.py::test_a_click_between_people_costs_at_most_ten_round_trips",
         "tests/bot/test_click_cost.py::test_a_click_and_the_ai_turn_it_sets_off_cost_at_most_ten_each",
         "tests/bot/workers/test_analysis_job.py::test_the_benchmark_times_and_draws",

@@ -133,15 +133,17 @@ def _mover_name(view: GameView, seat: int, turn: int, language: str, *, finished
     Why the AI played the turn is read from its log entries, which record it with the moves
     (`GameView.ai_move`), so taking the seat back before any display showed the turn changes
     nothing. A turn logged before that was kept is told from the seat as stored now: its count
-    of turns in a row the AI played for it, reset as soon as its player acts (or takes the seat
-    back), so a count above zero means the AI played their latest turn."""
+    of turns in a row the AI played for it, reset only by a turn its player ended themselves
+    (or by taking the seat back), so a count above zero means the AI played (or finished) their
+    latest finished turn. A turn still under way in a seat the AI does not keep is its
+    person's: the AI plays a turn out of time whole, in one go."""
     player = view.player_at(seat)
     if player is None or player.ai_level is not None:
         return seat_name(view, seat, language)
     recorded = view.ai_move(turn)
     if recorded is not None:
         reason, in_a_row = recorded.reason, recorded.in_a_row
-    elif not player.timeouts:
+    elif not player.timeouts or not (finished or player.autoplay):
         return seat_name(view, seat, language)
     elif not player.autoplay:
         reason, in_a_row = TurnReason.TIMEOUT, player.timeouts

@@ -61,9 +61,6 @@ class PlayService:
             player = loaded.player_at(seat)
             if player is not None and player.autoplay:
                 raise HandedToAiError()
-            controls = []
-            if player is not None and seat is not None and player.timeouts:
-                controls.append(SeatControl(seat, 0, False))  # they are back: no longer in a row
             entries: list[NewAction] = []
             events: list[Event] = []
             oriented = state.phase is Phase.ORIENT
@@ -82,6 +79,11 @@ class PlayService:
                 )
                 state = apply_action(state, face, events)
                 entries.append(NewAction(face, None))
+            controls = []
+            if player is not None and seat is not None and player.timeouts and _ends_turn(events):
+                # a turn they ended themselves: no longer in a row (one they only began still
+                # counts as a timeout if it runs out)
+                controls.append(SeatControl(seat, 0, False))
             committed = await self._loader.commit(loaded, state, entries, events, controls)
             return committed.view(events)
 
@@ -292,3 +294,8 @@ def _may_abort(loaded: LoadedGame, user_id: int, *, moderator: bool) -> None:
         player = loaded.player_at(seat)
         if seat is None or player is None or player.resigned or state.is_eliminated(seat):
             raise HostOutError()
+
+
+def _ends_turn(events: list[Event]) -> bool:
+    """Whether a move's `events` end the mover's turn: the next turn begins, or the game ends."""
+    return any(isinstance(event, engine.TurnStarted | engine.GameEnded) for event in events)

@@ -16,9 +16,10 @@ same transaction as the move, so the turn's line tells it whatever the seat beco
 A person's clock stops while they are away or, unless their server lets it run, in their
 quiet hours (bot.services.away): as a reminder or an automatic move of theirs falls due, one
 read says whether it stood still meanwhile, and if so the clock is set later and nothing is
-done now. A reminder due in their quiet hours is held; the held notices whose hours ended are
-claimed with the pass's other work (one statement, when the last look saw some due) and go to
-each person as one message (DueKind.RELEASE).
+done now, unless the reminder is still due (a pause still to come moved only the turn's end:
+it goes now, giving that end). A reminder due in their quiet hours is held; the held notices
+whose hours ended are claimed with the pass's other work (one statement, when the last look
+saw some due) and go to each person as one message (DueKind.RELEASE).
 
 The scheduler is told of a change in this process only when it must look sooner than it
 planned to: each change comes with the game's row as it left it (bot.services.loader), which
@@ -306,8 +307,11 @@ class TurnClockService:
             if self._away is not None and user_id is not None and player is not None:
                 check = await self._away.due_check(game, user_id)
                 if check.clock is not None:  # they were away or quiet: the clock stood still
-                    await self._loader.set_clock(loaded, check.clock)
-                    return None
+                    loaded = await self._loader.set_clock(loaded, check.clock)
+                    game = loaded.game
+                    if not deadlines.is_due(game.remind_at, self._loader.clock()):
+                        return None  # the reminder moved later with it
+                    # only the turn's end moved (the pause is still to come): remind now
                 quiet_until = check.availability.quiet_until
                 language = check.held_locale or game.locale
             updated = await self._loader.mark_reminded(loaded)

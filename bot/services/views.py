@@ -75,8 +75,9 @@ class Player:
     """A seat in a game: a Discord user, or an AI of some level (`user_id` None).
 
     `timeouts` counts a human's turns in a row that the AI played for them: those that ran out
-    of time, then those it played once the seat was handed over (the turn that handed it over
-    is the one at the threshold); `autoplay` means the AI plays the seat for them until they
+    of time (begun by them or not), then those it played once the seat was handed over (the
+    turn that handed it over is the one at the threshold); a turn they end themselves, or a
+    rejoin, sets it back to zero. `autoplay` means the AI plays the seat for them until they
     `/marrakech rejoin`. `name` is the name a human was
     shown by when they took the seat (their server nickname, else global name, else username);
     None for an AI, and for seats taken before names were kept.

@@ -242,17 +242,21 @@ async def test_time_limits_remind_time_out_and_survive_a_restart(
     )
     assert not fake.world.messages[nxt.id].enabled_buttons()
 
-    # The player acts in time again: their count of timeouts in a row starts over.
+    # The player turns Assam: a turn only begun would still count as a timeout...
     mover = people[mover_id]
     click = await fake.click(mover, back, straight_on(back))
     await click.response()
+    with sqlite3.connect(database) as db:
+        counts = dict(db.execute("SELECT user_id, timeouts FROM seats WHERE game_id = 1"))
+    assert counts == {mover_id: 1, other.id: 1}
+    # ...but they end it in time: their count of timeouts in a row starts over.
+    waiting = await place_first(fake, mover, back, other)
     with sqlite3.connect(database) as db:
         counts = dict(db.execute("SELECT user_id, timeouts FROM seats WHERE game_id = 1"))
     assert counts == {mover_id: 0, other.id: 1}
 
     # The other player times out twice more: the AI takes their seat until they rejoin.
     offset = 3 * TURN_LIMIT
-    waiting = await place_first(fake, mover, back, other)
     for in_a_row in (2, 3):
         await displayed(database, waiting.id)
         offset += TURN_LIMIT + 2

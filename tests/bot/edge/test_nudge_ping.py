@@ -3,15 +3,17 @@ own line tells how it went): when the turn is played on its message, when the bo
 after a restart, and at once when the turn ended while the nudge was being posted; so does the
 reminder of a turn played in time (one a moderator deleted already counts as gone, and is not
 edited). A nudge speaks the game's language, whoever nudges; in a game played in a thread it
-is posted in that thread. A database that fails once the ping is out costs the nudger no
-error. Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+is posted in that thread; a person away or in their quiet hours is not pinged. A database that
+fails once the ping is out costs the nudger no error. Through real discord.py interactions on
+the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +46,29 @@ async def nudged(edge: Edge, turn: FakeMessage) -> FakeMessage:
 def says_its_turn_is_over(edge: Edge, ping: FakeMessage) -> bool:
     """The ping no longer calls anyone: deleted, its turn being over."""
     return edge.fake.world.messages[ping.id].deleted
+
+
+@pytest.mark.parametrize(("why", "said"), [("away", "is away"), ("quiet", "quiet hours")])
+async def test_a_nudge_of_a_person_away_or_in_quiet_hours_pings_no_one_and_says_why(
+    edge: Edge, why: str, said: str
+) -> None:
+    """The bot as it is built asks whether the person the game waits for can be reached before
+    it pings them."""
+    _, mover, other = await duel(edge, turn_limit=3600)
+    if why == "away":
+        await edge.slash(mover, "marrakech", "away", days=2).answer()
+    else:
+        now = edge.service.loader.clock()
+        hours: dict[str, Any] = {
+            "from": f"{now - timedelta(hours=1):%H:%M}",
+            "to": f"{now + timedelta(hours=2):%H:%M}",
+            "timezone": "UTC",
+        }
+        await edge.slash(mover, "marrakech", "quiet-hours", **hours).answer()
+    answer = await edge.slash(other, "marrakech", "nudge").answer()
+    assert answer.ephemeral, answer.content
+    assert not answer.pinged_user_ids
+    assert said in answer.content, answer.content
 
 
 async def test_a_nudge_says_its_turn_is_over_once_it_is_played(edge: Edge) -> None:

@@ -123,6 +123,21 @@ def test_a_turn_the_ai_played_for_a_player_out_of_time_says_so() -> None:
         assert messages.text("ai.playing_for", language, user="<@101>") in line
 
 
+def test_a_turn_under_way_is_its_player_s_though_their_last_one_ran_out() -> None:
+    """The seat's count of timeouts in a row stands until its player ends a turn: the turn
+    they are playing now is theirs, not the AI's, whatever the count says."""
+    view = later_view(3, seed=1)
+    state = view.state
+    assert state is not None
+    events = (
+        engine.TurnStarted(seat=1, turn=state.turn),
+        engine.AssamTurned(seat=1, rotation="L", facing=Facing.W),
+    )
+    shown = dataclasses.replace(view, turn_events=events)
+    line = story.turn_line(_with_timeouts(shown, 1, 1), state.turn)
+    assert "· 🟨 <@101>: faced Assam west" in line, line
+
+
 def test_removing_a_channel_not_listed_names_the_channel() -> None:
     error = service_errors.ChannelNotListedError(77)
     for language in messages.LANGUAGES:

@@ -27,7 +27,14 @@ from bot.storage.stats import PendingGame, SeatAccuracy
 from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import Record
-from tests.bot.services.test_async_play import BOB, HOST
+from tests.bot.services.test_async_play import (
+    BOB,
+    HOST,
+    LIMIT,
+    ManualClock,
+    make_table,
+    two_humans,
+)
 from tests.bot.services.test_async_play import GUILD as SERVICE_GUILD
 from tests.bot.services.test_judgements import golden_judgement
 from tests.bot.services.test_ratings import DAVE, opened
@@ -353,6 +360,40 @@ async def test_a_seat_handed_over_counts_each_person_s_own_decisions_in_stats_an
     assert bob_drills, "Bob's own costliest decisions"
     assert dave_drills, "Dave's own"
     assert bob_drills != dave_drills
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_the_ai_s_moves_for_a_person_out_of_time_count_in_neither_their_accuracy_nor_drill(
+    database: Database,
+) -> None:
+    """The first player lets their first turn run out and the AI plays it for them, as the
+    turn clock logs it: their accuracy and their drill judge only the decisions they made."""
+    table = make_table(database, ManualClock())
+    view = await two_humans(table)
+    sleeper = view.user_to_move
+    assert sleeper is not None
+    table.clock.advance(LIMIT)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [sleeper], "the AI played it for them"
+    by_the_ai = range(len((await table.service.play.record(view.id))["actions"]))
+    view = await play_out(table.service, await table.service.play.look(view.id))
+    assert view.status is GameStatus.OVER
+    store = StatsStore(database)
+    judgements = GameJudgements(JudgementStore(database), cast(WorkerPool, _Pool()))
+    assert await AccuracyRecorder(store, table.service.play, judgements).catch_up() == 2
+    game = await finished_game_of(table.service.play, view.id, SERVICE_GUILD)
+    judged = await judgements.of(view.id, engine.record_from_json(game.record))
+    seat = seat_of(game, sleeper)
+    assert seat is not None
+    theirs = [j for j in judged.of_seat(seat) if j.index not in by_the_ai]
+    assert len(theirs) < len(judged.of_seat(seat)), "the AI decided in their seat"
+    assert await store.recent_accuracy(SERVICE_GUILD, sleeper, 20) == [
+        summarise(seat, theirs).accuracy
+    ]
+    drills = await DrillPictures(cast(WorkerPool, _Pool()), judgements).costliest(
+        game, seat, sleeper
+    )
+    assert drills == judged.costliest(seat, among={j.index for j in theirs})
 
 
 def test_turns_the_ai_played_for_someone_count_for_nobody() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
@@ -259,6 +260,26 @@ async def test_a_turn_reminded_before_its_player_went_away_is_not_reminded_again
     table.clock.advance(left.total_seconds())
     await table.scheduler.run_due()
     assert [turn.user_id for turn in table.turns] == [mover], "out of time at the real end"
+
+
+async def test_a_turn_reminded_before_its_player_went_away_is_not_reminded_while_away(
+    table: AwayTable,
+) -> None:
+    """Reminded at half the limit, then away: as the turn's old end comes, its clock is found
+    stopped and set later, and that gives the reminder sent no second life. Nothing reaches
+    the person while they are away."""
+    _, mover, _ = await who_moves(table)
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    table.clock.advance(60)
+    await table.service.away.go_away(GUILD, mover, 1)
+    table.clock.advance(LIMIT / 2)  # past the end the turn had before the days away
+    for _ in range(4):  # past the scheduler's retry of work it handled just before
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    assert [reminder.user_id for reminder in table.reminders] == [mover], "reminded once"
+    assert table.turns == [], "away: the clock stands still"
 
 
 async def test_days_away_running_out_are_told_once_with_the_time_left(
@@ -659,6 +680,42 @@ async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
     assert table.reminders == [], "the reminder waits for the clock's real half"
     back = datetime(2026, 3, 2, 14, tzinfo=UTC)
     assert await sleep_for(table) == back + timedelta(seconds=LIMIT / 2 - 120) - table.clock.now
+
+
+async def test_a_reminder_gives_the_real_end_of_a_turn_whose_quiet_hours_come_after_it(
+    table: AwayTable,
+) -> None:
+    """The quiet hours begin after half the limit: the reminder is due as it always was, and
+    the end it gives counts the pause still to come."""
+    # 12:00 UTC is 14:00 in Kyiv: quiet from 14:07 to 16:00 there (12:07 to 14:00 UTC), so
+    # the clock runs 7 of its 10 minutes, stops, and runs its last 3 from 14:00 UTC.
+    _, mover, _ = await who_moves(table)
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("14:07", "16:00", KYIV))
+    table.clock.advance(LIMIT / 2)
+    for _ in range(3):  # past the scheduler's retry of work it handled just before
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    (reminder,) = table.reminders
+    assert reminder.deadline == datetime(2026, 3, 2, 14, 3, tzinfo=UTC)
+
+
+async def test_a_reminder_due_when_a_pause_moved_only_its_turn_s_end_goes_at_once(
+    table: AwayTable, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Quiet hours after half the limit move the turn's end, not its reminder: the pass that
+    finds the reminder due sets the later end and sends the reminder with it, rather than
+    leaving it for a retry half a minute later with a warning that the work changed nothing."""
+    # 12:00 UTC is 14:00 in Kyiv: quiet from 14:07 to 16:00 there (12:07 to 14:00 UTC).
+    _, mover, _ = await who_moves(table)
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("14:07", "16:00", KYIV))
+    table.clock.advance(LIMIT / 2)
+    with caplog.at_level(logging.WARNING):
+        await table.scheduler.run_due()
+        assert [reminder.user_id for reminder in table.reminders] == [mover], "sent at once"
+        assert table.reminders[0].deadline == datetime(2026, 3, 2, 14, 3, tzinfo=UTC)
+        assert await table.scheduler.run_due() == 0, "nothing left due"
+    assert [record.getMessage() for record in caplog.records] == []
+    assert await sleep_for(table) == datetime(2026, 3, 2, 14, 3, tzinfo=UTC) - table.clock.now
 
 
 async def test_quiet_hours_then_time_away_in_one_turn_both_stop_its_clock(

@@ -9,7 +9,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import engine
-from bot.services import Abandoned, EndReason, GameStatus, GameView, StatsService, pause
+from bot.services import (
+    Abandoned,
+    EndReason,
+    GameStatus,
+    GameView,
+    StatsService,
+    TurnReason,
+    pause,
+)
 from bot.services.player_games import PlayerGamesService
 from bot.services.views import Player
 from bot.storage import GameStore, StatsStore
@@ -167,6 +175,25 @@ async def test_a_seat_taken_back_on_its_own_turn_is_the_person_s_on_a_fresh_cloc
     assert (view.seq, view.user_to_move) == (seq, BOB), "nothing played for Bob: his turn waits"
     (bob,) = [p for p in view.players if p.user_id == BOB]
     assert (bob.autoplay, bob.timeouts) == (False, 0)
+
+
+async def test_a_seat_taken_back_during_another_s_turn_leaves_that_turn_s_clock_alone(
+    table: Table,
+) -> None:
+    """Bob takes his seat back while the host plays, reminded already at half time: the host's
+    turn keeps its clock, with no second reminder, and runs out when it always would have."""
+    view = await humans(table, (HOST, BOB), channel=741)
+    view = await time_out_three_times(table, view, BOB)
+    assert view.user_to_move == HOST
+    table.clock.advance(LIMIT / 2)
+    await run_until_quiet(table)
+    assert [reminder.user_id for reminder in table.reminders] == [HOST]
+    await table.service.play.rejoin(view.id, BOB)
+    table.clock.advance(LIMIT / 2)
+    await run_until_quiet(table)
+    assert [reminder.user_id for reminder in table.reminders] == [HOST], "reminded once"
+    last = table.turns[-1]
+    assert (last.user_id, last.reason) == (HOST, TurnReason.TIMEOUT), "out of time on time"
 
 
 async def test_a_person_still_playing_keeps_the_game_going(table: Table) -> None:

@@ -33,6 +33,7 @@ from bot.services.errors import (
     TournamentClosedError,
     TournamentGameError,
 )
+from bot.services.guilds import MAX_TURN_LIMIT_SECONDS, MIN_TURN_LIMIT_SECONDS
 from bot.services.tournament_views import (
     TableView,
     TournamentFormat,
@@ -99,6 +100,7 @@ async def opened(
     format: str = "swiss",
     seats: int = 2,
     rounds: int | None = 3,
+    turn_limit_seconds: int | None = 3600,
 ) -> TournamentView:
     view = await tournaments.open(
         guild_id=GUILD,
@@ -109,7 +111,7 @@ async def opened(
         seats=seats,
         rounds=rounds,
         variant="standard",
-        turn_limit_seconds=3600,
+        turn_limit_seconds=turn_limit_seconds,
         locale="fr",
     )
     for player in players:
@@ -398,6 +400,26 @@ async def test_swiss_rounds_of_1_to_20_both_included_are_taken_and_others_refuse
     assert refusal.value.option == "rounds"
     view = await opened(tournaments, (), rounds=taken)
     assert view.rounds == taken, "nothing was opened: the channel takes the tournament"
+
+
+@pytest.mark.parametrize(
+    ("refused", "taken"),
+    [
+        (MIN_TURN_LIMIT_SECONDS - 1, MIN_TURN_LIMIT_SECONDS),
+        (MAX_TURN_LIMIT_SECONDS + 1, MAX_TURN_LIMIT_SECONDS),
+    ],
+)
+async def test_a_turn_limit_of_five_minutes_to_seven_days_is_taken_and_any_other_refused(
+    database: Database, refused: int, taken: int
+) -> None:
+    """The bounds of `/marrakech new`: Discord offers only the choices, and the service refuses
+    any other limit itself (a forged payload), opening nothing."""
+    _, tournaments = services(database)
+    with pytest.raises(BadOptionError) as refusal:
+        await opened(tournaments, (), turn_limit_seconds=refused)
+    assert refusal.value.option == "turn_limit"
+    view = await opened(tournaments, (), turn_limit_seconds=taken)
+    assert view.turn_limit_seconds == taken, "nothing was opened: the channel takes this one"
 
 
 async def test_the_seeding_is_drawn_from_the_tournament_s_seed(database: Database) -> None:
