@@ -58,11 +58,12 @@ def stats_post(
     reliability: Reliability | None = None,
 ) -> StatsPost:
     """A member's results in the server (games, wins, scores, favourite colour, accuracy
-    over their newest judged games and its trend, how reliably they play) and, once
-    they finished a game, their rating: points, whether provisional, best and worst result,
-    record against each AI level, and its history as a chart, with their accuracy game by
-    game under it (the chart shows the accuracy alone before any rated game). The games they
-    finished for someone as a substitute are listed apart, with the seat's place."""
+    over their newest judged games and its trend, how reliably they play, this one even
+    before they finished a game) and, once they finished a game, their rating: points,
+    whether provisional, best and worst result, record against each AI level, and its
+    history as a chart, with their accuracy game by game under it (the chart shows the
+    accuracy alone before any rated game). The games they finished for someone as a
+    substitute are listed apart, with the seat's place."""
     embed = discord.Embed(title=text("stats.title", language), color=LOBBY_COLOR)
     stood_in = [
         text(
@@ -74,9 +75,12 @@ def stats_post(
         )
         for game in stats.finished_for
     ]
+    reliable = []  # read from running games too: told before any game is finished
+    if reliability is not None and (reliability.turns or reliability.unfinished):
+        reliable.append(stats_line(reliability, language))
     if stats.games == 0:  # one who only stood in has played no game of their own yet
         key = "stats.none_own" if stood_in else "stats.none"
-        lines = [text(key, language, user=mention(stats.user_id)), *stood_in]
+        lines = [text(key, language, user=mention(stats.user_id)), *stood_in, *reliable]
         embed.description = "\n".join(lines)
         return StatsPost(Post(embed=embed))
     color = stats.favourite_color
@@ -99,8 +103,7 @@ def stats_post(
     if stats.accuracy is not None:
         lines.extend(accuracy_lines(stats.accuracy, language))
     lines.extend(stood_in)
-    if reliability is not None and (reliability.turns or reliability.unfinished):
-        lines.append(stats_line(reliability, language))
+    lines.extend(reliable)
     strip = None if stats.accuracy is None else accuracy_strip(stats.accuracy, language)
     history: tuple[int, ...] = ()
     provisional = 0

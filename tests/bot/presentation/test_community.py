@@ -27,6 +27,7 @@ from bot.services.stats import StatsService, accuracy_of
 from bot.services.views import (
     Accuracy,
     AiRecord,
+    FinishedFor,
     Leaderboard,
     PastGame,
     PlayerRating,
@@ -296,6 +297,15 @@ def test_no_chart_without_a_rated_game_and_no_rating_without_a_game() -> None:
     assert alone.chart is None
 
 
+def test_a_substitute_with_no_game_of_their_own_is_told_so_above_the_games_they_finished() -> None:
+    """Not "has not finished a game" above a game they finished for someone."""
+    substitute = dataclasses.replace(SUMMARY, games=0, finished_for=(FinishedFor(7, 1, 200),))
+    assert description(community.stats_post(substitute, None, "en").post) == (
+        "<@100> has not played a game of their own in this server yet.\n"
+        "Finished for someone: game #7 for <@200>, place 1"
+    )
+
+
 def test_the_stats_are_titled_in_each_language() -> None:
     titles = {
         language: community.stats_post(SUMMARY, None, language).post.embed.title
@@ -481,6 +491,20 @@ def test_the_stats_tell_reliability_only_once_there_is_something_to_tell() -> No
     said = description(community.stats_post(SUMMARY, None, "en", resigned_only).post)
     assert "**Reliability**: too few turns yet" in said, said
     assert "1 game left unfinished (1 resigned, 0 left to the AI" in said, said
+
+
+def test_the_stats_tell_reliability_before_any_game_is_finished() -> None:
+    """Reliability is read from running games too: a member who played turns and resigned a
+    game still running has no finished game to count, and the line still tells it."""
+    nobody = dataclasses.replace(SUMMARY, games=0)
+    resigned = Reliability(100, 12, 0, 600.0, 1, 0, 0)
+    said = description(community.stats_post(nobody, None, "en", resigned).post)
+    assert said.startswith("<@100> has not finished a game in this server yet.\n"), said
+    assert "**Reliability**: usually plays within 10 min · 0% of turns ran out" in said, said
+    assert "1 game left unfinished (1 resigned, 0 left to the AI" in said, said
+    nothing = Reliability(100, 0, 0, None, 0, 0, 0)
+    alone = description(community.stats_post(nobody, None, "en", nothing).post)
+    assert alone == "<@100> has not finished a game in this server yet.", "nothing to tell"
 
 
 def test_a_trend_of_exactly_the_steady_margin_has_its_way() -> None:

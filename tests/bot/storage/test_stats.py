@@ -1,8 +1,8 @@
 """Stats count what the final message says: an eliminated seat's game and loss, not its score.
 The history lists the newest games newest first, lobbies left out, and names the substitute who
 won a seat for someone; a member's games finished for someone come newest first. A player's
-favourite colour is the one they played most. The places stored before migration 0030 are
-numbered as the final message numbers them."""
+favourite colour is the one they played most. Each reads the server's own games only. The
+places stored before migration 0030 are numbered as the final message numbers them."""
 
 from __future__ import annotations
 
@@ -140,6 +140,21 @@ async def test_the_games_finished_for_someone_are_the_newest_first(db: Database)
     ]
 
 
+async def test_the_games_finished_for_someone_are_this_server_s(db: Database) -> None:
+    """A member's stats on one server list none of the games they finished for someone on
+    another: its game numbers and people are that server's."""
+    host, left, substitute = 100, 200, 300
+    games = []
+    for guild in (GUILD, GUILD + 1):
+        left_seat = row(1, left, 40, 2, eliminated=True)
+        finished = replace(left_seat, rated_place=2, finished_by=substitute, finished_place=1)
+        games.append(await finished_game(db, 10, [row(0, host, 20, 2), finished], guild))
+    here, elsewhere = games
+    stats = StatsStore(db)
+    assert await stats.finished_for(GUILD, substitute, 5) == [(here, 1, left)]
+    assert await stats.finished_for(GUILD + 1, substitute, 5) == [(elsewhere, 1, left)]
+
+
 async def test_the_favourite_colour_is_the_one_played_most_on_a_tie_the_newest(
     db: Database,
 ) -> None:
@@ -150,6 +165,17 @@ async def test_the_favourite_colour_is_the_one_played_most_on_a_tie_the_newest(
     assert (await stats.player(GUILD, 100)).favourite_color == "blue", "a tie: the newest game's"
     await finished_game(db, 12, [row(0, 100, 30, 1), row(1, 200, 25, 2)])  # red again
     assert (await stats.player(GUILD, 100)).favourite_color == "red", "red twice, blue once"
+
+
+async def test_the_favourite_colour_is_this_server_s(db: Database) -> None:
+    """Red played twice on another server does not outweigh blue played once on this one."""
+    blue = replace(row(0, 100, 30, 1), color="blue")
+    await finished_game(db, 10, [blue, row(1, 200, 25, 2)])
+    for channel in (11, 12):
+        await finished_game(db, channel, [row(0, 100, 30, 1), row(1, 200, 25, 2)], GUILD + 1)
+    stats = StatsStore(db)
+    assert (await stats.player(GUILD, 100)).favourite_color == "blue"
+    assert (await stats.player(GUILD + 1, 100)).favourite_color == "red"
 
 
 async def test_accuracy_is_written_once_and_read_newest_first(db: Database) -> None:
