@@ -35,14 +35,18 @@ def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by n
         ("00:00", "00:00", "UTC", "at different times"),
         ("06:00", "23:30", "UTC", "at most 16 hours"),
         ("11 pm", "08:00", "UTC", "HH:MM"),
+        ("23:00", "8h", "UTC", "HH:MM"),
     ],
+    ids=["timezone", "same-times", "midnight-twice", "too-long", "bad-from", "bad-to"],
 )
 async def test_bad_quiet_hours_are_refused_and_change_nothing(
     edge: Edge, starts: str, ends: str, zone: str, said: str
 ) -> None:
+    """The answer names what is wrong: a badly written `to:` is told how to write a time, not
+    that the hours are too long."""
     options: dict[str, Any] = {"from": starts, "to": ends, "timezone": zone}
     answer = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **options))
-    assert said in answer
+    assert said in answer, answer
     assert NOTHING in answer
     assert await edge.service.away.quiet_hours(edge.guest.id) is None
 

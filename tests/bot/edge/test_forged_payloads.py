@@ -2,8 +2,8 @@
 from a member without Manage Channels, or the End the tournament click of a moderator's private
 question, a game id of another server, a confirmation naming the game of another channel, a
 game's button sent from another channel, a finished game's Rematch too, a button of a seq the
-game has not reached, a tournament's from another server) are refused at run time with a short
-private answer, and change nothing.
+game has not reached, a tournament's from another server, a command from a direct message)
+are refused at run time with a short private answer, and change nothing.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py), with
 the payload built without the client's checks, as a forged one would be."""
@@ -22,8 +22,9 @@ from bot.storage import GameStatus
 from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, started
 from tests.bot.edge.test_rematch import resign, result
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
-from tests.e2e.fakecord.interaction_payloads import component_data
+from tests.e2e.fakecord.interaction_payloads import command_data, component_data
 from tests.e2e.fakecord.interactions import (
+    APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     InteractionHandle,
 )
@@ -32,6 +33,7 @@ __all__ = ["edge"]
 
 MODERATORS_ONLY = "Only members with the Manage Channels permission can do that."
 NOT_FOUND = "That game no longer exists."
+GUILD_ONLY = "Marrakech games run in server channels, not in direct messages."
 
 
 def forged_slash(
@@ -276,3 +278,23 @@ async def test_a_forged_ai_level_is_refused_and_seats_nobody(edge: Edge) -> None
     forged = forged_slash(edge, edge.host, edge.channel, "marrakech", "add-ai", level="expert")
     assert await refusal(forged) == "That value is not allowed for `level`."
     assert await seated(edge) == {edge.host.id}
+
+
+async def test_a_command_sent_from_a_direct_message_is_refused_and_opens_nothing(
+    edge: Edge,
+) -> None:
+    """The commands are offered in servers only; one sent from a direct message with the bot
+    all the same is told where games run, and no game is opened."""
+    guild = edge.channel.guild
+    assert guild is not None
+    registered = edge.fake.world.commands.find(guild.id, "marrakech")
+    assert registered is not None
+    data = command_data(edge.fake.world, edge.channel, registered, ["new"], {}, validate=False)
+    dm = edge.fake.dm_channel(edge.host)
+    forged = edge.dispatch(
+        edge.fake.interaction_from_payload(APPLICATION_COMMAND, edge.host, dm, data)
+    )
+    assert await refusal(forged) == GUILD_ONLY
+    assert not edge.fake.messages(dm), "no lobby is posted"
+    with pytest.raises(NoGameHereError):
+        await edge.service.open_game_id(dm.id)

@@ -1,12 +1,14 @@
 """Opening a tournament with `/marrakech-mod tournament` (bot/edge/tournaments.py): the turn
-limit and variant a moderator leaves out are the server's defaults, as for `/marrakech new`.
+limit and variant a moderator leaves out are the server's defaults, as for `/marrakech new`; a
+name of blanks and a channel that is not a text channel are refused at once.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
-from tests.bot.edge.test_edge import Edge, edge
+from tests.bot.edge.test_edge import Edge, edge, private
 from tests.bot.edge.test_edge_async import admin_and_another_channel
+from tests.e2e.fakecord.model import VOICE_CHANNEL
 
 __all__ = ["edge"]
 
@@ -31,3 +33,35 @@ async def test_a_tournament_opened_without_a_turn_limit_gets_the_server_s_defaul
         turn_limit=0,
     ).answer()
     assert "no turn time limit" in none.embed_text(), none.embed_text()
+
+
+async def test_a_tournament_named_only_with_blanks_is_refused_by_name_and_posts_nothing(
+    edge: Edge,
+) -> None:
+    """Discord lets a name of spaces through its 1 to 100 characters; the moderator is told
+    privately that `name` will not do, and no sign-up is posted."""
+    refused = await private(
+        edge.slash(edge.moderator, "marrakech-mod", "tournament", name="   ", format="swiss")
+    )
+    assert refused == "That value is not allowed for `name`.", refused
+    assert edge.fake.messages(edge.channel) == [], "no sign-up was posted"
+
+
+async def test_a_tournament_is_refused_in_a_channel_that_is_not_a_text_channel(
+    edge: Edge,
+) -> None:
+    """Its tables' games need threads, which a voice channel's chat cannot hold: the moderator
+    is told at once, privately, and no tournament is opened there."""
+    guild = edge.channel.guild
+    assert guild is not None
+    voice = edge.fake.add_text_channel(guild, "lounge")
+    voice.type = VOICE_CHANNEL
+    refused = await private(
+        edge.slash(
+            edge.moderator, "marrakech-mod", "tournament", channel=voice, name="Cup", format="swiss"
+        )
+    )
+    assert refused == (
+        "Open a tournament in a text channel: each of its games gets a thread of its own there."
+    ), refused
+    assert edge.fake.messages(voice) == [], "no sign-up was posted"

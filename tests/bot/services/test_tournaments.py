@@ -101,12 +101,13 @@ async def opened(
     seats: int = 2,
     rounds: int | None = 3,
     turn_limit_seconds: int | None = 3600,
+    name: str = "  Spring   cup ",
 ) -> TournamentView:
     view = await tournaments.open(
         guild_id=GUILD,
         channel_id=CHANNEL,
         moderator_id=MOD,
-        name="  Spring   cup ",
+        name=name,
         format=format,
         seats=seats,
         rounds=rounds,
@@ -385,6 +386,21 @@ async def test_tables_of_other_than_2_to_4_seats_are_refused_and_open_nothing(
     assert refused.value.option == "seats"
     view = await opened(tournaments, (), seats=4)
     assert view.seats == 4, "nothing was opened: the channel takes a tournament of 4 seats"
+
+
+@pytest.mark.parametrize("blank", ["   ", "\t \n"])
+async def test_a_tournament_named_only_with_blanks_is_refused_and_opens_nothing(
+    database: Database, blank: str
+) -> None:
+    """Discord's 1 to 100 characters let blanks through; the service refuses a name with no
+    other character itself (it would be a blank standings title and blank thread names), and
+    the channel stays free."""
+    _, tournaments = services(database)
+    with pytest.raises(BadOptionError) as refused:
+        await opened(tournaments, (), name=blank)
+    assert refused.value.option == "name"
+    view = await opened(tournaments, ())
+    assert view.name == "Spring cup", "nothing was opened: the channel takes this one"
 
 
 @pytest.mark.parametrize(("refused", "taken"), [(0, 1), (MAX_ROUNDS + 1, MAX_ROUNDS)])

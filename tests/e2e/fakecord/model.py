@@ -14,6 +14,8 @@ Json = dict[str, Any]
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+VOICE_CHANNEL = 2
+"""A voice channel; its text chat takes commands as a text channel does."""
 ANNOUNCEMENT_CHANNEL = 5
 ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
@@ -377,6 +379,8 @@ class FakeChannel:
         }
         if self.guild is not None:
             payload["guild_id"] = str(self.guild.id)
+        if self.type == VOICE_CHANNEL:
+            payload.update({"bitrate": 64_000, "user_limit": 0})
         if self.is_thread:
             payload.update(
                 {
