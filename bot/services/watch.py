@@ -55,8 +55,10 @@ class WatchService:
     async def start(self) -> None:
         """Learn which games have watchers, and which of them asked for direct messages (at
         the start)."""
-        self._kept.update(await self._store.games_with_watchers())
-        self._watched.update(await self._store.watched_games())
+        for game_id, messages in await self._store.watched_games():
+            self._kept.add(game_id)
+            if messages:
+                self._watched.add(game_id)
 
     def set_gate(self, gate: MessageGate) -> None:
         """Decide, from now on, whether a direct message may reach a person now."""

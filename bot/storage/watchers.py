@@ -98,19 +98,14 @@ class WatchStore:
             )
         return [_watcher(row) for row in rows]
 
-    async def watched_games(self) -> list[int]:
-        """The games with a watcher who asked for direct messages."""
+    async def watched_games(self) -> list[tuple[int, bool]]:
+        """Every game with a watcher, in order, and whether one of them asked for direct
+        messages."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
-                "SELECT DISTINCT game_id FROM watchers WHERE dms = 1 ORDER BY game_id"
+                "SELECT game_id, max(dms) FROM watchers GROUP BY game_id ORDER BY game_id"
             )
-        return [int(row[0]) for row in rows]
-
-    async def games_with_watchers(self) -> list[int]:
-        """The games with a watcher, whether they asked for direct messages or not."""
-        async with self._db.single_read() as conn:
-            rows = await conn.fetch("SELECT DISTINCT game_id FROM watchers ORDER BY game_id")
-        return [int(row[0]) for row in rows]
+        return [(int(row[0]), bool(row[1])) for row in rows]
 
     async def games_behind(self) -> list[int]:
         """The games with a watcher asking for direct messages not yet told what the game's

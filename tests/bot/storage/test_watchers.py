@@ -80,7 +80,7 @@ async def test_only_games_with_a_watcher_asking_for_messages_are_watched_or_behi
     message shows."""
     game_a, _ = await two_games_watched(db)
     watchers = WatchStore(db)
-    assert await watchers.watched_games() == [game_a]
+    assert [game for game, messages in await watchers.watched_games() if messages] == [game_a]
     assert await watchers.games_behind() == [game_a]
 
 
@@ -106,7 +106,8 @@ async def test_every_game_with_a_watcher_is_known_whether_they_asked_for_message
     """The games whose end must end a watch: a game whose only watcher has direct messages
     off is among them, and a game of two watchers is named once."""
     game_a, game_b = await two_games_watched(db)
-    assert await WatchStore(db).games_with_watchers() == [game_a, game_b]
+    watched = await WatchStore(db).watched_games()
+    assert watched == [(game_a, True), (game_b, False)]
 
 
 async def test_a_watcher_who_turned_direct_messages_off_is_not_claimed(db: Database) -> None:
