@@ -236,16 +236,22 @@ async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_le
         await table.service.away.come_back(GUILD, mover)
 
 
+async def reminded_at_half_the_limit(table: AwayTable) -> int:
+    """The game's first mover, reminded once its turn reaches half the limit."""
+    _, mover, _ = await who_moves(table)
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    return mover
+
+
 async def test_a_turn_reminded_before_its_player_went_away_is_not_reminded_again_once_back(
     table: AwayTable,
 ) -> None:
     """The reminder at half the limit pings the player once: their clock, stopped by days
     away after it and started again by coming back, runs on to the turn's end with no second
     reminder."""
-    _, mover, _ = await who_moves(table)
-    table.clock.advance(LIMIT / 2)
-    await table.scheduler.run_due()
-    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    mover = await reminded_at_half_the_limit(table)
     table.clock.advance(10)
     await table.service.away.go_away(GUILD, mover, 1)
     table.clock.advance(3600)
@@ -268,10 +274,7 @@ async def test_a_turn_reminded_before_its_player_went_away_is_not_reminded_while
     """Reminded at half the limit, then away: as the turn's old end comes, its clock is found
     stopped and set later, and that gives the reminder sent no second life. Nothing reaches
     the person while they are away."""
-    _, mover, _ = await who_moves(table)
-    table.clock.advance(LIMIT / 2)
-    await table.scheduler.run_due()
-    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    mover = await reminded_at_half_the_limit(table)
     table.clock.advance(60)
     await table.service.away.go_away(GUILD, mover, 1)
     table.clock.advance(LIMIT / 2)  # past the end the turn had before the days away
