@@ -70,6 +70,9 @@ log = logging.getLogger(__name__)
 
 CACHE_SIZE = 1000
 """Games kept in memory at most (more than that many are rarely played at the same time)."""
+_BEFORE_PLAY = frozenset({GameStatus.LOBBY, GameStatus.ABORTED})
+"""The statuses of a game that may have no config: a lobby, and a lobby cancelled (a game that
+was started and lost its config is damaged)."""
 CLAIM_LEASE_SECONDS = 60
 """How long a claim on a game's due work holds: longer than the work takes (an AI decision
 gives up after 30 s, a message post sooner), short enough that the work of a process killed
@@ -220,7 +223,7 @@ class GameLoader:
             self.forget(game_id)
             raise GameNotFoundError(game_id)
         game, seats, log_rows = snapshot
-        if game.config is None:
+        if game.config is None and game.status in _BEFORE_PLAY:
             return self.keep(LoadedGame(game, players_of(seats), None))
         try:
             loaded, snapshot_problem = _rebuild(game, seats, log_rows)
@@ -500,7 +503,8 @@ def _rebuild(
     Returns the game and what is wrong with its snapshot, if anything (the log wins, nothing is
     lost). Raises GameDamagedError if the log itself has gaps or does not replay.
     """
-    assert game.config is not None
+    if game.config is None:
+        raise _damaged(game, "it was started but its config is missing")
     seqs = [row.seq for row in log_rows]
     if seqs != list(range(1, game.seq + 1)):
         raise _damaged(game, f"its action log has {len(seqs)} of its {game.seq} entries")
@@ -521,6 +525,9 @@ def _rebuild(
                 starts.append(seq)
     except (ValueError, KeyError, TypeError) as error:  # the engine's errors are ValueErrors
         raise _damaged(game, f"its action log does not replay ({error})") from None
+    seated = sorted(seat.seat for seat in seats if seat.seat is not None)
+    if seated != list(range(state.config.players)):
+        raise _damaged(game, f"it has {len(seated)} of its {state.config.players} seats")
     loaded = LoadedGame(
         game,
         players_of(seats),

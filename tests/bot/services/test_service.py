@@ -470,6 +470,37 @@ async def test_a_damaged_game_is_reported_once_a_run_however_often_it_is_used(
     assert [r.levelname for r in caplog.records if r.levelno >= logging.ERROR] == ["ERROR"]
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE games SET config = NULL WHERE id = $1",
+        "DELETE FROM seats WHERE game_id = $1 AND seat = 1",
+    ],
+    ids=["its config lost", "a seat lost"],
+)
+async def test_a_running_game_that_lost_its_config_or_a_seat_is_damaged(
+    database: Database, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """docs/reliability.md, Damaged data: a running game without its config cannot be replayed
+    (it is no lobby), and one without a seat's row would go on without that player; both are
+    damage its players, its moderators and the log are told of, like a log that lost an
+    entry."""
+    service = service_on(database)
+    view = await started(service, (HOST, BOB, CAROL))
+    for _ in range(4):
+        view = await step(service, view)
+    async with database.transaction() as conn:
+        await conn.execute(damage, view.id)
+
+    run = service_on(database)  # a new run, which finds it damaged
+    reported: list[int] = []
+    run.on_damage(lambda found: reported.append(found.game_id))
+    with caplog.at_level(logging.ERROR), pytest.raises(GameDamagedError):
+        await run.play.look(view.id)
+    assert reported == [view.id]
+    assert [r.levelname for r in caplog.records if r.levelno >= logging.ERROR] == ["ERROR"]
+
+
 async def test_start_up_skips_a_damaged_game_behind_on_display_and_catches_up_the_others(
     database: Database,
 ) -> None:
