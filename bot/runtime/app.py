@@ -17,7 +17,7 @@ from bot.runtime.settings import SHARD_COUNT_VAR, SHARD_IDS_VAR, Settings
 from bot.runtime.test_hooks import TestHooks
 from bot.services import dice
 from bot.services.clock import Clock, OffsetClock, system_clock
-from bot.storage import open_database
+from bot.storage import StorageError, open_database
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -134,6 +134,9 @@ async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) 
             # Connection errors (aiohttp's are OSErrors) say all there is in one line.
             log.error("cannot reach Discord (check the network and DNS): %s", error)
             return EXIT_UNREACHABLE
+        if isinstance(error, StorageError):  # a write of the start (setup_hook) failed
+            log.error("the database failed while the bot was starting: %s", reason(error))
+            return opening_failure(error) or EXIT_CRASHED
         if error is not None:
             log.error("the gateway connection failed", exc_info=error)
             return EXIT_CRASHED

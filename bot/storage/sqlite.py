@@ -158,7 +158,7 @@ class SqliteDatabase(Database):
                 raise StorageError(f"{path}: no such database file")
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(_check_opens, path)
+        await asyncio.to_thread(_check_opens, path, writes=not read_only)
         connection = await aiosqlite.connect(path, isolation_level=None)
         try:
             connection.row_factory = aiosqlite.Row
@@ -307,12 +307,26 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-def _check_opens(path: Path) -> None:
+def _check_opens(path: Path, *, writes: bool) -> None:
     """Open the file once with sqlite3 itself and read its schema version: a folder, a file
     that is not a database or one that cannot be opened fails here, in one StorageError,
-    before aiosqlite starts a thread that would outlive the failed start."""
+    before aiosqlite starts a thread that would outlive the failed start.
+
+    With `writes`, also try a write and undo it: SQLite opens a file it may only read (a backup
+    restored with another owner or mode) as it opens any, and only its first write fails, long
+    after a start that looked sound, at every start again."""
     try:
-        with contextlib.closing(sqlite3.connect(path)) as probe:
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as probe:
             probe.execute("PRAGMA user_version").fetchone()
+            if writes:
+                probe.execute("BEGIN")
+                try:
+                    probe.execute("CREATE TABLE IF NOT EXISTS write_check (x INTEGER)")
+                finally:
+                    probe.execute("ROLLBACK")
     except sqlite3.Error as error:
+        if getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
+            raise StorageError(
+                f"{path}: the file can be read but not written (check its owner and mode)"
+            ) from None
         raise StorageError(f"{path}: {error}") from None

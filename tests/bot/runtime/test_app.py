@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import SimpleNamespace, TracebackType
@@ -22,7 +23,8 @@ from bot.runtime.health import Heartbeat, read_heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import Settings, load_settings
 from bot.runtime.test_hooks import TestHooks
-from bot.storage.database import Backend
+from bot.storage import open_database
+from bot.storage.database import Backend, DatabaseUnavailableError
 from tests.bot.storage.test_storage import migrated_by_a_newer_bot
 from tests.postgres import backend, database_target, database_url, postgres_server, postgres_url
 
@@ -102,6 +104,11 @@ class EndsOnItsOwn(AsleepInBackOff):
             "Discord refused shard 3 (close code 4010, invalid shard)",
         ),
         (RuntimeError("a bug"), 1, "the gateway connection failed"),
+        (
+            DatabaseUnavailableError("database or disk is full"),
+            6,
+            "the database failed while the bot was starting: database or disk is full",
+        ),
     ],
 )
 async def test_the_way_the_gateway_ends_gives_the_documented_exit_code(
@@ -112,7 +119,8 @@ async def test_the_way_the_gateway_ends_gives_the_documented_exit_code(
 ) -> None:
     """docs/deployment.md: 0 a clean stop, 1 any other failure (logged with a traceback, the
     one clue a developer has), 2 a bad setting (the shards Discord refuses), 3 the token
-    refused, 4 Discord not reached (each of these in one line, without a traceback)."""
+    refused, 4 Discord not reached, 6 the database failing the start's first writes (a full
+    disk: a supervisor tries again), each of these in one line, without a traceback."""
     stop = asyncio.Event()
 
     with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
@@ -341,6 +349,36 @@ async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
     assert "\n" not in message
     assert record.exc_info is None, "no traceback"
     assert ":pw@" not in message
+
+
+async def test_a_sqlite_file_the_bot_may_read_but_not_write_stops_the_start_with_5(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A backup restored with another owner or mode: SQLite opens such a file as it opens any,
+    and only the first write would fail, once the bot is logging in (exit 1, restarted for
+    ever). The start tries a write and undoes it: 5, in one line, and the file as it was.
+    SQLite's read-only mode stands in for a file the system refuses to write (to root, whom
+    the tests may run as, no mode refuses)."""
+    target = tmp_path / "marrakech.sqlite3"
+    await (await open_database(target)).close()
+    before = target.read_bytes()
+    writable_connect = sqlite3.connect
+
+    def read_only_connect(database: str | Path, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        kwargs.pop("uri", None)
+        connection: sqlite3.Connection = writable_connect(
+            f"file:{database}?mode=ro", *args, uri=True, **kwargs
+        )
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", read_only_connect)
+    ended = await start_on(str(target), tmp_path, caplog)
+    assert ended == 5
+    (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
+    message = record.getMessage()
+    assert message.endswith("the file can be read but not written (check its owner and mode)")
+    assert record.exc_info is None, "no traceback"
+    assert target.read_bytes() == before
 
 
 async def test_a_refusal_the_server_details_stops_the_start_in_one_line(
