@@ -131,6 +131,8 @@ class SubstituteService:
             loaded = await self._loader.load(game_id)
             if host_id != loaded.game.host_id:
                 raise HostOnlyError()
+            if not _holds(loaded, host_id):  # resigned: no one still playing would ask
+                raise SubstituteError("host_out")
             seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)
             waiting = _asked(loaded, host_id, out_user_id)
             if not waiting and out_user_id in _people_in(loaded):

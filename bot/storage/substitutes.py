@@ -132,14 +132,20 @@ class SubstituteStore(GameTable):
             )
             if game is None or changed != 1:
                 raise StaleSeqError(game_id, expected_seq)  # rolls the transaction back
+            await conn.execute(
+                "INSERT INTO seat_leavers (game_id, user_id) VALUES ($1, $2) "
+                "ON CONFLICT DO NOTHING",
+                game_id,
+                out_user_id,
+            )
             return game
 
     async def ever_seated(self, game_id: int, user_id: int) -> bool:
         """Whether the person holds, or held and handed on, a seat of the game."""
         async with self._db.single_read() as conn:
             found = await conn.fetchval(
-                "SELECT count(*) FROM seats WHERE game_id = $1 "
-                "AND (user_id = $2 OR stands_in_for = $2)",
+                "SELECT EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND user_id = $2) "
+                "OR EXISTS (SELECT 1 FROM seat_leavers WHERE game_id = $1 AND user_id = $2)",
                 game_id,
                 user_id,
             )

@@ -41,6 +41,8 @@ SUBSTITUTE_CODES = (
     "request_failed",
     "request_closed",
     "not_asked",
+    "nobody_to_agree",
+    "host_out",
 )
 WHEN = datetime(2026, 3, 2, 8, tzinfo=UTC)
 __all__ = ["edge"]

@@ -446,6 +446,45 @@ async def test_a_seat_handed_over_twice_still_stands_for_the_one_who_left_first(
     assert [p.stands_in_for for p in reread.players if p.user_id == ERIN] == [BOB], "as stored"
 
 
+async def test_a_substitute_who_handed_the_seat_on_cannot_come_back_into_the_game(
+    database: Database,
+) -> None:
+    """docs/async.md, Substitutes: a seat is never handed to someone who is or was in the
+    game. Dave played Bob's seat between Bob and Erin; the seat's row names only Erin and Bob,
+    yet Dave is refused Carol's seat, by the host's request or a moderator, and after a
+    restart."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, FRANK), channel=709)
+    await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    await service.substitutes.substitute(view.id, DAVE, ERIN, "Erin", in_bot=False)
+    view = await service.play.look(view.id)
+    for substitutes in (service.substitutes, service_on(database).substitutes):
+        with pytest.raises(SubstituteError) as refused:
+            await substitutes.substitute(view.id, CAROL, DAVE, "Dave", in_bot=False)
+        assert (refused.value.code, refused.value.user_id) == ("already_in", DAVE)
+        with pytest.raises(SubstituteError) as refused:
+            await substitutes.ask(view.id, HOST, CAROL, DAVE, "Dave", in_bot=False)
+        assert (refused.value.code, refused.value.user_id) == ("already_in", DAVE)
+    assert await service.play.look(view.id) == view
+
+
+async def test_a_host_who_resigned_can_no_longer_ask_for_a_seat_to_be_handed_over(
+    database: Database,
+) -> None:
+    """A request whose host resigned is closed (the test above this one): one the host asks
+    once out of the game is refused the same way, with nothing opened, rather than opened and
+    carried out by the others' agreement."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=723)
+    await service.play.resign(view.id, HOST)
+    view = await service.play.look(view.id)
+    with pytest.raises(SubstituteError) as refused:
+        await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    assert refused.value.code == "host_out"
+    assert await service.substitutes.after_seats_changed(view.id) == []
+    assert await service.play.look(view.id) == view
+
+
 async def test_open_requests_follow_the_people_a_hand_over_brings_in(database: Database) -> None:
     """A moderator hands an asked player's seat over: the request now waits for who came in
     (its message is to call them); one whose person leaving was handed away is closed. Before

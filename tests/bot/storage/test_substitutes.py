@@ -19,6 +19,7 @@ from bot.storage import (
     NewGame,
     SeatControl,
     StaleSeqError,
+    open_database,
 )
 from bot.storage.substitutes import SubstituteStore
 
@@ -64,6 +65,63 @@ async def test_a_second_hand_over_of_a_seat_from_the_same_read_changes_nothing(
         await substitutes.hand_over(game_id, 0, 1, BOB, DAVE, "Dave", 0, None, T1)
     seat = (await games.seats(game_id))[1]
     assert (seat.user_id, seat.display_name, seat.stands_in_for) == (CAROL, "Carol", BOB)
+
+
+async def test_everyone_who_handed_a_seat_on_counts_as_seated_in_the_game(db: Database) -> None:
+    """A seat's row names only its holder and its first leaver: Carol, who played the seat
+    between Bob and Dave, counts as seated all the same, in this game only."""
+    games = GameStore(db)
+    substitutes = SubstituteStore(db)
+    game_id = await running(games)
+    other_game = await running(games, channel=11)
+    await substitutes.hand_over(game_id, 0, 1, BOB, CAROL, "Carol", 0, None, T1)
+    await substitutes.hand_over(game_id, 0, 1, CAROL, DAVE, "Dave", 0, None, T1)
+    seated = {user: await substitutes.ever_seated(game_id, user) for user in (BOB, CAROL, DAVE)}
+    assert seated == {BOB: True, CAROL: True, DAVE: True}
+    assert not await substitutes.ever_seated(other_game, CAROL)
+
+
+PEOPLE_WHO_HANDED_A_SEAT_ON_VERSION = 32
+"""The migration that keeps everyone who handed a seat of a game on (0032)."""
+
+
+async def test_the_people_who_handed_a_seat_on_before_it_was_kept_are_found_in_the_log(
+    database_target: str,
+) -> None:
+    """Games handed over before the table existed: the seat's first leaver, and a substitute
+    who handed it on after a move of theirs, count as seated once the database is migrated."""
+    database = await open_database(
+        database_target, schema_version=PEOPLE_WHO_HANDED_A_SEAT_ON_VERSION - 1
+    )
+    try:
+        games = GameStore(database)
+        game_id = await running(games)
+        await games.append_actions(game_id, 0, [NewAction("L", HOST)], {}, T1)
+        async with database.transaction() as conn:  # Bob, then Carol, then Dave
+            await conn.execute(
+                "UPDATE seats SET user_id = $1, stands_in_for = $2, left_with_out = 0 "
+                "WHERE game_id = $3 AND seat = 1",
+                CAROL,
+                BOB,
+                game_id,
+            )
+        game = await games.get(game_id)
+        assert game is not None
+        await games.append_actions(game_id, game.seq, [NewAction("L", CAROL)], {}, T1)
+        async with database.transaction() as conn:
+            await conn.execute(
+                "UPDATE seats SET user_id = $1 WHERE game_id = $2 AND seat = 1", DAVE, game_id
+            )
+    finally:
+        await database.close()
+    database = await open_database(database_target)
+    try:
+        substitutes = SubstituteStore(database)
+        seated = {user: await substitutes.ever_seated(game_id, user) for user in (BOB, CAROL)}
+        assert seated == {BOB: True, CAROL: True}
+        assert not await substitutes.ever_seated(game_id, 500)
+    finally:
+        await database.close()
 
 
 async def test_a_request_is_closed_once(db: Database) -> None:
