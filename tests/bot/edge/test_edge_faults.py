@@ -133,6 +133,28 @@ async def test_a_click_while_the_database_is_away_is_told_the_game_is_paused(
     assert played.response_type in UPDATED, "played as soon as it is back"
 
 
+async def test_clicks_turned_away_are_logged_only_in_the_outage_s_two_lines(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """docs/reliability.md, The database and the disk: one WARNING when the database goes, one
+    INFO when it is back, and nothing per click (an outage's hundreds of clicks would bury
+    where it starts and ends)."""
+    turn, mover = await started_turn(edge)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        away.fail("get", "append_actions")
+        for _ in range(3):
+            await private(edge.click(mover, turn, "North (straight on)"))
+        away.end()
+        await until(lambda: "the database is back" in caplog.text, "the line saying so")
+    said = [(r.levelname, r.name, r.getMessage()) for r in caplog.records]
+    assert [(level, name) for level, name, _ in said] == [
+        ("WARNING", "bot.runtime.outage"),
+        ("INFO", "bot.runtime.outage"),
+    ], said
+    assert said[1][2].endswith("; 3 clicks and commands were turned away"), said
+
+
 async def test_a_click_while_the_database_is_away_is_told_so_in_the_player_s_language(
     edge: Edge, away: Outage
 ) -> None:

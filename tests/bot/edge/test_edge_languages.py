@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.presentation import images
+from bot.presentation import images, messages
 from bot.services.reliability import ENOUGH_TURNS, Reliability
 from bot.workers import jobs as worker_jobs
 from render import Labels
@@ -290,6 +290,36 @@ async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: E
     )
     assert f"<@{edge.guest.id}> abandonne" in edge.fake.world.messages[turn.id].content
     assert "est terminée" in final.embed_text()
+
+
+@pytest.mark.parametrize(
+    ("damage", "notice"),
+    [
+        ("DELETE FROM actions WHERE game_id = 1 AND seq = 2", "notice.game_damaged"),
+        ("UPDATE games SET position = '{\"broken' WHERE id = 1", "notice.snapshot_repaired"),
+    ],
+    ids=["its log cut", "its snapshot garbled"],
+)
+async def test_the_moderators_are_told_of_a_damaged_game_in_the_game_s_language(
+    edge: Edge, damage: str, notice: str
+) -> None:
+    """The notice is public, like the game's other messages: French, though the player whose
+    command found the damage speaks Ukrainian (and is answered in it)."""
+    turn = await french_game(edge)
+    following = await play_turn(edge, turn)
+    async with edge.store.database.transaction() as conn:
+        await conn.execute(damage)
+    edge.service.loader.forget(1)  # as a restart finds it: read from the database
+
+    answer = await edge.slash(edge.host, "marrakech", "board").answer()
+    told = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > following.id and m.content.startswith("⚠️")
+    )
+    assert told.content == messages.text(notice, "fr", game_id=1)
+    assert told.content.startswith("⚠️ Modérateurs : "), told.content
+    if notice == "notice.game_damaged":
+        assert answer.ephemeral
+        assert answer.content == messages.text("error.game_damaged", "uk", game_id=1)
 
 
 async def test_a_server_in_an_unspoken_language_gets_english(edge: Edge) -> None:

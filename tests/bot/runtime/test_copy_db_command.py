@@ -24,6 +24,7 @@ from bot.storage.copy import copy_database
 from bot.storage.database import Backend, load_migrations
 from bot.storage.players import PlayerStore
 from tests.bot.storage.test_copy import BEFORE_JUDGEMENTS, Filled, all_rows, fill
+from tests.bot.storage.test_storage import migrated_by_a_newer_bot
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
@@ -136,6 +137,29 @@ async def test_a_source_an_older_bot_made_is_refused_and_left_as_it_was(
         "FROM as it is: bring it up to date first with `marrakech-bot migrate` (MARRAKECH_DB "
         "set to FROM)\n"
     )
+    assert _files(tmp_path) == before
+
+
+async def test_a_source_a_newer_bot_migrated_is_refused_and_nothing_is_written(
+    database_target: str, backend: Backend, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/deployment.md, Upgrades: a bot never runs on a database a newer version migrated.
+    Its rows may mean what this bot's schema cannot say, so copy-db refuses such a FROM with
+    what to do, and TO is not created."""
+    known = await migrated_by_a_newer_bot(database_target, backend)
+    target = tmp_path / "copy.sqlite3"
+    before = _files(tmp_path)
+
+    code = await _run(["copy-db", database_target, str(target)])
+    said = capsys.readouterr()
+    assert code == 1, said.out
+    assert said.out == ""
+    assert said.err.startswith("marrakech-bot: FROM "), said.err
+    assert said.err.endswith(
+        f": the database schema is version {known + 1}, newer than this bot ({known}); "
+        "upgrade the bot\n"
+    ), said.err
+    assert len(said.err.splitlines()) == 1
     assert _files(tmp_path) == before
 
 

@@ -524,6 +524,36 @@ async def test_start_up_skips_a_damaged_game_behind_on_display_and_catches_up_th
     assert reported == [damaged.id]
 
 
+@pytest.mark.parametrize(
+    "config",
+    ["{}", "[]", '"x"', '{"br'],
+    ids=["keys lost", "a list", "a string", "unreadable"],
+)
+async def test_a_game_whose_config_is_damaged_is_reported_and_start_up_catches_up_the_others(
+    database: Database, config: str
+) -> None:
+    """docs/reliability.md, Damaged data: a config that lost its keys, is no JSON object or
+    cannot be read does not replay, whatever error its reading raises: the game is damaged like
+    one whose log has a gap, and start-up catches up the other games all the same."""
+    service = service_on(database)
+    damaged = await started(service, (HOST, BOB), channel=CHANNEL + 1)
+    for _ in range(4):
+        damaged = await step(service, damaged)
+    sound = await step(service, await started(service, (CAROL, DAVE), channel=CHANNEL + 2))
+    async with database.transaction() as conn:
+        await conn.execute("UPDATE games SET config = $1 WHERE id = $2", config, damaged.id)
+
+    run = service_on(database)  # a new run, whose start-up catches up both
+    reported: list[int] = []
+    run.on_damage(lambda damage: reported.append(damage.game_id))
+    views = await run.play.behind_on_display()
+    with pytest.raises(GameDamagedError):
+        await run.play.look(damaged.id)
+
+    assert [(view.id, view.seq) for view in views] == [(sound.id, sound.seq)]
+    assert reported == [damaged.id]
+
+
 async def test_a_moderator_can_still_abort_a_damaged_game(database: Database) -> None:
     """docs/reliability.md, Damaged data: a game whose log lost an entry cannot be played, but
     a moderator's abort is asked and done all the same, and frees its channel."""

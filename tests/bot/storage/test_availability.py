@@ -71,6 +71,35 @@ async def test_a_full_sqlite_file_refuses_writes_until_a_probe_commits(
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_full_sqlite_file_serves_reads_that_do_not_mark_it_back(
+    backend: Backend, db: Database
+) -> None:
+    """docs/reliability.md, The database and the disk: a full SQLite disk still serves reads;
+    only a committed write counts as back. A read that works while the disk is full says
+    nothing of writes, so the outage goes on, its start kept."""
+    raw = cast(SqliteDatabase, db)._connection
+    await GameStore(db).set_meta("kept", "yes")
+    async with db.reading() as conn:
+        pages = int(await conn.fetchval("PRAGMA page_count"))
+    await raw.execute(f"PRAGMA max_page_count = {pages}")  # as full as a disk with no room
+    with pytest.raises(DatabaseUnavailableError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2)", "big", "x" * 100_000
+            )
+    gone_since = db.availability.gone_since
+    assert gone_since is not None
+
+    async with db.reading() as conn:
+        assert await conn.fetchval("SELECT value FROM bot_meta WHERE key = $1", "kept") == "yes"
+    assert not db.availability.up, "a transaction's read marked the full file back"
+    async with db.single_read() as single:
+        assert await single.fetchval("SELECT value FROM bot_meta WHERE key = $1", "kept") == "yes"
+    assert not db.availability.up, "a one-statement read marked the full file back"
+    assert db.availability.gone_since == gone_since
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
 async def test_a_probe_that_fails_marks_nothing_back(backend: Backend, db: Database) -> None:
     """A probe made while the file is still locked by another writer (a lock held too long)
     leaves the database gone, since the first failure of the outage, and wakes nothing that
