@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.edge.inflight import HANDLERS
 from bot.presentation import images, messages
 from bot.services.reliability import ENOUGH_TURNS, Reliability
 from bot.workers import jobs as worker_jobs
@@ -51,6 +52,16 @@ async def french_game(edge: Edge) -> FakeMessage:
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
     await edge.click(edge.guest, lobby, "Rejoindre").response()
     await edge.click(edge.host, lobby, "Commencer").response()
+    return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+
+
+async def french_game_of_three(edge: Edge) -> FakeMessage:
+    """Host (uk) opens a 3-seat game in the French server, guest (en-GB) and outsider (de)
+    join, host starts: its first turn."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    await edge.click(edge.guest, lobby, "Rejoindre").response()
+    await edge.click(edge.outsider, edge.fake.world.messages[lobby.id], "Rejoindre").response()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Commencer").response()
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
@@ -261,17 +272,41 @@ async def test_the_host_s_seat_request_is_posted_in_the_game_s_language_not_the_
 ) -> None:
     # Every player answers the request in the game's channel: in the Ukrainian host's words,
     # the French players of a French game could not read it.
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Rejoindre").response()
-    await edge.click(edge.outsider, edge.fake.world.messages[lobby.id], "Rejoindre").response()
-    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Commencer").response()
-    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    await french_game_of_three(edge)
     request = await ask_for_the_guest_s_seat(edge)
     assert not request.ephemeral
     assert request.content.startswith(f"<@{edge.host.id}> demande de confier la place"), (
         request.content
     )
     assert [b.label for b in request.enabled_buttons()] == ["D'accord", "Refuser"]
+
+
+@pytest.mark.parametrize(
+    ("button", "said"),
+    [
+        ("D'accord", "{incoming} reprend la place de {outgoing} ("),
+        ("Refuser", "{user} a refusé : {outgoing} garde sa place dans la partie n° 1."),
+    ],
+    ids=["agreed", "refused"],
+)
+async def test_an_answer_to_a_seat_request_is_told_in_the_game_s_language_not_the_presser_s(
+    edge: Edge, button: str, said: str
+) -> None:
+    """The outsider, whose Discord speaks German (English for the bot), answers the French
+    game's request: its message, edited in front of every player, stays French, whether it
+    tells the hand-over or the refusal."""
+    await french_game_of_three(edge)
+    request = await ask_for_the_guest_s_seat(edge)
+    await edge.click(edge.outsider, request, button).response()
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    shown = edge.fake.world.messages[request.id]
+    expected = said.format(
+        incoming=f"<@{edge.moderator.id}>",
+        outgoing=f"<@{edge.guest.id}>",
+        user=f"<@{edge.outsider.id}>",
+    )
+    assert shown.content.startswith(expected), shown.content
+    assert shown.buttons() == [], [b.label for b in shown.buttons()]
 
 
 async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: Edge) -> None:

@@ -49,6 +49,7 @@ NOBODY = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: nobody "
     "else still plays the game to agree, so a moderator decides: `/marrakech-mod substitute`."
 )
+REFUSED = "<@{user}> refused: <@{out}> keeps their seat in game #1."
 FAILED = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> could not be "
     "carried out: the game changed."
@@ -268,6 +269,22 @@ async def test_a_request_carried_out_by_the_last_agreement_offers_nothing_more_t
         lambda: "takes over" in edge.fake.world.messages[request.id].content, what="carried out"
     )
     shown = edge.fake.world.messages[request.id]
+    assert shown.buttons() == [], [b.label for b in shown.buttons()]
+
+
+async def test_a_refused_request_says_who_refused_and_that_the_person_leaving_keeps_their_seat(
+    edge: Edge,
+) -> None:
+    """The outsider refuses the request for the guest's seat: its message, in front of every
+    player, names who refused and the guest, who keeps their seat, and offers nothing to
+    press."""
+    request = await asked(edge)
+    await edge.click(edge.outsider, request, "Refuse").response()
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    shown = edge.fake.world.messages[request.id]
+    assert shown.content == REFUSED.format(user=edge.outsider.id, out=edge.guest.id), (
+        "the guest keeps their seat, not the outsider who refused"
+    )
     assert shown.buttons() == [], [b.label for b in shown.buttons()]
 
 

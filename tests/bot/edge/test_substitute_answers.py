@@ -381,3 +381,31 @@ async def test_a_seat_is_not_handed_to_a_bot_and_nothing_changes(
     assert answer.content == errors.describe(SubstituteError("bot", edge.outsider.id), "en")
     after = await edge.service.play.look(1)
     assert after.players == before.players
+
+
+@pytest.mark.parametrize(
+    ("who", "command"),
+    [("moderator", "marrakech-mod"), ("host", "marrakech")],
+    ids=["moderator", "host-s-request"],
+)
+async def test_a_seat_asked_of_a_member_who_holds_none_names_that_member_and_nothing_changes(
+    edge: Edge, who: str, command: str
+) -> None:
+    """The outsider plays no seat of the duel: the short private answer names them, the member
+    named as leaving, not the one who was to come in."""
+    await started(edge)
+    before = await edge.service.play.look(1)
+    answer = await edge.slash(
+        getattr(edge, who),
+        command,
+        "substitute",
+        channel=edge.channel,
+        out=edge.outsider,
+        **{"in": edge.moderator},
+    ).answer()
+    assert answer.ephemeral, answer.content
+    assert answer.content == f"<@{edge.outsider.id}> holds no seat still in this game.", (
+        "it names the outsider, named as leaving, not the moderator, named to come in"
+    )
+    after = await edge.service.play.look(1)
+    assert after.players == before.players

@@ -304,3 +304,27 @@ def test_the_two_ways_back_have_names_not_to_be_taken_for_each_other(language: s
     names = catalogue(language)
     rejoin, back = names["command_name.rejoin"], names["command_name.back"]
     assert rejoin[:5] != back[:5], (rejoin, back)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_closed_request_names_the_one_who_no_longer_plays_in_every_language(
+    language: str,
+) -> None:
+    """A request closes because its host left the game, or because the person it would move
+    out did: each language names the host, and the person leaving, once in the request and
+    once more as the one who no longer plays."""
+    host, outgoing, incoming = "<@100>", "<@101>", "<@102>"
+
+    def closed(why: str) -> str:
+        return text(
+            f"substitute.closed.{why}",
+            language,
+            host=host,
+            outgoing=outgoing,
+            incoming=incoming,
+            game_id=1,
+        )
+
+    host_left, left = closed("host_left"), closed("left")
+    assert (host_left.count(host), host_left.count(outgoing)) == (2, 1), host_left
+    assert (left.count(host), left.count(outgoing)) == (1, 2), left

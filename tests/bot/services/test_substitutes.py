@@ -246,6 +246,23 @@ async def test_the_requests_of_a_game_that_ended_are_closed_once_with_their_mess
     assert (await service.substitutes.request(refused.request.id)).status == "refused"
 
 
+async def test_the_requests_of_a_game_that_ended_on_the_board_are_closed_with_their_messages(
+    database: Database,
+) -> None:
+    """A game played to its end closes its open requests as an aborted one does: its
+    request's message is given back to be shown closed, rather than keep Agree and Refuse
+    under a finished game."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=724)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    await service.substitutes.remember_message(asked.request.id, 9002, asked.request.waiting_for)
+    view = await play_out(service, view)
+    assert view.status is GameStatus.OVER
+    closed = await service.substitutes.close_for_ended_games(view.id)
+    assert [(r.id, r.status, r.message_id) for r in closed] == [(asked.request.id, "failed", 9002)]
+    assert (await service.substitutes.request(asked.request.id)).status == "failed"
+
+
 async def test_the_host_who_leaves_hands_the_hosting_over_too(database: Database) -> None:
     service = service_on(database)
     view = await opened(service, (HOST, BOB), channel=706)
@@ -301,6 +318,25 @@ async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
     assert view.user_to_move == DAVE, "the AI no longer plays it: Dave's turn waits for him"
     view = await play_turn(table, view, DAVE)
     assert view.user_to_move != DAVE
+
+
+async def test_the_newcomer_to_a_seat_on_its_turn_is_reminded_at_half_its_time(
+    table: Table,
+) -> None:
+    """The turn's clock starts anew for the newcomer, its reminder with it: they are new to
+    the game, and pinged once half of their time is gone."""
+    view = await humans(table, (HOST, BOB), channel=725)
+    view = await at_the_ai_s_turn_in_their_seat(table, view, BOB)
+    reminded = len(table.reminders)
+    done = await table.service.substitutes.substitute(view.id, BOB, DAVE, None, in_bot=False)
+    assert done.view.user_to_move == DAVE
+    table.clock.advance(LIMIT / 2 - 1)
+    await run_until_quiet(table)
+    assert table.reminders[reminded:] == [], "not before half the time"
+    table.clock.advance(1)
+    await run_until_quiet(table)
+    assert [r.user_id for r in table.reminders[reminded:]] == [DAVE], "one reminder, Dave's"
+    assert table.reminders[-1].deadline == table.clock.now + timedelta(seconds=LIMIT / 2)
 
 
 async def test_a_seat_handed_over_in_a_paused_game_ends_the_pause_and_the_ai_plays_on_at_once(
@@ -381,6 +417,30 @@ async def test_a_host_request_does_not_wait_for_a_player_the_ai_stands_in_for(
     assert seat_of(done.handover.view, ERIN) is not None
 
 
+async def test_a_host_request_does_not_wait_for_a_player_whose_seat_went_out_of_the_game(
+    database: Database,
+) -> None:
+    """A seat that could not pay (R9) is out, though its person never resigned: they no
+    longer play the game, so the request neither waits for them nor lets them refuse it."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=726)
+    loaded = service.loader.in_memory(view.id)
+    assert loaded is not None
+    assert loaded.state is not None
+    out, still_in = (CAROL, DAVE) if seat_of(view, CAROL) != loaded.state.to_move else (DAVE, CAROL)
+    out_seat = seat_of(view, out)
+    assert out_seat is not None
+    service.loader.keep(replace(loaded, state=loaded.state._replace(eliminated=(out_seat,))))
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    assert asked.request.waiting_for == (still_in,), "the person whose seat is out is not asked"
+    with pytest.raises(SubstituteError) as refused:
+        await service.substitutes.answer(asked.request.id, out, agree=False)
+    assert refused.value.code == "not_asked", "nor can they refuse it"
+    done = await service.substitutes.answer(asked.request.id, still_in, agree=True)
+    assert done.handover is not None
+    assert seat_of(done.handover.view, ERIN) is not None
+
+
 async def test_a_request_nobody_else_can_agree_to_is_refused_unless_the_ai_plays_the_seat(
     table: Table,
 ) -> None:
@@ -444,6 +504,25 @@ async def test_a_seat_handed_over_twice_still_stands_for_the_one_who_left_first(
     assert erin.left_with_out == 0
     reread = await service_on(database).play.look(view.id)
     assert [p.stands_in_for for p in reread.players if p.user_id == ERIN] == [BOB], "as stored"
+
+
+async def test_a_seat_handed_over_again_after_a_resignation_is_rated_for_when_its_first_left(
+    database: Database,
+) -> None:
+    """Bob left with nobody out; Carol resigned after him; then Dave handed the seat on. The
+    game, played out by the same process (as it holds it in memory), rates Bob as out when he
+    left: behind Carol, who went out after him."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=727)
+    await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    await service.play.resign(view.id, CAROL)
+    done = await service.substitutes.substitute(view.id, DAVE, ERIN, "Erin", in_bot=False)
+    (erin,) = [p for p in done.view.players if p.user_id == ERIN]
+    assert (erin.stands_in_for, erin.left_with_out) == (BOB, 0), "as when Bob left"
+    view = await play_out(service, done.view)
+    assert view.status is GameStatus.OVER
+    rated = await rated_rows(database, view.id)
+    assert rated == {HOST: 1, CAROL: 2, BOB: 3}, "Bob out first, Carol after him"
 
 
 async def test_a_substitute_who_handed_the_seat_on_cannot_come_back_into_the_game(
@@ -520,6 +599,30 @@ async def test_a_request_everyone_still_asked_agreed_to_is_carried_out_when_the_
     await service.play.resign(view.id, DAVE)
     (answer,) = await service.substitutes.after_seats_changed(view.id)
     assert answer.handover is not None, "Carol, the only one still asked, agreed: carried out"
+    assert answer.request.status == "done"
+    assert (await service.substitutes.request(asked.request.id)).status == "done"
+    players = (await service.play.look(view.id)).players
+    assert ERIN in [p.user_id for p in players]
+    assert BOB not in [p.user_id for p in players]
+
+
+async def test_a_request_for_a_seat_the_ai_plays_is_carried_out_when_the_last_asked_leaves(
+    table: Table,
+) -> None:
+    """Bob ran out of time three times: the AI plays his seat, he is gone. The host's request
+    for it waits for Carol and Dave, who both resign: nobody is left to ask, and, as a request
+    with nobody to ask for a seat the AI plays is done at once, the seat changes hands."""
+    service = table.service
+    view = await humans(table, (HOST, BOB, CAROL, DAVE), channel=728)
+    view = await time_out_three_times(table, view, BOB)
+    assert [p.autoplay for p in view.players if p.user_id == BOB] == [True]
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    assert set(asked.request.missing) == {CAROL, DAVE}
+    await service.play.resign(view.id, CAROL)
+    await service.play.resign(view.id, DAVE)
+    (answer,) = await service.substitutes.after_seats_changed(view.id)
+    assert answer.closed_because is None
+    assert answer.handover is not None, "the AI's seat needs nobody's agreement: carried out"
     assert answer.request.status == "done"
     assert (await service.substitutes.request(asked.request.id)).status == "done"
     players = (await service.play.look(view.id)).players

@@ -594,6 +594,38 @@ async def test_a_player_who_hands_their_seat_over_counts_as_resigned_then_and_sc
     assert progress.view.winners == (stayers[-1],)
 
 
+@pytest.mark.parametrize("seats", [3, 4])
+async def test_a_player_who_hands_their_seat_over_after_a_resignation_scores_over_that_seat(
+    database: Database, seats: int
+) -> None:
+    """One player resigns, then a moderator hands the next player's seat to a substitute, then
+    the others resign. The player who left counts as out when they left: behind everyone who
+    stayed on after them, but ahead of the seat already out, which earns them its point."""
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:seats], seats=seats, rounds=1)
+    await tournaments.start(view.id, MOD, moderator=True)
+    (game,) = await set_up(tournaments, view.id)
+    first_out, leaver, *stayers = [p.user_id for p in game.players if p.user_id is not None]
+    await games.play.resign(game.id, first_out)
+    handed = await games.substitutes.substitute(game.id, leaver, 6001, "Sub", in_bot=False)
+    over = handed.view
+    for stayer in stayers:
+        over = await games.play.resign(over.id, stayer)
+    assert over.status is GameStatus.OVER
+    progress = await tournaments.game_closed(over.id)
+    assert progress is not None
+    lines = {line.user_id: line for line in progress.view.standings}
+    # In halves: each ahead of everyone out before them, the leaver of the first out alone.
+    assert {user: line.half_points for user, line in lines.items()} == {
+        first_out: 0,
+        leaver: 2,
+        **{stayer: 2 * index for index, stayer in enumerate(stayers, 2)},
+    }
+    assert (lines[leaver].score, lines[leaver].dirhams) == (0, 0), "none of the seat's end"
+    assert lines[leaver].rank == seats - 1
+    assert 6001 not in lines, "the substitute gets nothing from the game"
+
+
 @pytest.mark.parametrize(("ai_place", "half_points"), [(2, 2), (1, 1)])
 async def test_a_bye_won_against_the_ai_gives_its_point_and_a_shared_place_half(
     database: Database, ai_place: int, half_points: int
