@@ -12,11 +12,14 @@ The rules (docs/async.md):
   turn clocks stop during those hours too.
 
 A turn's clock is the time it has run, not the time that passed (bot.services.time_rules):
-it stands still over the moments its player is away or quiet (`pauses`). The game's row keeps
-the clock's moments as they were when the turn began (bot.services.deadlines); stopping a
-clock only ever moves them later, so the turn clock checks them when they fall due
-(`AwayService.due_check`: one read) and sets them later when a pause came meanwhile, and only
-coming back early moves them sooner, at once (`AwayService.come_back`). A turn costs nothing
+it stands still over the moments its player is away or quiet (`pauses`), each by the rules
+that held at the time: quiet hours set, changed or turned off, and a server's switch of its
+clocks in quiet hours, count from the moment they were made (the storage keeps what they
+replaced). The game's row keeps the clock's moments as they were when the turn began
+(bot.services.deadlines); a pause only ever moves them later, so the turn clock checks them
+when they fall due (`AwayService.due_check`: one read) and sets them later when a pause came
+meanwhile. Coming back early, and a change of those rules, set them at once to what they now
+are (`AwayService.come_back`, `set_quiet_hours`, `set_clocks_in_quiet`). A turn costs nothing
 more than before while no one is away or quiet. So what the clock stands at follows from what
 is stored, across restarts and processes.
 
@@ -69,13 +72,57 @@ def row_of(quiet: QuietHours, locale: str | None = None) -> QuietRow:
 
 def pauses(rules: TimeRules, since: datetime) -> Iterator[Interval]:
     """The moments after `since` in which the person's turn clock stops, in order: their
-    spells away and, unless the server lets clocks run then, their quiet hours."""
+    spells away and their quiet hours, each as they were at the time (quiet hours changed
+    since apply from their change on), while the server let clocks stop in them."""
     streams: list[Iterator[Interval]] = [
         iter([(spell.started_at, spell.ends_at) for spell in rules.spells])
     ]
-    if rules.quiet is not None and not rules.settings.clocks_in_quiet:
-        streams.append(quiet_of(rules.quiet).windows(since))
+    stopping = _quiet_stops_clocks(rules, since)
+    for span in rules.quiet_spans:
+        hours = quiet_of(span.quiet)
+        for start, end in stopping:
+            low = max(start, span.from_at)
+            high = _earlier(end, span.until_at)
+            if high is None or low < high:
+                streams.append(_within(hours.windows(max(since, low)), low, high))
     return heapq.merge(*streams)
+
+
+def _quiet_stops_clocks(
+    rules: TimeRules, since: datetime
+) -> list[tuple[datetime, datetime | None]]:
+    """The stretches from `since` on in which the server let quiet hours stop clocks (an end
+    None: still)."""
+    changes = rules.clock_changes
+    runs = not changes[0][1] if changes else rules.settings.clocks_in_quiet
+    stretches: list[tuple[datetime, datetime | None]] = []
+    start = since
+    for moment, runs_after in changes:
+        if not runs:
+            stretches.append((start, moment))
+        start, runs = moment, runs_after
+    if not runs:
+        stretches.append((start, None))
+    return stretches
+
+
+def _earlier(first: datetime | None, second: datetime | None) -> datetime | None:
+    """The earlier of two ends, None being no end."""
+    if first is None:
+        return second
+    return first if second is None else min(first, second)
+
+
+def _within(
+    windows: Iterator[Interval], low: datetime, high: datetime | None
+) -> Iterator[Interval]:
+    """The parts of the windows (in order) between `low` and `high` (None: no end)."""
+    for start, end in windows:
+        if high is not None and start >= high:
+            return
+        start, end = max(start, low), end if high is None else min(end, high)
+        if start < end:
+            yield start, end
 
 
 # --- the service ---------------------------------------------------------------------------
@@ -168,7 +215,12 @@ class AwayService:
         await self._store.set_tournament_away_days(tournament_id, days)
 
     async def set_clocks_in_quiet(self, guild_id: int, on: bool) -> TimeSettings:
-        return await self._store.set_clocks_in_quiet(guild_id, on, self._loader.now())
+        """Let turn clocks run in quiet hours on the server, or stop in them, from now on: the
+        clocks of the turns under way there are set to what they now are."""
+        settings = await self._store.set_clocks_in_quiet(guild_id, on, self._loader.now())
+        for game_id in await self._loader.store.timed_games(guild_id, None):
+            await self._resume(game_id)
+        return settings
 
     async def go_away(
         self, guild_id: int, user_id: int, days: int, locale: str = "en"
@@ -184,7 +236,10 @@ class AwayService:
         until = now + timedelta(days=days)
         asked = Spell(now, until)
         month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-        spells = await self._store.spells_since(guild_id, user_id, month)
+        spells = [  # a spell running now ends now, as the new one starts
+            Spell(spell.started_at, min(spell.ends_at, now))
+            for spell in await self._store.spells_since(guild_id, user_id, month)
+        ]
         lefts = []  # per month the days asked fall in: its days left, and whether they do
         for start in _months(month, until):
             end = _month_after(start)
@@ -299,9 +354,10 @@ class AwayService:
                     resumed.append(found)
         return resumed
 
-    async def _resume(self, game_id: int, user_id: int) -> Resumed | None:
-        """Set the clock of the game's turn, if it is the person's, to what it really is now
-        that their spell ended."""
+    async def _resume(self, game_id: int, user_id: int | None = None) -> Resumed | None:
+        """Set the clock of the game's turn, if it is the person's (`user_id`; None: whoever's
+        it is), to what it really is now that their spell ended or the rules of their pauses
+        changed."""
         try:
             async with self._loader.locked(game_id):
                 loaded = await self._loader.load(game_id)
@@ -309,23 +365,26 @@ class AwayService:
                 if state is None or state.to_move is None or game.status is not GameStatus.RUNNING:
                     return None
                 player = loaded.player_at(state.to_move)
-                if player is None or player.user_id != user_id or player.ai_plays:
+                if player is None or player.user_id is None or player.ai_plays:
+                    return None
+                if user_id is not None and player.user_id != user_id:
                     return None
                 started, limit = game.turn_started_at, game.turn_limit_seconds
                 if started is None or limit is None or game.due_at is None:
                     return None  # no clock: nothing to start again
-                rules = await self._store.rules(game.guild_id, user_id, started)
+                rules = await self._store.rules(game.guild_id, player.user_id, started)
                 clock = turn_clock(
                     started,
                     limit,
                     lambda: pauses(rules, started),
                     remind=game.remind_at is not None,
                 )
-                await self._loader.set_clock(loaded, clock)
+                if (clock.remind_at, clock.due_at) != (game.remind_at, game.due_at):
+                    await self._loader.set_clock(loaded, clock)
                 now = self._loader.now()
                 left = timedelta(seconds=limit) - running(started, now, pauses(rules, started))
                 return Resumed(game.id, game.channel_id, game.locale, max(left, timedelta()))
-        except GameDamagedError:
+        except (GameDamagedError, GameNotFoundError):
             return None
 
     # --- quiet hours -----------------------------------------------------------------------
@@ -346,6 +405,8 @@ class AwayService:
                 self._quiet.pop(user_id, None)
             else:
                 self._quiet[user_id] = row
+        for game_id in await self._loader.store.timed_games(None, user_id):
+            await self._resume(game_id, user_id)  # from now on: sooner or later than it was
 
     def changed_elsewhere(self) -> None:
         """Someone's quiet hours or time away changed in another process (or may have: the

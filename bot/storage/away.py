@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.storage.database import Connection, Database
 from bot.storage.values import time_from_column, time_to_column
@@ -51,13 +51,28 @@ class QuietRow:
 
 
 @dataclass(frozen=True, slots=True)
+class QuietSpan:
+    """Quiet hours as they held from `from_at` until `until_at` (None: they hold now)."""
+
+    quiet: QuietRow
+    from_at: datetime
+    until_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TimeRules:
-    """What decides a person's turn clock on a server, read in one statement: their spells
-    away ending after a moment, their quiet hours and the server's settings."""
+    """What decides a person's turn clock on a server since a moment, read in one statement:
+    their spells away ending after it, their quiet hours now and as they were since, the
+    server's settings and each change since of its choice of clocks in quiet hours."""
 
     spells: tuple[Spell, ...]
     quiet: QuietRow | None
     settings: TimeSettings
+    quiet_spans: tuple[QuietSpan, ...] = ()
+    """The quiet hours that held since the moment, oldest first (those in force last)."""
+    clock_changes: tuple[tuple[datetime, bool], ...] = ()
+    """Each change since the moment of whether clocks run in quiet hours on the server: when,
+    and the choice from then on, oldest first (they alternate)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +98,9 @@ class HeldNotice:
 
 AWAY_CHANNEL = "marrakech_away"
 """The PostgreSQL channel notified when someone's quiet hours or time away change."""
-_NOTIFY_AWAY = f" RETURNING pg_notify('{AWAY_CHANNEL}', '') AS notified"
-"""Added to a write on PostgreSQL: NOTIFY AWAY_CHANNEL, in the write's own statement."""
 _HELD_COLUMNS = "user_id, guild_id, channel_id, game_id, seq, kind, locale, release_at"
+QUIET_PAST_KEPT = timedelta(days=60)
+"""How long quiet hours that were replaced are kept: longer than any turn under way lasts."""
 
 
 class AwayStore:
@@ -124,8 +139,26 @@ class AwayStore:
 
     async def set_clocks_in_quiet(self, guild_id: int, on: bool, now: datetime) -> TimeSettings:
         """Set whether turn clocks run in quiet hours on the server, keeping its away days (a
-        change of those at the same moment holds too); the settings after."""
-        async with self._db.single_write() as conn:
+        change of those at the same moment holds too), and keep the change with its moment
+        (two opposite changes at one moment cancel out); the settings after."""
+        async with self._db.transaction() as conn:
+            was = await conn.fetchval(
+                "SELECT clocks_in_quiet FROM time_settings WHERE guild_id = $1", guild_id
+            )
+            if bool(was) != on:
+                undone = await conn.execute(
+                    "DELETE FROM quiet_clock_changes WHERE guild_id = $1 AND changed_at = $2",
+                    guild_id,
+                    time_to_column(now),
+                )
+                if not undone:
+                    await conn.execute(
+                        "INSERT INTO quiet_clock_changes (guild_id, changed_at, clocks_in_quiet) "
+                        "VALUES ($1, $2, $3)",
+                        guild_id,
+                        time_to_column(now),
+                        int(on),
+                    )
             row = await conn.fetchrow(
                 "INSERT INTO time_settings (guild_id, clocks_in_quiet, updated_at) "
                 "VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
@@ -269,27 +302,32 @@ class AwayStore:
         }
 
     async def set_quiet(self, user_id: int, quiet: QuietRow | None, now: datetime) -> None:
-        """Set the person's quiet hours (None: none); on PostgreSQL the other processes are
-        told (AWAY_CHANNEL)."""
-        postgres = self._db.backend == "postgres"
-        async with self._db.single_write() as conn:
+        """Set the person's quiet hours (None: none), keeping those they replace with the
+        moments they held between (and dropping what no turn needs any more); on PostgreSQL
+        the other processes are told (AWAY_CHANNEL)."""
+        async with self._db.transaction() as conn:
+            await self._notify(conn)
+            await conn.execute(
+                "INSERT INTO quiet_hours_past (user_id, starts, ends, timezone, from_at, "
+                "until_at) SELECT user_id, starts, ends, timezone, updated_at, $2 "
+                "FROM quiet_hours WHERE user_id = $1 AND updated_at < $2 "
+                "ON CONFLICT (user_id, until_at) DO NOTHING",
+                user_id,
+                time_to_column(now),
+            )
+            await conn.execute(
+                "DELETE FROM quiet_hours_past WHERE until_at < $1",
+                time_to_column(now - QUIET_PAST_KEPT),
+            )
             if quiet is None:
-                sql = "DELETE FROM quiet_hours WHERE user_id = $1"
-                if postgres:
-                    sql += _NOTIFY_AWAY
-                await conn.fetch(sql, user_id)
+                await conn.execute("DELETE FROM quiet_hours WHERE user_id = $1", user_id)
                 return
-            sql = (
+            await conn.execute(
                 "INSERT INTO quiet_hours (user_id, starts, ends, timezone, updated_at, locale) "
                 "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE SET "
                 "starts = excluded.starts, ends = excluded.ends, "
                 "timezone = excluded.timezone, updated_at = excluded.updated_at, "
-                "locale = excluded.locale"
-            )
-            if postgres:
-                sql += _NOTIFY_AWAY
-            await conn.fetch(
-                sql,
+                "locale = excluded.locale",
                 user_id,
                 quiet.starts,
                 quiet.ends,
@@ -300,9 +338,8 @@ class AwayStore:
 
     async def listen_away(self, callback: Callable[[], None]) -> None:
         """Call `callback` whenever another process changes someone's quiet hours or time
-        away, and when
-        the listening connection is (re)opened; run until cancelled. PostgreSQL only: on
-        SQLite, which serves one process, it returns at once."""
+        away, and when the listening connection is (re)opened; run until cancelled.
+        PostgreSQL only: on SQLite, which serves one process, it returns at once."""
         from bot.storage.postgres import PostgresDatabase  # only PostgreSQL needs asyncpg
 
         if isinstance(self._db, PostgresDatabase):
@@ -311,22 +348,30 @@ class AwayStore:
     # --- what decides a clock ----------------------------------------------------------------
 
     async def rules(self, guild_id: int | None, user_id: int, since: datetime) -> TimeRules:
-        """The person's spells on the server ending after `since`, their quiet hours and the
-        server's settings, in one statement."""
+        """The person's spells on the server ending after `since`, their quiet hours now and
+        as they were since, and the server's settings with each change since of its clocks in
+        quiet hours, in one statement."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
-                "SELECT 'away', started_at, ends_at, NULL, NULL FROM away_spells "
+                "SELECT 'away', started_at, ends_at, NULL, NULL, NULL FROM away_spells "
                 "WHERE guild_id = $1 AND user_id = $2 AND ends_at > $3 "
-                "UNION ALL SELECT 'quiet', starts, ends, timezone, locale FROM quiet_hours "
-                "WHERE user_id = $2 "
+                "UNION ALL SELECT 'quiet', starts, ends, timezone, locale, updated_at "
+                "FROM quiet_hours WHERE user_id = $2 "
+                "UNION ALL SELECT 'past', starts, ends, timezone, from_at, until_at "
+                "FROM quiet_hours_past WHERE user_id = $2 AND until_at > $3 "
                 "UNION ALL SELECT 'settings', CAST(away_days AS TEXT), "
-                "CAST(clocks_in_quiet AS TEXT), NULL, NULL FROM time_settings WHERE guild_id = $1",
+                "CAST(clocks_in_quiet AS TEXT), NULL, NULL, NULL FROM time_settings "
+                "WHERE guild_id = $1 "
+                "UNION ALL SELECT 'clock', changed_at, CAST(clocks_in_quiet AS TEXT), NULL, NULL, "
+                "NULL FROM quiet_clock_changes WHERE guild_id = $1 AND changed_at > $3",
                 guild_id,
                 user_id,
                 time_to_column(since),
             )
         spells = []
         quiet = None
+        spans = []
+        changes = []
         settings = TimeSettings(guild_id or 0)
         for row in rows:
             if row[0] == "away":
@@ -334,10 +379,20 @@ class AwayStore:
             elif row[0] == "quiet":
                 locale = None if row[4] is None else str(row[4])
                 quiet = QuietRow(str(row[1]), str(row[2]), str(row[3]), locale)
+                spans.append(QuietSpan(quiet, time_from_column(str(row[5]))))
+            elif row[0] == "past":
+                past = QuietRow(str(row[1]), str(row[2]), str(row[3]))
+                spans.append(
+                    QuietSpan(past, time_from_column(str(row[4])), time_from_column(str(row[5])))
+                )
+            elif row[0] == "clock":
+                changes.append((time_from_column(str(row[1])), row[2] == "1"))
             else:
                 settings = TimeSettings(guild_id or 0, int(row[1]), row[2] == "1")
         spells.sort(key=lambda spell: spell.started_at)
-        return TimeRules(tuple(spells), quiet, settings)
+        spans.sort(key=lambda span: span.from_at)
+        changes.sort()
+        return TimeRules(tuple(spells), quiet, settings, tuple(spans), tuple(changes))
 
     # --- held notices ------------------------------------------------------------------------
 

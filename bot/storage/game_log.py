@@ -115,6 +115,19 @@ class GameLog(GameTable):
             )
         return [game_of(row) for row in rows]
 
+    async def timed_games(self, guild_id: int | None, user_id: int | None) -> list[int]:
+        """The running games whose turn has a clock: of the server `guild_id`, or (None) in
+        which `user_id` holds a seat on any server."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT id FROM games WHERE status = 'running' AND due_at IS NOT NULL "
+                "AND (guild_id = $1 OR id IN (SELECT game_id FROM seats WHERE user_id = $2 "
+                "AND resigned = 0)) ORDER BY id",
+                guild_id,
+                user_id,
+            )
+        return [int(row[0]) for row in rows]
+
     async def seats(self, game_id: int) -> list[SeatRow]:
         """The game's seats: in joining order in the lobby, in seat order once started."""
         async with self._db.single_read() as conn:

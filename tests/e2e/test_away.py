@@ -131,6 +131,15 @@ def held_rows(database: Path) -> list[tuple[int, str, bool]]:
     return [(int(user), str(kind), bool(sent)) for user, kind, sent in rows]
 
 
+def turn_ends(database: Path, channel: FakeChannel) -> datetime:
+    """When the running game of the channel is to be played by the AI, as stored."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+        (due_at,) = connection.execute(
+            "SELECT due_at FROM games WHERE channel_id = ? AND status = 'running'", (channel.id,)
+        ).fetchone()
+    return datetime.fromisoformat(str(due_at))
+
+
 async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_restart(
     fake: FakeDiscord, bot: BotProcess, clock_file: Path, tmp_path: Path
 ) -> None:
@@ -222,7 +231,11 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     )
     await displayed(database, mine.id)
     await say(fake, mover, channel, "marrakech", "quiet-hours", **quiet_now(offset))
-    await shift_and_pass(bot, clock_file, offset + TURN_LIMIT + 5, fake, "play")
+    # Quiet from now for two hours (the hour before counts for nothing: it ran): the turn's
+    # end moves past them at once, and its time limit passes with its buttons live.
+    quiet_ends = datetime.now(UTC) + timedelta(seconds=offset, hours=2, minutes=-1)
+    assert turn_ends(database, channel) > quiet_ends, "the quiet player's clock pauses"
+    await shift_clock(bot, clock_file, offset + TURN_LIMIT + 5, fake)
     assert fake.world.messages[mine.id].enabled_buttons(), "the quiet player's clock paused"
 
     # A turn that begins while its player is away says so, and so does `mygames`.

@@ -236,6 +236,26 @@ async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_le
         await table.service.away.come_back(GUILD, mover)
 
 
+async def test_going_away_again_while_away_counts_the_running_spell_only_until_then(
+    table: AwayTable,
+) -> None:
+    """Asking again while away ends the running spell then, as `back` would: the month's ten
+    days count its days begun, not the days it was asked for. 4 days, then 1 day of a spell
+    asked for 5, then 5 more: 10 of March's 10."""
+    away = table.service.away
+    table.clock.now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    await away.go_away(GUILD, HOST, 4)
+    table.clock.now = datetime(2026, 3, 10, 12, tzinfo=UTC)
+    await away.go_away(GUILD, HOST, 5)
+    table.clock.now = datetime(2026, 3, 11, 12, tzinfo=UTC)
+    until, _ = await away.go_away(GUILD, HOST, 5)
+    assert until == datetime(2026, 3, 16, 12, tzinfo=UTC)
+    table.clock.now = datetime(2026, 3, 20, 12, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:  # and March has none left
+        await away.go_away(GUILD, HOST, 1)
+    assert refused.value.left == 0
+
+
 async def reminded_at_half_the_limit(table: AwayTable) -> int:
     """The game's first mover, reminded once its turn reaches half the limit."""
     _, mover, _ = await who_moves(table)
@@ -673,6 +693,95 @@ async def test_who_can_be_reached_follows_quiet_hours_and_time_away_at_once(
     assert await away.away_until(GUILD, HOST) is None
 
 
+async def test_quiet_hours_set_late_in_a_turn_give_back_no_time_that_ran(
+    table: AwayTable,
+) -> None:
+    """The clock is the time the turn has run: quiet hours set 20 hours into a 24-hour turn
+    stop it from then on, not over the hours that already ran."""
+    _, mover, _ = await who_moves(table, limit=24 * 3600)  # 2 March 12:00 UTC
+    table.clock.advance(20 * 3600)  # 3 March 08:00
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("16:00", "08:00", "UTC"))
+    table.clock.advance(4 * 3600 + 60)  # 3 March 12:01: 24 h 1 min have run
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover], "their 24 hours ran out"
+
+
+async def test_quiet_hours_turned_off_keep_the_hours_they_paused(table: AwayTable) -> None:
+    """A 12-hour turn begun at 22:00 in quiet hours from 23:00 to 08:00, turned off at 03:00:
+    the four hours they paused stay paused, so the turn runs until 14:00, not 10:00."""
+    table.clock.now = datetime(2026, 3, 2, 22, tzinfo=UTC)
+    _, mover, _ = await who_moves(table, limit=12 * 3600)
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("23:00", "08:00", "UTC"))
+    table.clock.now = datetime(2026, 3, 3, 3, tzinfo=UTC)
+    await table.service.away.set_quiet_hours(mover, None)
+    for hour, minute in ((4, 0), (10, 1), (13, 59)):
+        table.clock.now = datetime(2026, 3, 3, hour, minute, tzinfo=UTC)
+        await table.scheduler.run_due()
+    assert table.turns == [], "11 h 59 min of their 12 h have run"
+    table.clock.now = datetime(2026, 3, 3, 14, 1, tzinfo=UTC)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover]
+
+
+async def test_quiet_hours_turned_off_bring_a_turn_s_end_set_later_back_to_its_real_end(
+    table: AwayTable,
+) -> None:
+    """A 24-hour turn begun at 22:00, quiet from 23:00 to 08:00: at 22:00 the next day its end
+    is found 16:00 the day after (16 h ran). Quiet hours turned off at 23:30 leave 8 hours to
+    run from then: the turn ends at 07:30, not at the 16:00 stored before."""
+    table.clock.now = datetime(2026, 3, 2, 22, tzinfo=UTC)
+    _, mover, _ = await who_moves(table, limit=24 * 3600)
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("23:00", "08:00", "UTC"))
+    table.clock.now = datetime(2026, 3, 3, 22, tzinfo=UTC)
+    for _ in range(3):  # past the scheduler's retry of work it handled just before
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    assert [reminder.user_id for reminder in table.reminders] == [mover]
+    assert table.turns == []
+    table.clock.now = datetime(2026, 3, 3, 23, 30, tzinfo=UTC)
+    await table.service.away.set_quiet_hours(mover, None)
+    assert await sleep_for(table) == timedelta(hours=8)
+    table.clock.now = datetime(2026, 3, 4, 7, 31, tzinfo=UTC)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover]
+
+
+async def test_clocks_that_ran_in_quiet_hours_until_the_server_let_them_pause_give_no_hours_back(
+    table: AwayTable,
+) -> None:
+    """A 24-hour turn whose clock ran 20 hours, quiet hours included, before the server let
+    clocks pause in them runs out 4 hours on."""
+    away = table.service.away
+    await away.set_clocks_in_quiet(GUILD, True)
+    _, mover, _ = await who_moves(table, limit=24 * 3600)  # 2 March 12:00 UTC
+    await away.set_quiet_hours(mover, QuietHours.parse("16:00", "08:00", "UTC"))
+    table.clock.advance(20 * 3600)
+    await away.set_clocks_in_quiet(GUILD, False)
+    table.clock.advance(4 * 3600 + 60)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover], "their 24 hours ran out"
+
+
+async def test_quiet_hours_that_paused_a_clock_stay_paused_when_the_server_lets_clocks_run(
+    table: AwayTable,
+) -> None:
+    """A 12-hour turn begun at 22:00, paused in quiet hours from 23:00 until the server lets
+    clocks run at 03:00, runs until 14:00."""
+    away = table.service.away
+    table.clock.now = datetime(2026, 3, 2, 22, tzinfo=UTC)
+    _, mover, _ = await who_moves(table, limit=12 * 3600)
+    await away.set_quiet_hours(mover, QuietHours.parse("23:00", "08:00", "UTC"))
+    table.clock.now = datetime(2026, 3, 3, 3, tzinfo=UTC)
+    await away.set_clocks_in_quiet(GUILD, True)
+    for hour, minute in ((4, 0), (10, 1), (13, 59)):
+        table.clock.now = datetime(2026, 3, 3, hour, minute, tzinfo=UTC)
+        await table.scheduler.run_due()
+    assert table.turns == [], "11 h 59 min of their 12 h have run"
+    table.clock.now = datetime(2026, 3, 3, 14, 1, tzinfo=UTC)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover]
+
+
 async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
     # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there, so the clock stops after
     # two minutes of the turn and runs again two hours on.
@@ -1103,12 +1212,14 @@ async def test_a_held_turn_is_told_only_while_it_waits_for_its_player(table: Awa
     plays it), or for someone whose turn it is not. The deadline is the real one: clocks
     pause in quiet hours by default, and the stored deadline is moved later only when it falls
     due."""
-    view, mover, other = await who_moves(table)
     away = table.service.away
-    begun = table.clock.now
     # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there, so the clock stops two
-    # minutes into the turn and runs again two hours on.
-    await away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
+    # minutes into the turn and runs again two hours on. Set before the game begins, they
+    # leave its stored clock as it began.
+    for person in (HOST, BOB):
+        await away.set_quiet_hours(person, QuietHours.parse("14:02", "16:00", KYIV))
+    view, mover, other = await who_moves(table)
+    begun = table.clock.now
     release = datetime(2026, 3, 2, 14, tzinfo=UTC)
     held = [
         HeldNotice(mover, GUILD, view.game.channel_id, view.id, 3, "turn", "en", release, begun),

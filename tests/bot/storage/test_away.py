@@ -146,3 +146,50 @@ async def test_quiet_hours_set_again_in_another_language_are_read_back_in_that_l
     await away.set_quiet(ANN, again, T0 + timedelta(minutes=1))
     assert await away.all_quiet() == {ANN: again}
     assert (await away.rules(1, ANN, T0)).quiet == again
+
+
+async def test_the_rules_since_a_moment_hold_the_quiet_hours_as_they_were_since(
+    db: Database,
+) -> None:
+    """Quiet hours changed and turned off keep the moments each held between; those that
+    stopped holding before the moment asked about are left out, and those older than the
+    turns under way could need are dropped."""
+    away = AwayStore(db)
+    first = QuietRow("22:00", "07:00", "Europe/Kyiv", "uk")
+    second = QuietRow("23:00", "08:00", "Europe/Paris", "fr")
+    day = timedelta(days=1)
+    await away.set_quiet(ANN, first, T0)
+    await away.set_quiet(ANN, second, T0 + day)
+    await away.set_quiet(ANN, None, T0 + 2 * day)
+    rules = await away.rules(1, ANN, T0)
+    assert [(span.quiet.starts, span.from_at, span.until_at) for span in rules.quiet_spans] == [
+        ("22:00", T0, T0 + day),
+        ("23:00", T0 + day, T0 + 2 * day),
+    ]
+    assert rules.quiet is None
+    later = await away.rules(1, ANN, T0 + day + timedelta(hours=1))
+    assert [span.from_at for span in later.quiet_spans] == [T0 + day]
+
+    await away.set_quiet(ANN, first, T0 + 90 * day)
+    spans = (await away.rules(1, ANN, T0)).quiet_spans
+    assert [(span.from_at, span.until_at) for span in spans] == [(T0 + 90 * day, None)]
+
+
+async def test_a_server_s_changes_of_clocks_in_quiet_hours_are_kept_as_they_alternate(
+    db: Database,
+) -> None:
+    """Only a real change is kept, with its moment; two opposite changes at one moment cancel
+    out."""
+    away = AwayStore(db)
+    hour = timedelta(hours=1)
+    await away.set_clocks_in_quiet(1, False, T0)  # as it was: no change
+    await away.set_clocks_in_quiet(1, True, T0 + hour)
+    await away.set_clocks_in_quiet(1, True, T0 + 2 * hour)  # as it was
+    await away.set_clocks_in_quiet(1, False, T0 + 3 * hour)
+    await away.set_clocks_in_quiet(1, True, T0 + 4 * hour)
+    await away.set_clocks_in_quiet(1, False, T0 + 4 * hour)  # undone at once
+    rules = await away.rules(1, ANN, T0)
+    assert rules.clock_changes == ((T0 + hour, True), (T0 + 3 * hour, False))
+    assert not rules.settings.clocks_in_quiet
+    assert (await away.rules(1, ANN, T0 + 2 * hour)).clock_changes == ((T0 + 3 * hour, False),)
+    assert (await away.rules(2, ANN, T0)).clock_changes == (), "another server's own"

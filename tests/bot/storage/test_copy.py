@@ -88,7 +88,8 @@ async def fill(database: Database) -> Filled:
     await away.set_away_days(GUILD, 5, NOW)
     await away.set_clocks_in_quiet(GUILD, True, NOW)
     await away.start_spell(GUILD, BOB, Spell(NOW, NOW + timedelta(days=2)))
-    await away.set_quiet(HOST, QuietRow("23:00", "08:00", "Europe/Kyiv"), NOW)
+    await away.set_quiet(HOST, QuietRow("22:00", "07:00", "Europe/Kyiv"), NOW)
+    await away.set_quiet(HOST, QuietRow("23:00", "08:00", "Europe/Kyiv"), NOW + timedelta(hours=1))
     await away.hold(HeldNotice(HOST, GUILD, 602, 2, 5, "turn", "en", NOW), NOW)
 
     lobby = await service.lobby.create_lobby(
