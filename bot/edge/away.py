@@ -23,7 +23,7 @@ from discord import app_commands
 from bot.edge import interactions, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
 from bot.edge.errors import ModeratorsOnlyError
-from bot.edge.incidents import why
+from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.presentation import away as words
 from bot.presentation.messages import text
@@ -196,7 +196,7 @@ async def tell_channels(
         )
         try:
             await asyncio.wait_for(sending, DISCORD_TIMEOUT_SECONDS)
-        except (discord.HTTPException, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.warning(
                 "channel %s: the line about time away was not sent: %s", channel_id, why(error)
             )

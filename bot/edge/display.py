@@ -28,19 +28,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import discord
 
 from bot import crashpoints
 from bot.edge import recovery, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
 from bot.edge.delivery import Delivery
-from bot.edge.incidents import why
+from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
@@ -82,6 +82,10 @@ UNKNOWN_MESSAGE = 10008
 """Discord's error code for a message that is not there (deleted)."""
 REDISPLAY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to show a game whose current message Discord did not take."""
+_NOT_SHOWN: tuple[type[Exception], ...] = (*DISCORD_FAILURES, MissingPermissionsError)
+"""How a game's message fails to go out: Discord failing, or the channel refusing the bot."""
+_RETRYING: contextvars.ContextVar[int | None] = contextvars.ContextVar("retrying", default=None)
+"""The game whose showing again the running code is part of (None: none)."""
 CHANNEL_WINDOW_SECONDS = 5.0
 """Discord's longest window on a channel's posts and edits (5 of each per 5 s). A process that
 starts cannot know how much of it the run before it used."""
@@ -188,7 +192,7 @@ class GameDisplay:
         channel = self._client.get_partial_messageable(damage.channel_id, guild_id=damage.guild_id)
         try:
             await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as error:
+        except DISCORD_FAILURES as error:
             log.warning("damage of game %s not reported in its channel: %s", damage.game_id, error)
 
     async def resume_displays(self) -> None:
@@ -198,7 +202,7 @@ class GameDisplay:
             try:
                 crashpoints.reach("resume.posting")
                 await self._catch_up(view, restarted=True)
-            except (discord.HTTPException, MissingPermissionsError) as error:
+            except _NOT_SHOWN as error:
                 log.warning("could not bring game %s's message up to date: %s", view.id, why(error))
 
     async def catch_up(self, game_id: int) -> None:
@@ -279,7 +283,7 @@ class GameDisplay:
             return False
         try:
             await bounded(self._redraw_turn(view, known))
-        except (discord.HTTPException, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.info("game %s: message %s not redrawn in place: %s", view.id, known, why(error))
             return False
         return True
@@ -290,7 +294,7 @@ class GameDisplay:
         post = presenter.lobby_post(view, notes=await self.lobby_notes(view))
         try:
             await bounded(self._edit(view, message_id, embed=post.embed, view=lobby_buttons(view)))
-        except (discord.HTTPException, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.info("lobby message of game %s not updated: %s", view.id, why(error))
             if view.status is GameStatus.LOBBY:
                 self.retry_display(view.id)  # its seats are marked not shown: try again
@@ -342,7 +346,7 @@ class GameDisplay:
                         await bounded(answered.followup.send(**fields))
                     else:
                         await bounded(self._post(view, **fields))
-                except (discord.HTTPException, TimeoutError) as error:
+                except DISCORD_FAILURES as error:
                     log.info("end of game %s not told: %s", view.id, why(error))
                     return  # not recorded: the next catch-up tells it
                 crashpoints.reach("end.told")
@@ -375,7 +379,7 @@ class GameDisplay:
                             )
                         else:
                             await bounded(self._post(view, content=notice, allowed_mentions=quiet))
-                    except (discord.HTTPException, TimeoutError) as error:
+                    except DISCORD_FAILURES as error:
                         log.info("return to game %s not told: %s", view.id, why(error))
                         continue  # not recorded: the next catch-up tells it
                     crashpoints.reach("rejoin.told")
@@ -385,16 +389,28 @@ class GameDisplay:
             await bounded(replies.send(answered, content=notice, ephemeral=True))
 
     async def send_reminder(self, reminder: Reminder) -> None:
-        """Ping the player to move: half of their time is gone."""
+        """Ping the player to move: half of their time is gone. The reminder is sent at most
+        once: one Discord refuses (MissingPermissionsError, naming what the channel lacks),
+        fails or does not take within DISCORD_TIMEOUT_SECONDS is not sent again (one warning
+        line; the turn's own message pings them already)."""
         if reminder.user_id is None:
             return
-        message = await self._post(
+        post = self._post(
             reminder.view,
             content=presenter.reminder_text(reminder),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(reminder.user_id)]
             ),
         )
+        try:
+            message = await asyncio.wait_for(post, DISCORD_TIMEOUT_SECONDS)
+        except discord.Forbidden as error:
+            raise MissingPermissionsError(
+                self._missing_in(reminder.view) or GAME_PERMISSIONS
+            ) from error
+        except DISCORD_FAILURES as error:
+            log.warning("game %s: its reminder was not posted (%s)", reminder.view.id, why(error))
+            return
         await self._play.set_reminder_message(reminder.view.id, message.id)
 
     async def show_after_click(self, interaction: Interaction, view: GameView) -> None:
@@ -596,7 +612,7 @@ class GameDisplay:
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:  # the channel is gone, say
                 return False
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.info("game %s: message %s not looked up: %s", view.id, known, why(error))
             return False
         async with self._showing.holding(view.id):  # no change is shown meanwhile
@@ -618,9 +634,11 @@ class GameDisplay:
         """Keep trying to show the game as it is now (after a post Discord did not take). A
         game already being tried again after a failed try is tried again at once, and its
         pauses start over from the shortest (a new failure says nothing of how long the last
-        one lasts); a request during the first pause is answered by the try that ends it."""
+        one lasts); a request during the first pause is answered by the try that ends it. The
+        try's own failure (its post asks for this too) is no new failure: it waits its pause."""
         if game_id in self._retrying:
-            self._retry_soon[game_id].set()
+            if _RETRYING.get() != game_id:
+                self._retry_soon[game_id].set()
             return
         self._retry_soon[game_id] = asyncio.Event()
         task = asyncio.create_task(self._redisplay(game_id), name=f"redisplay-{game_id}")
@@ -633,6 +651,7 @@ class GameDisplay:
         task.add_done_callback(done)
 
     async def _redisplay(self, game_id: int) -> None:
+        _RETRYING.set(game_id)  # in this task's context, which its tries' tasks copy
         attempt = 0
         while attempt < len(REDISPLAY_DELAYS_SECONDS):
             soon = self._retry_soon[game_id]
@@ -817,7 +836,7 @@ class GameDisplay:
             await bounded(self._delivery.delete(view.id, self._message(view, message_id)))
         except discord.NotFound:
             return True
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.info("%s %s of game %s not deleted: %s", kind, message_id, view.id, why(error))
             return False
         return True
@@ -837,7 +856,7 @@ class GameDisplay:
                     view, message_id, allowed_mentions=discord.AllowedMentions.none(), **fields
                 )
             )
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.info("%s %s of game %s not retired: %s", kind, message_id, view.id, why(error))
 
     async def nudge_posted(
@@ -904,7 +923,7 @@ class GameDisplay:
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             )
-        except (discord.HTTPException, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.info("message %s of game %s not retired: %s", message_id, view.id, why(error))
 
     def _point_lobby_at(self, view: GameView, message_id: int) -> None:
@@ -946,7 +965,7 @@ class GameDisplay:
             try:
                 buttons = self._lobby_buttons(view) if self._lobby_buttons else None
                 await bounded(self._edit(view, lobby_id, embed=post.embed, view=buttons))
-            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            except DISCORD_FAILURES as error:
                 # best effort in the background: a later change edits the lobby again
                 log.info("lobby message of game %s not updated: %s", game_id, why(error))
 

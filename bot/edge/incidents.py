@@ -76,6 +76,16 @@ SERVER_ERRORS = ServerErrors()
 """The process's record, fed by the client (bot.edge.client) and read by `why`."""
 
 
+DISCORD_FAILURES: tuple[type[Exception], ...] = (
+    discord.HTTPException,
+    aiohttp.ClientError,
+    TimeoutError,
+)
+"""How a request to Discord fails: refused or failed (an answer), a connection cut (aiohttp
+retries an idempotent request once, not twice), or no answer in time. `why` says each in one
+line."""
+
+
 def why(error: BaseException, server_errors: ServerErrors = SERVER_ERRORS) -> str:
     """Why a Discord request failed, in words for a log line."""
     if isinstance(error, TimeoutError):

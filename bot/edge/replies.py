@@ -34,10 +34,9 @@ from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import aiohttp
 import discord
 
-from bot.edge.incidents import why
+from bot.edge.incidents import DISCORD_FAILURES, why
 
 Interaction = discord.Interaction[Any]
 """An interaction of this bot's client (as in `bot.edge.interactions`, which this module does
@@ -199,7 +198,7 @@ async def _acknowledge_when_late(state: _Answering, public: bool, received: floa
     try:
         if not await _defer(state, ephemeral=not public, thinking=None):
             return  # answered in time
-    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+    except DISCORD_FAILURES as error:
         log.info("interaction %s not acknowledged in time: %s", interaction.id, why(error))
         return
     log.info(

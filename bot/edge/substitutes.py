@@ -31,7 +31,7 @@ from bot.edge.answers import guarded
 from bot.edge.buttons import SeatAnswer, SeatButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError
-from bot.edge.incidents import why
+from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
 from bot.presentation.messages import listed, text
@@ -309,7 +309,7 @@ class SeatController:
                     )
                 if answer.handover is not None:
                     await self._redraw(view, answer.handover)
-            except (discord.HTTPException, TimeoutError) as error:
+            except DISCORD_FAILURES as error:
                 log.info("seat request %s: not shown anew (%s)", request.id, why(error))
 
     async def _post_again(self, view: GameView, request: HandoverRequest) -> None:

@@ -29,7 +29,6 @@ from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-import aiohttp
 import discord
 
 from bot.edge import interactions, replies
@@ -37,7 +36,7 @@ from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, guarded
 from bot.edge.buttons import TournamentAction, TournamentButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, NotATextChannelError
-from bot.edge.incidents import why
+from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.edge.permissions import MissingPermissionsError, to_grant
 from bot.presentation import images, presenter
@@ -61,6 +60,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_TABLE_NOT_SET_UP: tuple[type[Exception], ...] = (
+    *DISCORD_FAILURES,
+    GameError,
+    MissingPermissionsError,
+)
+"""How a table's set-up fails: Discord failing, the game refusing, or the channel refusing
+the bot (each one line; the table is set up at a later pass)."""
 TOURNAMENT_PERMISSIONS = (
     "view_channel",
     "send_messages",
@@ -258,7 +264,7 @@ class TournamentDisplay:
             await bounded(
                 self._channel(view.channel_id, view).send(content, allowed_mentions=mentions)
             )
-        except (discord.HTTPException, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             log.warning("tournament %s: announcement not posted (%s)", view.id, why(error))
 
     # --- setting the tables up -------------------------------------------------------------
@@ -278,13 +284,7 @@ class TournamentDisplay:
         for table in await self._service.claim_tables(tournament_id):
             try:
                 await self._set_up_table(tournament_id, table)
-            except (
-                discord.HTTPException,
-                aiohttp.ClientError,
-                TimeoutError,
-                GameError,
-                MissingPermissionsError,
-            ) as error:
+            except _TABLE_NOT_SET_UP as error:
                 log.warning(
                     "tournament %s: table %s of round %s not set up (%s)",
                     tournament_id,
@@ -379,7 +379,7 @@ class TournamentDisplay:
                 ):
                     await bounded(self._client.http.delete_message(channel_id, int(message["id"])))
                     return
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        except DISCORD_FAILURES as error:
             if channel_id not in self._notices_kept:
                 self._notices_kept.add(channel_id)
                 log.info(
@@ -528,7 +528,7 @@ class TournamentDisplay:
                     )
                 )
                 await self._games.after_abort(game)
-            except (discord.HTTPException, TimeoutError) as error:
+            except DISCORD_FAILURES as error:
                 log.info("game %s: its abort not shown (%s)", game.id, why(error))
         self.refresh(view.id)
         await self._announce(view, shown.aborted_text(view), ())

@@ -1036,6 +1036,38 @@ async def test_a_restart_catches_up_every_game_though_one_s_channel_refuses_the_
     assert "Send Messages" in line.getMessage()
 
 
+async def test_a_restart_catches_up_every_game_though_discord_cuts_one_s_history_read(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two games fell behind; Discord cuts the connection under the first channel's history
+    read (aiohttp asks twice, then gives up). The restart's catch-up goes on: the other game
+    is brought up to date, and nothing escapes to stop the start."""
+    await started(edge)
+    guild = edge.channel.guild
+    assert guild is not None
+    other = edge.fake.add_text_channel(guild, "more-games")
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=other, seats=2).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(other, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    for game_id in (1, 2):
+        await whole_turn_unshown(edge, game_id)
+    cut = edge.fake.faults.disconnect("GET", rf"/channels/{edge.channel.id}/messages", times=5)
+    display = a_new_run_s_display(edge)
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.edge"):
+            await display.resume_displays()
+    finally:
+        for task in display._retrying.values():
+            task.cancel()
+    assert cut.hits >= 2, "the history read was cut"
+    game = await edge.store.get(2)
+    assert game is not None
+    assert game.board_message_seq == game.seq, "the other game is shown"
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == [], "no traceback"
+
+
 @pytest.mark.parametrize(
     "custom_id", ["mk:1:0:nope!", "mk:99:0:join", "other:thing", "mk:1:0:" + "x" * 200]
 )

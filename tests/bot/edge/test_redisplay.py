@@ -138,6 +138,38 @@ async def test_requests_during_the_first_pause_are_one_try(
     assert game.shown
 
 
+async def test_a_try_that_fails_as_a_post_does_waits_its_whole_pause_and_gives_up_at_last(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The try's own post, failing, asks for the game to be shown again, as every failed post
+    does: that is no new failure cutting the pause short. A channel that refuses the bot is
+    tried after 1, 5 and 30 s, then given up, not once a second for as long as the bot runs
+    (each try an invalid request Discord counts against the whole bot)."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (1.0, 5.0, 30.0))
+    refused = MissingPermissionsError(("send_messages",))
+    shower, game = shown_later(failures=5, error=refused)
+    monkeypatch.setattr(display, "asyncio", PausesPass(game.events))
+
+    async def posted_and_refused(view: Any, *, restarted: bool = False) -> None:
+        shower.retry_display(view.id)  # what post_current does before it raises
+        await game.catch_up(view, restarted=restarted)
+
+    shower._catch_up = posted_and_refused  # type: ignore[method-assign]
+    shower.retry_display(7)
+    (task,) = shower._retrying.values()
+    await asyncio.wait_for(task, 10)
+
+    assert game.events == [
+        ("pause", 1.0, "in full"),
+        ("try",),
+        ("pause", 5.0, "in full"),
+        ("try",),
+        ("pause", 30.0, "in full"),
+        ("try",),
+    ]
+    assert "game 7: gave up showing its current message until a restart" in caplog.text
+
+
 async def test_it_gives_up_after_the_last_pause(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -182,6 +182,76 @@ async def test_due_work_in_a_channel_the_bot_may_not_post_in_is_one_warning_and_
     assert handled == 1, "the turn clock leaves the game to the display, not to its retries"
 
 
+async def reminder_due(edge: Edge) -> None:
+    """Game 1, a game of two with a turn limit, is due its reminder; the turn clock is stopped:
+    the test runs its pass."""
+    await edge.bot.scheduler.stop()
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "the start is still being shown"
+    async with edge.store.database.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET remind_at = $1, rev = rev + 1 WHERE id = 1", time_to_column(LONG_AGO)
+        )
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_reminder_in_a_channel_that_refuses_the_bot_is_one_warning_naming_what_it_lacks(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """As for every post of a game: one WARNING line naming the game and the permissions, no
+    traceback; the reminder is not sent again (at most once: the turn's message pings)."""
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await reminder_due(edge)
+        edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
+        monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)
+        with caplog.at_level(logging.INFO):
+            handled = await edge.bot.scheduler.run_due()
+    (line,) = warnings_and_worse(caplog)
+    assert (line.name, line.levelno) == ("bot.runtime.composition", logging.WARNING)
+    assert line.exc_info is None, "no traceback"
+    assert line.getMessage().startswith("game 1: remind not shown: the channel refuses")
+    assert "Send Messages" in line.getMessage()
+    assert handled == 1
+
+
+async def test_a_reminder_discord_does_not_take_in_time_holds_the_turn_clock_no_longer(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The turn clock's pass waits for a reminder's post no longer than for any post of a game
+    (DISCORD_TIMEOUT_SECONDS, shortened here), then goes on: one WARNING line, no traceback."""
+    monkeypatch.setattr(display_module, "DISCORD_TIMEOUT_SECONDS", 0.2)
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await reminder_due(edge)
+        monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)
+        edge.fake.faults.hang("POST", rf"/channels/{edge.channel.id}/messages")
+        try:
+            with caplog.at_level(logging.INFO):
+                handled = await asyncio.wait_for(edge.bot.scheduler.run_due(), WAIT_SECONDS)
+        finally:
+            edge.fake.faults.release_hangs(apply=False)
+    (line,) = warnings_and_worse(caplog)
+    assert line.exc_info is None, "no traceback"
+    said = line.getMessage()
+    assert said.startswith("game 1: its reminder was not posted ("), said
+    assert said.endswith("did not answer in time)"), said
+    assert handled == 1
+
+
 @contextlib.asynccontextmanager
 async def on_the_gateway(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
     """The edge's client connected to the fake Discord's gateway, as in production: its cache
