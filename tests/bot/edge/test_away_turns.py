@@ -1,8 +1,9 @@
 """The turn message of a person away says until when their clock stands still, and stops
 saying it once they are back: by `/marrakech back`, or when their days away run out; the game
 waiting for their move is told once that they are back; the channel's lines name them without
-pinging them, and a channel that refuses the bot keeps no other game's channel from its line.
-Through the in-process client on the fake Discord API (tests/bot/edge/test_edge.py)."""
+pinging them, and a channel that refuses the bot keeps no other game's channel from its line;
+a lobby is told nothing. Through the in-process client on the fake Discord API
+(tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -171,3 +172,26 @@ async def test_a_turn_without_a_limit_says_its_player_is_away_and_stops_once_bac
         lambda: AWAY_LINE not in edge.fake.world.messages[turn.id].content,
         what="the turn no longer saying they are away",
     )
+
+
+async def test_a_lobby_is_told_nothing_of_its_player_s_time_away(edge: Edge) -> None:
+    """Only running games wait at their player's turns: a lobby the person joined is told
+    neither that they are away nor that they are back, while their running game is told
+    both."""
+    guild = edge.channel.guild
+    assert guild is not None
+    room = edge.fake.add_text_channel(guild, "lobby-room")
+    lobby = await edge.command(
+        edge.host, ("marrakech", "new"), room, {"seats": 3, "turn_limit": 3600}, validate=True
+    ).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await duel(edge, turn_limit=3600)
+    await edge.slash(edge.guest, "marrakech", "away", days=2).answer()
+    gone = await edge.fake.wait_for_message(edge.channel, lambda m: m.content.startswith("💤"))
+    await edge.slash(edge.guest, "marrakech", "back").answer()
+    await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > gone.id and m.content.startswith("▶️")
+    )
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    told = [m.content for m in edge.fake.messages(room) if m.content.startswith(("💤", "▶️"))]
+    assert told == [], told

@@ -236,6 +236,28 @@ async def test_away_stops_the_clock_and_coming_back_restarts_it_with_the_time_le
         await table.service.away.come_back(GUILD, mover)
 
 
+async def test_away_stops_the_clock_on_a_server_whose_clocks_run_in_quiet_hours(
+    table: AwayTable,
+) -> None:
+    """Letting clocks run in quiet hours lets only quiet hours run: while away, the player
+    gets no reminder and no timeout, and back, their clock runs with the time it had left."""
+    away = table.service.away
+    await away.set_clocks_in_quiet(GUILD, True)
+    view, mover, _ = await who_moves(table)
+    table.clock.advance(100)
+    await away.go_away(GUILD, mover, 1)
+    table.clock.advance(LIMIT)  # the reminder and the end were due: the clock stood still
+    for _ in range(3):  # past the scheduler's retry of work it handled just before
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    assert table.reminders == []
+    assert table.turns == [], "away: no timeout"
+    resumed = await away.come_back(GUILD, mover)
+    assert [(game.game_id, game.left) for game in resumed] == [
+        (view.id, timedelta(seconds=LIMIT - 100))
+    ]
+
+
 async def test_going_away_again_while_away_counts_the_running_spell_only_until_then(
     table: AwayTable,
 ) -> None:
@@ -543,12 +565,12 @@ def tournaments_on(table: AwayTable) -> TournamentService:
     )
 
 
-async def cup_with_bob(table: AwayTable, channel: int = 700) -> int:
-    """A Swiss tournament of the table's server, in `channel`, that BOB has joined (HOST has
-    not): its id."""
+async def cup_with_bob(table: AwayTable, channel: int = 700, guild: int = GUILD) -> int:
+    """A Swiss tournament of the server `guild` (by default the table's), in `channel`, that
+    BOB has joined (HOST has not): its id."""
     tournaments = tournaments_on(table)
     cup = await tournaments.open(
-        guild_id=GUILD,
+        guild_id=guild,
         channel_id=channel,
         moderator_id=HOST,
         name=f"Cup {channel}",
@@ -577,6 +599,21 @@ async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayT
         await away.go_away(GUILD, BOB, 1)
     with pytest.raises(BadOptionError):
         await away.set_tournament_away_days(cup, 15)
+
+
+async def test_a_tournament_caps_its_players_away_days_on_its_own_server_only(
+    table: AwayTable,
+) -> None:
+    """Away days are per server: a tournament that refuses them on another server leaves its
+    player this server's allowance, and refuses them there."""
+    cup = await cup_with_bob(table, guild=GUILD + 1)
+    away = table.service.away
+    await away.set_tournament_away_days(cup, 0)
+    until, _ = await away.go_away(GUILD, BOB, 3)
+    assert until == table.clock.now + 3 * DAY
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD + 1, BOB, 1)
+    assert (refused.value.allowed, refused.value.by_tournament) == (0, True)
 
 
 async def test_a_player_in_two_tournaments_gets_the_lower_of_their_caps(table: AwayTable) -> None:

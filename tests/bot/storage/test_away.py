@@ -1,8 +1,9 @@
 """AwayStore on both back ends: a notice is claimed only once released, with when it was held,
 and giving a claim back, or marking sent, touches that owner's claim only, while a claim whose
 lease ran out is another owner's to take; a person's spells away since a time come oldest first,
-one at a time, and going away again drops the end of the spell it ends unsaid; quiet hours
-set again are read back as last set, in the language they were set in then."""
+one at a time, and going away again drops the end of the spell it ends unsaid (on that server
+only); quiet hours set again are read back as last set, in the language they were set in
+then."""
 
 from __future__ import annotations
 
@@ -133,6 +134,22 @@ async def test_going_away_again_drops_the_first_spell_s_end_unsaid(db: Database)
     second_end = T0 + 4 * day
     claimed = await away.claim_held(second_end, "a", second_end + LEASE)
     assert [(n.kind, n.release_at) for n in claimed] == [("back", second_end)]
+
+
+async def test_coming_back_or_going_away_again_on_one_server_leaves_another_s_end_to_tell(
+    db: Database,
+) -> None:
+    """Away days are per server: the end of the days away on server 2 is still told when it
+    comes, though the person came back early on server 1 and went away there again."""
+    away = AwayStore(db)
+    day = timedelta(days=1)
+    await away.start_spell(2, ANN, Spell(T0, T0 + 2 * day))
+    await away.start_spell(1, ANN, Spell(T0 + LEASE, T0 + 5 * day))
+    assert await away.end_spell(1, ANN, T0 + day) is not None
+    await away.start_spell(1, ANN, Spell(T0 + day + LEASE, T0 + 4 * day))
+    other_end = T0 + 2 * day
+    claimed = await away.claim_held(other_end, "a", other_end + LEASE)
+    assert [(n.guild_id, n.kind, n.release_at) for n in claimed] == [(2, "back", other_end)]
 
 
 async def test_quiet_hours_set_again_in_another_language_are_read_back_in_that_language(
