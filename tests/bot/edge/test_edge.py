@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ import discord
 import pytest
 
 import engine
-from bot.edge import commands, delivery, guide, replies
+from bot.edge import answers, commands, delivery, guide, recovery, replies
 from bot.edge import display as controller
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
@@ -623,6 +624,33 @@ async def test_a_click_whose_patience_was_spent_before_its_handler_ran_is_deferr
     assert "The die shows" in edited.embed_text()
 
 
+async def test_a_move_whose_click_was_answered_too_late_is_shown_in_the_channel_all_the_same(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord refuses the answer to a click the bot took up after Discord's 3 s (10062: a
+    stalled loop, a replayed gateway event). The move is stored, so the game is shown anew in
+    the background (after the display's first pause, none here), not left as it was until the
+    turn clock looks at it a minute later."""
+    monkeypatch.setattr(controller, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    data = component_data(turn, id_of(turn.button(label="West")), None, validate=True)
+    late = edge.fake.interaction_from_payload(
+        MESSAGE_COMPONENT, mover, edge.channel, data, message=turn
+    )
+    late.queued_at = time.perf_counter() - 3.5  # Discord's 3 s are over as it reaches the bot
+    edge.dispatch(late)
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    assert late.refusals == [10062], "Discord refused the click's answer"
+    view = await edge.service.play.look(1)
+    assert view.seq > 0, "the move is stored"
+    display = edge.bot.display
+    await until(lambda: 1 not in display._retrying, "the background try ended")
+    shown = edge.fake.world.messages[turn.id]
+    assert "The die shows" in shown.embed_text(), shown.embed_text()
+    assert await edge.service.play.behind_on_display() == []
+
+
 async def test_a_game_runs_in_a_thread(edge: Edge) -> None:
     thread = edge.fake.add_thread(edge.channel, "side game")
     lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
@@ -1068,6 +1096,38 @@ async def test_a_restart_catches_up_every_game_though_discord_cuts_one_s_history
     assert [r.getMessage() for r in caplog.records if r.exc_info] == [], "no traceback"
 
 
+async def test_a_restart_posts_a_game_whose_history_read_discord_never_answers(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game fell behind, and Discord never answers the read of its channel's history
+    (discord.py waits for ever): the restart's catch-up waits HISTORY_TIMEOUT_SECONDS (shortened
+    here), counts the history unreadable, says so in one INFO line and posts the turn, rather
+    than stopping the start."""
+    monkeypatch.setattr(recovery, "HISTORY_TIMEOUT_SECONDS", 0.2)
+    await started(edge)
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    await whole_turn_unshown(edge, 1)
+    hung = edge.fake.faults.hang("GET", rf"/channels/{edge.channel.id}/messages")
+    display = a_new_run_s_display(edge)
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.edge"):
+            await asyncio.wait_for(display.resume_displays(), 30.0)
+    finally:
+        edge.fake.faults.release_hangs(apply=False)
+        for task in display._retrying.values():
+            task.cancel()
+    assert hung.hits == 1, "the history read was made, and never answered"
+    view = await edge.service.play.look(1)
+    live = [id_of(b) for b in edge.fake.latest_with_components(edge.channel).enabled_buttons()]
+    assert live, "the turn is posted"
+    assert all(i.startswith(f"mk:1:{view.seq}:") for i in live), (view.seq, live)
+    assert await edge.service.play.behind_on_display() == []
+    (said,) = [r.getMessage() for r in caplog.records if "not readable" in r.getMessage()]
+    assert said.startswith(f"history of channel {edge.channel.id} not readable: "), said
+    assert said.endswith("did not answer in time"), said  # naming any 5xx it met lately
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == [], "no traceback"
+
+
 @pytest.mark.parametrize(
     "custom_id", ["mk:1:0:nope!", "mk:99:0:join", "other:thing", "mk:1:0:" + "x" * 200]
 )
@@ -1276,35 +1336,57 @@ async def test_the_board_asks_after_no_message_without_read_message_history(edge
     assert len(edge.fake.messages(edge.channel)) == shown, "nothing posted"
 
 
-@pytest.mark.parametrize("status", [403, 503], ids=["refused", "failed"])
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        ("refused", "Discord answered 403 "),
+        ("failed", "Discord answered 503 "),
+        ("cut", "the connection to Discord failed (ServerDisconnectedError"),
+        ("no answer", "did not answer in time"),
+    ],
+    ids=["refused", "failed", "cut", "no-answer"],
+)
 async def test_the_board_is_shown_when_discord_refuses_or_fails_the_look_up_of_the_turn_message(
-    edge: Edge, caplog: pytest.LogCaptureFixture, status: int
+    edge: Edge,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    fault: str,
+    said: str,
 ) -> None:
-    """The one request for the turn's message, which Discord refuses or fails: the asker gets
-    the board all the same, nothing is posted, and one INFO line says the message was not
-    looked up."""
+    """The one request for the turn's message, which Discord refuses, fails, cuts (aiohttp asks
+    twice, then gives up) or never answers: the asker gets the board all the same, nothing is
+    posted, and one INFO line says the message was not looked up, and why."""
     turn = await started(edge)
     assert await HANDLERS.drained(30.0), "the start's handler is still running"
     route = f"/channels/{edge.channel.id}/messages/{turn.id}"
     faults = edge.fake.faults
-    fault = (
-        faults.forbidden("GET", route)
-        if status == 403
-        else faults.server_error("GET", route, status=status)
-    )
+    if fault == "refused":
+        rule = faults.forbidden("GET", route)
+    elif fault == "failed":
+        rule = faults.server_error("GET", route, status=503)
+    elif fault == "cut":
+        rule = faults.disconnect("GET", route, times=3)
+    else:
+        monkeypatch.setattr(answers, "DISCORD_TIMEOUT_SECONDS", 0.2)
+        rule = faults.hang("GET", route)
     shown = len(edge.fake.messages(edge.channel))
-    with caplog.at_level(logging.INFO, logger="bot.edge.display"):
-        board = await edge.slash(edge.outsider, "marrakech", "board").answer()
-        assert await HANDLERS.drained(30.0), "the command's handler is still running"
-    assert fault.hits == 1, "the look-up was made, and answered so"
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.edge.display"):
+            board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+            assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    finally:
+        faults.release_hangs(apply=False)
+    assert rule.hits == (2 if fault == "cut" else 1), "the look-up was made, and met the fault"
     assert board.ephemeral
     assert not board.content, board.content
     assert any(a.filename == "board.png" for a in board.attachments), "the board is shown"
     assert len(edge.fake.messages(edge.channel)) == shown, "nothing posted"
     (line,) = [r for r in caplog.records if "not looked up" in r.getMessage()]
     assert line.levelno == logging.INFO
-    said = f"game 1: message {turn.id} not looked up: Discord answered {status} "
-    assert line.getMessage().startswith(said), line.getMessage()
+    assert line.getMessage().startswith(f"game 1: message {turn.id} not looked up: "), (
+        line.getMessage()
+    )
+    assert said in line.getMessage(), line.getMessage()
 
 
 @pytest.mark.parametrize("marked", [False, True])

@@ -14,7 +14,7 @@ still answers the rejoin command, privately. An end or a return whose notice
 Discord refused is not recorded as told: the next catch-up tells it, once. A restarted display
 waits out Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may
 have used before it tells such a return, and never waits for a window only its own notice
-opened.
+opened; a running display's catch-up waits for none.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from discord.utils import snowflake_time
 
 from bot.edge.display import CHANNEL_WINDOW_SECONDS, GameDisplay
 from bot.presentation import messages, presenter
@@ -388,6 +389,28 @@ async def test_a_restart_waits_out_a_window_the_last_run_s_edit_opened(
     await edge.bot.display.resume_displays()
     assert rejoin_told(edge, back)
     assert waits == [False], "one wait, for the window the last run's edit opened"
+
+
+async def test_a_running_display_catching_a_game_up_after_its_own_posts_waits_for_no_window(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every message of the game was posted by this run, within the channel's window: a
+    catch-up (a retry in the background, the turn clock's look at a game never shown) shows the
+    turn at once, as the rate limits this run follows allow; only a restart, which cannot know
+    what the killed run used, waits the window out."""
+    first, _ = await timed_out_unshown(edge, 0)
+    waits: list[float] = []
+
+    async def wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(edge.bot.display, "_sleep", wait)
+    posted = snowflake_time(first.id)  # the window stays open, however slow the machine
+    monkeypatch.setattr(edge.bot.display, "_clock", lambda: posted)
+    await edge.bot.display.catch_up(1)
+    assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
+    assert waits == [], "no wait for a window this run's own posts opened"
 
 
 async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -> None:

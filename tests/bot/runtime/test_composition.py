@@ -33,7 +33,7 @@ from bot.storage import GameStore, TurnClock, open_database
 from bot.storage.database import Backend, DatabaseUnavailableError
 from bot.storage.games import ShardSet
 from bot.storage.values import time_to_column
-from tests.bot.edge.test_edge import Edge, edge, running_edge
+from tests.bot.edge.test_edge import Edge, edge, running_edge, whole_turn_unshown
 from tests.bot.edge.test_edge_faults import Outage, shown
 from tests.bot.edge.test_notices import press, timed_out_unshown
 from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
@@ -315,6 +315,59 @@ async def test_due_work_in_a_channel_that_denies_the_bot_one_permission_names_th
     (line,) = warnings_and_worse(caplog)
     assert line.getMessage().endswith(f"the channel refuses the bot (it needs {named} there)"), (
         line.getMessage()
+    )
+
+
+@pytest.mark.invalid_requests(403)
+async def test_due_work_in_a_thread_whose_channel_denies_send_messages_in_threads_names_that_alone(
+    database_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """In a thread, what Discord takes Embed Links and Attach Files away with is Send Messages
+    in Threads (the channel's Send Messages still allowed): the one warning names that one
+    alone, all a moderator has to grant, not the two it takes away."""
+    async with running_edge(
+        tmp_path, monkeypatch, database_target=database_target, test=request.node
+    ) as edge:
+        await edge.bot.scheduler.stop()  # the test runs the turn clock's pass
+        thread = edge.fake.add_thread(edge.channel, "side game")
+        lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
+        await press(edge, edge.guest, lobby, "join")
+        await press(edge, edge.host, lobby, "start")
+        await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
+        assert await HANDLERS.drained(30.0), "the start is still being shown"
+        await whole_turn_unshown(edge, 1)
+        async with edge.store.database.transaction() as conn:  # past the display's patience
+            await conn.execute(
+                "UPDATE games SET updated_at = $1, rev = rev + 1 WHERE id = 1",
+                time_to_column(LONG_AGO),
+            )
+        async with on_the_gateway(edge, monkeypatch):
+            edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES_IN_THREADS)
+
+            def cache_knows() -> bool:
+                known = edge.client.get_channel(thread.id)
+                return isinstance(known, discord.Thread) and not (
+                    known.permissions_for(known.guild.me).send_messages_in_threads
+                )
+
+            await until(cache_knows, "the client's cache knowing the thread denies the bot")
+            monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)  # the players' clicks are old
+            display = edge.bot.display
+            try:
+                with caplog.at_level(logging.INFO):
+                    await edge.bot.scheduler.run_due()
+            finally:
+                for task in display._retrying.values():
+                    task.cancel()
+    (line,) = warnings_and_worse(caplog)
+    said = line.getMessage()
+    assert said.startswith("game 1: show not shown: the channel refuses"), said
+    assert said.endswith("the channel refuses the bot (it needs Send Messages in Threads there)"), (
+        said
     )
 
 
