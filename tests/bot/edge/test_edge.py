@@ -1023,14 +1023,9 @@ def a_new_run_s_display(edge: Edge) -> controller.GameDisplay:
     )
 
 
-@pytest.mark.invalid_requests(403)
-async def test_a_restart_catches_up_every_game_though_one_s_channel_refuses_the_bot(
-    edge: Edge, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Two games fell behind; the channel of the first now refuses the bot Send Messages. The
-    catch-up, which runs before the gateway connects, goes on: the other game is brought up to
-    date, and the refused one is one WARNING line naming it and the permissions, no traceback,
-    and left to be shown again in the background."""
+async def two_games_behind(edge: Edge) -> FakeChannel:
+    """Game 1 in the edge's channel and game 2 in another, each a whole turn behind on
+    display, as a restart finds them: the other channel."""
     await started(edge)
     guild = edge.channel.guild
     assert guild is not None
@@ -1042,6 +1037,18 @@ async def test_a_restart_catches_up_every_game_though_one_s_channel_refuses_the_
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
     for game_id in (1, 2):
         await whole_turn_unshown(edge, game_id)
+    return other
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_restart_catches_up_every_game_though_one_s_channel_refuses_the_bot(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two games fell behind; the channel of the first now refuses the bot Send Messages. The
+    catch-up, which runs before the gateway connects, goes on: the other game is brought up to
+    date, and the refused one is one WARNING line naming it and the permissions, no traceback,
+    and left to be shown again in the background."""
+    other = await two_games_behind(edge)
     edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
     display = a_new_run_s_display(edge)
     try:
@@ -1070,17 +1077,7 @@ async def test_a_restart_catches_up_every_game_though_discord_cuts_one_s_history
     """Two games fell behind; Discord cuts the connection under the first channel's history
     read (aiohttp asks twice, then gives up). The restart's catch-up goes on: the other game
     is brought up to date, and nothing escapes to stop the start."""
-    await started(edge)
-    guild = edge.channel.guild
-    assert guild is not None
-    other = edge.fake.add_text_channel(guild, "more-games")
-    lobby = await edge.slash(edge.host, "marrakech", "new", channel=other, seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    await edge.fake.wait_for_message(other, lambda m: bool(m.pinged_user_ids))
-    assert await HANDLERS.drained(30.0), "a click's handler is still running"
-    for game_id in (1, 2):
-        await whole_turn_unshown(edge, game_id)
+    await two_games_behind(edge)
     cut = edge.fake.faults.disconnect("GET", rf"/channels/{edge.channel.id}/messages", times=5)
     display = a_new_run_s_display(edge)
     try:

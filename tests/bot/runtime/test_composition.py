@@ -125,25 +125,50 @@ def warnings_and_worse(caplog: pytest.LogCaptureFixture) -> list[logging.LogReco
     return [r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
 
 
+async def a_timed_game(edge: Edge, channel: FakeChannel | None = None) -> None:
+    """Game 1, a game of two with a turn limit of 300 s, started in `channel` (the edge's own
+    by default) and shown; the turn clock is stopped: the test runs its pass."""
+    await edge.bot.scheduler.stop()
+    where = channel or edge.channel
+    lobby = await (
+        edge.slash(edge.host, "marrakech", "new", channel=where, seats=2, turn_limit=300)
+    ).answer()
+    await press(edge, edge.guest, lobby, "join")
+    await press(edge, edge.host, lobby, "start")
+    await edge.fake.wait_for_message(where, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "the start is still being shown"
+
+
 async def game_due(edge: Edge, kind: DueKind) -> None:
     """Game 1, a game of two with a turn limit, is due `kind`: its first turn ran out of time
     (PLAY), or the AI's move for it is stored and was never shown (SHOW). The turn clock is
     stopped: the test runs its pass."""
     if kind is DueKind.SHOW:
         await timed_out_unshown(edge, 0)
+        assert await HANDLERS.drained(30.0), "the start is still being shown"
         when = "updated_at"  # it waited past the display's patience
     else:
-        await edge.bot.scheduler.stop()
-        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
-        await press(edge, edge.guest, lobby, "join")
-        await press(edge, edge.host, lobby, "start")
-        await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        await a_timed_game(edge)
         when = "due_at"
-    assert await HANDLERS.drained(30.0), "the start is still being shown"
     async with edge.store.database.transaction() as conn:
         await conn.execute(
             f"UPDATE games SET {when} = $1, rev = rev + 1 WHERE id = 1", time_to_column(LONG_AGO)
         )
+
+
+async def a_pass_with_old_clicks(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> int:
+    """The turn clock's pass, its log caught, the players' clicks too old to answer through;
+    the display's retries it leaves are cancelled: the work it handled."""
+    monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)
+    display = edge.bot.display
+    try:
+        with caplog.at_level(logging.INFO):
+            return await edge.bot.scheduler.run_due()
+    finally:
+        for task in display._retrying.values():
+            task.cancel()
 
 
 @pytest.mark.invalid_requests(403)
@@ -185,12 +210,7 @@ async def test_due_work_in_a_channel_the_bot_may_not_post_in_is_one_warning_and_
 async def reminder_due(edge: Edge) -> None:
     """Game 1, a game of two with a turn limit, is due its reminder; the turn clock is stopped:
     the test runs its pass."""
-    await edge.bot.scheduler.stop()
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=300).answer()
-    await press(edge, edge.guest, lobby, "join")
-    await press(edge, edge.host, lobby, "start")
-    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    assert await HANDLERS.drained(30.0), "the start is still being shown"
+    await a_timed_game(edge)
     async with edge.store.database.transaction() as conn:
         await conn.execute(
             "UPDATE games SET remind_at = $1, rev = rev + 1 WHERE id = 1", time_to_column(LONG_AGO)
@@ -212,9 +232,7 @@ async def test_a_reminder_in_a_channel_that_refuses_the_bot_is_one_warning_namin
     ) as edge:
         await reminder_due(edge)
         edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
-        monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)
-        with caplog.at_level(logging.INFO):
-            handled = await edge.bot.scheduler.run_due()
+        handled = await a_pass_with_old_clicks(edge, monkeypatch, caplog)
     (line,) = warnings_and_worse(caplog)
     assert (line.name, line.levelno) == ("bot.runtime.composition", logging.WARNING)
     assert line.exc_info is None, "no traceback"
@@ -304,14 +322,7 @@ async def test_due_work_in_a_channel_that_denies_the_bot_one_permission_names_th
                 )
 
             await until(cache_knows, f"the client's cache knowing the channel denies {named}")
-            monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)  # the players' clicks are old
-            display = edge.bot.display
-            try:
-                with caplog.at_level(logging.INFO):
-                    await edge.bot.scheduler.run_due()
-            finally:
-                for task in display._retrying.values():
-                    task.cancel()
+            await a_pass_with_old_clicks(edge, monkeypatch, caplog)
     (line,) = warnings_and_worse(caplog)
     assert line.getMessage().endswith(f"the channel refuses the bot (it needs {named} there)"), (
         line.getMessage()
@@ -332,13 +343,8 @@ async def test_due_work_in_a_thread_whose_channel_denies_send_messages_in_thread
     async with running_edge(
         tmp_path, monkeypatch, database_target=database_target, test=request.node
     ) as edge:
-        await edge.bot.scheduler.stop()  # the test runs the turn clock's pass
         thread = edge.fake.add_thread(edge.channel, "side game")
-        lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
-        await press(edge, edge.guest, lobby, "join")
-        await press(edge, edge.host, lobby, "start")
-        await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
-        assert await HANDLERS.drained(30.0), "the start is still being shown"
+        await a_timed_game(edge, thread)
         await whole_turn_unshown(edge, 1)
         async with edge.store.database.transaction() as conn:  # past the display's patience
             await conn.execute(
@@ -355,14 +361,7 @@ async def test_due_work_in_a_thread_whose_channel_denies_send_messages_in_thread
                 )
 
             await until(cache_knows, "the client's cache knowing the thread denies the bot")
-            monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)  # the players' clicks are old
-            display = edge.bot.display
-            try:
-                with caplog.at_level(logging.INFO):
-                    await edge.bot.scheduler.run_due()
-            finally:
-                for task in display._retrying.values():
-                    task.cancel()
+            await a_pass_with_old_clicks(edge, monkeypatch, caplog)
     (line,) = warnings_and_worse(caplog)
     said = line.getMessage()
     assert said.startswith("game 1: show not shown: the channel refuses"), said

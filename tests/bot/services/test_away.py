@@ -743,14 +743,19 @@ async def test_quiet_hours_set_late_in_a_turn_give_back_no_time_that_ran(
     assert [turn.user_id for turn in table.turns] == [mover], "their 24 hours ran out"
 
 
-async def test_quiet_hours_turned_off_keep_the_hours_they_paused(table: AwayTable) -> None:
-    """A 12-hour turn begun at 22:00 in quiet hours from 23:00 to 08:00, turned off at 03:00:
-    the four hours they paused stay paused, so the turn runs until 14:00, not 10:00."""
+async def quiet_four_hours_into_a_night_turn(table: AwayTable) -> int:
+    """A 12-hour turn begun at 22:00, its player quiet from 23:00 to 08:00 (UTC) since then;
+    now 03:00, four quiet hours on: the player."""
     table.clock.now = datetime(2026, 3, 2, 22, tzinfo=UTC)
     _, mover, _ = await who_moves(table, limit=12 * 3600)
     await table.service.away.set_quiet_hours(mover, QuietHours.parse("23:00", "08:00", "UTC"))
     table.clock.now = datetime(2026, 3, 3, 3, tzinfo=UTC)
-    await table.service.away.set_quiet_hours(mover, None)
+    return mover
+
+
+async def runs_out_at_14(table: AwayTable, mover: int) -> None:
+    """The turn of `quiet_four_hours_into_a_night_turn`, its four quiet hours paused and none
+    after: still waiting at 13:59, played by the AI at 14:01."""
     for hour, minute in ((4, 0), (10, 1), (13, 59)):
         table.clock.now = datetime(2026, 3, 3, hour, minute, tzinfo=UTC)
         await table.scheduler.run_due()
@@ -758,6 +763,14 @@ async def test_quiet_hours_turned_off_keep_the_hours_they_paused(table: AwayTabl
     table.clock.now = datetime(2026, 3, 3, 14, 1, tzinfo=UTC)
     await table.scheduler.run_due()
     assert [turn.user_id for turn in table.turns] == [mover]
+
+
+async def test_quiet_hours_turned_off_keep_the_hours_they_paused(table: AwayTable) -> None:
+    """A 12-hour turn begun at 22:00 in quiet hours from 23:00 to 08:00, turned off at 03:00:
+    the four hours they paused stay paused, so the turn runs until 14:00, not 10:00."""
+    mover = await quiet_four_hours_into_a_night_turn(table)
+    await table.service.away.set_quiet_hours(mover, None)
+    await runs_out_at_14(table, mover)
 
 
 async def test_quiet_hours_turned_off_bring_a_turn_s_end_set_later_back_to_its_real_end(
@@ -804,19 +817,9 @@ async def test_quiet_hours_that_paused_a_clock_stay_paused_when_the_server_lets_
 ) -> None:
     """A 12-hour turn begun at 22:00, paused in quiet hours from 23:00 until the server lets
     clocks run at 03:00, runs until 14:00."""
-    away = table.service.away
-    table.clock.now = datetime(2026, 3, 2, 22, tzinfo=UTC)
-    _, mover, _ = await who_moves(table, limit=12 * 3600)
-    await away.set_quiet_hours(mover, QuietHours.parse("23:00", "08:00", "UTC"))
-    table.clock.now = datetime(2026, 3, 3, 3, tzinfo=UTC)
-    await away.set_clocks_in_quiet(GUILD, True)
-    for hour, minute in ((4, 0), (10, 1), (13, 59)):
-        table.clock.now = datetime(2026, 3, 3, hour, minute, tzinfo=UTC)
-        await table.scheduler.run_due()
-    assert table.turns == [], "11 h 59 min of their 12 h have run"
-    table.clock.now = datetime(2026, 3, 3, 14, 1, tzinfo=UTC)
-    await table.scheduler.run_due()
-    assert [turn.user_id for turn in table.turns] == [mover]
+    mover = await quiet_four_hours_into_a_night_turn(table)
+    await table.service.away.set_clocks_in_quiet(GUILD, True)
+    await runs_out_at_14(table, mover)
 
 
 async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
