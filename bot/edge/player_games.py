@@ -151,7 +151,8 @@ class TurnMessages:
         )
         if not await self._players.turn_dms_refused(notice.user_id):
             return
-        line = player_games.turn_dm_closed_text(notice.user_id, notice.locale)
+        language = notice.game_locale or notice.locale  # a public line: the game's language
+        line = player_games.turn_dm_closed_text(notice.user_id, language)
         channel = self._client.get_partial_messageable(notice.channel_id, guild_id=notice.guild_id)
         try:
             await channel.send(

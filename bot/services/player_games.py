@@ -124,7 +124,7 @@ class PlayerGamesService:
         if after is not None and following_choices.turn and following_choices.next_up:
             locale = following_choices.locale or game.locale
             up_next = UpNextNotice(
-                game.id, game.guild_id, game.channel_id, message_id, locale, after
+                game.id, game.guild_id, game.channel_id, message_id, locale, after, game.locale
             )
         mover_choices = choices.get(player.user_id, DirectChoices())
         if not mover_choices.turn:
@@ -141,5 +141,6 @@ class PlayerGamesService:
             loaded.players,
             paid_to_you,
             you_paid,
+            game.locale,
         )
         return notice, up_next

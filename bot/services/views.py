@@ -409,6 +409,8 @@ class TurnNotice:
     players: tuple[Player, ...]
     paid_to_you: tuple[tuple[int, int], ...]
     you_paid: tuple[tuple[int, int], ...]
+    game_locale: str | None = None
+    """The game's language, for what is said of this in its channel (None: `locale`)."""
 
     def player_at(self, seat: int) -> Player | None:
         for player in self.players:
@@ -428,6 +430,8 @@ class UpNextNotice:
     message_id: int
     locale: str
     user_id: int
+    game_locale: str | None = None
+    """The game's language, for what is said of this in its channel (None: `locale`)."""
 
 
 @dataclass(frozen=True, slots=True)

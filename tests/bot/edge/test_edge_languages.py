@@ -440,3 +440,23 @@ async def test_public_results_speak_the_server_s_language_and_refusals_the_user_
     settings = await edge.slash(owner, "marrakech-admin", "show").answer()
     assert settings.ephemeral
     assert "Налаштування Марракеш на цьому сервері" in settings.embed_text()
+
+
+@pytest.mark.invalid_requests(403)  # Discord refuses a message to closed direct messages
+async def test_closed_direct_messages_are_told_in_the_game_s_channel_in_the_game_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """The line in the channel is one of the game's public messages: French in the French
+    game, though the player who is told asked for their direct messages in Ukrainian or
+    English."""
+    async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
+        for user in (edge.host, edge.guest):
+            user.accepts_dms = False
+            await private(edge.slash(user, "marrakech", "notify", state="on"))
+        turn = await french_game(edge)
+        (mover_id,) = turn.pinged_user_ids
+        told = await edge.fake.wait_for_message(
+            edge.channel,
+            lambda m: m.id > turn.id and m.content.startswith(f"<@{mover_id}>") and not m.embeds,
+        )
+    assert told.content == messages.text("turn_dm.closed", "fr", user=f"<@{mover_id}>")
