@@ -133,6 +133,31 @@ async def test_a_tournament_speaks_the_server_s_language_whoever_opens_it(edge: 
     assert (await tournaments._service.look(1)).locale == "fr"
 
 
+async def test_ending_a_tournament_is_asked_and_answered_in_the_moderator_s_language(
+    edge: Edge,
+) -> None:
+    """The question before ending the French server's tournament, its buttons and the answer
+    once it is ended are the moderator's alone: Ukrainian, their Discord's language. The
+    channel is told in the tournament's language, French."""
+    signup = await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Coupe", format="swiss"
+    ).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, edge.fake.world.messages[signup.id], "Rejoindre").response()
+    await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Commencer").answer()
+    edge.moderator.locale = "uk"
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    assert question.ephemeral
+    assert question.content == messages.text("tournament.abort.question", "uk", name="Coupe")
+    assert [b.label for b in question.buttons()] == ["Зупинити турнір", "Грати далі"]
+    done = await edge.click(edge.moderator, question, "Зупинити турнір").answer()
+    assert done.content == messages.text("tournament.abort.done", "uk", name="Coupe")
+    told = messages.text(
+        "tournament.announce.aborted", "fr", name="Coupe", user=f"<@{edge.moderator.id}>"
+    )
+    await edge.fake.wait_for_message(edge.channel, lambda m: m.content == told)
+
+
 async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
     assert (
         "Марракеш коротко"
@@ -307,6 +332,34 @@ async def test_an_answer_to_a_seat_request_is_told_in_the_game_s_language_not_th
     )
     assert shown.content.startswith(expected), shown.content
     assert shown.buttons() == [], [b.label for b in shown.buttons()]
+
+
+async def test_a_seat_handed_over_on_its_turn_calls_its_new_player_in_the_game_s_language(
+    edge: Edge,
+) -> None:
+    """The seat to move is handed over by agreement, the last Agree pressed by a player whose
+    Discord speaks English: the call of the seat's new player is public, French like the rest
+    of the French game."""
+    turn = await french_game_of_three(edge)
+    while edge.host.id in turn.pinged_user_ids:  # the host may not hand their own seat
+        turn = await play_turn(edge, turn)
+    (mover_id,) = turn.pinged_user_ids
+    out, other = (
+        (edge.guest, edge.outsider) if mover_id == edge.guest.id else (edge.outsider, edge.guest)
+    )
+    request = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=out,
+        **{"in": edge.moderator},
+    ).answer()
+    await edge.click(other, request, "D'accord").response()
+    call = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
+    )
+    assert call.content == f"<@{edge.moderator.id}>, c'est votre tour (partie n° 1)."
 
 
 async def test_a_game_keeps_its_language_when_the_server_changes_its_own(edge: Edge) -> None:

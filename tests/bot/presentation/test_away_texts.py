@@ -1,6 +1,7 @@
 """The one message that brings what quiet hours held names every notice, of every kind, in
-the game's language, and counts what it leaves out; a time left reads in hours and minutes; a
-refused absence names the cap that refused it."""
+the game's language, and counts what it leaves out; a time left reads in hours and minutes, in
+the language of whoever reads it; time away ends on a date with its weekday; a refused absence
+names the cap that refused it."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import pytest
 from bot.presentation import away
 from bot.presentation.messages import LANGUAGES, text
 from bot.services.away import HeldNotice
-from bot.services.time_rules import AwayRefusedError, TurnNow
+from bot.services.time_rules import AwayGame, AwayRefusedError, Resumed, TurnNow
 
 KINDS = ("turn", "remind", "nudge", "next")
 CONTENT_LIMIT = 2000
 """The most characters Discord takes in a message's text."""
+TWO_HOURS_FIVE = [("en", "2 h 5 min"), ("fr", "2 h 5"), ("uk", "2 год 5 хв")]
+"""2 hours and 5 minutes left, as each language reads it."""
 SNOWFLAKE = 1_312_345_678_901_234_567
 """An id as long as Discord's are today (19 digits)."""
 GAME = 4_812_345
@@ -113,6 +116,43 @@ def test_a_time_left_reads_in_hours_and_minutes() -> None:
     assert away.duration(timedelta(hours=23, minutes=10, seconds=59), "en") == "23 h 10 min"
     assert away.duration(timedelta(minutes=4, seconds=59), "en") == "4 min"
     assert away.duration(timedelta(hours=24, milliseconds=-400), "en") == "24 h 0 min"
+
+
+@pytest.mark.parametrize(("language", "left"), TWO_HOURS_FIVE)
+def test_a_time_left_reads_its_hours_then_its_minutes_in_every_language(
+    language: str, left: str
+) -> None:
+    """Each language's words put the hours and the minutes where they belong: swapped, 2 h 5
+    would read as 5 hours left."""
+    assert away.duration(timedelta(hours=2, minutes=5), language) == left
+
+
+@pytest.mark.parametrize(("language", "left"), TWO_HOURS_FIVE)
+def test_a_clock_running_again_tells_the_time_left_in_the_game_s_language(
+    language: str, left: str
+) -> None:
+    """The line a game's channel gets when its player is back, or their days away are over, is
+    public: the time left in it is worded in the game's language too."""
+    resumed = Resumed(1, 2, language, timedelta(hours=2, minutes=5))
+    for key, line in [
+        ("away.back_notice", away.back_notice(5, resumed)),
+        ("away.days_over_notice", away.days_over_notice(5, resumed)),
+    ]:
+        assert line == text(key, language, user="<@5>", left=left, game_id=1)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lines_of_time_away_give_its_end_as_a_date_with_its_weekday(language: str) -> None:
+    """A line saying someone is away "until ..." reads right only with a date: `<t:…:F>`,
+    which Discord shows in each reader's own time zone as "Tuesday, 1 December 2026 14:00",
+    never `<t:…:R>` ("in 3 days"). So say the channel's line, the answer to `/marrakech away`
+    and a turn's message, with a turn limit or without one."""
+    until = datetime(2026, 12, 1, 14, tzinfo=UTC)
+    date = f"<t:{int(until.timestamp())}:F>"
+    assert date in away.away_started(until, language)
+    for timed in (True, False):
+        assert date in away.away_notice(5, until, AwayGame(1, 2, language, timed))
+        assert date in away.on_turn(until, language, timed=timed)
 
 
 def test_a_refusal_names_the_cap_that_refused() -> None:

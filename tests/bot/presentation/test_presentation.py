@@ -345,14 +345,16 @@ def test_a_tie_of_three_lists_them_with_commas_and_a_last_and() -> None:
     assert f"{tied} tied on 50 points; <@{100 + first[0]}> ahead on dirhams." in text
 
 
-def test_a_shared_win_says_who_shares_it() -> None:
-    def even(state: engine.GameState) -> list[int] | None:
-        visible = [state.visible_squares(seat) for seat in range(3)]
-        if visible[0] != visible[1]:
-            return None
-        return [30, 30, 0]
+def _first_two_even(state: engine.GameState) -> list[int] | None:
+    """Seats 0 and 1 even on points and on dirhams, seat 2 without a dirham."""
+    visible = [state.visible_squares(seat) for seat in range(3)]
+    if visible[0] != visible[1]:
+        return None
+    return [30, 30, 0]
 
-    state = _finished_with_dirhams(3, even)
+
+def test_a_shared_win_says_who_shares_it() -> None:
+    state = _finished_with_dirhams(3, _first_two_even)
     players = (Player(100, 0), Player(None, 1, ai_level="medium"), Player(102, 2))
     text = _final_text(state, players)
     ai = names.ai_name("medium", "en")
@@ -361,6 +363,23 @@ def test_a_shared_win_says_who_shares_it() -> None:
     assert f"<@100> and {ai} share the win!" in text
     assert "Congratulations" not in text
     assert messages.text("end.tie_break.score", "en") not in text
+
+
+@pytest.mark.parametrize("language", messages.LANGUAGES)
+def test_a_shared_win_and_its_tie_name_their_players_in_the_game_s_language(
+    language: str,
+) -> None:
+    """The result is public: "A and B" is part of its sentences, so a French game reads
+    "<@100> et <@101> se partagent la victoire !", not "<@100> and <@101> ..."."""
+    state = _finished_with_dirhams(3, _first_two_even)
+    game = dataclasses.replace(game_row(GameStatus.OVER), locale=language)
+    players = (Player(100, 0), Player(101, 1), Player(102, 2))
+    view = GameView(game, players, state, (), ())
+    lines = (presenter.final_post(view).embed.description or "").splitlines()
+    both = messages.text("end.names_and", language, first="<@100>", last="<@101>")
+    assert messages.text("end.winner_shared", language, users=both) in lines, lines
+    total = engine.scores(state)[0].total
+    assert messages.text("end.tie.even", language, users=both, total=total) in lines, lines
 
 
 def test_seats_that_share_a_place_share_its_number_and_the_next_counts_everyone_above() -> None:

@@ -1,7 +1,8 @@
 """WatchStore on both back ends: a second Watch changes nothing, turning direct messages on
-again keeps what is owed, a watcher told up to a seq is not told again at it, and a watcher
-without direct messages is never among those to tell nor claimed for a message, though their
-game is among those whose end ends a watch."""
+again keeps what is owed, the messages come in the language they were asked for in, a watcher
+told up to a seq is not told again at it, and a watcher without direct messages is never among
+those to tell nor claimed for a message, though their game is among those whose end ends a
+watch."""
 
 from __future__ import annotations
 
@@ -36,6 +37,21 @@ async def test_turning_direct_messages_on_again_keeps_the_turns_owed(db: Databas
     assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, True, 4)
     assert await watchers.set_dms(game_id, WATCHER, True, 9) is True
     assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, True, 4)
+
+
+async def test_direct_messages_come_in_the_language_the_watcher_asked_for_them_in(
+    db: Database,
+) -> None:
+    """Message me each turn, pressed in another language than Watch was, replaces the
+    language of the messages; turned off without one (Discord refusing a message, say), they
+    keep it."""
+    game_id = await started(GameStore(db), 10)
+    watchers = WatchStore(db)
+    await watchers.watch(game_id, WATCHER, 1, T0, "en")
+    assert await watchers.set_dms(game_id, WATCHER, True, 2, "uk") is True
+    assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, True, 2, "uk")
+    assert await watchers.set_dms(game_id, WATCHER, False, 3) is True
+    assert await watchers.get(game_id, WATCHER) == Watcher(game_id, WATCHER, False, 2, "uk")
 
 
 async def two_games_watched(db: Database) -> tuple[int, int]:
