@@ -35,3 +35,18 @@ def channel_id(interaction: Interaction) -> int:
     if interaction.channel_id is None:
         raise GuildOnlyError()
     return interaction.channel_id
+
+
+def moderates(interaction: Interaction, channel_id: int) -> bool:
+    """Whether the member who acted holds Manage Channels in the channel `channel_id` (a game's,
+    which may be another than the one they acted in). Discord gives a member's permissions in
+    the channel of the interaction only; another channel's are worked out from the client's
+    cache of the server (its roles, the channel's overwrites). While the cache does not know
+    that channel yet (the first moments of a start), only a server manager acts there."""
+    if interaction.channel_id == channel_id:
+        return interaction.permissions.manage_channels
+    guild, member = interaction.guild, interaction.user
+    channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+    if channel is not None and isinstance(member, discord.Member):
+        return channel.permissions_for(member).manage_channels
+    return interaction.permissions.manage_guild

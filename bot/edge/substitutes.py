@@ -99,6 +99,8 @@ class SeatController:
             view = await self._play.look(game_id)
             if view.game.guild_id != guild_id:
                 raise GameNotFoundError(game_id)
+            if moderator and not interactions.moderates(interaction, view.game.channel_id):
+                raise ModeratorsOnlyError()  # a moderator of the channel typed in only
             name = incoming.display_name
             if moderator:
                 handover = await self._substitutes.substitute(

@@ -659,9 +659,23 @@ class TournamentController:
             view = await self._service.look(tournament_id)
             if view.guild_id != interaction.guild_id:  # a forged id: another server's
                 raise NoTournamentHereError()
+            if not await self._clicked_at(interaction, view):  # forged: from another channel
+                raise NoTournamentHereError()
             await handlers[action](interaction, tournament_id)
 
         await guarded(interaction, f"tournament button {action} of {tournament_id}", work)
+
+    async def _clicked_at(self, interaction: Interaction, view: TournamentView) -> bool:
+        """Whether the click comes from the tournament's channel or from a thread of its games:
+        its buttons live nowhere else, and the permissions Discord gives with a click are the
+        channel's it comes from."""
+        channel_id = interactions.channel_id(interaction)
+        if channel_id == view.channel_id:
+            return True
+        try:
+            return (await self._service.open_at(channel_id)).id == view.id
+        except NoTournamentHereError:
+            return False
 
     async def _edit_signup(self, interaction: Interaction, view: TournamentView) -> None:
         post = shown.signup_post(view)

@@ -24,6 +24,8 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
 
 import engine
 from bot.edge import answers, commands, delivery, guide, recovery, replies
@@ -57,7 +59,7 @@ from tests.e2e.fakecord.interactions import (
     MESSAGE_COMPONENT,
     InteractionHandle,
 )
-from tests.polling import until
+from tests.polling import WAIT_SECONDS, until
 from tests.postgres import open_new
 
 
@@ -1021,6 +1023,23 @@ def a_new_run_s_display(edge: Edge) -> controller.GameDisplay:
     return controller.GameDisplay(
         edge.client, edge.service.play, edge.bot.display._pictures, lambda: later
     )
+
+
+@contextlib.asynccontextmanager
+async def on_the_gateway(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """The edge's client connected to the fake Discord's gateway, as in production: its cache
+    knows the server, its channels and the bot's permissions there, and follows their changes
+    (the in-process edge alone logs in without a gateway, and knows no channel)."""
+    client = edge.client
+    found = await client.http.request(discord.http.Route("GET", "/gateway"))
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(found["url"]))
+    runner = asyncio.create_task(client.connect())
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), WAIT_SECONDS)
+        yield
+    finally:
+        await client.close()
+        await runner
 
 
 async def two_games_behind(edge: Edge) -> FakeChannel:

@@ -298,3 +298,57 @@ async def test_a_command_sent_from_a_direct_message_is_refused_and_opens_nothing
     assert not edge.fake.messages(dm), "no lobby is posted"
     with pytest.raises(NoGameHereError):
         await edge.service.open_game_id(dm.id)
+
+
+def moderator_of_another_channel(edge: Edge) -> tuple[FakeUser, FakeChannel]:
+    """A member with Manage Channels in a channel of their own only (a channel overwrite), and
+    that channel."""
+    guild = edge.channel.guild
+    assert guild is not None
+    theirs = edge.fake.add_text_channel(guild, "their-own")
+    member = edge.fake.add_user("x")
+    edge.fake.add_member(guild, member)
+    edge.fake.set_overwrite(theirs, member, allow=permissions.MANAGE_CHANNELS)
+    return member, theirs
+
+
+async def test_a_tournament_s_button_sent_from_another_channel_of_the_server_is_refused(
+    edge: Edge,
+) -> None:
+    """A tournament's buttons live on its message, in its channel (and its games' threads): a
+    click sent from elsewhere is forged, and the permissions Discord gives with it are those
+    of the other channel. Someone who moderates only their own channel cannot start (nor
+    cancel, nor end) a tournament of this one from there."""
+    member, theirs = moderator_of_another_channel(edge)
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    here = edge.fake.world.messages[signup.id]
+    assert await refusal(edge.click(member, here, "Start")) == MODERATORS_ONLY
+    for label in ("Start", "Cancel"):
+        custom_id = here.button(label=label).custom_id
+        assert custom_id is not None
+        forged = forged_click(edge, member, theirs, here, custom_id)
+        assert await refusal(forged) == "There is no tournament in this channel."
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).status is TournamentStatus.SIGNUP
+
+
+async def test_a_moderator_of_another_channel_hands_over_no_seat_of_a_game_here(
+    edge: Edge,
+) -> None:
+    """`/marrakech-mod substitute game:` from another channel needs Manage Channels in the
+    game's channel, not in the one it is typed in: someone who moderates only their own
+    channel is refused there as here, and no seat changes hands."""
+    member, theirs = moderator_of_another_channel(edge)
+    await started(edge)
+    before = await seated(edge)
+    options: dict[str, Any] = {"out": edge.guest, "in": edge.outsider}
+    here = forged_slash(edge, member, edge.channel, "marrakech-mod", "substitute", **options)
+    assert await refusal(here) == MODERATORS_ONLY
+    there = edge.slash(member, "marrakech-mod", "substitute", channel=theirs, game=1, **options)
+    assert await refusal(there) == MODERATORS_ONLY
+    assert await seated(edge) == before

@@ -19,7 +19,7 @@ from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from bot.services.views import GameView
-from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, started
+from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, on_the_gateway, started
 from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.bot.edge.test_seat_requests import (
     guest_or_outsider_to_move,
@@ -88,22 +88,24 @@ def test_a_nudge_refused_because_its_person_cannot_be_pinged_says_why(
 
 
 async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
-    edge: Edge,
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The moderator is answered privately where they asked; the game's channel is told, with
-    the substitute pinged."""
+    the substitute pinged. The client is on the gateway, as in production: its cache of the
+    server says the moderator holds Manage Channels in the game's channel too."""
     await started(edge)
     desk = edge.fake.add_text_channel(edge.channel.guild, "mod-desk")  # type: ignore[arg-type]
-    ordered = edge.slash(
-        edge.moderator,
-        "marrakech-mod",
-        "substitute",
-        channel=desk,
-        game=1,
-        out=edge.guest,
-        **{"in": edge.outsider},
-    )
-    answer = await ordered.answer()
+    async with on_the_gateway(edge, monkeypatch):
+        ordered = edge.slash(
+            edge.moderator,
+            "marrakech-mod",
+            "substitute",
+            channel=desk,
+            game=1,
+            out=edge.guest,
+            **{"in": edge.outsider},
+        )
+        answer = await ordered.answer()
     assert answer.ephemeral
     assert answer.channel_id == desk.id
     told = await edge.fake.wait_for_message(edge.channel, lambda m: "takes over" in m.content)

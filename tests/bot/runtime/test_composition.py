@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,8 +13,6 @@ from typing import Any
 
 import discord
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
 
 from bot import supervisor as supervision
 from bot.edge import delivery
@@ -33,7 +30,13 @@ from bot.storage import GameStore, TurnClock, open_database
 from bot.storage.database import Backend, DatabaseUnavailableError
 from bot.storage.games import ShardSet
 from bot.storage.values import time_to_column
-from tests.bot.edge.test_edge import Edge, edge, running_edge, whole_turn_unshown
+from tests.bot.edge.test_edge import (
+    Edge,
+    edge,
+    on_the_gateway,
+    running_edge,
+    whole_turn_unshown,
+)
 from tests.bot.edge.test_edge_faults import Outage, shown
 from tests.bot.edge.test_notices import press, timed_out_unshown
 from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
@@ -268,23 +271,6 @@ async def test_a_reminder_discord_does_not_take_in_time_holds_the_turn_clock_no_
     assert said.startswith("game 1: its reminder was not posted ("), said
     assert said.endswith("did not answer in time)"), said
     assert handled == 1
-
-
-@contextlib.asynccontextmanager
-async def on_the_gateway(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
-    """The edge's client connected to the fake Discord's gateway, as in production: its cache
-    knows the server, its channels and the bot's permissions there, and follows their changes
-    (the in-process edge alone logs in without a gateway, and knows no channel)."""
-    client = edge.client
-    found = await client.http.request(discord.http.Route("GET", "/gateway"))
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(found["url"]))
-    runner = asyncio.create_task(client.connect())
-    try:
-        await asyncio.wait_for(client.wait_until_ready(), WAIT_SECONDS)
-        yield
-    finally:
-        await client.close()
-        await runner
 
 
 @pytest.mark.invalid_requests(403)
