@@ -529,6 +529,19 @@ async def test_moderator_abort_checks_manage_channels_at_run_time(edge: Edge) ->
     assert game.ended_by == edge.moderator.id
 
 
+async def test_the_channel_is_told_a_moderator_aborted_the_game_not_its_host(edge: Edge) -> None:
+    """The public notice names whoever ended the game: a moderator's abort is not laid at the
+    host's door."""
+    await started(edge)
+    aborting = await confirm(edge, edge.moderator, "marrakech-mod", "abort", button="Abort")
+    await aborting.answer()
+    (notice,) = await aborting.followups(1)
+    assert not notice.ephemeral
+    assert notice.embed_text() == (
+        f"Game #1 was aborted by <@{edge.moderator.id}>. It is kept in the records."
+    )
+
+
 async def test_a_second_new_points_at_the_open_game(edge: Edge) -> None:
     lobby = await edge.slash(edge.host, "marrakech", "new").answer()
     answer = await private(edge.slash(edge.guest, "marrakech", "new"))

@@ -114,6 +114,33 @@ async def test_no_rematch_in_a_channel_games_are_no_longer_allowed_in(edge: Edge
         await edge.service.open_game_id(edge.channel.id)
 
 
+async def test_a_rematch_in_a_thread_of_an_allowed_channel_opens_in_the_thread(
+    edge: Edge,
+) -> None:
+    """A thread follows its parent among the allowed channels for the Rematch button too, as it
+    does for `/marrakech new`."""
+    assert edge.channel.guild is not None
+    await edge.bot.handlers._guilds.allow_channel(edge.channel.guild.id, edge.channel.id)
+    thread = edge.fake.add_thread(edge.channel, "side game")
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
+    question = await edge.slash(edge.guest, "marrakech", "resign", channel=thread).answer()
+    await edge.click(edge.guest, question, "Resign").answer()
+    final = await edge.fake.wait_for_message(thread, is_result)
+
+    rematch = await edge.click(edge.host, final, "Rematch").answer()
+    assert not rematch.ephemeral, rematch.content
+    assert rematch.channel_id == thread.id
+    assert rematch.content == (
+        f"🔁 <@{edge.host.id}> wants a rematch of game #1: <@{edge.guest.id}>, press Join."
+    )
+    game = await edge.store.open_in_channel(thread.id)
+    assert game is not None
+    assert (game.id, game.status) == (2, GameStatus.LOBBY)
+
+
 async def test_a_rematch_opens_the_same_lobby_and_pings_the_other_players(edge: Edge) -> None:
     final = await finished_with_an_ai(edge)
     edits = edge.fake.world.messages[final.id].edit_count

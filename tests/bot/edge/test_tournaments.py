@@ -35,6 +35,32 @@ async def test_a_tournament_opened_without_a_turn_limit_gets_the_server_s_defaul
     assert "no turn time limit" in none.embed_text(), none.embed_text()
 
 
+async def test_a_tournament_opened_without_a_variant_gets_the_server_s_default(
+    edge: Edge,
+) -> None:
+    """A variant left out is the server's; one chosen wins over it, as for a game."""
+    admin, other = admin_and_another_channel(edge)
+    await edge.slash(admin, "marrakech-admin", "variant", variant="rotate-after").answer()
+    signup = await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss"
+    ).answer()
+    assert "variant: Assam turns after the rug" in signup.embed_text(), signup.embed_text()
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).variant == "rotate-after"
+    chosen = await edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "tournament",
+        channel=other,
+        name="Plate",
+        format="swiss",
+        variant="standard",
+    ).answer()
+    assert "standard rules" in chosen.embed_text(), chosen.embed_text()
+    assert (await tournaments._service.look(2)).variant == "standard"
+
+
 async def test_a_tournament_named_only_with_blanks_is_refused_by_name_and_posts_nothing(
     edge: Edge,
 ) -> None:

@@ -102,6 +102,7 @@ async def opened(
     rounds: int | None = 3,
     turn_limit_seconds: int | None = 3600,
     name: str = "  Spring   cup ",
+    variant: str = "standard",
 ) -> TournamentView:
     view = await tournaments.open(
         guild_id=GUILD,
@@ -111,7 +112,7 @@ async def opened(
         format=format,
         seats=seats,
         rounds=rounds,
-        variant="standard",
+        variant=variant,
         turn_limit_seconds=turn_limit_seconds,
         locale="fr",
     )
@@ -1000,6 +1001,21 @@ async def test_a_table_s_first_turn_has_the_tournament_s_turn_limit_and_reminder
     turn = await games.turns.play_due(timed[0].id, timed[0].seq)
     assert isinstance(turn, AutoTurn)
     assert turn.reason is TurnReason.TIMEOUT
+
+
+async def test_a_table_s_game_is_played_by_the_tournament_s_variant(database: Database) -> None:
+    """Not only named after it: each table's game is dealt with the tournament's rules, so a
+    rotate-after game's first turn is a roll, with no turn of Assam before it."""
+    _, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4], variant="rotate-after")
+    await tournaments.start(view.id, MOD, moderator=False)
+    games = await set_up(tournaments, view.id)
+    assert len(games) == 2
+    for game in games:
+        assert game.game.variant == "rotate-after"
+        assert game.state is not None
+        assert game.state.config.variant is engine.Variant.ROTATE_AFTER
+        assert (game.state.turn, game.state.phase) == (1, engine.Phase.ROLL)
 
 
 async def test_a_table_s_game_names_each_player_as_they_signed_up(database: Database) -> None:
