@@ -709,10 +709,18 @@ class TournamentController:
         )
 
     async def _abort(self, interaction: Interaction, tournament_id: int) -> None:
+        """End the tournament: one still signing up is cancelled (nothing was played), a
+        running one aborted with its games."""
         if not _is_moderator(interaction):
             raise ModeratorsOnlyError()
-        view, games = await self._service.abort(tournament_id, interaction.user.id, moderator=True)
         language = interactions.user_language(interaction)
+        if (await self._service.look(tournament_id)).status is TournamentStatus.SIGNUP:
+            view = await self._service.cancel(tournament_id, interaction.user.id, moderator=True)
+            done = text("tournament.abort.done", language, name=view.name)
+            await replies.edit(interaction, content=done, view=None)
+            self._display.refresh(view.id)  # the sign-up says it was cancelled
+            return
+        view, games = await self._service.abort(tournament_id, interaction.user.id, moderator=True)
         done = text("tournament.abort.done", language, name=view.name)
         await replies.edit(interaction, content=done, view=None)
         await self._display.show_abort(view, games)

@@ -15,6 +15,7 @@ from bot.services.tournament_views import TournamentStatus
 from tests.bot.edge.test_edge import Edge, private
 from tests.bot.edge.test_edge import edge as edge  # the fixture
 from tests.e2e.fakecord import permissions
+from tests.polling import until
 
 
 @pytest.mark.parametrize(
@@ -90,3 +91,21 @@ async def test_the_question_before_ending_a_tournament_is_asked_privately(edge: 
     tournaments = edge.bot.tournaments
     assert tournaments is not None
     assert (await tournaments._service.look(1)).status is TournamentStatus.SIGNUP
+
+
+async def test_ending_a_tournament_still_signing_up_cancels_its_sign_up(edge: Edge) -> None:
+    """`/marrakech-mod tournament-abort` ends this channel's tournament whatever its stage: one
+    still signing up is cancelled (nothing was played), as its Cancel button would, rather
+    than the moderator being told it is past that stage."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    done = await edge.click(edge.moderator, question, "End the tournament").answer()
+    assert done.content == "The tournament **Cup** is ended."
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).status is TournamentStatus.CANCELLED
+    await until(
+        lambda: not edge.fake.world.messages[signup.id].enabled_buttons(),
+        "the sign-up shown closed",
+    )
