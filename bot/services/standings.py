@@ -93,8 +93,8 @@ def standings(
     for table in tables:
         humans = [seat for seat in table.seats if seat is not None and seat in points]
         for player in humans:
-            opponents[player].extend(other for other in humans if other != player)
-            if table.closed:
+            if table.closed:  # met: a game paired but not over is not yet
+                opponents[player].extend(other for other in humans if other != player)
                 played[player] += 1
             if table.finished and any(r.user_id == player for r in table.results):
                 points[player] += half_points(table.results, player)

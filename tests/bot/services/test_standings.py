@@ -55,6 +55,29 @@ def test_a_game_that_did_not_finish_gives_no_points_but_counts_as_met_and_played
     assert (lines[C].played, lines[C].left) == (0, 2)
 
 
+def test_an_opponent_of_a_game_not_yet_played_is_not_met_and_counts_in_no_buchholz() -> None:
+    """Round 2 is paired but nothing of it is played: the standings are still round 1's. A
+    round's opponents count in Buchholz once their game is closed (docs/tournaments.md: the
+    opponents met), not from the pairing, which would move the ranks before anyone played."""
+    e, f = 5, 6
+    first = [
+        finished(1, (A, 1, 50, 20), (B, 2, 40, 10)),
+        finished(1, (C, 1, 50, 20), (D, 2, 40, 10)),
+        finished(1, (e, 1, 50, 20), (f, 2, 40, 10)),
+    ]
+    paired = [
+        TableOutcome(2, (A, C), False),
+        TableOutcome(2, (e, B), False),
+        TableOutcome(2, (D, f), False),
+    ]
+    seeding = [A, B, C, D, e, f]
+    before = standings(seeding, first, rounds=3)
+    after = standings(seeding, first + paired, rounds=3)
+    assert [(line.user_id, line.half_buchholz, line.rank) for line in after] == [
+        (line.user_id, line.half_buchholz, line.rank) for line in before
+    ]
+
+
 def test_equal_points_are_ordered_by_buchholz() -> None:
     """B and C have as many points; B met the stronger rivals (Buchholz 3 against 1), while C
     scored more over the event: Buchholz comes first, so B ranks above C."""
