@@ -2,7 +2,8 @@
 threads' on top) is refused with an answer that names the missing permission alone, not those
 Discord takes away with it (no View Channel, no other; no Send Messages, no links or files),
 and opens nothing; a member's click on a sign-up's Start or Cancel is refused privately and
-starts or cancels nothing; the question before ending a tournament is asked privately."""
+starts or cancels nothing; the question before ending a tournament is asked privately, and
+its Keep playing ends nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from bot.edge.inflight import HANDLERS
 from bot.services.tournament_views import TournamentStatus
+from bot.services.views import GameStatus
 from tests.bot.edge.test_edge import Edge, private
 from tests.bot.edge.test_edge import edge as edge  # the fixture
 from tests.e2e.fakecord import permissions
@@ -109,3 +112,34 @@ async def test_ending_a_tournament_still_signing_up_cancels_its_sign_up(edge: Ed
         lambda: not edge.fake.world.messages[signup.id].enabled_buttons(),
         "the sign-up shown closed",
     )
+
+
+async def test_keep_playing_on_the_question_before_ending_a_tournament_ends_nothing(
+    edge: Edge,
+) -> None:
+    """The question's second button takes it back: the moderator is told nothing changed, the
+    tournament and its tables' games go on, and the channel is told of no abort."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+
+    async def tables_playing() -> bool:
+        tables = (await tournaments._service.look(1)).tables
+        return bool(tables) and all(t.game_status is GameStatus.RUNNING for t in tables)
+
+    await until(tables_playing, "the first round's game set up and running")
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    kept = await edge.click(edge.moderator, question, "Keep playing").answer()
+    assert kept.ephemeral, kept.content
+    assert kept.content == "Nothing changed: the tournament goes on."
+    assert not kept.buttons(), "the question is closed"
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    view = await tournaments._service.look(1)
+    assert view.status is TournamentStatus.RUNNING
+    assert [table.game_status for table in view.tables] == [GameStatus.RUNNING]
+    said = [m.content for m in edge.fake.messages(edge.channel) if "was aborted by" in m.content]
+    assert said == [], said

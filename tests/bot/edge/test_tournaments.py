@@ -1,6 +1,7 @@
 """Opening a tournament with `/marrakech-mod tournament` (bot/edge/tournaments.py): the turn
 limit and variant a moderator leaves out are the server's defaults, as for `/marrakech new`; a
-name of blanks and a channel that is not a text channel are refused at once.
+name of blanks and a channel that is not a text channel are refused at once; a player's Leave
+on the sign-up takes them off it.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
@@ -91,3 +92,23 @@ async def test_a_tournament_is_refused_in_a_channel_that_is_not_a_text_channel(
         "Open a tournament in a text channel: each of its games gets a thread of its own there."
     ), refused
     assert edge.fake.messages(voice) == [], "no sign-up was posted"
+
+
+async def test_a_player_signed_up_takes_it_back_with_the_sign_up_s_leave_button(
+    edge: Edge,
+) -> None:
+    """Until the start, the sign-up's Leave takes its clicker off the list: the message shown
+    to the channel no longer names them, and the other player alone is signed up."""
+    signup = await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss"
+    ).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    left = await edge.click(edge.guest, signup, "Leave").answer()
+    assert not left.ephemeral, f"answered privately: {left.content}"
+    assert f"<@{edge.guest.id}>" not in left.embed_text(), left.embed_text()
+    assert f"<@{edge.host.id}>" in left.embed_text(), left.embed_text()
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    entrants = (await tournaments._service.look(1)).entrants
+    assert [entrant.user_id for entrant in entrants] == [edge.host.id]

@@ -173,6 +173,30 @@ def test_the_standings_show_the_round_its_tables_and_the_picture() -> None:
     assert [row.cells[-1] for row in picture.rows] == ["1", "1", "1"]
 
 
+@pytest.mark.parametrize(
+    ("language", "over", "aborted"),
+    [("en", "over", "aborted"), ("fr", "terminée", "arrêtée"), ("uk", "завершено", "зупинено")],
+)
+def test_a_table_whose_game_was_aborted_reads_aborted_not_over(
+    language: str, over: str, aborted: str
+) -> None:
+    """After a moderator's abort in a thread, the standings tell that table's players why it
+    gives nobody a point: its line says aborted, where a game played to its end says over."""
+    first, second, *_ = view().tables
+    round_two = (
+        TableView(2, 1, (101, 103), 203, 13, GameStatus.OVER),
+        TableView(2, 2, (102, None), 204, 14, GameStatus.ABORTED),
+    )
+    ended = view(language, tables=(first, second, *round_two))
+    (field,) = shown.standings_post(ended).embed.fields
+    assert (field.value or "").split("\n") == [
+        shown.table_line(ended, table) for table in round_two
+    ]
+    played, stopped = (shown.table_line(ended, table) for table in round_two)
+    assert played.endswith(f" · {over}"), played
+    assert stopped.endswith(f" · {aborted}"), stopped
+
+
 def test_each_standings_column_shows_its_own_figure() -> None:
     """Points, Buchholz, score, dirhams and games left each land in their own column, in the
     order of the headers."""

@@ -315,6 +315,17 @@ def test_a_round_robin_of_two_seats_meets_every_pair_once() -> None:
         assert byes == (dict.fromkeys(players, 1) if count % 2 else {})
 
 
+@pytest.mark.parametrize("count", [3, 5, 7, 9])
+def test_a_two_seat_round_robin_lists_the_bye_s_table_last_in_every_round(count: int) -> None:
+    """The player with the bye plays at a table of their own listed last: its number comes
+    after every table of two players, in the standings and in the threads' names."""
+    players = list(range(100, 100 + count))
+    for number, tables in enumerate(pairing.round_robin_schedule(players, 2), start=1):
+        *others, last = tables
+        assert last[1] is None, f"round {number}: {tables}"
+        assert all(None not in table for table in others), f"round {number}: {tables}"
+
+
 @pytest.mark.parametrize(("count", "seats"), [(4, 4), (5, 4), (6, 3), (7, 3), (8, 4), (9, 3)])
 def test_a_round_robin_of_bigger_tables_seats_every_pair_together(count: int, seats: int) -> None:
     players = list(range(1, count + 1))

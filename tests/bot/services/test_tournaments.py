@@ -346,6 +346,19 @@ async def test_a_round_robin_of_four_at_one_table_of_four(database: Database) ->
     assert [line.half_points for line in lines] == [6, 4, 2, 0]
 
 
+async def test_a_round_robin_of_five_seats_the_bye_at_the_round_s_last_table(
+    database: Database,
+) -> None:
+    """The bye's table is numbered after the tables of two players, as the standings list it
+    and its thread is named."""
+    _, tournaments = services(database)
+    view = await opened(tournaments, format="round-robin")
+    begun = await tournaments.start(view.id, MOD, moderator=True)
+    tables = begun.view.round_tables(1)
+    assert [table.number for table in tables] == [1, 2, 3]
+    assert [None in table.seats for table in tables] == [False, False, True], tables
+
+
 async def test_signing_up_and_who_may_start_or_cancel(database: Database) -> None:
     _, tournaments = services(database)
     view = await opened(tournaments, PLAYERS[:1])
