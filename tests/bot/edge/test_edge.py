@@ -485,6 +485,28 @@ async def test_board_and_rules_are_private(edge: Edge) -> None:
     assert "1, 2, 2, 3, 3 and 4" in rules.embed_text()
 
 
+async def test_a_board_whose_picture_is_slow_thinks_privately(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture not ready in time, `/marrakech board` is deferred while it is drawn: the
+    bot thinks privately, so the channel never sees who asked."""
+    await started(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    public = [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral]
+    monkeypatch.setattr(controller, "ANSWER_PATIENCE_SECONDS", 0.0)
+    handle = edge.slash(edge.outsider, "marrakech", "board")
+    board = await handle.answer()
+    assert board.ephemeral
+    assert any(a.filename == "board.png" for a in board.attachments)
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    callbacks = [event for event in handle.events if event.kind == "callback"]
+    assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE]
+    assert callbacks[0].message is not None
+    assert callbacks[0].message.ephemeral, "thinking… shows only to the one who asked"
+    assert [event.kind for event in handle.events if event.kind == "delete"] == []
+    assert [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral] == public
+
+
 async def test_resign_in_two_players_ends_the_game_with_the_record(edge: Edge) -> None:
     turn = await started(edge)
     resigning = await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")

@@ -1,10 +1,11 @@
 """A spectator's private buttons do what they say, on the private view clicked: Stop watching
 stops, for good (the watch is stored), and offers Watch again; Watch on the game's own message
-opens a new private view and leaves that message as it was, and is offered there only while
-the game runs; the direct messages asked for with them link the game's current message, wait
-for the end of the watcher's quiet hours (the game's end too), bring together the turns that
-came while one waited on Discord, and go on after a restart. Through real discord.py
-interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
+opens a new private view and leaves that message as it was (a slow picture is waited for
+privately), and is offered there only while the game runs; the direct messages asked for with
+them link the game's current message, wait for the end of the watcher's quiet hours (the
+game's end too), bring together the turns that came while one waited on Discord, and go on
+after a restart. Through real discord.py interactions on the fake Discord
+(tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.edge import display
 from bot.edge.inflight import HANDLERS
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
@@ -27,6 +29,7 @@ from tests.bot.edge.test_edge import (
     started,
 )
 from tests.e2e.fakecord import FakeMessage
+from tests.e2e.fakecord.interactions import DEFERRED_CHANNEL_MESSAGE
 
 __all__ = ["edge"]
 
@@ -261,6 +264,28 @@ async def test_watch_on_the_game_s_message_opens_a_private_view_and_leaves_that_
     after = edge.fake.world.messages[lobby.id]
     assert (after.embed_text(), [b.label for b in after.buttons()]) == before, "as it was"
     assert public() == posted, "no message added to the channel"
+
+
+async def test_watch_whose_picture_is_slow_thinks_privately(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture not ready in time, `/marrakech watch` is deferred while it is drawn: the
+    bot thinks privately, so the channel never sees who watches."""
+    await started(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    posted = [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral]
+    monkeypatch.setattr(display, "ANSWER_PATIENCE_SECONDS", 0.0)
+    handle = edge.slash(edge.outsider, "marrakech", "watch", game=1)
+    opened = await handle.answer()
+    assert opened.ephemeral
+    assert "You watch this game" in opened.embed_text()
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    callbacks = [event for event in handle.events if event.kind == "callback"]
+    assert [event.response_type for event in callbacks] == [DEFERRED_CHANNEL_MESSAGE]
+    assert callbacks[0].message is not None
+    assert callbacks[0].message.ephemeral, "thinking… shows only to the watcher"
+    assert [event.kind for event in handle.events if event.kind == "delete"] == []
+    assert [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral] == posted
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ its picture, and tells the scene its picture shows (the squares and sums render.
 
 from __future__ import annotations
 
+import random
 import re
 
 import discord
@@ -187,6 +188,21 @@ def test_the_first_page_tells_the_dirhams_rugs_and_square_the_engine_deals(langu
     numbers = [int(found) for found in re.findall(r"\b\d+\b", before_assam)]
     assert numbers == expected, (language, numbers)
     assert engine.square_name(dealt.assam) == "d4"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_two_player_page_tells_the_rugs_and_the_pile_the_engine_deals(language: str) -> None:
+    """R1 and R2 as the engine deals them to a seat of two: the rugs of each of its two
+    colours, and the one pile they are shuffled into. The Ukrainian sentence words the
+    player count."""
+    dealt = engine.new_game(engine.deal(2, "standard", random.Random(0)))
+    assert dealt.piles is not None
+    each, pile = engine.rugs_per_color(2), len(dealt.piles[0])
+    assert pile == 2 * each
+    expected = [each, pile] if language == "uk" else [2, each, pile]
+    body = text("guide.two_players.body", language)
+    numbers = [int(found) for found in re.findall(r"\b\d+\b", body)]
+    assert numbers == expected, (language, numbers)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

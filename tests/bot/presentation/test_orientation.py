@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from functools import cache
 
 import pytest
@@ -124,6 +125,32 @@ def test_the_direction_clicked_is_the_one_the_story_tells_and_the_state_holds(
         assert facing_word in line
         others = {f for f in Facing if f is not after.facing}
         assert not any(messages.text(f"facing.{f.name}", language) in line for f in others)
+
+
+@pytest.mark.parametrize("language", messages.LANGUAGES)
+@pytest.mark.parametrize("key", sorted(decision_states()), ids=lambda key: f"{key[0]}-{key[1]}")
+def test_each_button_names_in_words_the_direction_the_story_then_tells(
+    language: str, key: tuple[Phase, Facing]
+) -> None:
+    """On a phone the button's word is all a player reads before Assam walks: it is the word
+    of the direction the click's story tells, as a whole word, and no other direction's."""
+    state = decision_states()[key]
+    view = view_of(state, language)
+    straight = messages.text("button.straight_on", language, direction="").strip()
+    words = {f: messages.text(f"button.direction.{f.name}", language).casefold() for f in Facing}
+
+    def says(word: str, line: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", line.casefold()) is not None
+
+    for choice in orientation_choices(state, language):
+        after, events = engine.apply(state, choice.action)
+        word = choice.label.removesuffix(straight).strip().casefold()
+        assert word == words[after.facing], (choice.label, after.facing)
+        turned = [e for e in events if isinstance(e, engine.AssamTurned | engine.AssamRotated)]
+        (line,) = narration.narrate(view, turned, language)
+        assert says(word, line), (choice.label, line)
+        others = [w for f, w in words.items() if f is not after.facing]
+        assert not any(says(other, line) for other in others), (choice.label, line)
 
 
 def test_the_story_says_where_assam_was_faced() -> None:

@@ -510,6 +510,27 @@ def test_the_payment_summary_has_a_line_for_every_seat() -> None:
         assert f"<@{100 + seat}>: paid {paid}, received {received}" in text
 
 
+def test_a_two_player_seat_shows_both_its_colours_in_the_turn_and_the_result() -> None:
+    """In a game of two each seat plays two colours (R1): the turn's list of players, the
+    ranking and the payment summary show both, so a player laying a blue rug sees it is theirs."""
+    dots = {0: "🟥🟦", 1: "🟨🟫"}
+    rng = random.Random(2)
+    state = engine.new_game(engine.deal(2, "standard", rng, first_player=0))
+    players = (Player(100, 0), Player(101, 1))
+    turn = presenter.turn_post(GameView(game_row(), players, state))
+    table = (turn.embed.fields[0].value or "").splitlines()
+    assert table == [f"{dots[0]} <@100> · to play", f"{dots[1]} <@101>"]
+    while not state.is_over:
+        state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    assert presenter.payments(state).biggest is not None, "the game has a payment summary"
+    text = _final_text(state, players)
+    for seat, seat_dots in dots.items():
+        user = f"<@{100 + seat}>"
+        (rank,) = [row for row in text.splitlines() if row.startswith("**") and user in row]
+        assert f".** {seat_dots} {user}: " in rank, rank
+        assert f"\n{seat_dots} {user}: paid " in text, text
+
+
 def test_a_seat_the_ai_plays_for_a_person_is_named_as_theirs() -> None:
     view = view_at_place()
     handed = tuple(

@@ -91,6 +91,65 @@ def test_every_finished_turn_is_one_line_with_its_own_number_and_mover(
     assert ended >= 10
 
 
+def finished_turn_events(before: GameView, after: GameView) -> list[engine.events.Event]:
+    """The events of the turn `after`'s action ended: those of its turn before the action, then
+    the action's own up to the next turn's start."""
+    events = list(before.turn_events)
+    for event in after.events:
+        if isinstance(event, engine.TurnStarted):
+            break
+        events.append(event)
+    return events
+
+
+def laid_on(events: list[engine.events.Event]) -> str:
+    """The squares of the rug laid among `events`, as the story names them."""
+    (placed,) = [event for event in events if isinstance(event, engine.RugPlaced)]
+    return names.squares_label(placed.squares)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_variant_turn_line_tells_where_assam_was_turned_after_the_rug(players: int) -> None:
+    """In the rotate-after variant the turn ends by turning Assam: its line tells it last,
+    after the rug, as it was played. It is the channel's one record of where the next player
+    sets off."""
+    told = 0
+    for before, after in played(players, "rotate-after", seed=players * 5):
+        if not after.turn_changed:
+            continue
+        events = finished_turn_events(before, after)
+        rotated = [event for event in events if isinstance(event, engine.AssamRotated)]
+        if not rotated:
+            continue
+        (turn,) = rotated
+        line = story.turn_line(after, story.finished_turn(after))
+        said = messages.text(
+            f"story.turned.{turn.rotation}", "en", facing=names.facing_name(turn.facing, "en")
+        )
+        assert line.endswith(f" rug on {laid_on(events)} · {said}"), line
+        told += 1
+    assert told >= 10
+
+
+@pytest.mark.parametrize("variant", ["standard", "rotate-after"])
+def test_each_finished_turn_names_the_square_assam_stopped_on(variant: str) -> None:
+    """ "🎲 3 · Assam → b4": the square at the end of his walk, not one he only stepped on."""
+    told = 0
+    for before, after in played(3, variant, seed=11):
+        if not after.turn_changed:
+            continue
+        events = finished_turn_events(before, after)
+        moves = [event for event in events if isinstance(event, engine.AssamMoved)]
+        if not moves:
+            continue
+        (moved,) = moves
+        line = story.turn_line(after, story.finished_turn(after))
+        face = len(moved.path)
+        assert f"🎲 {face} · Assam → {engine.square_name(moved.end)} · " in line, line
+        told += 1
+    assert told >= 10
+
+
 def later_view(players: int, seed: int) -> GameView:
     """A view of a game a few turns in."""
     return next(
