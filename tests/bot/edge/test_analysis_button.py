@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -17,7 +18,9 @@ from PIL import Image
 from bot.edge import replies
 from bot.edge.buttons import ANALYSIS_TEMPLATE
 from bot.presentation.analysis import AnalysisPictures
+from bot.presentation.images import Pictures
 from bot.services.analysis import FinishedGame
+from bot.services.views import Player
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -26,7 +29,7 @@ from tests.bot.edge.test_edge import (
     started,
     thinking_privately_once,
 )
-from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeMessage, FakeUser, InteractionHandle
 from tests.e2e.fakecord.model import iter_components
 
 DEFERRED_CHANNEL_MESSAGE = 5
@@ -163,6 +166,50 @@ async def test_the_replay_comes_with_the_analysis(edge: Edge) -> None:
         "marrakech-game-1.json",
     ]
     assert picture(replay, "marrakech-analysis-1.png").width == 720
+
+
+async def test_the_replay_is_deferred_before_its_pictures_are_drawn(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers draw the GIF of a whole game and its analysis, seconds for a long game,
+    more than Discord waits for an answer: the command is deferred (the bot thinking, in the
+    channel) before either picture is asked for. Each drawing notes the answers given by the
+    time it starts. The watchdog that defers a late answer is kept out of it, so the deferral
+    seen is the command's own."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
+    await finished(edge)
+    replaying: list[InteractionHandle] = []
+    answered: list[tuple[str, list[int | None]]] = []
+
+    def note(drawing: str) -> None:
+        (handle,) = replaying
+        callbacks = [event for event in handle.events if event.kind == "callback"]
+        answered.append((drawing, [event.response_type for event in callbacks]))
+
+    gif, png = Pictures.replay_gif, AnalysisPictures.png
+
+    async def noted_gif(
+        self: Pictures, record: dict[str, Any], language: str, players: Sequence[Player] = ()
+    ) -> bytes:
+        note("replay")
+        return await gif(self, record, language, players)
+
+    async def noted_png(self: AnalysisPictures, game: FinishedGame, language: str) -> bytes:
+        note("analysis")
+        return await png(self, game, language)
+
+    monkeypatch.setattr(Pictures, "replay_gif", noted_gif)
+    monkeypatch.setattr(AnalysisPictures, "png", noted_png)
+    replaying.append(edge.slash(edge.outsider, "marrakech", "replay", game=1))
+    replay = await replaying[0].answer(timeout=30.0)
+    deferred: list[int | None] = [DEFERRED_CHANNEL_MESSAGE]
+    assert answered == [("replay", deferred), ("analysis", deferred)], "deferred first"
+    (thinking,) = [event for event in replaying[0].events if event.kind == "callback"]
+    assert thinking.message is not None
+    assert not thinking.message.ephemeral, "the bot thinks in the channel it answers in"
+    assert not replay.ephemeral
+    names = [a.filename for a in replay.attachments]
+    assert names == ["marrakech-game-1.gif", "marrakech-analysis-1.png", "marrakech-game-1.json"]
 
 
 async def test_the_replay_s_analysis_is_drawn_in_the_server_s_language_whoever_asks(

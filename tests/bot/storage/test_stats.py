@@ -1,13 +1,16 @@
 """Stats count what the final message says: an eliminated seat's game and loss, not its score.
-The history lists the newest games newest first, lobbies left out, and names the substitute who
-won a seat for someone; a member's games finished for someone come newest first. A player's
-favourite colour is the one they played most. Each reads the server's own games only. The
-places stored before migration 0030 are numbered as the final message numbers them."""
+The history lists the newest games newest first, lobbies left out, names every winner of a
+shared win and the substitute who won a seat for someone; a member's games finished for someone
+come newest first. A player's favourite colour is the one they played most. Each reads the
+server's own games only. The places stored before migration 0030 are numbered as the final
+message numbers them."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime
+
+import pytest
 
 from bot.storage import Database, GameRow, GameStore, NewGame, StatsStore, open_database
 from bot.storage.games import ResultRow
@@ -97,6 +100,28 @@ async def test_the_history_names_the_substitute_whose_seat_won(db: Database) -> 
     # Read without the substitute, the win would go to the one who left, whose stats lose it.
     assert game.winner_ids == (substitute,)
     assert game.winner_levels == (None,)
+
+
+@pytest.mark.parametrize(
+    ("second", "winner_ids", "winner_levels"),
+    [
+        (ResultRow(1, 200, None, "blue", 30, 30, 1, True), (100, 200), (None, None)),
+        (ResultRow(1, None, "hard", "blue", 30, 30, 1, True), (100, None), (None, "hard")),
+    ],
+    ids=["two people", "a person and an AI"],
+)
+async def test_the_history_names_every_winner_of_a_shared_win(
+    db: Database,
+    second: ResultRow,
+    winner_ids: tuple[int | None, ...],
+    winner_levels: tuple[str | None, ...],
+) -> None:
+    """Seats 0 and 1 tie for first place (equal dirhams and rugs): both won, and the history
+    names both, in seat order, the third seat not."""
+    await finished_game(db, 10, [row(0, 100, 30, 1), second, row(2, 300, 20, 3)])
+    (game,) = await StatsStore(db).history(GUILD)
+    assert game.winner_ids == winner_ids
+    assert game.winner_levels == winner_levels
 
 
 async def test_the_history_lists_the_newest_games_newest_first(db: Database) -> None:

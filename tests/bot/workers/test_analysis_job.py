@@ -26,6 +26,7 @@ from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from render.analysis import analysis_lines, render_analysis
 from render.names import drawable
+from tests.bot.workers.lanes import lanes_noted
 from tests.judged import golden_data, golden_record, judged_golden
 
 
@@ -130,6 +131,59 @@ async def test_the_analysis_picture_names_each_seat_as_the_board_s_panel_does(
     players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
     await pictures.png(FinishedGame(5, golden_data("2p-standard"), players), "fr")
     assert named == [("Amina", ai_name("hard", "fr"))]
+
+
+class _Judged:
+    """The judgement of the 2-player golden game, whatever game is asked for."""
+
+    async def of(self, game_id: int, record: engine.Record) -> GameJudgement:
+        return judged_golden("2p-standard")
+
+
+async def test_the_bot_s_picture_rings_each_blunder_and_writes_each_seat_s_accuracy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The picture the button and the replay show is drawn with the game's judgement: a ring
+    on the line of the seat that made each blunder, the key saying what a ring means, and each
+    seat's accuracy with its counts."""
+    drawn: list[tuple[Any, ...]] = []
+    draw = worker_jobs.analysis_png
+
+    def recording(*args: Any) -> bytes:
+        drawn.append(args)
+        return draw(*args)
+
+    monkeypatch.setattr(worker_jobs, "analysis_png", recording)
+    pictures = AnalysisPictures(WorkerPool(workers=0), cast(GameJudgements, _Judged()))
+    players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
+    png = await pictures.png(FinishedGame(5, golden_data("2p-standard"), players), "en")
+    (args,) = drawn
+    picture = worker_jobs.analysis_picture(*args)
+    assert png == render_analysis(picture)
+    judged = judged_golden("2p-standard")
+    blunders = [j for j in judged.decisions if j.band is Band.BLUNDER]
+    assert blunders, "the golden game has blunders to ring"
+    assert [seat for _, seat in picture.blunders] == [j.seat for j in blunders], "rings drawn"
+    lines = analysis_lines(picture)
+    assert [t.text for t in lines if t.role == "key"] == [drawable(picture.texts.blunder_key)]
+    values = [t.text for t in lines if t.role == "accuracy"]
+    assert values == [
+        drawable(presentation.accuracy_percent(s.accuracy, "en")) for s in judged.seats
+    ]
+    assert len([t for t in lines if t.role == "accuracy_counts"]) == 2, "each seat's counts"
+
+
+async def test_the_bot_s_analysis_is_computed_in_the_slow_lane_and_drawn_in_the_quick_lane(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both go through the workers, off the event loop: the analysis beside AI decisions, its
+    picture beside board pictures, so a busy analysis never holds up a running game's board."""
+    workers = WorkerPool(workers=0)
+    lanes = lanes_noted(workers, monkeypatch)
+    pictures = AnalysisPictures(workers, cast(GameJudgements, _Judged()))
+    players = (Player(1, 0, name="Amina"), Player(None, 1, ai_level="hard"))
+    await pictures.png(FinishedGame(5, golden_data("2p-standard"), players), "en")
+    assert lanes == [("game_review", Lane.SLOW), ("analysis_png", Lane.QUICK)]
 
 
 def test_the_benchmark_times_and_draws(
