@@ -542,6 +542,21 @@ def test_a_seat_the_ai_plays_for_a_person_is_named_as_theirs() -> None:
     assert table[1] == "🟨 🤖 AI for <@101>"
 
 
+def test_a_turn_the_ai_plays_for_a_person_pings_nobody() -> None:
+    """The AI plays a seat handed over to it at once: its turn calls no one, not even the
+    seat's person, who would otherwise be pinged at every turn the AI plays for them."""
+    view = view_at_place()
+    handed = tuple(
+        dataclasses.replace(player, autoplay=True) if player.seat == 0 else player
+        for player in view.players
+    )
+    view = dataclasses.replace(view, players=handed)
+    assert view.ai_to_move
+    post = presenter.turn_post(view, ping=True)
+    assert post.content == f"🤖 AI for <@100> is playing (game #{view.id})."
+    assert post.pings == (), "the mention names the seat's person without pinging them"
+
+
 def test_the_story_tells_a_walk_round_the_border_and_a_tax_not_paid_in_full() -> None:
     view = view_at_place()
     walk = engine.AssamMoved(

@@ -29,6 +29,7 @@ from bot.services import (
     StatsService,
     TurnReason,
     dice,
+    turn_clock,
 )
 from bot.services.errors import (
     BadOptionError,
@@ -45,7 +46,7 @@ from bot.storage import Database, GameStore, GuildStore, StatsStore, open_databa
 from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
 from tests.bot.services.test_service import choose
-from tests.bot.workers.lanes import lanes_noted
+from tests.bot.workers.lanes import lanes_noted, limits_noted
 
 HOST, BOB, CAROL = 1001, 1002, 1003
 GUILD, CHANNEL = 9, 500
@@ -268,6 +269,27 @@ async def test_ai_decisions_are_slow_jobs_in_the_workers(
     decisions = [lane for name, lane in lanes if name == "choose_action"]
     assert len(decisions) >= 4, "the AI seats decided"
     assert set(decisions) == {Lane.SLOW}
+
+
+async def test_an_ai_decision_runs_under_the_ai_s_own_time_limit(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each AI decision goes to the workers with the AI's own limit, shorter than the pool's
+    default: a hung decision frees its slow-lane worker, and the turn clock tries again, that
+    much sooner."""
+    workers = WorkerPool(workers=0)
+    limits = limits_noted(workers, monkeypatch)
+    table = make_table(database, ManualClock(), workers)
+    view = await human_vs_ai(table, "easy", "hard")
+    for _ in range(2):
+        await run_until_quiet(table)
+        view = await table.service.play.look(view.id)
+        view = await table.service.play.act(view.id, HOST, view.seq, choose(view))
+        await table.show(view)
+    await run_until_quiet(table)
+    decisions = [limit for name, limit in limits if name == "choose_action"]
+    assert decisions, "the AI seats decided"
+    assert set(decisions) == {turn_clock.AI_TIMEOUT_SECONDS}, "seconds an AI decision may run"
 
 
 # --- turn time limits ------------------------------------------------------------------------

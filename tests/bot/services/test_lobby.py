@@ -128,3 +128,23 @@ def test_a_seat_name_is_one_line_of_at_most_the_limit() -> None:
     assert seat_name(None) is None
     long = seat_name("x" * (NAME_LIMIT - 1) + " yz")
     assert long == "x" * (NAME_LIMIT - 1), "cut at the limit, no trailing space"
+
+
+async def test_ais_are_neither_seated_nor_removed_once_the_game_has_started(
+    database: Database,
+) -> None:
+    """A running game keeps its seats: the host's remove-ai or add-ai after the start is told
+    the game takes no more players, and the game still seats the three players it started
+    with. A 4-seat lobby started with 3 keeps the lobby-full check from hiding the guard."""
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=4)
+    await service.lobby.add_ai(lobby.id, HOST, "easy")
+    await service.lobby.add_ai(lobby.id, HOST, "hard")
+    await service.lobby.start(lobby.id, HOST)
+    with pytest.raises(LobbyClosedError):
+        await service.lobby.remove_ai(lobby.id, HOST)
+    with pytest.raises(LobbyClosedError):
+        await service.lobby.add_ai(lobby.id, HOST, "medium")
+    view = await service.play.look(lobby.id)
+    assert view.status is GameStatus.RUNNING
+    assert sorted(p.ai_level or "person" for p in view.players) == ["easy", "hard", "person"]

@@ -359,6 +359,27 @@ async def test_ratings_are_kept_per_server(database: Database) -> None:
     assert (await service.ratings.player(OTHER_GUILD, HOST)).games == 1
 
 
+async def test_an_ai_level_s_rating_is_kept_per_server(database: Database) -> None:
+    """A level's reference rating is the server's own: its first game on a server starts at
+    1500, whatever it played elsewhere, and each server's footer counts only its own games."""
+    service = service_on(database)
+    there = await opened(service, (HOST,), channel=1, guild=OTHER_GUILD, ais=("easy",))
+    there = await service.play.resign(there.id, HOST)
+    (elsewhere,) = [change for change in there.ratings if change.ai_level == "easy"]
+    here = await opened(service, (HOST,), channel=2, ais=("easy",))
+    here = await service.play.resign(here.id, HOST)
+    (change,) = [change for change in here.ratings if change.ai_level == "easy"]
+    assert change.before == 1500, "the first easy game here starts from another server's easy"
+    board = await service.ratings.leaderboard(GUILD)
+    assert [(ref.ai_level, ref.games, ref.points) for ref in board.references] == [
+        ("easy", 1, change.after)
+    ]
+    board = await service.ratings.leaderboard(OTHER_GUILD)
+    assert [(ref.ai_level, ref.games, ref.points) for ref in board.references] == [
+        ("easy", 1, elsewhere.after)
+    ]
+
+
 async def test_a_member_s_rating_history_and_best_and_worst_are_this_server_s_only(
     database: Database,
 ) -> None:
