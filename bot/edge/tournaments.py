@@ -634,7 +634,7 @@ class TournamentController:
             )
             await replies.send(
                 interaction,
-                content=text("tournament.abort.question", language, name=view.name),
+                content=text("tournament.abort.question", language, name=shown.in_text(view.name)),
                 view=buttons,
                 ephemeral=True,
             )
@@ -716,12 +716,12 @@ class TournamentController:
         language = interactions.user_language(interaction)
         if (await self._service.look(tournament_id)).status is TournamentStatus.SIGNUP:
             view = await self._service.cancel(tournament_id, interaction.user.id, moderator=True)
-            done = text("tournament.abort.done", language, name=view.name)
+            done = text("tournament.abort.done", language, name=shown.in_text(view.name))
             await replies.edit(interaction, content=done, view=None)
             self._display.refresh(view.id)  # the sign-up says it was cancelled
             return
         view, games = await self._service.abort(tournament_id, interaction.user.id, moderator=True)
-        done = text("tournament.abort.done", language, name=view.name)
+        done = text("tournament.abort.done", language, name=shown.in_text(view.name))
         await replies.edit(interaction, content=done, view=None)
         await self._display.show_abort(view, games)
 

@@ -52,6 +52,13 @@ class TournamentPost:
     pings: tuple[int, ...] = ()
 
 
+def in_text(name: str) -> str:
+    """A tournament's name as a message's text shows it: its own characters, never Discord
+    markdown (a `**` in it would end the text's bold, a `[text](url)` make the bot post a
+    masked link)."""
+    return discord.utils.escape_markdown(name)
+
+
 def points(half_points: int, language: str) -> str:
     """Points kept in halves, written with ½: "3", "2½", "½"."""
     whole, half = divmod(half_points, 2)
@@ -296,7 +303,7 @@ def welcome_post(view: TournamentView, table: TableView) -> TournamentPost:
             language,
             players=", ".join(mention(user) for user in humans),
             round=table.round,
-            name=view.name,
+            name=in_text(view.name),
             ai=ai_name(BYE_LEVEL, language),
         )
     else:
@@ -305,7 +312,7 @@ def welcome_post(view: TournamentView, table: TableView) -> TournamentPost:
             language,
             players=", ".join(mention(user) for user in humans),
             round=table.round,
-            name=view.name,
+            name=in_text(view.name),
             table=table.number,
         )
     lines = [options_line(view)]
@@ -329,13 +336,13 @@ def finished_text(view: TournamentView) -> str:
         url = message_link(view.guild_id, view.channel_id, view.message_id)
     else:
         url = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}"
-    return text(key, view.locale, winners=winners, name=view.name, url=url)
+    return text(key, view.locale, winners=winners, name=in_text(view.name), url=url)
 
 
 def aborted_text(view: TournamentView) -> str:
     return text(
         "tournament.announce.aborted",
         view.locale,
-        name=view.name,
+        name=in_text(view.name),
         user=mention(view.ended_by or view.created_by),
     )

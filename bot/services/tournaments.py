@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -140,8 +141,8 @@ class TournamentService:
         """Open a tournament for sign-up in the channel (`rounds`: Swiss only, None for the
         default, worked out at the start from the number of players)."""
         kept = " ".join(name.split())[:NAME_LIMIT].rstrip()
-        if not kept:
-            raise BadOptionError("name", name)
+        if not any(unicodedata.category(char)[0] not in "CZ" for char in kept):
+            raise BadOptionError("name", name)  # blank, or only invisible characters
         if format not in {value.value for value in TournamentFormat}:
             raise BadOptionError("format", format)
         if seats not in engine.PLAYER_COUNTS:
