@@ -132,6 +132,20 @@ def test_names_fill_the_sentences_as_the_panel_draws_them() -> None:
     assert not any("{seat" in text for text in texts)
 
 
+def test_a_long_name_is_cut_with_an_ellipsis_and_its_sentence_keeps_the_rest() -> None:
+    """A name is shortened as the panel shortens it, before it fills its sentence: the
+    sentence's own words stay on the line, rather than the name taking lines of its own."""
+    long = "Amina" * 20
+    picture = dataclasses.replace(sample(), names=(long, *NAMES[1:]))
+    swing = [text.text for text in analysis_lines(picture) if text.role == "swing"]
+    cut, _, after = swing[-1].partition(": ")
+    assert after == "40% → 71%"
+    assert cut.endswith("…")
+    assert long.startswith(cut[:-1])
+    assert len(cut) < 20
+    assert " ".join(swing[:-1]) == f"Дмитро Іваненко paid {cut} 14 dirhams."
+
+
 def test_the_texts_say_the_turning_point_the_payments_and_the_luck() -> None:
     lines = analysis_lines(sample())
     headings = [t.text for t in lines if t.role == "heading"]

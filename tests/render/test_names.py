@@ -171,6 +171,8 @@ def test_same_names_give_the_same_bytes(midgame: Moment) -> None:
         ("🌸-🌸", ""),  # nothing but punctuation left
         ("...", "..."),  # punctuation as given is kept
         ("  spaced \t out  ", "spaced out"),
+        ("Ann\nBob", "Ann Bob"),  # a line break is drawn as a space
+        ("Ann\r\nBob", "Ann Bob"),
         ("\u202eevil", "evil"),  # a direction override
         ("", ""),
     ],

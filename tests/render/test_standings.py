@@ -339,3 +339,14 @@ def test_a_leader_s_fancy_letters_are_drawn_as_plain_bold_letters(
     assert row_names(leading, texts) == [f"{standings.STAR} Amina"]
     assert_no_box(texts)
     assert row_names(following, drawn_texts(following, monkeypatch)) == [fancy]
+
+
+def test_a_title_the_font_cannot_draw_loses_those_characters_not_shown_as_boxes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The title is the tournament's name as a moderator typed it: an emoji, a CJK or a right
+    to left word in it is dropped like in a player's name."""
+    shown = dataclasses.replace(table(2), title="Coupe 🏆 李 שלום")
+    texts = drawn_texts(shown, monkeypatch)
+    assert texts[0].text == "Coupe"
+    assert_no_box(texts)

@@ -183,13 +183,17 @@ async def test_the_rematch_s_host_keeps_the_name_their_seat_had_in_the_game_befo
     edge: Edge,
 ) -> None:
     """The picture's panel names the host of the rematch as it named them in the finished game,
-    as it names a player who joins: by the name the server showed them, not a seat label."""
+    as it names a player who joins: by the name the server showed them (their server nickname),
+    not a seat label nor their username."""
+    guild = edge.channel.guild
+    assert guild is not None
+    guild.members[edge.guest.id].nick = "La Invitée"
     final = await finished_with_an_ai(edge)
     before = {seat.user_id: seat.display_name for seat in await edge.store.seats(1)}
-    assert before[edge.guest.id], "seated with a name in the finished game"
+    assert before[edge.guest.id] == "La Invitée", "seated with a name in the finished game"
     await edge.click(edge.guest, final, "Rematch").answer()
     after = {seat.user_id: seat.display_name for seat in await edge.store.seats(2)}
-    assert after[edge.guest.id] == before[edge.guest.id]
+    assert after[edge.guest.id] == "La Invitée"
 
 
 async def test_a_second_press_points_at_the_rematch_already_open(edge: Edge) -> None:

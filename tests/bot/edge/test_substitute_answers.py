@@ -411,3 +411,20 @@ async def test_a_seat_asked_of_a_member_who_holds_none_names_that_member_and_not
     )
     after = await edge.service.play.look(1)
     assert after.players == before.players
+
+
+@pytest.mark.parametrize("by", ["moderator", "agreement"])
+async def test_a_substitute_is_named_by_their_server_nickname(edge: Edge, by: str) -> None:
+    """The panel names the seat's new player for the rest of the game as it names a player who
+    joins: by their server nickname, not their username."""
+    guild = edge.channel.guild
+    assert guild is not None
+    guild.members[edge.outsider.id].nick = "L'Étranger"
+    guild.members[edge.moderator.id].nick = "La Modératrice"
+    _, mover = await seat_to_move(edge, by)
+    incoming = await hand_over(edge, by, mover)
+    nick = guild.members[incoming.id].nick
+    view = await edge.service.play.look(1)
+    assert {player.user_id: player.name for player in view.players}[incoming.id] == nick
+    seats = await edge.store.seats(1)
+    assert [seat.display_name for seat in seats if seat.user_id == incoming.id] == [nick]

@@ -2,7 +2,8 @@
 at most, found again by its name when a run that made it stopped before recording it,
 whichever process looks (one that does not hold the server's shard knows none of its threads),
 and without Discord's "started a thread" notice left in the tournament's channel; its welcome
-goes once, though a run dies as it records the thread."""
+goes once, though a run dies as it records the thread; the welcome and the winner's
+announcement ping their players only, whatever the tournament's name."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 
 from bot.edge.tournaments import ARCHIVE_MINUTES, TournamentDisplay
 from bot.presentation import tournaments as shown
+from bot.services.tournament_views import Progress, TournamentStatus
 from tests.bot.presentation.test_tournaments import view
 
 BOT = 4242
@@ -182,3 +184,63 @@ async def test_a_table_s_players_are_welcomed_once_though_a_run_died_recording_i
     await display._set_up_table(tournament.id, table)  # the next run
     assert len(welcomes) == 1, welcomes
     games.post_current.assert_awaited_once()
+
+
+NAME_THAT_PINGS = "@everyone <@&55> <@999> cup"
+"""A tournament's name as a moderator may type it: everyone, a role and someone outside."""
+
+
+def sent_to_channel(sent: list[tuple[str, discord.AllowedMentions]]) -> Any:
+    """A channel whose sends are recorded in `sent` as (content, allowed mentions)."""
+
+    async def send(content: str, **fields: Any) -> None:
+        sent.append((content, fields["allowed_mentions"]))
+
+    return SimpleNamespace(send=send)
+
+
+def pings(mentions: discord.AllowedMentions) -> tuple[object, object]:
+    """What Discord is told it may ping: the kinds of mention pinging all they name
+    ("everyone", "roles", "users") and the users it may ping besides."""
+    told = mentions.to_dict()
+    return told["parse"], told.get("users")
+
+
+async def test_a_welcome_pings_its_table_s_players_only_whatever_the_tournament_s_name() -> None:
+    """The name is in the welcome, but Discord is told to ping only the table's players."""
+    tournament = view(name=NAME_THAT_PINGS)
+    table = dataclasses.replace(tournament.tables[2], thread_id=None)
+    sent: list[tuple[str, discord.AllowedMentions]] = []
+    thread = sent_to_channel(sent)
+    client = SimpleNamespace(get_partial_messageable=lambda *_, **__: thread)
+    service = SimpleNamespace(
+        look=AsyncMock(return_value=tournament),
+        set_thread=AsyncMock(return_value=77),
+        start_table=AsyncMock(return_value=SimpleNamespace(id=9)),
+    )
+    games = SimpleNamespace(post_current=AsyncMock())
+    display = TournamentDisplay(
+        cast(discord.Client, client), cast(Any, service), cast(Any, games), cast(Any, None)
+    )
+    display._thread_for = AsyncMock(return_value=77)  # type: ignore[method-assign]
+    await display._set_up_table(tournament.id, table)
+    ((content, mentions),) = sent
+    assert all(f"<@{user}>" in content for user in table.seats if user is not None)
+    assert pings(mentions) == ([], [101, 103])
+
+
+async def test_the_winner_s_announcement_pings_the_winners_only_whatever_the_name() -> None:
+    """The name is in the announcement, but Discord is told to ping only the winners: not
+    everyone, not a role, not someone named in it."""
+    tournament = view(name=NAME_THAT_PINGS, status=TournamentStatus.OVER)
+    assert tournament.winners
+    sent: list[tuple[str, discord.AllowedMentions]] = []
+    channel = sent_to_channel(sent)
+    client = SimpleNamespace(get_partial_messageable=lambda *_, **__: channel)
+    nothing = cast(Any, None)
+    display = TournamentDisplay(cast(discord.Client, client), nothing, nothing, nothing)
+    display.refresh = MagicMock()  # type: ignore[method-assign]  # the message: not here
+    await display.show_progress(Progress(tournament, finished=True))
+    ((content, mentions),) = sent
+    assert "cup" in content, "the name is in the announcement"
+    assert pings(mentions) == ([], list(tournament.winners))

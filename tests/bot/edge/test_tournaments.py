@@ -1,7 +1,7 @@
 """Opening a tournament with `/marrakech-mod tournament` (bot/edge/tournaments.py): the turn
 limit and variant a moderator leaves out are the server's defaults, as for `/marrakech new`; a
 name of blanks and a channel that is not a text channel are refused at once; a player's Leave
-on the sign-up takes them off it.
+on the sign-up takes them off it; a player signs up by their server nickname.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
@@ -112,3 +112,23 @@ async def test_a_player_signed_up_takes_it_back_with_the_sign_up_s_leave_button(
     assert tournaments is not None
     entrants = (await tournaments._service.look(1)).entrants
     assert [entrant.user_id for entrant in entrants] == [edge.host.id]
+
+
+async def test_a_player_signs_up_by_their_server_nickname_else_their_name(edge: Edge) -> None:
+    """The standings and the tables' games name each entrant as the server showed them when
+    they pressed Join, as a game's lobby does."""
+    guild = edge.channel.guild
+    assert guild is not None
+    guild.members[edge.host.id].nick = "Le Patron"
+    signup = await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss"
+    ).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    entrants = (await tournaments._service.look(1)).entrants
+    assert [(entrant.user_id, entrant.name) for entrant in entrants] == [
+        (edge.host.id, "Le Patron"),
+        (edge.guest.id, "guest"),
+    ]
