@@ -709,20 +709,17 @@ class TournamentController:
         )
 
     async def _abort(self, interaction: Interaction, tournament_id: int) -> None:
-        """End the tournament: one still signing up is cancelled (nothing was played), a
-        running one aborted with its games."""
+        """End the tournament (TournamentService.abort): a cancelled sign-up is drawn again,
+        an abort is told in the channel and in its games' threads."""
         if not _is_moderator(interaction):
             raise ModeratorsOnlyError()
-        language = interactions.user_language(interaction)
-        if (await self._service.look(tournament_id)).status is TournamentStatus.SIGNUP:
-            view = await self._service.cancel(tournament_id, interaction.user.id, moderator=True)
-            done = text("tournament.abort.done", language, name=shown.in_text(view.name))
-            await replies.edit(interaction, content=done, view=None)
-            self._display.refresh(view.id)  # the sign-up says it was cancelled
-            return
         view, games = await self._service.abort(tournament_id, interaction.user.id, moderator=True)
+        language = interactions.user_language(interaction)
         done = text("tournament.abort.done", language, name=shown.in_text(view.name))
         await replies.edit(interaction, content=done, view=None)
+        if view.status is TournamentStatus.CANCELLED:
+            self._display.refresh(view.id)  # the sign-up says it was cancelled
+            return
         await self._display.show_abort(view, games)
 
     async def _keep(self, interaction: Interaction, tournament_id: int) -> None:

@@ -84,7 +84,7 @@ def pauses(rules: TimeRules, since: datetime) -> Iterator[Interval]:
             low = max(start, span.from_at)
             high = _earlier(end, span.until_at)
             if high is None or low < high:
-                streams.append(_within(hours.windows(max(since, low)), low, high))
+                streams.append(_within(hours.windows(low), low, high))
     return heapq.merge(*streams)
 
 

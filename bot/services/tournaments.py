@@ -386,8 +386,11 @@ class TournamentService:
     async def abort(
         self, tournament_id: int, user_id: int, *, moderator: bool
     ) -> tuple[TournamentView, list[GameView]]:
-        """End the tournament early (its creator or a moderator), and every game of it still
-        being played: the tournament and the games it aborted."""
+        """End the tournament early (its creator or a moderator): one still signing up is
+        cancelled (nothing was played), a running one aborted with every game of it still
+        being played. The tournament and the games it aborted."""
+        if (await self._row(tournament_id)).status == stored.SIGNUP:
+            return await self.cancel(tournament_id, user_id, moderator=moderator), []
         await self._end_early(tournament_id, user_id, stored.ABORTED, moderator=moderator)
         aborted = []
         for table in (await self._snapshot(tournament_id)).tables:
