@@ -227,17 +227,25 @@ async def test_a_rematch_with_only_ais_left_to_invite_pings_nobody(edge: Edge) -
 async def test_the_rematch_speaks_the_games_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """README: a rematch keeps its game's language, though the server changed its own since
+    (here to Ukrainian, after the French game began)."""
     async with running_edge(tmp_path, monkeypatch, server_locale="fr") as edge:
         lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
         await edge.click(edge.guest, lobby, "Rejoindre").response()
         await edge.click(edge.host, lobby, "Commencer").response()
         await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+        guild = edge.channel.guild
+        assert guild is not None
+        guild.preferred_locale = "uk"
         await (await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")).answer()
         final = await result(edge)
         rematch = await edge.click(edge.host, final, "Revanche").answer()
         assert rematch.content.startswith(f"🔁 <@{edge.host.id}> propose une revanche")
         assert rematch.pinged_user_ids == frozenset({edge.guest.id})
         assert "Rejoindre" in [b.label for b in rematch.enabled_buttons()]
+        second = await edge.store.open_in_channel(edge.channel.id)
+        assert second is not None
+        assert second.locale == "fr"
 
 
 async def test_a_tournament_game_s_result_offers_no_rematch(edge: Edge) -> None:
