@@ -252,7 +252,9 @@ class AwayStore:
             await conn.execute(
                 f"INSERT INTO held_notices ({_HELD_COLUMNS}, created_at) "
                 "VALUES ($1, $2, 0, 0, $3, 'back', $4, $5, $6) "
-                "ON CONFLICT (user_id, game_id, seq, kind) DO NOTHING",
+                "ON CONFLICT (user_id, guild_id, seq) WHERE kind = 'back' DO UPDATE SET "
+                "locale = excluded.locale, release_at = excluded.release_at, "
+                "claimed_by = NULL, claimed_until = NULL, sent_at = NULL",
                 user_id,
                 guild_id,
                 back_seq(spell),
@@ -403,7 +405,7 @@ class AwayStore:
             added = await conn.execute(
                 f"INSERT INTO held_notices ({_HELD_COLUMNS}, created_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-                "ON CONFLICT (user_id, game_id, seq, kind) DO NOTHING",
+                "ON CONFLICT (user_id, game_id, seq, kind) WHERE kind <> 'back' DO NOTHING",
                 notice.user_id,
                 notice.guild_id,
                 notice.channel_id,

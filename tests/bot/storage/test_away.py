@@ -2,7 +2,7 @@
 and giving a claim back, or marking sent, touches that owner's claim only, while a claim whose
 lease ran out is another owner's to take; a person's spells away since a time come oldest first,
 one at a time, and going away again drops the end of the spell it ends unsaid (on that server
-only); quiet hours set again are read back as last set, in the language they were set in
+only), while each server's spell keeps its own end, even begun in the same second; quiet hours set again are read back as last set, in the language they were set in
 then."""
 
 from __future__ import annotations
@@ -150,6 +150,36 @@ async def test_coming_back_or_going_away_again_on_one_server_leaves_another_s_en
     other_end = T0 + 2 * day
     claimed = await away.claim_held(other_end, "a", other_end + LEASE)
     assert [(n.guild_id, n.kind, n.release_at) for n in claimed] == [(2, "back", other_end)]
+
+
+async def test_going_away_on_two_servers_in_the_same_second_tells_both_ends(
+    db: Database,
+) -> None:
+    """Each server's days away have their own end to tell, though the person went away on
+    both within the same second (their ends keep apart by server, not by the start alone)."""
+    away = AwayStore(db)
+    day = timedelta(days=1)
+    await away.start_spell(1, ANN, Spell(T0, T0 + 2 * day))
+    await away.start_spell(2, ANN, Spell(T0, T0 + 3 * day))
+    first_end, second_end = T0 + 2 * day, T0 + 3 * day
+    claimed = await away.claim_held(first_end, "a", first_end + LEASE)
+    assert [(n.guild_id, n.release_at) for n in claimed] == [(1, first_end)]
+    await away.mark_sent(ANN, "a", first_end)
+    claimed = await away.claim_held(second_end, "a", second_end + LEASE)
+    assert [(n.guild_id, n.release_at) for n in claimed] == [(2, second_end)]
+
+
+async def test_going_away_again_within_the_same_second_tells_the_new_end(db: Database) -> None:
+    """A second request for days away in the same second as the first (a double submit, or a
+    change of mind) replaces the first: its end is the one told."""
+    away = AwayStore(db)
+    day = timedelta(days=1)
+    await away.start_spell(1, ANN, Spell(T0, T0 + 2 * day))
+    await away.start_spell(1, ANN, Spell(T0, T0 + 3 * day))
+    first_end, second_end = T0 + 2 * day, T0 + 3 * day
+    assert await away.claim_held(first_end, "a", first_end + LEASE) == []
+    claimed = await away.claim_held(second_end, "a", second_end + LEASE)
+    assert [(n.guild_id, n.kind, n.release_at) for n in claimed] == [(1, "back", second_end)]
 
 
 async def test_quiet_hours_set_again_in_another_language_are_read_back_in_that_language(
