@@ -49,6 +49,7 @@ from typing import TypeVar
 from ai import LEVELS, Budget, make_player, mix_seed
 from ai.luck import roll_luck
 from ai.player import Player
+from engine.cli import run_cli
 from engine.dealing import deal, new_game
 from engine.model import Variant
 from engine.rules import CHANCE, DIE_FACES, apply, current_player, scores
@@ -440,6 +441,10 @@ def parse_args(argv: Sequence[str] | None) -> Match:
         parser.error("--games must be at least 1")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.work is not None and args.work < 1:
+        parser.error("--work must be at least 1")
+    if args.seconds is not None and not args.seconds > 0:
+        parser.error("--seconds must be more than 0")
     if args.results is not None:
         try:
             with open(args.results, "w", encoding="utf-8"):
@@ -471,4 +476,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(run_cli(main))

@@ -21,7 +21,10 @@ and of its rival's), the rugs each seat still holds, and how the game ended for 
   straight lines in the rugs left, fitted at once over all turn starts: the lines that
   `ai.evaluation.DUEL_LEAF` rounds.
 
-`--jobs N` plays the games in N processes; the figures do not depend on it.
+`--games` is at least 2 (the spread is measured across games); a few games make a quick run
+whose figures mean little, and a stage whose parts they cannot tell apart (at the start every
+seat holds the same dirhams) is reported as not fitted. `--jobs N` plays the games in N
+processes; the figures do not depend on it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from ai.greedy import GreedyWeights
 from ai.medium import MediumPlayer
 from ai.prng import mix_seed
 from ai.win_chance import spread, win_chance
+from engine.cli import run_cli
 from engine.model import Phase, Variant
 from engine.rules import scores
 from engine.state import GameState
@@ -196,15 +200,23 @@ def least_squares(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> 
     return [normal[i][size] / normal[i][i] for i in range(size)]
 
 
-def part_weights(starts: Sequence[TurnStart]) -> list[tuple[tuple[int, int], list[float]]]:
+def part_weights(
+    starts: Sequence[TurnStart],
+) -> list[tuple[tuple[int, int], list[float] | None]]:
     """Per band of `STAGES` with turn starts enough: the least-squares weight of each of
-    `FIT_NAMES` (then the intercept) in a fit of the final margin."""
-    fits = []
+    `FIT_NAMES` (then the intercept) in a fit of the final margin, or None where the parts
+    are linearly dependent over the band's turn starts (a few games: at the start every seat
+    holds the same dirhams)."""
+    fits: list[tuple[tuple[int, int], list[float] | None]] = []
     for low, high in STAGES:
         band = [s for s in starts if low <= s.own_rugs + s.rival_rugs <= high]
         if len(band) > 4 * len(FIT_NAMES):
             rows = [[*s.parts, float(s.own_rugs - s.rival_rugs), 1.0] for s in band]
-            fits.append(((low, high), least_squares(rows, [s.margin for s in band])))
+            try:
+                weights: list[float] | None = least_squares(rows, [s.margin for s in band])
+            except ValueError:
+                weights = None
+            fits.append(((low, high), weights))
     return fits
 
 
@@ -271,7 +283,10 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
     lines.append("weights of the parts in a fit of the final margin, by rugs left:")
     lines.append("rugs left  " + "  ".join(f"{name:>13s}" for name in FIT_NAMES))
     for (low, high), weights in part_weights(starts):
-        shown = "  ".join(f"{weight:13.2f}" for weight in weights[:-1])
+        if weights is None:
+            shown = "not fitted: too few games to tell the parts apart"
+        else:
+            shown = "  ".join(f"{weight:13.2f}" for weight in weights[:-1])
         lines.append(f"{low:2d}-{high:2d}      {shown}")
     lines.append("the same as straight lines in the rugs left (a dirham counts 1):")
     lines.append(f"part             none left  all {DUEL_RUGS} left")
@@ -285,16 +300,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m ai.calibrate",
         description="Measure the constants of hard's 2-player leaf on medium self-play.",
     )
-    parser.add_argument("--games", type=int, default=8000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=8000,
+        help=(
+            "games to play, at least 2 (the spread is measured across games); a few games give "
+            "a quick run whose figures mean little, and a stage whose parts they cannot tell "
+            "apart is reported as not fitted"
+        ),
+    )
+    parser.add_argument("--seed", type=int, default=1, help="game g is seeded mix_seed(SEED, g)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes to play in; the figures do not depend on it"
+    )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.jobs < 1:
-        parser.error("--games and --jobs must be at least 1")
+    if args.games < 2:
+        parser.error("--games must be at least 2")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     for line in report(gather(args.games, args.seed, args.jobs)):
         print(line)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli(main))

@@ -38,6 +38,7 @@ from ai.arena import in_processes, play_seeded
 from ai.calibrate import by_tenths, seed_chunks
 from ai.chances import FIELDS, Field, best_of, estimates, win_chances
 from ai.medium import MediumPlayer
+from engine.cli import run_cli
 from engine.model import Phase, Variant
 from engine.rules import scores
 from engine.state import GameState
@@ -209,4 +210,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli(main))

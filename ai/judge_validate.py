@@ -37,6 +37,7 @@ from ai.arena import in_processes, play_seeded
 from ai.calibrate import by_tenths, seed_chunks
 from ai.judge import JUDGE_WORK, Band, judge_game
 from ai.prng import mix_seed
+from engine.cli import run_cli
 from engine.model import Variant
 from engine.record import Record, record_of, replay_record
 from engine.state import GameState
@@ -218,4 +219,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cli(main))

@@ -418,6 +418,35 @@ def test_readme_test_command_is_what_ci_runs(repo_root: Path) -> None:
     assert re.search(r"^check:\n\tbash \.ci/run$", makefile, re.MULTILINE)
 
 
+def make_command(repo_root: Path, target: str) -> list[str]:
+    """The command line `make TARGET` runs, as the shell would split it (`make -n`, with the
+    interpreter at /venv/bin/python)."""
+    result = subprocess.run(
+        ["make", "-s", "-n", target, "BIN=/venv/bin"],
+        cwd=repo_root,
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"]},
+        timeout=30,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1, lines
+    return shlex.split(lines[0])
+
+
+def test_make_test_fast_runs_the_command_contributing_md_gives(repo_root: Path) -> None:
+    """`make test-fast` is `python -m pytest -n auto -m "not long"` (docs/contributing.md, "The
+    fast lane"), "not long" one argument; `make test` is the same without the `-m`."""
+    page = (repo_root / "docs" / "contributing.md").read_text(encoding="utf-8")
+    documented = re.search(r"`make test-fast` \(`([^`]+)`\)", page)
+    assert documented, "docs/contributing.md gives the fast lane's command"
+    fast = make_command(repo_root, "test-fast")
+    assert fast == ["/venv/bin/python", *shlex.split(documented[1])[1:]]
+    assert fast[-2:] == ["-m", "not long"]
+    assert make_command(repo_root, "test") == fast[:-2]
+
+
 # --- .ci/run: its verdict and its coverage floors ----------------------------------------------
 
 
@@ -485,6 +514,55 @@ def test_ci_fails_when_any_one_check_fails_no_tests_included(
         assert ".ci/run: pytest collected no tests" in result.stderr
     assert re.search(r"^check pytest \S+ -m pytest\b", ci_script, re.MULTILINE)
     assert re.search(r"^check coverage coverage_floors$", ci_script, re.MULTILINE)
+
+
+def test_ci_runs_the_whole_suite_with_coverage_of_every_package(ci_script: str) -> None:
+    """.ci/run's pytest step selects nothing away (no `-m`, `-k`, `--deselect`, `--ignore`, no
+    path: the `testpaths` of pyproject.toml): CI is where the long tests (crash points, several
+    bot processes, whole games) always run (docs/contributing.md). Beside `-n`, it gives only
+    coverage options, one `--cov` per package."""
+    words = shlex.split(ci_part(ci_script, r"^check pytest [^\n]*$"))
+    assert words[:5] == ["check", "pytest", "$bin/python", "-m", "pytest"], words
+    options = words[5:]
+    assert options[:2] == ["-n", "${PYTEST_WORKERS:-auto}"], options
+    assert [word for word in options[2:] if not word.startswith("--cov")] == [], options
+    assert {f"--cov={package}" for package in PACKAGES} <= set(options), options
+
+
+STUB_PYTHON = """#!/usr/bin/env bash
+# A Python that says it is $VERSION: it runs the code given with -c with sys.version_info set.
+pretend="import sys; sys.version_info = ($VERSION, 0, 'final', 0); exec(sys.argv[1])"
+exec "$REAL_PYTHON" -c "$pretend" "$2"
+"""
+
+
+@pytest.mark.parametrize(
+    ("version", "accepted"),
+    [("3, 10", False), ("3, 11", True), ("3, 12", True), ("3, 13", True), ("4, 0", True)],
+    ids=["3.10", "3.11", "3.12", "3.13", "4.0"],
+)
+def test_ci_takes_python_3_11_or_newer_and_refuses_older_in_one_line(
+    ci_script: str, tmp_path: Path, version: str, accepted: bool
+) -> None:
+    """.ci/run's first check, run alone with a stand-in interpreter of each version: 3.11 (the
+    floor of README, pyproject's `requires-python` and the Dockerfile's image) and newer go
+    on; an older one stops the run with one line that says what to do."""
+    python = tmp_path / "python"
+    python.write_text(STUB_PYTHON, encoding="utf-8")
+    python.chmod(0o755)
+    guard = ci_part(ci_script, r'^if ! "\$python" -c .*?^fi$')
+    script = "\n".join([ci_part(ci_script, r"^set -\w+ pipefail$"), guard, "echo past the guard"])
+    result = run_bash(
+        script, python=str(python), REAL_PYTHON=sys.executable, VERSION=version.replace(" ", "")
+    )
+    if accepted:
+        assert (result.returncode, result.stdout, result.stderr) == (0, "past the guard\n", "")
+    else:
+        assert result.returncode == 1
+        assert result.stdout == ""
+        assert result.stderr == (
+            f".ci/run: needs Python 3.11 or newer as '{python}' (set PYTHON=/path/to/python3.11)\n"
+        )
 
 
 FLOORED = ("engine", "render", "bot/services", "bot/storage")

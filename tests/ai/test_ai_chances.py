@@ -22,7 +22,7 @@ from ai.evaluation import leaf_weights, position_value
 from engine import CHANCE, Variant, apply, current_player, deal, legal_actions, new_game, resign
 from engine.model import seat_color_indices
 from engine.state import GameState
-from tests.ai.conftest import random_game
+from tests.ai.conftest import ClosedPipeRun, random_game
 
 DOCS_AI = Path(__file__).resolve().parents[2] / "docs" / "ai.md"
 DRAWS = 40_000
@@ -364,3 +364,12 @@ def test_the_calibration_command_reports_the_fit_and_the_calibration(
     assert calibrate_chances.main(["--players", "4", "--games", "2", "--seed", "9"]) == 0
     assert "fitted: offset" in capsys.readouterr().out
     assert calibrate_chances.gather(4, 2, seed=5, jobs=2) == calibrate_chances.gather(4, 2, seed=5)
+
+
+def test_the_chances_calibration_ends_quietly_when_its_reader_goes_away(
+    into_a_closed_pipe: ClosedPipeRun,
+) -> None:
+    """`python -m ai.calibrate_chances ... | head -3`: exit status 1 and not a word on stderr once
+    the reader is gone, as the engine's commands end (`engine.cli.run_cli`)."""
+    result = into_a_closed_pipe("ai.calibrate_chances", "--players", "3", "--games", "1")
+    assert (result.returncode, result.stderr) == (1, "")

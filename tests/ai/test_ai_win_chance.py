@@ -21,9 +21,11 @@ from ai.calibrate import (
     plain_leaf,
     play_game,
     report,
+    seed_chunks,
     staged_weights,
 )
 from ai.evaluation import DUEL_RUGS, position_value
+from ai.prng import mix_seed
 from ai.win_chance import (
     BASE_OFFSET,
     OFFSET_PER_RUG,
@@ -33,6 +35,7 @@ from ai.win_chance import (
     win_chance,
 )
 from engine.state import GameState
+from tests.ai.conftest import ClosedPipeRun
 
 MEASURED_SPREAD = {1: 3.78, 4: 7.64, 16: 14.53, 32: 19.65, 48: 21.26}
 """Standard deviations of the final margin around the leaf value, by rugs left, from the
@@ -131,6 +134,48 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
     assert "fitted: offset" in capsys.readouterr().out
 
 
+def test_the_command_plays_the_games_of_its_seed_whatever_the_jobs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--games 2 --seed 9 --jobs 2` prints the report of games 0 and 1 of seed 9: docs/ai.md
+    quotes the figures of a seed, and `--jobs` only shares the games out."""
+    assert calibrate.main(["--games", "2", "--seed", "9", "--jobs", "2"]) == 0
+    assert capsys.readouterr().out.splitlines() == report(gather(2, 9))
+
+
+def test_the_games_are_shared_out_in_at_most_jobs_chunks_none_left_out() -> None:
+    """`seed_chunks` (which `ai.calibrate`, `ai.calibrate_chances` and `ai.judge_validate`
+    share): every game's seed once, in order, in at most `jobs` chunks, also when `jobs` does
+    not divide the games (docs/coach.md's `--games 300 --jobs 2` and any odd count)."""
+    for games in range(1, 10):
+        for jobs in range(1, 5):
+            chunks = seed_chunks(games, 7, jobs)
+            seeds = [seed for chunk in chunks for seed in chunk]
+            assert seeds == [mix_seed(7, game) for game in range(games)], (games, jobs)
+            assert len(chunks) <= jobs, (games, jobs)
+            assert all(chunks), (games, jobs)
+
+
+def test_a_few_games_give_what_they_can_fit_and_one_game_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Three games do not tell the parts apart at the start of the game (every seat still holds
+    its 30 dirhams): that band says it is not fitted and the rest of the report follows. One
+    game cannot measure a spread (it has one turn start per count of rugs left), so `--games`
+    below 2 is refused in one line, exit status 2, before any game is played."""
+    assert calibrate.main(["--games", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "37-48      not fitted: too few games to tell the parts apart" in out
+    assert any(line.startswith("fitted: offset") for line in out)
+    fitted = [line for line in out if line[:5] in ("25-36", "13-24", " 1-12")]
+    assert [len(line.split()) for line in fitted] == [1 + len(FIT_NAMES)] * 3
+    with pytest.raises(SystemExit) as stopped:
+        calibrate.main(["--games", "1"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == "python -m ai.calibrate: error: --games must be at least 2"
+
+
 def test_the_parts_add_up_to_the_leaf(positions: list[GameState]) -> None:
     """Weighed as the leaf weighs them, the parts give the leaf's value back: the parts are
     what the leaf is made of, so their fitted weights say how to tune it."""
@@ -198,3 +243,12 @@ def test_least_squares_solves_exact_systems_and_refuses_dependent_parts() -> Non
     assert least_squares(rows, targets) == pytest.approx(truth)
     with pytest.raises(ValueError, match="linearly dependent"):
         least_squares([[row[0], 2 * row[0], 1.0] for row in rows], targets)
+
+
+def test_the_calibration_ends_quietly_when_its_reader_goes_away(
+    into_a_closed_pipe: ClosedPipeRun,
+) -> None:
+    """`python -m ai.calibrate ... | head -3`: exit status 1 and not a word on stderr once
+    the reader is gone, as the engine's commands end (`engine.cli.run_cli`)."""
+    result = into_a_closed_pipe("ai.calibrate", "--games", "2")
+    assert (result.returncode, result.stderr) == (1, "")

@@ -27,6 +27,7 @@ from engine import Outcome, Variant, legal_actions
 from engine.model import Phase
 from engine.rules import scores
 from engine.state import GameState
+from tests.ai.conftest import ClosedPipeRun
 
 
 def test_wilson_interval_known_values() -> None:
@@ -183,6 +184,45 @@ def test_games_in_several_processes_add_up_to_the_one_process_result() -> None:
     assert shared.decisions == alone.decisions
 
 
+def test_a_match_plays_exactly_the_games_asked_for_also_in_an_unfinished_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--games 5` at 3 players plays 5 games, the last set of deals cut short: the report's
+    counts and the results file hold 5, whether in one process or two. G is the sample size
+    behind every interval the report gives."""
+    results = tmp_path / "games.jsonl"
+    argv = ["--a", "easy", "--b", "random", "--players", "3", "--games", "5", "--seed", "4"]
+    assert main([*argv, "--results", str(results)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    first_place = next(line for line in out if "easy first place: " in line)
+    assert re.search(r"easy first place: [\d.]+/5 = ", first_place), first_place
+    assert any("of 10 pairs" in line for line in out), out
+    lines = results.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["game"] for line in lines] == [0, 1, 2, 3, 4]
+    assert run_match(Match("easy", "random", 3, 5, 4, Variant.STANDARD, None, jobs=2)).games == 5
+
+
+def test_a_rotate_after_match_plays_rotate_after_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--variant rotate-after`: every game the match plays and counts is of the variant (R12),
+    not only the report's first line."""
+    import ai.arena as arena
+
+    played: list[Variant] = []
+    real = arena.record_result
+
+    def spy(state: GameState, a_seat: int, tally: Tally) -> None:
+        played.append(state.variant)
+        real(state, a_seat, tally)
+
+    monkeypatch.setattr(arena, "record_result", spy)
+    argv = ["--a", "easy", "--b", "random", "--games", "2", "--variant", "rotate-after"]
+    assert main(argv) == 0
+    assert "variant rotate-after" in capsys.readouterr().out
+    assert played == [Variant.ROTATE_AFTER, Variant.ROTATE_AFTER]
+
+
 def test_the_worst_decision_of_a_match_is_the_worst_of_all_its_games() -> None:
     """The report's worst decision time is the match's: the games' tallies added up (in one
     process or several) keep each level's slowest decision, whichever game it came in."""
@@ -194,6 +234,28 @@ def test_the_worst_decision_of_a_match_is_the_worst_of_all_its_games() -> None:
     match.add(quick)
     assert (match.worst, match.worst_wall) == ({"hard": 0.5}, {"hard": 0.6})
     assert match.decisions == {"hard": 2}
+
+
+@pytest.mark.parametrize(
+    ("budget", "message"),
+    [
+        (["--work", "0"], "--work must be at least 1"),
+        (["--work", "-3"], "--work must be at least 1"),
+        (["--seconds", "0"], "--seconds must be more than 0"),
+        (["--seconds", "-1.5"], "--seconds must be more than 0"),
+    ],
+)
+def test_a_budget_that_allows_no_thinking_is_a_usage_error(
+    budget: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line and exit status 2 before any game is played, as for `--games 0`, never a
+    traceback."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--a", "hard", "--b", "random", "--games", "2", *budget])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == f"python -m ai.arena: error: {message}"
+    assert "Traceback" not in err
 
 
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
@@ -217,6 +279,22 @@ def test_results_file_has_one_line_per_game_adding_up_to_the_report(
     assert all(line["pairwise"] == line["win"] for line in lines)  # 2 players: the same
     assert main(argv) == 0
     assert capsys.readouterr().out.splitlines()[-1] == verdict  # writing changes nothing
+
+
+def test_a_results_line_gives_a_s_pairwise_share_adding_up_to_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At 4 players each line's `pairwise` is the share of the 3 B seats A finished ahead of
+    (0 to 1, ties half), and their mean is the report's "ahead of each" rate, so two versions
+    compare game by game on it."""
+    results = tmp_path / "games.jsonl"
+    argv = ["--a", "easy", "--b", "random", "--players", "4", "--games", "4", "--seed", "3"]
+    assert main([*argv, "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    shares = [line["pairwise"] for line in lines]
+    assert all(0.0 <= share <= 1.0 for share in shares), shares
+    assert f"easy ahead of each random: {100 * statistics.fmean(shares):.1f}% of 12 pairs" in out
 
 
 def test_an_unwritable_results_file_is_a_usage_error(
@@ -349,3 +427,12 @@ def test_a_luck_adjusted_win_rate_out_of_range_is_printed_within_0_and_100(
     match = Match("hard", "medium", 4, len(pairs), 24, Variant.STANDARD, None)
     lines = luck_lines(match, tally)
     assert f"hard first place {figure}, mean score difference" in lines[1], lines[1]
+
+
+def test_the_report_ends_quietly_when_its_reader_goes_away(
+    into_a_closed_pipe: ClosedPipeRun,
+) -> None:
+    """`python -m ai.arena ... | head -1`: exit status 1 and not a word on stderr once
+    the reader is gone, as the engine's commands end (`engine.cli.run_cli`)."""
+    result = into_a_closed_pipe("ai.arena", "--a", "easy", "--b", "random", "--games", "1")
+    assert (result.returncode, result.stderr) == (1, "")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import random
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ from typing import Any
 import pytest
 
 from engine import bench, replay, vectors
+from engine.model import Variant
 
 
 def run(repo_root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -275,6 +279,40 @@ def test_bench_prints_rates(
     assert f"{clock} clock" in lines[-1]
 
 
+def _one_game_a_sleep(players: int, variant: Variant, rng: random.Random) -> int:
+    """A game of one action that takes no CPU but waits 50 ms."""
+    time.sleep(0.05)
+    return 1
+
+
+def test_the_bench_times_cpu_by_default_and_the_wall_clock_when_asked() -> None:
+    """`--clock cpu` (the default) counts the process's CPU time, so a game that only waits
+    costs it almost nothing; `--clock wall` counts the waiting too: 50 ms a game, so at most 20
+    games/s. A busy machine slows the wall clock's figures and not the CPU clock's."""
+    wall = bench.measure(
+        _one_game_a_sleep, 2, Variant.STANDARD, 3, seed=1, batches=3, clock=bench.CLOCKS["wall"]
+    )
+    cpu = bench.measure(
+        _one_game_a_sleep, 2, Variant.STANDARD, 3, seed=1, batches=3, clock=bench.CLOCKS["cpu"]
+    )
+    assert wall[0] <= 20.0, wall
+    assert cpu[0] > 100.0, cpu
+
+
+def test_the_bench_reports_the_median_batch() -> None:
+    """Five batches of one game of 10 actions, lasting 1, 5, 2, 4 and 3 s: the rates of the
+    3 s batch, not the best (1 s) nor the worst."""
+    stamps = iter([0.0, 1.0, 1.0, 6.0, 6.0, 8.0, 8.0, 12.0, 12.0, 15.0])
+
+    def ten_actions(players: int, variant: Variant, rng: random.Random) -> int:
+        return 10
+
+    rate = bench.measure(
+        ten_actions, 4, Variant.STANDARD, 5, seed=1, batches=5, clock=lambda: next(stamps)
+    )
+    assert rate == pytest.approx((1 / 3, 10 / 3))
+
+
 def test_a_reader_that_goes_away_ends_the_output_quietly(repo_root: Path, data_dir: Path) -> None:
     """`python -m engine.replay RECORD --trace | head -1`: no traceback when the pipe closes."""
     process = subprocess.Popen(
@@ -291,3 +329,25 @@ def test_a_reader_that_goes_away_ends_the_output_quietly(repo_root: Path, data_d
     assert process.wait(timeout=60) == 1
     assert "Traceback" not in errors
     assert "Error" not in errors
+
+
+def test_a_reader_gone_before_a_short_output_ends_it_quietly_too(
+    repo_root: Path, data_dir: Path
+) -> None:
+    """`python -m engine.replay RECORD | head -0`: an output smaller than the pipe's buffer is
+    written when the command ends, after its reader left; still no traceback, no "Exception
+    ignored" line, and exit status 1. Python buffers a pipe's output unless told otherwise, so
+    this runs without PYTHONUNBUFFERED."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine.replay", str(records(data_dir)[0])],
+        cwd=repo_root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert (process.wait(timeout=60), errors) == (1, "")
