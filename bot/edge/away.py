@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Protocol
@@ -35,6 +35,7 @@ from bot.services.time_rules import (
     NotAwayError,
     QuietHours,
     Resumed,
+    TurnNow,
     zone_names,
 )
 
@@ -227,8 +228,9 @@ async def redraw_waiting(redraw: Redraw | None, games: Sequence[AwayGame], user_
 
 class HeldMessages:
     """Sends a person what was held during their quiet hours, as one direct message (or, if
-    their direct messages are closed, one ping in the channel of the first game it names),
-    and tells the games waiting for their move when their days away ran out."""
+    their direct messages are closed, one ping per server, listing that server's games alone,
+    in the channel of the first of them it names), and tells the games waiting for their move
+    when their days away ran out."""
 
     def __init__(
         self,
@@ -241,10 +243,10 @@ class HeldMessages:
         self._redraw = redraw
 
     async def send(self, user_id: int, notices: Sequence[HeldNotice]) -> None:
-        """Send them (raises when neither the direct message nor the channel took it: the
-        notices stay unsent and go at the next try). The end of days away is told first, in
-        the channels of the games waiting for the person's move (a line that fails is logged,
-        not tried again)."""
+        """Send them (raises when neither the direct message nor each server's channel took
+        it: the notices stay unsent and go at the next try, each post with the same nonce).
+        The end of days away is told first, in the channels of the games waiting for the
+        person's move (a line that fails is logged, not tried again)."""
         for notice in notices:
             if notice.kind == "back" and self._away is not None:
                 resumed = await self._away.days_over(notice)
@@ -270,10 +272,9 @@ class HeldMessages:
         if not notices:
             return
         turns = await self._away.turns_now(notices) if self._away is not None else {}
-        held = words.held_message_and_first(notices, turns)
-        if held is None:  # nothing held is still true or worth telling
+        message = words.held_message(notices, turns)
+        if message is None:  # nothing held is still true or worth telling
             return
-        message, first = held
         nonce = held_nonce(user_id, notices)
         try:
             channel = await asyncio.wait_for(
@@ -290,10 +291,23 @@ class HeldMessages:
             return
         except discord.Forbidden as error:
             log.info(
-                "user %s: held notices not sent directly (%s); pinged in the channel",
+                "user %s: held notices not sent directly (%s); pinged in the channels",
                 user_id,
                 error,
             )
+        for server in by_server(notices):
+            await self._ping_in_channel(user_id, server, turns)
+
+    async def _ping_in_channel(
+        self, user_id: int, notices: Sequence[HeldNotice], turns: Mapping[int, TurnNow]
+    ) -> None:
+        """Post one server's part of the list, pinging its person, in the channel of the first
+        game it names (nothing when it names none), with a nonce made from that server's
+        notices: sent again, the post is the same message."""
+        held = words.held_message_and_first(notices, turns)
+        if held is None:
+            return
+        message, first = held
         game_channel = self._client.get_partial_messageable(
             first.channel_id, guild_id=first.guild_id
         )
@@ -301,10 +315,19 @@ class HeldMessages:
             game_channel.send(
                 words.held_in_channel(user_id, message),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                nonce=nonce,
+                nonce=held_nonce(user_id, notices),
             ),
             DISCORD_TIMEOUT_SECONDS,
         )
+
+
+def by_server(notices: Sequence[HeldNotice]) -> list[list[HeldNotice]]:
+    """`notices` split by server, in the order each server first comes, each keeping its
+    order: a server's channel is shown only that server's games."""
+    servers: dict[int | None, list[HeldNotice]] = {}
+    for notice in notices:
+        servers.setdefault(notice.guild_id, []).append(notice)
+    return list(servers.values())
 
 
 def _told_once(user_id: int, notice: HeldNotice, channel_id: int) -> str:

@@ -3,9 +3,10 @@ sends, the same in every process, so that when a process dies after Discord took
 but before it marked the notices sent, the process that sends them again makes no second
 message (Discord, asked to enforce the nonce, answers with the first); so is the line that
 tells a game's channel its player's days away are over. With direct messages closed, it pings
-its person in the channel of the first game it names; a direct message that fails another way
-leaves the notices for the next try. Through the in-process client on the fake Discord API
-(tests/bot/edge/test_edge.py), which enforces nonces as Discord does."""
+its person once per server, with that server's games alone, in the channel of the first of
+them it names; a direct message that fails another way leaves the notices for the next try.
+Through the in-process client on the fake Discord API (tests/bot/edge/test_edge.py), which
+enforces nonces as Discord does."""
 
 from __future__ import annotations
 
@@ -153,6 +154,46 @@ async def test_a_held_ping_in_the_channel_goes_to_the_first_game_the_list_names(
     assert [len(first), len(second)] == [1, 0], [m.content for m in first + second]
     assert first[0].content.index("Game #7") < first[0].content.index("Game #8")
     assert first[0].pinged_user_ids == {edge.guest.id}
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_held_ping_in_the_channels_shows_each_server_only_its_own_games(
+    edge: Edge,
+) -> None:
+    """Direct messages closed, a list naming games of two servers is split: each server's
+    channel gets one ping with that server's games alone, in the language its own notices
+    were held in, and sent again by another process (the first died before marking them
+    sent), each post carries the same nonce, so each server still has one."""
+    user = edge.guest.id
+    edge.guest.accepts_dms = False
+    here = edge.channel
+    assert here.guild is not None
+    other = edge.fake.add_guild("Other server", preferred_locale="fr")
+    edge.fake.add_member(other, edge.guest)
+    there = edge.fake.add_text_channel(other, "ailleurs")
+    notices = [  # oldest first, as they are claimed
+        HeldNotice(user, here.guild.id, here.id, 7, 12, "turn", "en-US", ENDS),
+        HeldNotice(user, other.id, there.id, 8, 3, "turn", "fr", ENDS),
+        HeldNotice(user, here.guild.id, here.id, 7, 14, "remind", "en-US", ENDS),
+    ]
+    before = [len(edge.fake.messages(channel)) for channel in (here, there)]
+    await HeldMessages(edge.client).send(user, notices)
+    await HeldMessages(edge.client).send(user, list(reversed(notices)))  # another process
+    mine, theirs = (
+        [m.content for m in edge.fake.messages(channel)[count:]]
+        for channel, count in zip((here, there), before, strict=True)
+    )
+    assert len(mine) == 1, mine
+    assert "Game #7" in mine[0], mine
+    assert "Game #8" not in mine[0], "another server's game shown in this server's channel"
+    assert f"<#{there.id}>" not in mine[0], mine
+    french = (
+        f"<@{user}> 🌅 Vos heures calmes sont finies. Pendant ce temps :\n"
+        f"• Partie n° 8 : c'est devenu votre tour (<#{there.id}>)."
+    )
+    assert theirs == [french], theirs
+    pinged = [m.pinged_user_ids for m in edge.fake.messages(there)[before[1] :]]
+    assert pinged == [{user}]
 
 
 class PlayedInTheNight:

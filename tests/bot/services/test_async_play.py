@@ -536,6 +536,19 @@ async def test_server_defaults_and_allowed_channels(database: Database) -> None:
     assert not_listed.value.channel_id == 77
 
 
+async def test_a_server_s_default_turn_limit_and_variant_are_its_own(database: Database) -> None:
+    """Another server's new games keep the standard variant and no limit, and its settings
+    show neither of this server's defaults."""
+    guilds = GuildService(GuildStore(database), clock=ManualClock())
+    await guilds.set_turn_limit(GUILD, 3600)
+    await guilds.set_variant(GUILD, "rotate-after")
+    assert await guilds.options_for_new(
+        GUILD + 1, CHANNEL, None, variant=None, turn_limit_seconds=None
+    ) == ("standard", None)
+    shown = await guilds.settings(GUILD + 1)
+    assert (shown.turn_limit_seconds, shown.variant) == (None, None)
+
+
 async def test_a_server_variant_that_is_none_of_the_game_s_is_refused_and_changes_nothing(
     database: Database,
 ) -> None:

@@ -462,6 +462,40 @@ async def test_time_away_on_another_server_stops_no_clock_and_no_nudge_here(
     assert [turn.user_id for turn in table.turns] == [mover], "this server's clock ran out"
 
 
+async def test_back_on_one_server_ends_only_that_server_s_days_away(table: AwayTable) -> None:
+    """Away days are per server: `back` on a server where the person is not away is refused
+    (no channel hears they are back), and `back` on one of two servers they are away on ends
+    that server's days away only."""
+    view, mover, _ = await who_moves(table)
+    away = table.service.away
+    await away.go_away(GUILD, mover, 3)
+    table.clock.advance(60)
+    await away.go_away(GUILD + 1, mover, 2)
+    table.clock.advance(60)
+    with pytest.raises(NotAwayError):
+        await away.come_back(GUILD + 2, mover)
+    assert await away.come_back(GUILD + 1, mover) == [], "no game there waits for them"
+    assert await away.unreachable(GUILD + 1, mover) is None, "back there"
+    assert await away.unreachable(GUILD, mover) is not None, "still away here"
+    resumed = await away.come_back(GUILD, mover)
+    assert [game.game_id for game in resumed] == [view.id]
+
+
+async def test_a_server_that_refuses_away_days_leaves_another_server_its_own(
+    table: AwayTable,
+) -> None:
+    """Away days are per server: a server's `away-days 0` refuses them there only; another
+    server keeps its 7, which its settings show."""
+    away = table.service.away
+    await away.set_away_days(GUILD + 1, 0)
+    assert (await away.settings(GUILD)).away_days == 7
+    until, _ = await away.go_away(GUILD, HOST, 7)
+    assert until == table.clock.now + 7 * DAY
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD + 1, HOST, 1)
+    assert refused.value.allowed == 0
+
+
 async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
     table: AwayTable,
 ) -> None:
@@ -832,6 +866,23 @@ async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
     assert table.reminders == [], "the reminder waits for the clock's real half"
     back = datetime(2026, 3, 2, 14, tzinfo=UTC)
     assert await sleep_for(table) == back + timedelta(seconds=LIMIT / 2 - 120) - table.clock.now
+
+
+async def test_another_server_letting_clocks_run_in_quiet_hours_leaves_them_paused_here(
+    table: AwayTable,
+) -> None:
+    """`quiet-clocks` is a server's setting: another server's `run` leaves this server's
+    clocks paused in quiet hours, as by default."""
+    await table.service.away.set_clocks_in_quiet(GUILD + 1, True)
+    # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there.
+    _, mover, _ = await who_moves(table)
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert table.reminders == [], "the reminder waits for the clock's real half"
+    back = datetime(2026, 3, 2, 14, tzinfo=UTC)
+    half = back + timedelta(seconds=LIMIT / 2 - 120)
+    assert await sleep_for(table) == half - table.clock.now, "paused in the quiet hours here"
 
 
 async def test_a_reminder_gives_the_real_end_of_a_turn_whose_quiet_hours_come_after_it(

@@ -148,6 +148,16 @@ async def test_a_lobby_is_in_no_history(db: Database) -> None:
     assert await stats.history(GUILD, 11, 10) == []
 
 
+async def test_the_server_s_history_lists_none_of_another_server_s_games(db: Database) -> None:
+    """`/marrakech history server:` is the whole server's: another server's game numbers and
+    winners never show in it."""
+    here = await finished_game(db, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    elsewhere = await finished_game(db, 20, [row(0, 300, 30, 1), row(1, 400, 20, 2)], GUILD + 1)
+    stats = StatsStore(db)
+    assert [game.game_id for game in await stats.history(GUILD, None, 10)] == [here]
+    assert [game.game_id for game in await stats.history(GUILD + 1, None, 10)] == [elsewhere]
+
+
 async def test_the_games_finished_for_someone_are_the_newest_first(db: Database) -> None:
     """A member's games played to their end in a seat someone else left: the newest `limit`,
     newest first, each with the seat's place and the one who left it."""
