@@ -5,7 +5,8 @@ times a game; refused with a clear private line off the presser's turn, once the
 used up, and in a rated game or a casual one without the coach (whose turns carry no Hint;
 `/marrakech hint` asks all the same). After each decision in a coached game, its verdict as a
 private follow-up of the same click, in the presser's language, never a public message,
-judged while the turn goes on (the click's answer never waits for it).
+judged while the turn goes on (the click's answer never waits for it); a game without the
+coach gets none.
 
 The hints used are stored with the seat: a restart, or another process running the game, sees
 them, and two processes at a person's last hint give it once (on SQLite and PostgreSQL)."""
@@ -565,6 +566,32 @@ async def test_a_hint_s_options_judge_only_the_decision_it_was_asked_at(
     verdicts = followups_of(placing)
     assert len(verdicts) == 1, "the rug's own verdict"
     assert VERDICT.fullmatch(verdicts[0].content), verdicts[0].content
+
+
+@pytest.mark.parametrize("options", [{}, {"casual": True}], ids=["rated", "casual"])
+async def test_a_rated_game_and_a_casual_one_without_the_coach_get_no_verdict(
+    edge: Edge, options: dict[str, Any]
+) -> None:
+    """A verdict tells the coach's win chances of a running game: only a coached game gets
+    one. In a game opened without the coach, the mover's turn of Assam and rug are answered
+    with the move alone, once every verdict the bot could be judging is done: no follow-up,
+    and no verdict in the channel."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, **options).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    mover, _ = mover_and_other(edge, turn)
+    orienting = edge.click(mover, turn, decision(turn))
+    await orienting.answer()
+    place = edge.fake.world.messages[turn.id]
+    placing = edge.click(mover, place, decision(place))
+    await placing.answer()
+    await clicks_handled(edge)
+    await verdicts_done(edge)
+    said = [[m.content for m in followups_of(click)] for click in (orienting, placing)]
+    assert said == [[], []], said
+    told = [m.content for m in edge.fake.messages(edge.channel) if VERDICT.search(m.content)]
+    assert told == [], told
 
 
 async def test_a_closed_game_s_hints_are_forgotten(edge: Edge) -> None:

@@ -836,3 +836,42 @@ def test_the_commitment_is_the_seed_sha256() -> None:
     seed = dice.new_seed()
     assert len(seed) == 32
     assert dice.commitment(seed) == hashlib.sha256(seed.encode()).hexdigest()
+
+
+def test_a_known_seed_gives_these_rolls() -> None:
+    """The rolls are written out, not worked out with `dice`: other tools replay a game from its
+    seed, so they must not move, and they come from the secret seed alone, never from the
+    commitment the lobby shows, which would let anyone know the dice in advance (R13)."""
+    outcomes = engine.chance_outcomes(rolling_state())
+    rolls = [dice.roll("seed", position, outcomes) for position in range(1, 13)]
+    assert rolls == ["D4", "D4", "D2", "D3", "D3", "D1", "D1", "D3", "D2", "D3", "D2", "D4"]
+
+
+def test_a_known_seed_gives_these_ai_seeds() -> None:
+    """The AI seeds are written out, not worked out with `dice`: other tools replay a game's AI
+    choices from its seed, so they must not move, and they come from the secret seed alone,
+    never from the commitment the lobby shows, which would let anyone predict the AI."""
+    assert [dice.ai_seed("seed", position) for position in range(1, 4)] == [
+        12095277812946174017,
+        4316806279115659536,
+        7272675599348988144,
+    ]
+
+
+async def test_a_two_player_game_from_a_known_seed_seats_and_deals_these_piles(
+    service: GameService,
+) -> None:
+    """The seats, the first player and the top of both piles are written out, not worked out
+    with `dice`: other tools replay a game from its seed, so they must not move, and they come
+    from the secret seed alone, never from the commitment the lobby shows, which would give
+    away both hidden piles before the first move (R2, R13)."""
+    view = await started(service, (HOST, BOB))
+    state = view.state
+    assert state is not None
+    assert state.config.piles is not None
+    assert [(player.user_id, player.seat) for player in view.players] == [(BOB, 0), (HOST, 1)]
+    assert state.config.first_player == 0
+    assert [[color.value for color in pile[:8]] for pile in state.config.piles] == [
+        ["red", "red", "blue", "red", "blue", "red", "blue", "red"],
+        ["yellow", "brown", "brown", "brown", "brown", "brown", "yellow", "yellow"],
+    ]
