@@ -21,7 +21,10 @@ nothing is shown twice. Whatever the channel is told of a change (a timeout, a r
 drawn from what is stored, on the game's own messages, never posted apart after the commit: a
 catch-up tells it as the first showing would have, once. The end of a game stopped early (an
 abort, an abandoned game) is recorded as shown once told, so a catch-up tells an end that was
-not, and finds in the channel's history a notice that was told but not recorded.
+not, and finds in the channel's history a notice that was told but not recorded. A finished
+game's result posted without its rating changes (applying them failed as it ended) is shown
+again, edited to show them, once the server's next game or a start applies them: at once by
+the process that applied them, else by the next start's catch-up.
 """
 
 from __future__ import annotations
@@ -224,7 +227,9 @@ class GameDisplay:
         Just `restarted`, it first waits out the channel's window if the last run changed
         the game's messages within it (their times say so), so that no post or edit of its own
         is refused, the notice of a seat taken back included."""
-        if view.status is GameStatus.ABORTED:
+        if view.status is GameStatus.ABORTED or (
+            view.status is GameStatus.OVER and view.game.board_message_seq == view.seq
+        ):  # stopped early, or a result shown without the rating changes applied since
             await self.show_end(view)
             return
         bot_id = self._client.user.id if self._client.user is not None else 0
@@ -324,9 +329,15 @@ class GameDisplay:
         notice the last run posted but did not record is found in the channel's history, not
         posted again. Nothing if the end is shown already. `answered`: the interaction that
         ended the game, whose follow-up tells the end (else it is posted in the channel). A game
-        ended in its lobby gets no notice: its lobby says it was cancelled."""
+        ended in its lobby gets no notice: its lobby says it was cancelled.
+
+        A finished game's end is its result: one posted without the rating changes applied
+        since (`ratings_applied_later`) is edited to show them, and recorded as shown."""
         async with self._showing.holding(view.id):
             if not await self._play.end_not_shown(view.id):
+                return
+            if view.status is GameStatus.OVER:
+                await self._show_result_again(view.id)
                 return
             bot_id = self._client.user.id if self._client.user is not None else 0
             found = await recovery.game_messages(self._channel(view), view, bot_id) or []
@@ -351,6 +362,38 @@ class GameDisplay:
                     return  # not recorded: the next catch-up tells it
                 crashpoints.reach("end.told")
             await self.after_abort(view, skip={message.id for message in found})
+
+    async def _show_result_again(self, game_id: int) -> None:
+        """Edit the finished game's result to show the game as it is now, with the rating
+        changes applied since it was posted, and record its end as shown; a result that is gone
+        (deleted) has nothing left to show. A refusal is logged and not recorded: the next
+        catch-up (a start) shows it."""
+        view = await self._play.look(game_id)  # read again: the changes came in since
+        message_id = view.game.board_message_id
+        if message_id is not None:
+            embed = presenter.final_post(view).embed
+            quiet = discord.AllowedMentions.none()
+            try:
+                await bounded(self._edit(view, message_id, embed=embed, allowed_mentions=quiet))
+            except discord.NotFound:
+                pass  # nothing left to show it on
+            except DISCORD_FAILURES as error:
+                log.info("result of game %s not shown again: %s", game_id, why(error))
+                return
+        await self._play.mark_end_shown(game_id)
+
+    def ratings_applied_later(self, game_id: int) -> None:
+        """The game's rating changes were applied after its end (bot.services.ratings): its
+        result, if it was posted without them, shows them (`show_end`), in the background."""
+        task = asyncio.create_task(self._show_ratings(game_id), name=f"ratings-{game_id}")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _show_ratings(self, game_id: int) -> None:
+        try:
+            await self.show_end(await self._play.look(game_id))
+        except Exception as error:  # the next catch-up (a start) shows them
+            log.info("game %s: its result does not show its ratings yet (%s)", game_id, why(error))
 
     async def show_rejoins(self, view: GameView, answered: Interaction | None = None) -> None:
         """Tell, once, each seat of the running game taken back from the AI whose return is
@@ -589,7 +632,8 @@ class GameDisplay:
             self.retry_display(view.id)
             return False
         crashpoints.reach("turn.posted")
-        await self._play.set_board_message(view.id, message.id, view.seq)
+        with_ratings = view.status is GameStatus.OVER and bool(view.ratings)
+        await self._play.set_board_message(view.id, message.id, view.seq, end_shown=with_ratings)
         self._point_lobby_at(view, message.id)
         if view.status is GameStatus.RUNNING:
             for listener in self._turn_listeners:

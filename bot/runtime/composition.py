@@ -217,6 +217,7 @@ def build_bot(
     display.ping_only(service.away.reachable)
     display.show_away(service.away.away_until)
     service.on_damage(display.report_damage)
+    service.ratings.on_applied_later(display.ratings_applied_later)
     judgements = GameJudgements(JudgementStore(database), pool)
     analyses = AnalysisPictures(pool, judgements)
     handlers = GameHandlers(

@@ -21,7 +21,8 @@
   may have changed), and the `on_schedule_change` listeners that something did;
 - the ratings (bot.services.ratings): the write that ends a rated game queues it for its
   server's ratings, which are applied right after; a finished game carries what it did to
-  each seat's rating.
+  each seat's rating, read again when it is used while it has none (applied later, by the
+  server's next game or a start, here or in another process).
 """
 
 from __future__ import annotations
@@ -208,16 +209,16 @@ class GameLoader:
         """
         cached = self._cache.get(game_id)
         if cached is not None and row is not None and cached.game == row:
-            return cached
+            return await self._rated_since(cached)
         game = await self.store.get(game_id)
         if game is None:
             self.forget(game_id)
             raise GameNotFoundError(game_id)
         if cached is not None:
             if cached.game == game:
-                return cached
+                return await self._rated_since(cached)
             if _same_play(cached.game, game):  # only its clock or its messages changed
-                return self.keep(replace(cached, game=game))
+                return await self._rated_since(self.keep(replace(cached, game=game)))
         snapshot = await self.store.snapshot(game_id)
         if snapshot is None:
             self.forget(game_id)
@@ -235,6 +236,21 @@ class GameLoader:
         if game.status is GameStatus.OVER and not game.casual and self.ratings is not None:
             loaded = replace(loaded, ratings=await self.ratings.of_game(game_id))
         return self.keep(loaded)
+
+    async def _rated_since(self, loaded: LoadedGame) -> LoadedGame:
+        """The finished rated game in memory, with the rating changes applied since it was
+        kept without them (applying failed at its end; the server's next game or a start,
+        in this process or another, applied them): applying changes no game row, so they are
+        read again while the game has none."""
+        if (
+            loaded.ratings
+            or self.ratings is None
+            or loaded.game.status is not GameStatus.OVER
+            or rated_in(loaded.game, loaded.players) is None
+        ):
+            return loaded
+        ratings = await self.ratings.of_game(loaded.game.id)
+        return self.keep(replace(loaded, ratings=ratings)) if ratings else loaded
 
     async def load_unplayable(self, game_id: int) -> LoadedGame:
         """The game's row and seats only, without its state (a damaged game can still be
@@ -405,10 +421,13 @@ class GameLoader:
         self.schedule_changed(game)
         return updated
 
-    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
-        """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
+    async def set_board_message(
+        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+    ) -> None:
+        """Remember the message that now shows the game at `seq` (for stale-click pointers);
+        `end_shown`: it is the finished game's result with its rating changes."""
         async with self.locked(game_id):
-            game = await self.store.set_board_message(game_id, message_id, seq)
+            game = await self.store.set_board_message(game_id, message_id, seq, end_shown=end_shown)
             if game is None:
                 return  # a newer message is recorded: nothing changed
             cached = self._cache.get(game_id)

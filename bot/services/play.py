@@ -191,9 +191,12 @@ class PlayService:
 
     # --- the message that shows a game ------------------------------------------------------
 
-    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
-        """Remember the message that now shows the game at `seq` (for stale-click pointers)."""
-        await self._loader.set_board_message(game_id, message_id, seq)
+    async def set_board_message(
+        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+    ) -> None:
+        """Remember the message that now shows the game at `seq` (for stale-click pointers);
+        `end_shown`: it is the finished game's result with its rating changes."""
+        await self._loader.set_board_message(game_id, message_id, seq, end_shown=end_shown)
 
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the reminder sent for the turn being played (None: its end was shown)."""
@@ -204,7 +207,8 @@ class PlayService:
         await self._loader.set_nudge_message(game_id, message_id)
 
     async def end_not_shown(self, game_id: int) -> bool:
-        """Whether the game stopped early (aborted, abandoned) and its end is not shown yet."""
+        """Whether the game's end is not shown yet: it stopped early (aborted, abandoned), or
+        its result was posted without the rating changes it has now."""
         return await self._store.end_not_shown(game_id)
 
     async def rejoins_not_shown(self, game_id: int) -> list[int]:
@@ -216,13 +220,14 @@ class PlayService:
         return await self._store.mark_rejoin_shown(game_id, user_id)
 
     async def mark_end_shown(self, game_id: int) -> bool:
-        """Record that the end of the game stopped early is shown; False if it already was."""
+        """Record that the game's end is shown; False if it already was."""
         return await self._store.mark_end_shown(game_id)
 
     async def behind_on_display(self) -> list[GameView]:
         """Games whose message does not show their current seq (after a crash): a turn or a
-        final result that was committed but never shown, the end of a game stopped early, or
-        a lobby whose message never was.
+        final result that was committed but never shown, the end of a game stopped early, a
+        result posted without the rating changes applied since, or a lobby whose message
+        never was.
 
         Each game is claimed for this process first (bot.services.loader): of several processes
         starting together, the one that claims a game catches it up, and the others leave it

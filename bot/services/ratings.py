@@ -16,14 +16,16 @@ the other, from everyone at the start (`fold`). After a game ends the services a
 game of its server not yet applied (`apply_pending`), guarded by how many were applied: of two
 processes ending games at once, one writes and the other reads again, so no game is applied
 twice or skipped, and they are always applied in their order. That is also why a rebuild from
-the first game (`rebuild`, `marrakech-bot ratings rebuild`) gives exactly the same numbers.
+the first game (`rebuild`, `marrakech-bot ratings rebuild`) gives exactly the same numbers. A
+game applied after its end (applying failed then) is told to the `on_applied_later` listeners,
+so that its result, posted without its changes, can show them.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.services import rating_model
@@ -121,6 +123,19 @@ class RatingService:
 
     def __init__(self, store: RatingStore) -> None:
         self._store = store
+        self._late_listeners: list[Callable[[int], None]] = []
+
+    def on_applied_later(self, listener: Callable[[int], None]) -> None:
+        """Call `listener` with the id of each game this service applies after its end (one
+        whose applying failed then, applied by the server's next game or a start; or one that
+        ended at the same moment in another process), once written: its result may have been
+        posted without what it did to the ratings."""
+        self._late_listeners.append(listener)
+
+    def _applied_later(self, game_ids: Iterable[int]) -> None:
+        for game_id in sorted(set(game_ids)):
+            for listener in self._late_listeners:
+                listener(game_id)
 
     # --- applying ----------------------------------------------------------------------------
 
@@ -130,6 +145,7 @@ class RatingService:
         queued, for the server's next game or the next start to apply."""
         try:
             applied = await self._apply(guild_id)
+            self._applied_later(row.game_id for row in applied if row.game_id != game_id)
             mine = tuple(_change(row) for row in applied if row.game_id == game_id)
             # Applied by another process first: read what it wrote.
             return mine or await self.of_game(game_id)
@@ -143,7 +159,9 @@ class RatingService:
     async def apply_pending(self, guild_id: int) -> int:
         """Apply, in order, the server's rated games that its ratings do not include yet; how
         many this call applied (another process may have applied them first)."""
-        return len({change.game_id for change in await self._apply(guild_id)})
+        applied = {change.game_id for change in await self._apply(guild_id)}
+        self._applied_later(applied)
+        return len(applied)
 
     async def _apply(self, guild_id: int) -> list[ChangeRow]:
         """Apply the server's pending rated games; the changes this call wrote."""

@@ -1,8 +1,9 @@
 """What a game's messages show: the display's bookkeeping. Which message shows the game and
 at which seq, the reminder out for the turn being played, the games whose last change no
-message shows yet (a post that failed, or a bot that stopped first), and the games stopped
-early (aborted, abandoned) whose end is not shown yet, and the seats taken back from the AI
-whose return is not told yet.
+message shows yet (a post that failed, or a bot that stopped first), the games stopped early
+(aborted, abandoned) whose end is not shown yet, the finished games whose result was posted
+without the rating changes applied since, and the seats taken back from the AI whose return is
+not told yet.
 """
 
 from __future__ import annotations
@@ -12,9 +13,15 @@ from datetime import datetime
 from bot.storage.game_rows import GAME_COLUMNS, NOT_SHOWN, UNCLAIMED, GameRow, GameTable, game_of
 from bot.storage.values import time_from_column, time_to_column
 
-END_NOT_SHOWN = "(status = 'aborted' AND end_shown = 0 AND end_reason IS DISTINCT FROM 'cancelled')"
-"""A game stopped early (a lobby or a game aborted, a game abandoned) whose end the display has
-not shown yet; a lobby its host cancelled tells that in its own message."""
+END_NOT_SHOWN = (
+    "(end_shown = 0 AND ((status = 'aborted' AND end_reason IS DISTINCT FROM 'cancelled') "
+    "OR (status = 'over' AND board_message_seq = seq "
+    "AND EXISTS (SELECT 1 FROM rating_changes WHERE rating_changes.game_id = games.id))))"
+)
+"""A game whose end the display has not shown yet: one stopped early (a lobby or a game
+aborted, a game abandoned; a lobby its host cancelled tells that in its own message), or a
+finished game whose result was posted without the rating changes the game has now (applying
+them failed at its end: the server's next game or a start applied them since)."""
 
 REJOIN_NOT_SHOWN = (
     "(status = 'running' AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id "
@@ -28,9 +35,10 @@ class DisplayMarks(GameTable):
 
     async def behind_on_display(self) -> list[GameRow]:
         """Started games (running, or over) whose message does not show their current seq,
-        games stopped early whose end is not shown, running games with a seat taken back
-        whose return is not told, and lobbies whose message was never recorded or not
-        updated since a join or leave."""
+        games whose end is not shown (stopped early, or a result posted without the rating
+        changes applied since), running games with a seat taken back whose return is not
+        told, and lobbies whose message was never recorded or not updated since a join or
+        leave."""
         async with self._db.single_read() as conn:
             rows = await conn.fetch(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE (status IN ('running', 'over') "
@@ -39,24 +47,30 @@ class DisplayMarks(GameTable):
             )
         return [game_of(row) for row in rows]
 
-    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> GameRow | None:
+    async def set_board_message(
+        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+    ) -> GameRow | None:
         """Remember which message shows the game now, and at which seq; never a message older
         than the one recorded (a slow post finishing after a newer one). A message recorded
-        while the game is a lobby is also kept as its lobby message. The game as stored, or
-        None if it was not (an older message)."""
+        while the game is a lobby is also kept as its lobby message. `end_shown`: the message
+        is a finished game's result with its rating changes, so the end is shown too (in the
+        same write). The game as stored, or None if it was not (an older message)."""
         async with self._db.single_write() as conn:
             return await self._changed(
                 conn,
                 "UPDATE games SET board_message_id = $1, board_message_seq = $2, "
-                "lobby_message_id = CASE WHEN status = 'lobby' THEN $1 ELSE lobby_message_id END "
+                "lobby_message_id = CASE WHEN status = 'lobby' THEN $1 ELSE lobby_message_id END, "
+                "end_shown = CASE WHEN $4 THEN 1 ELSE end_shown END "
                 "WHERE id = $3 AND (board_message_seq IS NULL OR board_message_seq <= $2)",
                 message_id,
                 seq,
                 game_id,
+                end_shown,
             )
 
     async def end_not_shown(self, game_id: int) -> bool:
-        """Whether the game stopped early and its end is not shown yet."""
+        """Whether the game's end is not shown yet (END_NOT_SHOWN): it stopped early, or its
+        result was posted without the rating changes it has now."""
         async with self._db.single_read() as conn:
             found = await conn.fetchval(
                 f"SELECT count(*) FROM games WHERE id = $1 AND {END_NOT_SHOWN}", game_id
@@ -64,8 +78,8 @@ class DisplayMarks(GameTable):
         return bool(found)
 
     async def mark_end_shown(self, game_id: int) -> bool:
-        """Record that the end of the game stopped early is shown; False if it already was
-        (of two callers, one only gets True)."""
+        """Record that the game's end is shown; False if it already was (of two callers, one
+        only gets True)."""
         async with self._db.single_write() as conn:
             done = await conn.execute(
                 "UPDATE games SET end_shown = 1 WHERE id = $1 AND end_shown = 0", game_id

@@ -14,7 +14,9 @@ still answers the rejoin command, privately. An end or a return whose notice
 Discord refused is not recorded as told: the next catch-up tells it, once. A restarted display
 waits out Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may
 have used before it tells such a return, and never waits for a window only its own notice
-opened; a running display's catch-up waits for none.
+opened; a running display's catch-up waits for none. A rated game's result posted before its
+ratings could be applied is edited to show them once they are, once: by the process that
+applied them (the server's next game, a start), else by the next start's catch-up.
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ from discord.utils import snowflake_time
 
 from bot.edge.display import CHANNEL_WINDOW_SECONDS, GameDisplay
 from bot.presentation import messages, presenter
+from bot.services.ratings import RatingService
 from bot.services.views import AutoTurn, Reminder, TurnReason
-from tests.bot.edge.test_edge import Edge, a_window_later, running_edge
+from bot.storage.ratings import RatingStore
+from tests.bot.edge.test_edge import Edge, a_window_later, running_edge, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.bot.edge.test_rematch import is_result, resign, result
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.snowflakes import iso_now
 from tests.races import Race
@@ -39,6 +44,7 @@ NOTICE = "ran out of time"
 A_POST = r"/channels/\d+/messages|/webhooks/\d+/[^/]+"
 """A post in a channel: with the bot token, or as a fresh interaction's follow-up."""
 LONG_AGO = "2020-01-01T00:00:00.000+00:00"
+MINUS = "\u2212"
 
 
 @pytest.fixture
@@ -269,6 +275,90 @@ async def test_an_end_whose_notice_discord_refused_is_told_once_by_the_next_catc
 
     told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
     assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
+
+
+async def result_without_its_ratings(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> FakeMessage:
+    """Game 1, of host and guest, which the guest resigns while applying the ratings fails
+    (the database gone for that moment): its result, posted without them."""
+
+    async def broken(*args: object) -> bool:
+        raise OSError("the database went away")
+
+    await started(edge)
+    with monkeypatch.context() as patched:
+        patched.setattr(RatingStore, "apply", broken)
+        await resign(edge, edge.guest)
+        first = await result(edge)
+    assert "**Ratings**" not in first.embed_text()
+    return first
+
+
+def shows_game_1_s_ratings(edge: Edge, message_id: int) -> bool:
+    """Whether the message shows the ratings game 1 gave: the host's first win and the guest's
+    first loss, not what a later game made of them."""
+    text = edge.fake.world.messages[message_id].embed_text()
+    return (
+        f"<@{edge.host.id}> 1,586 (+86, provisional)" in text
+        and f"<@{edge.guest.id}> 1,454 ({MINUS}46, provisional)" in text
+    )
+
+
+async def test_a_result_posted_without_its_ratings_shows_them_once_the_next_game_applies_them(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's next game applies the ratings the first game's end could not: the first
+    result is edited to show them, with its own game's numbers, and the game as the bot holds
+    it in memory has them."""
+    first = await result_without_its_ratings(edge, monkeypatch)
+    await started(edge)
+    await resign(edge, edge.host)
+    second = await edge.fake.wait_for_message(
+        edge.channel, lambda m: is_result(m) and m.id != first.id
+    )
+    assert "**Ratings**" in second.embed_text()
+
+    await edge.fake.wait_until(
+        lambda: shows_game_1_s_ratings(edge, first.id), what="game 1's ratings in its result"
+    )
+    assert (await edge.service.play.look(1)).ratings != ()
+    await asyncio.wait_for(asyncio.gather(*edge.bot.display._notices), 15)  # shown, recorded
+    assert await edge.service.play.behind_on_display() == []
+
+
+async def test_a_result_posted_without_its_ratings_shows_them_after_the_next_start(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No game of the server applied them before the bot stopped: its next start does, and the
+    result is edited to show them."""
+    first = await result_without_its_ratings(edge, monkeypatch)
+    try:
+        await edge.bot.before_connect()
+        await edge.fake.wait_until(
+            lambda: shows_game_1_s_ratings(edge, first.id), what="game 1's ratings in its result"
+        )
+        await asyncio.wait_for(asyncio.gather(*edge.bot.display._notices), 15)
+        assert await edge.service.play.behind_on_display() == []
+    finally:
+        await edge.bot.stopping()  # the watch and the clock the start began
+
+
+async def test_ratings_another_process_applied_are_shown_in_the_result_once_by_the_next_start(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process applied the ratings (its start, or the server's next game there) and
+    was killed before it showed them: this process, which holds the game in memory without
+    them, sees them; the next start's catch-up edits the result to show them, and the
+    catch-ups of two more displays edit it no more."""
+    first = await result_without_its_ratings(edge, monkeypatch)
+    assert await RatingService(RatingStore(edge.store.database)).catch_up() == 1
+    assert (await edge.service.play.look(1)).ratings != ()
+
+    await edge.bot.display.resume_displays()
+    await caught_up_twice(edge)
+
+    assert shows_game_1_s_ratings(edge, first.id), edge.fake.transcript(edge.channel)
+    assert edge.fake.world.messages[first.id].edit_count == 1
     assert await edge.service.play.behind_on_display() == []
 
 

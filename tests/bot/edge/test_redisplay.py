@@ -212,7 +212,9 @@ class Recorder:
     def __init__(self) -> None:
         self.recorded: list[tuple[int, int, int]] = []
 
-    async def set_board_message(self, game_id: int, message_id: int, seq: int) -> None:
+    async def set_board_message(
+        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+    ) -> None:
         self.recorded.append((game_id, message_id, seq))
 
 
@@ -240,7 +242,7 @@ async def test_a_slow_picture_does_not_count_against_discords_time(
     shower._current_message = drawn_slowly  # type: ignore[method-assign]
     shower._post = posted  # type: ignore[method-assign]
     game = SimpleNamespace(lobby_message_id=None)
-    view = SimpleNamespace(id=7, seq=5, status=GameStatus.OVER, game=game, state=None)
+    view = SimpleNamespace(id=7, seq=5, status=GameStatus.OVER, game=game, state=None, ratings=())
 
     await shower.post_current(cast(Any, view))
 

@@ -432,6 +432,43 @@ def test_an_ai_winner_is_named_without_congratulations() -> None:
     assert messages.text("end.tie_break.score", "en") in text
 
 
+@pytest.mark.parametrize("language", messages.LANGUAGES)
+def test_an_ai_winner_is_named_in_the_game_s_language(language: str) -> None:
+    """The result is public: a French game reads "🤖 IA (moyenne) l'emporte.", the AI's name
+    in French too."""
+
+    def ai_ahead(state: engine.GameState) -> list[int] | None:
+        return [0, 90, 0]
+
+    state = _finished_with_dirhams(3, ai_ahead)
+    game = dataclasses.replace(game_row(GameStatus.OVER), locale=language)
+    players = (Player(100, 0), Player(None, 1, ai_level="medium"), Player(102, 2))
+    view = GameView(game, players, state, (), ())
+    lines = (presenter.final_post(view).embed.description or "").splitlines()
+    ai = names.ai_name("medium", language)
+    assert messages.text("end.winner_ai", language, user=ai) in lines, lines
+
+
+@pytest.mark.parametrize("language", messages.LANGUAGES)
+def test_seats_out_of_the_game_are_ranked_as_out_in_the_game_s_language(language: str) -> None:
+    """Each seat that resigned reads as out in the game's language ("éliminé de la partie" in
+    a French game), the later one out ranked above the earlier."""
+    state = engine.new_game(engine.deal(3, "standard", first_player=0))
+    state, _ = engine.resign(state, 2)
+    state, events = engine.resign(state, 1)
+    assert state.is_over
+    game = dataclasses.replace(game_row(GameStatus.OVER), locale=language)
+    seated = tuple(Player(100 + seat, seat) for seat in range(3))
+    view = GameView(game, seated, state, events, events)
+    text = presenter.final_post(view).embed.description or ""
+    ranked = [line for line in text.splitlines() if line.startswith("**")]
+    out = [
+        messages.text("end.rank_line_out", language, place=place, dot=dot, user=f"<@{user}>")
+        for place, dot, user in ((2, "🟨", 101), (3, "🟦", 102))
+    ]
+    assert ranked[1:] == out, ranked
+
+
 def test_the_final_post_sums_up_the_payments() -> None:
     rng = random.Random(7)
     state = engine.new_game(engine.deal(3, "standard", rng))

@@ -3,7 +3,8 @@
 (aborted, abandoned, casual), the result that carries each seat's change, the place after a
 shared one as the stats show it, a rebuild giving the very same numbers as applying games one by
 one, games ending at once in two processes, and the catch-up of games whose ratings were not
-applied when they ended."""
+applied when they ended: the game then has them in every process's memory, and its result,
+posted without them, is to be shown again."""
 
 from __future__ import annotations
 
@@ -631,6 +632,61 @@ async def test_a_game_whose_ratings_failed_is_applied_by_the_next_game_or_at_sta
     assert over.ratings != (), "the next game of the server applies both, in order"
     assert dict(await tables(database))["rating_guilds"] == [(GUILD, 3, 3)]
     assert (await service.play.look(second.id)).ratings != ()
+
+
+async def test_a_game_in_memory_without_its_ratings_has_them_once_another_process_applies_them(
+    database: Database, database_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Applying failed as the game ended, and this process read the game since (its result's
+    record, a look): it holds it in memory without ratings. Once the server's next game,
+    ended in another process, applies them, the game as this process shows it has them."""
+    other_database = await open_database(database_target)
+    try:
+        one, two = service_on(database), service_on(other_database)
+        first = await opened(one, (HOST, BOB), channel=1)
+
+        async def broken(*args: object) -> bool:
+            raise OSError("the database went away")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(RatingStore, "apply", broken)
+            await one.play.resign(first.id, BOB)
+        assert (await one.play.look(first.id)).ratings == ()
+        second = await opened(two, (HOST, BOB), channel=2)
+        await two.play.resign(second.id, HOST)
+        applied = await one.ratings.of_game(first.id)
+        assert applied != ()
+        assert (await one.play.look(first.id)).ratings == applied
+    finally:
+        await other_database.close()
+
+
+async def test_a_result_posted_without_its_ratings_is_shown_again_once_they_are_applied(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A result posted while its game's ratings were not applied has nothing to show again
+    until they are; then its end reads as not shown (a start's catch-up edits it) until it is
+    marked. A result posted with them is shown in full."""
+    service = service_on(database)
+    first = await opened(service, (HOST, BOB), channel=1)
+
+    async def broken(*args: object) -> bool:
+        raise OSError("the database went away")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(RatingStore, "apply", broken)
+        over = await service.play.resign(first.id, BOB)
+    await service.play.set_board_message(first.id, 501, over.seq)  # its result, without them
+    assert not await service.play.end_not_shown(first.id), "nothing more to show yet"
+    second = await opened(service, (HOST, BOB), channel=2)
+    over = await service.play.resign(second.id, HOST)
+    await service.play.set_board_message(second.id, 502, over.seq, end_shown=True)
+
+    assert await service.play.end_not_shown(first.id)
+    assert [view.id for view in await service.play.behind_on_display()] == [first.id]
+    assert not await service.play.end_not_shown(second.id), "posted with its ratings"
+    assert await service.play.mark_end_shown(first.id)
+    assert await service.play.behind_on_display() == []
 
 
 async def test_the_catch_up_rates_games_queued_before_ratings_applied_them(

@@ -759,7 +759,8 @@ async def test_games_behind_on_display_are_found(service: GameService) -> None:
     await service.play.set_board_message(view.id, 43, view.seq)
     final = await play_out(service, view)
     assert [v.status for v in await service.play.behind_on_display()] == [GameStatus.OVER]
-    await service.play.set_board_message(final.id, 44, final.seq)
+    # the result, with its ratings, as the display records it
+    await service.play.set_board_message(final.id, 44, final.seq, end_shown=True)
     assert await service.play.behind_on_display() == []
 
 

@@ -1,7 +1,8 @@
 """The ratings' tables on both back ends: the end of a rated game numbers it in its server's
 order, the guarded writes refuse a writer that fell behind, skills come back bit for bit, the
 reads order the leaderboard and count the record against each AI level, the casual flag is
-kept, and migration 0010 queues the games finished before it in the order they ended."""
+kept, migration 0010 queues the games finished before it in the order they ended, and migration
+0035 leaves the results posted before it as they are."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from bot.storage import (
     ResultRow,
     open_database,
 )
-from bot.storage.ratings import ChangeRow, RatingRow, RatingStore
+from bot.storage.ratings import ChangeRow, RatingRow, RatingStore, queue_rated_game
 from bot.storage.values import time_to_column
 
 GUILD, OTHER = 1, 2
@@ -313,5 +314,32 @@ async def test_migration_0010_queues_the_games_finished_before_it(database_targe
         rating = await ratings.rating(GUILD, 100)
         assert rating is not None
         assert rating.games == 2
+    finally:
+        await database.close()
+
+
+async def test_results_posted_before_migration_0035_are_not_shown_again(
+    database_target: str,
+) -> None:
+    """Before version 35 a finished game's `end_shown` said nothing: a rated game's result
+    posted with its ratings, or the result of one applied since, is not edited again after
+    the upgrade."""
+    old = await open_database(database_target, schema_version=35 - 1)
+    try:
+        people = results((100, None, 1), (200, None, 2))
+        game_id = await old_finished_game(old, 10, GUILD, T0, people)
+        async with old.transaction() as conn:
+            await queue_rated_game(conn, GUILD, game_id)
+            await conn.execute(
+                "UPDATE games SET board_message_id = 501, board_message_seq = seq WHERE id = $1",
+                game_id,
+            )
+        assert await RatingService(RatingStore(old)).catch_up() == 1
+        assert [game.id for game in await GameStore(old).behind_on_display()] == [game_id]
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        assert await GameStore(database).behind_on_display() == []
     finally:
         await database.close()
