@@ -13,10 +13,11 @@ from ai import LEVELS, Budget, NotADecisionError, choose_action, decide, make_pl
 from ai.greedy import DEFAULT_WEIGHTS, Greedy
 from ai.hard import public_view
 from ai.medium import appraise
-from ai.tactics import LANDINGS, ORIENT_TURNS, ZONE, payees, toll
+from ai.tactics import LANDINGS, ORIENT_TURNS, ZONE, legal_placements, payees, toll
 from engine import Variant, apply, deal, legal_actions, new_game, parse_square
 from engine.model import Facing, Phase
 from engine.playout import from_state
+from engine.rules import placement_notation
 from engine.state import GameState
 from tests.ai.conftest import random_game
 from tests.engine.builders import board
@@ -111,6 +112,43 @@ def test_medium_turns_assam_after_its_rug_towards_the_facing_that_pays_it_most()
                 differing += 1
                 assert decision.action == max(expected, key=expected.__getitem__)
     assert differing >= 5
+
+
+class WithoutTheTurnAfter(Greedy):
+    """Medium's appraisal of a rug less what it leaves Assam's next mover to pay."""
+
+    def handover_value(
+        self, square: int, facing: int, rotate_after: bool, mine: int | None = None
+    ) -> tuple[float, int]:
+        return 0.0, 0
+
+
+def test_medium_values_a_rug_by_the_better_of_the_two_turns_of_assam_after_it() -> None:
+    """In rotate-after we turn Assam ourselves after our rug, so a rug is worth what the way
+    medium will then take (the larger of its two values at that step) is worth: on a position
+    where the two ways after a rug differ by five dirhams or more, each rug's value is its own
+    worth plus the better turn's, never the worse one's."""
+    for state in random_game(3, Variant.ROTATE_AFTER, 33):
+        if state.phase is not Phase.PLACE or state.to_move is None:
+            continue
+        values = dict(decide(state, "medium", seed=0).values)
+        s = from_state(state)
+        own = WithoutTheTurnAfter(s, state.to_move)
+        turns_after = {}
+        for a, b in legal_placements(s, s.assam):
+            rug = placement_notation(a, b)
+            turning = apply(state, rug)[0]
+            assert turning.phase is Phase.ROTATE
+            turns_after[rug] = (
+                own.placement_value(s.assam, s.facing, a, b),
+                dict(decide(turning, "medium", seed=0).values),
+            )
+        if max(abs(turns["L"] - turns["R"]) for _, turns in turns_after.values()) < 5:
+            continue
+        for rug, (worth, turns) in turns_after.items():
+            assert values[rug] == pytest.approx(worth + max(turns.values())), (rug, turns)
+        return
+    raise AssertionError("no rug after which the two ways of turning Assam differ sharply")
 
 
 @pytest.mark.parametrize("level", LEVELS)

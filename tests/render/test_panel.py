@@ -15,7 +15,7 @@ from render import palette
 from render.board import board_image
 from render.palette import rug_style
 from render.panel import panel_model
-from render.samples import Moment
+from render.samples import Moment, at_turn
 from render.sprites import rug_piece
 
 
@@ -98,6 +98,18 @@ def test_the_die_shows_while_its_roll_is_being_played_and_not_on_the_final_panel
         assert die[3] == placing.last_roll
         assert game_over.state.last_roll is not None, "the last turn's roll is kept"
         assert panel_model(game_over.state, final=True, portrait=portrait).die is None
+
+
+@pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])
+def test_the_die_still_shows_while_assam_turns_after_the_rug(portrait: bool) -> None:
+    """The turn after the rug (rotate-after) is the rest of the turn the die was rolled for:
+    the panel keeps showing that roll."""
+    turning = at_turn(3, 7, 4, phase=Phase.ROTATE, variant=Variant.ROTATE_AFTER).state
+    assert turning.phase is Phase.ROTATE
+    assert turning.last_roll is not None
+    die = panel_model(turning, portrait=portrait).die
+    assert die is not None
+    assert die[3] == turning.last_roll
 
 
 @pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])

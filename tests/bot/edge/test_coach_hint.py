@@ -384,6 +384,30 @@ async def test_a_turn_offers_no_hint_while_its_mover_only_has_to_roll(edge: Edge
     assert "Hint" in [b.label for b in placing.enabled_buttons()]
 
 
+async def test_the_turn_of_assam_after_the_rug_offers_a_hint_that_names_a_way_to_turn_him(
+    edge: Edge,
+) -> None:
+    """The turn of Assam after the rug (rotate-after) is a choice: its message offers Hint, and
+    the hint, by the button or by `/marrakech hint`, names the coach's way to turn him."""
+    turn, mover = await at_a_roll(edge)
+    await edge.click(mover, turn, "Roll the die").response()
+    placing = edge.fake.world.messages[turn.id]
+    await edge.click(mover, placing, decision(placing)).answer()
+    await clicks_handled(edge)
+    view = await edge.service.play.look(1)
+    assert view.state is not None
+    assert (view.state.phase, view.user_to_move) == (Phase.ROTATE, mover.id)
+    turning = edge.fake.world.messages[turn.id]
+    labels = [b.label for b in turning.enabled_buttons()]
+    assert "Hint" in labels, labels
+    pressed = await edge.click(mover, turning, "Hint").answer(timeout=30.0)
+    assert pressed.content.startswith("💡 The coach would go for turning Assam "), pressed.content
+    assert f"{HINTS_PER_GAME - 1} hints left" in pressed.content, pressed.content
+    asked = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
+    assert asked.content.startswith("💡 The coach would go for turning Assam "), asked.content
+    assert await hints_used(edge.store.database, mover) == 2
+
+
 CHOICE = r"(turning Assam \w+|keeping Assam facing \w+|laying on [a-g][1-7]-[a-g][1-7])"
 VERDICT = re.compile(
     rf"✅ (Best|Good): {CHOICE}\.|✅ Good: {CHOICE}, though {CHOICE} kept [0-9]+\.[0-9] points "

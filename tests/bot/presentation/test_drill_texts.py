@@ -7,6 +7,7 @@ inaccuracy threshold of the game's size."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -19,8 +20,12 @@ from bot.presentation.drill import (
     retry_text,
     step_text,
     turn_words,
+    turns_at,
     why,
 )
+from bot.presentation.messages import text
+from bot.services.analysis import FinishedGame
+from engine import Facing, Phase
 
 RUG = Judgement(
     index=17,
@@ -195,3 +200,35 @@ def test_a_way_to_turn_assam_is_named_as_the_turn_s_buttons_name_it() -> None:
     assert shown[1].startswith(f"{turns['L']}: "), "the button's name heads the line"
     assert shown[2].startswith(f"Better was 2, {turns['S']}: ")
     assert retry_text(ORIENT, "R", 2, "en", turns=turns).endswith(f"({turns['S']}, 50%).")
+
+
+def test_a_turn_after_the_rug_is_named_as_its_two_buttons_name_it() -> None:
+    """Where Assam turns after the rug, a drilled turn of that step is named by where he looks,
+    as its two buttons named it, not left or right of him."""
+    rng = random.Random(4)
+    state = engine.new_game(engine.deal(2, "rotate-after", rng))
+    while state.phase is not Phase.ROTATE:
+        outcomes = engine.chance_outcomes(state)
+        action = outcomes[0][0] if outcomes else engine.legal_actions(state)[0]
+        state, _ = engine.apply(state, action)
+    played, _ = engine.apply(state, "L")
+    game = FinishedGame(7, engine.record_to_json(engine.record_of(played)), ())
+    turned = dataclasses.replace(
+        ORIENT,
+        index=len(state.history),
+        kind=Kind.ROTATE,
+        options=(
+            Option("R", 0.5, Facts(income=3.5)),
+            Option("L", 0.3, Facts(income=0.5)),
+        ),
+        best="R",
+    )
+    turns = turns_at(game, turned, "en")
+    assert turns is not None, "a turn of Assam, named as its buttons were"
+    assert turns == turn_words(state, "en")
+    directions = {text(f"button.direction.{facing.name}", "en") for facing in Facing}
+    assert list(turns) == [c.action for c in presenter.orientation_choices(state, "en")]
+    assert set(turns.values()) <= directions, turns
+    shown = step_text(turned, 0, 3, 7, True, "en", turns=turns).splitlines()
+    assert shown[0].startswith(f"Decision 1 of 3 in game #7 (turn 3): you chose 1, {turns['L']},")
+    assert shown[2].startswith(f"Better was 2, {turns['R']}: ")

@@ -414,6 +414,22 @@ async def test_pictures_draw_in_the_game_s_language(locale: str) -> None:
         assert drawn.labels != images.labels("en")
 
 
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_a_lobby_names_its_variant_as_the_catalogue_does(locale: str) -> None:
+    """The lobby's options name the rules chosen: a rotate-after lobby says the variant's own
+    words, never the standard rules' (a translation copied from the standard text would read
+    as plain French or Ukrainian, and no check of the language would see it)."""
+    named = {}
+    for variant in ("standard", "rotate-after"):
+        lobby = GameView(
+            game_row(locale, GameStatus.LOBBY, seq=0, variant=variant), (Player(100, None),)
+        )
+        options = presenter.lobby_post(lobby).embed.fields[1].value or ""
+        named[variant] = options.splitlines()[0].split(" · ")[1]
+        assert named[variant] == messages.text(f"variant.{variant}", locale), options
+    assert named["rotate-after"] != named["standard"], named
+
+
 def test_a_bad_option_is_named_as_the_user_s_client_names_it() -> None:
     bad = service_errors.BadOptionError("seats", 9)
     assert errors.describe(bad, "fr") == "Cette valeur n'est pas permise pour `joueurs`."

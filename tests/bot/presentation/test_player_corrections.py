@@ -40,10 +40,34 @@ def test_the_rotate_step_after_a_rug_does_not_ask_for_another_rug() -> None:
         assert prompt == messages.text("turn.prompt.rotate", language, user="<@42>")
 
 
+def test_the_rotate_step_offers_no_straight_on_in_any_language() -> None:
+    """After the rug Assam turns a quarter left or right, never straight on (R12): the words
+    over the two buttons offer no third way, and are not the orient step's."""
+    state = _state_at("rotate-after", Phase.ROTATE)
+    for language in messages.LANGUAGES:
+        prompt = presenter._prompt(state, 42, language)
+        assert prompt != messages.text("turn.prompt.orient", language, user="<@42>")
+        straight_on = messages.text("drill.turn.S", language)
+        assert straight_on.casefold() not in prompt.casefold(), (language, prompt)
+
+
 def test_the_two_player_orient_step_still_names_the_rug_to_lay() -> None:
     state = _state_at("standard", Phase.ORIENT)
     prompt = presenter._prompt(state, 42, "en")
     assert "\n" in prompt
+
+
+def test_the_two_player_roll_step_of_the_variant_names_the_rug_to_lay() -> None:
+    """Where Assam turns after the rug, a turn begins with the roll: the rug it reveals (R2)
+    is named there already, as the picture's panel frames it."""
+    state = _state_at("rotate-after", Phase.ROLL)
+    assert state.to_move is not None
+    color = state.next_rug_color(state.to_move)
+    assert color is not None
+    for language in messages.LANGUAGES:
+        name = names.color_name(color, language)
+        must = messages.text("turn.must_lay", language, user="<@42>", color=name)
+        assert presenter._prompt(state, 42, language).endswith("\n" + must), language
 
 
 def test_a_two_player_prompt_names_the_rug_the_picture_frames_even_a_second_colour() -> None:

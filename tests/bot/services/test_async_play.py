@@ -300,16 +300,22 @@ async def two_humans(table: Table, limit: int = LIMIT) -> GameView:
 
 
 async def humans(
-    table: Table, users: tuple[int, ...], *, limit: int = LIMIT, channel: int = CHANNEL
+    table: Table,
+    users: tuple[int, ...],
+    *,
+    limit: int = LIMIT,
+    channel: int = CHANNEL,
+    variant: str = "standard",
 ) -> GameView:
-    """A game of `users` (the first hosts) with a turn limit of `limit` seconds, started and
-    shown on `table`."""
+    """A game of `users` (the first hosts) under `variant` with a turn limit of `limit`
+    seconds, started and shown on `table`."""
     host, *others = users
     view = await table.service.lobby.create_lobby(
         guild_id=GUILD,
         channel_id=channel,
         host_id=host,
         seats=len(users),
+        variant=variant,
         turn_limit_seconds=limit,
     )
     for user in others:

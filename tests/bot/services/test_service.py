@@ -606,14 +606,15 @@ def old_config_form(config: engine.GameConfig) -> str:
     )
 
 
+@pytest.mark.parametrize("variant", ["standard", "rotate-after"])
 @pytest.mark.parametrize("users", [(HOST, BOB), (HOST, BOB, CAROL)])
 async def test_a_game_stored_with_the_old_config_form_loads_and_plays_on(
-    database: Database, users: tuple[int, ...], caplog: pytest.LogCaptureFixture
+    database: Database, users: tuple[int, ...], variant: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A database written before keeps its games: the old config form is read as the record
-    header it holds, resignations in the log included."""
+    header it holds, its variant and the resignations in the log included."""
     service = service_on(database)
-    view = await started(service, users)
+    view = await started(service, users, variant=variant)
     for _ in range(5):
         view = await step(service, view)
     if len(users) == 3:

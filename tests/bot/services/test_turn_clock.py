@@ -7,11 +7,13 @@ with an injected clock; time only moves when a test moves it."""
 from __future__ import annotations
 
 from bot.services import TurnReason
+from engine import Phase
 from tests.bot.services.test_async_play import (
     BOB,
     HOST,
     LIMIT,
     Table,
+    humans,
     play_turn,
     run_until_quiet,
     two_humans,
@@ -61,6 +63,32 @@ async def test_three_turns_in_a_row_that_run_out_hand_the_seat_over_though_each_
     handed = view.player_at(view.seat_of(sleeper))
     assert handed is not None
     assert handed.autoplay, "the AI plays the seat until they rejoin"
+
+
+async def test_a_turn_out_of_time_in_rotate_after_is_played_whole_and_counts_once(
+    table: Table,
+) -> None:
+    """Where Assam turns after the rug, the AI that plays a turn out of time plays all of it,
+    the turn of Assam after the rug included: one timeout per turn, the next player at their
+    roll, and the seat handed over at the third turn in a row, not before."""
+    view = await humans(table, (HOST, BOB), variant="rotate-after")
+    sleeper = view.user_to_move
+    assert sleeper is not None
+    other = BOB if sleeper == HOST else HOST
+    expected = (TurnReason.TIMEOUT, TurnReason.TIMEOUT, TurnReason.HANDED_OVER)
+    for count in range(1, len(expected) + 1):
+        table.clock.advance(LIMIT)
+        await run_until_quiet(table)
+        assert [(turn.user_id, turn.reason) for turn in table.turns] == [
+            (sleeper, wanted) for wanted in expected[:count]
+        ]
+        view = await table.service.play.look(view.id)
+        assert view.state is not None
+        assert (view.user_to_move, view.state.phase) == (other, Phase.ROLL)
+        seat = view.player_at(view.seat_of(sleeper))
+        assert seat is not None
+        assert (seat.timeouts, seat.autoplay) == (count, count == len(expected))
+        view = await play_turn(table, view, other)
 
 
 async def test_the_count_of_timeouts_goes_back_to_zero_only_at_a_turn_its_player_ended(
