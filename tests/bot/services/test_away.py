@@ -856,25 +856,16 @@ async def test_quiet_hours_that_paused_a_clock_stay_paused_when_the_server_lets_
     await runs_out_at_14(table, mover)
 
 
-async def test_quiet_hours_pause_the_clock_by_default(table: AwayTable) -> None:
+@pytest.mark.parametrize("another_server_runs_them", [False, True])
+async def test_quiet_hours_pause_the_clock_by_default(
+    table: AwayTable, another_server_runs_them: bool
+) -> None:
+    """Paused by default, and `quiet-clocks` is a server's setting: another server's `run`
+    leaves this server's clocks paused in quiet hours."""
+    if another_server_runs_them:
+        await table.service.away.set_clocks_in_quiet(GUILD + 1, True)
     # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there, so the clock stops after
     # two minutes of the turn and runs again two hours on.
-    _, mover, _ = await who_moves(table)
-    await table.service.away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
-    table.clock.advance(LIMIT / 2)
-    await table.scheduler.run_due()
-    assert table.reminders == [], "the reminder waits for the clock's real half"
-    back = datetime(2026, 3, 2, 14, tzinfo=UTC)
-    assert await sleep_for(table) == back + timedelta(seconds=LIMIT / 2 - 120) - table.clock.now
-
-
-async def test_another_server_letting_clocks_run_in_quiet_hours_leaves_them_paused_here(
-    table: AwayTable,
-) -> None:
-    """`quiet-clocks` is a server's setting: another server's `run` leaves this server's
-    clocks paused in quiet hours, as by default."""
-    await table.service.away.set_clocks_in_quiet(GUILD + 1, True)
-    # 12:00 UTC is 14:00 in Kyiv: quiet from 14:02 to 16:00 there.
     _, mover, _ = await who_moves(table)
     await table.service.away.set_quiet_hours(mover, QuietHours.parse("14:02", "16:00", KYIV))
     table.clock.advance(LIMIT / 2)

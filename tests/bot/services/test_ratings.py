@@ -604,18 +604,26 @@ async def test_many_appliers_at_once_apply_each_game_once(
 # --- applied later ---------------------------------------------------------------------------
 
 
-async def test_a_game_whose_ratings_failed_is_applied_by_the_next_game_or_at_start(
-    database: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    service = service_on(database)
-    first = await opened(service, (HOST, BOB), channel=1)
+async def resigned_unrated(
+    service: GameService, game_id: int, user: int, monkeypatch: pytest.MonkeyPatch
+) -> GameView:
+    """The game ended by `user`'s resignation while applying ratings failed: its end is kept,
+    queued for the server's next game or a start to apply."""
 
     async def broken(*args: object) -> bool:
         raise OSError("the database went away")
 
     with monkeypatch.context() as patched:
         patched.setattr(RatingStore, "apply", broken)
-        over = await service.play.resign(first.id, BOB)
+        return await service.play.resign(game_id, user)
+
+
+async def test_a_game_whose_ratings_failed_is_applied_by_the_next_game_or_at_start(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = service_on(database)
+    first = await opened(service, (HOST, BOB), channel=1)
+    over = await resigned_unrated(service, first.id, BOB, monkeypatch)
     assert over.status is GameStatus.OVER, "the game's end is kept"
     assert over.ratings == ()
     assert dict(await tables(database))["rating_guilds"] == [(GUILD, 1, 0)]
@@ -624,9 +632,7 @@ async def test_a_game_whose_ratings_failed_is_applied_by_the_next_game_or_at_sta
     assert (await service.play.look(first.id)).ratings != ()
 
     second = await opened(service, (HOST, BOB), channel=2)
-    with monkeypatch.context() as patched:
-        patched.setattr(RatingStore, "apply", broken)
-        await service.play.resign(second.id, HOST)
+    await resigned_unrated(service, second.id, HOST, monkeypatch)
     third = await opened(service, (HOST, BOB), channel=3)
     over = await service.play.resign(third.id, HOST)
     assert over.ratings != (), "the next game of the server applies both, in order"
@@ -644,13 +650,7 @@ async def test_a_game_in_memory_without_its_ratings_has_them_once_another_proces
     try:
         one, two = service_on(database), service_on(other_database)
         first = await opened(one, (HOST, BOB), channel=1)
-
-        async def broken(*args: object) -> bool:
-            raise OSError("the database went away")
-
-        with monkeypatch.context() as patched:
-            patched.setattr(RatingStore, "apply", broken)
-            await one.play.resign(first.id, BOB)
+        await resigned_unrated(one, first.id, BOB, monkeypatch)
         assert (await one.play.look(first.id)).ratings == ()
         second = await opened(two, (HOST, BOB), channel=2)
         await two.play.resign(second.id, HOST)
@@ -669,13 +669,7 @@ async def test_a_result_posted_without_its_ratings_is_shown_again_once_they_are_
     marked. A result posted with them is shown in full."""
     service = service_on(database)
     first = await opened(service, (HOST, BOB), channel=1)
-
-    async def broken(*args: object) -> bool:
-        raise OSError("the database went away")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(RatingStore, "apply", broken)
-        over = await service.play.resign(first.id, BOB)
+    over = await resigned_unrated(service, first.id, BOB, monkeypatch)
     await service.play.set_board_message(first.id, 501, over.seq)  # its result, without them
     assert not await service.play.end_not_shown(first.id), "nothing more to show yet"
     second = await opened(service, (HOST, BOB), channel=2)
