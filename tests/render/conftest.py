@@ -81,3 +81,11 @@ def out_at_the_end() -> Moment:
             if last.state.eliminated:
                 return last
     raise LookupError("no sample game ends with a seat out")
+
+
+@pytest.fixture(scope="session")
+def two_player_out_at_the_end() -> Moment:
+    """A finished 2-player game that ended with a seat out: both its colours on the board."""
+    moment = finished(2, seed=9)
+    assert moment.state.eliminated == (1,)
+    return moment

@@ -49,6 +49,7 @@ from render.palette import (
     NEUTRAL_STYLE,
     PATH,
     REGION,
+    RGB,
     RUG_STYLES,
 )
 from render.samples import Moment, at_turn, first_moment, moments, new_sample
@@ -121,23 +122,41 @@ def test_each_rug_square_shows_its_owners_color_at_its_centre(
     assert checked >= 8
 
 
-def test_rugs_of_an_eliminated_seat_turn_neutral(eliminated: Moment) -> None:
-    state = eliminated.state
+def _rug_fill_shown(image: Image.Image, geometry: Layout, square: int) -> RGB | None:
+    """The rug fill (a colour's or the neutral grey) that covers most of `square`'s inner
+    area, None if none shows: unlike the pixel at its centre, it does not depend on where the
+    rug's motif falls."""
+    x0, y0, x1, y1 = geometry.square_box(square)
+    margin = round(geometry.cell * 0.15)
+    counts = image.crop((x0 + margin, y0 + margin, x1 - margin, y1 - margin)).getcolors(1 << 16)
+    shown = {colour: count for count, colour in counts or ()}
+    fills = [NEUTRAL_STYLE.fill, *(style.fill for style in RUG_STYLES.values())]
+    best = max(fills, key=lambda fill: shown.get(fill, 0))
+    return best if shown.get(best, 0) else None
+
+
+@pytest.mark.parametrize("fixture", ["eliminated", "two_player_out_at_the_end"])
+def test_rugs_of_an_eliminated_seat_turn_neutral_in_each_of_its_colours(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    """R9: every rug of a seat that is out is grey, whichever of its colours it is (in two
+    players a seat owns two), and every other rug keeps its colour."""
+    state = cast(Moment, request.getfixturevalue(fixture)).state
     (out,) = state.eliminated
     image = decode(render_board(state))
-    geometry = layout(DEFAULT_SIZE, 4)
-    neutral = 0
+    geometry = layout(DEFAULT_SIZE, state.players)
+    neutral = set()
     for square in range(ROWS * COLS):
         color = state.color_at(square)
         if color is None or square == state.assam:
             continue
-        pixel = image.getpixel(geometry.center_pixel(square))
-        if owner_of(4, COLOR_ORDER.index(color)) == out:
-            assert pixel == NEUTRAL_STYLE.fill
-            neutral += 1
+        shown = _rug_fill_shown(image, geometry, square)
+        if owner_of(state.players, COLOR_ORDER.index(color)) == out:
+            assert shown == NEUTRAL_STYLE.fill, (square, color)
+            neutral.add(color)
         else:
-            assert pixel == RUG_STYLES[color].fill
-    assert neutral >= 1
+            assert shown == RUG_STYLES[color].fill, (square, color)
+    assert neutral == set(seat_colors(state.players, out)), "the sample shows each of its colours"
 
 
 def test_assam_is_drawn_where_he_stands_and_nowhere_else(midgame: Moment) -> None:

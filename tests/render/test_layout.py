@@ -1,13 +1,14 @@
-"""Geometry: image sizes in both layouts, and the border arcs drawn exactly where the engine
-walks (R7)."""
+"""Geometry: image sizes in both layouts, the border arcs drawn exactly where the engine walks
+(R7), and the squares named round the market as RULES.md names them."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
-from engine import COLS, ROWS, Facing, walk
+from engine import COLS, ROWS, Facing, square_name, walk
 from render import image_size, palette
 from render.layout import (
     DEFAULT_SIZE,
@@ -23,6 +24,7 @@ from render.layout import (
 from render.market import base_image
 from render.panel import panel_model
 from render.samples import at_turn, finished
+from render.text import draw_text
 
 PHONE_WIDTH = 390
 
@@ -120,6 +122,43 @@ def test_static_picture_shows_arcs_only_where_r7_puts_them() -> None:
     diagonal = half / math.sqrt(2)
     corner = (round(geometry.board_end + diagonal), round(o - diagonal))
     assert _is_arc(image.getpixel(corner))
+
+
+def _read_label(image: Image.Image, at: tuple[float, float], size: int) -> str:
+    """The column letter or row number drawn centred at `at` on the picture around the board:
+    the one whose glyph, drawn there alone, looks most like what is there."""
+    reach = round(size * 0.5)  # the glyph, short of the frame
+    x, y = round(at[0]), round(at[1])
+    box = (x - reach, y - reach, x + reach, y + reach)
+    seen = image.crop(box)
+
+    def distance(glyph: str) -> float:
+        alone = Image.new("RGB", seen.size, palette.BACKGROUND)
+        where = (at[0] - box[0], at[1] - box[1])
+        draw_text(alone, where, glyph, size=size, fill=palette.LABEL, bold=True, anchor="mm")
+        return sum(ImageStat.Stat(ImageChops.difference(alone, seen)).sum)
+
+    return min("abcdefg1234567", key=distance)
+
+
+@pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])
+def test_squares_are_named_round_the_market_as_the_rules_name_them(portrait: bool) -> None:
+    """RULES.md: columns a to g from left to right, above and below the market; rows 1 to 7
+    from top to bottom, on both sides (a1 is the top-left square)."""
+    geometry = layout(DEFAULT_SIZE, 4, portrait)
+    image = base_image(DEFAULT_SIZE, 4, portrait)
+    cell = geometry.cell
+    size = max(10, round(cell * 0.24))
+    near, far = geometry.origin - round(cell * 0.83), geometry.board_end + round(cell * 0.83)
+    middles = [geometry.origin + i * cell + cell / 2 for i in range(COLS)]
+    read = {
+        "above": "".join(_read_label(image, (mid, near), size) for mid in middles),
+        "below": "".join(_read_label(image, (mid, far), size) for mid in middles),
+        "left": "".join(_read_label(image, (near, mid), size) for mid in middles),
+        "right": "".join(_read_label(image, (far, mid), size) for mid in middles),
+    }
+    assert read == {"above": "abcdefg", "below": "abcdefg", "left": "1234567", "right": "1234567"}
+    assert (square_name(0), square_name(COLS - 1), square_name(COLS)) == ("a1", "g1", "a2")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -1,13 +1,16 @@
-"""The seat panel: as laid out (render.panel.panel_model), read back without pixels, the final
-ranking's places and why the game ended, a seat that is out (its dirhams, then the word for
-"out"; test_panel_languages.py has it in every language), and the die of the turn; as
-drawn, the seat to move marked, the colour each seat lays next framed in two players and a
-seat out veiled."""
+"""The seat panel: as laid out (render.panel.panel_model), read back without pixels, the turn
+in the title, each seat's numbers under the columns they count, the final ranking's places and
+why the game ended, a seat that is out (its dirhams, then the word for "out";
+test_panel_languages.py has it in every language), and the die of the turn; as drawn, the
+die's pips, the seat to move marked, the colour each seat lays next framed in two players and
+a seat out veiled."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 import engine
 from engine import Color, GameConfig, GameState, Phase, Variant, apply, new_game
@@ -51,6 +54,37 @@ def test_the_final_panel_says_why_the_game_ended_and_how_first_place_was_settled
         )
         lines = [t.text for t in model.texts if t.role == "reason"]
         assert " ".join(lines) == reason, "on one line or more, in its order"
+
+
+@pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])
+def test_the_title_names_the_turn_the_game_is_at(midgame: Moment, portrait: bool) -> None:
+    """Turns count from 1, as the engine counts them: a new game's picture says Turn 1."""
+    opening = new_game(GameConfig(4, Variant.STANDARD, 0))
+    for state, title in ((opening, "Turn 1"), (midgame.state, f"Turn {midgame.state.turn}")):
+        texts = panel_model(state, portrait=portrait).texts
+        assert [t.text for t in texts if t.role == "title"] == [title]
+
+
+@pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])
+@pytest.mark.parametrize("final", [False, True], ids=["live", "final"])
+def test_each_seat_s_numbers_stand_under_the_columns_they_count(
+    midgame: Moment, game_over: Moment, portrait: bool, final: bool
+) -> None:
+    """Every seat still in shows, right-aligned under each column's name, its dirhams, the
+    rugs it has left, its visible squares and its score, as the engine counts them."""
+    state = game_over.state if final else midgame.state
+    texts = panel_model(state, portrait=portrait, final=final).texts
+    columns = {t.box[2]: t.text for t in texts if t.role == "column"}
+    assert list(columns.values()) == ["dirhams", "rugs", "visible", "score"]
+    for seat, score in enumerate(engine.scores(state)):
+        if state.is_eliminated(seat):
+            continue  # its dirhams, then the word for "out" (below)
+        shown = {columns[t.box[2]]: t.text for t in texts if t.role == "number" and t.seat == seat}
+        counted = (score.dirhams, state.rugs_in_hand(seat), score.visible, score.total)
+        assert shown == dict(zip(columns.values(), map(str, counted), strict=True)), seat
+    assert any(
+        state.rugs_in_hand(seat) != score.visible for seat, score in enumerate(engine.scores(state))
+    ), "the sample tells the rugs left from the visible squares"
 
 
 def test_a_seat_that_is_out_shows_its_dirhams_then_out_in_place_of_its_other_numbers(
@@ -110,6 +144,47 @@ def test_the_die_still_shows_while_assam_turns_after_the_rug(portrait: bool) -> 
     die = panel_model(turning, portrait=portrait).die
     assert die is not None
     assert die[3] == turning.last_roll
+
+
+def _dark_spots(image: Image.Image) -> int:
+    """How many separate dark spots (pixels nearer INK than the die's light face, touching
+    side by side) `image` shows."""
+    middle = (sum(palette.INK) + sum(palette.TEXT)) // 2
+    rgb = image.convert("RGB")
+    dark = {
+        (x, y)
+        for x in range(rgb.width)
+        for y in range(rgb.height)
+        if sum(cast(tuple[int, int, int], rgb.getpixel((x, y)))) < middle
+    }
+    spots = 0
+    while dark:
+        spots += 1
+        todo = [dark.pop()]
+        while todo:
+            x, y = todo.pop()
+            for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if near in dark:
+                    dark.remove(near)
+                    todo.append(near)
+    return spots
+
+
+@pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])
+@pytest.mark.parametrize("face", [1, 2, 3, 4])
+def test_the_die_shows_as_many_pips_as_the_roll(midgame: Moment, portrait: bool, face: int) -> None:
+    """A player reads the roll off the picture: inside its rim, the die drawn has one dark
+    pip per point rolled."""
+    state = midgame.state._replace(last_roll=face)
+    die = panel_model(state, portrait=portrait).die
+    assert die is not None
+    x, y, side, shown = die
+    assert shown == face
+    rim = round(side * 0.12)
+    inside = board_image(state, portrait=portrait).crop(
+        (x + rim, y + rim, x + side - rim, y + side - rim)
+    )
+    assert _dark_spots(inside) == face
 
 
 @pytest.mark.parametrize("portrait", [False, True], ids=["beside", "below"])

@@ -388,3 +388,16 @@ def test_a_second_try_at_a_rug_numbers_its_options_as_the_picture_does() -> None
     number = actions.index(RUG.taken) + 1
     first = tried.content.splitlines()[0]
     assert f"you chose {number}, {RUG.taken[:2]}-{RUG.taken[2:]}," in first, first
+
+
+def test_a_way_to_turn_assam_is_drawn_with_the_numbers_its_text_gives() -> None:
+    """The text says "you chose 1" and "Better was 2": the picture labels the way Assam was
+    turned 1 and, once the better move is shown, that one 2."""
+    opened = step_message(ORIENT, 0, 3, 1, "open", 2, "en")
+    assert opened is not None
+    assert "you chose 1, " in opened.content, opened.content
+    assert opened.badges == ("1",)
+    better = step_message(ORIENT, 0, 3, 1, "better", 2, "en")
+    assert better is not None
+    assert "Better was 2, " in better.content, better.content
+    assert (better.shown, better.badges) == (ORIENT.best, ("1", "2"))

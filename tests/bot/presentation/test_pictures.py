@@ -5,6 +5,7 @@ a restart, and name the replay's seats too, whose panel speaks the language aske
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import engine
 from bot.presentation import images, presenter
@@ -19,8 +21,11 @@ from bot.services import GameInfo, GameService, GameStatus, GameView, Player
 from bot.storage import Database, GameStore, open_database
 from bot.workers import jobs
 from bot.workers.pool import WorkerPool
-from engine import GameState
+from engine import GameState, RugPlaced
+from engine.events import Event
 from render import panel_model
+from render.layout import layout
+from render.palette import LAST_RUG
 
 HOST, BOB, CAROL = 1001, 1002, 1003
 SEED = "0123456789abcdef" * 2
@@ -188,3 +193,32 @@ async def test_names_go_from_the_lobby_to_the_picture_and_survive_a_restart(
     image = presenter.turn_post(again).image
     assert image is not None
     assert images.picture_of(image).names == expected
+
+
+def test_the_result_s_picture_marks_the_last_rug_of_the_game() -> None:
+    """The result keeps the final board with the last turn marked: in a quiet channel, where
+    that turn's own message is one line, it is the only picture of where the last rug went."""
+    rng = random.Random(1)
+    state = engine.new_game(engine.deal(3, "standard", rng))
+    turn = state.turn
+    turn_events: tuple[Event, ...] = ()  # since the turn being played began, as in a GameView
+    while not state.is_over:
+        if state.turn != turn:
+            turn, turn_events = state.turn, ()
+        state, events = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        turn_events = (*turn_events, *events)
+    (laid,) = [event for event in turn_events if isinstance(event, RugPlaced)]
+    post = presenter.final_post(
+        GameView(game_info(GameStatus.OVER), PLAYERS, state, turn_events=turn_events)
+    )
+    assert post.image is not None
+    picture = images.picture_of(post.image)
+    assert picture.final
+    image = Image.open(io.BytesIO(jobs.board_png(picture))).convert("RGB")
+    geometry = layout(image.width, state.players)
+    boxes = [geometry.square_box(square) for square in laid.squares]
+    x0, x1 = min(b[0] for b in boxes), max(b[2] for b in boxes)
+    y1 = max(b[3] for b in boxes)
+    # The bright frame runs along the rug's bottom edge, over a dark line (a few pixels deep).
+    probes = [((x0 + x1) // 2, y) for y in range(y1 - 6, y1 + 3)]
+    assert any(image.getpixel(probe) == LAST_RUG for probe in probes), laid.squares
