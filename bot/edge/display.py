@@ -435,7 +435,10 @@ class GameDisplay:
         """Ping the player to move: half of their time is gone. The reminder is sent at most
         once: one Discord refuses (MissingPermissionsError, naming what the channel lacks),
         fails or does not take within DISCORD_TIMEOUT_SECONDS is not sent again (one warning
-        line; the turn's own message pings them already)."""
+        line; the turn's own message pings them already). The game names one reminder, the
+        one retired once its turn is over: a reminder it still names (of a seat's player who
+        left it, when nothing showed the hand-over) goes before this one takes its place, so
+        that none is left calling for good."""
         if reminder.user_id is None:
             return
         post = self._post(
@@ -454,6 +457,10 @@ class GameDisplay:
         except DISCORD_FAILURES as error:
             log.warning("game %s: its reminder was not posted (%s)", reminder.view.id, why(error))
             return
+        replaced = reminder.view.game.reminder_message_id
+        if replaced is not None and replaced != message.id:
+            view = reminder.view
+            await self._delete_ping(view, "reminder", replaced, story.reminder_over(view))
         await self._play.set_reminder_message(reminder.view.id, message.id)
 
     async def show_after_click(self, interaction: Interaction, view: GameView) -> None:
@@ -823,6 +830,25 @@ class GameDisplay:
                 await self._play.set_reminder_message(view.id, None)
         except Exception as error:
             log.info("game %s: its turn was not drawn again (%s)", game_id, why(error))
+
+    async def seat_handed_over(self, view: GameView, newcomer: int) -> None:
+        """A seat of the running game (`view`, as the hand-over left it) went to `newcomer`: if
+        it is the seat to move, the turn's reminder goes (deleted, or edited to its line where
+        Discord will not delete it), as for a player gone away: it called the person who left,
+        by a moment that no longer holds (the newcomer's clock starts anew, with a reminder of
+        its own). Best effort: a failure is logged, and the reminder still goes once its turn
+        is over, or when the next one is sent."""
+        reminder = view.game.reminder_message_id
+        if reminder is None or view.status is not GameStatus.RUNNING:
+            return
+        if view.user_to_move != newcomer:
+            return  # the reminder calls another seat's player, to a turn still theirs
+        try:
+            await self._delete_ping(view, "reminder", reminder, story.reminder_over(view))
+            if (await self._play.look(view.id)).game.reminder_message_id == reminder:
+                await self._play.set_reminder_message(view.id, None)
+        except Exception as error:
+            log.info("game %s: reminder %s not retired (%s)", view.id, reminder, why(error))
 
     async def after_abort(self, view: GameView, skip: set[int] | None = None) -> None:
         """An aborted game: its last message is retired (a turn down to its line, which says the

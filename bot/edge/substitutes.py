@@ -272,8 +272,10 @@ class SeatController:
     async def _redraw(self, before: GameView, handover: Handover) -> None:
         """Redraw the game's turn message for its new player (again in the background, if
         Discord fails now: the hand-over is stored), and its first message's list of players;
-        then show the game's other open requests as they stand now (`_requests_after`)."""
+        retire the turn's reminder if it called the person who left; then show the game's
+        other open requests as they stand now (`_requests_after`)."""
         self._display.seats_changed(handover.view)
+        await self._display.seat_handed_over(handover.view, handover.in_user_id)
         try:
             await self._display.after_change_elsewhere(before, handover.view)
         except Exception:

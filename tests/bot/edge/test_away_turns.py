@@ -8,11 +8,12 @@ a lobby is told nothing. Through the in-process client on the fake Discord API
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.edge.inflight import HANDLERS
+from bot.services.away import HeldNotice
 from bot.services.views import Reminder
 from tests.bot.edge.test_edge import Edge, edge, mover_of
 from tests.bot.edge.test_watch_buttons import play_turn
@@ -55,6 +56,31 @@ async def test_the_turn_of_someone_back_stops_saying_their_clock_stands_still(
         what="the turn no longer saying their clock stands still",
     )
     assert edge.fake.world.messages[theirs.id].content.startswith(f"<@{other.id}>, it is your turn")
+
+
+async def test_the_turn_of_someone_whose_days_away_ran_out_stops_saying_their_clock_stands_still(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Their clock runs again once the days run out, with no command of theirs: a turn still
+    saying it stands still would have its reader wait, and lose the turn to the AI."""
+    await edge.bot.scheduler.stop()  # the test hands the days' end to the bot itself
+    turn, _, other = await duel(edge, turn_limit=3600)
+    await edge.slash(other, "marrakech", "away", days=1).answer()
+    theirs = await play_turn(edge, turn)
+    assert AWAY_LINE in theirs.content, "their turn began while they were away"
+    over = edge.service.loader.now() + timedelta(days=1, minutes=1)
+    monkeypatch.setattr(edge.service.loader, "clock", lambda: over)
+    guild = edge.channel.guild
+    assert guild is not None
+    held = edge.bot.held
+    assert held is not None
+    await held.send(other.id, [HeldNotice(other.id, guild.id, 0, 0, 0, "back", "en-US", over)])
+    told = [m.content for m in edge.fake.messages(edge.channel) if m.content.startswith("▶️")]
+    assert len(told) == 1, told
+    assert "days away are over: their clock runs again" in told[0], told
+    shown = edge.fake.world.messages[theirs.id].content
+    assert AWAY_LINE not in shown, shown
+    assert shown.startswith(f"<@{other.id}>, it is your turn"), shown
 
 
 async def test_every_game_told_someone_went_away_is_told_they_are_back(edge: Edge) -> None:

@@ -2,11 +2,12 @@
 sends, the same in every process, so that when a process dies after Discord took the message
 but before it marked the notices sent, the process that sends them again makes no second
 message (Discord, asked to enforce the nonce, answers with the first); so is the line that
-tells a game's channel its player's days away are over. With direct messages closed, it pings
-its person once per server, with that server's games alone, in the channel of the first of
-them it names; a direct message that fails another way leaves the notices for the next try.
-Through the in-process client on the fake Discord API (tests/bot/edge/test_edge.py), which
-enforces nonces as Discord does."""
+tells a game's channel its player's days away are over (each other game of theirs is told, in
+one line, that their days away are over). With direct messages closed, it pings its person once
+per server, with that server's games alone, in the channel of the first of them it names; a
+direct message that fails another way leaves the notices for the next try. Through the
+in-process client on the fake Discord API (tests/bot/edge/test_edge.py), which enforces nonces
+as Discord does."""
 
 from __future__ import annotations
 
@@ -79,6 +80,44 @@ async def test_the_line_saying_days_away_are_over_sent_again_after_a_crash_makes
     sent = [m.content for m in edge.fake.messages(channel)[before:]]
     assert len(sent) == 1, sent
     assert "days away are over" in sent[0], sent
+
+
+class DaysOverElsewhere(DaysOver):
+    """As `DaysOver`, and the guest also plays game 8, in `elsewhere`, which does not wait for
+    their move."""
+
+    def __init__(self, channel_id: int, elsewhere: int) -> None:
+        super().__init__(channel_id)
+        self.elsewhere = elsewhere
+
+    async def running_games(
+        self, guild_id: int, user_id: int, besides: Sequence[Resumed] = ()
+    ) -> list[AwayGame]:
+        return [AwayGame(8, self.elsewhere, "en-US")]
+
+
+async def test_a_game_not_waiting_for_someone_whose_days_away_ran_out_is_told_they_are_over(
+    edge: Edge,
+) -> None:
+    """Each channel told the guest was away gets one line once their days run out: the game
+    waiting for their move that their clock runs again, the other that their days away are
+    over, not that they came back, which they did not say."""
+    user = edge.guest.id
+    guild = edge.channel.guild
+    assert guild is not None
+    channels = (edge.channel, edge.fake.add_text_channel(guild, "elsewhere"))
+    notice = HeldNotice(user, guild.id, 0, 0, 0, "back", "en-US", ENDS)
+    away = DaysOverElsewhere(channels[0].id, channels[1].id)
+    before = [len(edge.fake.messages(channel)) for channel in channels]
+    await HeldMessages(edge.client, away).send(user, [notice])  # type: ignore[arg-type]
+    waiting, other = (
+        [m.content for m in edge.fake.messages(channel)[count:]]
+        for channel, count in zip(channels, before, strict=True)
+    )
+    assert waiting == [
+        f"▶️ <@{user}>'s days away are over: their clock runs again with 30 min left (game #7)."
+    ], waiting
+    assert other == [f"▶️ <@{user}>'s days away are over (game #8)."], other
 
 
 @pytest.mark.invalid_requests(403)

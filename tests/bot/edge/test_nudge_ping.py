@@ -2,10 +2,12 @@
 own line tells how it went): when the turn is played on its message, when the bot catches up
 after a restart, and at once when the turn ended while the nudge was being posted; so does the
 reminder of a turn played in time (one a moderator deleted already counts as gone, and is not
-edited). A nudge speaks the game's language, whoever nudges; in a game played in a thread it
-is posted in that thread; a person away or in their quiet hours is not pinged. A database that
-fails once the ping is out costs the nudger no error. Through real discord.py interactions on
-the fake Discord (tests/bot/edge/test_edge.py)."""
+edited; one Discord will not delete says its turn is over). Both go with an aborted game, and a
+new reminder never leaves the one the game still names in the channel. A nudge speaks the
+game's language, whoever nudges; in a game played in a thread it is posted in that thread; a
+person away or in their quiet hours is not pinged. A database that fails once the ping is out
+costs the nudger no error. Through real discord.py interactions on the fake Discord
+(tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,18 @@ from bot.services.play import PlayService
 from bot.services.views import GameStatus, GameView, Reminder
 from bot.storage.errors import DatabaseUnavailableError
 from tests.bot.edge.test_away_turns import duel
-from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, running_edge, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    a_window_later,
+    confirm,
+    edge,
+    mover_of,
+    running_edge,
+    started,
+)
 from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.bot.edge.test_notices import press
+from tests.bot.edge.test_substitute_answers import played_by
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
@@ -277,6 +288,69 @@ async def test_a_reminder_whose_turn_was_played_in_time_is_deleted_once_it_is_ov
     assert game.reminder_message_id is None, "nothing left to retire"
 
 
+async def test_a_reminder_sent_while_the_game_still_names_another_retires_that_one(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game names one reminder, the one retired once its turn is over: a reminder recorded
+    over another still in the channel would leave that one calling for good. Here the seat to
+    move changed hands and the process stopped before showing it, so nothing retired the
+    reminder of the one who left before the newcomer's, at half their fresh clock."""
+    await edge.bot.scheduler.stop()  # the test sends the reminders itself
+    turn, mover, _ = await duel(edge, turn_limit=3600)
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
+    (first,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    newcomer = edge.outsider
+    await edge.service.substitutes.substitute(  # stored, shown by nothing
+        1, mover.id, newcomer.id, None, in_bot=False
+    )
+    a_window_later(edge, monkeypatch)
+    await edge.bot.display.resume_displays()  # the next start calls the newcomer on the turn
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, newcomer.id, datetime.now(UTC)))
+    left = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    assert [m.content for m in left if m.id == first.id] == [], "the first one still calls"
+    (second,) = left
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.reminder_message_id == second.id
+    await played_by(edge, newcomer, turn)
+    assert edge.fake.world.messages[second.id].deleted, "the newcomer's goes once they played"
+
+
+@pytest.mark.parametrize("shown_by", ["the abort's answer", "a catch-up after a restart"])
+async def test_an_aborted_game_leaves_no_reminder_or_nudge_calling_anyone(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, shown_by: str
+) -> None:
+    """The turn the reminder and the nudge called its player to will never be played: both go
+    with the abort, as with any end of their turn, also when the process that committed the
+    abort stopped before showing it, so that the channel read the next day calls no one to
+    play under a game that says it was aborted."""
+    await edge.bot.scheduler.stop()  # the test sends the reminder itself
+    turn, mover, _ = await duel(edge, turn_limit=3600)
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
+    (reminder,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    ping = await nudged(edge, turn)
+    assert await HANDLERS.drained(30.0), "the nudge's handler is still running"
+    if shown_by == "the abort's answer":
+        await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
+        assert await HANDLERS.drained(30.0), "the abort's handler is still running"
+    else:
+        await edge.service.play.abort(1, edge.host.id)  # committed, shown by nothing
+        a_window_later(edge, monkeypatch)
+        await edge.bot.display.resume_displays()
+    calling = [
+        edge.fake.world.messages[m.id].content
+        for m in (reminder, ping)
+        if not edge.fake.world.messages[m.id].deleted
+    ]
+    assert calling == [], edge.fake.transcript(edge.channel)
+    game = await edge.store.get(1)
+    assert game is not None
+    assert (game.reminder_message_id, game.nudge_message_id) == (None, None), "nothing left"
+
+
 async def test_a_reminder_a_moderator_deleted_already_is_gone_once_its_turn_is_over(
     edge: Edge, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -297,6 +371,31 @@ async def test_a_reminder_a_moderator_deleted_already_is_gone_once_its_turn_is_o
     assert edge.fake.requests_to("PATCH", f"/messages/{reminder.id}") == [], "no edit tried"
     said = [r.getMessage() for r in caplog.records if str(reminder.id) in r.getMessage()]
     assert said == [], said
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_reminder_discord_will_not_delete_says_its_turn_is_over_instead(
+    edge: Edge,
+) -> None:
+    """Deleting the reminder is refused once its turn is played in time: it is edited to say
+    the turn it was about is over, so that it no longer calls the player."""
+    await edge.bot.scheduler.stop()  # the test sends the reminder itself
+    turn, mover, _ = await duel(edge, turn_limit=3600)
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
+    (reminder,) = [m for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+    refused = edge.fake.faults.forbidden(
+        "DELETE", r"/(channels|webhooks)/.+/messages/.+", times=None
+    )
+    await play_turn(edge, turn)
+    await refused.wait_fired()
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    shown = edge.fake.world.messages[reminder.id]
+    assert not shown.deleted
+    assert shown.content == "⏰ Game #1: the turn this reminder was about is over."
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.reminder_message_id is None, "nothing left to retire"
 
 
 async def test_a_nudge_in_a_game_played_in_a_thread_is_posted_in_that_thread(

@@ -3,7 +3,7 @@ the person and the moment it names, and a nudge refused says why its person cann
 a hand-over is told in the game's channel, ordered from another channel too, in the game's
 language (though the server changed its own since), naming without a ping a substitute in
 their quiet hours; its turn's message calls the new player, drawn again in the background or
-at the next start when Discord fails it."""
+at the next start when Discord fails it, and the reminder of the one who left goes with it."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from bot.edge import errors
 from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
-from bot.services.views import GameView
+from bot.services.views import GameView, Reminder
 from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, on_the_gateway, started
 from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.bot.edge.test_seat_requests import (
@@ -303,6 +303,73 @@ async def test_a_start_redraws_a_hand_over_whose_redraw_failed(
     a_window_later(edge, monkeypatch)
     await edge.bot.before_connect()  # the next start
     assert calls(edge, turn, newcomer), edge.fake.world.messages[turn.id].content
+
+
+async def timed_seat_to_move(edge: Edge, by: str) -> tuple[FakeMessage, FakeUser]:
+    """As `seat_to_move`, in a game with a turn limit of an hour."""
+    seats = 2 if by == "moderator" else 3
+    options = {"seats": seats, "turn_limit": 3600}
+    lobby = await edge.command(
+        edge.host, ("marrakech", "new"), edge.channel, options, validate=True
+    ).answer()
+    for player in (edge.guest, edge.outsider)[: seats - 1]:
+        await edge.click(player, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    if by == "agreement":
+        turn = await guest_or_outsider_to_move(edge, turn)
+    (mover_id,) = turn.pinged_user_ids
+    (mover,) = [user for user in (edge.host, edge.guest, edge.outsider) if user.id == mover_id]
+    return turn, mover
+
+
+def reminders(edge: Edge) -> list[str]:
+    """The reminders still in the edge's channel (a deleted one is gone)."""
+    return [m.content for m in edge.fake.messages(edge.channel) if "half of your time" in m.content]
+
+
+async def played_by(edge: Edge, user: FakeUser, turn: FakeMessage) -> FakeMessage:
+    """`user` plays the turn of `turn`'s message with its first button at each step (the
+    message may call them though it did not ping them: a seat handed over); the next turn's
+    message, once every handler has returned."""
+    while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
+        label = buttons[0].label
+        assert label is not None
+        await edge.click(user, edge.fake.world.messages[turn.id], label).response()
+    following = await edge.fake.wait_for_message(
+        edge.channel,
+        lambda m: m.id > turn.id and bool(m.pinged_user_ids) and bool(m.enabled_buttons()),
+    )
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    return following
+
+
+@pytest.mark.parametrize("by", ["moderator", "agreement"])
+async def test_the_reminder_of_a_seat_handed_over_on_its_turn_goes_with_the_one_who_left(
+    edge: Edge, by: str
+) -> None:
+    """The reminder called the person who left, by a moment that no longer holds (the
+    newcomer's clock starts anew): it goes with the hand-over, as it goes when its player
+    goes away. The newcomer's own reminder, at half their time, goes once they have played,
+    and no reminder is left calling anyone to a turn already played."""
+    await edge.bot.scheduler.stop()  # the test sends the reminders itself
+    turn, out = await timed_seat_to_move(edge, by)
+    assert await HANDLERS.drained(30.0), "a handler of the start is still running"
+    view = await edge.service.play.look(1)
+    await edge.bot.display.send_reminder(Reminder(view, out.id, datetime.now(UTC)))
+    assert len(reminders(edge)) == 1
+    newcomer = await hand_over(edge, by, out)
+    assert await HANDLERS.drained(30.0), "the hand-over's handler is still running"
+    assert reminders(edge) == [], "the reminder of the one who left is still calling them"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.reminder_message_id is None, "nothing left to retire"
+    view = await edge.service.play.look(1)  # half of the newcomer's time is gone
+    await edge.bot.display.send_reminder(Reminder(view, newcomer.id, datetime.now(UTC)))
+    (theirs,) = reminders(edge)
+    assert theirs.startswith(f"<@{newcomer.id}>, half of your time"), theirs
+    await played_by(edge, newcomer, turn)
+    assert reminders(edge) == [], edge.fake.transcript(edge.channel)
 
 
 async def test_a_seat_handed_to_someone_in_their_quiet_hours_names_them_without_a_ping(

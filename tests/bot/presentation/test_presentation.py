@@ -6,6 +6,7 @@ import dataclasses
 import random
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
 
@@ -22,6 +23,7 @@ from bot.presentation import messages, names, narration, presenter
 from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
 from bot.services.seat_errors import NudgeError, SubstituteError
+from bot.services.views import Reminder
 from engine import Phase
 
 BOT_DIR = Path(__file__).resolve().parents[3] / "bot"
@@ -592,6 +594,20 @@ def test_a_turn_the_ai_plays_for_a_person_pings_nobody() -> None:
     post = presenter.turn_post(view, ping=True)
     assert post.content == f"🤖 AI for <@100> is playing (game #{view.id})."
     assert post.pings == (), "the mention names the seat's person without pinging them"
+
+
+def test_a_reminder_links_to_the_turn_being_played_not_the_lobby() -> None:
+    """The reminder is the late player's way back to the buttons: the lobby would leave them
+    scrolling up through the turns' lines to find the turn they must play."""
+    view = view_at_place()
+    game = dataclasses.replace(view.game, board_message_id=555, lobby_message_id=444)
+    deadline = datetime(2026, 3, 2, 8, tzinfo=UTC)
+    sent = presenter.reminder_text(Reminder(dataclasses.replace(view, game=game), 100, deadline))
+    assert sent == (
+        "<@100>, half of your time for this turn of game #12 is gone: play "
+        f"<t:{int(deadline.timestamp())}:R> or the AI will play it for you. "
+        "https://discord.com/channels/1/2/555"
+    )
 
 
 def test_the_story_tells_a_walk_round_the_border_and_a_tax_not_paid_in_full() -> None:
