@@ -8,8 +8,9 @@ The rules (docs/async.md):
   that server: a turn's time runs only outside their spells away.
 - **Quiet hours.** Daily hours, in the person's IANA time zone, in which no ping and no direct
   message reaches them: what would have is held (`hold`) and sent as one message when the
-  hours end. Unless the server lets clocks run then (`TimeSettings.clocks_in_quiet`), their
-  turn clocks stop during those hours too.
+  hours end, as they are then (`set_quiet_hours` moves what they held to their new end).
+  Unless the server lets clocks run then (`TimeSettings.clocks_in_quiet`), their turn clocks
+  stop during those hours too.
 
 A turn's clock is the time it has run, not the time that passed (bot.services.time_rules):
 it stands still over the moments its player is away or quiet (`pauses`), each by the rules
@@ -397,9 +398,14 @@ class AwayService:
         self, user_id: int, quiet: QuietHours | None, locale: str | None = None
     ) -> None:
         """Set the person's quiet hours (None: none); they hold in every server. `locale`: the
-        language they asked in, which what the hours hold is written in."""
+        language they asked in, which what the hours hold is written in. What the hours held
+        goes at the end of the quiet hours under way as now set, or at once if none is."""
         row = None if quiet is None else row_of(quiet, locale)
-        await self._store.set_quiet(user_id, row, self._loader.now())
+        now = self._loader.now()
+        release = (None if quiet is None else quiet.until(now)) or now
+        if await self._store.set_quiet(user_id, row, now, release):
+            for listener in self._held:
+                listener(release)
         if self._quiet is not None:
             if row is None:
                 self._quiet.pop(user_id, None)

@@ -10,6 +10,7 @@ running time is reached; `running` is the running time between two moments.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
@@ -81,14 +82,19 @@ class QuietHours:
         return None  # pragma: no cover - windows never ends
 
 
+_HHMM = re.compile(r"[0-9]{2}:[0-9]{2}")
+"""A time as quiet hours take it: hours and minutes, two digits each, a colon between (no
+seconds, fraction or offset: `time.fromisoformat` would read "07.30" as 07:00:00.3)."""
+
+
 def _hhmm(value: str, option: str) -> time:
-    try:
-        parsed = time.fromisoformat(value.strip())
-    except ValueError:
-        raise BadOptionError(option, value) from None
-    if len(value.strip()) != 5:
+    typed = value.strip()
+    if not _HHMM.fullmatch(typed):
         raise BadOptionError(option, value)
-    return parsed
+    try:
+        return time.fromisoformat(typed)
+    except ValueError:  # 25:00, 07:60
+        raise BadOptionError(option, value) from None
 
 
 def zone_names(typed: str, limit: int = 25) -> list[str]:

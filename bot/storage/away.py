@@ -303,12 +303,29 @@ class AwayStore:
             for row in rows
         }
 
-    async def set_quiet(self, user_id: int, quiet: QuietRow | None, now: datetime) -> None:
+    async def set_quiet(
+        self,
+        user_id: int,
+        quiet: QuietRow | None,
+        now: datetime,
+        held_until: datetime | None = None,
+    ) -> int:
         """Set the person's quiet hours (None: none), keeping those they replace with the
         moments they held between (and dropping what no turn needs any more); on PostgreSQL
-        the other processes are told (AWAY_CHANNEL)."""
+        the other processes are told (AWAY_CHANNEL). In the same transaction, the person's
+        unsent held notices (but 'back') are released at `held_until`, the end of the quiet
+        hours under way as now set (now, if none is; None: left as they are): how many
+        moved."""
         async with self._db.transaction() as conn:
             await self._notify(conn)
+            moved = 0
+            if held_until is not None:
+                moved = await conn.execute(
+                    "UPDATE held_notices SET release_at = $2 WHERE user_id = $1 "
+                    "AND kind <> 'back' AND sent_at IS NULL AND release_at <> $2",
+                    user_id,
+                    time_to_column(held_until),
+                )
             await conn.execute(
                 "INSERT INTO quiet_hours_past (user_id, starts, ends, timezone, from_at, "
                 "until_at) SELECT user_id, starts, ends, timezone, updated_at, $2 "
@@ -323,7 +340,7 @@ class AwayStore:
             )
             if quiet is None:
                 await conn.execute("DELETE FROM quiet_hours WHERE user_id = $1", user_id)
-                return
+                return moved
             await conn.execute(
                 "INSERT INTO quiet_hours (user_id, starts, ends, timezone, updated_at, locale) "
                 "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE SET "
@@ -337,6 +354,7 @@ class AwayStore:
                 time_to_column(now),
                 quiet.locale,
             )
+        return moved
 
     async def listen_away(self, callback: Callable[[], None]) -> None:
         """Call `callback` whenever another process changes someone's quiet hours or time

@@ -31,13 +31,32 @@ def edge(edge_fixture: Edge) -> Edge:  # noqa: F811  (the imported fixture, by n
     ("starts", "ends", "zone", "said"),
     [
         ("23:00", "08:00", "Europe/Atlantis", "is not a time zone"),
+        ("23:00", "08:00", "Europe/Kyiv/", "is not a time zone"),
+        ("23:00", "08:00", "zone.tab", "is not a time zone"),
         ("08:00", "08:00", "Europe/Kyiv", "at different times"),
         ("00:00", "00:00", "UTC", "at different times"),
         ("06:00", "23:30", "UTC", "at most 16 hours"),
         ("11 pm", "08:00", "UTC", "HH:MM"),
         ("23:00", "8h", "UTC", "HH:MM"),
+        ("23:00", "07.30", "Europe/Paris", "HH:MM"),
+        ("23.30", "07:00", "Europe/Paris", "HH:MM"),
+        ("23:00", "07,30", "Europe/Paris", "HH:MM"),
+        ("23:00", "0730Z", "Europe/Paris", "HH:MM"),
     ],
-    ids=["timezone", "same-times", "midnight-twice", "too-long", "bad-from", "bad-to"],
+    ids=[
+        "timezone",
+        "timezone-slash",
+        "timezone-file",
+        "same-times",
+        "midnight-twice",
+        "too-long",
+        "bad-from",
+        "bad-to",
+        "dotted-to",
+        "dotted-from",
+        "comma-to",
+        "offset-to",
+    ],
 )
 async def test_bad_quiet_hours_are_refused_and_change_nothing(
     edge: Edge, starts: str, ends: str, zone: str, said: str

@@ -168,6 +168,35 @@ def test_every_word_form_agrees_with_the_number_it_stands_beside(language: str) 
     assert strays(bound_elsewhere) == ["total"], "a form of another count is found"
 
 
+UKRAINIAN_WORDS = [
+    ("день", "дні", "днів"),
+    ("дирхам", "дирхами", "дирхамів"),
+    ("хід", "ходи", "ходів"),
+    ("тур", "тури", "турів"),
+    ("очко", "очки", "очок"),
+    ("гра", "гри", "ігор"),
+    ("місце", "місця", "місць"),
+    ("стіл", "столи", "столів"),
+]
+"""Ukrainian words in their forms for one, few (2 to 4) and many (5 and more, 11 to 14)."""
+
+
+def test_ukrainian_word_forms_come_in_the_order_one_few_many() -> None:
+    """A plural spec holding the three forms of a word known here holds them in the order the
+    count chooses from ("{days:день|дні|днів}"): swapped, "3 днів" and "7 дні" would read
+    wrong, and every form would still be there."""
+    order = {frozenset(forms): forms for forms in UKRAINIAN_WORDS}
+    specs = [
+        tuple(spec.split("|"))
+        for template in catalogue("uk").values()
+        for _, name, spec, _ in string.Formatter().parse(template)
+        if name is not None and spec and "|" in spec
+    ]
+    checked = [forms for forms in specs if frozenset(forms) in order]
+    assert len(checked) > 10, "the table names the words the texts use"
+    assert [forms for forms in checked if forms != order[frozenset(forms)]] == []
+
+
 def test_a_ukrainian_final_line_gives_points_and_dirhams_each_the_form_of_its_own_count() -> None:
     line = text(
         "end.rank_line", "uk", place=1, dot="🟥", user="Оля", total=45, dirhams=32, visible=13

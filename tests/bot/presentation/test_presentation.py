@@ -536,6 +536,25 @@ def test_a_turn_limit_reads_in_whole_days_hours_or_minutes(seconds: int | None, 
     assert presenter.turn_limit_label(seconds, "en") == label
 
 
+@pytest.mark.parametrize(
+    ("language", "days", "label"),
+    [
+        ("fr", 1, "1 jour par tour"),
+        ("fr", 3, "3 jours par tour"),
+        ("uk", 1, "1 день на хід"),
+        ("uk", 3, "3 дні на хід"),
+        ("uk", 5, "5 днів на хід"),
+        ("uk", 7, "7 днів на хід"),
+    ],
+)
+def test_a_turn_limit_in_days_agrees_with_its_count_in_every_language(
+    language: str, days: int, label: str
+) -> None:
+    """Shown on every lobby and turn: French has one form for 1 day and another for more,
+    Ukrainian one for 1, one for 2 to 4 and one for 5 and more."""
+    assert presenter.turn_limit_label(days * 86400, language) == label
+
+
 def test_the_payment_summary_has_a_line_for_every_seat() -> None:
     """Each seat, the last one included, gets its line of dirhams paid and received."""
     rng = random.Random(7)

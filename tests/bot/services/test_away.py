@@ -9,13 +9,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import heapq
 import logging
-from collections.abc import Awaitable, Callable
+import zoneinfo
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.services import DueKind, DueWork, GameView, TurnReason
+from bot.services import DueKind, DueWork, GameView, TurnReason, time_rules
 from bot.services.away import AwayService
 from bot.services.errors import BadOptionError
 from bot.services.guilds import GuildService
@@ -24,6 +27,7 @@ from bot.services.time_rules import (
     LONGEST_QUIET,
     MONTHLY_AWAY_DAYS,
     AwayRefusedError,
+    Interval,
     NotAwayError,
     QuietHours,
     TurnNow,
@@ -134,6 +138,24 @@ def at(day: tuple[int, int, int], hour: int, minute: int = 0) -> datetime:
     return datetime(*day, hour, minute, tzinfo=UTC)
 
 
+def test_quiet_nights_inside_days_away_neither_wind_the_clock_back_nor_stop_it_twice() -> None:
+    """Stops may overlap: a quiet night that falls inside days away is time the clock stood
+    still already. A 1-day turn begun at 12:00 UTC on Monday 2 March as its player (Kyiv, quiet
+    23:00 to 08:00, 21:00 to 06:00 UTC) leaves for 2 days runs 9 h on Wednesday evening, stops
+    for the night, and runs its last 15 h on Thursday: it ends at 21:00, not before."""
+    start = at((2026, 3, 2), 12)
+    quiet = QuietHours.parse("23:00", "08:00", KYIV)
+    away = (start, start + 2 * DAY)
+
+    def stops() -> Iterator[Interval]:
+        return heapq.merge(iter([away]), quiet.windows(start))
+
+    assert advance(start, DAY.total_seconds(), stops()) == at((2026, 3, 5), 21)
+    assert advance(start, 9 * 3600, stops()) == at((2026, 3, 4), 21), "Wednesday's 9 hours"
+    assert running(start, at((2026, 3, 5), 21), stops()) == DAY
+    assert running(start, at((2026, 3, 4), 15), stops()) == timedelta(hours=3)
+
+
 def test_quiet_hours_keep_to_the_local_clock_when_summer_time_begins_and_ends() -> None:
     quiet = QuietHours.parse("23:30", "07:30", "Europe/Paris")
     # Paris goes from UTC+1 to UTC+2 at 02:00 on 29 March 2026: that night is an hour short.
@@ -150,6 +172,21 @@ def test_quiet_hours_keep_to_the_local_clock_when_summer_time_begins_and_ends() 
     assert running(start, at((2026, 3, 29), 8), quiet.windows(start)) == timedelta(hours=5)
     assert advance(start, 5 * 3600, quiet.windows(start)) == at((2026, 3, 29), 8)
     assert quiet.until(at((2026, 3, 29), 5)) == at((2026, 3, 29), 5, 30)
+
+
+def test_quiet_hours_that_begin_in_an_hour_skipped_or_repeated_keep_to_the_local_clock() -> None:
+    """02:30 does not happen in Paris on 29 March 2026 (the clocks jump from 02:00 to 03:00)
+    and happens twice on 25 October (03:00 goes back to 02:00): hours from 02:30 to 08:00
+    begin by the clock of the time before the change, so they last an hour less in spring
+    (4 h 30 min, from 03:30 summer time) and an hour more in autumn (6 h 30 min, from the
+    first 02:30); neither begins before 02:00 local."""
+    quiet = QuietHours.parse("02:30", "08:00", "Europe/Paris")
+    spring = next(quiet.windows(at((2026, 3, 28), 12)))
+    assert spring == (at((2026, 3, 29), 1, 30), at((2026, 3, 29), 6))
+    assert quiet.until(at((2026, 3, 29), 0, 45)) is None, "01:45 in Paris: not quiet yet"
+    autumn = next(quiet.windows(at((2026, 10, 24), 12)))
+    assert autumn == (at((2026, 10, 25), 0, 30), at((2026, 10, 25), 7))
+    assert autumn[1] - autumn[0] == timedelta(hours=6, minutes=30)
 
 
 def test_quiet_hours_are_under_way_from_their_first_moment_until_their_end() -> None:
@@ -170,12 +207,20 @@ def test_quiet_hours_are_under_way_from_their_first_moment_until_their_end() -> 
     ("starts", "ends", "zone", "option"),
     [
         ("23:00", "08:00", "Mars/Olympus", "timezone"),
+        ("23:00", "08:00", "Europe/Kyiv/", "timezone"),
+        ("23:00", "08:00", "../Kyiv", "timezone"),
+        ("23:00", "08:00", "zone.tab", "timezone"),
         ("08:00", "08:00", KYIV, "quiet_length"),
         ("00:00", "00:00", KYIV, "quiet_length"),
         ("06:00", "23:00", KYIV, "quiet_length"),
         ("25:00", "08:00", KYIV, "from"),
         ("23:00", "8", KYIV, "to"),
         ("23:00", "08:00:30", KYIV, "to"),
+        ("23:00", "07.30", KYIV, "to"),
+        ("23.30", "07:00", KYIV, "from"),
+        ("23:00", "07,30", KYIV, "to"),
+        ("23:00", "0730Z", KYIV, "to"),
+        ("T2300", "07:00", KYIV, "from"),
     ],
 )
 def test_bad_quiet_hours_are_refused_by_name(
@@ -562,6 +607,30 @@ async def test_days_asked_that_fall_next_month_count_in_next_month(table: AwayTa
     await away.go_away(GUILD, HOST, 7)
 
 
+async def test_days_away_asked_in_december_count_in_december_and_in_next_year_s_january(
+    table: AwayTable,
+) -> None:
+    """The month after December is January of the next year, whatever today's date: 7 days
+    asked on 27 December count 5 in December and 3 in January; 12 asked on 31 December pass
+    January's ten, and the refusal names next month's."""
+    away = table.service.away
+    await away.set_away_days(GUILD, 14)
+    await away.set_away_days(GUILD + 1, 14)
+    table.clock.now = datetime(2026, 12, 27, 10, tzinfo=UTC)
+    until, _ = await away.go_away(GUILD, HOST, 7)
+    assert until == datetime(2027, 1, 3, 10, tzinfo=UTC)
+    table.clock.now = datetime(2026, 12, 31, 12, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD + 1, HOST, 12)  # 1 day of December, 11 begun in January
+    assert (refused.value.left, refused.value.next_month) == (MONTHLY_AWAY_DAYS, True)
+    await away.go_away(GUILD + 1, HOST, 10)
+    table.clock.now = datetime(2027, 1, 3, 11, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, 8)
+    assert (refused.value.left, refused.value.next_month) == (MONTHLY_AWAY_DAYS - 3, False)
+    await away.go_away(GUILD, HOST, 7)
+
+
 async def test_a_spell_that_would_pass_next_month_s_allowance_is_refused(
     table: AwayTable,
 ) -> None:
@@ -742,6 +811,41 @@ async def test_time_away_kept_in_memory_no_longer_counts_once_it_ends(
 
 
 # --- quiet hours -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_system_time_zones() -> Iterator[None]:
+    """zoneinfo as in an image whose system holds no database of time zones (python:3.11-slim
+    may lack it, or lack the old names such as Europe/Kiev): only the tzdata package is left
+    to find them in. The search path and the caches are restored after."""
+    path = zoneinfo.TZPATH
+    zoneinfo.reset_tzpath([])
+    ZoneInfo.clear_cache()
+    time_rules._zone_by_lower_name.cache_clear()
+    try:
+        yield
+    finally:
+        zoneinfo.reset_tzpath(path)
+        ZoneInfo.clear_cache()
+        time_rules._zone_by_lower_name.cache_clear()
+
+
+@pytest.mark.usefixtures("no_system_time_zones")
+async def test_quiet_hours_work_whatever_time_zones_the_system_holds(table: AwayTable) -> None:
+    """A zone name is taken, and once stored read back and applied, from the tzdata package
+    the bot depends on, so an image rebuilt without the system's database (or its old names:
+    Europe/Kiev is Europe/Kyiv's) turns no one's clock into an error."""
+    away = table.service.away
+    assert table.clock.now.hour == 12, "12:00 UTC: 14:00 in Kyiv"
+    for person, zone in ((HOST, "Europe/Kiev"), (BOB, KYIV)):
+        quiet = QuietHours.parse("13:00", "16:00", zone)
+        assert quiet.timezone == zone
+        await away.set_quiet_hours(person, quiet)
+    away.changed_elsewhere()  # read back from the database
+    for person in (HOST, BOB):
+        assert await away.unreachable(GUILD, person) == Unreachable(
+            "quiet", datetime(2026, 3, 2, 14, tzinfo=UTC)
+        )
 
 
 async def test_who_can_be_reached_follows_quiet_hours_and_time_away_at_once(
@@ -933,6 +1037,39 @@ async def test_quiet_hours_then_time_away_in_one_turn_both_stop_its_clock(
     assert table.turns == [], "three minutes are left: the AI does not play yet"
 
 
+async def test_days_away_over_quiet_nights_give_the_turn_its_whole_time_once_back(
+    table: AwayTable,
+) -> None:
+    """Quiet hours set, then days away at the start of a 1-day turn: the nights inside the
+    days away stop the clock once, not twice, and never wind it back. Back on Wednesday at
+    12:00 UTC with their whole day, the player (Kyiv, quiet 21:00 to 06:00 UTC) has 9 hours
+    that evening and 15 on Thursday: the AI does not play before Thursday 21:00."""
+    away = table.service.away
+    for person in (HOST, BOB):
+        await away.set_quiet_hours(person, QuietHours.parse("23:00", "08:00", KYIV))
+    view, mover, _ = await who_moves(table, limit=int(DAY.total_seconds()))
+    until, _ = await away.go_away(GUILD, mover, 2)
+    assert until == datetime(2026, 3, 4, 12, tzinfo=UTC)
+    table.clock.now = until + timedelta(seconds=1)
+    await table.scheduler.run_due()
+    (notice,) = [n for sent in table.released for n in sent if n.kind == "back"]
+    resumed = await away.days_over(notice)
+    assert [(game.game_id, game.left) for game in resumed] == [
+        (view.id, DAY - timedelta(seconds=1))
+    ]
+    for moment in (at((2026, 3, 4), 15, 1), at((2026, 3, 5), 9, 1), at((2026, 3, 5), 20, 58)):
+        table.clock.now = moment
+        for _ in range(3):  # past the scheduler's retry of work it handled just before
+            await table.scheduler.seconds_to_sleep()
+            await table.scheduler.run_due()
+            table.clock.advance(31)
+        assert table.turns == [], f"{moment:%a %H:%M}: time is left, the AI does not play"
+    assert [reminder.user_id for reminder in table.reminders] == [mover], "12 h run by 09:00"
+    table.clock.now = at((2026, 3, 5), 21, 1)
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover], "its 24 hours ran out"
+
+
 @pytest.mark.parametrize("saved", ["its away days", "its clocks set to run, then to pause"])
 async def test_quiet_hours_pause_the_clock_on_a_server_whose_settings_are_stored(
     table: AwayTable, saved: str
@@ -1044,6 +1181,50 @@ async def test_a_reminder_in_quiet_hours_is_held_and_sent_once_at_their_end(
         await table.scheduler.seconds_to_sleep()
         await table.scheduler.run_due()
     assert len(table.released) == 1, "sent once: the sending is stored, not only put off"
+
+
+@pytest.mark.parametrize(
+    ("changed", "release"),
+    [
+        (("13:00", "20:00", KYIV), datetime(2026, 3, 2, 18, tzinfo=UTC)),
+        (("13:00", "18:00", "Europe/Paris"), datetime(2026, 3, 2, 17, tzinfo=UTC)),
+        (("13:00", "15:00", KYIV), datetime(2026, 3, 2, 13, tzinfo=UTC)),
+        (None, datetime(2026, 3, 2, 12, 6, tzinfo=UTC)),
+    ],
+    ids=["end-moved-later", "zone-changed", "end-moved-sooner", "turned-off"],
+)
+async def test_what_quiet_hours_hold_waits_for_their_end_as_it_is_when_it_comes(
+    table: AwayTable, changed: tuple[str, str, str] | None, release: datetime
+) -> None:
+    """A reminder held at 12:05 UTC until the end of quiet hours from 13:00 to 18:00 in Kyiv
+    (16:00 UTC) follows a change made during those hours: the end moved later, or the zone
+    changed, it waits for the new end (no direct message inside the hours the person now
+    has); the end moved sooner, it goes then; the hours turned off, it goes at once. Once."""
+    _, mover, _ = await who_moves(table)
+    away = table.service.away
+    await away.set_clocks_in_quiet(GUILD, True)
+    await away.set_quiet_hours(mover, QuietHours.parse("13:00", "18:00", KYIV))
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert table.reminders == [], "held"
+    table.clock.advance(60)
+    quiet = None if changed is None else QuietHours.parse(*changed)
+    await away.set_quiet_hours(mover, quiet)
+    quiet_until = (await away.availability(GUILD, mover)).quiet_until
+    assert quiet_until == (None if quiet is None else release)
+    old_end = datetime(2026, 3, 2, 16, tzinfo=UTC)
+    for moment in sorted({old_end, release - timedelta(minutes=1)}):
+        if table.clock.now < moment < release:
+            table.clock.now = moment
+            await table.scheduler.seconds_to_sleep()
+            await table.scheduler.run_due()
+            assert table.released == [], f"{moment:%H:%M} UTC: still quiet, held"
+    table.clock.now = release
+    for _ in range(3):  # past the scheduler's retry of work it handled just before
+        await table.scheduler.seconds_to_sleep()
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    assert [[(n.user_id, n.kind) for n in sent] for sent in table.released] == [[(mover, "remind")]]
 
 
 async def test_what_quiet_hours_hold_comes_in_the_language_they_were_set_in(

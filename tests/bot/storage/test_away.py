@@ -2,8 +2,9 @@
 and giving a claim back, or marking sent, touches that owner's claim only, while a claim whose
 lease ran out is another owner's to take; a person's spells away since a time come oldest first,
 one at a time, and going away again drops the end of the spell it ends unsaid (on that server
-only), while each server's spell keeps its own end, even begun in the same second; quiet hours set again are read back as last set, in the language they were set in
-then."""
+only), while each server's spell keeps its own end, even begun in the same second; quiet hours
+set again are read back as last set, in the language they were set in then, and move the
+release of that person's unsent held notices."""
 
 from __future__ import annotations
 
@@ -193,6 +194,32 @@ async def test_quiet_hours_set_again_in_another_language_are_read_back_in_that_l
     await away.set_quiet(ANN, again, T0 + timedelta(minutes=1))
     assert await away.all_quiet() == {ANN: again}
     assert (await away.rules(1, ANN, T0)).quiet == again
+
+
+async def test_quiet_hours_set_again_move_only_that_person_s_unsent_held_notices(
+    db: Database,
+) -> None:
+    """What quiet hours held goes at their end as it is when it comes: setting them again
+    moves the release of the person's unsent notices, in the same transaction, and leaves a
+    notice already sent (sent once), the end of their days away and another person's."""
+    away = AwayStore(db)
+    hour = timedelta(hours=1)
+    sent = replace(notice(ANN, T0), seq=2)
+    assert await away.hold(sent, T0)
+    assert await away.claim_held(T0, "a", T0 + LEASE) == [held_at(sent, T0)]
+    assert await away.mark_sent(ANN, "a", T0) == 1
+    mine, theirs = notice(ANN, T0 + hour), notice(BEA, T0 + hour)
+    for held in (mine, theirs):
+        assert await away.hold(held, T0)
+    await away.start_spell(1, ANN, Spell(T0, T0 + hour))
+    quiet = QuietRow("22:00", "07:00", "Europe/Kyiv")
+    assert await away.set_quiet(ANN, quiet, T0 + LEASE, T0 + 3 * hour) == 1
+    claimed = await away.claim_held(T0 + hour, "a", T0 + hour + LEASE)
+    assert [(n.user_id, n.kind) for n in claimed] == [(ANN, "back"), (BEA, "turn")]
+    for person in (ANN, BEA):
+        assert await away.mark_sent(person, "a", T0 + hour) == 1
+    claimed = await away.claim_held(T0 + 3 * hour, "b", T0 + 3 * hour + LEASE)
+    assert claimed == [held_at(replace(mine, release_at=T0 + 3 * hour), T0)]
 
 
 async def test_the_rules_since_a_moment_hold_the_quiet_hours_as_they_were_since(
