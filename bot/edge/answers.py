@@ -16,7 +16,7 @@ import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -27,6 +27,8 @@ from bot.edge.interactions import Interaction
 from bot.services.availability import DatabaseUnavailableError
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 DISCORD_TIMEOUT_SECONDS = 5.0
 """The longest wait for Discord to take a message (discord.py sets no timeout of its own)."""
@@ -92,9 +94,10 @@ async def tell(interaction: Interaction, message: str) -> None:
         log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, error)
 
 
-async def bounded(request: Awaitable[Any]) -> None:
-    """Wait for a Discord request at most DISCORD_TIMEOUT_SECONDS (TimeoutError after that)."""
-    await asyncio.wait_for(request, DISCORD_TIMEOUT_SECONDS)
+async def bounded(request: Awaitable[T]) -> T:
+    """What a Discord request answers, waited for at most DISCORD_TIMEOUT_SECONDS (TimeoutError
+    after that)."""
+    return await asyncio.wait_for(request, DISCORD_TIMEOUT_SECONDS)
 
 
 def or_missing(view: discord.ui.View | None) -> Any:

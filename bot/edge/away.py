@@ -72,6 +72,7 @@ class AwayController:
 
     async def tournament_away_days(self, interaction: Interaction, days: int) -> None:
         async def work() -> None:
+            interactions.guild_id(interaction)
             if not interaction.permissions.manage_channels:
                 raise ModeratorsOnlyError()
             assert self._tournament_at is not None
@@ -145,6 +146,7 @@ class AwayController:
         timezone: str | None,
     ) -> None:
         async def work() -> None:
+            interactions.guild_id(interaction)  # a command of server channels, like the others
             language = interactions.user_language(interaction)
             user_id = interaction.user.id
             if starts is None and ends is None and timezone is None:

@@ -6,8 +6,11 @@ a human's turn its choices, the result of a finished game Rematch, bot.edge.layo
 is over its message is edited down to one line of text (bot.presentation.story), with no
 picture and no button, whatever ended it (a click, an AI turn, a timeout, a resignation, an
 abort, a catch-up after a crash). The lobby, once the game started, links to its first turn,
-and once it is over to its result (`_point_lobby`, in the background, newest link last): it is
-not edited at every turn.
+and once it is over to its result (`_point_lobby`, newest link last): it is not edited at every
+turn. Those two messages are recorded only once the lobby leads to them, in a write that says
+whether its edit went through, so a process killed in between leaves the message to be adopted
+by the catch-up, which leads the lobby to it first, and a start edits every lobby whose edit
+failed.
 
 Every message goes out through `Delivery` (bot.edge.delivery): through the players' own fresh
 interactions when it can (a click's answer, its follow-ups and their edits are not bound to the
@@ -124,7 +127,7 @@ class GameDisplay:
         """Per game shown again in the background: set when a new failure asks for it again."""
         self._lobby_wanted: dict[int, tuple[GameView, int | None]] = {}
         """Per game, the lobby edit to make next: the game and its current message."""
-        self._lobby_editors: dict[int, asyncio.Task[None]] = {}
+        self._lobby_editors: dict[int, asyncio.Task[bool]] = {}
         self._turn_listeners: list[Callable[[GameView, int], None]] = []
         self._shown_listeners: list[Callable[[GameView, int], None]] = []
         self._lobby_buttons: Callable[[GameView], discord.ui.View | None] | None = None
@@ -194,19 +197,27 @@ class GameDisplay:
         notice = text(key, damage.locale, game_id=damage.game_id)  # the reason is logged
         channel = self._client.get_partial_messageable(damage.channel_id, guild_id=damage.guild_id)
         try:
-            await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
+            await bounded(channel.send(notice, allowed_mentions=discord.AllowedMentions.none()))
         except DISCORD_FAILURES as error:
-            log.warning("damage of game %s not reported in its channel: %s", damage.game_id, error)
+            log.warning(
+                "damage of game %s not reported in its channel: %s", damage.game_id, why(error)
+            )
 
     async def resume_displays(self) -> None:
-        """After a restart: post the current turn of every game whose message fell behind
-        (those this process claimed: another process starting too catches up the others)."""
+        """After a restart: post the current turn of every game whose message fell behind,
+        then lead every lobby whose edit to lead to its game's first turn, or its result, did
+        not go through (those this process claimed: another process starting too catches up
+        the others)."""
         for view in await self._play.behind_on_display():
             try:
                 crashpoints.reach("resume.posting")
                 await self._catch_up(view, restarted=True)
             except _NOT_SHOWN as error:
                 log.warning("could not bring game %s's message up to date: %s", view.id, why(error))
+        for view, message_id in await self._play.lobbies_behind():
+            editing = self._point_lobby(view, message_id)
+            if editing is None or await asyncio.shield(editing):
+                await self._play.lobby_linked(view.id, message_id)
 
     async def catch_up(self, game_id: int) -> None:
         """Show a game whose last change was never shown (its message failed to post or to
@@ -267,8 +278,8 @@ class GameDisplay:
             await self.edit_lobby(view, current.id)
         else:
             log.info("game %s: adopting message %s the last run sent", view.id, current.id)
-            await self._play.set_board_message(view.id, current.id, view.seq)
-            self._point_lobby_at(view, current.id)
+            linked = await self._lead_lobby_to(view, current.id)
+            await self._play.set_board_message(view.id, current.id, view.seq, lobby_linked=linked)
 
     async def _redrawn_in_place(self, view: GameView, known: int | None, shown: int | None) -> bool:
         """A change that did not end the turn its message shows (a resignation out of turn,
@@ -287,7 +298,7 @@ class GameDisplay:
         ):
             return False
         try:
-            await bounded(self._redraw_turn(view, known))
+            await self._redraw_turn(view, known)
         except DISCORD_FAILURES as error:
             log.info("game %s: message %s not redrawn in place: %s", view.id, known, why(error))
             return False
@@ -580,14 +591,16 @@ class GameDisplay:
         files = await self._files(post)
         if (await self._play.look(view.id)).seq != view.seq:
             return  # moved on while the picture was drawn: the move's answer shows it
-        await self._edit(
-            view,
-            message_id,
-            content=content,
-            embed=post.embed,
-            attachments=files,
-            view=decision_buttons(view),
-            allowed_mentions=discord.AllowedMentions.none(),
+        await bounded(
+            self._edit(
+                view,
+                message_id,
+                content=content,
+                embed=post.embed,
+                attachments=files,
+                view=decision_buttons(view),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         )
         await self._play.set_board_message(view.id, message_id, view.seq)
         now = await self._play.look(view.id)
@@ -640,8 +653,10 @@ class GameDisplay:
             return False
         crashpoints.reach("turn.posted")
         with_ratings = view.status is GameStatus.OVER and bool(view.ratings)
-        await self._play.set_board_message(view.id, message.id, view.seq, end_shown=with_ratings)
-        self._point_lobby_at(view, message.id)
+        linked = await self._lead_lobby_to(view, message.id)
+        await self._play.set_board_message(
+            view.id, message.id, view.seq, end_shown=with_ratings, lobby_linked=linked
+        )
         if view.status is GameStatus.RUNNING:
             for listener in self._turn_listeners:
                 listener(view, message.id)
@@ -996,14 +1011,25 @@ class GameDisplay:
         except DISCORD_FAILURES as error:
             log.info("message %s of game %s not retired: %s", message_id, view.id, why(error))
 
-    def _point_lobby_at(self, view: GameView, message_id: int) -> None:
-        """The game's message `message_id` was posted (or adopted): the lobby links to it if it
-        is the first turn or the result. The turns between leave the lobby as it is, so that a
-        turn costs no edit of it."""
+    async def _lead_lobby_to(self, view: GameView, message_id: int) -> bool | None:
+        """The game's message `message_id` was posted (or adopted), not recorded yet: the lobby
+        links to it if it is the first turn or the result, and this waits for that edit, so
+        that the message is recorded only once the lobby leads to it (a process killed before
+        leaves it unrecorded, to the catch-up that adopts it). Whether the edit went through
+        (True too with no lobby message to edit); None for a turn between, which leaves the
+        lobby as it is, so that a turn costs no edit of it."""
         state = view.state
         first_turn = view.status is GameStatus.RUNNING and state is not None and state.turn == 1
-        if first_turn or view.status is GameStatus.OVER:
-            self._point_lobby(view, message_id)
+        if not first_turn and view.status is not GameStatus.OVER:
+            return None
+        editing = self._point_lobby(view, message_id)
+        if editing is None:
+            return True
+        try:
+            return await asyncio.shield(editing)
+        except Exception as error:  # the message is recorded all the same; a start tries again
+            log.warning("lobby message of game %s not updated (%s)", view.id, why(error))
+            return False
 
     def seats_changed(self, view: GameView) -> None:
         """A seat of the running game changed hands: its first message lists who holds the
@@ -1011,19 +1037,30 @@ class GameDisplay:
         if view.status is GameStatus.RUNNING:
             self._point_lobby(view, view.game.board_message_id)
 
-    def _point_lobby(self, view: GameView, current: int | None) -> None:
+    def _point_lobby(self, view: GameView, current: int | None) -> asyncio.Task[bool] | None:
         """Have the game's lobby message say where the game is (`current`: the message that
         shows it now, None: no link), in the background; only the newest wish is written, so
-        a slow edit never overwrites a later one."""
+        a slow edit never overwrites a later one. The task that writes it, which tells whether
+        the last edit it made went through (None: the game has no lobby message to edit)."""
         if view.game.lobby_message_id is None or view.state is None:
-            return
+            return None
         self._lobby_wanted[view.id] = (view, current)
-        if view.id not in self._lobby_editors:
-            task = asyncio.create_task(self._edit_lobby_links(view.id), name=f"lobby-{view.id}")
-            self._lobby_editors[view.id] = task
-            task.add_done_callback(lambda _: self._lobby_editors.pop(view.id, None))
+        editor = self._lobby_editors.get(view.id)
+        if editor is None or editor.done():
+            editor = asyncio.create_task(self._edit_lobby_links(view.id), name=f"lobby-{view.id}")
+            self._lobby_editors[view.id] = editor
 
-    async def _edit_lobby_links(self, game_id: int) -> None:
+            def done(task: asyncio.Task[bool], game_id: int = view.id) -> None:
+                if self._lobby_editors.get(game_id) is task:
+                    del self._lobby_editors[game_id]
+
+            editor.add_done_callback(done)
+        return editor
+
+    async def _edit_lobby_links(self, game_id: int) -> bool:
+        """Write the game's lobby wishes, the newest last; whether the last edit went through
+        (a lobby message that is gone has nothing left to show)."""
+        through = True
         while (wanted := self._lobby_wanted.pop(game_id, None)) is not None:
             view, current = wanted
             lobby_id = view.game.lobby_message_id
@@ -1035,9 +1072,14 @@ class GameDisplay:
             try:
                 buttons = self._lobby_buttons(view) if self._lobby_buttons else None
                 await bounded(self._edit(view, lobby_id, embed=post.embed, view=buttons))
+                through = True
+            except discord.NotFound:
+                through = True  # deleted: nothing left to lead anywhere
             except DISCORD_FAILURES as error:
-                # best effort in the background: a later change edits the lobby again
+                # a later change edits the lobby again, else a start (`lobbies_behind`)
                 log.info("lobby message of game %s not updated: %s", game_id, why(error))
+                through = False
+        return through
 
     async def _files(self, post: Post) -> list[discord.File]:
         if post.image is None:

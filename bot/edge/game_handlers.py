@@ -31,7 +31,7 @@ import discord
 import engine
 from bot import crashpoints
 from bot.edge import interactions, replies
-from bot.edge.answers import guarded, or_missing, tell
+from bot.edge.answers import bounded, guarded, or_missing, tell
 from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
@@ -514,8 +514,10 @@ class GameHandlers:
         language = interactions.user_language(interaction)
         try:
             judgement, facings = await self._coach.verdict(record, index, options)
-            await interaction.followup.send(
-                coach.verdict_line(judgement, facings, language), ephemeral=True
+            await bounded(
+                interaction.followup.send(
+                    coach.verdict_line(judgement, facings, language), ephemeral=True
+                )
             )
         except Exception as error:  # a verdict is a courtesy: the move stands without it
             log.warning("game %s: no verdict on action %s (%s)", view.id, index, why(error))

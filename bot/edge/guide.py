@@ -66,9 +66,11 @@ class RulesGuide:
         self._pictures = pictures
 
     async def show(self, interaction: Interaction) -> None:
-        """The guide's first page, privately."""
+        """The guide's first page, privately (`/marrakech rules`, a command of server channels
+        like the others)."""
 
         async def work() -> None:
+            interactions.guild_id(interaction)
             language = interactions.user_language(interaction)
             post = guide_post(0, language)
             files = await self._files_in_time(interaction, post)

@@ -16,9 +16,9 @@ import logging
 import discord
 
 from bot.edge import interactions, replies
-from bot.edge.answers import guarded
+from bot.edge.answers import bounded, guarded
 from bot.edge.direct import CANNOT_SEND_TO_USER, Delivery, deliver_direct, send_direct
-from bot.edge.incidents import why
+from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
@@ -66,6 +66,7 @@ class PlayerGamesController:
 
     async def notify(self, interaction: Interaction, state: str) -> None:
         async def work() -> None:
+            interactions.guild_id(interaction)  # a command of server channels, like the others
             choice = state if state in NOTIFY_CHOICES else NOTIFY_OFF
             language = interactions.user_language(interaction)
             await self._players.set_notify(interaction.user.id, choice, language)
@@ -155,9 +156,13 @@ class TurnMessages:
         line = player_games.turn_dm_closed_text(notice.user_id, language)
         channel = self._client.get_partial_messageable(notice.channel_id, guild_id=notice.guild_id)
         try:
-            await channel.send(
-                line,
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(notice.user_id)]),
+            await bounded(
+                channel.send(
+                    line,
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(notice.user_id)]
+                    ),
+                )
             )
-        except discord.HTTPException as error:
-            log.warning("game %s: closed direct messages not told: %s", notice.game_id, error)
+        except DISCORD_FAILURES as error:
+            log.warning("game %s: closed direct messages not told: %s", notice.game_id, why(error))

@@ -27,7 +27,7 @@ import discord
 
 import engine
 from bot.edge import interactions, replies
-from bot.edge.answers import guarded
+from bot.edge.answers import bounded, guarded
 from bot.edge.buttons import SeatAnswer, SeatButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError
@@ -357,9 +357,9 @@ class SeatController:
             return
         channel = interaction.client.get_channel(game.channel_id)
         if channel is None:
-            channel = await interaction.client.fetch_channel(game.channel_id)
+            channel = await bounded(interaction.client.fetch_channel(game.channel_id))
         if isinstance(channel, discord.abc.Messageable):
-            await channel.send(content, allowed_mentions=pinged)
+            await bounded(channel.send(content, allowed_mentions=pinged))
         language = interactions.user_language(interaction)
         await replies.send(
             interaction,

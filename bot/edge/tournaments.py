@@ -339,7 +339,7 @@ class TournamentDisplay:
         name = shown.thread_name(view, table)
         parent = self._client.get_channel(view.channel_id)
         if parent is None:
-            parent = await self._client.fetch_channel(view.channel_id)
+            parent = await bounded(self._client.fetch_channel(view.channel_id))
         if not isinstance(parent, discord.TextChannel):
             raise NotATextChannelError()
         made = await self._made_thread(view, name)

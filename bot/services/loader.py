@@ -422,12 +422,21 @@ class GameLoader:
         return updated
 
     async def set_board_message(
-        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+        self,
+        game_id: int,
+        message_id: int,
+        seq: int,
+        *,
+        end_shown: bool = False,
+        lobby_linked: bool | None = None,
     ) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers);
-        `end_shown`: it is the finished game's result with its rating changes."""
+        `end_shown`: it is the finished game's result with its rating changes; `lobby_linked`:
+        for a message the lobby leads to, whether its edit to lead there went through."""
         async with self.locked(game_id):
-            game = await self.store.set_board_message(game_id, message_id, seq, end_shown=end_shown)
+            game = await self.store.set_board_message(
+                game_id, message_id, seq, end_shown=end_shown, lobby_linked=lobby_linked
+            )
             if game is None:
                 return  # a newer message is recorded: nothing changed
             cached = self._cache.get(game_id)

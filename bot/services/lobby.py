@@ -71,14 +71,20 @@ class LobbyService:
         host_name: str | None = None,
         casual: bool = False,
         coach: bool = False,
+        ai_levels: Sequence[str] = (),
     ) -> GameView:
         """Open a lobby in the channel with the host seated (shown by `host_name` in the
-        pictures); its public messages will be written in `locale` (a
-        bot.presentation.messages language). A `casual` game counts in no rating; a `coach`
-        game (hints and private verdicts, docs/coach.md) is always casual: help from the
-        coach has no place in a rating."""
+        pictures), and an AI seat of each of `ai_levels` after them, in one transaction; its
+        public messages will be written in `locale` (a bot.presentation.messages language).
+        A `casual` game counts in no rating; a `coach` game (hints and private verdicts,
+        docs/coach.md) is always casual: help from the coach has no place in a rating."""
         if seats not in engine.PLAYER_COUNTS:
             raise BadOptionError("seats", seats)
+        for level in ai_levels:
+            if level not in AI_LEVELS:
+                raise BadOptionError("level", level)
+        if 1 + len(ai_levels) > seats:
+            raise LobbyFullError()
         check_variant(variant)
         check_turn_limit(turn_limit_seconds)
         seed = self._seeds()
@@ -95,6 +101,7 @@ class LobbyService:
             host_name=seat_name(host_name),
             casual=casual or coach,
             coach=coach,
+            ai_levels=tuple(ai_levels),
         )
         try:
             game = await self._store.create(new, self._loader.now())
@@ -110,15 +117,17 @@ class LobbyService:
                 lobby=existing.status is GameStatus.LOBBY,
             ) from None
         host = Player(host_id, None, name=new.host_name)
-        return self._loader.keep(LoadedGame(game, (host,), None)).view()
+        ais = tuple(Player(None, None, ai_level=level) for level in new.ai_levels)
+        return self._loader.keep(LoadedGame(game, (host, *ais), None)).view()
 
     async def rematch(
         self, game_id: int, user_id: int, name: str | None = None
     ) -> tuple[GameView, tuple[int, ...]]:
         """Open a new lobby in a finished game's channel with its settings (seats, variant,
-        turn limit, language, casual or rated, coached or not) and its AI seats, `user_id` (a
-        player of that game, shown by `name`) as host. Returns the lobby and the finished
-        game's other humans, to invite.
+        turn limit, language, casual or rated, coached or not) and its AI seats, written
+        together (a process killed after the write leaves a whole lobby for the next start to
+        show), `user_id` (a player of that game, shown by `name`) as host. Returns the lobby
+        and the finished game's other humans, to invite.
         Raises NotSeatedError for anyone else, GameNotRunningError unless the game is over,
         TournamentGameError for a tournament's game, ChannelHasGameError when the channel
         already has an open game."""
@@ -130,6 +139,7 @@ class LobbyService:
             raise NotSeatedError()
         if game.tournament_id is not None:
             raise TournamentGameError()
+        by_seat = sorted(finished.players, key=lambda player: player.seat or 0)
         view = await self.create_lobby(
             guild_id=game.guild_id,
             channel_id=game.channel_id,
@@ -141,11 +151,8 @@ class LobbyService:
             host_name=name,
             casual=game.casual,
             coach=game.coach,
+            ai_levels=[player.ai_level for player in by_seat if player.ai_level is not None],
         )
-        by_seat = sorted(finished.players, key=lambda player: player.seat or 0)
-        for player in by_seat:
-            if player.ai_level is not None:
-                view = await self.add_ai(view.id, user_id, player.ai_level)
         others = tuple(
             player.user_id
             for player in by_seat

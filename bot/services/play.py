@@ -192,11 +192,21 @@ class PlayService:
     # --- the message that shows a game ------------------------------------------------------
 
     async def set_board_message(
-        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+        self,
+        game_id: int,
+        message_id: int,
+        seq: int,
+        *,
+        end_shown: bool = False,
+        lobby_linked: bool | None = None,
     ) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers);
-        `end_shown`: it is the finished game's result with its rating changes."""
-        await self._loader.set_board_message(game_id, message_id, seq, end_shown=end_shown)
+        `end_shown`: it is the finished game's result with its rating changes; `lobby_linked`:
+        for a message the lobby leads to (the first turn, the result), whether the lobby's edit
+        to lead there went through (if not, a start edits it: `lobbies_behind`)."""
+        await self._loader.set_board_message(
+            game_id, message_id, seq, end_shown=end_shown, lobby_linked=lobby_linked
+        )
 
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the reminder sent for the turn being played (None: its end was shown)."""
@@ -222,6 +232,25 @@ class PlayService:
     async def mark_end_shown(self, game_id: int) -> bool:
         """Record that the game's end is shown; False if it already was."""
         return await self._store.mark_end_shown(game_id)
+
+    async def lobbies_behind(self) -> list[tuple[GameView, int]]:
+        """The started games whose lobby's edit to lead to their first turn, or their result,
+        did not go through, each with the message it is due to lead to; each claimed for this
+        process first, as `behind_on_display` claims."""
+        found = []
+        for game_id, message_id in await self._store.lobbies_behind():
+            if not await self._loader.claim(game_id):
+                continue  # another process is catching it up
+            try:
+                found.append((await self.look(game_id), message_id))
+            except GameDamagedError:
+                continue  # reported; the others are caught up all the same
+        return found
+
+    async def lobby_linked(self, game_id: int, message_id: int) -> bool:
+        """Record that the game's lobby leads to `message_id`, the message it was due to lead
+        to; False if it is due to lead to another by now."""
+        return await self._store.lobby_linked(game_id, message_id)
 
     async def behind_on_display(self) -> list[GameView]:
         """Games whose message does not show their current seq (after a crash): a turn or a

@@ -2,8 +2,9 @@
 at which seq, the reminder out for the turn being played, the games whose last change no
 message shows yet (a post that failed, or a bot that stopped first), the games stopped early
 (aborted, abandoned) whose end is not shown yet, the finished games whose result was posted
-without the rating changes applied since, and the seats taken back from the AI whose return is
-not told yet.
+without the rating changes applied since, the seats taken back from the AI whose return is
+not told yet, and the started games whose lobby does not lead to their first turn, or their
+result, yet.
 """
 
 from __future__ import annotations
@@ -48,25 +49,62 @@ class DisplayMarks(GameTable):
         return [game_of(row) for row in rows]
 
     async def set_board_message(
-        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+        self,
+        game_id: int,
+        message_id: int,
+        seq: int,
+        *,
+        end_shown: bool = False,
+        lobby_linked: bool | None = None,
     ) -> GameRow | None:
         """Remember which message shows the game now, and at which seq; never a message older
         than the one recorded (a slow post finishing after a newer one). A message recorded
         while the game is a lobby is also kept as its lobby message. `end_shown`: the message
         is a finished game's result with its rating changes, so the end is shown too (in the
-        same write). The game as stored, or None if it was not (an older message)."""
+        same write). `lobby_linked`, for a message the started game's lobby leads to (its
+        first turn, its result): whether the lobby's edit to lead there went through; if not,
+        the message is kept as the one the lobby is due to lead to (`lobbies_behind`), in the
+        same write. The game as stored, or None if it was not (an older message)."""
         async with self._db.single_write() as conn:
             return await self._changed(
                 conn,
                 "UPDATE games SET board_message_id = $1, board_message_seq = $2, "
                 "lobby_message_id = CASE WHEN status = 'lobby' THEN $1 ELSE lobby_message_id END, "
-                "end_shown = CASE WHEN $4 THEN 1 ELSE end_shown END "
+                "end_shown = CASE WHEN $4 THEN 1 ELSE end_shown END, "
+                "lobby_link_due = CASE WHEN $5 THEN NULL WHEN $6 THEN $1 "
+                "ELSE lobby_link_due END "
                 "WHERE id = $3 AND (board_message_seq IS NULL OR board_message_seq <= $2)",
                 message_id,
                 seq,
                 game_id,
                 end_shown,
+                lobby_linked is True,
+                lobby_linked is False,
             )
+
+    async def lobbies_behind(self) -> list[tuple[int, int]]:
+        """The started games (running, or over) whose lobby's edit to lead to their first turn,
+        or their result, did not go through (Discord failed it), each with the message it is
+        due to lead to, by game. A process killed before that edit has not recorded the
+        message yet: its game is behind on display, and the catch-up that adopts the message
+        leads the lobby to it first."""
+        async with self._db.single_read() as conn:
+            rows = await conn.fetch(
+                "SELECT id, lobby_link_due FROM games WHERE lobby_link_due IS NOT NULL "
+                "AND lobby_message_id IS NOT NULL AND status IN ('running', 'over') ORDER BY id"
+            )
+        return [(int(row["id"]), int(row["lobby_link_due"])) for row in rows]
+
+    async def lobby_linked(self, game_id: int, message_id: int) -> bool:
+        """Record that the game's lobby leads to `message_id`, the message it was due to lead
+        to; False if it was due to lead to another by now (or to none)."""
+        async with self._db.single_write() as conn:
+            done = await conn.execute(
+                "UPDATE games SET lobby_link_due = NULL WHERE id = $1 AND lobby_link_due = $2",
+                game_id,
+                message_id,
+            )
+        return done > 0
 
     async def end_not_shown(self, game_id: int) -> bool:
         """Whether the game's end is not shown yet (END_NOT_SHOWN): it stopped early, or its

@@ -44,7 +44,8 @@ class GameLog(GameTable):
     """Games, seats and the log; each method is one transaction."""
 
     async def create(self, new: NewGame, now: datetime) -> GameRow:
-        """Insert a lobby with its host seated; ChannelBusyError if the channel has an open game."""
+        """Insert a lobby with its host seated, then its AI seats (`new.ai_levels`), in one
+        transaction; ChannelBusyError if the channel has an open game."""
         async with self._db.transaction() as conn:
             try:
                 row = await conn.fetchrow(
@@ -80,6 +81,11 @@ class GameLog(GameTable):
                 time_to_column(now),
                 new.host_name,
             )
+            if new.ai_levels:
+                await conn.executemany(
+                    "INSERT INTO seats (game_id, ai_level, joined_at) VALUES ($1, $2, $3)",
+                    [(game.id, level, time_to_column(now)) for level in new.ai_levels],
+                )
             return game
 
     async def get(self, game_id: int) -> GameRow | None:

@@ -222,6 +222,8 @@ class NewGame:
     """Not rated."""
     coach: bool = False
     """With the coach's hints and verdicts (the caller makes it casual too)."""
+    ai_levels: tuple[str, ...] = ()
+    """The AI seats it opens with, after the host's, in this order (a rematch's)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any, cast
 import discord
 import pytest
 
+from bot.edge import delivery as delivery_module
 from bot.edge.delivery import TOKEN_USE_SECONDS, TOKENS_PER_GAME, Delivery
 from bot.edge.interactions import Interaction
 from bot.edge.pacing import GlobalPace, share_of
@@ -228,6 +229,22 @@ async def test_another_game_s_click_keeps_a_game_whose_newest_click_is_still_fre
 
     await sender.post(GAME, Channel(log), content="next turn")
     assert log == [("followup", "new", "next turn")]
+
+
+async def test_past_games_kept_the_game_clicked_longest_ago_posts_with_the_bot_token(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """However fresh their clicks, at most GAMES_KEPT games keep theirs, the games clicked last:
+    the memory they take stays bounded."""
+    monkeypatch.setattr(delivery_module, "GAMES_KEPT", 1)
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    sender.opened(GAME, FakeInteraction("first", log, message=Sent(10)))
+    sender.opened(GAME + 1, FakeInteraction("second", log, message=Sent(20)))
+
+    await sender.post(GAME, Channel(log), content="x", nonce="n")
+    await sender.post(GAME + 1, Channel(log), content="y")
+    assert log == [("bot_post", "bot", "n"), ("followup", "second", "y")]
 
 
 async def test_a_token_discord_refuses_is_dropped_but_a_403_is_not_retried(

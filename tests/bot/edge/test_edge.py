@@ -42,6 +42,7 @@ from bot.runtime.health import Heartbeat
 from bot.services import GameService
 from bot.services.errors import NoGameHereError
 from bot.services.reliability import ENOUGH_TURNS, Reliability
+from bot.services.views import GameView
 from bot.storage import GameStatus, GameStore
 from tests.e2e.fake_checks import check_fake_after_test
 from tests.e2e.fakecord import (
@@ -52,13 +53,21 @@ from tests.e2e.fakecord import (
     FakeUser,
     permissions,
 )
-from tests.e2e.fakecord.interaction_payloads import command_data, component_data
+from tests.e2e.fakecord.commands import CommandRegistry
+from tests.e2e.fakecord.interaction_payloads import (
+    check_command_visible,
+    command_data,
+    component_data,
+)
 from tests.e2e.fakecord.interactions import (
     APPLICATION_COMMAND,
     DEFERRED_CHANNEL_MESSAGE,
     MESSAGE_COMPONENT,
     InteractionHandle,
+    InteractionInputError,
 )
+from tests.e2e.fakecord.routes_channels import NONCE_SECONDS
+from tests.e2e.fakecord.world import World
 from tests.polling import WAIT_SECONDS, until
 from tests.postgres import open_new
 
@@ -111,13 +120,15 @@ class Edge:
         validate: bool,
     ) -> InteractionHandle:
         """`/path options` from `user` in `channel`; `validate=False` sends it whatever
-        Discord's checks (default permissions, option ranges) would say, as a forged payload
-        may."""
+        Discord's checks (default permissions, contexts, option ranges) would say, as a forged
+        payload or a server's override of the default permissions may."""
         guild = channel.guild
         assert guild is not None
         name, *sub = path
         registered = self.fake.world.commands.find(guild.id, name)
         assert registered is not None, name
+        if validate:
+            check_command_visible(registered, user, channel)
         data = command_data(self.fake.world, channel, registered, sub, options, validate=validate)
         return self.dispatch(
             self.fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, data)
@@ -238,9 +249,13 @@ async def confirm(edge: Edge, user: FakeUser, *command: str, button: str) -> Int
 
 
 async def started(edge: Edge) -> FakeMessage:
+    """Game 1, of host and guest, started: its first turn's message, posted and recorded (the
+    lobby leads to it first)."""
     lobby = await lobby_with_guest(edge)
     await edge.click(edge.host, lobby, "Start").response()
-    return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    return turn
 
 
 async def test_new_opens_a_lobby_with_persistent_buttons(edge: Edge) -> None:
@@ -534,7 +549,10 @@ async def test_moderator_abort_checks_manage_channels_at_run_time(edge: Edge) ->
     turn = await started(edge)
     # Discord hides the command from members without the permission, but a server can
     # override that (or a client forge the call): the bot checks again at run time.
-    refused = await private(edge.slash(edge.outsider, "marrakech-mod", "abort"))
+    with pytest.raises(InteractionInputError, match="hidden from outsider"):
+        edge.slash(edge.outsider, "marrakech-mod", "abort")
+    abort = ("marrakech-mod", "abort")
+    refused = await private(edge.command(edge.outsider, abort, edge.channel, {}, validate=False))
     assert "Manage Channels" in refused
     assert "Only the host" in await private(edge.slash(edge.guest, "marrakech", "abort"))
     aborting = await confirm(edge, edge.moderator, "marrakech-mod", "abort", button="Abort")
@@ -580,7 +598,14 @@ async def test_a_second_new_beside_a_game_being_played_points_at_it_and_offers_n
     assert "Press Join" not in answer, "a game being played is not offered to join"
 
 
+def several_syncs_a_minute(edge: Edge) -> None:
+    """Lift the fake's limit of 2 command syncs a minute per place, which discord.py would
+    wait out after the second, for a test of what is synced when, not how often."""
+    edge.fake.rest.limits.enabled = False
+
+
 async def test_commands_sync_only_when_they_change(edge: Edge, tmp_path: Path) -> None:
+    several_syncs_a_minute(edge)
     syncs = edge.fake.world.commands.syncs
     assert syncs >= 1
     assert {"marrakech", "marrakech-mod"} <= edge.fake.world.commands.names()
@@ -590,9 +615,10 @@ async def test_commands_sync_only_when_they_change(edge: Edge, tmp_path: Path) -
     assert guild is not None
     assert await sync_commands(edge.client.tree, edge.store, (guild.id,))
     assert edge.fake.world.commands.syncs == syncs + 1
-    # Dev guilds dropped after testing: the commands go global again, not "unchanged".
+    # Dev guilds dropped after testing: the commands go global again, not "unchanged", and
+    # the server's own copy is cleared.
     assert await sync_commands(edge.client.tree, edge.store, ())
-    assert edge.fake.world.commands.syncs == syncs + 2
+    assert edge.fake.world.commands.syncs == syncs + 3
     with sqlite3.connect(tmp_path / "edge.sqlite3") as raw:
         (stored,) = raw.execute("SELECT count(*) FROM bot_meta").fetchone()
     assert stored == 1
@@ -608,6 +634,106 @@ async def test_a_dev_guild_is_given_every_command_at_once(edge: Edge) -> None:
     in_guild = {command["name"] for command in commands.commands_in(guild.id)}
     assert {"marrakech", "marrakech-mod", "marrakech-admin"} <= in_guild
     assert in_guild == {command["name"] for command in commands.commands_in(None)}
+
+
+async def test_a_server_dropped_from_the_dev_guilds_keeps_no_copy_of_the_commands(
+    edge: Edge,
+) -> None:
+    """Dev guilds dropped after testing: the commands go global, and the test server's own
+    copy, which its members would see beside the global one, frozen at its version, is
+    cleared, once."""
+    several_syncs_a_minute(edge)
+    guild = edge.channel.guild
+    assert guild is not None
+    commands = edge.fake.world.commands
+    assert await sync_commands(edge.client.tree, edge.store, (guild.id,))
+    assert await sync_commands(edge.client.tree, edge.store, ())
+    assert [command["name"] for command in commands.commands_in(guild.id)] == []
+    everywhere = {command["name"] for command in commands.commands_in(None)}
+    assert everywhere == {"marrakech", "marrakech-mod", "marrakech-admin"}
+    syncs = commands.syncs
+    assert not await sync_commands(edge.client.tree, edge.store, ())
+    assert commands.syncs == syncs, "cleared once"
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_former_dev_guild_the_bot_has_left_does_not_stop_the_sync(edge: Edge) -> None:
+    """Discord refuses to clear the commands of a server the bot is no longer in (and has
+    nothing left to clear there): the bot syncs all the same, starts, and does not ask again."""
+    several_syncs_a_minute(edge)
+    lab = edge.fake.add_guild("Lab")
+    assert await sync_commands(edge.client.tree, edge.store, (lab.id,))
+    del edge.fake.world.guilds[lab.id]  # the bot was removed from it
+    assert await sync_commands(edge.client.tree, edge.store, ())
+    asked = len(edge.fake.requests_to("PUT", f"/guilds/{lab.id}/commands"))
+    assert not await sync_commands(edge.client.tree, edge.store, ())
+    assert len(edge.fake.requests_to("PUT", f"/guilds/{lab.id}/commands")) == asked
+
+
+async def test_commands_deleted_on_discord_s_side_are_synced_again_at_the_next_start(
+    edge: Edge,
+) -> None:
+    """Someone deletes a command in the Developer Portal, or with another tool: the next start
+    sees that Discord lacks it (one listing of the commands) and syncs them again, though
+    nothing changed in the bot."""
+    several_syncs_a_minute(edge)
+    commands = edge.fake.world.commands
+    (moderators,) = [c for c in commands.commands_in(None) if c["name"] == "marrakech-mod"]
+    assert commands.delete(None, int(moderators["id"]))
+    assert await sync_commands(edge.client.tree, edge.store, ())
+    everywhere = {command["name"] for command in commands.commands_in(None)}
+    assert everywhere == {"marrakech", "marrakech-mod", "marrakech-admin"}
+
+
+async def test_another_application_on_the_same_database_syncs_its_own_commands(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second bot application started on this database (a staging bot on a copy of it, a
+    new application in place of a deleted one) gets the bot's commands as they are now, even
+    where it holds commands of the same names from an older version: what was synced is kept
+    for each application."""
+    other = edge.fake.world.application_id + 1
+    monkeypatch.setattr(World, "application_id", property(lambda world: other))
+    monkeypatch.setattr(edge.client._connection, "application_id", other)
+    older: list[dict[str, Any]] = [
+        {"name": name, "description": "An older version", "options": []}
+        for name in ("marrakech", "marrakech-mod", "marrakech-admin")
+    ]
+    theirs = CommandRegistry()
+    theirs.overwrite(other, None, older, edge.fake.world.snowflakes.next)
+    monkeypatch.setattr(edge.fake.world, "commands", theirs)
+    assert await sync_commands(edge.client.tree, edge.store, ())
+    game = theirs.find(None, "marrakech")
+    assert game is not None
+    assert game["description"] == messages.text("command.marrakech", "en")
+
+
+async def test_commands_discord_failed_to_take_are_synced_at_the_next_start(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upgrade changes a command's French text and Discord fails the sync (a 503): that
+    start fails, and the next one syncs, though Discord holds commands of the same names (the
+    test server's, synced at once)."""
+    several_syncs_a_minute(edge)
+    guild = edge.channel.guild
+    assert guild is not None
+    assert await sync_commands(edge.client.tree, edge.store, (guild.id,))
+    french = dict(messages.catalogue("fr"))
+    french["command.rules"] = "Les règles, autrement dit"
+    real = messages.translation
+    monkeypatch.setattr(
+        "bot.edge.translator.translation",
+        lambda key, language: french.get(key) if language == "fr" else real(key, language),
+    )
+    route = f"/applications/{edge.fake.application_id}/guilds/{guild.id}/commands"
+    edge.fake.faults.server_error("PUT", route, status=503)
+    with pytest.raises(discord.DiscordServerError):
+        await sync_commands(edge.client.tree, edge.store, (guild.id,))
+    assert await sync_commands(edge.client.tree, edge.store, (guild.id,))
+    game = edge.fake.world.commands.find(guild.id, "marrakech")
+    assert game is not None
+    (rules,) = [option for option in game["options"] if option["name"] == "rules"]
+    assert rules["description_localizations"]["fr"] == "Les règles, autrement dit"
 
 
 async def test_a_slow_image_defers_the_click_then_edits(
@@ -677,6 +803,7 @@ async def test_a_move_whose_click_was_answered_too_late_is_shown_in_the_channel_
     )
     late.queued_at = time.perf_counter() - 3.5  # Discord's 3 s are over as it reaches the bot
     edge.dispatch(late)
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
     assert await HANDLERS.drained(30.0), "the click's handler is still running"
     assert late.refusals == [10062], "Discord refused the click's answer"
     view = await edge.service.play.look(1)
@@ -952,6 +1079,63 @@ async def test_start_up_catches_up_games_whose_message_fell_behind(
     assert await edge.service.play.behind_on_display() == []
 
 
+async def test_a_move_within_a_turn_is_drawn_on_its_message_at_start_up_however_slow_its_picture(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord's bound counts from the edit, not from the picture drawn before it (the workers
+    bound that): a picture slower than the bound still draws the turn again on its own message,
+    rather than the turn posted anew and its player pinged a second time."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    await edge.service.play.act(1, mover.id, 0, "L")  # stored, not shown: the run died
+    a_window_later(edge, monkeypatch)
+    display = edge.bot.display
+    files, bound = display._files, answers.DISCORD_TIMEOUT_SECONDS
+
+    async def drawn_slower_than_discord_s_bound(post: Any) -> list[discord.File]:
+        await asyncio.sleep(0.05)
+        monkeypatch.setattr(answers, "DISCORD_TIMEOUT_SECONDS", bound)  # drawn: the full bound
+        return await files(post)
+
+    monkeypatch.setattr(answers, "DISCORD_TIMEOUT_SECONDS", 0.01)  # while it is drawn
+    monkeypatch.setattr(display, "_files", drawn_slower_than_discord_s_bound)
+    pinged = sum(1 for m in edge.fake.messages(edge.channel) if m.pinged_user_ids)
+
+    await display.resume_displays()
+
+    latest = edge.fake.latest_with_components(edge.channel)
+    assert latest.id == turn.id, "the turn's own message drawn again, not a new one posted"
+    assert sum(1 for m in edge.fake.messages(edge.channel) if m.pinged_user_ids) == pinged
+    view = await edge.service.play.look(1)
+    assert all(id_of(b).startswith(f"mk:1:{view.seq}:") for b in latest.enabled_buttons())
+
+
+async def test_a_turn_drawn_again_in_place_that_discord_never_answers_is_given_up_in_time(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Drawing the turn again on its message (its player gone away, or back: the turn clock's
+    end of days away does it for each game waiting for them) waits for Discord's edit
+    DISCORD_TIMEOUT_SECONDS at most (shortened here), as for any post, and says so in one INFO
+    line: the turn clock's pass goes on, and the game's later changes do not wait for it."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    await edge.click(mover, turn, "West").answer()  # a move within the turn
+    monkeypatch.setattr(answers, "DISCORD_TIMEOUT_SECONDS", 0.2)
+    hung = edge.fake.faults.hang("PATCH", r".*")  # the edit, wherever it goes
+    redrawing = asyncio.create_task(edge.bot.display.redraw(1))
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.edge.display"):
+            done, _ = await asyncio.wait({redrawing}, timeout=WAIT_SECONDS)
+    finally:
+        redrawing.cancel()
+        edge.fake.faults.release_hangs(apply=False)
+    assert done, "the redraw still waits on Discord"
+    assert hung.hits == 1, "the edit was made, and never answered"
+    (said,) = [r.getMessage() for r in caplog.records if "not drawn again" in r.getMessage()]
+    assert said.startswith("game 1: its turn was not drawn again ("), said
+    assert said.endswith("did not answer in time)"), said
+
+
 async def test_a_move_within_a_turn_whose_message_is_gone_is_shown_on_a_new_one_at_start_up(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -972,6 +1156,28 @@ async def test_a_move_within_a_turn_whose_message_is_gone_is_shown_on_a_new_one_
     game = await edge.store.get(1)
     assert game is not None
     assert (game.board_message_id, game.board_message_seq) == (latest.id, view.seq)
+
+
+async def test_a_join_the_last_run_never_showed_is_shown_on_the_lobby_by_the_next_start(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join is committed and the process dies before editing the lobby: the next start
+    draws the lobby with its new player on its one message, so the host does not start, or
+    wait, by a lobby that lacks someone."""
+    await edge.bot.scheduler.stop()  # nothing but the restart's catch-up shows the lobby
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    await edge.service.lobby.join(1, edge.guest.id, name="guest")  # the process died here
+    assert f"<@{edge.guest.id}>" not in edge.fake.world.messages[lobby.id].embed_text()
+    a_window_later(edge, monkeypatch)
+
+    await edge.bot.display.resume_displays()
+
+    shown = edge.fake.world.messages[lobby.id].embed_text()
+    assert f"<@{edge.guest.id}>" in shown, shown
+    live = [m.id for m in edge.fake.messages(edge.channel) if m.enabled_buttons()]
+    assert live == [lobby.id], "the lobby is drawn again in place, not posted again"
+    assert await edge.service.play.behind_on_display() == []
 
 
 async def test_a_first_turn_sent_but_not_recorded_is_adopted_and_linked_from_the_lobby(
@@ -1002,6 +1208,134 @@ async def test_a_first_turn_sent_but_not_recorded_is_adopted_and_linked_from_the
         ),
         what="the lobby linking to the adopted first turn",
     )
+
+
+async def test_a_result_sent_but_not_recorded_is_adopted_by_a_restart_after_the_nonce_ran_out(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game ends and its result is posted, and the process dies before storing the
+    message's id; the restart comes after Discord forgot the post's nonce, so only the
+    channel's history can tell the result went out: it is adopted, not posted a second time
+    with its picture, its record and its buttons. The game's seq and its id differ, as a
+    result found by the one where the other was meant would be missed."""
+    await edge.bot.scheduler.stop()  # nothing but the restart's catch-up shows the game
+    turn = await started(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    mover = await mover_of(edge, turn)
+    await edge.service.play.act(1, mover.id, 0, "L")
+    await edge.service.play.resign(1, edge.guest.id)  # the game ends, shown by nothing
+    view = await edge.service.play.look(1)
+    assert view.status is GameStatus.OVER
+    assert view.seq != view.id
+    display = edge.bot.display
+    fields = await display._current_message(view)
+    assert fields is not None
+    sent = await display._post(view, **fields)  # Discord took it; the process died here
+    seconds = NONCE_SECONDS + controller.CHANNEL_WINDOW_SECONDS + 1
+    later = display._clock() + timedelta(seconds=seconds)
+    monkeypatch.setattr(display, "_clock", lambda: later)
+    edge.fake.shift_clock(seconds)
+
+    await display.resume_displays()
+
+    results = [
+        m.id
+        for m in edge.fake.messages(edge.channel)
+        if any(a.filename == "marrakech-game-1.json" for a in m.attachments)
+    ]
+    assert results == [sent.id], "one result: adopted, not posted again"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.board_message_id == sent.id, "the result is adopted"
+
+
+class Killed(BaseException):
+    """Stands for a SIGKILL: nothing after it runs."""
+
+
+async def over_and_unshown(edge: Edge) -> tuple[FakeMessage, GameView]:
+    """Game 1, of host and guest, whose lobby leads to its first turn, then resigned by the
+    guest through the service, so that nothing has shown its end yet: its lobby, and the game
+    as it stands."""
+    await edge.bot.scheduler.stop()  # nothing but the test and the restart shows the game
+    lobby = await lobby_with_guest(edge)
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    await edge.fake.wait_until(
+        lambda: "go to its first turn" in edge.fake.world.messages[lobby.id].embed_text(),
+        what="the lobby leading to the first turn",
+    )
+    await edge.service.play.resign(1, edge.guest.id)
+    return lobby, await edge.service.play.look(1)
+
+
+def result_ids(edge: Edge) -> list[int]:
+    return [
+        m.id
+        for m in edge.fake.messages(edge.channel)
+        if any(a.filename == "marrakech-game-1.json" for a in m.attachments)
+    ]
+
+
+async def test_a_lobby_a_kill_left_leading_to_the_first_turn_leads_to_the_result_after_a_restart(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The result is posted and the process dies before the lobby's edit to lead to it goes
+    out: the next start brings the lobby up to date, so the game's first message does not say
+    for good that the game is being played, leading to its first turn."""
+    lobby, view = await over_and_unshown(edge)
+    display = edge.bot.display
+    reached = asyncio.Event()
+
+    async def killed(game_id: int) -> bool:
+        reached.set()
+        raise Killed()
+
+    with monkeypatch.context() as dying:
+        dying.setattr(display, "_edit_lobby_links", killed)
+        with contextlib.suppress(Killed):
+            await display.post_current(view)
+        await asyncio.wait_for(reached.wait(), 30.0)  # the lobby's edit, as the process died
+    (result,) = result_ids(edge)
+    a_window_later(edge, monkeypatch)
+
+    await display.resume_displays()
+
+    link = message_link(view.game.guild_id, view.game.channel_id, result)
+    shown = edge.fake.world.messages[lobby.id].embed_text()
+    assert f"The game is over: [see the result]({link})" in shown, shown
+    assert result_ids(edge) == [result], "the result is not posted again"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.board_message_id == result
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_lobby_whose_edit_discord_refused_leads_to_the_result_after_the_next_start(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord refuses the lobby's edit to lead to the result (a 403 for a moment): the
+    result is recorded all the same, with the lobby due to lead to it, and the next start
+    edits the lobby, once."""
+    lobby, view = await over_and_unshown(edge)
+    # the one edit posting the result makes (with the bot's token, or through the Start
+    # click's interaction, whose message the lobby is)
+    failing = edge.fake.faults.forbidden("PATCH", ".*")
+    assert await edge.bot.display.post_current(view)
+    await failing.wait_fired()
+    assert "go to its first turn" in edge.fake.world.messages[lobby.id].embed_text()
+    a_window_later(edge, monkeypatch)
+
+    await edge.bot.display.resume_displays()
+
+    (result,) = result_ids(edge)
+    link = message_link(view.game.guild_id, view.game.channel_id, result)
+    shown = edge.fake.world.messages[lobby.id]
+    assert f"The game is over: [see the result]({link})" in shown.embed_text()
+    edits = shown.edit_count
+    await edge.bot.display.resume_displays()  # a second start: nothing left to do
+    assert edge.fake.world.messages[lobby.id].edit_count == edits
 
 
 async def test_a_restart_without_read_message_history_posts_the_turn_again_and_shows_no_turn_twice(

@@ -12,7 +12,11 @@ from tests.bot.edge.test_edge import Edge, id_of, mover_of, only_private_answer,
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data
-from tests.e2e.fakecord.interactions import APPLICATION_COMMAND, InteractionHandle
+from tests.e2e.fakecord.interactions import (
+    APPLICATION_COMMAND,
+    InteractionHandle,
+    InteractionInputError,
+)
 
 
 @pytest.fixture
@@ -52,8 +56,13 @@ async def test_admin_commands_need_manage_server_at_run_time_too(edge: Edge) -> 
     assert command is not None
     payload = command.to_dict(edge.client.tree)
     assert int(payload["default_member_permissions"]) == permissions.MANAGE_GUILD
+    with pytest.raises(InteractionInputError, match="hidden from moderator"):
+        edge.slash(edge.moderator, "marrakech-admin", "show")
     # A server may show the command to everyone: the bot checks the permission itself.
-    refused = await private(edge.slash(edge.moderator, "marrakech-admin", "show"))
+    shown_to_all = edge.command(
+        edge.moderator, ("marrakech-admin", "show"), edge.channel, {}, validate=False
+    )
+    refused = await private(shown_to_all)
     assert "Manage Server" in refused
     guild = edge.channel.guild
     assert guild is not None

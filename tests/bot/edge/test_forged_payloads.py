@@ -11,6 +11,8 @@ the payload built without the client's checks, as a forged one would be."""
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -298,6 +300,86 @@ async def test_a_command_sent_from_a_direct_message_is_refused_and_opens_nothing
     assert not edge.fake.messages(dm), "no lobby is posted"
     with pytest.raises(NoGameHereError):
         await edge.service.open_game_id(dm.id)
+
+
+def rows_of_every_table(database: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row the bot's SQLite file holds, table by table."""
+    with sqlite3.connect(database) as raw:
+        names = [
+            row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        return {name: sorted(raw.execute(f'SELECT * FROM "{name}"'), key=repr) for name in names}
+
+
+def options_from_a_direct_message(edge: Edge) -> dict[tuple[str, str], dict[str, Any]]:
+    """The options each command is sent with: those it needs, and enough of the others that a
+    command carried out would change something."""
+    users = {"out": edge.guest, "in": edge.outsider}
+    tournament = {"name": "Cup", "format": "swiss"}
+    quiet = {"from": "23:00", "to": "08:00", "timezone": "Europe/Kyiv"}
+    return {
+        ("marrakech", "new"): {"seats": 2, "turn_limit": 3600},
+        ("marrakech", "add-ai"): {"level": "hard"},
+        ("marrakech", "notify"): {"state": "on"},
+        ("marrakech", "watch"): {"game": 1},
+        ("marrakech", "away"): {"days": 3},
+        ("marrakech", "quiet-hours"): quiet,
+        ("marrakech", "replay"): {"game": 1},
+        ("marrakech", "substitute"): users,
+        ("marrakech-mod", "substitute"): {**users, "game": 1},
+        ("marrakech-mod", "tournament"): tournament,
+        ("marrakech-mod", "tournament-away-days"): {"days": 3},
+        ("marrakech-admin", "turn-limit"): {"limit": 3600},
+        ("marrakech-admin", "variant"): {"variant": "rotate-after"},
+        ("marrakech-admin", "away-days"): {"days": 3},
+        ("marrakech-admin", "quiet-clocks"): {"state": "run"},
+        ("marrakech-admin", "allow-channel"): {"channel": edge.channel},
+        ("marrakech-admin", "remove-channel"): {"channel": edge.channel},
+    }
+
+
+async def test_every_command_sent_from_a_direct_message_is_refused_and_changes_nothing(
+    edge: Edge, tmp_path: Path
+) -> None:
+    """Each command of the three groups, forged from a direct message with the bot by a
+    member with every permission, with its options: each is told that games run in server
+    channels, and nothing is posted nor written, the person's own settings included (turn
+    messages, quiet hours), since Discord never offers a command there."""
+    guild = edge.channel.guild
+    assert guild is not None
+    admin = edge.fake.add_user("admin")
+    edge.fake.add_member(guild, admin, permissions=permissions.ADMINISTRATOR)
+    await started(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    dm = edge.fake.dm_channel(admin)
+    shown = [m.id for m in edge.fake.world.messages.values() if not m.ephemeral]
+    stored = rows_of_every_table(tmp_path / "edge.sqlite3")
+    sent = options_from_a_direct_message(edge)
+    answers = {}
+    for group in ("marrakech", "marrakech-mod", "marrakech-admin"):
+        registered = edge.fake.world.commands.find(guild.id, group)
+        assert registered is not None
+        for command in registered["options"]:
+            options = sent.get((group, command["name"]), {})
+            data = command_data(
+                edge.fake.world,
+                edge.channel,
+                registered,
+                [command["name"]],
+                options,
+                validate=False,
+            )
+            forged = edge.dispatch(
+                edge.fake.interaction_from_payload(APPLICATION_COMMAND, admin, dm, data)
+            )
+            answers[f"/{group} {command['name']}"] = await refusal(forged)
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    answered_otherwise = [f"{name}: {said}" for name, said in answers.items() if said != GUILD_ONLY]
+    assert not answered_otherwise, "\n".join(answered_otherwise)
+    assert len(answers) >= 30, f"every command of the three groups, not only {sorted(answers)}"
+    public = [m.id for m in edge.fake.world.messages.values() if not m.ephemeral]
+    assert public == shown, "nothing is posted, here or anywhere"
+    assert rows_of_every_table(tmp_path / "edge.sqlite3") == stored
 
 
 def moderator_of_another_channel(edge: Edge) -> tuple[FakeUser, FakeChannel]:

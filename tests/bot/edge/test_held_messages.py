@@ -11,18 +11,21 @@ as Discord does."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import discord
 import pytest
 
+from bot.edge import away as away_edge
 from bot.edge.away import HeldMessages, held_nonce
 from bot.services.away import AwayService, HeldNotice
 from bot.services.time_rules import AwayGame, Resumed, TurnNow
 from tests.bot.edge.test_edge import Edge
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeMessage
+from tests.polling import WAIT_SECONDS
 
 ENDS = datetime(2026, 12, 8, 6, tzinfo=UTC)
 
@@ -162,6 +165,28 @@ async def test_held_notices_whose_direct_message_fails_otherwise_stay_unsent_and
     assert public == [], "posted in the channel though direct messages are open"
 
 
+async def test_held_notices_whose_direct_message_discord_never_takes_stay_unsent_in_time(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord is waited for DISCORD_TIMEOUT_SECONDS at most (shortened here), as for any post:
+    the send then raises, so the notices go at the next try, and the turn clock's pass that
+    sends them does not wait on one person's message."""
+    monkeypatch.setattr(away_edge, "DISCORD_TIMEOUT_SECONDS", 0.2)
+    user = edge.guest.id
+    dm = edge.fake.dm_channel(edge.guest)
+    hung = edge.fake.faults.hang("POST", f"/channels/{dm.id}/messages")
+    sending = asyncio.create_task(HeldMessages(edge.client).send(user, [held(user, 12)]))
+    try:
+        done, _ = await asyncio.wait({sending}, timeout=WAIT_SECONDS)
+    finally:
+        sending.cancel()
+        edge.fake.faults.release_hangs(apply=False)
+    assert done, "the send still waits on Discord"
+    with pytest.raises(TimeoutError):
+        await sending
+    assert hung.hits == 1, "the direct message was sent, and never answered"
+
+
 async def sent_in_channels(
     edge: Edge, away: AwayService | None = None
 ) -> tuple[list[FakeMessage], list[FakeMessage]]:
@@ -263,3 +288,43 @@ def test_the_nonce_names_the_notices_and_their_person_only() -> None:
     assert len(first) == 25, "the longest Discord takes"
     assert first != held_nonce(6, [held(6, 12), held(6, 14)])
     assert first != held_nonce(5, [held(5, 12), held(5, 16)])
+
+
+class DaysOverInTwoGames(DaysOver):
+    """As `DaysOver`, and game 9, in `second`, waits for the guest's move too."""
+
+    def __init__(self, channel_id: int, second: int) -> None:
+        super().__init__(channel_id)
+        self.second = second
+
+    async def days_over(self, notice: HeldNotice) -> list[Resumed]:
+        return [
+            *await super().days_over(notice),
+            Resumed(9, self.second, "en-US", timedelta(hours=2)),
+        ]
+
+
+async def test_each_channel_s_line_saying_days_away_are_over_has_a_nonce_of_its_own(
+    edge: Edge,
+) -> None:
+    """The nonce of the line telling a game its player's days away are over is made from the
+    person, the spell and the channel. Discord may answer a nonce it saw from the same author
+    in another channel with that channel's message: a nonce shared by two channels would then
+    leave the second untold, its player's clock running again unsaid."""
+    user = edge.guest.id
+    guild = edge.channel.guild
+    assert guild is not None
+    channels = (edge.channel, edge.fake.add_text_channel(guild, "second"))
+    notice = HeldNotice(user, guild.id, 0, 0, 0, "back", "en-US", ENDS)
+    away = DaysOverInTwoGames(channels[0].id, channels[1].id)
+    before = [len(edge.fake.messages(channel)) for channel in channels]
+    await HeldMessages(edge.client, away).send(user, [notice])  # type: ignore[arg-type]
+    first, second = (
+        edge.fake.messages(channel)[count:] for channel, count in zip(channels, before, strict=True)
+    )
+    assert [len(first), len(second)] == [1, 1], [m.content for m in first + second]
+    assert "(game #7)" in first[0].content
+    assert "(game #9)" in second[0].content
+    nonces = [first[0].nonce, second[0].nonce]
+    assert None not in nonces, "each line is sent with a nonce, for Discord to enforce"
+    assert nonces[0] != nonces[1], "one nonce for two channels' lines"

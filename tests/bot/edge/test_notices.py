@@ -38,6 +38,7 @@ from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixt
 from tests.bot.edge.test_rematch import is_result, resign, result
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.snowflakes import iso_now
+from tests.polling import until
 from tests.races import Race
 
 NOTICE = "ran out of time"
@@ -323,7 +324,11 @@ async def test_a_result_posted_without_its_ratings_shows_them_once_the_next_game
     )
     assert (await edge.service.play.look(1)).ratings != ()
     await asyncio.wait_for(asyncio.gather(*edge.bot.display._notices), 15)  # shown, recorded
-    assert await edge.service.play.behind_on_display() == []
+
+    async def all_recorded() -> bool:  # game 2's result too, once its lobby leads to it
+        return await edge.service.play.behind_on_display() == []
+
+    await until(all_recorded, "every result recorded as shown")
 
 
 async def test_a_result_posted_without_its_ratings_shows_them_after_the_next_start(

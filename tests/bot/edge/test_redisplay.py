@@ -213,7 +213,13 @@ class Recorder:
         self.recorded: list[tuple[int, int, int]] = []
 
     async def set_board_message(
-        self, game_id: int, message_id: int, seq: int, *, end_shown: bool = False
+        self,
+        game_id: int,
+        message_id: int,
+        seq: int,
+        *,
+        end_shown: bool = False,
+        lobby_linked: bool | None = None,
     ) -> None:
         self.recorded.append((game_id, message_id, seq))
 

@@ -6,16 +6,26 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
+from bot.edge.inflight import HANDLERS
 from bot.edge.layout import final_buttons
 from bot.services.errors import NoGameHereError
-from bot.storage import GameStatus
-from tests.bot.edge.test_edge import Edge, confirm, private, running_edge, started
+from bot.storage import GameRow, GameStatus, NewGame
+from tests.bot.edge.test_edge import (
+    Edge,
+    a_window_later,
+    confirm,
+    private,
+    running_edge,
+    started,
+)
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
 CHANNEL_MESSAGE = 4
@@ -259,3 +269,45 @@ async def test_a_tournament_game_s_result_offers_no_rematch(edge: Edge) -> None:
     assert buttons is not None
     ids = [getattr(item, "custom_id", None) for item in buttons.children]
     assert ids == ["mk:analysis:1", "mk:drill:1:0:open"]
+
+
+class Killed(BaseException):
+    """Stands for a SIGKILL: nothing after it runs, not even an answer to the click."""
+
+
+async def test_a_rematch_killed_once_its_lobby_is_stored_opens_with_its_ai_seats_after_a_restart(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies as soon as the rematch's lobby is written: the next start shows that
+    lobby with the finished game's AI seat, written with it in one transaction, so no one has
+    to seat the AI again by hand (a second press only points at this lobby)."""
+    await edge.bot.scheduler.stop()  # nothing but the restart's catch-up shows the lobby
+    final = await finished_with_an_ai(edge)
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    create = edge.store.create
+    killed = asyncio.Event()
+
+    async def stored_then_killed(new: NewGame, now: datetime) -> GameRow:
+        await create(new, now)
+        killed.set()
+        raise Killed()
+
+    with monkeypatch.context() as dying:
+        dying.setattr(edge.store, "create", stored_then_killed)
+        edge.click(edge.guest, final, "Rematch")
+        await asyncio.wait_for(killed.wait(), 30.0)
+        assert await HANDLERS.drained(30.0), "the rematch's handler is still running"
+    a_window_later(edge, monkeypatch)
+
+    await edge.bot.display.resume_displays()
+
+    game = await edge.store.get(2)
+    assert game is not None
+    assert game.board_message_id is not None, "the rematch's lobby is posted by the start"
+    shown = edge.fake.world.messages[game.board_message_id].embed_text()
+    assert f"Players (2/3): <@{edge.guest.id}>\n🤖 AI (hard)\n" in shown, shown
+    seats = await edge.store.seats(2)
+    assert [(seat.user_id, seat.ai_level) for seat in seats] == [
+        (edge.guest.id, None),
+        (None, "hard"),
+    ]

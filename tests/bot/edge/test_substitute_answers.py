@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge import answers, errors
 from bot.edge import display as display_module
-from bot.edge import errors
 from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import LANGUAGES
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
@@ -29,6 +29,7 @@ from tests.bot.edge.test_seat_requests import (
 )
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.polling import WAIT_SECONDS
 
 SUBSTITUTE_CODES = (
     "bot",
@@ -116,6 +117,37 @@ async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     )
     assert await HANDLERS.drained(30.0), "the command's handler is still running"
     assert not [m for m in edge.fake.messages(desk) if not m.ephemeral], "the desk stays quiet"
+
+
+async def test_a_hand_over_whose_notice_discord_never_takes_answers_the_moderator_in_time(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notice in the game's channel, ordered from another channel, waits for Discord
+    DISCORD_TIMEOUT_SECONDS at most (shortened here), as any post: the moderator is answered
+    privately, not left waiting on Discord."""
+    await started(edge)
+    desk = edge.fake.add_text_channel(edge.channel.guild, "mod-desk")  # type: ignore[arg-type]
+    monkeypatch.setattr(answers, "DISCORD_TIMEOUT_SECONDS", 0.2)
+    hung = edge.fake.faults.hang("POST", f"/channels/{edge.channel.id}/messages")
+    try:
+        async with on_the_gateway(edge, monkeypatch):
+            ordered = edge.slash(
+                edge.moderator,
+                "marrakech-mod",
+                "substitute",
+                channel=desk,
+                game=1,
+                out=edge.guest,
+                **{"in": edge.outsider},
+            )
+            answer = await ordered.answer()
+            drained = await HANDLERS.drained(WAIT_SECONDS)
+    finally:
+        edge.fake.faults.release_hangs(apply=False)
+    assert drained, "the moderator's command still waits on Discord"
+    assert hung.hits == 1, "the notice was posted, and never answered"
+    assert answer.ephemeral
+    assert answer.channel_id == desk.id
 
 
 async def a_hand_over_told_in_french(edge: Edge) -> None:

@@ -15,11 +15,12 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
-from bot.edge import tournaments
+from bot.edge import answers, tournaments
 from bot.edge.tournaments import TournamentDisplay
 from bot.presentation import tournaments as shown
 from bot.services.tournament_views import TournamentStatus
 from tests.bot.presentation.test_tournaments import view
+from tests.polling import WAIT_SECONDS
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TOURNAMENT = view()
@@ -154,6 +155,34 @@ async def test_the_owner_draws_again_what_another_process_stored_while_it_drew()
     assert [f.filename for f in scene.message.edit.await_args.kwargs["attachments"]] == [
         shown.STANDINGS_NAME
     ], "the last edit draws the stored standings"
+
+
+async def test_an_edit_discord_never_answers_is_given_up_and_the_next_change_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discord is waited for DISCORD_TIMEOUT_SECONDS at most (shortened here), as for any post:
+    an edit it never answers leaves the message as it was, and the next change draws it, rather
+    than waiting behind that edit for good."""
+    monkeypatch.setattr(answers, "DISCORD_TIMEOUT_SECONDS", 0.2)
+    scene = Scene([SHARD], LATEST)
+
+    async def edit(**fields: Any) -> None:
+        if scene.message.edit.await_count == 1:
+            await asyncio.Event().wait()  # Discord never answers the first
+
+    scene.message.edit.side_effect = edit
+    for change in ("first", "next"):
+        scene.display.refresh(TOURNAMENT.id)
+        drawing = scene.display._drawing[TOURNAMENT.id]
+        try:
+            done, _ = await asyncio.wait({drawing}, timeout=WAIT_SECONDS)
+        finally:
+            drawing.cancel()
+        assert done, f"the {change} change's draw still waits on Discord"
+    assert scene.message.edit.await_count == 2
+    assert [f.filename for f in scene.message.edit.await_args.kwargs["attachments"]] == [
+        shown.STANDINGS_NAME
+    ], "the next change draws the standings"
 
 
 @pytest.mark.parametrize("shards", [[SHARD], [1 - SHARD]], ids=["owner", "another"])

@@ -1,7 +1,8 @@
-"""Opening a tournament with `/marrakech-mod tournament` (bot/edge/tournaments.py): the turn
-limit and variant a moderator leaves out are the server's defaults, as for `/marrakech new`; a
-name of blanks and a channel that is not a text channel are refused at once; a player's Leave
-on the sign-up takes them off it; a player signs up by their server nickname.
+"""Opening a tournament with `/marrakech-mod tournament` (bot/edge/tournaments.py): tables of
+2 when seats are left out; the turn limit and variant a moderator leaves out are the server's
+defaults, as for `/marrakech new`; a name of blanks and a channel that is not a text channel
+are refused at once; a player's Leave on the sign-up takes them off it; a player signs up by
+their server nickname.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
@@ -34,6 +35,18 @@ async def test_a_tournament_opened_without_a_turn_limit_gets_the_server_s_defaul
         turn_limit=0,
     ).answer()
     assert "no turn time limit" in none.embed_text(), none.embed_text()
+
+
+async def test_a_tournament_opened_without_seats_plays_at_tables_of_two(edge: Edge) -> None:
+    """`seats` left out is 2 a table, as docs/tournaments.md says: the sign-up shows it, and
+    the tables are drawn with it."""
+    signup = await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss"
+    ).answer()
+    assert "2 seats a table" in signup.embed_text(), signup.embed_text()
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).seats == 2
 
 
 async def test_a_tournament_opened_without_a_variant_gets_the_server_s_default(

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.edge import display
+from bot.edge import direct, display
 from bot.edge.inflight import HANDLERS
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
@@ -167,6 +167,23 @@ async def test_a_watcher_s_message_lost_to_discord_leaves_their_messages_on(edge
     await play_turn(edge, turn)
     (told,) = edge.fake.messages(dm)
     assert "**Game #1 · turn 2**" in told.content, told.content
+
+
+async def test_a_watcher_s_message_may_wait_on_discord_longer_than_a_post(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A direct message channel takes 5 messages in 5 s, and discord.py holds a message that
+    comes sooner: a watcher's message, claimed already and never sent again, waits for Discord
+    up to DM_PATIENCE_SECONDS, not a post's DISCORD_TIMEOUT_SECONDS (cut to nothing here),
+    so a watcher of a few fast games loses none of them."""
+    monkeypatch.setattr(direct.send_direct, "__defaults__", (0.0,))
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    await play_turn(edge, turn)
+    told = [m.content for m in edge.fake.messages(edge.fake.dm_channel(edge.outsider))]
+    assert len(told) == 1, told
+    assert "**Game #1 · turn 1**" in told[0], told
 
 
 async def test_turns_that_came_while_a_message_waited_on_discord_come_together_in_the_next(

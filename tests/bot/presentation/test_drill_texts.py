@@ -1,6 +1,7 @@
 """Learn from your mistakes in words: every line built from the judge's numbers (`Facts` and
 the win chances), in English, French and Ukrainian, and a second try called good within the
-inaccuracy threshold of the game's size."""
+inaccuracy threshold of the game's size; the seats drilled last keep their costliest decisions
+in memory."""
 
 # ruff: noqa: RUF001  (Ukrainian text on purpose: Cyrillic letters look like Latin ones)
 
@@ -8,13 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import cast
 
 import pytest
 
 import engine
-from ai.judge import Band, Facts, Judgement, Kind, Option, drill_floor
-from bot.presentation import presenter
+from ai.judge import Band, Facts, GameJudgement, Judgement, Kind, Option, drill_floor
+from bot.presentation import drill, presenter
 from bot.presentation.drill import (
+    DrillPictures,
     good_enough,
     nothing_to_drill,
     retry_text,
@@ -25,7 +28,10 @@ from bot.presentation.drill import (
 )
 from bot.presentation.messages import text
 from bot.services.analysis import FinishedGame
+from bot.services.judgements import GameJudgements
+from bot.workers.pool import WorkerPool
 from engine import Facing, Phase
+from tests.judged import golden_data
 
 RUG = Judgement(
     index=17,
@@ -232,3 +238,30 @@ def test_a_turn_after_the_rug_is_named_as_its_two_buttons_name_it() -> None:
     shown = step_text(turned, 0, 3, 7, True, "en", turns=turns).splitlines()
     assert shown[0].startswith(f"Decision 1 of 3 in game #7 (turn 3): you chose 1, {turns['L']},")
     assert shown[2].startswith(f"Better was 2, {turns['R']}: ")
+
+
+class _Judgements:
+    """Counts the games whose judgement is asked for; each judged with nothing to drill."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    async def of(self, game_id: int, record: engine.Record) -> GameJudgement:
+        self.asked.append(game_id)
+        return GameJudgement(record.players, (), ())
+
+
+async def test_the_drill_keeps_the_seats_used_last_and_lets_the_oldest_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past `CACHED_DRILLS` seats the one used longest ago goes, never the one just judged: a
+    drill's every click reads its seat's costliest decisions again, and must find them kept."""
+    monkeypatch.setattr(drill, "CACHED_DRILLS", 2)
+    judgements = _Judgements()
+    pictures = DrillPictures(WorkerPool(workers=0), cast(GameJudgements, judgements))
+    first, second, third = (FinishedGame(n, golden_data("2p-standard"), ()) for n in (1, 2, 3))
+    for game in (first, second, third, third, second):
+        await pictures.costliest(game, 0, 100)
+    assert judgements.asked == [1, 2, 3], "the seats used last are kept"
+    await pictures.costliest(first, 0, 100)
+    assert judgements.asked == [1, 2, 3, 1], "the seat used longest ago went"

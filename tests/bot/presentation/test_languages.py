@@ -24,6 +24,7 @@ from bot.presentation import community, guide, images, messages, narration, pres
 from bot.presentation.presenter import Post
 from bot.services import GameInfo, GameStatus, GameView, Player, Reminder
 from bot.services import errors as service_errors
+from bot.services.actions import AI_LEVELS
 from bot.services.views import (
     AiRecord,
     Leaderboard,
@@ -428,6 +429,22 @@ def test_a_lobby_names_its_variant_as_the_catalogue_does(locale: str) -> None:
         named[variant] = options.splitlines()[0].split(" · ")[1]
         assert named[variant] == messages.text(f"variant.{variant}", locale), options
     assert named["rotate-after"] != named["standard"], named
+
+
+@pytest.mark.parametrize("locale", ["en", *TRANSLATED])
+def test_a_level_or_format_picked_from_a_command_s_choices_is_named_as_the_bot_then_names_it(
+    locale: str,
+) -> None:
+    """The AI level a host picks in `add-ai` is the one the lobby then seats and names, and a
+    tournament's format the one its sign-up names: two choices' names swapped in one language
+    would seat the hard AI for a host who picked easy, and nothing on screen would say so."""
+    for level in AI_LEVELS:
+        picked = messages.text(f"choice.ai_level.{level}", locale)
+        assert picked == messages.text(f"ai.level.{level}", locale), (level, picked)
+    for tournament_format in ("swiss", "round-robin"):
+        picked = messages.text(f"choice.format.{tournament_format}", locale)
+        shown = messages.text(f"tournament.format.{tournament_format}", locale)
+        assert picked == shown, (tournament_format, picked)
 
 
 def test_a_bad_option_is_named_as_the_user_s_client_names_it() -> None:

@@ -20,12 +20,13 @@ from bot.presentation import images, presenter
 from bot.services import GameInfo, GameService, GameStatus, GameView, Player
 from bot.storage import Database, GameStore, open_database
 from bot.workers import jobs
-from bot.workers.pool import WorkerPool
+from bot.workers.pool import Lane, WorkerPool
 from engine import GameState, RugPlaced
 from engine.events import Event
 from render import panel_model
 from render.layout import layout
 from render.palette import LAST_RUG
+from tests.bot.workers.lanes import lanes_noted
 
 HOST, BOB, CAROL = 1001, 1002, 1003
 SEED = "0123456789abcdef" * 2
@@ -127,6 +128,17 @@ async def test_the_replay_names_its_seats(monkeypatch: pytest.MonkeyPatch) -> No
     assert await pictures.replay_gif(record, "fr", PLAYERS) == b"GIF89a"
     assert await pictures.replay_gif(record, "en") == b"GIF89a"
     assert [options["names"] for options in asked] == [("🤖 IA (difficile)", "", "Zoë 🌵"), None]
+
+
+async def test_the_replay_is_drawn_in_the_slow_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay takes a worker for up to a second: it goes beside the AI decisions, which may
+    hold every worker but one, so a turn's picture never waits behind a few Replay presses."""
+    monkeypatch.setattr(jobs, "render_replay", lambda record, **options: b"GIF89a")
+    workers = WorkerPool(workers=0)
+    lanes = lanes_noted(workers, monkeypatch)
+    record = engine.record_to_json(engine.record_of(played()))
+    await images.Pictures(workers).replay_gif(record, "en", PLAYERS)
+    assert lanes == [("replay_gif", Lane.SLOW)]
 
 
 @pytest.mark.parametrize("language", ["fr", "uk"])

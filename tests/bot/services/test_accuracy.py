@@ -325,6 +325,26 @@ async def test_the_start_looks_back_until_a_pass_finds_fewer_games_than_it_asked
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_after_the_start_a_pass_judges_its_share_of_games_among_the_newest_finished(
+    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the start's look back is done, a pass judges at most PASS_GAMES games, newest
+    first, among the newest WINDOW_GAMES finished games: of games that closed together while
+    the job rested, those a pass left are judged by the next, newer games judged or not."""
+    monkeypatch.setattr(accuracy, "PASS_GAMES", 1)
+    monkeypatch.setattr(accuracy, "WINDOW_GAMES", 3)
+    store = StatsStore(database)
+    recorder = golden_recorder(database, store)
+    assert await recorder.catch_up() == 0, "nothing finished: the look back is done"
+    await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    await finished_game(database, 11, [row(0, 300, 30, 1), row(1, 400, 20, 2)])
+    assert await recorder.catch_up() == 2, "one game a pass: the newest"
+    assert await recorder.catch_up() == 2, "the next pass: the game before it"
+    assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1
+    assert len(judged) == 2
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_a_seat_handed_over_counts_each_person_s_own_decisions_in_stats_and_drill(
     database: Database,
 ) -> None:

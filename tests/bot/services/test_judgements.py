@@ -25,6 +25,7 @@ from bot.storage import Database, StatsStore
 from bot.storage.judgements import JudgementStore
 from bot.workers.pool import Lane, WorkerError, WorkerPool
 from tests.bot.storage.test_stats import GUILD, finished_game, row
+from tests.bot.workers.lanes import limits_noted
 from tests.judged import actors_of, golden_data, golden_record, judged_golden
 from tests.loop_reports import loop_reports
 from tests.polling import until
@@ -108,6 +109,20 @@ async def test_callers_at_once_wait_for_one_judging_in_the_slow_lane(
     assert first == second == third
     assert len(judged) == 1, "the process judges a game once however many ask at once"
     assert pool.lanes == [Lane.SLOW], "judged in the workers' slow lane, never on the loop"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_the_workers_give_up_on_a_judgement_only_after_120_s(
+    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 4-player game takes up to about 25 s to judge on a loaded host: the limit leaves it
+    room, so such a game is never taken for a hung worker, killed and left unjudged."""
+    game_id = await a_finished_game(database)
+    workers = WorkerPool(workers=0)
+    limits = limits_noted(workers, monkeypatch)
+    await GameJudgements(JudgementStore(database), workers).of(game_id, RECORD)
+    assert len(judged) == 1
+    assert [limit for _, limit in limits] == [120.0], "seconds a worker may judge one game"
 
 
 async def test_two_processes_judging_at_once_keep_it_once(

@@ -32,6 +32,38 @@ async def test_an_ai_is_not_seated_in_a_full_lobby(database: Database) -> None:
     assert [p.ai_level for p in view.players] == [None, "easy"], "the lobby keeps its two seats"
 
 
+async def test_a_lobby_opened_with_ai_seats_holds_them_and_never_more_than_its_size(
+    database: Database,
+) -> None:
+    """A lobby opened with AI seats (a rematch's) holds them after its host, as stored; one
+    asking for more seats than it has, or an AI level there is not, is refused, and no lobby
+    is written."""
+    service = service_on(database)
+    with pytest.raises(LobbyFullError):
+        await service.lobby.create_lobby(
+            guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=2, ai_levels=["easy", "hard"]
+        )
+    with pytest.raises(BadOptionError):
+        await service.lobby.create_lobby(
+            guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3, ai_levels=["genius"]
+        )
+    assert await service.loader.store.open_in_channel(CHANNEL) is None
+    lobby = await service.lobby.create_lobby(
+        guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3, ai_levels=["hard", "easy"]
+    )
+    assert [(p.user_id, p.ai_level) for p in lobby.players] == [
+        (HOST, None),
+        (None, "hard"),
+        (None, "easy"),
+    ]
+    stored = await service.loader.store.seats(lobby.id)
+    assert [(s.user_id, s.ai_level) for s in stored] == [
+        (HOST, None),
+        (None, "hard"),
+        (None, "easy"),
+    ]
+
+
 async def test_two_joins_at_once_for_the_last_seat_seat_one_and_find_the_lobby_full_for_the_other(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:

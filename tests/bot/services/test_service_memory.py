@@ -65,6 +65,24 @@ async def test_the_game_let_go_from_memory_is_the_one_stored_longest_ago(
     assert service.loader.in_memory(first) is None, "the one stored longest ago goes"
 
 
+async def test_a_game_played_on_stays_in_memory_before_one_stored_since_it_was_loaded(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every write stores its game anew: the game let go is the one stored longest ago, not
+    the one loaded first, or the busiest games, loaded first, would be the ones replayed from
+    their logs at every click."""
+    monkeypatch.setattr(loader, "CACHE_SIZE", 2)
+    service = GameService(GameStore(database))
+    first, second, third = await three_started_games(service)
+    assert service.loader.in_memory(first) is None
+    view = await service.play.look(second)
+    assert view.user_to_move is not None
+    await service.play.act(second, view.user_to_move, view.seq, "S")  # stored after the third
+    await service.play.look(first)
+    assert service.loader.in_memory(second) is not None, "the game played on is kept"
+    assert service.loader.in_memory(third) is None, "the one stored longest ago goes"
+
+
 async def test_no_lock_is_left_behind_by_a_thousand_games(database: Database) -> None:
     """Every game touched once, its lobby opened, joined, looked at, and some ids that are no
     game at all: afterwards no game has a lock."""

@@ -427,6 +427,50 @@ async def test_board_message_is_remembered(db: Database) -> None:
     assert [row.id for row in await store.behind_on_display()] == [game_id]
 
 
+async def test_a_lobby_whose_seats_changed_since_its_message_was_recorded_is_behind_on_display(
+    db: Database,
+) -> None:
+    """A join or leave is committed before the lobby's message is edited: a process killed
+    between the two leaves the lobby to the next start's catch-up, though its message is
+    known."""
+    store = GameStore(db)
+    game = await store.create(lobby(), NOW)
+    await store.set_board_message(game.id, 555, 0)
+    assert await store.behind_on_display() == []
+    await store.add_seat(game.id, 200, NOW)
+    assert [row.id for row in await store.behind_on_display()] == [game.id], "a join"
+    await store.set_board_message(game.id, 555, 0)
+    assert await store.behind_on_display() == []
+    await store.remove_seat(game.id, 200, NOW)
+    assert [row.id for row in await store.behind_on_display()] == [game.id], "a leave"
+
+
+async def test_a_lobby_whose_edit_did_not_go_through_stays_due_until_it_leads_there(
+    db: Database,
+) -> None:
+    """The record of a message the started game's lobby leads to (its first turn, its result)
+    says, in the same write, whether the lobby's edit to lead there went through: a lobby
+    whose edit did not is listed, with that message, until it is recorded as leading there,
+    once, whatever turns are recorded meanwhile."""
+    store = GameStore(db)
+    game = await store.create(lobby(), NOW)
+    seats = await store.add_seat(game.id, 200, NOW)
+    await store.set_board_message(game.id, 500, 0)  # the lobby's own message
+    await store.start(game.id, [seat.key for seat in seats], {"players": 2}, {"p": 0}, NOW)
+    await store.set_board_message(game.id, 601, 0, lobby_linked=True)  # the first turn
+    assert await store.lobbies_behind() == []
+    await store.set_board_message(game.id, 601, 0, lobby_linked=False)
+    assert await store.lobbies_behind() == [(game.id, 601)]
+    assert await store.behind_on_display() == [], "the game itself is shown"
+    await store.append_actions(game.id, 0, [NewAction("S", 200)], {}, NOW)
+    await store.set_board_message(game.id, 602, 1)  # a turn between leaves the lobby be
+    assert await store.lobbies_behind() == [(game.id, 601)]
+    assert not await store.lobby_linked(game.id, 602), "not the message it is due to lead to"
+    assert await store.lobby_linked(game.id, 601)
+    assert await store.lobbies_behind() == []
+    assert not await store.lobby_linked(game.id, 601), "recorded once"
+
+
 async def test_a_board_message_older_than_the_one_recorded_is_never_recorded(db: Database) -> None:
     """Two messages of a game posted at once may finish in either order: the older board's
     slow post records nothing, and the game still reads as shown."""

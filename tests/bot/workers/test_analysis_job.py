@@ -110,6 +110,35 @@ async def test_a_second_look_reuses_the_analysis(monkeypatch: pytest.MonkeyPatch
     assert len(calls) == 3, "only the last game is kept"
 
 
+class _JudgementsAsked:
+    """Counts the games whose judgement is read; each judged with nothing to tell."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    async def of(self, game_id: int, record: engine.Record) -> GameJudgement:
+        self.asked.append(game_id)
+        return GameJudgement(record.players, (), ())
+
+
+async def test_a_second_look_reads_no_judgement_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An analysis kept costs only its drawing: not a read of the game's judgement, which may
+    mean judging the game again (one a newer version wrote is judged anew at each read)."""
+
+    def reviewed(record: engine.Record, judged: GameJudgement) -> Any:
+        return worker_jobs.GameReview(analyse(record), (), ())  # no judging
+
+    monkeypatch.setattr(worker_jobs, "game_review", reviewed)
+    monkeypatch.setattr(presentation, "CACHED_ANALYSES", 1)
+    judgements = _JudgementsAsked()
+    pictures = AnalysisPictures(WorkerPool(workers=0), cast(GameJudgements, judgements))
+    duel = FinishedGame(5, golden_data("2p-standard"), ())
+    other = FinishedGame(6, golden_data("2p-last-player-standing"), ())
+    for game in (duel, duel, other, other, duel):
+        await pictures.analysis(game)
+    assert judgements.asked == [5, 6, 5], "read once per analysis computed, never per look"
+
+
 async def test_the_analysis_picture_names_each_seat_as_the_board_s_panel_does(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
