@@ -355,16 +355,19 @@ class SeatController:
         if interactions.channel_id(interaction) == game.channel_id:
             await replies.send(interaction, content=content, allowed_mentions=pinged)
             return
-        channel = interaction.client.get_channel(game.channel_id)
-        if channel is None:
-            channel = await bounded(interaction.client.fetch_channel(game.channel_id))
-        if isinstance(channel, discord.abc.Messageable):
-            await bounded(channel.send(content, allowed_mentions=pinged))
+        told = "substitute.done_elsewhere"
+        try:
+            channel = interaction.client.get_channel(game.channel_id)
+            if channel is None:
+                channel = await bounded(interaction.client.fetch_channel(game.channel_id))
+            if isinstance(channel, discord.abc.Messageable):
+                await bounded(channel.send(content, allowed_mentions=pinged))
+        except DISCORD_FAILURES as error:  # the hand-over is stored: the game's message shows it
+            log.warning("game %s: hand-over not told in its channel (%s)", game.id, why(error))
+            told = "substitute.done_untold"
         language = interactions.user_language(interaction)
         await replies.send(
-            interaction,
-            content=text("substitute.done_elsewhere", language, game_id=game.id),
-            ephemeral=True,
+            interaction, content=text(told, language, game_id=game.id), ephemeral=True
         )
 
     async def _calling(self, request: HandoverRequest) -> discord.AllowedMentions:

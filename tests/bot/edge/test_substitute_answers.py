@@ -16,7 +16,7 @@ import pytest
 from bot.edge import answers, errors
 from bot.edge import display as display_module
 from bot.edge.inflight import HANDLERS
-from bot.presentation.messages import LANGUAGES
+from bot.presentation.messages import LANGUAGES, text
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from bot.services.views import GameView, Reminder
 from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, on_the_gateway, started
@@ -124,7 +124,8 @@ async def test_a_hand_over_whose_notice_discord_never_takes_answers_the_moderato
 ) -> None:
     """The notice in the game's channel, ordered from another channel, waits for Discord
     DISCORD_TIMEOUT_SECONDS at most (shortened here), as any post: the moderator is answered
-    privately, not left waiting on Discord."""
+    privately, not left waiting on Discord, and told the truth: the seat is handed over (not
+    "try again", which would be refused), only its notice was not posted."""
     await started(edge)
     desk = edge.fake.add_text_channel(edge.channel.guild, "mod-desk")  # type: ignore[arg-type]
     monkeypatch.setattr(answers, "DISCORD_TIMEOUT_SECONDS", 0.2)
@@ -148,6 +149,9 @@ async def test_a_hand_over_whose_notice_discord_never_takes_answers_the_moderato
     assert hung.hits == 1, "the notice was posted, and never answered"
     assert answer.ephemeral
     assert answer.channel_id == desk.id
+    assert answer.content == text("substitute.done_untold", "en", game_id=1), answer.content
+    players = (await edge.service.play.look(1)).players
+    assert edge.outsider.id in [player.user_id for player in players], "the seat is handed over"
 
 
 async def a_hand_over_told_in_french(edge: Edge) -> None:
