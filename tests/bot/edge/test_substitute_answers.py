@@ -28,7 +28,8 @@ from tests.bot.edge.test_seat_requests import (
     three_playing,
 )
 from tests.bot.edge.test_watch_buttons import play_turn
-from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser
+from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.polling import WAIT_SECONDS
 
 SUBSTITUTE_CODES = (
@@ -88,6 +89,19 @@ def test_a_nudge_refused_because_its_person_cannot_be_pinged_says_why(
     assert errors.describe(error, "en") == said.format(when=f"<t:{int(WHEN.timestamp())}:R>")
 
 
+def ordered_from(edge: Edge, desk: FakeChannel) -> InteractionHandle:
+    """A moderator's hand-over of game 1's guest seat to the outsider, typed in `desk`."""
+    return edge.slash(
+        edge.moderator,
+        "marrakech-mod",
+        "substitute",
+        channel=desk,
+        game=1,
+        out=edge.guest,
+        **{"in": edge.outsider},
+    )
+
+
 async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -97,15 +111,7 @@ async def test_a_hand_over_ordered_from_another_channel_is_told_in_the_game_s(
     await started(edge)
     desk = edge.fake.add_text_channel(edge.channel.guild, "mod-desk")  # type: ignore[arg-type]
     async with on_the_gateway(edge, monkeypatch):
-        ordered = edge.slash(
-            edge.moderator,
-            "marrakech-mod",
-            "substitute",
-            channel=desk,
-            game=1,
-            out=edge.guest,
-            **{"in": edge.outsider},
-        )
+        ordered = ordered_from(edge, desk)
         answer = await ordered.answer()
     assert answer.ephemeral
     assert answer.channel_id == desk.id
@@ -132,15 +138,7 @@ async def test_a_hand_over_whose_notice_discord_never_takes_answers_the_moderato
     hung = edge.fake.faults.hang("POST", f"/channels/{edge.channel.id}/messages")
     try:
         async with on_the_gateway(edge, monkeypatch):
-            ordered = edge.slash(
-                edge.moderator,
-                "marrakech-mod",
-                "substitute",
-                channel=desk,
-                game=1,
-                out=edge.guest,
-                **{"in": edge.outsider},
-            )
+            ordered = ordered_from(edge, desk)
             answer = await ordered.answer()
             drained = await HANDLERS.drained(WAIT_SECONDS)
     finally:
