@@ -22,6 +22,7 @@ from discord import app_commands
 
 from bot.edge import interactions, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
+from bot.edge.delivery import NONCE_LENGTH
 from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
@@ -40,9 +41,6 @@ from bot.services.time_rules import (
 )
 
 log = logging.getLogger(__name__)
-
-NONCE_LENGTH = 25
-"""The longest nonce Discord takes on a message."""
 
 _QUIET_ERRORS = {
     "timezone": "quiet.bad_timezone",

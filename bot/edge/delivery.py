@@ -41,6 +41,8 @@ TOKENS_PER_GAME = 6
 """The newest interactions kept per game (a turn of a person's is a few clicks)."""
 GAMES_KEPT = 10_000
 """The most games whose interactions are kept (the least recently played are let go)."""
+NONCE_LENGTH = 25
+"""The longest nonce Discord takes on a message."""
 
 
 @dataclass(slots=True)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
@@ -45,7 +46,7 @@ import discord
 from bot import crashpoints
 from bot.edge import recovery, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
-from bot.edge.delivery import Delivery
+from bot.edge.delivery import NONCE_LENGTH, Delivery
 from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
@@ -99,6 +100,18 @@ ANSWER_PATIENCE_SECONDS = 0.1
 """How long a click's answer may wait for its picture before the interaction is deferred and
 edited once the picture is drawn (a picture takes a few milliseconds in an idle worker; Discord
 fails an interaction not answered within 3 s)."""
+GAME_NONCE_ROOM = NONCE_LENGTH - len("-99999")
+"""The most characters of a game message's nonce: what a post replacing a deleted message
+adds to it (`post_current`) still fits Discord's nonce."""
+
+
+def game_nonce(view: GameView) -> str:
+    """The nonce of the game's message at its seq, the same in every process: `mk{game}-{seq}`,
+    or, for a game numbered too high for GAME_NONCE_ROOM, the start of a digest of that."""
+    nonce = f"mk{view.id}-{view.seq}"
+    if len(nonce) <= GAME_NONCE_ROOM:
+        return nonce
+    return "mk" + hashlib.sha256(nonce.encode()).hexdigest()[: GAME_NONCE_ROOM - 2]
 
 
 class GameDisplay:
@@ -776,7 +789,7 @@ class GameDisplay:
             "files": files,
             "view": or_missing(final_buttons(view)),
             "allowed_mentions": discord.AllowedMentions.none(),
-            "nonce": f"mk{view.id}-{view.seq}",
+            "nonce": game_nonce(view),
         }
 
     async def _turn_message(self, view: GameView) -> dict[str, Any]:
@@ -802,7 +815,7 @@ class GameDisplay:
             # discord.py sends it enforced: Discord answers a resend within a few minutes with
             # the first message. A catch-up after a restart, later than that, reads the
             # history instead. A follow-up takes none.
-            "nonce": f"mk{view.id}-{view.seq}",
+            "nonce": game_nonce(view),
         }
 
     async def _turn_content(self, view: GameView, post: Post) -> str | None:

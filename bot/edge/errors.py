@@ -17,12 +17,15 @@ from typing import Any
 
 from bot.edge.permissions import MissingPermissionsError
 from bot.presentation.links import mention, message_link
-from bot.presentation.messages import text, translation
+from bot.presentation.messages import allowed_channels, text, translation
 from bot.services import errors as service_errors
 from bot.services.availability import DatabaseUnavailableError
 from bot.services.seat_errors import NudgeError, SubstituteError
 
 log = logging.getLogger(__name__)
+
+ANSWER_LIMIT = 2000
+"""The most characters Discord takes in a message's text, here an answer's."""
 
 
 class ModeratorsOnlyError(Exception):
@@ -46,8 +49,13 @@ Describer = Callable[[Any, str], str]
 
 
 def _channel_not_allowed(error: service_errors.ChannelNotAllowedError, language: str) -> str:
-    channels = ", ".join(f"<#{channel_id}>" for channel_id in error.channel_ids)
-    return text("error.channel_not_allowed", language, channels=channels)
+    """Names the channels that allow games as far as a message takes them (the rest counted)."""
+    return allowed_channels(
+        error.channel_ids,
+        language,
+        lambda channels: text("error.channel_not_allowed", language, channels=channels),
+        ANSWER_LIMIT,
+    )
 
 
 def _stale(error: service_errors.StaleBoardError, language: str) -> str:

@@ -105,6 +105,22 @@ def within(lines: Sequence[str], compose: Callable[[Sequence[str]], str], limit:
     return composed
 
 
+def allowed_channels(
+    channel_ids: Sequence[int], language: str, compose: Callable[[str], str], limit: int
+) -> str:
+    """`compose(channels)`, `channels` naming the channels that allow games in order, as many
+    as keep the text within `limit` characters (one at least), and counting the others ("and
+    57 more channels"): a server may allow all of its 500 channels."""
+    mentions = [f"<#{channel}>" for channel in channel_ids]
+
+    def listing(shown: Sequence[str]) -> str:
+        left_out = len(mentions) - len(shown)
+        more = [text("admin.channels_more", language, count=left_out)] if left_out else []
+        return compose(", ".join([*shown, *more]))
+
+    return within(mentions, listing, limit)
+
+
 def command_text(key: str, /) -> app_commands.locale_str:
     """A command description or choice name: English text, carrying its key for translators."""
     return app_commands.locale_str(text(key, ENGLISH_LANGUAGE), key=key)

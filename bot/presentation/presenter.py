@@ -23,7 +23,7 @@ import discord
 import engine
 from bot.presentation import ratings
 from bot.presentation.links import mention, message_link
-from bot.presentation.messages import ENGLISH_LANGUAGE, listed, number, text
+from bot.presentation.messages import ENGLISH_LANGUAGE, allowed_channels, listed, number, text
 from bot.presentation.names import color_name, player_name, seat_name, squares_label
 from bot.presentation.narration import narrate
 from bot.presentation.since import since_last_turn_line
@@ -628,23 +628,31 @@ def reminder_text(reminder: Reminder) -> str:
 
 
 def settings_post(settings: ServerSettings, language: str) -> Post:
-    channels = ", ".join(f"<#{channel}>" for channel in settings.channel_ids)
+    """The server's settings, naming its allowed channels as far as the embed takes them."""
     variant = settings.variant or engine.Variant.STANDARD.value
-    description = text(
-        "admin.settings",
-        language,
-        turn_limit=turn_limit_label(settings.turn_limit_seconds, language),
-        variant=text(f"variant.{variant}", language),
-        channels=channels or text("admin.all_channels", language),
-        away_days=(
+    others = {
+        "turn_limit": turn_limit_label(settings.turn_limit_seconds, language),
+        "variant": text(f"variant.{variant}", language),
+        "away_days": (
             text("admin.away_days", language, days=settings.away_days, monthly=MONTHLY_AWAY_DAYS)
             if settings.away_days
             else text("admin.away_days_off", language)
         ),
-        quiet_clocks=text(
+        "quiet_clocks": text(
             "admin.quiet_clocks.run" if settings.clocks_in_quiet else "admin.quiet_clocks.pause",
             language,
         ),
+    }
+    description = allowed_channels(
+        settings.channel_ids,
+        language,
+        lambda channels: text(
+            "admin.settings",
+            language,
+            channels=channels or text("admin.all_channels", language),
+            **others,
+        ),
+        EMBED_DESCRIPTION_LIMIT,
     )
     return Post(
         embed=discord.Embed(

@@ -369,6 +369,7 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
     link = {"type": 2, "style": 5, "label": "a", "url": "https://x.test", "custom_id": "l"}
     field = {"name": "n", "value": "v"}
     texts = [{"type": 10, "content": str(n)} for n in range(41)]
+    ids = [str(scene.alice.id + n) for n in range(101)]
     bodies: dict[str, dict[str, Any]] = {
         "11 embeds": {"embeds": [{"title": "t"}] * 11},
         "long title": {"embeds": [{"title": "t" * 257}]},
@@ -378,6 +379,7 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
         "6001 in all": {"embeds": [{"description": "d" * 3001}, {"description": "d" * 3000}]},
         "26 fields": {"embeds": [{"fields": [field] * 26}]},
         "empty field": {"embeds": [{"fields": [{"name": "n", "value": ""}]}]},
+        "empty field name": {"embeds": [{"fields": [{"name": "", "value": "v"}]}]},
         "long field": {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
         "long field name": {"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]},
         "six rows": {"components": [row(button(str(n))) for n in range(6)]},
@@ -393,6 +395,9 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
             "content": "x",
             "allowed_mentions": {"parse": ["users"], "users": [str(scene.alice.id)]},
         },
+        "101 users to ping": {"content": "x", "allowed_mentions": {"users": ids[:101]}},
+        "101 roles to ping": {"content": "x", "allowed_mentions": {"roles": ids[:101]}},
+        "long nonce": {"content": "x", "nonce": "n" * 26},
     }
     refused: dict[str, tuple[int, set[tuple[str, str]]]] = {}
     for name, body in bodies.items():
@@ -419,6 +424,7 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
         "6001 in all": (400, {("embeds", "MAX_EMBED_SIZE_EXCEEDED")}),
         "26 fields": (400, {("embeds.0.fields", too_long)}),
         "empty field": (400, {("embeds.0.fields.0.value", "BASE_TYPE_REQUIRED")}),
+        "empty field name": (400, {("embeds.0.fields.0.name", "BASE_TYPE_REQUIRED")}),
         "long field": (400, {("embeds.0.fields.0.value", too_long)}),
         "long field name": (400, {("embeds.0.fields.0.name", too_long)}),
         "six rows": (400, {("components", too_long)}),
@@ -434,10 +440,31 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
             400,
             {("allowed_mentions.users", "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE")},
         ),
+        "101 users to ping": (400, {("allowed_mentions.users", too_long)}),
+        "101 roles to ping": (400, {("allowed_mentions.roles", too_long)}),
+        "long nonce": (400, {("nonce", too_long)}),
         "11 files": (400, {("files", too_long)}),
         "a big file": (400, {("files.0", too_long)}),
     }
     assert [m for channel in channels for m in fake.messages(channel)] == []
+
+
+async def test_a_nonce_of_25_characters_and_100_ids_to_ping_of_each_kind_are_taken(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord's caps on a nonce and on `allowed_mentions` are inclusive: at the cap, the
+    message is posted (one over is refused, above)."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    ids = [str(scene.alice.id + n) for n in range(100)]
+    body = {
+        "content": "x",
+        "nonce": "n" * 25,
+        "allowed_mentions": {"users": ids, "roles": ids},
+    }
+    async with http.post(path, json=body) as response:
+        assert response.status == 200, await response.text()
+    (posted,) = fake.messages(scene.channel)
+    assert posted.nonce == "n" * 25
 
 
 async def test_every_embed_text_counts_toward_the_6000_characters_footer_and_author_too(
@@ -519,6 +546,39 @@ async def test_an_interaction_s_reply_and_follow_ups_over_discord_limits_are_ref
             refused.append((response.status, code))
     assert refused == [(400, 50035), (400, 50006)]
     assert [m.content for m in fake.messages(scene.channel, include_ephemeral=True)] == ["ok"]
+
+
+async def test_a_deferred_answer_s_first_follow_up_over_discord_limits_is_refused_still_loading(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """After a type 5 deferral, the first follow-up is the answer itself (it fills in the
+    loading message), and Discord checks it like any message: 2001 characters, or an edit of
+    `@original` with 11 embeds, get 400 / 50035, and the answer is still loading; a good
+    follow-up then fills it in."""
+    handle = fake.interaction_from_payload(
+        APPLICATION_COMMAND, scene.alice, scene.channel, {"name": "x"}
+    )
+    fake.world.register_interaction(handle)
+    callback = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+    async with http.post(callback, json={"type": 5}) as response:
+        assert response.status == 204
+    webhook = f"/api/v10/webhooks/{fake.application_id}/{handle.token}"
+    refused = []
+    for method, path, body in (
+        ("POST", webhook, {"content": "x" * 2001}),
+        ("PATCH", f"{webhook}/messages/@original", {"embeds": [{"title": "t"}] * 11}),
+    ):
+        async with http.request(method, path, json=body) as response:
+            code = (await response.json())["code"] if response.status != 204 else None
+            refused.append((response.status, code))
+    assert refused == [(400, 50035), (400, 50035)], "an answer Discord refuses was taken"
+    original = handle.original_message()
+    assert original is not None
+    assert (original.loading, original.content) == (True, "")
+
+    async with http.post(webhook, json={"content": "done"}) as response:
+        assert response.status == 204
+    assert (original.loading, original.content) == (False, "done")
 
 
 async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcommand_s_options(

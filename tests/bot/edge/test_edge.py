@@ -1703,6 +1703,38 @@ async def test_the_board_of_a_game_whose_turn_message_was_deleted_posts_the_turn
         assert edge.fake.latest_with_components(edge.channel).id == posted.id, "nothing posted"
 
 
+async def test_a_turn_posted_again_in_a_game_numbered_with_19_digits_has_a_nonce_discord_takes(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord refuses a nonce over 25 characters, and a refused post would leave the game
+    unshown: the turn of a game whose number is as long as a number the database keeps, posted
+    again after its message was deleted, goes out with a nonce of its own within 25."""
+    game_id = 4_611_686_018_427_387_904  # 2**62
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("DELETE FROM sqlite_sequence WHERE name = 'games'")
+        await conn.execute(
+            f"INSERT INTO sqlite_sequence (name, seq) VALUES ('games', {game_id - 1})"
+        )
+    monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)  # posted with the bot's token
+    turn = await started(edge)
+    assert turn.nonce is not None
+    assert len(turn.nonce) <= 25
+    edge.fake.world.messages[turn.id].deleted = True
+
+    board = await edge.slash(edge.outsider, "marrakech", "board").answer()
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+
+    assert board.content == messages.text("board.posted_again", "en")
+    posted = edge.fake.latest_with_components(edge.channel)
+    assert posted.id > turn.id
+    assert posted.nonce is not None
+    assert len(posted.nonce) <= 25, posted.nonce
+    assert posted.nonce != turn.nonce, "Discord refuses a deleted message's nonce"
+    game = await edge.store.get(game_id)
+    assert game is not None
+    assert game.board_message_id == posted.id
+
+
 async def test_the_board_asks_after_no_message_without_read_message_history(edge: Edge) -> None:
     """Discord refuses a message to a bot that may not read the channel's history (a 403,
     which counts against the bot): the board is shown, and nothing is asked or posted."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.edge.inflight import HANDLERS
+from bot.presentation.messages import text
+from bot.storage.guilds import GuildStore
 from tests.bot.edge.test_edge import Edge, id_of, mover_of, only_private_answer, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
@@ -165,6 +167,54 @@ async def test_a_thread_follows_its_parent_among_the_allowed_channels(edge: Edge
     refused = await private(edge.slash(edge.guest, "marrakech", "new", channel=elsewhere))
     assert "not allowed in this channel" in refused
     assert await edge.store.open_in_channel(elsewhere.id) is None
+
+
+async def allow_channels(edge: Edge, count: int) -> list[FakeChannel]:
+    """`count` new text channels of the edge's server, each allowed for games (stored as
+    `/marrakech-admin allow-channel` stores them)."""
+    guild = edge.channel.guild
+    assert guild is not None
+    store = GuildStore(edge.store.database)
+    channels = [edge.fake.add_text_channel(guild, f"tables-{n}") for n in range(count)]
+    for channel in channels:
+        await store.allow_channel(guild.id, channel.id)
+    return channels
+
+
+async def test_new_in_a_channel_not_allowed_is_told_why_when_the_server_allows_90_channels(
+    edge: Edge,
+) -> None:
+    """Naming 90 channels takes more than Discord's 2,000 characters, and an answer Discord
+    refuses leaves the member with none: the answer names those that fit and counts the rest."""
+    allowed = await allow_channels(edge, 90)
+    handle = edge.slash(edge.host, "marrakech", "new")
+    await handle.wait_for(lambda h: h.acknowledged or bool(h.refusals))
+    assert handle.refusals == [], "Discord refused the answer: the member is told nothing"
+    refused = await private(handle)
+    assert "not allowed in this channel" in refused
+    assert f"<#{allowed[0].id}>" in refused
+    assert f"<#{allowed[-1].id}>" not in refused
+    shown = refused.count("<#")
+    assert refused.endswith(f", {text('admin.channels_more', 'en', count=90 - shown)}.")
+
+
+async def test_the_settings_of_a_server_that_allows_170_channels_are_shown_and_changed(
+    edge: Edge,
+) -> None:
+    """Naming 170 channels takes more than an embed's 4,096 characters, and every settings
+    command, taking a channel off the list too, would answer with an error: the settings name
+    those that fit and count the rest."""
+    admin, _ = admin_and_another_channel(edge)
+    allowed = await allow_channels(edge, 170)
+    shown = await edge.slash(admin, "marrakech-admin", "show").answer()
+    removed = await channel_option(edge, admin, "remove-channel", allowed[0]).answer()
+    assert await HANDLERS.drained(30.0), "a command's handler is still running"
+    for answer in (shown, removed):
+        assert f"<#{allowed[1].id}>" in answer.embed_text()
+        assert "more channels" in answer.embed_text()
+        assert "Away days" in answer.embed_text(), "the settings after the channels too"
+    assert "Saved" in removed.content
+    assert f"<#{allowed[0].id}>" not in removed.embed_text()
 
 
 async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> None:

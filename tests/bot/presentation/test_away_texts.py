@@ -112,6 +112,35 @@ def test_the_held_message_fits_a_direct_message_and_counts_the_lines_left_out(
     assert more == text("quiet.held_more", language, count=len(lines) - len(listed))
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_held_ping_in_a_channel_fits_a_message_whatever_the_numbers_in_it(
+    language: str,
+) -> None:
+    """The ping in front of the list in a game's channel takes room from the list: with the
+    longest id there can be, games numbered with 1 to 19 digits, every kind of notice and lists
+    of 20, 25 and 40 lines, the ping and its list never pass Discord's 2,000 characters (a
+    refused ping never comes, and the notices it holds stay unsent)."""
+    longest = 2**64 - 1
+    release = datetime(2026, 12, 8, 7, tzinfo=UTC)
+    night = release - timedelta(hours=5)
+    ends = release + timedelta(hours=20)
+    too_long = []
+    for kind in KINDS:
+        for digits in range(1, 20):
+            for count in (20, 25, 40):
+                games = range(10 ** (digits - 1), 10 ** (digits - 1) + count)
+                notices = [
+                    HeldNotice(longest, longest, longest - g, g, 3, kind, language, release, night)
+                    for g in games
+                ]
+                turns = {g: TurnNow(g, True, ends, night - timedelta(hours=5)) for g in games}
+                message = away.held_message(notices, turns) or ""
+                pinged = away.held_in_channel(longest, message)
+                if len(pinged) > CONTENT_LIMIT:
+                    too_long.append((kind, digits, count, len(pinged)))
+    assert too_long == [], "(kind, digits of the games, lines, characters) over 2,000"
+
+
 def test_a_time_left_reads_in_hours_and_minutes() -> None:
     assert away.duration(timedelta(hours=23, minutes=10, seconds=59), "en") == "23 h 10 min"
     assert away.duration(timedelta(minutes=4, seconds=59), "en") == "4 min"

@@ -23,8 +23,9 @@ from bot.presentation import messages, names, narration, presenter
 from bot.services import AI_LEVELS, GameInfo, GameStatus, GameView, LobbyAction, Player
 from bot.services import errors as service_errors
 from bot.services.seat_errors import NudgeError, SubstituteError
-from bot.services.views import Reminder
+from bot.services.views import Reminder, ServerSettings
 from engine import Phase
+from tests.e2e.fakecord.limits import check_message
 
 BOT_DIR = Path(__file__).resolve().parents[3] / "bot"
 LITERAL_KEY = re.compile(r'\btext\(\s*"([a-z_.\-]+)"')
@@ -98,6 +99,60 @@ def test_every_expected_error_has_a_short_answer() -> None:
     assert "https://discord.com/channels/3/2/4" in (
         errors.describe(service_errors.StaleBoardError(1, 2, 3, 4), "en") or ""
     )
+
+
+SERVER_CHANNELS = tuple(1_312_345_678_901_234_567 + n for n in range(500))
+"""As many channels as a Discord server has at most, with ids as long as Discord's are today."""
+
+
+def channels_named(text: str) -> list[int]:
+    return [int(channel) for channel in re.findall(r"<#([0-9]+)>", text)]
+
+
+@pytest.mark.parametrize("allowed", [80, 81, 90, 500])
+@pytest.mark.parametrize("language", messages.LANGUAGES)
+def test_a_channel_not_allowed_is_refused_naming_the_allowed_ones_that_fit_and_counting_the_rest(
+    language: str, allowed: int
+) -> None:
+    """Discord refuses an answer over 2,000 characters, and the member who asked would be told
+    nothing: the refusal names the server's allowed channels in order, as many as fit, and
+    counts the others."""
+    channel_ids = SERVER_CHANNELS[:allowed]
+    answer = errors.describe(service_errors.ChannelNotAllowedError(channel_ids), language) or ""
+    assert len(answer) <= 2000
+    named = channels_named(answer)
+    assert named == list(channel_ids[: len(named)]), "in order, none skipped"
+    left_out = allowed - len(named)
+    if allowed <= 80:
+        assert left_out == 0, "all of them fit"
+    else:
+        assert len(named) >= 70, "as many as fit"
+        more = messages.text("admin.channels_more", language, count=left_out)
+        assert answer.endswith(f"{more}."), answer[-80:]
+
+
+@pytest.mark.parametrize("allowed", [1, 160, 170, 500])
+@pytest.mark.parametrize("language", messages.LANGUAGES)
+def test_the_settings_name_the_allowed_channels_that_fit_and_count_the_rest(
+    language: str, allowed: int
+) -> None:
+    """Discord refuses an embed description over 4,096 characters, and every settings command
+    would answer with an error: the settings name the allowed channels in order, as many as
+    fit, count the others, and show every other setting after them."""
+    channel_ids = SERVER_CHANNELS[:allowed]
+    embed = presenter.settings_post(ServerSettings(1, channel_ids=channel_ids), language).embed
+    assert check_message({"embeds": [embed.to_dict()]}, []) == []
+    description = embed.description or ""
+    named = channels_named(description)
+    assert named == list(channel_ids[: len(named)]), "in order, none skipped"
+    left_out = allowed - len(named)
+    if allowed <= 160:
+        assert left_out == 0, "all of them fit"
+    else:
+        assert len(named) >= 150, "as many as fit"
+        more = messages.text("admin.channels_more", language, count=left_out)
+        assert f"<#{named[-1]}>, {more}\n" in description, description[-400:]
+    assert len(description.splitlines()) == 5, "every setting shown"
 
 
 def test_an_unexpected_error_is_logged_with_the_code_the_user_sees(

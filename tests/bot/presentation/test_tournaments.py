@@ -25,6 +25,7 @@ from bot.services.tournaments import MAX_PLAYERS
 from bot.storage.kinds import GameStatus
 from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_languages import button_labels, english_in, post_texts
+from tests.e2e.fakecord.limits import check_message
 
 MOD = 100
 PLAYERS = (101, 102, 103)
@@ -384,6 +385,21 @@ def test_a_round_of_many_tables_shows_whole_lines_and_counts_the_rest(
         assert listed[len(whole) :] == [text("tournament.more_tables", language, count=left)]
     else:
         assert listed == whole
+
+
+@pytest.mark.parametrize(("seats", "players"), [(2, 64), (4, 64), (2, 200)])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_round_listed_over_several_fields_is_an_embed_discord_takes(
+    seats: int, players: int, language: str
+) -> None:
+    """The round's name heads its first field only, yet Discord requires a name on every
+    field: the standings of a round over several fields pass every check of Discord's that
+    the fake knows (names and values required, their lengths, 25 fields, 6,000 in all), or
+    the standings would never be updated."""
+    round_one = dataclasses.replace(crowded(seats, players, "x" * 100), locale=language)
+    embed = shown.standings_post(round_one).embed
+    assert len(embed.fields) > 2, "the round takes several fields"
+    assert check_message({"embeds": [embed.to_dict()]}, []) == []
 
 
 def test_tables_beyond_the_room_are_counted_in_a_last_line() -> None:

@@ -19,6 +19,10 @@ MAX_FIELD_NAME = 256
 MAX_FIELD_VALUE = 1024
 MAX_FOOTER = 2048
 MAX_AUTHOR_NAME = 256
+MAX_NONCE = 25
+"""The most characters of a message's nonce (when a text; a number is one of 64 bits)."""
+MAX_MENTIONED = 100
+"""The most ids `allowed_mentions` lists in `users`, and in `roles`."""
 MAX_ACTION_ROWS = 5
 MAX_ROW_BUTTONS = 5
 MAX_CUSTOM_ID = 100
@@ -56,6 +60,11 @@ def check_message(body: Json, file_sizes: list[int]) -> list[FormError]:
             FormError(
                 "content", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTENT} or fewer in length."
             )
+        )
+    nonce = body.get("nonce")
+    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        errors.append(
+            FormError("nonce", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_NONCE} or fewer in length.")
         )
     flags = int(body.get("flags") or 0)
     embeds = body.get("embeds") or []
@@ -260,7 +269,7 @@ def _check_allowed_mentions(allowed: object) -> list[FormError]:
     if not isinstance(allowed, dict):
         return []
     parse = allowed.get("parse") or []
-    return [
+    errors = [
         FormError(
             f"allowed_mentions.{kind}",
             "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
@@ -269,6 +278,16 @@ def _check_allowed_mentions(allowed: object) -> list[FormError]:
         for kind in ("users", "roles")
         if kind in parse and allowed.get(kind)
     ]
+    errors.extend(
+        FormError(
+            f"allowed_mentions.{kind}",
+            "BASE_TYPE_MAX_LENGTH",
+            f"Must be {MAX_MENTIONED} or fewer in length.",
+        )
+        for kind in ("users", "roles")
+        if len(allowed.get(kind) or []) > MAX_MENTIONED
+    )
+    return errors
 
 
 def check_autocomplete(data: Json) -> list[FormError]:
