@@ -460,9 +460,10 @@ class GameDisplay:
         once: one Discord refuses (MissingPermissionsError, naming what the channel lacks),
         fails or does not take within DISCORD_TIMEOUT_SECONDS is not sent again (one warning
         line; the turn's own message pings them already). The game names one reminder, the
-        one retired once its turn is over: a reminder it still names (of a seat's player who
-        left it, when nothing showed the hand-over) goes before this one takes its place, so
-        that none is left calling for good."""
+        one retired once its turn is over (at once, if that turn ended while it was posted): a
+        reminder it still names (of a seat's player who left it, when nothing showed the
+        hand-over) goes before this one takes its place, so that none is left calling for
+        good."""
         if reminder.user_id is None:
             return
         post = self._post(
@@ -486,6 +487,16 @@ class GameDisplay:
             view = reminder.view
             await self._delete_ping(view, "reminder", replaced, story.reminder_over(view))
         await self._play.set_reminder_message(reminder.view.id, message.id)
+        # The turn's end, shown while the reminder was posted, found none to retire.
+        view = await self._play.look(reminder.view.id)
+        asked = reminder.view.state
+        if (
+            view.state is None
+            or asked is None
+            or view.status is not GameStatus.RUNNING
+            or view.state.turn != asked.turn
+        ):
+            await self._retire_pings(view)
 
     async def show_after_click(self, interaction: Interaction, view: GameView) -> None:
         """Answer a move: the clicked message shows the turn going on, or (the turn is over)

@@ -65,6 +65,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 HINT_IMAGE = "hint.png"
 """The file name of a hint's picture."""
+LOBBY_DRAWS = 3
+"""The most times one lobby click draws the lobby, its seats having changed meanwhile."""
 
 CONFIRMATION_KEYS = {
     Confirmation.RESIGN: "confirm.resign",
@@ -659,11 +661,28 @@ class GameHandlers:
     ) -> None:
         user = interaction.user.id
         view = await self._lobby_change(game_id, interaction, action)
-        notes = await self._display.lobby_notes(view)
-        post = presenter.lobby_post(view, closed_by=user, notes=notes)
-        await replies.edit(interaction, embed=post.embed, view=lobby_buttons(view))
+        view = await self._draw_lobby_click(interaction, view, user)
         self._display.opened(game_id, interaction)
         await self._shown(game_id, self._show_lobby_click(interaction, view, action))
+
+    async def _draw_lobby_click(
+        self, interaction: Interaction, view: GameView, user: int
+    ) -> GameView:
+        """Edit the clicked lobby into `view`; what it drew. Presses at once (two joins) are
+        drawn in no set order, so a lobby whose seats changed while it was drawn is drawn
+        again as it is now: the draw that lands last never shows an older list of players
+        before the lobby is recorded as shown."""
+        for _ in range(LOBBY_DRAWS):
+            notes = await self._display.lobby_notes(view)
+            post = presenter.lobby_post(view, closed_by=user, notes=notes)
+            await replies.edit(interaction, embed=post.embed, view=lobby_buttons(view))
+            if view.status is not GameStatus.LOBBY:
+                break
+            now = await self._play.look(view.id)
+            if now.status is not GameStatus.LOBBY or now.players == view.players:
+                break
+            view = now
+        return view
 
     async def _show_lobby_click(
         self, interaction: Interaction, view: GameView, action: LobbyAction

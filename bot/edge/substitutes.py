@@ -233,6 +233,8 @@ class SeatController:
                 finally:  # stored: its new player is called though Discord failed the redraw
                     await self._call_if_to_move(interaction, done.handover)
                 return
+            if done.request.status == "done":  # carried out by another press meanwhile
+                raise SubstituteError("request_done")
             if done.request.status != "refused":  # still waiting: who for, now
                 await replies.edit(interaction, content=_asked(done.request, language))
                 return

@@ -26,11 +26,12 @@ from bot.services.errors import (
     NotHandedToAiError,
     NotSeatedError,
     NotYourTurnError,
+    StaleBoardError,
 )
 from bot.services.loaded import LoadedGame, apply_action, results_of, with_control
 from bot.services.loader import GameLoader
 from bot.services.views import GameView
-from bot.storage.game_rows import NewAction, SeatControl
+from bot.storage.game_rows import NewAction, SeatControl, StaleSeqError
 from bot.storage.kinds import EndReason, GameStatus
 from engine import Phase
 from engine.events import Event
@@ -127,7 +128,15 @@ class PlayService:
 
     async def rejoin(self, game_id: int, user_id: int) -> GameView:
         """Take back a seat the AI was playing after timeouts; the turn clock starts anew if
-        it is that seat's turn, or if the game was paused for want of a person."""
+        it is that seat's turn, or if the game was paused for want of a person. Another
+        process that moved the game on meanwhile (its AI played the seat's turn) leaves the
+        seat to take back still: read again, the rejoin is made once more."""
+        try:
+            return await self._rejoin(game_id, user_id)
+        except StaleBoardError:
+            return await self._rejoin(game_id, user_id)
+
+    async def _rejoin(self, game_id: int, user_id: int) -> GameView:
         async with self._loader.locked(game_id):
             loaded = await self._running(game_id)
             seat = loaded.seat_of(user_id)
@@ -140,7 +149,11 @@ class PlayService:
             if loaded.state.to_move == seat or pause.is_paused(loaded.players, loaded.state):
                 players = with_control(loaded.players, back)
                 clock = self._loader.fresh_clock(loaded.game, players, loaded.state)
-            view = (await self._loader.set_clock(loaded, clock, [back])).view()
+            try:
+                view = (await self._loader.set_clock(loaded, clock, [back])).view()
+            except StaleSeqError:  # another process moved the game on since it was read
+                self._loader.forget(game_id)
+                raise loaded.stale() from None
             crashpoints.reach("rejoin.committed")
             return view
 

@@ -86,7 +86,7 @@ def _request_view(row: SeatRequest) -> HandoverRequest:
 @dataclass(frozen=True, slots=True)
 class Answer:
     """What a press on a request did: the request as it is now, and the hand-over it made
-    (None: it still waits, or it was refused)."""
+    (None: it still waits, it was refused, or another press carried it out)."""
 
     request: HandoverRequest
     handover: Handover | None = None
@@ -180,7 +180,9 @@ class SubstituteService:
         """A player's Agree or Refuse on a request. Those asked are the people playing the
         game now (a person who left it since the request is no longer asked; one who came in
         is), and the person leaving may refuse (they are still here). SubstituteError: no
-        such request, it is closed (or ran out now), or it does not wait for this person."""
+        such request, it is closed (or ran out now, or was refused or failed while this press
+        was applied), or it does not wait for this person. An agreement that finds the request
+        carried out by another press meanwhile is answered done, without a hand-over."""
         request = await self.request(request_id)
         if request.status != OPEN:
             raise SubstituteError(f"request_{request.status}")
@@ -200,10 +202,17 @@ class SubstituteService:
                 return Answer(replace(request, status="refused"))
             raise SubstituteError("request_closed")
         await self._store.agree(request_id, user_id)
-        request = replace(request, agreed=(await self.request(request_id)).agreed)
-        if request.missing or not await self._store.close_request(request_id, "done"):
-            return Answer(request)  # still waiting, or another press completed it
-        return await self._carry_out(request)
+        stored = await self.request(request_id)
+        request = replace(request, agreed=stored.agreed)
+        if stored.status == OPEN and request.missing:
+            return Answer(request)  # still waiting
+        if stored.status == OPEN and await self._store.close_request(request_id, "done"):
+            return await self._carry_out(request)
+        # Another press closed it meanwhile: a Refuse, or the agreement that completed it.
+        closed = (await self.request(request_id)).status
+        if closed != "done":
+            raise SubstituteError(f"request_{closed}")
+        return Answer(replace(request, status="done"))  # carried out by that press
 
     async def _carry_out(self, request: HandoverRequest) -> Answer:
         """Hand the seat over for a request just closed as done; GameError (the request then

@@ -415,6 +415,35 @@ async def test_joining_a_lobby_one_is_in_already_is_refused_privately_and_change
     assert edge.fake.world.messages[lobby.id].to_payload() == shown, "the lobby is as it was"
 
 
+async def test_two_joins_at_once_leave_the_lobby_showing_both_whichever_is_drawn_last(
+    edge: Edge,
+) -> None:
+    """The guest and the outsider press Join at the same moment, and the guest's redraw of the
+    lobby (its one read of the notes slow this once) lands after the outsider's: the lobby,
+    then recorded as shown, still lists everyone seated, never one person fewer."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
+    reading, outsider_answered = asyncio.Event(), asyncio.Event()
+
+    async def look(guild_id: int, people: Sequence[int]) -> Sequence[Reliability]:
+        if len(people) == 2:  # the guest's join, drawn before the outsider's is stored
+            reading.set()
+            await outsider_answered.wait()
+        return []
+
+    edge.bot.display.lobby_reliability(look)
+    guest = edge.click(edge.guest, lobby, "Join")
+    await reading.wait()
+    await edge.click(edge.outsider, lobby, "Join").response()
+    outsider_answered.set()
+    await guest.response()
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    assert len((await edge.service.play.look(1)).players) == 3
+    shown = edge.fake.world.messages[lobby.id].embed_text()
+    assert "Players (3/4)" in shown, shown
+    assert f"<@{edge.guest.id}>" in shown, shown
+    assert f"<@{edge.outsider.id}>" in shown, shown
+
+
 async def test_a_leave_redraws_the_lobby_with_each_person_s_note_as_it_is_now(
     edge: Edge,
 ) -> None:

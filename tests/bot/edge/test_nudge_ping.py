@@ -1,13 +1,13 @@
 """A nudge's ping in the channel goes once the turn it was about is over (deleted: the turn's
 own line tells how it went): when the turn is played on its message, when the bot catches up
 after a restart, and at once when the turn ended while the nudge was being posted; so does the
-reminder of a turn played in time (one a moderator deleted already counts as gone, and is not
-edited; one Discord will not delete says its turn is over). Both go with an aborted game, and a
-new reminder never leaves the one the game still names in the channel. A nudge speaks the
-game's language, whoever nudges; in a game played in a thread it is posted in that thread; a
-person away or in their quiet hours is not pinged. A database that fails once the ping is out
-costs the nudger no error. Through real discord.py interactions on the fake Discord
-(tests/bot/edge/test_edge.py)."""
+reminder of a turn played in time, at once too when the turn ended as it was posted (one a
+moderator deleted already counts as gone, and is not edited; one Discord will not delete says
+its turn is over). Both go with an aborted game, and a new reminder never leaves the one the
+game still names in the channel. A nudge speaks the game's language, whoever nudges; in a game
+played in a thread it is posted in that thread; a person away or in their quiet hours is not
+pinged. A database that fails once the ping is out costs the nudger no error. Through real
+discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
@@ -283,6 +283,26 @@ async def test_a_reminder_whose_turn_was_played_in_time_is_deleted_once_it_is_ov
         lambda: edge.fake.world.messages[reminder.id].deleted, what="the reminder gone"
     )
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.reminder_message_id is None, "nothing left to retire"
+
+
+async def test_a_reminder_whose_turn_ended_while_it_was_posted_is_retired_at_once(
+    edge: Edge,
+) -> None:
+    """The reminder is taken (marked sent) under the game's lock and posted after it: a click
+    ending the turn in between found no reminder to retire, so the reminder retires its own,
+    rather than calling the player to a turn already played until the next one ends."""
+    await edge.bot.scheduler.stop()  # the test sends the reminder itself
+    turn, mover, _ = await duel(edge, turn_limit=3600)
+    view = await edge.service.play.look(1)  # the game as the reminder was taken
+    await play_turn(edge, turn)  # the turn ends before the reminder is posted
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
+    world = edge.fake.world.messages
+    (reminder,) = [m for m in world.values() if "half of your time" in m.content]
+    assert world[reminder.id].deleted, "a reminder calling the player to a turn already played"
     game = await edge.store.get(1)
     assert game is not None
     assert game.reminder_message_id is None, "nothing left to retire"

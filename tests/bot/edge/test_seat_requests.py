@@ -9,6 +9,7 @@ pinging them. Through real discord.py interactions on the fake Discord
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from datetime import UTC, datetime, timedelta
@@ -285,6 +286,37 @@ async def test_a_refused_request_says_who_refused_and_that_the_person_leaving_ke
     assert shown.content == REFUSED.format(user=edge.outsider.id, out=edge.guest.id), (
         "the guest keeps their seat, not the outsider who refused"
     )
+    assert shown.buttons() == [], [b.label for b in shown.buttons()]
+
+
+async def test_the_last_agreement_pressed_as_the_person_leaving_refuses_leaves_the_refusal_shown(
+    edge: Edge,
+) -> None:
+    """The outsider, the last one asked, presses Agree as the guest presses Refuse, the
+    Refuse closing the request between the agreement and its close: the request's message
+    goes on saying who refused, never that it waits (for nobody), and the outsider is told
+    privately that it was refused."""
+    request = await asked(edge)
+    store = edge.service.substitutes._store
+    plain = store.agree
+    agreed, refused = asyncio.Event(), asyncio.Event()
+
+    async def agree(request_id: int, user_id: int) -> None:
+        await plain(request_id, user_id)
+        agreed.set()
+        await refused.wait()  # the guest's Refuse lands between the agreement and its close
+
+    store.agree = agree  # type: ignore[method-assign]
+    agreeing = edge.click(edge.outsider, request, "Agree")
+    await agreed.wait()
+    await edge.click(edge.guest, request, "Refuse").response()
+    refused.set()
+    answer = await agreeing.answer()
+    assert answer.ephemeral
+    assert answer.content == "That request was refused.", answer.content
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    shown = edge.fake.world.messages[request.id]
+    assert shown.content == REFUSED.format(user=edge.guest.id, out=edge.guest.id), shown.content
     assert shown.buttons() == [], [b.label for b in shown.buttons()]
 
 

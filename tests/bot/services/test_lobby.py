@@ -1,7 +1,8 @@
 """The lobby's seats: an AI never seats past the lobby's size, the start shuffles the seats
 from the game's seed, and a seat keeps its player's name tidied and bounded. Its turn limit is
-5 minutes to 7 days, or none. Presses at the same moment (two joins for the last seat, a join
-and the start) are taken one after the other under the game's lock."""
+5 minutes to 7 days, or none. Presses at the same moment (two joins for the last seat, an AI
+and a join, a join or a leave and the start) are taken one after the other under the game's
+lock."""
 
 from __future__ import annotations
 
@@ -114,6 +115,60 @@ async def test_a_join_at_the_moment_of_the_start_is_seated_in_the_game_or_refuse
     players = [HOST, BOB, CAROL] if join_first else [HOST, BOB]
     assert sorted(p.user_id for p in view.players if p.user_id is not None) == players
     assert [seat.seat for seat in await store.seats(lobby.id)] == list(range(len(players)))
+
+
+@pytest.mark.parametrize("leave_first", [True, False], ids=["leave first", "start first"])
+async def test_a_leave_at_the_moment_of_the_start_leaves_the_lobby_or_is_refused(
+    database: Database, monkeypatch: pytest.MonkeyPatch, leave_first: bool
+) -> None:
+    """The host presses Start as Carol presses Leave. A leave that comes first takes her seat
+    out of the game that starts; one that comes second is told the game is closed, and she
+    plays. Either way the game that starts holds exactly the seats it was dealt for."""
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
+    await service.lobby.join(lobby.id, BOB)
+    await service.lobby.join(lobby.id, CAROL)
+    race = Race()
+    store = service.loader.store
+    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
+    monkeypatch.setattr(store, "remove_seat", race.write(store.remove_seat))
+    monkeypatch.setattr(store, "start", race.write(store.start))
+    leave = race.run(service.lobby.leave(lobby.id, CAROL))
+    start = race.run(service.lobby.start(lobby.id, HOST))
+    if leave_first:
+        left, started = await asyncio.gather(leave, start, return_exceptions=True)
+    else:
+        started, left = await asyncio.gather(start, leave, return_exceptions=True)
+    assert isinstance(started, GameView), started
+    assert isinstance(left, GameView if leave_first else LobbyClosedError), left
+    service.loader.forget(lobby.id)
+    view = await service.play.look(lobby.id)  # a start dealt for other seats is damaged
+    assert view.status is GameStatus.RUNNING
+    players = [HOST, BOB] if leave_first else [HOST, BOB, CAROL]
+    assert sorted(p.user_id for p in view.players if p.user_id is not None) == sorted(players)
+
+
+async def test_an_ai_and_a_join_at_once_for_the_last_seat_seat_one_and_refuse_the_other(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carol presses Join as the host adds an AI, with one seat left: Carol, first, takes
+    it, the host is told the lobby is full, and the lobby holds its three seats."""
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
+    await service.lobby.join(lobby.id, BOB)
+    race = Race()
+    store = service.loader.store
+    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
+    monkeypatch.setattr(store, "add_seat", race.write(store.add_seat))
+    monkeypatch.setattr(store, "add_ai_seat", race.write(store.add_ai_seat))
+    results = await asyncio.gather(
+        race.run(service.lobby.join(lobby.id, CAROL)),
+        race.run(service.lobby.add_ai(lobby.id, HOST, "easy")),
+        return_exceptions=True,
+    )
+    assert [type(result) for result in results] == [GameView, LobbyFullError], results
+    view = await service.play.look(lobby.id)
+    assert [p.user_id for p in view.players] == [HOST, BOB, CAROL]
 
 
 async def test_the_start_shuffles_the_seats_from_the_seed(database: Database) -> None:

@@ -6,7 +6,11 @@ Through the service on a real database (each back end) with an injected clock
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
+from typing import Any
+
+import pytest
 
 import engine
 from bot.services import (
@@ -18,9 +22,11 @@ from bot.services import (
     TurnReason,
     pause,
 )
+from bot.services.errors import StaleBoardError
 from bot.services.player_games import PlayerGamesService
 from bot.services.views import Player
 from bot.storage import GameStore, StatsStore
+from bot.storage.game_rows import GameRow
 from bot.storage.players import PlayerStore
 from bot.storage.values import time_to_column
 from tests.bot.services.test_async_play import (
@@ -36,6 +42,7 @@ from tests.bot.services.test_async_play import (
     two_humans,
 )
 from tests.bot.services.test_async_play import table as table  # the fixture
+from tests.races import Race
 
 
 async def time_out_three_times(table: Table, view: GameView, sleeper: int) -> GameView:
@@ -175,6 +182,41 @@ async def test_a_seat_taken_back_on_its_own_turn_is_the_person_s_on_a_fresh_cloc
     assert (view.seq, view.user_to_move) == (seq, BOB), "nothing played for Bob: his turn waits"
     (bob,) = [p for p in view.players if p.user_id == BOB]
     assert (bob.autoplay, bob.timeouts) == (False, 0)
+
+
+async def test_a_seat_taken_back_at_the_moment_the_ai_plays_its_turn_is_the_person_s(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob types rejoin just as the AI is to play his seat's turn: one waits for the other
+    under the game's lock, so the rejoin is written once, never read before the AI's move
+    and written after it. Bob is told he has his seat back, and the AI's turn is played
+    before it or dropped after it, never answered with anything else."""
+    service = table.service
+    view = await humans(table, (HOST, BOB), channel=742)
+    view = await at_the_ai_s_turn_in_their_seat(table, view, BOB)
+    race = Race()
+    store = service.loader.store
+    set_clock = race.write(store.set_clock)
+    writes: list[int] = []
+
+    async def counted(*args: Any, **kwargs: Any) -> GameRow:
+        writes.append(args[0])
+        return await set_clock(*args, **kwargs)
+
+    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
+    monkeypatch.setattr(store, "set_clock", counted)
+    monkeypatch.setattr(store, "append_actions", race.write(store.append_actions))
+    played, rejoined = await asyncio.gather(
+        race.run(service.turns.play_due(view.id, view.seq)),
+        race.run(service.play.rejoin(view.id, BOB)),
+        return_exceptions=True,
+    )
+    assert isinstance(rejoined, GameView), rejoined
+    assert not isinstance(played, BaseException) or isinstance(played, StaleBoardError), played
+    view = await service.play.look(view.id)
+    (bob,) = [p for p in view.players if p.user_id == BOB]
+    assert (bob.autoplay, bob.timeouts) == (False, 0)
+    assert writes == [view.id], "the rejoin was written once"
 
 
 async def test_a_seat_taken_back_during_another_s_turn_leaves_that_turn_s_clock_alone(

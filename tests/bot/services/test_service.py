@@ -39,6 +39,7 @@ from bot.services.errors import (
 )
 from bot.storage import ActionRow, Database, GameStore, open_database
 from tests.bot.services.conftest import FreshTargets
+from tests.races import Race
 from tests.round_trips import counting
 
 HOST, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -716,6 +717,38 @@ async def test_a_player_who_resigned_is_refused_as_not_playing_and_changes_nothi
     with pytest.raises(NotSeatedError):
         await service.play.act(view.id, quitter, view.seq, "S")
     assert (await service.play.look(view.id)).seq == view.seq
+
+
+async def test_a_resignation_at_the_moment_of_a_move_is_applied_after_it(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player confirms Resign out of turn as the mover clicks: one waits for the other
+    under the game's lock, so both are applied (a resignation is never refused because the
+    board moved on meanwhile) and the log holds both."""
+    view = await started(service)
+    mover = view.user_to_move
+    assert mover is not None
+    quitter = next(p.user_id for p in view.players if p.user_id != mover)
+    assert quitter is not None
+    race = Race()
+    store = service.loader.store
+    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
+    monkeypatch.setattr(store, "append_actions", race.write(store.append_actions))
+    moved, resigned = await asyncio.gather(
+        race.run(service.play.act(view.id, mover, view.seq, "S")),
+        race.run(service.play.resign(view.id, quitter)),
+        return_exceptions=True,
+    )
+    assert isinstance(moved, GameView), moved
+    assert isinstance(resigned, GameView), resigned
+    after = await service.play.look(view.id)
+    assert after.seq == resigned.seq == moved.seq + 1, "the resignation follows the move"
+    quitter_seat = next(p.seat for p in view.players if p.user_id == quitter)
+    assert after.state is not None
+    assert quitter_seat is not None
+    assert after.state.is_eliminated(quitter_seat)
+    record = await service.play.record(view.id)
+    assert record["resignations"] == [[moved.seq, quitter_seat]]
 
 
 async def test_resign_of_the_mover_passes_the_turn_and_two_players_end(

@@ -224,6 +224,35 @@ async def test_a_seat_taken_back_while_another_process_s_ai_plays_its_turn_stays
     await its_turn_waits_for(first, after, seat, BOB)
 
 
+async def test_a_rejoin_whose_write_follows_another_process_s_ai_move_takes_the_seat_back(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other way round: Bob's rejoin reads the game, then the second process's AI plays
+    his seat's turn, then the rejoin writes. The seat is still the AI's to give back, so Bob
+    is told he has it, never an error, and the next turn of his seat waits for him."""
+    view = await two_humans(first)
+    view = await at_the_ai_s_turn_in_their_seat(first, view, BOB)
+    seat = view.seat_of(BOB)
+    store = first.service.loader.store
+    set_clock = store.set_clock
+    played: list[object] = []
+
+    async def ai_moved_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        if not played:
+            played.append(await second.service.turns.play_due(view.id, view.seq))
+        return await set_clock(*args, **kwargs)
+
+    monkeypatch.setattr(store, "set_clock", ai_moved_meanwhile)
+    rejoined = await first.service.play.rejoin(view.id, BOB)
+    assert len(played) == 1
+    assert played[0] is not None, "the other process's AI played the turn"
+    assert rejoined.seq > view.seq
+    (bob,) = [p for p in rejoined.players if p.user_id == BOB]
+    assert (bob.autoplay, bob.timeouts) == (False, 0)
+    after = await first.service.play.look(view.id)
+    assert after.player_at(seat) == bob
+
+
 async def handed_to_dave_while_the_ai_plays(
     first: Table, second: Table, monkeypatch: pytest.MonkeyPatch, view: GameView, leaving: int
 ) -> GameView:

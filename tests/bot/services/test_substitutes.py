@@ -19,7 +19,7 @@ from bot.services.errors import GameNotRunningError, HostOnlyError, StaleBoardEr
 from bot.services.loaded import LoadedGame, rated_places, results_of
 from bot.services.seat_errors import SubstituteError
 from bot.services.stats import StatsService
-from bot.services.substitutes import REQUEST_HOURS
+from bot.services.substitutes import REQUEST_HOURS, Answer
 from bot.storage import Database, GameStore
 from bot.storage.game_rows import GameRow
 from bot.storage.stats import StatsStore
@@ -659,7 +659,8 @@ async def test_the_last_two_agreements_pressed_at_once_hand_the_seat_over_once(
 ) -> None:
     """Carol and Dave, the last two asked, press Agree at the same moment in two processes:
     each sees both agreements, and the guarded close decides which one carries the request
-    out. The seat changes hands once, the request is done, and neither press fails."""
+    out. The seat changes hands once, the request is done (for both presses: neither is told
+    it still waits), and neither press fails."""
     service = service_on(database)
     other = service_on(database)  # another process
     view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=702)
@@ -687,6 +688,47 @@ async def test_the_last_two_agreements_pressed_at_once_hand_the_seat_over_once(
     assert not [r for r in results if isinstance(r, BaseException)], results
     answers = [r for r in results if not isinstance(r, BaseException)]
     assert [answer.handover is not None for answer in answers].count(True) == 1, results
+    assert [answer.request.status for answer in answers] == ["done", "done"], "none still waits"
     request = await service.substitutes.request(asked.request.id)
     assert request.status == "done"
     assert seat_of(await service.play.look(view.id), ERIN) is not None
+
+
+async def test_the_last_agreement_pressed_as_the_person_leaving_refuses_is_told_it_was_refused(
+    database: Database,
+) -> None:
+    """Dave, the last one asked, presses Agree as Bob refuses: Bob's Refuse closes the request
+    between Dave's agreement and its close. Dave is told the request was refused, never that
+    it still waits (for nobody), and Bob keeps his seat."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=702)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    store = service.substitutes._store
+    plain = store.agree
+    refused = asyncio.Event()
+
+    async def agree(request_id: int, user_id: int) -> None:
+        await plain(request_id, user_id)
+        await refused.wait()  # Bob's Refuse lands between Dave's agreement and its close
+
+    store.agree = agree  # type: ignore[method-assign]
+
+    async def refuse() -> Answer:
+        try:
+            return await service.substitutes.answer(asked.request.id, BOB, agree=False)
+        finally:
+            refused.set()
+
+    dave, bob = await asyncio.gather(
+        service.substitutes.answer(asked.request.id, DAVE, agree=True),
+        refuse(),
+        return_exceptions=True,
+    )
+    assert not isinstance(bob, BaseException), bob
+    assert bob.request.status == "refused"
+    assert isinstance(dave, SubstituteError), dave
+    assert dave.code == "request_refused"
+    assert (await service.substitutes.request(asked.request.id)).status == "refused"
+    assert seat_of(await service.play.look(view.id), ERIN) is None
+    assert seat_of(await service.play.look(view.id), BOB) is not None, "Bob keeps his seat"
