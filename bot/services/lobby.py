@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import datetime
 
 import engine
 from bot.services import dice, records
@@ -190,7 +191,7 @@ class LobbyService:
                 raise LobbyFullError()
             now = self._loader.now()
             seats = await self._store.add_seat(game_id, user_id, now, seat_name(name))
-            return self._seats_changed(loaded.game, seats)
+            return self._seats_changed(loaded.game, seats, now)
 
     async def leave(self, game_id: int, user_id: int) -> GameView:
         async with self._loader.locked(game_id):
@@ -199,8 +200,9 @@ class LobbyService:
                 raise HostCannotLeaveError()
             if not any(player.user_id == user_id for player in loaded.players):
                 raise NotSeatedError()
-            seats = await self._store.remove_seat(game_id, user_id, self._loader.now())
-            return self._seats_changed(loaded.game, seats)
+            now = self._loader.now()
+            seats = await self._store.remove_seat(game_id, user_id, now)
+            return self._seats_changed(loaded.game, seats, now)
 
     async def add_ai(self, game_id: int, user_id: int, level: str) -> GameView:
         """The host seats an AI of `level` in their lobby."""
@@ -210,8 +212,9 @@ class LobbyService:
             loaded = await self._hosted_lobby(game_id, user_id)
             if len(loaded.players) >= loaded.game.seats_wanted:
                 raise LobbyFullError()
-            seats = await self._store.add_ai_seat(game_id, level, self._loader.now())
-            return self._seats_changed(loaded.game, seats)
+            now = self._loader.now()
+            seats = await self._store.add_ai_seat(game_id, level, now)
+            return self._seats_changed(loaded.game, seats, now)
 
     async def remove_ai(self, game_id: int, user_id: int) -> GameView:
         """The host removes the AI seated last in their lobby."""
@@ -223,7 +226,7 @@ class LobbyService:
                 raise NoAiSeatError()
             now = self._loader.now()
             seats = await self._store.remove_seat_row(game_id, ai_rows[-1].key, now)
-            return self._seats_changed(loaded.game, seats)
+            return self._seats_changed(loaded.game, seats, now)
 
     async def cancel(self, game_id: int, user_id: int) -> GameView:
         """The host closes their lobby before it starts."""
@@ -274,7 +277,11 @@ class LobbyService:
             raise HostOnlyError()
         return loaded
 
-    def _seats_changed(self, game: GameRow, seats: Sequence[SeatRow]) -> GameView:
-        """The lobby after its seats changed: as in its row, its message no longer shows it."""
-        lobby = LoadedGame(replace(game, board_message_seq=None), players_of(seats), None)
+    def _seats_changed(self, game: GameRow, seats: Sequence[SeatRow], now: datetime) -> GameView:
+        """The lobby after its seats changed, as its row now is: its message no longer shows
+        it, and the write stamped it and counted one change of seats (`rev`). Kept so, the
+        next look finds the row unchanged and reads nothing more; a write another process
+        made meanwhile leaves the row different, and the next look reads the game again."""
+        row = replace(game, board_message_seq=None, updated_at=now, rev=game.rev + 1)
+        lobby = LoadedGame(row, players_of(seats), None)
         return self._loader.keep(lobby).view()
