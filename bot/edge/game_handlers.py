@@ -175,7 +175,7 @@ class GameHandlers:
             self._display.opened(view.id, interaction, message_id)
         else:  # a follow-up of a click acknowledged late: the token edits the clicked message
             self._display.opened(view.id, interaction)
-        await self._play.set_board_message(view.id, message_id, view.seq)
+        await self._play.set_board_message(view.id, message_id, view.seq, lobby=True)
 
     async def join(self, interaction: Interaction) -> None:
         await self._lobby_command(interaction, LobbyAction.JOIN)
@@ -688,6 +688,8 @@ class GameHandlers:
         self, interaction: Interaction, view: GameView, action: LobbyAction
     ) -> None:
         if view.status is GameStatus.LOBBY and interaction.message is not None:
-            await self._play.set_board_message(view.id, interaction.message.id, view.seq)
+            await self._play.set_board_message(
+                view.id, interaction.message.id, view.seq, lobby=True
+            )
         if action is LobbyAction.START:
             await self._display.post_current(view)

@@ -429,13 +429,20 @@ class GameLoader:
         *,
         end_shown: bool = False,
         lobby_linked: bool | None = None,
+        lobby: bool = False,
     ) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers);
         `end_shown`: it is the finished game's result with its rating changes; `lobby_linked`:
-        for a message the lobby leads to, whether its edit to lead there went through."""
+        for a message the lobby leads to, whether its edit to lead there went through;
+        `lobby`: it is the lobby's message, recorded only while the game is a lobby."""
         async with self.locked(game_id):
             game = await self.store.set_board_message(
-                game_id, message_id, seq, end_shown=end_shown, lobby_linked=lobby_linked
+                game_id,
+                message_id,
+                seq,
+                end_shown=end_shown,
+                lobby_linked=lobby_linked,
+                lobby=lobby,
             )
             if game is None:
                 return  # a newer message is recorded: nothing changed

@@ -212,13 +212,16 @@ class PlayService:
         *,
         end_shown: bool = False,
         lobby_linked: bool | None = None,
+        lobby: bool = False,
     ) -> None:
         """Remember the message that now shows the game at `seq` (for stale-click pointers);
         `end_shown`: it is the finished game's result with its rating changes; `lobby_linked`:
         for a message the lobby leads to (the first turn, the result), whether the lobby's edit
-        to lead there went through (if not, a start edits it: `lobbies_behind`)."""
+        to lead there went through (if not, a start edits it: `lobbies_behind`); `lobby`: it is
+        the lobby's own message, recorded only while the game is still a lobby (a click drawn
+        on the lobby just before a Start records nothing once the game started)."""
         await self._loader.set_board_message(
-            game_id, message_id, seq, end_shown=end_shown, lobby_linked=lobby_linked
+            game_id, message_id, seq, end_shown=end_shown, lobby_linked=lobby_linked, lobby=lobby
         )
 
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:

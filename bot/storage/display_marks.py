@@ -56,15 +56,18 @@ class DisplayMarks(GameTable):
         *,
         end_shown: bool = False,
         lobby_linked: bool | None = None,
+        lobby: bool = False,
     ) -> GameRow | None:
         """Remember which message shows the game now, and at which seq; never a message older
         than the one recorded (a slow post finishing after a newer one). A message recorded
-        while the game is a lobby is also kept as its lobby message. `end_shown`: the message
-        is a finished game's result with its rating changes, so the end is shown too (in the
-        same write). `lobby_linked`, for a message the started game's lobby leads to (its
-        first turn, its result): whether the lobby's edit to lead there went through; if not,
-        the message is kept as the one the lobby is due to lead to (`lobbies_behind`), in the
-        same write. The game as stored, or None if it was not (an older message)."""
+        while the game is a lobby is also kept as its lobby message; `lobby`: the message is
+        the lobby's, recorded only while the game is still one (a join's record landing after
+        the game started, at the same seq, would take the first turn's place). `end_shown`:
+        the message is a finished game's result with its rating changes, so the end is shown
+        too (in the same write). `lobby_linked`, for a message the started game's lobby leads
+        to (its first turn, its result): whether the lobby's edit to lead there went through;
+        if not, the message is kept as the one the lobby is due to lead to (`lobbies_behind`),
+        in the same write. The game as stored, or None if it was not (an older message)."""
         async with self._db.single_write() as conn:
             return await self._changed(
                 conn,
@@ -73,13 +76,15 @@ class DisplayMarks(GameTable):
                 "end_shown = CASE WHEN $4 THEN 1 ELSE end_shown END, "
                 "lobby_link_due = CASE WHEN $5 THEN NULL WHEN $6 THEN $1 "
                 "ELSE lobby_link_due END "
-                "WHERE id = $3 AND (board_message_seq IS NULL OR board_message_seq <= $2)",
+                "WHERE id = $3 AND (board_message_seq IS NULL OR board_message_seq <= $2) "
+                "AND (NOT $7 OR status = 'lobby')",
                 message_id,
                 seq,
                 game_id,
                 end_shown,
                 lobby_linked is True,
                 lobby_linked is False,
+                lobby,
             )
 
     async def lobbies_behind(self) -> list[tuple[int, int]]:

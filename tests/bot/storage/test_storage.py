@@ -536,3 +536,22 @@ async def test_a_transaction_whose_commit_fails_leaves_the_sqlite_connection_usa
     assert await store.get_meta("k") is None, "the failed write left nothing"
     await db.probe("2026-01-01T00:00:00.000+00:00")  # the next write commits
     assert db.availability.up
+
+
+async def test_a_lobby_s_message_recorded_after_the_game_started_leaves_its_first_turn(
+    db: Database,
+) -> None:
+    """A join drawn on the lobby just before the host pressed Start records the lobby's message
+    after the start, at the same seq as the first turn: it records nothing, and the first
+    turn stays the message that shows the game."""
+    store = GameStore(db)
+    game = await store.create(lobby(), NOW)
+    seats = await store.add_seat(game.id, 200, NOW)
+    assert await store.set_board_message(game.id, 500, 0, lobby=True) is not None, "a lobby"
+    await store.start(game.id, [seat.key for seat in seats], {"players": 2}, {"p": 0}, NOW)
+    await store.set_board_message(game.id, 601, 0, lobby_linked=True)  # the first turn
+    assert await store.set_board_message(game.id, 500, 0, lobby=True) is None, "the join's, late"
+    started = await store.get(game.id)
+    assert started is not None
+    assert (started.board_message_id, started.lobby_message_id) == (601, 500)
+    assert await store.behind_on_display() == []
