@@ -4,15 +4,17 @@ lease ran out is another owner's to take; a person's spells away since a time co
 one at a time, and going away again drops the end of the spell it ends unsaid (on that server
 only), while each server's spell keeps its own end, even begun in the same second; quiet hours
 set again are read back as last set, in the language they were set in then, and move the
-release of that person's unsent held notices."""
+release of that person's unsent held notices; notices held under an older schema are still sent
+once it is upgraded."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from bot.storage import Database
+from bot.storage import Database, open_database
 from bot.storage.away import AwayStore, HeldNotice, QuietRow, Spell
+from bot.storage.values import time_to_column
 
 T0 = datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
 LEASE = timedelta(minutes=1)
@@ -267,3 +269,44 @@ async def test_a_server_s_changes_of_clocks_in_quiet_hours_are_kept_as_they_alte
     assert not rules.settings.clocks_in_quiet
     assert (await away.rules(1, ANN, T0 + 2 * hour)).clock_changes == ((T0 + 3 * hour, False),)
     assert (await away.rules(2, ANN, T0)).clock_changes == (), "another server's own"
+
+
+BACK_KIND_VERSION = 23
+"""The migration that lets a held notice be the end of days away (0023), which SQLite makes by
+building the table again."""
+
+
+async def test_notices_held_before_the_end_of_days_away_was_kept_are_still_sent(
+    database_target: str,
+) -> None:
+    """Notices held under the schema before migration 0023 are still there once it is applied:
+    the unsent one is claimed at its release, with when it was held, and the one already sent
+    is not sent again."""
+    unsent = notice(ANN, T0)
+    old = await open_database(database_target, schema_version=BACK_KIND_VERSION - 1)
+    try:
+        async with old.transaction() as conn:
+            for held, sent_at in ((unsent, None), (notice(BEA, T0), T0)):
+                await conn.execute(
+                    "INSERT INTO held_notices (user_id, guild_id, channel_id, game_id, seq, "
+                    "kind, locale, release_at, created_at, sent_at) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                    held.user_id,
+                    held.guild_id,
+                    held.channel_id,
+                    held.game_id,
+                    held.seq,
+                    held.kind,
+                    held.locale,
+                    time_to_column(held.release_at),
+                    time_to_column(T0 - LEASE),
+                    None if sent_at is None else time_to_column(sent_at),
+                )
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        claimed = await AwayStore(database).claim_held(T0, "a", T0 + LEASE)
+        assert claimed == [held_at(unsent, T0 - LEASE)]
+    finally:
+        await database.close()
