@@ -1,6 +1,7 @@
 """Every public method of the stores, on both back ends, with the answers the services rely on:
 seats by key, the turn clock and what is due, what is not yet shown, the end of a game with its
-results, guild settings and the stats over finished games."""
+results, guild settings and the stats over finished games; and games stopped early under an
+older schema stay shown once it is upgraded."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from bot.storage import (
     StaleSeqError,
     StatsStore,
     TurnClock,
+    open_database,
 )
 
 GUILD = 1
@@ -286,3 +288,36 @@ async def test_removing_a_channel_leaves_other_servers_lists_alone(db: Database)
     assert removed is not None
     assert removed.channel_ids == ()
     assert (await guilds.get(BIG)).channel_ids == (5,)
+
+
+END_SHOWN_VERSION = 13
+"""The migration that keeps whether a game's early end is shown (0013)."""
+
+
+async def test_games_stopped_early_before_migration_0013_are_not_told_again(
+    database_target: str,
+) -> None:
+    """A game aborted or abandoned before version 13, its end shown then, is not behind on
+    display once the database is upgraded: no catch-up tells its end a second time."""
+    old = await open_database(database_target, schema_version=END_SHOWN_VERSION - 1)
+    try:
+        async with old.transaction() as conn:
+            for channel_id, reason in ((10, EndReason.ABORTED_BY_HOST), (11, EndReason.ABANDONED)):
+                await conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, host_id, status, seats_wanted, "
+                    "variant, seed, seed_sha256, seq, board_message_id, board_message_seq, "
+                    "end_reason, created_at, updated_at) "
+                    "VALUES ($1, $2, 100, 'aborted', 2, 'standard', 's', 'h', 4, 501, 4, $3, "
+                    "$4, $4)",
+                    GUILD,
+                    channel_id,
+                    reason.value,
+                    "2026-01-01T00:00:00.000+00:00",
+                )
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        assert await GameStore(database).behind_on_display() == []
+    finally:
+        await database.close()
