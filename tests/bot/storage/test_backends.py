@@ -1,7 +1,8 @@
 """The two back ends behind one interface: the same migrations lead to the same tables and
-columns (their defaults, indexes and CHECK constraints too), targets name their back end, SQL
-written once runs on both with the same results and the same errors, transactions pass the same
-crash points, and a statement run alone costs one round trip."""
+columns (their defaults, indexes and CHECK constraints too) and keep what the rows they rebuild
+held, targets name their back end, SQL written once runs on both with the same results and the
+same errors, transactions pass the same crash points, and a statement run alone costs one round
+trip."""
 
 from __future__ import annotations
 
@@ -248,6 +249,64 @@ async def test_seat_ids_keep_the_keys_sqlite_gave_its_seats(tmp_path: Path) -> N
         assert [(seat.key, seat.user_id, seat.ai_level) for seat in seats] == before
         after = await GameStore(database).add_ai_seat(1, "medium", NOW)
         assert [seat.key for seat in after] == [1, 3, 4]
+    finally:
+        await database.close()
+
+
+SEAT_IDS_VERSION = 8
+"""The migration that gives every seat an id column (0008), which SQLite makes by building the
+table again."""
+
+
+async def test_seats_keep_their_names_and_clocks_across_the_seat_ids_migration(
+    database_target: str,
+) -> None:
+    """A running game's seats written before version 8 keep all they held once it is applied:
+    the player's name in the pictures, the seat, the timeouts in a row, the AI playing it, a
+    resignation."""
+    old = await open_database(database_target, schema_version=SEAT_IDS_VERSION - 1)
+    try:
+        async with old.transaction() as conn:
+            game_id = await conn.fetchval(
+                "INSERT INTO games (channel_id, host_id, status, seats_wanted, variant, seed, "
+                "seed_sha256, created_at, updated_at) "
+                "VALUES (10, 100, 'running', 3, 'standard', 's', 'h', $1, $1) RETURNING id",
+                NOW_TEXT,
+            )
+            for user_id, level, seat, resigned, timeouts, autoplay, name in (
+                (100, None, 0, 0, 0, 0, "Host"),
+                (200, None, 1, 0, 3, 1, "Zoë"),
+                (None, "hard", 2, 1, 0, 0, None),
+            ):
+                await conn.execute(
+                    "INSERT INTO seats (game_id, user_id, ai_level, seat, joined_at, resigned, "
+                    "timeouts, autoplay, display_name) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    game_id,
+                    user_id,
+                    level,
+                    seat,
+                    NOW_TEXT,
+                    resigned,
+                    timeouts,
+                    autoplay,
+                    name,
+                )
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        seats = await GameStore(database).seats(game_id)
+        kept = [
+            (s.user_id, s.ai_level, s.seat, s.resigned, s.timeouts, s.autoplay, s.display_name)
+            for s in seats
+        ]
+        assert kept == [
+            (100, None, 0, False, 0, False, "Host"),
+            (200, None, 1, False, 3, True, "Zoë"),
+            (None, "hard", 2, True, 0, False, None),
+        ]
+        assert {seat.joined_at for seat in seats} == {NOW}
     finally:
         await database.close()
 
