@@ -261,6 +261,15 @@ def test_a_loss_is_never_called_the_best_result_nor_a_win_the_worst() -> None:
     assert "Worst result" not in only_won
 
 
+def test_a_result_that_left_the_rating_unchanged_is_neither_the_best_nor_the_worst() -> None:
+    """The best result is a gain and the worst a loss: a game that moved the rating by ±0 is
+    neither."""
+    even = RatedResult(5, 1, 2, 0)
+    shown = description(community.stats_post(SUMMARY, rating(1, best=even, worst=even), "en").post)
+    assert "Best result" not in shown
+    assert "Worst result" not in shown
+
+
 def test_the_stats_show_the_rating_its_results_and_the_record_against_the_ai() -> None:
     shown = community.stats_post(SUMMARY, rating(12), "en")
     text = description(shown.post)
