@@ -78,6 +78,14 @@ def test_of_two_equal_seatings_the_best_ranked_player_takes_the_better_opponent(
     assert pairing.swiss_tables([1, 2, 3, 4, 5, 6], 2, met, {}) == [(1, 3), (2, 4), (5, 6)]
 
 
+def test_of_two_equal_seatings_at_three_seats_the_search_s_first_wins() -> None:
+    """Five who have not met, at a table of 3 and one of 2: the top three at the 3 and the
+    others at the 2, or the top two at the 2 and the others at the 3, cost the same (rank gaps
+    whose squares add up to 7). The search seats the best-ranked player at the biggest table
+    first, so the first of those is the one taken, by every process."""
+    assert pairing.swiss_tables([1, 2, 3, 4, 5], 3, {}, {}) == [(1, 2, 3), (4, 5)]
+
+
 def test_a_swiss_round_is_the_same_whatever_order_the_meetings_come_in() -> None:
     rng = random.Random(7)
     players = list(range(1, 31))
