@@ -432,6 +432,14 @@ async def test_swiss_rounds_of_1_to_20_both_included_are_taken_and_others_refuse
     assert view.rounds == taken, "nothing was opened: the channel takes the tournament"
 
 
+async def test_a_round_robin_opens_whatever_rounds_says_and_keeps_none(database: Database) -> None:
+    """`rounds` is for Swiss only: a round-robin given any, even one a Swiss tournament is
+    refused, opens, its rounds left to the schedule (so its sign-up says every pair meets)."""
+    _, tournaments = services(database)
+    view = await opened(tournaments, (), format="round-robin", rounds=MAX_ROUNDS + 1)
+    assert view.rounds is None
+
+
 @pytest.mark.parametrize(
     ("refused", "taken"),
     [
