@@ -307,6 +307,18 @@ def test_a_swiss_round_after_the_first_is_paired_by_the_standings() -> None:
     assert swiss_round(swiss_snapshot(seeding, 3, first_round), 2) == [(2, 4), (6, 1), (3, 5)]
 
 
+def test_a_swiss_round_avoids_a_rematch_of_any_earlier_round_not_only_the_last() -> None:
+    """Four players over three rounds, the lower number winning every game. Round 3 ranks 1
+    first and 4 last with 2 and 3 between, so by the ranking alone it would seat 1 with 2 and
+    3 with 4 again, as in round 1; the only seating without a rematch is 1-4 and 2-3."""
+    seeding = [1, 2, 3, 4]
+    first_round = [won(1, 1, (1, 2), 1), won(1, 2, (3, 4), 3)]
+    assert swiss_round(swiss_snapshot(seeding, 3, first_round), 2) == [(1, 3), (2, 4)]
+    second_round = [won(2, 1, (1, 3), 1), won(2, 2, (2, 4), 2)]
+    third = swiss_round(swiss_snapshot(seeding, 3, first_round + second_round), 3)
+    assert third == [(1, 4), (2, 3)]
+
+
 @pytest.mark.parametrize("count", [5, 7])
 def test_byes_keep_rotating_once_every_player_has_had_one(count: int) -> None:
     """Twice as many rounds as players, the lower number winning every game (the AI of a bye
