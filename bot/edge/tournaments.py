@@ -391,9 +391,10 @@ class TournamentDisplay:
 
     async def _made_thread(self, view: TournamentView, name: str) -> int | None:
         """The id of an active thread of the tournament's channel named `name` that the bot
-        made, asked of Discord: a process that does not hold the server's shard knows none of
-        its threads (its channel comes from `fetch_channel`), and another process may have made
-        the thread."""
+        made and no table has recorded, asked of Discord: a process that does not hold the
+        server's shard knows none of its threads (its channel comes from `fetch_channel`), and
+        another process may have made the thread. A recorded one is another table's: one of an
+        earlier tournament of the same name in the channel, whose threads stay active a week."""
         listed = await asyncio.wait_for(
             self._client.http.get_active_threads(view.guild_id), DISCORD_TIMEOUT_SECONDS
         )
@@ -403,6 +404,7 @@ class TournamentDisplay:
                 thread["name"] == name
                 and _snowflake(thread.get("parent_id")) == view.channel_id
                 and _snowflake(thread.get("owner_id")) == me
+                and not await self._service.thread_recorded(int(thread["id"]))
             ):
                 return int(thread["id"])
         return None

@@ -329,6 +329,11 @@ class TournamentService:
         """Record the thread the table is played in, unless it has one; the thread it has."""
         return await self._store.set_thread(tournament_id, table.round, table.number, thread_id)
 
+    async def thread_recorded(self, thread_id: int) -> bool:
+        """Whether the thread is already a table's (of this tournament or another): a thread
+        made for a table but never recorded is not."""
+        return await self._store.thread_recorded(thread_id)
+
     async def start_table(self, tournament_id: int, table: TableView) -> GameView:
         """Start the table's game in its thread (once: a table with a game gets that game): the
         seats shuffled and the game dealt from the game's own secret seed, as a lobby's start

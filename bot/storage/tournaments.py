@@ -575,6 +575,14 @@ class TournamentStore:
             )
         return int(value)
 
+    async def thread_recorded(self, thread_id: int) -> bool:
+        """Whether the thread is recorded as a table's, of any tournament."""
+        async with self._db.single_read() as conn:
+            found = await conn.fetchval(
+                "SELECT 1 FROM tournament_tables WHERE thread_id = $1 LIMIT 1", thread_id
+            )
+        return found is not None
+
     async def create_table_game(
         self, tournament_id: int, round_no: int, table_no: int, new: NewTableGame, now: datetime
     ) -> int | None:

@@ -35,10 +35,12 @@ def display_over(
     *listed: dict[str, object],
     cached: bool = True,
     after_thread: list[dict[str, object]] | None = None,
+    recorded: tuple[int, ...] = (),
 ) -> TournamentDisplay:
     """A display whose client finds `parent` in its cache (a process holding the server's
     shard), or else only by `fetch_channel`; Discord lists `listed` as the active threads, and
-    `after_thread` as the channel's messages after a new thread (oldest first)."""
+    `after_thread` as the channel's messages after a new thread (oldest first); the threads
+    `recorded` are recorded as tables' threads."""
     client = SimpleNamespace(
         get_channel=lambda _: parent if cached else None,
         fetch_channel=AsyncMock(return_value=parent),
@@ -49,8 +51,9 @@ def display_over(
             delete_message=AsyncMock(return_value=None),
         ),
     )
+    service = SimpleNamespace(thread_recorded=AsyncMock(side_effect=lambda t: t in recorded))
     nothing = cast(Any, None)
-    return TournamentDisplay(cast(discord.Client, client), nothing, nothing, nothing)
+    return TournamentDisplay(cast(discord.Client, client), cast(Any, service), nothing, nothing)
 
 
 def parent_with(*threads: dict[str, object]) -> MagicMock:
@@ -108,6 +111,21 @@ async def test_a_thread_another_process_made_is_found_by_one_that_fetched_the_ch
     found = await display_over(parent, made, cached=False)._thread_for(tournament, table)
     assert found == 77, "a second thread was made for the table"
     parent.create_thread.assert_not_awaited()
+
+
+async def test_a_thread_an_earlier_tournament_of_the_same_name_played_in_is_not_the_tables() -> (
+    None
+):
+    """A tournament of the same name as one played in the channel last week: the bot's thread
+    for that one's round 2, table 1 is still active under the very name of this one's, but it
+    is recorded as that table's thread, so this table gets a thread of its own."""
+    tournament = view()
+    table = tournament.tables[2]
+    earlier = thread(shown.thread_name(tournament, table), BOT, 77)
+    parent = parent_with(earlier)
+    display = display_over(parent, earlier, recorded=(77,))
+    assert await display._thread_for(tournament, table) == 555
+    parent.create_thread.assert_awaited_once()
 
 
 async def test_a_thread_of_the_same_name_in_another_channel_is_not_the_tables() -> None:

@@ -240,6 +240,21 @@ async def test_a_table_is_set_up_once_by_the_process_that_claimed_it(db: Databas
     ]
 
 
+async def test_a_thread_recorded_for_a_table_stays_known_once_its_tournament_is_over(
+    db: Database,
+) -> None:
+    """A thread is a table's once recorded, and still after its tournament ends: a thread made
+    but never recorded is not."""
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+    assert not await store.thread_recorded(THREAD)
+    await store.set_thread(tournament_id, 1, 2, THREAD)
+    assert await store.end(tournament_id, "aborted", MOD, NOW, was="running")
+    assert await store.thread_recorded(THREAD)
+    assert not await store.thread_recorded(THREAD + 1)
+
+
 async def test_a_tournament_ends_once(db: Database) -> None:
     store = TournamentStore(db)
     tournament_id = await running(store)
