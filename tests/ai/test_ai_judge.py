@@ -29,7 +29,7 @@ from ai.judge import (
     summarise,
     thresholds,
 )
-from engine import TaxPaid, Variant, apply, chance_outcomes, deal, new_game, parse_square
+from engine import TaxPaid, Variant, apply, chance_outcomes, deal, new_game, parse_square, resign
 from engine.model import Phase
 from engine.position import from_position
 from engine.record import Record, replay_record
@@ -311,6 +311,19 @@ def test_a_decision_is_banded_by_the_thresholds_of_its_own_number_of_players(
     judged = judgement_from(state, "L", options)
     assert judged.loss == pytest.approx(100 * (0.5 - taken))
     assert judged.band is band, (players, judged.loss)
+
+
+def test_a_decision_keeps_the_bands_of_the_game_s_players_once_a_seat_is_out() -> None:
+    """A 4-player game with a seat resigned is still judged by 4 players' bands: 4.5 points is
+    an inaccuracy there (4.3), where 3 players' bands (4.7) would call it good."""
+    state = new_game(deal(4, Variant.STANDARD, random.Random(1), first_player=0))
+    state, _ = resign(state, 3)
+    assert state.seats_in() == (0, 1, 2)
+    assert (state.to_move, state.phase) == (0, Phase.ORIENT)
+    options = (Option("S", 0.5, Facts()), Option("L", 0.455, Facts()), Option("R", 0.1, Facts()))
+    judged = judgement_from(state, "L", options)
+    assert judged.loss == pytest.approx(4.5)
+    assert judged.band is Band.INACCURACY
 
 
 @pytest.mark.parametrize(
