@@ -27,6 +27,7 @@ from bot.services.analysis import FinishedGame
 from render import DEFAULT_SIZE, panel
 from render.panel import ENGLISH
 from render.text import draw_text
+from tests.bot.edge.test_confirmations import three_players
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -54,12 +55,14 @@ async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
         yield running
 
 
-async def played(edge: Edge, turns: int) -> FakeMessage:
-    """Game 1, host against guest: `turns` turns played (straight on, the first rug), then
-    the guest resigns. Its result message."""
-    turn = await started(edge)
+async def played(edge: Edge, turns: int, seats: int = 2) -> FakeMessage:
+    """Game 1, host against guest (and the outsider with 3 `seats`): `turns` turns played
+    (straight on, the first rug), then everyone but the host resigns. Its result message."""
+    turn = await (three_players(edge) if seats == 3 else started(edge))
+    seated = {user.id: user for user in (edge.host, edge.guest, edge.outsider)}
     for _ in range(turns):
-        mover = await mover_of(edge, turn)
+        (mover_id,) = turn.pinged_user_ids
+        mover = seated[mover_id]
         (straight,) = [b for b in turn.buttons() if (b.custom_id or "").endswith(":S")]
         await edge.click(mover, turn, straight.label or "").response()
         shown = edge.fake.world.messages[turn.id]
@@ -69,6 +72,8 @@ async def played(edge: Edge, turns: int) -> FakeMessage:
             return m.id > after and bool(m.pinged_user_ids)
 
         turn = await edge.fake.wait_for_message(edge.channel, next_turn)
+    if seats == 3:
+        await (await confirm(edge, edge.outsider, "marrakech", "resign", button="Здатися")).answer()
     await (await confirm(edge, edge.guest, "marrakech", "resign", button="Abandonner")).answer()
     return await edge.fake.wait_for_message(
         edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
@@ -258,6 +263,25 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     drill = await clicking.answer(timeout=60.0)
     assert drill.ephemeral
     assert drill.content.startswith("Decision 1 of 3 "), drill.content
+
+
+async def test_a_drill_of_three_players_judges_a_pick_by_their_floor(edge: Edge) -> None:
+    """In a 3-player game the drill's floor is 3 players' 1.9 points, not a duel's 2: a pick
+    of the better move is told it is within 1.9 points, and a player none of whose decisions
+    gave away that much is told that floor."""
+    final = await played(edge, turns=9, seats=3)
+    drill = await edge.click(edge.host, final, OPEN).answer(timeout=60.0)
+    assert drill.content.startswith("Decision 1 of 1 "), drill.content
+    better = await pressed(edge, edge.host, drill, "Show the better move")
+    best = re.search(r"Better was (\d+), (\S+): (\d+)%", better.content)
+    assert best is not None, better.content
+    tried = await pressed(edge, edge.host, better, "Try again")
+    found = await pressed(edge, edge.host, tried, f"{best[1]} · {best[2]}")
+    assert found.content.splitlines()[-1] == (
+        f"{best[1]} · {best[2]}: {best[3]}%, within 1.9 points of the best. Well found."
+    ), found.content
+    nothing = await edge.click(edge.guest, final, OPEN).answer(timeout=60.0)
+    assert "n'a fait perdre 1,9 points de chances" in nothing.content, nothing.content
 
 
 async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
