@@ -104,9 +104,10 @@ class GameHandlers:
         self._coach = coached
         self._hints = service.hints
         """The hints each person has used in a game, stored with their seat."""
-        self._hinted: dict[int, tuple[int, coach.Options]] = {}
-        """The options of each game's latest hint, with the number of actions played before
-        it: the verdict on the decision that follows reuses them (no second search)."""
+        self._hinted: dict[int, tuple[tuple[int, int], coach.Options]] = {}
+        """The options of each game's latest hint, with the board it was asked on
+        (`coach.board_of`): the verdict on the decision made on that board reuses them (no
+        second search)."""
         self._verdicts: set[asyncio.Task[None]] = set()
         """Verdicts being computed (kept referenced until done)."""
         service.on_game_closed(self._forget_coaching)
@@ -492,7 +493,7 @@ class GameHandlers:
         except Exception:
             await self._hints.give_back(game_id, user)  # not shown: the hint stays the person's
             raise
-        self._hinted[game_id] = (len(state.history), options)
+        self._hinted[game_id] = (coach.board_of(state), options)
 
     def _forget_coaching(self, game_id: int) -> None:
         """A closed game's hint options are of no more use."""
@@ -512,7 +513,8 @@ class GameHandlers:
         record = engine.record_of(view.state)
         index = coach.last_decision(record)
         hinted = self._hinted.pop(view.id, None)
-        options = hinted[1] if hinted is not None and hinted[0] == index else None
+        board = coach.board_of(view.state, index)
+        options = hinted[1] if hinted is not None and hinted[0] == board else None
         language = interactions.user_language(interaction)
         try:
             judgement, facings = await self._coach.verdict(record, index, options)

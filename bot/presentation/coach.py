@@ -107,6 +107,15 @@ def last_decision(record: Record) -> int:
     return max(i for i, action in enumerate(record.actions) if not action.startswith("D"))
 
 
+def board_of(state: GameState, index: int | None = None) -> tuple[int, int]:
+    """Which board the decision at action `index` of `state`'s game (default: the decision it
+    waits for) is made on: the actions played before it and the resignations before it. A
+    rival who resigns changes the board without an action (their rugs turn neutral), so a
+    Hint's options serve the verdict only on the board they were searched on."""
+    at = len(state.history) if index is None else index
+    return at, sum(1 for before, _ in state.resignations if before <= at)
+
+
 def percent(chance: float, language: str) -> int | str:
     """A chance (0-1) as whole percentage points in the language's numbers."""
     return number(round(chance * 100), language)

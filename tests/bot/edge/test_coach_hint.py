@@ -30,20 +30,23 @@ import engine
 from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.layout import decision_buttons
-from bot.presentation.coach import Options, option_label, verdict_line
+from bot.presentation.coach import Options, last_decision, option_label, verdict_line
 from bot.presentation.images import labels
 from bot.presentation.messages import text
 from bot.services import GameService
 from bot.services.hints import HINTS_PER_GAME
 from bot.storage import Database, GameStore, open_database
 from bot.storage.database import Connection
+from bot.workers.jobs import coach_verdict_at
 from engine import Phase
 from render import panel
 from render.text import draw_text
+from tests.bot.edge.test_confirmations import three_players
 from tests.bot.edge.test_edge import (
     DEFERRED_UPDATE_MESSAGE,
     UPDATE_MESSAGE,
     Edge,
+    confirm,
     id_of,
     private,
     running_edge,
@@ -590,6 +593,43 @@ async def test_a_hint_s_options_judge_only_the_decision_it_was_asked_at(
     verdicts = followups_of(placing)
     assert len(verdicts) == 1, "the rug's own verdict"
     assert VERDICT.fullmatch(verdicts[0].content), verdicts[0].content
+
+
+async def test_a_verdict_after_a_rival_resigned_since_the_hint_judges_the_board_left(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rival who resigns between a Hint and the decision changes the board the decision is
+    made on (one rival fewer, their rugs neutral): the verdict is the one a search of the
+    recorded decision gives, never one on the Hint's options of the board before."""
+    turn = await three_players(edge, coach=True)
+    (mover_id,) = turn.pinged_user_ids
+    players = (edge.host, edge.guest, edge.outsider)
+    mover = next(user for user in players if user.id == mover_id)
+    rival = next(user for user in players if user is not mover)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    search = coach.options
+    hinted: list[Options] = []
+
+    async def options(record: Any) -> Options:
+        hinted.append(await search(record))
+        return hinted[-1]
+
+    monkeypatch.setattr(coach, "options", options)
+    await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    await (await confirm(edge, rival, "marrakech", "resign", button="Resign")).answer()
+    await edge.fake.wait_until(
+        lambda: id_of(edge.fake.world.messages[turn.id].enabled_buttons()[0]) == "mk:1:1:L",
+        what="the turn shown again after the resignation",
+    )
+    shown = edge.fake.world.messages[turn.id]
+    (verdict,) = await edge.click(mover, shown, decision(shown)).followups(1, timeout=30.0)
+    state = (await edge.service.play.look(1)).state
+    assert state is not None
+    record = engine.record_of(state)
+    judgement, facings = coach_verdict_at(record, last_decision(record))
+    assert [o.chance for o in judgement.options] != [o.chance for o in hinted[0]], "a new board"
+    assert verdict.content == verdict_line(judgement, facings, "en")
 
 
 @pytest.mark.parametrize("options", [{}, {"casual": True}], ids=["rated", "casual"])

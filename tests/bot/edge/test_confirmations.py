@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,9 +37,10 @@ async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
         yield running
 
 
-async def three_players(edge: Edge) -> FakeMessage:
-    """A started game of host, guest and outsider; its first turn message."""
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+async def three_players(edge: Edge, **options: Any) -> FakeMessage:
+    """A started game of host, guest and outsider (with the other `options` of
+    `/marrakech new`); its first turn message."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3, **options).answer()
     for user in (edge.guest, edge.outsider):
         await edge.click(user, lobby, "Join").response()
     await edge.click(edge.host, lobby, "Start").response()
