@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -630,6 +631,33 @@ async def test_a_verdict_after_a_rival_resigned_since_the_hint_judges_the_board_
     judgement, facings = coach_verdict_at(record, last_decision(record))
     assert [o.chance for o in judgement.options] != [o.chance for o in hinted[0]], "a new board"
     assert verdict.content == verdict_line(judgement, facings, "en")
+
+
+async def test_a_verdict_that_cannot_be_judged_is_left_out_logged_and_the_move_stands(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A verdict whose judging fails (a worker that breaks) is left out and logged: the click
+    is answered with the move, which stands, and no follow-up comes."""
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+
+    async def failing(*args: Any) -> Any:
+        raise RuntimeError("the worker broke")
+
+    monkeypatch.setattr(coach, "verdict", failing)
+    with caplog.at_level(logging.WARNING, logger="bot.edge.game_handlers"):
+        clicking = edge.click(mover, turn, decision(turn))
+        await clicking.answer(timeout=30.0)
+        await clicks_handled(edge)
+        await verdicts_done(edge)
+    assert followups_of(clicking) == []
+    state = (await edge.service.play.look(1)).state
+    assert state is not None
+    assert state.phase is Phase.PLACE, "the turn of Assam stands"
+    (logged,) = [r.getMessage() for r in caplog.records if "no verdict" in r.getMessage()]
+    assert "the worker broke" in logged, logged
 
 
 @pytest.mark.parametrize("options", [{}, {"casual": True}], ids=["rated", "casual"])
