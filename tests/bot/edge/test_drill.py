@@ -246,6 +246,38 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
     answer is kept out of it, so the deferral seen is the handler's own."""
     monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
     final = await played(edge, turns=10)
+    reached, release = hold_the_costliest(monkeypatch)
+    clicking = edge.click(edge.host, final, OPEN)
+    await thinking_privately_once(clicking, reached)
+    release.set()
+    drill = await clicking.answer(timeout=60.0)
+    assert drill.ephemeral
+    assert drill.content.startswith("Decision 1 of 3 "), drill.content
+
+
+async def test_a_drill_s_button_is_deferred_before_the_decisions_are_read(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Next (as every button of the drill's message) may have to judge the game again (after
+    a restart): its click is deferred, as an update of the drill's message, before the
+    costliest decisions are asked for, and the next step follows once they come. The watchdog
+    that defers a late answer is kept out of it."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
+    final = await played(edge, turns=10)
+    drill = await edge.click(edge.host, final, OPEN).answer(timeout=60.0)
+    reached, release = hold_the_costliest(monkeypatch)
+    clicking = edge.click(edge.host, drill, "Next")
+    await asyncio.wait_for(reached.wait(), timeout=30.0)
+    callbacks = [event.response_type for event in clicking.events if event.kind == "callback"]
+    assert callbacks == [DEFERRED_UPDATE_MESSAGE], "not deferred before the slow work"
+    release.set()
+    following = await clicking.answer(timeout=60.0)
+    assert following.content.startswith("Decision 2 of 3 "), following.content
+
+
+def hold_the_costliest(monkeypatch: pytest.MonkeyPatch) -> tuple[asyncio.Event, asyncio.Event]:
+    """Make the drill's costliest decisions wait: the first event is set as they are asked
+    for, and they come once the second is set."""
     reached, release = asyncio.Event(), asyncio.Event()
     costliest = DrillPictures.costliest
 
@@ -257,12 +289,7 @@ async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
         return await costliest(self, game, seat, user_id)
 
     monkeypatch.setattr(DrillPictures, "costliest", held)
-    clicking = edge.click(edge.host, final, OPEN)
-    await thinking_privately_once(clicking, reached)
-    release.set()
-    drill = await clicking.answer(timeout=60.0)
-    assert drill.ephemeral
-    assert drill.content.startswith("Decision 1 of 3 "), drill.content
+    return reached, release
 
 
 async def test_a_drill_of_three_players_judges_a_pick_by_their_floor(edge: Edge) -> None:
