@@ -206,6 +206,53 @@ def test_a_turn_after_the_rug_is_worth_what_the_next_mover_owes_in_the_facing_it
         assert facts_of(state, action).income == pytest.approx(income), action
 
 
+def three_seats(left: tuple[int, int, int]) -> list[dict[str, Any]]:
+    """The seats of a 3-player position (red, yellow, blue), 20 dirhams each, with `left` rugs
+    of their colour."""
+    colors = ("red", "yellow", "blue")
+    return [
+        {"seat": seat, "dirhams": 20, "rugs_left": {colors[seat]: rugs}, "eliminated": False}
+        for seat, rugs in enumerate(left)
+    ]
+
+
+def test_a_turn_after_the_rug_counts_only_what_the_next_mover_owes_the_seat() -> None:
+    """In 3 players the next mover may owe a third seat: red's region lies west of Assam on
+    d4 and yellow's east. Yellow (seat 1) turning him west earns nothing from blue's roll
+    (blue would pay red); turning him east, blue owes yellow on most faces."""
+    state = position(
+        [("red", f"{column}3", f"{column}4") for column in "abc"]
+        + [("yellow", f"{column}3", f"{column}4") for column in "efg"],
+        assam="d4",
+        facing="N",
+        phase="rotate",
+        variant="rotate-after",
+        to_move=1,
+        turn=6,
+        last=6,
+        seats=three_seats((12, 12, 15)),
+    )
+    assert facts_of(state, "L").income == 0.0
+    assert facts_of(state, "R").income > 0.0
+
+
+def test_a_rug_cuts_into_the_largest_rival_region_it_covers() -> None:
+    """Red's rug on c5-d5 covers half of yellow's lone rug (a region of 2) and blue's region of
+    4: the region it cuts into is blue's, the larger, whichever square comes first."""
+    state = position(
+        [("yellow", "c4", "c5"), ("blue", "d5", "d6"), ("blue", "e5", "e6")],
+        assam="d4",
+        facing="N",
+        phase="place",
+        turn=4,
+        last=3,
+        seats=three_seats((15, 14, 13)),
+    )
+    facts = facts_of(state, "c5d5")
+    assert facts.covered == 2
+    assert (facts.cut_owner, facts.cut_region) == (2, 4)
+
+
 def test_the_best_option_loses_nothing() -> None:
     state = endgame("d4", "N", "place")
     best = best_option(state)
