@@ -21,6 +21,7 @@ from bot.presentation.drill import (
     good_enough,
     nothing_to_drill,
     retry_text,
+    seat_of,
     step_text,
     turn_words,
     turns_at,
@@ -29,6 +30,7 @@ from bot.presentation.drill import (
 from bot.presentation.messages import text
 from bot.services.analysis import FinishedGame
 from bot.services.judgements import GameJudgements
+from bot.services.views import Player
 from bot.workers.pool import WorkerPool
 from engine import Facing, Phase
 from tests.judged import golden_data
@@ -238,6 +240,18 @@ def test_a_turn_after_the_rug_is_named_as_its_two_buttons_name_it() -> None:
     shown = step_text(turned, 0, 3, 7, True, "en", turns=turns).splitlines()
     assert shown[0].startswith(f"Decision 1 of 3 in game #7 (turn 3): you chose 1, {turns['L']},")
     assert shown[2].startswith(f"Better was 2, {turns['R']}: ")
+
+
+def test_a_person_who_left_their_seat_before_deciding_is_one_of_the_game_s_players() -> None:
+    """Who handed their seat to a substitute before making a decision still played the game:
+    their drill is of that seat (with nothing to drill), never the refusal for someone who did
+    not play; the substitute's is of the same seat."""
+    game = FinishedGame(
+        9, golden_data("2p-standard"), (Player(100, 0), Player(300, 1, stands_in_for=200))
+    )
+    assert game.actors == ()
+    assert (seat_of(game, 200), seat_of(game, 300), seat_of(game, 100)) == (1, 1, 0)
+    assert seat_of(game, 400) is None
 
 
 class _Judgements:
