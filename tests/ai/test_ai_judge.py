@@ -285,6 +285,16 @@ def test_equal_options_keep_the_search_s_order_and_the_hint_is_the_first_of_them
     assert best_option(state).action == "S"
 
 
+def test_an_option_tied_with_the_first_is_its_own_best() -> None:
+    """Keeping straight where turning left leaves exactly the same chance gives nothing away:
+    its judgement names the option taken as the best, never the one listed first."""
+    state = endgame("d5", "E", "orient")
+    options = (Option("L", 0.4, Facts()), Option("S", 0.4, Facts()), Option("R", 0.2, Facts()))
+    judged = judgement_from(state, "S", options)
+    assert (judged.loss, judged.band) == (0.0, Band.GOOD)
+    assert judged.best == "S"
+
+
 def test_either_order_of_a_rugs_squares_is_the_same_option() -> None:
     state = endgame("d4", "N", "place")
     assert judge_decision(state, "d6d5").taken == "d5d6"
