@@ -113,6 +113,13 @@ def _nudge(error: NudgeError, language: str) -> str:
     return text(f"error.nudge.{error.code}", language, when=when)
 
 
+def _illegal(error: service_errors.IllegalMoveError, language: str) -> str:
+    """A move the rules refuse. The engine's reason is English whatever the user speaks (and
+    only a forged click carries such a move): it is logged, not shown."""
+    log.info("a move refused by the rules: %s", error.reason)
+    return text("error.illegal", language)
+
+
 def _fixed(key: str) -> Describer:
     return lambda _error, language: text(key, language)
 
@@ -138,9 +145,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.GameDamagedError: lambda error, language: text(
         "error.game_damaged", language, game_id=error.game_id
     ),
-    service_errors.IllegalMoveError: lambda error, language: text(
-        "error.illegal", language, reason=error.reason
-    ),
+    service_errors.IllegalMoveError: _illegal,
     MissingPermissionsError: lambda error, language: text(
         "error.missing_permissions", language, permissions=error.label(language)
     ),

@@ -5,6 +5,7 @@ locale the bot does not speak."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, timedelta
@@ -18,7 +19,8 @@ from bot.presentation import images, messages
 from bot.services.reliability import ENOUGH_TURNS, Reliability
 from bot.workers import jobs as worker_jobs
 from render import Labels
-from tests.bot.edge.test_edge import Edge, confirm, private, running_edge
+from tests.bot.edge.test_edge import Edge, confirm, private, running_edge, started
+from tests.bot.edge.test_forged_payloads import forged_click
 from tests.bot.edge.test_seat_requests import ask_for_the_guest_s_seat
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser, permissions
@@ -424,6 +426,26 @@ async def test_a_server_in_an_unspoken_language_gets_english(edge: Edge) -> None
     assert "Ви вже граєте" in await private(
         edge.slash(edge.host, "marrakech", "join", channel=channel)
     )
+
+
+async def test_a_move_the_rules_refuse_is_refused_wholly_in_the_mover_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click carrying a move the rules do not allow at the game's own seq (only a forged
+    payload carries one) is refused in the mover's language, with no sentence of the engine's
+    own English in it: here both players speak Ukrainian, whoever moves first."""
+    async with running_edge(tmp_path, monkeypatch, user_locales=("uk", "uk", "de", "fr")) as edge:
+        turn = await started(edge)
+        (mover_id,) = turn.pinged_user_ids
+        mover = edge.host if mover_id == edge.host.id else edge.guest
+        straight = turn.button(label="North (straight on)").custom_id
+        assert straight is not None
+        game, seq, _ = straight.rsplit(":", 2)
+        placement = f"{game}:{seq}:a1a2"  # a rug laid before Assam was turned
+        answer = await private(forged_click(edge, mover, edge.channel, turn, placement))
+        assert re.findall(r"[A-Za-z]{2,}", answer) == []
+        assert answer == messages.text("error.illegal", "uk")
+        assert (await edge.service.play.look(1)).seq == int(seq), "the move was made"
 
 
 async def test_missing_permissions_are_named_as_the_user_s_client_names_them(edge: Edge) -> None:
