@@ -226,6 +226,42 @@ def test_ukrainian_word_forms_come_in_the_order_one_few_many() -> None:
     assert swapped == []
 
 
+PEOPLE = ("user", "users", "host", "outgoing", "incoming", "player", "players", "by", "who")
+"""Placeholders that name a person (or people) a text says something of."""
+MASCULINE = re.compile(r"[аеиіоуяї]в(?:ся)?$|^(?:відсутній|готовий|певен|повинен)$")
+"""A masculine past tense ("зіграв", "приєднався") or a masculine adjective ("відсутній")."""
+SAID_OF_A_THING = {"substitute.closed.expired"}
+"""Texts whose word after a person's name is said of a thing: "Час запиту ... {incoming}
+вийшов" (the request's time ran out)."""
+
+
+def said_of_people(template: str) -> list[str]:
+    """The word a template says of each person it names: the first after the placeholder,
+    past "ще", "уже", "не" and the like ("{user} ще не зіграв" says "зіграв")."""
+    names = "|".join(PEOPLE)
+    found = re.finditer(
+        rf"\{{(?:{names})\}}\s+(?:(?:ще|уже|вже|не|більше|зараз|знову)\s+)*([^\s.,:;()]+)",
+        template,
+    )
+    return [match.group(1) for match in found]
+
+
+def test_ukrainian_texts_say_what_a_person_does_without_presuming_their_gender() -> None:
+    """A masculine past tense after a person's name tells a woman she "has not played" in the
+    masculine; the present tense or an impersonal form (locales/README.md) fits everyone."""
+    gendered = {
+        key: words
+        for key, template in catalogue("uk").items()
+        if key not in SAID_OF_A_THING
+        and (words := [word for word in said_of_people(template) if MASCULINE.search(word)])
+    }
+    assert gendered == {}
+    assert said_of_people("{user} ще не зіграв, {host} повертає") == ["зіграв", "повертає"]
+    assert MASCULINE.search("зіграв")
+    assert MASCULINE.search("приєднався")
+    assert not MASCULINE.search("повертає")
+
+
 def test_a_ukrainian_final_line_gives_points_and_dirhams_each_the_form_of_its_own_count() -> None:
     line = text(
         "end.rank_line", "uk", place=1, dot="🟥", user="Оля", total=45, dirhams=32, visible=13
