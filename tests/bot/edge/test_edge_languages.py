@@ -160,6 +160,21 @@ async def test_ending_a_tournament_is_asked_and_answered_in_the_moderator_s_lang
     await edge.fake.wait_for_message(edge.channel, lambda m: m.content == told)
 
 
+async def test_a_cap_on_a_tournament_s_away_days_is_answered_in_the_moderator_s_language(
+    edge: Edge,
+) -> None:
+    """The cap is told to the moderator alone: Ukrainian, their Discord's language, not the
+    French of the server and its tournament."""
+    await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Coupe", format="swiss"
+    ).answer()
+    edge.moderator.locale = "uk"
+    capped = await private(
+        edge.slash(edge.moderator, "marrakech-mod", "tournament-away-days", days=3)
+    )
+    assert capped == messages.text("away.tournament_capped", "uk", days=3)
+
+
 async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
     assert (
         "Марракеш коротко"
