@@ -221,6 +221,23 @@ async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database
     assert "; 0 clicks and commands were turned away" in caplog.text, "the move was taken"
 
 
+async def test_a_move_stored_but_not_shown_is_told_it_counts_in_the_mover_s_language(
+    edge: Edge, away: Outage
+) -> None:
+    """The private answer that the move counts speaks the mover's language, not the
+    server's."""
+    turn, mover = await started_turn(edge)
+    mover.locale = "uk"  # the server speaks English
+    away.fail("set_board_message")
+    handle = edge.click(mover, turn, "North (straight on)")
+    assert (await handle.response()).response_type in UPDATED
+    (told,) = await handle.followups(1)
+    away.end()
+    assert told.ephemeral
+    assert told.content == messages.text("error.move_saved", "uk")
+    await until(lambda: shown(edge), "the game shown again")
+
+
 async def test_a_move_stored_whose_showing_fails_unexpectedly_counts_and_names_the_error_s_code(
     edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
