@@ -180,6 +180,22 @@ async def test_a_duel_seat_handed_over_names_both_its_colours_in_the_game_s_lang
         await a_hand_over_told_in_french(edge)
 
 
+async def test_a_hand_over_ordered_from_another_channel_answers_the_moderator_in_theirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """The private answer where the moderator asked is theirs: Ukrainian, though the game and
+    the server speak French (the game's channel is told in French)."""
+    async with french_server(tmp_path, monkeypatch, test=request.node) as edge:
+        await french_game(edge)
+        edge.moderator.locale = "uk"
+        desk = edge.fake.add_text_channel(edge.channel.guild, "bureau")  # type: ignore[arg-type]
+        async with on_the_gateway(edge, monkeypatch):
+            answer = await ordered_from(edge, desk).answer()
+            assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert answer.ephemeral
+    assert answer.content == text("substitute.done_elsewhere", "uk", game_id=1)
+
+
 async def test_a_hand_over_is_told_in_the_game_s_language_once_the_server_changed_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
