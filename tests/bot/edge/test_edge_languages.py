@@ -175,6 +175,20 @@ async def test_a_cap_on_a_tournament_s_away_days_is_answered_in_the_moderator_s_
     assert capped == messages.text("away.tournament_capped", "uk", days=3)
 
 
+async def test_keeping_a_tournament_going_is_answered_in_the_moderator_s_language(
+    edge: Edge,
+) -> None:
+    """Keep playing on the question before ending the French server's tournament is answered
+    in the moderator's Ukrainian, as the question was."""
+    await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", name="Coupe", format="swiss"
+    ).answer()
+    edge.moderator.locale = "uk"
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    kept = await edge.click(edge.moderator, question, "Грати далі").answer()
+    assert kept.content == messages.text("tournament.keep.done", "uk")
+
+
 async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
     assert (
         "Марракеш коротко"
