@@ -24,6 +24,8 @@ from tests.bot.edge.test_forged_payloads import forged_click
 from tests.bot.edge.test_seat_requests import ask_for_the_guest_s_seat
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser, permissions
+from tests.e2e.fakecord.interaction_payloads import command_data
+from tests.e2e.fakecord.interactions import APPLICATION_COMMAND
 
 
 def french_server(
@@ -187,6 +189,23 @@ async def test_keeping_a_tournament_going_is_answered_in_the_moderator_s_languag
     question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
     kept = await edge.click(edge.moderator, question, "Грати далі").answer()
     assert kept.content == messages.text("tournament.keep.done", "uk")
+
+
+async def test_a_command_the_bot_cannot_read_is_answered_in_the_user_s_language(
+    edge: Edge,
+) -> None:
+    """A command unknown to the bot (a stale one, or forged) is answered privately in the
+    Ukrainian of the member who used it, not the server's French."""
+    guild = edge.channel.guild
+    assert guild is not None
+    registered = edge.fake.world.commands.find(guild.id, "marrakech")
+    assert registered is not None
+    data = command_data(edge.fake.world, edge.channel, registered, ["rules"], {}, validate=True)
+    data["options"][0]["name"] = "no-such-command"
+    handle = edge.dispatch(
+        edge.fake.interaction_from_payload(APPLICATION_COMMAND, edge.host, edge.channel, data)
+    )
+    assert await private(handle) == messages.text("error.bad_command", "uk")
 
 
 async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
