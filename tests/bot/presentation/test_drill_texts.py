@@ -105,6 +105,8 @@ def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
 
 
 def test_a_turn_after_the_rug_is_told_by_what_the_next_player_owes() -> None:
+    """The average is written to a tenth, and a number with a tenth takes the genitive
+    singular in Ukrainian ("3,5 дирхама", as the drill's "1,9 пункта")."""
     facts = Facts(toll=1.5, income=3.5)
     assert why(Kind.ROTATE, "L", facts, "en", None) == (
         "Left: the next player owes you 3.5 dirhams on average."
@@ -113,7 +115,7 @@ def test_a_turn_after_the_rug_is_told_by_what_the_next_player_owes() -> None:
         "À gauche : le joueur suivant vous doit 3,5 dirhams en moyenne."
     )
     assert why(Kind.ROTATE, "L", facts, "uk", None) == (
-        "Ліворуч: наступний гравець винен вам у середньому 3,5 дирхамів."
+        "Ліворуч: наступний гравець винен вам у середньому 3,5 дирхама."
     )
 
 
