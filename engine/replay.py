@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     except json.JSONDecodeError as error:
         print(f"error: {path}: not valid JSON ({error.msg}, line {error.lineno})", file=sys.stderr)
         return 2
+    except ValueError:  # json refuses a number of more digits than int() reads
+        print(f"error: {path}: not valid JSON (a number too long to read)", file=sys.stderr)
+        return 2
     except RecursionError:
         print(f"error: {path}: JSON nested too deeply", file=sys.stderr)
         return 2

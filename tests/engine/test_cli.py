@@ -105,13 +105,14 @@ RECORD = {
             "action 2 'c4:c5' is not an action notation",
         ),
         (b"\xff\xfe{\x00", "cannot read it"),
+        (json.dumps({**RECORD, "actions": []}).replace("0", "9" * 5000), "not valid JSON"),
     ],
 )
 def test_replay_bad_files_give_one_clear_line(
     tmp_path: Path, content: str | bytes, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Bad JSON or format, or a file that is not UTF-8 text: a one-line error on stderr, exit
-    status 2, never a traceback."""
+    """Bad JSON or format, a number too long for Python to read, or a file that is not UTF-8
+    text: a one-line error on stderr, exit status 2, never a traceback."""
     path = tmp_path / "record.json"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
     result = in_process(replay.main, capsys, str(path))
