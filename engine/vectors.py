@@ -200,6 +200,15 @@ def _check_header(header: object, path: str) -> None:
         )
 
 
+def _json_problem(error: ValueError | RecursionError) -> str:
+    """Why `json.loads` refused a text: its own message, or what the non-JSON errors mean."""
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    return "a number too long to read"  # more digits than int() reads
+
+
 def read_cases(path: str) -> Iterator[object]:
     """The cases of a vectors file, one at a time (JSON Lines files are streamed).
 
@@ -225,15 +234,10 @@ def read_cases(path: str) -> Iterator[object]:
                         continue
                     try:
                         item = json.loads(line)
-                    except (json.JSONDecodeError, RecursionError) as error:
+                    except (ValueError, RecursionError) as error:
                         if not header_seen:
                             raise VectorsFileError(f"{path}: line {number} is not JSON") from None
-                        why = (
-                            error.msg
-                            if isinstance(error, json.JSONDecodeError)
-                            else "nested too deeply"
-                        )
-                        yield f"line {number} is not JSON ({why})"
+                        yield f"line {number} is not JSON ({_json_problem(error)})"
                         continue
                     if not header_seen:
                         _check_header(item, path)
@@ -250,6 +254,8 @@ def read_cases(path: str) -> Iterator[object]:
         raise VectorsFileError(
             f"{path}: not valid JSON ({error.msg}, line {error.lineno})"
         ) from None
+    except ValueError as error:
+        raise VectorsFileError(f"{path}: not valid JSON ({_json_problem(error)})") from None
     except RecursionError:
         raise VectorsFileError(f"{path}: JSON nested too deeply") from None
 

@@ -176,18 +176,21 @@ def test_vectors_json_lines_failures_and_skips(repo_root: Path, tmp_path: Path, 
 def test_vectors_fails_a_json_lines_line_that_is_not_json_as_a_case(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A damaged line after the header is never skipped in silence: it is named in a FAIL
-    line, counted as failed, and the run exits 1."""
+    """A damaged line after the header (not JSON, nested too deeply, a number too long to
+    read) is never skipped in silence: it is named in a FAIL line, counted as failed, and the
+    run exits 1."""
     path = tmp_path / "cases.jsonl"
     header = json.dumps({"format": "marrakech-vectors/1"})
     deep = "[" * 100000
-    path.write_text(f"{header}\n{json.dumps(MOVE)}\n{{oops\n{deep}\n")
+    long = "9" * 5000
+    path.write_text(f"{header}\n{json.dumps(MOVE)}\n{{oops\n{deep}\n{long}\n")
     result = in_process(vectors.main, capsys, str(path))
     assert result.returncode == 1, result.stdout
     lines = result.stdout.splitlines()
-    assert lines[-1] == "1 passed, 2 failed"
+    assert lines[-1] == "1 passed, 3 failed"
     assert any(line.startswith("FAIL") and "line 3 is not JSON" in line for line in lines)
     assert any(line.startswith("FAIL") and "line 4 is not JSON" in line for line in lines)
+    assert any(line.startswith("FAIL") and "line 5 is not JSON" in line for line in lines)
 
 
 def test_vectors_prints_a_count_line_for_a_kind_whose_every_case_failed(
@@ -245,13 +248,16 @@ def test_vectors_all_passing_exit_zero(repo_root: Path, tmp_path: Path) -> None:
         ("deep.json", "[" * 100000),
         ("deep.jsonl", "[" * 100000 + "\n"),
         ("utf16.jsonl", '{"format": "marrakech-vectors/1"}\n'.encode("utf-16")),
+        ("long.json", '{"format": "marrakech-vectors/1", "cases": [' + "9" * 5000 + "]}"),
+        ("long.jsonl", "9" * 5000 + "\n"),
     ],
 )
 def test_vectors_refuses_other_formats(
     repo_root: Path, tmp_path: Path, name: str, content: str | bytes
 ) -> None:
     """A file that is not marrakech-vectors/1 is refused with a clear message (exit 2): one
-    line, never a traceback, also for JSON nested too deeply or a file that is not UTF-8."""
+    line, never a traceback, also for JSON nested too deeply, a number too long for Python to
+    read or a file that is not UTF-8."""
     path = tmp_path / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
     result = run(repo_root, "engine.vectors", str(path))
