@@ -14,6 +14,7 @@ import argparse
 import gzip
 import json
 import sys
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -212,9 +213,10 @@ def _json_problem(error: ValueError | RecursionError) -> str:
 def read_cases(path: str) -> Iterator[object]:
     """The cases of a vectors file, one at a time (JSON Lines files are streamed).
 
-    Raises VectorsFileError for a file that is missing, unreadable, nested too deeply or of
-    another format. A JSON Lines line after the header that is not JSON (or is nested too
-    deeply) yields a string describing it (which fails as a case).
+    Raises VectorsFileError for a file that is missing, unreadable (a damaged gzip file
+    among them), nested too deeply or of another format. A JSON Lines line after the header
+    that is not JSON (or is nested too deeply, or holds a number too long to read) yields a
+    string describing it (which fails as a case).
     """
     try:
         if path.endswith(".json"):
@@ -248,7 +250,7 @@ def read_cases(path: str) -> Iterator[object]:
                     raise VectorsFileError(f"{path}: empty, no {VECTORS_FORMAT} header line")
         else:
             raise VectorsFileError(f"{path}: expected a .json, .jsonl or .jsonl.gz file")
-    except (OSError, UnicodeDecodeError, EOFError) as error:
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error) as error:
         raise VectorsFileError(f"{path}: cannot read it ({error})") from None
     except json.JSONDecodeError as error:
         raise VectorsFileError(

@@ -238,6 +238,11 @@ def test_vectors_all_passing_exit_zero(repo_root: Path, tmp_path: Path) -> None:
     assert (result.returncode, result.stdout.splitlines()[-1]) == (0, "1 passed, 0 failed")
 
 
+_GZIP = gzip.compress(b'{"format": "marrakech-vectors/1"}\n', mtime=0)
+DAMAGED_GZIP = _GZIP[:10] + bytes([_GZIP[10] | 0b110]) + _GZIP[11:]
+"""A gzip file whose compressed data is damaged: its first block has the reserved type 3."""
+
+
 @pytest.mark.parametrize(
     ("name", "content"),
     [
@@ -250,6 +255,7 @@ def test_vectors_all_passing_exit_zero(repo_root: Path, tmp_path: Path) -> None:
         ("utf16.jsonl", '{"format": "marrakech-vectors/1"}\n'.encode("utf-16")),
         ("long.json", '{"format": "marrakech-vectors/1", "cases": [' + "9" * 5000 + "]}"),
         ("long.jsonl", "9" * 5000 + "\n"),
+        pytest.param("damaged.jsonl.gz", DAMAGED_GZIP, id="damaged.jsonl.gz"),
     ],
 )
 def test_vectors_refuses_other_formats(
@@ -257,7 +263,7 @@ def test_vectors_refuses_other_formats(
 ) -> None:
     """A file that is not marrakech-vectors/1 is refused with a clear message (exit 2): one
     line, never a traceback, also for JSON nested too deeply, a number too long for Python to
-    read or a file that is not UTF-8."""
+    read, a file that is not UTF-8 or a gzip file whose data is damaged."""
     path = tmp_path / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
     result = run(repo_root, "engine.vectors", str(path))
