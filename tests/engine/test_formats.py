@@ -221,6 +221,19 @@ def test_two_player_record_needs_valid_piles() -> None:
         record_from_json(body)
 
 
+@pytest.mark.parametrize(
+    "pile",
+    [["yellow", "blue"] * 12, ["blue"] * 12 + ["brown"] * 12, ["red"] * 12 + ["yellow"] * 12],
+)
+def test_a_2_player_pile_holds_12_of_each_of_its_seat_s_two_colours_only(pile: list[str]) -> None:
+    """FORMATS.md 2: seat 0's pile is 12 red and 12 blue rugs; 12 of one of them with 12 of
+    another seat's colour is refused."""
+    body = record_to_json(record_of(start(2)))
+    body["piles"]["0"] = pile
+    with pytest.raises(FormatError, match="seat 0's pile must hold 12 red and blue rugs each"):
+        record_from_json(body)
+
+
 # --- Positions (FORMATS.md 3) ------------------------------------------------------------
 
 
