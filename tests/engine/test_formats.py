@@ -234,6 +234,15 @@ def test_a_2_player_pile_holds_12_of_each_of_its_seat_s_two_colours_only(pile: l
         record_from_json(body)
 
 
+def test_a_2_player_record_s_piles_are_those_of_seats_0_and_1_only() -> None:
+    """FORMATS.md 2: `piles` is `{"0": [...], "1": [...]}`; a pile under any other key is
+    refused rather than dropped when the record is written back."""
+    body = record_to_json(record_of(start(2)))
+    body["piles"]["2"] = body["piles"]["0"]
+    with pytest.raises(FormatError, match='"piles" must be null or'):
+        record_from_json(body)
+
+
 # --- Positions (FORMATS.md 3) ------------------------------------------------------------
 
 
