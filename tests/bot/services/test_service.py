@@ -252,6 +252,15 @@ async def test_orienting_rolls_at_once_and_shows_the_turn(service: GameService) 
     assert after.turn_events == after.events
 
 
+async def test_a_record_s_game_id_is_the_game_s_number(service: GameService) -> None:
+    """engine/README.md: the `game_id` extra is the game's number as an integer, the one
+    `/marrakech replay game:` takes."""
+    view = await started(service)
+    record = await service.play.record(view.id)
+    assert type(record["game_id"]) is int
+    assert record["game_id"] == view.id
+
+
 async def test_the_running_record_hides_the_seed(service: GameService) -> None:
     view = await started(service)
     record = await service.play.record(view.id)
