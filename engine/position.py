@@ -234,6 +234,13 @@ def from_position(obj: object) -> GameState:
             f"the board's rug numbers count {rugs_laid} rugs laid: more than the {most} "
             "gone from the rugs_left of the seats"
         )
+    # A turn lays at most one rug; the current one has laid its rug once it is past placing.
+    laid_by_turns = turn if phase in (Phase.ROTATE, Phase.OVER) else turn - 1
+    if rugs_laid > laid_by_turns:
+        raise FormatError(
+            f"the board's rug numbers count {rugs_laid} rugs laid: more than turn {turn} "
+            "can have laid (one rug a turn)"
+        )
     piles = None
     if players == 2:
         piles = tuple(seats[s]["pile"] or () for s in range(2))

@@ -498,6 +498,7 @@ def test_positions_refuse_one_rug_number_in_two_colours() -> None:
     colour: a number shown in two colours is not one rug."""
     # red rug 1 on f2f3; yellow rug 2 on b2b3, then yellow rug 3 on b3b4 (over b3)
     body = to_position(board(3, [("f2f3", "red"), ("b2b3", "yellow"), ("b3b4", "yellow")]))
+    body["turn"] = 4  # three turns laid the three rugs
     assert body["cells"][2][5] == ["red", 1]
     from_position(body)
     body["cells"][2][5] = ["yellow", 1]  # yellow has a square of its own laid rugs to spare
@@ -656,6 +657,19 @@ def test_positions_refuse_more_rugs_laid_than_the_board_numbers(
         from_position(body)
 
 
+def test_positions_refuse_more_rugs_laid_than_the_turns_begun_could_lay() -> None:
+    """FORMATS.md 3: `turn` counts the turns begun and a turn lays at most one rug, so at most
+    `turn - 1` rugs show before the current turn's rug is laid (orient, roll, place), and at
+    most `turn` after (rotate, over)."""
+    body = base_position()  # turn 2, orient: red laid rug 1 in turn 1
+    body["turn"] = 1
+    with pytest.raises(FormatError, match="count 1 rugs laid: more than turn 1 can have laid"):
+        from_position(body)
+    state, _ = play(start(3, Variant.ROTATE_AFTER), "D2", "c2c3")
+    assert (state.turn, state.phase, state.rugs_laid) == (1, Phase.ROTATE, 1)
+    assert to_position(from_position(to_position(state))) == to_position(state)
+
+
 def renumber(body: dict[str, Any], squares: str, number: int) -> None:
     """Show the rug on the two `squares` (a placement notation) as rug `number`."""
     for square in parse_placement(squares):
@@ -678,6 +692,7 @@ def test_no_rug_number_is_higher_than_the_rugs_gone_from_the_hands(
     the rugs gone from the hands (rugs_left), counting every rug of a seat out as gone."""
     body = build()
     renumber(body, squares, most)
+    body["turn"] = most + 1  # the turns that laid them
     assert from_position(body).rugs_laid == most
     renumber(body, squares, number)
     with pytest.raises(FormatError, match=f"count {number} rugs laid: more than the {most} "):
