@@ -214,6 +214,25 @@ def test_vectors_prints_a_count_line_for_a_kind_whose_every_case_failed(
     assert lines[-1] == "1 passed, 1 failed"
 
 
+def test_vectors_show_caps_the_failures_printed_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--show N` prints the first N failures, then one line counting those left unprinted;
+    the totals still count every failure."""
+    wrong = [
+        {**MOVE, "id": f"w{n}", "expected": {"assam": {"row": n, "col": 0, "facing": "N"}}}
+        for n in range(3)
+    ]
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps({"format": "marrakech-vectors/1", "cases": [MOVE, *wrong]}))
+    result = in_process(vectors.main, capsys, str(path), "--show", "1")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert [line.split()[2] for line in lines if line.startswith("FAIL")] == ["w0"]
+    assert "... and 2 more failures" in lines
+    assert lines[-1] == "1 passed, 3 failed"
+
+
 @pytest.mark.parametrize("order", [("ok.json", "bad.json"), ("bad.json", "ok.json")])
 def test_vectors_counts_every_file_it_is_given(
     tmp_path: Path, order: tuple[str, str], capsys: pytest.CaptureFixture[str]
