@@ -272,6 +272,8 @@ DAMAGED_GZIP = _GZIP[:10] + bytes([_GZIP[10] | 0b110]) + _GZIP[11:]
         ("deep.json", "[" * 100000),
         ("deep.jsonl", "[" * 100000 + "\n"),
         ("utf16.jsonl", '{"format": "marrakech-vectors/1"}\n'.encode("utf-16")),
+        ("no-cases.json", '{"format": "marrakech-vectors/1"}'),
+        ("cases-by-id.json", '{"format": "marrakech-vectors/1", "cases": {"m1": {}}}'),
         ("long.json", '{"format": "marrakech-vectors/1", "cases": [' + "9" * 5000 + "]}"),
         ("long.jsonl", "9" * 5000 + "\n"),
         pytest.param("damaged.jsonl.gz", DAMAGED_GZIP, id="damaged.jsonl.gz"),
