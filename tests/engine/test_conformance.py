@@ -207,6 +207,17 @@ def test_r8_payment_amount_and_r11_game_over_vectors() -> None:
     assert case("winner", body, "c") == "passed"
 
 
+def test_r8_payment_amount_counts_the_region_of_a_player_who_is_out() -> None:
+    """FORMATS.md 4: payment_amount is the size of the region under Assam regardless of who
+    pays, also when its rugs are those of a player who is out (whom no one pays, R9)."""
+    board = empty_board()
+    board[3][3] = board[3][4] = rug("y", 0)
+    board[2][4] = rug("y", 1)
+    body = light(board)
+    body["players"][1].update(dirhams=0, in_game=False)
+    assert case("payment_amount", body, 3) == "passed"
+
+
 def test_r11_winner_tie_and_not_over() -> None:
     """R11: "n" while the game goes on; "t" when score and dirhams are equal."""
     body = light()
