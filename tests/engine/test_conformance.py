@@ -218,6 +218,17 @@ def test_r8_payment_amount_counts_the_region_of_a_player_who_is_out() -> None:
     assert case("payment_amount", body, 3) == "passed"
 
 
+@pytest.mark.parametrize("out", [False, True])
+def test_r10_is_placement_valid_ignores_the_rugs_left(out: bool) -> None:
+    """FORMATS.md 4: is_placement_valid is R10's geometry only: a placement touching Assam is
+    valid though no player holds a rug (or the game is over, the players being out)."""
+    body = light()
+    for player in body["players"]:
+        player.update(rugs_left=0, in_game=not out)
+    placing(body, "c", 1, (2, 3), (1, 3))
+    assert case("is_placement_valid", body, True) == "passed"
+
+
 def test_r11_winner_tie_and_not_over() -> None:
     """R11: "n" while the game goes on; "t" when score and dirhams are equal."""
     body = light()
