@@ -189,6 +189,13 @@ def evaluate(case: object) -> Verdict:
     return Verdict(case_id, kind, "failed", f"expected {expected}, got {_canonical(actual)}")
 
 
+@dataclass(frozen=True, slots=True)
+class UnreadableLine:
+    """A JSON Lines line after the header that is not JSON: why (it fails as a case)."""
+
+    problem: str
+
+
 class VectorsFileError(Exception):
     """A file that cannot be read as marrakech-vectors/1."""
 
@@ -215,8 +222,8 @@ def read_cases(path: str) -> Iterator[object]:
 
     Raises VectorsFileError for a file that is missing, unreadable (a damaged gzip file
     among them), nested too deeply or of another format. A JSON Lines line after the header
-    that is not JSON (or is nested too deeply, or holds a number too long to read) yields a
-    string describing it (which fails as a case).
+    that is not JSON (or is nested too deeply, or holds a number too long to read) yields an
+    UnreadableLine saying so (which fails as a case).
     """
     try:
         if path.endswith(".json"):
@@ -239,7 +246,7 @@ def read_cases(path: str) -> Iterator[object]:
                     except (ValueError, RecursionError) as error:
                         if not header_seen:
                             raise VectorsFileError(f"{path}: line {number} is not JSON") from None
-                        yield f"line {number} is not JSON ({_json_problem(error)})"
+                        yield UnreadableLine(f"line {number} is not JSON ({_json_problem(error)})")
                         continue
                     if not header_seen:
                         _check_header(item, path)
@@ -280,8 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for case in read_cases(path):
                 verdict = (
-                    Verdict("?", "(unreadable)", "failed", case)
-                    if isinstance(case, str)
+                    Verdict("?", "(unreadable)", "failed", case.problem)
+                    if isinstance(case, UnreadableLine)
                     else evaluate(case)
                 )
                 if verdict.status == "passed":

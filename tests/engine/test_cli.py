@@ -193,6 +193,27 @@ def test_vectors_fails_a_json_lines_line_that_is_not_json_as_a_case(
     assert any(line.startswith("FAIL") and "line 5 is not JSON" in line for line in lines)
 
 
+@pytest.mark.parametrize("name", ["cases.json", "cases.jsonl"])
+def test_vectors_fails_a_case_written_as_a_json_string_as_no_object(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A case encoded twice (a JSON string holding the case) fails as a case that is not a
+    JSON object; it is not told as a line that could not be read, its text as the reason."""
+    header, cases = {"format": "marrakech-vectors/1"}, [MOVE, json.dumps(MOVE)]
+    path = tmp_path / name
+    if name.endswith(".jsonl"):
+        write_jsonl(path, header, cases)
+    else:
+        path.write_text(json.dumps({**header, "cases": cases}))
+    result = in_process(vectors.main, capsys, str(path))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL {path} ? (?): a case must be a JSON object"
+    ]
+    assert lines[-1] == "1 passed, 1 failed"
+
+
 def test_vectors_prints_a_count_line_for_a_kind_whose_every_case_failed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
