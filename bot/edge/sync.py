@@ -85,6 +85,16 @@ class Synced:
             return None
 
 
+class DevGuildRefusedError(Exception):
+    """Discord refused the commands of a dev guild: the bot is not in that server, or was
+    invited there without the `applications.commands` scope. A setting to fix, not a fault
+    that passes by itself."""
+
+    def __init__(self, guild_id: int, error: discord.HTTPException) -> None:
+        super().__init__(f"Discord refused the slash commands of server {guild_id} ({error})")
+        self.guild_id = guild_id
+
+
 async def sync_commands(
     tree: app_commands.CommandTree[Any], store: KeyValues, dev_guilds: tuple[int, ...]
 ) -> bool:
@@ -93,7 +103,7 @@ async def sync_commands(
     copy. What was synced is stored only once Discord took it, so a sync that failed is tried
     again at the next start.
 
-    Returns True if it synced.
+    Returns True if it synced; raises DevGuildRefusedError for a dev guild Discord refuses.
     """
     key = synced_key(tree.client.application_id)
     digest = await tree_digest(tree, dev_guilds)
@@ -108,7 +118,10 @@ async def sync_commands(
         for guild_id in dev_guilds:
             guild = discord.Object(guild_id)
             tree.copy_global_to(guild=guild)
-            await tree.sync(guild=guild)
+            try:
+                await tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound) as error:
+                raise DevGuildRefusedError(guild_id, error) from error
         log.info("slash commands synced to guilds %s", ", ".join(map(str, dev_guilds)))
     else:
         await tree.sync()

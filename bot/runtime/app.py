@@ -9,11 +9,12 @@ import signal
 import discord
 
 from bot.edge.client import MarrakechClient
+from bot.edge.sync import DevGuildRefusedError
 from bot.runtime.composition import Bot, build_bot
 from bot.runtime.database_errors import opening_failure, reason
 from bot.runtime.health import Heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
-from bot.runtime.settings import SHARD_COUNT_VAR, SHARD_IDS_VAR, Settings
+from bot.runtime.settings import DEV_GUILDS_VAR, SHARD_COUNT_VAR, SHARD_IDS_VAR, Settings
 from bot.runtime.test_hooks import TestHooks
 from bot.services import dice
 from bot.services.clock import Clock, OffsetClock, system_clock
@@ -128,6 +129,14 @@ async def _run_client(client: MarrakechClient, token: str, stop: asyncio.Event) 
                 SHARD_CLOSE_CODES[error.code],
                 SHARD_COUNT_VAR,
                 SHARD_IDS_VAR,
+            )
+            return EXIT_BAD_SETTINGS
+        if isinstance(error, DevGuildRefusedError):
+            log.error(
+                "%s: check %s (the bot must be in each of its servers, invited with the "
+                "applications.commands scope)",
+                error,
+                DEV_GUILDS_VAR,
             )
             return EXIT_BAD_SETTINGS
         if isinstance(error, (OSError, discord.GatewayNotFound)):

@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -37,6 +37,7 @@ from bot.edge.inflight import HANDLERS
 from bot.edge.sync import sync_commands
 from bot.presentation import images, messages
 from bot.presentation.links import message_link
+from bot.runtime import app
 from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.services import GameService
@@ -697,6 +698,48 @@ async def test_a_former_dev_guild_the_bot_has_left_does_not_stop_the_sync(edge: 
     asked = len(edge.fake.requests_to("PUT", f"/guilds/{lab.id}/commands"))
     assert not await sync_commands(edge.client.tree, edge.store, ())
     assert len(edge.fake.requests_to("PUT", f"/guilds/{lab.id}/commands")) == asked
+
+
+class SyncsOnStart:
+    """A client whose gateway task ends as the start's sync of the commands does."""
+
+    def __init__(self, edge: Edge, dev_guilds: tuple[int, ...]) -> None:
+        self.edge = edge
+        self.dev_guilds = dev_guilds
+
+    async def __aenter__(self) -> SyncsOnStart:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        pass
+
+    async def start(self, token: str) -> None:
+        await sync_commands(self.edge.client.tree, self.edge.store, self.dev_guilds)
+
+
+@pytest.mark.invalid_requests(403)
+async def test_a_dev_guild_discord_refuses_stops_the_start_as_a_bad_setting_in_one_line(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server in MARRAKECH_DEV_GUILDS that the bot is not in (or was invited to without the
+    applications.commands scope) is a setting a person must fix: the start stops with exit
+    code 2 and one line naming the server and the setting, not a traceback and exit 1 that a
+    supervisor would restart for ever."""
+    several_syncs_a_minute(edge)
+    elsewhere = 987654321098765432
+    assert elsewhere not in edge.fake.world.guilds
+    start = SyncsOnStart(edge, (elsewhere,))
+
+    with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
+        code = await app._run_client(cast(Any, start), "token", asyncio.Event())
+
+    assert code == app.EXIT_BAD_SETTINGS
+    (record,) = caplog.records
+    assert record.exc_info is None, "one line, no traceback"
+    said = record.getMessage()
+    assert str(elsewhere) in said
+    assert "MARRAKECH_DEV_GUILDS" in said
+    assert "applications.commands" in said
 
 
 async def test_commands_deleted_on_discord_s_side_are_synced_again_at_the_next_start(
