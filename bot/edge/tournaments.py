@@ -42,6 +42,7 @@ from bot.edge.permissions import MissingPermissionsError, to_grant
 from bot.presentation import images, presenter
 from bot.presentation import tournaments as shown
 from bot.presentation.messages import text
+from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.errors import GameError, NoTournamentHereError
 from bot.services.guilds import GuildService
 from bot.services.locks import KeyedLocks
@@ -144,8 +145,12 @@ class TournamentDisplay:
         service: TournamentService,
         games: GameDisplay,
         pictures: images.Pictures,
+        availability: Availability | None = None,
     ) -> None:
+        """`availability` is the database's: a tournament whose moving on after a game an
+        outage cut off moves on once the database is back (None: at the next start)."""
         self._client = client
+        self._availability = availability
         self._service = service
         self._games = games
         self._pictures = pictures
@@ -199,17 +204,40 @@ class TournamentDisplay:
             self._ends_shown[view.id].set()
 
     async def _after_game(self, game_id: int) -> None:
+        """Move the game's tournament on; an outage that cuts it off is waited out, and the
+        tournament moved on again (its round paired once: the store says if it is already),
+        its tables still to set up set up."""
         try:
-            progress = await self._service.game_closed(game_id)
-            if progress is None:
-                return
-            if progress.finished:  # the last game's result comes first in the channel's eyes
-                shown = self._ends_shown[game_id].wait()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(shown, END_SHOWN_PATIENCE_SECONDS)
-            await self.show_progress(progress)
+            after_outage = False
+            while True:
+                try:
+                    await self._move_on(game_id, after_outage=after_outage)
+                    return
+                except DatabaseUnavailableError as error:  # the outage is logged by its watch
+                    if self._availability is None:
+                        raise
+                    log.info(
+                        "game %s: its tournament moves on once the database is back (%s)",
+                        game_id,
+                        why(error),
+                    )
+                    after_outage = True
+                    await self._availability.back()
         finally:
             self._ends_shown.pop(game_id, None)
+
+    async def _move_on(self, game_id: int, *, after_outage: bool) -> None:
+        progress = await self._service.game_closed(game_id)
+        if progress is None:
+            return
+        if progress.finished:  # the last game's result comes first in the channel's eyes
+            shown = self._ends_shown[game_id].wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(shown, END_SHOWN_PATIENCE_SECONDS)
+        await self.show_progress(progress)
+        running = progress.view.status is TournamentStatus.RUNNING
+        if after_outage and running and progress.paired is None:  # paired before the outage
+            await self.set_up(progress.view.id)
 
     async def resume(self) -> None:
         """After a start: once the gateway is ready (the channels and their threads are

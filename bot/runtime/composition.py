@@ -244,7 +244,9 @@ def build_bot(
     tournament_service = TournamentService(
         TournamentStore(database), service, seeds=seeds, workers=pool
     )
-    tournaments = TournamentDisplay(client, tournament_service, display, pictures)
+    tournaments = TournamentDisplay(
+        client, tournament_service, display, pictures, database.availability
+    )
     service.on_game_closed(tournaments.game_closed)
     display.on_shown(tournaments.game_shown)
     accuracy = AccuracyRecorder(StatsStore(database), service.play, judgements)

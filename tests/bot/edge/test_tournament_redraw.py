@@ -2,12 +2,15 @@
 the shard of the tournament's server draws at once; another leaves it to that one for
 OWNER_GRACE_SECONDS, then draws only if the message does not show the latest yet (its owner is
 down). A channel's edit limit counts every process while each knows only its own use of it, so
-two processes drawing the same message get 429s. Once stopped, the display starts no work."""
+two processes drawing the same message get 429s. Once stopped, the display starts no work. A
+round whose moving on a database outage cut off moves on once the database is back."""
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import inspect
+import logging
 from types import SimpleNamespace
 from typing import Any, cast
 from unittest.mock import AsyncMock
@@ -18,9 +21,10 @@ import pytest
 from bot.edge import answers, tournaments
 from bot.edge.tournaments import TournamentDisplay
 from bot.presentation import tournaments as shown
-from bot.services.tournament_views import TournamentStatus
+from bot.services.availability import Availability
+from bot.services.tournament_views import Progress, TournamentStatus
 from tests.bot.presentation.test_tournaments import view
-from tests.polling import WAIT_SECONDS
+from tests.polling import WAIT_SECONDS, until
 
 PNG = b"\x89PNG\r\n\x1a\n"
 TOURNAMENT = view()
@@ -221,3 +225,39 @@ async def test_work_asked_for_once_the_display_stopped_never_starts() -> None:
     work = after_game()
     display.in_background(work, "tournament-game-1")
     assert inspect.getcoroutinestate(work) == inspect.CORO_CLOSED, "the work is to run"
+
+
+async def test_a_round_an_outage_kept_from_moving_on_moves_on_once_the_database_is_back(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The last game of a round ends and the database goes away before the next round is
+    paired: once the database is back the tournament moves on by itself, with no restart, and
+    the outage (the watch's to log) leaves no traceback here."""
+    availability = Availability()
+    asked: list[int] = []
+    moved_on: list[Progress] = []
+
+    async def game_closed(game_id: int) -> Progress:
+        asked.append(game_id)
+        if len(asked) == 1:
+            raise availability.failed(OSError(errno.ENOSPC, "No space left on device"))
+        return Progress(TOURNAMENT, paired=2)
+
+    nothing = cast(Any, None)
+    service = cast(Any, SimpleNamespace(game_closed=game_closed))
+    display = TournamentDisplay(nothing, service, nothing, nothing, availability=availability)
+
+    async def show_progress(progress: Progress) -> None:
+        moved_on.append(progress)
+
+    display.show_progress = show_progress  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot.edge.tournaments"):
+        display.game_closed(7)
+        await until(lambda: not availability.up, "the outage")
+        availability.restored()
+        await until(lambda: bool(moved_on), "the round moved on")
+    await display.stop()
+
+    assert asked == [7, 7]
+    assert [progress.paired for progress in moved_on] == [2]
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
