@@ -25,7 +25,6 @@ good by the next one: the loop's tick rewrites the file every few seconds.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 import threading
 import time
@@ -33,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.storage.availability import disk_full
 from bot.workers.processes import process_alive
 
 MAX_HEARTBEAT_AGE = 90.0
@@ -206,7 +206,7 @@ def check_health(
     if record is not None and record.ticked_at is not None:
         stalled = _age(record.ticked_at, now)
         if stalled > max_loop_stall:
-            if _disk_full(path):
+            if disk_full(path.parent):
                 return False, (
                     f"unhealthy: the disk holding {path} is full, so the bot cannot write its "
                     f"heartbeat (last written {stalled:.0f} s ago)"
@@ -229,19 +229,6 @@ def check_health(
         f"healthy: last heartbeat {age:.0f} s ago, "
         f"event loop ran {_age(record.ticked_at, now):.0f} s ago"
     )
-
-
-DISK_FULL_BYTES = 64 * 1024
-"""Free space under which the heartbeat's disk counts as full (a write of the file, or of the
-database beside it, fails well before the last byte)."""
-
-
-def _disk_full(path: Path) -> bool:
-    """Whether the disk holding `path` has (next to) no room left; False if it cannot tell."""
-    try:
-        return shutil.disk_usage(path.parent).free < DISK_FULL_BYTES
-    except OSError:
-        return False
 
 
 def pid_namespace() -> int | None:

@@ -14,9 +14,23 @@ commits, then logs the return and tells whatever waited (`back()`) to go on.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
+from pathlib import Path
 
 from bot.storage.errors import DatabaseUnavailableError
+
+DISK_FULL_BYTES = 64 * 1024
+"""Free space under which a disk counts as full (a write of a file on it, the database or the
+heartbeat, fails well before the last byte)."""
+
+
+def disk_full(folder: Path) -> bool:
+    """Whether the disk holding `folder` has (next to) no room left; False if it cannot tell."""
+    try:
+        return shutil.disk_usage(folder).free < DISK_FULL_BYTES
+    except OSError:
+        return False
 
 
 class Availability:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import aiosqlite
 
 from bot import crashpoints
-from bot.storage.availability import Availability
+from bot.storage.availability import Availability, disk_full
 from bot.storage.database import (
     Backend,
     CheckViolation,
@@ -37,6 +37,7 @@ from bot.storage.database import (
     load_migrations,
     newer_schema_error,
 )
+from bot.storage.errors import DatabaseUnavailableError
 
 BUSY_TIMEOUT_MS = 5000
 _PARAMETER = re.compile(r"'(?:[^']|'')*'|\$(\d+)")
@@ -174,6 +175,11 @@ class SqliteDatabase(Database):
             database = cls(connection, path)
             if not read_only:
                 await database.migrate(schema_version)
+        except sqlite3.Error as error:
+            await connection.close()
+            if _on_a_full_disk(error, path):
+                raise _full_disk_error(path, error) from None
+            raise
         except BaseException:
             await connection.close()
             raise
@@ -329,4 +335,20 @@ def _check_opens(path: Path, *, writes: bool) -> None:
             raise StorageError(
                 f"{path}: the file can be read but not written (check its owner and mode)"
             ) from None
+        if _on_a_full_disk(error, path):
+            raise _full_disk_error(path, error) from None
         raise StorageError(f"{path}: {error}") from None
+
+
+def _on_a_full_disk(error: sqlite3.Error, path: Path) -> bool:
+    """Whether the error is the disk holding the file being full: SQLite says so, or fails to
+    grow the file, its -wal or its -shm (an I/O error) where the disk has no room."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code == sqlite3.SQLITE_FULL:
+        return True
+    return code == sqlite3.SQLITE_IOERR and disk_full(path.parent)
+
+
+def _full_disk_error(path: Path, error: sqlite3.Error) -> DatabaseUnavailableError:
+    """A full disk at opening: unavailable for a while, as under the running bot."""
+    return DatabaseUnavailableError(f"{path}: the disk is full ({error})")

@@ -24,8 +24,9 @@ from bot.runtime.loop_lag import LoopLagProbe
 from bot.runtime.settings import Settings, load_settings
 from bot.runtime.test_hooks import TestHooks
 from bot.storage import open_database
-from bot.storage.database import Backend, DatabaseUnavailableError
+from bot.storage.database import Backend, DatabaseUnavailableError, load_migrations
 from tests.bot.storage.test_storage import migrated_by_a_newer_bot
+from tests.e2e.full_disk import small_disk
 from tests.postgres import backend, database_target, database_url, postgres_server, postgres_url
 
 __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
@@ -349,6 +350,29 @@ async def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
     assert "\n" not in message
     assert record.exc_info is None, "no traceback"
     assert ":pw@" not in message
+
+
+@pytest.mark.parametrize("migrations_left", [0, 3], ids=["up-to-date", "an-upgrade"])
+async def test_a_sqlite_file_on_a_full_disk_stops_the_start_with_6_saying_the_disk_is_full(
+    migrations_left: int, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot restarted (or upgraded) while the disk of its SQLite file is full: SQLite cannot
+    grow the file's -shm or -wal beside it. That passes once there is room, as an outage
+    under the running bot does, so the start stops with 6 (a supervisor starts it again), not
+    5 (which the documented service unit never restarts), in one line saying the disk is
+    full."""
+    with small_disk(tmp_path / "disk") as disk:
+        path = disk.folder / "marrakech.sqlite3"
+        latest = len(load_migrations("sqlite"))
+        database = await open_database(path, schema_version=latest - migrations_left)
+        await database.close()
+        disk.fill()
+        ended = await start_on(str(path), tmp_path, caplog)
+    assert ended == 6
+    (record,) = [r for r in caplog.records if r.name == "bot.runtime.app"]
+    message = record.getMessage()
+    assert "the disk is full" in message, message
+    assert record.exc_info is None, "no traceback"
 
 
 async def test_a_sqlite_file_the_bot_may_read_but_not_write_stops_the_start_with_5(
