@@ -288,6 +288,30 @@ async def test_stalls_of_the_start_up_are_told_at_info_and_later_ones_warned(
     ]
 
 
+async def test_a_probe_s_start_up_is_the_first_30_s_as_the_operator_is_told(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """docs/deployment.md: the lag line in the first 30 s after a start says `at start-up` and
+    is INFO; later, it is a WARNING. A probe at its defaults: a stall 20 s in is the start's, one
+    35 s in is warned about."""
+    caplog.set_level(logging.INFO, LOGGER)
+    scripted = ScriptedTime([*on_time(20), 0.6, *on_time(15), 0.6, *on_time(STALL_SETTLE + 1)])
+    probe = LoopLagProbe(clock=scripted.clock, sleep=scripted.sleep)
+    probe.start()
+    await scripted.done.wait()
+    await probe.stop()
+
+    stalls = [
+        (record.levelno, record.getMessage())
+        for record in caplog.records
+        if "(over 250 ms)" in record.getMessage()
+    ]
+    assert stalls == [
+        (logging.INFO, "event loop lag 600 ms at start-up (over 250 ms)"),
+        (logging.WARNING, "event loop lag 600 ms (over 250 ms)"),
+    ]
+
+
 async def test_a_stall_that_begins_in_the_start_up_is_told_at_info_even_if_it_ends_after_it(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
