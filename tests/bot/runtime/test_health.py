@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.edge.client import HEARTBEAT_INTERVAL_SECONDS
 from bot.runtime.health import (
     MAX_HEARTBEAT_AGE,
     MAX_LOOP_STALL,
@@ -23,7 +24,9 @@ from bot.runtime.health import (
     pid_namespace,
     read_heartbeat,
 )
+from bot.runtime.loop_lag import LoopLagProbe
 from bot.workers.processes import process_alive
+from tests.bot.runtime.test_loop_lag import ScriptedTime, on_time
 
 
 def test_beat_records_the_clock_and_age_counts_from_it(tmp_path: Path) -> None:
@@ -419,3 +422,44 @@ def test_a_heartbeat_path_that_is_a_folder_is_named_as_such(tmp_path: Path) -> N
         f"unhealthy: the heartbeat path {tmp_path} is a folder: set MARRAKECH_HEARTBEAT to a "
         "file's path"
     )
+
+
+class CheckedBetweenWrites(ScriptedTime):
+    """The probe's time, with the bot's heartbeat file at `path` in it: the gateway beats every
+    HEARTBEAT_INTERVAL_SECONDS as the client does while connected, and the health check runs
+    before each of the probe's wake-ups (as late as it can between two writes)."""
+
+    def __init__(self, lags: list[float], path: Path) -> None:
+        super().__init__(lags)
+        self.heartbeat = Heartbeat(path, clock=self.clock)
+        self.heartbeat.beat()
+        self.beaten_at = self.now
+        self.unhealthy: list[str] = []
+
+    async def sleep(self, seconds: float) -> None:
+        healthy, reason = check_health(self.heartbeat.path, now=self.now + seconds)
+        if not healthy:
+            self.unhealthy.append(reason)
+        await super().sleep(seconds)
+        if self.now - self.beaten_at >= HEARTBEAT_INTERVAL_SECONDS:
+            self.beaten_at = self.now
+            self.heartbeat.beat()
+
+
+async def test_a_running_connected_bot_is_healthy_at_any_moment_between_two_writes(
+    tmp_path: Path,
+) -> None:
+    """The writers keep well within the check's limits (docs/deployment.md): the gateway beats
+    every 30 s and the check allows 90 s, three missed beats; the loop records that it runs
+    every few seconds and the check allows 30 s. A writer slower than its limit would have
+    a healthy bot reported unhealthy, and restarted, between two writes."""
+    scripted = CheckedBetweenWrites(on_time(2 * MAX_HEARTBEAT_AGE), tmp_path / "heartbeat")
+    probe = LoopLagProbe(
+        liveness=scripted.heartbeat.tick, clock=scripted.clock, sleep=scripted.sleep
+    )
+
+    probe.start()
+    await scripted.done.wait()
+    await probe.stop()
+
+    assert scripted.unhealthy == []
