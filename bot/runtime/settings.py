@@ -263,6 +263,11 @@ def load_database(environ: Mapping[str, str]) -> DatabaseTarget:
     return DatabaseTarget(path=Path(value).expanduser())
 
 
+MAX_SNOWFLAKE = 2**64 - 1
+"""The largest id Discord gives (a snowflake is a 64-bit number): a longer one is two ids run
+together, or no id."""
+
+
 def _dev_guilds(environ: Mapping[str, str]) -> tuple[int, ...]:
     value = _value(environ, DEV_GUILDS_VAR)
     if value is None:
@@ -271,7 +276,7 @@ def _dev_guilds(environ: Mapping[str, str]) -> tuple[int, ...]:
     for item in (part.strip() for part in value.split(",")):
         if not item:
             continue
-        if not (item.isascii() and item.isdigit()) or int(item) == 0:
+        if not (item.isascii() and item.isdigit()) or not 0 < int(item) <= MAX_SNOWFLAKE:
             raise SettingsError(
                 f"{DEV_GUILDS_VAR} must be guild ids separated by commas, "
                 f"e.g. 123456789012345678,234567890123456789; {item!r} is not a guild id"

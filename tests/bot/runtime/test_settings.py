@@ -117,6 +117,19 @@ def test_invalid_values_name_the_setting_in_one_line(name: str, value: str) -> N
     assert TOKEN not in message
 
 
+def test_two_guild_ids_run_together_without_their_comma_are_refused_as_no_guild_id() -> None:
+    """A guild id is a Discord snowflake, a 64-bit number of at most 20 digits: two ids pasted
+    without the comma between them are refused at once, naming what was given, rather than
+    read as one server that Discord then refuses at the start's sync."""
+    together = "123456789012345678234567890123456789"
+
+    with pytest.raises(SettingsError) as raised:
+        load_settings({"DISCORD_TOKEN": TOKEN, "MARRAKECH_DEV_GUILDS": together})
+
+    assert str(raised.value).startswith("MARRAKECH_DEV_GUILDS must be guild ids")
+    assert repr(together) in str(raised.value)
+
+
 def test_repr_hides_the_token() -> None:
     settings = load_settings({"DISCORD_TOKEN": TOKEN})
 
