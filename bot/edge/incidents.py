@@ -98,8 +98,8 @@ def why(error: BaseException, server_errors: ServerErrors = SERVER_ERRORS) -> st
         return (
             f"Discord answered {latest.status} {latest.reason} {times} and did not answer in time"
         ).replace("  ", " ")
-    if isinstance(error, discord.HTTPException):
-        return f"Discord answered {error}"
+    if isinstance(error, discord.HTTPException):  # a form's refusal has a line per field
+        return "Discord answered " + "; ".join(str(error).splitlines())
     if isinstance(error, MissingPermissionsError):
         return f"the channel refuses the bot (it needs {error.label('en')} there)"
     if isinstance(error, aiohttp.ClientError):

@@ -85,6 +85,27 @@ def test_discord_s_own_refusals_and_cut_connections_read_as_words() -> None:
     assert why(ValueError("x")) == "ValueError('x')"
 
 
+def test_a_refusal_discord_explains_field_by_field_reads_in_one_line() -> None:
+    """Discord answers a request it refuses as malformed with one line per field
+    (discord.py joins them with newlines): a log line is one line, so they are joined
+    with '; ', every field still named."""
+    response = SimpleNamespace(status=400, reason="Bad Request")
+    fields = {
+        "content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Too long."}]},
+        "embeds": {
+            "0": {"title": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Long."}]}}
+        },
+    }
+    refused = discord.HTTPException(
+        cast(Any, response), {"code": 50035, "message": "Invalid Form Body", "errors": fields}
+    )
+
+    assert why(refused) == (
+        "Discord answered 400 Bad Request (error code: 50035): Invalid Form Body; "
+        "In content: Too long.; In embeds.0.title: Long."
+    )
+
+
 @pytest.mark.asyncio
 async def test_the_session_s_trace_feeds_the_record() -> None:
     errors = ServerErrors(Clock())
