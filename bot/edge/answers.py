@@ -22,6 +22,7 @@ import discord
 
 from bot.edge import interactions, replies
 from bot.edge.errors import describe, report
+from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.services.availability import DatabaseUnavailableError
@@ -90,8 +91,8 @@ async def tell(interaction: Interaction, message: str) -> None:
     """Answer privately: the first answer, or a follow-up when the interaction has one."""
     try:
         await replies.send(interaction, content=message, ephemeral=True)
-    except discord.HTTPException as error:
-        log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, error)
+    except DISCORD_FAILURES as error:
+        log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, why(error))
 
 
 async def bounded(request: Awaitable[T]) -> T:

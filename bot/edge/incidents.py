@@ -86,6 +86,15 @@ retries an idempotent request once, not twice), or no answer in time. `why` says
 line."""
 
 
+DISCORD_FAULTS: tuple[type[Exception], ...] = (
+    discord.DiscordServerError,
+    aiohttp.ClientError,
+    TimeoutError,
+)
+"""Discord's own faults, which no change to the bot would mend: a 5xx answer (after
+discord.py's retries), a connection cut, no answer in time. A refusal (4xx) is the request's."""
+
+
 def why(error: BaseException, server_errors: ServerErrors = SERVER_ERRORS) -> str:
     """Why a Discord request failed, in words for a log line."""
     if isinstance(error, TimeoutError):

@@ -37,6 +37,7 @@ from tests.e2e.fakecord.interactions import (
     InteractionHandle,
 )
 from tests.loop_reports import loop_reports
+from tests.polling import until
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 
@@ -368,3 +369,27 @@ async def test_a_picture_its_handler_stopped_waiting_for_is_cancelled_not_left_t
         del drawing
     assert ended_cancelled, "the drawing went on after its handler stopped waiting"
     assert reported == []
+
+
+@pytest.mark.parametrize("command", ["board", "mygames"], ids=["refused", "answered"])
+async def test_an_answer_whose_connection_discord_cuts_is_one_line_without_a_traceback(
+    command: str, edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A command whose answer Discord's connection cuts (a flaky link to Discord), be it a
+    refusal (no game here) or its answer: the log says so in one WARNING line naming the cut
+    connection, without a traceback, and nothing is left for asyncio to report ("Task
+    exception was never retrieved", with its own traceback)."""
+    cut = edge.fake.faults.disconnect("POST", "/interactions/{id}/{token}/callback")
+    with loop_reports() as reported, caplog.at_level(logging.INFO, logger="bot"):
+        edge.slash(edge.host, "marrakech", command)
+        await until(lambda: cut.exhausted, "the answer cut")
+        assert await HANDLERS.drained(30.0), "the command's handler is still running"
+        await until(
+            lambda: all(task.get_name() != "CommandTree-invoker" for task in asyncio.all_tasks()),
+            "the command's task ended",
+        )
+
+    assert reported == []
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
+    (said,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "the connection to Discord failed (ServerDisconnectedError" in said, said
