@@ -30,7 +30,7 @@ from bot.edge.display import GameDisplay
 from bot.edge.drill import DrillHandler
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
-from bot.edge.incidents import why
+from bot.edge.incidents import DISCORD_FAULTS, why
 from bot.edge.permissions import MissingPermissionsError
 from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.edge.substitutes import SeatController
@@ -256,7 +256,7 @@ def build_bot(
     )
     service.on_game_closed(seats.game_closed)
     service.on_seat_left(seats.seat_left)
-    scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock)
+    scheduler = Scheduler(service.turns, lambda work: bot.do_due_work(work), clock, discord_fault)
     watch = DatabaseWatch(database, TURNED_AWAY.take)
     watch.on_back(scheduler.wake)
     bot = Bot(
@@ -300,6 +300,13 @@ def build_bot(
         watchers=watchers,
     )
     return bot
+
+
+def discord_fault(error: Exception) -> str | None:
+    """Why a piece of due work failed, in one line, when Discord failed it (a 5xx, a
+    connection cut, no answer in time: tried again by a later pass); None for anything
+    else."""
+    return why(error) if isinstance(error, DISCORD_FAULTS) else None
 
 
 def claim_owner(shards: ShardSet | None) -> str:

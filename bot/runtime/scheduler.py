@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from bot.services.clock import Clock
 from bot.services.errors import StaleBoardError
 from bot.services.turn_clock import TurnClockService
-from bot.services.views import DueWork
+from bot.services.views import DueKind, DueWork
 from bot.storage.database import DatabaseUnavailableError
 from bot.supervisor import Supervisor, cancel_and_wait
 from bot.workers.pool import WorkerError
@@ -44,15 +44,35 @@ CONCURRENT_GAMES = 8
 """How many games' due work runs at once (an AI thinking in one game never holds up another)."""
 
 Handler = Callable[[DueWork], Awaitable[None]]
+Explain = Callable[[Exception], str | None]
+"""Why a piece of work failed, in one line, when the failure is an expected one (Discord's
+fault): logged without a traceback; None for a failure nobody expected, logged with it."""
+
+
+def named(work: DueWork) -> str:
+    """The work in words for the log: a game's, or what quiet hours held for a person (whose
+    work has no game: its `seq` is the person's id)."""
+    if work.kind is DueKind.RELEASE:
+        return f"what quiet hours held for user {work.seq}"
+    return f"{work.kind} of game {work.game_id}"
 
 
 class Scheduler:
     """Runs the turn clock's due work (reminders, AI turns, overdue displays) through `handle`,
     sleeping on the injected clock until the next piece falls due."""
 
-    def __init__(self, turns: TurnClockService, handle: Handler, clock: Clock) -> None:
+    def __init__(
+        self,
+        turns: TurnClockService,
+        handle: Handler,
+        clock: Clock,
+        explain: Explain | None = None,
+    ) -> None:
+        """`explain` says why a piece of work failed when that was expected (None: no
+        failure is)."""
         self._turns = turns
         self._handle = handle
+        self._explain = explain
         self._clock = clock
         self._wake = asyncio.Event()
         self._retry_at: dict[DueWork, datetime] = {}
@@ -87,9 +107,7 @@ class Scheduler:
                 continue
             if work in self._handled:
                 # handled already and still due at the same seq: it changed nothing
-                log.warning(
-                    "%s of game %s changed nothing; retrying later", work.kind, work.game_id
-                )
+                log.warning("%s changed nothing; retrying later", named(work))
                 self._postpone(work, now)
                 continue
             runnable.append(work)
@@ -106,19 +124,21 @@ class Scheduler:
             except StaleBoardError:
                 # Another process did it first (its claim's lease ran out while it worked, or
                 # a shifted clock): the game moved on, nothing is left to do.
-                log.info("%s of game %s: done meanwhile by another", work.kind, work.game_id)
+                log.info("%s: done meanwhile by another", named(work))
                 return True
             except DatabaseUnavailableError as error:  # logged once by the outage watch
                 self._unavailable = error
                 return False
             except WorkerError as error:  # a worker died or hung: it was replaced
-                log.warning(
-                    "%s of game %s failed (%s); retrying later", work.kind, work.game_id, error
-                )
+                log.warning("%s failed (%s); retrying later", named(work), error)
                 self._postpone(work, now)
                 return False
-            except Exception:
-                log.exception("%s of game %s failed; retrying later", work.kind, work.game_id)
+            except Exception as error:
+                reason = self._explain(error) if self._explain is not None else None
+                if reason is None:
+                    log.exception("%s failed; retrying later", named(work))
+                else:
+                    log.warning("%s failed (%s); retrying later", named(work), reason)
                 self._postpone(work, now)
                 return False
         self._retry_at.pop(work, None)

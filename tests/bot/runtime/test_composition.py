@@ -572,6 +572,40 @@ async def test_what_quiet_hours_held_is_marked_sent_only_once_its_message_went(
         assert await releases_due(edge) == [], "sent once"
 
 
+async def test_what_quiet_hours_held_whose_message_discord_failed_is_one_line_naming_the_person(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    request: pytest.FixtureRequest,
+) -> None:
+    """The turn clock's pass whose direct message Discord failed (a 503): the log says so in
+    one WARNING line naming the person it was for and what Discord answered, without a
+    traceback (Discord's fault, tried again by a later pass), and names no game: the work is
+    a person's, not a game's."""
+    async with running_edge(tmp_path, monkeypatch, test=request.node) as edge:
+        await edge.bot.scheduler.stop()
+        channel = edge.channel
+        assert channel.guild is not None
+        now = edge.service.loader.clock()
+        notice = HeldNotice(
+            edge.guest.id, channel.guild.id, channel.id, 7, 12, "turn", "en-US", now
+        )
+        await edge.service.away.hold(notice)
+        dm = edge.fake.dm_channel(edge.guest)
+        edge.fake.faults.server_error("POST", f"/channels/{dm.id}/messages", status=503)
+        with caplog.at_level(logging.INFO, logger="bot.runtime.scheduler"):
+            await edge.bot.scheduler.seconds_to_sleep()
+            await edge.bot.scheduler.run_due()
+
+    (record,) = [r for r in caplog.records if r.name == "bot.runtime.scheduler"]
+    assert record.levelno == logging.WARNING
+    assert record.exc_info is None, "one line, no traceback"
+    said = record.getMessage()
+    assert f"user {edge.guest.id}" in said, said
+    assert "503 Service Unavailable" in said, said
+    assert "game" not in said, said
+
+
 async def test_what_quiet_hours_held_whose_message_failed_is_given_back_at_once(
     database_target: str,
     tmp_path: Path,
