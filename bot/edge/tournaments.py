@@ -326,13 +326,30 @@ class TournamentDisplay:
         return failed
 
     async def _retry(self, tournament_id: int) -> None:
-        for delay in RETRY_DELAYS_SECONDS:
-            await asyncio.sleep(delay)
-            async with self._setting_up.holding(tournament_id):
-                failed = await self._set_up_claimed(tournament_id)
+        """Try the tables again after each pause; a try a database outage cut off is made
+        again once the database is back, its pause not spent."""
+        pauses = iter(RETRY_DELAYS_SECONDS)
+        pause = next(pauses, None)
+        while pause is not None:
+            await asyncio.sleep(pause)
+            try:
+                async with self._setting_up.holding(tournament_id):
+                    failed = await self._set_up_claimed(tournament_id)
+            except DatabaseUnavailableError as error:  # the outage is logged by its watch
+                if self._availability is None:
+                    raise
+                log.info(
+                    "tournament %s: its tables are set up once the database is back (%s)",
+                    tournament_id,
+                    why(error),
+                )
+                await self._availability.back()
+                pause = 0.0
+                continue
             self.refresh(tournament_id)
             if not failed:
                 return
+            pause = next(pauses, None)
         log.error("tournament %s: gave up setting its tables up until a restart", tournament_id)
 
     async def _set_up_table(self, tournament_id: int, table: TableView) -> None:

@@ -3,7 +3,8 @@ the shard of the tournament's server draws at once; another leaves it to that on
 OWNER_GRACE_SECONDS, then draws only if the message does not show the latest yet (its owner is
 down). A channel's edit limit counts every process while each knows only its own use of it, so
 two processes drawing the same message get 429s. Once stopped, the display starts no work. A
-round whose moving on a database outage cut off moves on once the database is back."""
+round whose moving on a database outage cut off moves on once the database is back, and the
+tables Discord refused are still tried again after an outage cut a try."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from bot.edge import answers, tournaments
 from bot.edge.tournaments import TournamentDisplay
 from bot.presentation import tournaments as shown
 from bot.services.availability import Availability
-from bot.services.tournament_views import Progress, TournamentStatus
+from bot.services.tournament_views import Progress, TableView, TournamentStatus
 from tests.bot.presentation.test_tournaments import view
 from tests.polling import WAIT_SECONDS, until
 
@@ -260,4 +261,40 @@ async def test_a_round_an_outage_kept_from_moving_on_moves_on_once_the_database_
 
     assert asked == [7, 7]
     assert [progress.paired for progress in moved_on] == [2]
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
+
+
+async def test_tables_to_set_up_again_are_set_up_though_an_outage_cuts_a_retry(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table whose set-up Discord failed is tried again in the background; a database outage
+    during a try does not end the retries (the table would wait for a restart): the next try
+    comes once the database is back, and the log has no traceback for it."""
+    monkeypatch.setattr(tournaments, "RETRY_DELAYS_SECONDS", (0.0, 0.0))
+    availability = Availability()
+    table = TableView(2, 2, (102, None))
+    claims: list[int] = []
+
+    async def claim_tables(tournament_id: int) -> list[TableView]:
+        claims.append(tournament_id)
+        if len(claims) == 2:
+            raise availability.failed(OSError(errno.ENOSPC, "No space left on device"))
+        return [table] if len(claims) == 1 else []
+
+    async def look(tournament_id: int) -> Any:
+        raise discord.DiscordServerError(cast(Any, SimpleNamespace(status=503, reason="")), "")
+
+    service = SimpleNamespace(claim_tables=claim_tables, look=look, release_table=AsyncMock())
+    nothing = cast(Any, None)
+    display = TournamentDisplay(
+        nothing, cast(Any, service), nothing, nothing, availability=availability
+    )
+    display.refresh = lambda tournament_id: None  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot.edge.tournaments"):
+        await display.set_up(TOURNAMENT.id)
+        await until(lambda: not availability.up, "the outage")
+        availability.restored()
+        await until(lambda: len(claims) == 3, "the try after the outage")
+    await display.stop()
+
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []
