@@ -54,7 +54,8 @@ class Availability:
         """Note a failure that says the database is unavailable; the error to raise for it."""
         if self.up:
             self.gone_since = time.monotonic()
-            self.reason = f"{type(error).__name__}: {error}".rstrip(": ")
+            # one line: a server's error has its DETAIL and HINT on lines of their own
+            self.reason = " ".join(f"{type(error).__name__}: {error}".split()).rstrip(": ")
             self._up.clear()
             self._gone.set()
         return DatabaseUnavailableError(f"the database is unavailable ({error!r})")

@@ -216,6 +216,21 @@ def test_an_outage_keeps_the_reason_of_its_first_failure() -> None:
     assert availability.gone_since == went
 
 
+def test_a_reason_the_server_gives_over_several_lines_is_kept_in_one() -> None:
+    """A PostgreSQL server's error comes with its HINT (or DETAIL) on lines of their own, as
+    asyncpg writes it: the outage's one WARNING line keeps them, on that line."""
+    full = asyncpg.DiskFullError(
+        'could not extend file "base/16384/16385": No space left on device\n'
+        "HINT:  Check free disk space."
+    )
+    availability = Availability()
+    availability.failed(full)
+    assert availability.reason == (
+        'DiskFullError: could not extend file "base/16384/16385": No space left on device '
+        "HINT: Check free disk space."
+    )
+
+
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_a_lost_server_connection_is_unavailable_until_a_probe_commits(
     backend: Backend, db: Database, postgres_url: str
