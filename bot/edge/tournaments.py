@@ -208,23 +208,30 @@ class TournamentDisplay:
         tournament moved on again (its round paired once: the store says if it is already),
         its tables still to set up set up."""
         try:
-            after_outage = False
-            while True:
-                try:
-                    await self._move_on(game_id, after_outage=after_outage)
-                    return
-                except DatabaseUnavailableError as error:  # the outage is logged by its watch
-                    if self._availability is None:
-                        raise
-                    log.info(
-                        "game %s: its tournament moves on once the database is back (%s)",
-                        game_id,
-                        why(error),
-                    )
-                    after_outage = True
-                    await self._availability.back()
+            await self._outlasting_outages(
+                lambda again: self._move_on(game_id, after_outage=again),
+                f"game {game_id}: its tournament moves on once the database is back",
+            )
         finally:
             self._ends_shown.pop(game_id, None)
+
+    async def _outlasting_outages(
+        self, attempt: Callable[[bool], Awaitable[None]], waiting: str
+    ) -> None:
+        """Run `attempt` (told whether an outage cut an earlier try) until it ends without the
+        database going away; each outage is waited out, with one INFO line saying what
+        waits (the outage itself is logged by its watch)."""
+        after_outage = False
+        while True:
+            try:
+                await attempt(after_outage)
+                return
+            except DatabaseUnavailableError as error:
+                if self._availability is None:
+                    raise
+                log.info("%s (%s)", waiting, why(error))
+                after_outage = True
+                await self._availability.back()
 
     async def _move_on(self, game_id: int, *, after_outage: bool) -> None:
         progress = await self._service.game_closed(game_id)
@@ -242,16 +249,25 @@ class TournamentDisplay:
     async def resume(self) -> None:
         """After a start: once the gateway is ready (the channels and their threads are
         known), catch up on every running tournament: a round left to pair, tables left to
-        set up, a message left behind."""
+        set up, a message left behind. A database outage meanwhile is waited out, and the
+        catch-up run again from the start (each step does only what is still undone)."""
         await self._client.wait_until_ready()
+        await self._outlasting_outages(
+            lambda _: self._catch_up_running(),
+            "the running tournaments are caught up once the database is back",
+        )
+        ended = await self._service.ended_within(ENDED_CATCH_UP)
+        await asyncio.gather(*(self._catch_up_end(tournament_id) for tournament_id in ended))
+
+    async def _catch_up_running(self) -> None:
         for tournament_id in await self._service.running():
             try:
                 await self.show_progress(await self._service.advance(tournament_id))
                 await self.set_up(tournament_id)
+            except DatabaseUnavailableError:
+                raise  # the whole catch-up waits for the database
             except Exception:  # logged; the others are caught up all the same
                 log.exception("catching up tournament %s failed", tournament_id)
-        ended = await self._service.ended_within(ENDED_CATCH_UP)
-        await asyncio.gather(*(self._catch_up_end(tournament_id) for tournament_id in ended))
 
     async def _catch_up_end(self, tournament_id: int) -> None:
         try:

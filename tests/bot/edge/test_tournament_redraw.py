@@ -3,8 +3,9 @@ the shard of the tournament's server draws at once; another leaves it to that on
 OWNER_GRACE_SECONDS, then draws only if the message does not show the latest yet (its owner is
 down). A channel's edit limit counts every process while each knows only its own use of it, so
 two processes drawing the same message get 429s. Once stopped, the display starts no work. A
-round whose moving on a database outage cut off moves on once the database is back, and the
-tables Discord refused are still tried again after an outage cut a try."""
+round whose moving on a database outage cut off moves on once the database is back, the
+tables Discord refused are still tried again after an outage cut a try, and a start's catch-up
+an outage cut off runs again."""
 
 from __future__ import annotations
 
@@ -297,4 +298,51 @@ async def test_tables_to_set_up_again_are_set_up_though_an_outage_cuts_a_retry(
         await until(lambda: len(claims) == 3, "the try after the outage")
     await display.stop()
 
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
+
+
+async def test_the_start_s_catch_up_an_outage_cuts_off_runs_again_once_the_database_is_back(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database goes away while a start catches up the running tournaments (one already
+    read): the catch-up waits for it, then runs again over every running tournament, with no
+    traceback (the watch logs the outage) and no restart."""
+    availability = Availability()
+    advanced: list[int] = []
+    set_up: list[int] = []
+
+    async def running() -> list[int]:
+        return [1, 2]
+
+    async def advance(tournament_id: int) -> Progress:
+        if tournament_id == 2 and availability.up and len(advanced) == 1:
+            raise availability.failed(OSError(errno.ENOSPC, "No space left on device"))
+        advanced.append(tournament_id)
+        return Progress(TOURNAMENT)
+
+    async def ended_within(_: object) -> list[int]:
+        return []
+
+    async def shown(progress: Progress) -> None:
+        del progress
+
+    async def setting_up(tournament_id: int) -> None:
+        set_up.append(tournament_id)
+
+    client = cast(Any, SimpleNamespace(wait_until_ready=AsyncMock()))
+    service = SimpleNamespace(running=running, advance=advance, ended_within=ended_within)
+    nothing = cast(Any, None)
+    display = TournamentDisplay(
+        client, cast(Any, service), nothing, nothing, availability=availability
+    )
+    display.show_progress = shown  # type: ignore[method-assign]
+    display.set_up = setting_up  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot.edge.tournaments"):
+        display.in_background(display.resume(), "tournaments-resume")
+        await until(lambda: not availability.up, "the outage")
+        availability.restored()
+        await until(lambda: set_up[-2:] == [1, 2], "every tournament caught up")
+    await display.stop()
+
+    assert advanced == [1, 1, 2]
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []
