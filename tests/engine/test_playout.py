@@ -37,6 +37,7 @@ from engine.playout import (
     new_fast_game,
     playout,
     refresh_rugs,
+    run,
 )
 from tests.engine.builders import board
 
@@ -270,3 +271,27 @@ def test_refresh_rugs_rebuilds_the_intact_rug_masks() -> None:
     for number in range(1, state.rugs_laid + 1):
         expected = PAIR_BIT[whole[number]] if number in whole else 0
         assert fast.rug_pair[number] == expected, number
+
+
+WRITTEN_BACK_AT_THE_END = ("assam", "facing", "intact", "in_hand", "rugs_laid", "turn")
+"""The FastState slots `run` keeps in local variables while it plays and writes back when the
+game ends."""
+
+
+@pytest.mark.parametrize(("players", "variant"), COMBOS)
+def test_run_leaves_the_fast_state_as_the_checked_api_ends_the_game(
+    players: int, variant: Variant
+) -> None:
+    """After `run`, every slot of the FastState (those written back only at the end too:
+    Assam's square and facing, the intact rugs, the rugs in hand, the rugs laid and the turn)
+    is what `from_state` gives for the checked API's final state of the same game. Only
+    `rug_pair` may differ: `run` keeps the pair of every rug laid, `from_state` only those
+    still whole."""
+    for seed in range(4):
+        config = deal(players, variant, random.Random(seed))
+        fast = new_fast_game(config)
+        run(fast, random.Random(50 + seed))
+        expected = from_state(checked_playout(new_game(config), random.Random(50 + seed)))
+        for name in FastState.__slots__:
+            if name != "rug_pair":
+                assert getattr(fast, name) == getattr(expected, name), (name, seed)
