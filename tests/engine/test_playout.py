@@ -295,3 +295,15 @@ def test_run_leaves_the_fast_state_as_the_checked_api_ends_the_game(
         for name in FastState.__slots__:
             if name != "rug_pair":
                 assert getattr(fast, name) == getattr(expected, name), (name, seed)
+
+
+def test_a_playout_from_a_finished_game_gives_its_outcome() -> None:
+    """`from_state` takes a GameState in any phase, a finished one too: a playout from it plays
+    no action and gives the game's own reason, ranking and scores."""
+    config = deal(3, Variant.STANDARD, random.Random(6))
+    final = checked_playout(new_game(config), random.Random(6))
+    assert final.outcome is not None
+    result = playout(final, random.Random(1))
+    assert result.actions == 0
+    assert (result.reason, result.ranking) == (final.outcome.reason, final.outcome.ranking)
+    assert result.totals == tuple(s.total for s in scores(final))
