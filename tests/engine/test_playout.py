@@ -307,3 +307,22 @@ def test_a_playout_from_a_finished_game_gives_its_outcome() -> None:
     assert result.actions == 0
     assert (result.reason, result.ranking) == (final.outcome.reason, final.outcome.ranking)
     assert result.totals == tuple(s.total for s in scores(final))
+
+
+def test_refresh_rugs_counts_a_rug_laid_by_hand_above_the_rugs_laid() -> None:
+    """A search that writes a new rug's number into `cells` without counting it in `rugs_laid`
+    gets it counted by refresh_rugs: `rugs_laid` rises to the highest number on the board and
+    the new rug is whole (R10), so a later rug laid in `run` gets the next number."""
+    rng = random.Random(8)
+    state = new_game(deal(4, Variant.STANDARD, rng))
+    for _ in range(30):
+        actions = legal_actions(state)
+        state, _ = apply(state, actions[int(rng.random() * len(actions))])
+    fast = from_state(state)
+    a, b = next((a, b) for a, b in PAIRS if not fast.cells[a] and not fast.cells[b])
+    number = state.rugs_laid + 1
+    fast.cells[a] = fast.cells[b] = number
+    refresh_rugs(fast)
+    assert fast.rugs_laid == number
+    assert fast.rug_pair[number] == PAIR_BIT[a, b]
+    assert fast.intact & PAIR_BIT[a, b]
