@@ -317,6 +317,18 @@ def test_resign_passes_the_turn_and_can_end_the_game() -> None:
         resign(after, 1)
 
 
+def test_r12_a_seat_that_resigns_before_turning_assam_passes_the_turn_unturned() -> None:
+    """R9, R12: in the variant a seat that resigns after laying its rug, when it is to turn
+    Assam, is out like an eliminated mover: no rotation is asked, the next seat still in starts
+    its turn with the roll, and Assam keeps the facing he had."""
+    state, _ = play(start(3, Variant.ROTATE_AFTER), "D2", "c3d3")
+    assert (state.phase, state.to_move) == (Phase.ROTATE, 0)
+    after, events = resign(state, 0)
+    assert of_type(events, TurnStarted) == [TurnStarted(1, 2)]
+    assert (after.phase, after.to_move, after.facing) == (Phase.ROLL, 1, state.facing)
+    assert legal_actions(after) == ["D1", "D2", "D3", "D4"]
+
+
 def test_a_resignation_out_of_turn_leaves_the_turn_being_played() -> None:
     """Only the resigning seat's own turn passes on: a seat that resigns while another plays
     its turn leaves that turn where it was (the same seat to move, in the same phase, no new
