@@ -326,3 +326,17 @@ def test_refresh_rugs_counts_a_rug_laid_by_hand_above_the_rugs_laid() -> None:
     assert fast.rugs_laid == number
     assert fast.rug_pair[number] == PAIR_BIT[a, b]
     assert fast.intact & PAIR_BIT[a, b]
+
+
+def test_a_playout_in_which_a_seat_goes_out_leaves_its_start_unchanged() -> None:
+    """A playout from a FastState plays on a copy: a seat going out in it (R9) leaves the
+    start's seats (`alive`, `eliminated`) and every other slot as they were, so a second
+    playout from the same start plays the same game."""
+    start_state = board(3, [("d4d5", "red")], assam="d3", facing="S", to_move=1)
+    start_state = start_state._replace(dirhams=(88, 1, 1), stock=(14, 15, 15, 0))
+    fast = from_state(start_state)
+    before = {name: repr(getattr(fast, name)) for name in FastState.__slots__}
+    first = playout(fast, _RollsOne())
+    assert first.ranking[-1] == (1,), "seat 1 owes 2 with 1 dirham: it goes out"
+    assert {name: repr(getattr(fast, name)) for name in FastState.__slots__} == before
+    assert playout(fast, _RollsOne()) == first
