@@ -39,7 +39,7 @@ from engine.playout import (
     refresh_rugs,
     run,
 )
-from tests.engine.builders import board
+from tests.engine.builders import board, play
 
 COMBOS = [(players, variant) for players in (2, 3, 4) for variant in Variant]
 
@@ -340,3 +340,17 @@ def test_a_playout_in_which_a_seat_goes_out_leaves_its_start_unchanged() -> None
     assert first.ranking[-1] == (1,), "seat 1 owes 2 with 1 dirham: it goes out"
     assert {name: repr(getattr(fast, name)) for name in FastState.__slots__} == before
     assert playout(fast, _RollsOne()) == first
+
+
+def test_the_result_of_a_game_still_being_played_is_refused() -> None:
+    """`FastState.result()` ranks a finished game only: asked before the end (a fresh game, or
+    one part-played by the checked API) it raises ValueError instead of ranking the seats as
+    they stand; after `run` it gives the game's result."""
+    config = deal(4, Variant.STANDARD, random.Random(2))
+    state, _ = play(new_game(config), "S", "D3")
+    state, _ = play(state, legal_actions(state)[0])
+    for fast in (new_fast_game(config), from_state(state)):
+        with pytest.raises(ValueError, match="has not ended"):
+            fast.result()
+        actions = run(fast, random.Random(3))
+        assert fast.result(actions).actions == actions > 0
