@@ -92,6 +92,27 @@ def test_r2_piles_are_shuffled_from_the_seed() -> None:
     assert deal(2, Variant.STANDARD, random.Random(8)).piles != config.piles
 
 
+def test_r2_r13_a_seed_deals_its_piles_in_a_fixed_order_of_draws() -> None:
+    """R2, R13: `deal` draws the first player (unless the host chose one), then shuffles seat
+    0's pile, then seat 1's, from the caller's RNG. With the first player chosen, the seed's
+    first draws go to the piles: the same seed deals the same piles whichever seat is chosen."""
+    for seed in range(5):
+        rng = random.Random(seed)
+        expected = []
+        for seat in range(2):
+            pile = [c for c in seat_colors(2, seat) for _ in range(12)]
+            rng.shuffle(pile)
+            expected.append(tuple(pile))
+        for first in (0, 1):
+            config = deal(2, Variant.STANDARD, random.Random(seed), first_player=first)
+            assert config.piles == tuple(expected)
+        rng = random.Random(seed)
+        drawn = rng.randrange(2)
+        config = deal(2, Variant.STANDARD, random.Random(seed))
+        assert config.first_player == drawn
+        assert config.piles == deal(2, Variant.STANDARD, rng, first_player=drawn).piles
+
+
 def test_r2_the_top_of_the_pile_is_laid() -> None:
     """R2: the mover lays the top rug of their pile, and the next one comes up."""
     piles = (
