@@ -218,6 +218,26 @@ def test_r8_payment_amount_counts_the_region_of_a_player_who_is_out() -> None:
     assert case("payment_amount", body, 3) == "passed"
 
 
+@pytest.mark.parametrize(
+    ("assam", "squares", "valid"),
+    [
+        ((3, 6), ((2, 6), (2, 5)), True),
+        ((3, 6), ((2, 6), (2, 7)), False),
+        ((3, 6), ((3, 7), (2, 7)), False),
+        ((0, 3), ((0, 2), (-1, 2)), False),
+        ((6, 0), ((6, 1), (7, 1)), False),
+    ],
+)
+def test_r10_is_placement_valid_is_false_for_a_rug_off_the_board(
+    assam: tuple[int, int], squares: tuple[tuple[int, int], ...], valid: bool
+) -> None:
+    """FORMATS.md 4, R10: a rug lies on two squares of the board; one with a square off it is
+    not valid, even with its other square touching Assam at the board's edge."""
+    body = light(row=assam[0], col=assam[1])
+    placing(body, "c", 1, *squares)
+    assert case("is_placement_valid", body, valid) == "passed"
+
+
 @pytest.mark.parametrize("out", [False, True])
 def test_r10_is_placement_valid_ignores_the_rugs_left(out: bool) -> None:
     """FORMATS.md 4: is_placement_valid is R10's geometry only: a placement touching Assam is
