@@ -354,3 +354,18 @@ def test_the_result_of_a_game_still_being_played_is_refused() -> None:
             fast.result()
         actions = run(fast, random.Random(3))
         assert fast.result(actions).actions == actions > 0
+
+
+def test_a_two_player_seat_that_goes_out_in_a_playout_loses_its_whole_pile() -> None:
+    """R9: a seat that goes out loses its unplaced rugs, in 2 players its whole pile. Seat 0
+    rolls a 1 onto seat 1's yellow rug, owes 2 with 1 dirham, and goes out: the playout ends
+    with seat 0's pile and rugs empty, as the checked API ends it."""
+    start_state = board(2, [("d4d5", "yellow")], assam="d3", facing="S", dirhams=(1, 59))
+    fast = from_state(start_state)
+    run(fast, _RollsOne())
+    final = checked_playout(start_state, _RollsOne())
+    assert final.outcome is not None
+    assert final.outcome.reason == fast.reason == "last-player-standing"
+    assert start_state.piles is not None
+    assert fast.piles == [[], list(reversed(start_state.piles[1]))] == from_state(final).piles
+    assert (fast.stock, fast.hand) == ([0, 11, 0, 12], [0, 23])
