@@ -196,6 +196,28 @@ def test_the_leaderboard_ranks_by_rating_the_provisional_after_under_a_line() ->
     )
 
 
+@pytest.mark.parametrize(
+    ("language", "footer"),
+    [
+        ("fr", "Joueurs de référence, les IA d'ici : facile 1\u202f380 · difficile 1\u202f905"),
+        ("uk", "ШІ-гравці для порівняння тут: легкий 1\xa0380 · складний 1\xa0905"),
+    ],
+)
+def test_the_leaderboard_names_the_ai_levels_in_its_language(language: str, footer: str) -> None:
+    """The footer's AI levels are words of the language asked for, as every other name of an
+    AI level is: one-word labels an English-fragment check cannot see."""
+    board = Leaderboard(
+        players=(),
+        references=(
+            RatedPlayer(None, "easy", 1380, 50, False),
+            RatedPlayer(None, "hard", 1905, 8, True),
+        ),
+        provisional_games=10,
+    )
+    post = community.leaderboard_post(board, language)
+    assert post.embed.footer.text == footer
+
+
 def test_a_leaderboard_without_provisional_players_or_ratings() -> None:
     settled = Leaderboard((RatedPlayer(1, None, 1720, 30, False),), (), 10)
     post = community.leaderboard_post(settled, "en")
