@@ -231,6 +231,14 @@ async def test_private_answers_speak_each_user_s_language(edge: Edge) -> None:
     )
 
 
+async def test_seating_an_ai_answers_with_its_level_in_the_host_s_language(edge: Edge) -> None:
+    """The host (Ukrainian) seats an AI in a French server's lobby: the private answer names
+    its level in Ukrainian, a one-word label an English-fragment check cannot see."""
+    await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
+    added = await private(edge.slash(edge.host, "marrakech", "add-ai", level="hard"))
+    assert added == "ШІ (складний) приєднався до гри №1."
+
+
 def not_your_turn(edge: Edge, user: FakeUser, mover: FakeUser) -> str:
     """What `user` is told on clicking during `mover`'s turn: the host in Ukrainian, the guest
     in English."""
