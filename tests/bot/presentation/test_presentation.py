@@ -670,6 +670,21 @@ def test_a_turn_the_ai_plays_for_a_person_pings_nobody() -> None:
     assert post.pings == (), "the mention names the seat's person without pinging them"
 
 
+def test_a_turn_the_ai_plays_has_no_buttons_to_click() -> None:
+    """Nobody clicks for the AI: an AI seat's turn, and a turn the AI plays for a person whose
+    seat it took over, show no decision buttons (the person's own are back once they rejoin)."""
+    view = view_at_place()
+    assert decision_buttons(view) is not None, "a person's turn has its buttons"
+    for taken in ({"autoplay": True}, {"user_id": None, "ai_level": "hard"}):
+        players = tuple(
+            dataclasses.replace(player, **taken) if player.seat == 0 else player
+            for player in view.players
+        )
+        ai_turn = dataclasses.replace(view, players=players)
+        assert ai_turn.ai_to_move
+        assert decision_buttons(ai_turn) is None, taken
+
+
 def test_a_reminder_links_to_the_turn_being_played_not_the_lobby() -> None:
     """The reminder is the late player's way back to the buttons: the lobby would leave them
     scrolling up through the turns' lines to find the turn they must play."""
