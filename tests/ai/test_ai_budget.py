@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from ai import DEFAULT_BUDGET, Budget, HardPlayer, MediumPlayer
+from ai import DEFAULT_BUDGET, Budget, HardPlayer, MediumPlayer, make_player
 from ai.budget import Meter
 from engine import legal_actions
 from engine.model import Phase, Variant
@@ -95,6 +97,16 @@ def test_hard_s_default_budget_stops_at_160_rival_turns_or_0_9_s_of_cpu(
     assert 12 + 9 < unhurried.work <= 160
     assert unhurried == HardPlayer().decide(state, seed=5, budget=Budget(work=160))
     assert (DEFAULT_BUDGET.work, DEFAULT_BUDGET.seconds) == (160, 0.9)
+
+
+def test_hard_s_deadline_is_cpu_time_of_the_deciding_thread() -> None:
+    """The 0.9 s cap is "one second of one core": the hard player the bot seats reads the CPU
+    time of its own thread, so a worker kept waiting by a busy machine (or by the bot, which
+    it gives way to) thinks as far as it would alone, not less, as it would on a wall clock."""
+    player = make_player("hard")
+    assert isinstance(player, HardPlayer)
+    assert player.clock is time.thread_time
+    assert HardPlayer().clock is time.thread_time
 
 
 def test_meter_counts_work_and_time() -> None:
