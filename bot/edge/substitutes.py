@@ -91,8 +91,8 @@ class SeatController:
 
         async def work() -> None:
             guild_id = interactions.guild_id(interaction)
-            if moderator and not interaction.permissions.manage_channels:
-                raise ModeratorsOnlyError()
+            if moderator and game is None and not interaction.permissions.manage_channels:
+                raise ModeratorsOnlyError()  # the channel's own game: its permissions are these
             game_id = game
             if game_id is None:
                 game_id = await self._games.open_game_id(interactions.channel_id(interaction))

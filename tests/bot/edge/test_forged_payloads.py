@@ -21,7 +21,7 @@ from bot.edge.inflight import HANDLERS
 from bot.services.errors import NoGameHereError
 from bot.services.tournament_views import TournamentStatus
 from bot.storage import GameStatus
-from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, started
+from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, on_the_gateway, started
 from tests.bot.edge.test_rematch import resign, result
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data, component_data
@@ -434,3 +434,28 @@ async def test_a_moderator_of_another_channel_hands_over_no_seat_of_a_game_here(
     there = edge.slash(member, "marrakech-mod", "substitute", channel=theirs, game=1, **options)
     assert await refusal(there) == MODERATORS_ONLY
     assert await seated(edge) == before
+
+
+async def test_a_moderator_of_the_game_s_channel_alone_hands_its_seat_over_from_another(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/marrakech-mod substitute game:` needs Manage Channels where the game is, not where it
+    is typed: a member who holds it in the game's channel only (a channel overwrite), typing it
+    in a channel where they do not (a server may show them the command there), hands the seat
+    over, the client's cache of the server knowing the game's channel."""
+    guild = edge.channel.guild
+    assert guild is not None
+    member = edge.fake.add_user("x")
+    edge.fake.add_member(guild, member)
+    edge.fake.set_overwrite(edge.channel, member, allow=permissions.MANAGE_CHANNELS)
+    lounge = edge.fake.add_text_channel(guild, "lounge")
+    await started(edge)
+    options: dict[str, Any] = {"out": edge.guest, "in": edge.outsider, "game": 1}
+    async with on_the_gateway(edge, monkeypatch):
+        answer = await forged_slash(
+            edge, member, lounge, "marrakech-mod", "substitute", **options
+        ).answer()
+        assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert answer.ephemeral, answer.content
+    assert answer.content != MODERATORS_ONLY
+    assert await seated(edge) == {edge.host.id, edge.outsider.id}
