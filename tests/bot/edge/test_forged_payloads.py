@@ -459,3 +459,25 @@ async def test_a_moderator_of_the_game_s_channel_alone_hands_its_seat_over_from_
     assert answer.ephemeral, answer.content
     assert answer.content != MODERATORS_ONLY
     assert await seated(edge) == {edge.host.id, edge.outsider.id}
+
+
+async def test_a_server_manager_hands_a_seat_over_from_another_channel_before_the_cache_knows_it(
+    edge: Edge,
+) -> None:
+    """In the moments before the client's cache knows the game's channel (the in-process edge
+    has no cache), `/marrakech-mod substitute game:` from another channel is taken from a
+    member with Manage Server: the seat changes hands."""
+    guild = edge.channel.guild
+    assert guild is not None
+    manager = edge.fake.add_user("manager")
+    edge.fake.add_member(guild, manager, permissions=permissions.MANAGE_GUILD)
+    lounge = edge.fake.add_text_channel(guild, "lounge")
+    await started(edge)
+    assert edge.client.get_guild(guild.id) is None, "the cache knows the server already"
+    options: dict[str, Any] = {"out": edge.guest, "in": edge.outsider, "game": 1}
+    handle = forged_slash(edge, manager, lounge, "marrakech-mod", "substitute", **options)
+    answer = await handle.answer()
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert answer.ephemeral, answer.content
+    assert answer.content != MODERATORS_ONLY
+    assert await seated(edge) == {edge.host.id, edge.outsider.id}
