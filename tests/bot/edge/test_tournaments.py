@@ -1,15 +1,18 @@
 """Opening a tournament with `/marrakech-mod tournament` (bot/edge/tournaments.py): tables of
 2 when seats are left out; the turn limit and variant a moderator leaves out are the server's
-defaults, as for `/marrakech new`; a name of blanks and a channel that is not a text channel
-are refused at once; a player's Leave on the sign-up takes them off it; a player signs up by
-their server nickname.
+defaults, as for `/marrakech new`; a name of blanks, a channel that is not a text channel and
+one the server does not allow games in are refused at once; a player's Leave on the sign-up
+takes them off it; a player signs up by their server nickname.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.services.errors import NoTournamentHereError
 from tests.bot.edge.test_edge import Edge, edge, private
-from tests.bot.edge.test_edge_async import admin_and_another_channel
+from tests.bot.edge.test_edge_async import admin_and_another_channel, channel_option
 from tests.e2e.fakecord.model import VOICE_CHANNEL
 
 __all__ = ["edge"]
@@ -145,3 +148,28 @@ async def test_a_player_signs_up_by_their_server_nickname_else_their_name(edge: 
         (edge.host.id, "Le Patron"),
         (edge.guest.id, "guest"),
     ]
+
+
+async def test_a_tournament_is_refused_in_a_channel_the_server_does_not_allow_games_in(
+    edge: Edge,
+) -> None:
+    """The channels `/marrakech-admin allow-channel` lists are where games may be opened, a
+    tournament's tables too: elsewhere the moderator is told privately which channels allow
+    them, and no tournament is opened; in a listed one it opens."""
+    admin, other = admin_and_another_channel(edge)
+    await channel_option(edge, admin, "allow-channel", other).answer()
+    refused = await private(
+        edge.slash(edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss")
+    )
+    assert "not allowed in this channel" in refused, refused
+    assert f"<#{other.id}>" in refused, refused
+    assert edge.fake.messages(edge.channel) == [], "no sign-up was posted"
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    with pytest.raises(NoTournamentHereError):
+        await tournaments._service.open_at(edge.channel.id)
+    signup = await edge.slash(
+        edge.moderator, "marrakech-mod", "tournament", channel=other, name="Cup", format="swiss"
+    ).answer()
+    assert not signup.ephemeral, signup.content
+    assert (await tournaments._service.open_at(other.id)).channel_id == other.id
