@@ -761,9 +761,14 @@ class TournamentController:
 
     async def _start(self, interaction: Interaction, tournament_id: int) -> None:
         """Start: the sign-up becomes the standings, with their picture in the same edit (the
-        first round's threads are made after, in the background, and shown by a redraw)."""
+        first round's threads are made after, in the background, and shown by a redraw). A
+        permission the tables need, taken from the bot since the sign-up opened, is named, and
+        nothing starts."""
         if not _is_moderator(interaction):
             raise ModeratorsOnlyError()
+        missing = missing_for_tournament(interaction.app_permissions)
+        if missing:
+            raise MissingPermissionsError(missing)
         progress = await self._service.start(tournament_id, interaction.user.id, moderator=True)
         embed, files = await self._display.standings_in_time(interaction, progress.view)
         await replies.edit(interaction, embed=embed, attachments=files, view=None)

@@ -1,9 +1,10 @@
 """Opening a tournament where the bot lacks a permission it needs for one (a game's, and the
 threads' on top) is refused with an answer that names the missing permission alone, not those
 Discord takes away with it (no View Channel, no other; no Send Messages, no links or files),
-and opens nothing; a member's click on a sign-up's Start or Cancel is refused privately and
-starts or cancels nothing; the question before ending a tournament is asked privately, and
-its Keep playing ends nothing."""
+and opens nothing, and a Start pressed once one was taken away names it and starts nothing; a
+member's click on a sign-up's Start or Cancel is refused privately and starts or cancels
+nothing; the question before ending a tournament is asked privately, and its Keep playing ends
+nothing."""
 
 from __future__ import annotations
 
@@ -143,3 +144,36 @@ async def test_keep_playing_on_the_question_before_ending_a_tournament_ends_noth
     assert [table.game_status for table in view.tables] == [GameStatus.RUNNING]
     said = [m.content for m in edge.fake.messages(edge.channel) if "was aborted by" in m.content]
     assert said == [], said
+
+
+@pytest.mark.parametrize(
+    ("denied", "named"),
+    [
+        (permissions.CREATE_PUBLIC_THREADS, "Create Public Threads"),
+        (permissions.SEND_MESSAGES_IN_THREADS, "Send Messages in Threads"),
+    ],
+)
+async def test_start_without_a_permission_the_tables_need_names_it_and_starts_nothing(
+    edge: Edge, denied: int, named: str
+) -> None:
+    """A permission taken from the bot after the sign-up opened would leave the tables without
+    their threads: the moderator's Start is refused privately, naming it, the tournament still
+    signs up, and with the permission back the same Start starts it."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    edge.fake.deny_bot(edge.channel, denied)
+    refused = await private(edge.click(edge.moderator, signup, "Start"))
+    said = re.search(r"missing the (.+) permission", refused)
+    assert said is not None, refused
+    assert said.group(1) == named, refused
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    assert (await tournaments._service.look(1)).status is TournamentStatus.SIGNUP
+    shown = edge.fake.world.messages[signup.id]
+    assert "Start" in [button.label for button in shown.enabled_buttons()]
+    edge.fake.allow_bot(edge.channel)
+    await edge.click(edge.moderator, shown, "Start").response()
+    assert (await tournaments._service.look(1)).status is TournamentStatus.RUNNING
