@@ -206,13 +206,13 @@ class AwayService:
 
     async def set_away_days(self, guild_id: int, days: int) -> TimeSettings:
         if not 0 <= days <= MOST_AWAY_DAYS_SETTING:
-            raise BadOptionError("away_days", days)
+            raise BadOptionError("days", days)
         return await self._store.set_away_days(guild_id, days, self._loader.now())
 
     async def set_tournament_away_days(self, tournament_id: int, days: int) -> None:
         """Cap the away days of a tournament's players while it is open (0: refused)."""
         if not 0 <= days <= MOST_AWAY_DAYS_SETTING:
-            raise BadOptionError("away_days", days)
+            raise BadOptionError("days", days)
         await self._store.set_tournament_away_days(tournament_id, days)
 
     async def set_clocks_in_quiet(self, guild_id: int, on: bool) -> TimeSettings:

@@ -20,9 +20,11 @@ MIN_TURN_LIMIT_SECONDS = 5 * 60
 MAX_TURN_LIMIT_SECONDS = 7 * 24 * 3600
 
 
-def check_turn_limit(seconds: int | None) -> None:
+def check_turn_limit(seconds: int | None, option: str = "turn_limit") -> None:
+    """BadOptionError naming `option` (the command's name for the limit) unless `seconds` is
+    none or 5 minutes to 7 days."""
     if seconds is not None and not MIN_TURN_LIMIT_SECONDS <= seconds <= MAX_TURN_LIMIT_SECONDS:
-        raise BadOptionError("turn_limit", seconds)
+        raise BadOptionError(option, seconds)
 
 
 def check_variant(variant: str) -> None:
@@ -76,8 +78,8 @@ class GuildService:
         return chosen_variant, limit
 
     async def set_turn_limit(self, guild_id: int, seconds: int | None) -> ServerSettings:
-        """The server's default turn limit (None: no limit)."""
-        check_turn_limit(seconds)
+        """The server's default turn limit (None: no limit), `limit` in its command."""
+        check_turn_limit(seconds, "limit")
         row = await self._store.set_turn_limit(guild_id, seconds, self._clock())
         return await self._shown(row)
 

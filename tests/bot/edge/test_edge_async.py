@@ -99,6 +99,34 @@ async def test_a_settings_change_refused_for_want_of_manage_server_changes_nothi
     assert "Assam turns after the rug" not in lobby
 
 
+@pytest.mark.parametrize(
+    ("path", "options", "named"),
+    [
+        (("marrakech-admin", "turn-limit"), {"limit": 60}, "limit"),
+        (("marrakech-admin", "away-days"), {"days": 99}, "days"),
+        (("marrakech-mod", "tournament-away-days"), {"days": 99}, "days"),
+    ],
+    ids=["turn-limit", "away-days", "tournament-away-days"],
+)
+async def test_a_forged_setting_out_of_range_names_the_option_the_command_has(
+    edge: Edge, path: tuple[str, str], options: dict[str, int], named: str
+) -> None:
+    """Discord offers a setting's choices and range only, but a forged payload may send any
+    number: the refusal names the option as the command shows it (`limit`, `days`), not
+    another command's, and the settings stay as they were."""
+    admin, _ = admin_and_another_channel(edge)
+    manager = edge.moderator if path[0] == "marrakech-mod" else admin
+    if path[0] == "marrakech-mod":
+        await edge.slash(
+            edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss"
+        ).answer()
+    before = (await edge.slash(admin, "marrakech-admin", "show").answer()).embed_text()
+    refused = await private(edge.command(manager, path, edge.channel, options, validate=False))
+    assert refused == f"That value is not allowed for `{named}`.", refused
+    after = (await edge.slash(admin, "marrakech-admin", "show").answer()).embed_text()
+    assert after == before
+
+
 async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None:
     admin, other = admin_and_another_channel(edge)
 
