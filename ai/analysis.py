@@ -247,7 +247,9 @@ def _expected_toll(state: GameState) -> float:
 
 
 def _payments(turn: int, events: Sequence[Event]) -> list[Payment]:
-    out = {event.seat for event in events if isinstance(event, PlayerEliminated)}
+    """The tolls paid in the turn; `out` where the toll put its payer out (R9): a seat that paid
+    in full and then resigned in the same turn went out by its own choice, not for its toll."""
+    out = {e.seat for e in events if isinstance(e, PlayerEliminated) and not e.resigned}
     return [
         Payment(turn, event.payer, event.payee, event.paid, event.owed, event.payer in out)
         for event in events

@@ -265,6 +265,20 @@ def test_payments_that_put_a_seat_out_by_hand() -> None:
     assert four.payments[0] == Payment(4, 3, 0, 2, 2, out=False), "brown pays red 2 on turn 4"
 
 
+def test_a_toll_paid_in_full_by_a_seat_that_then_resigned_did_not_put_it_out() -> None:
+    """In the 3-player golden game seat 0 rolls a 3 on turn 11 and pays seat 2 its 3 dirhams in
+    full; it resigns before laying its rug, then seat 1 resigns and seat 2 has won. Seat 0 is
+    out, but not for want of dirhams: its payment reads as paid, never as "3 of 3 and is out"."""
+    cut = _one_step_record("3p-elimination", 32)
+    state = replay_record(cut)
+    assert (state.turn, state.to_move, state.dirhams[0] > 0) == (11, 0, True)
+    resigned = replace(cut, extras={"resignations": [[32, 0], [32, 1]]})
+    found = analyse(resigned)
+    assert found.out == (True, True, False)
+    assert found.payments[-1] == Payment(11, 0, 2, 3, 3, out=False)
+    assert [p for p in found.payments if p.out] == []
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_each_seats_luck_is_the_sum_over_its_rolls(name: str) -> None:
     found = analysis(name)
