@@ -12,9 +12,9 @@ What the analysis holds, all replayed from the record with the checked engine:
   and in the `rotate-after` variant the turn of Assam after it). The reason given is a
   resignation if there was one; else, when the roll's part is the larger, the toll paid in
   that turn if it went the way the chances did (to the seat that gained most, or from the one
-  that lost most; whether it put the payer out), or the toll the mover escaped (it paid
-  nothing where a roll costs `escaped` dirhams on average); else the rug laid: the rival
-  region it cut into, or the region of its own it made.
+  that lost most; whether it put the payer out, a penniless one's of 0 dirhams too), or the
+  toll the mover escaped (it paid nothing where a roll costs `escaped` dirhams on average);
+  else the rug laid: the rival region it cut into, or the region of its own it made.
 - **Payments**: every toll paid (R8), in the order played; `biggest(n)` ranks them.
 - **Dice luck**: for each seat, the sum over its rolls of `ai.luck.roll_luck`: how many points
   better each face rolled was for it than the die's average, on medium's appraisal. It is zero
@@ -247,13 +247,19 @@ def _expected_toll(state: GameState) -> float:
 
 
 def _payments(turn: int, events: Sequence[Event]) -> list[Payment]:
-    """The tolls paid in the turn; `out` where the toll put its payer out (R9): a seat that paid
-    in full and then resigned in the same turn went out by its own choice, not for its toll."""
+    """The tolls of the turn that moved dirhams (see `_tolls`)."""
+    return [payment for payment in _tolls(turn, events) if payment.paid > 0]
+
+
+def _tolls(turn: int, events: Sequence[Event]) -> list[Payment]:
+    """Every toll due in the turn, a penniless payer's included (it pays 0 and is out, R9);
+    `out` where the toll put its payer out: a seat that paid in full and then resigned in the
+    same turn went out by its own choice, not for its toll."""
     out = {e.seat for e in events if isinstance(e, PlayerEliminated) and not e.resigned}
     return [
         Payment(turn, event.payer, event.payee, event.paid, event.owed, event.payer in out)
         for event in events
-        if isinstance(event, TaxPaid) and event.paid > 0
+        if isinstance(event, TaxPaid)
     ]
 
 
@@ -295,7 +301,7 @@ def _why(
         return replace(base, cause=Cause.RESIGNATION, resigned=resigned[0])
     if turn.rolled is None or _moved(before, turn.rolled) >= _moved(turn.rolled, after):
         paid = [
-            p for p in _payments(turn.number, turn.events) if p.payee == gainer or p.payer == loser
+            p for p in _tolls(turn.number, turn.events) if p.payee == gainer or p.payer == loser
         ]
         if paid:
             return replace(base, cause=Cause.PAYMENT, payment=max(paid, key=lambda p: p.paid))

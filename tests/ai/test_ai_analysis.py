@@ -423,6 +423,23 @@ def test_a_toll_that_went_against_the_chances_is_not_the_turning_point_s_reason(
     assert swing.cause is Cause.PAYMENT, "the same toll paid to the seat that gained most"
 
 
+def test_a_toll_that_put_a_penniless_mover_out_is_the_turning_point_s_reason() -> None:
+    """Seat 0 rolls with no dirham left into seat 2's 11-square region: it owes 11, pays its
+    0 (R9) and is out, which ends the game for seat 2. That toll, to the seat that gained most,
+    is the reason, saying what was owed and that the payer went out; nothing was paid, yet the
+    turn was no mere "seat 0 played turn 45"."""
+    toll = TaxPaid(payer=0, payee=2, owed=11, paid=0, color=Color.BLUE, region=frozenset({8}))
+    before = (0.0, 0.36, 0.64)
+    after = (0.0, 0.0, 1.0)
+    points = [Point(44, 2, before), Point(45, 0, after)]
+    out = PlayerEliminated(seat=0, rugs_lost=1, resigned=False)
+    swing = _swing(points, [_Turn(45, 0, [toll, out], face=2, escaped=11.0, rolled=after)])
+    assert swing is not None
+    assert (swing.gainer, swing.loser) == (2, 1)
+    assert swing.cause is Cause.PAYMENT, swing
+    assert swing.payment == Payment(45, 0, 2, 0, 11, out=True)
+
+
 def test_a_toll_escaped_is_the_reason_only_where_a_roll_cost_at_least_a_dirham() -> None:
     """The same roll, all of the turn's move, nothing paid: where a roll from there cost half
     a dirham on average the mover escaped nothing worth naming; from a dirham on, it did."""
