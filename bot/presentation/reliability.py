@@ -67,4 +67,9 @@ def _speed(reliability: Reliability, language: str) -> str:
 
 
 def _percent(reliability: Reliability) -> int:
-    return round(100 * reliability.ran_out_share)
+    """The share of turns that ran out, to the nearest percent: some never read 0% (which
+    the lobby leaves out as none), nor all but some 100%."""
+    shown = round(100 * reliability.ran_out_share)
+    if reliability.ran_out and reliability.played:
+        return min(99, max(1, shown))
+    return shown

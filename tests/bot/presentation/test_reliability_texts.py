@@ -42,6 +42,17 @@ def test_the_share_of_turns_that_ran_out_is_rounded_to_the_nearest_percent() -> 
     assert "67% of turns ran out" in stats_line(two_of_three, "en")
 
 
+def test_a_share_of_some_turns_never_reads_none_nor_one_of_all_turns_every_one() -> None:
+    """One turn run out of 250 is 0.4%: it reads 1%, never "0% of turns ran out" (which the
+    lobby leaves out for someone whose turns never ran out), in the lobby and in the stats;
+    249 of 250 read 99%, never 100%."""
+    once = Reliability(ME, 249, 1, 600.0, 0, 0, 0)
+    assert lobby_note(once, "en") == "usually plays within 10 min · 1% of turns ran out"
+    assert "· 1% of turns ran out ·" in stats_line(once, "en")
+    all_but_one = Reliability(ME, 1, 249, 600.0, 0, 0, 0)
+    assert "· 99% of turns ran out ·" in stats_line(all_but_one, "en")
+
+
 def test_the_lobby_leaves_out_ran_out_turns_when_none_ran_out() -> None:
     """Someone whose turns never ran out gets only how fast they play, no "0% ran out"."""
     punctual = Reliability(ME, ENOUGH_TURNS, 0, 600.0, 0, 0, 0)
