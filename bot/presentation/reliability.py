@@ -60,6 +60,11 @@ def lobby_note(reliability: Reliability | None, language: str) -> str | None:
 
 
 def _speed(reliability: Reliability, language: str) -> str:
+    """How fast they usually play; before that can be told, that it is too soon: how many of
+    the turns needed they had, or, with enough turns and none of their own timed (the AI
+    played them all), that too few were their own."""
+    if reliability.median_seconds is None and reliability.turns >= ENOUGH_TURNS:
+        return text("reliability.untimed", language)
     if not reliability.enough or reliability.median_seconds is None:
         return text("reliability.few", language, turns=reliability.turns, needed=ENOUGH_TURNS)
     median = duration_label(reliability.median_seconds, language)

@@ -5,6 +5,7 @@ by how they were left."""
 
 from __future__ import annotations
 
+from bot.presentation.messages import text
 from bot.presentation.reliability import duration_label, lobby_note, stats_line
 from bot.services.reliability import ENOUGH_TURNS, Reliability
 
@@ -51,6 +52,20 @@ def test_a_share_of_some_turns_never_reads_none_nor_one_of_all_turns_every_one()
     assert "· 1% of turns ran out ·" in stats_line(once, "en")
     all_but_one = Reliability(ME, 1, 249, 600.0, 0, 0, 0)
     assert "· 99% of turns ran out ·" in stats_line(all_but_one, "en")
+
+
+def test_enough_turns_none_of_them_timed_never_read_as_too_few_of_the_turns_needed() -> None:
+    """Twelve turns, all run out (the AI played every one): that is more than the turns
+    needed, so the stats never say "too few turns yet (12 of 10)"; they say that too few
+    were the member's own, in each language."""
+    all_ran_out = Reliability(ME, 0, ENOUGH_TURNS + 2, None, 0, 4, 0)
+    for language in ("en", "fr", "uk"):
+        said = stats_line(all_ran_out, language)
+        assert f"({ENOUGH_TURNS + 2} " not in said, said
+        assert text("reliability.untimed", language) in said, said
+    assert "too few turns of their own yet to say how fast · 100% of turns ran out" in stats_line(
+        all_ran_out, "en"
+    )
 
 
 def test_the_lobby_leaves_out_ran_out_turns_when_none_ran_out() -> None:
