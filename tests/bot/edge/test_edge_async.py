@@ -7,10 +7,23 @@ from __future__ import annotations
 
 import pytest
 
+from bot.edge import replies
 from bot.edge.inflight import HANDLERS
+from bot.presentation import community
+from bot.presentation.images import Pictures
 from bot.presentation.messages import text
+from bot.presentation.ratings import RatingChart
 from bot.storage.guilds import GuildStore
-from tests.bot.edge.test_edge import Edge, id_of, mover_of, only_private_answer, private, started
+from tests.bot.edge.test_analysis_button import DEFERRED_CHANNEL_MESSAGE
+from tests.bot.edge.test_edge import (
+    Edge,
+    confirm,
+    id_of,
+    mover_of,
+    only_private_answer,
+    private,
+    started,
+)
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeChannel, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data
@@ -345,3 +358,34 @@ async def test_history_lists_this_channel_s_games_or_with_server_the_whole_serve
     everywhere = await edge.slash(edge.guest, "marrakech", "history", server=True).answer()
     assert "**#1**" in everywhere.embed_text()
     assert "**#2**" in everywhere.embed_text(), "the whole server's games"
+
+
+async def test_the_stats_are_deferred_before_their_chart_is_drawn(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A member with a rated game gets their rating chart, drawn in the workers (as long as
+    they are busy): the command is deferred (the bot thinking, in the channel) before the chart
+    is asked for. The watchdog that defers a late answer is kept out of it, so the deferral
+    seen is the command's own."""
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)
+    await started(edge)
+    await (await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")).answer()
+    await edge.fake.wait_until(
+        lambda: any("1,586" in m.embed_text() for m in edge.fake.messages(edge.channel)),
+        what="the result shows the winner's new rating",
+    )
+    asking: list[InteractionHandle] = []
+    answered: list[list[int | None]] = []
+    draw = Pictures.rating_chart
+
+    async def noted(self: Pictures, chart: RatingChart) -> bytes:
+        (handle,) = asking
+        answered.append([e.response_type for e in handle.events if e.kind == "callback"])
+        return await draw(self, chart)
+
+    monkeypatch.setattr(Pictures, "rating_chart", noted)
+    asking.append(edge.slash(edge.guest, "marrakech", "stats", member=edge.host))
+    stats = await asking[0].answer(timeout=30.0)
+    assert answered == [[DEFERRED_CHANNEL_MESSAGE]], "deferred before the chart is drawn"
+    assert not stats.ephemeral
+    assert [a.filename for a in stats.attachments] == [community.CHART_NAME]
