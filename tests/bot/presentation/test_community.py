@@ -606,6 +606,19 @@ def test_the_history_names_a_game_s_ai_winner_by_its_level() -> None:
     assert "?" not in first + second
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_an_empty_history_says_how_to_start_a_game_and_offers_no_replay(language: str) -> None:
+    """A channel with no game yet is told to start one; the footer offering to replay a
+    finished game comes only under games there are."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    empty = community.history_post([], server=False, language=language).embed
+    assert empty.description == text("history.empty", language)
+    assert empty.footer.text is None
+    games = [PastGame(1, 2, "over", "finished", 2, now, now, (100,), (None,))]
+    listed = community.history_post(games, server=False, language=language).embed
+    assert listed.footer.text == text("history.footer", language)
+
+
 def test_the_history_joins_the_winners_of_a_shared_win_in_the_language_asked_for() -> None:
     """As the final post does: "A and B" in English, "A et B" in French."""
     now = datetime(2026, 1, 1, tzinfo=UTC)
