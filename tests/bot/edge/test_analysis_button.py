@@ -21,6 +21,7 @@ from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.images import Pictures
 from bot.services.analysis import FinishedGame
 from bot.services.views import Player
+from bot.workers.pool import WorkerPool
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -166,6 +167,20 @@ async def test_the_replay_comes_with_the_analysis(edge: Edge) -> None:
         "marrakech-game-1.json",
     ]
     assert picture(replay, "marrakech-analysis-1.png").width == 720
+
+
+async def test_the_replay_s_animation_names_the_game_s_players(edge: Edge) -> None:
+    """The replay's GIF is the game drawn with its players' names on the panel, as its turns
+    showed them, not with bare seat labels."""
+    await finished(edge)
+    replay = await edge.slash(edge.outsider, "marrakech", "replay", game=1).answer(timeout=30.0)
+    (gif,) = [a.data for a in replay.attachments if a.filename == "marrakech-game-1.gif"]
+    record = await edge.service.play.record(1)
+    players = (await edge.service.play.look(1)).players
+    assert {player.name for player in players} >= {"host", "guest"}
+    pictures = Pictures(WorkerPool(workers=0))
+    assert gif == await pictures.replay_gif(record, "en", players)
+    assert gif != await pictures.replay_gif(record, "en"), "names, not seat labels"
 
 
 async def test_the_replay_is_deferred_before_its_pictures_are_drawn(
