@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge import replies
 from bot.edge.inflight import HANDLERS
 from bot.edge.layout import final_buttons
 from bot.services.errors import NoGameHereError
@@ -26,7 +27,9 @@ from tests.bot.edge.test_edge import (
     running_edge,
     started,
 )
+from tests.bot.edge.test_replies import Gate, acknowledged
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord.interactions import DEFERRED_UPDATE_MESSAGE
 
 CHANNEL_MESSAGE = 4
 PRIMARY = 1
@@ -311,3 +314,36 @@ async def test_a_rematch_killed_once_its_lobby_is_stored_opens_with_its_ai_seats
         (edge.guest.id, None),
         (None, "hard"),
     ]
+
+
+async def test_a_rematch_acknowledged_late_draws_its_lobby_and_leaves_the_result_as_it_was(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Rematch press whose handler is held past the watchdog is acknowledged without a
+    visible change, and its lobby comes as a follow-up of the press. That press's token may
+    edit the message it was pressed on (the result), not the lobby: a player who joins by the
+    command sees the lobby drawn with them, and the finished game's result stays as it was."""
+    final = await finished_with_an_ai(edge)
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    edits = edge.fake.world.messages[final.id].edit_count
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 0.0)  # held: it is late
+    gate = Gate()
+    monkeypatch.setattr(edge.service.lobby, "rematch", gate.hold(edge.service.lobby.rematch))
+
+    clicking = edge.click(edge.guest, final, "Rematch")
+    await gate.reached.wait()
+    await acknowledged(edge, clicking, DEFERRED_UPDATE_MESSAGE)
+    gate.opened.set()
+    assert await HANDLERS.drained(30.0), "the rematch's handler is still running"
+    game = await edge.store.open_in_channel(edge.channel.id)
+    assert game is not None
+    assert game.board_message_id is not None
+    lobby = edge.fake.world.messages[game.board_message_id]
+    assert lobby.id in clicking.followup_ids, "the lobby is a follow-up of the late press"
+
+    await private(edge.slash(edge.host, "marrakech", "join"))
+    assert await HANDLERS.drained(30.0), "the join's handler is still running"
+    assert f"<@{edge.host.id}>" in edge.fake.world.messages[lobby.id].embed_text()
+    shown = edge.fake.world.messages[final.id]
+    assert shown.edit_count == edits, "the result was edited into the rematch's lobby"
+    assert is_result(shown)
