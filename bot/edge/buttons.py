@@ -703,15 +703,22 @@ PARSERS = (
 """Each family's strict parser, in the order of DYNAMIC_ITEMS."""
 
 
-def dispatchable(message: discord.Message | None, custom_id: str) -> bool:
+def dispatchable(
+    message: discord.Message | None,
+    custom_id: str,
+    component_type: object = discord.ComponentType.button.value,
+) -> bool:
     """Whether discord.py will hand a click on `custom_id` to a button that acts on it: the id
-    must pass its family's parser and still be a component of the message clicked."""
+    must pass its family's parser and still be a component of the message clicked, of the kind
+    the click names (`component_type`, the payload's number: discord.py looks for the item by
+    kind and id, and drops a click that names another kind without a word)."""
     if message is None or not readable(custom_id):
         return False
     pending: list[Any] = list(message.components)
     while pending:
         component = pending.pop()
         if getattr(component, "custom_id", None) == custom_id:
-            return True
+            kind = getattr(component, "type", None)
+            return getattr(kind, "value", kind) == component_type
         pending.extend(getattr(component, "children", ()))
     return False

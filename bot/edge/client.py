@@ -216,7 +216,8 @@ class MarrakechClient(discord.AutoShardedClient):
         )
         if interaction.type is not discord.InteractionType.component:
             return
-        if isinstance(custom_id, str) and dispatchable(interaction.message, custom_id):
+        kind = data.get("component_type")
+        if isinstance(custom_id, str) and dispatchable(interaction.message, custom_id, kind):
             return
         await self.buttons.unknown_button(interaction)
 

@@ -77,7 +77,10 @@ LAST_PAGE = PAGE_COUNT - 1
 
 def message_with(*custom_ids: str) -> discord.Message:
     """A stand-in for a discord.Message whose only buttons have these ids (one action row)."""
-    row = SimpleNamespace(children=[SimpleNamespace(custom_id=value) for value in custom_ids])
+    buttons = [
+        SimpleNamespace(custom_id=value, type=discord.ComponentType.button) for value in custom_ids
+    ]
+    row = SimpleNamespace(children=buttons)
     return cast(discord.Message, SimpleNamespace(components=[row]))
 
 

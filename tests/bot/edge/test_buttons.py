@@ -32,6 +32,7 @@ from bot.edge.buttons import (
     dispatchable,
     parse_custom_id,
 )
+from bot.edge.inflight import HANDLERS
 from bot.storage import GameStatus
 from tests.bot.edge.test_edge import Edge, running_edge
 from tests.e2e.fakecord import FakeMessage
@@ -45,7 +46,10 @@ LARGEST_SEQ = 999_999
 
 def message_with(*custom_ids: str) -> discord.Message:
     """A stand-in for a discord.Message whose only buttons have these ids (one action row)."""
-    row = SimpleNamespace(children=[SimpleNamespace(custom_id=value) for value in custom_ids])
+    buttons = [
+        SimpleNamespace(custom_id=value, type=discord.ComponentType.button) for value in custom_ids
+    ]
+    row = SimpleNamespace(children=buttons)
     return cast(discord.Message, SimpleNamespace(components=[row]))
 
 
@@ -319,3 +323,30 @@ async def test_a_valid_id_on_a_forged_message_still_reaches_the_game(edge: Edge)
     assert answer.ephemeral
     assert answer.content != "This button no longer does anything."
     assert "error code" not in answer.content
+
+
+@pytest.mark.parametrize("component_type", [3, 5, 8])
+async def test_a_click_naming_another_kind_of_component_is_answered_as_an_unknown_button(
+    edge: Edge, component_type: int
+) -> None:
+    """discord.py hands a click to a button only if the component on the message is of the
+    kind the payload names: a forged click that calls the lobby's Join a select menu reaches
+    no handler, and is answered as a button no longer on its message, changing nothing."""
+    lobby = await edge.slash(edge.host, "marrakech", "new").answer()
+    message = edge.fake.world.messages[lobby.id]
+    join = message.button(label="Join").custom_id
+    assert join is not None
+    data = component_data(message, join, None, validate=True)
+    data.update(component_type=component_type, values=[])
+    handle = edge.dispatch(
+        edge.fake.interaction_from_payload(
+            MESSAGE_COMPONENT, edge.guest, edge.channel, data, message=message
+        )
+    )
+    answer = await handle.answer()
+    await dynamic_items_done()
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    assert [e.kind for e in handle.events] == ["callback"], "answered once"
+    assert answer.ephemeral
+    assert answer.content == "This button no longer does anything."
+    assert [seat.user_id for seat in await edge.store.seats(1)] == [edge.host.id]
