@@ -91,9 +91,12 @@ class Delivery:
         return age < TOKEN_USE_SECONDS
 
     def _drop(self, game_id: int, refused: _Token) -> None:
-        """Discord refused the token: it is not tried again."""
+        """Discord refused the token: it is not tried again. A game left without one is let
+        go (`opened` reads each kept game's newest interaction)."""
         tokens = self._tokens.get(game_id, [])
         tokens[:] = [token for token in tokens if token is not refused]
+        if not tokens:
+            self._tokens.pop(game_id, None)
 
     def _usable(self, game_id: int) -> list[_Token]:
         return [token for token in self._tokens.get(game_id, ()) if self._fresh(token)]

@@ -376,3 +376,22 @@ async def test_a_picture_sent_again_with_the_bot_token_is_sent_whole(clock: Cloc
     message = Message(9, log)
     await sender.edit(GAME, message, attachments=[discord.File(io.BytesIO(picture), "board.png")])
     assert message.uploads == [picture]
+
+
+async def test_a_game_whose_only_click_discord_refused_lets_other_games_clicks_be_kept(
+    clock: Clock,
+) -> None:
+    """Discord refuses the one click a game had (its token unknown, or its message deleted):
+    the game is left with no click, and the clicks of the games played after it are still
+    kept and used, not refused with an error because the first game has none left."""
+    log: list[tuple[str, str, Any]] = []
+    sender = delivery(clock)
+    refused = FakeInteraction("refused", log, message=Sent(10))
+    refused.followup.refusal = Unknown()
+    sender.opened(GAME, refused)
+    await sender.post(GAME, Channel(log), content="turn")
+    assert log == [("bot_post", "bot", None)]
+
+    sender.opened(GAME + 1, FakeInteraction("other", log, message=Sent(20)))
+    await sender.post(GAME + 1, Channel(log), content="next turn")
+    assert log[1:] == [("followup", "other", "next turn")]
