@@ -24,7 +24,7 @@ import asyncio
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from bot.services.guilds import GuildService
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 HINT_IMAGE = "hint.png"
 """The file name of a hint's picture."""
 LOBBY_DRAWS = 3
@@ -388,7 +389,7 @@ class GameHandlers:
         if choice is Confirmation.RESIGN:
             before = await self._play.look(game_id)
             view = await self._play.resign(game_id, user)
-            await replies.edit(interaction, content=done, view=None)
+            await self._shown(game_id, replies.edit(interaction, content=done, view=None))
             # the channel is told by the turn's own message (bot.edge.display), which a
             # catch-up after a crash derives again: a post here could be cut off, or doubled
             self._display.opened(game_id, interaction)
@@ -398,7 +399,7 @@ class GameHandlers:
         crashpoints.reach("end.committed")
         if not view.started:  # a lobby: cancelled
             done = text(f"{CONFIRMATION_KEYS[choice]}.done_lobby", language, game_id=game_id)
-        await replies.edit(interaction, content=done, view=None)
+        await self._shown(game_id, replies.edit(interaction, content=done, view=None))
         # the end is told by the display, from what is stored, which a catch-up after a crash
         # derives again: a post here could be cut off
         self._display.opened(game_id, interaction)
@@ -589,11 +590,8 @@ class GameHandlers:
             }.get(action, "lobby.ai_added")
             language = interactions.user_language(interaction)
             level = text(f"ai.level.{action.ai_level or 'easy'}", language)
-            await replies.send(
-                interaction,
-                content=text(key, language, game_id=game_id, level=level),
-                ephemeral=True,
-            )
+            said = text(key, language, game_id=game_id, level=level)
+            await self._shown(game_id, replies.send(interaction, content=said, ephemeral=True))
             self._display.opened(game_id, interaction)
             await self._shown(game_id, self._show_lobby_change(view, lobby_message, action))
 
@@ -606,12 +604,12 @@ class GameHandlers:
         if action is LobbyAction.START:
             await self._display.post_current(view)
 
-    async def _shown(self, game_id: int, showing: Awaitable[None]) -> None:
-        """Show a change that is stored already; if that fails (Discord, or the database gone
-        meanwhile), the game is shown again in the background, as soon as the database is
-        back, before the error is answered."""
+    async def _shown(self, game_id: int, showing: Awaitable[T]) -> T:
+        """Show (or answer) a change that is stored already; if that fails (Discord, a click
+        whose answer came too late, or the database gone meanwhile), the game is shown again
+        in the background, as soon as the database is back, before the error is answered."""
         try:
-            await showing
+            return await showing
         except Exception:
             self._display.retry_display(game_id)
             raise
@@ -663,7 +661,7 @@ class GameHandlers:
     ) -> None:
         user = interaction.user.id
         view = await self._lobby_change(game_id, interaction, action)
-        view = await self._draw_lobby_click(interaction, view, user)
+        view = await self._shown(game_id, self._draw_lobby_click(interaction, view, user))
         self._display.opened(game_id, interaction)
         await self._shown(game_id, self._show_lobby_click(interaction, view, action))
 

@@ -887,6 +887,73 @@ async def test_a_move_whose_click_was_answered_too_late_is_shown_in_the_channel_
     assert await edge.service.play.behind_on_display() == []
 
 
+def late_click(edge: Edge, user: FakeUser, message: FakeMessage, label: str) -> InteractionHandle:
+    """A click on `label` that reaches the bot once Discord's 3 s are over (a stalled loop, a
+    replayed gateway event), handed to discord.py: Discord refuses its answer (10062)."""
+    message = edge.fake.world.messages[message.id]
+    data = component_data(message, id_of(message.button(label=label)), None, validate=True)
+    late = edge.fake.interaction_from_payload(
+        MESSAGE_COMPONENT, user, edge.channel, data, message=message
+    )
+    late.queued_at = time.perf_counter() - 3.5
+    return edge.dispatch(late)
+
+
+@pytest.mark.parametrize("label", ["Join", "Start"])
+async def test_a_lobby_click_answered_too_late_is_shown_in_the_channel_all_the_same(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, label: str
+) -> None:
+    """Discord refuses the answer to a lobby click the bot took up after its 3 s: the join or
+    the start is stored, so the game is shown anew in the background, as a move is: the lobby
+    lists the player who joined; a started game's first turn is posted, calling its player,
+    and the lobby offers only to watch the game."""
+    monkeypatch.setattr(controller, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
+    if label == "Join":
+        lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+        late = late_click(edge, edge.guest, lobby, label)
+    else:
+        lobby = await lobby_with_guest(edge)
+        late = late_click(edge, edge.host, lobby, label)
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    assert late.refusals[0] == 10062, "Discord refused the click's answer"
+    display = edge.bot.display
+    await until(lambda: 1 not in display._retrying, "the background try ended")
+    shown = edge.fake.world.messages[lobby.id]
+    assert f"<@{edge.guest.id}>" in shown.embed_text(), edge.fake.transcript(edge.channel)
+    assert await edge.service.play.behind_on_display() == []
+    if label == "Start":
+        labels = [button.label for button in shown.enabled_buttons()]
+        assert labels == ["Watch"], "the started game's lobby still offers to join or start"
+        called = [m for m in edge.fake.messages(edge.channel) if m.id > lobby.id]
+        assert [bool(m.pinged_user_ids and m.enabled_buttons()) for m in called] == [True]
+
+
+async def test_a_resignation_confirmed_too_late_is_shown_in_the_channel_all_the_same(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guest's Resign, pressed on the private question, reaches the bot after Discord's
+    3 s: the resignation is stored and ends the duel, so the result is posted in the
+    background though the press could not be answered."""
+    monkeypatch.setattr(controller, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
+    await started(edge)
+    question = await edge.slash(edge.guest, "marrakech", "resign").answer()
+    late = late_click(edge, edge.guest, question, "Resign")
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    assert late.refusals[0] == 10062, "Discord refused the click's answer"
+    assert (await edge.service.play.look(1)).status is GameStatus.OVER
+    display = edge.bot.display
+    await until(lambda: 1 not in display._retrying, "the background try ended")
+    assert await edge.service.play.behind_on_display() == []
+    results = [
+        message
+        for message in edge.fake.messages(edge.channel)
+        if any(a.filename == "marrakech-game-1.json" for a in message.attachments)
+    ]
+    assert len(results) == 1, edge.fake.transcript(edge.channel)
+
+
 async def test_a_game_runs_in_a_thread(edge: Edge) -> None:
     thread = edge.fake.add_thread(edge.channel, "side game")
     lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
