@@ -163,13 +163,14 @@ class GameHandlers:
         which pings only whom `mentions` allows), and record it as the game's message."""
         crashpoints.reach("lobby.created")
         post = presenter.lobby_post(view, notes=await self._display.lobby_notes(view))
-        sent = await replies.send(
+        sending = replies.send(
             interaction,
             content=content,
             embed=post.embed,
             view=or_missing(lobby_buttons(view)),
             allowed_mentions=mentions,
         )
+        sent = await self._shown(view.id, sending)  # stored: posted anew if Discord refuses
         message_id = sent.message_id
         if message_id is None:
             message_id = (await interaction.original_response()).id

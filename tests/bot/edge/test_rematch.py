@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge import display as controller
 from bot.edge import replies
 from bot.edge.inflight import HANDLERS
 from bot.edge.layout import final_buttons
@@ -23,6 +24,7 @@ from tests.bot.edge.test_edge import (
     Edge,
     a_window_later,
     confirm,
+    late_click,
     private,
     running_edge,
     started,
@@ -30,6 +32,7 @@ from tests.bot.edge.test_edge import (
 from tests.bot.edge.test_replies import Gate, acknowledged
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import DEFERRED_UPDATE_MESSAGE
+from tests.polling import until
 
 CHANNEL_MESSAGE = 4
 PRIMARY = 1
@@ -347,3 +350,25 @@ async def test_a_rematch_acknowledged_late_draws_its_lobby_and_leaves_the_result
     shown = edge.fake.world.messages[final.id]
     assert shown.edit_count == edits, "the result was edited into the rematch's lobby"
     assert is_result(shown)
+
+
+async def test_a_rematch_pressed_too_late_is_posted_all_the_same(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Rematch press that reaches the bot after Discord's 3 s: Discord refuses its answer,
+    but the rematch's lobby is stored, so it is posted in the channel in the background,
+    with its Join button, rather than holding the channel with a lobby no one can see."""
+    monkeypatch.setattr(controller, "REDISPLAY_DELAYS_SECONDS", (0.0, 3600.0, 3600.0))
+    final = await finished_with_an_ai(edge)
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    late = late_click(edge, edge.guest, final, "Rematch")
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    assert late.refusals[0] == 10062, "Discord refused the press's answer"
+    await until(lambda: 2 not in edge.bot.display._retrying, "the background try ended")
+    game = await edge.store.get(2)
+    assert game is not None
+    assert game.status is GameStatus.LOBBY
+    assert game.board_message_id is not None, "the rematch's lobby was never posted"
+    lobby = edge.fake.world.messages[game.board_message_id]
+    assert "Join" in [button.label for button in lobby.enabled_buttons()]
