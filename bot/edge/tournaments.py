@@ -770,11 +770,13 @@ class TournamentController:
         if missing:
             raise MissingPermissionsError(missing)
         progress = await self._service.start(tournament_id, interaction.user.id, moderator=True)
-        embed, files = await self._display.standings_in_time(interaction, progress.view)
-        await replies.edit(interaction, embed=embed, attachments=files, view=None)
-        self._display.in_background(
-            self._display.show_progress(progress), f"tournament-start-{tournament_id}"
-        )
+        try:
+            embed, files = await self._display.standings_in_time(interaction, progress.view)
+            await replies.edit(interaction, embed=embed, attachments=files, view=None)
+        finally:  # stored: set up and shown though Discord refused the answer (too late)
+            self._display.in_background(
+                self._display.show_progress(progress), f"tournament-start-{tournament_id}"
+            )
 
     async def _abort(self, interaction: Interaction, tournament_id: int) -> None:
         """End the tournament (TournamentService.abort): a cancelled sign-up is drawn again,
@@ -784,7 +786,18 @@ class TournamentController:
         view, games = await self._service.abort(tournament_id, interaction.user.id, moderator=True)
         language = interactions.user_language(interaction)
         done = text("tournament.abort.done", language, name=shown.in_text(view.name))
-        await replies.edit(interaction, content=done, view=None)
+        try:
+            await replies.edit(interaction, content=done, view=None)
+        except Exception:  # stored: shown though Discord refused the answer (too late)
+            self._display.in_background(
+                self._show_ended(view, games), f"tournament-abort-{tournament_id}"
+            )
+            raise
+        await self._show_ended(view, games)
+
+    async def _show_ended(self, view: TournamentView, games: list[GameView]) -> None:
+        """Show an abort: a cancelled sign-up is drawn again, an abort is told in the channel
+        and in its games' threads."""
         if view.status is TournamentStatus.CANCELLED:
             self._display.refresh(view.id)  # the sign-up says it was cancelled
             return

@@ -2,18 +2,24 @@
 2 when seats are left out; the turn limit and variant a moderator leaves out are the server's
 defaults, as for `/marrakech new`; a name of blanks, a channel that is not a text channel and
 one the server does not allow games in are refused at once; a player's Leave on the sign-up
-takes them off it; a player signs up by their server nickname.
+takes them off it; a player signs up by their server nickname; a Start or an end pressed too
+late for Discord to take its answer still sets up the first round, or tells the end.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from bot.edge.inflight import HANDLERS
 from bot.services.errors import NoTournamentHereError
-from tests.bot.edge.test_edge import Edge, edge, private
+from bot.services.views import GameStatus
+from tests.bot.edge.test_edge import Edge, edge, late_click, private
 from tests.bot.edge.test_edge_async import admin_and_another_channel, channel_option
 from tests.e2e.fakecord.model import VOICE_CHANNEL
+from tests.polling import until
 
 __all__ = ["edge"]
 
@@ -173,3 +179,72 @@ async def test_a_tournament_is_refused_in_a_channel_the_server_does_not_allow_ga
     ).answer()
     assert not signup.ephemeral, signup.content
     assert (await tournaments._service.open_at(other.id)).channel_id == other.id
+
+
+async def test_a_tournament_started_by_a_press_answered_too_late_sets_up_its_first_round(
+    edge: Edge,
+) -> None:
+    """A moderator's Start that reaches the bot after Discord's 3 s: Discord refuses its
+    answer, but the start is stored, so its first round's table is set up all the same (its
+    game running in its thread) and the sign-up becomes the standings, offering no Start."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    late = late_click(edge, edge.moderator, signup, "Start")
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    assert late.refusals[0] == 10062, "Discord refused the press's answer"
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+
+    async def tables_playing() -> bool:
+        tables = (await tournaments._service.look(1)).tables
+        return bool(tables) and all(t.game_status is GameStatus.RUNNING for t in tables)
+
+    await until(tables_playing, "the first round's game set up and running")
+    await until(
+        lambda: "Start" not in [b.label for b in edge.fake.world.messages[signup.id].buttons()],
+        "the sign-up drawn as the standings",
+    )
+
+
+async def test_a_tournament_ended_by_a_press_answered_too_late_is_told_all_the_same(
+    edge: Edge,
+) -> None:
+    """A moderator's End the tournament that reaches the bot after Discord's 3 s: Discord
+    refuses its answer, but the tournament and its game are ended, so the game's thread is
+    told so and its turn offers no button any more."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+
+    async def table() -> int | None:
+        tables = (await tournaments._service.look(1)).tables
+        running = [t for t in tables if t.game_status is GameStatus.RUNNING]
+        return running[0].game_id if running else None
+
+    async def playing() -> bool:
+        return await table() is not None
+
+    await until(playing, "the first round's game set up and running")
+    game_id = await table()
+    assert game_id is not None
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    late = late_click(edge, edge.moderator, question, "End the tournament")
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    assert late.refusals[0] == 10062, "Discord refused the press's answer"
+    game = (await edge.service.play.look(game_id)).game
+
+    def told() -> bool:
+        thread = [m for m in edge.fake.world.messages.values() if m.channel_id == game.channel_id]
+        return any("aborted" in m.embed_text() for m in thread) and not any(
+            m.enabled_buttons() and m.id == game.board_message_id for m in thread
+        )
+
+    await until(told, "the game's thread told of the abort, its turn offering no button")
