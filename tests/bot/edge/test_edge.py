@@ -1058,6 +1058,25 @@ async def test_a_click_on_a_turn_that_ended_unshown_cuts_it_to_its_line_and_call
     assert [m.pinged_user_ids for m in called] == [{other.id}], edge.fake.transcript(edge.channel)
 
 
+async def test_a_click_that_ends_the_turn_posts_the_next_turn_itself(edge: Edge) -> None:
+    """The click that ends a turn posts the next turn as its own follow-up, even when it is
+    the game's only fresh interaction (the turn's first click, made long ago, no longer
+    kept): the bot token is not used for it."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    await edge.click(mover, turn, "North (straight on)").response()
+    moved = await showing_the_move(edge, turn)
+    assert await HANDLERS.drained(30.0), "the facing's handler is still running"
+    edge.bot.display._delivery._tokens.clear()  # the facing's interaction no longer usable
+    placing = edge.click(mover, moved, moved.enabled_buttons()[0].label or "")
+    await placing.response()
+    assert await HANDLERS.drained(30.0), "the placing's handler is still running"
+    following = [m for m in edge.fake.messages(edge.channel) if m.id > turn.id]
+    assert [m.id for m in following] == placing.followup_ids, edge.fake.transcript(edge.channel)
+    (following_turn,) = following
+    assert following_turn.pinged_user_ids, "the next turn, calling its player"
+
+
 def click_made_now(
     edge: Edge, user: FakeUser, message: FakeMessage, label: str
 ) -> InteractionHandle:
