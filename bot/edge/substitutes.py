@@ -256,17 +256,23 @@ class SeatController:
             interactions.guild_id(interaction)
             game_id = await self._games.open_game_id(interactions.channel_id(interaction))
             nudge = await self._nudges.nudge(game_id, interaction.user.id)
-            sent = await replies.send(
-                interaction,
-                content=text(
+            ping: dict[str, Any] = {
+                "content": text(
                     "nudge.ping",
                     nudge.locale,
                     user=mention(nudge.user_id),
                     by=mention(nudge.by),
                     game_id=nudge.game_id,
                 ),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(nudge.user_id)]),
-            )
+                "allowed_mentions": discord.AllowedMentions(users=[discord.Object(nudge.user_id)]),
+            }
+            try:
+                sent = await replies.send(interaction, **ping)
+            except discord.NotFound:  # answered too late: the nudge is spent, so it goes out
+                posted = await self._display.post(await self._play.look(game_id), **ping)
+                sent = replies.Sent(posted.id, original=False)
+                await self._display.nudge_posted(nudge, interaction, sent)
+                raise
             await self._display.nudge_posted(nudge, interaction, sent)
 
         await guarded(interaction, "nudging", work, public=True)

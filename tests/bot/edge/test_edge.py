@@ -82,6 +82,8 @@ def id_of(button: Button) -> str:
 EPHEMERAL_REPLY = 4
 UPDATE_MESSAGE = 7
 DEFERRED_UPDATE_MESSAGE = 6
+LATE_SECONDS = 3.5
+"""How long before it reaches the bot a late interaction was made (Discord allows 3 s)."""
 LOADED_MACHINE_PATIENCE_SECONDS = 1.0
 """How long a click's answer waits for its picture in these tests (the bot's own patience is a
 tenth of a second; Discord's limit is 3 s)."""
@@ -119,10 +121,12 @@ class Edge:
         options: dict[str, Any],
         *,
         validate: bool,
+        late: bool = False,
     ) -> InteractionHandle:
         """`/path options` from `user` in `channel`; `validate=False` sends it whatever
         Discord's checks (default permissions, contexts, option ranges) would say, as a forged
-        payload or a server's override of the default permissions may."""
+        payload or a server's override of the default permissions may. `late`: it reaches the
+        bot once Discord's 3 s are over (a stalled loop, a replayed gateway event)."""
         guild = channel.guild
         assert guild is not None
         name, *sub = path
@@ -131,9 +135,10 @@ class Edge:
         if validate:
             check_command_visible(registered, user, channel)
         data = command_data(self.fake.world, channel, registered, sub, options, validate=validate)
-        return self.dispatch(
-            self.fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, data)
-        )
+        handle = self.fake.interaction_from_payload(APPLICATION_COMMAND, user, channel, data)
+        if late:
+            handle.queued_at = time.perf_counter() - LATE_SECONDS
+        return self.dispatch(handle)
 
     def click(self, user: FakeUser, message: FakeMessage, label: str) -> InteractionHandle:
         message = self.fake.world.messages[message.id]
@@ -895,8 +900,14 @@ def late_click(edge: Edge, user: FakeUser, message: FakeMessage, label: str) -> 
     late = edge.fake.interaction_from_payload(
         MESSAGE_COMPONENT, user, edge.channel, data, message=message
     )
-    late.queued_at = time.perf_counter() - 3.5
+    late.queued_at = time.perf_counter() - LATE_SECONDS
     return edge.dispatch(late)
+
+
+def late_command(edge: Edge, user: FakeUser, *path: str, **options: Any) -> InteractionHandle:
+    """`/path options` from `user` in the edge's channel, reaching the bot once Discord's 3 s
+    are over: Discord refuses its answer (10062)."""
+    return edge.command(user, path, edge.channel, options, validate=True, late=True)
 
 
 @pytest.mark.parametrize("label", ["Join", "Start"])

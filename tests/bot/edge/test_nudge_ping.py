@@ -31,6 +31,7 @@ from tests.bot.edge.test_edge import (
     a_window_later,
     confirm,
     edge,
+    late_command,
     mover_of,
     running_edge,
     started,
@@ -463,3 +464,21 @@ async def test_a_nudge_not_remembered_is_still_only_a_ping_for_the_nudger(
     )
     assert [line for line in said if f"ping {ping.id}" in line] == [one_line]
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
+async def test_a_nudge_answered_too_late_still_pings_the_player_to_move(edge: Edge) -> None:
+    """A nudge that reaches the bot after Discord's 3 s: the game's nudge is spent (one every
+    4 hours), so its ping goes out in the channel all the same, calling the player to move,
+    and is kept as the game's nudge, to go once the turn is over."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    late = late_command(edge, other, "marrakech", "nudge")
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
+    assert await HANDLERS.drained(30.0), "the nudge's handler is still running"
+    assert late.refusals[0] == 10062, "Discord refused the nudge's answer"
+    pings = [m for m in edge.fake.messages(edge.channel) if m.id > turn.id]
+    assert [m.pinged_user_ids for m in pings] == [{mover.id}], edge.fake.transcript(edge.channel)
+    game = await edge.store.get(1)
+    assert game is not None
+    assert game.nudge_message_id == pings[0].id
