@@ -106,15 +106,19 @@ class SeatController:
                 handover = await self._substitutes.substitute(
                     game_id, out.id, incoming.id, name, in_bot=incoming.bot
                 )
-                await self._tell_handover(interaction, handover)
-                await self._redraw(view, handover)
+                try:
+                    await self._tell_handover(interaction, handover)
+                finally:  # stored: drawn though Discord refused the answer (too late)
+                    await self._redraw(view, handover)
                 return
             answer = await self._substitutes.ask(
                 game_id, interaction.user.id, out.id, incoming.id, name, in_bot=incoming.bot
             )
             if answer.handover is not None:
-                await self._tell_handover(interaction, answer.handover)
-                await self._redraw(view, answer.handover)
+                try:
+                    await self._tell_handover(interaction, answer.handover)
+                finally:  # stored: drawn though Discord refused the answer (too late)
+                    await self._redraw(view, answer.handover)
                 return
             language = view.game.locale
             sent = await replies.send(
@@ -361,7 +365,11 @@ class SeatController:
         content = _handover_text(handover, game.locale)
         pinged = await self._pinging((handover.in_user_id,), handover.view)
         if interactions.channel_id(interaction) == game.channel_id:
-            await replies.send(interaction, content=content, allowed_mentions=pinged)
+            try:
+                await replies.send(interaction, content=content, allowed_mentions=pinged)
+            except discord.NotFound:  # answered too late: told in the channel all the same
+                await self._display.post(handover.view, content=content, allowed_mentions=pinged)
+                raise
             return
         told = "substitute.done_elsewhere"
         try:

@@ -19,7 +19,15 @@ from bot.edge.inflight import HANDLERS
 from bot.presentation.messages import LANGUAGES, text
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from bot.services.views import GameView, Reminder
-from tests.bot.edge.test_edge import Edge, a_window_later, edge, mover_of, on_the_gateway, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    a_window_later,
+    edge,
+    late_command,
+    mover_of,
+    on_the_gateway,
+    started,
+)
 from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.bot.edge.test_seat_requests import (
     guest_or_outsider_to_move,
@@ -545,3 +553,21 @@ async def test_a_substitute_is_named_by_their_server_nickname(edge: Edge, by: st
     assert {player.user_id: player.name for player in view.players}[incoming.id] == nick
     seats = await edge.store.seats(1)
     assert [seat.display_name for seat in seats if seat.user_id == incoming.id] == [nick]
+
+
+async def test_a_hand_over_ordered_too_late_is_told_and_drawn_all_the_same(edge: Edge) -> None:
+    """A moderator's hand-over that reaches the bot after Discord's 3 s: Discord refuses the
+    answer that tells it, but the seat is handed over, so the channel is told all the same
+    (pinging the substitute) and the turn under way calls its new player."""
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    late = late_command(
+        edge, edge.moderator, "marrakech-mod", "substitute", out=mover, **{"in": edge.outsider}
+    )
+    await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert late.refusals[0] == 10062, "Discord refused the command's answer"
+    told = [m for m in edge.fake.messages(edge.channel) if "takes over" in m.content]
+    assert [m.pinged_user_ids for m in told] == [{edge.outsider.id}], told
+    expected = f"<@{edge.outsider.id}>, it is your turn (game #1)."
+    assert edge.fake.world.messages[turn.id].content == expected
