@@ -18,6 +18,7 @@ from bot.services.tournament_views import TournamentStatus
 from bot.services.views import GameStatus
 from tests.bot.edge.test_edge import Edge, private
 from tests.bot.edge.test_edge import edge as edge  # the fixture
+from tests.bot.edge.test_tournaments import cup_signed_up, first_round_playing
 from tests.e2e.fakecord import permissions
 from tests.polling import until
 
@@ -120,19 +121,11 @@ async def test_keep_playing_on_the_question_before_ending_a_tournament_ends_noth
 ) -> None:
     """The question's second button takes it back: the moderator is told nothing changed, the
     tournament and its tables' games go on, and the channel is told of no abort."""
-    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
-    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+    signup = await cup_signed_up(edge)
     await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
+    await first_round_playing(edge)
     tournaments = edge.bot.tournaments
     assert tournaments is not None
-
-    async def tables_playing() -> bool:
-        tables = (await tournaments._service.look(1)).tables
-        return bool(tables) and all(t.game_status is GameStatus.RUNNING for t in tables)
-
-    await until(tables_playing, "the first round's game set up and running")
     question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
     kept = await edge.click(edge.moderator, question, "Keep playing").answer()
     assert kept.ephemeral, kept.content

@@ -18,10 +18,40 @@ from bot.services.errors import NoTournamentHereError
 from bot.services.views import GameStatus
 from tests.bot.edge.test_edge import Edge, edge, late_click, private
 from tests.bot.edge.test_edge_async import admin_and_another_channel, channel_option
+from tests.e2e.fakecord import FakeMessage
 from tests.e2e.fakecord.model import VOICE_CHANNEL
 from tests.polling import until
 
 __all__ = ["edge"]
+
+
+async def cup_signed_up(edge: Edge) -> FakeMessage:
+    """A Swiss tournament, Cup, opened by the moderator, the host and the guest signed up: its
+    sign-up message."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    return signup
+
+
+async def first_round_playing(edge: Edge) -> int:
+    """Once the first round's table has its game set up and running: that game's id."""
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+
+    async def table() -> int | None:
+        tables = (await tournaments._service.look(1)).tables
+        running = [t for t in tables if t.game_status is GameStatus.RUNNING]
+        return running[0].game_id if running and len(running) == len(tables) else None
+
+    async def playing() -> bool:
+        return await table() is not None
+
+    await until(playing, "the first round's game set up and running")
+    game_id = await table()
+    assert game_id is not None
+    return game_id
 
 
 async def test_a_tournament_opened_without_a_turn_limit_gets_the_server_s_default(
@@ -187,22 +217,12 @@ async def test_a_tournament_started_by_a_press_answered_too_late_sets_up_its_fir
     """A moderator's Start that reaches the bot after Discord's 3 s: Discord refuses its
     answer, but the start is stored, so its first round's table is set up all the same (its
     game running in its thread) and the sign-up becomes the standings, offering no Start."""
-    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
-    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+    signup = await cup_signed_up(edge)
     late = late_click(edge, edge.moderator, signup, "Start")
     await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
     assert await HANDLERS.drained(30.0), "the press's handler is still running"
     assert late.refusals[0] == 10062, "Discord refused the press's answer"
-    tournaments = edge.bot.tournaments
-    assert tournaments is not None
-
-    async def tables_playing() -> bool:
-        tables = (await tournaments._service.look(1)).tables
-        return bool(tables) and all(t.game_status is GameStatus.RUNNING for t in tables)
-
-    await until(tables_playing, "the first round's game set up and running")
+    await first_round_playing(edge)
     await until(
         lambda: "Start" not in [b.label for b in edge.fake.world.messages[signup.id].buttons()],
         "the sign-up drawn as the standings",
@@ -215,25 +235,9 @@ async def test_a_tournament_ended_by_a_press_answered_too_late_is_told_all_the_s
     """A moderator's End the tournament that reaches the bot after Discord's 3 s: Discord
     refuses its answer, but the tournament and its game are ended, so the game's thread is
     told so and its turn offers no button any more."""
-    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
-    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+    signup = await cup_signed_up(edge)
     await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
-    tournaments = edge.bot.tournaments
-    assert tournaments is not None
-
-    async def table() -> int | None:
-        tables = (await tournaments._service.look(1)).tables
-        running = [t for t in tables if t.game_status is GameStatus.RUNNING]
-        return running[0].game_id if running else None
-
-    async def playing() -> bool:
-        return await table() is not None
-
-    await until(playing, "the first round's game set up and running")
-    game_id = await table()
-    assert game_id is not None
+    game_id = await first_round_playing(edge)
     question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
     late = late_click(edge, edge.moderator, question, "End the tournament")
     await late.wait_for(lambda handle: bool(handle.refusals))  # its handler is under way
