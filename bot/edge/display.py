@@ -328,8 +328,8 @@ class GameDisplay:
             if view.status is GameStatus.LOBBY:
                 self.retry_display(view.id)  # its seats are marked not shown: try again
             return
-        if view.status is GameStatus.LOBBY:
-            await self._play.set_board_message(view.id, message_id, view.seq)
+        if view.status is GameStatus.LOBBY:  # not once the game started meanwhile
+            await self._play.set_board_message(view.id, message_id, view.seq, lobby=True)
 
     async def show_auto_turn(self, turn: AutoTurn) -> None:
         """Show a turn the AI played by itself as a click would have: finalise the turn and
@@ -587,13 +587,17 @@ class GameDisplay:
         message that a later change (an AI turn played at once) already retired."""
         async with self._showing.holding(view.id):
             message_id = before.game.board_message_id
+            lobby = before.game.lobby_message_id
+            if before.started and message_id is not None and message_id == lobby:
+                # read as the first turn was being posted (`post_first_turn`): recorded by now
+                message_id = (await self._play.look(view.id)).game.board_message_id
             if view.turn_changed or view.status is not GameStatus.RUNNING:
                 if message_id is not None:
                     await self._retire(view, message_id, _shown_seq(before))
                 await self.post_current(view)
                 await self._retire_pings(view)
                 return
-            if message_id is None:
+            if message_id is None or message_id == lobby:  # no turn of it was ever shown
                 await self.post_current(view)
                 return
             if (await self._play.look(view.id)).seq != view.seq:
@@ -687,6 +691,13 @@ class GameDisplay:
         for listener in self._shown_listeners:
             listener(view, message.id)
         return True
+
+    async def post_first_turn(self, view: GameView) -> bool:
+        """Post the first turn of the game just started, and record it (`post_current`); a
+        change made meanwhile (a hand-over, a resignation) is shown after it, on it, never on
+        the lobby the game was shown by until then."""
+        async with self._showing.holding(view.id):
+            return await self.post_current(view)
 
     async def post_if_gone(self, view: GameView) -> bool:
         """Post the running game's current turn again if its recorded message is gone (a

@@ -603,7 +603,7 @@ class GameHandlers:
     ) -> None:
         await self._display.edit_lobby(view, lobby_message)
         if action is LobbyAction.START:
-            await self._display.post_current(view)
+            await self._display.post_first_turn(view)
 
     async def _shown(self, game_id: int, showing: Awaitable[T]) -> T:
         """Show (or answer) a change that is stored already; if that fails (Discord, a click
@@ -693,4 +693,4 @@ class GameHandlers:
                 view.id, interaction.message.id, view.seq, lobby=True
             )
         if action is LobbyAction.START:
-            await self._display.post_current(view)
+            await self._display.post_first_turn(view)
