@@ -53,6 +53,22 @@ async def test_a_player_nudges_the_one_the_game_waits_for_once_per_period(table:
     assert (await service.nudges.nudge(view.id, others[1])).by == others[1]
 
 
+async def test_a_game_is_nudged_at_most_once_every_four_hours(table: Table) -> None:
+    """The period docs/async.md and the README give: four hours, whoever nudges."""
+    service = table.service
+    view = await opened(service, (HOST, BOB, CAROL), channel=801)
+    waited = view.user_to_move
+    first, second = [user for user in (HOST, BOB, CAROL) if user != waited]
+    nudged_at = table.clock.now
+    await service.nudges.nudge(view.id, first)
+    table.clock.now = nudged_at + timedelta(hours=4, seconds=-1)
+    with pytest.raises(NudgeError) as too_soon:
+        await service.nudges.nudge(view.id, second)
+    assert too_soon.value.until == nudged_at + timedelta(hours=4)
+    table.clock.now = nudged_at + timedelta(hours=4)
+    assert (await service.nudges.nudge(view.id, second)).by == second
+
+
 async def test_no_nudge_while_the_game_waits_for_no_person_or_is_over(table: Table) -> None:
     service = table.service
     view = await human_vs_ai(table, "easy")
