@@ -289,6 +289,20 @@ async def test_one_refusal_or_the_time_running_out_cancels_a_request(table: Tabl
     assert seat_of(await service.play.look(view.id), DAVE) is None
 
 
+async def test_a_host_s_request_waits_24_hours_for_the_agreements(table: Table) -> None:
+    """The time docs/async.md gives a request: 24 hours, then it is cancelled."""
+    service = table.service
+    view = await opened(service, (HOST, BOB, CAROL), channel=705)
+    asked_at = table.clock.now
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    assert asked.request.expires_at == asked_at + timedelta(hours=24)
+    table.clock.now = asked_at + timedelta(hours=24)
+    with pytest.raises(SubstituteError) as late:
+        await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    assert late.value.code == "request_expired"
+    assert seat_of(await service.play.look(view.id), DAVE) is None
+
+
 async def test_a_seat_the_ai_took_over_is_handed_over_and_its_clock_starts_anew(
     table: Table,
 ) -> None:
