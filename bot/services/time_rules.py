@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from importlib import resources
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.services.errors import BadOptionError
 from bot.storage.kinds import TurnClock
@@ -47,8 +48,9 @@ class QuietHours:
     def parse(cls, starts: str, ends: str, timezone: str) -> QuietHours:
         """Quiet hours from what a person typed; BadOptionError names what is wrong (an unknown
         zone, a time that is not HH:MM, no time at all between the two, or too long)."""
-        typed = timezone.strip()
-        typed = _zone_by_lower_name().get(typed.lower(), typed)  # typed in another case
+        typed = _zone_by_lower_name().get(timezone.strip().lower())  # in any case
+        if typed is None:  # the host's system may hold it, another host would not
+            raise BadOptionError("timezone", timezone)
         try:
             zone_name = ZoneInfo(typed).key
         except (ZoneInfoNotFoundError, ValueError):
@@ -106,15 +108,22 @@ def zone_names(typed: str, limit: int = 25) -> list[str]:
 _ZONES: list[str] = []
 
 
+def bundled_zones() -> list[str]:
+    """The IANA zone names of the tzdata package the bot carries: the zones a person may set,
+    so that one set on a host keeps working on any other, whatever its system database holds
+    (a host's may add names, such as its posix/ and right/ copies or localtime)."""
+    return resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8").split()
+
+
 @functools.cache
 def _zone_by_lower_name() -> dict[str, str]:
-    """Every IANA zone name by its lower-case spelling."""
-    return {name.lower(): name for name in available_timezones()}
+    """Every zone name a person may set, by its lower-case spelling."""
+    return {name.lower(): name for name in bundled_zones()}
 
 
 def _zones() -> list[str]:
     if not _ZONES:
-        _ZONES.extend(sorted(name for name in available_timezones() if "/" in name))
+        _ZONES.extend(sorted(name for name in bundled_zones() if "/" in name))
     return _ZONES
 
 

@@ -12,8 +12,10 @@ import dataclasses
 import heapq
 import logging
 import zoneinfo
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from importlib import resources
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -813,21 +815,47 @@ async def test_time_away_kept_in_memory_no_longer_counts_once_it_ends(
 # --- quiet hours -------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def no_system_time_zones() -> Iterator[None]:
-    """zoneinfo as in an image whose system holds no database of time zones (python:3.11-slim
-    may lack it, or lack the old names such as Europe/Kiev): only the tzdata package is left
-    to find them in. The search path and the caches are restored after."""
-    path = zoneinfo.TZPATH
-    zoneinfo.reset_tzpath([])
+@contextlib.contextmanager
+def system_time_zones(path: Sequence[str]) -> Iterator[None]:
+    """zoneinfo as on a host whose system database of time zones is in the folders `path`
+    (none: only the tzdata package is left to find them in). The search path and the caches
+    are restored after."""
+    saved = zoneinfo.TZPATH
+    zoneinfo.reset_tzpath(path)
     ZoneInfo.clear_cache()
     time_rules._zone_by_lower_name.cache_clear()
     try:
         yield
     finally:
-        zoneinfo.reset_tzpath(path)
+        zoneinfo.reset_tzpath(saved)
         ZoneInfo.clear_cache()
         time_rules._zone_by_lower_name.cache_clear()
+
+
+@pytest.fixture
+def no_system_time_zones() -> Iterator[None]:
+    """zoneinfo as in an image whose system holds no database of time zones (python:3.11-slim
+    may lack it, or lack the old names such as Europe/Kiev)."""
+    with system_time_zones([]):
+        yield
+
+
+@pytest.mark.parametrize("name", ["posix/Europe/Paris", "right/Europe/Paris", "localtime"])
+def test_a_time_zone_only_the_host_s_system_holds_is_refused(name: str, tmp_path: Path) -> None:
+    """A name the host's own database adds to the tzdata package's (its posix/ and right/
+    copies, its localtime) would turn the person's clock into an error on a host without it:
+    it is refused as an unknown zone, and the zone it copies is taken by its own name."""
+    paris = resources.files("tzdata").joinpath("zoneinfo", "Europe", "Paris").read_bytes()
+    copy = tmp_path.joinpath(*name.split("/"))
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_bytes(paris)
+    with system_time_zones([str(tmp_path)]):
+        winter = datetime(2026, 12, 1, tzinfo=UTC)
+        assert winter.astimezone(ZoneInfo(name)).hour == 1, "the host's system holds the name"
+        with pytest.raises(BadOptionError) as refused:
+            QuietHours.parse("23:00", "07:00", name)
+        assert refused.value.option == "timezone"
+        assert QuietHours.parse("23:00", "07:00", "Europe/Paris").timezone == "Europe/Paris"
 
 
 @pytest.mark.usefixtures("no_system_time_zones")
