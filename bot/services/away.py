@@ -265,15 +265,36 @@ class AwayService:
     async def running_games(
         self, guild_id: int, user_id: int, besides: Sequence[Resumed] = ()
     ) -> list[AwayGame]:
-        """The person's running games on the server (but those `besides`, told otherwise):
-        the channels told when they go away and when they are back."""
+        """The person's running games on the server (but those `besides`, told otherwise) in
+        which their seat is still in (not out of dirhams: no turn of theirs is left to wait
+        at): the channels told when they go away and when they are back."""
         rows = await self._loader.store.open_games_of(guild_id, user_id)
         told = {game.game_id for game in besides}
-        return [
-            AwayGame(row.id, row.channel_id, row.locale, row.turn_limit_seconds is not None)
-            for row in rows
-            if row.status is GameStatus.RUNNING and row.id not in told
-        ]
+        games = []
+        for row in rows:
+            if row.status is not GameStatus.RUNNING or row.id in told:
+                continue
+            if not await self._still_in(row.id, user_id):
+                continue
+            games.append(
+                AwayGame(row.id, row.channel_id, row.locale, row.turn_limit_seconds is not None)
+            )
+        return games
+
+    async def _still_in(self, game_id: int, user_id: int) -> bool:
+        """Whether the person's seat in the game is still in it (a game that cannot be read
+        counts as theirs, told as it always was)."""
+        try:
+            loaded = await self._loader.load(game_id)
+        except (GameDamagedError, GameNotFoundError):
+            return True
+        state = loaded.state
+        return state is None or any(
+            player.user_id == user_id
+            and player.seat is not None
+            and not state.is_eliminated(player.seat)
+            for player in loaded.players
+        )
 
     async def come_back(self, guild_id: int, user_id: int) -> list[Resumed]:
         """End the person's time away on the server now: each game waiting for their move

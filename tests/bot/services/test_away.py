@@ -55,6 +55,8 @@ from tests.bot.services.test_async_play import (
     two_humans,
 )
 from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat
+from tests.bot.services.test_ratings import opened
+from tests.bot.services.test_substitutes import seat_of
 from tests.bot.services.test_tournaments import end_by_resignations, set_up
 from tests.polling import until
 from tests.round_trips import counting
@@ -472,6 +474,29 @@ async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
     table.clock.now = until + timedelta(seconds=LIMIT + 1)  # told late: the time is out
     notice = HeldNotice(mover, GUILD, 0, 0, 0, "back", "en", until)
     assert await table.service.away.days_over(notice) == []
+
+
+async def test_a_game_whose_seat_of_theirs_went_out_is_not_told_of_their_time_away(
+    table: AwayTable,
+) -> None:
+    """A seat that could not pay (R9) is out, though its person never resigned: the game
+    never waits at their turns again, so no line in its channel says it does, nor that they
+    are back; a player still in is told of in both."""
+    service = table.service
+    view = await opened(service, (HOST, BOB, CAROL), channel=731)
+    loaded = service.loader.in_memory(view.id)
+    assert loaded is not None
+    assert loaded.state is not None
+    out, still_in = (BOB, CAROL) if seat_of(view, BOB) != loaded.state.to_move else (CAROL, BOB)
+    out_seat = seat_of(view, out)
+    assert out_seat is not None
+    service.loader.keep(
+        dataclasses.replace(loaded, state=loaded.state._replace(eliminated=(out_seat,)))
+    )
+    assert (await service.away.go_away(GUILD, out, 1))[1] == []
+    assert await service.away.running_games(GUILD, out) == [], "nor told they are back"
+    _, told = await service.away.go_away(GUILD, still_in, 1)
+    assert [game.game_id for game in told] == [view.id]
 
 
 async def test_a_turn_that_begins_while_away_waits_for_the_end_of_the_days(
