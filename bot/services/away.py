@@ -265,25 +265,26 @@ class AwayService:
     async def running_games(
         self, guild_id: int, user_id: int, besides: Sequence[Resumed] = ()
     ) -> list[AwayGame]:
-        """The person's running games on the server (but those `besides`, told otherwise) in
-        which their seat is still in (not out of dirhams: no turn of theirs is left to wait
-        at): the channels told when they go away and when they are back."""
+        """The person's running games on the server (but those `besides`, told otherwise) that
+        wait at their turns: not one whose seat of theirs went out (out of dirhams) or that the
+        AI plays after their timeouts. The channels told when they go away and when they are
+        back."""
         rows = await self._loader.store.open_games_of(guild_id, user_id)
         told = {game.game_id for game in besides}
         games = []
         for row in rows:
             if row.status is not GameStatus.RUNNING or row.id in told:
                 continue
-            if not await self._still_in(row.id, user_id):
+            if not await self._waits_at_turns_of(row.id, user_id):
                 continue
             games.append(
                 AwayGame(row.id, row.channel_id, row.locale, row.turn_limit_seconds is not None)
             )
         return games
 
-    async def _still_in(self, game_id: int, user_id: int) -> bool:
-        """Whether the person's seat in the game is still in it (a game that cannot be read
-        counts as theirs, told as it always was)."""
+    async def _waits_at_turns_of(self, game_id: int, user_id: int) -> bool:
+        """Whether the game waits at the person's turns: their seat is still in it, and they
+        play it themselves (a game that cannot be read counts, told as it always was)."""
         try:
             loaded = await self._loader.load(game_id)
         except (GameDamagedError, GameNotFoundError):
@@ -292,6 +293,7 @@ class AwayService:
         return state is None or any(
             player.user_id == user_id
             and player.seat is not None
+            and not player.autoplay
             and not state.is_eliminated(player.seat)
             for player in loaded.players
         )

@@ -54,7 +54,7 @@ from tests.bot.services.test_async_play import (
     run_until_quiet,
     two_humans,
 )
-from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat
+from tests.bot.services.test_pause import at_the_ai_s_turn_in_their_seat, time_out_three_times
 from tests.bot.services.test_ratings import opened
 from tests.bot.services.test_substitutes import seat_of
 from tests.bot.services.test_tournaments import end_by_resignations, set_up
@@ -496,6 +496,22 @@ async def test_a_game_whose_seat_of_theirs_went_out_is_not_told_of_their_time_aw
     assert (await service.away.go_away(GUILD, out, 1))[1] == []
     assert await service.away.running_games(GUILD, out) == [], "nor told they are back"
     _, told = await service.away.go_away(GUILD, still_in, 1)
+    assert [game.game_id for game in told] == [view.id]
+
+
+async def test_a_game_whose_seat_of_theirs_the_ai_plays_is_not_told_of_their_time_away(
+    table: AwayTable,
+) -> None:
+    """A seat the AI took over after three timeouts is played at once: the game waits at no
+    turn of its person's, so no line in its channel says it does, nor that they are back;
+    the other player is told of in both."""
+    view = await time_out_three_times(table, await two_humans(table), HOST)
+    (other,) = [p.user_id for p in view.players if p.user_id not in (None, HOST)]
+    assert other is not None
+    assert [p.autoplay for p in view.players if p.user_id == HOST] == [True]
+    assert (await table.service.away.go_away(GUILD, HOST, 1))[1] == []
+    assert await table.service.away.running_games(GUILD, HOST) == [], "nor told they are back"
+    _, told = await table.service.away.go_away(GUILD, other, 1)
     assert [game.game_id for game in told] == [view.id]
 
 
