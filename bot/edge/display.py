@@ -842,10 +842,12 @@ class GameDisplay:
 
     async def _turn_content(self, view: GameView, post: Post) -> str | None:
         """A turn message's text above its embed: the call to its player (`post`), and, while
-        that person is away, until when their clock stands still."""
+        that person is away, until when their clock stands still (not on a turn the AI plays
+        for them, nor on a paused game's: neither waits for them)."""
         content = post.content
         mover = view.user_to_move
-        if content and mover is not None and self._away_until is not None:
+        waits = not view.ai_to_move and view.paused_until is None
+        if content and waits and mover is not None and self._away_until is not None:
             until = await self._away_until(view.game.guild_id, mover)
             if until is not None:
                 timed = view.game.turn_limit_seconds is not None

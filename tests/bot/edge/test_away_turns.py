@@ -16,6 +16,7 @@ from bot.edge.inflight import HANDLERS
 from bot.services.away import HeldNotice
 from bot.services.views import Reminder
 from tests.bot.edge.test_edge import Edge, edge, mover_of
+from tests.bot.edge.test_notices import handed_to_ai
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
 
@@ -221,3 +222,23 @@ async def test_a_lobby_is_told_nothing_of_its_player_s_time_away(edge: Edge) -> 
     assert await HANDLERS.drained(30.0), "the command's handler is still running"
     told = [m.content for m in edge.fake.messages(room) if m.content.startswith(("💤", "▶️"))]
     assert told == [], told
+
+
+async def test_a_turn_the_ai_plays_for_someone_away_does_not_say_they_are_away(
+    edge: Edge,
+) -> None:
+    """A seat the AI took over after its person's timeouts is played by the AI, whether or
+    not they are away: the turn it plays says nothing of their time away."""
+    back = await handed_to_ai(edge)  # the AI plays the seat not to move; nothing plays it yet
+    await edge.slash(back, "marrakech", "away", days=1).answer()
+    (first,) = [m for m in edge.fake.messages(edge.channel) if m.pinged_user_ids]
+    mover = await mover_of(edge, first)
+    while buttons := edge.fake.world.messages[first.id].enabled_buttons():
+        label = buttons[0].label
+        assert label is not None
+        await edge.click(mover, edge.fake.world.messages[first.id], label).response()
+    ai_turn = await edge.fake.wait_for_message(
+        edge.channel, lambda m: m.id > first.id and "is playing (game #1)" in m.content
+    )
+    assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    assert AWAY_LINE not in edge.fake.world.messages[ai_turn.id].content
