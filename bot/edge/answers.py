@@ -53,6 +53,8 @@ class Tally:
         return count
 
 
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction it no longer takes an answer to (its 3 s are over)."""
 TURNED_AWAY = Tally()
 """Interactions answered that the game is paused: the database was unavailable."""
 
@@ -78,6 +80,9 @@ async def guarded(
         try:
             await work()
         except Exception as error:
+            if _answered_too_late(error):  # nor can it be told why: one line says so
+                log.warning("%s: answered too late for Discord to take (%s)", what, why(error))
+                return
             if isinstance(error, DatabaseUnavailableError):
                 TURNED_AWAY.add()
             language = interactions.user_language(interaction)
@@ -85,6 +90,12 @@ async def guarded(
             if message is None:
                 message = report(error, what, language)
             await tell(interaction, message)
+
+
+def _answered_too_late(error: BaseException) -> bool:
+    """Whether Discord refused the interaction's answer as unknown: it reached the bot, or
+    was answered, after Discord's 3 s (what was stored is shown in the background)."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
 async def tell(interaction: Interaction, message: str) -> None:

@@ -1993,3 +1993,20 @@ async def test_a_request_discord_refuses_fails_the_edge_s_test_unless_it_is_mark
             session.get(f"{edge.fake.api_base_url}/users/@me") as answer,
         ):
             assert answer.status == 401  # no token
+
+
+async def test_a_click_answered_too_late_is_one_warning_line_for_the_operator(
+    edge: Edge, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A click the bot takes up after Discord's 3 s cannot be answered, nor told why: the
+    operator reads one WARNING line saying so, with no traceback, no ERROR and no second line
+    about the private answer that could not go either."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    with caplog.at_level(logging.INFO, logger="bot"):
+        late = late_click(edge, edge.guest, lobby, "Join")
+        await late.wait_for(lambda handle: bool(handle.refusals))
+        assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    told = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in told if r.exc_info] == [], "no traceback"
+    assert [r.levelno for r in told] == [logging.WARNING], [r.getMessage() for r in told]
+    assert "too late" in told[0].getMessage(), told[0].getMessage()
