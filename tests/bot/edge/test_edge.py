@@ -289,6 +289,21 @@ async def test_new_opens_a_lobby_with_persistent_buttons(edge: Edge) -> None:
     assert (game.seats_wanted, game.variant, game.host_id) == (3, "rotate-after", edge.host.id)
 
 
+async def test_new_with_no_options_opens_a_rated_lobby_for_four_of_the_standard_rules(
+    edge: Edge,
+) -> None:
+    """`/marrakech new` with every option left out, on a server with no defaults of its own:
+    four seats, the standard rules, no turn limit, rated and without the coach."""
+    lobby = await edge.slash(edge.host, "marrakech", "new").answer()
+    shown = lobby.embed_text()
+    assert "Players (1/4)" in shown, shown
+    assert "4 seats · standard rules · no turn time limit · rated" in shown, shown
+    game = await edge.store.open_in_channel(edge.channel.id)
+    assert game is not None
+    assert (game.seats_wanted, game.variant, game.turn_limit_seconds) == (4, "standard", None)
+    assert (game.casual, game.coach) == (False, False)
+
+
 @pytest.mark.parametrize(
     ("denied", "name"),
     [
