@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -45,6 +46,7 @@ from bot.services.errors import (
 from bot.storage import Database, GameStore, GuildStore, StatsStore, open_database
 from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
+from tests.bot.services.dice_check import readme_check
 from tests.bot.services.test_service import choose
 from tests.bot.workers.lanes import lanes_noted, limits_noted
 
@@ -249,6 +251,56 @@ async def test_ai_turns_replay_exactly_from_the_seed(fresh_targets: FreshTargets
             decisions += 1
         state, _ = engine.apply(state, action)
     assert decisions > 6, "the AI seats decided"
+
+
+async def test_the_readme_s_check_confirms_every_roll_and_the_deal_with_a_resignation_and_ais(
+    table: Table, repo_root: Path
+) -> None:
+    """A player holding the finished game's record checks it as engine/README.md shows: the
+    seed is the one committed to, the deal and every die roll are the seed's, and each AI
+    decision is its level's from the seed at the log position it fills, though a resignation
+    (which fills a log position of its own, with no action) came before most of them."""
+    service = table.service
+    view = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=4
+    )
+    await service.lobby.join(view.id, BOB)
+    await service.lobby.add_ai(view.id, HOST, "easy")
+    view = await service.lobby.add_ai(view.id, HOST, "medium")
+    view = await service.lobby.start(view.id, HOST)
+    await table.show(view)
+    resigned = False
+    for _ in range(300):
+        await run_until_quiet(table)
+        view = await service.play.look(view.id)
+        if view.status is not GameStatus.RUNNING:
+            break
+        mover = view.user_to_move
+        assert mover is not None
+        if not resigned and view.seq > 8:
+            view = await service.play.resign(view.id, BOB)
+            resigned = True
+        else:
+            view = await service.play.act(view.id, mover, view.seq, choose(view))
+        await table.show(view)
+    assert view.status is GameStatus.OVER
+    data = await service.play.record(view.id)
+    assert len(data["resignations"]) == 1
+    check = readme_check(repo_root)
+    check.check_dice(data)
+    levels = {player.seat: player.ai_level for player in view.players}
+    decisions = 0
+    for position, state, action in check.logged(data):
+        level = levels[state.to_move] if state.to_move is not None else None
+        if level is not None and engine.current_player(state) != engine.CHANCE:
+            seed = dice.ai_seed(data["seed"], position)
+            assert action == ai.choose_action(state, level, seed, FAST_AI), f"at {position}"
+            decisions += 1
+    assert decisions > 20, "the AI seats decided, most of them after the resignation"
+    index = next(i for i, action in enumerate(data["actions"]) if action.startswith("D") and i > 20)
+    other = "D1" if data["actions"][index] != "D1" else "D4"
+    with pytest.raises(AssertionError, match="roll"):
+        check.check_dice({**data, "actions": [*data["actions"][:index], other]})
 
 
 async def test_ai_decisions_are_slow_jobs_in_the_workers(
