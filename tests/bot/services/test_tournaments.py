@@ -14,6 +14,7 @@ import json
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -53,8 +54,9 @@ from bot.storage.tournaments import (
 )
 from bot.workers.pool import Lane, WorkerPool
 from tests.bot.services.conftest import FreshTargets
+from tests.bot.services.dice_check import readme_check
 from tests.bot.services.test_async_play import ManualClock
-from tests.bot.services.test_service import fixed_clock
+from tests.bot.services.test_service import fixed_clock, step
 from tests.bot.workers.lanes import lanes_noted
 from tests.round_trips import counting
 
@@ -525,6 +527,27 @@ async def test_every_table_s_game_has_a_secret_seed_of_its_own_in_every_round(
         assert tournament.seed not in text
         for other, (seed, _) in seeds.items():
             assert other == game_id or seed not in text, (game_id, other)
+
+
+async def test_a_table_s_record_checks_out_as_engine_readme_shows(
+    database: Database, repo_root: Path
+) -> None:
+    """A table's game is dealt as engine/README.md tells a player to check it, like a lobby's:
+    the seats shuffled from its seed first, then the deal; its rolls are the seed's too."""
+    games, tournaments = services(database)
+    check = readme_check(repo_root)
+    view = await opened(tournaments)  # five players at tables of two: two tables and a bye
+    await tournaments.start(view.id, MOD, moderator=False)
+    started = await set_up(tournaments, view.id)
+    assert len(started) == 3
+    for game in started:
+        for _ in range(4):
+            if game.user_to_move is not None:
+                game = await step(games, game)
+        ended = await end_by_resignations(games, game)
+        record = await games.play.record(ended.id)
+        assert any(action.startswith("D") for action in record["actions"]), "a roll to check"
+        check.check_dice(record)
 
 
 async def test_an_abort_ends_the_tournament_and_its_games(database: Database) -> None:
