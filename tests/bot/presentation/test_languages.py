@@ -465,6 +465,22 @@ def test_ukrainian_counts_days_after_do_in_the_genitive() -> None:
         assert f"{expected} за раз" in texts, texts
 
 
+@pytest.mark.parametrize("locale", ["en", *TRANSLATED])
+def test_the_lobby_shows_the_dice_commitment_and_every_turn_s_footer_its_start(locale: str) -> None:
+    """The lobby shows the whole SHA-256 of the secret seed, and each turn's footer its first 16
+    digits, so that a player sees the dice were committed to before the first roll and that
+    every turn keeps that commitment (R13)."""
+    sha = "0123456789abcdef" + "f" * 31 + "e" * 17
+    lobby = GameView(
+        game_row(locale, GameStatus.LOBBY, seq=0, seed_sha256=sha), (Player(100, None),)
+    )
+    assert any(f"`{sha}`" in line for line in post_texts(presenter.lobby_post(lobby)))
+    for view in list(played_views(locale, 3, "standard"))[:-1]:
+        shown = dataclasses.replace(view, game=dataclasses.replace(view.game, seed_sha256=sha))
+        footer = presenter.turn_post(shown, ping=False).embed.footer.text or ""
+        assert footer.endswith(f" {sha[:16]}"), footer
+
+
 def test_a_turn_s_footer_counts_actions_not_moves_beside_the_turn_number() -> None:
     """The footer's count is the log's (every action, the die's too), for checking the dice;
     called a move ("coup"), it read as a second, different count of turns."""
