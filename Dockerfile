@@ -39,6 +39,7 @@ LABEL org.opencontainers.image.title="marrakech-bot" \
       org.opencontainers.image.description="A self-hostable Discord bot for the board game Marrakech"
 ENV PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONSAFEPATH=1 \
     PATH=/opt/marrakech/bin:$PATH \
     MARRAKECH_DB=/data/marrakech.sqlite3
 RUN useradd --system --uid 10001 --user-group --home-dir /home/marrakech --create-home marrakech \
@@ -46,7 +47,11 @@ RUN useradd --system --uid 10001 --user-group --home-dir /home/marrakech --creat
  && chown marrakech:marrakech /data
 COPY --from=builder /opt/marrakech /opt/marrakech
 USER marrakech
-WORKDIR /home/marrakech
+# The bot's default paths are relative (data/marrakech.sqlite3, data/heartbeat): from /, they
+# are in the volume, so an empty MARRAKECH_DB in an env file (which replaces the value above,
+# and reads as unset) still keeps the games in /data. PYTHONSAFEPATH keeps `python -m bot`
+# (the HEALTHCHECK) from importing the folders of / as modules.
+WORKDIR /
 VOLUME /data
 # The bot refreshes /data/heartbeat every 30 s while its gateway connection is up, and
 # records there every 5 s that its event loop runs; the check fails once the gateway beat

@@ -234,6 +234,31 @@ def test_database_lives_in_the_data_volume(instructions: list[Instruction]) -> N
     assert env_assignments(stage)["MARRAKECH_DB"] == "/data/marrakech.sqlite3"
 
 
+@pytest.mark.parametrize(
+    ("database", "kept"),
+    [
+        ("", ("/data/marrakech.sqlite3", "/data/heartbeat")),
+        ("postgresql://bot@db:5432/marrakech", ("/data/heartbeat",)),
+    ],
+)
+def test_an_empty_database_setting_still_keeps_the_image_s_files_in_the_data_volume(
+    instructions: list[Instruction], database: str, kept: tuple[str, ...]
+) -> None:
+    """`MARRAKECH_DB=` in the env file of `docker run --env-file` (or Compose's `env_file`)
+    replaces the image's own value with an empty one, which the bot reads as unset: its default
+    paths, taken from the image's working folder, are still the database and heartbeat in the
+    /data volume (README: "/data/marrakech.sqlite3 in Docker"), not files a new container
+    loses; with PostgreSQL the default heartbeat is in the volume too."""
+    stage = final_stage(instructions)
+    workdirs = [i.arguments for i in stage if i.keyword == "WORKDIR"]
+    workdir = PurePosixPath(workdirs[-1] if workdirs else "/")
+    settings = load_settings({"DISCORD_TOKEN": "token", "MARRAKECH_DB": database})
+
+    paths = (settings.database.path, settings.heartbeat_path)
+    in_image = tuple(str(workdir / PurePosixPath(path)) for path in paths if path is not None)
+    assert in_image == kept
+
+
 def test_the_data_volume_belongs_to_the_user_the_image_runs_as(
     instructions: list[Instruction],
 ) -> None:
