@@ -48,6 +48,7 @@ from bot.storage import GameStatus, GameStore
 from tests.e2e.fake_checks import check_fake_after_test
 from tests.e2e.fakecord import (
     Button,
+    ErrorResponse,
     FakeChannel,
     FakeDiscord,
     FakeMessage,
@@ -55,6 +56,7 @@ from tests.e2e.fakecord import (
     permissions,
 )
 from tests.e2e.fakecord.commands import CommandRegistry
+from tests.e2e.fakecord.errors import UNKNOWN_GUILD
 from tests.e2e.fakecord.interaction_payloads import (
     check_command_visible,
     command_data,
@@ -738,16 +740,25 @@ class SyncsOnStart:
 
 
 @pytest.mark.invalid_requests(403)
+@pytest.mark.parametrize("unknown_guild", [False, True], ids=["not-in-it", "unknown-guild"])
 async def test_a_dev_guild_discord_refuses_stops_the_start_as_a_bad_setting_in_one_line(
-    edge: Edge, caplog: pytest.LogCaptureFixture
+    edge: Edge, caplog: pytest.LogCaptureFixture, unknown_guild: bool
 ) -> None:
     """A server in MARRAKECH_DEV_GUILDS that the bot is not in (or was invited to without the
-    applications.commands scope) is a setting a person must fix: the start stops with exit
-    code 2 and one line naming the server and the setting, not a traceback and exit 1 that a
-    supervisor would restart for ever."""
+    applications.commands scope), or an id Discord knows no server by (404 Unknown Guild), is
+    a setting a person must fix: the start stops with exit code 2 and one line naming the
+    server and the setting, not a traceback and exit 1 that a supervisor would restart for
+    ever."""
     several_syncs_a_minute(edge)
     elsewhere = 987654321098765432
     assert elsewhere not in edge.fake.world.guilds
+    if unknown_guild:
+        edge.fake.faults.add(
+            "PUT",
+            "/applications/{app_id}/guilds/{guild_id}/commands",
+            ErrorResponse(404, UNKNOWN_GUILD, "Unknown Guild"),
+            times=None,
+        )
     start = SyncsOnStart(edge, (elsewhere,))
 
     with caplog.at_level(logging.ERROR, logger="bot.runtime.app"):
