@@ -429,6 +429,23 @@ def test_every_setting_is_documented(repo_root: Path) -> None:
         assert f"`{name}`" in readme, f"{name} not in README.md"
 
 
+def test_every_example_of_the_env_example_is_a_setting_the_bot_takes(repo_root: Path) -> None:
+    """The values .env.example shows, commented out or not, are what an admin copies: taken in
+    all at once (with a token), the bot accepts them and reads them as their comments say."""
+    example = (repo_root / ".env.example").read_text(encoding="utf-8")
+    shown = dict(re.findall(r"^#? ?([A-Z_]+)=(.*)$", example, re.MULTILINE))
+    assert set(SETTING_NAMES) <= set(shown)
+
+    settings = load_settings({**shown, "DISCORD_TOKEN": "token"})
+
+    assert settings.database.path == Path("data/marrakech.sqlite3")
+    assert settings.heartbeat_path == Path("data/heartbeat")
+    assert settings.log_level == "INFO"
+    assert settings.dev_guilds == (123456789012345678, 234567890123456789)
+    assert settings.shards is not None
+    assert (settings.shards.count, settings.shards.ids) == (4, (0, 1))
+
+
 README_MOST_LINES = 210
 """The README is for players, server admins and new contributors, about 200 lines: figures,
 designs and evidence belong in docs/."""
