@@ -7,10 +7,11 @@ lock."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 
 import pytest
 
-from bot.services import GameStatus, GameView
+from bot.services import GameService, GameStatus, GameView
 from bot.services.errors import BadOptionError, LobbyClosedError, LobbyFullError
 from bot.services.guilds import GuildService
 from bot.services.lobby import NAME_LIMIT, seat_name
@@ -21,6 +22,36 @@ from tests.races import Race
 
 FIVE_MINUTES = 5 * 60
 SEVEN_DAYS = 7 * 24 * 3600
+
+
+def racing(service: GameService, monkeypatch: pytest.MonkeyPatch, *writes: str) -> Race:
+    """A race between lobby changes: each takes the game's lock and makes its store `writes`
+    at the moments the race lets it (tests.races)."""
+    race = Race()
+    store = service.loader.store
+    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
+    for name in writes:
+        monkeypatch.setattr(store, name, race.write(getattr(store, name)))
+    return race
+
+
+async def change_and_start(
+    race: Race,
+    change: Awaitable[GameView],
+    service: GameService,
+    game_id: int,
+    *,
+    change_first: bool,
+) -> tuple[object, object]:
+    """A lobby change and the host's Start at once, the one named first first: what each
+    gave (a view, or the error it raised)."""
+    racing_change = race.run(change)
+    start = race.run(service.lobby.start(game_id, HOST))
+    if change_first:
+        changed, started = await asyncio.gather(racing_change, start, return_exceptions=True)
+    else:
+        started, changed = await asyncio.gather(start, racing_change, return_exceptions=True)
+    return changed, started
 
 
 async def test_an_ai_is_not_seated_in_a_full_lobby(database: Database) -> None:
@@ -73,10 +104,7 @@ async def test_two_joins_at_once_for_the_last_seat_seat_one_and_find_the_lobby_f
     service = service_on(database)
     lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
     await service.lobby.join(lobby.id, BOB)
-    race = Race()
-    store = service.loader.store
-    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
-    monkeypatch.setattr(store, "add_seat", race.write(store.add_seat))
+    race = racing(service, monkeypatch, "add_seat")
     results = await asyncio.gather(
         race.run(service.lobby.join(lobby.id, CAROL)),
         race.run(service.lobby.join(lobby.id, DAVE)),
@@ -97,17 +125,11 @@ async def test_a_join_at_the_moment_of_the_start_is_seated_in_the_game_or_refuse
     service = service_on(database)
     lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
     await service.lobby.join(lobby.id, BOB)
-    race = Race()
+    race = racing(service, monkeypatch, "add_seat", "start")
     store = service.loader.store
-    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
-    monkeypatch.setattr(store, "add_seat", race.write(store.add_seat))
-    monkeypatch.setattr(store, "start", race.write(store.start))
-    join = race.run(service.lobby.join(lobby.id, CAROL))
-    start = race.run(service.lobby.start(lobby.id, HOST))
-    if join_first:
-        joined, started = await asyncio.gather(join, start, return_exceptions=True)
-    else:
-        started, joined = await asyncio.gather(start, join, return_exceptions=True)
+    joined, started = await change_and_start(
+        race, service.lobby.join(lobby.id, CAROL), service, lobby.id, change_first=join_first
+    )
     assert isinstance(started, GameView), started
     assert isinstance(joined, GameView if join_first else LobbyClosedError), joined
     view = await service.play.look(lobby.id)
@@ -128,17 +150,10 @@ async def test_a_leave_at_the_moment_of_the_start_leaves_the_lobby_or_is_refused
     lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
     await service.lobby.join(lobby.id, BOB)
     await service.lobby.join(lobby.id, CAROL)
-    race = Race()
-    store = service.loader.store
-    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
-    monkeypatch.setattr(store, "remove_seat", race.write(store.remove_seat))
-    monkeypatch.setattr(store, "start", race.write(store.start))
-    leave = race.run(service.lobby.leave(lobby.id, CAROL))
-    start = race.run(service.lobby.start(lobby.id, HOST))
-    if leave_first:
-        left, started = await asyncio.gather(leave, start, return_exceptions=True)
-    else:
-        started, left = await asyncio.gather(start, leave, return_exceptions=True)
+    race = racing(service, monkeypatch, "remove_seat", "start")
+    left, started = await change_and_start(
+        race, service.lobby.leave(lobby.id, CAROL), service, lobby.id, change_first=leave_first
+    )
     assert isinstance(started, GameView), started
     assert isinstance(left, GameView if leave_first else LobbyClosedError), left
     service.loader.forget(lobby.id)
@@ -156,11 +171,7 @@ async def test_an_ai_and_a_join_at_once_for_the_last_seat_seat_one_and_refuse_th
     service = service_on(database)
     lobby = await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST, seats=3)
     await service.lobby.join(lobby.id, BOB)
-    race = Race()
-    store = service.loader.store
-    monkeypatch.setattr(service.loader, "locked", race.lock(service.loader.locked))
-    monkeypatch.setattr(store, "add_seat", race.write(store.add_seat))
-    monkeypatch.setattr(store, "add_ai_seat", race.write(store.add_ai_seat))
+    race = racing(service, monkeypatch, "add_seat", "add_ai_seat")
     results = await asyncio.gather(
         race.run(service.lobby.join(lobby.id, CAROL)),
         race.run(service.lobby.add_ai(lobby.id, HOST, "easy")),
