@@ -248,6 +248,32 @@ def test_each_seat_s_line_is_drawn_with_its_colour_its_mark_and_its_dashes(
     assert len(samples) == players, samples
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_piece_of_every_line_lies_on_a_wider_dark_casing(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The light yellow line would fade into the chart's pale ground: in the chart and in each
+    legend sample, every piece of every seat's line is drawn over the same piece in dark ink,
+    wider than the line, so a rim shows on both sides of it."""
+    caught = drawing(sample(players), monkeypatch)
+    colours = {line_color(players, seat) for seat in range(players)}
+    for canvas in caught.canvases:
+        casings = {
+            (tuple(piece), width)
+            for on, colour, width, piece in caught.pieces
+            if on is canvas and colour == palette.INK
+        }
+        lines = [
+            (tuple(piece), width)
+            for on, colour, width, piece in caught.pieces
+            if on is canvas and colour in colours
+        ]
+        assert lines
+        for piece, width in lines:
+            assert any(under == piece and wide > width for under, wide in casings), width
+    assert closest_pair([palette.INK, analysis.CHART_BACKGROUND]) >= 50
+
+
 @pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
 def test_the_lines_stay_apart_from_each_other_and_the_chart(deficiency: str | None) -> None:
     """The lines are the rugs' colours on the empty market square's: the palette's own
