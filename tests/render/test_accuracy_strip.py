@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from bot.presentation.community import accuracy_strip as stats_strip
+from bot.services.views import Accuracy
 from render import accuracy_strip, palette
 from render.accuracy_strip import BAR, MEAN, STRIP_HEIGHT, AccuracyStrip
 from render.rating_chart import CHART_HEIGHT, CHART_WIDTH, SAMPLE, render_rating_chart
@@ -20,6 +22,9 @@ from tests.render.conftest import decode
 MIN_DIFFERENCE = 15.0
 RISING = tuple(60.0 + game * 1.5 for game in range(20))
 STRIP = AccuracyStrip(RISING, "Accuracy, last 20 games", "74%", "+15.0", 1)
+PHONE_WIDTH = 390
+SMALLEST_ON_A_PHONE = 12
+"""The smallest text, in pixels, once a phone shows the picture 390 px wide."""
 
 
 def runs(image: Image.Image, y: int, color: tuple[int, int, int]) -> list[tuple[int, int]]:
@@ -122,20 +127,30 @@ def test_the_trend_s_triangle_points_up_for_a_rise_and_down_for_a_fall(
     assert (bottom > top) is up, (direction, widths)
 
 
-def ticks_and_heights(
+def drawn_texts(
     strip: AccuracyStrip, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[str], list[int]]:
-    """The texts the strip draws (caught on their way to `draw_text`) and each bar's height:
-    its BAR pixels down its middle column, left to right."""
-    drawn: list[str] = []
+) -> tuple[list[tuple[str, int]], Image.Image]:
+    """The texts the strip drawn alone draws, each with its size (caught on their way to
+    `draw_text`), and the picture."""
+    drawn: list[tuple[str, int]] = []
 
     def recording(image: Image.Image, xy: tuple[float, float], text: str, **how: Any) -> None:
-        drawn.append(text)
+        drawn.append((text, how["size"]))
         draw_text(image, xy, text, **how)
 
     with monkeypatch.context() as patched:
         patched.setattr(accuracy_strip, "draw_text", recording)
         image = decode(render_rating_chart((), accuracy=strip))
+    return drawn, image
+
+
+def ticks_and_heights(
+    strip: AccuracyStrip, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], list[int]]:
+    """The texts the strip draws and each bar's height: its BAR pixels down its middle column,
+    left to right."""
+    texts, image = drawn_texts(strip, monkeypatch)
+    drawn = [text for text, _ in texts]
     bars = runs(image, image.height - 30, BAR)
     data = image.load()
     assert data is not None
@@ -165,3 +180,19 @@ def test_the_scale_runs_from_zero_whatever_the_games(monkeypatch: pytest.MonkeyP
 @pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
 def test_bars_and_means_stand_out_for_every_colour_vision(deficiency: str | None) -> None:
     assert closest_pair([BAR, MEAN, palette.PANEL], deficiency) >= MIN_DIFFERENCE
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_every_text_is_12_px_once_a_phone_shows_the_picture_390_px_wide(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture is drawn 800 px wide and shown 390 px wide on a phone: the title, the
+    average, the trend and the scale's ticks, as the bot words them in each language, are each
+    still 12 px there."""
+    shown = Accuracy(games=20, average=66.6, trend=-12.34, values=tuple(reversed(RISING)))
+    strip = stats_strip(shown, language)
+    assert strip is not None
+    texts, _ = drawn_texts(strip, monkeypatch)
+    assert {strip.title, strip.average, strip.trend} <= {text for text, _ in texts}
+    for text, size in texts:
+        assert size * PHONE_WIDTH / CHART_WIDTH >= SMALLEST_ON_A_PHONE, (text, size)
