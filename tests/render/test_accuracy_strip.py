@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 from bot.presentation.community import accuracy_strip as stats_strip
 from bot.services.views import Accuracy
 from render import accuracy_strip, palette
-from render.accuracy_strip import BAR, MEAN, STRIP_HEIGHT, AccuracyStrip
+from render.accuracy_strip import BAR, MEAN, RIM, STRIP_HEIGHT, AccuracyStrip
 from render.rating_chart import CHART_HEIGHT, CHART_WIDTH, SAMPLE, render_rating_chart
 from render.text import draw_text
 from render.vision import DEFICIENCIES, closest_pair
@@ -196,3 +196,24 @@ def test_every_text_is_12_px_once_a_phone_shows_the_picture_390_px_wide(
     assert {strip.title, strip.average, strip.trend} <= {text for text, _ in texts}
     for text, size in texts:
         assert size * PHONE_WIDTH / CHART_WIDTH >= SMALLEST_ON_A_PHONE, (text, size)
+
+
+@pytest.mark.parametrize("width", [CHART_WIDTH, PHONE_WIDTH])
+def test_every_bar_and_each_half_s_mean_has_a_dark_rim(width: int) -> None:
+    """Bars and means are told apart by lightness and a dark rim, not by hue: across a row
+    near the bottom every bar is bordered by the rim on both sides, and down the middle of
+    each half's games its mean is bordered by the rim above and below."""
+    image = decode(render_rating_chart((), width_px=width, accuracy=STRIP))
+    data = image.load()
+    assert data is not None
+    scale = width / CHART_WIDTH
+    y = image.height - round(30 * scale)
+    bars = runs(image, y, BAR)
+    assert len(bars) == len(RISING)
+    for first, last in bars:
+        assert data[first - 1, y] == data[last + 1, y] == RIM, (first, last)
+    for first, last in (bars[len(bars) // 4], bars[3 * len(bars) // 4]):
+        x = (first + last) // 2
+        rows = mean_rows(image, x, round(80 * scale))
+        assert rows, x
+        assert data[x, min(rows) - 1] == data[x, max(rows) + 1] == RIM, (x, rows)
