@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from bot.presentation.images import chart_labels
+from bot.presentation.messages import GROUP_SEPARATORS
 from engine import Color
 from render import palette, rating_chart
 from render.rating_chart import (
@@ -31,6 +33,9 @@ from render.text import draw_text
 from render.vision import DEFICIENCIES, closest_pair
 from tests.render.conftest import decode
 
+PHONE_WIDTH = 390
+SMALLEST_ON_A_PHONE = 12
+"""The smallest text, in pixels, once a phone shows the chart 390 px wide."""
 MIN_DIFFERENCE = 15.0
 """CIEDE2000 the chart's marks keep from each other and from what lies behind them."""
 
@@ -206,3 +211,28 @@ def test_the_provisional_band_covers_just_the_provisional_ratings() -> None:
     assert early_box[0] == left
     assert abs((early_box[2] - left) - (late_box[2] - left) * 4 / 9) <= 3
     assert late_box[2] < plain.width - 60, "the band stops short of the settled tenth game"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_the_title_and_every_number_are_12_px_once_a_phone_shows_the_chart(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawn 800 px wide and shown 390 px wide on a phone, the title, the rating now and each
+    value and game number on the axes, in the bot's words and separators for each language,
+    are each still 12 px there."""
+    labels = chart_labels(language)
+    drawn: list[tuple[str, int]] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], words: str, **how: Any) -> None:
+        drawn.append((words, how["size"]))
+        draw_text(image, xy, words, **how)
+
+    monkeypatch.setattr(rating_chart, "draw_text", recording)
+    separator = GROUP_SEPARATORS.get(language, ",")
+    render_rating_chart(SAMPLE, labels=labels, separator=separator)
+    read = [
+        (words, size) for words, size in drawn if words not in (labels.games, labels.provisional)
+    ]
+    assert {labels.title, grouped(SAMPLE[-1], separator), "25"} <= {words for words, _ in read}
+    for words, size in read:
+        assert size * PHONE_WIDTH / CHART_WIDTH >= SMALLEST_ON_A_PHONE, (words, size)
