@@ -55,9 +55,11 @@ def percent(chance: float, language: str) -> str:
 
 
 def luck_value(points: float, language: str) -> str:
-    """A seat's luck with its sign, plus or minus ("+3.5", "-2,0" with a minus sign)."""
-    sign = "+" if round(points, 1) >= 0 else "\u2212"
-    return sign + str(number(abs(points), language, 1))
+    """A seat's luck with its sign, plus or minus ("+3.5", "-2,0" with a minus sign), a
+    number its word agrees with ("{n:point|points}")."""
+    shown = number(points, language, 1, signed=True)
+    assert isinstance(shown, str)  # written with its tenth
+    return shown
 
 
 def swing_lines(swing: Swing, language: str) -> tuple[str, ...]:

@@ -208,13 +208,63 @@ class _Number(_Count):
         return _written(int(self), self.language, 0)
 
 
-def number(value: float, language: str, decimals: int = 0) -> int | str:
+def _decimal_english_form(value: float) -> int:
+    return 1  # "1.0 points", "0.5 points"
+
+
+def _decimal_french_form(value: float) -> int:
+    return 0 if abs(value) < 2 else 1  # "1,9 point", "2,0 points"
+
+
+DECIMAL_PLURAL_RULES: Final[Mapping[str, Callable[[float], int]]] = {
+    "en": _decimal_english_form,
+    "fr": _decimal_french_form,
+}
+"""Which plural form a number written with decimals takes, where the language has one among
+its forms. Ukrainian has none: a fraction takes the genitive singular ("1,9 пункта"), which no
+count takes, so its texts write that word after a decimal number."""
+
+
+class _Decimal(str):
+    """A number written with decimals that "{n:form|forms}" agrees with, as its language
+    makes a fraction agree."""
+
+    value: float
+    language: str
+
+    def __new__(cls, value: float, language: str, decimals: int, signed: bool) -> _Decimal:
+        shown = _written(value, language, decimals)
+        if signed:  # a plus, or a minus sign (U+2212) rather than a hyphen
+            sign = "+" if round(value, decimals) >= 0 else "\u2212"
+            shown = sign + _written(abs(value), language, decimals)
+        written = super().__new__(cls, shown)
+        written.value = round(value, decimals)
+        written.language = language
+        return written
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return format(str(self), spec)
+        forms = spec.split("|")
+        rule = DECIMAL_PLURAL_RULES.get(self.language)
+        if rule is None or len(forms) != PLURAL_FORMS[self.language]:
+            raise ValueError(f"{self.language} has no word form for a decimal number: {spec}")
+        return forms[rule(self.value)]
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return (str, (str(self),))  # a picture drawn by a worker gets the plain text
+
+
+def number(value: float, language: str, decimals: int = 0, *, signed: bool = False) -> int | str:
     """`value` as `language` writes numbers: thousands separators and decimal mark
     ("1,234.5" in English, "1 234,5" in French and Ukrainian). A whole number with no
-    decimals stays a count that "{n:form|forms}" agrees with."""
-    if decimals == 0 and isinstance(value, int):
+    decimals stays a count that "{n:form|forms}" agrees with; a number with decimals agrees
+    as its language makes a fraction agree (French: under 2 singular, "1,5 point").
+    `signed`: with a plus or a minus sign in front ("+3.5", "\u22122,0"), written with
+    decimals."""
+    if decimals == 0 and isinstance(value, int) and not signed:
         return _Number(value, language)
-    return _written(value, language, decimals)
+    return _Decimal(value, language, decimals, signed)
 
 
 def _counted(value: object, language: str) -> object:

@@ -308,7 +308,7 @@ async def test_a_drill_of_three_players_judges_a_pick_by_their_floor(edge: Edge)
         f"{best[1]} · {best[2]}: {best[3]}%, within 1.9 points of the best. Well found."
     ), found.content
     nothing = await edge.click(edge.guest, final, OPEN).answer(timeout=60.0)
-    assert "n'a fait perdre 1,9 points de chances" in nothing.content, nothing.content
+    assert "n'a fait perdre 1,9 point de chances" in nothing.content, nothing.content
 
 
 async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:

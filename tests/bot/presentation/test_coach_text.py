@@ -348,7 +348,7 @@ ONE_POINT = {
     ),
     "fr": (
         "✅ Bien joué : tourner Assam vers l'ouest, même si laisser Assam tourné vers le nord "
-        "gardait 1,0 points de chances de gagner de plus."
+        "gardait 1,0 point de chances de gagner de plus."
     ),
     "uk": (
         "✅ Добре: повернути Ассама на захід, хоча залишити Ассама поверненим на північ давало "

@@ -362,6 +362,17 @@ def test_the_stats_show_the_accuracy_and_its_trend_in_each_language() -> None:
     assert "Тенденція: \u2197 **+4,2** пункту (останні 10 проти 10 попередніх)" in uk
 
 
+def test_a_french_trend_under_two_points_says_point() -> None:
+    """French makes a number under 2 agree in the singular: a trend of +1.5 is "1,5 point",
+    one of -3.0 "3,0 points"."""
+    rising = dataclasses.replace(SUMMARY, accuracy=Accuracy(8, 70.0, 1.5))
+    fr = description(community.stats_post(rising, None, "fr").post)
+    assert "Tendance : \u2197 **+1,5** point (les 4 plus récentes contre les 4 d’avant)" in fr
+    falling = dataclasses.replace(SUMMARY, accuracy=Accuracy(8, 70.0, -3.0))
+    fr = description(community.stats_post(falling, None, "fr").post)
+    assert "\u2198 **\u22123,0** points" in fr
+
+
 def test_a_falling_steady_or_missing_trend_says_so() -> None:
     falling = dataclasses.replace(SUMMARY, accuracy=Accuracy(4, 70.0, -3.0))
     assert "\u2198 **\u22123.0** points" in description(

@@ -183,6 +183,23 @@ def test_nothing_to_drill_says_the_floor_with_the_noun_its_number_takes() -> Non
     assert "n'a fait perdre 2 points de chances" in nothing_to_drill(5, 2, "fr")
 
 
+def test_french_drill_numbers_under_two_take_the_singular() -> None:
+    """French makes a number under 2 agree in the singular, a tenth included ("1,9 point",
+    "0,5 dirham"), and 2 or more in the plural: the floor in 3 and 4 players, a second
+    try's loss and the next player's average debt."""
+    assert "n'a fait perdre 1,9 point de chances" in nothing_to_drill(5, 3, "fr")
+    assert "à moins de 1,7 point du meilleur" in retry_text(RUG, "b2c2", 4, "fr")
+    near = dataclasses.replace(RUG, options=(RUG.options[0], Option("a3b3", 0.477, Facts())))
+    assert "a3-b3 : 48 %, 1,8 point sous le meilleur" in retry_text(near, "a3b3", 4, "fr")
+    assert "a3-b3 : 47 %, 2,5 points sous le meilleur" in retry_text(RUG, "a3b3", 2, "fr")
+    assert why(Kind.ROTATE, "L", Facts(income=0.5), "fr", None) == (
+        "À gauche : le joueur suivant vous doit 0,5 dirham en moyenne."
+    )
+    assert why(Kind.ROTATE, "L", Facts(income=2.0), "fr", None) == (
+        "À gauche : le joueur suivant vous doit 2,0 dirhams en moyenne."
+    )
+
+
 def test_picking_again_a_decision_that_gave_away_exactly_the_floor_is_not_good() -> None:
     # A decision is drilled when it gave away the floor or more, so one that gave away exactly
     # the floor (2 points in 2 players) is drilled, and picking it again must not be called

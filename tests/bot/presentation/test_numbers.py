@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from bot.presentation import community, messages
@@ -50,3 +52,14 @@ def test_stats_and_leaderboard_write_numbers_in_the_language(
     shown = community.leaderboard_post(board, language).embed.description or ""
     assert rating in shown
     assert f"{messages.number(1200, language)}" in shown
+
+
+def test_a_number_with_a_tenth_agrees_as_its_language_makes_a_fraction_agree() -> None:
+    """French: under 2 singular ("1,9 point"), 2 and over plural; English: always plural. A
+    picture drawn by a worker gets the plain text."""
+    for value, word in ((0.5, "point"), (1.94, "point"), (1.96, "points"), (-3.0, "points")):
+        assert f"{messages.number(value, 'fr', 1):point|points}" == word, value
+    assert f"{messages.number(1.0, 'en', 1):point|points}" == "points"
+    signed = messages.number(-1.5, "fr", 1, signed=True)
+    assert (f"{signed}", f"{signed:point|points}") == ("\u22121,5", "point")
+    assert type(pickle.loads(pickle.dumps(signed))) is str
