@@ -249,13 +249,20 @@ class TournamentDisplay:
     async def resume(self) -> None:
         """After a start: once the gateway is ready (the channels and their threads are
         known), catch up on every running tournament: a round left to pair, tables left to
-        set up, a message left behind. A database outage meanwhile is waited out, and the
-        catch-up run again from the start (each step does only what is still undone)."""
+        set up, a message left behind; then draw the end of those that ended lately. A
+        database outage meanwhile is waited out, and the catch-up run again from the start
+        (each step does only what is still undone)."""
         await self._client.wait_until_ready()
         await self._outlasting_outages(
             lambda _: self._catch_up_running(),
             "the running tournaments are caught up once the database is back",
         )
+        await self._outlasting_outages(
+            lambda _: self._catch_up_ended(),
+            "the ended tournaments are caught up once the database is back",
+        )
+
+    async def _catch_up_ended(self) -> None:
         ended = await self._service.ended_within(ENDED_CATCH_UP)
         await asyncio.gather(*(self._catch_up_end(tournament_id) for tournament_id in ended))
 
@@ -272,6 +279,8 @@ class TournamentDisplay:
     async def _catch_up_end(self, tournament_id: int) -> None:
         try:
             await self.show_end(tournament_id)
+        except DatabaseUnavailableError:
+            raise  # the whole catch-up waits for the database
         except Exception as error:  # the message stays as it is; the end is announced
             log.info("tournament %s: ended message not caught up (%s)", tournament_id, why(error))
 

@@ -346,3 +346,47 @@ async def test_the_start_s_catch_up_an_outage_cuts_off_runs_again_once_the_datab
 
     assert advanced == [1, 1, 2]
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []
+
+
+@pytest.mark.parametrize("cut", ["reading the ended", "drawing an end"])
+async def test_the_start_s_catch_up_of_ended_tournaments_an_outage_cuts_off_runs_again(
+    cut: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database goes away as a start looks for the tournaments that ended lately, or as
+    it draws one's end: once it is back the end is drawn all the same, with no traceback (the
+    watch logs the outage) and no restart."""
+    availability = Availability()
+    drawn: list[int] = []
+    failed: list[str] = []
+
+    def fails(where: str) -> None:
+        if cut == where and not failed:
+            failed.append(where)
+            raise availability.failed(OSError(errno.EIO, "disk I/O error"))
+
+    async def running() -> list[int]:
+        return []
+
+    async def ended_within(_: object) -> list[int]:
+        fails("reading the ended")
+        return [TOURNAMENT.id]
+
+    async def show_end(tournament_id: int) -> None:
+        fails("drawing an end")
+        drawn.append(tournament_id)
+
+    client = cast(Any, SimpleNamespace(wait_until_ready=AsyncMock()))
+    service = SimpleNamespace(running=running, ended_within=ended_within)
+    nothing = cast(Any, None)
+    display = TournamentDisplay(
+        client, cast(Any, service), nothing, nothing, availability=availability
+    )
+    display.show_end = show_end  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot.edge.tournaments"):
+        display.in_background(display.resume(), "tournaments-resume")
+        await until(lambda: not availability.up, "the outage")
+        availability.restored()
+        await until(lambda: TOURNAMENT.id in drawn, "the ended tournament drawn")
+    await display.stop()
+
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
