@@ -22,6 +22,7 @@ from bot.services.play import PlayService
 from bot.services.stats import StatsService, accuracy_of
 from bot.services.views import Accuracy, GameStatus
 from bot.storage import Database, StatsStore
+from bot.storage.database import DatabaseUnavailableError
 from bot.storage.judgements import JudgementStore
 from bot.storage.stats import PendingGame, SeatAccuracy
 from bot.workers import jobs
@@ -261,6 +262,50 @@ async def test_a_game_whose_judging_fails_is_left_until_the_next_start(
     restarted = golden_recorder(database, store)
     assert await restarted.catch_up() == 0
     assert len(calls) == 2, "tried again at the next start"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("outage", ["looking for games", "writing the accuracy"])
+async def test_a_game_an_outage_kept_from_being_judged_is_judged_once_the_database_is_back(
+    outage: str,
+    database: Database,
+    judged: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database goes away as the job looks for games to judge, or as it writes a game's
+    accuracy: the job pauses and goes on by itself, the game is judged in this very run (not
+    left for the next start), and the log has no traceback (the watch logs the outage)."""
+    monkeypatch.setattr(accuracy, "BACKOFF_SECONDS", 0.0)
+    store = StatsStore(database)
+    await finished_game(database, 10, [row(0, 100, 30, 1)])
+    method = "shown_without_accuracy" if outage == "looking for games" else "add_accuracy"
+    plain = getattr(store, method)
+    failures: list[str] = []
+
+    async def away_once(*args: Any) -> Any:
+        if not failures:
+            failures.append(method)
+            raise DatabaseUnavailableError("the database is unavailable (disk I/O error)")
+        return await plain(*args)
+
+    monkeypatch.setattr(store, method, away_once)
+    recorder = golden_recorder(database, store)
+    task = asyncio.create_task(recorder.run_forever())
+    try:
+
+        async def written() -> bool:
+            return len(await store.recent_accuracy(GUILD, 100, 20)) == 1
+
+        await until(lambda: written() if not task.done() else True, "the game judged")
+        assert not task.done(), "the job lives through the outage"
+        assert await written()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert failures == [method]
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
 
 
 async def two_games_noting_looks(
