@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -23,6 +24,7 @@ from bot.services.ratings import RatingService, fold, rated_in
 from bot.services.stats import StatsService
 from bot.services.views import Player, RatingChange
 from bot.storage import Database, GameRow, open_database
+from bot.storage.database import DatabaseUnavailableError
 from bot.storage.ratings import RatedGame, RatedSeat, RatingRow, RatingStore
 from bot.storage.stats import StatsStore
 from tests.bot.services.test_async_play import (
@@ -605,13 +607,18 @@ async def test_many_appliers_at_once_apply_each_game_once(
 
 
 async def resigned_unrated(
-    service: GameService, game_id: int, user: int, monkeypatch: pytest.MonkeyPatch
+    service: GameService,
+    game_id: int,
+    user: int,
+    monkeypatch: pytest.MonkeyPatch,
+    failure: Exception | None = None,
 ) -> GameView:
-    """The game ended by `user`'s resignation while applying ratings failed: its end is kept,
-    queued for the server's next game or a start to apply."""
+    """The game ended by `user`'s resignation while applying ratings failed (with `failure`,
+    an unexpected error unless given): its end is kept, queued for the server's next game or a
+    start to apply."""
 
     async def broken(*args: object) -> bool:
-        raise OSError("the database went away")
+        raise failure or OSError("the database went away")
 
     with monkeypatch.context() as patched:
         patched.setattr(RatingStore, "apply", broken)
@@ -638,6 +645,24 @@ async def test_a_game_whose_ratings_failed_is_applied_by_the_next_game_or_at_sta
     assert over.ratings != (), "the next game of the server applies both, in order"
     assert dict(await tables(database))["rating_guilds"] == [(GUILD, 3, 3)]
     assert (await service.play.look(second.id)).ratings != ()
+
+
+async def test_ratings_an_outage_holds_up_are_one_info_line_without_a_traceback(
+    database: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game that ends as the database goes away (the turn clock's AI playing the last turn,
+    a click) leaves its ratings for later: one INFO line saying they wait for the database,
+    no traceback (the watch logs the outage itself)."""
+    service = service_on(database)
+    game = await opened(service, (HOST, BOB), channel=1)
+    outage = DatabaseUnavailableError("the database is unavailable (disk I/O error)")
+    with caplog.at_level(logging.INFO, logger="bot.services.ratings"):
+        over = await resigned_unrated(service, game.id, BOB, monkeypatch, outage)
+    assert over.status is GameStatus.OVER
+    assert over.ratings == ()
+    lines = [r for r in caplog.records if r.name == "bot.services.ratings"]
+    assert [(r.levelno, r.exc_info) for r in lines] == [(logging.INFO, None)]
+    assert f"game {game.id}: its ratings wait for the database" in lines[0].getMessage()
 
 
 async def test_a_game_in_memory_without_its_ratings_has_them_once_another_process_applies_them(
