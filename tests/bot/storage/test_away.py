@@ -72,6 +72,20 @@ async def test_a_claim_whose_lease_ran_out_is_taken_by_another_owner(db: Databas
     assert await away.mark_sent(ANN, "dead", ran_out) == 0
 
 
+async def test_the_owner_of_a_live_claim_takes_it_back_at_once(db: Database) -> None:
+    """An owner whose message went but whose marking a database outage cut off, or that was
+    restarted in the same place, claims its notices again at once (and sends them again with
+    the same nonce) rather than a lease later; another owner still waits for the lease."""
+    away = AwayStore(db)
+    held = notice(ANN, T0)
+    assert await away.hold(held, T0)
+    assert await away.claim_held(T0, "same", T0 + LEASE) == [held_at(held, T0)]
+    soon = T0 + timedelta(seconds=2)
+    assert await away.claim_held(soon, "other", soon + LEASE) == [], "a live claim holds them"
+    assert await away.claim_held(soon, "same", soon + LEASE) == [held_at(held, T0)]
+    assert await away.mark_sent(ANN, "same", soon) == 1
+
+
 async def test_marking_sent_marks_only_the_notices_that_owner_claimed(db: Database) -> None:
     """Of a person's notices, an owner marks sent those it claimed: another owner's claim is
     that owner's to mark, and a notice held for a later release is still claimed at it."""
