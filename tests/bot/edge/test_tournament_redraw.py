@@ -265,6 +265,39 @@ async def test_a_round_an_outage_kept_from_moving_on_moves_on_once_the_database_
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []
 
 
+async def test_a_round_paired_as_the_database_went_gets_its_tables_once_it_is_back(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The next round is paired, then the database goes away before its tables are set up:
+    once it is back the moving on runs again, finds the round paired already (the store says
+    so), and still sets its tables up, with no restart and no traceback."""
+    availability = Availability()
+    set_up: list[int] = []
+
+    async def game_closed(game_id: int) -> Progress:
+        return Progress(TOURNAMENT, paired=None if set_up else 2)
+
+    async def setting_up(tournament_id: int) -> None:
+        set_up.append(tournament_id)
+        if len(set_up) == 1:
+            raise availability.failed(OSError(errno.ENOSPC, "No space left on device"))
+
+    nothing = cast(Any, None)
+    service = cast(Any, SimpleNamespace(game_closed=game_closed))
+    display = TournamentDisplay(nothing, service, nothing, nothing, availability=availability)
+    display.set_up = setting_up  # type: ignore[method-assign]
+    display.refresh = lambda tournament_id: None  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot.edge.tournaments"):
+        display.game_closed(7)
+        await until(lambda: not availability.up, "the outage")
+        availability.restored()
+        await until(lambda: not display._tasks, "the moving on done")
+    await display.stop()
+
+    assert set_up == [TOURNAMENT.id, TOURNAMENT.id], "its tables set up once it is back"
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
+
+
 async def test_tables_to_set_up_again_are_set_up_though_an_outage_cuts_a_retry(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
