@@ -483,7 +483,8 @@ class TournamentDisplay:
 
     def refresh(self, tournament_id: int) -> None:
         """Draw the tournament's message again, in the background, until it shows what is
-        stored (another process may be drawing it too: each draws until it drew the latest)."""
+        stored (another process may be drawing it too: each draws until it drew the latest); a
+        draw a database outage cuts off is made once the database is back."""
         self._wanted.add(tournament_id)
         drawing = self._drawing.get(tournament_id)
         # A draw that has just ended is still listed until its done callback runs: a request
@@ -510,6 +511,17 @@ class TournamentDisplay:
                 await self._edit_message(view)
                 if await self._service.look(tournament_id) != view:
                     self._wanted.add(tournament_id)
+            except DatabaseUnavailableError as error:  # the outage is logged by its watch
+                if self._availability is None:
+                    log.info("tournament %s: message not redrawn (%s)", tournament_id, why(error))
+                    return
+                log.info(
+                    "tournament %s: its message is redrawn once the database is back (%s)",
+                    tournament_id,
+                    why(error),
+                )
+                self._wanted.add(tournament_id)
+                await self._availability.back()
             except Exception as error:  # best effort: the next change draws it again
                 log.info("tournament %s: message not redrawn (%s)", tournament_id, why(error))
 

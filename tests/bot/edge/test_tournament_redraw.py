@@ -4,8 +4,8 @@ OWNER_GRACE_SECONDS, then draws only if the message does not show the latest yet
 down). A channel's edit limit counts every process while each knows only its own use of it, so
 two processes drawing the same message get 429s. Once stopped, the display starts no work. A
 round whose moving on a database outage cut off moves on once the database is back, the
-tables Discord refused are still tried again after an outage cut a try, and a start's catch-up
-an outage cut off runs again."""
+tables Discord refused are still tried again after an outage cut a try, a redraw and a start's
+catch-up an outage cut off run again."""
 
 from __future__ import annotations
 
@@ -42,7 +42,12 @@ class Scene:
     real OWNER_GRACE_SECONDS."""
 
     def __init__(
-        self, shards: list[int], shown_now: discord.Message | Any, *, grace: bool = False
+        self,
+        shards: list[int],
+        shown_now: discord.Message | Any,
+        *,
+        grace: bool = False,
+        availability: Availability | None = None,
     ) -> None:
         self.message = SimpleNamespace(edit=AsyncMock())
         channel = SimpleNamespace(
@@ -64,7 +69,11 @@ class Scene:
         pictures = SimpleNamespace(standings_png=AsyncMock(return_value=PNG))
         nothing = cast(Any, None)
         self.display = TournamentDisplay(
-            cast(discord.Client, client), cast(Any, service), nothing, cast(Any, pictures)
+            cast(discord.Client, client),
+            cast(Any, service),
+            nothing,
+            cast(Any, pictures),
+            availability=availability,
         )
         self.waits = 0
         real_wait = self.display._wait_for_owner
@@ -161,6 +170,34 @@ async def test_the_owner_draws_again_what_another_process_stored_while_it_drew()
     assert [f.filename for f in scene.message.edit.await_args.kwargs["attachments"]] == [
         shown.STANDINGS_NAME
     ], "the last edit draws the stored standings"
+
+
+async def test_a_redraw_an_outage_cut_off_is_drawn_once_the_database_is_back(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database goes away as the standings are read for a redraw: once it is back the
+    message is drawn from what is stored, without waiting for the tournament's next change,
+    and the log has no traceback (the watch logs the outage)."""
+    availability = Availability()
+    scene = Scene([SHARD], LATEST, availability=availability)
+    reads: list[int] = []
+
+    async def look(tournament_id: int) -> Any:
+        reads.append(tournament_id)
+        if len(reads) == 1:
+            raise availability.failed(OSError(errno.EIO, "disk I/O error"))
+        return TOURNAMENT
+
+    cast(Any, scene.display._service).look = look
+    with caplog.at_level(logging.INFO, logger="bot.edge.tournaments"):
+        scene.display.refresh(TOURNAMENT.id)
+        await until(lambda: not availability.up, "the outage")
+        availability.restored()
+        await until(lambda: TOURNAMENT.id not in scene.display._drawing, "the draw over")
+    await scene.display.stop()
+
+    scene.message.edit.assert_awaited_once()
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
 
 
 async def test_an_edit_discord_never_answers_is_given_up_and_the_next_change_drawn(
