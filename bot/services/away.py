@@ -56,7 +56,7 @@ from bot.services.time_rules import (
 from bot.services.views import GameInfo
 from bot.storage.away import AwayStore, QuietRow, Spell, TimeRules, TimeSettings
 from bot.storage.away import HeldNotice as HeldNotice  # the edge and presentation name it here
-from bot.storage.game_rows import GameRow
+from bot.storage.game_rows import GameRow, StaleSeqError
 from bot.storage.kinds import GameStatus
 
 
@@ -381,35 +381,44 @@ class AwayService:
     async def _resume(self, game_id: int, user_id: int | None = None) -> Resumed | None:
         """Set the clock of the game's turn, if it is the person's (`user_id`; None: whoever's
         it is), to what it really is now that their spell ended or the rules of their pauses
-        changed."""
+        changed. Another process that moved the game on meanwhile (a move, a resignation out
+        of turn) leaves the turn to look at again: read again, it is set once more."""
         try:
             async with self._loader.locked(game_id):
-                loaded = await self._loader.load(game_id)
-                game, state = loaded.game, loaded.state
-                if state is None or state.to_move is None or game.status is not GameStatus.RUNNING:
-                    return None
-                player = loaded.player_at(state.to_move)
-                if player is None or player.user_id is None or player.ai_plays:
-                    return None
-                if user_id is not None and player.user_id != user_id:
-                    return None
-                started, limit = game.turn_started_at, game.turn_limit_seconds
-                if started is None or limit is None or game.due_at is None:
-                    return None  # no clock: nothing to start again
-                rules = await self._store.rules(game.guild_id, player.user_id, started)
-                clock = turn_clock(
-                    started,
-                    limit,
-                    lambda: pauses(rules, started),
-                    remind=game.remind_at is not None,
-                )
-                if (clock.remind_at, clock.due_at) != (game.remind_at, game.due_at):
-                    await self._loader.set_clock(loaded, clock)
-                now = self._loader.now()
-                left = timedelta(seconds=limit) - running(started, now, pauses(rules, started))
-                return Resumed(game.id, game.channel_id, game.locale, max(left, timedelta()))
+                try:
+                    return await self._resume_locked(game_id, user_id)
+                except StaleSeqError:  # another process moved the game on since it was read
+                    self._loader.forget(game_id)
+                    return await self._resume_locked(game_id, user_id)
         except (GameDamagedError, GameNotFoundError):
             return None
+
+    async def _resume_locked(self, game_id: int, user_id: int | None) -> Resumed | None:
+        """`_resume`, under the game's lock."""
+        loaded = await self._loader.load(game_id)
+        game, state = loaded.game, loaded.state
+        if state is None or state.to_move is None or game.status is not GameStatus.RUNNING:
+            return None
+        player = loaded.player_at(state.to_move)
+        if player is None or player.user_id is None or player.ai_plays:
+            return None
+        if user_id is not None and player.user_id != user_id:
+            return None
+        started, limit = game.turn_started_at, game.turn_limit_seconds
+        if started is None or limit is None or game.due_at is None:
+            return None  # no clock: nothing to start again
+        rules = await self._store.rules(game.guild_id, player.user_id, started)
+        clock = turn_clock(
+            started,
+            limit,
+            lambda: pauses(rules, started),
+            remind=game.remind_at is not None,
+        )
+        if (clock.remind_at, clock.due_at) != (game.remind_at, game.due_at):
+            await self._loader.set_clock(loaded, clock)
+        now = self._loader.now()
+        left = timedelta(seconds=limit) - running(started, now, pauses(rules, started))
+        return Resumed(game.id, game.channel_id, game.locale, max(left, timedelta()))
 
     # --- quiet hours -----------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from tests.bot.services.test_async_play import (
     ManualClock,
     Table,
     human_vs_ai,
+    humans,
     make_table,
     play_turn,
     seeds,
@@ -251,6 +252,41 @@ async def test_a_rejoin_whose_write_follows_another_process_s_ai_move_takes_the_
     assert (bob.autoplay, bob.timeouts) == (False, 0)
     after = await first.service.play.look(view.id)
     assert after.player_at(seat) == bob
+
+
+async def test_coming_back_while_another_process_moves_the_game_on_restarts_the_clock(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player to move in a game of three is away; they type `/marrakech back` in the
+    first process, which reads the game, then another player resigns out of turn in the
+    second before the clock is written. Coming back is never an error: the turn, still
+    theirs, gets its clock back with the time it had left."""
+    view = await humans(first, (HOST, BOB, DAVE))
+    mover = view.user_to_move
+    assert mover is not None
+    leaver = next(user for user in (HOST, BOB, DAVE) if user != mover)
+    first.clock.advance(100)
+    await first.service.away.go_away(GUILD, mover, 2)
+    first.clock.advance(3600)
+    store = first.service.loader.store
+    set_clock = store.set_clock
+    resigned: list[GameView] = []
+
+    async def resigned_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        if not resigned:
+            resigned.append(await second.service.play.resign(view.id, leaver))
+        return await set_clock(*args, **kwargs)
+
+    monkeypatch.setattr(store, "set_clock", resigned_meanwhile)
+    resumed = await first.service.away.come_back(GUILD, mover)
+    assert len(resigned) == 1
+    assert resigned[0].seq > view.seq, "the resignation moved the game on"
+    assert [(game.game_id, game.left) for game in resumed] == [
+        (view.id, timedelta(seconds=LIMIT - 100))
+    ]
+    row = await GameStore(first.database).get(view.id)
+    assert row is not None
+    assert row.due_at == first.clock.now + timedelta(seconds=LIMIT - 100)
 
 
 async def handed_to_dave_while_the_ai_plays(
