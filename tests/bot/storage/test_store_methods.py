@@ -146,6 +146,18 @@ async def test_a_seat_taken_back_from_the_ai_is_told_once(db: Database) -> None:
     assert await store.rejoins_not_shown(game_id) == []
 
 
+async def test_a_game_s_end_is_marked_shown_once(db: Database) -> None:
+    """The write that stops a game early leaves its end not yet shown, so a display that
+    catches up tells it; of two that tell it, one only marks it shown."""
+    store = GameStore(db)
+    game_id = await started(store, 16, TurnClock(T0, T1, T2))
+    await store.end(game_id, GameStatus.ABORTED, EndReason.ABORTED_BY_HOST, 100, T1)
+    assert await store.end_not_shown(game_id)
+    assert await store.mark_end_shown(game_id)
+    assert not await store.mark_end_shown(game_id)
+    assert not await store.end_not_shown(game_id)
+
+
 async def test_the_clock_decides_what_is_due_and_when(db: Database) -> None:
     store = GameStore(db)
     reminded = await started(store, 10, TurnClock(T0, T1, T3))
