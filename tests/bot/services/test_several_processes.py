@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.services import DueKind, DueWork, GameService, GameStatus, GameView
+from bot.services import DueKind, DueWork, GameService, GameStatus, GameView, TurnReason
 from bot.services.deadlines import DISPLAY_PATIENCE_SECONDS
 from bot.services.errors import StaleBoardError
 from bot.services.loader import CLAIM_LEASE_SECONDS
@@ -189,6 +189,31 @@ async def test_due_work_plays_the_game_another_process_moved_since_it_was_cached
     assert first.turns, "the process holding the older copy played the timeout"
     assert all(turn.view.seq > moved.seq for turn in first.turns)
     assert (await first.service.play.look(view.id)).seq > moved.seq
+
+
+async def test_due_work_sees_a_seat_taken_back_in_another_process_since_it_was_cached(
+    first: Table, second: Table
+) -> None:
+    """Bob's seat, which the AI plays after his timeouts, is in the first process's memory
+    when he takes it back in the second (no move: only the seats and the clock change). The
+    first process's turn clock reminds Bob of his turn, then plays it, once it runs out, as
+    his first timeout in a row, not as the AI's seat."""
+    view = await two_humans(first)
+    view = await at_the_ai_s_turn_in_their_seat(first, view, BOB)
+    assert (await first.service.play.look(view.id)).seq == view.seq  # in the first's memory
+    await second.service.play.rejoin(view.id, BOB)
+    first.clock.advance(LIMIT / 2)
+    while await first.scheduler.run_due():
+        pass
+    assert [reminder.user_id for reminder in first.reminders[-1:]] == [BOB]
+    first.clock.advance(LIMIT / 2)
+    while await first.scheduler.run_due():
+        pass
+    assert [(turn.user_id, turn.reason) for turn in first.turns[-1:]] == [(BOB, TurnReason.TIMEOUT)]
+    seat = view.seat_of(BOB)
+    bob = (await first.service.play.look(view.id)).player_at(seat)
+    assert bob is not None
+    assert (bob.autoplay, bob.timeouts) == (False, 1)
 
 
 # --- an AI turn meets a change of its seat made elsewhere ----------------------------------
