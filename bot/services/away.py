@@ -34,7 +34,12 @@ import heapq
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, time, timedelta
 
-from bot.services.errors import BadOptionError, GameDamagedError, GameNotFoundError
+from bot.services.errors import (
+    BadOptionError,
+    GameDamagedError,
+    GameNotFoundError,
+    StaleBoardError,
+)
 from bot.services.loader import GameLoader
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
@@ -56,7 +61,7 @@ from bot.services.time_rules import (
 from bot.services.views import GameInfo
 from bot.storage.away import AwayStore, QuietRow, Spell, TimeRules, TimeSettings
 from bot.storage.away import HeldNotice as HeldNotice  # the edge and presentation name it here
-from bot.storage.game_rows import GameRow, StaleSeqError
+from bot.storage.game_rows import GameRow
 from bot.storage.kinds import GameStatus
 
 
@@ -387,8 +392,7 @@ class AwayService:
             async with self._loader.locked(game_id):
                 try:
                     return await self._resume_locked(game_id, user_id)
-                except StaleSeqError:  # another process moved the game on since it was read
-                    self._loader.forget(game_id)
+                except StaleBoardError:  # another process moved the game on since it was read
                     return await self._resume_locked(game_id, user_id)
         except (GameDamagedError, GameNotFoundError):
             return None

@@ -401,8 +401,13 @@ class GameLoader:
         clock: TurnClock,
         controls: Sequence[SeatControl] = (),
     ) -> LoadedGame:
-        """Change the running game's clock (and seat controls) at its current seq."""
-        game = await self.store.set_clock(loaded.game.id, loaded.game.seq, clock, controls)
+        """Change the running game's clock (and seat controls) at its current seq;
+        StaleBoardError if another writer moved the game on since it was read."""
+        try:
+            game = await self.store.set_clock(loaded.game.id, loaded.game.seq, clock, controls)
+        except StaleSeqError:
+            self.forget(loaded.game.id)
+            raise loaded.stale() from None
         players = loaded.players
         for control in controls:
             players = with_control(players, control)

@@ -31,7 +31,7 @@ from bot.services.errors import (
 from bot.services.loaded import LoadedGame, apply_action, results_of, with_control
 from bot.services.loader import GameLoader
 from bot.services.views import GameView
-from bot.storage.game_rows import NewAction, SeatControl, StaleSeqError
+from bot.storage.game_rows import NewAction, SeatControl
 from bot.storage.kinds import EndReason, GameStatus
 from engine import Phase
 from engine.events import Event
@@ -149,11 +149,7 @@ class PlayService:
             if loaded.state.to_move == seat or pause.is_paused(loaded.players, loaded.state):
                 players = with_control(loaded.players, back)
                 clock = self._loader.fresh_clock(loaded.game, players, loaded.state)
-            try:
-                view = (await self._loader.set_clock(loaded, clock, [back])).view()
-            except StaleSeqError:  # another process moved the game on since it was read
-                self._loader.forget(game_id)
-                raise loaded.stale() from None
+            view = (await self._loader.set_clock(loaded, clock, [back])).view()
             crashpoints.reach("rejoin.committed")
             return view
 

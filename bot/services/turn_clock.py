@@ -48,6 +48,7 @@ from typing import Protocol
 import ai
 import engine
 from bot.services import deadlines, dice, pause
+from bot.services.errors import StaleBoardError
 from bot.services.loaded import LoadedGame, apply_action
 from bot.services.loader import GameLoader
 from bot.services.time_rules import DueCheck
@@ -307,7 +308,10 @@ class TurnClockService:
             if self._away is not None and user_id is not None and player is not None:
                 check = await self._away.due_check(game, user_id)
                 if check.clock is not None:  # they were away or quiet: the clock stood still
-                    loaded = await self._loader.set_clock(loaded, check.clock)
+                    try:
+                        loaded = await self._loader.set_clock(loaded, check.clock)
+                    except StaleBoardError:  # another process moved the game on meanwhile
+                        return None
                     game = loaded.game
                     if not deadlines.is_due(game.remind_at, self._loader.clock()):
                         return None  # the reminder moved later with it

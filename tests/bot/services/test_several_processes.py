@@ -314,6 +314,56 @@ async def test_coming_back_while_another_process_moves_the_game_on_restarts_the_
     assert row.due_at == first.clock.now + timedelta(seconds=LIMIT - 100)
 
 
+async def moved_while_its_clock_is_set(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch, seconds: float
+) -> tuple[GameView, list[GameView]]:
+    """A game of two whose mover went away 100 s into their turn, `seconds` later, its stored
+    moment due; the first process's next write of its clock finds that the mover played
+    meanwhile in the second. The game, and (once written) the game as the second left it."""
+    view = await two_humans(first)
+    mover = view.user_to_move
+    assert mover is not None
+    first.clock.advance(100)
+    await first.service.away.go_away(GUILD, mover, 2)
+    first.clock.advance(seconds)
+    store = first.service.loader.store
+    set_clock = store.set_clock
+    moved: list[GameView] = []
+
+    async def played_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        if not moved:
+            moved.append(await second.service.play.act(view.id, mover, view.seq, choose(view)))
+        return await set_clock(*args, **kwargs)
+
+    monkeypatch.setattr(store, "set_clock", played_meanwhile)
+    return view, moved
+
+
+async def test_a_timeout_checked_as_another_process_plays_the_turn_is_left_to_that_move(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's stored end falls due while its player is away, so the first process sets
+    its clock later; meanwhile the player, back at the table, moved in the second. The due
+    work is refused as done by another (as play_due says), and the game is as the move left
+    it: no AI move, no error."""
+    view, moved = await moved_while_its_clock_is_set(first, second, monkeypatch, LIMIT)
+    with pytest.raises(StaleBoardError):
+        await first.service.turns.play_due(view.id, view.seq)
+    (played,) = moved
+    after = await first.service.play.look(view.id)
+    assert (after.seq, after.state) == (played.seq, played.state)
+
+
+async def test_a_reminder_checked_as_another_process_plays_the_turn_is_not_sent(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same with the turn's reminder: the game moved on, so there is none to send."""
+    view, moved = await moved_while_its_clock_is_set(first, second, monkeypatch, LIMIT / 2)
+    assert await first.service.turns.remind(view.id, view.seq) is None
+    (played,) = moved
+    assert (await first.service.play.look(view.id)).seq == played.seq
+
+
 async def handed_to_dave_while_the_ai_plays(
     first: Table, second: Table, monkeypatch: pytest.MonkeyPatch, view: GameView, leaving: int
 ) -> GameView:
