@@ -627,6 +627,26 @@ async def test_a_game_behind_on_display_is_caught_up_by_one_process(
     assert caught.seq == view.seq
 
 
+async def test_a_lobby_due_to_lead_to_its_first_turn_is_caught_up_by_one_process(
+    first: Table, second: Table
+) -> None:
+    """A started game's lobby whose edit to lead to its first turn Discord refused: of two
+    processes starting together, one leads it there."""
+    lobby = await first.service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
+    )
+    await first.service.play.set_board_message(lobby.id, 600, lobby.seq, lobby=True)
+    await first.service.lobby.join(lobby.id, BOB)
+    view = await first.service.lobby.start(lobby.id, HOST)
+    await first.service.play.set_board_message(view.id, 601, view.seq, lobby_linked=False)
+    behind = await asyncio.gather(
+        first.service.play.lobbies_behind(), second.service.play.lobbies_behind()
+    )
+    assert sorted(len(lobbies) for lobbies in behind) == [0, 1]
+    ((caught, message_id),) = behind[0] or behind[1]
+    assert (caught.id, message_id) == (view.id, 601)
+
+
 def mover(view: GameView) -> int:
     user = view.user_to_move
     assert user is not None
