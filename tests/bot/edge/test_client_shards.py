@@ -93,6 +93,32 @@ async def test_a_client_holding_some_shards_paces_itself_to_their_share_of_the_g
         await database.close()
 
 
+async def test_every_request_the_client_makes_with_the_bot_token_waits_for_its_pace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pace is hooked on the HTTP session discord.py sends with, not merely built beside
+    it: each bot-token request of the client's login and start-up (the command sync among them)
+    waits for the pace first, one wait a request."""
+    async with FakeDiscord(bot_name="Marrakech") as fake:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base_url)
+        database = await open_database(tmp_path / "paced.sqlite3")
+        client = build_bot(database, heartbeat=Heartbeat(tmp_path / "heartbeat")).client
+        waits: list[None] = []
+
+        async def wait() -> None:
+            waits.append(None)
+
+        monkeypatch.setattr(client.pace, "wait", wait)
+        try:
+            await client.login("fake-token")  # runs setup_hook: the command sync
+        finally:
+            await client.close()
+            await database.close()
+        sent = fake.bot_token_requests()
+        assert sent, "the login asks Discord with the bot token"
+        assert len(waits) == len(sent), [f"{r.method} {r.path}" for r in sent]
+
+
 async def test_the_client_asks_discord_for_the_guilds_intent_alone(tmp_path: Path) -> None:
     """Interactions need no intent, and permission checks read the guilds' channels and roles:
     no messages, reactions or typing, privileged or not. Every event not asked for is one the
