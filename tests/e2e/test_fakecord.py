@@ -404,14 +404,9 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
         async with http.post(fresh_path(), json=body) as response:
             answer = await response.json()
             refused[name] = (response.status, _form_errors(answer.get("errors", {})))
-    for name, sizes in {"11 files": [1] * 11, "a big file": [10 * 1024 * 1024 + 1]}.items():
-        form = aiohttp.FormData(quote_fields=False)
-        form.add_field("payload_json", json.dumps({"content": "files"}))
-        for index, size in enumerate(sizes):
-            form.add_field(f"files[{index}]", b"x" * size, filename=f"{index}.txt")
-        async with http.post(fresh_path(), data=form) as response:
-            answer = await response.json()
-            refused[name] = (response.status, _form_errors(answer.get("errors", {})))
+    async with http.post(fresh_path(), data=_files_form([1] * 11)) as response:
+        answer = await response.json()
+        refused["11 files"] = (response.status, _form_errors(answer.get("errors", {})))
 
     too_long = "BASE_TYPE_MAX_LENGTH"
     inside = "components.0.components"
@@ -444,9 +439,39 @@ async def test_embeds_components_files_and_allowed_mentions_over_their_limits_ge
         "101 roles to ping": (400, {("allowed_mentions.roles", too_long)}),
         "long nonce": (400, {("nonce", too_long)}),
         "11 files": (400, {("files", too_long)}),
-        "a big file": (400, {("files.0", too_long)}),
     }
     assert [m for channel in channels for m in fake.messages(channel)] == []
+
+
+def _files_form(sizes: list[int]) -> aiohttp.FormData:
+    """A multipart message body with one file of each size."""
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", json.dumps({"content": "files"}))
+    for index, size in enumerate(sizes):
+        form.add_field(f"files[{index}]", b"x" * size, filename=f"{index}.txt")
+    return form
+
+
+async def test_a_file_over_10_mib_gets_413_request_entity_too_large_and_one_of_10_mib_is_taken(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord takes files of up to 10 MiB where a server has no boosts (the
+    `attachment_size_limit` each interaction carries) and refuses a bigger one, in a post or an
+    edit, with 413 and code 40005, Request entity too large, not with a form error."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    limit = 10 * 1024 * 1024
+    async with http.post(path, data=_files_form([1, limit + 1])) as response:
+        refused = (response.status, await response.json())
+    async with http.post(path, data=_files_form([limit])) as response:
+        assert response.status == 200, await response.text()
+        taken = await response.json()
+    async with http.patch(f"{path}/{taken['id']}", data=_files_form([limit + 1])) as response:
+        edit_refused = (response.status, await response.json())
+
+    too_large = (413, {"message": "Request entity too large", "code": 40005})
+    assert (refused, edit_refused) == (too_large, too_large)
+    (posted,) = fake.messages(scene.channel)
+    assert [a.size for a in posted.attachments] == [limit]
 
 
 async def test_a_nonce_of_25_characters_and_100_ids_to_ping_of_each_kind_are_taken(

@@ -12,7 +12,7 @@ from . import errors
 from . import permissions as perms
 from .attachment_links import missing_attachments, uploaded_name
 from .gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Gateway
-from .limits import check_message, form_error_body, is_empty
+from .limits import check_message, form_error_body, is_empty, too_large
 from .mentions import resolve_mentions
 from .model import (
     COMPONENTS_V2,
@@ -212,7 +212,12 @@ class MessageStore:
         self.world.notify()
 
     def _check(self, body: Json, uploads: list[Upload], *, creating: bool) -> None:
-        problems = check_message(body, [len(u.data) for u in uploads])
+        sizes = [len(u.data) for u in uploads]
+        if too_large(sizes):
+            raise errors.DiscordError(
+                413, errors.REQUEST_ENTITY_TOO_LARGE, "Request entity too large"
+            )
+        problems = check_message(body, sizes)
         if problems:
             detail = form_error_body(problems)
             raise errors.DiscordError(
