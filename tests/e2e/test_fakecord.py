@@ -474,6 +474,45 @@ async def test_a_file_over_10_mib_gets_413_request_entity_too_large_and_one_of_1
     assert [a.size for a in posted.attachments] == [limit]
 
 
+async def test_a_select_s_option_texts_over_100_characters_and_placeholder_over_150_get_50035(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord takes a select option's label, value and description of up to 100 characters
+    and a placeholder of up to 150: one more gets 400 / 50035 naming the field, and nothing
+    is posted; at the caps the message is posted."""
+
+    def select(option: dict[str, str], placeholder: str = "p") -> dict[str, Any]:
+        menu = {"type": 3, "custom_id": "pick", "placeholder": placeholder, "options": [option]}
+        return {"content": "x", "components": [{"type": 1, "components": [menu]}]}
+
+    fine = {"label": "l" * 100, "value": "v" * 100, "description": "d" * 100}
+    bodies = {
+        "label": select({**fine, "label": "l" * 101}),
+        "value": select({**fine, "value": "v" * 101}),
+        "description": select({**fine, "description": "d" * 101}),
+        "placeholder": select(fine, "p" * 151),
+    }
+    refused = {}
+    for name, body in bodies.items():
+        channel = fake.add_text_channel(scene.guild, f"select-{name}")
+        async with http.post(f"/api/v10/channels/{channel.id}/messages", json=body) as response:
+            answer = await response.json()
+            refused[name] = (response.status, _form_errors(answer.get("errors", {})))
+        assert fake.messages(channel) == []
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.post(path, json=select(fine, "p" * 150)) as response:
+        assert response.status == 200, await response.text()
+
+    where = "components.0.components.0"
+    too_long = "BASE_TYPE_MAX_LENGTH"
+    assert refused == {
+        "label": (400, {(f"{where}.options.0.label", too_long)}),
+        "value": (400, {(f"{where}.options.0.value", too_long)}),
+        "description": (400, {(f"{where}.options.0.description", too_long)}),
+        "placeholder": (400, {(f"{where}.placeholder", too_long)}),
+    }
+
+
 async def test_a_nonce_of_25_characters_and_100_ids_to_ping_of_each_kind_are_taken(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:

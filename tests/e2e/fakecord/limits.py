@@ -28,6 +28,9 @@ MAX_ROW_BUTTONS = 5
 MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
 MAX_SELECT_OPTIONS = 25
+MAX_OPTION_TEXT = 100
+"""The most characters of a select option's label, value and description."""
+MAX_PLACEHOLDER = 150
 MAX_AUTOCOMPLETE_CHOICES = 25
 MAX_CHOICE_TEXT = 100
 """The most characters of an autocomplete choice's name, and of its value when a text."""
@@ -225,6 +228,11 @@ def _check_interactive(where: str, component: Json) -> list[FormError]:
                     "Must be between 1 and 25 in length.",
                 )
             )
+        for index, option in enumerate(options):
+            for key in ("label", "value", "description"):
+                _measure(errors, f"{where}.options.{index}", key, option.get(key), MAX_OPTION_TEXT)
+    if component.get("type") in SELECT_TYPES:
+        _measure(errors, where, "placeholder", component.get("placeholder"), MAX_PLACEHOLDER)
     if isinstance(custom_id, str) and len(custom_id) > MAX_CUSTOM_ID:
         errors.append(
             FormError(
