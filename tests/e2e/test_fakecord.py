@@ -513,6 +513,35 @@ async def test_a_select_s_option_texts_over_100_characters_and_placeholder_over_
     }
 
 
+async def test_a_message_at_every_cap_of_discord_is_posted(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Discord's caps on a message are inclusive: 2000 characters of content, 10 embeds, 25
+    fields in one, 5 rows of 5 buttons, labels of 80 and custom_ids of 100 characters, and 10
+    files are posted in one message (one more of any is refused, above)."""
+    buttons = [
+        {"type": 2, "style": 1, "label": "l" * 80, "custom_id": f"{n:02d}" + "c" * 98}
+        for n in range(25)
+    ]
+    fields = [{"name": "n", "value": "v"}] * 25
+    body = {
+        "content": "x" * 2000,
+        "embeds": [{"title": "t", "fields": fields}] + [{"title": "t"}] * 9,
+        "components": [{"type": 1, "components": buttons[n : n + 5]} for n in range(0, 25, 5)],
+    }
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", json.dumps(body))
+    for index in range(10):
+        form.add_field(f"files[{index}]", b"x", filename=f"{index}.txt")
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.post(path, data=form) as response:
+        assert response.status == 200, await response.text()
+
+    (posted,) = fake.messages(scene.channel)
+    assert (len(posted.content), len(posted.embeds), len(posted.attachments)) == (2000, 10, 10)
+    assert len(posted.buttons()) == 25
+
+
 async def test_a_nonce_of_25_characters_and_100_ids_to_ping_of_each_kind_are_taken(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
