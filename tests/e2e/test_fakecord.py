@@ -542,6 +542,37 @@ async def test_a_message_at_every_cap_of_discord_is_posted(
     assert len(posted.buttons()) == 25
 
 
+async def test_an_edit_neither_hides_a_message_nor_shows_an_ephemeral_one_to_everyone(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
+) -> None:
+    """Whether a message is ephemeral is fixed when it is sent: an edit's flags change only
+    whether its embeds are suppressed, as on Discord, through the channel's routes or the
+    interaction's webhook."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.post(path, json={"content": "public"}) as response:
+        public = await response.json()
+    async with http.patch(f"{path}/{public['id']}", json={"flags": 64 | 4}) as response:
+        assert response.status == 200, await response.text()
+    handle = fake.interaction_from_payload(
+        APPLICATION_COMMAND, scene.alice, scene.channel, {"name": "x"}
+    )
+    fake.world.register_interaction(handle)
+    callback = f"/api/v10/interactions/{handle.id}/{handle.token}/callback"
+    hidden = {"type": 4, "data": {"content": "hidden", "flags": 64}}
+    async with http.post(callback, json=hidden) as response:
+        assert response.status == 204, await response.text()
+    original = f"/api/v10/webhooks/{fake.application_id}/{handle.token}/messages/@original"
+    async with http.patch(original, json={"flags": 0}) as response:
+        assert response.status == 200, await response.text()
+
+    edited = fake.world.messages[int(public["id"])]
+    assert (edited.ephemeral, edited.flags & 4) == (False, 4)
+    reply = handle.original_message()
+    assert reply is not None
+    assert (reply.ephemeral, reply.visible_to) == (True, scene.alice.id)
+    assert [m.content for m in fake.messages(scene.channel)] == ["public"]
+
+
 async def test_a_nonce_of_25_characters_and_100_ids_to_ping_of_each_kind_are_taken(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
