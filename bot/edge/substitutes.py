@@ -5,9 +5,10 @@ handlers over bot.services.substitutes and bot.services.nudges.
 server); `/marrakech substitute` is the host's request, posted in the game's channel with Agree
 and Refuse buttons (`mk:seat:...`, bot.edge.buttons) for the others: the request is stored, so
 its buttons answer after a restart, and its message is kept: when its game ends first it is
-edited to say the request is closed (at once, or at the next start), and a press on one that
-can no longer be answered edits it so too. A hand-over is told in the game's channel, pinging
-the substitute. `/marrakech nudge` pings the person the channel's game waits for, in the channel.
+edited to say the request is closed (at once, or at the next start; a database outage that cuts
+the closing off is waited out), and a press on one that can no longer be answered edits it so
+too. A hand-over is told in the game's channel, pinging the substitute. `/marrakech nudge` pings
+the person the channel's game waits for, in the channel.
 Refusals are short private answers (bot.edge.errors).
 
 A person in their quiet hours is named without being pinged (bot.services.away): by the
@@ -35,7 +36,7 @@ from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
 from bot.presentation.messages import listed, text
-from bot.services.availability import DatabaseUnavailableError
+from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.away import AwayService
 from bot.services.errors import GameError, GameNotFoundError
 from bot.services.nudges import NudgeService
@@ -68,8 +69,12 @@ class SeatController:
         nudges: NudgeService,
         display: GameDisplay,
         away: AwayService,
+        availability: Availability | None = None,
     ) -> None:
-        """`away` says who is in their quiet hours, named then without a ping."""
+        """`away` says who is in their quiet hours, named then without a ping. `availability`
+        is the database's: requests an outage kept from closing are closed once it is back
+        (None: by the next start, or a press)."""
+        self._availability = availability
         self._games = games
         self._away = away
         self._display = display
@@ -174,23 +179,38 @@ class SeatController:
         except Exception:  # a task of its own: nobody else would see it
             log.exception("showing the seat requests of game %s anew failed", game_id)
 
-    async def _logged_close(self, game_id: int) -> None:
+    async def _logged_close(self, game_id: int | None) -> None:
         try:
             await self.close_for_ended_games(game_id)
         except Exception:  # a task of its own: nobody else would see it
-            log.exception("closing the seat requests of game %s failed", game_id)
+            which = "ended games" if game_id is None else f"game {game_id}"
+            log.exception("closing the seat requests of %s failed", which)
 
     async def close_for_ended_games(self, game_id: int | None = None) -> None:
         """Close the open requests of games that no longer run (of `game_id`, or all, as at a
         start, for a process that ended a game and died before this), and show them closed.
-        A database outage is one INFO line, and Discord's refusals too (the edit is best
-        effort): what they leave open is closed by the next start, or by a press."""
+        A database outage is one INFO line (the outage itself is logged by its watch): the
+        closing is made again in the background once the database is back, so a start goes
+        on meanwhile. Discord's refusals are one INFO line too (the edit is best effort): a
+        message they leave as it was is closed by a press."""
         try:
             closed = await self._substitutes.close_for_ended_games(game_id)
         except DatabaseUnavailableError as error:
-            log.info("seat requests of ended games not closed (%s)", why(error))
+            if self._availability is None:
+                log.info("seat requests of ended games not closed (%s)", why(error))
+                return
+            log.info(
+                "seat requests of ended games are closed once the database is back (%s)",
+                why(error),
+            )
+            self._in_background(self._close_once_back(game_id), "requests-once-back")
             return
         await self._show_closed(closed)
+
+    async def _close_once_back(self, game_id: int | None) -> None:
+        assert self._availability is not None
+        await self._availability.back()
+        await self._logged_close(game_id)
 
     async def _show_closed(self, requests: list[HandoverRequest]) -> None:
         for request in requests:

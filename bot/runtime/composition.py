@@ -252,7 +252,13 @@ def build_bot(
     accuracy = AccuracyRecorder(StatsStore(database), service.play, judgements)
     service.on_game_closed(accuracy.game_closed)
     seats = SeatController(
-        service, service.play, service.substitutes, service.nudges, display, service.away
+        service,
+        service.play,
+        service.substitutes,
+        service.nudges,
+        display,
+        service.away,
+        database.availability,
     )
     service.on_game_closed(seats.game_closed)
     service.on_seat_left(seats.seat_left)

@@ -21,14 +21,14 @@ from bot.edge.substitutes import _asked
 from bot.services.substitutes import HandoverRequest
 from bot.services.time_rules import QuietHours
 from bot.storage.away import HeldNotice
-from bot.storage.errors import DatabaseUnavailableError
 from bot.storage.substitutes import SeatRequest, SubstituteStore
 from tests.bot.edge.test_edge import Edge, confirm, edge
+from tests.bot.edge.test_edge_faults import Outage, away
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.polling import until
 
-__all__ = ["edge"]
+__all__ = ["away", "edge"]
 
 ENDED = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> is closed: the "
@@ -165,22 +165,23 @@ async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_
     assert closed_as(edge, request, ENDED), "the request left open by the start"
 
 
-async def test_an_outage_while_closing_the_requests_of_ended_games_is_one_info_line_each_time(
-    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+async def test_the_requests_an_outage_kept_from_closing_are_closed_once_the_database_is_back(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The database is away when a start closes the requests of ended games, and when a game's
     end closes its own in the background: each is one INFO line without a traceback, the start
-    goes on, and the request left open is closed by the next start."""
+    goes on, and once the database is back the request is closed with no new start or press."""
     request = await asked(edge)
     assert await HANDLERS.drained(30.0), "the request's handler is still running"
     async with edge.store.database.transaction() as conn:
         await conn.execute("UPDATE games SET status = 'aborted', rev = rev + 1 WHERE id = 1")
     close = SubstituteStore.close_requests_of_ended_games
 
-    async def away(self: SubstituteStore, game_id: int | None = None) -> list[SeatRequest]:
-        raise DatabaseUnavailableError("the database is away")
+    async def closing(self: SubstituteStore, game_id: int | None = None) -> list[SeatRequest]:
+        away.refuse()
+        return await close(self, game_id)
 
-    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", away)
+    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", closing)
     seats = edge.bot.seats
     assert seats is not None
 
@@ -188,20 +189,22 @@ async def test_an_outage_while_closing_the_requests_of_ended_games_is_one_info_l
         return [r for r in caplog.records if r.name == "bot.edge.substitutes"]
 
     with caplog.at_level(logging.INFO, logger="bot.edge.substitutes"):
-        await seats.close_for_ended_games()  # as a start does: it must not end the start
+        away.fail()
+        await asyncio.wait_for(seats.close_for_ended_games(), 5.0)  # as a start: it goes on
         seats.game_closed(1)  # as right after the game ended
         await until(lambda: len(said()) == 2, "a line from the background close")
+        assert not closed_as(edge, request, ENDED)
+        away.end()
+        await edge.fake.wait_until(
+            lambda: closed_as(edge, request, ENDED), what="the request closed once it is back"
+        )
     line = (
-        "seat requests of ended games not closed (DatabaseUnavailableError('the database is away'))"
+        "seat requests of ended games are closed once the database is back "
+        '(DatabaseUnavailableError("the database is unavailable '
+        "(ConnectionRefusedError(111, 'Connect call failed'))\"))"
     )
     assert [(r.levelno, r.getMessage()) for r in said()] == [(logging.INFO, line)] * 2
     assert all(r.exc_info is None for r in said()), "no traceback"
-    assert not closed_as(edge, request, ENDED)
-    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", close)
-    await seats.close_for_ended_games()  # the next start
-    await edge.fake.wait_until(
-        lambda: closed_as(edge, request, ENDED), what="the request closed by the next start"
-    )
 
 
 @pytest.mark.parametrize(
