@@ -57,7 +57,7 @@ from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.presenter import Post
 from bot.presentation.reliability import lobby_note
-from bot.services.availability import Availability
+from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.clock import Clock
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
@@ -765,6 +765,16 @@ class GameDisplay:
                         await soon.wait()
             attempt = 0 if attempt and soon.is_set() else attempt + 1
             soon.clear()
+            if await self._try_showing(game_id):
+                log.info("game %s: its current message is shown", game_id)
+                return
+        log.error("game %s: gave up showing its current message until a restart", game_id)
+
+    async def _try_showing(self, game_id: int) -> bool:
+        """One try at showing the game as it is now; whether it shows it. A failure is one
+        WARNING line. A database outage is no failure of the try: it is waited out and the try
+        made again, with no line per game (the outage is logged by its watch)."""
+        while True:
             if self._availability is not None:
                 await self._availability.back()  # at once if it is up
             try:
@@ -772,13 +782,18 @@ class GameDisplay:
                 if view.game.board_message_seq != view.seq:
                     await asyncio.wait_for(self._catch_up(view), DISCORD_TIMEOUT_SECONDS * 2)
                     view = await self._play.look(game_id)
+            except DatabaseUnavailableError as error:
+                if self._availability is None:
+                    log.warning("game %s: showing it again failed (%s)", game_id, why(error))
+                    return False
+                log.debug(
+                    "game %s: shown again once the database is back (%s)", game_id, why(error)
+                )
+                continue
             except Exception as error:  # logged, and tried again after the next pause
                 log.warning("game %s: showing it again failed (%s)", game_id, why(error))
-                continue
-            if view.game.board_message_seq == view.seq:
-                log.info("game %s: its current message is shown", game_id)
-                return
-        log.error("game %s: gave up showing its current message until a restart", game_id)
+                return False
+            return view.game.board_message_seq == view.seq
 
     async def _current_message(self, view: GameView) -> dict[str, Any] | None:
         """What the game's current message says: the next turn (pinging its player), the

@@ -3,7 +3,8 @@
 Only Discord's part of a post is bounded by its timeout: the picture is drawn first. A game shown
 again (GameDisplay.retry_display) is tried after short pauses that grow, and a new failure while
 it waits cuts the pause short, so a game is never left for a long pause an older failure set;
-each failed try is one warning line saying why, with no traceback."""
+each failed try is one warning line saying why, with no traceback. A try a database outage
+cuts off is no failed try: it is made again once the database is back, with no line."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 from bot.edge import display
 from bot.edge.display import GameDisplay
 from bot.edge.permissions import MissingPermissionsError
+from bot.services.availability import Availability
 from bot.services.views import GameStatus
 from tests.polling import until
 
@@ -47,13 +49,16 @@ class ShownLater:
         self.shown = True
 
 
-def shown_later(failures: int, error: Exception | None = None) -> tuple[GameDisplay, ShownLater]:
+def shown_later(
+    failures: int, error: Exception | None = None, availability: Availability | None = None
+) -> tuple[GameDisplay, ShownLater]:
     game = ShownLater(failures, error)
     shower = GameDisplay(
         cast(Any, SimpleNamespace()),
         cast(Any, game),
         cast(Any, SimpleNamespace()),
         clock=cast(Any, None),
+        availability=availability,
     )
     shower._catch_up = game.catch_up  # type: ignore[method-assign]
     return shower, game
@@ -206,6 +211,35 @@ async def test_each_try_a_channel_refuses_is_one_warning_line_saying_why_without
     assert [(r.levelno, r.getMessage()) for r in tries] == [(logging.WARNING, line)] * 3
     assert game.tries == 3
     assert [r.getMessage() for r in caplog.records if r.exc_info] == [], "no traceback"
+
+
+async def test_a_try_an_outage_cuts_off_is_made_again_once_it_is_back_spending_no_try(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database goes away during the only try left: once it is back the game is tried
+    again and shown, not given up, and the log says nothing about the game (the outage's own
+    lines say the database was away)."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0,))
+    availability = Availability()
+    shower, game = shown_later(failures=0, availability=availability)
+
+    async def cut_off_once(view: Any, *, restarted: bool = False) -> None:
+        if not game.tries:
+            game.tries += 1
+            raise availability.failed(ConnectionRefusedError(111, "Connect call failed"))
+        await game.catch_up(view, restarted=restarted)
+
+    shower._catch_up = cut_off_once  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot.edge.display"):
+        shower.retry_display(7)
+        (task,) = shower._retrying.values()
+        await until(lambda: not availability.up, "the outage")
+        availability.restored()
+        await asyncio.wait_for(task, 10)
+
+    assert (game.tries, game.shown) == (2, True)
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert said == [], "nothing per game during the outage"
 
 
 class Recorder:
