@@ -6,7 +6,8 @@ on the game, pings anyone or adds a message to the channel.
 The direct messages go out in the background once a game's message is posted (`shown`), one
 game's in order; a finished game's end held for a watcher in their quiet hours goes once they
 end; a start learns the watched games before the games' messages are caught up (`learn`), so
-that the catch-up tells their watchers, then sends what they were not told yet (`resume`)."""
+that the catch-up tells their watchers, then sends what they were not told yet (`resume`); a
+database outage that cuts that off is waited out, and the catch-up run again once it is back."""
 
 from __future__ import annotations
 
@@ -28,9 +29,11 @@ from bot.edge.interactions import Interaction
 from bot.presentation import story
 from bot.presentation.messages import text
 from bot.presentation.watch import finished_turns, news_text, watch_post
+from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.views import GameStatus, GameView
 from bot.services.watch import WatchService
 from bot.services.watch_views import WatchView
+from bot.supervisor import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +131,17 @@ def _on_public_message(interaction: Interaction) -> bool:
 class WatchMessages:
     """Sends watchers the direct message of the turns over since they were last told."""
 
-    def __init__(self, client: discord.Client, watch: WatchService) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        watch: WatchService,
+        availability: Availability | None = None,
+    ) -> None:
+        """`availability` is the database's: a start's catch-up an outage cut off runs again
+        once it is back (None: at the next start)."""
         self._client = client
+        self._availability = availability
+        self._resuming: set[asyncio.Task[None]] = set()
         self._watch = watch
         self._lines: dict[int, dict[int, str]] = defaultdict(dict)
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -171,15 +183,39 @@ class WatchMessages:
     async def resume(self) -> None:
         """At the start, once the games' messages are caught up: learn the watched games (a
         read again after `learn`: it adds what failed or came meanwhile), and send what their
-        watchers were not told yet."""
+        watchers were not told yet. A database outage is one INFO line (the outage itself is
+        logged by its watch): the catch-up runs again in the background once the database is
+        back, so the start goes on meanwhile."""
         try:
             await self._watch.start()
             views = await self._watch.games_behind()
+        except DatabaseUnavailableError as error:
+            if self._availability is None:
+                log.warning("the watchers' direct messages were not caught up (%s)", why(error))
+                return
+            log.info(
+                "the watchers' direct messages are caught up once the database is back (%s)",
+                why(error),
+            )
+            task = asyncio.create_task(self._resume_once_back(), name="watchers-resume")
+            self._resuming.add(task)
+            task.add_done_callback(self._resuming.discard)
+            return
         except Exception as error:  # a courtesy: logged, never in the way of the start
             log.warning("the watchers' direct messages were not caught up (%s)", why(error))
             return
         for view in views:
             await self._send(view)
+
+    async def _resume_once_back(self) -> None:
+        assert self._availability is not None
+        await self._availability.back()
+        await self.resume()
+
+    async def stop(self) -> None:
+        """Stop a start's catch-up waiting for the database (before it closes); never
+        raises. What it leaves untold is told by the next start."""
+        await cancel_and_wait(list(self._resuming))
 
     async def idle(self) -> None:
         """Wait for the direct messages under way (for tests and a clean stop)."""

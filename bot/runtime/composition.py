@@ -135,6 +135,8 @@ class Bot:
             await self.tournaments.stop()
         if self.seats is not None:
             await self.seats.stop()
+        if self.watchers is not None:
+            await self.watchers.stop()
         await self.supervisor.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
@@ -236,7 +238,7 @@ def build_bot(
     display.on_turn_posted(turn_messages.turn_posted)
     spectators = WatchService(service.loader, WatchStore(database), service.away.quiet_until)
     service.nudges.reachable = service.away.unreachable
-    watch_messages = WatchMessages(client, spectators)
+    watch_messages = WatchMessages(client, spectators, database.availability)
     display.on_shown(watch_messages.shown)
     display.lobby_buttons(watch_entry)
     display.lobby_reliability(stats.reliability)

@@ -10,6 +10,7 @@ after a restart. Through real discord.py interactions on the fake Discord
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -19,6 +20,7 @@ from bot.edge.inflight import HANDLERS
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
 from bot.services.views import GameStatus, GameView
+from bot.storage.watchers import WatchStore
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -28,10 +30,11 @@ from tests.bot.edge.test_edge import (
     private,
     started,
 )
+from tests.bot.edge.test_edge_faults import Outage, away
 from tests.e2e.fakecord import FakeMessage
 from tests.e2e.fakecord.interactions import DEFERRED_CHANNEL_MESSAGE
 
-__all__ = ["edge"]
+__all__ = ["away", "edge"]
 
 
 async def test_stop_watching_stops_and_offers_to_watch_again(edge: Edge) -> None:
@@ -408,6 +411,41 @@ async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_th
     await play_turn(edge, turn)
     told = [m.content for m in edge.fake.messages(dm)]
     assert len(told) == 2, f"then each turn: {told}"
+    assert "**Game #1 · turn 2**" in told[-1], told
+
+
+async def test_a_start_s_catch_up_of_the_watchers_an_outage_cuts_off_runs_once_it_is_back(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database is away when a start reads the watched games: the start goes on, with one
+    INFO line and no warning, and once the database is back the watchers are told the turn
+    they missed, and every turn after, with no new start."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    watchers._watch._watched.clear()  # as a process just started knows them
+    turn = await play_turn(edge, turn)  # shown, and not told: as by a run that then stopped
+    dm = edge.fake.dm_channel(edge.outsider)
+    read = WatchStore.watched_games
+
+    async def reading(self: WatchStore) -> list[tuple[int, bool]]:
+        away.refuse()
+        return await read(self)
+
+    monkeypatch.setattr(WatchStore, "watched_games", reading)
+    with caplog.at_level(logging.INFO, logger="bot.edge.watch"):
+        away.fail()
+        await asyncio.wait_for(watchers.resume(), 5.0)  # as a start: it goes on
+        assert edge.fake.messages(dm) == []
+        away.end()
+        await edge.fake.wait_until(lambda: bool(edge.fake.messages(dm)), what="the turn missed")
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "bot.edge.watch"]
+    assert [level for level, _ in said] == [logging.INFO], said
+    await play_turn(edge, turn)
+    told = [m.content for m in edge.fake.messages(dm)]
+    assert len(told) == 2, f"the turn missed, then each turn: {told}"
     assert "**Game #1 · turn 2**" in told[-1], told
 
 
