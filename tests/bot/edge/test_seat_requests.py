@@ -207,6 +207,27 @@ async def test_the_requests_an_outage_kept_from_closing_are_closed_once_the_data
     assert all(r.exc_info is None for r in said()), "no traceback"
 
 
+async def test_a_closing_waiting_for_the_database_ends_with_a_stop(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop during the outage ends the closing that waits for the database, before the
+    database closes: nothing of it is left running, and the next start closes the requests."""
+    close = SubstituteStore.close_requests_of_ended_games
+
+    async def closing(self: SubstituteStore, game_id: int | None = None) -> list[SeatRequest]:
+        away.refuse()
+        return await close(self, game_id)
+
+    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", closing)
+    seats = edge.bot.seats
+    assert seats is not None
+    away.fail()
+    await seats.close_for_ended_games()
+    assert seats._tasks, "the closing waits for the database"
+    await seats.stop()
+    assert not seats._tasks
+
+
 @pytest.mark.parametrize(
     ("change", "private", "line"),
     [

@@ -449,6 +449,51 @@ async def test_a_start_s_catch_up_of_the_watchers_an_outage_cuts_off_runs_once_i
     assert "**Game #1 · turn 2**" in told[-1], told
 
 
+async def test_a_start_s_catch_up_of_the_watchers_waiting_for_the_database_ends_with_a_stop(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop during the outage ends the catch-up that waits for the database, before the
+    database closes: nothing of it is left running."""
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    read = WatchStore.watched_games
+
+    async def reading(self: WatchStore) -> list[tuple[int, bool]]:
+        away.refuse()
+        return await read(self)
+
+    monkeypatch.setattr(WatchStore, "watched_games", reading)
+    away.fail()
+    await watchers.resume()
+    assert watchers._resuming, "the catch-up waits for the database"
+    await watchers.stop()
+    assert not watchers._resuming
+
+
+async def test_a_start_whose_read_of_the_watched_games_fails_goes_on_with_one_warning(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Learning the watched games is a courtesy: whatever makes it fail, the start goes on,
+    and the log says why in one WARNING line without a traceback."""
+    watchers = edge.bot.watchers
+    assert watchers is not None
+
+    async def broken(self: WatchStore) -> list[tuple[int, bool]]:
+        raise RuntimeError("a bug reading the watched games")
+
+    monkeypatch.setattr(WatchStore, "watched_games", broken)
+    with caplog.at_level(logging.INFO, logger="bot.edge.watch"):
+        await watchers.learn()
+    said = [r for r in caplog.records if r.name == "bot.edge.watch"]
+    assert [(r.levelno, r.getMessage()) for r in said] == [
+        (
+            logging.WARNING,
+            "the watched games were not read (RuntimeError('a bug reading the watched games'))",
+        )
+    ]
+    assert all(r.exc_info is None for r in said), "no traceback"
+
+
 @pytest.mark.parametrize("messages", [True, False], ids=["messages", "no messages"])
 async def test_a_start_tells_the_watchers_a_stop_the_last_run_never_showed_and_ends_the_watch(
     edge: Edge, messages: bool
