@@ -19,6 +19,7 @@ from ai.arena import (
     main,
     play_seeded,
     record_result,
+    report,
     run_match,
     wilson,
 )
@@ -221,6 +222,17 @@ def test_a_rotate_after_match_plays_rotate_after_games(
     assert main(argv) == 0
     assert "variant rotate-after" in capsys.readouterr().out
     assert played == [Variant.ROTATE_AFTER, Variant.ROTATE_AFTER]
+
+
+def test_the_verdict_line_gives_the_worst_decision_of_the_level_measured() -> None:
+    """The last line's worst decision is A's (the level measured), never B's, however slower
+    B's slowest decision was."""
+    tally = Tally(games=1, wins=1.0)
+    tally.time_decision("medium", 0.25, 0.3)
+    tally.time_decision("hard", 1.5, 1.6)
+    match = Match("medium", "hard", 2, 1, 1, Variant.STANDARD, None)
+    last = report(match, tally)[-1]
+    assert last.endswith("worst decision 0.25 s"), last
 
 
 def test_the_worst_decision_of_a_match_is_the_worst_of_all_its_games() -> None:
