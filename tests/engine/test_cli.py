@@ -354,6 +354,24 @@ def test_the_bench_times_cpu_by_default_and_the_wall_clock_when_asked() -> None:
     assert cpu[0] > 100.0, cpu
 
 
+def test_the_bench_without_clock_times_every_line_by_the_cpu_clock(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Left out, `--clock` is the CPU clock: every line is timed by it and the last line says
+    so."""
+    clocks: list[Callable[[], float]] = []
+
+    def noted(*args: Any, clock: Callable[[], float], **kwargs: Any) -> bench.Rate:
+        clocks.append(clock)
+        return (1.0, 1.0)
+
+    monkeypatch.setattr(bench, "measure", noted)
+    assert bench.main(["--games", "1", "--checked-games", "1"]) == 0
+    assert clocks
+    assert all(clock is bench.CLOCKS["cpu"] for clock in clocks)
+    assert "; cpu clock;" in capsys.readouterr().out.splitlines()[-1]
+
+
 def test_the_bench_reports_the_median_batch() -> None:
     """Five batches of one game of 10 actions, lasting 1, 5, 2, 4 and 3 s: the rates of the
     3 s batch, not the best (1 s) nor the worst."""
