@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 
 from render import bench, demo, rating_chart
-from render.samples import at_turn
+from render.board import render_board
+from render.samples import at_turn, new_sample
 
 EXPECTED = {
     "opening.png",
@@ -41,6 +42,16 @@ def test_demo_writes_every_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
         image.load()
         assert image.width >= (390 if name == "phone.png" else 400)
     assert len(capsys.readouterr().out.splitlines()) == len(EXPECTED)
+
+
+def test_the_demo_s_phone_picture_is_the_board_shrunk_to_390_px_wide() -> None:
+    """phone.png is the picture shrunk to a phone screen's 390 px width, its proportions kept."""
+    opening, _ = new_sample(4, seed=1)
+    png = render_board(opening, names=demo.NAMES)
+    board = Image.open(io.BytesIO(png))
+    phone = demo.phone_size(png)
+    assert phone.width == 390
+    assert phone.height == round(board.height * 390 / board.width)
 
 
 def test_demo_wants_one_folder(capsys: pytest.CaptureFixture[str]) -> None:
