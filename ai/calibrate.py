@@ -254,7 +254,7 @@ def by_tenths(chances: Sequence[tuple[float, float]], *, count_width: int) -> li
 
 def report(starts: Sequence[TurnStart]) -> list[str]:
     """The tables and fitted constants described in the module docstring."""
-    lines = ["rugs left  turn starts  offset (equal hands, one more)  spread  fitted spread"]
+    lines = ["rugs left  turn starts  offset (equal hands, one more)  spread  spread in use"]
     groups: dict[int, list[TurnStart]] = defaultdict(list)
     for start in starts:
         groups[start.own_rugs + start.rival_rugs].append(start)
@@ -266,10 +266,10 @@ def report(starts: Sequence[TurnStart]) -> list[str]:
         ]
         offset_text = [f"{statistics.fmean(o):+5.2f}" if o else "    -" for o in offsets]
         deviation = statistics.pstdev(s.margin - s.value for s in rows)
-        fitted = spread(left) if left else 0.0
+        in_use = spread(left) if left else 0.0
         lines.append(
             f"{left:9d}  {len(rows):11d}  {offset_text[0]:>14s} {offset_text[1]:>15s}"
-            f"  {deviation:6.2f}  {fitted:13.2f}"
+            f"  {deviation:6.2f}  {in_use:13.2f}"
         )
     found = fit(starts)
     lines.append(

@@ -134,6 +134,17 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
     assert "fitted: offset" in capsys.readouterr().out
 
 
+def test_the_table_by_rugs_left_sets_the_measured_spread_beside_the_spread_in_use() -> None:
+    """Each row of rugs left ends with the spread `ai.win_chance` uses (not this run's fit,
+    which the `fitted:` line gives), and its header names it so."""
+    lines = report([*play_game(0), *play_game(1)])
+    assert lines[0].endswith("  spread  spread in use")
+    rows = [line.split() for line in lines if line.split()[0].isdigit()]
+    assert rows
+    for row in rows:
+        assert float(row[-1]) == pytest.approx(spread(int(row[0])), abs=0.005)
+
+
 def test_the_command_plays_the_games_of_its_seed_whatever_the_jobs(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
