@@ -98,3 +98,19 @@ def test_bench_prints_the_agreed_first_line(
     lines = capsys.readouterr().out.splitlines()
     assert re.fullmatch(r"median \d+\.\d ms per board, PNG \d+ KB", lines[0])
     assert lines[2].startswith("replay GIF of a 4-player game")
+
+
+def test_bench_gives_the_median_png_size_and_the_largest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first line's PNG size is the median board's, not the mean: one 100 KB board among
+    boards of 2 KB leaves it at 2 KB, and the second line names the 100 KB one as the largest."""
+    pictures = iter([2048] * 3 + [100 * 1024] + [2048] * 1000)
+    monkeypatch.setattr(bench, "render_board", lambda *args, **kwargs: bytes(next(pictures)))
+    monkeypatch.setattr(bench, "render_replay", lambda record: b"")
+    monkeypatch.setattr(bench, "SEEDS", (1,))
+    monkeypatch.setattr(bench, "finished", lambda players, seed: at_turn(players, seed, 8))
+    assert bench.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(", PNG 2 KB"), lines[0]
+    assert lines[1].endswith("; largest PNG 100 KB"), lines[1]
