@@ -1,5 +1,6 @@
 """What the command-line entry points share: those of the engine (`engine.replay`,
-`engine.vectors`, `engine.bench`) and of the AI's tools (`ai.arena`, `ai.calibrate`, ...)."""
+`engine.vectors`, `engine.bench`), of the AI's tools (`ai.arena`, `ai.calibrate`, ...) and of
+the pictures' (`render.demo`, `render.bench`)."""
 
 from __future__ import annotations
 

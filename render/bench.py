@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 
 from engine import Phase, record_of
+from engine.cli import run_cli
 from render.board import render_board
 from render.layout import DEFAULT_SIZE
 from render.replay import render_replay
@@ -63,4 +64,4 @@ def main(argv: Sequence[str] = ()) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_cli(lambda: main(sys.argv[1:])))

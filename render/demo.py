@@ -20,6 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from engine import Phase, RugPlaced, Variant, record_of
+from engine.cli import run_cli
 from render.board import board_image, marks_from_events, render_board, render_game_over
 from render.encode import encode_png
 from render.panel import Labels
@@ -139,4 +140,4 @@ def main(argv: Sequence[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    sys.exit(run_cli(lambda: main(sys.argv[1:])))

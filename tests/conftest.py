@@ -9,7 +9,10 @@ them at crash points (`LONG_MODULES`), when it is named in `LONG_TESTS`, or when
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -154,3 +157,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if is_long(item):
             item.add_marker(pytest.mark.long)
     items.sort(key=lambda item: 0 if runs_bot_processes(item) else 2 if is_long(item) else 1)
+
+
+ClosedPipeRun = Callable[..., subprocess.CompletedProcess[str]]
+"""`run("ai.arena", *args)`: the command's exit status and what it wrote to stderr."""
+
+
+@pytest.fixture
+def into_a_closed_pipe(repo_root: Path) -> ClosedPipeRun:
+    """Runs `python -m MODULE ARGS` with its output into a pipe whose reader has gone, as
+    `| head` leaves it once it has its lines; the output buffered, as Python buffers a pipe's
+    output unless told otherwise (so without PYTHONUNBUFFERED)."""
+
+    def run(module: str, *args: str) -> subprocess.CompletedProcess[str]:
+        environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        process = subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            cwd=repo_root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
+        assert process.stdout is not None
+        assert process.stderr is not None
+        process.stdout.close()
+        errors = process.stderr.read()
+        return subprocess.CompletedProcess(process.args, process.wait(timeout=120), "", errors)
+
+    return run

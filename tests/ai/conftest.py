@@ -6,12 +6,7 @@ seats that resigned or went broke, and a mover with no dirhams left.
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -78,32 +73,3 @@ POSITIONS = sample_positions()
 @pytest.fixture(scope="session")
 def positions() -> list[GameState]:
     return POSITIONS
-
-
-ClosedPipeRun = Callable[..., subprocess.CompletedProcess[str]]
-"""`run("ai.arena", *args)`: the command's exit status and what it wrote to stderr."""
-
-
-@pytest.fixture
-def into_a_closed_pipe(repo_root: Path) -> ClosedPipeRun:
-    """Runs `python -m MODULE ARGS` with its output into a pipe whose reader has gone, as
-    `| head` leaves it once it has its lines; the output buffered, as Python buffers a pipe's
-    output unless told otherwise (so without PYTHONUNBUFFERED)."""
-
-    def run(module: str, *args: str) -> subprocess.CompletedProcess[str]:
-        environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-        process = subprocess.Popen(
-            [sys.executable, "-m", module, *args],
-            cwd=repo_root,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=environment,
-        )
-        assert process.stdout is not None
-        assert process.stderr is not None
-        process.stdout.close()
-        errors = process.stderr.read()
-        return subprocess.CompletedProcess(process.args, process.wait(timeout=120), "", errors)
-
-    return run

@@ -22,7 +22,8 @@ from ai.evaluation import leaf_weights, position_value
 from engine import CHANCE, Variant, apply, current_player, deal, legal_actions, new_game, resign
 from engine.model import seat_color_indices
 from engine.state import GameState
-from tests.ai.conftest import ClosedPipeRun, random_game
+from tests.ai.conftest import random_game
+from tests.conftest import ClosedPipeRun
 
 DOCS_AI = Path(__file__).resolve().parents[2] / "docs" / "ai.md"
 DRAWS = 40_000

@@ -13,7 +13,7 @@ import ai.judge_validate
 from ai.judge import Band, GameJudgement, judge_game
 from ai.judge_validate import LevelTally, calibration_gap, judge_one, main, self_play
 from engine.record import Record, replay_record
-from tests.ai.conftest import ClosedPipeRun
+from tests.conftest import ClosedPipeRun
 
 
 def _opening(record: Record, work: int) -> GameJudgement:

@@ -35,7 +35,7 @@ from ai.win_chance import (
     win_chance,
 )
 from engine.state import GameState
-from tests.ai.conftest import ClosedPipeRun
+from tests.conftest import ClosedPipeRun
 
 MEASURED_SPREAD = {1: 3.78, 4: 7.64, 16: 14.53, 32: 19.65, 48: 21.26}
 """Standard deviations of the final margin around the leaf value, by rugs left, from the

@@ -28,7 +28,7 @@ from engine import Outcome, Variant, legal_actions
 from engine.model import Phase
 from engine.rules import scores
 from engine.state import GameState
-from tests.ai.conftest import ClosedPipeRun
+from tests.conftest import ClosedPipeRun
 
 
 def test_wilson_interval_known_values() -> None:

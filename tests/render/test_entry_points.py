@@ -14,6 +14,7 @@ from PIL import Image
 from render import bench, demo, rating_chart
 from render.board import render_board
 from render.samples import at_turn, new_sample
+from tests.conftest import ClosedPipeRun
 
 EXPECTED = {
     "opening.png",
@@ -114,3 +115,20 @@ def test_bench_gives_the_median_png_size_and_the_largest(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith(", PNG 2 KB"), lines[0]
     assert lines[1].endswith("; largest PNG 100 KB"), lines[1]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("render.demo", "OUTDIR"), ("render.bench",)],
+    ids=["demo", "bench"],
+)
+def test_the_output_ends_quietly_when_its_reader_goes_away(
+    into_a_closed_pipe: ClosedPipeRun, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """`python -m render.demo OUTDIR | head -1` and `python -m render.bench | head -1`: exit
+    status 1 and not a word on stderr once the reader is gone, as the engine's and the AI's
+    commands end (`engine.cli.run_cli`)."""
+    module, *args = command
+    arguments = [str(tmp_path / "samples") if arg == "OUTDIR" else arg for arg in args]
+    result = into_a_closed_pipe(module, *arguments)
+    assert (result.returncode, result.stderr) == (1, "")
