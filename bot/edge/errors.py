@@ -175,6 +175,9 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.OtherServerGameError: lambda error, language: text(
         "error.other_server_game", language, game_id=error.game_id
     ),
+    service_errors.UnseenGameError: lambda error, language: text(
+        "error.unseen_game", language, game_id=error.game_id
+    ),
     service_errors.NotWatchingError: _fixed("error.not_watching"),
 }
 

@@ -50,3 +50,17 @@ def moderates(interaction: Interaction, channel_id: int) -> bool:
     if channel is not None and isinstance(member, discord.Member):
         return channel.permissions_for(member).manage_channels
     return interaction.permissions.manage_guild
+
+
+def sees(interaction: Interaction, channel_id: int) -> bool:
+    """Whether the member who acted may see the channel `channel_id` (a game's, which may be
+    another than the one they acted in), worked out as `moderates` works out Manage Channels.
+    While the client's cache does not know that channel yet, only an administrator (who sees
+    every channel) does."""
+    if interaction.channel_id == channel_id:
+        return interaction.permissions.view_channel
+    guild, member = interaction.guild, interaction.user
+    channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+    if channel is not None and isinstance(member, discord.Member):
+        return channel.permissions_for(member).view_channel
+    return interaction.permissions.administrator

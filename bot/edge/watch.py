@@ -16,6 +16,7 @@ import dataclasses
 import logging
 from collections import defaultdict
 from datetime import timedelta
+from functools import partial
 
 import discord
 
@@ -87,7 +88,9 @@ class WatchController:
         async def work() -> None:
             guild_id = interactions.guild_id(interaction)
             language = interactions.user_language(interaction)
-            watch = await self._watch.watch(guild_id, game_id, interaction.user.id, language)
+            user_id = interaction.user.id
+            sees = partial(interactions.sees, interaction)
+            watch = await self._watch.watch(guild_id, game_id, user_id, language, sees)
             await self._show(interaction, watch, new=True)
 
         await guarded(interaction, "watching a game", work)
@@ -99,15 +102,16 @@ class WatchController:
             guild_id = interactions.guild_id(interaction)
             user_id = interaction.user.id
             language = interactions.user_language(interaction)  # of their direct messages too
+            sees = partial(interactions.sees, interaction)
             if action is WatchAction.WATCH:
-                watch = await self._watch.watch(guild_id, game_id, user_id, language)
+                watch = await self._watch.watch(guild_id, game_id, user_id, language, sees)
             elif action is WatchAction.REFRESH:
-                watch = await self._watch.look(guild_id, game_id, user_id)
+                watch = await self._watch.look(guild_id, game_id, user_id, sees)
             elif action is WatchAction.STOP:
                 watch = await self._watch.unwatch(guild_id, game_id, user_id)
             else:
                 on = action is WatchAction.DMS_ON
-                watch = await self._watch.set_dms(guild_id, game_id, user_id, on, language)
+                watch = await self._watch.set_dms(guild_id, game_id, user_id, on, language, sees)
             # The game's own message stays as it is: the view comes as a new private answer.
             await self._show(interaction, watch, new=_on_public_message(interaction))
 

@@ -218,5 +218,13 @@ class OtherServerGameError(GameError):
         self.game_id = game_id
 
 
+class UnseenGameError(GameError):
+    """Watching (or looking at) a game played in a channel the member cannot see."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} is in a channel the member cannot see")
+        self.game_id = game_id
+
+
 class NotWatchingError(GameError):
     """Stopping, or changing the messages of, a watch the user does not hold."""

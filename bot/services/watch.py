@@ -20,7 +20,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from bot.services.errors import GameNotRunningError, NotWatchingError, OtherServerGameError
+from bot.services.errors import (
+    GameNotRunningError,
+    NotWatchingError,
+    OtherServerGameError,
+    UnseenGameError,
+)
 from bot.services.loader import GameLoader
 from bot.services.views import GameStatus, GameView
 from bot.services.watch_views import WatchNews, WatchView
@@ -28,6 +33,12 @@ from bot.storage.watchers import WatchStore
 
 MessageGate = Callable[[int], Awaitable[datetime | None]]
 """Until when a direct message to the user is held (None: it may reach them now)."""
+Sees = Callable[[int], bool]
+"""Whether the member who asks may see the channel with this id."""
+
+
+def _sees_all(_channel_id: int) -> bool:
+    return True
 
 
 async def _always(_user_id: int) -> datetime | None:
@@ -65,27 +76,41 @@ class WatchService:
         self._gate = gate
 
     async def watch(
-        self, guild_id: int, game_id: int, user_id: int, locale: str | None = None
+        self,
+        guild_id: int,
+        game_id: int,
+        user_id: int,
+        locale: str | None = None,
+        sees: Sees = _sees_all,
     ) -> WatchView:
         """Start watching the server's running game (a second time changes nothing), its
-        messages in `locale` (the language the watcher asked in; None: the game's)."""
-        view = await self._running(guild_id, game_id)
+        messages in `locale` (the language the watcher asked in; None: the game's); a game
+        whose channel the watcher cannot see (`sees`) is refused."""
+        view = await self._running(guild_id, game_id, sees)
         await self._store.watch(game_id, user_id, view.seq, self._loader.now(), locale)
         self._kept.add(game_id)
         return WatchView(view, await self._store.get(game_id, user_id))
 
-    async def look(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
+    async def look(
+        self, guild_id: int, game_id: int, user_id: int, sees: Sees = _sees_all
+    ) -> WatchView:
         """The game as it is now, for the watcher's view; a finished game is shown as it
         ended."""
-        view = await self._view(guild_id, game_id)
+        view = await self._view(guild_id, game_id, sees)
         return WatchView(view, await self._store.get(game_id, user_id))
 
     async def set_dms(
-        self, guild_id: int, game_id: int, user_id: int, on: bool, locale: str | None = None
+        self,
+        guild_id: int,
+        game_id: int,
+        user_id: int,
+        on: bool,
+        locale: str | None = None,
+        sees: Sees = _sees_all,
     ) -> WatchView:
         """Ask for (or stop) a direct message at each finished turn; told from now on, in
         `locale` when given (the language the watcher asked in)."""
-        view = await self._running(guild_id, game_id)
+        view = await self._running(guild_id, game_id, sees)
         if not await self._store.set_dms(game_id, user_id, on, view.seq, locale):
             raise NotWatchingError()
         if on:
@@ -167,17 +192,19 @@ class WatchService:
                 views.append((await self._loader.load(game_id)).view())
         return views
 
-    async def _view(self, guild_id: int, game_id: int) -> GameView:
+    async def _view(self, guild_id: int, game_id: int, sees: Sees = _sees_all) -> GameView:
         async with self._loader.locked(game_id):
             view = (await self._loader.load(game_id)).view()
         if view.game.guild_id != guild_id:
             raise OtherServerGameError(game_id)
+        if not sees(view.game.channel_id):
+            raise UnseenGameError(game_id)
         if view.state is None:
             raise GameNotRunningError()
         return view
 
-    async def _running(self, guild_id: int, game_id: int) -> GameView:
-        view = await self._view(guild_id, game_id)
+    async def _running(self, guild_id: int, game_id: int, sees: Sees = _sees_all) -> GameView:
+        view = await self._view(guild_id, game_id, sees)
         if view.status is not GameStatus.RUNNING:
             raise GameNotRunningError()
         return view

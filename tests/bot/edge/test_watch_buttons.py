@@ -27,11 +27,12 @@ from tests.bot.edge.test_edge import (
     edge,
     lobby_with_guest,
     mover_of,
+    on_the_gateway,
     private,
     started,
 )
 from tests.bot.edge.test_edge_faults import Outage, away
-from tests.e2e.fakecord import FakeMessage
+from tests.e2e.fakecord import FakeMessage, permissions
 from tests.e2e.fakecord.interactions import DEFERRED_CHANNEL_MESSAGE
 
 __all__ = ["away", "edge"]
@@ -253,6 +254,40 @@ async def test_a_watcher_s_private_buttons_update_the_view_they_are_on(edge: Edg
     shown = edge.fake.world.messages[watching.id]
     assert "You no longer watch this game." in shown.embed_text()
     assert [button.label for button in shown.enabled_buttons()] == ["Watch"]
+
+
+async def test_a_game_in_a_channel_the_member_cannot_see_is_not_theirs_to_watch(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/marrakech watch game:` typed in another channel of the server watches the game only
+    for a member who can see the game's channel: one denied View Channel there is refused
+    privately and watches nothing (no view of its board, no direct message of its turns),
+    and their Refresh or Message me each turn on a view opened before is refused alike; a
+    member who sees it watches it from anywhere in the server."""
+    guild = edge.channel.guild
+    assert guild is not None
+    lounge = edge.fake.add_text_channel(guild, "lounge")
+    viewer, peeker = edge.fake.add_user("viewer"), edge.fake.add_user("peeker")
+    for member in (viewer, peeker):
+        edge.fake.add_member(guild, member)
+    edge.fake.set_overwrite(edge.channel, peeker, deny=permissions.VIEW_CHANNEL)
+    await started(edge)
+    opened = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    edge.fake.set_overwrite(edge.channel, edge.outsider, deny=permissions.VIEW_CHANNEL)
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    async with on_the_gateway(edge, monkeypatch):
+        refused = await edge.slash(peeker, "marrakech", "watch", channel=lounge, game=1).answer()
+        assert refused.ephemeral
+        assert refused.content == "Game #1 is played in a channel you cannot see."
+        assert not refused.embeds, "no view of the game's board"
+        for label in ("Refresh", "Message me each turn"):
+            again = await edge.click(edge.outsider, opened, label).answer()
+            assert again.content == "Game #1 is played in a channel you cannot see.", label
+        watching = await edge.slash(viewer, "marrakech", "watch", channel=lounge, game=1).answer()
+        assert "You watch this game" in watching.embed_text()
+    assert await watchers._watch._store.get(1, peeker.id) is None, "no watch of theirs stored"
+    assert await watchers._watch._store.get(1, viewer.id) is not None
 
 
 async def test_watch_on_the_game_s_message_opens_a_private_view_and_leaves_that_message_alone(

@@ -84,6 +84,7 @@ ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
     SubstituteError: ("already_in", 5),
     NudgeError: ("too_soon",),
     service_errors.OtherServerGameError: (1,),
+    service_errors.UnseenGameError: (1,),
 }
 """Arguments that build a sample of each expected error (the others take none)."""
 
