@@ -22,6 +22,7 @@ from bot.presentation import community, images, presenter
 from bot.presentation.analysis import AnalysisPictures, analysis_file
 from bot.presentation.messages import text
 from bot.services.analysis import FinishedGame
+from bot.services.errors import UnseenGameError
 from bot.services.guilds import GuildService
 from bot.services.play import PlayService
 from bot.services.ratings import RatingService
@@ -107,11 +108,14 @@ class CommunityController:
 
     async def replay(self, interaction: Interaction, game_id: int) -> None:
         """Post the animated replay and the analysis (drawn in the workers: deferred first) and
-        the record."""
+        the record, for a member who can see the game's channel."""
 
         async def work() -> None:
             record = await self._play.replay_record(game_id, interactions.guild_id(interaction))
-            players = (await self._play.look(game_id)).players  # their names, for the panel
+            shown = await self._play.look(game_id)
+            if not interactions.sees(interaction, shown.game.channel_id):
+                raise UnseenGameError(game_id)
+            players = shown.players  # their names, for the panel
             language = interactions.server_language(interaction)
             await replies.defer(interaction, thinking=True)
             gif = await self._pictures.replay_gif(record, language, players)

@@ -219,7 +219,7 @@ class OtherServerGameError(GameError):
 
 
 class UnseenGameError(GameError):
-    """Watching (or looking at) a game played in a channel the member cannot see."""
+    """Watching, looking at or replaying a game played in a channel the member cannot see."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(f"game {game_id} is in a channel the member cannot see")

@@ -25,12 +25,13 @@ from bot.workers.pool import WorkerPool
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
+    on_the_gateway,
     private,
     running_edge,
     started,
     thinking_privately_once,
 )
-from tests.e2e.fakecord import FakeMessage, FakeUser, InteractionHandle
+from tests.e2e.fakecord import FakeMessage, FakeUser, InteractionHandle, permissions
 from tests.e2e.fakecord.model import iter_components
 
 DEFERRED_CHANNEL_MESSAGE = 5
@@ -167,6 +168,28 @@ async def test_the_replay_comes_with_the_analysis(edge: Edge) -> None:
         "marrakech-game-1.json",
     ]
     assert picture(replay, "marrakech-analysis-1.png").width == 720
+
+
+async def test_a_game_in_a_channel_the_member_cannot_see_is_not_theirs_to_replay(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/marrakech replay game:` posts a game's replay in public only for a member who can see
+    the game's channel: one denied View Channel there, asking in another channel, is told so
+    privately in their language, and that channel gets none of the game's board, analysis or
+    record."""
+    await finished(edge)
+    guild = edge.channel.guild
+    assert guild is not None
+    lounge = edge.fake.add_text_channel(guild, "lounge")
+    edge.fake.set_overwrite(edge.channel, edge.outsider, deny=permissions.VIEW_CHANNEL)
+    async with on_the_gateway(edge, monkeypatch):
+        refused = await edge.slash(
+            edge.outsider, "marrakech", "replay", channel=lounge, game=1
+        ).answer(timeout=30.0)
+    assert refused.ephemeral
+    assert refused.content == "Гра №1 йде в каналі, який ви не бачите."  # their language
+    assert not refused.attachments
+    assert not edge.fake.messages(lounge), "nothing of the game reached the channel"
 
 
 async def test_the_replay_s_animation_names_the_game_s_players(edge: Edge) -> None:
