@@ -20,6 +20,7 @@ from tests.bot.edge.test_edge import (
     confirm,
     id_of,
     mover_of,
+    on_the_gateway,
     only_private_answer,
     private,
     started,
@@ -342,8 +343,11 @@ async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge)
 
 
 async def test_history_lists_this_channel_s_games_or_with_server_the_whole_server_s(
-    edge: Edge,
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """`server` lists the games of every channel of the server the member can see: a member
+    denied View Channel in one of them gets none of its games (their numbers, when they were
+    played, who won)."""
     guild = edge.channel.guild
     assert guild is not None
     other = edge.fake.add_text_channel(guild, "elsewhere")
@@ -351,13 +355,19 @@ async def test_history_lists_this_channel_s_games_or_with_server_the_whole_serve
         lobby = await edge.slash(edge.host, "marrakech", "new", channel=channel, seats=2).answer()
         await edge.click(edge.host, lobby, "Add AI: easy").response()
         await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
-    here = (await edge.slash(edge.guest, "marrakech", "history").answer()).embed_text()
-    assert "**#1**" in here
-    assert "**#2**" not in here, "this channel's games only"
-    # With `server`, no channel narrows the list: game #2 of the other channel is in it.
-    everywhere = await edge.slash(edge.guest, "marrakech", "history", server=True).answer()
-    assert "**#1**" in everywhere.embed_text()
-    assert "**#2**" in everywhere.embed_text(), "the whole server's games"
+    edge.fake.set_overwrite(other, edge.outsider, deny=permissions.VIEW_CHANNEL)
+    async with on_the_gateway(edge, monkeypatch):
+        here = (await edge.slash(edge.guest, "marrakech", "history").answer()).embed_text()
+        assert "**#1**" in here
+        assert "**#2**" not in here, "this channel's games only"
+        # With `server`, no channel narrows the list: game #2 of the other channel is in it.
+        everywhere = await edge.slash(edge.guest, "marrakech", "history", server=True).answer()
+        assert "**#1**" in everywhere.embed_text()
+        assert "**#2**" in everywhere.embed_text(), "the whole server's games"
+        unseen = await edge.slash(edge.outsider, "marrakech", "history", server=True).answer()
+    assert "**#1**" in unseen.embed_text()
+    assert "**#2**" not in unseen.embed_text(), "a game of a channel they cannot see"
+    assert str(other.id) not in unseen.embed_text()
 
 
 async def test_the_stats_are_deferred_before_their_chart_is_drawn(
