@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -880,6 +881,22 @@ def test_the_commitment_is_the_seed_sha256() -> None:
     seed = dice.new_seed()
     assert len(seed) == 32
     assert dice.commitment(seed) == hashlib.sha256(seed.encode()).hexdigest()
+
+
+def test_a_secret_seed_owes_nothing_to_python_s_random_module() -> None:
+    """A game's seed comes from the operating system's secret source, not from Python's
+    `random`: its state can be worked out from the seeds that finished games reveal, and would
+    give away the seeds, so every roll, of the games still running. With `random` put back to
+    one state before each, two new seeds still differ."""
+    kept = random.getstate()
+    try:
+        random.seed(12)
+        first = dice.new_seed()
+        random.seed(12)
+        second = dice.new_seed()
+    finally:
+        random.setstate(kept)
+    assert first != second
 
 
 def test_a_known_seed_gives_these_rolls() -> None:
