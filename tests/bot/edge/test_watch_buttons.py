@@ -290,6 +290,25 @@ async def test_a_game_in_a_channel_the_member_cannot_see_is_not_theirs_to_watch(
     assert await watchers._watch._store.get(1, viewer.id) is not None
 
 
+async def test_before_the_cache_knows_the_game_s_channel_only_an_administrator_watches_from_another(
+    edge: Edge,
+) -> None:
+    """In the moments before the client's cache knows the game's channel (the in-process edge
+    has no cache), whether a member can see it cannot be told: from another channel, only an
+    administrator, who sees every channel, watches the game."""
+    guild = edge.channel.guild
+    assert guild is not None
+    lounge = edge.fake.add_text_channel(guild, "lounge")
+    admin = edge.fake.add_user("admin")
+    edge.fake.add_member(guild, admin, permissions=permissions.ADMINISTRATOR)
+    await started(edge)
+    assert edge.client.get_guild(guild.id) is None, "the cache knows the server already"
+    refused = edge.slash(edge.outsider, "marrakech", "watch", channel=lounge, game=1)
+    assert (await refused.answer()).content == "Game #1 is played in a channel you cannot see."
+    watching = await edge.slash(admin, "marrakech", "watch", channel=lounge, game=1).answer()
+    assert "You watch this game" in watching.embed_text()
+
+
 async def test_watch_on_the_game_s_message_opens_a_private_view_and_leaves_that_message_alone(
     edge: Edge,
 ) -> None:
