@@ -96,9 +96,12 @@ class CommunityController:
     async def history(self, interaction: Interaction, *, server: bool) -> None:
         async def work() -> None:
             channel_id = None if server else interaction.channel_id
-            rows = await self._stats.history(interactions.guild_id(interaction), channel_id)
             # The whole server's list leaves out the games of channels the member cannot see.
-            rows = [row for row in rows if interactions.sees(interaction, row.channel_id)]
+            rows = await self._stats.history(
+                interactions.guild_id(interaction),
+                channel_id,
+                sees=lambda channel: interactions.sees(interaction, channel),
+            )
             post = community.history_post(
                 rows, server=server, language=interactions.server_language(interaction)
             )

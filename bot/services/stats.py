@@ -4,7 +4,7 @@ leaderboard ranks by rating: bot.services.ratings)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from statistics import fmean
 
 from bot.services import reliability
@@ -13,6 +13,8 @@ from bot.services.views import Accuracy, FinishedFor, PastGame, PlayerSummary
 from bot.storage.stats import LOG_PEOPLE, HistoryRow, PlayerStats, StatsStore
 
 HISTORY_SIZE = 10
+HISTORY_READ_MOST = 640
+"""The most games read to find HISTORY_SIZE of channels a member can see."""
 ACCURACY_GAMES = 20
 """How many of a member's newest judged games their accuracy in the stats is over."""
 FINISHED_FOR_GAMES = 5
@@ -49,10 +51,22 @@ class StatsService:
         entries = await self._store.log_of_people(guild_id, people, reliability.GAMES)
         return reliability.reliability_of(people, entries)
 
-    async def history(self, guild_id: int, channel_id: int | None) -> list[PastGame]:
-        """The most recent games of the channel (or, with None, of the whole server)."""
-        rows = await self._store.history(guild_id, channel_id, HISTORY_SIZE)
-        return [_past(row) for row in rows]
+    async def history(
+        self,
+        guild_id: int,
+        channel_id: int | None,
+        sees: Callable[[int], bool] | None = None,
+    ) -> list[PastGame]:
+        """The most recent games of the channel (or, with None, of the whole server), at most
+        HISTORY_SIZE; with `sees`, only those of the channels it says the member can see,
+        reading further back (up to HISTORY_READ_MOST games) past newer ones they cannot."""
+        limit = HISTORY_SIZE
+        while True:
+            rows = await self._store.history(guild_id, channel_id, limit)
+            shown = [row for row in rows if sees is None or sees(row.channel_id)]
+            if len(shown) >= HISTORY_SIZE or len(rows) < limit or limit >= HISTORY_READ_MOST:
+                return [_past(row) for row in shown[:HISTORY_SIZE]]
+            limit *= 4
 
 
 def accuracy_of(values: Sequence[float]) -> Accuracy | None:
