@@ -346,3 +346,15 @@ def form_error_body(errors: list[FormError]) -> Json:
             node = node.setdefault(part, {})
         node.setdefault("_errors", []).append({"code": error.code, "message": error.message})
     return {"message": "Invalid Form Body", "code": 50035, "errors": tree}
+
+
+def form_error_fields(tree: Json) -> list[str]:
+    """The dotted paths of the fields a 50035 body's nested `errors` names, in its order."""
+    fields: list[str] = []
+    for key, node in tree.items():
+        if key == "_errors":
+            continue
+        fields.extend(f"{key}.{inner}" for inner in form_error_fields(node))
+        if "_errors" in node:
+            fields.append(key)
+    return fields

@@ -17,6 +17,7 @@ from .faults import (
     ServerError,
 )
 from .gateway import Gateway
+from .limits import form_error_fields
 from .messages import MessageStore
 from .ratelimits import RateLimiter, Verdict, retry_after_header
 from .responses import Handler, json_response
@@ -95,6 +96,7 @@ class RestApi:
             return await handler(request)
         relative = path.removeprefix(API_PREFIX)
         fault_name: str | None = None
+        refusal: errors.DiscordError | None = None
         verdict = Verdict({})
         response: web.StreamResponse
         try:
@@ -115,11 +117,15 @@ class RestApi:
                         return self._cut(request, relative, started, fault_name, verdict)
                 else:
                     response = self._fault_response(rule.fault, verdict)
-                    self._log(request, relative, response, started, fault_name, verdict)
+                    if isinstance(rule.fault, ErrorResponse):
+                        fault = rule.fault
+                        refusal = errors.DiscordError(fault.status, fault.code, fault.message)
+                    self._log(request, relative, response, started, fault_name, verdict, refusal)
                     return response
             response = await handler(request)
         except errors.DiscordError as error:
             response = json_response(error.body, error.status)
+            refusal = error
         except web.HTTPMethodNotAllowed:
             response = json_response({"message": "405: Method Not Allowed", "code": 0}, 405)
             self.world.unhandled.append(RecordedRequest(request.method, relative, 405, started))
@@ -127,7 +133,7 @@ class RestApi:
             response = json_response({"message": "404: Not Found", "code": 0}, 404)
             self.world.unhandled.append(RecordedRequest(request.method, relative, 404, started))
         response.headers.update(verdict.headers if self.limits.enabled else UNLIMITED_HEADERS)
-        self._log(request, relative, response, started, fault_name, verdict)
+        self._log(request, relative, response, started, fault_name, verdict, refusal)
         return response
 
     def _cut(
@@ -216,8 +222,13 @@ class RestApi:
         started: float,
         fault: str | None,
         verdict: Verdict,
+        refusal: errors.DiscordError | None = None,
     ) -> None:
+        """Record the request with its answer; `refusal` is the error a handler answered with
+        (its Discord code, and the fields a 50035 names)."""
         scope = response.headers.get("X-RateLimit-Scope") if response.status == 429 else None
+        code = refusal.body.get("code") if refusal is not None else None
+        fields = form_error_fields(refusal.body.get("errors") or {}) if refusal else []
         self.world.requests.append(
             RecordedRequest(
                 request.method,
@@ -228,6 +239,8 @@ class RestApi:
                 bot_token=verdict.counts_globally,
                 scope=scope,
                 inherited=verdict.inherited and fault is None,
+                code=code,
+                field=", ".join(fields) or None,
             )
         )
         self.world.notify()

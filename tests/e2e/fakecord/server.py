@@ -482,6 +482,13 @@ class FakeDiscord:
         banning the bot's address. Those an injected fault answered have ``fault`` set."""
         return self.world.invalid_requests
 
+    @property
+    def refused_requests(self) -> list[RecordedRequest]:
+        """Requests Discord refuses as sent (`RecordedRequest.refused`: 400, 413, a 404 of an
+        interaction's answer, 10062 or 10015), with their `code` and the `field` a 50035 names:
+        a message no player sees. Those an injected fault answered have ``fault`` set."""
+        return self.world.refused_requests
+
     def bot_token_requests(self, since: int = 0) -> list[RecordedRequest]:
         """Requests that counted toward the global limit (made with the bot token, outside any
         interaction), from the ``since``-th request recorded on."""

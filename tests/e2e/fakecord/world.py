@@ -15,6 +15,15 @@ from .model import DM_CHANNEL, FakeChannel, FakeGuild, FakeMessage, FakeUser
 from .snowflakes import SnowflakeGenerator
 
 INVALID_STATUSES = (401, 403, 429)
+REFUSED_STATUSES = (400, 413)
+"""Answers to a request Discord refuses as malformed: a body over a limit or against a rule
+(400: 50035 Invalid Form Body, 50006 empty message, 40060 already acknowledged, ...), a file
+too large (413 / 40005)."""
+REFUSED_NOT_FOUND_CODES = (10062, 10015)
+"""The 404s that refuse an interaction's answer: 10062 Unknown interaction (its callback came
+after Discord's 3 s, or was never its own), 10015 Unknown Webhook (a follow-up or edit of an
+interaction never acknowledged). Other 404s (10008 Unknown Message: a message someone else
+deleted) are things a bot meets without fault."""
 
 WAIT_SECONDS = 15.0
 """How long a test's wait for the bot (an answer, a message, a condition) lasts unless it says
@@ -56,12 +65,32 @@ class RecordedRequest:
     inherited: bool = False
     """A 429 of a bucket spent by an earlier bot process that this one could not know of
     (ratelimits.py): the first request a process started since made there."""
+    code: int | None = None
+    """The Discord error code its answer carried (50035, 10062, ...), if it was an error."""
+    field: str | None = None
+    """The fields a 50035 Invalid Form Body names ("content", "components.0.components.1.label",
+    several joined by ", "), if it named any."""
 
     @property
     def invalid(self) -> bool:
         """An answer Discord counts toward its ban on invalid requests: 401, 403, or a 429 that
         is not of scope "shared"."""
         return self.status in INVALID_STATUSES and self.scope != "shared"
+
+    @property
+    def refused(self) -> bool:
+        """An answer refusing a request Discord would not take as sent: 400 or 413, or a 404
+        refusing an interaction's answer (10062, 10015). The player never sees what it
+        carried."""
+        if self.status == 404:
+            return self.code in REFUSED_NOT_FOUND_CODES
+        return self.status in REFUSED_STATUSES
+
+    def describe(self) -> str:
+        """The line a failed check shows of it: POST /channels/1/messages -> 400 50035 (content)."""
+        code = f" {self.code}" if self.code is not None else ""
+        field = f" ({self.field})" if self.field else ""
+        return f"{self.method} {self.path} -> {self.status}{code}{field}"
 
 
 @dataclass(slots=True)
@@ -103,6 +132,12 @@ class World:
     def invalid_requests(self) -> list[RecordedRequest]:
         """Every request answered 401, 403 or 429 (not "shared"), injected faults included."""
         return [request for request in self.requests if request.invalid]
+
+    @property
+    def refused_requests(self) -> list[RecordedRequest]:
+        """Every request refused as malformed or answered too late (`RecordedRequest.refused`),
+        injected faults included."""
+        return [request for request in self.requests if request.refused]
 
     @property
     def application_id(self) -> int:
