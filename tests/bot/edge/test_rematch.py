@@ -7,7 +7,6 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -24,6 +23,7 @@ from tests.bot.edge.test_edge import (
     Edge,
     a_window_later,
     confirm,
+    edge,
     late_click,
     private,
     running_edge,
@@ -34,14 +34,10 @@ from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import DEFERRED_UPDATE_MESSAGE
 from tests.polling import until
 
+__all__ = ["edge"]
+
 CHANNEL_MESSAGE = 4
 PRIMARY = 1
-
-
-@pytest.fixture
-async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Edge]:
-    async with running_edge(tmp_path, monkeypatch) as running:
-        yield running
 
 
 def is_result(message: FakeMessage) -> bool:
@@ -352,6 +348,7 @@ async def test_a_rematch_acknowledged_late_draws_its_lobby_and_leaves_the_result
     assert is_result(shown)
 
 
+@pytest.mark.refused_requests(10062)
 async def test_a_rematch_pressed_too_late_is_posted_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
