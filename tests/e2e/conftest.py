@@ -20,7 +20,10 @@ Every test that uses a fake Discord ends by checking that the bot made no invali
 answer of 401, 403 or 429: Discord bans an address after too many) but those the test provoked:
 its injected faults, and the statuses a test marked `invalid_requests(403, ...)` expects (a bot
 denied a permission on purpose), beside the one 429 a process restarted after a kill may meet
-in each bucket its predecessor spent, which it cannot know of; and that no embed it sent
+in each bucket its predecessor spent, which it cannot know of; that Discord refused no
+request it sent as malformed or too late (400, 413, an interaction's answer refused 10062 or
+10015: the player never sees that message) but those a test marked `refused_requests(400,
+10062, ...)` provokes; and that no embed it sent
 points at `attachment://NAME` while its message has no such file (Discord shows it without its
 picture), unless the test is marked `missing_attachments` (it sends one on purpose): the
 checks of tests/e2e/fake_checks.py. A test that starts a fake Discord of its own (a second one,
@@ -40,7 +43,11 @@ import pluggy
 import pytest
 import pytest_asyncio
 
-from tests.e2e.fake_checks import check_attachments, check_invalid_requests
+from tests.e2e.fake_checks import (
+    check_attachments,
+    check_invalid_requests,
+    check_refused_requests,
+)
 from tests.e2e.fakecord import FakeDiscord
 from tests.e2e.fakecord.process import BotProcess
 from tests.postgres import postgres_server as postgres_server  # the fixtures
@@ -93,6 +100,18 @@ def no_invalid_requests(request: pytest.FixtureRequest) -> Iterator[None]:
     server: FakeDiscord = request.getfixturevalue("fake")
     yield
     check_invalid_requests(server, request.node)
+
+
+@pytest.fixture(autouse=True)
+def no_refused_requests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test with a fake Discord: no request refused as malformed or too late but those
+    it provoked (`check_refused_requests`)."""
+    if "fake" not in request.fixturenames:
+        yield
+        return
+    server: FakeDiscord = request.getfixturevalue("fake")
+    yield
+    check_refused_requests(server, request.node)
 
 
 @pytest.fixture(autouse=True)

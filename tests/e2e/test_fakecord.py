@@ -20,7 +20,9 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from tests.e2e.fake_checks import check_refused_requests
 from tests.e2e.fakecord import (
+    ErrorResponse,
     FakeChannel,
     FakeDiscord,
     FakeGuild,
@@ -256,6 +258,7 @@ async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
         yield session
 
 
+@pytest.mark.refused_requests(50035, 50006)
 async def test_messages_over_discord_limits_are_refused_like_discord(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -348,6 +351,7 @@ def _form_errors(tree: dict[str, Any], where: str = "") -> set[tuple[str, str]]:
     return found
 
 
+@pytest.mark.refused_requests(50035)
 async def test_embeds_components_files_and_allowed_mentions_over_their_limits_get_50035(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -452,6 +456,7 @@ def _files_form(sizes: list[int]) -> aiohttp.FormData:
     return form
 
 
+@pytest.mark.refused_requests(40005)
 async def test_a_file_over_10_mib_gets_413_request_entity_too_large_and_one_of_10_mib_is_taken(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -474,6 +479,7 @@ async def test_a_file_over_10_mib_gets_413_request_entity_too_large_and_one_of_1
     assert [a.size for a in posted.attachments] == [limit]
 
 
+@pytest.mark.refused_requests(50035)
 async def test_a_select_s_option_texts_over_100_characters_and_placeholder_over_150_get_50035(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -591,6 +597,7 @@ async def test_a_nonce_of_25_characters_and_100_ids_to_ping_of_each_kind_are_tak
     assert posted.nonce == "n" * 25
 
 
+@pytest.mark.refused_requests(50035)
 async def test_every_embed_text_counts_toward_the_6000_characters_footer_and_author_too(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -620,6 +627,7 @@ async def test_every_embed_text_counts_toward_the_6000_characters_footer_and_aut
     assert len(fake.messages(scene.channel)) == 1
 
 
+@pytest.mark.refused_requests(50035)
 async def test_embed_field_names_and_values_count_toward_the_6000_characters(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -643,6 +651,7 @@ async def test_embed_field_names_and_values_count_toward_the_6000_characters(
     assert len(fake.messages(scene.channel)) == 1
 
 
+@pytest.mark.refused_requests(50035, 50006)
 async def test_an_interaction_s_reply_and_follow_ups_over_discord_limits_are_refused_too(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -672,6 +681,7 @@ async def test_an_interaction_s_reply_and_follow_ups_over_discord_limits_are_ref
     assert [m.content for m in fake.messages(scene.channel, include_ephemeral=True)] == ["ok"]
 
 
+@pytest.mark.refused_requests(50035)
 async def test_a_deferred_answer_s_first_follow_up_over_discord_limits_is_refused_still_loading(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -705,6 +715,7 @@ async def test_a_deferred_answer_s_first_follow_up_over_discord_limits_is_refuse
     assert (original.loading, original.content) == (False, "done")
 
 
+@pytest.mark.refused_requests(50035)
 async def test_command_registrations_discord_refuses_get_50035_down_to_a_subcommand_s_options(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
@@ -854,6 +865,38 @@ async def test_a_post_refused_for_a_missing_permission_counts_as_an_invalid_requ
         assert response.status == 404
     invalid = [(r.method, r.path, r.status, r.fault) for r in fake.invalid_requests]
     assert invalid == [("POST", path.removeprefix("/api/v10"), 403, None)]
+
+
+@pytest.mark.refused_requests(50035)
+async def test_a_message_refused_as_over_a_limit_fails_the_check_naming_its_code_and_field(
+    fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession, request: pytest.FixtureRequest
+) -> None:
+    """A content of 2001 characters is refused with 400 / 50035 naming `content`: the check
+    after the test fails on it, saying which request, code and field, unless the test's
+    `refused_requests` marker names its status or code. A 404 Unknown Message and an injected
+    fault's 400 are not counted."""
+    path = f"/api/v10/channels/{scene.channel.id}/messages"
+    async with http.post(path, json={"content": "x" * 2001}) as response:
+        assert response.status == 400
+    async with http.delete(f"{path}/1") as response:
+        assert response.status == 404
+    fake.faults.add("POST", CHANNEL_MESSAGES, ErrorResponse(400, 50035, "Invalid Form Body"))
+    async with http.post(path, json={"content": "refused by a fault"}) as response:
+        assert response.status == 400
+
+    with pytest.raises(AssertionError) as caught:
+        check_refused_requests(fake, None)
+
+    relative = path.removeprefix("/api/v10")
+    assert str(caught.value).splitlines()[:2] == [
+        "requests Discord refuses as sent (400, 413, 10062, 10015):",
+        f"POST {relative} -> 400 50035 (content)",
+    ]
+    assert [(r.status, r.code, r.fault) for r in fake.refused_requests] == [
+        (400, 50035, None),
+        (400, 50035, "ErrorResponse"),
+    ]
+    check_refused_requests(fake, request.node)
 
 
 @pytest.mark.invalid_requests(403)
@@ -1212,6 +1255,7 @@ async def test_a_slash_value_outside_its_option_s_choices_or_range_is_refused(
             await fake.slash(scene.alice, scene.channel, "game", players=3, minutes=outside)
 
 
+@pytest.mark.refused_requests(10062)
 async def test_a_callback_after_the_deadline_is_refused_as_unknown_interaction(
     fake: FakeDiscord, scene: Scene, sample: BotProcess
 ) -> None:
@@ -1226,6 +1270,7 @@ async def test_a_callback_after_the_deadline_is_refused_as_unknown_interaction(
     await sample.wait_for_log("Unknown interaction")
 
 
+@pytest.mark.refused_requests(40060)
 async def test_a_second_callback_is_refused_as_already_acknowledged(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -1243,6 +1288,7 @@ async def test_a_second_callback_is_refused_as_already_acknowledged(
 
 
 @pytest.mark.parametrize(("first", "second"), [(5, 4), (4, 5)])
+@pytest.mark.refused_requests(40060)
 async def test_a_second_callback_of_another_type_is_refused_as_already_acknowledged(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession, first: int, second: int
 ) -> None:
@@ -1266,6 +1312,7 @@ async def test_a_second_callback_of_another_type_is_refused_as_already_acknowled
     assert len(fake.messages(scene.channel)) == 1
 
 
+@pytest.mark.refused_requests(50035)
 async def test_an_autocomplete_answer_over_discord_s_limits_is_refused(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:
@@ -1499,6 +1546,7 @@ async def test_bot_process_reads_long_lines_and_reports_an_early_exit(tmp_path: 
     assert "boom" in (tmp_path / "crasher.log").read_text()
 
 
+@pytest.mark.refused_requests(50109)
 async def test_multipart_files_keep_their_exact_bytes_and_bad_bodies_get_400(
     fake: FakeDiscord, scene: Scene, http: aiohttp.ClientSession
 ) -> None:

@@ -55,6 +55,7 @@ async def test_a_thread_without_a_type_is_private_like_discord_makes_it(
 
 
 @pytest.mark.invalid_requests(403)  # the fake refusing what Discord refuses
+@pytest.mark.refused_requests(50035, 50024)
 async def test_a_public_thread_in_a_channel_and_discord_s_notice_about_it(
     fake: FakeDiscord, world: tuple[FakeGuild, FakeChannel, FakeUser], http: aiohttp.ClientSession
 ) -> None:
@@ -97,6 +98,7 @@ async def test_a_public_thread_in_a_channel_and_discord_s_notice_about_it(
     assert len(fake.threads(channel)) == 1
 
 
+@pytest.mark.refused_requests(50035)
 async def test_a_thread_name_over_100_characters_is_refused_in_a_channel_and_from_a_message(
     fake: FakeDiscord, world: tuple[FakeGuild, FakeChannel, FakeUser], http: aiohttp.ClientSession
 ) -> None:
@@ -122,6 +124,7 @@ async def test_a_thread_name_over_100_characters_is_refused_in_a_channel_and_fro
 
 
 @pytest.mark.invalid_requests(403)  # the fake refusing what Discord refuses
+@pytest.mark.refused_requests(160004)
 async def test_a_thread_from_a_message_takes_its_id_once(
     fake: FakeDiscord, world: tuple[FakeGuild, FakeChannel, FakeUser], http: aiohttp.ClientSession
 ) -> None:

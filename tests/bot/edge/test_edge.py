@@ -890,6 +890,7 @@ async def test_a_click_whose_patience_was_spent_before_its_handler_ran_is_deferr
     assert "The die shows" in edited.embed_text()
 
 
+@pytest.mark.refused_requests(10062)
 async def test_a_move_whose_click_was_answered_too_late_is_shown_in_the_channel_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -937,6 +938,7 @@ def late_command(edge: Edge, user: FakeUser, *path: str, **options: Any) -> Inte
 
 
 @pytest.mark.parametrize("label", ["Join", "Start"])
+@pytest.mark.refused_requests(10062)
 async def test_a_lobby_click_answered_too_late_is_shown_in_the_channel_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch, label: str
 ) -> None:
@@ -966,6 +968,7 @@ async def test_a_lobby_click_answered_too_late_is_shown_in_the_channel_all_the_s
         assert [bool(m.pinged_user_ids and m.enabled_buttons()) for m in called] == [True]
 
 
+@pytest.mark.refused_requests(10062)
 async def test_a_resignation_confirmed_too_late_is_shown_in_the_channel_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -2001,26 +2004,48 @@ async def test_the_board_is_shown_when_discord_refuses_or_fails_the_look_up_of_t
     assert said in line.getMessage(), line.getMessage()
 
 
+REFUSALS = {
+    "invalid": (pytest.mark.invalid_requests(401), r"GET /users/@me -> 401"),
+    "malformed": (pytest.mark.refused_requests(50035), r"/messages -> 400 50035 \(content\)"),
+}
+"""A request of each kind the harness's checks count, with the marker that lets it through and
+what the failed check says of it."""
+
+
 @pytest.mark.parametrize("marked", [False, True])
+@pytest.mark.parametrize("kind", REFUSALS)
 async def test_a_request_discord_refuses_fails_the_edge_s_test_unless_it_is_marked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, marked: bool
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    kind: str,
+    marked: bool,
 ) -> None:
-    """The harness ends each test with the fake Discord's checks: a request answered 401 fails
-    the test, unless the test is marked as provoking that status on purpose."""
+    """The harness ends each test with the fake Discord's checks: a request answered 401 (no
+    token), or a message of 2001 characters refused with 400 / 50035, fails the test, unless
+    the test is marked as provoking that answer on purpose."""
+    marker, said = REFUSALS[kind]
     if marked:
-        request.node.add_marker(pytest.mark.invalid_requests(401))
+        request.node.add_marker(marker)
     closing = running_edge(tmp_path, monkeypatch, test=request.node)
     with contextlib.ExitStack() as expected:
         if not marked:
-            expected.enter_context(pytest.raises(AssertionError, match=r"/users/@me -> 401"))
-        async with (
-            closing as edge,
-            aiohttp.ClientSession() as session,
-            session.get(f"{edge.fake.api_base_url}/users/@me") as answer,
-        ):
-            assert answer.status == 401  # no token
+            expected.enter_context(pytest.raises(AssertionError, match=said))
+        async with closing as edge, aiohttp.ClientSession() as session:
+            api = edge.fake.api_base_url
+            if kind == "invalid":
+                answer = await session.get(f"{api}/users/@me")
+            else:
+                answer = await session.post(
+                    f"{api}/channels/{edge.channel.id}/messages",
+                    json={"content": "x" * 2001},
+                    headers={"Authorization": "Bot fake-token"},
+                )
+            assert answer.status == (401 if kind == "invalid" else 400)
+            answer.release()
 
 
+@pytest.mark.refused_requests(10062)
 async def test_a_click_answered_too_late_is_one_warning_line_for_the_operator(
     edge: Edge, caplog: pytest.LogCaptureFixture
 ) -> None:
