@@ -889,7 +889,7 @@ async def test_a_message_refused_as_over_a_limit_fails_the_check_naming_its_code
 
     relative = path.removeprefix("/api/v10")
     assert str(caught.value).splitlines()[:2] == [
-        "requests Discord refuses as sent (400, 413, 10062, 10015):",
+        "requests Discord refuses as sent (400, 413):",
         f"POST {relative} -> 400 50035 (content)",
     ]
     assert [(r.status, r.code, r.fault) for r in fake.refused_requests] == [
@@ -1255,7 +1255,6 @@ async def test_a_slash_value_outside_its_option_s_choices_or_range_is_refused(
             await fake.slash(scene.alice, scene.channel, "game", players=3, minutes=outside)
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_callback_after_the_deadline_is_refused_as_unknown_interaction(
     fake: FakeDiscord, scene: Scene, sample: BotProcess
 ) -> None:

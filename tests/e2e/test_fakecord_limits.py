@@ -473,7 +473,6 @@ def _content(text: str) -> Any:
     return discord.http.handle_message_parameters(content=text)
 
 
-@pytest.mark.refused_requests(10062)
 async def test_the_callback_deadline_runs_from_the_click_even_when_the_bot_gets_it_later(
     fake: FakeDiscord, channels: list[FakeChannel]
 ) -> None:
@@ -513,7 +512,6 @@ async def test_the_callback_deadline_runs_from_the_click_even_when_the_bot_gets_
     assert handle.refusals == [10062]
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_first_callback_3_s_after_the_click_is_refused_unless_a_test_says_otherwise(
     fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
 ) -> None:
@@ -566,7 +564,6 @@ async def test_an_interaction_s_15_minutes_run_from_when_it_is_made_on_the_fake_
     assert [m.content for m in fake.messages(channels[0])] == ["in time"]
 
 
-@pytest.mark.refused_requests(10015)
 async def test_a_follow_up_before_the_interaction_is_acknowledged_is_refused(
     fake: FakeDiscord, channels: list[FakeChannel], http: aiohttp.ClientSession
 ) -> None:

@@ -890,7 +890,6 @@ async def test_a_click_whose_patience_was_spent_before_its_handler_ran_is_deferr
     assert "The die shows" in edited.embed_text()
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_move_whose_click_was_answered_too_late_is_shown_in_the_channel_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -938,7 +937,6 @@ def late_command(edge: Edge, user: FakeUser, *path: str, **options: Any) -> Inte
 
 
 @pytest.mark.parametrize("label", ["Join", "Start"])
-@pytest.mark.refused_requests(10062)
 async def test_a_lobby_click_answered_too_late_is_shown_in_the_channel_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch, label: str
 ) -> None:
@@ -968,7 +966,6 @@ async def test_a_lobby_click_answered_too_late_is_shown_in_the_channel_all_the_s
         assert [bool(m.pinged_user_ids and m.enabled_buttons()) for m in called] == [True]
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_resignation_confirmed_too_late_is_shown_in_the_channel_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -2045,7 +2042,6 @@ async def test_a_request_discord_refuses_fails_the_edge_s_test_unless_it_is_mark
             answer.release()
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_click_answered_too_late_is_one_warning_line_for_the_operator(
     edge: Edge, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -466,7 +466,6 @@ async def test_a_nudge_not_remembered_is_still_only_a_ping_for_the_nudger(
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_nudge_answered_too_late_still_pings_the_player_to_move(edge: Edge) -> None:
     """A nudge that reaches the bot after Discord's 3 s: the game's nudge is spent (one every
     4 hours), so its ping goes out in the channel all the same, calling the player to move,

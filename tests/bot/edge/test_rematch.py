@@ -348,7 +348,6 @@ async def test_a_rematch_acknowledged_late_draws_its_lobby_and_leaves_the_result
     assert is_result(shown)
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_rematch_pressed_too_late_is_posted_all_the_same(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:

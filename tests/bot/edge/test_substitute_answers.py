@@ -555,7 +555,6 @@ async def test_a_substitute_is_named_by_their_server_nickname(edge: Edge, by: st
     assert [seat.display_name for seat in seats if seat.user_id == incoming.id] == [nick]
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_hand_over_ordered_too_late_is_told_and_drawn_all_the_same(edge: Edge) -> None:
     """A moderator's hand-over that reaches the bot after Discord's 3 s: Discord refuses the
     answer that tells it, but the seat is handed over, so the channel is told all the same

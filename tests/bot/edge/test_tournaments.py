@@ -211,7 +211,6 @@ async def test_a_tournament_is_refused_in_a_channel_the_server_does_not_allow_ga
     assert (await tournaments._service.open_at(other.id)).channel_id == other.id
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_tournament_started_by_a_press_answered_too_late_sets_up_its_first_round(
     edge: Edge,
 ) -> None:
@@ -230,7 +229,6 @@ async def test_a_tournament_started_by_a_press_answered_too_late_sets_up_its_fir
     )
 
 
-@pytest.mark.refused_requests(10062)
 async def test_a_tournament_ended_by_a_press_answered_too_late_is_told_all_the_same(
     edge: Edge,
 ) -> None:
