@@ -341,6 +341,20 @@ def test_byes_keep_rotating_once_every_player_has_had_one(count: int) -> None:
     assert set(byes.values()) == {2}
 
 
+def test_a_bye_whose_game_was_aborted_still_counts_as_the_player_s_bye() -> None:
+    """Five players: in round 1, 1 beats 2 and 3 beats 4, and the game of 5's bye against the
+    AI is aborted. Round 2 ranks 5 last; had that bye not counted, 5 would take the bye again
+    (a bye to 5 or to 4 leaves the round without a rematch). It goes to 4, the lowest-ranked of
+    the players who have had none."""
+    seeding = [1, 2, 3, 4, 5]
+    first_round = swiss_round(swiss_snapshot(seeding, 3), 1)
+    assert first_round == [(1, 2), (3, 4), (5, None)]
+    aborted = TableRow(1, 3, (5, None), None, 103, GameStatus.ABORTED.value)
+    tables = [won(1, 1, (1, 2), 1, 60), won(1, 2, (3, 4), 3, 50), aborted]
+    second_round = swiss_round(swiss_snapshot(seeding, 3, tables), 2)
+    assert second_round[-1] == (4, None), second_round
+
+
 async def test_a_round_robin_of_four_at_one_table_of_four(database: Database) -> None:
     games, tournaments = services(database)
     view = await opened(tournaments, PLAYERS[:4], format="round-robin", seats=4, rounds=7)
