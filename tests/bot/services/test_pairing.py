@@ -249,6 +249,25 @@ def test_a_big_round_never_has_more_rematches_than_the_exchanges_alone_leave(cou
         assert got <= alone, f"{seats} seats, {density}, seed {seed}: {got} > {alone}"
 
 
+@pytest.mark.parametrize(("count", "seats"), [(14, 3), (17, 3), (20, 4), (33, 4)])
+def test_a_big_round_lists_each_table_best_ranked_first_and_the_tables_by_their_best_player(
+    count: int, seats: int
+) -> None:
+    """Above 12 players the exchanges move players between tables; the round is still listed
+    as every other is: each table's best-ranked player first, the tables in ranking order of
+    their best players (table 1 holds the leader)."""
+    rng = random.Random(count)
+    ranked = rng.sample(range(100, 100 + 3 * count), count)
+    place = {player: index for index, player in enumerate(ranked)}
+    met = met_at_random(ranked, 0.5, rng)
+    tables = [
+        [place[seat] for seat in seated(table)]
+        for table in pairing.swiss_tables(ranked, seats, met, {})
+    ]
+    assert all(table == sorted(table) for table in tables), tables
+    assert [table[0] for table in tables] == sorted(table[0] for table in tables), tables
+
+
 def test_the_bye_goes_to_the_lowest_ranked_and_rotates() -> None:
     ranked = [11, 12, 13, 14, 15]
     byes: dict[int, int] = {}
