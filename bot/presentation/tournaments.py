@@ -208,10 +208,14 @@ def standings_table(view: TournamentView) -> StandingsTable:
 def _row(view: TournamentView, line: Standing) -> StandingsRow:
     language = view.locale
     name = view.name_of(line.user_id) or str(line.user_id)
-    leader = (
-        line.rank == 1
-        and view.status is not TournamentStatus.ABORTED
-        and any(other.half_points for other in view.standings)
+    # First place is starred once it means something: a point won, or the end naming its
+    # winners (every game aborted: all of them share it).
+    leader = line.rank == 1 and (
+        view.status is TournamentStatus.OVER
+        or (
+            view.status is not TournamentStatus.ABORTED
+            and any(other.half_points for other in view.standings)
+        )
     )
     return StandingsRow(
         rank=str(line.rank),

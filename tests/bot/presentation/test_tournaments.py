@@ -259,6 +259,20 @@ def test_nobody_leads_before_a_point_is_won() -> None:
     assert not any(row.leader for row in picture.rows), "a star for everyone would mean nothing"
 
 
+def test_a_tournament_over_without_a_point_stars_everyone_it_names_as_winners() -> None:
+    """Every game aborted: the end names every player as sharing first place, and the picture
+    stars each of them as it does any first place it names."""
+    over = view(
+        status=TournamentStatus.OVER,
+        tables=view().tables[:2],
+        standings=tuple(standings(PLAYERS, [], 2)),
+    )
+    post = shown.standings_post(over)
+    assert (post.embed.description or "").startswith("🏆 Shared first place:")
+    assert post.picture is not None
+    assert [row.leader for row in post.picture.rows] == [True, True, True]
+
+
 def test_threads_are_named_within_discord_s_limit_and_welcome_their_players() -> None:
     running = view(name="N" * 100)
     table = running.tables[2]
