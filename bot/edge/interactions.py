@@ -43,13 +43,10 @@ def moderates(interaction: Interaction, channel_id: int) -> bool:
     the channel of the interaction only; another channel's are worked out from the client's
     cache of the server (its roles, the channel's overwrites). While the cache does not know
     that channel yet (the first moments of a start), only a server manager acts there."""
-    if interaction.channel_id == channel_id:
-        return interaction.permissions.manage_channels
-    guild, member = interaction.guild, interaction.user
-    channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
-    if channel is not None and isinstance(member, discord.Member):
-        return channel.permissions_for(member).manage_channels
-    return interaction.permissions.manage_guild
+    permissions = _permissions_in(interaction, channel_id)
+    if permissions is None:
+        return interaction.permissions.manage_guild
+    return permissions.manage_channels
 
 
 def sees(interaction: Interaction, channel_id: int) -> bool:
@@ -57,10 +54,21 @@ def sees(interaction: Interaction, channel_id: int) -> bool:
     another than the one they acted in), worked out as `moderates` works out Manage Channels.
     While the client's cache does not know that channel yet, only an administrator (who sees
     every channel) does."""
+    permissions = _permissions_in(interaction, channel_id)
+    if permissions is None:
+        return interaction.permissions.administrator
+    return permissions.view_channel
+
+
+def _permissions_in(interaction: Interaction, channel_id: int) -> discord.Permissions | None:
+    """The acting member's permissions in the channel `channel_id`: Discord's own for the
+    interaction's channel, else worked out from the client's cache of the server (its roles,
+    the channel's overwrites; a thread's are its parent's); None while the cache does not know
+    that channel."""
     if interaction.channel_id == channel_id:
-        return interaction.permissions.view_channel
+        return interaction.permissions
     guild, member = interaction.guild, interaction.user
     channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
     if channel is not None and isinstance(member, discord.Member):
-        return channel.permissions_for(member).view_channel
-    return interaction.permissions.administrator
+        return channel.permissions_for(member)
+    return None

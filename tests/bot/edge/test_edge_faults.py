@@ -63,6 +63,11 @@ class Outage:
             method = getattr(store, name)
             self.monkeypatch.setattr(store, name, self._failing(method))
 
+    def fail_in(self, owner: type, name: str) -> None:
+        """While the outage lasts, fail the method `name` of every instance of `owner` (a store
+        the edge's controllers hold copies of), from now on."""
+        self.monkeypatch.setattr(owner, name, self._failing(getattr(owner, name)))
+
     def _failing(self, method: Callable[..., Any]) -> Callable[..., Any]:
         async def failing(*args: Any, **kwargs: Any) -> Any:
             self.refuse()

@@ -21,7 +21,7 @@ from bot.edge.substitutes import _asked
 from bot.services.substitutes import HandoverRequest
 from bot.services.time_rules import QuietHours
 from bot.storage.away import HeldNotice
-from bot.storage.substitutes import SeatRequest, SubstituteStore
+from bot.storage.substitutes import SubstituteStore
 from tests.bot.edge.test_edge import Edge, confirm, edge
 from tests.bot.edge.test_edge_faults import Outage, away
 from tests.bot.edge.test_watch_buttons import play_turn
@@ -166,7 +166,7 @@ async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_
 
 
 async def test_the_requests_an_outage_kept_from_closing_are_closed_once_the_database_is_back(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The database is away when a start closes the requests of ended games, and when a game's
     end closes its own in the background: each is one INFO line without a traceback, the start
@@ -175,13 +175,7 @@ async def test_the_requests_an_outage_kept_from_closing_are_closed_once_the_data
     assert await HANDLERS.drained(30.0), "the request's handler is still running"
     async with edge.store.database.transaction() as conn:
         await conn.execute("UPDATE games SET status = 'aborted', rev = rev + 1 WHERE id = 1")
-    close = SubstituteStore.close_requests_of_ended_games
-
-    async def closing(self: SubstituteStore, game_id: int | None = None) -> list[SeatRequest]:
-        away.refuse()
-        return await close(self, game_id)
-
-    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", closing)
+    away.fail_in(SubstituteStore, "close_requests_of_ended_games")
     seats = edge.bot.seats
     assert seats is not None
 
@@ -208,17 +202,11 @@ async def test_the_requests_an_outage_kept_from_closing_are_closed_once_the_data
 
 
 async def test_a_closing_waiting_for_the_database_ends_with_a_stop(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+    edge: Edge, away: Outage
 ) -> None:
     """A stop during the outage ends the closing that waits for the database, before the
     database closes: nothing of it is left running, and the next start closes the requests."""
-    close = SubstituteStore.close_requests_of_ended_games
-
-    async def closing(self: SubstituteStore, game_id: int | None = None) -> list[SeatRequest]:
-        away.refuse()
-        return await close(self, game_id)
-
-    monkeypatch.setattr(SubstituteStore, "close_requests_of_ended_games", closing)
+    away.fail_in(SubstituteStore, "close_requests_of_ended_games")
     seats = edge.bot.seats
     assert seats is not None
     away.fail()

@@ -17,6 +17,7 @@ import pytest
 
 from bot.edge import direct, display
 from bot.edge.inflight import HANDLERS
+from bot.edge.watch import WatchMessages
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
 from bot.services.views import GameStatus, GameView
@@ -443,19 +444,26 @@ async def test_refresh_after_a_game_was_stopped_offers_no_button_and_the_watch_i
     assert edge.fake.messages(edge.fake.dm_channel(edge.outsider)) == [], "told nothing"
 
 
-async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_they_missed(
-    edge: Edge,
-) -> None:
-    """A process that starts knows no watched game until its start reads them: it then tells
-    a watcher the turn the last run showed but did not tell, and every turn after; without
-    that, every restart would end every watcher's messages."""
+async def a_turn_a_restart_left_untold(edge: Edge) -> tuple[FakeMessage, WatchMessages]:
+    """The outsider asks for a message at each turn of game 1; then, as after a start that
+    has not read the watched games yet, a turn is shown and not told. The turn message and the
+    watchers' controller."""
     turn = await started(edge)
     watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
     await edge.click(edge.outsider, watching, "Message me each turn").answer()
     watchers = edge.bot.watchers
     assert watchers is not None
     watchers._watch._watched.clear()  # as a process just started knows them
-    turn = await play_turn(edge, turn)  # shown, and not told: as by a run that then stopped
+    return await play_turn(edge, turn), watchers  # shown, not told: as by a run that stopped
+
+
+async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_they_missed(
+    edge: Edge,
+) -> None:
+    """A process that starts knows no watched game until its start reads them: it then tells
+    a watcher the turn the last run showed but did not tell, and every turn after; without
+    that, every restart would end every watcher's messages."""
+    turn, watchers = await a_turn_a_restart_left_untold(edge)
     dm = edge.fake.dm_channel(edge.outsider)
     assert edge.fake.messages(dm) == []
     await watchers.resume()  # what the bot's start does
@@ -469,26 +477,14 @@ async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_th
 
 
 async def test_a_start_s_catch_up_of_the_watchers_an_outage_cuts_off_runs_once_it_is_back(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The database is away when a start reads the watched games: the start goes on, with one
     INFO line and no warning, and once the database is back the watchers are told the turn
     they missed, and every turn after, with no new start."""
-    turn = await started(edge)
-    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
-    await edge.click(edge.outsider, watching, "Message me each turn").answer()
-    watchers = edge.bot.watchers
-    assert watchers is not None
-    watchers._watch._watched.clear()  # as a process just started knows them
-    turn = await play_turn(edge, turn)  # shown, and not told: as by a run that then stopped
+    turn, watchers = await a_turn_a_restart_left_untold(edge)
     dm = edge.fake.dm_channel(edge.outsider)
-    read = WatchStore.watched_games
-
-    async def reading(self: WatchStore) -> list[tuple[int, bool]]:
-        away.refuse()
-        return await read(self)
-
-    monkeypatch.setattr(WatchStore, "watched_games", reading)
+    away.fail_in(WatchStore, "watched_games")
     with caplog.at_level(logging.INFO, logger="bot.edge.watch"):
         away.fail()
         await asyncio.wait_for(watchers.resume(), 5.0)  # as a start: it goes on
@@ -504,19 +500,13 @@ async def test_a_start_s_catch_up_of_the_watchers_an_outage_cuts_off_runs_once_i
 
 
 async def test_a_start_s_catch_up_of_the_watchers_waiting_for_the_database_ends_with_a_stop(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+    edge: Edge, away: Outage
 ) -> None:
     """A stop during the outage ends the catch-up that waits for the database, before the
     database closes: nothing of it is left running."""
     watchers = edge.bot.watchers
     assert watchers is not None
-    read = WatchStore.watched_games
-
-    async def reading(self: WatchStore) -> list[tuple[int, bool]]:
-        away.refuse()
-        return await read(self)
-
-    monkeypatch.setattr(WatchStore, "watched_games", reading)
+    away.fail_in(WatchStore, "watched_games")
     away.fail()
     await watchers.resume()
     assert watchers._resuming, "the catch-up waits for the database"
