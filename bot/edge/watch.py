@@ -7,7 +7,8 @@ The direct messages go out in the background once a game's message is posted (`s
 game's in order; a finished game's end held for a watcher in their quiet hours goes once they
 end; a start learns the watched games before the games' messages are caught up (`learn`), so
 that the catch-up tells their watchers, then sends what they were not told yet (`resume`); a
-database outage that cuts that off is waited out, and the catch-up run again once it is back."""
+database outage that cuts any of it off is waited out, with no line per game, and what it cut
+off is sent (the catch-up run again) once it is back."""
 
 from __future__ import annotations
 
@@ -192,7 +193,8 @@ class WatchMessages:
         back, so the start goes on meanwhile."""
         try:
             await self._watch.start()
-            views = await self._watch.games_behind()
+            for view in await self._watch.games_behind():
+                await self._send(view, wait_out=False)
         except DatabaseUnavailableError as error:
             if self._availability is None:
                 log.warning("the watchers' direct messages were not caught up (%s)", why(error))
@@ -207,18 +209,26 @@ class WatchMessages:
             return
         except Exception as error:  # a courtesy: logged, never in the way of the start
             log.warning("the watchers' direct messages were not caught up (%s)", why(error))
-            return
-        for view in views:
-            await self._send(view)
 
     async def _resume_once_back(self) -> None:
         assert self._availability is not None
         await self._availability.back()
         await self.resume()
 
+    async def _wait_back(self) -> None:
+        """Wait for the database, as a task `stop` ends."""
+        assert self._availability is not None
+        task = asyncio.current_task()
+        assert task is not None
+        self._resuming.add(task)
+        try:
+            await self._availability.back()
+        finally:
+            self._resuming.discard(task)
+
     async def stop(self) -> None:
-        """Stop a start's catch-up waiting for the database (before it closes); never
-        raises. What it leaves untold is told by the next start."""
+        """Stop what waits for the database (a start's catch-up, a game's messages) before it
+        closes; never raises. What it leaves untold is told by the next start."""
         await cancel_and_wait(list(self._resuming))
 
     async def idle(self) -> None:
@@ -226,17 +236,35 @@ class WatchMessages:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def _send(self, shown: GameView) -> None:
+    async def _send(self, shown: GameView, *, wait_out: bool = True) -> None:
+        """Tell the game's watchers what is due. A database outage is no line per game: it
+        is waited out and the messages sent once it is back (the outage is logged by its
+        watch); not `wait_out`, it is raised, for the caller to wait out."""
         async with self._locks[shown.id]:
-            latest = self._latest.get(shown.id)
-            view = latest if latest is not None and latest.seq > shown.seq else shown
-            try:
-                due = await self._watch.news(view)
-            except Exception as error:
-                log.warning(
-                    "game %s: the watchers' messages were not read (%s)", view.id, why(error)
-                )
-                return
+            while True:
+                latest = self._latest.get(shown.id)
+                view = latest if latest is not None and latest.seq > shown.seq else shown
+                try:
+                    due = await self._watch.news(view)
+                except DatabaseUnavailableError as error:
+                    if not wait_out:
+                        raise
+                    if self._availability is None:
+                        log.warning(
+                            "game %s: the watchers' messages were not read (%s)",
+                            view.id,
+                            why(error),
+                        )
+                        return
+                    log.debug("game %s: watchers told once the database is back", view.id)
+                    await self._wait_back()
+                    continue
+                except Exception as error:
+                    log.warning(
+                        "game %s: the watchers' messages were not read (%s)", view.id, why(error)
+                    )
+                    return
+                break
             lines = self._lines.get(view.id, {})
             for news in due:
                 try:

@@ -21,7 +21,7 @@ from bot.edge.watch import WatchMessages
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
 from bot.services.views import GameStatus, GameView
-from bot.storage.watchers import WatchStore
+from bot.storage.watchers import Watcher, WatchStore
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -35,6 +35,7 @@ from tests.bot.edge.test_edge import (
 from tests.bot.edge.test_edge_faults import Outage, away
 from tests.e2e.fakecord import FakeMessage, permissions
 from tests.e2e.fakecord.interactions import DEFERRED_CHANNEL_MESSAGE
+from tests.polling import until
 
 __all__ = ["away", "edge"]
 
@@ -536,6 +537,66 @@ async def test_a_start_whose_read_of_the_watched_games_fails_goes_on_with_one_wa
         )
     ]
     assert all(r.exc_info is None for r in said), "no traceback"
+
+
+async def test_a_turn_s_watcher_messages_an_outage_cuts_off_go_once_it_is_back_unlogged(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database goes away as a shown turn's watchers are read: the log says nothing of
+    the game (the outage's own lines say the database was away), and once it is back the
+    watcher is told the turn, without waiting for the game's next turn."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    dm = edge.fake.dm_channel(edge.outsider)
+    behind = WatchStore.behind
+
+    async def reading(self: WatchStore, game_id: int, seq: int) -> list[Watcher]:
+        away.refuse()
+        return await behind(self, game_id, seq)
+
+    monkeypatch.setattr(WatchStore, "behind", reading)
+    with caplog.at_level(logging.INFO, logger="bot.edge.watch"):
+        away.fail()
+        await play_turn(edge, turn, told=False)
+        await until(lambda: not edge.store.database.availability.up, "the outage")
+        assert edge.fake.messages(dm) == []
+        away.end()
+        await edge.fake.wait_until(lambda: bool(edge.fake.messages(dm)), what="the turn told")
+        await watchers.idle()
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1, f"the outage's own line alone: {said}"
+    assert said[0].startswith("the database is unavailable"), said
+    told = [m.content for m in edge.fake.messages(dm)]
+    assert len(told) == 1, f"the turn, told once: {told}"
+    assert "**Game #1 · turn 1**" in told[0], told
+
+
+async def test_a_turn_s_watcher_messages_waiting_for_the_database_end_with_a_stop(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop during the outage ends the watchers' messages that wait for the database,
+    before the database closes: nothing of them is left running."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    behind = WatchStore.behind
+
+    async def reading(self: WatchStore, game_id: int, seq: int) -> list[Watcher]:
+        away.refuse()
+        return await behind(self, game_id, seq)
+
+    monkeypatch.setattr(WatchStore, "behind", reading)
+    away.fail()
+    await play_turn(edge, turn, told=False)
+    await until(lambda: bool(watchers._resuming), "the messages waiting for the database")
+    await watchers.stop()
+    await asyncio.wait_for(watchers.idle(), 5.0)
+    assert not watchers._resuming
 
 
 @pytest.mark.parametrize("messages", [True, False], ids=["messages", "no messages"])
