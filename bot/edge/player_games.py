@@ -5,13 +5,16 @@ begins, and when the player before one who asked to know when they are next begi
 The direct message goes out in the background once the turn message is posted, so it never
 delays the channel. Discord refuses it (403, code 50007) when the player's direct messages are
 closed to the bot: that is logged at INFO, their choice is turned off, and they are told once,
-in the game's channel.
+in the game's channel. A database outage as it is read is waited out, with no line per game,
+and the message goes once the database is back if the turn still waits for the player.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import discord
 
@@ -22,13 +25,17 @@ from bot.edge.incidents import DISCORD_FAILURES, why
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
+from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.away import AwayService
 from bot.services.player_games import NOTIFY_CHOICES, PlayerGamesService
 from bot.services.views import GameView, TurnNotice, UpNextNotice
+from bot.supervisor import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
 NOTIFY_OFF = "off"
+
+T = TypeVar("T")
 
 
 class PlayerGamesController:
@@ -81,13 +88,21 @@ class TurnMessages:
     """Sends opted-in players a direct message when a turn message of theirs is posted."""
 
     def __init__(
-        self, client: discord.Client, players: PlayerGamesService, away: AwayService | None = None
+        self,
+        client: discord.Client,
+        players: PlayerGamesService,
+        away: AwayService | None = None,
+        availability: Availability | None = None,
     ) -> None:
-        """`away` holds the message of a player in quiet hours for their end."""
+        """`away` holds the message of a player in quiet hours for their end; `availability`
+        is the database's: a read an outage cut off is made again once it is back (None: the
+        message is not sent, with a warning)."""
         self._client = client
         self._players = players
         self._away = away
+        self._availability = availability
         self._tasks: set[asyncio.Task[None]] = set()
+        self._waiting: set[asyncio.Task[None]] = set()
 
     def turn_posted(self, view: GameView, message_id: int) -> None:
         """The turn message `message_id` of the game at `view` is in its channel: send the
@@ -103,15 +118,41 @@ class TurnMessages:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def stop(self) -> None:
+        """Stop the messages waiting for the database (before it closes); never raises."""
+        await cancel_and_wait(list(self._waiting))
+
+    async def _read(self, reading: Callable[[], Awaitable[T]]) -> T:
+        """`reading()`, made again once the database is back if an outage cuts it off (the
+        outage is logged by its watch)."""
+        while True:
+            try:
+                return await reading()
+            except DatabaseUnavailableError:
+                if self._availability is None:
+                    raise
+            task = asyncio.current_task()
+            assert task is not None
+            self._waiting.add(task)
+            try:
+                await self._availability.back()
+            finally:
+                self._waiting.discard(task)
+
     async def _send(self, game_id: int, seq: int, message_id: int) -> None:
         notice: TurnNotice | None = None
         try:
-            notice, up_next = await self._players.turn_notices(game_id, seq, message_id)
-            if up_next is not None and not await self._held(up_next, seq, "next"):
-                await self._send_up_next(up_next)
+            notice, up_next = await self._read(
+                lambda: self._players.turn_notices(game_id, seq, message_id)
+            )
+            if up_next is not None:
+                coming = up_next
+                if not await self._read(lambda: self._held(coming, seq, "next")):
+                    await self._send_up_next(up_next)
             if notice is None:
                 return
-            if await self._held(notice, seq, "turn"):
+            told = notice
+            if await self._read(lambda: self._held(told, seq, "turn")):
                 return
             await deliver_direct(self._client, notice.user_id, player_games.turn_dm_text(notice))
         except discord.Forbidden as error:

@@ -137,6 +137,8 @@ class Bot:
             await self.seats.stop()
         if self.watchers is not None:
             await self.watchers.stop()
+        if self.turn_messages is not None:
+            await self.turn_messages.stop()
         await self.supervisor.stop()
 
     async def do_due_work(self, work: DueWork) -> None:
@@ -234,7 +236,7 @@ def build_bot(
         service.play, guilds, stats, service.ratings, pictures, analyses
     )
     players = PlayerGamesService(service.loader, PlayerStore(database))
-    turn_messages = TurnMessages(client, players, service.away)
+    turn_messages = TurnMessages(client, players, service.away, database.availability)
     display.on_turn_posted(turn_messages.turn_posted)
     spectators = WatchService(service.loader, WatchStore(database), service.away.quiet_until)
     service.nudges.reachable = service.away.unreachable

@@ -23,10 +23,14 @@ from bot.edge.direct import deliver_direct
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.services.time_rules import QuietHours
-from bot.storage.players import PlayerStore
+from bot.storage.players import DirectChoices, PlayerStore
 from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
+from tests.bot.edge.test_edge_faults import Outage, away
 from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.polling import until
+
+__all__ = ["away"]
 
 
 @pytest.fixture
@@ -130,6 +134,59 @@ async def test_notify_sends_a_direct_message_with_a_link_when_the_turn_begins(
 
     assert "no longer" in await private(edge.slash(mover, "marrakech", "notify", state="off"))
     assert not await PlayerStore(edge.store.database).turn_dms(mover.id)
+
+
+async def test_a_turn_s_direct_message_an_outage_cuts_off_goes_once_it_is_back_unlogged(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database goes away as a posted turn's direct message is read: the log says
+    nothing of the game (the outage's own lines say the database was away), and once it is
+    back the player is told their turn, which still waits for them."""
+    for user in (edge.host, edge.guest):
+        await private(edge.slash(user, "marrakech", "notify", state="on"))
+    choices = PlayerStore.choices
+
+    async def reading(self: PlayerStore, first: int, second: int) -> dict[int, DirectChoices]:
+        away.refuse()
+        return await choices(self, first, second)
+
+    monkeypatch.setattr(PlayerStore, "choices", reading)
+    with caplog.at_level(logging.INFO, logger="bot.edge.player_games"):
+        away.fail()
+        turn = await started(edge)
+        await until(lambda: not edge.store.database.availability.up, "the outage")
+        (mover_id,) = turn.pinged_user_ids
+        dm_channel = edge.fake.dm_channel(mover_of(edge, mover_id))
+        assert edge.fake.messages(dm_channel) == []
+        away.end()
+        dm = await edge.fake.wait_for_message(dm_channel)
+    assert dm.content.startswith("It is your turn in Marrakech game #1"), dm.content
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1, f"the outage's own line alone: {said}"
+    assert said[0].startswith("the database is unavailable"), said
+
+
+async def test_a_turn_s_direct_message_waiting_for_the_database_ends_with_a_stop(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop during the outage ends the direct message that waits for the database, before
+    the database closes: nothing of it is left running."""
+    await private(edge.slash(edge.host, "marrakech", "notify", state="on"))
+    choices = PlayerStore.choices
+
+    async def reading(self: PlayerStore, first: int, second: int) -> dict[int, DirectChoices]:
+        away.refuse()
+        return await choices(self, first, second)
+
+    monkeypatch.setattr(PlayerStore, "choices", reading)
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    away.fail()
+    await started(edge)
+    await until(lambda: bool(messages._waiting), "the message waiting for the database")
+    await messages.stop()
+    await asyncio.wait_for(messages.idle(), 5.0)
+    assert not messages._waiting
 
 
 async def test_direct_messages_speak_the_language_notify_was_asked_in(
