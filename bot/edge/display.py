@@ -669,6 +669,11 @@ class GameDisplay:
         except discord.Forbidden as error:
             self.retry_display(view.id)
             raise MissingPermissionsError(self._missing_in(view) or GAME_PERMISSIONS) from error
+        except DatabaseUnavailableError as error:  # drawing it read the database: no line
+            # per game (the outage is logged by its watch); shown once the database is back
+            log.debug("game %s: posted once the database is back (%s)", view.id, why(error))
+            self.retry_display(view.id)
+            return False
         except Exception as error:  # a timeout, a cut connection (aiohttp.ClientError),
             # a 5xx after discord.py's retries: the move is stored whatever happened, and
             # showing it again is safe (the catch-up adopts what Discord did take)

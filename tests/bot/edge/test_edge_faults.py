@@ -24,6 +24,7 @@ from bot.presentation import messages
 from bot.runtime import outage
 from bot.runtime import scheduler as scheduler_module
 from bot.runtime.health import Heartbeat, read_heartbeat
+from bot.storage.away import AwayStore, QuietRow
 from tests.bot.edge.test_edge import Edge, confirm, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import FakeMessage, FakeUser
@@ -224,6 +225,37 @@ async def test_a_move_stored_but_not_shown_counts_and_is_shown_once_the_database
     assert game.board_message_id == turn.id, "the message the click edited, adopted"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert "; 0 clicks and commands were turned away" in caplog.text, "the move was taken"
+
+
+async def test_a_move_whose_next_turn_an_outage_cuts_off_as_it_is_drawn_logs_nothing_per_game(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database goes away as the next turn's message is drawn (the read of who may be
+    pinged), before Discord is asked: the turn played is answered by its line, the log says
+    nothing of the game (the outage's own lines say the database was away, and Discord failed
+    nothing), and the next turn is shown once the database is back."""
+    turn, mover = await started_turn(edge)
+    quiet = AwayStore.all_quiet
+
+    async def reading(self: AwayStore) -> dict[int, QuietRow]:
+        away.refuse()
+        return await quiet(self)
+
+    monkeypatch.setattr(AwayStore, "all_quiet", reading)
+    edge.bot.service.away.changed_elsewhere()  # the next ping reads everyone's quiet hours
+    with caplog.at_level(logging.INFO):
+        away.fail()
+        while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
+            label = buttons[0].label
+            assert label is not None
+            await edge.click(mover, edge.fake.world.messages[turn.id], label).response()
+        assert not await shown(edge), "not shown during the outage"
+        away.end()
+        await until(lambda: shown(edge), "the game shown once the database is back")
+        await until(lambda: "the database is back" in caplog.text, "the outage's end")
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1, f"the outage's own line alone: {said}"
+    assert said[0].startswith("the database is unavailable"), said
 
 
 async def test_a_move_stored_but_not_shown_is_told_it_counts_in_the_mover_s_language(
