@@ -198,6 +198,30 @@ async def test_work_stopped_by_a_database_outage_is_not_put_off() -> None:
     assert attempts == [WORK, WORK]
 
 
+async def test_work_a_database_outage_stops_logs_nothing_per_game(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every game's due work fails as the database goes away: the turn clock logs nothing for
+    any of them (the outage is the watch's to log, once)."""
+    works = [DueWork(game_id=game_id, seq=3, kind=DueKind.PLAY) for game_id in (1, 2, 3)]
+
+    class ManyGamesDue(OneGameDue):
+        async def due_work(self) -> list[DueWork]:
+            return works
+
+    async def handle(work: DueWork) -> None:
+        raise DatabaseUnavailableError("the database is unavailable")
+
+    scheduler = Scheduler(ManyGamesDue(), handle, lambda: NOW)  # type: ignore[arg-type]
+    with (
+        caplog.at_level(logging.DEBUG, logger="bot.runtime.scheduler"),
+        pytest.raises(DatabaseUnavailableError),
+    ):
+        await scheduler.run_due()
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert said == [], "nothing per game"
+
+
 class FailingTurns(OneGameDue):
     """The turn clock's reads fail: twice as if the database were away, then on a bug."""
 
