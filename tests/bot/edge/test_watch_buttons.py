@@ -477,15 +477,16 @@ async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_th
     assert "**Game #1 · turn 2**" in told[-1], told
 
 
+@pytest.mark.parametrize("read_cut", ["watched_games", "behind"], ids=["games", "watchers"])
 async def test_a_start_s_catch_up_of_the_watchers_an_outage_cuts_off_runs_once_it_is_back(
-    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture, read_cut: str
 ) -> None:
-    """The database is away when a start reads the watched games: the start goes on, with one
-    INFO line and no warning, and once the database is back the watchers are told the turn
-    they missed, and every turn after, with no new start."""
+    """The database is away when a start reads the watched games, or a game's watchers to
+    tell: the start goes on, with one INFO line and no warning, and once the database is back
+    the watchers are told the turn they missed, and every turn after, with no new start."""
     turn, watchers = await a_turn_a_restart_left_untold(edge)
     dm = edge.fake.dm_channel(edge.outsider)
-    away.fail_in(WatchStore, "watched_games")
+    away.fail_in(WatchStore, read_cut)
     with caplog.at_level(logging.INFO, logger="bot.edge.watch"):
         away.fail()
         await asyncio.wait_for(watchers.resume(), 5.0)  # as a start: it goes on
