@@ -881,7 +881,8 @@ class GameDisplay:
         move; only if it waits for the move of `waiting_for`, when given. A reminder of a
         player now away goes: the moment it gave no longer holds, their clock having stopped
         (back, the channel is told the time left). Best effort: a failure is logged, the next
-        change draws it anyway."""
+        change draws it anyway; a database outage is no line per game: the game is drawn again
+        once the database is back (the outage is logged by its watch)."""
         try:
             view = await self._play.look(game_id)
             if view.status is not GameStatus.RUNNING:
@@ -900,8 +901,23 @@ class GameDisplay:
             ):
                 await self._delete_ping(view, "reminder", reminder, story.reminder_over(view))
                 await self._play.set_reminder_message(view.id, None)
+        except DatabaseUnavailableError as error:
+            if self._availability is None:
+                log.info("game %s: its turn was not drawn again (%s)", game_id, why(error))
+                return
+            log.debug("game %s: drawn again once the database is back (%s)", game_id, why(error))
+            task = asyncio.create_task(
+                self._redraw_once_back(game_id, waiting_for), name=f"redraw-{game_id}"
+            )
+            self._notices.add(task)
+            task.add_done_callback(self._notices.discard)
         except Exception as error:
             log.info("game %s: its turn was not drawn again (%s)", game_id, why(error))
+
+    async def _redraw_once_back(self, game_id: int, waiting_for: int | None) -> None:
+        assert self._availability is not None
+        await self._availability.back()
+        await self.redraw(game_id, waiting_for)
 
     async def seat_handed_over(self, view: GameView, newcomer: int) -> None:
         """A seat of the running game (`view`, as the hand-over left it) went to `newcomer`: if

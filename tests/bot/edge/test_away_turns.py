@@ -14,13 +14,14 @@ import pytest
 
 from bot.edge.inflight import HANDLERS
 from bot.services.away import HeldNotice
-from bot.services.views import Reminder
+from bot.services.views import GameView, Reminder
 from tests.bot.edge.test_edge import Edge, edge, mover_of
+from tests.bot.edge.test_edge_faults import Outage, away
 from tests.bot.edge.test_notices import handed_to_ai
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
 
-__all__ = ["edge"]
+__all__ = ["away", "edge"]
 
 AWAY_LINE = "💤 Away until"
 
@@ -199,6 +200,39 @@ async def test_a_turn_without_a_limit_says_its_player_is_away_and_stops_once_bac
         lambda: AWAY_LINE not in edge.fake.world.messages[turn.id].content,
         what="the turn no longer saying they are away",
     )
+
+
+async def test_a_turn_whose_redraw_an_outage_cuts_off_stops_saying_its_player_is_away_once_back(
+    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database goes away as a turn is drawn again for its player back: the log says
+    nothing of the game (the outage's own lines say the database was away), and once it is
+    back the turn stops saying they are away, with no other change to draw it."""
+    turn, mover, _ = await duel(edge)
+    await edge.slash(mover, "marrakech", "away", days=1).answer()
+    await edge.fake.wait_until(
+        lambda: AWAY_LINE in edge.fake.world.messages[turn.id].content, what="the away line"
+    )
+    play = edge.bot.display._play
+    look = play.look
+
+    async def looking(game_id: int) -> GameView:
+        away.refuse()
+        return await look(game_id)
+
+    monkeypatch.setattr(play, "look", looking)
+    with caplog.at_level(logging.INFO, logger="bot.edge.display"):
+        away.fail()
+        await edge.slash(mover, "marrakech", "back").answer()
+        assert await HANDLERS.drained(30.0), "the command's handler is still running"
+        assert AWAY_LINE in edge.fake.world.messages[turn.id].content, "not drawn meanwhile"
+        away.end()
+        await edge.fake.wait_until(
+            lambda: AWAY_LINE not in edge.fake.world.messages[turn.id].content,
+            what="the turn no longer saying they are away",
+        )
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.edge.display"]
+    assert said == [], "nothing per game during the outage"
 
 
 async def test_a_lobby_is_told_nothing_of_its_player_s_time_away(edge: Edge) -> None:
