@@ -506,7 +506,9 @@ class GameDisplay:
             await self._respond_line(interaction, line)
             crashpoints.reach("click.responded")
             self.opened(view.id, interaction)
-            await self.post_current(view)
+            async with self._showing.holding(view.id):  # in turn with a change made elsewhere
+                if not self._play.shown_from(view.id, view.seq):
+                    await self.post_current(view)
             await self._retire_pings(view)
             return
         await self._respond_edit(interaction, presenter.turn_post(view), decision_buttons(view))
@@ -600,8 +602,23 @@ class GameDisplay:
             if message_id is None or message_id == lobby:  # no turn of it was ever shown
                 await self.post_current(view)
                 return
-            if (await self._play.look(view.id)).seq != view.seq:
+            now = await self._play.look(view.id)
+            if now.seq != view.seq:
                 return  # the game moved on: the change that moved it is shown after this
+            message_id = now.game.board_message_id or message_id  # posted since `before`
+            shown = now.game.board_message_seq
+            if (
+                shown is not None
+                and view.state is not None
+                and view.turn_at(shown) != view.state.turn
+            ):
+                # that message shows a turn that is over, and the move that ended it has not
+                # posted the next one yet: posted here, as this change leaves it (the move
+                # then finds it shown); never drawn on the ended turn's message
+                await self._retire(view, message_id, shown)
+                await self.post_current(view)
+                await self._retire_pings(view)
+                return
             await self._redraw_turn(view, message_id)
 
     async def _redraw_turn(self, view: GameView, message_id: int) -> None:

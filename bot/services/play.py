@@ -220,6 +220,13 @@ class PlayService:
             game_id, message_id, seq, end_shown=end_shown, lobby_linked=lobby_linked, lobby=lobby
         )
 
+    def shown_from(self, game_id: int, seq: int) -> bool:
+        """Whether this process recorded a message of the game showing it at `seq` or later,
+        as it remembers the game (no round trip; False if it is not in memory)."""
+        loaded = self._loader.in_memory(game_id)
+        shown = None if loaded is None else loaded.game.board_message_seq
+        return shown is not None and shown >= seq
+
     async def set_reminder_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the reminder sent for the turn being played (None: its end was shown)."""
         await self._loader.set_reminder_message(game_id, message_id)

@@ -5,12 +5,17 @@ player whose seat the AI took over points to), stats and history answers."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
+from bot import crashpoints
 from bot.edge import replies
 from bot.edge.inflight import HANDLERS
 from bot.presentation import community
 from bot.presentation.images import Pictures
+from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.presentation.ratings import RatingChart
 from bot.storage.guilds import GuildStore
@@ -23,6 +28,7 @@ from tests.bot.edge.test_edge import (
     on_the_gateway,
     only_private_answer,
     private,
+    showing_the_move,
     started,
 )
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
@@ -292,6 +298,17 @@ async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> Non
     )
 
 
+async def handed_to_the_ai(edge: Edge, user: FakeUser) -> None:
+    """Hand the user's seat of game 1 to the AI, as three timeouts in a row do."""
+    async with edge.store.database.transaction() as conn:
+        await conn.execute(
+            "UPDATE seats SET autoplay = 1, timeouts = 3 WHERE game_id = 1 AND user_id = $1",
+            user.id,
+        )
+        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
+    edge.service.loader.forget(1)
+
+
 async def test_a_turn_button_of_a_seat_the_ai_took_over_points_its_player_to_rejoin(
     edge: Edge,
 ) -> None:
@@ -300,13 +317,7 @@ async def test_a_turn_button_of_a_seat_the_ai_took_over_points_its_player_to_rej
     await edge.bot.scheduler.stop()  # the AI does not play the seat meanwhile
     turn = await started(edge)
     mover = await mover_of(edge, turn)
-    async with edge.store.database.transaction() as conn:  # handed to the AI after timeouts
-        await conn.execute(
-            "UPDATE seats SET autoplay = 1, timeouts = 3 WHERE game_id = 1 AND user_id = $1",
-            mover.id,
-        )
-        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
-    edge.service.loader.forget(1)
+    await handed_to_the_ai(edge, mover)
     seq = (await edge.service.play.look(1)).seq
     assert await HANDLERS.drained(30.0), "a handler is still running"
     shown = edge.fake.world.messages[turn.id].to_payload()
@@ -399,3 +410,75 @@ async def test_the_stats_are_deferred_before_their_chart_is_drawn(
     assert answered == [[DEFERRED_CHANNEL_MESSAGE]], "deferred before the chart is drawn"
     assert not stats.ephemeral
     assert [a.filename for a in stats.attachments] == [community.CHART_NAME]
+
+
+@pytest.mark.parametrize("held", ["_post", "_respond_line"], ids=["post", "answer"])
+async def test_a_seat_taken_back_while_the_turn_before_it_ends_is_shown_on_the_new_turn(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, held: str
+) -> None:
+    """A player takes their seat back from the AI while the click that ends the turn before
+    theirs is being shown (its answer, or the post of their turn, held until the rejoin is
+    stored, or shown): the ended turn keeps its one line, never drawn back into a live turn,
+    and the one message with live buttons is their turn, naming them, not the AI playing for
+    them, with one direct message at their turn."""
+    await edge.bot.scheduler.stop()  # the AI does not play the seat meanwhile
+    turn = await started(edge)
+    mover = await mover_of(edge, turn)
+    other = edge.guest if mover is edge.host else edge.host
+    await handed_to_the_ai(edge, other)
+    await edge.slash(other, "marrakech", "notify", state="on").answer()
+    await edge.click(mover, turn, "North (straight on)").response()
+    moved = await showing_the_move(edge, turn)
+    assert await HANDLERS.drained(30.0), "the facing's handler is still running"
+
+    display = edge.bot.display
+    showing = getattr(display, held)
+    reached, committed, release = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def held_once(*args: Any, **fields: Any) -> Any:
+        if not reached.is_set():  # the click's own, the first one asked for
+            reached.set()
+            await release.wait()
+        return await showing(*args, **fields)
+
+    def reach(point: str) -> None:
+        if point == "rejoin.committed":
+            committed.set()
+
+    monkeypatch.setattr(display, held, held_once)
+    monkeypatch.setattr(crashpoints, "reach", reach)
+    placing = edge.click(mover, moved, moved.enabled_buttons()[0].label or "")
+    await asyncio.wait_for(reached.wait(), 30)
+    rejoin = edge.slash(other, "marrakech", "rejoin")
+    await asyncio.wait_for(committed.wait(), 30)
+    if held == "_respond_line":  # the rejoin is shown first
+        edits = edge.fake.world.messages[turn.id].edit_count
+        assert "is back in game #1" in (await rejoin.answer()).content
+        await edge.fake.wait_until(
+            lambda: edge.fake.world.messages[turn.id].edit_count > edits,
+            what="the rejoin shown",
+        )
+    release.set()
+    assert "is back in game #1" in (await rejoin.answer()).content
+    await placing.response()
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+
+    ended = edge.fake.world.messages[turn.id]
+    assert ended.content.startswith("**Game #1 · turn 1** · "), edge.fake.transcript(edge.channel)
+    assert not ended.enabled_buttons(), edge.fake.transcript(edge.channel)
+    live = [
+        m
+        for m in edge.fake.messages(edge.channel)
+        if any(id_of(b).startswith("mk:1:") for b in m.enabled_buttons())
+    ]
+    assert len(live) == 1, edge.fake.transcript(edge.channel)
+    assert live[0].content.startswith(f"<@{other.id}>, it is your turn"), live[0].content
+    assert "AI for" not in live[0].embed_text(), live[0].embed_text()
+    seq = (await edge.service.play.look(1)).seq
+    assert all(id_of(b).startswith(f"mk:1:{seq}:") for b in live[0].enabled_buttons())
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    await messages.idle()
+    link = message_link(live[0].guild_id, live[0].channel_id, live[0].id)
+    told = [m.content for m in edge.fake.messages(edge.fake.dm_channel(other))]
+    assert told == [f"It is your turn in Marrakech game #1: {link}"], told
