@@ -94,7 +94,8 @@ def _line(game: OpenGame, user_id: int, language: str, away: Mapping[int, dateti
 
 
 def turn_dm_text(notice: TurnNotice) -> str:
-    """The direct message when the player's turn begins, in the game's language."""
+    """The direct message when the player's turn begins, in the player's own language
+    (`locale`; the game's is `game_locale`)."""
     language = notice.locale
     url = message_link(notice.guild_id, notice.channel_id, notice.message_id)
     lines = [text("turn_dm.text", language, game_id=notice.game_id, url=url)]
