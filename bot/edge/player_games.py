@@ -27,13 +27,11 @@ from bot.presentation import player_games
 from bot.presentation.messages import text
 from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.away import AwayService
-from bot.services.player_games import NOTIFY_CHOICES, PlayerGamesService
+from bot.services.player_games import PlayerGamesService
 from bot.services.views import GameView, TurnNotice, UpNextNotice
 from bot.supervisor import cancel_and_wait
 
 log = logging.getLogger(__name__)
-
-NOTIFY_OFF = "off"
 
 T = TypeVar("T")
 
@@ -74,11 +72,10 @@ class PlayerGamesController:
     async def notify(self, interaction: Interaction, state: str) -> None:
         async def work() -> None:
             interactions.guild_id(interaction)  # a command of server channels, like the others
-            choice = state if state in NOTIFY_CHOICES else NOTIFY_OFF
             language = interactions.user_language(interaction)
-            await self._players.set_notify(interaction.user.id, choice, language)
+            await self._players.set_notify(interaction.user.id, state, language)
             await replies.send(
-                interaction, content=text(f"notify.{choice}", language), ephemeral=True
+                interaction, content=text(f"notify.{state}", language), ephemeral=True
             )
 
         await guarded(interaction, "setting turn messages", work)

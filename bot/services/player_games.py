@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from bot.services.errors import GameDamagedError
+from bot.services.errors import BadOptionError, GameDamagedError
 from bot.services.loader import GameLoader
 from bot.services.views import OpenGame, TurnNotice, UpNextNotice
 from bot.storage.game_log import GameLog
@@ -83,7 +83,10 @@ class PlayerGamesService:
 
     async def set_notify(self, user_id: int, choice: str, locale: str | None = None) -> None:
         """The user's `/marrakech notify` choice (NOTIFY_CHOICES), their direct messages then
-        written in `locale` (the language they asked in; None: each game's)."""
+        written in `locale` (the language they asked in; None: each game's); BadOptionError
+        for any other choice, changing nothing."""
+        if choice not in NOTIFY_CHOICES:
+            raise BadOptionError("state", choice)
         await self._players.set_choices(
             user_id, choice != "off", choice == "next", self._loader.now(), locale
         )

@@ -21,7 +21,14 @@ from bot.edge.inflight import HANDLERS
 from bot.services.errors import NoGameHereError
 from bot.services.tournament_views import TournamentStatus
 from bot.storage import GameStatus
-from tests.bot.edge.test_edge import Edge, edge, lobby_with_guest, on_the_gateway, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    edge,
+    lobby_with_guest,
+    on_the_gateway,
+    private,
+    started,
+)
 from tests.bot.edge.test_rematch import resign, result
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser, permissions
 from tests.e2e.fakecord.interaction_payloads import command_data, component_data
@@ -481,3 +488,31 @@ async def test_a_server_manager_hands_a_seat_over_from_another_channel_before_th
     assert answer.ephemeral, answer.content
     assert answer.content != MODERATORS_ONLY
     assert await seated(edge) == {edge.host.id, edge.outsider.id}
+
+
+async def refused_changing_nothing(
+    edge: Edge, database: Path, user: FakeUser, *path: str, **options: Any
+) -> str:
+    """The private answer to `/path options`, forged, once its handler returned; no message
+    was posted and no row of the database changed."""
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    shown = [m.id for m in edge.fake.world.messages.values() if not m.ephemeral]
+    stored = rows_of_every_table(database)
+    answer = await refusal(forged_slash(edge, user, edge.channel, *path, **options))
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert [m.id for m in edge.fake.world.messages.values() if not m.ephemeral] == shown
+    assert rows_of_every_table(database) == stored
+    return answer
+
+
+async def test_a_forged_notify_state_is_refused_and_leaves_the_choice_as_it_was(
+    edge: Edge, tmp_path: Path
+) -> None:
+    """`/marrakech notify` offers on, next and off; any other state is refused and the
+    member's turn messages stay on, not turned off."""
+    await private(edge.slash(edge.host, "marrakech", "notify", state="on"))
+    for state in ("sometimes", "", "ON"):
+        answer = await refused_changing_nothing(
+            edge, tmp_path / "edge.sqlite3", edge.host, "marrakech", "notify", state=state
+        )
+        assert answer == "That value is not allowed for `state`.", state
