@@ -23,6 +23,7 @@ from bot.edge.interactions import Interaction
 from bot.presentation.messages import command_name, command_text, option_name
 from bot.services.actions import AI_LEVELS
 from bot.services.time_rules import MOST_AWAY_DAYS_SETTING as MOST_AWAY_DAYS
+from bot.services.time_rules import QUIET_CLOCKS
 from engine import Variant
 
 if TYPE_CHECKING:
@@ -430,11 +431,11 @@ def build_commands(
     @app_commands.choices(
         state=[
             app_commands.Choice(name=command_text(f"choice.quiet_clocks.{value}"), value=value)
-            for value in ("pause", "run")
+            for value in QUIET_CLOCKS
         ]
     )
     async def admin_quiet_clocks(interaction: Interaction, state: str) -> None:
-        await community.set_clocks_in_quiet(interaction, state == "run")
+        await community.set_clocks_in_quiet(interaction, state)
 
     @admin.command(
         name=command_name("allow-channel"), description=command_text("command.admin.allow_channel")

@@ -22,11 +22,12 @@ from bot.presentation import community, images, presenter
 from bot.presentation.analysis import AnalysisPictures, analysis_file
 from bot.presentation.messages import text
 from bot.services.analysis import FinishedGame
-from bot.services.errors import UnseenGameError
+from bot.services.errors import BadOptionError, UnseenGameError
 from bot.services.guilds import GuildService
 from bot.services.play import PlayService
 from bot.services.ratings import RatingService
 from bot.services.stats import StatsService
+from bot.services.time_rules import QUIET_CLOCKS
 from bot.services.views import ServerSettings
 
 REPLAY_NAME = "marrakech-game-{game_id}.gif"
@@ -168,12 +169,16 @@ class CommunityController:
             lambda guild_id: self._guilds.set_away_days(guild_id, days),
         )
 
-    async def set_clocks_in_quiet(self, interaction: Interaction, on: bool) -> None:
-        await self._settings_command(
-            interaction,
-            "setting the clocks in quiet hours",
-            lambda guild_id: self._guilds.set_clocks_in_quiet(guild_id, on),
-        )
+    async def set_clocks_in_quiet(self, interaction: Interaction, state: str) -> None:
+        """`state`: one of QUIET_CLOCKS (run: the clocks run in quiet hours); any other is
+        refused, changing nothing."""
+
+        async def change(guild_id: int) -> ServerSettings:
+            if state not in QUIET_CLOCKS:
+                raise BadOptionError("state", state)
+            return await self._guilds.set_clocks_in_quiet(guild_id, state == "run")
+
+        await self._settings_command(interaction, "setting the clocks in quiet hours", change)
 
     async def allow_channel(self, interaction: Interaction, channel_id: int) -> None:
         await self._settings_command(

@@ -516,3 +516,20 @@ async def test_a_forged_notify_state_is_refused_and_leaves_the_choice_as_it_was(
             edge, tmp_path / "edge.sqlite3", edge.host, "marrakech", "notify", state=state
         )
         assert answer == "That value is not allowed for `state`.", state
+
+
+async def test_a_forged_quiet_clocks_state_is_refused_and_leaves_the_setting_as_it_was(
+    edge: Edge, tmp_path: Path
+) -> None:
+    """`/marrakech-admin quiet-clocks` offers pause and run; any other state is refused and
+    the clocks keep running in quiet hours, not paused."""
+    guild = edge.channel.guild
+    assert guild is not None
+    manager = edge.fake.add_user("manager")
+    edge.fake.add_member(guild, manager, permissions=permissions.MANAGE_GUILD)
+    await private(edge.slash(manager, "marrakech-admin", "quiet-clocks", state="run"))
+    for state in ("stop", "", "RUN"):
+        answer = await refused_changing_nothing(
+            edge, tmp_path / "edge.sqlite3", manager, "marrakech-admin", "quiet-clocks", state=state
+        )
+        assert answer == "That value is not allowed for `state`.", state
