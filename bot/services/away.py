@@ -234,7 +234,10 @@ class AwayService:
         """Start `days` days away on the server; when they end, and the running games there
         (to tell their channels). Their end is held as a notice ('back'), so the turn clock
         tells the games waiting for the person's move, once, when the days run out.
-        AwayRefusedError beyond the allowance, changing nothing."""
+        AwayRefusedError beyond the allowance, BadOptionError for days the command never
+        offers (under 1, over MOST_AWAY_DAYS_SETTING), changing nothing."""
+        if not 1 <= days <= MOST_AWAY_DAYS_SETTING:
+            raise BadOptionError("days", days)
         now = self._loader.now()
         settings = await self._store.settings(guild_id)
         cap = await self._store.tournament_cap(guild_id, user_id)
@@ -252,7 +255,7 @@ class AwayService:
             left = MONTHLY_AWAY_DAYS - sum(_days(spell, start, end) for spell in spells)
             lefts.append((max(0, left), _days(asked, start, end) <= left))
         over = next((k for k, (_, fits) in enumerate(lefts) if not fits), None)
-        if days < 1 or days > allowed or over is not None:
+        if days > allowed or over is not None:
             raise AwayRefusedError(
                 days,
                 allowed,

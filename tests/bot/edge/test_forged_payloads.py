@@ -533,3 +533,17 @@ async def test_a_forged_quiet_clocks_state_is_refused_and_leaves_the_setting_as_
             edge, tmp_path / "edge.sqlite3", manager, "marrakech-admin", "quiet-clocks", state=state
         )
         assert answer == "That value is not allowed for `state`.", state
+
+
+async def test_forged_away_days_out_of_range_are_refused_and_change_nothing(
+    edge: Edge, tmp_path: Path
+) -> None:
+    """`/marrakech away` takes 1 to 14 days; a number Discord never lets through (none, fewer,
+    more than a date can hold) is refused as a value not allowed, not met with an error
+    code, and no time away starts."""
+    await started(edge)
+    for days in (0, -1, 10**9):
+        answer = await refused_changing_nothing(
+            edge, tmp_path / "edge.sqlite3", edge.guest, "marrakech", "away", days=days
+        )
+        assert answer == "That value is not allowed for `days`.", days
