@@ -31,6 +31,7 @@ from bot.presentation.messages import text
 from bot.services.away import AwayService, HeldNotice
 from bot.services.errors import BadOptionError
 from bot.services.time_rules import (
+    TIMEZONE_LENGTH,
     AwayGame,
     AwayRefusedError,
     NotAwayError,
@@ -162,8 +163,9 @@ class AwayController:
                 quiet = QuietHours.parse(starts, ends, timezone)
             except BadOptionError as error:
                 key = _QUIET_ERRORS.get(error.option, "quiet.bad_time")
+                shown = _clipped(timezone, TIMEZONE_LENGTH)  # the answer stays one Discord takes
                 await replies.send(
-                    interaction, content=text(key, language, timezone=timezone), ephemeral=True
+                    interaction, content=text(key, language, timezone=shown), ephemeral=True
                 )
                 return
             await self._away.set_quiet_hours(user_id, quiet, language)
@@ -177,6 +179,11 @@ class AwayController:
         """The time zones offered as the member types (IANA names)."""
         del interaction
         return [app_commands.Choice(name=name, value=name) for name in zone_names(typed)]
+
+
+def _clipped(typed: str, most: int) -> str:
+    """What a person typed, cut to `most` characters with an ellipsis when longer."""
+    return typed if len(typed) <= most else typed[: most - 1] + "…"
 
 
 async def tell_channels(

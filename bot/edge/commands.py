@@ -23,7 +23,7 @@ from bot.edge.interactions import Interaction
 from bot.presentation.messages import command_name, command_text, option_name
 from bot.services.actions import AI_LEVELS
 from bot.services.time_rules import MOST_AWAY_DAYS_SETTING as MOST_AWAY_DAYS
-from bot.services.time_rules import QUIET_CLOCKS
+from bot.services.time_rules import QUIET_CLOCKS, TIMEZONE_LENGTH
 from engine import Variant
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ def build_commands(
         interaction: Interaction,
         starts: app_commands.Range[str, 1, 5] | None = None,
         ends: app_commands.Range[str, 1, 5] | None = None,
-        timezone: app_commands.Range[str, 1, 64] | None = None,
+        timezone: app_commands.Range[str, 1, TIMEZONE_LENGTH] | None = None,
     ) -> None:
         assert away is not None
         await away.quiet_hours(interaction, starts, ends, timezone)

@@ -27,6 +27,8 @@ MOST_AWAY_DAYS_SETTING = 14
 MONTHLY_AWAY_DAYS = 10
 """The most days one may be away from a server's games in a calendar month (UTC)."""
 QUIET_CLOCKS = ("pause", "run")
+TIMEZONE_LENGTH = 64
+"""The most characters `/marrakech quiet-hours timezone:` takes (IANA names are shorter)."""
 """What a server's turn clocks may do in a player's quiet hours: pause (the default) or run."""
 LONGEST_QUIET = timedelta(hours=16)
 """Quiet hours longer than this would leave a turn clock almost no time to run in a day."""

@@ -547,3 +547,20 @@ async def test_forged_away_days_out_of_range_are_refused_and_change_nothing(
             edge, tmp_path / "edge.sqlite3", edge.guest, "marrakech", "away", days=days
         )
         assert answer == "That value is not allowed for `days`.", days
+
+
+async def test_a_forged_time_zone_longer_than_the_option_takes_is_refused_in_a_short_answer(
+    edge: Edge, tmp_path: Path
+) -> None:
+    """`/marrakech quiet-hours timezone:` takes 64 characters; 2,000 of them, which Discord
+    never lets through, are told not to be a time zone in an answer Discord takes (not in an
+    error code for an answer too long), and no quiet hours are set."""
+    options = {"from": "23:00", "to": "08:00", "timezone": "Europe/" + "x" * 1993}
+    answer = await refused_changing_nothing(
+        edge, tmp_path / "edge.sqlite3", edge.host, "marrakech", "quiet-hours", **options
+    )
+    assert answer.startswith("“Europe/xxx"), answer
+    assert answer.endswith(
+        "is not a time zone: pick one from the list, such as Europe/Kyiv. Nothing changed."
+    )
+    assert len(answer) < 200, len(answer)
