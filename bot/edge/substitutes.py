@@ -106,6 +106,8 @@ class SeatController:
                 raise GameNotFoundError(game_id)
             if moderator and not interactions.moderates(interaction, view.game.channel_id):
                 raise ModeratorsOnlyError()  # a moderator of the channel typed in only
+            if not incoming.bot and not isinstance(incoming, discord.Member):
+                raise SubstituteError("not_member", incoming.id)  # can neither see nor play
             name = incoming.display_name
             if moderator:
                 handover = await self._substitutes.substitute(

@@ -42,6 +42,7 @@ from tests.polling import WAIT_SECONDS
 
 SUBSTITUTE_CODES = (
     "bot",
+    "not_member",
     "already_in",
     "not_in",
     "no_request",
@@ -508,6 +509,39 @@ async def test_a_seat_is_not_handed_to_a_bot_and_nothing_changes(
     assert answer.content == errors.describe(SubstituteError("bot", edge.outsider.id), "en")
     after = await edge.service.play.look(1)
     assert after.players == before.players
+
+
+@pytest.mark.parametrize(
+    ("who", "command"),
+    [("moderator", "marrakech-mod"), ("host", "marrakech")],
+    ids=["moderator", "host-s-request"],
+)
+async def test_a_seat_is_not_handed_to_someone_outside_the_server_and_nothing_changes(
+    edge: Edge, who: str, command: str
+) -> None:
+    """A user Discord sends without membership of the server (their id pasted into `in:`)
+    could neither see the game's channel nor press its buttons: refused with a short private
+    answer naming them, whether a moderator hands the seat over or the host asks the others
+    to agree, and no request is posted."""
+    await three_playing(edge)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    before = await edge.service.play.look(1)
+    shown = [m.id for m in edge.fake.world.messages.values() if not m.ephemeral]
+    stranger = edge.fake.add_user("stranger")
+    answer = await edge.slash(
+        getattr(edge, who),
+        command,
+        "substitute",
+        channel=edge.channel,
+        out=edge.guest,
+        **{"in": stranger},
+    ).answer()
+    assert answer.ephemeral, answer.content
+    assert answer.content == errors.describe(SubstituteError("not_member", stranger.id), "en")
+    assert f"<@{stranger.id}>" in answer.content
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    assert (await edge.service.play.look(1)).players == before.players
+    assert [m.id for m in edge.fake.world.messages.values() if not m.ephemeral] == shown
 
 
 @pytest.mark.parametrize(
