@@ -21,3 +21,14 @@ async def test_a_tournament_named_only_with_invisible_characters_is_refused(
         await opened(tournaments, (), name=invisible)
     assert refused.value.option == "name"
     assert (await opened(tournaments, (), name="Cup \u200b")).name == "Cup \u200b"
+
+
+async def test_a_name_longer_than_the_option_takes_is_kept_to_its_first_100_characters(
+    database: Database,
+) -> None:
+    """`name:` takes 100 characters; a longer one Discord never lets through opens the
+    tournament under its first 100 (blanks made one, none left at the end), not an error."""
+    _, tournaments = services(database)
+    typed = "Grand  " + "x" * 93 + " " + "y" * 1900
+    view = await opened(tournaments, (), name=typed)
+    assert view.name == "Grand " + "x" * 93  # the 100th character, a blank, left off too
