@@ -127,7 +127,9 @@ def _fixed(key: str) -> Describer:
 
 ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NoGameHereError: _fixed("error.no_game_here"),
-    service_errors.GameNotFoundError: _fixed("error.game_not_found"),
+    service_errors.GameNotFoundError: lambda error, language: text(
+        "error.game_not_found", language, game_id=error.game_id
+    ),
     service_errors.ChannelHasGameError: _channel_has_game,
     service_errors.BadOptionError: _bad_option,
     service_errors.LobbyClosedError: _fixed("error.lobby_closed"),

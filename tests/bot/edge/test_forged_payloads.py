@@ -41,7 +41,7 @@ from tests.e2e.fakecord.interactions import (
 __all__ = ["edge"]
 
 MODERATORS_ONLY = "Only members with the Manage Channels permission can do that."
-NOT_FOUND = "That game no longer exists."
+NOT_FOUND = "There is no game #1 here."
 GUILD_ONLY = "Marrakech games run in server channels, not in direct messages."
 
 

@@ -632,3 +632,21 @@ async def test_a_start_tells_the_watchers_a_stop_the_last_run_never_showed_and_e
     else:
         assert now == [], "told nothing"
     assert await watchers._watch._store.get(1, edge.outsider.id) is None, "the watch is over"
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "There is no game #99 here."),
+        ("fr", "Il n'y a pas de partie n° 99 ici."),
+        ("uk", "Тут немає гри №99."),
+    ],
+)
+async def test_watching_a_game_number_never_used_names_the_number(
+    edge: Edge, locale: str, said: str
+) -> None:
+    """A number no game of this server has (a typo): the member is told, privately, in their
+    language, which number has no game here, not that some game has gone."""
+    await started(edge)
+    edge.outsider.locale = locale
+    assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=99)) == said
