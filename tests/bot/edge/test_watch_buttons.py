@@ -467,7 +467,8 @@ async def test_a_start_learns_the_watched_games_and_tells_their_watchers_what_th
     turn, watchers = await a_turn_a_restart_left_untold(edge)
     dm = edge.fake.dm_channel(edge.outsider)
     assert edge.fake.messages(dm) == []
-    await watchers.resume()  # what the bot's start does
+    await edge.bot.before_connect()  # the next start
+    await watchers.idle()
     missed = [m.content for m in edge.fake.messages(dm)]
     assert len(missed) == 1, f"the turn missed, told at the start: {missed}"
     assert "**Game #1 · turn 1**" in missed[0], missed
