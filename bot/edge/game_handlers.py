@@ -36,6 +36,7 @@ from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
 from bot.edge.incidents import why
+from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.edge.layout import HINT, REMATCH, lobby_action, lobby_buttons
 from bot.edge.permissions import require_game_permissions
@@ -504,8 +505,9 @@ class GameHandlers:
     def _verdict_later(self, interaction: Interaction, view: GameView) -> None:
         """Judge the presser's decision that `view` follows in a worker and tell them the
         verdict as a private follow-up of their click, when it is ready: the public turn goes
-        on without waiting for it."""
+        on without waiting for it. A clean stop waits for it as for a handler."""
         task = asyncio.create_task(self._verdict(interaction, view))
+        HANDLERS.follow(task)
         self._verdicts.add(task)
         task.add_done_callback(self._verdicts.discard)
 

@@ -2,7 +2,9 @@
 
 A stop (SIGTERM) must not close the database under a click still being handled: its move
 would be committed while its message went unrecorded, and the handler would fail on a closed
-database. So the stop waits, for a bounded time, until every handler has returned.
+database. So the stop waits, for a bounded time, until every handler has returned, and until
+the work a handler left running to answer its interaction later (a coached decision's verdict,
+its click's follow-up) is done.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterator
+from typing import Any
 
 
 class InFlight:
@@ -31,6 +34,13 @@ class InFlight:
                 for waiter in waiters:
                     if not waiter.done():
                         waiter.set_result(None)
+
+    def follow(self, task: asyncio.Future[Any]) -> None:
+        """Count `task`, which a handler started to answer its interaction later, as a
+        running handler until it ends."""
+        tracking = self.track()
+        tracking.__enter__()
+        task.add_done_callback(lambda _: tracking.__exit__(None, None, None))
 
     async def drained(self, within: float) -> bool:
         """Wait until no handler runs (True), or `within` seconds (False)."""

@@ -30,6 +30,7 @@ from PIL import Image
 import engine
 from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
+from bot.edge.inflight import HANDLERS
 from bot.edge.layout import decision_buttons
 from bot.presentation.coach import Options, last_decision, option_label, verdict_line
 from bot.presentation.images import labels
@@ -538,6 +539,44 @@ async def test_the_click_is_answered_and_the_move_shown_while_the_verdict_is_jud
 
     judged.set()
     (verdict,) = await clicking.followups(1, timeout=30.0)
+    assert verdict.ephemeral
+    assert VERDICT.fullmatch(verdict.content), verdict.content
+
+
+async def test_a_stop_lets_a_verdict_being_judged_follow_its_click(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean stop (SIGTERM) that comes while a decision's verdict is judged waits for it, as
+    it waits for the handlers still running: the verdict follows its click before the client
+    closes, rather than being dropped on a closed connection."""
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    judge = coach.verdict
+    judging, judged, stopping = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def held(record: Any, index: int, options: Any) -> Any:
+        judging.set()
+        await judged.wait()
+        return await judge(record, index, options)
+
+    waiting = HANDLERS.drained
+
+    async def drained(within: float) -> bool:
+        stopping.set()
+        return await waiting(within)
+
+    monkeypatch.setattr(coach, "verdict", held)
+    monkeypatch.setattr(HANDLERS, "drained", drained)
+    clicking = edge.click(mover, turn, decision(turn))
+    await clicking.answer()
+    await asyncio.wait_for(judging.wait(), timeout=30.0)
+    closing = asyncio.create_task(edge.client.close())
+    await asyncio.wait_for(stopping.wait(), timeout=30.0)  # the stop got to the handlers
+    judged.set()
+    await asyncio.wait_for(closing, timeout=30.0)
+    (verdict,) = followups_of(clicking)
     assert verdict.ephemeral
     assert VERDICT.fullmatch(verdict.content), verdict.content
 
