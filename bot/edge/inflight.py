@@ -3,8 +3,9 @@
 A stop (SIGTERM) must not close the database under a click still being handled: its move
 would be committed while its message went unrecorded, and the handler would fail on a closed
 database. So the stop waits, for a bounded time, until every handler has returned, and until
-the work a handler left running to answer its interaction later (a coached decision's verdict,
-its click's follow-up) is done.
+the messages a change left on their way are sent: a coached decision's verdict (its click's
+follow-up), the direct message of a turn just posted to its player, which nothing sends again
+once cut off.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ class InFlight:
                         waiter.set_result(None)
 
     def follow(self, task: asyncio.Future[Any]) -> None:
-        """Count `task`, which a handler started to answer its interaction later, as a
-        running handler until it ends."""
+        """Count `task`, a message on its way that nothing would send again once cut off, as
+        a running handler until it ends."""
         tracking = self.track()
         tracking.__enter__()
         task.add_done_callback(lambda _: tracking.__exit__(None, None, None))

@@ -22,6 +22,7 @@ from bot.edge import interactions, replies
 from bot.edge.answers import bounded, guarded
 from bot.edge.direct import CANNOT_SEND_TO_USER, Delivery, deliver_direct, send_direct
 from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
@@ -103,10 +104,11 @@ class TurnMessages:
 
     def turn_posted(self, view: GameView, message_id: int) -> None:
         """The turn message `message_id` of the game at `view` is in its channel: send the
-        direct message, if one is due, in the background."""
+        direct message, if one is due, in the background (a clean stop waits for it)."""
         task = asyncio.create_task(
             self._send(view.id, view.seq, message_id), name=f"turn-dm-{view.id}"
         )
+        HANDLERS.follow(task)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

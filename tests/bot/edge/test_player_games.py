@@ -20,10 +20,11 @@ import pytest
 from bot.edge import player_games as edge_player_games
 from bot.edge.away import HeldMessages
 from bot.edge.direct import deliver_direct
+from bot.edge.inflight import HANDLERS
 from bot.presentation.links import message_link
 from bot.presentation.messages import text
 from bot.services.time_rules import QuietHours
-from bot.storage.players import DirectChoices, PlayerStore
+from bot.storage.players import PlayerStore
 from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
 from tests.bot.edge.test_edge_faults import Outage, away
 from tests.bot.edge.test_edge_languages import french_game, french_server
@@ -137,20 +138,14 @@ async def test_notify_sends_a_direct_message_with_a_link_when_the_turn_begins(
 
 
 async def test_a_turn_s_direct_message_an_outage_cuts_off_goes_once_it_is_back_unlogged(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The database goes away as a posted turn's direct message is read: the log says
     nothing of the game (the outage's own lines say the database was away), and once it is
     back the player is told their turn, which still waits for them."""
     for user in (edge.host, edge.guest):
         await private(edge.slash(user, "marrakech", "notify", state="on"))
-    choices = PlayerStore.choices
-
-    async def reading(self: PlayerStore, first: int, second: int) -> dict[int, DirectChoices]:
-        away.refuse()
-        return await choices(self, first, second)
-
-    monkeypatch.setattr(PlayerStore, "choices", reading)
+    away.fail_in(PlayerStore, "choices")
     with caplog.at_level(logging.INFO, logger="bot.edge.player_games"):
         away.fail()
         turn = await started(edge)
@@ -167,18 +162,12 @@ async def test_a_turn_s_direct_message_an_outage_cuts_off_goes_once_it_is_back_u
 
 
 async def test_a_turn_s_direct_message_waiting_for_the_database_ends_with_a_stop(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+    edge: Edge, away: Outage
 ) -> None:
     """A stop during the outage ends the direct message that waits for the database, before
     the database closes: nothing of it is left running."""
     await private(edge.slash(edge.host, "marrakech", "notify", state="on"))
-    choices = PlayerStore.choices
-
-    async def reading(self: PlayerStore, first: int, second: int) -> dict[int, DirectChoices]:
-        away.refuse()
-        return await choices(self, first, second)
-
-    monkeypatch.setattr(PlayerStore, "choices", reading)
+    away.fail_in(PlayerStore, "choices")
     messages = edge.bot.turn_messages
     assert messages is not None
     away.fail()
@@ -187,6 +176,46 @@ async def test_a_turn_s_direct_message_waiting_for_the_database_ends_with_a_stop
     await messages.stop()
     await asyncio.wait_for(messages.idle(), 5.0)
     assert not messages._waiting
+
+
+async def test_a_stop_lets_the_direct_message_of_a_turn_just_posted_go(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean stop (SIGTERM) that comes while the direct message of a turn just posted is on
+    its way waits for it, as it waits for the handlers still running: the player is told it
+    is their turn, rather than the message being dropped on a closed connection (it is
+    never sent again)."""
+    await private(edge.slash(edge.host, "marrakech", "notify", state="on"))
+    await private(edge.slash(edge.guest, "marrakech", "notify", state="on"))
+    messages = edge.bot.turn_messages
+    assert messages is not None
+    players = messages._players
+    notices = players.turn_notices
+    reading, read, stopping = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def held(*args: Any) -> Any:
+        reading.set()
+        await read.wait()
+        return await notices(*args)
+
+    waiting = HANDLERS.drained
+
+    async def drained(within: float) -> bool:
+        stopping.set()
+        return await waiting(within)
+
+    monkeypatch.setattr(players, "turn_notices", held)
+    await edge.click(edge.host, await lobby_with_guest(edge), "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    (mover_id,) = turn.pinged_user_ids
+    await asyncio.wait_for(reading.wait(), timeout=30.0)
+    monkeypatch.setattr(HANDLERS, "drained", drained)
+    closing = asyncio.create_task(edge.client.close())
+    await asyncio.wait_for(stopping.wait(), timeout=30.0)  # the stop got to the handlers
+    read.set()
+    await asyncio.wait_for(closing, timeout=30.0)
+    (dm,) = edge.fake.messages(edge.fake.dm_channel(mover_of(edge, mover_id)))
+    assert dm.content.startswith("It is your turn in Marrakech game #1"), dm.content
 
 
 async def test_direct_messages_speak_the_language_notify_was_asked_in(
