@@ -29,12 +29,26 @@ class InFlight:
         try:
             yield
         finally:
-            self.count -= 1
-            if self.count == 0:
-                waiters, self._waiters = self._waiters, []
-                for waiter in waiters:
-                    if not waiter.done():
-                        waiter.set_result(None)
+            self._leave()
+
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """Within a counted task (a handler, or a task `follow`s): not counted while it waits
+        for what a stop must not wait for, the database back after an outage (the stop
+        cancels such a wait instead)."""
+        self._leave()
+        try:
+            yield
+        finally:
+            self.count += 1
+
+    def _leave(self) -> None:
+        self.count -= 1
+        if self.count == 0:
+            waiters, self._waiters = self._waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
 
     def follow(self, task: asyncio.Future[Any]) -> None:
         """Count `task`, a message on its way that nothing would send again once cut off, as

@@ -134,7 +134,8 @@ class TurnMessages:
             assert task is not None
             self._waiting.add(task)
             try:
-                await self._availability.back()
+                with HANDLERS.aside():  # a stop cancels this wait, not waits for it
+                    await self._availability.back()
             finally:
                 self._waiting.discard(task)
 
