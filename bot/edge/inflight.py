@@ -4,8 +4,8 @@ A stop (SIGTERM) must not close the database under a click still being handled: 
 would be committed while its message went unrecorded, and the handler would fail on a closed
 database. So the stop waits, for a bounded time, until every handler has returned, and until
 the messages a change left on their way are sent: a coached decision's verdict (its click's
-follow-up), the direct message of a turn just posted to its player, which nothing sends again
-once cut off.
+follow-up), the direct messages of a turn just posted (its player's, its watchers'), which
+nothing sends again once cut off.
 """
 
 from __future__ import annotations

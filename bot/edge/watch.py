@@ -27,6 +27,7 @@ from bot.edge.buttons import WatchAction, WatchButton
 from bot.edge.direct import Delivery, send_direct
 from bot.edge.display import GameDisplay
 from bot.edge.incidents import why
+from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.presentation import story
 from bot.presentation.messages import text
@@ -173,6 +174,7 @@ class WatchMessages:
         if newest is None or newest.seq <= view.seq:
             self._latest[view.id] = view
         task = asyncio.create_task(self._send(view), name=f"watch-dm-{view.id}")
+        HANDLERS.follow(task)  # a clean stop waits for it: a turn claimed is never told again
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

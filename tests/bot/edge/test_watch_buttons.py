@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -77,6 +78,45 @@ async def play_turn(edge: Edge, turn: FakeMessage, *, told: bool = True) -> Fake
     if told:
         await watchers.idle()
     return following
+
+
+async def test_a_stop_lets_a_watcher_s_message_of_a_turn_claimed_go(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean stop (SIGTERM) that comes once a watcher's message of a turn is claimed, before
+    it is sent, waits for it, as it waits for the handlers still running: the watcher is told
+    the turn, which no later message would tell again."""
+    turn = await started(edge)
+    watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    await edge.click(edge.outsider, watching, "Message me each turn").answer()
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    watch = watchers._watch
+    news = watch.news
+    claimed, go, stopping = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def held(view: GameView) -> Any:
+        due = await news(view)
+        claimed.set()
+        await go.wait()
+        return due
+
+    waiting = HANDLERS.drained
+
+    async def drained(within: float) -> bool:
+        stopping.set()
+        return await waiting(within)
+
+    monkeypatch.setattr(watch, "news", held)
+    await play_turn(edge, turn, told=False)
+    await asyncio.wait_for(claimed.wait(), timeout=30.0)
+    monkeypatch.setattr(HANDLERS, "drained", drained)
+    closing = asyncio.create_task(edge.client.close())
+    await asyncio.wait_for(stopping.wait(), timeout=30.0)  # the stop got to the handlers
+    go.set()
+    await asyncio.wait_for(closing, timeout=30.0)
+    (told,) = edge.fake.messages(edge.fake.dm_channel(edge.outsider))
+    assert "**Game #1 · turn 1**" in told.content, told.content
 
 
 async def test_a_watcher_in_quiet_hours_gets_no_direct_message_until_they_end(
