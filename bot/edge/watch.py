@@ -224,7 +224,8 @@ class WatchMessages:
         assert task is not None
         self._resuming.add(task)
         try:
-            await self._availability.back()
+            with HANDLERS.aside():  # a stop cancels this wait, not waits for it
+                await self._availability.back()
         finally:
             self._resuming.discard(task)
 

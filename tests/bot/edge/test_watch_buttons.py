@@ -22,7 +22,7 @@ from bot.edge.watch import WatchMessages
 from bot.presentation.links import message_link
 from bot.services.time_rules import QuietHours
 from bot.services.views import GameStatus, GameView
-from bot.storage.watchers import Watcher, WatchStore
+from bot.storage.watchers import WatchStore
 from tests.bot.edge.test_edge import (
     Edge,
     confirm,
@@ -582,29 +582,26 @@ async def test_a_start_whose_read_of_the_watched_games_fails_goes_on_with_one_wa
 
 
 async def test_a_turn_s_watcher_messages_an_outage_cuts_off_go_once_it_is_back_unlogged(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The database goes away as a shown turn's watchers are read: the log says nothing of
-    the game (the outage's own lines say the database was away), and once it is back the
-    watcher is told the turn, without waiting for the game's next turn."""
+    the game (the outage's own lines say the database was away), a stop meanwhile would not
+    wait for the messages (it ends their wait), and once the database is back the watcher is
+    told the turn, without waiting for the game's next turn."""
     turn = await started(edge)
     watching = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
     await edge.click(edge.outsider, watching, "Message me each turn").answer()
     watchers = edge.bot.watchers
     assert watchers is not None
     dm = edge.fake.dm_channel(edge.outsider)
-    behind = WatchStore.behind
-
-    async def reading(self: WatchStore, game_id: int, seq: int) -> list[Watcher]:
-        away.refuse()
-        return await behind(self, game_id, seq)
-
-    monkeypatch.setattr(WatchStore, "behind", reading)
+    away.fail_in(WatchStore, "behind")
     with caplog.at_level(logging.INFO, logger="bot.edge.watch"):
         away.fail()
         await play_turn(edge, turn, told=False)
         await until(lambda: not edge.store.database.availability.up, "the outage")
         assert edge.fake.messages(dm) == []
+        await until(lambda: bool(watchers._resuming), "the messages waiting for the database")
+        assert await HANDLERS.drained(5.0), "a message waiting for the database holds no stop"
         away.end()
         await edge.fake.wait_until(lambda: bool(edge.fake.messages(dm)), what="the turn told")
         await watchers.idle()
@@ -617,7 +614,7 @@ async def test_a_turn_s_watcher_messages_an_outage_cuts_off_go_once_it_is_back_u
 
 
 async def test_a_turn_s_watcher_messages_waiting_for_the_database_end_with_a_stop(
-    edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch
+    edge: Edge, away: Outage
 ) -> None:
     """A stop during the outage ends the watchers' messages that wait for the database,
     before the database closes: nothing of them is left running."""
@@ -626,13 +623,7 @@ async def test_a_turn_s_watcher_messages_waiting_for_the_database_end_with_a_sto
     await edge.click(edge.outsider, watching, "Message me each turn").answer()
     watchers = edge.bot.watchers
     assert watchers is not None
-    behind = WatchStore.behind
-
-    async def reading(self: WatchStore, game_id: int, seq: int) -> list[Watcher]:
-        away.refuse()
-        return await behind(self, game_id, seq)
-
-    monkeypatch.setattr(WatchStore, "behind", reading)
+    away.fail_in(WatchStore, "behind")
     away.fail()
     await play_turn(edge, turn, told=False)
     await until(lambda: bool(watchers._resuming), "the messages waiting for the database")
