@@ -719,7 +719,16 @@ class GameDisplay:
         change made meanwhile (a hand-over, a resignation) is shown after it, on it, never on
         the lobby the game was shown by until then."""
         async with self._showing.holding(view.id):
+            if self._play.ended_in_memory(view.id):
+                return False  # ended meanwhile (an abort): its end is shown instead
             return await self.post_current(view)
+
+    async def after_abort_elsewhere(self, view: GameView) -> None:
+        """`after_abort` for a game ended away from its own messages (a tournament's end), in
+        turn with its first turn being posted (`post_first_turn`): the message retired is the
+        one recorded by then, not the one `view` was read with."""
+        async with self._showing.holding(view.id):
+            await self.after_abort(await self._play.look(view.id))
 
     async def post_if_gone(self, view: GameView) -> bool:
         """Post the running game's current turn again if its recorded message is gone (a

@@ -401,7 +401,7 @@ class TournamentDisplay:
                 if (found.round, found.number) == (table.round, table.number)
             )
         game = await self._service.start_table(tournament_id, table)
-        await self._games.post_current(game)
+        await self._games.post_first_turn(game)
 
     async def _thread_for(self, view: TournamentView, table: TableView) -> int:
         """The table's public thread in the tournament's channel: one already made under its
@@ -611,7 +611,7 @@ class TournamentDisplay:
                         embed=aborted, allowed_mentions=discord.AllowedMentions.none()
                     )
                 )
-                await self._games.after_abort(game)
+                await self._games.after_abort_elsewhere(game)
             except DISCORD_FAILURES as error:
                 log.info("game %s: its abort not shown (%s)", game.id, why(error))
         self.refresh(view.id)

@@ -220,6 +220,12 @@ class PlayService:
             game_id, message_id, seq, end_shown=end_shown, lobby_linked=lobby_linked, lobby=lobby
         )
 
+    def ended_in_memory(self, game_id: int) -> bool:
+        """Whether the game no longer runs (aborted, over), as this process remembers it (no
+        round trip; False if it is not in memory)."""
+        loaded = self._loader.in_memory(game_id)
+        return loaded is not None and loaded.game.status in (GameStatus.OVER, GameStatus.ABORTED)
+
     def shown_from(self, game_id: int, seq: int) -> bool:
         """Whether this process recorded a message of the game showing it at `seq` or later,
         as it remembers the game (no round trip; False if it is not in memory)."""

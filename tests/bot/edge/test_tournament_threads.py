@@ -192,7 +192,7 @@ async def test_a_table_s_players_are_welcomed_once_though_a_run_died_recording_i
         set_thread=AsyncMock(side_effect=[RuntimeError("killed"), 77]),
         start_table=AsyncMock(return_value=SimpleNamespace(id=9)),
     )
-    games = SimpleNamespace(post_current=AsyncMock())
+    games = SimpleNamespace(post_first_turn=AsyncMock())
     display = TournamentDisplay(
         cast(discord.Client, client), cast(Any, service), cast(Any, games), cast(Any, None)
     )
@@ -201,7 +201,7 @@ async def test_a_table_s_players_are_welcomed_once_though_a_run_died_recording_i
         await display._set_up_table(tournament.id, table)
     await display._set_up_table(tournament.id, table)  # the next run
     assert len(welcomes) == 1, welcomes
-    games.post_current.assert_awaited_once()
+    games.post_first_turn.assert_awaited_once()
 
 
 NAME_THAT_PINGS = "@everyone <@&55> <@999> cup"
@@ -236,7 +236,7 @@ async def test_a_welcome_pings_its_table_s_players_only_whatever_the_tournament_
         set_thread=AsyncMock(return_value=77),
         start_table=AsyncMock(return_value=SimpleNamespace(id=9)),
     )
-    games = SimpleNamespace(post_current=AsyncMock())
+    games = SimpleNamespace(post_first_turn=AsyncMock())
     display = TournamentDisplay(
         cast(discord.Client, client), cast(Any, service), cast(Any, games), cast(Any, None)
     )

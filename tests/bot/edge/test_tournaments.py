@@ -9,13 +9,16 @@ Through real discord.py interactions on the fake Discord (tests/bot/edge/test_ed
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
 from bot.edge.inflight import HANDLERS
+from bot.edge.tournaments import TournamentDisplay
 from bot.services.errors import NoTournamentHereError
-from bot.services.views import GameStatus
+from bot.services.tournaments import TournamentService
+from bot.services.views import GameStatus, GameView
 from tests.bot.edge.test_edge import Edge, edge, late_click, private
 from tests.bot.edge.test_edge_async import admin_and_another_channel, channel_option
 from tests.e2e.fakecord import FakeMessage
@@ -252,3 +255,65 @@ async def test_a_tournament_ended_by_a_press_answered_too_late_is_told_all_the_s
         )
 
     await until(told, "the game's thread told of the abort, its turn offering no button")
+
+
+@pytest.mark.parametrize("abort_first", [True, False], ids=["abort first", "turn first"])
+async def test_a_tournament_aborted_as_its_first_turn_is_posted_leaves_no_live_turn(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, abort_first: bool
+) -> None:
+    """A moderator ends the tournament just as a table's game has started and its first turn
+    is on its way to the thread: whichever comes first, the thread says the game was aborted
+    and offers no button to play it."""
+    started, release = asyncio.Event(), asyncio.Event()
+    start_table = TournamentService.start_table
+
+    async def held(self: TournamentService, *args: Any) -> GameView:
+        game = await start_table(self, *args)
+        started.set()
+        await release.wait()  # the first turn not posted yet
+        return game
+
+    monkeypatch.setattr(TournamentService, "start_table", held)
+    set_up, table_done = TournamentDisplay._set_up_table, asyncio.Event()
+
+    async def setting_up(self: TournamentDisplay, *args: Any) -> None:
+        try:
+            await set_up(self, *args)
+        finally:
+            table_done.set()
+
+    monkeypatch.setattr(TournamentDisplay, "_set_up_table", setting_up)
+    display = edge.bot.display
+    after_abort = type(display).after_abort
+
+    async def after_the_turn(self: Any, view: GameView, *args: Any) -> None:
+        release.set()  # the turn goes out as the abort is being shown
+        await until(lambda: bool(thread_messages()), "the first turn posted")
+        await after_abort(self, view, *args)
+
+    if not abort_first:
+        monkeypatch.setattr(type(display), "after_abort", after_the_turn)
+    signup = await cup_signed_up(edge)
+    await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
+    await started.wait()
+    game_id = await first_round_playing(edge)
+    thread_id = (await edge.service.play.look(game_id)).game.channel_id
+
+    def thread_messages() -> list[FakeMessage]:
+        return [
+            m
+            for m in edge.fake.world.messages.values()
+            if m.channel_id == thread_id and m.author.id == edge.fake.world.bot_user.id
+        ]
+
+    question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
+    await edge.click(edge.moderator, question, "End the tournament").answer()
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    release.set()
+    await asyncio.wait_for(table_done.wait(), 30.0)
+    await until(
+        lambda: any("aborted" in m.embed_text() for m in thread_messages()),
+        "the thread told of the abort",
+    )
+    live = [m.id for m in thread_messages() if m.enabled_buttons()]
+    assert live == [], "no turn of the aborted game offers a button"
