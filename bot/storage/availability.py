@@ -35,7 +35,8 @@ def disk_full(folder: Path) -> bool:
 
 class Availability:
     """The database's state as its last uses found it: up, or gone since a moment, for a
-    reason."""
+    reason. The edge keeps one for Discord too (bot.edge.incidents), marked gone by the
+    requests Discord fails and back by its next answer."""
 
     def __init__(self) -> None:
         self._up = asyncio.Event()
@@ -52,16 +53,21 @@ class Availability:
 
     def failed(self, error: BaseException) -> DatabaseUnavailableError:
         """Note a failure that says the database is unavailable; the error to raise for it."""
-        if self.up:
-            self.gone_since = time.monotonic()
-            # one line: a server's error has its DETAIL and HINT on lines of their own
-            self.reason = " ".join(f"{type(error).__name__}: {error}".split()).rstrip(": ")
-            self._up.clear()
-            self._gone.set()
+        # one line: a server's error has its DETAIL and HINT on lines of their own
+        self.went(" ".join(f"{type(error).__name__}: {error}".split()).rstrip(": "))
         return DatabaseUnavailableError(f"the database is unavailable ({error!r})")
 
+    def went(self, reason: str) -> None:
+        """Note a failure that says the service is unavailable, for `reason` (kept if it is
+        the outage's first)."""
+        if self.up:
+            self.gone_since = time.monotonic()
+            self.reason = reason
+            self._up.clear()
+            self._gone.set()
+
     def restored(self) -> None:
-        """A probe committed a write: the database takes work again."""
+        """The service takes work again (for the database: a probe committed a write)."""
         if not self.up:
             self.gone_since = None
             self._gone.clear()
