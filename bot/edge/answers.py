@@ -22,7 +22,7 @@ import discord
 
 from bot.edge import interactions, replies
 from bot.edge.errors import describe, report
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.services.availability import DatabaseUnavailableError
@@ -103,7 +103,13 @@ async def tell(interaction: Interaction, message: str) -> None:
     try:
         await replies.send(interaction, content=message, ephemeral=True)
     except DISCORD_FAILURES as error:
-        log.warning("could not tell user %s: %s (%s)", interaction.user.id, message, why(error))
+        log.log(
+            failure_level(error),
+            "could not tell user %s: %s (%s)",
+            interaction.user.id,
+            message,
+            why(error),
+        )
 
 
 async def bounded(request: Awaitable[T]) -> T:

@@ -24,7 +24,7 @@ from bot.edge import interactions, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
 from bot.edge.delivery import NONCE_LENGTH
 from bot.edge.errors import ModeratorsOnlyError
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 from bot.edge.interactions import Interaction
 from bot.presentation import away as words
 from bot.presentation.messages import text
@@ -205,8 +205,11 @@ async def tell_channels(
         try:
             await asyncio.wait_for(sending, DISCORD_TIMEOUT_SECONDS)
         except DISCORD_FAILURES as error:
-            log.warning(
-                "channel %s: the line about time away was not sent: %s", channel_id, why(error)
+            log.log(
+                failure_level(error),
+                "channel %s: the line about time away was not sent: %s",
+                channel_id,
+                why(error),
             )
 
 

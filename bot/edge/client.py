@@ -28,7 +28,7 @@ from bot.edge.buttons import (
     WatchButtonHandler,
     dispatchable,
 )
-from bot.edge.incidents import SERVER_ERRORS
+from bot.edge.incidents import DISCORD, SERVER_ERRORS
 from bot.edge.inflight import HANDLERS
 from bot.edge.pacing import GlobalPace, share_of
 from bot.edge.sync import KeyValues, sync_commands
@@ -112,6 +112,7 @@ class MarrakechClient(discord.AutoShardedClient):
         self.pace = GlobalPace(share_of(shard_count, shard_ids))
         trace = self.pace.trace()
         SERVER_ERRORS.watch(trace)
+        self.discord_availability = DISCORD.renew()
         if shard_ids is None:
             super().__init__(
                 intents=INTENTS,

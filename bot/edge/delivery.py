@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot.edge.incidents import why
+from bot.edge.incidents import failure_level, why
 from bot.edge.interactions import Interaction
 from bot.services.clock import Clock
 
@@ -116,7 +116,12 @@ class Delivery:
             except discord.HTTPException as error:
                 if not _token_refused(error):
                     raise
-                log.info("game %s: follow-up refused (%s); with the bot token", game_id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "game %s: follow-up refused (%s); with the bot token",
+                    game_id,
+                    why(error),
+                )
                 self._drop(game_id, token)
                 _rewind(fields)
             else:

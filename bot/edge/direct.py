@@ -11,7 +11,7 @@ from enum import Enum
 import discord
 
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS
-from bot.edge.incidents import why
+from bot.edge.incidents import failure_level, why
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,11 @@ async def send_direct(
         log.warning("a direct message to user %s was refused (%s)", user_id, why(error))
         return Delivery.FAILED
     except Exception as error:
-        log.warning("a direct message to user %s was not sent (%s)", user_id, why(error))
+        log.log(
+            failure_level(error),
+            "a direct message to user %s was not sent (%s)",
+            user_id,
+            why(error),
+        )
         return Delivery.FAILED
     return Delivery.SENT

@@ -47,7 +47,7 @@ from bot import crashpoints
 from bot.edge import recovery, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
 from bot.edge.delivery import NONCE_LENGTH, Delivery
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD, DISCORD_FAILURES, failure_level, why
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
@@ -212,8 +212,11 @@ class GameDisplay:
         try:
             await bounded(channel.send(notice, allowed_mentions=discord.AllowedMentions.none()))
         except DISCORD_FAILURES as error:
-            log.warning(
-                "damage of game %s not reported in its channel: %s", damage.game_id, why(error)
+            log.log(
+                failure_level(error),
+                "damage of game %s not reported in its channel: %s",
+                damage.game_id,
+                why(error),
             )
 
     async def resume_displays(self) -> None:
@@ -226,7 +229,12 @@ class GameDisplay:
                 crashpoints.reach("resume.posting")
                 await self._catch_up(view, restarted=True)
             except _NOT_SHOWN as error:
-                log.warning("could not bring game %s's message up to date: %s", view.id, why(error))
+                log.log(
+                    failure_level(error),
+                    "could not bring game %s's message up to date: %s",
+                    view.id,
+                    why(error),
+                )
         for view, message_id in await self._play.lobbies_behind():
             editing = self._point_lobby(view, message_id)
             if editing is None or await asyncio.shield(editing):
@@ -313,7 +321,13 @@ class GameDisplay:
         try:
             await self._redraw_turn(view, known)
         except DISCORD_FAILURES as error:
-            log.info("game %s: message %s not redrawn in place: %s", view.id, known, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "game %s: message %s not redrawn in place: %s",
+                view.id,
+                known,
+                why(error),
+            )
             return False
         return True
 
@@ -324,7 +338,12 @@ class GameDisplay:
         try:
             await bounded(self._edit(view, message_id, embed=post.embed, view=lobby_buttons(view)))
         except DISCORD_FAILURES as error:
-            log.info("lobby message of game %s not updated: %s", view.id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "lobby message of game %s not updated: %s",
+                view.id,
+                why(error),
+            )
             if view.status is GameStatus.LOBBY:
                 self.retry_display(view.id)  # its seats are marked not shown: try again
             return
@@ -382,7 +401,12 @@ class GameDisplay:
                     else:
                         await bounded(self._post(view, **fields))
                 except DISCORD_FAILURES as error:
-                    log.info("end of game %s not told: %s", view.id, why(error))
+                    log.log(
+                        failure_level(error, logging.INFO),
+                        "end of game %s not told: %s",
+                        view.id,
+                        why(error),
+                    )
                     return  # not recorded: the next catch-up tells it
                 crashpoints.reach("end.told")
             await self.after_abort(view, skip={message.id for message in found})
@@ -402,7 +426,12 @@ class GameDisplay:
             except discord.NotFound:
                 pass  # nothing left to show it on
             except DISCORD_FAILURES as error:
-                log.info("result of game %s not shown again: %s", game_id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "result of game %s not shown again: %s",
+                    game_id,
+                    why(error),
+                )
                 return
         await self._play.mark_end_shown(game_id)
 
@@ -417,7 +446,12 @@ class GameDisplay:
         try:
             await self.show_end(await self._play.look(game_id))
         except Exception as error:  # the next catch-up (a start) shows them
-            log.info("game %s: its result does not show its ratings yet (%s)", game_id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "game %s: its result does not show its ratings yet (%s)",
+                game_id,
+                why(error),
+            )
 
     async def show_rejoins(self, view: GameView, answered: Interaction | None = None) -> None:
         """Tell, once, each seat of the running game taken back from the AI whose return is
@@ -447,7 +481,12 @@ class GameDisplay:
                         else:
                             await bounded(self._post(view, content=notice, allowed_mentions=quiet))
                     except DISCORD_FAILURES as error:
-                        log.info("return to game %s not told: %s", view.id, why(error))
+                        log.log(
+                            failure_level(error, logging.INFO),
+                            "return to game %s not told: %s",
+                            view.id,
+                            why(error),
+                        )
                         continue  # not recorded: the next catch-up tells it
                     crashpoints.reach("rejoin.told")
                 await self._play.mark_rejoin_shown(view.id, user_id)
@@ -480,7 +519,12 @@ class GameDisplay:
                 self._missing_in(reminder.view) or GAME_PERMISSIONS
             ) from error
         except DISCORD_FAILURES as error:
-            log.warning("game %s: its reminder was not posted (%s)", reminder.view.id, why(error))
+            log.log(
+                failure_level(error),
+                "game %s: its reminder was not posted (%s)",
+                reminder.view.id,
+                why(error),
+            )
             return
         replaced = reminder.view.game.reminder_message_id
         if replaced is not None and replaced != message.id:
@@ -694,7 +738,8 @@ class GameDisplay:
         except Exception as error:  # a timeout, a cut connection (aiohttp.ClientError),
             # a 5xx after discord.py's retries: the move is stored whatever happened, and
             # showing it again is safe (the catch-up adopts what Discord did take)
-            log.warning(
+            log.log(
+                failure_level(error),
                 "game %s: its current message was not posted (%s); trying again",
                 view.id,
                 why(error),
@@ -745,7 +790,13 @@ class GameDisplay:
             if error.code != UNKNOWN_MESSAGE:  # the channel is gone, say
                 return False
         except DISCORD_FAILURES as error:
-            log.info("game %s: message %s not looked up: %s", view.id, known, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "game %s: message %s not looked up: %s",
+                view.id,
+                known,
+                why(error),
+            )
             return False
         async with self._showing.holding(view.id):  # no change is shown meanwhile
             now = await self._play.look(view.id)
@@ -785,6 +836,7 @@ class GameDisplay:
     async def _redisplay(self, game_id: int) -> None:
         _RETRYING.set(game_id)  # in this task's context, which its tries' tasks copy
         attempt = 0
+        cut_off = False  # whether a Discord outage cut a try off (its end says so, not each game)
         while attempt < len(REDISPLAY_DELAYS_SECONDS):
             soon = self._retry_soon[game_id]
             delay = REDISPLAY_DELAYS_SECONDS[attempt]
@@ -793,18 +845,24 @@ class GameDisplay:
             else:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(delay):
-                        await soon.wait()
+                        await _first(soon.wait(), _discord_back())
             attempt = 0 if attempt and soon.is_set() else attempt + 1
             soon.clear()
             if await self._try_showing(game_id):
-                log.info("game %s: its current message is shown", game_id)
+                level = logging.DEBUG if cut_off else logging.INFO
+                log.log(level, "game %s: its current message is shown", game_id)
                 return
+            if not DISCORD.availability.up:  # a Discord outage cut the try off: it spends
+                # none (the pauses still grow), and Discord's return ends the pause
+                cut_off = True
+                attempt = min(attempt, len(REDISPLAY_DELAYS_SECONDS) - 1)
         log.error("game %s: gave up showing its current message until a restart", game_id)
 
     async def _try_showing(self, game_id: int) -> bool:
         """One try at showing the game as it is now; whether it shows it. A failure is one
-        WARNING line. A database outage is no failure of the try: it is waited out and the try
-        made again, with no line per game (the outage is logged by its watch)."""
+        WARNING line (DEBUG for Discord's own, whose outage is logged once). A database
+        outage is no failure of the try: it is waited out and the try made again, with no line
+        per game (the outage is logged by its watch)."""
         while True:
             if self._availability is not None:
                 await self._availability.back()  # at once if it is up
@@ -822,7 +880,12 @@ class GameDisplay:
                 )
                 continue
             except Exception as error:  # logged, and tried again after the next pause
-                log.warning("game %s: showing it again failed (%s)", game_id, why(error))
+                log.log(
+                    failure_level(error),
+                    "game %s: showing it again failed (%s)",
+                    game_id,
+                    why(error),
+                )
                 return False
             return view.game.board_message_seq == view.seq
 
@@ -929,7 +992,12 @@ class GameDisplay:
                 await self._play.set_reminder_message(view.id, None)
         except DatabaseUnavailableError as error:
             if self._availability is None:
-                log.info("game %s: its turn was not drawn again (%s)", game_id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "game %s: its turn was not drawn again (%s)",
+                    game_id,
+                    why(error),
+                )
                 return
             log.debug("game %s: drawn again once the database is back (%s)", game_id, why(error))
             task = asyncio.create_task(
@@ -938,7 +1006,12 @@ class GameDisplay:
             self._notices.add(task)
             task.add_done_callback(self._notices.discard)
         except Exception as error:
-            log.info("game %s: its turn was not drawn again (%s)", game_id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "game %s: its turn was not drawn again (%s)",
+                game_id,
+                why(error),
+            )
 
     async def _redraw_once_back(self, game_id: int, waiting_for: int | None) -> None:
         assert self._availability is not None
@@ -962,7 +1035,13 @@ class GameDisplay:
             if (await self._play.look(view.id)).game.reminder_message_id == reminder:
                 await self._play.set_reminder_message(view.id, None)
         except Exception as error:
-            log.info("game %s: reminder %s not retired (%s)", view.id, reminder, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "game %s: reminder %s not retired (%s)",
+                view.id,
+                reminder,
+                why(error),
+            )
 
     async def after_abort(self, view: GameView, skip: set[int] | None = None) -> None:
         """An aborted game: its last message is retired (a turn down to its line, which says the
@@ -1021,7 +1100,14 @@ class GameDisplay:
         except discord.NotFound:
             return True
         except DISCORD_FAILURES as error:
-            log.info("%s %s of game %s not deleted: %s", kind, message_id, view.id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "%s %s of game %s not deleted: %s",
+                kind,
+                message_id,
+                view.id,
+                why(error),
+            )
             return False
         return True
 
@@ -1041,7 +1127,14 @@ class GameDisplay:
                 )
             )
         except DISCORD_FAILURES as error:
-            log.info("%s %s of game %s not retired: %s", kind, message_id, view.id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "%s %s of game %s not retired: %s",
+                kind,
+                message_id,
+                view.id,
+                why(error),
+            )
 
     async def nudge_posted(
         self, nudge: Nudge, interaction: Interaction, sent: replies.Sent
@@ -1108,7 +1201,13 @@ class GameDisplay:
                 )
             )
         except DISCORD_FAILURES as error:
-            log.info("message %s of game %s not retired: %s", message_id, view.id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "message %s of game %s not retired: %s",
+                message_id,
+                view.id,
+                why(error),
+            )
 
     async def _lead_lobby_to(self, view: GameView, message_id: int) -> bool | None:
         """The game's message `message_id` was posted (or adopted), not recorded yet: the lobby
@@ -1127,7 +1226,12 @@ class GameDisplay:
         try:
             return await asyncio.shield(editing)
         except Exception as error:  # the message is recorded all the same; a start tries again
-            log.warning("lobby message of game %s not updated (%s)", view.id, why(error))
+            log.log(
+                failure_level(error),
+                "lobby message of game %s not updated (%s)",
+                view.id,
+                why(error),
+            )
             return False
 
     def seats_changed(self, view: GameView) -> None:
@@ -1176,7 +1280,12 @@ class GameDisplay:
                 through = True  # deleted: nothing left to lead anywhere
             except DISCORD_FAILURES as error:
                 # a later change edits the lobby again, else a start (`lobbies_behind`)
-                log.info("lobby message of game %s not updated: %s", game_id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "lobby message of game %s not updated: %s",
+                    game_id,
+                    why(error),
+                )
                 through = False
         return through
 
@@ -1274,3 +1383,22 @@ def _shown_seq(view: GameView) -> int | None:
     ):
         return view.seq
     return game.board_message_seq
+
+
+async def _discord_back() -> None:
+    """Return once Discord answers again, if it was failing: never while it answers (a
+    pause waits for this only to end sooner)."""
+    availability = DISCORD.availability
+    if availability.up:
+        await asyncio.Event().wait()
+    await availability.back()
+
+
+async def _first(*waits: Awaitable[object]) -> None:
+    """Wait for the first of `waits` to return, and cancel the others."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()

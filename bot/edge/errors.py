@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from bot.edge.incidents import DISCORD_FAULTS, why
+from bot.edge.incidents import DISCORD_FAULTS, failure_level, why
 from bot.edge.permissions import MissingPermissionsError
 from bot.presentation.links import mention, message_link
 from bot.presentation.messages import allowed_channels, text, translation
@@ -196,11 +196,11 @@ def describe(error: BaseException, language: str) -> str | None:
 def report(error: BaseException, context: str, language: str, key: str = "error.unexpected") -> str:
     """Log an unexpected error with a fresh short code and return the user's text (the
     catalogue's `key`, which shows the code). Discord's own fault (a 5xx, a connection cut, no
-    answer in time) is one WARNING line saying so; anything else is logged with its
-    traceback."""
+    answer in time) is one DEBUG line saying so (its outage is logged once,
+    bot.edge.incidents); anything else is logged with its traceback."""
     code = secrets.token_hex(3).upper()
     if isinstance(error, DISCORD_FAULTS):
-        log.warning("error %s while %s: %s", code, context, why(error))
+        log.log(failure_level(error), "error %s while %s: %s", code, context, why(error))
     else:
         log.error("error %s while %s", code, context, exc_info=error)
     return text(key, language, code=code)

@@ -35,7 +35,7 @@ from bot.edge.answers import bounded, guarded, or_missing, tell
 from bot.edge.buttons import Confirmation, ConfirmButton, GuideStep
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, describe, report
-from bot.edge.incidents import why
+from bot.edge.incidents import failure_level, why
 from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.edge.layout import HINT, REMATCH, lobby_action, lobby_buttons
@@ -528,7 +528,13 @@ class GameHandlers:
                 )
             )
         except Exception as error:  # a verdict is a courtesy: the move stands without it
-            log.warning("game %s: no verdict on action %s (%s)", view.id, index, why(error))
+            log.log(
+                failure_level(error),
+                "game %s: no verdict on action %s (%s)",
+                view.id,
+                index,
+                why(error),
+            )
 
     async def _show_move(self, interaction: Interaction, view: GameView) -> None:
         """Show a move that is stored already. Whatever fails on the way (Discord, or the

@@ -10,25 +10,38 @@ client's HTTP session (discord.py's `http_trace`) for such answers, so that `why
 
 The record is the process's: one client, one HTTP session. A line may count a 5xx another
 request met in the same seconds, which tells the operator the same thing: Discord was failing.
+
+`DISCORD` keeps whether Discord answers, as the database's `Availability` does for the
+database: the first request Discord fails of its own fault (a 5xx, a cut connection, no answer
+in time) marks it gone, and its next answer of any kind marks it back. The runtime's watch
+(bot.runtime.outage) logs the outage once as it starts and once as it ends, so the line about
+each request Discord fails is a DEBUG one (`failure_level`); a refusal (4xx) is about its own
+request, and keeps its WARNING.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import aiohttp
 import discord
 
 from bot.edge.permissions import MissingPermissionsError
 
+if TYPE_CHECKING:
+    from bot.services.availability import Availability
+
 RECENT_SECONDS: Final = 15.0
 """How far back a wait that ran out looks for Discord's 5xx answers: longer than any wait the
 bot bounds, shorter than the pause after which a new incident is told apart."""
+TOO_MANY_REQUESTS: Final = 429
+"""A rate limit's answer (the limits sit before Discord's servers)."""
 KEPT: Final = 64
 """The most answers remembered (a burst of 5xx beyond this is counted from its latest)."""
 
@@ -60,6 +73,8 @@ class ServerErrors:
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
         self.record(params.response.status, params.response.reason or "")
+        if params.response.status < 500 and params.response.status != TOO_MANY_REQUESTS:
+            DISCORD.answered()  # a rate limit says nothing of whether Discord serves
 
     def record(self, status: int, reason: str) -> None:
         """Note an answer (kept only if it is a 5xx)."""
@@ -74,6 +89,48 @@ class ServerErrors:
 
 SERVER_ERRORS = ServerErrors()
 """The process's record, fed by the client (bot.edge.client) and read by `why`."""
+
+
+def _up() -> Availability:
+    """A new availability, up (imported here: the database's kind serves Discord too, and
+    the edge's modules load no chain of the storage's)."""
+    from bot.services.availability import Availability
+
+    return Availability()
+
+
+class DiscordOutages:
+    """Whether Discord answers this process (see the module), and how many requests it failed
+    since the count was last taken."""
+
+    def __init__(self) -> None:
+        self.availability = _up()
+        self._failed = 0
+
+    def renew(self) -> Availability:
+        """Start afresh, up, for a new client (its event loop)."""
+        self.availability = _up()
+        self._failed = 0
+        return self.availability
+
+    def failure_level(self, error: BaseException, otherwise: int = logging.WARNING) -> int:
+        """The level of the line about a request that failed with `error`: DEBUG for
+        Discord's own fault, which marks Discord gone (its watch logs the outage once),
+        `otherwise` for anything else."""
+        if not isinstance(error, DISCORD_FAULTS):
+            return otherwise
+        self._failed += 1
+        self.availability.went(why(error))
+        return logging.DEBUG
+
+    def answered(self) -> None:
+        """Discord answered a request (whatever it said): it is back."""
+        self.availability.restored()
+
+    def take_failed(self) -> int:
+        """The requests Discord failed since this was last asked; the count starts afresh."""
+        failed, self._failed = self._failed, 0
+        return failed
 
 
 DISCORD_FAILURES: tuple[type[Exception], ...] = (
@@ -120,3 +177,12 @@ def why(error: BaseException, server_errors: ServerErrors = SERVER_ERRORS) -> st
             else (f"the connection to Discord failed ({name})")
         )
     return repr(error)
+
+
+DISCORD = DiscordOutages()
+"""The process's: renewed by its client (bot.edge.client), watched by the runtime."""
+
+
+def failure_level(error: BaseException, otherwise: int = logging.WARNING) -> int:
+    """`DISCORD.failure_level`: the level of the line about a request `error` failed."""
+    return DISCORD.failure_level(error, otherwise)

@@ -21,7 +21,7 @@ import discord
 from bot.edge import interactions, replies
 from bot.edge.answers import bounded, guarded
 from bot.edge.direct import CANNOT_SEND_TO_USER, Delivery, deliver_direct, send_direct
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 from bot.edge.inflight import HANDLERS
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
@@ -161,7 +161,12 @@ class TurnMessages:
                 return
             await self._refused(notice)
         except Exception as error:  # a direct message is a courtesy: logged, never retried
-            log.warning("game %s: the turn's direct message was not sent (%s)", game_id, why(error))
+            log.log(
+                failure_level(error),
+                "game %s: the turn's direct message was not sent (%s)",
+                game_id,
+                why(error),
+            )
 
     async def _send_up_next(self, up_next: UpNextNotice) -> None:
         """The "you are next" message: a refusal for closed direct messages turns them off as
@@ -206,4 +211,9 @@ class TurnMessages:
                 )
             )
         except DISCORD_FAILURES as error:
-            log.warning("game %s: closed direct messages not told: %s", notice.game_id, why(error))
+            log.log(
+                failure_level(error),
+                "game %s: closed direct messages not told: %s",
+                notice.game_id,
+                why(error),
+            )

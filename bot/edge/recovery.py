@@ -21,7 +21,7 @@ from typing import Any
 import discord
 
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 from bot.edge.layout import REMATCH, lobby_action
 from bot.presentation.links import mention
 from bot.presentation.messages import text
@@ -55,7 +55,12 @@ async def game_messages(
     try:
         history = await asyncio.wait_for(read(), HISTORY_TIMEOUT_SECONDS)
     except DISCORD_FAILURES as error:
-        log.info("history of channel %s not readable: %s", view.game.channel_id, why(error))
+        log.log(
+            failure_level(error, logging.INFO),
+            "history of channel %s not readable: %s",
+            view.game.channel_id,
+            why(error),
+        )
         return None
     return [
         m

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 
 Interaction = discord.Interaction[Any]
 """An interaction of this bot's client (as in `bot.edge.interactions`, which this module does
@@ -199,7 +199,12 @@ async def _acknowledge_when_late(state: _Answering, public: bool, received: floa
         if not await _defer(state, ephemeral=not public, thinking=None):
             return  # answered in time
     except DISCORD_FAILURES as error:
-        log.info("interaction %s not acknowledged in time: %s", interaction.id, why(error))
+        log.log(
+            failure_level(error, logging.INFO),
+            "interaction %s not acknowledged in time: %s",
+            interaction.id,
+            why(error),
+        )
         return
     log.info(
         "interaction %s (user %s) was slow to answer: acknowledged, answer to follow",

@@ -32,7 +32,7 @@ from bot.edge.answers import bounded, guarded
 from bot.edge.buttons import SeatAnswer, SeatButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 from bot.edge.interactions import Interaction
 from bot.presentation.links import mention
 from bot.presentation.messages import listed, text
@@ -150,7 +150,12 @@ class SeatController:
             )
             closed = await self._substitutes.close_for_ended_games(request.game_id)
         except DatabaseUnavailableError as error:
-            log.info("seat request %s: message not kept (%s)", request.id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "seat request %s: message not kept (%s)",
+                request.id,
+                why(error),
+            )
             return
         await self._show_closed(closed)  # the game ended while the request was being posted
 
@@ -199,7 +204,11 @@ class SeatController:
             closed = await self._substitutes.close_for_ended_games(game_id)
         except DatabaseUnavailableError as error:
             if self._availability is None:
-                log.info("seat requests of ended games not closed (%s)", why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "seat requests of ended games not closed (%s)",
+                    why(error),
+                )
                 return
             log.info(
                 "seat requests of ended games are closed once the database is back (%s)",
@@ -221,7 +230,12 @@ class SeatController:
             try:
                 view = await self._play.look(request.game_id)
             except (GameError, DatabaseUnavailableError) as error:
-                log.info("seat request %s: not shown closed (%s)", request.id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "seat request %s: not shown closed (%s)",
+                    request.id,
+                    why(error),
+                )
                 continue
             await self._display.retire_message(
                 view, "seat request", request.message_id, _closed(request, view), buttons=True
@@ -328,7 +342,12 @@ class SeatController:
                 return
             view = await self._play.look(game_id)
         except (GameError, DatabaseUnavailableError) as error:
-            log.info("game %s: open seat requests not shown anew (%s)", game_id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "game %s: open seat requests not shown anew (%s)",
+                game_id,
+                why(error),
+            )
             return
         for answer in answers:
             request = answer.request
@@ -348,7 +367,12 @@ class SeatController:
                 if answer.handover is not None:
                     await self._redraw(view, answer.handover)
             except DISCORD_FAILURES as error:
-                log.info("seat request %s: not shown anew (%s)", request.id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "seat request %s: not shown anew (%s)",
+                    request.id,
+                    why(error),
+                )
 
     async def _post_again(self, view: GameView, request: HandoverRequest) -> None:
         """Post the request again in its game's channel, calling whom it waits for now; its
@@ -401,7 +425,12 @@ class SeatController:
             if isinstance(channel, discord.abc.Messageable):
                 await bounded(channel.send(content, allowed_mentions=pinged))
         except DISCORD_FAILURES as error:  # the hand-over is stored: the game's message shows it
-            log.warning("game %s: hand-over not told in its channel (%s)", game.id, why(error))
+            log.log(
+                failure_level(error),
+                "game %s: hand-over not told in its channel (%s)",
+                game.id,
+                why(error),
+            )
             told = "substitute.done_untold"
         language = interactions.user_language(interaction)
         await replies.send(

@@ -36,7 +36,7 @@ from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, guarded
 from bot.edge.buttons import TournamentAction, TournamentButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, NotATextChannelError
-from bot.edge.incidents import DISCORD_FAILURES, why
+from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 from bot.edge.interactions import Interaction
 from bot.edge.permissions import MissingPermissionsError, to_grant
 from bot.presentation import images, presenter
@@ -229,7 +229,7 @@ class TournamentDisplay:
             except DatabaseUnavailableError as error:
                 if self._availability is None:
                     raise
-                log.info("%s (%s)", waiting, why(error))
+                log.log(failure_level(error, logging.INFO), "%s (%s)", waiting, why(error))
                 after_outage = True
                 await self._availability.back()
 
@@ -282,7 +282,12 @@ class TournamentDisplay:
         except DatabaseUnavailableError:
             raise  # the whole catch-up waits for the database
         except Exception as error:  # the message stays as it is; the end is announced
-            log.info("tournament %s: ended message not caught up (%s)", tournament_id, why(error))
+            log.log(
+                failure_level(error, logging.INFO),
+                "tournament %s: ended message not caught up (%s)",
+                tournament_id,
+                why(error),
+            )
 
     async def show_end(self, tournament_id: int) -> None:
         """Draw a tournament's end on its message unless the message shows it already: the
@@ -318,7 +323,12 @@ class TournamentDisplay:
                 self._channel(view.channel_id, view).send(content, allowed_mentions=mentions)
             )
         except DISCORD_FAILURES as error:
-            log.warning("tournament %s: announcement not posted (%s)", view.id, why(error))
+            log.log(
+                failure_level(error),
+                "tournament %s: announcement not posted (%s)",
+                view.id,
+                why(error),
+            )
 
     # --- setting the tables up -------------------------------------------------------------
 
@@ -338,7 +348,8 @@ class TournamentDisplay:
             try:
                 await self._set_up_table(tournament_id, table)
             except _TABLE_NOT_SET_UP as error:
-                log.warning(
+                log.log(
+                    failure_level(error),
                     "tournament %s: table %s of round %s not set up (%s)",
                     tournament_id,
                     table.number,
@@ -513,7 +524,12 @@ class TournamentDisplay:
                     self._wanted.add(tournament_id)
             except DatabaseUnavailableError as error:  # the outage is logged by its watch
                 if self._availability is None:
-                    log.info("tournament %s: message not redrawn (%s)", tournament_id, why(error))
+                    log.log(
+                        failure_level(error, logging.INFO),
+                        "tournament %s: message not redrawn (%s)",
+                        tournament_id,
+                        why(error),
+                    )
                     return
                 log.info(
                     "tournament %s: its message is redrawn once the database is back (%s)",
@@ -523,7 +539,12 @@ class TournamentDisplay:
                 self._wanted.add(tournament_id)
                 await self._availability.back()
             except Exception as error:  # best effort: the next change draws it again
-                log.info("tournament %s: message not redrawn (%s)", tournament_id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "tournament %s: message not redrawn (%s)",
+                    tournament_id,
+                    why(error),
+                )
 
     def _holds(self, guild_id: int) -> bool:
         """Whether this process holds the shard of the server, `(guild_id >> 22) % count` as on
@@ -613,7 +634,12 @@ class TournamentDisplay:
                 )
                 await self._games.after_abort_elsewhere(game)
             except DISCORD_FAILURES as error:
-                log.info("game %s: its abort not shown (%s)", game.id, why(error))
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "game %s: its abort not shown (%s)",
+                    game.id,
+                    why(error),
+                )
         self.refresh(view.id)
         await self._announce(view, shown.aborted_text(view), ())
 

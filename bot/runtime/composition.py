@@ -7,9 +7,9 @@ the turn clock hands due work to the services and shows it, damaged games are re
 their channels, and a game that closes moves its tournament on. The app uses
 it to run the bot; the tests use it to build the very same bot against a fake Discord.
 
-The long-running tasks (the turn clock, the heartbeat, the database's watch and, on
-PostgreSQL, its listener) run under one supervisor, which starts again any that dies. The
-watch logs the database's outages and wakes the turn clock when it is back.
+The long-running tasks (the turn clock, the heartbeat, the watches of the database and of
+Discord and, on PostgreSQL, its listener) run under one supervisor, which starts again any that
+dies. The watches log the outages; the database's wakes the turn clock when it is back.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from bot.edge.display import GameDisplay
 from bot.edge.drill import DrillHandler
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.guide import RulesGuide
-from bot.edge.incidents import DISCORD_FAULTS, why
+from bot.edge.incidents import DISCORD, DISCORD_FAULTS, why
 from bot.edge.permissions import MissingPermissionsError
 from bot.edge.player_games import PlayerGamesController, TurnMessages
 from bot.edge.substitutes import SeatController
@@ -41,7 +41,7 @@ from bot.presentation.coach import Coach
 from bot.presentation.drill import DrillPictures
 from bot.presentation.images import Pictures
 from bot.runtime.health import Heartbeat
-from bot.runtime.outage import DatabaseWatch
+from bot.runtime.outage import DatabaseWatch, DiscordWatch
 from bot.runtime.scheduler import Scheduler
 from bot.services import dice
 from bot.services.accuracy import AccuracyRecorder
@@ -87,6 +87,7 @@ class Bot:
     watchers: WatchMessages | None = None
     held: HeldMessages | None = None
     seats: SeatController | None = None
+    discord_watch: DiscordWatch | None = None
 
     async def before_connect(self) -> None:
         """Catch up on any game whose message fell behind when the last run stopped (before the
@@ -97,6 +98,8 @@ class Bot:
         process, which wakes it in memory, and whose claims left at start are those of a run
         that stopped)."""
         self.supervisor.start("database-watch", self.watch.run)
+        if self.discord_watch is not None:
+            self.supervisor.start("discord-watch", self.discord_watch.run)
         if self.store.database.backend == "sqlite":
             await self.store.drop_claims()
         if self.watchers is not None:  # first: the catch-up tells the watchers what it shows
@@ -284,6 +287,7 @@ def build_bot(
         watch_messages,
         HeldMessages(client, service.away, display.redraw),
         seats,
+        DiscordWatch(client.discord_availability, DISCORD.take_failed),
     )
     organiser = TournamentController(tournament_service, guilds, tournaments)
 
@@ -312,11 +316,13 @@ def build_bot(
     return bot
 
 
-def discord_fault(error: Exception) -> str | None:
-    """Why a piece of due work failed, in one line, when Discord failed it (a 5xx, a
-    connection cut, no answer in time: tried again by a later pass); None for anything
-    else."""
-    return why(error) if isinstance(error, DISCORD_FAULTS) else None
+def discord_fault(error: Exception) -> tuple[int, str] | None:
+    """Why a piece of due work failed, in one line, and its level, when Discord failed it (a
+    5xx, a connection cut, no answer in time: tried again by a later pass; a DEBUG line, the
+    outage being logged once by its watch); None for anything else."""
+    if not isinstance(error, DISCORD_FAULTS):
+        return None
+    return DISCORD.failure_level(error), why(error)
 
 
 def claim_owner(shards: ShardSet | None) -> str:

@@ -44,9 +44,10 @@ CONCURRENT_GAMES = 8
 """How many games' due work runs at once (an AI thinking in one game never holds up another)."""
 
 Handler = Callable[[DueWork], Awaitable[None]]
-Explain = Callable[[Exception], str | None]
-"""Why a piece of work failed, in one line, when the failure is an expected one (Discord's
-fault): logged without a traceback; None for a failure nobody expected, logged with it."""
+Explain = Callable[[Exception], tuple[int, str] | None]
+"""Why a piece of work failed, in one line, and the level to log it at, when the failure is an
+expected one (Discord's fault, a DEBUG line while its outage is logged once): logged without a
+traceback; None for a failure nobody expected, logged with it."""
 
 
 def named(work: DueWork) -> str:
@@ -134,11 +135,12 @@ class Scheduler:
                 self._postpone(work, now)
                 return False
             except Exception as error:
-                reason = self._explain(error) if self._explain is not None else None
-                if reason is None:
+                explained = self._explain(error) if self._explain is not None else None
+                if explained is None:
                     log.exception("%s failed; retrying later", named(work))
                 else:
-                    log.warning("%s failed (%s); retrying later", named(work), reason)
+                    level, reason = explained
+                    log.log(level, "%s failed (%s); retrying later", named(work), reason)
                 self._postpone(work, now)
                 return False
         self._retry_at.pop(work, None)

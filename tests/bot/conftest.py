@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from bot.edge.incidents import DISCORD
 from tests.judged import count_judgings
+
+
+@pytest.fixture(autouse=True)
+def discord_answers() -> None:
+    """Each test starts with Discord answering: an outage another test's requests met (with
+    no client of its own to start afresh) is not this one's."""
+    DISCORD.renew()
 
 
 @pytest.fixture

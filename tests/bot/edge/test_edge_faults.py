@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 from bot.edge import display
 from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
+from bot.edge.inflight import HANDLERS
 from bot.presentation import messages
 from bot.runtime import outage
 from bot.runtime import scheduler as scheduler_module
@@ -27,7 +29,7 @@ from bot.runtime.health import Heartbeat, read_heartbeat
 from bot.storage.away import AwayStore, QuietRow
 from tests.bot.edge.test_edge import Edge, confirm, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
-from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord import Disconnect, FakeChannel, FakeMessage, FakeUser, ServerError
 from tests.polling import until
 
 UPDATED = (6, 7)
@@ -439,3 +441,102 @@ async def test_the_turn_clock_looks_again_as_soon_as_the_database_is_back(
     ok = passes["ok"]
     away.end()
     await until(lambda: passes["ok"] > ok, "a pass once the database is back")
+
+
+async def started_in(edge: Edge, channel: FakeChannel) -> tuple[FakeMessage, FakeUser]:
+    """A two-player game of host and guest started in `channel`: its first turn's message,
+    posted and recorded, and the player to move."""
+    lobby = await edge.slash(edge.host, "marrakech", "new", channel=channel, seats=2).answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
+    game_id = int((turn.enabled_buttons()[0].custom_id or "").split(":")[1])
+    await until(lambda: shown_game(edge, game_id), "the first turn recorded, the lobby led to it")
+    (mover_id,) = turn.pinged_user_ids
+    return turn, edge.host if mover_id == edge.host.id else edge.guest
+
+
+async def test_a_discord_outage_over_several_games_is_one_warning_and_one_info(
+    edge: Edge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/reliability.md, Discord's faults: Discord answers 503 to every request while three
+    games are played, each click's answer and each game's display failing, and the display
+    trying each game again more times than its tries allow. The operator reads one WARNING as
+    Discord starts failing and one INFO once it answers again, nothing per game or per click
+    above DEBUG; the outage spends no try, so once Discord is back every game shows its
+    current turn, once."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 0.01))
+    monkeypatch.setattr(outage, "STEADY_SECONDS", 0.01)
+    edge.fake.rest.limits.enabled = False  # tries a hundredth of a second apart
+    guild = edge.channel.guild
+    assert guild is not None
+    channels = [edge.channel, *(edge.fake.add_text_channel(guild, f"more-{n}") for n in (2, 3))]
+    turns = [await started_in(edge, channel) for channel in channels]
+    tries: dict[int, int] = {}
+
+    def tried(record: logging.LogRecord) -> bool:
+        said = re.match(
+            r"game (\d+): (showing it again failed|its current message was not)",
+            record.getMessage(),
+        )
+        if said:
+            tries[int(said[1])] = tries.get(int(said[1]), 0) + 1
+        return True
+
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="bot"):
+        caplog.handler.addFilter(tried)
+        faults = edge.fake.faults
+        # discord.py tries an interaction's answer again after a 5xx for 25 s: the answers'
+        # connections are cut instead, and every other request is answered 503
+        down = [
+            faults.add(None, r"/(interactions|webhooks)/.*", Disconnect(), times=None),
+            faults.add(None, r".*", ServerError(503), times=None),
+        ]
+        for turn, mover in turns:
+            edge.click(mover, turn, "North (straight on)")
+        more = len(display.REDISPLAY_DELAYS_SECONDS) + 2  # the click's post, then the tries
+        await until(
+            lambda: (
+                all(tries.get(game_id, 0) >= more for game_id in (1, 2, 3))
+                or "gave up" in caplog.text
+            ),
+            "every game tried again more times than its tries",
+        )
+        for rule in down:
+            rule.times = rule.hits  # Discord answers again
+        for game_id in (1, 2, 3):
+            await until(partial(shown_game, edge, game_id), f"game {game_id} shown")
+        await until(lambda: "Discord answers again" in caplog.text, "the line saying so")
+        assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    said = [
+        (record.levelname, record.name, record.getMessage())
+        for record in caplog.records
+        if record.levelno > logging.DEBUG and record.name.startswith("bot")
+    ]
+    assert [(level, name) for level, name, _ in said] == [
+        ("WARNING", "bot.runtime.outage"),
+        ("INFO", "bot.runtime.outage"),
+    ], said
+    assert said[0][2].startswith("Discord is failing ("), said
+    assert re.fullmatch(
+        r"Discord answers again after \d+\.\d s; \d+ requests failed meanwhile", said[1][2]
+    ), said
+    for game_id, channel in enumerate(channels, start=1):
+        view = await edge.service.play.look(game_id)
+        assert view.seq > 1, f"game {game_id}: the move stands"
+        current = [
+            m.id
+            for m in edge.fake.messages(channel)
+            if any(
+                (b.custom_id or "").startswith(f"mk:{game_id}:{view.seq}:")
+                for b in m.enabled_buttons()
+            )
+        ]
+        assert current == [view.game.board_message_id], f"game {game_id}: its turn shown once"
+
+
+async def shown_game(edge: Edge, game_id: int) -> bool:
+    """Whether the game is recorded as shown as it is."""
+    game = await edge.store.get(game_id)
+    return game is not None and game.board_message_seq == game.seq

@@ -252,7 +252,8 @@ async def test_a_reminder_discord_does_not_take_in_time_holds_the_turn_clock_no_
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """The turn clock's pass waits for a reminder's post no longer than for any post of a game
-    (DISCORD_TIMEOUT_SECONDS, shortened here), then goes on: one WARNING line, no traceback."""
+    (DISCORD_TIMEOUT_SECONDS, shortened here), then goes on: the game's own line is a DEBUG
+    one under the one WARNING saying Discord is failing, no traceback."""
     monkeypatch.setattr(display_module, "DISCORD_TIMEOUT_SECONDS", 0.2)
     async with running_edge(
         tmp_path, monkeypatch, database_target=database_target, test=request.node
@@ -261,11 +262,16 @@ async def test_a_reminder_discord_does_not_take_in_time_holds_the_turn_clock_no_
         monkeypatch.setattr(delivery, "TOKEN_USE_SECONDS", 0)
         edge.fake.faults.hang("POST", rf"/channels/{edge.channel.id}/messages")
         try:
-            with caplog.at_level(logging.INFO):
+            with caplog.at_level(logging.DEBUG, logger="bot"):
                 handled = await asyncio.wait_for(edge.bot.scheduler.run_due(), WAIT_SECONDS)
+                await until(lambda: bool(warnings_and_worse(caplog)), "the outage's line")
         finally:
             edge.fake.faults.release_hangs(apply=False)
-    (line,) = warnings_and_worse(caplog)
+    (outage,) = warnings_and_worse(caplog)
+    assert outage.getMessage().startswith("Discord is failing ("), outage.getMessage()
+    assert "did not answer in time); " in outage.getMessage(), outage.getMessage()
+    (line,) = [r for r in caplog.records if "its reminder was not posted" in r.getMessage()]
+    assert line.levelno == logging.DEBUG
     assert line.exc_info is None, "no traceback"
     said = line.getMessage()
     assert said.startswith("game 1: its reminder was not posted ("), said
@@ -579,9 +585,9 @@ async def test_what_quiet_hours_held_whose_message_discord_failed_is_one_line_na
     request: pytest.FixtureRequest,
 ) -> None:
     """The turn clock's pass whose direct message Discord failed (a 503): the log says so in
-    one WARNING line naming the person it was for and what Discord answered, without a
-    traceback (Discord's fault, tried again by a later pass), and names no game: the work is
-    a person's, not a game's."""
+    one line naming the person it was for and what Discord answered, without a traceback
+    (Discord's fault, tried again by a later pass; a DEBUG line, the outage's WARNING telling
+    it once), and names no game: the work is a person's, not a game's."""
     async with running_edge(tmp_path, monkeypatch, test=request.node) as edge:
         await edge.bot.scheduler.stop()
         channel = edge.channel
@@ -593,12 +599,12 @@ async def test_what_quiet_hours_held_whose_message_discord_failed_is_one_line_na
         await edge.service.away.hold(notice)
         dm = edge.fake.dm_channel(edge.guest)
         edge.fake.faults.server_error("POST", f"/channels/{dm.id}/messages", status=503)
-        with caplog.at_level(logging.INFO, logger="bot.runtime.scheduler"):
+        with caplog.at_level(logging.DEBUG, logger="bot.runtime.scheduler"):
             await edge.bot.scheduler.seconds_to_sleep()
             await edge.bot.scheduler.run_due()
 
     (record,) = [r for r in caplog.records if r.name == "bot.runtime.scheduler"]
-    assert record.levelno == logging.WARNING
+    assert record.levelno == logging.DEBUG
     assert record.exc_info is None, "one line, no traceback"
     said = record.getMessage()
     assert f"user {edge.guest.id}" in said, said
