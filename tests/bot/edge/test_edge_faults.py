@@ -36,6 +36,14 @@ UPDATED = (6, 7)
 """A click answered with the game moved on: deferred (a slow picture), or the message edited."""
 
 
+def only_the_outage_s_warning(caplog: pytest.LogCaptureFixture) -> None:
+    """Of all that was logged at WARNING or above, only the database outage's own line: no
+    line for any game or click."""
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1, f"the outage's own line alone: {said}"
+    assert said[0].startswith("the database is unavailable"), said
+
+
 class Outage:
     """Makes the edge's database unavailable: the store methods named fail as they would with
     the server gone, and the watch's probes fail too, until `end`."""
@@ -255,9 +263,7 @@ async def test_a_move_whose_next_turn_an_outage_cuts_off_as_it_is_drawn_logs_not
         away.end()
         await until(lambda: shown(edge), "the game shown once the database is back")
         await until(lambda: "the database is back" in caplog.text, "the outage's end")
-    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(said) == 1, f"the outage's own line alone: {said}"
-    assert said[0].startswith("the database is unavailable"), said
+    only_the_outage_s_warning(caplog)
 
 
 async def test_a_move_stored_but_not_shown_is_told_it_counts_in_the_mover_s_language(

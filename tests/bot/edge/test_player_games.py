@@ -26,7 +26,7 @@ from bot.presentation.messages import text
 from bot.services.time_rules import QuietHours
 from bot.storage.players import PlayerStore
 from tests.bot.edge.test_edge import Edge, lobby_with_guest, private, running_edge, started
-from tests.bot.edge.test_edge_faults import Outage, away
+from tests.bot.edge.test_edge_faults import Outage, away, only_the_outage_s_warning
 from tests.bot.edge.test_edge_languages import french_game, french_server
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.polling import until
@@ -156,9 +156,7 @@ async def test_a_turn_s_direct_message_an_outage_cuts_off_goes_once_it_is_back_u
         away.end()
         dm = await edge.fake.wait_for_message(dm_channel)
     assert dm.content.startswith("It is your turn in Marrakech game #1"), dm.content
-    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(said) == 1, f"the outage's own line alone: {said}"
-    assert said[0].startswith("the database is unavailable"), said
+    only_the_outage_s_warning(caplog)
 
 
 async def test_a_turn_s_direct_message_waiting_for_the_database_ends_with_a_stop(

@@ -484,6 +484,21 @@ async def test_the_game_s_first_message_lists_the_substitute_once_the_seat_chang
     assert "discord.com/channels/" in described, "it still leads to the game"
 
 
+async def handing_over(
+    edge: Edge, who: str, command: str, out: FakeUser, newcomer: FakeUser
+) -> FakeMessage:
+    """The answer `who` (an attribute of `edge`) gets to `command`'s substitute, in the game's
+    channel: the moderator hands `out`'s seat to `newcomer`, or the host asks to."""
+    return await edge.slash(
+        getattr(edge, who),
+        command,
+        "substitute",
+        channel=edge.channel,
+        out=out,
+        **{"in": newcomer},
+    ).answer()
+
+
 @pytest.mark.parametrize(
     ("who", "command"),
     [("moderator", "marrakech-mod"), ("host", "marrakech")],
@@ -497,14 +512,7 @@ async def test_a_seat_is_not_handed_to_a_bot_and_nothing_changes(
     await started(edge)
     before = await edge.service.play.look(1)
     edge.outsider.bot = True
-    answer = await edge.slash(
-        getattr(edge, who),
-        command,
-        "substitute",
-        channel=edge.channel,
-        out=edge.guest,
-        **{"in": edge.outsider},
-    ).answer()
+    answer = await handing_over(edge, who, command, edge.guest, edge.outsider)
     assert answer.ephemeral, answer.content
     assert answer.content == errors.describe(SubstituteError("bot", edge.outsider.id), "en")
     after = await edge.service.play.look(1)
@@ -528,14 +536,7 @@ async def test_a_seat_is_not_handed_to_someone_outside_the_server_and_nothing_ch
     before = await edge.service.play.look(1)
     shown = [m.id for m in edge.fake.world.messages.values() if not m.ephemeral]
     stranger = edge.fake.add_user("stranger")
-    answer = await edge.slash(
-        getattr(edge, who),
-        command,
-        "substitute",
-        channel=edge.channel,
-        out=edge.guest,
-        **{"in": stranger},
-    ).answer()
+    answer = await handing_over(edge, who, command, edge.guest, stranger)
     assert answer.ephemeral, answer.content
     assert answer.content == errors.describe(SubstituteError("not_member", stranger.id), "en")
     assert f"<@{stranger.id}>" in answer.content
@@ -556,14 +557,7 @@ async def test_a_seat_asked_of_a_member_who_holds_none_names_that_member_and_not
     named as leaving, not the one who was to come in."""
     await started(edge)
     before = await edge.service.play.look(1)
-    answer = await edge.slash(
-        getattr(edge, who),
-        command,
-        "substitute",
-        channel=edge.channel,
-        out=edge.outsider,
-        **{"in": edge.moderator},
-    ).answer()
+    answer = await handing_over(edge, who, command, edge.outsider, edge.moderator)
     assert answer.ephemeral, answer.content
     assert answer.content == f"<@{edge.outsider.id}> holds no seat still in this game.", (
         "it names the outsider, named as leaving, not the moderator, named to come in"

@@ -33,7 +33,7 @@ from tests.bot.edge.test_edge import (
     private,
     started,
 )
-from tests.bot.edge.test_edge_faults import Outage, away
+from tests.bot.edge.test_edge_faults import Outage, away, only_the_outage_s_warning
 from tests.e2e.fakecord import FakeMessage, permissions
 from tests.e2e.fakecord.interactions import DEFERRED_CHANNEL_MESSAGE
 from tests.polling import until
@@ -605,9 +605,7 @@ async def test_a_turn_s_watcher_messages_an_outage_cuts_off_go_once_it_is_back_u
         away.end()
         await edge.fake.wait_until(lambda: bool(edge.fake.messages(dm)), what="the turn told")
         await watchers.idle()
-    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(said) == 1, f"the outage's own line alone: {said}"
-    assert said[0].startswith("the database is unavailable"), said
+    only_the_outage_s_warning(caplog)
     told = [m.content for m in edge.fake.messages(dm)]
     assert len(told) == 1, f"the turn, told once: {told}"
     assert "**Game #1 · turn 1**" in told[0], told
