@@ -13,7 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from bot.supervisor import cancel_and_wait
+
+if TYPE_CHECKING:
+    from bot.services.availability import Availability
 
 
 class InFlight:
@@ -72,3 +77,37 @@ class InFlight:
 
 HANDLERS = InFlight()
 """Every interaction handler of this process (the bot runs one event loop)."""
+
+
+class OutageWaits:
+    """A controller's tasks waiting for the database to come back after an outage, which a
+    stop ends before the database closes (`stop`). A message on its way that waits here is
+    not counted as in flight meanwhile (`HANDLERS.aside`): the stop cancels its wait rather
+    than spend its grace on it."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def __bool__(self) -> bool:
+        """Whether any task waits (for tests)."""
+        return bool(self._tasks)
+
+    async def back(self, availability: Availability) -> None:
+        """Wait, in a task HANDLERS follows, until `availability` is up (at once if it is)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            with HANDLERS.aside():
+                await availability.back()
+        finally:
+            self._tasks.discard(task)
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        """Let `stop` end `task` too (work that starts only once the database is back)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def stop(self) -> None:
+        """End every task waiting here; never raises."""
+        await cancel_and_wait(list(self._tasks))

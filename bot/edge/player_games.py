@@ -22,7 +22,7 @@ from bot.edge import interactions, replies
 from bot.edge.answers import bounded, guarded
 from bot.edge.direct import CANNOT_SEND_TO_USER, Delivery, deliver_direct, send_direct
 from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
-from bot.edge.inflight import HANDLERS
+from bot.edge.inflight import HANDLERS, OutageWaits
 from bot.edge.interactions import Interaction
 from bot.presentation import player_games
 from bot.presentation.messages import text
@@ -30,7 +30,6 @@ from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.away import AwayService
 from bot.services.player_games import PlayerGamesService
 from bot.services.views import GameView, TurnNotice, UpNextNotice
-from bot.supervisor import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +99,7 @@ class TurnMessages:
         self._away = away
         self._availability = availability
         self._tasks: set[asyncio.Task[None]] = set()
-        self._waiting: set[asyncio.Task[None]] = set()
+        self._outages = OutageWaits()
 
     def turn_posted(self, view: GameView, message_id: int) -> None:
         """The turn message `message_id` of the game at `view` is in its channel: send the
@@ -119,7 +118,7 @@ class TurnMessages:
 
     async def stop(self) -> None:
         """Stop the messages waiting for the database (before it closes); never raises."""
-        await cancel_and_wait(list(self._waiting))
+        await self._outages.stop()
 
     async def _read(self, reading: Callable[[], Awaitable[T]]) -> T:
         """`reading()`, made again once the database is back if an outage cuts it off (the
@@ -130,14 +129,7 @@ class TurnMessages:
             except DatabaseUnavailableError:
                 if self._availability is None:
                     raise
-            task = asyncio.current_task()
-            assert task is not None
-            self._waiting.add(task)
-            try:
-                with HANDLERS.aside():  # a stop cancels this wait, not waits for it
-                    await self._availability.back()
-            finally:
-                self._waiting.discard(task)
+            await self._outages.back(self._availability)
 
     async def _send(self, game_id: int, seq: int, message_id: int) -> None:
         notice: TurnNotice | None = None

@@ -27,7 +27,7 @@ from bot.edge.buttons import WatchAction, WatchButton
 from bot.edge.direct import Delivery, send_direct
 from bot.edge.display import GameDisplay
 from bot.edge.incidents import why
-from bot.edge.inflight import HANDLERS
+from bot.edge.inflight import HANDLERS, OutageWaits
 from bot.edge.interactions import Interaction
 from bot.presentation import story
 from bot.presentation.messages import text
@@ -36,7 +36,6 @@ from bot.services.availability import Availability, DatabaseUnavailableError
 from bot.services.views import GameStatus, GameView
 from bot.services.watch import WatchService
 from bot.services.watch_views import WatchView
-from bot.supervisor import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +146,7 @@ class WatchMessages:
         once it is back (None: at the next start)."""
         self._client = client
         self._availability = availability
-        self._resuming: set[asyncio.Task[None]] = set()
+        self._outages = OutageWaits()
         self._watch = watch
         self._lines: dict[int, dict[int, str]] = defaultdict(dict)
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -206,8 +205,7 @@ class WatchMessages:
                 why(error),
             )
             task = asyncio.create_task(self._resume_once_back(), name="watchers-resume")
-            self._resuming.add(task)
-            task.add_done_callback(self._resuming.discard)
+            self._outages.keep(task)
             return
         except Exception as error:  # a courtesy: logged, never in the way of the start
             log.warning("the watchers' direct messages were not caught up (%s)", why(error))
@@ -220,19 +218,12 @@ class WatchMessages:
     async def _wait_back(self) -> None:
         """Wait for the database, as a task `stop` ends."""
         assert self._availability is not None
-        task = asyncio.current_task()
-        assert task is not None
-        self._resuming.add(task)
-        try:
-            with HANDLERS.aside():  # a stop cancels this wait, not waits for it
-                await self._availability.back()
-        finally:
-            self._resuming.discard(task)
+        await self._outages.back(self._availability)
 
     async def stop(self) -> None:
         """Stop what waits for the database (a start's catch-up, a game's messages) before it
         closes; never raises. What it leaves untold is told by the next start."""
-        await cancel_and_wait(list(self._resuming))
+        await self._outages.stop()
 
     async def idle(self) -> None:
         """Wait for the direct messages under way (for tests and a clean stop)."""

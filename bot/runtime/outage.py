@@ -46,8 +46,8 @@ PROBE_MAX_SECONDS = 2.0
 PROBE_TIMEOUT_SECONDS = 10.0
 """The longest wait for one probe (a server that takes connections but answers nothing)."""
 STEADY_SECONDS = 5.0
-"""How long the database, or Discord, must stay back before its outage is said to be over: a failure
-sooner is the same outage flapping."""
+"""How long the database, or Discord, must stay back before its outage is said to be over: a
+failure sooner is the same outage flapping."""
 
 
 class OutageWatch:
@@ -142,9 +142,7 @@ class DatabaseWatch(OutageWatch):
         )
 
     async def _until_back(self) -> None:
-        await self._probe_until_back()
-
-    async def _probe_until_back(self) -> None:
+        """Probe the database until a probe commits (or something else finds it back)."""
         availability = self._database.availability
         pause = PROBE_SECONDS
         while not availability.up:

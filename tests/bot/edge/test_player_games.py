@@ -170,10 +170,10 @@ async def test_a_turn_s_direct_message_waiting_for_the_database_ends_with_a_stop
     assert messages is not None
     away.fail()
     await started(edge)
-    await until(lambda: bool(messages._waiting), "the message waiting for the database")
+    await until(lambda: bool(messages._outages), "the message waiting for the database")
     await messages.stop()
     await asyncio.wait_for(messages.idle(), 5.0)
-    assert not messages._waiting
+    assert not messages._outages
 
 
 async def test_a_stop_lets_the_direct_message_of_a_turn_just_posted_go(

@@ -552,9 +552,9 @@ async def test_a_start_s_catch_up_of_the_watchers_waiting_for_the_database_ends_
     away.fail_in(WatchStore, "watched_games")
     away.fail()
     await watchers.resume()
-    assert watchers._resuming, "the catch-up waits for the database"
+    assert watchers._outages, "the catch-up waits for the database"
     await watchers.stop()
-    assert not watchers._resuming
+    assert not watchers._outages
 
 
 async def test_a_start_whose_read_of_the_watched_games_fails_goes_on_with_one_warning(
@@ -600,7 +600,7 @@ async def test_a_turn_s_watcher_messages_an_outage_cuts_off_go_once_it_is_back_u
         await play_turn(edge, turn, told=False)
         await until(lambda: not edge.store.database.availability.up, "the outage")
         assert edge.fake.messages(dm) == []
-        await until(lambda: bool(watchers._resuming), "the messages waiting for the database")
+        await until(lambda: bool(watchers._outages), "the messages waiting for the database")
         assert await HANDLERS.drained(5.0), "a message waiting for the database holds no stop"
         away.end()
         await edge.fake.wait_until(lambda: bool(edge.fake.messages(dm)), what="the turn told")
@@ -624,10 +624,10 @@ async def test_a_turn_s_watcher_messages_waiting_for_the_database_end_with_a_sto
     away.fail_in(WatchStore, "behind")
     away.fail()
     await play_turn(edge, turn, told=False)
-    await until(lambda: bool(watchers._resuming), "the messages waiting for the database")
+    await until(lambda: bool(watchers._outages), "the messages waiting for the database")
     await watchers.stop()
     await asyncio.wait_for(watchers.idle(), 5.0)
-    assert not watchers._resuming
+    assert not watchers._outages
 
 
 @pytest.mark.parametrize("messages", [True, False], ids=["messages", "no messages"])
