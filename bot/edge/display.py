@@ -992,8 +992,7 @@ class GameDisplay:
                 await self._play.set_reminder_message(view.id, None)
         except DatabaseUnavailableError as error:
             if self._availability is None:
-                log.log(
-                    failure_level(error, logging.INFO),
+                log.info(
                     "game %s: its turn was not drawn again (%s)",
                     game_id,
                     why(error),

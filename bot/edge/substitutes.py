@@ -150,8 +150,7 @@ class SeatController:
             )
             closed = await self._substitutes.close_for_ended_games(request.game_id)
         except DatabaseUnavailableError as error:
-            log.log(
-                failure_level(error, logging.INFO),
+            log.info(
                 "seat request %s: message not kept (%s)",
                 request.id,
                 why(error),
@@ -204,8 +203,7 @@ class SeatController:
             closed = await self._substitutes.close_for_ended_games(game_id)
         except DatabaseUnavailableError as error:
             if self._availability is None:
-                log.log(
-                    failure_level(error, logging.INFO),
+                log.info(
                     "seat requests of ended games not closed (%s)",
                     why(error),
                 )
@@ -230,8 +228,7 @@ class SeatController:
             try:
                 view = await self._play.look(request.game_id)
             except (GameError, DatabaseUnavailableError) as error:
-                log.log(
-                    failure_level(error, logging.INFO),
+                log.info(
                     "seat request %s: not shown closed (%s)",
                     request.id,
                     why(error),
@@ -342,8 +339,7 @@ class SeatController:
                 return
             view = await self._play.look(game_id)
         except (GameError, DatabaseUnavailableError) as error:
-            log.log(
-                failure_level(error, logging.INFO),
+            log.info(
                 "game %s: open seat requests not shown anew (%s)",
                 game_id,
                 why(error),

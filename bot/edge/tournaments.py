@@ -229,7 +229,7 @@ class TournamentDisplay:
             except DatabaseUnavailableError as error:
                 if self._availability is None:
                     raise
-                log.log(failure_level(error, logging.INFO), "%s (%s)", waiting, why(error))
+                log.info("%s (%s)", waiting, why(error))
                 after_outage = True
                 await self._availability.back()
 
@@ -524,8 +524,7 @@ class TournamentDisplay:
                     self._wanted.add(tournament_id)
             except DatabaseUnavailableError as error:  # the outage is logged by its watch
                 if self._availability is None:
-                    log.log(
-                        failure_level(error, logging.INFO),
+                    log.info(
                         "tournament %s: message not redrawn (%s)",
                         tournament_id,
                         why(error),
