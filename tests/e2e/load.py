@@ -18,8 +18,12 @@ second, the click-to-answer time (p50, p99, worst, as the fake measures it: from
 to the bot to the first callback), late answers (Discord's 10062), errors (unanswered or refused
 clicks, error answers, ERROR lines in the bot's log), the bot's event loop lag (p50, p99, worst,
 as the bot's own probe logs it when it stops) and the bot's peak resident memory (VmHWM, its
-worker processes not included). The start-up run fills a database, starts the bot on it and
-reports the time until it is connected and its resident memory, next to an empty database.
+worker processes not included). It ends with a stop under load: a SIGTERM to every process as
+one more click per click a second reaches them, reporting how long each took to exit, its exit
+code, and how many of those clicks were answered first.
+
+The start-up run fills a database, starts the bot on it and reports the time until it is
+connected and its resident memory, next to an empty database.
 
 `--db postgres` runs the bot on a PostgreSQL database of its own; `--processes N` (PostgreSQL
 only) runs N bot processes on it, the fake Discord with N shards and the games' guilds spread
@@ -57,7 +61,7 @@ from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.errors import UNKNOWN_INTERACTION
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.e2e.fakecord.process import BotProcess
-from tests.e2e.players import is_final, is_lobby, live_decisions, pick
+from tests.e2e.players import Decision, is_final, is_lobby, live_decisions, pick
 from tests.postgres import scratch_database
 
 COMMANDS = ("marrakech", "marrakech-mod")
@@ -79,6 +83,23 @@ class Figures:
     late: int = 0
     elapsed: float | None = None
     """Seconds the clicking ran, once it is over."""
+
+
+@dataclass
+class StopFigures:
+    """A stop (SIGTERM) sent to every bot process just as clicks reached it."""
+
+    clicks: int
+    """Clicks whose frames had been written to a bot's socket when the SIGTERMs went."""
+    answered: int
+    """Of them, those the bot answered before it exited."""
+    seconds: list[float]
+    """Per process: from its SIGTERM until it exited."""
+    exit_codes: list[int]
+
+
+STOP_WAIT_SECONDS = 30.0
+"""How long the benchmark waits for a process to exit after its SIGTERM before it kills it."""
 
 
 def bot_environment(fake: FakeDiscord, database: Path) -> dict[str, str]:
@@ -198,12 +219,10 @@ class Table:
             figures.games_finished += 1
             await self.open()
             return
-        (mover,) = message.pinged_user_ids
-        if mover not in self.users:
+        pressed = await self.press(message)
+        if pressed is None:
             return  # an AI seat's turn is being shown
-        chosen = pick(message, self.turn)
-        self.turn += 1
-        handle: InteractionHandle = await fake.click(self.users[mover], message, chosen.custom_id)
+        chosen, handle = pressed
         try:
             answer = await handle.response(timeout=10)
         except TimeoutError:
@@ -226,6 +245,22 @@ class Table:
             return any(is_final(m) for m in fake.messages(self.channel)[-2:])
 
         await fake.wait_until(moved_on, timeout=30, what="the outcome of a click")
+
+    async def press(
+        self, message: FakeMessage | None = None
+    ) -> tuple[Decision, InteractionHandle] | None:
+        """Send the click of a move by whoever is to play on the turn `message` (the one
+        shown, by default), without waiting for its answer; None when no person is to play."""
+        message = message or self._turn_shown()
+        if message is None:
+            return None
+        (mover,) = message.pinged_user_ids
+        if mover not in self.users:
+            return None
+        chosen = pick(message, self.turn)
+        self.turn += 1
+        handle = await self.fake.click(self.users[mover], message, chosen.custom_id)
+        return chosen, handle
 
     async def play_with_ai(self, figures: Figures, until: float, think: float, seed: int) -> None:
         """Answer each of the person's turns after a random pause, until `until` (perf
@@ -322,6 +357,7 @@ async def play(
                 memory.extend(
                     (peak_rss_mb(bot.pid), *workers_pss_mb(bot.pid)) for bot in cluster.processes
                 )
+                stop = await stop_under_load(fake, tables + ai_tables, cluster, max(1, int(rate)))
             finally:
                 await cluster.close()
             lines = [line for bot in cluster.processes for line in bot.lines]
@@ -342,10 +378,48 @@ async def play(
     peak = max((m[0] for m in memory), default=0.0)
     lag = max(lags, key=lambda m: int(m.group(3)), default=None)
     report_play(figures, games, rate, seconds, peak, errors_logged, ai_games, late_logged, lag)
+    report_stop(stop)
     if profile is not None:
         print_profile(profile)
     ok = not figures.errors and not errors_logged and not late_logged and not figures.late
-    return 0 if ok else 1
+    return 0 if ok and all(code == 0 for code in stop.exit_codes) else 1
+
+
+async def stop_under_load(
+    fake: FakeDiscord, tables: list[Table], cluster: multiprocess.Cluster, clicks: int
+) -> StopFigures:
+    """Send a move's click on up to `clicks` tables, and once their frames are on the bots'
+    sockets, SIGTERM every process at once; time each exit and count the clicks answered."""
+    pressed = [p for p in await asyncio.gather(*(t.press() for t in tables[:clicks])) if p]
+    handles = [handle for _, handle in pressed]
+    await fake.wait_until(
+        lambda: all(h.dispatched_at is not None or h.undelivered for h in handles),
+        timeout=30,
+        what="the clicks' frames on the bots' sockets",
+    )
+
+    async def timed_stop(bot: BotProcess) -> tuple[float, int]:
+        began = time.perf_counter()
+        code = await bot.stop(timeout=STOP_WAIT_SECONDS)
+        return time.perf_counter() - began, code
+
+    stopped = await asyncio.gather(*(timed_stop(bot) for bot in cluster.processes))
+    delivered = [h for h in handles if not h.undelivered]
+    return StopFigures(
+        clicks=len(delivered),
+        answered=sum(h.acknowledged for h in delivered),
+        seconds=[seconds for seconds, _ in stopped],
+        exit_codes=[code for _, code in stopped],
+    )
+
+
+def report_stop(stop: StopFigures) -> None:
+    codes = ", ".join(str(code) for code in stop.exit_codes)
+    print(
+        f"stop (SIGTERM to every process as {stop.clicks} clicks reached them): exited in "
+        f"{max(stop.seconds):.2f} s at most (exit codes {codes}); {stop.answered} of the "
+        f"{stop.clicks} clicks answered before the exit"
+    )
 
 
 def print_profile(path: Path) -> None:
