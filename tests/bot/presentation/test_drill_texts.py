@@ -298,3 +298,7 @@ async def test_the_drill_keeps_the_seats_used_last_and_lets_the_oldest_go(
     assert judgements.asked == [1, 2, 3], "the seats used last are kept"
     await pictures.costliest(first, 0, 100)
     assert judgements.asked == [1, 2, 3, 1], "the seat used longest ago went"
+    await pictures.costliest(second, 0, 100)
+    assert judgements.asked == [1, 2, 3, 1], "a seat used again is kept over one used before it"
+    await pictures.costliest(third, 0, 100)
+    assert judgements.asked == [1, 2, 3, 1, 3], "the seat used longest ago was the third"
