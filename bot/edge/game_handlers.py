@@ -524,7 +524,8 @@ class GameHandlers:
             judgement, facings = await self._coach.verdict(record, index, options)
             await bounded(
                 interaction.followup.send(
-                    coach.verdict_line(judgement, facings, language), ephemeral=True
+                    coach.verdict_line(judgement, facings, language, view.state.players),
+                    ephemeral=True,
                 )
             )
         except Exception as error:  # a verdict is a courtesy: the move stands without it

@@ -12,7 +12,7 @@ hint's board in the worker pool.
 from __future__ import annotations
 
 import engine
-from ai.judge import Band, Judgement, Option
+from ai.judge import Band, Judgement, Option, thresholds
 from bot.presentation.images import BOARD_TIMEOUT_SECONDS, picture_of
 from bot.presentation.messages import number, text
 from bot.presentation.names import facing_name, squares_label
@@ -133,9 +133,10 @@ def hint_line(state: GameState, option: Option, left: int, language: str) -> str
     )
 
 
-def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
+def verdict_line(judgement: Judgement, facings: Facings, language: str, players: int) -> str:
     """The verdict on the decision `judgement` judged (`facings`: `facings_of` the board it
-    was made on), naming the option taken, so that a turn's two verdicts tell apart:
+    was made on) in a game of `players`, naming the option taken, so that a turn's two
+    verdicts tell apart:
 
     - decided: every option leaves the same chance to within MOOT_POINTS, and it is next to
       nothing or next to certain: no choice mattered, and "good" would teach nothing;
@@ -144,7 +145,9 @@ def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
     - good, though the best kept more: under the inaccuracy band, with those points, since a
       game is often lost a few points at a time;
     - else the band and the win-chance points the best option kept over the one taken, to a
-      tenth, as the drill gives them."""
+      tenth, as the drill gives them.
+
+    The points never read as the threshold of the band above (`shown_points`)."""
     taken = label_of(judgement.taken, facings, language)
     chances = [option.chance for option in judgement.options]
     if (max(chances) - min(chances)) * 100 < MOOT_POINTS and (
@@ -163,13 +166,25 @@ def verdict_line(judgement: Judgement, facings: Facings, language: str) -> str:
             language,
             taken=taken,
             option=label_of(judgement.best, facings, language),
-            points=number(round(judgement.loss, 1), language, 1),
+            points=number(shown_points(judgement, players), language, 1),
         )
     return text(
         "coach.verdict.costly",
         language,
         band=text(f"coach.band.{judgement.band.value}", language),
         option=label_of(judgement.best, facings, language),
-        points=number(round(judgement.loss, 1), language, 1),
+        points=number(shown_points(judgement, players), language, 1),
         taken=taken,
     )
+
+
+def shown_points(judgement: Judgement, players: int) -> float:
+    """The win-chance points a verdict says the choice gave away: to a tenth, as the drill
+    gives them, but under the threshold of the band above its own as the bands are given (to
+    a tenth): in 2 players a choice that gave away 4.96 points is good and reads 4.9, one
+    that gave away 14.96 a mistake and reads 14.9, never "5.0" or "15.0"."""
+    points = round(judgement.loss, 1)
+    above = [threshold for threshold in thresholds(players) if threshold > judgement.loss]
+    if above:
+        points = min(points, round(round(above[0], 1) - 0.1, 1))
+    return points

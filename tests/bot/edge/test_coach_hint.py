@@ -318,7 +318,7 @@ async def test_the_verdict_speaks_the_presser_s_language_in_a_french_game(
         coach = edge.bot.handlers._coach
         assert coach is not None
         judgement, facings = await coach.verdict(engine.record_of(state), 0, None)
-        expected = verdict_line(judgement, facings, language)
+        expected = verdict_line(judgement, facings, language, state.players)
         assert verdict.content == expected, (verdict.content, expected)
 
 
@@ -669,7 +669,7 @@ async def test_a_verdict_after_a_rival_resigned_since_the_hint_judges_the_board_
     record = engine.record_of(state)
     judgement, facings = coach_verdict_at(record, last_decision(record))
     assert [o.chance for o in judgement.options] != [o.chance for o in hinted[0]], "a new board"
-    assert verdict.content == verdict_line(judgement, facings, "en")
+    assert verdict.content == verdict_line(judgement, facings, "en", state.players)
 
 
 async def test_a_verdict_that_cannot_be_judged_is_left_out_logged_and_the_move_stands(

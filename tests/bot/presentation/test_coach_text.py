@@ -66,6 +66,10 @@ def test_the_result_says_the_game_was_coached_and_changed_no_rating(locale: str)
 NNBSP = "\u202f"
 
 
+PLAYERS = 3
+"""The players of `orient_state` and `place_state`, whose bands the verdicts use."""
+
+
 def orient_state() -> engine.GameState:
     """A 3-player game's first decision: Assam faces north; L turns him west, R east."""
     return engine.new_game(engine.deal(3, "standard", first_player=0))
@@ -146,19 +150,22 @@ def test_the_verdict_names_the_band_and_what_the_best_option_kept_over_the_one_t
     place = place_state()
     good, inaccuracy, blunder, mistake = VERDICTS[locale]
     facings = coach.facings_of(orient)
-    assert coach.verdict_line(judgement_from(orient, "S", ORIENT_OPTIONS), facings, locale) == good
+    assert (
+        coach.verdict_line(judgement_from(orient, "S", ORIENT_OPTIONS), facings, locale, PLAYERS)
+        == good
+    )
     judged = judgement_from(orient, "L", ORIENT_OPTIONS)
     assert judged.band is Band.INACCURACY
-    assert coach.verdict_line(judged, facings, locale) == inaccuracy
+    assert coach.verdict_line(judged, facings, locale, PLAYERS) == inaccuracy
     judged = judgement_from(orient, "R", ORIENT_OPTIONS)
     assert judged.band is Band.BLUNDER
-    assert coach.verdict_line(judged, facings, locale) == blunder
+    assert coach.verdict_line(judged, facings, locale, PLAYERS) == blunder
     options = place_options(place)
     judged = judgement_from(place, options[1].action, options)
     assert judged.band is Band.MISTAKE
     taken = squares_label(sorted((parse_square(judged.taken[:2]), parse_square(judged.taken[2:]))))
     expected = mistake.format(taken=taken)
-    assert coach.verdict_line(judged, coach.facings_of(place), locale) == expected
+    assert coach.verdict_line(judged, coach.facings_of(place), locale, PLAYERS) == expected
 
 
 HINTS = {
@@ -313,17 +320,21 @@ def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_
     facings = coach.facings_of(orient)
     within, close, decided = SMALL_LOSSES[locale]
     nearly = (Option("S", 0.40, Facts()), Option("L", 0.395, Facts()), Option("R", 0.2, Facts()))
-    assert coach.verdict_line(judgement_from(orient, "L", nearly), facings, locale) == within
+    assert (
+        coach.verdict_line(judgement_from(orient, "L", nearly), facings, locale, PLAYERS) == within
+    )
     some = (Option("S", 0.40, Facts()), Option("L", 0.37, Facts()), Option("R", 0.2, Facts()))
     judged = judgement_from(orient, "L", some)
     assert judged.band is Band.GOOD
-    assert coach.verdict_line(judged, facings, locale) == close
+    assert coach.verdict_line(judged, facings, locale, PLAYERS) == close
     lost = (Option("S", 0.004, Facts()), Option("L", 0.002, Facts()), Option("R", 0.0, Facts()))
-    assert coach.verdict_line(judgement_from(orient, "R", lost), facings, locale) == decided
+    assert (
+        coach.verdict_line(judgement_from(orient, "R", lost), facings, locale, PLAYERS) == decided
+    )
     slim = (Option("S", 0.01, Facts()), Option("L", 0.008, Facts()), Option("R", 0.006, Facts()))
-    assert not coach.verdict_line(judgement_from(orient, "R", slim), facings, locale).startswith(
-        "⏹️"
-    ), "a chance shown as 1% is not a decided game"
+    assert not coach.verdict_line(
+        judgement_from(orient, "R", slim), facings, locale, PLAYERS
+    ).startswith("⏹️"), "a chance shown as 1% is not a decided game"
 
 
 @pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
@@ -337,8 +348,12 @@ def test_best_is_the_coach_s_own_choice_alone_and_a_few_tenths_below_it_is_good(
     best, *_ = VERDICTS[locale]
     good, *_ = SMALL_LOSSES[locale]
     options = (Option("S", 0.40, Facts()), Option("L", 0.397, Facts()), Option("R", 0.2, Facts()))
-    assert coach.verdict_line(judgement_from(orient, "S", options), facings, locale) == best
-    assert coach.verdict_line(judgement_from(orient, "L", options), facings, locale) == good
+    assert (
+        coach.verdict_line(judgement_from(orient, "S", options), facings, locale, PLAYERS) == best
+    )
+    assert (
+        coach.verdict_line(judgement_from(orient, "L", options), facings, locale, PLAYERS) == good
+    )
 
 
 ONE_POINT = {
@@ -366,7 +381,7 @@ def test_a_choice_a_point_below_the_best_is_told_the_point_it_gave_away(locale: 
     options = (Option("S", 0.40, Facts()), Option("L", 0.39, Facts()), Option("R", 0.2, Facts()))
     judged = judgement_from(orient, "L", options)
     assert (judged.loss, judged.band) == (1.0, Band.GOOD)
-    assert coach.verdict_line(judged, facings, locale) == ONE_POINT[locale]
+    assert coach.verdict_line(judged, facings, locale, PLAYERS) == ONE_POINT[locale]
 
 
 @pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
@@ -375,7 +390,7 @@ def test_a_decision_in_a_game_all_but_won_is_decided_too(locale: str) -> None:
     orient = orient_state()
     facings = coach.facings_of(orient)
     won = (Option("S", 1.0, Facts()), Option("L", 0.998, Facts()), Option("R", 0.996, Facts()))
-    line = coach.verdict_line(judgement_from(orient, "R", won), facings, locale)
+    line = coach.verdict_line(judgement_from(orient, "R", won), facings, locale, PLAYERS)
     assert line.startswith("⏹️"), line
     assert "100" in line, line
 
@@ -397,8 +412,32 @@ def test_a_verdict_gives_the_points_lost_to_a_tenth(locale: str) -> None:
     lost = (Option("S", 0.40, Facts()), Option("L", 0.336, Facts()), Option("R", 0.20, Facts()))
     judged = judgement_from(orient, "L", lost)
     assert judged.band is Band.INACCURACY
-    assert costly in coach.verdict_line(judged, facings, locale)
+    assert costly in coach.verdict_line(judged, facings, locale, PLAYERS)
     some = (Option("S", 0.40, Facts()), Option("L", 0.366, Facts()), Option("R", 0.20, Facts()))
     judged = judgement_from(orient, "L", some)
     assert judged.band is Band.GOOD
-    assert close in coach.verdict_line(judged, facings, locale)
+    assert close in coach.verdict_line(judged, facings, locale, PLAYERS)
+
+
+def two_player_orient_state() -> engine.GameState:
+    """A 2-player game's first decision: Assam faces north; L turns him west."""
+    return engine.new_game(engine.deal(2, "standard", random.Random(1), first_player=0))
+
+
+@pytest.mark.parametrize(
+    ("taken", "band", "said"),
+    [(0.3504, Band.GOOD, "kept 4.9 points more"), (0.2504, Band.MISTAKE, "kept 14.9 points more")],
+)
+def test_a_verdict_s_points_never_reach_the_band_above_its_own(
+    taken: float, band: Band, said: str
+) -> None:
+    """In 2 players 5 points make an inaccuracy and 15 a blunder: a choice that gave away
+    4.96 points is "Good" and one that gave away 14.96 a mistake, so neither reads "5.0" or
+    "15.0", the threshold of the band above."""
+    orient = two_player_orient_state()
+    facings = coach.facings_of(orient)
+    options = (Option("S", 0.40, Facts()), Option("L", taken, Facts()), Option("R", 0.1, Facts()))
+    judged = judgement_from(orient, "L", options)
+    assert judged.band is band
+    line = coach.verdict_line(judged, facings, "en", 2)
+    assert said in line, line
