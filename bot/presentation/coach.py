@@ -1,7 +1,7 @@
 """The coach's private words and picture in a coached game (docs/coach.md): a hint's line (the
 option the coach prefers and the win chance it gives), its board with that option played, and
-the one-line verdict after a decision ("Good", "Inaccuracy: laying on c3-c4 kept 6 % more
-winning chance"), in the reader's language.
+the one-line verdict after a decision ("✅ Good: laying on c3-c4.", "Inaccuracy: laying on
+c3-c4 kept 6.2 points more winning chance than laying on d5-d6."), in the reader's language.
 
 Both are read from what `ai.judge` computed in the workers: an `Option` for a hint, a
 `Judgement` for a verdict, with the board the decision was made on (to name the way a turn of
