@@ -63,7 +63,8 @@ def drill_buttons(
 ) -> discord.ui.View:
     """The buttons of drill step `step` of `count`: the options to pick from (`picking`, on a
     second try, each an action and its label), then Show the better move (unless `better`: it
-    is shown), Try again, and Next (Done on the last step)."""
+    is shown), Try again (unless `picking`: the options are the try), and Next (Done on the
+    last step)."""
     buttons = discord.ui.View(timeout=None)
     if picking is not None:
         for number, (action, label) in enumerate(picking[: OPTIONS_PER_ROW * MAX_OPTION_ROWS]):

@@ -357,6 +357,24 @@ def test_next_is_offered_where_there_is_a_next_step_only() -> None:
     assert nexts(0, 1) == []
 
 
+def test_the_second_try_offers_its_options_in_place_of_try_again() -> None:
+    """Try again is on every screen of a step but its own: there the options are the try,
+    and once one is picked Try again is offered anew."""
+
+    def moves(move: str) -> list[str]:
+        message = step_message(RUG, 0, 3, 1, move, 2, "en")
+        assert message is not None
+        ids = [item.custom_id for item in message.view.children if isinstance(item, DrillButton)]
+        return [value.split(":")[-1] for value in ids]
+
+    assert "try" in moves("open")
+    assert "try" in moves("better")
+    tried = moves("try")
+    assert "try" not in tried, tried
+    assert {option.action for option in RUG.options} <= set(tried)
+    assert "try" in moves("a3b3")
+
+
 def test_a_pick_that_is_none_of_the_options_gets_no_step() -> None:
     """A forged pick (a placement the decision did not offer) is refused, never judged."""
     assert step_message(RUG, 0, 3, 1, "d4d5", 2, "en") is None
