@@ -456,9 +456,10 @@ class GameHandlers:
 
     async def _hint(self, interaction: Interaction, game_id: int) -> None:
         """A coached game's Hint: refused in a rated game or a tournament, off the presser's
-        turn and once their hints are used up; else one of their hints is taken (stored, by
-        one guarded update), the click answered at once (deferred, privately) and the coach's
-        option edited in when a worker has found it. A hint not shown is given back."""
+        turn, while the AI plays their seat and once their hints are used up; else one of
+        their hints is taken (stored, by one guarded update), the click answered at once
+        (deferred, privately) and the coach's option edited in when a worker has found it. A
+        hint not shown is given back."""
         view = await self._play.look(game_id)
         language = interactions.user_language(interaction)
         state = view.state
@@ -469,6 +470,10 @@ class GameHandlers:
         mover = None if state is None else state.to_move
         if mover is None or view.user_at(mover) != user:
             await tell(interaction, text("coach.refused.not_your_turn", language))
+            return
+        seated = view.player_at(mover)
+        if seated is not None and seated.autoplay:  # the AI decides: pointed to rejoin, as a move
+            await tell(interaction, text("error.handed_to_ai", language))
             return
         if state is not None and state.phase is Phase.ROLL:  # no choice yet: the die first
             await tell(interaction, text("coach.refused.roll_first", language))

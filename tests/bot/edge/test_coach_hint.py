@@ -54,6 +54,7 @@ from tests.bot.edge.test_edge import (
     running_edge,
     started,
 )
+from tests.bot.edge.test_edge_async import handed_to_the_ai
 from tests.bot.edge.test_edge_languages import french_server
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import InteractionHandle
@@ -150,6 +151,20 @@ async def test_hint_is_answered_at_once_privately_a_few_times_a_game(
         assert Image.open(io.BytesIO(board.data)).format == "PNG"
     assert "used your 3 hints" in await private(edge.click(mover, turn, "Hint"))
     assert len(edge.fake.messages(edge.channel)) == public, "the channel stays quiet"
+
+
+async def test_hint_is_refused_while_the_ai_plays_the_person_s_seat(edge: Edge) -> None:
+    """The mover ran out of time three turns in a row, so the AI plays their seat: the turn is
+    not theirs to decide, and Hint, on the turn's button or by the command, points them to
+    `/marrakech rejoin` as a move does, using none of their hints."""
+    await edge.bot.scheduler.stop()  # the AI does not play the seat meanwhile
+    turn = await coached_turn(edge)
+    mover, _ = mover_and_other(edge, turn)
+    await handed_to_the_ai(edge, mover)
+    rejoin = "Take it back with `/marrakech rejoin`."
+    assert rejoin in await private(edge.click(mover, turn, "Hint"))
+    assert rejoin in await private(edge.slash(mover, "marrakech", "hint"))
+    assert await hints_used(edge.store.database, mover) == 0
 
 
 async def test_hint_is_refused_in_a_rated_game_with_a_clear_private_line(edge: Edge) -> None:
