@@ -46,6 +46,7 @@ from bot.presentation.images import seat_names
 from bot.presentation.messages import text
 from bot.services.analysis import FinishedGame, finished_game
 from bot.services.play import PlayService
+from engine import parse_placement
 
 OPTIONS_PER_ROW = 5
 MAX_OPTION_ROWS = 4
@@ -154,8 +155,8 @@ def step_message(
     if picked and move not in {option.action for option in judgement.options}:
         return None
     # A rug keeps one number on every screen of its step, its place among the second try's
-    # buttons (board order), as a turn numbers its rugs; a way to turn Assam keeps the turn's
-    # own name, its arrows labelled 1 (taken) and 2 as before.
+    # buttons (reading order), the number the turn's button gave it; a way to turn Assam
+    # keeps the turn's own name, its arrows labelled 1 (taken) and 2 as before.
     by_number = picked_by_number(judgement)
     numbers = actions if by_number else []
 
@@ -198,9 +199,12 @@ def step_message(
 
 
 def _try_order(judgement: Decision, turns: Turns | None) -> list[str]:
-    """A second try's options in the order of its buttons: board order, or for a way to turn
-    Assam the order the turn's own buttons had."""
+    """A second try's options in the order of its buttons: the order the turn's own buttons
+    had, rugs in reading order of their squares (numbered as the turn numbered them), a way
+    to turn Assam as it was placed on screen."""
     actions = sorted(option.action for option in judgement.options)
+    if picked_by_number(judgement):
+        actions.sort(key=parse_placement)
     if turns is not None:
         actions = [action for action in turns if action in actions]
     return actions

@@ -33,7 +33,7 @@ def test_the_pictured_step_shows_the_better_move_without_its_button() -> None:
 
 def test_the_pictured_step_is_drawn_with_the_badges_its_text_names() -> None:
     """The picture is the one the bot sends for that step: each rug keeps the number the text
-    gives it ("you chose 6 ... Better was 4"), not the default 1 and 2."""
+    gives it ("you chose 2 ... Better was 5"), not the default 1 and 2."""
     png, content, _ = drill_step("en")
     record = sample()
     costliest = judge_game(record, seats=[0]).costliest(0)

@@ -17,10 +17,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from ai.judge import Facts, Judgement, Option
+import engine
+from ai.judge import Facts, Judgement, Option, judgement_from
 from bot.edge import replies
 from bot.edge.buttons import DrillButton, parse_drill_id
 from bot.edge.drill import DrillHandler, drill_buttons, step_message
+from bot.presentation import presenter
 from bot.presentation.drill import Decision, DrillPictures
 from bot.presentation.images import labels
 from bot.services.analysis import FinishedGame
@@ -415,38 +417,38 @@ async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons
 
 
 def test_a_rug_keeps_one_number_on_every_screen_of_its_step() -> None:
-    """The try numbers the rugs a3-b3 1, b2-c2 2 and c1-d1 (taken) 3, in board order. Every
-    screen of the step uses those numbers, in its words and its picture: the rug taken is 3
-    from the start, the better rug 2 when shown, and after a pick of 1 the answer names the
-    best as 2 and draws it with that number beside the two others."""
+    """The try numbers the rugs c1-d1 (taken) 1, b2-c2 2 and a3-b3 3, in reading order, as
+    the turn's buttons did. Every screen of the step uses those numbers, in its words and its
+    picture: the rug taken is 1 from the start, the better rug 2 when shown, and after a pick
+    of 3 the answer names the best as 2 and draws it with that number beside the two others."""
     opened = step_message(RUG, 0, 3, 1, "open", 2, "en")
     assert opened is not None
-    assert "you chose 3, c1-d1," in opened.content
-    assert opened.badges == ("3",)
+    assert "you chose 1, c1-d1," in opened.content
+    assert opened.badges == ("1",)
     better = step_message(RUG, 0, 3, 1, "better", 2, "en")
     assert better is not None
-    assert "you chose 3, c1-d1," in better.content
+    assert "you chose 1, c1-d1," in better.content
     assert "Better was 2, b2-c2: 50%, 7.5 points more." in better.content
-    assert (better.shown, better.badges) == ("b2c2", ("3", "2"))
+    assert (better.shown, better.badges) == ("b2c2", ("1", "2"))
     picked = step_message(RUG, 0, 3, 1, "a3b3", 2, "en")
     assert picked is not None
-    assert (picked.shown, picked.also, picked.badges) == ("a3b3", "b2c2", ("3", "1", "2"))
+    assert (picked.shown, picked.also, picked.badges) == ("a3b3", "b2c2", ("1", "3", "2"))
     first, *_, last = picked.content.splitlines()
-    assert "you chose 3, c1-d1," in first, first
-    assert last == "1 · a3-b3: 47%, 2.5 points below the best (2 · b2-c2, 50%).", last
+    assert "you chose 1, c1-d1," in first, first
+    assert last == "3 · a3-b3: 47%, 2.5 points below the best (2 · b2-c2, 50%).", last
     found = step_message(RUG, 0, 3, 1, "b2c2", 2, "en")
     assert found is not None
-    assert (found.also, found.badges) == (None, ("3", "2")), "the best drawn once"
+    assert (found.also, found.badges) == (None, ("1", "2")), "the best drawn once"
     assert step_message(RUG, 0, 3, 1, "a1a2", 2, "en") is None, "not an option"
 
 
 def test_a_second_try_at_a_rug_numbers_its_options_as_the_picture_does() -> None:
     """On a phone a rug is picked by number, as in the game: each option's button carries the
-    number the picture draws on it (board order), the rug taken is named by its number there,
-    and the picture is asked for every option."""
+    number the picture draws on it (reading order), the rug taken is named by its number
+    there, and the picture is asked for every option."""
     tried = step_message(RUG, 0, 3, 1, "try", 2, "en")
     assert tried is not None
-    actions = sorted(option.action for option in RUG.options)
+    actions = sorted((option.action for option in RUG.options), key=engine.parse_placement)
     assert tried.picking == tuple(actions)
     labels = [
         item.item.label
@@ -457,6 +459,28 @@ def test_a_second_try_at_a_rug_numbers_its_options_as_the_picture_does() -> None
     number = actions.index(RUG.taken) + 1
     first = tried.content.splitlines()[0]
     assert f"you chose {number}, {RUG.taken[:2]}-{RUG.taken[2:]}," in first, first
+
+
+def test_a_second_try_numbers_each_rug_as_the_turn_s_buttons_did() -> None:
+    """On a phone the player laid a rug by its number: the drill gives each rug the number
+    the turn's buttons gave it, whatever order the judge ranked them in, so the rug they laid
+    as 1 is 1 in the drill too."""
+    state, _ = engine.apply(engine.new_game(engine.deal(3, "standard", first_player=0)), "S")
+    state, _ = engine.apply(state, engine.legal_actions(state)[0])
+    actions = engine.legal_actions(state)
+    ranked = list(reversed(actions))  # the judge's order, best first
+    options = tuple(Option(a, 0.5 - 0.01 * n, Facts()) for n, a in enumerate(ranked))
+    judgement = judgement_from(state, actions[0], options)
+    tried = step_message(judgement, 0, 3, 1, "try", state.players, "en")
+    assert tried is not None
+    labels = [
+        item.item.label
+        for item in tried.view.children
+        if isinstance(item, DrillButton) and item.move in actions
+    ]
+    turn = [choice.label for choice in presenter.placement_choices(state, "en")]
+    assert labels == turn
+    assert "you chose 1, " in tried.content, tried.content
 
 
 def test_a_way_to_turn_assam_is_drawn_with_the_numbers_its_text_gives() -> None:
