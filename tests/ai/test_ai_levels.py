@@ -73,6 +73,18 @@ def test_easy_lays_the_rug_showing_most_new_squares_covering_a_rival_counting_do
     assert 127 <= chosen.count("c3d3") <= 164, "within three standard deviations"
 
 
+def test_easy_counts_both_of_a_duel_seat_s_colours_as_its_own() -> None:
+    """In 2 players each seat plays two colours (R1): red's seat counts blue's squares as its
+    own (0), not a rival's (2); yellow's count double."""
+    rugs = [("c2c3", "blue"), ("d2d3", "blue"), ("e2e3", "yellow"), ("f5g5", "red")]
+    state = board(2, rugs, phase=Phase.PLACE)
+    values = dict(decide(state, "easy", seed=0).values)
+    assert values["c3d3"] == 0.0  # two squares of its own blue
+    assert values["d3e3"] == 2.0  # its own blue and a rival's yellow
+    assert values["e3e4"] == 3.0  # a rival's yellow and an empty square
+    assert max(values, key=values.__getitem__) == "e3e4"
+
+
 def test_easy_turns_assam_after_its_rug_either_way_at_random(positions: list[GameState]) -> None:
     """In the variant (R12) easy turns Assam after its rug left or right at random: over 60
     seeds each way comes up about half the time."""
