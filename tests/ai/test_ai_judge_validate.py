@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 import ai.judge_validate
-from ai.judge import Band, GameJudgement, judge_game
+from ai.judge import Band, GameJudgement, judge_game, judgement_from, state_before
 from ai.judge_validate import LevelTally, calibration_gap, judge_one, main, self_play
 from engine.record import Record, replay_record
 from tests.conftest import ClosedPipeRun
@@ -81,6 +81,23 @@ def test_a_level_tally_counts_the_decisions_with_a_choice() -> None:
     both.add(tally)
     assert both.decisions == 2 * tally.decisions
     assert both.share(Band.GOOD, Band.INACCURACY, Band.MISTAKE, Band.BLUNDER) == 1.0
+
+
+def test_a_level_tally_leaves_a_forced_decision_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision with one option (the rules always leave two, yet the judge allows one) adds
+    nothing to the tally: not to the count, the bands, the losses nor the chances."""
+    plain = judge_one("easy", 2, 1, 3)
+
+    def with_a_forced_one(record: Record, work: int) -> GameJudgement:
+        judged = _opening(record, work)
+        first = judged.decisions[0]
+        only = (first.option(first.taken),)
+        forced = judgement_from(state_before(record, first.index), first.taken, only, first.index)
+        assert forced.forced
+        return replace(judged, decisions=(forced, *judged.decisions))
+
+    monkeypatch.setattr(ai.judge_validate, "judge_game", with_a_forced_one)
+    assert judge_one("easy", 2, 1, 3) == plain
 
 
 def _known_tally(level: str, players: int, work: int, seed: int) -> LevelTally:
@@ -156,6 +173,11 @@ def test_bad_arguments_are_refused_with_a_reason(capsys: pytest.CaptureFixture[s
         "--levels takes a comma-separated list of random, easy, medium, hard"
         in capsys.readouterr().err
     )
+    for option in ("--games", "--jobs", "--work"):
+        with pytest.raises(SystemExit) as exited:
+            main([option, "0", "--levels", "random"])
+        assert exited.value.code == 2, option
+        assert "--games, --jobs and --work must be at least 1" in capsys.readouterr().err
 
 
 def test_the_validation_ends_quietly_when_its_reader_goes_away(
