@@ -361,10 +361,23 @@ def test_the_calibration_command_reports_the_fit_and_the_calibration(
     assert [start.left for start in starts[:3]] == [45, 44, 43]
     lines = calibrate_chances.report(3, starts)
     assert any(line.startswith("fitted: offset") for line in lines)
-    assert any(line.startswith("Brier score") for line in lines)
+    seats = [seat for start in starts for seat in start.seats]
+    brier = sum((seat.chance - seat.win) ** 2 for seat in seats) / len(seats)
+    even = sum((1 / 3 - seat.win) ** 2 for seat in seats) / len(seats)
+    assert lines[-1] == f"Brier score {brier:.4f} (an even chance for every seat: {even:.4f})"
+    header = lines.index("predicted chance (constants in use)  seats  predicted  won")
+    assert sum(int(line.split()[1]) for line in lines[header + 1 : -1]) == len(seats)
+    rows = [line.split() for line in lines if line.split()[0].isdigit()]
+    assert [int(row[0]) for row in rows] == sorted({start.left for start in starts}, reverse=True)
+    for row in rows:
+        assert float(row[-1]) == pytest.approx(FIELDS[3].deviation(int(row[0])), abs=0.005), row
     assert calibrate_chances.main(["--players", "4", "--games", "2", "--seed", "9"]) == 0
-    assert "fitted: offset" in capsys.readouterr().out
-    assert calibrate_chances.gather(4, 2, seed=5, jobs=2) == calibrate_chances.gather(4, 2, seed=5)
+    four = calibrate_chances.gather(4, 2, seed=9)
+    assert capsys.readouterr().out.splitlines() == [
+        "2 games of 4 medium players",
+        *calibrate_chances.report(4, four),
+    ]
+    assert calibrate_chances.gather(4, 2, seed=9, jobs=2) == four
 
 
 def test_the_chances_calibration_ends_quietly_when_its_reader_goes_away(
