@@ -14,6 +14,7 @@ from ai.calibrate import (
     STAGES,
     Fit,
     TurnStart,
+    by_tenths,
     fit,
     gather,
     leaf_parts,
@@ -132,6 +133,17 @@ def test_the_report_gives_every_count_of_rugs_left_the_fit_and_the_calibration(
     assert sum(int(line.split()[1]) for line in tenths) == len(starts)
     assert calibrate.main(["--games", "2", "--seed", "9"]) == 0
     assert "fitted: offset" in capsys.readouterr().out
+
+
+def test_a_reliability_table_gives_each_tenth_its_count_mean_prediction_and_share_won() -> None:
+    """`by_tenths` (the calibration tables of `ai.calibrate`, `ai.calibrate_chances` and
+    `ai.judge_validate`): a chance of 1 falls in the last tenth, and the last column is how
+    often those predictions won, not what they predicted."""
+    pairs = [(0.25, 0.0), (0.29, 1.0), (0.95, 1.0), (1.0, 1.0)]
+    assert by_tenths(pairs, count_width=3) == [
+        "0.2-0.3    2      0.270  0.500",
+        "0.9-1.0    2      0.975  1.000",
+    ]
 
 
 def test_the_table_by_rugs_left_sets_the_measured_spread_beside_the_spread_in_use() -> None:
