@@ -250,3 +250,19 @@ def test_the_coming_toll_is_that_of_the_way_to_turn_that_costs_the_mover_least()
         assert position_value(rolling, 0, with_toll) == pytest.approx(
             position_value(rolling, 0, without) - 18.0
         )
+
+
+def test_the_coming_toll_moves_only_the_dirhams_the_mover_has_and_adds_its_going_out() -> None:
+    """A mover about to roll into yellow's 9-square region on every face (R8, R9): with 9
+    dirhams it pays its last one and stays in (2 x -9 for us); with 5 it hands over those 5
+    and goes out (2 x -5, then `elimination`); with none it hands over nothing and goes out.
+    Counting the whole toll as paid would move dirhams the mover does not have."""
+    region = [("c1c2", "yellow"), ("d1d2", "yellow"), ("e1e2", "yellow")]
+    region += [("c3d3", "yellow"), ("d3e3", "yellow")]
+    with_toll = replace(DEFAULT_WEIGHTS, coming_toll=1.0)
+    without = replace(DEFAULT_WEIGHTS, coming_toll=0.0)
+    out = DEFAULT_WEIGHTS.elimination
+    for dirhams, expected in ((9, -18.0), (5, -10.0 - out), (0, -out)):
+        rolling = board(2, region, assam="d4", facing="N", phase=Phase.ROLL, dirhams=(dirhams, 30))
+        change = position_value(rolling, 0, with_toll) - position_value(rolling, 0, without)
+        assert change == pytest.approx(expected), dirhams
