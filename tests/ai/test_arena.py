@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ai import Budget, Decision, RandomPlayer
 from ai.arena import (
     Match,
     Moments,
@@ -222,6 +223,46 @@ def test_a_rotate_after_match_plays_rotate_after_games(
     assert main(argv) == 0
     assert "variant rotate-after" in capsys.readouterr().out
     assert played == [Variant.ROTATE_AFTER, Variant.ROTATE_AFTER]
+
+
+def test_every_decision_of_a_match_gets_the_budget_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--work 7 --seconds 2.5` is the budget each seat's every decision is given, so that a
+    match measures hard at the budget named on its command line, not at its default."""
+    import ai.arena as arena
+
+    given: list[Budget | None] = []
+
+    class Listening(RandomPlayer):
+        def decide(self, state: GameState, seed: int, budget: Budget | None = None) -> Decision:
+            given.append(budget)
+            return super().decide(state, seed, budget)
+
+    monkeypatch.setattr(arena, "make_player", lambda level: Listening())
+    argv = ["--a", "hard", "--b", "random", "--games", "1", "--work", "7", "--seconds", "2.5"]
+    assert main(argv) == 0
+    assert given
+    assert set(given) == {Budget(work=7, seconds=2.5)}
+
+
+def test_progress_gives_a_line_per_game_with_the_running_rate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--progress`: after each game, on stderr, how many games are done and A's first-place
+    rate so far; the report on stdout gives the same figures as without it."""
+    argv = ["--a", "easy", "--b", "random", "--players", "3", "--games", "3", "--seed", "5"]
+    assert main(argv) == 0
+    quiet = capsys.readouterr().out
+    tally = run_match(Match("easy", "random", 3, 3, 5, Variant.STANDARD, None))
+    assert main([*argv, "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[:3] == quiet.splitlines()[:3]  # the timings aside
+    lines = err.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["game 1", "game 2", "game 3"]
+    assert lines[-1] == f"game 3: easy wins {100 * tally.wins / 3:.1f}%"
+    for line in lines:
+        assert 0.0 <= float(line.split()[-1].rstrip("%")) <= 100.0, line
 
 
 def test_the_verdict_line_gives_the_worst_decision_of_the_level_measured() -> None:
