@@ -172,6 +172,27 @@ def test_the_report_for_four_players_gives_the_pairwise_rate(
     assert "ahead of each random" in out
 
 
+def test_the_report_gives_each_rate_with_the_wilson_interval_of_its_own_counts() -> None:
+    """A's first places (3 of 8 games) and its pairwise share (14 of 24 pairs) each come with
+    the 95% Wilson interval of their own counts, in the report and in the verdict line."""
+    tally = Tally(games=8, wins=3.0, pairwise=14.0, pairs=24)
+    match = Match("easy", "random", 4, 8, 1, Variant.STANDARD, None)
+    lines = report(match, tally)
+    low, high = wilson(3.0, 8)
+    p_low, p_high = wilson(14.0, 24)
+    assert lines[1] == (
+        f"  easy first place: 3/8 = 37.5% (95% CI {100 * low:.1f}-{100 * high:.1f}; "
+        "fair share 25.0%)"
+    )
+    assert lines[2].startswith(
+        f"  easy ahead of each random: 58.3% of 24 pairs "
+        f"(95% CI {100 * p_low:.1f}-{100 * p_high:.1f}; fair 50%"
+    )
+    assert lines[-1].startswith(
+        f"easy vs random: easy wins 37.5% (95% CI {100 * low:.1f}-{100 * high:.1f}), "
+    )
+
+
 def test_games_in_several_processes_add_up_to_the_one_process_result() -> None:
     match = Match("easy", "random", 3, 5, 4, Variant.STANDARD, None)
     alone = run_match(match)
