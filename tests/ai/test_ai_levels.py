@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import MutableSequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,23 @@ class WithoutTheTurnAfter(Greedy):
         self, square: int, facing: int, rotate_after: bool, mine: int | None = None
     ) -> tuple[float, int]:
         return 0.0, 0
+
+
+def test_medium_counts_a_covered_rival_square_as_shown_and_as_taken_from_the_rival() -> None:
+    """Medium's worth of a rug before regions and the handover (4 players, rivals at -1/3):
+    each square it shows counts 1; one taken from a rival counts 1/3 more (the rival's loss),
+    one of its own nothing. Red lays at d4; c3 and d3 show yellow, e5 red."""
+    state = board(4, [("c2c3", "yellow"), ("d2d3", "yellow"), ("e5f5", "red")], phase=Phase.PLACE)
+    s = from_state(state)
+    greedy = WithoutTheTurnAfter(s, 0, replace(DEFAULT_WEIGHTS, region=0.0))
+    worth = {
+        placement_notation(a, b): greedy.placement_value(s.assam, s.facing, a, b)
+        for a, b in legal_placements(s, s.assam)
+    }
+    assert worth["c3d3"] == pytest.approx(2 * (1 + 1 / 3))  # two yellow squares
+    assert worth["c3c4"] == pytest.approx(1 + 1 / 3 + 1)  # a yellow square, an empty one
+    assert worth["e4f4"] == pytest.approx(2.0)  # two empty squares
+    assert worth["e4e5"] == pytest.approx(1.0)  # an empty square and one of its own
 
 
 def test_medium_values_a_rug_by_the_better_of_the_two_turns_of_assam_after_it() -> None:
