@@ -45,7 +45,7 @@ from ai.player import check_decision_node
 from ai.tactics import LANDINGS, ORIENT_TURNS, ROTATE_TURNS, expected_toll, payees, toll
 from engine.dealing import new_game
 from engine.errors import FormatError
-from engine.model import Phase, Variant, owner_of
+from engine.model import Phase, owner_of
 from engine.playout import from_state
 from engine.record import Record, replay_events
 from engine.rules import (
@@ -339,8 +339,8 @@ def search_chances(state: GameState, work: int = JUDGE_WORK) -> tuple[tuple[str,
     view = public_view(state, seat)
     if view.phase in (Phase.PLACE, Phase.ROTATE):
         return option_values(state, leaf=_chance_leaf)
-    per_rug = 2 if view.variant is Variant.ROTATE_AFTER else 1
-    least = len(ORIENT_ACTIONS) * len(set(DIE_FACES)) * per_rug  # one rug at every landing
+    # A facing is chosen only in the standard rules (R12 turns Assam after the rug instead).
+    least = len(ORIENT_ACTIONS) * len(set(DIE_FACES))  # one rug at every landing
     return option_values(state, leaf=_chance_leaf, budget=Budget(work=max(work, least)))
 
 

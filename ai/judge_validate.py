@@ -207,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1 or args.jobs < 1 or args.work < 1:
         parser.error("--games, --jobs and --work must be at least 1")
     levels = [level for level in args.levels.split(",") if level]
-    if any(level not in ALL_LEVELS for level in levels):
+    if not levels or any(level not in ALL_LEVELS for level in levels):
         parser.error(f"--levels takes a comma-separated list of {', '.join(ALL_LEVELS)}")
     if args.bench:
         players = args.players or 4

@@ -167,12 +167,13 @@ def test_the_benchmark_prints_its_figure_and_leaves_the_target_to_the_reader(
 
 
 def test_bad_arguments_are_refused_with_a_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["--levels", "expert"])
-    assert (
-        "--levels takes a comma-separated list of random, easy, medium, hard"
-        in capsys.readouterr().err
-    )
+    for levels in ("expert", "", ","):
+        with pytest.raises(SystemExit):
+            main(["--levels", levels])
+        assert (
+            "--levels takes a comma-separated list of random, easy, medium, hard"
+            in capsys.readouterr().err
+        ), levels
     for option in ("--games", "--jobs", "--work"):
         with pytest.raises(SystemExit) as exited:
             main([option, "0", "--levels", "random"])
