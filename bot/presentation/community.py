@@ -78,11 +78,16 @@ def stats_post(
     reliable = []  # read from running games too: told before any game is finished
     if reliability is not None and (reliability.turns or reliability.unfinished):
         reliable.append(stats_line(reliability, language))
+    judged = [] if stats.accuracy is None else accuracy_lines(stats.accuracy, language)
+    strip = None if stats.accuracy is None else accuracy_strip(stats.accuracy, language)
     if stats.games == 0:  # one who only stood in has played no game of their own yet
         key = "stats.none_own" if stood_in else "stats.none"
-        lines = [text(key, language, user=mention(stats.user_id)), *stood_in, *reliable]
+        lines = [text(key, language, user=mention(stats.user_id)), *judged, *stood_in, *reliable]
         embed.description = "\n".join(lines)
-        return StatsPost(Post(embed=embed))
+        if strip is None:
+            return StatsPost(Post(embed=embed))
+        embed.set_image(url=f"attachment://{CHART_NAME}")
+        return StatsPost(Post(embed=embed), RatingChart((), 0, language, strip))
     color = stats.favourite_color
     lines = [
         text(
@@ -100,11 +105,9 @@ def stats_post(
     if color:
         shown = f"{COLOR_DOTS[Color(color)]} {text(f'color.{color}', language)}"
         lines.append(text("stats.favourite", language, color=shown))
-    if stats.accuracy is not None:
-        lines.extend(accuracy_lines(stats.accuracy, language))
+    lines.extend(judged)
     lines.extend(stood_in)
     lines.extend(reliable)
-    strip = None if stats.accuracy is None else accuracy_strip(stats.accuracy, language)
     history: tuple[int, ...] = ()
     provisional = 0
     if rating is not None:

@@ -31,13 +31,14 @@ class StatsService:
 
     async def player(self, guild_id: int, user_id: int) -> PlayerSummary:
         """A member's games, wins, average and best score and favourite colour (finished,
-        non-aborted games of this server, human seats only)."""
+        non-aborted games of this server, human seats only), the games they finished for
+        someone, and their accuracy over their newest judged games (those too)."""
         summary = _summary(await self._store.player(guild_id, user_id))
         stood_in = await self._store.finished_for(guild_id, user_id, FINISHED_FOR_GAMES)
         if stood_in:
             finished = tuple(FinishedFor(*row) for row in stood_in)
             summary = dataclasses.replace(summary, finished_for=finished)
-        if summary.games == 0:
+        if summary.games == 0 and not stood_in:
             return summary
         values = await self._store.recent_accuracy(guild_id, user_id, ACCURACY_GAMES)
         return dataclasses.replace(summary, accuracy=accuracy_of(values))

@@ -337,6 +337,29 @@ def test_a_substitute_with_no_game_of_their_own_is_told_so_above_the_games_they_
     )
 
 
+def test_a_substitute_with_no_game_of_their_own_sees_the_accuracy_of_the_games_they_finished() -> (
+    None
+):
+    """The decisions they made in a seat they finished for someone are judged: their accuracy,
+    and the chart of it alone, are shown though they have no game of their own yet."""
+    substitute = dataclasses.replace(
+        SUMMARY,
+        games=0,
+        finished_for=(FinishedFor(7, 1, 200),),
+        accuracy=accuracy_of((82.0,)),
+    )
+    shown = community.stats_post(substitute, None, "en")
+    assert description(shown.post) == (
+        "<@100> has not played a game of their own in this server yet.\n"
+        "Accuracy: **82%** in the last judged game\n"
+        "Finished for someone: game #7 for <@200>, place 1"
+    )
+    assert shown.chart is not None
+    assert shown.chart.points == ()
+    assert shown.chart.accuracy is not None
+    assert shown.post.embed.image.url == f"attachment://{community.CHART_NAME}"
+
+
 def test_the_stats_are_titled_in_each_language() -> None:
     titles = {
         language: community.stats_post(SUMMARY, None, language).post.embed.title

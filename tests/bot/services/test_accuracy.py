@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -80,6 +81,22 @@ async def test_the_stats_give_the_newest_twenty(database: Database) -> None:
     # the newest 20 are 0 up to 19: mean 9.5; newest 10 (mean 4.5) against 10 before (14.5)
     assert summary.accuracy == Accuracy(20, 9.5, -10.0, tuple(float(v) for v in range(20)))
     assert (await StatsService(store).player(GUILD, 200)).accuracy is None
+
+
+async def test_a_substitute_without_a_game_of_their_own_has_the_accuracy_of_the_seat_they_finished(
+    database: Database,
+) -> None:
+    """Dave finished a seat for 300 and has no game of his own: the decisions he made in it
+    are judged, and his stats give their accuracy."""
+    store = StatsStore(database)
+    left = dataclasses.replace(
+        row(0, 300, 30, 2), won=False, eliminated=True, finished_by=DAVE, finished_place=1
+    )
+    game = await finished_game(database, 1, [left, row(1, 100, 40, 1)])
+    await store.add_accuracy(game, [SeatAccuracy(0, 300, 70.0), SeatAccuracy(0, DAVE, 84.0)])
+    summary = await StatsService(store).player(GUILD, DAVE)
+    assert summary.games == 0
+    assert summary.accuracy == Accuracy(1, 84.0, None, (84.0,))
 
 
 class _Play:
