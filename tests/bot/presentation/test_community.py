@@ -142,6 +142,34 @@ def test_the_lobby_says_whether_the_game_is_rated() -> None:
     assert "casual, not rated" in (presenter.lobby_post(casual).embed.fields[1].value or "")
 
 
+CASUAL_LOBBY = {
+    "en": "casual, not rated",
+    "fr": "amicale, non classée",
+    "uk": "товариська, без рейтингу",
+}
+RATED_LOBBY = {"en": "· rated", "fr": "· classée", "uk": "· рейтингова"}
+CASUAL_RESULT = {
+    "en": "A casual game: no rating changed.",
+    "fr": "Une partie amicale : aucune cote n'a changé.",
+    "uk": "Товариська гра: рейтинги не змінилися.",
+}
+
+
+@pytest.mark.parametrize("language", sorted(CASUAL_LOBBY))
+def test_the_lobby_and_the_result_say_a_casual_game_is_not_rated_in_each_language(
+    language: str,
+) -> None:
+    lobby = GameView(game_row(language, GameStatus.LOBBY, seq=0), (Player(100, None),))
+    rated = presenter.lobby_post(lobby).embed.fields[1].value or ""
+    assert RATED_LOBBY[language] in rated
+    assert CASUAL_LOBBY[language] not in rated
+    casual = dataclasses.replace(lobby, game=dataclasses.replace(lobby.game, casual=True))
+    assert CASUAL_LOBBY[language] in (presenter.lobby_post(casual).embed.fields[1].value or "")
+    result = description(presenter.final_post(finished(language, casual=True)))
+    assert CASUAL_RESULT[language] in result
+    assert CASUAL_RESULT[language] not in description(presenter.final_post(finished(language)))
+
+
 def test_a_started_game_s_first_message_counts_the_seats_it_started_with() -> None:
     """A lobby for 3 started with 2: no seat looks open once the game is on, or over."""
     state = engine.new_game(engine.deal(2, "standard", random.Random(1)))
