@@ -388,6 +388,41 @@ def test_a_substitute_with_no_game_of_their_own_sees_the_accuracy_of_the_games_t
     assert shown.post.embed.image.url == f"attachment://{community.CHART_NAME}"
 
 
+RATING_LINES = {
+    "en": [
+        "Rating: **1,586** after 12 rated games",
+        "Best result: **+86** in game #7 (place 1 of 3)",
+        "Worst result: **\u221246** in game #9 (place 4 of 4)",
+        "Against the AI:",
+        "🤖 AI (easy): 3 wins, 0 ties, 1 loss",
+        "🤖 AI (hard): 0 wins, 1 tie, 2 losses",
+    ],
+    "fr": [
+        "Cote : **1\u202f586** après 12 parties classées",
+        "Meilleur résultat : **+86** à la partie n° 7 (place 1 sur 3)",
+        "Pire résultat : **\u221246** à la partie n° 9 (place 4 sur 4)",
+        "Contre l'IA :",
+        "🤖 IA (facile) : 3 victoires, 0 égalité, 1 défaite",
+        "🤖 IA (difficile) : 0 victoire, 1 égalité, 2 défaites",
+    ],
+    "uk": [
+        "Рейтинг: **1\u00a0586** після 12 рейтингових ігор",
+        "Найкращий результат: **+86** у грі №7 (місце 1 з 3)",
+        "Найгірший результат: **\u221246** у грі №9 (місце 4 з 4)",
+        "Проти ШІ:",
+        "🤖 ШІ (легкий): 3 перемоги, 0 нічиїх, 1 поразка",
+        "🤖 ШІ (складний): 0 перемог, 1 нічия, 2 поразки",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", sorted(RATING_LINES))
+def test_the_stats_rating_best_and_worst_and_record_against_the_ai_read_in_each_language(
+    language: str,
+) -> None:
+    assert community.rating_lines(rating(12), language) == RATING_LINES[language]
+
+
 def test_the_stats_are_titled_in_each_language() -> None:
     titles = {
         language: community.stats_post(SUMMARY, None, language).post.embed.title
