@@ -246,6 +246,45 @@ def test_the_leaderboard_names_the_ai_levels_in_its_language(language: str, foot
     assert post.embed.footer.text == footer
 
 
+LEADERBOARD_LINES = {
+    "en": [
+        "**1.** <@1>: **1,720** · 30 rated games",
+        "Provisional, fewer than 10 rated games:",
+        "**2.** <@2>: **1,610** · 1 rated game",
+    ],
+    "fr": [
+        "**1.** <@1> : **1\u202f720** · 30 parties classées",
+        "Cotes provisoires, moins de 10 parties classées :",
+        "**2.** <@2> : **1\u202f610** · 1 partie classée",
+    ],
+    "uk": [
+        "**1.** <@1>: **1\u00a0720** · 30 рейтингових ігор",
+        "Попередні рейтинги, менше ніж 10 рейтингових ігор:",
+        "**2.** <@2>: **1\u00a0610** · 1 рейтингова гра",
+    ],
+}
+PROVISIONAL_RESULT = {
+    "en": "<@102> 1,493 (\u22127, provisional)",
+    "fr": "<@102> 1\u202f493 (\u22127, provisoire)",
+    "uk": "<@102> 1\u00a0493 (\u22127, попередній)",
+}
+
+
+@pytest.mark.parametrize("language", sorted(LEADERBOARD_LINES))
+def test_the_leaderboard_and_a_provisional_change_read_in_each_language(language: str) -> None:
+    """The ranks, the line above the provisional ratings and a result's provisional change,
+    in words of the language asked for."""
+    board = Leaderboard(
+        players=(RatedPlayer(1, None, 1720, 30, False), RatedPlayer(2, None, 1610, 1, True)),
+        references=(),
+        provisional_games=10,
+    )
+    shown = community.leaderboard_post(board, language).embed.description or ""
+    assert shown.splitlines() == LEADERBOARD_LINES[language]
+    change = RatingChange(2, 102, None, 1500, 1493, True)
+    assert ratings.change_line("<@102>", change, language) == PROVISIONAL_RESULT[language]
+
+
 def test_a_leaderboard_without_provisional_players_or_ratings() -> None:
     settled = Leaderboard((RatedPlayer(1, None, 1720, 30, False),), (), 10)
     post = community.leaderboard_post(settled, "en")
