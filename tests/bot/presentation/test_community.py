@@ -462,6 +462,32 @@ def test_the_stats_rating_best_and_worst_and_record_against_the_ai_read_in_each_
     assert community.rating_lines(rating(12), language) == RATING_LINES[language]
 
 
+FIRST_RATING_LINE = {
+    "en": (
+        "Rating: **1,586**, provisional (3 of 10 rated games)",
+        "Rating: **1,500** (no rated game yet)",
+    ),
+    "fr": (
+        "Cote : **1\u202f586**, provisoire (3 sur 10 parties classées)",
+        "Cote : **1\u202f500** (aucune partie classée pour l'instant)",
+    ),
+    "uk": (
+        "Рейтинг: **1\u00a0586**, попередній (3 з 10 рейтингових ігор)",
+        "Рейтинг: **1\u00a0500** (ще жодної рейтингової гри)",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(FIRST_RATING_LINE))
+def test_a_provisional_rating_and_one_without_a_rated_game_read_in_each_language(
+    language: str,
+) -> None:
+    unrated = rating(0, points=1500, history=(1500,), best=None, worst=None, against_ai=())
+    provisional, none = FIRST_RATING_LINE[language]
+    assert community.rating_lines(rating(3), language)[0] == provisional
+    assert community.rating_lines(unrated, language) == [none]
+
+
 def test_the_stats_are_titled_in_each_language() -> None:
     titles = {
         language: community.stats_post(SUMMARY, None, language).post.embed.title
