@@ -18,6 +18,7 @@ import asyncpg  # type: ignore[import-untyped]
 import discord
 import pytest
 
+from bot.edge.sync import DevGuildRefusedError
 from bot.runtime import app
 from bot.runtime.health import Heartbeat, read_heartbeat
 from bot.runtime.loop_lag import LoopLagProbe
@@ -104,6 +105,16 @@ class EndsOnItsOwn(AsleepInBackOff):
             2,
             "Discord refused shard 3 (close code 4010, invalid shard)",
         ),
+        (
+            DevGuildRefusedError(
+                123456789012345678,
+                discord.Forbidden(
+                    cast(Any, SimpleNamespace(status=403, reason="Forbidden")), "Missing Access"
+                ),
+            ),
+            2,
+            "Discord refused the slash commands of server 123456789012345678",
+        ),
         (RuntimeError("a bug"), 1, "the gateway connection failed"),
         (
             DatabaseUnavailableError("database or disk is full"),
@@ -119,7 +130,8 @@ async def test_the_way_the_gateway_ends_gives_the_documented_exit_code(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """docs/deployment.md: 0 a clean stop, 1 any other failure (logged with a traceback, the
-    one clue a developer has), 2 a bad setting (the shards Discord refuses), 3 the token
+    one clue a developer has), 2 a bad setting (the shards Discord refuses, a server of
+    MARRAKECH_DEV_GUILDS that refuses the commands), 3 the token
     refused, 4 Discord not reached, 6 the database failing the start's first writes (a full
     disk: a supervisor tries again), each of these in one line, without a traceback."""
     stop = asyncio.Event()
@@ -174,15 +186,20 @@ RunClient = Callable[[Any, str, asyncio.Event], Awaitable[int]]
 
 
 async def serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run_client: RunClient) -> int:
-    """Run app._serve on a database and a client that are fakes; remove its signal handlers
-    afterwards so the test run's own are left as they were."""
+    """Run app._serve on a database, a worker pool and a client that are fakes; remove its
+    signal handlers afterwards so the test run's own are left as they were."""
     database = ClosedOnce()
+    pools: list[ClosedOnce] = []
+
+    def pool() -> ClosedOnce:
+        pools.append(ClosedOnce())
+        return pools[-1]
 
     async def opened(target: object) -> ClosedOnce:
         return database
 
     monkeypatch.setattr(app, "open_database", opened)
-    monkeypatch.setattr(app, "WorkerPool", ClosedOnce)
+    monkeypatch.setattr(app, "WorkerPool", pool)
     monkeypatch.setattr(app, "build_bot", lambda *args, **kwargs: SimpleNamespace(client=None))
     monkeypatch.setattr(app, "_run_client", run_client)
     settings = load_settings(
@@ -195,6 +212,9 @@ async def serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run_client: Run
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
             loop.remove_signal_handler(signum)
     assert database.closed, "the database is closed when the run ends"
+    assert [workers.closed for workers in pools] == [True], (
+        "the worker pool is closed when the run ends: its processes do not outlive the bot"
+    )
     return code
 
 
