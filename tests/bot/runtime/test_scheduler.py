@@ -147,6 +147,26 @@ async def test_the_turn_clock_sleeps_until_the_earliest_retry() -> None:
     assert await scheduler.seconds_to_sleep() == RETRY_SECONDS - 10
 
 
+async def test_a_retry_of_work_no_longer_due_does_not_wake_the_turn_clock() -> None:
+    """Game 7's work failed and waits for its retry, then another process did it: it is no
+    longer due. Game 8's work, due now, fails too: the turn clock sleeps until game 8's retry,
+    not until game 7's, which has passed (it would look again at once, and again, spinning and
+    holding the event loop until game 8's retry)."""
+    now = [NOW]
+    other = DueWork(game_id=8, seq=3, kind=DueKind.PLAY)
+
+    async def handle(work: DueWork) -> None:
+        raise WorkerTimeoutError(f"game {work.game_id} ran over")
+
+    turns = GrowingDue()
+    scheduler = Scheduler(turns, handle, lambda: now[0])  # type: ignore[arg-type]
+    assert await scheduler.run_due() == 0  # game 7 retried at NOW + RETRY_SECONDS
+    now[0] = NOW + timedelta(seconds=2 * RETRY_SECONDS)
+    turns.due = [other]  # game 7's work done elsewhere; game 8's due now
+    assert await scheduler.run_due() == 0  # game 8 retried RETRY_SECONDS from now
+    assert await scheduler.seconds_to_sleep() == RETRY_SECONDS
+
+
 async def test_work_that_keeps_failing_waits_twice_as_long_each_time_up_to_an_hour() -> None:
     """A channel gone for a day: once the cause is gone, its work waits out an hour at most."""
     now = [NOW]
