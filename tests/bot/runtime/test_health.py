@@ -49,6 +49,32 @@ def test_beat_creates_missing_folders_and_replaces_the_previous_beat(tmp_path: P
     assert [entry.name for entry in path.parent.iterdir()] == ["heartbeat"]
 
 
+def test_a_write_that_fails_leaves_no_file_behind_and_the_next_one_makes_it_good(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a full disk every write fails, one every few seconds: none may leave its temporary
+    file beside the heartbeat (they would pile up for as long as the disk is full), and the
+    first write that succeeds holds every time recorded meanwhile."""
+    path = tmp_path / "heartbeat"
+    clock_values = iter([100.0, 130.0])
+    heartbeat = Heartbeat(path, clock=lambda: next(clock_values))
+    replace = os.replace
+
+    def disk_full(source: object, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        heartbeat.beat()
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(os, "replace", replace)
+    heartbeat.tick()
+    record = read_heartbeat(path)
+    assert record is not None
+    assert (record.beaten_at, record.ticked_at) == (100.0, 130.0)
+    assert [entry.name for entry in tmp_path.iterdir()] == ["heartbeat"]
+
+
 def test_no_heartbeat_has_no_age(tmp_path: Path) -> None:
     assert heartbeat_age(tmp_path / "missing") is None
 
