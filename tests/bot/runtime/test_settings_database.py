@@ -160,6 +160,7 @@ def test_redacting_never_shows_a_password_even_from_a_url_that_does_not_parse(
     assert "PW" not in repr(DatabaseTarget(url=url))
 
 
-def test_a_home_folder_is_expanded() -> None:
-    settings = load_settings({**TOKEN, "MARRAKECH_DB": "~/marrakech.sqlite3"})
+@pytest.mark.parametrize("value", ["~/marrakech.sqlite3", "sqlite:///~/marrakech.sqlite3"])
+def test_a_home_folder_is_expanded(value: str) -> None:
+    settings = load_settings({**TOKEN, "MARRAKECH_DB": value})
     assert settings.database.path == Path.home() / "marrakech.sqlite3"

@@ -517,8 +517,16 @@ async def test_workers_that_refuse_a_job_are_replaced_and_the_job_runs() -> None
     await one.close()
 
 
-def test_there_is_always_a_worker() -> None:
-    assert default_workers() >= 1
+@pytest.mark.parametrize("cores", [set(), None])
+def test_there_is_always_a_worker(cores: set[int] | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the cores cannot be told (no affinity, or a system that does not count them:
+    os.cpu_count() answers None), the pool still has one worker, not none to run every job."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: cores, raising=False)
+    if cores is None:
+        monkeypatch.delattr(os, "sched_getaffinity")
+        monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert default_workers() == 1
+    assert WorkerPool().workers == 1
 
 
 @pytest.mark.parametrize("cores", [1, 2, 4, 16])
