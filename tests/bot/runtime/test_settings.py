@@ -88,12 +88,20 @@ def test_missing_token_says_what_to_do(token: str | None) -> None:
     assert "\n" not in message
 
 
-def test_token_with_a_space_is_refused_without_echoing_it() -> None:
+@pytest.mark.parametrize(
+    "token",
+    [f"Bot {TOKEN}", f"{TOKEN[:20]}\n{TOKEN[20:]}", f"{TOKEN[:20]}\t{TOKEN[20:]}"],
+    ids=["Bot prefix", "broken over two lines", "a tab"],
+)
+def test_token_with_a_space_is_refused_without_echoing_it(token: str) -> None:
+    """Any blank inside the token, a line break or a tab pasted with it too: Discord would
+    refuse it at login, after the whole start."""
     with pytest.raises(SettingsError) as raised:
-        load_settings({"DISCORD_TOKEN": f"Bot {TOKEN}"})
+        load_settings({"DISCORD_TOKEN": token})
 
-    assert "DISCORD_TOKEN" in str(raised.value)
-    assert TOKEN not in str(raised.value)
+    assert str(raised.value).startswith("DISCORD_TOKEN contains a space")
+    assert TOKEN[:20] not in str(raised.value)
+    assert TOKEN[20:] not in str(raised.value)
 
 
 @pytest.mark.parametrize(
