@@ -91,6 +91,29 @@ async def test_work_that_changed_nothing_waits_for_its_retry_instead_of_spinning
     assert attempts == [WORK]
 
 
+async def test_a_success_starts_the_count_of_failures_afresh() -> None:
+    """Work that failed twice, then went through and is still due (it changed nothing) waits
+    the first retry's pause again, not the third's."""
+    now = [NOW]
+    attempts: list[DueWork] = []
+
+    async def handle(work: DueWork) -> None:
+        attempts.append(work)
+        if len(attempts) <= 2:
+            raise WorkerTimeoutError("choose_action ran over 30 s")
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: now[0])  # type: ignore[arg-type]
+    assert await scheduler.run_due() == 0
+    now[0] += timedelta(seconds=RETRY_SECONDS)
+    assert await scheduler.run_due() == 0
+    assert await scheduler.seconds_to_sleep() == 2 * RETRY_SECONDS
+    now[0] += timedelta(seconds=2 * RETRY_SECONDS)
+    assert await scheduler.run_due() == 1
+    assert await scheduler.run_due() == 0  # still due: it changed nothing
+    assert len(attempts) == 3
+    assert await scheduler.seconds_to_sleep() == RETRY_SECONDS
+
+
 class GrowingDue(OneGameDue):
     """Due work that grows: the games listed in `due`."""
 
