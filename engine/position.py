@@ -23,6 +23,9 @@ from engine.rules import REASON_LAST_PLAYER, REASON_RUGS_EXHAUSTED, end_reason, 
 from engine.state import GameState
 
 POSITION_FORMAT = "marrakech-position/1"
+ELIMINATED_ORDER = "eliminated_order"
+"""Optional extra: the seats that are out, in the order they went out (written while the game
+goes on and two or more are out; a finished game's ranking gives that order)."""
 MAX_TURN = 10_000
 _REQUIRED = (
     "format",
@@ -64,7 +67,7 @@ def to_position(state: GameState) -> dict[str, Any]:
             "ranking": [list(group) for group in state.outcome.ranking],
             "reason": state.outcome.reason,
         }
-    return {
+    body: dict[str, Any] = {
         "format": POSITION_FORMAT,
         "players": players,
         "variant": state.config.variant.value,
@@ -77,6 +80,10 @@ def to_position(state: GameState) -> dict[str, Any]:
         "scores": _scores(state),
         "outcome": outcome,
     }
+    if outcome is None and len(state.eliminated) > 1:
+        # Which seat went out first decides the ranking at the end (R9): an optional extra.
+        body[ELIMINATED_ORDER] = list(state.eliminated)
+    return body
 
 
 def _scores(state: GameState) -> list[dict[str, int]]:
@@ -189,7 +196,7 @@ def from_position(obj: object) -> GameState:
     for seat in seats:
         for index, count in seat["stock"].items():
             stock[index] = count
-    eliminated = [s for s in range(players) if seats[s]["eliminated"]]
+    eliminated = _eliminated_order(obj.get(ELIMINATED_ORDER), seats)
     to_move = obj["to_move"]
     if phase is Phase.OVER:
         if to_move is not None:
@@ -265,11 +272,26 @@ def from_position(obj: object) -> GameState:
     )
     if phase is Phase.OVER:
         state = _with_outcome(state, obj.get("outcome"))
+        if obj.get(ELIMINATED_ORDER) is not None and list(state.eliminated) != eliminated:
+            raise FormatError(f'"{ELIMINATED_ORDER}" does not follow from "outcome.ranking"')
     elif obj.get("outcome") is not None:
         raise FormatError('"outcome" must be null until the game is over')
     if "scores" in obj and obj["scores"] != _scores(state):
         raise FormatError('"scores" do not follow from the dirhams and the cells (R11)')
     return state
+
+
+def _eliminated_order(raw: object, seats: list[dict[str, Any]]) -> list[int]:
+    """The seats that are out, in the order the `eliminated_order` extra gives (in seat order
+    without it)."""
+    out = [s for s, seat in enumerate(seats) if seat["eliminated"]]
+    if raw is None:
+        return out
+    if not isinstance(raw, list) or not all(type(s) is int for s in raw) or sorted(raw) != out:
+        raise FormatError(
+            f'"{ELIMINATED_ORDER}" must list each eliminated seat once, in the order they went out'
+        )
+    return list(raw)
 
 
 def _with_outcome(state: GameState, raw: object) -> GameState:

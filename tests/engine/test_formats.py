@@ -414,6 +414,31 @@ def test_a_finished_position_ranks_seats_out_latest_first_and_reads_back_their_o
     again = from_position(position)
     assert again.eliminated == (1, 3, 2)
     assert to_position(again) == position
+    assert from_position({**position, "eliminated_order": [1, 3, 2]}) == again
+    with pytest.raises(FormatError, match="does not follow"):
+        from_position({**position, "eliminated_order": [3, 1, 2]})
+
+
+def test_a_position_with_seats_out_while_the_game_goes_on_plays_on_to_the_same_ranking() -> None:
+    """FORMATS.md 3: a position is enough to continue the game. With two seats out and the
+    game going on, the order they went out in decides the ranking at the end (R9: later
+    eliminations first), so the position keeps it and a state read from it ends the same."""
+    state, _ = play(start(4), "S", "D1", "c2d2")
+    for seat in (3, 1):  # out in this order, not in seat order
+        state, _ = resign(state, seat)
+    assert not state.is_over
+    position = json.loads(json.dumps(to_position(state)))
+    again = from_position(position)
+    assert again.eliminated == (3, 1)
+    assert to_position(again) == position
+    ended, _ = resign(state, 2)
+    ended_again, _ = resign(again, 2)
+    assert ended.outcome is not None
+    assert ended.outcome.ranking == ((0,), (2,), (1,), (3,))
+    assert ended_again.outcome == ended.outcome
+    for wrong in ([3], [3, 3], [3, 1, 2], [3, "1"], "3,1"):
+        with pytest.raises(FormatError, match="eliminated_order"):
+            from_position({**position, "eliminated_order": wrong})
 
 
 def base_position() -> dict[str, Any]:
