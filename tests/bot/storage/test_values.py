@@ -31,6 +31,14 @@ def test_older_text_without_milliseconds_or_zone_reads_as_utc() -> None:
     assert time_from_column("2026-01-01T00:00:00") == datetime(2026, 1, 1, tzinfo=UTC)
 
 
+def test_a_time_written_with_another_offset_reads_back_in_utc() -> None:
+    """A column holding a moment at another offset reads as that moment in UTC, so what is
+    shown of it (a game record's started_at among them) is written in UTC."""
+    moment = time_from_column("2026-01-01T01:02:03.456+01:00")
+    assert moment.utcoffset() == timedelta(0)
+    assert moment.isoformat(timespec="milliseconds") == "2026-01-01T00:02:03.456+00:00"
+
+
 def test_stored_times_sort_as_the_moments_do() -> None:
     start = datetime(2026, 1, 1, tzinfo=UTC)
     moments = [start + timedelta(milliseconds=step * 997) for step in range(200)]
