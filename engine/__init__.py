@@ -47,7 +47,7 @@ from engine.model import (
     rugs_per_color,
     seat_colors,
 )
-from engine.position import POSITION_FORMAT, from_position, to_position
+from engine.position import ELIMINATED_ORDER, POSITION_FORMAT, from_position, to_position
 from engine.record import (
     RECORD_FORMAT,
     Record,
@@ -94,6 +94,7 @@ __all__ = [
     "COLOR_ORDER",
     "COLS",
     "DIE_FACES",
+    "ELIMINATED_ORDER",
     "NEIGHBOURS",
     "PLAYER_COUNTS",
     "POSITION_FORMAT",

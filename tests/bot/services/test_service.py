@@ -458,6 +458,30 @@ async def test_a_damaged_snapshot_is_ignored_for_the_log(
     assert "snapshot differs" in caplog.text
 
 
+async def test_a_snapshot_without_the_order_seats_went_out_in_is_not_damaged(
+    database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stored position written without its optional `eliminated_order` (engine/README.md)
+    is the same snapshot: loading the game finds nothing wrong with it."""
+    service = service_on(database)
+    view = await step(service, await started(service, (HOST, BOB, CAROL, DAVE)))
+    await service.play.resign(view.id, CAROL)
+    view = await service.play.resign(view.id, BOB)
+    assert view.status is GameStatus.RUNNING
+    async with database.transaction() as conn:
+        stored = json.loads(
+            await conn.fetchval("SELECT position FROM games WHERE id = $1", view.id)
+        )
+        assert "eliminated_order" in stored
+        del stored["eliminated_order"]
+        await conn.execute(
+            "UPDATE games SET position = $1 WHERE id = $2", json.dumps(stored), view.id
+        )
+    fresh = service_on(database)
+    assert (await fresh.play.look(view.id)).state == view.state
+    assert "snapshot differs" not in caplog.text
+
+
 async def test_a_damaged_game_is_reported_once_a_run_however_often_it_is_used(
     database: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
