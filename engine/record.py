@@ -76,19 +76,22 @@ def _parse_piles(raw: object, players: int) -> tuple[tuple[Color, ...], ...] | N
     return tuple(piles)
 
 
-def _parse_resignations(raw: object, actions: int) -> tuple[tuple[int, int], ...]:
+def _parse_resignations(raw: object, actions: int, players: int) -> tuple[tuple[int, int], ...]:
+    """The `resignations` extra: [action index, seat] pairs, each a seat of the game that
+    left once, after at most every action."""
     if raw is None:
         return ()
     if not isinstance(raw, list) or len(raw) > 4:
         raise FormatError('"resignations" must be a list of [action index, seat] pairs')
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for item in raw:
         if (
             not isinstance(item, list)
             or len(item) != 2
             or not all(type(x) is int for x in item)
             or not 0 <= item[0] <= actions
-            or not 0 <= item[1] < 4
+            or not 0 <= item[1] < players
+            or any(seat == item[1] for _, seat in pairs)
         ):
             raise FormatError('"resignations" must be a list of [action index, seat] pairs')
         pairs.append((item[0], item[1]))
@@ -120,7 +123,7 @@ def record_from_json(obj: object) -> Record:
         extras=extras,
     )
     validate_config(record.config)
-    _parse_resignations(extras.get("resignations"), len(actions))
+    _parse_resignations(extras.get("resignations"), len(actions), players)
     return record
 
 
@@ -143,7 +146,9 @@ def _replay(record: Record) -> Iterator[tuple[bool, GameState, tuple[Event, ...]
     """(is an action, state after it, its events) for every step: each action, and each
     resignation of the `resignations` extra where it is due. Raises ReplayError."""
     state = new_game(record.config)
-    pending = list(_parse_resignations(record.extras.get("resignations"), len(record.actions)))
+    pending = list(
+        _parse_resignations(record.extras.get("resignations"), len(record.actions), record.players)
+    )
     for index in range(len(record.actions) + 1):
         while pending and pending[0][0] == index:
             _, seat = pending.pop(0)

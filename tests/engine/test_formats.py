@@ -184,6 +184,8 @@ VALID_RECORD: dict[str, Any] = {
         ({"actions": ["S"] * 5000}, "at most"),
         ({"resignations": [[0, 9]]}, "resignations"),
         ({"resignations": [[3, 1]]}, "resignations"),  # after an action the record lacks
+        ({"resignations": [[0, 3]]}, "resignations"),  # a seat this 3-player game lacks
+        ({"resignations": [[0, 1], [1, 1]]}, "resignations"),  # one seat leaving twice
         ({"resignations": "yes"}, "resignations"),
     ],
 )
