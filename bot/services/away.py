@@ -260,7 +260,7 @@ class AwayService:
                 days,
                 allowed,
                 lefts[over or 0][0],
-                by_tournament=allowed < settings.away_days,
+                by_tournament=days > allowed and allowed < settings.away_days,
                 next_month=bool(over),
             )
         await self._store.start_spell(guild_id, user_id, Spell(now, until), locale)

@@ -252,7 +252,8 @@ class AwayRefusedError(Exception):
         self.allowed = allowed
         self.left = left
         self.by_tournament = by_tournament
-        """The cap is a tournament's the person plays in, lower than the server's."""
+        """The days asked pass the cap of a tournament the person plays in, lower than the
+        server's (days within it that a month refuses are the month's)."""
         self.next_month = next_month
         """`left` is the next month's: the days asked run into it and pass its allowance."""
 

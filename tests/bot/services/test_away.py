@@ -750,6 +750,25 @@ async def test_a_tournament_may_cap_or_refuse_its_players_away_days(table: AwayT
         await away.set_tournament_away_days(cup, 15)
 
 
+async def test_days_within_a_tournament_s_cap_refused_by_the_month_name_the_month(
+    table: AwayTable,
+) -> None:
+    """A tournament's player who asks fewer days than its cap allows, past what the month
+    leaves them, is refused by the month: the answer names the days left this month, not the
+    tournament's cap, which the days asked do not pass."""
+    cup = await cup_with_bob(table)
+    away = table.service.away
+    await away.set_tournament_away_days(cup, 5)
+    table.clock.now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    await away.go_away(GUILD, BOB, 5)
+    table.clock.now = datetime(2026, 3, 9, 12, tzinfo=UTC)
+    await away.go_away(GUILD, BOB, 4)
+    table.clock.now = datetime(2026, 3, 16, 12, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, BOB, 3)  # within the cap of 5; 1 day left in March
+    assert (refused.value.left, refused.value.by_tournament) == (1, False)
+
+
 async def test_a_tournament_caps_its_players_away_days_on_its_own_server_only(
     table: AwayTable,
 ) -> None:
