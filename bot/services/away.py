@@ -256,12 +256,13 @@ class AwayService:
             lefts.append((max(0, left), _days(asked, start, end) <= left))
         over = next((k for k, (_, fits) in enumerate(lefts) if not fits), None)
         if days > allowed or over is not None:
+            by_month = over if days <= allowed else None  # past the days at once: this month's
             raise AwayRefusedError(
                 days,
                 allowed,
-                lefts[over or 0][0],
+                lefts[by_month or 0][0],
                 by_tournament=days > allowed and allowed < settings.away_days,
-                next_month=bool(over),
+                next_month=bool(by_month),
             )
         await self._store.start_spell(guild_id, user_id, Spell(now, until), locale)
         if self._spells is not None:

@@ -26,6 +26,7 @@ from bot.services.errors import BadOptionError
 from bot.services.guilds import GuildService
 from bot.services.seat_errors import Unreachable
 from bot.services.time_rules import (
+    DEFAULT_AWAY_DAYS,
     LONGEST_QUIET,
     MONTHLY_AWAY_DAYS,
     AwayRefusedError,
@@ -705,6 +706,23 @@ async def test_a_refusal_names_the_month_whose_allowance_the_days_pass(
     with pytest.raises(AwayRefusedError) as refused:
         await away.go_away(GUILD, HOST, 12)  # 1 day of March, 11 begun in April
     assert (refused.value.left, refused.value.next_month) == (MONTHLY_AWAY_DAYS, True)
+
+
+async def test_days_past_the_server_s_allowance_name_this_month_s_days_left(
+    table: AwayTable,
+) -> None:
+    """More days than the server allows at once are refused by that allowance, whose answer
+    tells the days left this month: this month's, even when the days asked would run into
+    next month and pass its allowance too."""
+    away = table.service.away
+    table.clock.now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    await away.go_away(GUILD, HOST, 5)
+    table.clock.now = datetime(2026, 3, 9, 12, tzinfo=UTC)
+    await away.go_away(GUILD, HOST, 4)  # 9 of March's 10 days
+    table.clock.now = datetime(2026, 3, 31, 12, tzinfo=UTC)
+    with pytest.raises(AwayRefusedError) as refused:
+        await away.go_away(GUILD, HOST, 12)  # more than 7 at once; 11 begun in April
+    assert (refused.value.allowed, refused.value.left) == (DEFAULT_AWAY_DAYS, 1)
 
 
 def tournaments_on(table: AwayTable) -> TournamentService:
