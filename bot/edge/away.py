@@ -260,6 +260,8 @@ class HeldMessages:
         for notice in notices:
             if notice.kind == "back" and self._away is not None:
                 resumed = await self._away.days_over(notice)
+                if resumed is None:  # away again: the channels were just told so
+                    continue
                 others = []
                 if notice.guild_id is not None:
                     others = await self._away.running_games(

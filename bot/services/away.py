@@ -366,15 +366,15 @@ class AwayService:
         )
         return clock.due_at
 
-    async def days_over(self, notice: HeldNotice) -> list[Resumed]:
+    async def days_over(self, notice: HeldNotice) -> list[Resumed] | None:
         """The person's days away (`notice`, kind 'back') ran out: each game waiting for their
-        move, with the time its clock has left, its clock set to what it really is; none while
-        they are away on the server again, and not a turn whose time ran out meanwhile (the
-        AI plays it, and its line says so)."""
+        move, with the time its clock has left, its clock set to what it really is, but a turn
+        whose time ran out meanwhile (the AI plays it, and its line says so). None while they
+        are away on the server again: no game is to be told their days away are over."""
         if notice.guild_id is None:
             return []
         if (await self.availability(notice.guild_id, notice.user_id)).away_until is not None:
-            return []
+            return None
         resumed = await self._resume_all(notice.guild_id, notice.user_id)
         return [game for game in resumed if game.left > timedelta()]
 

@@ -85,6 +85,28 @@ async def test_the_turn_of_someone_whose_days_away_ran_out_stops_saying_their_cl
     assert shown.startswith(f"<@{other.id}>, it is your turn"), shown
 
 
+async def test_days_away_that_ran_out_tell_no_channel_once_their_player_went_away_again(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The end of days away told by a process that claimed it before its player went away
+    again says nothing: the channel has just been told they are away, and a line saying their
+    days away are over would have its readers wait for them in vain."""
+    await edge.bot.scheduler.stop()  # the test hands the days' end to the bot itself
+    _, _, other = await duel(edge, turn_limit=3600)
+    await edge.slash(other, "marrakech", "away", days=1).answer()
+    over = edge.service.loader.now() + timedelta(days=1, minutes=1)
+    monkeypatch.setattr(edge.service.loader, "clock", lambda: over)
+    await edge.slash(other, "marrakech", "away", days=1).answer()  # away again
+    guild = edge.channel.guild
+    assert guild is not None
+    held = edge.bot.held
+    assert held is not None
+    notice = HeldNotice(other.id, guild.id, 0, 0, 0, "back", "en-US", over)
+    await held.send(other.id, [notice])  # the first spell's end, claimed before
+    told = [m.content for m in edge.fake.messages(edge.channel) if m.content.startswith("▶️")]
+    assert told == [], told
+
+
 async def test_every_game_told_someone_went_away_is_told_they_are_back(edge: Edge) -> None:
     """A game not waiting for the person who comes back early still had its channel told they
     were away until a later day: it is told they are back, or a reader the next day would

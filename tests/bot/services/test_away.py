@@ -393,6 +393,7 @@ async def test_days_away_running_out_are_told_once_with_the_time_left(
         [(mover, 0, "back")]
     ]
     resumed = await away.days_over(table.released[0][0])
+    assert resumed is not None, "not away again"
     assert [(game.game_id, game.left) for game in resumed] == [
         (view.id, timedelta(seconds=LIMIT - 101))
     ]
@@ -425,6 +426,7 @@ async def test_the_time_left_told_when_days_away_end_leaves_out_the_quiet_hours_
     await table.scheduler.run_due()
     (notice,) = [n for sent in table.released for n in sent if n.kind == "back"]
     resumed = await away.days_over(notice)
+    assert resumed is not None, "not away again"
     assert [(game.game_id, game.left) for game in resumed] == [
         (view.id, DAY - timedelta(seconds=101))
     ]
@@ -437,7 +439,7 @@ async def test_days_away_over_tell_nothing_while_away_again(table: AwayTable) ->
     table.clock.now = until
     await away.go_away(GUILD, mover, 1)  # away again before the first days' end is told
     notice = HeldNotice(mover, GUILD, 0, 0, 0, "back", "en", until)
-    assert await away.days_over(notice) == [], "still away: the clock stays stopped"
+    assert await away.days_over(notice) is None, "still away: the clock stays stopped"
 
 
 async def test_coming_back_restarts_only_the_turns_waiting_for_that_person(
@@ -1163,6 +1165,7 @@ async def test_days_away_over_quiet_nights_give_the_turn_its_whole_time_once_bac
     await table.scheduler.run_due()
     (notice,) = [n for sent in table.released for n in sent if n.kind == "back"]
     resumed = await away.days_over(notice)
+    assert resumed is not None, "not away again"
     assert [(game.game_id, game.left) for game in resumed] == [
         (view.id, DAY - timedelta(seconds=1))
     ]
