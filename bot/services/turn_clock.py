@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import Protocol
@@ -63,7 +64,7 @@ from bot.storage.game_rows import (
     SeatHolder,
     ShardSet,
 )
-from bot.storage.kinds import AiFor, EndReason, GameStatus
+from bot.storage.kinds import AiFor, EndReason, GameStatus, TurnClock
 from bot.workers import jobs as worker_jobs
 from bot.workers.pool import Lane, WorkerPool
 from engine import GameState
@@ -97,6 +98,19 @@ class _Unplanned(Enum):
 
 
 UNPLANNED = _Unplanned.UNPLANNED
+
+
+def _reminder_after_away(game: GameRow, check: DueCheck) -> TurnClock | None:
+    """The clock to set as the game's reminder falls due (None: it stays as it is): the one
+    the pauses make it, and while its player is away (the reminder fell due before they went
+    and was not sent yet), its reminder put off until they are back, when it goes."""
+    away_until = check.availability.away_until
+    if away_until is None:
+        return check.clock
+    clock = check.clock or TurnClock(game.turn_started_at, game.remind_at, game.due_at)
+    if clock.remind_at is None or clock.remind_at >= away_until:
+        return check.clock
+    return replace(clock, remind_at=away_until)
 
 
 class TurnClockService:
@@ -307,9 +321,10 @@ class TurnClockService:
             language = game.locale
             if self._away is not None and user_id is not None and player is not None:
                 check = await self._away.due_check(game, user_id)
-                if check.clock is not None:  # they were away or quiet: the clock stood still
+                clock = _reminder_after_away(game, check)
+                if clock is not None:  # they were away or quiet: the clock stood still
                     try:
-                        loaded = await self._loader.set_clock(loaded, check.clock)
+                        loaded = await self._loader.set_clock(loaded, clock)
                     except StaleBoardError:  # another process moved the game on meanwhile
                         return None
                     game = loaded.game

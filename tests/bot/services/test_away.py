@@ -380,6 +380,27 @@ async def test_a_turn_reminded_before_its_player_went_away_is_not_reminded_while
     assert table.turns == [], "away: the clock stands still"
 
 
+async def test_a_reminder_due_before_its_player_went_away_and_not_yet_sent_waits_for_their_return(
+    table: AwayTable,
+) -> None:
+    """The reminder fell due, the bot had not sent it yet (it was down, or behind), and the
+    player went away: it does not ping them while they are away, and it goes once they are
+    back (their turn has used half its time by then)."""
+    _, mover, _ = await who_moves(table)
+    table.clock.advance(LIMIT / 2 + 60)  # the reminder is due, and nobody has looked yet
+    until, _ = await table.service.away.go_away(GUILD, mover, 1)
+    for _ in range(4):  # past the scheduler's retry of work it handled just before
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    assert table.reminders == [], "away: no reminder reaches them"
+    assert table.turns == [], "away: the clock stands still"
+    table.clock.now = until + timedelta(seconds=1)
+    for _ in range(4):
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    assert [reminder.user_id for reminder in table.reminders] == [mover], "back: reminded once"
+
+
 async def test_days_away_running_out_are_told_once_with_the_time_left(
     table: AwayTable,
 ) -> None:
