@@ -4,11 +4,13 @@ turn the direct messages at each finished turn on or off, or stop watching. None
 on the game, pings anyone or adds a message to the channel.
 
 The direct messages go out in the background once a game's message is posted (`shown`), one
-game's in order; a finished game's end held for a watcher in their quiet hours goes once they
-end; a start learns the watched games before the games' messages are caught up (`learn`), so
-that the catch-up tells their watchers, then sends what they were not told yet (`resume`); a
-database outage that cuts any of it off is waited out, with no line per game, and what it cut
-off is sent (the catch-up run again) once it is back."""
+game's in order, each to a watcher who still sees the game's channel (one who no longer does
+has their messages for the game turned off instead); a finished game's end held for a
+watcher in their quiet hours goes once they end; a start learns the watched games before the
+games' messages are caught up (`learn`), so that the catch-up tells their watchers, then sends
+what they were not told yet (`resume`); a database outage that cuts any of it off is waited
+out, with no line per game, and what it cut off is sent (the catch-up run again) once it is
+back."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from functools import partial
 import discord
 
 from bot.edge import interactions
-from bot.edge.answers import guarded
+from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
 from bot.edge.buttons import WatchAction, WatchButton
 from bot.edge.direct import Delivery, send_direct
 from bot.edge.display import GameDisplay
@@ -126,6 +128,27 @@ class WatchController:
             await self._display.send_response(interaction, post, ephemeral=True, buttons=buttons)
         else:
             await self._display.edit_response(interaction, post, buttons)
+
+
+async def still_sees(client: discord.Client, view: GameView, user_id: int) -> bool:
+    """Whether the watcher may still see the game's channel, as a watch is allowed: a member
+    of its server (asked of Discord each time: without the Server Members intent the bot is
+    told neither of a member who left nor of a role taken away) with View Channel there (a
+    thread's from its parent). While the client's cache does not know the server or the
+    channel, or Discord does not answer, it cannot be told: True, and the message goes."""
+    guild_id = view.game.guild_id
+    guild = client.get_guild(guild_id) if guild_id is not None else None
+    channel = guild.get_channel_or_thread(view.game.channel_id) if guild is not None else None
+    if guild is None or channel is None:
+        return True
+    try:
+        member = await asyncio.wait_for(guild.fetch_member(user_id), DISCORD_TIMEOUT_SECONDS)
+    except discord.NotFound:
+        return False  # no longer a member of the server
+    except Exception as error:  # cannot be told now
+        log.debug("whether user %s sees game %s was not told (%s)", user_id, view.id, why(error))
+        return True
+    return channel.permissions_for(member).view_channel
 
 
 def _on_public_message(interaction: Interaction) -> bool:
@@ -266,6 +289,9 @@ class WatchMessages:
                 except Exception:  # claimed already: logged, never sent twice
                     log.exception("game %s: a watcher's message was not written", view.id)
                     continue
+                if not await still_sees(self._client, view, news.user_id):
+                    await self._out_of_sight(view.id, news.user_id)
+                    continue
                 sent = await send_direct(self._client, news.user_id, content, DM_PATIENCE_SECONDS)
                 if sent is Delivery.CLOSED:
                     await self._closed(view.id, news.user_id)
@@ -292,6 +318,25 @@ class WatchMessages:
         else:
             log.info(
                 "user %s does not accept direct messages; their messages about game %s are now off",
+                user_id,
+                game_id,
+            )
+
+    async def _out_of_sight(self, game_id: int, user_id: int) -> None:
+        """The watcher can no longer see the game's channel: turn theirs for the game off (a
+        Refresh of their view is refused; seeing it again, they may ask again)."""
+        try:
+            await self._watch.out_of_sight(game_id, user_id)
+        except Exception as error:  # the next message looks again
+            log.warning(
+                "game %s: the messages of a watcher who no longer sees its channel were not "
+                "turned off (%s)",
+                game_id,
+                why(error),
+            )
+        else:
+            log.info(
+                "user %s no longer sees the channel of game %s; their messages about it are off",
                 user_id,
                 game_id,
             )

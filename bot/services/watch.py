@@ -122,6 +122,12 @@ class WatchService:
         game until they ask again."""
         await self._store.set_dms(game_id, user_id, False, 0)
 
+    async def out_of_sight(self, game_id: int, user_id: int) -> None:
+        """The watcher can no longer see the game's channel (a role taken away, the channel
+        hidden from them, the server left): no more messages for this game, as after a
+        refusal, until they see it and ask again."""
+        await self._store.set_dms(game_id, user_id, False, 0)
+
     async def unwatch(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
         """Stop watching: no view to refresh, no message any more."""
         view = await self._view(guild_id, game_id)

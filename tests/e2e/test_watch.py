@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.e2e.fakecord import FakeDiscord, FakeMessage
+from tests.e2e.fakecord import FakeDiscord, FakeMessage, permissions
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import is_watch
 from tests.e2e.quiet import (
@@ -124,3 +124,83 @@ async def test_a_watcher_follows_a_game_to_its_end_privately(
     news = {message.content for message in told}
     copied = [m.content for m in fake.messages(channel) if m.content in news]
     assert not copied, "a watcher's message reached the game's channel"
+
+
+async def test_a_watcher_who_can_no_longer_see_the_channel_is_told_nothing_more(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    """The game's channel is for a role's holders. Watchers who asked for a direct message at
+    each turn and then lose sight of the channel (the role taken away, the channel hidden from
+    them, the server left) are told no turn after it, nor the end, and one who loses it after
+    a turn is not told the end; one who still sees it is told both. Their messages for the
+    game are turned off, as their view shows once they see the channel again. One who lost
+    sight is refused Refresh, and may still stop watching."""
+    guild = fake.add_guild("Souk")
+    channel = fake.add_text_channel(guild, "games")
+    souk = fake.add_role(guild, "souk")
+    (bot_role,) = [role for role in guild.roles.values() if role.managed]
+    fake.set_overwrite(channel, guild, deny=permissions.VIEW_CHANNEL)
+    for role in (souk, bot_role):
+        fake.set_overwrite(channel, role, allow=permissions.VIEW_CHANNEL)
+    # zara, the newest, is told last of a game's watchers
+    alice, carol, dave, erin, fay, zara = (
+        fake.add_user(name) for name in ("alice", "carol", "dave", "erin", "fay", "zara")
+    )
+    watching = (carol, dave, erin, fay, zara)
+    members = {user.id: fake.add_member(guild, user) for user in (alice, *watching)}
+    for member in members.values():
+        member.role_ids.append(souk.id)
+
+    lobby = await open_game(fake, channel, alice, (), ("easy",))
+    await lobby_at_first_turn(fake, channel, lobby.id)
+    shown = fake.world.messages[lobby.id]
+    views: dict[int, FakeMessage] = {}
+    for user in watching:
+        opened = await (await fake.click(user, shown, watch_button(shown, "watch"))).answer()
+        asked = await (await fake.click(user, opened, watch_button(opened, "dmon"))).answer()
+        assert "direct message at each finished turn" in asked.embed_text()
+        views[user.id] = asked
+
+    members[carol.id].role_ids.remove(souk.id)
+    fake.set_overwrite(channel, dave, deny=permissions.VIEW_CHANNEL)
+    fake.remove_member(guild, erin)
+    for clicks in range(2):
+        current = await fake.wait_until(lambda: human_turn(fake, channel), what="alice's turn")
+        await play_turn_click(fake, {alice.id: alice}, current, clicks)
+    await fake.wait_until(
+        lambda: next(iter(fake.messages(fake.dm_channel(zara))), None),
+        timeout=30,
+        what="the watcher who still sees the channel told the turn",
+    )
+    for user in (carol, dave, erin):
+        assert not fake.messages(fake.dm_channel(user)), f"{user.name} was told a turn"
+    (fay_told,) = fake.messages(fake.dm_channel(fay))
+    assert turns_told(fay_told), "told the turn while she could see the channel"
+
+    refreshed = await (
+        await fake.click(carol, views[carol.id], watch_button(views[carol.id], "refresh"))
+    ).answer()
+    assert refreshed.content.endswith("is played in a channel you cannot see.")
+    members[carol.id].role_ids.append(souk.id)
+    back = await (
+        await fake.click(carol, views[carol.id], watch_button(views[carol.id], "refresh"))
+    ).answer()
+    assert "No message comes to you but this one." in back.embed_text(), "her messages are off"
+    stopped = await (
+        await fake.click(dave, views[dave.id], watch_button(views[dave.id], "stop"))
+    ).answer()
+    assert "You no longer watch this game." in stopped.embed_text(), stopped.content
+
+    fake.set_overwrite(channel, fay, deny=permissions.VIEW_CHANNEL)
+    await fake.wait_until(lambda: human_turn(fake, channel), what="alice's turn")
+    await confirm(fake, alice, await fake.slash(alice, channel, "marrakech", "resign"), "resign")
+    await fake.wait_until(
+        lambda: next(
+            (m for m in fake.messages(fake.dm_channel(zara)) if "is over" in m.content), None
+        ),
+        timeout=30,
+        what="the watcher who still sees the channel told the end",
+    )
+    for user in (carol, dave, erin):
+        assert not fake.messages(fake.dm_channel(user)), f"{user.name} was told the end"
+    assert fake.messages(fake.dm_channel(fay)) == [fay_told], "fay was told the end"

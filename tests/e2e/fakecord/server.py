@@ -219,6 +219,24 @@ class FakeDiscord:
         self.world.notify()
         return member
 
+    def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> FakeRole:
+        """A role of the guild that no member holds yet; announced if the bot is online."""
+        role = FakeRole(self.world.snowflakes.next(), name, permissions, 1)
+        guild.roles[role.id] = role
+        self.gateway.dispatch_if_session(
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role.to_payload()},
+            guild_id=guild.id,
+        )
+        self.world.notify()
+        return role
+
+    def remove_member(self, guild: FakeGuild, user: FakeUser) -> None:
+        """``user`` leaves the guild (Discord tells the bot only with the privileged Server
+        Members intent, so nothing is announced)."""
+        del guild.members[user.id]
+        self.world.notify()
+
     def add_text_channel(self, guild: FakeGuild, name: str = "general") -> FakeChannel:
         channel = FakeChannel(
             id=self.world.snowflakes.next(), name=name, guild=guild, position=len(guild.channels)
