@@ -24,7 +24,7 @@ from functools import partial
 import discord
 
 from bot.edge import interactions
-from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded
+from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded, tell
 from bot.edge.buttons import WatchAction, WatchButton
 from bot.edge.direct import Delivery, send_direct
 from bot.edge.display import GameDisplay
@@ -115,6 +115,11 @@ class WatchController:
             else:
                 on = action is WatchAction.DMS_ON
                 watch = await self._watch.set_dms(guild_id, game_id, user_id, on, language, sees)
+            if not sees(watch.game.game.channel_id):
+                # Ending what they get is theirs, the game as it is now is not: said in words.
+                done = "watch.unseen.stopped" if watch.watcher is None else "watch.unseen.dms_off"
+                await tell(interaction, text(done, language, game_id=game_id))
+                return
             # The game's own message stays as it is: the view comes as a new private answer.
             await self._show(interaction, watch, new=_on_public_message(interaction))
 

@@ -109,8 +109,9 @@ class WatchService:
         sees: Sees = _sees_all,
     ) -> WatchView:
         """Ask for (or stop) a direct message at each finished turn; told from now on, in
-        `locale` when given (the language the watcher asked in)."""
-        view = await self._running(guild_id, game_id, sees)
+        `locale` when given (the language the watcher asked in). Asking needs sight of the
+        game's channel (`sees`); stopping, like `unwatch`, never does: it shows nothing."""
+        view = await self._running(guild_id, game_id, sees if on else _sees_all)
         if not await self._store.set_dms(game_id, user_id, on, view.seq, locale):
             raise NotWatchingError()
         if on:

@@ -20,6 +20,7 @@ from bot.edge import direct, display
 from bot.edge.inflight import HANDLERS
 from bot.edge.watch import WatchMessages
 from bot.presentation.links import message_link
+from bot.presentation.messages import text
 from bot.services.time_rules import QuietHours
 from bot.services.views import GameStatus, GameView
 from bot.storage.watchers import WatchStore
@@ -330,6 +331,57 @@ async def test_a_game_in_a_channel_the_member_cannot_see_is_not_theirs_to_watch(
         assert "You watch this game" in watching.embed_text()
     assert await watchers._watch._store.get(1, peeker.id) is None, "no watch of theirs stored"
     assert await watchers._watch._store.get(1, viewer.id) is not None
+
+
+async def test_a_watcher_who_lost_sight_of_the_channel_may_still_turn_messages_off_and_stop(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher denied View Channel after they asked for a direct message at each turn is
+    refused Refresh, but No messages and Stop watching on their view still do what they say,
+    told in words: neither shows them the game as it is now."""
+    await started(edge)
+    opened = await edge.slash(edge.outsider, "marrakech", "watch", game=1).answer()
+    asked = await edge.click(edge.outsider, opened, "Message me each turn").answer()
+    edge.fake.set_overwrite(edge.channel, edge.outsider, deny=permissions.VIEW_CHANNEL)
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    store = watchers._watch._store
+    async with on_the_gateway(edge, monkeypatch):
+        refused = await edge.click(edge.outsider, asked, "Refresh").answer()
+        assert refused.content == "Game #1 is played in a channel you cannot see."
+        quiet = await edge.click(edge.outsider, asked, "No messages").answer()
+        assert quiet.content == (
+            "Game #1 is played in a channel you cannot see: no more messages about it will "
+            "come to you."
+        )
+        assert not quiet.embeds, "no view of the game's board"
+        watcher = await store.get(1, edge.outsider.id)
+        assert watcher is not None
+        assert not watcher.dms, "their messages are off"
+        stopped = await edge.click(edge.outsider, asked, "Stop watching").answer()
+        assert stopped.content == (
+            "Game #1 is played in a channel you cannot see: you no longer watch it."
+        )
+        assert not stopped.embeds, "no view of the game's board"
+    assert await store.get(1, edge.outsider.id) is None, "the stop is stored"
+
+
+@pytest.mark.parametrize("locale", ["fr", "uk"])
+async def test_a_watcher_who_lost_sight_is_told_the_stop_in_their_language(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
+    guild = edge.channel.guild
+    assert guild is not None
+    watcher = edge.fake.add_user("watcher", locale=locale)
+    edge.fake.add_member(guild, watcher)
+    await started(edge)
+    opened = await edge.slash(watcher, "marrakech", "watch", game=1).answer()
+    edge.fake.set_overwrite(edge.channel, watcher, deny=permissions.VIEW_CHANNEL)
+    async with on_the_gateway(edge, monkeypatch):
+        stop = text("watch.button.stop", locale)
+        stopped = await edge.click(watcher, opened, stop).answer()
+    assert stopped.content == text("watch.unseen.stopped", locale, game_id=1)
+    assert stopped.content != text("watch.unseen.stopped", "en", game_id=1)
 
 
 async def test_before_the_cache_knows_the_game_s_channel_only_an_administrator_watches_from_another(
