@@ -468,9 +468,21 @@ def test_luck_bars_go_right_for_good_luck_and_left_for_bad_from_one_middle() -> 
     assert by_seat[3].x1 - by_seat[3].x0 > by_seat[0].x1 - by_seat[0].x0
 
 
-def test_the_winner_s_line_is_drawn_last_so_it_lies_on_top() -> None:
-    """Places (1, 3, 2, 4): the lines go from the last place's (seat 3) to the winner's."""
-    assert _draw_order(sample()) == [3, 1, 2, 0]
+@pytest.mark.parametrize(
+    ("places", "order"), [((1, 3, 2, 4), [3, 1, 2, 0]), ((2, 1, 4, 3), [2, 3, 0, 1])]
+)
+def test_the_winner_s_line_is_drawn_last_so_it_lies_on_top(
+    places: tuple[int, ...], order: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lines go from the last place's to the winner's: the chart draws every piece of one
+    seat's line before the next seat's, in that order."""
+    picture = dataclasses.replace(sample(), places=places)
+    assert _draw_order(picture) == order
+    caught = drawing(picture, monkeypatch)
+    chart = caught.canvases[0]
+    seat_of = {line_color(4, seat): seat for seat in range(4)}
+    drawn = [seat_of[c] for on, c, _, _ in caught.pieces if on is chart and c in seat_of]
+    assert [seat for seat, _ in itertools.groupby(drawn)] == order
 
 
 @pytest.mark.parametrize("rank", ["#{n}", "n° {n}", "№{n}", "Place {n}"])
