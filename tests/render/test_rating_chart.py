@@ -5,6 +5,7 @@ and any language's words and separators."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -116,15 +117,32 @@ def test_too_many_games_to_mark_are_drawn_as_a_line() -> None:
     assert pixels(image, LINE)
 
 
-def test_every_game_is_marked_up_to_marked_games_and_none_beyond() -> None:
+def test_every_game_is_marked_up_to_marked_games_and_none_beyond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The chart has a point more than games (the value before the first): `MARKED_GAMES`
-    games still have their steps marked, a loss among them; one game more is a bare line."""
+    games still have their steps marked, each game's at its point from left to right with its
+    own change, a loss among them; one game more is a bare line."""
 
     def history(games: int) -> tuple[int, ...]:
         return tuple(1500 + (game % 7) * 9 - 30 for game in range(games + 1))
 
-    assert pixels(decode(render_rating_chart(history(MARKED_GAMES))), LOSS)
+    marked: list[tuple[float, int]] = []
+    marker = rating_chart._marker
+
+    def recording(draw: Any, at: tuple[float, float], change: int, *how: float) -> None:
+        marked.append((at[0], change))
+        marker(draw, at, change, *how)
+
+    monkeypatch.setattr(rating_chart, "_marker", recording)
+    full = history(MARKED_GAMES)
+    assert pixels(decode(render_rating_chart(full)), LOSS)
+    assert [change for _, change in marked] == [b - a for a, b in itertools.pairwise(full)]
+    xs = [x for x, _ in marked]
+    assert xs == sorted(set(xs)), "one marker per point, left to right"
+    marked.clear()
     assert not pixels(decode(render_rating_chart(history(MARKED_GAMES + 1))), LOSS)
+    assert marked == []
 
 
 def test_a_newcomer_s_chart_has_the_start_alone() -> None:
