@@ -20,8 +20,9 @@ from engine import (
     replay_events,
 )
 from render import image_size, panel, render_replay
-from render.board import marks_from_events
-from render.replay import FIRST_FRAME_MS, LAST_FRAME_MS, REPLAY_SIZE, turn_states
+from render.board import TurnMarks, board_image, marks_from_events
+from render.palette import LAST_RUG, PATH
+from render.replay import FIRST_FRAME_MS, LAST_FRAME_MS, REPLAY_SIZE, replay_frames, turn_states
 from render.samples import Moment, at_turn, finished
 from render.text import draw_text
 
@@ -111,6 +112,31 @@ def test_each_frame_marks_the_path_payment_and_rug_of_its_whole_turn(variant: Va
             assert marks.last_rug
             laid += 1
     assert taxed > 0
+    assert laid > 0
+
+
+@pytest.mark.parametrize("variant", list(Variant), ids=lambda variant: variant.value)
+def test_each_frame_draws_the_marks_of_its_whole_turn(variant: Variant) -> None:
+    """Each frame after the opening is the board of its turn with every mark that turn's
+    events tell (the path in its colour on every one, the frame of the rug laid where one was
+    laid), none of which the unmarked board of the same moment shows."""
+    record = record_of(finished(3, seed=7, variant=variant).state)
+    turns = list(turn_states(record))
+    frames = replay_frames(record, size=320)
+    assert len(frames) == len(turns)
+    assert frames[0] == board_image(turns[0][0], size=320, portrait=True)
+    laid = 0
+    for frame, (state, events) in zip(frames[1:], turns[1:], strict=True):
+        final = state.is_over
+        marks = marks_from_events(events)
+        assert frame == board_image(state, marks, size=320, final=final, portrait=True)
+        plain = board_image(state, TurnMarks(), size=320, final=final, portrait=True)
+        shown = {colour for _, colour in frame.getcolors(1 << 20) or ()}
+        unmarked = {colour for _, colour in plain.getcolors(1 << 20) or ()}
+        assert PATH in shown - unmarked, state.turn
+        if marks.last_rug:
+            assert LAST_RUG in shown - unmarked, state.turn
+            laid += 1
     assert laid > 0
 
 
