@@ -11,6 +11,7 @@ import re
 import string
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 import pytest
@@ -40,7 +41,9 @@ from bot.workers.pool import WorkerPool
 from engine import Color, Facing, Phase
 from render import ENGLISH as RENDER_ENGLISH
 from render import Labels
+from render import panel as render_panel
 from render.rating_chart import CHART_ENGLISH, ChartLabels
+from render.text import draw_text
 from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_presentation import ERROR_ARGUMENTS
 
@@ -402,17 +405,42 @@ def test_the_chart_labels_cover_every_word_the_rating_chart_draws(locale: str) -
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
-async def test_pictures_draw_in_the_game_s_language(locale: str) -> None:
+async def test_pictures_draw_in_the_game_s_language(
+    locale: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The panel's words, caught on their way to drawing: a turn's picture and the result's
+    draw their column names and title in the game's language, and none of the English ones."""
+    drawn: list[str] = []
+
+    def recording(image: Any, xy: tuple[float, float], words: str, **how: Any) -> None:
+        drawn.append(words)
+        draw_text(image, xy, words, **how)
+
+    monkeypatch.setattr(render_panel, "draw_text", recording)
     views = list(played_views(locale, 3, "standard"))
     pictures = images.Pictures(WorkerPool(workers=0))
-    for post in (presenter.turn_post(views[5]), presenter.final_post(views[-1])):
+    words, english = images.labels(locale), images.labels("en")
+    names = [field.name for field in dataclasses.fields(Labels)]
+    fixed = [name for name in names if "{n}" not in getattr(english, name)]
+    english_only = {getattr(english, name) for name in fixed} - {
+        getattr(words, name) for name in fixed
+    }
+    for post, title in (
+        (presenter.turn_post(views[5]), words.turn.split("{n}")[0]),
+        (presenter.final_post(views[-1]), words.game_over),
+    ):
         assert post.image is not None
         assert post.image.language == locale
+        drawn.clear()
         png = await pictures.png(post.image)
         assert png.startswith(b"\x89PNG")
-        drawn = images.picture_of(post.image)
-        assert drawn.labels == images.labels(locale), "the panel's words, in the game's language"
-        assert drawn.labels != images.labels("en")
+        picture = images.picture_of(post.image)
+        assert picture.labels == words, "the panel's words, in the game's language"
+        assert picture.labels != english
+        assert {words.dirhams, words.rugs, words.visible, words.score} <= set(drawn), drawn
+        assert any(text.startswith(title) for text in drawn), (title, drawn)
+        assert not english_only & set(drawn), drawn
+        assert not any(text.startswith(english.turn.split("{n}")[0]) for text in drawn), drawn
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
