@@ -193,7 +193,8 @@ def test_every_text_is_12_px_once_a_phone_shows_the_picture_390_px_wide(
     strip = stats_strip(shown, language)
     assert strip is not None
     texts, _ = drawn_texts(strip, monkeypatch)
-    assert {strip.title, strip.average, strip.trend} <= {text for text, _ in texts}
+    ticks = {strip.percent.format(n=tick) for tick in (0, 50, 100)}
+    assert {strip.title, strip.average, strip.trend, *ticks} <= {text for text, _ in texts}
     for text, size in texts:
         assert size * PHONE_WIDTH / CHART_WIDTH >= SMALLEST_ON_A_PHONE, (text, size)
 
