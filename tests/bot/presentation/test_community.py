@@ -39,7 +39,7 @@ from bot.services.views import (
 from bot.storage.ratings import RatingRow
 from bot.storage.stats import HistoryRow, PlayerStats
 from bot.workers.pool import WorkerPool
-from render import rating_chart
+from render import accuracy_strip, rating_chart
 from render.text import draw_text
 from tests.bot.presentation.test_languages import game_row
 
@@ -650,9 +650,11 @@ async def test_the_stats_chart_is_drawn_in_the_member_s_language(
 ) -> None:
     """The chart of French stats, drawn as the bot draws it (`Pictures.rating_chart`, by the
     workers): every word, caught on its way to drawing, is French ("Cote", "parties",
-    "provisoire"), none English, and the rating is written as French writes numbers."""
+    "provisoire"), none English, and the rating is written as French writes numbers; the
+    accuracy under it is drawn too, its words and percentages French."""
     history = tuple(1500 + 9 * game for game in range(13))  # 12 rated games, to 1,608
-    shown = community.stats_post(SUMMARY, rating(12, points=1608, history=history), "fr")
+    judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of((90.0, 84.0, 80.0, 70.0)))
+    shown = community.stats_post(judged, rating(12, points=1608, history=history), "fr")
     assert shown.chart is not None
     drawn: list[str] = []
 
@@ -661,6 +663,7 @@ async def test_the_stats_chart_is_drawn_in_the_member_s_language(
         draw_text(image, xy, words, **how)
 
     monkeypatch.setattr(rating_chart, "draw_text", recording)
+    monkeypatch.setattr(accuracy_strip, "draw_text", recording)
     pool = WorkerPool(workers=0)
     try:
         png = await images.Pictures(pool).rating_chart(shown.chart)
@@ -668,7 +671,8 @@ async def test_the_stats_chart_is_drawn_in_the_member_s_language(
         await pool.close()
     assert png.startswith(b"\x89PNG")
     assert {"Cote", "parties", "provisoire", "1\u202f608"} <= set(drawn), drawn
-    assert not {"Rating", "games", "provisional", "1,608"} & set(drawn), drawn
+    assert {"Précision, 4 dernières parties", "81\u202f%", "50\u202f%"} <= set(drawn), drawn
+    assert not {"Rating", "games", "provisional", "1,608", "81%", "50%"} & set(drawn), drawn
 
 
 def test_the_stats_tell_reliability_only_once_there_is_something_to_tell() -> None:
