@@ -4,9 +4,11 @@ the straight-on one told apart from the turns without relying on hue."""
 from __future__ import annotations
 
 import pytest
+from PIL import ImageChops
 
-from engine import COLS, ROWS, Facing, Phase, Variant, orientations
+from engine import COLS, ROWS, Facing, GameState, Phase, Variant, orientations
 from render import palette, render_board
+from render.board import TurnMarks, board_image
 from render.layout import DEFAULT_SIZE, DIRECTIONS, Layout, layout
 from render.overlays import turn_badge_center
 from render.samples import Moment, at_turn, first_moment
@@ -147,6 +149,38 @@ def test_arrows_off_the_market_stop_on_the_frame_short_of_the_coordinates() -> N
         side = choice_arrow(cell, Facing.N, straight).height
         tip = side / 2 - short[1]  # from Assam's centre
         assert tip < (0.5 + 0.83 - 0.15) * cell  # the coordinates sit 0.83 squares out
+
+
+def _arrow_reach(state: GameState, geometry: Layout, facing: Facing) -> float:
+    """How far, in squares from Assam's centre, the arrow of the way `facing` reaches on the
+    board drawn with that arrow alone: its furthest pixel that differs from the bare board."""
+    arrow = board_image(state, TurnMarks(choices=(facing,)))
+    bare = board_image(state)
+    box = ImageChops.difference(arrow, bare).getbbox()
+    assert box is not None, facing
+    x, y = geometry.center(state.assam)
+    far = {Facing.N: y - box[1], Facing.S: box[3] - y, Facing.E: box[2] - x, Facing.W: x - box[0]}
+    return far[facing] / geometry.cell
+
+
+def test_on_the_board_an_arrow_off_the_market_stops_on_the_frame() -> None:
+    """Assam on an edge: the way that leaves the market gets the short arrow, stopping on the
+    frame short of the coordinates; a way into the market gets the full one."""
+    state = first_moment(
+        3,
+        range(1, 60),
+        lambda m: (
+            m.state.phase is Phase.ORIENT
+            and len({_off_market(m.state.assam, way) for _, way in orientations(m.state)}) == 2
+        ),
+    ).state
+    geometry = layout(DEFAULT_SIZE, 3)
+    for _, way in orientations(state):
+        reach = _arrow_reach(state, geometry, way)
+        if _off_market(state.assam, way):
+            assert reach < 0.5 + 0.83 - 0.15, (way, reach)
+        else:
+            assert reach > ARROW_TIP, (way, reach)
 
 
 @pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
