@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.services.stats import HISTORY_SIZE, StatsService
+from bot.services.stats import HISTORY_READ_MOST, HISTORY_SIZE, StatsService
 from bot.storage.stats import HistoryRow
 
 WHEN = datetime(2026, 12, 1, 12, tzinfo=UTC)
@@ -51,6 +51,19 @@ async def test_a_server_with_fewer_seen_games_lists_them_all() -> None:
     history = await StatsService(store).history(1, None, sees=sees_open)  # type: ignore[arg-type]
     assert [game.game_id for game in history] == [3, 2, 1]
     assert store.reads[-1] > len(store.rows), "read until the server had no more"
+    assert store.reads == [HISTORY_SIZE, 4 * HISTORY_SIZE, 16 * HISTORY_SIZE], (
+        "no read after the one that found fewer games than it asked for"
+    )
+
+
+async def test_the_reading_stops_at_its_most_however_few_games_were_seen() -> None:
+    """A server of many more games than the history reads at most, all but the oldest few in
+    a channel the member cannot see: the reading stops at HISTORY_READ_MOST games, and lists
+    what it found (none here)."""
+    store = ServerGames(hidden=4 * HISTORY_READ_MOST, open_games=3)
+    history = await StatsService(store).history(1, None, sees=sees_open)  # type: ignore[arg-type]
+    assert history == []
+    assert max(store.reads) == HISTORY_READ_MOST
 
 
 async def test_when_every_game_is_seen_one_read_is_enough() -> None:
