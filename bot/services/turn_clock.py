@@ -26,8 +26,9 @@ planned to: each change comes with the game's row as it left it (bot.services.lo
 says when that game next has work (`_next_moment`). The service remembers when the scheduler
 plans to look next (the last `next_due`); a change whose work comes at that moment or later
 tells it nothing, work due now wakes it at once, and work due sooner than planned (a change not
-yet shown, due for a catch-up if it never is) wakes it at that moment. So a click, which
-changes its game twice (the move, then the message that shows it), costs the scheduler nothing.
+yet shown, due for a catch-up if it never is) wakes it at that moment, unless a later change of
+the same game takes that work back first (the change shown). So a click, which changes its game
+twice (the move, then the message that shows it), costs the scheduler nothing.
 Changes made by other processes wake it through the database (bot.storage.games, `listen`).
 
 Each process holds some of Discord's shards, and a channel's limits (a few posts and edits
@@ -144,8 +145,12 @@ class TurnClockService:
         self._workers = workers
         self._listeners: list[Callable[[], None]] = []
         self._planned: datetime | _Unplanned | None = UNPLANNED
-        """When the scheduler looks next: the last `next_due` (None: only when woken), or an
-        earlier moment a change brought (and a timer will wake it at)."""
+        """When the scheduler looks next: the last `next_due` (None: only when woken)."""
+        self._sooner: dict[int | None, datetime] = {}
+        """The work changes brought before `_planned` since, at its moment: per game (its
+        earliest, as its newest row says), and for the held notices (None). A timer wakes the
+        scheduler at the earliest; a game whose work no longer comes before the planned look
+        (its move was shown, say) is taken out, and with it the timer it needed."""
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: datetime | None = None
         self._collecting: list[list[GameRow | None]] = []
@@ -164,17 +169,23 @@ class TurnClockService:
         """A game changed in this process (`game`: its row now; None: not known)."""
         for changes in self._collecting:
             changes.append(game)
-        moment = None if game is None else _next_moment(game)
-        if game is not None and moment is None:
-            return  # no work of this game is scheduled: the scheduler has nothing to add
-        now = self._loader.clock()
-        planned = self._planned
-        if moment is None or moment <= now or planned is UNPLANNED:
+        if game is None:
             self._wake()
             return
-        if planned is not None and planned > now and moment >= planned:
-            return  # the scheduler looks by then anyway
-        self._wake_at(moment, now)
+        moment = _next_moment(game)
+        now = self._loader.clock()
+        planned = self._planned
+        if moment is not None and (moment <= now or planned is UNPLANNED):
+            self._wake()
+            return
+        if moment is None or (
+            isinstance(planned, datetime) and planned > now and moment >= planned
+        ):
+            # no work of this game, or none before the scheduler looks anyway
+            self._sooner.pop(game.id, None)
+        else:
+            self._sooner[game.id] = moment
+        self._set_timer(now)
 
     def _notice_held(self, release_at: datetime) -> None:
         """A notice was held here until `release_at`: look then (sooner than planned)."""
@@ -185,22 +196,25 @@ class TurnClockService:
         if planned is UNPLANNED or release_at <= now:
             self._wake()
         elif planned is None or release_at < planned:
-            self._wake_at(release_at, now)
+            held = self._sooner.get(None)
+            if held is None or release_at < held:
+                self._sooner[None] = release_at
+            self._set_timer(now)
 
-    def _wake_at(self, moment: datetime, now: datetime) -> None:
-        """Wake the scheduler at `moment` (its next look is no later than that any more)."""
-        if self._timer_at is not None and self._timer_at <= moment:
-            self._planned = self._timer_at  # woken sooner already
+    def _set_timer(self, now: datetime) -> None:
+        """Wake the scheduler at the earliest work sooner than planned (no timer: none)."""
+        first = min(self._sooner.values(), default=None)
+        if first == self._timer_at:
             return
-        self._planned = moment
-        if self._timer is not None:
-            self._timer.cancel()
-        delay = (moment - now).total_seconds()
-        self._timer = asyncio.get_running_loop().call_later(delay, self._wake)
-        self._timer_at = moment
+        self._stop_timer()
+        if first is not None:
+            delay = (first - now).total_seconds()
+            self._timer = asyncio.get_running_loop().call_later(delay, self._wake)
+            self._timer_at = first
 
     def _wake(self) -> None:
         self._stop_timer()
+        self._sooner.clear()  # the scheduler looks now, and reads them all
         for listener in self._listeners:
             listener()
 
@@ -302,6 +316,7 @@ class TurnClockService:
         )
         first = min(moments, default=None)
         self._stop_timer()  # the scheduler looks at `first` at the latest
+        self._sooner.clear()
         self._planned = UNPLANNED if None in changes else first
         return first
 

@@ -55,7 +55,15 @@ class Wakes:
         self.woken.set()
 
 
+def wake_up_set(table: Table) -> datetime | None:
+    """When the turn clock service will wake the scheduler by itself (None: only if a change
+    asks it to)."""
+    return table.service.turns._timer_at
+
+
 async def test_moves_between_people_and_their_messages_wake_it_for_nothing(table: Table) -> None:
+    """Not now, and not later either: a move sets a wake-up for its catch-up, a minute away,
+    and the message that shows it takes it back."""
     view = await two_humans(table)
     wakes = Wakes(table)
     assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the first reminder"
@@ -65,8 +73,11 @@ async def test_moves_between_people_and_their_messages_wake_it_for_nothing(table
         assert mover is not None
         # a move within the turn, shown on its message; then the rest of the turn, the next
         view = await table.service.play.act(view.id, mover, view.seq, choose(view))
+        assert wake_up_set(table) is not None, "not shown yet: looked after if it never is"
         await table.show(view)
+        assert wake_up_set(table) is None, "shown: nothing left to wake it for"
         view = await play_turn(table, view, mover)
+        assert wake_up_set(table) is None
     assert wakes.count == 0
     assert await table.scheduler.seconds_to_sleep() == LIMIT / 2, "the newest turn's reminder"
 
