@@ -282,6 +282,34 @@ async def test_a_game_whose_judging_fails_is_left_until_the_next_start(
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_game_whose_judging_failed_takes_no_place_of_another_in_a_pass(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One game a pass, the newest failing: the next pass judges the game before it, as a
+    pass of its own, rather than taking the failed one again in its place."""
+    monkeypatch.setattr(accuracy, "PASS_GAMES", 1)
+    judgement = judgement_to_json(golden_judgement())
+    calls: list[int] = []
+
+    def failing_once(record: Record) -> str:
+        calls.append(len(record.actions))
+        if len(calls) == 1:
+            raise RuntimeError("the worker failed")
+        return judgement
+
+    monkeypatch.setattr(jobs, "judged_game", failing_once)
+    store = StatsStore(database)
+    await finished_game(database, 10, [row(0, 100, 30, 1)])
+    await finished_game(database, 11, [row(0, 200, 30, 1)])
+    recorder = golden_recorder(database, store)
+    assert await recorder.catch_up() == 0, "the newest game failed"
+    assert await recorder.catch_up() == 1, "the game before it, in the next pass"
+    assert len(calls) == 2
+    assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1
+    assert await store.recent_accuracy(GUILD, 200, 20) == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("outage", ["looking for games", "writing the accuracy"])
 async def test_a_game_an_outage_kept_from_being_judged_is_judged_once_the_database_is_back(
     outage: str,
