@@ -16,6 +16,7 @@ import pytest
 
 from bot.services import GameStatus, GameView, Player
 from bot.services.errors import GameNotRunningError, HostOnlyError, StaleBoardError
+from bot.services.hints import HINTS_PER_GAME
 from bot.services.loaded import LoadedGame, rated_places, results_of
 from bot.services.seat_errors import SubstituteError
 from bot.services.stats import StatsService
@@ -154,6 +155,28 @@ async def test_the_game_record_names_the_substitute_in_the_seat_they_took_over(
     holders = {seat_of(view, HOST): HOST, seat_of(view, BOB): DAVE, ai_seat: None}
     record = await service.play.record(view.id)
     assert record["user_ids"] == [holders[seat] for seat in range(3)]
+
+
+async def test_a_substitute_in_a_coached_game_has_every_hint_of_a_person_of_their_own(
+    database: Database,
+) -> None:
+    """Each person may ask for HINTS_PER_GAME hints a game (docs/coach.md): Bob used all of
+    his, and Dave, who takes his seat, has all of his own, in the game as held in memory, as
+    read again, and when he asks."""
+    service = service_on(database)
+    lobby = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=724, host_id=HOST, seats=2, coach=True
+    )
+    await service.lobby.join(lobby.id, BOB)
+    view = await service.lobby.start(lobby.id, HOST)
+    for _ in range(HINTS_PER_GAME):
+        assert await service.hints.take(view.id, BOB) is not None
+    assert await service.hints.take(view.id, BOB) is None, "Bob's hints are used up"
+    done = await service.substitutes.substitute(view.id, BOB, DAVE, "Dave", in_bot=False)
+    for seen in (done.view, await service_on(database).play.look(view.id)):
+        (dave,) = [p for p in seen.players if p.user_id == DAVE]
+        assert dave.hints_used == 0
+    assert await service.hints.take(view.id, DAVE) == HINTS_PER_GAME - 1
 
 
 async def test_bad_substitutions_are_refused_and_change_nothing(database: Database) -> None:
