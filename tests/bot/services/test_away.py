@@ -1013,6 +1013,23 @@ async def test_quiet_hours_set_late_in_a_turn_give_back_no_time_that_ran(
     assert [turn.user_id for turn in table.turns] == [mover], "their 24 hours ran out"
 
 
+async def test_quiet_hours_set_while_their_hours_are_under_way_give_back_none_that_ran(
+    table: AwayTable,
+) -> None:
+    """Quiet hours of 06:00 to 10:00 set at 08:00, 20 hours into a 24-hour turn: the clock
+    stops from 08:00 to 10:00, not over the two hours from 06:00 that already ran, so the turn
+    runs out at 14:00, not 16:00."""
+    _, mover, _ = await who_moves(table, limit=24 * 3600)  # 2 March 12:00 UTC
+    table.clock.advance(20 * 3600)  # 3 March 08:00
+    await table.service.away.set_quiet_hours(mover, QuietHours.parse("06:00", "10:00", "UTC"))
+    table.clock.advance(6 * 3600 - 60)  # 3 March 13:59: 23 h 59 min have run
+    await table.scheduler.run_due()
+    assert table.turns == [], "a minute left"
+    table.clock.advance(2 * 60)  # 3 March 14:01
+    await table.scheduler.run_due()
+    assert [turn.user_id for turn in table.turns] == [mover], "their 24 hours ran out"
+
+
 async def quiet_four_hours_into_a_night_turn(table: AwayTable) -> int:
     """A 12-hour turn begun at 22:00, its player quiet from 23:00 to 08:00 (UTC) since then;
     now 03:00, four quiet hours on: the player."""
