@@ -1,10 +1,11 @@
 """Copying a whole install between databases (bot.storage.copy), on real databases of both
 back ends: a source filled through the services with games in every state and settings of
 every kind goes SQLite -> PostgreSQL -> SQLite and comes back row for row, ids included; its
-games load and replay as they were; PostgreSQL's sequences move past the copied ids; a target
-that holds anything, or is at another schema, is refused and left as it was, and so is a copy
-of a database into itself; the pages a table is read in follow each other without a gap or a
-row read twice; and every table of the schema is copied, parents before children."""
+games load and replay as they were; PostgreSQL's sequences move past the copied ids, and those
+of tables copied empty start at 1; a target that holds anything, or is at another schema, is
+refused and left as it was, and so is a copy of a database into itself; the pages a table is
+read in follow each other without a gap or a row read twice; and every table of the schema is
+copied, parents before children."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from bot.storage.tournaments import TournamentStore
 from bot.storage.watchers import WatchStore
 from tests.bot.services.test_service import fixed_clock, play_out, service_on, started, step
 from tests.polling import WAIT_SECONDS
-from tests.postgres import create_database, drop_database
+from tests.postgres import create_database, drop_database, open_new
 
 HOST, BOB, CAROL = 1001, 1002, 1003
 GUILD = 9
@@ -265,20 +266,7 @@ async def test_every_sequence_of_a_copy_to_postgres_numbers_past_the_rows_copied
     postgres = await open_database(postgres_url)
     try:
         await copy_database(origin, postgres)
-        numbered: dict[str, tuple[int, int]] = {}
-        async with postgres.reading() as conn:
-            for table in await schema_tables(postgres):
-                for column in table.columns:
-                    sequence = await conn.fetchval(
-                        "SELECT pg_get_serial_sequence($1, $2)", table.name, column
-                    )
-                    if sequence is None:
-                        continue
-                    row = await conn.fetchrow(f"SELECT last_value, is_called FROM {sequence}")
-                    assert row is not None
-                    following = row[0] + 1 if row[1] else row[0]
-                    largest = await conn.fetchval(f'SELECT max("{column}") FROM "{table.name}"')
-                    numbered[f"{table.name}.{column}"] = (following, largest or 0)
+        numbered = await next_ids(postgres)
         assert {"games.id", "held_notices.id"} <= set(numbered)
         behind = {name: pair for name, pair in numbered.items() if pair[0] <= pair[1]}
         assert not behind, "(next id, largest copied) of the sequences left behind"
@@ -287,6 +275,65 @@ async def test_every_sequence_of_a_copy_to_postgres_numbers_past_the_rows_copied
         assert await AwayStore(postgres).hold(notice, NOW)
     finally:
         await postgres.close()
+
+
+async def next_ids(postgres: Database) -> dict[str, tuple[int, int]]:
+    """Each identity or serial column ("table.column") of a PostgreSQL database: the id its
+    sequence gives next, and the largest id the column holds (0 if none)."""
+    numbered: dict[str, tuple[int, int]] = {}
+    async with postgres.reading() as conn:
+        for table in await schema_tables(postgres):
+            for column in table.columns:
+                sequence = await conn.fetchval(
+                    "SELECT pg_get_serial_sequence($1, $2)", table.name, column
+                )
+                if sequence is None:
+                    continue
+                row = await conn.fetchrow(f"SELECT last_value, is_called FROM {sequence}")
+                assert row is not None
+                following = row[0] + 1 if row[1] else row[0]
+                largest = await conn.fetchval(f'SELECT max("{column}") FROM "{table.name}"')
+                numbered[f"{table.name}.{column}"] = (following, largest or 0)
+    return numbered
+
+
+async def test_a_copy_to_postgres_numbers_a_table_copied_empty_from_one(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A table with an identity or serial id that holds no row (an install that never held a
+    notice, nor ran a tournament) is copied empty, and its sequence starts at 1 as on a new
+    database, while the tables that hold rows number past theirs: the copy goes through, and
+    the first row written to an empty table is stored with id 1."""
+    origin = await open_new(tmp_path / "source.sqlite3")
+    postgres = await open_database(postgres_url)
+    try:
+        lobby = await service_on(origin).lobby.create_lobby(
+            guild_id=GUILD, channel_id=601, host_id=HOST
+        )
+        rows = await all_rows(origin)
+        await copy_database(origin, postgres)
+        assert await all_rows(postgres) == rows
+
+        numbered = await next_ids(postgres)
+        empty = {name for name in numbered if not rows[name.split(".")[0]]}
+        assert {"held_notices.id", "tournaments.id"} <= empty
+        assert {"games.id", "seats.id"} <= set(numbered) - empty
+        assert numbered == {
+            name: (largest + 1, largest) for name, (_, largest) in numbered.items()
+        }, "(next id, largest copied) of each sequence"
+        assert all(numbered[name] == (1, 0) for name in empty)
+
+        notice = HeldNotice(HOST, GUILD, 601, lobby.id, 1, "turn", "en", NOW)
+        assert await AwayStore(postgres).hold(notice, NOW)
+        async with postgres.reading() as conn:
+            assert await conn.fetchval("SELECT id FROM held_notices") == 1
+        fresh = await service_on(postgres).lobby.create_lobby(
+            guild_id=GUILD, channel_id=602, host_id=BOB
+        )
+        assert fresh.id == lobby.id + 1
+    finally:
+        await postgres.close()
+        await origin.close()
 
 
 async def test_every_table_the_migrations_make_is_copied_parents_first(db: Database) -> None:
