@@ -28,6 +28,7 @@ from bot.storage import (
 from bot.storage.database import BACKENDS, Backend, Connection, load_migrations
 from bot.storage.open import parse_target
 from bot.storage.sqlite import numbered
+from tests.polling import WAIT_SECONDS
 from tests.round_trips import counting
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -203,16 +204,24 @@ async def test_both_back_ends_end_in_the_same_tables_and_columns(
 
 
 async def test_processes_migrating_at_once_apply_each_migration_once(postgres_url: str) -> None:
-    databases = await asyncio.gather(*(open_database(postgres_url) for _ in range(4)))
+    """Each waits on the migrations' lock while another applies one, and each migration's
+    transaction lets the lock go, so all of them get through; a lock never let go fails here
+    after a bound instead of leaving the test waiting for ever."""
+    opening = [asyncio.create_task(open_database(postgres_url)) for _ in range(4)]
     try:
+        async with asyncio.timeout(WAIT_SECONDS):
+            databases = await asyncio.gather(*opening)
         async with databases[0].reading() as conn:
             rows = await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
         assert [(row["version"], row["name"]) for row in rows] == [
             (m.version, m.name) for m in load_migrations("postgres")
         ]
     finally:
-        for database in databases:
-            await database.close()
+        for task in opening:
+            task.cancel()
+        for opened in await asyncio.gather(*opening, return_exceptions=True):
+            if isinstance(opened, Database):
+                await opened.close()
 
 
 async def test_migrating_stops_at_the_version_asked_and_goes_on_later(database_target: str) -> None:
