@@ -153,6 +153,11 @@ def database_url(server_url: str, name: str) -> str:
 
 
 TEST_SCHEMA_PREFIX = "marrakech_test_"
+LOCK_WAIT_BOUND = "60s"
+"""The longest a statement of a test's database waits for a lock (a row, a table, the
+migrations' advisory lock) before it fails: far more than any wait the bot's work makes, so
+only a lock never let go (a migration that keeps it, a transaction left open) reaches it, and
+the test fails there instead of waiting for ever (the suite has no time limit of its own)."""
 
 _shared_databases: dict[str, str] = {}
 """Server URL -> the database this test process keeps on it for the tests' schemas."""
@@ -178,13 +183,15 @@ async def create_database(server_url: str) -> str:
 
 
 async def _shared_database(server_url: str) -> str:
-    """This process's database on the server, created on first use."""
+    """This process's database on the server, created on first use, where a wait for a lock
+    ends in an error after `LOCK_WAIT_BOUND` (`lock_timeout` for every session on it)."""
     name = _shared_databases.get(server_url)
     if name is None:
         name = f"marrakech_tests_{os.getpid()}_{secrets.token_hex(3)}"
         admin = await asyncpg.connect(server_url)
         try:
             await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8'")
+            await admin.execute(f"ALTER DATABASE {name} SET lock_timeout = '{LOCK_WAIT_BOUND}'")
         finally:
             await admin.close()
         _shared_databases[server_url] = name
