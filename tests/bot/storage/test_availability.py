@@ -136,6 +136,47 @@ async def test_a_probe_that_fails_marks_nothing_back(backend: Backend, db: Datab
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_probe_whose_commit_fails_marks_nothing_back(
+    backend: Backend, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A probe whose row is written but whose COMMIT fails (an fsync error on a failing disk)
+    has not committed: the database stays gone since the outage's first failure, with its
+    reason, nothing that waits for it is woken, and the probe's row is not kept. The probe
+    that commits marks it back."""
+    raw: Any = cast(SqliteDatabase, db)._connection
+    first = sqlite3.OperationalError("database or disk is full")
+    db.availability.failed(first)
+    went, reason = db.availability.gone_since, db.availability.reason
+    woken: list[str] = []
+
+    async def wait_for_the_database() -> None:
+        await db.availability.back()
+        woken.append("back")
+
+    waiter = asyncio.create_task(wait_for_the_database())
+
+    async def fsync_failed() -> None:
+        error = sqlite3.OperationalError("disk I/O error")
+        error.sqlite_errorcode = sqlite3.SQLITE_IOERR_FSYNC
+        raise error
+
+    with monkeypatch.context() as patched:
+        patched.setattr(raw, "commit", fsync_failed)
+        with pytest.raises(DatabaseUnavailableError):
+            await db.probe(PROBED)
+    await asyncio.sleep(0)  # a waiter the probe woke would run here
+    assert woken == [], "a probe that did not commit woke what waits for the database"
+    assert not db.availability.up
+    assert (db.availability.gone_since, db.availability.reason) == (went, reason)
+    assert await GameStore(db).get_meta(PROBE_KEY) is None
+
+    await db.probe(PROBED)
+    await asyncio.wait_for(waiter, GUARD_SECONDS)
+    assert woken == ["back"]
+    assert await GameStore(db).get_meta(PROBE_KEY) == PROBED
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
 async def test_a_write_waits_5_s_for_a_lock_another_program_holds_and_is_no_outage(
     backend: Backend, db: Database
 ) -> None:
