@@ -357,6 +357,33 @@ async def test_a_server_out_of_connections_or_out_of_disk_is_unavailable(
     assert database.availability.reason == f"{type(error).__name__}: {error}"
 
 
+@pytest.mark.parametrize(
+    "error",
+    [
+        asyncpg.AdminShutdownError("terminating connection due to administrator command"),
+        asyncpg.CannotConnectNowError("the database system is starting up"),
+        asyncpg.ConnectionFailureError("could not receive data from client"),
+        asyncpg.ClientCannotConnectError("could not connect to server"),
+    ],
+    ids=["shutting down", "starting up", "connection failed", "cannot connect"],
+)
+async def test_a_server_shutting_down_starting_up_or_failing_the_connection_is_unavailable(
+    error: Exception,
+) -> None:
+    """PostgreSQL's class 57 answers (the server shutting down, restarting, starting up) and
+    class 08 ones (the connection failed or could not be made) say the server cannot be used
+    now: each use, a one-statement read too, raises DatabaseUnavailableError and marks the
+    database gone, its reason naming the error."""
+    database = PostgresDatabase(RefusingPool(error), "postgresql://x@/y")
+    uses = (database.transaction, database.single_write, database.single_read, database.reading)
+    for use in uses:
+        with pytest.raises(DatabaseUnavailableError):
+            async with use():
+                pass
+    assert not database.availability.up
+    assert database.availability.reason == f"{type(error).__name__}: {error}"
+
+
 async def test_a_server_that_takes_the_connection_and_never_answers_is_given_up_on_in_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
