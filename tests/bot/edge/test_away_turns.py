@@ -224,6 +224,33 @@ async def test_a_turn_without_a_limit_says_its_player_is_away_and_stops_once_bac
     )
 
 
+async def test_a_turn_without_a_limit_stops_saying_its_player_is_away_once_their_days_run_out(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Days away that run out, with no command of theirs, end the away line of a turn without a
+    limit too (no clock runs again there): a turn still saying it would have its readers wait
+    for a day long past."""
+    await edge.bot.scheduler.stop()  # the test hands the days' end to the bot itself
+    turn, mover, _ = await duel(edge)
+    await edge.slash(mover, "marrakech", "away", days=1).answer()
+    await edge.fake.wait_until(
+        lambda: AWAY_LINE in edge.fake.world.messages[turn.id].content, what="the away line"
+    )
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    over = edge.service.loader.now() + timedelta(days=1, minutes=1)
+    monkeypatch.setattr(edge.service.loader, "clock", lambda: over)
+    guild = edge.channel.guild
+    assert guild is not None
+    held = edge.bot.held
+    assert held is not None
+    await held.send(mover.id, [HeldNotice(mover.id, guild.id, 0, 0, 0, "back", "en-US", over)])
+    told = [m.content for m in edge.fake.messages(edge.channel) if m.content.startswith("▶️")]
+    assert told == [f"▶️ <@{mover.id}>'s days away are over (game #1)."], told
+    shown = edge.fake.world.messages[turn.id].content
+    assert AWAY_LINE not in shown, shown
+    assert shown.startswith(f"<@{mover.id}>, it is your turn"), shown
+
+
 async def test_a_turn_whose_redraw_an_outage_cuts_off_stops_saying_its_player_is_away_once_back(
     edge: Edge, away: Outage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
