@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import discord
@@ -283,11 +284,31 @@ async def test_a_held_ping_in_the_channel_skips_a_game_the_list_no_longer_names(
 
 
 def test_the_nonce_names_the_notices_and_their_person_only() -> None:
+    """Each notice is named by its channel, game, turn and kind: a reminder held at the turn
+    whose start was sent already is another message, not the same one sent again. What is not
+    the notice (the language it was held in, when it was held or is released) changes
+    nothing."""
     first = held_nonce(5, [held(5, 12), held(5, 14)])
     assert first == held_nonce(5, [held(5, 14), held(5, 12)]), "in any order"
     assert len(first) == 25, "the longest Discord takes"
     assert first != held_nonce(6, [held(6, 12), held(6, 14)])
     assert first != held_nonce(5, [held(5, 12), held(5, 16)])
+    one = held(5, 12)
+    alone = held_nonce(5, [one])
+    others = [
+        replace(one, kind="remind"),
+        replace(one, game_id=one.game_id + 1),
+        replace(one, channel_id=one.channel_id + 1),
+    ]
+    for other in others:
+        assert held_nonce(5, [other]) != alone, other
+    same = [
+        replace(one, locale="fr"),
+        replace(one, release_at=ENDS + timedelta(hours=1)),
+        replace(one, held_at=ENDS - timedelta(hours=8)),
+    ]
+    for again in same:
+        assert held_nonce(5, [again]) == alone, again
 
 
 class DaysOverInTwoGames(DaysOver):
