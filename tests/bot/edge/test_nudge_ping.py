@@ -232,18 +232,23 @@ async def test_a_restart_mid_turn_keeps_the_nudge_of_the_turn_still_under_way(
     assert game.nudge_message_id == ping.id
 
 
+@pytest.mark.parametrize("ended_by", ["a move", "an abort"])
 async def test_a_nudge_whose_turn_ended_while_it_was_posted_is_retired_at_once(
-    edge: Edge, monkeypatch: pytest.MonkeyPatch
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, ended_by: str
 ) -> None:
     """The turn ends between the nudge taken and its ping recorded: the turn's end, shown
-    meanwhile, found no ping to retire, so the nudge retires its own."""
+    meanwhile, found no ping to retire, so the nudge retires its own. An abort ends the turn
+    too, though the game's turn count stays as it was."""
     real = NudgeService.nudge
 
-    async def nudge_of_the_turn_before(self: NudgeService, game_id: int, user_id: int) -> Nudge:
+    async def nudge_of_a_turn_ended(self: NudgeService, game_id: int, user_id: int) -> Nudge:
         taken = await real(self, game_id, user_id)
+        if ended_by == "an abort":
+            await edge.service.play.abort(game_id, edge.host.id)
+            return taken
         return replace(taken, turn=taken.turn - 1)
 
-    monkeypatch.setattr(NudgeService, "nudge", nudge_of_the_turn_before)
+    monkeypatch.setattr(NudgeService, "nudge", nudge_of_a_turn_ended)
     turn = await started(edge)
     ping = await nudged(edge, turn)
     await edge.fake.wait_until(
@@ -289,16 +294,21 @@ async def test_a_reminder_whose_turn_was_played_in_time_is_deleted_once_it_is_ov
     assert game.reminder_message_id is None, "nothing left to retire"
 
 
+@pytest.mark.parametrize("ended_by", ["a move", "an abort"])
 async def test_a_reminder_whose_turn_ended_while_it_was_posted_is_retired_at_once(
-    edge: Edge,
+    edge: Edge, ended_by: str
 ) -> None:
     """The reminder is taken (marked sent) under the game's lock and posted after it: a click
     ending the turn in between found no reminder to retire, so the reminder retires its own,
-    rather than calling the player to a turn already played until the next one ends."""
+    rather than calling the player to a turn already played until the next one ends (or to a
+    game aborted, whose turn count stays as it was)."""
     await edge.bot.scheduler.stop()  # the test sends the reminder itself
     turn, mover, _ = await duel(edge, turn_limit=3600)
     view = await edge.service.play.look(1)  # the game as the reminder was taken
-    await play_turn(edge, turn)  # the turn ends before the reminder is posted
+    if ended_by == "a move":
+        await play_turn(edge, turn)  # the turn ends before the reminder is posted
+    else:
+        await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
     await edge.bot.display.send_reminder(Reminder(view, mover.id, datetime.now(UTC)))
     world = edge.fake.world.messages
