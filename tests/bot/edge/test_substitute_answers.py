@@ -272,6 +272,36 @@ async def test_a_seat_handed_over_by_agreement_on_its_turn_pings_its_new_player(
     assert pinged.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
 
 
+async def test_a_seat_handed_over_by_agreement_off_its_turn_calls_no_one_to_play(
+    edge: Edge,
+) -> None:
+    """The seat handed over by agreement is not the one to move: its new player is not called
+    to a turn that is someone else's, and the player to move is not called again."""
+    turn = await guest_or_outsider_to_move(edge, await three_playing(edge))
+    (mover_id,) = turn.pinged_user_ids
+    mover, out = (
+        (edge.guest, edge.outsider) if mover_id == edge.guest.id else (edge.outsider, edge.guest)
+    )
+    asked = await edge.slash(
+        edge.host,
+        "marrakech",
+        "substitute",
+        channel=edge.channel,
+        out=out,
+        **{"in": edge.moderator},
+    ).answer()
+    await edge.click(mover, edge.fake.world.messages[asked.id], "Agree").response()
+    assert await HANDLERS.drained(30.0), "the agreement's handler is still running"
+    seats = {seat.user_id for seat in await edge.store.seats(1)}
+    assert edge.moderator.id in seats, "the seat changed hands"
+    assert out.id not in seats
+    assert not edge.fake.world.messages[asked.id].enabled_buttons(), "carried out"
+    later = [m for m in edge.fake.messages(edge.channel) if m.id > asked.id]
+    calls_to_play = [m.content for m in later if "it is your turn" in m.content]
+    assert calls_to_play == [], calls_to_play
+    assert [m.content for m in later if m.pinged_user_ids] == [], "nobody is called"
+
+
 async def seat_to_move(edge: Edge, by: str) -> tuple[FakeMessage, FakeUser]:
     """A started game whose seat to move is about to be handed over `by` a moderator (a game
     of two) or by agreement (a game of three, played on until the host is not to move): its
