@@ -140,8 +140,10 @@ class SeatController:
 
     async def _remember(self, request: HandoverRequest, sent: replies.Sent) -> None:
         """Keep the request's message, so that it can say when the request is closed without
-        an answer (its game ended). Best effort: the request was made, so a failure is logged,
-        never answered; its buttons then answer as usual, and a press edits it as closed."""
+        an answer (its game ended). A request closed while it was being posted (its game ended,
+        and the end found no message to edit) is shown closed now. Best effort: the request
+        was made, so a failure is logged, never answered; its buttons then answer as usual,
+        and a press edits it as closed."""
         if sent.message_id is None:
             return
         try:
@@ -149,7 +151,11 @@ class SeatController:
                 request.id, sent.message_id, request.waiting_for
             )
             closed = await self._substitutes.close_for_ended_games(request.game_id)
-        except DatabaseUnavailableError as error:
+            if not closed:  # closed by another before its message was known, or still open
+                stored = await self._substitutes.request(request.id)
+                if stored.status == "failed":
+                    closed = [stored]
+        except (DatabaseUnavailableError, SubstituteError) as error:
             log.info(
                 "seat request %s: message not kept (%s)",
                 request.id,

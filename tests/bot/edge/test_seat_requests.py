@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -148,6 +149,32 @@ async def test_a_request_is_closed_when_its_game_ends(edge: Edge) -> None:
     )
     async with edge.store.database.reading() as conn:
         assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
+
+
+async def test_a_request_whose_game_ended_while_it_was_posted_is_closed_at_once(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game ends between the request stored and its message posted, and the game's end
+    closes the request before that message is known: the message is shown closed all the
+    same, with no live Agree or Refuse, without waiting for a press or the next start."""
+    await play_turn(edge, await three_playing(edge))
+    seats = edge.bot.seats
+    assert seats is not None
+    ask = edge.service.substitutes.ask
+
+    async def asked_as_the_game_ends(*args: Any, **kwargs: Any) -> Any:
+        answer = await ask(*args, **kwargs)
+        await edge.service.play.abort(1, edge.host.id)
+        await until(lambda: not seats._tasks, "the game's end closing its requests")
+        async with edge.store.database.reading() as conn:
+            assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
+        return answer
+
+    monkeypatch.setattr(edge.service.substitutes, "ask", asked_as_the_game_ends)
+    request = await ask_for_the_guest_s_seat(edge)
+    assert await HANDLERS.drained(30.0), "the request's handler is still running"
+    await until(lambda: not seats._tasks, "the requests closed in the background")
+    assert closed_as(edge, request, ENDED), edge.fake.world.messages[request.id].content
 
 
 async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_start(
