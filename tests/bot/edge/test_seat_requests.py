@@ -312,6 +312,35 @@ async def test_a_request_carried_out_by_the_last_agreement_offers_nothing_more_t
     assert shown.buttons() == [], [b.label for b in shown.buttons()]
 
 
+async def test_an_agreement_that_leaves_others_to_ask_shows_whom_the_request_still_waits_for(
+    edge: Edge,
+) -> None:
+    """A game of four: the request to hand the guest's seat over waits for the outsider and
+    the moderator. The outsider agrees: the message now waits for the moderator alone, its
+    Agree and Refuse still live, and the seat is the guest's until the moderator agrees."""
+    guild = edge.channel.guild
+    assert guild is not None
+    erin = edge.fake.add_user("erin")
+    edge.fake.add_member(guild, erin)
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
+    for joining in (edge.guest, edge.outsider, edge.moderator):
+        await edge.click(joining, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    request = await edge.slash(
+        edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
+    ).answer()
+    assert f"<@{edge.outsider.id}>" in request.content, request.content
+    assert f"<@{edge.moderator.id}>" in request.content, request.content
+    await edge.click(edge.outsider, request, "Agree").response()
+    assert await HANDLERS.drained(30.0), "the agreement's handler is still running"
+    shown = edge.fake.world.messages[request.id]
+    assert f"Waiting for <@{edge.moderator.id}> " in shown.content, shown.content
+    assert f"<@{edge.outsider.id}>" not in shown.content, "one who agreed is still waited for"
+    assert [b.label for b in shown.enabled_buttons()] == ["Agree", "Refuse"]
+    assert edge.guest.id in {seat.user_id for seat in await edge.store.seats(1)}
+
+
 async def test_a_refused_request_says_who_refused_and_that_the_person_leaving_keeps_their_seat(
     edge: Edge,
 ) -> None:
