@@ -1,6 +1,8 @@
 """The small disk of the full-disk tests (tests/e2e/full_disk.py): where it is mounted, a full
 disk refuses every write SQLite makes, a one-statement autocommit write as much as a
-transaction; where mounting is refused the test says so, and under CI it fails instead."""
+transaction, and the refusal marks the database gone (what the outage watch waits on) until a
+probe commits once there is room; where mounting is refused the test says so, and under CI it
+fails instead."""
 
 from __future__ import annotations
 
@@ -47,10 +49,18 @@ async def test_a_full_disk_refuses_a_one_statement_write(tmp_path: Path) -> None
             cause = refused.value.__cause__
             assert isinstance(cause, sqlite3.OperationalError)
             assert cause.sqlite_errorcode == sqlite3.SQLITE_FULL
+            availability = database.availability
+            assert not availability.up, "the database is gone: the outage watch probes it"
+            assert "full" in availability.reason, availability.reason
+            with pytest.raises(DatabaseUnavailableError):
+                await database.probe("while full")
+            assert not availability.up
             disk.free()
             async with database.single_write() as statement:
                 await statement.execute(
                     "INSERT INTO bot_meta (key, value) VALUES (?, ?)", "key", "x" * 8192
                 )
+            await database.probe("with room again")
+            assert availability.up, "a probe that commits marks the database back"
         finally:
             await database.close()
