@@ -312,38 +312,33 @@ class WatchMessages:
     async def _closed(self, game_id: int, user_id: int) -> None:
         """The watcher's direct messages are closed to the bot: turn theirs for the game off
         (Refresh shows it), so the turns after it try none."""
-        try:
-            await self._watch.dms_refused(game_id, user_id)
-        except Exception as error:  # the next refusal tries again
-            log.warning(
-                "game %s: a watcher's closed direct messages were not turned off (%s)",
-                game_id,
-                why(error),
-            )
-        else:
-            log.info(
-                "user %s does not accept direct messages; their messages about game %s are now off",
-                user_id,
-                game_id,
-            )
+        await self._stop_messages(
+            game_id,
+            user_id,
+            "a watcher's closed direct messages were not turned off",
+            "does not accept direct messages",
+        )
 
     async def _out_of_sight(self, game_id: int, user_id: int) -> None:
         """The watcher can no longer see the game's channel: turn theirs for the game off (a
         Refresh of their view is refused; seeing it again, they may ask again)."""
+        await self._stop_messages(
+            game_id,
+            user_id,
+            "the messages of a watcher who no longer sees its channel were not turned off",
+            "no longer sees the game's channel",
+        )
+
+    async def _stop_messages(self, game_id: int, user_id: int, failed: str, reason: str) -> None:
+        """Turn a watcher's messages about a game off, with one log line either way; a failure
+        is tried again at the next message, which meets the same refusal."""
         try:
-            await self._watch.out_of_sight(game_id, user_id)
-        except Exception as error:  # the next message looks again
-            log.warning(
-                "game %s: the messages of a watcher who no longer sees its channel were not "
-                "turned off (%s)",
-                game_id,
-                why(error),
-            )
+            await self._watch.stop_messages(game_id, user_id)
+        except Exception as error:
+            log.warning("game %s: %s (%s)", game_id, failed, why(error))
         else:
             log.info(
-                "user %s no longer sees the channel of game %s; their messages about it are off",
-                user_id,
-                game_id,
+                "user %s %s; their messages about game %s are now off", user_id, reason, game_id
             )
 
     def _show_again(self, view: GameView, wait: timedelta) -> None:

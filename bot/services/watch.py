@@ -118,15 +118,10 @@ class WatchService:
             self._watched.add(game_id)
         return WatchView(view, await self._store.get(game_id, user_id))
 
-    async def dms_refused(self, game_id: int, user_id: int) -> None:
-        """Discord refused the watcher a direct message (closed to the bot): no more for this
-        game until they ask again."""
-        await self._store.set_dms(game_id, user_id, False, 0)
-
-    async def out_of_sight(self, game_id: int, user_id: int) -> None:
-        """The watcher can no longer see the game's channel (a role taken away, the channel
-        hidden from them, the server left): no more messages for this game, as after a
-        refusal, until they see it and ask again."""
+    async def stop_messages(self, game_id: int, user_id: int) -> None:
+        """No more direct messages to the watcher about this game until they ask again: Discord
+        refused them one (closed to the bot), or they can no longer see the game's channel (a
+        role taken away, the channel hidden from them, the server left)."""
         await self._store.set_dms(game_id, user_id, False, 0)
 
     async def unwatch(self, guild_id: int, game_id: int, user_id: int) -> WatchView:
