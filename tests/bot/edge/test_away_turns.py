@@ -45,6 +45,22 @@ async def duel(
     return turn, mover, edge.guest if mover is edge.host else edge.host
 
 
+def a_day_later(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """The bot's clock a day and a minute on, past the end of one day away: that moment."""
+    over = edge.service.loader.now() + timedelta(days=1, minutes=1)
+    monkeypatch.setattr(edge.service.loader, "clock", lambda: over)
+    return over
+
+
+async def days_over(edge: Edge, user: FakeUser, at: datetime) -> None:
+    """The bot tells the end of `user`'s days away, as its scheduler does once they run out."""
+    guild = edge.channel.guild
+    assert guild is not None
+    held = edge.bot.held
+    assert held is not None
+    await held.send(user.id, [HeldNotice(user.id, guild.id, 0, 0, 0, "back", "en-US", at)])
+
+
 async def test_the_turn_of_someone_back_stops_saying_their_clock_stands_still(
     edge: Edge,
 ) -> None:
@@ -70,13 +86,7 @@ async def test_the_turn_of_someone_whose_days_away_ran_out_stops_saying_their_cl
     await edge.slash(other, "marrakech", "away", days=1).answer()
     theirs = await play_turn(edge, turn)
     assert AWAY_LINE in theirs.content, "their turn began while they were away"
-    over = edge.service.loader.now() + timedelta(days=1, minutes=1)
-    monkeypatch.setattr(edge.service.loader, "clock", lambda: over)
-    guild = edge.channel.guild
-    assert guild is not None
-    held = edge.bot.held
-    assert held is not None
-    await held.send(other.id, [HeldNotice(other.id, guild.id, 0, 0, 0, "back", "en-US", over)])
+    await days_over(edge, other, a_day_later(edge, monkeypatch))
     told = [m.content for m in edge.fake.messages(edge.channel) if m.content.startswith("▶️")]
     assert len(told) == 1, told
     assert "days away are over: their clock runs again" in told[0], told
@@ -94,15 +104,9 @@ async def test_days_away_that_ran_out_tell_no_channel_once_their_player_went_awa
     await edge.bot.scheduler.stop()  # the test hands the days' end to the bot itself
     _, _, other = await duel(edge, turn_limit=3600)
     await edge.slash(other, "marrakech", "away", days=1).answer()
-    over = edge.service.loader.now() + timedelta(days=1, minutes=1)
-    monkeypatch.setattr(edge.service.loader, "clock", lambda: over)
+    over = a_day_later(edge, monkeypatch)
     await edge.slash(other, "marrakech", "away", days=1).answer()  # away again
-    guild = edge.channel.guild
-    assert guild is not None
-    held = edge.bot.held
-    assert held is not None
-    notice = HeldNotice(other.id, guild.id, 0, 0, 0, "back", "en-US", over)
-    await held.send(other.id, [notice])  # the first spell's end, claimed before
+    await days_over(edge, other, over)  # the first spell's end, claimed before
     told = [m.content for m in edge.fake.messages(edge.channel) if m.content.startswith("▶️")]
     assert told == [], told
 
@@ -237,13 +241,7 @@ async def test_a_turn_without_a_limit_stops_saying_its_player_is_away_once_their
         lambda: AWAY_LINE in edge.fake.world.messages[turn.id].content, what="the away line"
     )
     assert await HANDLERS.drained(30.0), "the command's handler is still running"
-    over = edge.service.loader.now() + timedelta(days=1, minutes=1)
-    monkeypatch.setattr(edge.service.loader, "clock", lambda: over)
-    guild = edge.channel.guild
-    assert guild is not None
-    held = edge.bot.held
-    assert held is not None
-    await held.send(mover.id, [HeldNotice(mover.id, guild.id, 0, 0, 0, "back", "en-US", over)])
+    await days_over(edge, mover, a_day_later(edge, monkeypatch))
     told = [m.content for m in edge.fake.messages(edge.channel) if m.content.startswith("▶️")]
     assert told == [f"▶️ <@{mover.id}>'s days away are over (game #1)."], told
     shown = edge.fake.world.messages[turn.id].content

@@ -35,7 +35,6 @@ from tests.bot.edge.test_seat_requests import (
     in_quiet_hours,
     three_playing,
 )
-from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.polling import WAIT_SECONDS
@@ -246,28 +245,10 @@ async def test_a_seat_handed_over_by_agreement_on_its_turn_pings_its_new_player(
 ) -> None:
     """The host's request, once agreed, hands over the seat whose turn it is: the one who now
     has to play is pinged (the request's message, edited, pings no one)."""
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.outsider, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    while turn.pinged_user_ids == {edge.host.id}:  # the host may not hand their own seat
-        turn = await play_turn(edge, turn)
-    (mover_id,) = turn.pinged_user_ids
-    out, other = (
-        (edge.guest, edge.outsider) if mover_id == edge.guest.id else (edge.outsider, edge.guest)
-    )
-    asked = await edge.slash(
-        edge.host,
-        "marrakech",
-        "substitute",
-        channel=edge.channel,
-        out=out,
-        **{"in": edge.moderator},
-    ).answer()
-    await edge.click(other, edge.fake.world.messages[asked.id], "Agree").response()
+    _, mover = await seat_to_move(edge, "agreement")
+    asked_id = await agreed_hand_over(edge, mover)
     pinged = await edge.fake.wait_for_message(
-        edge.channel, lambda m: m.pinged_user_ids == {edge.moderator.id} and m.id > asked.id
+        edge.channel, lambda m: m.pinged_user_ids == {edge.moderator.id} and m.id > asked_id
     )
     assert pinged.content == f"<@{edge.moderator.id}>, it is your turn (game #1)."
 
@@ -277,26 +258,15 @@ async def test_a_seat_handed_over_by_agreement_off_its_turn_calls_no_one_to_play
 ) -> None:
     """The seat handed over by agreement is not the one to move: its new player is not called
     to a turn that is someone else's, and the player to move is not called again."""
-    turn = await guest_or_outsider_to_move(edge, await three_playing(edge))
-    (mover_id,) = turn.pinged_user_ids
-    mover, out = (
-        (edge.guest, edge.outsider) if mover_id == edge.guest.id else (edge.outsider, edge.guest)
-    )
-    asked = await edge.slash(
-        edge.host,
-        "marrakech",
-        "substitute",
-        channel=edge.channel,
-        out=out,
-        **{"in": edge.moderator},
-    ).answer()
-    await edge.click(mover, edge.fake.world.messages[asked.id], "Agree").response()
+    _, mover = await seat_to_move(edge, "agreement")
+    out = edge.outsider if mover is edge.guest else edge.guest
+    asked_id = await agreed_hand_over(edge, out)  # the player to move agrees
     assert await HANDLERS.drained(30.0), "the agreement's handler is still running"
     seats = {seat.user_id for seat in await edge.store.seats(1)}
     assert edge.moderator.id in seats, "the seat changed hands"
     assert out.id not in seats
-    assert not edge.fake.world.messages[asked.id].enabled_buttons(), "carried out"
-    later = [m for m in edge.fake.messages(edge.channel) if m.id > asked.id]
+    assert not edge.fake.world.messages[asked_id].enabled_buttons(), "carried out"
+    later = [m for m in edge.fake.messages(edge.channel) if m.id > asked_id]
     calls_to_play = [m.content for m in later if "it is your turn" in m.content]
     assert calls_to_play == [], calls_to_play
     assert [m.content for m in later if m.pinged_user_ids] == [], "nobody is called"
@@ -328,6 +298,13 @@ async def hand_over(edge: Edge, by: str, out: FakeUser) -> FakeUser:
             **{"in": edge.outsider},
         ).answer()
         return edge.outsider
+    await agreed_hand_over(edge, out)
+    return edge.moderator
+
+
+async def agreed_hand_over(edge: Edge, out: FakeUser) -> int:
+    """The host asks for `out`'s seat to go to the moderator, and the game's other player (not
+    the host, not `out`) agrees: the request's message id."""
     asked = await edge.slash(
         edge.host,
         "marrakech",
@@ -338,7 +315,7 @@ async def hand_over(edge: Edge, by: str, out: FakeUser) -> FakeUser:
     ).answer()
     other = edge.outsider if out is edge.guest else edge.guest
     await edge.click(other, edge.fake.world.messages[asked.id], "Agree").response()
-    return edge.moderator
+    return asked.id
 
 
 def redraw_fails_once(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
