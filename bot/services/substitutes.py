@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.services import pause
-from bot.services.errors import GameError, GameNotRunningError, HostOnlyError
+from bot.services.errors import GameError, GameNotRunningError, HostOnlyError, StaleBoardError
 from bot.services.loaded import LoadedGame
 from bot.services.loader import GameLoader
 from bot.services.seat_errors import SubstituteError
@@ -106,7 +106,18 @@ class SubstituteService:
     async def substitute(
         self, game_id: int, out_user_id: int, in_user_id: int, in_name: str | None, *, in_bot: bool
     ) -> Handover:
-        """Hand `out_user_id`'s seat to `in_user_id` now (a moderator's decision)."""
+        """Hand `out_user_id`'s seat to `in_user_id` now (a moderator's decision, or a request
+        everyone agreed to). Another process that moved the game on meanwhile (a move, a
+        resignation) leaves the seat to hand over, or not: read again, the hand-over is made
+        once more, or refused as the game now stands."""
+        try:
+            return await self._substitute(game_id, out_user_id, in_user_id, in_name, in_bot=in_bot)
+        except StaleBoardError:
+            return await self._substitute(game_id, out_user_id, in_user_id, in_name, in_bot=in_bot)
+
+    async def _substitute(
+        self, game_id: int, out_user_id: int, in_user_id: int, in_name: str | None, *, in_bot: bool
+    ) -> Handover:
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
             seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)

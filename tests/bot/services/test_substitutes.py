@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.services import GameStatus, GameView, Player
-from bot.services.errors import GameNotRunningError, HostOnlyError, StaleBoardError
+from bot.services.errors import GameNotRunningError, HostOnlyError
 from bot.services.hints import HINTS_PER_GAME
 from bot.services.loaded import LoadedGame, rated_places, results_of
 from bot.services.seat_errors import SubstituteError
@@ -399,9 +399,13 @@ async def test_a_seat_handed_over_in_a_paused_game_ends_the_pause_and_the_ai_pla
     assert view.user_to_move == DAVE, "the AI played its turn: Dave's turn now"
 
 
-async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_changes_nothing(
+async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_is_made_as_the_game_now_stands(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A hand-over reads the game again when another process moved it on: after a move made
+    there (before the read, or between the read and the write) the seat is handed over all the
+    same; after the seat was handed over there, it is refused as the game now stands, naming
+    the person who holds no seat, and the other process's choice stands."""
     one = service_on(database)
     other = service_on(database)
     view = await opened(one, (HOST, BOB), channel=705)
@@ -425,19 +429,22 @@ async def test_a_hand_over_on_a_game_that_moved_on_elsewhere_changes_nothing(
     monkeypatch.setattr(one.loader, "load", read_then_moved_on)
     before = await other.play.look(view.id)
     meanwhile.append(lambda: step(other, before))
-    with pytest.raises(StaleBoardError):  # a move was made elsewhere meanwhile
-        await one.substitutes.substitute(view.id, DAVE, ERIN, None, in_bot=False)
+    moved = await one.substitutes.substitute(view.id, DAVE, ERIN, None, in_bot=False)
+    assert not meanwhile, "a move was made elsewhere between the read and the write"
     after = await one.play.look(view.id)
-    assert after.seq == before.seq + 1
-    assert after.players == before.players, "the seats are as they were"
+    assert after.seq == before.seq + 1, "the move stands"
+    assert moved.view.seq == after.seq
+    assert seat_of(after, ERIN) == seat_of(before, DAVE), "the seat went to Erin all the same"
+    assert seat_of(after, DAVE) is None
 
-    meanwhile.append(lambda: other.substitutes.substitute(view.id, DAVE, CAROL, None, in_bot=False))
-    with pytest.raises(StaleBoardError):  # the seat was handed over elsewhere meanwhile
-        await one.substitutes.substitute(view.id, DAVE, ERIN, None, in_bot=False)
+    meanwhile.append(lambda: other.substitutes.substitute(view.id, ERIN, CAROL, None, in_bot=False))
+    with pytest.raises(SubstituteError) as refused:  # the seat was handed over elsewhere
+        await one.substitutes.substitute(view.id, ERIN, FRANK, None, in_bot=False)
+    assert refused.value.code == "not_in"
     view = await one.play.look(view.id)
-    assert seat_of(view, CAROL) == seat_of(after, DAVE), "the seat is the other process's choice"
+    assert seat_of(view, CAROL) == seat_of(after, ERIN), "the seat is the other process's choice"
+    assert seat_of(view, FRANK) is None
     assert seat_of(view, ERIN) is None
-    assert seat_of(view, DAVE) is None
 
 
 async def test_a_host_request_does_not_wait_for_a_player_the_ai_stands_in_for(
@@ -769,3 +776,35 @@ async def test_the_last_agreement_pressed_as_the_person_leaving_refuses_is_told_
     assert (await service.substitutes.request(asked.request.id)).status == "refused"
     assert seat_of(await service.play.look(view.id), ERIN) is None
     assert seat_of(await service.play.look(view.id), BOB) is not None, "Bob keeps his seat"
+
+
+async def test_the_last_agreement_pressed_as_a_move_is_made_elsewhere_hands_the_seat_over(
+    database: Database,
+) -> None:
+    """Dave, the last one asked, presses Agree in one process while a move is made in another,
+    between the hand-over's read of the game and its write. The move leaves Bob's seat to hand
+    over: read again, the seat goes to Erin, and the request is done, not failed."""
+    service = service_on(database)
+    other = service_on(database)  # another process
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=702)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    await service.substitutes.answer(asked.request.id, CAROL, agree=True)
+    store = service.substitutes._store
+    plain = store.hand_over
+    moved: list[GameView] = []
+
+    async def moved_on_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        if not moved:  # the other process moves between this read and this write
+            moved.append(await step(other, await other.play.look(view.id)))
+        return await plain(*args, **kwargs)
+
+    store.hand_over = moved_on_meanwhile  # type: ignore[method-assign]
+    last = await service.substitutes.answer(asked.request.id, DAVE, agree=True)
+    assert moved, "a move was made between the read and the write"
+    assert last.handover is not None
+    assert last.request.status == "done"
+    after = await service.play.look(view.id)
+    assert after.seq == moved[0].seq, "the move stands"
+    assert seat_of(after, ERIN) is not None
+    assert seat_of(after, BOB) is None
+    assert (await service.substitutes.request(asked.request.id)).status == "done"
