@@ -259,12 +259,12 @@ class SeatController:
             except SubstituteError as error:
                 if error.code in ("request_expired", "request_failed"):  # nothing to press
                     closed = replace(request, status=error.code.removeprefix("request_"))
-                    await replies.edit(
-                        interaction,
-                        content=_closed(closed, before),
-                        view=None,
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+                    await self._edit_closed(interaction, closed, before)
+                else:
+                    await self._if_failed_now(interaction, request)
+                raise
+            except GameError:
+                await self._if_failed_now(interaction, request)
                 raise
             language = before.game.locale
             if done.handover is not None:
@@ -291,6 +291,25 @@ class SeatController:
             await replies.edit(interaction, content=refused, view=None)
 
         await guarded(interaction, "answering a seat request", work)
+
+    async def _if_failed_now(self, interaction: Interaction, request: HandoverRequest) -> None:
+        """A press whose hand-over the game refused (it ended, or its seat changed, as the
+        press carried the request out) closed the request as failed: nobody else shows it
+        closed, so its message says so here, offering nothing more to press."""
+        stored = await self._substitutes.request(request.id)
+        if stored.status == "failed":
+            await self._edit_closed(interaction, stored, await self._play.look(request.game_id))
+
+    async def _edit_closed(
+        self, interaction: Interaction, request: HandoverRequest, view: GameView
+    ) -> None:
+        """Edit the pressed request's message to say it is closed, and why."""
+        await replies.edit(
+            interaction,
+            content=_closed(request, view),
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def nudge(self, interaction: Interaction) -> None:
         """Ping, in the channel, the person the channel's game waits for."""

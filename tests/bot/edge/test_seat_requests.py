@@ -518,3 +518,48 @@ async def test_a_request_posted_again_names_a_newcomer_in_their_quiet_hours_with
     _, again = await posted_again_for_the_moderator(edge, quiet=True)
     assert f"Waiting for <@{edge.moderator.id}> " in again.content, "it names whom it waits for"
     assert again.pinged_user_ids == {edge.guest.id}, "only the person leaving is awake"
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "private"),
+    [
+        ("abort", ENDED, "This game is not running."),
+        ("resign", FAILED, "<@{out}> holds no seat still in this game."),
+    ],
+    ids=["the-game-ends", "the-one-out-resigns"],
+)
+async def test_a_last_agreement_pressed_as_the_game_changes_leaves_the_request_shown_closed(
+    edge: Edge, change: str, line: str, private: str
+) -> None:
+    """The outsider's Agree is the last the request waits for, and the game ends (the host
+    aborts it), or the guest whose seat it hands over resigns, between that agreement closing
+    the request as done and the hand-over: what the change closes finds no open request, and
+    the hand-over is refused. The outsider is told privately, and the request's message says
+    it is closed and why, with no live Agree or Refuse."""
+    request = await asked(edge)
+    seats = edge.bot.seats
+    assert seats is not None
+    store = edge.service.substitutes._store
+    plain = store.close_request
+
+    async def closed_as_the_game_changes(request_id: int, status: str, was: str = "open") -> bool:
+        closed = await plain(request_id, status, was)
+        if status == "done":
+            if change == "abort":
+                await edge.service.play.abort(1, edge.host.id)
+            else:
+                await edge.service.play.resign(1, edge.guest.id)
+            await until(lambda: not seats._tasks, "the change closing the requests")
+        return closed
+
+    store.close_request = closed_as_the_game_changes  # type: ignore[method-assign]
+    pressed = edge.click(edge.outsider, request, "Agree")
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    await until(lambda: not seats._tasks, "the requests closed in the background")
+    async with edge.store.database.reading() as conn:
+        assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
+    shown = edge.fake.world.messages[request.id]
+    assert closed_as(edge, request, line), (shown.content, [b.label for b in shown.buttons()])
+    (answer,) = await pressed.followups()
+    assert answer.ephemeral
+    assert answer.content == private.format(out=edge.guest.id)
