@@ -93,7 +93,9 @@ class Answer:
     closed_because: str | None = None
     """Why a request closed without an answer, when the game changed under it: "left" (the
     person whose seat it would hand over no longer plays), "host_left" (the host who asked no
-    longer plays) or "nobody" (nobody else still plays the game to agree); None otherwise."""
+    longer plays), "came_in" (the person it would hand the seat to has, or had, a seat of the
+    game otherwise: it can no longer be theirs) or "nobody" (nobody else still plays the game
+    to agree); None otherwise."""
 
 
 class SubstituteService:
@@ -244,11 +246,12 @@ class SubstituteService:
     async def after_seats_changed(self, game_id: int) -> list[Answer]:
         """The game's open requests once its people changed (a seat handed over, a person
         resigned), each as it stands now: one whose person leaving, or whose host, no longer
-        holds a seat, or that nobody is left to agree to while that person still plays, is
-        closed as failed (`Answer.closed_because` says which); one that every person asked now
-        agreed to (or, nobody being left to ask, whose seat the AI plays) is carried out; one
-        that now waits for other people than its message calls is to be posted again, calling
-        them. One that waits for the same people as before is left as it is (not returned)."""
+        holds a seat, whose newcomer came into the game otherwise, or that nobody is left to
+        agree to while that person still plays, is closed as failed (`Answer.closed_because`
+        says which); one that every person asked now agreed to (or, nobody being left to ask,
+        whose seat the AI plays) is carried out; one that now waits for other people than its
+        message calls is to be posted again, calling them. One that waits for the same people
+        as before is left as it is (not returned)."""
         rows = await self._store.open_requests_of(game_id)
         if not rows:
             return []
@@ -267,6 +270,8 @@ class SubstituteService:
                 because = "left"
             elif not _holds(loaded, request.asked_by):
                 because = "host_left"
+            elif await self._store.ever_seated(game_id, request.in_user_id):
+                because = "came_in"
             elif not asked and request.out_user_id in people:
                 because = "nobody"
             if because is not None:

@@ -411,7 +411,8 @@ def test_a_closed_request_names_the_one_who_no_longer_plays_in_every_language(
 ) -> None:
     """A request closes because its host left the game, or because the person it would move
     out did: each language names the host, and the person leaving, once in the request and
-    once more as the one who no longer plays."""
+    once more as the one who no longer plays; one whose newcomer came into the game otherwise
+    names the newcomer once more, as the one already in it."""
     host, outgoing, incoming = "<@100>", "<@101>", "<@102>"
 
     def closed(why: str) -> str:
@@ -427,3 +428,7 @@ def test_a_closed_request_names_the_one_who_no_longer_plays_in_every_language(
     host_left, left = closed("host_left"), closed("left")
     assert (host_left.count(host), host_left.count(outgoing)) == (2, 1), host_left
     assert (left.count(host), left.count(outgoing)) == (1, 2), left
+    came_in = closed("came_in")
+    assert (came_in.count(host), came_in.count(outgoing), came_in.count(incoming)) == (1, 1, 2), (
+        came_in
+    )

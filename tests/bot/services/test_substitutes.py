@@ -808,3 +808,23 @@ async def test_the_last_agreement_pressed_as_a_move_is_made_elsewhere_hands_the_
     assert seat_of(after, ERIN) is not None
     assert seat_of(after, BOB) is None
     assert (await service.substitutes.request(asked.request.id)).status == "done"
+
+
+async def test_a_request_whose_newcomer_came_into_the_game_otherwise_is_closed_saying_so(
+    database: Database,
+) -> None:
+    """The host asks to hand Bob's seat to Erin; before the others agree, a moderator hands
+    Dave's seat to Erin. Erin is in the game now, so the request can no longer be carried out:
+    it is closed as the seats change, saying Erin came in, rather than posted again asking Erin
+    herself to agree; and Bob keeps his seat."""
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL, DAVE), channel=713)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, ERIN, "Erin", in_bot=False)
+    await service.substitutes.substitute(view.id, DAVE, ERIN, "Erin", in_bot=False)
+    (answer,) = await service.substitutes.after_seats_changed(view.id)
+    assert answer.request.id == asked.request.id
+    assert answer.handover is None
+    assert (answer.request.status, answer.closed_because) == ("failed", "came_in")
+    assert (await service.substitutes.request(asked.request.id)).status == "failed"
+    after = await service.play.look(view.id)
+    assert seat_of(after, BOB) == seat_of(view, BOB), "Bob keeps his seat"
