@@ -139,7 +139,23 @@ class SubstituteService:
         the game (but the host and the person leaving). With nobody to wait for, it is done at
         once if the AI plays the seat after timeouts (its person is gone), and refused if its
         person still plays it (SubstituteError 'nobody_to_agree': a moderator decides), so
-        that a host alone can never push a player out of a game, rated as resigned."""
+        that a host alone can never push a player out of a game, rated as resigned. Another
+        process that moved the game on meanwhile (its AI played that seat's turn) leaves the
+        request to make: read again, it is made once more, as the game now stands."""
+        try:
+            return await self._ask(game_id, host_id, out_user_id, in_user_id, in_name, in_bot)
+        except StaleBoardError:
+            return await self._ask(game_id, host_id, out_user_id, in_user_id, in_name, in_bot)
+
+    async def _ask(
+        self,
+        game_id: int,
+        host_id: int,
+        out_user_id: int,
+        in_user_id: int,
+        in_name: str | None,
+        in_bot: bool,
+    ) -> Answer:
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
             if host_id != loaded.game.host_id:
@@ -165,7 +181,11 @@ class SubstituteService:
             if waiting:
                 return Answer(request)
             await self._store.close_request(request.id, "done")
-            handover = await self._hand_over(loaded, seat, out_user_id, in_user_id, in_name)
+            try:
+                handover = await self._hand_over(loaded, seat, out_user_id, in_user_id, in_name)
+            except GameError:  # not carried out: no request stays done without its hand-over
+                await self._store.close_request(request.id, "failed", was="done")
+                raise
             return Answer(replace(request, status="done"), handover)
 
     async def request(self, request_id: int) -> HandoverRequest:

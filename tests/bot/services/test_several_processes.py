@@ -432,6 +432,39 @@ async def test_a_seat_handed_over_while_another_process_plays_its_timed_out_turn
     await its_turn_waits_for(first, after, seat, DAVE)
 
 
+async def test_a_host_s_request_for_a_seat_the_ai_plays_is_carried_out_as_the_ai_moves_elsewhere(
+    first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a duel the AI plays Bob's seat after his timeouts, so the host's request to hand it to
+    Dave needs nobody's agreement. The second process's AI plays Bob's turn between the request's
+    read of the game and its hand-over: read again, the seat goes to Dave all the same, the host
+    is answered with the hand-over, and the request is stored as done (none is left done though
+    no seat changed hands)."""
+    view = await two_humans(first)
+    view = await at_the_ai_s_turn_in_their_seat(first, view, BOB)
+    seat = view.seat_of(BOB)
+    store = first.service.substitutes._store
+    hand_over = store.hand_over
+    played: list[object] = []
+
+    async def ai_moved_meanwhile(*args: Any, **kwargs: Any) -> GameRow:
+        if not played:
+            played.append(await second.service.turns.play_due(view.id, view.seq))
+        return await hand_over(*args, **kwargs)
+
+    monkeypatch.setattr(store, "hand_over", ai_moved_meanwhile)
+    asked = await first.service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    assert played, "the AI played Bob's turn meanwhile"
+    assert played[0] is not None, "the AI played Bob's turn meanwhile"
+    assert asked.handover is not None
+    after = await first.service.play.look(view.id)
+    assert after.seq > view.seq, "the AI's move stands"
+    assert after.seat_of(DAVE) == seat
+    async with first.database.reading() as conn:
+        rows = await conn.fetch("SELECT status FROM seat_requests WHERE game_id = $1", view.id)
+    assert [str(row[0]) for row in rows].count("done") == 1, rows
+
+
 async def test_a_paused_game_whose_seat_is_taken_back_while_another_process_abandons_it_goes_on(
     first: Table, second: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
