@@ -212,6 +212,71 @@ async def test_work_that_keeps_failing_waits_twice_as_long_each_time_up_to_an_ho
     assert waits == [30.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 3600.0, 3600.0, 3600.0]
 
 
+def discord_failed(error: Exception) -> tuple[int, str] | None:
+    """The scheduler's `explain` as the bot gives it: Discord's failures are expected (a
+    DEBUG line, why in words), anything else is not."""
+    if isinstance(error, ConnectionResetError):
+        return logging.DEBUG, "Discord cut the connection"
+    return None
+
+
+async def test_an_expected_failure_is_one_line_at_its_level_and_is_retried_later(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Discord failing a reminder: one line at the level `explain` gives, saying why, with no
+    traceback; the work is put off like any that failed."""
+    attempts: list[DueWork] = []
+
+    async def handle(work: DueWork) -> None:
+        attempts.append(work)
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: NOW, discord_failed)  # type: ignore[arg-type]
+    with caplog.at_level(logging.DEBUG, logger="bot.runtime.scheduler"):
+        assert await scheduler.run_due() == 0
+    (line,) = caplog.records
+    assert (line.levelno, line.getMessage(), line.exc_info) == (
+        logging.DEBUG,
+        "play of game 7 failed (Discord cut the connection); retrying later",
+        None,
+    )
+    assert await scheduler.seconds_to_sleep() == RETRY_SECONDS
+    assert await scheduler.run_due() == 0
+    assert attempts == [WORK], "not again before the retry is due"
+
+
+@pytest.mark.parametrize("explain", [discord_failed, None], ids=["unexplained", "no-explain"])
+async def test_an_unexpected_failure_is_logged_with_its_traceback_and_retried_later(
+    caplog: pytest.LogCaptureFixture,
+    explain: Callable[[Exception], tuple[int, str] | None] | None,
+) -> None:
+    """A bug in the work's handling: an ERROR with the traceback, for whoever fixes it; the
+    work is put off, not tried again at each pass."""
+    now = [NOW]
+    attempts: list[DueWork] = []
+
+    async def handle(work: DueWork) -> None:
+        attempts.append(work)
+        raise KeyError("a bug")
+
+    scheduler = Scheduler(OneGameDue(), handle, lambda: now[0], explain)  # type: ignore[arg-type]
+    with caplog.at_level(logging.DEBUG, logger="bot.runtime.scheduler"):
+        assert await scheduler.run_due() == 0
+    (line,) = caplog.records
+    assert (line.levelno, line.getMessage()) == (
+        logging.ERROR,
+        "play of game 7 failed; retrying later",
+    )
+    assert line.exc_info is not None
+    assert line.exc_info[0] is KeyError
+    assert await scheduler.seconds_to_sleep() == RETRY_SECONDS
+    assert await scheduler.run_due() == 0
+    assert attempts == [WORK], "not again before the retry is due"
+    now[0] += timedelta(seconds=RETRY_SECONDS)
+    assert await scheduler.run_due() == 0
+    assert attempts == [WORK, WORK]
+
+
 async def test_work_another_process_did_first_is_done_quietly(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -336,6 +401,60 @@ async def test_the_turn_clock_s_pause_after_failures_in_a_row_stops_growing_at_3
     pauses = await pauses_until_a_pass_succeeds(LongOutage(), monkeypatch)
     assert BACKOFF_MAX_SECONDS == 30.0
     assert pauses[:8] == [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
+
+
+class LookLater(OneGameDue):
+    """Nothing due now, the next look an hour away; it keeps the scheduler's listener and
+    counts its passes."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Callable[[], None]] = []
+        self.passes = 0
+
+    def on_schedule_change(self, listener: Callable[[], None]) -> None:
+        self.listeners.append(listener)
+
+    async def due_work(self) -> list[DueWork]:
+        self.passes += 1
+        await asyncio.sleep(0)  # a read of the database
+        return []
+
+    async def next_due(self) -> datetime:
+        return NOW + timedelta(hours=1)
+
+
+async def test_a_change_of_the_schedule_cuts_the_turn_clock_s_sleep_short_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Asleep until its next look an hour away, the turn clock is woken by a change of the
+    schedule: it looks at once, then sleeps again until the next change or look."""
+    turns = LookLater()
+
+    async def handle(_work: DueWork) -> None:
+        pass
+
+    scheduler = Scheduler(turns, handle, lambda: NOW)  # type: ignore[arg-type]
+    sleeps: list[float | None] = []
+    ended = 0
+    sleep = scheduler._sleep
+
+    async def counted(delay: float | None) -> None:
+        nonlocal ended
+        sleeps.append(delay)
+        await sleep(delay)
+        ended += 1
+
+    monkeypatch.setattr(scheduler, "_sleep", counted)
+    scheduler.start()
+    try:
+        await until(lambda: len(sleeps) == 1, "the turn clock asleep")
+        assert (turns.passes, sleeps, ended) == (1, [3600.0], 0)
+        (changed,) = turns.listeners  # the scheduler listens to the turn clock's changes
+        changed()
+        await until(lambda: len(sleeps) >= 2, "the turn clock asleep again")
+        assert (turns.passes, sleeps, ended) == (2, [3600.0, 3600.0], 1), "one look per wake"
+    finally:
+        await scheduler.stop()
 
 
 async def test_stopping_a_turn_clock_that_died_does_not_raise(
