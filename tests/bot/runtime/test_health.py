@@ -93,26 +93,6 @@ def test_a_beat_from_the_future_counts_as_fresh(tmp_path: Path) -> None:
     assert heartbeat_age(path, now=400.0) == 0.0
 
 
-def test_check_health_passes_on_a_fresh_beat(tmp_path: Path) -> None:
-    path = tmp_path / "heartbeat"
-    Heartbeat(path).beat()
-
-    healthy, reason = check_health(path)
-
-    assert healthy
-    assert reason.startswith("healthy")
-
-
-def test_check_health_fails_on_a_stale_beat(tmp_path: Path) -> None:
-    path = tmp_path / "heartbeat"
-    Heartbeat(path, clock=lambda: time.time() - MAX_HEARTBEAT_AGE - 60).beat()
-
-    healthy, reason = check_health(path)
-
-    assert not healthy
-    assert reason.startswith("unhealthy: last heartbeat")
-
-
 def test_check_health_fails_without_a_beat(tmp_path: Path) -> None:
     healthy, reason = check_health(tmp_path / "heartbeat")
 
@@ -179,6 +159,21 @@ def test_a_tick_alone_is_no_gateway_beat(tmp_path: Path) -> None:
     assert reason.startswith("unhealthy: no heartbeat at")
 
 
+def test_a_file_that_names_only_its_writer_is_no_heartbeat(tmp_path: Path) -> None:
+    """A task down and up again before the gateway's first beat and the loop's first tick:
+    the file holds no time, only the process that wrote it."""
+    path = tmp_path / "heartbeat"
+    heartbeat = Heartbeat(path, clock=lambda: 100.0)
+    heartbeat.task_down("turn-clock")
+    heartbeat.task_up("turn-clock")
+
+    assert "pid " in path.read_text(encoding="ascii")
+    assert read_heartbeat(path) is None
+    healthy, reason = check_health(path, now=110.0)
+    assert not healthy
+    assert reason.startswith("unhealthy: no heartbeat at")
+
+
 def test_a_bare_time_is_read_as_a_gateway_beat(tmp_path: Path) -> None:
     path = tmp_path / "heartbeat"
     path.write_text("1000.250\n", encoding="ascii")
@@ -191,7 +186,7 @@ def test_unknown_keys_are_skipped_and_odd_lines_garble_the_file(tmp_path: Path) 
     path.write_text("gateway 10\nshard 3\nloop 12\n\n", encoding="ascii")
     assert read_heartbeat(path) == HeartbeatRecord(beaten_at=10.0, ticked_at=12.0)
 
-    for garbled in ("gateway 10 11\n", "loop soon\n", "", "\xe9\n"):
+    for garbled in ("gateway 10\nloop 12 13\n", "gateway 10\nloop soon\n", "", "\xe9\n"):
         path.write_text(garbled, encoding="latin-1")
         assert read_heartbeat(path) is None, garbled
 
@@ -358,8 +353,10 @@ def test_a_task_that_is_down_makes_the_bot_unhealthy_until_it_runs_again(
         "unhealthy: the turn-clock task has been down for 8 s",
     )
     heartbeat.task_up("turn-clock")
-    heartbeat.task_up("turn-clock")  # nothing to record
     assert "down:" not in path.read_text(encoding="ascii")
+    written = path.stat().st_ino
+    heartbeat.task_up("turn-clock")
+    assert path.stat().st_ino == written, "nothing to record: the file is not written again"
     assert check_health(path, now=110.0)[0]
 
 
@@ -371,7 +368,10 @@ def test_a_gateway_beat_exactly_max_age_old_is_still_healthy(tmp_path: Path) -> 
         True,
         f"healthy: last heartbeat {MAX_HEARTBEAT_AGE:.0f} s ago",
     )
-    assert not check_health(path, now=1_000.0 + MAX_HEARTBEAT_AGE + 1)[0]
+    assert check_health(path, now=1_000.0 + MAX_HEARTBEAT_AGE + 1) == (
+        False,
+        f"unhealthy: last heartbeat {MAX_HEARTBEAT_AGE + 1:.0f} s ago (limit 90 s)",
+    )
 
 
 def test_of_several_tasks_down_the_check_names_the_one_down_longest(tmp_path: Path) -> None:
@@ -390,18 +390,19 @@ def test_a_bot_whose_process_is_gone_is_said_not_to_be_running(tmp_path: Path) -
     gone = subprocess.Popen(["true"])
     gone.wait()
     path = tmp_path / "heartbeat"
-    heartbeat = Heartbeat(path, clock=lambda: 1_000.0, pid=gone.pid)
+    moments = iter([1_000.0, 1_050.0])
+    heartbeat = Heartbeat(path, clock=lambda: next(moments), pid=gone.pid)
     heartbeat.beat()
     heartbeat.tick()
     assert read_heartbeat(path) == HeartbeatRecord(
-        1_000.0, 1_000.0, pid=gone.pid, pidns=pid_namespace()
+        1_000.0, 1_050.0, pid=gone.pid, pidns=pid_namespace()
     )
     healthy, reason = check_health(path, now=1_101.0)
     assert not healthy
     assert reason == (
         f"unhealthy: the bot is not running (its process {gone.pid} is gone; "
-        "last heartbeat 101 s ago)"
-    )
+        "last heartbeat 51 s ago)"
+    ), "the last heartbeat is the later of the gateway's beat and the loop's tick"
     alive = Heartbeat(path, clock=lambda: 1_000.0)  # this process: running, its loop blocked
     alive.beat()
     alive.tick()
