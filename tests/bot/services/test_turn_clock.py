@@ -7,6 +7,7 @@ with an injected clock; time only moves when a test moves it."""
 from __future__ import annotations
 
 from bot.services import TurnReason
+from bot.storage.kinds import AiFor
 from engine import Phase
 from tests.bot.services.test_async_play import (
     BOB,
@@ -113,12 +114,17 @@ async def test_the_count_of_timeouts_goes_back_to_zero_only_at_a_turn_its_player
     assert seat.timeouts == 0, "the turn they ended themselves starts the count again"
 
 
-async def test_a_seat_handed_to_the_ai_is_played_by_the_medium_ai(table: Table) -> None:
-    """The level that plays a turn out of time plays the seat handed over too."""
+async def test_a_seat_handed_to_the_ai_is_played_by_the_medium_ai_counting_each_turn(
+    table: Table,
+) -> None:
+    """The level that plays a turn out of time plays the seat handed over too, and each of its
+    turns counts one more in a row, the seat's turns after the hand-over included: the count
+    recorded with the moves, and kept on the seat, tells the turn that handed it over (the
+    third) from those after it."""
     view = await two_humans(table)
     sleeper = view.user_to_move
     assert sleeper is not None
-    await at_the_ai_s_turn_in_their_seat(table, view, sleeper)
+    view = await at_the_ai_s_turn_in_their_seat(table, view, sleeper)
     await run_until_quiet(table)
     assert [(turn.reason, turn.level) for turn in table.turns] == [
         (TurnReason.TIMEOUT, "medium"),
@@ -126,3 +132,13 @@ async def test_a_seat_handed_to_the_ai_is_played_by_the_medium_ai(table: Table) 
         (TurnReason.HANDED_OVER, "medium"),
         (TurnReason.AUTOPLAY, "medium"),
     ]
+    recorded = [row.ai_for for row in await table.service.loader.store.actions(view.id)]
+    assert list(dict.fromkeys(why for why in recorded if why is not None)) == [
+        AiFor(TurnReason.TIMEOUT.value, 1),
+        AiFor(TurnReason.TIMEOUT.value, 2),
+        AiFor(TurnReason.HANDED_OVER.value, 3),
+        AiFor(TurnReason.AUTOPLAY.value, 4),
+    ]
+    seat = (await table.service.play.look(view.id)).player_at(view.seat_of(sleeper))
+    assert seat is not None
+    assert (seat.timeouts, seat.autoplay) == (4, True)
