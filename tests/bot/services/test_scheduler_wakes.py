@@ -4,7 +4,7 @@ people, and the message that shows it, wake it for nothing; a move that hands th
 AI wakes it at once; a game that starts wakes it for its first message (shown by the catch-up
 if it never shows); a change due before the planned look wakes it at that moment, also when a
 wake-up is set already for a later one; a notice held for the end of someone's quiet hours
-wakes it then, also while it sleeps until woken."""
+wakes it then, also while it sleeps until woken, and sooner than one held already."""
 
 from __future__ import annotations
 
@@ -154,6 +154,22 @@ async def test_a_notice_held_while_it_sleeps_until_woken_wakes_it_at_the_notice_
     wakes = Wakes(table)
     release = table.clock() + timedelta(seconds=0.05)  # their quiet hours end
     await table.service.away.hold(HeldNotice(HOST, GUILD, CHANNEL, 1, 3, "turn", "en", release))
+    assert wakes.count == 0, "not at once"
+    await asyncio.wait_for(wakes.woken.wait(), WAIT_SECONDS)
+    assert wakes.count == 1
+
+
+async def test_a_notice_held_for_sooner_than_one_held_already_wakes_it_sooner(
+    table: Table,
+) -> None:
+    """A first notice is held for quiet hours that end in 20 minutes; a second, for someone
+    whose hours end in 0.05 s, wakes the scheduler then, not at the first one's release."""
+    assert await table.scheduler.seconds_to_sleep() is None, "nothing to do: asleep until woken"
+    wakes = Wakes(table)
+    later = table.clock() + timedelta(minutes=20)
+    await table.service.away.hold(HeldNotice(HOST, GUILD, CHANNEL, 1, 3, "turn", "en", later))
+    soon = table.clock() + timedelta(seconds=0.05)
+    await table.service.away.hold(HeldNotice(BOB, GUILD, CHANNEL, 2, 3, "turn", "en", soon))
     assert wakes.count == 0, "not at once"
     await asyncio.wait_for(wakes.woken.wait(), WAIT_SECONDS)
     assert wakes.count == 1
