@@ -245,6 +245,29 @@ async def test_an_expected_failure_is_one_line_at_its_level_and_is_retried_later
     assert attempts == [WORK], "not again before the retry is due"
 
 
+async def test_a_failure_of_what_quiet_hours_held_names_the_person(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What quiet hours held belongs to no game: its line names the person it goes to (the
+    work's `seq`), not game 0."""
+    release = DueWork(game_id=0, seq=42, kind=DueKind.RELEASE)
+
+    class HeldDue(OneGameDue):
+        async def due_work(self) -> list[DueWork]:
+            return [release]
+
+    async def handle(work: DueWork) -> None:
+        raise WorkerTimeoutError("ran over")
+
+    scheduler = Scheduler(HeldDue(), handle, lambda: NOW)  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING, logger="bot.runtime.scheduler"):
+        assert await scheduler.run_due() == 0
+    (line,) = caplog.records
+    assert (
+        line.getMessage() == "what quiet hours held for user 42 failed (ran over); retrying later"
+    )
+
+
 @pytest.mark.parametrize("explain", [discord_failed, None], ids=["unexplained", "no-explain"])
 async def test_an_unexpected_failure_is_logged_with_its_traceback_and_retried_later(
     caplog: pytest.LogCaptureFixture,
