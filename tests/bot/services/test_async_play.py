@@ -696,6 +696,32 @@ async def test_games_due_at_once_are_handled_side_by_side(table: Table) -> None:
     assert {turn.view.id for turn in table.turns} == {1, 2}
 
 
+async def test_due_work_comes_earliest_first_then_the_changes_to_show_oldest_first(
+    table: Table,
+) -> None:
+    """Of more games due than run at once, those waiting longest get the first turns: the
+    automatic moves and reminders by when they fell due, then the changes whose message never
+    showed by when they were made (each game's change made in the other order of ids)."""
+    later = await humans(table, (HOST, BOB), limit=LIMIT, channel=CHANNEL)
+    sooner = await humans(table, (HOST, BOB), limit=LIMIT // 2, channel=CHANNEL + 1)
+    unshown_last = await humans(table, (HOST, BOB), limit=3600, channel=CHANNEL + 2)
+    unshown_first = await humans(table, (HOST, BOB), limit=3600, channel=CHANNEL + 3)
+    for view in (unshown_first, unshown_last):  # a move each, its message never posted
+        table.clock.advance(5)
+        mover = view.user_to_move
+        assert mover is not None
+        await table.service.play.act(view.id, mover, view.seq, choose(view))
+    table.clock.advance(LIMIT)
+
+    due = await table.service.turns.due_work()
+    assert [(work.game_id, work.kind) for work in due] == [
+        (sooner.id, DueKind.PLAY),
+        (later.id, DueKind.PLAY),
+        (unshown_first.id, DueKind.SHOW),
+        (unshown_last.id, DueKind.SHOW),
+    ]
+
+
 async def test_games_finished_before_results_were_kept_are_backfilled(table: Table) -> None:
     view = await human_vs_ai(table, "easy")
     while view.status is GameStatus.RUNNING:
