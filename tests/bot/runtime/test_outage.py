@@ -76,6 +76,8 @@ class Watched:
     """A server that takes the connection and answers nothing: each probe waits for ever."""
     returns: int = 0
     """How many times the listeners heard that the database is back."""
+    turned_away: int = 0
+    """The clicks and commands answered that the game is paused since the watch last asked."""
     watching: asyncio.Task[None] | None = None
     """The watch's task, once it runs."""
 
@@ -134,8 +136,12 @@ async def watched(
     def heard() -> None:
         state.returns += 1
 
+    def turned_away() -> int:
+        count, state.turned_away = state.turned_away, 0
+        return count
+
     monkeypatch.setattr(database, "probe", probed)
-    watch = DatabaseWatch(database, lambda: 3, clock=time, sleep=time.sleep)
+    watch = DatabaseWatch(database, turned_away, clock=time, sleep=time.sleep)
     watch.on_back(heard)
     watching = state.watching = asyncio.create_task(watch.run())
     try:
@@ -150,7 +156,9 @@ async def watched(
 async def test_an_outage_is_logged_once_as_it_starts_and_once_it_has_stayed_back(
     watched: Watched,
 ) -> None:
+    watched.turned_away += 1  # the click that found the database gone is turned away
     await watched.goes()
+    watched.turned_away += 2  # and two more, while it is away
     for pause in (0.5, 1.0, 2.0, 2.0, 2.0):  # five more probes fail, each pause twice the last
         ((ends, _),) = watched.time.pauses
         assert ends - watched.time.now == pytest.approx(pause), "up to the longest pause"
@@ -183,6 +191,7 @@ async def test_a_probe_that_answers_nothing_is_one_more_failed_probe(
     monkeypatch.setattr(outage, "PROBE_TIMEOUT_SECONDS", 0.01)
     watched.hangs = True
     await watched.goes()
+    watched.turned_away += 3
     assert watched.lines() == [WENT]
     monkeypatch.setattr(outage, "PROBE_TIMEOUT_SECONDS", patience)  # the next probe commits
     watched.hangs = False
@@ -200,11 +209,14 @@ async def test_a_probe_that_answers_nothing_is_one_more_failed_probe(
 async def test_a_fault_that_flaps_is_one_outage_logged_once_it_has_stayed_back(
     watched: Watched,
 ) -> None:
-    """A disk at the brink of full: a few pages freed and taken back again and again."""
+    """A disk at the brink of full: a few pages freed and taken back again and again, a click
+    turned away at each failure."""
+    watched.turned_away += 1
     await watched.goes()
     await watched.returns_after(0.5)
     for _ in range(18):
         watched.time.advance(0.3)
+        watched.turned_away += 1
         await watched.goes()
         await watched.returns_after(0.5)
     assert watched.lines() == [WENT], "one line while it flaps"
@@ -218,7 +230,7 @@ async def test_a_fault_that_flaps_is_one_outage_logged_once_it_has_stayed_back(
         (
             logging.INFO,
             (
-                "the database is back after 14.9 s; 3 clicks and commands were turned away; "
+                "the database is back after 14.9 s; 19 clicks and commands were turned away; "
                 "it failed again 18 times meanwhile"
             ),
         ),
@@ -230,6 +242,7 @@ async def test_a_fault_that_flaps_is_one_outage_logged_once_it_has_stayed_back(
 
 async def test_a_single_relapse_is_told_as_once(watched: Watched) -> None:
     await watched.goes()
+    watched.turned_away += 3
     await watched.returns_after(0.5)
     watched.time.advance(0.3)
     await watched.goes()
