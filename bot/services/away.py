@@ -59,7 +59,14 @@ from bot.services.time_rules import (
     turn_clock,
 )
 from bot.services.views import GameInfo
-from bot.storage.away import AwayStore, QuietRow, Spell, TimeRules, TimeSettings
+from bot.storage.away import (
+    Allowance,
+    AwayStore,
+    QuietRow,
+    Spell,
+    TimeRules,
+    TimeSettings,
+)
 from bot.storage.away import HeldNotice as HeldNotice  # the edge and presentation name it here
 from bot.storage.game_rows import GameRow
 from bot.storage.kinds import GameStatus
@@ -235,36 +242,23 @@ class AwayService:
         (to tell their channels). Their end is held as a notice ('back'), so the turn clock
         tells the games waiting for the person's move, once, when the days run out.
         AwayRefusedError beyond the allowance, BadOptionError for days the command never
-        offers (under 1, over MOST_AWAY_DAYS_SETTING), changing nothing."""
+        offers (under 1, over MOST_AWAY_DAYS_SETTING), changing nothing. The allowance is
+        counted in the transaction that writes the spell, the server's settings row held:
+        of two commands at once (in one process or two), the second counts the first's days."""
         if not 1 <= days <= MOST_AWAY_DAYS_SETTING:
             raise BadOptionError("days", days)
         now = self._loader.now()
-        settings = await self._store.settings(guild_id)
-        cap = await self._store.tournament_cap(guild_id, user_id)
-        allowed = settings.away_days if cap is None else min(cap, settings.away_days)
         until = now + timedelta(days=days)
         asked = Spell(now, until)
         month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-        spells = [  # a spell running now ends now, as the new one starts
-            Spell(spell.started_at, min(spell.ends_at, now))
-            for spell in await self._store.spells_since(guild_id, user_id, month)
-        ]
-        lefts = []  # per month the days asked fall in: its days left, and whether they do
-        for start in _months(month, until):
-            end = _month_after(start)
-            left = MONTHLY_AWAY_DAYS - sum(_days(spell, start, end) for spell in spells)
-            lefts.append((max(0, left), _days(asked, start, end) <= left))
-        over = next((k for k, (_, fits) in enumerate(lefts) if not fits), None)
-        if days > allowed or over is not None:
-            by_month = over if days <= allowed else None  # past the days at once: this month's
-            raise AwayRefusedError(
-                days,
-                allowed,
-                lefts[by_month or 0][0],
-                by_tournament=days > allowed and allowed < settings.away_days,
-                next_month=bool(by_month),
-            )
-        await self._store.start_spell(guild_id, user_id, Spell(now, until), locale)
+        await self._store.start_spell(
+            guild_id,
+            user_id,
+            asked,
+            locale,
+            allowed=lambda allowance: _refuse_beyond(allowance, asked, days, month),
+            counted_since=month,
+        )
         if self._spells is not None:
             self._spells[guild_id, user_id] = until
         for listener in self._held:
@@ -543,6 +537,34 @@ def _availability(rules: TimeRules, now: datetime) -> Availability:
     )
     quiet = None if rules.quiet is None else quiet_of(rules.quiet).until(now)
     return Availability(away, quiet)
+
+
+def _refuse_beyond(allowance: Allowance, asked: Spell, days: int, month: datetime) -> None:
+    """Raise AwayRefusedError if the spell `asked` (`days` days, begun in the month that
+    begins at `month`) passes what `allowance` leaves: the days at once that the server, or a
+    tournament of the person's there, allows, or the days left in a month it falls in. Called
+    in the transaction that starts the spell, so the spells it counts are all there are."""
+    now = asked.started_at
+    cap, server = allowance.cap, allowance.away_days
+    allowed = server if cap is None else min(cap, server)
+    spells = [  # a spell running now ends now, as the new one starts
+        Spell(spell.started_at, min(spell.ends_at, now)) for spell in allowance.spells
+    ]
+    lefts = []  # per month the days asked fall in: its days left, and whether they do
+    for start in _months(month, asked.ends_at):
+        end = _month_after(start)
+        left = MONTHLY_AWAY_DAYS - sum(_days(spell, start, end) for spell in spells)
+        lefts.append((max(0, left), _days(asked, start, end) <= left))
+    over = next((k for k, (_, fits) in enumerate(lefts) if not fits), None)
+    if days > allowed or over is not None:
+        by_month = over if days <= allowed else None  # past the days at once: this month's
+        raise AwayRefusedError(
+            days,
+            allowed,
+            lefts[by_month or 0][0],
+            by_tournament=days > allowed and allowed < server,
+            next_month=bool(by_month),
+        )
 
 
 def _days(spell: Spell, month: datetime, month_end: datetime) -> int:

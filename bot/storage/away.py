@@ -40,6 +40,18 @@ class Spell:
 
 
 @dataclass(frozen=True, slots=True)
+class Allowance:
+    """What decides whether a person may go away on a server, read in the transaction that
+    starts their spell (`AwayStore.start_spell`): the server's most days at once, the lowest
+    cap of the open tournaments there they play in (None: none caps them), and their spells
+    there ending after the moment asked (the first of the month)."""
+
+    away_days: int
+    cap: int | None
+    spells: tuple[Spell, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class QuietRow:
     """A person's daily quiet hours: 'HH:MM' local times in the IANA zone `timezone`, and the
     language they set them in (None: not known), which what they hold is written in."""
@@ -225,12 +237,30 @@ class AwayStore:
             await conn.fetchval(f"SELECT pg_notify('{AWAY_CHANNEL}', '')")
 
     async def start_spell(
-        self, guild_id: int, user_id: int, spell: Spell, locale: str = "en"
+        self,
+        guild_id: int,
+        user_id: int,
+        spell: Spell,
+        locale: str = "en",
+        *,
+        allowed: Callable[[Allowance], object] | None = None,
+        counted_since: datetime | None = None,
     ) -> None:
         """Record a spell away with the notice of its end ('back', told in `locale` where no
         game's own language is known); one transaction: a spell still running is ended at its
-        start, unsaid, so a person has one at a time."""
+        start, unsaid, so a person has one at a time.
+
+        `allowed`, when given, is called first in that transaction with what the person may
+        take (their spells ending after `counted_since`, the spell's start if None) and
+        refuses the spell by raising, which writes nothing. The transaction begins by taking
+        the server's row of settings (written as it is, or made with its defaults), so that
+        two spells asked at once on the server, in any process, are allowed one after the
+        other: the second counts the first (SQLite's write transactions are one at a time
+        already; on PostgreSQL the second waits on that row until the first commits)."""
         async with self._db.transaction() as conn:
+            if allowed is not None:
+                since = counted_since or spell.started_at
+                allowed(await _allowance(conn, guild_id, user_id, since, spell.started_at))
             await self._notify(conn)
             await _drop_back(conn, guild_id, user_id, spell.started_at)
             await conn.execute(
@@ -498,6 +528,40 @@ class AwayStore:
                 time_to_column(now),
             )
         return time_from_column(None if first is None else str(first))
+
+
+async def _allowance(
+    conn: Connection, guild_id: int, user_id: int, since: datetime, now: datetime
+) -> Allowance:
+    """What the person may take on the server, read with its row of settings locked until the
+    transaction ends (`AwayStore.start_spell`)."""
+    away_days = await conn.fetchval(
+        "INSERT INTO time_settings (guild_id, updated_at) VALUES ($1, $2) "
+        "ON CONFLICT (guild_id) DO UPDATE SET away_days = time_settings.away_days "
+        "RETURNING away_days",
+        guild_id,
+        time_to_column(now),
+    )
+    cap = await conn.fetchval(
+        "SELECT min(a.away_days) FROM tournament_away a "
+        "JOIN tournaments t ON t.id = a.tournament_id "
+        "JOIN tournament_players p ON p.tournament_id = t.id "
+        "WHERE t.guild_id = $1 AND t.status IN ('signup', 'running') AND p.user_id = $2",
+        guild_id,
+        user_id,
+    )
+    rows = await conn.fetch(
+        "SELECT started_at, ends_at FROM away_spells WHERE guild_id = $1 "
+        "AND user_id = $2 AND ends_at > $3 ORDER BY started_at",
+        guild_id,
+        user_id,
+        time_to_column(since),
+    )
+    return Allowance(
+        int(away_days),
+        None if cap is None else int(cap),
+        tuple(_spell(row[0], row[1]) for row in rows),
+    )
 
 
 def back_seq(spell: Spell) -> int:

@@ -12,7 +12,7 @@ import dataclasses
 import heapq
 import logging
 import zoneinfo
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
@@ -41,6 +41,7 @@ from bot.services.tournament_views import TournamentStatus
 from bot.services.tournaments import TournamentService
 from bot.storage import Database, GuildStore, open_database
 from bot.storage.away import AwayStore, HeldNotice, TimeSettings
+from bot.storage.database import Connection
 from bot.storage.tournaments import TournamentStore
 from tests.bot.services.test_async_play import (
     BOB,
@@ -641,6 +642,62 @@ async def test_away_beyond_the_allowance_is_refused_and_changes_nothing(
     with pytest.raises(BadOptionError):
         await away.set_away_days(GUILD, 15)
     assert (await away.settings(GUILD)).away_days == 0
+
+
+async def test_two_commands_away_at_once_in_two_processes_never_pass_the_month_s_days(
+    table: AwayTable, database_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two `away` commands at the same moment, one in each process (a database of its own
+    each), both asking the 5 days March has left: the first is held in the transaction that
+    writes its spell until the second has counted what it may take and comes to write its
+    own. The second counts the first's days: granted 5 days, the first holds; the second,
+    whose start ends the first's spell after a day begun, has 4 left and is refused, and
+    March counts its 10 days, not 11."""
+    away = table.service.away
+    table.clock.now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    await away.go_away(GUILD, HOST, 5)
+    table.clock.now = datetime(2026, 3, 10, 12, tzinfo=UTC)  # back on 7 March: 5 days left
+    second = await open_database(database_target)
+    try:
+        elsewhere = make_table(second, ManualClock(table.clock.now + timedelta(hours=1)))
+        other_asked, first_done = asyncio.Event(), asyncio.Event()
+        first_writes, other_writes = table.database.transaction, second.transaction
+
+        @contextlib.asynccontextmanager
+        async def held_in_its_write() -> AsyncIterator[Connection]:
+            async with first_writes() as conn:
+                await other_asked.wait()
+                yield conn
+
+        @contextlib.asynccontextmanager
+        async def after_the_first() -> AsyncIterator[Connection]:
+            other_asked.set()
+            await first_done.wait()
+            async with other_writes() as conn:
+                yield conn
+
+        monkeypatch.setattr(table.database, "transaction", held_in_its_write)
+        monkeypatch.setattr(second, "transaction", after_the_first)
+
+        async def first() -> datetime:
+            try:
+                return (await away.go_away(GUILD, HOST, 5))[0]
+            finally:
+                first_done.set()
+
+        async def other() -> datetime:
+            try:
+                return (await elsewhere.service.away.go_away(GUILD, HOST, 5))[0]
+            finally:
+                other_asked.set()
+
+        granted, refused = await asyncio.gather(first(), other(), return_exceptions=True)
+    finally:
+        await second.close()
+    assert granted == datetime(2026, 3, 15, 12, tzinfo=UTC)
+    assert isinstance(refused, AwayRefusedError), f"the second command got {refused!r}"
+    assert (refused.allowed, refused.left) == (DEFAULT_AWAY_DAYS, 4)
+    assert (await away.availability(GUILD, HOST)).away_until == granted
 
 
 async def test_a_spell_begun_last_month_counts_this_month_only_its_days_in_it(
