@@ -80,7 +80,7 @@ class AwayController:
             language = interactions.user_language(interaction)
             await replies.send(
                 interaction,
-                content=text("away.tournament_capped", language, days=days),
+                content=words.tournament_capped(days, language),
                 ephemeral=True,
             )
 

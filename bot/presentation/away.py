@@ -75,6 +75,8 @@ def away_started(until: datetime, language: str) -> str:
 
 def away_refused(error: AwayRefusedError, language: str) -> str:
     if error.by_tournament:
+        if error.allowed == 0:  # not "at most 0 days": the tournament refuses them
+            return text("away.refused_tournament_off", language)
         return text("away.refused_tournament", language, allowed=error.allowed)
     if error.allowed == 0:
         return text("away.refused_off", language)
@@ -88,6 +90,14 @@ def away_refused(error: AwayRefusedError, language: str) -> str:
         left=error.left,
         monthly=MONTHLY_AWAY_DAYS,
     )
+
+
+def tournament_capped(days: int, language: str) -> str:
+    """The moderator's answer to `tournament-away-days`: the cap set, or (0) that the
+    tournament's players may take no away days."""
+    if days == 0:
+        return text("away.tournament_capped_off", language)
+    return text("away.tournament_capped", language, days=days)
 
 
 def on_turn(until: datetime, language: str, *, timed: bool = True) -> str:

@@ -175,3 +175,22 @@ async def test_a_moderator_s_cap_on_a_tournament_s_away_days_is_answered_private
     assert "may be away at most 3 days at once" in capped
     public = [message.id for message in edge.fake.messages(edge.channel) if not message.ephemeral]
     assert public == [signup.id], "the channel sees only the sign-up"
+
+
+async def test_a_tournament_that_refuses_away_days_says_so_to_its_moderator_and_its_player(
+    edge: Edge,
+) -> None:
+    """A cap of 0 is told as a refusal of away days, as a server that refuses them says it,
+    not as "at most 0 days at once": to the moderator who sets it, and to a player of the
+    tournament who asks for a day."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    await edge.click(edge.guest, signup, "Join").response()
+    capped = await private(
+        edge.slash(edge.moderator, "marrakech-mod", "tournament-away-days", days=0)
+    )
+    assert capped == "While this tournament is open, its players may not take away days."
+    refused = await private(edge.slash(edge.guest, "marrakech", "away", days=1))
+    assert refused == (
+        "A tournament you play in on this server does not allow away days. Nothing changed."
+    )

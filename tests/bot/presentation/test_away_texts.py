@@ -203,6 +203,19 @@ def test_a_server_with_no_away_days_says_it_allows_none() -> None:
     assert off == "This server does not allow away days. Nothing changed."
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_tournament_that_refuses_away_days_says_so_and_names_no_number(language: str) -> None:
+    """A tournament's cap of 0, told to the player refused and to the moderator who set it,
+    says the tournament allows no away days, in every language: no "at most 0 days"."""
+    refused = away.away_refused(AwayRefusedError(1, 0, 10, by_tournament=True), language)
+    assert refused == text("away.refused_tournament_off", language)
+    capped = away.tournament_capped(0, language)
+    assert capped == text("away.tournament_capped_off", language)
+    for said in (refused, capped):
+        assert not any(character.isdigit() for character in said), said
+    assert "3" in away.tournament_capped(3, language), "a cap of days names them"
+
+
 def test_a_full_hour_left_reads_in_hours() -> None:
     """Exactly an hour left reads "1 h 0 min", the way every longer time reads."""
     assert away.duration(timedelta(hours=1), "en") == "1 h 0 min"
