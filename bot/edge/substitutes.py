@@ -278,6 +278,9 @@ class SeatController:
                 return
             if done.request.status == "done":  # carried out by another press meanwhile
                 raise SubstituteError("request_done")
+            if done.request.status == "failed":  # the seats changed: it can no longer be
+                await self._edit_closed(interaction, done.request, before, done.closed_because)
+                raise SubstituteError("request_failed")
             if done.request.status != "refused":  # still waiting: who for, now
                 await replies.edit(interaction, content=_asked(done.request, language))
                 return
@@ -301,12 +304,17 @@ class SeatController:
             await self._edit_closed(interaction, stored, await self._play.look(request.game_id))
 
     async def _edit_closed(
-        self, interaction: Interaction, request: HandoverRequest, view: GameView
+        self,
+        interaction: Interaction,
+        request: HandoverRequest,
+        view: GameView,
+        because: str | None = None,
     ) -> None:
-        """Edit the pressed request's message to say it is closed, and why."""
+        """Edit the pressed request's message to say it is closed, and why (`because`: see
+        `Answer.closed_because`)."""
         await replies.edit(
             interaction,
-            content=_closed(request, view),
+            content=_closed(request, view, because),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )

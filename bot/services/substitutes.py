@@ -223,10 +223,18 @@ class SubstituteService:
             await self._store.close_request(request_id, "expired")
             raise SubstituteError("request_expired")
         loaded = await self._loader.load(request.game_id)
-        if loaded.state is not None:
-            request = replace(
-                request, waiting_for=_asked(loaded, request.asked_by, request.out_user_id)
-            )
+        if loaded.state is None or loaded.game.status is not GameStatus.RUNNING:
+            # Its game's end closes it; a crash may have cut that off: closed here.
+            await self._store.close_request(request_id, "failed")
+            raise GameNotRunningError()
+        request = replace(
+            request, waiting_for=_asked(loaded, request.asked_by, request.out_user_id)
+        )
+        because = await self._closed_because(loaded, request)
+        if because is not None:  # the seats changed, and what closes it then was cut off
+            if await self._store.close_request(request_id, "failed"):
+                return Answer(replace(request, status="failed"), None, because)
+            raise SubstituteError(f"request_{(await self.request(request_id)).status}")
         leaving_refuses = user_id == request.out_user_id and not agree
         if user_id not in request.waiting_for and not leaving_refuses:
             raise SubstituteError("not_asked")
@@ -285,15 +293,7 @@ class SubstituteService:
             asked = _asked(loaded, request.asked_by, request.out_user_id)
             unchanged = asked == request.waiting_for
             request = replace(request, waiting_for=asked)
-            because = None
-            if not _holds(loaded, request.out_user_id):
-                because = "left"
-            elif not _holds(loaded, request.asked_by):
-                because = "host_left"
-            elif await self._store.ever_seated(game_id, request.in_user_id):
-                because = "came_in"
-            elif not asked and request.out_user_id in people:
-                because = "nobody"
+            because = await self._closed_because(loaded, request, people)
             if because is not None:
                 if await self._store.close_request(request.id, "failed"):
                     answers.append(Answer(replace(request, status="failed"), None, because))
@@ -306,6 +306,23 @@ class SubstituteService:
                 except GameError:
                     answers.append(Answer(replace(request, status="failed")))
         return answers
+
+    async def _closed_because(
+        self, loaded: LoadedGame, request: HandoverRequest, people: list[int] | None = None
+    ) -> str | None:
+        """Why the request (waiting for those it asks now) can no longer be carried out in
+        the running game (`Answer.closed_because`), or None if it still can. `people`: those
+        playing the game, when known."""
+        if not _holds(loaded, request.out_user_id):
+            return "left"
+        if not _holds(loaded, request.asked_by):
+            return "host_left"
+        if await self._store.ever_seated(loaded.game.id, request.in_user_id):
+            return "came_in"
+        playing = _people_in(loaded) if people is None else people
+        if not request.waiting_for and request.out_user_id in playing:
+            return "nobody"
+        return None
 
     async def _check(
         self, loaded: LoadedGame, out_user_id: int, in_user_id: int, *, in_bot: bool

@@ -563,3 +563,58 @@ async def test_a_last_agreement_pressed_as_the_game_changes_leaves_the_request_s
     (answer,) = await pressed.followups()
     assert answer.ephemeral
     assert answer.content == private.format(out=edge.guest.id)
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "private"),
+    [
+        (
+            "UPDATE games SET status = 'aborted', rev = rev + 1 WHERE id = 1",
+            ENDED,
+            "This game is not running.",
+        ),
+        (
+            "UPDATE seats SET resigned = 1 WHERE game_id = 1 AND user_id = {out}",
+            LEFT,
+            "That request could not be carried out: the game changed.",
+        ),
+    ],
+    ids=["game-ended", "seat-left"],
+)
+async def test_a_press_short_of_the_last_agreement_on_a_request_left_open_shows_it_closed(
+    edge: Edge, change: str, line: str, private: str
+) -> None:
+    """A game of four: the request to hand the guest's seat to a newcomer waits for the
+    outsider and the moderator. The game ends, or the guest leaves it, and what would close
+    the request then is cut off (a crash before the next start), leaving it open. The
+    outsider's Agree, which is not the last the request waits for, shows its message closed,
+    saying why, with no live Agree or Refuse, where it would say it still waits for the
+    moderator; the outsider is told privately, and the request is stored as failed."""
+    guild = edge.channel.guild
+    assert guild is not None
+    erin = edge.fake.add_user("erin")
+    edge.fake.add_member(guild, erin)
+    lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
+    for joining in (edge.guest, edge.outsider, edge.moderator):
+        await edge.click(joining, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    request = await edge.slash(
+        edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
+    ).answer()
+    assert await HANDLERS.drained(30.0), "the request's handler is still running"
+    async with edge.store.database.transaction() as conn:
+        await conn.execute(change.format(out=edge.guest.id))
+        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
+    pressed = edge.click(edge.outsider, edge.fake.world.messages[request.id], "Agree")
+    await pressed.response()
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    shown = edge.fake.world.messages[request.id]
+    expected = line.format(host=edge.host.id, out=edge.guest.id, incoming=erin.id)
+    assert shown.content == expected, shown.content
+    assert shown.buttons() == [], [b.label for b in shown.buttons()]
+    (answer,) = await pressed.followups()
+    assert answer.ephemeral
+    assert answer.content == private
+    async with edge.store.database.reading() as conn:
+        assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
