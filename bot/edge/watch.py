@@ -24,13 +24,14 @@ from functools import partial
 import discord
 
 from bot.edge import interactions
-from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, guarded, tell
+from bot.edge.answers import guarded, tell
 from bot.edge.buttons import WatchAction, WatchButton
 from bot.edge.direct import Delivery, send_direct
 from bot.edge.display import GameDisplay
 from bot.edge.incidents import why
 from bot.edge.inflight import HANDLERS, OutageWaits
 from bot.edge.interactions import Interaction
+from bot.edge.sight import Sight
 from bot.presentation import story
 from bot.presentation.messages import text
 from bot.presentation.watch import finished_turns, news_text, watch_post
@@ -135,27 +136,6 @@ class WatchController:
             await self._display.edit_response(interaction, post, buttons)
 
 
-async def still_sees(client: discord.Client, view: GameView, user_id: int) -> bool:
-    """Whether the watcher may still see the game's channel, as a watch is allowed: a member
-    of its server (asked of Discord each time: without the Server Members intent the bot is
-    told neither of a member who left nor of a role taken away) with View Channel there (a
-    thread's from its parent). While the client's cache does not know the server or the
-    channel, or Discord does not answer, it cannot be told: True, and the message goes."""
-    guild_id = view.game.guild_id
-    guild = client.get_guild(guild_id) if guild_id is not None else None
-    channel = guild.get_channel_or_thread(view.game.channel_id) if guild is not None else None
-    if guild is None or channel is None:
-        return True
-    try:
-        member = await asyncio.wait_for(guild.fetch_member(user_id), DISCORD_TIMEOUT_SECONDS)
-    except discord.NotFound:
-        return False  # no longer a member of the server
-    except Exception as error:  # cannot be told now
-        log.debug("whether user %s sees game %s was not told (%s)", user_id, view.id, why(error))
-        return True
-    return channel.permissions_for(member).view_channel
-
-
 def _on_public_message(interaction: Interaction) -> bool:
     message = interaction.message
     return message is None or not message.flags.ephemeral
@@ -173,6 +153,7 @@ class WatchMessages:
         """`availability` is the database's: a start's catch-up an outage cut off runs again
         once it is back (None: at the next start)."""
         self._client = client
+        self._sight = Sight(client)
         self._availability = availability
         self._outages = OutageWaits()
         self._watch = watch
@@ -294,7 +275,8 @@ class WatchMessages:
                 except Exception:  # claimed already: logged, never sent twice
                     log.exception("game %s: a watcher's message was not written", view.id)
                     continue
-                if not await still_sees(self._client, view, news.user_id):
+                ended = view.status is not GameStatus.RUNNING
+                if not await self._sight.sees(view, news.user_id, afresh=ended):
                     await self._out_of_sight(view.id, news.user_id)
                     continue
                 sent = await send_direct(self._client, news.user_id, content, DM_PATIENCE_SECONDS)
