@@ -186,7 +186,8 @@ class TournamentService:
         return await self.look(row.id)
 
     async def join(self, tournament_id: int, user_id: int, name: str | None) -> TournamentView:
-        """Sign the user up (shown by `name`)."""
+        """Sign the user up (shown by `name`); the cap is counted in the write that signs them
+        up, so two sign-ups for the last place, in any processes, take it once."""
         async with self._locks.holding(tournament_id):
             snapshot = await self._snapshot(tournament_id)
             if snapshot.row.status != stored.SIGNUP:
@@ -195,10 +196,12 @@ class TournamentService:
                 raise TournamentFullError()
             try:
                 joined = await self._store.join(
-                    tournament_id, user_id, seat_name(name), self._loader.now()
+                    tournament_id, user_id, seat_name(name), self._loader.now(), most=MAX_PLAYERS
                 )
             except stored.AlreadyEnteredError:
                 raise AlreadyEnteredError() from None
+            except stored.TournamentFullError:
+                raise TournamentFullError() from None
             if not joined:
                 raise TournamentClosedError()
             return await self.look(tournament_id)
@@ -223,28 +226,35 @@ class TournamentService:
 
     async def start(self, tournament_id: int, user_id: int, *, moderator: bool) -> Progress:
         """Close the sign-up, draw the seeding, and pair the first round (its creator or a
-        moderator); at least two players are needed."""
+        moderator); at least two players are needed. The seeding is of the players signed up
+        when the start is written: one who joined or left (in another process) after they were
+        read makes it read them again and draw again."""
         async with self._locks.holding(tournament_id):
-            snapshot = await self._snapshot(tournament_id)
-            row = snapshot.row
-            _may_run(row, user_id, moderator=moderator)
-            if row.status != stored.SIGNUP:
-                raise TournamentClosedError()
-            if len(snapshot.entrants) < pairing.MIN_TABLE:
-                raise NotEnoughPlayersError(len(snapshot.entrants))
-            seeding = seeded(row.seed, [entrant.user_id for entrant in snapshot.entrants])
-            schedule = None
-            if row.format == TournamentFormat.ROUND_ROBIN:
-                schedule = await self._off_the_loop(
-                    pairing.round_robin_schedule, seeding, row.seats
-                )
-                rounds = len(schedule)
-            else:
-                rounds = row.rounds or pairing.swiss_rounds(len(seeding), row.seats)
-            now = self._loader.now()
-            if not await self._store.start(tournament_id, seeding, rounds, now, schedule):
-                raise TournamentClosedError()
-            return await self._advance(tournament_id)
+            while True:
+                snapshot = await self._snapshot(tournament_id)
+                row = snapshot.row
+                _may_run(row, user_id, moderator=moderator)
+                if row.status != stored.SIGNUP:
+                    raise TournamentClosedError()
+                if len(snapshot.entrants) < pairing.MIN_TABLE:
+                    raise NotEnoughPlayersError(len(snapshot.entrants))
+                seeding = seeded(row.seed, [entrant.user_id for entrant in snapshot.entrants])
+                schedule = None
+                if row.format == TournamentFormat.ROUND_ROBIN:
+                    schedule = await self._off_the_loop(
+                        pairing.round_robin_schedule, seeding, row.seats
+                    )
+                    rounds = len(schedule)
+                else:
+                    rounds = row.rounds or pairing.swiss_rounds(len(seeding), row.seats)
+                now = self._loader.now()
+                try:
+                    started = await self._store.start(tournament_id, seeding, rounds, now, schedule)
+                except stored.EntrantsChangedError:
+                    continue
+                if not started:
+                    raise TournamentClosedError()
+                return await self._advance(tournament_id)
 
     # --- the rounds ----------------------------------------------------------------------------
 

@@ -45,6 +45,15 @@ class ChannelHasTournamentError(Exception):
         self.channel_id = channel_id
 
 
+class TournamentFullError(Exception):
+    """The tournament has as many players as it takes."""
+
+
+class EntrantsChangedError(Exception):
+    """The players signed up are not those the start drew its seeding from: one joined or left
+    meanwhile, in another process."""
+
+
 class AlreadyEnteredError(Exception):
     """The user is already signed up for the tournament."""
 
@@ -366,39 +375,54 @@ class TournamentStore:
             return await _entrants(conn, tournament_id)
 
     async def join(
-        self, tournament_id: int, user_id: int, display_name: str | None, now: datetime
+        self,
+        tournament_id: int,
+        user_id: int,
+        display_name: str | None,
+        now: datetime,
+        *,
+        most: int | None = None,
     ) -> bool:
         """Sign the user up while the tournament signs up (False: it no longer does);
-        AlreadyEnteredError if they are signed up already."""
+        TournamentFullError if it has `most` players already, AlreadyEnteredError if they are
+        signed up already. The transaction begins by taking the tournament's row (`_signing
+        _up`), so sign-ups, withdrawals and the start, in any process, come one after the
+        other: the count is of the players signed up when this one is, and none joins a
+        tournament once its start has drawn the seeding."""
         try:
             async with self._db.transaction() as conn:
+                if not await _signing_up(conn, tournament_id, now):
+                    return False
+                if most is not None:
+                    count = await conn.fetchval(
+                        "SELECT count(*) FROM tournament_players WHERE tournament_id = $1",
+                        tournament_id,
+                    )
+                    if int(count) >= most:
+                        raise TournamentFullError()
                 added = await conn.execute(
                     "INSERT INTO tournament_players (tournament_id, user_id, display_name, "
-                    "joined_at) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM tournaments "
-                    "WHERE id = $1 AND status = 'signup')",
+                    "joined_at) VALUES ($1, $2, $3, $4)",
                     tournament_id,
                     user_id,
                     display_name,
                     time_to_column(now),
                 )
-                if added:
-                    await _touch(conn, tournament_id, now)
                 return added == 1
         except UniqueViolation as error:
             raise AlreadyEnteredError() from error
 
     async def leave(self, tournament_id: int, user_id: int, now: datetime) -> bool:
         """Take the user off the list while it signs up; False if they were not on it (or it no
-        longer signs up)."""
+        longer signs up). Taken in turn with sign-ups and the start, as `join` is."""
         async with self._db.transaction() as conn:
+            if not await _signing_up(conn, tournament_id, now):
+                return False
             removed = await conn.execute(
-                "DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2 "
-                "AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'signup')",
+                "DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2",
                 tournament_id,
                 user_id,
             )
-            if removed:
-                await _touch(conn, tournament_id, now)
             return removed == 1
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
@@ -418,7 +442,10 @@ class TournamentStore:
     ) -> bool:
         """Sign-up -> running, with the players' seeding, the number of rounds and the
         round-robin's schedule (None for a Swiss tournament); False (and nothing changed) if it
-        was not signing up any more."""
+        was not signing up any more. EntrantsChangedError (and nothing changed) if the players
+        signed up are not those of `seeding`: one joined or left after they were read. The
+        update takes the tournament's row first, so a sign-up or withdrawal at the same moment
+        either came before it (and is seen here) or finds the tournament started."""
         async with self._db.transaction() as conn:
             started = await conn.execute(
                 "UPDATE tournaments SET status = 'running', rounds = $1, updated_at = $2, "
@@ -430,6 +457,11 @@ class TournamentStore:
             )
             if started != 1:
                 return False
+            signed_up = await conn.fetch(
+                "SELECT user_id FROM tournament_players WHERE tournament_id = $1", tournament_id
+            )
+            if {int(row["user_id"]) for row in signed_up} != set(seeding):
+                raise EntrantsChangedError()  # rolls the start back
             await conn.executemany(
                 "UPDATE tournament_players SET seed = $1 WHERE tournament_id = $2 AND user_id = $3",
                 [(index, tournament_id, user) for index, user in enumerate(seeding, start=1)],
@@ -651,6 +683,19 @@ async def _fetch(conn: Connection, tournament_id: int) -> TournamentRow:
     row = await conn.fetchrow(_ROW, tournament_id)
     assert row is not None
     return _tournament(row)
+
+
+async def _signing_up(conn: Connection, tournament_id: int, now: datetime) -> bool:
+    """Take the row of the tournament, if it signs up, until the transaction ends (an update
+    that only marks it changed: on PostgreSQL a start, sign-up or withdrawal at the same moment
+    waits for this transaction, and a start that came first leaves it nothing to take; SQLite's
+    write transactions are one at a time already). False if it does not sign up."""
+    taken = await conn.execute(
+        "UPDATE tournaments SET updated_at = $1 WHERE id = $2 AND status = 'signup'",
+        time_to_column(now),
+        tournament_id,
+    )
+    return taken == 1
 
 
 async def _touch(conn: Connection, tournament_id: int, now: datetime) -> None:

@@ -7,6 +7,8 @@ of the next round."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -15,10 +17,12 @@ from bot.services.errors import TournamentFullError
 from bot.services.standings import SeatResult, TableOutcome, standings
 from bot.services.stats import StatsService
 from bot.services.tournament_views import TournamentView
-from bot.storage import Database, StatsStore
+from bot.storage import Database, StatsStore, open_database
+from bot.storage.database import Connection
 from tests.bot.services.test_tournaments import (
     GUILD,
     MOD,
+    PLAYERS,
     end_by_resignations,
     opened,
     services,
@@ -63,6 +67,120 @@ async def test_two_sign_ups_at_once_for_the_64th_place_take_it_once(
     entrants = (await tournaments.look(view.id)).entrants
     assert len(entrants) == DOCUMENTED_CAP
     assert 7001 not in [entrant.user_id for entrant in entrants]
+
+
+async def test_two_sign_ups_for_the_64th_place_in_two_processes_take_it_once(
+    database_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two people press Sign up for the last place at the same moment, each click answered by
+    another process (a database of its own each, no lock in common): the first is held in the
+    write that signs it up until the other has read the tournament and comes to write. The
+    other counts the first: it is told the tournament is full, and it holds 64 players."""
+    first_db = await open_database(database_target)
+    second_db = await open_database(database_target)
+    try:
+        _, one = services(first_db, "one")
+        _, two = services(second_db, "two")
+        view = await opened(one, tuple(range(6000, 6000 + DOCUMENTED_CAP - 1)))
+        other_came, first_done = asyncio.Event(), asyncio.Event()
+        first_writes, other_writes = first_db.transaction, second_db.transaction
+
+        @contextlib.asynccontextmanager
+        async def held_in_its_write() -> AsyncIterator[Connection]:
+            async with first_writes() as conn:
+                await other_came.wait()
+                yield conn
+
+        @contextlib.asynccontextmanager
+        async def after_the_first() -> AsyncIterator[Connection]:
+            other_came.set()
+            await first_done.wait()
+            async with other_writes() as conn:
+                yield conn
+
+        monkeypatch.setattr(first_db, "transaction", held_in_its_write)
+        monkeypatch.setattr(second_db, "transaction", after_the_first)
+
+        async def first() -> TournamentView:
+            try:
+                return await one.join(view.id, 7000, "one")
+            finally:
+                first_done.set()
+
+        async def other() -> TournamentView:
+            try:
+                return await two.join(view.id, 7001, "other")
+            finally:
+                other_came.set()
+
+        results = await asyncio.gather(first(), other(), return_exceptions=True)
+        monkeypatch.undo()
+        entrants = (await one.look(view.id)).entrants
+    finally:
+        await first_db.close()
+        await second_db.close()
+    assert [type(result) for result in results] == [TournamentView, TournamentFullError], results
+    assert len(entrants) == DOCUMENTED_CAP
+    assert 7001 not in [entrant.user_id for entrant in entrants]
+
+
+@pytest.mark.parametrize("change", ["join", "leave"])
+async def test_a_sign_up_change_while_another_process_starts_is_in_the_seeding_or_refused(
+    database_target: str, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """A round-robin of three at 2-seat tables: Start pressed in one process, which reads the
+    players, while a fourth joins (or one leaves) in another before the start is written. The
+    start draws its seeding and schedule from the players signed up when it is written, so
+    every player of the tournament sits at a table of round 1, and nobody else does."""
+    first_db = await open_database(database_target)
+    second_db = await open_database(database_target)
+    late = PLAYERS[3]
+    try:
+        _, one = services(first_db, "one")
+        _, two = services(second_db, "two")
+        view = await opened(one, PLAYERS[:3], format="round-robin")
+        start_read, changed = asyncio.Event(), asyncio.Event()
+        start_writes, other_writes = first_db.transaction, second_db.transaction
+
+        @contextlib.asynccontextmanager
+        async def after_the_change() -> AsyncIterator[Connection]:
+            start_read.set()
+            await changed.wait()
+            async with start_writes() as conn:
+                yield conn
+
+        @contextlib.asynccontextmanager
+        async def once_the_start_read() -> AsyncIterator[Connection]:
+            await start_read.wait()
+            async with other_writes() as conn:
+                yield conn
+
+        monkeypatch.setattr(first_db, "transaction", after_the_change)
+        monkeypatch.setattr(second_db, "transaction", once_the_start_read)
+
+        async def sign_up_change() -> TournamentView:
+            try:
+                if change == "join":
+                    return await two.join(view.id, late, "late")
+                return await two.leave(view.id, PLAYERS[2])
+            finally:
+                changed.set()
+
+        results = await asyncio.gather(
+            one.start(view.id, MOD, moderator=True), sign_up_change(), return_exceptions=True
+        )
+        monkeypatch.undo()
+        started = await one.look(view.id)
+    finally:
+        await first_db.close()
+        await second_db.close()
+    assert not any(isinstance(result, BaseException) for result in results), results
+    entrants = {entrant.user_id for entrant in started.entrants}
+    expected = {*PLAYERS[:3], late} if change == "join" else set(PLAYERS[:2])
+    assert entrants == expected
+    seated = [seat for table in started.round_tables(1) for seat in table.humans]
+    assert sorted(seated) == sorted(entrants), started.round_tables(1)
+    assert started.rounds == len(entrants) - 1 + len(entrants) % 2
 
 
 @pytest.mark.parametrize(
