@@ -347,7 +347,8 @@ class TournamentService:
     async def start_table(self, tournament_id: int, table: TableView) -> GameView:
         """Start the table's game in its thread (once: a table with a game gets that game): the
         seats shuffled and the game dealt from the game's own secret seed, as a lobby's start
-        does (R13), an AI in each seat of a bye."""
+        does (R13), an AI in each seat of a bye. TournamentClosedError if the tournament no
+        longer runs (aborted while the table was being set up): no game is started."""
         async with self._locks.holding(tournament_id):
             found = await self._table(tournament_id, table)
             row, current = found.row, found.table
@@ -390,9 +391,10 @@ class TournamentService:
             game_id = await self._store.create_table_game(
                 tournament_id, table.round, table.number, new, now
             )
-            if game_id is None:  # another process started it meanwhile
+            if game_id is None:  # another process started it, or the tournament ended, meanwhile
                 game_id = (await self._table(tournament_id, table)).table.game_id
-                assert game_id is not None
+                if game_id is None:
+                    raise TournamentClosedError()
             self._loader.schedule_changed()
             return await self._games.play.look(game_id)
 

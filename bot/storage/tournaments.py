@@ -622,9 +622,18 @@ class TournamentStore:
         nothing written) if the table has its game already, or another writer is making it
         at this moment: the table's row is locked first, by an update that changes nothing
         unless the table has no game, so of two writers at once the second waits for the
-        first and then finds its game."""
+        first and then finds its game. None too (and nothing written) if the tournament no
+        longer runs: its row is taken before, by an update that changes nothing, so an abort
+        at the same moment either comes after this game is stored (and ends it with the
+        others) or leaves the table without one."""
         stamp = time_to_column(now)
         async with self._db.transaction() as conn:
+            running = await conn.execute(
+                "UPDATE tournaments SET status = status WHERE id = $1 AND status = 'running'",
+                tournament_id,
+            )
+            if not running:
+                return None
             free = await conn.execute(
                 "UPDATE tournament_tables SET game_id = NULL WHERE tournament_id = $1 "
                 "AND round = $2 AND table_no = $3 AND game_id IS NULL",

@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.services import pairing
-from bot.services.errors import TournamentFullError
+from bot.services.errors import TournamentClosedError, TournamentFullError
 from bot.services.standings import SeatResult, TableOutcome, standings
 from bot.services.stats import StatsService
-from bot.services.tournament_views import TournamentView
+from bot.services.tournament_views import TournamentStatus, TournamentView
 from bot.storage import Database, StatsStore, open_database
 from bot.storage.database import Connection
 from tests.bot.services.test_tournaments import (
@@ -248,3 +248,26 @@ async def test_finished_tournament_games_count_in_the_stats(database: Database) 
         mine = await stats.player(GUILD, player.user_id)
         assert mine.games == 1
     assert sum([(await stats.player(GUILD, p.user_id or 0)).wins for p in over.players]) == 1
+
+
+async def test_a_table_whose_tournament_is_aborted_while_it_is_set_up_gets_no_game(
+    database: Database,
+) -> None:
+    """A table claimed and its thread made while the tournament runs, then the moderator ends
+    the tournament before its game is created (making a thread and posting the welcome take
+    Discord seconds): the abort ends every game of the tournament still being played, and
+    starts none after it, so the table is refused its game and no game of the tournament
+    runs."""
+    _, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:2], rounds=1)
+    await tournaments.start(view.id, MOD, moderator=True)
+    [table] = await tournaments.claim_tables(view.id)
+    await tournaments.set_thread(view.id, table, 880001)
+    [table] = (await tournaments.look(view.id)).round_tables(1)
+    _, aborted = await tournaments.abort(view.id, MOD, moderator=True)
+    assert aborted == []
+    with pytest.raises(TournamentClosedError):
+        await tournaments.start_table(view.id, table)
+    after = await tournaments.look(view.id)
+    assert after.status is TournamentStatus.ABORTED
+    assert [t.game_id for t in after.tables] == [None]

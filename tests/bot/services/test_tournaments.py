@@ -73,9 +73,10 @@ tournament's time stamp, COMMIT."""
 ENDING_ROUND_TRIPS = SNAPSHOT_ROUND_TRIPS + 1
 """The advance that ends the tournament: the snapshot, then the one guarded statement that ends
 it."""
-START_TABLE_ROUND_TRIPS = 1 + 6 + 6
+START_TABLE_ROUND_TRIPS = 1 + 7 + 6
 """Setting a table's game up: the table and its players' names (one statement), creating the
-game (BEGIN, the check that the table has none, the game, its seats, the table, COMMIT), and
+game (BEGIN, the check that the tournament runs, the check that the table has none, the game,
+its seats, the table, COMMIT), and
 loading the game for its view (as any game is loaded)."""
 
 
