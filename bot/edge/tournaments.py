@@ -90,11 +90,11 @@ OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
 """How long a process that does not hold a tournament's server leaves its message to the one
 that does before drawing it itself (that one is down, or far behind)."""
 ENDED_CATCH_UP = timedelta(days=1)
+"""How far back a start looks for an ended tournament whose message may not show its end."""
 END_SHOWN_PATIENCE_SECONDS: Final = 2 * DISCORD_TIMEOUT_SECONDS
 """How long the winner's announcement waits for the last game's result to be posted in its
 thread (its picture drawn, then Discord's answer), so the channel reads in order; a result
 Discord does not take by then is posted by the game's retries, after the announcement."""
-"""How far back a start looks for an ended tournament whose message may not show its end."""
 SIGNUP_BUTTONS = (
     (TournamentAction.JOIN, "button.join", discord.ButtonStyle.success),
     (TournamentAction.LEAVE, "button.leave", discord.ButtonStyle.secondary),
