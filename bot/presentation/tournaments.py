@@ -148,6 +148,8 @@ def _subtitle(view: TournamentView) -> str:
             "tournament.picture.final", language, format=_format(view), rounds=view.rounds or 1
         )
     if view.status is TournamentStatus.ABORTED:
+        if not view.current_round:  # stopped between its start and its first pairing
+            return text("tournament.picture.aborted_unpaired", language)
         return text("tournament.picture.aborted", language, round=view.current_round)
     return text(
         "tournament.picture.round",

@@ -438,3 +438,25 @@ def test_a_field_of_tables_takes_whole_lines_up_to_1024_characters_newlines_incl
     fields = shown._table_fields(round_one, over, len("Round 1"), 6000)
     assert [len(field) for field in fields] == [908, 116], "the newline counts"
     assert fields == ["\n".join(over[:-1]), over[-1]]
+
+
+@pytest.mark.parametrize(
+    ("locale", "subtitle"),
+    [
+        ("en", "Aborted before its first round"),
+        ("fr", "Arrêté avant sa première ronde"),
+        ("uk", "Зупинено до першого туру"),
+    ],
+)
+def test_a_tournament_aborted_before_its_first_pairing_names_no_round_0(
+    locale: str, subtitle: str
+) -> None:
+    """Started, then aborted before any table was paired (a process stopped in between): its
+    standings say it never reached a round, not that it stopped in round 0."""
+    aborted = view(locale, TournamentStatus.ABORTED, tables=())
+    picture = shown.standings_post(aborted).picture
+    assert picture is not None
+    assert picture.subtitle == subtitle
+    started = shown.standings_post(view(locale, TournamentStatus.ABORTED)).picture
+    assert started is not None
+    assert "2" in started.subtitle, "a round reached is named"
