@@ -80,6 +80,9 @@ class AccuracyRecorder:
         passes look back through all finished games, then only among the newest."""
         self._skipped: set[int] = set()
         """Games this process will not judge again until it restarts: judging them failed."""
+        self._full = False
+        """Whether the last pass found as many games as it asked for: it may have left some,
+        so the next pass follows at once rather than after a game closes."""
 
     def game_closed(self, game_id: int) -> None:
         """A game closed in this process: look for games to judge (in the background)."""
@@ -110,7 +113,8 @@ class AccuracyRecorder:
             except Exception:
                 log.exception("accuracy of game %s: not judged; tried again at start", game.game_id)
                 self._skipped.add(game.game_id)
-        self._looked_back = self._looked_back or len(games) < wanted
+        self._full = len(games) >= wanted
+        self._looked_back = self._looked_back or not self._full
         return written
 
     async def _judge(self, game: PendingGame) -> int:
@@ -126,7 +130,8 @@ class AccuracyRecorder:
         return await self._store.add_accuracy(game.game_id, own_accuracy(judged, game, actors))
 
     async def run_forever(self) -> None:
-        """Catch up at once, then after every game that closes, until cancelled."""
+        """Catch up at once, pass after pass while a pass finds as many games as it asks for,
+        then again after every game that closes, until cancelled."""
         while True:
             self._wake.clear()
             try:
@@ -136,7 +141,7 @@ class AccuracyRecorder:
                 continue
             if written:
                 log.info("accuracy of %d seats written for the stats", written)
-            if not self._wake.is_set():
+            if not self._wake.is_set() and not self._full:
                 self._waiting.set()
                 await self._wake.wait()
                 self._waiting.clear()

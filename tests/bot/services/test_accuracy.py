@@ -415,6 +415,28 @@ async def test_the_start_looks_back_until_a_pass_finds_fewer_games_than_it_asked
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_at_start_the_job_goes_on_pass_after_pass_without_a_game_closing(
+    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More games to judge at start than one pass takes, and no game closing after: the job
+    goes on, pass after pass, until it has judged them all, before it waits for a game."""
+    monkeypatch.setattr(accuracy, "PASS_GAMES", 1)
+    store, looked = await two_games_noting_looks(database, monkeypatch)
+    recorder = golden_recorder(database, store)
+    task = asyncio.create_task(recorder.run_forever())
+    try:
+        await recorder.idle()
+        assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1
+        assert len(await store.recent_accuracy(GUILD, 300, 20)) == 1, "the older game too"
+        assert len(judged) == 2
+        assert looked == ["shown_without_accuracy"] * 3, "until a pass comes back short"
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_after_the_start_a_pass_judges_its_share_of_games_among_the_newest_finished(
     database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
