@@ -8,7 +8,8 @@ ends wakes the job (`game_closed`), which judges, newest first, the finished gam
 in them that have no accuracy yet, at most PASS_GAMES a pass. The passes after a start look
 through every finished game for those among some person's newest ACCURACY_GAMES of their server
 (the games their stats show, however old: those that ended while the bot was down, before a
-crash let it write, or before an upgrade asked for accuracy to be written again), until one
+crash let it write, or before an upgrade asked for accuracy to be written again; past a game
+that gave a person no value, their stats reach further back), one after another until one
 finds them all; later passes look only among the newest WINDOW_GAMES finished games, so a game
 that closes costs a bounded read. Writing is idempotent (a seat written keeps its value), so
 two processes that judge the same game write it once. A game that cannot be judged (its record
@@ -27,6 +28,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 import engine
 from ai.judge import GameJudgement, Judgement, summarise
@@ -50,6 +52,14 @@ most a quarter of a worker's time, so AI turns and pictures are never kept waiti
 (a pass over many games, after a long stop, spreads out)."""
 BACKOFF_SECONDS = 5.0
 """The pause after a pass the database failed, before the next."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """What judging one game did: the seats written, and whether someone had no value in it."""
+
+    written: int
+    without_value: bool
 
 
 class AccuracyRecorder:
@@ -80,9 +90,10 @@ class AccuracyRecorder:
         passes look back through all finished games, then only among the newest."""
         self._skipped: set[int] = set()
         """Games this process will not judge again until it restarts: judging them failed."""
-        self._full = False
-        """Whether the last pass found as many games as it asked for: it may have left some,
-        so the next pass follows at once rather than after a game closes."""
+        self._again = False
+        """Whether the last pass may have left games to judge (it found as many as it asked
+        for, or, looking back, judged a game that gave someone no value, so their stats reach
+        further back): the next pass follows at once rather than after a game closes."""
 
     def game_closed(self, game_id: int) -> None:
         """A game closed in this process: look for games to judge (in the background)."""
@@ -93,6 +104,7 @@ class AccuracyRecorder:
         """One pass: judge the finished games without accuracy (newest first, at most
         PASS_GAMES) and write it; how many seats were written."""
         written = 0
+        reach_back = False
         wanted = PASS_GAMES + len(self._skipped)
         if self._looked_back:
             games = await self._store.without_accuracy(wanted, WINDOW_GAMES)
@@ -105,7 +117,9 @@ class AccuracyRecorder:
                 await self._rest(left)
             started = self._now()
             try:
-                written += await self._judge(game)
+                rows = await self._judge(game)
+                written += rows.written
+                reach_back = reach_back or rows.without_value
                 ended = self._now()
                 self._rested_at = ended + (ended - started) * REST_PER_JUDGING
             except DatabaseUnavailableError:
@@ -113,21 +127,23 @@ class AccuracyRecorder:
             except Exception:
                 log.exception("accuracy of game %s: not judged; tried again at start", game.game_id)
                 self._skipped.add(game.game_id)
-        self._full = len(games) >= wanted
-        self._looked_back = self._looked_back or not self._full
+        self._again = len(games) >= wanted or (reach_back and not self._looked_back)
+        self._looked_back = self._looked_back or not self._again
         return written
 
-    async def _judge(self, game: PendingGame) -> int:
+    async def _judge(self, game: PendingGame) -> _Judged:
         try:
             record = engine.record_from_json(await self._play.record(game.game_id))
         except GameNotRunningError:
             self._skipped.add(game.game_id)
-            return 0
+            return _Judged(0, False)
         actors = await self._play.actors(game.game_id)
         if len(actors) != len(record.actions):
             raise ValueError(f"the log has {len(actors)} moves, the record {len(record.actions)}")
         judged = await self._judgements.of(game.game_id, record)
-        return await self._store.add_accuracy(game.game_id, own_accuracy(judged, game, actors))
+        rows = own_accuracy(judged, game, actors)
+        written = await self._store.add_accuracy(game.game_id, rows)
+        return _Judged(written, any(row.accuracy is None for row in rows))
 
     async def run_forever(self) -> None:
         """Catch up at once, pass after pass while a pass finds as many games as it asks for,
@@ -141,7 +157,7 @@ class AccuracyRecorder:
                 continue
             if written:
                 log.info("accuracy of %d seats written for the stats", written)
-            if not self._wake.is_set() and not self._full:
+            if not self._wake.is_set() and not self._again:
                 self._waiting.set()
                 await self._wake.wait()
                 self._waiting.clear()

@@ -279,15 +279,20 @@ class StatsStore:
     async def shown_without_accuracy(self, limit: int, per_person: int) -> list[PendingGame]:
         """Up to `limit` finished games, newest first, that are among some person's newest
         `per_person` finished games of their server (the games their stats would show, however
-        old) and have no accuracy written yet. It reads every finished game's seats: a look
-        for a start, not for each game that closes."""
+        old) and have no accuracy written yet. A game judged without a value for the person
+        (no choice of their own) is not one of theirs here: their stats reach back past it. It
+        reads every finished game's seats: a look for a start, not for each game that
+        closes."""
         async with self._db.reading() as conn:
             games = await conn.fetch(
                 "SELECT DISTINCT shown.game_id FROM (SELECT p.game_id, ROW_NUMBER() OVER "
                 "(PARTITION BY g.guild_id, p.user_id ORDER BY p.game_id DESC) AS place "
                 "FROM (SELECT game_id, user_id FROM results WHERE user_id IS NOT NULL "
                 "UNION SELECT game_id, finished_by FROM results WHERE finished_by IS NOT NULL) p "
-                "JOIN games g ON g.id = p.game_id WHERE g.status = 'over') shown "
+                "JOIN games g ON g.id = p.game_id WHERE g.status = 'over' "
+                "AND (NOT EXISTS (SELECT 1 FROM seat_accuracy j WHERE j.game_id = p.game_id) "
+                "OR EXISTS (SELECT 1 FROM seat_accuracy v WHERE v.game_id = p.game_id "
+                "AND v.user_id = p.user_id AND v.accuracy IS NOT NULL))) shown "
                 "WHERE shown.place <= $2 AND NOT EXISTS "
                 "(SELECT 1 FROM seat_accuracy a WHERE a.game_id = shown.game_id) "
                 "ORDER BY shown.game_id DESC LIMIT $1",

@@ -42,7 +42,7 @@ from tests.bot.services.test_judgements import golden_judgement
 from tests.bot.services.test_ratings import DAVE, opened
 from tests.bot.services.test_service import play_out, service_on, step
 from tests.bot.storage.test_stats import GUILD, finished_game, row
-from tests.judged import actors_of, golden_data
+from tests.judged import actors_of, count_judgings, golden_data
 from tests.polling import until
 
 GOLDEN = "2p-standard"
@@ -430,6 +430,41 @@ async def test_at_start_the_job_goes_on_pass_after_pass_without_a_game_closing(
         assert len(await store.recent_accuracy(GUILD, 300, 20)) == 1, "the older game too"
         assert len(judged) == 2
         assert looked == ["shown_without_accuracy"] * 3, "until a pass comes back short"
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_at_start_a_game_without_a_value_sends_the_job_further_back(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each person's stats over their newest game (per person: 1): 100's newest gives them no
+    value (every decision of theirs played by the AI), so their stats reach back to the game
+    before it, older than the window: the start goes on looking back and judges it too,
+    before the job waits for a game to close."""
+    monkeypatch.setattr(accuracy, "ACCURACY_GAMES", 1)
+    monkeypatch.setattr(accuracy, "WINDOW_GAMES", 1)
+    count_judgings(monkeypatch)
+    store = StatsStore(database)
+    await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    newest = await finished_game(database, 11, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    data = golden_data(GOLDEN)
+    play = _Play.of(data, database)
+
+    async def ai_for_100(game_id: int) -> tuple[int | None, ...]:
+        actors = await _Play(data, database).actors(game_id)
+        return tuple(None if game_id == newest and a == 100 else a for a in actors)
+
+    monkeypatch.setattr(play, "actors", ai_for_100)
+    recorder = AccuracyRecorder(store, play, judgements(database, _Pool()))
+    task = asyncio.create_task(recorder.run_forever())
+    try:
+        await recorder.idle()
+        assert await store.recent_accuracy(GUILD, 200, 20) != [], "the newest game judged"
+        assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1, "the one before it too"
+        assert await store.without_accuracy(10, 1000) == [], "every game judged"
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -261,6 +261,21 @@ async def test_each_person_s_newest_games_are_found_however_old(db: Database) ->
     )
 
 
+async def test_a_game_that_gave_a_person_no_value_leaves_room_for_an_older_one(
+    db: Database,
+) -> None:
+    """100's newest game gave them nothing to count (no choice of their own): their stats reach
+    back past it, so the look finds the game before it, however old; 200, who had a value in
+    that game, keeps it among their newest."""
+    older = await finished_game(db, 1, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    newest = await finished_game(db, 2, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    stats = StatsStore(db)
+    nothing = [SeatAccuracy(0, 100, None), SeatAccuracy(1, 200, 64.0)]
+    assert await stats.add_accuracy(newest, nothing) == 2
+    shown = await stats.shown_without_accuracy(10, 1)
+    assert [game.game_id for game in shown] == [older]
+
+
 async def test_a_person_s_newest_games_are_found_on_each_server(db: Database) -> None:
     """Each server's stats show the person's newest games there, however many newer ones they
     played on another server: the look finds the games of both."""
