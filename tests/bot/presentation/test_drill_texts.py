@@ -33,7 +33,7 @@ from bot.services.judgements import GameJudgements
 from bot.services.views import Player
 from bot.workers.pool import WorkerPool
 from engine import Facing, Phase
-from tests.judged import golden_data
+from tests.judged import actors_of, golden_data
 
 RUG = Judgement(
     index=17,
@@ -270,6 +270,22 @@ def test_a_person_who_left_their_seat_before_deciding_is_one_of_the_game_s_playe
     )
     assert game.actors == ()
     assert (seat_of(game, 200), seat_of(game, 300), seat_of(game, 100)) == (1, 1, 0)
+    assert seat_of(game, 400) is None
+
+
+def test_a_substitute_who_handed_the_seat_on_is_one_of_the_game_s_players() -> None:
+    """A substitute (300) who made decisions in seat 1, then handed it on to another (500):
+    named in no seat at the end, they are found among those who made the game's decisions,
+    and their drill is of that seat, never the refusal for someone who did not play."""
+    data = golden_data("2p-standard")
+    actors = list(actors_of(data, {0: 100, 1: 200}))
+    handed_on = len(actors) // 2
+    for index in range(handed_on):
+        if actors[index] == 200:
+            actors[index] = 300
+    game = FinishedGame(9, data, (Player(100, 0), Player(500, 1, stands_in_for=200)), tuple(actors))
+    assert 300 in game.actors
+    assert (seat_of(game, 300), seat_of(game, 500), seat_of(game, 200)) == (1, 1, 1)
     assert seat_of(game, 400) is None
 
 
