@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from PIL import Image
@@ -39,6 +39,7 @@ from tests.bot.edge.test_edge import (
     started,
     thinking_privately_once,
 )
+from tests.bot.edge.test_forged_payloads import forged_click
 from tests.bot.presentation.test_drill_texts import ORIENT, RUG
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
@@ -97,12 +98,18 @@ def picture(message: FakeMessage) -> Image.Image:
     return Image.open(io.BytesIO(attachment.data))
 
 
-async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> None:
+async def test_a_player_goes_through_their_costliest_decisions(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The host opens their drill, sees the better move and tries again: picking what they
     took again is named and told how far below the best it is, picking the better move is
-    within a good pick's points, and Next goes on; after a restart (a new handler, nothing
-    kept) every button of the drill's message still answers from its id alone."""
+    within a good pick's points, a pick that is none of the options is refused, and Next goes
+    on; after a restart (a new handler, nothing kept) every button of the drill's message
+    still answers from its id alone. Each screen's picture draws the rugs its words name,
+    with the numbers they give them, and a second try's picture every option in the order
+    of its buttons."""
     final = await played(edge, turns=10)
+    drawn = pictures_drawn(monkeypatch)
     (button,) = [b for b in final.buttons() if b.label == OPEN]
     assert button.custom_id == "mk:drill:1:0:open"
     public = len(edge.fake.messages(edge.channel))
@@ -122,6 +129,7 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     assert picture(drill).width == DEFAULT_SIZE
     labels = [b.label for b in drill.buttons()]
     assert labels[:2] == ["Show the better move", "Try again"]
+    assert drawn[-1] == Drawn(None, (), (taken[1],), None), "the rug taken, with its number"
 
     better = await pressed(edge, edge.host, drill, "Show the better move")
     assert f"you chose {taken[1]}, {taken[2]}," in better.content, "one number all the step"
@@ -137,16 +145,28 @@ async def test_a_player_goes_through_their_costliest_decisions(edge: Edge) -> No
     assert {taken[2], best[2]} <= set(named), picks
     assert named[taken[2]] == f"{taken[1]} · {taken[2]}", "the number the step gave it"
     assert named[best[2]] == f"{best[1]} · {best[2]}", "the number Show the better move gave it"
+    moves = {b.label: (parse_drill_id(b.custom_id or "") or (0, 0, ""))[2] for b in options}
+    taken_move, best_move = moves[named[taken[2]]], moves[named[best[2]]]
+    assert drawn[-2:] == [
+        Drawn(best_move, (), (taken[1], best[1]), None),  # the better rug beside it
+        Drawn(None, tuple(moves[label] for label in picks), (taken[1],), None),  # every option
+    ], drawn
     picked = await pressed(edge, edge.host, tried, named[taken[2]] or "")
     assert picked.content.splitlines()[-1] == (  # each named as its button is
         f"{named[taken[2]]}: {taken[3]}%, {best[4]} points below the best "
         f"({named[best[2]]}, {best[3]}%)."
     ), picked.content
+    assert drawn[-1] == Drawn(taken_move, (), (taken[1], taken[1], best[1]), best_move), (
+        "the pick beside the rug taken, and the best the answer names"
+    )
+    forged = forged_click(edge, edge.host, edge.channel, picked, "mk:drill:1:0:a1g7")
+    assert await private(forged) == "That is not one of this decision's options."
     tried = await pressed(edge, edge.host, picked, "Try again")
     found = await pressed(edge, edge.host, tried, named[best[2]] or "")
     assert found.content.splitlines()[-1] == (
         f"{named[best[2]]}: {best[3]}%, within 2 points of the best. Well found."
     ), found.content
+    assert drawn[-1] == Drawn(best_move, (), (taken[1], best[1]), None), "the best drawn once"
 
     # After a restart nothing of the drill is in memory: the ids alone carry each button.
     old = edge.client.drills
@@ -275,6 +295,37 @@ async def test_a_drill_s_button_is_deferred_before_the_decisions_are_read(
     release.set()
     following = await clicking.answer(timeout=60.0)
     assert following.content.startswith("Decision 2 of 3 "), following.content
+
+
+class Drawn(NamedTuple):
+    """What a drill step's picture was asked to draw beside the option taken."""
+
+    shown: str | None
+    picking: tuple[str, ...]
+    badges: tuple[str, ...]
+    also: str | None
+
+
+def pictures_drawn(monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
+    """Note what each drill picture drawn from now on is asked to draw, in order."""
+    drawn: list[Drawn] = []
+    png = DrillPictures.png
+
+    async def noting(
+        self: DrillPictures,
+        game: FinishedGame,
+        judgement: Decision,
+        shown: str | None,
+        language: str,
+        picking: tuple[str, ...] = (),
+        badges: tuple[str, ...] = ("1", "2", "3"),
+        also: str | None = None,
+    ) -> bytes:
+        drawn.append(Drawn(shown, picking, badges, also))
+        return await png(self, game, judgement, shown, language, picking, badges, also)
+
+    monkeypatch.setattr(DrillPictures, "png", noting)
+    return drawn
 
 
 def hold_the_costliest(monkeypatch: pytest.MonkeyPatch) -> tuple[asyncio.Event, asyncio.Event]:
