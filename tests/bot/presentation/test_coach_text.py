@@ -327,7 +327,8 @@ def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_
     judged = judgement_from(orient, "L", some)
     assert judged.band is Band.GOOD
     assert coach.verdict_line(judged, facings, locale, PLAYERS) == close
-    lost = (Option("S", 0.004, Facts()), Option("L", 0.002, Facts()), Option("R", 0.0, Facts()))
+    # The best at 0.5%, shown as 0%: the game is decided (`coach.DECIDED`).
+    lost = (Option("S", 0.005, Facts()), Option("L", 0.002, Facts()), Option("R", 0.001, Facts()))
     assert (
         coach.verdict_line(judgement_from(orient, "R", lost), facings, locale, PLAYERS) == decided
     )
@@ -341,8 +342,9 @@ def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_
 def test_best_is_the_coach_s_own_choice_alone_and_a_few_tenths_below_it_is_good(
     locale: str,
 ) -> None:
-    """ "Best" is said of the coach's own choice, to within a twentieth of a point: a choice
-    0.3 points below it is "Good", with no points named (within a point of the best)."""
+    """ "Best" is said of the coach's own choice, to within a twentieth of a point (a choice
+    0.04 points below it is the coach's too, as even); a choice 0.3 points below it is "Good",
+    with no points named (within a point of the best)."""
     orient = orient_state()
     facings = coach.facings_of(orient)
     best, *_ = VERDICTS[locale]
@@ -354,6 +356,10 @@ def test_best_is_the_coach_s_own_choice_alone_and_a_few_tenths_below_it_is_good(
     assert (
         coach.verdict_line(judgement_from(orient, "L", options), facings, locale, PLAYERS) == good
     )
+    even = (Option("L", 0.4004, Facts()), Option("S", 0.40, Facts()), Option("R", 0.2, Facts()))
+    judged = judgement_from(orient, "S", even)
+    assert 0 < judged.loss < 0.05
+    assert coach.verdict_line(judged, facings, locale, PLAYERS) == best
 
 
 ONE_POINT = {
@@ -386,10 +392,11 @@ def test_a_choice_a_point_below_the_best_is_told_the_point_it_gave_away(locale: 
 
 @pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
 def test_a_decision_in_a_game_all_but_won_is_decided_too(locale: str) -> None:
-    # "Good" where every option keeps the game won would teach nothing, as where all lose it.
+    # "Good" where every option keeps the game won would teach nothing, as where all lose it:
+    # the least of them at 99.5%, shown as 100%.
     orient = orient_state()
     facings = coach.facings_of(orient)
-    won = (Option("S", 1.0, Facts()), Option("L", 0.998, Facts()), Option("R", 0.996, Facts()))
+    won = (Option("S", 0.999, Facts()), Option("L", 0.998, Facts()), Option("R", 0.995, Facts()))
     line = coach.verdict_line(judgement_from(orient, "R", won), facings, locale, PLAYERS)
     assert line.startswith("⏹️"), line
     assert "100" in line, line
