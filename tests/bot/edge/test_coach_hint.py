@@ -270,7 +270,8 @@ async def test_the_hint_s_picture_speaks_the_presser_s_language_in_a_french_game
 ) -> None:
     """The hint's board is part of the private answer: in a coached game on a French server,
     its panel, caught on its way to drawing, is written in the mover's language, with no French
-    word ("Tour", "tapis", "visibles"), as the drill's picture is."""
+    word ("Tour", "tapis", "visibles"), as the drill's picture is, and names the game's players
+    as the turn's picture does."""
     async with french_server(tmp_path, monkeypatch) as edge:
         turn = await french_coached_turn(edge)
         mover, _ = mover_and_other(edge, turn)
@@ -302,6 +303,10 @@ async def test_the_hint_s_picture_speaks_the_presser_s_language_in_a_french_game
         french = labels("fr")
         assert not {french.rugs, french.visible} & set(drawn), drawn
         assert not any(words.startswith("Tour ") for words in drawn), drawn
+        players = (await edge.service.play.look(1)).players
+        names = {player.name for player in players}
+        assert len(names) == 2, players
+        assert names <= set(drawn), drawn
 
 
 async def french_coached_turn(edge: Edge) -> FakeMessage:
