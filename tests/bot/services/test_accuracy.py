@@ -282,6 +282,27 @@ async def test_a_game_whose_judging_fails_is_left_until_the_next_start(
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_game_whose_log_and_record_disagree_is_left_unjudged(
+    database: Database, judged: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A log with one move more than the record (damaged) would credit each decision to the
+    wrong person: the game is logged and left unjudged, with no accuracy written."""
+
+    class _OneMoveMore(_Play):
+        async def actors(self, game_id: int) -> tuple[int | None, ...]:
+            return (*await super().actors(game_id), None)
+
+    await finished_game(database, 10, [row(0, 100, 30, 1), row(1, 200, 20, 2)])
+    store = StatsStore(database)
+    play = cast(PlayService, _OneMoveMore(golden_data(GOLDEN), database))
+    recorder = AccuracyRecorder(store, play, judgements(database, _Pool()))
+    assert await recorder.catch_up() == 0
+    assert judged == [], "never judged"
+    assert await store.recent_accuracy(GUILD, 100, 20) == []
+    assert "accuracy of game" in caplog.text, caplog.text
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_a_game_whose_judging_failed_takes_no_place_of_another_in_a_pass(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
