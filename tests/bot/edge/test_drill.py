@@ -240,7 +240,8 @@ async def test_the_drill_s_picture_speaks_the_presser_s_language_on_a_server_of_
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The French guest's drill step on an English server: its picture's panel, caught on its
-    way to drawing, is written in French ("Tour", "tapis", "visibles"), with no English word."""
+    way to drawing, is written in French ("Tour", "tapis", "visibles"), with no English word,
+    and names the game's players as the game's pictures do."""
     final = await played(edge, turns=10)
     drawn: list[str] = []
 
@@ -257,6 +258,9 @@ async def test_the_drill_s_picture_speaks_the_presser_s_language_on_a_server_of_
     english = {ENGLISH.rugs, ENGLISH.visible}
     assert not english & set(drawn), drawn
     assert not any(text.startswith("Turn ") for text in drawn), drawn
+    names = {player.name for player in (await edge.service.play.look(1)).players}
+    assert len(names) == 2, names
+    assert names <= set(drawn), drawn
 
 
 async def test_opening_the_drill_is_deferred_before_the_decisions_are_judged(
