@@ -128,18 +128,20 @@ def _typed_user_part(url: str) -> str:
 
 
 def _parses(url: str) -> bool:
-    """Whether the URL's user part, host and port read as typed: a '/', '?' or '#' in a
-    password ends the part it belongs to, and leaves the URL's last '@' (and the rest of the
-    password) in the path, the query or the fragment, whether or not an '@' of the password
-    comes before it; a '%' not followed by two hex digits encodes nothing (one that is, as in
-    every URL, is the character the digits encode)."""
+    """Whether the URL's user part, host and port read as typed, and the same to the driver:
+    a '/', '?' or '#' in a password ends the part it belongs to, and leaves the URL's last '@'
+    (and the rest of the password) in the path, the query or the fragment, whether or not an
+    '@' of the password comes before it; an '@' in the user part ends it for asyncpg, which
+    reads the user part up to its first '@' and the rest as the server's name; a '%' not
+    followed by two hex digits encodes nothing (one that is, as in every URL, is the character
+    the digits encode)."""
     parts = urlsplit(url)
     try:
         parts.port  # noqa: B018  (reading it checks it)
     except ValueError:
         return False
     user_part = parts.netloc.rpartition("@")[0]
-    if user_part != _typed_user_part(url):
+    if user_part != _typed_user_part(url) or "@" in user_part:
         return False
     return _STRAY_PERCENT.search(user_part) is None
 
@@ -237,7 +239,7 @@ def load_database(environ: Mapping[str, str]) -> DatabaseTarget:
         if not _parses(value):
             raise SettingsError(
                 f"{DB_VAR}: the user name or password holds a character a URL reserves: "
-                "percent-encode it (/ as %2F, ? as %3F, # as %23, % as %25)"
+                "percent-encode it (/ as %2F, ? as %3F, # as %23, @ as %40, % as %25)"
             )
         parts = urlsplit(value)
         if not parts.hostname and "host=" not in parts.query:

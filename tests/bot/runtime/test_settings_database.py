@@ -122,11 +122,56 @@ def test_a_password_with_an_at_sign_before_a_reserved_character_is_refused_witho
     logged = stream.getvalue()
     assert "S3cr" not in logged
     assert "PW" not in logged
-    written = url.replace(password, password.replace(reserved, encoded))
+    written = url.replace(password, password.replace(reserved, encoded).replace("@", "%40"))
     settings = load_settings({**TOKEN, "MARRAKECH_DB": written})
     assert settings.database.password == password, "the encoded form is read as the password"
     assert "S3cr" not in describe(settings)
     assert "PW" not in describe(settings)
+
+
+@pytest.mark.parametrize("password", ["S3cr@etPW", "S3cr:et@PW"])
+def test_a_password_with_an_at_sign_is_refused_as_the_driver_would_read_another_server(
+    password: str,
+) -> None:
+    """asyncpg ends the URL's user part at its first '@', not its last: from
+    postgresql://marrakech:S3cr@etPW@db.internal/marrakech it would connect to the server
+    "etPW@db.internal" with the password "S3cr", fail to resolve that name and exit 6 (a server
+    that does not answer yet) at every restart. Refused in one line that says to write %40 and
+    never shows the password; written %40, the password is read whole, by the bot and by the
+    driver, on the server the URL names."""
+    from asyncpg.connect_utils import _parse_connect_dsn_and_args  # type: ignore[import-untyped]
+
+    url = f"postgresql://marrakech:{password}@db.internal:5432/marrakech"
+    with pytest.raises(SettingsError, match="percent-encode") as raised:
+        load_settings({**TOKEN, "MARRAKECH_DB": url})
+    said = str(raised.value)
+    assert "\n" not in said
+    assert "@ as %40" in said
+    assert "S3cr" not in said
+    assert "PW" not in said
+    encoded = url.replace(password, password.replace("@", "%40"))
+    settings = load_settings({**TOKEN, "MARRAKECH_DB": encoded})
+    assert settings.database.password == password, "the encoded form is read as the password"
+    assert "PW" not in repr(settings)
+    address, parameters = _parse_connect_dsn_and_args(
+        dsn=encoded,
+        host=None,
+        port=None,
+        user=None,
+        password=None,
+        passfile=None,
+        database=None,
+        ssl=None,
+        service=None,
+        servicefile=None,
+        direct_tls=None,
+        server_settings=None,
+        target_session_attrs=None,
+        krbsrvname=None,
+        gsslib=None,
+    )
+    assert address == [("db.internal", 5432)]
+    assert (parameters.user, parameters.password) == ("marrakech", password)
 
 
 @pytest.mark.usefixtures("restore_root_logger")
