@@ -65,6 +65,9 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
     heartbeat = Heartbeat(settings.heartbeat_path)
     loop_lag = LoopLagProbe(liveness=heartbeat.tick)
     loop_lag.start()  # before anything else, so a loop blocked at start-up shows too
+    # Before the database opens (an upgrade's migrations may take long): SIGUSR2's default
+    # action would kill the bot.
+    loop.add_signal_handler(signal.SIGUSR2, loop_lag.log_summary)
     try:
         database = await open_database(settings.database.target)
     except Exception as error:
@@ -89,7 +92,6 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
         client = bot.client
         if offset_clock is not None:
             loop.add_signal_handler(signal.SIGUSR1, _shift_clock, offset_clock, bot)
-        loop.add_signal_handler(signal.SIGUSR2, loop_lag.log_summary)
         return await _run_client(client, settings.token, stop)
     finally:
         await workers.close()

@@ -308,6 +308,51 @@ async def test_sigusr2_logs_the_run_s_lag_figures_and_the_run_goes_on(
     assert said[0].startswith("event loop lag"), said
 
 
+async def test_sigusr2_while_the_database_opens_logs_the_figures_and_does_not_kill_the_bot(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`kill -USR2` works at any time (docs/deployment.md): opening the database comes first
+    and may take long (an upgrade's migrations, a PostgreSQL server slow to answer), and
+    without a handler by then the signal's default action would kill the bot."""
+    unhandled = asyncio.Event()
+    summarized = asyncio.Event()
+    previous = signal.signal(signal.SIGUSR2, lambda signum, frame: unhandled.set())
+
+    class NotedProbe(LoopLagProbe):
+        def log_summary(self) -> None:
+            super().log_summary()
+            summarized.set()
+
+    async def opening(target: object) -> None:
+        signal.raise_signal(signal.SIGUSR2)
+        waits = {asyncio.ensure_future(summarized.wait()), asyncio.ensure_future(unhandled.wait())}
+        _, pending = await asyncio.wait(
+            waits, timeout=WAIT_SECONDS, return_when=asyncio.FIRST_COMPLETED
+        )
+        for waiting in pending:
+            waiting.cancel()
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(app, "LoopLagProbe", NotedProbe)
+    monkeypatch.setattr(app, "open_database", opening)
+    settings = load_settings(
+        {"DISCORD_TOKEN": "token", "MARRAKECH_DB": str(tmp_path / "marrakech.sqlite3")}
+    )
+    loop = asyncio.get_running_loop()
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.runtime.loop_lag"):
+            assert await app._serve(settings, TestHooks()) == 5
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
+            loop.remove_signal_handler(signum)
+        signal.signal(signal.SIGUSR2, previous)
+    assert not unhandled.is_set(), "the signal reached no handler of the bot's"
+    assert summarized.is_set()
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.runtime.loop_lag"]
+    assert said, "the figures are logged"
+    assert said[0].startswith("event loop lag"), said
+
+
 async def start_on(target: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> int:
     """Run the bot's start on the database `target` (what MARRAKECH_DB takes) until it ends,
     its ERROR lines caught in `caplog`: its exit code. The heartbeat goes in `tmp_path`, not
