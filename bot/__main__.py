@@ -24,6 +24,7 @@ from bot.runtime.health import check_health
 from bot.runtime.logs import configure_logging
 from bot.runtime.settings import (
     DB_VAR,
+    HEARTBEAT_VAR,
     DatabaseTarget,
     SettingsError,
     describe,
@@ -270,6 +271,13 @@ def _run_bot() -> int:
         crashpoints.configure(os.environ)
     except (SettingsError, crashpoints.CrashSettingError) as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
+    if settings.heartbeat_path.is_dir():  # never written: the health check would fail for ever
+        print(
+            f"{PROGRAM}: {HEARTBEAT_VAR}: {settings.heartbeat_path} is a folder: set "
+            f"{HEARTBEAT_VAR} to a file's path, e.g. {settings.heartbeat_path / 'heartbeat'}",
+            file=sys.stderr,
+        )
         return EXIT_BAD_SETTINGS
     secrets = (settings.token, *settings.database.secrets)
     configure_logging(settings.log_level, secrets=tuple(s for s in secrets if s))

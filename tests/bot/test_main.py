@@ -83,6 +83,44 @@ def test_healthcheck_needs_no_token(tmp_path: Path) -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.parametrize("given", [True, False], ids=["set", "beside-the-database"])
+def test_a_heartbeat_path_that_is_a_folder_stops_the_start_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    given: bool,
+) -> None:
+    """The bot could never write its heartbeat there: it would play on while the health check
+    said "unhealthy" for ever (a container marked so, or restarted again and again by whatever
+    watches it). A bad setting: one line naming it, exit 2, and the bot does not start."""
+    started: list[Settings] = []
+
+    def run(settings: Settings, hooks: TestHooks) -> int:
+        started.append(settings)
+        return 0
+
+    monkeypatch.setitem(sys.modules, "bot.runtime.app", types.SimpleNamespace(run=run))
+    monkeypatch.setattr(entry, "configure_logging", lambda *args, **kwargs: None)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path / "marrakech.sqlite3"))
+    folder = tmp_path / ("data" if given else "heartbeat")
+    folder.mkdir()
+    if given:
+        monkeypatch.setenv("MARRAKECH_HEARTBEAT", str(folder))
+    else:
+        monkeypatch.delenv("MARRAKECH_HEARTBEAT", raising=False)
+
+    assert entry.main([]) == entry.EXIT_BAD_SETTINGS
+    assert started == []
+    said = capsys.readouterr()
+    assert said.out == ""
+    lines = said.err.splitlines()
+    assert len(lines) == 1, said.err
+    assert "MARRAKECH_HEARTBEAT" in lines[0]
+    assert f"{folder} is a folder" in lines[0]
+    assert TOKEN not in said.err
+
+
 def test_good_settings_are_handed_to_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     received: list[Settings] = []
     hooks_received: list[TestHooks] = []
