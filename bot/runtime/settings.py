@@ -305,7 +305,7 @@ def _heartbeat_path(environ: Mapping[str, str], database: DatabaseTarget) -> Pat
     default data folder)."""
     value = _value(environ, HEARTBEAT_VAR)
     if value is not None:
-        return Path(value)
+        return Path(value).expanduser()  # `~` as in MARRAKECH_DB
     folder = database.path.parent if database.path is not None else DEFAULT_DB_PATH.parent
     return folder / HEARTBEAT_FILE_NAME
 

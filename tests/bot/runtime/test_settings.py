@@ -216,3 +216,13 @@ def test_a_token_with_a_quote_at_one_end_only_is_refused_with_the_same_line(toke
         load_settings({"DISCORD_TOKEN": token})
 
     assert TOKEN not in str(raised.value)
+
+
+def test_a_heartbeat_path_under_home_is_read_as_the_database_path_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`~` names the home folder in MARRAKECH_HEARTBEAT as in MARRAKECH_DB, not a folder
+    named `~` under the folder the bot (or the health check) starts in."""
+    monkeypatch.setenv("HOME", "/home/bot")
+    beat = load_heartbeat_path({"MARRAKECH_HEARTBEAT": "~/marrakech/heartbeat"})
+    assert beat == Path("/home/bot/marrakech/heartbeat")
