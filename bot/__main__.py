@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from bot import crashpoints
@@ -139,6 +140,13 @@ def _migrate() -> int:
     return 0
 
 
+def _not_a_file(path: Path) -> str:
+    """Why a database path that is no file cannot be read: a folder named, or nothing there."""
+    if path.is_dir():
+        return "a folder, not a database file (name the file in it)"
+    return "no such database file"
+
+
 def _rebuild_ratings() -> int:
     try:
         target = load_database(os.environ)
@@ -146,7 +154,7 @@ def _rebuild_ratings() -> int:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
     if target.path is not None and not target.path.is_file():  # a mistyped path: no install
-        print(f"{PROGRAM}: {target!r}: no such database file", file=sys.stderr)
+        print(f"{PROGRAM}: {target!r}: {_not_a_file(target.path)}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
     from bot.services.ratings import RatingService
     from bot.storage import open_database
@@ -193,7 +201,7 @@ def _copy_db(source_text: str, target_text: str) -> int:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
     if source.path is not None and not source.path.is_file():
-        print(f"{PROGRAM}: FROM {source!r}: no such database file", file=sys.stderr)
+        print(f"{PROGRAM}: FROM {source!r}: {_not_a_file(source.path)}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
     if _same_database(source, target):
         print(f"{PROGRAM}: FROM and TO are the same database ({source!r})", file=sys.stderr)

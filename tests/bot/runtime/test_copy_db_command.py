@@ -244,6 +244,7 @@ async def test_an_unreachable_server_is_named_without_its_password(
             "FROM must be a file path, sqlite:///path or postgresql://",
         ),
         (["{missing}", "{target}"], "no such database file"),
+        (["{folder}", "{target}"], "FROM sqlite:{folder}: a folder, not a database file"),
         (["{source}", "{source}"], "FROM and TO are the same database"),
         (["{source}", "{source_spelled_otherwise}"], "FROM and TO are the same database"),
         (["{url}", "{url}"], "FROM and TO are the same database"),
@@ -253,6 +254,7 @@ async def test_an_unreachable_server_is_named_without_its_password(
     ids=[
         "malformed",
         "missing",
+        "folder",
         "one-file",
         "one-file-spelled-otherwise",
         "one-url",
@@ -276,6 +278,7 @@ async def test_bad_arguments_are_refused_before_anything_is_opened(
     names = {
         "source": str(path),
         "missing": str(tmp_path / "missing.sqlite3"),
+        "folder": str(path.parent),
         "target": str(tmp_path / "b.sqlite3"),
         "source_spelled_otherwise": str(path.parent / ".." / path.parent.name / path.name),
         "url": f"postgresql://bot:{PASSWORD}@127.0.0.1:1/marrakech",
@@ -289,7 +292,7 @@ async def test_bad_arguments_are_refused_before_anything_is_opened(
     code = await _run(argv)
     said = capsys.readouterr().err
     assert code == 2, said
-    assert expected in said
+    assert expected.format(**names) in said
     assert _files(tmp_path) == before
 
 

@@ -72,6 +72,18 @@ async def test_rebuild_reports_an_unreachable_server_without_its_password(
     assert "postgresql://bot:***@127.0.0.1:1/marrakech" in said.err
 
 
+def test_rebuild_names_a_folder_given_as_the_database_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MARRAKECH_DB naming the folder the file lies in is told as such, not as nothing there."""
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path))
+    assert main(["ratings", "rebuild"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said == (
+        f"marrakech-bot: sqlite:{tmp_path}: a folder, not a database file (name the file in it)"
+    )
+
+
 @pytest.mark.parametrize(
     "mistyped", ["typo/marrakech.sqlite3", "marakech.sqlite3"], ids=["folder", "file"]
 )
