@@ -48,7 +48,8 @@ class PlayService:
         """Apply the move of the user whose turn it is, then any roll it calls for.
 
         `seq` is the sequence number the user saw (carried by the button): if the game has moved
-        on since, nothing is applied. `action` is a notation, or ROLL in the variant.
+        on since, nothing is applied. `action` is a notation, or ROLL in the variant; never a
+        die face (IllegalMoveError): every roll comes from the game's seed.
         """
         async with self._loader.locked(game_id):
             loaded = await self._running(game_id)
@@ -66,6 +67,10 @@ class PlayService:
             events: list[Event] = []
             oriented = state.phase is Phase.ORIENT
             if action != ROLL:
+                if engine.current_player(state) == engine.CHANCE:
+                    # the die is the seed's alone: a face a click names (only a forged id
+                    # can) is no move of the player's
+                    raise IllegalMoveError("the die is rolled from the game's seed")
                 state = apply_action(state, action, events)
                 entries.append(NewAction(action, user_id))
             elif engine.current_player(state) != engine.CHANCE:

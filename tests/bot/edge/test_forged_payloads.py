@@ -2,8 +2,9 @@
 from a member without Manage Channels, or the End the tournament click of a moderator's private
 question, a game id of another server, a confirmation naming the game of another channel, a
 game's button sent from another channel, a finished game's Rematch too, a button of a seq the
-game has not reached, a tournament's from another server, a command from a direct message)
-are refused at run time with a short private answer, and change nothing.
+game has not reached, a die face in place of the roll, a tournament's from another server, a
+command from a direct message) are refused at run time with a short private answer, and change
+nothing.
 
 Through real discord.py interactions on the fake Discord (tests/bot/edge/test_edge.py), with
 the payload built without the client's checks, as a forged one would be."""
@@ -202,6 +203,30 @@ async def test_the_mover_s_button_of_a_seq_the_game_has_not_reached_is_refused_a
         assert answer.content.startswith("This board has moved on"), answer.content
     assert (await edge.service.play.look(1)).seq == int(seq), "the forged seq made the move"
     assert await edge.store.actions(1) == logged
+
+
+async def test_a_die_face_forged_onto_the_roll_of_a_rotate_after_turn_rolls_nothing(
+    edge: Edge,
+) -> None:
+    """A turn of rotate-after begins with Roll the die: a button id naming a face instead
+    (`mk:1:0:D4`) is refused in a short private answer, and nothing is rolled or stored; the
+    die stays the seed's."""
+    new = edge.slash(edge.host, "marrakech", "new", seats=2, variant="rotate-after")
+    lobby = await new.answer()
+    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.host, lobby, "Start").response()
+    turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    (mover_id,) = turn.pinged_user_ids
+    mover = edge.host if mover_id == edge.host.id else edge.guest
+    roll = turn.button(label="Roll the die").custom_id
+    assert roll is not None
+    game_and_seq = roll.rsplit(":", 1)[0]
+    for face in ("D1", "D4"):
+        forged = forged_click(edge, mover, edge.channel, turn, f"{game_and_seq}:{face}")
+        assert await refusal(forged) == "That move is not allowed."
+    assert await HANDLERS.drained(30.0), "a handler is still running"
+    assert await edge.store.actions(1) == [], "a die face named by the click was applied"
 
 
 async def test_a_member_s_forged_tournament_away_days_is_refused(edge: Edge) -> None:

@@ -294,6 +294,26 @@ async def test_variant_asks_for_the_roll_then_placement_then_rotation(
     assert final.status is GameStatus.OVER
 
 
+async def test_a_die_face_the_mover_names_in_the_variant_is_refused_and_the_seed_rolls(
+    service: GameService,
+) -> None:
+    """A turn of rotate-after begins with the roll: a click naming a face (`D1` to `D4`, which
+    only a forged button id carries) changes nothing, and the roll asked for is the seed's."""
+    view = await started(service, variant="rotate-after")
+    mover = view.user_to_move
+    assert mover is not None
+    assert view.state is not None
+    assert view.state.phase is engine.Phase.ROLL
+    for face in engine.legal_actions(view.state):
+        with pytest.raises(IllegalMoveError):
+            await service.play.act(view.id, mover, view.seq, face)
+    assert (await service.play.look(view.id)).seq == view.seq, "a face was applied"
+    seeded = dice.roll(SEED, view.seq + 1, engine.chance_outcomes(view.state))
+    rolled = await service.play.act(view.id, mover, view.seq, ROLL)
+    assert rolled.state is not None
+    assert rolled.state.history[-1] == seeded
+
+
 async def test_only_the_mover_acts_and_only_legal_moves(service: GameService) -> None:
     view = await started(service)
     mover = view.user_to_move
