@@ -82,6 +82,11 @@ class HostOnlyAbortError(HostOnlyError):
     """Only the host may end the game early; a moderator has their own command for it."""
 
 
+class TournamentTableAbortError(HostOnlyAbortError):
+    """A tournament's game has no host to end it early (its tournament's creator is named as
+    its host, seated at its table or not): a moderator ends it, with their own command."""
+
+
 class HostOutError(GameError):
     """The host is out of the game (resigned, or their seat could not pay): ending it early
     would rate no one, their loss included, so only a moderator may now."""

@@ -27,6 +27,7 @@ from bot.services.errors import (
     NotSeatedError,
     NotYourTurnError,
     StaleBoardError,
+    TournamentTableAbortError,
 )
 from bot.services.loaded import LoadedGame, apply_action, results_of, with_control
 from bot.services.loader import GameLoader
@@ -345,11 +346,15 @@ def _seat_still_in(loaded: LoadedGame, user_id: int) -> int:
 def _may_abort(loaded: LoadedGame, user_id: int, *, moderator: bool) -> None:
     """Whether the user may end the game now: it is still open, and they host it and are
     still in it (or are a moderator). A host out of a running game (resigned, or their seat
-    could not pay) would wipe their own loss by ending it: it rates no one."""
+    could not pay) would wipe their own loss by ending it: it rates no one. A tournament's
+    game is ended by moderators alone: the creator it names as host may sit at its table, and
+    ending it would wipe every point of it."""
     if loaded.game.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
         raise GameNotRunningError()
     if moderator:
         return
+    if loaded.game.tournament_id is not None:
+        raise TournamentTableAbortError()
     if user_id != loaded.game.host_id:
         raise HostOnlyAbortError()
     state = loaded.state

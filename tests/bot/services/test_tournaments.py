@@ -33,6 +33,7 @@ from bot.services.errors import (
     NoTournamentHereError,
     TournamentClosedError,
     TournamentGameError,
+    TournamentTableAbortError,
 )
 from bot.services.guilds import MAX_TURN_LIMIT_SECONDS, MIN_TURN_LIMIT_SECONDS
 from bot.services.tournament_views import (
@@ -627,6 +628,30 @@ async def test_an_aborted_game_counts_for_nobody_and_the_round_goes_on(
     points = {line.user_id: line.half_points for line in progress.view.standings}
     assert sorted(points.values()) == [0, 0, 0, 2]
     assert all(line.played == 1 for line in progress.view.standings)
+
+
+async def test_a_table_s_game_is_ended_by_a_moderator_not_by_its_creator_as_its_host(
+    database: Database,
+) -> None:
+    """A table's game is hosted by nobody who plays it: the tournament's creator, seated at a
+    table or not, is refused the players' abort (at the question and at the click) and the
+    game goes on; as a moderator they end it."""
+    games, tournaments = services(database)
+    view = await opened(tournaments, (MOD, *PLAYERS[:3]), rounds=2)
+    await tournaments.start(view.id, MOD, moderator=False)
+    tables = await set_up(tournaments, view.id)
+    assert sorted(MOD in {p.user_id for p in table.players} for table in tables) == [
+        False,
+        True,
+    ]
+    for table in tables:
+        with pytest.raises(TournamentTableAbortError):
+            await games.play.check_abort(table.id, MOD)
+        with pytest.raises(TournamentTableAbortError):
+            await games.play.abort(table.id, MOD)
+        assert (await games.play.look(table.id)).status is GameStatus.RUNNING
+    ended = await games.play.abort(tables[0].id, MOD, moderator=True)
+    assert ended.status is GameStatus.ABORTED
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
