@@ -68,8 +68,10 @@ def _stale(error: service_errors.StaleBoardError, language: str) -> str:
 
 def _channel_has_game(error: service_errors.ChannelHasGameError, language: str) -> str:
     """The channel's open game, linked when its message is known; one still waiting for
-    players is offered to join instead."""
-    key = "error.channel_has_lobby" if error.lobby else "error.channel_has_game"
+    players is offered to join instead, unless the one who asked is in it already."""
+    key = "error.channel_has_game"
+    if error.lobby:
+        key = "error.channel_has_your_lobby" if error.seated else "error.channel_has_lobby"
     game = text("error.channel_game", language, game_id=error.game_id)
     if error.message_id is not None:
         link = message_link(error.guild_id, error.channel_id, error.message_id)

@@ -30,6 +30,7 @@ class ChannelHasGameError(GameError):
         message_id: int | None,
         *,
         lobby: bool = False,
+        seated: bool = False,
     ) -> None:
         super().__init__(f"channel {channel_id} has game {game_id}")
         self.game_id = game_id
@@ -38,6 +39,8 @@ class ChannelHasGameError(GameError):
         self.message_id = message_id
         self.lobby = lobby
         """Whether that game still waits for players (one may join it instead)."""
+        self.seated = seated
+        """Whether the one who asked holds a seat in it already (nothing to join)."""
 
 
 class BadOptionError(GameError):

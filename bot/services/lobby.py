@@ -110,12 +110,17 @@ class LobbyService:
             existing = await self._store.open_in_channel(channel_id)
             if existing is None:  # closed in between: let the user try again
                 raise
+            lobby = existing.status is GameStatus.LOBBY
+            seated = lobby and any(
+                seat.user_id == host_id for seat in await self._store.seats(existing.id)
+            )
             raise ChannelHasGameError(
                 existing.id,
                 existing.guild_id,
                 existing.channel_id,
                 existing.board_message_id,
-                lobby=existing.status is GameStatus.LOBBY,
+                lobby=lobby,
+                seated=seated,
             ) from None
         host = Player(host_id, None, name=new.host_name)
         ais = tuple(Player(None, None, ai_level=level) for level in new.ai_levels)

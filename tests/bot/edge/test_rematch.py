@@ -215,12 +215,16 @@ async def test_a_second_press_points_at_the_rematch_already_open(edge: Edge) -> 
     guild = edge.channel.guild
     assert guild is not None
     link = f"https://discord.com/channels/{guild.id}/{edge.channel.id}/{lobby.id}"
-    for user in (edge.guest, edge.host):
-        refused = await private(edge.click(user, final, "Rematch"))
-        assert refused == (
-            f"This channel already has a game waiting for players: [game #2]({link}). "
-            "Press Join there to play."
-        )
+    refused = await private(edge.click(edge.guest, final, "Rematch"))
+    assert refused == (
+        f"This channel already has a game waiting for players: [game #2]({link}). "
+        "Press Join there to play."
+    )
+    refused = await private(edge.click(edge.host, final, "Rematch"))
+    assert refused == (
+        f"This channel already has a game waiting for players, and you are in it: "
+        f"[game #2]({link})."
+    ), "its host, seated there, is not told to join"
     assert len(edge.fake.messages(edge.channel)) == posted
     assert await edge.store.get(3) is None
 

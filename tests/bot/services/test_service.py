@@ -124,6 +124,10 @@ async def test_new_lobby_seats_the_host_and_a_second_new_points_at_it(
     with pytest.raises(ChannelHasGameError) as raised:
         await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=BOB)
     assert raised.value.game_id == view.id
+    assert (raised.value.lobby, raised.value.seated) == (True, False), "Bob may join it"
+    with pytest.raises(ChannelHasGameError) as raised:
+        await service.lobby.create_lobby(guild_id=9, channel_id=CHANNEL, host_id=HOST)
+    assert (raised.value.lobby, raised.value.seated) == (True, True), "nothing for the host to join"
     assert await service.open_game_id(CHANNEL) == view.id
     with pytest.raises(NoGameHereError):
         await service.open_game_id(CHANNEL + 1)
