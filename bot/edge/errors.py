@@ -134,7 +134,9 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     ),
     service_errors.ChannelHasGameError: _channel_has_game,
     service_errors.BadOptionError: _bad_option,
-    service_errors.LobbyClosedError: _fixed("error.lobby_closed"),
+    service_errors.LobbyClosedError: lambda error, language: text(
+        "error.lobby_closed_resign" if error.playing else "error.lobby_closed", language
+    ),
     service_errors.LobbyFullError: _fixed("error.lobby_full"),
     service_errors.AlreadySeatedError: _fixed("error.already_seated"),
     service_errors.NotSeatedError: _fixed("error.not_seated"),

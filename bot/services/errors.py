@@ -64,6 +64,12 @@ class ChannelNotListedError(BadOptionError):
 class LobbyClosedError(GameError):
     """Joining, leaving or starting a game that is no longer a lobby."""
 
+    def __init__(self, *, playing: bool = False) -> None:
+        super().__init__("the game is no longer a lobby")
+        self.playing = playing
+        """Whether the one who asked to leave plays in the game now running (resigning
+        leaves it)."""
+
 
 class LobbyFullError(GameError):
     """Joining (or adding an AI to) a lobby whose seats are all taken."""

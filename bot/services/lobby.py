@@ -199,8 +199,15 @@ class LobbyService:
             return self._seats_changed(loaded.game, seats, now)
 
     async def leave(self, game_id: int, user_id: int) -> GameView:
+        """Take the user's seat in the lobby back; one who plays the game once it runs is
+        told that resigning leaves it."""
         async with self._loader.locked(game_id):
-            loaded = await self._lobby(game_id)
+            loaded = await self._loader.load(game_id)
+            if loaded.game.status is not GameStatus.LOBBY:
+                playing = loaded.game.status is GameStatus.RUNNING and any(
+                    player.user_id == user_id for player in loaded.players
+                )
+                raise LobbyClosedError(playing=playing)
             if user_id == loaded.game.host_id:
                 raise HostCannotLeaveError()
             if not any(player.user_id == user_id for player in loaded.players):

@@ -367,6 +367,19 @@ async def test_in_a_thread_send_messages_in_threads_is_named_without_the_two_it_
         await edge.service.open_game_id(thread.id)
 
 
+async def test_leave_on_a_running_game_points_its_player_to_resign(edge: Edge) -> None:
+    """`/marrakech leave` once the game runs: its player learns that resigning leaves it, one
+    who is not in it that the game takes no more players; the game goes on unchanged."""
+    await started(edge)
+    before = (await edge.service.play.look(1)).seq
+    said = await private(edge.slash(edge.guest, "marrakech", "leave"))
+    assert said == "This game has started: to leave it, resign with `/marrakech resign`."
+    said = await private(edge.slash(edge.outsider, "marrakech", "leave"))
+    assert said == "This game is no longer taking players."
+    view = await edge.service.play.look(1)
+    assert (view.status, view.seq) == (GameStatus.RUNNING, before)
+
+
 async def test_lobby_buttons_and_commands_agree(edge: Edge) -> None:
     lobby = await lobby_with_guest(edge)
     assert f"<@{edge.guest.id}>" in edge.fake.world.messages[lobby.id].embed_text()
