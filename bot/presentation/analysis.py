@@ -158,8 +158,23 @@ def accuracy_percent(accuracy: float, language: str) -> str:
     return text("analysis.percent", language, n=shown)
 
 
+NO_ACCURACY = "\u2014"
+"""The accuracy of a seat that made no decision with a choice (a resignation at its first
+turn): an em dash, as 100 would claim the best choice every time, for nothing chosen."""
+
+
+def accuracy_value(summary: SeatSummary, language: str) -> str:
+    """A seat's accuracy as a percentage, or a dash where it chose nothing."""
+    if not summary.decisions:
+        return NO_ACCURACY
+    return accuracy_percent(summary.accuracy, language)
+
+
 def accuracy_counts(summary: SeatSummary, language: str) -> str:
-    """A seat's inaccuracies, mistakes and blunders in words."""
+    """A seat's inaccuracies, mistakes and blunders in words, or that it had nothing to
+    choose."""
+    if not summary.decisions:
+        return text("analysis.accuracy.none", language)
     return text(
         "analysis.accuracy.counts",
         language,
@@ -192,7 +207,7 @@ def analysis_texts(
         rank=text("image.rank", language, n="{n}"),
         percent=text("analysis.percent", language, n="{n}"),
         accuracy=text("analysis.accuracy.heading", language),
-        accuracy_values=tuple(accuracy_percent(s.accuracy, language) for s in seats),
+        accuracy_values=tuple(accuracy_value(summary, language) for summary in seats),
         accuracy_counts=tuple(accuracy_counts(summary, language) for summary in seats),
         blunder_key=text("analysis.accuracy.key", language),
     )

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from ai.analysis import Cause, GameAnalysis, Payment, Swing, analyse
-from ai.judge import SeatSummary
+from ai.judge import SeatSummary, judge_game
 from bot.presentation.analysis import (
+    accuracy_percent,
     analysis_texts,
     luck_value,
     payment_lines,
@@ -24,7 +25,7 @@ from bot.presentation.analysis import (
 )
 from bot.presentation.messages import LANGUAGES
 from bot.workers.jobs import analysis_picture
-from engine import record_from_json
+from engine import Record, record_from_json
 from render.analysis import analysis_lines
 from tests.bot.presentation.lookups import asked_in_another_language, texts_looked_up
 from tests.bot.presentation.test_languages import english_in
@@ -234,3 +235,37 @@ def test_an_accuracy_short_of_perfect_never_reads_100() -> None:
     near = (SeatSummary(0, 20, 99.97, 0, 0, 0), SeatSummary(1, 20, 100.0, 0, 0, 0))
     texts = analysis_texts(golden("3p-elimination"), 3, "en", (*near, SUMMARIES[2]))
     assert texts.accuracy_values[:2] == ("99%", "100%")
+
+
+@pytest.mark.parametrize(
+    ("language", "none"),
+    [
+        ("en", "no decision with a choice to judge"),
+        ("fr", "aucune décision à juger"),
+        ("uk", "жодного рішення з вибором для оцінки"),
+    ],
+)
+def test_a_seat_that_resigned_before_any_choice_shows_no_accuracy(language: str, none: str) -> None:
+    """100% says the best choice every time: a seat that resigned at its first turn chose
+    nothing, so the picture writes a dash for its accuracy and says it had nothing to judge,
+    while its rival's row keeps its figure."""
+    whole = record_from_json(json.loads((GOLDEN / "2p-last-player-standing.json").read_text()))
+    first = whole.first_player
+    resigned = Record(
+        whole.players,
+        whole.variant,
+        first,
+        whole.piles,
+        whole.actions[:3],
+        {"resignations": [[3, 1 - first]]},
+    )
+    found = analyse(resigned)
+    seats = judge_game(resigned).seats
+    assert (seats[first].decisions, seats[1 - first].decisions) == (2, 0)
+    texts = analysis_texts(found, 3, language, seats)
+    assert texts.accuracy_values[1 - first] == "\u2014"
+    assert texts.accuracy_counts[1 - first] == none
+    assert texts.accuracy_values[first] == accuracy_percent(seats[first].accuracy, language)
+    drawn = analysis_lines(analysis_picture(found, texts))
+    values = {t.seat: t.text for t in drawn if t.role == "accuracy"}
+    assert values[1 - first] == "\u2014", "a dash, not 100%"
