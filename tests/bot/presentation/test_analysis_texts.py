@@ -269,3 +269,14 @@ def test_a_seat_that_resigned_before_any_choice_shows_no_accuracy(language: str,
     drawn = analysis_lines(analysis_picture(found, texts))
     values = {t.seat: t.text for t in drawn if t.role == "accuracy"}
     assert values[1 - first] == "\u2014", "a dash, not 100%"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_accuracy_heading_writes_its_percentages_as_the_rows_do(language: str) -> None:
+    """The heading above the accuracy rows names 100% and 50% as the rows and the chart's axis
+    write a percentage: in French and Ukrainian with the narrow no-break space, which also keeps
+    a wrapped heading from leaving the sign alone at the start of a line."""
+    heading = analysis_texts(golden("3p-elimination"), 3, language, SUMMARIES).accuracy
+    for chance in (1.0, 0.5):
+        assert percent(chance, language) in heading
+    assert " %" not in heading
