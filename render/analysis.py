@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -57,7 +58,8 @@ BLUNDER_RING = (255, 253, 246)
 DASHES: tuple[tuple[float, ...], ...] = ((), (5.0, 2.0), (1.6, 1.6), (4.5, 1.6, 1.0, 1.6))
 """Each seat's dash pattern, in line widths (on, off, on, off...; empty: solid)."""
 
-SEAT_PLACEHOLDERS = tuple(f"seat{seat}" for seat in range(4))
+SEAT_PLACEHOLDER = re.compile(r"\{seat([0-3])\}")
+"""How a text names a seat: `{seat0}` to `{seat3}`."""
 
 
 @dataclass(frozen=True)
@@ -188,12 +190,17 @@ class _Painter:
         return display_name(given, self.picture.texts.seat.format(n=seat + 1))
 
     def words(self, template: str) -> str:
-        """`template` with the seats' names in, made drawable."""
-        filled = template
-        for seat, placeholder in enumerate(SEAT_PLACEHOLDERS[: self.picture.players]):
-            name = shorten(self.names[seat], self.px(24), self.px(260))
-            filled = filled.replace("{" + placeholder + "}", name)
-        return drawable(filled)
+        """`template` with the seats' names in, made drawable. Every placeholder is filled in
+        one pass, so a name that reads like a placeholder ("{seat1}") stays that name."""
+        players = self.picture.players
+
+        def name(found: re.Match[str]) -> str:
+            seat = int(found.group(1))
+            if seat >= players:
+                return found.group(0)
+            return shorten(self.names[seat], self.px(24), self.px(260))
+
+        return drawable(SEAT_PLACEHOLDER.sub(name, template))
 
     def text(
         self,

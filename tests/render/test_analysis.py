@@ -132,6 +132,18 @@ def test_names_fill_the_sentences_as_the_panel_draws_them() -> None:
     assert not any("{seat" in text for text in texts)
 
 
+def test_a_name_that_reads_like_a_placeholder_is_written_as_it_is() -> None:
+    """A nickname may hold any characters, braces too: a player named "{seat1}" is written as
+    that name, and the sentence still names the other player where it says so, rather than the
+    name being filled in again with another seat's."""
+    picture = dataclasses.replace(sample(), names=("{seat1}", *NAMES[1:]))
+    texts = [text.text for text in analysis_lines(picture)]
+    assert "Turn 30: Дмитро Іваненко paid {seat1} 14 dirhams" in texts
+    assert "{seat1}: 40% → 71%" in texts
+    legend = [t.text for t in analysis_lines(picture) if t.role == "legend"]
+    assert legend[:2] == ["{seat1}", "Дмитро Іваненко"]
+
+
 def test_a_long_name_is_cut_with_an_ellipsis_and_its_sentence_keeps_the_rest() -> None:
     """A name is shortened as the panel shortens it, before it fills its sentence: the
     sentence's own words stay on the line, rather than the name taking lines of its own."""
