@@ -96,7 +96,7 @@ def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
     )
     assert why(Kind.ORIENT, "L", facts, "fr", None) == (
         "À gauche : une dîme moyenne de 4,5 sur ce jet de dé, 12 au pire (en dirhams),"
-        " 17 % de risque d’être éliminé."
+        " 17\u202f% de risque d’être éliminé."
     )
     assert why(Kind.ORIENT, "L", facts, "uk", None) == (
         "Ліворуч: після кидка кубика платіж у середньому 4,5, щонайбільше 12"
@@ -130,7 +130,7 @@ def test_a_step_tells_the_choice_then_on_request_the_better_one() -> None:
     assert shown[2] == "Better was 2, b2-c2: 50%, 7.5 points more."
     assert shown[3].startswith("Rug b2-c2: covers 0 rival squares")
     assert step_text(ORIENT, 1, 3, 12, True, "fr").splitlines()[2] == (
-        "Mieux valait 2, tout droit : 50 %, 20,0 points de plus."
+        "Mieux valait 2, tout droit : 50\u202f%, 20,0 points de plus."
     )
     assert (
         step_text(ORIENT, 2, 3, 12, True, "uk")
@@ -157,7 +157,7 @@ def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
         "right: 40%, 10.0 points below the best (straight on, 50%)."
     )
     assert retry_text(ORIENT, "R", 4, "fr") == (
-        "à droite : 40 %, 10,0 points sous le meilleur (tout droit, 50 %)."
+        "à droite : 40\u202f%, 10,0 points sous le meilleur (tout droit, 50\u202f%)."
     )
     assert retry_text(RUG, "b2c2", 4, "uk") == (
         "b2-c2: 50\u202f%, менш ніж 1,7 пункта від найкращого. Влучно."
@@ -190,8 +190,8 @@ def test_french_drill_numbers_under_two_take_the_singular() -> None:
     assert "n'a fait perdre 1,9 point de chances" in nothing_to_drill(5, 3, "fr")
     assert "à moins de 1,7 point du meilleur" in retry_text(RUG, "b2c2", 4, "fr")
     near = dataclasses.replace(RUG, options=(RUG.options[0], Option("a3b3", 0.477, Facts())))
-    assert "a3-b3 : 48 %, 1,8 point sous le meilleur" in retry_text(near, "a3b3", 4, "fr")
-    assert "a3-b3 : 47 %, 2,5 points sous le meilleur" in retry_text(RUG, "a3b3", 2, "fr")
+    assert "a3-b3 : 48\u202f%, 1,8 point sous le meilleur" in retry_text(near, "a3b3", 4, "fr")
+    assert "a3-b3 : 47\u202f%, 2,5 points sous le meilleur" in retry_text(RUG, "a3b3", 2, "fr")
     assert why(Kind.ROTATE, "L", Facts(income=0.5), "fr", None) == (
         "À gauche : le joueur suivant vous doit 0,5 dirham en moyenne."
     )

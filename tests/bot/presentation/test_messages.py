@@ -432,3 +432,12 @@ def test_a_closed_request_names_the_one_who_no_longer_plays_in_every_language(
     assert (came_in.count(host), came_in.count(outgoing), came_in.count(incoming)) == (1, 1, 2), (
         came_in
     )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_text_writes_a_plain_space_before_a_percent_sign(language: str) -> None:
+    """A percentage is written as `percent` writes it, a narrow no-break space before the sign
+    where the language puts one: a plain space would write one figure two ways in a message
+    and let a line wrap leave the sign alone at the start of the next."""
+    plain = sorted(key for key, said in catalogue(language).items() if " %" in said)
+    assert plain == [], plain
