@@ -37,6 +37,15 @@ def status(database: Path) -> str:
         return str(connection.execute("SELECT status FROM games").fetchone()[0])
 
 
+def variant(database: Path, guild_id: int) -> str | None:
+    """The server's default variant as stored (None: never set)."""
+    with sqlite3.connect(database) as connection:
+        row = connection.execute(
+            "SELECT variant FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ).fetchone()
+    return None if row is None else str(row[0])
+
+
 async def test_only_the_right_people_act(
     fake: FakeDiscord, bot: BotProcess, bot_token: str, tmp_path: Path
 ) -> None:
@@ -84,8 +93,14 @@ async def test_only_the_right_people_act(
             person, channel, "marrakech-admin", "variant", variant="rotate-after", validate=False
         )
         assert "Manage Server" in await told(settings)
-    allowed = await fake.slash(admin, channel, "marrakech-admin", "variant", variant="standard")
-    assert "Manage Server" not in (await allowed.answer()).content
+    assert variant(database, guild.id) is None, "a refused change of settings changes nothing"
+    allowed = await (
+        await fake.slash(admin, channel, "marrakech-admin", "variant", variant="rotate-after")
+    ).answer()
+    assert allowed.ephemeral
+    assert allowed.content == "Saved."
+    assert "Assam turns after the rug" in allowed.embed_text(), "the settings as saved"
+    assert variant(database, guild.id) == "rotate-after"
     assert status(database) == "running"
 
     question = await (await fake.slash(mod, channel, "marrakech-mod", "abort")).answer()
