@@ -131,6 +131,15 @@ def held_rows(database: Path) -> list[tuple[int, str, bool]]:
     return [(int(user), str(kind), bool(sent)) for user, kind, sent in rows]
 
 
+def back_notices(database: Path) -> list[tuple[int, bool]]:
+    """The held notices that a person's days away ran out: whose, and whether sent."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+        rows = connection.execute(
+            "SELECT user_id, sent_at IS NOT NULL FROM held_notices WHERE kind = 'back' ORDER BY id"
+        ).fetchall()
+    return [(int(user), bool(sent)) for user, sent in rows]
+
+
 def turn_ends(database: Path, channel: FakeChannel) -> datetime:
     """When the running game of the channel is to be played by the AI, as stored."""
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
@@ -256,6 +265,11 @@ async def test_away_days_and_quiet_hours_stop_clocks_and_hold_pings_across_a_res
     assert not over.pinged_user_ids
     await bot.wait_for_log(PASS_DONE, after=marks)
     assert sum("days away are over" in m.content for m in fake.messages(channel)) == 1
+    # Told, it is done with: a notice left unsent would be told again by a later pass, which
+    # Discord's memory of the post's nonce hides for a few minutes only.
+    backs = back_notices(database)
+    assert (other.id, True) in backs, backs
+    assert all(sent for _, sent in backs), backs
 
 
 # --- two processes on PostgreSQL ----------------------------------------------------------------
