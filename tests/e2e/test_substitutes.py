@@ -9,6 +9,9 @@ for the others' buttons across a restart, and one refusal cancels it."""
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
+
 import pytest
 
 from tests.e2e.fakecord import FakeDiscord
@@ -21,6 +24,8 @@ from tests.e2e.quiet import confirm, final_message, human_turn, open_game, play_
 pytestmark = pytest.mark.e2e
 
 MINUS = "\u2212"
+NUDGE_SECONDS = 4 * 3600
+"""A game can be nudged once every 4 hours (docs/async.md#nudges)."""
 
 
 COMMANDS = ("marrakech", "marrakech-mod")
@@ -59,7 +64,10 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     assert f"<@{mover}>, game #1 is waiting for you" in nudged.content
     again = await (await fake.slash(waiting[1], channel, "marrakech", "nudge")).answer()
     assert again.ephemeral
-    assert "the next nudge is possible <t:" in again.content
+    possible = re.search(r"the next nudge is possible <t:(\d+):", again.content)
+    assert possible is not None, again.content
+    nudged_at = datetime.fromisoformat(nudged.timestamp).timestamp()
+    assert abs(int(possible.group(1)) - (nudged_at + NUDGE_SECONDS)) < 60, again.content
 
     # The host asks to hand Carol's seat to Erin; the request outlives a restart, only the
     # player it waits for agrees (Carol, leaving, is called too: she may refuse), and Bob's
