@@ -556,6 +556,8 @@ async def judge(
         content = str(answer.content)
         if not answer.ephemeral or "error code" in content:
             figures.problems.append(f"not a private refusal: {data} -> {content!r}")
+        elif content and answer.enabled_buttons():  # a question (abort?), not a refusal
+            figures.problems.append(f"offers a choice: {data} -> {content!r}")
         elif item.text is not None and content != item.text:
             figures.problems.append(f"expected {item.text!r}: {data} -> {content!r}")
         elif content:
