@@ -83,6 +83,9 @@ async def test_only_the_right_people_act(
     assert "not playing" in await told(await fake.click(eve, turn, button))
     assert "not your turn" in await told(await fake.click(waiting, turn, button))
     assert "Only the host" in await told(await fake.slash(bob, channel, "marrakech", "abort"))
+    hosts = await (await fake.slash(alice, channel, "marrakech", "abort")).answer()
+    assert hosts.ephemeral, "the host's abort asks first, privately"
+    assert [button.style for button in hosts.enabled_buttons()].count(DANGER) == 1, hosts.content
 
     with pytest.raises(InteractionInputError):
         await fake.slash(eve, channel, "marrakech-mod", "abort")  # hidden from her
