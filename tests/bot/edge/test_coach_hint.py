@@ -390,7 +390,7 @@ async def test_no_hint_is_taken_while_the_mover_only_has_to_roll(edge: Edge) -> 
     turn, mover = await at_a_roll(edge)
     refused = await private(edge.slash(mover, "marrakech", "hint"))
     assert refused == "Roll the die first: the hint is for the choice that follows."
-    await edge.click(mover, turn, "Roll the die").response()
+    await edge.click(mover, turn, "Roll the die").answer()
     answer = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
     assert answer.content.startswith("💡 The coach would go for laying on "), answer.content
     assert f"{HINTS_PER_GAME - 1} hints left" in answer.content, answer.content
@@ -404,7 +404,7 @@ async def test_a_turn_offers_no_hint_while_its_mover_only_has_to_roll(edge: Edge
     labels = [b.label for b in edge.fake.world.messages[turn.id].enabled_buttons()]
     assert "Roll the die" in labels, labels
     assert "Hint" not in labels, labels
-    await edge.click(mover, turn, "Roll the die").response()
+    await edge.click(mover, turn, "Roll the die").answer()
     placing = edge.fake.world.messages[turn.id]
     assert "Hint" in [b.label for b in placing.enabled_buttons()]
 
@@ -415,7 +415,7 @@ async def test_the_turn_of_assam_after_the_rug_offers_a_hint_that_names_a_way_to
     """The turn of Assam after the rug (rotate-after) is a choice: its message offers Hint, and
     the hint, by the button or by `/marrakech hint`, names the coach's way to turn him."""
     turn, mover = await at_a_roll(edge)
-    await edge.click(mover, turn, "Roll the die").response()
+    await edge.click(mover, turn, "Roll the die").answer()
     placing = edge.fake.world.messages[turn.id]
     await edge.click(mover, placing, decision(placing)).answer()
     await clicks_handled(edge)
@@ -608,7 +608,7 @@ async def test_a_roll_of_the_die_gets_no_verdict(edge: Edge) -> None:
     player's)."""
     turn = await coached_turn(edge, variant="rotate-after")
     mover, other = mover_and_other(edge, turn)
-    await edge.click(mover, turn, "Roll the die").response()
+    await edge.click(mover, turn, "Roll the die").answer()
     place = edge.fake.world.messages[turn.id]
     (laid,) = await edge.click(mover, place, decision(place)).followups(1, timeout=30.0)
     assert VERDICT.fullmatch(laid.content), laid.content

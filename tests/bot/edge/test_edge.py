@@ -1773,7 +1773,7 @@ async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Ed
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     mover = await mover_of(edge, turn)
     assert [b.label for b in turn.buttons()] == ["Roll the die"]
-    await edge.click(mover, turn, "Roll the die").response()
+    await edge.click(mover, turn, "Roll the die").answer()
     placing = edge.fake.world.messages[turn.id]
     first = placing.buttons()[0].label or ""
     assert first.startswith("1 · ")
