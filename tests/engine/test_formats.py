@@ -143,6 +143,23 @@ def test_a_resigned_game_s_record_replays_to_its_end_only_with_its_resignations(
     assert not replay_record(record_from_json(document)).is_over
 
 
+def test_resignations_listed_out_of_order_replay_in_the_order_of_their_action_index() -> None:
+    """The "resignations" extra is read by action index, whatever order a writer lists the
+    pairs in: [[5, 1], [3, 2]] replays seat 2 leaving after action 3 and seat 1 after action 5,
+    which ends the game with seat 0 the last player standing."""
+    state, _ = play(start(3), "S", "D1", "c2d2")
+    state, _ = resign(state, 2)
+    state, _ = play(state, "S", "D2")
+    final, _ = resign(state, 1)
+    document = json.loads(json.dumps(record_to_json(record_of(final))))
+    assert document["resignations"] == [[3, 2], [5, 1]]
+    document["resignations"] = [[5, 1], [3, 2]]
+    replayed = replay_record(record_from_json(document))
+    assert replayed == final
+    assert replayed.outcome is not None
+    assert replayed.outcome.ranking == ((0,), (1,), (2,))
+
+
 def test_replay_error_names_index_notation_and_reason() -> None:
     """FORMATS.md 2: e.g. "action 2 'd3d4': a rug cannot cover Assam's square"."""
     document = record_to_json(record_of(start(4)))
