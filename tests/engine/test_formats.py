@@ -160,6 +160,18 @@ def test_resignations_listed_out_of_order_replay_in_the_order_of_their_action_in
     assert replayed.outcome.ranking == ((0,), (1,), (2,))
 
 
+def test_an_extra_never_replaces_a_required_field_when_written() -> None:
+    """FORMATS.md 2: producers add fields only as optional extras; an extra that bears the name
+    of a required field is not written over it (the record's own value is kept)."""
+    state, _ = play(start(3), "S", "D1", "c2d2")
+    extras = {"format": "other/9", "players": 4, "actions": [], "seed": "ab"}
+    document = record_to_json(record_of(state, **extras))
+    assert document["format"] == "marrakech-record/1"
+    assert (document["players"], document["actions"]) == (3, ["S", "D1", "c2d2"])
+    assert document["seed"] == "ab"
+    assert replay_record(record_from_json(document)) == state
+
+
 def test_replay_error_names_index_notation_and_reason() -> None:
     """FORMATS.md 2: e.g. "action 2 'd3d4': a rug cannot cover Assam's square"."""
     document = record_to_json(record_of(start(4)))
