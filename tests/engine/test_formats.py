@@ -526,6 +526,19 @@ def test_hostile_positions_raise_format_error(
         from_position(body)
 
 
+def test_a_position_refuses_an_eliminated_seat_to_turn_assam() -> None:
+    """R9, R12: a seat that is out takes no part in the game, so it cannot be the seat that
+    turns Assam after laying (the rotate phase, where no rug needs to be held)."""
+    state, _ = play(start(3, Variant.ROTATE_AFTER), "D2", "c3d3")
+    position = json.loads(json.dumps(to_position(state)))
+    assert (position["phase"], position["to_move"]) == ("rotate", 0)
+    assert to_position(from_position(position)) == position
+    position["seats"][0].update(dirhams=0, rugs_left={"red": 0}, eliminated=True)
+    del position["scores"]
+    with pytest.raises(FormatError, match="seat 0 is eliminated and cannot move"):
+        from_position(position)
+
+
 def test_positions_refuse_impossible_games() -> None:
     """Impossible states: a game with one player in that is not over; too many dirhams."""
     body = base_position()
