@@ -300,6 +300,8 @@ def test_position_round_trips_in_every_phase(players: int, variant: Variant) -> 
         phases.add(position["phase"])
         again = from_position(position)
         assert to_position(again) == position
+        # A position does not say who began: the seat to move stands in for the first player.
+        assert again.config.first_player == (state.to_move if state.to_move is not None else 0)
         assert legal_actions(again) == legal_actions(state)
         if legal_actions(state):
             action = legal_actions(state)[-1]
