@@ -147,6 +147,10 @@ def test_r3_first_player_from_the_seed_or_the_host() -> None:
     """R3: the first player is drawn from the caller's RNG unless the host chooses one."""
     drawn = {deal(4, Variant.STANDARD, random.Random(seed)).first_player for seed in range(40)}
     assert drawn == {0, 1, 2, 3}
+    for players in (3, 4):
+        for seed in range(40):  # the seed's first draw, a seat from 0 to players - 1
+            expected = random.Random(seed).randrange(players)
+            assert deal(players, Variant.STANDARD, random.Random(seed)).first_player == expected
     config = deal(3, Variant.STANDARD, random.Random(1), first_player=2)
     assert config.first_player == 2
     assert new_game(config).to_move == 2
