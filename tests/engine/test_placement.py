@@ -95,10 +95,17 @@ def test_r10_two_halves_of_different_rugs_of_one_colour_are_allowed() -> None:
     assert after.cells[parse_square("f3")] == 2
 
 
-def test_r10_a_rug_partly_covered_then_fully_hidden_may_be_laid_over_again() -> None:
-    """R10: once one half of a rug is covered, the pair no longer shows one rug."""
+def test_r10_the_squares_of_a_rug_half_covered_may_be_laid_over_again() -> None:
+    """R10: once one half of a rug is covered, its two squares no longer show one rug, so a
+    new rug may lie exactly where it lay; that new rug, whole, may not be covered exactly."""
     state = board(4, [("d3e3", "blue"), ("e2e3", "brown")], phase=Phase.PLACE)
     assert "d3e3" in legal_actions(state)
+    after, events = play(state, "d3e3")
+    d3, e3 = parse_square("d3"), parse_square("e3")
+    assert of_type(events, RugPlaced) == [RugPlaced(0, Color.RED, (d3, e3), 3)]
+    assert after.cells[d3] == after.cells[e3] == 3
+    again = after._replace(phase=Phase.PLACE, to_move=1)
+    assert "d3e3" not in legal_actions(again)
 
 
 def test_r10_new_rug_lies_on_top_with_the_next_number() -> None:
