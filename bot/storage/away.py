@@ -197,15 +197,7 @@ class AwayStore:
         """The smallest cap on away days of the open tournaments of the server the person
         plays in (None: none caps them)."""
         async with self._db.single_read() as conn:
-            cap = await conn.fetchval(
-                "SELECT min(a.away_days) FROM tournament_away a "
-                "JOIN tournaments t ON t.id = a.tournament_id "
-                "JOIN tournament_players p ON p.tournament_id = t.id "
-                "WHERE t.guild_id = $1 AND t.status IN ('signup', 'running') AND p.user_id = $2",
-                guild_id,
-                user_id,
-            )
-        return None if cap is None else int(cap)
+            return await _tournament_cap(conn, guild_id, user_id)
 
     # --- away spells -------------------------------------------------------------------------
 
@@ -542,14 +534,7 @@ async def _allowance(
         guild_id,
         time_to_column(now),
     )
-    cap = await conn.fetchval(
-        "SELECT min(a.away_days) FROM tournament_away a "
-        "JOIN tournaments t ON t.id = a.tournament_id "
-        "JOIN tournament_players p ON p.tournament_id = t.id "
-        "WHERE t.guild_id = $1 AND t.status IN ('signup', 'running') AND p.user_id = $2",
-        guild_id,
-        user_id,
-    )
+    cap = await _tournament_cap(conn, guild_id, user_id)
     rows = await conn.fetch(
         "SELECT started_at, ends_at FROM away_spells WHERE guild_id = $1 "
         "AND user_id = $2 AND ends_at > $3 ORDER BY started_at",
@@ -559,9 +544,23 @@ async def _allowance(
     )
     return Allowance(
         int(away_days),
-        None if cap is None else int(cap),
+        cap,
         tuple(_spell(row[0], row[1]) for row in rows),
     )
+
+
+async def _tournament_cap(conn: Connection, guild_id: int, user_id: int) -> int | None:
+    """The smallest cap on away days of the open tournaments of the server the person plays
+    in (None: none caps them)."""
+    cap = await conn.fetchval(
+        "SELECT min(a.away_days) FROM tournament_away a "
+        "JOIN tournaments t ON t.id = a.tournament_id "
+        "JOIN tournament_players p ON p.tournament_id = t.id "
+        "WHERE t.guild_id = $1 AND t.status IN ('signup', 'running') AND p.user_id = $2",
+        guild_id,
+        user_id,
+    )
+    return None if cap is None else int(cap)
 
 
 def back_seq(spell: Spell) -> int:
