@@ -354,7 +354,7 @@ async def test_the_hint_button_leaves_the_turns_of_a_person_with_no_hint_left(
     assert "Hint" in [b.label for b in edge.fake.world.messages[turn.id].enabled_buttons()], (
         "the message shown before the last hint is edited only by the next decision"
     )
-    await edge.click(mover, turn, decision(turn)).response()  # the die is rolled with it
+    await edge.click(mover, turn, decision(turn)).answer()  # the die is rolled with it
     placing = edge.fake.world.messages[turn.id]
     labels = [b.label for b in placing.enabled_buttons()]
     assert labels, "a rug to lay"

@@ -244,7 +244,7 @@ async def thinking_privately_once(handle: InteractionHandle, reached: asyncio.Ev
 
 async def lobby_with_guest(edge: Edge) -> FakeMessage:
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
     return lobby
 
 
@@ -1778,7 +1778,7 @@ async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Ed
     first = placing.buttons()[0].label or ""
     assert first.startswith("1 · ")
     assert "The die shows" in placing.embed_text()
-    await edge.click(mover, placing, first).response()
+    await edge.click(mover, placing, first).answer()
     rotating = edge.fake.world.messages[turn.id]
     # a quarter turn either way, named by where Assam will face ("West", "East" facing north)
     view = await edge.service.play.look(1)
@@ -1787,7 +1787,7 @@ async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Ed
     directions = {"N": "North", "E": "East", "S": "South", "W": "West"}
     labels = [b.label or "" for b in rotating.buttons()]
     assert sorted(labels) == sorted(directions[facing] for facing in quarter_turns)
-    await edge.click(mover, rotating, labels[1]).response()
+    await edge.click(mover, rotating, labels[1]).answer()
     assert not edge.fake.world.messages[turn.id].enabled_buttons()
     nxt = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)

@@ -147,7 +147,7 @@ async def test_a_click_past_either_end_of_the_guide_stays_on_the_page_at_that_en
     that end of the guide again."""
     first = await edge.slash(edge.host, "marrakech", "rules").answer()
     for _ in range(page - 1):
-        await edge.click(edge.host, edge.fake.world.messages[first.id], "Next").response()
+        await edge.click(edge.host, edge.fake.world.messages[first.id], "Next").answer()
     shown = edge.fake.world.messages[first.id]
     assert footer(shown) == f"Marrakech in short · page {page} of {PAGE_COUNT}"
     data = component_data(shown, f"mk:guide:{page - 1}:{step}", None, validate=False)
