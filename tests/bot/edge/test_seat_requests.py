@@ -312,12 +312,10 @@ async def test_a_request_carried_out_by_the_last_agreement_offers_nothing_more_t
     assert shown.buttons() == [], [b.label for b in shown.buttons()]
 
 
-async def test_an_agreement_that_leaves_others_to_ask_shows_whom_the_request_still_waits_for(
-    edge: Edge,
-) -> None:
-    """A game of four: the request to hand the guest's seat over waits for the outsider and
-    the moderator. The outsider agrees: the message now waits for the moderator alone, its
-    Agree and Refuse still live, and the seat is the guest's until the moderator agrees."""
+async def guest_s_seat_asked_in_a_game_of_four(edge: Edge) -> tuple[FakeMessage, FakeUser]:
+    """A started game of the host, the guest, the outsider and the moderator, and the host's
+    request to hand the guest's seat to erin, a member of the server: the request's message
+    (it waits for the outsider and the moderator) and erin."""
     guild = edge.channel.guild
     assert guild is not None
     erin = edge.fake.add_user("erin")
@@ -330,6 +328,16 @@ async def test_an_agreement_that_leaves_others_to_ask_shows_whom_the_request_sti
     request = await edge.slash(
         edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
     ).answer()
+    return request, erin
+
+
+async def test_an_agreement_that_leaves_others_to_ask_shows_whom_the_request_still_waits_for(
+    edge: Edge,
+) -> None:
+    """A game of four: the request to hand the guest's seat over waits for the outsider and
+    the moderator. The outsider agrees: the message now waits for the moderator alone, its
+    Agree and Refuse still live, and the seat is the guest's until the moderator agrees."""
+    request, _ = await guest_s_seat_asked_in_a_game_of_four(edge)
     assert f"<@{edge.outsider.id}>" in request.content, request.content
     assert f"<@{edge.moderator.id}>" in request.content, request.content
     await edge.click(edge.outsider, request, "Agree").response()
@@ -590,18 +598,7 @@ async def test_a_press_short_of_the_last_agreement_on_a_request_left_open_shows_
     outsider's Agree, which is not the last the request waits for, shows its message closed,
     saying why, with no live Agree or Refuse, where it would say it still waits for the
     moderator; the outsider is told privately, and the request is stored as failed."""
-    guild = edge.channel.guild
-    assert guild is not None
-    erin = edge.fake.add_user("erin")
-    edge.fake.add_member(guild, erin)
-    lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
-    for joining in (edge.guest, edge.outsider, edge.moderator):
-        await edge.click(joining, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
-    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
-    request = await edge.slash(
-        edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
-    ).answer()
+    request, erin = await guest_s_seat_asked_in_a_game_of_four(edge)
     assert await HANDLERS.drained(30.0), "the request's handler is still running"
     async with edge.store.database.transaction() as conn:
         await conn.execute(change.format(out=edge.guest.id))
