@@ -33,14 +33,20 @@ import os
 import secrets
 import socket
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 import engine
 from bot.services import deadlines, pause, records
 from bot.services.clock import Clock
-from bot.services.errors import GameDamagedError, GameNotFoundError, GameNotRunningError
+from bot.services.errors import (
+    GameDamagedError,
+    GameNotFoundError,
+    GameNotRunningError,
+    StaleBoardError,
+)
 from bot.services.loaded import (
     LoadedGame,
     players_of,
@@ -597,3 +603,16 @@ def _damaged(game: GameRow, reason: str) -> GameDamagedError:
 
 def _damage(game: GameRow, reason: str, *, fatal: bool = True) -> Damage:
     return Damage(game.id, game.guild_id, game.channel_id, reason, game.locale, fatal=fatal)
+
+
+_T = TypeVar("_T")
+
+
+async def again_if_moved_on(attempt: Callable[[], Awaitable[_T]]) -> _T:
+    """Run `attempt` (a read of the game, then a write guarded by its seq); once more if
+    another process moved the game on between the two: read again, it is made, or refused,
+    as the game now stands."""
+    try:
+        return await attempt()
+    except StaleBoardError:
+        return await attempt()

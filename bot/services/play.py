@@ -26,11 +26,10 @@ from bot.services.errors import (
     NotHandedToAiError,
     NotSeatedError,
     NotYourTurnError,
-    StaleBoardError,
     TournamentTableAbortError,
 )
 from bot.services.loaded import LoadedGame, apply_action, results_of, with_control
-from bot.services.loader import GameLoader
+from bot.services.loader import GameLoader, again_if_moved_on
 from bot.services.views import GameView
 from bot.storage.game_rows import NewAction, SeatControl
 from bot.storage.kinds import EndReason, GameStatus
@@ -137,10 +136,7 @@ class PlayService:
         it is that seat's turn, or if the game was paused for want of a person. Another
         process that moved the game on meanwhile (its AI played the seat's turn) leaves the
         seat to take back still: read again, the rejoin is made once more."""
-        try:
-            return await self._rejoin(game_id, user_id)
-        except StaleBoardError:
-            return await self._rejoin(game_id, user_id)
+        return await again_if_moved_on(lambda: self._rejoin(game_id, user_id))
 
     async def _rejoin(self, game_id: int, user_id: int) -> GameView:
         async with self._loader.locked(game_id):

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.services import pause
-from bot.services.errors import GameError, GameNotRunningError, HostOnlyError, StaleBoardError
+from bot.services.errors import GameError, GameNotRunningError, HostOnlyError
 from bot.services.loaded import LoadedGame
-from bot.services.loader import GameLoader
+from bot.services.loader import GameLoader, again_if_moved_on
 from bot.services.seat_errors import SubstituteError
 from bot.services.views import GameView, Player
 from bot.storage.game_rows import StaleSeqError
@@ -112,10 +112,9 @@ class SubstituteService:
         everyone agreed to). Another process that moved the game on meanwhile (a move, a
         resignation) leaves the seat to hand over, or not: read again, the hand-over is made
         once more, or refused as the game now stands."""
-        try:
-            return await self._substitute(game_id, out_user_id, in_user_id, in_name, in_bot=in_bot)
-        except StaleBoardError:
-            return await self._substitute(game_id, out_user_id, in_user_id, in_name, in_bot=in_bot)
+        return await again_if_moved_on(
+            lambda: self._substitute(game_id, out_user_id, in_user_id, in_name, in_bot=in_bot)
+        )
 
     async def _substitute(
         self, game_id: int, out_user_id: int, in_user_id: int, in_name: str | None, *, in_bot: bool
@@ -142,10 +141,9 @@ class SubstituteService:
         that a host alone can never push a player out of a game, rated as resigned. Another
         process that moved the game on meanwhile (its AI played that seat's turn) leaves the
         request to make: read again, it is made once more, as the game now stands."""
-        try:
-            return await self._ask(game_id, host_id, out_user_id, in_user_id, in_name, in_bot)
-        except StaleBoardError:
-            return await self._ask(game_id, host_id, out_user_id, in_user_id, in_name, in_bot)
+        return await again_if_moved_on(
+            lambda: self._ask(game_id, host_id, out_user_id, in_user_id, in_name, in_bot)
+        )
 
     async def _ask(
         self,
