@@ -76,14 +76,14 @@ NAMES = ("Alice", "Bob")
 
 def test_a_rug_is_told_by_the_squares_it_covers_and_the_region_it_makes() -> None:
     assert why(Kind.RUG, "c1d1", RUG.options[2].facts, "en", NAMES) == (
-        "Rug c1-d1: covers 1 rival square; your region there becomes 3 squares."
+        "Rug c1-d1: covers 1 rival square; your region there then has 3 squares."
         " It cuts into Bob's region of 3 squares."
     )
     assert why(Kind.RUG, "b2c2", RUG.options[0].facts, "fr", NAMES) == (
-        "Tapis b2-c2 : couvre 0 case adverse ; votre zone y devient de 6 cases."
+        "Tapis b2-c2 : couvre 0 case adverse ; votre zone y compte alors 6 cases."
     )
     assert why(Kind.RUG, "c1d1", RUG.options[2].facts, "uk", None) == (
-        "Килим c1-d1: накриває 1 клітинку суперників; ваша ділянка там стає 3 клітинки."
+        "Килим c1-d1: накриває 1 клітинку суперників; ваша ділянка там налічує 3 клітинки."
         " Він врізається в ділянку з 3 клітинок (Гравець 2)."
     )
 
