@@ -78,6 +78,9 @@ DECIDED = 0.005
 it is shown as 0% (or 100%)."""
 CLOSE_POINTS = 1.0
 """Win-chance points below the best within which a verdict says only "Good"."""
+BAND_SIGNS = {Band.INACCURACY: "⚠️", Band.MISTAKE: "❗", Band.BLUNDER: "❌"}
+"""The sign a costly verdict starts with, as a good one starts with ✅: a phone user sees the
+band at a glance, and the three differ in shape, not only in colour."""
 
 
 def option_label(state: GameState, action: str, language: str) -> str:
@@ -171,6 +174,7 @@ def verdict_line(judgement: Judgement, facings: Facings, language: str, players:
     return text(
         "coach.verdict.costly",
         language,
+        sign=BAND_SIGNS[judgement.band],
         band=text(f"coach.band.{judgement.band.value}", language),
         option=label_of(judgement.best, facings, language),
         points=number(shown_points(judgement, players), language, 1),

@@ -514,7 +514,7 @@ async def test_each_decision_gets_a_private_verdict_of_its_own_in_the_same_click
     assert second.visible_to == mover.id
     best_label, taken = option_label(state, best, "en"), option_label(state, worst, "en")
     assert second.content == (
-        f"Blunder: {best_label} kept 30.0 points more winning chance than {taken}."
+        f"❌ Blunder: {best_label} kept 30.0 points more winning chance than {taken}."
     ), second.content
 
     await verdicts_done(edge)

@@ -100,42 +100,42 @@ VERDICTS = {
     "en": (
         "✅ Best: keeping Assam facing north.",
         (
-            "Inaccuracy: keeping Assam facing north kept 6.0 points more winning chance than "
+            "⚠️ Inaccuracy: keeping Assam facing north kept 6.0 points more winning chance than "
             "turning Assam west."
         ),
         (
-            "Blunder: keeping Assam facing north kept 20.0 points more winning chance than "
+            "❌ Blunder: keeping Assam facing north kept 20.0 points more winning chance than "
             "turning Assam east."
         ),
-        "Mistake: laying on d1-d2 kept 12.0 points more winning chance than laying on {taken}.",
+        "❗ Mistake: laying on d1-d2 kept 12.0 points more winning chance than laying on {taken}.",
     ),
     "fr": (
         "✅ Le meilleur choix : laisser Assam tourné vers le nord.",
         (
-            "Imprécision : laisser Assam tourné vers le nord gardait 6,0 points de chances de "
+            "⚠️ Imprécision : laisser Assam tourné vers le nord gardait 6,0 points de chances de "
             "gagner de plus que tourner Assam vers l'ouest."
         ),
         (
-            "Gaffe : laisser Assam tourné vers le nord gardait 20,0 points de chances de gagner "
+            "❌ Gaffe : laisser Assam tourné vers le nord gardait 20,0 points de chances de gagner "
             "de plus que tourner Assam vers l'est."
         ),
         (
-            "Erreur : poser sur d1-d2 gardait 12,0 points de chances de gagner de plus que poser "
-            "sur {taken}."
+            "❗ Erreur : poser sur d1-d2 gardait 12,0 points de chances de gagner de plus que "
+            "poser sur {taken}."
         ),
     ),
     "uk": (
         "✅ Найкращий вибір: залишити Ассама поверненим на північ.",
         (
-            "Неточність: залишити Ассама поверненим на північ давало на 6,0 пункта більше "
+            "⚠️ Неточність: залишити Ассама поверненим на північ давало на 6,0 пункта більше "
             "шансів на перемогу, ніж повернути Ассама на захід."
         ),
         (
-            "Груба помилка: залишити Ассама поверненим на північ давало на 20,0 пункта більше "
+            "❌ Груба помилка: залишити Ассама поверненим на північ давало на 20,0 пункта більше "
             "шансів на перемогу, ніж повернути Ассама на схід."
         ),
         (
-            "Помилка: покласти килим на d1-d2 давало на 12,0 пункта більше шансів на перемогу, "
+            "❗ Помилка: покласти килим на d1-d2 давало на 12,0 пункта більше шансів на перемогу, "
             "ніж покласти килим на {taken}."
         ),
     ),
