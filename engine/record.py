@@ -10,7 +10,7 @@ from engine.checks import header
 from engine.dealing import new_game, validate_config
 from engine.errors import FormatError, IllegalActionError, ReplayError
 from engine.events import Event
-from engine.model import Color, GameConfig, Variant
+from engine.model import Color, GameConfig, Variant, rugs_per_color
 from engine.rules import apply, resign
 from engine.state import GameState
 
@@ -67,8 +67,12 @@ def _parse_piles(raw: object, players: int) -> tuple[tuple[Color, ...], ...] | N
     piles = []
     for seat in range(players):
         pile = raw[str(seat)]
-        if not isinstance(pile, list) or len(pile) > 48:
+        if not isinstance(pile, list):
             raise FormatError(f"pile of seat {seat} must be a list of colours")
+        if len(pile) != 2 * rugs_per_color(2):
+            raise FormatError(
+                f"pile of seat {seat} must list {2 * rugs_per_color(2)} colours, not {len(pile)}"
+            )
         try:
             piles.append(tuple(Color(c) for c in pile))
         except (ValueError, TypeError):

@@ -265,6 +265,16 @@ def test_a_2_player_pile_holds_12_of_each_of_its_seat_s_two_colours_only(pile: l
         record_from_json(body)
 
 
+@pytest.mark.parametrize("length", [23, 25, 10_000])
+def test_a_2_player_pile_of_another_length_than_24_is_refused_as_such(length: int) -> None:
+    """FORMATS.md 2: a pile lists a seat's 24 rugs; a longer or shorter list is refused by its
+    length before any entry is read."""
+    body = record_to_json(record_of(start(2)))
+    body["piles"]["1"] = ["yellow", "brown"] * (length // 2) + ["yellow"] * (length % 2)
+    with pytest.raises(FormatError, match=f"pile of seat 1 must list 24 colours, not {length}"):
+        record_from_json(body)
+
+
 def test_a_2_player_record_s_piles_are_those_of_seats_0_and_1_only() -> None:
     """FORMATS.md 2: `piles` is `{"0": [...], "1": [...]}`; a pile under any other key is
     refused rather than dropped when the record is written back."""
