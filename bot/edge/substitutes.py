@@ -284,8 +284,9 @@ class SeatController:
             if done.request.status != "refused":  # still waiting: who for, now
                 await replies.edit(interaction, content=_asked(done.request, language))
                 return
+            withdrawn = interaction.user.id == done.request.asked_by
             refused = text(
-                "substitute.refused",
+                "substitute.withdrawn" if withdrawn else "substitute.refused",
                 language,
                 user=mention(interaction.user.id),
                 outgoing=mention(done.request.out_user_id),

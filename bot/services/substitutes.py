@@ -210,7 +210,8 @@ class SubstituteService:
     async def answer(self, request_id: int, user_id: int, *, agree: bool) -> Answer:
         """A player's Agree or Refuse on a request. Those asked are the people playing the
         game now (a person who left it since the request is no longer asked; one who came in
-        is), and the person leaving may refuse (they are still here). SubstituteError: no
+        is), the person leaving may refuse (they are still here) and the host may withdraw it
+        with Refuse (closed as refused). SubstituteError: no
         such request, it is closed (or ran out now, or was refused or failed while this press
         was applied), or it does not wait for this person. An agreement that finds the request
         carried out by another press meanwhile is answered done, without a hand-over."""
@@ -233,8 +234,9 @@ class SubstituteService:
             if await self._store.close_request(request_id, "failed"):
                 return Answer(replace(request, status="failed"), None, because)
             raise SubstituteError(f"request_{(await self.request(request_id)).status}")
-        leaving_refuses = user_id == request.out_user_id and not agree
-        if user_id not in request.waiting_for and not leaving_refuses:
+        # The person leaving may refuse (they are still here), and the host withdraw.
+        refuses_own = user_id in (request.out_user_id, request.asked_by) and not agree
+        if user_id not in request.waiting_for and not refuses_own:
             raise SubstituteError("not_asked")
         if not agree:
             if await self._store.close_request(request_id, "refused"):

@@ -52,6 +52,7 @@ NOBODY = (
     "else still plays the game to agree, so a moderator decides: `/marrakech-mod substitute`."
 )
 REFUSED = "<@{user}> refused: <@{out}> keeps their seat in game #1."
+WITHDRAWN = "<@{host}> withdrew the request: <@{out}> keeps their seat in game #1."
 FAILED = (
     "<@{host}>'s request to hand <@{out}>'s seat in game #1 to <@{incoming}> could not be "
     "carried out: the game changed."
@@ -362,6 +363,17 @@ async def test_a_refused_request_says_who_refused_and_that_the_person_leaving_ke
     assert shown.content == REFUSED.format(user=edge.outsider.id, out=edge.guest.id), (
         "the guest keeps their seat, not the outsider who refused"
     )
+    assert shown.buttons() == [], [b.label for b in shown.buttons()]
+
+
+async def test_the_host_withdraws_their_request_with_refuse(edge: Edge) -> None:
+    """The host presses Refuse on their own request: it is withdrawn, its message says so in
+    front of every player, the guest keeping their seat, and offers nothing to press."""
+    request = await asked(edge)
+    await edge.click(edge.host, request, "Refuse").response()
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    shown = edge.fake.world.messages[request.id]
+    assert shown.content == WITHDRAWN.format(host=edge.host.id, out=edge.guest.id)
     assert shown.buttons() == [], [b.label for b in shown.buttons()]
 
 

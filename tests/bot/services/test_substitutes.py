@@ -515,6 +515,19 @@ async def test_the_person_leaving_may_refuse_but_not_agree(database: Database) -
     assert seat_of(await service.play.look(view.id), BOB) is not None
 
 
+async def test_the_host_may_withdraw_their_request_but_not_agree_to_it(database: Database) -> None:
+    service = service_on(database)
+    view = await opened(service, (HOST, BOB, CAROL), channel=712)
+    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
+    with pytest.raises(SubstituteError) as not_asked:
+        await service.substitutes.answer(asked.request.id, HOST, agree=True)
+    assert not_asked.value.code == "not_asked"
+    withdrawn = await service.substitutes.answer(asked.request.id, HOST, agree=False)
+    assert withdrawn.request.status == "refused", "the host changed their mind"
+    assert (await service.substitutes.request(asked.request.id)).status == "refused"
+    assert seat_of(await service.play.look(view.id), BOB) is not None
+
+
 async def test_a_request_asks_who_plays_the_game_when_a_button_is_pressed(
     database: Database,
 ) -> None:
