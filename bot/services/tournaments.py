@@ -407,7 +407,12 @@ class TournamentService:
         cancelled (nothing was played), a running one aborted with every game of it still
         being played. The tournament and the games it aborted."""
         if (await self._row(tournament_id)).status == stored.SIGNUP:
-            return await self.cancel(tournament_id, user_id, moderator=moderator), []
+            try:
+                return await self.cancel(tournament_id, user_id, moderator=moderator), []
+            except TournamentClosedError:
+                if (await self._row(tournament_id)).status != stored.RUNNING:
+                    raise
+                # Started meanwhile (by another process): it is aborted as a running one.
         await self._end_early(tournament_id, user_id, stored.ABORTED, moderator=moderator)
         aborted = []
         for table in (await self._snapshot(tournament_id)).tables:

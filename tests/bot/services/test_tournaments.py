@@ -588,6 +588,25 @@ async def test_an_abort_ends_the_tournament_and_its_games(database: Database) ->
         await games.play.resign(second.id, PLAYERS[0])
 
 
+async def test_an_abort_as_another_process_starts_the_tournament_aborts_it_running(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The abort reads the tournament still signing up, and another process starts it before
+    the sign-up is cancelled: the abort ends the running tournament, not refusing as if it were
+    past that stage."""
+    _, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:4])
+    cancel = tournaments.cancel
+
+    async def started_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        await tournaments.start(view.id, MOD, moderator=False)
+        return await cancel(*args, **kwargs)
+
+    monkeypatch.setattr(tournaments, "cancel", started_meanwhile)
+    aborted_view, _ = await tournaments.abort(view.id, MOD, moderator=True)
+    assert aborted_view.status is TournamentStatus.ABORTED
+
+
 async def test_an_abort_asked_in_one_of_the_tournament_s_threads_finds_the_tournament(
     database: Database,
 ) -> None:
