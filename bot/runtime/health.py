@@ -40,6 +40,12 @@ MAX_HEARTBEAT_AGE = 90.0
 MAX_LOOP_STALL = 30.0
 """Seconds: a loop tick older than this means the event loop has been blocked that long."""
 
+HEARTBEAT_MODE = 0o644
+"""The file's permissions: readable by every user, so a check run as another user than the
+bot's (a monitoring user, `docker exec -u`) can read it. It holds times, the bot's process
+number and the names of its tasks, nothing secret; the folder it lies in still decides who may
+reach it."""
+
 GATEWAY_KEY = "gateway"
 LOOP_KEY = "loop"
 PID_KEY = "pid"
@@ -127,6 +133,7 @@ class Heartbeat:
             dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
         )
         try:
+            os.fchmod(descriptor, HEARTBEAT_MODE)
             with os.fdopen(descriptor, "w", encoding="ascii") as file:
                 file.write("".join(lines))
             os.replace(temporary, self.path)

@@ -159,6 +159,18 @@ def test_a_tick_alone_is_no_gateway_beat(tmp_path: Path) -> None:
     assert reason.startswith("unhealthy: no heartbeat at")
 
 
+def test_the_heartbeat_file_is_readable_by_every_user(tmp_path: Path) -> None:
+    """A check run as another user (a monitoring user, `docker exec -u`) reads the file: it
+    holds times, the bot's process number and the names of its tasks, nothing secret. The
+    folder it lies in still decides who may reach it."""
+    path = tmp_path / "heartbeat"
+    heartbeat = Heartbeat(path, clock=lambda: 100.0)
+    heartbeat.tick()
+    assert path.stat().st_mode & 0o777 == 0o644
+    heartbeat.beat()
+    assert path.stat().st_mode & 0o777 == 0o644, "every write replaces the file"
+
+
 def test_a_file_that_names_only_its_writer_is_no_heartbeat(tmp_path: Path) -> None:
     """A task down and up again before the gateway's first beat and the loop's first tick:
     the file holds no time, only the process that wrote it."""
