@@ -4,6 +4,7 @@ The file holds times (Unix seconds), one per line, each under its own key:
 
     gateway 1718000000.000   the last `Heartbeat.beat()`: every 30 s while the gateway is up
     loop 1718000004.000      the last `Heartbeat.tick()`: every few seconds from the event loop
+    started 1717999990.000   the bot's first write, soon after it started
     down:turn-clock 1718000002.000   a long-running task that is down, since when (only while
                              it is: bot.supervisor starts it again)
     pid 4242                 the bot process that writes the file, and the process
@@ -14,9 +15,11 @@ file and fails when the gateway beat is older than `MAX_HEARTBEAT_AGE` (the bot 
 for good), the loop tick is older than `MAX_LOOP_STALL` (the event loop is blocked: the bot
 hangs while its socket may still look open) or a task is down. A file without a `loop` line
 (nothing ticks it, or the older format: one bare number, the gateway time) is judged by the
-gateway rule alone. A heartbeat too old on a disk that is full says so: the bot cannot write
-the file there, whatever its event loop does; one whose writer process is gone (the bot
-stopped, cleanly or not) says the bot is not running, not that its loop is blocked.
+gateway rule alone. A loop that ticks before any gateway beat is a bot starting (not connected
+to Discord yet), said as such until it has been starting for `MAX_HEARTBEAT_AGE`. A heartbeat
+too old on a disk that is full says so: the bot cannot write the file there, whatever its event
+loop does; one whose writer process is gone (the bot stopped, cleanly or not) says the bot is
+not running, not that its loop is blocked.
 
 Every write renders the times held in memory, so a write that failed (a full disk) is made
 good by the next one: the loop's tick rewrites the file every few seconds.
@@ -48,6 +51,7 @@ reach it."""
 
 GATEWAY_KEY = "gateway"
 LOOP_KEY = "loop"
+STARTED_KEY = "started"
 PID_KEY = "pid"
 PIDNS_KEY = "pidns"
 DOWN_PREFIX = "down:"
@@ -69,6 +73,9 @@ class HeartbeatRecord:
     pidns: int | None = None
     """The process namespace that `pid` belongs to (a check run in another container sees
     other processes: it cannot tell whether that one runs)."""
+    started_at: float | None = None
+    """Unix seconds of the bot's first write, soon after it started (None: a file that does
+    not say)."""
 
 
 class Heartbeat:
@@ -93,37 +100,43 @@ class Heartbeat:
         self._beaten_at: float | None = None
         self._ticked_at: float | None = None
         self._down: dict[str, float] = {}
+        self._started_at: float | None = None
 
     def beat(self) -> None:
         """Record that the gateway connection is up now."""
         with self._lock:
             self._beaten_at = self._clock()
-            self._write()
+            self._write(self._beaten_at)
 
     def tick(self) -> None:
         """Record that the event loop is running now."""
         with self._lock:
             self._ticked_at = self._clock()
-            self._write()
+            self._write(self._ticked_at)
 
     def task_down(self, name: str) -> None:
         """Record that the long-running task `name` is down (it is started again soon)."""
         with self._lock:
-            self._down[name] = self._clock()
-            self._write()
+            self._down[name] = now = self._clock()
+            self._write(now)
 
     def task_up(self, name: str) -> None:
         """Record that the task `name` runs again."""
         with self._lock:
-            if self._down.pop(name, None) is not None:
-                self._write()
+            if (since := self._down.pop(name, None)) is not None:
+                self._write(since)
 
-    def _write(self) -> None:
+    def _write(self, now: float) -> None:
+        """Write every time held; `now` is the moment of this write (the first one's is the
+        start's)."""
+        if self._started_at is None:
+            self._started_at = now
         lines = []
         if self._beaten_at is not None:
             lines.append(f"{GATEWAY_KEY} {self._beaten_at:.3f}\n")
         if self._ticked_at is not None:
             lines.append(f"{LOOP_KEY} {self._ticked_at:.3f}\n")
+        lines.append(f"{STARTED_KEY} {self._started_at:.3f}\n")
         lines.extend(f"{DOWN_PREFIX}{name} {since:.3f}\n" for name, since in self._down.items())
         namespace = pid_namespace()
         if namespace is not None:
@@ -171,7 +184,7 @@ def read_heartbeat(path: Path) -> HeartbeatRecord | None:
         if key.startswith(DOWN_PREFIX)
     }
     pid, pidns = times.get(PID_KEY), times.get(PIDNS_KEY)
-    if set(times) <= {PID_KEY, PIDNS_KEY}:
+    if set(times) <= {PID_KEY, PIDNS_KEY, STARTED_KEY}:
         return None
     return HeartbeatRecord(
         times.get(GATEWAY_KEY),
@@ -179,6 +192,7 @@ def read_heartbeat(path: Path) -> HeartbeatRecord | None:
         down,
         None if pid is None else int(pid),
         None if pidns is None else int(pidns),
+        times.get(STARTED_KEY),
     )
 
 
@@ -225,8 +239,12 @@ def check_health(
     if record is not None and record.down:
         name, since = min(record.down.items(), key=lambda item: item[1])
         return False, f"unhealthy: the {name} task has been down for {_age(since, now):.0f} s"
+    if record is not None and record.beaten_at is None and record.ticked_at is not None:
+        return False, _starting(record, max_age, now)
     if record is None or record.beaten_at is None:
-        return False, f"unhealthy: no heartbeat at {path} (the bot is not connected to Discord)"
+        return False, (
+            f"unhealthy: no heartbeat at {path} (the bot is not running, or has only just started)"
+        )
     age = _age(record.beaten_at, now)
     if age > max_age:
         return False, f"unhealthy: last heartbeat {age:.0f} s ago (limit {max_age:.0f} s)"
@@ -236,6 +254,20 @@ def check_health(
         f"healthy: last heartbeat {age:.0f} s ago, "
         f"event loop ran {_age(record.ticked_at, now):.0f} s ago"
     )
+
+
+def _starting(record: HeartbeatRecord, max_age: float, now: float | None) -> str:
+    """Why a bot whose loop ticks but that has not connected to Discord yet is not healthy:
+    it is starting, or, once that has taken `max_age`, it cannot connect."""
+    if record.started_at is None:
+        return "starting: not connected to Discord yet"
+    waited = _age(record.started_at, now)
+    if waited > max_age:
+        return (
+            f"unhealthy: not connected to Discord in the {waited:.0f} s since the bot started "
+            f"(limit {max_age:.0f} s)"
+        )
+    return f"starting: not connected to Discord yet (started {waited:.0f} s ago)"
 
 
 def pid_namespace() -> int | None:

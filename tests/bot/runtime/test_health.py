@@ -134,15 +134,15 @@ def test_beat_and_tick_each_keep_the_others_time(tmp_path: Path) -> None:
     heartbeat.beat()
     heartbeat.tick()
     assert read_heartbeat(path) == HeartbeatRecord(
-        100.0, 130.0, pid=os.getpid(), pidns=pid_namespace()
+        100.0, 130.0, pid=os.getpid(), pidns=pid_namespace(), started_at=100.0
     )
     heartbeat.beat()
     assert read_heartbeat(path) == HeartbeatRecord(
-        160.0, 130.0, pid=os.getpid(), pidns=pid_namespace()
+        160.0, 130.0, pid=os.getpid(), pidns=pid_namespace(), started_at=100.0
     )
-    assert (
-        path.read_text(encoding="ascii")
-        == f"gateway 160.000\nloop 130.000\npid {os.getpid()}\npidns {pid_namespace()}\n"
+    assert path.read_text(encoding="ascii") == (
+        f"gateway 160.000\nloop 130.000\nstarted 100.000\npid {os.getpid()}\n"
+        f"pidns {pid_namespace()}\n"
     )
 
 
@@ -151,12 +151,39 @@ def test_a_tick_alone_is_no_gateway_beat(tmp_path: Path) -> None:
     Heartbeat(path, clock=lambda: 100.0).tick()
 
     assert read_heartbeat(path) == HeartbeatRecord(
-        None, 100.0, pid=os.getpid(), pidns=pid_namespace()
+        None, 100.0, pid=os.getpid(), pidns=pid_namespace(), started_at=100.0
     )
     assert heartbeat_age(path, now=110.0) is None
-    healthy, reason = check_health(path, now=110.0)
-    assert not healthy
-    assert reason.startswith("unhealthy: no heartbeat at")
+    assert not check_health(path, now=110.0)[0]
+
+
+def test_a_bot_not_yet_connected_is_said_to_be_starting_until_it_is_late(
+    tmp_path: Path,
+) -> None:
+    """Between the start and the first connection to Discord the event loop ticks but no
+    gateway beat is written: the check says the bot is starting (not healthy yet: it cannot
+    answer anyone), not that something is wrong, until the start has taken as long as a lost
+    connection may."""
+    path = tmp_path / "heartbeat"
+    now = [100.0]
+    heartbeat = Heartbeat(path, clock=lambda: now[0])
+    heartbeat.tick()
+    now[0] = 110.0
+    heartbeat.tick()
+
+    assert check_health(path, now=112.0) == (
+        False,
+        "starting: not connected to Discord yet (started 12 s ago)",
+    )
+    late = now[0] = 100.0 + MAX_HEARTBEAT_AGE + 1
+    heartbeat.tick()
+    assert check_health(path, now=late) == (
+        False,
+        (
+            f"unhealthy: not connected to Discord in the {late - 100:.0f} s since the bot "
+            f"started (limit {MAX_HEARTBEAT_AGE:.0f} s)"
+        ),
+    )
 
 
 def test_the_heartbeat_file_is_readable_by_every_user(tmp_path: Path) -> None:
@@ -285,8 +312,8 @@ def test_writes_from_several_threads_leave_one_whole_file(
     heartbeat = Heartbeat(path, clock=clock)
     write_file = heartbeat._write
 
-    def write_whole() -> None:
-        write_file()
+    def write_whole(now: float) -> None:
+        write_file(now)
         writing.remove(threading.current_thread().name)
 
     monkeypatch.setattr(heartbeat, "_write", write_whole)
@@ -358,7 +385,7 @@ def test_a_task_that_is_down_makes_the_bot_unhealthy_until_it_runs_again(
     path = tmp_path / "heartbeat"
     heartbeat = turn_clock_down(path, 103.0)
     assert read_heartbeat(path) == HeartbeatRecord(
-        100.0, 101.0, {"turn-clock": 102.0}, os.getpid(), pid_namespace()
+        100.0, 101.0, {"turn-clock": 102.0}, os.getpid(), pid_namespace(), 100.0
     )
     assert check_health(path, now=110.0) == (
         False,
@@ -407,7 +434,7 @@ def test_a_bot_whose_process_is_gone_is_said_not_to_be_running(tmp_path: Path) -
     heartbeat.beat()
     heartbeat.tick()
     assert read_heartbeat(path) == HeartbeatRecord(
-        1_000.0, 1_050.0, pid=gone.pid, pidns=pid_namespace()
+        1_000.0, 1_050.0, pid=gone.pid, pidns=pid_namespace(), started_at=1_000.0
     )
     healthy, reason = check_health(path, now=1_101.0)
     assert not healthy
