@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from bot import crashpoints
+from bot.runtime import early_signals
 from bot.runtime.health import check_health
 from bot.runtime.logs import configure_logging
 from bot.runtime.settings import (
@@ -273,6 +274,12 @@ def _healthcheck() -> int:
 
 
 def _run_bot() -> int:
+    # First: a stop or SIGUSR2 while the bot loads is kept for its event loop, not fatal.
+    with early_signals.held():
+        return _start_bot()
+
+
+def _start_bot() -> int:
     try:
         settings = load_settings(os.environ)
         hooks = load_test_hooks(os.environ)  # the end-to-end tests' only: all off for admins

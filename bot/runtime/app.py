@@ -10,6 +10,7 @@ import discord
 
 from bot.edge.client import MarrakechClient
 from bot.edge.sync import DevGuildRefusedError
+from bot.runtime import early_signals
 from bot.runtime.composition import Bot, build_bot
 from bot.runtime.database_errors import opening_failure, reason
 from bot.runtime.health import Heartbeat
@@ -54,7 +55,7 @@ def run(settings: Settings, hooks: TestHooks | None = None) -> int:
 async def _serve(settings: Settings, hooks: TestHooks) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    for signum in early_signals.STOP_SIGNALS:
         loop.add_signal_handler(signum, stop.set)
     clock: Clock = system_clock
     offset_clock = None
@@ -67,7 +68,18 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
     loop_lag.start()  # before anything else, so a loop blocked at start-up shows too
     # Before the database opens (an upgrade's migrations may take long): SIGUSR2's default
     # action would kill the bot.
-    loop.add_signal_handler(signal.SIGUSR2, loop_lag.log_summary)
+    for signum in early_signals.REPORT_SIGNALS:
+        loop.add_signal_handler(signum, loop_lag.log_summary)
+    # The signals that came while the bot loaded, now that the loop handles those to come.
+    for kept in early_signals.take():
+        if kept in early_signals.STOP_SIGNALS:
+            stop.set()
+        else:
+            loop_lag.log_summary()
+    if stop.is_set():
+        log.info("stop signal received while starting, closing")
+        await loop_lag.stop()
+        return EXIT_OK
     try:
         database = await open_database(settings.database.target)
     except Exception as error:

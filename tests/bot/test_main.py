@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -183,6 +184,60 @@ def test_unreachable_discord_is_one_clear_error_line_without_traceback(tmp_path:
     assert "Traceback" not in result.stderr
     assert "voice will NOT be supported" not in result.stderr
     assert TOKEN not in result.stderr + result.stdout
+
+
+def signalled_at_start(tmp_path: Path, signum: signal.Signals) -> tuple[int, str]:
+    """Start the bot against a loopback port nothing listens on, send it `signum` as soon as
+    it logs its start line (it is still loading Discord's library then, before its event loop
+    runs) and return its exit code and its log."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    base = {key: value for key, value in os.environ.items() if key in ("PATH", "PYTHONPATH")}
+    env = {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": f"http://127.0.0.1:{port}/api/v10"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**base, **env},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stderr is not None
+        said = []
+        for line in process.stderr:
+            said.append(line)
+            if " starting: " in line:
+                process.send_signal(signum)
+                break
+        said.append(process.stderr.read())
+        return process.wait(timeout=60), "".join(said)
+
+
+def test_a_stop_signal_while_the_bot_starts_stops_it_cleanly(tmp_path: Path) -> None:
+    """SIGTERM (`docker stop`, `systemctl stop`) in the bot's first second, before its event
+    loop runs: a clean stop, exit 0, said in the log; not a process killed by the signal."""
+    code, said = signalled_at_start(tmp_path, signal.SIGTERM)
+
+    assert code == app.EXIT_OK, said
+    assert "stop signal received" in said
+    assert "Traceback" not in said
+    errors = [line for line in said.splitlines() if LOUDER_THAN_INFO.search(line)]
+    assert [line for line in errors if "testing only" not in line] == [], said
+
+
+def test_sigusr2_while_the_bot_starts_logs_the_lag_figures_and_the_bot_goes_on(
+    tmp_path: Path,
+) -> None:
+    """SIGUSR2 logs the event loop's lag figures; sent before the loop runs, it logs them once
+    the loop does, rather than killing the bot (its default action). The bot then goes on
+    starting: here it cannot reach Discord, and says so."""
+    code, said = signalled_at_start(tmp_path, signal.SIGUSR2)
+
+    assert code == app.EXIT_UNREACHABLE, said
+    assert "event loop lag: no probes yet" in said
+    assert "cannot reach Discord" in said
 
 
 @pytest.mark.usefixtures("restore_root_logger")
