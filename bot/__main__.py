@@ -16,7 +16,8 @@ import gc
 import logging
 import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -39,6 +40,10 @@ from bot.runtime.test_hooks import load_test_hooks
 PROGRAM = "marrakech-bot"
 EXIT_BAD_SETTINGS = 2
 EXIT_CRASHED = 1
+MIGRATE_RETRY_SECONDS = 5.0
+"""How long `migrate --wait` pauses between two tries on a server that does not answer."""
+
+_pause: Callable[[float], None] = time.sleep
 
 log = logging.getLogger("bot")
 
@@ -49,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.command == "healthcheck":
         return _healthcheck()
     if arguments.command == "migrate":
-        return _migrate()
+        return _migrate(arguments.wait)
     if arguments.command == "copy-db":
         return _copy_db(arguments.source, arguments.target)
     if arguments.command == "ratings":
@@ -71,14 +76,23 @@ def _parser() -> argparse.ArgumentParser:
         "loop runs; 2 when MARRAKECH_HEARTBEAT or MARRAKECH_DB (beside which the file lies "
         "by default) is bad; 1 otherwise.",
     )
-    commands.add_parser(
+    migrate = commands.add_parser(
         "migrate",
         help="apply the database migrations this bot has and the database lacks, then exit",
         description="Bring the database named by MARRAKECH_DB up to this bot's schema and exit "
         "(the bot also does it when it starts; with several processes on one PostgreSQL "
         "database exactly one applies each migration while the others wait). Exit 0 when "
         "the schema is up to date; 2 when MARRAKECH_DB is bad; 5 when the database cannot be "
-        "opened as configured, 6 when its server does not answer (as for the bot).",
+        "opened as configured, 6 when its server does not answer (as for the bot; with "
+        "--wait, once the wait is over).",
+    )
+    migrate.add_argument(
+        "--wait",
+        type=_seconds,
+        default=0.0,
+        metavar="SECONDS",
+        help="while the database server does not answer (it may be starting), try again every "
+        f"{MIGRATE_RETRY_SECONDS:.0f} s for up to SECONDS, saying so each time",
     )
     copy_db = commands.add_parser(
         "copy-db",
@@ -114,12 +128,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _migrate() -> int:
+def _seconds(text: str) -> float:
+    """A --wait argument: a number of seconds, 0 or more."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
+    return seconds
+
+
+def _migrate(wait: float) -> int:
     try:
         target = load_database(os.environ)
     except SettingsError as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return EXIT_BAD_SETTINGS
+    from bot.runtime.database_errors import EXIT_DATABASE_DOWN, opening_failure, reason
     from bot.storage import open_database
 
     async def migrate() -> tuple[int, int]:
@@ -130,10 +156,25 @@ def _migrate() -> int:
         finally:
             await database.close()
 
-    try:
-        before, after = asyncio.run(migrate())
-    except Exception as error:
-        return _database_failed(target, error)
+    waited = 0.0
+    while True:
+        try:
+            before, after = asyncio.run(migrate())
+            break
+        except Exception as error:
+            if opening_failure(error) != EXIT_DATABASE_DOWN or wait <= 0:
+                return _database_failed(target, error)
+            if waited + MIGRATE_RETRY_SECONDS > wait:
+                return _database_failed(
+                    target, error, f"the database server did not answer in {wait:.0f} s"
+                )
+            _say(
+                target,
+                f"{reason(error)}: the database server does not answer yet; trying again in "
+                f"{MIGRATE_RETRY_SECONDS:.0f} s",
+            )
+            _pause(MIGRATE_RETRY_SECONDS)
+            waited += MIGRATE_RETRY_SECONDS
     if before == after:
         print(f"{target!r}: schema version {after}, up to date")
     else:
@@ -179,19 +220,24 @@ def _rebuild_ratings() -> int:
     return 0
 
 
-def _database_failed(target: DatabaseTarget, error: Exception) -> int:
-    """A command could not open or use its database: say why in one line, and exit as the bot
-    would (bot.runtime.database_errors); anything else is a bug, raised."""
+def _database_failed(target: DatabaseTarget, error: Exception, then: str = "") -> int:
+    """A command could not open or use its database: say why in one line (and `then`, what
+    came of it), and exit as the bot would (bot.runtime.database_errors); anything else is a
+    bug, raised."""
     from bot.runtime.database_errors import opening_failure, reason
 
     code = opening_failure(error)
     if code is None:
         raise error
-    message = reason(error)
+    _say(target, f"{reason(error)}: {then}" if then else reason(error))
+    return code
+
+
+def _say(target: DatabaseTarget, message: str) -> None:
+    """One line on stderr about `target`, without its password."""
     for secret in target.secrets:
         message = message.replace(secret, "***")
     print(f"{PROGRAM}: {target!r}: {message}", file=sys.stderr)
-    return code
 
 
 def _copy_db(source_text: str, target_text: str) -> int:

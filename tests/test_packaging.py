@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import os
 import re
 import shlex
@@ -26,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import _parser
 from bot.runtime.settings import SETTING_NAMES, load_settings
 
 PACKAGES = ("engine", "ai", "render", "bot")
@@ -406,7 +408,26 @@ def test_the_two_process_compose_example_holds_every_shard_once(repo_root: Path)
     assert re.search(
         r"^    migrate:\n      condition: service_completed_successfully$", text, re.MULTILINE
     ), "the bots wait for the migration"
-    assert '    command: ["migrate"]\n' in services["migrate"]
+    assert '    command: ["migrate"' in services["migrate"]
+
+
+def test_the_compose_example_s_migration_waits_for_the_database_server(repo_root: Path) -> None:
+    """In deploy/compose.yaml the bots start only once `migrate` exits 0, and nothing runs it
+    again: a `migrate` that gave up at once on a server that does not answer yet (exit 6)
+    would leave them never started. PostgreSQL's health check asks over TCP, as the bots do
+    (on its first start the image's server takes only its socket's connections while it sets
+    the database up, and `pg_isready` through the socket says it is ready), and `migrate`
+    waits, trying again, while the server does not answer."""
+    text = (repo_root / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+    services = compose_services(text)
+    command = re.search(r"^    command: (\[.*\])$", services["migrate"], re.MULTILINE)
+    assert command is not None
+    arguments = _parser().parse_args(json.loads(command[1]))
+    assert arguments.command == "migrate"
+    assert arguments.wait >= 60, "seconds: longer than PostgreSQL's first start"
+    check = re.search(r"^      test: (\[.*\])$", services["postgres"], re.MULTILINE)
+    assert check is not None
+    assert "-h 127.0.0.1" in json.loads(check[1])[-1], "asked over TCP"
 
 
 def test_the_one_process_compose_example_keeps_the_games_in_a_volume(repo_root: Path) -> None:

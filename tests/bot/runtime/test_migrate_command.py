@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import bot.storage
+from bot import __main__ as entry
 from bot.__main__ import main
 from bot.storage import open_database
 from bot.storage.database import load_migrations
@@ -119,3 +120,63 @@ def test_migrate_refuses_a_bad_setting(
 async def _run(argv: list[str]) -> int:
     """The command runs its own event loop: give it a thread of its own."""
     return await asyncio.to_thread(main, argv)
+
+
+def test_migrate_waits_for_a_database_server_that_does_not_answer_yet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`migrate --wait SECONDS` (deploy/compose.yaml's one-shot service) tries again while the
+    server does not answer (a PostgreSQL container still starting), one line each time, and
+    migrates once it answers: the bots that wait for it then start."""
+    real_open = bot.storage.open_database
+    refusals = iter([ConnectionError("connection refused")] * 2)
+    pauses: list[float] = []
+
+    async def starting(target: str, *, schema_version: int | None) -> bot.storage.Database:
+        for refusal in refusals:
+            raise refusal
+        return await real_open(target, schema_version=schema_version)
+
+    monkeypatch.setattr(bot.storage, "open_database", starting)
+    monkeypatch.setattr(entry, "_pause", pauses.append)
+    database = tmp_path / "marrakech.sqlite3"
+    monkeypatch.setenv("MARRAKECH_DB", str(database))
+
+    assert main(["migrate", "--wait", "60"]) == 0
+    said = capsys.readouterr()
+    assert f"schema version 0 -> {LATEST}" in said.out
+    tried_again = (
+        f"marrakech-bot: sqlite:{database}: connection refused: the database server does not "
+        f"answer yet; trying again in {entry.MIGRATE_RETRY_SECONDS:.0f} s"
+    )
+    assert said.err.splitlines() == [tried_again] * 2
+    assert pauses == [entry.MIGRATE_RETRY_SECONDS] * 2
+
+
+def test_migrate_stops_waiting_after_the_time_given_and_never_waits_for_a_person(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server that never answers: exit 6 once the wait is over. A database refused as
+    configured (5: a person must look) is not tried again."""
+    pauses: list[float] = []
+    errors: list[Exception] = []
+
+    async def refused(target: object, **_: object) -> None:
+        raise errors[0]
+
+    monkeypatch.setattr(bot.storage, "open_database", refused)
+    monkeypatch.setattr(entry, "_pause", pauses.append)
+    monkeypatch.setenv("MARRAKECH_DB", str(tmp_path / "marrakech.sqlite3"))
+
+    errors.append(ConnectionError("connection refused"))
+    assert main(["migrate", "--wait", "12"]) == 6
+    assert sum(pauses) <= 12
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == len(pauses) + 1
+    assert lines[-1].endswith(": connection refused: the database server did not answer in 12 s")
+
+    pauses.clear()
+    errors[0] = OSError("password authentication failed")
+    assert main(["migrate", "--wait", "12"]) == 5
+    assert pauses == []
+    assert len(capsys.readouterr().err.splitlines()) == 1
