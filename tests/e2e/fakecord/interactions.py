@@ -124,6 +124,18 @@ class InteractionHandle:
                 return event.message
         return None
 
+    def followups_besides_answer(self) -> list[FakeMessage]:
+        """The follow-ups sent so far other than the visible answer (after a deferral, the
+        answer may be a follow-up itself): what the user was shown after it."""
+        answer = self._visible_answer()
+        return [
+            event.message
+            for event in self.events
+            if event.kind == "followup"
+            and event.message is not None
+            and (answer is None or event.message.id != answer.id)
+        ]
+
     async def followups(self, count: int = 1, timeout: float = WAIT_SECONDS) -> list[FakeMessage]:
         """The first ``count`` follow-up messages (a follow-up replacing a deferral counts)."""
 
