@@ -61,14 +61,15 @@ def picture(message: FakeMessage, name: str) -> Image.Image:
 
 
 async def analysis_of(edge: Edge, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
+    """The analysis `user` is shown for pressing `label` on `message`: to them alone, and
+    nothing of the press in the channel, however it was acknowledged first (the handler's own
+    deferral is `test_the_analysis_is_deferred_before_it_is_drawn`'s)."""
     clicking = edge.click(user, message, label)
-    thinking = await clicking.response()
-    assert thinking.response_type == DEFERRED_CHANNEL_MESSAGE
-    assert thinking.message is not None
-    assert thinking.message.ephemeral, "the bot thinks privately: the channel sees nothing"
     answer = await clicking.answer(timeout=30.0)
     assert answer.ephemeral
     assert answer.visible_to == user.id
+    shown = [event.message for event in clicking.events if event.message is not None]
+    assert all(m.ephemeral for m in shown), "the bot thinks privately: the channel sees nothing"
     return answer
 
 

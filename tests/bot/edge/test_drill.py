@@ -43,7 +43,6 @@ from tests.bot.edge.test_forged_payloads import forged_click
 from tests.bot.presentation.test_drill_texts import ORIENT, RUG
 from tests.e2e.fakecord import FakeMessage, FakeUser
 
-DEFERRED_CHANNEL_MESSAGE = 5
 DEFERRED_UPDATE_MESSAGE = 6
 OPEN = "Learn from your mistakes"
 GOOD_PICK_POINTS = 2.0
@@ -67,9 +66,8 @@ async def played(edge: Edge, turns: int, seats: int = 2) -> FakeMessage:
         (mover_id,) = turn.pinged_user_ids
         mover = seated[mover_id]
         (straight,) = [b for b in turn.buttons() if (b.custom_id or "").endswith(":S")]
-        await edge.click(mover, turn, straight.label or "").response()
-        shown = edge.fake.world.messages[turn.id]
-        await edge.click(mover, shown, shown.buttons()[0].label or "").response()
+        shown = await edge.click(mover, turn, straight.label or "").answer()
+        await edge.click(mover, shown, shown.buttons()[0].label or "").answer()
 
         def next_turn(m: FakeMessage, after: int = turn.id) -> bool:
             return m.id > after and bool(m.pinged_user_ids)
@@ -115,11 +113,9 @@ async def test_a_player_goes_through_their_costliest_decisions(
     public = len(edge.fake.messages(edge.channel))
 
     clicking = edge.click(edge.host, final, OPEN)
-    thinking = await clicking.response()
-    assert thinking.response_type == DEFERRED_CHANNEL_MESSAGE
-    assert thinking.message is not None
-    assert thinking.message.ephemeral, "the bot thinks privately: the channel sees nothing"
     drill = await clicking.answer(timeout=60.0)
+    answers = [event.message for event in clicking.events if event.message is not None]
+    assert all(m.ephemeral for m in answers), "the bot thinks privately: the channel sees nothing"
     assert drill.ephemeral
     assert drill.visible_to == edge.host.id
     assert drill.content.startswith("Decision 1 of 3 "), drill.content

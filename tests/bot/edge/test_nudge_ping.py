@@ -465,8 +465,7 @@ async def test_a_nudge_not_remembered_is_still_only_a_ping_for_the_nudger(
     ping = await nudging.answer()
     assert not ping.ephemeral
     assert await HANDLERS.drained(30.0), "the command's handler is still running"
-    followups = [e.message for e in nudging.events if e.kind == "followup"]
-    assert followups == [], "nothing more for the nudger"
+    assert nudging.followups_besides_answer() == [], "nothing more for the nudger"
     said = [r.getMessage() for r in caplog.records if r.name == "bot.edge.display"]
     one_line = (
         f"game 1: ping {ping.id} not kept, it will not go when its turn is over "

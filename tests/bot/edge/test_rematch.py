@@ -36,7 +36,6 @@ from tests.polling import until
 
 __all__ = ["edge"]
 
-CHANNEL_MESSAGE = 4
 PRIMARY = 1
 
 
@@ -156,9 +155,7 @@ async def test_a_rematch_in_a_thread_of_an_allowed_channel_opens_in_the_thread(
 async def test_a_rematch_opens_the_same_lobby_and_pings_the_other_players(edge: Edge) -> None:
     final = await finished_with_an_ai(edge)
     edits = edge.fake.world.messages[final.id].edit_count
-    clicking = edge.click(edge.guest, final, "Rematch")
-    assert (await clicking.response()).response_type == CHANNEL_MESSAGE
-    lobby = await clicking.answer()
+    lobby = await edge.click(edge.guest, final, "Rematch").answer()
     assert not lobby.ephemeral
     assert lobby.channel_id == edge.channel.id
     assert lobby.content == (
@@ -186,8 +183,7 @@ async def test_a_rematch_opens_the_same_lobby_and_pings_the_other_players(edge: 
     assert is_result(shown)
     assert any(a.filename == "board.png" for a in shown.attachments)
 
-    joined = edge.click(edge.host, lobby, "Join")
-    await joined.response()
+    await edge.click(edge.host, lobby, "Join").answer()
     assert f"<@{edge.host.id}>" in edge.fake.world.messages[lobby.id].embed_text()
 
 

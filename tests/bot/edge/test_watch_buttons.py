@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.edge import direct, display
+from bot.edge import direct, display, replies
 from bot.edge.inflight import HANDLERS
 from bot.edge.watch import WatchMessages
 from bot.presentation.links import message_link
@@ -443,6 +443,7 @@ async def test_watch_whose_picture_is_slow_thinks_privately(
     assert await HANDLERS.drained(30.0), "the start's handler is still running"
     posted = [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral]
     monkeypatch.setattr(display, "ANSWER_PATIENCE_SECONDS", 0.0)
+    monkeypatch.setattr(replies, "ACKNOWLEDGE_AFTER_SECONDS", 3600.0)  # the handler's deferral
     handle = edge.slash(edge.outsider, "marrakech", "watch", game=1)
     opened = await handle.answer()
     assert opened.ephemeral
