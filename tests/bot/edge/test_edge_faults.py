@@ -357,8 +357,8 @@ async def test_a_resignation_stored_but_not_shown_is_shown_once_the_database_is_
     with caplog.at_level(logging.INFO):
         away.fail("set_board_message")
         handle = await confirm(edge, mover, "marrakech", "resign", button="Resign")
-        answer = await handle.response()
-        assert answer.response_type == 7, "the confirmation says the resignation is done"
+        answer = await handle.answer()
+        assert answer.content == "You resigned from game #1.", "the confirmation says so"
         (told,) = await handle.followups(1)  # the channel is told by the game's messages
         assert told.ephemeral
         assert "paused" in told.content

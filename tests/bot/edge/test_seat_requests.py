@@ -397,7 +397,7 @@ async def test_the_last_agreement_pressed_as_the_person_leaving_refuses_leaves_t
     store.agree = agree  # type: ignore[method-assign]
     agreeing = edge.click(edge.outsider, request, "Agree")
     await agreed.wait()
-    await edge.click(edge.guest, request, "Refuse").response()
+    await edge.click(edge.guest, request, "Refuse").answer()
     refused.set()
     answer = await agreeing.answer()
     assert answer.ephemeral

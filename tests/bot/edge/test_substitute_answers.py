@@ -314,7 +314,7 @@ async def agreed_hand_over(edge: Edge, out: FakeUser) -> int:
         **{"in": edge.moderator},
     ).answer()
     other = edge.outsider if out is edge.guest else edge.guest
-    await edge.click(other, edge.fake.world.messages[asked.id], "Agree").response()
+    await edge.click(other, edge.fake.world.messages[asked.id], "Agree").answer()
     return asked.id
 
 
@@ -401,7 +401,7 @@ async def played_by(edge: Edge, user: FakeUser, turn: FakeMessage) -> FakeMessag
     while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
         label = buttons[0].label
         assert label is not None
-        await edge.click(user, edge.fake.world.messages[turn.id], label).response()
+        await edge.click(user, edge.fake.world.messages[turn.id], label).answer()
     following = await edge.fake.wait_for_message(
         edge.channel,
         lambda m: m.id > turn.id and bool(m.pinged_user_ids) and bool(m.enabled_buttons()),
@@ -541,7 +541,7 @@ async def test_a_seat_is_not_handed_to_someone_outside_the_server_and_nothing_ch
     await three_playing(edge)
     assert await HANDLERS.drained(30.0), "the start's handler is still running"
     before = await edge.service.play.look(1)
-    shown = [m.id for m in edge.fake.world.messages.values() if not m.ephemeral]
+    shown = [m.id for m in edge.fake.messages(edge.channel)]
     stranger = edge.fake.add_user("stranger")
     answer = await handing_over(edge, who, command, edge.guest, stranger)
     assert answer.ephemeral, answer.content
@@ -549,7 +549,7 @@ async def test_a_seat_is_not_handed_to_someone_outside_the_server_and_nothing_ch
     assert f"<@{stranger.id}>" in answer.content
     assert await HANDLERS.drained(30.0), "the command's handler is still running"
     assert (await edge.service.play.look(1)).players == before.players
-    assert [m.id for m in edge.fake.world.messages.values() if not m.ephemeral] == shown
+    assert [m.id for m in edge.fake.messages(edge.channel)] == shown
 
 
 @pytest.mark.parametrize(

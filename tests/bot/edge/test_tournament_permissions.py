@@ -69,7 +69,7 @@ async def test_only_a_moderator_may_start_a_tournament(edge: Edge) -> None:
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+        await edge.click(user, signup, "Join").answer()
     refused = await private(edge.click(edge.guest, signup, "Start"))
     assert "Manage Channels" in refused
     tournaments = edge.bot.tournaments
@@ -155,7 +155,7 @@ async def test_start_without_a_permission_the_tables_need_names_it_and_starts_no
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+        await edge.click(user, signup, "Join").answer()
     edge.fake.deny_bot(edge.channel, denied)
     refused = await private(edge.click(edge.moderator, signup, "Start"))
     said = re.search(r"missing the (.+) permission", refused)
@@ -168,5 +168,5 @@ async def test_start_without_a_permission_the_tables_need_names_it_and_starts_no
     shown = edge.fake.world.messages[signup.id]
     assert "Start" in [button.label for button in shown.enabled_buttons()]
     edge.fake.allow_bot(edge.channel)
-    await edge.click(edge.moderator, shown, "Start").response()
+    await edge.click(edge.moderator, shown, "Start").answer()
     assert (await tournaments._service.look(1)).status is TournamentStatus.RUNNING

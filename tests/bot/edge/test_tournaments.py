@@ -34,7 +34,7 @@ async def cup_signed_up(edge: Edge) -> FakeMessage:
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+        await edge.click(user, signup, "Join").answer()
     return signup
 
 
@@ -158,7 +158,7 @@ async def test_a_player_signed_up_takes_it_back_with_the_sign_up_s_leave_button(
         edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss"
     ).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+        await edge.click(user, signup, "Join").answer()
     left = await edge.click(edge.guest, signup, "Leave").answer()
     assert not left.ephemeral, f"answered privately: {left.content}"
     assert f"<@{edge.guest.id}>" not in left.embed_text(), left.embed_text()
@@ -179,7 +179,7 @@ async def test_a_player_signs_up_by_their_server_nickname_else_their_name(edge: 
         edge.moderator, "marrakech-mod", "tournament", name="Cup", format="swiss"
     ).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+        await edge.click(user, signup, "Join").answer()
     tournaments = edge.bot.tournaments
     assert tournaments is not None
     entrants = (await tournaments._service.look(1)).entrants
