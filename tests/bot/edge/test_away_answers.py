@@ -185,7 +185,7 @@ async def test_a_tournament_that_refuses_away_days_says_so_to_its_moderator_and_
     tournament who asks for a day."""
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    await edge.click(edge.guest, signup, "Join").response()
+    await edge.click(edge.guest, signup, "Join").answer()
     capped = await private(
         edge.slash(edge.moderator, "marrakech-mod", "tournament-away-days", days=0)
     )

@@ -38,8 +38,8 @@ async def duel(
     lobby = await edge.command(
         edge.host, ("marrakech", "new"), where, options, validate=True
     ).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(where, lambda m: bool(m.pinged_user_ids))
     mover = await mover_of(edge, turn)
     return turn, mover, edge.guest if mover is edge.host else edge.host
@@ -292,7 +292,7 @@ async def test_a_lobby_is_told_nothing_of_its_player_s_time_away(edge: Edge) -> 
     lobby = await edge.command(
         edge.host, ("marrakech", "new"), room, {"seats": 3, "turn_limit": 3600}, validate=True
     ).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
     await duel(edge, turn_limit=3600)
     await edge.slash(edge.guest, "marrakech", "away", days=2).answer()
     gone = await edge.fake.wait_for_message(edge.channel, lambda m: m.content.startswith("💤"))
@@ -317,7 +317,7 @@ async def test_a_turn_the_ai_plays_for_someone_away_does_not_say_they_are_away(
     while buttons := edge.fake.world.messages[first.id].enabled_buttons():
         label = buttons[0].label
         assert label is not None
-        await edge.click(mover, edge.fake.world.messages[first.id], label).response()
+        await edge.click(mover, edge.fake.world.messages[first.id], label).answer()
     ai_turn = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > first.id and "is playing (game #1)" in m.content
     )

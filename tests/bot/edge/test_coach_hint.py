@@ -77,8 +77,8 @@ async def coached_turn(edge: Edge, **options: Any) -> FakeMessage:
     `/marrakech new`), started: its first turn's message."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True, **options).answer()
     assert "coached, never rated" in str(lobby.embeds[0]["fields"])
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
@@ -184,8 +184,8 @@ async def test_hint_is_refused_in_a_casual_game_without_the_coach(edge: Edge) ->
     """Casual is not coached: a casual game opened without the coach offers no Hint, and
     `/marrakech hint` there is refused privately, with no hint counted."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, casual=True).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     assert "Hint" not in [button.label for button in turn.buttons()]
     mover, _ = mover_and_other(edge, turn)
@@ -313,8 +313,8 @@ async def french_coached_turn(edge: Edge) -> FakeMessage:
     """On french_server: a coached 2-player game of host and guest, started: its first
     turn's message."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, coach=True).answer()
-    await edge.click(edge.guest, lobby, "Rejoindre").response()
-    await edge.click(edge.host, lobby, "Commencer").response()
+    await edge.click(edge.guest, lobby, "Rejoindre").answer()
+    await edge.click(edge.host, lobby, "Commencer").answer()
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
@@ -365,7 +365,7 @@ async def test_the_hint_button_leaves_the_turns_of_a_person_with_no_hint_left(
     assert buttons is not None
     assert "Hint" not in [getattr(item, "label", None) for item in buttons.children]
 
-    await edge.click(mover, placing, decision(placing)).response()
+    await edge.click(mover, placing, decision(placing)).answer()
     nxt = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.pinged_user_ids == {other.id} and m.id > turn.id
     )
@@ -619,7 +619,7 @@ async def test_a_roll_of_the_die_gets_no_verdict(edge: Edge) -> None:
         edge.channel, lambda m: m.pinged_user_ids == {other.id} and m.id > turn.id
     )
     rolling = edge.click(other, nxt, "Roll the die")
-    await rolling.response()
+    await rolling.answer()
     await clicks_handled(edge)
     await verdicts_done(edge)
     assert followups_of(rolling) == [], [m.content for m in followups_of(rolling)]
@@ -647,7 +647,7 @@ async def test_a_hint_s_options_judge_only_the_decision_it_was_asked_at(
 
     place = edge.fake.world.messages[turn.id]
     placing = edge.click(mover, place, decision(place))
-    await placing.response()
+    await placing.answer()
     await clicks_handled(edge)
     await verdicts_done(edge)
     verdicts = followups_of(placing)
@@ -728,8 +728,8 @@ async def test_a_rated_game_and_a_casual_one_without_the_coach_get_no_verdict(
     with the move alone, once every verdict the bot could be judging is done: no follow-up,
     and no verdict in the channel."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, **options).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     mover, _ = mover_and_other(edge, turn)
     orienting = edge.click(mover, turn, decision(turn))
@@ -879,7 +879,7 @@ async def test_a_last_hint_whose_answer_fails_leaves_the_hint_button(
     failed = await edge.slash(mover, "marrakech", "hint").answer(timeout=30.0)
     assert not failed.content.startswith("💡"), failed.content
     assert await hints_used(edge.store.database, mover) == HINTS_PER_GAME - 1
-    await edge.click(mover, turn, decision(turn)).response()
+    await edge.click(mover, turn, decision(turn)).answer()
     placing = edge.fake.world.messages[turn.id]
     assert "Hint" in [button.label for button in placing.enabled_buttons()]
 

@@ -42,8 +42,8 @@ async def three_players(edge: Edge, **options: Any) -> FakeMessage:
     `/marrakech new`); its first turn message."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=3, **options).answer()
     for user in (edge.guest, edge.outsider):
-        await edge.click(user, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+        await edge.click(user, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
@@ -250,7 +250,7 @@ async def test_refusals_come_before_any_question(edge: Edge) -> None:
     assert refused.content == "This game is not running."
     assert not refused.buttons()
     lobby = edge.fake.latest_with_components(edge.channel)
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     for user, command in ((edge.outsider, "resign"), (edge.guest, "abort")):
         answer = await edge.slash(user, "marrakech", command).answer()
@@ -264,9 +264,9 @@ async def test_a_host_who_resigned_is_refused_the_abort_and_a_moderator_is_shown
     """A host out of the game cannot end it (that would wipe their loss); a moderator trying
     the players' command is pointed to theirs."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.outsider, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.outsider, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     await (await confirm(edge, edge.host, "marrakech", "resign", button="Resign")).answer()
     refused = await private(edge.slash(edge.host, "marrakech", "abort"))

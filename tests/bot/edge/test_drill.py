@@ -436,7 +436,7 @@ async def test_a_way_to_turn_assam_is_drilled_in_the_words_of_the_turn_s_buttons
     turn = await started(edge)
     buttons = [b.label or "" for b in turn.buttons()]
     straight = next(label for label in buttons if label.endswith("(straight on)"))
-    await edge.click(await mover_of(edge, turn), turn, straight).response()  # the action drilled
+    await edge.click(await mover_of(edge, turn), turn, straight).answer()  # the action drilled
     await (await confirm(edge, edge.guest, "marrakech", "resign", button="Abandonner")).answer()
     final = await edge.fake.wait_for_message(
         edge.channel, lambda m: any(a.filename.endswith(".json") for a in m.attachments)

@@ -260,7 +260,7 @@ async def started(edge: Edge) -> FakeMessage:
     """Game 1, of host and guest, started: its first turn's message, posted and recorded (the
     lobby leads to it first)."""
     lobby = await lobby_with_guest(edge)
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     assert await HANDLERS.drained(30.0), "the start's handler is still running"
     return turn
@@ -332,8 +332,8 @@ async def test_the_lobby_s_commands_name_a_missing_permission_and_change_nothing
     the channel first: in one where the bot may not attach the board, each is refused, naming
     the permission, and the lobby seats the same people."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Add AI: easy").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Add AI: easy").answer()
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
     edge.fake.deny_bot(edge.channel, permissions.ATTACH_FILES)
     for user, command, options in (
@@ -469,9 +469,9 @@ async def test_two_joins_at_once_leave_the_lobby_showing_both_whichever_is_drawn
     edge.bot.display.lobby_reliability(look)
     guest = edge.click(edge.guest, lobby, "Join")
     await reading.wait()
-    await edge.click(edge.outsider, lobby, "Join").response()
+    await edge.click(edge.outsider, lobby, "Join").answer()
     outsider_answered.set()
-    await guest.response()
+    await guest.answer()
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
     assert len((await edge.service.play.look(1)).players) == 3
     shown = edge.fake.world.messages[lobby.id].embed_text()
@@ -503,7 +503,7 @@ async def test_a_leave_redraws_the_lobby_with_each_person_s_note_as_it_is_now(
     assert f"{host} · usually plays within 10 min" in left.embed_text()
     assert f"<@{edge.guest.id}>" not in left.embed_text()
 
-    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
     median[edge.host.id] = 7200.0
     assert "You left" in await private(edge.slash(edge.guest, "marrakech", "leave"))
     await edge.fake.wait_until(
@@ -1012,8 +1012,8 @@ async def test_a_game_runs_in_a_thread(edge: Edge) -> None:
     thread = edge.fake.add_thread(edge.channel, "side game")
     lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
     assert lobby.channel_id == thread.id
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
     assert turn.enabled_buttons()
     edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES_IN_THREADS)
@@ -1023,9 +1023,9 @@ async def test_a_game_runs_in_a_thread(edge: Edge) -> None:
 
 async def test_resigning_out_of_turn_redraws_the_current_turn(edge: Edge) -> None:
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.outsider, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.outsider, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     (mover_id,) = turn.pinged_user_ids
     quitter = next(u for u in (edge.host, edge.guest, edge.outsider) if u.id != mover_id)
@@ -1102,7 +1102,7 @@ async def test_a_click_on_a_turn_that_ended_unshown_cuts_it_to_its_line_and_call
         assert view.state is not None
     assert view.user_to_move == other.id
 
-    await edge.click(mover, turn, "North (straight on)").response()
+    await edge.click(mover, turn, "North (straight on)").answer()
     assert await HANDLERS.drained(30.0), "the click's handler is still running"
 
     retired = edge.fake.world.messages[turn.id]
@@ -1118,12 +1118,12 @@ async def test_a_click_that_ends_the_turn_posts_the_next_turn_itself(edge: Edge)
     kept): the bot token is not used for it."""
     turn = await started(edge)
     mover = await mover_of(edge, turn)
-    await edge.click(mover, turn, "North (straight on)").response()
+    await edge.click(mover, turn, "North (straight on)").answer()
     moved = await showing_the_move(edge, turn)
     assert await HANDLERS.drained(30.0), "the facing's handler is still running"
     edge.bot.display._delivery._tokens.clear()  # the facing's interaction no longer usable
     placing = edge.click(mover, moved, moved.enabled_buttons()[0].label or "")
-    await placing.response()
+    await placing.answer()
     assert await HANDLERS.drained(30.0), "the placing's handler is still running"
     following = [m for m in edge.fake.messages(edge.channel) if m.id > turn.id]
     assert [m.id for m in following] == placing.followup_ids, edge.fake.transcript(edge.channel)
@@ -1472,7 +1472,7 @@ async def over_and_unshown(edge: Edge) -> tuple[FakeMessage, GameView]:
     as it stands."""
     await edge.bot.scheduler.stop()  # nothing but the test and the restart shows the game
     lobby = await lobby_with_guest(edge)
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     assert await HANDLERS.drained(30.0), "the start's handler is still running"
     await edge.fake.wait_until(
@@ -1632,8 +1632,8 @@ async def two_games_behind(edge: Edge) -> FakeChannel:
     assert guild is not None
     other = edge.fake.add_text_channel(guild, "more-games")
     lobby = await edge.slash(edge.host, "marrakech", "new", channel=other, seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(other, lambda m: bool(m.pinged_user_ids))
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
     for game_id in (1, 2):
@@ -1772,8 +1772,8 @@ async def test_the_variant_asks_for_the_roll_then_the_rug_then_the_turn(edge: Ed
     lobby = await edge.slash(
         edge.host, "marrakech", "new", seats=2, variant="rotate-after"
     ).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     mover = await mover_of(edge, turn)
     assert [b.label for b in turn.buttons()] == ["Roll the die"]
@@ -1808,9 +1808,9 @@ async def test_players_are_shown_by_their_server_nickname_else_their_name(edge: 
     guild.members[edge.guest.id].nick = "La Invitée"
     guild.members[edge.outsider.id].nick = "L'Étranger"
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
     await edge.slash(edge.outsider, "marrakech", "join").answer()
-    await edge.click(edge.moderator, lobby, "Join").response()
+    await edge.click(edge.moderator, lobby, "Join").answer()
     seats = await edge.store.seats(1)
     assert [(seat.user_id, seat.display_name) for seat in seats] == [
         (edge.host.id, "Le Patron"),
@@ -1818,7 +1818,7 @@ async def test_players_are_shown_by_their_server_nickname_else_their_name(edge: 
         (edge.outsider.id, "L'Étranger"),
         (edge.moderator.id, "moderator"),
     ]
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     view = await edge.service.play.look(1)
     assert {player.user_id: player.name for player in view.players} == {
         edge.host.id: "Le Patron",

@@ -278,8 +278,8 @@ async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> Non
     assert "full" in await private(edge.slash(edge.guest, "marrakech", "join")), "the AI stays"
     assert "An AI left" in await private(edge.slash(edge.host, "marrakech", "remove-ai"))
     assert "no AI seat" in await private(edge.slash(edge.host, "marrakech", "remove-ai"))
-    await edge.click(edge.host, lobby, "Add AI: easy").response()
-    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+    await edge.click(edge.host, lobby, "Add AI: easy").answer()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").answer()
 
     # Whoever moves first, the human is pinged once the AI (if first) has played.
     turn = await edge.fake.wait_for_message(
@@ -337,8 +337,8 @@ async def test_a_move_whose_message_failed_is_shown_by_the_scheduler(edge: Edge)
     # could otherwise find the same work first (it did on a loaded machine).
     await edge.bot.scheduler.stop()
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     (mover,) = turn.pinged_user_ids
     view = await edge.service.play.look(1)
@@ -364,8 +364,8 @@ async def test_history_lists_this_channel_s_games_or_with_server_the_whole_serve
     other = edge.fake.add_text_channel(guild, "elsewhere")
     for channel in (edge.channel, other):  # game #1 here, game #2 in the other channel
         lobby = await edge.slash(edge.host, "marrakech", "new", channel=channel, seats=2).answer()
-        await edge.click(edge.host, lobby, "Add AI: easy").response()
-        await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+        await edge.click(edge.host, lobby, "Add AI: easy").answer()
+        await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").answer()
     edge.fake.set_overwrite(other, edge.outsider, deny=permissions.VIEW_CHANNEL)
     async with on_the_gateway(edge, monkeypatch):
         here = (await edge.slash(edge.guest, "marrakech", "history").answer()).embed_text()
@@ -427,7 +427,7 @@ async def test_a_seat_taken_back_while_the_turn_before_it_ends_is_shown_on_the_n
     other = edge.guest if mover is edge.host else edge.host
     await handed_to_the_ai(edge, other)
     await edge.slash(other, "marrakech", "notify", state="on").answer()
-    await edge.click(mover, turn, "North (straight on)").response()
+    await edge.click(mover, turn, "North (straight on)").answer()
     moved = await showing_the_move(edge, turn)
     assert await HANDLERS.drained(30.0), "the facing's handler is still running"
 
@@ -460,7 +460,7 @@ async def test_a_seat_taken_back_while_the_turn_before_it_ends_is_shown_on_the_n
         )
     release.set()
     assert "is back in game #1" in (await rejoin.answer()).content
-    await placing.response()
+    await placing.answer()
     assert await HANDLERS.drained(30.0), "a handler is still running"
 
     ended = edge.fake.world.messages[turn.id]

@@ -258,7 +258,7 @@ async def test_a_move_whose_next_turn_an_outage_cuts_off_as_it_is_drawn_logs_not
         while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
             label = buttons[0].label
             assert label is not None
-            await edge.click(mover, edge.fake.world.messages[turn.id], label).response()
+            await edge.click(mover, edge.fake.world.messages[turn.id], label).answer()
         assert not await shown(edge), "not shown during the outage"
         away.end()
         await until(lambda: shown(edge), "the game shown once the database is back")
@@ -453,8 +453,8 @@ async def started_in(edge: Edge, channel: FakeChannel) -> tuple[FakeMessage, Fak
     """A two-player game of host and guest started in `channel`: its first turn's message,
     posted and recorded, and the player to move."""
     lobby = await edge.slash(edge.host, "marrakech", "new", channel=channel, seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(channel, lambda m: bool(m.pinged_user_ids))
     game_id = int((turn.enabled_buttons()[0].custom_id or "").split(":")[1])
     await until(lambda: shown_game(edge, game_id), "the first turn recorded, the lobby led to it")

@@ -54,8 +54,8 @@ async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
 async def french_game(edge: Edge) -> FakeMessage:
     """Host (uk) opens a 2-seat game in the French server, guest (en-GB) joins, host starts."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
-    await edge.click(edge.guest, lobby, "Rejoindre").response()
-    await edge.click(edge.host, lobby, "Commencer").response()
+    await edge.click(edge.guest, lobby, "Rejoindre").answer()
+    await edge.click(edge.host, lobby, "Commencer").answer()
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
@@ -63,9 +63,9 @@ async def french_game_of_three(edge: Edge) -> FakeMessage:
     """Host (uk) opens a 3-seat game in the French server, guest (en-GB) and outsider (de)
     join, host starts: its first turn."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Rejoindre").response()
-    await edge.click(edge.outsider, edge.fake.world.messages[lobby.id], "Rejoindre").response()
-    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Commencer").response()
+    await edge.click(edge.guest, lobby, "Rejoindre").answer()
+    await edge.click(edge.outsider, edge.fake.world.messages[lobby.id], "Rejoindre").answer()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Commencer").answer()
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
@@ -111,8 +111,8 @@ async def test_the_watch_button_of_a_french_game_is_french(edge: Edge) -> None:
     """Every member of the server sees the Watch button on the game's first message while it
     runs: it speaks the game's language, as the message does."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
-    await edge.click(edge.guest, lobby, "Rejoindre").response()
-    await edge.click(edge.host, lobby, "Commencer").response()
+    await edge.click(edge.guest, lobby, "Rejoindre").answer()
+    await edge.click(edge.host, lobby, "Commencer").answer()
 
     def watch_offered() -> list[str] | None:
         labels = [b.label or "" for b in edge.fake.world.messages[lobby.id].enabled_buttons()]
@@ -147,7 +147,7 @@ async def test_ending_a_tournament_is_asked_and_answered_in_the_moderator_s_lang
         edge.moderator, "marrakech-mod", "tournament", name="Coupe", format="swiss"
     ).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, edge.fake.world.messages[signup.id], "Rejoindre").response()
+        await edge.click(user, edge.fake.world.messages[signup.id], "Rejoindre").answer()
     await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Commencer").answer()
     edge.moderator.locale = "uk"
     question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
@@ -267,7 +267,7 @@ async def test_a_french_game_pings_in_french_and_refuses_each_user_in_theirs(edg
     assert "Le dé indique" in shown.embed_text()
     first = shown.buttons()[0].label or ""
     assert first.startswith("1 · ")
-    await edge.click(mover, shown, first).response()
+    await edge.click(mover, shown, first).answer()
     nxt = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
     )
@@ -380,7 +380,7 @@ async def test_an_answer_to_a_seat_request_is_told_in_the_game_s_language_not_th
     tells the hand-over or the refusal."""
     await french_game_of_three(edge)
     request = await ask_for_the_guest_s_seat(edge)
-    await edge.click(edge.outsider, request, button).response()
+    await edge.click(edge.outsider, request, button).answer()
     assert await HANDLERS.drained(30.0), "the press's handler is still running"
     shown = edge.fake.world.messages[request.id]
     expected = said.format(
@@ -413,7 +413,7 @@ async def test_a_seat_handed_over_on_its_turn_calls_its_new_player_in_the_game_s
         out=out,
         **{"in": edge.moderator},
     ).answer()
-    await edge.click(other, request, "D'accord").response()
+    await edge.click(other, request, "D'accord").answer()
     call = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
     )

@@ -213,8 +213,8 @@ async def test_a_die_face_forged_onto_the_roll_of_a_rotate_after_turn_rolls_noth
     die stays the seed's."""
     new = edge.slash(edge.host, "marrakech", "new", seats=2, variant="rotate-after")
     lobby = await new.answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     assert await HANDLERS.drained(30.0), "the start's handler is still running"
     (mover_id,) = turn.pinged_user_ids
@@ -243,7 +243,7 @@ async def test_a_member_s_forged_tournament_away_days_where_a_tournament_is_open
     """Refused before the tournament is looked up, and the moderator's cap stands."""
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    await edge.click(edge.guest, signup, "Join").response()
+    await edge.click(edge.guest, signup, "Join").answer()
     await edge.slash(edge.moderator, "marrakech-mod", "tournament-away-days", days=3).answer()
     guild = edge.channel.guild
     assert guild is not None
@@ -292,7 +292,7 @@ async def test_a_member_s_forged_click_ending_a_tournament_is_refused_and_ends_n
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+        await edge.click(user, signup, "Join").answer()
     await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
     question = await edge.slash(edge.moderator, "marrakech-mod", "tournament-abort").answer()
     end = question.button(label="End the tournament").custom_id
@@ -437,7 +437,7 @@ async def test_a_tournament_s_button_sent_from_another_channel_of_the_server_is_
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
     for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+        await edge.click(user, signup, "Join").answer()
     here = edge.fake.world.messages[signup.id]
     assert await refusal(edge.click(member, here, "Start")) == MODERATORS_ONLY
     for label in ("Start", "Cancel"):

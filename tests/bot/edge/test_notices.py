@@ -61,7 +61,7 @@ async def press(edge: Edge, user: FakeUser, message: FakeMessage, action: str) -
         b.label for b in message.enabled_buttons() if (b.custom_id or "").endswith(f":{action}")
     ]
     assert label is not None
-    await edge.click(user, message, label).response()
+    await edge.click(user, message, label).answer()
 
 
 async def timed_out_unshown(

@@ -434,8 +434,8 @@ async def test_a_nudge_in_a_game_played_in_a_thread_is_posted_in_that_thread(
 ) -> None:
     thread = edge.fake.add_thread(edge.channel, "side game")
     lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
     mover = await mover_of(edge, turn)
     other = edge.guest if mover is edge.host else edge.host

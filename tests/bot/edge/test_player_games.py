@@ -77,7 +77,7 @@ async def test_mygames_lists_lobbies_and_games_with_whose_turn_and_a_link(edge: 
     assert link(edge, lobby.id) in listed
     assert "no open game" in await my_games(edge, edge.outsider)
 
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     (mover_id,) = turn.pinged_user_ids
     mover = mover_of(edge, mover_id)
@@ -203,7 +203,7 @@ async def test_a_stop_lets_the_direct_message_of_a_turn_just_posted_go(
         return await waiting(within)
 
     monkeypatch.setattr(players, "turn_notices", held)
-    await edge.click(edge.host, await lobby_with_guest(edge), "Start").response()
+    await edge.click(edge.host, await lobby_with_guest(edge), "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     (mover_id,) = turn.pinged_user_ids
     await asyncio.wait_for(reading.wait(), timeout=30.0)
@@ -394,7 +394,7 @@ async def test_another_refusal_of_a_you_are_next_message_leaves_it_on_and_the_ch
     posted = asyncio.Event()
     edge.bot.display.on_turn_posted(lambda view, message_id: posted.set())  # after the DM's
     lobby = await lobby_with_guest(edge)
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     await posted.wait()
     messages = edge.bot.turn_messages
@@ -426,7 +426,7 @@ async def started_in_both_s_quiet_hours(edge: Edge, state: str) -> FakeMessage:
     posted = asyncio.Event()
     edge.bot.display.on_turn_posted(lambda view, message_id: posted.set())  # after the DM's
     lobby = await lobby_with_guest(edge)
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.enabled_buttons()))
     await posted.wait()
     messages = edge.bot.turn_messages

@@ -57,9 +57,9 @@ async def finished_with_an_ai(edge: Edge) -> FakeMessage:
     lobby = await edge.slash(
         edge.host, "marrakech", "new", seats=3, variant="rotate-after", turn_limit=3600
     ).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Add AI: hard").response()
-    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Add AI: hard").answer()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").answer()
     await resign(edge, edge.guest)
     await resign(edge, edge.host)
     return await result(edge)
@@ -134,8 +134,8 @@ async def test_a_rematch_in_a_thread_of_an_allowed_channel_opens_in_the_thread(
     await edge.bot.handlers._guilds.allow_channel(edge.channel.guild.id, edge.channel.id)
     thread = edge.fake.add_thread(edge.channel, "side game")
     lobby = await edge.slash(edge.host, "marrakech", "new", channel=thread, seats=2).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))
     question = await edge.slash(edge.guest, "marrakech", "resign", channel=thread).answer()
     await edge.click(edge.guest, question, "Resign").answer()
@@ -227,8 +227,8 @@ async def test_a_second_press_points_at_the_rematch_already_open(edge: Edge) -> 
 
 async def test_a_rematch_with_only_ais_left_to_invite_pings_nobody(edge: Edge) -> None:
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
-    await edge.click(edge.host, lobby, "Add AI: easy").response()
-    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").response()
+    await edge.click(edge.host, lobby, "Add AI: easy").answer()
+    await edge.click(edge.host, edge.fake.world.messages[lobby.id], "Start").answer()
     await resign(edge, edge.host)
     final = await result(edge)
     rematch = await edge.click(edge.host, final, "Rematch").answer()
@@ -243,8 +243,8 @@ async def test_the_rematch_speaks_the_games_language(
     (here to Ukrainian, after the French game began)."""
     async with running_edge(tmp_path, monkeypatch, server_locale="fr") as edge:
         lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
-        await edge.click(edge.guest, lobby, "Rejoindre").response()
-        await edge.click(edge.host, lobby, "Commencer").response()
+        await edge.click(edge.guest, lobby, "Rejoindre").answer()
+        await edge.click(edge.host, lobby, "Commencer").answer()
         await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
         guild = edge.channel.guild
         assert guild is not None

@@ -159,7 +159,7 @@ async def test_a_slow_public_command_thinks_publicly_and_its_message_is_the_lobb
     assert game is not None
     assert game.board_message_id == lobby.id
 
-    await edge.click(edge.guest, lobby, "Join").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
     await edge.fake.wait_until(
         lambda: f"<@{edge.guest.id}>" in edge.fake.world.messages[lobby.id].embed_text(),
         what="the lobby showing the guest",

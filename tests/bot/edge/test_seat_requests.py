@@ -80,9 +80,9 @@ async def held_by_tomorrow(edge: Edge) -> list[HeldNotice]:
 async def three_playing(edge: Edge) -> FakeMessage:
     """A game of the host, the guest and the outsider, started: its first turn."""
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=3).answer()
-    await edge.click(edge.guest, lobby, "Join").response()
-    await edge.click(edge.outsider, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.guest, lobby, "Join").answer()
+    await edge.click(edge.outsider, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     return await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
 
@@ -108,7 +108,7 @@ async def hand_over_by_agreement(edge: Edge, turn: FakeMessage) -> FakeMessage:
         **{"in": edge.moderator},
     ).answer()
     other = edge.outsider if mover is edge.guest else edge.guest
-    await edge.click(other, request, "Agree").response()
+    await edge.click(other, request, "Agree").answer()
     return await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > request.id and m.pinged_user_ids == {edge.moderator.id}
     )
@@ -305,7 +305,7 @@ async def test_a_request_carried_out_by_the_last_agreement_offers_nothing_more_t
     await three_playing(edge)
     request = await ask_for_the_guest_s_seat(edge)
     assert [b.label for b in request.enabled_buttons()] == ["Agree", "Refuse"]
-    await edge.click(edge.outsider, request, "Agree").response()
+    await edge.click(edge.outsider, request, "Agree").answer()
     await edge.fake.wait_until(
         lambda: "takes over" in edge.fake.world.messages[request.id].content, what="carried out"
     )
@@ -323,8 +323,8 @@ async def guest_s_seat_asked_in_a_game_of_four(edge: Edge) -> tuple[FakeMessage,
     edge.fake.add_member(guild, erin)
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=4).answer()
     for joining in (edge.guest, edge.outsider, edge.moderator):
-        await edge.click(joining, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+        await edge.click(joining, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     request = await edge.slash(
         edge.host, "marrakech", "substitute", channel=edge.channel, out=edge.guest, **{"in": erin}
@@ -341,7 +341,7 @@ async def test_an_agreement_that_leaves_others_to_ask_shows_whom_the_request_sti
     request, _ = await guest_s_seat_asked_in_a_game_of_four(edge)
     assert f"<@{edge.outsider.id}>" in request.content, request.content
     assert f"<@{edge.moderator.id}>" in request.content, request.content
-    await edge.click(edge.outsider, request, "Agree").response()
+    await edge.click(edge.outsider, request, "Agree").answer()
     assert await HANDLERS.drained(30.0), "the agreement's handler is still running"
     shown = edge.fake.world.messages[request.id]
     assert f"Waiting for <@{edge.moderator.id}> " in shown.content, shown.content
@@ -357,7 +357,7 @@ async def test_a_refused_request_says_who_refused_and_that_the_person_leaving_ke
     player, names who refused and the guest, who keeps their seat, and offers nothing to
     press."""
     request = await asked(edge)
-    await edge.click(edge.outsider, request, "Refuse").response()
+    await edge.click(edge.outsider, request, "Refuse").answer()
     assert await HANDLERS.drained(30.0), "the press's handler is still running"
     shown = edge.fake.world.messages[request.id]
     assert shown.content == REFUSED.format(user=edge.outsider.id, out=edge.guest.id), (
@@ -417,7 +417,7 @@ async def test_the_call_of_a_seat_s_new_player_goes_once_their_turn_is_over(edge
     while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
         label = buttons[0].label
         assert label is not None
-        await edge.click(edge.moderator, edge.fake.world.messages[turn.id], label).response()
+        await edge.click(edge.moderator, edge.fake.world.messages[turn.id], label).answer()
     await edge.fake.wait_until(
         lambda: edge.fake.world.messages[call.id].deleted, what="the call gone with its turn"
     )
@@ -459,7 +459,7 @@ async def test_a_request_and_its_call_name_people_in_their_quiet_hours_without_a
     ).answer()
     assert f"<@{other.id}>" in request.content, "it names whom it waits for"
     assert request.pinged_user_ids == {mover.id}, "only the person leaving is awake"
-    await edge.click(other, request, "Agree").response()
+    await edge.click(other, request, "Agree").answer()
     call = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > request.id and "it is your turn" in m.content
     )
@@ -523,7 +523,7 @@ async def test_a_request_calls_who_came_in_once_a_seat_changed_hands(edge: Edge)
     await edge.fake.wait_until(
         lambda: edge.fake.world.messages[request.id].deleted, what="the old request gone"
     )
-    await edge.click(edge.moderator, again, "Agree").response()
+    await edge.click(edge.moderator, again, "Agree").answer()
     await edge.fake.wait_until(
         lambda: "takes over" in edge.fake.world.messages[again.id].content, what="carried out"
     )
@@ -616,7 +616,7 @@ async def test_a_press_short_of_the_last_agreement_on_a_request_left_open_shows_
         await conn.execute(change.format(out=edge.guest.id))
         await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
     pressed = edge.click(edge.outsider, edge.fake.world.messages[request.id], "Agree")
-    await pressed.response()
+    await pressed.answer()
     assert await HANDLERS.drained(30.0), "the press's handler is still running"
     shown = edge.fake.world.messages[request.id]
     expected = line.format(host=edge.host.id, out=edge.guest.id, incoming=erin.id)

@@ -379,8 +379,8 @@ async def timed_seat_to_move(edge: Edge, by: str) -> tuple[FakeMessage, FakeUser
         edge.host, ("marrakech", "new"), edge.channel, options, validate=True
     ).answer()
     for player in (edge.guest, edge.outsider)[: seats - 1]:
-        await edge.click(player, lobby, "Join").response()
-    await edge.click(edge.host, lobby, "Start").response()
+        await edge.click(player, lobby, "Join").answer()
+    await edge.click(edge.host, lobby, "Start").answer()
     turn = await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
     if by == "agreement":
         turn = await guest_or_outsider_to_move(edge, turn)

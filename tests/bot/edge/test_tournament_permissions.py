@@ -52,7 +52,7 @@ async def test_opening_a_tournament_without_a_permission_it_needs_names_it(
 async def test_only_a_moderator_may_cancel_a_tournament_s_sign_up(edge: Edge) -> None:
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    await edge.click(edge.guest, signup, "Join").response()
+    await edge.click(edge.guest, signup, "Join").answer()
     refused = await private(edge.click(edge.guest, signup, "Cancel"))
     assert "Manage Channels" in refused
     tournaments = edge.bot.tournaments

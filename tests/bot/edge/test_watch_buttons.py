@@ -69,7 +69,7 @@ async def play_turn(edge: Edge, turn: FakeMessage, *, told: bool = True) -> Fake
     while buttons := edge.fake.world.messages[turn.id].enabled_buttons():
         label = buttons[0].label
         assert label is not None
-        await edge.click(mover, edge.fake.world.messages[turn.id], label).response()
+        await edge.click(mover, edge.fake.world.messages[turn.id], label).answer()
     following = await edge.fake.wait_for_message(
         edge.channel, lambda m: m.id > turn.id and bool(m.pinged_user_ids)
     )
@@ -410,7 +410,7 @@ async def test_watch_on_the_game_s_message_opens_a_private_view_and_leaves_that_
     game's message instead, every member would see the spectator's view there, and the
     game's message would lose its link to the game."""
     lobby = await lobby_with_guest(edge)
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
     def offering_watch() -> FakeMessage | None:
@@ -471,7 +471,7 @@ async def test_the_game_s_message_offers_watch_only_while_the_game_runs(
     """Once the game is over or stopped, its first message, which now says so, no longer
     carries Watch: a game that is not running cannot be watched (docs/watching.md)."""
     lobby = await lobby_with_guest(edge)
-    await edge.click(edge.host, lobby, "Start").response()
+    await edge.click(edge.host, lobby, "Start").answer()
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
 
     def labels() -> list[str]:
