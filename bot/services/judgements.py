@@ -9,7 +9,10 @@ judging; two processes judging the same game at once both finish, and the first 
 is the one kept (the judge is deterministic: both say the same). A kept text this bot cannot
 read is judged again: one of an older layout, or damaged, is replaced by the new judgement (so
 it is judged once); one of a newer layout, written by a newer process beside this one during
-an upgrade, stays for the processes that read it, and this one uses its own judgement.
+an upgrade, stays for the processes that read it, and this one uses its own judgement. A
+judgement the database cannot keep (an outage as it is written) is still given to whoever
+asked: the analysis is drawn from it all the same, and the game's next ask judges it again and
+keeps it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import logging
 
 from ai.judge import GameJudgement
 from ai.judge_json import VERSION, judgement_from_json, version_of
+from bot.storage.database import DatabaseUnavailableError
 from bot.storage.judgements import JudgementStore
 from bot.workers import jobs
 from bot.workers.pool import Lane, WorkerPool
@@ -75,8 +79,11 @@ class GameJudgements:
         text = await self._workers.run(
             Lane.SLOW, jobs.judged_game, record, limit=JUDGE_TIMEOUT_SECONDS
         )
-        if kept is None:
-            await self._store.add_judgement(game_id, text)
-        elif not newer:
-            await self._store.replace_judgement(game_id, kept, text)
+        try:
+            if kept is None:
+                await self._store.add_judgement(game_id, text)
+            elif not newer:
+                await self._store.replace_judgement(game_id, kept, text)
+        except DatabaseUnavailableError as error:  # the outage is logged once by its watch
+            log.info("judgement of game %s not kept; kept at its next ask (%s)", game_id, error)
         return judgement_from_json(text)

@@ -22,6 +22,7 @@ from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
 from bot.services.views import Player
 from bot.storage import Database, StatsStore
+from bot.storage.database import DatabaseUnavailableError
 from bot.storage.judgements import JudgementStore
 from bot.workers.pool import Lane, WorkerError, WorkerPool
 from tests.bot.storage.test_stats import GUILD, finished_game, row
@@ -238,3 +239,26 @@ async def test_a_newer_version_s_judgement_is_kept_for_the_processes_that_read_i
     assert await judgements.of(game_id, RECORD) == golden_judgement()
     assert len(judged) == 1
     assert await store.judgement(game_id) == newer, "a newer process's judgement stays"
+
+
+async def test_a_judgement_the_database_could_not_keep_is_still_given_and_kept_at_the_next_ask(
+    database: Database, judged: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away as a judgement is written: the person who asked for the analysis
+    still gets it (their picture is drawn from it), and the next ask, the database back, judges
+    it again and keeps it."""
+    game_id = await a_finished_game(database)
+    store = JudgementStore(database)
+    plain = store.add_judgement
+
+    async def away(*args: Any) -> bool:
+        raise DatabaseUnavailableError("the database is unavailable (disk I/O error)")
+
+    monkeypatch.setattr(store, "add_judgement", away)
+    judgements = GameJudgements(store, cast(WorkerPool, _Pool()))
+    assert await judgements.of(game_id, RECORD) == golden_judgement()
+    assert await store.judgement(game_id) is None, "not kept while the database was away"
+    monkeypatch.setattr(store, "add_judgement", plain)
+    assert await judgements.of(game_id, RECORD) == golden_judgement()
+    assert await store.judgement(game_id) == judgement_to_json(golden_judgement())
+    assert len(judged) == 2, "judged again, once the database was back, and kept"
