@@ -13,9 +13,10 @@ that gave a person no value, their stats reach further back), one after another 
 finds them all; later passes look only among the newest WINDOW_GAMES finished games, so a game
 that closes costs a bounded read. Writing is idempotent (a seat written keeps its value), so
 two processes that judge the same game write it once. A game that cannot be judged (its record
-damaged, a worker failing) is logged and left for the next start. A seat whose person had no
-choice to make (a resignation at the first turn) is written without a value: judged, with
-nothing to count.
+damaged, a worker failing) is logged and left for the next start; one gone between the look
+for games and its judging (deleted) is left out quietly, the others judged all the same. A
+seat whose person had no choice to make (a resignation at the first turn) is written without a
+value: judged, with nothing to count.
 
 A person's accuracy counts the decisions they made themselves (`own_accuracy`): in a seat handed
 to a substitute, each person's own, and the turns the AI played for someone (their time ran
@@ -32,11 +33,12 @@ from dataclasses import dataclass
 
 import engine
 from ai.judge import GameJudgement, Judgement, summarise
-from bot.services.errors import GameNotRunningError
+from bot.services.errors import GameNotFoundError, GameNotRunningError
 from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
 from bot.services.stats import ACCURACY_GAMES
 from bot.storage.database import DatabaseUnavailableError
+from bot.storage.errors import ForeignKeyViolation
 from bot.storage.stats import PendingGame, SeatAccuracy, StatsStore
 
 log = logging.getLogger(__name__)
@@ -134,16 +136,25 @@ class AccuracyRecorder:
     async def _judge(self, game: PendingGame) -> _Judged:
         try:
             record = engine.record_from_json(await self._play.record(game.game_id))
-        except GameNotRunningError:
-            self._skipped.add(game.game_id)
-            return _Judged(0, False)
+        except (GameNotFoundError, GameNotRunningError):
+            return self._gone(game.game_id)
         actors = await self._play.actors(game.game_id)
         if len(actors) != len(record.actions):
             raise ValueError(f"the log has {len(actors)} moves, the record {len(record.actions)}")
-        judged = await self._judgements.of(game.game_id, record)
-        rows = own_accuracy(judged, game, actors)
-        written = await self._store.add_accuracy(game.game_id, rows)
+        try:
+            judged = await self._judgements.of(game.game_id, record)
+            rows = own_accuracy(judged, game, actors)
+            written = await self._store.add_accuracy(game.game_id, rows)
+        except ForeignKeyViolation:  # its row went while it was judged
+            return self._gone(game.game_id)
         return _Judged(written, any(row.accuracy is None for row in rows))
+
+    def _gone(self, game_id: int) -> _Judged:
+        """Game `game_id` went after the look for games found it (deleted): nothing to judge,
+        no incident; left out of the passes that follow."""
+        log.debug("accuracy of game %s: the game is gone, not judged", game_id)
+        self._skipped.add(game_id)
+        return _Judged(0, False)
 
     async def run_forever(self) -> None:
         """Catch up at once, pass after pass while a pass finds as many games as it asks for,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -18,6 +19,7 @@ from bot.presentation.drill import DrillPictures, seat_of
 from bot.services import accuracy
 from bot.services.accuracy import REST_PER_JUDGING, AccuracyRecorder, own_accuracy
 from bot.services.analysis import finished_game as finished_game_of
+from bot.services.errors import GameNotFoundError
 from bot.services.judgements import GameJudgements
 from bot.services.play import PlayService
 from bot.services.stats import StatsService, accuracy_of
@@ -300,6 +302,35 @@ async def test_a_game_whose_log_and_record_disagree_is_left_unjudged(
     assert judged == [], "never judged"
     assert await store.recent_accuracy(GUILD, 100, 20) == []
     assert "accuracy of game" in caplog.text, caplog.text
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("gone", ["before its record is read", "while it is judged"])
+async def test_a_game_gone_after_the_look_for_games_is_skipped_quietly(
+    gone: str, database: Database, judged: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game listed for judging is deleted before its record is read, or while it is judged:
+    the job leaves it without a traceback or an error in the log, and judges the other game of
+    the pass."""
+    await finished_game(database, 10, [row(0, 100, 30, 1)])
+    deleted = await finished_game(database, 11, [row(0, 200, 30, 1)])
+
+    class _Deleted(_Play):
+        async def record(self, game_id: int) -> dict[str, Any]:
+            if game_id == deleted:
+                if gone == "before its record is read":
+                    raise GameNotFoundError(game_id)
+                async with database.transaction() as conn:
+                    await conn.execute("DELETE FROM games WHERE id = $1", game_id)
+            return await super().record(game_id)
+
+    store = StatsStore(database)
+    play = cast(PlayService, _Deleted(golden_data(GOLDEN), database))
+    recorder = AccuracyRecorder(store, play, judgements(database, _Pool()))
+    assert await recorder.catch_up() == 1, "the other game judged"
+    assert len(await store.recent_accuracy(GUILD, 100, 20)) == 1
+    assert await store.recent_accuracy(GUILD, 200, 20) == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
