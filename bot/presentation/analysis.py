@@ -50,8 +50,15 @@ def seat(index: int) -> str:
 
 
 def percent(chance: float, language: str) -> str:
-    """A chance as a whole percentage in `language` ("62%", "62 %")."""
-    return text("analysis.percent", language, n=round(chance * 100))
+    """A chance as a whole percentage in `language` ("62%", "62 %"). Only a certain chance
+    reads 0% or 100% (the game decided for that seat): one that rounds to either but is not
+    certain reads "<1%" or ">99%"."""
+    shown = round(chance * 100)
+    if shown <= 0 < chance:
+        return text("analysis.percent_below", language, n=1)
+    if shown >= 100 > chance * 100:
+        return text("analysis.percent_above", language, n=99)
+    return text("analysis.percent", language, n=shown)
 
 
 def luck_value(points: float, language: str) -> str:

@@ -280,3 +280,30 @@ def test_the_accuracy_heading_writes_its_percentages_as_the_rows_do(language: st
     for chance in (1.0, 0.5):
         assert percent(chance, language) in heading
     assert " %" not in heading
+
+
+@pytest.mark.parametrize(
+    ("language", "nearly_lost", "nearly_won"),
+    [
+        ("en", "<1%", ">99%"),
+        ("fr", "<\u202f1\u202f%", ">\u202f99\u202f%"),
+        ("uk", "<1\u202f%", ">99\u202f%"),
+    ],
+)
+def test_a_chance_not_yet_certain_never_reads_0_or_100_at_the_turning_point(
+    language: str, nearly_lost: str, nearly_won: str
+) -> None:
+    """At the turning point of a game still open a seat at 99.6% reads ">99%" and one at 0.3%
+    "<1%": 100% and 0% say the game was decided, which only a certain chance is."""
+    moved = swing(
+        Cause.NONE, before=(0.5, 0.5), after=(0.996, 0.004), gainer=0, loser=1, seat=0, turn=30
+    )
+    change = swing_lines(moved, language)[1]
+    assert nearly_won in change, change
+    assert nearly_lost in change, change
+    assert percent(1.0, "en") == "100%"
+    assert percent(0.0, "en") == "0%"
+    assert percent(0.005, "en") == "<1%", "half a point is not nothing"
+    assert percent(0.995, "en") == ">99%"
+    assert percent(0.006, "en") == "1%"
+    assert percent(0.994, "en") == "99%"
