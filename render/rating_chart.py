@@ -68,9 +68,14 @@ SAMPLE = (
 """A player's first 26 rated games, for the sample picture."""
 
 
+MINUS = "\u2212"
+"""The minus sign a value below zero is written with (a hyphen is a shorter dash, set lower)."""
+
+
 def grouped(value: int, separator: str = ",") -> str:
-    """`value` with its thousands separated by `separator` (1,532; 1 532)."""
-    return f"{value:,}".replace(",", separator)
+    """`value` with its thousands separated by `separator` (1,532; 1 532), a minus sign in
+    front of a value below zero (`MINUS`)."""
+    return f"{value:,}".replace(",", separator).replace("-", MINUS)
 
 
 def _step(span: float, steps: Sequence[int], most: int) -> int:

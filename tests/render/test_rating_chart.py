@@ -16,6 +16,7 @@ from bot.presentation.images import chart_labels
 from bot.presentation.messages import GROUP_SEPARATORS
 from engine import Color
 from render import palette, rating_chart
+from render.fonts import covers
 from render.rating_chart import (
     CHART_HEIGHT,
     CHART_WIDTH,
@@ -254,3 +255,26 @@ def test_the_title_and_every_number_are_12_px_once_a_phone_shows_the_chart(
     assert {labels.title, grouped(SAMPLE[-1], separator), "25"} <= {words for words, _ in read}
     for words, size in read:
         assert size * PHONE_WIDTH / CHART_WIDTH >= SMALLEST_ON_A_PHONE, (words, size)
+
+
+def test_a_rating_below_zero_is_written_with_a_minus_sign_the_font_draws(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rating under zero (no floor holds it up) is written with the minus sign (U+2212),
+    not a hyphen, on the grid and in the large number alike, and the bundled font has a
+    glyph for it."""
+    drawn: list[str] = []
+
+    def recording(image: Image.Image, xy: tuple[float, float], words: str, **how: Any) -> None:
+        drawn.append(words)
+        draw_text(image, xy, words, **how)
+
+    monkeypatch.setattr(rating_chart, "draw_text", recording)
+    render_rating_chart((100, 20, -60, -120))
+    assert "\u2212120" in drawn, drawn
+    numbers = [words for words in drawn if any(c.isdigit() for c in words)]
+    assert not [words for words in numbers if "-" in words], numbers
+    assert any(words.startswith("\u2212") for words in numbers[:-1]), "a grid value below 0"
+    assert grouped(-1532, "\u202f") == "\u22121\u202f532"
+    assert covers("\u2212")
+    assert covers("\u2212", bold=True)
