@@ -31,8 +31,8 @@ def bot_env(bot_env: dict[str, str]) -> dict[str, str]:
 
 
 JUDGED_PICK = (
-    r"(within 5\.0 points of the best\. Well found\."
-    r"|[\d.]+ points below the best \(.+, \d+%\)\.)"
+    r"(within 5\.0\u00a0points of the best\. Well found\."
+    r"|[\d.]+\u00a0points below the best \(.+, \d+%\)\.)"
 )
 """How a pick compares with the best in a 2-player game: a good one, or how far below it is."""
 

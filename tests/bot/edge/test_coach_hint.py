@@ -435,10 +435,11 @@ async def test_the_turn_of_assam_after_the_rug_offers_a_hint_that_names_a_way_to
 
 CHOICE = r"(turning Assam \w+|keeping Assam facing \w+|laying on [a-g][1-7]-[a-g][1-7])"
 VERDICT = re.compile(
-    rf"✅ (Best|Good): {CHOICE}\.|✅ Good: {CHOICE}, though {CHOICE} kept [0-9]+\.[0-9] points "
+    rf"✅ (Best|Good): {CHOICE}\.|✅ Good: {CHOICE}, though {CHOICE} kept "
+    rf"[0-9]+\.[0-9]\u00a0points "
     rf"more winning chance\.|⏹️ Decided: every option leaves a [0-9]+% chance of winning\.|"
-    rf"(Inaccuracy|Mistake|Blunder): {CHOICE} kept [0-9]+\.[0-9] points more winning chance "
-    rf"than {CHOICE}\."
+    rf"(⚠️ Inaccuracy|❗ Mistake|❌ Blunder): {CHOICE} kept [0-9]+\.[0-9]\u00a0points more "
+    rf"winning chance than {CHOICE}\."
 )
 
 
@@ -514,7 +515,7 @@ async def test_each_decision_gets_a_private_verdict_of_its_own_in_the_same_click
     assert second.visible_to == mover.id
     best_label, taken = option_label(state, best, "en"), option_label(state, worst, "en")
     assert second.content == (
-        f"❌ Blunder: {best_label} kept 30.0 points more winning chance than {taken}."
+        f"❌ Blunder: {best_label} kept 30.0\u00a0points more winning chance than {taken}."
     ), second.content
 
     await verdicts_done(edge)

@@ -129,7 +129,9 @@ async def test_a_player_goes_through_their_costliest_decisions(
 
     better = await pressed(edge, edge.host, drill, "Show the better move")
     assert f"you chose {taken[1]}, {taken[2]}," in better.content, "one number all the step"
-    best = re.search(r"Better was (\d+), (\S+): (\d+)%, ([\d.]+) points more\.", better.content)
+    best = re.search(
+        r"Better was (\d+), (\S+): (\d+)%, ([\d.]+)\u00a0points more\.", better.content
+    )
     assert best is not None, better.content
     assert float(best[4]) >= GOOD_PICK_POINTS, "what was taken is not within a good pick's points"
     assert "Show the better move" not in [b.label for b in better.buttons()], "it is shown"
@@ -149,7 +151,7 @@ async def test_a_player_goes_through_their_costliest_decisions(
     ], drawn
     picked = await pressed(edge, edge.host, tried, named[taken[2]] or "")
     assert picked.content.splitlines()[-1] == (  # each named as its button is
-        f"{named[taken[2]]}: {taken[3]}%, {best[4]} points below the best "
+        f"{named[taken[2]]}: {taken[3]}%, {best[4]}\u00a0points below the best "
         f"({named[best[2]]}, {best[3]}%)."
     ), picked.content
     assert drawn[-1] == Drawn(taken_move, (), (taken[1], taken[1], best[1]), best_move), (
@@ -160,7 +162,7 @@ async def test_a_player_goes_through_their_costliest_decisions(
     tried = await pressed(edge, edge.host, picked, "Try again")
     found = await pressed(edge, edge.host, tried, named[best[2]] or "")
     assert found.content.splitlines()[-1] == (
-        f"{named[best[2]]}: {best[3]}%, within 2 points of the best. Well found."
+        f"{named[best[2]]}: {best[3]}%, within 2\u00a0points of the best. Well found."
     ), found.content
     assert drawn[-1] == Drawn(best_move, (), (taken[1], best[1]), None), "the best drawn once"
 
@@ -177,7 +179,7 @@ async def test_a_player_goes_through_their_costliest_decisions(
     assert tried.content.endswith("Pick again among the same options."), tried.content
     picked = await pressed(edge, edge.host, tried, named[taken[2]] or "")
     assert picked.content.splitlines()[-1] == (  # each named as its button is
-        f"{named[taken[2]]}: {taken[3]}%, {best[4]} points below the best "
+        f"{named[taken[2]]}: {taken[3]}%, {best[4]}\u00a0points below the best "
         f"({named[best[2]]}, {best[3]}%)."
     ), picked.content
     following = await pressed(edge, edge.host, picked, "Next")
@@ -358,10 +360,10 @@ async def test_a_drill_of_three_players_judges_a_pick_by_their_floor(edge: Edge)
     tried = await pressed(edge, edge.host, better, "Try again")
     found = await pressed(edge, edge.host, tried, f"{best[1]} · {best[2]}")
     assert found.content.splitlines()[-1] == (
-        f"{best[1]} · {best[2]}: {best[3]}%, within 1.9 points of the best. Well found."
+        f"{best[1]} · {best[2]}: {best[3]}%, within 1.9\u00a0points of the best. Well found."
     ), found.content
     nothing = await edge.click(edge.guest, final, OPEN).answer(timeout=60.0)
-    assert "n'a fait perdre 1,9 point de chances" in nothing.content, nothing.content
+    assert "n'a fait perdre 1,9\u00a0point de chances" in nothing.content, nothing.content
 
 
 async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
@@ -373,8 +375,8 @@ async def test_only_the_games_players_get_its_drill(edge: Edge) -> None:
     assert answer.ephemeral
     assert (
         answer.content
-        == "Partie n° 1 : aucune de vos décisions n'a fait perdre 2 points de chances de gagner "
-        "ou plus. Rien à revoir."
+        == "Partie n° 1 : aucune de vos décisions n'a fait perdre 2\u00a0points de chances de "
+        "gagner ou plus. Rien à revoir."
     )
 
 
@@ -472,14 +474,14 @@ def test_a_rug_keeps_one_number_on_every_screen_of_its_step() -> None:
     better = step_message(RUG, 0, 3, 1, "better", 2, "en")
     assert better is not None
     assert "you chose 1, c1-d1," in better.content
-    assert "Better was 2, b2-c2: 50%, 7.5 points more." in better.content
+    assert "Better was 2, b2-c2: 50%, 7.5\u00a0points more." in better.content
     assert (better.shown, better.badges) == ("b2c2", ("1", "2"))
     picked = step_message(RUG, 0, 3, 1, "a3b3", 2, "en")
     assert picked is not None
     assert (picked.shown, picked.also, picked.badges) == ("a3b3", "b2c2", ("1", "3", "2"))
     first, *_, last = picked.content.splitlines()
     assert "you chose 1, c1-d1," in first, first
-    assert last == "3 · a3-b3: 47%, 2.5 points below the best (2 · b2-c2, 50%).", last
+    assert last == "3 · a3-b3: 47%, 2.5\u00a0points below the best (2 · b2-c2, 50%).", last
     found = step_message(RUG, 0, 3, 1, "b2c2", 2, "en")
     assert found is not None
     assert (found.also, found.badges) == (None, ("1", "2")), "the best drawn once"

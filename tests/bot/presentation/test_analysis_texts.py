@@ -72,36 +72,36 @@ def test_every_text_is_worded_and_only_seats_are_left_to_fill(language: str, nam
 def test_the_turning_point_in_english() -> None:
     payment = Payment(23, 1, 2, 14, 14, out=False)
     assert swing_lines(swing(Cause.PAYMENT, payment=payment), "en") == (
-        "{seat1} paid {seat2} 14 dirhams.",
+        "{seat1} paid {seat2} 14\u00a0dirhams.",
         "{seat2}: 20% → 60% · {seat0}: 60% → 30%",
     )
     out = Payment(23, 1, 2, 6, 9, out=True)
     assert swing_lines(swing(Cause.PAYMENT, payment=out), "en")[0] == (
-        "{seat1} owed {seat2} 9 dirhams, paid 6 and is out."
+        "{seat1} owed {seat2} 9\u00a0dirhams, paid 6 and is out."
     )
     assert swing_lines(swing(Cause.RESIGNATION, resigned=0), "en")[0] == "{seat0} resigned."
     assert swing_lines(swing(Cause.RUG, rug=(16, 17), grown=2), "en")[0] == (
         "{seat1} laid a rug on c3-d3."
     )
     assert swing_lines(swing(Cause.RUG, rug=(16, 23), grown=5), "en")[0] == (
-        "{seat1} laid a rug on c3-c4, making a region of 5 squares."
+        "{seat1} laid a rug on c3-c4, making a region of 5\u00a0squares."
     )
     cut = swing(Cause.RUG, rug=(16, 23), covered=1, cut_owner=0, cut_region=11, grown=2)
     assert swing_lines(cut, "en")[0] == (
-        "{seat1} laid a rug on c3-c4, cutting into {seat0}'s region of 11 squares."
+        "{seat1} laid a rug on c3-c4, cutting into {seat0}'s region of 11\u00a0squares."
     )
     assert swing_lines(cut, "uk")[0] == (
-        "{seat1} викладає килим на c3-c4 і розбиває групу з 11 клітинок ({seat0})."
+        "{seat1} викладає килим на c3-c4 і розбиває групу з 11\u00a0клітинок ({seat0})."
     ), "no name left in the nominative where Ukrainian wants the genitive"
     assert swing_lines(cut, "fr")[0] == (
-        "{seat1} pose un tapis sur c3-c4 et entame une zone de 11 cases ({seat0})."
+        "{seat1} pose un tapis sur c3-c4 et entame une zone de 11\u00a0cases ({seat0})."
     ), "no 'de IA' nor 'de Alice'"
     escape = swing(Cause.ESCAPE, face=1, escaped=3.6)
     assert swing_lines(escape, "en")[0] == (
-        "{seat1} rolled a 1 and paid no toll, where a roll cost 4 dirhams on average."
+        "{seat1} rolled a 1 and paid no toll, where a roll cost 4\u00a0dirhams on average."
     )
     assert swing_lines(replace(escape, escaped=1.2), "fr")[0] == (
-        "{seat1} fait 1 au dé et ne paie aucune dîme, alors qu'un lancer coûtait 1 dirham"
+        "{seat1} fait 1 au dé et ne paie aucune dîme, alors qu'un lancer coûtait 1\u00a0dirham"
         " en moyenne."
     )
     assert swing_lines(swing(Cause.NONE), "en")[0] == "{seat1} played turn 23."
@@ -109,7 +109,7 @@ def test_the_turning_point_in_english() -> None:
 
 def test_a_rug_is_said_to_make_its_region_from_three_squares_on() -> None:
     assert swing_lines(swing(Cause.RUG, rug=(16, 23), grown=3), "en")[0] == (
-        "{seat1} laid a rug on c3-c4, making a region of 3 squares."
+        "{seat1} laid a rug on c3-c4, making a region of 3\u00a0squares."
     )
     assert swing_lines(swing(Cause.RUG, rug=(16, 23), grown=2), "en")[0] == (
         "{seat1} laid a rug on c3-c4."
@@ -127,17 +127,18 @@ def test_french_and_ukrainian_word_forms_agree_with_the_numbers() -> None:
     many = Payment(7, 0, 1, 14, 14, out=False)
     analysis = replace(golden("3p-elimination"), payments=(one, two, many))
     assert payment_lines(analysis, "uk") == (
-        "Хід 7: {seat0} платить гравцю {seat1} 14 дирхамів",
-        "Хід 6: {seat0} платить гравцю {seat1} 2 дирхами",
-        "Хід 5: {seat0} платить гравцю {seat1} 1 дирхам",
+        "Хід 7: {seat0} платить гравцю {seat1} 14\u00a0дирхамів",
+        "Хід 6: {seat0} платить гравцю {seat1} 2\u00a0дирхами",
+        "Хід 5: {seat0} платить гравцю {seat1} 1\u00a0дирхам",
     )
     assert (
-        payment_lines(analysis, "fr")[2] == "Tour 5 : {seat0} paie à {seat1} une dîme de 1 dirham"
+        payment_lines(analysis, "fr")[2]
+        == "Tour 5 : {seat0} paie à {seat1} une dîme de 1\u00a0dirham"
     )
     paid_out = Payment(9, 2, 0, 13, 14, out=True)
     analysis = replace(analysis, payments=(paid_out,))
     assert payment_lines(analysis, "en") == (
-        "Turn 9: {seat2} paid {seat0} 13 of 14 dirhams and is out",
+        "Turn 9: {seat2} paid {seat0} 13 of 14\u00a0dirhams and is out",
     )
 
 
@@ -307,3 +308,26 @@ def test_a_chance_not_yet_certain_never_reads_0_or_100_at_the_turning_point(
     assert percent(0.995, "en") == ">99%"
     assert percent(0.006, "en") == "1%"
     assert percent(0.994, "en") == "99%"
+
+
+UNIT = r"(?:points?|dirhams?|squares?|cases?|пункт\w*|дирхам\w*|клітин\w*)"
+APART = re.compile(r"(\{\w+\}|\*\*\{\w+\}\*\*) (\{\w+:" + UNIT + r"\b|" + UNIT + r"\b)")
+"""A number, then a plain space, then its unit: a phone may wrap the line between the two."""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_number_and_its_unit_never_wrap_apart(language: str) -> None:
+    """In the analysis, the coach's verdicts, the drill and the stats' accuracy, a number is
+    held to its unit (points, dirhams, squares, and %) by a no-break space, so that a phone
+    never shows "12" at a line's end and "points" on the next."""
+    path = Path(__file__).resolve().parents[3] / "bot" / "presentation" / "locales"
+    texts = json.loads((path / f"{language}.json").read_text(encoding="utf-8"))
+    ours = ("analysis.", "coach.", "drill.", "stats.accuracy")
+    apart = {
+        key: found.group(0)
+        for key, words in texts.items()
+        if key.startswith(ours) and (found := APART.search(words))
+    }
+    assert apart == {}
+    spaced = {key: words for key, words in texts.items() if key.startswith(ours) and " %" in words}
+    assert spaced == {}, "a percent sign after a plain space"

@@ -100,43 +100,46 @@ VERDICTS = {
     "en": (
         "✅ Best: keeping Assam facing north.",
         (
-            "⚠️ Inaccuracy: keeping Assam facing north kept 6.0 points more winning chance than "
-            "turning Assam west."
+            "⚠️ Inaccuracy: keeping Assam facing north kept 6.0\u00a0points more winning chance "
+            "than turning Assam west."
         ),
         (
-            "❌ Blunder: keeping Assam facing north kept 20.0 points more winning chance than "
+            "❌ Blunder: keeping Assam facing north kept 20.0\u00a0points more winning chance than "
             "turning Assam east."
         ),
-        "❗ Mistake: laying on d1-d2 kept 12.0 points more winning chance than laying on {taken}.",
+        (
+            "❗ Mistake: laying on d1-d2 kept 12.0\u00a0points more winning chance than laying "
+            "on {taken}."
+        ),
     ),
     "fr": (
         "✅ Le meilleur choix : laisser Assam tourné vers le nord.",
         (
-            "⚠️ Imprécision : laisser Assam tourné vers le nord gardait 6,0 points de chances de "
-            "gagner de plus que tourner Assam vers l'ouest."
+            "⚠️ Imprécision : laisser Assam tourné vers le nord gardait 6,0\u00a0points de chances "
+            "de gagner de plus que tourner Assam vers l'ouest."
         ),
         (
-            "❌ Gaffe : laisser Assam tourné vers le nord gardait 20,0 points de chances de gagner "
-            "de plus que tourner Assam vers l'est."
+            "❌ Gaffe : laisser Assam tourné vers le nord gardait 20,0\u00a0points de chances de "
+            "gagner de plus que tourner Assam vers l'est."
         ),
         (
-            "❗ Erreur : poser sur d1-d2 gardait 12,0 points de chances de gagner de plus que "
+            "❗ Erreur : poser sur d1-d2 gardait 12,0\u00a0points de chances de gagner de plus que "
             "poser sur {taken}."
         ),
     ),
     "uk": (
         "✅ Найкращий вибір: залишити Ассама поверненим на північ.",
         (
-            "⚠️ Неточність: залишити Ассама поверненим на північ давало на 6,0 пункта більше "
+            "⚠️ Неточність: залишити Ассама поверненим на північ давало на 6,0\u00a0пункта більше "
             "шансів на перемогу, ніж повернути Ассама на захід."
         ),
         (
-            "❌ Груба помилка: залишити Ассама поверненим на північ давало на 20,0 пункта більше "
-            "шансів на перемогу, ніж повернути Ассама на схід."
+            "❌ Груба помилка: залишити Ассама поверненим на північ давало на 20,0\u00a0пункта "
+            "більше шансів на перемогу, ніж повернути Ассама на схід."
         ),
         (
-            "❗ Помилка: покласти килим на d1-d2 давало на 12,0 пункта більше шансів на перемогу, "
-            "ніж покласти килим на {taken}."
+            "❗ Помилка: покласти килим на d1-d2 давало на 12,0\u00a0пункта більше шансів на "
+            "перемогу, ніж покласти килим на {taken}."
         ),
     ),
 }
@@ -286,7 +289,7 @@ SMALL_LOSSES = {
     "en": (
         "✅ Good: turning Assam west.",
         (
-            "✅ Good: turning Assam west, though keeping Assam facing north kept 3.0 points "
+            "✅ Good: turning Assam west, though keeping Assam facing north kept 3.0\u00a0points "
             "more winning chance."
         ),
         "⏹️ Decided: every option leaves a 0% chance of winning.",
@@ -295,7 +298,7 @@ SMALL_LOSSES = {
         "✅ Bien joué : tourner Assam vers l'ouest.",
         (
             "✅ Bien joué : tourner Assam vers l'ouest, même si laisser Assam tourné vers le "
-            "nord gardait 3,0 points de chances de gagner de plus."
+            "nord gardait 3,0\u00a0points de chances de gagner de plus."
         ),
         f"⏹️ Tout est joué : chaque choix laisse 0{NNBSP}% de chances de gagner.",
     ),
@@ -303,7 +306,7 @@ SMALL_LOSSES = {
         "✅ Добре: повернути Ассама на захід.",
         (
             "✅ Добре: повернути Ассама на захід, хоча залишити Ассама поверненим на північ "
-            "давало на 3,0 пункта більше шансів на перемогу."
+            "давало на 3,0\u00a0пункта більше шансів на перемогу."
         ),
         f"⏹️ Усе вирішено: кожен варіант залишає 0{NNBSP}% шансів на перемогу.",
     ),
@@ -364,16 +367,16 @@ def test_best_is_the_coach_s_own_choice_alone_and_a_few_tenths_below_it_is_good(
 
 ONE_POINT = {
     "en": (
-        "✅ Good: turning Assam west, though keeping Assam facing north kept 1.0 points more "
+        "✅ Good: turning Assam west, though keeping Assam facing north kept 1.0\u00a0points more "
         "winning chance."
     ),
     "fr": (
         "✅ Bien joué : tourner Assam vers l'ouest, même si laisser Assam tourné vers le nord "
-        "gardait 1,0 point de chances de gagner de plus."
+        "gardait 1,0\u00a0point de chances de gagner de plus."
     ),
     "uk": (
         "✅ Добре: повернути Ассама на захід, хоча залишити Ассама поверненим на північ давало "
-        "на 1,0 пункта більше шансів на перемогу."
+        "на 1,0\u00a0пункта більше шансів на перемогу."
     ),
 }
 
@@ -403,9 +406,9 @@ def test_a_decision_in_a_game_all_but_won_is_decided_too(locale: str) -> None:
 
 
 TENTHS = {
-    "en": ("kept 6.4 points more", "kept 3.4 points more"),
-    "fr": ("gardait 6,4 points", "gardait 3,4 points"),
-    "uk": ("давало на 6,4 пункта", "давало на 3,4 пункта"),
+    "en": ("kept 6.4\u00a0points more", "kept 3.4\u00a0points more"),
+    "fr": ("gardait 6,4\u00a0points", "gardait 3,4\u00a0points"),
+    "uk": ("давало на 6,4\u00a0пункта", "давало на 3,4\u00a0пункта"),
 }
 
 
@@ -433,7 +436,10 @@ def two_player_orient_state() -> engine.GameState:
 
 @pytest.mark.parametrize(
     ("taken", "band", "said"),
-    [(0.3504, Band.GOOD, "kept 4.9 points more"), (0.2504, Band.MISTAKE, "kept 14.9 points more")],
+    [
+        (0.3504, Band.GOOD, "kept 4.9\u00a0points more"),
+        (0.2504, Band.MISTAKE, "kept 14.9\u00a0points more"),
+    ],
 )
 def test_a_verdict_s_points_never_reach_the_band_above_its_own(
     taken: float, band: Band, said: str

@@ -504,13 +504,15 @@ def test_the_stats_show_the_accuracy_and_its_trend_in_each_language() -> None:
     judged = dataclasses.replace(SUMMARY, accuracy=Accuracy(20, 81.6, 4.25))
     en = description(community.stats_post(judged, None, "en").post)
     assert "Accuracy: **82%** over the last 20 judged games" in en
-    assert "Trend: \u2197 **+4.2** points (the newest 10 against the 10 before)" in en
+    assert "Trend: \u2197 **+4.2**\u00a0points (the newest 10 against the 10 before)" in en
     fr = description(community.stats_post(judged, None, "fr").post)
     assert "Précision : **82\u202f%** sur les 20 dernières parties jugées" in fr
-    assert "Tendance : \u2197 **+4,2** points (les 10 plus récentes contre les 10 d’avant)" in fr
+    assert (
+        "Tendance : \u2197 **+4,2**\u00a0points (les 10 plus récentes contre les 10 d’avant)" in fr
+    )
     uk = description(community.stats_post(judged, None, "uk").post)
     assert "Точність: **82\u202f%** за 20 останніх оцінених ігор" in uk
-    assert "Тенденція: \u2197 **+4,2** пункту (останні 10 проти 10 попередніх)" in uk
+    assert "Тенденція: \u2197 **+4,2**\u00a0пункту (останні 10 проти 10 попередніх)" in uk
 
 
 def test_a_french_trend_under_two_points_says_point() -> None:
@@ -518,21 +520,23 @@ def test_a_french_trend_under_two_points_says_point() -> None:
     one of -3.0 "3,0 points"."""
     rising = dataclasses.replace(SUMMARY, accuracy=Accuracy(8, 70.0, 1.5))
     fr = description(community.stats_post(rising, None, "fr").post)
-    assert "Tendance : \u2197 **+1,5** point (les 4 plus récentes contre les 4 d’avant)" in fr
+    assert "Tendance : \u2197 **+1,5**\u00a0point (les 4 plus récentes contre les 4 d’avant)" in fr
     falling = dataclasses.replace(SUMMARY, accuracy=Accuracy(8, 70.0, -3.0))
     fr = description(community.stats_post(falling, None, "fr").post)
-    assert "\u2198 **\u22123,0** points" in fr
+    assert "\u2198 **\u22123,0**\u00a0points" in fr
 
 
 def test_a_falling_steady_or_missing_trend_says_so() -> None:
     falling = dataclasses.replace(SUMMARY, accuracy=Accuracy(4, 70.0, -3.0))
-    assert "\u2198 **\u22123.0** points" in description(
+    assert "\u2198 **\u22123.0**\u00a0points" in description(
         community.stats_post(falling, None, "en").post
     )
     three = dataclasses.replace(SUMMARY, accuracy=Accuracy(3, 70.0, None))
     assert "за 3 останні оцінені ігри" in description(community.stats_post(three, None, "uk").post)
     steady = dataclasses.replace(SUMMARY, accuracy=Accuracy(6, 70.0, 0.5))
-    assert "\u2192 **+0.5** points" in description(community.stats_post(steady, None, "en").post)
+    assert "\u2192 **+0.5**\u00a0points" in description(
+        community.stats_post(steady, None, "en").post
+    )
     one = dataclasses.replace(SUMMARY, accuracy=Accuracy(1, 70.0, None))
     uk = description(community.stats_post(one, None, "uk").post)
     assert "Точність: **70\u202f%** за останню оцінену гру" in uk, "the post is public: no 'your'"
@@ -562,7 +566,7 @@ def assert_trend_reads(newest_first: tuple[float, ...], arrow: str, direction: i
     judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of(newest_first))
     shown = community.stats_post(judged, None, "en")
     said = description(shown.post)
-    assert f"Trend: {arrow} points" in said, said
+    assert f"Trend: {arrow}\u00a0points" in said, said
     assert shown.chart is not None
     assert shown.chart.accuracy is not None
     assert shown.chart.accuracy.direction == direction, (newest_first, said)
@@ -584,7 +588,7 @@ def test_with_an_odd_number_of_games_the_trend_leaves_the_oldest_out_of_both_hal
     """Five judged games: the trend is the newest 2 against the 2 before them, and says so."""
     judged = dataclasses.replace(SUMMARY, accuracy=accuracy_of((90.0, 84.0, 80.0, 70.0, 10.0)))
     en = description(community.stats_post(judged, None, "en").post)
-    assert "Trend: \u2197 **+12.0** points (the newest 2 against the 2 before)" in en, en
+    assert "Trend: \u2197 **+12.0**\u00a0points (the newest 2 against the 2 before)" in en, en
 
 
 def test_the_chart_draws_the_accuracy_game_by_game_under_the_rating_in_each_language() -> None:

@@ -76,22 +76,22 @@ NAMES = ("Alice", "Bob")
 
 def test_a_rug_is_told_by_the_squares_it_covers_and_the_region_it_makes() -> None:
     assert why(Kind.RUG, "c1d1", RUG.options[2].facts, "en", NAMES) == (
-        "Rug c1-d1: covers 1 rival square; your region there then has 3 squares."
-        " It cuts into Bob's region of 3 squares."
+        "Rug c1-d1: covers 1 rival square; your region there then has 3\u00a0squares."
+        " It cuts into Bob's region of 3\u00a0squares."
     )
     assert why(Kind.RUG, "b2c2", RUG.options[0].facts, "fr", NAMES) == (
-        "Tapis b2-c2 : couvre 0 case adverse ; votre zone y compte alors 6 cases."
+        "Tapis b2-c2 : couvre 0\u00a0case adverse ; votre zone y compte alors 6\u00a0cases."
     )
     assert why(Kind.RUG, "c1d1", RUG.options[2].facts, "uk", None) == (
-        "Килим c1-d1: накриває 1 клітинку суперників; ваша ділянка там налічує 3 клітинки."
-        " Він врізається в ділянку з 3 клітинок (Гравець 2)."
+        "Килим c1-d1: накриває 1\u00a0клітинку суперників; ваша ділянка там налічує "
+        "3\u00a0клітинки. Він врізається в ділянку з 3\u00a0клітинок (Гравець 2)."
     )
 
 
 def test_a_way_to_turn_assam_is_told_by_the_toll_it_risks() -> None:
     facts = ORIENT.options[2].facts
     assert why(Kind.ORIENT, "L", facts, "en", None) == (
-        "Left: a toll of 4.5 dirhams on average on the roll, 12 at worst,"
+        "Left: a toll of 4.5\u00a0dirhams on average on the roll, 12 at worst,"
         " a 17% chance of being put out."
     )
     assert why(Kind.ORIENT, "L", facts, "fr", None) == (
@@ -109,13 +109,13 @@ def test_a_turn_after_the_rug_is_told_by_what_the_next_player_owes() -> None:
     singular in Ukrainian ("3,5 дирхама", as the drill's "1,9 пункта")."""
     facts = Facts(toll=1.5, income=3.5)
     assert why(Kind.ROTATE, "L", facts, "en", None) == (
-        "Left: the next player owes you 3.5 dirhams on average."
+        "Left: the next player owes you 3.5\u00a0dirhams on average."
     )
     assert why(Kind.ROTATE, "L", facts, "fr", None) == (
-        "À gauche : le joueur suivant vous doit 3,5 dirhams en moyenne."
+        "À gauche : le joueur suivant vous doit 3,5\u00a0dirhams en moyenne."
     )
     assert why(Kind.ROTATE, "L", facts, "uk", None) == (
-        "Ліворуч: наступний гравець винен вам у середньому 3,5 дирхама."
+        "Ліворуч: наступний гравець винен вам у середньому 3,5\u00a0дирхама."
     )
 
 
@@ -127,10 +127,10 @@ def test_a_step_tells_the_choice_then_on_request_the_better_one() -> None:
     )
     assert "Better" not in hidden
     shown = step_text(RUG, 0, 3, 12, True, "en", NAMES).splitlines()
-    assert shown[2] == "Better was 2, b2-c2: 50%, 7.5 points more."
+    assert shown[2] == "Better was 2, b2-c2: 50%, 7.5\u00a0points more."
     assert shown[3].startswith("Rug b2-c2: covers 0 rival squares")
     assert step_text(ORIENT, 1, 3, 12, True, "fr").splitlines()[2] == (
-        "Mieux valait 2, tout droit : 50\u202f%, 20,0 points de plus."
+        "Mieux valait 2, tout droit : 50\u202f%, 20,0\u00a0points de plus."
     )
     assert (
         step_text(ORIENT, 2, 3, 12, True, "uk")
@@ -142,28 +142,28 @@ def test_a_step_tells_the_choice_then_on_request_the_better_one() -> None:
 def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
     # The floor is the least a drilled decision gave away (2 points in 2 players, 1.7 in 4),
     # so picking again what was drilled is never called good.
-    assert not good_enough(RUG, "a3b3", 2), "2.5 points from the best, over 2"
-    assert not good_enough(ORIENT, "R", 2), "10 points from the best"
+    assert not good_enough(RUG, "a3b3", 2), "2.5\u00a0points from the best, over 2"
+    assert not good_enough(ORIENT, "R", 2), "10\u00a0points from the best"
     assert good_enough(ORIENT, "S", 4)
     near = dataclasses.replace(
         RUG, options=(*RUG.options, Option("d1e1", 0.477, Facts(squares=(3, 4), grown=2)))
     )
-    assert good_enough(near, "d1e1", 2), "1.8 points: under 2 players' 2"
-    assert not good_enough(near, "d1e1", 4), "1.8 points: over 4 players' 1.73"
+    assert good_enough(near, "d1e1", 2), "1.8\u00a0points: under 2 players' 2"
+    assert not good_enough(near, "d1e1", 4), "1.8\u00a0points: over 4 players' 1.73"
     assert retry_text(RUG, "b2c2", 2, "en") == (
-        "b2-c2: 50%, within 2 points of the best. Well found."
+        "b2-c2: 50%, within 2\u00a0points of the best. Well found."
     )
     assert retry_text(ORIENT, "R", 2, "en") == (
-        "right: 40%, 10.0 points below the best (straight on, 50%)."
+        "right: 40%, 10.0\u00a0points below the best (straight on, 50%)."
     )
     assert retry_text(ORIENT, "R", 4, "fr") == (
-        "à droite : 40\u202f%, 10,0 points sous le meilleur (tout droit, 50\u202f%)."
+        "à droite : 40\u202f%, 10,0\u00a0points sous le meilleur (tout droit, 50\u202f%)."
     )
     assert retry_text(RUG, "b2c2", 4, "uk") == (
-        "b2-c2: 50\u202f%, менш ніж 1,7 пункта від найкращого. Влучно."
+        "b2-c2: 50\u202f%, менш ніж 1,7\u00a0пункта від найкращого. Влучно."
     )
     assert retry_text(RUG, "b2c2", 2, "uk") == (  # a whole number agrees with its noun
-        "b2-c2: 50\u202f%, менш ніж 2 пункти від найкращого. Влучно."
+        "b2-c2: 50\u202f%, менш ніж 2\u00a0пункти від найкращого. Влучно."
     )
 
 
@@ -171,32 +171,32 @@ def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
 def test_the_drill_s_floor_is_said_to_the_nearest_tenth(players: int, said: str) -> None:
     """In Try again and where there is nothing to drill: 2 points in 2 players, 1.9 in 3
     (1.886), 1.7 in 4 (1.732)."""
-    assert f"within {said} points of the best" in retry_text(RUG, "b2c2", players, "en")
-    assert f"gave away {said} points of winning chance" in nothing_to_drill(5, players, "en")
+    assert f"within {said}\u00a0points of the best" in retry_text(RUG, "b2c2", players, "en")
+    assert f"gave away {said}\u00a0points of winning chance" in nothing_to_drill(5, players, "en")
 
 
 def test_nothing_to_drill_says_the_floor_with_the_noun_its_number_takes() -> None:
     """Ukrainian: a whole number of points takes its plural ("2 пункти"), a tenth "пункта"."""
-    assert "не коштувало 2 пункти шансів" in nothing_to_drill(5, 2, "uk")
-    assert "не коштувало 1,9 пункта шансів" in nothing_to_drill(5, 3, "uk")
-    assert "gave away 2 points of winning chance" in nothing_to_drill(5, 2, "en")
-    assert "n'a fait perdre 2 points de chances" in nothing_to_drill(5, 2, "fr")
+    assert "не коштувало 2\u00a0пункти шансів" in nothing_to_drill(5, 2, "uk")
+    assert "не коштувало 1,9\u00a0пункта шансів" in nothing_to_drill(5, 3, "uk")
+    assert "gave away 2\u00a0points of winning chance" in nothing_to_drill(5, 2, "en")
+    assert "n'a fait perdre 2\u00a0points de chances" in nothing_to_drill(5, 2, "fr")
 
 
 def test_french_drill_numbers_under_two_take_the_singular() -> None:
     """French makes a number under 2 agree in the singular, a tenth included ("1,9 point",
     "0,5 dirham"), and 2 or more in the plural: the floor in 3 and 4 players, a second
     try's loss and the next player's average debt."""
-    assert "n'a fait perdre 1,9 point de chances" in nothing_to_drill(5, 3, "fr")
-    assert "à moins de 1,7 point du meilleur" in retry_text(RUG, "b2c2", 4, "fr")
+    assert "n'a fait perdre 1,9\u00a0point de chances" in nothing_to_drill(5, 3, "fr")
+    assert "à moins de 1,7\u00a0point du meilleur" in retry_text(RUG, "b2c2", 4, "fr")
     near = dataclasses.replace(RUG, options=(RUG.options[0], Option("a3b3", 0.477, Facts())))
-    assert "a3-b3 : 48\u202f%, 1,8 point sous le meilleur" in retry_text(near, "a3b3", 4, "fr")
-    assert "a3-b3 : 47\u202f%, 2,5 points sous le meilleur" in retry_text(RUG, "a3b3", 2, "fr")
+    assert "a3-b3 : 48\u202f%, 1,8\u00a0point sous le meilleur" in retry_text(near, "a3b3", 4, "fr")
+    assert "a3-b3 : 47\u202f%, 2,5\u00a0points sous le meilleur" in retry_text(RUG, "a3b3", 2, "fr")
     assert why(Kind.ROTATE, "L", Facts(income=0.5), "fr", None) == (
-        "À gauche : le joueur suivant vous doit 0,5 dirham en moyenne."
+        "À gauche : le joueur suivant vous doit 0,5\u00a0dirham en moyenne."
     )
     assert why(Kind.ROTATE, "L", Facts(income=2.0), "fr", None) == (
-        "À gauche : le joueur suivant vous doit 2,0 dirhams en moyenne."
+        "À gauche : le joueur suivant vous doit 2,0\u00a0dirhams en moyenne."
     )
 
 
@@ -210,7 +210,7 @@ def test_picking_again_a_decision_that_gave_away_exactly_the_floor_is_not_good()
     assert at_floor.loss_of("d1e1") == drill_floor(2) == 2.0
     assert not good_enough(at_floor, "d1e1", 2)
     assert retry_text(at_floor, "d1e1", 2, "en") == (
-        "d1-e1: 48%, 2.0 points below the best (b2-c2, 50%)."
+        "d1-e1: 48%, 2.0\u00a0points below the best (b2-c2, 50%)."
     )
 
 
