@@ -454,3 +454,27 @@ def test_a_verdict_s_points_never_reach_the_band_above_its_own(
     assert judged.band is band
     line = coach.verdict_line(judged, facings, "en", 2)
     assert said in line, line
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        (2, "✅ Good: turning Assam west, though keeping Assam facing north kept 4.5\u00a0points"),
+        (3, "✅ Good: turning Assam west, though keeping Assam facing north kept 4.5\u00a0points"),
+        (4, "Inaccuracy: keeping Assam facing north kept 4.5\u00a0points more winning chance"),
+    ],
+)
+def test_the_verdict_in_a_worker_uses_the_bands_of_the_game_s_own_number_of_players(
+    players: int, said: str
+) -> None:
+    """A choice that gave away 4.5 points is under the inaccuracy threshold in 2 players (5)
+    and in 3 (4.7), over it in 4 (4.3): the verdict judged in the worker, on a hint's options,
+    bands it by the game's own number of players, and its line says so."""
+    state = engine.new_game(engine.deal(players, "standard", random.Random(1), first_player=0))
+    record = engine.record_of(state)
+    record = dataclasses.replace(record, actions=("L",))
+    options = (Option("S", 0.40, Facts()), Option("L", 0.355, Facts()), Option("R", 0.1, Facts()))
+    judgement, facings = worker_jobs.coach_verdict_at(record, 0, options)
+    assert judgement.band is (Band.INACCURACY if players == 4 else Band.GOOD)
+    line = coach.verdict_line(judgement, facings, "en", players)
+    assert line.startswith(said), line
