@@ -503,27 +503,20 @@ async def test_a_request_nobody_else_can_agree_to_is_refused_unless_the_ai_plays
     assert seat_of(asked.handover.view, DAVE) is not None
 
 
-async def test_the_person_leaving_may_refuse_but_not_agree(database: Database) -> None:
+@pytest.mark.parametrize(("who", "channel"), [(BOB, 710), (HOST, 712)], ids=["leaving", "host"])
+async def test_the_person_leaving_and_the_host_may_refuse_but_not_agree(
+    database: Database, who: int, channel: int
+) -> None:
+    """Neither is asked to agree; the person leaving may refuse (they are still here) and the
+    host withdraw their request, with Refuse: it is closed as refused, Bob keeping the seat."""
     service = service_on(database)
-    view = await opened(service, (HOST, BOB, CAROL), channel=710)
+    view = await opened(service, (HOST, BOB, CAROL), channel=channel)
     asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
     with pytest.raises(SubstituteError) as not_asked:
-        await service.substitutes.answer(asked.request.id, BOB, agree=True)
+        await service.substitutes.answer(asked.request.id, who, agree=True)
     assert not_asked.value.code == "not_asked"
-    refused = await service.substitutes.answer(asked.request.id, BOB, agree=False)
-    assert refused.request.status == "refused", "still here: Bob keeps the seat"
-    assert seat_of(await service.play.look(view.id), BOB) is not None
-
-
-async def test_the_host_may_withdraw_their_request_but_not_agree_to_it(database: Database) -> None:
-    service = service_on(database)
-    view = await opened(service, (HOST, BOB, CAROL), channel=712)
-    asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
-    with pytest.raises(SubstituteError) as not_asked:
-        await service.substitutes.answer(asked.request.id, HOST, agree=True)
-    assert not_asked.value.code == "not_asked"
-    withdrawn = await service.substitutes.answer(asked.request.id, HOST, agree=False)
-    assert withdrawn.request.status == "refused", "the host changed their mind"
+    refused = await service.substitutes.answer(asked.request.id, who, agree=False)
+    assert refused.request.status == "refused"
     assert (await service.substitutes.request(asked.request.id)).status == "refused"
     assert seat_of(await service.play.look(view.id), BOB) is not None
 
