@@ -80,8 +80,54 @@ def test_console_script_is_the_command_line_entry(pyproject: dict[str, Any]) -> 
     target = pyproject["project"]["scripts"]["marrakech-bot"]
     module_name, _, attribute = target.partition(":")
 
-    assert target == "bot.__main__:main"
+    assert target == "bot.runtime.launch:main"
     assert callable(getattr(importlib.import_module(module_name), attribute))
+
+
+KEPT_BEFORE_LOADING = """
+import signal, sys
+assert "asyncio" not in sys.modules, "the check needs a Python that has not loaded asyncio"
+handlers = {}
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name in ("asyncio", "bot.__main__"):
+            handlers.setdefault(name, signal.getsignal(signal.SIGTERM))
+        return None
+
+sys.meta_path.insert(0, Watch())
+module, _, attribute = sys.argv[1].partition(":")
+sys.argv = ["marrakech-bot"]
+code = getattr(__import__(module, fromlist=[attribute]), attribute)()
+print(sorted(name for name, handler in handlers.items() if handler is not signal.SIG_DFL), code)
+"""
+
+
+def test_the_command_keeps_a_stop_signal_from_before_the_bot_loads(
+    pyproject: dict[str, Any], tmp_path: Path
+) -> None:
+    """In a container the bot is process 1, and the kernel drops any signal process 1 has no
+    handler for: a `docker stop` while Python loads the bot's modules (a tenth of a second to
+    a second) would be lost, and Docker would kill the bot 10 s later. So the console script,
+    run with no command, keeps SIGTERM (bot.runtime.early_signals) before asyncio or the
+    bot's command line loads."""
+    target = pyproject["project"]["scripts"]["marrakech-bot"]
+    environ = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("DISCORD_", "MARRAKECH_"))
+    }
+    ran = subprocess.run(
+        [sys.executable, "-c", KEPT_BEFORE_LOADING, target],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "['asyncio', 'bot.__main__'] 2", "kept; no token: exit 2"
 
 
 def test_tool_configuration_lives_in_pyproject(pyproject: dict[str, Any]) -> None:
@@ -150,7 +196,7 @@ def test_wheel_holds_every_module_and_data_file(repo_root: Path, tmp_path: Path)
     }
     assert expected - in_wheel == set()
     assert {name.split("/")[0] for name in in_wheel} == set(PACKAGES)
-    assert "marrakech-bot = bot.__main__:main" in scripts
+    assert "marrakech-bot = bot.runtime.launch:main" in scripts
 
 
 # --- Dockerfile ------------------------------------------------------------------------------
@@ -303,9 +349,9 @@ def test_entry_point_and_health_check_run_the_bot(
     (entrypoint,) = [exec_form(i.arguments) for i in stage if i.keyword == "ENTRYPOINT"]
     (healthcheck,) = [i.arguments for i in stage if i.keyword == "HEALTHCHECK"]
 
-    assert entrypoint in (["python", "-m", "bot"], ["marrakech-bot"]), entrypoint
-    if entrypoint == ["marrakech-bot"]:
-        assert "marrakech-bot" in pyproject["project"]["scripts"]
+    # The console script, which keeps a `docker stop` from the bot's first moments.
+    assert entrypoint == ["marrakech-bot"], entrypoint
+    assert "marrakech-bot" in pyproject["project"]["scripts"]
     command = exec_form(healthcheck.partition("CMD")[2].strip())
     assert command in (["python", "-m", "bot", "healthcheck"], ["marrakech-bot", "healthcheck"])
 
