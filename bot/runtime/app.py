@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from pathlib import Path
 
 import discord
 
@@ -19,7 +20,7 @@ from bot.runtime.settings import DEV_GUILDS_VAR, SHARD_COUNT_VAR, SHARD_IDS_VAR,
 from bot.runtime.test_hooks import TestHooks
 from bot.services import dice
 from bot.services.clock import Clock, OffsetClock, system_clock
-from bot.storage import StorageError, open_database
+from bot.storage import Database, StorageError, open_database
 from bot.workers.pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,7 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
         await loop_lag.stop()
         return EXIT_OK
     try:
-        database = await open_database(settings.database.target)
+        database = await _open_unless_stopped(settings.database.target, stop)
     except Exception as error:
         code = opening_failure(error)
         if code is None:
@@ -89,6 +90,9 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
         log.error("cannot open the database %r: %s", settings.database, reason(error))
         await loop_lag.stop()
         return code
+    if database is None:
+        await loop_lag.stop()
+        return EXIT_OK
     workers = WorkerPool()
     try:
         bot = build_bot(
@@ -109,6 +113,31 @@ async def _serve(settings: Settings, hooks: TestHooks) -> int:
         await workers.close()
         await database.close()
         await loop_lag.stop()  # logs the run's lag figures
+
+
+async def _open_unless_stopped(target: str | Path, stop: asyncio.Event) -> Database | None:
+    """The database opened, or None when a stop signal comes first. Opening may take longer
+    than a supervisor waits before it kills (`docker stop`: 10 s): an upgrade's migrations on
+    a large SQLite file, or a PostgreSQL database whose migrations another process applies
+    meanwhile. So a stop cancels it: each migration is one transaction, the one under way is
+    rolled back, and the next start applies it."""
+    opening = asyncio.create_task(open_database(target), name="open-database")
+    stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+    try:
+        await asyncio.wait({opening, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        opening.cancel()
+        raise
+    finally:
+        stopper.cancel()
+    if opening.done():  # a stop that came meanwhile is acted on by the run
+        return opening.result()
+    log.info("stop signal received while the database was opening, closing")
+    opening.cancel()
+    (outcome,) = await asyncio.gather(opening, return_exceptions=True)
+    if isinstance(outcome, Database):  # it opened before the cancellation reached it
+        await outcome.close()
+    return None
 
 
 def _shift_clock(clock: OffsetClock, bot: Bot) -> None:

@@ -353,6 +353,44 @@ async def test_sigusr2_while_the_database_opens_logs_the_figures_and_does_not_ki
     assert said[0].startswith("event loop lag"), said
 
 
+async def test_a_stop_signal_while_the_database_opens_ends_the_opening_and_the_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An upgrade's migrations on a large SQLite file, or a PostgreSQL database whose
+    migrations another process is applying, may hold the opening longer than `docker stop`
+    waits before it kills (10 s): the stop ends the opening (each migration is one
+    transaction: the one under way is rolled back, and the next start applies it) and the
+    bot stops cleanly, without building the rest of the bot."""
+    cancelled = asyncio.Event()
+    built: list[object] = []
+
+    async def opening(target: object) -> None:
+        signal.raise_signal(signal.SIGTERM)
+        try:
+            await asyncio.Event().wait()  # migrations that take long
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    monkeypatch.setattr(app, "open_database", opening)
+    monkeypatch.setattr(app, "build_bot", lambda *args, **kwargs: built.append(args))
+    settings = load_settings(
+        {"DISCORD_TOKEN": "token", "MARRAKECH_DB": str(tmp_path / "marrakech.sqlite3")}
+    )
+    loop = asyncio.get_running_loop()
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.runtime.app"):
+            code = await asyncio.wait_for(app._serve(settings, TestHooks()), WAIT_SECONDS)
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR2):
+            loop.remove_signal_handler(signum)
+    assert code == app.EXIT_OK
+    assert cancelled.is_set(), "the opening is cancelled"
+    assert built == []
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.runtime.app"]
+    assert said == ["stop signal received while the database was opening, closing"]
+
+
 async def start_on(target: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> int:
     """Run the bot's start on the database `target` (what MARRAKECH_DB takes) until it ends,
     its ERROR lines caught in `caplog`: its exit code. The heartbeat goes in `tmp_path`, not
