@@ -484,6 +484,47 @@ def test_the_one_process_compose_example_keeps_the_games_in_a_volume(repo_root: 
     assert re.search(r"^  marrakech-data:$", text.split("\nvolumes:\n", 1)[1], re.MULTILINE)
 
 
+def test_the_bots_restart_after_a_reboot_and_their_logs_are_bounded(repo_root: Path) -> None:
+    """Docker cannot leave some exit codes alone as systemd's RestartPreventExitStatus does.
+    `unless-stopped` is the policy that restarts the bot after a reboot (it stops cleanly
+    with 0 on the daemon's SIGTERM, and `on-failure` never starts a container whose last exit
+    was 0) and after every failure a restart can mend (1, 4, 6), with no count to run out
+    over months. A start refused for a bad setting, the token or the database (2, 3, 5) is
+    then retried by Docker about once a minute until put right; what bounds its log, and the
+    months of a running bot's, is a logging driver that rotates: Docker's default keeps
+    every line."""
+    examples = {
+        "compose.example.yaml": compose_services(
+            (repo_root / "compose.example.yaml").read_text(encoding="utf-8")
+        ),
+        "deploy/compose.yaml": compose_services(
+            (repo_root / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+        ),
+    }
+    bots = 0
+    for name, services in examples.items():
+        text = (repo_root / name).read_text(encoding="utf-8")
+        for service, lines in services.items():
+            if service in ("postgres", "migrate"):
+                continue
+            bots += 1
+            body = lines
+            if "    <<: *bot\n" in lines:  # the anchor's keys, written once above
+                body = text.split("x-bot: &bot\n", 1)[1].split("\n\n", 1)[0]
+            assert re.search(r"^ {2,4}restart: unless-stopped$", body, re.MULTILINE), service
+            assert re.search(r"^ {2,4}logging:\n {4,6}driver: local$", body, re.MULTILINE), (
+                f"{name}: {service}'s log is rotated"
+            )
+    assert bots == 3
+    for page in ("README.md", "docs/deployment.md"):
+        text = (repo_root / page).read_text(encoding="utf-8")
+        runs = re.findall(r"^docker run -d .*(?:\\\n.*)*", text, re.MULTILINE)
+        assert runs, page
+        for run in runs:
+            assert "--restart unless-stopped" in run, page
+            assert "--log-driver local" in run, page
+
+
 # --- files around the code -------------------------------------------------------------------
 
 
