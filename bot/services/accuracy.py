@@ -136,9 +136,9 @@ class AccuracyRecorder:
     async def _judge(self, game: PendingGame) -> _Judged:
         try:
             record = engine.record_from_json(await self._play.record(game.game_id))
+            actors = await self._play.actors(game.game_id)
         except (GameNotFoundError, GameNotRunningError):
             return self._gone(game.game_id)
-        actors = await self._play.actors(game.game_id)
         if len(actors) != len(record.actions):
             raise ValueError(f"the log has {len(actors)} moves, the record {len(record.actions)}")
         try:

@@ -17,6 +17,7 @@ from bot.services import dice, pause
 from bot.services.actions import ROLL
 from bot.services.errors import (
     GameDamagedError,
+    GameNotFoundError,
     GameNotRunningError,
     HandedToAiError,
     HostOnlyAbortError,
@@ -188,10 +189,13 @@ class PlayService:
 
     async def actors(self, game_id: int) -> tuple[int | None, ...]:
         """Who made each action of the game's record, in order: the person who clicked, None
-        for a die roll or a move the AI made (for an AI seat or for a person)."""
-        return tuple(
-            row.actor_id for row in await self._store.actions(game_id) if row.notation is not None
-        )
+        for a die roll or a move the AI made (for an AI seat or for a person).
+        GameNotFoundError if the game is gone (deleted: its log went with it), rather than an
+        empty log that would not match its record."""
+        rows = await self._store.actions(game_id)
+        if not rows and await self._store.get(game_id) is None:
+            raise GameNotFoundError(game_id)
+        return tuple(row.actor_id for row in rows if row.notation is not None)
 
     async def replay_record(self, game_id: int, guild_id: int) -> dict[str, Any]:
         """The record of a game of this server played to its end (for the replay GIF)."""

@@ -334,6 +334,37 @@ async def test_a_game_gone_after_the_look_for_games_is_skipped_quietly(
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_game_gone_before_its_moves_are_read_is_skipped_quietly(
+    database: Database, judged: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A finished game is deleted after the job read its record but before it read who made its
+    moves (a deleted game's log reads empty): the job leaves it without a traceback or an error
+    in the log, and judges it in no later pass."""
+    service = service_on(database)
+    view = await play_out(service, await opened(service, (HOST, BOB), channel=700))
+    assert view.status is GameStatus.OVER
+    play = service.play
+
+    class _DeletedAfterItsRecord:
+        async def record(self, game_id: int) -> dict[str, Any]:
+            data = await play.record(game_id)
+            async with database.transaction() as conn:
+                await conn.execute("DELETE FROM games WHERE id = $1", game_id)
+            return data
+
+        async def actors(self, game_id: int) -> tuple[int | None, ...]:
+            return await play.actors(game_id)
+
+    store = StatsStore(database)
+    deleting = cast(PlayService, _DeletedAfterItsRecord())
+    recorder = AccuracyRecorder(store, deleting, judgements(database, _Pool()))
+    assert await recorder.catch_up() == 0
+    assert judged == [], "never judged"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert await recorder.catch_up() == 0, "nothing left to judge"
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_a_game_whose_judging_failed_takes_no_place_of_another_in_a_pass(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
