@@ -12,7 +12,8 @@ it is judged once); one of a newer layout, written by a newer process beside thi
 an upgrade, stays for the processes that read it, and this one uses its own judgement. A
 judgement the database cannot keep (an outage as it is written) is still given to whoever
 asked: the analysis is drawn from it all the same, and the game's next ask judges it again and
-keeps it.
+keeps it. One the database fails to read is judged afresh in the workers, given all the same
+and kept if the database takes it (a kept one stays as it is: the judge says the same again).
 """
 
 from __future__ import annotations
@@ -63,7 +64,11 @@ class GameJudgements:
             log.debug("judgement of game %s ended without a result: %s", game_id, error)
 
     async def _judgement(self, game_id: int, record: Record) -> GameJudgement:
-        kept = await self._store.judgement(game_id)
+        unread: DatabaseUnavailableError | None = None
+        try:
+            kept = await self._store.judgement(game_id)
+        except DatabaseUnavailableError as error:  # judged afresh: the same judgement
+            unread, kept = error, None
         newer = False
         if kept is not None:
             try:
@@ -79,11 +84,20 @@ class GameJudgements:
         text = await self._workers.run(
             Lane.SLOW, jobs.judged_game, record, limit=JUDGE_TIMEOUT_SECONDS
         )
+        # The outage is logged once by its watch: one line here says what it did to this game.
         try:
             if kept is None:
                 await self._store.add_judgement(game_id, text)
             elif not newer:
                 await self._store.replace_judgement(game_id, kept, text)
-        except DatabaseUnavailableError as error:  # the outage is logged once by its watch
-            log.info("judgement of game %s not kept; kept at its next ask (%s)", game_id, error)
+        except DatabaseUnavailableError as error:
+            log.info(
+                "judgement of game %s %s; kept at its next ask (%s)",
+                game_id,
+                "not kept" if unread is None else "not read, judged again and not kept",
+                error,
+            )
+        else:
+            if unread is not None:
+                log.info("judgement of game %s not read; judged again (%s)", game_id, unread)
         return judgement_from_json(text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,12 @@ from PIL import Image
 
 from bot.edge import replies
 from bot.edge.buttons import ANALYSIS_TEMPLATE
+from bot.presentation import messages
 from bot.presentation.analysis import AnalysisPictures
 from bot.presentation.images import Pictures
 from bot.services.analysis import FinishedGame
 from bot.services.views import Player
+from bot.storage.judgements import JudgementStore
 from bot.workers.pool import WorkerPool
 from tests.bot.edge.test_edge import (
     Edge,
@@ -31,8 +34,11 @@ from tests.bot.edge.test_edge import (
     started,
     thinking_privately_once,
 )
+from tests.bot.edge.test_edge_faults import Outage, judgement_kept
+from tests.bot.edge.test_edge_faults import away as away_fixture  # noqa: F401  (a fixture)
 from tests.e2e.fakecord import FakeMessage, FakeUser, InteractionHandle, permissions
 from tests.e2e.fakecord.model import iter_components
+from tests.polling import until
 
 DEFERRED_CHANNEL_MESSAGE = 5
 SECONDARY = 2
@@ -44,6 +50,12 @@ async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
         tmp_path, monkeypatch, user_locales=("en-US", "fr", "uk", "en-GB")
     ) as running:
         yield running
+
+
+@pytest.fixture
+def away(away_fixture: Outage) -> Outage:  # noqa: F811  (the imported fixture, by name)
+    """An outage to start on the edge's database, as in test_edge_faults.py."""
+    return away_fixture
 
 
 async def finished(edge: Edge) -> FakeMessage:
@@ -282,3 +294,43 @@ async def test_a_game_replayed_after_the_server_changed_its_language_is_drawn_in
     name = "marrakech-analysis-1.png"
     assert picture(french, name).tobytes() != picture(english, name).tobytes()
     assert picture(replay, name).tobytes() == picture(french, name).tobytes()
+
+
+async def test_the_analysis_is_given_though_the_database_fails_to_read_its_judgement(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database fails as the game's kept judgement is read: the presser gets the analysis
+    all the same (the game judged afresh in the workers), and the log has no traceback and
+    nothing at WARNING but the outage's own line."""
+    final = await finished(edge)
+    await until(lambda: judgement_kept(edge, 1), "the game judged in the background")
+    with caplog.at_level(logging.INFO):
+        away.fail_in(JudgementStore, "judgement")
+        away.fail()
+        answer = await analysis_of(edge, edge.host, final, "Analysis")
+        away.end()
+        await until(lambda: edge.store.database.availability.up, "the database back")
+    assert answer.content.startswith("Game #1: each player's chance of winning")
+    assert picture(answer, "marrakech-analysis-1.png").width == 720
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+    warned = [r.name for r in caplog.records if r.levelno >= logging.WARNING]
+    assert set(warned) <= {"bot.runtime.outage"}, warned
+
+
+async def test_the_analysis_while_the_database_is_away_is_the_short_outage_answer(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database away altogether: the presser is told, privately and in their language,
+    the usual one line, with no traceback in the log; the analysis comes once it is back."""
+    final = await finished(edge)
+    with caplog.at_level(logging.INFO):
+        away.fail_everything()
+        told = await private(edge.click(edge.guest, final, "Analysis"))
+        away.end()
+        await until(lambda: edge.store.database.availability.up, "the database back")
+    assert told == messages.text("error.database_paused", "fr")
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+    warned = [r.name for r in caplog.records if r.levelno >= logging.WARNING]
+    assert set(warned) <= {"bot.runtime.outage"}, warned
+    answer = await analysis_of(edge, edge.host, final, "Analysis")
+    assert answer.content.startswith("Game #1: each player's chance of winning")

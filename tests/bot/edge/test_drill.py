@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import logging
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,10 +23,11 @@ from ai.judge import Facts, Judgement, Option, judgement_from
 from bot.edge import replies
 from bot.edge.buttons import DrillButton, parse_drill_id
 from bot.edge.drill import DrillHandler, drill_buttons, step_message
-from bot.presentation import presenter
+from bot.presentation import messages, presenter
 from bot.presentation.drill import Decision, DrillPictures
 from bot.presentation.images import labels
 from bot.services.analysis import FinishedGame
+from bot.storage.judgements import JudgementStore
 from render import DEFAULT_SIZE, panel
 from render.panel import ENGLISH
 from render.text import draw_text
@@ -39,9 +41,12 @@ from tests.bot.edge.test_edge import (
     started,
     thinking_privately_once,
 )
+from tests.bot.edge.test_edge_faults import Outage, judgement_kept
+from tests.bot.edge.test_edge_faults import away as away_fixture  # noqa: F401  (a fixture)
 from tests.bot.edge.test_forged_payloads import forged_click
 from tests.bot.presentation.test_drill_texts import ORIENT, RUG
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.polling import until
 
 DEFERRED_UPDATE_MESSAGE = 6
 OPEN = "Learn from your mistakes"
@@ -55,6 +60,12 @@ async def edge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
         tmp_path, monkeypatch, user_locales=("en-US", "fr", "uk", "en-GB")
     ) as running:
         yield running
+
+
+@pytest.fixture
+def away(away_fixture: Outage) -> Outage:  # noqa: F811  (the imported fixture, by name)
+    """An outage to start on the edge's database, as in test_edge_faults.py."""
+    return away_fixture
 
 
 async def played(edge: Edge, turns: int, seats: int = 2) -> FakeMessage:
@@ -541,3 +552,45 @@ def test_a_way_to_turn_assam_is_drawn_with_the_numbers_its_text_gives() -> None:
     assert better is not None
     assert "Better was 2, " in better.content, better.content
     assert (better.shown, better.badges) == (ORIENT.best, ("1", "2"))
+
+
+async def test_the_drill_opens_though_the_database_fails_to_read_the_game_s_judgement(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database fails as the game's kept judgement is read: the drill opens all the same
+    (the game judged afresh in the workers), with no traceback in the log and nothing at
+    WARNING but the outage's own line."""
+    final = await played(edge, turns=10)
+    await until(lambda: judgement_kept(edge, 1), "the game judged in the background")
+    with caplog.at_level(logging.INFO):
+        away.fail_in(JudgementStore, "judgement")
+        away.fail()
+        drill = await edge.click(edge.host, final, OPEN).answer(timeout=60.0)
+        away.end()
+        await until(lambda: edge.store.database.availability.up, "the database back")
+    assert drill.ephemeral
+    assert drill.content.startswith("Decision 1 of 3 "), drill.content
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+    warned = [r.name for r in caplog.records if r.levelno >= logging.WARNING]
+    assert set(warned) <= {"bot.runtime.outage"}, warned
+
+
+async def test_a_drill_s_button_while_the_database_is_away_is_the_short_outage_answer(
+    edge: Edge, away: Outage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database away altogether as the player presses Next: they are told, privately and
+    in their language, the usual one line, with no traceback in the log; Next works once the
+    database is back."""
+    final = await played(edge, turns=10)
+    drill = await edge.click(edge.host, final, OPEN).answer(timeout=60.0)
+    with caplog.at_level(logging.INFO):
+        away.fail_everything()
+        told = await private(edge.click(edge.host, drill, "Next"))
+        away.end()
+        await until(lambda: edge.store.database.availability.up, "the database back")
+    assert told == messages.text("error.database_paused", "en")
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+    warned = [r.name for r in caplog.records if r.levelno >= logging.WARNING]
+    assert set(warned) <= {"bot.runtime.outage"}, warned
+    following = await pressed(edge, edge.host, drill, "Next")
+    assert following.content.startswith("Decision 2 of 3 "), following.content

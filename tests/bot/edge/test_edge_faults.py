@@ -9,9 +9,11 @@ disk refuses is tried again, each spell of refusals logged once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from bot.runtime import outage
 from bot.runtime import scheduler as scheduler_module
 from bot.runtime.health import Heartbeat, read_heartbeat
 from bot.storage.away import AwayStore, QuietRow
+from bot.storage.judgements import JudgementStore
 from tests.bot.edge.test_edge import Edge, confirm, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import Disconnect, FakeChannel, FakeMessage, FakeUser, ServerError
@@ -79,6 +82,25 @@ class Outage:
         the edge's controllers hold copies of), from now on."""
         self.monkeypatch.setattr(owner, name, self._failing(getattr(owner, name)))
 
+    def fail_everything(self) -> None:
+        """Start the outage, refusing every statement and transaction of the database while it
+        lasts (as a server gone does), whatever store asks."""
+        self.on = True
+        database = self.edge.store.database
+        for name in ("transaction", "reading", "single_write", "single_read"):
+            self.monkeypatch.setattr(database, name, self._refusing(getattr(database, name)))
+
+    def _refusing(
+        self, opening: Callable[[], AbstractAsyncContextManager[Any]]
+    ) -> Callable[[], AbstractAsyncContextManager[Any]]:
+        @contextlib.asynccontextmanager
+        async def refusing() -> AsyncIterator[Any]:
+            self.refuse()
+            async with opening() as conn:
+                yield conn
+
+        return refusing
+
     def _failing(self, method: Callable[..., Any]) -> Callable[..., Any]:
         async def failing(*args: Any, **kwargs: Any) -> Any:
             self.refuse()
@@ -88,6 +110,12 @@ class Outage:
 
     def end(self) -> None:
         self.on = False
+
+
+async def judgement_kept(edge: Edge, game_id: int) -> bool:
+    """Whether the finished game's judgement is kept (the stats' job judges each game that
+    ends, in the background)."""
+    return await JudgementStore(edge.store.database).judgement(game_id) is not None
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -262,3 +263,40 @@ async def test_a_judgement_the_database_could_not_keep_is_still_given_and_kept_a
     assert await judgements.of(game_id, RECORD) == golden_judgement()
     assert await store.judgement(game_id) == judgement_to_json(golden_judgement())
     assert len(judged) == 2, "judged again, once the database was back, and kept"
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["none kept", "one kept"])
+@pytest.mark.parametrize("writing", ["works", "fails too"])
+async def test_a_judgement_the_database_could_not_read_is_judged_afresh_and_given(
+    kept: bool,
+    writing: str,
+    database: Database,
+    judged: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database fails as the game's kept judgement is read for someone's analysis: the
+    game is judged afresh in the workers and they get it all the same, with one line in the log
+    and no traceback (the outage's own watch says the database is away); kept if the database
+    takes the write, else at a later ask."""
+    game_id = await a_finished_game(database)
+    golden = judgement_to_json(golden_judgement())
+    if kept:
+        await JudgementStore(database).add_judgement(game_id, golden)
+    store = JudgementStore(database)
+
+    async def away(*args: Any) -> Any:
+        raise DatabaseUnavailableError("the database is unavailable (disk I/O error)")
+
+    monkeypatch.setattr(store, "judgement", away)
+    if writing == "fails too":
+        monkeypatch.setattr(store, "add_judgement", away)
+    judgements = GameJudgements(store, cast(WorkerPool, _Pool()))
+    with caplog.at_level(logging.DEBUG, logger="bot.services.judgements"):
+        assert await judgements.of(game_id, RECORD) == golden_judgement()
+    assert len(judged) == 1, "judged afresh"
+    said = [r for r in caplog.records if r.name == "bot.services.judgements"]
+    assert [(r.levelno, r.exc_info) for r in said] == [(logging.INFO, None)], said
+    assert str(game_id) in said[0].getMessage()
+    expected = golden if kept or writing == "works" else None
+    assert await JudgementStore(database).judgement(game_id) == expected
