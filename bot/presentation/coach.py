@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import engine
 from ai.judge import Band, Judgement, Option, thresholds
+from bot.presentation.analysis import percent
 from bot.presentation.images import BOARD_TIMEOUT_SECONDS, picture_of
 from bot.presentation.messages import number, text
 from bot.presentation.names import facing_name, squares_label
@@ -75,7 +76,7 @@ MOOT_POINTS = 0.5
 """Win-chance points within which every option of a decision leaves the same chance."""
 DECIDED = 0.005
 """A chance of winning at or below which (or at or above one less which) a game is decided:
-it is shown as 0% (or 100%)."""
+it reads "<1%" (or ">99%"), and 0% (or 100%) only once it is certain (`percent`)."""
 CLOSE_POINTS = 1.0
 """Win-chance points below the best within which a verdict says only "Good"."""
 BAND_SIGNS = {Band.INACCURACY: "⚠️", Band.MISTAKE: "❗", Band.BLUNDER: "❌"}
@@ -119,14 +120,10 @@ def board_of(state: GameState, index: int | None = None) -> tuple[int, int]:
     return at, sum(1 for before, _ in state.resignations if before <= at)
 
 
-def percent(chance: float, language: str) -> int | str:
-    """A chance (0-1) as whole percentage points in the language's numbers."""
-    return number(round(chance * 100), language)
-
-
 def hint_line(state: GameState, option: Option, left: int, language: str) -> str:
-    """The hint: the coach's option at `state`, the chance of winning it gives, and how many
-    hints are `left` after this one."""
+    """The hint: the coach's option at `state`, the chance of winning it gives (0% or 100%
+    only when certain, as every chance the coach shows: `percent`), and how many hints are
+    `left` after this one."""
     return text(
         "coach.hint",
         language,
@@ -142,7 +139,8 @@ def verdict_line(judgement: Judgement, facings: Facings, language: str, players:
     verdicts tell apart:
 
     - decided: every option leaves the same chance to within MOOT_POINTS, and it is next to
-      nothing or next to certain: no choice mattered, and "good" would teach nothing;
+      nothing or next to certain: no choice mattered, and "good" would teach nothing (the
+      chance reads "<1%" or ">99%", 0% or 100% only when the game is lost or won for certain);
     - best: the option taken is the coach's (to within a twentieth of a point);
     - good: within CLOSE_POINTS of the best;
     - good, though the best kept more: under the inaccuracy band, with those points, since a

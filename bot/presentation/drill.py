@@ -24,6 +24,7 @@ import discord
 
 import engine
 from ai.judge import Facts, Judgement, Kind, decisions, drill_floor, state_before
+from bot.presentation.analysis import percent
 from bot.presentation.images import labels, seat_names
 from bot.presentation.messages import number, text
 from bot.presentation.presenter import orientation_choices
@@ -79,10 +80,6 @@ def _points(value: float, language: str) -> int | str:
     return number(round(value, 1), language, 1)
 
 
-def _percent(chance: float, language: str) -> int | str:
-    return number(round(chance * 100), language)
-
-
 def why(
     kind: Kind,
     action: str,
@@ -101,7 +98,7 @@ def why(
             option=heading,
             toll=_points(facts.toll, language),
             worst=facts.worst_toll,
-            out=_percent(facts.out_chance, language),
+            out=percent(facts.out_chance, language),
         )
     if kind is Kind.ROTATE:
         return text(
@@ -143,7 +140,7 @@ def step_text(
             game_id=game_id,
             turn=judgement.turn,
             option=option_name(judgement.kind, judgement.taken, language, turns),
-            chance=_percent(taken.chance, language),
+            chance=percent(taken.chance, language),
         ),
         why(judgement.kind, judgement.taken, taken.facts, language, names, turns),
     ]
@@ -155,7 +152,7 @@ def step_text(
                 language,
                 better=better_number,
                 option=option_name(judgement.kind, judgement.best, language, turns),
-                chance=_percent(best.chance, language),
+                chance=percent(best.chance, language),
                 loss=_points(judgement.loss, language),
             )
         )
@@ -217,7 +214,7 @@ def retry_text(
         name = option_name(judgement.kind, option, language, turns)
         return numbered(numbers.index(option) + 1, name) if option in numbers else name
 
-    chance = _percent(judgement.option(action).chance, language)
+    chance = percent(judgement.option(action).chance, language)
     name = name_of(action)
     if good_enough(judgement, action, players):
         return _with_floor(
@@ -230,7 +227,7 @@ def retry_text(
         chance=chance,
         loss=_points(judgement.loss_of(action), language),
         best=name_of(judgement.best),
-        best_chance=_percent(judgement.best_chance, language),
+        best_chance=percent(judgement.best_chance, language),
     )
 
 

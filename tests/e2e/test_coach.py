@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 TURN = r"(turning Assam \w+|keeping Assam facing \w+)"
 VERDICT = re.compile(
     rf"✅ (Best|Good): {TURN}\.|✅ Good: {TURN}, though {TURN} kept [0-9]+\.[0-9]\u00a0points more "
-    rf"winning chance\.|⏹️ Decided: every option leaves a [0-9]+% chance of winning\.|"
+    rf"winning chance\.|⏹️ Decided: every option leaves a [<>]?[0-9]+% chance of winning\.|"
     rf"(⚠️ Inaccuracy|❗ Mistake|❌ Blunder): {TURN} kept [0-9]+\.[0-9]\u00a0points more "
     rf"winning chance than {TURN}\."
 )

@@ -205,6 +205,28 @@ def test_the_hint_s_chance_is_rounded_to_the_nearest_whole_point(chance: float, 
     assert f"a {said} chance of winning" in line, line
 
 
+NEAR_CERTAIN = {
+    "en": ("a >99% chance of winning", "a <1% chance of winning"),
+    "fr": (f">{NNBSP}99{NNBSP}% de chances de gagner", f"<{NNBSP}1{NNBSP}% de chances de gagner"),
+    "uk": (f">99{NNBSP}% шансів на перемогу", f"<1{NNBSP}% шансів на перемогу"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(NEAR_CERTAIN))
+def test_the_hint_s_chance_reads_certain_only_when_it_is(locale: str) -> None:
+    """A chance that rounds to 100% or 0% without being certain reads ">99%" or "<1%", as the
+    analysis's turning point reads it: "100%" would say the game is won whatever happens."""
+    place = place_state()
+    best = place_options(place)[0].action
+    above, below = NEAR_CERTAIN[locale]
+    assert above in coach.hint_line(place, Option(best, 0.996, Facts()), 1, locale)
+    assert below in coach.hint_line(place, Option(best, 0.003, Facts()), 1, locale)
+    certain = coach.hint_line(place, Option(best, 1.0, Facts()), 1, locale)
+    assert above.replace(">", "").replace("99", "100").lstrip(NNBSP) in certain, certain
+    nil = coach.hint_line(place, Option(best, 0.0, Facts()), 1, locale)
+    assert below.replace("<", "").replace("1", "0").lstrip(NNBSP) in nil, nil
+
+
 def test_each_person_has_a_few_hints_a_game() -> None:
     assert HINTS_PER_GAME == 3
 
@@ -292,7 +314,7 @@ SMALL_LOSSES = {
             "✅ Good: turning Assam west, though keeping Assam facing north kept 3.0\u00a0points "
             "more winning chance."
         ),
-        "⏹️ Decided: every option leaves a 0% chance of winning.",
+        "⏹️ Decided: every option leaves a <1% chance of winning.",
     ),
     "fr": (
         "✅ Bien joué : tourner Assam vers l'ouest.",
@@ -300,7 +322,7 @@ SMALL_LOSSES = {
             "✅ Bien joué : tourner Assam vers l'ouest, même si laisser Assam tourné vers le "
             "nord gardait 3,0\u00a0points de chances de gagner de plus."
         ),
-        f"⏹️ Tout est joué : chaque choix laisse 0{NNBSP}% de chances de gagner.",
+        f"⏹️ Tout est joué : chaque choix laisse <{NNBSP}1{NNBSP}% de chances de gagner.",
     ),
     "uk": (
         "✅ Добре: повернути Ассама на захід.",
@@ -308,7 +330,7 @@ SMALL_LOSSES = {
             "✅ Добре: повернути Ассама на захід, хоча залишити Ассама поверненим на північ "
             "давало на 3,0\u00a0пункта більше шансів на перемогу."
         ),
-        f"⏹️ Усе вирішено: кожен варіант залишає 0{NNBSP}% шансів на перемогу.",
+        f"⏹️ Усе вирішено: кожен варіант залишає <1{NNBSP}% шансів на перемогу.",
     ),
 }
 
@@ -330,7 +352,7 @@ def test_a_verdict_under_the_inaccuracy_band_names_the_choice_and_any_points_it_
     judged = judgement_from(orient, "L", some)
     assert judged.band is Band.GOOD
     assert coach.verdict_line(judged, facings, locale, PLAYERS) == close
-    # The best at 0.5%, shown as 0%: the game is decided (`coach.DECIDED`).
+    # The best at 0.5%: the game is decided (`coach.DECIDED`), not yet lost for certain: "<1%".
     lost = (Option("S", 0.005, Facts()), Option("L", 0.002, Facts()), Option("R", 0.001, Facts()))
     assert (
         coach.verdict_line(judgement_from(orient, "R", lost), facings, locale, PLAYERS) == decided
@@ -396,13 +418,51 @@ def test_a_choice_a_point_below_the_best_is_told_the_point_it_gave_away(locale: 
 @pytest.mark.parametrize("locale", sorted(SMALL_LOSSES))
 def test_a_decision_in_a_game_all_but_won_is_decided_too(locale: str) -> None:
     # "Good" where every option keeps the game won would teach nothing, as where all lose it:
-    # the least of them at 99.5%, shown as 100%.
+    # the least of them at 99.5%, the game not yet won for certain: shown as ">99%".
     orient = orient_state()
     facings = coach.facings_of(orient)
     won = (Option("S", 0.999, Facts()), Option("L", 0.998, Facts()), Option("R", 0.995, Facts()))
     line = coach.verdict_line(judgement_from(orient, "R", won), facings, locale, PLAYERS)
     assert line.startswith("⏹️"), line
-    assert "100" in line, line
+    assert NEAR_CERTAIN[locale][0] in line, line
+
+
+DECIDED = {
+    "en": (
+        "⏹️ Decided: every option leaves a <1% chance of winning.",
+        "⏹️ Decided: every option leaves a 0% chance of winning.",
+        "⏹️ Decided: every option leaves a 100% chance of winning.",
+    ),
+    "fr": (
+        f"⏹️ Tout est joué : chaque choix laisse <{NNBSP}1{NNBSP}% de chances de gagner.",
+        f"⏹️ Tout est joué : chaque choix laisse 0{NNBSP}% de chances de gagner.",
+        f"⏹️ Tout est joué : chaque choix laisse 100{NNBSP}% de chances de gagner.",
+    ),
+    "uk": (
+        f"⏹️ Усе вирішено: кожен варіант залишає <1{NNBSP}% шансів на перемогу.",
+        f"⏹️ Усе вирішено: кожен варіант залишає 0{NNBSP}% шансів на перемогу.",
+        f"⏹️ Усе вирішено: кожен варіант залишає 100{NNBSP}% шансів на перемогу.",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(DECIDED))
+def test_a_decided_verdict_reads_0_or_100_percent_only_when_the_game_is(locale: str) -> None:
+    """A decision whose every option leaves all but no chance (0.3%) is decided, and reads
+    "<1%": "0%" is for a game lost whatever happens, "100%" for one won."""
+    orient = orient_state()
+    facings = coach.facings_of(orient)
+    near, lost, won = DECIDED[locale]
+
+    def decided(*chances: float) -> str:
+        options = tuple(
+            Option(action, chance, Facts()) for action, chance in zip("SLR", chances, strict=True)
+        )
+        return coach.verdict_line(judgement_from(orient, "R", options), facings, locale, PLAYERS)
+
+    assert decided(0.003, 0.002, 0.001) == near
+    assert decided(0.0, 0.0, 0.0) == lost
+    assert decided(1.0, 1.0, 1.0) == won
 
 
 TENTHS = {

@@ -167,6 +167,60 @@ def test_a_second_try_is_good_within_the_drill_s_floor() -> None:
     )
 
 
+NEAR_WON = dataclasses.replace(
+    RUG,
+    taken_chance=0.95,
+    best_chance=0.996,
+    loss=4.6,
+    options=(
+        Option("b2c2", 0.996, Facts(squares=(8, 9), grown=6)),
+        Option("a3b3", 0.995, Facts(squares=(14, 15), grown=2)),
+        Option("c1d1", 0.95, Facts(squares=(2, 3), grown=3)),
+    ),
+)
+NEAR_LOST = dataclasses.replace(
+    RUG,
+    taken_chance=0.003,
+    best_chance=0.04,
+    loss=3.7,
+    options=(
+        Option("b2c2", 0.04, Facts(squares=(8, 9), grown=6)),
+        Option("a3b3", 0.004, Facts(squares=(14, 15), grown=2)),
+        Option("c1d1", 0.003, Facts(squares=(2, 3), grown=3)),
+    ),
+)
+
+
+def test_the_drill_s_chances_read_certain_only_when_they_are() -> None:
+    """A chance that rounds to 100% or 0% without being certain reads ">99%" or "<1%", as the
+    analysis's turning point reads it, in the step, the better option and a second try."""
+    step = step_text(NEAR_LOST, 0, 3, 12, False, "en", NAMES)
+    assert "which left you a <1% chance of winning." in step, step
+    better = step_text(NEAR_WON, 0, 3, 12, True, "en", NAMES).splitlines()[2]
+    assert better == "Better was 2, b2-c2: >99%, 4.6\u00a0points more.", better
+    assert retry_text(NEAR_WON, "a3b3", 2, "en") == (
+        "a3-b3: >99%, within 2\u00a0points of the best. Well found."
+    )
+    assert retry_text(NEAR_WON, "c1d1", 2, "en") == (
+        "c1-d1: 95%, 4.6\u00a0points below the best (b2-c2, >99%)."
+    )
+    assert retry_text(NEAR_LOST, "a3b3", 2, "fr") == (
+        "a3-b3 : <\u202f1\u202f%, 3,6\u00a0points sous le meilleur (b2-c2, 4\u202f%)."
+    )
+    assert "і мали <1\u202f% шансів на перемогу." in step_text(NEAR_LOST, 0, 3, 12, False, "uk")
+    certain = dataclasses.replace(
+        NEAR_LOST, options=(*NEAR_LOST.options[:2], Option("c1d1", 0.0, Facts()))
+    )
+    assert "which left you a 0% chance of winning." in step_text(certain, 0, 3, 12, False, "en")
+
+
+def test_the_chance_of_being_put_out_reads_none_only_when_there_is_none() -> None:
+    facts = dataclasses.replace(ORIENT.options[2].facts, out_chance=0.004)
+    assert why(Kind.ORIENT, "L", facts, "en", None).endswith("a <1% chance of being put out.")
+    facts = dataclasses.replace(ORIENT.options[2].facts, out_chance=0.0)
+    assert why(Kind.ORIENT, "L", facts, "en", None).endswith("a 0% chance of being put out.")
+
+
 @pytest.mark.parametrize(("players", "said"), [(2, "2"), (3, "1.9"), (4, "1.7")])
 def test_the_drill_s_floor_is_said_to_the_nearest_tenth(players: int, said: str) -> None:
     """In Try again and where there is nothing to drill: 2 points in 2 players, 1.9 in 3
