@@ -521,7 +521,7 @@ def test_a_verdict_s_points_never_reach_the_band_above_its_own(
     [
         (2, "✅ Good: turning Assam west, though keeping Assam facing north kept 4.5\u00a0points"),
         (3, "✅ Good: turning Assam west, though keeping Assam facing north kept 4.5\u00a0points"),
-        (4, "Inaccuracy: keeping Assam facing north kept 4.5\u00a0points more winning chance"),
+        (4, "⚠️ Inaccuracy: keeping Assam facing north kept 4.5\u00a0points more winning chance"),
     ],
 )
 def test_the_verdict_in_a_worker_uses_the_bands_of_the_game_s_own_number_of_players(
