@@ -525,6 +525,28 @@ def test_the_bots_restart_after_a_reboot_and_their_logs_are_bounded(repo_root: P
             assert "--log-driver local" in run, page
 
 
+def test_the_bots_run_under_an_init_that_passes_an_early_stop_on(repo_root: Path) -> None:
+    """As process 1 of its container the bot would never see a SIGTERM that comes while
+    Python itself starts, before it can hold one (the kernel drops a signal process 1 has no
+    handler for): `docker stop` then waits its 10 s and kills it. Docker's own init, as
+    process 1, passes the stop on to the bot, which stops at once whenever it comes."""
+    for name in ("compose.example.yaml", "deploy/compose.yaml"):
+        text = (repo_root / name).read_text(encoding="utf-8")
+        for service, lines in compose_services(text).items():
+            if service == "postgres":
+                continue
+            body = lines
+            if "    <<: *bot\n" in lines:  # the anchor's keys, written once above
+                body = text.split("x-bot: &bot\n", 1)[1].split("\n\n", 1)[0]
+            assert re.search(r"^ {2,4}init: true$", body, re.MULTILINE), f"{name}: {service}"
+    for page in ("README.md", "docs/deployment.md"):
+        text = (repo_root / page).read_text(encoding="utf-8")
+        runs = re.findall(r"^docker run .*(?:\\\n.*)*", text, re.MULTILINE)
+        assert runs, page
+        for run in runs:
+            assert "--init" in run, f"{page}: {run}"
+
+
 # --- files around the code -------------------------------------------------------------------
 
 
