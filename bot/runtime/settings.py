@@ -48,7 +48,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 HEARTBEAT_FILE_NAME = "heartbeat"
 TOKEN_HELP = (
     "create a bot at https://discord.com/developers/applications "
-    "(your app > Bot > Reset Token) and start with DISCORD_TOKEN=<token> marrakech-bot"
+    "(your app > Bot > Reset Token), then set DISCORD_TOKEN to it: in .env for Docker "
+    "(--env-file .env), or in the environment (DISCORD_TOKEN=<token> marrakech-bot)"
 )
 
 

@@ -85,6 +85,7 @@ def test_missing_token_says_what_to_do(token: str | None) -> None:
     message = str(raised.value)
     assert "DISCORD_TOKEN is not set" in message
     assert "https://discord.com/developers/applications" in message
+    assert "in .env for Docker" in message, "a container's admin sets it in the env file"
     assert "\n" not in message
 
 
