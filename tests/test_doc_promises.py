@@ -2,7 +2,8 @@
 watching.md lists each promise of the page with the tests that hold it: every row names a test,
 and every test it names exists (a module-level test function of that file), so the table cannot
 rot. Every other test a page of the docs or a README names (reliability.md's table of messages,
-performance.md's figures, ...) exists too."""
+performance.md's figures, ...) exists too, and so does every file of the project's folders that
+any Markdown page of the repository names (a test module, a helper, a lock file)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ PAGES = (
     "tests/e2e/fakecord/README.md",
 )
 """Every page that may name a test."""
+PROJECT_FILE = re.compile(
+    r"(?<![\w/.-])(?:\.\./)*"
+    r"((?:tests|bot|engine|ai|render|requirements|deploy)/[\w/.-]*\w"
+    r"\.(?:py|md|json|lock|sh|txt|sql|yaml))\b"
+)
+"""A file of the project's folders, named from the repository's root (or from a page of docs/,
+after `../`)."""
 HEADING = "## Promises and the tests that hold them"
 TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)(?:\[[^\]`]*\])?`")
 NAMED_TEST = re.compile(r"(tests/[\w/]+\.py)::(\w+)")
@@ -85,4 +93,39 @@ def test_the_check_finds_a_test_that_does_not_exist() -> None:
     assert NAMED_TEST.findall("held by tests/a/b.py::test_c and `tests/d.py::test_e[x]`") == [
         ("tests/a/b.py", "test_c"),
         ("tests/d.py", "test_e"),
+    ]
+
+
+def markdown_pages() -> list[Path]:
+    """Every Markdown page of the repository (not of a virtualenv or another hidden folder)."""
+    return sorted(
+        path
+        for path in ROOT.rglob("*.md")
+        if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
+    )
+
+
+def test_every_project_file_a_page_names_exists() -> None:
+    """A page that names a file where it no longer is (a test module moved into the folder of
+    the package it tests, say) sends a new contributor looking for nothing."""
+    pages = markdown_pages()
+    assert ROOT / "docs" / "contributing.md" in pages
+    missing = sorted(
+        f"{page.relative_to(ROOT)}: {name}"
+        for page in pages
+        for name in set(PROJECT_FILE.findall(page.read_text(encoding="utf-8")))
+        if not (ROOT / name).is_file()
+    )
+    assert not missing, f"pages name files that do not exist: {missing}"
+
+
+def test_the_file_check_reads_names_as_written() -> None:
+    text = (
+        "held by `tests/bot/presentation/test_vocabulary.py`, see "
+        "[the locks](../requirements/dev.lock); `tests/e2e/test_crash*.py` and "
+        "migrations/0001_games.sql are no names from the root"
+    )
+    assert PROJECT_FILE.findall(text) == [
+        "tests/bot/presentation/test_vocabulary.py",
+        "requirements/dev.lock",
     ]
