@@ -625,6 +625,36 @@ def test_make_test_fast_runs_the_command_contributing_md_gives(repo_root: Path) 
     assert make_command(repo_root, "test") == fast[:-2]
 
 
+def test_contributing_md_names_every_module_at_the_top_of_tests(repo_root: Path) -> None:
+    """docs/contributing.md says how tests/ is laid out: beside the packages' folders, each
+    module at its top (a test of the whole repository, a helper the packages' tests share) is
+    named there with what it holds, so a new contributor finds it."""
+    page = (repo_root / "docs" / "contributing.md").read_text(encoding="utf-8")
+    unnamed = sorted(
+        path.name
+        for path in (repo_root / "tests").glob("*.py")
+        if path.name != "__init__.py" and f"`{path.name}`" not in page
+    )
+    assert not unnamed, f"docs/contributing.md does not name tests/{unnamed}"
+    folders = sorted(
+        path.name
+        for path in (repo_root / "tests").iterdir()
+        if path.is_dir() and (path / "__init__.py").is_file()
+    )
+    assert folders == ["ai", "bot", "e2e", "engine", "render"]
+    assert all(f"`tests/{folder}`" in page for folder in folders)
+
+
+def test_contributing_md_counts_the_migrations_a_database_test_commits(repo_root: Path) -> None:
+    """A PostgreSQL test brings its own schema up to date: one commit per migration, the count
+    docs/contributing.md gives when it says why the test server runs without fsync."""
+    page = (repo_root / "docs" / "contributing.md").read_text(encoding="utf-8")
+    said = re.search(r"a test's (\d+) migration commits", " ".join(page.split()))
+    assert said, "docs/contributing.md counts a test's migration commits"
+    migrations = list((repo_root / "bot" / "storage" / "migrations" / "postgres").glob("*.sql"))
+    assert int(said[1]) == len(migrations)
+
+
 # --- .ci/run: its verdict and its coverage floors ----------------------------------------------
 
 
