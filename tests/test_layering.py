@@ -403,3 +403,22 @@ def test_an_import_for_annotations_only_closes_a_cycle(
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     edges = every_import([first, second])
     assert import_cycles(edges, "bot") == [["bot.first", "bot.second", "bot.first"]]
+
+
+def test_the_bot_packages_table_names_every_module_of_each_package() -> None:
+    """docs/architecture.md's table of `bot/` ("| package | what it holds |") says what each
+    package holds by naming its modules: a module it leaves out is one a new contributor has to
+    find by reading the code."""
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    rows = {
+        row.split("|")[1].strip().strip("`").rstrip("/"): row
+        for row in page.split("| package | what it holds |", 1)[1].splitlines()
+        if row.startswith("| `")
+    }
+    unnamed = sorted(
+        f"bot/{package}/{path.name}"
+        for package in ("runtime", "edge", "presentation", "services", "storage", "workers")
+        for path in (ROOT / "bot" / package).glob("*.py")
+        if path.name != "__init__.py" and f"`{path.name}`" not in rows[package]
+    )
+    assert not unnamed, f"docs/architecture.md's table of bot/ does not name {unnamed}"
