@@ -47,7 +47,7 @@ from bot import crashpoints
 from bot.edge import recovery, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, or_missing, received_at
 from bot.edge.delivery import NONCE_LENGTH, Delivery
-from bot.edge.incidents import DISCORD, DISCORD_FAILURES, failure_level, why
+from bot.edge.incidents import DISCORD, DISCORD_FAILURES, failure_level, faults_met, why
 from bot.edge.interactions import Interaction
 from bot.edge.layout import decision_buttons, final_buttons, lobby_buttons
 from bot.edge.permissions import GAME_PERMISSIONS, MissingPermissionsError, missing_for_game
@@ -848,12 +848,15 @@ class GameDisplay:
                         await _first(soon.wait(), _discord_back())
             attempt = 0 if attempt and soon.is_set() else attempt + 1
             soon.clear()
-            if await self._try_showing(game_id):
+            with faults_met() as faults:
+                shown = await self._try_showing(game_id)
+            if shown:
                 level = logging.DEBUG if cut_off else logging.INFO
                 log.log(level, "game %s: its current message is shown", game_id)
                 return
-            if not DISCORD.availability.up:  # a Discord outage cut the try off: it spends
-                # none (the pauses still grow), and Discord's return ends the pause
+            if faults or not DISCORD.availability.up:  # Discord cut the try off: it spends
+                # none (the pauses still grow), and Discord's return ends the pause; the
+                # try's own faults count though another request found Discord back meanwhile
                 cut_off = True
                 attempt = min(attempt, len(REDISPLAY_DELAYS_SECONDS) - 1)
         log.error("game %s: gave up showing its current message until a restart", game_id)

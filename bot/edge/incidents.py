@@ -16,7 +16,9 @@ database: the first request Discord fails of its own fault (a 5xx, a cut connect
 in time) marks it gone, and its next answer of any kind marks it back. The runtime's watch
 (bot.runtime.outage) logs the outage once as it starts and once as it ends, so the line about
 each request Discord fails is a DEBUG one (`failure_level`); a refusal (4xx) is about its own
-request, and keeps its WARNING.
+request, and keeps its WARNING. Whether Discord is up says little of one piece of work, though:
+a request sent before an outage may come back answered in the middle of it. `faults_met()`
+keeps the Discord faults a piece of work met itself (the tasks it starts meanwhile included).
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Final
@@ -119,6 +123,8 @@ class DiscordOutages:
         `otherwise` for anything else."""
         if not isinstance(error, DISCORD_FAULTS):
             return otherwise
+        if (met := _FAULTS_MET.get()) is not None:
+            met.append(why(error))
         self._failed += 1
         self.availability.went(why(error))
         return logging.DEBUG
@@ -177,6 +183,22 @@ def why(error: BaseException, server_errors: ServerErrors = SERVER_ERRORS) -> st
             else (f"the connection to Discord failed ({name})")
         )
     return repr(error)
+
+
+_FAULTS_MET: ContextVar[list[str] | None] = ContextVar("discord_faults_met", default=None)
+
+
+@contextmanager
+def faults_met() -> Iterator[list[str]]:
+    """The Discord faults (`why` each) that the work within the block meets, in the tasks it
+    starts meanwhile too (they copy the context, and with it this list): a failure of the
+    work's own that was Discord's, whatever other requests found of Discord meanwhile."""
+    met: list[str] = []
+    token = _FAULTS_MET.set(met)
+    try:
+        yield met
+    finally:
+        _FAULTS_MET.reset(token)
 
 
 DISCORD = DiscordOutages()

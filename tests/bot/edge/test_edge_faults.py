@@ -23,6 +23,7 @@ import pytest
 from bot.edge import display
 from bot.edge.answers import TURNED_AWAY
 from bot.edge.client import MarrakechClient
+from bot.edge.incidents import DISCORD
 from bot.edge.inflight import HANDLERS
 from bot.presentation import messages
 from bot.runtime import outage
@@ -568,6 +569,44 @@ async def test_a_discord_outage_over_several_games_is_one_warning_and_one_info(
             )
         ]
         assert current == [view.game.board_message_id], f"game {game_id}: its turn shown once"
+
+
+async def test_a_try_discord_failed_spends_none_though_another_request_found_it_back(
+    edge: Edge, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord answers 503 to the game's every try, and after each a request sent before the
+    outage comes back answered, which finds Discord back for a moment (as one in flight when
+    it went would): each try was still cut off by Discord, so none is spent, and once Discord
+    serves again the game is shown, never given up until a restart."""
+    monkeypatch.setattr(display, "REDISPLAY_DELAYS_SECONDS", (0.0, 0.01))
+    edge.fake.rest.limits.enabled = False  # tries a hundredth of a second apart
+    turn, mover = await started_in(edge, edge.channel)
+    try_showing = display.GameDisplay._try_showing
+    tries = 0
+
+    async def then_an_earlier_request_answers(self: display.GameDisplay, game_id: int) -> bool:
+        nonlocal tries
+        shown = await try_showing(self, game_id)
+        if not shown:
+            tries += 1
+            DISCORD.answered()  # a request from before the outage, answered now
+        return shown
+
+    monkeypatch.setattr(display.GameDisplay, "_try_showing", then_an_earlier_request_answers)
+    faults = edge.fake.faults
+    down = [
+        faults.add(None, r"/(interactions|webhooks)/.*", Disconnect(), times=None),
+        faults.add(None, r".*", ServerError(503), times=None),
+    ]
+    with caplog.at_level(logging.DEBUG, logger="bot"):
+        edge.click(mover, turn, "North (straight on)")
+        more = len(display.REDISPLAY_DELAYS_SECONDS) + 2
+        await until(lambda: tries >= more or "gave up" in caplog.text, "more tries than allowed")
+        for rule in down:
+            rule.times = rule.hits  # Discord answers again
+        await until(partial(shown_game, edge, 1), "the game shown once Discord is back")
+        assert await HANDLERS.drained(30.0), "the click's handler is still running"
+    assert "gave up" not in caplog.text
 
 
 async def shown_game(edge: Edge, game_id: int) -> bool:
