@@ -507,6 +507,8 @@ async def test_a_discord_outage_over_several_games_is_one_warning_and_one_info(
     assert guild is not None
     channels = [edge.channel, *(edge.fake.add_text_channel(guild, f"more-{n}") for n in (2, 3))]
     turns = [await started_in(edge, channel) for channel in channels]
+    # no request of the starts still on its way, to come back answered in the outage
+    assert await HANDLERS.drained(30.0), "a start's handler is still running"
     tries: dict[int, int] = {}
 
     def tried(record: logging.LogRecord) -> bool:
