@@ -25,9 +25,10 @@ beside the plain figures, and how much of the variance the luck explained. The l
 
 Levels: random, easy, medium, hard (see the `ai` package). `--variant rotate-after` plays R12;
 `--work N` and `--seconds S` replace hard's default budget (e.g. a reduced budget for long
-matches). `--jobs N` plays N games at a time in separate processes (one per core): every game
-is seeded on its own, so the totals are exactly those of a one-process run. The dice come
-from Python's `random.Random` seeded per deal, the AIs' seeds from `ai.mix_seed(game
+matches). `--jobs N` plays N sets of games at a time in separate processes (one per core; a
+set, A in each seat in turn, is one process's work): every game is seeded on its own, so
+the totals are exactly those of a one-process run. The dice come from Python's
+`random.Random` seeded per deal, the AIs' seeds from `ai.mix_seed(game
 seed, 3, action index)`, so a match replays exactly. `--results FILE` writes every game's
 result (with A's luck) as a JSON line, to compare two matches over the same games game by game.
 """
