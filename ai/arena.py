@@ -432,7 +432,10 @@ def parse_args(argv: Sequence[str] | None) -> Match:
     parser.add_argument("--seconds", type=float, help="hard's time cap per decision")
     parser.add_argument("--progress", action="store_true", help="a line per game on stderr")
     parser.add_argument(
-        "--jobs", type=int, default=1, help="games played at a time, in separate processes"
+        "--jobs",
+        type=int,
+        default=1,
+        help="sets of games (A in each seat) played at a time, in separate processes",
     )
     parser.add_argument(
         "--results", metavar="FILE", help="write each game's result to FILE as a JSON line"
