@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 
 from engine import (
     Color,
@@ -22,6 +22,17 @@ from engine import (
 )
 
 T = TypeVar("T")
+
+
+class AssamAt(TypedDict):
+    """Where Assam stands and faces, as `board` takes them."""
+
+    assam: str
+    facing: str
+
+
+ONTO_D4: AssamAt = {"assam": "d3", "facing": "S"}
+"""Assam on d3 facing S: a roll of 1 lands him on d4."""
 
 
 def two_player_piles() -> tuple[tuple[Color, ...], ...]:

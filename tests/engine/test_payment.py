@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 import pytest
 
 from engine import (
@@ -18,18 +16,7 @@ from engine import (
     parse_square,
     square_name,
 )
-from tests.engine.builders import board, of_type, play
-
-
-class AssamAt(TypedDict):
-    """Where Assam stands and faces, as `board` takes them."""
-
-    assam: str
-    facing: str
-
-
-# Assam on d3 facing S: a roll of 1 lands him on d4.
-ONTO_D4: AssamAt = {"assam": "d3", "facing": "S"}
+from tests.engine.builders import ONTO_D4, board, of_type, play
 
 
 def squares(*names: str) -> frozenset[int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -39,7 +39,7 @@ from engine.playout import (
     refresh_rugs,
     run,
 )
-from tests.engine.builders import board, play
+from tests.engine.builders import ONTO_D4, board, play
 
 COMBOS = [(players, variant) for players in (2, 3, 4) for variant in Variant]
 
@@ -237,18 +237,106 @@ class _RollsOne:
         return 0.0
 
 
-def test_a_playout_ranks_a_later_elimination_above_an_earlier_one() -> None:
-    """R9: eliminated seats rank after every seat still in, the later elimination first. Seat
-    2 is already out; seat 1 rolls a 1 onto seat 0's red rug, owes 2 and holds 1, and goes
-    out too: seat 0 is left and seat 1 ranks above seat 2, as the checked API ranks them."""
-    start_state = board(3, [("d4d5", "red")], assam="d3", facing="S", to_move=1)
-    start_state = start_state._replace(dirhams=(88, 1, 0), eliminated=(2,), stock=(14, 15, 0, 0))
-    result = playout(start_state, _RollsOne())
-    final = checked_playout(start_state, _RollsOne())
+def _pays_its_last_dirham() -> GameState:
+    return board(4, [("d4d5", "yellow"), ("e4e5", "yellow")], dirhams=(4, 30, 30, 30), **ONTO_D4)
+
+
+def _owes_more_than_it_holds() -> GameState:
+    return board(4, [("d4d5", "yellow"), ("e4e5", "yellow")], dirhams=(3, 30, 30, 30), **ONTO_D4)
+
+
+def _lands_on_a_seat_that_is_out() -> GameState:
+    state = board(4, [("d4d5", "yellow"), ("e4e5", "yellow")], **ONTO_D4)
+    return state._replace(eliminated=(1,), dirhams=(30, 0, 30, 60), stock=(12, 0, 12, 12))
+
+
+def _goes_out_before_the_last_rug_of_the_variant() -> GameState:
+    rugs = [("d4d5", "yellow")]
+    state = board(3, rugs, dirhams=(1, 30, 59), variant=Variant.ROTATE_AFTER, **ONTO_D4)
+    return state._replace(stock=(15, 1, 0, 0))
+
+
+def _a_seat_with_no_rugs_left() -> GameState:
+    return board(3, **ONTO_D4)._replace(stock=(2, 0, 2, 0))
+
+
+def _goes_out_after_another_seat() -> GameState:
+    state = board(3, [("d4d5", "red")], to_move=1, **ONTO_D4)
+    return state._replace(dirhams=(88, 1, 0), eliminated=(2,), stock=(14, 15, 0, 0))
+
+
+def _a_two_player_seat_goes_out() -> GameState:
+    return board(2, [("d4d5", "yellow")], dirhams=(1, 59), **ONTO_D4)
+
+
+def _seat_after(state: GameState) -> int | None:
+    """Who moves after the mover lays the first legal rug."""
+    return play(state, legal_actions(state)[0])[0].to_move
+
+
+RULE_EDGES: dict[str, tuple[Callable[[], GameState], Callable[[GameState], bool]]] = {
+    # R9: owing exactly what one holds leaves the mover in, with 0 dirhams, laying a rug.
+    "pays-its-last-dirham": (
+        _pays_its_last_dirham,
+        lambda s: (s.dirhams, s.eliminated, s.phase) == ((0, 34, 30, 30), (), Phase.PLACE),
+    ),
+    # R9: owing more, the mover pays what it holds (not what it owes) and is out.
+    "owes-more-than-it-holds": (
+        _owes_more_than_it_holds,
+        lambda s: (s.dirhams, s.eliminated) == ((0, 33, 30, 30), (0,)),
+    ),
+    # R8, R9: the rugs of a seat that is out charge nobody.
+    "lands-on-a-seat-that-is-out": (
+        _lands_on_a_seat_that_is_out,
+        lambda s: s.dirhams == (30, 0, 30, 60) and s.phase is Phase.PLACE,
+    ),
+    # R9, R11, R12: the mover goes out holding rugs; the last rug of the seats still in then
+    # ends the game, with no turn of Assam after it.
+    "goes-out-before-the-last-rug-of-the-variant": (
+        _goes_out_before_the_last_rug_of_the_variant,
+        lambda s: (s.eliminated, s.to_move, s.rugs_in_hand(1)) == ((0,), 1, 1),
+    ),
+    # R11: a seat that has laid all its rugs takes no more turns.
+    "a-seat-with-no-rugs-left": (_a_seat_with_no_rugs_left, lambda s: _seat_after(s) == 2),
+    # R9: the later elimination ranks above the earlier one.
+    "goes-out-after-another-seat": (
+        _goes_out_after_another_seat,
+        lambda s: s.outcome is not None and s.outcome.ranking == ((0,), (1,), (2,)),
+    ),
+    # R2, R9: a 2-player seat that goes out loses its whole pile.
+    "a-two-player-seat-goes-out": (
+        _a_two_player_seat_goes_out,
+        lambda s: s.eliminated == (0,) and s.pile(0) == (),
+    ),
+}
+"""Positions at a roll where one rule turns on one comparison, each with what the roll of 1
+onto d4 does there by the checked API (so that the case is what its name says)."""
+
+
+@pytest.mark.parametrize("name", list(RULE_EDGES))
+def test_the_fast_path_plays_the_edge_cases_of_the_rules_as_the_checked_api(name: str) -> None:
+    """R8, R9, R11, R12 at their edges (paying one's last dirham, owing more than one holds, a
+    seat out being landed on, going out while holding rugs in the variant, a seat with no rugs
+    left, a second elimination, a 2-player seat going out): from each position the fast path
+    plays the game the checked API plays, action for action, and ends with every FastState
+    slot (but `rug_pair`) and the result of the checked API's final state."""
+    build, after_the_roll = RULE_EDGES[name]
+    start_state = build()
+    assert after_the_roll(play(start_state, "D1")[0]), name
+    fast = from_state(start_state)
+    fast_trace: list[str] = []
+    checked_trace: list[str] = []
+    actions = run(fast, _RollsOne(), trace=fast_trace)
+    final = checked_playout(start_state, _RollsOne(), checked_trace)
+    assert fast_trace == checked_trace
+    expected = from_state(final)
+    for slot in FastState.__slots__:
+        if slot != "rug_pair":
+            assert getattr(fast, slot) == getattr(expected, slot), slot
     assert final.outcome is not None
-    assert final.outcome.reason == result.reason == "last-player-standing"
-    assert result.ranking == ((0,), (1,), (2,))
-    assert result.ranking == final.outcome.ranking == rank(final, final.outcome.reason).ranking
+    result = fast.result(actions)
+    assert (result.ranking, result.reason) == (final.outcome.ranking, final.outcome.reason)
+    assert (result.totals, result.dirhams) == (tuple(s.total for s in scores(final)), final.dirhams)
 
 
 def test_refresh_rugs_rebuilds_the_intact_rug_masks() -> None:
@@ -354,18 +442,3 @@ def test_the_result_of_a_game_still_being_played_is_refused() -> None:
             fast.result()
         actions = run(fast, random.Random(3))
         assert fast.result(actions).actions == actions > 0
-
-
-def test_a_two_player_seat_that_goes_out_in_a_playout_loses_its_whole_pile() -> None:
-    """R9: a seat that goes out loses its unplaced rugs, in 2 players its whole pile. Seat 0
-    rolls a 1 onto seat 1's yellow rug, owes 2 with 1 dirham, and goes out: the playout ends
-    with seat 0's pile and rugs empty, as the checked API ends it."""
-    start_state = board(2, [("d4d5", "yellow")], assam="d3", facing="S", dirhams=(1, 59))
-    fast = from_state(start_state)
-    run(fast, _RollsOne())
-    final = checked_playout(start_state, _RollsOne())
-    assert final.outcome is not None
-    assert final.outcome.reason == fast.reason == "last-player-standing"
-    assert start_state.piles is not None
-    assert fast.piles == [[], list(reversed(start_state.piles[1]))] == from_state(final).piles
-    assert (fast.stock, fast.hand) == ([0, 11, 0, 12], [0, 23])
