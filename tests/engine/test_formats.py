@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -467,8 +467,9 @@ def test_a_position_with_seats_out_while_the_game_goes_on_plays_on_to_the_same_r
     game going on, the order they went out in decides the ranking at the end (R9: later
     eliminations first), so the position keeps it and a state read from it ends the same."""
     state, _ = play(start(4), "S", "D1", "c2d2")
-    for seat in (3, 1):  # out in this order, not in seat order
-        state, _ = resign(state, seat)
+    state, _ = resign(state, 3)
+    assert "eliminated_order" not in to_position(state), "one seat out: no order to keep"
+    state, _ = resign(state, 1)  # out in this order, not in seat order
     assert not state.is_over
     position = json.loads(json.dumps(to_position(state)))
     again = from_position(position)
@@ -788,11 +789,18 @@ def test_positions_missing_a_field(missing: str) -> None:
         from_position(body)
 
 
-GAMES = {
-    "record": record_to_json(record_of(states_along(2, Variant.STANDARD, 3)[30])),
-    "position": to_position(finished_game(3, Variant.ROTATE_AFTER, 4)),
-    "position-2p": to_position(states_along(2, Variant.STANDARD, 9)[40]),
-}
+DOCUMENTS = ("position", "position-2p", "record")
+
+
+@functools.cache
+def document(which: str) -> dict[str, Any]:
+    """A record or position of a seeded game, built when a test first asks for it (not at
+    collection, where a broken rule would stop the whole run instead of failing tests)."""
+    if which == "record":
+        return record_to_json(record_of(states_along(2, Variant.STANDARD, 3)[30]))
+    if which == "position":
+        return to_position(finished_game(3, Variant.ROTATE_AFTER, 4))
+    return to_position(states_along(2, Variant.STANDARD, 9)[40])
 
 
 @settings(
@@ -802,11 +810,11 @@ GAMES = {
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(which=st.sampled_from(sorted(GAMES)), data=st.data())
+@given(which=st.sampled_from(DOCUMENTS), data=st.data())
 def test_mutated_documents_raise_only_format_errors(which: str, data: st.DataObject) -> None:
     """Any document with some values replaced by random JSON either loads or raises
     FormatError/ReplayError: never KeyError, IndexError, TypeError or AssertionError."""
-    body = copy.deepcopy(GAMES[which])
+    body = copy.deepcopy(document(which))
     mutate(body, data)
     with contextlib.suppress(FormatError, ReplayError):
         if which == "record":
@@ -828,14 +836,3 @@ def test_random_json_is_never_a_crash(value: Any) -> None:
     for reader in (record_from_json, from_position):
         with contextlib.suppress(FormatError):
             reader(value)
-
-
-def test_public_record_files_read(data_dir: Path) -> None:
-    """Every public record parses, and its final position reads back through from_position."""
-    records = sorted((data_dir / "conformance" / "records").glob("game-????.json"))
-    assert len(records) >= 24
-    for path in records:
-        record_from_json(json.loads(path.read_text()))
-        position = json.loads(path.with_suffix(".position.json").read_text())
-        assert to_position(from_position(position)) == position
-        assert from_position(position).phase is Phase.OVER
