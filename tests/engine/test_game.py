@@ -33,7 +33,7 @@ from engine import (
     scores,
     seat_colors,
 )
-from tests.engine.builders import board, of_type, play, start
+from tests.engine.builders import ONTO_D4, board, of_type, play, start
 
 
 @pytest.mark.parametrize(
@@ -418,9 +418,19 @@ def test_replay_steps_and_events_place_resignations_where_they_fell() -> None:
 
 
 def test_resign_refuses_a_seat_not_in_the_game() -> None:
-    """Only a seat still in may resign."""
-    with pytest.raises(IllegalActionError, match="not in the game"):
-        resign(start(3), 3)
+    """Only a seat still in may resign: not a seat the game does not have, nor one already
+    out (resigned or eliminated), which would be out twice."""
+    for seat in (3, -1):
+        with pytest.raises(IllegalActionError, match="not in the game"):
+            resign(start(3), seat)
+    state, _ = resign(start(4), 1)
+    with pytest.raises(IllegalActionError, match="seat 1 is not in the game"):
+        resign(state, 1)
+    out = board(3, [("d4d5", "yellow")], dirhams=(1, 30, 59), **ONTO_D4)
+    out, _ = play(out, "D1")  # seat 0 owes 2 with 1 dirham: eliminated
+    assert out.eliminated == (0,)
+    with pytest.raises(IllegalActionError, match="seat 0 is not in the game"):
+        resign(out, 0)
 
 
 def test_r13_same_seed_and_choices_replay_the_same_game() -> None:

@@ -105,12 +105,13 @@ def test_r8_two_players_pay_nothing_on_either_own_colour() -> None:
 
 
 def test_r8_two_players_each_colour_is_its_own_region() -> None:
-    """R8: in 2 players red and blue (both seat 0's) do not join into one region."""
-    rugs = [("d4d5", "red"), ("e4e5", "blue"), ("c4c5", "red")]
+    """R8: in 2 players red and blue (both seat 0's) do not join into one region; the payment
+    names the colour landed on (blue), not the owner's first colour (red)."""
+    rugs = [("d4d5", "blue"), ("e4e5", "red"), ("c4c5", "blue")]
     state = board(2, rugs, to_move=1, **ONTO_D4)
     after, events = play(state, "D1")
     assert of_type(events, TaxPaid) == [
-        TaxPaid(1, 0, 4, 4, Color.RED, squares("c4", "c5", "d4", "d5"))
+        TaxPaid(1, 0, 4, 4, Color.BLUE, squares("c4", "c5", "d4", "d5"))
     ]
     assert after.dirhams == (34, 26)
 
