@@ -139,12 +139,6 @@ def test_r4_assam_never_turns_around(action: str) -> None:
         play(start(4), action)
 
 
-def test_r4_rolling_before_orienting_is_refused() -> None:
-    """R4, R5: the die is rolled only after orienting."""
-    with pytest.raises(IllegalActionError, match="not time to roll"):
-        play(start(4), "D3")
-
-
 def test_r5_die_faces_are_1_2_2_3_3_4() -> None:
     """R5: six faces 1, 2, 2, 3, 3, 4 -> exact probabilities 1/6, 1/3, 1/3, 1/6."""
     state, _ = play(start(4), "S")
