@@ -95,10 +95,21 @@ def test_new_fast_game_equals_from_state_of_new_game() -> None:
 
 
 def test_playout_leaves_its_start_unchanged_and_copies_are_independent() -> None:
-    config = deal(4, Variant.STANDARD, random.Random(3))
-    fast = new_fast_game(config)
+    """A playout plays on a copy of the FastState it is given, and leaves every slot of it as
+    it was. A copy holds every slot of its original, the rugs whole on the board (`intact`,
+    R10) too, so a playout from a FastState of a game under way plays the game one from the
+    GameState plays."""
+    rng = random.Random(3)
+    state = new_game(deal(4, Variant.STANDARD, rng))
+    for _ in range(60):
+        actions = legal_actions(state)
+        state, _ = apply(state, actions[int(rng.random() * len(actions))])
+    assert not state.is_over
+    fast = from_state(state)
+    assert fast.intact, "whole rugs lie on the board"
     before = {name: repr(getattr(fast, name)) for name in FastState.__slots__}
-    playout(fast, random.Random(1))
+    assert {name: repr(getattr(fast.copy(), name)) for name in FastState.__slots__} == before
+    assert playout(fast, random.Random(1)) == playout(state, random.Random(1))
     assert {name: repr(getattr(fast, name)) for name in FastState.__slots__} == before
 
 
