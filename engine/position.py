@@ -151,9 +151,9 @@ def _parse_seat(raw: object, seat: int, players: int, variant_piles: bool) -> di
         if not isinstance(raw_pile, list) or len(raw_pile) > 2 * rugs_per_color(2):
             raise FormatError(f"seat {seat}'s pile must be a list of its colours")
         pile = tuple(_color(c, f"seat {seat}'s pile").order for c in raw_pile)
-        for index in stock:
-            if pile.count(index) != stock[index]:
-                raise FormatError(f"seat {seat}'s pile does not match its rugs_left")
+        # Exactly the rugs its rugs_left counts: no more, no fewer, and none of another colour.
+        if sorted(pile) != sorted(index for index, n in stock.items() for _ in range(n)):
+            raise FormatError(f"seat {seat}'s pile does not match its rugs_left")
     elif raw.get("pile") is not None:
         raise FormatError("only 2-player games have piles")
     if eliminated and (dirhams or any(stock.values())):

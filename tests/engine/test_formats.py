@@ -409,12 +409,14 @@ def test_an_eliminated_seat_has_0_dirhams_and_no_rugs(build: Any, change: Any) -
         lambda pile: pile[1:],  # one rug fewer than rugs_left counts
         lambda pile: ["red", *pile],  # one red more
         lambda pile: ["red"] * 12 + ["blue"] * (len(pile) - 12),  # a blue swapped for a red
+        lambda pile: ["yellow", *pile],  # the other seat's colour on top
     ],
-    ids=["one-short", "one-more", "swapped"],
+    ids=["one-short", "one-more", "swapped", "another-seat-s-colour"],
 )
 def test_a_2_player_pile_holds_exactly_the_rugs_its_rugs_left_count(change: Any) -> None:
     """FORMATS.md 3: a 2-player seat's pile is its remaining rugs, so it holds as many of each
-    colour as its rugs_left count."""
+    colour as its rugs_left count, and no rug of another colour (which the seat would lay next,
+    out of the other seat's rugs)."""
     state, _ = play(start(2), "S", "D1", "c2d2")
     body = to_position(state)
     seat = body["seats"][0]
