@@ -500,6 +500,8 @@ def base_position() -> dict[str, Any]:
         (("turn",), 10**30, "turn"),
         (("turn",), -1, "turn"),
         (("turn",), 0, '"turn" must be a whole number from 1'),  # the first turn is 1
+        (("turn",), True, '"turn" must be a whole number'),  # true is not the number 1
+        (("to_move",), True, '"to_move" must be a whole number'),
         (("phase",), "dance", '"phase" must be'),
         (("to_move",), 3, "to_move"),
         (("to_move",), None, "to_move"),
@@ -520,6 +522,8 @@ def base_position() -> dict[str, Any]:
         (("seats", 0, "rugs_left"), {"blue": 3}, "rugs_left"),
         (("seats", 0, "rugs_left"), {"red": 99}, "rugs"),
         (("seats", 0, "rugs_left"), {"red": 15}, "more red squares show than rugs_left says"),
+        (("cells", 0, 0), ["red", 2], "more red squares show than rugs_left says"),  # 3 of 1 rug
+        (("seats", 0, "dirhams"), True, "seat 0's dirhams must be a whole number"),
         (("seats", 0, "eliminated"), "no", "true or false"),
         (("seats", 1, "seat"), 0, "in order"),
         (("seats", 1, "seat"), True, "in order"),
