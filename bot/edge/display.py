@@ -133,6 +133,8 @@ class GameDisplay:
         self._clock = clock
         self._sleep = asyncio.sleep
         """How it waits out a channel's window after a restart."""
+        self._restarted_at: datetime | None = None
+        """When `resume_displays` began, until Discord's window on a channel has passed since."""
         self._delivery = Delivery(client, clock)
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
@@ -224,6 +226,7 @@ class GameDisplay:
         then lead every lobby whose edit to lead to its game's first turn, or its result, did
         not go through (those this process claimed: another process starting too catches up
         the others)."""
+        self._restarted_at = self._clock()
         for view in await self._play.behind_on_display():
             try:
                 crashpoints.reach("resume.posting")
@@ -239,6 +242,20 @@ class GameDisplay:
             editing = self._point_lobby(view, message_id)
             if editing is None or await asyncio.shield(editing):
                 await self._play.lobby_linked(view.id, message_id)
+
+    async def wait_out_last_run(self) -> None:
+        """Return once Discord's window on a channel (CHANNEL_WINDOW_SECONDS) has passed since
+        the restart (`resume_displays`): at once when it has, or without a restart. The run
+        before was killed before this one started, so whatever it used of any channel's window
+        is over by then, which this run cannot otherwise know of a channel whose history it
+        did not read (the turn clock's work: a turn the AI owes at once, one out of time)."""
+        if self._restarted_at is None:
+            return
+        wait = CHANNEL_WINDOW_SECONDS - (self._clock() - self._restarted_at).total_seconds()
+        if wait > 0:
+            await self._sleep(wait)
+        else:
+            self._restarted_at = None  # over for good
 
     async def catch_up(self, game_id: int) -> None:
         """Show a game whose last change was never shown (its message failed to post or to

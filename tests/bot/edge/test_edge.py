@@ -195,6 +195,9 @@ async def running_edge(
         )
         client = bot.client
         await client.login("fake-token")  # runs setup_hook: buttons, command sync
+        # A first start, on a new database: no run before it used a channel, so its posts
+        # wait for no window (a restart's wait: tests/bot/edge/test_notices.py).
+        bot.display._restarted_at = None
         try:
             yield Edge(
                 fake, bot, client, bot.service, bot.store, channel, host, guest, outsider, moderator

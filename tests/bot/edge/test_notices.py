@@ -14,27 +14,31 @@ still answers the rejoin command, privately. An end or a return whose notice
 Discord refused is not recorded as told: the next catch-up tells it, once. A restarted display
 waits out Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may
 have used before it tells such a return, and never waits for a window only its own notice
-opened; a running display's catch-up waits for none. A rated game's result posted before its
-ratings could be applied is edited to show them once they are, once: by the process that
-applied them (the server's next game, a start), else by the next start's catch-up.
+opened; a running display's catch-up waits for none. The turn clock's work just after a start
+(an AI's turn, with the bot token) waits for the rest of the window, refused by no bucket.
+A rated game's result posted before its ratings could be applied is edited to show them
+once they are, once: by the process that applied them (the server's next game, a start), else
+by the next start's catch-up.
 """
 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from discord.utils import snowflake_time
 
 from bot.edge.display import CHANNEL_WINDOW_SECONDS, GameDisplay
+from bot.edge.inflight import HANDLERS
 from bot.presentation import messages, presenter
 from bot.services.ratings import RatingService
 from bot.services.views import AutoTurn, Reminder, TurnReason
 from bot.storage.ratings import RatingStore
-from tests.bot.edge.test_edge import Edge, a_window_later, running_edge, started
+from tests.bot.edge.test_edge import Edge, a_window_later, mover_of, running_edge, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
+from tests.bot.edge.test_edge_async import handed_to_the_ai
 from tests.bot.edge.test_rematch import is_result, resign, result
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.snowflakes import iso_now
@@ -506,6 +510,47 @@ async def test_a_running_display_catching_a_game_up_after_its_own_posts_waits_fo
     assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
     assert await edge.service.play.behind_on_display() == []
     assert waits == [], "no wait for a window this run's own posts opened"
+
+
+async def test_a_restart_s_turn_clock_waits_out_the_window_the_last_run_may_have_filled(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run posted and edited in the game's channel as much as Discord's window takes
+    (5 of each in 5 s), and was killed; the restarted bot knows none of its players' clicks, and
+    its turn clock's first pass plays the turn the AI owes at once, with the bot token. It waits
+    out the window first, so that neither its edit nor its post is refused: a 429 counts toward
+    Discord's ban on invalid requests, and the restart cannot know what the last run used."""
+    await edge.bot.scheduler.stop()  # the test plays the turn clock's first pass itself
+    turn = await started(edge)
+    await handed_to_the_ai(edge, await mover_of(edge, turn))
+    async with edge.store.database.transaction() as conn:  # the AI owes the turn now
+        await conn.execute("UPDATE games SET due_at = $1, rev = rev + 1 WHERE id = 1", LONG_AGO)
+    edge.service.loader.forget(1)
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    limits = edge.fake.rest.limits
+    channel = f"/channels/{edge.channel.id}/messages"
+    for method, path in (("POST", channel), ("PATCH", f"{channel}/{turn.id}")):
+        while not limits.check(method, path, "the last run", lambda: None).refused:
+            pass
+    limits.check("GET", "/users/@me", "the restarted run", lambda: None)  # it logs in
+    edge.bot.display._delivery._tokens.clear()  # the restarted run knows no click
+    waits: list[float] = []
+    clock = edge.bot.display._clock
+
+    async def wait(seconds: float) -> None:  # the display's clock and Discord's move on
+        waits.append(seconds)
+        edge.fake.shift_clock(edge.fake.world.clock_offset + seconds)
+        later = clock() + timedelta(seconds=sum(waits))
+        monkeypatch.setattr(edge.bot.display, "_clock", lambda: later)
+
+    monkeypatch.setattr(edge.bot.display, "_sleep", wait)
+    await edge.bot.display.resume_displays()
+    assert await edge.bot.scheduler.run_due() == 1
+    assert not edge.fake.world.messages[turn.id].enabled_buttons(), "the AI's turn is shown"
+    refused = [f"{r.method} {r.path}" for r in edge.fake.invalid_requests]
+    assert refused == [], refused
+    (waited,) = waits
+    assert 0 < waited <= CHANNEL_WINDOW_SECONDS, "one wait, for the rest of the window"
 
 
 async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -> None:

@@ -103,6 +103,9 @@ class Channel:
     def __init__(self, *, refuses: bool) -> None:
         self.refuses = refuses
 
+    async def wait_out_last_run(self) -> None:
+        pass
+
     async def send_reminder(self, reminder: str) -> None:
         if self.refuses:
             raise RuntimeError("Discord said no")
