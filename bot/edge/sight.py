@@ -2,7 +2,7 @@
 messages (docs/watching.md).
 
 A bot without the Server Members intent is told neither of a member who left nor of a role
-taken away, so the member is fetched from Discord (GET one member: 10 requests in 10 s per
+taken away, so the member is fetched from Discord (GET one member: 5 requests a second per
 server, each also one of the bot token's 50 a second). Asked at every turn of every watched
 game, a busy server's watchers would spend that bucket many times over, so a member fetched
 is trusted for a minute for the turns' messages: a watcher who loses sight of the channel by
