@@ -243,19 +243,26 @@ class GameDisplay:
             if editing is None or await asyncio.shield(editing):
                 await self._play.lobby_linked(view.id, message_id)
 
-    async def wait_out_last_run(self) -> None:
+    async def wait_out_last_run(self, game_id: int) -> None:
         """Return once Discord's window on a channel (CHANNEL_WINDOW_SECONDS) has passed since
-        the restart (`resume_displays`): at once when it has, or without a restart. The run
-        before was killed before this one started, so whatever it used of any channel's window
-        is over by then, which this run cannot otherwise know of a channel whose history it
-        did not read (the turn clock's work: a turn the AI owes at once, one out of time)."""
+        the restart (`resume_displays`), for work on a game from before it: the run before was
+        killed before this one started, so whatever it used of the game's channel's window is
+        over by then, which this run cannot otherwise know of a channel whose history it did
+        not read (the turn clock's work: a turn the AI owes at once, one out of time). At once
+        without a restart, once the window is over, and for a game begun since (or none: a
+        direct message), whose channel the last run used nothing of."""
         if self._restarted_at is None:
             return
         wait = CHANNEL_WINDOW_SECONDS - (self._clock() - self._restarted_at).total_seconds()
-        if wait > 0:
-            await self._sleep(wait)
-        else:
+        if wait <= 0:
             self._restarted_at = None  # over for good
+            return
+        try:
+            opened = await self._play.opened_at(game_id)
+        except Exception:  # the database is away: the work fails on it without a post
+            return
+        if opened is not None and opened < self._restarted_at:  # None: a direct message's
+            await self._sleep(wait)
 
     async def catch_up(self, game_id: int) -> None:
         """Show a game whose last change was never shown (its message failed to post or to

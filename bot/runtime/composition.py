@@ -153,9 +153,9 @@ class Bot:
         meanwhile) is shown again in the background, as soon as the database is back."""
         log.debug("game %s: %s due at seq %s", work.game_id, work.kind.value, work.seq)
         try:
-            # Just after a start, the run before may have filled a channel's window (which
-            # one cannot be told): the work, posted and edited with the bot token, waits it out.
-            await self.display.wait_out_last_run()
+            # Just after a start, the run before may have filled the channel's window of a game
+            # from before it: the work, posted and edited with the bot token, waits it out.
+            await self.display.wait_out_last_run(work.game_id)
             match work.kind:
                 case DueKind.SHOW:
                     await self.display.catch_up(work.game_id)

@@ -9,6 +9,7 @@ die is rolled from the game's secret seed and the log position the roll fills
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import engine
@@ -165,6 +166,11 @@ class PlayService:
         if in_memory is not None:
             return in_memory.game.channel_id
         return (await self.look(game_id)).game.channel_id
+
+    async def opened_at(self, game_id: int) -> datetime | None:
+        """When the game was opened (its lobby); None if there is no such game."""
+        row = await self._store.get(game_id)
+        return None if row is None else row.created_at
 
     async def look(self, game_id: int) -> GameView:
         async with self._loader.locked(game_id):

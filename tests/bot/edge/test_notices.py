@@ -39,6 +39,7 @@ from bot.storage.ratings import RatingStore
 from tests.bot.edge.test_edge import Edge, a_window_later, mover_of, running_edge, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.bot.edge.test_edge_async import handed_to_the_ai
+from tests.bot.edge.test_edge_faults import started_in
 from tests.bot.edge.test_rematch import is_result, resign, result
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.e2e.fakecord.snowflakes import iso_now
@@ -551,6 +552,32 @@ async def test_a_restart_s_turn_clock_waits_out_the_window_the_last_run_may_have
     assert refused == [], refused
     (waited,) = waits
     assert 0 < waited <= CHANNEL_WINDOW_SECONDS, "one wait, for the rest of the window"
+
+
+async def test_a_game_begun_after_the_restart_waits_for_no_window(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run can have used no window of a game that did not exist yet: the turn clock's
+    work on a game begun after the restart (its AI seats' turns, right after a start) goes
+    ahead at once, where one of a game from before the restart waits the window out."""
+    waits: list[float] = []
+
+    async def wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(edge.bot.display, "_sleep", wait)
+    await started(edge)
+    await edge.bot.display.resume_displays()
+    restarted = edge.bot.display._restarted_at
+    assert restarted is not None
+    monkeypatch.setattr(edge.bot.display, "_clock", lambda: restarted)  # within the window
+    guild = edge.channel.guild
+    assert guild is not None
+    await started_in(edge, edge.fake.add_text_channel(guild, "later"))
+    await edge.bot.display.wait_out_last_run(2)
+    assert waits == [], "the game begun after the restart"
+    await edge.bot.display.wait_out_last_run(1)
+    assert len(waits) == 1, "the game from before it"
 
 
 async def test_a_rejoin_answered_then_caught_up_is_still_told_once(edge: Edge) -> None:

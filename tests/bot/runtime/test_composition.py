@@ -103,7 +103,7 @@ class Channel:
     def __init__(self, *, refuses: bool) -> None:
         self.refuses = refuses
 
-    async def wait_out_last_run(self) -> None:
+    async def wait_out_last_run(self, game_id: int) -> None:
         pass
 
     async def send_reminder(self, reminder: str) -> None:
