@@ -141,7 +141,8 @@ class SeatController:
     async def _remember(self, request: HandoverRequest, sent: replies.Sent) -> None:
         """Keep the request's message, so that it can say when the request is closed without
         an answer (its game ended). A request closed while it was being posted (its game ended,
-        and the end found no message to edit) is shown closed now. Best effort: the request
+        or the person leaving or the host no longer plays, and what closed it found no message
+        to edit) is shown closed now, saying why. Best effort: the request
         was made, so a failure is logged, never answered; its buttons then answer as usual,
         and a press edits it as closed."""
         if sent.message_id is None:
@@ -151,18 +152,20 @@ class SeatController:
                 request.id, sent.message_id, request.waiting_for
             )
             closed = await self._substitutes.close_for_ended_games(request.game_id)
+            because = None
             if not closed:  # closed by another before its message was known, or still open
                 stored = await self._substitutes.request(request.id)
                 if stored.status == "failed":
                     closed = [stored]
-        except (DatabaseUnavailableError, SubstituteError) as error:
+                    because = await self._substitutes.closed_because(stored)
+        except (DatabaseUnavailableError, GameError, SubstituteError) as error:
             log.info(
                 "seat request %s: message not kept (%s)",
                 request.id,
                 why(error),
             )
             return
-        await self._show_closed(closed)  # the game ended while the request was being posted
+        await self._show_closed(closed, because)  # closed while the request was being posted
 
     async def stop(self) -> None:
         """Stop closing requests in the background (before the database closes); never
@@ -227,7 +230,11 @@ class SeatController:
         await self._availability.back()
         await self._logged_close(game_id)
 
-    async def _show_closed(self, requests: list[HandoverRequest]) -> None:
+    async def _show_closed(
+        self, requests: list[HandoverRequest], because: str | None = None
+    ) -> None:
+        """Edit the requests' messages to say they are closed, and why (`because`: see
+        `Answer.closed_because`)."""
         for request in requests:
             if request.message_id is None:
                 continue
@@ -241,7 +248,11 @@ class SeatController:
                 )
                 continue
             await self._display.retire_message(
-                view, "seat request", request.message_id, _closed(request, view), buttons=True
+                view,
+                "seat request",
+                request.message_id,
+                _closed(request, view, because),
+                buttons=True,
             )
 
     async def on_seat_answer(

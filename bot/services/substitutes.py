@@ -200,6 +200,16 @@ class SubstituteService:
         answered, and whom it calls."""
         await self._store.set_request_message(request_id, message_id, waiting_for)
 
+    async def closed_because(self, request: HandoverRequest) -> str | None:
+        """Why a request closed as failed in a game that still runs can no longer be carried
+        out (`Answer.closed_because`), as the game stands now; None if its game ended, or if
+        nothing in the game closes it now."""
+        loaded = await self._loader.load(request.game_id)
+        if loaded.state is None or loaded.game.status is not GameStatus.RUNNING:
+            return None
+        asked = replace(request, waiting_for=_asked(loaded, request.asked_by, request.out_user_id))
+        return await self._closed_because(loaded, asked)
+
     async def close_for_ended_games(self, game_id: int | None = None) -> list[HandoverRequest]:
         """Close the requests still open whose game no longer runs (of `game_id` only, if
         given): they can no longer be carried out. The ones this call closed (another process

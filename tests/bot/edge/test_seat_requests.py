@@ -627,3 +627,63 @@ async def test_a_press_short_of_the_last_agreement_on_a_request_left_open_shows_
     assert answer.content == private
     async with edge.store.database.reading() as conn:
         assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [("the-one-out-resigns", LEFT), ("the-host-resigns", HOST_LEFT), ("a-moderator", LEFT)],
+)
+@pytest.mark.parametrize("when", ["stored", "posted"])
+async def test_a_request_whose_person_leaves_while_it_is_posted_says_why_it_is_closed(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, change: str, line: str, when: str
+) -> None:
+    """The guest, whose seat the request would hand over, resigns (or a moderator hands the
+    guest's seat elsewhere), or the host who asks resigns, between the request stored and its
+    message known: what the change closes finds no message to edit. The host's answer, the
+    request's message, says plainly that it is closed and why, with no live Agree or Refuse,
+    and never a vague line that the game changed."""
+    guild = edge.channel.guild
+    assert guild is not None
+    erin = edge.fake.add_user("erin")
+    edge.fake.add_member(guild, erin)
+    await play_turn(edge, await three_playing(edge))
+    seats = edge.bot.seats
+    assert seats is not None
+
+    async def the_change() -> None:
+        if change == "a-moderator":  # as /marrakech-mod substitute does, its answer aside
+            await edge.service.substitutes.substitute(
+                1, edge.guest.id, erin.id, "erin", in_bot=False
+            )
+            await seats._requests_after(1)
+        else:
+            leaving = edge.guest if change == "the-one-out-resigns" else edge.host
+            await edge.service.play.resign(1, leaving.id)
+        await until(lambda: not seats._tasks, "the change closing the requests")
+        async with edge.store.database.reading() as conn:
+            assert await conn.fetchval("SELECT status FROM seat_requests") == "failed"
+
+    if when == "stored":
+        ask = edge.service.substitutes.ask
+
+        async def asked_as_the_seat_changes(*args: Any, **kwargs: Any) -> Any:
+            answer = await ask(*args, **kwargs)
+            await the_change()
+            return answer
+
+        monkeypatch.setattr(edge.service.substitutes, "ask", asked_as_the_seat_changes)
+    else:
+        remember = edge.service.substitutes.remember_message
+
+        async def remembered_as_the_seat_changes(*args: Any, **kwargs: Any) -> None:
+            await the_change()
+            await remember(*args, **kwargs)
+
+        monkeypatch.setattr(
+            edge.service.substitutes, "remember_message", remembered_as_the_seat_changes
+        )
+    request = await ask_for_the_guest_s_seat(edge)
+    assert await HANDLERS.drained(30.0), "the request's handler is still running"
+    await until(lambda: not seats._tasks, "the requests closed in the background")
+    shown = edge.fake.world.messages[request.id]
+    assert closed_as(edge, request, line), (shown.content, [b.label for b in shown.buttons()])
