@@ -381,8 +381,11 @@ def _payment_lines(view: GameView, state: GameState, language: str) -> list[str]
 
 
 def _rating_lines(view: GameView, outcome: engine.Outcome, language: str) -> list[str]:
-    """Each seat's rating after the game and its change, in the order of the ranking; a casual
-    game says it changed none. Nothing while the ratings do not include the game yet."""
+    """Each seat's rating after the game and its change, in the order the seats were rated
+    in: the ranking's, where the person who left a seat a substitute finished comes at the
+    place they were rated at, as if they had resigned then (docs/async.md#substitutes),
+    never at the seat's. A casual game says it changed none. Nothing while the ratings do not
+    include the game yet."""
     if view.game.coach:
         return [text("end.coach", language)]
     if view.game.casual:
@@ -390,12 +393,17 @@ def _rating_lines(view: GameView, outcome: engine.Outcome, language: str) -> lis
     changes = {change.seat: change for change in view.ratings}
     if not changes:
         return []
+    ranked = [seat for group in outcome.ranking for seat in group if seat in changes]
+    place_at_end = {seat: index + 1 for index, seat in enumerate(ranked)}
+
+    def rated_at(seat: int) -> tuple[int, int]:
+        place = changes[seat].place
+        return (place_at_end[seat] if place is None else place, place_at_end[seat])
+
     lines = [text("end.ratings", language)]
     lines.extend(
         ratings.change_line(_rated_name(view, changes[seat], language), changes[seat], language)
-        for group in outcome.ranking
-        for seat in group
-        if seat in changes
+        for seat in sorted(ranked, key=rated_at)
     )
     return lines
 

@@ -268,6 +268,7 @@ def _change(row: ChangeRow) -> RatingChange:
         before=_points_before(row),
         after=_points_after(row),
         provisional=row.games < PROVISIONAL_GAMES,
+        place=row.place,
     )
 
 

@@ -445,6 +445,10 @@ class RatingChange:
     before: int
     after: int
     provisional: bool
+    place: int | None = None
+    """The place the seat was rated at (ties share one): its place at the end, or, for a seat
+    a substitute finished, the place of its person who left (docs/async.md#substitutes);
+    None: not known."""
 
     @property
     def change(self) -> int:

@@ -133,6 +133,8 @@ async def test_a_substitute_mid_game_then_the_result_and_a_nudge(
     text = result.embed_text()
     (out_rating,) = [line for line in text.splitlines() if line.startswith(f"<@{out.id}> 1,")]
     assert f"({MINUS}" in out_rating, text
+    rated = text.splitlines()[text.splitlines().index("**Ratings**") + 1 :][:3]
+    assert rated[-1] == out_rating, "rated as out first: last of the ratings, not first"
     assert not [line for line in text.splitlines() if line.startswith(f"<@{dave.id}> 1,")], text
     stats = await (await fake.slash(dave, channel, "marrakech", "stats")).answer(timeout=30)
     assert f"Finished for someone: game #1 for <@{out.id}>, place 1" in stats.embed_text()

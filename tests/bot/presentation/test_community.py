@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -107,6 +108,55 @@ def test_a_seat_a_substitute_finished_is_rated_for_the_person_who_left_it() -> N
     text = description(presenter.final_post(dataclasses.replace(view, players=handed)))
     assert "<@102> 1,493 (\u22127, provisional)" in text
     assert "<@104> 1," not in text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_ratings_of_a_game_with_a_substitute_come_in_the_order_they_were_rated_in(
+    language: str,
+) -> None:
+    """The seat that finished first was handed from 102 to 104 before anyone was out: 102 is
+    rated as out first, last of the three, behind the AI and 100. Their line comes last, where
+    they were rated, never first with a loss under a ranking whose first place is 104's; 104,
+    not rated for this game, has no line, and each rated person is named once."""
+    view = finished(language)
+    state = view.state
+    assert state is not None
+    assert state.outcome is not None
+    order = [seat for group in state.outcome.ranking for seat in group]
+    first, second, third = order
+    people = {0: 100, 2: 102}
+    handed = tuple(
+        dataclasses.replace(player, user_id=104, stands_in_for=102, left_with_out=0)
+        if player.seat == first
+        else player
+        for player in view.players
+    )
+    rated = {first: 3, second: 1, third: 2}
+    changes = tuple(
+        RatingChange(
+            seat,
+            102 if seat == first else people.get(seat),
+            None if seat in people else "medium",
+            1500,
+            1510 + seat,
+            False,
+            rated[seat],
+        )
+        for seat in range(3)
+    )
+    view = dataclasses.replace(view, players=handed, ratings=changes)
+    shown = description(presenter.final_post(view)).splitlines()
+    start = shown.index(RATINGS_TITLE[language]) + 1
+    lines = [line for line in shown[start : start + 4] if re.search(r"\(\+\d+\)$", line)]
+    assert [line.split(" 1")[0] for line in lines] == [
+        names.seat_name(view, second, language),
+        names.seat_name(view, third, language),
+        "<@102>",
+    ], shown
+    assert not any(line.startswith("<@104> ") for line in lines)
+
+
+RATINGS_TITLE = {"en": "**Ratings**", "fr": "**Cotes**", "uk": "**Рейтинги**"}
 
 
 def test_the_result_writes_ratings_as_the_language_writes_numbers() -> None:
