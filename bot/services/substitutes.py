@@ -138,7 +138,9 @@ class SubstituteService:
         the game (but the host and the person leaving). With nobody to wait for, it is done at
         once if the AI plays the seat after timeouts (its person is gone), and refused if its
         person still plays it (SubstituteError 'nobody_to_agree': a moderator decides), so
-        that a host alone can never push a player out of a game, rated as resigned. Another
+        that a host alone can never push a player out of a game, rated as resigned. A host
+        out of the game cannot ask (SubstituteError 'host_out'), nor one who never held a seat
+        in it ('host_not_seated': a tournament's creator, named its tables' host). Another
         process that moved the game on meanwhile (its AI played that seat's turn) leaves the
         request to make: read again, it is made once more, as the game now stands."""
         return await again_if_moved_on(
@@ -159,6 +161,8 @@ class SubstituteService:
             if host_id != loaded.game.host_id:
                 raise HostOnlyError()
             if not _holds(loaded, host_id):  # resigned: no one still playing would ask
+                if not await self._store.ever_seated(game_id, host_id):
+                    raise SubstituteError("host_not_seated")  # a tournament's creator
                 raise SubstituteError("host_out")
             seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)
             waiting = _asked(loaded, host_id, out_user_id)

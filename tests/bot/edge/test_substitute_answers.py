@@ -53,6 +53,7 @@ SUBSTITUTE_CODES = (
     "not_asked",
     "nobody_to_agree",
     "host_out",
+    "host_not_seated",
 )
 WHEN = datetime(2026, 3, 2, 8, tzinfo=UTC)
 __all__ = ["edge"]

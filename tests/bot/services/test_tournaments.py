@@ -36,6 +36,7 @@ from bot.services.errors import (
     TournamentTableAbortError,
 )
 from bot.services.guilds import MAX_TURN_LIMIT_SECONDS, MIN_TURN_LIMIT_SECONDS
+from bot.services.seat_errors import SubstituteError
 from bot.services.tournament_views import (
     TableView,
     TournamentFormat,
@@ -708,6 +709,25 @@ async def test_a_player_who_hands_their_seat_over_counts_as_resigned_then_and_sc
     assert (lines[leaver].score, lines[leaver].dirhams) == (0, 0), "none of the seat's end"
     assert lines[leaver].rank == seats
     assert progress.view.winners == (stayers[-1],)
+
+
+async def test_the_tournament_s_creator_who_does_not_play_at_a_table_cannot_ask_for_its_seats(
+    database: Database,
+) -> None:
+    """The tournament's creator is named each table's host, but plays at none of them: their
+    request to hand a seat over is refused as made by someone who holds no seat at the table
+    (a moderator decides), never as by a host who is out of the game, and nothing is opened."""
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:2], rounds=1)
+    await tournaments.start(view.id, MOD, moderator=True)
+    (game,) = await set_up(tournaments, view.id)
+    assert game.game.host_id == MOD
+    leaver = next(player.user_id for player in game.players if player.user_id is not None)
+    with pytest.raises(SubstituteError) as refused:
+        await games.substitutes.ask(game.id, MOD, leaver, 6001, "Sub", in_bot=False)
+    assert refused.value.code == "host_not_seated"
+    assert await games.substitutes.after_seats_changed(game.id) == []
+    assert await games.play.look(game.id) == game
 
 
 @pytest.mark.parametrize("seats", [3, 4])
