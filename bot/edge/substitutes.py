@@ -270,7 +270,10 @@ class SeatController:
             except SubstituteError as error:
                 if error.code in ("request_expired", "request_failed"):  # nothing to press
                     closed = replace(request, status=error.code.removeprefix("request_"))
-                    await self._edit_closed(interaction, closed, before)
+                    because = None
+                    if error.code == "request_failed":
+                        because = await self._substitutes.closed_because(closed)
+                    await self._edit_closed(interaction, closed, before, because)
                 else:
                     await self._if_failed_now(interaction, request)
                 raise
@@ -310,10 +313,13 @@ class SeatController:
     async def _if_failed_now(self, interaction: Interaction, request: HandoverRequest) -> None:
         """A press whose hand-over the game refused (it ended, or its seat changed, as the
         press carried the request out) closed the request as failed: nobody else shows it
-        closed, so its message says so here, offering nothing more to press."""
+        closed, so its message says so here, and why (the person leaving or the host no longer
+        plays, say), offering nothing more to press."""
         stored = await self._substitutes.request(request.id)
         if stored.status == "failed":
-            await self._edit_closed(interaction, stored, await self._play.look(request.game_id))
+            because = await self._substitutes.closed_because(stored)
+            view = await self._play.look(request.game_id)
+            await self._edit_closed(interaction, stored, view, because)
 
     async def _edit_closed(
         self,

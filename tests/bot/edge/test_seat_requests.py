@@ -544,7 +544,7 @@ async def test_a_request_posted_again_names_a_newcomer_in_their_quiet_hours_with
     ("change", "line", "private"),
     [
         ("abort", ENDED, "This game is not running."),
-        ("resign", FAILED, "<@{out}> holds no seat still in this game."),
+        ("resign", LEFT, "<@{out}> holds no seat still in this game."),
     ],
     ids=["the-game-ends", "the-one-out-resigns"],
 )
@@ -687,3 +687,22 @@ async def test_a_request_whose_person_leaves_while_it_is_posted_says_why_it_is_c
     await until(lambda: not seats._tasks, "the requests closed in the background")
     shown = edge.fake.world.messages[request.id]
     assert closed_as(edge, request, line), (shown.content, [b.label for b in shown.buttons()])
+
+
+async def test_a_press_on_a_request_closed_as_its_person_left_says_why_it_is_closed(
+    edge: Edge,
+) -> None:
+    """The guest resigned and the request was closed then, but its message was left as it was
+    (Discord refused the edit): a press on it edits it to say that the guest no longer plays,
+    not merely that the game changed."""
+    request = await asked(edge)
+    assert await HANDLERS.drained(30.0), "the request's handler is still running"
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("UPDATE seats SET resigned = 1 WHERE user_id = $1", edge.guest.id)
+        await conn.execute("UPDATE games SET rev = rev + 1 WHERE id = 1")
+        await conn.execute("UPDATE seat_requests SET status = 'failed'")
+    pressed = edge.click(edge.outsider, edge.fake.world.messages[request.id], "Agree")
+    (answer,) = await pressed.followups()
+    assert answer.ephemeral
+    shown = edge.fake.world.messages[request.id]
+    assert closed_as(edge, request, LEFT), (shown.content, [b.label for b in shown.buttons()])
