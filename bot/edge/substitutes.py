@@ -505,8 +505,11 @@ class SeatController:
 
 
 def _handover_text(handover: Handover, language: str) -> str:
+    """The hand-over, as told in the game's channel: who takes the seat, and who is rated for
+    it (nobody, in a casual or coached game)."""
+    game = handover.view.game
     return text(
-        "substitute.done",
+        "substitute.done_unrated" if game.casual or game.coach else "substitute.done",
         language,
         incoming=mention(handover.in_user_id),
         outgoing=mention(handover.out_user_id),

@@ -7,6 +7,7 @@ at the next start when Discord fails it, and the reminder of the one who left go
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,8 +17,10 @@ import pytest
 from bot.edge import answers, errors
 from bot.edge import display as display_module
 from bot.edge.inflight import HANDLERS
+from bot.edge.substitutes import _handover_text
 from bot.presentation.messages import LANGUAGES, text
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
+from bot.services.substitutes import Handover
 from bot.services.views import GameView, Reminder
 from tests.bot.edge.test_edge import (
     Edge,
@@ -35,6 +38,7 @@ from tests.bot.edge.test_seat_requests import (
     in_quiet_hours,
     three_playing,
 )
+from tests.bot.presentation.test_community import finished
 from tests.e2e.fakecord import FakeChannel, FakeMessage, FakeUser
 from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.polling import WAIT_SECONDS
@@ -607,3 +611,26 @@ async def test_a_hand_over_ordered_too_late_is_told_and_drawn_all_the_same(edge:
     assert [m.pinged_user_ids for m in told] == [{edge.outsider.id}], told
     expected = f"<@{edge.outsider.id}>, it is your turn (game #1)."
     assert edge.fake.world.messages[turn.id].content == expected
+
+
+UNRATED_HANDOVER = {
+    "en": "<@102> counts as having resigned now; this game is not rated.",
+    "fr": "<@102> compte comme ayant abandonné maintenant ; cette partie n'est pas classée.",
+    "uk": "Для <@102> це вважається здачею гри зараз; ця гра без рейтингу.",  # noqa: RUF001
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", ["casual", "coached"])
+def test_the_hand_over_of_a_seat_in_an_unrated_game_speaks_of_no_rating(
+    language: str, kind: str
+) -> None:
+    """In a casual or coached game nobody is rated: the hand-over says the game is not rated,
+    never that the newcomer is not rated for it (as if the others were)."""
+    view = finished(language, casual=True)
+    if kind == "coached":
+        view = dataclasses.replace(view, game=dataclasses.replace(view.game, coach=True))
+    said = _handover_text(Handover(view, 2, 102, 104), language)
+    assert said.endswith(UNRATED_HANDOVER[language]), said
+    rated = _handover_text(Handover(finished(language), 2, 102, 104), language)
+    assert not rated.endswith(UNRATED_HANDOVER[language]), rated
