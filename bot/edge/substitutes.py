@@ -142,15 +142,19 @@ class SeatController:
         """Keep the request's message, so that it can say when the request is closed without
         an answer (its game ended). A request closed while it was being posted (its game ended,
         or the person leaving or the host no longer plays, and what closed it found no message
-        to edit) is shown closed now, saying why. Best effort: the request
-        was made, so a failure is logged, never answered; its buttons then answer as usual,
-        and a press edits it as closed."""
+        to edit) is shown closed now, saying why; one posted again meanwhile, as the people
+        it waits for changed, is answered by that message, so this one, naming whom it waited
+        for before, goes. Best effort: the request was made, so a failure is logged, never
+        answered; its buttons then answer as usual, and a press edits it as closed."""
         if sent.message_id is None:
             return
         try:
-            await self._substitutes.remember_message(
-                request.id, sent.message_id, request.waiting_for
-            )
+            if not await self._substitutes.replace_message(
+                request.id, sent.message_id, request.waiting_for, None
+            ):  # posted again meanwhile
+                view = await self._play.look(request.game_id)
+                await self._display.delete(view, "seat request", sent.message_id)
+                return
             closed = await self._substitutes.close_for_ended_games(request.game_id)
             because = None
             if not closed:  # closed by another before its message was known, or still open
@@ -423,7 +427,8 @@ class SeatController:
 
     async def _post_again(self, view: GameView, request: HandoverRequest) -> None:
         """Post the request again in its game's channel, calling whom it waits for now; its
-        old message, which named others, goes."""
+        old message, which named others, goes (the host's answer too, when it came to be known
+        only as this was posted)."""
         language = view.game.locale
         sent = await self._display.post(
             view,
@@ -431,9 +436,18 @@ class SeatController:
             view=_request_buttons(request.id, language),
             allowed_mentions=await self._calling(request),
         )
-        await self._substitutes.remember_message(request.id, sent.id, request.waiting_for)
-        if request.message_id is not None:
-            await self._display.delete(view, "seat request", request.message_id)
+        old = request.message_id
+        if not await self._substitutes.replace_message(
+            request.id, sent.id, request.waiting_for, old
+        ):  # another message was remembered meanwhile: this one, posted last, replaces it
+            old = (await self._substitutes.request(request.id)).message_id
+            if not await self._substitutes.replace_message(
+                request.id, sent.id, request.waiting_for, old
+            ):
+                await self._display.delete(view, "seat request", sent.id)
+                return
+        if old is not None:
+            await self._display.delete(view, "seat request", old)
 
     async def _call_if_to_move(self, interaction: Interaction, handover: Handover) -> None:
         """The seat handed over by agreement is the one to move: ping its new player, in the

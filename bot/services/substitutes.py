@@ -214,6 +214,20 @@ class SubstituteService:
         asked = replace(request, waiting_for=_asked(loaded, request.asked_by, request.out_user_id))
         return await self._closed_because(loaded, asked)
 
+    async def replace_message(
+        self,
+        request_id: int,
+        message_id: int,
+        waiting_for: tuple[int, ...],
+        replacing: int | None,
+    ) -> bool:
+        """`remember_message`, only while the request's message is still `replacing` (None:
+        none is known yet); False, nothing changed, if another message was remembered for it
+        meanwhile (the request was posted again as its game's people changed)."""
+        return await self._store.replace_request_message(
+            request_id, message_id, waiting_for, replacing
+        )
+
     async def close_for_ended_games(self, game_id: int | None = None) -> list[HandoverRequest]:
         """Close the requests still open whose game no longer runs (of `game_id` only, if
         given): they can no longer be carried out. The ones this call closed (another process

@@ -227,6 +227,35 @@ class SubstituteStore(GameTable):
                 request_id,
             )
 
+    async def replace_request_message(
+        self,
+        request_id: int,
+        message_id: int,
+        waiting_for: tuple[int, ...],
+        replacing: int | None,
+    ) -> bool:
+        """`set_request_message`, only while the request's message is still `replacing` (None:
+        none is known yet); False, and nothing changed, if another was remembered meanwhile."""
+        async with self._db.single_write() as conn:
+            if replacing is None:
+                changed = await conn.execute(
+                    "UPDATE seat_requests SET message_id = $1, waiting_for = $2 "
+                    "WHERE id = $3 AND message_id IS NULL",
+                    message_id,
+                    json_to_column(list(waiting_for)),
+                    request_id,
+                )
+            else:
+                changed = await conn.execute(
+                    "UPDATE seat_requests SET message_id = $1, waiting_for = $2 "
+                    "WHERE id = $3 AND message_id = $4",
+                    message_id,
+                    json_to_column(list(waiting_for)),
+                    request_id,
+                    replacing,
+                )
+        return changed == 1
+
     async def close_requests_of_ended_games(self, game_id: int | None = None) -> list[SeatRequest]:
         """Close (as failed: they can no longer be carried out) the requests still open whose
         game no longer runs, of `game_id` only if given; the ones closed (of two processes at

@@ -673,14 +673,17 @@ async def test_a_request_whose_person_leaves_while_it_is_posted_says_why_it_is_c
 
         monkeypatch.setattr(edge.service.substitutes, "ask", asked_as_the_seat_changes)
     else:
-        remember = edge.service.substitutes.remember_message
+        remember = edge.service.substitutes.replace_message
 
-        async def remembered_as_the_seat_changes(*args: Any, **kwargs: Any) -> None:
-            await the_change()
-            await remember(*args, **kwargs)
+        changes = [the_change]
+
+        async def remembered_as_the_seat_changes(*args: Any, **kwargs: Any) -> bool:
+            while changes:  # the first message remembered: the host's answer
+                await changes.pop()()
+            return await remember(*args, **kwargs)
 
         monkeypatch.setattr(
-            edge.service.substitutes, "remember_message", remembered_as_the_seat_changes
+            edge.service.substitutes, "replace_message", remembered_as_the_seat_changes
         )
     request = await ask_for_the_guest_s_seat(edge)
     assert await HANDLERS.drained(30.0), "the request's handler is still running"
@@ -706,3 +709,42 @@ async def test_a_press_on_a_request_closed_as_its_person_left_says_why_it_is_clo
     assert answer.ephemeral
     shown = edge.fake.world.messages[request.id]
     assert closed_as(edge, request, LEFT), (shown.content, [b.label for b in shown.buttons()])
+
+
+async def test_a_request_whose_asked_person_leaves_while_it_is_posted_has_one_live_message(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of four: the request for the guest's seat waits for the outsider and the
+    moderator, and the moderator resigns between the request stored and its message posted:
+    the resignation posts the request again, waiting for the outsider alone. The host's answer,
+    which still waits for the moderator, goes; one message answers the request, and once the
+    outsider refuses no message of it keeps live Agree or Refuse."""
+    seats = edge.bot.seats
+    assert seats is not None
+    ask = edge.service.substitutes.ask
+
+    async def asked_as_the_moderator_resigns(*args: Any, **kwargs: Any) -> Any:
+        answer = await ask(*args, **kwargs)
+        await edge.service.play.resign(1, edge.moderator.id)
+        await until(lambda: not seats._tasks, "the resignation posting the request again")
+        return answer
+
+    monkeypatch.setattr(edge.service.substitutes, "ask", asked_as_the_moderator_resigns)
+    request, _ = await guest_s_seat_asked_in_a_game_of_four(edge)
+    assert await HANDLERS.drained(30.0), "the request's handler is still running"
+    await until(lambda: not seats._tasks, "the requests shown anew in the background")
+
+    def live() -> list[FakeMessage]:
+        return [
+            m
+            for m in edge.fake.world.messages.values()
+            if m.channel_id == edge.channel.id and not m.deleted and "asks to hand" in m.content
+        ]
+
+    (shown,) = live()
+    assert f"Waiting for <@{edge.outsider.id}> " in shown.content, shown.content
+    assert [b.label for b in shown.enabled_buttons()] == ["Agree", "Refuse"]
+    assert edge.fake.world.messages[request.id].deleted or shown.id == request.id
+    await edge.click(edge.outsider, shown, "Refuse").answer()
+    assert await HANDLERS.drained(30.0), "the press's handler is still running"
+    assert not [m for m in live() if m.enabled_buttons()], "a request's message still live"

@@ -1,8 +1,9 @@
 """Seats handed to substitutes, on both back ends: the seat keeps, through several hand-overs,
 the person the game rates for it (the first who left), a seat is handed over only in a running
 game, from the person who holds it, and to a newcomer with no hint used (the host's with the
-hosting), the one who left still counts as seated, a request is closed once, and a start closes
-only the requests of games that ended."""
+hosting), the one who left still counts as seated, a request is closed once and its message
+replaced only while it is the one expected, and a start closes only the requests of games that
+ended."""
 
 from __future__ import annotations
 
@@ -133,6 +134,24 @@ async def test_a_request_is_closed_once(db: Database) -> None:
     closed = await substitutes.request(request.id)
     assert closed is not None
     assert closed.status == "done"
+
+
+async def test_a_request_s_message_is_replaced_only_while_it_is_the_one_expected(
+    db: Database,
+) -> None:
+    """Two messages posted for one request at once (the host's answer, and the request posted
+    again as the people it waits for changed): the one that finds another remembered first
+    changes nothing, so exactly one message answers for the request."""
+    substitutes = SubstituteStore(db)
+    game_id = await running(GameStore(db))
+    request = await substitutes.open_request(game_id, BOB, CAROL, None, HOST, (BOB,), T0, T1)
+    assert await substitutes.replace_request_message(request.id, 7, (BOB,), None)
+    assert not await substitutes.replace_request_message(request.id, 8, (), None)
+    assert not await substitutes.replace_request_message(request.id, 8, (), 6)
+    assert await substitutes.replace_request_message(request.id, 9, (), 7)
+    stored = await substitutes.request(request.id)
+    assert stored is not None
+    assert (stored.message_id, stored.waiting_for) == (9, ())
 
 
 async def test_a_start_closes_only_the_requests_of_games_that_no_longer_run(
