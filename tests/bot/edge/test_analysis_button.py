@@ -323,14 +323,7 @@ async def test_the_analysis_while_the_database_is_away_is_the_short_outage_answe
     """The database away altogether: the presser is told, privately and in their language,
     the usual one line, with no traceback in the log; the analysis comes once it is back."""
     final = await finished(edge)
-    with caplog.at_level(logging.INFO):
-        away.fail_everything()
-        told = await private(edge.click(edge.guest, final, "Analysis"))
-        away.end()
-        await until(lambda: edge.store.database.availability.up, "the database back")
+    told = await away.told_while_away(lambda: edge.click(edge.guest, final, "Analysis"), caplog)
     assert told == messages.text("error.database_paused", "fr")
-    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
-    warned = [r.name for r in caplog.records if r.levelno >= logging.WARNING]
-    assert set(warned) <= {"bot.runtime.outage"}, warned
     answer = await analysis_of(edge, edge.host, final, "Analysis")
     assert answer.content.startswith("Game #1: each player's chance of winning")

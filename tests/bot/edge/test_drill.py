@@ -583,14 +583,7 @@ async def test_a_drill_s_button_while_the_database_is_away_is_the_short_outage_a
     database is back."""
     final = await played(edge, turns=10)
     drill = await edge.click(edge.host, final, OPEN).answer(timeout=60.0)
-    with caplog.at_level(logging.INFO):
-        away.fail_everything()
-        told = await private(edge.click(edge.host, drill, "Next"))
-        away.end()
-        await until(lambda: edge.store.database.availability.up, "the database back")
+    told = await away.told_while_away(lambda: edge.click(edge.host, drill, "Next"), caplog)
     assert told == messages.text("error.database_paused", "en")
-    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
-    warned = [r.name for r in caplog.records if r.levelno >= logging.WARNING]
-    assert set(warned) <= {"bot.runtime.outage"}, warned
     following = await pressed(edge, edge.host, drill, "Next")
     assert following.content.startswith("Decision 2 of 3 "), following.content

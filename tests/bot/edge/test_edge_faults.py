@@ -34,6 +34,7 @@ from bot.storage.judgements import JudgementStore
 from tests.bot.edge.test_edge import Edge, confirm, private, started
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.e2e.fakecord import Disconnect, FakeChannel, FakeMessage, FakeUser, ServerError
+from tests.e2e.fakecord.interactions import InteractionHandle
 from tests.polling import until
 
 UPDATED = (6, 7)
@@ -111,6 +112,22 @@ class Outage:
 
     def end(self) -> None:
         self.on = False
+
+    async def told_while_away(
+        self, press: Callable[[], InteractionHandle], caplog: pytest.LogCaptureFixture
+    ) -> str:
+        """The private answer to `press`, made with the database away altogether, which comes
+        back just after; the log meanwhile holds no traceback, and no warning but the outage's
+        own."""
+        with caplog.at_level(logging.INFO):
+            self.fail_everything()
+            told = await private(press())
+            self.end()
+            await until(lambda: self.edge.store.database.availability.up, "the database back")
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+        warned = [r.name for r in caplog.records if r.levelno >= logging.WARNING]
+        assert set(warned) <= {"bot.runtime.outage"}, warned
+        return told
 
 
 async def judgement_kept(edge: Edge, game_id: int) -> bool:
