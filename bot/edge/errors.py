@@ -142,6 +142,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NotSeatedError: _fixed("error.not_seated"),
     service_errors.TournamentGameError: _fixed("error.rematch_in_tournament"),
     service_errors.TournamentTableAbortError: _fixed("error.host_only.abort_tournament"),
+    service_errors.TournamentCreatorOnlyError: _fixed("error.host_only.tournament"),
     service_errors.HostOnlyAbortError: _fixed("error.host_only.abort"),
     service_errors.HostOnlyError: _fixed("error.host_only"),
     service_errors.HostOutError: _fixed("error.host_out"),

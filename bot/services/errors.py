@@ -87,6 +87,12 @@ class HostOnlyError(GameError):
     """Only the host may do this (start, cancel, abort)."""
 
 
+class TournamentCreatorOnlyError(HostOnlyError):
+    """Only the tournament's creator or a moderator may do this: start, cancel or abort the
+    tournament, or ask for a seat at one of its tables to be handed over (its creator is named
+    each table's host, which its players may not know)."""
+
+
 class HostOnlyAbortError(HostOnlyError):
     """Only the host may end the game early; a moderator has their own command for it."""
 

@@ -19,7 +19,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.services import pause
-from bot.services.errors import GameError, GameNotRunningError, HostOnlyError
+from bot.services.errors import (
+    GameError,
+    GameNotRunningError,
+    HostOnlyError,
+    TournamentCreatorOnlyError,
+)
 from bot.services.loaded import LoadedGame
 from bot.services.loader import GameLoader, again_if_moved_on
 from bot.services.seat_errors import SubstituteError
@@ -159,6 +164,8 @@ class SubstituteService:
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
             if host_id != loaded.game.host_id:
+                if loaded.game.tournament_id is not None:
+                    raise TournamentCreatorOnlyError()
                 raise HostOnlyError()
             if not _holds(loaded, host_id):  # resigned: no one still playing would ask
                 if not await self._store.ever_seated(game_id, host_id):

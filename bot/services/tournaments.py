@@ -48,11 +48,11 @@ from bot.services.errors import (
     BadOptionError,
     ChannelHasTournamentError,
     GameNotRunningError,
-    HostOnlyError,
     NotEnoughPlayersError,
     NotEnteredError,
     NoTournamentHereError,
     TournamentClosedError,
+    TournamentCreatorOnlyError,
     TournamentFullError,
 )
 from bot.services.guilds import check_turn_limit, check_variant
@@ -523,7 +523,7 @@ def seeded(seed: str, players: list[int]) -> list[int]:
 def _may_run(row: TournamentRow, user_id: int, *, moderator: bool) -> None:
     """Only the tournament's creator or a moderator starts, cancels or aborts it."""
     if not moderator and user_id != row.created_by:
-        raise HostOnlyError()
+        raise TournamentCreatorOnlyError()
 
 
 def _closed(table: TableRow) -> bool:

@@ -19,6 +19,7 @@ from bot.edge import display as display_module
 from bot.edge.inflight import HANDLERS
 from bot.edge.substitutes import _handover_text
 from bot.presentation.messages import LANGUAGES, text
+from bot.services.errors import TournamentCreatorOnlyError
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from bot.services.substitutes import Handover
 from bot.services.views import GameView, Reminder
@@ -61,6 +62,20 @@ SUBSTITUTE_CODES = (
 )
 WHEN = datetime(2026, 3, 2, 8, tzinfo=UTC)
 __all__ = ["edge"]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Only the tournament's creator or a moderator can do that."),
+        ("fr", "Seul le créateur du tournoi ou un modérateur peut faire cela."),
+        ("uk", "Це може зробити лише творець турніру або модератор."),  # noqa: RUF001
+    ],
+)
+def test_a_tournament_s_refusal_names_its_creator_not_a_host(language: str, said: str) -> None:
+    """A table's players and a tournament's entrants may not know its creator as the "host"
+    that a plain game's refusal names."""
+    assert errors.describe(TournamentCreatorOnlyError(), language) == said
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -32,6 +32,7 @@ from bot.services.errors import (
     NotEnteredError,
     NoTournamentHereError,
     TournamentClosedError,
+    TournamentCreatorOnlyError,
     TournamentGameError,
     TournamentTableAbortError,
 )
@@ -399,14 +400,14 @@ async def test_signing_up_and_who_may_start_or_cancel(database: Database) -> Non
         await tournaments.join(view.id, PLAYERS[0], "again")
     with pytest.raises(NotEnteredError):
         await tournaments.leave(view.id, PLAYERS[1])
-    with pytest.raises(HostOnlyError):
+    with pytest.raises(TournamentCreatorOnlyError):
         await tournaments.start(view.id, PLAYERS[0], moderator=False)
     with pytest.raises(NotEnoughPlayersError):
         await tournaments.start(view.id, MOD, moderator=False)
     view = await tournaments.join(view.id, PLAYERS[1], "two")
     view = await tournaments.leave(view.id, PLAYERS[0])
     assert [entrant.user_id for entrant in view.entrants] == [PLAYERS[1]]
-    with pytest.raises(HostOnlyError):
+    with pytest.raises(TournamentCreatorOnlyError):
         await tournaments.cancel(view.id, PLAYERS[1], moderator=False)
     cancelled = await tournaments.cancel(view.id, PLAYERS[1], moderator=True)
     assert cancelled.status is TournamentStatus.CANCELLED
@@ -727,6 +728,24 @@ async def test_the_tournament_s_creator_who_does_not_play_at_a_table_cannot_ask_
         await games.substitutes.ask(game.id, MOD, leaver, 6001, "Sub", in_bot=False)
     assert refused.value.code == "host_not_seated"
     assert await games.substitutes.after_seats_changed(game.id) == []
+    assert await games.play.look(game.id) == game
+
+
+async def test_a_table_s_player_asking_for_a_seat_is_told_only_the_creator_may(
+    database: Database,
+) -> None:
+    """At a tournament's table the host is the tournament's creator, whom its players may not
+    know as such: a player's request to hand a seat over is refused as for the creator (or a
+    moderator) to make, not for a "host", and nothing is opened."""
+    games, tournaments = services(database)
+    view = await opened(tournaments, PLAYERS[:2], rounds=1)
+    await tournaments.start(view.id, MOD, moderator=True)
+    (game,) = await set_up(tournaments, view.id)
+    asker, leaver = (player.user_id for player in game.players if player.user_id is not None)
+    assert asker is not None
+    assert leaver is not None
+    with pytest.raises(TournamentCreatorOnlyError):
+        await games.substitutes.ask(game.id, asker, leaver, 6001, "Sub", in_bot=False)
     assert await games.play.look(game.id) == game
 
 
