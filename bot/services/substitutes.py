@@ -204,13 +204,6 @@ class SubstituteService:
             raise SubstituteError("no_request")
         return _request_view(row)
 
-    async def remember_message(
-        self, request_id: int, message_id: int, waiting_for: tuple[int, ...]
-    ) -> None:
-        """The request's message in the game's channel, to edit once it can no longer be
-        answered, and whom it calls."""
-        await self._store.set_request_message(request_id, message_id, waiting_for)
-
     async def closed_because(self, request: HandoverRequest) -> str | None:
         """Why a request closed as failed in a game that still runs can no longer be carried
         out (`Answer.closed_because`), as the game stands now; None if its game ended, or if
@@ -228,8 +221,9 @@ class SubstituteService:
         waiting_for: tuple[int, ...],
         replacing: int | None,
     ) -> bool:
-        """`remember_message`, only while the request's message is still `replacing` (None:
-        none is known yet); False, nothing changed, if another message was remembered for it
+        """Remember the request's message in the game's channel (to edit once it can no longer
+        be answered) and whom it calls, only while its message is still `replacing` (None: none
+        is known yet); False, nothing changed, if another message was remembered for it
         meanwhile (the request was posted again as its game's people changed)."""
         return await self._store.replace_request_message(
             request_id, message_id, waiting_for, replacing

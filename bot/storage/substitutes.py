@@ -214,19 +214,6 @@ class SubstituteStore(GameTable):
             agreed.setdefault(int(agreement[0]), set()).add(int(agreement[1]))
         return [_request(row, frozenset(agreed.get(int(row[0]), ()))) for row in rows]
 
-    async def set_request_message(
-        self, request_id: int, message_id: int, waiting_for: tuple[int, ...]
-    ) -> None:
-        """Remember the message that asks for the request's agreements and whom it calls
-        (`waiting_for`: a request posted again calls whom it waits for then)."""
-        async with self._db.single_write() as conn:
-            await conn.execute(
-                "UPDATE seat_requests SET message_id = $1, waiting_for = $2 WHERE id = $3",
-                message_id,
-                json_to_column(list(waiting_for)),
-                request_id,
-            )
-
     async def replace_request_message(
         self,
         request_id: int,
@@ -234,26 +221,19 @@ class SubstituteStore(GameTable):
         waiting_for: tuple[int, ...],
         replacing: int | None,
     ) -> bool:
-        """`set_request_message`, only while the request's message is still `replacing` (None:
-        none is known yet); False, and nothing changed, if another was remembered meanwhile."""
+        """Remember the message that asks for the request's agreements and whom it calls
+        (`waiting_for`: a request posted again calls whom it waits for then), only while the
+        request's message is still `replacing` (None: none is known yet); False, and nothing
+        changed, if another was remembered meanwhile. (A message id is never 0.)"""
         async with self._db.single_write() as conn:
-            if replacing is None:
-                changed = await conn.execute(
-                    "UPDATE seat_requests SET message_id = $1, waiting_for = $2 "
-                    "WHERE id = $3 AND message_id IS NULL",
-                    message_id,
-                    json_to_column(list(waiting_for)),
-                    request_id,
-                )
-            else:
-                changed = await conn.execute(
-                    "UPDATE seat_requests SET message_id = $1, waiting_for = $2 "
-                    "WHERE id = $3 AND message_id = $4",
-                    message_id,
-                    json_to_column(list(waiting_for)),
-                    request_id,
-                    replacing,
-                )
+            changed = await conn.execute(
+                "UPDATE seat_requests SET message_id = $1, waiting_for = $2 "
+                "WHERE id = $3 AND COALESCE(message_id, 0) = $4",
+                message_id,
+                json_to_column(list(waiting_for)),
+                request_id,
+                replacing or 0,
+            )
         return changed == 1
 
     async def close_requests_of_ended_games(self, game_id: int | None = None) -> list[SeatRequest]:

@@ -258,7 +258,9 @@ async def test_the_requests_of_a_game_that_ended_are_closed_once_with_their_mess
     refused = await service.substitutes.ask(view.id, HOST, CAROL, DAVE, None, in_bot=False)
     await service.substitutes.answer(refused.request.id, BOB, agree=False)
     running = await service.substitutes.ask(other.id, HOST, BOB, DAVE, None, in_bot=False)
-    await service.substitutes.remember_message(asked.request.id, 9001, asked.request.waiting_for)
+    assert await service.substitutes.replace_message(
+        asked.request.id, 9001, asked.request.waiting_for, None
+    )
     assert await service.substitutes.close_for_ended_games() == []
 
     await service.play.abort(view.id, HOST)
@@ -278,7 +280,9 @@ async def test_the_requests_of_a_game_that_ended_on_the_board_are_closed_with_th
     service = service_on(database)
     view = await opened(service, (HOST, BOB, CAROL), channel=724)
     asked = await service.substitutes.ask(view.id, HOST, BOB, DAVE, None, in_bot=False)
-    await service.substitutes.remember_message(asked.request.id, 9002, asked.request.waiting_for)
+    assert await service.substitutes.replace_message(
+        asked.request.id, 9002, asked.request.waiting_for, None
+    )
     view = await play_out(service, view)
     assert view.status is GameStatus.OVER
     closed = await service.substitutes.close_for_ended_games(view.id)
