@@ -123,10 +123,11 @@ class DiscordOutages:
         `otherwise` for anything else."""
         if not isinstance(error, DISCORD_FAULTS):
             return otherwise
+        reason = why(error)
         if (met := _FAULTS_MET.get()) is not None:
-            met.append(why(error))
+            met.append(reason)
         self._failed += 1
-        self.availability.went(why(error))
+        self.availability.went(reason)
         return logging.DEBUG
 
     def answered(self) -> None:
