@@ -168,7 +168,11 @@ class PlayService:
         return (await self.look(game_id)).game.channel_id
 
     async def opened_at(self, game_id: int) -> datetime | None:
-        """When the game was opened (its lobby); None if there is no such game."""
+        """When the game was opened (its lobby): from memory when the game is there, else from
+        its row; None if there is no such game."""
+        in_memory = self._loader.in_memory(game_id)
+        if in_memory is not None:
+            return in_memory.game.created_at
         row = await self._store.get(game_id)
         return None if row is None else row.created_at
 
