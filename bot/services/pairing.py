@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from bot.services import swiss_search
 from bot.services.swiss_cost import round_costs
@@ -86,13 +87,18 @@ def swiss_tables(
     return [tuple(ranked[place] for place in table) for table in places]
 
 
-def round_robin_schedule(players: Sequence[int], seats: int) -> list[list[Table]]:
-    """Every round of a round-robin of `players` (in seeding order) at tables of `seats`."""
+def round_robin_schedule(
+    players: Sequence[int], seats: int, *, search: bool = True
+) -> list[list[Table]]:
+    """Every round of a round-robin of `players` (in seeding order) at tables of `seats`.
+    At 3 or 4 seats, without `search`, the first greedy schedule alone (`_covering`): the one
+    a tournament started without a stored schedule was begun with, so it keeps it."""
     if len(players) < MIN_TABLE:
         return []
     if seats == MIN_TABLE:
         return _circle(players)
-    return _covering(players, seats)
+    first = _covering(players, seats, itertools.repeat(list(players)), look_ahead=True)
+    return _shortest_covering(players, seats, first) if search else first
 
 
 def _circle(players: Sequence[int]) -> list[list[Table]]:
@@ -116,14 +122,42 @@ def _circle(players: Sequence[int]) -> list[list[Table]]:
     return rounds
 
 
-def _covering(players: Sequence[int], seats: int) -> list[list[Table]]:
+ROUND_ROBIN_TRIES = 64
+"""The most greedy schedules tried for a round-robin of 3 or 4 seats, for up to 20 players; fewer
+above, as each costs more (about the cube of the player count), and at least 4."""
+
+
+def _shortest_covering(
+    players: Sequence[int], seats: int, first: list[list[Table]]
+) -> list[list[Table]]:
+    """The schedule of fewest rounds among `first` and greedy schedules that break ties in
+    other orders, each drawn anew for every round by a generator seeded with the try's number
+    (so every process works out the same). The tries stop early at the floor: a player meets
+    at most `seats` - 1 new people a round."""
+    floor = math.ceil((len(players) - 1) / (seats - 1))
+    tries = max(4, min(ROUND_ROBIN_TRIES, int(ROUND_ROBIN_TRIES * (20 / len(players)) ** 3)))
+    best = first
+    for attempt in range(tries):
+        if len(best) <= floor:
+            break
+        draw = random.Random(attempt)
+        orders = (draw.sample(players, len(players)) for _ in itertools.count())
+        candidate = _covering(players, seats, orders, look_ahead=False)
+        if len(candidate) < len(best):
+            best = candidate
+    return best
+
+
+def _covering(
+    players: Sequence[int], seats: int, orders: Iterator[Sequence[int]], *, look_ahead: bool
+) -> list[list[Table]]:
     """Rounds of tables that seat every pair together at least once, each round filled
-    greedily with the pairs still to meet."""
-    order = {player: index for index, player in enumerate(players)}
+    greedily with the pairs still to meet, its ties broken by the next of `orders`."""
     uncovered = {pair(a, b) for a, b in itertools.combinations(players, 2)}
     rounds: list[list[Table]] = []
     while uncovered:
-        tables = _covering_round(players, seats, order, uncovered)
+        order = {player: index for index, player in enumerate(next(orders))}
+        tables = _covering_round(players, seats, order, uncovered, look_ahead=look_ahead)
         covered = {
             pair(a, b)
             for table in tables
@@ -137,10 +171,17 @@ def _covering(players: Sequence[int], seats: int) -> list[list[Table]]:
 
 
 def _covering_round(
-    players: Sequence[int], seats: int, order: Mapping[int, int], uncovered: set[frozenset[int]]
+    players: Sequence[int],
+    seats: int,
+    order: Mapping[int, int],
+    uncovered: set[frozenset[int]],
+    *,
+    look_ahead: bool,
 ) -> list[Table]:
     """One round of `_covering`: each table begins with the player who has the most pairs
-    still to meet, and takes in turn whoever meets the most new people at it."""
+    still to meet, and takes in turn whoever meets the most new people at it; ties go to
+    whoever has the most left to meet among the unseated (with `look_ahead`), then to the
+    first in `order`."""
 
     def still_to_meet(player: int, among: Sequence[int]) -> int:
         return sum(pair(player, other) in uncovered for other in among if other != player)
@@ -154,7 +195,11 @@ def _covering_round(
         while len(table) < size:
             chosen = max(
                 remaining,
-                key=lambda p: (still_to_meet(p, table), still_to_meet(p, remaining), -order[p]),
+                key=lambda p: (
+                    still_to_meet(p, table),
+                    still_to_meet(p, remaining) if look_ahead else 0,
+                    -order[p],
+                ),
             )
             table.append(chosen)
             remaining.remove(chosen)

@@ -33,6 +33,7 @@ the tournament.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import random
 import unicodedata
@@ -306,7 +307,9 @@ class TournamentService:
         schedule: Sequence[Sequence[pairing.Table]] | None = snapshot.schedule
         if schedule is None:
             seeding = [entrant.user_id for entrant in snapshot.entrants]
-            schedule = await self._off_the_loop(pairing.round_robin_schedule, seeding, row.seats)
+            schedule = await self._off_the_loop(
+                functools.partial(pairing.round_robin_schedule, search=False), seeding, row.seats
+            )
             await self._store.set_schedule(row.id, schedule)
         return schedule[round_no - 1]
 

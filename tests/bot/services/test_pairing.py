@@ -4,6 +4,7 @@ and rematches, rotating byes, and round-robin schedules that seat every pair tog
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterator
 from typing import cast
@@ -393,6 +394,31 @@ def test_a_round_robin_table_begins_with_who_has_most_to_meet_and_takes_who_meet
         for table in map(seated, tables):
             to_meet -= {pairing.pair(a, b) for a, b in itertools.combinations(table, 2)}
     assert not to_meet, "every pair met"
+
+
+@pytest.mark.parametrize(
+    ("count", "seats", "rounds"),
+    [(5, 3, 3), (7, 3, 5), (9, 3, 4), (15, 3, 8), (9, 4, 4), (10, 4, 4), (15, 4, 5), (16, 4, 5)],
+)
+def test_a_round_robin_of_bigger_tables_is_over_in_few_rounds(
+    count: int, seats: int, rounds: int
+) -> None:
+    """A round of a tournament played over days may take one: 9 players at 4 seats meet in 4
+    rounds, where filling each round greedily in seeding order alone takes 7."""
+    players = list(range(1, count + 1))
+    schedule = pairing.round_robin_schedule(players, seats)
+    assert len(schedule) == rounds
+    met = pairing.meetings(table for tables in schedule for table in tables)
+    assert set(met) == {frozenset(p) for p in itertools.combinations(players, 2)}
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_a_round_robin_never_takes_more_rounds_than_its_first_greedy_schedule(seats: int) -> None:
+    for count in range(3, 25):
+        players = list(range(1, count + 1))
+        first = pairing.round_robin_schedule(players, seats, search=False)
+        schedule = pairing.round_robin_schedule(players, seats)
+        assert math.ceil((count - 1) / (seats - 1)) <= len(schedule) <= len(first), count
 
 
 def test_four_players_at_four_seats_play_one_round() -> None:

@@ -991,9 +991,11 @@ def recording_threads(monkeypatch: pytest.MonkeyPatch, *names: str) -> list[tupl
     for name in names:
         original = getattr(pairing, name)
 
-        def recorded(*args: Any, _name: str = name, _original: Any = original) -> Any:
+        def recorded(
+            *args: Any, _name: str = name, _original: Any = original, **options: Any
+        ) -> Any:
             calls.append((_name, threading.get_ident()))
-            return _original(*args)
+            return _original(*args, **options)
 
         monkeypatch.setattr(pairing, name, recorded)
     return calls
@@ -1056,32 +1058,39 @@ async def test_a_round_robins_schedule_is_worked_out_once(
     assert len(calls) == 1
 
 
+@pytest.mark.parametrize("seats", [2, 3])
 async def test_a_round_robin_started_without_a_stored_schedule_stores_it_once(
-    database: Database, monkeypatch: pytest.MonkeyPatch
+    database: Database, monkeypatch: pytest.MonkeyPatch, seats: int
 ) -> None:
     """A round-robin whose schedule was never stored (one started by an older bot) works it
-    out at its next round, stores it, and reads it from then on: the same tables as a
-    schedule stored at the start."""
+    out at its next round, stores it, and reads it from then on. It is the first greedy
+    schedule, the one that bot paired its rounds from and counted them by (5 players at 3
+    seats: 4 rounds, where the shortest schedule found has 3)."""
     games, tournaments = services(database)
-    view = await opened(tournaments, PLAYERS[:4], format="round-robin")
+    view = await opened(tournaments, PLAYERS[: 2 + seats], format="round-robin", seats=seats)
     await tournaments.start(view.id, MOD, moderator=False)
     store = TournamentStore(database)
-    stored = await store.snapshot(view.id, schedule=True)
-    assert stored is not None
-    assert stored.schedule is not None
+    started = await store.snapshot(view.id, schedule=True)
+    assert started is not None
+    seeding = [entrant.user_id for entrant in started.entrants]
+    first_greedy = pairing.round_robin_schedule(seeding, seats, search=False)
     async with database.transaction() as conn:
-        await conn.execute("UPDATE tournaments SET schedule = NULL WHERE id = $1", view.id)
+        await conn.execute(
+            "UPDATE tournaments SET schedule = NULL, rounds = $2 WHERE id = $1",
+            view.id,
+            len(first_greedy),
+        )
     calls = recording_threads(monkeypatch, "round_robin_schedule")
-    for round_no in (2, 3):
+    for round_no in range(2, len(first_greedy) + 1):
         await play_round(games, tournaments, view.id)
         progress = await tournaments.advance(view.id)
         assert progress.paired == round_no
         tables = tuple(table.seats for table in progress.view.round_tables(round_no))
-        assert tables == stored.schedule[round_no - 1]
+        assert tables == tuple(first_greedy[round_no - 1])
     assert len(calls) == 1
     again = await store.snapshot(view.id, schedule=True)
     assert again is not None
-    assert again.schedule == stored.schedule
+    assert again.schedule == tuple(map(tuple, first_greedy))
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # what is tested is the worker, not the database
