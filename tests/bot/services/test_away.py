@@ -209,6 +209,27 @@ def test_quiet_hours_are_under_way_from_their_first_moment_until_their_end() -> 
     assert advance(start, 60, quiet.windows(start)) == end + timedelta(seconds=60)
 
 
+def test_quiet_hours_that_the_skipped_hour_swallows_stop_no_clock_that_night() -> None:
+    """Hours from 02:50 to 03:10 in Paris begin, on 29 March 2026, by the clock of before the
+    change: at 03:50 summer time, after they would end. That night has none, and a clock
+    running through it loses no time to them, nor gains any."""
+    quiet = QuietHours.parse("02:50", "03:10", "Europe/Paris")
+    start = at((2026, 3, 28), 23)
+    windows = quiet.windows(start)
+    assert next(windows) == (at((2026, 3, 30), 0, 50), at((2026, 3, 30), 1, 10))
+    assert running(start, at((2026, 3, 29), 3), quiet.windows(start)) == timedelta(hours=4)
+    assert advance(start, 4 * 3600, quiet.windows(start)) == at((2026, 3, 29), 3)
+
+
+def test_quiet_hours_under_way_are_found_where_the_local_day_is_behind_utc_s() -> None:
+    """At 13:30 in Pago Pago (UTC-11, no summer time) on 2 March it is already 3 March in UTC:
+    the hours from 22:00 the evening before to 14:00 are still under way, for half an hour."""
+    quiet = QuietHours.parse("22:00", "14:00", "Pacific/Pago_Pago")
+    now = at((2026, 3, 3), 0, 30)
+    assert quiet.until(now) == at((2026, 3, 3), 1)
+    assert running(now, at((2026, 3, 3), 2), quiet.windows(now)) == timedelta(hours=1)
+
+
 @pytest.mark.parametrize(
     ("starts", "ends", "zone", "option"),
     [
@@ -381,6 +402,29 @@ async def test_a_turn_reminded_before_its_player_went_away_is_not_reminded_while
     assert table.turns == [], "away: the clock stands still"
 
 
+async def test_a_turn_reminded_before_days_away_that_run_out_is_not_reminded_again(
+    table: AwayTable,
+) -> None:
+    """Reminded at half the limit, then away until the days run out by themselves: the
+    clock set later as the turn's old end comes keeps no reminder still to send, so the
+    player hears nothing more before their time runs out at its real end."""
+    mover = await reminded_at_half_the_limit(table)
+    table.clock.advance(60)
+    until, _ = await table.service.away.go_away(GUILD, mover, 1)
+    table.clock.advance(LIMIT / 2)  # past the end the turn had before the days away
+    await table.scheduler.run_due()
+    table.clock.now = until
+    for _ in range(4):  # past the scheduler's retry of work it handled just before
+        await table.scheduler.run_due()
+        table.clock.advance(31)
+    assert [reminder.user_id for reminder in table.reminders] == [mover], "reminded once"
+    end = until + timedelta(seconds=LIMIT / 2 - 60)
+    table.clock.now = end
+    await table.scheduler.run_due()
+    assert [reminder.user_id for reminder in table.reminders] == [mover], "reminded once"
+    assert [turn.user_id for turn in table.turns] == [mover], "out of time at the real end"
+
+
 async def test_a_reminder_due_before_its_player_went_away_and_not_yet_sent_waits_for_their_return(
     table: AwayTable,
 ) -> None:
@@ -502,6 +546,26 @@ async def test_days_away_over_do_not_tell_a_turn_whose_time_ran_out_meanwhile(
     table.clock.now = until + timedelta(seconds=LIMIT + 1)  # told late: the time is out
     notice = HeldNotice(mover, GUILD, 0, 0, 0, "back", "en", until)
     assert await table.service.away.days_over(notice) == []
+
+
+async def test_only_running_games_are_told_of_time_away_and_an_untimed_one_of_no_clock(
+    table: AwayTable,
+) -> None:
+    """A game still gathering its players waits at nobody's turn: its channel is not told.
+    A running game with no turn limit is told, as one with no clock to stop."""
+    service = table.service
+    lobby = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=741, host_id=HOST, seats=2, turn_limit_seconds=LIMIT
+    )
+    untimed = await service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=742, host_id=HOST, seats=2, turn_limit_seconds=None
+    )
+    await service.lobby.join(untimed.id, BOB)
+    await table.show(await service.lobby.start(untimed.id, HOST))
+    timed = await two_humans(table)
+    _, told = await service.away.go_away(GUILD, HOST, 1)
+    assert {game.game_id: game.timed for game in told} == {untimed.id: False, timed.id: True}
+    assert lobby.id not in {game.game_id for game in await service.away.running_games(GUILD, HOST)}
 
 
 async def test_a_game_whose_seat_of_theirs_went_out_is_not_told_of_their_time_away(
