@@ -170,3 +170,39 @@ def test_score_then_dirhams_decide_between_equal_points_and_buchholz() -> None:
     assert [line.user_id for line in lines] == [C, B, A]
     assert [line.rank for line in lines] == [1, 2, 3]
     assert winners(lines) == (C,)
+
+
+def test_a_worked_example_of_two_rounds_at_three_seats() -> None:
+    """Six players at 3-seat tables, worked out by hand from docs/tournaments.md.
+
+    Round 1: A and B share first place ahead of C (1½ each, C 0); D, E, F finish in that
+    order (2, 1, 0). Round 2: the game of A, D and F is aborted (no points, but they met);
+    C, E, B finish in that order (2, 1, 0). Points: A 1½, B 1½, C 2, D 2, E 2, F 0.
+    Buchholz, once per game together, the aborted one included:
+    A: B 1½ + C 2 + D 2 + F 0 = 5½;  B: A 1½ + C 2 + C 2 + E 2 = 7½;
+    C: A 1½ + B 1½ + B 1½ + E 2 = 6½;  D: E 2 + F 0 + A 1½ + F 0 = 3½;
+    E: D 2 + F 0 + B 1½ + C 2 = 5½;  F: D 2 + E 2 + A 1½ + D 2 = 7½.
+    Of the three on 2 points, C (6½) comes before E (5½) and D (3½), though E scored most; of
+    the two on 1½, B (7½) before A (5½). The aborted game gives A, D and F no score or dirhams,
+    and counts as played: each has one game of the three rounds left."""
+    e, f = 5, 6
+    tables = [
+        finished(1, (A, 1, 60, 20), (B, 1, 60, 20), (C, 3, 30, 5)),
+        finished(1, (D, 1, 70, 25), (e, 2, 50, 15), (f, 3, 20, 2)),
+        TableOutcome(2, (A, D, f), True),
+        finished(2, (C, 1, 65, 22), (e, 2, 55, 10), (B, 3, 35, 9)),
+    ]
+    lines = standings([A, B, C, D, e, f], tables, rounds=3)
+    assert [
+        (line.rank, line.user_id, line.half_points, line.half_buchholz, line.score, line.dirhams)
+        for line in lines
+    ] == [
+        (1, C, 4, 13, 95, 27),
+        (2, e, 4, 11, 105, 25),
+        (3, D, 4, 7, 70, 25),
+        (4, B, 3, 15, 95, 29),
+        (5, A, 3, 11, 60, 20),
+        (6, f, 0, 15, 20, 2),
+    ]
+    assert all((line.played, line.left) == (2, 1) for line in lines)
+    assert winners(lines) == (C,)

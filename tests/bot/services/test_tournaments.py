@@ -264,17 +264,17 @@ SNAPSHOT_TIME = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def swiss_snapshot(
-    seeding: Sequence[int], rounds: int, tables: Sequence[TableRow] = ()
+    seeding: Sequence[int], rounds: int, tables: Sequence[TableRow] = (), *, seats: int = 2
 ) -> TournamentSnapshot:
-    """A running Swiss tournament at 2-seat tables of `seeding`, over `rounds` rounds, with
-    `tables` paired: what `swiss_round` pairs the next round from."""
+    """A running Swiss tournament at tables of `seats` (2 unless told) of `seeding`, over
+    `rounds` rounds, with `tables` paired: what `swiss_round` pairs the next round from."""
     row = TournamentRow(
         id=1,
         guild_id=GUILD,
         channel_id=CHANNEL,
         name="cup",
         format=TournamentFormat.SWISS.value,
-        seats=2,
+        seats=seats,
         rounds=rounds,
         variant="standard",
         turn_limit_seconds=None,
