@@ -195,6 +195,19 @@ def test_quiet_hours_that_begin_in_an_hour_skipped_or_repeated_keep_to_the_local
     assert autumn[1] - autumn[0] == timedelta(hours=6, minutes=30)
 
 
+def test_quiet_hours_that_end_in_an_hour_skipped_or_repeated_keep_to_the_local_clock() -> None:
+    """Hours from 22:00 to 02:30 in Paris end, like those that begin then, by the clock of the
+    time before the change: at 03:30 summer time on 29 March 2026 (3 h 30 min), and at the
+    first 02:30 on 25 October (5 h 30 min)."""
+    quiet = QuietHours.parse("22:00", "02:30", "Europe/Paris")
+    spring = next(quiet.windows(at((2026, 3, 28), 12)))
+    assert spring == (at((2026, 3, 28), 21), at((2026, 3, 29), 1, 30))
+    assert quiet.until(at((2026, 3, 29), 1)) == at((2026, 3, 29), 1, 30), "03:00 summer time"
+    autumn = next(quiet.windows(at((2026, 10, 24), 12)))
+    assert autumn == (at((2026, 10, 24), 20), at((2026, 10, 25), 0, 30))
+    assert quiet.until(at((2026, 10, 25), 0, 30)) is None, "the second 02:00 is not quiet"
+
+
 def test_quiet_hours_are_under_way_from_their_first_moment_until_their_end() -> None:
     """A window of quiet hours is [start, end): a ping due at its very first moment is held,
     as the turn clock already stands still then."""
