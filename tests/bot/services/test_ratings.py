@@ -22,10 +22,17 @@ from bot.services import EndReason, GameService, GameStatus, GameView
 from bot.services.rating_model import PROVISIONAL_GAMES, START, rate
 from bot.services.ratings import RatingService, fold, rated_in
 from bot.services.stats import StatsService
-from bot.services.views import Player, RatingChange
+from bot.services.views import Player, RatedResult, RatingChange
 from bot.storage import Database, GameRow, open_database
 from bot.storage.database import DatabaseUnavailableError
-from bot.storage.ratings import RatedGame, RatedSeat, RatingRow, RatingStore
+from bot.storage.ratings import (
+    AiRecord,
+    ChangeRow,
+    RatedGame,
+    RatedSeat,
+    RatingRow,
+    RatingStore,
+)
 from bot.storage.stats import StatsStore
 from tests.bot.services.test_async_play import (
     BOB,
@@ -233,6 +240,62 @@ async def test_a_rating_is_provisional_until_its_tenth_game_and_keeps_its_best_a
     assert mine.best.change > 0 > mine.worst.change, "a win at best, a loss at worst"
     assert mine.best.place == 1
     assert mine.worst.place == 2
+
+
+class _RatedGames:
+    """The ratings' store of a member whose rated games are `games`: each one's points before
+    and after (sigma 0, so the points are 1500 + 25 mu), its place and its number of seats."""
+
+    def __init__(self, games: list[tuple[int, int, int, int]]) -> None:
+        self._history = [
+            (
+                ChangeRow(
+                    game_id=20 + number,
+                    seat=0,
+                    number=number,
+                    user_id=HOST,
+                    ai_level=None,
+                    place=place,
+                    mu_before=(before - 1500) / 25,
+                    sigma_before=0.0,
+                    mu_after=(after - 1500) / 25,
+                    sigma_after=0.0,
+                    games=number,
+                ),
+                seats,
+            )
+            for number, (before, after, place, seats) in enumerate(games, start=1)
+        ]
+
+    async def rating(self, guild_id: int, user_id: int) -> RatingRow:
+        last = self._history[-1][0]
+        return RatingRow(user_id, None, last.mu_after, last.sigma_after, last.games)
+
+    async def history(self, guild_id: int, user_id: int) -> list[tuple[ChangeRow, int]]:
+        return self._history
+
+    async def ai_records(self, guild_id: int, user_id: int) -> list[AiRecord]:
+        return []
+
+
+async def test_the_best_result_is_the_largest_gain_and_the_worst_the_largest_loss() -> None:
+    """The stats' best result is the game that raised the rating most, whatever its place (a
+    second place among four strong players can give more than a win), and the worst the game
+    that lowered it most (a second place of three can cost more than a last of four)."""
+    games = [
+        (1500, 1530, 1, 2),  # a win: +30
+        (1530, 1580, 2, 4),  # second of four: +50, the largest gain
+        (1580, 1540, 2, 3),  # second of three: -40, the largest loss
+        (1540, 1535, 4, 4),  # last of four: -5
+    ]
+    service = RatingService(cast(RatingStore, _RatedGames(games)))
+    mine = await service.player(GUILD, HOST)
+    assert mine.history == (1500, 1530, 1580, 1540, 1535)
+    assert mine.best == RatedResult(22, 2, 4, 50)
+    assert mine.worst == RatedResult(23, 2, 3, -40)
+    shown = community.rating_lines(mine, "en")
+    assert "Best result: **+50** in game #22 (place 2 of 4)" in shown
+    assert "Worst result: **\u221240** in game #23 (place 2 of 3)" in shown
 
 
 SHARED_FIRST = f"{0x10B:032x}"
