@@ -3,8 +3,9 @@ privately, in the user's language), the lines a game's channel gets when its pla
 or comes back, and the one direct message that brings what was held during quiet hours.
 
 Thin: parse, call bot.services.away, answer. A bad input (too many days, an unknown time
-zone, quiet hours of no length or too long, a time not written HH:MM) gets a short answer
-and changes nothing. A channel's line names the player without pinging them.
+zone, quiet hours of no length or too long, a time not written HH:MM or that no clock shows,
+named with its option) gets a short answer and changes nothing. A channel's line names the
+player without pinging them.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot.edge.errors import ModeratorsOnlyError
 from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
 from bot.edge.interactions import Interaction
 from bot.presentation import away as words
-from bot.presentation.messages import text
+from bot.presentation.messages import text, translation
 from bot.services.away import AwayService, HeldNotice
 from bot.services.errors import BadOptionError
 from bot.services.time_rules import (
@@ -162,10 +163,10 @@ class AwayController:
             try:
                 quiet = QuietHours.parse(starts, ends, timezone)
             except BadOptionError as error:
-                key = _QUIET_ERRORS.get(error.option, "quiet.bad_time")
-                shown = _clipped(timezone, TIMEZONE_LENGTH)  # the answer stays one Discord takes
                 await replies.send(
-                    interaction, content=text(key, language, timezone=shown), ephemeral=True
+                    interaction,
+                    content=_quiet_refusal(error, starts, ends, timezone, language),
+                    ephemeral=True,
                 )
                 return
             await self._away.set_quiet_hours(user_id, quiet, language)
@@ -179,6 +180,23 @@ class AwayController:
         """The time zones offered as the member types (IANA names)."""
         del interaction
         return [app_commands.Choice(name=name, value=name) for name in zone_names(typed)]
+
+
+def _quiet_refusal(
+    error: BadOptionError, starts: str, ends: str, timezone: str, language: str
+) -> str:
+    """Why quiet hours were refused: a time is named as typed, with its option as the
+    member's client shows it (`to:25:00` is written HH:MM, yet no clock shows it)."""
+    key = _QUIET_ERRORS.get(error.option, "quiet.bad_time")
+    option = error.option if error.option in ("from", "to") else "from"
+    typed = starts if option == "from" else ends
+    return text(
+        key,
+        language,
+        timezone=_clipped(timezone, TIMEZONE_LENGTH),  # the answer stays one Discord takes
+        time=typed,  # at most 5 characters: the command's limit
+        option=translation(f"option_name.{option}", language) or option,
+    )
 
 
 def _clipped(typed: str, most: int) -> str:

@@ -71,6 +71,29 @@ async def test_bad_quiet_hours_are_refused_and_change_nothing(
 
 
 @pytest.mark.parametrize(
+    ("starts", "ends", "said"),
+    [
+        ("23:00", "25:00", "“25:00” is not a time of day for `to`"),
+        ("23:00", "12:60", "“12:60” is not a time of day for `to`"),
+        ("24:00", "07:00", "“24:00” is not a time of day for `from`"),
+        ("7pm", "07:00", "“7pm” is not a time of day for `from`"),
+    ],
+    ids=["hour-25", "minute-60", "hour-24", "pm"],
+)
+async def test_a_time_of_day_that_does_not_exist_is_named_with_its_option_and_the_range(
+    edge: Edge, starts: str, ends: str, said: str
+) -> None:
+    """A time written HH:MM that no clock shows (25:00, 12:60) is not told to be written HH:MM:
+    the answer names what was typed, in which option, and the times a day has."""
+    options: dict[str, Any] = {"from": starts, "to": ends, "timezone": "Europe/Paris"}
+    answer = await private(edge.slash(edge.guest, "marrakech", "quiet-hours", **options))
+    assert answer.startswith(said), answer
+    assert "HH:MM, from 00:00 to 23:59" in answer, answer
+    assert answer.endswith(NOTHING), answer
+    assert await edge.service.away.quiet_hours(edge.guest.id) is None
+
+
+@pytest.mark.parametrize(
     "partial",
     [
         {"from": "22:00"},

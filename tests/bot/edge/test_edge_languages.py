@@ -335,6 +335,26 @@ async def test_quiet_hours_keep_what_they_hold_in_the_language_they_were_set_in(
     assert [(n.kind, n.locale) for n in claimed] == [("turn", "uk")]
 
 
+async def test_a_time_of_day_that_does_not_exist_is_refused_in_the_member_s_language(
+    edge: Edge,
+) -> None:
+    """`to:25:00` is answered in Ukrainian to the host and in French to the moderator, naming
+    the option as each one's client shows it, and sets no quiet hours."""
+    hours: dict[str, Any] = {"from": "23:00", "to": "25:00", "timezone": "Europe/Paris"}
+    ukrainian = await private(edge.slash(edge.host, "marrakech", "quiet-hours", **hours))
+    assert ukrainian == (
+        "«25:00» не є часом доби для `до`: пишіть ГГ:ХХ, від 00:00 до 23:59, наприклад 23:00."  # noqa: RUF001
+        " Нічого не змінено."
+    )
+    french = await private(edge.slash(edge.moderator, "marrakech", "quiet-hours", **hours))
+    assert french == (
+        "« 25:00 » n'est pas une heure de la journée pour `à` : écrivez HH:MM, de 00:00 à"
+        " 23:59, par exemple 23:00. Rien n'a changé."
+    )
+    for person in (edge.host, edge.moderator):
+        assert await edge.service.away.quiet_hours(person.id) is None
+
+
 async def test_a_watcher_is_told_each_turn_in_their_own_language_not_the_game_s(
     edge: Edge,
 ) -> None:
