@@ -167,7 +167,14 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.ChannelNotListedError: lambda error, language: text(
         "error.channel_not_listed", language, channel=f"<#{error.channel_id}>"
     ),
-    service_errors.NotAReplayError: _fixed("error.not_a_replay"),
+    service_errors.NotAReplayError: lambda error, language: (
+        text("error.not_a_replay", language)
+        if error.running is None
+        else text("error.replay_running", language, game_id=error.running)
+    ),
+    service_errors.NotWatchableError: lambda error, language: text(
+        f"error.not_watchable.{error.stage}", language, game_id=error.game_id
+    ),
     service_errors.NoAnalysisYetError: _no_analysis_yet,
     GuildOnlyError: _fixed("error.guild_only"),
     DatabaseUnavailableError: _fixed("error.database_paused"),

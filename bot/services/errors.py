@@ -123,6 +123,17 @@ class GameNotRunningError(GameError):
     """An action on a game that is not running (still a lobby, over or aborted)."""
 
 
+class NotWatchableError(GameNotRunningError):
+    """Watching a game of this server that is not running: `stage` says what it is instead,
+    "lobby" (not started yet), "over" (played to its end: it has a replay) or "aborted"
+    (stopped before its end: nothing to watch or replay)."""
+
+    def __init__(self, game_id: int, stage: str) -> None:
+        super().__init__(f"game {game_id} is {stage}")
+        self.game_id = game_id
+        self.stage = stage
+
+
 class StaleBoardError(GameError):
     """A click on a message that no longer shows the game's current decision."""
 
@@ -183,7 +194,12 @@ class ChannelNotAllowedError(GameError):
 
 
 class NotAReplayError(GameError):
-    """A replay of a game that is not in this server or has not been played to its end."""
+    """A replay of a game that is not in this server or has not been played to its end;
+    `running` names a game of this server still being played (it may be watched instead)."""
+
+    def __init__(self, running: int | None = None) -> None:
+        super().__init__("no replay" if running is None else f"game {running} is running")
+        self.running = running
 
 
 class NoAnalysisYetError(GameError):

@@ -208,9 +208,14 @@ class PlayService:
         return tuple(row.actor_id for row in rows if row.notation is not None)
 
     async def replay_record(self, game_id: int, guild_id: int) -> dict[str, Any]:
-        """The record of a game of this server played to its end (for the replay GIF)."""
+        """The record of a game of this server played to its end (for the replay GIF);
+        NotAReplayError otherwise, naming a game of this server still being played."""
         game = await self._store.get(game_id)
-        if game is None or game.guild_id != guild_id or game.status is not GameStatus.OVER:
+        if game is None or game.guild_id != guild_id:
+            raise NotAReplayError()
+        if game.status is GameStatus.RUNNING:
+            raise NotAReplayError(running=game_id)
+        if game.status is not GameStatus.OVER:
             raise NotAReplayError()
         return await self.record(game_id)
 

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.services.errors import (
-    GameNotRunningError,
+    NotWatchableError,
     NotWatchingError,
     OtherServerGameError,
     UnseenGameError,
@@ -202,11 +202,11 @@ class WatchService:
         if not sees(view.game.channel_id):
             raise UnseenGameError(game_id)
         if view.state is None:
-            raise GameNotRunningError()
+            raise NotWatchableError(game_id, GameStatus.LOBBY.value)
         return view
 
     async def _running(self, guild_id: int, game_id: int, sees: Sees = _sees_all) -> GameView:
         view = await self._view(guild_id, game_id, sees)
         if view.status is not GameStatus.RUNNING:
-            raise GameNotRunningError()
+            raise NotWatchableError(game_id, view.status.value)
         return view

@@ -293,7 +293,7 @@ async def test_ai_seats_from_commands_and_a_game_against_them(edge: Edge) -> Non
     history = await edge.slash(edge.guest, "marrakech", "history", server=True).answer()
     assert "**#1**" in history.embed_text()
     assert "running" in history.embed_text()
-    assert "no finished game" in await private(
+    assert "is still being played" in await private(
         edge.slash(edge.guest, "marrakech", "replay", game=1)
     )
 

@@ -733,3 +733,103 @@ async def test_watching_a_game_number_never_used_names_the_number(
     await started(edge)
     edge.outsider.locale = locale
     assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=99)) == said
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "Game #1 is over: `/marrakech replay game:1` shows how it went."),
+        ("fr", "La partie n° 1 est finie : `/marrakech revoir partie:1` montre son déroulement."),
+        ("uk", "Гра №1 завершилася: `/марракеш повтор гра:1` показує, як вона йшла."),  # noqa: RUF001
+    ],
+)
+async def test_watching_a_finished_game_points_to_its_replay_and_watches_nothing(
+    edge: Edge, locale: str, said: str
+) -> None:
+    """`/marrakech watch` of a game played to its end: privately, in the member's language,
+    the command that shows it; no watch is stored."""
+    await started(edge)
+    await (await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")).answer()
+    edge.outsider.locale = locale
+    assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=1)) == said
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    assert await watchers._watch._store.get(1, edge.outsider.id) is None
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "Game #1 was stopped before its end: there is nothing to watch or replay."),
+        (
+            "fr",
+            "La partie n° 1 a été arrêtée avant sa fin : il n'y a rien à suivre ni à revoir.",
+        ),
+        ("uk", "Гру №1 зупинено до її кінця: немає чого дивитися чи переглядати."),
+    ],
+)
+async def test_watching_a_stopped_game_says_it_was_stopped_and_watches_nothing(
+    edge: Edge, locale: str, said: str
+) -> None:
+    await started(edge)
+    await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
+    edge.outsider.locale = locale
+    assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=1)) == said
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    assert await watchers._watch._store.get(1, edge.outsider.id) is None
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        (
+            "en-US",
+            (
+                "Game #1 has not started yet: join it with its Join button, or watch it once"
+                " it has started."
+            ),
+        ),
+        (
+            "fr",
+            (
+                "La partie n° 1 n'a pas encore commencé : rejoignez-la avec son bouton"
+                " Rejoindre, ou suivez-la une fois commencée."
+            ),
+        ),
+        (
+            "uk",
+            (
+                "Гра №1 ще не почалася: приєднайтеся кнопкою «Приєднатися» або стежте за"  # noqa: RUF001
+                " нею, коли вона почнеться."
+            ),
+        ),
+    ],
+)
+async def test_watching_a_game_still_in_its_lobby_says_how_to_join_and_watches_nothing(
+    edge: Edge, locale: str, said: str
+) -> None:
+    await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
+    edge.outsider.locale = locale
+    assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=1)) == said
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    assert await watchers._watch._store.get(1, edge.outsider.id) is None
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "Game #1 is still being played: `/marrakech watch game:1` follows it."),
+        ("fr", "La partie n° 1 est encore en cours : `/marrakech regarder partie:1` la suit."),
+        ("uk", "Гра №1 ще триває: `/марракеш спостерігати гра:1` стежить за нею."),  # noqa: RUF001
+    ],
+)
+async def test_replaying_a_game_still_played_points_to_watching_it_and_posts_nothing(
+    edge: Edge, locale: str, said: str
+) -> None:
+    await started(edge)
+    posted = [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral]
+    edge.outsider.locale = locale
+    assert await private(edge.slash(edge.outsider, "marrakech", "replay", game=1)) == said
+    assert [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral] == posted
