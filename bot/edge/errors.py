@@ -172,6 +172,9 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
         if error.running is None
         else text("error.replay_running", language, game_id=error.running)
     ),
+    service_errors.LobbyResignError: lambda error, language: text(
+        "error.lobby_resign_host" if error.host else "error.lobby_resign", language
+    ),
     service_errors.NotWatchableError: lambda error, language: text(
         f"error.not_watchable.{error.stage}", language, game_id=error.game_id
     ),

@@ -123,6 +123,15 @@ class GameNotRunningError(GameError):
     """An action on a game that is not running (still a lobby, over or aborted)."""
 
 
+class LobbyResignError(GameNotRunningError):
+    """Resigning from a game still in its lobby, by one of its seats: its `host` cancels it,
+    anyone else leaves it."""
+
+    def __init__(self, *, host: bool) -> None:
+        super().__init__("the game has not started")
+        self.host = host
+
+
 class NotWatchableError(GameNotRunningError):
     """Watching a game of this server that is not running: `stage` says what it is instead,
     "lobby" (not started yet), "over" (played to its end: it has a replay) or "aborted"

@@ -24,6 +24,7 @@ from bot.services.errors import (
     HostOnlyAbortError,
     HostOutError,
     IllegalMoveError,
+    LobbyResignError,
     NotAReplayError,
     NotHandedToAiError,
     NotSeatedError,
@@ -99,12 +100,12 @@ class PlayService:
         """Raise what `resign` would raise now (the game is not running, the user is not in
         it); change nothing. The edge asks before it offers a confirmation."""
         async with self._loader.locked(game_id):
-            _seat_still_in(await self._running(game_id), user_id)
+            _seat_still_in(await self._resignable(game_id, user_id), user_id)
 
     async def resign(self, game_id: int, user_id: int) -> GameView:
         """The user leaves the running game, as if eliminated (R9)."""
         async with self._loader.locked(game_id):
-            loaded = await self._running(game_id)
+            loaded = await self._resignable(game_id, user_id)
             state = loaded.state
             assert state is not None
             seat = _seat_still_in(loaded, user_id)
@@ -333,6 +334,19 @@ class PlayService:
                 self._loader.forget(game_id)  # finished: no need to keep it in memory
                 done += 1
         return done
+
+    async def _resignable(self, game_id: int, user_id: int) -> LoadedGame:
+        """The running game to resign from; of a lobby, LobbyResignError for one of its seats
+        (cancelled or left instead, there is nothing to resign from yet), NotSeatedError for
+        anyone else."""
+        loaded = await self._loader.load(game_id)
+        if loaded.game.status is GameStatus.LOBBY:
+            if all(player.user_id != user_id for player in loaded.players):
+                raise NotSeatedError()
+            raise LobbyResignError(host=user_id == loaded.game.host_id)
+        if loaded.game.status is not GameStatus.RUNNING:
+            raise GameNotRunningError()
+        return loaded
 
     async def _running(self, game_id: int) -> LoadedGame:
         loaded = await self._loader.load(game_id)

@@ -247,7 +247,9 @@ async def test_refusals_come_before_any_question(edge: Edge) -> None:
     assert "no Marrakech game" in await private(edge.slash(edge.guest, "marrakech", "resign"))
     await lobby_with_guest(edge)
     refused = await edge.slash(edge.guest, "marrakech", "resign").answer()
-    assert refused.content == "This game is not running."
+    assert refused.content == (
+        "This game has not started yet: to leave it, use `/marrakech leave`."
+    )
     assert not refused.buttons()
     lobby = edge.fake.latest_with_components(edge.channel)
     await edge.click(edge.host, lobby, "Start").answer()
@@ -308,3 +310,51 @@ async def test_keep_playing_on_a_question_that_outlived_its_game_says_it_is_over
     assert kept.content == "This game is not running."
     assert kept.id == asked.id
     assert not kept.buttons()
+
+
+@pytest.mark.parametrize(
+    ("who", "locale", "said"),
+    [
+        ("host", "en-US", "This game has not started yet: to cancel it, use `/marrakech abort`."),
+        (
+            "host",
+            "fr",
+            "Cette partie n'a pas encore commencé : pour l'annuler, utilisez `/marrakech arrêter`.",
+        ),
+        (
+            "host",
+            "uk",
+            "Ця гра ще не почалася: щоб скасувати її, скористайтеся `/марракеш зупинити`.",  # noqa: RUF001
+        ),
+        ("guest", "en-US", "This game has not started yet: to leave it, use `/marrakech leave`."),
+        (
+            "guest",
+            "fr",
+            (
+                "Cette partie n'a pas encore commencé : pour la quitter, utilisez"
+                " `/marrakech quitter`."
+            ),
+        ),
+        (
+            "guest",
+            "uk",
+            "Ця гра ще не почалася: щоб вийти з неї, скористайтеся `/марракеш вийти`.",  # noqa: RUF001
+        ),
+        ("outsider", "en-US", "You are not playing in this game."),
+    ],
+)
+async def test_resigning_from_a_lobby_says_how_to_cancel_or_leave_it_and_changes_nothing(
+    edge: Edge, who: str, locale: str, said: str
+) -> None:
+    """A lobby has no game to resign from yet: its host is pointed to cancelling it, a player
+    to leaving it, privately and in their language, with no question asked; the lobby keeps
+    its seats."""
+    lobby = await lobby_with_guest(edge)
+    user: FakeUser = getattr(edge, who)
+    user.locale = locale
+    handle = edge.slash(user, "marrakech", "resign")
+    assert await only_private_answer(handle) == said
+    view = await edge.service.play.look(1)
+    assert view.game.status is GameStatus.LOBBY
+    assert [p.user_id for p in view.players] == [edge.host.id, edge.guest.id]
+    assert edge.fake.world.messages[lobby.id].embed_text() == lobby.embed_text()
