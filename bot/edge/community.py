@@ -16,7 +16,7 @@ import discord
 
 from bot.edge import interactions, replies
 from bot.edge.answers import guarded
-from bot.edge.errors import ManagersOnlyError
+from bot.edge.errors import BotStatsError, ManagersOnlyError
 from bot.edge.interactions import Interaction
 from bot.presentation import community, images, presenter
 from bot.presentation.analysis import AnalysisPictures, analysis_file
@@ -61,6 +61,8 @@ class CommunityController:
         async def work() -> None:
             user_id = (member or interaction.user).id
             guild_id = interactions.guild_id(interaction)
+            if member is not None and member.bot:  # no seat, no stats: no empty card posted
+                raise BotStatsError(user_id)
             stats = await self._stats.player(guild_id, user_id)
             rating = await self._ratings.player(guild_id, user_id) if stats.games else None
             (reliability,) = await self._stats.reliability(guild_id, [user_id])

@@ -41,6 +41,14 @@ class ManagersOnlyError(Exception):
     """A server settings command used by a member without Manage Server."""
 
 
+class BotStatsError(Exception):
+    """`/marrakech stats` of a bot: bots hold no seat, so there is nothing to show."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"user {user_id} is a bot")
+        self.user_id = user_id
+
+
 class NotATextChannelError(Exception):
     """A tournament opened somewhere other than a text channel (a thread, a forum)."""
 
@@ -188,6 +196,9 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.NotEnteredError: _fixed("error.not_entered"),
     service_errors.TournamentFullError: _fixed("error.tournament_full"),
     NotATextChannelError: _fixed("error.tournament_in_thread"),
+    BotStatsError: lambda error, language: text(
+        "error.stats_bot", language, user=mention(error.user_id)
+    ),
     SubstituteError: _substitute,
     NudgeError: _nudge,
     service_errors.OtherServerGameError: lambda error, language: text(

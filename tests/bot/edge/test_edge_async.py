@@ -482,3 +482,25 @@ async def test_a_seat_taken_back_while_the_turn_before_it_ends_is_shown_on_the_n
     link = message_link(live[0].guild_id, live[0].channel_id, live[0].id)
     told = [m.content for m in edge.fake.messages(edge.fake.dm_channel(other))]
     assert told == [f"It is your turn in Marrakech game #1: {link}"], told
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "is a bot: bots play no games here, so they have no stats."),
+        ("fr", "est un bot : les bots ne jouent pas de parties ici, ils n'ont donc pas de"),
+        ("uk", "є ботом: боти не грають тут, тож статистики в них немає."),
+    ],
+)
+async def test_the_stats_of_a_bot_are_refused_privately_and_post_nothing(
+    edge: Edge, locale: str, said: str
+) -> None:
+    """`/marrakech stats member:` naming a bot (this one included) posts no empty card in the
+    channel: the member alone is told, in their language, why there is nothing to show."""
+    posted = [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral]
+    edge.guest.locale = locale
+    handle = edge.slash(edge.guest, "marrakech", "stats", member=edge.fake.world.bot_user)
+    answer = await only_private_answer(handle)
+    assert said in answer, answer
+    assert f"<@{edge.fake.world.bot_user.id}>" in answer
+    assert [m.id for m in edge.fake.messages(edge.channel) if not m.ephemeral] == posted
