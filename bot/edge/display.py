@@ -225,7 +225,7 @@ class GameDisplay:
         """After a restart: post the current turn of every game whose message fell behind,
         then lead every lobby whose edit to lead to its game's first turn, or its result, did
         not go through (those this process claimed: another process starting too catches up
-        the others)."""
+        the others), once the last run's window on a channel is over (`wait_out_restart`)."""
         self._restarted_at = self._clock()
         for view in await self._play.behind_on_display():
             try:
@@ -238,31 +238,51 @@ class GameDisplay:
                     view.id,
                     why(error),
                 )
-        for view, message_id in await self._play.lobbies_behind():
+        lobbies = await self._play.lobbies_behind()
+        if lobbies:  # games from before the restart: the last run may have filled their window
+            await self.wait_out_restart()
+        for view, message_id in lobbies:
             editing = self._point_lobby(view, message_id)
             if editing is None or await asyncio.shield(editing):
                 await self._play.lobby_linked(view.id, message_id)
 
-    async def wait_out_last_run(self, game_id: int) -> None:
-        """Return once Discord's window on a channel (CHANNEL_WINDOW_SECONDS) has passed since
-        the restart (`resume_displays`), for work on a game from before it: the run before was
-        killed before this one started, so whatever it used of the game's channel's window is
-        over by then, which this run cannot otherwise know of a channel whose history it did
-        not read (the turn clock's work: a turn the AI owes at once, one out of time). At once
-        without a restart, once the window is over, and for a game begun since (or none: a
-        direct message), whose channel the last run used nothing of."""
-        if self._restarted_at is None:
-            return
-        wait = CHANNEL_WINDOW_SECONDS - (self._clock() - self._restarted_at).total_seconds()
-        if wait <= 0:
+    def _window_left(self) -> float:
+        """Seconds left of Discord's window on a channel (CHANNEL_WINDOW_SECONDS) since the
+        restart (`resume_displays`); 0 without a restart, and for good once it is over."""
+        restarted = self._restarted_at
+        if restarted is None:
+            return 0.0
+        left = CHANNEL_WINDOW_SECONDS - (self._clock() - restarted).total_seconds()
+        if left <= 0:
             self._restarted_at = None  # over for good
+            return 0.0
+        return left
+
+    async def wait_out_restart(self) -> None:
+        """Return once Discord's window on a channel has passed since the restart, for work
+        with the bot token in a channel the last run may have used (a tournament's channel and
+        its tables' threads, a lobby left behind): the run before was killed before this one
+        started, so whatever it used of that window is over by then, which this run cannot
+        otherwise know of a channel whose history it did not read. At once without a restart,
+        and once the window is over. Every such wait is this one: one pause in all, however
+        many channels wait."""
+        left = self._window_left()
+        if left > 0:
+            await self._sleep(left)
+
+    async def wait_out_last_run(self, game_id: int) -> None:
+        """`wait_out_restart`, for work on a game from before the restart (the turn clock's
+        work: a turn the AI owes at once, one out of time). At once for a game begun since
+        (or none: a direct message), whose channel the last run used nothing of."""
+        restarted = self._restarted_at
+        if restarted is None or self._window_left() <= 0:
             return
         try:
             opened = await self._play.opened_at(game_id)
         except Exception:  # the database is away: the work fails on it without a post
             return
-        if opened is not None and opened < self._restarted_at:  # None: a direct message's
-            await self._sleep(wait)
+        if opened is not None and opened < restarted:  # None: a direct message's
+            await self.wait_out_restart()
 
     async def catch_up(self, game_id: int) -> None:
         """Show a game whose last change was never shown (its message failed to post or to

@@ -15,7 +15,8 @@ Discord refused is not recorded as told: the next catch-up tells it, once. A res
 waits out Discord's window on the channel (5 posts and 5 edits per 5 s) that the last run may
 have used before it tells such a return, and never waits for a window only its own notice
 opened; a running display's catch-up waits for none. The turn clock's work just after a start
-(an AI's turn, with the bot token) waits for the rest of the window, refused by no bucket.
+(an AI's turn, with the bot token) waits for the rest of the window, refused by no bucket,
+and so does a start's edit of a lobby left behind.
 A rated game's result posted before its ratings could be applied is edited to show them
 once they are, once: by the process that applied them (the server's next game, a start), else
 by the next start's catch-up.
@@ -33,10 +34,19 @@ from discord.utils import snowflake_time
 from bot.edge.display import CHANNEL_WINDOW_SECONDS, GameDisplay
 from bot.edge.inflight import HANDLERS
 from bot.presentation import messages, presenter
+from bot.presentation.links import message_link
 from bot.services.ratings import RatingService
 from bot.services.views import AutoTurn, Reminder, TurnReason
 from bot.storage.ratings import RatingStore
-from tests.bot.edge.test_edge import Edge, a_window_later, mover_of, running_edge, started
+from tests.bot.edge.test_edge import (
+    Edge,
+    a_window_later,
+    mover_of,
+    over_and_unshown,
+    result_ids,
+    running_edge,
+    started,
+)
 from tests.bot.edge.test_edge import edge as edge_fixture  # noqa: F401  (a fixture, used below)
 from tests.bot.edge.test_edge_async import handed_to_the_ai
 from tests.bot.edge.test_edge_faults import started_in
@@ -550,6 +560,67 @@ async def test_a_restart_s_turn_clock_waits_out_the_window_the_last_run_may_have
     assert not edge.fake.world.messages[turn.id].enabled_buttons(), "the AI's turn is shown"
     refused = [f"{r.method} {r.path}" for r in edge.fake.invalid_requests]
     assert refused == [], refused
+    (waited,) = waits
+    assert 0 < waited <= CHANNEL_WINDOW_SECONDS, "one wait, for the rest of the window"
+
+
+def filled_by_the_last_run(edge: Edge, *routes: tuple[str, str]) -> None:
+    """The killed run used each of `routes` (method, path) of Discord as much as its window
+    takes, and the restarted run logs in: it knows nothing of what the last one used."""
+    limits = edge.fake.rest.limits
+    for method, path in routes:
+        while not limits.check(method, path, "the last run", lambda: None).refused:
+            pass
+    limits.check("GET", "/users/@me", "the restarted run", lambda: None)
+    edge.bot.display._delivery._tokens.clear()  # the restarted run knows no click
+
+
+def clock_moving_waits(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Each wait of the display for a channel's window, in seconds: the display's clock and
+    Discord's move on by as much, instead of the test sleeping."""
+    waits: list[float] = []
+    clock = edge.bot.display._clock
+
+    async def wait(seconds: float) -> None:
+        waits.append(seconds)
+        edge.fake.shift_clock(edge.fake.world.clock_offset + seconds)
+        later = clock() + timedelta(seconds=sum(waits))
+        monkeypatch.setattr(edge.bot.display, "_clock", lambda: later)
+
+    monkeypatch.setattr(edge.bot.display, "_sleep", wait)
+    return waits
+
+
+def refused_by_limits(edge: Edge) -> list[str]:
+    """The requests Discord refused for a full bucket (429), injected faults aside."""
+    return [
+        f"{r.method} {r.path}"
+        for r in edge.fake.invalid_requests
+        if r.status == 429 and r.fault is None
+    ]
+
+
+async def test_a_restart_leads_a_lobby_left_behind_once_the_last_run_s_window_is_over(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run posted a game's result and edited its channel's messages as much as
+    Discord's window takes (5 edits in 5 s), its edit of the lobby to lead to the result
+    refused, and was killed. The restart's edit of that lobby waits out the window first, so
+    that Discord does not refuse it (a 429 counts toward its ban on invalid requests)."""
+    lobby, view = await over_and_unshown(edge)
+    failing = edge.fake.faults.forbidden("PATCH", ".*")
+    assert await edge.bot.display.post_current(view)
+    await failing.wait_fired()
+    edge.fake.faults.clear()
+    filled_by_the_last_run(edge, ("PATCH", f"/channels/{edge.channel.id}/messages/{lobby.id}"))
+    waits = clock_moving_waits(edge, monkeypatch)
+
+    await edge.bot.display.resume_displays()
+
+    (result,) = result_ids(edge)
+    link = message_link(view.game.guild_id, view.game.channel_id, result)
+    assert f"[see the result]({link})" in edge.fake.world.messages[lobby.id].embed_text()
+    assert refused_by_limits(edge) == []
     (waited,) = waits
     assert 0 < waited <= CHANNEL_WINDOW_SECONDS, "one wait, for the rest of the window"
 
