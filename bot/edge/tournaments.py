@@ -12,7 +12,8 @@ Everything here can stop half-way (a crash, a refused request) and be taken up a
 service says which tables are still to set up and claims them for this process; a thread made
 but never recorded is found again by its name among the server's active threads, as Discord
 lists them (whichever process made it); the message is redrawn from what is stored until it
-shows the latest. On start, every running tournament is caught up once the gateway is ready.
+shows the latest. On start, every running tournament is caught up once the gateway is ready
+and the killed run's window on a channel (5 requests of a kind in 5 s) is over.
 
 With several processes, the tournament's message is drawn by the one holding its server's
 shard (as a game's due work is, bot.services.turn_clock): a channel's edit limit counts every
@@ -146,10 +147,15 @@ class TournamentDisplay:
         games: GameDisplay,
         pictures: images.Pictures,
         availability: Availability | None = None,
+        *,
+        last_run_over: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """`availability` is the database's: a tournament whose moving on after a game an
-        outage cut off moves on once the database is back (None: at the next start)."""
+        outage cut off moves on once the database is back (None: at the next start).
+        `last_run_over` returns once Discord's window on a channel has passed since a restart
+        (`GameDisplay.wait_out_restart`; None: a display no run came before)."""
         self._client = client
+        self._last_run_over = last_run_over
         self._availability = availability
         self._service = service
         self._games = games
@@ -251,8 +257,11 @@ class TournamentDisplay:
         known), catch up on every running tournament: a round left to pair, tables left to
         set up, a message left behind; then draw the end of those that ended lately. A
         database outage meanwhile is waited out, and the catch-up run again from the start
-        (each step does only what is still undone)."""
+        (each step does only what is still undone). It works in channels the killed run may
+        have just used to the full (its history read for each table's notice, its message
+        redrawn), so it starts once that run's window on them is over."""
         await self._client.wait_until_ready()
+        await self._after_last_run()
         await self._outlasting_outages(
             lambda _: self._catch_up_running(),
             "the running tournaments are caught up once the database is back",
@@ -306,13 +315,22 @@ class TournamentDisplay:
 
     async def show_progress(self, progress: Progress) -> None:
         """Show what moving the tournament on did: a new round's tables set up, the message
-        redrawn, and (once only, by whichever process ended it) the winner announced."""
+        redrawn, and (once only, by whichever process ended it) the winner announced; just
+        after a restart, once the last run's window on a channel is over."""
+        await self._after_last_run()
         view = progress.view
         if progress.paired is not None:
             await self.set_up(view.id)
         self.refresh(view.id)
         if progress.finished:  # at once: a crash before it would lose it
             await self._announce(view, shown.finished_text(view), view.winners)
+
+    async def _after_last_run(self) -> None:
+        """Return once a killed run's window on the channels it used is over (at once without
+        a restart, or once it is over): what this display does in the tournament's channel
+        and its threads uses the bot token, whose buckets there the last run may have filled."""
+        if self._last_run_over is not None:
+            await self._last_run_over()
 
     async def _announce(self, view: TournamentView, content: str, pings: tuple[int, ...]) -> None:
         mentions = discord.AllowedMentions(
@@ -510,6 +528,7 @@ class TournamentDisplay:
             del self._drawing[tournament_id]
 
     async def _draw(self, tournament_id: int) -> None:
+        await self._after_last_run()
         while tournament_id in self._wanted:
             self._wanted.discard(tournament_id)
             try:
@@ -623,6 +642,7 @@ class TournamentDisplay:
     async def show_abort(self, view: TournamentView, games: list[GameView]) -> None:
         """The tournament was aborted: its channel is told, each game it ended says so in its
         thread, and the message shows the standings as they were."""
+        await self._after_last_run()
         for game in games:
             try:
                 aborted = presenter.aborted_post(game).embed

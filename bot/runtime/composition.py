@@ -255,7 +255,12 @@ def build_bot(
         TournamentStore(database), service, seeds=seeds, workers=pool
     )
     tournaments = TournamentDisplay(
-        client, tournament_service, display, pictures, database.availability
+        client,
+        tournament_service,
+        display,
+        pictures,
+        database.availability,
+        last_run_over=display.wait_out_restart,
     )
     service.on_game_closed(tournaments.game_closed)
     display.on_shown(tournaments.game_shown)

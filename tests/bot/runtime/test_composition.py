@@ -38,9 +38,16 @@ from tests.bot.edge.test_edge import (
     whole_turn_unshown,
 )
 from tests.bot.edge.test_edge_faults import Outage, shown
-from tests.bot.edge.test_notices import press, timed_out_unshown
+from tests.bot.edge.test_notices import (
+    clock_moving_waits,
+    filled_by_the_last_run,
+    press,
+    refused_by_limits,
+    timed_out_unshown,
+)
 from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
 from tests.e2e.fakecord import FakeChannel, permissions
+from tests.e2e.fakecord.threads import is_system
 from tests.polling import WAIT_SECONDS, until
 from tests.postgres import backend, database_target, postgres_server, postgres_url
 
@@ -685,3 +692,47 @@ async def test_a_start_sets_up_the_tables_of_a_round_the_last_run_paired_and_lef
     assert table.thread_id is not None
     thread = edge.fake.world.channels[table.thread_id]
     await edge.fake.wait_for_message(thread, lambda m: bool(m.pinged_user_ids))  # its first turn
+
+
+async def test_a_start_sets_up_and_draws_a_tournament_once_the_last_run_s_window_is_over(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run paired the tournament's first round and was killed before it set its table
+    up, having read the tournament channel's history and edited its messages as much as
+    Discord's window takes (5 of each in 5 s: a round's tables set up, the standings redrawn).
+    The start's catch-up waits out that window before it works in the channel with the bot
+    token, so that Discord refuses none of it (a 429 counts toward its ban on invalid
+    requests): the table is set up, Discord's "started a thread" notice deleted and the
+    standings drawn."""
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+    service = tournaments._service
+    assert (await service.start(1, edge.moderator.id, moderator=True)).paired == 1
+    channel = f"/channels/{edge.channel.id}/messages"
+    filled_by_the_last_run(edge, ("GET", channel), ("PATCH", f"{channel}/{signup.id}"))
+    waits = clock_moving_waits(edge, monkeypatch)
+
+    async def ready() -> None:  # the gateway, which these tests do not open, is ready
+        pass
+
+    monkeypatch.setattr(edge.client, "wait_until_ready", ready)
+    await edge.bot.before_connect()  # the next start
+
+    async def set_up() -> bool:
+        (table,) = (await service.look(1)).tables
+        return table.game_id is not None
+
+    await until(set_up, "the table's thread and game")
+    await until(
+        lambda: "round 1" in edge.fake.world.messages[signup.id].embed_text(),
+        "the standings drawn",
+    )
+    notices = [m for m in edge.fake.messages(edge.channel) if is_system(m)]
+    assert notices == [], "Discord's notice of the table's thread is deleted"
+    assert refused_by_limits(edge) == []
+    assert 0 < sum(waits) <= CHANNEL_WINDOW_SECONDS, "waited for the rest of the window"
