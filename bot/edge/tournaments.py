@@ -58,6 +58,8 @@ from bot.services.views import GameStatus, GameView
 from bot.supervisor import cancel_and_wait
 
 if TYPE_CHECKING:
+    from discord.types.threads import Thread as ThreadPayload
+
     from bot.services.tournaments import TournamentService
 
 log = logging.getLogger(__name__)
@@ -83,8 +85,10 @@ ARCHIVE_MINUTES: Final = 10080
 RETRY_DELAYS_SECONDS = (1.0, 5.0, 30.0, 120.0, 600.0)
 """Pauses before each new try to set up tables Discord refused or failed."""
 NOTICE_LOOKAHEAD = 5
-"""How many of the channel's messages after a new thread are looked through for Discord's
-"started a thread" notice (it comes right after the thread)."""
+"""How many of the channel's messages a new thread are looked through for Discord's "started a
+thread" notice (it comes right after the thread)."""
+HISTORY_PAGE = 100
+"""The most messages one read of a channel's history gives (Discord's limit)."""
 PICTURE_PATIENCE_SECONDS = 0.5
 """How long a click on Start waits for the standings' picture before deferring its answer."""
 OWNER_GRACE_SECONDS = SHARD_GRACE.total_seconds()
@@ -360,24 +364,68 @@ class TournamentDisplay:
             self.in_background(self._retry(tournament_id), f"tournament-retry-{tournament_id}")
 
     async def _set_up_claimed(self, tournament_id: int) -> bool:
-        """Set up the tables claimed now; True if one failed."""
+        """Set up the tables claimed now; True if one failed. The tables without a thread get
+        theirs first, all of them (`_threads_for`), then each table is set up in turn."""
         failed = False
-        for table in await self._service.claim_tables(tournament_id):
-            try:
-                await self._set_up_table(tournament_id, table)
-            except _TABLE_NOT_SET_UP as error:
-                log.log(
-                    failure_level(error),
-                    "tournament %s: table %s of round %s not set up (%s)",
-                    tournament_id,
-                    table.number,
-                    table.round,
-                    why(error),
-                )
-                failed = True
-            finally:
+        held = await self._service.claim_tables(tournament_id)
+        try:
+            threads: dict[tuple[int, int], int] = {}
+            if any(table.thread_id is None for table in held):
+                threads, failed = await self._threads_for(tournament_id, held)
+            while held:
+                table = held[0]
+                thread_id = table.thread_id or threads.get((table.round, table.number))
+                try:
+                    if thread_id is not None:  # else its thread failed, said above
+                        await self._set_up_table(tournament_id, table, thread_id)
+                except _TABLE_NOT_SET_UP as error:
+                    self._not_set_up(tournament_id, table, error)
+                    failed = True
+                finally:
+                    await self._service.release_table(tournament_id, held.pop(0))
+        finally:
+            for table in held:  # cut off: released all the same
                 await self._service.release_table(tournament_id, table)
         return failed
+
+    def _not_set_up(self, tournament_id: int, table: TableView, error: Exception) -> None:
+        log.log(
+            failure_level(error),
+            "tournament %s: table %s of round %s not set up (%s)",
+            tournament_id,
+            table.number,
+            table.round,
+            why(error),
+        )
+
+    async def _threads_for(
+        self, tournament_id: int, tables: list[TableView]
+    ) -> tuple[dict[tuple[int, int], int], bool]:
+        """The thread of each of `tables` that has none recorded, by (round, table): one a run
+        that stopped before recording it made (the server's active threads listed once for
+        them all), else a new one; and whether one failed (said in the log). Discord's "started
+        a thread" notices of them all are then deleted together, in one read of the channel's
+        history, before any thread is recorded: a run that stops in between leaves them to be
+        found again, their notices with them, by the next."""
+        missing = [table for table in tables if table.thread_id is None]
+        try:
+            view = await self._service.look(tournament_id)
+            listed = await self._active_threads(view)
+        except _TABLE_NOT_SET_UP as error:
+            for table in missing:
+                self._not_set_up(tournament_id, table, error)
+            return {}, True
+        threads: dict[tuple[int, int], int] = {}
+        failed = False
+        for table in missing:
+            try:
+                threads[(table.round, table.number)] = await self._thread_for(view, table, listed)
+            except _TABLE_NOT_SET_UP as error:
+                self._not_set_up(tournament_id, table, error)
+                failed = True
+        if threads:
+            await self._drop_thread_notices(view, set(threads.values()))
+        return threads, failed
 
     async def _retry(self, tournament_id: int) -> None:
         """Try the tables again after each pause; a try a database outage cut off is made
@@ -406,12 +454,12 @@ class TournamentDisplay:
             pause = next(pauses, None)
         log.error("tournament %s: gave up setting its tables up until a restart", tournament_id)
 
-    async def _set_up_table(self, tournament_id: int, table: TableView) -> None:
-        """The table's thread (found again if it was made but never recorded), the welcome
-        pinging its players there, then its game, whose first turn is posted in the thread."""
+    async def _set_up_table(self, tournament_id: int, table: TableView, thread_id: int) -> None:
+        """The table's thread `thread_id` recorded (unless it has one: then that one is its
+        thread), the welcome pinging its players there, then its game, whose first turn is
+        posted in the thread."""
         view = await self._service.look(tournament_id)
         if table.thread_id is None:
-            thread_id = await self._thread_for(view, table)
             thread_id = await self._service.set_thread(tournament_id, table, thread_id)
             welcome = shown.welcome_post(view, table)
             mentions = discord.AllowedMentions(
@@ -432,19 +480,21 @@ class TournamentDisplay:
         game = await self._service.start_table(tournament_id, table)
         await self._games.post_first_turn(game)
 
-    async def _thread_for(self, view: TournamentView, table: TableView) -> int:
+    async def _thread_for(
+        self, view: TournamentView, table: TableView, listed: list[ThreadPayload]
+    ) -> int:
         """The table's public thread in the tournament's channel: one already made under its
-        name (a run that stopped before recording it), else a new one."""
+        name (a run that stopped before recording it, among the server's active threads
+        `listed`), else a new one. Its notice in the channel is left to the caller."""
         name = shown.thread_name(view, table)
         parent = self._client.get_channel(view.channel_id)
         if parent is None:
             parent = await bounded(self._client.fetch_channel(view.channel_id))
         if not isinstance(parent, discord.TextChannel):
             raise NotATextChannelError()
-        made = await self._made_thread(view, name)
+        made = await self._made_thread(view, name, listed)
         if made is not None:
             log.info("tournament %s: adopting thread %s", view.id, made)
-            await self._drop_thread_notice(view, made)
             return made
         thread = await asyncio.wait_for(
             parent.create_thread(
@@ -454,30 +504,45 @@ class TournamentDisplay:
             ),
             DISCORD_TIMEOUT_SECONDS,
         )
-        await self._drop_thread_notice(view, thread.id)
         return thread.id
 
-    async def _drop_thread_notice(self, view: TournamentView, thread_id: int) -> None:
-        """Delete Discord's "started a thread" notice for a table's thread (new, or made by a
-        run that stopped before recording it) from the tournament's channel: the standings
+    async def _drop_thread_notices(self, view: TournamentView, thread_ids: set[int]) -> None:
+        """Delete Discord's "started a thread" notices for tables' threads (new, or made by a
+        run that stopped before recording them) from the tournament's channel: the standings
         already link every table's thread, and a notice per table per round would bury them.
-        The notice is the bot's own (it made the thread) and comes right after the thread.
-        Where Discord does not let the bot read the channel's history or delete it, the notice
-        stays, said once per channel in the log."""
+        Each notice is the bot's own (it made the thread) and comes right after its thread, so
+        the channel's messages after the first thread are read, NOTICE_LOOKAHEAD a thread at
+        most, in as few reads as Discord allows (HISTORY_PAGE a read): one for a round of up to
+        HISTORY_PAGE tables that nobody talks between, where one read a table made a round of
+        32 tables wait half a minute on the channel's 5 reads in 5 s. Where Discord does not
+        let the bot read the channel's history or delete a notice, the notices stay, said once
+        per channel in the log."""
         channel_id = view.channel_id
+        left = set(thread_ids)
+        after = min(thread_ids)
+        budget = NOTICE_LOOKAHEAD * len(thread_ids)
         try:
-            after = await asyncio.wait_for(
-                self._client.http.logs_from(channel_id, NOTICE_LOOKAHEAD, after=thread_id),
-                DISCORD_TIMEOUT_SECONDS,
-            )
-            for message in after:
-                reference = message.get("message_reference")
-                pointed = _snowflake(reference.get("channel_id")) if reference else None
-                if message.get("type") == discord.MessageType.thread_created.value and (
-                    pointed == thread_id
-                ):
-                    await bounded(self._client.http.delete_message(channel_id, int(message["id"])))
-                    return
+            while left and budget > 0:
+                limit = min(HISTORY_PAGE, budget)
+                page = await asyncio.wait_for(
+                    self._client.http.logs_from(channel_id, limit, after=after),
+                    DISCORD_TIMEOUT_SECONDS,
+                )
+                for message in page:
+                    reference = message.get("message_reference")
+                    pointed = _snowflake(reference.get("channel_id")) if reference else None
+                    if (
+                        message.get("type") == discord.MessageType.thread_created.value
+                        and pointed in left
+                    ):
+                        await bounded(
+                            self._client.http.delete_message(channel_id, int(message["id"]))
+                        )
+                        left.discard(pointed)
+                if len(page) < limit:
+                    return  # nothing more after
+                after = max(int(message["id"]) for message in page)
+                budget -= len(page)
         except DISCORD_FAILURES as error:
             if channel_id not in self._notices_kept:
                 self._notices_kept.add(channel_id)
@@ -488,17 +553,25 @@ class TournamentDisplay:
                     why(error),
                 )
 
-    async def _made_thread(self, view: TournamentView, name: str) -> int | None:
-        """The id of an active thread of the tournament's channel named `name` that the bot
-        made and no table has recorded, asked of Discord: a process that does not hold the
-        server's shard knows none of its threads (its channel comes from `fetch_channel`), and
-        another process may have made the thread. A recorded one is another table's: one of an
-        earlier tournament of the same name in the channel, whose threads stay active a week."""
+    async def _active_threads(self, view: TournamentView) -> list[ThreadPayload]:
+        """The server's active threads as Discord lists them (`_made_thread` looks among
+        them): asked once for all the tables set up together."""
         listed = await asyncio.wait_for(
             self._client.http.get_active_threads(view.guild_id), DISCORD_TIMEOUT_SECONDS
         )
+        return listed["threads"]
+
+    async def _made_thread(
+        self, view: TournamentView, name: str, listed: list[ThreadPayload]
+    ) -> int | None:
+        """The id of an active thread of the tournament's channel named `name` that the bot
+        made and no table has recorded, among the server's active threads `listed` as Discord
+        gives them: a process that does not hold the server's shard knows none of its threads
+        (its channel comes from `fetch_channel`), and another process may have made the
+        thread. A recorded one is another table's: one of an earlier tournament of the same
+        name in the channel, whose threads stay active a week."""
         me = getattr(self._client.user, "id", None)
-        for thread in listed["threads"]:
+        for thread in listed:
             if (
                 thread["name"] == name
                 and _snowflake(thread.get("parent_id")) == view.channel_id

@@ -1,7 +1,8 @@
 """A table's thread: public (discord.py makes a private one unless told), archived after a week
 at most, found again by its name when a run that made it stopped before recording it,
 whichever process looks (one that does not hold the server's shard knows none of its threads),
-and without Discord's "started a thread" notice left in the tournament's channel; its welcome
+and without Discord's "started a thread" notice left in the tournament's channel (a round's
+notices found in as few reads of its history as Discord allows); its welcome
 goes once, though a run dies as it records the thread; the welcome and the winner's
 announcement ping their players only, whatever the tournament's name."""
 
@@ -16,7 +17,12 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.edge.tournaments import ARCHIVE_MINUTES, TournamentDisplay
+from bot.edge.tournaments import (
+    ARCHIVE_MINUTES,
+    HISTORY_PAGE,
+    NOTICE_LOOKAHEAD,
+    TournamentDisplay,
+)
 from bot.presentation import tournaments as shown
 from bot.services.tournament_views import Progress, TournamentStatus
 from tests.bot.presentation.test_tournaments import view
@@ -25,7 +31,7 @@ BOT = 4242
 CHANNEL = view().channel_id
 
 
-def thread(name: str, owner: int, thread_id: int, parent: int = CHANNEL) -> dict[str, object]:
+def thread(name: str, owner: int, thread_id: int, parent: int = CHANNEL) -> Any:
     """A thread as `GET /guilds/{id}/threads/active` lists it (ids are strings)."""
     return {"id": str(thread_id), "name": name, "owner_id": str(owner), "parent_id": str(parent)}
 
@@ -51,7 +57,10 @@ def display_over(
             delete_message=AsyncMock(return_value=None),
         ),
     )
-    service = SimpleNamespace(thread_recorded=AsyncMock(side_effect=lambda t: t in recorded))
+    service = SimpleNamespace(
+        thread_recorded=AsyncMock(side_effect=lambda t: t in recorded),
+        look=AsyncMock(return_value=view()),
+    )
     nothing = cast(Any, None)
     return TournamentDisplay(cast(discord.Client, client), cast(Any, service), nothing, nothing)
 
@@ -73,7 +82,7 @@ async def test_a_new_table_gets_a_public_thread_named_after_it() -> None:
     table = tournament.tables[2]
     another = thread("another", BOT, 1)
     parent = parent_with(another)
-    assert await display_over(parent, another)._thread_for(tournament, table) == 555
+    assert await display_over(parent, another)._thread_for(tournament, table, [another]) == 555
     parent.create_thread.assert_awaited_once_with(
         name=shown.thread_name(tournament, table),
         type=discord.ChannelType.public_thread,
@@ -86,18 +95,22 @@ async def test_a_new_table_gets_a_public_thread_named_after_it() -> None:
 async def test_a_thread_made_but_never_recorded_is_found_again(owner: int) -> None:
     tournament = view()
     table = tournament.tables[2]
+    table = dataclasses.replace(table, thread_id=None)
     made = thread(shown.thread_name(tournament, table), owner, 77)
     parent = parent_with(made)
-    display = display_over(parent, made, after_thread=[notice(78, 77)])
-    found = await display._thread_for(tournament, table)
+    display = display_over(parent, made, after_thread=[notice(78, 77), notice(556, 555)])
+    threads, failed = await display._threads_for(tournament.id, [table])
+    (found,) = threads.values()
+    assert not failed
+    deleted = cast(Any, display)._client.http.delete_message
     if owner == BOT:
         assert found == 77
         parent.create_thread.assert_not_awaited()
         # the notice the run that stopped left behind goes too
-        deleted = cast(Any, display)._client.http.delete_message
         deleted.assert_awaited_once_with(CHANNEL, 78)
     else:  # someone else's thread of the same name is not the table's
         assert found == 555
+        deleted.assert_awaited_once_with(CHANNEL, 556)
 
 
 async def test_a_thread_another_process_made_is_found_by_one_that_fetched_the_channel() -> None:
@@ -108,7 +121,7 @@ async def test_a_thread_another_process_made_is_found_by_one_that_fetched_the_ch
     table = tournament.tables[2]
     made = thread(shown.thread_name(tournament, table), BOT, 77)
     parent = parent_with()  # fetched: its threads are unknown
-    found = await display_over(parent, made, cached=False)._thread_for(tournament, table)
+    found = await display_over(parent, made, cached=False)._thread_for(tournament, table, [made])
     assert found == 77, "a second thread was made for the table"
     parent.create_thread.assert_not_awaited()
 
@@ -124,7 +137,7 @@ async def test_a_thread_an_earlier_tournament_of_the_same_name_played_in_is_not_
     earlier = thread(shown.thread_name(tournament, table), BOT, 77)
     parent = parent_with(earlier)
     display = display_over(parent, earlier, recorded=(77,))
-    assert await display._thread_for(tournament, table) == 555
+    assert await display._thread_for(tournament, table, [earlier]) == 555
     parent.create_thread.assert_awaited_once()
 
 
@@ -133,7 +146,7 @@ async def test_a_thread_of_the_same_name_in_another_channel_is_not_the_tables() 
     table = tournament.tables[2]
     elsewhere = thread(shown.thread_name(tournament, table), BOT, 77, parent=CHANNEL + 1)
     parent = parent_with()
-    assert await display_over(parent, elsewhere)._thread_for(tournament, table) == 555
+    assert await display_over(parent, elsewhere)._thread_for(tournament, table, [elsewhere]) == 555
 
 
 def notice(message_id: int, thread_id: int) -> dict[str, object]:
@@ -143,16 +156,39 @@ def notice(message_id: int, thread_id: int) -> dict[str, object]:
 
 
 async def test_the_started_a_thread_notice_of_a_new_table_is_deleted() -> None:
+    """The notices of the threads just made (new, or found again) go, in one read of the
+    channel after the first of them; another thread's notice stays."""
     tournament = view()
-    table = tournament.tables[2]
-    parent = parent_with()
     chat = {"id": "600", "type": 0, "content": "good luck all"}
-    display = display_over(parent, after_thread=[notice(556, 555), chat, notice(601, 600)])
-    assert await display._thread_for(tournament, table) == 555
+    after = [notice(556, 555), chat, notice(601, 600), notice(701, 700)]
+    display = display_over(parent_with(), after_thread=after)
+    await display._drop_thread_notices(tournament, {555, 700})
     http = cast(Any, display)._client.http
     http.logs_from.assert_awaited_once()
-    assert http.logs_from.await_args.kwargs["after"] == 555, "looked only after the thread"
-    http.delete_message.assert_awaited_once_with(CHANNEL, 556)
+    assert http.logs_from.await_args.kwargs["after"] == 555, "looked only after the threads"
+    assert http.logs_from.await_args.args[1] == 2 * NOTICE_LOOKAHEAD
+    assert [call.args for call in http.delete_message.await_args_list] == [
+        (CHANNEL, 701),
+        (CHANNEL, 556),
+    ]
+
+
+async def test_the_notices_of_many_tables_are_looked_for_a_page_at_a_time() -> None:
+    """More notices than one read of the channel gives: the next read goes on after the
+    newest message of the last, until every notice is found."""
+    tournament = view()
+    threads = range(1000, 1000 + 3 * HISTORY_PAGE, 2)  # each thread, then its notice
+    notices = [notice(t + 1, t) for t in threads]
+    pages = [notices[:HISTORY_PAGE][::-1], notices[HISTORY_PAGE:][::-1]]  # newest first
+    display = display_over(parent_with())
+    http = cast(Any, display)._client.http
+    http.logs_from.side_effect = pages
+    await display._drop_thread_notices(tournament, set(threads))
+    assert [call.kwargs["after"] for call in http.logs_from.await_args_list] == [
+        threads[0],
+        threads[HISTORY_PAGE - 1] + 1,
+    ]
+    assert http.delete_message.await_count == len(threads)
 
 
 async def test_a_notice_discord_keeps_stays_and_the_table_is_set_up_all_the_same(
@@ -160,13 +196,12 @@ async def test_a_notice_discord_keeps_stays_and_the_table_is_set_up_all_the_same
 ) -> None:
     caplog.set_level(logging.INFO)
     tournament = view()
-    parent = parent_with()
-    display = display_over(parent, after_thread=[notice(556, 555)])
+    display = display_over(parent_with(), after_thread=[notice(556, 555)])
     http = cast(Any, display)._client.http
     refused = discord.Forbidden(MagicMock(status=403, reason="Forbidden"), "Missing Access")
     http.delete_message.side_effect = refused
-    for table in tournament.tables[:2]:
-        assert await display._thread_for(tournament, table) == 555
+    for _ in range(2):  # two rounds
+        await display._drop_thread_notices(tournament, {555})
     assert http.delete_message.await_count == 2
     lines = [r.getMessage() for r in caplog.records if "started a thread" in r.getMessage()]
     assert len(lines) == 1, f"one line for the channel, not one per table: {lines}"
@@ -196,10 +231,9 @@ async def test_a_table_s_players_are_welcomed_once_though_a_run_died_recording_i
     display = TournamentDisplay(
         cast(discord.Client, client), cast(Any, service), cast(Any, games), cast(Any, None)
     )
-    display._thread_for = AsyncMock(return_value=77)  # type: ignore[method-assign]
     with pytest.raises(RuntimeError, match="killed"):
-        await display._set_up_table(tournament.id, table)
-    await display._set_up_table(tournament.id, table)  # the next run
+        await display._set_up_table(tournament.id, table, 77)
+    await display._set_up_table(tournament.id, table, 77)  # the next run, finding it again
     assert len(welcomes) == 1, welcomes
     games.post_first_turn.assert_awaited_once()
 
@@ -240,8 +274,7 @@ async def test_a_welcome_pings_its_table_s_players_only_whatever_the_tournament_
     display = TournamentDisplay(
         cast(discord.Client, client), cast(Any, service), cast(Any, games), cast(Any, None)
     )
-    display._thread_for = AsyncMock(return_value=77)  # type: ignore[method-assign]
-    await display._set_up_table(tournament.id, table)
+    await display._set_up_table(tournament.id, table, 77)
     ((content, mentions),) = sent
     assert all(f"<@{user}>" in content for user in table.seats if user is not None)
     assert pings(mentions) == ([], [101, 103])

@@ -23,6 +23,7 @@ from tests.bot.edge.test_edge import Edge, edge, late_click, private
 from tests.bot.edge.test_edge_async import admin_and_another_channel, channel_option
 from tests.e2e.fakecord import FakeMessage
 from tests.e2e.fakecord.model import VOICE_CHANNEL
+from tests.e2e.fakecord.threads import is_system
 from tests.polling import until
 
 __all__ = ["edge"]
@@ -317,3 +318,43 @@ async def test_a_tournament_aborted_as_its_first_turn_is_posted_leaves_no_live_t
     )
     live = [m.id for m in thread_messages() if m.enabled_buttons()]
     assert live == [], "no turn of the aborted game offers a button"
+
+
+async def test_a_round_s_tables_cost_one_read_of_the_channel_s_history_and_one_thread_list(
+    edge: Edge,
+) -> None:
+    """A round of four tables: each table's thread leaves Discord's "started a thread" notice
+    in the tournament's channel, and every one is deleted, found in one read of the channel's
+    history for the whole round (Discord takes 5 reads of a channel's history in 5 s: one a
+    table kept a round of 32 tables waiting half a minute); the server's active threads, where
+    a thread a stopped run made is found again, are listed once for the round too."""
+    guild = edge.channel.guild
+    assert guild is not None
+    players = [edge.host, edge.guest, edge.outsider]
+    for n in range(5):
+        player = edge.fake.add_user(f"player{n}")
+        edge.fake.add_member(guild, player)
+        players.append(player)
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for player in players:
+        await edge.click(player, signup, "Join").answer()
+    await edge.click(edge.moderator, edge.fake.world.messages[signup.id], "Start").answer()
+    await first_round_playing(edge)
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    tables = (await tournaments._service.look(1)).tables
+    assert len(tables) == 4
+    threads = {table.thread_id for table in tables}
+    notices = [  # deleted ones too
+        m
+        for m in edge.fake.world.messages.values()
+        if m.channel_id == edge.channel.id and is_system(m)
+    ]
+    assert {int((m.message_reference or {})["channel_id"]) for m in notices} == threads
+    await until(lambda: all(m.deleted for m in notices), "every table's notice deleted")
+    history = f"/channels/{edge.channel.id}/messages"
+    reads = [r for r in edge.fake.requests_to("GET", history) if r.path == history]
+    assert len(reads) == 1, [r.describe() for r in reads]
+    listings = edge.fake.requests_to("GET", f"/guilds/{guild.id}/threads/active")
+    assert len(listings) == 1, [r.describe() for r in listings]
