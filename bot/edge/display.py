@@ -302,10 +302,13 @@ class GameDisplay:
         posted again.
         Just `restarted`, it first waits out the channel's window if the last run changed
         the game's messages within it (their times say so), so that no post or edit of its own
-        is refused, the notice of a seat taken back included."""
+        is refused, the notice of a seat taken back included; an end to show (`show_end`)
+        waits the window out whatever the times, before it retires, edits or posts."""
         if view.status is GameStatus.ABORTED or (
             view.status is GameStatus.OVER and view.game.board_message_seq == view.seq
         ):  # stopped early, or a result shown without the rating changes applied since
+            if restarted:
+                await self.wait_out_restart()
             await self.show_end(view)
             return
         bot_id = self._client.user.id if self._client.user is not None else 0

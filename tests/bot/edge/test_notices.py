@@ -16,7 +16,7 @@ waits out Discord's window on the channel (5 posts and 5 edits per 5 s) that the
 have used before it tells such a return, and never waits for a window only its own notice
 opened; a running display's catch-up waits for none. The turn clock's work just after a start
 (an AI's turn, with the bot token) waits for the rest of the window, refused by no bucket,
-and so does a start's edit of a lobby left behind.
+and so do a start's edit of a lobby left behind and its showing of an abort left untold.
 A rated game's result posted before its ratings could be applied is edited to show them
 once they are, once: by the process that applied them (the server's next game, a start), else
 by the next start's catch-up.
@@ -623,6 +623,31 @@ async def test_a_restart_leads_a_lobby_left_behind_once_the_last_run_s_window_is
     assert refused_by_limits(edge) == []
     (waited,) = waits
     assert 0 < waited <= CHANNEL_WINDOW_SECONDS, "one wait, for the rest of the window"
+
+
+async def test_a_restart_tells_an_abort_left_untold_once_the_last_run_s_window_is_over(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's abort was committed and the process killed before it was shown, having posted
+    and edited in the channel as much as Discord's window takes. The restart's catch-up
+    brings the turn down to its line and tells the end once that window is over, refused by
+    no bucket, as it shows any other change left behind."""
+    await edge.bot.scheduler.stop()
+    turn = await started(edge)
+    await edge.service.play.abort(1, edge.host.id)
+    channel = f"/channels/{edge.channel.id}/messages"
+    filled_by_the_last_run(edge, ("POST", channel), ("PATCH", f"{channel}/{turn.id}"))
+    waits = clock_moving_waits(edge, monkeypatch)
+
+    await edge.bot.display.resume_displays()
+
+    notice = presenter.aborted_post(await edge.service.play.look(1)).embed.description
+    assert notice is not None
+    told = [m for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
+    assert len(told) == 1, edge.fake.transcript(edge.channel)
+    assert not edge.fake.world.messages[turn.id].enabled_buttons(), "the turn down to its line"
+    assert refused_by_limits(edge) == []
+    assert 0 < sum(waits) <= CHANNEL_WINDOW_SECONDS, "waited for the rest of the window"
 
 
 async def test_a_game_begun_after_the_restart_waits_for_no_window(
