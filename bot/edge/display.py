@@ -258,14 +258,18 @@ class GameDisplay:
             return 0.0
         return left
 
-    async def wait_out_restart(self) -> None:
+    async def wait_out_restart(self, begun: datetime | None = None) -> None:
         """Return once Discord's window on a channel has passed since the restart, for work
         with the bot token in a channel the last run may have used (a tournament's channel and
         its tables' threads, a lobby left behind): the run before was killed before this one
         started, so whatever it used of that window is over by then, which this run cannot
         otherwise know of a channel whose history it did not read. At once without a restart,
-        and once the window is over. Every such wait is this one: one pause in all, however
-        many channels wait."""
+        once the window is over, and for what was `begun` since the restart (a game or a
+        tournament the last run knew nothing of). Every such wait is this one: one pause in
+        all, however many channels wait."""
+        restarted = self._restarted_at
+        if restarted is None or (begun is not None and begun >= restarted):
+            return
         left = self._window_left()
         if left > 0:
             await self._sleep(left)
@@ -274,15 +278,14 @@ class GameDisplay:
         """`wait_out_restart`, for work on a game from before the restart (the turn clock's
         work: a turn the AI owes at once, one out of time). At once for a game begun since
         (or none: a direct message), whose channel the last run used nothing of."""
-        restarted = self._restarted_at
-        if restarted is None or self._window_left() <= 0:
+        if self._restarted_at is None or self._window_left() <= 0:
             return
         try:
             opened = await self._play.opened_at(game_id)
         except Exception:  # the database is away: the work fails on it without a post
             return
-        if opened is not None and opened < restarted:  # None: a direct message's
-            await self.wait_out_restart()
+        if opened is not None:  # None: a direct message's
+            await self.wait_out_restart(opened)
 
     async def catch_up(self, game_id: int) -> None:
         """Show a game whose last change was never shown (its message failed to post or to

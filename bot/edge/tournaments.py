@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -152,12 +152,13 @@ class TournamentDisplay:
         pictures: images.Pictures,
         availability: Availability | None = None,
         *,
-        last_run_over: Callable[[], Awaitable[None]] | None = None,
+        last_run_over: Callable[[datetime], Awaitable[None]] | None = None,
     ) -> None:
         """`availability` is the database's: a tournament whose moving on after a game an
         outage cut off moves on once the database is back (None: at the next start).
-        `last_run_over` returns once Discord's window on a channel has passed since a restart
-        (`GameDisplay.wait_out_restart`; None: a display no run came before)."""
+        `last_run_over(begun)` returns once Discord's window on a channel has passed since a
+        restart, at once for a tournament begun since (`GameDisplay.wait_out_restart`; None: a
+        display no run came before)."""
         self._client = client
         self._last_run_over = last_run_over
         self._availability = availability
@@ -263,9 +264,8 @@ class TournamentDisplay:
         database outage meanwhile is waited out, and the catch-up run again from the start
         (each step does only what is still undone). It works in channels the killed run may
         have just used to the full (its history read for each table's notice, its message
-        redrawn), so it starts once that run's window on them is over."""
+        redrawn), so each step waits that run's window on them out first."""
         await self._client.wait_until_ready()
-        await self._after_last_run()
         await self._outlasting_outages(
             lambda _: self._catch_up_running(),
             "the running tournaments are caught up once the database is back",
@@ -314,6 +314,7 @@ class TournamentDisplay:
         if not self._holds(view.guild_id):
             await self._wait_for_owner()
             view = await self._service.look(tournament_id)
+        await self._after_last_run(view.created_at)
         if not await self._shows(view):
             await self._edit_message(view)
 
@@ -321,20 +322,21 @@ class TournamentDisplay:
         """Show what moving the tournament on did: a new round's tables set up, the message
         redrawn, and (once only, by whichever process ended it) the winner announced; just
         after a restart, once the last run's window on a channel is over."""
-        await self._after_last_run()
         view = progress.view
+        await self._after_last_run(view.created_at)
         if progress.paired is not None:
             await self.set_up(view.id)
         self.refresh(view.id)
         if progress.finished:  # at once: a crash before it would lose it
             await self._announce(view, shown.finished_text(view), view.winners)
 
-    async def _after_last_run(self) -> None:
+    async def _after_last_run(self, begun: datetime) -> None:
         """Return once a killed run's window on the channels it used is over (at once without
-        a restart, or once it is over): what this display does in the tournament's channel
-        and its threads uses the bot token, whose buckets there the last run may have filled."""
+        a restart, once it is over, and for a tournament `begun` since the restart): what this
+        display does in the tournament's channel and its threads uses the bot token, whose
+        buckets there the last run may have filled."""
         if self._last_run_over is not None:
-            await self._last_run_over()
+            await self._last_run_over(begun)
 
     async def _announce(self, view: TournamentView, content: str, pings: tuple[int, ...]) -> None:
         mentions = discord.AllowedMentions(
@@ -601,7 +603,6 @@ class TournamentDisplay:
             del self._drawing[tournament_id]
 
     async def _draw(self, tournament_id: int) -> None:
-        await self._after_last_run()
         while tournament_id in self._wanted:
             self._wanted.discard(tournament_id)
             try:
@@ -611,6 +612,7 @@ class TournamentDisplay:
                     view = await self._service.look(tournament_id)
                     if await self._shows(view):
                         continue
+                await self._after_last_run(view.created_at)
                 await self._edit_message(view)
                 if await self._service.look(tournament_id) != view:
                     self._wanted.add(tournament_id)
@@ -715,7 +717,7 @@ class TournamentDisplay:
     async def show_abort(self, view: TournamentView, games: list[GameView]) -> None:
         """The tournament was aborted: its channel is told, each game it ended says so in its
         thread, and the message shows the standings as they were."""
-        await self._after_last_run()
+        await self._after_last_run(view.created_at)
         for game in games:
             try:
                 aborted = presenter.aborted_post(game).embed

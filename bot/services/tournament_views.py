@@ -4,6 +4,7 @@ and its standings. Never a storage row, and never the tournament's seed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from bot.services.pairing import Seat
@@ -80,6 +81,7 @@ class TournamentView:
     created_by: int
     ended_by: int | None
     message_id: int | None
+    created_at: datetime
     entrants: tuple[Entrant, ...] = ()
     tables: tuple[TableView, ...] = ()
     standings: tuple[Standing, ...] = ()

@@ -496,6 +496,7 @@ def _view(snapshot: TournamentSnapshot) -> TournamentView:
         created_by=row.created_by,
         ended_by=row.ended_by,
         message_id=row.message_id,
+        created_at=row.created_at,
         entrants=tuple(Entrant(entrant.user_id, entrant.display_name) for entrant in entrants),
         tables=tuple(_table_view(table) for table in tables),
         standings=lines,

@@ -14,6 +14,7 @@ import io
 import re
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from PIL import Image, ImageDraw
 
@@ -98,6 +99,7 @@ def sample_view() -> TournamentView:
         created_by=100,
         ended_by=None,
         message_id=5,
+        created_at=datetime(2026, 3, 1, tzinfo=UTC),
         entrants=tuple(Entrant(user, name) for user, name in NAMES.items()),
         tables=tuple(tables),
         standings=lines,

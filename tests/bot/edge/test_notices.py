@@ -373,6 +373,7 @@ async def test_ratings_another_process_applied_are_shown_in_the_result_once_by_t
     first = await result_without_its_ratings(edge, monkeypatch)
     assert await RatingService(RatingStore(edge.store.database)).catch_up() == 1
     assert (await edge.service.play.look(1)).ratings != ()
+    clock_moving_waits(edge, monkeypatch)  # the start's wait for the channel's window
 
     await edge.bot.display.resume_displays()
     await caught_up_twice(edge)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -58,6 +59,7 @@ def view(
         created_by=MOD,
         ended_by=MOD if status in (TournamentStatus.ABORTED, TournamentStatus.CANCELLED) else None,
         message_id=9,
+        created_at=datetime(2026, 3, 1, tzinfo=UTC),
         entrants=tuple(Entrant(user, f"player {user}") for user in PLAYERS),
         tables=(
             TableView(1, 1, (101, 102), 201, 11, GameStatus.OVER),

@@ -667,6 +667,7 @@ async def test_a_start_sets_up_the_tables_of_a_round_the_last_run_paired_and_lef
     catch-up has no round left to pair."""
     tournaments = edge.bot.tournaments
     assert tournaments is not None
+    clock_moving_waits(edge, monkeypatch)  # the start's wait for the channel's window
     options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
     signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
     for user in (edge.host, edge.guest):
@@ -736,3 +737,40 @@ async def test_a_start_sets_up_and_draws_a_tournament_once_the_last_run_s_window
     assert notices == [], "Discord's notice of the table's thread is deleted"
     assert refused_by_limits(edge) == []
     assert 0 < sum(waits) <= CHANNEL_WINDOW_SECONDS, "waited for the rest of the window"
+
+
+async def test_a_tournament_begun_after_the_start_waits_for_no_window(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run can have used no window of a tournament that did not exist yet: one opened
+    and started right after a start sets its tables up and draws its standings at once, where
+    one from before the start waits the window out."""
+    tournaments = edge.bot.tournaments
+    assert tournaments is not None
+    waits = clock_moving_waits(edge, monkeypatch)
+
+    async def ready() -> None:  # the gateway, which these tests do not open, is ready
+        pass
+
+    monkeypatch.setattr(edge.client, "wait_until_ready", ready)
+    await edge.bot.before_connect()  # the start
+    restarted = edge.bot.display._restarted_at
+    assert restarted is not None
+    monkeypatch.setattr(edge.bot.display, "_clock", lambda: restarted)  # within the window
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    await edge.click(edge.moderator, signup, "Start").response()
+    assert await HANDLERS.drained(30.0), "a click's handler is still running"
+
+    async def set_up() -> bool:
+        (table,) = (await tournaments._service.look(1)).tables
+        return table.game_id is not None
+
+    await until(set_up, "the table's thread and game")
+    await until(
+        lambda: "round 1" in edge.fake.world.messages[signup.id].embed_text(),
+        "the standings drawn",
+    )
+    assert waits == [], "the tournament begun after the start"
