@@ -515,8 +515,8 @@ class TournamentDisplay:
         Each notice is the bot's own (it made the thread) and comes right after its thread, so
         the channel's messages after the first thread are read, NOTICE_LOOKAHEAD a thread at
         most, in as few reads as Discord allows (HISTORY_PAGE a read): one for a round of up to
-        HISTORY_PAGE tables that nobody talks between, where one read a table made a round of
-        32 tables wait half a minute on the channel's 5 reads in 5 s. Where Discord does not
+        HISTORY_PAGE tables that nobody talks between (a read per table would keep a round of 32
+        tables waiting half a minute on the channel's 5 reads in 5 s). Where Discord does not
         let the bot read the channel's history or delete a notice, the notices stay, said once
         per channel in the log."""
         channel_id = view.channel_id
