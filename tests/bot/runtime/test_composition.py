@@ -25,6 +25,7 @@ from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
 from bot.services.accuracy import AccuracyRecorder
 from bot.services.away import HeldNotice
+from bot.services.tournaments import TournamentService
 from bot.services.views import DueKind, DueWork
 from bot.storage import GameStore, TurnClock, open_database
 from bot.storage.database import Backend, DatabaseUnavailableError
@@ -47,6 +48,7 @@ from tests.bot.edge.test_notices import (
 )
 from tests.bot.storage.test_claims import LONG_AGO, T0, T1, T3, due_game
 from tests.e2e.fakecord import FakeChannel, permissions
+from tests.e2e.fakecord.model import FakeMessage
 from tests.e2e.fakecord.threads import is_system
 from tests.polling import WAIT_SECONDS, until
 from tests.postgres import backend, database_target, postgres_server, postgres_url
@@ -659,6 +661,31 @@ async def test_the_start_looks_for_the_finished_games_whose_accuracy_the_stats_m
         await until(lambda: looked == [job], "the stats' job looking for games to judge")
 
 
+def gateway_ready(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gateway, which these tests do not open, is ready."""
+
+    async def ready() -> None:
+        pass
+
+    monkeypatch.setattr(edge.client, "wait_until_ready", ready)
+
+
+async def cup_of_two(edge: Edge) -> FakeMessage:
+    """A Swiss tournament's sign-up, opened by the moderator, that the host and the guest
+    joined."""
+    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
+    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
+    for user in (edge.host, edge.guest):
+        await edge.click(user, signup, "Join").response()
+    return signup
+
+
+async def table_set_up(service: TournamentService) -> bool:
+    """Whether the first tournament's only table has its thread and its game."""
+    (table,) = (await service.look(1)).tables
+    return table.thread_id is not None and table.game_id is not None
+
+
 async def test_a_start_sets_up_the_tables_of_a_round_the_last_run_paired_and_left(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -668,27 +695,17 @@ async def test_a_start_sets_up_the_tables_of_a_round_the_last_run_paired_and_lef
     tournaments = edge.bot.tournaments
     assert tournaments is not None
     clock_moving_waits(edge, monkeypatch)  # the start's wait for the channel's window
-    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
-    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+    await cup_of_two(edge)
     service = tournaments._service
     paired = await service.start(1, edge.moderator.id, moderator=True)  # shown by nothing
     assert paired.paired == 1
     (table,) = (await service.look(1)).tables
     assert (table.thread_id, table.game_id) == (None, None)
 
-    async def ready() -> None:  # the gateway, which these tests do not open, is ready
-        pass
-
-    monkeypatch.setattr(edge.client, "wait_until_ready", ready)
+    gateway_ready(edge, monkeypatch)
     await edge.bot.before_connect()  # the next start
 
-    async def set_up() -> bool:
-        (table,) = (await service.look(1)).tables
-        return table.thread_id is not None and table.game_id is not None
-
-    await until(set_up, "the table's thread and game")
+    await until(lambda: table_set_up(service), "the table's thread and game")
     (table,) = (await service.look(1)).tables
     assert table.thread_id is not None
     thread = edge.fake.world.channels[table.thread_id]
@@ -707,10 +724,7 @@ async def test_a_start_sets_up_and_draws_a_tournament_once_the_last_run_s_window
     standings drawn."""
     tournaments = edge.bot.tournaments
     assert tournaments is not None
-    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
-    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+    signup = await cup_of_two(edge)
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
     service = tournaments._service
     assert (await service.start(1, edge.moderator.id, moderator=True)).paired == 1
@@ -718,17 +732,10 @@ async def test_a_start_sets_up_and_draws_a_tournament_once_the_last_run_s_window
     filled_by_the_last_run(edge, ("GET", channel), ("PATCH", f"{channel}/{signup.id}"))
     waits = clock_moving_waits(edge, monkeypatch)
 
-    async def ready() -> None:  # the gateway, which these tests do not open, is ready
-        pass
-
-    monkeypatch.setattr(edge.client, "wait_until_ready", ready)
+    gateway_ready(edge, monkeypatch)
     await edge.bot.before_connect()  # the next start
 
-    async def set_up() -> bool:
-        (table,) = (await service.look(1)).tables
-        return table.game_id is not None
-
-    await until(set_up, "the table's thread and game")
+    await until(lambda: table_set_up(service), "the table's thread and game")
     await until(
         lambda: "round 1" in edge.fake.world.messages[signup.id].embed_text(),
         "the standings drawn",
@@ -749,26 +756,16 @@ async def test_a_tournament_begun_after_the_start_waits_for_no_window(
     assert tournaments is not None
     waits = clock_moving_waits(edge, monkeypatch)
 
-    async def ready() -> None:  # the gateway, which these tests do not open, is ready
-        pass
-
-    monkeypatch.setattr(edge.client, "wait_until_ready", ready)
+    gateway_ready(edge, monkeypatch)
     await edge.bot.before_connect()  # the start
     restarted = edge.bot.display._restarted_at
     assert restarted is not None
     monkeypatch.setattr(edge.bot.display, "_clock", lambda: restarted)  # within the window
-    options: dict[str, Any] = {"name": "Cup", "format": "swiss"}
-    signup = await edge.slash(edge.moderator, "marrakech-mod", "tournament", **options).answer()
-    for user in (edge.host, edge.guest):
-        await edge.click(user, signup, "Join").response()
+    signup = await cup_of_two(edge)
     await edge.click(edge.moderator, signup, "Start").response()
     assert await HANDLERS.drained(30.0), "a click's handler is still running"
 
-    async def set_up() -> bool:
-        (table,) = (await tournaments._service.look(1)).tables
-        return table.game_id is not None
-
-    await until(set_up, "the table's thread and game")
+    await until(lambda: table_set_up(tournaments._service), "the table's thread and game")
     await until(
         lambda: "round 1" in edge.fake.world.messages[signup.id].embed_text(),
         "the standings drawn",
