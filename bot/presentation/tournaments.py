@@ -72,11 +72,19 @@ def _format(view: TournamentView) -> str:
 
 
 def _rounds(view: TournamentView) -> str:
+    """How many rounds: its own once set; before, those the players signed up so far would
+    play, said as depending on them."""
     if view.rounds is not None:
         return text("tournament.rounds.some", view.locale, rounds=view.rounds)
+    planned = view.planned_rounds
+    players = len(view.entrants)
     if view.format is TournamentFormat.ROUND_ROBIN:
-        return text("tournament.rounds.all_meet", view.locale)
-    return text("tournament.rounds.auto", view.locale)
+        if planned is None:
+            return text("tournament.rounds.all_meet", view.locale)
+        return text("tournament.rounds.all_meet_in", view.locale, rounds=planned, players=players)
+    if planned is None:
+        return text("tournament.rounds.auto", view.locale)
+    return text("tournament.rounds.auto_now", view.locale, rounds=planned, players=players)
 
 
 def options_line(view: TournamentView) -> str:

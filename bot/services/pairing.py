@@ -207,6 +207,39 @@ def _covering_round(
     return tables
 
 
+# fmt: off
+ROUND_ROBIN_ROUNDS: dict[int, tuple[int, ...]] = {
+    3: (
+        1, 1, 3, 3, 4, 5, 4, 4, 7, 6, 7, 8, 9, 8, 10, 10, 11, 12, 12, 12, 14, 14, 14, 16, 16, 16,
+        17, 18, 18, 19, 19, 20, 21, 21, 22, 22, 23, 23, 25, 25, 25, 26, 26, 27, 27, 28, 29, 29, 29,
+        30, 31, 31, 32, 33, 33, 33, 34, 34, 35, 36, 36, 37, 38,
+    ),
+    4: (
+        1, 1, 1, 3, 4, 3, 3, 4, 4, 5, 5, 7, 6, 5, 5, 8, 8, 9, 9, 10, 10, 10, 11, 12, 12, 12, 13,
+        14, 14, 14, 13, 15, 16, 16, 16, 17, 17, 17, 17, 19, 19, 19, 19, 20, 20, 21, 21, 22, 21, 22,
+        22, 23, 23, 24, 24, 25, 25, 25, 25, 26, 26, 27, 21,
+    ),
+}
+# fmt: on
+"""How many rounds `round_robin_schedule` takes at 3 and 4 seats for 2, 3, ... 64 players.
+That depends on the number of players alone: every tie is broken by a player's place in the
+seeding or in an order drawn by place, never by who they are. Worked out once, here, as the
+sign-up says it at every Join and Leave, and a schedule of 64 players takes seconds of CPU."""
+
+
+def round_robin_rounds(players: int, seats: int) -> int:
+    """How many rounds a round-robin of `players` at tables of `seats` takes, before its
+    seeding is drawn (none under two players)."""
+    if players < MIN_TABLE:
+        return 0
+    if seats == MIN_TABLE:
+        return players if players % 2 else players - 1
+    known = ROUND_ROBIN_ROUNDS.get(seats, ())
+    if players - MIN_TABLE < len(known):
+        return known[players - MIN_TABLE]
+    return len(round_robin_schedule(range(players), seats))
+
+
 def swiss_rounds(players: int, seats: int) -> int:
     """The default number of Swiss rounds: enough for one player to stand out from the rest
     (log base `seats` of the player count, at least 1)."""

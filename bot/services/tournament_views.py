@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from bot.services import pairing
 from bot.services.pairing import Seat
 from bot.services.standings import Standing
 from bot.storage.kinds import GameStatus
@@ -85,6 +86,19 @@ class TournamentView:
     entrants: tuple[Entrant, ...] = ()
     tables: tuple[TableView, ...] = ()
     standings: tuple[Standing, ...] = ()
+
+    @property
+    def planned_rounds(self) -> int | None:
+        """The rounds it plays: its own once set, or before the start those the players signed
+        up so far would play (a round-robin's schedule, or the Swiss default); None for fewer
+        than two players."""
+        if self.rounds is not None:
+            return self.rounds
+        if len(self.entrants) < pairing.MIN_TABLE:
+            return None
+        if self.format is TournamentFormat.ROUND_ROBIN:
+            return pairing.round_robin_rounds(len(self.entrants), self.seats)
+        return pairing.swiss_rounds(len(self.entrants), self.seats)
 
     @property
     def current_round(self) -> int:

@@ -126,6 +126,73 @@ def test_the_sign_up_lists_the_players_and_what_the_tournament_is() -> None:
     assert f"cancelled by <@{MOD}>" in (cancelled.embed.description or "")
 
 
+@pytest.mark.parametrize(
+    ("language", "format", "seats", "count", "said"),
+    [
+        (
+            "en",
+            TournamentFormat.ROUND_ROBIN,
+            3,
+            7,
+            "everyone meets everyone: 5 rounds, for 7 players",
+        ),
+        (
+            "en",
+            TournamentFormat.ROUND_ROBIN,
+            2,
+            7,
+            "everyone meets everyone: 7 rounds, for 7 players",
+        ),
+        (
+            "en",
+            TournamentFormat.ROUND_ROBIN,
+            4,
+            4,
+            "everyone meets everyone: 1 round, for 4 players",
+        ),
+        ("en", TournamentFormat.SWISS, 2, 7, "3 rounds for 7 players, set at the start"),
+        (
+            "fr",
+            TournamentFormat.ROUND_ROBIN,
+            3,
+            7,
+            "chacun rencontre chacun : 5 rondes, pour 7 joueurs",
+        ),
+        ("fr", TournamentFormat.SWISS, 2, 2, "1 ronde pour 2 joueurs (nombre fixé au lancement)"),
+        ("uk", TournamentFormat.ROUND_ROBIN, 3, 7, "кожен грає з кожним: 5 турів, для 7 гравців"),
+        ("uk", TournamentFormat.ROUND_ROBIN, 2, 21, "кожен грає з кожним: 21 тур, для 21 гравця"),
+        ("uk", TournamentFormat.SWISS, 3, 3, "1 тур для 3 гравців, визначиться на старті"),
+    ],
+)
+def test_a_sign_up_says_how_many_rounds_the_players_signed_up_play(
+    language: str, format: TournamentFormat, seats: int, count: int, said: str
+) -> None:
+    """A player deciding whether to join reads how long the tournament lasts: the rounds the
+    players signed up so far would play (a round-robin's schedule, or the Swiss default)."""
+    crowd = tuple(Entrant(SNOWFLAKE + n) for n in range(count))
+    signing_up = view(
+        language,
+        TournamentStatus.SIGNUP,
+        format=format,
+        seats=seats,
+        rounds=None,
+        entrants=crowd,
+    )
+    assert said in "\n".join(texts(shown.signup_post(signing_up)))
+
+
+def test_a_sign_up_of_one_player_counts_no_rounds_yet() -> None:
+    alone = view(
+        status=TournamentStatus.SIGNUP,
+        format=TournamentFormat.ROUND_ROBIN,
+        seats=3,
+        rounds=None,
+        entrants=(Entrant(101),),
+    )
+    options = shown.options_line(alone)
+    assert "· everyone meets everyone ·" in options, "no count of rounds for nobody to meet"
+
+
 def test_a_sign_up_says_how_many_more_from_the_first_player_not_shown() -> None:
     """One entrant past those listed is still counted: "and 1 more"."""
     crowd = tuple(Entrant(user) for user in range(1000, 1000 + shown.SHOWN_ENTRANTS + 1))

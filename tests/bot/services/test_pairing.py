@@ -14,6 +14,7 @@ import pytest
 from bot.services import pairing, swiss_search
 from bot.services.pairing import Table
 from bot.services.swiss_cost import round_costs
+from bot.services.tournaments import MAX_PLAYERS
 
 
 def seated(table: Table) -> tuple[int, ...]:
@@ -419,6 +420,31 @@ def test_a_round_robin_never_takes_more_rounds_than_its_first_greedy_schedule(se
         first = pairing.round_robin_schedule(players, seats, search=False)
         schedule = pairing.round_robin_schedule(players, seats)
         assert math.ceil((count - 1) / (seats - 1)) <= len(schedule) <= len(first), count
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_round_robin_takes_the_rounds_its_player_count_says(seats: int) -> None:
+    """The sign-up tells how many rounds a round-robin takes before the seeding is drawn:
+    whoever the players are and in whatever order, their schedule takes as many rounds as
+    `round_robin_rounds` says for their number."""
+    for count in range(2, 17):
+        players = random.Random(count).sample(range(1, 10**18), count)
+        schedule = pairing.round_robin_schedule(players, seats)
+        assert len(schedule) == pairing.round_robin_rounds(count, seats), count
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize("count", range(17, MAX_PLAYERS + 1))
+def test_a_big_round_robin_takes_the_rounds_its_player_count_says(count: int, seats: int) -> None:
+    players = random.Random(count).sample(range(1, 10**18), count)
+    schedule = pairing.round_robin_schedule(players, seats)
+    assert len(schedule) == pairing.round_robin_rounds(count, seats)
+
+
+def test_the_rounds_of_a_round_robin_of_fewer_than_two_are_none() -> None:
+    assert [pairing.round_robin_rounds(count, 3) for count in (0, 1)] == [0, 0]
+    assert pairing.round_robin_rounds(4, 4) == 1
 
 
 def test_four_players_at_four_seats_play_one_round() -> None:
