@@ -8,6 +8,8 @@ thread of the tournament's channel:
   started again, whose catch-up pairs that round once; played to the final standings and the
   winner's one announcement;
 - a round-robin of four at one 4-seat table;
+- a round-robin of seven at tables of 3, 2 and 2 in a Ukrainian server, over the five rounds
+  its sign-up announced: a timeout, a seat handed to a substitute, a restart between rounds;
 - a moderator ending a whole tournament early.
 
 Games end by resignations (a game's own play is tested elsewhere), so each scenario takes
@@ -16,6 +18,8 @@ seconds.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import itertools
 import json
 import re
@@ -28,7 +32,7 @@ from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.services.ratings import RatingService
 from bot.storage import open_database
 from bot.storage.ratings import RatingStore
-from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage
+from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.fakecord.model import PUBLIC_THREAD, THREAD_CREATED
 from tests.e2e.fakecord.process import BotProcess
 from tests.e2e.players import integrity, is_final
@@ -318,6 +322,99 @@ async def test_a_round_robin_of_four_at_a_table_of_four(
     assert f"Winner: <@{winner.id}>" in final.embed_text()
     database = tmp_path / "marrakech.sqlite3"
     assert await ratings_equal_a_rebuild(fake, database, tmp_path / "rebuilt.sqlite3") == 1
+
+
+async def test_a_ukrainian_round_robin_of_seven_at_three_seats_through_a_restart(
+    fake: FakeDiscord, bot: BotProcess, clock_file: Path
+) -> None:
+    """Seven players at tables of 3, 2 and 2 (no AI) play the five rounds the sign-up said, in
+    the server's language: a timeout in round 1, a seat handed to a substitute in round 2, the
+    bot restarted between rounds 3 and 4; every pair meets, each round's standings say
+    "round N of 5", and the end names the winner the channel is told of."""
+    scene = Scene(fake, 7, language="uk")
+    substitute = fake.add_user("zoe")
+    fake.add_member(scene.guild, substitute)
+    scene.people[substitute.id] = substitute
+    message = await scene.open(
+        name="Autumn league", format="round-robin", seats=3, turn_limit=TURN_LIMIT
+    )
+    assert "кожен грає з кожним: 5 турів, для 7 гравців" in scene.signup
+    met: set[frozenset[int]] = set()
+
+    def shows(message_id: int, said: str) -> bool:
+        return said in fake.world.messages[message_id].embed_text()
+
+    async def play_out(thread: FakeChannel, players: list[FakeUser]) -> None:
+        for player in players[:-1]:
+            question = await (await fake.slash(player, thread, "marrakech", "resign")).answer()
+            button = question.button(label="Resign")
+            assert button.custom_id is not None
+            await (await fake.click(player, question, button.custom_id)).answer()
+        await fake.wait_until(
+            lambda: any(is_final(m) for m in fake.messages(thread)), what="the game's end"
+        )
+
+    for round_no in range(1, 6):
+        threads = await scene.round_ready(round_no, 3)
+        title = f"Autumn league: тур {round_no} з 5"
+        await fake.wait_until(
+            functools.partial(shows, message.id, title), what=f"the standings of round {round_no}"
+        )
+        seatings = [scene.seated(thread) for thread in threads]
+        assert sorted(len(players) for players in seatings) == [2, 2, 3], "no AI seat"
+        for thread, players in zip(threads, seatings, strict=True):
+            welcome = next(m for m in fake.messages(thread) if m.pinged_user_ids)
+            assert f"тур {round_no} турніру **Autumn league**" in welcome.content
+            met |= {frozenset((a.id, b.id)) for a, b in itertools.combinations(players, 2)}
+        table = seatings[0]
+        if round_no == 1:
+            turn = await fake.wait_until(
+                functools.partial(to_move, fake, threads[0]), what="a turn"
+            )
+            await shift_clock(bot, clock_file, TURN_LIMIT + 2, fake)
+            timed_out = await fake.wait_for_message(threads[0], lambda m: "⏰" in m.content)
+            assert turn.pinged_user_ids <= timed_out.pinged_user_ids
+        if round_no == 2:
+            handed = await (
+                await fake.slash(
+                    scene.mod,
+                    threads[0],
+                    "marrakech-mod",
+                    "substitute",
+                    out=table[0],
+                    options={"in": substitute},
+                )
+            ).answer()
+            assert not handed.ephemeral
+            assert f"<@{substitute.id}> займає місце <@{table[0].id}>" in handed.content
+            seatings[0] = [substitute, *table[1:]]
+        await asyncio.gather(
+            *(play_out(thread, players) for thread, players in zip(threads, seatings, strict=True))
+        )
+        if round_no == 3:
+            await scene.round_ready(4, 3)
+            identifies = fake.gateway.identifies
+            await bot.kill()
+            await pass_while_down(clock_file, CHANNEL_WINDOW_SECONDS, fake)
+            await bot.start()
+            await bot.wait_ready(
+                fake, identifies=identifies + 1, syncs=fake.world.commands.syncs, commands=COMMANDS
+            )
+    ids = [player.id for player in scene.players]
+    assert met == {frozenset(pair) for pair in itertools.combinations(ids, 2)}, "every pair met"
+
+    def final_standings() -> FakeMessage | None:
+        shown = fake.world.messages[message.id]
+        return shown if "підсумкова таблиця" in shown.embed_text() else None
+
+    final = await fake.wait_until(final_standings, what="the final standings")
+    announcement = await fake.wait_for_message(
+        scene.channel, lambda m: "перемагає в турнірі **Autumn league**" in m.content
+    )
+    (winner,) = announcement.pinged_user_ids
+    assert f"Переможець: <@{winner}>" in final.embed_text()
+    assert "5 турів" in final.embed_text()
+    assert len(fake.threads(scene.channel)) == 15
 
 
 async def test_a_moderator_ends_a_whole_tournament(fake: FakeDiscord, bot: BotProcess) -> None:

@@ -7,20 +7,27 @@ from __future__ import annotations
 
 import re
 
+from bot.presentation.messages import text
 from tests.e2e.fakecord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, permissions
 from tests.e2e.players import is_final
 
-ROUND = re.compile(r"· round (?P<round>\d+) · table (?P<table>\d+)$")
-NAMES = ("ana", "ben", "cat", "dan", "eve")
+ROUND = re.compile(r"· \w+ (?P<round>\d+) · \w+ (?P<table>\d+)$")
+"""A table's thread name, in any language: "… · round 2 · table 1", "… · тур 2 · стіл 1"."""
+NAMES = ("ana", "ben", "cat", "dan", "eve", "fay", "gus")
 
 
 class Scene:
     """A server with a tournament channel, a moderator and players."""
 
-    def __init__(self, fake: FakeDiscord, players: int, *, shard: int | None = None) -> None:
-        """`players` of NAMES (five at most), on a server of `shard` (any if None)."""
+    def __init__(
+        self, fake: FakeDiscord, players: int, *, shard: int | None = None, language: str = "en"
+    ) -> None:
+        """`players` of NAMES (seven at most), on a server of `shard` (any if None) whose
+        preferred language is `language` (its public messages' buttons are read in it)."""
         self.fake = fake
-        self.guild = fake.add_guild("Souk", shard=shard)
+        self.language = language
+        locale = "en-US" if language == "en" else language
+        self.guild = fake.add_guild("Souk", shard=shard, preferred_locale=locale)
         self.channel = fake.add_text_channel(self.guild, "tournament")
         self.mod = fake.add_user("mod")
         fake.add_member(self.guild, self.mod, permissions=permissions.MANAGE_CHANNELS)
@@ -28,29 +35,32 @@ class Scene:
         for player in self.players:
             fake.add_member(self.guild, player)
         self.people = {user.id: user for user in [self.mod, *self.players]}
+        self.signup = ""
 
     async def open(self, **options: object) -> FakeMessage:
-        """Open the tournament, sign every player up, and start it: its message."""
+        """Open the tournament, sign every player up, and start it: its message (the sign-up's
+        text with every player signed up is kept in `signup`)."""
         fake = self.fake
         handle = await fake.slash(
             self.mod, self.channel, "marrakech-mod", "tournament", options=options
         )
         signup = await handle.answer()
-        assert "sign-up" in signup.embed_text()
+        self.signup = signup.embed_text()
+        assert text("button.join", self.language) in [b.label for b in signup.buttons()]
         for player in self.players:
             current = fake.world.messages[signup.id]
-            join = current.button(label="Join").custom_id
+            join = current.button(label=text("button.join", self.language)).custom_id
             assert join is not None
             joined = await fake.click(player, current, join)
             await joined.response()
         current = fake.world.messages[signup.id]
-        assert all(f"<@{p.id}>" in current.embed_text() for p in self.players)
-        start = current.button(label="Start").custom_id
+        self.signup = current.embed_text()
+        assert all(f"<@{p.id}>" in self.signup for p in self.players)
+        start = current.button(label=text("button.start", self.language)).custom_id
         assert start is not None
         refused = await (await fake.click(self.players[0], current, start)).answer()
         assert refused.ephemeral
         assert "Manage Channels" in refused.content
-        start = current.button(label="Start").custom_id
         assert start is not None
         started = await fake.click(self.mod, current, start)
         await started.answer()  # deferred while the picture is drawn, then the standings
