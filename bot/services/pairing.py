@@ -124,7 +124,7 @@ def _circle(players: Sequence[int]) -> list[list[Table]]:
 
 ROUND_ROBIN_TRIES = 64
 """The most greedy schedules tried for a round-robin of 3 or 4 seats, for up to 20 players; fewer
-above, as each costs more (about the cube of the player count), and at least 4."""
+above, as each costs more with the player count (about its cube), and at least 4."""
 
 
 def _shortest_covering(
@@ -153,19 +153,16 @@ def _covering(
 ) -> list[list[Table]]:
     """Rounds of tables that seat every pair together at least once, each round filled
     greedily with the pairs still to meet, its ties broken by the next of `orders`."""
-    uncovered = {pair(a, b) for a, b in itertools.combinations(players, 2)}
+    to_meet = {player: set(players) - {player} for player in players}
     rounds: list[list[Table]] = []
-    while uncovered:
+    while any(to_meet.values()):
         order = {player: index for index, player in enumerate(next(orders))}
-        tables = _covering_round(players, seats, order, uncovered, look_ahead=look_ahead)
-        covered = {
-            pair(a, b)
-            for table in tables
-            for a, b in itertools.combinations([seat for seat in table if seat is not None], 2)
-        }
-        if not covered & uncovered:  # cannot happen: the first table always meets someone new
-            break
-        uncovered -= covered
+        tables = _covering_round(players, seats, order, to_meet, look_ahead=look_ahead)
+        for table in tables:
+            for first, second in itertools.combinations(table, 2):
+                if first is not None and second is not None:
+                    to_meet[first].discard(second)
+                    to_meet[second].discard(first)
         rounds.append(tables)
     return rounds
 
@@ -174,35 +171,32 @@ def _covering_round(
     players: Sequence[int],
     seats: int,
     order: Mapping[int, int],
-    uncovered: set[frozenset[int]],
+    to_meet: Mapping[int, set[int]],
     *,
     look_ahead: bool,
 ) -> list[Table]:
-    """One round of `_covering`: each table begins with the player who has the most pairs
-    still to meet, and takes in turn whoever meets the most new people at it; ties go to
-    whoever has the most left to meet among the unseated (with `look_ahead`), then to the
-    first in `order`."""
-
-    def still_to_meet(player: int, among: Sequence[int]) -> int:
-        return sum(pair(player, other) in uncovered for other in among if other != player)
-
-    remaining = list(players)
+    """One round of `_covering` (`to_meet`: whom each player has still to meet): each table
+    begins with the player who has the most still to meet among the unseated, and takes in
+    turn whoever meets the most new people at it; ties go to whoever has the most left to
+    meet among the unseated (with `look_ahead`), then to the first in `order`. Each round
+    meets someone new: its first table's first player has someone left to meet."""
+    remaining = set(players)
     tables: list[Table] = []
     for size in table_sizes(len(players), seats):
-        first = max(remaining, key=lambda p: (still_to_meet(p, remaining), -order[p]))
+        first = max(remaining, key=lambda p: (len(to_meet[p] & remaining), -order[p]))
         table = [first]
-        remaining.remove(first)
+        remaining.discard(first)
         while len(table) < size:
             chosen = max(
                 remaining,
                 key=lambda p: (
-                    still_to_meet(p, table),
-                    still_to_meet(p, remaining) if look_ahead else 0,
+                    len(to_meet[p].intersection(table)),
+                    len(to_meet[p] & remaining) if look_ahead else 0,
                     -order[p],
                 ),
             )
             table.append(chosen)
-            remaining.remove(chosen)
+            remaining.discard(chosen)
         tables.append(tuple(table))
     return tables
 
@@ -224,7 +218,8 @@ ROUND_ROBIN_ROUNDS: dict[int, tuple[int, ...]] = {
 """How many rounds `round_robin_schedule` takes at 3 and 4 seats for 2, 3, ... 64 players.
 That depends on the number of players alone: every tie is broken by a player's place in the
 seeding or in an order drawn by place, never by who they are. Worked out once, here, as the
-sign-up says it at every Join and Leave, and a schedule of 64 players takes seconds of CPU."""
+sign-up says it at every Join and Leave, on the event loop, where the search for the schedule
+of 64 players would hold every game for a few tenths of a second."""
 
 
 def round_robin_rounds(players: int, seats: int) -> int:
