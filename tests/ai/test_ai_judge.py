@@ -253,6 +253,24 @@ def test_a_rug_cuts_into_the_largest_rival_region_it_covers() -> None:
     assert (facts.cut_owner, facts.cut_region) == (2, 4)
 
 
+def test_a_rug_over_the_seat_s_own_rug_covers_and_cuts_only_the_rival_s() -> None:
+    """Red's rug on c5-d5 covers half of its own region of 4 (b5-c6) and half of yellow's lone
+    rug: one rival square covered, and the region it cuts into is yellow's, never red's own,
+    though red's is the larger."""
+    state = position(
+        [("red", "b5", "c5"), ("red", "b6", "c6"), ("yellow", "d5", "d6")],
+        assam="d4",
+        facing="N",
+        phase="place",
+        turn=4,
+        last=3,
+        seats=three_seats((13, 14, 15)),
+    )
+    facts = facts_of(state, "c5d5")
+    assert facts.covered == 1
+    assert (facts.cut_owner, facts.cut_region) == (1, 2)
+
+
 def test_the_best_option_loses_nothing() -> None:
     state = endgame("d4", "N", "place")
     best = best_option(state)
@@ -293,6 +311,20 @@ def test_an_option_tied_with_the_first_is_its_own_best() -> None:
     judged = judgement_from(state, "S", options)
     assert (judged.loss, judged.band) == (0.0, Band.GOOD)
     assert judged.best == "S"
+
+
+def test_a_costly_choice_is_compared_with_the_first_of_two_best_options() -> None:
+    """Where keeping straight and turning left tie as best, a verdict on turning right names
+    the first of them, the option the Hint named."""
+    state = endgame("d5", "E", "orient")
+    for first, second in (("L", "S"), ("S", "L")):
+        options = (
+            Option(first, 0.4, Facts()),
+            Option(second, 0.4, Facts()),
+            Option("R", 0.2, Facts()),
+        )
+        judged = judgement_from(state, "R", options)
+        assert (judged.best, judged.best_chance) == (first, 0.4)
 
 
 def test_either_order_of_a_rugs_squares_is_the_same_option() -> None:
