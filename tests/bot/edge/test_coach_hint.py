@@ -28,6 +28,7 @@ import pytest
 from PIL import Image
 
 import engine
+from ai.judge import Option
 from bot.edge import replies
 from bot.edge.game_handlers import GameHandlers
 from bot.edge.inflight import HANDLERS
@@ -691,6 +692,34 @@ async def test_a_verdict_after_a_rival_resigned_since_the_hint_judges_the_board_
     judgement, facings = coach_verdict_at(record, last_decision(record))
     assert [o.chance for o in judgement.options] != [o.chance for o in hinted[0]], "a new board"
     assert verdict.content == verdict_line(judgement, facings, "en", state.players)
+
+
+async def test_a_verdict_gives_its_points_under_the_bands_of_the_game_s_own_players(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In 3 players 4.7 points make an inaccuracy: a choice that gave away 4.66 points, after a
+    Hint, is "Good" and its verdict reads 4.6 points, never the 3-player threshold "4.7"."""
+    turn = await three_players(edge, coach=True)
+    (mover_id,) = turn.pinged_user_ids
+    mover = next(u for u in (edge.host, edge.guest, edge.outsider) if u.id == mover_id)
+    label = decision(turn)
+    choice = next(b for b in turn.enabled_buttons() if b.label == label)
+    taken = id_of(choice).rsplit(":", 1)[1]
+    best, worst = (action for action in "LSR" if action != taken)
+    coach = edge.bot.handlers._coach
+    assert coach is not None
+    search = coach.options
+
+    async def options(record: Any) -> Options:
+        facts = {option.action: option.facts for option in await search(record)}
+        chances = {best: 0.5, taken: 0.4534, worst: 0.3}
+        return tuple(Option(action, chances[action], facts[action]) for action in chances)
+
+    monkeypatch.setattr(coach, "options", options)
+    await edge.click(mover, turn, "Hint").answer(timeout=30.0)
+    (verdict,) = await edge.click(mover, turn, label).followups(1, timeout=30.0)
+    assert verdict.content.startswith("✅ Good: "), verdict.content
+    assert "kept 4.6\u00a0points more" in verdict.content, verdict.content
 
 
 async def test_a_verdict_that_cannot_be_judged_is_left_out_logged_and_the_move_stands(

@@ -517,6 +517,28 @@ def test_a_verdict_s_points_never_reach_the_band_above_its_own(
 
 
 @pytest.mark.parametrize(
+    ("taken", "band", "said"),
+    [
+        (0.3568, Band.GOOD, "kept 4.2\u00a0points more"),
+        (0.2704, Band.MISTAKE, "kept 12.9\u00a0points more"),
+    ],
+)
+def test_a_verdict_s_points_never_reach_the_band_above_its_own_in_4_players(
+    taken: float, band: Band, said: str
+) -> None:
+    """In 4 players 4.3 points make an inaccuracy and 13.0 a blunder: a choice that gave away
+    4.32 points is "Good" and reads 4.2, one that gave away 12.96 a mistake and reads 12.9,
+    never the threshold of the band above in 4 players ("4.3", "13.0")."""
+    orient = engine.new_game(engine.deal(4, "standard", random.Random(1), first_player=0))
+    facings = coach.facings_of(orient)
+    options = (Option("S", 0.40, Facts()), Option("L", taken, Facts()), Option("R", 0.1, Facts()))
+    judged = judgement_from(orient, "L", options)
+    assert judged.band is band
+    line = coach.verdict_line(judged, facings, "en", 4)
+    assert said in line, line
+
+
+@pytest.mark.parametrize(
     ("players", "said"),
     [
         (2, "✅ Good: turning Assam west, though keeping Assam facing north kept 4.5\u00a0points"),
