@@ -423,6 +423,21 @@ def test_a_toll_that_went_against_the_chances_is_not_the_turning_point_s_reason(
     assert swing.cause is Cause.PAYMENT, "the same toll paid to the seat that gained most"
 
 
+def test_a_toll_from_the_seat_that_lost_most_is_the_reason_whoever_it_went_to() -> None:
+    """In 4 players seat 3 rolls and pays seat 2 a toll, while the roll moves the chances most
+    from seat 3 to seat 0: the toll went from the seat that lost most, so it is the reason,
+    though seat 2, not seat 0, took it."""
+    toll = TaxPaid(payer=3, payee=2, owed=5, paid=5, color=Color.BLUE, region=frozenset({3}))
+    before = (0.25, 0.25, 0.25, 0.25)
+    after = (0.45, 0.24, 0.26, 0.05)
+    points = [Point(6, 2, before), Point(7, 3, after)]
+    swing = _swing(points, [_Turn(7, 3, [toll], face=2, escaped=3.5, rolled=after)])
+    assert swing is not None
+    assert (swing.gainer, swing.loser) == (0, 3)
+    assert swing.cause is Cause.PAYMENT, swing
+    assert swing.payment == Payment(7, 3, 2, 5, 5, out=False)
+
+
 def test_a_toll_that_put_a_penniless_mover_out_is_the_turning_point_s_reason() -> None:
     """Seat 0 rolls with no dirham left into seat 2's 11-square region: it owes 11, pays its
     0 (R9) and is out, which ends the game for seat 2. That toll, to the seat that gained most,
