@@ -72,8 +72,6 @@ class Coach:
         )
 
 
-MOOT_POINTS = 0.5
-"""Win-chance points within which every option of a decision leaves the same chance."""
 DECIDED = 0.005
 """A chance of winning at or below which (or at or above one less which) a game is decided:
 it reads "<1%" (or ">99%"), and 0% (or 100%) only once it is certain (`percent`)."""
@@ -138,9 +136,10 @@ def verdict_line(judgement: Judgement, facings: Facings, language: str, players:
     was made on) in a game of `players`, naming the option taken, so that a turn's two
     verdicts tell apart:
 
-    - decided: every option leaves the same chance to within MOOT_POINTS, and it is next to
-      nothing or next to certain: no choice mattered, and "good" would teach nothing (the
-      chance reads "<1%" or ">99%", 0% or 100% only when the game is lost or won for certain);
+    - decided: every option leaves a chance next to nothing, or every one next to certain (so
+      they are within a point of each other): no choice mattered, and "good" would teach
+      nothing (the chance reads "<1%" or ">99%", 0% or 100% only when the game is lost or won
+      for certain);
     - best: the option taken is the coach's (to within a twentieth of a point);
     - good: within CLOSE_POINTS of the best;
     - good, though the best kept more: under the inaccuracy band, with those points, since a
@@ -151,9 +150,7 @@ def verdict_line(judgement: Judgement, facings: Facings, language: str, players:
     The points never read as the threshold of the band above (`shown_points`)."""
     taken = label_of(judgement.taken, facings, language)
     chances = [option.chance for option in judgement.options]
-    if (max(chances) - min(chances)) * 100 < MOOT_POINTS and (
-        max(chances) <= DECIDED or min(chances) >= 1 - DECIDED
-    ):
+    if max(chances) <= DECIDED or min(chances) >= 1 - DECIDED:
         return text(
             "coach.verdict.decided", language, chance=percent(judgement.best_chance, language)
         )
