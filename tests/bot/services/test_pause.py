@@ -270,6 +270,59 @@ async def test_with_no_one_left_to_take_a_seat_back_the_ai_plays_the_game_to_its
     assert rating.games == 1, "and is rated: the resignation is the last place"
 
 
+async def test_the_last_person_who_could_rejoin_resigning_during_the_pause_lets_the_ai_play_on(
+    table: Table,
+) -> None:
+    """The game waits at the round for the host to take their seat back; the host resigns
+    instead, on an AI seat's turn. No one is left to wait for: the AI seats play the game to
+    its end at once, rather than after the pause's wait, and nothing is abandoned."""
+    view = await human_vs_ai(table, "easy", "easy", limit=LIMIT)
+    view = await time_out_three_times(table, view, HOST)
+    assert view.paused_until is not None
+    assert view.ai_to_move, "the round opens at an AI seat: the resignation leaves it to move"
+    moving = view.state.to_move if view.state is not None else None
+    view = await table.service.play.resign(view.id, HOST)
+    assert view.state is not None
+    assert view.state.to_move == moving
+    await table.show(view)
+    await run_until_quiet(table)  # the clock has not moved
+    view = await table.service.play.look(view.id)
+    assert view.status is GameStatus.OVER
+    assert not table.abandoned
+
+
+async def test_the_last_person_playing_resigning_at_the_round_pauses_for_the_one_who_can_rejoin(
+    table: Table,
+) -> None:
+    """Bob's seat went to the AI after his timeouts; the host, the last person playing,
+    resigns as a round opens at a seat the AI plays. The game waits the turn limit for Bob to
+    take his seat back, as any game no person plays does, rather than ending as abandoned at
+    once."""
+    view = await table.service.lobby.create_lobby(
+        guild_id=GUILD, channel_id=743, host_id=HOST, seats=3, turn_limit_seconds=LIMIT
+    )
+    await table.service.lobby.join(view.id, BOB)
+    await table.service.lobby.add_ai(view.id, HOST, "easy")
+    view = await table.service.lobby.start(view.id, HOST)
+    await table.show(view)
+    view = await time_out_three_times(table, view, BOB)
+    host_seat = view.seat_of(HOST)
+    assert view.state is not None
+    while not (round_begins(view) and view.state.to_move != host_seat):
+        if view.state.to_move == host_seat:
+            view = await play_turn(table, view, HOST)
+        else:
+            assert await table.scheduler.run_due() == 1, "the AI plays the seat's turn"
+            view = await table.service.play.look(view.id)
+        assert view.state is not None
+    assert view.paused_until is None, "the host still plays"
+    view = await table.service.play.resign(view.id, HOST)
+    await table.show(view)
+    assert view.paused_until == table.clock.now + timedelta(seconds=LIMIT)
+    abandoned = await abandoned_after(table, view, LIMIT)
+    assert abandoned.view.game.ended_by is None
+
+
 def test_the_pause_rule() -> None:
     state = engine.new_game(engine.GameConfig(players=3))
     human = Player(1, 0)
