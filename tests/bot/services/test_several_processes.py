@@ -580,7 +580,9 @@ async def test_another_shard_s_due_work_is_left_to_its_own_process_for_five_seco
 ) -> None:
     """A process holding shard 0 of 2 runs a game of a server on shard 1 (its own process
     posts and edits in that channel, within the rate limits it knows): the game's due
-    reminder is that process's first, and taken here only once it is 5 s overdue."""
+    reminder is that process's first, and taken here only once it is 5 s overdue: this
+    process plans to look then, not before (looking sooner would find nothing to take, and
+    look again at once, until then)."""
     clock = ManualClock()
     mine = shard_zero_of_two(database, clock)
     their_guild = 1 << 22  # (guild_id >> 22) % 2 == 1
@@ -590,8 +592,11 @@ async def test_another_shard_s_due_work_is_left_to_its_own_process_for_five_seco
     await mine.lobby.join(view.id, BOB)
     view = await mine.lobby.start(view.id, HOST)
     await mine.play.set_board_message(view.id, 5000, view.seq)  # shown
+    taken_at = clock() + timedelta(seconds=LIMIT / 2 + 5)
+    assert await mine.turns.next_due() == taken_at
     clock.advance(LIMIT / 2)  # the reminder is due now
     assert await mine.turns.due_work() == [], "its own shard's process has it first"
+    assert await mine.turns.next_due() == taken_at, "nothing to look at before"
     clock.advance(4)
     assert await mine.turns.due_work() == [], "4 s overdue: still its own process's"
     clock.advance(1)
