@@ -7,6 +7,7 @@ import itertools
 import math
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import cast
 
 import pytest
@@ -456,3 +457,20 @@ def test_four_players_at_four_seats_play_one_round() -> None:
 )
 def test_the_default_number_of_swiss_rounds(players: int, seats: int, rounds: int) -> None:
     assert pairing.swiss_rounds(players, seats) == rounds
+
+
+def test_the_rounds_docs_tournaments_md_gives_are_those_the_schedules_take() -> None:
+    """The page's table of round-robin lengths, which players read before they sign up, is
+    what the schedules take."""
+    page = (Path(__file__).parents[3] / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    rows = {
+        cells[0]: cells[1:]
+        for line in page.splitlines()
+        if line.startswith(("| players |", "| rounds at "))
+        for cells in [[cell.strip() for cell in line.strip("|").split("|")]]
+    }
+    counts = [int(cell) for cell in rows["players"]]
+    for seats in (3, 4):
+        shown = [int(cell) for cell in rows[f"rounds at {seats} seats"]]
+        taken = [len(pairing.round_robin_schedule(list(range(count)), seats)) for count in counts]
+        assert shown == taken, seats
