@@ -187,6 +187,7 @@ class PostgresDatabase(Database):
         self._pool = pool
         self.url = url
         self._pool_pids = pool_pids if pool_pids is not None else set()
+        self._listening: set[str] = set()
         self.availability = Availability()
 
     @classmethod
@@ -264,7 +265,9 @@ class PostgresDatabase(Database):
                     log.info("listening on %s again", channel)
                 delay = LISTEN_RETRY_SECONDS
                 callback()
+                self._listening.add(channel)
                 await lost.wait()
+                self._listening.discard(channel)
                 log.info("the connection listening on %s was lost; opening it again", channel)
                 lost_once = True
                 callback()
@@ -272,7 +275,14 @@ class PostgresDatabase(Database):
                 if not unavailable(error):
                     raise
             finally:
+                self._listening.discard(channel)
                 await _hang_up(connection)
+
+    @property
+    def listening(self) -> frozenset[str]:
+        """The channels `listen` listens on now, each once its callback was first called: what
+        the listening connection may have missed is looked at by then."""
+        return frozenset(self._listening)
 
     async def schema_version(self) -> int:
         async with self._pool.acquire() as raw:

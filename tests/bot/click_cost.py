@@ -33,11 +33,15 @@ from pathlib import Path
 import pytest
 
 from bot.edge.inflight import HANDLERS
+from bot.storage.away import AWAY_CHANNEL
 from bot.storage.database import Backend
+from bot.storage.game_rows import SCHEDULE_CHANNEL
+from bot.storage.postgres import PostgresDatabase
 from tests.bot.edge.test_edge import Edge, running_edge
 from tests.e2e.fakecord.interaction_payloads import component_data
 from tests.e2e.fakecord.interactions import MESSAGE_COMPONENT
 from tests.e2e.players import live_decisions, pick
+from tests.polling import until
 from tests.postgres import scratch_database
 from tests.round_trips import counting
 
@@ -70,7 +74,10 @@ class Click:
 
 async def play_and_count(edge: Edge, against: str | None = None) -> list[Click]:
     """Play a game to its end between the edge's host and guest, or (`against`: an AI level)
-    between the host and an AI seat; what each click cost."""
+    between the host and an AI seat; what each click cost. On PostgreSQL the game begins once
+    the bot listens to the other processes' changes: a listening connection that opens later
+    drops what the bot holds of people's time away, and a click would read it again."""
+    await listening(edge)
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2, turn_limit=TURN_LIMIT).answer()
     if against is None:
         await edge.click(edge.guest, lobby, "Join").response()
@@ -132,6 +139,15 @@ async def play_and_count(edge: Edge, against: str | None = None) -> list[Click]:
                 )
             )
     return clicks
+
+
+async def listening(edge: Edge) -> None:
+    """Wait until the bot listens on PostgreSQL for the turn clocks' and time away's changes
+    (at once on SQLite, which has no other processes to listen to)."""
+    database = edge.bot.store.database
+    if isinstance(database, PostgresDatabase):
+        channels = {SCHEDULE_CHANNEL, AWAY_CHANNEL}
+        await until(lambda: channels <= database.listening, "the listening connections")
 
 
 async def join_round_trips(edge: Edge) -> int:
