@@ -267,7 +267,6 @@ class PostgresDatabase(Database):
                 callback()
                 self._listening.add(channel)
                 await lost.wait()
-                self._listening.discard(channel)
                 log.info("the connection listening on %s was lost; opening it again", channel)
                 lost_once = True
                 callback()
