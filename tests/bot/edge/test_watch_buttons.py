@@ -735,6 +735,13 @@ async def test_watching_a_game_number_never_used_names_the_number(
     assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=99)) == said
 
 
+async def outsider_watches(edge: Edge) -> bool:
+    """Whether a watch of game 1 by the outsider is stored."""
+    watchers = edge.bot.watchers
+    assert watchers is not None
+    return await watchers._watch._store.get(1, edge.outsider.id) is not None
+
+
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
@@ -752,9 +759,7 @@ async def test_watching_a_finished_game_points_to_its_replay_and_watches_nothing
     await (await confirm(edge, edge.guest, "marrakech", "resign", button="Resign")).answer()
     edge.outsider.locale = locale
     assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=1)) == said
-    watchers = edge.bot.watchers
-    assert watchers is not None
-    assert await watchers._watch._store.get(1, edge.outsider.id) is None
+    assert not await outsider_watches(edge)
 
 
 @pytest.mark.parametrize(
@@ -775,9 +780,7 @@ async def test_watching_a_stopped_game_says_it_was_stopped_and_watches_nothing(
     await (await confirm(edge, edge.host, "marrakech", "abort", button="Abort")).answer()
     edge.outsider.locale = locale
     assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=1)) == said
-    watchers = edge.bot.watchers
-    assert watchers is not None
-    assert await watchers._watch._store.get(1, edge.outsider.id) is None
+    assert not await outsider_watches(edge)
 
 
 @pytest.mark.parametrize(
@@ -812,9 +815,7 @@ async def test_watching_a_game_still_in_its_lobby_says_how_to_join_and_watches_n
     await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
     edge.outsider.locale = locale
     assert await private(edge.slash(edge.outsider, "marrakech", "watch", game=1)) == said
-    watchers = edge.bot.watchers
-    assert watchers is not None
-    assert await watchers._watch._store.get(1, edge.outsider.id) is None
+    assert not await outsider_watches(edge)
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 import engine
-from ai.judge import Band, Facts, Option, judgement_from
+from ai.judge import Band, Facts, Judgement, Option, judgement_from
 from bot.presentation import coach, presenter
 from bot.presentation.names import squares_label
 from bot.services import GameStatus, GameView, Player
@@ -489,9 +489,13 @@ def test_a_verdict_gives_the_points_lost_to_a_tenth(locale: str) -> None:
     assert close in coach.verdict_line(judged, facings, locale, PLAYERS)
 
 
-def two_player_orient_state() -> engine.GameState:
-    """A 2-player game's first decision: Assam faces north; L turns him west."""
-    return engine.new_game(engine.deal(2, "standard", random.Random(1), first_player=0))
+def turned_west(players: int, taken: float) -> tuple[Judgement, str]:
+    """The judgement and English verdict of turning Assam west (L) at the first decision of a
+    game of `players`, where keeping him north (S) leaves a chance of 0.40 and L `taken`."""
+    orient = engine.new_game(engine.deal(players, "standard", random.Random(1), first_player=0))
+    options = (Option("S", 0.40, Facts()), Option("L", taken, Facts()), Option("R", 0.1, Facts()))
+    judged = judgement_from(orient, "L", options)
+    return judged, coach.verdict_line(judged, coach.facings_of(orient), "en", players)
 
 
 @pytest.mark.parametrize(
@@ -507,12 +511,8 @@ def test_a_verdict_s_points_never_reach_the_band_above_its_own(
     """In 2 players 5 points make an inaccuracy and 15 a blunder: a choice that gave away
     4.96 points is "Good" and one that gave away 14.96 a mistake, so neither reads "5.0" or
     "15.0", the threshold of the band above."""
-    orient = two_player_orient_state()
-    facings = coach.facings_of(orient)
-    options = (Option("S", 0.40, Facts()), Option("L", taken, Facts()), Option("R", 0.1, Facts()))
-    judged = judgement_from(orient, "L", options)
+    judged, line = turned_west(2, taken)
     assert judged.band is band
-    line = coach.verdict_line(judged, facings, "en", 2)
     assert said in line, line
 
 
@@ -529,12 +529,8 @@ def test_a_verdict_s_points_never_reach_the_band_above_its_own_in_4_players(
     """In 4 players 4.3 points make an inaccuracy and 13.0 a blunder: a choice that gave away
     4.32 points is "Good" and reads 4.2, one that gave away 12.96 a mistake and reads 12.9,
     never the threshold of the band above in 4 players ("4.3", "13.0")."""
-    orient = engine.new_game(engine.deal(4, "standard", random.Random(1), first_player=0))
-    facings = coach.facings_of(orient)
-    options = (Option("S", 0.40, Facts()), Option("L", taken, Facts()), Option("R", 0.1, Facts()))
-    judged = judgement_from(orient, "L", options)
+    judged, line = turned_west(4, taken)
     assert judged.band is band
-    line = coach.verdict_line(judged, facings, "en", 4)
     assert said in line, line
 
 
