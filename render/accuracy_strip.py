@@ -3,8 +3,9 @@
 One bar per judged game, oldest on the left, its height the game's accuracy on a scale from 0
 to 100 (docs/coach.md), ticked at 0, 50 (about what choosing at random keeps) and 100; the
 mean of the older half and of the newer half are drawn as a light bar across each half's
-games, so the step between them is the trend the stats give in words (the newest half against
-as many games before; with an odd count the oldest game is left out of it, as in
+games, behind the bars (every bar's top shows, above the mean or below it), so the step
+between them is the trend the stats give in words (the newest half against as many games
+before; with an odd count the oldest game is left out of it, as in
 `bot.services.stats.accuracy_of`). The header names it, gives the average large on the right
 and, with a trend, its signed points beside a triangle pointing up for a rise, down for a fall
 (none when steady). Shapes and light-on-dark strokes with dark rims carry every difference,
@@ -91,6 +92,15 @@ def draw_accuracy(
     slot = (plot_right - plot_left) / max(len(values), 1)
     bar = max(2.0, slot * 0.62)
     rim = max(1, round(3 * scale))
+    # The means first, so that every bar shows its top whole: above the mean or below it.
+    for first, last, mean in _halves(values):
+        level = y(mean)
+        ends = [
+            (plot_left + slot * first + 2 * scale, level),
+            (plot_left + slot * last - 2 * scale, level),
+        ]
+        draw.line(ends, fill=RIM, width=max(3, round(11 * scale)))
+        draw.line(ends, fill=MEAN, width=max(2, round(5 * scale)))
     for game, value in enumerate(values):
         middle = plot_left + slot * (game + 0.5)
         height = max(2.0 * rim, plot_bottom - y(value))
@@ -100,14 +110,6 @@ def draw_accuracy(
             outline=RIM,
             width=rim,
         )
-    for first, last, mean in _halves(values):
-        level = y(mean)
-        ends = [
-            (plot_left + slot * first + 2 * scale, level),
-            (plot_left + slot * last - 2 * scale, level),
-        ]
-        draw.line(ends, fill=RIM, width=max(3, round(11 * scale)))
-        draw.line(ends, fill=MEAN, width=max(2, round(5 * scale)))
 
 
 def _halves(values: Sequence[float]) -> list[tuple[int, int, float]]:

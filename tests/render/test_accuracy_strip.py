@@ -88,6 +88,39 @@ def test_with_an_odd_count_the_oldest_game_is_left_out_of_the_halves() -> None:
     assert max(means[3]) < min(means[1]), "the newer half's mean above the older's"
 
 
+def bar_heights(image: Image.Image, bars: list[tuple[int, int]]) -> list[int]:
+    """Each bar's height as it shows: its BAR pixels down its middle column."""
+    data = image.load()
+    assert data is not None
+    return [
+        sum(1 for y in range(image.height) if data[(first + last) // 2, y] == BAR)
+        for first, last in bars
+    ]
+
+
+@pytest.mark.parametrize("width", [CHART_WIDTH, PHONE_WIDTH])
+def test_a_game_just_above_its_half_s_mean_stands_taller_than_one_just_below(width: int) -> None:
+    """The means run behind the bars, so no bar's top is hidden where it meets its half's
+    mean: of two games 4 points apart around their half's mean, the better one's bar shows
+    taller, and the mean shows in the gap between them."""
+    straddling = AccuracyStrip(
+        (58.0, 62.0, 88.0, 92.0), "Accuracy, last 4 games", "75%", "+30.0", 1
+    )
+    image = decode(render_rating_chart((), width_px=width, accuracy=straddling))
+    scale = width / CHART_WIDTH
+    bars = runs(image, image.height - round(30 * scale), BAR)
+    assert len(bars) == 4
+    heights = bar_heights(image, bars)
+    assert heights[1] > heights[0], heights
+    assert heights[3] > heights[2], heights
+    top = round(80 * scale)
+    older = mean_rows(image, (bars[0][1] + bars[1][0]) // 2, top)
+    newer = mean_rows(image, (bars[2][1] + bars[3][0]) // 2, top)
+    assert older, "the older half's mean shows between its bars"
+    assert newer, "the newer half's mean shows between its bars"
+    assert max(newer) < min(older), "the newer half's mean above the older's"
+
+
 def test_too_few_games_for_a_trend_have_bars_and_no_means() -> None:
     few = AccuracyStrip((80.0, 90.0, 70.0), "Accuracy, last 3 games", "80%")
     image = decode(render_rating_chart((), accuracy=few))
@@ -150,15 +183,7 @@ def ticks_and_heights(
     """The texts the strip draws and each bar's height: its BAR pixels down its middle column,
     left to right."""
     texts, image = drawn_texts(strip, monkeypatch)
-    drawn = [text for text, _ in texts]
-    bars = runs(image, image.height - 30, BAR)
-    data = image.load()
-    assert data is not None
-    heights = [
-        sum(1 for y in range(image.height) if data[(first + last) // 2, y] == BAR)
-        for first, last in bars
-    ]
-    return drawn, heights
+    return [text for text, _ in texts], bar_heights(image, runs(image, image.height - 30, BAR))
 
 
 def test_the_scale_runs_from_zero_whatever_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,8 +227,8 @@ def test_every_text_is_12_px_once_a_phone_shows_the_picture_390_px_wide(
 @pytest.mark.parametrize("width", [CHART_WIDTH, PHONE_WIDTH])
 def test_every_bar_and_each_half_s_mean_has_a_dark_rim(width: int) -> None:
     """Bars and means are told apart by lightness and a dark rim, not by hue: across a row
-    near the bottom every bar is bordered by the rim on both sides, and down the middle of
-    each half's games its mean is bordered by the rim above and below."""
+    near the bottom every bar is bordered by the rim on both sides, and down a gap between
+    two of each half's games its mean is bordered by the rim above and below."""
     image = decode(render_rating_chart((), width_px=width, accuracy=STRIP))
     data = image.load()
     assert data is not None
@@ -213,8 +238,8 @@ def test_every_bar_and_each_half_s_mean_has_a_dark_rim(width: int) -> None:
     assert len(bars) == len(RISING)
     for first, last in bars:
         assert data[first - 1, y] == data[last + 1, y] == RIM, (first, last)
-    for first, last in (bars[len(bars) // 4], bars[3 * len(bars) // 4]):
-        x = (first + last) // 2
+    for game in (len(bars) // 4, 3 * len(bars) // 4):
+        x = (bars[game][1] + bars[game + 1][0]) // 2
         rows = mean_rows(image, x, round(80 * scale))
         assert rows, x
         assert data[x, min(rows) - 1] == data[x, max(rows) + 1] == RIM, (x, rows)
