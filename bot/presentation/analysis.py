@@ -158,10 +158,12 @@ def payment_lines(analysis: GameAnalysis, language: str) -> tuple[str, ...]:
 
 def accuracy_percent(accuracy: float, language: str) -> str:
     """An accuracy as a whole number out of 100 ("87%"); one short of 100 never shows as 100,
-    which means the best choice every time."""
+    which means the best choice every time, nor one above 0 as 0, the worst every time."""
     shown = round(accuracy)
     if shown == 100 and accuracy < 100:
         shown = 99
+    if shown == 0 and accuracy > 0:
+        shown = 1
     return text("analysis.percent", language, n=shown)
 
 

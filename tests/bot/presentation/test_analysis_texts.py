@@ -238,6 +238,13 @@ def test_an_accuracy_short_of_perfect_never_reads_100() -> None:
     assert texts.accuracy_values[:2] == ("99%", "100%")
 
 
+def test_an_accuracy_above_the_worst_never_reads_0() -> None:
+    """0% says the worst choice every time: a seat that kept 0.3% of its stakes reads 1%."""
+    near = (SeatSummary(0, 20, 0.3, 0, 0, 0), SeatSummary(1, 20, 0.0, 0, 0, 0))
+    texts = analysis_texts(golden("3p-elimination"), 3, "en", (*near, SUMMARIES[2]))
+    assert texts.accuracy_values[:2] == ("1%", "0%")
+
+
 @pytest.mark.parametrize(
     ("language", "none"),
     [
