@@ -1467,6 +1467,27 @@ async def test_a_reminder_in_quiet_hours_is_held_and_sent_once_at_their_end(
     assert len(table.released) == 1, "sent once: the sending is stored, not only put off"
 
 
+async def test_a_reminder_due_as_quiet_hours_begin_waits_for_their_end_while_clocks_pause(
+    table: AwayTable,
+) -> None:
+    """Clocks pause in quiet hours (the default), and the turn's clock reaches half time at
+    12:05 UTC, the very moment quiet hours from 14:05 to 18:00 in Kyiv begin: the reminder is
+    held to their end (16:00 UTC), when the clock, stopped meanwhile, still has 5 minutes."""
+    view, mover, _ = await who_moves(table)
+    away = table.service.away
+    await away.set_quiet_hours(mover, QuietHours.parse("14:05", "18:00", KYIV))
+    table.clock.advance(LIMIT / 2)
+    await table.scheduler.run_due()
+    assert table.reminders == [], "held, not sent"
+    table.clock.now = datetime(2026, 3, 2, 16, tzinfo=UTC)
+    await table.scheduler.run_due()
+    assert [[(n.user_id, n.game_id, n.kind) for n in sent] for sent in table.released] == [
+        [(mover, view.id, "remind")]
+    ]
+    assert table.turns == [], "the clock stood still: the turn still has its time"
+    assert await sleep_for(table) == timedelta(seconds=LIMIT / 2)
+
+
 @pytest.mark.parametrize(
     ("changed", "release"),
     [
