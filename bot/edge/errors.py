@@ -157,6 +157,9 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.HostCannotLeaveError: _fixed("error.host_cannot_leave"),
     service_errors.NotEnoughPlayersError: _fixed("error.not_enough_players"),
     service_errors.GameNotRunningError: _fixed("error.game_not_running"),
+    service_errors.GameNotStartedError: lambda error, language: text(
+        "error.game_not_started_host" if error.host else "error.game_not_started", language
+    ),
     service_errors.StaleBoardError: _stale,
     service_errors.NotYourTurnError: _not_your_turn,
     service_errors.GameDamagedError: lambda error, language: text(

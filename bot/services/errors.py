@@ -123,6 +123,16 @@ class GameNotRunningError(GameError):
     """An action on a game that is not running (still a lobby, over or aborted)."""
 
 
+class GameNotStartedError(GameNotRunningError):
+    """A nudge, a hand-over or a rejoin asked of a game still in its lobby: none acts before
+    the game starts. Its `host` (whether the one who asked hosts it) starts it; meanwhile
+    players come and go with the lobby's buttons."""
+
+    def __init__(self, *, host: bool) -> None:
+        super().__init__("the game has not started")
+        self.host = host
+
+
 class LobbyResignError(GameNotRunningError):
     """Resigning from a game still in its lobby, by one of its seats: its `host` cancels it,
     anyone else leaves it."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol
 
-from bot.services.errors import GameNotRunningError
+from bot.services.errors import GameNotRunningError, GameNotStartedError
 from bot.services.loader import GameLoader
 from bot.services.seat_errors import NudgeError, Unreachable
 from bot.storage.kinds import GameStatus
@@ -66,9 +66,12 @@ class NudgeService:
 
     async def nudge(self, game_id: int, user_id: int) -> Nudge:
         """The nudge of the person the game waits for, by the player `user_id`; NudgeError or
-        GameNotRunningError (NotSeatedError for someone not playing) why not."""
+        GameNotRunningError (GameNotStartedError in its lobby, NotSeatedError for someone not
+        playing) why not."""
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
+        if loaded.game.status is GameStatus.LOBBY:
+            raise GameNotStartedError(host=user_id == loaded.game.host_id)
         state = loaded.state
         if loaded.game.status is not GameStatus.RUNNING or state is None:
             raise GameNotRunningError()

@@ -20,6 +20,7 @@ from bot.services.errors import (
     GameDamagedError,
     GameNotFoundError,
     GameNotRunningError,
+    GameNotStartedError,
     HandedToAiError,
     HostOnlyAbortError,
     HostOutError,
@@ -143,7 +144,7 @@ class PlayService:
 
     async def _rejoin(self, game_id: int, user_id: int) -> GameView:
         async with self._loader.locked(game_id):
-            loaded = await self._running(game_id)
+            loaded = await self._running(game_id, asked_by=user_id)
             seat = loaded.seat_of(user_id)
             player = loaded.player_at(seat)
             if seat is None or player is None or not player.autoplay:
@@ -348,8 +349,12 @@ class PlayService:
             raise GameNotRunningError()
         return loaded
 
-    async def _running(self, game_id: int) -> LoadedGame:
+    async def _running(self, game_id: int, *, asked_by: int | None = None) -> LoadedGame:
+        """The game, if it runs; GameNotRunningError otherwise. Asked by a person (`asked_by`),
+        a lobby is GameNotStartedError, telling them what to do until it starts."""
         loaded = await self._loader.load(game_id)
+        if asked_by is not None and loaded.game.status is GameStatus.LOBBY:
+            raise GameNotStartedError(host=asked_by == loaded.game.host_id)
         if loaded.game.status is not GameStatus.RUNNING:
             raise GameNotRunningError()
         return loaded

@@ -22,6 +22,7 @@ from bot.services import pause
 from bot.services.errors import (
     GameError,
     GameNotRunningError,
+    GameNotStartedError,
     HostOnlyError,
     TournamentCreatorOnlyError,
 )
@@ -126,7 +127,7 @@ class SubstituteService:
     ) -> Handover:
         async with self._loader.locked(game_id):
             loaded = await self._loader.load(game_id)
-            seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)
+            seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot, host=False)
             return await self._hand_over(loaded, seat, out_user_id, in_user_id, in_name)
 
     async def ask(
@@ -171,7 +172,7 @@ class SubstituteService:
                 if not await self._store.ever_seated(game_id, host_id):
                     raise SubstituteError("host_not_seated")  # a tournament's creator
                 raise SubstituteError("host_out")
-            seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot)
+            seat = await self._check(loaded, out_user_id, in_user_id, in_bot=in_bot, host=True)
             waiting = _asked(loaded, host_id, out_user_id)
             if not waiting and out_user_id in _people_in(loaded):
                 raise SubstituteError("nobody_to_agree")
@@ -354,10 +355,13 @@ class SubstituteService:
         return None
 
     async def _check(
-        self, loaded: LoadedGame, out_user_id: int, in_user_id: int, *, in_bot: bool
+        self, loaded: LoadedGame, out_user_id: int, in_user_id: int, *, in_bot: bool, host: bool
     ) -> int:
         """The seat `out_user_id` may hand to `in_user_id` now; SubstituteError (or
-        GameNotRunningError) why not."""
+        GameNotRunningError; GameNotStartedError in its lobby, `host` saying whether the one
+        who asked hosts it) why not."""
+        if loaded.game.status is GameStatus.LOBBY:
+            raise GameNotStartedError(host=host)
         if loaded.game.status is not GameStatus.RUNNING or loaded.state is None:
             raise GameNotRunningError()
         if in_bot:

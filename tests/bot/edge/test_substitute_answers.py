@@ -3,7 +3,9 @@ the person and the moment it names, and a nudge refused says why its person cann
 a hand-over is told in the game's channel, ordered from another channel too, in the game's
 language (though the server changed its own since), naming without a ping a substitute in
 their quiet hours; its turn's message calls the new player, drawn again in the background or
-at the next start when Discord fails it, and the reminder of the one who left goes with it."""
+at the next start when Discord fails it, and the reminder of the one who left goes with it.
+A nudge, a hand-over or a rejoin asked of a game still in its lobby says it has not started
+and what to do meanwhile (its host starts it; players join or leave with its buttons)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from bot.edge import display as display_module
 from bot.edge.inflight import HANDLERS
 from bot.edge.substitutes import _handover_text
 from bot.presentation.messages import LANGUAGES, text
-from bot.services.errors import TournamentCreatorOnlyError
+from bot.services.errors import GameNotStartedError, TournamentCreatorOnlyError
 from bot.services.seat_errors import NudgeError, SubstituteError, Unreachable
 from bot.services.substitutes import Handover
 from bot.services.views import GameView, Reminder
@@ -28,6 +30,7 @@ from tests.bot.edge.test_edge import (
     a_window_later,
     edge,
     late_command,
+    lobby_with_guest,
     mover_of,
     on_the_gateway,
     started,
@@ -649,3 +652,61 @@ def test_the_hand_over_of_a_seat_in_an_unrated_game_speaks_of_no_rating(
     assert said.endswith(UNRATED_HANDOVER[language]), said
     rated = _handover_text(Handover(finished(language), 2, 102, 104), language)
     assert not rated.endswith(UNRATED_HANDOVER[language]), rated
+
+
+HOST_NOT_STARTED = {
+    "en": "This game has not started yet: press **Start** on its message once its players are "
+    "in. Until then, players come and go with **Join** and **Leave**.",
+    "fr": "Cette partie n'a pas encore commencé : appuyez sur **Commencer** sous son message une "
+    "fois ses joueurs inscrits. D'ici là, les joueurs vont et viennent avec **Rejoindre** et "
+    "**Quitter**.",
+    "uk": "Ця гра ще не почалася: натисніть **Почати** під її повідомленням, коли всі гравці на "  # noqa: RUF001
+    "місці. Доти гравці приходять і йдуть кнопками **Приєднатися** та **Вийти**.",  # noqa: RUF001
+}
+OTHERS_NOT_STARTED = {
+    "en": "This game has not started yet: wait for its host to press **Start**. Until then, "
+    "players come and go with **Join** and **Leave** on its message.",
+    "fr": "Cette partie n'a pas encore commencé : attendez que son hôte appuie sur **Commencer**. "
+    "D'ici là, les joueurs vont et viennent avec **Rejoindre** et **Quitter** sous son message.",
+    "uk": "Ця гра ще не почалася: зачекайте, поки засновник натисне **Почати**. Доти гравці "  # noqa: RUF001
+    "приходять і йдуть кнопками **Приєднатися** та **Вийти** під її повідомленням.",  # noqa: RUF001
+}
+
+
+@pytest.mark.parametrize(
+    ("who", "command", "said"),
+    [
+        ("host", ("marrakech", "nudge"), HOST_NOT_STARTED),
+        ("guest", ("marrakech", "nudge"), OTHERS_NOT_STARTED),
+        ("host", ("marrakech", "substitute"), HOST_NOT_STARTED),
+        ("moderator", ("marrakech-mod", "substitute"), OTHERS_NOT_STARTED),
+        ("guest", ("marrakech", "rejoin"), OTHERS_NOT_STARTED),
+    ],
+    ids=["host-s-nudge", "guest-s-nudge", "host-s-request", "moderator-s-hand-over", "rejoin"],
+)
+async def test_a_lobby_s_nudge_hand_over_or_rejoin_says_it_has_not_started_and_what_to_do(
+    edge: Edge, who: str, command: tuple[str, ...], said: dict[str, str]
+) -> None:
+    """None of these acts on a game before it starts: its asker learns so privately, with what
+    to do instead (its host presses Start; until then a player leaves, or a newcomer joins,
+    with its buttons), and the lobby is left as it was, nothing posted in its channel."""
+    await lobby_with_guest(edge)
+    assert await HANDLERS.drained(30.0), "the join's handler is still running"
+    before = await edge.service.play.look(1)
+    shown = [message.id for message in edge.fake.messages(edge.channel)]
+    options = {"out": edge.guest, "in": edge.outsider} if command[1] == "substitute" else {}
+    handle = edge.command(getattr(edge, who), command, edge.channel, options, validate=True)
+    answer = await handle.answer()
+    assert answer.ephemeral, answer.content
+    assert answer.content == said["en"], answer.content
+    assert await HANDLERS.drained(30.0), "the command's handler is still running"
+    after = await edge.service.play.look(1)
+    assert (after.status, after.players) == (before.status, before.players)
+    assert [message.id for message in edge.fake.messages(edge.channel)] == shown
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("host", [True, False], ids=["host", "others"])
+def test_a_game_not_started_is_said_so_in_every_language(language: str, host: bool) -> None:
+    said = HOST_NOT_STARTED if host else OTHERS_NOT_STARTED
+    assert errors.describe(GameNotStartedError(host=host), language) == said[language]
