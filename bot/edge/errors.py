@@ -106,6 +106,12 @@ def _bad_option(error: service_errors.BadOptionError, language: str) -> str:
     return text("error.bad_option", language, option=f"`{option}`")
 
 
+def _invisible_name(error: service_errors.InvisibleNameError, language: str) -> str:
+    """What to type instead, naming the option as the user's client shows it."""
+    option = translation(f"option_name.{error.option}", language) or error.option
+    return text("error.invisible_name", language, option=f"`{option}`")
+
+
 def _no_analysis_yet(error: service_errors.NoAnalysisYetError, language: str) -> str:
     key = "error.analysis_stopped" if error.stopped else "error.analysis_running"
     return text(key, language, game_id=error.game_id)
@@ -142,6 +148,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     ),
     service_errors.ChannelHasGameError: _channel_has_game,
     service_errors.BadOptionError: _bad_option,
+    service_errors.InvisibleNameError: _invisible_name,
     service_errors.LobbyClosedError: lambda error, language: text(
         "error.lobby_closed_resign" if error.playing else "error.lobby_closed", language
     ),

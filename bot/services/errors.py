@@ -53,6 +53,13 @@ class BadOptionError(GameError):
         self.value = value
 
 
+class InvisibleNameError(BadOptionError):
+    """A name (a tournament's) that shows nothing: only blanks, or characters drawn as none."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("name", name)
+
+
 class ChannelNotListedError(BadOptionError):
     """Taking off the list of channels that allow games a channel that is not on it."""
 

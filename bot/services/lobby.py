@@ -8,6 +8,7 @@ reads a button or a command into one and hands it to `LobbyService.apply`.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -40,6 +41,21 @@ from engine import Variant
 
 NAME_LIMIT = 100
 """The most characters of a display name kept with a seat (Discord's names have at most 32)."""
+
+
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as nothing: the Hangul fillers and the blank Braille pattern
+(names that look empty are typed with them)."""
+
+
+def shows_something(name: str) -> bool:
+    """Whether `name` shows a character: a letter, digit, symbol or punctuation mark other
+    than BLANK_LETTERS. Blanks, format characters (zero-width spaces and joiners, direction
+    controls, soft hyphens) and combining marks show nothing by themselves: a name of only
+    these reads as blank."""
+    return any(
+        unicodedata.category(char)[0] in "LNPS" and char not in BLANK_LETTERS for char in name
+    )
 
 
 def seat_name(name: str | None) -> str | None:

@@ -36,7 +36,6 @@ import dataclasses
 import functools
 import hashlib
 import random
-import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -49,6 +48,7 @@ from bot.services.errors import (
     BadOptionError,
     ChannelHasTournamentError,
     GameNotRunningError,
+    InvisibleNameError,
     NotEnoughPlayersError,
     NotEnteredError,
     NoTournamentHereError,
@@ -57,7 +57,7 @@ from bot.services.errors import (
     TournamentFullError,
 )
 from bot.services.guilds import check_turn_limit, check_variant
-from bot.services.lobby import seat_name
+from bot.services.lobby import seat_name, shows_something
 from bot.services.locks import KeyedLocks
 from bot.services.tournament_views import (
     BYE_LEVEL,
@@ -142,8 +142,8 @@ class TournamentService:
         """Open a tournament for sign-up in the channel (`rounds`: Swiss only, None for the
         default, worked out at the start from the number of players)."""
         kept = " ".join(name.split())[:NAME_LIMIT].rstrip()
-        if not any(unicodedata.category(char)[0] not in "CZ" for char in kept):
-            raise BadOptionError("name", name)  # blank, or only invisible characters
+        if not shows_something(kept):
+            raise InvisibleNameError(name)  # blank, or only invisible characters
         if format not in {value.value for value in TournamentFormat}:
             raise BadOptionError("format", format)
         if seats not in engine.PLAYER_COUNTS:

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from bot.edge.errors import describe
 from bot.edge.inflight import HANDLERS
 from bot.edge.tournaments import TournamentDisplay
-from bot.services.errors import NoTournamentHereError
+from bot.presentation.messages import LANGUAGES
+from bot.services.errors import InvisibleNameError, NoTournamentHereError
 from bot.services.tournaments import TournamentService
 from bot.services.views import GameStatus, GameView
 from tests.bot.edge.test_edge import Edge, edge, late_click, private
@@ -118,16 +120,37 @@ async def test_a_tournament_opened_without_a_variant_gets_the_server_s_default(
     assert (await tournaments._service.look(2)).variant == "standard"
 
 
+@pytest.mark.parametrize(
+    "name", ["   ", "\u3164\u3164", "\u200b\u0301\u202e"], ids=["blanks", "fillers", "invisible"]
+)
 async def test_a_tournament_named_only_with_blanks_is_refused_by_name_and_posts_nothing(
-    edge: Edge,
+    edge: Edge, name: str
 ) -> None:
-    """Discord lets a name of spaces through its 1 to 100 characters; the moderator is told
-    privately that `name` will not do, and no sign-up is posted."""
+    """Discord lets a name of spaces, Hangul fillers or zero-width characters through its 1 to
+    100 characters; the moderator is told privately that the name shows nothing and what to
+    type instead, and no sign-up is posted."""
     refused = await private(
-        edge.slash(edge.moderator, "marrakech-mod", "tournament", name="   ", format="swiss")
+        edge.slash(edge.moderator, "marrakech-mod", "tournament", name=name, format="swiss")
     )
-    assert refused == "That value is not allowed for `name`.", refused
+    assert refused == INVISIBLE_NAME["en"], refused
     assert edge.fake.messages(edge.channel) == [], "no sign-up was posted"
+    with pytest.raises(NoTournamentHereError):
+        await edge.bot.tournaments._service.open_at(edge.channel.id)  # type: ignore[union-attr]
+
+
+INVISIBLE_NAME = {
+    "en": "That name shows nothing (only blanks or invisible characters): put at least one "
+    "letter or digit in `name`.",
+    "fr": "Ce nom n'affiche rien (seulement des espaces ou des caractères invisibles) : mettez "
+    "au moins une lettre ou un chiffre dans `nom`.",
+    "uk": "Ця назва нічого не показує (лише пробіли чи невидимі символи): вкажіть у `назва` "  # noqa: RUF001
+    "хоча б одну літеру чи цифру.",  # noqa: RUF001
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_name_that_shows_nothing_is_said_so_in_every_language(language: str) -> None:
+    assert describe(InvisibleNameError("\u3164"), language) == INVISIBLE_NAME[language]
 
 
 async def test_a_tournament_is_refused_in_a_channel_that_is_not_a_text_channel(
