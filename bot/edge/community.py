@@ -18,6 +18,7 @@ from bot.edge import interactions, replies
 from bot.edge.answers import guarded
 from bot.edge.errors import BotStatsError, ManagersOnlyError
 from bot.edge.interactions import Interaction
+from bot.edge.permissions import require_game_permissions_in
 from bot.presentation import community, images, presenter
 from bot.presentation.analysis import AnalysisPictures, analysis_file
 from bot.presentation.messages import text
@@ -183,11 +184,14 @@ class CommunityController:
         await self._settings_command(interaction, "setting the clocks in quiet hours", change)
 
     async def allow_channel(self, interaction: Interaction, channel_id: int) -> None:
-        await self._settings_command(
-            interaction,
-            "allowing a channel",
-            lambda guild_id: self._guilds.allow_channel(guild_id, channel_id),
-        )
+        """Allow games in the channel, if the bot can post them there (else the permissions
+        it lacks there are named, and nothing is saved)."""
+
+        async def change(guild_id: int) -> ServerSettings:
+            require_game_permissions_in(interaction, channel_id)
+            return await self._guilds.allow_channel(guild_id, channel_id)
+
+        await self._settings_command(interaction, "allowing a channel", change)
 
     async def remove_channel(self, interaction: Interaction, channel_id: int) -> None:
         await self._settings_command(

@@ -106,6 +106,18 @@ def _bad_option(error: service_errors.BadOptionError, language: str) -> str:
     return text("error.bad_option", language, option=f"`{option}`")
 
 
+def _missing_permissions(error: MissingPermissionsError, language: str) -> str:
+    """What the bot lacks, and where: here, or in the channel the user named."""
+    if error.channel_id is None:
+        return text("error.missing_permissions", language, permissions=error.label(language))
+    return text(
+        "error.missing_permissions_there",
+        language,
+        channel=f"<#{error.channel_id}>",
+        permissions=error.label(language),
+    )
+
+
 def _invisible_name(error: service_errors.InvisibleNameError, language: str) -> str:
     """What to type instead, naming the option as the user's client shows it."""
     option = translation(f"option_name.{error.option}", language) or error.option
@@ -173,9 +185,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
         "error.game_damaged", language, game_id=error.game_id
     ),
     service_errors.IllegalMoveError: _illegal,
-    MissingPermissionsError: lambda error, language: text(
-        "error.missing_permissions", language, permissions=error.label(language)
-    ),
+    MissingPermissionsError: _missing_permissions,
     ModeratorsOnlyError: _fixed("error.moderators_only"),
     ManagersOnlyError: _fixed("error.managers_only"),
     service_errors.NoAiSeatError: _fixed("error.no_ai_seat"),

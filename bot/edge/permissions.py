@@ -10,11 +10,13 @@ GAME_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_file
 
 
 class MissingPermissionsError(Exception):
-    """The bot lacks channel permissions it needs; `names` are the permission flag names."""
+    """The bot lacks channel permissions it needs; `names` are the permission flag names.
+    `channel_id`: the channel that lacks them, when it is not the one the user acted in."""
 
-    def __init__(self, names: tuple[str, ...]) -> None:
+    def __init__(self, names: tuple[str, ...], *, channel_id: int | None = None) -> None:
         super().__init__(", ".join(names))
         self.names = names
+        self.channel_id = channel_id
 
     def label(self, language: str) -> str:
         """The missing permissions as Discord names them in `language`'s client."""
@@ -57,3 +59,26 @@ def require_game_permissions(interaction: discord.Interaction[discord.Client]) -
     missing = missing_for_game(interaction.app_permissions, in_thread=in_thread)
     if missing:
         raise MissingPermissionsError(missing)
+
+
+def require_game_permissions_in(
+    interaction: discord.Interaction[discord.Client], channel_id: int
+) -> None:
+    """Raise MissingPermissionsError, naming the channel, if the bot cannot post games in the
+    channel `channel_id` (one an admin names, maybe another than the one they act in): in a
+    forum, in its posts. Discord gives the bot's permissions in the interaction's channel only;
+    another's are worked out from the client's cache of the server (its roles, the channel's
+    overwrites). While the cache does not know that channel, nothing is checked here: the
+    game's own commands check again where it is opened."""
+    if channel_id == interaction.channel_id:  # a forum takes no command: not one
+        permissions, forum = interaction.app_permissions, False
+    else:
+        guild = interaction.guild
+        channel = guild.get_channel(channel_id) if guild is not None else None
+        if guild is None or channel is None or guild.me is None:
+            return
+        permissions = channel.permissions_for(guild.me)
+        forum = isinstance(channel, discord.ForumChannel)
+    missing = missing_for_game(permissions, in_thread=forum)
+    if missing:
+        raise MissingPermissionsError(missing, channel_id=channel_id)

@@ -12,7 +12,9 @@ import pytest
 
 from bot import crashpoints
 from bot.edge import replies
+from bot.edge.errors import describe
 from bot.edge.inflight import HANDLERS
+from bot.edge.permissions import MissingPermissionsError
 from bot.presentation import community
 from bot.presentation.images import Pictures
 from bot.presentation.links import message_link
@@ -39,6 +41,8 @@ from tests.e2e.fakecord.interactions import (
     InteractionHandle,
     InteractionInputError,
 )
+from tests.e2e.fakecord.model import FORUM_CHANNEL
+from tests.polling import until
 
 
 @pytest.fixture
@@ -174,6 +178,107 @@ async def test_defaults_and_allowed_channels_shape_new_games(edge: Edge) -> None
     await channel_option(edge, admin, "remove-channel", other).answer()
     explicit = await edge.slash(edge.guest, "marrakech", "new", seats=2, turn_limit=0).answer()
     assert "no turn time limit" in explicit.embed_text(), "0 overrides the server default"
+
+
+@pytest.mark.parametrize(
+    ("denied", "named"),
+    [
+        (permissions.VIEW_CHANNEL, "View Channel"),
+        (permissions.SEND_MESSAGES, "Send Messages"),
+        (permissions.EMBED_LINKS, "Embed Links"),
+        (permissions.ATTACH_FILES, "Attach Files"),
+    ],
+    ids=["view_channel", "send_messages", "embed_links", "attach_files"],
+)
+async def test_a_channel_the_bot_cannot_play_in_is_not_allowed_and_what_it_lacks_is_named(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, denied: int, named: str
+) -> None:
+    """An admin allowing a channel where the bot may not post a game (its board, its buttons)
+    would send every player there to a refusal: the admin is told privately which permission
+    to grant there, as `/marrakech new` names it, and the list is left as it was. Granted,
+    the channel is allowed."""
+    admin, other = admin_and_another_channel(edge)
+    edge.fake.deny_bot(other, denied)
+    async with on_the_gateway(edge, monkeypatch):
+        refused = await only_private_answer(channel_option(edge, admin, "allow-channel", other))
+        assert refused == MISSING_THERE["en"].format(channel=f"<#{other.id}>", permissions=named)
+        shown = (await edge.slash(admin, "marrakech-admin", "show").answer()).embed_text()
+        assert f"<#{other.id}>" not in shown, "nothing saved"
+        edge.fake.allow_bot(other)
+        await until(lambda: _bot_may_post(edge, other.id), "the cache knows the permission granted")
+        allowed = await channel_option(edge, admin, "allow-channel", other).answer()
+    assert allowed.ephemeral
+    assert f"<#{other.id}>" in allowed.embed_text()
+
+
+async def test_the_channel_an_admin_acts_in_is_checked_by_what_discord_says_there(
+    edge: Edge,
+) -> None:
+    """Allowing the channel the command is typed in needs no cache of the server: Discord
+    gives the bot's own permissions there with the command."""
+    admin, _ = admin_and_another_channel(edge)
+    edge.fake.deny_bot(edge.channel, permissions.EMBED_LINKS)
+    refused = await only_private_answer(channel_option(edge, admin, "allow-channel", edge.channel))
+    said = MISSING_THERE["en"].format(channel=f"<#{edge.channel.id}>", permissions="Embed Links")
+    assert refused == said, refused
+    shown = (await edge.slash(admin, "marrakech-admin", "show").answer()).embed_text()
+    assert "all channels" in shown, "nothing saved"
+
+
+async def test_a_forum_is_allowed_only_where_the_bot_may_post_in_its_posts(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forum's games are played in its posts, threads: what the bot needs there is Send
+    Messages in Threads. A forum that denies it is not allowed, naming it; granted, the forum
+    is allowed."""
+    admin, forum = admin_and_another_channel(edge)
+    forum.type = FORUM_CHANNEL
+    edge.fake.deny_bot(forum, permissions.SEND_MESSAGES_IN_THREADS)
+    async with on_the_gateway(edge, monkeypatch):
+        refused = await only_private_answer(channel_option(edge, admin, "allow-channel", forum))
+        said = MISSING_THERE["en"].format(
+            channel=f"<#{forum.id}>", permissions="Send Messages in Threads"
+        )
+        assert refused == said, refused
+        edge.fake.allow_bot(forum)
+        await until(lambda: _bot_may_post(edge, forum.id, thread=True), "the cache knows it")
+        allowed = await channel_option(edge, admin, "allow-channel", forum).answer()
+    assert f"<#{forum.id}>" in allowed.embed_text()
+
+
+def _bot_may_post(edge: Edge, channel_id: int, *, thread: bool = False) -> bool:
+    """Whether the client's cache gives the bot every permission a game needs in the channel
+    (`thread`: in its threads, a forum's posts)."""
+    channel = edge.client.get_channel(channel_id)
+    if channel is None or not hasattr(channel, "permissions_for"):
+        return False
+    guild = getattr(channel, "guild", None)
+    if guild is None or guild.me is None:
+        return False
+    granted = channel.permissions_for(guild.me)
+    sending = granted.send_messages_in_threads if thread else granted.send_messages
+    return bool(granted.attach_files and sending and granted.embed_links)
+
+
+MISSING_THERE = {
+    "en": "I cannot play in {channel}: I am missing the {permissions} permission there. Grant "
+    "it, then allow the channel again.",
+    "fr": "Je ne peux pas jouer dans {channel} : il me manque la permission {permissions} "
+    "là-bas. Accordez-la, puis autorisez de nouveau ce salon.",
+    "uk": "Я не можу грати в {channel}: там мені бракує дозволу «{permissions}». Надайте його, "
+    "а тоді дозвольте канал знову.",  # noqa: RUF001
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_a_permission_missing_in_another_channel_is_named_with_it_in_every_language(
+    language: str,
+) -> None:
+    error = MissingPermissionsError(("attach_files",), channel_id=42)
+    said = MISSING_THERE[language].format(
+        channel="<#42>", permissions=text("permission.attach_files", language)
+    )
+    assert describe(error, language) == said
 
 
 async def test_the_settings_saved_and_shown_say_the_server_s_away_days(edge: Edge) -> None:

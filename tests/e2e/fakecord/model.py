@@ -17,6 +17,8 @@ DM_CHANNEL = 1
 VOICE_CHANNEL = 2
 """A voice channel; its text chat takes commands as a text channel does."""
 ANNOUNCEMENT_CHANNEL = 5
+FORUM_CHANNEL = 15
+"""A forum: its posts are threads."""
 ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
