@@ -118,6 +118,14 @@ def _missing_permissions(error: MissingPermissionsError, language: str) -> str:
     )
 
 
+def _lobby_closed(error: service_errors.LobbyClosedError, language: str) -> str:
+    """A lobby that is one no longer: its player is pointed to resigning, its host to the
+    game under way; anyone else learns it takes no more players."""
+    if error.playing:
+        return text("error.lobby_closed_resign", language)
+    return text("error.lobby_started" if error.started else "error.lobby_closed", language)
+
+
 def _invisible_name(error: service_errors.InvisibleNameError, language: str) -> str:
     """What to type instead, naming the option as the user's client shows it."""
     option = translation(f"option_name.{error.option}", language) or error.option
@@ -161,9 +169,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.ChannelHasGameError: _channel_has_game,
     service_errors.BadOptionError: _bad_option,
     service_errors.InvisibleNameError: _invisible_name,
-    service_errors.LobbyClosedError: lambda error, language: text(
-        "error.lobby_closed_resign" if error.playing else "error.lobby_closed", language
-    ),
+    service_errors.LobbyClosedError: _lobby_closed,
     service_errors.LobbyFullError: _fixed("error.lobby_full"),
     service_errors.AlreadySeatedError: _fixed("error.already_seated"),
     service_errors.NotSeatedError: _fixed("error.not_seated"),

@@ -71,11 +71,14 @@ class ChannelNotListedError(BadOptionError):
 class LobbyClosedError(GameError):
     """Joining, leaving or starting a game that is no longer a lobby."""
 
-    def __init__(self, *, playing: bool = False) -> None:
+    def __init__(self, *, playing: bool = False, started: bool = False) -> None:
         super().__init__("the game is no longer a lobby")
         self.playing = playing
         """Whether the one who asked to leave plays in the game now running (resigning
         leaves it)."""
+        self.started = started
+        """Whether the host asked (to start it, say: a second press of Start) of the game
+        now running, which is played from its turn messages."""
 
 
 class LobbyFullError(GameError):

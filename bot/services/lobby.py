@@ -300,8 +300,13 @@ class LobbyService:
         return loaded
 
     async def _hosted_lobby(self, game_id: int, user_id: int) -> LoadedGame:
-        loaded = await self._lobby(game_id)
-        if user_id != loaded.game.host_id:
+        """The lobby, for its host; a game started already is LobbyClosedError saying so to
+        its host (their Start pressed twice), one that is over or cancelled plainly."""
+        loaded = await self._loader.load(game_id)
+        host = user_id == loaded.game.host_id
+        if loaded.game.status is not GameStatus.LOBBY:
+            raise LobbyClosedError(started=host and loaded.game.status is GameStatus.RUNNING)
+        if not host:
             raise HostOnlyError()
         return loaded
 

@@ -28,7 +28,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 import engine
-from bot.edge import answers, commands, delivery, guide, recovery, replies
+from bot.edge import answers, commands, delivery, errors, guide, recovery, replies
 from bot.edge import display as controller
 from bot.edge.buttons import CUSTOM_ID_TEMPLATE
 from bot.edge.client import MarrakechClient
@@ -41,7 +41,7 @@ from bot.runtime import app
 from bot.runtime.composition import Bot, build_bot
 from bot.runtime.health import Heartbeat
 from bot.services import GameService
-from bot.services.errors import NoGameHereError
+from bot.services.errors import LobbyClosedError, NoGameHereError
 from bot.services.reliability import ENOUGH_TURNS, Reliability
 from bot.services.views import GameView
 from bot.storage import GameStatus, GameStore
@@ -1144,6 +1144,44 @@ def click_made_now(
     return edge.fake.interaction_from_payload(
         MESSAGE_COMPONENT, user, edge.channel, data, message=message
     )
+
+
+LOBBY_STARTED = {
+    "en": "This game has already started: play it from its turn messages; `/marrakech abort` "
+    "ends it early.",
+    "fr": "Cette partie a déjà commencé : jouez-la depuis ses messages de tour ; "
+    "`/marrakech arrêter` l'arrête avant la fin.",
+    "uk": "Ця гра вже почалася: грайте через повідомлення ходів; `/марракеш зупинити` "  # noqa: RUF001
+    "завершує її достроково.",
+}
+
+
+async def test_start_pressed_twice_says_the_game_has_started_not_that_it_takes_no_players(
+    edge: Edge,
+) -> None:
+    """A double press of Start (or a second device) whose second press reaches the bot once
+    the game runs: the host is told privately that it has started already, and where it is
+    played, not that it takes no more players (which reads as if their Start had failed). The
+    game was started once: one first turn."""
+    lobby = await lobby_with_guest(edge)
+    second = click_made_now(edge, edge.host, lobby, "Start")
+    await edge.click(edge.host, lobby, "Start").answer()
+    await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
+    answer = await edge.dispatch(second).answer()
+    assert answer.ephemeral, answer.content
+    assert answer.content == LOBBY_STARTED["en"], answer.content
+    assert await HANDLERS.drained(30.0), "the second press's handler is still running"
+    turns = [m for m in edge.fake.messages(edge.channel) if m.pinged_user_ids]
+    assert len(turns) == 1, "one first turn"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_a_host_s_lobby_button_on_a_started_game_is_answered_in_every_language(
+    language: str,
+) -> None:
+    said = errors.describe(LobbyClosedError(started=True), language)
+    assert said == LOBBY_STARTED[language]
 
 
 async def test_a_second_click_made_before_the_first_was_shown_is_refused_and_changes_nothing(
