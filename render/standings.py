@@ -5,10 +5,11 @@ It is drawn for a phone first: 720 pixels wide with large type, so that shown at
 phone's width) no text is under 12 pixels high (SMALLEST at full width). The number columns
 are as wide as their widest text, column name or number, so that a language's longer column
 names are drawn whole; the player column takes the rest, and a name that does not fit ends in
-an ellipsis. Nothing is told by colour
-alone: ranks are numbers, the leaders carry a star as well as a lighter row, and every text
-stands on its background with a contrast ratio of at least 4.5 (WCAG AA), for every common
-colour-vision deficiency too (tests/render/test_standings.py checks both).
+an ellipsis; a note (a player who withdrew) goes on a second line of the row, from the name on,
+at the smallest size. Nothing
+is told by colour alone: ranks are numbers, the leaders carry a star as well as a lighter row,
+and every text stands on its background with a contrast ratio of at least 4.5 (WCAG AA), for
+every common colour-vision deficiency too (tests/render/test_standings.py checks both).
 
 The caller gives every word and every number as text (`StandingsTable`): render knows nothing
 of points or tie-breaks, only how to lay a table out. Names go through render.names for the
@@ -47,6 +48,11 @@ CELL_SIZE = 30
 NUMBER_SIZE = 26
 """Points, tie-breaks and games left: a little smaller than names, so that four-digit scores
 and long column names leave the names room."""
+NOTED_NAME_SIZE = 26
+"""A rank and name with a note under them: a little smaller, so that both lines fit the row."""
+NOTED_LINE_Y = 19
+NOTE_Y = 43
+"""The middles of a noted row's two lines (rank, name and numbers; the note), from its top."""
 RANK_WIDTH = 52
 NAME_GAP = 8
 """Between the rank and the name."""
@@ -72,12 +78,15 @@ STAR = "★"
 @dataclass(frozen=True, slots=True)
 class StandingsRow:
     """One player's line: rank, name, then one text per number column; `leader` marks the
-    players ranked first (drawn with a star and a lighter row)."""
+    players ranked first (drawn with a star and a lighter row); a `note` is drawn on a second
+    line, under the name and the numbers."""
 
     rank: str
     name: str
     cells: tuple[str, ...]
     leader: bool = False
+    note: str = ""
+    """Said on a second line, smaller and dimmer (a player who withdrew: after which round)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,25 +174,35 @@ def _draw_row(
     alternate: bool,
     columns: list[tuple[int, int]],
 ) -> None:
+    """One row: its rank, name and numbers on one line, in the row's middle; a row with a note
+    has them on its upper line, and the note under them, from the name's left to the picture's
+    right edge (the player column alone is too narrow for it beside long numbers)."""
     fill: RGB = LEADER if row.leader else ROW_ALT if alternate else ROW
     draw.rectangle((PAD // 2, top + 2, WIDTH - PAD // 2, top + ROW_HEIGHT - 2), fill=fill)
-    middle = top + ROW_HEIGHT // 2
+    line = top + (NOTED_LINE_Y if row.note else ROW_HEIGHT // 2)
+    name_size = NOTED_NAME_SIZE if row.note else CELL_SIZE
     rank_left, rank_right = columns[0]
-    rank, size = _fitted(display_name(row.rank, ""), CELL_SIZE, rank_right - rank_left, bold=True)
-    draw_text(image, (rank_right, middle), rank, size=size, fill=TEXT, bold=True, anchor="rm")
+    rank, size = _fitted(display_name(row.rank, ""), name_size, rank_right - rank_left, bold=True)
+    draw_text(image, (rank_right, line), rank, size=size, fill=TEXT, bold=True, anchor="rm")
     left, right = columns[1]
     shown = display_name(row.name, "?", bold=row.leader)  # a leader's name is drawn in bold
     if row.leader:
         shown = f"{STAR} {shown}"
-    name, size = fit_name(shown, CELL_SIZE, right - left, bold=row.leader)
-    draw_text(image, (left, middle), name, size=size, fill=TEXT, bold=row.leader, anchor="lm")
+    if row.note:  # a smaller name shrinks no further than the smallest size
+        name, size = _fitted(shown, name_size, right - left, bold=row.leader)
+    else:
+        name, size = fit_name(shown, name_size, right - left, bold=row.leader)
+    draw_text(image, (left, line), name, size=size, fill=TEXT, bold=row.leader, anchor="lm")
+    if row.note:
+        note, size = _fitted(display_name(row.note, ""), SMALLEST, WIDTH - PAD - left)
+        draw_text(image, (left, top + NOTE_Y), note, size=size, fill=TEXT_DIM, anchor="lm")
     for index, (cell, (cell_left, cell_right)) in enumerate(
         zip(row.cells, columns[2:], strict=False)
     ):
         bold = index == 0
         text, size = _fitted(display_name(cell, ""), NUMBER_SIZE, cell_right - cell_left, bold=bold)
         colour = TEXT if index == 0 else TEXT_DIM if index == len(row.cells) - 1 else TEXT
-        draw_text(image, (cell_right, middle), text, size=size, fill=colour, bold=bold, anchor="rm")
+        draw_text(image, (cell_right, line), text, size=size, fill=colour, bold=bold, anchor="rm")
 
 
 def render_standings(table: StandingsTable) -> bytes:

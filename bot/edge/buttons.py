@@ -2,7 +2,7 @@
 
 This docstring is the one list of the button families; docs/architecture.md points here.
 
-Eight families of ids, each with its own template:
+Nine families of ids, each with its own template:
 
 - `mk:<game id>:<seq>:<action>` (`GameButton`): the game, the sequence number of the decision
   the button belongs to, and the action (a notation such as `L` or `c4c5`, `roll`, a lobby
@@ -13,7 +13,11 @@ Eight families of ids, each with its own template:
 - `mk:analysis:<game id>` (`AnalysisButton`): the analysis of a finished game, asked from its
   result.
 - `mk:tour:<tournament id>:<action>` (`TournamentButton`): a tournament's sign-up (join,
-  leave, start, cancel) and the private "are you sure?" before aborting one (abort, keep).
+  leave, start, cancel), Withdraw on its standings (withdraw), and the private "are you sure?"
+  before aborting one (abort, keep).
+- `mk:withdraw:<tournament id>:<user id>` (`WithdrawButton`): the answer to the private "are
+  you sure?" before withdrawing a player from a running tournament (the player themselves, or
+  a moderator); its Keep is the tournament family's.
 - `mk:drill:<game id>:<step>:<move>` (`DrillButton`): Learn from your mistakes on a finished
   game, for the presser's own seat: its step (0-2, the costliest decision first) and what the
   click does (`DrillMove`: open the step, show the better option, try again) or the option
@@ -27,9 +31,10 @@ Eight families of ids, each with its own template:
 No state lives in a View, so buttons keep working after a restart and old ones are recognised
 as stale.
 
-A custom_id comes from the client, so each family's parser (`parse_custom_id`, `parse_confirm_id`,
-`parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`, `parse_drill_id`, `parse_seat_id`,
-`parse_watch_id`, all made by `_read`) reads it strictly: the template, then each number in its
+A custom_id comes from the client, so each family's parser (`parse_custom_id`,
+`parse_confirm_id`, `parse_guide_id`, `parse_analysis_id`, `parse_tournament_id`,
+`parse_withdraw_id`, `parse_drill_id`, `parse_seat_id`, `parse_watch_id`, all made by `_read`)
+reads it strictly: the template, then each number in its
 range (`GAME_IDS`, `SEQS`, the guide's pages) and written as the bot writes it (no leading zero),
 and each word one the bot writes. Every family is a `ButtonFamily`: its parser, its `from_custom_id`
 and its refusal are the base's, and the family adds only its template, its fields and the handler
@@ -70,6 +75,10 @@ ANALYSIS_TEMPLATE = re.compile(r"mk:analysis:(?P<game>[0-9]{1,19})")
 """The shape of an analysis button's id; parse_analysis_id checks the game."""
 TOURNAMENT_TEMPLATE = re.compile(r"mk:tour:(?P<tournament>[0-9]{1,19}):(?P<action>[a-z]{1,8})")
 """The shape of a tournament button's id; parse_tournament_id checks the number and the word."""
+WITHDRAW_TEMPLATE = re.compile(r"mk:withdraw:(?P<tournament>[0-9]{1,19}):(?P<user>[0-9]{1,20})")
+"""The shape of a withdrawal's confirmation id; parse_withdraw_id checks both numbers."""
+USER_IDS = range(1, 2**64)
+"""Discord user ids: snowflakes, unsigned 64-bit integers."""
 DRILL_TEMPLATE = re.compile(
     r"mk:drill:(?P<game>[0-9]{1,19}):(?P<step>[0-9]):(?P<move>[A-Za-z0-9]{1,6})"
 )
@@ -103,12 +112,14 @@ class GuideStep(StrEnum):
 
 class TournamentAction(StrEnum):
     """What a tournament button does: sign up or leave, start or cancel the sign-up (its
-    creator or a moderator), or answer the question before aborting it."""
+    creator or a moderator), withdraw from it once it runs (asked first), or answer the
+    question before aborting it or withdrawing from it (keep)."""
 
     JOIN = "join"
     LEAVE = "leave"
     START = "start"
     CANCEL = "cancel"
+    WITHDRAW = "withdraw"
     ABORT = "abort"
     KEEP = "keep"
 
@@ -174,6 +185,14 @@ class TournamentId(NamedTuple):
     action: TournamentAction
 
 
+class WithdrawId(NamedTuple):
+    """What a valid withdrawal confirmation's custom_id says: the tournament, and the player
+    to withdraw."""
+
+    tournament_id: int
+    user_id: int
+
+
 class ButtonId(NamedTuple):
     """What a valid game button's custom_id says."""
 
@@ -223,6 +242,10 @@ class TournamentButtonHandler(Protocol):
 
     async def on_tournament_button(
         self, interaction: discord.Interaction[Any], tournament_id: int, action: TournamentAction
+    ) -> None: ...
+
+    async def on_withdraw(
+        self, interaction: discord.Interaction[Any], tournament_id: int, user_id: int
     ) -> None: ...
 
 
@@ -341,6 +364,13 @@ def parse_tournament_id(value: str) -> TournamentId | None:
     return None if fields is None else TournamentId._make(fields)
 
 
+def parse_withdraw_id(value: str) -> WithdrawId | None:
+    """The tournament and the player of a withdrawal confirmation's custom_id, or None when the
+    id is not one the bot could have written."""
+    fields = _read(value, WITHDRAW_TEMPLATE, tournament=_number(GAME_IDS), user=_number(USER_IDS))
+    return None if fields is None else WithdrawId._make(fields)
+
+
 def _drill_move(word: str) -> str | None:
     """A drill button's move: a `DrillMove`, or an option's notation."""
     if word in DrillMove._value2member_map_:
@@ -399,6 +429,12 @@ def tournament_custom_id(tournament_id: int, action: TournamentAction) -> str:
     """The custom_id of a tournament button; ValueError for one the parser would refuse."""
     value = f"{CUSTOM_ID_PREFIX}:tour:{tournament_id}:{action.value}"
     return _written(value, parse_tournament_id, (tournament_id, action))
+
+
+def withdraw_custom_id(tournament_id: int, user_id: int) -> str:
+    """The custom_id of a withdrawal confirmation; ValueError for one the parser would refuse."""
+    value = f"{CUSTOM_ID_PREFIX}:withdraw:{tournament_id}:{user_id}"
+    return _written(value, parse_withdraw_id, (tournament_id, user_id))
 
 
 def guide_custom_id(page: int, step: GuideStep) -> str:
@@ -619,6 +655,25 @@ class RefusedTournamentButton(_Refusal, TournamentButton, template=TOURNAMENT_TE
     """A tournament button's id that `parse_tournament_id` refuses (see `_Refusal`)."""
 
 
+class WithdrawButton(ButtonFamily, template=WITHDRAW_TEMPLATE):
+    """Withdraw, on the private question before withdrawing a player from a tournament."""
+
+    fields = staticmethod(parse_withdraw_id)
+
+    def __init__(self, tournament_id: int, user_id: int, **look: Unpack[Look]) -> None:
+        super().__init__(withdraw_custom_id(tournament_id, user_id), **look)
+        self.tournament_id = tournament_id
+        self.user_id = user_id
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast(HasTournamentHandler, interaction.client)
+        await client.tournaments.on_withdraw(interaction, self.tournament_id, self.user_id)
+
+
+class RefusedWithdrawButton(_Refusal, WithdrawButton, template=WITHDRAW_TEMPLATE):
+    """A withdrawal confirmation's id that `parse_withdraw_id` refuses (see `_Refusal`)."""
+
+
 class DrillButton(ButtonFamily, template=DRILL_TEMPLATE):
     """A button of Learn from your mistakes: open a step, show the better option, try again,
     or an option picked on the second try."""
@@ -685,6 +740,7 @@ DYNAMIC_ITEMS = (
     GuideButton,
     AnalysisButton,
     TournamentButton,
+    WithdrawButton,
     DrillButton,
     SeatButton,
     WatchButton,
@@ -696,6 +752,7 @@ PARSERS = (
     parse_guide_id,
     parse_analysis_id,
     parse_tournament_id,
+    parse_withdraw_id,
     parse_drill_id,
     parse_seat_id,
     parse_watch_id,

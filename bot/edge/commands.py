@@ -375,6 +375,16 @@ def build_commands(
         await tournaments.ask_abort(interaction)
 
     @moderation.command(
+        name=command_name("tournament-withdraw"),
+        description=command_text("command.mod.tournament_withdraw"),
+    )
+    @app_commands.rename(member=option_name("member"))
+    @app_commands.describe(member=command_text("command.mod.tournament_withdraw.member"))
+    async def mod_tournament_withdraw(interaction: Interaction, member: discord.User) -> None:
+        assert tournaments is not None
+        await tournaments.ask_withdraw(interaction, member)
+
+    @moderation.command(
         name=command_name("tournament-away-days"),
         description=command_text("command.mod.tournament_away_days"),
     )

@@ -157,6 +157,14 @@ def _illegal(error: service_errors.IllegalMoveError, language: str) -> str:
     return text("error.illegal", language)
 
 
+def _withdraw(error: service_errors.WithdrawError, language: str) -> str:
+    """Why a player cannot be withdrawn, said to them (`own`) or of them to a moderator."""
+    key = f"error.withdraw.{error.code}"
+    if not error.own and error.code in ("not_player", "already", "signing_up"):
+        key += ".other"
+    return text(key, language, user=mention(error.user_id))
+
+
 def _fixed(key: str) -> Describer:
     return lambda _error, language: text(key, language)
 
@@ -221,6 +229,7 @@ ERROR_TABLE: dict[type[Exception], Describer] = {
     service_errors.AlreadyEnteredError: _fixed("error.already_entered"),
     service_errors.NotEnteredError: _fixed("error.not_entered"),
     service_errors.TournamentFullError: _fixed("error.tournament_full"),
+    service_errors.WithdrawError: _withdraw,
     NotATextChannelError: _fixed("error.tournament_in_thread"),
     BotStatsError: lambda error, language: text(
         "error.stats_bot", language, user=mention(error.user_id)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
@@ -34,7 +34,7 @@ import discord
 
 from bot.edge import interactions, replies
 from bot.edge.answers import DISCORD_TIMEOUT_SECONDS, bounded, guarded
-from bot.edge.buttons import TournamentAction, TournamentButton
+from bot.edge.buttons import TournamentAction, TournamentButton, WithdrawButton
 from bot.edge.display import GameDisplay
 from bot.edge.errors import ModeratorsOnlyError, NotATextChannelError
 from bot.edge.incidents import DISCORD_FAILURES, failure_level, why
@@ -42,9 +42,10 @@ from bot.edge.interactions import Interaction
 from bot.edge.permissions import MissingPermissionsError, to_grant
 from bot.presentation import images, presenter
 from bot.presentation import tournaments as shown
+from bot.presentation.links import mention
 from bot.presentation.messages import text
 from bot.services.availability import Availability, DatabaseUnavailableError
-from bot.services.errors import GameError, NoTournamentHereError
+from bot.services.errors import GameError, NoTournamentHereError, WithdrawError
 from bot.services.guilds import GuildService
 from bot.services.locks import KeyedLocks
 from bot.services.tournament_views import (
@@ -52,6 +53,7 @@ from bot.services.tournament_views import (
     TableView,
     TournamentStatus,
     TournamentView,
+    Withdrawal,
 )
 from bot.services.turn_clock import SHARD_GRACE
 from bot.services.views import GameStatus, GameView
@@ -116,6 +118,20 @@ def signup_buttons(view: TournamentView) -> discord.ui.View | None:
     for action, key, style in SIGNUP_BUTTONS:
         label = text(key, view.locale)
         buttons.add_item(TournamentButton(view.id, action, label=label, style=style))
+    return buttons
+
+
+def standings_buttons(view: TournamentView) -> discord.ui.View | None:
+    """Withdraw, while the tournament runs (asked first, privately)."""
+    if view.status is not TournamentStatus.RUNNING:
+        return None
+    buttons = discord.ui.View(timeout=None)
+    label = text("button.withdraw", view.locale)
+    buttons.add_item(
+        TournamentButton(
+            view.id, TournamentAction.WITHDRAW, label=label, style=discord.ButtonStyle.secondary
+        )
+    )
     return buttons
 
 
@@ -282,6 +298,7 @@ class TournamentDisplay:
     async def _catch_up_running(self) -> None:
         for tournament_id in await self._service.running():
             try:
+                await self.show_resignations(await self._service.resign_withdrawn(tournament_id))
                 await self.show_progress(await self._service.advance(tournament_id))
                 await self.set_up(tournament_id)
             except DatabaseUnavailableError:
@@ -481,6 +498,10 @@ class TournamentDisplay:
             )
         game = await self._service.start_table(tournament_id, table)
         await self._games.post_first_turn(game)
+        # A player who withdrew once the table was paired is resigned from its game: read after
+        # the game is stored, as the withdrawal resigns after it is stored, so one of the two
+        # sees the other.
+        await self.show_resignations(await self._service.resign_withdrawn(tournament_id))
 
     async def _thread_for(
         self, view: TournamentView, table: TableView, listed: list[ThreadPayload]
@@ -681,7 +702,7 @@ class TournamentDisplay:
             await bounded(message.edit(embed=post.embed, view=signup_buttons(view)))
             return
         embed, files = await self.standings(view)
-        await bounded(message.edit(embed=embed, attachments=files, view=None))
+        await bounded(message.edit(embed=embed, attachments=files, view=standings_buttons(view)))
 
     async def standings(self, view: TournamentView) -> tuple[discord.Embed, list[discord.File]]:
         """The standings' embed and its picture, drawn in the workers: the embed names the
@@ -711,6 +732,29 @@ class TournamentDisplay:
                 return shown.standings_post(view).embed, []
 
         return await replies.in_time(interaction, drawn(), PICTURE_PATIENCE_SECONDS)
+
+    # --- a withdrawal ------------------------------------------------------------------------
+
+    async def show_withdrawal(self, withdrawal: Withdrawal) -> None:
+        """A player withdrew: each game they were resigned from shows it in its thread, as a
+        resignation there would, and the standings are drawn again."""
+        await self._after_last_run(withdrawal.view.created_at)
+        await self.show_resignations(withdrawal.resigned)
+        self.refresh(withdrawal.view.id)
+
+    async def show_resignations(self, resigned: Sequence[tuple[GameView, GameView]]) -> None:
+        """Bring each game a withdrawn player was resigned from up to date (the game before,
+        and after, the resignation): its turn's message tells its thread."""
+        for before, after in resigned:
+            try:
+                await self._games.after_change_elsewhere(before, after)
+            except DISCORD_FAILURES as error:  # its catch-up shows it
+                log.log(
+                    failure_level(error, logging.INFO),
+                    "game %s: a withdrawal's resignation not shown (%s)",
+                    after.id,
+                    why(error),
+                )
 
     # --- an abort ----------------------------------------------------------------------------
 
@@ -742,7 +786,8 @@ class TournamentDisplay:
 
 
 class TournamentController:
-    """Handles /marrakech-mod tournament and tournament-abort, and the tournament buttons."""
+    """Handles /marrakech-mod tournament, tournament-abort and tournament-withdraw, and the
+    tournament buttons."""
 
     def __init__(
         self, service: TournamentService, guilds: GuildService, display: TournamentDisplay
@@ -845,6 +890,94 @@ class TournamentController:
 
         await guarded(interaction, "asking to abort a tournament", work)
 
+    async def ask_withdraw(self, interaction: Interaction, member: discord.User) -> None:
+        """Ask the moderator, privately, to confirm withdrawing `member` from the running
+        tournament of this channel (or of the thread a game of it is played in)."""
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            if not _is_moderator(interaction):
+                raise ModeratorsOnlyError()
+            if member.bot:
+                raise WithdrawError("bot", member.id, own=False)
+            view = await self._service.open_at(interactions.channel_id(interaction))
+            await self._service.check_withdraw(view.id, member.id, by=interaction.user.id)
+            await self._ask_withdraw(interaction, view, member.id)
+
+        await guarded(interaction, "asking to withdraw a player from a tournament", work)
+
+    async def _withdraw_asked(self, interaction: Interaction, tournament_id: int) -> None:
+        """Withdraw on the standings: the player is asked, privately, to confirm."""
+        user = interaction.user.id
+        view = await self._service.check_withdraw(tournament_id, user, by=user)
+        await self._ask_withdraw(interaction, view, user)
+
+    async def _ask_withdraw(
+        self, interaction: Interaction, view: TournamentView, user_id: int
+    ) -> None:
+        """The private question before withdrawing `user_id` (the asker, or a member a
+        moderator names): what it means, then Withdraw or Keep."""
+        language = interactions.user_language(interaction)
+        own = user_id == interaction.user.id
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(
+            WithdrawButton(
+                view.id,
+                user_id,
+                label=text("tournament.withdraw.button", language),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        buttons.add_item(
+            TournamentButton(
+                view.id, TournamentAction.KEEP, label=text("confirm.keep.button", language)
+            )
+        )
+        key = "tournament.withdraw.question" if own else "tournament.withdraw.question.other"
+        question = text(key, language, name=shown.in_text(view.name), user=mention(user_id))
+        await replies.send(
+            interaction,
+            content=question,
+            view=buttons,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def on_withdraw(self, interaction: Interaction, tournament_id: int, user_id: int) -> None:
+        """A click on Withdraw in the question (custom_id `mk:withdraw:<tournament>:<user>`):
+        the player themselves, or a moderator for another, withdraws them; the answer says so,
+        then the games they were resigned from and the standings show it."""
+
+        async def work() -> None:
+            interactions.guild_id(interaction)
+            view = await self._service.look(tournament_id)
+            if view.guild_id != interaction.guild_id:  # a forged id: another server's
+                raise NoTournamentHereError()
+            if not await self._clicked_at(interaction, view):  # forged: from another channel
+                raise NoTournamentHereError()
+            by = interaction.user.id
+            if user_id != by and not _is_moderator(interaction):
+                raise ModeratorsOnlyError()
+            withdrawal = await self._service.withdraw(tournament_id, user_id, by=by)
+            language = interactions.user_language(interaction)
+            key = "tournament.withdraw.done" if user_id == by else "tournament.withdraw.done.other"
+            done = text(
+                key,
+                language,
+                name=shown.in_text(view.name),
+                user=mention(user_id),
+                round=withdrawal.after,
+            )
+            try:
+                await replies.edit(interaction, content=done, view=None)
+            finally:  # stored: shown though Discord refused the answer (too late)
+                self._display.in_background(
+                    self._display.show_withdrawal(withdrawal),
+                    f"tournament-withdraw-{tournament_id}-{user_id}",
+                )
+
+        await guarded(interaction, f"withdrawing {user_id} from tournament {tournament_id}", work)
+
     async def on_tournament_button(
         self, interaction: Interaction, tournament_id: int, action: TournamentAction
     ) -> None:
@@ -854,6 +987,7 @@ class TournamentController:
             TournamentAction.LEAVE: self._leave,
             TournamentAction.START: self._start,
             TournamentAction.CANCEL: self._cancel,
+            TournamentAction.WITHDRAW: self._withdraw_asked,
             TournamentAction.ABORT: self._abort,
             TournamentAction.KEEP: self._keep,
         }
@@ -913,7 +1047,8 @@ class TournamentController:
         progress = await self._service.start(tournament_id, interaction.user.id, moderator=True)
         try:
             embed, files = await self._display.standings_in_time(interaction, progress.view)
-            await replies.edit(interaction, embed=embed, attachments=files, view=None)
+            buttons = standings_buttons(progress.view)
+            await replies.edit(interaction, embed=embed, attachments=files, view=buttons)
         finally:  # stored: set up and shown though Discord refused the answer (too late)
             self._display.in_background(
                 self._display.show_progress(progress), f"tournament-start-{tournament_id}"

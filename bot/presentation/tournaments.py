@@ -227,9 +227,13 @@ def _row(view: TournamentView, line: Standing) -> StandingsRow:
             and any(other.half_points for other in view.standings)
         )
     )
+    note = ""
+    if line.withdrew_after is not None:
+        note = text("tournament.picture.withdrawn", language, round=line.withdrew_after)
     return StandingsRow(
         rank=str(line.rank),
         name=name,
+        note=note,
         cells=(
             points(line.half_points, language),
             points(line.half_buchholz, language),
@@ -257,6 +261,18 @@ def standings_post(view: TournamentView) -> TournamentPost:
             text("tournament.aborted_by", language, user=mention(view.ended_by or view.created_by))
         )
     lines.append(options_line(view))
+    out = [line for line in view.standings if line.withdrew_after is not None]
+    if out:
+        players = ", ".join(
+            text(
+                "tournament.withdrawn.player",
+                language,
+                player=mention(line.user_id),
+                round=line.withdrew_after,
+            )
+            for line in sorted(out, key=lambda line: (line.withdrew_after or 0, line.rank))
+        )
+        lines.append(text("tournament.withdrawn", language, players=players))
     embed.description = "\n".join(lines)
     embed.set_footer(text=text("tournament.legend", language))
     if view.current_round and view.status is TournamentStatus.RUNNING:
@@ -311,7 +327,17 @@ def welcome_post(view: TournamentView, table: TableView) -> TournamentPost:
     """The first message of a table's thread, pinging its players."""
     language = view.locale
     humans = table.humans
-    if table.ai_seats:
+    if table.ai_seats and _withdrawn_seats(view, table):
+        content = text(
+            "tournament.welcome.ai",
+            language,
+            players=", ".join(mention(user) for user in humans),
+            round=table.round,
+            name=in_text(view.name),
+            table=table.number,
+            ai=ai_name(BYE_LEVEL, language),
+        )
+    elif table.ai_seats:
         content = text(
             "tournament.welcome.bye",
             language,
@@ -335,6 +361,19 @@ def welcome_post(view: TournamentView, table: TableView) -> TournamentPost:
         lines.append(text("tournament.standings_link", language, link=link))
     embed = discord.Embed(color=TOURNAMENT_COLOR, description="\n".join(lines))
     return TournamentPost(embed=embed, content=content, pings=humans)
+
+
+def _withdrawn_seats(view: TournamentView, table: TableView) -> bool:
+    """Whether the table's AI seats may be those of players who withdrew rather than a bye's:
+    in a round-robin paired after a withdrawal (a Swiss round pairs only the players still in,
+    and seats the AI for a bye alone). Its welcome then says the AI plays in place of whoever
+    is missing, true of a bye too."""
+    if view.format is not TournamentFormat.ROUND_ROBIN:
+        return False
+    return any(
+        line.withdrew_after is not None and line.withdrew_after < table.round
+        for line in view.standings
+    )
 
 
 # --- the end ---------------------------------------------------------------------------------

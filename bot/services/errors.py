@@ -275,6 +275,21 @@ class TournamentFullError(GameError):
     """Signing up for a tournament that has as many players as it takes."""
 
 
+class WithdrawError(GameError):
+    """Withdrawing a player from a tournament that refuses it: `code` says why (`not_player`:
+    they do not play in it; `already`: they withdrew already; `signing_up`: it has not started,
+    its sign-up's Leave takes them off; `over`: it is over, cancelled or aborted; `bot`: a bot
+    plays in no tournament). `own`: the player asked it themselves, not a moderator."""
+
+    CODES = ("not_player", "already", "signing_up", "over", "bot")
+
+    def __init__(self, code: str, user_id: int, own: bool = False) -> None:
+        super().__init__(f"user {user_id} cannot withdraw: {code}")
+        self.code = code
+        self.user_id = user_id
+        self.own = own
+
+
 class OtherServerGameError(GameError):
     """Watching (or looking at) a game of another server."""
 

@@ -5,8 +5,8 @@ A table is a tuple of seats, each a player's user id or `None` for a seat an AI 
 The rules (table sizes, byes, what a Swiss round guarantees, the round-robin schedules) are
 written in one place, docs/tournaments.md, "Formats and pairings"; the code follows it:
 `table_sizes`, `needs_bye`, `swiss_tables` (its cost in bot/services/swiss_cost.py, solved by
-bot/services/swiss_matching.py at 2 seats and bot/services/swiss_search.py at 3 or 4) and
-`round_robin_schedule`.
+bot/services/swiss_matching.py at 2 seats and bot/services/swiss_search.py at 3 or 4),
+`round_robin_schedule`, and `without` for a round-robin's round once players withdrew.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from bot.services import swiss_search
 from bot.services.swiss_cost import round_costs
@@ -85,6 +85,13 @@ def swiss_tables(
         return tables + ([] if lonely is None else [(ranked[lonely], None)])
     places = swiss_search.seat(costs, table_sizes(len(ranked), seats))
     return [tuple(ranked[place] for place in table) for table in places]
+
+
+def without(tables: Sequence[Table], out: Collection[int]) -> list[Table]:
+    """A round's tables once the players in `out` withdrew: each of their seats is an AI's
+    (as a bye's opponent is), and a table left with no person is not played."""
+    seated = [tuple(None if seat in out else seat for seat in table) for table in tables]
+    return [table for table in seated if any(seat is not None for seat in table)]
 
 
 def round_robin_schedule(

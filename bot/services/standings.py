@@ -10,11 +10,13 @@ players and of its tables' results (docs/tournaments.md says the same in words).
   together, aborted games included), then the total of the player's game scores (dirhams plus
   visible squares), then their dirhams; players equal on all of these share a rank. Listing
   order among them follows the seeding (the order drawn at the start).
+- A player who withdrew keeps their points and their place among the others, tie-breaks
+  unchanged; they have no game left to play.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.services.pairing import Seat
@@ -57,6 +59,8 @@ class Standing:
     played: int
     left: int
     rank: int = 0
+    withdrew_after: int | None = None
+    """The round after which the player withdrew (None: still in)."""
 
     @property
     def tie_key(self) -> tuple[int, int, int, int]:
@@ -81,10 +85,15 @@ def half_points(results: Sequence[SeatResult], user_id: int) -> int:
 
 
 def standings(
-    seeding: Sequence[int], tables: Sequence[TableOutcome], rounds: int
+    seeding: Sequence[int],
+    tables: Sequence[TableOutcome],
+    rounds: int,
+    withdrawn: Mapping[int, int] | None = None,
 ) -> list[Standing]:
     """The standings of the players in `seeding` (the order drawn at the start) after
-    `tables`, in a tournament of `rounds` rounds (each player plays one game a round)."""
+    `tables`, in a tournament of `rounds` rounds (each player plays one game a round);
+    `withdrawn` gives the round after which each player who withdrew did so."""
+    out = withdrawn or {}
     points = dict.fromkeys(seeding, 0)
     score = dict.fromkeys(seeding, 0)
     dirhams = dict.fromkeys(seeding, 0)
@@ -109,7 +118,8 @@ def standings(
             score=score[player],
             dirhams=dirhams[player],
             played=played[player],
-            left=max(0, rounds - played[player]),
+            left=0 if player in out else max(0, rounds - played[player]),
+            withdrew_after=out.get(player),
         )
         for player in seeding
     ]

@@ -10,6 +10,7 @@ from enum import StrEnum
 from bot.services import pairing
 from bot.services.pairing import Seat
 from bot.services.standings import Standing
+from bot.services.views import GameView
 from bot.storage.kinds import GameStatus
 
 BYE_LEVEL = "medium"
@@ -136,3 +137,14 @@ class Progress:
     view: TournamentView
     paired: int | None = None
     finished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """A player's withdrawal from a running tournament: the tournament after it, the round after
+    which they withdrew, and each game of theirs it resigned them from (the game before, and
+    after, the resignation)."""
+
+    view: TournamentView
+    after: int
+    resigned: tuple[tuple[GameView, GameView], ...] = ()

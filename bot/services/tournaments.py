@@ -13,6 +13,13 @@ set up by the process that claimed it, and the end is one guarded update. Everyt
 service decides (the seeding, the pairings, the standings) is a pure function of what is
 stored, so whichever process does it gets the same result, before and after a restart.
 
+A player may withdraw once the tournament runs (`withdraw`): they are paired in no later round
+(a Swiss round pairs the others, a round-robin's schedule seats the AI in their place), their
+game still being played is resigned for them, and they keep their line in the standings. The
+withdrawal and a round's pairing each take the tournament's row, so they come one after the
+other; whichever of the withdrawal and a table's set-up is stored second resigns the player
+from that table's game (`resign_withdrawn`).
+
 Each step reads what it decides from once, in one snapshot (bot.storage.tournaments): an
 advance reads the tournament, its players and its tables in one read, and builds the view it
 returns from that read and what it wrote; setting a table up reads that table alone.
@@ -47,6 +54,7 @@ from bot.services.errors import (
     AlreadyEnteredError,
     BadOptionError,
     ChannelHasTournamentError,
+    GameError,
     GameNotRunningError,
     InvisibleNameError,
     NotEnoughPlayersError,
@@ -55,6 +63,7 @@ from bot.services.errors import (
     TournamentClosedError,
     TournamentCreatorOnlyError,
     TournamentFullError,
+    WithdrawError,
 )
 from bot.services.guilds import check_turn_limit, check_variant
 from bot.services.lobby import seat_name, shows_something
@@ -67,6 +76,7 @@ from bot.services.tournament_views import (
     TournamentFormat,
     TournamentStatus,
     TournamentView,
+    Withdrawal,
 )
 from bot.services.views import GameView, Player
 from bot.storage import tournaments as stored
@@ -274,21 +284,31 @@ class TournamentService:
             return await self._advance(tournament_id)
 
     async def _advance(self, tournament_id: int) -> Progress:
-        snapshot = await self._snapshot(tournament_id, schedule=True)
-        row, tables = snapshot.row, snapshot.tables
-        if row.status != stored.RUNNING:
-            return Progress(_view(snapshot))
-        last = max((table.round for table in tables), default=0)
-        if last and not all(_closed(table) for table in tables if table.round == last):
-            return Progress(_view(snapshot))
-        assert row.rounds is not None
-        crashpoints.reach("tournament.round_over")
-        now = self._loader.now()
-        if last < row.rounds:
+        """`advance`, the tournament's lock held. A round is paired from the players still in
+        when its pairing is written: one who withdrew meanwhile, in another process, makes it
+        read the tournament again and pair again. Fewer than two people still in end the
+        tournament, as its last round does."""
+        while True:
+            snapshot = await self._snapshot(tournament_id, schedule=True)
+            row, tables = snapshot.row, snapshot.tables
+            if row.status != stored.RUNNING:
+                return Progress(_view(snapshot))
+            last = max((table.round for table in tables), default=0)
+            if last and not all(_closed(table) for table in tables if table.round == last):
+                return Progress(_view(snapshot))
+            assert row.rounds is not None
+            crashpoints.reach("tournament.round_over")
+            now = self._loader.now()
+            out = withdrawn(snapshot)
+            if last >= row.rounds or len(snapshot.entrants) - len(out) < pairing.MIN_TABLE:
+                break
             paired = await self._round_tables(snapshot, last + 1)
-            if not await self._store.pair_round(tournament_id, last + 1, paired, now):
-                # another process paired it (or ended the tournament) meanwhile
-                return Progress(await self.look(tournament_id))
+            try:
+                if not await self._store.pair_round(tournament_id, last + 1, paired, now, out):
+                    # another process paired it (or ended the tournament) meanwhile
+                    return Progress(await self.look(tournament_id))
+            except stored.WithdrawalsChangedError:
+                continue
             return Progress(_view(_with_round(snapshot, last + 1, paired)), last + 1)
         if not await self._store.end(tournament_id, stored.OVER, None, now, was=stored.RUNNING):
             return Progress(await self.look(tournament_id))
@@ -299,8 +319,9 @@ class TournamentService:
         self, snapshot: TournamentSnapshot, round_no: int
     ) -> Sequence[pairing.Table]:
         """The tables of round `round_no`: the round-robin's stored schedule (worked out and
-        stored now for a tournament started without it), or a Swiss pairing of the standings
-        after the rounds before, worked out off the loop."""
+        stored now for a tournament started without it), the seats of the players who withdrew
+        given to the AI, or a Swiss pairing of the standings after the rounds before, of the
+        players still in, worked out off the loop."""
         row = snapshot.row
         if row.format != TournamentFormat.ROUND_ROBIN:
             return await self._off_the_loop(swiss_round, snapshot, round_no)
@@ -311,7 +332,7 @@ class TournamentService:
                 functools.partial(pairing.round_robin_schedule, search=False), seeding, row.seats
             )
             await self._store.set_schedule(row.id, schedule)
-        return schedule[round_no - 1]
+        return pairing.without(schedule[round_no - 1], withdrawn(snapshot))
 
     async def running(self) -> list[int]:
         """The running tournaments (to catch up on after a restart)."""
@@ -401,6 +422,54 @@ class TournamentService:
             self._loader.schedule_changed()
             return await self._games.play.look(game_id)
 
+    # --- withdrawing ------------------------------------------------------------------------
+
+    async def check_withdraw(self, tournament_id: int, user_id: int, *, by: int) -> TournamentView:
+        """Raise what `withdraw` would raise now (WithdrawError: the tournament does not run,
+        the user does not play in it or withdrew already); change nothing. The tournament as
+        it is: the edge asks before it withdraws anyone."""
+        snapshot = await self._snapshot(tournament_id)
+        _may_withdraw(snapshot, user_id, own=user_id == by)
+        return _view(snapshot)
+
+    async def withdraw(self, tournament_id: int, user_id: int, *, by: int) -> Withdrawal:
+        """Withdraw the player from the running tournament (asked by `by`: themselves, or a
+        moderator the edge checked): they are paired in no later round and keep their points
+        and place in the standings; each game of theirs still being played is resigned for
+        them (`resign_withdrawn`). The withdrawal and a round's pairing in another process come
+        one after the other (bot.storage.tournaments): the player is in that round, and
+        resigned from its game, or out of it."""
+        own = user_id == by
+        async with self._locks.holding(tournament_id):
+            _may_withdraw(await self._snapshot(tournament_id), user_id, own=own)
+            after = await self._store.withdraw(tournament_id, user_id, self._loader.now())
+            if after is None:  # changed meanwhile, in another process: says what
+                _may_withdraw(await self._snapshot(tournament_id), user_id, own=own)
+                raise WithdrawError("over", user_id, own=own)
+        resigned = await self.resign_withdrawn(tournament_id)
+        return Withdrawal(await self.look(tournament_id), after, tuple(resigned))
+
+    async def resign_withdrawn(self, tournament_id: int) -> list[tuple[GameView, GameView]]:
+        """Resign every player who withdrew from each game of the tournament they still play
+        in (their seat at a table paired before the withdrawal, whose game was set up before or
+        after it), as `/marrakech resign` would: each game before and after. A seat already out
+        (resigned, handed over) is left as it is."""
+        snapshot = await self._snapshot(tournament_id)
+        out = withdrawn(snapshot)
+        resigned = []
+        for table in snapshot.tables:
+            if table.game_id is None or table.game_status != GameStatus.RUNNING.value:
+                continue
+            for seat in table.seats:
+                if seat is None or seat not in out:
+                    continue
+                try:
+                    before = await self._games.play.look(table.game_id)
+                    resigned.append((before, await self._games.play.resign(table.game_id, seat)))
+                except GameError:  # out already, or the game ended meanwhile
+                    continue
+        return resigned
+
     # --- the end -------------------------------------------------------------------------------
 
     async def abort(
@@ -476,9 +545,17 @@ def _view(snapshot: TournamentSnapshot) -> TournamentView:
     row, entrants, tables = snapshot.row, snapshot.entrants, snapshot.tables
     lines: tuple[standings.Standing, ...] = ()
     if row.status != stored.SIGNUP and row.rounds is not None:
+        rounds = row.rounds
+        if row.status == stored.OVER:  # ended early once too few were left: nothing to play
+            rounds = min(rounds, max((table.round for table in tables), default=0))
+        out = {
+            entrant.user_id: entrant.withdrew_after
+            for entrant in entrants
+            if entrant.withdrew_after is not None
+        }
         lines = tuple(
             standings.standings(
-                [entrant.user_id for entrant in entrants], _outcomes(tables), row.rounds
+                [entrant.user_id for entrant in entrants], _outcomes(tables), rounds, out
             )
         )
     return TournamentView(
@@ -522,6 +599,27 @@ def seeded(seed: str, players: list[int]) -> list[int]:
     order = list(players)
     random.Random(int.from_bytes(digest, "big")).shuffle(order)
     return order
+
+
+def withdrawn(snapshot: TournamentSnapshot) -> frozenset[int]:
+    """The players who withdrew from the tournament."""
+    return frozenset(
+        entrant.user_id for entrant in snapshot.entrants if entrant.withdrew_after is not None
+    )
+
+
+def _may_withdraw(snapshot: TournamentSnapshot, user_id: int, *, own: bool) -> None:
+    """WithdrawError unless the user is a player still in the running tournament."""
+    status = snapshot.row.status
+    if status == stored.SIGNUP:
+        raise WithdrawError("signing_up", user_id, own=own)
+    if status != stored.RUNNING:
+        raise WithdrawError("over", user_id, own=own)
+    entrant = next((e for e in snapshot.entrants if e.user_id == user_id), None)
+    if entrant is None:
+        raise WithdrawError("not_player", user_id, own=own)
+    if entrant.withdrew_after is not None:
+        raise WithdrawError("already", user_id, own=own)
 
 
 def _may_run(row: TournamentRow, user_id: int, *, moderator: bool) -> None:
@@ -571,13 +669,18 @@ def _table_view(table: TableRow) -> TableView:
 
 def swiss_round(snapshot: TournamentSnapshot, round_no: int) -> list[pairing.Table]:
     """The tables of a Swiss tournament's round `round_no`: the seeding for the first, else a
-    pairing of the standings after the rounds before (a pure function of the snapshot, run off
-    the loop)."""
+    pairing of the standings after the rounds before, of the players who have not withdrawn
+    (a pure function of the snapshot, run off the loop)."""
     row, tables = snapshot.row, snapshot.tables
     seeding = [entrant.user_id for entrant in snapshot.entrants]
     assert row.rounds is not None
     lines = standings.standings(seeding, _outcomes(tables), row.rounds)
-    ranked = standings.ranking(lines) if round_no > 1 else seeding
+    out = withdrawn(snapshot)
+    ranked = [
+        player
+        for player in (standings.ranking(lines) if round_no > 1 else seeding)
+        if player not in out
+    ]
     seat_lists = [table.seats for table in tables]
     byes: dict[int, int] = {}
     for seats in seat_lists:

@@ -11,6 +11,9 @@ What keeps several processes apart:
   where none is (`create_table_game`);
 - the tournament's status moves by guarded updates (`start`, `end`), so of two processes
   finishing a tournament one only is told it did.
+- a withdrawal from a running tournament (`withdraw`) and a round's pairing (`pair_round`)
+  each take the tournament's row first, so they come one after the other: the player is in
+  the round paired first, or out of the round paired after.
 
 What a step of the service decides from is read once, in one consistent read: `snapshot` (the
 tournament, its players and every table, in one read-only transaction) and `table_snapshot`
@@ -21,7 +24,7 @@ never works it out again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -56,6 +59,11 @@ class EntrantsChangedError(Exception):
 
 class AlreadyEnteredError(Exception):
     """The user is already signed up for the tournament."""
+
+
+class WithdrawalsChangedError(Exception):
+    """The players withdrawn are not those the pairing of a round left out: one withdrew
+    meanwhile, in another process."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +104,14 @@ class NewTournament:
 
 @dataclass(frozen=True, slots=True)
 class EntrantRow:
-    """A player signed up: their name when they joined, and their place in the seeding."""
+    """A player signed up: their name when they joined, their place in the seeding, and the
+    round after which they withdrew (None: still in)."""
 
     user_id: int
     display_name: str | None
     joined_at: datetime
     seed: int | None
+    withdrew_after: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,10 +530,24 @@ class TournamentStore:
         round_no: int,
         tables: Sequence[Sequence[int | None]],
         now: datetime,
+        withdrawn: Collection[int] = (),
     ) -> bool:
         """Store round `round_no` with its tables, if the tournament runs and the round is not
-        paired yet (its previous round is); False, and nothing written, otherwise."""
+        paired yet (its previous round is); False, and nothing written, otherwise.
+        WithdrawalsChangedError (and nothing written) if the players withdrawn are not
+        `withdrawn`, those the pairing left out: the transaction takes the tournament's row
+        first, as `withdraw` does, so a withdrawal at the same moment in another process either
+        came before (and is seen here) or comes after, and finds this round paired."""
         async with self._db.transaction() as conn:
+            if not await _taken(conn, tournament_id, now, RUNNING):
+                return False
+            out = await conn.fetch(
+                "SELECT user_id FROM tournament_players WHERE tournament_id = $1 "
+                "AND withdrew_after IS NOT NULL",
+                tournament_id,
+            )
+            if {int(row["user_id"]) for row in out} != set(withdrawn):
+                raise WithdrawalsChangedError()
             added = await conn.execute(
                 "INSERT INTO tournament_rounds (tournament_id, round, paired_at) "
                 "SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = $1 "
@@ -544,8 +568,33 @@ class TournamentStore:
                     for number, table in enumerate(tables, start=1)
                 ],
             )
-            await _touch(conn, tournament_id, now)
             return True
+
+    async def withdraw(self, tournament_id: int, user_id: int, now: datetime) -> int | None:
+        """Withdraw the player from the running tournament: they are paired in no round after
+        the last one paired now, the round returned (0 before the first); None (and nothing
+        changed) if the tournament does not run, or the user is not a player still in it. The
+        transaction takes the tournament's row first, as `pair_round` does, so a round paired
+        at the same moment in another process either came before (the player is in it, and
+        that round is the one returned) or comes after, and leaves them out."""
+        async with self._db.transaction() as conn:
+            if not await _taken(conn, tournament_id, now, RUNNING):
+                return None
+            last = int(
+                await conn.fetchval(
+                    "SELECT coalesce(max(round), 0) FROM tournament_rounds "
+                    "WHERE tournament_id = $1",
+                    tournament_id,
+                )
+            )
+            changed = await conn.execute(
+                "UPDATE tournament_players SET withdrew_after = $1 WHERE tournament_id = $2 "
+                "AND user_id = $3 AND withdrew_after IS NULL",
+                last,
+                tournament_id,
+                user_id,
+            )
+            return last if changed == 1 else None
 
     async def rounds_paired(self, tournament_id: int) -> int:
         async with self._db.single_read() as conn:
@@ -695,35 +744,40 @@ async def _fetch(conn: Connection, tournament_id: int) -> TournamentRow:
 
 
 async def _signing_up(conn: Connection, tournament_id: int, now: datetime) -> bool:
-    """Take the row of the tournament, if it signs up, until the transaction ends (an update
-    that only marks it changed: on PostgreSQL a start, sign-up or withdrawal at the same moment
-    waits for this transaction, and a start that came first leaves it nothing to take; SQLite's
-    write transactions are one at a time already). False if it does not sign up."""
+    """Take the row of the tournament, if it signs up, until the transaction ends (see
+    `_taken`): a start, sign-up or withdrawal from the list at the same moment waits for this
+    transaction, and a start that came first leaves it nothing to take. False if it does not
+    sign up."""
+    return await _taken(conn, tournament_id, now, SIGNUP)
+
+
+async def _taken(conn: Connection, tournament_id: int, now: datetime, status: str) -> bool:
+    """Take the row of the tournament, if its status is `status`, until the transaction ends:
+    an update that only marks it changed, so that on PostgreSQL another transaction taking it
+    waits for this one (SQLite's write transactions are one at a time already). False if the
+    tournament's status is another."""
     taken = await conn.execute(
-        "UPDATE tournaments SET updated_at = $1 WHERE id = $2 AND status = 'signup'",
+        "UPDATE tournaments SET updated_at = $1 WHERE id = $2 AND status = $3",
         time_to_column(now),
         tournament_id,
+        status,
     )
     return taken == 1
 
 
-async def _touch(conn: Connection, tournament_id: int, now: datetime) -> None:
-    await conn.execute(
-        "UPDATE tournaments SET updated_at = $1 WHERE id = $2",
-        time_to_column(now),
-        tournament_id,
-    )
-
-
 async def _entrants(conn: Connection, tournament_id: int) -> list[EntrantRow]:
     rows = await conn.fetch(
-        "SELECT user_id, display_name, joined_at, seed FROM tournament_players "
+        "SELECT user_id, display_name, joined_at, seed, withdrew_after FROM tournament_players "
         "WHERE tournament_id = $1 ORDER BY seed, joined_at, user_id",
         tournament_id,
     )
     return [
         EntrantRow(
-            row["user_id"], row["display_name"], time_from_column(row["joined_at"]), row["seed"]
+            row["user_id"],
+            row["display_name"],
+            time_from_column(row["joined_at"]),
+            row["seed"],
+            row["withdrew_after"],
         )
         for row in rows
     ]

@@ -350,3 +350,48 @@ def test_a_title_the_font_cannot_draw_loses_those_characters_not_shown_as_boxes(
     texts = drawn_texts(shown, monkeypatch)
     assert texts[0].text == "Coupe"
     assert_no_box(texts)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "uk"])
+def test_a_withdrawn_player_s_note_is_read_under_their_name_on_a_phone(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row's note (a player who withdrew: after which round) is drawn whole on a second line,
+    from the name's left, however long the numbers beside the name, at least 12 px high on a
+    phone, clear of every other text, and with a contrast of 4.5 on its row, a leader's too,
+    for every colour vision; the row's other texts stay in it."""
+    localized_table = localized(language)
+    note = catalogue("tournament.picture.withdrawn", language, round=19)
+    rows = tuple(
+        dataclasses.replace(row, note=note) if row.rank in ("1", "2", "12") else row
+        for row in localized_table.rows
+    )
+    noted = dataclasses.replace(localized_table, rows=rows)
+    texts = drawn_texts(noted, monkeypatch)
+    notes = [t for t in texts if t.text == note]
+    assert len(notes) == 3, "each note drawn whole"
+    scale = PHONE_WIDTH / standings.WIDTH
+    assert all(t.size * scale >= SMALLEST_ON_A_PHONE for t in texts)
+    left = standings._columns(noted)[1][0]
+    _, height = standings_size(len(rows))
+    for drawn in notes:
+        assert left <= drawn.box[0] < drawn.box[2] <= standings.WIDTH - standings.PAD, drawn
+        assert drawn.box[3] <= height
+    for first, second in itertools.combinations(texts, 2):
+        apart = (
+            first.box[2] <= second.box[0]
+            or second.box[2] <= first.box[0]
+            or first.box[3] <= second.box[1]
+            or second.box[3] <= first.box[1]
+        )
+        assert apart, (first, second)
+    for drawn in notes:
+        for vision in (None, *DEFICIENCIES):
+            ink, ground = drawn.fill, drawn.ground
+            if vision is not None:
+                ink, ground = simulate(ink, vision), simulate(ground, vision)
+            assert contrast(ink, ground) >= 4.5, (drawn, vision)
+    for k, row in enumerate(rows):
+        top = standings.TITLE_HEIGHT + standings.HEADER_HEIGHT + k * standings.ROW_HEIGHT
+        mine = [t for t in texts if top <= (t.box[1] + t.box[3]) / 2 < top + standings.ROW_HEIGHT]
+        assert len(mine) == len(row.cells) + 2 + bool(row.note), row

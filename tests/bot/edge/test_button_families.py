@@ -1,4 +1,4 @@
-"""The confirmation, guide, analysis, tournament, drill and watch button ids, read as strictly
+"""The confirmation, guide, analysis, tournament, withdrawal, drill and watch button ids, read
 as the game's: each family's parser takes exactly the ids the bot writes, no id fits two
 families, and `dispatchable` (the client's fallback answer) agrees with every family's
 `from_custom_id` (discord.py's dispatch)."""
@@ -26,6 +26,7 @@ from bot.edge.buttons import (
     SEAT_TEMPLATE,
     TOURNAMENT_TEMPLATE,
     WATCH_TEMPLATE,
+    WITHDRAW_TEMPLATE,
     AnalysisButton,
     Confirmation,
     ConfirmButton,
@@ -43,6 +44,7 @@ from bot.edge.buttons import (
     RefusedSeatButton,
     RefusedTournamentButton,
     RefusedWatchButton,
+    RefusedWithdrawButton,
     SeatAnswer,
     SeatButton,
     SeatId,
@@ -52,6 +54,8 @@ from bot.edge.buttons import (
     WatchAction,
     WatchButton,
     WatchId,
+    WithdrawButton,
+    WithdrawId,
     analysis_custom_id,
     confirm_custom_id,
     dispatchable,
@@ -65,13 +69,16 @@ from bot.edge.buttons import (
     parse_seat_id,
     parse_tournament_id,
     parse_watch_id,
+    parse_withdraw_id,
     seat_custom_id,
     tournament_custom_id,
     watch_custom_id,
+    withdraw_custom_id,
 )
 from bot.presentation.guide import PAGE_COUNT
 
 LARGEST_GAME = 2**63 - 1
+LARGEST_USER = 2**64 - 1
 LAST_PAGE = PAGE_COUNT - 1
 
 
@@ -107,7 +114,12 @@ VALID_TOURNAMENT = {
     "mk:tour:30:start": TournamentId(30, TournamentAction.START),
     "mk:tour:30:cancel": TournamentId(30, TournamentAction.CANCEL),
     "mk:tour:4:abort": TournamentId(4, TournamentAction.ABORT),
+    "mk:tour:4:withdraw": TournamentId(4, TournamentAction.WITHDRAW),
     f"mk:tour:{LARGEST_GAME}:keep": TournamentId(LARGEST_GAME, TournamentAction.KEEP),
+}
+VALID_WITHDRAW = {
+    "mk:withdraw:1:2": WithdrawId(1, 2),
+    f"mk:withdraw:{LARGEST_GAME}:{LARGEST_USER}": WithdrawId(LARGEST_GAME, LARGEST_USER),
 }
 VALID_DRILL = {
     "mk:drill:1:0:open": DrillId(1, 0, "open"),
@@ -121,6 +133,12 @@ VALID_WATCH = {f"mk:watch:1:{action.value}": WatchId(1, action) for action in Wa
     f"mk:watch:{LARGEST_GAME}:stop": WatchId(LARGEST_GAME, WatchAction.STOP)
 }
 SHAPED_BUT_REFUSED = [
+    "mk:withdraw:0:2",
+    "mk:withdraw:1:0",
+    "mk:withdraw:01:2",
+    "mk:withdraw:1:02",
+    f"mk:withdraw:{LARGEST_GAME + 1}:2",
+    f"mk:withdraw:1:{LARGEST_USER + 1}",
     "mk:drill:0:0:open",
     "mk:drill:01:0:open",
     f"mk:drill:{LARGEST_GAME + 1}:0:open",
@@ -205,6 +223,14 @@ JUNK = [
     "mk:Tour:1:join",
     "mk:tour:1:join\n",
     "mk:1:tour:join",
+    "mk:withdraw",
+    "mk:withdraw:1",
+    "mk:withdraw:1:",
+    "mk:withdraw::2",
+    "mk:withdraw:1:2:",
+    "mk:withdraw:1:-2",
+    "mk:withdraw:1:x",
+    "mk:Withdraw:1:2",
     "mk:drill",
     "mk:drill:1:0",
     "mk:drill:1:0:",
@@ -249,6 +275,7 @@ def samples() -> Iterator[str]:
     yield from VALID_GUIDE
     yield from VALID_ANALYSIS
     yield from VALID_TOURNAMENT
+    yield from VALID_WITHDRAW
     yield from VALID_DRILL
     yield from VALID_WATCH
     yield from SHAPED_BUT_REFUSED
@@ -291,6 +318,13 @@ def test_tournament_ids_the_bot_writes_are_read_back(value: str, parsed: Tournam
     assert tournament_custom_id(*parsed) == value
 
 
+@pytest.mark.parametrize(("value", "parsed"), VALID_WITHDRAW.items())
+def test_withdrawal_ids_the_bot_writes_are_read_back(value: str, parsed: WithdrawId) -> None:
+    assert parse_withdraw_id(value) == parsed
+    assert withdraw_custom_id(*parsed) == value
+    assert len(value) <= MAX_CUSTOM_ID
+
+
 @pytest.mark.parametrize(("value", "parsed"), VALID_DRILL.items())
 def test_drill_ids_the_bot_writes_are_read_back(value: str, parsed: DrillId) -> None:
     assert parse_drill_id(value) == parsed
@@ -312,6 +346,7 @@ def test_ids_a_template_matches_but_the_parser_refuses(value: str) -> None:
         GUIDE_TEMPLATE,
         ANALYSIS_TEMPLATE,
         TOURNAMENT_TEMPLATE,
+        WITHDRAW_TEMPLATE,
         DRILL_TEMPLATE,
         WATCH_TEMPLATE,
     )
@@ -338,6 +373,9 @@ def test_the_bot_never_writes_an_id_it_would_refuse() -> None:
             analysis_custom_id(game_id)
     with pytest.raises(ValueError, match="bad custom_id"):
         tournament_custom_id(0, TournamentAction.JOIN)
+    for tournament_id, user_id in ((0, 1), (1, 0), (1, LARGEST_USER + 1)):
+        with pytest.raises(ValueError, match="bad custom_id"):
+            withdraw_custom_id(tournament_id, user_id)
     for step, move in ((3, "open"), (0, "next"), (0, "c4c9")):
         with pytest.raises(ValueError, match="bad custom_id"):
             drill_custom_id(1, step, move)
@@ -351,6 +389,7 @@ def test_no_id_belongs_to_two_families() -> None:
         GUIDE_TEMPLATE,
         ANALYSIS_TEMPLATE,
         TOURNAMENT_TEMPLATE,
+        WITHDRAW_TEMPLATE,
         DRILL_TEMPLATE,
         SEAT_TEMPLATE,
         WATCH_TEMPLATE,
@@ -372,6 +411,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
         (GuideButton, RefusedGuideButton),
         (AnalysisButton, RefusedAnalysisButton),
         (TournamentButton, RefusedTournamentButton),
+        (WithdrawButton, RefusedWithdrawButton),
         (DrillButton, RefusedDrillButton),
         (SeatButton, RefusedSeatButton),
         (WatchButton, RefusedWatchButton),
@@ -401,6 +441,7 @@ async def test_dispatch_and_the_fallback_answer_agree_on_every_new_id() -> None:
         + 2 * PAGE_COUNT
         + len(VALID_ANALYSIS)
         + len(VALID_TOURNAMENT)
+        + len(VALID_WITHDRAW)
         + len(VALID_DRILL)
         + len(VALID_SEAT)
         + len(VALID_WATCH)
@@ -423,6 +464,7 @@ ONE_OF_EACH: dict[type[Any], str] = {
     GuideButton: "mk:guide:1:next",
     AnalysisButton: "mk:analysis:5",
     TournamentButton: "mk:tour:5:join",
+    WithdrawButton: "mk:withdraw:5:6",
     DrillButton: "mk:drill:5:0:open",
     SeatButton: "mk:seat:5:agree",
     WatchButton: "mk:watch:5:refresh",
@@ -476,7 +518,16 @@ async def test_every_family_refuses_malformed_ids(family: Any) -> None:
 
 def test_the_families_are_listed_once_in_the_module_docstring() -> None:
     listed = buttons.__doc__ or ""
-    words = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight"}
+    words = {
+        2: "Two",
+        3: "Three",
+        4: "Four",
+        5: "Five",
+        6: "Six",
+        7: "Seven",
+        8: "Eight",
+        9: "Nine",
+    }
     assert f"{words[len(DYNAMIC_ITEMS)]} families of ids" in listed
     for family in DYNAMIC_ITEMS:
         assert f"(`{family.__name__}`)" in listed, family

@@ -173,6 +173,7 @@ OPTION_TEXTS = {
     ("marrakech-mod", "tournament", "turn_limit"): "command.new.turn_limit",
     ("marrakech-mod", "tournament", "variant"): "command.new.variant",
     ("marrakech-mod", "tournament-away-days", "days"): "command.mod.tournament_away_days.days",
+    ("marrakech-mod", "tournament-withdraw", "member"): "command.mod.tournament_withdraw.member",
     ("marrakech-admin", "turn-limit", "limit"): "command.new.turn_limit",
     ("marrakech-admin", "variant", "variant"): "command.new.variant",
     ("marrakech-admin", "away-days", "days"): "command.admin.away_days.days",

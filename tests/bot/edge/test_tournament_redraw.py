@@ -406,7 +406,12 @@ async def test_the_start_s_catch_up_an_outage_cuts_off_runs_again_once_the_datab
         set_up.append(tournament_id)
 
     client = cast(Any, SimpleNamespace(wait_until_ready=AsyncMock()))
-    service = SimpleNamespace(running=running, advance=advance, ended_within=ended_within)
+    service = SimpleNamespace(
+        running=running,
+        advance=advance,
+        ended_within=ended_within,
+        resign_withdrawn=AsyncMock(return_value=[]),
+    )
     nothing = cast(Any, None)
     display = TournamentDisplay(
         client, cast(Any, service), nothing, nothing, availability=availability

@@ -226,6 +226,7 @@ async def test_a_table_s_players_are_welcomed_once_though_a_run_died_recording_i
         look=AsyncMock(return_value=tournament),
         set_thread=AsyncMock(side_effect=[RuntimeError("killed"), 77]),
         start_table=AsyncMock(return_value=SimpleNamespace(id=9)),
+        resign_withdrawn=AsyncMock(return_value=[]),
     )
     games = SimpleNamespace(post_first_turn=AsyncMock())
     display = TournamentDisplay(
@@ -269,6 +270,7 @@ async def test_a_welcome_pings_its_table_s_players_only_whatever_the_tournament_
         look=AsyncMock(return_value=tournament),
         set_thread=AsyncMock(return_value=77),
         start_table=AsyncMock(return_value=SimpleNamespace(id=9)),
+        resign_withdrawn=AsyncMock(return_value=[]),
     )
     games = SimpleNamespace(post_first_turn=AsyncMock())
     display = TournamentDisplay(

@@ -85,6 +85,7 @@ ERROR_ARGUMENTS: dict[type[Exception], tuple[object, ...]] = {
     NudgeError: ("too_soon",),
     service_errors.OtherServerGameError: (1,),
     service_errors.UnseenGameError: (1,),
+    service_errors.WithdrawError: ("already", 5),
 }
 """Arguments that build a sample of each expected error (the others take none)."""
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.edge.tournaments import signup_buttons
+from bot.edge.tournaments import signup_buttons, standings_buttons
 from bot.presentation import tournaments as shown
 from bot.presentation.messages import LANGUAGES, text
 from bot.presentation.tournaments import TournamentPost, points
@@ -78,6 +78,7 @@ def texts(post: TournamentPost) -> Iterator[str]:
         yield post.picture.title
         yield post.picture.subtitle
         yield from post.picture.headers
+        yield from (row.note for row in post.picture.rows if row.note)
 
 
 def everything(locale: str) -> list[str]:
@@ -95,7 +96,54 @@ def everything(locale: str) -> list[str]:
         written += texts(shown.welcome_post(running, table))
     over = view(locale, TournamentStatus.OVER)
     written += [shown.finished_text(over), shown.aborted_text(over)]
+    out = withdrawn(view(locale, format=TournamentFormat.ROUND_ROBIN), 102, 1)
+    written += texts(shown.standings_post(out))
+    written += button_labels(standings_buttons(out))
+    written += texts(shown.welcome_post(out, out.tables[-1]))
     return written
+
+
+def withdrawn(shown_view: TournamentView, user_id: int, after: int) -> TournamentView:
+    """The view with `user_id` withdrawn after round `after`."""
+    lines = tuple(
+        dataclasses.replace(line, withdrew_after=after, left=0) if line.user_id == user_id else line
+        for line in shown_view.standings
+    )
+    return dataclasses.replace(shown_view, standings=lines)
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_a_player_who_withdrew_is_marked_in_the_embed_and_the_picture(locale: str) -> None:
+    """They keep their line, rank and points; the embed names them with the round after which
+    they withdrew, and their line in the picture says it under their name."""
+    before = view(locale)
+    after = withdrawn(before, 102, 1)
+    post = shown.standings_post(after)
+    said = text("tournament.withdrawn.player", locale, player="<@102>", round=1)
+    assert text("tournament.withdrawn", locale, players=said) in (post.embed.description or "")
+    assert post.picture is not None
+    old = shown.standings_post(before).picture
+    assert old is not None
+    note = text("tournament.picture.withdrawn", locale, round=1)
+    assert [row.note for row in post.picture.rows] == [
+        note if row.name == "player 102" else "" for row in old.rows
+    ]
+    assert [(row.rank, row.name, row.cells[:4]) for row in post.picture.rows] == [
+        (row.rank, row.name, row.cells[:4]) for row in old.rows
+    ]
+    assert "withdr" not in (shown.standings_post(before).embed.description or "").lower()
+
+
+def test_a_round_robin_table_seating_the_ai_after_a_withdrawal_says_whom_it_replaces() -> None:
+    """A Swiss bye is welcomed as a bye; a round-robin's AI seat once a player withdrew is
+    welcomed as playing in place of whoever is missing (a bye's too: the two look alike)."""
+    swiss = view()
+    bye = swiss.tables[-1]
+    assert "You have the bye" in (shown.welcome_post(swiss, bye).content or "")
+    out = withdrawn(view(format=TournamentFormat.ROUND_ROBIN), 101, 1)
+    welcome = shown.welcome_post(out, bye).content or ""
+    assert "plays in place of whoever is missing this round" in welcome, welcome
+    assert "bye" not in welcome
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ import logging
 import random
 import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -79,6 +79,7 @@ class _History(TournamentStore):
         round_no: int,
         tables: Sequence[Sequence[int | None]],
         now: datetime,
+        withdrawn: Collection[int] = (),
     ) -> bool:
         added = tuple(
             TableRow(round_no, number, tuple(seats), None, None, None)

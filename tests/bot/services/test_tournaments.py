@@ -70,9 +70,10 @@ THREADS = itertools.count(80_000)
 SNAPSHOT_ROUND_TRIPS = 5
 """Reading a tournament in one snapshot: BEGIN, its row, its players, its tables with their
 results, the end of the read."""
-ADVANCE_ROUND_TRIPS = SNAPSHOT_ROUND_TRIPS + 5
-"""An advance that pairs a round: the snapshot, then BEGIN, the round, its tables, the
-tournament's time stamp, COMMIT."""
+ADVANCE_ROUND_TRIPS = SNAPSHOT_ROUND_TRIPS + 6
+"""An advance that pairs a round: the snapshot, then BEGIN, the tournament's row taken (its
+time stamp), the players withdrawn checked against those the pairing left out, the round, its
+tables, COMMIT."""
 ENDING_ROUND_TRIPS = SNAPSHOT_ROUND_TRIPS + 1
 """The advance that ends the tournament: the snapshot, then the one guarded statement that ends
 it."""

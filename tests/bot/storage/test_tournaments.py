@@ -19,6 +19,7 @@ from bot.storage.tournaments import (
     NewTournament,
     TableSeat,
     TournamentStore,
+    WithdrawalsChangedError,
 )
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
@@ -421,3 +422,55 @@ async def test_two_creators_of_a_table_s_game_at_once_make_one_and_the_other_get
             )
         )
         assert sorted(game is None for game in created) == [False, True], created
+
+
+WITHDRAWALS_VERSION = 37
+"""The migration that keeps the round after which a player withdrew (0037)."""
+
+
+async def test_players_of_a_tournament_running_before_withdrawals_were_kept_are_all_still_in(
+    database_target: str,
+) -> None:
+    """A tournament started under the schema before migration 0037 keeps its players once it
+    is applied, every one still in and paired; one of them then withdraws after the last round
+    paired, and nobody else is changed."""
+    old = await open_database(database_target, schema_version=WITHDRAWALS_VERSION - 1)
+    try:
+        tournament_id = await running(TournamentStore(old))
+    finally:
+        await old.close()
+    database = await open_database(database_target)
+    try:
+        store = TournamentStore(database)
+        assert await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+        entrants = await store.entrants(tournament_id)
+        assert [(e.user_id, e.withdrew_after) for e in entrants] == [
+            (CAROL, None),
+            (ALICE, None),
+            (BOB, None),
+        ]
+        assert await store.withdraw(tournament_id, ALICE, NOW) == 1
+        assert await store.withdraw(tournament_id, ALICE, NOW) is None, "withdrew already"
+        assert await store.withdraw(tournament_id, 404, NOW) is None, "not a player"
+        out = {e.user_id: e.withdrew_after for e in await store.entrants(tournament_id)}
+        assert out == {CAROL: None, ALICE: 1, BOB: None}
+    finally:
+        await database.close()
+
+
+async def test_a_round_is_not_paired_from_other_withdrawals_than_those_stored(
+    db: Database,
+) -> None:
+    """A pairing that left out other players than those withdrawn when it is written (one
+    withdrew meanwhile) writes nothing: its caller pairs again. A tournament that does not
+    run takes no withdrawal."""
+    store = TournamentStore(db)
+    tournament_id = await running(store)
+    assert await store.pair_round(tournament_id, 1, [(CAROL, ALICE), (BOB, None)], NOW)
+    assert await store.withdraw(tournament_id, BOB, NOW) == 1
+    with pytest.raises(WithdrawalsChangedError):
+        await store.pair_round(tournament_id, 2, [(CAROL, BOB), (ALICE, None)], NOW)
+    assert await store.rounds_paired(tournament_id) == 1
+    assert await store.pair_round(tournament_id, 2, [(CAROL, ALICE)], NOW, {BOB})
+    assert await store.end(tournament_id, "aborted", MOD, NOW)
+    assert await store.withdraw(tournament_id, CAROL, NOW) is None
