@@ -238,10 +238,12 @@ class SeatController:
         self, requests: list[HandoverRequest], because: str | None = None
     ) -> None:
         """Edit the requests' messages to say they are closed, and why (`because`: see
-        `Answer.closed_because`)."""
+        `Answer.closed_because`). Just after a start, the run before may have filled the
+        channel's window of a game from before it: the edit, with the bot token, waits it out."""
         for request in requests:
             if request.message_id is None:
                 continue
+            await self._display.wait_out_last_run(request.game_id)
             try:
                 view = await self._play.look(request.game_id)
             except (GameError, DatabaseUnavailableError) as error:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot.edge.display import CHANNEL_WINDOW_SECONDS
 from bot.edge.inflight import HANDLERS
 from bot.edge.substitutes import _asked
 from bot.services.substitutes import HandoverRequest
@@ -25,6 +26,11 @@ from bot.storage.away import HeldNotice
 from bot.storage.substitutes import SubstituteStore
 from tests.bot.edge.test_edge import Edge, confirm, edge
 from tests.bot.edge.test_edge_faults import Outage, away
+from tests.bot.edge.test_notices import (
+    clock_moving_waits,
+    filled_by_the_last_run,
+    refused_by_limits,
+)
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.polling import until
@@ -191,6 +197,36 @@ async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_
     assert not closed_as(edge, request, ENDED)
     await edge.bot.before_connect()
     assert closed_as(edge, request, ENDED), "the request left open by the start"
+
+
+async def test_a_start_closes_a_request_left_open_once_the_last_run_s_window_is_over(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run showed the end of the game in full, having edited the channel's messages
+    as much as Discord's window takes, and was killed before it closed the game's request: no
+    game is behind on display. The next start's edit of the request waits out that window
+    first, so that Discord does not refuse it (a 429 counts toward its ban on invalid
+    requests)."""
+    request = await asked(edge)
+    assert await HANDLERS.drained(30.0), "the request's handler is still running"
+    async with edge.store.database.transaction() as conn:
+        await conn.execute("UPDATE games SET status = 'aborted', rev = rev + 1 WHERE id = 1")
+    edge.service.loader.forget(1)
+    await edge.bot.display.show_end(await edge.service.play.look(1))
+    assert await edge.service.play.behind_on_display() == []
+    assert not closed_as(edge, request, ENDED)
+    channel = f"/channels/{edge.channel.id}/messages"
+    filled_by_the_last_run(edge, ("PATCH", f"{channel}/{request.id}"))
+    waits = clock_moving_waits(edge, monkeypatch)
+    seats = edge.bot.seats
+    assert seats is not None
+
+    await edge.bot.display.resume_displays()
+    await seats.close_for_ended_games()
+
+    assert closed_as(edge, request, ENDED), "the request left open by the start"
+    assert refused_by_limits(edge) == []
+    assert 0 < sum(waits) <= CHANNEL_WINDOW_SECONDS, "waited for the rest of the window"
 
 
 async def test_the_requests_an_outage_kept_from_closing_are_closed_once_the_database_is_back(
