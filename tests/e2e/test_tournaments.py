@@ -77,6 +77,11 @@ async def ratings_equal_a_rebuild(fake: FakeDiscord, database: Path, copy: Path)
     return int(games)
 
 
+def game_over(fake: FakeDiscord, thread: FakeChannel) -> bool:
+    """Whether the thread's game shows its end."""
+    return any(is_final(m) for m in fake.messages(thread))
+
+
 def each_table_in_its_thread(database: Path, scene: Scene, threads: list[FakeChannel]) -> None:
     """Check that each thread holds its table: the thread named for a round's table is the one
     stored for that table, the game played in it is that table's, and its welcome pinged
@@ -233,15 +238,34 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
         lambda: any(is_final(m) for m in fake.messages(bye_thread)), what="the game's end shown"
     )
 
-    # Round 3, paired by the restart's catch-up, played out: the final standings and the winner.
+    # Round 3, paired by the restart's catch-up, played out: one player withdraws with the
+    # standings' button (drawn by the new run), which resigns their game; the final standings
+    # and the winner.
     threads = await scene.round_ready(3, 3)
+    leaver: FakeUser | None = None
     for thread in threads:
         seated = scene.seated(thread)
         if len(seated) == 1:
             byes.append(seated[0].id)
         else:
             pairs.append(frozenset(user.id for user in seated))
-        await scene.resign(seated[-1], thread)
+        if leaver is None and len(seated) == 2:
+            leaver = seated[-1]
+            standings = fake.world.messages[message.id]
+            withdraw = standings.button(label="Withdraw")
+            assert withdraw.custom_id is not None
+            question = await (await fake.click(leaver, standings, withdraw.custom_id)).answer()
+            assert "Withdraw from **Spring cup**?" in question.content, question.content
+            confirm = question.button(label="Withdraw")
+            assert confirm.custom_id is not None
+            done = await (await fake.click(leaver, question, confirm.custom_id)).answer()
+            assert done.content == "You withdrew from **Spring cup** after round 3.", done.content
+            await fake.wait_until(
+                functools.partial(game_over, fake, thread), what="the withdrawn player's game over"
+            )
+        else:
+            await scene.resign(seated[-1], thread)
+    assert leaver is not None
     announcement = await fake.wait_for_message(
         scene.channel, lambda m: "wins **Spring cup**" in m.content
     )
@@ -259,6 +283,8 @@ async def test_a_swiss_tournament_of_five_with_an_ai_bye_timeouts_and_a_restart(
     assert f"[The final standings]({link})" in announcement.content
     assert announcement.pinged_user_ids
     assert all(f"<@{user}>" in final.embed_text() for user in announcement.pinged_user_ids)
+    assert f"<@{leaver.id}> after round 3" in final.embed_text(), final.embed_text()
+    assert not final.enabled_buttons(), "no Withdraw once the tournament is over"
     (picture,) = final.attachments
     assert picture.filename == "standings.png"
     assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
