@@ -950,11 +950,7 @@ class TournamentController:
 
         async def work() -> None:
             interactions.guild_id(interaction)
-            view = await self._service.look(tournament_id)
-            if view.guild_id != interaction.guild_id:  # a forged id: another server's
-                raise NoTournamentHereError()
-            if not await self._clicked_at(interaction, view):  # forged: from another channel
-                raise NoTournamentHereError()
+            view = await self._clicked(interaction, tournament_id)
             by = interaction.user.id
             if user_id != by and not _is_moderator(interaction):
                 raise ModeratorsOnlyError()
@@ -978,6 +974,16 @@ class TournamentController:
 
         await guarded(interaction, f"withdrawing {user_id} from tournament {tournament_id}", work)
 
+    async def _clicked(self, interaction: Interaction, tournament_id: int) -> TournamentView:
+        """The tournament a button names, once the click is known to come from its server and
+        its channel (or a thread of it); NoTournamentHereError for a forged id."""
+        view = await self._service.look(tournament_id)
+        if view.guild_id != interaction.guild_id:  # a forged id: another server's
+            raise NoTournamentHereError()
+        if not await self._clicked_at(interaction, view):  # forged: from another channel
+            raise NoTournamentHereError()
+        return view
+
     async def on_tournament_button(
         self, interaction: Interaction, tournament_id: int, action: TournamentAction
     ) -> None:
@@ -994,11 +1000,7 @@ class TournamentController:
 
         async def work() -> None:
             interactions.guild_id(interaction)
-            view = await self._service.look(tournament_id)
-            if view.guild_id != interaction.guild_id:  # a forged id: another server's
-                raise NoTournamentHereError()
-            if not await self._clicked_at(interaction, view):  # forged: from another channel
-                raise NoTournamentHereError()
+            await self._clicked(interaction, tournament_id)
             await handlers[action](interaction, tournament_id)
 
         await guarded(interaction, f"tournament button {action} of {tournament_id}", work)

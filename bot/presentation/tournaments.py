@@ -326,41 +326,24 @@ def thread_name(view: TournamentView, table: TableView) -> str:
 def welcome_post(view: TournamentView, table: TableView) -> TournamentPost:
     """The first message of a table's thread, pinging its players."""
     language = view.locale
-    humans = table.humans
-    if table.ai_seats and _withdrawn_seats(view, table):
-        content = text(
-            "tournament.welcome.ai",
-            language,
-            players=", ".join(mention(user) for user in humans),
-            round=table.round,
-            name=in_text(view.name),
-            table=table.number,
-            ai=ai_name(BYE_LEVEL, language),
-        )
-    elif table.ai_seats:
-        content = text(
-            "tournament.welcome.bye",
-            language,
-            players=", ".join(mention(user) for user in humans),
-            round=table.round,
-            name=in_text(view.name),
-            ai=ai_name(BYE_LEVEL, language),
-        )
-    else:
-        content = text(
-            "tournament.welcome",
-            language,
-            players=", ".join(mention(user) for user in humans),
-            round=table.round,
-            name=in_text(view.name),
-            table=table.number,
-        )
+    key = "tournament.welcome"
+    if table.ai_seats:  # the AI in a withdrawn player's seat, or the bye's opponent
+        key = "tournament.welcome.ai" if _withdrawn_seats(view, table) else "tournament.welcome.bye"
+    content = text(
+        key,
+        language,
+        players=", ".join(mention(user) for user in table.humans),
+        round=table.round,
+        name=in_text(view.name),
+        table=table.number,
+        ai=ai_name(BYE_LEVEL, language),
+    )
     lines = [options_line(view)]
     if view.message_id is not None:
         link = message_link(view.guild_id, view.channel_id, view.message_id)
         lines.append(text("tournament.standings_link", language, link=link))
     embed = discord.Embed(color=TOURNAMENT_COLOR, description="\n".join(lines))
-    return TournamentPost(embed=embed, content=content, pings=humans)
+    return TournamentPost(embed=embed, content=content, pings=table.humans)
 
 
 def _withdrawn_seats(view: TournamentView, table: TableView) -> bool:
