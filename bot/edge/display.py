@@ -131,7 +131,7 @@ class GameDisplay:
         self._pictures = pictures
         self._availability = availability
         self._clock = clock
-        self._sleep = asyncio.sleep
+        self._sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         """How it waits out a channel's window after a restart."""
         self._restarted_at: datetime | None = None
         """When `resume_displays` began, until Discord's window on a channel has passed since."""
@@ -260,10 +260,11 @@ class GameDisplay:
 
     async def wait_out_restart(self, begun: datetime | None = None) -> None:
         """Return once Discord's window on a channel has passed since the restart, for work
-        with the bot token in a channel the last run may have used (a tournament's channel and
-        its tables' threads, a lobby left behind): the run before was killed before this one
-        started, so whatever it used of that window is over by then, which this run cannot
-        otherwise know of a channel whose history it did not read. At once without a restart,
+        with the bot token in a channel the last run may have used (a game caught up, a
+        tournament's channel and its tables' threads, a lobby left behind): the run before was
+        killed before this one started, so whatever it used of that window is over by then,
+        which this run cannot otherwise know (its messages' times tell its posts and edits,
+        not its reads of the channel's history). At once without a restart,
         once the window is over, and for what was `begun` since the restart (a game or a
         tournament the last run knew nothing of). Every such wait is this one: one pause in
         all, however many channels wait."""
@@ -303,25 +304,20 @@ class GameDisplay:
         and so is a hand-over (the known message shows the game's seq, but not its new player).
         Without the channel's history only the known message is retired, and the game is
         posted again.
-        Just `restarted`, it first waits out the channel's window if the last run changed
-        the game's messages within it (their times say so), so that no post or edit of its own
-        is refused, the notice of a seat taken back included; an end to show (`show_end`)
-        waits the window out whatever the times, before it retires, edits or posts."""
+        Just `restarted`, it first waits out the last run's window on the channel
+        (`wait_out_restart`), before its first request there: the history, whose reads the
+        last run's catch-ups counted in a window of their own, which no message's time tells;
+        so that neither that read nor a post or edit of its own is refused, the notice of a
+        seat taken back and an end to show (`show_end`) included."""
+        if restarted:
+            await self.wait_out_restart()
         if view.status is GameStatus.ABORTED or (
             view.status is GameStatus.OVER and view.game.board_message_seq == view.seq
         ):  # stopped early, or a result shown without the rating changes applied since
-            if restarted:
-                await self.wait_out_restart()
             await self.show_end(view)
             return
         bot_id = self._client.user.id if self._client.user is not None else 0
         found = await recovery.game_messages(self._channel(view), view, bot_id) or []
-        if restarted and found:
-            changed = max(message.edited_at or message.created_at for message in found)
-            ago = (self._clock() - changed).total_seconds()
-            wait = min(CHANNEL_WINDOW_SECONDS, CHANNEL_WINDOW_SECONDS - ago)
-            if wait > 0:
-                await self._sleep(wait)
         await self.show_rejoins(view)
         current = recovery.showing_now(found, view)
         known = view.game.board_message_id

@@ -8,9 +8,10 @@ tokens age there as the bot thinks they do. The fake follows the bot, never runs
 a bot that thinks a token older than Discord does only gives it up sooner.
 
 `pass_while_down` moves the clock of a bot that is not running (it reads the file when it
-starts), as if it had been down that long: a restart straight after a kill then need not wait
-out Discord's window on the channels the killed run was posting in
-(`bot.edge.display.CHANNEL_WINDOW_SECONDS`), which the restarted bot waits for by its clock.
+starts), as if it had been down that long: the killed run's windows on the fake Discord are
+over, and what fell due meanwhile is due at once. The restarted bot still waits out Discord's
+window on a channel (`bot.edge.display.CHANNEL_WINDOW_SECONDS`) once, by its clock, after it
+starts, before it works in a channel the killed run may have used.
 """
 
 from __future__ import annotations

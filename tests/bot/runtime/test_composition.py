@@ -435,11 +435,17 @@ async def test_a_start_goes_on_though_a_game_behind_is_in_a_channel_the_bot_may_
         edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
         await edge.client.close()  # the last run stopped
         seconds = CHANNEL_WINDOW_SECONDS + 1  # it started again a window later
-        later = edge.service.loader.clock() + timedelta(seconds=seconds)
+        now = [edge.service.loader.clock() + timedelta(seconds=seconds)]
         edge.fake.shift_clock(seconds)
         bot = build_bot(
-            edge.store.database, heartbeat=Heartbeat(tmp_path / "heartbeat-2"), clock=lambda: later
+            edge.store.database, heartbeat=Heartbeat(tmp_path / "heartbeat-2"), clock=lambda: now[0]
         )
+
+        async def wait(waited: float) -> None:  # the start's wait for the window, on its clock
+            now[0] += timedelta(seconds=waited)
+            edge.fake.shift_clock(edge.fake.world.clock_offset + waited)
+
+        bot.display._sleep = wait
         try:
             with caplog.at_level(logging.INFO):
                 await bot.client.login("fake-token")  # setup_hook: the commands, before_connect
